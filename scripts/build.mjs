@@ -1,0 +1,29 @@
+// Bundles the action and the CLI into dist/ with esbuild (one bundler, CONVENTIONS "Stack").
+// dist/ is committed; CI rebuilds it and fails when the committed copy differs (scripts/check-dist.mjs).
+import { build } from "esbuild";
+
+const outdir = process.argv.includes("--outdir")
+  ? process.argv[process.argv.indexOf("--outdir") + 1]
+  : "dist";
+
+const shared = {
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  format: "esm",
+  sourcemap: false,
+  legalComments: "none",
+  logLevel: "warning",
+  // Some CommonJS dependencies call require(); give the ESM bundle one.
+  banner: {
+    js: "import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);",
+  },
+};
+
+await build({ ...shared, entryPoints: { index: "src/action/main.ts" }, outdir });
+await build({
+  ...shared,
+  entryPoints: { cli: "src/cli/main.ts" },
+  outdir,
+  banner: { js: `#!/usr/bin/env node\n${shared.banner.js}` },
+});

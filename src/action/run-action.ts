@@ -1,0 +1,273 @@
+/**
+ * The action's main job (SPEC §2, §6, §10): read inputs and the event, create the check run
+ * `in_progress` on the PR head before planning, run `auto`, complete the check run with the ledger's
+ * conclusion, write the job summary and the outputs, and decide the step's pass/fail. Every path that
+ * created a check run completes it; a failed API write fails the step after the job summary is written.
+ */
+import { mkdirSync, mkdtempSync } from "node:fs";
+import { join, resolve } from "node:path";
+import * as core from "@actions/core";
+import { type AutoRunResult, runAuto } from "../engine/auto-run.js";
+import { mintRunId } from "../engine/run-id.js";
+import { CheckRunClient } from "../github/check-run.js";
+import { CheckRunReporter } from "../github/check-run-reporter.js";
+import { type EventContext, readEventContext } from "../github/event-context.js";
+import { writeJobSummary } from "../github/job-summary.js";
+import { apiUrlFromEnv, createOctokit } from "../github/octokit.js";
+import { type Conclusion, decideConclusion, type RunEnd } from "../ledger/conclusion.js";
+import { renderLedgerMarkdown } from "../ledger/render-markdown.js";
+import { renderLedgerText } from "../ledger/render-text.js";
+import { buildChildEnv } from "../proc/child-env.js";
+import { CommandFence } from "../proc/command-fence.js";
+import { readActionInputs } from "./inputs.js";
+import { ensureClaude } from "./install-claude.js";
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** Outputs of the step (SPEC §11). */
+interface StepResult {
+  readonly outcome: Conclusion["outcome"];
+  readonly conclusion: string;
+  readonly checkRunId?: number;
+  readonly checkRunUrl?: string | null;
+  readonly runId?: string;
+  readonly ledgerPath?: string;
+  readonly evidenceTree?: string | null;
+}
+
+const FAILING_OUTCOMES = new Set(["failed", "refused", "usage-error", "cancelled", "timed-out", "abandoned"]);
+
+/** Runs the action; sets outputs and the step's status. Never throws. */
+export async function runAction(env: Env = process.env): Promise<void> {
+  let reporter: CheckRunReporter | null = null;
+  try {
+    await main(env, (r) => {
+      reporter = r;
+    });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const r = reporter as CheckRunReporter | null;
+    if (r !== null && r.ref !== null && !r.completed) {
+      try {
+        await r.end(
+          "failure",
+          "evidence-gate: the run ended with an internal error",
+          `The engine stopped with an internal error:\n\n\`\`\`\n${message}\n\`\`\``,
+        );
+      } catch (writeError) {
+        core.error(
+          `could not complete the check run after the error: ${writeError instanceof Error ? writeError.message : String(writeError)}`,
+        );
+      }
+    }
+    core.setOutput("outcome", "failed");
+    core.setFailed(`evidence-gate: ${message}`);
+  }
+}
+
+async function main(env: Env, exposeReporter: (r: CheckRunReporter) => void): Promise<void> {
+  const parsed = readActionInputs(env);
+  let event: EventContext;
+  try {
+    event = readEventContext(env);
+  } catch (error) {
+    return usageFailure(`${error instanceof Error ? error.message : String(error)}`);
+  }
+  const token = parsed.ok ? parsed.inputs.githubToken : env["INPUT_GITHUB-TOKEN"];
+  const secrets = [
+    token,
+    parsed.ok ? parsed.inputs.anthropicApiKey : undefined,
+    parsed.ok ? parsed.inputs.claudeCodeOauthToken : undefined,
+  ].filter((s): s is string => typeof s === "string" && s !== "");
+  for (const secret of secrets) core.setSecret(secret);
+
+  if (event.kind !== "pull_request") {
+    return usageFailure(
+      `evidence-gate runs on pull_request events (opened, synchronize, reopened, ready_for_review); this run was triggered by ${event.kind === "other" ? event.eventName : event.kind}. Add \`on: pull_request\` to the workflow.`,
+    );
+  }
+  if (token === undefined || token === "")
+    return usageFailure(
+      "input `github-token` is empty: leave it at its default (the workflow's github.token)",
+    );
+  const octokit = createOctokit({ token, baseUrl: apiUrlFromEnv(env) });
+  const reporter = new CheckRunReporter({
+    client: new CheckRunClient({
+      octokit,
+      owner: event.owner,
+      repo: event.repo,
+      warn: (m) => core.warning(m),
+      redact: redactor(secrets),
+    }),
+    name: parsed.ok ? parsed.inputs.checkName : "evidence-gate",
+    headSha: event.headSha,
+    detailsUrl: event.run.runUrl,
+  });
+  exposeReporter(reporter);
+  const runId = mintRunId();
+  const ref = await reporter.start(
+    runId,
+    `Run \`${runId}\` is starting: ${parsed.ok ? parsed.inputs.goal.split("\n")[0] : "checking inputs"}`,
+  );
+  core.saveState("check-run-id", String(ref.id));
+  core.setOutput("check-run-id", String(ref.id));
+  if (ref.htmlUrl) core.setOutput("check-run-url", ref.htmlUrl);
+  core.setOutput("run-id", runId);
+
+  if (!parsed.ok) {
+    const message = parsed.errors.join("\n");
+    return endEarly(reporter, { kind: "usage-error", message }, message);
+  }
+  const inputs = parsed.inputs;
+  const workspace = resolve(env.GITHUB_WORKSPACE ?? process.cwd());
+  const temp = env.RUNNER_TEMP ?? join(workspace, ".evidence-gate-tmp");
+  const runsDir = join(temp, "evidence-gate", "runs");
+  mkdirSync(runsDir, { recursive: true });
+
+  const fenceLog = { write: (text: string) => void process.stdout.write(text), fenceWorkflowCommands: true };
+  const credential: Record<string, string> = {};
+  if (inputs.anthropicApiKey) credential.ANTHROPIC_API_KEY = inputs.anthropicApiKey;
+  if (inputs.claudeCodeOauthToken) credential.CLAUDE_CODE_OAUTH_TOKEN = inputs.claudeCodeOauthToken;
+  const homes = join(temp, "evidence-gate", "homes");
+  mkdirSync(homes, { recursive: true });
+
+  let claudeExecutable = "claude";
+  const result = await (async (): Promise<AutoRunResult> => {
+    // The refusal check runs inside runAuto before any model call; the CLI install only happens after it.
+    return runAuto({
+      runId,
+      goal: inputs.goal,
+      repoDir: workspace,
+      ...(inputs.workingDirectory !== undefined ? { workingDirectory: inputs.workingDirectory } : {}),
+      ...(inputs.verifyCmd !== undefined ? { verifyCmd: inputs.verifyCmd } : {}),
+      verifyTimeoutMs: inputs.verifyTimeoutMs,
+      verifyEnv: inputs.verifyEnv,
+      acceptNoBuildEvidence: inputs.acceptNoBuildEvidence,
+      runtime: "claude",
+      ...(inputs.model !== undefined ? { model: inputs.model } : {}),
+      concurrency: inputs.concurrency,
+      onFail: inputs.continueOnFail ? "continue" : "halt",
+      commit: false,
+      runsDir,
+      surface: "action",
+      get claudeExecutable() {
+        return claudeExecutable;
+      },
+      beforeFirstModelCall: async () => {
+        const found = await ensureClaude({
+          version: inputs.claudeVersion,
+          env,
+          knownSecrets: secrets,
+          log: (l) => core.info(l),
+        });
+        if (found.kind === "failed") return found.message;
+        claudeExecutable = found.path;
+        return null;
+      },
+      // Each CLI gets a fresh HOME (SPEC §9): the operator's configuration in CI is the base branch's only.
+      modelEnv: (label) =>
+        buildChildEnv({
+          base: env,
+          child: { kind: "model", runtime: "claude" },
+          knownSecrets: secrets,
+          set: { ...credential, HOME: mkdtempSync(join(homes, `${label.replace(/[^\w.-]/g, "_")}-`)) },
+        }),
+      baseEnv: env,
+      knownSecrets: secrets,
+      pr: { title: event.title, body: event.body, headSha: event.headSha, baseRef: event.baseRef },
+      plannerTimeoutMs: 20 * 60_000,
+      echo: fenceLog,
+      hooks: {
+        onPlan: (plan) => core.info(`plan: ${plan.nodes.map((n) => n.id).join(", ")}`),
+        onNodeStarted: (id) => core.info(`node ${id} started`),
+        onNodeVerifying: (id, command) =>
+          core.info(`node ${id}: the engine runs the verify command: ${command}`),
+        onNodeFinished: (row) =>
+          core.info(
+            `node ${row.nodeId}: ${row.verdict}${row.verdict === "PASS" ? ` (${row.qualifier})` : row.verdict === "FAIL" ? ` ${row.cause}` : ""}`,
+          ),
+        onProgress: async (ledger, kind) => {
+          await reporter.progress(ledger, kind === "plan");
+        },
+      },
+    });
+  })();
+
+  switch (result.kind) {
+    case "usage_error":
+      return endEarly(reporter, { kind: "usage-error", message: result.message }, result.message);
+    case "refused":
+      return endEarly(
+        reporter,
+        { kind: "refused", reason: "build-evidence", message: result.message },
+        result.message,
+      );
+    case "finished": {
+      const ledger = result.ledger;
+      const markdown = renderLedgerMarkdown(ledger);
+      await writeJobSummary(markdown, { env });
+      const fence = new CommandFence((t) => void process.stdout.write(t), true);
+      for (const l of renderLedgerText(ledger).split("\n")) fence.line(l);
+      fence.close();
+      const finalRef = await reporter.finish(ledger);
+      return finishStep(
+        {
+          outcome: ledger.conclusion!.outcome,
+          conclusion: ledger.conclusion!.conclusion,
+          checkRunId: finalRef.id,
+          checkRunUrl: finalRef.htmlUrl,
+          runId,
+          ledgerPath: result.ledgerPath,
+          evidenceTree: ledger.evidenceTree,
+        },
+        ledger.conclusion!.title,
+      );
+    }
+    default:
+      return unreachable(result);
+  }
+}
+
+async function endEarly(reporter: CheckRunReporter, end: RunEnd, message: string): Promise<void> {
+  const decided = decideConclusion({
+    rows: [],
+    sinks: [],
+    gateSinks: [],
+    buildEvidence: { kind: "none-detected" },
+    postedCommitTree: null,
+    requireEvidence: false,
+    end,
+  });
+  const summary = `## ${decided.title}\n\n${message}\n\n${decided.reason}\n`;
+  await writeJobSummary(summary);
+  await reporter.end(decided.conclusion, decided.title, summary);
+  finishStep({ outcome: decided.outcome, conclusion: decided.conclusion }, `${decided.title}: ${message}`);
+}
+
+function usageFailure(message: string): void {
+  core.setOutput("outcome", "usage-error");
+  core.setFailed(`evidence-gate: ${message}`);
+}
+
+function finishStep(result: StepResult, title: string): void {
+  core.setOutput("outcome", result.outcome);
+  core.setOutput("conclusion", result.conclusion);
+  if (result.checkRunId !== undefined) core.setOutput("check-run-id", String(result.checkRunId));
+  if (result.checkRunUrl) core.setOutput("check-run-url", result.checkRunUrl);
+  if (result.runId) core.setOutput("run-id", result.runId);
+  if (result.ledgerPath) core.setOutput("ledger-path", result.ledgerPath);
+  if (result.evidenceTree) core.setOutput("evidence-tree", result.evidenceTree);
+  if (FAILING_OUTCOMES.has(result.outcome)) {
+    core.setFailed(`evidence-gate: ${title}`);
+  } else if (result.outcome === "paused" || result.conclusion !== "success") {
+    core.warning(`evidence-gate: ${title} (check run conclusion: ${result.conclusion})`);
+  }
+}
+
+function redactor(secrets: readonly string[]): (text: string) => string {
+  return (text) => secrets.reduce((acc, s) => (s.length >= 4 ? acc.split(s).join("***") : acc), text);
+}
+
+function unreachable(value: never): never {
+  throw new Error(`Internal error: unexpected result ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,46 @@
+/**
+ * The `evidence-gate` CLI entry point: parse, call the engine once, map the result to an exit code
+ * (SPEC §2: 0 passed, 1 failed, 2 paused, 3 refused, 64 usage error, 124 timed out, 130 interrupted).
+ */
+import { resolve } from "node:path";
+import { runCliAuto } from "./run-auto-command.js";
+
+const USAGE = `usage: evidence-gate <command> [options]
+
+commands:
+  auto    plan a graph from a goal, run it, run your verify command at its sinks, print the ledger
+
+run \`evidence-gate auto --help\` for auto's options.
+`;
+
+async function main(argv: readonly string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === "--help" || command === "-h" || command === "help") {
+    process.stdout.write(USAGE);
+    return command === undefined ? 64 : 0;
+  }
+  switch (command) {
+    case "auto":
+      return runCliAuto(rest, {
+        cwd: resolve("."),
+        env: process.env,
+        out: process.stdout,
+        err: process.stderr,
+      });
+    default:
+      process.stderr.write(`evidence-gate: unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
+      return 64;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(
+      `evidence-gate: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exitCode = 1;
+  },
+);

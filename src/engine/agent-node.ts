@@ -1,0 +1,208 @@
+/**
+ * The lifecycle of one agent node (SPEC §4), in order: interpolate → spawn the CLI → parse its output →
+ * cheap predicates (`exit_zero`, `result_matches`) → the verify command (only if the node did not crash
+ * and the cheap predicates passed) → save output → record PASS/FAIL with its qualifier.
+ */
+import { randomUUID } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { qualifierFor } from "../evidence/qualifier.js";
+import type { VerifyQueue } from "../evidence/verify.js";
+import { type Pattern, searchPattern } from "../graph/pattern.js";
+import type { FailCause, LedgerRow, TokenUsage, VerifyEvidence } from "../ledger/model.js";
+import type { ToolPolicy } from "../policy/tool-policy.js";
+import type { ClaudePermissionMode } from "../runtime/claude-argv.js";
+import { type ClaudeCallOutcome, invokeClaude } from "./invoke-claude.js";
+import type { RunDirectory } from "./run-dir.js";
+
+/** What the engine needs to run one agent node; built from the graph by the caller. */
+export interface AgentNodeSpec {
+  readonly id: string;
+  readonly prompt: string;
+  readonly permissionMode: ClaudePermissionMode;
+  readonly policy: ToolPolicy;
+  readonly timeoutMs: number;
+  readonly cwd: string;
+  readonly sink: boolean;
+  readonly exitZero: boolean;
+  /** RE2 pattern searched over the raw reply (Go `MatchString` semantics). */
+  readonly resultMatches: Pattern | null;
+  readonly verify: {
+    readonly command: string;
+    readonly cwd: string;
+    readonly timeoutMs: number;
+    readonly expectExit: number;
+  } | null;
+}
+
+/** Run-wide settings every node shares. */
+export interface NodeContext {
+  readonly claudeExecutable: string;
+  readonly model?: string;
+  /** Builds the model child's environment for one call (fresh HOME per CLI in the action). */
+  readonly modelEnv: (nodeId: string) => Readonly<Record<string, string>>;
+  readonly runDir: RunDirectory;
+  readonly verifyQueue: VerifyQueue;
+  readonly echo?: { readonly write: (text: string) => void; readonly fenceWorkflowCommands: boolean };
+  /** Called once the session id is minted, before the spawn. */
+  readonly onStarted?: (nodeId: string, sessionId: string) => void;
+  readonly onVerifying?: (nodeId: string, command: string) => void;
+}
+
+/** A finished node: its ledger row and the reply text (for artifacts). */
+export interface AgentNodeResult {
+  readonly row: LedgerRow;
+  readonly reply: string;
+}
+
+interface CallFacts {
+  sessionId: string | null;
+  costUsd: number | null;
+  usage: TokenUsage | null;
+  numTurns: number | null;
+  denied: number;
+  durationMs: number;
+  reply: string;
+}
+
+function factsOf(outcome: ClaudeCallOutcome, sessionId: string): CallFacts {
+  if (outcome.kind === "completed") {
+    const r = outcome.result;
+    return {
+      sessionId: r.sessionId,
+      costUsd: r.totalCostUsd,
+      usage: r.usage,
+      numTurns: r.numTurns,
+      denied: r.deniedToolCalls,
+      durationMs: outcome.durationMs,
+      reply: r.result ?? "",
+    };
+  }
+  return {
+    sessionId,
+    costUsd: null,
+    usage: null,
+    numTurns: null,
+    denied: 0,
+    durationMs: outcome.durationMs,
+    reply: "",
+  };
+}
+
+/** Runs one agent node and returns its ledger row. Never throws for the node's own failures. */
+export async function runAgentNode(
+  spec: AgentNodeSpec,
+  ctx: NodeContext,
+  signal: AbortSignal,
+): Promise<AgentNodeResult> {
+  const sessionId = randomUUID();
+  ctx.onStarted?.(spec.id, sessionId);
+  const outcome = await invokeClaude({
+    executable: ctx.claudeExecutable,
+    prompt: spec.prompt,
+    permissionMode: spec.permissionMode,
+    policy: spec.policy,
+    sessionId,
+    ...(ctx.model !== undefined ? { model: ctx.model } : {}),
+    cwd: spec.cwd,
+    env: ctx.modelEnv(spec.id),
+    timeoutMs: spec.timeoutMs,
+    signal,
+    ...(ctx.echo ? { echo: ctx.echo } : {}),
+  });
+  const facts = factsOf(outcome, sessionId);
+  const base = {
+    nodeId: spec.id,
+    sessionId: facts.sessionId,
+    costUsd: facts.costUsd,
+    durationMs: facts.durationMs,
+    deniedToolCalls: facts.denied,
+    usage: facts.usage,
+    numTurns: facts.numTurns,
+    sink: spec.sink,
+  };
+  const fail = (cause: FailCause, detail: string, verify?: VerifyEvidence): AgentNodeResult => {
+    writeFileSync(ctx.runDir.failedOutputPath(spec.id), facts.reply);
+    return {
+      row: { ...base, verdict: "FAIL", cause, detail, ...(verify ? { verify } : {}) },
+      reply: facts.reply,
+    };
+  };
+
+  switch (outcome.kind) {
+    case "spawn_failed":
+      return fail("run_error", `could not start ${ctx.claudeExecutable}: ${outcome.message}`);
+    case "cancelled":
+      return fail("cancelled", "cancelled");
+    case "timed_out":
+      return fail("timeout", `killed after its timeout of ${Math.round(outcome.timeoutMs / 1000)}s`);
+    case "no_result":
+      return fail(
+        "output_error",
+        `${outcome.reason}${outcome.stderrTail ? ` — stderr: ${lastLine(outcome.stderrTail)}` : ""}`,
+      );
+    case "completed":
+      break;
+    default:
+      return unreachable(outcome);
+  }
+  const r = outcome.result;
+  if (r.isError) {
+    const why = r.failureDetail ?? r.subtype;
+    const cause: FailCause = r.budgetExhausted ? "budget_exceeded" : "run_error";
+    return fail(cause, `claude reported is_error (exit ${outcome.exitCode}): ${oneLine(why)}`);
+  }
+  if (outcome.exitCode !== 0) {
+    return fail("nonzero_exit", `claude exited ${outcome.exitCode}`);
+  }
+  const reply = r.result ?? "";
+  if (spec.resultMatches && !searchPattern(spec.resultMatches, reply)) {
+    return fail(
+      "result_mismatch",
+      `reply does not match /${spec.resultMatches.source}/: ${oneLine(reply).slice(0, 200)}`,
+    );
+  }
+  let verify: VerifyEvidence | undefined;
+  if (spec.verify) {
+    ctx.onVerifying?.(spec.id, spec.verify.command);
+    verify = await ctx.verifyQueue.run({
+      nodeId: spec.id,
+      command: spec.verify.command,
+      cwd: spec.verify.cwd,
+      timeoutMs: spec.verify.timeoutMs,
+      expectExit: spec.verify.expectExit,
+    });
+    if (verify.outcome !== "passed") {
+      const detail =
+        verify.outcome === "failed"
+          ? `verify \`${verify.command}\` exited ${verify.exitCode} (expected ${verify.expectExit})`
+          : `verify \`${verify.command}\` ${verify.outcome === "timed_out" ? "timed out" : "could not start"}`;
+      return fail("verify_failed", detail, verify);
+    }
+  }
+  writeFileSync(ctx.runDir.nodeOutputPath(spec.id), reply);
+  const qualifier = qualifierFor({
+    gateApproved: false,
+    verifyRan: verify ? { passed: true } : null,
+    resultMatchesChecked: spec.resultMatches !== null,
+    exitZeroChecked: spec.exitZero,
+  });
+  const detail = verify
+    ? `verify \`${verify.command}\` exited ${verify.exitCode}${verify.reusedFrom ? ` (result reused from "${verify.reusedFrom}": same tree, same command)` : ""}`
+    : spec.resultMatches
+      ? `reply matched /${spec.resultMatches.source}/`
+      : "exited 0";
+  return { row: { ...base, verdict: "PASS", qualifier, detail, ...(verify ? { verify } : {}) }, reply };
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+function lastLine(text: string): string {
+  const lines = text.trim().split("\n");
+  return oneLine(lines[lines.length - 1] ?? "");
+}
+
+function unreachable(value: never): never {
+  throw new Error(`Internal error: unexpected outcome ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,75 @@
+/**
+ * The run directory (SPEC §4, §11): `state.json` (schema-versioned, written atomically after every
+ * terminal node), `events.jsonl` (append-only, one JSON line per transition), `graph.json`, node outputs
+ * under `nodes/`, failed replies under `failed/`, `patch.diff` when nodes changed files, `ledger.json`.
+ */
+import { appendFileSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { nodeFileName } from "../graph/file-name.js";
+import type { RunId } from "./run-id.js";
+
+/** One line of `events.jsonl`. `at` is an ISO-8601 UTC timestamp. */
+export type RunEvent =
+  | { readonly type: "run_started"; readonly runId: string; readonly mode: string }
+  | { readonly type: "plan_ready"; readonly nodes: readonly string[]; readonly sinks: readonly string[] }
+  | { readonly type: "node_started"; readonly node: string; readonly sessionId: string | null }
+  | { readonly type: "node_passed"; readonly node: string; readonly qualifier: string }
+  | { readonly type: "node_failed"; readonly node: string; readonly cause: string; readonly detail: string }
+  | { readonly type: "node_verifying"; readonly node: string; readonly command: string }
+  | { readonly type: "node_skipped"; readonly node: string; readonly reason: string }
+  | { readonly type: "run_finished"; readonly outcome: string; readonly conclusion: string };
+
+export class RunDirectory {
+  readonly path: string;
+
+  /** Creates `<runsDir>/<runId>/` and its `nodes/` and `failed/` folders. */
+  constructor(
+    runsDir: string,
+    readonly runId: RunId,
+  ) {
+    this.path = join(runsDir, runId);
+    mkdirSync(join(this.path, "nodes"), { recursive: true });
+    mkdirSync(join(this.path, "failed"), { recursive: true });
+  }
+
+  /** Appends one event line with a timestamp. */
+  event(event: RunEvent): void {
+    appendFileSync(
+      join(this.path, "events.jsonl"),
+      `${JSON.stringify({ at: new Date().toISOString(), ...event })}\n`,
+    );
+  }
+
+  /** Writes a JSON file atomically (temp file + rename), so a crash never leaves half a file. */
+  writeJson(name: string, value: unknown): string {
+    const target = join(this.path, name);
+    const temp = `${target}.${process.pid}.tmp`;
+    writeFileSync(temp, `${JSON.stringify(value, null, 2)}\n`);
+    renameSync(temp, target);
+    return target;
+  }
+
+  /** Writes a text file (node output, patch) and returns its path. */
+  writeText(name: string, text: string): string {
+    const target = join(this.path, name);
+    writeFileSync(target, text);
+    return target;
+  }
+
+  /** Writes a binary file (a patch need not be UTF-8) and returns its path. */
+  writeBytes(name: string, bytes: Uint8Array): string {
+    const target = join(this.path, name);
+    writeFileSync(target, bytes);
+    return target;
+  }
+
+  /** Path of a node's saved output (the `{{ artifacts.ID }}` target). */
+  nodeOutputPath(nodeId: string): string {
+    return join(this.path, "nodes", `${nodeFileName(nodeId)}.out`);
+  }
+
+  /** Path of a failed node's saved reply. */
+  failedOutputPath(nodeId: string): string {
+    return join(this.path, "failed", `${nodeFileName(nodeId)}.out`);
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * The build-evidence decision of an `auto` run, taken before any model call (SPEC §5 table; seed 003;
+ * research/oh-my-graph.md §6.7, §6.9).
+ *
+ * | verify-cmd | accept-no-build-evidence | signals | answer                                   |
+ * | ---------- | ------------------------ | ------- | ---------------------------------------- |
+ * | given      | —                        | any     | `attached`                               |
+ * | —          | true                     | found   | `declared`                               |
+ * | —          | any                      | none    | `none-detected`                          |
+ * | —          | —                        | found   | refused: nothing runs, nothing is billed |
+ * | given      | true                     | any     | usage error naming both inputs           |
+ *
+ * The base-branch policy file may give a default verify command (used when the workflow gives none and
+ * does not accept; `attached`, declared by `policy`) and `require-evidence: true` (then accepting is a
+ * usage error naming the policy file). A repository file can only make this STOP — signals never attach
+ * or run anything.
+ */
+import type { BuildEvidenceAnswer, BuildSignal } from "./answer.js";
+import { suggestVerifyCommand } from "./build-signals.js";
+
+/** Where the policy file is read from (SPEC §11). */
+export const POLICY_FILE = ".github/evidence-gate.yml";
+
+/** Which surface the messages are for: input spellings differ (`verify-cmd:` vs `--verify-cmd`). */
+export type Surface = "action" | "cli";
+
+export interface BuildEvidenceInputs {
+  /**
+   * The workflow's / operator's verify command. `undefined` means "not given"; the action must map an
+   * unset input (`core.getInput` → `""`) to `undefined`. A given but blank command is a usage error.
+   */
+  readonly verifyCmd?: string;
+  readonly acceptNoBuildEvidence: boolean;
+  /** From `scanBuildSignals` over the checked-out root (and `working-directory`). */
+  readonly signals: readonly BuildSignal[];
+  /** The base-branch policy file's settings, when it exists. */
+  readonly policy?: { readonly verifyCmd?: string; readonly requireEvidence?: boolean };
+  readonly surface: Surface;
+}
+
+/** The decision: an answer to record, a refusal (exit 3 / `action_required`), or a usage error (exit 64). */
+export type BuildEvidenceDecision =
+  | { readonly kind: "answer"; readonly answer: BuildEvidenceAnswer }
+  | { readonly kind: "refused"; readonly signals: readonly BuildSignal[]; readonly message: string }
+  | { readonly kind: "usage_error"; readonly message: string };
+
+interface Spelling {
+  readonly verifyCmd: (command: string) => string;
+  readonly verifyCmdName: string;
+  readonly accept: string;
+  readonly acceptName: string;
+}
+
+const SPELLINGS: Record<Surface, Spelling> = {
+  action: {
+    verifyCmd: (c) => `verify-cmd: ${yamlSingleQuoted(c)}`,
+    verifyCmdName: "verify-cmd",
+    accept: "accept-no-build-evidence: true",
+    acceptName: "accept-no-build-evidence",
+  },
+  cli: {
+    verifyCmd: (c) => `--verify-cmd ${posixSingleQuoted(c)}`,
+    verifyCmdName: "--verify-cmd",
+    accept: "--accept-no-build-evidence",
+    acceptName: "--accept-no-build-evidence",
+  },
+};
+
+/** A YAML single-quoted scalar: the only escape is `''` for `'`. */
+function yamlSingleQuoted(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+/** A POSIX shell single-quoted word: `'` is written `'\''`. */
+function posixSingleQuoted(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+const isBlank = (text: string): boolean => text.trim().length === 0;
+
+/**
+ * Decides the run's build evidence from its inputs. Pure: reads nothing, runs nothing.
+ */
+export function decideBuildEvidence(inputs: BuildEvidenceInputs): BuildEvidenceDecision {
+  const spell = SPELLINGS[inputs.surface];
+  const { verifyCmd, acceptNoBuildEvidence, policy } = inputs;
+
+  if (verifyCmd !== undefined && isBlank(verifyCmd)) {
+    return {
+      kind: "usage_error",
+      message:
+        `${spell.verifyCmdName} is empty: a blank verify command exits 0 and would pass every time. ` +
+        `Give the command that builds and tests this repository, or leave ${spell.verifyCmdName} out.`,
+    };
+  }
+  if (verifyCmd !== undefined && acceptNoBuildEvidence) {
+    return {
+      kind: "usage_error",
+      message:
+        `${spell.acceptName} says this run carries no build evidence, but ${spell.verifyCmdName} ` +
+        `${JSON.stringify(verifyCmd)} supplies some: pass one or the other.`,
+    };
+  }
+  if (policy?.requireEvidence === true && acceptNoBuildEvidence) {
+    return {
+      kind: "usage_error",
+      message:
+        `The maintainers' policy file ${POLICY_FILE} (read from the base branch) sets require-evidence: true, ` +
+        `so ${spell.acceptName} is not allowed here: give ${spell.verifyCmdName} instead.`,
+    };
+  }
+  if (
+    policy?.verifyCmd !== undefined &&
+    isBlank(policy.verifyCmd) &&
+    verifyCmd === undefined &&
+    !acceptNoBuildEvidence
+  ) {
+    return {
+      kind: "usage_error",
+      message:
+        `The policy file ${POLICY_FILE} sets an empty verify-cmd, which would pass every time: ` +
+        `fix it on the base branch, or give ${spell.verifyCmdName}.`,
+    };
+  }
+
+  if (verifyCmd !== undefined) {
+    return { kind: "answer", answer: { kind: "attached", command: verifyCmd, declaredBy: "input" } };
+  }
+  if (acceptNoBuildEvidence) {
+    return inputs.signals.length > 0
+      ? { kind: "answer", answer: { kind: "declared", signals: inputs.signals } }
+      : { kind: "answer", answer: { kind: "none-detected" } };
+  }
+  if (policy?.verifyCmd !== undefined) {
+    return { kind: "answer", answer: { kind: "attached", command: policy.verifyCmd, declaredBy: "policy" } };
+  }
+  if (inputs.signals.length === 0) {
+    return { kind: "answer", answer: { kind: "none-detected" } };
+  }
+  return { kind: "refused", signals: inputs.signals, message: refusalMessage(inputs.signals, spell) };
+}
+
+/** The refusal text (SPEC §5): detected files and ecosystems, the two ways forward, nothing spent. */
+function refusalMessage(signals: readonly BuildSignal[], spell: Spelling): string {
+  const suggestion = suggestVerifyCommand(signals);
+  const detected = signals.map((s) => `${s.file} (${s.ecosystem})`).join(", ");
+  const lines = [
+    "This repository has a build system, and this run would check none of it.",
+    `Detected: ${detected}.`,
+    "A planned node may not carry a build command, and a node's PASS is only its own words about its own " +
+      "work; build evidence is a command the engine runs itself and judges by its exit code.",
+    "Re-run with ONE of:",
+    `  ${spell.verifyCmd(suggestion?.command ?? "<your build and test command>")}` +
+      " — the engine runs it at each sink of the plan, one at a time, and judges its exit code" +
+      (suggestion?.guess ? " (several build systems were detected, so this command is a guess)" : ""),
+    `  ${spell.accept}` +
+      " — run without build evidence, on the record: every verdict is then the model's, about its own work",
+    "Nothing was run and nothing was spent: this was refused before the planner call.",
+  ];
+  return lines.join("\n");
+}

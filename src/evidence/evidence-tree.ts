@@ -1,0 +1,216 @@
+/**
+ * The evidence tree and the starting commit (SPEC §6).
+ *
+ * The evidence tree of a verify is the git tree hash of the working tree the command ran on: every
+ * tracked and untracked-but-not-ignored file, taken through a TEMPORARY index so the user's index is never
+ * touched (`GIT_INDEX_FILE` in a temp dir, seeded from a backdated copy of the repository's index — so
+ * unchanged files are not re-hashed — or from `HEAD`; then `git add -A`; then `git write-tree`). The blobs it writes
+ * are ordinary loose objects; nothing else in the repository changes.
+ *
+ * The starting commit is `HEAD` when the run begins: the PR head, or GitHub's test merge commit of that
+ * head into the base (`refs/pull/N/merge`, whose second parent is the head).
+ */
+import { copyFile, mkdtemp, rm, stat, utimes } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { isAbsolute, join } from "node:path";
+import { GitError, git } from "../proc/git.js";
+
+/** The environment git runs from; scrubbed by the git child-env policy (SPEC §9). */
+export interface GitContext {
+  /** Default `process.env`. */
+  readonly baseEnv?: Readonly<Record<string, string | undefined>>;
+  readonly knownSecrets?: readonly string[];
+}
+
+/** The directory is not inside a git work tree, so no evidence tree or starting commit exists. */
+export class NotAGitRepositoryError extends Error {
+  constructor(
+    readonly dir: string,
+    readonly detail: string,
+  ) {
+    super(
+      `${dir} is not inside a git working tree (${detail}); evidence-gate records the evidence tree and ` +
+        "the starting commit with git. Run it in a checkout (actions/checkout, or git clone / git init).",
+    );
+    this.name = "NotAGitRepositoryError";
+  }
+}
+
+/** The repository has no commit yet, so there is no starting commit. */
+export class NoCommitError extends Error {
+  constructor(readonly dir: string) {
+    super(`${dir} is a git repository with no commit yet: there is no starting commit to verify against.`);
+    this.name = "NoCommitError";
+  }
+}
+
+const gitOptions = (cwd: string, context: GitContext, set?: Record<string, string>) => ({
+  cwd,
+  ...(context.baseEnv !== undefined ? { baseEnv: context.baseEnv } : {}),
+  ...(context.knownSecrets !== undefined ? { knownSecrets: context.knownSecrets } : {}),
+  ...(set !== undefined ? { set } : {}),
+});
+
+/**
+ * The top directory of the work tree containing `dir`.
+ *
+ * @throws NotAGitRepositoryError when `dir` is missing or not inside a work tree.
+ */
+export async function workTreeRoot(dir: string, context: GitContext = {}): Promise<string> {
+  try {
+    if (!(await stat(dir)).isDirectory()) throw new NotAGitRepositoryError(dir, "not a directory");
+  } catch (error) {
+    if (error instanceof NotAGitRepositoryError) throw error;
+    throw new NotAGitRepositoryError(dir, "the directory does not exist");
+  }
+  try {
+    return await git(["rev-parse", "--show-toplevel"], gitOptions(dir, context));
+  } catch (error) {
+    if (error instanceof GitError && /not a git repository|must be run in a work tree/i.test(error.detail)) {
+      throw new NotAGitRepositoryError(dir, "git rev-parse --show-toplevel found none");
+    }
+    throw error;
+  }
+}
+
+/** `HEAD`'s commit, or `null` when the branch is unborn. */
+async function headCommit(root: string, context: GitContext): Promise<string | null> {
+  try {
+    return await git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], gitOptions(root, context));
+  } catch (error) {
+    if (error instanceof GitError) return null;
+    throw error;
+  }
+}
+
+/**
+ * Copies the user's index (its stat cache spares re-hashing unchanged files) and backdates the copy by a
+ * second. Git trusts an entry's stat data only when the entry is older than the index file itself (the
+ * "racy-clean" rule, Documentation/technical/racy-git.txt); a copy with a fresh mtime would make a
+ * same-size edit made in the same second as the last index write look clean, and the evidence tree would
+ * miss it. Backdated, every entry git would re-check on the original is re-checked on the copy.
+ *
+ * @returns false when there is no index to copy (a fresh clone with no index, an unborn branch).
+ */
+async function seedFromUserIndex(userIndexPath: string, indexFile: string): Promise<boolean> {
+  try {
+    const original = await stat(userIndexPath);
+    await copyFile(userIndexPath, indexFile);
+    await utimes(indexFile, original.atime, new Date(original.mtimeMs - 1000));
+    return true;
+  } catch {
+    await rm(indexFile, { force: true });
+    return false;
+  }
+}
+
+/**
+ * Runs `task` with a temporary index that holds the whole working tree (`git add -A`), then removes it.
+ * `task` gets git options that use the temporary index.
+ */
+export async function withWorkingTreeIndex<T>(
+  repoDir: string,
+  context: GitContext,
+  task: (scope: {
+    readonly root: string;
+    readonly git: (args: readonly string[]) => Promise<string>;
+  }) => Promise<T>,
+): Promise<T> {
+  const root = await workTreeRoot(repoDir, context);
+  const tempDir = await mkdtemp(join(tmpdir(), "evidence-gate-index-"));
+  const indexFile = join(tempDir, "index");
+  try {
+    const userIndex = await git(["rev-parse", "--git-path", "index"], gitOptions(root, context));
+    const userIndexPath = isAbsolute(userIndex) ? userIndex : join(root, userIndex);
+    const seeded = await seedFromUserIndex(userIndexPath, indexFile);
+    const scoped = (args: readonly string[]): Promise<string> =>
+      git(args, gitOptions(root, context, { GIT_INDEX_FILE: indexFile }));
+    if (!seeded && (await headCommit(root, context)) !== null) await scoped(["read-tree", "HEAD"]);
+    // `-A` without a pathspec covers the whole work tree, whatever the cwd (git ≥ 2.0).
+    await scoped(["add", "-A"]);
+    return await task({ root, git: scoped });
+  } finally {
+    await rm(tempDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The git tree hash of the working tree of the repository containing `repoDir`: every tracked and
+ * untracked-but-not-ignored file as it is now. The user's index is not read for writing nor changed.
+ *
+ * @throws NotAGitRepositoryError when `repoDir` is not in a work tree; GitError when git fails.
+ */
+export function evidenceTree(repoDir: string, context: GitContext = {}): Promise<string> {
+  return withWorkingTreeIndex(repoDir, context, (scope) => scope.git(["write-tree"]));
+}
+
+/** The checked-out `HEAD` when the run begins (SPEC §6). */
+export interface StartingCommit {
+  readonly sha: string;
+  readonly tree: string;
+  /** Parent SHAs in order; GitHub's test merge commit has `[base, head]`. */
+  readonly parents: readonly string[];
+  /** True when `HEAD` is the merge of `prHead` into the base (two parents, the second `prHead`). */
+  readonly isMergeOfHead: boolean;
+}
+
+const sameSha = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
+
+/**
+ * Reads the starting commit: `HEAD`'s SHA, tree and parents.
+ *
+ * @param options.prHead the PR head SHA (`pull_request.head.sha`), to recognise GitHub's test merge commit.
+ * @throws NotAGitRepositoryError, NoCommitError (unborn branch), GitError.
+ */
+export async function startingCommit(
+  repoDir: string,
+  options: GitContext & { readonly prHead?: string } = {},
+): Promise<StartingCommit> {
+  const root = await workTreeRoot(repoDir, options);
+  const sha = await headCommit(root, options);
+  if (sha === null) throw new NoCommitError(root);
+  // `cat-file` is plumbing: no pager, no signature display, no user formatting config.
+  const raw = await git(["cat-file", "commit", sha], gitOptions(root, options));
+  const header = raw.split("\n\n", 1)[0] ?? "";
+  let tree = "";
+  const parents: string[] = [];
+  for (const line of header.split("\n")) {
+    if (line.startsWith("tree ")) tree = line.slice(5).trim();
+    else if (line.startsWith("parent ")) parents.push(line.slice(7).trim());
+  }
+  if (tree === "") throw new GitError(["cat-file", "commit", sha], "commit has no tree line");
+  const isMergeOfHead =
+    options.prHead !== undefined &&
+    parents.length === 2 &&
+    parents[1] !== undefined &&
+    sameSha(parents[1], options.prHead);
+  return { sha, tree, parents, isMergeOfHead };
+}
+
+const short = (sha: string): string => sha.slice(0, 7);
+
+/**
+ * Names the starting commit for the summary: "the merge of abc1234 into main" for GitHub's test merge
+ * commit (two parents, the second the PR head), else the short SHA of `sha`.
+ *
+ * @param commit.baseRef the base branch name; without it the base parent's short SHA is named.
+ */
+export function describeStartingCommit(commit: {
+  readonly sha: string;
+  readonly parents: readonly string[];
+  readonly prHead?: string;
+  readonly baseRef?: string;
+}): string {
+  const [base, head] = commit.parents;
+  if (
+    commit.parents.length === 2 &&
+    base !== undefined &&
+    head !== undefined &&
+    commit.prHead !== undefined
+  ) {
+    if (sameSha(head, commit.prHead)) {
+      return `the merge of ${short(head)} into ${commit.baseRef ?? short(base)}`;
+    }
+  }
+  return short(commit.sha);
+}

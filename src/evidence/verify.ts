@@ -1,0 +1,261 @@
+/**
+ * Engine-run verify commands (SPEC §5, §6, §9; seed 003): the engine takes the evidence tree, runs the
+ * operator's command through the exec seam with the verify child environment, and judges its exit code.
+ *
+ * A verify that could not run (timeout, spawn failure, cancellation, killed by a signal) is never a pass.
+ * Attached verifies are serialised run-wide ({@link VerifyQueue}) because concurrent builds interfere
+ * (oh-my-graph §6.6), and two sinks with the same evidence tree and command reuse the first result
+ * ({@link VerifyCache}) — the run's evidence is not re-bought per sink.
+ */
+import type { VerifyEvidence } from "../ledger/model.js";
+import { buildChildEnv } from "../proc/child-env.js";
+import { OutputTail } from "../proc/output-tail.js";
+import { type RunProcessOptions, runProcess } from "../proc/run-process.js";
+import { evidenceTree, type GitContext } from "./evidence-tree.js";
+
+/** The output tail kept on a verify's evidence, in bytes (SPEC §6: bounded; ledger model: ≤ 4 KiB). */
+export const VERIFY_TAIL_BYTES = 4096;
+/** Room left for the tail's "earlier bytes not kept" marker and evidence-gate's own notes. */
+const NOTE_ROOM = 256;
+
+export interface RunVerifyOptions {
+  /** A shell command line, run with `/bin/sh -c`. Never from a planner. */
+  readonly command: string;
+  /** The node's working directory. */
+  readonly cwd: string;
+  readonly timeoutMs: number;
+  /** The exit code that counts as a pass (default 0 in the graph). */
+  readonly expectExit: number;
+  /** The environment to scrub, usually `process.env`; the verify child-env rules apply (SPEC §9). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Input `verify-env`: names the build needs passed through anyway. */
+  readonly passThrough: readonly string[];
+  readonly knownSecrets: readonly string[];
+  /** Echo the output to the log, fenced from workflow commands. */
+  readonly echo?: RunProcessOptions["echo"];
+  /** Abort to kill the command's process group (run halted); the verify then fails, never passes. */
+  readonly signal?: AbortSignal;
+  /** Reuse an earlier sink's result for the same tree and command, and record this one for later sinks. */
+  readonly reuse?: { readonly cache: VerifyCache; readonly nodeId: string };
+}
+
+/**
+ * Runs one verify command and judges it.
+ *
+ * The evidence tree is taken immediately before the command runs (outputs it writes afterwards are not
+ * part of it). When the directory is not a git work tree the command still runs and `evidenceTree` is
+ * `null`, with the reason noted at the top of the tail.
+ *
+ * @returns the evidence; never rejects for the command's own failure.
+ */
+export async function runVerify(options: RunVerifyOptions): Promise<VerifyEvidence> {
+  const gitContext: GitContext = { baseEnv: options.env, knownSecrets: options.knownSecrets };
+  let tree: string | null = null;
+  let treeNote: string | null = null;
+  try {
+    tree = await evidenceTree(options.cwd, gitContext);
+  } catch (error) {
+    treeNote = `[evidence-gate] no evidence tree: ${error instanceof Error ? error.message : String(error)}`;
+  }
+
+  const key = tree !== null ? cacheKey(options, tree) : null;
+  if (options.reuse && key !== null) {
+    const earlier = options.reuse.cache.lookup(key);
+    if (earlier !== undefined) return { ...earlier.evidence, reusedFrom: earlier.nodeId };
+  }
+
+  const combined = new OutputTail(VERIFY_TAIL_BYTES - NOTE_ROOM);
+  const collect = (line: string): void => combined.push(Buffer.from(`${line}\n`, "utf8"));
+  const result = await runProcess({
+    command: options.command,
+    shell: true,
+    cwd: options.cwd,
+    env: buildChildEnv({
+      base: options.env,
+      child: { kind: "verify" },
+      passThrough: options.passThrough,
+      knownSecrets: options.knownSecrets,
+    }),
+    timeoutMs: options.timeoutMs,
+    // Both streams arrive here line by line, interleaved in arrival order; the seam's own per-stream tails
+    // are not used, so keep them small.
+    tailBytes: 1024,
+    onStdoutLine: collect,
+    onStderrLine: collect,
+    ...(options.echo !== undefined ? { echo: options.echo } : {}),
+    ...(options.signal !== undefined ? { signal: options.signal } : {}),
+  });
+
+  const base = {
+    command: options.command,
+    cwd: options.cwd,
+    expectExit: options.expectExit,
+    durationMs: result.durationMs,
+    evidenceTree: tree,
+  };
+  const tail = (note: string | null): string => boundedTail([treeNote, combined.text(), note]);
+  let evidence: VerifyEvidence;
+  switch (result.kind) {
+    case "exited":
+      evidence = {
+        ...base,
+        exitCode: result.exitCode,
+        outcome: result.exitCode === options.expectExit ? "passed" : "failed",
+        outputTail: tail(null),
+      };
+      break;
+    case "signalled":
+      evidence = {
+        ...base,
+        exitCode: null,
+        outcome: "failed",
+        outputTail: tail(`[evidence-gate] the command was killed by ${result.signal}`),
+      };
+      break;
+    case "cancelled":
+      evidence = {
+        ...base,
+        exitCode: null,
+        outcome: "failed",
+        outputTail: tail("[evidence-gate] the command was cancelled (the run stopped) before it finished"),
+      };
+      break;
+    case "timed_out":
+      evidence = {
+        ...base,
+        exitCode: null,
+        outcome: "timed_out",
+        outputTail: tail(
+          `[evidence-gate] timed out after ${result.timeoutMs} ms; its process group was killed`,
+        ),
+      };
+      break;
+    case "spawn_failed":
+      evidence = {
+        ...base,
+        exitCode: null,
+        outcome: "spawn_failed",
+        outputTail: tail(`[evidence-gate] the command could not start: ${result.message}`),
+      };
+      break;
+    default:
+      return unreachable(result);
+  }
+  // Only a judged result is evidence about the tree; a command that could not run is tried again.
+  if (options.reuse && key !== null && (evidence.outcome === "passed" || evidence.outcome === "failed")) {
+    options.reuse.cache.record(key, options.reuse.nodeId, evidence);
+  }
+  return evidence;
+}
+
+function unreachable(value: never): never {
+  throw new Error(`Internal error: unexpected process result ${JSON.stringify(value)}`);
+}
+
+/** Joins the parts and keeps at most {@link VERIFY_TAIL_BYTES} bytes, cut at a character boundary. */
+function boundedTail(parts: readonly (string | null)[]): string {
+  const text = parts.filter((p): p is string => p !== null && p.length > 0).join("\n");
+  const bytes = Buffer.from(text, "utf8");
+  if (bytes.length <= VERIFY_TAIL_BYTES) return text;
+  let start = bytes.length - VERIFY_TAIL_BYTES;
+  while (start < bytes.length && (bytes[start]! & 0xc0) === 0x80) start++;
+  return bytes.subarray(start).toString("utf8");
+}
+
+/**
+ * What makes two verifies the same: the evidence tree and the command (SPEC §5), plus the directory it
+ * runs in and the exit code that passes, without which "the same result" would not follow.
+ */
+export interface VerifyCacheKey {
+  readonly tree: string;
+  readonly command: string;
+  readonly cwd: string;
+  readonly expectExit: number;
+}
+
+function cacheKey(options: RunVerifyOptions, tree: string): VerifyCacheKey {
+  return { tree, command: options.command, cwd: options.cwd, expectExit: options.expectExit };
+}
+
+/** Results of judged verifies in one run, so a second sink on the same tree does not re-buy them. */
+export class VerifyCache {
+  private readonly entries = new Map<
+    string,
+    { readonly nodeId: string; readonly evidence: VerifyEvidence }
+  >();
+
+  private static id(key: VerifyCacheKey): string {
+    return JSON.stringify([key.tree, key.command, key.cwd, key.expectExit]);
+  }
+
+  /** The first recorded result for `key` and the node it was recorded for. */
+  lookup(key: VerifyCacheKey): { readonly nodeId: string; readonly evidence: VerifyEvidence } | undefined {
+    return this.entries.get(VerifyCache.id(key));
+  }
+
+  /** Records `evidence` for `key` unless a result is already recorded (the first one stands). */
+  record(key: VerifyCacheKey, nodeId: string, evidence: VerifyEvidence): void {
+    const id = VerifyCache.id(key);
+    if (!this.entries.has(id)) this.entries.set(id, { nodeId, evidence });
+  }
+}
+
+/** Run-wide verify settings: the environment every verify of the run is built from (SPEC §9). */
+export interface VerifyRunSettings {
+  /** The environment to scrub, usually `process.env`. */
+  readonly baseEnv: Readonly<Record<string, string | undefined>>;
+  /** Input `verify-env`. */
+  readonly passThrough: readonly string[];
+  readonly knownSecrets: readonly string[];
+  readonly echo?: RunProcessOptions["echo"];
+  /** Share results with another queue; default a fresh cache per queue (per run). */
+  readonly cache?: VerifyCache;
+}
+
+/** One sink's verify, as the engine asks for it. */
+export interface SinkVerifyRequest {
+  readonly nodeId: string;
+  readonly command: string;
+  readonly cwd: string;
+  readonly timeoutMs: number;
+  readonly expectExit: number;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * The run's verifier: runs verify commands one at a time, in the order they were asked for (concurrent
+ * builds interfere), and reuses a judged result for the same evidence tree and command.
+ */
+export class VerifyQueue {
+  private last: Promise<unknown> = Promise.resolve();
+  private readonly cache: VerifyCache;
+
+  constructor(private readonly settings: VerifyRunSettings) {
+    this.cache = settings.cache ?? new VerifyCache();
+  }
+
+  /** Queues one sink's verify; it starts when every verify queued before it has settled. */
+  run(request: SinkVerifyRequest): Promise<VerifyEvidence> {
+    return this.exclusive(() =>
+      runVerify({
+        command: request.command,
+        cwd: request.cwd,
+        timeoutMs: request.timeoutMs,
+        expectExit: request.expectExit,
+        env: this.settings.baseEnv,
+        passThrough: this.settings.passThrough,
+        knownSecrets: this.settings.knownSecrets,
+        reuse: { cache: this.cache, nodeId: request.nodeId },
+        ...(this.settings.echo !== undefined ? { echo: this.settings.echo } : {}),
+        ...(request.signal !== undefined ? { signal: request.signal } : {}),
+      }),
+    );
+  }
+
+  /** Runs `task` when every task queued before it has settled (the queue's mutex, for other work). */
+  exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const next = this.last.then(task, task);
+    this.last = next.catch(() => undefined);
+    return next;
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * The check run's lifecycle for one run (SPEC §6; house style §8 "cannot end half-done"): created
+ * `in_progress` before planning, updated with the plan and as nodes finish (throttled), completed with
+ * the ledger's conclusion — or, on any path that ends early (refusal, usage error, crash), completed with
+ * what happened. A failed write is thrown to the caller, never swallowed.
+ */
+import type { Ledger } from "../ledger/ledger.js";
+import { renderCheckRunOutput } from "../ledger/render-markdown.js";
+import type { CheckRunClient, CheckRunConclusion, CheckRunRef } from "./check-run.js";
+
+export interface CheckRunReporterOptions {
+  readonly client: CheckRunClient;
+  readonly name: string;
+  readonly headSha: string;
+  /** Link to the workflow run (job summary and artifacts), shown as the check's details URL. */
+  readonly detailsUrl?: string;
+  /** Minimum time between progress updates, ms (default 10 000; the final update is never throttled). */
+  readonly throttleMs?: number;
+  readonly now?: () => number;
+}
+
+export class CheckRunReporter {
+  #ref: CheckRunRef | null = null;
+  #completed = false;
+  #lastUpdate = Number.NEGATIVE_INFINITY;
+  readonly #options: CheckRunReporterOptions;
+
+  constructor(options: CheckRunReporterOptions) {
+    this.#options = options;
+  }
+
+  /** The check run, once created. */
+  get ref(): CheckRunRef | null {
+    return this.#ref;
+  }
+
+  /** True once the check run was completed by this reporter. */
+  get completed(): boolean {
+    return this.#completed;
+  }
+
+  /** Creates the check run `in_progress`. `externalId` carries the run id (SPEC §6). */
+  async start(externalId: string, summary: string): Promise<CheckRunRef> {
+    this.#ref = await this.#options.client.create({
+      name: this.#options.name,
+      headSha: this.#options.headSha,
+      externalId,
+      title: "evidence-gate: planning",
+      summary,
+      ...(this.#options.detailsUrl ? { detailsUrl: this.#options.detailsUrl } : {}),
+    });
+    return this.#ref;
+  }
+
+  /**
+   * Replaces the output with an in-progress ledger. `force` skips the throttle (the plan section).
+   * @returns true when an update was sent.
+   */
+  async progress(ledger: Ledger, force: boolean): Promise<boolean> {
+    if (this.#ref === null || this.#completed) return false;
+    const now = (this.#options.now ?? Date.now)();
+    if (!force && now - this.#lastUpdate < (this.#options.throttleMs ?? 10_000)) return false;
+    this.#lastUpdate = now;
+    const output = renderCheckRunOutput(ledger, this.#detailsOption());
+    await this.#options.client.update(this.#ref.id, {
+      title: output.title,
+      summary: output.summary,
+      text: output.text,
+    });
+    return true;
+  }
+
+  /** Completes the check run with the finished ledger's conclusion. */
+  async finish(ledger: Ledger): Promise<CheckRunRef> {
+    if (ledger.conclusion === null) throw new Error("Internal error: finish() needs a concluded ledger");
+    const output = renderCheckRunOutput(ledger, this.#detailsOption());
+    return this.#complete(ledger.conclusion.conclusion, output.title, output.summary, output.text);
+  }
+
+  /** Completes the check run without a ledger (refusal, usage error, crash): title and Markdown summary. */
+  async end(conclusion: CheckRunConclusion, title: string, summary: string): Promise<CheckRunRef> {
+    return this.#complete(conclusion, title, summary, undefined);
+  }
+
+  async #complete(
+    conclusion: CheckRunConclusion,
+    title: string,
+    summary: string,
+    text: string | undefined,
+  ): Promise<CheckRunRef> {
+    if (this.#ref === null) throw new Error("Internal error: the check run was never created");
+    const ref = await this.#options.client.complete(this.#ref.id, {
+      conclusion,
+      title,
+      summary,
+      ...(text !== undefined && text !== "" ? { text } : {}),
+      ...(this.#options.detailsUrl ? { detailsUrl: this.#options.detailsUrl } : {}),
+    });
+    this.#completed = true;
+    return ref;
+  }
+
+  #detailsOption(): { detailsUrl?: string } {
+    return this.#options.detailsUrl ? { detailsUrl: this.#options.detailsUrl } : {};
+  }
+}

@@ -1,0 +1,352 @@
+/**
+ * Check-run writes (SPEC §6): create `in_progress`, update the summary as nodes finish, complete with
+ * a conclusion. Every API failure becomes a {@link CheckRunWriteError} carrying the HTTP status and
+ * the request — never swallowed (SPEC §6: "A write the API refuses … is an error the user sees").
+ *
+ * Limits (https://docs.github.com/rest/checks/runs): `output.summary` and `output.text` ≤ 65535
+ * UTF-8 bytes (GitHub counts bytes: github/docs#35252). Callers cut with the ledger renderer; a text
+ * that still arrives too long is cut here with a visible notice and a warning, so the verdict is
+ * posted rather than refused with 422. `output.title` is clamped to {@link CHECK_RUN_TITLE_MAX_CHARS}.
+ */
+import { CHECK_RUN_TEXT_MAX_BYTES, truncateUtf8, utf8Bytes } from "../ledger/byte-budget.js";
+import type { GateOctokit } from "./octokit.js";
+
+/** The conclusions an integration may set (GitHub sets `stale` itself). */
+export type CheckRunConclusion =
+  | "success"
+  | "failure"
+  | "neutral"
+  | "cancelled"
+  | "skipped"
+  | "timed_out"
+  | "action_required";
+
+export const CHECK_RUN_TITLE_MAX_CHARS = 255;
+export { CHECK_RUN_TEXT_MAX_BYTES };
+
+const OVERSIZE_NOTICE =
+  "**Cut by evidence-gate:** this text exceeded GitHub's 65535-byte limit for check runs. " +
+  "The full ledger is in the job summary and the run's ledger artifact.";
+
+export interface CheckRunRef {
+  readonly id: number;
+  /** The check run's page on GitHub (`html_url`; GitHub may return `null`). */
+  readonly htmlUrl: string | null;
+}
+
+export interface ExistingCheckRun extends CheckRunRef {
+  readonly status: "queued" | "in_progress" | "completed" | "waiting" | "requested" | "pending";
+  readonly conclusion: string | null;
+  readonly externalId: string | null;
+  readonly appId: number | null;
+}
+
+export interface CreateCheckRunInput {
+  readonly name: string;
+  /** The full 40-hex commit SHA the check is posted on (the PR head, or the pushed commit). */
+  readonly headSha: string;
+  /** The evidence-gate run id (SPEC §6: `external_id` carries the latest run id). */
+  readonly externalId: string;
+  readonly title: string;
+  readonly summary: string;
+  readonly detailsUrl?: string;
+}
+
+export interface UpdateCheckRunInput {
+  readonly title: string;
+  readonly summary: string;
+  readonly text?: string;
+}
+
+export interface RestartCheckRunInput extends UpdateCheckRunInput {
+  readonly externalId: string;
+  readonly detailsUrl?: string;
+}
+
+export interface CompleteCheckRunInput extends UpdateCheckRunInput {
+  readonly conclusion: CheckRunConclusion;
+  readonly externalId?: string;
+  readonly detailsUrl?: string;
+}
+
+export type CheckRunOperation = "create" | "update" | "restart" | "complete" | "find";
+
+/** The request a failed write sent (never its headers: they hold the token). */
+export interface FailedCheckRunRequest {
+  readonly operation: CheckRunOperation;
+  readonly method: string;
+  readonly url: string;
+  readonly body: unknown;
+}
+
+/** A check-run API call GitHub refused or never answered. */
+export class CheckRunWriteError extends Error {
+  override readonly name = "CheckRunWriteError";
+  /** HTTP status; `undefined` when no response arrived (network failure). */
+  readonly status: number | undefined;
+  readonly request: FailedCheckRunRequest;
+  /** GitHub's own `message` (and validation `errors`), when it sent one. */
+  readonly githubMessage: string | undefined;
+
+  constructor(init: {
+    message: string;
+    status: number | undefined;
+    request: FailedCheckRunRequest;
+    githubMessage: string | undefined;
+    cause: unknown;
+  }) {
+    super(init.message, { cause: init.cause });
+    this.status = init.status;
+    this.request = init.request;
+    this.githubMessage = init.githubMessage;
+  }
+}
+
+export interface CheckRunClientOptions {
+  readonly octokit: GateOctokit;
+  readonly owner: string;
+  readonly repo: string;
+  /** Told when a text had to be cut here (a caller bug: the renderer should have cut it). */
+  readonly warn?: (message: string) => void;
+  /** Applied to every title, summary and text before it leaves the process (SPEC §9: redact secrets). */
+  readonly redact?: (text: string) => string;
+  /** Clock for `started_at` / `completed_at`. */
+  readonly now?: () => Date;
+}
+
+/** `output.title` clamped to 255 characters (code points), ending in `…` when cut. */
+export function clampCheckRunTitle(title: string): string {
+  const chars = Array.from(title);
+  if (chars.length <= CHECK_RUN_TITLE_MAX_CHARS) return title;
+  return `${chars.slice(0, CHECK_RUN_TITLE_MAX_CHARS - 1).join("")}…`;
+}
+
+/** GitHub's documented timestamp form, `YYYY-MM-DDTHH:MM:SSZ`. */
+function githubTimestamp(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+interface RequestErrorLike {
+  readonly status?: unknown;
+  readonly response?: { readonly data?: unknown };
+  readonly message?: unknown;
+}
+
+function githubMessageOf(error: unknown): string | undefined {
+  const data = (error as RequestErrorLike | null)?.response?.data;
+  if (typeof data !== "object" || data === null) return undefined;
+  const { message, errors } = data as { message?: unknown; errors?: unknown };
+  if (typeof message !== "string") return undefined;
+  if (!Array.isArray(errors) || errors.length === 0) return message;
+  const details = errors.map((e) =>
+    typeof e === "object" && e !== null && "message" in e ? String(e.message) : JSON.stringify(e),
+  );
+  return `${message}: ${details.join("; ")}`;
+}
+
+function describeFailure(
+  what: string,
+  status: number | undefined,
+  githubMessage: string | undefined,
+  hasResponse: boolean,
+): string {
+  if (!hasResponse) {
+    return `${what}: no answer from the GitHub API (${githubMessage ?? "network error"}).`;
+  }
+  const said = githubMessage === undefined ? "" : ` "${githubMessage}"`;
+  const answered = `${what}: GitHub answered ${status}${said}.`;
+  if ((status === 403 || status === 429) && /rate limit/i.test(githubMessage ?? "")) {
+    return `${answered} The API rate limit was hit and the retries ran out; run the job again later.`;
+  }
+  if (status === 403 || status === 404) {
+    return (
+      `${answered} Writing check runs needs the token permission \`checks: write\`: add ` +
+      "`permissions: { checks: write }` to the job (a GitHub App needs the Checks write permission). " +
+      "On a pull request from a fork the GITHUB_TOKEN is read-only whatever the workflow asks for."
+    );
+  }
+  return answered;
+}
+
+/** Writes one repository's check runs. Construct once per run; methods are independent calls. */
+export class CheckRunClient {
+  readonly #octokit: GateOctokit;
+  readonly #owner: string;
+  readonly #repo: string;
+  readonly #warn: (message: string) => void;
+  readonly #redact: (text: string) => string;
+  readonly #now: () => Date;
+
+  constructor(options: CheckRunClientOptions) {
+    this.#octokit = options.octokit;
+    this.#owner = options.owner;
+    this.#repo = options.repo;
+    this.#warn = options.warn ?? ((message) => console.warn(message));
+    this.#redact = options.redact ?? ((text) => text);
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  /** Creates the check run `in_progress` with `started_at` now. */
+  async create(input: CreateCheckRunInput): Promise<CheckRunRef> {
+    const body = {
+      name: input.name,
+      head_sha: input.headSha,
+      external_id: input.externalId,
+      status: "in_progress" as const,
+      started_at: githubTimestamp(this.#now()),
+      output: this.#output(input),
+      ...(input.detailsUrl === undefined ? {} : { details_url: input.detailsUrl }),
+    };
+    const what = `Could not create check run "${input.name}" on ${input.headSha.slice(0, 7)} in ${this.#slug()}`;
+    const { data } = await this.#call("create", what, "POST /repos/{owner}/{repo}/check-runs", body, () =>
+      this.#octokit.rest.checks.create({ owner: this.#owner, repo: this.#repo, ...body }),
+    );
+    return { id: data.id, htmlUrl: data.html_url };
+  }
+
+  /** Replaces the output (title, summary, optional text) of a running check run. */
+  async update(id: number, input: UpdateCheckRunInput): Promise<CheckRunRef> {
+    return this.#patch("update", id, { output: this.#output(input) });
+  }
+
+  /**
+   * Puts an existing check run (found by {@link findLatest} on a re-run) back `in_progress` for a new
+   * run: new `external_id`, `started_at` now. GitHub keeps the old `conclusion` field until the run
+   * completes again (https://github.com/Mergifyio/mergify/pull/444), so readers look at `status` first.
+   */
+  async restart(id: number, input: RestartCheckRunInput): Promise<CheckRunRef> {
+    return this.#patch("restart", id, {
+      status: "in_progress" as const,
+      started_at: githubTimestamp(this.#now()),
+      external_id: input.externalId,
+      output: this.#output(input),
+      ...(input.detailsUrl === undefined ? {} : { details_url: input.detailsUrl }),
+    });
+  }
+
+  /** Completes the check run: `status: completed`, the conclusion, `completed_at` now. */
+  async complete(id: number, input: CompleteCheckRunInput): Promise<CheckRunRef> {
+    return this.#patch("complete", id, {
+      status: "completed" as const,
+      conclusion: input.conclusion,
+      completed_at: githubTimestamp(this.#now()),
+      output: this.#output(input),
+      ...(input.externalId === undefined ? {} : { external_id: input.externalId }),
+      ...(input.detailsUrl === undefined ? {} : { details_url: input.detailsUrl }),
+    });
+  }
+
+  /**
+   * The newest check run named `name` on `headSha`, optionally only among `appId`'s runs (the token's
+   * own app: GitHub Actions is 15368 on github.com), or `undefined` when there is none.
+   */
+  async findLatest(input: {
+    readonly name: string;
+    readonly headSha: string;
+    readonly appId?: number;
+  }): Promise<ExistingCheckRun | undefined> {
+    const query = {
+      check_name: input.name,
+      filter: "latest" as const,
+      per_page: 100,
+      ...(input.appId === undefined ? {} : { app_id: input.appId }),
+    };
+    const what = `Could not list check runs named "${input.name}" on ${input.headSha.slice(0, 7)} in ${this.#slug()}`;
+    const { data } = await this.#call(
+      "find",
+      what,
+      "GET /repos/{owner}/{repo}/commits/{ref}/check-runs",
+      query,
+      () =>
+        this.#octokit.rest.checks.listForRef({
+          owner: this.#owner,
+          repo: this.#repo,
+          ref: input.headSha,
+          ...query,
+        }),
+    );
+    const newest = [...data.check_runs]
+      .filter((run) => run.name === input.name && (input.appId === undefined || run.app?.id === input.appId))
+      .sort((a, b) => b.id - a.id)[0];
+    if (newest === undefined) return undefined;
+    return {
+      id: newest.id,
+      htmlUrl: newest.html_url,
+      status: newest.status,
+      conclusion: newest.conclusion,
+      externalId: newest.external_id,
+      appId: newest.app?.id ?? null,
+    };
+  }
+
+  async #patch(
+    operation: CheckRunOperation,
+    id: number,
+    body: Record<string, unknown>,
+  ): Promise<CheckRunRef> {
+    const what = `Could not ${operation} check run ${id} in ${this.#slug()}`;
+    const { data } = await this.#call(
+      operation,
+      what,
+      "PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}",
+      body,
+      () =>
+        this.#octokit.rest.checks.update({ owner: this.#owner, repo: this.#repo, check_run_id: id, ...body }),
+    );
+    return { id: data.id, htmlUrl: data.html_url };
+  }
+
+  async #call<T>(
+    operation: CheckRunOperation,
+    what: string,
+    route: string,
+    body: unknown,
+    send: () => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await send();
+    } catch (cause) {
+      const error = cause as RequestErrorLike & { request?: { method?: string; url?: string } };
+      const hasResponse = error?.response !== undefined;
+      const status = typeof error?.status === "number" && hasResponse ? error.status : undefined;
+      const githubMessage =
+        githubMessageOf(cause) ?? (typeof error?.message === "string" ? error.message : undefined);
+      const [method = "", path = ""] = route.split(" ");
+      throw new CheckRunWriteError({
+        message: describeFailure(what, status, githubMessage, hasResponse),
+        status,
+        request: {
+          operation,
+          method: error?.request?.method ?? method,
+          url: error?.request?.url ?? path,
+          body,
+        },
+        githubMessage,
+        cause,
+      });
+    }
+  }
+
+  #output(input: UpdateCheckRunInput): { title: string; summary: string; text?: string } {
+    return {
+      title: clampCheckRunTitle(this.#redact(input.title)),
+      summary: this.#fit("summary", this.#redact(input.summary)),
+      ...(input.text === undefined ? {} : { text: this.#fit("text", this.#redact(input.text)) }),
+    };
+  }
+
+  /** The defensive byte cut; the ledger renderer should already have cut (and said where the rest is). */
+  #fit(field: "summary" | "text", value: string): string {
+    const bytes = utf8Bytes(value);
+    if (bytes <= CHECK_RUN_TEXT_MAX_BYTES) return value;
+    this.#warn(
+      `check run output.${field} was ${bytes} bytes, over GitHub's ${CHECK_RUN_TEXT_MAX_BYTES}; cut here with a notice ` +
+        "(the caller should have cut it with the ledger renderer).",
+    );
+    return truncateUtf8(value, CHECK_RUN_TEXT_MAX_BYTES, OVERSIZE_NOTICE);
+  }
+
+  #slug(): string {
+    return `${this.#owner}/${this.#repo}`;
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * The one Octokit factory: `@octokit/rest` with `@octokit/plugin-retry` and
+ * `@octokit/plugin-throttling`, configured for a PR gate that must report its verdict.
+ *
+ * - Server errors (5xx) are retried up to {@link SERVER_ERROR_RETRIES} times with a growing backoff
+ *   (n² × `retryBaseMs`: 1 s, 4 s, 9 s by default).
+ * - Rate limits — primary (`x-ratelimit-remaining: 0`) and secondary ("secondary rate limit", 403 or
+ *   429) — are retried at most {@link RATE_LIMIT_RETRIES} times, after the wait GitHub asks for
+ *   (`retry-after` / `x-ratelimit-reset`). GitHub marks every 429 one way or the other
+ *   (https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api), so 429 belongs to
+ *   the throttling plugin alone; leaving it to plugin-retry as well would multiply the attempts.
+ * - Client errors (400, 401, 403, 404, 410, 422, 451) are never retried: a refused write is reported.
+ *
+ * GitHub Enterprise Server: pass the runner's `GITHUB_API_URL` (e.g. `https://ghe.example.com/api/v3`)
+ * as `baseUrl`; {@link apiUrlFromEnv} reads it. Without it the client talks to `https://api.github.com`.
+ */
+import { retry } from "@octokit/plugin-retry";
+import { type ThrottlingOptions, throttling } from "@octokit/plugin-throttling";
+import { Octokit } from "@octokit/rest";
+
+export const DEFAULT_API_URL = "https://api.github.com";
+/** Attempts after the first for a 5xx (plugin-retry). */
+export const SERVER_ERROR_RETRIES = 3;
+/** Attempts after the first for a rate-limited request (plugin-throttling). */
+export const RATE_LIMIT_RETRIES = 2;
+/** Statuses never retried: the request itself is wrong or not allowed. 429 is the throttling plugin's. */
+const DO_NOT_RETRY = [400, 401, 403, 404, 410, 422, 429, 451];
+
+/** Where Octokit's messages go (the action passes `@actions/core`'s `debug`/`info`/`warning`/`error`). */
+export interface OctokitLog {
+  debug(message: string): void;
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/** Waits between attempts. Production uses the defaults; tests shrink them to milliseconds. */
+export interface OctokitTiming {
+  /** Backoff unit for 5xx retries: the n-th retry waits n² × this. Default 1000 ms. */
+  readonly retryBaseMs?: number;
+  /** Milliseconds per second of `retry-after` / rate-limit reset. Default 1000. */
+  readonly rateLimitUnitMs?: number;
+  /**
+   * Keep plugin-throttling's one-second spacing between write requests, which GitHub asks for
+   * ("wait at least one second between each" POST/PATCH/PUT/DELETE — REST API best practices).
+   * plugin-throttling also spaces writes that notify people (issue and PR comments) three seconds
+   * apart. Default true; `false` drops both spacings (tests).
+   */
+  readonly spaceWrites?: boolean;
+}
+
+export interface CreateOctokitOptions {
+  /** Installation token (`GITHUB_TOKEN`, an App token) or PAT. */
+  readonly token: string;
+  /** REST API root; default {@link DEFAULT_API_URL}. On GHES this is `GITHUB_API_URL`. */
+  readonly baseUrl?: string;
+  readonly log?: OctokitLog;
+  readonly timing?: OctokitTiming;
+  /** Default `evidence-gate`. */
+  readonly userAgent?: string;
+}
+
+export const GateOctokit = Octokit.plugin(retry, throttling);
+export type GateOctokit = InstanceType<typeof GateOctokit>;
+
+/** `GITHUB_API_URL` when set and non-empty, else {@link DEFAULT_API_URL}. */
+export function apiUrlFromEnv(env: Readonly<Record<string, string | undefined>>): string {
+  const value = env.GITHUB_API_URL?.trim();
+  return value === undefined || value === "" ? DEFAULT_API_URL : value;
+}
+
+/**
+ * A limiter group that schedules immediately, for `spaceWrites: false`. plugin-throttling only calls
+ * `group.key(id).schedule(options, fn)` on its `write` and `notifications` groups; its defaults are
+ * process-wide Bottleneck groups.
+ */
+const unspacedWrites = {
+  key: () => ({ schedule: (_options: unknown, fn: () => Promise<unknown>) => fn() }),
+} as unknown as NonNullable<ThrottlingOptions["write"]>;
+
+export function createOctokit(options: CreateOctokitOptions): GateOctokit {
+  const timing = options.timing ?? {};
+  const log = options.log;
+  const onLimit =
+    (kind: string) =>
+    (retryAfter: number, request: { method: string; url: string }, _octokit: unknown, retryCount: number) => {
+      const retrying = retryCount < RATE_LIMIT_RETRIES;
+      const what = `GitHub ${kind} rate limit on ${request.method} ${request.url}`;
+      const next = retrying
+        ? `retrying after ${retryAfter}s (retry ${retryCount + 1} of ${RATE_LIMIT_RETRIES})`
+        : `giving up after ${RATE_LIMIT_RETRIES} retries`;
+      (log?.warn ?? console.warn)(`${what}; ${next}`);
+      return retrying;
+    };
+
+  return new GateOctokit({
+    auth: options.token,
+    baseUrl: (options.baseUrl ?? DEFAULT_API_URL).replace(/\/+$/, ""),
+    userAgent: options.userAgent ?? "evidence-gate",
+    ...(log === undefined ? {} : { log }),
+    retry: {
+      retries: SERVER_ERROR_RETRIES,
+      doNotRetry: DO_NOT_RETRY,
+      retryAfterBaseValue: timing.retryBaseMs ?? 1000,
+    },
+    throttle: {
+      onRateLimit: onLimit("primary"),
+      onSecondaryRateLimit: onLimit("secondary"),
+      retryAfterBaseValue: timing.rateLimitUnitMs ?? 1000,
+      ...(timing.spaceWrites === false ? { write: unspacedWrites, notifications: unspacedWrites } : {}),
+    },
+  });
+}

@@ -1,0 +1,123 @@
+/**
+ * Loading a graph (SPEC §3): text (YAML, or JSON — JSON is YAML) or an already-parsed object (the
+ * planner's JSON) → shape check → every semantic rule → a runnable {@link Graph}, or every issue found.
+ * Nothing here throws on bad input; a refusal is data.
+ */
+import { isMap, isScalar, parseDocument } from "yaml";
+import { buildGraph, type Graph } from "./graph.js";
+import type { GraphIssue } from "./issue.js";
+import { salvageSpec } from "./salvage.js";
+import { GraphSpecSchema } from "./schema.js";
+import { schemaIssues } from "./schema-issues.js";
+import { type ValidateOptions, validateGraph } from "./validate.js";
+
+/** Load options; see {@link ValidateOptions} (`verifyTimeoutCeilingMs`, default 10m). */
+export type LoadOptions = ValidateOptions;
+
+/**
+ * A loaded graph, or every issue that stops it loading: YAML syntax errors, shape errors (unknown or
+ * mistyped fields) and semantic errors together, in that order, without duplicates. Render each with
+ * `formatIssue`.
+ */
+export type LoadResult =
+  | { readonly ok: true; readonly graph: Graph }
+  | { readonly ok: false; readonly issues: readonly GraphIssue[] };
+
+/**
+ * Parses `text` as one YAML document (JSON included) and loads it.
+ *
+ * @param source where the text came from (a path, `"planner"`), used in syntax-error messages and kept
+ *   on the graph.
+ */
+export function loadGraphText(text: string, source: string, options: LoadOptions = {}): LoadResult {
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    return {
+      ok: false,
+      issues: doc.errors.map((error) => ({
+        nodeId: null,
+        reason: `cannot parse ${source} as YAML: ${error.message.split("\n")[0] ?? error.code}`,
+      })),
+    };
+  }
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: 100 });
+  } catch (error: unknown) {
+    // `yaml` refuses alias expansion past maxAliasCount (a "billion laughs" document).
+    const why = error instanceof Error ? error.message : String(error);
+    return { ok: false, issues: [{ nodeId: null, reason: `cannot parse ${source} as YAML: ${why}` }] };
+  }
+  // `version: 1.10` is the number 1.1 to YAML; the Go CLI keeps the text, so keep it too.
+  const version = isMap(doc.contents) ? doc.contents.get("version", true) : undefined;
+  if (
+    isRecord(data) &&
+    typeof data.version === "number" &&
+    isScalar(version) &&
+    version.source !== undefined
+  ) {
+    data.version = version.source;
+  }
+  return loadGraphObject(data, source, options);
+}
+
+/**
+ * Loads an already-parsed graph object (e.g. the planner's JSON). `null` values in mappings are read as
+ * absent fields, as YAML's empty values (`depends_on:`) are by the Go CLI.
+ */
+export function loadGraphObject(value: unknown, source: string, options: LoadOptions = {}): LoadResult {
+  if (value === null || value === undefined) {
+    return {
+      ok: false,
+      issues: [{ nodeId: null, reason: `${source} is empty: a graph needs a nodes list` }],
+    };
+  }
+  const raw = withoutNulls(value);
+  if (!isRecord(raw)) {
+    const got = Array.isArray(raw) ? "a list" : typeof raw;
+    return {
+      ok: false,
+      issues: [{ nodeId: null, reason: `a graph must be a mapping with a nodes list (got ${got})` }],
+    };
+  }
+
+  const parsed = GraphSpecSchema.safeParse(raw, { reportInput: true });
+  if (parsed.success) {
+    const issues = validateGraph(parsed.data, options);
+    return issues.length === 0 ? { ok: true, graph: buildGraph(parsed.data, source) } : { ok: false, issues };
+  }
+  const salvaged = salvageSpec(raw, parsed.error.issues);
+  const issues = [
+    ...schemaIssues(parsed.error.issues, raw),
+    ...(salvaged === null ? [] : validateGraph(salvaged, options)),
+  ];
+  return { ok: false, issues: unique(issues) };
+}
+
+function unique(issues: readonly GraphIssue[]): GraphIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((issue) => {
+    const key = `${issue.nodeId}\u0000${issue.reason}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** A deep copy with every `null` mapping value removed (list items are kept, to be refused by type). */
+function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (!isRecord(value)) return value;
+  // fromEntries defines own properties, so a `__proto__` key stays a (refused) field, never a prototype.
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, child]) => child !== null)
+      .map(([key, child]) => [key, withoutNulls(child)]),
+  );
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export type { Graph, GraphNode } from "./graph.js";

@@ -1,0 +1,153 @@
+/**
+ * Rules a single node's own fields must satisfy (SPEC §3 validation list, §7 completion): prompts, gate
+ * fields, durations, patterns, verify commands, retry, budgets and the completion gate. Every rule is
+ * checked; the caller collects the lot.
+ */
+import { formatDuration, parseDuration } from "./duration.js";
+import { type GraphIssue, nodeIssue } from "./issue.js";
+import { compilePattern } from "./pattern.js";
+import { type NodeSpec, RETRY_CAUSES, type VerifySpec } from "./schema.js";
+
+/** Limits a node is judged against. `verifyTimeoutCeilingMs`: the largest verify timeout allowed (ms). */
+export interface NodeRuleLimits {
+  readonly verifyTimeoutCeilingMs: number;
+}
+
+// Fields that only mean something for a spawned process. A gate spawns nothing, so on a gate each would
+// be dead text — or, for feedback/retry/completion, a promise the engine could never keep.
+const PROCESS_ONLY_FIELDS = [
+  "prompt",
+  "cwd",
+  "allowed_tools",
+  "permission_mode",
+  "timeout",
+  "budget_usd",
+  "retry",
+  "feedback",
+  "completion",
+] as const satisfies readonly (keyof NodeSpec)[];
+
+/** Every issue with node `node` (at `index` in `nodes`) that its own fields show. */
+export function nodeFieldIssues(node: NodeSpec, index: number, limits: NodeRuleLimits): GraphIssue[] {
+  const reasons = node.type === "gate" ? gateReasons(node) : agentReasons(node, limits);
+  return reasons.map((reason) => nodeIssue(node, index, reason));
+}
+
+function gateReasons(node: NodeSpec): string[] {
+  const reasons: string[] = [];
+  for (const field of PROCESS_ONLY_FIELDS) {
+    if (node[field] !== undefined) {
+      reasons.push(
+        `a gate spawns no process, so it may not set ${field}; remove it or make this an agent node`,
+      );
+    }
+  }
+  const check = node.success_check;
+  if (check !== undefined && Object.keys(check).length > 0) {
+    reasons.push("a gate may not set success_check: a person's approval is its only check");
+  }
+  if (node.handoff === "session") {
+    reasons.push("a gate has no session to continue, so it may not set handoff: session");
+  }
+  return reasons;
+}
+
+function agentReasons(node: NodeSpec, limits: NodeRuleLimits): string[] {
+  const reasons: string[] = [];
+  if (node.prompt === undefined || node.prompt.trim() === "") {
+    reasons.push("an agent node needs a non-empty prompt — it is all the CLI is told");
+  }
+  if (node.timeout !== undefined) {
+    const timeout = parseDuration(node.timeout);
+    if (!timeout.ok) reasons.push(`timeout: ${timeout.message}`);
+    else if (timeout.ms <= 0) reasons.push(`timeout ${JSON.stringify(node.timeout)} must be positive`);
+  }
+  if (node.budget_usd !== undefined && !(Number.isFinite(node.budget_usd) && node.budget_usd > 0)) {
+    reasons.push(`budget_usd must be a positive number of US dollars (got ${node.budget_usd})`);
+  }
+  for (const tool of node.allowed_tools ?? []) {
+    if (tool.trim() === "") reasons.push("allowed_tools has an empty entry");
+    else if (tool.trim() !== tool)
+      reasons.push(`allowed_tools entry ${JSON.stringify(tool)} has surrounding whitespace`);
+  }
+  const check = node.success_check;
+  if (check?.result_matches !== undefined) {
+    const compiled = compilePattern(check.result_matches);
+    if (!compiled.ok) reasons.push(`success_check.result_matches: ${compiled.message}`);
+  }
+  if (check?.verify !== undefined) reasons.push(...verifyReasons(check.verify, limits));
+  if (node.retry !== undefined) {
+    const { max, on } = node.retry;
+    if (max !== undefined && max < 0) reasons.push(`retry.max must be >= 0 (got ${max})`);
+    for (const cause of on ?? []) {
+      if (!(RETRY_CAUSES as readonly string[]).includes(cause)) {
+        reasons.push(
+          `retry.on: unknown cause ${JSON.stringify(cause)} (want one of: ${RETRY_CAUSES.join(", ")})`,
+        );
+      }
+    }
+  }
+  if (node.completion !== undefined) reasons.push(...completionReasons(node.completion));
+  return reasons;
+}
+
+function verifyReasons(verify: VerifySpec, limits: NodeRuleLimits): string[] {
+  const reasons: string[] = [];
+  if (verify.command === undefined || verify.command.trim() === "") {
+    reasons.push(
+      "success_check.verify needs a command — a verify step with nothing to run would pass every time",
+    );
+  }
+  if (verify.timeout !== undefined) {
+    const timeout = parseDuration(verify.timeout);
+    if (!timeout.ok) {
+      reasons.push(`success_check.verify.timeout: ${timeout.message}`);
+    } else if (timeout.ms <= 0) {
+      reasons.push(`success_check.verify.timeout ${JSON.stringify(verify.timeout)} must be positive`);
+    } else if (timeout.ms > limits.verifyTimeoutCeilingMs) {
+      reasons.push(
+        `success_check.verify.timeout ${verify.timeout} exceeds the ${formatDuration(limits.verifyTimeoutCeilingMs)} ` +
+          "ceiling — a verify command runs on its node's critical path; split long work into its own node",
+      );
+    }
+  }
+  if (verify.expect_exit !== undefined && (verify.expect_exit < 0 || verify.expect_exit > 255)) {
+    reasons.push(
+      `success_check.verify.expect_exit must be an exit status from 0 to 255 (got ${verify.expect_exit})`,
+    );
+  }
+  if (verify.output_matches !== undefined) {
+    const compiled = compilePattern(verify.output_matches);
+    if (!compiled.ok) reasons.push(`success_check.verify.output_matches: ${compiled.message}`);
+  }
+  return reasons;
+}
+
+function completionReasons(completion: NonNullable<NodeSpec["completion"]>): string[] {
+  const reasons: string[] = [];
+  const { max_attempts: maxAttempts, verify } = completion;
+  // SPEC §7: required, no default — an unbounded completion loop is a runaway loop.
+  if (maxAttempts === undefined || maxAttempts < 1) {
+    reasons.push(
+      `completion.max_attempts must be declared and >= 1 (got ${maxAttempts ?? "nothing"}) — there is no default`,
+    );
+  }
+  if (verify === undefined) {
+    reasons.push("completion needs a verify: { command: … } or { todos: all_done }");
+    return reasons;
+  }
+  const hasCommand = verify.command !== undefined;
+  const hasTodos = verify.todos !== undefined;
+  if (hasCommand === hasTodos) {
+    reasons.push("completion.verify must set exactly one of command or todos: all_done");
+  }
+  if (hasCommand && verify.command?.trim() === "") {
+    reasons.push(
+      "completion.verify.command is empty — a completion check with nothing to run would pass every time",
+    );
+  }
+  if (hasTodos && verify.todos !== "all_done") {
+    reasons.push(`completion.verify.todos must be all_done (got ${JSON.stringify(verify.todos)})`);
+  }
+  return reasons;
+}

@@ -1,0 +1,107 @@
+import type { Conclusion } from "./conclusion.js";
+import type { TokenTotals, UsdTotal } from "./ledger.js";
+import type { LedgerRow, VerifyEvidence } from "./model.js";
+import { unreachable } from "./unreachable.js";
+
+/**
+ * The words of one ledger cell, shared by the text and Markdown renderers so both print the same thing.
+ * Plain text; each renderer escapes for its own format.
+ */
+
+/** `PASS (verified)`, `FAIL verify_failed`, `SKIPPED`. Every PASS carries its qualifier (seed 003). */
+export function verdictLabel(row: LedgerRow): string {
+  switch (row.verdict) {
+    case "PASS":
+      return `PASS (${row.qualifier})`;
+    case "FAIL":
+      return `FAIL ${row.cause}`;
+    case "SKIPPED":
+      return "SKIPPED";
+    default:
+      return unreachable(row);
+  }
+}
+
+export function nodeLabel(row: LedgerRow): string {
+  return row.label ?? row.nodeId;
+}
+
+/** First 8 characters of the session id, or `-`. */
+export function shortSession(sessionId: string | null): string {
+  return sessionId === null || sessionId === "" ? "-" : sessionId.slice(0, 8);
+}
+
+/** `$0.0123`, or `unknown` — never `$0` for a call that reported no USD. */
+export function formatUsd(usd: number | null): string {
+  return usd === null || !Number.isFinite(usd) ? "unknown" : `$${usd.toFixed(4)}`;
+}
+
+/** `$0.0123`, or `unknown (known subtotal $0.0100; 2 calls without USD)`. */
+export function formatUsdTotal(total: UsdTotal): string {
+  if (total.kind === "known") return formatUsd(total.usd);
+  const calls = `${total.unknownCalls} ${total.unknownCalls === 1 ? "call" : "calls"} without USD`;
+  return `unknown (known subtotal ${formatUsd(total.knownUsd)}; ${calls})`;
+}
+
+/** `850ms`, `6.4s`, `2m03s`, `1h02m`. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
+  const totalSeconds = Math.round(ms / 1000);
+  const hours = Math.floor(totalSeconds / 3600);
+  const minutes = Math.floor((totalSeconds % 3600) / 60);
+  const seconds = totalSeconds % 60;
+  if (hours > 0) return `${hours}h${String(minutes).padStart(2, "0")}m`;
+  return `${minutes}m${String(seconds).padStart(2, "0")}s`;
+}
+
+/** The detail column: the row's own detail plus what its structured fields say (approval, supersession, skip). */
+export function rowDetail(row: LedgerRow): string {
+  const parts = [row.detail];
+  if (row.verdict === "PASS" && row.approvedBy !== undefined) {
+    parts.push(`approved by @${row.approvedBy.login} at ${row.approvedBy.headSha.slice(0, 7)}`);
+  }
+  if (row.verdict === "FAIL" && row.superseded === true) parts.push("superseded by a later attempt");
+  if (row.verdict === "SKIPPED" && row.reason !== "") parts.push(row.reason);
+  return parts.filter((part) => part !== "").join("; ");
+}
+
+/** `exited 1 (expected 0)`, `timed out`, `could not be started`. */
+export function verifyExitWords(verify: VerifyEvidence): string {
+  switch (verify.outcome) {
+    case "passed":
+      return `exited ${verify.exitCode ?? "?"} (expected ${verify.expectExit})`;
+    case "failed":
+      return `exited ${verify.exitCode ?? "without a code"} (expected ${verify.expectExit})`;
+    case "timed_out":
+      return `timed out after ${formatDuration(verify.durationMs)} (no exit code)`;
+    case "spawn_failed":
+      return "could not be started (no exit code)";
+    default:
+      return unreachable(verify.outcome);
+  }
+}
+
+/** The rows whose verify command ran and did not pass: each gets a detail block under the table. */
+export function failedVerifications(
+  rows: readonly LedgerRow[],
+): { readonly row: LedgerRow; readonly verify: VerifyEvidence }[] {
+  const failed: { row: LedgerRow; verify: VerifyEvidence }[] = [];
+  for (const row of rows) {
+    if (row.verify !== undefined && row.verify.outcome !== "passed") failed.push({ row, verify: row.verify });
+  }
+  return failed;
+}
+
+/** The heading word of a conclusion, or `in progress`. */
+export function conclusionLabel(conclusion: Conclusion | null): string {
+  return conclusion === null ? "in progress" : conclusion.conclusion;
+}
+
+/** `input 1200, output 300, cache read 0, cache write 0 (1 call reported no usage)`. */
+export function tokenWords(tokens: TokenTotals): string {
+  const words = `input ${tokens.inputTokens}, output ${tokens.outputTokens}, cache read ${tokens.cacheReadInputTokens}, cache write ${tokens.cacheCreationInputTokens}`;
+  if (tokens.callsWithoutUsage === 0) return words;
+  const calls = tokens.callsWithoutUsage === 1 ? "1 call" : `${tokens.callsWithoutUsage} calls`;
+  return `${words} (${calls} reported no usage)`;
+}

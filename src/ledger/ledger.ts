@@ -1,0 +1,167 @@
+import type { BuildEvidenceAnswer } from "../evidence/answer.js";
+import type { Conclusion } from "./conclusion.js";
+import type { LedgerRow, TokenUsage } from "./model.js";
+
+/**
+ * The qualified ledger of one run (SPEC §6): everything the text, Markdown and JSON renderers print, and
+ * nothing they have to look up. Timestamps are ISO 8601 UTC strings; costs are USD; durations are ms.
+ */
+export interface Ledger {
+  readonly schemaVersion: 1;
+  /** `YYYYMMDD-HHMMSS-<6 hex>` (SPEC §11). */
+  readonly runId: string;
+  readonly mode: "auto" | "run" | "verify";
+  readonly goal?: string;
+  readonly runtime: "claude" | "codex";
+  readonly model?: string;
+  readonly plan: PlanSection;
+  /** One row per node execution, in execution order. */
+  readonly rows: readonly LedgerRow[];
+  readonly totals: Totals;
+  /** `null` while the run is in progress (the check run's `in_progress` summary). */
+  readonly conclusion: Conclusion | null;
+  readonly startedAt: string;
+  readonly finishedAt: string | null;
+  /** The checked-out `HEAD` when the run began; `description` names it, e.g. "the merge of abc1234 into main". */
+  readonly startingCommit: StartingCommit | null;
+  /**
+   * The commit the check run is posted on, when it is not the starting commit (after `push` / `--commit`).
+   * Absent = the starting commit. "Verified" is judged against this commit's tree.
+   */
+  readonly postedCommit?: StartingCommit;
+  /** The tree the sinks' verify commands ran on (`null` when no verify command ran). */
+  readonly evidenceTree: string | null;
+  /** The nodes' uncommitted changes, when there are any (`patch.diff` in the run directory). */
+  readonly patch?: PatchSummary;
+}
+
+export interface StartingCommit {
+  readonly sha: string;
+  readonly tree: string;
+  /** A noun phrase: "the merge of abc1234 into main", "abc1234 (the pull request head)". */
+  readonly description: string;
+}
+
+export interface PatchSummary {
+  /** Where the full patch is: a run-directory path or an artifact name. */
+  readonly path: string;
+  readonly bytes: number;
+  /** The patch's first lines, already bounded by the writer; renderers bound it again. */
+  readonly preview: string;
+}
+
+/** What the plan was and what stands behind its verdicts (SPEC §6, "the plan section"). */
+export interface PlanSection {
+  readonly buildEvidence: BuildEvidenceAnswer;
+  /** The verify command attached to each sink, by trusted code (never by a planner). */
+  readonly sinkCommands: readonly { readonly nodeId: string; readonly command: string }[];
+  /** The tool-ceiling disclosure paragraph (SPEC §8): one slot, printed verbatim. */
+  readonly disclosure: string;
+  readonly nodes: readonly PlanNode[];
+  /** USD of the planner call(s); `null` when a call reported no USD; `0` outside `auto`. */
+  readonly planningCostUsd: number | null;
+  /** Set when the planner's first spec was refused and one repair call fixed it. */
+  readonly repaired?: { readonly refusals: readonly string[] };
+}
+
+export interface PlanNode {
+  readonly id: string;
+  /** Absent = `agent`, the graph's default. */
+  readonly type?: "agent" | "gate";
+  readonly dependsOn: readonly string[];
+  readonly allowedTools: readonly string[];
+  readonly sink: boolean;
+}
+
+/** A USD sum that is `unknown` as soon as one call lacked USD, keeping what is known beside it. */
+export type UsdTotal =
+  | { readonly kind: "known"; readonly usd: number }
+  | { readonly kind: "unknown"; readonly knownUsd: number; readonly unknownCalls: number };
+
+export interface TokenTotals {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly cacheReadInputTokens: number;
+  readonly cacheCreationInputTokens: number;
+  /** Calls that reported no usage at all (not counted above). */
+  readonly callsWithoutUsage: number;
+}
+
+export interface Totals {
+  readonly planning: UsdTotal;
+  readonly nodes: UsdTotal;
+  readonly total: UsdTotal;
+  readonly tokens: TokenTotals;
+}
+
+/** One planner (or repair, or assessor) call, as the totals see it. */
+export interface PlanningCall {
+  readonly costUsd: number | null;
+  readonly usage: TokenUsage | null;
+}
+
+/**
+ * Planning, node and overall cost, and token sums. A call with `costUsd: null` makes its total `unknown`
+ * (never `$0`), with the known subtotal kept.
+ *
+ * SKIPPED rows are not calls and count for nothing. A row that spawned nothing (a gate, the engine's own
+ * `verify` row) must carry `costUsd: 0`, or it is counted as a call without USD.
+ */
+export function computeTotals(rows: readonly LedgerRow[], planningCalls: readonly PlanningCall[]): Totals {
+  const nodeCalls: PlanningCall[] = rows
+    .filter((row) => row.verdict !== "SKIPPED")
+    .map((row) => ({ costUsd: row.costUsd, usage: row.usage }));
+  const planning = sumUsd(planningCalls);
+  const nodes = sumUsd(nodeCalls);
+  return {
+    planning,
+    nodes,
+    total: addUsd(planning, nodes),
+    tokens: sumTokens([...planningCalls, ...nodeCalls]),
+  };
+}
+
+function sumUsd(calls: readonly PlanningCall[]): UsdTotal {
+  let knownUsd = 0;
+  let unknownCalls = 0;
+  for (const call of calls) {
+    if (call.costUsd === null || !Number.isFinite(call.costUsd)) unknownCalls += 1;
+    else knownUsd += call.costUsd;
+  }
+  return unknownCalls === 0 ? { kind: "known", usd: knownUsd } : { kind: "unknown", knownUsd, unknownCalls };
+}
+
+function addUsd(a: UsdTotal, b: UsdTotal): UsdTotal {
+  const knownUsd = knownPart(a) + knownPart(b);
+  const unknownCalls = unknownPart(a) + unknownPart(b);
+  return unknownCalls === 0 ? { kind: "known", usd: knownUsd } : { kind: "unknown", knownUsd, unknownCalls };
+}
+
+function knownPart(total: UsdTotal): number {
+  return total.kind === "known" ? total.usd : total.knownUsd;
+}
+
+function unknownPart(total: UsdTotal): number {
+  return total.kind === "known" ? 0 : total.unknownCalls;
+}
+
+function sumTokens(calls: readonly PlanningCall[]): TokenTotals {
+  const totals = {
+    inputTokens: 0,
+    outputTokens: 0,
+    cacheReadInputTokens: 0,
+    cacheCreationInputTokens: 0,
+    callsWithoutUsage: 0,
+  };
+  for (const { usage } of calls) {
+    if (usage === null) {
+      totals.callsWithoutUsage += 1;
+      continue;
+    }
+    totals.inputTokens += usage.inputTokens;
+    totals.outputTokens += usage.outputTokens;
+    totals.cacheReadInputTokens += usage.cacheReadInputTokens ?? 0;
+    totals.cacheCreationInputTokens += usage.cacheCreationInputTokens ?? 0;
+  }
+  return totals;
+}

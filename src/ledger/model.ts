@@ -1,0 +1,87 @@
+/**
+ * The ledger model: one row per node execution, plus the run-level plan section and totals (SPEC §6).
+ * Pure data; renderers in this folder turn it into text, Markdown and JSON.
+ */
+
+/** How a PASS was reached, strongest first (SPEC §6; seed 003). Closed set. */
+export type Qualifier = "approved" | "verified" | "self-reported" | "exit-only";
+
+/** Why a node failed (SPEC §6). Closed set. `cancelled` marks a sibling stopped by `on_fail: halt`. */
+export type FailCause =
+  | "verify_failed"
+  | "result_mismatch"
+  | "nonzero_exit"
+  | "timeout"
+  | "run_error"
+  | "output_error"
+  | "budget_exceeded"
+  | "incomplete"
+  | "cancelled";
+
+/** A verify command the engine ran, with its evidence (SPEC §5, §6). Output tail is bounded (≤ 4 KiB). */
+export interface VerifyEvidence {
+  readonly command: string;
+  readonly cwd: string;
+  /** Exit code, or `null` when the command could not run / was killed (see `outcome`). */
+  readonly exitCode: number | null;
+  readonly expectExit: number;
+  readonly outcome: "passed" | "failed" | "timed_out" | "spawn_failed";
+  readonly durationMs: number;
+  readonly outputTail: string;
+  /** `git write-tree` hash of the working tree immediately before the command ran. */
+  readonly evidenceTree: string | null;
+  /** Set when this result was reused from another sink with the same tree and command. */
+  readonly reusedFrom?: string;
+}
+
+/** Token usage summed over one CLI call. Absent fields mean the CLI did not report them. */
+export interface TokenUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly cacheReadInputTokens?: number;
+  readonly cacheCreationInputTokens?: number;
+}
+
+/** One ledger row: one node execution. `costUsd: null` renders as `unknown`, never `$0`. */
+export type LedgerRow = PassRow | FailRow | SkippedRow;
+
+interface RowBase {
+  readonly nodeId: string;
+  /** Display label, e.g. "verify (engine)"; defaults to `nodeId`. */
+  readonly label?: string;
+  readonly sessionId: string | null;
+  readonly costUsd: number | null;
+  readonly durationMs: number;
+  readonly deniedToolCalls: number;
+  readonly usage: TokenUsage | null;
+  readonly numTurns: number | null;
+  /** True when this node is a sink of the graph. */
+  readonly sink: boolean;
+  readonly verify?: VerifyEvidence;
+  /** Free text shown in the detail column. */
+  readonly detail: string;
+}
+
+export interface PassRow extends RowBase {
+  readonly verdict: "PASS";
+  readonly qualifier: Qualifier;
+  /** For `approved`: who released the gate and the head SHA they approved. */
+  readonly approvedBy?: { readonly login: string; readonly headSha: string };
+}
+
+export interface FailRow extends RowBase {
+  readonly verdict: "FAIL";
+  readonly cause: FailCause;
+  /**
+   * True when a later execution of the same node replaced this one (a retry, a feedback round, a
+   * completion attempt, `resume --retry-failed`). Such a row is shown but does not decide the run — and
+   * only when a later row of the same node really exists; otherwise it still counts (conclusion.ts).
+   */
+  readonly superseded?: boolean;
+}
+
+/** A node that never ran because an ancestor failed or the run halted. */
+export interface SkippedRow extends RowBase {
+  readonly verdict: "SKIPPED";
+  readonly reason: string;
+}

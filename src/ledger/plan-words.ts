@@ -1,0 +1,65 @@
+import type { BuildEvidenceAnswer } from "../evidence/answer.js";
+import type { PlanSection } from "./ledger.js";
+import { unreachable } from "./unreachable.js";
+
+/** Printed, exactly, wherever no sink has an engine-run verify command (SPEC §6). */
+export const NO_BUILD_EVIDENCE_LINE =
+  "build evidence: NONE — every verdict below is the model's, about its own work";
+
+/** What stands behind one sink's verdict. */
+export type SinkEvidence =
+  | { readonly kind: "command"; readonly nodeId: string; readonly command: string }
+  | { readonly kind: "gate"; readonly nodeId: string }
+  | { readonly kind: "none"; readonly nodeId: string };
+
+/** `attached`, `declared`, `none-detected`, then what that means, in plain words. */
+export function answerWords(answer: BuildEvidenceAnswer): { readonly kind: string; readonly words: string } {
+  switch (answer.kind) {
+    case "attached":
+      return {
+        kind: answer.kind,
+        words:
+          answer.declaredBy === "policy"
+            ? "the verify command comes from the base branch policy (.github/evidence-gate.yml)"
+            : "the verify command comes from the workflow input / CLI flag",
+      };
+    case "declared":
+      return {
+        kind: answer.kind,
+        words: `accept-no-build-evidence was given although ${answer.signals
+          .map((signal) => `${signal.file} (${signal.ecosystem})`)
+          .join(", ")} ${answer.signals.length === 1 ? "says" : "say"} this repository builds`,
+      };
+    case "none-detected":
+      return { kind: answer.kind, words: "no build signal was detected and no verify command was given" };
+    default:
+      return unreachable(answer);
+  }
+}
+
+/**
+ * One entry per sink, in plan order: its attached command, or that it is a gate, or that nothing checks
+ * it. A command attached to a node the plan does not list as a sink (the engine's own `verify` row) is
+ * listed too.
+ */
+export function sinkEvidence(plan: PlanSection): SinkEvidence[] {
+  const commands = new Map(plan.sinkCommands.map((entry) => [entry.nodeId, entry.command]));
+  const sinks: SinkEvidence[] = plan.nodes
+    .filter((node) => node.sink)
+    .map((node): SinkEvidence => {
+      const command = commands.get(node.id);
+      if (command !== undefined) return { kind: "command", nodeId: node.id, command };
+      return node.type === "gate" ? { kind: "gate", nodeId: node.id } : { kind: "none", nodeId: node.id };
+    });
+  const listed = new Set(sinks.map((sink) => sink.nodeId));
+  for (const entry of plan.sinkCommands) {
+    if (!listed.has(entry.nodeId))
+      sinks.push({ kind: "command", nodeId: entry.nodeId, command: entry.command });
+  }
+  return sinks;
+}
+
+/** True when no sink carries an engine-run verify command: the NONE line is printed. */
+export function hasNoBuildEvidence(plan: PlanSection): boolean {
+  return !sinkEvidence(plan).some((sink) => sink.kind === "command");
+}

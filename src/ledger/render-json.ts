@@ -1,0 +1,212 @@
+import { z } from "zod";
+import type { Ledger } from "./ledger.js";
+
+/**
+ * The ledger as JSON (the `<check-name>-ledger` artifact and the `ledger --json` output), and the schema
+ * that reads it back. A ledger read back is untrusted data (SPEC §10: `mode: report` posts an artifact
+ * a fork's workflow uploaded), so the schema is strict: unknown keys are refused, strings and lists are
+ * bounded, and `schemaVersion` must be 1.
+ */
+
+/** Pretty-printed, newline-terminated JSON of the ledger. */
+export function renderLedgerJson(ledger: Ledger): string {
+  return `${JSON.stringify(ledger, null, 2)}\n`;
+}
+
+/** The result of reading a ledger back: the ledger, or every issue with its JSON path. */
+export type ParsedLedger =
+  | { readonly ok: true; readonly ledger: Ledger }
+  | { readonly ok: false; readonly issues: readonly string[] };
+
+/** Parses and validates untrusted ledger JSON; never throws. */
+export function parseLedgerJson(text: string): ParsedLedger {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, issues: [`not JSON: ${error instanceof Error ? error.message : String(error)}`] };
+  }
+  const parsed = LedgerJsonSchema.safeParse(data);
+  if (parsed.success) return { ok: true, ledger: parsed.data };
+  return {
+    ok: false,
+    issues: parsed.error.issues.map(
+      (issue) => `${issue.path.length === 0 ? "(root)" : issue.path.join(".")}: ${issue.message}`,
+    ),
+  };
+}
+
+const MAX_ID = 256;
+const MAX_LINE = 4096;
+const MAX_TEXT = 65_536;
+const MAX_LIST = 10_000;
+
+const id = z.string().min(1).max(MAX_ID);
+const line = z.string().max(MAX_LINE);
+const text = z.string().max(MAX_TEXT);
+const usd = z.number().nonnegative();
+const count = z.number().int().nonnegative();
+const timestamp = z.string().max(64);
+
+const TokenUsageSchema = z.strictObject({
+  inputTokens: count,
+  outputTokens: count,
+  cacheReadInputTokens: count.optional(),
+  cacheCreationInputTokens: count.optional(),
+});
+
+const VerifyEvidenceSchema = z.strictObject({
+  command: line,
+  cwd: line,
+  exitCode: z.number().int().nullable(),
+  expectExit: z.number().int(),
+  outcome: z.enum(["passed", "failed", "timed_out", "spawn_failed"]),
+  durationMs: count,
+  outputTail: text,
+  evidenceTree: id.nullable(),
+  reusedFrom: id.optional(),
+});
+
+const rowBase = {
+  nodeId: id,
+  label: line.optional(),
+  sessionId: id.nullable(),
+  costUsd: usd.nullable(),
+  durationMs: count,
+  deniedToolCalls: count,
+  usage: TokenUsageSchema.nullable(),
+  numTurns: count.nullable(),
+  sink: z.boolean(),
+  verify: VerifyEvidenceSchema.optional(),
+  detail: text,
+};
+
+const LedgerRowSchema = z.discriminatedUnion("verdict", [
+  z.strictObject({
+    ...rowBase,
+    verdict: z.literal("PASS"),
+    qualifier: z.enum(["approved", "verified", "self-reported", "exit-only"]),
+    approvedBy: z.strictObject({ login: id, headSha: id }).optional(),
+  }),
+  z.strictObject({
+    ...rowBase,
+    verdict: z.literal("FAIL"),
+    cause: z.enum([
+      "verify_failed",
+      "result_mismatch",
+      "nonzero_exit",
+      "timeout",
+      "run_error",
+      "output_error",
+      "budget_exceeded",
+      "incomplete",
+      "cancelled",
+    ]),
+    superseded: z.boolean().optional(),
+  }),
+  z.strictObject({ ...rowBase, verdict: z.literal("SKIPPED"), reason: text }),
+]);
+
+const BuildSignalSchema = z.strictObject({ file: line, ecosystem: line, suggestion: line });
+
+const BuildEvidenceSchema = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("attached"), command: line, declaredBy: z.enum(["input", "policy"]) }),
+  z.strictObject({ kind: z.literal("declared"), signals: z.array(BuildSignalSchema).max(MAX_LIST) }),
+  z.strictObject({ kind: z.literal("none-detected") }),
+]);
+
+const PlanSectionSchema = z.strictObject({
+  buildEvidence: BuildEvidenceSchema,
+  sinkCommands: z.array(z.strictObject({ nodeId: id, command: line })).max(MAX_LIST),
+  disclosure: text,
+  nodes: z
+    .array(
+      z.strictObject({
+        id,
+        type: z.enum(["agent", "gate"]).optional(),
+        dependsOn: z.array(id).max(MAX_LIST),
+        allowedTools: z.array(line).max(MAX_LIST),
+        sink: z.boolean(),
+      }),
+    )
+    .max(MAX_LIST),
+  planningCostUsd: usd.nullable(),
+  repaired: z.strictObject({ refusals: z.array(text).max(MAX_LIST) }).optional(),
+});
+
+const UsdTotalSchema = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("known"), usd }),
+  z.strictObject({ kind: z.literal("unknown"), knownUsd: usd, unknownCalls: count }),
+]);
+
+const TotalsSchema = z.strictObject({
+  planning: UsdTotalSchema,
+  nodes: UsdTotalSchema,
+  total: UsdTotalSchema,
+  tokens: z.strictObject({
+    inputTokens: count,
+    outputTokens: count,
+    cacheReadInputTokens: count,
+    cacheCreationInputTokens: count,
+    callsWithoutUsage: count,
+  }),
+});
+
+const ConclusionSchema = z.strictObject({
+  conclusion: z.enum(["success", "neutral", "action_required", "failure", "cancelled", "timed_out"]),
+  outcome: z.enum(["passed", "failed", "refused", "paused", "cancelled", "timed-out", "usage-error"]),
+  rule: z.enum([
+    "verified-on-commit",
+    "verified-off-commit",
+    "verified-tree-unknown",
+    "no-engine-evidence",
+    "partially-verified",
+    "only-gate-sinks",
+    "node-failed",
+    "sink-verify-failed",
+    "node-did-not-run",
+    "plan-refused",
+    "engine-error",
+    "refused",
+    "usage-error",
+    "paused",
+    "cancelled",
+    "abandoned",
+    "timed-out",
+  ]),
+  title: text,
+  reason: text,
+});
+
+const CommitSchema = z.strictObject({ sha: id, tree: id, description: line });
+
+/** The schema of {@link renderLedgerJson}'s output; `z.infer` of it is assignable to {@link Ledger}. */
+export const LedgerJsonSchema = z.strictObject({
+  schemaVersion: z.literal(1),
+  runId: id,
+  mode: z.enum(["auto", "run", "verify"]),
+  goal: text.optional(),
+  runtime: z.enum(["claude", "codex"]),
+  model: line.optional(),
+  plan: PlanSectionSchema,
+  rows: z.array(LedgerRowSchema).max(MAX_LIST),
+  totals: TotalsSchema,
+  conclusion: ConclusionSchema.nullable(),
+  startedAt: timestamp,
+  finishedAt: timestamp.nullable(),
+  startingCommit: CommitSchema.nullable(),
+  postedCommit: CommitSchema.optional(),
+  evidenceTree: id.nullable(),
+  patch: z.strictObject({ path: line, bytes: count, preview: text }).optional(),
+});
+
+// Compile-time proof that the schema and the type describe the same ledger: same keys, same value types,
+// at every depth (readonly and optionality aside). A field added to one and not the other fails typecheck.
+type Normalized<T> = T extends readonly (infer U)[]
+  ? Normalized<U>[]
+  : T extends object
+    ? { -readonly [K in keyof T]-?: Normalized<Exclude<T[K], undefined>> }
+    : T;
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+const schemaMatchesLedger: Same<Normalized<z.infer<typeof LedgerJsonSchema>>, Normalized<Ledger>> = true;
+void schemaMatchesLedger;

@@ -1,0 +1,324 @@
+import { CHECK_RUN_TEXT_MAX_BYTES, truncateUtf8, utf8Bytes } from "./byte-budget.js";
+import {
+  conclusionLabel,
+  failedVerifications,
+  formatDuration,
+  formatUsd,
+  formatUsdTotal,
+  nodeLabel,
+  rowDetail,
+  shortSession,
+  tokenWords,
+  verdictLabel,
+  verifyExitWords,
+} from "./cells.js";
+import type { CheckConclusion } from "./conclusion.js";
+import type { Ledger } from "./ledger.js";
+import { codeSpan, escapeCell, escapeInline, fencedBlock } from "./markdown-syntax.js";
+import type { LedgerRow, VerifyEvidence } from "./model.js";
+import { answerWords, hasNoBuildEvidence, NO_BUILD_EVIDENCE_LINE, sinkEvidence } from "./plan-words.js";
+import { unreachable } from "./unreachable.js";
+
+export { truncateUtf8 } from "./byte-budget.js";
+
+/** GitHub's check run output, each field within its limit. */
+export interface CheckRunOutput {
+  /** ≤ 255 characters. */
+  readonly title: string;
+  /** ≤ 65535 UTF-8 bytes. */
+  readonly summary: string;
+  /** ≤ 65535 UTF-8 bytes; `""` when there is nothing beyond the summary. */
+  readonly text: string;
+}
+
+export const CHECK_RUN_TITLE_MAX_CHARS = 255;
+export const TRIMMED_NOTICE = "… trimmed; full ledger in the job summary / artifact";
+
+/** How much detail a rendering keeps: the whole of it, or less, tried before anything is cut. */
+interface Detail {
+  /** Longest detail cell, in characters (`null` = whole). */
+  readonly cellChars: number | null;
+  /** Last lines of a verify output tail kept. */
+  readonly tailLines: number | null;
+  readonly patchPreviewLines: number;
+  readonly patchPreviewBytes: number;
+}
+
+const FULL: Detail = { cellChars: null, tailLines: null, patchPreviewLines: 200, patchPreviewBytes: 16_384 };
+const COMPACT: Detail = { cellChars: 160, tailLines: 40, patchPreviewLines: 40, patchPreviewBytes: 4096 };
+
+/**
+ * The whole ledger as GitHub-flavoured Markdown, for the job summary and the PR comment: heading and
+ * reason, plan section, ledger table, one block per failed verification, totals, the plan's nodes, and
+ * the patch when the nodes left uncommitted changes. Pure; untrusted text is escaped or fenced.
+ */
+export function renderLedgerMarkdown(ledger: Ledger): string {
+  return joinSections([...summarySections(ledger, FULL), ...textSections(ledger, FULL)]);
+}
+
+/**
+ * The check run's `output`: the title, the summary (verdicts: heading, plan section, table, failed
+ * verifications, totals) and the text (the plan's nodes and the patch). When a field is over 65535 UTF-8
+ * bytes it is first re-rendered with less detail, then cut with {@link truncateUtf8} and the notice, plus a
+ * link to `detailsUrl` when one is given.
+ */
+export function renderCheckRunOutput(ledger: Ledger, options: { detailsUrl?: string } = {}): CheckRunOutput {
+  const notice = trimmedNotice(options.detailsUrl);
+  const withinLimit = (render: (detail: Detail) => string): string => {
+    const full = render(FULL);
+    if (utf8Bytes(full) <= CHECK_RUN_TEXT_MAX_BYTES) return full;
+    return truncateUtf8(render(COMPACT), CHECK_RUN_TEXT_MAX_BYTES, notice);
+  };
+  return {
+    title: clampTitle(ledger.conclusion?.title ?? `Running: ${ledger.rows.length} executions so far`),
+    summary: withinLimit((detail) => joinSections(summarySections(ledger, detail))),
+    text: withinLimit((detail) => joinSections(textSections(ledger, detail))),
+  };
+}
+
+/** `title` cut to 255 characters with `…`, never splitting a surrogate pair. */
+export function clampTitle(title: string): string {
+  const flat = title.replace(/\s*(\r\n|\r|\n)\s*/g, " ");
+  if (flat.length <= CHECK_RUN_TITLE_MAX_CHARS) return flat;
+  let cut = CHECK_RUN_TITLE_MAX_CHARS - 1;
+  const last = flat.charCodeAt(cut - 1);
+  if (last >= 0xd800 && last <= 0xdbff) cut -= 1;
+  return `${flat.slice(0, cut)}…`;
+}
+
+function trimmedNotice(detailsUrl: string | undefined): string {
+  const notice = `**${TRIMMED_NOTICE}**`;
+  if (detailsUrl === undefined || !/^https?:\/\/\S+$/.test(detailsUrl)) return notice;
+  const href = detailsUrl.replace(/[()<>]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `${notice} — [open the full ledger](${href})`;
+}
+
+function summarySections(ledger: Ledger, detail: Detail): string[] {
+  return [
+    heading(ledger),
+    planSection(ledger),
+    ledgerTable(ledger.rows, detail),
+    ...failedVerifications(ledger.rows).map(({ row, verify }) => failedVerifyBlock(row, verify, detail)),
+    totalsSection(ledger),
+  ];
+}
+
+function textSections(ledger: Ledger, detail: Detail): string[] {
+  return [nodesSection(ledger), patchSection(ledger, detail)].filter((section) => section !== "");
+}
+
+function joinSections(sections: readonly string[]): string {
+  return `${sections.join("\n\n")}\n`;
+}
+
+const ICONS: Readonly<Record<CheckConclusion, string>> = {
+  success: "✅",
+  neutral: "⚪",
+  action_required: "⚠️",
+  failure: "❌",
+  cancelled: "⏹️",
+  timed_out: "⏱️",
+};
+
+function heading(ledger: Ledger): string {
+  const { conclusion } = ledger;
+  const icon = conclusion === null ? "⏳" : ICONS[conclusion.conclusion];
+  const title = conclusion === null ? "running" : conclusion.title;
+  const runtime = ledger.model === undefined ? ledger.runtime : `${ledger.runtime} (${ledger.model})`;
+  const lines = [
+    `## ${icon} evidence-gate: ${conclusionLabel(conclusion)} — ${escapeInline(title)}`,
+    "",
+    `Run ${codeSpan(ledger.runId, { inTable: false })} · ${ledger.mode} · ${escapeInline(runtime)} · started ${ledger.startedAt}${ledger.finishedAt === null ? "" : ` · finished ${ledger.finishedAt}`}`,
+  ];
+  if (ledger.goal !== undefined) lines.push("", `**Goal:** ${escapeInline(ledger.goal)}`);
+  if (conclusion !== null) {
+    lines.push(
+      "",
+      `**${conclusion.conclusion}** (outcome \`${conclusion.outcome}\`): ${escapeInline(conclusion.reason)}`,
+    );
+  }
+  return lines.join("\n");
+}
+
+function planSection(ledger: Ledger): string {
+  const { plan } = ledger;
+  const answer = answerWords(plan.buildEvidence);
+  const lines = [
+    "### Plan",
+    "",
+    `**Build evidence:** \`${answer.kind}\` — ${escapeInline(answer.words)}.`,
+    "",
+  ];
+  if (hasNoBuildEvidence(plan)) {
+    lines.push(NO_BUILD_EVIDENCE_LINE);
+  } else {
+    for (const sink of sinkEvidence(plan)) {
+      const id = codeSpan(sink.nodeId, { inTable: false });
+      switch (sink.kind) {
+        case "command":
+          lines.push(`- sink ${id}: ${codeSpan(sink.command, { inTable: false })}`);
+          break;
+        case "gate":
+          lines.push(`- sink ${id}: a gate (a person's approval, not build evidence)`);
+          break;
+        case "none":
+          lines.push(`- sink ${id}: no verify command — its PASS is the model's, about its own work`);
+          break;
+        default:
+          unreachable(sink);
+      }
+    }
+  }
+  lines.push("", `**Tool ceiling:** ${plan.disclosure}`, "", evidenceTreeLine(ledger));
+  if (plan.repaired !== undefined) {
+    lines.push("", "**Repaired plan:** the planner's first graph was refused, and one repair call fixed it:");
+    for (const refusal of plan.repaired.refusals) lines.push(`- ${escapeInline(refusal)}`);
+  }
+  return lines.join("\n");
+}
+
+/** Which tree was verified and whether it is the tree of the commit this check is posted on (SPEC §6). */
+function evidenceTreeLine(ledger: Ledger): string {
+  const tree = ledger.evidenceTree;
+  if (tree === null) return "**Evidence tree:** none — no verify command ran.";
+  const treeSpan = codeSpan(tree.slice(0, 12), { inTable: false });
+  const commit = ledger.postedCommit ?? ledger.startingCommit;
+  if (commit === null) {
+    return `**Evidence tree:** ${treeSpan} — the starting commit is unknown, so this tree is not tied to a commit.`;
+  }
+  const which = `${escapeInline(commit.description)} (commit ${codeSpan(commit.sha.slice(0, 7), { inTable: false })})`;
+  if (commit.tree === tree) return `**Evidence tree:** ${treeSpan} — the tree of ${which}.`;
+  const patch =
+    ledger.patch === undefined
+      ? ""
+      : ` The patch is ${codeSpan(ledger.patch.path, { inTable: false })} (${ledger.patch.bytes} bytes), previewed below.`;
+  return `**Evidence tree:** ${treeSpan} — **not** the tree of ${which}: the verified files include changes that are not on that commit.${patch}`;
+}
+
+function ledgerTable(rows: readonly LedgerRow[], detail: Detail): string {
+  if (rows.length === 0) return "### Ledger\n\nNo node ran.";
+  const lines = [
+    "### Ledger",
+    "",
+    "| node | verdict | session | cost | duration | denied | detail |",
+    "| --- | --- | --- | ---: | ---: | ---: | --- |",
+  ];
+  for (const row of rows) {
+    const verdict = escapeCell(verdictLabel(row));
+    const cells = [
+      codeSpan(nodeLabel(row), { inTable: true }),
+      row.verdict === "FAIL" ? `**${verdict}**` : verdict,
+      row.sessionId === null ? "-" : codeSpan(shortSession(row.sessionId), { inTable: true }),
+      formatUsd(row.costUsd),
+      formatDuration(row.durationMs),
+      String(row.deniedToolCalls),
+      escapeCell(clip(rowDetail(row), detail.cellChars)),
+    ];
+    lines.push(`| ${cells.join(" | ")} |`);
+  }
+  return lines.join("\n");
+}
+
+function failedVerifyBlock(row: LedgerRow, verify: VerifyEvidence, detail: Detail): string {
+  const lines = [
+    `### ${row.verdict === "FAIL" ? "❌" : "⚠️"} Verify failed: ${codeSpan(nodeLabel(row), { inTable: false })}`,
+    "",
+    `- command: ${codeSpan(verify.command, { inTable: false })}`,
+    `- result: ${escapeInline(verifyExitWords(verify))}, ${formatDuration(verify.durationMs)}`,
+    `- cwd: ${codeSpan(verify.cwd, { inTable: false })}`,
+  ];
+  if (verify.evidenceTree !== null)
+    lines.push(`- evidence tree: ${codeSpan(verify.evidenceTree, { inTable: false })}`);
+  if (verify.reusedFrom !== undefined) {
+    lines.push(
+      `- result reused from ${codeSpan(verify.reusedFrom, { inTable: false })} (same tree, same command)`,
+    );
+  }
+  const tail = lastLines(verify.outputTail, detail.tailLines);
+  lines.push("", tail === "" ? "The command printed nothing." : `Output (tail):\n\n${fencedBlock(tail)}`);
+  return lines.join("\n");
+}
+
+function totalsSection(ledger: Ledger): string {
+  const { totals } = ledger;
+  return [
+    "### Totals",
+    "",
+    `- planning cost: ${formatUsdTotal(totals.planning)}`,
+    `- node cost: ${formatUsdTotal(totals.nodes)}`,
+    `- **total cost: ${formatUsdTotal(totals.total)}**`,
+    `- tokens: ${tokenWords(totals.tokens)}`,
+  ].join("\n");
+}
+
+function nodesSection(ledger: Ledger): string {
+  const { nodes } = ledger.plan;
+  if (nodes.length === 0) return "";
+  const lines = [
+    `<details><summary>Plan: ${nodes.length} ${nodes.length === 1 ? "node" : "nodes"}</summary>`,
+    "",
+    "| node | type | depends on | allowed tools | sink |",
+    "| --- | --- | --- | --- | --- |",
+  ];
+  for (const node of nodes) {
+    const list = (items: readonly string[]): string =>
+      items.length === 0 ? "-" : items.map((item) => codeSpan(item, { inTable: true })).join(", ");
+    lines.push(
+      `| ${codeSpan(node.id, { inTable: true })} | ${node.type ?? "agent"} | ${list(node.dependsOn)} | ${list(node.allowedTools)} | ${node.sink ? "yes" : ""} |`,
+    );
+  }
+  lines.push("", "</details>");
+  return lines.join("\n");
+}
+
+function patchSection(ledger: Ledger, detail: Detail): string {
+  const { patch } = ledger;
+  if (patch === undefined) return "";
+  const lines = [
+    "### Patch",
+    "",
+    `The nodes changed files that are not on the posted commit: ${codeSpan(patch.path, { inTable: false })} (${patch.bytes} bytes).`,
+  ];
+  const preview = boundedPreview(patch.preview, detail);
+  if (preview.text !== "") {
+    const shown = preview.cut ? `Preview (first ${preview.lines} lines)` : "Preview";
+    lines.push(
+      "",
+      `<details><summary>${shown}</summary>`,
+      "",
+      fencedBlock(preview.text, "diff"),
+      "",
+      "</details>",
+    );
+  }
+  return lines.join("\n");
+}
+
+function boundedPreview(preview: string, detail: Detail): { text: string; lines: number; cut: boolean } {
+  const all = preview
+    .replace(/\r\n|\r/g, "\n")
+    .replace(/\n$/, "")
+    .split("\n");
+  const kept: string[] = [];
+  let bytes = 0;
+  for (const line of all.slice(0, detail.patchPreviewLines)) {
+    bytes += utf8Bytes(line) + 1;
+    if (bytes > detail.patchPreviewBytes) break;
+    kept.push(line);
+  }
+  const text = kept.join("\n");
+  return { text, lines: kept.length, cut: kept.length < all.length };
+}
+
+function lastLines(text: string, max: number | null): string {
+  const trimmed = text.replace(/\r\n|\r/g, "\n").replace(/\n$/, "");
+  if (max === null || trimmed === "") return trimmed;
+  const lines = trimmed.split("\n");
+  return lines.length <= max ? trimmed : ["…", ...lines.slice(-max)].join("\n");
+}
+
+function clip(text: string, max: number | null): string {
+  if (max === null) return text;
+  const chars = [...text];
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join("")}…`;
+}

@@ -1,0 +1,139 @@
+import {
+  conclusionLabel,
+  formatDuration,
+  formatUsd,
+  formatUsdTotal,
+  nodeLabel,
+  rowDetail,
+  shortSession,
+  tokenWords,
+  verdictLabel,
+  verifyExitWords,
+} from "./cells.js";
+import type { Ledger } from "./ledger.js";
+import type { LedgerRow } from "./model.js";
+import { answerWords, hasNoBuildEvidence, NO_BUILD_EVIDENCE_LINE, sinkEvidence } from "./plan-words.js";
+import { unreachable } from "./unreachable.js";
+
+const HEADERS = ["NODE", "VERDICT", "SESSION", "COST", "DURATION", "DENIED", "DETAIL"] as const;
+/** Columns printed right-aligned (numbers). */
+const RIGHT_ALIGNED = new Set<number>([3, 4, 5]);
+const GAP = "  ";
+
+/**
+ * The ledger as a fixed-width text table for the CLI and the job log: a header line, the build-evidence
+ * line(s), one row per execution (a failed verification's command, exit and output tail indented below
+ * its row), then totals and the conclusion.
+ *
+ * Pure. The output contains child-process output verbatim: a caller printing it to an Actions log must
+ * fence it from the runner's workflow-command parser (SPEC §9, `::stop-commands::`).
+ */
+export function renderLedgerText(ledger: Ledger): string {
+  const lines: string[] = [header(ledger)];
+  if (ledger.goal !== undefined) lines.push(`Goal: ${oneLine(ledger.goal)}`);
+  lines.push(...buildEvidence(ledger));
+  lines.push("");
+  lines.push(...table(ledger.rows));
+  lines.push("");
+  lines.push(...totals(ledger));
+  lines.push(...conclusion(ledger));
+  return `${lines.join("\n")}\n`;
+}
+
+function header(ledger: Ledger): string {
+  const runtime = ledger.model === undefined ? ledger.runtime : `${ledger.runtime} (${ledger.model})`;
+  const n = ledger.rows.length;
+  return `Run ${ledger.runId} — ${ledger.mode}, ${runtime} — ${n} ${n === 1 ? "execution" : "executions"}`;
+}
+
+function buildEvidence(ledger: Ledger): string[] {
+  const answer = answerWords(ledger.plan.buildEvidence);
+  const lines = [`Build evidence: ${answer.kind} — ${answer.words}`];
+  if (hasNoBuildEvidence(ledger.plan)) return [...lines, NO_BUILD_EVIDENCE_LINE];
+  for (const sink of sinkEvidence(ledger.plan)) {
+    switch (sink.kind) {
+      case "command":
+        lines.push(`  sink ${sink.nodeId}: ${oneLine(sink.command)}`);
+        break;
+      case "gate":
+        lines.push(`  sink ${sink.nodeId}: a gate (a person's approval, not build evidence)`);
+        break;
+      case "none":
+        lines.push(`  sink ${sink.nodeId}: no verify command — its PASS is the model's, about its own work`);
+        break;
+      default:
+        unreachable(sink);
+    }
+  }
+  return lines;
+}
+
+function table(rows: readonly LedgerRow[]): string[] {
+  const cells = rows.map((row) => [
+    oneLine(nodeLabel(row)),
+    verdictLabel(row),
+    shortSession(row.sessionId),
+    formatUsd(row.costUsd),
+    formatDuration(row.durationMs),
+    String(row.deniedToolCalls),
+    oneLine(rowDetail(row)),
+  ]);
+  const widths = HEADERS.map((title, col) => Math.max(width(title), ...cells.map((row) => width(row[col]!))));
+  const format = (row: readonly string[]): string =>
+    row
+      .map((cell, col) => {
+        // The last column is ragged: no trailing padding.
+        if (col === row.length - 1) return cell;
+        const fill = " ".repeat(widths[col]! - width(cell));
+        return RIGHT_ALIGNED.has(col) ? fill + cell : cell + fill;
+      })
+      .join(GAP)
+      .trimEnd();
+  const out = [format(HEADERS), format(widths.map((w) => "-".repeat(w)))];
+  rows.forEach((row, i) => {
+    out.push(format(cells[i]!));
+    if (row.verdict === "FAIL" && row.verify !== undefined && row.verify.outcome !== "passed") {
+      const { verify } = row;
+      out.push(`    verify: ${oneLine(verify.command)}`);
+      out.push(`    result: ${verifyExitWords(verify)} in ${formatDuration(verify.durationMs)}`);
+      const tail = verify.outputTail.replace(/\r\n|\r/g, "\n").replace(/\n$/, "");
+      if (tail === "") {
+        out.push("    output: (none)");
+      } else {
+        out.push("    output (tail):");
+        for (const line of tail.split("\n")) out.push(`      ${line}`.trimEnd());
+      }
+    }
+  });
+  if (rows.length === 0) out.push("(no node ran)");
+  return out;
+}
+
+function totals(ledger: Ledger): string[] {
+  const { totals: t } = ledger;
+  return [
+    `PLANNING COST: ${formatUsdTotal(t.planning)}`,
+    `NODE COST:     ${formatUsdTotal(t.nodes)}`,
+    `TOTAL COST:    ${formatUsdTotal(t.total)}`,
+    `TOKENS:        ${tokenWords(t.tokens)}`,
+  ];
+}
+
+function conclusion(ledger: Ledger): string[] {
+  if (ledger.conclusion === null) return [`CONCLUSION:    ${conclusionLabel(null)}`];
+  return [
+    `CONCLUSION:    ${ledger.conclusion.conclusion} (outcome ${ledger.conclusion.outcome}) — ${oneLine(ledger.conclusion.title)}`,
+    `               ${oneLine(ledger.conclusion.reason)}`,
+  ];
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*(\r\n|\r|\n)\s*/g, " ");
+}
+
+/** Display width in code points (a CJK character counts as one; good enough for an ASCII-heavy log). */
+function width(text: string): number {
+  let n = 0;
+  for (const _ of text) n += 1;
+  return n;
+}

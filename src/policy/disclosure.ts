@@ -1,0 +1,100 @@
+/**
+ * The tool-ceiling disclosure slot of the plan section (SPEC §6, §8; seed 001 §1.5, §2.6).
+ *
+ * One slot, one paragraph: the isolated paragraph or the loaded-configuration paragraph for the run's
+ * runtime — never both, never neither. Which one is decided by the policies actually spawned
+ * (`loadedUserConfigOf` in `ceiling.ts`), so a resumed leg reprints what its first leg chose.
+ *
+ * "The operator's configuration" differs by surface: in the CLI it is the user's own HOME plus the
+ * repository's project files; in the action each CLI runs with a fresh HOME / CODEX_HOME and agent
+ * configuration files are restored from the base branch first, so it is the base branch's project files
+ * only. The action paragraph says so.
+ */
+
+export type Runtime = "claude" | "codex";
+export type DisclosureSurface = "cli" | "action";
+
+export interface CeilingDisclosureOptions {
+  readonly runtime: Runtime;
+  /** Read from the planned policies: no `settingSources` on them means the operator opted in. */
+  readonly loadedUserConfig: boolean;
+  readonly surface: DisclosureSurface;
+}
+
+interface Voice {
+  /** Whose configuration: "your" in the CLI (the person at the terminal), "the operator's" in the action. */
+  readonly whose: string;
+  /** How the opt-in was typed on this surface. */
+  readonly optIn: string;
+  /** The action's sentence about fresh homes, or nothing. */
+  readonly home: (runtime: Runtime) => string;
+}
+
+const VOICES: Record<DisclosureSurface, Voice> = {
+  cli: { whose: "your", optIn: "--accept-loaded-user-config", home: () => "" },
+  action: {
+    whose: "the operator's",
+    optIn: "accept-loaded-user-config: true",
+    home: (runtime) =>
+      ` In this action each CLI runs with a fresh ${runtime === "codex" ? "HOME and CODEX_HOME" : "HOME"}, ` +
+      "so the operator's configuration is the base branch's project files only.",
+  },
+};
+
+function claudeIsolated(voice: Voice): string {
+  return (
+    "Planned nodes run isolated: no user, project or local settings load for them, so a declared scope " +
+    "such as Bash(git *) is enforced rather than merely requested, and " +
+    `${voice.whose} CLAUDE.md, hooks and MCP servers are not available to them.` +
+    voice.home("claude") +
+    " SECURITY.md lists what this isolation does not cover."
+  );
+}
+
+function claudeLoaded(voice: Voice): string {
+  return (
+    `Planned nodes run with ${voice.whose} configuration (${voice.optIn}): user, project and local ` +
+    `settings load, and with them ${voice.whose} CLAUDE.md, hooks and MCP servers.` +
+    voice.home("claude") +
+    " Standing permission grants in those settings load too, so a declared scope such as Bash(git *) is a " +
+    "request again, not a limit: a call those settings allow will run. Each node's --tools set and deny " +
+    "list still bind, and enterprise or managed policy is neither dropped nor widened by this choice."
+  );
+}
+
+function codexIsolated(voice: Voice): string {
+  return (
+    `Planned Codex nodes run isolated: they ignore ${voice.whose} user configuration (config.toml), the repository's ` +
+    "rules, project instructions such as AGENTS.md, and MCP servers." +
+    voice.home("codex") +
+    ' Each node\'s sandbox and approval_policy="never" are on its command line either way.'
+  );
+}
+
+function codexLoaded(voice: Voice): string {
+  return (
+    `Planned Codex nodes run with ${voice.whose} configuration (${voice.optIn}): user configuration (config.toml), ` +
+    "the repository's rules and AGENTS.md files, and the MCP servers they declare all load." +
+    voice.home("codex") +
+    ' Each node\'s sandbox and approval_policy="never" are on its command line, so this choice widens neither.'
+  );
+}
+
+/**
+ * The one paragraph (a single line, no newline) that fills the ceiling-disclosure slot of a planned run.
+ */
+export function ceilingDisclosure(options: CeilingDisclosureOptions): string {
+  const voice = VOICES[options.surface];
+  switch (options.runtime) {
+    case "claude":
+      return options.loadedUserConfig ? claudeLoaded(voice) : claudeIsolated(voice);
+    case "codex":
+      return options.loadedUserConfig ? codexLoaded(voice) : codexIsolated(voice);
+    default:
+      return unreachable(options.runtime);
+  }
+}
+
+function unreachable(value: never): never {
+  throw new Error(`Internal error: unexpected runtime ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,55 @@
+/**
+ * Runs git through the exec seam with the git child environment of SPEC §9 (no token, no model
+ * credential, no action inputs). Used for the evidence tree, the starting commit and `--commit`.
+ */
+import { buildChildEnv } from "./child-env.js";
+import { runProcess } from "./run-process.js";
+
+export interface GitOptions {
+  readonly cwd: string;
+  /** Environment to scrub and start from (default `process.env`). */
+  readonly baseEnv?: Readonly<Record<string, string | undefined>>;
+  /** Extra variables for this call only, e.g. `GIT_INDEX_FILE` for a temporary index. */
+  readonly set?: Readonly<Record<string, string>>;
+  readonly knownSecrets?: readonly string[];
+  readonly timeoutMs?: number;
+}
+
+/** A failed git call, carrying its argv, exit status and stderr tail. */
+export class GitError extends Error {
+  constructor(
+    readonly args: readonly string[],
+    readonly detail: string,
+  ) {
+    super(`git ${args.join(" ")} failed: ${detail}`);
+    this.name = "GitError";
+  }
+}
+
+/**
+ * Runs `git ARGS` and returns its stdout (trailing newline trimmed).
+ *
+ * @throws GitError when git cannot start, times out, or exits non-zero.
+ */
+export async function git(args: readonly string[], options: GitOptions): Promise<string> {
+  const result = await runProcess({
+    command: "git",
+    args,
+    cwd: options.cwd,
+    env: buildChildEnv({
+      base: options.baseEnv ?? process.env,
+      child: { kind: "git" },
+      knownSecrets: options.knownSecrets ?? [],
+      set: { GIT_TERMINAL_PROMPT: "0", ...options.set },
+    }),
+    timeoutMs: options.timeoutMs ?? 120_000,
+    tailBytes: 8 * 1024 * 1024,
+  });
+  if (result.kind !== "exited") {
+    throw new GitError(args, result.kind === "spawn_failed" ? result.message : result.kind);
+  }
+  if (result.exitCode !== 0) {
+    throw new GitError(args, `exit ${result.exitCode}: ${result.stderrTail.trim().slice(-2000)}`);
+  }
+  return result.stdoutTail.replace(/\n$/, "");
+}

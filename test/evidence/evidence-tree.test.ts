@@ -1,0 +1,212 @@
+import { readFile, rm, utimes } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  describeStartingCommit,
+  evidenceTree,
+  NoCommitError,
+  NotAGitRepositoryError,
+  startingCommit,
+} from "../../src/evidence/evidence-tree.js";
+import { hermeticGitEnv, makeMergeCheckout, makeTempRepo, type TempRepo } from "../support/temp-repo.js";
+
+const context = { baseEnv: hermeticGitEnv };
+const repos: TempRepo[] = [];
+async function repo(options: Parameters<typeof makeTempRepo>[0]): Promise<TempRepo> {
+  const r = await makeTempRepo(options);
+  repos.push(r);
+  return r;
+}
+afterEach(async () => {
+  await Promise.all(repos.splice(0).map((r) => r.cleanup()));
+});
+
+const files = {
+  "README.md": "hello\n",
+  "src/a.js": "export const a = 1;\n",
+  ".gitignore": "build/\n*.log\n",
+};
+
+describe("evidenceTree", () => {
+  it("on a clean checkout equals HEAD's tree", async () => {
+    const r = await repo({ files, commit: true });
+    expect(await evidenceTree(r.dir, context)).toBe(await r.git(["rev-parse", "HEAD^{tree}"]));
+  });
+
+  it("changes after an edit to a tracked file, and equals the tree git would commit", async () => {
+    const r = await repo({ files, commit: true });
+    const before = await evidenceTree(r.dir, context);
+    await r.write("src/a.js", "export const a = 2;\n");
+    const after = await evidenceTree(r.dir, context);
+    expect(after).not.toBe(before);
+    await r.git(["add", "-A"]);
+    expect(after).toBe(await r.git(["write-tree"]));
+  });
+
+  it("includes an untracked file", async () => {
+    const r = await repo({ files, commit: true });
+    await r.write("notes/new.txt", "untracked\n");
+    const tree = await evidenceTree(r.dir, context);
+    expect(await r.git(["ls-tree", "-r", "--name-only", tree])).toContain("notes/new.txt");
+  });
+
+  it("ignores .gitignored files, so build outputs do not change it", async () => {
+    const r = await repo({ files, commit: true });
+    const clean = await evidenceTree(r.dir, context);
+    await r.write("build/out.bin", "artifact\n");
+    await r.write("debug.log", "noise\n");
+    expect(await evidenceTree(r.dir, context)).toBe(clean);
+  });
+
+  it("includes an unstaged deletion of a tracked file", async () => {
+    const r = await repo({ files, commit: true });
+    await rm(join(r.dir, "README.md"));
+    const tree = await evidenceTree(r.dir, context);
+    expect(await r.git(["ls-tree", "-r", "--name-only", tree])).not.toContain("README.md");
+  });
+
+  it("sees a same-size edit whose stat data matches the index entry (git's racy-clean rule still applies)", async () => {
+    // Deterministic racy-git setup: whole-second mtimes, ctime ignored, and the index no newer than the
+    // entry, so only git's racy-clean check (entry mtime >= index mtime) can reveal the edit.
+    const r = await repo({ files });
+    await r.git(["config", "core.trustctime", "false"]);
+    const second = Math.floor(Date.now() / 1000) - 60;
+    await utimes(join(r.dir, "src/a.js"), second, second);
+    await r.git(["add", "-A"]);
+    await r.git(["commit", "--quiet", "-m", "initial"]);
+    await r.write("src/a.js", "export const a = 9;\n");
+    await utimes(join(r.dir, "src/a.js"), second, second);
+    await utimes(join(r.dir, ".git", "index"), second, second);
+    expect(await r.git(["--no-optional-locks", "status", "--porcelain", "--", "src/a.js"])).toContain(
+      "src/a.js",
+    );
+
+    expect(await evidenceTree(r.dir, context)).not.toBe(await r.git(["rev-parse", "HEAD^{tree}"]));
+  });
+
+  it("leaves the user's .git/index byte-identical, staged and unstaged changes included", async () => {
+    const r = await repo({ files, commit: true });
+    await r.write("src/a.js", "export const a = 3;\n");
+    await r.git(["add", "src/a.js"]);
+    await r.write("README.md", "edited, not staged\n");
+    await r.write("untracked.txt", "new\n");
+    const indexPath = join(r.dir, ".git", "index");
+    const before = await readFile(indexPath);
+    const statusBefore = await r.git(["status", "--porcelain"]);
+
+    const tree = await evidenceTree(r.dir, context);
+
+    expect(Buffer.compare(await readFile(indexPath), before)).toBe(0);
+    expect(await r.git(["status", "--porcelain"])).toBe(statusBefore);
+    expect(await r.git(["ls-tree", "-r", "--name-only", tree])).toContain("untracked.txt");
+  });
+
+  it("is the same from a subdirectory as from the root (it covers the whole work tree)", async () => {
+    const r = await repo({ files, commit: true });
+    await r.write("top.txt", "new at the top\n");
+    expect(await evidenceTree(join(r.dir, "src"), context)).toBe(await evidenceTree(r.dir, context));
+  });
+
+  it("works before the first commit, from the files alone", async () => {
+    const r = await repo({ files });
+    const tree = await evidenceTree(r.dir, context);
+    expect((await r.git(["ls-tree", "-r", "--name-only", tree])).split("\n").sort()).toEqual(
+      [".gitignore", "README.md", "src/a.js"].sort(),
+    );
+  });
+
+  it("names the directory and says git is needed when the directory is not a git repository", async () => {
+    const r = await repo({ files, noGit: true });
+    const error = await evidenceTree(r.dir, context).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotAGitRepositoryError);
+    expect((error as Error).message).toContain(r.dir);
+    expect((error as Error).message).toContain("not inside a git working tree");
+  });
+
+  it("a directory that does not exist is reported as such, not as a git crash", async () => {
+    const r = await repo({ files, noGit: true });
+    const error = await evidenceTree(join(r.dir, "missing"), context).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotAGitRepositoryError);
+    expect((error as Error).message).toContain("does not exist");
+  });
+});
+
+describe("startingCommit", () => {
+  it("reads HEAD's sha, tree and single parent on a plain checkout", async () => {
+    const r = await repo({ files, commit: true });
+    await r.write("x.txt", "x\n");
+    await r.git(["add", "x.txt"]);
+    await r.git(["commit", "--quiet", "-m", "second"]);
+    const commit = await startingCommit(r.dir, context);
+    expect(commit).toEqual({
+      sha: await r.git(["rev-parse", "HEAD"]),
+      tree: await r.git(["rev-parse", "HEAD^{tree}"]),
+      parents: [await r.git(["rev-parse", "HEAD~1"])],
+      isMergeOfHead: false,
+    });
+  });
+
+  it("recognises GitHub's test merge commit: two parents, the second the PR head", async () => {
+    const m = await makeMergeCheckout();
+    repos.push(m);
+    const commit = await startingCommit(m.dir, { ...context, prHead: m.headSha });
+    expect(commit).toMatchObject({ sha: m.mergeSha, parents: [m.baseSha, m.headSha], isMergeOfHead: true });
+    expect(commit.tree).toBe(await m.git(["rev-parse", "HEAD^{tree}"]));
+  });
+
+  it("a two-parent HEAD whose second parent is not the PR head is not the test merge", async () => {
+    const m = await makeMergeCheckout();
+    repos.push(m);
+    expect((await startingCommit(m.dir, { ...context, prHead: m.baseSha })).isMergeOfHead).toBe(false);
+    expect((await startingCommit(m.dir, context)).isMergeOfHead).toBe(false);
+  });
+
+  it("refuses a repository with no commit yet, naming it", async () => {
+    const r = await repo({ files });
+    const error = await startingCommit(r.dir, context).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NoCommitError);
+    expect((error as Error).message).toContain(r.dir);
+  });
+
+  it("refuses a directory that is not a git repository", async () => {
+    const r = await repo({ files, noGit: true });
+    await expect(startingCommit(r.dir, context)).rejects.toBeInstanceOf(NotAGitRepositoryError);
+  });
+});
+
+describe("describeStartingCommit", () => {
+  const head = "abc1234def5678abc1234def5678abc1234def56";
+  const base = "0123456789abcdef0123456789abcdef01234567";
+  const merge = "fedcba9876543210fedcba9876543210fedcba98";
+
+  it('names GitHub\'s test merge commit "the merge of <head> into <base branch>"', () => {
+    expect(describeStartingCommit({ sha: merge, parents: [base, head], prHead: head, baseRef: "main" })).toBe(
+      "the merge of abc1234 into main",
+    );
+  });
+
+  it("names the base by its short SHA when the base branch is not known", () => {
+    expect(describeStartingCommit({ sha: merge, parents: [base, head], prHead: head })).toBe(
+      "the merge of abc1234 into 0123456",
+    );
+  });
+
+  it("names any other commit by its short SHA", () => {
+    expect(describeStartingCommit({ sha: head, parents: [base], prHead: head, baseRef: "main" })).toBe(
+      "abc1234",
+    );
+    expect(describeStartingCommit({ sha: merge, parents: [base, head], baseRef: "main" })).toBe("fedcba9");
+    expect(describeStartingCommit({ sha: merge, parents: [head, base], prHead: head, baseRef: "main" })).toBe(
+      "fedcba9",
+    );
+  });
+
+  it("describes a real merge checkout made like refs/pull/N/merge", async () => {
+    const m = await makeMergeCheckout();
+    repos.push(m);
+    const commit = await startingCommit(m.dir, { ...context, prHead: m.headSha });
+    expect(describeStartingCommit({ ...commit, prHead: m.headSha, baseRef: "main" })).toBe(
+      `the merge of ${m.headSha.slice(0, 7)} into main`,
+    );
+  });
+});

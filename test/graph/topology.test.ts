@@ -1,0 +1,82 @@
+import { describe, expect, test } from "vitest";
+import { ancestorsOf, cyclesOf, dependentsOf, feedbackBodyOf, sinksOf } from "../../src/graph/topology.js";
+
+const diamond = [
+  { id: "plan" },
+  { id: "left", depends_on: ["plan"] },
+  { id: "right", depends_on: ["plan"] },
+  { id: "join", depends_on: ["left", "right"] },
+];
+
+describe("depends_on questions", () => {
+  test("a sink is a node no other node depends on, in declaration order", () => {
+    expect(sinksOf(diamond)).toEqual(["join"]);
+    expect(sinksOf([{ id: "a" }, { id: "b" }, { id: "c", depends_on: ["a"] }])).toEqual(["b", "c"]);
+  });
+
+  test("ancestors are every transitive parent, not the node itself", () => {
+    expect([...ancestorsOf(diamond, "join")].sort()).toEqual(["left", "plan", "right"]);
+    expect(ancestorsOf(diamond, "plan").size).toBe(0);
+  });
+
+  test("ancestors terminate on a cyclic graph and ignore unknown parents", () => {
+    const cyclic = [
+      { id: "a", depends_on: ["b", "ghost"] },
+      { id: "b", depends_on: ["a"] },
+    ];
+    expect([...ancestorsOf(cyclic, "a")].sort()).toEqual(["a", "b"]);
+  });
+
+  test("dependents are the nodes listing the id in depends_on", () => {
+    expect(dependentsOf(diamond, "plan")).toEqual(["left", "right"]);
+  });
+});
+
+describe("cycles are named along depends_on, starting at the earliest-declared node", () => {
+  test("a two-node cycle reads a -> b -> a", () => {
+    expect(
+      cyclesOf([
+        { id: "a", depends_on: ["b"] },
+        { id: "b", depends_on: ["a"] },
+      ]),
+    ).toEqual([["a", "b", "a"]]);
+  });
+
+  test("a three-node cycle found from its last node still starts at the first declared", () => {
+    expect(
+      cyclesOf([
+        { id: "x", depends_on: ["z"] },
+        { id: "y", depends_on: ["x"] },
+        { id: "z", depends_on: ["y"] },
+      ]),
+    ).toEqual([["x", "z", "y", "x"]]);
+  });
+
+  test("two separate cycles are both reported; self-dependencies and acyclic graphs give none", () => {
+    expect(
+      cyclesOf([
+        { id: "a", depends_on: ["b"] },
+        { id: "b", depends_on: ["a"] },
+        { id: "c", depends_on: ["d"] },
+        { id: "d", depends_on: ["c"] },
+        { id: "e", depends_on: ["e"] },
+      ]),
+    ).toEqual([
+      ["a", "b", "a"],
+      ["c", "d", "c"],
+    ]);
+    expect(cyclesOf(diamond)).toEqual([]);
+  });
+});
+
+test("a feedback body is every node on a path from rerun to the declarer, declarer included", () => {
+  const nodes = [
+    { id: "plan" },
+    { id: "code", depends_on: ["plan"] },
+    { id: "docs", depends_on: ["plan"] },
+    { id: "test", depends_on: ["code"] },
+    { id: "review", depends_on: ["test", "docs"], feedback: { rerun: "code" } },
+  ];
+  expect(feedbackBodyOf(nodes, "review")).toEqual(["code", "test", "review"]);
+  expect(feedbackBodyOf(nodes, "plan")).toEqual([]);
+});

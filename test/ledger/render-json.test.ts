@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { parseLedgerJson, renderLedgerJson } from "../../src/ledger/render-json.js";
+import { FAILURE_LEDGER, NEUTRAL_LEDGER, SUCCESS_LEDGER } from "./fixtures.js";
+
+describe("ledger JSON", () => {
+  it("every fixture ledger round-trips through JSON and the schema unchanged", () => {
+    for (const ledger of [SUCCESS_LEDGER, FAILURE_LEDGER, NEUTRAL_LEDGER]) {
+      const parsed = parseLedgerJson(renderLedgerJson(ledger));
+      expect(parsed).toEqual({ ok: true, ledger });
+    }
+  });
+
+  it("an in-progress ledger (no conclusion yet) is valid", () => {
+    const parsed = parseLedgerJson(
+      renderLedgerJson({ ...SUCCESS_LEDGER, conclusion: null, finishedAt: null }),
+    );
+    expect(parsed.ok).toBe(true);
+  });
+
+  it("an untrusted ledger with an unknown key is refused, naming the key's path", () => {
+    const data = JSON.parse(renderLedgerJson(SUCCESS_LEDGER));
+    data.rows[1].verifiedByReviewer = true;
+    const parsed = parseLedgerJson(JSON.stringify(data));
+    expect(parsed.ok).toBe(false);
+    expect(!parsed.ok && parsed.issues.join("\n")).toMatch(/rows\.1: .*verifiedByReviewer/);
+  });
+
+  it("a PASS with a qualifier outside the closed set is refused", () => {
+    const data = JSON.parse(renderLedgerJson(SUCCESS_LEDGER));
+    data.rows[0].qualifier = "trusted";
+    const parsed = parseLedgerJson(JSON.stringify(data));
+    expect(!parsed.ok && parsed.issues.join("\n")).toMatch(/rows\.0\.qualifier/);
+  });
+
+  it("another schema version is refused", () => {
+    const parsed = parseLedgerJson(JSON.stringify({ ...SUCCESS_LEDGER, schemaVersion: 2 }));
+    expect(!parsed.ok && parsed.issues.join("\n")).toMatch(/^schemaVersion: /m);
+  });
+
+  it("text that is not JSON is refused, not thrown", () => {
+    const parsed = parseLedgerJson("{not json");
+    expect(parsed.ok).toBe(false);
+    expect(!parsed.ok && parsed.issues[0]).toMatch(/^not JSON: /);
+  });
+
+  it("a negative cost is refused (untrusted numbers are bounded)", () => {
+    const data = JSON.parse(renderLedgerJson(SUCCESS_LEDGER));
+    data.rows[0].costUsd = -1;
+    expect(parseLedgerJson(JSON.stringify(data)).ok).toBe(false);
+  });
+});

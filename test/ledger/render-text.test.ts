@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { formatDuration, shortSession } from "../../src/ledger/cells.js";
+import type { Ledger } from "../../src/ledger/ledger.js";
+import { renderLedgerText } from "../../src/ledger/render-text.js";
+import { FAILURE_LEDGER, fail, pass, SUCCESS_LEDGER, skipped } from "./fixtures.js";
+
+function withRows(rows: Ledger["rows"]): Ledger {
+  return { ...SUCCESS_LEDGER, rows };
+}
+
+describe("renderLedgerText", () => {
+  it("aligns every column: each row's verdict starts where the header's VERDICT starts", () => {
+    const text = renderLedgerText(withRows([pass("a"), fail("a-much-longer-node-id"), skipped("c")]));
+    const lines = text.split("\n");
+    const header = lines.find((line) => line.startsWith("NODE"))!;
+    const column = header.indexOf("VERDICT");
+    for (const [id, verdict] of [
+      ["a ", "PASS (exit-only)"],
+      ["a-much-longer-node-id", "FAIL nonzero_exit"],
+      ["c ", "SKIPPED"],
+    ] as const) {
+      const row = lines.find((line) => line.startsWith(id))!;
+      expect(row.slice(column, column + verdict.length)).toBe(verdict);
+    }
+  });
+
+  it("a verify failure prints its command, exit code and output tail indented under the row", () => {
+    const text = renderLedgerText(FAILURE_LEDGER);
+    const lines = text.split("\n");
+    const at = lines.findIndex((line) => line.startsWith("build "));
+    expect(lines.slice(at + 1, at + 4)).toEqual([
+      "    verify: npm test",
+      "    result: exited 1 (expected 0) in 12.3s",
+      "    output (tail):",
+    ]);
+    expect(lines[at + 4]).toBe("      FAIL src/date.test.ts");
+  });
+
+  it("a line break in a detail cannot start a new table line", () => {
+    const text = renderLedgerText(withRows([pass("a", { detail: "first\nsecond" })]));
+    expect(text).toMatch(/^a .* first second$/m);
+    expect(text).not.toMatch(/^second/m);
+  });
+
+  it("ends with the totals and the conclusion", () => {
+    const lines = renderLedgerText(SUCCESS_LEDGER).trimEnd().split("\n");
+    expect(lines.at(-3)).toBe("TOKENS:        input 3300, output 720, cache read 0, cache write 0");
+    expect(lines.at(-2)).toMatch(/^CONCLUSION: {4}success \(outcome passed\) — Verified: /);
+  });
+
+  it("an in-progress ledger says so instead of a conclusion", () => {
+    const text = renderLedgerText({ ...SUCCESS_LEDGER, conclusion: null });
+    expect(text.trimEnd().split("\n").at(-1)).toBe("CONCLUSION:    in progress");
+  });
+});
+
+describe("ledger cells", () => {
+  it("a session shows its first 8 characters, or - when there is none", () => {
+    expect(shortSession("a1b2c3d4-e5f6-4a7b")).toBe("a1b2c3d4");
+    expect(shortSession(null)).toBe("-");
+  });
+
+  it("durations read as ms, tenths of seconds, minutes or hours", () => {
+    expect(formatDuration(850)).toBe("850ms");
+    expect(formatDuration(6400)).toBe("6.4s");
+    expect(formatDuration(123_000)).toBe("2m03s");
+    expect(formatDuration(3_720_000)).toBe("1h02m");
+  });
+});

@@ -1,0 +1,276 @@
+/**
+ * The operations the product calls, with GitHub's behaviour for each. Requests reach a handler only
+ * after they passed the description's contract; a handler may still refuse what the real API refuses
+ * for reasons a schema cannot see (unknown commit, another app's check run) — such a refusal is also
+ * a violation, because the product sent something GitHub would reject.
+ */
+import type { IncomingHttpHeaders } from "node:http";
+import type { HttpMethod } from "./contract.js";
+import {
+  checkRunBody,
+  contentFileBody,
+  type Origins,
+  pullRequestBody,
+  repositoryBody,
+  type StoredCheckRun,
+} from "./fixtures.js";
+import type { GitHubServerState } from "./state.js";
+
+export interface RouteRequest {
+  readonly params: Record<string, unknown>;
+  readonly query: Record<string, unknown>;
+  readonly body: unknown;
+  readonly headers: IncomingHttpHeaders;
+  /** The full request URL (for `Link` pagination headers). */
+  readonly url: URL;
+}
+
+export interface RouteContext {
+  readonly state: GitHubServerState;
+  readonly origins: Origins;
+  readonly documentationUrl: string;
+}
+
+export interface RouteResponse {
+  readonly status: number;
+  /** JSON body (validated against the description). */
+  readonly body?: unknown;
+  /** A non-JSON media type (e.g. `application/vnd.github.raw`), which the description does not model. */
+  readonly raw?: { readonly contentType: string; readonly text: string };
+  readonly headers?: Record<string, string>;
+  /** Set when the real API would refuse this request: recorded as a violation. */
+  readonly violation?: string;
+}
+
+export interface Route {
+  readonly method: HttpMethod;
+  readonly template: string;
+  handle(request: RouteRequest, context: RouteContext): RouteResponse;
+}
+
+function githubTime(date = new Date()): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+function error(status: number, message: string, context: RouteContext, violation?: string): RouteResponse {
+  return {
+    status,
+    body: { message, documentation_url: context.documentationUrl, status: String(status) },
+    ...(violation === undefined ? {} : { violation }),
+  };
+}
+
+function notFound(context: RouteContext): RouteResponse {
+  return error(404, "Not Found", context);
+}
+
+const SHA = /^[0-9a-f]{40}$/;
+
+interface CheckRunBodyInput {
+  name?: string;
+  head_sha?: string;
+  details_url?: string;
+  external_id?: string;
+  status?: StoredCheckRun["status"];
+  started_at?: string;
+  conclusion?: string;
+  completed_at?: string;
+  output?: { title?: string; summary?: string; text?: string; annotations?: unknown[] };
+}
+
+function repositoryOf(request: RouteRequest, context: RouteContext) {
+  return context.state.repository(String(request.params.owner), String(request.params.repo));
+}
+
+function checkRunJson(run: StoredCheckRun, context: RouteContext): unknown {
+  return checkRunBody(run, context.state.pullRequests(), context.origins);
+}
+
+const createCheckRun: Route = {
+  method: "POST",
+  template: "/repos/{owner}/{repo}/check-runs",
+  handle(request, context) {
+    const repository = repositoryOf(request, context);
+    if (repository === undefined) return notFound(context);
+    const body = request.body as CheckRunBodyInput;
+    const headSha = body.head_sha ?? "";
+    if (!SHA.test(headSha)) {
+      const message = `No commit found for SHA: ${headSha}`;
+      return error(422, message, context, `${message} (head_sha must be a full 40-hex commit SHA)`);
+    }
+    const { state } = context;
+    const now = githubTime();
+    const conclusion = body.conclusion ?? null;
+    const status = conclusion === null ? (body.status ?? "queued") : "completed";
+    const sameSuite = state.checkRuns.find((r) => r.headSha === headSha && r.app.id === state.app.id);
+    const run: StoredCheckRun = {
+      id: state.nextId(),
+      owner: repository.owner.login,
+      repo: repository.name,
+      app: state.app,
+      checkSuiteId: sameSuite?.checkSuiteId ?? state.nextId(),
+      name: body.name ?? "",
+      headSha,
+      externalId: body.external_id ?? null,
+      // "If the integrator does not provide this, then the homepage of the GitHub app is used."
+      detailsUrl: body.details_url ?? `${context.origins.web}/apps/${state.app.slug}`,
+      status,
+      conclusion,
+      startedAt: body.started_at ?? now,
+      completedAt: status === "completed" ? (body.completed_at ?? now) : null,
+      output: {
+        title: body.output?.title ?? null,
+        summary: body.output?.summary ?? null,
+        text: body.output?.text ?? null,
+        annotationsCount: body.output?.annotations?.length ?? 0,
+      },
+    };
+    state.checkRuns.push(run);
+    return { status: 201, body: checkRunJson(run, context) };
+  },
+};
+
+const updateCheckRun: Route = {
+  method: "PATCH",
+  template: "/repos/{owner}/{repo}/check-runs/{check_run_id}",
+  handle(request, context) {
+    const { state } = context;
+    const run = state.checkRun(
+      String(request.params.owner),
+      String(request.params.repo),
+      Number(request.params.check_run_id),
+    );
+    if (run === undefined) return notFound(context);
+    if (run.app.id !== state.app.id) {
+      return error(
+        403,
+        "Resource not accessible by integration",
+        context,
+        `check run ${run.id} belongs to app ${run.app.slug}`,
+      );
+    }
+    const body = request.body as CheckRunBodyInput;
+    if (body.name !== undefined) run.name = body.name;
+    if (body.details_url !== undefined) run.detailsUrl = body.details_url;
+    if (body.external_id !== undefined) run.externalId = body.external_id;
+    if (body.started_at !== undefined) run.startedAt = body.started_at;
+    if (body.conclusion !== undefined) {
+      // "Providing `conclusion` will automatically set the `status` parameter to `completed`."
+      run.status = "completed";
+      run.conclusion = body.conclusion;
+      run.completedAt = body.completed_at ?? githubTime();
+    } else if (body.status !== undefined) {
+      // GitHub does not reset `conclusion` when a completed run goes back to `in_progress`, and refuses
+      // `conclusion: null` (https://github.com/Mergifyio/mergify/pull/444): the double keeps it too.
+      run.status = body.status;
+    }
+    if (body.output !== undefined) {
+      run.output.title = body.output.title ?? run.output.title;
+      run.output.summary = body.output.summary ?? run.output.summary;
+      run.output.text = body.output.text ?? run.output.text;
+      // "Each time you update the check run, annotations are appended."
+      run.output.annotationsCount += body.output.annotations?.length ?? 0;
+    }
+    return { status: 200, body: checkRunJson(run, context) };
+  },
+};
+
+const listCheckRunsForRef: Route = {
+  method: "GET",
+  template: "/repos/{owner}/{repo}/commits/{ref}/check-runs",
+  handle(request, context) {
+    const repository = repositoryOf(request, context);
+    if (repository === undefined) return notFound(context);
+    const { state } = context;
+    const ref = String(request.params.ref);
+    const branch = ref.replace(/^(refs\/)?heads\//, "");
+    const sha = SHA.test(ref)
+      ? ref
+      : state.pullRequests().find((p) => p.head.repository === repository && p.head.ref === branch)?.head.sha;
+    const q = request.query;
+    let runs = state.checkRuns.filter(
+      (r) =>
+        r.owner === repository.owner.login &&
+        r.repo === repository.name &&
+        r.headSha === sha &&
+        (q.check_name === undefined || r.name === q.check_name) &&
+        (q.status === undefined || r.status === q.status) &&
+        (q.app_id === undefined || r.app.id === q.app_id),
+    );
+    if ((q.filter ?? "latest") === "latest") {
+      // "`latest` returns the most recent check runs": the newest per app and name.
+      runs = runs.filter((r) => !runs.some((o) => o.app.id === r.app.id && o.name === r.name && o.id > r.id));
+    }
+    runs = [...runs].sort((a, b) => b.id - a.id);
+    const perPage = Math.min(Number(q.per_page ?? 30), 100);
+    const page = Number(q.page ?? 1);
+    const slice = runs.slice((page - 1) * perPage, page * perPage);
+    const headers: Record<string, string> = {};
+    if (page * perPage < runs.length) {
+      const next = new URL(request.url);
+      next.searchParams.set("page", String(page + 1));
+      headers.link = `<${next.href}>; rel="next"`;
+    }
+    return {
+      status: 200,
+      headers,
+      body: { total_count: runs.length, check_runs: slice.map((r) => checkRunJson(r, context)) },
+    };
+  },
+};
+
+const getContent: Route = {
+  method: "GET",
+  template: "/repos/{owner}/{repo}/contents/{path}",
+  handle(request, context) {
+    const repository = repositoryOf(request, context);
+    if (repository === undefined) return notFound(context);
+    const ref = typeof request.query.ref === "string" ? request.query.ref : repository.defaultBranch;
+    const path = String(request.params.path);
+    const content = context.state.file(repository, ref, path);
+    if (content === undefined) return notFound(context);
+    const accept = String(request.headers.accept ?? "");
+    if (/application\/vnd\.github(\.v3)?\.raw/.test(accept)) {
+      return {
+        status: 200,
+        raw: { contentType: "application/vnd.github.raw; charset=utf-8", text: content.toString("utf8") },
+      };
+    }
+    return { status: 200, body: contentFileBody({ repository, path, ref, content }, context.origins) };
+  },
+};
+
+const getPullRequest: Route = {
+  method: "GET",
+  template: "/repos/{owner}/{repo}/pulls/{pull_number}",
+  handle(request, context) {
+    const pull = context.state.pullRequest(
+      String(request.params.owner),
+      String(request.params.repo),
+      Number(request.params.pull_number),
+    );
+    return pull === undefined
+      ? notFound(context)
+      : { status: 200, body: pullRequestBody(pull, context.origins) };
+  },
+};
+
+const getRepository: Route = {
+  method: "GET",
+  template: "/repos/{owner}/{repo}",
+  handle(request, context) {
+    const repository = repositoryOf(request, context);
+    return repository === undefined
+      ? notFound(context)
+      : { status: 200, body: repositoryBody(repository, context.origins) };
+  },
+};
+
+export const ROUTES: readonly Route[] = [
+  createCheckRun,
+  updateCheckRun,
+  listCheckRunsForRef,
+  getContent,
+  getPullRequest,
+  getRepository,
+];

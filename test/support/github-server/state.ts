@@ -1,0 +1,193 @@
+/**
+ * What the GitHub double knows: repositories, files per ref, pull requests and check runs. Tests seed
+ * it before the product runs and read it afterwards ("what would GitHub show now?").
+ */
+import {
+  type AccountFixture,
+  type AppFixture,
+  GITHUB_ACTIONS_APP,
+  type PullRequestFixture,
+  type RepositoryFixture,
+  type StoredCheckRun,
+} from "./fixtures.js";
+
+export interface AddRepositoryInput {
+  /** `OWNER/NAME`. */
+  readonly fullName: string;
+  readonly defaultBranch?: string;
+  readonly private?: boolean;
+  readonly fork?: boolean;
+}
+
+export interface AddFileInput {
+  /** `OWNER/NAME`; default: the server's default repository. */
+  readonly repository?: string;
+  /** A branch name or commit SHA; requests without `ref` read the default branch. */
+  readonly ref?: string;
+  readonly path: string;
+  readonly content: string | Buffer;
+}
+
+export interface AddPullRequestInput {
+  readonly repository?: string;
+  readonly number: number;
+  readonly title?: string;
+  readonly body?: string | null;
+  readonly draft?: boolean;
+  readonly state?: "open" | "closed";
+  readonly author?: string;
+  readonly headSha: string;
+  readonly headRef?: string;
+  /** `OWNER/NAME` of the head repository; a different repository makes the PR a fork PR. */
+  readonly headRepository?: string;
+  readonly baseSha: string;
+  readonly baseRef?: string;
+}
+
+export interface SeedCheckRunInput {
+  readonly repository?: string;
+  readonly name: string;
+  readonly headSha: string;
+  readonly app?: AppFixture;
+  readonly status?: StoredCheckRun["status"];
+  readonly conclusion?: string | null;
+  readonly externalId?: string | null;
+}
+
+function key(fullName: string): string {
+  return fullName.toLowerCase(); // owner and repo names are case-insensitive (description, `owner`/`repo`)
+}
+
+export class GitHubServerState {
+  readonly defaultRepository: string;
+  /** The app whose installation token the product uses (default: GitHub Actions, like `GITHUB_TOKEN`). */
+  readonly app: AppFixture;
+  readonly checkRuns: StoredCheckRun[] = [];
+  readonly #repositories = new Map<string, RepositoryFixture>();
+  readonly #files = new Map<string, Buffer>();
+  readonly #pulls: PullRequestFixture[] = [];
+  #nextId = 4_000_000_001;
+
+  constructor(options: { readonly defaultRepository: string; readonly app?: AppFixture }) {
+    this.defaultRepository = options.defaultRepository;
+    this.app = options.app ?? GITHUB_ACTIONS_APP;
+    this.addRepository({ fullName: options.defaultRepository });
+  }
+
+  nextId(): number {
+    this.#nextId += 1;
+    return this.#nextId;
+  }
+
+  addRepository(input: AddRepositoryInput): RepositoryFixture {
+    const [login, name, extra] = input.fullName.split("/");
+    if (login === undefined || name === undefined || extra !== undefined || login === "" || name === "") {
+      throw new Error(`github-server: repository must be OWNER/NAME, got ${JSON.stringify(input.fullName)}`);
+    }
+    const existing = this.#repositories.get(key(input.fullName));
+    if (existing !== undefined) return existing;
+    const owner: AccountFixture = { login, id: this.nextId(), type: "Organization" };
+    const repository: RepositoryFixture = {
+      owner,
+      name,
+      id: this.nextId(),
+      defaultBranch: input.defaultBranch ?? "main",
+      private: input.private ?? false,
+      fork: input.fork ?? false,
+    };
+    this.#repositories.set(key(input.fullName), repository);
+    return repository;
+  }
+
+  repository(owner: string, repo: string): RepositoryFixture | undefined {
+    return this.#repositories.get(key(`${owner}/${repo}`));
+  }
+
+  addFile(input: AddFileInput): void {
+    const repository = this.#require(input.repository ?? this.defaultRepository);
+    const ref = input.ref ?? repository.defaultBranch;
+    const content = typeof input.content === "string" ? Buffer.from(input.content, "utf8") : input.content;
+    this.#files.set(this.#fileKey(repository, ref, input.path), content);
+  }
+
+  file(repository: RepositoryFixture, ref: string, path: string): Buffer | undefined {
+    return this.#files.get(this.#fileKey(repository, ref, path));
+  }
+
+  addPullRequest(input: AddPullRequestInput): PullRequestFixture {
+    const base = this.#require(input.repository ?? this.defaultRepository);
+    const head =
+      input.headRepository === undefined
+        ? base
+        : (this.repository(...(input.headRepository.split("/") as [string, string])) ??
+          this.addRepository({ fullName: input.headRepository, fork: true }));
+    const pull: PullRequestFixture = {
+      number: input.number,
+      id: this.nextId(),
+      title: input.title ?? "Update the README",
+      body: input.body === undefined ? "A pull request body." : input.body,
+      state: input.state ?? "open",
+      draft: input.draft ?? false,
+      user: { login: input.author ?? head.owner.login, id: this.nextId(), type: "User" },
+      head: { ref: input.headRef ?? "feature", sha: input.headSha, repository: head },
+      base: { ref: input.baseRef ?? base.defaultBranch, sha: input.baseSha, repository: base },
+    };
+    this.#pulls.push(pull);
+    return pull;
+  }
+
+  pullRequest(owner: string, repo: string, number: number): PullRequestFixture | undefined {
+    const repository = this.repository(owner, repo);
+    return this.#pulls.find((p) => p.base.repository === repository && p.number === number);
+  }
+
+  pullRequests(): readonly PullRequestFixture[] {
+    return this.#pulls;
+  }
+
+  /** Adds a check run as if an earlier workflow (or another app) had created it. */
+  seedCheckRun(input: SeedCheckRunInput): StoredCheckRun {
+    const repository = this.#require(input.repository ?? this.defaultRepository);
+    const conclusion = input.conclusion ?? null;
+    const status = input.status ?? (conclusion === null ? "in_progress" : "completed");
+    const run: StoredCheckRun = {
+      id: this.nextId(),
+      owner: repository.owner.login,
+      repo: repository.name,
+      app: input.app ?? this.app,
+      checkSuiteId: this.nextId(),
+      name: input.name,
+      headSha: input.headSha,
+      externalId: input.externalId ?? null,
+      detailsUrl: null,
+      status,
+      conclusion,
+      startedAt: "2024-01-02T03:04:05Z",
+      completedAt: status === "completed" ? "2024-01-02T03:09:05Z" : null,
+      output: { title: null, summary: null, text: null, annotationsCount: 0 },
+    };
+    this.checkRuns.push(run);
+    return run;
+  }
+
+  checkRun(owner: string, repo: string, id: number): StoredCheckRun | undefined {
+    const repository = this.repository(owner, repo);
+    if (repository === undefined) return undefined;
+    return this.checkRuns.find(
+      (r) =>
+        r.id === id && key(`${r.owner}/${r.repo}`) === key(`${repository.owner.login}/${repository.name}`),
+    );
+  }
+
+  #require(fullName: string): RepositoryFixture {
+    const repository = this.#repositories.get(key(fullName));
+    if (repository === undefined) {
+      throw new Error(`github-server: unknown repository ${fullName}; call state.addRepository first`);
+    }
+    return repository;
+  }
+
+  #fileKey(repository: RepositoryFixture, ref: string, path: string): string {
+    return `${repository.id}@${ref}:${path.replace(/^\/+/, "")}`;
+  }
+}

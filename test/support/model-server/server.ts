@@ -1,0 +1,203 @@
+/**
+ * A scripted Anthropic Messages API server on loopback, for driving the real `claude` CLI offline
+ * (docs/scripted-model-server.md; research/fake-model.md). Plain `node:http`, no dependencies: the
+ * product demo starts it too.
+ *
+ * Routes: `POST /v1/messages` (any query string) → the scripted turn, as SSE when the body says
+ * `stream: true`, else as one Message JSON (the CLI's non-streaming fallback); `HEAD /api/hello` → 200
+ * (the CLI's connectivity probe, sent unless CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1); anything else →
+ * 404 with an Anthropic error body.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { assistantMessage, errorBody, sseEvents } from "./anthropic-wire.js";
+import { type ModelScript, parseModelScript } from "./script.js";
+import { selectTurn, type TurnSelection } from "./select.js";
+
+/** One `POST /v1/messages` the server answered, in arrival order. */
+export interface RecordedRequest {
+  /** The matched conversation's name (`#<index>` when unnamed), or null when none matched. */
+  readonly conversation: string | null;
+  /** Assistant turns after the opening prompt = index of the turn played; null without a prompt. */
+  readonly step: number | null;
+  /** The `x-claude-code-session-id` header (equals the CLI's `session_id`), or null when absent. */
+  readonly sessionId: string | null;
+  /** The opening prompt's real text (system reminders dropped), or null when the request had none. */
+  readonly promptText: string | null;
+  /** Whether the request asked for SSE (`stream: true`). */
+  readonly stream: boolean;
+  /** The HTTP status answered. */
+  readonly status: number;
+  /** The parsed request body (or the raw text when it was not JSON). */
+  readonly body: unknown;
+}
+
+export interface ModelServer {
+  /** `http://127.0.0.1:PORT`, for `ANTHROPIC_BASE_URL`. */
+  readonly url: string;
+  /** Every `POST /v1/messages`, in arrival order (probes such as `HEAD /api/hello` are not recorded). */
+  readonly requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+export interface ModelServerOptions {
+  /** Validated again at start (it may come from JSON); invalid → `ModelScriptError` listing every issue. */
+  readonly script: ModelScript;
+}
+
+const PREFIX = "scripted model server:";
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    request.on("error", reject);
+  });
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+function sendError(response: ServerResponse, status: number, message: string): void {
+  response.writeHead(status, { "content-type": "application/json" });
+  response.end(errorBody(status, message));
+}
+
+function headerValue(request: IncomingMessage, name: string): string | null {
+  const value = request.headers[name];
+  if (Array.isArray(value)) return value[0] ?? null;
+  return value ?? null;
+}
+
+function quotePrompt(promptText: string): string {
+  const head = promptText.slice(0, 200);
+  return JSON.stringify(promptText.length > 200 ? `${head}…` : head);
+}
+
+/** The HTTP status and message for a selection that plays no turn. */
+function refusal(selection: Exclude<TurnSelection, { kind: "turn" }>): { status: number; message: string } {
+  switch (selection.kind) {
+    case "no_prompt":
+      return { status: 400, message: `${PREFIX} the request has no user message with prompt text` };
+    case "unmatched":
+      return {
+        status: 400,
+        message: `${PREFIX} no conversation matched the prompt ${quotePrompt(selection.promptText)}`,
+      };
+    case "exhausted":
+      return {
+        status: 400,
+        message: `${PREFIX} conversation "${selection.conversationName}" has ${selection.turnCount} turn(s) but the CLI asked for turn ${selection.step + 1} (step ${selection.step}) of the prompt ${quotePrompt(selection.promptText)}`,
+      };
+  }
+}
+
+async function handleMessages(
+  script: ModelScript,
+  request: IncomingMessage,
+  response: ServerResponse,
+  requests: RecordedRequest[],
+): Promise<void> {
+  const raw = await readBody(request);
+  const sessionId = headerValue(request, "x-claude-code-session-id");
+  const parsed = parseJson(raw);
+  const body: Record<string, unknown> =
+    parsed.ok && typeof parsed.value === "object" && parsed.value !== null
+      ? (parsed.value as Record<string, unknown>)
+      : {};
+  const stream = body.stream === true;
+  const record = (fields: Pick<RecordedRequest, "conversation" | "step" | "promptText" | "status">) =>
+    requests.push({ ...fields, sessionId, stream, body: parsed.ok ? parsed.value : raw });
+
+  if (!parsed.ok) {
+    record({ conversation: null, step: null, promptText: null, status: 400 });
+    sendError(response, 400, `${PREFIX} the request body is not JSON`);
+    return;
+  }
+  const selection = selectTurn(script, body.messages);
+  if (selection.kind !== "turn") {
+    const { status, message } = refusal(selection);
+    record({
+      conversation: selection.kind === "exhausted" ? selection.conversationName : null,
+      step: selection.kind === "no_prompt" ? null : selection.step,
+      promptText: selection.kind === "no_prompt" ? null : selection.promptText,
+      status,
+    });
+    sendError(response, status, message);
+    return;
+  }
+  const { turn } = selection;
+  const status = turn.error?.status ?? 200;
+  record({
+    conversation: selection.conversationName,
+    step: selection.step,
+    promptText: selection.promptText,
+    status,
+  });
+  if (turn.error !== undefined) {
+    sendError(response, turn.error.status, turn.error.message);
+    return;
+  }
+  const model = typeof body.model === "string" ? body.model : "scripted-model";
+  const message = assistantMessage(turn, model);
+  if (!stream) {
+    response.writeHead(200, { "content-type": "application/json", "request-id": message.id });
+    response.end(JSON.stringify(message));
+    return;
+  }
+  response.writeHead(200, {
+    "content-type": "text/event-stream",
+    "cache-control": "no-cache",
+    "request-id": message.id,
+  });
+  for (const event of sseEvents(message)) response.write(event);
+  response.end();
+}
+
+/**
+ * Starts the server on `127.0.0.1` with an ephemeral port. The script is validated first; an invalid
+ * one rejects with a `ModelScriptError` listing every issue.
+ */
+export async function startModelServer(options: ModelServerOptions): Promise<ModelServer> {
+  const script = parseModelScript(options.script);
+  const requests: RecordedRequest[] = [];
+  const server = createServer((request, response) => {
+    const path = (request.url ?? "/").split("?")[0];
+    if (request.method === "POST" && path === "/v1/messages") {
+      handleMessages(script, request, response, requests).catch((error: unknown) => {
+        if (!response.headersSent) sendError(response, 500, `${PREFIX} internal error: ${String(error)}`);
+        else response.destroy();
+      });
+      return;
+    }
+    if ((request.method === "HEAD" || request.method === "GET") && path === "/api/hello") {
+      response.writeHead(200).end();
+      return;
+    }
+    request.resume();
+    sendError(response, 404, `${PREFIX} no route for ${request.method} ${path}`);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,151 @@
+/**
+ * Real git repositories in temp directories, for tests. Git runs through the product's exec seam
+ * (`src/proc/git.ts`) with a hermetic environment: the machine's global and system git config are not
+ * read, so a developer's identity, hooks path or signing settings never leak into a test.
+ */
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { git as runGit } from "../../src/proc/git.js";
+
+/** `process.env` without the machine's git config. Pass it as `baseEnv` to product code under test. */
+export const hermeticGitEnv: Readonly<Record<string, string | undefined>> = {
+  ...process.env,
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_AUTHOR_NAME: undefined,
+  GIT_AUTHOR_EMAIL: undefined,
+  GIT_COMMITTER_NAME: undefined,
+  GIT_COMMITTER_EMAIL: undefined,
+};
+
+/** The identity test repositories commit with (unless made with `identity: false`). */
+export const TEST_IDENTITY = { name: "Test Author", email: "test@example.invalid" } as const;
+
+export interface TempRepo {
+  readonly dir: string;
+  /** Runs `git ARGS` in the repository; returns stdout without its trailing newline. */
+  git(args: readonly string[]): Promise<string>;
+  /** Writes a file (creating folders) relative to the repository. */
+  write(path: string, content: string): Promise<void>;
+  /** Reads a file relative to the repository. */
+  read(path: string): Promise<string>;
+  /** Removes the repository. */
+  cleanup(): Promise<void>;
+}
+
+export interface MakeTempRepoOptions {
+  /** Files to write, path (relative, `/`-separated) → content. */
+  readonly files?: Readonly<Record<string, string>>;
+  /** Commit the files on `main` ("initial"). Default false: files stay untracked. */
+  readonly commit?: boolean;
+  /** Configure a local identity. Default true; false leaves the repository with none. */
+  readonly identity?: boolean;
+  /** Make a plain directory, not a git repository. */
+  readonly noGit?: boolean;
+}
+
+/** Makes a temp directory holding a git repository on branch `main`. */
+export async function makeTempRepo(options: MakeTempRepoOptions = {}): Promise<TempRepo> {
+  const dir = await mkdtemp(join(tmpdir(), "evidence-gate-repo-"));
+  const repo: TempRepo = {
+    dir,
+    git: (args) => runGit(args, { cwd: dir, baseEnv: hermeticGitEnv }),
+    write: async (path, content) => {
+      const full = join(dir, path);
+      await mkdir(dirname(full), { recursive: true });
+      await writeFile(full, content);
+    },
+    read: (path) => readFile(join(dir, path), "utf8"),
+    cleanup: () => rm(dir, { recursive: true, force: true }),
+  };
+  for (const [path, content] of Object.entries(options.files ?? {})) await repo.write(path, content);
+  if (options.noGit) return repo;
+  await repo.git(["init", "--quiet", "--initial-branch=main"]);
+  await repo.git(["config", "commit.gpgsign", "false"]);
+  if (options.identity !== false) {
+    await repo.git(["config", "user.name", TEST_IDENTITY.name]);
+    await repo.git(["config", "user.email", TEST_IDENTITY.email]);
+  }
+  if (options.commit) await commitAll(repo, "initial");
+  return repo;
+}
+
+/** Stages everything and commits it; returns the new commit's SHA. */
+export async function commitAll(repo: TempRepo, message: string): Promise<string> {
+  await repo.git(["add", "-A"]);
+  await repo.git(["commit", "--quiet", "--allow-empty", "-m", message]);
+  return repo.git(["rev-parse", "HEAD"]);
+}
+
+/** The buggy source of the sample project: `sum` subtracts. */
+export const BUGGY_SUM = "export function sum(a, b) {\n  return a - b;\n}\n";
+/** The fixed source of the sample project. */
+export const FIXED_SUM = "export function sum(a, b) {\n  return a + b;\n}\n";
+/** The name of the sample project's test, which fails until `sum` is fixed. */
+export const SAMPLE_TEST_NAME = "sum adds two numbers";
+
+/**
+ * A tiny Node project committed on `main`: `npm test` runs `node --test`, and `test/sum.test.js` fails
+ * until `src/sum.js` is fixed (write {@link FIXED_SUM} to it).
+ */
+export function makeSampleNodeRepo(): Promise<TempRepo> {
+  return makeTempRepo({
+    commit: true,
+    files: {
+      "package.json": `${JSON.stringify(
+        { name: "sample", version: "1.0.0", private: true, type: "module", scripts: { test: "node --test" } },
+        null,
+        2,
+      )}\n`,
+      ".gitignore": "node_modules/\ndist/\n",
+      "src/sum.js": BUGGY_SUM,
+      "test/sum.test.js": [
+        'import assert from "node:assert/strict";',
+        'import { test } from "node:test";',
+        'import { sum } from "../src/sum.js";',
+        "",
+        `test(${JSON.stringify(SAMPLE_TEST_NAME)}, () => {`,
+        "  assert.equal(sum(2, 3), 5);",
+        "});",
+        "",
+      ].join("\n"),
+    },
+  });
+}
+
+/** A checkout of GitHub's test merge commit (`refs/pull/N/merge`): `HEAD` = merge of the head into a moved base. */
+export interface MergeCheckout extends TempRepo {
+  /** The base branch's tip the head was merged into (the merge's first parent). */
+  readonly baseSha: string;
+  /** The PR head (the merge's second parent). */
+  readonly headSha: string;
+  /** The merge commit, checked out detached like `actions/checkout` does on `pull_request`. */
+  readonly mergeSha: string;
+}
+
+/**
+ * Makes `main` with one commit, a `feature` branch with a change, then moves `main` on and checks out
+ * (detached) a merge of `feature` into `main` — the shape `actions/checkout` gives a `pull_request` job.
+ */
+export async function makeMergeCheckout(): Promise<MergeCheckout> {
+  const repo = await makeTempRepo({ commit: true, files: { "README.md": "base\n" } });
+  await repo.git(["checkout", "--quiet", "-b", "feature"]);
+  await repo.write("feature.txt", "from the PR head\n");
+  const headSha = await commitAll(repo, "feature change");
+  await repo.git(["checkout", "--quiet", "main"]);
+  await repo.write("base.txt", "the base moved on\n");
+  const baseSha = await commitAll(repo, "base change");
+  await repo.git(["checkout", "--quiet", "--detach", baseSha]);
+  await repo.git([
+    "merge",
+    "--quiet",
+    "--no-ff",
+    "--no-edit",
+    "-m",
+    `Merge ${headSha} into ${baseSha}`,
+    headSha,
+  ]);
+  const mergeSha = await repo.git(["rev-parse", "HEAD"]);
+  return { ...repo, baseSha, headSha, mergeSha };
+}
