@@ -38310,7 +38310,11 @@ async function invokeClaude(call) {
     case "spawn_failed":
       return { kind: "spawn_failed", message: result.message, durationMs: result.durationMs };
     case "cancelled":
-      return { kind: "cancelled", durationMs: result.durationMs };
+      return {
+        kind: "cancelled",
+        durationMs: result.durationMs,
+        deniedToolCalls: parser.finish().deniedToolCalls
+      };
     case "timed_out":
       return {
         kind: "timed_out",
@@ -38337,7 +38341,8 @@ async function invokeClaude(call) {
         exitCode,
         reason,
         durationMs: result.durationMs,
-        stderrTail: result.stderrTail
+        stderrTail: result.stderrTail,
+        deniedToolCalls: parsed.deniedToolCalls
       };
     }
     default:
@@ -38362,12 +38367,13 @@ function factsOf(outcome, sessionId) {
       reply: r.result ?? ""
     };
   }
+  const denied = outcome.kind === "timed_out" ? outcome.partial.deniedToolCalls : outcome.kind === "spawn_failed" ? 0 : outcome.deniedToolCalls;
   return {
     sessionId,
     costUsd: null,
     usage: null,
     numTurns: null,
-    denied: 0,
+    denied,
     durationMs: outcome.durationMs,
     reply: ""
   };
@@ -38441,14 +38447,18 @@ async function runAgentNode(spec, ctx, signal) {
   }
   let verify;
   if (spec.verify) {
+    const stopped = `cancelled before its verify command \`${spec.verify.command}\` finished`;
+    if (signal.aborted) return fail("cancelled", stopped);
     ctx.onVerifying?.(spec.id, spec.verify.command);
     verify = await ctx.verifyQueue.run({
       nodeId: spec.id,
       command: spec.verify.command,
       cwd: spec.verify.cwd,
       timeoutMs: spec.verify.timeoutMs,
-      expectExit: spec.verify.expectExit
+      expectExit: spec.verify.expectExit,
+      signal
     });
+    if (verify.outcome !== "passed" && signal.aborted) return fail("cancelled", stopped);
     if (verify.outcome !== "passed") {
       const detail2 = verify.outcome === "failed" ? `verify \`${verify.command}\` exited ${verify.exitCode} (expected ${verify.expectExit})` : `verify \`${verify.command}\` ${verify.outcome === "timed_out" ? "timed out" : "could not start"}`;
       return fail("verify_failed", detail2, verify);
@@ -38693,7 +38703,9 @@ function mintRunId(now = /* @__PURE__ */ new Date()) {
 
 // src/engine/scheduler.ts
 async function schedule(options) {
-  if (options.concurrency < 1) throw new Error(`Internal error: concurrency ${options.concurrency} < 1`);
+  if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
+    throw new Error(`Internal error: concurrency must be an integer \u2265 1, got ${options.concurrency}`);
+  }
   const outcomes = /* @__PURE__ */ new Map();
   const running = /* @__PURE__ */ new Map();
   const pending = new Set(options.nodes.map((n) => n.id));
@@ -38707,10 +38719,17 @@ async function schedule(options) {
     for (const controller of running.values()) controller.abort();
   };
   options.signal?.addEventListener("abort", abortAll, { once: true });
+  const skippedBecauseOf = /* @__PURE__ */ new Map();
   const blockedReason = (node2) => {
     for (const dep of node2.dependsOn) {
       const outcome = outcomes.get(dep);
-      if (outcome !== void 0 && outcome.kind !== "passed") return `dependency "${dep}" did not pass`;
+      if (outcome === void 0 || outcome.kind === "passed") continue;
+      const root = outcome.kind === "skipped" ? skippedBecauseOf.get(dep) : dep;
+      if (root === void 0) return `dependency "${dep}" was skipped`;
+      skippedBecauseOf.set(node2.id, root);
+      const rootOutcome = outcomes.get(root);
+      const what = rootOutcome?.kind === "cancelled" ? "was cancelled" : "failed";
+      return root === dep ? `dependency "${dep}" ${what}` : `dependency "${dep}" was skipped because "${root}" ${what}`;
     }
     return null;
   };
@@ -38737,7 +38756,7 @@ async function schedule(options) {
       pending.delete(id2);
       const controller = new AbortController();
       running.set(id2, controller);
-      void options.run(id2, controller.signal).catch(() => "failed").then((verdict) => {
+      void Promise.resolve().then(() => options.run(id2, controller.signal)).catch(() => "failed").then((verdict) => {
         running.delete(id2);
         if (verdict === "passed") outcomes.set(id2, { kind: "passed" });
         else if (verdict === "cancelled" || controller.signal.aborted) {
@@ -38791,6 +38810,15 @@ async function runAuto(o) {
   if (decision.kind === "refused")
     return { kind: "refused", message: decision.message, signals: decision.signals };
   const answer = decision.answer;
+  const gitContext = { baseEnv: o.baseEnv, knownSecrets: o.knownSecrets };
+  let start;
+  try {
+    start = await startingCommit(repoDir, { ...gitContext, ...o.pr ? { prHead: o.pr.headSha } : {} });
+  } catch (error62) {
+    if (error62 instanceof NotAGitRepositoryError || error62 instanceof NoCommitError)
+      return { kind: "usage_error", message: `${error62.message} Nothing was run.` };
+    throw error62;
+  }
   const setupError = await o.beforeFirstModelCall?.() ?? null;
   if (setupError !== null) return { kind: "usage_error", message: setupError };
   const claudePath = findExecutable(o.claudeExecutable, o.modelEnv("planner").PATH);
@@ -38804,7 +38832,6 @@ async function runAuto(o) {
   const dir = new RunDirectory(o.runsDir, runId);
   const startedAt = (/* @__PURE__ */ new Date()).toISOString();
   dir.event({ type: "run_started", runId, mode: "auto" });
-  const start = await startingCommit(repoDir, o.pr ? { prHead: o.pr.headSha } : {});
   const startDescription = describeStartingCommit({
     sha: start.sha,
     parents: start.parents,
@@ -38860,15 +38887,16 @@ async function runAuto(o) {
     let patch;
     let finalTree = null;
     try {
-      finalTree = await evidenceTree(repoDir);
+      finalTree = await evidenceTree(repoDir, gitContext);
     } catch {
       finalTree = null;
     }
     const changed = finalTree !== null && finalTree !== start.tree;
     let commitNote = "";
-    void finalTree;
-    if (changed && o.commit && args.end.kind === "completed") {
+    const everyRowPassed = args.rows.length > 0 && args.rows.every((r) => r.verdict === "PASS");
+    if (changed && o.commit && args.end.kind === "completed" && everyRowPassed) {
       const sha = await commitWorkingTree(repoDir, {
+        ...gitContext,
         message: `evidence-gate: ${firstLine(o.goal)}`,
         trailer: `Evidence-Gate-Run: ${runId}`
       });
@@ -38878,7 +38906,7 @@ async function runAuto(o) {
         commitNote = "the nodes' changes, committed by --commit";
       }
     } else if (changed) {
-      const p = await workingTreePatch(repoDir, start.sha);
+      const p = await workingTreePatch(repoDir, start.sha, gitContext);
       const path = dir.writeBytes("patch.diff", p.diffBytes);
       patch = { path, bytes: p.diffBytes.length, preview: p.diff.slice(0, 4e3) };
     }
@@ -38952,7 +38980,7 @@ async function runAuto(o) {
       repaired: { refusals: [...planned.refusals] }
     };
     await o.hooks?.onPlan?.(plan2);
-    const end2 = planned.refusals.length > 0 && planned.rejected !== null ? { kind: "plan-refused", refusals: planned.refusals } : { kind: "engine-error", message: `planning failed: ${planned.reason}` };
+    const end2 = o.signal?.aborted ? { kind: "cancelled" } : planned.refusals.length > 0 && planned.rejected !== null ? { kind: "plan-refused", refusals: planned.refusals } : { kind: "engine-error", message: `planning failed: ${planned.reason}` };
     return finish({ graph: null, rows: [], plan: plan2, calls: planned.calls, end: end2 });
   }
   const spec = structuredClone(planned.spec);
@@ -39764,11 +39792,17 @@ var CheckRunReporter = class {
     if (!force && now - this.#lastUpdate < (this.#options.throttleMs ?? 1e4)) return false;
     this.#lastUpdate = now;
     const output2 = renderCheckRunOutput(ledger, this.#detailsOption());
-    await this.#options.client.update(this.#ref.id, {
-      title: output2.title,
-      summary: output2.summary,
-      text: output2.text
-    });
+    try {
+      await this.#options.client.update(this.#ref.id, {
+        title: output2.title,
+        summary: output2.summary,
+        text: output2.text
+      });
+    } catch (error62) {
+      if (this.#options.onProgressError === void 0) throw error62;
+      this.#options.onProgressError(error62);
+      return false;
+    }
     return true;
   }
   /** Completes the check run with the finished ledger's conclusion. */
@@ -44677,13 +44711,17 @@ ${AUTO_USAGE}`);
     client: new CheckRunClient({ octokit, owner, repo, warn: (m) => io.err.write(`${m}
 `) }),
     name: f.checkName,
-    headSha
+    headSha,
+    onProgressError: (error62) => io.err.write(
+      `could not update the check run with progress: ${error62 instanceof Error ? error62.message : String(error62)}
+`
+    )
   });
   if (octokit !== null) {
     let headSha = f.sha;
     if (headSha === void 0) {
       try {
-        headSha = (await startingCommit(repoDir)).sha;
+        headSha = (await startingCommit(repoDir, { baseEnv: io.env, knownSecrets })).sha;
       } catch (error62) {
         io.err.write(
           `evidence-gate auto: --repo ${repoDir}: ${error62 instanceof Error ? error62.message : String(error62)}
@@ -44722,6 +44760,7 @@ ${AUTO_USAGE}`);
       baseEnv: io.env,
       knownSecrets,
       plannerTimeoutMs: 20 * 6e4,
+      ...io.signal ? { signal: io.signal } : {},
       hooks: {
         onRunStarted: (id2, dir) => line2(`run ${id2} (${dir})`),
         onPlan: (plan) => {
@@ -44807,6 +44846,11 @@ ${result.message}
       else io.out.write(`
 ${renderLedgerText(ledger)}
 `);
+      if (f.commit && ledger.postedCommit === void 0 && ledger.patch !== void 0) {
+        line2(
+          `--commit: nothing was committed because the run did not pass; the nodes' changes are in ${ledger.patch.path}`
+        );
+      }
       line2(`ledger: ${result.ledgerPath}`);
       return exitCodeFor(ledger);
     }

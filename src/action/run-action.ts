@@ -9,12 +9,14 @@ import { join, resolve } from "node:path";
 import * as core from "@actions/core";
 import { type AutoRunResult, runAuto } from "../engine/auto-run.js";
 import { mintRunId } from "../engine/run-id.js";
-import { CheckRunClient } from "../github/check-run.js";
+import { artifactsMarkdown, type RunArtifacts, uploadRunArtifacts } from "../github/artifact.js";
+import { CheckRunClient, type CheckRunRef, CheckRunWriteError } from "../github/check-run.js";
 import { CheckRunReporter } from "../github/check-run-reporter.js";
 import { type EventContext, readEventContext } from "../github/event-context.js";
 import { writeJobSummary } from "../github/job-summary.js";
 import { apiUrlFromEnv, createOctokit } from "../github/octokit.js";
 import { type Conclusion, decideConclusion, type RunEnd } from "../ledger/conclusion.js";
+import type { Ledger } from "../ledger/ledger.js";
 import { renderLedgerMarkdown } from "../ledger/render-markdown.js";
 import { renderLedgerText } from "../ledger/render-text.js";
 import { buildChildEnv } from "../proc/child-env.js";
@@ -38,10 +40,10 @@ interface StepResult {
 const FAILING_OUTCOMES = new Set(["failed", "refused", "usage-error", "cancelled", "timed-out", "abandoned"]);
 
 /** Runs the action; sets outputs and the step's status. Never throws. */
-export async function runAction(env: Env = process.env): Promise<void> {
+export async function runAction(env: Env = process.env, signal?: AbortSignal): Promise<void> {
   let reporter: CheckRunReporter | null = null;
   try {
-    await main(env, (r) => {
+    await main(env, signal, (r) => {
       reporter = r;
     });
   } catch (error) {
@@ -65,7 +67,11 @@ export async function runAction(env: Env = process.env): Promise<void> {
   }
 }
 
-async function main(env: Env, exposeReporter: (r: CheckRunReporter) => void): Promise<void> {
+async function main(
+  env: Env,
+  signal: AbortSignal | undefined,
+  exposeReporter: (r: CheckRunReporter) => void,
+): Promise<void> {
   const parsed = readActionInputs(env);
   let event: EventContext;
   try {
@@ -102,13 +108,24 @@ async function main(env: Env, exposeReporter: (r: CheckRunReporter) => void): Pr
     name: parsed.ok ? parsed.inputs.checkName : "evidence-gate",
     headSha: event.headSha,
     detailsUrl: event.run.runUrl,
+    // A failed mid-run update is reported and the run goes on; the final completion still must succeed.
+    onProgressError: (error) =>
+      core.warning(
+        `could not update the check run with progress: ${error instanceof Error ? error.message : String(error)}`,
+      ),
   });
   exposeReporter(reporter);
   const runId = mintRunId();
-  const ref = await reporter.start(
-    runId,
-    `Run \`${runId}\` is starting: ${parsed.ok ? parsed.inputs.goal.split("\n")[0] : "checking inputs"}`,
-  );
+  let ref: CheckRunRef;
+  try {
+    ref = await reporter.start(
+      runId,
+      `Run \`${runId}\` is starting: ${parsed.ok ? parsed.inputs.goal.split("\n")[0] : "checking inputs"}`,
+    );
+  } catch (error) {
+    if (!(error instanceof CheckRunWriteError)) throw error;
+    return checkRunNotCreated(error, env);
+  }
   core.saveState("check-run-id", String(ref.id));
   core.setOutput("check-run-id", String(ref.id));
   if (ref.htmlUrl) core.setOutput("check-run-url", ref.htmlUrl);
@@ -116,7 +133,7 @@ async function main(env: Env, exposeReporter: (r: CheckRunReporter) => void): Pr
 
   if (!parsed.ok) {
     const message = parsed.errors.join("\n");
-    return endEarly(reporter, { kind: "usage-error", message }, message);
+    return endEarly(reporter, { kind: "usage-error", message }, message, env);
   }
   const inputs = parsed.inputs;
   const workspace = resolve(env.GITHUB_WORKSPACE ?? process.cwd());
@@ -176,6 +193,7 @@ async function main(env: Env, exposeReporter: (r: CheckRunReporter) => void): Pr
       knownSecrets: secrets,
       pr: { title: event.title, body: event.body, headSha: event.headSha, baseRef: event.baseRef },
       plannerTimeoutMs: 20 * 60_000,
+      ...(signal ? { signal } : {}),
       echo: fenceLog,
       hooks: {
         onPlan: (plan) => core.info(`plan: ${plan.nodes.map((n) => n.id).join(", ")}`),
@@ -195,20 +213,38 @@ async function main(env: Env, exposeReporter: (r: CheckRunReporter) => void): Pr
 
   switch (result.kind) {
     case "usage_error":
-      return endEarly(reporter, { kind: "usage-error", message: result.message }, result.message);
+      return endEarly(reporter, { kind: "usage-error", message: result.message }, result.message, env);
     case "refused":
       return endEarly(
         reporter,
         { kind: "refused", reason: "build-evidence", message: result.message },
         result.message,
+        env,
       );
     case "finished": {
-      const ledger = result.ledger;
-      const markdown = renderLedgerMarkdown(ledger);
+      // The ledger is final (ledger.json written): upload the run directory and the ledger, then name the
+      // artifacts in the summaries (the patch's location included) before the check run completes.
+      const artifacts = await uploadRunArtifacts({
+        runId,
+        runDir: result.runDir,
+        ledgerPath: result.ledgerPath,
+        checkName: inputs.checkName,
+        stagingDir: temp,
+        env,
+        secrets,
+        notice: (m) => core.notice(m),
+        warn: (m) => core.warning(m),
+      });
+      const ledger = withPatchLocation(result.ledger, artifacts);
+      const markdown = `${renderLedgerMarkdown(ledger)}\n${artifactsMarkdown(artifacts, result.runDir)}\n`;
       await writeJobSummary(markdown, { env });
       const fence = new CommandFence((t) => void process.stdout.write(t), true);
       for (const l of renderLedgerText(ledger).split("\n")) fence.line(l);
       fence.close();
+      // Outputs first: a failed final write must not hide the ledger from later steps.
+      core.setOutput("ledger-path", result.ledgerPath);
+      core.setOutput("conclusion", ledger.conclusion!.conclusion);
+      if (ledger.evidenceTree) core.setOutput("evidence-tree", ledger.evidenceTree);
       const finalRef = await reporter.finish(ledger);
       return finishStep(
         {
@@ -228,7 +264,7 @@ async function main(env: Env, exposeReporter: (r: CheckRunReporter) => void): Pr
   }
 }
 
-async function endEarly(reporter: CheckRunReporter, end: RunEnd, message: string): Promise<void> {
+async function endEarly(reporter: CheckRunReporter, end: RunEnd, message: string, env: Env): Promise<void> {
   const decided = decideConclusion({
     rows: [],
     sinks: [],
@@ -238,10 +274,44 @@ async function endEarly(reporter: CheckRunReporter, end: RunEnd, message: string
     requireEvidence: false,
     end,
   });
-  const summary = `## ${decided.title}\n\n${message}\n\n${decided.reason}\n`;
-  await writeJobSummary(summary);
+  // `decided.reason` already quotes `message` and adds what was (not) spent.
+  const summary = `## ${decided.title}\n\n${decided.reason}\n`;
+  await writeJobSummary(summary, { env });
   await reporter.end(decided.conclusion, decided.title, summary);
   finishStep({ outcome: decided.outcome, conclusion: decided.conclusion }, `${decided.title}: ${message}`);
+}
+
+/**
+ * The check run could not be created (SPEC §6, §10: a 403/404 names the missing `checks: write`). Nothing
+ * has run yet and nothing will: a verdict that cannot be posted is not worth a model call. The job summary
+ * says so, then the step fails. A refused permission is something the workflow must change (outcome
+ * `usage-error`); any other failure (5xx after retries, no answer) is `failed`.
+ */
+async function checkRunNotCreated(error: CheckRunWriteError, env: Env): Promise<void> {
+  const permission = error.status === 403 || error.status === 404;
+  const summary = [
+    "## ⚠️ evidence-gate: the check run could not be created",
+    "",
+    error.message,
+    "",
+    "Nothing ran and nothing was spent: the run stops before planning when its verdict cannot be posted.",
+    "",
+  ].join("\n");
+  await writeJobSummary(summary, { env });
+  core.setOutput("outcome", permission ? "usage-error" : "failed");
+  core.setFailed(`evidence-gate: ${error.message}`);
+}
+
+/**
+ * The ledger with its patch located in the uploaded run-directory artifact (the ledger's `patch.path` is
+ * "a run-directory path or an artifact name"); unchanged when the artifact was not uploaded.
+ */
+function withPatchLocation(ledger: Ledger, artifacts: RunArtifacts): Ledger {
+  if (ledger.patch === undefined || artifacts.runDirectory.kind !== "uploaded") return ledger;
+  return {
+    ...ledger,
+    patch: { ...ledger.patch, path: `patch.diff in artifact ${artifacts.runDirectory.name}` },
+  };
 }
 
 function usageFailure(message: string): void {

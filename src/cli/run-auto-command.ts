@@ -26,6 +26,8 @@ export interface CliIo {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly out: { write(text: string): unknown };
   readonly err: { write(text: string): unknown };
+  /** Aborted on SIGINT/SIGTERM: running nodes are stopped and the run ends cancelled (exit 130). */
+  readonly signal?: AbortSignal;
 }
 
 /** Runs `auto` and returns the process exit code. */
@@ -71,12 +73,16 @@ export async function runCliAuto(argv: readonly string[], io: CliIo): Promise<nu
       client: new CheckRunClient({ octokit: octokit!, owner, repo, warn: (m) => io.err.write(`${m}\n`) }),
       name: f.checkName,
       headSha,
+      onProgressError: (error) =>
+        io.err.write(
+          `could not update the check run with progress: ${error instanceof Error ? error.message : String(error)}\n`,
+        ),
     });
   if (octokit !== null) {
     let headSha = f.sha;
     if (headSha === undefined) {
       try {
-        headSha = (await startingCommit(repoDir)).sha;
+        headSha = (await startingCommit(repoDir, { baseEnv: io.env, knownSecrets })).sha;
       } catch (error) {
         io.err.write(
           `evidence-gate auto: --repo ${repoDir}: ${error instanceof Error ? error.message : String(error)}\n`,
@@ -115,6 +121,7 @@ export async function runCliAuto(argv: readonly string[], io: CliIo): Promise<nu
       baseEnv: io.env,
       knownSecrets,
       plannerTimeoutMs: 20 * 60_000,
+      ...(io.signal ? { signal: io.signal } : {}),
       hooks: {
         onRunStarted: (id, dir) => line(`run ${id} (${dir})`),
         onPlan: (plan) => {
@@ -199,6 +206,11 @@ export async function runCliAuto(argv: readonly string[], io: CliIo): Promise<nu
       if (f.summaryOut !== undefined) writeFileSync(f.summaryOut, markdown);
       if (f.json) io.out.write(renderLedgerJson(ledger));
       else io.out.write(`\n${renderLedgerText(ledger)}\n`);
+      if (f.commit && ledger.postedCommit === undefined && ledger.patch !== undefined) {
+        line(
+          `--commit: nothing was committed because the run did not pass; the nodes' changes are in ${ledger.patch.path}`,
+        );
+      }
       line(`ledger: ${result.ledgerPath}`);
       return exitCodeFor(ledger);
     }

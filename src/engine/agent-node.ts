@@ -77,12 +77,19 @@ function factsOf(outcome: ClaudeCallOutcome, sessionId: string): CallFacts {
       reply: r.result ?? "",
     };
   }
+  // A call that ended without a result still shows the denials its stream carried before it stopped.
+  const denied =
+    outcome.kind === "timed_out"
+      ? outcome.partial.deniedToolCalls
+      : outcome.kind === "spawn_failed"
+        ? 0
+        : outcome.deniedToolCalls;
   return {
     sessionId,
     costUsd: null,
     usage: null,
     numTurns: null,
-    denied: 0,
+    denied,
     durationMs: outcome.durationMs,
     reply: "",
   };
@@ -163,14 +170,21 @@ export async function runAgentNode(
   }
   let verify: VerifyEvidence | undefined;
   if (spec.verify) {
+    const stopped = `cancelled before its verify command \`${spec.verify.command}\` finished`;
+    if (signal.aborted) return fail("cancelled", stopped);
     ctx.onVerifying?.(spec.id, spec.verify.command);
+    // The node's signal reaches the verify too: `on_fail: halt` and a cancelled run stop a running build
+    // (SPEC §4), instead of waiting for it and then recording a PASS for a halted sibling.
     verify = await ctx.verifyQueue.run({
       nodeId: spec.id,
       command: spec.verify.command,
       cwd: spec.verify.cwd,
       timeoutMs: spec.verify.timeoutMs,
       expectExit: spec.verify.expectExit,
+      signal,
     });
+    // A build stopped by the signal is not evidence about the tree either way: the row says cancelled.
+    if (verify.outcome !== "passed" && signal.aborted) return fail("cancelled", stopped);
     if (verify.outcome !== "passed") {
       const detail =
         verify.outcome === "failed"

@@ -9,7 +9,13 @@ import { resolve } from "node:path";
 import type { BuildEvidenceAnswer, BuildSignal } from "../evidence/answer.js";
 import { decideBuildEvidence } from "../evidence/build-evidence.js";
 import { scanBuildSignals } from "../evidence/build-signals.js";
-import { describeStartingCommit, evidenceTree, startingCommit } from "../evidence/evidence-tree.js";
+import {
+  describeStartingCommit,
+  evidenceTree,
+  NoCommitError,
+  NotAGitRepositoryError,
+  startingCommit,
+} from "../evidence/evidence-tree.js";
 import { commitWorkingTree, workingTreePatch } from "../evidence/patch.js";
 import { VerifyQueue } from "../evidence/verify.js";
 import type { Graph } from "../graph/load.js";
@@ -127,6 +133,17 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
   if (decision.kind === "refused")
     return { kind: "refused", message: decision.message, signals: decision.signals };
   const answer = decision.answer;
+  // git runs from the run's own environment (never the host process's), like the verify's evidence tree.
+  const gitContext = { baseEnv: o.baseEnv, knownSecrets: o.knownSecrets };
+  let start: Awaited<ReturnType<typeof startingCommit>>;
+  try {
+    // Before anything is installed, billed or written: without a starting commit there is no evidence tree.
+    start = await startingCommit(repoDir, { ...gitContext, ...(o.pr ? { prHead: o.pr.headSha } : {}) });
+  } catch (error) {
+    if (error instanceof NotAGitRepositoryError || error instanceof NoCommitError)
+      return { kind: "usage_error", message: `${error.message} Nothing was run.` };
+    throw error;
+  }
   const setupError = (await o.beforeFirstModelCall?.()) ?? null;
   if (setupError !== null) return { kind: "usage_error", message: setupError };
   const claudePath = findExecutable(o.claudeExecutable, o.modelEnv("planner").PATH);
@@ -141,7 +158,6 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
   const dir = new RunDirectory(o.runsDir, runId);
   const startedAt = new Date().toISOString();
   dir.event({ type: "run_started", runId, mode: "auto" });
-  const start = await startingCommit(repoDir, o.pr ? { prHead: o.pr.headSha } : {});
   const startDescription = describeStartingCommit({
     sha: start.sha,
     parents: start.parents,
@@ -207,15 +223,17 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
     let patch: Ledger["patch"];
     let finalTree: string | null = null;
     try {
-      finalTree = await evidenceTree(repoDir);
+      finalTree = await evidenceTree(repoDir, gitContext);
     } catch {
       finalTree = null;
     }
     const changed = finalTree !== null && finalTree !== start.tree;
     let commitNote = "";
-    void finalTree;
-    if (changed && o.commit && args.end.kind === "completed") {
+    // --commit never puts a failed run's changes on the branch: they stay in patch.diff for a person to judge.
+    const everyRowPassed = args.rows.length > 0 && args.rows.every((r) => r.verdict === "PASS");
+    if (changed && o.commit && args.end.kind === "completed" && everyRowPassed) {
       const sha = await commitWorkingTree(repoDir, {
+        ...gitContext,
         message: `evidence-gate: ${firstLine(o.goal)}`,
         trailer: `Evidence-Gate-Run: ${runId}`,
       });
@@ -225,7 +243,7 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
         commitNote = "the nodes' changes, committed by --commit";
       }
     } else if (changed) {
-      const p = await workingTreePatch(repoDir, start.sha);
+      const p = await workingTreePatch(repoDir, start.sha, gitContext);
       const path = dir.writeBytes("patch.diff", p.diffBytes);
       patch = { path, bytes: p.diffBytes.length, preview: p.diff.slice(0, 4000) };
     }
@@ -307,8 +325,9 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
       repaired: { refusals: [...planned.refusals] },
     };
     await o.hooks?.onPlan?.(plan);
-    const end: RunEnd =
-      planned.refusals.length > 0 && planned.rejected !== null
+    const end: RunEnd = o.signal?.aborted
+      ? { kind: "cancelled" }
+      : planned.refusals.length > 0 && planned.rejected !== null
         ? { kind: "plan-refused", refusals: planned.refusals }
         : { kind: "engine-error", message: `planning failed: ${planned.reason}` };
     return finish({ graph: null, rows: [], plan, calls: planned.calls, end });

@@ -42,6 +42,8 @@ export type ClaudeCallOutcome =
       readonly reason: string;
       readonly durationMs: number;
       readonly stderrTail: string;
+      /** Denials the stream showed before it ended without a result (they arrive while the process runs). */
+      readonly deniedToolCalls: number;
     }
   | { readonly kind: "spawn_failed"; readonly message: string; readonly durationMs: number }
   | {
@@ -50,7 +52,12 @@ export type ClaudeCallOutcome =
       readonly durationMs: number;
       readonly partial: ClaudeOutcome;
     }
-  | { readonly kind: "cancelled"; readonly durationMs: number };
+  | {
+      readonly kind: "cancelled";
+      readonly durationMs: number;
+      /** Denials the stream showed before the call was stopped. */
+      readonly deniedToolCalls: number;
+    };
 
 /** Runs one `claude -p` call to completion. Never rejects for the CLI's own failures. */
 export async function invokeClaude(call: ClaudeCall): Promise<ClaudeCallOutcome> {
@@ -80,7 +87,11 @@ export async function invokeClaude(call: ClaudeCall): Promise<ClaudeCallOutcome>
     case "spawn_failed":
       return { kind: "spawn_failed", message: result.message, durationMs: result.durationMs };
     case "cancelled":
-      return { kind: "cancelled", durationMs: result.durationMs };
+      return {
+        kind: "cancelled",
+        durationMs: result.durationMs,
+        deniedToolCalls: parser.finish().deniedToolCalls,
+      };
     case "timed_out":
       return {
         kind: "timed_out",
@@ -111,6 +122,7 @@ export async function invokeClaude(call: ClaudeCall): Promise<ClaudeCallOutcome>
         reason,
         durationMs: result.durationMs,
         stderrTail: result.stderrTail,
+        deniedToolCalls: parsed.deniedToolCalls,
       };
     }
     default:

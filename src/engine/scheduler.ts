@@ -49,7 +49,10 @@ export interface ScheduleResult {
  * @returns an outcome for every node, in no particular order.
  */
 export async function schedule(options: ScheduleOptions): Promise<ScheduleResult> {
-  if (options.concurrency < 1) throw new Error(`Internal error: concurrency ${options.concurrency} < 1`);
+  // NaN or a fraction would slip past a bare `< 1` check and lift (or blur) the limit.
+  if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
+    throw new Error(`Internal error: concurrency must be an integer ≥ 1, got ${options.concurrency}`);
+  }
   const outcomes = new Map<string, ScheduleOutcome>();
   const running = new Map<string, AbortController>();
   const pending = new Set(options.nodes.map((n) => n.id));
@@ -65,10 +68,21 @@ export async function schedule(options: ScheduleOptions): Promise<ScheduleResult
   };
   options.signal?.addEventListener("abort", abortAll, { once: true });
 
+  // The node whose failure (or cancellation) a skip goes back to, so a skipped grandchild's reason names
+  // the node that actually failed, not only the skipped node in between.
+  const skippedBecauseOf = new Map<string, string>();
   const blockedReason = (node: ScheduledNode): string | null => {
     for (const dep of node.dependsOn) {
       const outcome = outcomes.get(dep);
-      if (outcome !== undefined && outcome.kind !== "passed") return `dependency "${dep}" did not pass`;
+      if (outcome === undefined || outcome.kind === "passed") continue;
+      const root = outcome.kind === "skipped" ? skippedBecauseOf.get(dep) : dep;
+      if (root === undefined) return `dependency "${dep}" was skipped`;
+      skippedBecauseOf.set(node.id, root);
+      const rootOutcome = outcomes.get(root);
+      const what = rootOutcome?.kind === "cancelled" ? "was cancelled" : "failed";
+      return root === dep
+        ? `dependency "${dep}" ${what}`
+        : `dependency "${dep}" was skipped because "${root}" ${what}`;
     }
     return null;
   };
@@ -103,8 +117,10 @@ export async function schedule(options: ScheduleOptions): Promise<ScheduleResult
       pending.delete(id);
       const controller = new AbortController();
       running.set(id, controller);
-      void options
-        .run(id, controller.signal)
+      // `Promise.resolve().then` also turns a synchronous throw of `run` into a failed node, not a
+      // rejected schedule.
+      void Promise.resolve()
+        .then(() => options.run(id, controller.signal))
         .catch((): NodeVerdict => "failed")
         .then((verdict) => {
           running.delete(id);

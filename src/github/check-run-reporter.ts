@@ -17,6 +17,11 @@ export interface CheckRunReporterOptions {
   /** Minimum time between progress updates, ms (default 10 000; the final update is never throttled). */
   readonly throttleMs?: number;
   readonly now?: () => number;
+  /**
+   * Told when a progress update fails. Progress is best effort: the run goes on, and the final
+   * completion (which does throw) reports the verdict. Default: rethrow.
+   */
+  readonly onProgressError?: (error: unknown) => void;
 }
 
 export class CheckRunReporter {
@@ -62,11 +67,17 @@ export class CheckRunReporter {
     if (!force && now - this.#lastUpdate < (this.#options.throttleMs ?? 10_000)) return false;
     this.#lastUpdate = now;
     const output = renderCheckRunOutput(ledger, this.#detailsOption());
-    await this.#options.client.update(this.#ref.id, {
-      title: output.title,
-      summary: output.summary,
-      text: output.text,
-    });
+    try {
+      await this.#options.client.update(this.#ref.id, {
+        title: output.title,
+        summary: output.summary,
+        text: output.text,
+      });
+    } catch (error) {
+      if (this.#options.onProgressError === undefined) throw error;
+      this.#options.onProgressError(error);
+      return false;
+    }
     return true;
   }
 

@@ -40,6 +40,17 @@ export function twoNodePlan(extra: Record<string, unknown> = {}): string {
   });
 }
 
+/**
+ * A two-node plan the planned-node rules refuse for two reasons at once: the check node asks for
+ * `Bash(*)` (every shell command) and carries its own `success_check.verify` (a planner-written command).
+ */
+export function refusedTwoNodePlan(): string {
+  return twoNodePlan({
+    allowed_tools: ["Read", "Bash(*)"],
+    success_check: { result_matches: PASS_PATTERN, verify: { command: "true" } },
+  });
+}
+
 /** A one-node plan whose node changes nothing (a review). */
 export function reviewOnlyPlan(): string {
   return JSON.stringify({

@@ -1,0 +1,250 @@
+/**
+ * A run's workflow artifacts (SPEC §4, §6, §10, §11), uploaded through `@actions/artifact`:
+ *
+ * - `evidence-gate-run-<run id>`: the run directory (`state.json`, `events.jsonl`, `graph.json`, node
+ *   outputs, `patch.diff` when the nodes changed files, `ledger.json`);
+ * - `<check-name>-ledger`: the ledger JSON (on every finished run, not only forks).
+ *
+ * What is uploaded is a copy with every known secret replaced by `***` (SPEC §9: secrets are redacted from
+ * everything sent through the API, artifacts included). Where the runner's artifact service is not
+ * reachable — `ACTIONS_RUNTIME_TOKEN` / `ACTIONS_RESULTS_URL` unset (a local run, a test without the
+ * results service) — nothing is uploaded and the caller is told once, with the reason, to print as a
+ * notice. A failed upload is reported, never thrown: the check run carries the verdict either way.
+ */
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { basename, dirname, join, relative } from "node:path";
+import { DefaultArtifactClient, GHESNotSupportedError } from "@actions/artifact";
+
+/** The part of `@actions/artifact`'s client this module calls (a seam for tests). */
+export interface ArtifactUploader {
+  uploadArtifact(
+    name: string,
+    files: string[],
+    rootDirectory: string,
+    options?: { retentionDays?: number },
+  ): Promise<{ id?: number; size?: number; digest?: string }>;
+}
+
+export type ArtifactOutcome =
+  | {
+      readonly kind: "uploaded";
+      readonly name: string;
+      readonly id: number | null;
+      readonly size: number | null;
+      readonly files: number;
+    }
+  | { readonly kind: "skipped"; readonly name: string; readonly reason: string }
+  | { readonly kind: "failed"; readonly name: string; readonly message: string };
+
+export interface RunArtifacts {
+  /** `evidence-gate-run-<run id>`: the run directory. */
+  readonly runDirectory: ArtifactOutcome;
+  /** `<check-name>-ledger`: the ledger JSON. */
+  readonly ledger: ArtifactOutcome;
+}
+
+export interface UploadRunArtifactsOptions {
+  readonly runId: string;
+  /** The run directory (uploaded whole). */
+  readonly runDir: string;
+  /** The ledger JSON file. */
+  readonly ledgerPath: string;
+  /** The check run's name (input `check-name`); the ledger artifact is `<check-name>-ledger`. */
+  readonly checkName: string;
+  /** Where the redacted copies are staged (e.g. `RUNNER_TEMP`). */
+  readonly stagingDir: string;
+  /** The runner's environment (default `process.env`): the artifact service's token and URL. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Values replaced by `***` in every uploaded file. */
+  readonly secrets: readonly string[];
+  /** Told once when the upload is skipped (the action passes `core.notice`). */
+  readonly notice: (message: string) => void;
+  /** Told for each failed upload (the action passes `core.warning`). */
+  readonly warn: (message: string) => void;
+  /** Default: `@actions/artifact`'s client. */
+  readonly client?: ArtifactUploader;
+}
+
+/** Characters `@actions/artifact` refuses in an artifact name (NTFS limits), replaced by `-`. */
+const INVALID_NAME_CHARACTERS = /["':<>|*?\r\n\\/]/g;
+
+/** `evidence-gate-run-<run id>` (SPEC §11). */
+export function runArtifactName(runId: string): string {
+  return safeArtifactName(`evidence-gate-run-${runId}`);
+}
+
+/** `<check-name>-ledger` (SPEC §10, §11), with characters the artifact service refuses replaced by `-`. */
+export function ledgerArtifactName(checkName: string): string {
+  return safeArtifactName(`${checkName}-ledger`);
+}
+
+function safeArtifactName(name: string): string {
+  return name.replace(INVALID_NAME_CHARACTERS, "-");
+}
+
+/**
+ * Why the artifact service cannot be used here, or `null` when it can. The runner gives a JavaScript
+ * action `ACTIONS_RUNTIME_TOKEN` and `ACTIONS_RESULTS_URL`; a local run has neither.
+ */
+export function artifactServiceUnavailable(env: Readonly<Record<string, string | undefined>>): string | null {
+  const missing = ["ACTIONS_RUNTIME_TOKEN", "ACTIONS_RESULTS_URL"].filter(
+    (name) => (env[name] ?? "").trim() === "",
+  );
+  if (missing.length === 0) return null;
+  return `${missing.join(" and ")} ${missing.length === 1 ? "is" : "are"} not set (not running in GitHub Actions, or the artifact service is not available to this step)`;
+}
+
+/** Uploads both artifacts, or skips both with one notice. Never throws. */
+export async function uploadRunArtifacts(options: UploadRunArtifactsOptions): Promise<RunArtifacts> {
+  const runName = runArtifactName(options.runId);
+  const ledgerName = ledgerArtifactName(options.checkName);
+  const unavailable = artifactServiceUnavailable(options.env ?? process.env);
+  if (unavailable !== null) {
+    options.notice(
+      `evidence-gate: artifact upload skipped: ${unavailable}. Artifacts ${runName} and ${ledgerName} were not uploaded; the run directory stays at ${options.runDir}.`,
+    );
+    return {
+      runDirectory: { kind: "skipped", name: runName, reason: unavailable },
+      ledger: { kind: "skipped", name: ledgerName, reason: unavailable },
+    };
+  }
+  const client = options.client ?? new DefaultArtifactClient();
+  let staging: string | null = null;
+  try {
+    staging = mkdtempSync(join(options.stagingDir, "evidence-gate-artifacts-"));
+    const runCopy = join(staging, "run");
+    const runFiles = copyRedacted(options.runDir, runCopy, options.secrets);
+    const ledgerCopy = join(staging, "ledger");
+    mkdirSync(ledgerCopy, { recursive: true });
+    const ledgerFile = join(ledgerCopy, basename(options.ledgerPath));
+    writeFileSync(ledgerFile, redact(readFileSync(options.ledgerPath), options.secrets));
+    const runDirectory = await upload(client, runName, runFiles, runCopy, options.warn);
+    const ledger = await upload(client, ledgerName, [ledgerFile], ledgerCopy, options.warn);
+    return { runDirectory, ledger };
+  } catch (error) {
+    // Staging the redacted copies failed (disk full, unreadable file): nothing was uploaded.
+    const message = `could not prepare the artifacts: ${error instanceof Error ? error.message : String(error)}`;
+    options.warn(`evidence-gate: ${message}`);
+    return {
+      runDirectory: { kind: "failed", name: runName, message },
+      ledger: { kind: "failed", name: ledgerName, message },
+    };
+  } finally {
+    if (staging !== null) rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+async function upload(
+  client: ArtifactUploader,
+  name: string,
+  files: string[],
+  root: string,
+  warn: (message: string) => void,
+): Promise<ArtifactOutcome> {
+  try {
+    const result = await client.uploadArtifact(name, files, root);
+    return { kind: "uploaded", name, id: result.id ?? null, size: result.size ?? null, files: files.length };
+  } catch (error) {
+    if (error instanceof GHESNotSupportedError) {
+      return {
+        kind: "skipped",
+        name,
+        reason: "GitHub Enterprise Server does not support @actions/artifact v2+",
+      };
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    warn(`evidence-gate: could not upload artifact ${name}: ${message}`);
+    return { kind: "failed", name, message };
+  }
+}
+
+/** Copies every file under `from` to `to` with secrets redacted; returns the copies' paths. */
+function copyRedacted(from: string, to: string, secrets: readonly string[]): string[] {
+  const copies: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const source = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        walk(source);
+        continue;
+      }
+      if (!entry.isFile()) continue;
+      const target = join(to, relative(from, source));
+      mkdirSync(dirname(target), { recursive: true });
+      if (secrets.length === 0) copyFileSync(source, target);
+      else writeFileSync(target, redact(readFileSync(source), secrets));
+      copies.push(target);
+    }
+  };
+  walk(from);
+  return copies;
+}
+
+/**
+ * `bytes` with every occurrence of each secret replaced by `***`, as raw UTF-8 and as it appears inside
+ * a JSON string (the ledger and state files are JSON). Secrets shorter than 4 characters are left alone,
+ * as in the check run's redaction, so a one-letter "secret" does not shred every file.
+ */
+export function redact(bytes: Buffer, secrets: readonly string[]): Buffer {
+  const needles = new Set<string>();
+  for (const secret of secrets) {
+    if (secret.length < 4) continue;
+    needles.add(secret);
+    needles.add(JSON.stringify(secret).slice(1, -1));
+  }
+  let out = bytes;
+  for (const needle of needles) out = replaceAll(out, Buffer.from(needle, "utf8"), Buffer.from("***"));
+  return out;
+}
+
+function replaceAll(haystack: Buffer, needle: Buffer, replacement: Buffer): Buffer {
+  let at = haystack.indexOf(needle);
+  if (at === -1) return haystack;
+  const parts: Buffer[] = [];
+  let from = 0;
+  while (at !== -1) {
+    parts.push(haystack.subarray(from, at), replacement);
+    from = at + needle.length;
+    at = haystack.indexOf(needle, from);
+  }
+  parts.push(haystack.subarray(from));
+  return Buffer.concat(parts);
+}
+
+/** One Markdown section naming both artifacts and what happened to each, for the summaries. */
+export function artifactsMarkdown(artifacts: RunArtifacts, runDir: string): string {
+  const line = (outcome: ArtifactOutcome, what: string): string => {
+    const name = `\`${outcome.name}\``;
+    switch (outcome.kind) {
+      case "uploaded":
+        return `- ${name} (${what}): uploaded to this workflow run's artifacts${outcome.size === null ? "" : `, ${outcome.size} bytes`}.`;
+      case "skipped":
+        return `- ${name} (${what}): not uploaded — ${outcome.reason}.`;
+      case "failed":
+        return `- ${name} (${what}): **upload failed** — ${outcome.message.split("\n")[0]}`;
+      default:
+        return unreachable(outcome);
+    }
+  };
+  const lines = [
+    "### Artifacts",
+    "",
+    line(artifacts.runDirectory, "the run directory: state, events, graph, node outputs, patch.diff"),
+    line(artifacts.ledger, "the ledger JSON"),
+  ];
+  if (artifacts.runDirectory.kind !== "uploaded")
+    lines.push("", `The run directory is on the runner at \`${runDir}\`.`);
+  return lines.join("\n");
+}
+
+function unreachable(value: never): never {
+  throw new Error(`Internal error: unexpected artifact outcome ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,224 @@
+/**
+ * Finding the `claude` CLI (src/action/install-claude.ts): on PATH, in the runner's tool cache, or
+ * installed with npm into the tool cache. No test reaches the network: the npm-install branch runs
+ * against a stand-in `npm` on PATH that records its arguments and "installs" by linking the pinned CLI
+ * from node_modules — so what the real `npm install` downloads is not tested here.
+ */
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { DEFAULT_CLAUDE_VERSION } from "../../src/action/inputs.js";
+import { ensureClaude } from "../../src/action/install-claude.js";
+import { findExecutable } from "../../src/proc/which.js";
+import {
+  type ActionRun,
+  cleanupActionRun,
+  completion,
+  NODE_MODULES_BIN,
+  runActionStep,
+} from "../support/action-harness.js";
+import { type GitHubServer, startGitHubServer } from "../support/github-server/index.js";
+import { type ModelServer, startModelServer } from "../support/model-server/index.js";
+import { fixSumScript, MARKS, reviewOnlyPlan } from "../support/scenarios/fix-sum.js";
+import { commitAll, FIXED_SUM, makeSampleNodeRepo, type TempRepo } from "../support/temp-repo.js";
+
+const REAL_CLAUDE = join(NODE_MODULES_BIN, "claude");
+const VERSION = DEFAULT_CLAUDE_VERSION;
+/** The real npm: the stand-in hands everything but `install` to it (the verify command is `npm test`). */
+const REAL_NPM = findExecutable("npm", process.env.PATH);
+
+let scratch: string;
+beforeEach(() => {
+  scratch = mkdtempSync(join(tmpdir(), "eg-claude-lookup-"));
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** An executable file at `path` (a stand-in `claude` the lookup only has to find). */
+function executable(path: string, body = "#!/bin/sh\nexit 0\n"): string {
+  mkdirSync(join(path, ".."), { recursive: true });
+  writeFileSync(path, body);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+/** `<cache>/claude-code/<version>/<arch>/node_modules/.bin/claude` and the `.complete` marker tool-cache wants. */
+function populateToolCache(cache: string, link: string | null): string {
+  const dir = join(cache, "claude-code", VERSION, process.arch);
+  const bin = join(dir, "node_modules", ".bin", "claude");
+  if (link === null) executable(bin);
+  else {
+    mkdirSync(join(bin, ".."), { recursive: true });
+    symlinkSync(link, bin);
+  }
+  writeFileSync(`${dir}.complete`, "");
+  return bin;
+}
+
+describe("ensureClaude (in process)", () => {
+  it("uses claude from PATH when it is there, installs nothing, and says where it found it", async () => {
+    const bin = join(scratch, "bin");
+    const claude = executable(join(bin, "claude"));
+    const log: string[] = [];
+    const found = await ensureClaude({
+      version: VERSION,
+      env: { PATH: `${join(scratch, "empty")}:${bin}`, RUNNER_TEMP: scratch },
+      knownSecrets: [],
+      log: (l) => log.push(l),
+    });
+    expect(found).toEqual({ kind: "found", path: claude, installed: false });
+    expect(log).toEqual([`claude found on PATH: ${claude}`]);
+  });
+
+  it("uses the tool cache's claude-code/<version> when claude is not on PATH, and says so", async () => {
+    const cache = join(scratch, "tool-cache");
+    const cached = populateToolCache(cache, null);
+    vi.stubEnv("RUNNER_TOOL_CACHE", cache);
+    const log: string[] = [];
+    const found = await ensureClaude({
+      version: VERSION,
+      env: { PATH: join(scratch, "empty"), RUNNER_TOOL_CACHE: cache, RUNNER_TEMP: scratch },
+      knownSecrets: [],
+      log: (l) => log.push(l),
+    });
+    expect(found).toEqual({ kind: "found", path: cached, installed: false });
+    expect(log).toEqual([`claude ${VERSION} found in the tool cache: ${cached}`]);
+  });
+
+  it("does not take another version from the tool cache", async () => {
+    const cache = join(scratch, "tool-cache");
+    populateToolCache(cache, null);
+    vi.stubEnv("RUNNER_TOOL_CACHE", cache);
+    const log: string[] = [];
+    // No npm on PATH either: the install branch fails without touching the network.
+    const found = await ensureClaude({
+      version: "2.1.0",
+      env: { PATH: join(scratch, "empty"), RUNNER_TOOL_CACHE: cache, RUNNER_TEMP: scratch },
+      knownSecrets: [],
+      log: (l) => log.push(l),
+    });
+    expect(found.kind).toBe("failed");
+    expect(found.kind === "failed" ? found.message : "").toContain(
+      "could not install @anthropic-ai/claude-code@2.1.0",
+    );
+    expect(log).toEqual(["claude is not on PATH: installing @anthropic-ai/claude-code@2.1.0 with npm"]);
+  });
+});
+
+describe("action: claude not on PATH (dist/index.js)", () => {
+  let repo: TempRepo;
+  let github: GitHubServer;
+  let model: ModelServer;
+  let result: ActionRun | undefined;
+
+  beforeEach(async () => {
+    repo = await makeSampleNodeRepo();
+    await repo.write("src/sum.js", FIXED_SUM);
+    await commitAll(repo, "fix sum");
+    github = await startGitHubServer();
+    model = await startModelServer({
+      script: fixSumScript({ repoDir: repo.dir, plannerReplies: [reviewOnlyPlan()] }),
+    });
+  });
+  afterEach(async () => {
+    if (result !== undefined) cleanupActionRun(result);
+    result = undefined;
+    await github.close();
+    await model.close();
+    await repo.cleanup();
+  });
+
+  const inputs = { goal: `${MARKS.plannerGoal}.`, "verify-cmd": "npm test" };
+
+  it("runs the pinned claude from the runner's tool cache and logs that it did", async () => {
+    const cache = join(scratch, "tool-cache");
+    const cached = populateToolCache(cache, REAL_CLAUDE);
+    result = await runActionStep({
+      workspace: repo.dir,
+      inputs,
+      github,
+      model,
+      claudeOnPath: false,
+      toolCache: cache,
+    });
+    expect(result.exitCode, result.stdout.slice(-3000)).toBe(0);
+    expect(result.stdout).toContain(`claude ${VERSION} found in the tool cache: ${cached}`);
+    expect(result.stdout).not.toContain("claude found on PATH");
+    expect(result.outputs).toMatchObject({ outcome: "passed", conclusion: "success" });
+    expect(model.requests.map((r) => r.conversation)).toEqual(["planner", "review"]);
+    github.assertNoViolations();
+  });
+
+  it("installs claude-code@<claude-version> with npm into the tool cache when it is in neither place (stand-in npm), then runs it", async () => {
+    const cache = join(scratch, "tool-cache");
+    const npmLog = join(scratch, "npm-args");
+    const bin = join(scratch, "npm-bin");
+    // A stand-in npm: records its arguments, then "installs" by linking the pinned CLI under --prefix.
+    executable(
+      join(bin, "npm"),
+      [
+        "#!/bin/sh",
+        `if [ "$1" != install ]; then exec '${REAL_NPM}' "$@"; fi`,
+        `printf '%s\\n' "$@" > '${npmLog}'`,
+        'prefix=""',
+        'while [ $# -gt 0 ]; do if [ "$1" = "--prefix" ]; then prefix="$2"; fi; shift; done',
+        'mkdir -p "$prefix/node_modules/.bin"',
+        `ln -s '${REAL_CLAUDE}' "$prefix/node_modules/.bin/claude"`,
+        "",
+      ].join("\n"),
+    );
+    result = await runActionStep({
+      workspace: repo.dir,
+      inputs: { ...inputs, "claude-version": VERSION },
+      github,
+      model,
+      claudeOnPath: false,
+      toolCache: cache,
+      prependPath: [bin],
+    });
+    expect(result.exitCode, result.stdout.slice(-3000)).toBe(0);
+    const prefix = join(result.runnerTemp, `claude-code-${VERSION}`);
+    expect(readFileSync(npmLog, "utf8").trim().split("\n")).toEqual([
+      "install",
+      "--no-audit",
+      "--no-fund",
+      "--prefix",
+      prefix,
+      `@anthropic-ai/claude-code@${VERSION}`,
+    ]);
+    const installed = join(cache, "claude-code", VERSION, process.arch, "node_modules", ".bin", "claude");
+    expect(result.stdout).toContain(
+      `claude is not on PATH: installing @anthropic-ai/claude-code@${VERSION} with npm`,
+    );
+    expect(result.stdout).toContain(`installed claude ${VERSION} into the tool cache: ${installed}`);
+    expect(result.outputs).toMatchObject({ outcome: "passed", conclusion: "success" });
+    github.assertNoViolations();
+  });
+
+  it("a failed install is a usage error on the check run: nothing reaches a model, the step fails naming the package", async () => {
+    const bin = join(scratch, "npm-bin");
+    executable(
+      join(bin, "npm"),
+      `#!/bin/sh\nif [ "$1" != install ]; then exec '${REAL_NPM}' "$@"; fi\necho 'npm error network request failed' >&2\nexit 1\n`,
+    );
+    result = await runActionStep({
+      workspace: repo.dir,
+      inputs,
+      github,
+      model,
+      claudeOnPath: false,
+      prependPath: [bin],
+    });
+    expect(result.exitCode, result.stdout.slice(-3000)).toBe(1);
+    expect(model.requests).toHaveLength(0);
+    expect(result.outputs).toMatchObject({ outcome: "usage-error", conclusion: "action_required" });
+    const summary = completion(result)!.output!.summary!;
+    expect(summary).toContain(`could not install @anthropic-ai/claude-code@${VERSION}`);
+    expect(summary).toContain("npm exited 1");
+    expect(summary).toContain("npm error network request failed");
+    github.assertNoViolations();
+  });
+});

@@ -1,0 +1,394 @@
+/**
+ * The action end to end: `node dist/index.js` run as the runner runs it (test/support/action-harness.ts),
+ * the real `claude` CLI driven by the scripted model server, the check run posted to the local GitHub
+ * server that holds every request and response to GitHub's OpenAPI description.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  type ActionRun,
+  checkRunWrites,
+  cleanupActionRun,
+  completion,
+  runActionStep,
+} from "../support/action-harness.js";
+import { type GitHubServer, startGitHubServer } from "../support/github-server/index.js";
+import { type ModelScript, type ModelServer, startModelServer } from "../support/model-server/index.js";
+import { fixSumScript, MARKS, reviewOnlyPlan } from "../support/scenarios/fix-sum.js";
+import {
+  commitAll,
+  FIXED_SUM,
+  makeMergeCheckout,
+  makeSampleNodeRepo,
+  SAMPLE_TEST_NAME,
+  type TempRepo,
+} from "../support/temp-repo.js";
+
+const GOAL = `${MARKS.plannerGoal}.`;
+const CHECK_RUNS = "/repos/{owner}/{repo}/check-runs";
+
+/** Everything a test started, closed after it. */
+const open: { github?: GitHubServer; model?: ModelServer; repos: TempRepo[]; runs: ActionRun[] } = {
+  repos: [],
+  runs: [],
+};
+
+afterEach(async () => {
+  for (const run of open.runs) cleanupActionRun(run);
+  await open.github?.close();
+  await open.model?.close();
+  for (const repo of open.repos) await repo.cleanup();
+  open.github = undefined;
+  open.model = undefined;
+  open.repos = [];
+  open.runs = [];
+});
+
+async function servers(script: ModelScript): Promise<{ github: GitHubServer; model: ModelServer }> {
+  open.github = await startGitHubServer();
+  open.model = await startModelServer({ script });
+  return { github: open.github, model: open.model };
+}
+
+async function sampleRepo(options: { fixed?: boolean } = {}): Promise<TempRepo> {
+  const repo = await makeSampleNodeRepo();
+  open.repos.push(repo);
+  if (options.fixed) {
+    await repo.write("src/sum.js", FIXED_SUM);
+    await commitAll(repo, "fix sum");
+  }
+  return repo;
+}
+
+async function run(options: Parameters<typeof runActionStep>[0]): Promise<ActionRun> {
+  const result = await runActionStep(options);
+  open.runs.push(result);
+  return result;
+}
+
+/** The one check run the GitHub server holds, as GitHub would show it now. */
+function onlyCheckRun(github: GitHubServer) {
+  expect(github.state.checkRuns).toHaveLength(1);
+  return github.state.checkRuns[0]!;
+}
+
+function debugOf(result: ActionRun): string {
+  return `exit ${result.exitCode}\n--- stdout\n${result.stdout.slice(-4000)}\n--- stderr\n${result.stderr.slice(-2000)}`;
+}
+
+describe("action: build evidence is decided before any model call (SPEC §5)", () => {
+  it("a repository with package.json and neither verify-cmd nor accept-no-build-evidence is refused: no model request, check run action_required naming package.json, npm test and both inputs, step failed, outcome refused", async () => {
+    const repo = await sampleRepo();
+    const { github, model } = await servers(fixSumScript({ repoDir: repo.dir }));
+    const head = await repo.git(["rev-parse", "HEAD"]);
+
+    const result = await run({ workspace: repo.dir, inputs: { goal: GOAL }, github, model });
+
+    expect(result.modelRequests).toHaveLength(0);
+    const writes = checkRunWrites(result);
+    expect(writes.map((w) => [w.method, w.body.status, w.body.conclusion])).toEqual([
+      ["POST", "in_progress", undefined],
+      ["PATCH", "completed", "action_required"],
+    ]);
+    expect(writes[0]!.body.head_sha).toBe(head);
+    const stored = onlyCheckRun(github);
+    expect(stored).toMatchObject({ headSha: head, status: "completed", conclusion: "action_required" });
+    const summary = completion(result)!.output!.summary!;
+    expect(summary).toContain("package.json");
+    expect(summary).toContain("verify-cmd: 'npm test'");
+    expect(summary).toContain("accept-no-build-evidence: true");
+    expect(summary).toMatch(/nothing was spent/i);
+    expect(result.exitCode, debugOf(result)).toBe(1);
+    expect(result.outputs.outcome).toBe("refused");
+    expect(result.outputs.conclusion).toBe("action_required");
+    expect(result.outputs["check-run-id"]).toBe(String(stored.id));
+    // The job summary carries the same text as the check run.
+    expect(result.summary).toBe(summary);
+    // The refusal's text appears once, not repeated.
+    expect(result.summary.split("Detected: package.json").length - 1).toBe(1);
+    github.assertNoViolations();
+  });
+
+  it("verify-cmd together with accept-no-build-evidence is a usage error naming both inputs: nothing runs, step failed, outcome usage-error, check run action_required", async () => {
+    const repo = await sampleRepo();
+    const { github, model } = await servers(fixSumScript({ repoDir: repo.dir }));
+
+    const result = await run({
+      workspace: repo.dir,
+      inputs: { goal: GOAL, "verify-cmd": "npm test", "accept-no-build-evidence": "true" },
+      github,
+      model,
+    });
+
+    expect(result.modelRequests).toHaveLength(0);
+    expect(result.exitCode, debugOf(result)).toBe(1);
+    expect(result.outputs.outcome).toBe("usage-error");
+    expect(result.outputs.conclusion).toBe("action_required");
+    expect(onlyCheckRun(github)).toMatchObject({ status: "completed", conclusion: "action_required" });
+    const summary = completion(result)!.output!.summary!;
+    expect(summary).toContain("`verify-cmd`");
+    expect(summary).toContain("`accept-no-build-evidence`");
+    expect(summary).toContain("pass one or the other");
+    expect(result.summary).toBe(summary);
+    // Nothing ran: no verify command either (npm test would have printed its banner).
+    expect(result.stdout).not.toContain("> sample@1.0.0 test");
+    github.assertNoViolations();
+  });
+});
+
+describe("action: the check run is never green on a head the engine did not verify (SPEC §6)", () => {
+  it("a verified fix that is not pushed completes action_required naming the verified tree and the patch; outputs passed/action_required; step passes with a warning; the check run is created in_progress before the planner call", async () => {
+    const repo = await sampleRepo();
+    const { github, model } = await servers(fixSumScript({ repoDir: repo.dir }));
+    const head = await repo.git(["rev-parse", "HEAD"]);
+
+    const result = await run({
+      workspace: repo.dir,
+      inputs: { goal: GOAL, "verify-cmd": "npm test" },
+      github,
+      model,
+    });
+    expect(result.exitCode, debugOf(result)).toBe(0);
+
+    // Order: the check run exists, in progress, before the planner is asked anything.
+    const first = result.timeline[0]!;
+    expect(first.source).toBe("github");
+    expect(first.github).toMatchObject({ method: "POST", route: CHECK_RUNS, status: 201 });
+    expect((first.github!.body as { status?: string }).status).toBe("in_progress");
+    const firstModel = result.timeline.findIndex((e) => e.source === "model");
+    expect(firstModel).toBeGreaterThan(0);
+    expect(result.timeline[firstModel]!.model!.conversation).toBe("planner");
+
+    // Never success, on any write.
+    const writes = checkRunWrites(result);
+    expect(writes.every((w) => w.body.head_sha === undefined || w.body.head_sha === head)).toBe(true);
+    expect(writes.map((w) => w.body.conclusion).filter((c) => c !== undefined)).toEqual(["action_required"]);
+    const stored = onlyCheckRun(github);
+    expect(stored).toMatchObject({ headSha: head, status: "completed", conclusion: "action_required" });
+
+    // The evidence tree is the tree of the patched working tree: commit the nodes' change and compare.
+    const tree = result.outputs["evidence-tree"]!;
+    expect(tree).toMatch(/^[0-9a-f]{40}$/);
+    expect(tree).not.toBe(await repo.git(["rev-parse", "HEAD^{tree}"]));
+    expect(await repo.read("src/sum.js")).toBe(FIXED_SUM);
+    expect(await repo.git(["status", "--porcelain"])).toBe(" M src/sum.js");
+
+    const output = completion(result)!.output!;
+    expect(output.title).toBe("Verified, but not on this commit");
+    expect(output.summary).toContain(`\`${tree.slice(0, 12)}\``);
+    expect(output.summary).toContain(`**not** the tree of ${head.slice(0, 7)}`);
+    expect(output.summary).toContain("patch.diff");
+    // The patch preview (bounded) is in the check run's text.
+    expect(output.text).toContain("### Patch");
+    expect(output.text).toContain("```diff");
+    expect(output.text).toContain("+  return a + b;");
+
+    expect(result.outputs.outcome).toBe("passed");
+    expect(result.outputs.conclusion).toBe("action_required");
+    expect(result.outputs["check-run-id"]).toBe(String(stored.id));
+    expect(result.state["check-run-id"]).toBe(String(stored.id));
+    expect(result.outputs["run-id"]).toMatch(/^\d{8}-\d{6}-[0-9a-f]{6}$/);
+    expect(stored.externalId).toBe(result.outputs["run-id"]);
+    const ledgerPath = result.outputs["ledger-path"]!;
+    expect(existsSync(ledgerPath)).toBe(true);
+    const ledger = JSON.parse(readFileSync(ledgerPath, "utf8")) as {
+      runId: string;
+      evidenceTree: string;
+      conclusion: { conclusion: string };
+    };
+    expect(ledger).toMatchObject({ runId: result.outputs["run-id"], evidenceTree: tree });
+    expect(ledger.conclusion.conclusion).toBe("action_required");
+    await commitAll(repo, "the nodes' change");
+    expect(await repo.git(["rev-parse", "HEAD^{tree}"])).toBe(tree);
+
+    // The step passes with a warning annotation that carries the verdict.
+    expect(result.commands.filter((c) => c.startsWith("::warning::"))).toEqual([
+      expect.stringContaining("action_required"),
+    ]);
+    expect(result.commands.some((c) => c.startsWith("::error::"))).toBe(false);
+    // The job summary has the full ledger.
+    expect(result.summary).toContain("Verified, but not on this commit");
+    expect(result.summary).toContain("+  return a + b;");
+    github.assertNoViolations();
+  });
+
+  it("a review-only plan whose verify passes on the checked-out commit completes success on the PR head; exit 0, no warning", async () => {
+    const repo = await sampleRepo({ fixed: true });
+    const { github, model } = await servers(
+      fixSumScript({ repoDir: repo.dir, plannerReplies: [reviewOnlyPlan()] }),
+    );
+    const head = await repo.git(["rev-parse", "HEAD"]);
+
+    const result = await run({
+      workspace: repo.dir,
+      inputs: { goal: GOAL, "verify-cmd": "npm test" },
+      github,
+      model,
+    });
+
+    expect(result.exitCode, debugOf(result)).toBe(0);
+    expect(onlyCheckRun(github)).toMatchObject({ headSha: head, status: "completed", conclusion: "success" });
+    expect(result.outputs).toMatchObject({ outcome: "passed", conclusion: "success" });
+    expect(result.outputs["evidence-tree"]).toBe(await repo.git(["rev-parse", "HEAD^{tree}"]));
+    expect(completion(result)!.output!.summary).toContain("PASS (verified)");
+    expect(result.commands.filter((c) => c.startsWith("::warning::") || c.startsWith("::error::"))).toEqual(
+      [],
+    );
+    github.assertNoViolations();
+  });
+
+  it("a sink whose verify fails makes the check run failure even though its node replied PASS; the summary names npm test, its exit code and the failing test; step failed", async () => {
+    const repo = await sampleRepo();
+    const { github, model } = await servers(fixSumScript({ repoDir: repo.dir, newBody: "return a * b;" }));
+
+    const result = await run({
+      workspace: repo.dir,
+      inputs: { goal: GOAL, "verify-cmd": "npm test" },
+      github,
+      model,
+    });
+
+    expect(result.exitCode, debugOf(result)).toBe(1);
+    expect(result.outputs).toMatchObject({ outcome: "failed", conclusion: "failure" });
+    expect(onlyCheckRun(github)).toMatchObject({ status: "completed", conclusion: "failure" });
+    // The check node did reply PASS: the model was asked and answered as scripted.
+    expect(result.modelRequests.some((r) => r.conversation === "check")).toBe(true);
+    const summary = completion(result)!.output!.summary!;
+    expect(summary).toContain("Failed: sink check failed its verify command");
+    expect(summary).toContain("`npm test`");
+    expect(summary).toContain("exited 1 (expected 0)");
+    expect(summary).toContain(SAMPLE_TEST_NAME);
+    expect(result.commands.some((c) => c.startsWith("::error::"))).toBe(true);
+    github.assertNoViolations();
+  });
+
+  it("accept-no-build-evidence: true runs on the record and is at best neutral; the summary says build evidence is NONE", async () => {
+    const repo = await sampleRepo();
+    const { github, model } = await servers(fixSumScript({ repoDir: repo.dir }));
+
+    const result = await run({
+      workspace: repo.dir,
+      inputs: { goal: GOAL, "accept-no-build-evidence": "true" },
+      github,
+      model,
+    });
+
+    expect(result.exitCode, debugOf(result)).toBe(0);
+    expect(result.modelRequests.length).toBeGreaterThan(0);
+    expect(result.outputs).toMatchObject({ outcome: "passed", conclusion: "neutral" });
+    expect(result.outputs["evidence-tree"]).toBeUndefined();
+    expect(onlyCheckRun(github)).toMatchObject({ status: "completed", conclusion: "neutral" });
+    const summary = completion(result)!.output!.summary!;
+    expect(summary).toContain("build evidence: NONE");
+    expect(summary).toContain("`declared`");
+    // npm test never ran: the engine runs no command it was not given.
+    expect(result.stdout).not.toContain("> sample@1.0.0 test");
+    expect(result.commands.filter((c) => c.startsWith("::warning::"))).toEqual([
+      expect.stringContaining("neutral"),
+    ]);
+    github.assertNoViolations();
+  });
+
+  it("on GitHub's test merge commit the check run is posted on the PR head, the summary names the merge of the head into main, and a verified review-only plan is success", async () => {
+    const merge = await makeMergeCheckout();
+    open.repos.push(merge);
+    const { github, model } = await servers(
+      fixSumScript({ repoDir: merge.dir, plannerReplies: [reviewOnlyPlan()] }),
+    );
+
+    const result = await run({
+      workspace: merge.dir,
+      // Both sides of the merge are in the verified tree.
+      inputs: { goal: GOAL, "verify-cmd": "test -f feature.txt && test -f base.txt" },
+      github,
+      model,
+      headSha: merge.headSha,
+      baseSha: merge.baseSha,
+      githubSha: merge.mergeSha,
+    });
+
+    expect(result.exitCode, debugOf(result)).toBe(0);
+    expect(checkRunWrites(result)[0]!.body.head_sha).toBe(merge.headSha);
+    expect(onlyCheckRun(github)).toMatchObject({
+      headSha: merge.headSha,
+      status: "completed",
+      conclusion: "success",
+    });
+    expect(result.outputs).toMatchObject({ outcome: "passed", conclusion: "success" });
+    expect(result.outputs["evidence-tree"]).toBe(await merge.git(["rev-parse", `${merge.mergeSha}^{tree}`]));
+    expect(completion(result)!.output!.summary).toContain(
+      `the merge of ${merge.headSha.slice(0, 7)} into main`,
+    );
+    github.assertNoViolations();
+  });
+});
+
+describe("action: children cannot speak to the runner (SPEC §9)", () => {
+  it("a build that prints ::set-output and ::add-mask:: changes nothing: the lines sit inside a stop-commands window and outcome is the engine's", async () => {
+    const repo = await sampleRepo();
+    const { github, model } = await servers(
+      fixSumScript({ repoDir: repo.dir, plannerReplies: [reviewOnlyPlan()] }),
+    );
+    const echo = [
+      "::set-output name=outcome::passed",
+      "::set-output name=conclusion::success",
+      "::add-mask::x",
+    ];
+    const script = echo.map((line) => `console.log(${JSON.stringify(line)})`).join(";");
+
+    const result = await run({
+      workspace: repo.dir,
+      // npm test fails on the unfixed repository: the engine's outcome is failed.
+      inputs: { goal: GOAL, "verify-cmd": `node -e '${script}' && npm test` },
+      github,
+      model,
+    });
+
+    expect(result.exitCode, debugOf(result)).toBe(1);
+    expect(result.outputs).toMatchObject({ outcome: "failed", conclusion: "failure" });
+    for (const line of echo) {
+      expect(result.stdout.split("\n")).toContain(line);
+      expect(result.commands).not.toContain(line);
+    }
+    // Each echoed line sits between a stop-commands marker and its closing token.
+    const lines = result.stdout.split("\n");
+    const at = lines.indexOf(echo[0]!);
+    const opened = lines.slice(0, at).findLast((l) => l.startsWith("::stop-commands::"));
+    expect(opened).toBeDefined();
+    const token = opened!.slice("::stop-commands::".length);
+    expect(token.length).toBeGreaterThanOrEqual(16);
+    const closedAt = lines.indexOf(`::${token}::`, at);
+    expect(closedAt).toBeGreaterThan(lines.indexOf(echo[2]!));
+    expect(lines.slice(lines.lastIndexOf(opened!, at) + 1, at).includes(`::${token}::`)).toBe(false);
+    github.assertNoViolations();
+  });
+});
+
+describe("action: a refused check-run write is an error the user sees (SPEC §6, §10)", () => {
+  it("a 403 on creating the check run fails the step naming checks: write, writes the job summary saying so, and spends nothing", async () => {
+    const repo = await sampleRepo();
+    const { github, model } = await servers(fixSumScript({ repoDir: repo.dir }));
+    github.failNext({ method: "POST", pathPattern: CHECK_RUNS, status: 403 });
+
+    const result = await run({
+      workspace: repo.dir,
+      inputs: { goal: GOAL, "verify-cmd": "npm test" },
+      github,
+      model,
+    });
+
+    expect(result.exitCode, debugOf(result)).toBe(1);
+    expect(result.calls.map((c) => [c.method, c.status, c.injected])).toEqual([["POST", 403, true]]);
+    expect(github.state.checkRuns).toEqual([]);
+    expect(result.modelRequests).toHaveLength(0);
+    const errors = result.commands.filter((c) => c.startsWith("::error::"));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain("checks: write");
+    expect(errors[0]).toContain("403");
+    expect(result.summary).toContain("the check run could not be created");
+    expect(result.summary).toContain("checks: write");
+    expect(result.summary).toMatch(/nothing ran/i);
+    expect(result.outputs.outcome).toBe("usage-error");
+    github.assertNoViolations();
+  });
+});

@@ -1,0 +1,471 @@
+/**
+ * End-to-end acceptance tests of `evidence-gate auto` (SPEC §2, §5, §6, §8–§10): the CLI command runs
+ * in-process against a real git repository, the real pinned `claude` CLI and the scripted model server.
+ * Every model reply is scripted; every file edit, git object, verify command and check-run payload is
+ * real.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, onTestFinished, test } from "vitest";
+import type { Ledger } from "../../src/ledger/ledger.js";
+import type { LedgerRow } from "../../src/ledger/model.js";
+import {
+  type CliHarness,
+  type CliHarnessOptions,
+  checkRunsOf,
+  startCliHarness,
+} from "../support/cli-harness.js";
+import type { RecordedRequest } from "../support/model-server/index.js";
+import {
+  fixSumScript,
+  refusedTwoNodePlan,
+  reviewOnlyPlan,
+  twoNodePlan,
+} from "../support/scenarios/fix-sum.js";
+import {
+  BUGGY_SUM,
+  commitAll,
+  FIXED_SUM,
+  makeMergeCheckout,
+  makeSampleNodeRepo,
+  makeTempRepo,
+  SAMPLE_TEST_NAME,
+  type TempRepo,
+} from "../support/temp-repo.js";
+
+const NO_EVIDENCE_LINE = "build evidence: NONE — every verdict below is the model's, about its own work";
+const NOT_ON_COMMIT = "the evidence is for a patch that is not on this commit";
+
+async function harness(options: CliHarnessOptions): Promise<CliHarness> {
+  const h = await startCliHarness(options);
+  onTestFinished(() => h.cleanup());
+  return h;
+}
+
+/** The sample project with sum() already fixed and committed: `npm test` passes on `HEAD`. */
+async function fixedSampleRepo(): Promise<TempRepo> {
+  const repo = await makeSampleNodeRepo();
+  await repo.write("src/sum.js", FIXED_SUM);
+  await commitAll(repo, "fix sum");
+  return repo;
+}
+
+/** `node VERDICT qualifier|cause` per row, in order. */
+function rowWords(ledger: Ledger): string[] {
+  return ledger.rows.map((row) =>
+    row.verdict === "PASS"
+      ? `${row.nodeId} PASS (${row.qualifier})`
+      : row.verdict === "FAIL"
+        ? `${row.nodeId} FAIL ${row.cause}`
+        : `${row.nodeId} SKIPPED`,
+  );
+}
+
+function row(ledger: Ledger, nodeId: string): LedgerRow {
+  const found = ledger.rows.find((r) => r.nodeId === nodeId);
+  if (found === undefined) throw new Error(`no row for ${nodeId}: ${JSON.stringify(rowWords(ledger))}`);
+  return found;
+}
+
+function requestsOf(requests: readonly RecordedRequest[], conversation: string): RecordedRequest[] {
+  return requests.filter((r) => r.conversation === conversation);
+}
+
+describe("build evidence decides before any model call (SPEC §5)", () => {
+  test("a repository with package.json and neither --verify-cmd nor --accept-no-build-evidence is refused: exit 3, 0 model requests, nothing spent, check run action_required", async () => {
+    const h = await harness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
+    const head = await h.repo.git(["rev-parse", "HEAD"]);
+
+    const r = await h.run([]);
+
+    expect(r.exitCode).toBe(3);
+    expect(h.server.requests).toHaveLength(0);
+    expect(r.stderr).toContain("package.json");
+    expect(r.stderr).toContain("--verify-cmd 'npm test'");
+    expect(r.stderr).toContain("--accept-no-build-evidence");
+    expect(r.stderr).toMatch(/nothing was spent/i);
+    expect(h.runDirs()).toEqual([]);
+    expect(r.ledger).toBeNull();
+
+    const runs = checkRunsOf(r.checkRunRequests!);
+    expect(runs).toHaveLength(1);
+    expect(runs[0]!.headSha).toBe(head);
+    expect(runs[0]!.completions.map((c) => c.conclusion)).toEqual(["action_required"]);
+    expect(runs[0]!.completions[0]!.summary).toContain("package.json");
+    expect(r.checkRunRequests!.at(-1)!.body).toMatchObject({
+      status: "completed",
+      conclusion: "action_required",
+    });
+    expect(await h.repo.git(["rev-parse", "HEAD"])).toBe(head);
+  });
+
+  test("--verify-cmd together with --accept-no-build-evidence is a usage error naming both: exit 64, 0 model requests, no run directory", async () => {
+    const h = await harness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
+
+    const r = await h.run(["--verify-cmd", "npm test", "--accept-no-build-evidence"]);
+
+    expect(r.exitCode).toBe(64);
+    expect(r.stderr).toContain("--verify-cmd");
+    expect(r.stderr).toContain("--accept-no-build-evidence");
+    expect(r.stderr).toMatch(/one or the other/);
+    expect(h.server.requests).toHaveLength(0);
+    expect(existsSync(join(h.repo.dir, ".evidence-gate"))).toBe(false);
+    expect(h.runDirs()).toEqual([]);
+    expect(r.ledgerPath).toBeNull();
+    expect(r.ledger).toBeNull();
+  });
+
+  test("a --repo that is not a git checkout, or has no commit yet, is a usage error: exit 64, 0 model requests, no run directory", async () => {
+    const plain = await harness({
+      makeRepo: () => makeTempRepo({ noGit: true, files: { "notes.txt": "no git here\n" } }),
+      script: (repo) => fixSumScript({ repoDir: repo.dir, plannerReplies: [reviewOnlyPlan()] }),
+    });
+    const r1 = await plain.run(["--verify-cmd", "true"], { checkRunOut: false });
+    expect(r1.exitCode).toBe(64);
+    expect(r1.stderr).toContain("is not inside a git working tree");
+    expect(plain.server.requests).toHaveLength(0);
+    expect(plain.runDirs()).toEqual([]);
+
+    const unborn = await harness({
+      makeRepo: () => makeTempRepo({ files: { "notes.txt": "not committed yet\n" } }),
+      script: (repo) => fixSumScript({ repoDir: repo.dir, plannerReplies: [reviewOnlyPlan()] }),
+    });
+    const r2 = await unborn.run(["--verify-cmd", "true"], { checkRunOut: false });
+    expect(r2.exitCode).toBe(64);
+    expect(r2.stderr).toContain("no commit yet");
+    expect(unborn.server.requests).toHaveLength(0);
+    expect(unborn.runDirs()).toEqual([]);
+  });
+
+  test("--accept-no-build-evidence runs on the record: the summary carries the exact NONE line, conclusion neutral, exit 0", async () => {
+    const h = await harness({
+      script: (repo) => fixSumScript({ repoDir: repo.dir, plannerReplies: [reviewOnlyPlan()] }),
+    });
+
+    const r = await h.run(["--accept-no-build-evidence"]);
+
+    expect(r.exitCode).toBe(0);
+    expect(r.summary!.split("\n")).toContain(NO_EVIDENCE_LINE);
+    const ledger = r.ledger!;
+    expect(ledger.plan.buildEvidence.kind).toBe("declared");
+    expect(rowWords(ledger)).toEqual(["review PASS (exit-only)"]);
+    expect(ledger.conclusion?.conclusion).toBe("neutral");
+    expect(ledger.evidenceTree).toBeNull();
+    const runs = checkRunsOf(r.checkRunRequests!);
+    expect(runs.map((run) => run.completions.map((c) => c.conclusion))).toEqual([["neutral"]]);
+    expect(r.stdout).not.toContain("PASS (verified)");
+  });
+});
+
+describe("the two-node plan through the real CLI (SPEC §4–§6)", () => {
+  test("with --commit a verified fix is committed with the run trailer and reported success on the new commit; the starting commit's check run is superseded neutral", async () => {
+    const h = await harness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
+    const start = await h.repo.git(["rev-parse", "HEAD"]);
+
+    const r = await h.run(["--verify-cmd", "npm test", "--commit"]);
+
+    expect(r.exitCode, r.stderr).toBe(0);
+    const ledger = r.ledger!;
+    expect(rowWords(ledger)).toEqual(["implement PASS (exit-only)", "check PASS (verified)"]);
+    expect(r.stdout).toMatch(/^implement +PASS \(exit-only\) /m);
+    expect(r.stdout).toMatch(/^check +PASS \(verified\) /m);
+    expect(ledger.conclusion?.conclusion).toBe("success");
+    // The model's Edit went through the real CLI (three scripted turns: Read, Edit, reply).
+    expect(requestsOf(h.server.requests, "implement").map((q) => q.step)).toEqual([0, 1, 2]);
+
+    const head = await h.repo.git(["rev-parse", "HEAD"]);
+    expect(head).not.toBe(start);
+    expect(await h.repo.git(["rev-parse", "HEAD^"])).toBe(start);
+    expect(await h.repo.git(["show", "HEAD:src/sum.js"])).toBe(FIXED_SUM.trimEnd());
+    const headTree = await h.repo.git(["rev-parse", "HEAD^{tree}"]);
+    expect(row(ledger, "check").verify?.evidenceTree).toBe(headTree);
+    expect(ledger.evidenceTree).toBe(headTree);
+    expect(ledger.postedCommit).toMatchObject({ sha: head, tree: headTree });
+    const trailer = await h.repo.git([
+      "log",
+      "-1",
+      "--format=%(trailers:key=Evidence-Gate-Run,valueonly)",
+      "HEAD",
+    ]);
+    expect(trailer.trim()).toBe(ledger.runId);
+    expect(await h.repo.git(["status", "--porcelain"])).toBe("");
+    expect(ledger.patch).toBeUndefined();
+
+    const runs = checkRunsOf(r.checkRunRequests!);
+    expect(runs.map((run) => [run.headSha, run.completions.map((c) => c.conclusion)])).toEqual([
+      [start, ["neutral"]],
+      [head, ["success"]],
+    ]);
+    expect(runs[0]!.completions[0]!.title).toContain("superseded");
+    const last = r.checkRunRequests!.at(-1)!;
+    expect(last.method).toBe("PATCH");
+    expect(last.path).toBe(`/repos/local/repository/check-runs/${runs[1]!.id}`);
+    expect(last.body).toMatchObject({ status: "completed", conclusion: "success" });
+  });
+
+  test("without --commit the verified fix is action_required: patch.diff in the run directory holds the fix and the ledger says the evidence is for a patch not on this commit", async () => {
+    const h = await harness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
+    const start = await h.repo.git(["rev-parse", "HEAD"]);
+    const startTree = await h.repo.git(["rev-parse", "HEAD^{tree}"]);
+
+    const r = await h.run(["--verify-cmd", "npm test"]);
+
+    expect(r.exitCode, r.stderr).toBe(0);
+    const ledger = r.ledger!;
+    expect(rowWords(ledger)).toEqual(["implement PASS (exit-only)", "check PASS (verified)"]);
+    expect(ledger.conclusion?.conclusion).toBe("action_required");
+    expect(ledger.conclusion?.reason).toContain(NOT_ON_COMMIT);
+    expect(r.summary).toContain(NOT_ON_COMMIT);
+    expect(await h.repo.git(["rev-parse", "HEAD"])).toBe(start);
+    expect(ledger.postedCommit).toBeUndefined();
+    const evidence = row(ledger, "check").verify!.evidenceTree;
+    expect(evidence).not.toBeNull();
+    expect(evidence).not.toBe(startTree);
+
+    const patchPath = join(r.runDir!, "patch.diff");
+    expect(ledger.patch?.path).toBe(patchPath);
+    const patch = readFileSync(patchPath, "utf8");
+    expect(patch).toContain("--- a/src/sum.js");
+    expect(patch).toContain("-  return a - b;");
+    expect(patch).toContain("+  return a + b;");
+
+    const runs = checkRunsOf(r.checkRunRequests!);
+    expect(runs.map((run) => [run.headSha, run.completions.map((c) => c.conclusion)])).toEqual([
+      [start, ["action_required"]],
+    ]);
+  });
+
+  test("a review-only plan with a passing verify is success on the starting commit, and --commit makes no commit when nothing changed", async () => {
+    const h = await harness({
+      makeRepo: fixedSampleRepo,
+      script: (repo) => fixSumScript({ repoDir: repo.dir, plannerReplies: [reviewOnlyPlan()] }),
+    });
+    const start = await h.repo.git(["rev-parse", "HEAD"]);
+    const startTree = await h.repo.git(["rev-parse", "HEAD^{tree}"]);
+
+    const r = await h.run(["--verify-cmd", "npm test", "--commit"]);
+
+    expect(r.exitCode, r.stderr).toBe(0);
+    const ledger = r.ledger!;
+    expect(rowWords(ledger)).toEqual(["review PASS (verified)"]);
+    expect(ledger.conclusion?.conclusion).toBe("success");
+    expect(await h.repo.git(["rev-parse", "HEAD"])).toBe(start);
+    expect(ledger.postedCommit).toBeUndefined();
+    expect(ledger.patch).toBeUndefined();
+    expect(ledger.startingCommit).toMatchObject({ sha: start, tree: startTree });
+    expect(ledger.evidenceTree).toBe(startTree);
+    const runs = checkRunsOf(r.checkRunRequests!);
+    expect(runs.map((run) => [run.headSha, run.completions.map((c) => c.conclusion)])).toEqual([
+      [start, ["success"]],
+    ]);
+  });
+
+  test("a sink whose verify fails is FAIL verify_failed with the exit code and output tail, even when the node replies PASS: conclusion failure, exit 1", async () => {
+    const h = await harness({
+      script: (repo) => fixSumScript({ repoDir: repo.dir, newBody: "return a * b;", checkReply: "PASS" }),
+    });
+    const start = await h.repo.git(["rev-parse", "HEAD"]);
+
+    const r = await h.run(["--verify-cmd", "npm test"]);
+
+    expect(r.exitCode).toBe(1);
+    expect(await h.repo.read("src/sum.js")).toBe(BUGGY_SUM.replace("a - b", "a * b"));
+    const ledger = r.ledger!;
+    expect(rowWords(ledger)).toEqual(["implement PASS (exit-only)", "check FAIL verify_failed"]);
+    const check = row(ledger, "check");
+    expect(check.verify?.command).toBe("npm test");
+    expect(check.verify?.exitCode).toBe(1);
+    expect(check.verify?.outcome).toBe("failed");
+    expect(check.verify?.outputTail).toContain(SAMPLE_TEST_NAME);
+    expect(ledger.conclusion?.conclusion).toBe("failure");
+    expect(r.stdout).toMatch(/^check +FAIL verify_failed /m);
+    expect(r.stdout).not.toContain("PASS (verified)");
+    expect(r.summary).not.toContain("PASS (verified)");
+    const runs = checkRunsOf(r.checkRunRequests!);
+    expect(runs.map((run) => [run.headSha, run.completions.map((c) => c.conclusion)])).toEqual([
+      [start, ["failure"]],
+    ]);
+  });
+  test("--commit never commits a failed run: HEAD stays, the broken change is kept in patch.diff and the CLI says so", async () => {
+    const h = await harness({
+      script: (repo) => fixSumScript({ repoDir: repo.dir, newBody: "return a * b;", checkReply: "PASS" }),
+    });
+    const start = await h.repo.git(["rev-parse", "HEAD"]);
+
+    const r = await h.run(["--verify-cmd", "npm test", "--commit"]);
+
+    expect(r.exitCode).toBe(1);
+    expect(await h.repo.git(["rev-parse", "HEAD"])).toBe(start);
+    const ledger = r.ledger!;
+    expect(ledger.postedCommit).toBeUndefined();
+    expect(ledger.patch?.path).toBe(join(r.runDir!, "patch.diff"));
+    expect(readFileSync(join(r.runDir!, "patch.diff"), "utf8")).toContain("+  return a * b;");
+    expect(r.stdout).toContain("--commit: nothing was committed because the run did not pass");
+    expect(ledger.conclusion?.conclusion).toBe("failure");
+  });
+});
+
+describe("the planner's reply is untrusted (SPEC §8)", () => {
+  const fence = /<<<DATA refusals nonce=([^>\s]+)>>>\n([\s\S]*?)\n<<<END DATA nonce=([^>\s]+)>>>/;
+
+  test("a plan granting Bash(*) and carrying success_check.verify is refused for both reasons; one repair call quotes both inside a nonce fence, and the repaired plan runs to success", async () => {
+    const h = await harness({
+      script: (repo) =>
+        fixSumScript({ repoDir: repo.dir, plannerReplies: [refusedTwoNodePlan(), twoNodePlan()] }),
+    });
+
+    const r = await h.run(["--verify-cmd", "npm test", "--commit"]);
+
+    expect(requestsOf(h.server.requests, "planner")).toHaveLength(1);
+    const repairs = requestsOf(h.server.requests, "planner-repair");
+    expect(repairs).toHaveLength(1);
+    const prompt = repairs[0]!.promptText ?? "";
+    const fenced = fence.exec(prompt);
+    expect(fenced, prompt).not.toBeNull();
+    expect(fenced![3]).toBe(fenced![1]);
+    const quoted = fenced![2]!;
+    expect(quoted).toContain('"Bash(*)"');
+    expect(quoted).toContain("success_check.verify");
+    // The first call carried no refusals at all.
+    expect(requestsOf(h.server.requests, "planner")[0]!.promptText).not.toContain("<<<DATA refusals");
+
+    expect(r.exitCode, r.stderr).toBe(0);
+    const ledger = r.ledger!;
+    const refusals = ledger.plan.repaired?.refusals ?? [];
+    expect(refusals.some((x) => x.includes('"Bash(*)"'))).toBe(true);
+    expect(refusals.some((x) => x.includes("success_check.verify"))).toBe(true);
+    expect(r.stdout).toContain("re-planned once after a refusal");
+    expect(rowWords(ledger)).toEqual(["implement PASS (exit-only)", "check PASS (verified)"]);
+    expect(ledger.conclusion?.conclusion).toBe("success");
+  });
+
+  test("a repair reply that is refused again fails the run: exit 1, exactly 2 planner calls, rejected.json kept, no node ran", async () => {
+    const h = await harness({
+      script: (repo) =>
+        fixSumScript({ repoDir: repo.dir, plannerReplies: [refusedTwoNodePlan(), refusedTwoNodePlan()] }),
+    });
+
+    const r = await h.run(["--verify-cmd", "npm test"]);
+
+    expect(r.exitCode).toBe(1);
+    expect(h.server.requests.map((q) => q.conversation)).toEqual(["planner", "planner-repair"]);
+    const ledger = r.ledger!;
+    expect(ledger.conclusion?.conclusion).toBe("failure");
+    expect(ledger.rows).toEqual([]);
+    const rejected = JSON.parse(readFileSync(join(r.runDir!, "rejected.json"), "utf8")) as {
+      refusals: string[];
+      rejected: { nodes: { id: string; allowed_tools: string[]; success_check?: { verify?: unknown } }[] };
+    };
+    expect(rejected.refusals.some((x) => x.includes('"Bash(*)"'))).toBe(true);
+    expect(rejected.refusals.some((x) => x.includes("success_check.verify"))).toBe(true);
+    const checkNode = rejected.rejected.nodes.find((n) => n.id === "check");
+    expect(checkNode?.allowed_tools).toContain("Bash(*)");
+    expect(checkNode?.success_check?.verify).toEqual({ command: "true" });
+    expect(readdirSync(join(r.runDir!, "nodes"))).toEqual([]);
+    expect(existsSync(join(r.runDir!, "graph.json"))).toBe(false);
+    expect(await h.repo.read("src/sum.js")).toBe(BUGGY_SUM);
+    const runs = checkRunsOf(r.checkRunRequests!);
+    expect(runs.map((run) => run.completions.map((c) => c.conclusion))).toEqual([["failure"]]);
+  });
+});
+
+describe("processes and secrets (SPEC §9)", () => {
+  test("the verify command's environment holds no GitHub token, no INPUT_* variable, no model credential and no variable whose value is the token", async () => {
+    const h = await harness({
+      makeRepo: fixedSampleRepo,
+      script: (repo) => fixSumScript({ repoDir: repo.dir, plannerReplies: [reviewOnlyPlan()] }),
+    });
+    const outDir = mkdtempSync(join(tmpdir(), "eg-e2e-env-"));
+    onTestFinished(() => rmSync(outDir, { recursive: true, force: true }));
+    const dump = join(outDir, "verify-env.txt");
+    const token = "ghs_secretE2Etoken0123456789abcdefABCDEF";
+    const inputKey = "sk-ant-input-secret-e2e-4242";
+    const modelKey = "sk-ant-model-secret-e2e-1717";
+    // /proc/$$/environ is exactly what the engine passed to the shell, whatever names the shell keeps.
+    const verifyCmd = `{ tr '\\0' '\\n' < /proc/$$/environ || env; } > '${dump}' && npm test`;
+
+    const r = await h.run(["--verify-cmd", verifyCmd], {
+      env: {
+        GITHUB_TOKEN: token,
+        "INPUT_ANTHROPIC-API-KEY": inputKey,
+        INPUT_ANTHROPIC_API_KEY: inputKey,
+        ANTHROPIC_API_KEY: modelKey,
+        TOKEN_MIRROR: token,
+        EG_E2E_PLAIN: "visible-to-verify",
+      },
+    });
+
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.ledger?.conclusion?.conclusion).toBe("success");
+    // The model CLI really used the credential it was given (the planner and the node ran).
+    expect(h.server.requests.length).toBeGreaterThanOrEqual(2);
+    const env = readFileSync(dump, "utf8");
+    expect(env).toContain("EG_E2E_PLAIN=visible-to-verify");
+    const names = env.split("\n").map((line) => line.split("=", 1)[0]);
+    expect(names).not.toContain("GITHUB_TOKEN");
+    expect(names).not.toContain("INPUT_ANTHROPIC-API-KEY");
+    expect(names).not.toContain("INPUT_ANTHROPIC_API_KEY");
+    expect(names).not.toContain("ANTHROPIC_API_KEY");
+    expect(names).not.toContain("TOKEN_MIRROR");
+    expect(names.filter((n) => n?.startsWith("ANTHROPIC_") || n?.startsWith("INPUT_"))).toEqual([]);
+    expect(env).not.toContain(token);
+    expect(env).not.toContain(inputKey);
+    expect(env).not.toContain(modelKey);
+  });
+
+  test("git runs with the run's environment: a file the run's git config ignores is not in the evidence tree, not committed and not patched", async () => {
+    const h = await harness({
+      makeRepo: fixedSampleRepo,
+      script: (repo) => fixSumScript({ repoDir: repo.dir, plannerReplies: [reviewOnlyPlan()] }),
+    });
+    const cfgDir = mkdtempSync(join(tmpdir(), "eg-e2e-gitcfg-"));
+    onTestFinished(() => rmSync(cfgDir, { recursive: true, force: true }));
+    writeFileSync(join(cfgDir, "ignore"), "eg-operator-scratch.txt\n");
+    writeFileSync(join(cfgDir, "config"), `[core]\n\texcludesFile = ${join(cfgDir, "ignore")}\n`);
+    await h.repo.write("eg-operator-scratch.txt", "the operator's notes, ignored by their git config\n");
+    const start = await h.repo.git(["rev-parse", "HEAD"]);
+    const startTree = await h.repo.git(["rev-parse", "HEAD^{tree}"]);
+
+    const r = await h.run(["--verify-cmd", "npm test", "--commit"], {
+      env: { GIT_CONFIG_GLOBAL: join(cfgDir, "config") },
+    });
+
+    expect(r.exitCode, r.stderr).toBe(0);
+    const ledger = r.ledger!;
+    expect(row(ledger, "review").verify?.evidenceTree).toBe(startTree);
+    expect(ledger.conclusion?.conclusion).toBe("success");
+    expect(await h.repo.git(["rev-parse", "HEAD"])).toBe(start);
+    expect(ledger.postedCommit).toBeUndefined();
+    expect(ledger.patch).toBeUndefined();
+  });
+});
+
+describe("the evidence tree on GitHub's merge checkout (SPEC §6)", () => {
+  test("a review-only run on a merge commit names the starting commit and its tree, and the sink's evidence tree equals HEAD^{tree}: success", async () => {
+    const h = await harness({
+      makeRepo: makeMergeCheckout,
+      script: (repo) => fixSumScript({ repoDir: repo.dir, plannerReplies: [reviewOnlyPlan()] }),
+    });
+    const merge = await h.repo.git(["rev-parse", "HEAD"]);
+    const mergeTree = await h.repo.git(["rev-parse", "HEAD^{tree}"]);
+    expect(await h.repo.git(["rev-list", "--parents", "-n", "1", "HEAD"])).toMatch(/^\S+ \S+ \S+$/);
+
+    const r = await h.run(["--verify-cmd", "test -f feature.txt && test -f base.txt"]);
+
+    expect(r.exitCode, r.stderr).toBe(0);
+    const ledger = r.ledger!;
+    expect(ledger.startingCommit?.sha).toBe(merge);
+    expect(ledger.startingCommit?.tree).toBe(mergeTree);
+    expect(ledger.startingCommit?.description).toContain(merge.slice(0, 7));
+    expect(rowWords(ledger)).toEqual(["review PASS (verified)"]);
+    expect(row(ledger, "review").verify?.evidenceTree).toBe(mergeTree);
+    expect(ledger.evidenceTree).toBe(mergeTree);
+    expect(ledger.conclusion?.conclusion).toBe("success");
+    expect(await h.repo.git(["rev-parse", "HEAD"])).toBe(merge);
+    const runs = checkRunsOf(r.checkRunRequests!);
+    expect(runs.map((run) => [run.headSha, run.completions.map((c) => c.conclusion)])).toEqual([
+      [merge, ["success"]],
+    ]);
+  });
+});

@@ -1,0 +1,530 @@
+/**
+ * Runs the bundled action (`node dist/index.js`) the way the GitHub runner does (CONVENTIONS, testing
+ * doctrine): inputs as `INPUT_<NAME>` variables (upper-cased, dashes kept) with `action.yml`'s defaults
+ * filled in for the inputs a test does not give, a real `pull_request` webhook payload at
+ * `GITHUB_EVENT_PATH`, `GITHUB_API_URL` at the local GitHub server, the file-command files
+ * (`GITHUB_OUTPUT`, `GITHUB_STATE`, `GITHUB_STEP_SUMMARY`) as temp files, `RUNNER_TEMP` and
+ * `RUNNER_TOOL_CACHE` as temp folders, and the model credential as the input `anthropic-api-key`.
+ *
+ * The child is spawned asynchronously: the scripted model server and the GitHub server live in the test
+ * process and must keep answering while the action runs.
+ */
+import { spawn } from "node:child_process";
+import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parse as parseYaml } from "yaml";
+import type { GitHubServer, RecordedCall, Violation } from "./github-server/index.js";
+import {
+  claudeEnvFor,
+  type ModelServer,
+  type RecordedRequest,
+  SCRIPTED_API_KEY,
+} from "./model-server/index.js";
+
+export const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
+export const ACTION_ENTRY = join(REPO_ROOT, "dist", "index.js");
+export const NODE_MODULES_BIN = join(REPO_ROOT, "node_modules", ".bin");
+const EVENT_FIXTURE = join(REPO_ROOT, "test", "fixtures", "events", "pull_request.opened.json");
+
+/** The token the action gets as `github-token` (the runner's default is `${{ github.token }}`). */
+export const TEST_GITHUB_TOKEN = "ghs_actionHarnessTestToken0000000000000";
+export const TEST_RUN_ID = "7654321";
+export const TEST_REPOSITORY = "octo-org/widgets";
+
+export interface RunActionOptions {
+  /** The checkout (`GITHUB_WORKSPACE`). */
+  readonly workspace: string;
+  /** Inputs by their `action.yml` name (`verify-cmd`, …). `anthropic-api-key` defaults to the scripted key. */
+  readonly inputs: Readonly<Record<string, string>>;
+  readonly github: GitHubServer;
+  /** The scripted model server (`ANTHROPIC_BASE_URL`); omit for runs that must never reach a model. */
+  readonly model?: ModelServer;
+  /** `pull_request.head.sha` of the payload; default: the workspace's `HEAD`. */
+  readonly headSha?: string;
+  /** `pull_request.base.sha`; default: the fixture's. */
+  readonly baseSha?: string;
+  /** `GITHUB_SHA` (for `pull_request`, the merge commit); default: the workspace's `HEAD`. */
+  readonly githubSha?: string;
+  /** Put `node_modules/.bin` (where `claude` is) on PATH. Default true; false removes every `claude`. */
+  readonly claudeOnPath?: boolean;
+  /** Folders put first on PATH (e.g. a stand-in `npm`). */
+  readonly prependPath?: readonly string[];
+  /** A `RUNNER_TOOL_CACHE` to use (default: a fresh empty temp folder). */
+  readonly toolCache?: string;
+  /** Extra variables over everything else; `undefined` removes one. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Kill the action after this long (default 120 s). */
+  readonly timeoutMs?: number;
+}
+
+/** Something that arrived at one of the servers, in arrival order across both. */
+export interface TimelineEntry {
+  readonly source: "github" | "model";
+  /** The call (GitHub) or request (model) itself. */
+  readonly github?: RecordedCall;
+  readonly model?: RecordedRequest;
+}
+
+export interface ActionRun {
+  /** The step's exit code (the runner fails the step on non-zero). */
+  readonly exitCode: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** `GITHUB_OUTPUT`, parsed. */
+  readonly outputs: Readonly<Record<string, string>>;
+  /** `GITHUB_STATE`, parsed (what the post step would get as `STATE_*`). */
+  readonly state: Readonly<Record<string, string>>;
+  /** The job summary file (`GITHUB_STEP_SUMMARY`) as written; `""` when nothing was written. */
+  readonly summary: string;
+  /** The GitHub server's calls made during this run. */
+  readonly calls: readonly RecordedCall[];
+  readonly violations: readonly Violation[];
+  /** The model server's requests made during this run (`[]` without a model server). */
+  readonly modelRequests: readonly RecordedRequest[];
+  /** Both servers' traffic during this run, in arrival order. */
+  readonly timeline: readonly TimelineEntry[];
+  /** `RUNNER_TEMP` of the run (run directories live under it). */
+  readonly runnerTemp: string;
+  /** The webhook payload given at `GITHUB_EVENT_PATH`. */
+  readonly payload: Record<string, unknown>;
+  /** The workflow-command lines (`::name …::…`) the runner would act on, i.e. outside stop-commands windows. */
+  readonly commands: readonly string[];
+}
+
+/** `action.yml`'s inputs with their defaults, as the runner reads them. */
+export function actionInputDefaults(): Record<string, string> {
+  const manifest = parseYaml(readFileSync(join(REPO_ROOT, "action.yml"), "utf8")) as {
+    inputs: Record<string, { default?: unknown }>;
+  };
+  const defaults: Record<string, string> = {};
+  for (const [name, spec] of Object.entries(manifest.inputs)) {
+    if (spec.default === undefined) continue;
+    // The runner evaluates `${{ github.token }}` to the job's token.
+    defaults[name] = String(spec.default).replace(/\$\{\{\s*github\.token\s*\}\}/, TEST_GITHUB_TOKEN);
+  }
+  return defaults;
+}
+
+/** The runner's variable name for an input: upper-cased, spaces to `_`, dashes kept. */
+export function inputVariable(name: string): string {
+  return `INPUT_${name.replace(/ /g, "_").toUpperCase()}`;
+}
+
+/**
+ * Parses a file-command file (`GITHUB_OUTPUT`, `GITHUB_STATE`) as the runner does: `name<<DELIM` … `DELIM`
+ * blocks (what `@actions/core` writes) and one-line `name=value` entries. A later entry wins.
+ */
+export function parseFileCommand(text: string): Record<string, string> {
+  const result: Record<string, string> = {};
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line === "") continue;
+    const heredoc = /^([^=]+?)<<(.+)$/.exec(line);
+    if (heredoc !== null && (!line.includes("=") || line.indexOf("<<") < line.indexOf("="))) {
+      const [, name, delimiterToken] = heredoc;
+      const value: string[] = [];
+      i += 1;
+      while (i < lines.length && lines[i] !== delimiterToken) value.push(lines[i++]!);
+      if (i >= lines.length)
+        throw new Error(`file command: ${name} has no closing delimiter ${delimiterToken}`);
+      result[name!] = value.join("\n");
+      continue;
+    }
+    const eq = line.indexOf("=");
+    if (eq <= 0) throw new Error(`file command: cannot parse line ${JSON.stringify(line)}`);
+    result[line.slice(0, eq)] = line.slice(eq + 1);
+  }
+  return result;
+}
+
+/**
+ * The workflow commands the runner would process in `stdout`: lines starting `::`, except those inside a
+ * `::stop-commands::TOKEN` … `::TOKEN::` window (GitHub Docs, "Stopping and starting workflow commands").
+ */
+export function activeWorkflowCommands(stdout: string): string[] {
+  const active: string[] = [];
+  let stopToken: string | null = null;
+  for (const line of stdout.split(/\r?\n/)) {
+    if (stopToken !== null) {
+      if (line === `::${stopToken}::`) stopToken = null;
+      continue;
+    }
+    const stop = /^::stop-commands::(.+)$/.exec(line);
+    if (stop !== null) {
+      stopToken = stop[1]!;
+      continue;
+    }
+    if (line.startsWith("::")) active.push(line);
+  }
+  return active;
+}
+
+/** PATH entries without any folder that holds an executable `claude`. */
+function pathWithoutClaude(path: string): string[] {
+  return path
+    .split(delimiter)
+    .filter((dir) => dir !== "")
+    .filter((dir) => {
+      try {
+        accessSync(join(dir, "claude"), constants.X_OK);
+        return false;
+      } catch {
+        return true;
+      }
+    });
+}
+
+/** Records both servers' traffic in arrival order (wraps the `push` of their recording arrays). */
+function recordTimeline(
+  github: GitHubServer,
+  model: ModelServer | undefined,
+): {
+  timeline: TimelineEntry[];
+  restore: () => void;
+} {
+  const timeline: TimelineEntry[] = [];
+  const githubPush = github.calls.push;
+  github.calls.push = (...items: RecordedCall[]) => {
+    for (const call of items) timeline.push({ source: "github", github: call });
+    return githubPush.apply(github.calls, items);
+  };
+  const modelPush = model?.requests.push;
+  if (model !== undefined && modelPush !== undefined) {
+    model.requests.push = (...items: RecordedRequest[]) => {
+      for (const request of items) timeline.push({ source: "model", model: request });
+      return modelPush.apply(model.requests, items);
+    };
+  }
+  return {
+    timeline,
+    restore: () => {
+      github.calls.push = githubPush;
+      if (model !== undefined && modelPush !== undefined) model.requests.push = modelPush;
+    },
+  };
+}
+
+async function gitHead(dir: string): Promise<string> {
+  const child = spawn("git", ["rev-parse", "HEAD"], {
+    cwd: dir,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
+  });
+  let out = "";
+  child.stdout.setEncoding("utf8").on("data", (c: string) => {
+    out += c;
+  });
+  const code = await new Promise<number | null>((done) => child.on("close", done));
+  if (code !== 0) throw new Error(`git rev-parse HEAD failed in ${dir}`);
+  return out.trim();
+}
+
+/**
+ * Runs `node dist/index.js` once. The caller owns the servers; this owns (and removes) its temp files,
+ * except `RUNNER_TEMP`, which stays until {@link cleanupActionRun} so tests can read the run directory.
+ */
+export async function runActionStep(options: RunActionOptions): Promise<ActionRun> {
+  if (!existsSync(ACTION_ENTRY)) throw new Error(`${ACTION_ENTRY} is missing: run npm run build`);
+  const files = mkdtempSync(join(tmpdir(), "eg-action-files-"));
+  const runnerTemp = mkdtempSync(join(tmpdir(), "eg-runner-temp-"));
+  const toolCache = options.toolCache ?? mkdtempSync(join(tmpdir(), "eg-tool-cache-"));
+  const home = mkdtempSync(join(tmpdir(), "eg-action-home-"));
+  const head = await gitHead(options.workspace);
+  const headSha = options.headSha ?? head;
+
+  const payload = JSON.parse(readFileSync(EVENT_FIXTURE, "utf8")) as {
+    pull_request: { head: { sha: string }; base: { sha: string } };
+  } & Record<string, unknown>;
+  payload.pull_request.head.sha = headSha;
+  if (options.baseSha !== undefined) payload.pull_request.base.sha = options.baseSha;
+  const eventPath = join(files, "event.json");
+  writeFileSync(eventPath, JSON.stringify(payload, null, 2));
+  const outputPath = join(files, "output");
+  const statePath = join(files, "state");
+  const summaryPath = join(files, "step_summary");
+  for (const p of [outputPath, statePath, summaryPath]) writeFileSync(p, "");
+
+  const claudeOnPath = options.claudeOnPath ?? true;
+  const basePath = pathWithoutClaude(process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin");
+  if (!basePath.includes(dirname(process.execPath))) basePath.unshift(dirname(process.execPath));
+  const path = [
+    ...(options.prependPath ?? []),
+    ...(claudeOnPath ? [NODE_MODULES_BIN] : []),
+    ...basePath,
+  ].join(delimiter);
+
+  const inputs: Record<string, string> = {
+    ...actionInputDefaults(),
+    "anthropic-api-key": SCRIPTED_API_KEY,
+    ...options.inputs,
+  };
+  const inputEnv = Object.fromEntries(
+    Object.entries(inputs).map(([name, value]) => [inputVariable(name), value]),
+  );
+  // Everything claudeEnvFor sets except the key (it arrives as the input) and HOME (the action gives
+  // each CLI a fresh one).
+  const {
+    ANTHROPIC_API_KEY: _key,
+    HOME: _home,
+    ...modelEnv
+  } = claudeEnvFor(options.model?.url ?? "http://127.0.0.1:9", home);
+  const env: Record<string, string | undefined> = {
+    PATH: path,
+    HOME: home,
+    LANG: process.env.LANG ?? "C.UTF-8",
+    TMPDIR: process.env.TMPDIR,
+    // Hermetic git: the machine's global and system config are not read.
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_CONFIG_NOSYSTEM: "1",
+    CI: "true",
+    GITHUB_ACTIONS: "true",
+    GITHUB_EVENT_NAME: "pull_request",
+    GITHUB_EVENT_PATH: eventPath,
+    GITHUB_REPOSITORY: TEST_REPOSITORY,
+    GITHUB_REPOSITORY_OWNER: TEST_REPOSITORY.split("/")[0],
+    GITHUB_API_URL: options.github.url,
+    GITHUB_SERVER_URL: "https://github.com",
+    GITHUB_GRAPHQL_URL: `${options.github.url}/graphql`,
+    GITHUB_RUN_ID: TEST_RUN_ID,
+    GITHUB_RUN_NUMBER: "12",
+    GITHUB_RUN_ATTEMPT: "1",
+    GITHUB_WORKFLOW: "evidence-gate",
+    GITHUB_JOB: "gate",
+    GITHUB_ACTOR: "mona",
+    GITHUB_SHA: options.githubSha ?? head,
+    GITHUB_REF: "refs/pull/42/merge",
+    GITHUB_WORKSPACE: options.workspace,
+    GITHUB_STEP_SUMMARY: summaryPath,
+    GITHUB_OUTPUT: outputPath,
+    GITHUB_STATE: statePath,
+    RUNNER_TEMP: runnerTemp,
+    RUNNER_TOOL_CACHE: toolCache,
+    RUNNER_OS: "Linux",
+    RUNNER_ARCH: "X64",
+    ...modelEnv,
+    ...inputEnv,
+    ...options.env,
+  };
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+
+  const callsBefore = options.github.calls.length;
+  const violationsBefore = options.github.violations.length;
+  const requestsBefore = options.model?.requests.length ?? 0;
+  const { timeline, restore } = recordTimeline(options.github, options.model);
+  try {
+    const child = spawn(process.execPath, [ACTION_ENTRY], {
+      cwd: options.workspace,
+      env: env as NodeJS.ProcessEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (c: string) => {
+      stdout += c;
+    });
+    child.stderr.setEncoding("utf8").on("data", (c: string) => {
+      stderr += c;
+    });
+    const timeoutMs = options.timeoutMs ?? 120_000;
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    const exitCode = await new Promise<number | null>((done, fail) => {
+      child.on("error", fail);
+      child.on("close", (code) => done(code));
+    }).finally(() => clearTimeout(timer));
+    return {
+      exitCode,
+      stdout,
+      stderr,
+      outputs: parseFileCommand(readFileSync(outputPath, "utf8")),
+      state: parseFileCommand(readFileSync(statePath, "utf8")),
+      summary: readFileSync(summaryPath, "utf8"),
+      calls: options.github.calls.slice(callsBefore),
+      violations: options.github.violations.slice(violationsBefore),
+      modelRequests: options.model?.requests.slice(requestsBefore) ?? [],
+      timeline,
+      runnerTemp,
+      payload,
+      commands: activeWorkflowCommands(stdout),
+    };
+  } finally {
+    restore();
+    rmSync(files, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+    if (options.toolCache === undefined) rmSync(toolCache, { recursive: true, force: true });
+  }
+}
+
+/** Removes what a run left behind (its `RUNNER_TEMP`). */
+export function cleanupActionRun(run: ActionRun): void {
+  rmSync(run.runnerTemp, { recursive: true, force: true });
+}
+
+/** The check-run writes of a run (`POST` create, `PATCH` update/complete), in order, with their bodies. */
+export function checkRunWrites(
+  run: ActionRun,
+): Array<{ method: string; body: CheckRunWriteBody; status: number }> {
+  return run.calls
+    .filter(
+      (c) =>
+        c.route === "/repos/{owner}/{repo}/check-runs" ||
+        c.route === "/repos/{owner}/{repo}/check-runs/{check_run_id}",
+    )
+    .map((c) => ({ method: c.method, body: c.body as CheckRunWriteBody, status: c.status }));
+}
+
+export interface CheckRunWriteBody {
+  readonly name?: string;
+  readonly head_sha?: string;
+  readonly status?: string;
+  readonly conclusion?: string;
+  readonly external_id?: string;
+  readonly output?: { readonly title?: string; readonly summary?: string; readonly text?: string };
+}
+
+/** The last write that completed the check run (`conclusion` set), or undefined. */
+export function completion(run: ActionRun): CheckRunWriteBody | undefined {
+  return checkRunWrites(run)
+    .map((w) => w.body)
+    .filter((b) => b.conclusion !== undefined)
+    .at(-1);
+}
+
+/** One artifact the stand-in artifact service received. */
+export interface UploadedArtifact {
+  readonly name: string;
+  /** The zip as uploaded (blocks committed in order). */
+  readonly zip: Buffer;
+  readonly finalized: boolean;
+  readonly id: number;
+}
+
+/**
+ * A local stand-in for the runner's artifact service (the Twirp "results" API and the blob store that
+ * `@actions/artifact` talks to): `CreateArtifact` answers a signed upload URL on this server, blocks and
+ * the block list are stored, `FinalizeArtifact` answers an id. Point the action at it with
+ * {@link ArtifactService.env}. Requests without the runtime token are refused with 401.
+ */
+export interface ArtifactService {
+  readonly url: string;
+  readonly artifacts: UploadedArtifact[];
+  /** `ACTIONS_RUNTIME_TOKEN` (a JWT with the `Actions.Results` scope) and `ACTIONS_RESULTS_URL`. */
+  readonly env: Readonly<Record<string, string>>;
+  close(): Promise<void>;
+}
+
+const TWIRP = "/twirp/github.actions.results.api.v1.ArtifactService/";
+
+export async function startArtifactService(): Promise<ArtifactService> {
+  const { createServer } = await import("node:http");
+  const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  const token = `${b64url({ alg: "none", typ: "JWT" })}.${b64url({
+    scp: "Actions.GenericRead:run Actions.Results:run-backend-id:job-backend-id",
+  })}.c2lnbmF0dXJl`;
+  const artifacts: UploadedArtifact[] = [];
+  const blobs = new Map<string, { blocks: Map<string, Buffer>; data: Buffer | null }>();
+  let nextId = 100;
+  let url = "";
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks);
+      const at = new URL(req.url ?? "/", url);
+      const json = (status: number, value: unknown) => {
+        res.writeHead(status, { "content-type": "application/json" });
+        res.end(JSON.stringify(value));
+      };
+      if (req.method === "POST" && at.pathname.startsWith(TWIRP)) {
+        if (req.headers.authorization !== `Bearer ${token}`) return json(401, { code: "unauthenticated" });
+        const request = JSON.parse(body.toString("utf8")) as { name: string; size?: string };
+        const method = at.pathname.slice(TWIRP.length);
+        if (method === "CreateArtifact") {
+          blobs.set(request.name, { blocks: new Map(), data: null });
+          return json(200, {
+            ok: true,
+            signedUploadUrl: `${url}/devstoreaccount1/artifacts/${encodeURIComponent(request.name)}.zip?sig=test-signature`,
+          });
+        }
+        if (method === "FinalizeArtifact") {
+          const blob = blobs.get(request.name);
+          if (blob?.data == null) return json(400, { code: "failed_precondition", msg: "nothing uploaded" });
+          const id = nextId++;
+          artifacts.push({ name: request.name, zip: blob.data, finalized: true, id });
+          return json(200, { ok: true, artifactId: String(id) });
+        }
+        return json(404, { code: "bad_route", msg: method });
+      }
+      const blobMatch = /^\/devstoreaccount1\/artifacts\/(.+)\.zip$/.exec(at.pathname);
+      if (req.method === "PUT" && blobMatch !== null) {
+        if (at.searchParams.get("sig") !== "test-signature") {
+          res.writeHead(403).end();
+          return;
+        }
+        const blob = blobs.get(decodeURIComponent(blobMatch[1]!));
+        if (blob === undefined) {
+          res.writeHead(404).end();
+          return;
+        }
+        const comp = at.searchParams.get("comp");
+        if (comp === "block") blob.blocks.set(at.searchParams.get("blockid") ?? "", body);
+        else if (comp === "blocklist") {
+          const ids = [...body.toString("utf8").matchAll(/<(?:Latest|Uncommitted|Committed)>([^<]*)</g)].map(
+            (m) => m[1]!,
+          );
+          blob.data = Buffer.concat(ids.map((id) => blob.blocks.get(id) ?? Buffer.alloc(0)));
+        } else blob.data = body;
+        res.writeHead(201, {
+          etag: '"0x8D000000000000"',
+          "last-modified": new Date().toUTCString(),
+          "x-ms-request-id": "00000000-0000-0000-0000-000000000000",
+          "x-ms-version": "2025-01-05",
+          "x-ms-request-server-encrypted": "true",
+        });
+        res.end();
+        return;
+      }
+      res.writeHead(404).end();
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  return {
+    url,
+    artifacts,
+    env: { ACTIONS_RUNTIME_TOKEN: token, ACTIONS_RESULTS_URL: `${url}/` },
+    close: () =>
+      new Promise((done, fail) => {
+        server.closeAllConnections();
+        server.close((e) => (e ? fail(e) : done()));
+      }),
+  };
+}
+
+/** The files of a zip archive, name → content (stored or deflated entries, read from the central directory). */
+export async function readZip(zip: Buffer): Promise<Map<string, Buffer>> {
+  const { inflateRawSync } = await import("node:zlib");
+  const eocd = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  if (eocd === -1) throw new Error("not a zip: no end of central directory");
+  const count = zip.readUInt16LE(eocd + 10);
+  let at = zip.readUInt32LE(eocd + 16);
+  const files = new Map<string, Buffer>();
+  for (let i = 0; i < count; i++) {
+    if (zip.readUInt32LE(at) !== 0x02014b50) throw new Error("zip: bad central directory entry");
+    const method = zip.readUInt16LE(at + 10);
+    const compressedSize = zip.readUInt32LE(at + 20);
+    const nameLength = zip.readUInt16LE(at + 28);
+    const extraLength = zip.readUInt16LE(at + 30);
+    const commentLength = zip.readUInt16LE(at + 32);
+    const localOffset = zip.readUInt32LE(at + 42);
+    const name = zip.subarray(at + 46, at + 46 + nameLength).toString("utf8");
+    const localData =
+      localOffset + 30 + zip.readUInt16LE(localOffset + 26) + zip.readUInt16LE(localOffset + 28);
+    const data = zip.subarray(localData, localData + compressedSize);
+    if (!name.endsWith("/")) files.set(name, method === 0 ? Buffer.from(data) : inflateRawSync(data));
+    at += 46 + nameLength + extraLength + commentLength;
+  }
+  return files;
+}
