@@ -38825,7 +38825,7 @@ async function runAuto(o) {
   if (claudePath === null) {
     return {
       kind: "usage_error",
-      message: `the claude CLI was not found (${JSON.stringify(o.claudeExecutable)} on PATH): install @anthropic-ai/claude-code or point --claude-path at it; nothing was run`
+      message: `the claude CLI was not found: ${JSON.stringify(o.claudeExecutable)} is not an executable${o.claudeExecutable.includes("/") ? "" : " on PATH"}. Install @anthropic-ai/claude-code or point --claude-path at the executable; nothing was run`
     };
   }
   const runId = o.runId ?? mintRunId();

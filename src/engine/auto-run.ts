@@ -150,7 +150,7 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
   if (claudePath === null) {
     return {
       kind: "usage_error",
-      message: `the claude CLI was not found (${JSON.stringify(o.claudeExecutable)} on PATH): install @anthropic-ai/claude-code or point --claude-path at it; nothing was run`,
+      message: `the claude CLI was not found: ${JSON.stringify(o.claudeExecutable)} is not an executable${o.claudeExecutable.includes("/") ? "" : " on PATH"}. Install @anthropic-ai/claude-code or point --claude-path at the executable; nothing was run`,
     };
   }
 
