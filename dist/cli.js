@@ -51,24 +51,24 @@ var require_identity = __commonJS({
     var SCALAR = /* @__PURE__ */ Symbol.for("yaml.scalar");
     var SEQ = /* @__PURE__ */ Symbol.for("yaml.seq");
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
-    var isAlias = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === ALIAS;
-    var isDocument = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === DOC;
-    var isMap2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === MAP;
-    var isPair = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === PAIR;
-    var isScalar2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SCALAR;
-    var isSeq = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SEQ;
-    function isCollection(node2) {
-      if (node2 && typeof node2 === "object")
-        switch (node2[NODE_TYPE]) {
+    var isAlias = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === ALIAS;
+    var isDocument = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === DOC;
+    var isMap2 = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === MAP;
+    var isPair = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === PAIR;
+    var isScalar2 = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === SCALAR;
+    var isSeq = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === SEQ;
+    function isCollection(node3) {
+      if (node3 && typeof node3 === "object")
+        switch (node3[NODE_TYPE]) {
           case MAP:
           case SEQ:
             return true;
         }
       return false;
     }
-    function isNode(node2) {
-      if (node2 && typeof node2 === "object")
-        switch (node2[NODE_TYPE]) {
+    function isNode(node3) {
+      if (node3 && typeof node3 === "object")
+        switch (node3[NODE_TYPE]) {
           case ALIAS:
           case MAP:
           case SCALAR:
@@ -77,7 +77,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node2) => (isScalar2(node2) || isCollection(node2)) && !!node2.anchor;
+    var hasAnchor = (node3) => (isScalar2(node3) || isCollection(node3)) && !!node3.anchor;
     exports.ALIAS = ALIAS;
     exports.DOC = DOC;
     exports.MAP = MAP;
@@ -105,98 +105,98 @@ var require_visit = __commonJS({
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove node");
-    function visit2(node2, visitor) {
+    function visit2(node3, visitor) {
       const visitor_ = initVisitor(visitor);
-      if (identity.isDocument(node2)) {
-        const cd = visit_(null, node2.contents, visitor_, Object.freeze([node2]));
+      if (identity.isDocument(node3)) {
+        const cd = visit_(null, node3.contents, visitor_, Object.freeze([node3]));
         if (cd === REMOVE)
-          node2.contents = null;
+          node3.contents = null;
       } else
-        visit_(null, node2, visitor_, Object.freeze([]));
+        visit_(null, node3, visitor_, Object.freeze([]));
     }
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path) {
-      const ctrl = callVisitor(key, node2, visitor, path);
+    function visit_(key, node3, visitor, path) {
+      const ctrl = callVisitor(key, node3, visitor, path);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
         replaceNode(key, path, ctrl);
         return visit_(key, ctrl, visitor, path);
       }
       if (typeof ctrl !== "symbol") {
-        if (identity.isCollection(node2)) {
-          path = Object.freeze(path.concat(node2));
-          for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path);
+        if (identity.isCollection(node3)) {
+          path = Object.freeze(path.concat(node3));
+          for (let i = 0; i < node3.items.length; ++i) {
+            const ci = visit_(i, node3.items[i], visitor, path);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
               return BREAK;
             else if (ci === REMOVE) {
-              node2.items.splice(i, 1);
+              node3.items.splice(i, 1);
               i -= 1;
             }
           }
-        } else if (identity.isPair(node2)) {
-          path = Object.freeze(path.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path);
+        } else if (identity.isPair(node3)) {
+          path = Object.freeze(path.concat(node3));
+          const ck = visit_("key", node3.key, visitor, path);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
-            node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path);
+            node3.key = null;
+          const cv = visit_("value", node3.value, visitor, path);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
-            node2.value = null;
+            node3.value = null;
         }
       }
       return ctrl;
     }
-    async function visitAsync(node2, visitor) {
+    async function visitAsync(node3, visitor) {
       const visitor_ = initVisitor(visitor);
-      if (identity.isDocument(node2)) {
-        const cd = await visitAsync_(null, node2.contents, visitor_, Object.freeze([node2]));
+      if (identity.isDocument(node3)) {
+        const cd = await visitAsync_(null, node3.contents, visitor_, Object.freeze([node3]));
         if (cd === REMOVE)
-          node2.contents = null;
+          node3.contents = null;
       } else
-        await visitAsync_(null, node2, visitor_, Object.freeze([]));
+        await visitAsync_(null, node3, visitor_, Object.freeze([]));
     }
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path) {
-      const ctrl = await callVisitor(key, node2, visitor, path);
+    async function visitAsync_(key, node3, visitor, path) {
+      const ctrl = await callVisitor(key, node3, visitor, path);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
         replaceNode(key, path, ctrl);
         return visitAsync_(key, ctrl, visitor, path);
       }
       if (typeof ctrl !== "symbol") {
-        if (identity.isCollection(node2)) {
-          path = Object.freeze(path.concat(node2));
-          for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path);
+        if (identity.isCollection(node3)) {
+          path = Object.freeze(path.concat(node3));
+          for (let i = 0; i < node3.items.length; ++i) {
+            const ci = await visitAsync_(i, node3.items[i], visitor, path);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
               return BREAK;
             else if (ci === REMOVE) {
-              node2.items.splice(i, 1);
+              node3.items.splice(i, 1);
               i -= 1;
             }
           }
-        } else if (identity.isPair(node2)) {
-          path = Object.freeze(path.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path);
+        } else if (identity.isPair(node3)) {
+          path = Object.freeze(path.concat(node3));
+          const ck = await visitAsync_("key", node3.key, visitor, path);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
-            node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path);
+            node3.key = null;
+          const cv = await visitAsync_("value", node3.value, visitor, path);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
-            node2.value = null;
+            node3.value = null;
         }
       }
       return ctrl;
@@ -219,32 +219,32 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path) {
+    function callVisitor(key, node3, visitor, path) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path);
-      if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path);
-      if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path);
-      if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path);
-      if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path);
-      if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path);
+        return visitor(key, node3, path);
+      if (identity.isMap(node3))
+        return visitor.Map?.(key, node3, path);
+      if (identity.isSeq(node3))
+        return visitor.Seq?.(key, node3, path);
+      if (identity.isPair(node3))
+        return visitor.Pair?.(key, node3, path);
+      if (identity.isScalar(node3))
+        return visitor.Scalar?.(key, node3, path);
+      if (identity.isAlias(node3))
+        return visitor.Alias?.(key, node3, path);
       return void 0;
     }
-    function replaceNode(key, path, node2) {
+    function replaceNode(key, path, node3) {
       const parent = path[path.length - 1];
       if (identity.isCollection(parent)) {
-        parent.items[key] = node2;
+        parent.items[key] = node3;
       } else if (identity.isPair(parent)) {
         if (key === "key")
-          parent.key = node2;
+          parent.key = node3;
         else
-          parent.value = node2;
+          parent.value = node3;
       } else if (identity.isDocument(parent)) {
-        parent.contents = node2;
+        parent.contents = node3;
       } else {
         const pt = identity.isAlias(parent) ? "alias" : "scalar";
         throw new Error(`Cannot replace node with ${pt} parent`);
@@ -404,9 +404,9 @@ var require_directives = __commonJS({
         let tagNames;
         if (doc && tagEntries.length > 0 && identity.isNode(doc.contents)) {
           const tags = {};
-          visit2.visit(doc.contents, (_key, node2) => {
-            if (identity.isNode(node2) && node2.tag)
-              tags[node2.tag] = true;
+          visit2.visit(doc.contents, (_key, node3) => {
+            if (identity.isNode(node3) && node3.tag)
+              tags[node3.tag] = true;
           });
           tagNames = Object.keys(tags);
         } else
@@ -443,9 +443,9 @@ var require_anchors = __commonJS({
     function anchorNames(root) {
       const anchors = /* @__PURE__ */ new Set();
       visit2.visit(root, {
-        Value(_key, node2) {
-          if (node2.anchor)
-            anchors.add(node2.anchor);
+        Value(_key, node3) {
+          if (node3.anchor)
+            anchors.add(node3.anchor);
         }
       });
       return anchors;
@@ -649,20 +649,20 @@ var require_Alias = __commonJS({
         } else {
           nodes = [];
           visit2.visit(doc, {
-            Node: (_key, node2) => {
-              if (identity.isAlias(node2) || identity.hasAnchor(node2))
-                nodes.push(node2);
+            Node: (_key, node3) => {
+              if (identity.isAlias(node3) || identity.hasAnchor(node3))
+                nodes.push(node3);
             }
           });
           if (ctx)
             ctx.aliasResolveCache = nodes;
         }
         let found = void 0;
-        for (const node2 of nodes) {
-          if (node2 === this)
+        for (const node3 of nodes) {
+          if (node3 === this)
             break;
-          if (node2.anchor === this.source)
-            found = node2;
+          if (node3.anchor === this.source)
+            found = node3;
         }
         if (found && ctx) {
           const { anchors: anchors2, doc: doc2, maxAliasCount } = ctx;
@@ -711,22 +711,22 @@ var require_Alias = __commonJS({
         return src;
       }
     };
-    function getAliasCount(doc, node2, anchors2) {
-      if (identity.isAlias(node2)) {
-        const source = node2.resolve(doc);
+    function getAliasCount(doc, node3, anchors2) {
+      if (identity.isAlias(node3)) {
+        const source = node3.resolve(doc);
         const anchor2 = anchors2 && source && anchors2.get(source);
         return anchor2 ? anchor2.count * anchor2.aliasCount : 0;
-      } else if (identity.isCollection(node2)) {
+      } else if (identity.isCollection(node3)) {
         let count2 = 0;
-        for (const item of node2.items) {
+        for (const item of node3.items) {
           const c = getAliasCount(doc, item, anchors2);
           if (c > count2)
             count2 = c;
         }
         return count2;
-      } else if (identity.isPair(node2)) {
-        const kc = getAliasCount(doc, node2.key, anchors2);
-        const vc = getAliasCount(doc, node2.value, anchors2);
+      } else if (identity.isPair(node3)) {
+        const kc = getAliasCount(doc, node3.key, anchors2);
+        const vc = getAliasCount(doc, node3.value, anchors2);
         return Math.max(kc, vc);
       }
       return 1;
@@ -816,10 +816,10 @@ var require_createNode = __commonJS({
           value = value.toJSON();
         }
         if (!value || typeof value !== "object") {
-          const node3 = new Scalar.Scalar(value);
+          const node4 = new Scalar.Scalar(value);
           if (ref)
-            ref.node = node3;
-          return node3;
+            ref.node = node4;
+          return node4;
         }
         tagObj = value instanceof Map ? schema[identity.MAP] : Symbol.iterator in Object(value) ? schema[identity.SEQ] : schema[identity.MAP];
       }
@@ -827,14 +827,14 @@ var require_createNode = __commonJS({
         onTagObj(tagObj);
         delete ctx.onTagObj;
       }
-      const node2 = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar.Scalar(value);
+      const node3 = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar.Scalar(value);
       if (tagName)
-        node2.tag = tagName;
+        node3.tag = tagName;
       else if (!tagObj.default)
-        node2.tag = tagObj.tag;
+        node3.tag = tagObj.tag;
       if (ref)
-        ref.node = node2;
-      return node2;
+        ref.node = node3;
+      return node3;
     }
     exports.createNode = createNode;
   }
@@ -904,10 +904,10 @@ var require_Collection = __commonJS({
           this.add(value);
         else {
           const [key, ...rest] = path;
-          const node2 = this.get(key, true);
-          if (identity.isCollection(node2))
-            node2.addIn(rest, value);
-          else if (node2 === void 0 && this.schema)
+          const node3 = this.get(key, true);
+          if (identity.isCollection(node3))
+            node3.addIn(rest, value);
+          else if (node3 === void 0 && this.schema)
             this.set(key, collectionFromPath(this.schema, rest, value));
           else
             throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
@@ -921,9 +921,9 @@ var require_Collection = __commonJS({
         const [key, ...rest] = path;
         if (rest.length === 0)
           return this.delete(key);
-        const node2 = this.get(key, true);
-        if (identity.isCollection(node2))
-          return node2.deleteIn(rest);
+        const node3 = this.get(key, true);
+        if (identity.isCollection(node3))
+          return node3.deleteIn(rest);
         else
           throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
       }
@@ -934,17 +934,17 @@ var require_Collection = __commonJS({
        */
       getIn(path, keepScalar) {
         const [key, ...rest] = path;
-        const node2 = this.get(key, true);
+        const node3 = this.get(key, true);
         if (rest.length === 0)
-          return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
+          return !keepScalar && identity.isScalar(node3) ? node3.value : node3;
         else
-          return identity.isCollection(node2) ? node2.getIn(rest, keepScalar) : void 0;
+          return identity.isCollection(node3) ? node3.getIn(rest, keepScalar) : void 0;
       }
       hasAllNullValues(allowScalar) {
-        return this.items.every((node2) => {
-          if (!identity.isPair(node2))
+        return this.items.every((node3) => {
+          if (!identity.isPair(node3))
             return false;
-          const n = node2.value;
+          const n = node3.value;
           return n == null || allowScalar && identity.isScalar(n) && n.value == null && !n.commentBefore && !n.comment && !n.tag;
         });
       }
@@ -955,8 +955,8 @@ var require_Collection = __commonJS({
         const [key, ...rest] = path;
         if (rest.length === 0)
           return this.has(key);
-        const node2 = this.get(key, true);
-        return identity.isCollection(node2) ? node2.hasIn(rest) : false;
+        const node3 = this.get(key, true);
+        return identity.isCollection(node3) ? node3.hasIn(rest) : false;
       }
       /**
        * Sets a value in this collection. For `!!set`, `value` needs to be a
@@ -967,10 +967,10 @@ var require_Collection = __commonJS({
         if (rest.length === 0) {
           this.set(key, value);
         } else {
-          const node2 = this.get(key, true);
-          if (identity.isCollection(node2))
-            node2.setIn(rest, value);
-          else if (node2 === void 0 && this.schema)
+          const node3 = this.get(key, true);
+          if (identity.isCollection(node3))
+            node3.setIn(rest, value);
+          else if (node3 === void 0 && this.schema)
             this.set(key, collectionFromPath(this.schema, rest, value));
           else
             throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
@@ -1496,16 +1496,16 @@ var require_stringify = __commonJS({
       }
       return tagObj;
     }
-    function stringifyProps(node2, tagObj, { anchors: anchors$1, doc }) {
+    function stringifyProps(node3, tagObj, { anchors: anchors$1, doc }) {
       if (!doc.directives)
         return "";
       const props = [];
-      const anchor2 = (identity.isScalar(node2) || identity.isCollection(node2)) && node2.anchor;
+      const anchor2 = (identity.isScalar(node3) || identity.isCollection(node3)) && node3.anchor;
       if (anchor2 && anchors.anchorIsValid(anchor2)) {
         anchors$1.add(anchor2);
         props.push(`&${anchor2}`);
       }
-      const tag = node2.tag ?? (tagObj.default ? null : tagObj.tag);
+      const tag = node3.tag ?? (tagObj.default ? null : tagObj.tag);
       if (tag)
         props.push(doc.directives.tagString(tag));
       return props.join(" ");
@@ -1527,15 +1527,15 @@ var require_stringify = __commonJS({
         }
       }
       let tagObj = void 0;
-      const node2 = identity.isNode(item) ? item : ctx.doc.createNode(item, { onTagObj: (o) => tagObj = o });
-      tagObj ?? (tagObj = getTagObject(ctx.doc.schema.tags, node2));
-      const props = stringifyProps(node2, tagObj, ctx);
+      const node3 = identity.isNode(item) ? item : ctx.doc.createNode(item, { onTagObj: (o) => tagObj = o });
+      tagObj ?? (tagObj = getTagObject(ctx.doc.schema.tags, node3));
+      const props = stringifyProps(node3, tagObj, ctx);
       if (props.length > 0)
         ctx.indentAtStart = (ctx.indentAtStart ?? 0) + props.length + 1;
-      const str = typeof tagObj.stringify === "function" ? tagObj.stringify(node2, ctx, onComment, onChompKeep) : identity.isScalar(node2) ? stringifyString.stringifyString(node2, ctx, onComment, onChompKeep) : node2.toString(ctx, onComment, onChompKeep);
+      const str = typeof tagObj.stringify === "function" ? tagObj.stringify(node3, ctx, onComment, onChompKeep) : identity.isScalar(node3) ? stringifyString.stringifyString(node3, ctx, onComment, onChompKeep) : node3.toString(ctx, onComment, onChompKeep);
       if (!props)
         return str;
-      return identity.isScalar(node2) || str[0] === "{" || str[0] === "[" ? `${props} ${str}` : `${props}
+      return identity.isScalar(node3) || str[0] === "{" || str[0] === "[" ? `${props} ${str}` : `${props}
 ${ctx.indent}${str}`;
     }
     exports.createStringifyContext = createStringifyContext;
@@ -1802,8 +1802,8 @@ var require_addPairToJSMap = __commonJS({
       if (identity.isNode(key) && ctx?.doc) {
         const strCtx = stringify.createStringifyContext(ctx.doc, {});
         strCtx.anchors = /* @__PURE__ */ new Set();
-        for (const node2 of ctx.anchors.keys())
-          strCtx.anchors.add(node2.anchor);
+        for (const node3 of ctx.anchors.keys())
+          strCtx.anchors.add(node3.anchor);
         strCtx.inFlow = true;
         strCtx.inStringifyKey = true;
         const strKey = key.toString(strCtx);
@@ -2112,8 +2112,8 @@ var require_YAMLMap = __commonJS({
       }
       get(key, keepScalar) {
         const it = findPair(this.items, key);
-        const node2 = it?.value;
-        return (!keepScalar && identity.isScalar(node2) ? node2.value : node2) ?? void 0;
+        const node3 = it?.value;
+        return (!keepScalar && identity.isScalar(node3) ? node3.value : node3) ?? void 0;
       }
       has(key) {
         return !!findPair(this.items, key);
@@ -2426,9 +2426,9 @@ var require_float = __commonJS({
       format: "EXP",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
       resolve: (str) => parseFloat(str),
-      stringify(node2) {
-        const num = Number(node2.value);
-        return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node2);
+      stringify(node3) {
+        const num = Number(node3.value);
+        return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node3);
       }
     };
     var float = {
@@ -2437,11 +2437,11 @@ var require_float = __commonJS({
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
       resolve(str) {
-        const node2 = new Scalar.Scalar(parseFloat(str));
+        const node3 = new Scalar.Scalar(parseFloat(str));
         const dot = str.indexOf(".");
         if (dot !== -1 && str[str.length - 1] === "0")
-          node2.minFractionDigits = str.length - dot - 1;
-        return node2;
+          node3.minFractionDigits = str.length - dot - 1;
+        return node3;
       },
       stringify: stringifyNumber.stringifyNumber
     };
@@ -2458,11 +2458,11 @@ var require_int = __commonJS({
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
     var intResolve = (str, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str) : parseInt(str.substring(offset), radix);
-    function intStringify(node2, radix, prefix) {
-      const { value } = node2;
+    function intStringify(node3, radix, prefix) {
+      const { value } = node3;
       if (intIdentify(value) && value >= 0)
         return prefix + value.toString(radix);
-      return stringifyNumber.stringifyNumber(node2);
+      return stringifyNumber.stringifyNumber(node3);
     }
     var intOct = {
       identify: (value) => intIdentify(value) && value >= 0,
@@ -2471,7 +2471,7 @@ var require_int = __commonJS({
       format: "OCT",
       test: /^0o[0-7]+$/,
       resolve: (str, _onError, opt) => intResolve(str, 2, 8, opt),
-      stringify: (node2) => intStringify(node2, 8, "0o")
+      stringify: (node3) => intStringify(node3, 8, "0o")
     };
     var int2 = {
       identify: intIdentify,
@@ -2488,7 +2488,7 @@ var require_int = __commonJS({
       format: "HEX",
       test: /^0x[0-9a-fA-F]+$/,
       resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
-      stringify: (node2) => intStringify(node2, 16, "0x")
+      stringify: (node3) => intStringify(node3, 16, "0x")
     };
     exports.int = int2;
     exports.intHex = intHex;
@@ -2504,7 +2504,7 @@ var require_schema = __commonJS({
     var _null4 = require_null();
     var seq = require_seq();
     var string4 = require_string();
-    var bool = require_bool();
+    var bool2 = require_bool();
     var float = require_float();
     var int2 = require_int();
     var schema = [
@@ -2512,7 +2512,7 @@ var require_schema = __commonJS({
       seq.seq,
       string4.string,
       _null4.nullTag,
-      bool.boolTag,
+      bool2.boolTag,
       int2.intOct,
       int2.int,
       int2.intHex,
@@ -2866,9 +2866,9 @@ var require_float2 = __commonJS({
       format: "EXP",
       test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
       resolve: (str) => parseFloat(str.replace(/_/g, "")),
-      stringify(node2) {
-        const num = Number(node2.value);
-        return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node2);
+      stringify(node3) {
+        const num = Number(node3.value);
+        return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node3);
       }
     };
     var float = {
@@ -2877,14 +2877,14 @@ var require_float2 = __commonJS({
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
       resolve(str) {
-        const node2 = new Scalar.Scalar(parseFloat(str.replace(/_/g, "")));
+        const node3 = new Scalar.Scalar(parseFloat(str.replace(/_/g, "")));
         const dot = str.indexOf(".");
         if (dot !== -1) {
           const f = str.substring(dot + 1).replace(/_/g, "");
           if (f[f.length - 1] === "0")
-            node2.minFractionDigits = f.length;
+            node3.minFractionDigits = f.length;
         }
-        return node2;
+        return node3;
       },
       stringify: stringifyNumber.stringifyNumber
     };
@@ -2923,13 +2923,13 @@ var require_int2 = __commonJS({
       const n = parseInt(str, radix);
       return sign === "-" ? -1 * n : n;
     }
-    function intStringify(node2, radix, prefix) {
-      const { value } = node2;
+    function intStringify(node3, radix, prefix) {
+      const { value } = node3;
       if (intIdentify(value)) {
         const str = value.toString(radix);
         return value < 0 ? "-" + prefix + str.substr(1) : prefix + str;
       }
-      return stringifyNumber.stringifyNumber(node2);
+      return stringifyNumber.stringifyNumber(node3);
     }
     var intBin = {
       identify: intIdentify,
@@ -2938,7 +2938,7 @@ var require_int2 = __commonJS({
       format: "BIN",
       test: /^[-+]?0b[0-1_]+$/,
       resolve: (str, _onError, opt) => intResolve(str, 2, 2, opt),
-      stringify: (node2) => intStringify(node2, 2, "0b")
+      stringify: (node3) => intStringify(node3, 2, "0b")
     };
     var intOct = {
       identify: intIdentify,
@@ -2947,7 +2947,7 @@ var require_int2 = __commonJS({
       format: "OCT",
       test: /^[-+]?0[0-7_]+$/,
       resolve: (str, _onError, opt) => intResolve(str, 1, 8, opt),
-      stringify: (node2) => intStringify(node2, 8, "0")
+      stringify: (node3) => intStringify(node3, 8, "0")
     };
     var int2 = {
       identify: intIdentify,
@@ -2964,7 +2964,7 @@ var require_int2 = __commonJS({
       format: "HEX",
       test: /^[-+]?0x[0-9a-fA-F_]+$/,
       resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
-      stringify: (node2) => intStringify(node2, 16, "0x")
+      stringify: (node3) => intStringify(node3, 16, "0x")
     };
     exports.int = int2;
     exports.intBin = intBin;
@@ -3074,13 +3074,13 @@ var require_timestamp = __commonJS({
       const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num(60) + num(p), num(0));
       return sign === "-" ? num(-1) * res : res;
     }
-    function stringifySexagesimal(node2) {
-      let { value } = node2;
+    function stringifySexagesimal(node3) {
+      let { value } = node3;
       let num = (n) => n;
       if (typeof value === "bigint")
         num = (n) => BigInt(n);
       else if (isNaN(value) || !isFinite(value))
-        return stringifyNumber.stringifyNumber(node2);
+        return stringifyNumber.stringifyNumber(node3);
       let sign = "";
       if (value < 0) {
         sign = "-";
@@ -3159,7 +3159,7 @@ var require_schema3 = __commonJS({
     var seq = require_seq();
     var string4 = require_string();
     var binary = require_binary();
-    var bool = require_bool2();
+    var bool2 = require_bool2();
     var float = require_float2();
     var int2 = require_int2();
     var merge3 = require_merge();
@@ -3172,8 +3172,8 @@ var require_schema3 = __commonJS({
       seq.seq,
       string4.string,
       _null4.nullTag,
-      bool.trueTag,
-      bool.falseTag,
+      bool2.trueTag,
+      bool2.falseTag,
       int2.intBin,
       int2.intOct,
       int2.int,
@@ -3202,7 +3202,7 @@ var require_tags = __commonJS({
     var _null4 = require_null();
     var seq = require_seq();
     var string4 = require_string();
-    var bool = require_bool();
+    var bool2 = require_bool();
     var float = require_float();
     var int2 = require_int();
     var schema = require_schema();
@@ -3223,7 +3223,7 @@ var require_tags = __commonJS({
     ]);
     var tagsByName = {
       binary: binary.binary,
-      bool: bool.boolTag,
+      bool: bool2.boolTag,
       float: float.float,
       floatExp: float.floatExp,
       floatNaN: float.floatNaN,
@@ -3491,13 +3491,13 @@ var require_Document = __commonJS({
        * `name` will be used as a prefix for a new unique anchor.
        * If `name` is undefined, the generated anchor will use 'a' as a prefix.
        */
-      createAlias(node2, name) {
-        if (!node2.anchor) {
+      createAlias(node3, name) {
+        if (!node3.anchor) {
           const prev = anchors.anchorNames(this);
-          node2.anchor = // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
+          node3.anchor = // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
           !name || prev.has(name) ? anchors.findNewAnchor(name || "a", prev) : name;
         }
-        return new Alias.Alias(node2.anchor);
+        return new Alias.Alias(node3.anchor);
       }
       createNode(value, replacer, options) {
         let _replacer = void 0;
@@ -3529,11 +3529,11 @@ var require_Document = __commonJS({
           schema: this.schema,
           sourceObjects
         };
-        const node2 = createNode.createNode(value, tag, ctx);
-        if (flow && identity.isCollection(node2))
-          node2.flow = true;
+        const node3 = createNode.createNode(value, tag, ctx);
+        if (flow && identity.isCollection(node3))
+          node3.flow = true;
         setAnchors();
-        return node2;
+        return node3;
       }
       /**
        * Convert a key and a value into a `Pair` using the current schema,
@@ -4003,10 +4003,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep3, value } = collItem;
+        const { start, key, sep: sep4, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep3?.[0],
+          next: key ?? sep4?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -4020,7 +4020,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep3) {
+          if (!keyProps.anchor && !keyProps.tag && !sep4) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map2.comment)
@@ -4044,7 +4044,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep3 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep4 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -4060,7 +4060,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep3, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep4, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -4130,11 +4130,11 @@ var require_resolve_block_seq = __commonJS({
             continue;
           }
         }
-        const node2 = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, start, null, props, onError);
+        const node3 = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, start, null, props, onError);
         if (ctx.schema.compat)
           utilFlowIndentCheck.flowIndentCheck(bs.indent, value, onError);
-        offset = node2.range[2];
-        seq.items.push(node2);
+        offset = node3.range[2];
+        seq.items.push(node3);
       }
       seq.range = [bs.offset, offset, commentEnd ?? offset];
       return seq;
@@ -4151,7 +4151,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep3 = "";
+        let sep4 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -4165,13 +4165,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep3 + cb;
-              sep3 = "";
+                comment += sep4 + cb;
+              sep4 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep3 += source;
+                sep4 += source;
               hasSpace = true;
               break;
             default:
@@ -4214,18 +4214,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep3, value } = collItem;
+        const { start, key, sep: sep4, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep3?.[0],
+          next: key ?? sep4?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep3 && !value) {
+          if (!props.anchor && !props.tag && !sep4 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -4279,8 +4279,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap2 && !sep3 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep3, null, props, onError);
+        if (!isMap2 && !sep4 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep4, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -4292,7 +4292,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep3 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep4 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -4303,8 +4303,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap2 && !props.found && ctx.options.strict) {
-              if (sep3)
-                for (const st of sep3) {
+              if (sep4)
+                for (const st of sep4) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -4321,7 +4321,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep3, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep4, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -4434,12 +4434,12 @@ var require_compose_collection = __commonJS({
       }
       const coll = resolveCollection(CN, ctx, token, onError, tagName, tag);
       const res = tag.resolve?.(coll, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg), ctx.options) ?? coll;
-      const node2 = identity.isNode(res) ? res : new Scalar.Scalar(res);
-      node2.range = coll.range;
-      node2.tag = tagName;
+      const node3 = identity.isNode(res) ? res : new Scalar.Scalar(res);
+      node3.range = coll.range;
+      node3.tag = tagName;
       if (tag?.format)
-        node2.format = tag.format;
-      return node2;
+        node3.format = tag.format;
+      return node3;
     }
     exports.composeCollection = composeCollection;
   }
@@ -4501,7 +4501,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep3 = "";
+      let sep4 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -4518,24 +4518,24 @@ var require_resolve_block_scalar = __commonJS({
           indent2 = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep3 + indent2.slice(trimIndent) + content;
-          sep3 = "\n";
+          value += sep4 + indent2.slice(trimIndent) + content;
+          sep4 = "\n";
         } else if (indent2.length > trimIndent || content[0] === "	") {
-          if (sep3 === " ")
-            sep3 = "\n";
-          else if (!prevMoreIndented && sep3 === "\n")
-            sep3 = "\n\n";
-          value += sep3 + indent2.slice(trimIndent) + content;
-          sep3 = "\n";
+          if (sep4 === " ")
+            sep4 = "\n";
+          else if (!prevMoreIndented && sep4 === "\n")
+            sep4 = "\n\n";
+          value += sep4 + indent2.slice(trimIndent) + content;
+          sep4 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep3 === "\n")
+          if (sep4 === "\n")
             value += "\n";
           else
-            sep3 = "\n";
+            sep4 = "\n";
         } else {
-          value += sep3 + content;
-          sep3 = " ";
+          value += sep4 + content;
+          sep4 = " ";
           prevMoreIndented = false;
         }
       }
@@ -4718,25 +4718,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep3 = " ";
+      let sep4 = " ";
       let pos = line2.lastIndex;
       while (match = line2.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep3 === "\n")
-            res += sep3;
+          if (sep4 === "\n")
+            res += sep4;
           else
-            sep3 = "\n";
+            sep4 = "\n";
         } else {
-          res += sep3 + lm;
-          sep3 = " ";
+          res += sep4 + lm;
+          sep4 = " ";
         }
         pos = line2.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep3 + (match?.[1] ?? "");
+      return res + sep4 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -4974,11 +4974,11 @@ var require_compose_node = __commonJS({
     function composeNode(ctx, token, props, onError) {
       const atKey = ctx.atKey;
       const { spaceBefore, comment, anchor: anchor2, tag } = props;
-      let node2;
+      let node3;
       let isSrcToken = true;
       switch (token.type) {
         case "alias":
-          node2 = composeAlias(ctx, token, onError);
+          node3 = composeAlias(ctx, token, onError);
           if (anchor2 || tag)
             onError(token, "ALIAS_PROPS", "An alias node must not specify any properties");
           break;
@@ -4986,17 +4986,17 @@ var require_compose_node = __commonJS({
         case "single-quoted-scalar":
         case "double-quoted-scalar":
         case "block-scalar":
-          node2 = composeScalar.composeScalar(ctx, token, tag, onError);
+          node3 = composeScalar.composeScalar(ctx, token, tag, onError);
           if (anchor2)
-            node2.anchor = anchor2.source.substring(1);
+            node3.anchor = anchor2.source.substring(1);
           break;
         case "block-map":
         case "block-seq":
         case "flow-collection":
           try {
-            node2 = composeCollection.composeCollection(CN, ctx, token, props, onError);
+            node3 = composeCollection.composeCollection(CN, ctx, token, props, onError);
             if (anchor2)
-              node2.anchor = anchor2.source.substring(1);
+              node3.anchor = anchor2.source.substring(1);
           } catch (error62) {
             const message = error62 instanceof Error ? error62.message : String(error62);
             onError(token, "RESOURCE_EXHAUSTION", message);
@@ -5008,24 +5008,24 @@ var require_compose_node = __commonJS({
           isSrcToken = false;
         }
       }
-      node2 ?? (node2 = composeEmptyNode(ctx, token.offset, void 0, null, props, onError));
-      if (anchor2 && node2.anchor === "")
+      node3 ?? (node3 = composeEmptyNode(ctx, token.offset, void 0, null, props, onError));
+      if (anchor2 && node3.anchor === "")
         onError(anchor2, "BAD_ALIAS", "Anchor cannot be an empty string");
-      if (atKey && ctx.options.stringKeys && (!identity.isScalar(node2) || typeof node2.value !== "string" || node2.tag && node2.tag !== "tag:yaml.org,2002:str")) {
+      if (atKey && ctx.options.stringKeys && (!identity.isScalar(node3) || typeof node3.value !== "string" || node3.tag && node3.tag !== "tag:yaml.org,2002:str")) {
         const msg = "With stringKeys, all keys must be strings";
         onError(tag ?? token, "NON_STRING_KEY", msg);
       }
       if (spaceBefore)
-        node2.spaceBefore = true;
+        node3.spaceBefore = true;
       if (comment) {
         if (token.type === "scalar" && token.source === "")
-          node2.comment = comment;
+          node3.comment = comment;
         else
-          node2.commentBefore = comment;
+          node3.commentBefore = comment;
       }
       if (ctx.options.keepSourceTokens && isSrcToken)
-        node2.srcToken = token;
-      return node2;
+        node3.srcToken = token;
+      return node3;
     }
     function composeEmptyNode(ctx, offset, before, pos, { spaceBefore, comment, anchor: anchor2, tag, end }, onError) {
       const token = {
@@ -5034,19 +5034,19 @@ var require_compose_node = __commonJS({
         indent: -1,
         source: ""
       };
-      const node2 = composeScalar.composeScalar(ctx, token, tag, onError);
+      const node3 = composeScalar.composeScalar(ctx, token, tag, onError);
       if (anchor2) {
-        node2.anchor = anchor2.source.substring(1);
-        if (node2.anchor === "")
+        node3.anchor = anchor2.source.substring(1);
+        if (node3.anchor === "")
           onError(anchor2, "BAD_ALIAS", "Anchor cannot be an empty string");
       }
       if (spaceBefore)
-        node2.spaceBefore = true;
+        node3.spaceBefore = true;
       if (comment) {
-        node2.comment = comment;
-        node2.range[2] = end;
+        node3.comment = comment;
+        node3.range[2] = end;
       }
-      return node2;
+      return node3;
     }
     function composeAlias({ options }, { offset, source, end }, onError) {
       const alias = new Alias.Alias(source.substring(1));
@@ -5546,14 +5546,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep3, value }) {
+    function stringifyItem({ start, key, sep: sep4, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep3)
-        for (const st of sep3)
+      if (sep4)
+        for (const st of sep4)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -6720,18 +6720,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep3;
+          let sep4;
           if (scalar.end) {
-            sep3 = scalar.end;
-            sep3.push(this.sourceToken);
+            sep4 = scalar.end;
+            sep4.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep3 = [this.sourceToken];
+            sep4 = [this.sourceToken];
           const map2 = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep3 }]
+            items: [{ start, key: scalar, sep: sep4 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map2;
@@ -6884,15 +6884,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep3 = it.sep;
-                  sep3.push(this.sourceToken);
+                  const sep4 = it.sep;
+                  sep4.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep3 }]
+                    items: [{ start: start2, key, sep: sep4 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -7086,13 +7086,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep3 = fc.end.splice(1, fc.end.length);
-            sep3.push(this.sourceToken);
+            const sep4 = fc.end.splice(1, fc.end.length);
+            sep4.push(this.sourceToken);
             const map2 = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep3 }]
+              items: [{ start, key: fc, sep: sep4 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map2;
@@ -7251,7 +7251,7 @@ var require_public_api = __commonJS({
         return docs;
       return Object.assign([], { empty: true }, composer$1.streamInfo());
     }
-    function parseDocument2(source, options = {}) {
+    function parseDocument3(source, options = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options);
@@ -7277,7 +7277,7 @@ var require_public_api = __commonJS({
       } else if (options === void 0 && reviver && typeof reviver === "object") {
         options = reviver;
       }
-      const doc = parseDocument2(src, options);
+      const doc = parseDocument3(src, options);
       if (!doc)
         return null;
       doc.warnings.forEach((warning) => log.warn(doc.options.logLevel, warning));
@@ -7313,7 +7313,7 @@ var require_public_api = __commonJS({
     }
     exports.parse = parse5;
     exports.parseAllDocuments = parseAllDocuments;
-    exports.parseDocument = parseDocument2;
+    exports.parseDocument = parseDocument3;
     exports.stringify = stringify;
   }
 });
@@ -7413,21 +7413,21 @@ var require_light = __commonJS({
           this.length = 0;
         }
         push(value) {
-          var node2;
+          var node3;
           this.length++;
           if (typeof this.incr === "function") {
             this.incr();
           }
-          node2 = {
+          node3 = {
             value,
             prev: this._last,
             next: null
           };
           if (this._last != null) {
-            this._last.next = node2;
-            this._last = node2;
+            this._last.next = node3;
+            this._last = node3;
           } else {
-            this._first = this._last = node2;
+            this._first = this._last = node3;
           }
           return void 0;
         }
@@ -7455,28 +7455,28 @@ var require_light = __commonJS({
           }
         }
         getArray() {
-          var node2, ref, results;
-          node2 = this._first;
+          var node3, ref, results;
+          node3 = this._first;
           results = [];
-          while (node2 != null) {
-            results.push((ref = node2, node2 = node2.next, ref.value));
+          while (node3 != null) {
+            results.push((ref = node3, node3 = node3.next, ref.value));
           }
           return results;
         }
         forEachShift(cb) {
-          var node2;
-          node2 = this.shift();
-          while (node2 != null) {
-            cb(node2), node2 = this.shift();
+          var node3;
+          node3 = this.shift();
+          while (node3 != null) {
+            cb(node3), node3 = this.shift();
           }
           return void 0;
         }
         debug() {
-          var node2, ref, ref1, ref2, results;
-          node2 = this._first;
+          var node3, ref, ref1, ref2, results;
+          node3 = this._first;
           results = [];
-          while (node2 != null) {
-            results.push((ref = node2, node2 = node2.next, {
+          while (node3 != null) {
+            results.push((ref = node3, node3 = node3.next, {
               value: ref.value,
               prev: (ref1 = ref.prev) != null ? ref1.value : void 0,
               next: (ref2 = ref.next) != null ? ref2.value : void 0
@@ -7642,8 +7642,8 @@ var require_light = __commonJS({
       parser$1 = parser;
       BottleneckError$1 = BottleneckError_1;
       Job = class Job {
-        constructor(task, args, options, jobDefaults, rejectOnDrop, Events2, _states, Promise2) {
-          this.task = task;
+        constructor(task2, args, options, jobDefaults, rejectOnDrop, Events2, _states, Promise2) {
+          this.task = task2;
           this.args = args;
           this.rejectOnDrop = rejectOnDrop;
           this.Events = Events2;
@@ -8035,13 +8035,13 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error62, reject, resolve6, returned, task;
+          var args, cb, error62, reject, resolve6, returned, task2;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve6, reject } = this._queue.shift());
+            ({ task: task2, args, resolve: resolve6, reject } = this._queue.shift());
             cb = await (async function() {
               try {
-                returned = await task(...args);
+                returned = await task2(...args);
                 return function() {
                   return resolve6(returned);
                 };
@@ -8057,14 +8057,14 @@ var require_light = __commonJS({
             return cb();
           }
         }
-        schedule(task, ...args) {
+        schedule(task2, ...args) {
           var promise2, reject, resolve6;
           resolve6 = reject = null;
           promise2 = new this.Promise(function(_resolve, _reject) {
             resolve6 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve6, reject });
+          this._queue.push({ task: task2, args, resolve: resolve6, reject });
           this._tryToRun();
           return promise2;
         }
@@ -8556,7 +8556,7 @@ var require_light = __commonJS({
             }
           }
           submit(...args) {
-            var cb, fn, job, options, ref, ref1, task;
+            var cb, fn, job, options, ref, ref1, task2;
             if (typeof args[0] === "function") {
               ref = args, [fn, ...args] = ref, [cb] = splice.call(args, -1);
               options = parser$5.load({}, this.jobDefaults);
@@ -8564,14 +8564,14 @@ var require_light = __commonJS({
               ref1 = args, [options, fn, ...args] = ref1, [cb] = splice.call(args, -1);
               options = parser$5.load(options, this.jobDefaults);
             }
-            task = (...args2) => {
+            task2 = (...args2) => {
               return new this.Promise(function(resolve6, reject) {
                 return fn(...args2, function(...args3) {
                   return (args3[0] != null ? reject : resolve6)(args3);
                 });
               });
             };
-            job = new Job$1(task, args, options, this.jobDefaults, this.rejectOnDrop, this.Events, this._states, this.Promise);
+            job = new Job$1(task2, args, options, this.jobDefaults, this.rejectOnDrop, this.Events, this._states, this.Promise);
             job.promise.then(function(args2) {
               return typeof cb === "function" ? cb(...args2) : void 0;
             }).catch(function(args2) {
@@ -8584,14 +8584,14 @@ var require_light = __commonJS({
             return this._receive(job);
           }
           schedule(...args) {
-            var job, options, task;
+            var job, options, task2;
             if (typeof args[0] === "function") {
-              [task, ...args] = args;
+              [task2, ...args] = args;
               options = {};
             } else {
-              [options, task, ...args] = args;
+              [options, task2, ...args] = args;
             }
-            job = new Job$1(task, args, options, this.jobDefaults, this.rejectOnDrop, this.Events, this._states, this.Promise);
+            job = new Job$1(task2, args, options, this.jobDefaults, this.rejectOnDrop, this.Events, this._states, this.Promise);
             this._receive(job);
             return job.promise;
           }
@@ -8693,17 +8693,37 @@ var require_light = __commonJS({
 import { resolve as resolve5 } from "node:path";
 
 // src/cli/run-auto-command.ts
-import { existsSync as existsSync2, mkdirSync as mkdirSync2, writeFileSync as writeFileSync3 } from "node:fs";
-import { join as join6, resolve as resolve4 } from "node:path";
+import { existsSync as existsSync4, statSync as statSync2, writeFileSync as writeFileSync4 } from "node:fs";
+import { dirname as dirname2, isAbsolute as isAbsolute5, join as join7, relative as relative4, resolve as resolve4 } from "node:path";
 
 // src/engine/auto-run.ts
-import { existsSync } from "node:fs";
-import { resolve as resolve3 } from "node:path";
+import { existsSync as existsSync3, statSync } from "node:fs";
+import { isAbsolute as isAbsolute4, relative as relative3, resolve as resolve3 } from "node:path";
 
 // src/evidence/build-signals.ts
 import { lstat, opendir } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 var MAX_ENTRIES_PER_DIRECTORY = 1e4;
+var MAX_SUBDIRECTORIES = 200;
+var MONOREPO_FOLDERS = [
+  "packages",
+  "apps",
+  "services",
+  "libs",
+  "crates",
+  "modules",
+  "cmd"
+];
+var SKIPPED_FOLDERS = /* @__PURE__ */ new Set([
+  "node_modules",
+  "bower_components",
+  "vendor",
+  "target",
+  "dist",
+  "build",
+  "venv",
+  "__pycache__"
+]);
 async function listTopLevelNames(dir, options = {}) {
   const limit = options.limit ?? MAX_ENTRIES_PER_DIRECTORY;
   const entries = /* @__PURE__ */ new Map();
@@ -8741,16 +8761,35 @@ function nodeManager(names) {
   }
   return { ecosystem: "Node.js (npm)", suggestion: "npm test" };
 }
-function pythonRunner(names) {
-  if (names.has("uv.lock")) return "uv run pytest";
-  if (names.has("poetry.lock")) return "poetry run pytest";
-  return "pytest";
+function pythonManager(names) {
+  if (names.has("uv.lock")) return { ecosystem: "Python (uv)", suggestion: "uv run pytest" };
+  if (names.has("poetry.lock")) return { ecosystem: "Python (Poetry)", suggestion: "poetry run pytest" };
+  if (names.has("pdm.lock")) return { ecosystem: "Python (PDM)", suggestion: "pdm run pytest" };
+  if (names.has("Pipfile")) return { ecosystem: "Python (Pipenv)", suggestion: "pipenv run pytest" };
+  return { ecosystem: "Python", suggestion: "pytest" };
 }
+var node = {
+  ecosystem: (n) => nodeManager(n).ecosystem,
+  suggestion: (n) => nodeManager(n).suggestion
+};
+var python = {
+  ecosystem: (n) => pythonManager(n).ecosystem,
+  suggestion: (n) => pythonManager(n).suggestion
+};
 var gradle = (names) => names.has("gradlew") ? "./gradlew build" : "gradle build";
 var maven = (names) => names.has("mvnw") ? "./mvnw -B verify" : "mvn -B verify";
+var mill = (names) => names.has("mill") ? "./mill __.test" : "mill __.test";
+var rake = (names) => names.has("Gemfile") ? "bundle exec rake" : "rake";
 var isFlutter = (names) => names.has(".metadata") || names.has("android", "dir") || names.has("ios", "dir");
 var cmake = "cmake -S . -B build && cmake --build build && ctest --test-dir build";
+var NODE_MANIFEST = ["package.json"];
+var dotnet = { ecosystem: fixed(".NET"), suggestion: fixed("dotnet test") };
+var bazel = { ecosystem: fixed("Bazel"), suggestion: fixed("bazel test //...") };
+var just = { ecosystem: fixed("just"), suggestion: fixed("just test") };
+var task = { ecosystem: fixed("Task"), suggestion: fixed("task test") };
+var make = { ecosystem: fixed("Make"), suggestion: fixed("make") };
 var RULES = [
+  // JVM
   { pattern: "gradlew", ecosystem: fixed("Gradle"), suggestion: fixed("./gradlew build") },
   { pattern: "build.gradle.kts", ecosystem: fixed("Gradle"), suggestion: gradle },
   { pattern: "build.gradle", ecosystem: fixed("Gradle"), suggestion: gradle },
@@ -8759,19 +8798,60 @@ var RULES = [
   { pattern: "mvnw", ecosystem: fixed("Maven"), suggestion: fixed("./mvnw -B verify") },
   { pattern: "pom.xml", ecosystem: fixed("Maven"), suggestion: maven },
   { pattern: "build.sbt", ecosystem: fixed("sbt (Scala)"), suggestion: fixed("sbt test") },
+  { pattern: "build.mill", ecosystem: fixed("Mill (Scala)"), suggestion: mill },
+  { pattern: "build.sc", ecosystem: fixed("Mill (Scala)"), suggestion: mill },
+  { pattern: "build.xml", ecosystem: fixed("Ant"), suggestion: fixed("ant test") },
+  { pattern: "project.clj", ecosystem: fixed("Clojure (Leiningen)"), suggestion: fixed("lein test") },
+  { pattern: "deps.edn", ecosystem: fixed("Clojure (CLI)"), suggestion: fixed("clojure -X:test") },
+  // Rust
   { pattern: "Cargo.toml", ecosystem: fixed("Rust (Cargo)"), suggestion: fixed("cargo test") },
   {
-    pattern: "package.json",
-    ecosystem: (n) => nodeManager(n).ecosystem,
-    suggestion: (n) => nodeManager(n).suggestion
+    pattern: "Cargo.lock",
+    ecosystem: fixed("Rust (Cargo)"),
+    suggestion: fixed("cargo test"),
+    unlessBeside: ["Cargo.toml"]
   },
+  // JavaScript / TypeScript
+  { pattern: "package.json", ...node },
+  {
+    pattern: "pnpm-workspace.yaml",
+    ecosystem: fixed("Node.js (pnpm workspace)"),
+    suggestion: fixed("pnpm -r test")
+  },
+  { pattern: "lerna.json", ecosystem: fixed("Node.js (Lerna)"), suggestion: fixed("npx lerna run test") },
+  { pattern: "nx.json", ecosystem: fixed("Node.js (Nx)"), suggestion: fixed("npx nx run-many -t test") },
+  { pattern: "turbo.json", ecosystem: fixed("Node.js (Turborepo)"), suggestion: fixed("npx turbo run test") },
+  { pattern: "pnpm-lock.yaml", ...node, unlessBeside: NODE_MANIFEST },
+  { pattern: "yarn.lock", ...node, unlessBeside: NODE_MANIFEST },
+  { pattern: "package-lock.json", ...node, unlessBeside: NODE_MANIFEST },
+  { pattern: "bun.lockb", ...node, unlessBeside: NODE_MANIFEST },
+  { pattern: "bun.lock", ...node, unlessBeside: NODE_MANIFEST },
   { pattern: "deno.json", ecosystem: fixed("Deno"), suggestion: fixed("deno test") },
   { pattern: "deno.jsonc", ecosystem: fixed("Deno"), suggestion: fixed("deno test") },
-  { pattern: "pyproject.toml", ecosystem: fixed("Python"), suggestion: pythonRunner },
-  { pattern: "setup.py", ecosystem: fixed("Python"), suggestion: pythonRunner },
+  // Python
+  { pattern: "pyproject.toml", ...python },
+  { pattern: "setup.py", ...python },
+  { pattern: "setup.cfg", ...python },
+  { pattern: "uv.lock", ...python, unlessBeside: ["pyproject.toml"] },
+  { pattern: "poetry.lock", ...python, unlessBeside: ["pyproject.toml"] },
+  { pattern: "pdm.lock", ...python, unlessBeside: ["pyproject.toml"] },
+  { pattern: "Pipfile", ...python },
+  { pattern: "tox.ini", ecosystem: fixed("Python (tox)"), suggestion: fixed("tox") },
+  { pattern: "noxfile.py", ecosystem: fixed("Python (nox)"), suggestion: fixed("nox") },
+  { pattern: "pytest.ini", ...python },
+  { pattern: "requirements.txt", ...python },
+  { pattern: "pants.toml", ecosystem: fixed("Pants"), suggestion: fixed("pants test ::") },
+  // Ruby
   { pattern: "Gemfile", ecosystem: fixed("Ruby (Bundler)"), suggestion: fixed("bundle exec rake") },
+  { pattern: "Rakefile", ecosystem: fixed("Ruby (Rake)"), suggestion: rake },
+  // BEAM
   { pattern: "mix.exs", ecosystem: fixed("Elixir (Mix)"), suggestion: fixed("mix test") },
+  { pattern: "rebar.config", ecosystem: fixed("Erlang (rebar3)"), suggestion: fixed("rebar3 eunit") },
+  { pattern: "gleam.toml", ecosystem: fixed("Gleam"), suggestion: fixed("gleam test") },
+  // Go
   { pattern: "go.mod", ecosystem: fixed("Go"), suggestion: fixed("go test ./...") },
+  { pattern: "go.work", ecosystem: fixed("Go (workspace)"), suggestion: fixed("go test ./...") },
+  // Other languages with their own package manager
   { pattern: "composer.json", ecosystem: fixed("PHP (Composer)"), suggestion: fixed("composer test") },
   { pattern: "Package.swift", ecosystem: fixed("Swift (SwiftPM)"), suggestion: fixed("swift test") },
   {
@@ -8781,40 +8861,75 @@ var RULES = [
   },
   { pattern: "build.zig", ecosystem: fixed("Zig"), suggestion: fixed("zig build test") },
   { pattern: "stack.yaml", ecosystem: fixed("Haskell (Stack)"), suggestion: fixed("stack test") },
+  { pattern: "cabal.project", ecosystem: fixed("Haskell (Cabal)"), suggestion: fixed("cabal test") },
   { pattern: "*.cabal", ecosystem: fixed("Haskell (Cabal)"), suggestion: fixed("cabal test") },
   { pattern: "dune-project", ecosystem: fixed("OCaml (dune)"), suggestion: fixed("dune test") },
-  { pattern: "rebar.config", ecosystem: fixed("Erlang (rebar3)"), suggestion: fixed("rebar3 eunit") },
-  { pattern: "project.clj", ecosystem: fixed("Clojure (Leiningen)"), suggestion: fixed("lein test") },
-  { pattern: "*.sln", ecosystem: fixed(".NET"), suggestion: fixed("dotnet test") },
-  { pattern: "*.csproj", ecosystem: fixed(".NET"), suggestion: fixed("dotnet test") },
-  { pattern: "*.fsproj", ecosystem: fixed(".NET"), suggestion: fixed("dotnet test") },
-  { pattern: "*.vbproj", ecosystem: fixed(".NET"), suggestion: fixed("dotnet test") },
-  { pattern: "MODULE.bazel", ecosystem: fixed("Bazel"), suggestion: fixed("bazel test //...") },
-  { pattern: "WORKSPACE", ecosystem: fixed("Bazel"), suggestion: fixed("bazel test //...") },
-  { pattern: "WORKSPACE.bazel", ecosystem: fixed("Bazel"), suggestion: fixed("bazel test //...") },
+  { pattern: "shard.yml", ecosystem: fixed("Crystal (Shards)"), suggestion: fixed("crystal spec") },
+  { pattern: "*.nimble", ecosystem: fixed("Nim (Nimble)"), suggestion: fixed("nimble test") },
+  {
+    pattern: "Project.toml",
+    ecosystem: fixed("Julia"),
+    suggestion: fixed("julia --project -e 'using Pkg; Pkg.test()'")
+  },
+  { pattern: "Makefile.PL", ecosystem: fixed("Perl"), suggestion: fixed("perl Makefile.PL && make test") },
+  { pattern: "Build.PL", ecosystem: fixed("Perl"), suggestion: fixed("perl Build.PL && ./Build test") },
+  { pattern: "cpanfile", ecosystem: fixed("Perl"), suggestion: fixed("prove -lr t") },
+  // .NET
+  { pattern: "*.sln", ...dotnet },
+  { pattern: "*.slnx", ...dotnet },
+  { pattern: "*.csproj", ...dotnet },
+  { pattern: "*.fsproj", ...dotnet },
+  { pattern: "*.vbproj", ...dotnet },
+  // Polyglot build systems
+  { pattern: "MODULE.bazel", ...bazel },
+  { pattern: "WORKSPACE", ...bazel },
+  { pattern: "WORKSPACE.bazel", ...bazel },
+  { pattern: "BUILD.bazel", ...bazel },
+  { pattern: "BUILD", ...bazel },
   { pattern: "flake.nix", ecosystem: fixed("Nix (flake)"), suggestion: fixed("nix flake check") },
+  // C / C++
   { pattern: "CMakeLists.txt", ecosystem: fixed("CMake"), suggestion: fixed(cmake) },
+  { pattern: "CMakePresets.json", ecosystem: fixed("CMake"), suggestion: fixed(cmake) },
   {
     pattern: "meson.build",
     ecosystem: fixed("Meson"),
     suggestion: fixed("meson setup build && meson test -C build")
   },
-  { pattern: "Makefile", ecosystem: fixed("Make"), suggestion: fixed("make") },
-  { pattern: "GNUmakefile", ecosystem: fixed("Make"), suggestion: fixed("make") },
-  { pattern: "makefile", ecosystem: fixed("Make"), suggestion: fixed("make") }
+  { pattern: "vcpkg.json", ecosystem: fixed("C/C++ (vcpkg)"), suggestion: fixed(cmake) },
+  {
+    pattern: "conanfile.py",
+    ecosystem: fixed("C/C++ (Conan)"),
+    suggestion: fixed("conan build . --build=missing")
+  },
+  { pattern: "conanfile.txt", ecosystem: fixed("C/C++ (Conan)"), suggestion: fixed(cmake) },
+  { pattern: "configure", ecosystem: fixed("Autotools"), suggestion: fixed("./configure && make check") },
+  {
+    pattern: "configure.ac",
+    ecosystem: fixed("Autotools"),
+    suggestion: fixed("autoreconf -fi && ./configure && make check")
+  },
+  { pattern: "SConstruct", ecosystem: fixed("SCons"), suggestion: fixed("scons") },
+  // Task runners
+  { pattern: "justfile", ...just },
+  { pattern: "Justfile", ...just },
+  { pattern: ".justfile", ...just },
+  { pattern: "Taskfile.yml", ...task },
+  { pattern: "Taskfile.yaml", ...task },
+  { pattern: "taskfile.yml", ...task },
+  { pattern: "taskfile.yaml", ...task },
+  { pattern: "Makefile", ...make },
+  { pattern: "GNUmakefile", ...make },
+  { pattern: "makefile", ...make }
 ];
 var EXACT_NAMES = [
   .../* @__PURE__ */ new Set([
     ...RULES.map((r) => r.pattern).filter((p) => !p.startsWith("*")),
-    "pnpm-lock.yaml",
-    "yarn.lock",
-    "bun.lockb",
-    "bun.lock",
-    "uv.lock",
-    "poetry.lock",
+    ...RULES.flatMap((r) => r.unlessBeside ?? []),
+    "mill",
     ".metadata",
     "android",
-    "ios"
+    "ios",
+    ...MONOREPO_FOLDERS
   ])
 ];
 async function kindOf(path) {
@@ -8834,41 +8949,110 @@ async function namesIn(dir) {
       if (kind !== null) exact.set(name, kind);
     })
   );
+  const named = (kind) => [...listing.entries].filter(([, k]) => k === kind).map(([name]) => name);
   return {
     has: (name, kind = "file") => exact.get(name) === kind,
-    matching: (suffix) => [...listing.entries].filter(([name, kind]) => kind === "file" && name.endsWith(suffix) && name.length > suffix.length).map(([name]) => name).sort()
+    matching: (suffix) => named("file").filter((name) => name.endsWith(suffix) && name.length > suffix.length).sort(),
+    folders: () => named("dir").sort()
   };
+}
+function signalsIn(names, display, suggest) {
+  const signals = [];
+  for (const rule of RULES) {
+    if (rule.unlessBeside?.some((name) => names.has(name))) continue;
+    const files = rule.pattern.startsWith("*") ? names.matching(rule.pattern.slice(1)) : names.has(rule.pattern) ? [rule.pattern] : [];
+    for (const name of files) {
+      signals.push({
+        file: display(name),
+        ecosystem: rule.ecosystem(names),
+        suggestion: suggest(rule.suggestion(names))
+      });
+    }
+  }
+  return signals;
 }
 function displayPath(root, dir, name) {
   const rel = relative(root, join(dir, name));
   const inside = rel !== "" && !rel.startsWith(`..${sep}`) && rel !== "..";
   return (inside ? rel : join(dir, name)).split(sep).join("/");
 }
+var descendable = (name) => !name.startsWith(".") && !SKIPPED_FOLDERS.has(name);
+async function subfoldersOf(dir, names, exclude) {
+  const picked = [];
+  const take = (rel) => {
+    if (picked.length >= MAX_SUBDIRECTORIES) return false;
+    if (!exclude.has(join(dir, ...rel.split("/")))) picked.push(rel);
+    return true;
+  };
+  const top = new Set(names.folders());
+  for (const name of MONOREPO_FOLDERS) if (names.has(name, "dir")) top.add(name);
+  for (const name of [...top].sort()) {
+    if (!descendable(name)) continue;
+    if (!take(name)) break;
+    if (!MONOREPO_FOLDERS.includes(name)) continue;
+    const children = await listTopLevelNames(join(dir, name));
+    const folders = [...children.entries].filter(([, kind]) => kind === "dir").map(([child]) => child);
+    for (const child of folders.sort()) {
+      if (descendable(child) && !take(`${name}/${child}`)) break;
+    }
+  }
+  return picked;
+}
+var PARALLEL_SCANS = 16;
+async function mapInBatches(items, f) {
+  const out = [];
+  for (let i = 0; i < items.length; i += PARALLEL_SCANS) {
+    out.push(...await Promise.all(items.slice(i, i + PARALLEL_SCANS).map(f)));
+  }
+  return out;
+}
+function shellWord(path) {
+  if (/^[A-Za-z0-9_@%+=:,.][A-Za-z0-9_@%+=:,./-]*$/.test(path)) return path;
+  const word = path.startsWith("-") ? `./${path}` : path;
+  return `'${word.replaceAll("'", `'\\''`)}'`;
+}
+function inFolder(folder, command) {
+  return `(cd ${shellWord(folder)} && ${command})`;
+}
+function fromFolder(suggestion) {
+  const match = /^\(cd ('(?:[^']|'\\'')*'|[^\s']+) && ([\s\S]+)\)$/.exec(suggestion);
+  if (match === null) return null;
+  const word = match[1];
+  const folder = word.startsWith("'") ? word.slice(1, -1).replaceAll(`'\\''`, "'") : word;
+  return { folder: folder.startsWith("./") ? folder.slice(2) : folder, command: match[2] };
+}
 async function scanBuildSignals(dirs) {
   const unique2 = [...new Set(dirs.map((d) => resolve(d)))];
   const root = unique2[0];
   if (root === void 0) return [];
-  const signals = [];
-  for (const dir of unique2) {
-    const names = await namesIn(dir);
-    for (const rule of RULES) {
-      const files = rule.pattern.startsWith("*") ? names.matching(rule.pattern.slice(1)) : names.has(rule.pattern) ? [rule.pattern] : [];
-      for (const name of files) {
-        signals.push({
-          file: displayPath(root, dir, name),
-          ecosystem: rule.ecosystem(names),
-          suggestion: rule.suggestion(names)
-        });
-      }
-    }
+  const own2 = await Promise.all(unique2.map((dir) => namesIn(dir)));
+  const seen = new Set(unique2);
+  const nested = /* @__PURE__ */ new Map();
+  for (let i = unique2.length - 1; i >= 0; i--) {
+    const dir = unique2[i];
+    const folders = await subfoldersOf(dir, own2[i], seen);
+    for (const folder of folders) seen.add(join(dir, ...folder.split("/")));
+    const found = await mapInBatches(folders, async (folder) => {
+      const abs = join(dir, ...folder.split("/"));
+      return signalsIn(
+        await namesIn(abs),
+        (name) => displayPath(root, abs, name),
+        (command) => inFolder(folder, command)
+      );
+    });
+    nested.set(dir, found.flat());
   }
-  return signals;
+  return unique2.flatMap((dir, i) => [
+    ...signalsIn(
+      own2[i],
+      (name) => displayPath(root, dir, name),
+      (command) => command
+    ),
+    ...nested.get(dir) ?? []
+  ]);
 }
+var segments = (path) => path === "." || path === "" ? 0 : path.split("/").length;
 function suggestVerifyCommand(signals) {
-  const depth = (s) => {
-    const dir = dirname(s.file);
-    return dir === "." ? 0 : dir.split("/").length;
-  };
   const rank = (s) => {
     const name = basename(s.file);
     const index = RULES.findIndex(
@@ -8876,11 +9060,29 @@ function suggestVerifyCommand(signals) {
     );
     return index === -1 ? RULES.length : index;
   };
-  const ordered = [...signals].sort((a, b) => depth(b) - depth(a) || rank(a) - rank(b));
+  const placed = signals.map((signal) => {
+    const inner = fromFolder(signal.suggestion);
+    const folderDepth = segments(dirname(signal.file));
+    return {
+      signal,
+      inner,
+      /** Depth of the directory that was scanned to find this signal. */
+      scanned: folderDepth - (inner === null ? 0 : segments(inner.folder)),
+      rank: rank(signal)
+    };
+  });
+  const ordered = placed.sort(
+    (a, b) => b.scanned - a.scanned || Number(a.inner !== null) - Number(b.inner !== null) || a.rank - b.rank
+  );
   const first = ordered[0];
   if (first === void 0) return null;
   const distinct = new Set(signals.map((s) => s.suggestion));
-  return { command: first.suggestion, signal: first, guess: distinct.size > 1 };
+  return {
+    command: first.signal.suggestion,
+    signal: first.signal,
+    guess: distinct.size > 1,
+    nested: first.inner === null ? null : { folder: dirname(first.signal.file), command: first.inner.command }
+  };
 }
 
 // src/evidence/build-evidence.ts
@@ -8890,13 +9092,15 @@ var SPELLINGS = {
     verifyCmd: (c) => `verify-cmd: ${yamlSingleQuoted(c)}`,
     verifyCmdName: "verify-cmd",
     accept: "accept-no-build-evidence: true",
-    acceptName: "accept-no-build-evidence"
+    acceptName: "accept-no-build-evidence",
+    workingDirectory: (f) => `working-directory: ${yamlSingleQuoted(f)}`
   },
   cli: {
     verifyCmd: (c) => `--verify-cmd ${posixSingleQuoted(c)}`,
     verifyCmdName: "--verify-cmd",
     accept: "--accept-no-build-evidence",
-    acceptName: "--accept-no-build-evidence"
+    acceptName: "--accept-no-build-evidence",
+    workingDirectory: (f) => `--working-directory ${posixSingleQuoted(f)}`
   }
 };
 function yamlSingleQuoted(text2) {
@@ -8924,13 +9128,13 @@ function decideBuildEvidence(inputs) {
   if (policy?.requireEvidence === true && acceptNoBuildEvidence) {
     return {
       kind: "usage_error",
-      message: `The maintainers' policy file ${POLICY_FILE} (read from the base branch) sets require-evidence: true, so ${spell.acceptName} is not allowed here: give ${spell.verifyCmdName} instead.`
+      message: `The maintainers' policy file ${policy.source ?? `${POLICY_FILE} (read from the base branch)`} sets require-evidence: true, so ${spell.acceptName} is not allowed here: give ${spell.verifyCmdName} instead.`
     };
   }
   if (policy?.verifyCmd !== void 0 && isBlank(policy.verifyCmd) && verifyCmd === void 0 && !acceptNoBuildEvidence) {
     return {
       kind: "usage_error",
-      message: `The policy file ${POLICY_FILE} sets an empty verify-cmd, which would pass every time: fix it on the base branch, or give ${spell.verifyCmdName}.`
+      message: `The policy file ${policy.source ?? POLICY_FILE} sets an empty verify-cmd, which would pass every time: fix the policy file, or give ${spell.verifyCmdName}.`
     };
   }
   if (verifyCmd !== void 0) {
@@ -8947,15 +9151,22 @@ function decideBuildEvidence(inputs) {
   }
   return { kind: "refused", signals: inputs.signals, message: refusalMessage(inputs.signals, spell) };
 }
+var MAX_NAMED_SIGNALS = 12;
 function refusalMessage(signals, spell) {
   const suggestion = suggestVerifyCommand(signals);
-  const detected = signals.map((s) => `${s.file} (${s.ecosystem})`).join(", ");
+  const named = signals.slice(0, MAX_NAMED_SIGNALS).map((s) => `${s.file} (${s.ecosystem})`);
+  const unnamed = signals.length - named.length;
+  const detected = named.join(", ") + (unnamed > 0 ? `, and ${unnamed} more` : "");
+  const nested = suggestion?.nested ?? null;
   const lines = [
     "This repository has a build system, and this run would check none of it.",
     `Detected: ${detected}.`,
     "A planned node may not carry a build command, and a node's PASS is only its own words about its own work; build evidence is a command the engine runs itself and judges by its exit code.",
     "Re-run with ONE of:",
-    `  ${spell.verifyCmd(suggestion?.command ?? "<your build and test command>")} \u2014 the engine runs it at each sink of the plan, one at a time, and judges its exit code` + (suggestion?.guess ? " (several build systems were detected, so this command is a guess)" : ""),
+    `  ${spell.verifyCmd(suggestion?.command ?? "<your build and test command>")} \u2014 the engine runs it at each sink of the plan, one at a time, and judges its exit code` + (suggestion?.guess ? " (the detected files suggest different commands, so this one is a guess)" : ""),
+    ...nested === null ? [] : [
+      `    (it runs the command in ${nested.folder}, where those build files are; or set ${spell.workingDirectory(nested.folder)} with ${spell.verifyCmd(nested.command)}, which moves the whole run into that folder)`
+    ],
     `  ${spell.accept} \u2014 run without build evidence, on the record: every verdict is then the model's, about its own work`,
     "Nothing was run and nothing was spent: this was refused before the planner call."
   ];
@@ -8977,32 +9188,110 @@ var ALWAYS_DROPPED_NAMES = /* @__PURE__ */ new Set([
   "GITHUB_STATE",
   "GITHUB_STEP_SUMMARY"
 ]);
-var NEVER_PASSABLE_NAMES = /* @__PURE__ */ new Set([
-  "GITHUB_ENV",
-  "GITHUB_OUTPUT",
-  "GITHUB_PATH",
-  "GITHUB_STATE",
-  "GITHUB_STEP_SUMMARY"
-]);
 var CLAUDE_PROVIDER = [/^ANTHROPIC_/, /^CLAUDE_CODE_/, /^CLAUDE_CONFIG_DIR$/];
 var CODEX_PROVIDER = [/^OPENAI_/, /^CODEX_/];
+var SECRET_WORDS = /* @__PURE__ */ new Set([
+  "TOKEN",
+  "TOKENS",
+  "SECRET",
+  "SECRETS",
+  "PASSWORD",
+  "PASSWORDS",
+  "PASSWD",
+  "PASSPHRASE",
+  "CREDENTIAL",
+  "CREDENTIALS",
+  "CREDS",
+  "APIKEY",
+  "APITOKEN",
+  "AUTHTOKEN",
+  "ACCESSTOKEN",
+  "ACCESSKEY",
+  "SECRETKEY",
+  "PRIVATEKEY"
+]);
+var SECRET_LAST_WORDS = /* @__PURE__ */ new Set(["KEY", "KEYS", "AUTH", "PAT", "PASS"]);
+var CLOUD_CREDENTIALS = [/^AWS_/, /^AZURE_/, /^CLOUDSDK_/, /^DOCKER_AUTH_CONFIG$/];
+var INJECTION_VECTORS = /* @__PURE__ */ new Set([
+  "NODE_OPTIONS",
+  "LD_PRELOAD",
+  "LD_LIBRARY_PATH",
+  "LD_AUDIT",
+  "DYLD_INSERT_LIBRARIES",
+  "DYLD_LIBRARY_PATH",
+  "BASH_ENV",
+  "ENV",
+  "PROMPT_COMMAND",
+  "PYTHONSTARTUP",
+  "PERL5OPT",
+  "RUBYOPT",
+  "GIT_ASKPASS",
+  "SSH_ASKPASS",
+  "GIT_SSH",
+  "GIT_SSH_COMMAND",
+  "GIT_PROXY_COMMAND",
+  "GIT_EXTERNAL_DIFF",
+  "RUNNER_DEBUG"
+]);
 function matchesAny(name, patterns) {
   return patterns.some((p) => p.test(name));
 }
-function dropReason(name, child) {
+function isSecretLikeName(name) {
+  const upper = name.toUpperCase();
+  if (matchesAny(upper, CLOUD_CREDENTIALS)) return true;
+  const words = upper.split(/[^A-Z0-9]+/).filter((w) => w !== "");
+  if (words.some((w) => SECRET_WORDS.has(w))) return true;
+  const last = words.at(-1);
+  return last !== void 0 && SECRET_LAST_WORDS.has(last);
+}
+function neverPassableReason(name) {
+  const upper = name.toUpperCase();
+  if (upper.startsWith("INPUT_")) return "it is an action input (inputs carry the action's secrets)";
+  if (upper === "GITHUB_TOKEN" || upper === "GH_TOKEN")
+    return "it is the GitHub token, which never reaches PR code";
+  if (ALWAYS_DROPPED_NAMES.has(upper))
+    return "it is a file-command path (PR code could forge the job's outputs, environment or summary)";
+  if (upper.startsWith("ACTIONS_")) return "it is a runner service token, URL or debug switch";
+  if (matchesAny(upper, [...CLAUDE_PROVIDER, ...CODEX_PROVIDER]))
+    return "it is a model credential or provider setting, which never reaches PR code";
+  return null;
+}
+function switchedOn(base, name) {
+  const value = base[name];
+  return value !== void 0 && value !== "" && value !== "0" && value.toLowerCase() !== "false";
+}
+function ownProvider(upper, runtime, base) {
+  if (runtime === "codex") return matchesAny(upper, CODEX_PROVIDER);
+  if (matchesAny(upper, CLAUDE_PROVIDER)) return true;
+  if (switchedOn(base, "CLAUDE_CODE_USE_BEDROCK") && upper.startsWith("AWS_")) return true;
+  if (switchedOn(base, "CLAUDE_CODE_USE_VERTEX") && (upper === "GOOGLE_APPLICATION_CREDENTIALS" || upper.startsWith("CLOUDSDK_")))
+    return true;
+  return switchedOn(base, "CLAUDE_CODE_USE_FOUNDRY") && upper.startsWith("AZURE_");
+}
+function dropReason(name, child, base) {
   const upper = name.toUpperCase();
   if (upper.startsWith("INPUT_")) return "action input";
   if (ALWAYS_DROPPED_NAMES.has(upper)) return "runner token or file command";
   if (upper.startsWith("ACTIONS_")) return "runner service token or URL";
   switch (child.kind) {
     case "model":
-      return matchesAny(upper, child.runtime === "claude" ? CODEX_PROVIDER : CLAUDE_PROVIDER) ? "other runtime's provider setting" : null;
+      if (ownProvider(upper, child.runtime, base)) return null;
+      if (matchesAny(upper, [...CLAUDE_PROVIDER, ...CODEX_PROVIDER]))
+        return "other runtime's provider setting";
+      break;
     case "verify":
+      if (upper === "SSH_AUTH_SOCK") return "SSH agent";
+      if (matchesAny(upper, [...CLAUDE_PROVIDER, ...CODEX_PROVIDER])) return "model credential or provider";
+      break;
     case "git":
-      return matchesAny(upper, [...CLAUDE_PROVIDER, ...CODEX_PROVIDER]) ? "model credential or provider" : null;
+      if (matchesAny(upper, [...CLAUDE_PROVIDER, ...CODEX_PROVIDER])) return "model credential or provider";
+      break;
     default:
       return unreachable(child);
   }
+  if (isSecretLikeName(upper)) return "secret-like name";
+  if (INJECTION_VECTORS.has(upper)) return "injection vector";
+  return null;
 }
 function unreachable(value) {
   throw new Error(`Internal error: unexpected child kind ${JSON.stringify(value)}`);
@@ -9013,16 +9302,29 @@ function buildChildEnv(options) {
   const env = {};
   for (const [name, value] of Object.entries(options.base)) {
     if (value === void 0) continue;
+    if (secrets.has(value)) continue;
     const upper = name.toUpperCase();
-    const passable = passThrough.has(upper) && !upper.startsWith("INPUT_") && !NEVER_PASSABLE_NAMES.has(upper);
-    if (!passable) {
-      if (dropReason(name, options.child) !== null) continue;
-      if (secrets.has(value)) continue;
-    }
+    const passable = passThrough.has(upper) && neverPassableReason(upper) === null;
+    if (!passable && dropReason(name, options.child, options.base) !== null) continue;
     env[name] = value;
   }
   for (const [name, value] of Object.entries(options.set ?? {})) env[name] = value;
   return env;
+}
+var VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+function verifyEnvProblems(names, label) {
+  const problems = [];
+  for (const name of names) {
+    if (!VARIABLE_NAME.test(name)) {
+      problems.push(
+        `${label} names ${JSON.stringify(name)}, which is not a variable name (letters, digits and _, not starting with a digit)`
+      );
+      continue;
+    }
+    const reason = neverPassableReason(name);
+    if (reason !== null) problems.push(`${label} cannot pass ${name} to the verify command: ${reason}`);
+  }
+  return problems;
 }
 
 // src/proc/run-process.ts
@@ -9106,6 +9408,7 @@ ${buf.toString("utf8")}`;
 
 // src/proc/run-process.ts
 var DEFAULT_TAIL = 64 * 1024;
+var MAX_TIMER_MS = 2147483647;
 var LineSplitter = class {
   constructor(emit) {
     this.emit = emit;
@@ -9147,6 +9450,7 @@ function runProcess(options) {
     options.onStderrLine?.(line2);
   };
   const stdoutLines = new LineSplitter(onOut);
+  const splitStdout = fence !== null || options.onStdoutLine !== void 0 || options.onStdoutData === void 0;
   const stderrLines = new LineSplitter(onErr);
   return new Promise((resolve6) => {
     if (options.signal?.aborted) {
@@ -9178,13 +9482,17 @@ function runProcess(options) {
       killTimer = setTimeout(() => killGroup(pid, "SIGKILL"), options.killGraceMs ?? 3e3);
       killTimer.unref();
     };
-    const timeout = options.timeoutMs !== void 0 ? setTimeout(() => stop({ kind: "timed_out" }), options.timeoutMs) : void 0;
+    const timeout = options.timeoutMs !== void 0 ? (
+      // setTimeout takes at most 2^31-1 ms (~24.8 days); a longer timeout would fire at once.
+      setTimeout(() => stop({ kind: "timed_out" }), Math.min(options.timeoutMs, MAX_TIMER_MS))
+    ) : void 0;
     const onAbort = () => stop({ kind: "cancelled" });
     options.signal?.addEventListener("abort", onAbort, { once: true });
     child.stdout?.on("data", (chunk) => {
       if (settled) return;
       stdoutTail.push(chunk);
-      stdoutLines.push(chunk);
+      options.onStdoutData?.(chunk);
+      if (splitStdout) stdoutLines.push(chunk);
     });
     child.stderr?.on("data", (chunk) => {
       if (settled) return;
@@ -9267,6 +9575,30 @@ async function git(args, options) {
   }
   return result.stdoutTail.replace(/\n$/, "");
 }
+async function gitStream(args, options) {
+  const result = await runProcess({
+    command: "git",
+    args,
+    cwd: options.cwd,
+    env: buildChildEnv({
+      base: options.baseEnv ?? process.env,
+      child: { kind: "git" },
+      knownSecrets: options.knownSecrets ?? [],
+      set: { GIT_TERMINAL_PROMPT: "0", ...options.set }
+    }),
+    timeoutMs: options.timeoutMs ?? 12e4,
+    // stdout goes to the callback; the seam's own tails only carry stderr for the error message.
+    tailBytes: 64 * 1024,
+    onStdoutData: options.onStdout,
+    ...options.signal !== void 0 ? { signal: options.signal } : {}
+  });
+  if (result.kind !== "exited") {
+    throw new GitError(args, result.kind === "spawn_failed" ? result.message : result.kind);
+  }
+  if (result.exitCode !== 0) {
+    throw new GitError(args, `exit ${result.exitCode}: ${result.stderrTail.trim().slice(-2e3)}`);
+  }
+}
 
 // src/evidence/evidence-tree.ts
 var NotAGitRepositoryError = class extends Error {
@@ -9330,7 +9662,7 @@ async function seedFromUserIndex(userIndexPath, indexFile) {
     return false;
   }
 }
-async function withWorkingTreeIndex(repoDir, context, task) {
+async function withWorkingTreeIndex(repoDir, context, task2) {
   const root = await workTreeRoot(repoDir, context);
   const tempDir = await mkdtemp(join2(tmpdir(), "evidence-gate-index-"));
   const indexFile = join2(tempDir, "index");
@@ -9341,7 +9673,7 @@ async function withWorkingTreeIndex(repoDir, context, task) {
     const scoped = (args) => git(args, gitOptions(root, context, { GIT_INDEX_FILE: indexFile }));
     if (!seeded && await headCommit(root, context) !== null) await scoped(["read-tree", "HEAD"]);
     await scoped(["add", "-A"]);
-    return await task({ root, git: scoped });
+    return await task2({ root, git: scoped });
   } finally {
     await rm(tempDir, { recursive: true, force: true });
   }
@@ -9375,6 +9707,226 @@ function describeStartingCommit(commit) {
     }
   }
   return short(commit.sha);
+}
+
+// src/evidence/ignored-files.ts
+import { createHash } from "node:crypto";
+import { lstatSync, realpathSync } from "node:fs";
+import { isAbsolute as isAbsolute2, relative as relative2, sep as sep2 } from "node:path";
+var DEFAULT_MAX_IGNORED_FILES = 5e5;
+var RUN_FOLDER = ".evidence-gate";
+var MAX_CHANGE_EXAMPLES = 10;
+var FIELDS = 5;
+var MISSING = -1;
+var UNREADABLE = -2;
+var STAT_SLICE = 2e3;
+async function ignoredFilesFingerprint(dir, options = {}) {
+  const max = options.maxEntries ?? DEFAULT_MAX_IGNORED_FILES;
+  let root;
+  try {
+    root = await workTreeRoot(dir, options);
+  } catch (error62) {
+    return unknown(`the git-ignored files could not be listed: ${messageOf(error62)}`);
+  }
+  const prefixes = excludedPrefixes(root, options.exclude ?? []);
+  const paths = [];
+  let overBound = false;
+  let pending = null;
+  const stop = new AbortController();
+  const take = (path) => {
+    if (overBound || path === "" || prefixes.some((prefix) => path.startsWith(prefix))) return;
+    if (paths.length >= max) {
+      overBound = true;
+      stop.abort();
+      return;
+    }
+    paths.push(path);
+  };
+  try {
+    await gitStream(["ls-files", "--others", "--ignored", "--exclude-standard", "-z"], {
+      cwd: root,
+      ...options.baseEnv !== void 0 ? { baseEnv: options.baseEnv } : {},
+      ...options.knownSecrets !== void 0 ? { knownSecrets: options.knownSecrets } : {},
+      ...options.timeoutMs !== void 0 ? { timeoutMs: options.timeoutMs } : {},
+      signal: stop.signal,
+      onStdout: (chunk) => {
+        if (overBound) return;
+        const buf = pending === null ? chunk : Buffer.concat([pending, chunk]);
+        let start = 0;
+        for (let nul = buf.indexOf(0, start); nul !== -1; nul = buf.indexOf(0, start)) {
+          take(buf.toString("latin1", start, nul));
+          start = nul + 1;
+        }
+        pending = start < buf.length ? Buffer.from(buf.subarray(start)) : null;
+      }
+    });
+  } catch (error62) {
+    if (!(overBound && error62 instanceof GitError)) {
+      return unknown(`git ls-files (the git-ignored files) failed: ${messageOf(error62)}`);
+    }
+  }
+  if (overBound) {
+    return {
+      kind: "unknown",
+      overBound: true,
+      reason: `there are more than ${max} git-ignored files (the bound); they were not fingerprinted`
+    };
+  }
+  if (pending !== null) take(pending.toString("latin1"));
+  paths.sort();
+  const stats = await statAll(root, paths);
+  return fingerprintOf({ paths, stats });
+}
+function compareIgnoredFiles(baseline, current, maxExamples = MAX_CHANGE_EXAMPLES) {
+  if (baseline.kind === "unknown") return { kind: "unknown", reason: baseline.reason };
+  if (current.kind === "unknown") {
+    if (current.overBound) {
+      return {
+        kind: "changed",
+        total: null,
+        examples: [],
+        note: `${current.reason}, against ${baseline.files} at the baseline`
+      };
+    }
+    return { kind: "unknown", reason: current.reason };
+  }
+  if (current.hash === baseline.hash) return { kind: "unchanged" };
+  const examples = [];
+  let total = 0;
+  walk(baseline.entries, current.entries, (path, before, after) => {
+    if (before !== null && after !== null && sameStats(baseline.entries.stats, before, current.entries.stats, after))
+      return;
+    total++;
+    if (examples.length < maxExamples) {
+      examples.push({
+        path: displayPath2(path),
+        change: before === null ? "added" : after === null ? "removed" : "modified"
+      });
+    }
+  });
+  if (total === 0) return { kind: "unchanged" };
+  return { kind: "changed", total, examples };
+}
+function acceptVerifyChanges(baseline, before, after) {
+  if (baseline.kind !== "fingerprint" || before.kind !== "fingerprint" || after.kind !== "fingerprint")
+    return baseline;
+  if (before.hash === after.hash) return baseline;
+  const touched = /* @__PURE__ */ new Map();
+  walk(before.entries, after.entries, (path, b, a) => {
+    if (b !== null && a !== null && sameStats(before.entries.stats, b, after.entries.stats, a)) return;
+    touched.set(path, a);
+  });
+  const paths = [];
+  const values = [];
+  const push = (path, stats, index) => {
+    paths.push(path);
+    for (let f = 0; f < FIELDS; f++) values.push(stats[index * FIELDS + f]);
+  };
+  const base = baseline.entries;
+  const afterEntries = after.entries;
+  const touchedPaths = [...touched.keys()].sort();
+  let i = 0;
+  let t = 0;
+  while (i < base.paths.length || t < touchedPaths.length) {
+    const p = base.paths[i];
+    const q = touchedPaths[t];
+    if (q === void 0 || p !== void 0 && p < q) {
+      push(p, base.stats, i++);
+    } else {
+      const index = touched.get(q);
+      if (index !== null) push(q, afterEntries.stats, index);
+      if (p === q) i++;
+      t++;
+    }
+  }
+  return fingerprintOf({ paths, stats: Float64Array.from(values) });
+}
+function unknown(reason) {
+  return { kind: "unknown", reason, overBound: false };
+}
+function messageOf(error62) {
+  return error62 instanceof Error ? error62.message : String(error62);
+}
+function excludedPrefixes(root, exclude) {
+  const prefixes = /* @__PURE__ */ new Set([`${RUN_FOLDER}/`]);
+  const realRoot = realOrSame(root);
+  for (const folder of exclude) {
+    if (!isAbsolute2(folder)) continue;
+    const rel = relative2(realRoot, realOrSame(folder));
+    if (rel === "" || rel.startsWith("..") || isAbsolute2(rel)) continue;
+    prefixes.add(Buffer.from(`${rel.split(sep2).join("/")}/`, "utf8").toString("latin1"));
+  }
+  return [...prefixes];
+}
+function realOrSame(path) {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+function displayPath2(latin1) {
+  return Buffer.from(latin1, "latin1").toString("utf8");
+}
+async function statAll(root, paths) {
+  const stats = new Float64Array(paths.length * FIELDS);
+  const rootBytes = Buffer.from(`${root}/`, "utf8");
+  for (let i = 0; i < paths.length; i++) {
+    if (i > 0 && i % STAT_SLICE === 0) await new Promise((resolve6) => setImmediate(resolve6));
+    const rel = paths[i];
+    const full = /^[\x20-\x7e]*$/.test(rel) ? `${root}/${rel}` : Buffer.concat([rootBytes, Buffer.from(rel, "latin1")]);
+    const at = i * FIELDS;
+    try {
+      const st = lstatSync(full, { throwIfNoEntry: false });
+      if (st === void 0) {
+        stats.fill(MISSING, at, at + FIELDS);
+        continue;
+      }
+      stats[at] = st.size;
+      stats[at + 1] = st.mtimeMs;
+      stats[at + 2] = st.ctimeMs;
+      stats[at + 3] = st.mode;
+      stats[at + 4] = st.ino;
+    } catch {
+      stats.fill(UNREADABLE, at, at + FIELDS);
+    }
+  }
+  return stats;
+}
+function fingerprintOf(entries) {
+  const hash2 = createHash("sha256");
+  hash2.update(`evidence-gate ignored-files v1 ${entries.paths.length}
+`);
+  let chunk = "";
+  for (let i = 0; i < entries.paths.length; i++) {
+    const at = i * FIELDS;
+    const s = entries.stats;
+    chunk += `${entries.paths[i]}\0${s[at]} ${s[at + 1]} ${s[at + 2]} ${s[at + 3]} ${s[at + 4]}
+`;
+    if (chunk.length > 65536) {
+      hash2.update(chunk, "latin1");
+      chunk = "";
+    }
+  }
+  hash2.update(chunk, "latin1");
+  return { kind: "fingerprint", hash: hash2.digest("hex"), files: entries.paths.length, entries };
+}
+function sameStats(a, i, b, j) {
+  for (let f = 0; f < FIELDS; f++) if (a[i * FIELDS + f] !== b[j * FIELDS + f]) return false;
+  return true;
+}
+function walk(a, b, visit2) {
+  let i = 0;
+  let j = 0;
+  while (i < a.paths.length || j < b.paths.length) {
+    const p = a.paths[i];
+    const q = b.paths[j];
+    if (q === void 0 || p !== void 0 && p < q) visit2(p, i++, null);
+    else if (p === void 0 || q < p) visit2(q, null, j++);
+    else {
+      visit2(p, i++, j++);
+    }
+  }
 }
 
 // src/evidence/patch.ts
@@ -9431,8 +9983,13 @@ async function commitWorkingTree(repoDir, options) {
     if (!(error62 instanceof GitError)) throw error62;
     head = null;
   }
-  await run(["add", "-A"]);
-  const tree = await run(["write-tree"]);
+  let tree;
+  if (options.tree !== void 0) {
+    tree = await run(["rev-parse", "--verify", `${options.tree}^{tree}`]);
+  } else {
+    await run(["add", "-A"]);
+    tree = await run(["write-tree"]);
+  }
   if (head !== null && tree === await run(["rev-parse", `${head}^{tree}`])) return null;
   const identity = [];
   if (await configValue(root, "user.name", context) === null) {
@@ -9455,13 +10012,14 @@ ${options.trailer}` : "";
     message
   ]);
   await run(["update-ref", "-m", "evidence-gate: commit the nodes' changes", "HEAD", sha, head ?? ""]);
+  if (options.tree !== void 0) await run(["read-tree", tree]);
   return sha;
 }
 
 // src/evidence/verify.ts
 var VERIFY_TAIL_BYTES = 4096;
 var NOTE_ROOM = 256;
-async function runVerify(options) {
+async function measureAndRun(options) {
   const gitContext = { baseEnv: options.env, knownSecrets: options.knownSecrets };
   let tree = null;
   let treeNote = null;
@@ -9470,10 +10028,27 @@ async function runVerify(options) {
   } catch (error62) {
     treeNote = `[evidence-gate] no evidence tree: ${error62 instanceof Error ? error62.message : String(error62)}`;
   }
+  let before = null;
+  let ignored = {};
+  if (options.ignoredFiles !== void 0) {
+    before = await ignoredFilesFingerprint(options.cwd, {
+      ...gitContext,
+      ...options.ignoredFiles.exclude !== void 0 ? { exclude: options.ignoredFiles.exclude } : {}
+    });
+    ignored = ignoredFields(compareIgnoredFiles(options.ignoredFiles.baseline, before));
+  }
   const key = tree !== null ? cacheKey(options, tree) : null;
-  if (options.reuse && key !== null) {
+  const reusable = ignored.ignoredFiles === void 0 || ignored.ignoredFiles === "unchanged";
+  if (options.reuse && key !== null && reusable) {
     const earlier = options.reuse.cache.lookup(key);
-    if (earlier !== void 0) return { ...earlier.evidence, reusedFrom: earlier.nodeId };
+    const earlierClean = earlier !== void 0 && (earlier.evidence.ignoredFiles === void 0 || earlier.evidence.ignoredFiles === "unchanged");
+    if (earlier !== void 0 && earlierClean) {
+      return {
+        evidence: { ...earlier.evidence, ...ignored, reusedFrom: earlier.nodeId },
+        before,
+        ran: false
+      };
+    }
   }
   const combined = new OutputTail(VERIFY_TAIL_BYTES - NOTE_ROOM);
   const collect = (line2) => combined.push(Buffer.from(`${line2}
@@ -9502,7 +10077,8 @@ async function runVerify(options) {
     cwd: options.cwd,
     expectExit: options.expectExit,
     durationMs: result.durationMs,
-    evidenceTree: tree
+    evidenceTree: tree,
+    ...ignored
   };
   const tail = (note) => boundedTail([treeNote, combined.text(), note]);
   let evidence;
@@ -9555,10 +10131,29 @@ async function runVerify(options) {
   if (options.reuse && key !== null && (evidence.outcome === "passed" || evidence.outcome === "failed")) {
     options.reuse.cache.record(key, options.reuse.nodeId, evidence);
   }
-  return evidence;
+  return { evidence, before, ran: true };
+}
+function ignoredFields(comparison) {
+  switch (comparison.kind) {
+    case "unchanged":
+      return { ignoredFiles: "unchanged" };
+    case "changed":
+      return {
+        ignoredFiles: "changed",
+        ignoredFilesChanges: {
+          total: comparison.total,
+          examples: comparison.examples.map((e) => ({ path: e.path, change: e.change })),
+          ...comparison.note !== void 0 ? { note: comparison.note } : {}
+        }
+      };
+    case "unknown":
+      return { ignoredFiles: "unknown", ignoredFilesReason: comparison.reason };
+    default:
+      return unreachable2(comparison);
+  }
 }
 function unreachable2(value) {
-  throw new Error(`Internal error: unexpected process result ${JSON.stringify(value)}`);
+  throw new Error(`Internal error: unexpected value ${JSON.stringify(value)}`);
 }
 function boundedTail(parts) {
   const text2 = parts.filter((p) => p !== null && p.length > 0).join("\n");
@@ -9590,14 +10185,39 @@ var VerifyQueue = class {
   constructor(settings) {
     this.settings = settings;
     this.cache = settings.cache ?? new VerifyCache();
+    this.ignoredBaseline = settings.ignoredFiles?.baseline ?? null;
   }
   settings;
   last = Promise.resolve();
   cache;
+  /** The baseline the next verify's git-ignored files are compared with. */
+  ignoredBaseline;
+  /** Nodes whose model work is running now, and how many ever started (to see overlap with a verify). */
+  working = 0;
+  workStarts = 0;
+  /**
+   * Marks a node's own (model) work as running; call the returned function, once or more, when it ends
+   * (before the node's verify is queued). A verify that no node's work overlapped may move the
+   * ignored-files baseline on past the files it wrote itself; otherwise the baseline stays.
+   */
+  nodeWorking() {
+    this.working++;
+    this.workStarts++;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.working--;
+    };
+  }
   /** Queues one sink's verify; it starts when every verify queued before it has settled. */
   run(request2) {
-    return this.exclusive(
-      () => runVerify({
+    return this.exclusive(async () => {
+      const baseline = this.ignoredBaseline;
+      const quietAtStart = this.working === 0;
+      const startsAtStart = this.workStarts;
+      const exclude = this.settings.ignoredFiles?.exclude;
+      const measured = await measureAndRun({
         command: request2.command,
         cwd: request2.cwd,
         timeoutMs: request2.timeoutMs,
@@ -9606,14 +10226,27 @@ var VerifyQueue = class {
         passThrough: this.settings.passThrough,
         knownSecrets: this.settings.knownSecrets,
         reuse: { cache: this.cache, nodeId: request2.nodeId },
+        ...baseline !== null ? { ignoredFiles: { baseline, ...exclude ? { exclude } : {} } } : {},
         ...this.settings.echo !== void 0 ? { echo: this.settings.echo } : {},
         ...request2.signal !== void 0 ? { signal: request2.signal } : {}
-      })
-    );
+      });
+      const quiet = quietAtStart && this.working === 0 && this.workStarts === startsAtStart;
+      if (baseline !== null && measured.ran && measured.before !== null && quiet) {
+        const after = await ignoredFilesFingerprint(request2.cwd, {
+          baseEnv: this.settings.baseEnv,
+          knownSecrets: this.settings.knownSecrets,
+          ...exclude !== void 0 ? { exclude } : {}
+        });
+        if (this.working === 0 && this.workStarts === startsAtStart) {
+          this.ignoredBaseline = acceptVerifyChanges(baseline, measured.before, after);
+        }
+      }
+      return measured.evidence;
+    });
   }
   /** Runs `task` when every task queued before it has settled (the queue's mutex, for other work). */
-  exclusive(task) {
-    const next = this.last.then(task, task);
+  exclusive(task2) {
+    const next = this.last.then(task2, task2);
     this.last = next.catch(() => void 0);
     return next;
   }
@@ -12828,10 +13461,10 @@ var Regexp = class Regexp2 {
         else out += sub.appendTo();
         break;
       case Regexp2.Op.ALTERNATE: {
-        let sep3 = "";
+        let sep4 = "";
         for (let sub of this.subs) {
-          out += sep3;
-          sep3 = "|";
+          out += sep4;
+          sep4 = "|";
           out += sub.appendTo();
         }
         break;
@@ -13006,21 +13639,21 @@ var AhoCorasick = class {
     const depth = [0];
     const terminal = [0];
     for (const word of words) {
-      let node2 = 0;
+      let node3 = 0;
       for (let i = 0; i < word.length; i++) {
-        const key = node2 * alphabetSize + word[i];
+        const key = node3 * alphabetSize + word[i];
         let child = edges.get(key);
         if (child === void 0) {
           child = parent.length;
           edges.set(key, child);
-          parent.push(node2);
+          parent.push(node3);
           unit.push(word[i]);
-          depth.push(depth[node2] + 1);
+          depth.push(depth[node3] + 1);
           terminal.push(0);
         }
-        node2 = child;
+        node3 = child;
       }
-      terminal[node2] = 1;
+      terminal[node3] = 1;
     }
     const numNodes = parent.length;
     const children = new Int32Array(numNodes - 1);
@@ -13056,9 +13689,9 @@ var AhoCorasick = class {
     this.fail = fail;
     this.match = match;
   }
-  next(node2, u) {
-    let lo = this.childStart[node2];
-    let hi = this.childStart[node2 + 1];
+  next(node3, u) {
+    let lo = this.childStart[node3];
+    let hi = this.childStart[node3 + 1];
     const units = this.childUnit;
     while (lo < hi) {
       const mid = lo + hi >> 1;
@@ -13069,27 +13702,27 @@ var AhoCorasick = class {
     }
     return -1;
   }
-  advance(node2, u) {
+  advance(node3, u) {
     for (; ; ) {
-      const next = this.next(node2, u);
+      const next = this.next(node3, u);
       if (next >= 0) return next;
-      if (node2 === 0) return 0;
-      node2 = this.fail[node2];
+      if (node3 === 0) return 0;
+      node3 = this.fail[node3];
     }
   }
   searchUTF16(charSeq, start, end) {
-    let node2 = 0;
+    let node3 = 0;
     for (let i = start; i < end; i++) {
-      node2 = this.advance(node2, charSeq.charCodeAt(i));
-      if (this.match[node2] === 1) return true;
+      node3 = this.advance(node3, charSeq.charCodeAt(i));
+      if (this.match[node3] === 1) return true;
     }
     return false;
   }
   searchUTF8(bytes, start, end) {
-    let node2 = 0;
+    let node3 = 0;
     for (let i = start; i < end; i++) {
-      node2 = this.advance(node2, bytes[i]);
-      if (this.match[node2] === 1) return true;
+      node3 = this.advance(node3, bytes[i]);
+      if (this.match[node3] === 1) return true;
     }
     return false;
   }
@@ -16616,7 +17249,7 @@ __export(external_exports, {
   ulid: () => ulid2,
   undefined: () => _undefined3,
   union: () => union,
-  unknown: () => unknown,
+  unknown: () => unknown2,
   uppercase: () => _uppercase,
   url: () => url,
   util: () => util_exports,
@@ -17780,7 +18413,7 @@ function defineLazyInternal(inst, key, compute) {
     }
   });
 }
-function installLazyProp(inst, key, make, enumerable) {
+function installLazyProp(inst, key, make2, enumerable) {
   const proto = claim(inst, key);
   if (!proto)
     return;
@@ -17789,7 +18422,7 @@ function installLazyProp(inst, key, make, enumerable) {
     get() {
       const desc = { configurable: true, writable: true, enumerable, value: void 0 };
       Object.defineProperty(this, key, desc);
-      desc.value = make(this);
+      desc.value = make2(this);
       Object.defineProperty(this, key, desc);
       return desc.value;
     },
@@ -17971,12 +18604,12 @@ var $ZodError = $constructor("$ZodError", initializer);
 var $ZodRealError = $constructor("$ZodError", initializer, void 0, {
   Parent: Error
 });
-function node(obj, key, make) {
+function node2(obj, key, make2) {
   if (!Object.prototype.hasOwnProperty.call(obj, key)) {
     if (key === "__proto__") {
-      Object.defineProperty(obj, key, { value: make(), writable: true, enumerable: true, configurable: true });
+      Object.defineProperty(obj, key, { value: make2(), writable: true, enumerable: true, configurable: true });
     } else {
-      obj[key] = make();
+      obj[key] = make2();
     }
   }
   return obj[key];
@@ -17986,7 +18619,7 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
   const formErrors = [];
   for (const sub of error62.issues) {
     if (sub.path.length > 0) {
-      node(fieldErrors, sub.path[0], () => []).push(mapper(sub));
+      node2(fieldErrors, sub.path[0], () => []).push(mapper(sub));
     } else {
       formErrors.push(mapper(sub));
     }
@@ -18027,11 +18660,11 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
                 configurable: true
               });
             }
-            const node2 = curr[el];
+            const node3 = curr[el];
             if (terminal) {
-              node2._errors.push(mapper(issue2));
+              node3._errors.push(mapper(issue2));
             }
-            curr = node2;
+            curr = node3;
             i++;
           }
         }
@@ -33509,7 +34142,7 @@ __export(schemas_exports2, {
   ulid: () => ulid2,
   undefined: () => _undefined3,
   union: () => union,
-  unknown: () => unknown,
+  unknown: () => unknown2,
   url: () => url,
   uuid: () => uuid2,
   uuidv4: () => uuidv4,
@@ -33557,12 +34190,12 @@ __export(checks_exports2, {
 
 // node_modules/zod/v4/classic/errors.js
 var _installedErrorProtos = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
-function _lazyMethod(proto, key, make) {
+function _lazyMethod(proto, key, make2) {
   Object.defineProperty(proto, key, {
     configurable: true,
     enumerable: false,
     get() {
-      const value = make(this);
+      const value = make2(this);
       Object.defineProperty(this, key, { value, configurable: true, writable: true });
       return value;
     },
@@ -34355,7 +34988,7 @@ var ZodUnknown = /* @__PURE__ */ $constructor("ZodUnknown", (inst, def) => {
   ZodType.init(inst, def);
   inst._zod.processJSONSchema = (ctx, json2, params) => unknownProcessor(inst, ctx, json2, params);
 });
-function unknown() {
+function unknown2() {
   return _unknown(ZodUnknown);
 }
 var ZodNever = /* @__PURE__ */ $constructor("ZodNever", (inst, def) => {
@@ -34441,10 +35074,10 @@ var ZodObject = /* @__PURE__ */ $constructor("ZodObject", (inst, def) => {
     return this.clone(util_exports.mergeDefs(this._zod.def, { catchall }));
   },
   passthrough() {
-    return this.clone(util_exports.mergeDefs(this._zod.def, { catchall: unknown() }));
+    return this.clone(util_exports.mergeDefs(this._zod.def, { catchall: unknown2() }));
   },
   loose() {
-    return this.clone(util_exports.mergeDefs(this._zod.def, { catchall: unknown() }));
+    return this.clone(util_exports.mergeDefs(this._zod.def, { catchall: unknown2() }));
   },
   strict() {
     return this.clone(util_exports.mergeDefs(this._zod.def, { catchall: never() }));
@@ -34497,7 +35130,7 @@ function looseObject(shape, params) {
   return new ZodObject({
     type: "object",
     shape,
-    catchall: unknown(),
+    catchall: unknown2(),
     ...util_exports.normalizeParams(params)
   });
 }
@@ -35004,8 +35637,8 @@ var ZodFunction = /* @__PURE__ */ $constructor("ZodFunction", (inst, def) => {
 function _function(params) {
   return new ZodFunction({
     type: "function",
-    input: Array.isArray(params?.input) ? tuple(params?.input) : params?.input ?? array(unknown()),
-    output: params?.output ?? unknown()
+    input: Array.isArray(params?.input) ? tuple(params?.input) : params?.input ?? array(unknown2()),
+    output: params?.output ?? unknown2()
   });
 }
 var ZodCustom = /* @__PURE__ */ $constructor("ZodCustom", (inst, def) => {
@@ -35867,9 +36500,9 @@ function fromJSONSchema(schema, params) {
 // node_modules/zod/v4/core/visit.js
 var RESOLVING = /* @__PURE__ */ Symbol("z.visit/resolving");
 function visit(schema, fnOrHandlers) {
-  const fn = typeof fnOrHandlers === "function" ? fnOrHandlers : (node2, rewritten) => {
-    const h = fnOrHandlers[node2._zod.def.type];
-    return h ? h(node2, rewritten) : node2;
+  const fn = typeof fnOrHandlers === "function" ? fnOrHandlers : (node3, rewritten) => {
+    const h = fnOrHandlers[node3._zod.def.type];
+    return h ? h(node3, rewritten) : node3;
   };
   const cache = /* @__PURE__ */ new Map();
   function run(s) {
@@ -36183,7 +36816,7 @@ var GRAPH_FIELDS = Object.keys(GraphSpecSchema.shape);
 // src/graph/topology.ts
 function indexById(nodes) {
   const byId = /* @__PURE__ */ new Map();
-  for (const node2 of nodes) if (!byId.has(node2.id)) byId.set(node2.id, node2);
+  for (const node3 of nodes) if (!byId.has(node3.id)) byId.set(node3.id, node3);
   return byId;
 }
 function ancestorsOf(nodes, id2) {
@@ -36202,15 +36835,15 @@ function ancestorsOf(nodes, id2) {
   return seen;
 }
 function dependentsOf(nodes, id2) {
-  return nodes.filter((node2) => node2.depends_on?.includes(id2) === true).map((node2) => node2.id);
+  return nodes.filter((node3) => node3.depends_on?.includes(id2) === true).map((node3) => node3.id);
 }
 function sinksOf(nodes) {
-  const depended = new Set(nodes.flatMap((node2) => node2.depends_on ?? []));
-  return nodes.filter((node2) => !depended.has(node2.id)).map((node2) => node2.id);
+  const depended = new Set(nodes.flatMap((node3) => node3.depends_on ?? []));
+  return nodes.filter((node3) => !depended.has(node3.id)).map((node3) => node3.id);
 }
 function cyclesOf(nodes) {
   const byId = indexById(nodes);
-  const order = new Map(nodes.map((node2, index) => [node2.id, index]));
+  const order = new Map(nodes.map((node3, index) => [node3.id, index]));
   const state = /* @__PURE__ */ new Map();
   const path = [];
   const found = /* @__PURE__ */ new Map();
@@ -36236,7 +36869,7 @@ function cyclesOf(nodes) {
     path.pop();
     state.set(id2, "done");
   };
-  for (const node2 of nodes) if (!state.has(node2.id)) visit2(node2.id);
+  for (const node3 of nodes) if (!state.has(node3.id)) visit2(node3.id);
   return [...found.values()];
 }
 function feedbackBodyOf(nodes, declarerId) {
@@ -36246,14 +36879,14 @@ function feedbackBodyOf(nodes, declarerId) {
   const upstream = ancestorsOf(nodes, declarerId);
   if (!upstream.has(target) || target === declarerId) return [];
   return nodes.filter(
-    (node2) => node2.id === declarerId || node2.id === target || upstream.has(node2.id) && ancestorsOf(nodes, node2.id).has(target)
-  ).map((node2) => node2.id);
+    (node3) => node3.id === declarerId || node3.id === target || upstream.has(node3.id) && ancestorsOf(nodes, node3.id).has(target)
+  ).map((node3) => node3.id);
 }
 
 // src/graph/graph.ts
 function buildGraph(spec, source) {
   const specNodes = spec.nodes ?? [];
-  const nodes = specNodes.map((node2) => buildNode(node2, specNodes));
+  const nodes = specNodes.map((node3) => buildNode(node3, specNodes));
   return {
     source,
     name: spec.name ?? null,
@@ -36262,27 +36895,27 @@ function buildGraph(spec, source) {
     concurrency: spec.concurrency ?? GRAPH_DEFAULTS.concurrency,
     on_fail: spec.on_fail ?? GRAPH_DEFAULTS.onFail,
     nodes,
-    nodes_by_id: new Map(nodes.map((node2) => [node2.id, node2])),
+    nodes_by_id: new Map(nodes.map((node3) => [node3.id, node3])),
     sinks: sinksOf(specNodes),
     spec
   };
 }
-function buildNode(node2, all) {
-  const check2 = node2.success_check;
+function buildNode(node3, all) {
+  const check2 = node3.success_check;
   const verify = check2?.verify;
-  const arc = node2.feedback;
-  const completion = node2.completion;
+  const arc = node3.feedback;
+  const completion = node3.completion;
   return {
-    id: node2.id,
-    type: node2.type ?? GRAPH_DEFAULTS.type,
-    depends_on: node2.depends_on ?? [],
-    prompt: node2.prompt ?? "",
-    cwd: node2.cwd === void 0 || node2.cwd === "" ? null : node2.cwd,
-    allowed_tools: node2.allowed_tools ?? [],
-    permission_mode: node2.permission_mode ?? GRAPH_DEFAULTS.permissionMode,
-    timeout_ms: node2.timeout === void 0 ? GRAPH_DEFAULTS.nodeTimeoutMs : validMs(node2.timeout),
-    budget_usd: node2.budget_usd ?? null,
-    handoff: node2.handoff ?? GRAPH_DEFAULTS.handoff,
+    id: node3.id,
+    type: node3.type ?? GRAPH_DEFAULTS.type,
+    depends_on: node3.depends_on ?? [],
+    prompt: node3.prompt ?? "",
+    cwd: node3.cwd === void 0 || node3.cwd === "" ? null : node3.cwd,
+    allowed_tools: node3.allowed_tools ?? [],
+    permission_mode: node3.permission_mode ?? GRAPH_DEFAULTS.permissionMode,
+    timeout_ms: node3.timeout === void 0 ? GRAPH_DEFAULTS.nodeTimeoutMs : validMs(node3.timeout),
+    budget_usd: node3.budget_usd ?? null,
+    handoff: node3.handoff ?? GRAPH_DEFAULTS.handoff,
     success_check: {
       exit_zero: check2?.exit_zero ?? false,
       result_matches: check2?.result_matches === void 0 ? null : validPattern(check2.result_matches),
@@ -36295,8 +36928,8 @@ function buildNode(node2, all) {
       }
     },
     // Validation has proven every cause is in RETRY_CAUSES.
-    retry: { max: node2.retry?.max ?? 0, on: node2.retry?.on ?? [] },
-    feedback: arc === void 0 ? null : { rerun: arc.rerun ?? "", max: arc.max ?? 0, body: feedbackBodyOf(all, node2.id) },
+    retry: { max: node3.retry?.max ?? 0, on: node3.retry?.on ?? [] },
+    feedback: arc === void 0 ? null : { rerun: arc.rerun ?? "", max: arc.max ?? 0, body: feedbackBodyOf(all, node3.id) },
     completion: completion === void 0 ? null : {
       verify: completion.verify?.command !== void 0 ? { kind: "command", command: completion.verify.command } : { kind: "todos_all_done" },
       max_attempts: completion.max_attempts ?? 0
@@ -36380,33 +37013,33 @@ function schemaIssues(issues, raw) {
 }
 function describeIssue(issue2, raw) {
   const path = issue2.path.filter((key) => typeof key !== "symbol");
-  const { nodeId, prefix, relative: relative2 } = locate(path, raw);
+  const { nodeId, prefix, relative: relative5 } = locate(path, raw);
   const at = (field) => JSON.stringify(prefix + renderPath(field));
-  const make = (reason) => ({ nodeId, reason });
+  const make2 = (reason) => ({ nodeId, reason });
   switch (issue2.code) {
     case "unrecognized_keys": {
       const inNode = path[0] === "nodes" && typeof path[1] === "number";
-      const shapeKey = relative2.filter((key) => typeof key === "string").join(".");
+      const shapeKey = relative5.filter((key) => typeof key === "string").join(".");
       const known = inNode ? NODE_OBJECT_FIELDS[shapeKey] : shapeKey === "" ? GRAPH_FIELDS : void 0;
       return issue2.keys.map((key) => {
         const goHint = inNode && shapeKey === "" && GO_ONLY_NODE_FIELDS.has(key) ? "; it is an oh-my-graph field evidence-gate does not support" : "";
         const knownList = known === void 0 ? "" : ` (known fields: ${known.join(", ")})`;
-        return make(`unknown field ${at([...relative2, key])}${goHint}${knownList}`);
+        return make2(`unknown field ${at([...relative5, key])}${goHint}${knownList}`);
       });
     }
     case "invalid_type": {
-      if (issue2.input === void 0) return [make(`missing required field ${at(relative2)}`)];
-      const subject = relative2.length === 0 && prefix !== "" ? prefix.replace(/\.$/, "") : `field ${at(relative2)}`;
+      if (issue2.input === void 0) return [make2(`missing required field ${at(relative5)}`)];
+      const subject = relative5.length === 0 && prefix !== "" ? prefix.replace(/\.$/, "") : `field ${at(relative5)}`;
       return [
-        make(
+        make2(
           `${subject} must be ${EXPECTED[issue2.expected] ?? issue2.expected} (got ${describe3(issue2.input)})`
         )
       ];
     }
     case "invalid_value":
       return [
-        make(
-          `field ${at(relative2)} must be one of: ${issue2.values.map(String).join(", ")} (got ${describe3(issue2.input)})`
+        make2(
+          `field ${at(relative5)} must be one of: ${issue2.values.map(String).join(", ")} (got ${describe3(issue2.input)})`
         )
       ];
     case "invalid_union": {
@@ -36414,10 +37047,10 @@ function describeIssue(issue2, raw) {
         const first = branch[0];
         return first?.code === "invalid_type" ? [EXPECTED[first.expected] ?? first.expected] : [];
       });
-      return [make(`field ${at(relative2)} must be ${expected.join(" or ")} (got ${describe3(issue2.input)})`)];
+      return [make2(`field ${at(relative5)} must be ${expected.join(" or ")} (got ${describe3(issue2.input)})`)];
     }
     default:
-      return [make(`field ${at(relative2)}: ${issue2.message}`)];
+      return [make2(`field ${at(relative5)}: ${issue2.message}`)];
   }
 }
 var EXPECTED = {
@@ -36450,8 +37083,8 @@ function isRecord(value) {
 }
 
 // src/graph/issue.ts
-function nodeIssue(node2, index, reason) {
-  return node2.id.trim() === "" ? { nodeId: null, reason: `nodes[${index}]: ${reason}` } : { nodeId: node2.id, reason };
+function nodeIssue(node3, index, reason) {
+  return node3.id.trim() === "" ? { nodeId: null, reason: `nodes[${index}]: ${reason}` } : { nodeId: node3.id, reason };
 }
 
 // src/graph/validate-edges.ts
@@ -36459,21 +37092,21 @@ var NODE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 function idIssues(nodes) {
   const issues = [];
   const firstIndex = /* @__PURE__ */ new Map();
-  nodes.forEach((node2, index) => {
-    if (node2.id.trim() === "") {
+  nodes.forEach((node3, index) => {
+    if (node3.id.trim() === "") {
       issues.push({ nodeId: null, reason: `nodes[${index}] has an empty id` });
       return;
     }
-    const first = firstIndex.get(node2.id);
+    const first = firstIndex.get(node3.id);
     if (first !== void 0) {
-      issues.push({ nodeId: node2.id, reason: `duplicate node id (nodes[${first}] and nodes[${index}])` });
+      issues.push({ nodeId: node3.id, reason: `duplicate node id (nodes[${first}] and nodes[${index}])` });
     } else {
-      firstIndex.set(node2.id, index);
+      firstIndex.set(node3.id, index);
     }
-    if (!NODE_ID_PATTERN.test(node2.id)) {
+    if (!NODE_ID_PATTERN.test(node3.id)) {
       issues.push({
-        nodeId: node2.id,
-        reason: `node id ${JSON.stringify(node2.id)} must be one path element: letters, digits, ".", "_" or "-", starting with a letter or digit`
+        nodeId: node3.id,
+        reason: `node id ${JSON.stringify(node3.id)} must be one path element: letters, digits, ".", "_" or "-", starting with a letter or digit`
       });
     }
   });
@@ -36481,18 +37114,18 @@ function idIssues(nodes) {
 }
 function dependencyIssues(nodes) {
   const issues = [];
-  const ids = new Set(nodes.map((node2) => node2.id));
-  nodes.forEach((node2, index) => {
+  const ids = new Set(nodes.map((node3) => node3.id));
+  nodes.forEach((node3, index) => {
     const seen = /* @__PURE__ */ new Set();
-    for (const parent of node2.depends_on ?? []) {
+    for (const parent of node3.depends_on ?? []) {
       if (seen.has(parent)) {
-        issues.push(nodeIssue(node2, index, `depends_on lists ${JSON.stringify(parent)} more than once`));
+        issues.push(nodeIssue(node3, index, `depends_on lists ${JSON.stringify(parent)} more than once`));
         continue;
       }
       seen.add(parent);
-      if (parent === node2.id) issues.push(nodeIssue(node2, index, "node depends on itself"));
+      if (parent === node3.id) issues.push(nodeIssue(node3, index, "node depends on itself"));
       else if (!ids.has(parent))
-        issues.push(nodeIssue(node2, index, `depends_on unknown node ${JSON.stringify(parent)}`));
+        issues.push(nodeIssue(node3, index, `depends_on unknown node ${JSON.stringify(parent)}`));
     }
   });
   for (const cycle of cyclesOf(nodes)) {
@@ -36502,15 +37135,15 @@ function dependencyIssues(nodes) {
 }
 function sessionHandoffIssues(nodes) {
   const issues = [];
-  const types = new Map(nodes.map((node2) => [node2.id, node2.type ?? "agent"]));
-  nodes.forEach((node2, index) => {
-    if (node2.handoff !== "session" || node2.type === "gate") return;
-    const parents = node2.depends_on ?? [];
+  const types = new Map(nodes.map((node3) => [node3.id, node3.type ?? "agent"]));
+  nodes.forEach((node3, index) => {
+    if (node3.handoff !== "session" || node3.type === "gate") return;
+    const parents = node3.depends_on ?? [];
     const [parent] = parents;
     if (parents.length !== 1 || parent === void 0) {
       issues.push(
         nodeIssue(
-          node2,
+          node3,
           index,
           `handoff: session needs exactly one parent whose session it continues (has ${parents.length}); use handoff: artifact for a root node or a fan-in`
         )
@@ -36518,7 +37151,7 @@ function sessionHandoffIssues(nodes) {
     } else if (types.get(parent) === "gate") {
       issues.push(
         nodeIssue(
-          node2,
+          node3,
           index,
           `handoff: session with gate parent ${JSON.stringify(parent)} \u2014 a gate records no session to continue; use handoff: artifact`
         )
@@ -36531,13 +37164,13 @@ function sessionHandoffIssues(nodes) {
 // src/graph/validate-feedback.ts
 function feedbackIssues(nodes) {
   const issues = [];
-  const byId = new Map(nodes.map((node2) => [node2.id, node2]));
+  const byId = new Map(nodes.map((node3) => [node3.id, node3]));
   const bodyOwner = /* @__PURE__ */ new Map();
-  nodes.forEach((node2, index) => {
-    const arc = node2.feedback;
-    if (arc === void 0 || node2.type === "gate") return;
+  nodes.forEach((node3, index) => {
+    const arc = node3.feedback;
+    if (arc === void 0 || node3.type === "gate") return;
     const report = (reason) => {
-      issues.push(nodeIssue(node2, index, reason));
+      issues.push(nodeIssue(node3, index, reason));
     };
     if (arc.max === void 0 || arc.max < 1) {
       report(
@@ -36553,13 +37186,13 @@ function feedbackIssues(nodes) {
       report(`feedback.rerun names unknown node ${JSON.stringify(target)}`);
       return;
     }
-    if (target === node2.id || !ancestorsOf(nodes, node2.id).has(target)) {
+    if (target === node3.id || !ancestorsOf(nodes, node3.id).has(target)) {
       report(
         `feedback.rerun ${JSON.stringify(target)} is not a proper depends_on ancestor of this node \u2014 a feedback arc points strictly backward along an existing depends_on path`
       );
       return;
     }
-    const body = feedbackBodyOf(nodes, node2.id);
+    const body = feedbackBodyOf(nodes, node3.id);
     const inBody = new Set(body);
     for (const member of body) {
       const owner = bodyOwner.get(member);
@@ -36569,7 +37202,7 @@ function feedbackIssues(nodes) {
         );
         continue;
       }
-      bodyOwner.set(member, node2.id);
+      bodyOwner.set(member, node3.id);
     }
     for (const member of body) {
       const spec = byId.get(member);
@@ -36585,11 +37218,11 @@ function feedbackIssues(nodes) {
           `feedback body node ${JSON.stringify(member)} has handoff: session with parent ${JSON.stringify(parent)} outside the body \u2014 a later round would continue a session an earlier round already continued`
         );
       }
-      if (member === node2.id) continue;
+      if (member === node3.id) continue;
       for (const dependent of dependentsOf(nodes, member)) {
         if (!inBody.has(dependent)) {
           report(
-            `feedback body has a side exit: ${JSON.stringify(dependent)} depends on body node ${JSON.stringify(member)} but is outside the loop, so it would see whichever round wrote last; make it depend on ${JSON.stringify(node2.id)} instead`
+            `feedback body has a side exit: ${JSON.stringify(dependent)} depends on body node ${JSON.stringify(member)} but is outside the loop, so it would see whichever round wrote last; make it depend on ${JSON.stringify(node3.id)} instead`
           );
         }
       }
@@ -36610,54 +37243,54 @@ var PROCESS_ONLY_FIELDS = [
   "feedback",
   "completion"
 ];
-function nodeFieldIssues(node2, index, limits) {
-  const reasons = node2.type === "gate" ? gateReasons(node2) : agentReasons(node2, limits);
-  return reasons.map((reason) => nodeIssue(node2, index, reason));
+function nodeFieldIssues(node3, index, limits) {
+  const reasons = node3.type === "gate" ? gateReasons(node3) : agentReasons(node3, limits);
+  return reasons.map((reason) => nodeIssue(node3, index, reason));
 }
-function gateReasons(node2) {
+function gateReasons(node3) {
   const reasons = [];
   for (const field of PROCESS_ONLY_FIELDS) {
-    if (node2[field] !== void 0) {
+    if (node3[field] !== void 0) {
       reasons.push(
         `a gate spawns no process, so it may not set ${field}; remove it or make this an agent node`
       );
     }
   }
-  const check2 = node2.success_check;
+  const check2 = node3.success_check;
   if (check2 !== void 0 && Object.keys(check2).length > 0) {
     reasons.push("a gate may not set success_check: a person's approval is its only check");
   }
-  if (node2.handoff === "session") {
+  if (node3.handoff === "session") {
     reasons.push("a gate has no session to continue, so it may not set handoff: session");
   }
   return reasons;
 }
-function agentReasons(node2, limits) {
+function agentReasons(node3, limits) {
   const reasons = [];
-  if (node2.prompt === void 0 || node2.prompt.trim() === "") {
+  if (node3.prompt === void 0 || node3.prompt.trim() === "") {
     reasons.push("an agent node needs a non-empty prompt \u2014 it is all the CLI is told");
   }
-  if (node2.timeout !== void 0) {
-    const timeout = parseDuration(node2.timeout);
+  if (node3.timeout !== void 0) {
+    const timeout = parseDuration(node3.timeout);
     if (!timeout.ok) reasons.push(`timeout: ${timeout.message}`);
-    else if (timeout.ms <= 0) reasons.push(`timeout ${JSON.stringify(node2.timeout)} must be positive`);
+    else if (timeout.ms <= 0) reasons.push(`timeout ${JSON.stringify(node3.timeout)} must be positive`);
   }
-  if (node2.budget_usd !== void 0 && !(Number.isFinite(node2.budget_usd) && node2.budget_usd > 0)) {
-    reasons.push(`budget_usd must be a positive number of US dollars (got ${node2.budget_usd})`);
+  if (node3.budget_usd !== void 0 && !(Number.isFinite(node3.budget_usd) && node3.budget_usd > 0)) {
+    reasons.push(`budget_usd must be a positive number of US dollars (got ${node3.budget_usd})`);
   }
-  for (const tool of node2.allowed_tools ?? []) {
+  for (const tool of node3.allowed_tools ?? []) {
     if (tool.trim() === "") reasons.push("allowed_tools has an empty entry");
     else if (tool.trim() !== tool)
       reasons.push(`allowed_tools entry ${JSON.stringify(tool)} has surrounding whitespace`);
   }
-  const check2 = node2.success_check;
+  const check2 = node3.success_check;
   if (check2?.result_matches !== void 0) {
     const compiled = compilePattern(check2.result_matches);
     if (!compiled.ok) reasons.push(`success_check.result_matches: ${compiled.message}`);
   }
   if (check2?.verify !== void 0) reasons.push(...verifyReasons(check2.verify, limits));
-  if (node2.retry !== void 0) {
-    const { max, on } = node2.retry;
+  if (node3.retry !== void 0) {
+    const { max, on } = node3.retry;
     if (max !== void 0 && max < 0) reasons.push(`retry.max must be >= 0 (got ${max})`);
     for (const cause of on ?? []) {
       if (!RETRY_CAUSES.includes(cause)) {
@@ -36667,7 +37300,7 @@ function agentReasons(node2, limits) {
       }
     }
   }
-  if (node2.completion !== void 0) reasons.push(...completionReasons(node2.completion));
+  if (node3.completion !== void 0) reasons.push(...completionReasons(node3.completion));
   return reasons;
 }
 function verifyReasons(verify, limits) {
@@ -36811,32 +37444,32 @@ function resolve2(ref, ctx) {
 }
 
 // src/graph/validate-placeholders.ts
-function templatedFields(node2) {
+function templatedFields(node3) {
   const fields = [
-    ["prompt", node2.prompt],
-    ["cwd", node2.cwd],
-    ["success_check.verify.command", node2.success_check?.verify?.command],
-    ["success_check.verify.cwd", node2.success_check?.verify?.cwd],
-    ["completion.verify.command", node2.completion?.verify?.command]
+    ["prompt", node3.prompt],
+    ["cwd", node3.cwd],
+    ["success_check.verify.command", node3.success_check?.verify?.command],
+    ["success_check.verify.cwd", node3.success_check?.verify?.cwd],
+    ["completion.verify.command", node3.completion?.verify?.command]
   ];
   return fields.filter((field) => field[1] !== void 0);
 }
 function placeholderIssues(nodes) {
   const issues = [];
-  const byId = new Map(nodes.map((node2) => [node2.id, node2]));
+  const byId = new Map(nodes.map((node3) => [node3.id, node3]));
   const bodies = /* @__PURE__ */ new Map();
-  for (const node2 of nodes) {
-    if (node2.feedback !== void 0) bodies.set(node2.id, new Set(feedbackBodyOf(nodes, node2.id)));
+  for (const node3 of nodes) {
+    if (node3.feedback !== void 0) bodies.set(node3.id, new Set(feedbackBodyOf(nodes, node3.id)));
   }
-  nodes.forEach((node2, index) => {
-    const fields = templatedFields(node2);
+  nodes.forEach((node3, index) => {
+    const fields = templatedFields(node3);
     if (fields.length === 0) return;
-    const ancestors = ancestorsOf(nodes, node2.id);
+    const ancestors = ancestorsOf(nodes, node3.id);
     for (const [field, template] of fields) {
       for (const ref of placeholdersIn(template)) {
         const at = `${field}: ${ref.token}`;
         const report = (why) => {
-          issues.push(nodeIssue(node2, index, `${at} ${why}`));
+          issues.push(nodeIssue(node3, index, `${at} ${why}`));
         };
         if (ref.problem !== null) {
           report(`cannot resolve: ${ref.problem}`);
@@ -36847,7 +37480,7 @@ function placeholderIssues(nodes) {
           if (producer === void 0) report(`names unknown node ${JSON.stringify(ref.name)}`);
           else if (producer.type === "gate")
             report(`names gate ${JSON.stringify(ref.name)}, which saves no output`);
-          else if (ref.name === node2.id || !ancestors.has(ref.name)) {
+          else if (ref.name === node3.id || !ancestors.has(ref.name)) {
             report(
               `names ${JSON.stringify(ref.name)}, which is not an ancestor of this node \u2014 its output may not exist when this node starts; add it to depends_on (directly or through a parent)`
             );
@@ -36858,7 +37491,7 @@ function placeholderIssues(nodes) {
             report(
               `names ${JSON.stringify(ref.name)}, which declares no feedback arc \u2014 it could never resolve`
             );
-          } else if (!body.has(node2.id)) {
+          } else if (!body.has(node3.id)) {
             report(
               `is only meaningful inside the body of ${JSON.stringify(ref.name)}'s feedback arc \u2014 here it would always be empty`
             );
@@ -36882,7 +37515,7 @@ function validateGraph(spec, options = {}) {
     ...idIssues(nodes),
     ...dependencyIssues(nodes),
     ...sessionHandoffIssues(nodes),
-    ...nodes.flatMap((node2, index) => nodeFieldIssues(node2, index, limits)),
+    ...nodes.flatMap((node3, index) => nodeFieldIssues(node3, index, limits)),
     ...feedbackIssues(nodes),
     ...placeholderIssues(nodes)
   ];
@@ -37005,7 +37638,34 @@ function rowDetail(row) {
   }
   if (row.verdict === "FAIL" && row.superseded === true) parts.push("superseded by a later attempt");
   if (row.verdict === "SKIPPED" && row.reason !== "") parts.push(row.reason);
+  const ignored = ignoredFilesWords(row.verify);
+  if (ignored !== null && !row.detail.includes(ignored)) parts.push(ignored);
   return parts.filter((part) => part !== "").join("; ");
+}
+var DETAIL_PATHS = 3;
+function ignoredFilesWords(verify) {
+  if (verify === void 0) return null;
+  switch (verify.ignoredFiles) {
+    case void 0:
+    case "unchanged":
+      return null;
+    case "changed":
+      return `git-ignored files changed since the run started, on no commit: ${describeIgnoredChanges(verify.ignoredFilesChanges, DETAIL_PATHS)}`;
+    case "unknown":
+      return `git-ignored files not compared: ${verify.ignoredFilesReason ?? "unknown reason"}`;
+    default:
+      return unreachable3(verify.ignoredFiles);
+  }
+}
+function describeIgnoredChanges(changes, shown2 = 10) {
+  if (changes === void 0) return "(no path recorded)";
+  const clip2 = (path) => path.length > 200 ? `\u2026${path.slice(-199)}` : path;
+  const named = changes.examples.slice(0, shown2).map((c) => `${clip2(c.path)} (${c.change})`);
+  const rest = changes.total !== null ? changes.total - named.length : 0;
+  const parts = [...named];
+  if (rest > 0) parts.push(`${rest} more`);
+  if (changes.note !== void 0) parts.push(changes.note);
+  return parts.length > 0 ? parts.join(", ") : "(no path recorded)";
 }
 function verifyExitWords(verify) {
   switch (verify.outcome) {
@@ -37189,6 +37849,18 @@ function judgeRows(input2) {
     });
   }
   const trees = verified.map((id2) => last.get(id2)?.verify?.evidenceTree ?? null);
+  const offCommit = input2.postedCommitTree !== null && trees.some((tree) => tree !== null && tree !== input2.postedCommitTree);
+  const ignoredChanged = verified.filter((id2) => last.get(id2)?.verify?.ignoredFiles === "changed");
+  if (ignoredChanged.length > 0) {
+    const which = ignoredChanged.map((id2) => `sink "${id2}": ${describeIgnoredChanges(last.get(id2)?.verify?.ignoredFilesChanges)}`).join("; ");
+    return {
+      conclusion: "action_required",
+      outcome: "passed",
+      rule: "verified-ignored-files-changed",
+      title: "Verified, but git-ignored files changed",
+      reason: `Every sink was verified, but the verify command ran with git-ignored files changed since the run started (${which}). The evidence covers git-ignored files that are on no commit, so this commit may not pass on a fresh clone. Undo those changes, or make them in tracked files, and re-run.` + (offCommit ? ` Besides, ${PATCH_NOT_ON_COMMIT}.` : "")
+    };
+  }
   if (input2.postedCommitTree === null || trees.some((tree) => tree === null)) {
     return neutralOr(input2.requireEvidence, {
       rule: "verified-tree-unknown",
@@ -37196,7 +37868,7 @@ function judgeRows(input2) {
       reason: "Every sink was verified, but the verified tree could not be compared with the posted commit's tree, so the evidence cannot be tied to this commit."
     });
   }
-  if (trees.some((tree) => tree !== input2.postedCommitTree)) {
+  if (offCommit) {
     return {
       conclusion: "action_required",
       outcome: "passed",
@@ -37204,6 +37876,17 @@ function judgeRows(input2) {
       title: "Verified, but not on this commit",
       reason: `Every sink was verified, but ${PATCH_NOT_ON_COMMIT}: the nodes changed files that were not committed and pushed. Push the patch, or re-run on a commit that contains it.`
     };
+  }
+  const ignoredUnknown = verified.filter((id2) => last.get(id2)?.verify?.ignoredFiles === "unknown");
+  if (ignoredUnknown.length > 0) {
+    const why = [
+      ...new Set(ignoredUnknown.map((id2) => last.get(id2)?.verify?.ignoredFilesReason ?? "unknown reason"))
+    ].join("; ");
+    return neutralOr(input2.requireEvidence, {
+      rule: "verified-ignored-files-unknown",
+      title: `Verified, but the git-ignored files could not be compared (${countNodes(last.size)} passed)`,
+      reason: `Every sink was verified on this commit's tree, but the git-ignored files the verify command may read could not be compared with the run's start (${why}), so the evidence cannot be shown to rest on this commit alone.`
+    });
   }
   return {
     conclusion: "success",
@@ -37262,7 +37945,7 @@ function neutralOr(requireEvidence, decision) {
     outcome: "failed",
     rule: decision.rule,
     title: `Failed (require-evidence): ${decision.title}`,
-    reason: `${decision.reason} The base branch policy sets require-evidence: true, so a run without engine-run evidence on every non-gate sink fails.`
+    reason: `${decision.reason} The maintainers' policy file (.github/evidence-gate.yml) sets require-evidence: true, so a run without engine-run evidence on every non-gate sink fails.`
   };
 }
 function noEvidenceReason(answer) {
@@ -37337,10 +38020,71 @@ function sumTokens(calls) {
   return totals2;
 }
 
+// src/ledger/redact.ts
+var REDACTED = "***";
+var MIN_SECRET_LENGTH = 4;
+var MIN_FORM_LENGTH = 6;
+function secretForms(secret) {
+  if (secret.length < MIN_SECRET_LENGTH) return [];
+  const bytes = Buffer.from(secret, "utf8");
+  const forms = /* @__PURE__ */ new Set([secret, JSON.stringify(secret).slice(1, -1)]);
+  const url2 = encodeURIComponent(secret);
+  forms.add(url2);
+  forms.add(url2.replace(/%[0-9A-F]{2}/g, (hex4) => hex4.toLowerCase()));
+  const hex3 = bytes.toString("hex");
+  forms.add(hex3);
+  forms.add(hex3.toUpperCase());
+  for (const b64 of base64Forms(bytes)) {
+    forms.add(b64);
+    forms.add(b64.replace(/\+/g, "-").replace(/\//g, "_"));
+  }
+  return [...forms].filter((f) => f === secret || f.length >= MIN_FORM_LENGTH).sort((a, b) => b.length - a.length);
+}
+function base64Forms(bytes) {
+  const forms = [bytes.toString("base64").replace(/=+$/, "")];
+  for (const k of [0, 1, 2]) {
+    const encoded = Buffer.concat([Buffer.alloc(k), bytes]).toString("base64").replace(/=+$/, "");
+    const skip = k === 0 ? 0 : k + 1;
+    const end = (k + bytes.length) % 3 === 0 ? encoded.length : encoded.length - 1;
+    forms.push(encoded.slice(skip, end));
+  }
+  return forms;
+}
+function createRedactor(secrets) {
+  const forms = [...new Set(secrets.flatMap((s) => typeof s === "string" ? secretForms(s) : []))].sort(
+    (a, b) => b.length - a.length
+  );
+  const text2 = (value) => {
+    let out = value;
+    for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
+    return out;
+  };
+  const deep = (value) => {
+    if (typeof value === "string") return text2(value);
+    if (Array.isArray(value)) return value.map(deep);
+    if (value !== null && typeof value === "object" && isPlainObject2(value)) {
+      const copy = {};
+      for (const [key, inner] of Object.entries(value)) copy[text2(key)] = deep(inner);
+      return copy;
+    }
+    return value;
+  };
+  return {
+    active: forms.length > 0,
+    text: text2,
+    deep: (value) => forms.length === 0 ? value : deep(value),
+    contains: (value) => forms.some((form) => value.includes(form))
+  };
+}
+function isPlainObject2(value) {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
 // src/plan/attach-verify.ts
 function sinkIds(spec) {
-  const depended = new Set(spec.nodes.flatMap((node2) => node2.depends_on ?? []));
-  return spec.nodes.filter((node2) => !depended.has(node2.id)).map((node2) => node2.id);
+  const depended = new Set(spec.nodes.flatMap((node3) => node3.depends_on ?? []));
+  return spec.nodes.filter((node3) => !depended.has(node3.id)).map((node3) => node3.id);
 }
 function attachVerifyCommand(spec, command, options) {
   if (command.trim().length === 0) {
@@ -37354,13 +38098,13 @@ function attachVerifyCommand(spec, command, options) {
   const timeout = formatDuration(options.timeoutMs);
   const sinks = new Set(sinkIds(spec));
   const attached = [];
-  for (const node2 of spec.nodes) {
-    if (!sinks.has(node2.id) || node2.type === "gate") continue;
-    if (node2.success_check?.verify !== void 0) {
-      throw new Error(`Internal error: node ${JSON.stringify(node2.id)} already carries a verify command`);
+  for (const node3 of spec.nodes) {
+    if (!sinks.has(node3.id) || node3.type === "gate") continue;
+    if (node3.success_check?.verify !== void 0) {
+      throw new Error(`Internal error: node ${JSON.stringify(node3.id)} already carries a verify command`);
     }
-    node2.success_check = { ...node2.success_check, verify: { command, timeout } };
-    attached.push(node2.id);
+    node3.success_check = { ...node3.success_check, verify: { command, timeout } };
+    attached.push(node3.id);
   }
   return attached;
 }
@@ -37390,8 +38134,8 @@ var DENIABLE_TOOLS = Object.freeze([
 ]);
 var WEB_TOOLS = Object.freeze(["WebFetch", "WebSearch"]);
 function bareToolName(entry) {
-  const open2 = entry.indexOf("(");
-  return (open2 === -1 ? entry : entry.slice(0, open2)).trim();
+  const open3 = entry.indexOf("(");
+  return (open3 === -1 ? entry : entry.slice(0, open3)).trim();
 }
 var COMMAND_RUNNERS = /* @__PURE__ */ new Set([
   "sh",
@@ -37448,9 +38192,9 @@ function malformedReason(entry) {
   if (/[,\n\r]/.test(entry)) {
     return "an allowlist entry cannot contain a comma or a newline (the CLI would read it as two grants)";
   }
-  const open2 = entry.indexOf("(");
-  if (open2 !== -1 && !entry.endsWith(")")) return "a scoped entry must end with its closing parenthesis";
-  if (open2 === -1 && entry.includes(")")) return "an unscoped entry cannot contain a parenthesis";
+  const open3 = entry.indexOf("(");
+  if (open3 !== -1 && !entry.endsWith(")")) return "a scoped entry must end with its closing parenthesis";
+  if (open3 === -1 && entry.includes(")")) return "an unscoped entry cannot contain a parenthesis";
   if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(bareToolName(entry))) {
     return "the tool name must be a word such as Read or Bash";
   }
@@ -37591,45 +38335,45 @@ function toolRefusals(tools, allowlist) {
   }
   return refusals;
 }
-function reviewNode(node2, index, allowlist) {
-  if (!isRecord3(node2)) {
+function reviewNode(node3, index, allowlist) {
+  if (!isRecord3(node3)) {
     return { refusals: [`nodes[${index}] must be an object`], projected: null, slashId: null };
   }
-  const hasId = typeof node2.id === "string" && node2.id.trim() !== "";
-  const where = hasId ? `node ${quote(node2.id)}` : `nodes[${index}]`;
+  const hasId = typeof node3.id === "string" && node3.id.trim() !== "";
+  const where = hasId ? `node ${quote(node3.id)}` : `nodes[${index}]`;
   const refusals = [];
   let slashId = null;
   if (!hasId) {
     refusals.push("id must be a non-empty string");
-  } else if (node2.id.includes("/")) {
+  } else if (node3.id.includes("/")) {
     refusals.push('an id cannot contain "/" (it is reserved for ids minted by fragment splicing)');
-    slashId = node2.id;
+    slashId = node3.id;
   }
-  for (const [key, value] of Object.entries(node2)) {
+  for (const [key, value] of Object.entries(node3)) {
     const refusal = fieldRefusal(key, value);
     if (refusal !== void 0) refusals.push(refusal);
   }
-  const promptOk = typeof node2.prompt === "string" && node2.prompt.trim() !== "";
+  const promptOk = typeof node3.prompt === "string" && node3.prompt.trim() !== "";
   if (!promptOk) refusals.push("prompt is empty; a planned node needs a self-contained prompt");
-  const tools = toolRefusals(node2.allowed_tools, allowlist);
+  const tools = toolRefusals(node3.allowed_tools, allowlist);
   refusals.push(...tools);
-  const handoffOk = !has(node2, "handoff") || node2.handoff === "artifact";
+  const handoffOk = !has(node3, "handoff") || node3.handoff === "artifact";
   if (!handoffOk) {
     refusals.push(
-      node2.handoff === "session" ? `handoff session: ${NOT_YET}; hand work over as an artifact with {{ artifacts.ID }}` : `handoff ${quote(node2.handoff)} is not allowed; a planned node hands off by artifact`
+      node3.handoff === "session" ? `handoff session: ${NOT_YET}; hand work over as an artifact with {{ artifacts.ID }}` : `handoff ${quote(node3.handoff)} is not allowed; a planned node hands off by artifact`
     );
   }
-  const checkRefusals = has(node2, "success_check") ? successCheckRefusals(node2.success_check) : [];
+  const checkRefusals = has(node3, "success_check") ? successCheckRefusals(node3.success_check) : [];
   refusals.push(...checkRefusals);
   let projected = null;
   if (hasId) {
-    projected = { id: node2.id, prompt: promptOk ? node2.prompt : "(refused above)" };
-    if (has(node2, "depends_on")) projected.depends_on = node2.depends_on;
-    if (has(node2, "timeout")) projected.timeout = node2.timeout;
-    if (has(node2, "handoff") && handoffOk) projected.handoff = node2.handoff;
-    if (tools.length === 0) projected.allowed_tools = node2.allowed_tools;
-    if (isRecord3(node2.success_check)) {
-      const check2 = node2.success_check;
+    projected = { id: node3.id, prompt: promptOk ? node3.prompt : "(refused above)" };
+    if (has(node3, "depends_on")) projected.depends_on = node3.depends_on;
+    if (has(node3, "timeout")) projected.timeout = node3.timeout;
+    if (has(node3, "handoff") && handoffOk) projected.handoff = node3.handoff;
+    if (tools.length === 0) projected.allowed_tools = node3.allowed_tools;
+    if (isRecord3(node3.success_check)) {
+      const check2 = node3.success_check;
       const kept = {};
       for (const field of CHECK_FIELDS) if (has(check2, field)) kept[field] = check2[field];
       projected.success_check = kept;
@@ -37652,7 +38396,7 @@ function validatePlannedSpec(value, options) {
   if (!isRecord3(obj)) return { ok: false, refusals: ["the plan must be one JSON object"] };
   const refusals = planLevelRefusals(obj);
   const nodes = Array.isArray(obj.nodes) ? obj.nodes : [];
-  const reviews = nodes.map((node2, index) => reviewNode(node2, index, options.allowlist));
+  const reviews = nodes.map((node3, index) => reviewNode(node3, index, options.allowlist));
   for (const review of reviews) refusals.push(...review.refusals);
   const projected = reviews.flatMap((review) => review.projected === null ? [] : [review.projected]);
   if (projected.length > 0) {
@@ -37663,20 +38407,20 @@ function validatePlannedSpec(value, options) {
   return { ok: true, spec: toSpec(obj, projected) };
 }
 function toSpec(plan, projected) {
-  const nodes = projected.map((node2) => {
+  const nodes = projected.map((node3) => {
     const out = {
-      id: node2.id,
-      prompt: node2.prompt,
-      allowed_tools: [...node2.allowed_tools]
+      id: node3.id,
+      prompt: node3.prompt,
+      allowed_tools: [...node3.allowed_tools]
     };
-    if (Array.isArray(node2.depends_on)) out.depends_on = [...node2.depends_on];
-    if (node2.handoff === "artifact") out.handoff = "artifact";
-    if (typeof node2.timeout === "string") out.timeout = node2.timeout;
-    if (isRecord3(node2.success_check)) {
+    if (Array.isArray(node3.depends_on)) out.depends_on = [...node3.depends_on];
+    if (node3.handoff === "artifact") out.handoff = "artifact";
+    if (typeof node3.timeout === "string") out.timeout = node3.timeout;
+    if (isRecord3(node3.success_check)) {
       const check2 = {};
-      if (typeof node2.success_check.exit_zero === "boolean") check2.exit_zero = node2.success_check.exit_zero;
-      if (typeof node2.success_check.result_matches === "string") {
-        check2.result_matches = node2.success_check.result_matches;
+      if (typeof node3.success_check.exit_zero === "boolean") check2.exit_zero = node3.success_check.exit_zero;
+      if (typeof node3.success_check.result_matches === "string") {
+        check2.result_matches = node3.success_check.result_matches;
       }
       out.success_check = check2;
     }
@@ -37946,6 +38690,134 @@ function buildPlannerPrompt(options) {
 `;
 }
 
+// src/policy/git-deny.ts
+var GIT_DENY_RULES = Object.freeze([
+  // Global options before the subcommand: -c (any config, so any alias or pager), -C / --git-dir /
+  // --work-tree (another repository's config), --exec-path, -p (the configured pager). Denying every
+  // leading option also keeps each subcommand rule below looking at the subcommand.
+  "Bash(git -*)",
+  "Bash(git -c *)",
+  "Bash(git --config-env*)",
+  // Configuration, commits, refs, branches and the working tree: what a read-only node never needs.
+  "Bash(git config*)",
+  "Bash(git commit*)",
+  "Bash(git add *)",
+  "Bash(git stage *)",
+  "Bash(git rm *)",
+  "Bash(git mv *)",
+  "Bash(git restore *)",
+  "Bash(git reset *)",
+  "Bash(git checkout*)",
+  "Bash(git switch *)",
+  "Bash(git branch *)",
+  "Bash(git tag *)",
+  "Bash(git stash *)",
+  "Bash(git clean *)",
+  "Bash(git worktree *)",
+  "Bash(git sparse-checkout *)",
+  "Bash(git merge *)",
+  "Bash(git merge-file *)",
+  "Bash(git merge-index *)",
+  "Bash(git merge-one-file *)",
+  "Bash(git merge-tree *)",
+  "Bash(git rebase *)",
+  "Bash(git replay *)",
+  "Bash(git cherry-pick *)",
+  "Bash(git revert *)",
+  "Bash(git am *)",
+  "Bash(git apply *)",
+  "Bash(git update*)",
+  "Bash(git symbolic-ref *)",
+  "Bash(git read-tree *)",
+  "Bash(git notes *)",
+  "Bash(git replace *)",
+  "Bash(git reflog *)",
+  "Bash(git rerere *)",
+  "Bash(git filter-*)",
+  "Bash(git fast-import*)",
+  "Bash(git init*)",
+  "Bash(git gc *)",
+  "Bash(git repack *)",
+  "Bash(git prune*)",
+  "Bash(git pack*)",
+  "Bash(git maintenance *)",
+  "Bash(git multi-pack-index *)",
+  "Bash(git index-pack *)",
+  "Bash(git unpack-*)",
+  "Bash(git interpret-trailers *)",
+  "Bash(git mailsplit *)",
+  "Bash(git mailinfo *)",
+  "Bash(git hook *)",
+  // Commands that run another program: bisect run, submodule foreach, difftool/mergetool, help's browser,
+  // instaweb, for-each-repo, the fsmonitor daemon, git-lfs.
+  "Bash(git bisect *)",
+  "Bash(git submodule*)",
+  "Bash(git difftool *)",
+  "Bash(git mergetool *)",
+  "Bash(git help *)",
+  "Bash(git instaweb *)",
+  "Bash(git web--browse *)",
+  "Bash(git for-each-repo *)",
+  "Bash(git fsmonitor*)",
+  "Bash(git lfs *)",
+  "Bash(git gui *)",
+  "Bash(git citool *)",
+  // The network, and stored credentials (`git credential fill` prints them).
+  "Bash(git push *)",
+  "Bash(git pull *)",
+  "Bash(git fetch*)",
+  "Bash(git clone *)",
+  "Bash(git remote*)",
+  "Bash(git ls-remote *)",
+  "Bash(git request-pull *)",
+  "Bash(git send*)",
+  "Bash(git imap-send *)",
+  "Bash(git http*)",
+  "Bash(git upload*)",
+  "Bash(git receive*)",
+  "Bash(git daemon *)",
+  "Bash(git shell *)",
+  "Bash(git svn *)",
+  "Bash(git p4 *)",
+  "Bash(git cvs*)",
+  "Bash(git archimport *)",
+  "Bash(git quiltimport *)",
+  "Bash(git credential*)",
+  // Files written wherever the option points: --output on the diff family, format-patch, archive,
+  // bundle, bugreport and diagnose.
+  "Bash(git * --output*)",
+  "Bash(git format-patch *)",
+  "Bash(git archive *)",
+  "Bash(git bundle *)",
+  "Bash(git bugreport *)",
+  "Bash(git diagnose *)",
+  // Options of read-only commands that run a program: grep's pager (-O, also bundled as -nO, and
+  // --open-files-in-pager, which git accepts abbreviated) and the external diff driver.
+  "Bash(git grep *-*O*)",
+  "Bash(git grep *--op*)",
+  "Bash(git * --ext-diff*)",
+  // Changing directory: a node that can write files could plant a bare repository (HEAD, config, objects/,
+  // refs/) in the workspace or under /tmp and run git inside it with that config's aliases (measured).
+  // A compound `cd dir && git …` is already refused in dontAsk; these close the separate `cd`.
+  "Bash(cd *)",
+  "Bash(cd)",
+  "Bash(pushd *)",
+  "Bash(popd *)",
+  "Bash(popd)"
+]);
+function bashScopeWords(entry) {
+  const match = /^\s*Bash\((.*)\)\s*$/s.exec(entry);
+  if (match === null) return void 0;
+  return (match[1] ?? "").replace(/[*:]/g, " ").trim().split(/\s+/);
+}
+function declaresGit(allowedTools) {
+  return allowedTools.some((entry) => bashScopeWords(entry)?.[0] === "git");
+}
+function gitDenyRules(allowedTools) {
+  if (!declaresGit(allowedTools)) return [];
+  return GIT_DENY_RULES.filter((rule) => !allowedTools.includes(rule));
+}
+
 // src/policy/ceiling.ts
 function bareToolNames(allowedTools) {
   const names = [];
@@ -37963,7 +38835,10 @@ function plannedNodePolicy(allowedTools, options) {
   const residual = Object.freeze({
     allowedTools: Object.freeze([...allowedTools]),
     tools: Object.freeze(tools),
-    disallowedTools: Object.freeze(DENIABLE_TOOLS.filter((name) => !tools.includes(name)))
+    disallowedTools: Object.freeze([
+      ...DENIABLE_TOOLS.filter((name) => !tools.includes(name)),
+      ...gitDenyRules(allowedTools)
+    ])
   });
   if (options.loadedUserConfig) {
     return Object.freeze({ ...residual, strictMcpConfig: false });
@@ -37988,7 +38863,7 @@ var VOICES = {
   }
 };
 function claudeIsolated(voice) {
-  return `Planned nodes run isolated: no user, project or local settings load for them, so a declared scope such as Bash(git *) is enforced rather than merely requested, and ${voice.whose} CLAUDE.md, hooks and MCP servers are not available to them.` + voice.home("claude") + " SECURITY.md lists what this isolation does not cover.";
+  return `Planned nodes run isolated: no user, project or local settings load for them, so no standing permission grant widens a declared scope such as Bash(git *), and ${voice.whose} CLAUDE.md, hooks and MCP servers are not available to them.` + voice.home("claude") + " A declared scope is a command prefix, not a sandbox: a Bash(git \u2026) grant is narrowed by deny rules for git's known ways to run programs, write files or reach the network. SECURITY.md lists what this isolation does not cover.";
 }
 function claudeLoaded(voice) {
   return `Planned nodes run with ${voice.whose} configuration (${voice.optIn}): user, project and local settings load, and with them ${voice.whose} CLAUDE.md, hooks and MCP servers.` + voice.home("claude") + " Standing permission grants in those settings load too, so a declared scope such as Bash(git *) is a request again, not a limit: a call those settings allow will run. Each node's --tools set and deny list still bind, and enterprise or managed policy is neither dropped nor widened by this choice.";
@@ -38016,9 +38891,9 @@ function unreachable4(value) {
 
 // src/proc/which.ts
 import { accessSync, constants } from "node:fs";
-import { delimiter, isAbsolute as isAbsolute2, join as join4 } from "node:path";
+import { delimiter, isAbsolute as isAbsolute3, join as join4 } from "node:path";
 function findExecutable(name, pathEnv) {
-  const candidates = name.includes("/") || isAbsolute2(name) ? [name] : (pathEnv ?? "").split(delimiter).filter(Boolean).map((d) => join4(d, name));
+  const candidates = name.includes("/") || isAbsolute3(name) ? [name] : (pathEnv ?? "").split(delimiter).filter(Boolean).map((d) => join4(d, name));
   for (const candidate of candidates) {
     try {
       accessSync(candidate, constants.X_OK);
@@ -38471,7 +39346,8 @@ async function runAgentNode(spec, ctx, signal) {
     resultMatchesChecked: spec.resultMatches !== null,
     exitZeroChecked: spec.exitZero
   });
-  const detail = verify ? `verify \`${verify.command}\` exited ${verify.exitCode}${verify.reusedFrom ? ` (result reused from "${verify.reusedFrom}": same tree, same command)` : ""}` : spec.resultMatches ? `reply matched /${spec.resultMatches.source}/` : "exited 0";
+  const ignored = ignoredFilesWords(verify);
+  const detail = verify ? `verify \`${verify.command}\` exited ${verify.exitCode}${verify.reusedFrom ? ` (result reused from "${verify.reusedFrom}": same tree, same command)` : ""}${ignored !== null ? `; ${ignored}` : ""}` : spec.resultMatches ? `reply matched /${spec.resultMatches.source}/` : "exited 0";
   return { row: { ...base, verdict: "PASS", qualifier, detail, ...verify ? { verify } : {} }, reply };
 }
 function oneLine(text2) {
@@ -38618,7 +39494,8 @@ async function planWithRepair(options) {
       reason: first.refusals.join("; "),
       refusals: first.refusals,
       rejected: first.rejected,
-      calls
+      calls,
+      repairAttempted: false
     };
   }
   const second = await attempt(options, buildRepairPrompt(options.prompt, first.refusals), calls);
@@ -38629,12 +39506,16 @@ async function planWithRepair(options) {
     reason: `the plan was refused twice: ${second.refusals.join("; ")}`,
     refusals: second.refusals,
     rejected: second.rejected,
-    calls
+    calls,
+    repairAttempted: true
   };
 }
 
+// src/engine/redacting-run-dir.ts
+import { existsSync as existsSync2, readFileSync, writeFileSync as writeFileSync3 } from "node:fs";
+
 // src/engine/run-dir.ts
-import { appendFileSync, mkdirSync, renameSync, writeFileSync as writeFileSync2 } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, renameSync, writeFileSync as writeFileSync2 } from "node:fs";
 import { join as join5 } from "node:path";
 
 // src/graph/file-name.ts
@@ -38649,6 +39530,9 @@ var RunDirectory = class {
     this.runId = runId;
     this.path = join5(runsDir, runId);
     mkdirSync(join5(this.path, "nodes"), { recursive: true });
+    const ignore = join5(runsDir, ".gitignore");
+    if (!existsSync(ignore))
+      writeFileSync2(ignore, "# written by evidence-gate: run directories stay out of git\n*\n");
     mkdirSync(join5(this.path, "failed"), { recursive: true });
   }
   runId;
@@ -38692,6 +39576,36 @@ var RunDirectory = class {
   }
 };
 
+// src/engine/redacting-run-dir.ts
+var RedactingRunDirectory = class extends RunDirectory {
+  constructor(runsDir, runId, redactor) {
+    super(runsDir, runId);
+    this.redactor = redactor;
+  }
+  redactor;
+  event(event) {
+    super.event(this.redactor.deep(event));
+  }
+  writeJson(name, value) {
+    return super.writeJson(name, this.redactor.deep(value));
+  }
+  writeText(name, text2) {
+    return super.writeText(name, this.redactor.text(text2));
+  }
+  /**
+   * Rewrites a node's saved output and failed reply (written by the node's own lifecycle) with secrets
+   * redacted, when they hold any.
+   */
+  redactSavedOutputs(nodeId) {
+    if (!this.redactor.active) return;
+    for (const path of [this.nodeOutputPath(nodeId), this.failedOutputPath(nodeId)]) {
+      if (!existsSync2(path)) continue;
+      const text2 = readFileSync(path, "utf8");
+      if (this.redactor.contains(text2)) writeFileSync3(path, this.redactor.text(text2));
+    }
+  }
+};
+
 // src/engine/run-id.ts
 import { randomBytes as randomBytes3 } from "node:crypto";
 function mintRunId(now = /* @__PURE__ */ new Date()) {
@@ -38720,28 +39634,28 @@ async function schedule(options) {
   };
   options.signal?.addEventListener("abort", abortAll, { once: true });
   const skippedBecauseOf = /* @__PURE__ */ new Map();
-  const blockedReason = (node2) => {
-    for (const dep of node2.dependsOn) {
+  const blockedReason = (node3) => {
+    for (const dep of node3.dependsOn) {
       const outcome = outcomes.get(dep);
       if (outcome === void 0 || outcome.kind === "passed") continue;
       const root = outcome.kind === "skipped" ? skippedBecauseOf.get(dep) : dep;
       if (root === void 0) return `dependency "${dep}" was skipped`;
-      skippedBecauseOf.set(node2.id, root);
+      skippedBecauseOf.set(node3.id, root);
       const rootOutcome = outcomes.get(root);
       const what = rootOutcome?.kind === "cancelled" ? "was cancelled" : "failed";
       return root === dep ? `dependency "${dep}" ${what}` : `dependency "${dep}" was skipped because "${root}" ${what}`;
     }
     return null;
   };
-  const isReady = (node2) => node2.dependsOn.every((d) => outcomes.get(d)?.kind === "passed");
+  const isReady = (node3) => node3.dependsOn.every((d) => outcomes.get(d)?.kind === "passed");
   while (pending.size > 0 || running.size > 0) {
     const stopping = haltedBy !== null || options.signal?.aborted === true;
     let pruned = true;
     while (pruned) {
       pruned = false;
       for (const id2 of pending) {
-        const node2 = byId.get(id2);
-        const reason = stopping ? haltedBy !== null ? `run halted after "${haltedBy}" failed` : "run cancelled" : blockedReason(node2);
+        const node3 = byId.get(id2);
+        const reason = stopping ? haltedBy !== null ? `run halted after "${haltedBy}" failed` : "run cancelled" : blockedReason(node3);
         if (reason !== null) {
           pending.delete(id2);
           outcomes.set(id2, { kind: "skipped", because: reason });
@@ -38751,8 +39665,8 @@ async function schedule(options) {
     }
     for (const id2 of [...pending]) {
       if (running.size >= options.concurrency) break;
-      const node2 = byId.get(id2);
-      if (!isReady(node2)) continue;
+      const node3 = byId.get(id2);
+      if (!isReady(node3)) continue;
       pending.delete(id2);
       const controller = new AbortController();
       running.set(id2, controller);
@@ -38792,10 +39706,17 @@ async function runAuto(o) {
     return { kind: "usage_error", message: "goal is empty: pass the goal (input `goal`, flag `--goal`)" };
   const repoDir = resolve3(o.repoDir);
   const workDir = o.workingDirectory ? resolve3(repoDir, o.workingDirectory) : repoDir;
-  if (!existsSync(workDir)) {
+  const relativeWorkDir = relative3(repoDir, workDir);
+  if (relativeWorkDir.startsWith("..") || isAbsolute4(relativeWorkDir)) {
     return {
       kind: "usage_error",
-      message: `working directory ${workDir} does not exist: check working-directory / --repo`
+      message: `working directory ${workDir} is outside the repository ${repoDir}: working-directory / --working-directory must name a sub-folder of it`
+    };
+  }
+  if (!existsSync3(workDir) || !statSync(workDir).isDirectory()) {
+    return {
+      kind: "usage_error",
+      message: `working directory ${workDir} is not a folder: check working-directory / --repo`
     };
   }
   const signals = await scanBuildSignals(workDir === repoDir ? [repoDir] : [repoDir, workDir]);
@@ -38819,6 +39740,15 @@ async function runAuto(o) {
       return { kind: "usage_error", message: `${error62.message} Nothing was run.` };
     throw error62;
   }
+  if (o.commit) {
+    const before = await evidenceTree(repoDir, gitContext);
+    if (before !== start.tree) {
+      return {
+        kind: "usage_error",
+        message: `--commit needs a clean working tree: ${repoDir} has changes that are not committed (tracked edits or untracked, not ignored files), and --commit would commit them as the nodes' changes. Commit or stash them first, or run without --commit. Nothing was run.`
+      };
+    }
+  }
   const setupError = await o.beforeFirstModelCall?.() ?? null;
   if (setupError !== null) return { kind: "usage_error", message: setupError };
   const claudePath = findExecutable(o.claudeExecutable, o.modelEnv("planner").PATH);
@@ -38829,7 +39759,8 @@ async function runAuto(o) {
     };
   }
   const runId = o.runId ?? mintRunId();
-  const dir = new RunDirectory(o.runsDir, runId);
+  const redactor = createRedactor(o.knownSecrets);
+  const dir = new RedactingRunDirectory(o.runsDir, runId, redactor);
   const startedAt = (/* @__PURE__ */ new Date()).toISOString();
   dir.event({ type: "run_started", runId, mode: "auto" });
   const startDescription = describeStartingCommit({
@@ -38868,6 +39799,8 @@ async function runAuto(o) {
     ...o.pr ? { pr: { title: o.pr.title, body: o.pr.body } } : {},
     runtime: o.runtime
   });
+  const ignoredExclude = [resolve3(o.runsDir)];
+  const ignoredBaseline = await ignoredFilesFingerprint(repoDir, { ...gitContext, exclude: ignoredExclude });
   const planned = await planWithRepair({
     executable: o.claudeExecutable,
     prompt,
@@ -38879,6 +39812,7 @@ async function runAuto(o) {
     ...o.signal ? { signal: o.signal } : {}
   });
   const disclosure = ceilingDisclosure({ runtime: o.runtime, loadedUserConfig: false, surface: o.surface });
+  const policyNote = o.policy?.source !== void 0 ? { policy: { source: o.policy.source, requireEvidence: o.policy.requireEvidence === true } } : {};
   const finish = async (args) => {
     const sinks = args.graph ? args.graph.sinks : [];
     const gateSinks = args.graph ? args.graph.nodes.filter((n) => n.type === "gate" && sinks.includes(n.id)).map((n) => n.id) : [];
@@ -38895,20 +39829,30 @@ async function runAuto(o) {
     let commitNote = "";
     const everyRowPassed = args.rows.length > 0 && args.rows.every((r) => r.verdict === "PASS");
     if (changed && o.commit && args.end.kind === "completed" && everyRowPassed) {
+      const sinkTrees = new Set(
+        args.rows.filter((r) => r.sink && r.verify?.evidenceTree).map((r) => r.verify.evidenceTree)
+      );
+      const verifiedTree = sinkTrees.size === 1 ? [...sinkTrees][0] : void 0;
       const sha = await commitWorkingTree(repoDir, {
         ...gitContext,
+        ...verifiedTree !== void 0 ? { tree: verifiedTree } : {},
         message: `evidence-gate: ${firstLine(o.goal)}`,
         trailer: `Evidence-Gate-Run: ${runId}`
       });
       if (sha !== null) {
         postedSha = sha;
-        postedTree = finalTree;
+        postedTree = verifiedTree ?? finalTree;
         commitNote = "the nodes' changes, committed by --commit";
       }
     } else if (changed) {
       const p = await workingTreePatch(repoDir, start.sha, gitContext);
       const path = dir.writeBytes("patch.diff", p.diffBytes);
-      patch = { path, bytes: p.diffBytes.length, preview: p.diff.slice(0, 4e3) };
+      patch = {
+        path,
+        bytes: p.diffBytes.length,
+        preview: redactor.text(p.diff).slice(0, 4e3),
+        ...redactor.contains(p.diff) ? { holdsSecret: true } : {}
+      };
     }
     const decided = decideConclusion({
       rows: args.rows,
@@ -38919,7 +39863,7 @@ async function runAuto(o) {
       requireEvidence: o.policy?.requireEvidence === true,
       end: args.end
     });
-    const ledger = {
+    const unredacted = {
       schemaVersion: 1,
       runId,
       mode: "auto",
@@ -38946,6 +39890,7 @@ async function runAuto(o) {
       evidenceTree: evidenceTreeOf(args.rows),
       ...patch ? { patch } : {}
     };
+    const ledger = redactor.deep(unredacted);
     const ledgerPath = dir.writeJson("ledger.json", ledger);
     dir.event({ type: "run_finished", outcome: decided.outcome, conclusion: decided.conclusion });
     return { kind: "finished", ledger, runDir: dir.path, ledgerPath };
@@ -38977,10 +39922,11 @@ async function runAuto(o) {
       disclosure,
       nodes: [],
       planningCostUsd: sumKnown(planned.calls),
-      repaired: { refusals: [...planned.refusals] }
+      ...planned.repairAttempted ? { repaired: { refusals: [...planned.refusals] } } : {},
+      ...policyNote
     };
-    await o.hooks?.onPlan?.(plan2);
-    const end2 = o.signal?.aborted ? { kind: "cancelled" } : planned.refusals.length > 0 && planned.rejected !== null ? { kind: "plan-refused", refusals: planned.refusals } : { kind: "engine-error", message: `planning failed: ${planned.reason}` };
+    await o.hooks?.onPlan?.(redactor.deep(plan2));
+    const end2 = o.signal?.aborted ? { kind: "cancelled" } : planned.repairAttempted ? { kind: "plan-refused", refusals: planned.refusals } : { kind: "engine-error", message: `planning failed: ${planned.reason}` };
     return finish({ graph: null, rows: [], plan: plan2, calls: planned.calls, end: end2 });
   }
   const spec = structuredClone(planned.spec);
@@ -38995,10 +39941,10 @@ async function runAuto(o) {
   const graph = loaded.graph;
   dir.writeJson("graph.json", spec);
   const policies = /* @__PURE__ */ new Map();
-  for (const node2 of graph.nodes) {
-    const policy = plannedNodePolicy(node2.allowed_tools, { loadedUserConfig: false });
-    policies.set(node2.id, policy);
-    state.tool_policies[node2.id] = policy;
+  for (const node3 of graph.nodes) {
+    const policy = plannedNodePolicy(node3.allowed_tools, { loadedUserConfig: false });
+    policies.set(node3.id, policy);
+    state.tool_policies[node3.id] = policy;
   }
   const plan = {
     buildEvidence: answer,
@@ -39011,16 +39957,18 @@ async function runAuto(o) {
       sink: graph.sinks.includes(n.id)
     })),
     planningCostUsd: sumKnown(planned.calls),
-    ...planned.repairedFrom ? { repaired: { refusals: [...planned.repairedFrom] } } : {}
+    ...planned.repairedFrom ? { repaired: { refusals: [...planned.repairedFrom] } } : {},
+    ...policyNote
   };
   dir.writeJson("state.json", state);
   dir.event({ type: "plan_ready", nodes: graph.nodes.map((n) => n.id), sinks: graph.sinks });
-  await o.hooks?.onPlan?.(plan);
-  await o.hooks?.onProgress?.(snapshot(plan, [], planned.calls), "plan");
+  await o.hooks?.onPlan?.(redactor.deep(plan));
+  await o.hooks?.onProgress?.(redactor.deep(snapshot(plan, [], planned.calls)), "plan");
   const verifyQueue = new VerifyQueue({
     baseEnv: o.baseEnv,
     passThrough: o.verifyEnv,
     knownSecrets: o.knownSecrets,
+    ignoredFiles: { baseline: ignoredBaseline, exclude: ignoredExclude },
     ...o.echo ? { echo: o.echo } : {}
   });
   const rows = /* @__PURE__ */ new Map();
@@ -39033,8 +39981,8 @@ async function runAuto(o) {
       dir.event({ type: "node_passed", node: row.nodeId, qualifier: row.qualifier });
     else if (row.verdict === "FAIL")
       dir.event({ type: "node_failed", node: row.nodeId, cause: row.cause, detail: row.detail });
-    await o.hooks?.onNodeFinished?.(row);
-    await o.hooks?.onProgress?.(snapshot(plan, [...rows.values()], planned.calls), "node");
+    await o.hooks?.onNodeFinished?.(redactor.deep(row));
+    await o.hooks?.onProgress?.(redactor.deep(snapshot(plan, [...rows.values()], planned.calls)), "node");
   };
   const result = await schedule({
     nodes: graph.nodes.map((n) => ({ id: n.id, dependsOn: n.depends_on })),
@@ -39042,8 +39990,8 @@ async function runAuto(o) {
     onFail: o.onFail,
     ...o.signal ? { signal: o.signal } : {},
     run: async (id2, signal) => {
-      const node2 = byId.get(id2);
-      const interpolated = interpolate(node2.prompt, {
+      const node3 = byId.get(id2);
+      const interpolated = interpolate(node3.prompt, {
         inputs: {},
         artifactPath: (ref) => replies.has(ref) ? dir.nodeOutputPath(ref) : void 0,
         readArtifact: (ref) => replies.get(ref),
@@ -39070,21 +40018,22 @@ async function runAuto(o) {
       const agentSpec = {
         id: id2,
         prompt: interpolated.text,
-        permissionMode: node2.permission_mode,
+        permissionMode: node3.permission_mode,
         policy: policies.get(id2),
-        timeoutMs: node2.timeout_ms,
+        timeoutMs: node3.timeout_ms,
         cwd: workDir,
         sink: graph.sinks.includes(id2),
-        exitZero: node2.success_check.exit_zero,
-        resultMatches: node2.success_check.result_matches,
-        verify: node2.success_check.verify ? {
-          command: node2.success_check.verify.command,
-          cwd: node2.success_check.verify.cwd ? resolve3(workDir, node2.success_check.verify.cwd) : workDir,
-          timeoutMs: node2.success_check.verify.timeout_ms,
-          expectExit: node2.success_check.verify.expect_exit
+        exitZero: node3.success_check.exit_zero,
+        resultMatches: node3.success_check.result_matches,
+        verify: node3.success_check.verify ? {
+          command: node3.success_check.verify.command,
+          cwd: node3.success_check.verify.cwd ? resolve3(workDir, node3.success_check.verify.cwd) : workDir,
+          timeoutMs: node3.success_check.verify.timeout_ms,
+          expectExit: node3.success_check.verify.expect_exit
         } : null
       };
-      const { row, reply } = await runAgentNode(
+      const workDone = verifyQueue.nodeWorking();
+      const produced = await runAgentNode(
         agentSpec,
         {
           claudeExecutable: o.claudeExecutable,
@@ -39098,12 +40047,17 @@ async function runAuto(o) {
             o.hooks?.onNodeStarted?.(nodeId);
           },
           onVerifying: (nodeId, command) => {
+            workDone();
             dir.event({ type: "node_verifying", node: nodeId, command });
-            o.hooks?.onNodeVerifying?.(nodeId, command);
+            o.hooks?.onNodeVerifying?.(nodeId, redactor.text(command));
           }
         },
         signal
       );
+      workDone();
+      dir.redactSavedOutputs(id2);
+      const row = redactor.deep(produced.row);
+      const reply = redactor.text(produced.reply);
       if (row.verdict === "PASS") replies.set(id2, reply);
       rows.set(id2, row);
       await recordRow(row);
@@ -39111,9 +40065,9 @@ async function runAuto(o) {
     }
   });
   const ordered = [];
-  for (const node2 of graph.nodes) {
-    const outcome = result.outcomes.get(node2.id);
-    const row = rows.get(node2.id);
+  for (const node3 of graph.nodes) {
+    const outcome = result.outcomes.get(node3.id);
+    const row = rows.get(node3.id);
     if (outcome?.kind === "cancelled" && row && row.verdict === "FAIL") {
       const detail = outcome.haltedBy ? `cancelled: "${outcome.haltedBy}" failed and on_fail is halt` : "cancelled: the run was cancelled";
       ordered.push({ ...row, detail });
@@ -39122,19 +40076,20 @@ async function runAuto(o) {
     } else {
       const because = outcome?.kind === "skipped" ? outcome.because : "never ran";
       const skipped = {
-        nodeId: node2.id,
+        nodeId: node3.id,
         verdict: "SKIPPED",
         reason: because,
         sessionId: null,
-        costUsd: null,
+        // A node that never ran spent nothing: 0, not unknown.
+        costUsd: 0,
         durationMs: 0,
         deniedToolCalls: 0,
         usage: null,
         numTurns: null,
-        sink: graph.sinks.includes(node2.id),
-        detail: because
+        sink: graph.sinks.includes(node3.id),
+        detail: ""
       };
-      dir.event({ type: "node_skipped", node: node2.id, reason: because });
+      dir.event({ type: "node_skipped", node: node3.id, reason: because });
       ordered.push(skipped);
     }
   }
@@ -39476,7 +40431,7 @@ function answerWords(answer) {
     case "attached":
       return {
         kind: answer.kind,
-        words: answer.declaredBy === "policy" ? "the verify command comes from the base branch policy (.github/evidence-gate.yml)" : "the verify command comes from the workflow input / CLI flag"
+        words: answer.declaredBy === "policy" ? "the verify command comes from the maintainers' policy file (.github/evidence-gate.yml)" : "the verify command comes from the workflow input / CLI flag"
       };
     case "declared":
       return {
@@ -39491,10 +40446,10 @@ function answerWords(answer) {
 }
 function sinkEvidence(plan) {
   const commands = new Map(plan.sinkCommands.map((entry) => [entry.nodeId, entry.command]));
-  const sinks = plan.nodes.filter((node2) => node2.sink).map((node2) => {
-    const command = commands.get(node2.id);
-    if (command !== void 0) return { kind: "command", nodeId: node2.id, command };
-    return node2.type === "gate" ? { kind: "gate", nodeId: node2.id } : { kind: "none", nodeId: node2.id };
+  const sinks = plan.nodes.filter((node3) => node3.sink).map((node3) => {
+    const command = commands.get(node3.id);
+    if (command !== void 0) return { kind: "command", nodeId: node3.id, command };
+    return node3.type === "gate" ? { kind: "gate", nodeId: node3.id } : { kind: "none", nodeId: node3.id };
   });
   const listed = new Set(sinks.map((sink) => sink.nodeId));
   for (const entry of plan.sinkCommands) {
@@ -39594,6 +40549,7 @@ function planSection(ledger) {
     `**Build evidence:** \`${answer.kind}\` \u2014 ${escapeInline(answer.words)}.`,
     ""
   ];
+  if (plan.policy !== void 0) lines.push(policyLine(plan.policy), "");
   if (hasNoBuildEvidence(plan)) {
     lines.push(NO_BUILD_EVIDENCE_LINE);
   } else {
@@ -39620,6 +40576,9 @@ function planSection(ledger) {
     for (const refusal of plan.repaired.refusals) lines.push(`- ${escapeInline(refusal)}`);
   }
   return lines.join("\n");
+}
+function policyLine(policy) {
+  return `**Policy:** ${escapeInline(policy.source)} \u2014 require-evidence: ${policy.requireEvidence}.`;
 }
 function evidenceTreeLine(ledger) {
   const tree = ledger.evidenceTree;
@@ -39698,10 +40657,10 @@ function nodesSection(ledger) {
     "| node | type | depends on | allowed tools | sink |",
     "| --- | --- | --- | --- | --- |"
   ];
-  for (const node2 of nodes) {
+  for (const node3 of nodes) {
     const list = (items) => items.length === 0 ? "-" : items.map((item) => codeSpan(item, { inTable: true })).join(", ");
     lines.push(
-      `| ${codeSpan(node2.id, { inTable: true })} | ${node2.type ?? "agent"} | ${list(node2.dependsOn)} | ${list(node2.allowedTools)} | ${node2.sink ? "yes" : ""} |`
+      `| ${codeSpan(node3.id, { inTable: true })} | ${node3.type ?? "agent"} | ${list(node3.dependsOn)} | ${list(node3.allowedTools)} | ${node3.sink ? "yes" : ""} |`
     );
   }
   lines.push("", "</details>");
@@ -39715,12 +40674,18 @@ function patchSection(ledger, detail) {
     "",
     `The nodes changed files that are not on the posted commit: ${codeSpan(patch.path, { inTable: false })} (${patch.bytes} bytes).`
   ];
-  const preview = boundedPreview(patch.preview, detail);
-  if (preview.text !== "") {
-    const shown = preview.cut ? `Preview (first ${preview.lines} lines)` : "Preview";
+  if (patch.holdsSecret === true) {
     lines.push(
       "",
-      `<details><summary>${shown}</summary>`,
+      "**The patch holds a known secret value** (the GitHub token or the model credential). The preview shows it as `***`; the patch file in the run directory holds it as the nodes wrote it. Remove it before you apply or share the patch."
+    );
+  }
+  const preview = boundedPreview(patch.preview, detail);
+  if (preview.text !== "") {
+    const shown2 = preview.cut ? `Preview (first ${preview.lines} lines)` : "Preview";
+    lines.push(
+      "",
+      `<details><summary>${shown2}</summary>`,
       "",
       fencedBlock(preview.text, "diff"),
       "",
@@ -39771,12 +40736,12 @@ var CheckRunReporter = class {
     return this.#completed;
   }
   /** Creates the check run `in_progress`. `externalId` carries the run id (SPEC §6). */
-  async start(externalId, summary) {
+  async start(externalId, summary, title = "evidence-gate: starting") {
     this.#ref = await this.#options.client.create({
       name: this.#options.name,
       headSha: this.#options.headSha,
       externalId,
-      title: "evidence-gate: planning",
+      title,
       summary,
       ...this.#options.detailsUrl ? { detailsUrl: this.#options.detailsUrl } : {}
     });
@@ -40317,7 +41282,7 @@ function lowercaseKeys(object2) {
     return newObj;
   }, {});
 }
-function isPlainObject2(value) {
+function isPlainObject3(value) {
   if (typeof value !== "object" || value === null) return false;
   if (Object.prototype.toString.call(value) !== "[object Object]") return false;
   const proto = Object.getPrototypeOf(value);
@@ -40328,7 +41293,7 @@ function isPlainObject2(value) {
 function mergeDeep(defaults, options) {
   const result = Object.assign({}, defaults);
   Object.keys(options).forEach((key) => {
-    if (isPlainObject2(options[key])) {
+    if (isPlainObject3(options[key])) {
       if (!(key in defaults)) Object.assign(result, { [key]: options[key] });
       else result[key] = mergeDeep(defaults[key], options[key]);
     } else {
@@ -40860,22 +41825,22 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
   ];
   const visited = new WeakSet([rootProcessed]);
   while (stack.length > 0) {
-    const node2 = stack[stack.length - 1];
-    if (node2.index === 0) {
-      chunks.push(node2.isArray ? "[" : "{");
+    const node3 = stack[stack.length - 1];
+    if (node3.index === 0) {
+      chunks.push(node3.isArray ? "[" : "{");
       level++;
     }
     let isDone = false;
-    if (node2.isArray) {
-      if (node2.index < node2.val.length) {
-        if (!node2.first) chunks.push(",");
+    if (node3.isArray) {
+      if (node3.index < node3.val.length) {
+        if (!node3.first) chunks.push(",");
         if (space) chunks.push("\n" + space.repeat(level));
-        const childRaw = node2.val[node2.index];
-        const childVal = prepareVal(node2.val, String(node2.index), childRaw);
+        const childRaw = node3.val[node3.index];
+        const childVal = prepareVal(node3.val, String(node3.index), childRaw);
         if (isUnstringifiable(childVal)) {
           chunks.push("null");
-          node2.first = false;
-          node2.index++;
+          node3.first = false;
+          node3.index++;
         } else {
           const isComplexObject = childVal !== null && typeof childVal === "object";
           const isNativeRaw = isRawJSON(childVal);
@@ -40885,34 +41850,34 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
             }
             visited.add(childVal);
             stack.push({
-              parent: node2.val,
-              key: String(node2.index),
+              parent: node3.val,
+              key: String(node3.index),
               val: childVal,
               isArray: Array.isArray(childVal),
               keys: Array.isArray(childVal) ? null : Object.keys(childVal),
               index: 0,
               first: true
             });
-            node2.first = false;
-            node2.index++;
+            node3.first = false;
+            node3.index++;
           } else {
             chunks.push(originalStringify(childVal));
-            node2.first = false;
-            node2.index++;
+            node3.first = false;
+            node3.index++;
           }
         }
       } else {
         isDone = true;
       }
     } else {
-      while (node2.index < node2.keys.length) {
-        const k = node2.keys[node2.index++];
+      while (node3.index < node3.keys.length) {
+        const k = node3.keys[node3.index++];
         const isFilteredOutByArray = propertyList && !propertyList.has(k);
         if (isFilteredOutByArray) continue;
-        const childRaw = node2.val[k];
-        const childVal = prepareVal(node2.val, k, childRaw);
+        const childRaw = node3.val[k];
+        const childVal = prepareVal(node3.val, k, childRaw);
         if (isUnstringifiable(childVal)) continue;
-        if (!node2.first) chunks.push(",");
+        if (!node3.first) chunks.push(",");
         if (space) {
           chunks.push("\n" + space.repeat(level) + originalStringify(k) + ": ");
         } else {
@@ -40926,7 +41891,7 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
           }
           visited.add(childVal);
           stack.push({
-            parent: node2.val,
+            parent: node3.val,
             key: k,
             val: childVal,
             isArray: Array.isArray(childVal),
@@ -40934,23 +41899,23 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
             index: 0,
             first: true
           });
-          node2.first = false;
+          node3.first = false;
           break;
         } else {
           chunks.push(originalStringify(childVal));
-          node2.first = false;
+          node3.first = false;
         }
       }
-      const isNodeFullyProcessed = node2.index >= node2.keys.length && stack[stack.length - 1] === node2;
+      const isNodeFullyProcessed = node3.index >= node3.keys.length && stack[stack.length - 1] === node3;
       if (isNodeFullyProcessed) {
         isDone = true;
       }
     }
     if (isDone) {
       level--;
-      if (!node2.first && space) chunks.push("\n" + space.repeat(level));
-      chunks.push(node2.isArray ? "]" : "}");
-      visited.delete(node2.val);
+      if (!node3.first && space) chunks.push("\n" + space.repeat(level));
+      chunks.push(node3.isArray ? "]" : "}");
+      visited.delete(node3.val);
       stack.pop();
     }
   }
@@ -41054,10 +42019,10 @@ var applyReviverIteratively = (parsed, userReviver) => {
   const rootHolder = { "": parsed };
   const stack = [{ parent: rootHolder, key: "", visited: false }];
   while (stack.length > 0) {
-    const node2 = stack[stack.length - 1];
-    if (!node2.visited) {
-      node2.visited = true;
-      const value = node2.parent[node2.key];
+    const node3 = stack[stack.length - 1];
+    if (!node3.visited) {
+      node3.visited = true;
+      const value = node3.parent[node3.key];
       const isComplexObject = value !== null && typeof value === "object";
       if (isComplexObject) {
         const keys = Object.keys(value);
@@ -41066,7 +42031,7 @@ var applyReviverIteratively = (parsed, userReviver) => {
         }
       }
     } else {
-      const { parent, key } = node2;
+      const { parent, key } = node3;
       let value = parent[key];
       if (typeof value === "string") {
         const isCustomFormatBigInt = customFormat.test(value);
@@ -41133,7 +42098,7 @@ var defaults_default = {
     "user-agent": `octokit-request.js/${VERSION4} ${getUserAgent()}`
   }
 };
-function isPlainObject3(value) {
+function isPlainObject4(value) {
   if (typeof value !== "object" || value === null) return false;
   if (Object.prototype.toString.call(value) !== "[object Object]") return false;
   const proto = Object.getPrototypeOf(value);
@@ -41151,7 +42116,7 @@ async function fetchWrapper(requestOptions) {
   }
   const log = requestOptions.request?.log || console;
   const parseSuccessResponseBody = requestOptions.request?.parseSuccessResponseBody !== false;
-  const body = isPlainObject3(requestOptions.body) || Array.isArray(requestOptions.body) ? JSONStringify(requestOptions.body) : requestOptions.body;
+  const body = isPlainObject4(requestOptions.body) || Array.isArray(requestOptions.body) ? JSONStringify(requestOptions.body) : requestOptions.body;
   const requestHeaders = Object.fromEntries(
     Object.entries(requestOptions.headers).map(([name, value]) => [
       name,
@@ -41420,8 +42385,8 @@ function withCustomRequest(customRequest) {
 
 // node_modules/@octokit/auth-token/dist-bundle/index.js
 var b64url = "(?:[a-zA-Z0-9_-]+)";
-var sep2 = "\\.";
-var jwtRE = new RegExp(`^${b64url}${sep2}${b64url}${sep2}${b64url}$`);
+var sep3 = "\\.";
+var jwtRE = new RegExp(`^${b64url}${sep3}${b64url}${sep3}${b64url}$`);
 var isJWT = jwtRE.test.bind(jwtRE);
 async function auth(token) {
   const isApp = isJWT(token);
@@ -44291,7 +45256,14 @@ var VerifyEvidenceSchema = external_exports.strictObject({
   durationMs: count,
   outputTail: text,
   evidenceTree: id.nullable(),
-  reusedFrom: id.optional()
+  reusedFrom: id.optional(),
+  ignoredFiles: external_exports.enum(["unchanged", "changed", "unknown"]).optional(),
+  ignoredFilesChanges: external_exports.strictObject({
+    total: count.nullable(),
+    examples: external_exports.array(external_exports.strictObject({ path: line, change: external_exports.enum(["modified", "added", "removed"]) })).max(MAX_LIST),
+    note: line.optional()
+  }).optional(),
+  ignoredFilesReason: text.optional()
 });
 var rowBase = {
   nodeId: id,
@@ -44351,7 +45323,8 @@ var PlanSectionSchema = external_exports.strictObject({
     })
   ).max(MAX_LIST),
   planningCostUsd: usd.nullable(),
-  repaired: external_exports.strictObject({ refusals: external_exports.array(text).max(MAX_LIST) }).optional()
+  repaired: external_exports.strictObject({ refusals: external_exports.array(text).max(MAX_LIST) }).optional(),
+  policy: external_exports.strictObject({ source: line, requireEvidence: external_exports.boolean() }).optional()
 });
 var UsdTotalSchema = external_exports.discriminatedUnion("kind", [
   external_exports.strictObject({ kind: external_exports.literal("known"), usd }),
@@ -44376,6 +45349,8 @@ var ConclusionSchema = external_exports.strictObject({
     "verified-on-commit",
     "verified-off-commit",
     "verified-tree-unknown",
+    "verified-ignored-files-changed",
+    "verified-ignored-files-unknown",
     "no-engine-evidence",
     "partially-verified",
     "only-gate-sinks",
@@ -44411,7 +45386,7 @@ var LedgerJsonSchema = external_exports.strictObject({
   startingCommit: CommitSchema.nullable(),
   postedCommit: CommitSchema.optional(),
   evidenceTree: id.nullable(),
-  patch: external_exports.strictObject({ path: line, bytes: count, preview: text }).optional()
+  patch: external_exports.strictObject({ path: line, bytes: count, preview: text, holdsSecret: external_exports.literal(true).optional() }).optional()
 });
 
 // src/ledger/render-text.ts
@@ -44421,6 +45396,9 @@ var GAP = "  ";
 function renderLedgerText(ledger) {
   const lines = [header(ledger)];
   if (ledger.goal !== void 0) lines.push(`Goal: ${oneLine2(ledger.goal)}`);
+  const { policy } = ledger.plan;
+  if (policy !== void 0)
+    lines.push(`Policy: ${oneLine2(policy.source)} \u2014 require-evidence: ${policy.requireEvidence}`);
   lines.push(...buildEvidence(ledger));
   lines.push("");
   lines.push(...table(ledger.rows));
@@ -44514,6 +45492,212 @@ function width(text2) {
   let n = 0;
   for (const _ of text2) n += 1;
   return n;
+}
+
+// src/policy/policy-file.ts
+var import_yaml2 = __toESM(require_dist(), 1);
+import { open as open2 } from "node:fs/promises";
+import { join as join6 } from "node:path";
+var POLICY_FILE_MAX_BYTES = 64 * 1024;
+var POLICY_KEYS = [
+  "require-evidence",
+  "verify-cmd",
+  "planned-tools",
+  "allowed-bots",
+  "comment-commands"
+];
+var DEFAULT_POLICY = Object.freeze({
+  requireEvidence: false,
+  plannedTools: Object.freeze([]),
+  allowedBots: Object.freeze([]),
+  commentCommands: true
+});
+function describePolicySource(source) {
+  switch (source.kind) {
+    case "base-ref":
+      return `${POLICY_FILE} (base ref ${source.ref}${source.sha ? `, commit ${source.sha.slice(0, 7)}` : ""})`;
+    case "working-tree":
+      return `${POLICY_FILE} (working tree)`;
+    case "none":
+      return `no ${POLICY_FILE}`;
+    default:
+      return unreachable8(source);
+  }
+}
+var KNOWN_KEYS = `the known keys are ${POLICY_KEYS.join(", ")}`;
+function shown(value) {
+  if (value === null || value === void 0) return "nothing (null)";
+  if (Array.isArray(value)) return "a list";
+  if (value instanceof Uint8Array) return "binary data";
+  if (typeof value === "object") return "a mapping";
+  const text2 = JSON.stringify(value) ?? String(value);
+  return `${typeof value} ${text2.length > 60 ? `${text2.slice(0, 59)}\u2026` : text2}`;
+}
+var bool = (key, hint) => external_exports.boolean({ error: (issue2) => `${key} must be true or false, got ${shown(issue2.input)}${hint}` });
+var stringList = (key) => external_exports.array(
+  external_exports.string({ error: (issue2) => `every entry of ${key} must be a string, got ${shown(issue2.input)}` }).refine((entry) => entry.trim().length > 0, { error: `${key} cannot hold an empty entry` }),
+  { error: (issue2) => `${key} must be a list of strings, got ${shown(issue2.input)}` }
+);
+var PolicyFileSchema = external_exports.strictObject(
+  {
+    "require-evidence": bool(
+      "require-evidence",
+      " (YAML 1.2: yes/no/on/off are strings, not booleans)"
+    ).optional(),
+    "verify-cmd": external_exports.string({ error: (issue2) => `verify-cmd must be a command string, got ${shown(issue2.input)}` }).refine((command) => command.trim().length > 0, {
+      error: "verify-cmd is blank: a blank verify command exits 0 and would pass every time"
+    }).optional(),
+    "planned-tools": stringList("planned-tools").optional(),
+    "allowed-bots": stringList("allowed-bots").optional(),
+    "comment-commands": bool("comment-commands", "").optional()
+  },
+  {
+    error: (issue2) => issue2.code === "unrecognized_keys" ? void 0 : `the file must hold a mapping of keys (${POLICY_KEYS.join(", ")}), got ${shown(issue2.input)}`
+  }
+);
+function parsePolicyFile(content, source) {
+  const where = describePolicySource(source);
+  const fail = (errors) => ({
+    ok: false,
+    errors: errors.map((error62) => `${where}: ${error62}`),
+    source
+  });
+  const bytes = typeof content === "string" ? Buffer.byteLength(content, "utf8") : content.byteLength;
+  if (bytes > POLICY_FILE_MAX_BYTES) {
+    return fail([`the file is ${bytes} bytes; a policy file may be at most ${POLICY_FILE_MAX_BYTES} bytes`]);
+  }
+  let text2;
+  if (typeof content === "string") {
+    text2 = content;
+  } else {
+    try {
+      text2 = new TextDecoder("utf-8", { fatal: true }).decode(content);
+    } catch {
+      return fail(["the file is not valid UTF-8 text"]);
+    }
+  }
+  const document = (0, import_yaml2.parseDocument)(text2, { uniqueKeys: true, prettyErrors: true });
+  if (document.errors.length > 0) {
+    return fail(document.errors.map((error62) => `not valid YAML: ${yamlErrorWords(error62)}`));
+  }
+  let data;
+  try {
+    data = document.toJS({ maxAliasCount: 100 });
+  } catch (error62) {
+    return fail([`not valid YAML: ${error62 instanceof Error ? error62.message : String(error62)}`]);
+  }
+  if (data === null || data === void 0) data = {};
+  const parsed = PolicyFileSchema.safeParse(data);
+  if (!parsed.success) {
+    const errors = [];
+    for (const issue2 of parsed.error.issues) {
+      if (issue2.code === "unrecognized_keys") {
+        for (const key of issue2.keys) errors.push(`unknown key ${JSON.stringify(key)}: ${KNOWN_KEYS}`);
+      } else {
+        errors.push(issue2.message);
+      }
+    }
+    return fail(errors);
+  }
+  const values = parsed.data;
+  const plannedTools = values["planned-tools"] ?? [];
+  const extended2 = extendAllowlist(DEFAULT_PLANNED_ALLOWLIST, plannedTools);
+  if (!extended2.ok) {
+    return fail(
+      extended2.refusals.map(
+        (refusal) => `planned-tools entry ${JSON.stringify(refusal.entry)}: ${refusal.reason}`
+      )
+    );
+  }
+  const verifyCmd = values["verify-cmd"];
+  return {
+    ok: true,
+    policy: {
+      requireEvidence: values["require-evidence"] ?? false,
+      ...verifyCmd !== void 0 ? { verifyCmd } : {},
+      plannedTools: Object.freeze([...plannedTools]),
+      allowedBots: Object.freeze([...values["allowed-bots"] ?? []]),
+      commentCommands: values["comment-commands"] ?? true
+    },
+    source
+  };
+}
+function yamlErrorWords(error62) {
+  return (error62.message.split("\n")[0] ?? error62.message).replace(/:$/, "");
+}
+function workingTreePolicyPath(repoDir) {
+  return join6(repoDir, ...POLICY_FILE.split("/"));
+}
+async function readBounded(path, max = POLICY_FILE_MAX_BYTES) {
+  let handle;
+  try {
+    handle = await open2(path, "r");
+  } catch (error62) {
+    if (isErrno(error62, "ENOENT") || isErrno(error62, "ENOTDIR")) return null;
+    throw error62;
+  }
+  try {
+    const stat2 = await handle.stat();
+    if (!stat2.isFile()) throw new Error(`${path} is not a regular file`);
+    const buffer = Buffer.alloc(max + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    return buffer.subarray(0, length);
+  } finally {
+    await handle.close();
+  }
+}
+async function readWorkingTreePolicy(repoDir) {
+  const path = workingTreePolicyPath(repoDir);
+  const source = { kind: "working-tree", path };
+  let bytes;
+  try {
+    bytes = await readBounded(path);
+  } catch (error62) {
+    return {
+      ok: false,
+      errors: [
+        `${describePolicySource(source)}: cannot read ${path}: ${error62 instanceof Error ? error62.message : String(error62)}`
+      ],
+      source
+    };
+  }
+  if (bytes === null) return { ok: true, policy: DEFAULT_POLICY, source: { kind: "none" } };
+  if (bytes.length > POLICY_FILE_MAX_BYTES) {
+    return {
+      ok: false,
+      errors: [
+        `${describePolicySource(source)}: the file is over ${POLICY_FILE_MAX_BYTES} bytes; a policy file may be at most ${POLICY_FILE_MAX_BYTES} bytes`
+      ],
+      source
+    };
+  }
+  return parsePolicyFile(bytes, source);
+}
+function autoRunPolicy(result) {
+  if (result.source.kind === "none") return void 0;
+  return {
+    ...result.policy.verifyCmd !== void 0 ? { verifyCmd: result.policy.verifyCmd } : {},
+    requireEvidence: result.policy.requireEvidence,
+    plannedTools: result.policy.plannedTools,
+    source: describePolicySource(result.source)
+  };
+}
+function policySummary(policy) {
+  const parts = [`require-evidence ${policy.requireEvidence}`];
+  if (policy.verifyCmd !== void 0) parts.push(`verify-cmd ${JSON.stringify(policy.verifyCmd)}`);
+  if (policy.plannedTools.length > 0) parts.push(`planned-tools ${policy.plannedTools.join(", ")}`);
+  return parts.join(", ");
+}
+function isErrno(error62, code) {
+  return typeof error62 === "object" && error62 !== null && error62.code === code;
+}
+function unreachable8(value) {
+  throw new Error(`Internal error: unexpected policy source ${JSON.stringify(value)}`);
 }
 
 // src/cli/exit-codes.ts
@@ -44626,13 +45810,14 @@ function parseAutoFlags(argv) {
   const vt = str("verify-timeout");
   if (vt !== void 0) {
     const parsed = parseDuration(vt);
-    if (parsed.ok) verifyTimeoutMs = parsed.ms;
+    if (parsed.ok && parsed.ms >= 1e3 && parsed.ms <= 24 * 36e5) verifyTimeoutMs = parsed.ms;
+    else if (parsed.ok) errors.push(`--verify-timeout ${JSON.stringify(vt)}: give a duration from 1s to 24h`);
     else errors.push(`--verify-timeout: ${parsed.message}`);
   }
   let concurrency = 4;
   const c = str("concurrency");
   if (c !== void 0) {
-    const n = Number(c);
+    const n = /^\d+$/.test(c) ? Number(c) : Number.NaN;
     if (!Number.isInteger(n) || n < 1 || n > 10)
       errors.push(`--concurrency ${JSON.stringify(c)}: give a whole number from 1 to 10`);
     else concurrency = n;
@@ -44640,6 +45825,23 @@ function parseAutoFlags(argv) {
   const repository = str("repository");
   if (repository !== void 0 && !/^[\w.-]+\/[\w.-]+$/.test(repository)) {
     errors.push(`--repository ${JSON.stringify(repository)}: give OWNER/NAME`);
+  }
+  const verifyEnv = (str("verify-env") ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
+  errors.push(...verifyEnvProblems(verifyEnv, "--verify-env"));
+  const sha = str("sha");
+  if (sha !== void 0 && !/^[0-9a-f]{40}$/i.test(sha)) {
+    errors.push(`--sha ${JSON.stringify(sha)}: give the full 40-hex commit SHA`);
+  }
+  const checkName = str("check-name");
+  if (checkName !== void 0 && checkName.trim() === "")
+    errors.push("--check-name is empty: give the check run's name");
+  if (repository !== void 0 && str("check-run-out") !== void 0) {
+    errors.push(
+      "--repository and --check-run-out were both given: post the check run, or record it to a file, not both"
+    );
+  }
+  if (str("check-run-out") !== void 0 && str("check-run-out") === str("summary-out")) {
+    errors.push("--check-run-out and --summary-out name the same file: give two files");
   }
   if (errors.length > 0) return { ok: false, errors };
   const opt = (key, value) => value === void 0 ? {} : { [key]: value };
@@ -44649,7 +45851,7 @@ function parseAutoFlags(argv) {
       goal,
       ...opt("verifyCmd", verifyCmd),
       verifyTimeoutMs,
-      verifyEnv: (str("verify-env") ?? "").split(",").map((s) => s.trim()).filter((s) => s !== ""),
+      verifyEnv,
       acceptNoBuildEvidence: accept,
       runtime: "claude",
       ...opt("model", str("model")),
@@ -44671,6 +45873,15 @@ function parseAutoFlags(argv) {
 }
 
 // src/cli/run-auto-command.ts
+var CREDENTIAL_VARIABLES = [
+  "GITHUB_TOKEN",
+  "GH_TOKEN",
+  "ANTHROPIC_API_KEY",
+  "ANTHROPIC_AUTH_TOKEN",
+  "CLAUDE_CODE_OAUTH_TOKEN",
+  "OPENAI_API_KEY"
+];
+var CLAUDE_CREDENTIALS = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"];
 async function runCliAuto(argv, io) {
   if (argv.includes("--help") || argv.includes("-h")) {
     io.out.write(AUTO_USAGE);
@@ -44685,12 +45896,36 @@ ${AUTO_USAGE}`);
   }
   const f = parsed.flags;
   const repoDir = resolve4(io.cwd, f.repo);
+  const pathProblems = checkPaths(repoDir, f, io.cwd);
+  if (pathProblems.length > 0) {
+    io.err.write(`evidence-gate auto: ${pathProblems.join("\nevidence-gate auto: ")}
+`);
+    return EXIT.usage;
+  }
+  const policyFile = await readWorkingTreePolicy(repoDir);
+  if (!policyFile.ok) {
+    io.err.write(`evidence-gate auto: ${policyFile.errors.join("\nevidence-gate auto: ")}
+`);
+    return EXIT.usage;
+  }
+  const policy = autoRunPolicy(policyFile);
+  if (policy !== void 0)
+    (f.json ? io.err : io.out).write(`policy: ${policy.source}: ${policySummary(policyFile.policy)}
+`);
   const token = io.env.GITHUB_TOKEN ?? io.env.GH_TOKEN;
   if (f.repository !== void 0 && (token === void 0 || token === "")) {
     io.err.write("evidence-gate auto: --repository needs a token in GITHUB_TOKEN to post the check run\n");
     return EXIT.usage;
   }
-  const knownSecrets = [token].filter((s) => typeof s === "string" && s !== "");
+  const knownSecrets = CREDENTIAL_VARIABLES.map((name) => io.env[name]).filter(
+    (s) => typeof s === "string" && s !== ""
+  );
+  const redactor = createRedactor(knownSecrets);
+  const modelCredentials = {};
+  for (const name of CLAUDE_CREDENTIALS) {
+    const value = io.env[name];
+    if (value !== void 0 && value !== "") modelCredentials[name] = value;
+  }
   let octokit = null;
   let recorded = null;
   let owner = "local";
@@ -44703,13 +45938,18 @@ ${AUTO_USAGE}`);
     octokit = recording.octokit;
     recorded = recording.requests;
   }
-  const runsDir = f.runsDir !== void 0 ? resolve4(io.cwd, f.runsDir) : join6(repoDir, ".evidence-gate", "runs");
-  if (f.runsDir === void 0) ignoreRunsFolder(join6(repoDir, ".evidence-gate"));
+  const runsDir = f.runsDir !== void 0 ? resolve4(io.cwd, f.runsDir) : join7(repoDir, ".evidence-gate", "runs");
   const runId = mintRunId();
   let reporter = null;
   const makeReporter = (headSha) => new CheckRunReporter({
-    client: new CheckRunClient({ octokit, owner, repo, warn: (m) => io.err.write(`${m}
-`) }),
+    client: new CheckRunClient({
+      octokit,
+      owner,
+      repo,
+      warn: (m) => io.err.write(`${m}
+`),
+      redact: redactor.text
+    }),
     name: f.checkName,
     headSha,
     onProgressError: (error62) => io.err.write(
@@ -44718,23 +45958,30 @@ ${AUTO_USAGE}`);
     )
   });
   if (octokit !== null) {
-    let headSha = f.sha;
-    if (headSha === void 0) {
-      try {
-        headSha = (await startingCommit(repoDir, { baseEnv: io.env, knownSecrets })).sha;
-      } catch (error62) {
-        io.err.write(
-          `evidence-gate auto: --repo ${repoDir}: ${error62 instanceof Error ? error62.message : String(error62)}
+    let start;
+    try {
+      start = await startingCommit(repoDir, { baseEnv: io.env, knownSecrets });
+    } catch (error62) {
+      io.err.write(
+        `evidence-gate auto: --repo ${repoDir}: ${error62 instanceof Error ? error62.message : String(error62)}
 `
-        );
-        return EXIT.usage;
-      }
+      );
+      return EXIT.usage;
+    }
+    const headSha = f.sha ?? start.sha;
+    const allowed = [start.sha, ...start.parents.length === 2 ? [start.parents[1]] : []];
+    if (!allowed.some((sha) => sha.toLowerCase() === headSha.toLowerCase())) {
+      io.err.write(
+        `evidence-gate auto: --sha ${headSha} is not the commit this run verifies: give HEAD (${start.sha})${start.parents.length === 2 ? ` or the head merged into it (${start.parents[1]})` : ""}, or leave --sha out
+`
+      );
+      return EXIT.usage;
     }
     reporter = makeReporter(headSha);
-    await reporter.start(runId, `Run \`${runId}\` is planning: ${f.goal.split("\n")[0]}`);
+    await reporter.start(runId, `Run \`${runId}\` is starting: ${f.goal.split("\n")[0]}`);
   }
   const line2 = (text2) => {
-    io.out.write(`${text2}
+    (f.json ? io.err : io.out).write(`${text2}
 `);
   };
   let result;
@@ -44748,6 +45995,7 @@ ${AUTO_USAGE}`);
       verifyTimeoutMs: f.verifyTimeoutMs,
       verifyEnv: f.verifyEnv,
       acceptNoBuildEvidence: f.acceptNoBuildEvidence,
+      ...policy !== void 0 ? { policy } : {},
       runtime: "claude",
       ...f.model !== void 0 ? { model: f.model } : {},
       concurrency: f.concurrency,
@@ -44756,7 +46004,12 @@ ${AUTO_USAGE}`);
       runsDir,
       surface: "cli",
       claudeExecutable: f.claudePath ?? "claude",
-      modelEnv: () => buildChildEnv({ base: io.env, child: { kind: "model", runtime: "claude" }, knownSecrets }),
+      modelEnv: () => buildChildEnv({
+        base: io.env,
+        child: { kind: "model", runtime: "claude" },
+        knownSecrets,
+        set: modelCredentials
+      }),
       baseEnv: io.env,
       knownSecrets,
       plannerTimeoutMs: 20 * 6e4,
@@ -44767,11 +46020,11 @@ ${AUTO_USAGE}`);
           line2(
             `plan: ${plan.nodes.length} node${plan.nodes.length === 1 ? "" : "s"}${plan.repaired ? " (re-planned once after a refusal)" : ""}`
           );
-          for (const node2 of plan.nodes) {
-            const deps = node2.dependsOn.length > 0 ? ` \u2190 ${node2.dependsOn.join(", ")}` : "";
-            const verify = plan.sinkCommands.find((s) => s.nodeId === node2.id);
+          for (const node3 of plan.nodes) {
+            const deps = node3.dependsOn.length > 0 ? ` \u2190 ${node3.dependsOn.join(", ")}` : "";
+            const verify = plan.sinkCommands.find((s) => s.nodeId === node3.id);
             line2(
-              `  ${node2.id}${deps}  [${node2.allowedTools.join(", ")}]${verify ? `  verify: ${verify.command}` : ""}`
+              `  ${node3.id}${deps}  [${node3.allowedTools.join(", ")}]${verify ? `  verify: ${verify.command}` : ""}`
             );
           }
           line2(
@@ -44818,7 +46071,7 @@ ${AUTO_USAGE}`);
 
 ${result.message}`);
       writeRecorded(f.checkRunOut, recorded, io);
-      if (f.summaryOut !== void 0) writeFileSync3(f.summaryOut, `# evidence-gate
+      if (f.summaryOut !== void 0) writeFileSync4(f.summaryOut, `# evidence-gate
 
 ${result.message}
 `);
@@ -44835,13 +46088,17 @@ ${result.message}
             `The nodes' changes were committed as ${ledger.postedCommit.sha}; the evidence is reported on that commit.`
           );
           reporter = makeReporter(ledger.postedCommit.sha);
-          await reporter.start(runId, `Run \`${runId}\`: reporting the verified commit.`);
+          await reporter.start(
+            runId,
+            `Run \`${runId}\`: reporting the verified commit.`,
+            "evidence-gate: reporting"
+          );
         }
         await reporter.finish(ledger);
       }
       writeRecorded(f.checkRunOut, recorded, io);
       const markdown = renderLedgerMarkdown(ledger);
-      if (f.summaryOut !== void 0) writeFileSync3(f.summaryOut, markdown);
+      if (f.summaryOut !== void 0) writeFileSync4(f.summaryOut, markdown);
       if (f.json) io.out.write(renderLedgerJson(ledger));
       else io.out.write(`
 ${renderLedgerText(ledger)}
@@ -44855,20 +46112,42 @@ ${renderLedgerText(ledger)}
       return exitCodeFor(ledger);
     }
     default:
-      return unreachable8(result);
+      return unreachable9(result);
   }
 }
-function ignoreRunsFolder(folder) {
-  mkdirSync2(folder, { recursive: true });
-  const ignore = join6(folder, ".gitignore");
-  if (!existsSync2(ignore))
-    writeFileSync3(ignore, "# written by evidence-gate: run directories stay out of git\n*\n");
+function checkPaths(repoDir, f, cwd) {
+  const problems = [];
+  const isDir = (path) => existsSync4(path) && statSync2(path).isDirectory();
+  if (!existsSync4(repoDir)) problems.push(`--repo ${repoDir} does not exist: give the repository's folder`);
+  else if (!isDir(repoDir)) problems.push(`--repo ${repoDir} is not a folder: give the repository's folder`);
+  if (f.workingDirectory !== void 0) {
+    const wd = resolve4(repoDir, f.workingDirectory);
+    const rel = relative4(repoDir, wd);
+    if (rel.startsWith("..") || isAbsolute5(rel)) {
+      problems.push(
+        `--working-directory ${f.workingDirectory} is outside --repo ${repoDir}: give a sub-folder of the repository`
+      );
+    } else if (!isDir(wd)) {
+      problems.push(`--working-directory ${f.workingDirectory} is not a folder inside ${repoDir}`);
+    }
+  }
+  for (const [flag, value] of [
+    ["--check-run-out", f.checkRunOut],
+    ["--summary-out", f.summaryOut]
+  ]) {
+    if (value === void 0) continue;
+    const target = resolve4(cwd, value);
+    if (isDir(target)) problems.push(`${flag} ${value} is a folder: give a file path`);
+    else if (!isDir(dirname2(target)))
+      problems.push(`${flag} ${value}: the folder ${dirname2(target)} does not exist`);
+  }
+  return problems;
 }
 function writeRecorded(path, recorded, io) {
   if (path === void 0 || recorded === null) return;
-  writeFileSync3(path, `${JSON.stringify(recorded, null, 2)}
+  writeFileSync4(path, `${JSON.stringify(recorded, null, 2)}
 `);
-  io.out.write(`check-run requests: ${path}
+  io.err.write(`check-run requests: ${path}
 `);
 }
 function nodeLine(row) {
@@ -44880,15 +46159,21 @@ function nodeLine(row) {
 function indent(text2) {
   return text2.split("\n").map((l) => `  ${l}`).join("\n");
 }
-function unreachable8(value) {
+function unreachable9(value) {
   throw new Error(`Internal error: unexpected result ${JSON.stringify(value)}`);
 }
+
+// src/cli/version.ts
+var VERSION11 = "0.1.0";
 
 // src/cli/main.ts
 var USAGE = `usage: evidence-gate <command> [options]
 
 commands:
   auto    plan a graph from a goal, run it, run your verify command at its sinks, print the ledger
+
+options:
+  --version   print the version
 
 run \`evidence-gate auto --help\` for auto's options.
 `;
@@ -44898,14 +46183,28 @@ async function main(argv) {
     process.stdout.write(USAGE);
     return command === void 0 ? 64 : 0;
   }
+  if (command === "--version" || command === "-v" || command === "version") {
+    process.stdout.write(`evidence-gate ${VERSION11}
+`);
+    return 0;
+  }
   switch (command) {
-    case "auto":
+    case "auto": {
+      const controller = new AbortController();
+      const stop = () => {
+        process.stderr.write("evidence-gate: interrupted \u2014 stopping the running nodes\n");
+        controller.abort();
+      };
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
       return runCliAuto(rest, {
         cwd: resolve5("."),
         env: process.env,
         out: process.stdout,
-        err: process.stderr
+        err: process.stderr,
+        signal: controller.signal
       });
+    }
     default:
       process.stderr.write(`evidence-gate: unknown command ${JSON.stringify(command)}
 

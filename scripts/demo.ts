@@ -41,6 +41,9 @@ try {
       join(outDir, "check-run.json"),
       "--summary-out",
       join(outDir, "summary.md"),
+      // The run directory (state.json, events.jsonl, ledger.json, node outputs) outlives the temp repo.
+      "--runs-dir",
+      join(outDir, "runs"),
     ],
     {
       stdio: "inherit",

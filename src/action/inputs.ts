@@ -4,6 +4,7 @@
  * with the name upper-cased and dashes kept, as the runner sets them.
  */
 import { parseDuration } from "../graph/duration.js";
+import { verifyEnvProblems } from "../proc/child-env.js";
 
 export interface ActionInputs {
   readonly goal: string;
@@ -69,7 +70,9 @@ export function readActionInputs(env: Readonly<Record<string, string | undefined
   const vt = raw(env, "verify-timeout");
   if (vt !== undefined) {
     const parsed = parseDuration(vt);
-    if (parsed.ok) verifyTimeoutMs = parsed.ms;
+    if (parsed.ok && parsed.ms >= 1000 && parsed.ms <= 24 * 3_600_000) verifyTimeoutMs = parsed.ms;
+    else if (parsed.ok)
+      errors.push(`input \`verify-timeout\` ${JSON.stringify(vt)}: give a duration from 1s to 24h`);
     else errors.push(`input \`verify-timeout\`: ${parsed.message}`);
   }
   const runtime = raw(env, "runtime") ?? "claude";
@@ -87,6 +90,9 @@ export function readActionInputs(env: Readonly<Record<string, string | undefined
   if (githubToken === undefined)
     errors.push("input `github-token` is empty: leave it at its default (the workflow's github.token)");
   const continueOnFail = bool(env, "continue-on-fail", errors);
+  const verifyEnv = (raw(env, "verify-env") ?? "").split(/[\s,]+/).filter((s) => s !== "");
+  // The model credential and the GitHub token never reach PR code, whatever verify-env says (SPEC §9).
+  errors.push(...verifyEnvProblems(verifyEnv, "input `verify-env`"));
   if (errors.length > 0) return { ok: false, errors };
   const opt = <K extends string>(key: K, value: string | undefined): { [P in K]?: string } =>
     (value === undefined ? {} : { [key]: value }) as { [P in K]?: string };
@@ -96,7 +102,7 @@ export function readActionInputs(env: Readonly<Record<string, string | undefined
       goal: goal!,
       ...opt("verifyCmd", verifyCmd),
       verifyTimeoutMs,
-      verifyEnv: (raw(env, "verify-env") ?? "").split(/[\s,]+/).filter((s) => s !== ""),
+      verifyEnv,
       acceptNoBuildEvidence: accept,
       runtime: "claude",
       ...opt("model", raw(env, "model")),

@@ -3,6 +3,7 @@
  * `in_progress` on the PR head before planning, run `auto`, complete the check run with the ledger's
  * conclusion, write the job summary and the outputs, and decide the step's pass/fail. Every path that
  * created a check run completes it; a failed API write fails the step after the job summary is written.
+ * The maintainers' policy file is read from the base ref (never the PR's checkout) before anything runs.
  */
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -10,6 +11,7 @@ import * as core from "@actions/core";
 import { type AutoRunResult, runAuto } from "../engine/auto-run.js";
 import { mintRunId } from "../engine/run-id.js";
 import { artifactsMarkdown, type RunArtifacts, uploadRunArtifacts } from "../github/artifact.js";
+import { type BaseRefPolicy, PolicyReadError, prCopyNote, readBaseRefPolicy } from "../github/base-policy.js";
 import { CheckRunClient, type CheckRunRef, CheckRunWriteError } from "../github/check-run.js";
 import { CheckRunReporter } from "../github/check-run-reporter.js";
 import { type EventContext, readEventContext } from "../github/event-context.js";
@@ -17,8 +19,11 @@ import { writeJobSummary } from "../github/job-summary.js";
 import { apiUrlFromEnv, createOctokit } from "../github/octokit.js";
 import { type Conclusion, decideConclusion, type RunEnd } from "../ledger/conclusion.js";
 import type { Ledger } from "../ledger/ledger.js";
+import { escapeInline } from "../ledger/markdown-syntax.js";
+import { createRedactor, secretForms } from "../ledger/redact.js";
 import { renderLedgerMarkdown } from "../ledger/render-markdown.js";
 import { renderLedgerText } from "../ledger/render-text.js";
+import { autoRunPolicy, policySummary } from "../policy/policy-file.js";
 import { buildChildEnv } from "../proc/child-env.js";
 import { CommandFence } from "../proc/command-fence.js";
 import { readActionInputs } from "./inputs.js";
@@ -85,7 +90,8 @@ async function main(
     parsed.ok ? parsed.inputs.anthropicApiKey : undefined,
     parsed.ok ? parsed.inputs.claudeCodeOauthToken : undefined,
   ].filter((s): s is string => typeof s === "string" && s !== "");
-  for (const secret of secrets) core.setSecret(secret);
+  // Mask every form the redactor knows (raw, base64 at each offset, URL-encoded…) in the live log too.
+  for (const secret of secrets) for (const form of secretForms(secret)) core.setSecret(form);
 
   if (event.kind !== "pull_request") {
     return usageFailure(
@@ -103,7 +109,7 @@ async function main(
       owner: event.owner,
       repo: event.repo,
       warn: (m) => core.warning(m),
-      redact: redactor(secrets),
+      redact: createRedactor(secrets).text,
     }),
     name: parsed.ok ? parsed.inputs.checkName : "evidence-gate",
     headSha: event.headSha,
@@ -141,6 +147,45 @@ async function main(
   const runsDir = join(temp, "evidence-gate", "runs");
   mkdirSync(runsDir, { recursive: true });
 
+  // Policy comes from the base branch, code from the head (SPEC §9): the PR's own copy is never read for
+  // its values. A policy that cannot be read, or does not parse, stops the run before anything is spent.
+  let basePolicy: BaseRefPolicy;
+  try {
+    basePolicy = await readBaseRefPolicy(octokit, {
+      owner: event.owner,
+      repo: event.repo,
+      ref: event.baseRef,
+      sha: event.baseSha,
+    });
+  } catch (error) {
+    if (!(error instanceof PolicyReadError)) throw error;
+    const refused = error.status === 401 || error.status === 403;
+    return endEarly(
+      reporter,
+      refused
+        ? { kind: "usage-error", message: error.message }
+        : { kind: "engine-error", message: error.message },
+      error.message,
+      env,
+    );
+  }
+  const policyNotes: string[] = [];
+  const ignoredCopy = await prCopyNote(workspace, basePolicy);
+  if (ignoredCopy !== null) {
+    core.notice(ignoredCopy);
+    policyNotes.push(ignoredCopy);
+  }
+  if (!basePolicy.result.ok) {
+    const message = `${basePolicy.result.errors.join("\n")}\nFix the policy file on the base branch: nothing runs while the maintainers' policy is malformed.`;
+    return endEarly(reporter, { kind: "usage-error", message }, message, env, policyNotes);
+  }
+  const policy = autoRunPolicy(basePolicy.result);
+  core.info(
+    policy === undefined
+      ? `policy: no .github/evidence-gate.yml on the base ref ${event.baseRef}: the defaults apply`
+      : `policy: ${policy.source}: ${policySummary(basePolicy.result.policy)}`,
+  );
+
   const fenceLog = { write: (text: string) => void process.stdout.write(text), fenceWorkflowCommands: true };
   const credential: Record<string, string> = {};
   if (inputs.anthropicApiKey) credential.ANTHROPIC_API_KEY = inputs.anthropicApiKey;
@@ -160,6 +205,7 @@ async function main(
       verifyTimeoutMs: inputs.verifyTimeoutMs,
       verifyEnv: inputs.verifyEnv,
       acceptNoBuildEvidence: inputs.acceptNoBuildEvidence,
+      ...(policy !== undefined ? { policy } : {}),
       runtime: "claude",
       ...(inputs.model !== undefined ? { model: inputs.model } : {}),
       concurrency: inputs.concurrency,
@@ -213,13 +259,20 @@ async function main(
 
   switch (result.kind) {
     case "usage_error":
-      return endEarly(reporter, { kind: "usage-error", message: result.message }, result.message, env);
+      return endEarly(
+        reporter,
+        { kind: "usage-error", message: result.message },
+        result.message,
+        env,
+        policyNotes,
+      );
     case "refused":
       return endEarly(
         reporter,
         { kind: "refused", reason: "build-evidence", message: result.message },
         result.message,
         env,
+        policyNotes,
       );
     case "finished": {
       // The ledger is final (ledger.json written): upload the run directory and the ledger, then name the
@@ -236,7 +289,8 @@ async function main(
         warn: (m) => core.warning(m),
       });
       const ledger = withPatchLocation(result.ledger, artifacts);
-      const markdown = `${renderLedgerMarkdown(ledger)}\n${artifactsMarkdown(artifacts, result.runDir)}\n`;
+      const notes = policyNotes.map((note) => `> ${escapeInline(note)}\n\n`).join("");
+      const markdown = `${renderLedgerMarkdown(ledger)}\n${notes}${artifactsMarkdown(artifacts, result.runDir)}\n`;
       await writeJobSummary(markdown, { env });
       const fence = new CommandFence((t) => void process.stdout.write(t), true);
       for (const l of renderLedgerText(ledger).split("\n")) fence.line(l);
@@ -264,7 +318,13 @@ async function main(
   }
 }
 
-async function endEarly(reporter: CheckRunReporter, end: RunEnd, message: string, env: Env): Promise<void> {
+async function endEarly(
+  reporter: CheckRunReporter,
+  end: RunEnd,
+  message: string,
+  env: Env,
+  notes: readonly string[] = [],
+): Promise<void> {
   const decided = decideConclusion({
     rows: [],
     sinks: [],
@@ -275,7 +335,7 @@ async function endEarly(reporter: CheckRunReporter, end: RunEnd, message: string
     end,
   });
   // `decided.reason` already quotes `message` and adds what was (not) spent.
-  const summary = `## ${decided.title}\n\n${decided.reason}\n`;
+  const summary = `## ${decided.title}\n\n${decided.reason}\n${notes.map((note) => `\n> ${escapeInline(note)}\n`).join("")}`;
   await writeJobSummary(summary, { env });
   await reporter.end(decided.conclusion, decided.title, summary);
   finishStep({ outcome: decided.outcome, conclusion: decided.conclusion }, `${decided.title}: ${message}`);
@@ -332,10 +392,6 @@ function finishStep(result: StepResult, title: string): void {
   } else if (result.outcome === "paused" || result.conclusion !== "success") {
     core.warning(`evidence-gate: ${title} (check run conclusion: ${result.conclusion})`);
   }
-}
-
-function redactor(secrets: readonly string[]): (text: string) => string {
-  return (text) => secrets.reduce((acc, s) => (s.length >= 4 ? acc.split(s).join("***") : acc), text);
 }
 
 function unreachable(value: never): never {

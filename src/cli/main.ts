@@ -4,11 +4,15 @@
  */
 import { resolve } from "node:path";
 import { runCliAuto } from "./run-auto-command.js";
+import { VERSION } from "./version.js";
 
 const USAGE = `usage: evidence-gate <command> [options]
 
 commands:
   auto    plan a graph from a goal, run it, run your verify command at its sinks, print the ledger
+
+options:
+  --version   print the version
 
 run \`evidence-gate auto --help\` for auto's options.
 `;
@@ -19,14 +23,28 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(USAGE);
     return command === undefined ? 64 : 0;
   }
+  if (command === "--version" || command === "-v" || command === "version") {
+    process.stdout.write(`evidence-gate ${VERSION}\n`);
+    return 0;
+  }
   switch (command) {
-    case "auto":
+    case "auto": {
+      // First SIGINT/SIGTERM: stop the running nodes and finish the ledger as cancelled (exit 130).
+      const controller = new AbortController();
+      const stop = (): void => {
+        process.stderr.write("evidence-gate: interrupted — stopping the running nodes\n");
+        controller.abort();
+      };
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
       return runCliAuto(rest, {
         cwd: resolve("."),
         env: process.env,
         out: process.stdout,
         err: process.stderr,
+        signal: controller.signal,
       });
+    }
     default:
       process.stderr.write(`evidence-gate: unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
       return 64;

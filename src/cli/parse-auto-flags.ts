@@ -4,6 +4,7 @@
  */
 import { parseArgs } from "node:util";
 import { parseDuration } from "../graph/duration.js";
+import { verifyEnvProblems } from "../proc/child-env.js";
 
 export interface AutoFlags {
   readonly goal: string;
@@ -117,13 +118,14 @@ export function parseAutoFlags(argv: readonly string[]): ParsedFlags {
   const vt = str("verify-timeout");
   if (vt !== undefined) {
     const parsed = parseDuration(vt);
-    if (parsed.ok) verifyTimeoutMs = parsed.ms;
+    if (parsed.ok && parsed.ms >= 1000 && parsed.ms <= 24 * 3_600_000) verifyTimeoutMs = parsed.ms;
+    else if (parsed.ok) errors.push(`--verify-timeout ${JSON.stringify(vt)}: give a duration from 1s to 24h`);
     else errors.push(`--verify-timeout: ${parsed.message}`);
   }
   let concurrency = 4;
   const c = str("concurrency");
   if (c !== undefined) {
-    const n = Number(c);
+    const n = /^\d+$/.test(c) ? Number(c) : Number.NaN;
     if (!Number.isInteger(n) || n < 1 || n > 10)
       errors.push(`--concurrency ${JSON.stringify(c)}: give a whole number from 1 to 10`);
     else concurrency = n;
@@ -131,6 +133,27 @@ export function parseAutoFlags(argv: readonly string[]): ParsedFlags {
   const repository = str("repository");
   if (repository !== undefined && !/^[\w.-]+\/[\w.-]+$/.test(repository)) {
     errors.push(`--repository ${JSON.stringify(repository)}: give OWNER/NAME`);
+  }
+  const verifyEnv = (str("verify-env") ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+  // The model credential and the GitHub token never reach PR code, whatever verify-env says (SPEC §9).
+  errors.push(...verifyEnvProblems(verifyEnv, "--verify-env"));
+  const sha = str("sha");
+  if (sha !== undefined && !/^[0-9a-f]{40}$/i.test(sha)) {
+    errors.push(`--sha ${JSON.stringify(sha)}: give the full 40-hex commit SHA`);
+  }
+  const checkName = str("check-name");
+  if (checkName !== undefined && checkName.trim() === "")
+    errors.push("--check-name is empty: give the check run's name");
+  if (repository !== undefined && str("check-run-out") !== undefined) {
+    errors.push(
+      "--repository and --check-run-out were both given: post the check run, or record it to a file, not both",
+    );
+  }
+  if (str("check-run-out") !== undefined && str("check-run-out") === str("summary-out")) {
+    errors.push("--check-run-out and --summary-out name the same file: give two files");
   }
   if (errors.length > 0) return { ok: false, errors };
   const opt = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } =>
@@ -141,10 +164,7 @@ export function parseAutoFlags(argv: readonly string[]): ParsedFlags {
       goal: goal!,
       ...opt("verifyCmd", verifyCmd),
       verifyTimeoutMs,
-      verifyEnv: (str("verify-env") ?? "")
-        .split(",")
-        .map((s) => s.trim())
-        .filter((s) => s !== ""),
+      verifyEnv,
       acceptNoBuildEvidence: accept,
       runtime: "claude",
       ...opt("model", str("model")),

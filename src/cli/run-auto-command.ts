@@ -2,8 +2,8 @@
  * `evidence-gate auto`: parse flags, run the engine once, print the plan, a line per node and the
  * ledger, optionally post (or record) the check run, and map the result to an exit code (SPEC §2).
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync, statSync, writeFileSync } from "node:fs";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { type AutoRunResult, runAuto } from "../engine/auto-run.js";
 import { mintRunId } from "../engine/run-id.js";
 import { startingCommit } from "../evidence/evidence-tree.js";
@@ -14,12 +14,26 @@ import { createRecordingOctokit, type RecordedRequest } from "../github/recordin
 import { decideConclusion } from "../ledger/conclusion.js";
 import type { Ledger } from "../ledger/ledger.js";
 import type { LedgerRow } from "../ledger/model.js";
+import { createRedactor } from "../ledger/redact.js";
 import { renderLedgerJson } from "../ledger/render-json.js";
 import { renderLedgerMarkdown } from "../ledger/render-markdown.js";
 import { renderLedgerText } from "../ledger/render-text.js";
+import { autoRunPolicy, policySummary, readWorkingTreePolicy } from "../policy/policy-file.js";
 import { buildChildEnv } from "../proc/child-env.js";
 import { EXIT, exitCodeFor } from "./exit-codes.js";
-import { AUTO_USAGE, parseAutoFlags } from "./parse-auto-flags.js";
+import { AUTO_USAGE, type AutoFlags, parseAutoFlags } from "./parse-auto-flags.js";
+
+/** Credentials the CLI may find in its environment: each value is a known secret (SPEC §9). */
+const CREDENTIAL_VARIABLES = [
+  "GITHUB_TOKEN",
+  "GH_TOKEN",
+  "ANTHROPIC_API_KEY",
+  "ANTHROPIC_AUTH_TOKEN",
+  "CLAUDE_CODE_OAUTH_TOKEN",
+  "OPENAI_API_KEY",
+] as const;
+/** The claude CLI's own credentials among them, handed to the model child only. */
+const CLAUDE_CREDENTIALS = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"] as const;
 
 export interface CliIo {
   readonly cwd: string;
@@ -43,12 +57,38 @@ export async function runCliAuto(argv: readonly string[], io: CliIo): Promise<nu
   }
   const f = parsed.flags;
   const repoDir = resolve(io.cwd, f.repo);
+  const pathProblems = checkPaths(repoDir, f, io.cwd);
+  if (pathProblems.length > 0) {
+    io.err.write(`evidence-gate auto: ${pathProblems.join("\nevidence-gate auto: ")}\n`);
+    return EXIT.usage;
+  }
+  // The maintainers' policy file, read from the working tree in the CLI (SPEC §11); a malformed one stops.
+  const policyFile = await readWorkingTreePolicy(repoDir);
+  if (!policyFile.ok) {
+    io.err.write(`evidence-gate auto: ${policyFile.errors.join("\nevidence-gate auto: ")}\n`);
+    return EXIT.usage;
+  }
+  const policy = autoRunPolicy(policyFile);
+  if (policy !== undefined)
+    (f.json ? io.err : io.out).write(`policy: ${policy.source}: ${policySummary(policyFile.policy)}\n`);
   const token = io.env.GITHUB_TOKEN ?? io.env.GH_TOKEN;
   if (f.repository !== undefined && (token === undefined || token === "")) {
     io.err.write("evidence-gate auto: --repository needs a token in GITHUB_TOKEN to post the check run\n");
     return EXIT.usage;
   }
-  const knownSecrets = [token].filter((s): s is string => typeof s === "string" && s !== "");
+  // Every credential in the environment is a known secret: dropped by value from every child's environment
+  // and redacted from everything the run writes, prints or posts (SPEC §9). A verify command can read this
+  // process's initial environment through /proc and print it; redaction keeps that out of the outputs.
+  const knownSecrets = CREDENTIAL_VARIABLES.map((name) => io.env[name]).filter(
+    (s): s is string => typeof s === "string" && s !== "",
+  );
+  const redactor = createRedactor(knownSecrets);
+  // The model child still needs its own credential: value scrubbing would drop it, so it is set explicitly.
+  const modelCredentials: Record<string, string> = {};
+  for (const name of CLAUDE_CREDENTIALS) {
+    const value = io.env[name];
+    if (value !== undefined && value !== "") modelCredentials[name] = value;
+  }
 
   // The check run: posted to GitHub with --repository, recorded to a file with --check-run-out.
   let octokit: GateOctokit | null = null;
@@ -65,12 +105,17 @@ export async function runCliAuto(argv: readonly string[], io: CliIo): Promise<nu
   }
   const runsDir =
     f.runsDir !== undefined ? resolve(io.cwd, f.runsDir) : join(repoDir, ".evidence-gate", "runs");
-  if (f.runsDir === undefined) ignoreRunsFolder(join(repoDir, ".evidence-gate"));
   const runId = mintRunId();
   let reporter: CheckRunReporter | null = null;
   const makeReporter = (headSha: string): CheckRunReporter =>
     new CheckRunReporter({
-      client: new CheckRunClient({ octokit: octokit!, owner, repo, warn: (m) => io.err.write(`${m}\n`) }),
+      client: new CheckRunClient({
+        octokit: octokit!,
+        owner,
+        repo,
+        warn: (m) => io.err.write(`${m}\n`),
+        redact: redactor.text,
+      }),
       name: f.checkName,
       headSha,
       onProgressError: (error) =>
@@ -79,23 +124,32 @@ export async function runCliAuto(argv: readonly string[], io: CliIo): Promise<nu
         ),
     });
   if (octokit !== null) {
-    let headSha = f.sha;
-    if (headSha === undefined) {
-      try {
-        headSha = (await startingCommit(repoDir, { baseEnv: io.env, knownSecrets })).sha;
-      } catch (error) {
-        io.err.write(
-          `evidence-gate auto: --repo ${repoDir}: ${error instanceof Error ? error.message : String(error)}\n`,
-        );
-        return EXIT.usage;
-      }
+    let start: Awaited<ReturnType<typeof startingCommit>>;
+    try {
+      start = await startingCommit(repoDir, { baseEnv: io.env, knownSecrets });
+    } catch (error) {
+      io.err.write(
+        `evidence-gate auto: --repo ${repoDir}: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
+      return EXIT.usage;
+    }
+    // The check is posted on the commit the run verifies: HEAD, or — when HEAD is a test merge commit —
+    // the PR head merged into it (its second parent). Any other SHA would carry a verdict about another tree.
+    const headSha = f.sha ?? start.sha;
+    const allowed = [start.sha, ...(start.parents.length === 2 ? [start.parents[1]!] : [])];
+    if (!allowed.some((sha) => sha.toLowerCase() === headSha.toLowerCase())) {
+      io.err.write(
+        `evidence-gate auto: --sha ${headSha} is not the commit this run verifies: give HEAD (${start.sha})${start.parents.length === 2 ? ` or the head merged into it (${start.parents[1]})` : ""}, or leave --sha out\n`,
+      );
+      return EXIT.usage;
     }
     reporter = makeReporter(headSha);
-    await reporter.start(runId, `Run \`${runId}\` is planning: ${f.goal.split("\n")[0]}`);
+    await reporter.start(runId, `Run \`${runId}\` is starting: ${f.goal.split("\n")[0]}`);
   }
 
+  // With --json, stdout carries the ledger JSON alone; progress lines go to stderr.
   const line = (text: string): void => {
-    io.out.write(`${text}\n`);
+    (f.json ? io.err : io.out).write(`${text}\n`);
   };
   let result: AutoRunResult;
   try {
@@ -108,6 +162,7 @@ export async function runCliAuto(argv: readonly string[], io: CliIo): Promise<nu
       verifyTimeoutMs: f.verifyTimeoutMs,
       verifyEnv: f.verifyEnv,
       acceptNoBuildEvidence: f.acceptNoBuildEvidence,
+      ...(policy !== undefined ? { policy } : {}),
       runtime: "claude",
       ...(f.model !== undefined ? { model: f.model } : {}),
       concurrency: f.concurrency,
@@ -117,7 +172,12 @@ export async function runCliAuto(argv: readonly string[], io: CliIo): Promise<nu
       surface: "cli",
       claudeExecutable: f.claudePath ?? "claude",
       modelEnv: () =>
-        buildChildEnv({ base: io.env, child: { kind: "model", runtime: "claude" }, knownSecrets }),
+        buildChildEnv({
+          base: io.env,
+          child: { kind: "model", runtime: "claude" },
+          knownSecrets,
+          set: modelCredentials,
+        }),
       baseEnv: io.env,
       knownSecrets,
       plannerTimeoutMs: 20 * 60_000,
@@ -197,7 +257,11 @@ export async function runCliAuto(argv: readonly string[], io: CliIo): Promise<nu
             `The nodes' changes were committed as ${ledger.postedCommit.sha}; the evidence is reported on that commit.`,
           );
           reporter = makeReporter(ledger.postedCommit.sha);
-          await reporter.start(runId, `Run \`${runId}\`: reporting the verified commit.`);
+          await reporter.start(
+            runId,
+            `Run \`${runId}\`: reporting the verified commit.`,
+            "evidence-gate: reporting",
+          );
         }
         await reporter.finish(ledger);
       }
@@ -219,21 +283,41 @@ export async function runCliAuto(argv: readonly string[], io: CliIo): Promise<nu
   }
 }
 
-/**
- * The default runs folder lives in the repository; a `.gitignore` holding `*` keeps it out of the evidence
- * tree, the patch and any `--commit` (SPEC §11: "git-ignored by the tool").
- */
-function ignoreRunsFolder(folder: string): void {
-  mkdirSync(folder, { recursive: true });
-  const ignore = join(folder, ".gitignore");
-  if (!existsSync(ignore))
-    writeFileSync(ignore, "# written by evidence-gate: run directories stay out of git\n*\n");
+/** Paths the run will need, checked before anything runs or is spent. */
+function checkPaths(repoDir: string, f: AutoFlags, cwd: string): string[] {
+  const problems: string[] = [];
+  const isDir = (path: string): boolean => existsSync(path) && statSync(path).isDirectory();
+  if (!existsSync(repoDir)) problems.push(`--repo ${repoDir} does not exist: give the repository's folder`);
+  else if (!isDir(repoDir)) problems.push(`--repo ${repoDir} is not a folder: give the repository's folder`);
+  if (f.workingDirectory !== undefined) {
+    const wd = resolve(repoDir, f.workingDirectory);
+    const rel = relative(repoDir, wd);
+    if (rel.startsWith("..") || isAbsolute(rel)) {
+      problems.push(
+        `--working-directory ${f.workingDirectory} is outside --repo ${repoDir}: give a sub-folder of the repository`,
+      );
+    } else if (!isDir(wd)) {
+      problems.push(`--working-directory ${f.workingDirectory} is not a folder inside ${repoDir}`);
+    }
+  }
+  for (const [flag, value] of [
+    ["--check-run-out", f.checkRunOut],
+    ["--summary-out", f.summaryOut],
+  ] as const) {
+    if (value === undefined) continue;
+    const target = resolve(cwd, value);
+    if (isDir(target)) problems.push(`${flag} ${value} is a folder: give a file path`);
+    else if (!isDir(dirname(target)))
+      problems.push(`${flag} ${value}: the folder ${dirname(target)} does not exist`);
+  }
+  return problems;
 }
 
 function writeRecorded(path: string | undefined, recorded: RecordedRequest[] | null, io: CliIo): void {
   if (path === undefined || recorded === null) return;
   writeFileSync(path, `${JSON.stringify(recorded, null, 2)}\n`);
-  io.out.write(`check-run requests: ${path}\n`);
+  // Progress, not the result: on stderr, so stdout stays the ledger alone under --json.
+  io.err.write(`check-run requests: ${path}\n`);
 }
 
 function nodeLine(row: LedgerRow): string {

@@ -8,6 +8,7 @@ import { writeFileSync } from "node:fs";
 import { qualifierFor } from "../evidence/qualifier.js";
 import type { VerifyQueue } from "../evidence/verify.js";
 import { type Pattern, searchPattern } from "../graph/pattern.js";
+import { ignoredFilesWords } from "../ledger/cells.js";
 import type { FailCause, LedgerRow, TokenUsage, VerifyEvidence } from "../ledger/model.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
 import type { ClaudePermissionMode } from "../runtime/claude-argv.js";
@@ -200,8 +201,10 @@ export async function runAgentNode(
     resultMatchesChecked: spec.resultMatches !== null,
     exitZeroChecked: spec.exitZero,
   });
+  // The row stays PASS (verified) — the command did pass — but says when it ran on changed ignored files.
+  const ignored = ignoredFilesWords(verify);
   const detail = verify
-    ? `verify \`${verify.command}\` exited ${verify.exitCode}${verify.reusedFrom ? ` (result reused from "${verify.reusedFrom}": same tree, same command)` : ""}`
+    ? `verify \`${verify.command}\` exited ${verify.exitCode}${verify.reusedFrom ? ` (result reused from "${verify.reusedFrom}": same tree, same command)` : ""}${ignored !== null ? `; ${ignored}` : ""}`
     : spec.resultMatches
       ? `reply matched /${spec.resultMatches.source}/`
       : "exited 0";

@@ -4,8 +4,8 @@
  * ceiling on every planned node) → scheduled node runs → evidence trees → optional commit → ledger and
  * conclusion. Entry points (`src/action`, `src/cli`) call this once and map the result.
  */
-import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { existsSync, statSync } from "node:fs";
+import { isAbsolute, relative, resolve } from "node:path";
 import type { BuildEvidenceAnswer, BuildSignal } from "../evidence/answer.js";
 import { decideBuildEvidence } from "../evidence/build-evidence.js";
 import { scanBuildSignals } from "../evidence/build-signals.js";
@@ -16,6 +16,7 @@ import {
   NotAGitRepositoryError,
   startingCommit,
 } from "../evidence/evidence-tree.js";
+import { ignoredFilesFingerprint } from "../evidence/ignored-files.js";
 import { commitWorkingTree, workingTreePatch } from "../evidence/patch.js";
 import { VerifyQueue } from "../evidence/verify.js";
 import type { Graph } from "../graph/load.js";
@@ -24,6 +25,7 @@ import { interpolate } from "../graph/placeholders.js";
 import { decideConclusion, type RunEnd } from "../ledger/conclusion.js";
 import { computeTotals, type Ledger, type PlanSection } from "../ledger/ledger.js";
 import type { LedgerRow } from "../ledger/model.js";
+import { createRedactor } from "../ledger/redact.js";
 import { attachVerifyCommand } from "../plan/attach-verify.js";
 import { buildPlannerPrompt } from "../plan/planner-prompt.js";
 import { DEFAULT_PLANNED_ALLOWLIST, extendAllowlist } from "../policy/allowlist.js";
@@ -33,7 +35,7 @@ import type { ToolPolicy } from "../policy/tool-policy.js";
 import { findExecutable } from "../proc/which.js";
 import { type AgentNodeSpec, runAgentNode } from "./agent-node.js";
 import { type PlanningCall, planWithRepair } from "./plan-call.js";
-import { RunDirectory } from "./run-dir.js";
+import { RedactingRunDirectory } from "./redacting-run-dir.js";
 import { mintRunId, type RunId } from "./run-id.js";
 import { schedule } from "./scheduler.js";
 
@@ -79,6 +81,8 @@ export interface AutoRunOptions {
     readonly verifyCmd?: string;
     readonly requireEvidence?: boolean;
     readonly plannedTools?: readonly string[];
+    /** Where the file was read (`describePolicySource`); recorded in the ledger's plan section. */
+    readonly source?: string;
   };
   readonly plannerTimeoutMs: number;
   readonly echo?: { readonly write: (text: string) => void; readonly fenceWorkflowCommands: boolean };
@@ -115,10 +119,17 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
     return { kind: "usage_error", message: "goal is empty: pass the goal (input `goal`, flag `--goal`)" };
   const repoDir = resolve(o.repoDir);
   const workDir = o.workingDirectory ? resolve(repoDir, o.workingDirectory) : repoDir;
-  if (!existsSync(workDir)) {
+  const relativeWorkDir = relative(repoDir, workDir);
+  if (relativeWorkDir.startsWith("..") || isAbsolute(relativeWorkDir)) {
     return {
       kind: "usage_error",
-      message: `working directory ${workDir} does not exist: check working-directory / --repo`,
+      message: `working directory ${workDir} is outside the repository ${repoDir}: working-directory / --working-directory must name a sub-folder of it`,
+    };
+  }
+  if (!existsSync(workDir) || !statSync(workDir).isDirectory()) {
+    return {
+      kind: "usage_error",
+      message: `working directory ${workDir} is not a folder: check working-directory / --repo`,
     };
   }
   const signals = await scanBuildSignals(workDir === repoDir ? [repoDir] : [repoDir, workDir]);
@@ -144,6 +155,17 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
       return { kind: "usage_error", message: `${error.message} Nothing was run.` };
     throw error;
   }
+  if (o.commit) {
+    // --commit commits "the nodes' changes": on a dirty tree it would sweep the user's own edits (and
+    // untracked files) into that commit and call them the nodes' work.
+    const before = await evidenceTree(repoDir, gitContext);
+    if (before !== start.tree) {
+      return {
+        kind: "usage_error",
+        message: `--commit needs a clean working tree: ${repoDir} has changes that are not committed (tracked edits or untracked, not ignored files), and --commit would commit them as the nodes' changes. Commit or stash them first, or run without --commit. Nothing was run.`,
+      };
+    }
+  }
   const setupError = (await o.beforeFirstModelCall?.()) ?? null;
   if (setupError !== null) return { kind: "usage_error", message: setupError };
   const claudePath = findExecutable(o.claudeExecutable, o.modelEnv("planner").PATH);
@@ -155,7 +177,11 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
   }
 
   const runId = o.runId ?? mintRunId();
-  const dir = new RunDirectory(o.runsDir, runId);
+  // Known secrets (4+ characters) never reach what the run writes or hands on: the run directory, the
+  // hooks' snapshots, the returned ledger (SPEC §9). A child can still print them (the verify command can
+  // read the parent's initial environment through /proc), so this redacts output; it prevents nothing.
+  const redactor = createRedactor(o.knownSecrets);
+  const dir = new RedactingRunDirectory(o.runsDir, runId, redactor);
   const startedAt = new Date().toISOString();
   dir.event({ type: "run_started", runId, mode: "auto" });
   const startDescription = describeStartingCommit({
@@ -195,6 +221,10 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
     ...(o.pr ? { pr: { title: o.pr.title, body: o.pr.body } } : {}),
     runtime: o.runtime,
   });
+  // The git-ignored files as the run found them, before any model call: each verify is compared with this
+  // (ADR 0003, amendment 2026-11-29) — a pass that rests on ignored files on no commit is not success.
+  const ignoredExclude = [resolve(o.runsDir)];
+  const ignoredBaseline = await ignoredFilesFingerprint(repoDir, { ...gitContext, exclude: ignoredExclude });
   const planned = await planWithRepair({
     executable: o.claudeExecutable,
     prompt,
@@ -206,6 +236,10 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
     ...(o.signal ? { signal: o.signal } : {}),
   });
   const disclosure = ceilingDisclosure({ runtime: o.runtime, loadedUserConfig: false, surface: o.surface });
+  const policyNote: Pick<PlanSection, "policy"> =
+    o.policy?.source !== undefined
+      ? { policy: { source: o.policy.source, requireEvidence: o.policy.requireEvidence === true } }
+      : {};
 
   const finish = async (args: {
     graph: Graph | null;
@@ -232,20 +266,33 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
     // --commit never puts a failed run's changes on the branch: they stay in patch.diff for a person to judge.
     const everyRowPassed = args.rows.length > 0 && args.rows.every((r) => r.verdict === "PASS");
     if (changed && o.commit && args.end.kind === "completed" && everyRowPassed) {
+      // Commit what was verified: the sinks' one evidence tree when they share it, else the working tree.
+      const sinkTrees = new Set(
+        args.rows.filter((r) => r.sink && r.verify?.evidenceTree).map((r) => r.verify!.evidenceTree!),
+      );
+      const verifiedTree = sinkTrees.size === 1 ? [...sinkTrees][0]! : undefined;
       const sha = await commitWorkingTree(repoDir, {
         ...gitContext,
+        ...(verifiedTree !== undefined ? { tree: verifiedTree } : {}),
         message: `evidence-gate: ${firstLine(o.goal)}`,
         trailer: `Evidence-Gate-Run: ${runId}`,
       });
       if (sha !== null) {
         postedSha = sha;
-        postedTree = finalTree;
+        postedTree = verifiedTree ?? finalTree;
         commitNote = "the nodes' changes, committed by --commit";
       }
     } else if (changed) {
       const p = await workingTreePatch(repoDir, start.sha, gitContext);
+      // patch.diff is the nodes' content byte for byte and is left as is (a redacted patch would not apply);
+      // the ledger's preview is redacted, and says so when the patch holds a known secret.
       const path = dir.writeBytes("patch.diff", p.diffBytes);
-      patch = { path, bytes: p.diffBytes.length, preview: p.diff.slice(0, 4000) };
+      patch = {
+        path,
+        bytes: p.diffBytes.length,
+        preview: redactor.text(p.diff).slice(0, 4000),
+        ...(redactor.contains(p.diff) ? { holdsSecret: true as const } : {}),
+      };
     }
     const decided = decideConclusion({
       rows: args.rows,
@@ -256,7 +303,7 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
       requireEvidence: o.policy?.requireEvidence === true,
       end: args.end,
     });
-    const ledger: Ledger = {
+    const unredacted: Ledger = {
       schemaVersion: 1,
       runId,
       mode: "auto",
@@ -285,6 +332,7 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
       evidenceTree: evidenceTreeOf(args.rows),
       ...(patch ? { patch } : {}),
     };
+    const ledger = redactor.deep(unredacted);
     const ledgerPath = dir.writeJson("ledger.json", ledger);
     dir.event({ type: "run_finished", outcome: decided.outcome, conclusion: decided.conclusion });
     return { kind: "finished", ledger, runDir: dir.path, ledgerPath };
@@ -322,12 +370,15 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
       disclosure,
       nodes: [],
       planningCostUsd: sumKnown(planned.calls),
-      repaired: { refusals: [...planned.refusals] },
+      ...(planned.repairAttempted ? { repaired: { refusals: [...planned.refusals] } } : {}),
+      ...policyNote,
     };
-    await o.hooks?.onPlan?.(plan);
+    await o.hooks?.onPlan?.(redactor.deep(plan));
+    // Only a repaired-and-refused-again plan is "refused twice"; an unusable first reply (no JSON, a
+    // failed call) is not repairable and ends the run as a planning failure naming why.
     const end: RunEnd = o.signal?.aborted
       ? { kind: "cancelled" }
-      : planned.refusals.length > 0 && planned.rejected !== null
+      : planned.repairAttempted
         ? { kind: "plan-refused", refusals: planned.refusals }
         : { kind: "engine-error", message: `planning failed: ${planned.reason}` };
     return finish({ graph: null, rows: [], plan, calls: planned.calls, end });
@@ -364,16 +415,18 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
     })),
     planningCostUsd: sumKnown(planned.calls),
     ...(planned.repairedFrom ? { repaired: { refusals: [...planned.repairedFrom] } } : {}),
+    ...policyNote,
   };
   dir.writeJson("state.json", state);
   dir.event({ type: "plan_ready", nodes: graph.nodes.map((n) => n.id), sinks: graph.sinks });
-  await o.hooks?.onPlan?.(plan);
-  await o.hooks?.onProgress?.(snapshot(plan, [], planned.calls), "plan");
+  await o.hooks?.onPlan?.(redactor.deep(plan));
+  await o.hooks?.onProgress?.(redactor.deep(snapshot(plan, [], planned.calls)), "plan");
 
   const verifyQueue = new VerifyQueue({
     baseEnv: o.baseEnv,
     passThrough: o.verifyEnv,
     knownSecrets: o.knownSecrets,
+    ignoredFiles: { baseline: ignoredBaseline, exclude: ignoredExclude },
     ...(o.echo ? { echo: o.echo } : {}),
   });
   const rows = new Map<string, LedgerRow>();
@@ -386,8 +439,8 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
       dir.event({ type: "node_passed", node: row.nodeId, qualifier: row.qualifier });
     else if (row.verdict === "FAIL")
       dir.event({ type: "node_failed", node: row.nodeId, cause: row.cause, detail: row.detail });
-    await o.hooks?.onNodeFinished?.(row);
-    await o.hooks?.onProgress?.(snapshot(plan, [...rows.values()], planned.calls), "node");
+    await o.hooks?.onNodeFinished?.(redactor.deep(row));
+    await o.hooks?.onProgress?.(redactor.deep(snapshot(plan, [...rows.values()], planned.calls)), "node");
   };
 
   const result = await schedule({
@@ -440,7 +493,9 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
             }
           : null,
       };
-      const { row, reply } = await runAgentNode(
+      // The node's own work, until its verify is queued: a verify it overlaps keeps the ignored baseline.
+      const workDone = verifyQueue.nodeWorking();
+      const produced = await runAgentNode(
         agentSpec,
         {
           claudeExecutable: o.claudeExecutable,
@@ -454,12 +509,18 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
             o.hooks?.onNodeStarted?.(nodeId);
           },
           onVerifying: (nodeId, command) => {
+            workDone();
             dir.event({ type: "node_verifying", node: nodeId, command });
-            o.hooks?.onNodeVerifying?.(nodeId, command);
+            o.hooks?.onNodeVerifying?.(nodeId, redactor.text(command));
           },
         },
         signal,
       );
+      workDone();
+      // What the node or its verify printed may hold a known secret: redact its row, reply and saved output.
+      dir.redactSavedOutputs(id);
+      const row = redactor.deep(produced.row);
+      const reply = redactor.text(produced.reply);
       if (row.verdict === "PASS") replies.set(id, reply);
       rows.set(id, row);
       await recordRow(row);
@@ -489,13 +550,14 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
         verdict: "SKIPPED",
         reason: because,
         sessionId: null,
-        costUsd: null,
+        // A node that never ran spent nothing: 0, not unknown.
+        costUsd: 0,
         durationMs: 0,
         deniedToolCalls: 0,
         usage: null,
         numTurns: null,
         sink: graph.sinks.includes(node.id),
-        detail: because,
+        detail: "",
       };
       dir.event({ type: "node_skipped", node: node.id, reason: because });
       ordered.push(skipped);

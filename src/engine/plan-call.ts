@@ -36,6 +36,8 @@ export type PlanCallResult =
       /** The last reply's parsed spec (or raw text when it did not parse), kept for the run directory. */
       readonly rejected: unknown;
       readonly calls: readonly PlanningCall[];
+      /** True when a repair call was made (the first reply broke the planned-node rules). */
+      readonly repairAttempted: boolean;
     };
 
 export interface PlanCallOptions {
@@ -118,6 +120,7 @@ export async function planWithRepair(options: PlanCallOptions): Promise<PlanCall
       refusals: first.refusals,
       rejected: first.rejected,
       calls,
+      repairAttempted: false,
     };
   }
   const second = await attempt(options, buildRepairPrompt(options.prompt, first.refusals), calls);
@@ -129,5 +132,6 @@ export async function planWithRepair(options: PlanCallOptions): Promise<PlanCall
     refusals: second.refusals,
     rejected: second.rejected,
     calls,
+    repairAttempted: true,
   };
 }

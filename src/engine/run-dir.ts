@@ -3,7 +3,7 @@
  * terminal node), `events.jsonl` (append-only, one JSON line per transition), `graph.json`, node outputs
  * under `nodes/`, failed replies under `failed/`, `patch.diff` when nodes changed files, `ledger.json`.
  */
-import { appendFileSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { nodeFileName } from "../graph/file-name.js";
 import type { RunId } from "./run-id.js";
@@ -29,6 +29,11 @@ export class RunDirectory {
   ) {
     this.path = join(runsDir, runId);
     mkdirSync(join(this.path, "nodes"), { recursive: true });
+    // Run directories stay out of git wherever they live (SPEC §11: "git-ignored by the tool"), so they
+    // never enter an evidence tree, a patch or a `--commit`.
+    const ignore = join(runsDir, ".gitignore");
+    if (!existsSync(ignore))
+      writeFileSync(ignore, "# written by evidence-gate: run directories stay out of git\n*\n");
     mkdirSync(join(this.path, "failed"), { recursive: true });
   }
 

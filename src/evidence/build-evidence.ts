@@ -33,8 +33,15 @@ export interface BuildEvidenceInputs {
   readonly acceptNoBuildEvidence: boolean;
   /** From `scanBuildSignals` over the checked-out root (and `working-directory`). */
   readonly signals: readonly BuildSignal[];
-  /** The base-branch policy file's settings, when it exists. */
-  readonly policy?: { readonly verifyCmd?: string; readonly requireEvidence?: boolean };
+  /**
+   * The policy file's settings, when it exists. `source` says where it was read (e.g.
+   * `.github/evidence-gate.yml (base ref main, commit 1a2b3c4)`); messages quote it.
+   */
+  readonly policy?: {
+    readonly verifyCmd?: string;
+    readonly requireEvidence?: boolean;
+    readonly source?: string;
+  };
   readonly surface: Surface;
 }
 
@@ -49,6 +56,7 @@ interface Spelling {
   readonly verifyCmdName: string;
   readonly accept: string;
   readonly acceptName: string;
+  readonly workingDirectory: (folder: string) => string;
 }
 
 const SPELLINGS: Record<Surface, Spelling> = {
@@ -57,12 +65,14 @@ const SPELLINGS: Record<Surface, Spelling> = {
     verifyCmdName: "verify-cmd",
     accept: "accept-no-build-evidence: true",
     acceptName: "accept-no-build-evidence",
+    workingDirectory: (f) => `working-directory: ${yamlSingleQuoted(f)}`,
   },
   cli: {
     verifyCmd: (c) => `--verify-cmd ${posixSingleQuoted(c)}`,
     verifyCmdName: "--verify-cmd",
     accept: "--accept-no-build-evidence",
     acceptName: "--accept-no-build-evidence",
+    workingDirectory: (f) => `--working-directory ${posixSingleQuoted(f)}`,
   },
 };
 
@@ -105,7 +115,7 @@ export function decideBuildEvidence(inputs: BuildEvidenceInputs): BuildEvidenceD
     return {
       kind: "usage_error",
       message:
-        `The maintainers' policy file ${POLICY_FILE} (read from the base branch) sets require-evidence: true, ` +
+        `The maintainers' policy file ${policy.source ?? `${POLICY_FILE} (read from the base branch)`} sets require-evidence: true, ` +
         `so ${spell.acceptName} is not allowed here: give ${spell.verifyCmdName} instead.`,
     };
   }
@@ -118,8 +128,8 @@ export function decideBuildEvidence(inputs: BuildEvidenceInputs): BuildEvidenceD
     return {
       kind: "usage_error",
       message:
-        `The policy file ${POLICY_FILE} sets an empty verify-cmd, which would pass every time: ` +
-        `fix it on the base branch, or give ${spell.verifyCmdName}.`,
+        `The policy file ${policy.source ?? POLICY_FILE} sets an empty verify-cmd, which would pass every time: ` +
+        `fix the policy file, or give ${spell.verifyCmdName}.`,
     };
   }
 
@@ -140,10 +150,16 @@ export function decideBuildEvidence(inputs: BuildEvidenceInputs): BuildEvidenceD
   return { kind: "refused", signals: inputs.signals, message: refusalMessage(inputs.signals, spell) };
 }
 
+/** Most detected files the refusal names; the rest are counted (a monorepo may hold hundreds). */
+export const MAX_NAMED_SIGNALS = 12;
+
 /** The refusal text (SPEC §5): detected files and ecosystems, the two ways forward, nothing spent. */
 function refusalMessage(signals: readonly BuildSignal[], spell: Spelling): string {
   const suggestion = suggestVerifyCommand(signals);
-  const detected = signals.map((s) => `${s.file} (${s.ecosystem})`).join(", ");
+  const named = signals.slice(0, MAX_NAMED_SIGNALS).map((s) => `${s.file} (${s.ecosystem})`);
+  const unnamed = signals.length - named.length;
+  const detected = named.join(", ") + (unnamed > 0 ? `, and ${unnamed} more` : "");
+  const nested = suggestion?.nested ?? null;
   const lines = [
     "This repository has a build system, and this run would check none of it.",
     `Detected: ${detected}.`,
@@ -152,7 +168,14 @@ function refusalMessage(signals: readonly BuildSignal[], spell: Spelling): strin
     "Re-run with ONE of:",
     `  ${spell.verifyCmd(suggestion?.command ?? "<your build and test command>")}` +
       " — the engine runs it at each sink of the plan, one at a time, and judges its exit code" +
-      (suggestion?.guess ? " (several build systems were detected, so this command is a guess)" : ""),
+      (suggestion?.guess ? " (the detected files suggest different commands, so this one is a guess)" : ""),
+    ...(nested === null
+      ? []
+      : [
+          `    (it runs the command in ${nested.folder}, where those build files are; or set ` +
+            `${spell.workingDirectory(nested.folder)} with ${spell.verifyCmd(nested.command)}, ` +
+            "which moves the whole run into that folder)",
+        ]),
     `  ${spell.accept}` +
       " — run without build evidence, on the record: every verdict is then the model's, about its own work",
     "Nothing was run and nothing was spent: this was refused before the planner call.",

@@ -69,6 +69,11 @@ export interface CommitWorkingTreeOptions extends GitContext {
   readonly message: string;
   /** One trailer line appended after a blank line, e.g. `Evidence-Gate-Run: <run id>` (SPEC §10). */
   readonly trailer?: string;
+  /**
+   * Commit exactly this tree (the evidence tree a verify ran on) instead of the whole working tree. The
+   * index is then set to it, so later changes (files a verify command wrote) stay unstaged and visible.
+   */
+  readonly tree?: string;
 }
 
 async function configValue(root: string, key: string, context: GitContext): Promise<string | null> {
@@ -112,8 +117,13 @@ export async function commitWorkingTree(
     if (!(error instanceof GitError)) throw error;
     head = null;
   }
-  await run(["add", "-A"]);
-  const tree = await run(["write-tree"]);
+  let tree: string;
+  if (options.tree !== undefined) {
+    tree = await run(["rev-parse", "--verify", `${options.tree}^{tree}`]);
+  } else {
+    await run(["add", "-A"]);
+    tree = await run(["write-tree"]);
+  }
   if (head !== null && tree === (await run(["rev-parse", `${head}^{tree}`]))) return null;
 
   const identity: string[] = [];
@@ -135,5 +145,6 @@ export async function commitWorkingTree(
   ]);
   // Compare-and-swap: refuse to move HEAD if something else moved it meanwhile.
   await run(["update-ref", "-m", "evidence-gate: commit the nodes' changes", "HEAD", sha, head ?? ""]);
+  if (options.tree !== undefined) await run(["read-tree", tree]);
   return sha;
 }

@@ -12,6 +12,13 @@ import { buildChildEnv } from "../proc/child-env.js";
 import { OutputTail } from "../proc/output-tail.js";
 import { type RunProcessOptions, runProcess } from "../proc/run-process.js";
 import { evidenceTree, type GitContext } from "./evidence-tree.js";
+import {
+  acceptVerifyChanges,
+  compareIgnoredFiles,
+  type IgnoredFiles,
+  type IgnoredFilesComparison,
+  ignoredFilesFingerprint,
+} from "./ignored-files.js";
 
 /** The output tail kept on a verify's evidence, in bytes (SPEC §6: bounded; ledger model: ≤ 4 KiB). */
 export const VERIFY_TAIL_BYTES = 4096;
@@ -37,6 +44,18 @@ export interface RunVerifyOptions {
   readonly signal?: AbortSignal;
   /** Reuse an earlier sink's result for the same tree and command, and record this one for later sinks. */
   readonly reuse?: { readonly cache: VerifyCache; readonly nodeId: string };
+  /**
+   * Fingerprint the git-ignored files just before the command runs and compare them with `baseline`
+   * (taken when the run started); the evidence then carries `ignoredFiles`. Absent: not measured.
+   */
+  readonly ignoredFiles?: IgnoredFilesCheck;
+}
+
+/** The baseline the git-ignored files of a verify are compared with, and the folders left out. */
+export interface IgnoredFilesCheck {
+  readonly baseline: IgnoredFiles;
+  /** Absolute folders left out besides `<root>/.evidence-gate/` (the runs folder). */
+  readonly exclude?: readonly string[];
 }
 
 /**
@@ -49,6 +68,15 @@ export interface RunVerifyOptions {
  * @returns the evidence; never rejects for the command's own failure.
  */
 export async function runVerify(options: RunVerifyOptions): Promise<VerifyEvidence> {
+  return (await measureAndRun(options)).evidence;
+}
+
+/** {@link runVerify}, also returning the ignored-files fingerprint taken before the command and whether it ran. */
+async function measureAndRun(options: RunVerifyOptions): Promise<{
+  readonly evidence: VerifyEvidence;
+  readonly before: IgnoredFiles | null;
+  readonly ran: boolean;
+}> {
   const gitContext: GitContext = { baseEnv: options.env, knownSecrets: options.knownSecrets };
   let tree: string | null = null;
   let treeNote: string | null = null;
@@ -57,11 +85,32 @@ export async function runVerify(options: RunVerifyOptions): Promise<VerifyEviden
   } catch (error) {
     treeNote = `[evidence-gate] no evidence tree: ${error instanceof Error ? error.message : String(error)}`;
   }
+  let before: IgnoredFiles | null = null;
+  let ignored: Partial<VerifyEvidence> = {};
+  if (options.ignoredFiles !== undefined) {
+    before = await ignoredFilesFingerprint(options.cwd, {
+      ...gitContext,
+      ...(options.ignoredFiles.exclude !== undefined ? { exclude: options.ignoredFiles.exclude } : {}),
+    });
+    ignored = ignoredFields(compareIgnoredFiles(options.ignoredFiles.baseline, before));
+  }
 
   const key = tree !== null ? cacheKey(options, tree) : null;
-  if (options.reuse && key !== null) {
+  // A result is reused only when the ignored files are as they were for it too: the same tree with a
+  // changed node_modules is not the same evidence.
+  const reusable = ignored.ignoredFiles === undefined || ignored.ignoredFiles === "unchanged";
+  if (options.reuse && key !== null && reusable) {
     const earlier = options.reuse.cache.lookup(key);
-    if (earlier !== undefined) return { ...earlier.evidence, reusedFrom: earlier.nodeId };
+    const earlierClean =
+      earlier !== undefined &&
+      (earlier.evidence.ignoredFiles === undefined || earlier.evidence.ignoredFiles === "unchanged");
+    if (earlier !== undefined && earlierClean) {
+      return {
+        evidence: { ...earlier.evidence, ...ignored, reusedFrom: earlier.nodeId },
+        before,
+        ran: false,
+      };
+    }
   }
 
   const combined = new OutputTail(VERIFY_TAIL_BYTES - NOTE_ROOM);
@@ -92,6 +141,7 @@ export async function runVerify(options: RunVerifyOptions): Promise<VerifyEviden
     expectExit: options.expectExit,
     durationMs: result.durationMs,
     evidenceTree: tree,
+    ...ignored,
   };
   const tail = (note: string | null): string => boundedTail([treeNote, combined.text(), note]);
   let evidence: VerifyEvidence;
@@ -145,11 +195,32 @@ export async function runVerify(options: RunVerifyOptions): Promise<VerifyEviden
   if (options.reuse && key !== null && (evidence.outcome === "passed" || evidence.outcome === "failed")) {
     options.reuse.cache.record(key, options.reuse.nodeId, evidence);
   }
-  return evidence;
+  return { evidence, before, ran: true };
+}
+
+/** The evidence fields of an ignored-files comparison. */
+function ignoredFields(comparison: IgnoredFilesComparison): Partial<VerifyEvidence> {
+  switch (comparison.kind) {
+    case "unchanged":
+      return { ignoredFiles: "unchanged" };
+    case "changed":
+      return {
+        ignoredFiles: "changed",
+        ignoredFilesChanges: {
+          total: comparison.total,
+          examples: comparison.examples.map((e) => ({ path: e.path, change: e.change })),
+          ...(comparison.note !== undefined ? { note: comparison.note } : {}),
+        },
+      };
+    case "unknown":
+      return { ignoredFiles: "unknown", ignoredFilesReason: comparison.reason };
+    default:
+      return unreachable(comparison);
+  }
 }
 
 function unreachable(value: never): never {
-  throw new Error(`Internal error: unexpected process result ${JSON.stringify(value)}`);
+  throw new Error(`Internal error: unexpected value ${JSON.stringify(value)}`);
 }
 
 /** Joins the parts and keeps at most {@link VERIFY_TAIL_BYTES} bytes, cut at a character boundary. */
@@ -210,6 +281,12 @@ export interface VerifyRunSettings {
   readonly echo?: RunProcessOptions["echo"];
   /** Share results with another queue; default a fresh cache per queue (per run). */
   readonly cache?: VerifyCache;
+  /**
+   * Compare every verify's git-ignored files with this baseline (the run start's fingerprint). The queue
+   * moves the baseline on after a verify to accept the files that verify itself wrote, when no node's
+   * model work overlapped it (see {@link VerifyQueue.nodeWorking}).
+   */
+  readonly ignoredFiles?: IgnoredFilesCheck;
 }
 
 /** One sink's verify, as the engine asks for it. */
@@ -229,15 +306,41 @@ export interface SinkVerifyRequest {
 export class VerifyQueue {
   private last: Promise<unknown> = Promise.resolve();
   private readonly cache: VerifyCache;
+  /** The baseline the next verify's git-ignored files are compared with. */
+  private ignoredBaseline: IgnoredFiles | null;
+  /** Nodes whose model work is running now, and how many ever started (to see overlap with a verify). */
+  private working = 0;
+  private workStarts = 0;
 
   constructor(private readonly settings: VerifyRunSettings) {
     this.cache = settings.cache ?? new VerifyCache();
+    this.ignoredBaseline = settings.ignoredFiles?.baseline ?? null;
+  }
+
+  /**
+   * Marks a node's own (model) work as running; call the returned function, once or more, when it ends
+   * (before the node's verify is queued). A verify that no node's work overlapped may move the
+   * ignored-files baseline on past the files it wrote itself; otherwise the baseline stays.
+   */
+  nodeWorking(): () => void {
+    this.working++;
+    this.workStarts++;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.working--;
+    };
   }
 
   /** Queues one sink's verify; it starts when every verify queued before it has settled. */
   run(request: SinkVerifyRequest): Promise<VerifyEvidence> {
-    return this.exclusive(() =>
-      runVerify({
+    return this.exclusive(async () => {
+      const baseline = this.ignoredBaseline;
+      const quietAtStart = this.working === 0;
+      const startsAtStart = this.workStarts;
+      const exclude = this.settings.ignoredFiles?.exclude;
+      const measured = await measureAndRun({
         command: request.command,
         cwd: request.cwd,
         timeoutMs: request.timeoutMs,
@@ -246,10 +349,29 @@ export class VerifyQueue {
         passThrough: this.settings.passThrough,
         knownSecrets: this.settings.knownSecrets,
         reuse: { cache: this.cache, nodeId: request.nodeId },
+        ...(baseline !== null ? { ignoredFiles: { baseline, ...(exclude ? { exclude } : {}) } } : {}),
         ...(this.settings.echo !== undefined ? { echo: this.settings.echo } : {}),
         ...(request.signal !== undefined ? { signal: request.signal } : {}),
-      }),
-    );
+      });
+      // Re-baseline: a second sink's verify would otherwise see the first verify's own ignored outputs
+      // (dist/, coverage/, caches) as changes. Accept exactly the paths this verify changed — a change a
+      // node made before it ran stays a change for every later sink — and only when no node's model work
+      // ran during the verify, since a node's edit in that window cannot be told from the build's. When
+      // that is not so the baseline stays, and a later sink's verify may report build outputs as "changed
+      // since the run started": never a false success, at worst an action_required to look at.
+      const quiet = quietAtStart && this.working === 0 && this.workStarts === startsAtStart;
+      if (baseline !== null && measured.ran && measured.before !== null && quiet) {
+        const after = await ignoredFilesFingerprint(request.cwd, {
+          baseEnv: this.settings.baseEnv,
+          knownSecrets: this.settings.knownSecrets,
+          ...(exclude !== undefined ? { exclude } : {}),
+        });
+        if (this.working === 0 && this.workStarts === startsAtStart) {
+          this.ignoredBaseline = acceptVerifyChanges(baseline, measured.before, after);
+        }
+      }
+      return measured.evidence;
+    });
   }
 
   /** Runs `task` when every task queued before it has settled (the queue's mutex, for other work). */

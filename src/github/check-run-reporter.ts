@@ -45,12 +45,12 @@ export class CheckRunReporter {
   }
 
   /** Creates the check run `in_progress`. `externalId` carries the run id (SPEC §6). */
-  async start(externalId: string, summary: string): Promise<CheckRunRef> {
+  async start(externalId: string, summary: string, title = "evidence-gate: starting"): Promise<CheckRunRef> {
     this.#ref = await this.#options.client.create({
       name: this.#options.name,
       headSha: this.#options.headSha,
       externalId,
-      title: "evidence-gate: planning",
+      title,
       summary,
       ...(this.#options.detailsUrl ? { detailsUrl: this.#options.detailsUrl } : {}),
     });

@@ -1,6 +1,6 @@
 import type { Conclusion } from "./conclusion.js";
 import type { TokenTotals, UsdTotal } from "./ledger.js";
-import type { LedgerRow, VerifyEvidence } from "./model.js";
+import type { IgnoredFilesChanges, LedgerRow, VerifyEvidence } from "./model.js";
 import { unreachable } from "./unreachable.js";
 
 /**
@@ -63,7 +63,44 @@ export function rowDetail(row: LedgerRow): string {
   }
   if (row.verdict === "FAIL" && row.superseded === true) parts.push("superseded by a later attempt");
   if (row.verdict === "SKIPPED" && row.reason !== "") parts.push(row.reason);
+  // The engine already writes it into the detail; a row from elsewhere gets it here.
+  const ignored = ignoredFilesWords(row.verify);
+  if (ignored !== null && !row.detail.includes(ignored)) parts.push(ignored);
   return parts.filter((part) => part !== "").join("; ");
+}
+
+/** How many changed paths a detail cell names (the conclusion's reason names up to 10). */
+const DETAIL_PATHS = 3;
+
+/**
+ * What a verify's git-ignored files say in the detail column: nothing when unchanged or not measured,
+ * else that the command ran on ignored files that are on no commit (changed) or could not be compared.
+ */
+export function ignoredFilesWords(verify: VerifyEvidence | undefined): string | null {
+  if (verify === undefined) return null;
+  switch (verify.ignoredFiles) {
+    case undefined:
+    case "unchanged":
+      return null;
+    case "changed":
+      return `git-ignored files changed since the run started, on no commit: ${describeIgnoredChanges(verify.ignoredFilesChanges, DETAIL_PATHS)}`;
+    case "unknown":
+      return `git-ignored files not compared: ${verify.ignoredFilesReason ?? "unknown reason"}`;
+    default:
+      return unreachable(verify.ignoredFiles);
+  }
+}
+
+/** `a.js (modified), b.js (added), 3 more` — the changed ignored paths, at most `shown` named. */
+export function describeIgnoredChanges(changes: IgnoredFilesChanges | undefined, shown = 10): string {
+  if (changes === undefined) return "(no path recorded)";
+  const clip = (path: string): string => (path.length > 200 ? `…${path.slice(-199)}` : path);
+  const named = changes.examples.slice(0, shown).map((c) => `${clip(c.path)} (${c.change})`);
+  const rest = changes.total !== null ? changes.total - named.length : 0;
+  const parts = [...named];
+  if (rest > 0) parts.push(`${rest} more`);
+  if (changes.note !== undefined) parts.push(changes.note);
+  return parts.length > 0 ? parts.join(", ") : "(no path recorded)";
 }
 
 /** `exited 1 (expected 0)`, `timed out`, `could not be started`. */

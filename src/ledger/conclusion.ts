@@ -1,5 +1,5 @@
 import type { BuildEvidenceAnswer } from "../evidence/answer.js";
-import { verifyExitWords } from "./cells.js";
+import { describeIgnoredChanges, verifyExitWords } from "./cells.js";
 import type { FailRow, LedgerRow } from "./model.js";
 import { unreachable } from "./unreachable.js";
 
@@ -27,6 +27,10 @@ export type ConclusionRule =
   | "verified-on-commit"
   | "verified-off-commit"
   | "verified-tree-unknown"
+  /** Every sink verified, but a verify ran with git-ignored files changed since the run started. */
+  | "verified-ignored-files-changed"
+  /** Every sink verified, but a verify's git-ignored files could not be compared with the run start's. */
+  | "verified-ignored-files-unknown"
   | "no-engine-evidence"
   | "partially-verified"
   | "only-gate-sinks"
@@ -97,8 +101,9 @@ const PATCH_NOT_ON_COMMIT = "the evidence is for a patch that is not on this com
  * A node is judged by its executions: a FAIL row counts unless it is marked `superseded` and a later row of
  * the same node exists; a node whose last row is not a PASS did not pass. A verify evidence that did not
  * pass counts as a failed verification even on a row that claims PASS. `success` needs every node PASS,
- * at least one non-gate sink, every non-gate sink `PASS (verified)`, and every such sink's evidence tree
- * equal to `postedCommitTree`.
+ * at least one non-gate sink, every non-gate sink `PASS (verified)`, every such sink's evidence tree
+ * equal to `postedCommitTree`, and every such sink's verify run with its git-ignored files unchanged
+ * since the run started (`ignoredFiles` absent counts as unchanged: the caller did not measure).
  */
 export function decideConclusion(input: ConclusionInput): Conclusion {
   const { end } = input;
@@ -259,6 +264,27 @@ function judgeRows(input: ConclusionInput): Conclusion {
   }
 
   const trees = verified.map((id) => last.get(id)?.verify?.evidenceTree ?? null);
+  const offCommit =
+    input.postedCommitTree !== null && trees.some((tree) => tree !== null && tree !== input.postedCommitTree);
+  // Before the tree rules: a verify that ran on changed ignored files is never evidence for a commit,
+  // whatever its tree, and must not fall to a `neutral` (which satisfies branch protection).
+  const ignoredChanged = verified.filter((id) => last.get(id)?.verify?.ignoredFiles === "changed");
+  if (ignoredChanged.length > 0) {
+    const which = ignoredChanged
+      .map((id) => `sink "${id}": ${describeIgnoredChanges(last.get(id)?.verify?.ignoredFilesChanges)}`)
+      .join("; ");
+    return {
+      conclusion: "action_required",
+      outcome: "passed",
+      rule: "verified-ignored-files-changed",
+      title: "Verified, but git-ignored files changed",
+      reason:
+        `Every sink was verified, but the verify command ran with git-ignored files changed since the run started (${which}). ` +
+        "The evidence covers git-ignored files that are on no commit, so this commit may not pass on a fresh clone. " +
+        "Undo those changes, or make them in tracked files, and re-run." +
+        (offCommit ? ` Besides, ${PATCH_NOT_ON_COMMIT}.` : ""),
+    };
+  }
   if (input.postedCommitTree === null || trees.some((tree) => tree === null)) {
     return neutralOr(input.requireEvidence, {
       rule: "verified-tree-unknown",
@@ -267,7 +293,7 @@ function judgeRows(input: ConclusionInput): Conclusion {
         "Every sink was verified, but the verified tree could not be compared with the posted commit's tree, so the evidence cannot be tied to this commit.",
     });
   }
-  if (trees.some((tree) => tree !== input.postedCommitTree)) {
+  if (offCommit) {
     return {
       conclusion: "action_required",
       outcome: "passed",
@@ -275,6 +301,17 @@ function judgeRows(input: ConclusionInput): Conclusion {
       title: "Verified, but not on this commit",
       reason: `Every sink was verified, but ${PATCH_NOT_ON_COMMIT}: the nodes changed files that were not committed and pushed. Push the patch, or re-run on a commit that contains it.`,
     };
+  }
+  const ignoredUnknown = verified.filter((id) => last.get(id)?.verify?.ignoredFiles === "unknown");
+  if (ignoredUnknown.length > 0) {
+    const why = [
+      ...new Set(ignoredUnknown.map((id) => last.get(id)?.verify?.ignoredFilesReason ?? "unknown reason")),
+    ].join("; ");
+    return neutralOr(input.requireEvidence, {
+      rule: "verified-ignored-files-unknown",
+      title: `Verified, but the git-ignored files could not be compared (${countNodes(last.size)} passed)`,
+      reason: `Every sink was verified on this commit's tree, but the git-ignored files the verify command may read could not be compared with the run's start (${why}), so the evidence cannot be shown to rest on this commit alone.`,
+    });
   }
   return {
     conclusion: "success",
@@ -349,7 +386,7 @@ function neutralOr(
     outcome: "failed",
     rule: decision.rule,
     title: `Failed (require-evidence): ${decision.title}`,
-    reason: `${decision.reason} The base branch policy sets require-evidence: true, so a run without engine-run evidence on every non-gate sink fails.`,
+    reason: `${decision.reason} The maintainers' policy file (.github/evidence-gate.yml) sets require-evidence: true, so a run without engine-run evidence on every non-gate sink fails.`,
   };
 }
 

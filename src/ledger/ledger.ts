@@ -48,6 +48,11 @@ export interface PatchSummary {
   readonly bytes: number;
   /** The patch's first lines, already bounded by the writer; renderers bound it again. */
   readonly preview: string;
+  /**
+   * The patch holds a known secret value (SPEC §9): the preview shows it as `***`, while the patch file is
+   * the nodes' content byte for byte.
+   */
+  readonly holdsSecret?: true;
 }
 
 /** What the plan was and what stands behind its verdicts (SPEC §6, "the plan section"). */
@@ -62,6 +67,11 @@ export interface PlanSection {
   readonly planningCostUsd: number | null;
   /** Set when the planner's first spec was refused and one repair call fixed it. */
   readonly repaired?: { readonly refusals: readonly string[] };
+  /**
+   * The maintainers' policy file, when one applied (SPEC §5, §11): where it was read (e.g.
+   * `.github/evidence-gate.yml (base ref main, commit 1a2b3c4)`) and its `require-evidence`.
+   */
+  readonly policy?: { readonly source: string; readonly requireEvidence: boolean };
 }
 
 export interface PlanNode {

@@ -32,6 +32,27 @@ export interface VerifyEvidence {
   readonly evidenceTree: string | null;
   /** Set when this result was reused from another sink with the same tree and command. */
   readonly reusedFrom?: string;
+  /**
+   * The git-ignored files just before the command ran, against the run's baseline (taken when the run
+   * started; ADR 0003 amendment): `changed` means the command ran on ignored files that are on no commit.
+   * Absent when the caller did not measure them (hand-written rows, other modes): counts as `unchanged`.
+   */
+  readonly ignoredFiles?: "unchanged" | "changed" | "unknown";
+  /** With `ignoredFiles: "changed"`: how many paths differ (`null` = not known) and up to 10 of them. */
+  readonly ignoredFilesChanges?: IgnoredFilesChanges;
+  /** With `ignoredFiles: "unknown"`: why they could not be compared. */
+  readonly ignoredFilesReason?: string;
+}
+
+/** The git-ignored paths that changed, were added or were removed since the baseline. */
+export interface IgnoredFilesChanges {
+  readonly total: number | null;
+  readonly examples: readonly {
+    readonly path: string;
+    readonly change: "modified" | "added" | "removed";
+  }[];
+  /** Said besides the examples, e.g. that the listing went over its bound. */
+  readonly note?: string;
 }
 
 /** Token usage summed over one CLI call. Absent fields mean the CLI did not report them. */

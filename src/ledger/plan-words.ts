@@ -20,7 +20,7 @@ export function answerWords(answer: BuildEvidenceAnswer): { readonly kind: strin
         kind: answer.kind,
         words:
           answer.declaredBy === "policy"
-            ? "the verify command comes from the base branch policy (.github/evidence-gate.yml)"
+            ? "the verify command comes from the maintainers' policy file (.github/evidence-gate.yml)"
             : "the verify command comes from the workflow input / CLI flag",
       };
     case "declared":

@@ -65,6 +65,17 @@ const VerifyEvidenceSchema = z.strictObject({
   outputTail: text,
   evidenceTree: id.nullable(),
   reusedFrom: id.optional(),
+  ignoredFiles: z.enum(["unchanged", "changed", "unknown"]).optional(),
+  ignoredFilesChanges: z
+    .strictObject({
+      total: count.nullable(),
+      examples: z
+        .array(z.strictObject({ path: line, change: z.enum(["modified", "added", "removed"]) }))
+        .max(MAX_LIST),
+      note: line.optional(),
+    })
+    .optional(),
+  ignoredFilesReason: text.optional(),
 });
 
 const rowBase = {
@@ -132,6 +143,7 @@ const PlanSectionSchema = z.strictObject({
     .max(MAX_LIST),
   planningCostUsd: usd.nullable(),
   repaired: z.strictObject({ refusals: z.array(text).max(MAX_LIST) }).optional(),
+  policy: z.strictObject({ source: line, requireEvidence: z.boolean() }).optional(),
 });
 
 const UsdTotalSchema = z.discriminatedUnion("kind", [
@@ -159,6 +171,8 @@ const ConclusionSchema = z.strictObject({
     "verified-on-commit",
     "verified-off-commit",
     "verified-tree-unknown",
+    "verified-ignored-files-changed",
+    "verified-ignored-files-unknown",
     "no-engine-evidence",
     "partially-verified",
     "only-gate-sinks",
@@ -197,7 +211,9 @@ export const LedgerJsonSchema = z.strictObject({
   startingCommit: CommitSchema.nullable(),
   postedCommit: CommitSchema.optional(),
   evidenceTree: id.nullable(),
-  patch: z.strictObject({ path: line, bytes: count, preview: text }).optional(),
+  patch: z
+    .strictObject({ path: line, bytes: count, preview: text, holdsSecret: z.literal(true).optional() })
+    .optional(),
 });
 
 // Compile-time proof that the schema and the type describe the same ledger: same keys, same value types,

@@ -149,6 +149,7 @@ function planSection(ledger: Ledger): string {
     `**Build evidence:** \`${answer.kind}\` — ${escapeInline(answer.words)}.`,
     "",
   ];
+  if (plan.policy !== undefined) lines.push(policyLine(plan.policy), "");
   if (hasNoBuildEvidence(plan)) {
     lines.push(NO_BUILD_EVIDENCE_LINE);
   } else {
@@ -175,6 +176,11 @@ function planSection(ledger: Ledger): string {
     for (const refusal of plan.repaired.refusals) lines.push(`- ${escapeInline(refusal)}`);
   }
   return lines.join("\n");
+}
+
+/** Where the maintainers' policy file was read, and whether it requires engine-run evidence. */
+function policyLine(policy: NonNullable<Ledger["plan"]["policy"]>): string {
+  return `**Policy:** ${escapeInline(policy.source)} — require-evidence: ${policy.requireEvidence}.`;
 }
 
 /** Which tree was verified and whether it is the tree of the commit this check is posted on (SPEC §6). */
@@ -279,6 +285,12 @@ function patchSection(ledger: Ledger, detail: Detail): string {
     "",
     `The nodes changed files that are not on the posted commit: ${codeSpan(patch.path, { inTable: false })} (${patch.bytes} bytes).`,
   ];
+  if (patch.holdsSecret === true) {
+    lines.push(
+      "",
+      "**The patch holds a known secret value** (the GitHub token or the model credential). The preview shows it as `***`; the patch file in the run directory holds it as the nodes wrote it. Remove it before you apply or share the patch.",
+    );
+  }
   const preview = boundedPreview(patch.preview, detail);
   if (preview.text !== "") {
     const shown = preview.cut ? `Preview (first ${preview.lines} lines)` : "Preview";

@@ -31,6 +31,9 @@ const GAP = "  ";
 export function renderLedgerText(ledger: Ledger): string {
   const lines: string[] = [header(ledger)];
   if (ledger.goal !== undefined) lines.push(`Goal: ${oneLine(ledger.goal)}`);
+  const { policy } = ledger.plan;
+  if (policy !== undefined)
+    lines.push(`Policy: ${oneLine(policy.source)} — require-evidence: ${policy.requireEvidence}`);
   lines.push(...buildEvidence(ledger));
   lines.push("");
   lines.push(...table(ledger.rows));

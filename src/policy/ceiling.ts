@@ -3,15 +3,21 @@
  *
  * | call                     | layer 1 settingSources | 2 allowedTools | 3 tools         | 4 strict MCP | 5 disallowedTools   |
  * | ------------------------ | ---------------------- | -------------- | --------------- | ------------ | ------------------- |
- * | planned node             | `""`                   | declaration    | bare names      | on           | undeclared deniable |
+ * | planned node             | `""`                   | declaration    | bare names      | on           | undeclared deniable + git rules |
  * | planned node + opt-in    | absent                 | unchanged      | unchanged       | off          | unchanged           |
  * | planner                  | absent                 | none           | absent          | on           | all nine deniable   |
  * | hand-written `run` node  | —                      | declaration    | —               | —            | —                   |
  *
  * The opt-in (`accept-loaded-user-config`) moves layers 1 and 4 together and nothing else: an opted-in
  * planned node has a hand-written node's configuration posture and a planned node's tool posture.
+ *
+ * "git rules": a planned node that declares any `Bash(git …)` entry also gets the scoped deny rules of
+ * `git-deny.ts` in layer 5 (`-c`, `config`, `commit`, `--output`, `push`, …), because `Bash(git *)` is a
+ * prefix grant and git has its own ways to run commands and write files. Deny rules beat allow rules in
+ * the real CLI; this narrows the grant, it does not sandbox it.
  */
 import { bareToolName, DENIABLE_TOOLS } from "./allowlist.js";
+import { gitDenyRules } from "./git-deny.js";
 import type { ToolPolicy } from "./tool-policy.js";
 
 export interface PlannedNodePolicyOptions {
@@ -36,6 +42,8 @@ export function bareToolNames(allowedTools: readonly string[]): string[] {
  *
  * Without the opt-in: `settingSources: ""`, `strictMcpConfig: true`. With it: `settingSources` absent and
  * `strictMcpConfig: false`; `allowedTools`, `tools` and `disallowedTools` are identical either way.
+ * `disallowedTools` is the undeclared deniable tools by bare name, then the git deny rules when the
+ * declaration holds a `Bash(git …)` grant.
  */
 export function plannedNodePolicy(
   allowedTools: readonly string[],
@@ -48,7 +56,10 @@ export function plannedNodePolicy(
   const residual = Object.freeze({
     allowedTools: Object.freeze([...allowedTools]),
     tools: Object.freeze(tools),
-    disallowedTools: Object.freeze(DENIABLE_TOOLS.filter((name) => !tools.includes(name))),
+    disallowedTools: Object.freeze([
+      ...DENIABLE_TOOLS.filter((name) => !tools.includes(name)),
+      ...gitDenyRules(allowedTools),
+    ]),
   });
   if (options.loadedUserConfig) {
     return Object.freeze({ ...residual, strictMcpConfig: false });

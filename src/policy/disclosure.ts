@@ -43,11 +43,13 @@ const VOICES: Record<DisclosureSurface, Voice> = {
 
 function claudeIsolated(voice: Voice): string {
   return (
-    "Planned nodes run isolated: no user, project or local settings load for them, so a declared scope " +
-    "such as Bash(git *) is enforced rather than merely requested, and " +
+    "Planned nodes run isolated: no user, project or local settings load for them, so no standing " +
+    "permission grant widens a declared scope such as Bash(git *), and " +
     `${voice.whose} CLAUDE.md, hooks and MCP servers are not available to them.` +
     voice.home("claude") +
-    " SECURITY.md lists what this isolation does not cover."
+    " A declared scope is a command prefix, not a sandbox: a Bash(git …) grant is narrowed by deny rules " +
+    "for git's known ways to run programs, write files or reach the network. SECURITY.md lists what this " +
+    "isolation does not cover."
   );
 }
 

@@ -10,7 +10,8 @@
  * - `tools`: layer 3, bare names of the declaration (`--tools Read,Bash`); `undefined` = flag omitted,
  *   `[]` = `--tools ""` (no tools at all).
  * - `strictMcpConfig`: layer 4 (`--strict-mcp-config`).
- * - `disallowedTools`: layer 5, the deniable tools the node did not declare (`--disallowedTools …`).
+ * - `disallowedTools`: layer 5, the deniable tools the node did not declare (`--disallowedTools …`), plus
+ *   scoped git deny rules when a planned node declares `Bash(git …)` (`src/policy/git-deny.ts`).
  */
 export interface ToolPolicy {
   readonly settingSources?: string;

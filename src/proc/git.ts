@@ -53,3 +53,38 @@ export async function git(args: readonly string[], options: GitOptions): Promise
   }
   return result.stdoutTail.replace(/\n$/, "");
 }
+
+/**
+ * Runs `git ARGS` and hands its stdout to `onStdout` as raw chunks, as they arrive — for output too large
+ * for {@link git}'s bounded tail (8 MiB), or not text (`-z` lists). Abort `signal` to stop git early (the
+ * call then rejects with a GitError saying `cancelled`).
+ *
+ * @throws GitError when git cannot start, times out, is cancelled, or exits non-zero.
+ */
+export async function gitStream(
+  args: readonly string[],
+  options: GitOptions & { readonly onStdout: (chunk: Buffer) => void; readonly signal?: AbortSignal },
+): Promise<void> {
+  const result = await runProcess({
+    command: "git",
+    args,
+    cwd: options.cwd,
+    env: buildChildEnv({
+      base: options.baseEnv ?? process.env,
+      child: { kind: "git" },
+      knownSecrets: options.knownSecrets ?? [],
+      set: { GIT_TERMINAL_PROMPT: "0", ...options.set },
+    }),
+    timeoutMs: options.timeoutMs ?? 120_000,
+    // stdout goes to the callback; the seam's own tails only carry stderr for the error message.
+    tailBytes: 64 * 1024,
+    onStdoutData: options.onStdout,
+    ...(options.signal !== undefined ? { signal: options.signal } : {}),
+  });
+  if (result.kind !== "exited") {
+    throw new GitError(args, result.kind === "spawn_failed" ? result.message : result.kind);
+  }
+  if (result.exitCode !== 0) {
+    throw new GitError(args, `exit ${result.exitCode}: ${result.stderrTail.trim().slice(-2000)}`);
+  }
+}

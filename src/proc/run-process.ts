@@ -31,6 +31,11 @@ export interface RunProcessOptions {
   readonly tailBytes?: number;
   /** Called with each complete stdout line (without the newline). */
   readonly onStdoutLine?: (line: string) => void;
+  /**
+   * Called with each raw stdout chunk, undecoded (for NUL-separated or binary output, e.g. `git … -z`).
+   * Without `onStdoutLine` and `echo`, stdout is then not split into lines at all.
+   */
+  readonly onStdoutData?: (chunk: Buffer) => void;
   /** Called with each complete stderr line (without the newline). */
   readonly onStderrLine?: (line: string) => void;
   /** Echo both streams line by line, fenced from workflow commands when `fenceWorkflowCommands`. */
@@ -55,6 +60,8 @@ export type ProcessResult =
   | { readonly kind: "spawn_failed"; readonly message: string; readonly durationMs: number };
 
 const DEFAULT_TAIL = 64 * 1024;
+/** The largest delay `setTimeout` honours (Node docs: "When delay is larger than 2147483647 … set to 1"). */
+const MAX_TIMER_MS = 2_147_483_647;
 
 class LineSplitter {
   private pending = "";
@@ -105,6 +112,9 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
     options.onStderrLine?.(line);
   };
   const stdoutLines = new LineSplitter(onOut);
+  // Splitting is only for line consumers; a raw-data consumer of a huge stream is spared the decoding.
+  const splitStdout =
+    fence !== null || options.onStdoutLine !== undefined || options.onStdoutData === undefined;
   const stderrLines = new LineSplitter(onErr);
 
   return new Promise<ProcessResult>((resolve) => {
@@ -143,7 +153,8 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
     };
     const timeout =
       options.timeoutMs !== undefined
-        ? setTimeout(() => stop({ kind: "timed_out" }), options.timeoutMs)
+        ? // setTimeout takes at most 2^31-1 ms (~24.8 days); a longer timeout would fire at once.
+          setTimeout(() => stop({ kind: "timed_out" }), Math.min(options.timeoutMs, MAX_TIMER_MS))
         : undefined;
     const onAbort = (): void => stop({ kind: "cancelled" });
     options.signal?.addEventListener("abort", onAbort, { once: true });
@@ -151,7 +162,8 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
     child.stdout?.on("data", (chunk: Buffer) => {
       if (settled) return;
       stdoutTail.push(chunk);
-      stdoutLines.push(chunk);
+      options.onStdoutData?.(chunk);
+      if (splitStdout) stdoutLines.push(chunk);
     });
     child.stderr?.on("data", (chunk: Buffer) => {
       if (settled) return;

@@ -414,6 +414,61 @@ describe("processes and secrets (SPEC §9)", () => {
     expect(env).not.toContain(modelKey);
   });
 
+  test("a verify command that prints the GitHub token and the model key (as read from /proc) reaches no output: stdout, --json, --summary-out, the check run and every run-directory file are redacted; patch.diff keeps the nodes' bytes and the ledger says it holds a secret", async () => {
+    const token = "ghs_leakedThroughProc0123456789abcdefXYZ";
+    const modelKey = "sk-ant-leaked-model-key-0123456789";
+    const h = await harness({
+      script: (repo) => fixSumScript({ repoDir: repo.dir, newBody: `return a + b; // ${token}` }),
+    });
+    const outDir = mkdtempSync(join(tmpdir(), "eg-e2e-leak-"));
+    onTestFinished(() => rmSync(outDir, { recursive: true, force: true }));
+    // Stands in for /proc/$PPID/environ: the verify command cannot get the values from its own environment.
+    const leak = join(outDir, "parent-environ.txt");
+    writeFileSync(leak, `GITHUB_TOKEN=${token}\nANTHROPIC_API_KEY=${modelKey}\n`);
+    const verifyCmd = `cat '${leak}'; printf '%s' '${token}' | base64; npm test; exit 1`;
+
+    const r = await h.run(["--verify-cmd", verifyCmd, "--json"], {
+      env: { GITHUB_TOKEN: token, ANTHROPIC_API_KEY: modelKey },
+    });
+
+    expect(r.exitCode, r.stderr).toBe(1);
+    // The model CLI still got its credential through set (value scrubbing would have dropped it).
+    expect(requestsOf(h.server.requests, "implement").length).toBeGreaterThan(0);
+    // Under --json, stdout is the ledger alone.
+    const ledger = JSON.parse(r.stdout) as Ledger;
+    const runDir = join(ledger.patch!.path, "..");
+    expect(row(ledger, "check").verify?.outputTail).toContain("GITHUB_TOKEN=***");
+    expect(row(ledger, "check").verify?.outputTail).toContain("ANTHROPIC_API_KEY=***");
+    const forms = [token, modelKey, Buffer.from(token).toString("base64").slice(0, 40)];
+    const surfaces: Record<string, string> = {
+      stdout: r.stdout,
+      stderr: r.stderr,
+      summary: r.summary ?? "",
+      checkRun: JSON.stringify(r.checkRunRequests),
+    };
+    const walk = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)],
+      );
+    for (const file of walk(runDir)) {
+      if (!file.endsWith("patch.diff")) surfaces[file] = readFileSync(file, "utf8");
+    }
+    expect(Object.keys(surfaces)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/ledger\.json$/), expect.stringMatching(/state\.json$/)]),
+    );
+    for (const [name, text] of Object.entries(surfaces)) {
+      for (const form of forms) expect(text, `${name} holds ${form}`).not.toContain(form);
+    }
+    // The patch is the nodes' content byte for byte; its preview is redacted and says why.
+    expect(readFileSync(join(runDir, "patch.diff"), "utf8")).toContain(token);
+    expect(ledger.patch).toMatchObject({ holdsSecret: true });
+    expect(ledger.patch?.preview).toContain("return a + b; // ***");
+    expect(r.summary).toContain("The patch holds a known secret value");
+    // The surfaces really carried the printed output, redacted.
+    expect(r.summary).toContain("GITHUB_TOKEN=***");
+    expect(JSON.stringify(r.checkRunRequests)).toContain("GITHUB_TOKEN=***");
+  });
+
   test("git runs with the run's environment: a file the run's git config ignores is not in the evidence tree, not committed and not patched", async () => {
     const h = await harness({
       makeRepo: fixedSampleRepo,

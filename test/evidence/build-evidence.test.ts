@@ -4,6 +4,7 @@ import {
   type BuildEvidenceDecision,
   type BuildEvidenceInputs,
   decideBuildEvidence,
+  MAX_NAMED_SIGNALS,
   POLICY_FILE,
 } from "../../src/evidence/build-evidence.js";
 
@@ -90,6 +91,61 @@ describe("the refusal message", () => {
     expect(message).toContain("gradlew (Gradle), package.json (Node.js (npm))");
     expect(message).toContain("verify-cmd: './gradlew build'");
     expect(message).toContain("guess");
+  });
+
+  it("for a build found one folder down, names the path and offers the folder or working-directory", () => {
+    const app: BuildSignal = {
+      file: "packages/app/package.json",
+      ecosystem: "Node.js (npm)",
+      suggestion: "(cd packages/app && npm test)",
+    };
+    const message = messageOf(decide({ signals: [app] }));
+    expect(message).toContain("Detected: packages/app/package.json (Node.js (npm)).");
+    expect(message).toContain("verify-cmd: '(cd packages/app && npm test)' — the engine runs it");
+    expect(message).toContain(
+      "(it runs the command in packages/app, where those build files are; or set " +
+        "working-directory: 'packages/app' with verify-cmd: 'npm test', which moves the whole run into that folder)",
+    );
+    expect(message).not.toContain("guess");
+    const cli = messageOf(decide({ signals: [app], surface: "cli" }));
+    expect(cli).toContain("--verify-cmd '(cd packages/app && npm test)'");
+    expect(cli).toContain("--working-directory 'packages/app' with --verify-cmd 'npm test'");
+    expect(cli).not.toContain("working-directory: ");
+  });
+
+  it("says nothing about folders when the suggested signal is at the top level", () => {
+    const nested: BuildSignal = { file: "web/Makefile", ecosystem: "Make", suggestion: "(cd web && make)" };
+    const message = messageOf(decide({ signals: [npm, nested] }));
+    expect(message).toContain("verify-cmd: 'npm test'");
+    expect(message).not.toContain("working-directory");
+    expect(message).toContain("guess");
+  });
+
+  it("calls the pick a guess when several packages of one ecosystem are found", () => {
+    const pkg = (name: string): BuildSignal => ({
+      file: `packages/${name}/package.json`,
+      ecosystem: "Node.js (npm)",
+      suggestion: `(cd packages/${name} && npm test)`,
+    });
+    const message = messageOf(decide({ signals: [pkg("a"), pkg("b")] }));
+    expect(message).toContain("verify-cmd: '(cd packages/a && npm test)'");
+    expect(message).toContain("(the detected files suggest different commands, so this one is a guess)");
+  });
+
+  it(`names at most ${MAX_NAMED_SIGNALS} detected files and counts the rest`, () => {
+    const many = Array.from(
+      { length: MAX_NAMED_SIGNALS + 3 },
+      (_, i): BuildSignal => ({
+        file: `packages/p${i}/Makefile`,
+        ecosystem: "Make",
+        suggestion: `(cd packages/p${i} && make)`,
+      }),
+    );
+    const message = messageOf(decide({ signals: many }));
+    expect(MAX_NAMED_SIGNALS).toBe(12);
+    expect(message).toContain(`packages/p${MAX_NAMED_SIGNALS - 1}/Makefile (Make), and 3 more.`);
+    expect(message).not.toContain(`packages/p${MAX_NAMED_SIGNALS}/Makefile`);
+    expect(decide({ signals: many })).toMatchObject({ kind: "refused", signals: many });
   });
 
   it("quotes a suggestion holding a quote so it can be pasted", () => {

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -6,6 +6,9 @@ import type { BuildSignal } from "../../src/evidence/answer.js";
 import {
   listTopLevelNames,
   MAX_ENTRIES_PER_DIRECTORY,
+  MAX_SUBDIRECTORIES,
+  MONOREPO_FOLDERS,
+  SKIPPED_FOLDERS,
   scanBuildSignals,
   suggestVerifyCommand,
 } from "../../src/evidence/build-signals.js";
@@ -76,6 +79,112 @@ describe("each build signal suggests its ecosystem's command", () => {
       { file: "meson.build", ecosystem: "Meson", suggestion: "meson setup build && meson test -C build" },
     ],
     [["Makefile"], { file: "Makefile", ecosystem: "Make", suggestion: "make" }],
+    // Extended after the user trial: each of these alone used to scan as none-detected.
+    [["mvnw"], { file: "mvnw", ecosystem: "Maven", suggestion: "./mvnw -B verify" }],
+    [["build.mill"], { file: "build.mill", ecosystem: "Mill (Scala)", suggestion: "mill __.test" }],
+    [["build.sc"], { file: "build.sc", ecosystem: "Mill (Scala)", suggestion: "mill __.test" }],
+    [["build.xml"], { file: "build.xml", ecosystem: "Ant", suggestion: "ant test" }],
+    [["project.clj"], { file: "project.clj", ecosystem: "Clojure (Leiningen)", suggestion: "lein test" }],
+    [["deps.edn"], { file: "deps.edn", ecosystem: "Clojure (CLI)", suggestion: "clojure -X:test" }],
+    [["Cargo.lock"], { file: "Cargo.lock", ecosystem: "Rust (Cargo)", suggestion: "cargo test" }],
+    [
+      ["pnpm-workspace.yaml"],
+      { file: "pnpm-workspace.yaml", ecosystem: "Node.js (pnpm workspace)", suggestion: "pnpm -r test" },
+    ],
+    [["lerna.json"], { file: "lerna.json", ecosystem: "Node.js (Lerna)", suggestion: "npx lerna run test" }],
+    [["nx.json"], { file: "nx.json", ecosystem: "Node.js (Nx)", suggestion: "npx nx run-many -t test" }],
+    [
+      ["turbo.json"],
+      { file: "turbo.json", ecosystem: "Node.js (Turborepo)", suggestion: "npx turbo run test" },
+    ],
+    [["pnpm-lock.yaml"], { file: "pnpm-lock.yaml", ecosystem: "Node.js (pnpm)", suggestion: "pnpm test" }],
+    [["yarn.lock"], { file: "yarn.lock", ecosystem: "Node.js (yarn)", suggestion: "yarn test" }],
+    [
+      ["package-lock.json"],
+      { file: "package-lock.json", ecosystem: "Node.js (npm)", suggestion: "npm test" },
+    ],
+    [["bun.lockb"], { file: "bun.lockb", ecosystem: "Node.js (bun)", suggestion: "bun run test" }],
+    [["bun.lock"], { file: "bun.lock", ecosystem: "Node.js (bun)", suggestion: "bun run test" }],
+    [["setup.cfg"], { file: "setup.cfg", ecosystem: "Python", suggestion: "pytest" }],
+    [["requirements.txt"], { file: "requirements.txt", ecosystem: "Python", suggestion: "pytest" }],
+    [["pytest.ini"], { file: "pytest.ini", ecosystem: "Python", suggestion: "pytest" }],
+    [["uv.lock"], { file: "uv.lock", ecosystem: "Python (uv)", suggestion: "uv run pytest" }],
+    [["poetry.lock"], { file: "poetry.lock", ecosystem: "Python (Poetry)", suggestion: "poetry run pytest" }],
+    [["pdm.lock"], { file: "pdm.lock", ecosystem: "Python (PDM)", suggestion: "pdm run pytest" }],
+    [["Pipfile"], { file: "Pipfile", ecosystem: "Python (Pipenv)", suggestion: "pipenv run pytest" }],
+    [["tox.ini"], { file: "tox.ini", ecosystem: "Python (tox)", suggestion: "tox" }],
+    [["noxfile.py"], { file: "noxfile.py", ecosystem: "Python (nox)", suggestion: "nox" }],
+    [["pants.toml"], { file: "pants.toml", ecosystem: "Pants", suggestion: "pants test ::" }],
+    [["Rakefile"], { file: "Rakefile", ecosystem: "Ruby (Rake)", suggestion: "rake" }],
+    [["rebar.config"], { file: "rebar.config", ecosystem: "Erlang (rebar3)", suggestion: "rebar3 eunit" }],
+    [["gleam.toml"], { file: "gleam.toml", ecosystem: "Gleam", suggestion: "gleam test" }],
+    [["go.work"], { file: "go.work", ecosystem: "Go (workspace)", suggestion: "go test ./..." }],
+    [["cabal.project"], { file: "cabal.project", ecosystem: "Haskell (Cabal)", suggestion: "cabal test" }],
+    [["lib.cabal"], { file: "lib.cabal", ecosystem: "Haskell (Cabal)", suggestion: "cabal test" }],
+    [["shard.yml"], { file: "shard.yml", ecosystem: "Crystal (Shards)", suggestion: "crystal spec" }],
+    [["app.nimble"], { file: "app.nimble", ecosystem: "Nim (Nimble)", suggestion: "nimble test" }],
+    [
+      ["Project.toml"],
+      { file: "Project.toml", ecosystem: "Julia", suggestion: "julia --project -e 'using Pkg; Pkg.test()'" },
+    ],
+    [
+      ["Makefile.PL"],
+      { file: "Makefile.PL", ecosystem: "Perl", suggestion: "perl Makefile.PL && make test" },
+    ],
+    [["Build.PL"], { file: "Build.PL", ecosystem: "Perl", suggestion: "perl Build.PL && ./Build test" }],
+    [["cpanfile"], { file: "cpanfile", ecosystem: "Perl", suggestion: "prove -lr t" }],
+    [["App.slnx"], { file: "App.slnx", ecosystem: ".NET", suggestion: "dotnet test" }],
+    [["App.vbproj"], { file: "App.vbproj", ecosystem: ".NET", suggestion: "dotnet test" }],
+    [["WORKSPACE.bazel"], { file: "WORKSPACE.bazel", ecosystem: "Bazel", suggestion: "bazel test //..." }],
+    [["BUILD.bazel"], { file: "BUILD.bazel", ecosystem: "Bazel", suggestion: "bazel test //..." }],
+    [["BUILD"], { file: "BUILD", ecosystem: "Bazel", suggestion: "bazel test //..." }],
+    [
+      ["CMakePresets.json"],
+      {
+        file: "CMakePresets.json",
+        ecosystem: "CMake",
+        suggestion: "cmake -S . -B build && cmake --build build && ctest --test-dir build",
+      },
+    ],
+    [
+      ["vcpkg.json"],
+      {
+        file: "vcpkg.json",
+        ecosystem: "C/C++ (vcpkg)",
+        suggestion: "cmake -S . -B build && cmake --build build && ctest --test-dir build",
+      },
+    ],
+    [
+      ["conanfile.txt"],
+      {
+        file: "conanfile.txt",
+        ecosystem: "C/C++ (Conan)",
+        suggestion: "cmake -S . -B build && cmake --build build && ctest --test-dir build",
+      },
+    ],
+    [
+      ["conanfile.py"],
+      { file: "conanfile.py", ecosystem: "C/C++ (Conan)", suggestion: "conan build . --build=missing" },
+    ],
+    [["configure"], { file: "configure", ecosystem: "Autotools", suggestion: "./configure && make check" }],
+    [
+      ["configure.ac"],
+      {
+        file: "configure.ac",
+        ecosystem: "Autotools",
+        suggestion: "autoreconf -fi && ./configure && make check",
+      },
+    ],
+    [["SConstruct"], { file: "SConstruct", ecosystem: "SCons", suggestion: "scons" }],
+    [["justfile"], { file: "justfile", ecosystem: "just", suggestion: "just test" }],
+    [["Justfile"], { file: "Justfile", ecosystem: "just", suggestion: "just test" }],
+    [[".justfile"], { file: ".justfile", ecosystem: "just", suggestion: "just test" }],
+    [["Taskfile.yml"], { file: "Taskfile.yml", ecosystem: "Task", suggestion: "task test" }],
+    [["Taskfile.yaml"], { file: "Taskfile.yaml", ecosystem: "Task", suggestion: "task test" }],
+    [["taskfile.yml"], { file: "taskfile.yml", ecosystem: "Task", suggestion: "task test" }],
+    [["taskfile.yaml"], { file: "taskfile.yaml", ecosystem: "Task", suggestion: "task test" }],
+    [["GNUmakefile"], { file: "GNUmakefile", ecosystem: "Make", suggestion: "make" }],
+    [["makefile"], { file: "makefile", ecosystem: "Make", suggestion: "make" }],
   ];
   for (const [files, signal] of table) {
     it(`${files.join(", ")} → ${signal.ecosystem}, \`${signal.suggestion}\``, async () => {
@@ -96,6 +205,13 @@ describe("a suggestion follows the names beside the signal", () => {
     [["pom.xml", "mvnw"], "pom.xml", "./mvnw -B verify"],
     [["build.gradle.kts", "gradlew"], "build.gradle.kts", "./gradlew build"],
     [["pubspec.yaml", "android/"], "pubspec.yaml", "flutter test"],
+    [["pyproject.toml", "pdm.lock"], "pyproject.toml", "pdm run pytest"],
+    [["pyproject.toml", "Pipfile"], "pyproject.toml", "pipenv run pytest"],
+    [["requirements.txt", "uv.lock"], "requirements.txt", "uv run pytest"],
+    [["Rakefile", "Gemfile"], "Rakefile", "bundle exec rake"],
+    [["build.mill", "mill"], "build.mill", "./mill __.test"],
+    [["build.sc", "mill"], "build.sc", "./mill __.test"],
+    [["bun.lock", "package.json"], "package.json", "bun run test"],
   ];
   for (const [files, file, suggestion] of table) {
     it(`${files.join(" + ")} → \`${suggestion}\``, async () => {
@@ -104,6 +220,29 @@ describe("a suggestion follows the names beside the signal", () => {
       expect(signals.find((s) => s.file === file)?.suggestion).toBe(suggestion);
     });
   }
+});
+
+describe("a lockfile beside its manifest is not a second signal", () => {
+  const table: ReadonlyArray<readonly [files: readonly string[], expected: readonly string[]]> = [
+    [["Cargo.toml", "Cargo.lock"], ["Cargo.toml"]],
+    [["package.json", "yarn.lock"], ["package.json"]],
+    [["package.json", "pnpm-lock.yaml"], ["package.json"]],
+    [["package.json", "package-lock.json"], ["package.json"]],
+    [["package.json", "bun.lockb"], ["package.json"]],
+    [["pyproject.toml", "uv.lock"], ["pyproject.toml"]],
+    [["pyproject.toml", "poetry.lock"], ["pyproject.toml"]],
+  ];
+  for (const [files, expected] of table) {
+    it(`${files.join(" + ")} → ${expected.join(", ")}`, async () => {
+      const dir = await dirWith(files);
+      expect((await scanBuildSignals([dir])).map((s) => s.file)).toEqual(expected);
+    });
+  }
+
+  it("a lockfile whose manifest is only a folder of that name is still a signal", async () => {
+    const dir = await dirWith(["Cargo.toml/", "Cargo.lock"]);
+    expect((await scanBuildSignals([dir])).map((s) => s.file)).toEqual(["Cargo.lock"]);
+  });
 });
 
 describe("scanBuildSignals", () => {
@@ -117,8 +256,8 @@ describe("scanBuildSignals", () => {
     expect(await scanBuildSignals([dir])).toEqual([]);
   });
 
-  it("reads only the top level: a signal in a subfolder is not detected", async () => {
-    const dir = await dirWith(["docs/package.json", "README.md"]);
+  it("reads one level down and no further: a signal two folders deep is not detected", async () => {
+    const dir = await dirWith(["docs/site/package.json", "src/app/Makefile", "README.md"]);
     expect(await scanBuildSignals([dir])).toEqual([]);
   });
 
@@ -130,7 +269,11 @@ describe("scanBuildSignals", () => {
   it("scans the working directory too, naming its files relative to the root, without duplicates", async () => {
     const root = await dirWith(["Makefile", "app/package.json"]);
     const signals = await scanBuildSignals([root, join(root, "app"), root]);
-    expect(signals.map((s) => s.file)).toEqual(["Makefile", "app/package.json"]);
+    expect(signals).toEqual([
+      { file: "Makefile", ecosystem: "Make", suggestion: "make" },
+      // Found by the working directory's own scan (where the command runs), not the root's descent.
+      { file: "app/package.json", ecosystem: "Node.js (npm)", suggestion: "npm test" },
+    ]);
   });
 
   it("reads at most 10,000 entries of a 20,000-entry directory and still finds exact-name signals", async () => {
@@ -185,6 +328,154 @@ describe("suggestVerifyCommand", () => {
       signal("gradlew", "./gradlew build"),
       signal("web/package.json", "npm test"),
     ]);
-    expect(pick?.command).toBe("npm test");
+    expect(pick).toMatchObject({ command: "npm test", nested: null });
+  });
+
+  it("prefers a top-level signal over one found a level down, whatever the table order", () => {
+    const pick = suggestVerifyCommand([
+      signal("Makefile", "make"),
+      signal("packages/app/gradlew", "(cd packages/app && ./gradlew build)"),
+    ]);
+    expect(pick).toMatchObject({ command: "make", guess: true, nested: null });
+  });
+
+  it("suggests a nested signal's command run in its folder, and says which folder and command", () => {
+    const pick = suggestVerifyCommand([
+      signal("packages/lib/Makefile", "(cd packages/lib && make)"),
+      signal("packages/app/package.json", "(cd packages/app && npm test)"),
+    ]);
+    expect(pick).toEqual({
+      command: "(cd packages/app && npm test)",
+      signal: signal("packages/app/package.json", "(cd packages/app && npm test)"),
+      guess: true,
+      nested: { folder: "packages/app", command: "npm test" },
+    });
+  });
+
+  it("reads a quoted folder back", () => {
+    const pick = suggestVerifyCommand([signal("it's/go.mod", "(cd 'it'\\''s' && go test ./...)")]);
+    expect(pick?.nested).toEqual({ folder: "it's", command: "go test ./..." });
+  });
+
+  it("a working directory's nested signal beats the root's own: it is where the command runs", () => {
+    const pick = suggestVerifyCommand([
+      signal("Makefile", "make"),
+      signal("web/site/package.json", "(cd site && npm test)"),
+    ]);
+    expect(pick).toMatchObject({
+      command: "(cd site && npm test)",
+      nested: { folder: "web/site", command: "npm test" },
+    });
+  });
+
+  it("round-trips with the scan: a monorepo package's suggestion and folder", async () => {
+    const dir = await dirWith(["apps/web/package.json", "apps/web/pnpm-lock.yaml"]);
+    const pick = suggestVerifyCommand(await scanBuildSignals([dir]));
+    expect(pick).toMatchObject({
+      command: "(cd apps/web && pnpm test)",
+      guess: false,
+      nested: { folder: "apps/web", command: "pnpm test" },
+    });
+  });
+});
+
+describe("one level down (SPEC §5: bounded, names only)", () => {
+  it("a monorepo whose only package.json is in packages/app is not none-detected", async () => {
+    const dir = await dirWith(["packages/app/package.json", "packages/app/yarn.lock", "README.md"]);
+    expect(await scanBuildSignals([dir])).toEqual([
+      {
+        file: "packages/app/package.json",
+        ecosystem: "Node.js (yarn)",
+        suggestion: "(cd packages/app && yarn test)",
+      },
+    ]);
+  });
+
+  it("scans every conventional monorepo folder's children", async () => {
+    expect(MONOREPO_FOLDERS).toEqual(["packages", "apps", "services", "libs", "crates", "modules", "cmd"]);
+    const dir = await dirWith(MONOREPO_FOLDERS.map((folder) => `${folder}/one/Makefile`));
+    const files = (await scanBuildSignals([dir])).map((s) => s.file);
+    expect(files).toEqual([...MONOREPO_FOLDERS].sort().map((folder) => `${folder}/one/Makefile`));
+  });
+
+  it("scans an immediate subfolder's names and suggests running its command there", async () => {
+    const dir = await dirWith(["backend/go.mod", "frontend/package.json", "frontend/pnpm-lock.yaml"]);
+    expect(await scanBuildSignals([dir])).toEqual([
+      { file: "backend/go.mod", ecosystem: "Go", suggestion: "(cd backend && go test ./...)" },
+      {
+        file: "frontend/package.json",
+        ecosystem: "Node.js (pnpm)",
+        suggestion: "(cd frontend && pnpm test)",
+      },
+    ]);
+  });
+
+  it("lists the top level's own signals before the nested ones, the nested ones in path order", async () => {
+    const dir = await dirWith(["zeta/Makefile", "alpha/Cargo.toml", "Makefile", "packages/b/go.mod"]);
+    expect((await scanBuildSignals([dir])).map((s) => s.file)).toEqual([
+      "Makefile",
+      "alpha/Cargo.toml",
+      "packages/b/go.mod",
+      "zeta/Makefile",
+    ]);
+  });
+
+  it("quotes a folder name the shell would split, and never lets it read as an option", async () => {
+    const dir = await dirWith(["my app/package.json", "-x/Makefile", "it's/go.mod"]);
+    const bySuggestion = (await scanBuildSignals([dir])).map((s) => s.suggestion).sort();
+    expect(bySuggestion).toEqual(
+      ["(cd './-x' && make)", "(cd 'it'\\''s' && go test ./...)", "(cd 'my app' && npm test)"].sort(),
+    );
+  });
+
+  it("skips hidden folders and dependency / build-output folders", async () => {
+    expect([...SKIPPED_FOLDERS]).toEqual(
+      expect.arrayContaining(["node_modules", "vendor", "target", "dist", "build"]),
+    );
+    const skipped = [".git", ".github", ".venv", ...SKIPPED_FOLDERS];
+    const dir = await dirWith([
+      ...skipped.map((folder) => `${folder}/package.json`),
+      "packages/node_modules/package.json",
+      "packages/.cache/Makefile",
+      "apps/dist/Makefile",
+    ]);
+    expect(await scanBuildSignals([dir])).toEqual([]);
+  });
+
+  it("does not follow a symbolic link to a folder", async () => {
+    const outside = await dirWith(["package.json"]);
+    const dir = await dirWith(["packages/"]);
+    await symlink(outside, join(dir, "linked"), "dir");
+    await symlink(outside, join(dir, "packages", "linked"), "dir");
+    expect(await scanBuildSignals([dir])).toEqual([]);
+  });
+
+  it(`scans at most ${MAX_SUBDIRECTORIES} subfolders per scanned directory, in name order`, async () => {
+    expect(MAX_SUBDIRECTORIES).toBe(200);
+    const names = Array.from({ length: MAX_SUBDIRECTORIES + 5 }, (_, i) => `d${String(i).padStart(3, "0")}`);
+    const dir = await dirWith(names.map((n) => `${n}/Makefile`));
+    const files = (await scanBuildSignals([dir])).map((s) => s.file);
+    expect(files).toHaveLength(MAX_SUBDIRECTORIES);
+    expect(files.at(0)).toBe("d000/Makefile");
+    expect(files.at(-1)).toBe("d199/Makefile");
+  });
+
+  it("counts a monorepo folder's children toward the same bound", async () => {
+    const names = Array.from({ length: MAX_SUBDIRECTORIES + 5 }, (_, i) => `p${String(i).padStart(3, "0")}`);
+    const dir = await dirWith([...names.map((n) => `packages/${n}/package.json`), "zz/Makefile"]);
+    const files = (await scanBuildSignals([dir])).map((s) => s.file);
+    // `packages` itself is one of the 200, so 199 of its children are scanned and `zz` is not reached.
+    expect(files).toHaveLength(MAX_SUBDIRECTORIES - 1);
+    expect(files.at(-1)).toBe("packages/p198/package.json");
+    expect(files).not.toContain("zz/Makefile");
+  });
+
+  it("phrases a folder the working directory reaches from the working directory, and scans it once", async () => {
+    const root = await dirWith(["packages/app/package.json", "packages/lib/Cargo.toml"]);
+    const signals = await scanBuildSignals([root, join(root, "packages")]);
+    expect(signals).toEqual([
+      { file: "packages/app/package.json", ecosystem: "Node.js (npm)", suggestion: "(cd app && npm test)" },
+      { file: "packages/lib/Cargo.toml", ecosystem: "Rust (Cargo)", suggestion: "(cd lib && cargo test)" },
+    ]);
   });
 });

@@ -205,7 +205,8 @@ describe("the verify environment (SPEC §9)", () => {
     const evidence = await runVerify(
       options({
         command: "env",
-        env: baseEnv,
+        // A registry token of its own: a passed-through variable whose value is a known secret is still dropped.
+        env: { ...baseEnv, NPM_TOKEN: "npm_registry_token" },
         knownSecrets: [secret],
         passThrough: ["NPM_TOKEN", "INPUT_GOAL"],
       }),

@@ -10,6 +10,20 @@ describe("ledger JSON", () => {
     }
   });
 
+  it("the plan's policy section round-trips", () => {
+    const ledger = {
+      ...SUCCESS_LEDGER,
+      plan: {
+        ...SUCCESS_LEDGER.plan,
+        policy: {
+          source: ".github/evidence-gate.yml (base ref main, commit 1a2b3c4)",
+          requireEvidence: true,
+        },
+      },
+    };
+    expect(parseLedgerJson(renderLedgerJson(ledger))).toEqual({ ok: true, ledger });
+  });
+
   it("an in-progress ledger (no conclusion yet) is valid", () => {
     const parsed = parseLedgerJson(
       renderLedgerJson({ ...SUCCESS_LEDGER, conclusion: null, finishedAt: null }),

@@ -79,6 +79,31 @@ describe("renderLedgerMarkdown", () => {
     expect(markdown).not.toContain("build evidence: NONE");
   });
 
+  it("names where the policy file was read and its require-evidence, only when a policy applied", () => {
+    const ledger: Ledger = {
+      ...SUCCESS_LEDGER,
+      plan: {
+        ...SUCCESS_LEDGER.plan,
+        policy: {
+          source: ".github/evidence-gate.yml (base ref main, commit 1a2b3c4)",
+          requireEvidence: true,
+        },
+      },
+    };
+    expect(renderLedgerMarkdown(ledger).split("\n")).toContain(
+      "**Policy:** .github/evidence-gate.yml (base ref main, commit 1a2b3c4) — require-evidence: true.",
+    );
+    expect(renderCheckRunOutput(ledger).summary).toContain("**Policy:** .github/evidence-gate.yml");
+    expect(renderLedgerMarkdown(SUCCESS_LEDGER)).not.toContain("**Policy:**");
+    const escaped: Ledger = {
+      ...SUCCESS_LEDGER,
+      plan: { ...SUCCESS_LEDGER.plan, policy: { source: "x (base ref <b>_x_</b>)", requireEvidence: false } },
+    };
+    expect(renderLedgerMarkdown(escaped)).toContain(
+      "**Policy:** x (base ref &lt;b&gt;\\_x\\_&lt;/b&gt;) — require-evidence: false.",
+    );
+  });
+
   it("prints the NONE line exactly when no sink has an engine-run command", () => {
     const markdown = renderLedgerMarkdown(NEUTRAL_LEDGER);
     expect(markdown.split("\n")).toContain(

@@ -9,6 +9,23 @@ function withRows(rows: Ledger["rows"]): Ledger {
 }
 
 describe("renderLedgerText", () => {
+  it("prints one Policy line when a policy file applied, none otherwise", () => {
+    const ledger: Ledger = {
+      ...SUCCESS_LEDGER,
+      plan: {
+        ...SUCCESS_LEDGER.plan,
+        policy: {
+          source: ".github/evidence-gate.yml (base ref main, commit 1a2b3c4)",
+          requireEvidence: true,
+        },
+      },
+    };
+    expect(renderLedgerText(ledger).split("\n")).toContain(
+      "Policy: .github/evidence-gate.yml (base ref main, commit 1a2b3c4) — require-evidence: true",
+    );
+    expect(renderLedgerText(SUCCESS_LEDGER)).not.toContain("Policy:");
+  });
+
   it("aligns every column: each row's verdict starts where the header's VERDICT starts", () => {
     const text = renderLedgerText(withRows([pass("a"), fail("a-much-longer-node-id"), skipped("c")]));
     const lines = text.split("\n");

@@ -7,6 +7,7 @@ import {
   plannedNodePolicy,
   plannerPolicy,
 } from "../../src/policy/ceiling.js";
+import { declaresGit, GIT_DENY_RULES, gitDenyRules } from "../../src/policy/git-deny.js";
 
 const DECLARATION = ["Read", "Bash(git *)", "Bash(ls *)", "Edit"];
 
@@ -30,7 +31,7 @@ describe("the planned-node ceiling (SPEC §8, five layers)", () => {
     expect(policy.strictMcpConfig).toBe(true);
   });
 
-  it("layer 5: denies every deniable tool the node did not declare by bare name", () => {
+  it("layer 5: denies every deniable tool the node did not declare by bare name, then the git deny rules", () => {
     expect(policy.disallowedTools).toEqual([
       "Write",
       "MultiEdit",
@@ -39,6 +40,7 @@ describe("the planned-node ceiling (SPEC §8, five layers)", () => {
       "WebSearch",
       "Task",
       "Agent",
+      ...GIT_DENY_RULES,
     ]);
   });
 
@@ -75,6 +77,93 @@ describe("the planned-node ceiling (SPEC §8, five layers)", () => {
 
   it('refuses an empty declaration as a broken invariant, since --tools "" would mean no tools', () => {
     expect(() => plannedNodePolicy([], { loadedUserConfig: false })).toThrow(/Internal error/);
+  });
+});
+
+describe("layer 5 narrows a Bash(git …) grant with scoped deny rules (Bash(git *) is a prefix grant)", () => {
+  it("adds the git rules to a node declaring any Bash(git …) entry, and to no other node", () => {
+    for (const declaration of [
+      ["Bash(git *)"],
+      ["Read", "Bash(git log *)"],
+      ["Bash(git:*)"],
+      [" Bash(git diff *) "],
+    ]) {
+      expect(declaresGit(declaration), JSON.stringify(declaration)).toBe(true);
+      const denied = plannedNodePolicy(declaration, { loadedUserConfig: false }).disallowedTools;
+      expect(denied.slice(-GIT_DENY_RULES.length)).toEqual([...GIT_DENY_RULES]);
+    }
+    for (const declaration of [["Read"], ["Bash(ls *)", "Bash(cat *)", "Bash(grep *)"], ["Bash(gitk *)"]]) {
+      expect(declaresGit(declaration), JSON.stringify(declaration)).toBe(false);
+      const denied = plannedNodePolicy(declaration, { loadedUserConfig: false }).disallowedTools;
+      expect(denied.filter((rule) => rule.includes("("))).toEqual([]);
+    }
+  });
+
+  it("denies at least the configuration, commit, ref, network and file-writing entry points", () => {
+    for (const rule of [
+      "Bash(git -c *)",
+      "Bash(git --config-env*)",
+      "Bash(git config*)",
+      "Bash(git commit*)",
+      "Bash(git push *)",
+      "Bash(git remote*)",
+      "Bash(git submodule*)",
+      "Bash(git fetch*)",
+      "Bash(git pull *)",
+      "Bash(git am *)",
+      "Bash(git apply *)",
+      "Bash(git filter-*)",
+      "Bash(git update*)",
+      "Bash(git reset *)",
+      "Bash(git checkout*)",
+      "Bash(git switch *)",
+      "Bash(git rebase *)",
+      "Bash(git merge *)",
+      "Bash(git tag *)",
+      "Bash(git branch *)",
+      "Bash(git stash *)",
+      "Bash(git clean *)",
+      "Bash(git worktree *)",
+      "Bash(git * --output*)",
+      "Bash(git credential*)",
+    ]) {
+      expect(GIT_DENY_RULES, rule).toContain(rule);
+    }
+  });
+
+  it("never denies the read-only commands a planned node needs", () => {
+    const readOnly = [
+      "status",
+      "diff",
+      "log",
+      "show",
+      "ls-files",
+      "rev-parse",
+      "blame",
+      "grep",
+      "merge-base",
+    ];
+    for (const rule of GIT_DENY_RULES) {
+      // `Bash(git WORD *)` denies WORD; `Bash(git WORD*)` denies every subcommand starting with WORD.
+      const whole = /^Bash\(git ([a-z][\w-]*) \*\)$/.exec(rule)?.[1];
+      const prefix = /^Bash\(git ([a-z][\w-]*)\*\)$/.exec(rule)?.[1];
+      for (const command of readOnly) {
+        if (whole !== undefined) expect(command, rule).not.toBe(whole);
+        if (prefix !== undefined) expect(command.startsWith(prefix), rule).toBe(false);
+      }
+    }
+  });
+
+  it("keeps a rule the declaration grants word for word (a maintainers' policy file chose it)", () => {
+    const rules = gitDenyRules(["Read", "Bash(git *)", "Bash(git commit*)"]);
+    expect(rules).not.toContain("Bash(git commit*)");
+    expect(rules).toContain("Bash(git -c *)");
+    expect(rules).toHaveLength(GIT_DENY_RULES.length - 1);
+  });
+
+  it("holds no comma or newline, which the CLI would read as two entries", () => {
+    for (const rule of GIT_DENY_RULES) expect(rule).not.toMatch(/[,\n]/);
+    expect(new Set(GIT_DENY_RULES).size).toBe(GIT_DENY_RULES.length);
   });
 });
 

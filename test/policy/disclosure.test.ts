@@ -4,9 +4,11 @@ import { ceilingDisclosure } from "../../src/policy/disclosure.js";
 // Whole literals, on purpose: a disclosure test that matches a prefix is how a sentence loses its second half.
 const CLI = {
   claudeIsolated:
-    "Planned nodes run isolated: no user, project or local settings load for them, so a declared scope such as " +
-    "Bash(git *) is enforced rather than merely requested, and your CLAUDE.md, hooks and MCP servers are not " +
-    "available to them. SECURITY.md lists what this isolation does not cover.",
+    "Planned nodes run isolated: no user, project or local settings load for them, so no standing permission " +
+    "grant widens a declared scope such as Bash(git *), and your CLAUDE.md, hooks and MCP servers are not " +
+    "available to them. A declared scope is a command prefix, not a sandbox: a Bash(git …) grant is narrowed by " +
+    "deny rules for git's known ways to run programs, write files or reach the network. SECURITY.md lists what " +
+    "this isolation does not cover.",
   claudeLoaded:
     "Planned nodes run with your configuration (--accept-loaded-user-config): user, project and local settings " +
     "load, and with them your CLAUDE.md, hooks and MCP servers. Standing permission grants in those settings load " +
@@ -25,10 +27,12 @@ const CLI = {
 
 const ACTION = {
   claudeIsolated:
-    "Planned nodes run isolated: no user, project or local settings load for them, so a declared scope such as " +
-    "Bash(git *) is enforced rather than merely requested, and the operator's CLAUDE.md, hooks and MCP servers " +
+    "Planned nodes run isolated: no user, project or local settings load for them, so no standing permission " +
+    "grant widens a declared scope such as Bash(git *), and the operator's CLAUDE.md, hooks and MCP servers " +
     "are not available to them. In this action each CLI runs with a fresh HOME, so the operator's configuration " +
-    "is the base branch's project files only. SECURITY.md lists what this isolation does not cover.",
+    "is the base branch's project files only. A declared scope is a command prefix, not a sandbox: a Bash(git …) " +
+    "grant is narrowed by deny rules for git's known ways to run programs, write files or reach the network. " +
+    "SECURITY.md lists what this isolation does not cover.",
   claudeLoaded:
     "Planned nodes run with the operator's configuration (accept-loaded-user-config: true): user, project and " +
     "local settings load, and with them the operator's CLAUDE.md, hooks and MCP servers. In this action each CLI " +
@@ -50,7 +54,7 @@ const ACTION = {
 };
 
 describe("the ceiling disclosure on the CLI says one thing per runtime and opt-in, in full", () => {
-  it("claude, isolated: settings do not load, so Bash(git *) is enforced; CLAUDE.md, hooks and MCP are unavailable", () => {
+  it("claude, isolated: settings do not load, so no grant widens Bash(git *), a prefix narrowed by git deny rules; CLAUDE.md, hooks and MCP are unavailable", () => {
     expect(ceilingDisclosure({ runtime: "claude", loadedUserConfig: false, surface: "cli" })).toBe(
       CLI.claudeIsolated,
     );

@@ -4,7 +4,12 @@
  * kept, runtime tokens, file-command paths) plus what a workflow's `env:` commonly adds.
  */
 import { describe, expect, it } from "vitest";
-import { buildChildEnv, type ChildKind } from "../../src/proc/child-env.js";
+import {
+  buildChildEnv,
+  type ChildKind,
+  isSecretLikeName,
+  verifyEnvProblems,
+} from "../../src/proc/child-env.js";
 
 const ANTHROPIC_KEY = "sk-ant-api03-test-key-value";
 const GITHUB_TOKEN = "ghs_testInstallationToken0123456789";
@@ -174,36 +179,181 @@ describe("the model CLIs", () => {
   });
 });
 
+describe("the secret-name and injection rules (research/security.md §4.2)", () => {
+  /** What a workflow's env: or a previous step commonly adds: registry, cloud and CI credentials. */
+  const SECRET_LIKE = {
+    NPM_TOKEN: "npm_x",
+    NODE_AUTH_TOKEN: "npm_y",
+    npm_config__auth: "dXNlcjpwYXNz",
+    "npm_config_//registry.npmjs.org/:_authToken": "npm_z",
+    AWS_ACCESS_KEY_ID: "AKIAEXAMPLE",
+    AWS_SECRET_ACCESS_KEY: "aws-secret",
+    AWS_SESSION_TOKEN: "aws-session",
+    AWS_REGION: "eu-west-1",
+    AZURE_CLIENT_SECRET: "azure-secret",
+    AZURE_CLIENT_ID: "azure-client",
+    GOOGLE_APPLICATION_CREDENTIALS: "/tmp/gcp.json",
+    GOOGLE_GHA_CREDS_PATH: "/tmp/gha-creds.json",
+    CLOUDSDK_AUTH_ACCESS_TOKEN_FILE: "/tmp/token",
+    DOCKER_PASSWORD: "docker-pass",
+    DOCKER_AUTH_CONFIG: "{}",
+    CODECOV_TOKEN: "codecov",
+    SONAR_TOKEN: "sonar",
+    GITHUB_PAT: "ghp_x",
+    GH_ENTERPRISE_TOKEN: "ghe_x",
+    GEMINI_API_KEY: "gemini",
+    SSH_PRIVATE_KEY: "-----BEGIN",
+    DB_PASSWORD: "db",
+    DB_PASS: "db",
+    GPG_PASSPHRASE: "gpg",
+    SIGNING_SECRETS: "s",
+    VAULT_TOKEN: "v",
+    TOKEN: "t",
+    MY_SECRET_VALUE: "m",
+  };
+  const INJECTION = {
+    NODE_OPTIONS: "--require ./evil.js",
+    LD_PRELOAD: "./x.so",
+    LD_LIBRARY_PATH: "./lib",
+    BASH_ENV: "./evil.sh",
+    ENV: "./evil.sh",
+    PROMPT_COMMAND: "curl x",
+    GIT_ASKPASS: "./askpass",
+    GIT_SSH_COMMAND: "ssh -o ProxyCommand=x",
+    PYTHONSTARTUP: "./x.py",
+    PERL5OPT: "-Mx",
+    RUNNER_DEBUG: "1",
+    ACTIONS_STEP_DEBUG: "true",
+    ACTIONS_ALLOW_UNSECURE_COMMANDS: "true",
+  };
+  const HARMLESS = {
+    PATH: "/usr/bin:/bin",
+    HOME: "/home/runner",
+    PWD: "/work",
+    OLDPWD: "/",
+    CI: "true",
+    GITHUB_SHA: "0123",
+    GITHUB_EVENT_PATH: "/tmp/event.json",
+    GITHUB_WORKSPACE: "/work",
+    RUNNER_TEMP: "/tmp",
+    KEYBOARD: "us",
+    MONKEY_BUSINESS: "1",
+    TOKENIZER_PARALLELISM: "false",
+    SSH_AUTH_SOCK: "/tmp/agent.sock",
+  };
+
+  for (const child of [{ kind: "verify" }, { kind: "git" }] as const) {
+    it(`${child.kind} gets no secret-like name, cloud credential or injection vector, and keeps the rest`, () => {
+      const env = buildChildEnv({ base: { ...SECRET_LIKE, ...INJECTION, ...HARMLESS }, child });
+      for (const name of [...Object.keys(SECRET_LIKE), ...Object.keys(INJECTION)]) {
+        expect(env, name).not.toHaveProperty([name]);
+      }
+      const kept = { ...HARMLESS } as Record<string, string>;
+      // An SSH agent is a credential: PR code does not get it; git (local plumbing only) does.
+      if (child.kind === "verify") delete kept.SSH_AUTH_SOCK;
+      expect(env).toEqual(kept);
+    });
+  }
+
+  it("the model CLI gets the same rule, except its own runtime's provider variables", () => {
+    const base = { ...SECRET_LIKE, ...INJECTION, ...HARMLESS, ...runnerEnv(), CLAUDE_CODE_USE_BEDROCK: "" };
+    const claude = buildChildEnv({ base, child: { kind: "model", runtime: "claude" } });
+    for (const name of [...Object.keys(SECRET_LIKE), ...Object.keys(INJECTION)]) {
+      expect(claude, name).not.toHaveProperty([name]);
+    }
+    expect(claude).toMatchObject({
+      ANTHROPIC_API_KEY: ANTHROPIC_KEY,
+      ANTHROPIC_BASE_URL: "https://api.anthropic.com",
+      CLAUDE_CODE_OAUTH_TOKEN: "claude-oauth-token",
+      PATH: "/usr/local/bin:/usr/bin:/bin",
+    });
+    const codex = buildChildEnv({ base, child: { kind: "model", runtime: "codex" } });
+    expect(codex).toMatchObject({ OPENAI_API_KEY: "sk-openai-test", CODEX_HOME: "/home/runner/.codex" });
+    expect(codex).not.toHaveProperty(["NPM_TOKEN"]);
+    expect(codex).not.toHaveProperty(["ANTHROPIC_API_KEY"]);
+  });
+
+  it("claude on Bedrock, Vertex or Foundry keeps that provider's credentials, and only then", () => {
+    const cloud = {
+      AWS_ACCESS_KEY_ID: "AKIA",
+      AWS_SECRET_ACCESS_KEY: "s",
+      GOOGLE_APPLICATION_CREDENTIALS: "/tmp/g.json",
+      CLOUDSDK_CORE_PROJECT: "p",
+      AZURE_CLIENT_SECRET: "a",
+    };
+    const claude = { kind: "model", runtime: "claude" } as const;
+    expect(buildChildEnv({ base: cloud, child: claude })).toEqual({});
+    expect(buildChildEnv({ base: { ...cloud, CLAUDE_CODE_USE_BEDROCK: "1" }, child: claude })).toEqual({
+      AWS_ACCESS_KEY_ID: "AKIA",
+      AWS_SECRET_ACCESS_KEY: "s",
+      CLAUDE_CODE_USE_BEDROCK: "1",
+    });
+    expect(buildChildEnv({ base: { ...cloud, CLAUDE_CODE_USE_VERTEX: "true" }, child: claude })).toEqual({
+      GOOGLE_APPLICATION_CREDENTIALS: "/tmp/g.json",
+      CLOUDSDK_CORE_PROJECT: "p",
+      CLAUDE_CODE_USE_VERTEX: "true",
+    });
+    expect(buildChildEnv({ base: { ...cloud, CLAUDE_CODE_USE_FOUNDRY: "1" }, child: claude })).toEqual({
+      AZURE_CLIENT_SECRET: "a",
+      CLAUDE_CODE_USE_FOUNDRY: "1",
+    });
+    expect(buildChildEnv({ base: { ...cloud, CLAUDE_CODE_USE_BEDROCK: "0" }, child: claude })).toEqual({
+      CLAUDE_CODE_USE_BEDROCK: "0",
+    });
+    // The verify command never gets them, whatever the switch says.
+    expect(
+      buildChildEnv({ base: { ...cloud, CLAUDE_CODE_USE_BEDROCK: "1" }, child: { kind: "verify" } }),
+    ).toEqual({});
+  });
+
+  it("isSecretLikeName: words, not substrings", () => {
+    expect(isSecretLikeName("NPM_TOKEN")).toBe(true);
+    expect(isSecretLikeName("my-api-key")).toBe(true);
+    expect(isSecretLikeName("Stripe.SecretKey")).toBe(true);
+    expect(isSecretLikeName("STRIPE_SECRET_KEY")).toBe(true);
+    expect(isSecretLikeName("KEYBOARD")).toBe(false);
+    expect(isSecretLikeName("TOKENIZER_PARALLELISM")).toBe(false);
+    expect(isSecretLikeName("PWD")).toBe(false);
+    expect(isSecretLikeName("KEY_ID")).toBe(false);
+  });
+});
+
 describe("passThrough (input verify-env)", () => {
-  it("keeps a named registry token that a rule would otherwise drop", () => {
+  it("keeps a named registry token that the secret-name rule would otherwise drop", () => {
     const base = { ...runnerEnv(), NPM_TOKEN: "npm_registryToken123" };
-    const without = buildChildEnv({
-      base,
-      child: { kind: "verify" },
-      knownSecrets: ["npm_registryToken123"],
-    });
+    const without = buildChildEnv({ base, child: { kind: "verify" } });
     expect(without).not.toHaveProperty(["NPM_TOKEN"]);
-    const withIt = buildChildEnv({
-      base,
-      child: { kind: "verify" },
-      knownSecrets: ["npm_registryToken123"],
-      passThrough: ["NPM_TOKEN"],
-    });
+    const withIt = buildChildEnv({ base, child: { kind: "verify" }, passThrough: ["NPM_TOKEN"] });
     expect(withIt.NPM_TOKEN).toBe("npm_registryToken123");
   });
 
   it("matches names case-insensitively", () => {
     const base = { NPM_TOKEN: "npm_registryToken123" };
-    const env = buildChildEnv({
-      base,
-      child: { kind: "verify" },
-      knownSecrets: ["npm_registryToken123"],
-      passThrough: ["npm_token"],
-    });
+    const env = buildChildEnv({ base, child: { kind: "verify" }, passThrough: ["npm_token"] });
     expect(env.NPM_TOKEN).toBe("npm_registryToken123");
   });
 
-  it("can never pass an action input or a file-command path, in any spelling", () => {
+  it("keeps a named injection vector (a build that needs NODE_OPTIONS says so)", () => {
+    const base = { NODE_OPTIONS: "--max-old-space-size=4096", LD_LIBRARY_PATH: "/opt/lib" };
+    const env = buildChildEnv({ base, child: { kind: "verify" }, passThrough: ["NODE_OPTIONS"] });
+    expect(env).toEqual({ NODE_OPTIONS: "--max-old-space-size=4096" });
+  });
+
+  it("never passes a variable whose value is a known secret: the GitHub token does not reach PR code under another name", () => {
+    const base = { ...runnerEnv(), NODE_AUTH_TOKEN: GITHUB_TOKEN, NPM_TOKEN: "npm_registryToken123" };
+    const env = buildChildEnv({
+      base,
+      child: { kind: "verify" },
+      knownSecrets: [GITHUB_TOKEN, ANTHROPIC_KEY],
+      passThrough: ["NODE_AUTH_TOKEN", "NPM_TOKEN"],
+    });
+    expect(env).not.toHaveProperty(["NODE_AUTH_TOKEN"]);
+    expect(env.NPM_TOKEN).toBe("npm_registryToken123");
+    expect(Object.values(env)).not.toContain(GITHUB_TOKEN);
+    expect(Object.values(env)).not.toContain(ANTHROPIC_KEY);
+  });
+
+  it("can never pass an action input, a file-command path, the GitHub token, a runner service variable or a model credential, in any spelling", () => {
     const never = [
       "INPUT_ANTHROPIC-API-KEY",
       "INPUT_GITHUB-TOKEN",
@@ -214,11 +364,25 @@ describe("passThrough (input verify-env)", () => {
       "GITHUB_PATH",
       "GITHUB_STATE",
       "GITHUB_STEP_SUMMARY",
+      "GITHUB_TOKEN",
+      "GH_TOKEN",
+      "ACTIONS_RUNTIME_TOKEN",
+      "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
+      "ANTHROPIC_API_KEY",
+      "CLAUDE_CODE_OAUTH_TOKEN",
+      "OPENAI_API_KEY",
+      "CODEX_HOME",
     ];
     const base = { ...runnerEnv(), input_verify: "npm test", github_output: "/tmp/out" };
-    for (const { child } of CHILD_KINDS) {
+    for (const child of [{ kind: "verify" }, { kind: "git" }] as const) {
       const env = buildChildEnv({ base, child, passThrough: never });
       for (const name of never) expect(env, `${child.kind}: ${name}`).not.toHaveProperty([name]);
+    }
+    for (const { child } of CHILD_KINDS) {
+      const env = buildChildEnv({ base, child, passThrough: never });
+      for (const name of never.filter((n) => !/^(ANTHROPIC|CLAUDE_CODE|OPENAI|CODEX)_/.test(n))) {
+        expect(env, `${child.kind}: ${name}`).not.toHaveProperty([name]);
+      }
     }
   });
 
@@ -229,6 +393,48 @@ describe("passThrough (input verify-env)", () => {
       passThrough: ["NPM_TOKEN"],
     });
     expect(env).toEqual({ PATH: "/bin" });
+  });
+});
+
+describe("verifyEnvProblems (the verify-env names, checked at the edge)", () => {
+  it("accepts ordinary variable names", () => {
+    expect(
+      verifyEnvProblems(["NPM_TOKEN", "AWS_REGION", "_private", "node_options"], "--verify-env"),
+    ).toEqual([]);
+  });
+
+  it("refuses a name that is not a variable name, saying which", () => {
+    expect(verifyEnvProblems(["NPM-TOKEN", "1ABC", "A B"], "--verify-env")).toEqual([
+      '--verify-env names "NPM-TOKEN", which is not a variable name (letters, digits and _, not starting with a digit)',
+      '--verify-env names "1ABC", which is not a variable name (letters, digits and _, not starting with a digit)',
+      '--verify-env names "A B", which is not a variable name (letters, digits and _, not starting with a digit)',
+    ]);
+  });
+
+  it("refuses the GitHub token, runner variables, action inputs, file-command paths and model credentials, naming the variable and why", () => {
+    const refused = [
+      "GITHUB_TOKEN",
+      "gh_token",
+      "ACTIONS_RUNTIME_TOKEN",
+      "INPUT_GOAL",
+      "GITHUB_ENV",
+      "GITHUB_OUTPUT",
+      "GITHUB_PATH",
+      "GITHUB_STATE",
+      "GITHUB_STEP_SUMMARY",
+      "ANTHROPIC_API_KEY",
+      "CLAUDE_CODE_OAUTH_TOKEN",
+      "OPENAI_API_KEY",
+      "CODEX_HOME",
+    ];
+    const problems = verifyEnvProblems(refused, "input `verify-env`");
+    expect(problems).toHaveLength(refused.length);
+    for (const [i, name] of refused.entries()) {
+      expect(problems[i]).toContain(`input \`verify-env\` cannot pass ${name} to the verify command: `);
+    }
+    expect(problems[0]).toContain("the GitHub token, which never reaches PR code");
+    expect(problems[4]).toContain("file-command path");
+    expect(problems[9]).toContain("model credential or provider setting, which never reaches PR code");
   });
 });
 

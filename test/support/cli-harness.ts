@@ -135,7 +135,8 @@ export async function startCliHarness(options: CliHarnessOptions): Promise<CliHa
     stderr: string,
     paths: { checkRunPath: string; summaryPath: string },
   ): CliRun => {
-    const ledgerPath = /^ledger: (.+)$/m.exec(stdout)?.[1] ?? null;
+    // `ledger: PATH` is on stdout, or on stderr under --json (stdout is then the JSON alone).
+    const ledgerPath = /^ledger: (.+)$/m.exec(stdout)?.[1] ?? /^ledger: (.+)$/m.exec(stderr)?.[1] ?? null;
     let ledgerFile = ledgerPath;
     if (ledgerFile === null) {
       const found = runDirsNow().map((d) => join(d, "ledger.json"));
@@ -155,7 +156,11 @@ export async function startCliHarness(options: CliHarnessOptions): Promise<CliHa
     };
   };
   const runDirsNow = (): string[] =>
-    existsSync(runsDir) ? readdirSync(runsDir).map((name) => join(runsDir, name)) : [];
+    existsSync(runsDir)
+      ? readdirSync(runsDir, { withFileTypes: true })
+          .filter((entry) => entry.isDirectory())
+          .map((entry) => join(runsDir, entry.name))
+      : [];
 
   return {
     server,

@@ -1,0 +1,112 @@
+/**
+ * Redaction of known secret values (SPEC §9; research/security.md §4.6): the GitHub token and the model
+ * credential must not reach the ledger, the check run, stdout, the job summary or the run directory, even
+ * when a child printed them (the verify command can read the parent's initial environment through
+ * `/proc` — a known limit, SECURITY.md).
+ *
+ * Each secret of at least {@link MIN_SECRET_LENGTH} characters is replaced by {@link REDACTED} in these
+ * forms: as written; as it appears inside a JSON string; URL-encoded (`encodeURIComponent`, upper- and
+ * lower-case escapes); lower- and upper-case hex of its UTF-8 bytes; and base64 and base64url of its UTF-8
+ * bytes — the whole encoding (padding optional), plus the characters that depend only on the secret when
+ * it was encoded after 0, 1 or 2 other bytes (so `env | base64` output is caught too). Shorter secrets are
+ * left alone, so a one-letter "secret" does not shred every string. This is a safety net over what a child
+ * printed, not a guarantee: a secret printed reversed, split, encoded twice or wrapped across lines (as `base64` wraps
+ * at 76 columns) passes through.
+ */
+
+/** What a redacted secret is replaced with (the runner log's own mask). */
+export const REDACTED = "***";
+/** Secrets shorter than this are not redacted. */
+export const MIN_SECRET_LENGTH = 4;
+/** A derived (encoded) form shorter than this is not used: it would match by chance. */
+const MIN_FORM_LENGTH = 6;
+
+export interface Redactor {
+  /** Whether any secret is long enough to redact. */
+  readonly active: boolean;
+  /** `text` with every form of every secret replaced by {@link REDACTED}. */
+  text(text: string): string;
+  /**
+   * A deep copy of a JSON-like value with every string (object keys included) redacted. Arrays and plain
+   * objects are copied; other values are returned as they are.
+   */
+  deep<T>(value: T): T;
+  /** Whether `text` holds any form of any secret. */
+  contains(text: string): boolean;
+}
+
+/**
+ * Every form of `secret` that {@link createRedactor} replaces, longest first; empty for a secret shorter
+ * than {@link MIN_SECRET_LENGTH}.
+ */
+export function secretForms(secret: string): string[] {
+  if (secret.length < MIN_SECRET_LENGTH) return [];
+  const bytes = Buffer.from(secret, "utf8");
+  const forms = new Set<string>([secret, JSON.stringify(secret).slice(1, -1)]);
+  const url = encodeURIComponent(secret);
+  forms.add(url);
+  forms.add(url.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()));
+  const hex = bytes.toString("hex");
+  forms.add(hex);
+  forms.add(hex.toUpperCase());
+  for (const b64 of base64Forms(bytes)) {
+    forms.add(b64);
+    forms.add(b64.replace(/\+/g, "-").replace(/\//g, "_"));
+  }
+  return [...forms]
+    .filter((f) => f === secret || f.length >= MIN_FORM_LENGTH)
+    .sort((a, b) => b.length - a.length);
+}
+
+/**
+ * Base64 substrings that only the secret's bytes determine: the whole unpadded encoding, and for the
+ * secret encoded after `k` = 0, 1, 2 other bytes, the characters between the first and last ones that
+ * mix in a neighbouring byte.
+ */
+function base64Forms(bytes: Buffer): string[] {
+  const forms = [bytes.toString("base64").replace(/=+$/, "")];
+  for (const k of [0, 1, 2]) {
+    const encoded = Buffer.concat([Buffer.alloc(k), bytes])
+      .toString("base64")
+      .replace(/=+$/, "");
+    // Characters 0..skip-1 carry bits of the k leading bytes (k=1: 2 chars, k=2: 3 chars).
+    const skip = k === 0 ? 0 : k + 1;
+    // When the secret does not end on a 3-byte boundary, the last character mixes in the next byte.
+    const end = (k + bytes.length) % 3 === 0 ? encoded.length : encoded.length - 1;
+    forms.push(encoded.slice(skip, end));
+  }
+  return forms;
+}
+
+/** A redactor for these secrets; `undefined`, empty and short values are ignored. */
+export function createRedactor(secrets: readonly (string | undefined)[]): Redactor {
+  const forms = [...new Set(secrets.flatMap((s) => (typeof s === "string" ? secretForms(s) : [])))].sort(
+    (a, b) => b.length - a.length,
+  );
+  const text = (value: string): string => {
+    let out = value;
+    for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
+    return out;
+  };
+  const deep = (value: unknown): unknown => {
+    if (typeof value === "string") return text(value);
+    if (Array.isArray(value)) return value.map(deep);
+    if (value !== null && typeof value === "object" && isPlainObject(value)) {
+      const copy: Record<string, unknown> = {};
+      for (const [key, inner] of Object.entries(value)) copy[text(key)] = deep(inner);
+      return copy;
+    }
+    return value;
+  };
+  return {
+    active: forms.length > 0,
+    text,
+    deep: <T>(value: T): T => (forms.length === 0 ? value : (deep(value) as T)),
+    contains: (value) => forms.some((form) => value.includes(form)),
+  };
+}
+
+function isPlainObject(value: object): boolean {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}

@@ -1,0 +1,147 @@
+/**
+ * Guards the CLI applies before anything runs or is spent (findings of a new-user trial): a check run is
+ * posted only on the commit the run verifies, --commit never sweeps the user's own edits, paths are
+ * checked up front, and --json keeps stdout to the JSON alone.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, onTestFinished, test } from "vitest";
+import { type CliHarness, type CliHarnessOptions, startCliHarness } from "../support/cli-harness.js";
+import { fixSumScript, reviewOnlyPlan } from "../support/scenarios/fix-sum.js";
+import { commitAll } from "../support/temp-repo.js";
+
+async function harness(options: CliHarnessOptions): Promise<CliHarness> {
+  const h = await startCliHarness(options);
+  onTestFinished(() => h.cleanup());
+  return h;
+}
+
+const script: CliHarnessOptions["script"] = (repo) => fixSumScript({ repoDir: repo.dir });
+
+describe("the CLI refuses, before any model call, what would make its verdict lie", () => {
+  test("--sha naming a commit the run does not verify is a usage error: exit 64, no model request", async () => {
+    const h = await harness({ script });
+    const first = await h.repo.git(["rev-parse", "HEAD"]);
+    await h.repo.write("README.md", "second commit\n");
+    await commitAll(h.repo, "second");
+
+    const r = await h.run(["--verify-cmd", "npm test", "--sha", first]);
+
+    expect(r.exitCode).toBe(64);
+    expect(r.stderr).toContain(`--sha ${first} is not the commit this run verifies`);
+    expect(h.server.requests).toHaveLength(0);
+  });
+
+  test("--commit on a working tree with the user's own uncommitted edits is a usage error: nothing is committed", async () => {
+    const h = await harness({ script });
+    const head = await h.repo.git(["rev-parse", "HEAD"]);
+    await h.repo.write("my-private-notes.txt", "AWS_SECRET=hunter2\n");
+
+    const r = await h.run(["--verify-cmd", "npm test", "--commit"]);
+
+    expect(r.exitCode).toBe(64);
+    expect(r.stderr).toContain("--commit needs a clean working tree");
+    expect(h.server.requests).toHaveLength(0);
+    expect(await h.repo.git(["rev-parse", "HEAD"])).toBe(head);
+  });
+
+  test("--working-directory outside --repo is a usage error naming both", async () => {
+    const h = await harness({ script });
+
+    const r = await h.run(["--verify-cmd", "npm test", "--working-directory", ".."]);
+
+    expect(r.exitCode).toBe(64);
+    expect(r.stderr).toContain("--working-directory .. is outside --repo");
+    expect(h.server.requests).toHaveLength(0);
+  });
+
+  test("a --summary-out in a folder that does not exist is refused before the run, not after it", async () => {
+    const h = await harness({ script });
+
+    const r = await h.run(["--verify-cmd", "npm test", "--summary-out", join(h.scratch, "missing", "s.md")], {
+      summaryOut: false,
+    });
+
+    expect(r.exitCode).toBe(64);
+    expect(r.stderr).toContain("does not exist");
+    expect(h.server.requests).toHaveLength(0);
+    expect(h.runDirs()).toHaveLength(0);
+  });
+
+  test("a refused run leaves nothing in the repository: no .evidence-gate folder", async () => {
+    const h = await harness({ script });
+
+    const r = await h.run([]);
+
+    expect(r.exitCode).toBe(3);
+    expect(existsSync(join(h.repo.dir, ".evidence-gate"))).toBe(false);
+  });
+});
+
+describe("--json prints the ledger alone on stdout", () => {
+  test("stdout parses as one JSON ledger; progress lines go to stderr", async () => {
+    const h = await harness({
+      script: (repo) => fixSumScript({ repoDir: repo.dir, plannerReplies: [reviewOnlyPlan()] }),
+    });
+
+    const r = await h.run(["--accept-no-build-evidence", "--json"]);
+
+    expect(r.exitCode, r.stderr).toBe(0);
+    const parsed = JSON.parse(r.stdout) as { runId: string; conclusion: { conclusion: string } };
+    expect(parsed.conclusion.conclusion).toBe("neutral");
+    expect(r.stderr).toContain("plan: 1 node");
+  });
+});
+
+describe("an interrupted CLI run stops its nodes and finishes its ledger", () => {
+  test("SIGINT during a verify: the build's process group is killed, the ledger is written cancelled, exit 130", async () => {
+    const { spawn } = await import("node:child_process");
+    const { readFileSync, writeFileSync } = await import("node:fs");
+    const { DIST_CLI, CLAUDE_BIN, DEFAULT_GOAL } = await import("../support/cli-harness.js");
+    const { processIsGone, eventually } = await import("../proc/process-probe.js");
+    const h = await harness({
+      script: (repo) => fixSumScript({ repoDir: repo.dir, plannerReplies: [reviewOnlyPlan()] }),
+    });
+    const pidFile = join(h.scratch, "verify.pid");
+    const verify = `echo $$ > ${pidFile}; sleep 60`;
+    const child = spawn(
+      process.execPath,
+      [
+        DIST_CLI,
+        "auto",
+        "--goal",
+        DEFAULT_GOAL,
+        "--repo",
+        h.repo.dir,
+        "--claude-path",
+        CLAUDE_BIN,
+        "--verify-cmd",
+        verify,
+      ],
+      { env: h.baseEnv(), stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    const started = await eventually(
+      () => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "",
+      30_000,
+    );
+    expect(started, "the verify command never started").toBe(true);
+    const verifyPid = Number(readFileSync(pidFile, "utf8").trim());
+    child.kill("SIGINT");
+    const code = await exited;
+
+    expect(code, stdout).toBe(130);
+    expect(await eventually(() => processIsGone(verifyPid), 10_000)).toBe(true);
+    const ledgerLine = /^ledger: (.+)$/m.exec(stdout);
+    expect(ledgerLine, stdout).not.toBeNull();
+    const ledger = JSON.parse(readFileSync(ledgerLine![1]!, "utf8")) as {
+      conclusion: { conclusion: string };
+    };
+    expect(ledger.conclusion.conclusion).toBe("cancelled");
+    writeFileSync(pidFile, "");
+  });
+});
