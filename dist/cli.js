@@ -40458,6 +40458,7 @@ function sinkEvidence(plan) {
   }
   return sinks;
 }
+var NO_PLAN_LINE = "no plan ran: nothing was built, tested or verified";
 function hasNoBuildEvidence(plan) {
   return !sinkEvidence(plan).some((sink) => sink.kind === "command");
 }
@@ -40550,7 +40551,9 @@ function planSection(ledger) {
     ""
   ];
   if (plan.policy !== void 0) lines.push(policyLine(plan.policy), "");
-  if (hasNoBuildEvidence(plan)) {
+  if (plan.nodes.length === 0) {
+    lines.push(NO_PLAN_LINE);
+  } else if (hasNoBuildEvidence(plan)) {
     lines.push(NO_BUILD_EVIDENCE_LINE);
   } else {
     for (const sink of sinkEvidence(plan)) {
@@ -45416,6 +45419,7 @@ function header(ledger) {
 function buildEvidence(ledger) {
   const answer = answerWords(ledger.plan.buildEvidence);
   const lines = [`Build evidence: ${answer.kind} \u2014 ${answer.words}`];
+  if (ledger.plan.nodes.length === 0) return [...lines, NO_PLAN_LINE];
   if (hasNoBuildEvidence(ledger.plan)) return [...lines, NO_BUILD_EVIDENCE_LINE];
   for (const sink of sinkEvidence(ledger.plan)) {
     switch (sink.kind) {
@@ -45978,7 +45982,15 @@ ${AUTO_USAGE}`);
       return EXIT.usage;
     }
     reporter = makeReporter(headSha);
-    await reporter.start(runId, `Run \`${runId}\` is starting: ${f.goal.split("\n")[0]}`);
+    try {
+      await reporter.start(runId, `Run \`${runId}\` is starting: ${f.goal.split("\n")[0]}`);
+    } catch (error62) {
+      if (!(error62 instanceof CheckRunWriteError)) throw error62;
+      io.err.write(`evidence-gate auto: ${error62.message}
+Nothing was run.
+`);
+      return EXIT.failed;
+    }
   }
   const line2 = (text2) => {
     (f.json ? io.err : io.out).write(`${text2}
@@ -46080,21 +46092,27 @@ ${result.message}
     }
     case "finished": {
       const ledger = result.ledger;
+      let postError = null;
       if (reporter !== null) {
-        if (ledger.postedCommit !== void 0 && octokit !== null) {
-          await reporter.end(
-            "neutral",
-            `superseded by ${ledger.postedCommit.sha.slice(0, 7)}`,
-            `The nodes' changes were committed as ${ledger.postedCommit.sha}; the evidence is reported on that commit.`
-          );
-          reporter = makeReporter(ledger.postedCommit.sha);
-          await reporter.start(
-            runId,
-            `Run \`${runId}\`: reporting the verified commit.`,
-            "evidence-gate: reporting"
-          );
+        try {
+          if (ledger.postedCommit !== void 0 && octokit !== null) {
+            await reporter.end(
+              "neutral",
+              `superseded by ${ledger.postedCommit.sha.slice(0, 7)}`,
+              `The nodes' changes were committed as ${ledger.postedCommit.sha}; the evidence is reported on that commit.`
+            );
+            reporter = makeReporter(ledger.postedCommit.sha);
+            await reporter.start(
+              runId,
+              `Run \`${runId}\`: reporting the verified commit.`,
+              "evidence-gate: reporting"
+            );
+          }
+          await reporter.finish(ledger);
+        } catch (error62) {
+          if (!(error62 instanceof CheckRunWriteError)) throw error62;
+          postError = error62.message;
         }
-        await reporter.finish(ledger);
       }
       writeRecorded(f.checkRunOut, recorded, io);
       const markdown = renderLedgerMarkdown(ledger);
@@ -46109,6 +46127,13 @@ ${renderLedgerText(ledger)}
         );
       }
       line2(`ledger: ${result.ledgerPath}`);
+      if (postError !== null) {
+        io.err.write(
+          `evidence-gate auto: the run finished but its check run could not be posted: ${postError}
+`
+        );
+        return EXIT.failed;
+      }
       return exitCodeFor(ledger);
     }
     default:

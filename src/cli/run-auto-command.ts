@@ -7,7 +7,7 @@ import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { type AutoRunResult, runAuto } from "../engine/auto-run.js";
 import { mintRunId } from "../engine/run-id.js";
 import { startingCommit } from "../evidence/evidence-tree.js";
-import { CheckRunClient } from "../github/check-run.js";
+import { CheckRunClient, CheckRunWriteError } from "../github/check-run.js";
 import { CheckRunReporter } from "../github/check-run-reporter.js";
 import { apiUrlFromEnv, createOctokit, type GateOctokit } from "../github/octokit.js";
 import { createRecordingOctokit, type RecordedRequest } from "../github/recording-octokit.js";
@@ -144,7 +144,14 @@ export async function runCliAuto(argv: readonly string[], io: CliIo): Promise<nu
       return EXIT.usage;
     }
     reporter = makeReporter(headSha);
-    await reporter.start(runId, `Run \`${runId}\` is starting: ${f.goal.split("\n")[0]}`);
+    try {
+      await reporter.start(runId, `Run \`${runId}\` is starting: ${f.goal.split("\n")[0]}`);
+    } catch (error) {
+      // Nothing ran yet: say why the check run could not be created, without a stack trace.
+      if (!(error instanceof CheckRunWriteError)) throw error;
+      io.err.write(`evidence-gate auto: ${error.message}\nNothing was run.\n`);
+      return EXIT.failed;
+    }
   }
 
   // With --json, stdout carries the ledger JSON alone; progress lines go to stderr.
@@ -248,22 +255,29 @@ export async function runCliAuto(argv: readonly string[], io: CliIo): Promise<nu
     }
     case "finished": {
       const ledger = result.ledger;
+      let postError: string | null = null;
       if (reporter !== null) {
-        if (ledger.postedCommit !== undefined && octokit !== null) {
-          // --commit made a new commit: the check run for the starting commit is superseded (SPEC §10).
-          await reporter.end(
-            "neutral",
-            `superseded by ${ledger.postedCommit.sha.slice(0, 7)}`,
-            `The nodes' changes were committed as ${ledger.postedCommit.sha}; the evidence is reported on that commit.`,
-          );
-          reporter = makeReporter(ledger.postedCommit.sha);
-          await reporter.start(
-            runId,
-            `Run \`${runId}\`: reporting the verified commit.`,
-            "evidence-gate: reporting",
-          );
+        try {
+          if (ledger.postedCommit !== undefined && octokit !== null) {
+            // --commit made a new commit: the check run for the starting commit is superseded (SPEC §10).
+            await reporter.end(
+              "neutral",
+              `superseded by ${ledger.postedCommit.sha.slice(0, 7)}`,
+              `The nodes' changes were committed as ${ledger.postedCommit.sha}; the evidence is reported on that commit.`,
+            );
+            reporter = makeReporter(ledger.postedCommit.sha);
+            await reporter.start(
+              runId,
+              `Run \`${runId}\`: reporting the verified commit.`,
+              "evidence-gate: reporting",
+            );
+          }
+          await reporter.finish(ledger);
+        } catch (error) {
+          // The ledger is still printed and written below; the failed write is reported and fails the command.
+          if (!(error instanceof CheckRunWriteError)) throw error;
+          postError = error.message;
         }
-        await reporter.finish(ledger);
       }
       writeRecorded(f.checkRunOut, recorded, io);
       const markdown = renderLedgerMarkdown(ledger);
@@ -276,6 +290,12 @@ export async function runCliAuto(argv: readonly string[], io: CliIo): Promise<nu
         );
       }
       line(`ledger: ${result.ledgerPath}`);
+      if (postError !== null) {
+        io.err.write(
+          `evidence-gate auto: the run finished but its check run could not be posted: ${postError}\n`,
+        );
+        return EXIT.failed;
+      }
       return exitCodeFor(ledger);
     }
     default:

@@ -59,6 +59,9 @@ export function sinkEvidence(plan: PlanSection): SinkEvidence[] {
   return sinks;
 }
 
+/** Printed instead of the NONE line when no plan ran at all (planning failed or was refused). */
+export const NO_PLAN_LINE = "no plan ran: nothing was built, tested or verified";
+
 /** True when no sink carries an engine-run verify command: the NONE line is printed. */
 export function hasNoBuildEvidence(plan: PlanSection): boolean {
   return !sinkEvidence(plan).some((sink) => sink.kind === "command");

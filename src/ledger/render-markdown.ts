@@ -16,7 +16,13 @@ import type { CheckConclusion } from "./conclusion.js";
 import type { Ledger } from "./ledger.js";
 import { codeSpan, escapeCell, escapeInline, fencedBlock } from "./markdown-syntax.js";
 import type { LedgerRow, VerifyEvidence } from "./model.js";
-import { answerWords, hasNoBuildEvidence, NO_BUILD_EVIDENCE_LINE, sinkEvidence } from "./plan-words.js";
+import {
+  answerWords,
+  hasNoBuildEvidence,
+  NO_BUILD_EVIDENCE_LINE,
+  NO_PLAN_LINE,
+  sinkEvidence,
+} from "./plan-words.js";
 import { unreachable } from "./unreachable.js";
 
 export { truncateUtf8 } from "./byte-budget.js";
@@ -150,7 +156,9 @@ function planSection(ledger: Ledger): string {
     "",
   ];
   if (plan.policy !== undefined) lines.push(policyLine(plan.policy), "");
-  if (hasNoBuildEvidence(plan)) {
+  if (plan.nodes.length === 0) {
+    lines.push(NO_PLAN_LINE);
+  } else if (hasNoBuildEvidence(plan)) {
     lines.push(NO_BUILD_EVIDENCE_LINE);
   } else {
     for (const sink of sinkEvidence(plan)) {

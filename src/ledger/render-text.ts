@@ -12,7 +12,13 @@ import {
 } from "./cells.js";
 import type { Ledger } from "./ledger.js";
 import type { LedgerRow } from "./model.js";
-import { answerWords, hasNoBuildEvidence, NO_BUILD_EVIDENCE_LINE, sinkEvidence } from "./plan-words.js";
+import {
+  answerWords,
+  hasNoBuildEvidence,
+  NO_BUILD_EVIDENCE_LINE,
+  NO_PLAN_LINE,
+  sinkEvidence,
+} from "./plan-words.js";
 import { unreachable } from "./unreachable.js";
 
 const HEADERS = ["NODE", "VERDICT", "SESSION", "COST", "DURATION", "DENIED", "DETAIL"] as const;
@@ -52,6 +58,7 @@ function header(ledger: Ledger): string {
 function buildEvidence(ledger: Ledger): string[] {
   const answer = answerWords(ledger.plan.buildEvidence);
   const lines = [`Build evidence: ${answer.kind} — ${answer.words}`];
+  if (ledger.plan.nodes.length === 0) return [...lines, NO_PLAN_LINE];
   if (hasNoBuildEvidence(ledger.plan)) return [...lines, NO_BUILD_EVIDENCE_LINE];
   for (const sink of sinkEvidence(ledger.plan)) {
     switch (sink.kind) {

@@ -145,3 +145,51 @@ describe("an interrupted CLI run stops its nodes and finishes its ledger", () =>
     writeFileSync(pidFile, "");
   });
 });
+
+describe("--repository posts the check run through the API, and a refused write is reported, not swallowed", () => {
+  test("a 403 on creating the check run: exit 1, a message naming checks: write, no model request, no stack trace", async () => {
+    const { startGitHubServer } = await import("../support/github-server/index.js");
+    const github = await startGitHubServer({ repository: "octo-org/widgets" });
+    onTestFinished(() => github.close());
+    github.failNext({ method: "POST", pathPattern: "/repos/{owner}/{repo}/check-runs", status: 403 });
+    const h = await harness({ script });
+
+    const r = await h.run(["--verify-cmd", "npm test", "--repository", "octo-org/widgets"], {
+      env: { GITHUB_TOKEN: "ghs_clitoken1234", GITHUB_API_URL: github.url },
+      checkRunOut: false,
+    });
+
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain("checks: write");
+    expect(r.stderr).toContain("Nothing was run.");
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(h.server.requests).toHaveLength(0);
+    github.assertNoViolations();
+  });
+
+  test("a posted review run: the check run is created in progress and completed on HEAD, every request valid", async () => {
+    const { startGitHubServer } = await import("../support/github-server/index.js");
+    const github = await startGitHubServer({ repository: "octo-org/widgets" });
+    onTestFinished(() => github.close());
+    const h = await harness({
+      script: (repo) => fixSumScript({ repoDir: repo.dir, plannerReplies: [reviewOnlyPlan()] }),
+    });
+    const head = await h.repo.git(["rev-parse", "HEAD"]);
+
+    const r = await h.run(["--accept-no-build-evidence", "--repository", "octo-org/widgets"], {
+      env: { GITHUB_TOKEN: "ghs_clitoken1234", GITHUB_API_URL: github.url },
+      checkRunOut: false,
+    });
+
+    expect(r.exitCode, r.stderr).toBe(0);
+    const writes = github.calls.filter(
+      (c) => c.path.endsWith("/check-runs") || /\/check-runs\/\d+$/.test(c.path),
+    );
+    const create = writes[0]!;
+    expect(create.method).toBe("POST");
+    expect((create.body as { head_sha: string; status: string }).head_sha).toBe(head);
+    const last = writes[writes.length - 1]!;
+    expect((last.body as { status: string; conclusion: string }).conclusion).toBe("neutral");
+    github.assertNoViolations();
+  });
+});
