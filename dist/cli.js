@@ -8693,11 +8693,11 @@ var require_light = __commonJS({
 import { resolve as resolve5 } from "node:path";
 
 // src/cli/run-auto-command.ts
-import { existsSync as existsSync4, statSync as statSync2, writeFileSync as writeFileSync4 } from "node:fs";
+import { existsSync as existsSync4, realpathSync as realpathSync3, statSync as statSync2, writeFileSync as writeFileSync4 } from "node:fs";
 import { dirname as dirname2, isAbsolute as isAbsolute5, join as join7, relative as relative4, resolve as resolve4 } from "node:path";
 
 // src/engine/auto-run.ts
-import { existsSync as existsSync3, statSync } from "node:fs";
+import { existsSync as existsSync3, realpathSync as realpathSync2, statSync } from "node:fs";
 import { isAbsolute as isAbsolute4, relative as relative3, resolve as resolve3 } from "node:path";
 
 // src/evidence/build-signals.ts
@@ -9296,13 +9296,20 @@ function dropReason(name, child, base) {
 function unreachable(value) {
   throw new Error(`Internal error: unexpected child kind ${JSON.stringify(value)}`);
 }
+var MIN_EMBEDDED_SECRET_LENGTH = 12;
+function holdsLongSecret(value, secrets) {
+  for (const secret of secrets) {
+    if (secret.length >= MIN_EMBEDDED_SECRET_LENGTH && value.includes(secret)) return true;
+  }
+  return false;
+}
 function buildChildEnv(options) {
   const secrets = new Set((options.knownSecrets ?? []).filter((s) => s.length > 0));
   const passThrough = new Set((options.passThrough ?? []).map((n) => n.toUpperCase()));
   const env = {};
   for (const [name, value] of Object.entries(options.base)) {
     if (value === void 0) continue;
-    if (secrets.has(value)) continue;
+    if (secrets.has(value) || holdsLongSecret(value, secrets)) continue;
     const upper = name.toUpperCase();
     const passable = passThrough.has(upper) && neverPassableReason(upper) === null;
     if (!passable && dropReason(name, options.child, options.base) !== null) continue;
@@ -10054,8 +10061,8 @@ async function measureAndRun(options) {
   const collect = (line2) => combined.push(Buffer.from(`${line2}
 `, "utf8"));
   const result = await runProcess({
-    command: options.command,
-    shell: true,
+    command: "/bin/sh",
+    args: ["-e", "-c", options.command],
     cwd: options.cwd,
     env: buildChildEnv({
       base: options.env,
@@ -38022,7 +38029,7 @@ function sumTokens(calls) {
 
 // src/ledger/redact.ts
 var REDACTED = "***";
-var MIN_SECRET_LENGTH = 4;
+var MIN_SECRET_LENGTH = 12;
 var MIN_FORM_LENGTH = 6;
 function secretForms(secret) {
   if (secret.length < MIN_SECRET_LENGTH) return [];
@@ -39706,7 +39713,8 @@ async function runAuto(o) {
     return { kind: "usage_error", message: "goal is empty: pass the goal (input `goal`, flag `--goal`)" };
   const repoDir = resolve3(o.repoDir);
   const workDir = o.workingDirectory ? resolve3(repoDir, o.workingDirectory) : repoDir;
-  const relativeWorkDir = relative3(repoDir, workDir);
+  const realPath = (path) => existsSync3(path) ? realpathSync2(path) : path;
+  const relativeWorkDir = relative3(realPath(repoDir), realPath(workDir));
   if (relativeWorkDir.startsWith("..") || isAbsolute4(relativeWorkDir)) {
     return {
       kind: "usage_error",
@@ -39828,7 +39836,8 @@ async function runAuto(o) {
     const changed = finalTree !== null && finalTree !== start.tree;
     let commitNote = "";
     const everyRowPassed = args.rows.length > 0 && args.rows.every((r) => r.verdict === "PASS");
-    if (changed && o.commit && args.end.kind === "completed" && everyRowPassed) {
+    const changesHoldSecret = changed && o.commit && redactor.contains((await workingTreePatch(repoDir, start.sha, gitContext)).diff);
+    if (changed && o.commit && args.end.kind === "completed" && everyRowPassed && !changesHoldSecret) {
       const sinkTrees = new Set(
         args.rows.filter((r) => r.sink && r.verify?.evidenceTree).map((r) => r.verify.evidenceTree)
       );
@@ -39836,7 +39845,7 @@ async function runAuto(o) {
       const sha = await commitWorkingTree(repoDir, {
         ...gitContext,
         ...verifiedTree !== void 0 ? { tree: verifiedTree } : {},
-        message: `evidence-gate: ${firstLine(o.goal)}`,
+        message: `evidence-gate: ${redactor.text(firstLine(o.goal))}`,
         trailer: `Evidence-Gate-Run: ${runId}`
       });
       if (sha !== null) {
@@ -45760,11 +45769,13 @@ var AUTO_USAGE = `usage: evidence-gate auto --goal TEXT (--verify-cmd CMD | --ac
 `;
 function parseAutoFlags(argv) {
   let values;
+  let repeated = [];
   try {
-    values = parseArgs({
+    const parsed = parseArgs({
       args: [...argv],
       strict: true,
       allowPositionals: false,
+      tokens: true,
       options: {
         goal: { type: "string" },
         "verify-cmd": { type: "string" },
@@ -45787,11 +45798,17 @@ function parseAutoFlags(argv) {
         "check-run-out": { type: "string" },
         "summary-out": { type: "string" }
       }
-    }).values;
+    });
+    values = parsed.values;
+    const seen = /* @__PURE__ */ new Map();
+    for (const token of parsed.tokens) {
+      if (token.kind === "option") seen.set(token.name, (seen.get(token.name) ?? 0) + 1);
+    }
+    repeated = [...seen].filter(([, count2]) => count2 > 1).map(([name]) => name);
   } catch (error62) {
     return { ok: false, errors: [error62 instanceof Error ? error62.message : String(error62)] };
   }
-  const errors = [];
+  const errors = repeated.map((name) => `--${name} was given more than once: give it once`);
   const str = (name) => {
     const v = values[name];
     return typeof v === "string" ? v : void 0;
@@ -45936,7 +45953,15 @@ ${AUTO_USAGE}`);
   let repo = "repository";
   if (f.repository !== void 0) {
     [owner, repo] = f.repository.split("/");
-    octokit = createOctokit({ token, baseUrl: apiUrlFromEnv(io.env) });
+    const apiUrl = apiUrlFromEnv(io.env);
+    if (!URL.canParse(apiUrl) || !/^https?:$/.test(new URL(apiUrl).protocol)) {
+      io.err.write(
+        `evidence-gate auto: GITHUB_API_URL ${JSON.stringify(apiUrl)} is not an http(s) URL: unset it for github.com, or give your GitHub Enterprise Server's API URL
+`
+      );
+      return EXIT.usage;
+    }
+    octokit = createOctokit({ token, baseUrl: apiUrl });
   } else if (f.checkRunOut !== void 0) {
     const recording = createRecordingOctokit();
     octokit = recording.octokit;
@@ -45986,7 +46011,7 @@ ${AUTO_USAGE}`);
       await reporter.start(runId, `Run \`${runId}\` is starting: ${f.goal.split("\n")[0]}`);
     } catch (error62) {
       if (!(error62 instanceof CheckRunWriteError)) throw error62;
-      io.err.write(`evidence-gate auto: ${error62.message}
+      io.err.write(`evidence-gate auto: ${redactor.text(error62.message)}
 Nothing was run.
 `);
       return EXIT.failed;
@@ -46111,7 +46136,7 @@ ${result.message}
           await reporter.finish(ledger);
         } catch (error62) {
           if (!(error62 instanceof CheckRunWriteError)) throw error62;
-          postError = error62.message;
+          postError = redactor.text(error62.message);
         }
       }
       writeRecorded(f.checkRunOut, recorded, io);
@@ -46122,8 +46147,9 @@ ${result.message}
 ${renderLedgerText(ledger)}
 `);
       if (f.commit && ledger.postedCommit === void 0 && ledger.patch !== void 0) {
+        const why = ledger.patch.holdsSecret ? "the changes hold a known secret (a token or model key), which is never committed" : "the run did not pass";
         line2(
-          `--commit: nothing was committed because the run did not pass; the nodes' changes are in ${ledger.patch.path}`
+          `--commit: nothing was committed because ${why}; the nodes' changes are in ${ledger.patch.path}`
         );
       }
       line2(`ledger: ${result.ledgerPath}`);
@@ -46147,7 +46173,8 @@ function checkPaths(repoDir, f, cwd) {
   else if (!isDir(repoDir)) problems.push(`--repo ${repoDir} is not a folder: give the repository's folder`);
   if (f.workingDirectory !== void 0) {
     const wd = resolve4(repoDir, f.workingDirectory);
-    const rel = relative4(repoDir, wd);
+    const real = (path) => existsSync4(path) ? realpathSync3(path) : path;
+    const rel = relative4(real(repoDir), real(wd));
     if (rel.startsWith("..") || isAbsolute5(rel)) {
       problems.push(
         `--working-directory ${f.workingDirectory} is outside --repo ${repoDir}: give a sub-folder of the repository`

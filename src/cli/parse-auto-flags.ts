@@ -64,11 +64,13 @@ export const AUTO_USAGE = `usage: evidence-gate auto --goal TEXT (--verify-cmd C
 /** Parses `auto`'s argv (after the subcommand). */
 export function parseAutoFlags(argv: readonly string[]): ParsedFlags {
   let values: Record<string, string | boolean | undefined>;
+  let repeated: string[] = [];
   try {
-    values = parseArgs({
+    const parsed = parseArgs({
       args: [...argv],
       strict: true,
       allowPositionals: false,
+      tokens: true,
       options: {
         goal: { type: "string" },
         "verify-cmd": { type: "string" },
@@ -91,11 +93,19 @@ export function parseAutoFlags(argv: readonly string[]): ParsedFlags {
         "check-run-out": { type: "string" },
         "summary-out": { type: "string" },
       },
-    }).values;
+    });
+    values = parsed.values;
+    // parseArgs keeps the last of a repeated flag; a second --goal or --verify-cmd is more likely a
+    // mistake than an override, so it is an error naming the flag.
+    const seen = new Map<string, number>();
+    for (const token of parsed.tokens) {
+      if (token.kind === "option") seen.set(token.name, (seen.get(token.name) ?? 0) + 1);
+    }
+    repeated = [...seen].filter(([, count]) => count > 1).map(([name]) => name);
   } catch (error) {
     return { ok: false, errors: [error instanceof Error ? error.message : String(error)] };
   }
-  const errors: string[] = [];
+  const errors: string[] = repeated.map((name) => `--${name} was given more than once: give it once`);
   const str = (name: string): string | undefined => {
     const v = values[name];
     return typeof v === "string" ? v : undefined;

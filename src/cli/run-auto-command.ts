@@ -2,7 +2,7 @@
  * `evidence-gate auto`: parse flags, run the engine once, print the plan, a line per node and the
  * ledger, optionally post (or record) the check run, and map the result to an exit code (SPEC §2).
  */
-import { existsSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { type AutoRunResult, runAuto } from "../engine/auto-run.js";
 import { mintRunId } from "../engine/run-id.js";
@@ -97,7 +97,14 @@ export async function runCliAuto(argv: readonly string[], io: CliIo): Promise<nu
   let repo = "repository";
   if (f.repository !== undefined) {
     [owner, repo] = f.repository.split("/") as [string, string];
-    octokit = createOctokit({ token: token!, baseUrl: apiUrlFromEnv(io.env) });
+    const apiUrl = apiUrlFromEnv(io.env);
+    if (!URL.canParse(apiUrl) || !/^https?:$/.test(new URL(apiUrl).protocol)) {
+      io.err.write(
+        `evidence-gate auto: GITHUB_API_URL ${JSON.stringify(apiUrl)} is not an http(s) URL: unset it for github.com, or give your GitHub Enterprise Server's API URL\n`,
+      );
+      return EXIT.usage;
+    }
+    octokit = createOctokit({ token: token!, baseUrl: apiUrl });
   } else if (f.checkRunOut !== undefined) {
     const recording = createRecordingOctokit();
     octokit = recording.octokit;
@@ -149,7 +156,7 @@ export async function runCliAuto(argv: readonly string[], io: CliIo): Promise<nu
     } catch (error) {
       // Nothing ran yet: say why the check run could not be created, without a stack trace.
       if (!(error instanceof CheckRunWriteError)) throw error;
-      io.err.write(`evidence-gate auto: ${error.message}\nNothing was run.\n`);
+      io.err.write(`evidence-gate auto: ${redactor.text(error.message)}\nNothing was run.\n`);
       return EXIT.failed;
     }
   }
@@ -276,7 +283,7 @@ export async function runCliAuto(argv: readonly string[], io: CliIo): Promise<nu
         } catch (error) {
           // The ledger is still printed and written below; the failed write is reported and fails the command.
           if (!(error instanceof CheckRunWriteError)) throw error;
-          postError = error.message;
+          postError = redactor.text(error.message);
         }
       }
       writeRecorded(f.checkRunOut, recorded, io);
@@ -285,8 +292,11 @@ export async function runCliAuto(argv: readonly string[], io: CliIo): Promise<nu
       if (f.json) io.out.write(renderLedgerJson(ledger));
       else io.out.write(`\n${renderLedgerText(ledger)}\n`);
       if (f.commit && ledger.postedCommit === undefined && ledger.patch !== undefined) {
+        const why = ledger.patch.holdsSecret
+          ? "the changes hold a known secret (a token or model key), which is never committed"
+          : "the run did not pass";
         line(
-          `--commit: nothing was committed because the run did not pass; the nodes' changes are in ${ledger.patch.path}`,
+          `--commit: nothing was committed because ${why}; the nodes' changes are in ${ledger.patch.path}`,
         );
       }
       line(`ledger: ${result.ledgerPath}`);
@@ -311,7 +321,8 @@ function checkPaths(repoDir: string, f: AutoFlags, cwd: string): string[] {
   else if (!isDir(repoDir)) problems.push(`--repo ${repoDir} is not a folder: give the repository's folder`);
   if (f.workingDirectory !== undefined) {
     const wd = resolve(repoDir, f.workingDirectory);
-    const rel = relative(repoDir, wd);
+    const real = (path: string): string => (existsSync(path) ? realpathSync(path) : path);
+    const rel = relative(real(repoDir), real(wd));
     if (rel.startsWith("..") || isAbsolute(rel)) {
       problems.push(
         `--working-directory ${f.workingDirectory} is outside --repo ${repoDir}: give a sub-folder of the repository`,

@@ -4,7 +4,7 @@
  * ceiling on every planned node) → scheduled node runs → evidence trees → optional commit → ledger and
  * conclusion. Entry points (`src/action`, `src/cli`) call this once and map the result.
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
 import type { BuildEvidenceAnswer, BuildSignal } from "../evidence/answer.js";
 import { decideBuildEvidence } from "../evidence/build-evidence.js";
@@ -119,7 +119,10 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
     return { kind: "usage_error", message: "goal is empty: pass the goal (input `goal`, flag `--goal`)" };
   const repoDir = resolve(o.repoDir);
   const workDir = o.workingDirectory ? resolve(repoDir, o.workingDirectory) : repoDir;
-  const relativeWorkDir = relative(repoDir, workDir);
+  // Compare real paths: a symlinked working directory must not lead the run (and its verify) out of the
+  // repository whose tree is the evidence.
+  const realPath = (path: string): string => (existsSync(path) ? realpathSync(path) : path);
+  const relativeWorkDir = relative(realPath(repoDir), realPath(workDir));
   if (relativeWorkDir.startsWith("..") || isAbsolute(relativeWorkDir)) {
     return {
       kind: "usage_error",
@@ -265,7 +268,10 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
     let commitNote = "";
     // --commit never puts a failed run's changes on the branch: they stay in patch.diff for a person to judge.
     const everyRowPassed = args.rows.length > 0 && args.rows.every((r) => r.verdict === "PASS");
-    if (changed && o.commit && args.end.kind === "completed" && everyRowPassed) {
+    // --commit never puts a known secret (the token, the model key) into git history either.
+    const changesHoldSecret =
+      changed && o.commit && redactor.contains((await workingTreePatch(repoDir, start.sha, gitContext)).diff);
+    if (changed && o.commit && args.end.kind === "completed" && everyRowPassed && !changesHoldSecret) {
       // Commit what was verified: the sinks' one evidence tree when they share it, else the working tree.
       const sinkTrees = new Set(
         args.rows.filter((r) => r.sink && r.verify?.evidenceTree).map((r) => r.verify!.evidenceTree!),
@@ -274,7 +280,7 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
       const sha = await commitWorkingTree(repoDir, {
         ...gitContext,
         ...(verifiedTree !== undefined ? { tree: verifiedTree } : {}),
-        message: `evidence-gate: ${firstLine(o.goal)}`,
+        message: `evidence-gate: ${redactor.text(firstLine(o.goal))}`,
         trailer: `Evidence-Gate-Run: ${runId}`,
       });
       if (sha !== null) {

@@ -115,9 +115,11 @@ async function measureAndRun(options: RunVerifyOptions): Promise<{
 
   const combined = new OutputTail(VERIFY_TAIL_BYTES - NOTE_ROOM);
   const collect = (line: string): void => combined.push(Buffer.from(`${line}\n`, "utf8"));
+  // `sh -e -c`: a multi-line (or `;`-joined) verify command stops at its first failing command, as a
+  // workflow's `run:` step does; otherwise only the last line's exit code would count.
   const result = await runProcess({
-    command: options.command,
-    shell: true,
+    command: "/bin/sh",
+    args: ["-e", "-c", options.command],
     cwd: options.cwd,
     env: buildChildEnv({
       base: options.env,

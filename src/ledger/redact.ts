@@ -17,7 +17,9 @@
 /** What a redacted secret is replaced with (the runner log's own mask). */
 export const REDACTED = "***";
 /** Secrets shorter than this are not redacted. */
-export const MIN_SECRET_LENGTH = 4;
+// Shorter values are ordinary words ("PASS", "check", "test"): replacing them would rewrite the ledger's own
+// vocabulary (verdicts, node ids, commands) and change its meaning. Real tokens and keys are far longer.
+export const MIN_SECRET_LENGTH = 12;
 /** A derived (encoded) form shorter than this is not used: it would match by chance. */
 const MIN_FORM_LENGTH = 6;
 

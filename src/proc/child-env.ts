@@ -210,6 +210,17 @@ function unreachable(value: never): never {
   throw new Error(`Internal error: unexpected child kind ${JSON.stringify(value)}`);
 }
 
+/** Below this length a secret is only matched as a whole value, never inside a longer one. */
+const MIN_EMBEDDED_SECRET_LENGTH = 12;
+
+/** True when `value` embeds a known secret (`Bearer <token>`, a proxy URL with the key in it). */
+function holdsLongSecret(value: string, secrets: ReadonlySet<string>): boolean {
+  for (const secret of secrets) {
+    if (secret.length >= MIN_EMBEDDED_SECRET_LENGTH && value.includes(secret)) return true;
+  }
+  return false;
+}
+
 /**
  * Builds the environment of one child process.
  *
@@ -221,7 +232,7 @@ export function buildChildEnv(options: ChildEnvOptions): Record<string, string> 
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(options.base)) {
     if (value === undefined) continue;
-    if (secrets.has(value)) continue;
+    if (secrets.has(value) || holdsLongSecret(value, secrets)) continue;
     const upper = name.toUpperCase();
     const passable = passThrough.has(upper) && neverPassableReason(upper) === null;
     if (!passable && dropReason(name, options.child, options.base) !== null) continue;

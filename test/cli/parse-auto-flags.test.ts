@@ -56,3 +56,8 @@ describe("auto's flags are checked before anything runs, and each error names th
     expect(errors).toContain("--accept-no-build-evidence");
   });
 });
+
+test("a repeated flag is an error naming it, not a silent last-one-wins", () => {
+  const errors = errorsOf(["--goal", "first", "--goal", "second", "--verify-cmd", "true"]).join("\n");
+  expect(errors).toContain("--goal was given more than once");
+});

@@ -193,3 +193,35 @@ describe("--repository posts the check run through the API, and a refused write 
     github.assertNoViolations();
   });
 });
+
+describe("paths and secrets that must not lead a verified run astray", () => {
+  test("a --working-directory that is a symlink out of the repository is refused like ../", async () => {
+    const { mkdtempSync, symlinkSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const h = await harness({ script });
+    const outside = mkdtempSync(join(tmpdir(), "eg-outside-"));
+    symlinkSync(outside, join(h.repo.dir, "w"));
+
+    const r = await h.run(["--verify-cmd", "npm test", "--working-directory", "w"]);
+
+    expect(r.exitCode).toBe(64);
+    expect(r.stderr).toContain("is outside --repo");
+    expect(h.server.requests).toHaveLength(0);
+  });
+
+  test("--commit never commits a known secret: the token a node wrote stays out of git history, and the CLI says why", async () => {
+    const token = "ghs_committedsecret0123456789";
+    const h = await harness({
+      script: (repo) => fixSumScript({ repoDir: repo.dir, newBody: `return a + b; // ${token}` }),
+    });
+    const head = await h.repo.git(["rev-parse", "HEAD"]);
+
+    const r = await h.run(["--verify-cmd", "npm test", "--commit"], { env: { GITHUB_TOKEN: token } });
+
+    expect(await h.repo.git(["rev-parse", "HEAD"])).toBe(head);
+    expect(r.stdout).toContain("hold a known secret");
+    expect(r.ledger?.patch?.holdsSecret).toBe(true);
+    expect(r.stdout).not.toContain(token);
+    expect(r.ledger?.conclusion?.conclusion).not.toBe("success");
+  });
+});

@@ -60,21 +60,22 @@ describe("createRedactor().text", () => {
 
   it("leaves text without a secret unchanged, and a longer secret wins over one it contains", () => {
     expect(redactor.text("nothing to see")).toBe("nothing to see");
-    const r = createRedactor(["abcd", "abcdefgh"]);
-    expect(r.text("xabcdefghx abcd")).toBe(`x${REDACTED}x ${REDACTED}`);
+    const r = createRedactor(["abcdefghijkl", "abcdefghijklmnop"]);
+    expect(r.text("xabcdefghijklmnopx abcdefghijkl")).toBe(`x${REDACTED}x ${REDACTED}`);
   });
 
-  it("ignores secrets shorter than 4 characters, empty and undefined ones", () => {
-    const r = createRedactor(["abc", "", undefined]);
+  it("ignores secrets shorter than 12 characters (ordinary words like PASS or verified), empty and undefined ones", () => {
+    const r = createRedactor(["PASS", "verified", "abcdefghijk", "", undefined]);
     expect(r.active).toBe(false);
-    expect(r.text("abc abc")).toBe("abc abc");
-    expect(secretForms("abc")).toEqual([]);
-    expect(createRedactor(["abcd"]).text("abcd")).toBe(REDACTED);
+    expect(r.text("PASS (verified) abcdefghijk")).toBe("PASS (verified) abcdefghijk");
+    expect(secretForms("abcdefghijk")).toEqual([]);
+    expect(createRedactor(["abcdefghijkl"]).text("abcdefghijkl")).toBe(REDACTED);
   });
 
   it("drops derived forms too short to be specific, but always keeps the value itself", () => {
-    for (const form of secretForms("abcd")) expect(form === "abcd" || form.length >= 6).toBe(true);
-    expect(secretForms("abcd")).toContain("abcd");
+    for (const form of secretForms("abcdefghijkl"))
+      expect(form === "abcdefghijkl" || form.length >= 6).toBe(true);
+    expect(secretForms("abcdefghijkl")).toContain("abcdefghijkl");
   });
 });
 
