@@ -8863,7 +8863,13 @@ var RULES = [
   { pattern: "stack.yaml", ecosystem: fixed("Haskell (Stack)"), suggestion: fixed("stack test") },
   { pattern: "cabal.project", ecosystem: fixed("Haskell (Cabal)"), suggestion: fixed("cabal test") },
   { pattern: "*.cabal", ecosystem: fixed("Haskell (Cabal)"), suggestion: fixed("cabal test") },
+  { pattern: "package.yaml", ecosystem: fixed("Haskell (hpack)"), suggestion: fixed("stack test") },
   { pattern: "dune-project", ecosystem: fixed("OCaml (dune)"), suggestion: fixed("dune test") },
+  {
+    pattern: "DESCRIPTION",
+    ecosystem: fixed("R package"),
+    suggestion: fixed("R CMD build . && R CMD check *.tar.gz")
+  },
   { pattern: "shard.yml", ecosystem: fixed("Crystal (Shards)"), suggestion: fixed("crystal spec") },
   { pattern: "*.nimble", ecosystem: fixed("Nim (Nimble)"), suggestion: fixed("nimble test") },
   {
@@ -8880,6 +8886,7 @@ var RULES = [
   { pattern: "*.csproj", ...dotnet },
   { pattern: "*.fsproj", ...dotnet },
   { pattern: "*.vbproj", ...dotnet },
+  { pattern: "*.vcxproj", ecosystem: fixed("MSBuild (C++)"), suggestion: fixed("msbuild /t:Build") },
   // Polyglot build systems
   { pattern: "MODULE.bazel", ...bazel },
   { pattern: "WORKSPACE", ...bazel },
@@ -8909,6 +8916,11 @@ var RULES = [
     suggestion: fixed("autoreconf -fi && ./configure && make check")
   },
   { pattern: "SConstruct", ecosystem: fixed("SCons"), suggestion: fixed("scons") },
+  {
+    pattern: "Makefile.am",
+    ecosystem: fixed("Autotools"),
+    suggestion: fixed("autoreconf -fi && ./configure && make check")
+  },
   // Task runners
   { pattern: "justfile", ...just },
   { pattern: "Justfile", ...just },
@@ -37752,7 +37764,7 @@ function decideConclusion(input2) {
         outcome: "cancelled",
         rule: "cancelled",
         title: "Cancelled",
-        reason: "The workflow was cancelled before the run finished; the rows below are what had finished."
+        reason: "The run was cancelled (the workflow was cancelled, or the CLI was interrupted) before it finished; the rows below are what had finished."
       };
     case "abandoned":
       return {
@@ -37881,7 +37893,7 @@ function judgeRows(input2) {
       outcome: "passed",
       rule: "verified-off-commit",
       title: "Verified, but not on this commit",
-      reason: `Every sink was verified, but ${PATCH_NOT_ON_COMMIT}: the nodes changed files that were not committed and pushed. Push the patch, or re-run on a commit that contains it.`
+      reason: `Every sink was verified, but ${PATCH_NOT_ON_COMMIT}: the tree the verify command ran on differs from this commit's tree (files changed during the run, or uncommitted before it, or sinks that verified different trees). Push the patch, or re-run on a commit that contains it.`
     };
   }
   const ignoredUnknown = verified.filter((id2) => last.get(id2)?.verify?.ignoredFiles === "unknown");

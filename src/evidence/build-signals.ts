@@ -245,7 +245,13 @@ const RULES: readonly SignalRule[] = [
   { pattern: "stack.yaml", ecosystem: fixed("Haskell (Stack)"), suggestion: fixed("stack test") },
   { pattern: "cabal.project", ecosystem: fixed("Haskell (Cabal)"), suggestion: fixed("cabal test") },
   { pattern: "*.cabal", ecosystem: fixed("Haskell (Cabal)"), suggestion: fixed("cabal test") },
+  { pattern: "package.yaml", ecosystem: fixed("Haskell (hpack)"), suggestion: fixed("stack test") },
   { pattern: "dune-project", ecosystem: fixed("OCaml (dune)"), suggestion: fixed("dune test") },
+  {
+    pattern: "DESCRIPTION",
+    ecosystem: fixed("R package"),
+    suggestion: fixed("R CMD build . && R CMD check *.tar.gz"),
+  },
   { pattern: "shard.yml", ecosystem: fixed("Crystal (Shards)"), suggestion: fixed("crystal spec") },
   { pattern: "*.nimble", ecosystem: fixed("Nim (Nimble)"), suggestion: fixed("nimble test") },
   {
@@ -262,6 +268,7 @@ const RULES: readonly SignalRule[] = [
   { pattern: "*.csproj", ...dotnet },
   { pattern: "*.fsproj", ...dotnet },
   { pattern: "*.vbproj", ...dotnet },
+  { pattern: "*.vcxproj", ecosystem: fixed("MSBuild (C++)"), suggestion: fixed("msbuild /t:Build") },
   // Polyglot build systems
   { pattern: "MODULE.bazel", ...bazel },
   { pattern: "WORKSPACE", ...bazel },
@@ -291,6 +298,11 @@ const RULES: readonly SignalRule[] = [
     suggestion: fixed("autoreconf -fi && ./configure && make check"),
   },
   { pattern: "SConstruct", ecosystem: fixed("SCons"), suggestion: fixed("scons") },
+  {
+    pattern: "Makefile.am",
+    ecosystem: fixed("Autotools"),
+    suggestion: fixed("autoreconf -fi && ./configure && make check"),
+  },
   // Task runners
   { pattern: "justfile", ...just },
   { pattern: "Justfile", ...just },

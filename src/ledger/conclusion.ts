@@ -150,7 +150,8 @@ export function decideConclusion(input: ConclusionInput): Conclusion {
         outcome: "cancelled",
         rule: "cancelled",
         title: "Cancelled",
-        reason: "The workflow was cancelled before the run finished; the rows below are what had finished.",
+        reason:
+          "The run was cancelled (the workflow was cancelled, or the CLI was interrupted) before it finished; the rows below are what had finished.",
       };
     case "abandoned":
       return {
@@ -299,7 +300,7 @@ function judgeRows(input: ConclusionInput): Conclusion {
       outcome: "passed",
       rule: "verified-off-commit",
       title: "Verified, but not on this commit",
-      reason: `Every sink was verified, but ${PATCH_NOT_ON_COMMIT}: the nodes changed files that were not committed and pushed. Push the patch, or re-run on a commit that contains it.`,
+      reason: `Every sink was verified, but ${PATCH_NOT_ON_COMMIT}: the tree the verify command ran on differs from this commit's tree (files changed during the run, or uncommitted before it, or sinks that verified different trees). Push the patch, or re-run on a commit that contains it.`,
     };
   }
   const ignoredUnknown = verified.filter((id) => last.get(id)?.verify?.ignoredFiles === "unknown");

@@ -135,6 +135,20 @@ describe("each build signal suggests its ecosystem's command", () => {
     [["cpanfile"], { file: "cpanfile", ecosystem: "Perl", suggestion: "prove -lr t" }],
     [["App.slnx"], { file: "App.slnx", ecosystem: ".NET", suggestion: "dotnet test" }],
     [["App.vbproj"], { file: "App.vbproj", ecosystem: ".NET", suggestion: "dotnet test" }],
+    [["App.vcxproj"], { file: "App.vcxproj", ecosystem: "MSBuild (C++)", suggestion: "msbuild /t:Build" }],
+    [["package.yaml"], { file: "package.yaml", ecosystem: "Haskell (hpack)", suggestion: "stack test" }],
+    [
+      ["DESCRIPTION"],
+      { file: "DESCRIPTION", ecosystem: "R package", suggestion: "R CMD build . && R CMD check *.tar.gz" },
+    ],
+    [
+      ["Makefile.am"],
+      {
+        file: "Makefile.am",
+        ecosystem: "Autotools",
+        suggestion: "autoreconf -fi && ./configure && make check",
+      },
+    ],
     [["WORKSPACE.bazel"], { file: "WORKSPACE.bazel", ecosystem: "Bazel", suggestion: "bazel test //..." }],
     [["BUILD.bazel"], { file: "BUILD.bazel", ecosystem: "Bazel", suggestion: "bazel test //..." }],
     [["BUILD"], { file: "BUILD", ecosystem: "Bazel", suggestion: "bazel test //..." }],
