@@ -40307,6 +40307,25 @@ var CheckRunClient = class {
       ...input2.detailsUrl === void 0 ? {} : { details_url: input2.detailsUrl }
     });
   }
+  /** One check run by id, as GitHub shows it now (the post step reads its `status` before completing it). */
+  async get(id2) {
+    const what = `Could not read check run ${id2} in ${this.#slug()}`;
+    const { data } = await this.#call(
+      "get",
+      what,
+      "GET /repos/{owner}/{repo}/check-runs/{check_run_id}",
+      void 0,
+      () => this.#octokit.rest.checks.get({ owner: this.#owner, repo: this.#repo, check_run_id: id2 })
+    );
+    return {
+      id: data.id,
+      htmlUrl: data.html_url,
+      status: data.status,
+      conclusion: data.conclusion,
+      externalId: data.external_id,
+      appId: data.app?.id ?? null
+    };
+  }
   /**
    * The newest check run named `name` on `headSha`, optionally only among `appId`'s runs (the token's
    * own app: GitHub Actions is 15368 on github.com), or `undefined` when there is none.
@@ -40814,6 +40833,7 @@ var CheckRunReporter = class {
       ...this.#options.detailsUrl ? { detailsUrl: this.#options.detailsUrl } : {}
     });
     this.#completed = true;
+    this.#options.onCompleted?.(ref);
     return ref;
   }
   #detailsOption() {

@@ -21,6 +21,8 @@ const shared = {
 };
 
 await build({ ...shared, entryPoints: { index: "src/action/main.ts" }, outdir });
+// The post step (action.yml `runs.post`): completes a check run the main step left in progress.
+await build({ ...shared, entryPoints: { post: "src/action/post-main.ts" }, outdir });
 await build({
   ...shared,
   entryPoints: { cli: "src/cli/main.ts" },

@@ -28,6 +28,7 @@ import { buildChildEnv } from "../proc/child-env.js";
 import { CommandFence } from "../proc/command-fence.js";
 import { readActionInputs } from "./inputs.js";
 import { ensureClaude } from "./install-claude.js";
+import { SAVED_STATE } from "./state.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -119,6 +120,9 @@ async function main(
       core.warning(
         `could not update the check run with progress: ${error instanceof Error ? error.message : String(error)}`,
       ),
+    // Every path that completes the check run (finish, endEarly, the crash handler) passes here, and only
+    // after GitHub accepted the write: the post step then leaves the check run alone.
+    onCompleted: () => core.saveState(SAVED_STATE.checkRunCompleted, "true"),
   });
   exposeReporter(reporter);
   const runId = mintRunId();
@@ -132,7 +136,8 @@ async function main(
     if (!(error instanceof CheckRunWriteError)) throw error;
     return checkRunNotCreated(error, env);
   }
-  core.saveState("check-run-id", String(ref.id));
+  core.saveState(SAVED_STATE.checkRunId, String(ref.id));
+  core.saveState(SAVED_STATE.runId, runId);
   core.setOutput("check-run-id", String(ref.id));
   if (ref.htmlUrl) core.setOutput("check-run-url", ref.htmlUrl);
   core.setOutput("run-id", runId);

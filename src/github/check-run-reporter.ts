@@ -22,6 +22,11 @@ export interface CheckRunReporterOptions {
    * completion (which does throw) reports the verdict. Default: rethrow.
    */
   readonly onProgressError?: (error: unknown) => void;
+  /**
+   * Told once the check run was completed (the API accepted the write). The action saves a state flag
+   * here so its post step leaves a completed check run alone.
+   */
+  readonly onCompleted?: (ref: CheckRunRef) => void;
 }
 
 export class CheckRunReporter {
@@ -108,6 +113,7 @@ export class CheckRunReporter {
       ...(this.#options.detailsUrl ? { detailsUrl: this.#options.detailsUrl } : {}),
     });
     this.#completed = true;
+    this.#options.onCompleted?.(ref);
     return ref;
   }
 

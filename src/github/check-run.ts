@@ -69,7 +69,7 @@ export interface CompleteCheckRunInput extends UpdateCheckRunInput {
   readonly detailsUrl?: string;
 }
 
-export type CheckRunOperation = "create" | "update" | "restart" | "complete" | "find";
+export type CheckRunOperation = "create" | "update" | "restart" | "complete" | "find" | "get";
 
 /** The request a failed write sent (never its headers: they hold the token). */
 export interface FailedCheckRunRequest {
@@ -234,6 +234,26 @@ export class CheckRunClient {
       ...(input.externalId === undefined ? {} : { external_id: input.externalId }),
       ...(input.detailsUrl === undefined ? {} : { details_url: input.detailsUrl }),
     });
+  }
+
+  /** One check run by id, as GitHub shows it now (the post step reads its `status` before completing it). */
+  async get(id: number): Promise<ExistingCheckRun> {
+    const what = `Could not read check run ${id} in ${this.#slug()}`;
+    const { data } = await this.#call(
+      "get",
+      what,
+      "GET /repos/{owner}/{repo}/check-runs/{check_run_id}",
+      undefined,
+      () => this.#octokit.rest.checks.get({ owner: this.#owner, repo: this.#repo, check_run_id: id }),
+    );
+    return {
+      id: data.id,
+      htmlUrl: data.html_url,
+      status: data.status,
+      conclusion: data.conclusion,
+      externalId: data.external_id,
+      appId: data.app?.id ?? null,
+    };
   }
 
   /**

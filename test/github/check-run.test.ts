@@ -154,6 +154,24 @@ describe("CheckRunClient: the lifecycle", () => {
     expect(await client().findLatest({ name: "evidence-gate", headSha: HEAD_SHA })).toBeUndefined();
     server.assertNoViolations();
   });
+
+  it("get reads one check run's status, conclusion and external_id as GitHub shows it now", async () => {
+    const checks = client();
+    const ref = await checks.create(created);
+    expect(await checks.get(ref.id)).toMatchObject({
+      id: ref.id,
+      status: "in_progress",
+      conclusion: null,
+      externalId: created.externalId,
+    });
+    await checks.complete(ref.id, { conclusion: "failure", title: "Failed", summary: "x" });
+    expect(await checks.get(ref.id)).toMatchObject({ status: "completed", conclusion: "failure" });
+    const missing = await failure(checks.get(ref.id + 1000));
+    expect(missing.status).toBe(404);
+    expect(missing.request).toMatchObject({ operation: "get", method: "GET" });
+    expect(server.callsTo("GET", "/repos/{owner}/{repo}/check-runs/{check_run_id}")).toHaveLength(3);
+    server.assertNoViolations();
+  });
 });
 
 describe("CheckRunClient: a refused write is an error the user sees", () => {

@@ -9,7 +9,7 @@
  * The child is spawned asynchronously: the scripted model server and the GitHub server live in the test
  * process and must keep answering while the action runs.
  */
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
@@ -25,6 +25,7 @@ import {
 
 export const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const ACTION_ENTRY = join(REPO_ROOT, "dist", "index.js");
+export const POST_ENTRY = join(REPO_ROOT, "dist", "post.js");
 export const NODE_MODULES_BIN = join(REPO_ROOT, "node_modules", ".bin");
 const EVENT_FIXTURE = join(REPO_ROOT, "test", "fixtures", "events", "pull_request.opened.json");
 
@@ -57,6 +58,8 @@ export interface RunActionOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Kill the action after this long (default 120 s). */
   readonly timeoutMs?: number;
+  /** Told once the child is spawned (e.g. to kill it mid-run as a runner or an OOM killer would). */
+  readonly onSpawn?: (child: ChildProcess) => void;
 }
 
 /** Something that arrived at one of the servers, in arrival order across both. */
@@ -320,6 +323,7 @@ export async function runActionStep(options: RunActionOptions): Promise<ActionRu
       env: env as NodeJS.ProcessEnv,
       stdio: ["ignore", "pipe", "pipe"],
     });
+    options.onSpawn?.(child);
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (c: string) => {
@@ -354,6 +358,105 @@ export async function runActionStep(options: RunActionOptions): Promise<ActionRu
     rmSync(files, { recursive: true, force: true });
     rmSync(home, { recursive: true, force: true });
     if (options.toolCache === undefined) rmSync(toolCache, { recursive: true, force: true });
+  }
+}
+
+export interface RunPostOptions {
+  readonly github: GitHubServer;
+  /** What the main step saved (`GITHUB_STATE`, parsed): the runner passes each entry as `STATE_<name>`. */
+  readonly state: Readonly<Record<string, string>>;
+  /** Inputs by their `action.yml` name, over `action.yml`'s defaults (the post step gets the same inputs). */
+  readonly inputs?: Readonly<Record<string, string>>;
+  /** Extra variables over everything else; `undefined` removes one. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Kill the post step after this long (default 60 s). */
+  readonly timeoutMs?: number;
+}
+
+export interface PostRun {
+  readonly exitCode: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** The post step's own job summary file (`GITHUB_STEP_SUMMARY`); `""` when nothing was written. */
+  readonly summary: string;
+  /** The GitHub server's calls made during this step. */
+  readonly calls: readonly RecordedCall[];
+  readonly violations: readonly Violation[];
+  /** The workflow-command lines (`::error::…`, `::warning::…`) the runner would act on. */
+  readonly commands: readonly string[];
+}
+
+/**
+ * Runs `node dist/post.js` once, as the runner runs a JavaScript action's post step: the inputs as
+ * `INPUT_<NAME>` variables, the main step's saved state as `STATE_<name>` variables, the runner's
+ * `GITHUB_*` variables and fresh file-command files of its own.
+ */
+export async function runPostStep(options: RunPostOptions): Promise<PostRun> {
+  if (!existsSync(POST_ENTRY)) throw new Error(`${POST_ENTRY} is missing: run npm run build`);
+  const files = mkdtempSync(join(tmpdir(), "eg-post-files-"));
+  const runnerTemp = mkdtempSync(join(tmpdir(), "eg-runner-temp-"));
+  const summaryPath = join(files, "step_summary");
+  const outputPath = join(files, "output");
+  const statePath = join(files, "state");
+  for (const p of [outputPath, statePath, summaryPath]) writeFileSync(p, "");
+  const inputs: Record<string, string> = { ...actionInputDefaults(), ...options.inputs };
+  const env: Record<string, string | undefined> = {
+    PATH: process.env.PATH,
+    HOME: runnerTemp,
+    LANG: process.env.LANG ?? "C.UTF-8",
+    TMPDIR: process.env.TMPDIR,
+    CI: "true",
+    GITHUB_ACTIONS: "true",
+    GITHUB_EVENT_NAME: "pull_request",
+    GITHUB_REPOSITORY: TEST_REPOSITORY,
+    GITHUB_REPOSITORY_OWNER: TEST_REPOSITORY.split("/")[0],
+    GITHUB_API_URL: options.github.url,
+    GITHUB_SERVER_URL: "https://github.com",
+    GITHUB_RUN_ID: TEST_RUN_ID,
+    GITHUB_RUN_ATTEMPT: "1",
+    GITHUB_STEP_SUMMARY: summaryPath,
+    GITHUB_OUTPUT: outputPath,
+    GITHUB_STATE: statePath,
+    RUNNER_TEMP: runnerTemp,
+    RUNNER_OS: "Linux",
+    ...Object.fromEntries(Object.entries(inputs).map(([name, value]) => [inputVariable(name), value])),
+    ...Object.fromEntries(Object.entries(options.state).map(([name, value]) => [`STATE_${name}`, value])),
+    ...options.env,
+  };
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+  const callsBefore = options.github.calls.length;
+  const violationsBefore = options.github.violations.length;
+  try {
+    const child = spawn(process.execPath, [POST_ENTRY], {
+      cwd: runnerTemp,
+      env: env as NodeJS.ProcessEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (c: string) => {
+      stdout += c;
+    });
+    child.stderr.setEncoding("utf8").on("data", (c: string) => {
+      stderr += c;
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 60_000);
+    const exitCode = await new Promise<number | null>((done, fail) => {
+      child.on("error", fail);
+      child.on("close", (code) => done(code));
+    }).finally(() => clearTimeout(timer));
+    return {
+      exitCode,
+      stdout,
+      stderr,
+      summary: readFileSync(summaryPath, "utf8"),
+      calls: options.github.calls.slice(callsBefore),
+      violations: options.github.violations.slice(violationsBefore),
+      commands: activeWorkflowCommands(stdout),
+    };
+  } finally {
+    rmSync(files, { recursive: true, force: true });
+    rmSync(runnerTemp, { recursive: true, force: true });
   }
 }
 

@@ -175,6 +175,20 @@ const updateCheckRun: Route = {
   },
 };
 
+const getCheckRun: Route = {
+  method: "GET",
+  template: "/repos/{owner}/{repo}/check-runs/{check_run_id}",
+  handle(request, context) {
+    // Any check run of the repository is readable (not only the token's own app's).
+    const run = context.state.checkRun(
+      String(request.params.owner),
+      String(request.params.repo),
+      Number(request.params.check_run_id),
+    );
+    return run === undefined ? notFound(context) : { status: 200, body: checkRunJson(run, context) };
+  },
+};
+
 const listCheckRunsForRef: Route = {
   method: "GET",
   template: "/repos/{owner}/{repo}/commits/{ref}/check-runs",
@@ -269,6 +283,7 @@ const getRepository: Route = {
 export const ROUTES: readonly Route[] = [
   createCheckRun,
   updateCheckRun,
+  getCheckRun,
   listCheckRunsForRef,
   getContent,
   getPullRequest,

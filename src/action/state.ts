@@ -1,0 +1,14 @@
+/**
+ * The names the main step saves with `core.saveState` for the post step (`runs.post: dist/post.js`). The
+ * runner hands each saved value to the post step as the variable `STATE_<name>` (`core.getState`).
+ */
+export const SAVED_STATE = {
+  /** The check run the main step created (saved at once after creating it, SPEC §6). */
+  checkRunId: "check-run-id",
+  /** The run id, which the check run's `external_id` carries while this run owns it. */
+  runId: "run-id",
+  /** `"true"` once the main step completed the check run itself: the post step has nothing to do. */
+  checkRunCompleted: "check-run-completed",
+  /** `"true"` once the main step received SIGINT/SIGTERM (the runner cancelling the step). */
+  cancelRequested: "cancel-requested",
+} as const;
