@@ -1427,7 +1427,7 @@ var require_stringify = __commonJS({
     var identity = require_identity();
     var stringifyComment = require_stringifyComment();
     var stringifyString = require_stringifyString();
-    function createStringifyContext(doc, options) {
+    function createStringifyContext(doc, options2) {
       const opt = Object.assign({
         blockQuote: true,
         commentString: stringifyComment.stringifyComment,
@@ -1447,7 +1447,7 @@ var require_stringify = __commonJS({
         trailingComma: false,
         trueStr: "true",
         verifyAliasOrder: true
-      }, doc.schema.toStringOptions, options);
+      }, doc.schema.toStringOptions, options2);
       let inFlow;
       switch (opt.collectionStyle) {
         case "block":
@@ -1869,10 +1869,10 @@ var require_stringifyCollection = __commonJS({
     var identity = require_identity();
     var stringify = require_stringify();
     var stringifyComment = require_stringifyComment();
-    function stringifyCollection(collection, ctx, options) {
+    function stringifyCollection(collection, ctx, options2) {
       const flow = ctx.inFlow ?? collection.flow;
       const stringify2 = flow ? stringifyFlowCollection : stringifyBlockCollection;
-      return stringify2(collection, ctx, options);
+      return stringify2(collection, ctx, options2);
     }
     function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
       const { indent: indent2, options: { commentString } } = ctx;
@@ -3327,10 +3327,10 @@ var require_stringifyDocument = __commonJS({
     var identity = require_identity();
     var stringify = require_stringify();
     var stringifyComment = require_stringifyComment();
-    function stringifyDocument(doc, options) {
+    function stringifyDocument(doc, options2) {
       const lines = [];
-      let hasDirectives = options.directives === true;
-      if (options.directives !== false && doc.directives) {
+      let hasDirectives = options2.directives === true;
+      if (options2.directives !== false && doc.directives) {
         const dir = doc.directives.toString(doc);
         if (dir) {
           lines.push(dir);
@@ -3340,7 +3340,7 @@ var require_stringifyDocument = __commonJS({
       }
       if (hasDirectives)
         lines.push("---");
-      const ctx = stringify.createStringifyContext(doc, options);
+      const ctx = stringify.createStringifyContext(doc, options2);
       const { commentString } = ctx.options;
       if (doc.commentBefore) {
         if (lines.length !== 1)
@@ -3416,7 +3416,7 @@ var require_Document = __commonJS({
     var createNode = require_createNode();
     var directives = require_directives();
     var Document = class _Document {
-      constructor(value, replacer, options) {
+      constructor(value, replacer, options2) {
         this.commentBefore = null;
         this.comment = null;
         this.errors = [];
@@ -3425,8 +3425,8 @@ var require_Document = __commonJS({
         let _replacer = null;
         if (typeof replacer === "function" || Array.isArray(replacer)) {
           _replacer = replacer;
-        } else if (options === void 0 && replacer) {
-          options = replacer;
+        } else if (options2 === void 0 && replacer) {
+          options2 = replacer;
           replacer = void 0;
         }
         const opt = Object.assign({
@@ -3438,17 +3438,17 @@ var require_Document = __commonJS({
           stringKeys: false,
           uniqueKeys: true,
           version: "1.2"
-        }, options);
+        }, options2);
         this.options = opt;
         let { version: version2 } = opt;
-        if (options?._directives) {
-          this.directives = options._directives.atDocument();
+        if (options2?._directives) {
+          this.directives = options2._directives.atDocument();
           if (this.directives.yaml.explicit)
             version2 = this.directives.yaml.version;
         } else
           this.directives = new directives.Directives({ version: version2 });
-        this.setSchema(version2, options);
-        this.contents = value === void 0 ? null : this.createNode(value, _replacer, options);
+        this.setSchema(version2, options2);
+        this.contents = value === void 0 ? null : this.createNode(value, _replacer, options2);
       }
       /**
        * Create a deep copy of this Document and its contents.
@@ -3499,7 +3499,7 @@ var require_Document = __commonJS({
         }
         return new Alias.Alias(node3.anchor);
       }
-      createNode(value, replacer, options) {
+      createNode(value, replacer, options2) {
         let _replacer = void 0;
         if (typeof replacer === "function") {
           value = replacer.call({ "": value }, "", value);
@@ -3510,11 +3510,11 @@ var require_Document = __commonJS({
           if (asStr.length > 0)
             replacer = replacer.concat(asStr);
           _replacer = replacer;
-        } else if (options === void 0 && replacer) {
-          options = replacer;
+        } else if (options2 === void 0 && replacer) {
+          options2 = replacer;
           replacer = void 0;
         }
-        const { aliasDuplicateObjects, anchorPrefix, flow, keepUndefined, onTagObj, tag } = options ?? {};
+        const { aliasDuplicateObjects, anchorPrefix, flow, keepUndefined, onTagObj, tag } = options2 ?? {};
         const { onAnchor, setAnchors, sourceObjects } = anchors.createNodeAnchors(
           this,
           // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
@@ -3539,9 +3539,9 @@ var require_Document = __commonJS({
        * Convert a key and a value into a `Pair` using the current schema,
        * recursively wrapping all values as `Scalar` or `Collection` nodes.
        */
-      createPair(key, value, options = {}) {
-        const k = this.createNode(key, null, options);
-        const v = this.createNode(value, null, options);
+      createPair(key, value, options2 = {}) {
+        const k = this.createNode(key, null, options2);
+        const v = this.createNode(value, null, options2);
         return new Pair.Pair(k, v);
       }
       /**
@@ -3627,7 +3627,7 @@ var require_Document = __commonJS({
        *
        * Overrides all previously set schema options.
        */
-      setSchema(version2, options = {}) {
+      setSchema(version2, options2 = {}) {
         if (typeof version2 === "number")
           version2 = String(version2);
         let opt;
@@ -3657,10 +3657,10 @@ var require_Document = __commonJS({
             throw new Error(`Expected '1.1', '1.2' or null as first argument, but found: ${sv}`);
           }
         }
-        if (options.schema instanceof Object)
-          this.schema = options.schema;
+        if (options2.schema instanceof Object)
+          this.schema = options2.schema;
         else if (opt)
-          this.schema = new Schema.Schema(Object.assign(opt, options));
+          this.schema = new Schema.Schema(Object.assign(opt, options2));
         else
           throw new Error(`With a null YAML version, the { schema: Schema } option is required`);
       }
@@ -3690,14 +3690,14 @@ var require_Document = __commonJS({
         return this.toJS({ json: true, jsonArg, mapAsMap: false, onAnchor });
       }
       /** A YAML representation of the document. */
-      toString(options = {}) {
+      toString(options2 = {}) {
         if (this.errors.length > 0)
           throw new Error("Document with errors cannot be stringified");
-        if ("indent" in options && (!Number.isInteger(options.indent) || Number(options.indent) <= 0)) {
-          const s = JSON.stringify(options.indent);
+        if ("indent" in options2 && (!Number.isInteger(options2.indent) || Number(options2.indent) <= 0)) {
+          const s = JSON.stringify(options2.indent);
           throw new Error(`"indent" option must be a positive integer, not ${s}`);
         }
-        return stringifyDocument.stringifyDocument(this, options);
+        return stringifyDocument.stringifyDocument(this, options2);
       }
     };
     function assertCollection(contents) {
@@ -4003,10 +4003,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep4, value } = collItem;
+        const { start, key, sep: sep5, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep4?.[0],
+          next: key ?? sep5?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -4020,7 +4020,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep4) {
+          if (!keyProps.anchor && !keyProps.tag && !sep5) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map2.comment)
@@ -4044,7 +4044,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep4 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep5 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -4060,7 +4060,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep4, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep5, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -4151,7 +4151,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep4 = "";
+        let sep5 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -4165,13 +4165,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep4 + cb;
-              sep4 = "";
+                comment += sep5 + cb;
+              sep5 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep4 += source;
+                sep5 += source;
               hasSpace = true;
               break;
             default:
@@ -4214,18 +4214,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep4, value } = collItem;
+        const { start, key, sep: sep5, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep4?.[0],
+          next: key ?? sep5?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep4 && !value) {
+          if (!props.anchor && !props.tag && !sep5 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -4279,8 +4279,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap2 && !sep4 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep4, null, props, onError);
+        if (!isMap2 && !sep5 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep5, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -4292,7 +4292,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep4 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep5 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -4303,8 +4303,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap2 && !props.found && ctx.options.strict) {
-              if (sep4)
-                for (const st of sep4) {
+              if (sep5)
+                for (const st of sep5) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -4321,7 +4321,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep4, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep5, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -4501,7 +4501,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep4 = "";
+      let sep5 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -4518,24 +4518,24 @@ var require_resolve_block_scalar = __commonJS({
           indent2 = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep4 + indent2.slice(trimIndent) + content;
-          sep4 = "\n";
+          value += sep5 + indent2.slice(trimIndent) + content;
+          sep5 = "\n";
         } else if (indent2.length > trimIndent || content[0] === "	") {
-          if (sep4 === " ")
-            sep4 = "\n";
-          else if (!prevMoreIndented && sep4 === "\n")
-            sep4 = "\n\n";
-          value += sep4 + indent2.slice(trimIndent) + content;
-          sep4 = "\n";
+          if (sep5 === " ")
+            sep5 = "\n";
+          else if (!prevMoreIndented && sep5 === "\n")
+            sep5 = "\n\n";
+          value += sep5 + indent2.slice(trimIndent) + content;
+          sep5 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep4 === "\n")
+          if (sep5 === "\n")
             value += "\n";
           else
-            sep4 = "\n";
+            sep5 = "\n";
         } else {
-          value += sep4 + content;
-          sep4 = " ";
+          value += sep5 + content;
+          sep5 = " ";
           prevMoreIndented = false;
         }
       }
@@ -4718,25 +4718,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep4 = " ";
+      let sep5 = " ";
       let pos = line2.lastIndex;
       while (match = line2.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep4 === "\n")
-            res += sep4;
+          if (sep5 === "\n")
+            res += sep5;
           else
-            sep4 = "\n";
+            sep5 = "\n";
         } else {
-          res += sep4 + lm;
-          sep4 = " ";
+          res += sep5 + lm;
+          sep5 = " ";
         }
         pos = line2.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep4 + (match?.[1] ?? "");
+      return res + sep5 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -5048,14 +5048,14 @@ var require_compose_node = __commonJS({
       }
       return node3;
     }
-    function composeAlias({ options }, { offset, source, end }, onError) {
+    function composeAlias({ options: options2 }, { offset, source, end }, onError) {
       const alias = new Alias.Alias(source.substring(1));
       if (alias.source === "")
         onError(offset, "BAD_ALIAS", "Alias cannot be an empty string");
       if (alias.source.endsWith(":"))
         onError(offset + source.length - 1, "BAD_ALIAS", "Alias ending in : is ambiguous", true);
       const valueEnd = offset + source.length;
-      const re = resolveEnd.resolveEnd(end, valueEnd, options.strict, onError);
+      const re = resolveEnd.resolveEnd(end, valueEnd, options2.strict, onError);
       alias.range = [offset, valueEnd, re.offset];
       if (re.comment)
         alias.comment = re.comment;
@@ -5074,8 +5074,8 @@ var require_compose_doc = __commonJS({
     var composeNode = require_compose_node();
     var resolveEnd = require_resolve_end();
     var resolveProps = require_resolve_props();
-    function composeDoc(options, directives, { offset, start, value, end }, onError) {
-      const opts = Object.assign({ _directives: directives }, options);
+    function composeDoc(options2, directives, { offset, start, value, end }, onError) {
+      const opts = Object.assign({ _directives: directives }, options2);
       const doc = new Document.Document(void 0, opts);
       const ctx = {
         atKey: false,
@@ -5154,7 +5154,7 @@ var require_composer = __commonJS({
       return { comment, afterEmptyLine };
     }
     var Composer = class {
-      constructor(options = {}) {
+      constructor(options2 = {}) {
         this.doc = null;
         this.atDirectives = false;
         this.prelude = [];
@@ -5167,8 +5167,8 @@ var require_composer = __commonJS({
           else
             this.errors.push(new errors.YAMLParseError(pos, code, message));
         };
-        this.directives = new directives.Directives({ version: options.version || "1.2" });
-        this.options = options;
+        this.directives = new directives.Directives({ version: options2.version || "1.2" });
+        this.options = options2;
       }
       decorate(doc, afterDoc) {
         const { comment, afterEmptyLine } = parsePrelude(this.prelude);
@@ -5546,14 +5546,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep4, value }) {
+    function stringifyItem({ start, key, sep: sep5, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep4)
-        for (const st of sep4)
+      if (sep5)
+        for (const st of sep5)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -6720,18 +6720,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep4;
+          let sep5;
           if (scalar.end) {
-            sep4 = scalar.end;
-            sep4.push(this.sourceToken);
+            sep5 = scalar.end;
+            sep5.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep4 = [this.sourceToken];
+            sep5 = [this.sourceToken];
           const map2 = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep4 }]
+            items: [{ start, key: scalar, sep: sep5 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map2;
@@ -6884,15 +6884,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep4 = it.sep;
-                  sep4.push(this.sourceToken);
+                  const sep5 = it.sep;
+                  sep5.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep4 }]
+                    items: [{ start: start2, key, sep: sep5 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -7086,13 +7086,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep4 = fc.end.splice(1, fc.end.length);
-            sep4.push(this.sourceToken);
+            const sep5 = fc.end.splice(1, fc.end.length);
+            sep5.push(this.sourceToken);
             const map2 = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep4 }]
+              items: [{ start, key: fc, sep: sep5 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map2;
@@ -7232,15 +7232,15 @@ var require_public_api = __commonJS({
     var identity = require_identity();
     var lineCounter = require_line_counter();
     var parser = require_parser();
-    function parseOptions(options) {
-      const prettyErrors = options.prettyErrors !== false;
-      const lineCounter$1 = options.lineCounter || prettyErrors && new lineCounter.LineCounter() || null;
+    function parseOptions(options2) {
+      const prettyErrors = options2.prettyErrors !== false;
+      const lineCounter$1 = options2.lineCounter || prettyErrors && new lineCounter.LineCounter() || null;
       return { lineCounter: lineCounter$1, prettyErrors };
     }
-    function parseAllDocuments(source, options = {}) {
-      const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
+    function parseAllDocuments(source, options2 = {}) {
+      const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options2);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
-      const composer$1 = new composer.Composer(options);
+      const composer$1 = new composer.Composer(options2);
       const docs = Array.from(composer$1.compose(parser$1.parse(source)));
       if (prettyErrors && lineCounter2)
         for (const doc of docs) {
@@ -7251,10 +7251,10 @@ var require_public_api = __commonJS({
         return docs;
       return Object.assign([], { empty: true }, composer$1.streamInfo());
     }
-    function parseDocument3(source, options = {}) {
-      const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
+    function parseDocument3(source, options2 = {}) {
+      const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options2);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
-      const composer$1 = new composer.Composer(options);
+      const composer$1 = new composer.Composer(options2);
       let doc = null;
       for (const _doc of composer$1.compose(parser$1.parse(source), true, source.length)) {
         if (!doc)
@@ -7270,14 +7270,14 @@ var require_public_api = __commonJS({
       }
       return doc;
     }
-    function parse5(src, reviver, options) {
+    function parse5(src, reviver, options2) {
       let _reviver = void 0;
       if (typeof reviver === "function") {
         _reviver = reviver;
-      } else if (options === void 0 && reviver && typeof reviver === "object") {
-        options = reviver;
+      } else if (options2 === void 0 && reviver && typeof reviver === "object") {
+        options2 = reviver;
       }
-      const doc = parseDocument3(src, options);
+      const doc = parseDocument3(src, options2);
       if (!doc)
         return null;
       doc.warnings.forEach((warning) => log.warn(doc.options.logLevel, warning));
@@ -7287,29 +7287,29 @@ var require_public_api = __commonJS({
         else
           doc.errors = [];
       }
-      return doc.toJS(Object.assign({ reviver: _reviver }, options));
+      return doc.toJS(Object.assign({ reviver: _reviver }, options2));
     }
-    function stringify(value, replacer, options) {
+    function stringify(value, replacer, options2) {
       let _replacer = null;
       if (typeof replacer === "function" || Array.isArray(replacer)) {
         _replacer = replacer;
-      } else if (options === void 0 && replacer) {
-        options = replacer;
+      } else if (options2 === void 0 && replacer) {
+        options2 = replacer;
       }
-      if (typeof options === "string")
-        options = options.length;
-      if (typeof options === "number") {
-        const indent2 = Math.round(options);
-        options = indent2 < 1 ? void 0 : indent2 > 8 ? { indent: 8 } : { indent: indent2 };
+      if (typeof options2 === "string")
+        options2 = options2.length;
+      if (typeof options2 === "number") {
+        const indent2 = Math.round(options2);
+        options2 = indent2 < 1 ? void 0 : indent2 > 8 ? { indent: 8 } : { indent: indent2 };
       }
       if (value === void 0) {
-        const { keepUndefined } = options ?? replacer ?? {};
+        const { keepUndefined } = options2 ?? replacer ?? {};
         if (!keepUndefined)
           return void 0;
       }
       if (identity.isDocument(value) && !_replacer)
-        return value.toString(options);
-      return new Document.Document(value, _replacer, options).toString(options);
+        return value.toString(options2);
+      return new Document.Document(value, _replacer, options2).toString(options2);
     }
     exports.parse = parse5;
     exports.parseAllDocuments = parseAllDocuments;
@@ -7642,14 +7642,14 @@ var require_light = __commonJS({
       parser$1 = parser;
       BottleneckError$1 = BottleneckError_1;
       Job = class Job {
-        constructor(task2, args, options, jobDefaults, rejectOnDrop, Events2, _states, Promise2) {
+        constructor(task2, args, options2, jobDefaults, rejectOnDrop, Events2, _states, Promise2) {
           this.task = task2;
           this.args = args;
           this.rejectOnDrop = rejectOnDrop;
           this.Events = Events2;
           this._states = _states;
           this.Promise = Promise2;
-          this.options = parser$1.load(options, jobDefaults);
+          this.options = parser$1.load(options2, jobDefaults);
           this.options.priority = this._sanitizePriority(this.options.priority);
           if (this.options.id === jobDefaults.id) {
             this.options.id = `${this.options.id}-${this._randomIndex()}`;
@@ -7823,17 +7823,17 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve6, reject) {
-            return setTimeout(resolve6, t);
+          return new this.Promise(function(resolve7, reject) {
+            return setTimeout(resolve7, t);
           });
         }
         computePenalty() {
           var ref;
           return (ref = this.storeOptions.penalty) != null ? ref : 15 * this.storeOptions.minTime || 5e3;
         }
-        async __updateSettings__(options) {
+        async __updateSettings__(options2) {
           await this.yieldLoop();
-          parser$2.overwrite(options, options, this.storeOptions);
+          parser$2.overwrite(options2, options2, this.storeOptions);
           this._startHeartbeat();
           this.instance._drainAll(this.computeCapacity());
           return true;
@@ -8035,15 +8035,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error62, reject, resolve6, returned, task2;
+          var args, cb, error62, reject, resolve7, returned, task2;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task: task2, args, resolve: resolve6, reject } = this._queue.shift());
+            ({ task: task2, args, resolve: resolve7, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task2(...args);
                 return function() {
-                  return resolve6(returned);
+                  return resolve7(returned);
                 };
               } catch (error1) {
                 error62 = error1;
@@ -8058,13 +8058,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task2, ...args) {
-          var promise2, reject, resolve6;
-          resolve6 = reject = null;
+          var promise2, reject, resolve7;
+          resolve7 = reject = null;
           promise2 = new this.Promise(function(_resolve, _reject) {
-            resolve6 = _resolve;
+            resolve7 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task: task2, args, resolve: resolve6, reject });
+          this._queue.push({ task: task2, args, resolve: resolve7, reject });
           this._tryToRun();
           return promise2;
         }
@@ -8190,10 +8190,10 @@ var require_light = __commonJS({
               return results;
             }, this.timeout / 2)).unref === "function" ? base.unref() : void 0;
           }
-          updateSettings(options = {}) {
-            parser$3.overwrite(options, this.defaults, this);
-            parser$3.overwrite(options, options, this.limiterOptions);
-            if (options.timeout != null) {
+          updateSettings(options2 = {}) {
+            parser$3.overwrite(options2, this.defaults, this);
+            parser$3.overwrite(options2, options2, this.limiterOptions);
+            if (options2.timeout != null) {
               return this._startAutoCleanup();
             }
           }
@@ -8218,8 +8218,8 @@ var require_light = __commonJS({
       Events$3 = Events_1;
       Batcher = (function() {
         class Batcher2 {
-          constructor(options = {}) {
-            this.options = options;
+          constructor(options2 = {}) {
+            this.options = options2;
             parser$4.load(this.options, this.defaults, this);
             this.Events = new Events$3(this);
             this._arr = [];
@@ -8276,11 +8276,11 @@ var require_light = __commonJS({
       Sync$1 = Sync_1;
       Bottleneck2 = (function() {
         class Bottleneck3 {
-          constructor(options = {}, ...invalid) {
+          constructor(options2 = {}, ...invalid) {
             var storeInstanceOptions, storeOptions;
             this._addToQueue = this._addToQueue.bind(this);
-            this._validateOptions(options, invalid);
-            parser$5.load(options, this.instanceDefaults, this);
+            this._validateOptions(options2, invalid);
+            parser$5.load(options2, this.instanceDefaults, this);
             this._queues = new Queues$1(NUM_PRIORITIES$1);
             this._scheduled = {};
             this._states = new States$1(["RECEIVED", "QUEUED", "RUNNING", "EXECUTING"].concat(this.trackDoneStatus ? ["DONE"] : []));
@@ -8288,13 +8288,13 @@ var require_light = __commonJS({
             this.Events = new Events$4(this);
             this._submitLock = new Sync$1("submit", this.Promise);
             this._registerLock = new Sync$1("register", this.Promise);
-            storeOptions = parser$5.load(options, this.storeDefaults, {});
+            storeOptions = parser$5.load(options2, this.storeDefaults, {});
             this._store = (function() {
               if (this.datastore === "redis" || this.datastore === "ioredis" || this.connection != null) {
-                storeInstanceOptions = parser$5.load(options, this.redisStoreDefaults, {});
+                storeInstanceOptions = parser$5.load(options2, this.redisStoreDefaults, {});
                 return new RedisDatastore$1(this, storeOptions, storeInstanceOptions);
               } else if (this.datastore === "local") {
-                storeInstanceOptions = parser$5.load(options, this.localStoreDefaults, {});
+                storeInstanceOptions = parser$5.load(options2, this.localStoreDefaults, {});
                 return new LocalDatastore$1(this, storeOptions, storeInstanceOptions);
               } else {
                 throw new Bottleneck3.prototype.BottleneckError(`Invalid datastore type: ${this.datastore}`);
@@ -8309,8 +8309,8 @@ var require_light = __commonJS({
               return (ref = this._store.heartbeat) != null ? typeof ref.unref === "function" ? ref.unref() : void 0 : void 0;
             });
           }
-          _validateOptions(options, invalid) {
-            if (!(options != null && typeof options === "object" && invalid.length === 0)) {
+          _validateOptions(options2, invalid) {
+            if (!(options2 != null && typeof options2 === "object" && invalid.length === 0)) {
               throw new Bottleneck3.prototype.BottleneckError("Bottleneck v2 takes a single object argument. Refer to https://github.com/SGrondin/bottleneck#upgrading-to-v2 if you're upgrading from Bottleneck v1.");
             }
           }
@@ -8375,11 +8375,11 @@ var require_light = __commonJS({
               return false;
             }
           }
-          async _free(index, job, options, eventInfo) {
+          async _free(index, job, options2, eventInfo) {
             var e, running;
             try {
-              ({ running } = await this._store.__free__(index, options.weight));
-              this.Events.trigger("debug", `Freed ${options.id}`, eventInfo);
+              ({ running } = await this._store.__free__(index, options2.weight));
+              this.Events.trigger("debug", `Freed ${options2.id}`, eventInfo);
               if (running === 0 && this.empty()) {
                 return this.Events.trigger("idle");
               }
@@ -8406,20 +8406,20 @@ var require_light = __commonJS({
           }
           _drainOne(capacity) {
             return this._registerLock.schedule(() => {
-              var args, index, next, options, queue;
+              var args, index, next, options2, queue;
               if (this.queued() === 0) {
                 return this.Promise.resolve(null);
               }
               queue = this._queues.getFirst();
-              ({ options, args } = next = queue.first());
-              if (capacity != null && options.weight > capacity) {
+              ({ options: options2, args } = next = queue.first());
+              if (capacity != null && options2.weight > capacity) {
                 return this.Promise.resolve(null);
               }
-              this.Events.trigger("debug", `Draining ${options.id}`, { args, options });
+              this.Events.trigger("debug", `Draining ${options2.id}`, { args, options: options2 });
               index = this._randomIndex();
-              return this._store.__register__(index, options.weight, options.expiration).then(({ success: success2, wait, reservoir }) => {
+              return this._store.__register__(index, options2.weight, options2.expiration).then(({ success: success2, wait, reservoir }) => {
                 var empty;
-                this.Events.trigger("debug", `Drained ${options.id}`, { success: success2, args, options });
+                this.Events.trigger("debug", `Drained ${options2.id}`, { success: success2, args, options: options2 });
                 if (success2) {
                   queue.shift();
                   empty = this.empty();
@@ -8430,7 +8430,7 @@ var require_light = __commonJS({
                     this.Events.trigger("depleted", empty);
                   }
                   this._run(index, next, wait);
-                  return this.Promise.resolve(options.weight);
+                  return this.Promise.resolve(options2.weight);
                 } else {
                   return this.Promise.resolve(null);
                 }
@@ -8455,9 +8455,9 @@ var require_light = __commonJS({
               return job.doDrop({ message });
             });
           }
-          stop(options = {}) {
+          stop(options2 = {}) {
             var done, waitForExecuting;
-            options = parser$5.load(options, this.stopDefaults);
+            options2 = parser$5.load(options2, this.stopDefaults);
             waitForExecuting = (at) => {
               var finished;
               finished = () => {
@@ -8465,22 +8465,22 @@ var require_light = __commonJS({
                 counts2 = this._states.counts;
                 return counts2[0] + counts2[1] + counts2[2] + counts2[3] === at;
               };
-              return new this.Promise((resolve6, reject) => {
+              return new this.Promise((resolve7, reject) => {
                 if (finished()) {
-                  return resolve6();
+                  return resolve7();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve6();
+                      return resolve7();
                     }
                   });
                 }
               });
             };
-            done = options.dropWaitingJobs ? (this._run = function(index, next) {
+            done = options2.dropWaitingJobs ? (this._run = function(index, next) {
               return next.doDrop({
-                message: options.dropErrorMessage
+                message: options2.dropErrorMessage
               });
             }, this._drainOne = () => {
               return this.Promise.resolve(null);
@@ -8494,11 +8494,11 @@ var require_light = __commonJS({
                     clearTimeout(v.timeout);
                     clearTimeout(v.expiration);
                     v.job.doDrop({
-                      message: options.dropErrorMessage
+                      message: options2.dropErrorMessage
                     });
                   }
                 }
-                this._dropAllQueued(options.dropErrorMessage);
+                this._dropAllQueued(options2.dropErrorMessage);
                 return waitForExecuting(0);
               });
             })) : this.schedule({
@@ -8508,7 +8508,7 @@ var require_light = __commonJS({
               return waitForExecuting(1);
             });
             this._receive = function(job) {
-              return job._reject(new Bottleneck3.prototype.BottleneckError(options.enqueueErrorMessage));
+              return job._reject(new Bottleneck3.prototype.BottleneckError(options2.enqueueErrorMessage));
             };
             this.stop = () => {
               return this.Promise.reject(new Bottleneck3.prototype.BottleneckError("stop() has already been called"));
@@ -8516,13 +8516,13 @@ var require_light = __commonJS({
             return done;
           }
           async _addToQueue(job) {
-            var args, blocked, error62, options, reachedHWM, shifted, strategy;
-            ({ args, options } = job);
+            var args, blocked, error62, options2, reachedHWM, shifted, strategy;
+            ({ args, options: options2 } = job);
             try {
-              ({ reachedHWM, blocked, strategy } = await this._store.__submit__(this.queued(), options.weight));
+              ({ reachedHWM, blocked, strategy } = await this._store.__submit__(this.queued(), options2.weight));
             } catch (error1) {
               error62 = error1;
-              this.Events.trigger("debug", `Could not queue ${options.id}`, { args, options, error: error62 });
+              this.Events.trigger("debug", `Could not queue ${options2.id}`, { args, options: options2, error: error62 });
               job.doDrop({ error: error62 });
               return false;
             }
@@ -8530,7 +8530,7 @@ var require_light = __commonJS({
               job.doDrop();
               return true;
             } else if (reachedHWM) {
-              shifted = strategy === Bottleneck3.prototype.strategy.LEAK ? this._queues.shiftLastFrom(options.priority) : strategy === Bottleneck3.prototype.strategy.OVERFLOW_PRIORITY ? this._queues.shiftLastFrom(options.priority + 1) : strategy === Bottleneck3.prototype.strategy.OVERFLOW ? job : void 0;
+              shifted = strategy === Bottleneck3.prototype.strategy.LEAK ? this._queues.shiftLastFrom(options2.priority) : strategy === Bottleneck3.prototype.strategy.OVERFLOW_PRIORITY ? this._queues.shiftLastFrom(options2.priority + 1) : strategy === Bottleneck3.prototype.strategy.OVERFLOW ? job : void 0;
               if (shifted != null) {
                 shifted.doDrop();
               }
@@ -8556,22 +8556,22 @@ var require_light = __commonJS({
             }
           }
           submit(...args) {
-            var cb, fn, job, options, ref, ref1, task2;
+            var cb, fn, job, options2, ref, ref1, task2;
             if (typeof args[0] === "function") {
               ref = args, [fn, ...args] = ref, [cb] = splice.call(args, -1);
-              options = parser$5.load({}, this.jobDefaults);
+              options2 = parser$5.load({}, this.jobDefaults);
             } else {
-              ref1 = args, [options, fn, ...args] = ref1, [cb] = splice.call(args, -1);
-              options = parser$5.load(options, this.jobDefaults);
+              ref1 = args, [options2, fn, ...args] = ref1, [cb] = splice.call(args, -1);
+              options2 = parser$5.load(options2, this.jobDefaults);
             }
             task2 = (...args2) => {
-              return new this.Promise(function(resolve6, reject) {
+              return new this.Promise(function(resolve7, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve6)(args3);
+                  return (args3[0] != null ? reject : resolve7)(args3);
                 });
               });
             };
-            job = new Job$1(task2, args, options, this.jobDefaults, this.rejectOnDrop, this.Events, this._states, this.Promise);
+            job = new Job$1(task2, args, options2, this.jobDefaults, this.rejectOnDrop, this.Events, this._states, this.Promise);
             job.promise.then(function(args2) {
               return typeof cb === "function" ? cb(...args2) : void 0;
             }).catch(function(args2) {
@@ -8584,14 +8584,14 @@ var require_light = __commonJS({
             return this._receive(job);
           }
           schedule(...args) {
-            var job, options, task2;
+            var job, options2, task2;
             if (typeof args[0] === "function") {
               [task2, ...args] = args;
-              options = {};
+              options2 = {};
             } else {
-              [options, task2, ...args] = args;
+              [options2, task2, ...args] = args;
             }
-            job = new Job$1(task2, args, options, this.jobDefaults, this.rejectOnDrop, this.Events, this._states, this.Promise);
+            job = new Job$1(task2, args, options2, this.jobDefaults, this.rejectOnDrop, this.Events, this._states, this.Promise);
             this._receive(job);
             return job.promise;
           }
@@ -8601,14 +8601,14 @@ var require_light = __commonJS({
             wrapped = function(...args) {
               return schedule2(fn.bind(this), ...args);
             };
-            wrapped.withOptions = function(options, ...args) {
-              return schedule2(options, fn, ...args);
+            wrapped.withOptions = function(options2, ...args) {
+              return schedule2(options2, fn, ...args);
             };
             return wrapped;
           }
-          async updateSettings(options = {}) {
-            await this._store.__updateSettings__(parser$5.overwrite(options, this.storeDefaults));
-            parser$5.overwrite(options, this.instanceDefaults, this);
+          async updateSettings(options2 = {}) {
+            await this._store.__updateSettings__(parser$5.overwrite(options2, this.storeDefaults));
+            parser$5.overwrite(options2, this.instanceDefaults, this);
             return this;
           }
           currentReservoir() {
@@ -8690,15 +8690,15 @@ var require_light = __commonJS({
 });
 
 // src/cli/main.ts
-import { resolve as resolve5 } from "node:path";
+import { resolve as resolve6 } from "node:path";
 
 // src/cli/run-auto-command.ts
-import { existsSync as existsSync4, realpathSync as realpathSync3, statSync as statSync2, writeFileSync as writeFileSync4 } from "node:fs";
-import { dirname as dirname2, isAbsolute as isAbsolute5, join as join7, relative as relative4, resolve as resolve4 } from "node:path";
+import { existsSync as existsSync4, realpathSync as realpathSync4, statSync as statSync2, writeFileSync as writeFileSync4 } from "node:fs";
+import { dirname as dirname3, isAbsolute as isAbsolute6, join as join8, relative as relative5, resolve as resolve5 } from "node:path";
 
 // src/engine/auto-run.ts
-import { existsSync as existsSync3, realpathSync as realpathSync2, statSync } from "node:fs";
-import { isAbsolute as isAbsolute4, relative as relative3, resolve as resolve3 } from "node:path";
+import { existsSync as existsSync3, realpathSync as realpathSync3, statSync } from "node:fs";
+import { isAbsolute as isAbsolute5, relative as relative4, resolve as resolve4 } from "node:path";
 
 // src/evidence/build-signals.ts
 import { lstat, opendir } from "node:fs/promises";
@@ -8724,8 +8724,8 @@ var SKIPPED_FOLDERS = /* @__PURE__ */ new Set([
   "venv",
   "__pycache__"
 ]);
-async function listTopLevelNames(dir, options = {}) {
-  const limit = options.limit ?? MAX_ENTRIES_PER_DIRECTORY;
+async function listTopLevelNames(dir, options2 = {}) {
+  const limit = options2.limit ?? MAX_ENTRIES_PER_DIRECTORY;
   const entries = /* @__PURE__ */ new Map();
   let read = 0;
   let truncated = false;
@@ -8985,8 +8985,8 @@ function signalsIn(names, display, suggest) {
 }
 function displayPath(root, dir, name) {
   const rel = relative(root, join(dir, name));
-  const inside = rel !== "" && !rel.startsWith(`..${sep}`) && rel !== "..";
-  return (inside ? rel : join(dir, name)).split(sep).join("/");
+  const inside2 = rel !== "" && !rel.startsWith(`..${sep}`) && rel !== "..";
+  return (inside2 ? rel : join(dir, name)).split(sep).join("/");
 }
 var descendable = (name) => !name.startsWith(".") && !SKIPPED_FOLDERS.has(name);
 async function subfoldersOf(dir, names, exclude) {
@@ -9121,14 +9121,14 @@ function yamlSingleQuoted(text2) {
 function posixSingleQuoted(text2) {
   return `'${text2.replaceAll("'", `'\\''`)}'`;
 }
-var isBlank = (text2) => text2.trim().length === 0;
+var isBlank = (text2) => text2.split("\n").map((line2) => line2.trim()).every((line2) => line2 === "" || line2.startsWith("#"));
 function decideBuildEvidence(inputs) {
   const spell = SPELLINGS[inputs.surface];
   const { verifyCmd, acceptNoBuildEvidence, policy } = inputs;
   if (verifyCmd !== void 0 && isBlank(verifyCmd)) {
     return {
       kind: "usage_error",
-      message: `${spell.verifyCmdName} is empty: a blank verify command exits 0 and would pass every time. Give the command that builds and tests this repository, or leave ${spell.verifyCmdName} out.`
+      message: `${spell.verifyCmdName} is empty (blank, or only # comments): it exits 0 and would pass every time. Give the command that builds and tests this repository, or leave ${spell.verifyCmdName} out.`
     };
   }
   if (verifyCmd !== void 0 && acceptNoBuildEvidence) {
@@ -9315,19 +9315,19 @@ function holdsLongSecret(value, secrets) {
   }
   return false;
 }
-function buildChildEnv(options) {
-  const secrets = new Set((options.knownSecrets ?? []).filter((s) => s.length > 0));
-  const passThrough = new Set((options.passThrough ?? []).map((n) => n.toUpperCase()));
+function buildChildEnv(options2) {
+  const secrets = new Set((options2.knownSecrets ?? []).filter((s) => s.length > 0));
+  const passThrough = new Set((options2.passThrough ?? []).map((n) => n.toUpperCase()));
   const env = {};
-  for (const [name, value] of Object.entries(options.base)) {
+  for (const [name, value] of Object.entries(options2.base)) {
     if (value === void 0) continue;
     if (secrets.has(value) || holdsLongSecret(value, secrets)) continue;
     const upper = name.toUpperCase();
     const passable = passThrough.has(upper) && neverPassableReason(upper) === null;
-    if (!passable && dropReason(name, options.child, options.base) !== null) continue;
+    if (!passable && dropReason(name, options2.child, options2.base) !== null) continue;
     env[name] = value;
   }
-  for (const [name, value] of Object.entries(options.set ?? {})) env[name] = value;
+  for (const [name, value] of Object.entries(options2.set ?? {})) env[name] = value;
   return env;
 }
 var VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -9454,39 +9454,39 @@ function killGroup(pid, signal) {
   } catch {
   }
 }
-function runProcess(options) {
+function runProcess(options2) {
   const started = Date.now();
-  const tailBytes = options.tailBytes ?? DEFAULT_TAIL;
+  const tailBytes = options2.tailBytes ?? DEFAULT_TAIL;
   const stdoutTail = new OutputTail(tailBytes);
   const stderrTail = new OutputTail(tailBytes);
-  const fence = options.echo ? new CommandFence(options.echo.write, options.echo.fenceWorkflowCommands) : null;
+  const fence = options2.echo ? new CommandFence(options2.echo.write, options2.echo.fenceWorkflowCommands) : null;
   const onOut = (line2) => {
     fence?.line(line2);
-    options.onStdoutLine?.(line2);
+    options2.onStdoutLine?.(line2);
   };
   const onErr = (line2) => {
     fence?.line(line2);
-    options.onStderrLine?.(line2);
+    options2.onStderrLine?.(line2);
   };
   const stdoutLines = new LineSplitter(onOut);
-  const splitStdout = fence !== null || options.onStdoutLine !== void 0 || options.onStdoutData === void 0;
+  const splitStdout = fence !== null || options2.onStdoutLine !== void 0 || options2.onStdoutData === void 0;
   const stderrLines = new LineSplitter(onErr);
-  return new Promise((resolve6) => {
-    if (options.signal?.aborted) {
-      resolve6({ kind: "cancelled", stdoutTail: "", stderrTail: "", durationMs: 0, pid: null });
+  return new Promise((resolve7) => {
+    if (options2.signal?.aborted) {
+      resolve7({ kind: "cancelled", stdoutTail: "", stderrTail: "", durationMs: 0, pid: null });
       return;
     }
-    const [file2, argv] = options.shell ? ["/bin/sh", ["-c", options.command]] : [options.command, [...options.args ?? []]];
+    const [file2, argv] = options2.shell ? ["/bin/sh", ["-c", options2.command]] : [options2.command, [...options2.args ?? []]];
     let child;
     try {
       child = spawn(file2, argv, {
-        cwd: options.cwd,
-        env: { ...options.env },
+        cwd: options2.cwd,
+        env: { ...options2.env },
         stdio: ["ignore", "pipe", "pipe"],
         detached: true
       });
     } catch (error62) {
-      resolve6({ kind: "spawn_failed", message: String(error62), durationMs: Date.now() - started });
+      resolve7({ kind: "spawn_failed", message: String(error62), durationMs: Date.now() - started });
       return;
     }
     const pid = child.pid ?? null;
@@ -9498,19 +9498,19 @@ function runProcess(options) {
       if (stopReason !== null || pid === null) return;
       stopReason = reason;
       killGroup(pid, "SIGTERM");
-      killTimer = setTimeout(() => killGroup(pid, "SIGKILL"), options.killGraceMs ?? 3e3);
+      killTimer = setTimeout(() => killGroup(pid, "SIGKILL"), options2.killGraceMs ?? 3e3);
       killTimer.unref();
     };
-    const timeout = options.timeoutMs !== void 0 ? (
+    const timeout = options2.timeoutMs !== void 0 ? (
       // setTimeout takes at most 2^31-1 ms (~24.8 days); a longer timeout would fire at once.
-      setTimeout(() => stop({ kind: "timed_out" }), Math.min(options.timeoutMs, MAX_TIMER_MS))
+      setTimeout(() => stop({ kind: "timed_out" }), Math.min(options2.timeoutMs, MAX_TIMER_MS))
     ) : void 0;
     const onAbort = () => stop({ kind: "cancelled" });
-    options.signal?.addEventListener("abort", onAbort, { once: true });
+    options2.signal?.addEventListener("abort", onAbort, { once: true });
     child.stdout?.on("data", (chunk) => {
       if (settled) return;
       stdoutTail.push(chunk);
-      options.onStdoutData?.(chunk);
+      options2.onStdoutData?.(chunk);
       if (splitStdout) stdoutLines.push(chunk);
     });
     child.stderr?.on("data", (chunk) => {
@@ -9524,13 +9524,13 @@ function runProcess(options) {
       if (timeout) clearTimeout(timeout);
       if (killTimer) clearTimeout(killTimer);
       if (drainTimer) clearTimeout(drainTimer);
-      options.signal?.removeEventListener("abort", onAbort);
+      options2.signal?.removeEventListener("abort", onAbort);
       stdoutLines.flush();
       stderrLines.flush();
       fence?.close();
       child.stdout?.destroy();
       child.stderr?.destroy();
-      resolve6(result);
+      resolve7(result);
     };
     child.on("error", (error62) => {
       finish({ kind: "spawn_failed", message: error62.message, durationMs: Date.now() - started });
@@ -9544,7 +9544,7 @@ function runProcess(options) {
       };
       if (pid !== null) killGroup(pid, "SIGKILL");
       if (stopReason?.kind === "timed_out") {
-        finish({ ...streams, kind: "timed_out", timeoutMs: options.timeoutMs ?? 0 });
+        finish({ ...streams, kind: "timed_out", timeoutMs: options2.timeoutMs ?? 0 });
       } else if (stopReason?.kind === "cancelled") {
         finish({ ...streams, kind: "cancelled" });
       } else if (code !== null) {
@@ -9572,18 +9572,18 @@ var GitError = class extends Error {
   args;
   detail;
 };
-async function git(args, options) {
+async function git(args, options2) {
   const result = await runProcess({
     command: "git",
     args,
-    cwd: options.cwd,
+    cwd: options2.cwd,
     env: buildChildEnv({
-      base: options.baseEnv ?? process.env,
+      base: options2.baseEnv ?? process.env,
       child: { kind: "git" },
-      knownSecrets: options.knownSecrets ?? [],
-      set: { GIT_TERMINAL_PROMPT: "0", ...options.set }
+      knownSecrets: options2.knownSecrets ?? [],
+      set: { GIT_TERMINAL_PROMPT: "0", ...options2.set }
     }),
-    timeoutMs: options.timeoutMs ?? 12e4,
+    timeoutMs: options2.timeoutMs ?? 12e4,
     tailBytes: 8 * 1024 * 1024
   });
   if (result.kind !== "exited") {
@@ -9594,22 +9594,22 @@ async function git(args, options) {
   }
   return result.stdoutTail.replace(/\n$/, "");
 }
-async function gitStream(args, options) {
+async function gitStream(args, options2) {
   const result = await runProcess({
     command: "git",
     args,
-    cwd: options.cwd,
+    cwd: options2.cwd,
     env: buildChildEnv({
-      base: options.baseEnv ?? process.env,
+      base: options2.baseEnv ?? process.env,
       child: { kind: "git" },
-      knownSecrets: options.knownSecrets ?? [],
-      set: { GIT_TERMINAL_PROMPT: "0", ...options.set }
+      knownSecrets: options2.knownSecrets ?? [],
+      set: { GIT_TERMINAL_PROMPT: "0", ...options2.set }
     }),
-    timeoutMs: options.timeoutMs ?? 12e4,
+    timeoutMs: options2.timeoutMs ?? 12e4,
     // stdout goes to the callback; the seam's own tails only carry stderr for the error message.
     tailBytes: 64 * 1024,
-    onStdoutData: options.onStdout,
-    ...options.signal !== void 0 ? { signal: options.signal } : {}
+    onStdoutData: options2.onStdout,
+    ...options2.signal !== void 0 ? { signal: options2.signal } : {}
   });
   if (result.kind !== "exited") {
     throw new GitError(args, result.kind === "spawn_failed" ? result.message : result.kind);
@@ -9701,11 +9701,11 @@ function evidenceTree(repoDir, context = {}) {
   return withWorkingTreeIndex(repoDir, context, (scope) => scope.git(["write-tree"]));
 }
 var sameSha = (a, b) => a.toLowerCase() === b.toLowerCase();
-async function startingCommit(repoDir, options = {}) {
-  const root = await workTreeRoot(repoDir, options);
-  const sha = await headCommit(root, options);
+async function startingCommit(repoDir, options2 = {}) {
+  const root = await workTreeRoot(repoDir, options2);
+  const sha = await headCommit(root, options2);
   if (sha === null) throw new NoCommitError(root);
-  const raw = await git(["cat-file", "commit", sha], gitOptions(root, options));
+  const raw = await git(["cat-file", "commit", sha], gitOptions(root, options2));
   const header2 = raw.split("\n\n", 1)[0] ?? "";
   let tree = "";
   const parents = [];
@@ -9714,7 +9714,7 @@ async function startingCommit(repoDir, options = {}) {
     else if (line2.startsWith("parent ")) parents.push(line2.slice(7).trim());
   }
   if (tree === "") throw new GitError(["cat-file", "commit", sha], "commit has no tree line");
-  const isMergeOfHead = options.prHead !== void 0 && parents.length === 2 && parents[1] !== void 0 && sameSha(parents[1], options.prHead);
+  const isMergeOfHead = options2.prHead !== void 0 && parents.length === 2 && parents[1] !== void 0 && sameSha(parents[1], options2.prHead);
   return { sha, tree, parents, isMergeOfHead };
 }
 var short = (sha) => sha.slice(0, 7);
@@ -9739,15 +9739,15 @@ var FIELDS = 5;
 var MISSING = -1;
 var UNREADABLE = -2;
 var STAT_SLICE = 2e3;
-async function ignoredFilesFingerprint(dir, options = {}) {
-  const max = options.maxEntries ?? DEFAULT_MAX_IGNORED_FILES;
+async function ignoredFilesFingerprint(dir, options2 = {}) {
+  const max = options2.maxEntries ?? DEFAULT_MAX_IGNORED_FILES;
   let root;
   try {
-    root = await workTreeRoot(dir, options);
+    root = await workTreeRoot(dir, options2);
   } catch (error62) {
     return unknown(`the git-ignored files could not be listed: ${messageOf(error62)}`);
   }
-  const prefixes = excludedPrefixes(root, options.exclude ?? []);
+  const prefixes = excludedPrefixes(root, options2.exclude ?? []);
   const paths = [];
   let overBound = false;
   let pending = null;
@@ -9764,9 +9764,9 @@ async function ignoredFilesFingerprint(dir, options = {}) {
   try {
     await gitStream(["ls-files", "--others", "--ignored", "--exclude-standard", "-z"], {
       cwd: root,
-      ...options.baseEnv !== void 0 ? { baseEnv: options.baseEnv } : {},
-      ...options.knownSecrets !== void 0 ? { knownSecrets: options.knownSecrets } : {},
-      ...options.timeoutMs !== void 0 ? { timeoutMs: options.timeoutMs } : {},
+      ...options2.baseEnv !== void 0 ? { baseEnv: options2.baseEnv } : {},
+      ...options2.knownSecrets !== void 0 ? { knownSecrets: options2.knownSecrets } : {},
+      ...options2.timeoutMs !== void 0 ? { timeoutMs: options2.timeoutMs } : {},
       signal: stop.signal,
       onStdout: (chunk) => {
         if (overBound) return;
@@ -9891,7 +9891,7 @@ async function statAll(root, paths) {
   const stats = new Float64Array(paths.length * FIELDS);
   const rootBytes = Buffer.from(`${root}/`, "utf8");
   for (let i = 0; i < paths.length; i++) {
-    if (i > 0 && i % STAT_SLICE === 0) await new Promise((resolve6) => setImmediate(resolve6));
+    if (i > 0 && i % STAT_SLICE === 0) await new Promise((resolve7) => setImmediate(resolve7));
     const rel = paths[i];
     const full = /^[\x20-\x7e]*$/.test(rel) ? `${root}/${rel}` : Buffer.concat([rootBytes, Buffer.from(rel, "latin1")]);
     const at = i * FIELDS;
@@ -9983,15 +9983,15 @@ async function configValue(root, key, context) {
     throw error62;
   }
 }
-async function commitWorkingTree(repoDir, options) {
-  if (options.trailer !== void 0 && !/^[A-Za-z0-9-]+: [^\r\n]+$/.test(options.trailer)) {
+async function commitWorkingTree(repoDir, options2) {
+  if (options2.trailer !== void 0 && !/^[A-Za-z0-9-]+: [^\r\n]+$/.test(options2.trailer)) {
     throw new Error(
-      `Internal error: commit trailer must be one "Key: value" line, got ${JSON.stringify(options.trailer)}`
+      `Internal error: commit trailer must be one "Key: value" line, got ${JSON.stringify(options2.trailer)}`
     );
   }
   const context = {
-    ...options.baseEnv !== void 0 ? { baseEnv: options.baseEnv } : {},
-    ...options.knownSecrets !== void 0 ? { knownSecrets: options.knownSecrets } : {}
+    ...options2.baseEnv !== void 0 ? { baseEnv: options2.baseEnv } : {},
+    ...options2.knownSecrets !== void 0 ? { knownSecrets: options2.knownSecrets } : {}
   };
   const root = await workTreeRoot(repoDir, context);
   const run = (args) => git(args, { cwd: root, ...context });
@@ -10003,8 +10003,8 @@ async function commitWorkingTree(repoDir, options) {
     head = null;
   }
   let tree;
-  if (options.tree !== void 0) {
-    tree = await run(["rev-parse", "--verify", `${options.tree}^{tree}`]);
+  if (options2.tree !== void 0) {
+    tree = await run(["rev-parse", "--verify", `${options2.tree}^{tree}`]);
   } else {
     await run(["add", "-A"]);
     tree = await run(["write-tree"]);
@@ -10017,10 +10017,10 @@ async function commitWorkingTree(repoDir, options) {
   if (await configValue(root, "user.email", context) === null) {
     identity.push("-c", `user.email=${FALLBACK_IDENTITY.email}`);
   }
-  const trailer = options.trailer !== void 0 ? `
+  const trailer = options2.trailer !== void 0 ? `
 
-${options.trailer}` : "";
-  const message = `${options.message.trimEnd()}${trailer}
+${options2.trailer}` : "";
+  const message = `${options2.message.trimEnd()}${trailer}
 `;
   const sha = await run([
     ...identity,
@@ -10031,36 +10031,200 @@ ${options.trailer}` : "";
     message
   ]);
   await run(["update-ref", "-m", "evidence-gate: commit the nodes' changes", "HEAD", sha, head ?? ""]);
-  if (options.tree !== void 0) await run(["read-tree", tree]);
+  if (options2.tree !== void 0) await run(["read-tree", tree]);
   return sha;
+}
+
+// src/evidence/evidence-gaps.ts
+import { createHash as createHash2 } from "node:crypto";
+import { lstat as lstat2, readFile as readFile2 } from "node:fs/promises";
+var DEFAULT_MAX_FILTERED_FILES = 2e3;
+var MAX_GAP_EXAMPLES = 10;
+var CHECK_ATTR_BATCH_BYTES = 64 * 1024;
+var ATTRIBUTES = ["ident", "eol", "text", "filter", "working-tree-encoding"];
+var options = (cwd, context) => ({
+  cwd,
+  ...context.baseEnv !== void 0 ? { baseEnv: context.baseEnv } : {},
+  ...context.knownSecrets !== void 0 ? { knownSecrets: context.knownSecrets } : {},
+  set: { GIT_OPTIONAL_LOCKS: "0" }
+});
+async function gitBytes(args, cwd, context) {
+  const chunks = [];
+  await gitStream(args, { ...options(cwd, context), onStdout: (chunk) => chunks.push(chunk) });
+  return Buffer.concat(chunks);
+}
+function nulFields(bytes) {
+  const fields = bytes.toString("utf8").split("\0");
+  if (fields.at(-1) === "") fields.pop();
+  return fields;
+}
+async function evidenceGaps(root, tree, context = {}) {
+  const [dirtySubmodules, unrepresentedFiles] = await Promise.all([
+    findDirtySubmodules(root, context).catch(
+      (error62) => error62 instanceof Error ? error62 : new Error(String(error62))
+    ),
+    findUnrepresentedFiles(root, tree, context).catch(
+      (error62) => ({
+        total: null,
+        examples: [],
+        note: `the working tree could not be compared with the evidence tree: ${messageOf2(error62)}`
+      })
+    )
+  ]);
+  if (dirtySubmodules instanceof Error) {
+    const note = `the submodules could not be checked: ${dirtySubmodules.message}`;
+    return {
+      dirtySubmodules: [],
+      unrepresentedFiles: {
+        total: null,
+        examples: unrepresentedFiles?.examples ?? [],
+        note: unrepresentedFiles?.note !== void 0 ? `${note}; ${unrepresentedFiles.note}` : note
+      }
+    };
+  }
+  return { dirtySubmodules, unrepresentedFiles };
+}
+async function findDirtySubmodules(root, context = {}) {
+  const out = await gitBytes(
+    ["status", "--porcelain=v2", "-z", "--ignore-submodules=none", "--untracked-files=no"],
+    root,
+    context
+  );
+  const fields = nulFields(out);
+  const dirty = [];
+  for (let i = 0; i < fields.length; i++) {
+    const entry = fields[i];
+    const kind = entry[0];
+    const before = kind === "1" ? 8 : kind === "2" ? 9 : kind === "u" ? 10 : -1;
+    if (kind === "2") i++;
+    if (before < 0) continue;
+    const parts = entry.split(" ");
+    const sub = parts[2] ?? "";
+    if (!sub.startsWith("S") || sub === "S...") continue;
+    const path = parts.slice(before).join(" ");
+    if (dirty.length < MAX_GAP_EXAMPLES) dirty.push(path);
+  }
+  return dirty;
+}
+async function findUnrepresentedFiles(root, tree, context = {}) {
+  const max = context.maxFilteredFiles ?? DEFAULT_MAX_FILTERED_FILES;
+  const listing = nulFields(await gitBytes(["ls-tree", "-r", "-z", "--full-tree", tree], root, context));
+  const blobs = /* @__PURE__ */ new Map();
+  for (const record2 of listing) {
+    const tab = record2.indexOf("	");
+    const [mode, type, id2] = record2.slice(0, tab).split(" ");
+    if (type === "blob" && (mode === "100644" || mode === "100755") && id2 !== void 0) {
+      blobs.set(record2.slice(tab + 1), id2);
+    }
+  }
+  const attributed = await convertingFiles(root, [...blobs.keys()], context);
+  if (attributed.size === 0) return null;
+  const smudgeIsIdentity = await checkoutKeepsLf(root, context);
+  const unrepresented = [];
+  let filtered = 0;
+  for (const path of [...attributed.keys()].sort()) {
+    const id2 = blobs.get(path);
+    let raw;
+    try {
+      raw = (await lstat2(`${root}/${path}`)).isFile() ? await readFile2(`${root}/${path}`) : null;
+    } catch {
+      raw = null;
+    }
+    if (raw === null) {
+      unrepresented.push(path);
+      continue;
+    }
+    if (attributed.get(path) === "text-only" && smudgeIsIdentity && blobId(raw, id2.length) === id2) continue;
+    if (++filtered > max) {
+      return {
+        total: null,
+        examples: unrepresented.slice(0, MAX_GAP_EXAMPLES),
+        note: `more than ${max} files with .gitattributes conversions (the bound); they were not all compared`
+      };
+    }
+    const checkedOut = await gitBytes(["cat-file", "--filters", `${tree}:${path}`], root, context);
+    if (!checkedOut.equals(raw)) unrepresented.push(path);
+  }
+  if (unrepresented.length === 0) return null;
+  return { total: unrepresented.length, examples: unrepresented.slice(0, MAX_GAP_EXAMPLES) };
+}
+async function convertingFiles(root, paths, context) {
+  const found = /* @__PURE__ */ new Map();
+  let start = 0;
+  while (start < paths.length) {
+    let end = start;
+    let bytes = 0;
+    while (end < paths.length && (end === start || bytes + paths[end].length < CHECK_ATTR_BATCH_BYTES)) {
+      bytes += paths[end].length + 1;
+      end++;
+    }
+    const fields = nulFields(
+      await gitBytes(["check-attr", "-z", ...ATTRIBUTES, "--", ...paths.slice(start, end)], root, context)
+    );
+    for (let i = 0; i + 2 < fields.length; i += 3) {
+      const path = fields[i];
+      const attribute = fields[i + 1];
+      const info = fields[i + 2];
+      if (info === "unspecified" || info === "unset") continue;
+      let kind;
+      if (attribute === "text" || attribute === "eol" && info === "lf") kind = "text-only";
+      else if (attribute === "filter" && info === "set")
+        continue;
+      else kind = "converting";
+      if (found.get(path) !== "converting") found.set(path, kind);
+    }
+    start = end;
+  }
+  return found;
+}
+async function checkoutKeepsLf(root, context) {
+  const value = async (key) => {
+    try {
+      return (await git(["config", "--get", key], options(root, context))).trim().toLowerCase();
+    } catch {
+      return "";
+    }
+  };
+  const [autocrlf, eol] = await Promise.all([value("core.autocrlf"), value("core.eol")]);
+  return autocrlf !== "true" && eol !== "crlf";
+}
+function blobId(content, idLength) {
+  const hash2 = createHash2(idLength === 64 ? "sha256" : "sha1");
+  hash2.update(`blob ${content.length}\0`);
+  hash2.update(content);
+  return hash2.digest("hex");
+}
+function messageOf2(error62) {
+  return error62 instanceof Error ? error62.message : String(error62);
 }
 
 // src/evidence/verify.ts
 var VERIFY_TAIL_BYTES = 4096;
 var NOTE_ROOM = 256;
-async function measureAndRun(options) {
-  const gitContext = { baseEnv: options.env, knownSecrets: options.knownSecrets };
+async function measureAndRun(options2) {
+  const gitContext = { baseEnv: options2.env, knownSecrets: options2.knownSecrets };
   let tree = null;
   let treeNote = null;
   try {
-    tree = await evidenceTree(options.cwd, gitContext);
+    tree = await evidenceTree(options2.cwd, gitContext);
   } catch (error62) {
     treeNote = `[evidence-gate] no evidence tree: ${error62 instanceof Error ? error62.message : String(error62)}`;
   }
+  const gaps = tree !== null ? await gapFields(options2.cwd, tree, gitContext) : {};
   let before = null;
   let ignored = {};
-  if (options.ignoredFiles !== void 0) {
-    before = await ignoredFilesFingerprint(options.cwd, {
+  if (options2.ignoredFiles !== void 0) {
+    before = await ignoredFilesFingerprint(options2.cwd, {
       ...gitContext,
-      ...options.ignoredFiles.exclude !== void 0 ? { exclude: options.ignoredFiles.exclude } : {}
+      ...options2.ignoredFiles.exclude !== void 0 ? { exclude: options2.ignoredFiles.exclude } : {}
     });
-    ignored = ignoredFields(compareIgnoredFiles(options.ignoredFiles.baseline, before));
+    ignored = ignoredFields(compareIgnoredFiles(options2.ignoredFiles.baseline, before));
   }
-  const key = tree !== null ? cacheKey(options, tree) : null;
-  const reusable = ignored.ignoredFiles === void 0 || ignored.ignoredFiles === "unchanged";
-  if (options.reuse && key !== null && reusable) {
-    const earlier = options.reuse.cache.lookup(key);
-    const earlierClean = earlier !== void 0 && (earlier.evidence.ignoredFiles === void 0 || earlier.evidence.ignoredFiles === "unchanged");
+  const key = tree !== null ? cacheKey(options2, tree) : null;
+  const reusable = (ignored.ignoredFiles === void 0 || ignored.ignoredFiles === "unchanged") && !hasGaps(gaps);
+  if (options2.reuse && key !== null && reusable) {
+    const earlier = options2.reuse.cache.lookup(key);
+    const earlierClean = earlier !== void 0 && (earlier.evidence.ignoredFiles === void 0 || earlier.evidence.ignoredFiles === "unchanged") && !hasGaps(earlier.evidence);
     if (earlier !== void 0 && earlierClean) {
       return {
         evidence: { ...earlier.evidence, ...ignored, reusedFrom: earlier.nodeId },
@@ -10074,29 +10238,30 @@ async function measureAndRun(options) {
 `, "utf8"));
   const result = await runProcess({
     command: "/bin/sh",
-    args: ["-e", "-c", options.command],
-    cwd: options.cwd,
+    args: ["-e", "-c", options2.command],
+    cwd: options2.cwd,
     env: buildChildEnv({
-      base: options.env,
+      base: options2.env,
       child: { kind: "verify" },
-      passThrough: options.passThrough,
-      knownSecrets: options.knownSecrets
+      passThrough: options2.passThrough,
+      knownSecrets: options2.knownSecrets
     }),
-    timeoutMs: options.timeoutMs,
+    timeoutMs: options2.timeoutMs,
     // Both streams arrive here line by line, interleaved in arrival order; the seam's own per-stream tails
     // are not used, so keep them small.
     tailBytes: 1024,
     onStdoutLine: collect,
     onStderrLine: collect,
-    ...options.echo !== void 0 ? { echo: options.echo } : {},
-    ...options.signal !== void 0 ? { signal: options.signal } : {}
+    ...options2.echo !== void 0 ? { echo: options2.echo } : {},
+    ...options2.signal !== void 0 ? { signal: options2.signal } : {}
   });
   const base = {
-    command: options.command,
-    cwd: options.cwd,
-    expectExit: options.expectExit,
+    command: options2.command,
+    cwd: options2.cwd,
+    expectExit: options2.expectExit,
     durationMs: result.durationMs,
     evidenceTree: tree,
+    ...gaps,
     ...ignored
   };
   const tail = (note) => boundedTail([treeNote, combined.text(), note]);
@@ -10106,7 +10271,7 @@ async function measureAndRun(options) {
       evidence = {
         ...base,
         exitCode: result.exitCode,
-        outcome: result.exitCode === options.expectExit ? "passed" : "failed",
+        outcome: result.exitCode === options2.expectExit ? "passed" : "failed",
         outputTail: tail(null)
       };
       break;
@@ -10147,10 +10312,27 @@ async function measureAndRun(options) {
     default:
       return unreachable2(result);
   }
-  if (options.reuse && key !== null && (evidence.outcome === "passed" || evidence.outcome === "failed")) {
-    options.reuse.cache.record(key, options.reuse.nodeId, evidence);
+  if (options2.reuse && key !== null && (evidence.outcome === "passed" || evidence.outcome === "failed")) {
+    options2.reuse.cache.record(key, options2.reuse.nodeId, evidence);
   }
   return { evidence, before, ran: true };
+}
+async function gapFields(cwd, tree, context) {
+  let root;
+  try {
+    root = await workTreeRoot(cwd, context);
+  } catch (error62) {
+    const note = `the working tree could not be compared with the evidence tree: ${error62 instanceof Error ? error62.message : String(error62)}`;
+    return { unrepresentedFiles: { total: null, examples: [], note } };
+  }
+  const found = await evidenceGaps(root, tree, context);
+  return {
+    ...found.dirtySubmodules.length > 0 ? { dirtySubmodules: found.dirtySubmodules } : {},
+    ...found.unrepresentedFiles !== null ? { unrepresentedFiles: found.unrepresentedFiles } : {}
+  };
+}
+function hasGaps(evidence) {
+  return (evidence.dirtySubmodules?.length ?? 0) > 0 || evidence.unrepresentedFiles !== void 0;
 }
 function ignoredFields(comparison) {
   switch (comparison.kind) {
@@ -10182,8 +10364,8 @@ function boundedTail(parts) {
   while (start < bytes.length && (bytes[start] & 192) === 128) start++;
   return bytes.subarray(start).toString("utf8");
 }
-function cacheKey(options, tree) {
-  return { tree, command: options.command, cwd: options.cwd, expectExit: options.expectExit };
+function cacheKey(options2, tree) {
+  return { tree, command: options2.command, cwd: options2.cwd, expectExit: options2.expectExit };
 }
 var VerifyCache = class _VerifyCache {
   entries = /* @__PURE__ */ new Map();
@@ -13480,10 +13662,10 @@ var Regexp = class Regexp2 {
         else out += sub.appendTo();
         break;
       case Regexp2.Op.ALTERNATE: {
-        let sep4 = "";
+        let sep5 = "";
         for (let sub of this.subs) {
-          out += sep4;
-          sep4 = "|";
+          out += sep5;
+          sep5 = "|";
           out += sub.appendTo();
         }
         break;
@@ -22088,7 +22270,7 @@ var recursive = /* @__PURE__ */ new WeakMap();
 var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
-function isRecursive(inst, stack, resolve6) {
+function isRecursive(inst, stack, resolve7) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -22098,7 +22280,7 @@ function isRecursive(inst, stack, resolve6) {
   let result = NONE;
   const check2 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve6);
+      const answer = isRecursive(child, stack, resolve7);
       if (answer > result)
         result = answer;
     }
@@ -22109,7 +22291,7 @@ function isRecursive(inst, stack, resolve6) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve6) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve7) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -22173,7 +22355,7 @@ function isRecursive(inst, stack, resolve6) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve6 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve7 ? inst._zod.innerType : void 0);
       merge3(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -29986,14 +30168,14 @@ function compileValidator(schema, parser) {
     return parser;
   }
 }
-function compile(schema, options) {
+function compile(schema, options2) {
   try {
     const parser = compileFn(schema);
     const clone2 = withParser(schema, parser);
     clone2._zod.bag.validator = compileValidator(schema, parser);
     return clone2;
   } catch (err) {
-    if (options?.strict)
+    if (options2?.strict)
       throw err;
     return schema;
   }
@@ -30053,7 +30235,7 @@ function installCompiledUserMethods(target, source, parser) {
     };
   }
 }
-function compileFn(schema, options) {
+function compileFn(schema, options2) {
   let recursive2 = true;
   try {
     recursive2 = isRecursiveSchema(schema);
@@ -30069,12 +30251,12 @@ function compileFn(schema, options) {
     definite: true
   };
   const doc = new Doc(["input"]);
-  const outputAccessor = generateCheck(doc, ctx, schema, "input", !options?.assertOnly);
+  const outputAccessor = generateCheck(doc, ctx, schema, "input", !options2?.assertOnly);
   doc.write(outputAccessor === null ? `return true;` : `return ${outputAccessor};`);
   const constantNames = ["INVALID", ...ctx.constants.keys()];
   const constantValues = [INVALID, ...ctx.constants.values()];
   const code = doc.content.join("\n");
-  const fullCode = options?.debug ? constantNames.length > 0 ? `// Constants: ${constantNames.join(", ")}
+  const fullCode = options2?.debug ? constantNames.length > 0 ? `// Constants: ${constantNames.join(", ")}
 ${code}` : code : "";
   const F = Function;
   const factoryCode = `return (input) => {
@@ -30087,7 +30269,7 @@ ${code}
   } catch (err) {
     throw new ZodCompileUnsupportedError(`this schema (generated code failed to evaluate: ${err.message})`);
   }
-  if (options?.debug) {
+  if (options2?.debug) {
     fn.code = fullCode;
   }
   fn.definite = ctx.definite;
@@ -31194,31 +31376,31 @@ function getTupleOptStart2(items, key) {
 }
 function generateUnionCheck(doc, ctx, schema, accessor) {
   const def = schema._zod.def;
-  const options = def.options;
+  const options2 = def.options;
   if (def.discriminator) {
     return generateDiscriminatedUnionCheck(doc, ctx, def, accessor);
   }
   if (def.inclusive === false) {
     throw new ZodCompileUnsupportedError("exclusive unions (z.xor)");
   }
-  if (options.length === 0) {
+  if (options2.length === 0) {
     doc.write("return INVALID;");
     return accessor;
   }
-  if (options.length === 1) {
-    return generateCheck(doc, ctx, options[0], accessor);
+  if (options2.length === 1) {
+    return generateCheck(doc, ctx, options2[0], accessor);
   }
-  const allLiterals = options.every((opt) => opt._zod.def.type === "literal" && !opt._zod.def.checks?.length);
+  const allLiterals = options2.every((opt) => opt._zod.def.type === "literal" && !opt._zod.def.checks?.length);
   if (allLiterals) {
-    const values = new Set(options.flatMap((opt) => opt._zod.def.values));
+    const values = new Set(options2.flatMap((opt) => opt._zod.def.values));
     const valuesConst = addConstant(ctx, values);
     doc.write(`if (!${valuesConst}.has(${accessor})) return INVALID;`);
     return accessor;
   }
   const outputVar = newVar(ctx);
   doc.write(`let ${outputVar};`);
-  for (let i = 0; i < options.length; i++) {
-    const opt = options[i];
+  for (let i = 0; i < options2.length; i++) {
+    const opt = options2[i];
     if (i === 0) {
       doc.write(`${outputVar} = (() => {`);
     } else {
@@ -32289,26 +32471,26 @@ function _array(Class2, element, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _union(Class2, options, params) {
+function _union(Class2, options2, params) {
   return new Class2({
     type: "union",
-    options,
+    options: options2,
     ...normalizeParams(params)
   });
 }
-function _xor(Class2, options, params) {
+function _xor(Class2, options2, params) {
   return new Class2({
     type: "union",
-    options,
+    options: options2,
     inclusive: false,
     ...normalizeParams(params)
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _discriminatedUnion(Class2, discriminator, options, params) {
+function _discriminatedUnion(Class2, discriminator, options2, params) {
   return new Class2({
     type: "union",
-    options,
+    options: options2,
     discriminator,
     ...normalizeParams(params)
   });
@@ -32830,11 +33012,11 @@ Set the \`cycles\` parameter to \`"ref"\` to resolve cyclical schemas with defs.
     ctx.sharedDefsExtractedFor = ctx.external;
 }
 function compactTypeUnion(schema) {
-  const options = schema.anyOf;
-  if (!Array.isArray(options) || options.length === 0 || schema.type !== void 0)
+  const options2 = schema.anyOf;
+  if (!Array.isArray(options2) || options2.length === 0 || schema.type !== void 0)
     return;
   const types = [];
-  for (const option of options) {
+  for (const option of options2) {
     if (!option || typeof option !== "object")
       return;
     compactTypeUnion(option);
@@ -33538,14 +33720,14 @@ var objectProcessor = (schema, ctx, _json, params) => {
 var unionProcessor = (schema, ctx, json2, params) => {
   const def = schema._zod.def;
   const isExclusive = def.inclusive === false;
-  const options = def.options.map((x, i) => processSchema(x, ctx, {
+  const options2 = def.options.map((x, i) => processSchema(x, ctx, {
     ...params,
     path: [...params.path, isExclusive ? "oneOf" : "anyOf", i]
   }));
   if (isExclusive) {
-    json2.oneOf = options;
+    json2.oneOf = options2;
   } else {
-    json2.anyOf = options;
+    json2.anyOf = options2;
   }
 };
 var intersectionProcessor = (schema, ctx, json2, params) => {
@@ -35159,10 +35341,10 @@ var ZodUnion = /* @__PURE__ */ $constructor("ZodUnion", (inst, def) => {
   inst._zod.processJSONSchema = (ctx, json2, params) => unionProcessor(inst, ctx, json2, params);
   inst.options = def.options;
 });
-function union(options, params) {
+function union(options2, params) {
   return new ZodUnion({
     type: "union",
-    options,
+    options: options2,
     ...util_exports.normalizeParams(params)
   });
 }
@@ -35172,10 +35354,10 @@ var ZodXor = /* @__PURE__ */ $constructor("ZodXor", (inst, def) => {
   inst._zod.processJSONSchema = (ctx, json2, params) => unionProcessor(inst, ctx, json2, params);
   inst.options = def.options;
 });
-function xor(options, params) {
+function xor(options2, params) {
   return new ZodXor({
     type: "union",
-    options,
+    options: options2,
     inclusive: false,
     ...util_exports.normalizeParams(params)
   });
@@ -35184,10 +35366,10 @@ var ZodDiscriminatedUnion = /* @__PURE__ */ $constructor("ZodDiscriminatedUnion"
   ZodUnion.init(inst, def);
   $ZodDiscriminatedUnion.init(inst, def);
 });
-function discriminatedUnion(discriminator, options, params) {
+function discriminatedUnion(discriminator, options2, params) {
   return new ZodDiscriminatedUnion({
     type: "union",
-    options,
+    options: options2,
     discriminator,
     ...util_exports.normalizeParams(params)
   });
@@ -36419,13 +36601,13 @@ function convertSchema(schema, ctx) {
   let baseSchema = convertBaseSchema(schema, ctx);
   const hasExplicitType = schema.type || schema.enum !== void 0 || schema.const !== void 0;
   if (schema.anyOf && Array.isArray(schema.anyOf)) {
-    const options = schema.anyOf.map((s) => convertSchema(s, ctx));
-    const anyOfUnion = z.union(options);
+    const options2 = schema.anyOf.map((s) => convertSchema(s, ctx));
+    const anyOfUnion = z.union(options2);
     baseSchema = hasExplicitType ? z.intersection(baseSchema, anyOfUnion) : anyOfUnion;
   }
   if (schema.oneOf && Array.isArray(schema.oneOf)) {
-    const options = schema.oneOf.map((s) => convertSchema(s, ctx));
-    const oneOfUnion = z.xor(options);
+    const options2 = schema.oneOf.map((s) => convertSchema(s, ctx));
+    const oneOfUnion = z.xor(options2);
     baseSchema = hasExplicitType ? z.intersection(baseSchema, oneOfUnion) : oneOfUnion;
   }
   if (schema.allOf && Array.isArray(schema.allOf)) {
@@ -37032,23 +37214,23 @@ function schemaIssues(issues, raw) {
 }
 function describeIssue(issue2, raw) {
   const path = issue2.path.filter((key) => typeof key !== "symbol");
-  const { nodeId, prefix, relative: relative5 } = locate(path, raw);
+  const { nodeId, prefix, relative: relative6 } = locate(path, raw);
   const at = (field) => JSON.stringify(prefix + renderPath(field));
   const make2 = (reason) => ({ nodeId, reason });
   switch (issue2.code) {
     case "unrecognized_keys": {
       const inNode = path[0] === "nodes" && typeof path[1] === "number";
-      const shapeKey = relative5.filter((key) => typeof key === "string").join(".");
+      const shapeKey = relative6.filter((key) => typeof key === "string").join(".");
       const known = inNode ? NODE_OBJECT_FIELDS[shapeKey] : shapeKey === "" ? GRAPH_FIELDS : void 0;
       return issue2.keys.map((key) => {
         const goHint = inNode && shapeKey === "" && GO_ONLY_NODE_FIELDS.has(key) ? "; it is an oh-my-graph field evidence-gate does not support" : "";
         const knownList = known === void 0 ? "" : ` (known fields: ${known.join(", ")})`;
-        return make2(`unknown field ${at([...relative5, key])}${goHint}${knownList}`);
+        return make2(`unknown field ${at([...relative6, key])}${goHint}${knownList}`);
       });
     }
     case "invalid_type": {
-      if (issue2.input === void 0) return [make2(`missing required field ${at(relative5)}`)];
-      const subject = relative5.length === 0 && prefix !== "" ? prefix.replace(/\.$/, "") : `field ${at(relative5)}`;
+      if (issue2.input === void 0) return [make2(`missing required field ${at(relative6)}`)];
+      const subject = relative6.length === 0 && prefix !== "" ? prefix.replace(/\.$/, "") : `field ${at(relative6)}`;
       return [
         make2(
           `${subject} must be ${EXPECTED[issue2.expected] ?? issue2.expected} (got ${describe3(issue2.input)})`
@@ -37058,7 +37240,7 @@ function describeIssue(issue2, raw) {
     case "invalid_value":
       return [
         make2(
-          `field ${at(relative5)} must be one of: ${issue2.values.map(String).join(", ")} (got ${describe3(issue2.input)})`
+          `field ${at(relative6)} must be one of: ${issue2.values.map(String).join(", ")} (got ${describe3(issue2.input)})`
         )
       ];
     case "invalid_union": {
@@ -37066,10 +37248,10 @@ function describeIssue(issue2, raw) {
         const first = branch[0];
         return first?.code === "invalid_type" ? [EXPECTED[first.expected] ?? first.expected] : [];
       });
-      return [make2(`field ${at(relative5)} must be ${expected.join(" or ")} (got ${describe3(issue2.input)})`)];
+      return [make2(`field ${at(relative6)} must be ${expected.join(" or ")} (got ${describe3(issue2.input)})`)];
     }
     default:
-      return [make2(`field ${at(relative5)}: ${issue2.message}`)];
+      return [make2(`field ${at(relative6)}: ${issue2.message}`)];
   }
 }
 var EXPECTED = {
@@ -37524,10 +37706,10 @@ function placeholderIssues(nodes) {
 
 // src/graph/validate.ts
 var INPUT_NAME = /^[A-Za-z0-9._/-]+$/;
-function validateGraph(spec, options = {}) {
+function validateGraph(spec, options2 = {}) {
   const nodes = spec.nodes ?? [];
   const limits = {
-    verifyTimeoutCeilingMs: options.verifyTimeoutCeilingMs ?? GRAPH_DEFAULTS.verifyTimeoutCeilingMs
+    verifyTimeoutCeilingMs: options2.verifyTimeoutCeilingMs ?? GRAPH_DEFAULTS.verifyTimeoutCeilingMs
   };
   return [
     ...graphLevelIssues(spec),
@@ -37561,7 +37743,7 @@ function graphLevelIssues(spec) {
 }
 
 // src/graph/load.ts
-function loadGraphObject(value, source, options = {}) {
+function loadGraphObject(value, source, options2 = {}) {
   if (value === null || value === void 0) {
     return {
       ok: false,
@@ -37578,13 +37760,13 @@ function loadGraphObject(value, source, options = {}) {
   }
   const parsed = GraphSpecSchema.safeParse(raw, { reportInput: true });
   if (parsed.success) {
-    const issues2 = validateGraph(parsed.data, options);
+    const issues2 = validateGraph(parsed.data, options2);
     return issues2.length === 0 ? { ok: true, graph: buildGraph(parsed.data, source) } : { ok: false, issues: issues2 };
   }
   const salvaged = salvageSpec(raw, parsed.error.issues);
   const issues = [
     ...schemaIssues(parsed.error.issues, raw),
-    ...salvaged === null ? [] : validateGraph(salvaged, options)
+    ...salvaged === null ? [] : validateGraph(salvaged, options2)
   ];
   return { ok: false, issues: unique(issues) };
 }
@@ -37659,6 +37841,10 @@ function rowDetail(row) {
   if (row.verdict === "SKIPPED" && row.reason !== "") parts.push(row.reason);
   const ignored = ignoredFilesWords(row.verify);
   if (ignored !== null && !row.detail.includes(ignored)) parts.push(ignored);
+  const gaps = evidenceGapWords(row.verify, DETAIL_PATHS);
+  if (gaps !== null && !row.detail.includes(gaps)) parts.push(gaps);
+  const outside = outsideWritesWords(row.outsideWrites);
+  if (outside !== null && !row.detail.includes(outside)) parts.push(outside);
   return parts.filter((part) => part !== "").join("; ");
 }
 var DETAIL_PATHS = 3;
@@ -37676,6 +37862,37 @@ function ignoredFilesWords(verify) {
       return unreachable3(verify.ignoredFiles);
   }
 }
+function evidenceGapWords(verify, shown2 = 10) {
+  const parts = evidenceGapParts(verify, shown2);
+  return parts.length > 0 ? `verify ran on bytes the evidence tree does not hold: ${parts.join("; ")}` : null;
+}
+function evidenceGapParts(verify, shown2 = 10) {
+  if (verify === void 0) return [];
+  const clip2 = (path) => path.length > 200 ? `\u2026${path.slice(-199)}` : path;
+  const parts = [];
+  const submodules = verify.dirtySubmodules ?? [];
+  if (submodules.length > 0) {
+    const named = submodules.slice(0, shown2).map(clip2);
+    const rest = submodules.length - named.length;
+    parts.push(
+      `submodule content on no commit in ${named.join(", ")}${rest > 0 ? `, ${rest} more` : ""} (modified, untracked or unrecorded commits)`
+    );
+  }
+  const files = verify.unrepresentedFiles;
+  if (files !== void 0) {
+    const named = files.examples.slice(0, shown2).map(clip2);
+    const rest = files.total !== null ? files.total - named.length : 0;
+    const list = [
+      ...named,
+      ...rest > 0 ? [`${rest} more`] : [],
+      ...files.note !== void 0 ? [files.note] : []
+    ];
+    parts.push(
+      `files whose edits a .gitattributes conversion hides from it: ${list.length > 0 ? list.join(", ") : "(no path recorded)"}`
+    );
+  }
+  return parts;
+}
 function describeIgnoredChanges(changes, shown2 = 10) {
   if (changes === void 0) return "(no path recorded)";
   const clip2 = (path) => path.length > 200 ? `\u2026${path.slice(-199)}` : path;
@@ -37684,6 +37901,17 @@ function describeIgnoredChanges(changes, shown2 = 10) {
   const parts = [...named];
   if (rest > 0) parts.push(`${rest} more`);
   if (changes.note !== void 0) parts.push(changes.note);
+  return parts.length > 0 ? parts.join(", ") : "(no path recorded)";
+}
+function outsideWritesWords(writes) {
+  if (writes === void 0) return null;
+  return `wrote outside the repository (not in the evidence tree): ${describeOutsideWrites(writes, DETAIL_PATHS)}`;
+}
+function describeOutsideWrites(writes, shown2 = 10) {
+  const clip2 = (path) => path.length > 200 ? `\u2026${path.slice(-199)}` : path;
+  const named = writes.paths.slice(0, shown2).map(clip2);
+  const rest = writes.total - named.length;
+  const parts = rest > 0 ? [...named, `${rest} more`] : named;
   return parts.length > 0 ? parts.join(", ") : "(no path recorded)";
 }
 function verifyExitWords(verify) {
@@ -37870,6 +38098,8 @@ function judgeRows(input2) {
   const trees = verified.map((id2) => last.get(id2)?.verify?.evidenceTree ?? null);
   const offCommit = input2.postedCommitTree !== null && trees.some((tree) => tree !== null && tree !== input2.postedCommitTree);
   const ignoredChanged = verified.filter((id2) => last.get(id2)?.verify?.ignoredFiles === "changed");
+  const outside = outsideWritesOf(input2.rows);
+  const outsideSentence = outside === null ? "" : `A node wrote outside the repository; the evidence tree does not cover those files (${outside}).`;
   if (ignoredChanged.length > 0) {
     const which = ignoredChanged.map((id2) => `sink "${id2}": ${describeIgnoredChanges(last.get(id2)?.verify?.ignoredFilesChanges)}`).join("; ");
     return {
@@ -37877,7 +38107,29 @@ function judgeRows(input2) {
       outcome: "passed",
       rule: "verified-ignored-files-changed",
       title: "Verified, but git-ignored files changed",
-      reason: `Every sink was verified, but the verify command ran with git-ignored files changed since the run started (${which}). The evidence covers git-ignored files that are on no commit, so this commit may not pass on a fresh clone. Undo those changes, or make them in tracked files, and re-run.` + (offCommit ? ` Besides, ${PATCH_NOT_ON_COMMIT}.` : "")
+      reason: `Every sink was verified, but the verify command ran with git-ignored files changed since the run started (${which}). The evidence covers git-ignored files that are on no commit, so this commit may not pass on a fresh clone. Undo those changes, or make them in tracked files, and re-run.` + (offCommit ? ` Besides, ${PATCH_NOT_ON_COMMIT}.` : "") + (outside !== null ? ` ${outsideSentence}` : "")
+    };
+  }
+  if (outside !== null) {
+    return {
+      conclusion: "action_required",
+      outcome: "passed",
+      rule: "verified-outside-writes",
+      title: "Verified, but a node wrote outside the repository",
+      reason: `Every sink was verified, but ${outsideSentence.charAt(0).toLowerCase()}${outsideSentence.slice(1)} The verify command may pass only because of them, so this commit may not pass on a fresh clone. Undo those writes, or make the change inside the repository, and re-run.` + (offCommit ? ` Besides, ${PATCH_NOT_ON_COMMIT}.` : "")
+    };
+  }
+  const gaps = verified.flatMap((id2) => {
+    const parts = evidenceGapParts(last.get(id2)?.verify);
+    return parts.length === 0 ? [] : [`sink "${id2}": ${parts.join("; ")}`];
+  });
+  if (gaps.length > 0) {
+    return {
+      conclusion: "action_required",
+      outcome: "passed",
+      rule: "verified-bytes-not-in-tree",
+      title: "Verified, but on bytes the evidence tree does not hold",
+      reason: `Every sink was verified, but the verify ran on bytes the evidence tree does not hold: ${gaps.join("; ")}. The tree recorded for the verify is not what the command ran on, so this commit may not pass on a fresh clone. Commit (and push) the submodule changes and record them in the superproject, or undo the edits, and re-run.` + (offCommit ? ` Besides, ${PATCH_NOT_ON_COMMIT}.` : "")
     };
   }
   if (input2.postedCommitTree === null || trees.some((tree) => tree === null)) {
@@ -37942,6 +38194,10 @@ function judgeFailures(rows) {
     title: failedIds.length === 1 ? `Failed: node ${failedIds[0]} failed` : `Failed: ${failedIds.length} nodes failed`,
     reason: `${quoteList(failedIds)} failed${causes.length > 0 ? ` (${causes.join(", ")})` : ""}. Any node FAIL fails the run.`
   };
+}
+function outsideWritesOf(rows) {
+  const named = rows.filter((row) => row.outsideWrites !== void 0 && row.outsideWrites.total > 0).map((row) => `node "${row.nodeId}": ${describeOutsideWrites(row.outsideWrites)}`);
+  return named.length > 0 ? [...new Set(named)].join("; ") : null;
 }
 function counts(rows, i) {
   const row = rows[i];
@@ -38040,6 +38296,12 @@ function sumTokens(calls) {
 }
 
 // src/ledger/redact.ts
+var ESC = "\x1B";
+var BEL = "\x07";
+var INVISIBLE = new RegExp(
+  `${ESC}\\[[0-?]*[ -/]*[@-~]|${ESC}\\][^${BEL}${ESC}]*(?:${BEL}|${ESC}\\\\)|[\u200B-\u200F\u2060-\u2064\uFEFF]`,
+  "g"
+);
 var REDACTED = "***";
 var MIN_SECRET_LENGTH = 12;
 var MIN_FORM_LENGTH = 6;
@@ -38053,6 +38315,14 @@ function secretForms(secret) {
   const hex3 = bytes.toString("hex");
   forms.add(hex3);
   forms.add(hex3.toUpperCase());
+  const pairs = hex3.match(/../g) ?? [];
+  forms.add(pairs.map((pair) => `%${pair}`).join(""));
+  forms.add(pairs.map((pair) => `%${pair.toUpperCase()}`).join(""));
+  forms.add(pairs.join(" "));
+  forms.add(pairs.map((pair) => pair.toUpperCase()).join(" "));
+  forms.add(
+    secret.replace(/[^A-Za-z0-9]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`)
+  );
   for (const b64 of base64Forms(bytes)) {
     forms.add(b64);
     forms.add(b64.replace(/\+/g, "-").replace(/\//g, "_"));
@@ -38074,7 +38344,7 @@ function createRedactor(secrets) {
     (a, b) => b.length - a.length
   );
   const text2 = (value) => {
-    let out = value;
+    let out = value.replace(INVISIBLE, "");
     for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
     return out;
   };
@@ -38105,16 +38375,16 @@ function sinkIds(spec) {
   const depended = new Set(spec.nodes.flatMap((node3) => node3.depends_on ?? []));
   return spec.nodes.filter((node3) => !depended.has(node3.id)).map((node3) => node3.id);
 }
-function attachVerifyCommand(spec, command, options) {
+function attachVerifyCommand(spec, command, options2) {
   if (command.trim().length === 0) {
     throw new Error(
       "Internal error: an empty verify command would pass every time; it must be refused earlier"
     );
   }
-  if (!Number.isFinite(options.timeoutMs) || options.timeoutMs < 1) {
-    throw new Error(`Internal error: verify timeout must be at least 1 ms, got ${options.timeoutMs}`);
+  if (!Number.isFinite(options2.timeoutMs) || options2.timeoutMs < 1) {
+    throw new Error(`Internal error: verify timeout must be at least 1 ms, got ${options2.timeoutMs}`);
   }
-  const timeout = formatDuration(options.timeoutMs);
+  const timeout = formatDuration(options2.timeoutMs);
   const sinks = new Set(sinkIds(spec));
   const attached = [];
   for (const node3 of spec.nodes) {
@@ -38410,12 +38680,12 @@ function structuralRefusals(projected, slashIds) {
     (issue2) => !(issue2.nodeId !== null && slashIds.has(issue2.nodeId) && issue2.reason.startsWith("node id "))
   ).map(formatGraphIssue);
 }
-function validatePlannedSpec(value, options) {
+function validatePlannedSpec(value, options2) {
   const obj = withoutNulls2(value);
   if (!isRecord3(obj)) return { ok: false, refusals: ["the plan must be one JSON object"] };
   const refusals = planLevelRefusals(obj);
   const nodes = Array.isArray(obj.nodes) ? obj.nodes : [];
-  const reviews = nodes.map((node3, index) => reviewNode(node3, index, options.allowlist));
+  const reviews = nodes.map((node3, index) => reviewNode(node3, index, options2.allowlist));
   for (const review of reviews) refusals.push(...review.refusals);
   const projected = reviews.flatMap((review) => review.projected === null ? [] : [review.projected]);
   if (projected.length > 0) {
@@ -38535,8 +38805,8 @@ function bound(text2, maxChars) {
 `;
   return { text: cps.slice(0, head).join("") + marker + cps.slice(cps.length - tail).join(""), omitted };
 }
-function sanitiseUntrusted(text2, options = {}) {
-  const maxChars = options.maxChars ?? DEFAULT_UNTRUSTED_MAX_CHARS;
+function sanitiseUntrusted(text2, options2 = {}) {
+  const maxChars = options2.maxChars ?? DEFAULT_UNTRUSTED_MAX_CHARS;
   if (!Number.isInteger(maxChars) || maxChars < 1) {
     throw new Error(`Internal error: sanitiseUntrusted maxChars must be a positive integer, got ${maxChars}`);
   }
@@ -38658,17 +38928,17 @@ function rulesSection() {
     "  The engine records and publishes the changes itself."
   ].join("\n");
 }
-function finalCheckSection(options) {
+function finalCheckSection(options2) {
   const verdict = [
     "A check node that gives a verdict ends with a reply that is exactly PASS and nothing else, and carries",
     `"success_check": {"exit_zero": true, "result_matches": ${JSON.stringify(PLANNED_VERDICT_PATTERN)}}`,
     `(that is the JSON spelling of the pattern ${PLANNED_VERDICT_PATTERN}).`
   ];
-  if (options.buildEvidence === "attached") {
+  if (options2.buildEvidence === "attached") {
     return [
       "## The final check",
       "",
-      `After the final node, the ENGINE itself runs the operator's verify command ${JSON.stringify(options.verifyCommand)}`,
+      `After the final node, the ENGINE itself runs the operator's verify command ${JSON.stringify(options2.verifyCommand)}`,
       "and judges its exit code. That result, not any node's reply, decides whether the change builds and its",
       "tests pass. So no node tries to build, test or otherwise prove the change correct, and no node claims",
       "that the build works. A check node, if you add one, asserts only what it can observe with its tools,",
@@ -38677,7 +38947,7 @@ function finalCheckSection(options) {
       ...verdict
     ].join("\n");
   }
-  const why = options.buildEvidence === "declared" ? "the operator chose to run without a build check" : "no verify command was given and no build system was detected";
+  const why = options2.buildEvidence === "declared" ? "the operator chose to run without a build check" : "no verify command was given and no build system was detected";
   return [
     "## The final check",
     "",
@@ -38688,22 +38958,22 @@ function finalCheckSection(options) {
     ...verdict
   ].join("\n");
 }
-function buildPlannerPrompt(options) {
-  const hasCommand = options.verifyCommand !== void 0 && options.verifyCommand.trim() !== "";
-  if (options.buildEvidence === "attached" !== hasCommand) {
+function buildPlannerPrompt(options2) {
+  const hasCommand = options2.verifyCommand !== void 0 && options2.verifyCommand.trim() !== "";
+  if (options2.buildEvidence === "attached" !== hasCommand) {
     throw new Error(
-      `Internal error: build evidence ${options.buildEvidence} ${hasCommand ? "with" : "without"} a verify command`
+      `Internal error: build evidence ${options2.buildEvidence} ${hasCommand ? "with" : "without"} a verify command`
     );
   }
-  if (options.allowlist.length === 0) throw new Error("Internal error: the planned-node allowlist is empty");
+  if (options2.allowlist.length === 0) throw new Error("Internal error: the planned-node allowlist is empty");
   const sections = [
-    intro(options.runtime),
-    goalSection(options.goal),
-    ...options.pr ? [prSection(options.pr)] : [],
-    inputsSection(options.inputs),
-    formatSection(options.allowlist, options.runtime),
+    intro(options2.runtime),
+    goalSection(options2.goal),
+    ...options2.pr ? [prSection(options2.pr)] : [],
+    inputsSection(options2.inputs),
+    formatSection(options2.allowlist, options2.runtime),
     rulesSection(),
-    finalCheckSection(options)
+    finalCheckSection(options2)
   ];
   return `${sections.join("\n\n")}
 `;
@@ -38846,7 +39116,7 @@ function bareToolNames(allowedTools) {
   }
   return names;
 }
-function plannedNodePolicy(allowedTools, options) {
+function plannedNodePolicy(allowedTools, options2) {
   if (allowedTools.length === 0) {
     throw new Error("Internal error: a planned node reached the ceiling with no allowed_tools");
   }
@@ -38859,7 +39129,7 @@ function plannedNodePolicy(allowedTools, options) {
       ...gitDenyRules(allowedTools)
     ])
   });
-  if (options.loadedUserConfig) {
+  if (options2.loadedUserConfig) {
     return Object.freeze({ ...residual, strictMcpConfig: false });
   }
   return Object.freeze({ settingSources: "", ...residual, strictMcpConfig: true });
@@ -38893,15 +39163,15 @@ function codexIsolated(voice) {
 function codexLoaded(voice) {
   return `Planned Codex nodes run with ${voice.whose} configuration (${voice.optIn}): user configuration (config.toml), the repository's rules and AGENTS.md files, and the MCP servers they declare all load.` + voice.home("codex") + ` Each node's sandbox and approval_policy="never" are on its command line, so this choice widens neither.`;
 }
-function ceilingDisclosure(options) {
-  const voice = VOICES[options.surface];
-  switch (options.runtime) {
+function ceilingDisclosure(options2) {
+  const voice = VOICES[options2.surface];
+  switch (options2.runtime) {
     case "claude":
-      return options.loadedUserConfig ? claudeLoaded(voice) : claudeIsolated(voice);
+      return options2.loadedUserConfig ? claudeLoaded(voice) : claudeIsolated(voice);
     case "codex":
-      return options.loadedUserConfig ? codexLoaded(voice) : codexIsolated(voice);
+      return options2.loadedUserConfig ? codexLoaded(voice) : codexIsolated(voice);
     default:
-      return unreachable4(options.runtime);
+      return unreachable4(options2.runtime);
   }
 }
 function unreachable4(value) {
@@ -38987,6 +39257,12 @@ var SESSION_LIMIT = /hit your session limit/i;
 var RESETS = /\bresets\s+([^\n]+)/i;
 var UNAVAILABLE_TOOL = /No such tool available/;
 var SAMPLE_LIMIT = 200;
+var FILE_WRITING_TOOLS = {
+  Write: "file_path",
+  Edit: "file_path",
+  MultiEdit: "file_path",
+  NotebookEdit: "notebook_path"
+};
 function isRecord4(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -39055,6 +39331,8 @@ function createClaudeStreamParser() {
   let finished = null;
   const deniedIds = /* @__PURE__ */ new Set();
   const unavailableIds = /* @__PURE__ */ new Set();
+  const writeCalls = /* @__PURE__ */ new Map();
+  const erroredIds = /* @__PURE__ */ new Set();
   const ignore = (line2) => {
     ignoredLines++;
     firstIgnoredLine ??= line2.length > SAMPLE_LIMIT ? `${line2.slice(0, SAMPLE_LIMIT)}\u2026` : line2;
@@ -39073,12 +39351,35 @@ function createClaudeStreamParser() {
       if (block.type !== "tool_result" || block.is_error !== true || typeof block.tool_use_id !== "string") {
         continue;
       }
+      erroredIds.add(block.tool_use_id);
       if (UNAVAILABLE_TOOL.test(toolResultText(block.content))) unavailableIds.add(block.tool_use_id);
     }
   };
+  const readAssistantEvent = (event) => {
+    const content = isRecord4(event.message) ? event.message.content : void 0;
+    if (!Array.isArray(content)) return;
+    for (const block of content.filter(isRecord4)) {
+      if (block.type !== "tool_use" || typeof block.name !== "string") continue;
+      const field = Object.hasOwn(FILE_WRITING_TOOLS, block.name) ? FILE_WRITING_TOOLS[block.name] : void 0;
+      if (field === void 0 || !isRecord4(block.input)) continue;
+      const path = block.input[field];
+      if (typeof path !== "string" || path === "") continue;
+      const id2 = typeof block.id === "string" ? block.id : `(no id ${writeCalls.size})`;
+      if (!writeCalls.has(id2)) writeCalls.set(id2, path);
+    }
+  };
+  const writtenPaths = () => {
+    const paths = /* @__PURE__ */ new Set();
+    for (const [id2, path] of writeCalls) {
+      if (deniedIds.has(id2) || unavailableIds.has(id2) || erroredIds.has(id2)) continue;
+      paths.add(path);
+    }
+    return [...paths];
+  };
   const counts2 = () => ({
     deniedToolCalls: deniedIds.size,
-    unavailableToolCalls: [...unavailableIds].filter((id2) => !deniedIds.has(id2)).length
+    unavailableToolCalls: [...unavailableIds].filter((id2) => !deniedIds.has(id2)).length,
+    writtenPaths: writtenPaths()
   });
   const outcome = () => {
     const noResult = (reason, detail) => ({
@@ -39163,6 +39464,9 @@ function createClaudeStreamParser() {
         case "user":
           readUserEvent(event);
           return;
+        case "assistant":
+          readAssistantEvent(event);
+          return;
         case "result":
           resultEvent = event;
           return;
@@ -39203,12 +39507,15 @@ async function invokeClaude(call) {
   switch (result.kind) {
     case "spawn_failed":
       return { kind: "spawn_failed", message: result.message, durationMs: result.durationMs };
-    case "cancelled":
+    case "cancelled": {
+      const partial2 = parser.finish();
       return {
         kind: "cancelled",
         durationMs: result.durationMs,
-        deniedToolCalls: parser.finish().deniedToolCalls
+        deniedToolCalls: partial2.deniedToolCalls,
+        writtenPaths: partial2.writtenPaths
       };
+    }
     case "timed_out":
       return {
         kind: "timed_out",
@@ -39236,7 +39543,8 @@ async function invokeClaude(call) {
         reason,
         durationMs: result.durationMs,
         stderrTail: result.stderrTail,
-        deniedToolCalls: parsed.deniedToolCalls
+        deniedToolCalls: parsed.deniedToolCalls,
+        writtenPaths: parsed.writtenPaths
       };
     }
     default:
@@ -39245,6 +39553,63 @@ async function invokeClaude(call) {
 }
 function unreachable6(value) {
   throw new Error(`Internal error: unexpected process result ${JSON.stringify(value)}`);
+}
+
+// src/engine/outside-writes.ts
+import { lstatSync as lstatSync2, realpathSync as realpathSync2 } from "node:fs";
+import { basename as basename2, dirname as dirname2, isAbsolute as isAbsolute4, join as join5, relative as relative3, resolve as resolve3, sep as sep3 } from "node:path";
+var OUTSIDE_WRITES_KEPT = 10;
+function outsideWrites(paths, where) {
+  const root = realOrSelf(resolve3(where.repoRoot));
+  const outside = /* @__PURE__ */ new Set();
+  for (const path of paths) {
+    const placed = placePath(path, where.cwd);
+    if (placed === null) {
+      outside.add(path);
+      continue;
+    }
+    if (!inside(root, placed)) outside.add(placed);
+  }
+  if (outside.size === 0) return void 0;
+  return { total: outside.size, paths: [...outside].slice(0, OUTSIDE_WRITES_KEPT) };
+}
+function placePath(path, cwd) {
+  if (path === "~" || path.startsWith("~/") || path.startsWith(`~${sep3}`)) return null;
+  const absolute = resolve3(cwd, path);
+  const rest = [];
+  let current = absolute;
+  for (; ; ) {
+    if (exists(current)) {
+      try {
+        return rest.length === 0 ? realpathSync2(current) : join5(realpathSync2(current), ...rest);
+      } catch {
+        return null;
+      }
+    }
+    const parent = dirname2(current);
+    if (parent === current) return null;
+    rest.unshift(basename2(current));
+    current = parent;
+  }
+}
+function exists(path) {
+  try {
+    lstatSync2(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+function realOrSelf(path) {
+  try {
+    return realpathSync2(path);
+  } catch {
+    return path;
+  }
+}
+function inside(root, path) {
+  const rel = relative3(root, path);
+  return rel === "" || !isAbsolute4(rel) && rel !== ".." && !rel.startsWith(`..${sep3}`);
 }
 
 // src/engine/agent-node.ts
@@ -39257,17 +39622,19 @@ function factsOf(outcome, sessionId) {
       usage: r.usage,
       numTurns: r.numTurns,
       denied: r.deniedToolCalls,
+      writtenPaths: r.writtenPaths,
       durationMs: outcome.durationMs,
       reply: r.result ?? ""
     };
   }
-  const denied = outcome.kind === "timed_out" ? outcome.partial.deniedToolCalls : outcome.kind === "spawn_failed" ? 0 : outcome.deniedToolCalls;
+  const seen = outcome.kind === "timed_out" ? outcome.partial : outcome.kind === "spawn_failed" ? { deniedToolCalls: 0, writtenPaths: [] } : outcome;
   return {
     sessionId,
     costUsd: null,
     usage: null,
     numTurns: null,
-    denied,
+    denied: seen.deniedToolCalls,
+    writtenPaths: seen.writtenPaths,
     durationMs: outcome.durationMs,
     reply: ""
   };
@@ -39289,6 +39656,8 @@ async function runAgentNode(spec, ctx, signal) {
     ...ctx.echo ? { echo: ctx.echo } : {}
   });
   const facts = factsOf(outcome, sessionId);
+  const outside = outsideWrites(facts.writtenPaths, { cwd: spec.cwd, repoRoot: spec.repoRoot });
+  const outsideWords = outsideWritesWords(outside);
   const base = {
     nodeId: spec.id,
     sessionId: facts.sessionId,
@@ -39297,12 +39666,19 @@ async function runAgentNode(spec, ctx, signal) {
     deniedToolCalls: facts.denied,
     usage: facts.usage,
     numTurns: facts.numTurns,
-    sink: spec.sink
+    sink: spec.sink,
+    ...outside !== void 0 ? { outsideWrites: outside } : {}
   };
   const fail = (cause, detail2, verify2) => {
     writeFileSync(ctx.runDir.failedOutputPath(spec.id), facts.reply);
     return {
-      row: { ...base, verdict: "FAIL", cause, detail: detail2, ...verify2 ? { verify: verify2 } : {} },
+      row: {
+        ...base,
+        verdict: "FAIL",
+        cause,
+        detail: outsideWords !== null ? `${detail2}; ${outsideWords}` : detail2,
+        ...verify2 ? { verify: verify2 } : {}
+      },
       reply: facts.reply
     };
   };
@@ -39367,7 +39743,16 @@ async function runAgentNode(spec, ctx, signal) {
   });
   const ignored = ignoredFilesWords(verify);
   const detail = verify ? `verify \`${verify.command}\` exited ${verify.exitCode}${verify.reusedFrom ? ` (result reused from "${verify.reusedFrom}": same tree, same command)` : ""}${ignored !== null ? `; ${ignored}` : ""}` : spec.resultMatches ? `reply matched /${spec.resultMatches.source}/` : "exited 0";
-  return { row: { ...base, verdict: "PASS", qualifier, detail, ...verify ? { verify } : {} }, reply };
+  return {
+    row: {
+      ...base,
+      verdict: "PASS",
+      qualifier,
+      detail: outsideWords !== null ? `${detail}; ${outsideWords}` : detail,
+      ...verify ? { verify } : {}
+    },
+    reply
+  };
 }
 function oneLine(text2) {
   return text2.replace(/\s+/g, " ").trim();
@@ -39425,7 +39810,7 @@ function extractPlanJson(reply) {
 // src/plan/repair-prompt.ts
 var REPAIR_REFUSALS_MAX_BYTES = 3e3;
 var ONE_REFUSAL_MAX_CHARS = 600;
-function buildRepairPrompt(basePrompt, refusals, options = {}) {
+function buildRepairPrompt(basePrompt, refusals, options2 = {}) {
   if (refusals.length === 0) throw new Error("Internal error: a repair prompt needs at least one refusal");
   const lines = [];
   let bytes = 0;
@@ -39449,7 +39834,7 @@ function buildRepairPrompt(basePrompt, refusals, options = {}) {
     "attempt: if this plan is refused too, the run fails without running anything.",
     ...omitted > 0 ? ["", `${omitted} more reason${omitted === 1 ? " was" : "s were"} left out to keep this short.`] : [],
     "",
-    fenceData("refusals", lines.join("\n"), options.nonce)
+    fenceData("refusals", lines.join("\n"), options2.nonce)
   ].join("\n");
   return `${basePrompt.replace(/\n+$/, "")}
 
@@ -39458,23 +39843,23 @@ ${section}
 }
 
 // src/engine/plan-call.ts
-async function attempt(options, prompt, calls) {
+async function attempt(options2, prompt, calls) {
   const sessionId = randomUUID2();
   const outcome = await invokeClaude({
-    executable: options.executable,
+    executable: options2.executable,
     prompt,
     permissionMode: "plan",
     policy: plannerPolicy(),
     sessionId,
-    ...options.model !== void 0 ? { model: options.model } : {},
-    cwd: options.cwd,
-    env: options.env,
-    timeoutMs: options.timeoutMs,
-    ...options.signal ? { signal: options.signal } : {}
+    ...options2.model !== void 0 ? { model: options2.model } : {},
+    cwd: options2.cwd,
+    env: options2.env,
+    timeoutMs: options2.timeoutMs,
+    ...options2.signal ? { signal: options2.signal } : {}
   });
   if (outcome.kind !== "completed") {
     calls.push({ sessionId, costUsd: null, usage: null, durationMs: outcome.durationMs });
-    const why = outcome.kind === "spawn_failed" ? `could not start ${options.executable}: ${outcome.message}` : outcome.kind === "no_result" ? outcome.reason : outcome.kind === "timed_out" ? "the planner call timed out" : "the planner call was cancelled";
+    const why = outcome.kind === "spawn_failed" ? `could not start ${options2.executable}: ${outcome.message}` : outcome.kind === "no_result" ? outcome.reason : outcome.kind === "timed_out" ? "the planner call timed out" : "the planner call was cancelled";
     return { kind: "refused", refusals: [why], rejected: null, repairable: false };
   }
   const r = outcome.result;
@@ -39498,14 +39883,14 @@ async function attempt(options, prompt, calls) {
   if (!json2.ok) {
     return { kind: "refused", refusals: [json2.message], rejected: reply, repairable: false };
   }
-  const checked = validatePlannedSpec(json2.value, { allowlist: options.allowlist });
+  const checked = validatePlannedSpec(json2.value, { allowlist: options2.allowlist });
   if (!checked.ok)
     return { kind: "refused", refusals: checked.refusals, rejected: json2.value, repairable: true };
   return { kind: "ok", spec: checked.spec };
 }
-async function planWithRepair(options) {
+async function planWithRepair(options2) {
   const calls = [];
-  const first = await attempt(options, options.prompt, calls);
+  const first = await attempt(options2, options2.prompt, calls);
   if (first.kind === "ok") return { kind: "planned", spec: first.spec, calls, repairedFrom: null };
   if (!first.repairable) {
     return {
@@ -39517,7 +39902,7 @@ async function planWithRepair(options) {
       repairAttempted: false
     };
   }
-  const second = await attempt(options, buildRepairPrompt(options.prompt, first.refusals), calls);
+  const second = await attempt(options2, buildRepairPrompt(options2.prompt, first.refusals), calls);
   if (second.kind === "ok")
     return { kind: "planned", spec: second.spec, calls, repairedFrom: first.refusals };
   return {
@@ -39535,7 +39920,7 @@ import { existsSync as existsSync2, readFileSync, writeFileSync as writeFileSync
 
 // src/engine/run-dir.ts
 import { appendFileSync, existsSync, mkdirSync, renameSync, writeFileSync as writeFileSync2 } from "node:fs";
-import { join as join5 } from "node:path";
+import { join as join6 } from "node:path";
 
 // src/graph/file-name.ts
 function nodeFileName(id2) {
@@ -39547,26 +39932,26 @@ var RunDirectory = class {
   /** Creates `<runsDir>/<runId>/` and its `nodes/` and `failed/` folders. */
   constructor(runsDir, runId) {
     this.runId = runId;
-    this.path = join5(runsDir, runId);
-    mkdirSync(join5(this.path, "nodes"), { recursive: true });
-    const ignore = join5(runsDir, ".gitignore");
+    this.path = join6(runsDir, runId);
+    mkdirSync(join6(this.path, "nodes"), { recursive: true });
+    const ignore = join6(runsDir, ".gitignore");
     if (!existsSync(ignore))
       writeFileSync2(ignore, "# written by evidence-gate: run directories stay out of git\n*\n");
-    mkdirSync(join5(this.path, "failed"), { recursive: true });
+    mkdirSync(join6(this.path, "failed"), { recursive: true });
   }
   runId;
   path;
   /** Appends one event line with a timestamp. */
   event(event) {
     appendFileSync(
-      join5(this.path, "events.jsonl"),
+      join6(this.path, "events.jsonl"),
       `${JSON.stringify({ at: (/* @__PURE__ */ new Date()).toISOString(), ...event })}
 `
     );
   }
   /** Writes a JSON file atomically (temp file + rename), so a crash never leaves half a file. */
   writeJson(name, value) {
-    const target = join5(this.path, name);
+    const target = join6(this.path, name);
     const temp = `${target}.${process.pid}.tmp`;
     writeFileSync2(temp, `${JSON.stringify(value, null, 2)}
 `);
@@ -39575,23 +39960,23 @@ var RunDirectory = class {
   }
   /** Writes a text file (node output, patch) and returns its path. */
   writeText(name, text2) {
-    const target = join5(this.path, name);
+    const target = join6(this.path, name);
     writeFileSync2(target, text2);
     return target;
   }
   /** Writes a binary file (a patch need not be UTF-8) and returns its path. */
   writeBytes(name, bytes) {
-    const target = join5(this.path, name);
+    const target = join6(this.path, name);
     writeFileSync2(target, bytes);
     return target;
   }
   /** Path of a node's saved output (the `{{ artifacts.ID }}` target). */
   nodeOutputPath(nodeId) {
-    return join5(this.path, "nodes", `${nodeFileName(nodeId)}.out`);
+    return join6(this.path, "nodes", `${nodeFileName(nodeId)}.out`);
   }
   /** Path of a failed node's saved reply. */
   failedOutputPath(nodeId) {
-    return join5(this.path, "failed", `${nodeFileName(nodeId)}.out`);
+    return join6(this.path, "failed", `${nodeFileName(nodeId)}.out`);
   }
 };
 
@@ -39635,14 +40020,14 @@ function mintRunId(now = /* @__PURE__ */ new Date()) {
 }
 
 // src/engine/scheduler.ts
-async function schedule(options) {
-  if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
-    throw new Error(`Internal error: concurrency must be an integer \u2265 1, got ${options.concurrency}`);
+async function schedule(options2) {
+  if (!Number.isInteger(options2.concurrency) || options2.concurrency < 1) {
+    throw new Error(`Internal error: concurrency must be an integer \u2265 1, got ${options2.concurrency}`);
   }
   const outcomes = /* @__PURE__ */ new Map();
   const running = /* @__PURE__ */ new Map();
-  const pending = new Set(options.nodes.map((n) => n.id));
-  const byId = new Map(options.nodes.map((n) => [n.id, n]));
+  const pending = new Set(options2.nodes.map((n) => n.id));
+  const byId = new Map(options2.nodes.map((n) => [n.id, n]));
   let haltedBy = null;
   let wake = null;
   const notify = () => {
@@ -39651,7 +40036,7 @@ async function schedule(options) {
   const abortAll = () => {
     for (const controller of running.values()) controller.abort();
   };
-  options.signal?.addEventListener("abort", abortAll, { once: true });
+  options2.signal?.addEventListener("abort", abortAll, { once: true });
   const skippedBecauseOf = /* @__PURE__ */ new Map();
   const blockedReason = (node3) => {
     for (const dep of node3.dependsOn) {
@@ -39668,7 +40053,7 @@ async function schedule(options) {
   };
   const isReady = (node3) => node3.dependsOn.every((d) => outcomes.get(d)?.kind === "passed");
   while (pending.size > 0 || running.size > 0) {
-    const stopping = haltedBy !== null || options.signal?.aborted === true;
+    const stopping = haltedBy !== null || options2.signal?.aborted === true;
     let pruned = true;
     while (pruned) {
       pruned = false;
@@ -39683,20 +40068,20 @@ async function schedule(options) {
       }
     }
     for (const id2 of [...pending]) {
-      if (running.size >= options.concurrency) break;
+      if (running.size >= options2.concurrency) break;
       const node3 = byId.get(id2);
       if (!isReady(node3)) continue;
       pending.delete(id2);
       const controller = new AbortController();
       running.set(id2, controller);
-      void Promise.resolve().then(() => options.run(id2, controller.signal)).catch(() => "failed").then((verdict) => {
+      void Promise.resolve().then(() => options2.run(id2, controller.signal)).catch(() => "failed").then((verdict) => {
         running.delete(id2);
         if (verdict === "passed") outcomes.set(id2, { kind: "passed" });
         else if (verdict === "cancelled" || controller.signal.aborted) {
           outcomes.set(id2, { kind: "cancelled", haltedBy });
         } else {
           outcomes.set(id2, { kind: "failed" });
-          if (options.onFail === "halt" && haltedBy === null) {
+          if (options2.onFail === "halt" && haltedBy === null) {
             haltedBy = id2;
             abortAll();
           }
@@ -39710,12 +40095,12 @@ async function schedule(options) {
       pending.clear();
       break;
     }
-    await new Promise((resolve6) => {
-      wake = resolve6;
+    await new Promise((resolve7) => {
+      wake = resolve7;
     });
     wake = null;
   }
-  options.signal?.removeEventListener("abort", abortAll);
+  options2.signal?.removeEventListener("abort", abortAll);
   return { outcomes, haltedBy };
 }
 
@@ -39723,11 +40108,11 @@ async function schedule(options) {
 async function runAuto(o) {
   if (o.goal.trim() === "")
     return { kind: "usage_error", message: "goal is empty: pass the goal (input `goal`, flag `--goal`)" };
-  const repoDir = resolve3(o.repoDir);
-  const workDir = o.workingDirectory ? resolve3(repoDir, o.workingDirectory) : repoDir;
-  const realPath = (path) => existsSync3(path) ? realpathSync2(path) : path;
-  const relativeWorkDir = relative3(realPath(repoDir), realPath(workDir));
-  if (relativeWorkDir.startsWith("..") || isAbsolute4(relativeWorkDir)) {
+  const repoDir = resolve4(o.repoDir);
+  const workDir = o.workingDirectory ? resolve4(repoDir, o.workingDirectory) : repoDir;
+  const realPath = (path) => existsSync3(path) ? realpathSync3(path) : path;
+  const relativeWorkDir = relative4(realPath(repoDir), realPath(workDir));
+  if (relativeWorkDir.startsWith("..") || isAbsolute5(relativeWorkDir)) {
     return {
       kind: "usage_error",
       message: `working directory ${workDir} is outside the repository ${repoDir}: working-directory / --working-directory must name a sub-folder of it`
@@ -39754,7 +40139,8 @@ async function runAuto(o) {
   const gitContext = { baseEnv: o.baseEnv, knownSecrets: o.knownSecrets };
   let start;
   try {
-    start = await startingCommit(repoDir, { ...gitContext, ...o.pr ? { prHead: o.pr.headSha } : {} });
+    const prHead = o.pr?.headSha ?? o.postedHeadSha;
+    start = await startingCommit(repoDir, { ...gitContext, ...prHead !== void 0 ? { prHead } : {} });
   } catch (error62) {
     if (error62 instanceof NotAGitRepositoryError || error62 instanceof NoCommitError)
       return { kind: "usage_error", message: `${error62.message} Nothing was run.` };
@@ -39786,7 +40172,7 @@ async function runAuto(o) {
   const startDescription = describeStartingCommit({
     sha: start.sha,
     parents: start.parents,
-    ...o.pr ? { prHead: o.pr.headSha, baseRef: o.pr.baseRef } : {}
+    ...o.pr ? { prHead: o.pr.headSha, baseRef: o.pr.baseRef } : o.postedHeadSha !== void 0 ? { prHead: o.postedHeadSha } : {}
   });
   const state = {
     schema_version: 1,
@@ -39819,7 +40205,7 @@ async function runAuto(o) {
     ...o.pr ? { pr: { title: o.pr.title, body: o.pr.body } } : {},
     runtime: o.runtime
   });
-  const ignoredExclude = [resolve3(o.runsDir)];
+  const ignoredExclude = [resolve4(o.runsDir)];
   const ignoredBaseline = await ignoredFilesFingerprint(repoDir, { ...gitContext, exclude: ignoredExclude });
   const planned = await planWithRepair({
     executable: o.claudeExecutable,
@@ -40043,12 +40429,13 @@ async function runAuto(o) {
         policy: policies.get(id2),
         timeoutMs: node3.timeout_ms,
         cwd: workDir,
+        repoRoot: repoDir,
         sink: graph.sinks.includes(id2),
         exitZero: node3.success_check.exit_zero,
         resultMatches: node3.success_check.result_matches,
         verify: node3.success_check.verify ? {
           command: node3.success_check.verify.command,
-          cwd: node3.success_check.verify.cwd ? resolve3(workDir, node3.success_check.verify.cwd) : workDir,
+          cwd: node3.success_check.verify.cwd ? resolve4(workDir, node3.success_check.verify.cwd) : workDir,
           timeoutMs: node3.success_check.verify.timeout_ms,
           expectExit: node3.success_check.verify.expect_exit
         } : null
@@ -40154,10 +40541,10 @@ ${notice}`;
     budget -= used + tailBytes - maxBytes;
   }
 }
-function decodePrefix(bytes, budget, options) {
+function decodePrefix(bytes, budget, options2) {
   let end = Math.max(0, Math.min(budget, bytes.length));
   while (end > 0 && end < bytes.length && (bytes[end] & 192) === 128) end -= 1;
-  if (options.preferLineBreak) {
+  if (options2.preferLineBreak) {
     const floor = Math.max(0, end - LINE_BREAK_LOOKBACK_BYTES);
     for (let i = end - 1; i >= floor; i -= 1) {
       if (bytes[i] === 10) {
@@ -40249,13 +40636,13 @@ var CheckRunClient = class {
   #warn;
   #redact;
   #now;
-  constructor(options) {
-    this.#octokit = options.octokit;
-    this.#owner = options.owner;
-    this.#repo = options.repo;
-    this.#warn = options.warn ?? ((message) => console.warn(message));
-    this.#redact = options.redact ?? ((text2) => text2);
-    this.#now = options.now ?? (() => /* @__PURE__ */ new Date());
+  constructor(options2) {
+    this.#octokit = options2.octokit;
+    this.#owner = options2.owner;
+    this.#repo = options2.repo;
+    this.#warn = options2.warn ?? ((message) => console.warn(message));
+    this.#redact = options2.redact ?? ((text2) => text2);
+    this.#now = options2.now ?? (() => /* @__PURE__ */ new Date());
   }
   /** Creates the check run `in_progress` with `started_at` now. */
   async create(input2) {
@@ -40440,11 +40827,11 @@ var INLINE_ESCAPES = {
   "~": "\\~",
   "&": "&amp;"
 };
-function codeSpan(text2, options) {
+function codeSpan(text2, options2) {
   const flat = text2.replace(/\r\n|\r|\n/g, " ");
   const ticks = "`".repeat(longestRun(flat, "`") + 1);
   const pad = flat.startsWith("`") || flat.endsWith("`") || flat === "" ? " " : "";
-  const body = options.inTable ? flat.replace(/\|/g, "\\|") : flat;
+  const body = options2.inTable ? flat.replace(/\|/g, "\\|") : flat;
   return `${ticks}${pad}${body}${pad}${ticks}`;
 }
 function fencedBlock(content, info = "") {
@@ -40511,8 +40898,8 @@ var COMPACT = { cellChars: 160, tailLines: 40, patchPreviewLines: 40, patchPrevi
 function renderLedgerMarkdown(ledger) {
   return joinSections([...summarySections(ledger, FULL), ...textSections(ledger, FULL)]);
 }
-function renderCheckRunOutput(ledger, options = {}) {
-  const notice = trimmedNotice(options.detailsUrl);
+function renderCheckRunOutput(ledger, options2 = {}) {
+  const notice = trimmedNotice(options2.detailsUrl);
   const withinLimit = (render) => {
     const full = render(FULL);
     if (utf8Bytes(full) <= CHECK_RUN_TEXT_MAX_BYTES) return full;
@@ -40767,8 +41154,8 @@ var CheckRunReporter = class {
   #completed = false;
   #lastUpdate = Number.NEGATIVE_INFINITY;
   #options;
-  constructor(options) {
-    this.#options = options;
+  constructor(options2) {
+    this.#options = options2;
   }
   /** The check run, once created. */
   get ref() {
@@ -40859,20 +41246,20 @@ var RequestError = class extends Error {
    * Response object if a response was received
    */
   response;
-  constructor(message, statusCode, options) {
-    super(message, { cause: options.cause });
+  constructor(message, statusCode, options2) {
+    super(message, { cause: options2.cause });
     this.name = "HttpError";
     this.status = Number.parseInt(statusCode);
     if (Number.isNaN(this.status)) {
       this.status = 0;
     }
-    if ("response" in options) {
-      this.response = options.response;
+    if ("response" in options2) {
+      this.response = options2.response;
     }
-    const requestCopy = Object.assign({}, options.request);
-    if (options.request.headers.authorization) {
-      requestCopy.headers = Object.assign({}, options.request.headers, {
-        authorization: options.request.headers.authorization.replace(
+    const requestCopy = Object.assign({}, options2.request);
+    if (options2.request.headers.authorization) {
+      requestCopy.headers = Object.assign({}, options2.request.headers, {
+        authorization: options2.request.headers.authorization.replace(
           /(?<! ) .*$/,
           " [REDACTED]"
         )
@@ -40888,42 +41275,42 @@ var VERSION = "0.0.0-development";
 function isRequestError(error62) {
   return error62.request !== void 0;
 }
-async function errorRequest(state, octokit, error62, options) {
+async function errorRequest(state, octokit, error62, options2) {
   if (!isRequestError(error62) || !error62?.request.request) {
     throw error62;
   }
   if (error62.status >= 400 && !state.doNotRetry.includes(error62.status)) {
-    const retries = options.request.retries != null ? options.request.retries : state.retries;
-    const retryAfter = Math.pow((options.request.retryCount || 0) + 1, 2);
+    const retries = options2.request.retries != null ? options2.request.retries : state.retries;
+    const retryAfter = Math.pow((options2.request.retryCount || 0) + 1, 2);
     throw octokit.retry.retryRequest(error62, retries, retryAfter);
   }
   throw error62;
 }
-async function wrapRequest(state, octokit, request2, options) {
+async function wrapRequest(state, octokit, request2, options2) {
   const limiter = new import_light.default();
   limiter.on("failed", function(error62, info) {
     const maxRetries = ~~error62.request.request?.retries;
     const after = ~~error62.request.request?.retryAfter;
-    options.request.retryCount = info.retryCount + 1;
+    options2.request.retryCount = info.retryCount + 1;
     if (maxRetries > info.retryCount) {
       return after * state.retryAfterBaseValue;
     }
   });
   return limiter.schedule(
     requestWithGraphqlErrorHandling.bind(null, state, octokit, request2),
-    options
+    options2
   );
 }
-async function requestWithGraphqlErrorHandling(state, octokit, request2, options) {
-  const response = await request2(options);
+async function requestWithGraphqlErrorHandling(state, octokit, request2, options2) {
+  const response = await request2(options2);
   if (response.data && response.data.errors && response.data.errors.length > 0 && /Something went wrong while executing your query/.test(
     response.data.errors[0].message
   )) {
     const error62 = new RequestError(response.data.errors[0].message, 500, {
-      request: options,
+      request: options2,
       response
     });
-    return errorRequest(state, octokit, error62, options);
+    return errorRequest(state, octokit, error62, options2);
   }
   return response;
 }
@@ -40960,14 +41347,14 @@ retry.VERSION = VERSION;
 var import_light2 = __toESM(require_light(), 1);
 var VERSION2 = "0.0.0-development";
 var noop = () => Promise.resolve();
-function wrapRequest2(state, request2, options) {
-  return state.retryLimiter.schedule(doRequest, state, request2, options);
+function wrapRequest2(state, request2, options2) {
+  return state.retryLimiter.schedule(doRequest, state, request2, options2);
 }
-async function doRequest(state, request2, options) {
-  const { pathname } = new URL(options.url, "http://github.test");
-  const isAuth = isAuthRequest(options.method, pathname);
-  const isWrite = !isAuth && options.method !== "GET" && options.method !== "HEAD";
-  const isSearch = options.method === "GET" && pathname.startsWith("/search/");
+async function doRequest(state, request2, options2) {
+  const { pathname } = new URL(options2.url, "http://github.test");
+  const isAuth = isAuthRequest(options2.method, pathname);
+  const isWrite = !isAuth && options2.method !== "GET" && options2.method !== "HEAD";
+  const isSearch = options2.method === "GET" && pathname.startsWith("/search/");
   const isGraphQL = pathname.startsWith("/graphql");
   const retryCount = ~~request2.retryCount;
   const jobOptions = retryCount > 0 ? { priority: 0, weight: 0 } : {};
@@ -40983,7 +41370,7 @@ async function doRequest(state, request2, options) {
   if (isSearch) {
     await state.search.key(state.id).schedule(jobOptions, noop);
   }
-  const req = (isAuth ? state.auth : state.global).key(state.id).schedule(jobOptions, request2, options);
+  const req = (isAuth ? state.auth : state.global).key(state.id).schedule(jobOptions, request2, options2);
   if (isGraphQL) {
     const res = await req;
     if (res.data.errors != null && res.data.errors.some((error62) => error62.type === "RATE_LIMITED")) {
@@ -41127,22 +41514,22 @@ function throttling(octokit, octokitOptions) {
       (e) => octokit.log.warn("Error in throttling-plugin limit handler", e)
     );
     state.retryLimiter.on("failed", async function(error62, info) {
-      const [state2, request2, options] = info.args;
-      const { pathname } = new URL(options.url, "http://github.test");
+      const [state2, request2, options2] = info.args;
+      const { pathname } = new URL(options2.url, "http://github.test");
       const shouldRetryGraphQL = pathname.startsWith("/graphql") && error62.status !== 401;
       if (!(shouldRetryGraphQL || error62.status === 403 || error62.status === 429)) {
         return;
       }
       const retryCount = ~~request2.retryCount;
       request2.retryCount = retryCount;
-      options.request.retryCount = retryCount;
+      options2.request.retryCount = retryCount;
       const { wantRetry, retryAfter = 0 } = await (async function() {
         if (/\bsecondary rate\b/i.test(error62.message)) {
           const retryAfter2 = Number(error62.response.headers["retry-after"]) || state2.fallbackSecondaryRateRetryAfter;
           const wantRetry2 = await emitter.trigger(
             "secondary-limit",
             retryAfter2,
-            options,
+            options2,
             octokit,
             retryCount
           );
@@ -41163,7 +41550,7 @@ function throttling(octokit, octokitOptions) {
           const wantRetry2 = await emitter.trigger(
             "rate-limit",
             retryAfter2,
-            options,
+            options2,
             octokit,
             retryCount
           );
@@ -41177,9 +41564,9 @@ function throttling(octokit, octokitOptions) {
       }
     });
   };
-  octokit.hook.wrap("request", (request2, options) => {
+  octokit.hook.wrap("request", (request2, options2) => {
     initializeBottleneck();
-    return wrapRequest2(state, request2, options);
+    return wrapRequest2(state, request2, options2);
   });
   return {};
 }
@@ -41198,24 +41585,24 @@ function getUserAgent() {
 }
 
 // node_modules/before-after-hook/lib/register.js
-function register(state, name, method, options) {
+function register(state, name, method, options2) {
   if (typeof method !== "function") {
     throw new Error("method for before hook must be a function");
   }
-  if (!options) {
-    options = {};
+  if (!options2) {
+    options2 = {};
   }
   if (Array.isArray(name)) {
     return name.reverse().reduce((callback, name2) => {
-      return register.bind(null, state, name2, callback, options);
+      return register.bind(null, state, name2, callback, options2);
     }, method)();
   }
   return Promise.resolve().then(() => {
     if (!state.registry[name]) {
-      return method(options);
+      return method(options2);
     }
     return state.registry[name].reduce((method2, registered) => {
-      return registered.hook.bind(null, method2, options);
+      return registered.hook.bind(null, method2, options2);
     }, method)();
   });
 }
@@ -41227,25 +41614,25 @@ function addHook(state, kind, name, hook2) {
     state.registry[name] = [];
   }
   if (kind === "before") {
-    hook2 = (method, options) => {
-      return Promise.resolve().then(orig.bind(null, options)).then(method.bind(null, options));
+    hook2 = (method, options2) => {
+      return Promise.resolve().then(orig.bind(null, options2)).then(method.bind(null, options2));
     };
   }
   if (kind === "after") {
-    hook2 = (method, options) => {
+    hook2 = (method, options2) => {
       let result;
-      return Promise.resolve().then(method.bind(null, options)).then((result_) => {
+      return Promise.resolve().then(method.bind(null, options2)).then((result_) => {
         result = result_;
-        return orig(result, options);
+        return orig(result, options2);
       }).then(() => {
         return result;
       });
     };
   }
   if (kind === "error") {
-    hook2 = (method, options) => {
-      return Promise.resolve().then(method.bind(null, options)).catch((error62) => {
-        return orig(error62, options);
+    hook2 = (method, options2) => {
+      return Promise.resolve().then(method.bind(null, options2)).catch((error62) => {
+        return orig(error62, options2);
       });
     };
   }
@@ -41334,14 +41721,14 @@ function isPlainObject3(value) {
   const Ctor = Object.prototype.hasOwnProperty.call(proto, "constructor") && proto.constructor;
   return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value);
 }
-function mergeDeep(defaults, options) {
+function mergeDeep(defaults, options2) {
   const result = Object.assign({}, defaults);
-  Object.keys(options).forEach((key) => {
-    if (isPlainObject3(options[key])) {
-      if (!(key in defaults)) Object.assign(result, { [key]: options[key] });
-      else result[key] = mergeDeep(defaults[key], options[key]);
+  Object.keys(options2).forEach((key) => {
+    if (isPlainObject3(options2[key])) {
+      if (!(key in defaults)) Object.assign(result, { [key]: options2[key] });
+      else result[key] = mergeDeep(defaults[key], options2[key]);
     } else {
-      Object.assign(result, { [key]: options[key] });
+      Object.assign(result, { [key]: options2[key] });
     }
   });
   return result;
@@ -41354,18 +41741,18 @@ function removeUndefinedProperties(obj) {
   }
   return obj;
 }
-function merge2(defaults, route, options) {
+function merge2(defaults, route, options2) {
   if (typeof route === "string") {
     let [method, url2] = route.split(" ");
-    options = Object.assign(url2 ? { method, url: url2 } : { url: method }, options);
+    options2 = Object.assign(url2 ? { method, url: url2 } : { url: method }, options2);
   } else {
-    options = Object.assign({}, route);
+    options2 = Object.assign({}, route);
   }
-  options.headers = lowercaseKeys(options.headers);
-  removeUndefinedProperties(options);
-  removeUndefinedProperties(options.headers);
-  const mergedOptions = mergeDeep(defaults || {}, options);
-  if (options.url === "/graphql") {
+  options2.headers = lowercaseKeys(options2.headers);
+  removeUndefinedProperties(options2);
+  removeUndefinedProperties(options2.headers);
+  const mergedOptions = mergeDeep(defaults || {}, options2);
+  if (options2.url === "/graphql") {
     if (defaults && defaults.mediaType.previews?.length) {
       mergedOptions.mediaType.previews = defaults.mediaType.previews.filter(
         (preview) => !mergedOptions.mediaType.previews.includes(preview)
@@ -41538,12 +41925,12 @@ function expand(template, context) {
     return template.replace(/\/$/, "");
   }
 }
-function parse3(options) {
-  let method = options.method.toUpperCase();
-  let url2 = (options.url || "/").replace(/:([a-z]\w+)/g, "{$1}");
-  let headers = Object.assign({}, options.headers);
+function parse3(options2) {
+  let method = options2.method.toUpperCase();
+  let url2 = (options2.url || "/").replace(/:([a-z]\w+)/g, "{$1}");
+  let headers = Object.assign({}, options2.headers);
   let body;
-  let parameters = omit2(options, [
+  let parameters = omit2(options2, [
     "method",
     "baseUrl",
     "url",
@@ -41554,25 +41941,25 @@ function parse3(options) {
   const urlVariableNames = extractUrlVariableNames(url2);
   url2 = parseUrl(url2).expand(parameters);
   if (!/^http/.test(url2)) {
-    url2 = options.baseUrl + url2;
+    url2 = options2.baseUrl + url2;
   }
-  const omittedParameters = Object.keys(options).filter((option) => urlVariableNames.includes(option)).concat("baseUrl");
+  const omittedParameters = Object.keys(options2).filter((option) => urlVariableNames.includes(option)).concat("baseUrl");
   const remainingParameters = omit2(parameters, omittedParameters);
   const isBinaryRequest = /application\/octet-stream/i.test(headers.accept);
   if (!isBinaryRequest) {
-    if (options.mediaType.format) {
+    if (options2.mediaType.format) {
       headers.accept = headers.accept.split(/,/).map(
         (format) => format.replace(
           /application\/vnd(\.\w+)(\.v3)?(\.\w+)?(\+json)?$/,
-          `application/vnd$1$2.${options.mediaType.format}`
+          `application/vnd$1$2.${options2.mediaType.format}`
         )
       ).join(",");
     }
     if (url2.endsWith("/graphql")) {
-      if (options.mediaType.previews?.length) {
+      if (options2.mediaType.previews?.length) {
         const previewsFromAcceptHeader = headers.accept.match(/(?<![\w-])[\w-]+(?=-preview)/g) || [];
-        headers.accept = previewsFromAcceptHeader.concat(options.mediaType.previews).map((preview) => {
-          const format = options.mediaType.format ? `.${options.mediaType.format}` : "+json";
+        headers.accept = previewsFromAcceptHeader.concat(options2.mediaType.previews).map((preview) => {
+          const format = options2.mediaType.format ? `.${options2.mediaType.format}` : "+json";
           return `application/vnd.github.${preview}-preview${format}`;
         }).join(",");
       }
@@ -41598,11 +41985,11 @@ function parse3(options) {
   return Object.assign(
     { method, url: url2, headers },
     typeof body !== "undefined" ? { body } : null,
-    options.request ? { request: options.request } : null
+    options2.request ? { request: options2.request } : null
   );
 }
-function endpointWithDefaults(defaults, route, options) {
-  return parse3(merge2(defaults, route, options));
+function endpointWithDefaults(defaults, route, options2) {
+  return parse3(merge2(defaults, route, options2));
 }
 function withDefaults(oldDefaults, newDefaults) {
   const DEFAULTS2 = merge2(oldDefaults, newDefaults);
@@ -41657,17 +42044,17 @@ var NullObject = /* @__PURE__ */ (() => {
   C.prototype = /* @__PURE__ */ Object.create(null);
   return C;
 })();
-function parse4(header2, options) {
-  const stopFlags = SEMI_FLAG | (options?.comma === true ? COMMA_FLAG : 0);
+function parse4(header2, options2) {
+  const stopFlags = SEMI_FLAG | (options2?.comma === true ? COMMA_FLAG : 0);
   const len = header2.length;
-  let valueStart = options?.start ?? 0;
+  let valueStart = options2?.start ?? 0;
   while ((CHAR_MAP[header2.charCodeAt(valueStart)] & OWS) !== 0) {
     valueStart++;
   }
   let index = valueStart;
   let typeFlags = 0;
   let whitespace = -1;
-  let stop = options?.parameters === false ? COMMA_FLAG : 0;
+  let stop = options2?.parameters === false ? COMMA_FLAG : 0;
   while (index < len) {
     const code = header2.charCodeAt(index);
     const flags = CHAR_MAP[code];
@@ -42354,14 +42741,14 @@ var NON_VARIABLE_OPTIONS = [
 ];
 var FORBIDDEN_VARIABLE_OPTIONS = ["query", "method", "url"];
 var GHES_V3_SUFFIX_REGEX = /\/api\/v3\/?$/;
-function graphql(request2, query, options) {
-  if (options) {
-    if (typeof query === "string" && "query" in options) {
+function graphql(request2, query, options2) {
+  if (options2) {
+    if (typeof query === "string" && "query" in options2) {
       return Promise.reject(
         new Error(`[@octokit/graphql] "query" cannot be used as variable name`)
       );
     }
-    for (const key in options) {
+    for (const key in options2) {
       if (!FORBIDDEN_VARIABLE_OPTIONS.includes(key)) continue;
       return Promise.reject(
         new Error(
@@ -42370,7 +42757,7 @@ function graphql(request2, query, options) {
       );
     }
   }
-  const parsedOptions = typeof query === "string" ? Object.assign({ query }, options) : query;
+  const parsedOptions = typeof query === "string" ? Object.assign({ query }, options2) : query;
   const requestOptions = Object.keys(
     parsedOptions
   ).reduce((result, key) => {
@@ -42405,8 +42792,8 @@ function graphql(request2, query, options) {
 }
 function withDefaults3(request2, newDefaults) {
   const newRequest = request2.defaults(newDefaults);
-  const newApi = (query, options) => {
-    return graphql(newRequest, query, options);
+  const newApi = (query, options2) => {
+    return graphql(newRequest, query, options2);
   };
   return Object.assign(newApi, {
     defaults: withDefaults3.bind(null, newRequest),
@@ -42429,8 +42816,8 @@ function withCustomRequest(customRequest) {
 
 // node_modules/@octokit/auth-token/dist-bundle/index.js
 var b64url = "(?:[a-zA-Z0-9_-]+)";
-var sep3 = "\\.";
-var jwtRE = new RegExp(`^${b64url}${sep3}${b64url}${sep3}${b64url}$`);
+var sep4 = "\\.";
+var jwtRE = new RegExp(`^${b64url}${sep4}${b64url}${sep4}${b64url}$`);
 var isJWT = jwtRE.test.bind(jwtRE);
 async function auth(token) {
   const isApp = isJWT(token);
@@ -42501,18 +42888,18 @@ var Octokit = class {
   static defaults(defaults) {
     const OctokitWithDefaults = class extends this {
       constructor(...args) {
-        const options = args[0] || {};
+        const options2 = args[0] || {};
         if (typeof defaults === "function") {
-          super(defaults(options));
+          super(defaults(options2));
           return;
         }
         super(
           Object.assign(
             {},
             defaults,
-            options,
-            options.userAgent && defaults.userAgent ? {
-              userAgent: `${options.userAgent} ${defaults.userAgent}`
+            options2,
+            options2.userAgent && defaults.userAgent ? {
+              userAgent: `${options2.userAgent} ${defaults.userAgent}`
             } : null
           )
         );
@@ -42536,12 +42923,12 @@ var Octokit = class {
     };
     return NewOctokit;
   }
-  constructor(options = {}) {
+  constructor(options2 = {}) {
     const hook2 = new before_after_hook_default.Collection();
     const requestDefaults = {
       baseUrl: request.endpoint.DEFAULTS.baseUrl,
       headers: {},
-      request: Object.assign({}, options.request, {
+      request: Object.assign({}, options2.request, {
         // @ts-ignore internal usage only, no need to type
         hook: hook2.bind(null, "request")
       }),
@@ -42550,32 +42937,32 @@ var Octokit = class {
         format: ""
       }
     };
-    requestDefaults.headers["user-agent"] = options.userAgent ? `${options.userAgent} ${userAgentTrail}` : userAgentTrail;
-    if (options.baseUrl) {
-      requestDefaults.baseUrl = options.baseUrl;
+    requestDefaults.headers["user-agent"] = options2.userAgent ? `${options2.userAgent} ${userAgentTrail}` : userAgentTrail;
+    if (options2.baseUrl) {
+      requestDefaults.baseUrl = options2.baseUrl;
     }
-    if (options.previews) {
-      requestDefaults.mediaType.previews = options.previews;
+    if (options2.previews) {
+      requestDefaults.mediaType.previews = options2.previews;
     }
-    if (options.timeZone) {
-      requestDefaults.headers["time-zone"] = options.timeZone;
+    if (options2.timeZone) {
+      requestDefaults.headers["time-zone"] = options2.timeZone;
     }
     this.request = request.defaults(requestDefaults);
     this.graphql = withCustomRequest(this.request).defaults(requestDefaults);
-    this.log = createLogger(options.log);
+    this.log = createLogger(options2.log);
     this.hook = hook2;
-    if (!options.authStrategy) {
-      if (!options.auth) {
+    if (!options2.authStrategy) {
+      if (!options2.auth) {
         this.auth = async () => ({
           type: "unauthenticated"
         });
       } else {
-        const auth2 = createTokenAuth(options.auth);
+        const auth2 = createTokenAuth(options2.auth);
         hook2.wrap("request", auth2.hook);
         this.auth = auth2;
       }
     } else {
-      const { authStrategy, ...otherOptions } = options;
+      const { authStrategy, ...otherOptions } = options2;
       const auth2 = authStrategy(
         Object.assign(
           {
@@ -42589,7 +42976,7 @@ var Octokit = class {
             octokit: this,
             octokitOptions: otherOptions
           },
-          options.auth
+          options2.auth
         )
       );
       hook2.wrap("request", auth2.hook);
@@ -42597,7 +42984,7 @@ var Octokit = class {
     }
     const classConstructor = this.constructor;
     for (let i = 0; i < classConstructor.plugins.length; ++i) {
-      Object.assign(this, classConstructor.plugins[i](this, options));
+      Object.assign(this, classConstructor.plugins[i](this, options2));
     }
   }
   // assigned during constructor
@@ -42614,12 +43001,12 @@ var VERSION7 = "6.0.0";
 
 // node_modules/@octokit/plugin-request-log/dist-src/index.js
 function requestLog(octokit) {
-  octokit.hook.wrap("request", (request2, options) => {
-    octokit.log.debug("request", options);
+  octokit.hook.wrap("request", (request2, options2) => {
+    octokit.log.debug("request", options2);
     const start = Date.now();
-    const requestOptions = octokit.request.endpoint.parse(options);
-    const path = requestOptions.url.replace(options.baseUrl, "");
-    return request2(options).then((response) => {
+    const requestOptions = octokit.request.endpoint.parse(options2);
+    const path = requestOptions.url.replace(options2.baseUrl, "");
+    return request2(options2).then((response) => {
       const requestId = response.headers["x-github-request-id"];
       octokit.log.info(
         `${requestOptions.method} ${path} - ${response.status} with id ${requestId} in ${Date.now() - start}ms`
@@ -42669,11 +43056,11 @@ function normalizePaginatedListResponse(response) {
   return response;
 }
 function iterator(octokit, route, parameters) {
-  const options = typeof route === "function" ? route.endpoint(parameters) : octokit.request.endpoint(route, parameters);
+  const options2 = typeof route === "function" ? route.endpoint(parameters) : octokit.request.endpoint(route, parameters);
   const requestMethod = typeof route === "function" ? route : octokit.request;
-  const method = options.method;
-  const headers = options.headers;
-  let url2 = options.url;
+  const method = options2.method;
+  const headers = options2.headers;
+  let url2 = options2.url;
   return {
     [Symbol.asyncIterator]: () => ({
       async next() {
@@ -45131,13 +45518,13 @@ function endpointsToMethods(octokit) {
 function decorate(octokit, scope, methodName, defaults, decorations) {
   const requestWithDefaults = octokit.request.defaults(defaults);
   function withDecorations(...args) {
-    let options = requestWithDefaults.endpoint.merge(...args);
+    let options2 = requestWithDefaults.endpoint.merge(...args);
     if (decorations.mapToData) {
-      options = Object.assign({}, options, {
-        data: options[decorations.mapToData],
+      options2 = Object.assign({}, options2, {
+        data: options2[decorations.mapToData],
         [decorations.mapToData]: void 0
       });
-      return requestWithDefaults(options);
+      return requestWithDefaults(options2);
     }
     if (decorations.renamed) {
       const [newScope, newMethodName] = decorations.renamed;
@@ -45149,21 +45536,21 @@ function decorate(octokit, scope, methodName, defaults, decorations) {
       octokit.log.warn(decorations.deprecated);
     }
     if (decorations.renamedParameters) {
-      const options2 = requestWithDefaults.endpoint.merge(...args);
+      const options22 = requestWithDefaults.endpoint.merge(...args);
       for (const [name, alias] of Object.entries(
         decorations.renamedParameters
       )) {
-        if (name in options2) {
+        if (name in options22) {
           octokit.log.warn(
             `"${name}" parameter is deprecated for "octokit.${scope}.${methodName}()". Use "${alias}" instead`
           );
-          if (!(alias in options2)) {
-            options2[alias] = options2[name];
+          if (!(alias in options22)) {
+            options22[alias] = options22[name];
           }
-          delete options2[name];
+          delete options22[name];
         }
       }
-      return requestWithDefaults(options2);
+      return requestWithDefaults(options22);
     }
     return requestWithDefaults(...args);
   }
@@ -45210,9 +45597,9 @@ function apiUrlFromEnv(env) {
 var unspacedWrites = {
   key: () => ({ schedule: (_options, fn) => fn() })
 };
-function createOctokit(options) {
-  const timing = options.timing ?? {};
-  const log = options.log;
+function createOctokit(options2) {
+  const timing = options2.timing ?? {};
+  const log = options2.log;
   const onLimit = (kind) => (retryAfter, request2, _octokit, retryCount) => {
     const retrying = retryCount < RATE_LIMIT_RETRIES;
     const what = `GitHub ${kind} rate limit on ${request2.method} ${request2.url}`;
@@ -45221,9 +45608,9 @@ function createOctokit(options) {
     return retrying;
   };
   return new GateOctokit({
-    auth: options.token,
-    baseUrl: (options.baseUrl ?? DEFAULT_API_URL).replace(/\/+$/, ""),
-    userAgent: options.userAgent ?? "evidence-gate",
+    auth: options2.token,
+    baseUrl: (options2.baseUrl ?? DEFAULT_API_URL).replace(/\/+$/, ""),
+    userAgent: options2.userAgent ?? "evidence-gate",
     ...log === void 0 ? {} : { log },
     retry: {
       retries: SERVER_ERROR_RETRIES,
@@ -45307,7 +45694,9 @@ var VerifyEvidenceSchema = external_exports.strictObject({
     examples: external_exports.array(external_exports.strictObject({ path: line, change: external_exports.enum(["modified", "added", "removed"]) })).max(MAX_LIST),
     note: line.optional()
   }).optional(),
-  ignoredFilesReason: text.optional()
+  ignoredFilesReason: text.optional(),
+  dirtySubmodules: external_exports.array(line).max(MAX_LIST).optional(),
+  unrepresentedFiles: external_exports.strictObject({ total: count.nullable(), examples: external_exports.array(line).max(MAX_LIST), note: text.optional() }).optional()
 });
 var rowBase = {
   nodeId: id,
@@ -45320,6 +45709,7 @@ var rowBase = {
   numTurns: count.nullable(),
   sink: external_exports.boolean(),
   verify: VerifyEvidenceSchema.optional(),
+  outsideWrites: external_exports.strictObject({ total: count, paths: external_exports.array(line).max(10) }).optional(),
   detail: text
 };
 var LedgerRowSchema = external_exports.discriminatedUnion("verdict", [
@@ -45395,6 +45785,8 @@ var ConclusionSchema = external_exports.strictObject({
     "verified-tree-unknown",
     "verified-ignored-files-changed",
     "verified-ignored-files-unknown",
+    "verified-bytes-not-in-tree",
+    "verified-outside-writes",
     "no-engine-evidence",
     "partially-verified",
     "only-gate-sinks",
@@ -45542,7 +45934,7 @@ function width(text2) {
 // src/policy/policy-file.ts
 var import_yaml2 = __toESM(require_dist(), 1);
 import { open as open2 } from "node:fs/promises";
-import { join as join6 } from "node:path";
+import { join as join7 } from "node:path";
 var POLICY_FILE_MAX_BYTES = 64 * 1024;
 var POLICY_KEYS = [
   "require-evidence",
@@ -45671,7 +46063,7 @@ function yamlErrorWords(error62) {
   return (error62.message.split("\n")[0] ?? error62.message).replace(/:$/, "");
 }
 function workingTreePolicyPath(repoDir) {
-  return join6(repoDir, ...POLICY_FILE.split("/"));
+  return join7(repoDir, ...POLICY_FILE.split("/"));
 }
 async function readBounded(path, max = POLICY_FILE_MAX_BYTES) {
   let handle;
@@ -45853,8 +46245,11 @@ function parseAutoFlags(argv) {
   if (verifyCmd !== void 0 && accept) {
     errors.push("--verify-cmd and --accept-no-build-evidence were both given: pass one or the other");
   }
-  if (verifyCmd !== void 0 && verifyCmd.trim() === "") {
-    errors.push("--verify-cmd is empty: an empty command would pass every time; give a build/test command");
+  const onlyComments = (text2) => text2.split("\n").every((line2) => line2.trim() === "" || line2.trim().startsWith("#"));
+  if (verifyCmd !== void 0 && onlyComments(verifyCmd)) {
+    errors.push(
+      "--verify-cmd is empty (blank, or only # comments): it would pass every time; give a build/test command"
+    );
   }
   const runtime = str("runtime") ?? "claude";
   if (runtime !== "claude")
@@ -45948,7 +46343,7 @@ ${AUTO_USAGE}`);
     return EXIT.usage;
   }
   const f = parsed.flags;
-  const repoDir = resolve4(io.cwd, f.repo);
+  const repoDir = resolve5(io.cwd, f.repo);
   const pathProblems = checkPaths(repoDir, f, io.cwd);
   if (pathProblems.length > 0) {
     io.err.write(`evidence-gate auto: ${pathProblems.join("\nevidence-gate auto: ")}
@@ -45999,7 +46394,7 @@ ${AUTO_USAGE}`);
     octokit = recording.octokit;
     recorded = recording.requests;
   }
-  const runsDir = f.runsDir !== void 0 ? resolve4(io.cwd, f.runsDir) : join7(repoDir, ".evidence-gate", "runs");
+  const runsDir = f.runsDir !== void 0 ? resolve5(io.cwd, f.runsDir) : join8(repoDir, ".evidence-gate", "runs");
   const runId = mintRunId();
   let reporter = null;
   const makeReporter = (headSha) => new CheckRunReporter({
@@ -46057,6 +46452,7 @@ Nothing was run.
   try {
     result = await runAuto({
       runId,
+      ...f.sha !== void 0 ? { postedHeadSha: f.sha } : {},
       goal: f.goal,
       repoDir,
       ...f.workingDirectory !== void 0 ? { workingDirectory: f.workingDirectory } : {},
@@ -46204,10 +46600,10 @@ function checkPaths(repoDir, f, cwd) {
   if (!existsSync4(repoDir)) problems.push(`--repo ${repoDir} does not exist: give the repository's folder`);
   else if (!isDir(repoDir)) problems.push(`--repo ${repoDir} is not a folder: give the repository's folder`);
   if (f.workingDirectory !== void 0) {
-    const wd = resolve4(repoDir, f.workingDirectory);
-    const real = (path) => existsSync4(path) ? realpathSync3(path) : path;
-    const rel = relative4(real(repoDir), real(wd));
-    if (rel.startsWith("..") || isAbsolute5(rel)) {
+    const wd = resolve5(repoDir, f.workingDirectory);
+    const real = (path) => existsSync4(path) ? realpathSync4(path) : path;
+    const rel = relative5(real(repoDir), real(wd));
+    if (rel.startsWith("..") || isAbsolute6(rel)) {
       problems.push(
         `--working-directory ${f.workingDirectory} is outside --repo ${repoDir}: give a sub-folder of the repository`
       );
@@ -46220,10 +46616,10 @@ function checkPaths(repoDir, f, cwd) {
     ["--summary-out", f.summaryOut]
   ]) {
     if (value === void 0) continue;
-    const target = resolve4(cwd, value);
+    const target = resolve5(cwd, value);
     if (isDir(target)) problems.push(`${flag} ${value} is a folder: give a file path`);
-    else if (!isDir(dirname2(target)))
-      problems.push(`${flag} ${value}: the folder ${dirname2(target)} does not exist`);
+    else if (!isDir(dirname3(target)))
+      problems.push(`${flag} ${value}: the folder ${dirname3(target)} does not exist`);
   }
   return problems;
 }
@@ -46282,7 +46678,7 @@ async function main(argv) {
       process.once("SIGINT", stop);
       process.once("SIGTERM", stop);
       return runCliAuto(rest, {
-        cwd: resolve5("."),
+        cwd: resolve6("."),
         env: process.env,
         out: process.stdout,
         err: process.stderr,

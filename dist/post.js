@@ -25652,6 +25652,33 @@ function formatDuration(ms) {
   if (hours > 0) return `${hours}h${String(minutes).padStart(2, "0")}m`;
   return `${minutes}m${String(seconds).padStart(2, "0")}s`;
 }
+function evidenceGapParts(verify, shown = 10) {
+  if (verify === void 0) return [];
+  const clip = (path) => path.length > 200 ? `\u2026${path.slice(-199)}` : path;
+  const parts = [];
+  const submodules = verify.dirtySubmodules ?? [];
+  if (submodules.length > 0) {
+    const named = submodules.slice(0, shown).map(clip);
+    const rest = submodules.length - named.length;
+    parts.push(
+      `submodule content on no commit in ${named.join(", ")}${rest > 0 ? `, ${rest} more` : ""} (modified, untracked or unrecorded commits)`
+    );
+  }
+  const files = verify.unrepresentedFiles;
+  if (files !== void 0) {
+    const named = files.examples.slice(0, shown).map(clip);
+    const rest = files.total !== null ? files.total - named.length : 0;
+    const list = [
+      ...named,
+      ...rest > 0 ? [`${rest} more`] : [],
+      ...files.note !== void 0 ? [files.note] : []
+    ];
+    parts.push(
+      `files whose edits a .gitattributes conversion hides from it: ${list.length > 0 ? list.join(", ") : "(no path recorded)"}`
+    );
+  }
+  return parts;
+}
 function describeIgnoredChanges(changes, shown = 10) {
   if (changes === void 0) return "(no path recorded)";
   const clip = (path) => path.length > 200 ? `\u2026${path.slice(-199)}` : path;
@@ -25660,6 +25687,13 @@ function describeIgnoredChanges(changes, shown = 10) {
   const parts = [...named];
   if (rest > 0) parts.push(`${rest} more`);
   if (changes.note !== void 0) parts.push(changes.note);
+  return parts.length > 0 ? parts.join(", ") : "(no path recorded)";
+}
+function describeOutsideWrites(writes, shown = 10) {
+  const clip = (path) => path.length > 200 ? `\u2026${path.slice(-199)}` : path;
+  const named = writes.paths.slice(0, shown).map(clip);
+  const rest = writes.total - named.length;
+  const parts = rest > 0 ? [...named, `${rest} more`] : named;
   return parts.length > 0 ? parts.join(", ") : "(no path recorded)";
 }
 function verifyExitWords(verify) {
@@ -25830,6 +25864,8 @@ function judgeRows(input) {
   const trees = verified.map((id) => last.get(id)?.verify?.evidenceTree ?? null);
   const offCommit = input.postedCommitTree !== null && trees.some((tree) => tree !== null && tree !== input.postedCommitTree);
   const ignoredChanged = verified.filter((id) => last.get(id)?.verify?.ignoredFiles === "changed");
+  const outside = outsideWritesOf(input.rows);
+  const outsideSentence = outside === null ? "" : `A node wrote outside the repository; the evidence tree does not cover those files (${outside}).`;
   if (ignoredChanged.length > 0) {
     const which2 = ignoredChanged.map((id) => `sink "${id}": ${describeIgnoredChanges(last.get(id)?.verify?.ignoredFilesChanges)}`).join("; ");
     return {
@@ -25837,7 +25873,29 @@ function judgeRows(input) {
       outcome: "passed",
       rule: "verified-ignored-files-changed",
       title: "Verified, but git-ignored files changed",
-      reason: `Every sink was verified, but the verify command ran with git-ignored files changed since the run started (${which2}). The evidence covers git-ignored files that are on no commit, so this commit may not pass on a fresh clone. Undo those changes, or make them in tracked files, and re-run.` + (offCommit ? ` Besides, ${PATCH_NOT_ON_COMMIT}.` : "")
+      reason: `Every sink was verified, but the verify command ran with git-ignored files changed since the run started (${which2}). The evidence covers git-ignored files that are on no commit, so this commit may not pass on a fresh clone. Undo those changes, or make them in tracked files, and re-run.` + (offCommit ? ` Besides, ${PATCH_NOT_ON_COMMIT}.` : "") + (outside !== null ? ` ${outsideSentence}` : "")
+    };
+  }
+  if (outside !== null) {
+    return {
+      conclusion: "action_required",
+      outcome: "passed",
+      rule: "verified-outside-writes",
+      title: "Verified, but a node wrote outside the repository",
+      reason: `Every sink was verified, but ${outsideSentence.charAt(0).toLowerCase()}${outsideSentence.slice(1)} The verify command may pass only because of them, so this commit may not pass on a fresh clone. Undo those writes, or make the change inside the repository, and re-run.` + (offCommit ? ` Besides, ${PATCH_NOT_ON_COMMIT}.` : "")
+    };
+  }
+  const gaps = verified.flatMap((id) => {
+    const parts = evidenceGapParts(last.get(id)?.verify);
+    return parts.length === 0 ? [] : [`sink "${id}": ${parts.join("; ")}`];
+  });
+  if (gaps.length > 0) {
+    return {
+      conclusion: "action_required",
+      outcome: "passed",
+      rule: "verified-bytes-not-in-tree",
+      title: "Verified, but on bytes the evidence tree does not hold",
+      reason: `Every sink was verified, but the verify ran on bytes the evidence tree does not hold: ${gaps.join("; ")}. The tree recorded for the verify is not what the command ran on, so this commit may not pass on a fresh clone. Commit (and push) the submodule changes and record them in the superproject, or undo the edits, and re-run.` + (offCommit ? ` Besides, ${PATCH_NOT_ON_COMMIT}.` : "")
     };
   }
   if (input.postedCommitTree === null || trees.some((tree) => tree === null)) {
@@ -25903,6 +25961,10 @@ function judgeFailures(rows) {
     reason: `${quoteList(failedIds)} failed${causes.length > 0 ? ` (${causes.join(", ")})` : ""}. Any node FAIL fails the run.`
   };
 }
+function outsideWritesOf(rows) {
+  const named = rows.filter((row) => row.outsideWrites !== void 0 && row.outsideWrites.total > 0).map((row) => `node "${row.nodeId}": ${describeOutsideWrites(row.outsideWrites)}`);
+  return named.length > 0 ? [...new Set(named)].join("; ") : null;
+}
 function counts(rows, i) {
   const row = rows[i];
   const replaceable = row.verdict !== "FAIL" || row.superseded === true;
@@ -25947,6 +26009,12 @@ function quoteList(ids) {
 }
 
 // src/ledger/redact.ts
+var ESC = "\x1B";
+var BEL = "\x07";
+var INVISIBLE = new RegExp(
+  `${ESC}\\[[0-?]*[ -/]*[@-~]|${ESC}\\][^${BEL}${ESC}]*(?:${BEL}|${ESC}\\\\)|[\u200B-\u200F\u2060-\u2064\uFEFF]`,
+  "g"
+);
 var REDACTED = "***";
 var MIN_SECRET_LENGTH = 12;
 var MIN_FORM_LENGTH = 6;
@@ -25960,6 +26028,14 @@ function secretForms(secret) {
   const hex = bytes.toString("hex");
   forms.add(hex);
   forms.add(hex.toUpperCase());
+  const pairs = hex.match(/../g) ?? [];
+  forms.add(pairs.map((pair) => `%${pair}`).join(""));
+  forms.add(pairs.map((pair) => `%${pair.toUpperCase()}`).join(""));
+  forms.add(pairs.join(" "));
+  forms.add(pairs.map((pair) => pair.toUpperCase()).join(" "));
+  forms.add(
+    secret.replace(/[^A-Za-z0-9]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`)
+  );
   for (const b64 of base64Forms(bytes)) {
     forms.add(b64);
     forms.add(b64.replace(/\+/g, "-").replace(/\//g, "_"));
@@ -25981,7 +26057,7 @@ function createRedactor(secrets) {
     (a, b) => b.length - a.length
   );
   const text = (value) => {
-    let out = value;
+    let out = value.replace(INVISIBLE, "");
     for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
     return out;
   };

@@ -118,8 +118,12 @@ export function parseAutoFlags(argv: readonly string[]): ParsedFlags {
   if (verifyCmd !== undefined && accept) {
     errors.push("--verify-cmd and --accept-no-build-evidence were both given: pass one or the other");
   }
-  if (verifyCmd !== undefined && verifyCmd.trim() === "") {
-    errors.push("--verify-cmd is empty: an empty command would pass every time; give a build/test command");
+  const onlyComments = (text: string): boolean =>
+    text.split("\n").every((line) => line.trim() === "" || line.trim().startsWith("#"));
+  if (verifyCmd !== undefined && onlyComments(verifyCmd)) {
+    errors.push(
+      "--verify-cmd is empty (blank, or only # comments): it would pass every time; give a build/test command",
+    );
   }
   const runtime = str("runtime") ?? "claude";
   if (runtime !== "claude")

@@ -169,6 +169,7 @@ export async function runCliAuto(argv: readonly string[], io: CliIo): Promise<nu
   try {
     result = await runAuto({
       runId,
+      ...(f.sha !== undefined ? { postedHeadSha: f.sha } : {}),
       goal: f.goal,
       repoDir,
       ...(f.workingDirectory !== undefined ? { workingDirectory: f.workingDirectory } : {}),

@@ -8,11 +8,12 @@ import { writeFileSync } from "node:fs";
 import { qualifierFor } from "../evidence/qualifier.js";
 import type { VerifyQueue } from "../evidence/verify.js";
 import { type Pattern, searchPattern } from "../graph/pattern.js";
-import { ignoredFilesWords } from "../ledger/cells.js";
+import { ignoredFilesWords, outsideWritesWords } from "../ledger/cells.js";
 import type { FailCause, LedgerRow, TokenUsage, VerifyEvidence } from "../ledger/model.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
 import type { ClaudePermissionMode } from "../runtime/claude-argv.js";
 import { type ClaudeCallOutcome, invokeClaude } from "./invoke-claude.js";
+import { outsideWrites } from "./outside-writes.js";
 import type { RunDirectory } from "./run-dir.js";
 
 /** What the engine needs to run one agent node; built from the graph by the caller. */
@@ -23,6 +24,8 @@ export interface AgentNodeSpec {
   readonly policy: ToolPolicy;
   readonly timeoutMs: number;
   readonly cwd: string;
+  /** The repository root (git work tree): a file the model writes outside it is recorded on the row. */
+  readonly repoRoot: string;
   readonly sink: boolean;
   readonly exitZero: boolean;
   /** RE2 pattern searched over the raw reply (Go `MatchString` semantics). */
@@ -61,6 +64,8 @@ interface CallFacts {
   usage: TokenUsage | null;
   numTurns: number | null;
   denied: number;
+  /** The paths the model's file-writing tool calls named (relative ones against the node's cwd). */
+  writtenPaths: readonly string[];
   durationMs: number;
   reply: string;
 }
@@ -74,23 +79,25 @@ function factsOf(outcome: ClaudeCallOutcome, sessionId: string): CallFacts {
       usage: r.usage,
       numTurns: r.numTurns,
       denied: r.deniedToolCalls,
+      writtenPaths: r.writtenPaths,
       durationMs: outcome.durationMs,
       reply: r.result ?? "",
     };
   }
   // A call that ended without a result still shows the denials its stream carried before it stopped.
-  const denied =
+  const seen =
     outcome.kind === "timed_out"
-      ? outcome.partial.deniedToolCalls
+      ? outcome.partial
       : outcome.kind === "spawn_failed"
-        ? 0
-        : outcome.deniedToolCalls;
+        ? { deniedToolCalls: 0, writtenPaths: [] }
+        : outcome;
   return {
     sessionId,
     costUsd: null,
     usage: null,
     numTurns: null,
-    denied,
+    denied: seen.deniedToolCalls,
+    writtenPaths: seen.writtenPaths,
     durationMs: outcome.durationMs,
     reply: "",
   };
@@ -118,6 +125,9 @@ export async function runAgentNode(
     ...(ctx.echo ? { echo: ctx.echo } : {}),
   });
   const facts = factsOf(outcome, sessionId);
+  // Writes outside the repository escape the evidence tree: recorded on the row whatever its verdict.
+  const outside = outsideWrites(facts.writtenPaths, { cwd: spec.cwd, repoRoot: spec.repoRoot });
+  const outsideWords = outsideWritesWords(outside);
   const base = {
     nodeId: spec.id,
     sessionId: facts.sessionId,
@@ -127,11 +137,18 @@ export async function runAgentNode(
     usage: facts.usage,
     numTurns: facts.numTurns,
     sink: spec.sink,
+    ...(outside !== undefined ? { outsideWrites: outside } : {}),
   };
   const fail = (cause: FailCause, detail: string, verify?: VerifyEvidence): AgentNodeResult => {
     writeFileSync(ctx.runDir.failedOutputPath(spec.id), facts.reply);
     return {
-      row: { ...base, verdict: "FAIL", cause, detail, ...(verify ? { verify } : {}) },
+      row: {
+        ...base,
+        verdict: "FAIL",
+        cause,
+        detail: outsideWords !== null ? `${detail}; ${outsideWords}` : detail,
+        ...(verify ? { verify } : {}),
+      },
       reply: facts.reply,
     };
   };
@@ -208,7 +225,16 @@ export async function runAgentNode(
     : spec.resultMatches
       ? `reply matched /${spec.resultMatches.source}/`
       : "exited 0";
-  return { row: { ...base, verdict: "PASS", qualifier, detail, ...(verify ? { verify } : {}) }, reply };
+  return {
+    row: {
+      ...base,
+      verdict: "PASS",
+      qualifier,
+      detail: outsideWords !== null ? `${detail}; ${outsideWords}` : detail,
+      ...(verify ? { verify } : {}),
+    },
+    reply,
+  };
 }
 
 function oneLine(text: string): string {

@@ -88,6 +88,11 @@ export interface AutoRunOptions {
   readonly echo?: { readonly write: (text: string) => void; readonly fenceWorkflowCommands: boolean };
   readonly signal?: AbortSignal;
   readonly hooks?: AutoRunHooks;
+  /**
+   * CLI `--sha`: the head the check is posted on when HEAD is a merge of it (the summary then says "the
+   * merge of <head> into <base>"). The action passes `pr` instead.
+   */
+  readonly postedHeadSha?: string;
   /** Run id to use (the action mints it before creating the check run); default: minted here. */
   readonly runId?: RunId;
 }
@@ -152,7 +157,8 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
   let start: Awaited<ReturnType<typeof startingCommit>>;
   try {
     // Before anything is installed, billed or written: without a starting commit there is no evidence tree.
-    start = await startingCommit(repoDir, { ...gitContext, ...(o.pr ? { prHead: o.pr.headSha } : {}) });
+    const prHead = o.pr?.headSha ?? o.postedHeadSha;
+    start = await startingCommit(repoDir, { ...gitContext, ...(prHead !== undefined ? { prHead } : {}) });
   } catch (error) {
     if (error instanceof NotAGitRepositoryError || error instanceof NoCommitError)
       return { kind: "usage_error", message: `${error.message} Nothing was run.` };
@@ -190,7 +196,11 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
   const startDescription = describeStartingCommit({
     sha: start.sha,
     parents: start.parents,
-    ...(o.pr ? { prHead: o.pr.headSha, baseRef: o.pr.baseRef } : {}),
+    ...(o.pr
+      ? { prHead: o.pr.headSha, baseRef: o.pr.baseRef }
+      : o.postedHeadSha !== undefined
+        ? { prHead: o.postedHeadSha }
+        : {}),
   });
   const state = {
     schema_version: 1,
@@ -487,6 +497,7 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
         policy: policies.get(id)!,
         timeoutMs: node.timeout_ms,
         cwd: workDir,
+        repoRoot: repoDir,
         sink: graph.sinks.includes(id),
         exitZero: node.success_check.exit_zero,
         resultMatches: node.success_check.result_matches,

@@ -44,6 +44,8 @@ export type ClaudeCallOutcome =
       readonly stderrTail: string;
       /** Denials the stream showed before it ended without a result (they arrive while the process runs). */
       readonly deniedToolCalls: number;
+      /** Files the model's write tool calls named before the stream ended (see `ClaudeToolCallCounts`). */
+      readonly writtenPaths: readonly string[];
     }
   | { readonly kind: "spawn_failed"; readonly message: string; readonly durationMs: number }
   | {
@@ -57,6 +59,8 @@ export type ClaudeCallOutcome =
       readonly durationMs: number;
       /** Denials the stream showed before the call was stopped. */
       readonly deniedToolCalls: number;
+      /** Files the model's write tool calls named before the call was stopped. */
+      readonly writtenPaths: readonly string[];
     };
 
 /** Runs one `claude -p` call to completion. Never rejects for the CLI's own failures. */
@@ -86,12 +90,15 @@ export async function invokeClaude(call: ClaudeCall): Promise<ClaudeCallOutcome>
   switch (result.kind) {
     case "spawn_failed":
       return { kind: "spawn_failed", message: result.message, durationMs: result.durationMs };
-    case "cancelled":
+    case "cancelled": {
+      const partial = parser.finish();
       return {
         kind: "cancelled",
         durationMs: result.durationMs,
-        deniedToolCalls: parser.finish().deniedToolCalls,
+        deniedToolCalls: partial.deniedToolCalls,
+        writtenPaths: partial.writtenPaths,
       };
+    }
     case "timed_out":
       return {
         kind: "timed_out",
@@ -123,6 +130,7 @@ export async function invokeClaude(call: ClaudeCall): Promise<ClaudeCallOutcome>
         durationMs: result.durationMs,
         stderrTail: result.stderrTail,
         deniedToolCalls: parsed.deniedToolCalls,
+        writtenPaths: parsed.writtenPaths,
       };
     }
     default:

@@ -86,7 +86,15 @@ function posixSingleQuoted(text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
-const isBlank = (text: string): boolean => text.trim().length === 0;
+/**
+ * True when the command does nothing: blank, or only shell comments (`# npm test`) — either exits 0 and
+ * would pass every time.
+ */
+const isBlank = (text: string): boolean =>
+  text
+    .split("\n")
+    .map((line) => line.trim())
+    .every((line) => line === "" || line.startsWith("#"));
 
 /**
  * Decides the run's build evidence from its inputs. Pure: reads nothing, runs nothing.
@@ -99,7 +107,7 @@ export function decideBuildEvidence(inputs: BuildEvidenceInputs): BuildEvidenceD
     return {
       kind: "usage_error",
       message:
-        `${spell.verifyCmdName} is empty: a blank verify command exits 0 and would pass every time. ` +
+        `${spell.verifyCmdName} is empty (blank, or only # comments): it exits 0 and would pass every time. ` +
         `Give the command that builds and tests this repository, or leave ${spell.verifyCmdName} out.`,
     };
   }

@@ -11,7 +11,8 @@ import type { VerifyEvidence } from "../ledger/model.js";
 import { buildChildEnv } from "../proc/child-env.js";
 import { OutputTail } from "../proc/output-tail.js";
 import { type RunProcessOptions, runProcess } from "../proc/run-process.js";
-import { evidenceTree, type GitContext } from "./evidence-tree.js";
+import { evidenceGaps } from "./evidence-gaps.js";
+import { evidenceTree, type GitContext, workTreeRoot } from "./evidence-tree.js";
 import {
   acceptVerifyChanges,
   compareIgnoredFiles,
@@ -85,6 +86,9 @@ async function measureAndRun(options: RunVerifyOptions): Promise<{
   } catch (error) {
     treeNote = `[evidence-gate] no evidence tree: ${error instanceof Error ? error.message : String(error)}`;
   }
+  // Bytes the command will run on that the tree does not hold: dirty submodules, and files whose
+  // .gitattributes conversion folds an edit back to the committed blob (ADR 0003, amendment 2026-11-29, 2).
+  const gaps: Partial<VerifyEvidence> = tree !== null ? await gapFields(options.cwd, tree, gitContext) : {};
   let before: IgnoredFiles | null = null;
   let ignored: Partial<VerifyEvidence> = {};
   if (options.ignoredFiles !== undefined) {
@@ -98,12 +102,15 @@ async function measureAndRun(options: RunVerifyOptions): Promise<{
   const key = tree !== null ? cacheKey(options, tree) : null;
   // A result is reused only when the ignored files are as they were for it too: the same tree with a
   // changed node_modules is not the same evidence.
-  const reusable = ignored.ignoredFiles === undefined || ignored.ignoredFiles === "unchanged";
+  // Nor is the same tree over different submodule or converted bytes.
+  const reusable =
+    (ignored.ignoredFiles === undefined || ignored.ignoredFiles === "unchanged") && !hasGaps(gaps);
   if (options.reuse && key !== null && reusable) {
     const earlier = options.reuse.cache.lookup(key);
     const earlierClean =
       earlier !== undefined &&
-      (earlier.evidence.ignoredFiles === undefined || earlier.evidence.ignoredFiles === "unchanged");
+      (earlier.evidence.ignoredFiles === undefined || earlier.evidence.ignoredFiles === "unchanged") &&
+      !hasGaps(earlier.evidence);
     if (earlier !== undefined && earlierClean) {
       return {
         evidence: { ...earlier.evidence, ...ignored, reusedFrom: earlier.nodeId },
@@ -143,6 +150,7 @@ async function measureAndRun(options: RunVerifyOptions): Promise<{
     expectExit: options.expectExit,
     durationMs: result.durationMs,
     evidenceTree: tree,
+    ...gaps,
     ...ignored,
   };
   const tail = (note: string | null): string => boundedTail([treeNote, combined.text(), note]);
@@ -198,6 +206,26 @@ async function measureAndRun(options: RunVerifyOptions): Promise<{
     options.reuse.cache.record(key, options.reuse.nodeId, evidence);
   }
   return { evidence, before, ran: true };
+}
+
+/** The evidence fields for what the evidence tree does not hold; none when it holds everything. */
+async function gapFields(cwd: string, tree: string, context: GitContext): Promise<Partial<VerifyEvidence>> {
+  let root: string;
+  try {
+    root = await workTreeRoot(cwd, context);
+  } catch (error) {
+    const note = `the working tree could not be compared with the evidence tree: ${error instanceof Error ? error.message : String(error)}`;
+    return { unrepresentedFiles: { total: null, examples: [], note } };
+  }
+  const found = await evidenceGaps(root, tree, context);
+  return {
+    ...(found.dirtySubmodules.length > 0 ? { dirtySubmodules: found.dirtySubmodules } : {}),
+    ...(found.unrepresentedFiles !== null ? { unrepresentedFiles: found.unrepresentedFiles } : {}),
+  };
+}
+
+function hasGaps(evidence: Partial<VerifyEvidence>): boolean {
+  return (evidence.dirtySubmodules?.length ?? 0) > 0 || evidence.unrepresentedFiles !== undefined;
 }
 
 /** The evidence fields of an ignored-files comparison. */

@@ -1,6 +1,6 @@
 import type { Conclusion } from "./conclusion.js";
 import type { TokenTotals, UsdTotal } from "./ledger.js";
-import type { IgnoredFilesChanges, LedgerRow, VerifyEvidence } from "./model.js";
+import type { IgnoredFilesChanges, LedgerRow, OutsideWrites, VerifyEvidence } from "./model.js";
 import { unreachable } from "./unreachable.js";
 
 /**
@@ -66,6 +66,10 @@ export function rowDetail(row: LedgerRow): string {
   // The engine already writes it into the detail; a row from elsewhere gets it here.
   const ignored = ignoredFilesWords(row.verify);
   if (ignored !== null && !row.detail.includes(ignored)) parts.push(ignored);
+  const gaps = evidenceGapWords(row.verify, DETAIL_PATHS);
+  if (gaps !== null && !row.detail.includes(gaps)) parts.push(gaps);
+  const outside = outsideWritesWords(row.outsideWrites);
+  if (outside !== null && !row.detail.includes(outside)) parts.push(outside);
   return parts.filter((part) => part !== "").join("; ");
 }
 
@@ -91,6 +95,44 @@ export function ignoredFilesWords(verify: VerifyEvidence | undefined): string | 
   }
 }
 
+/**
+ * What a verify ran on that its evidence tree does not hold (dirty submodules, files a .gitattributes
+ * conversion folds back to the committed blob); `null` when nothing, or not measured.
+ */
+export function evidenceGapWords(verify: VerifyEvidence | undefined, shown = 10): string | null {
+  const parts = evidenceGapParts(verify, shown);
+  return parts.length > 0 ? `verify ran on bytes the evidence tree does not hold: ${parts.join("; ")}` : null;
+}
+
+/** {@link evidenceGapWords} without its lead-in: one phrase per kind of gap, none when nothing. */
+export function evidenceGapParts(verify: VerifyEvidence | undefined, shown = 10): string[] {
+  if (verify === undefined) return [];
+  const clip = (path: string): string => (path.length > 200 ? `…${path.slice(-199)}` : path);
+  const parts: string[] = [];
+  const submodules = verify.dirtySubmodules ?? [];
+  if (submodules.length > 0) {
+    const named = submodules.slice(0, shown).map(clip);
+    const rest = submodules.length - named.length;
+    parts.push(
+      `submodule content on no commit in ${named.join(", ")}${rest > 0 ? `, ${rest} more` : ""} (modified, untracked or unrecorded commits)`,
+    );
+  }
+  const files = verify.unrepresentedFiles;
+  if (files !== undefined) {
+    const named = files.examples.slice(0, shown).map(clip);
+    const rest = files.total !== null ? files.total - named.length : 0;
+    const list = [
+      ...named,
+      ...(rest > 0 ? [`${rest} more`] : []),
+      ...(files.note !== undefined ? [files.note] : []),
+    ];
+    parts.push(
+      `files whose edits a .gitattributes conversion hides from it: ${list.length > 0 ? list.join(", ") : "(no path recorded)"}`,
+    );
+  }
+  return parts;
+}
+
 /** `a.js (modified), b.js (added), 3 more` — the changed ignored paths, at most `shown` named. */
 export function describeIgnoredChanges(changes: IgnoredFilesChanges | undefined, shown = 10): string {
   if (changes === undefined) return "(no path recorded)";
@@ -100,6 +142,21 @@ export function describeIgnoredChanges(changes: IgnoredFilesChanges | undefined,
   const parts = [...named];
   if (rest > 0) parts.push(`${rest} more`);
   if (changes.note !== undefined) parts.push(changes.note);
+  return parts.length > 0 ? parts.join(", ") : "(no path recorded)";
+}
+
+/** What a row's writes outside the repository say in the detail column; `null` when there were none. */
+export function outsideWritesWords(writes: OutsideWrites | undefined): string | null {
+  if (writes === undefined) return null;
+  return `wrote outside the repository (not in the evidence tree): ${describeOutsideWrites(writes, DETAIL_PATHS)}`;
+}
+
+/** `/srv/x/a.js, /tmp/b.js, 3 more` — the paths written outside the repository, at most `shown` named. */
+export function describeOutsideWrites(writes: OutsideWrites, shown = 10): string {
+  const clip = (path: string): string => (path.length > 200 ? `…${path.slice(-199)}` : path);
+  const named = writes.paths.slice(0, shown).map(clip);
+  const rest = writes.total - named.length;
+  const parts = rest > 0 ? [...named, `${rest} more`] : named;
   return parts.length > 0 ? parts.join(", ") : "(no path recorded)";
 }
 

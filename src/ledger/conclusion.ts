@@ -1,5 +1,5 @@
 import type { BuildEvidenceAnswer } from "../evidence/answer.js";
-import { describeIgnoredChanges, verifyExitWords } from "./cells.js";
+import { describeIgnoredChanges, describeOutsideWrites, evidenceGapParts, verifyExitWords } from "./cells.js";
 import type { FailRow, LedgerRow } from "./model.js";
 import { unreachable } from "./unreachable.js";
 
@@ -31,6 +31,10 @@ export type ConclusionRule =
   | "verified-ignored-files-changed"
   /** Every sink verified, but a verify's git-ignored files could not be compared with the run start's. */
   | "verified-ignored-files-unknown"
+  /** Every sink verified, but a verify ran on bytes its evidence tree does not hold (dirty submodules, .gitattributes conversions). */
+  | "verified-bytes-not-in-tree"
+  /** Every sink verified, but a node wrote files outside the repository (no evidence tree covers them). */
+  | "verified-outside-writes"
   | "no-engine-evidence"
   | "partially-verified"
   | "only-gate-sinks"
@@ -270,6 +274,12 @@ function judgeRows(input: ConclusionInput): Conclusion {
   // Before the tree rules: a verify that ran on changed ignored files is never evidence for a commit,
   // whatever its tree, and must not fall to a `neutral` (which satisfies branch protection).
   const ignoredChanged = verified.filter((id) => last.get(id)?.verify?.ignoredFiles === "changed");
+  // Any row, any node (not only sinks): a file written outside the repository is in no evidence tree.
+  const outside = outsideWritesOf(input.rows);
+  const outsideSentence =
+    outside === null
+      ? ""
+      : `A node wrote outside the repository; the evidence tree does not cover those files (${outside}).`;
   if (ignoredChanged.length > 0) {
     const which = ignoredChanged
       .map((id) => `sink "${id}": ${describeIgnoredChanges(last.get(id)?.verify?.ignoredFilesChanges)}`)
@@ -283,6 +293,39 @@ function judgeRows(input: ConclusionInput): Conclusion {
         `Every sink was verified, but the verify command ran with git-ignored files changed since the run started (${which}). ` +
         "The evidence covers git-ignored files that are on no commit, so this commit may not pass on a fresh clone. " +
         "Undo those changes, or make them in tracked files, and re-run." +
+        (offCommit ? ` Besides, ${PATCH_NOT_ON_COMMIT}.` : "") +
+        (outside !== null ? ` ${outsideSentence}` : ""),
+    };
+  }
+  // Before the tree rules too: the verify may have passed only because of those files.
+  if (outside !== null) {
+    return {
+      conclusion: "action_required",
+      outcome: "passed",
+      rule: "verified-outside-writes",
+      title: "Verified, but a node wrote outside the repository",
+      reason:
+        `Every sink was verified, but ${outsideSentence.charAt(0).toLowerCase()}${outsideSentence.slice(1)} ` +
+        "The verify command may pass only because of them, so this commit may not pass on a fresh clone. " +
+        "Undo those writes, or make the change inside the repository, and re-run." +
+        (offCommit ? ` Besides, ${PATCH_NOT_ON_COMMIT}.` : ""),
+    };
+  }
+  // Before the tree rules too: a tree equal to the commit's says nothing about bytes it does not hold.
+  const gaps = verified.flatMap((id) => {
+    const parts = evidenceGapParts(last.get(id)?.verify);
+    return parts.length === 0 ? [] : [`sink "${id}": ${parts.join("; ")}`];
+  });
+  if (gaps.length > 0) {
+    return {
+      conclusion: "action_required",
+      outcome: "passed",
+      rule: "verified-bytes-not-in-tree",
+      title: "Verified, but on bytes the evidence tree does not hold",
+      reason:
+        `Every sink was verified, but the verify ran on bytes the evidence tree does not hold: ${gaps.join("; ")}. ` +
+        "The tree recorded for the verify is not what the command ran on, so this commit may not pass on a fresh clone. " +
+        "Commit (and push) the submodule changes and record them in the superproject, or undo the edits, and re-run." +
         (offCommit ? ` Besides, ${PATCH_NOT_ON_COMMIT}.` : ""),
     };
   }
@@ -354,6 +397,14 @@ function judgeFailures(rows: readonly LedgerRow[]): Conclusion | null {
         : `Failed: ${failedIds.length} nodes failed`,
     reason: `${quoteList(failedIds)} failed${causes.length > 0 ? ` (${causes.join(", ")})` : ""}. Any node FAIL fails the run.`,
   };
+}
+
+/** `node "a": /srv/x/b.js, /tmp/c.js; node "d": …` for every row with outside writes; `null` when none. */
+function outsideWritesOf(rows: readonly LedgerRow[]): string | null {
+  const named = rows
+    .filter((row) => row.outsideWrites !== undefined && row.outsideWrites.total > 0)
+    .map((row) => `node "${row.nodeId}": ${describeOutsideWrites(row.outsideWrites!)}`);
+  return named.length > 0 ? [...new Set(named)].join("; ") : null;
 }
 
 /**

@@ -42,6 +42,25 @@ export interface VerifyEvidence {
   readonly ignoredFilesChanges?: IgnoredFilesChanges;
   /** With `ignoredFiles: "unknown"`: why they could not be compared. */
   readonly ignoredFilesReason?: string;
+  /**
+   * Submodule paths (at most 10) that had new commits, modified tracked content or untracked content just
+   * before the command ran: bytes it ran on that the evidence tree (which holds only the gitlink) does not
+   * (ADR 0003, amendment 2026-11-29, 2). Absent: none, or not measured.
+   */
+  readonly dirtySubmodules?: readonly string[];
+  /**
+   * Files whose working-tree bytes were not what checking out the evidence tree would produce (a
+   * .gitattributes conversion folded an edit back to the committed blob), or `total: null` when that could
+   * not be checked. Absent: none, or not measured.
+   */
+  readonly unrepresentedFiles?: UnrepresentedFiles;
+}
+
+/** Files the evidence tree does not represent: how many (`null` = not known), up to 10 of them, and why not known. */
+export interface UnrepresentedFiles {
+  readonly total: number | null;
+  readonly examples: readonly string[];
+  readonly note?: string;
 }
 
 /** The git-ignored paths that changed, were added or were removed since the baseline. */
@@ -53,6 +72,12 @@ export interface IgnoredFilesChanges {
   }[];
   /** Said besides the examples, e.g. that the listing went over its bound. */
   readonly note?: string;
+}
+
+/** Paths written outside the repository: how many, and up to 10 of them (absolute, symlinks resolved). */
+export interface OutsideWrites {
+  readonly total: number;
+  readonly paths: readonly string[];
 }
 
 /** Token usage summed over one CLI call. Absent fields mean the CLI did not report them. */
@@ -79,6 +104,11 @@ interface RowBase {
   /** True when this node is a sink of the graph. */
   readonly sink: boolean;
   readonly verify?: VerifyEvidence;
+  /**
+   * Files the node's model wrote (by its `Write`/`Edit`/`MultiEdit`/`NotebookEdit` tool calls) outside the
+   * repository, which no evidence tree covers. Absent when there were none (or the row is not a node's).
+   */
+  readonly outsideWrites?: OutsideWrites;
   /** Free text shown in the detail column. */
   readonly detail: string;
 }

@@ -14,6 +14,14 @@
  * at 76 columns) passes through.
  */
 
+// ANSI CSI/OSC sequences and zero-width/format characters (U+200B–U+200F, U+2060–U+2064, U+FEFF).
+const ESC = "\u001b";
+const BEL = "\u0007";
+const INVISIBLE = new RegExp(
+  `${ESC}\\[[0-?]*[ -/]*[@-~]|${ESC}\\][^${BEL}${ESC}]*(?:${BEL}|${ESC}\\\\)|[\u200b-\u200f\u2060-\u2064\ufeff]`,
+  "g",
+);
+
 /** What a redacted secret is replaced with (the runner log's own mask). */
 export const REDACTED = "***";
 /** Secrets shorter than this are not redacted. */
@@ -51,6 +59,16 @@ export function secretForms(secret: string): string[] {
   const hex = bytes.toString("hex");
   forms.add(hex);
   forms.add(hex.toUpperCase());
+  // Every byte percent-encoded (%67%68…), and hex dumps with a space between bytes (od/xxd style).
+  const pairs = hex.match(/../g) ?? [];
+  forms.add(pairs.map((pair) => `%${pair}`).join(""));
+  forms.add(pairs.map((pair) => `%${pair.toUpperCase()}`).join(""));
+  forms.add(pairs.join(" "));
+  forms.add(pairs.map((pair) => pair.toUpperCase()).join(" "));
+  // Partly percent-encoded: only the characters encodeURIComponent leaves alone but escape() would not.
+  forms.add(
+    secret.replace(/[^A-Za-z0-9]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`),
+  );
   for (const b64 of base64Forms(bytes)) {
     forms.add(b64);
     forms.add(b64.replace(/\+/g, "-").replace(/\//g, "_"));
@@ -86,7 +104,10 @@ export function createRedactor(secrets: readonly (string | undefined)[]): Redact
     (a, b) => b.length - a.length,
   );
   const text = (value: string): string => {
-    let out = value;
+    // Terminal escapes and zero-width characters printed between a secret's characters hide it from a
+    // plain match but not from a reader (a terminal or the Actions log renders them away): they are
+    // removed first. A ledger never needs either.
+    let out = value.replace(INVISIBLE, "");
     for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
     return out;
   };

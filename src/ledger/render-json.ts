@@ -76,6 +76,10 @@ const VerifyEvidenceSchema = z.strictObject({
     })
     .optional(),
   ignoredFilesReason: text.optional(),
+  dirtySubmodules: z.array(line).max(MAX_LIST).optional(),
+  unrepresentedFiles: z
+    .strictObject({ total: count.nullable(), examples: z.array(line).max(MAX_LIST), note: text.optional() })
+    .optional(),
 });
 
 const rowBase = {
@@ -89,6 +93,7 @@ const rowBase = {
   numTurns: count.nullable(),
   sink: z.boolean(),
   verify: VerifyEvidenceSchema.optional(),
+  outsideWrites: z.strictObject({ total: count, paths: z.array(line).max(10) }).optional(),
   detail: text,
 };
 
@@ -173,6 +178,8 @@ const ConclusionSchema = z.strictObject({
     "verified-tree-unknown",
     "verified-ignored-files-changed",
     "verified-ignored-files-unknown",
+    "verified-bytes-not-in-tree",
+    "verified-outside-writes",
     "no-engine-evidence",
     "partially-verified",
     "only-gate-sinks",

@@ -20,6 +20,12 @@
  * the CLI answers it with an `is_error` tool_result "<tool_use_error>Error: No such tool available: X …"
  * and names it nowhere else. Those are counted separately as `unavailableToolCalls`.
  *
+ * File writes: every `tool_use` block of an `assistant` message that calls `Write`, `Edit`, `MultiEdit`
+ * (`file_path`) or `NotebookEdit` (`notebook_path`) is recorded, in order, as `writtenPaths` (the paths as
+ * the model gave them, deduplicated). A call is left out only when the stream shows it did not run: a
+ * permission denial, an unavailable tool, or an `is_error` tool_result. A call with no result yet (a
+ * process killed mid-call) counts — this is detection, and it fails safe.
+ *
  * `is_error: true` is surfaced as `isError` and must fail the node even when the process exits 0 (SPEC §4).
  * Every error measured exited 1, but the contract is the field, not the exit code.
  */
@@ -59,6 +65,12 @@ export interface ClaudeToolCallCounts {
   readonly deniedToolCalls: number;
   /** Calls to tools that were not available at all (removed by `--tools` / bare `--disallowedTools`). */
   readonly unavailableToolCalls: number;
+  /**
+   * The paths the model's file-writing tool calls named (`Write`, `Edit`, `MultiEdit`, `NotebookEdit`),
+   * as given (absolute or relative to the CLI's cwd), first-seen order, without the calls the stream shows
+   * did not run (see the module comment).
+   */
+  readonly writtenPaths: readonly string[];
 }
 
 export type ClaudeOutcome = ClaudeCompleted | ClaudeNoResult;
@@ -121,6 +133,13 @@ const SESSION_LIMIT = /hit your session limit/i;
 const RESETS = /\bresets\s+([^\n]+)/i;
 const UNAVAILABLE_TOOL = /No such tool available/;
 const SAMPLE_LIMIT = 200;
+/** The CLI's file-writing tools and the input field that names the file. */
+const FILE_WRITING_TOOLS: Readonly<Record<string, string>> = {
+  Write: "file_path",
+  Edit: "file_path",
+  MultiEdit: "file_path",
+  NotebookEdit: "notebook_path",
+};
 
 function isRecord(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -203,6 +222,9 @@ export function createClaudeStreamParser(): ClaudeStreamParser {
   let finished: ClaudeOutcome | null = null;
   const deniedIds = new Set<string>();
   const unavailableIds = new Set<string>();
+  /** File-writing calls in the order seen: tool_use id (or a synthetic one) → path. */
+  const writeCalls = new Map<string, string>();
+  const erroredIds = new Set<string>();
 
   const ignore = (line: string) => {
     ignoredLines++;
@@ -223,13 +245,40 @@ export function createClaudeStreamParser(): ClaudeStreamParser {
       if (block.type !== "tool_result" || block.is_error !== true || typeof block.tool_use_id !== "string") {
         continue;
       }
+      erroredIds.add(block.tool_use_id);
       if (UNAVAILABLE_TOOL.test(toolResultText(block.content))) unavailableIds.add(block.tool_use_id);
     }
+  };
+
+  const readAssistantEvent = (event: Json) => {
+    const content = isRecord(event.message) ? event.message.content : undefined;
+    if (!Array.isArray(content)) return;
+    for (const block of content.filter(isRecord)) {
+      if (block.type !== "tool_use" || typeof block.name !== "string") continue;
+      const field = Object.hasOwn(FILE_WRITING_TOOLS, block.name)
+        ? FILE_WRITING_TOOLS[block.name]
+        : undefined;
+      if (field === undefined || !isRecord(block.input)) continue;
+      const path = block.input[field];
+      if (typeof path !== "string" || path === "") continue;
+      const id = typeof block.id === "string" ? block.id : `(no id ${writeCalls.size})`;
+      if (!writeCalls.has(id)) writeCalls.set(id, path);
+    }
+  };
+
+  const writtenPaths = (): string[] => {
+    const paths = new Set<string>();
+    for (const [id, path] of writeCalls) {
+      if (deniedIds.has(id) || unavailableIds.has(id) || erroredIds.has(id)) continue;
+      paths.add(path);
+    }
+    return [...paths];
   };
 
   const counts = (): ClaudeToolCallCounts => ({
     deniedToolCalls: deniedIds.size,
     unavailableToolCalls: [...unavailableIds].filter((id) => !deniedIds.has(id)).length,
+    writtenPaths: writtenPaths(),
   });
 
   const outcome = (): ClaudeOutcome => {
@@ -318,11 +367,14 @@ export function createClaudeStreamParser(): ClaudeStreamParser {
         case "user":
           readUserEvent(event);
           return;
+        case "assistant":
+          readAssistantEvent(event);
+          return;
         case "result":
           resultEvent = event; // the last one wins; `-p` prints exactly one
           return;
         default:
-          return; // assistant, stream_event, rate_limit_event, …: nothing the engine needs
+          return; // stream_event, rate_limit_event, …: nothing the engine needs
       }
     },
     finish() {

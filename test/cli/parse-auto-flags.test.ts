@@ -61,3 +61,8 @@ test("a repeated flag is an error naming it, not a silent last-one-wins", () => 
   const errors = errorsOf(["--goal", "first", "--goal", "second", "--verify-cmd", "true"]).join("\n");
   expect(errors).toContain("--goal was given more than once");
 });
+
+test("a --verify-cmd that is only a shell comment is refused like a blank one: it would pass every time", () => {
+  const errors = errorsOf(["--goal", "g", "--verify-cmd", "# npm test"]).join("\n");
+  expect(errors).toContain("only # comments");
+});

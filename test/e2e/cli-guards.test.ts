@@ -225,3 +225,28 @@ describe("paths and secrets that must not lead a verified run astray", () => {
     expect(r.ledger?.conclusion?.conclusion).not.toBe("success");
   });
 });
+
+describe("--sha on a merge checkout names what was verified", () => {
+  test("posting on the merged head says the evidence is the merge of that head, not the head itself", async () => {
+    const { makeMergeCheckout } = await import("../support/temp-repo.js");
+    let headSha = "";
+    const h = await harness({
+      makeRepo: async () => {
+        const repo = await makeMergeCheckout();
+        headSha = repo.headSha;
+        return repo;
+      },
+      script: (repo) => fixSumScript({ repoDir: repo.dir, plannerReplies: [reviewOnlyPlan()] }),
+    });
+
+    const r = await h.run(["--accept-no-build-evidence", "--sha", headSha]);
+
+    expect(r.exitCode, r.stderr).toBe(0);
+    // Locally the base branch's name is not known: the base parent's short SHA stands in for it.
+    expect(r.ledger?.startingCommit?.description).toMatch(
+      new RegExp(`^the merge of ${headSha.slice(0, 7)} into [0-9a-f]{7}$`),
+    );
+    const create = r.checkRunRequests!.find((q) => q.method === "POST")!;
+    expect((create.body as { head_sha: string }).head_sha).toBe(headSha);
+  });
+});

@@ -92,6 +92,7 @@ function startNode(scenario: FakeScenario, options: StartOptions = {}): NodeRun 
     policy: { allowedTools: ["Read"], strictMcpConfig: false, disallowedTools: [] },
     timeoutMs: 60_000,
     cwd: scratch,
+    repoRoot: scratch,
     sink: true,
     exitZero: false,
     resultMatches: null,

@@ -114,3 +114,23 @@ describe("createRedactor().contains", () => {
     expect(r.contains("clean")).toBe(false);
   });
 });
+
+describe("forms a child may print to slip a secret past a plain match", () => {
+  const SECRET = "ghs_fakesecret12345678";
+  const r = createRedactor([SECRET]);
+  const hexPairs = Buffer.from(SECRET).toString("hex").match(/../g)!;
+
+  it.each([
+    ["ANSI escapes between characters", SECRET.split("").join("\u001b[0m")],
+    ["a zero-width space inside", `${SECRET.slice(0, 5)}\u200b${SECRET.slice(5)}`],
+    ["every byte percent-encoded", hexPairs.map((p) => `%${p}`).join("")],
+    ["a spaced hex dump", hexPairs.join(" ")],
+    ["partly percent-encoded (the underscore)", SECRET.replace("_", "%5F")],
+  ])("%s is redacted", (_label, printed) => {
+    expect(r.text(`x ${printed} y`)).toBe(`x ${REDACTED} y`);
+  });
+
+  it("text without a secret keeps its characters, except terminal escapes, which a ledger never needs", () => {
+    expect(r.text("\u001b[31mred\u001b[0m PASS")).toBe("red PASS");
+  });
+});
