@@ -9190,6 +9190,82 @@ import { copyFile, mkdtemp, rm, stat, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { isAbsolute, join as join2 } from "node:path";
 
+// src/ledger/redact.ts
+var ESC = "\x1B";
+var BEL = "\x07";
+var C0 = "\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001a\\u001c-\\u001f";
+var INVISIBLE = new RegExp(
+  `${ESC}\\[[0-?]*[ -/]*[@-~]|${ESC}\\][^${BEL}${ESC}]*(?:${BEL}|${ESC}\\\\)|.\\u0008|[${C0}\\u007f\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0]`,
+  "g"
+);
+var REDACTED = "***";
+var MIN_SECRET_LENGTH = 12;
+var MIN_FORM_LENGTH = 6;
+function secretForms(secret) {
+  if (secret.length < MIN_SECRET_LENGTH) return [];
+  const bytes = Buffer.from(secret, "utf8");
+  const forms = /* @__PURE__ */ new Set([secret, JSON.stringify(secret).slice(1, -1)]);
+  const url2 = encodeURIComponent(secret);
+  forms.add(url2);
+  forms.add(url2.replace(/%[0-9A-F]{2}/g, (hex4) => hex4.toLowerCase()));
+  const hex3 = bytes.toString("hex");
+  forms.add(hex3);
+  forms.add(hex3.toUpperCase());
+  const pairs = hex3.match(/../g) ?? [];
+  forms.add(pairs.map((pair) => `%${pair}`).join(""));
+  forms.add(pairs.map((pair) => `%${pair.toUpperCase()}`).join(""));
+  forms.add(pairs.join(" "));
+  forms.add(pairs.map((pair) => pair.toUpperCase()).join(" "));
+  forms.add(
+    secret.replace(/[^A-Za-z0-9]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`)
+  );
+  for (const b64 of base64Forms(bytes)) {
+    forms.add(b64);
+    forms.add(b64.replace(/\+/g, "-").replace(/\//g, "_"));
+  }
+  return [...forms].filter((f) => f === secret || f.length >= MIN_FORM_LENGTH).sort((a, b) => b.length - a.length);
+}
+function base64Forms(bytes) {
+  const forms = [bytes.toString("base64").replace(/=+$/, "")];
+  for (const k of [0, 1, 2]) {
+    const encoded = Buffer.concat([Buffer.alloc(k), bytes]).toString("base64").replace(/=+$/, "");
+    const skip = k === 0 ? 0 : k + 1;
+    const end = (k + bytes.length) % 3 === 0 ? encoded.length : encoded.length - 1;
+    forms.push(encoded.slice(skip, end));
+  }
+  return forms;
+}
+function createRedactor(secrets) {
+  const forms = [...new Set(secrets.flatMap((s) => typeof s === "string" ? secretForms(s) : []))].sort(
+    (a, b) => b.length - a.length
+  );
+  const text2 = (value) => {
+    let out = value.replace(INVISIBLE, "");
+    for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
+    return out;
+  };
+  const deep = (value) => {
+    if (typeof value === "string") return text2(value);
+    if (Array.isArray(value)) return value.map(deep);
+    if (value !== null && typeof value === "object" && isPlainObject(value)) {
+      const copy = {};
+      for (const [key, inner] of Object.entries(value)) copy[text2(key)] = deep(inner);
+      return copy;
+    }
+    return value;
+  };
+  return {
+    active: forms.length > 0,
+    text: text2,
+    deep: (value) => forms.length === 0 ? value : deep(value),
+    contains: (value) => forms.some((form) => value.includes(form))
+  };
+}
+function isPlainObject(value) {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
 // src/proc/child-env.ts
 var ALWAYS_DROPPED_NAMES = /* @__PURE__ */ new Set([
   "GITHUB_TOKEN",
@@ -9310,10 +9386,8 @@ function unreachable(value) {
 }
 var MIN_EMBEDDED_SECRET_LENGTH = 12;
 function holdsLongSecret(value, secrets) {
-  for (const secret of secrets) {
-    if (secret.length >= MIN_EMBEDDED_SECRET_LENGTH && value.includes(secret)) return true;
-  }
-  return false;
+  const long = [...secrets].filter((secret) => secret.length >= MIN_EMBEDDED_SECRET_LENGTH);
+  return long.length > 0 && createRedactor(long).contains(value);
 }
 function buildChildEnv(options2) {
   const secrets = new Set((options2.knownSecrets ?? []).filter((s) => s.length > 0));
@@ -9733,7 +9807,6 @@ import { createHash } from "node:crypto";
 import { lstatSync, realpathSync } from "node:fs";
 import { isAbsolute as isAbsolute2, relative as relative2, sep as sep2 } from "node:path";
 var DEFAULT_MAX_IGNORED_FILES = 5e5;
-var RUN_FOLDER = ".evidence-gate";
 var MAX_CHANGE_EXAMPLES = 10;
 var FIELDS = 5;
 var MISSING = -1;
@@ -9867,7 +9940,7 @@ function messageOf(error62) {
   return error62 instanceof Error ? error62.message : String(error62);
 }
 function excludedPrefixes(root, exclude) {
-  const prefixes = /* @__PURE__ */ new Set([`${RUN_FOLDER}/`]);
+  const prefixes = /* @__PURE__ */ new Set();
   const realRoot = realOrSame(root);
   for (const folder of exclude) {
     if (!isAbsolute2(folder)) continue;
@@ -17828,7 +17901,7 @@ __export(util_exports, {
   hide: () => hide,
   installLazyProp: () => installLazyProp,
   isObject: () => isObject,
-  isPlainObject: () => isPlainObject,
+  isPlainObject: () => isPlainObject2,
   issue: () => issue,
   joinValues: () => joinValues,
   jsonStringifyReplacer: () => jsonStringifyReplacer,
@@ -18070,7 +18143,7 @@ var allowsEval = /* @__PURE__ */ cached(() => {
     return false;
   }
 });
-function isPlainObject(o) {
+function isPlainObject2(o) {
   if (isObject(o) === false)
     return false;
   const ctor = o.constructor;
@@ -18087,7 +18160,7 @@ function isPlainObject(o) {
   return true;
 }
 function shallowClone(o) {
-  if (isPlainObject(o))
+  if (isPlainObject2(o))
     return { ...o };
   if (Array.isArray(o))
     return [...o];
@@ -18276,7 +18349,7 @@ function omit(schema, mask) {
   return clone(schema, mergeDefs(currDef, { shape: newShape, checks: [] }));
 }
 function extend(schema, shape) {
-  if (!isPlainObject(shape)) {
+  if (!isPlainObject2(shape)) {
     throw new Error("Invalid input to extend: expected a plain object");
   }
   const checks = schema._zod.def.checks;
@@ -18298,7 +18371,7 @@ function extended(schema, shape) {
   return newShape;
 }
 function safeExtend(schema, shape) {
-  if (!isPlainObject(shape)) {
+  if (!isPlainObject2(shape)) {
     throw new Error("Invalid input to safeExtend: expected a plain object");
   }
   return clone(schema, mergeDefs(schema._zod.def, { shape: extended(schema, shape) }));
@@ -21178,7 +21251,7 @@ function mergeValues(a, b) {
   if (a instanceof Date && b instanceof Date && +a === +b) {
     return { valid: true, data: a };
   }
-  if (isPlainObject(a) && isPlainObject(b)) {
+  if (isPlainObject2(a) && isPlainObject2(b)) {
     const bKeys = Object.keys(b);
     const sharedKeys = Object.keys(a).filter((key) => bKeys.indexOf(key) !== -1);
     const newObj = { ...a, ...b };
@@ -21399,7 +21472,7 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
   memo2?.attach(inst);
   inst._zod.parse = (payload, ctx) => {
     const input2 = payload.value;
-    if (!isPlainObject(input2)) {
+    if (!isPlainObject2(input2)) {
       payload.issues.push({
         expected: "record",
         code: "invalid_type",
@@ -31488,7 +31561,7 @@ function generateIntersectionCheck(doc, ctx, schema, accessor) {
 }
 function generateRecordCheck(doc, ctx, schema, accessor) {
   const def = schema._zod.def;
-  const isPlainObjectConst = addConstant(ctx, isPlainObject);
+  const isPlainObjectConst = addConstant(ctx, isPlainObject2);
   doc.write(`if (!${isPlainObjectConst}(${accessor})) return INVALID;`);
   const outputVar = newVar(ctx);
   const kVar = newVar(ctx);
@@ -36494,7 +36567,7 @@ function convertBaseSchema(schema, ctx) {
           const patterns = patternKeys.map((p) => new RegExp(p));
           const basePatternSchema = zodSchema;
           zodSchema = zodSchema.check((payload) => {
-            if (!isPlainObject(payload.value))
+            if (!isPlainObject2(payload.value))
               return;
             const unrecognized = [];
             for (const key of Object.keys(payload.value)) {
@@ -38129,7 +38202,7 @@ function judgeRows(input2) {
       outcome: "passed",
       rule: "verified-bytes-not-in-tree",
       title: "Verified, but on bytes the evidence tree does not hold",
-      reason: `Every sink was verified, but the verify ran on bytes the evidence tree does not hold: ${gaps.join("; ")}. The tree recorded for the verify is not what the command ran on, so this commit may not pass on a fresh clone. Commit (and push) the submodule changes and record them in the superproject, or undo the edits, and re-run.` + (offCommit ? ` Besides, ${PATCH_NOT_ON_COMMIT}.` : "")
+      reason: `Every sink was verified, but the verify ran on bytes the evidence tree does not hold: ${gaps.join("; ")}. The tree recorded for the verify is not what the command ran on, so this commit may not pass on a fresh clone. For a submodule: commit (and push) its changes and record them in the superproject. For a file a .gitattributes conversion hides: write it in the form the conversion produces (or fix the attribute), commit it, and re-run. Or undo the edits and re-run.` + (offCommit ? ` Besides, ${PATCH_NOT_ON_COMMIT}.` : "")
     };
   }
   if (input2.postedCommitTree === null || trees.some((tree) => tree === null)) {
@@ -38293,81 +38366,6 @@ function sumTokens(calls) {
     totals2.cacheCreationInputTokens += usage.cacheCreationInputTokens ?? 0;
   }
   return totals2;
-}
-
-// src/ledger/redact.ts
-var ESC = "\x1B";
-var BEL = "\x07";
-var INVISIBLE = new RegExp(
-  `${ESC}\\[[0-?]*[ -/]*[@-~]|${ESC}\\][^${BEL}${ESC}]*(?:${BEL}|${ESC}\\\\)|[\u200B-\u200F\u2060-\u2064\uFEFF]`,
-  "g"
-);
-var REDACTED = "***";
-var MIN_SECRET_LENGTH = 12;
-var MIN_FORM_LENGTH = 6;
-function secretForms(secret) {
-  if (secret.length < MIN_SECRET_LENGTH) return [];
-  const bytes = Buffer.from(secret, "utf8");
-  const forms = /* @__PURE__ */ new Set([secret, JSON.stringify(secret).slice(1, -1)]);
-  const url2 = encodeURIComponent(secret);
-  forms.add(url2);
-  forms.add(url2.replace(/%[0-9A-F]{2}/g, (hex4) => hex4.toLowerCase()));
-  const hex3 = bytes.toString("hex");
-  forms.add(hex3);
-  forms.add(hex3.toUpperCase());
-  const pairs = hex3.match(/../g) ?? [];
-  forms.add(pairs.map((pair) => `%${pair}`).join(""));
-  forms.add(pairs.map((pair) => `%${pair.toUpperCase()}`).join(""));
-  forms.add(pairs.join(" "));
-  forms.add(pairs.map((pair) => pair.toUpperCase()).join(" "));
-  forms.add(
-    secret.replace(/[^A-Za-z0-9]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`)
-  );
-  for (const b64 of base64Forms(bytes)) {
-    forms.add(b64);
-    forms.add(b64.replace(/\+/g, "-").replace(/\//g, "_"));
-  }
-  return [...forms].filter((f) => f === secret || f.length >= MIN_FORM_LENGTH).sort((a, b) => b.length - a.length);
-}
-function base64Forms(bytes) {
-  const forms = [bytes.toString("base64").replace(/=+$/, "")];
-  for (const k of [0, 1, 2]) {
-    const encoded = Buffer.concat([Buffer.alloc(k), bytes]).toString("base64").replace(/=+$/, "");
-    const skip = k === 0 ? 0 : k + 1;
-    const end = (k + bytes.length) % 3 === 0 ? encoded.length : encoded.length - 1;
-    forms.push(encoded.slice(skip, end));
-  }
-  return forms;
-}
-function createRedactor(secrets) {
-  const forms = [...new Set(secrets.flatMap((s) => typeof s === "string" ? secretForms(s) : []))].sort(
-    (a, b) => b.length - a.length
-  );
-  const text2 = (value) => {
-    let out = value.replace(INVISIBLE, "");
-    for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
-    return out;
-  };
-  const deep = (value) => {
-    if (typeof value === "string") return text2(value);
-    if (Array.isArray(value)) return value.map(deep);
-    if (value !== null && typeof value === "object" && isPlainObject2(value)) {
-      const copy = {};
-      for (const [key, inner] of Object.entries(value)) copy[text2(key)] = deep(inner);
-      return copy;
-    }
-    return value;
-  };
-  return {
-    active: forms.length > 0,
-    text: text2,
-    deep: (value) => forms.length === 0 ? value : deep(value),
-    contains: (value) => forms.some((form) => value.includes(form))
-  };
-}
-function isPlainObject2(value) {
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }
 
 // src/plan/attach-verify.ts
@@ -40205,7 +40203,7 @@ async function runAuto(o) {
     ...o.pr ? { pr: { title: o.pr.title, body: o.pr.body } } : {},
     runtime: o.runtime
   });
-  const ignoredExclude = [resolve4(o.runsDir)];
+  const ignoredExclude = [dir.path];
   const ignoredBaseline = await ignoredFilesFingerprint(repoDir, { ...gitContext, exclude: ignoredExclude });
   const planned = await planWithRepair({
     executable: o.claudeExecutable,

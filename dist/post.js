@@ -25895,7 +25895,7 @@ function judgeRows(input) {
       outcome: "passed",
       rule: "verified-bytes-not-in-tree",
       title: "Verified, but on bytes the evidence tree does not hold",
-      reason: `Every sink was verified, but the verify ran on bytes the evidence tree does not hold: ${gaps.join("; ")}. The tree recorded for the verify is not what the command ran on, so this commit may not pass on a fresh clone. Commit (and push) the submodule changes and record them in the superproject, or undo the edits, and re-run.` + (offCommit ? ` Besides, ${PATCH_NOT_ON_COMMIT}.` : "")
+      reason: `Every sink was verified, but the verify ran on bytes the evidence tree does not hold: ${gaps.join("; ")}. The tree recorded for the verify is not what the command ran on, so this commit may not pass on a fresh clone. For a submodule: commit (and push) its changes and record them in the superproject. For a file a .gitattributes conversion hides: write it in the form the conversion produces (or fix the attribute), commit it, and re-run. Or undo the edits and re-run.` + (offCommit ? ` Besides, ${PATCH_NOT_ON_COMMIT}.` : "")
     };
   }
   if (input.postedCommitTree === null || trees.some((tree) => tree === null)) {
@@ -26011,8 +26011,9 @@ function quoteList(ids) {
 // src/ledger/redact.ts
 var ESC = "\x1B";
 var BEL = "\x07";
+var C0 = "\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001a\\u001c-\\u001f";
 var INVISIBLE = new RegExp(
-  `${ESC}\\[[0-?]*[ -/]*[@-~]|${ESC}\\][^${BEL}${ESC}]*(?:${BEL}|${ESC}\\\\)|[\u200B-\u200F\u2060-\u2064\uFEFF]`,
+  `${ESC}\\[[0-?]*[ -/]*[@-~]|${ESC}\\][^${BEL}${ESC}]*(?:${BEL}|${ESC}\\\\)|.\\u0008|[${C0}\\u007f\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0]`,
   "g"
 );
 var REDACTED = "***";

@@ -236,7 +236,9 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
   });
   // The git-ignored files as the run found them, before any model call: each verify is compared with this
   // (ADR 0003, amendment 2026-11-29) — a pass that rests on ignored files on no commit is not success.
-  const ignoredExclude = [resolve(o.runsDir)];
+  // Only this run's own directory (the engine writes state.json and events there); other files under the
+  // runs folder — a node could plant one that the build imports — are fingerprinted like any ignored file.
+  const ignoredExclude = [dir.path];
   const ignoredBaseline = await ignoredFilesFingerprint(repoDir, { ...gitContext, exclude: ignoredExclude });
   const planned = await planWithRepair({
     executable: o.claudeExecutable,

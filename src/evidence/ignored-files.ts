@@ -12,8 +12,9 @@
  * --exclude-standard -z`, through the exec seam) with each file's `lstat` data: size, mtime, ctime, mode
  * and inode. Contents are not read (a large `node_modules` would cost seconds); ctime is included because
  * no unprivileged process can set it back, so an edit that restores the old mtime (`touch -d`) still
- * shows. Symlinks are fingerprinted as links (their targets are not followed). The run's own folder
- * (`.evidence-gate/`, and any other folder named in `exclude`) is left out: the engine writes there.
+ * shows. Symlinks are fingerprinted as links (their targets are not followed). Only the folders named in
+ * `exclude` are left out — the engine passes the run's own directory, where it writes while the run goes on;
+ * everything else ignored, the rest of `.evidence-gate/` included, counts.
  *
  * Bounded: over {@link DEFAULT_MAX_IGNORED_FILES} entries git is stopped and the answer is `unknown`.
  * Never rejects: a git failure is `unknown` too, with the reason.
@@ -26,8 +27,6 @@ import { type GitContext, workTreeRoot } from "./evidence-tree.js";
 
 /** Over this many ignored files (after exclusions) the fingerprint is `unknown`. */
 export const DEFAULT_MAX_IGNORED_FILES = 500_000;
-/** The run's own folder under the repository root: never part of the fingerprint. */
-export const RUN_FOLDER = ".evidence-gate";
 /** Example paths kept on a verify's evidence when its ignored files changed. */
 export const MAX_CHANGE_EXAMPLES = 10;
 
@@ -263,7 +262,9 @@ function messageOf(error: unknown): string {
 
 /** Root-relative, `/`-separated prefixes (latin1 form, ending in `/`) of the folders left out. */
 function excludedPrefixes(root: string, exclude: readonly string[]): string[] {
-  const prefixes = new Set<string>([`${RUN_FOLDER}/`]);
+  // Only the folders the engine itself writes during this run are left out (the run's own directory):
+  // leaving out all of `.evidence-gate/` would let a node hide a file the build loads in there.
+  const prefixes = new Set<string>();
   const realRoot = realOrSame(root);
   for (const folder of exclude) {
     if (!isAbsolute(folder)) continue;

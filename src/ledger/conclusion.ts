@@ -325,7 +325,9 @@ function judgeRows(input: ConclusionInput): Conclusion {
       reason:
         `Every sink was verified, but the verify ran on bytes the evidence tree does not hold: ${gaps.join("; ")}. ` +
         "The tree recorded for the verify is not what the command ran on, so this commit may not pass on a fresh clone. " +
-        "Commit (and push) the submodule changes and record them in the superproject, or undo the edits, and re-run." +
+        "For a submodule: commit (and push) its changes and record them in the superproject. For a file a " +
+        ".gitattributes conversion hides: write it in the form the conversion produces (or fix the attribute), " +
+        "commit it, and re-run. Or undo the edits and re-run." +
         (offCommit ? ` Besides, ${PATCH_NOT_ON_COMMIT}.` : ""),
     };
   }

@@ -14,11 +14,16 @@
  * at 76 columns) passes through.
  */
 
-// ANSI CSI/OSC sequences and zero-width/format characters (U+200B–U+200F, U+2060–U+2064, U+FEFF).
+// ANSI CSI/OSC sequences, C0 control characters (a backspace with the character it erases), and invisible or
+// format characters (soft hyphen, combining grapheme joiner, zero-width and bidi marks, variation selectors,
+// Hangul fillers, BOM).
 const ESC = "\u001b";
 const BEL = "\u0007";
+// C0 controls except tab, newline and carriage return (a backspace erases the character before it on a
+// terminal, so `c\b` is removed with that character).
+const C0 = "\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001a\\u001c-\\u001f";
 const INVISIBLE = new RegExp(
-  `${ESC}\\[[0-?]*[ -/]*[@-~]|${ESC}\\][^${BEL}${ESC}]*(?:${BEL}|${ESC}\\\\)|[\u200b-\u200f\u2060-\u2064\ufeff]`,
+  `${ESC}\\[[0-?]*[ -/]*[@-~]|${ESC}\\][^${BEL}${ESC}]*(?:${BEL}|${ESC}\\\\)|.\\u0008|[${C0}\\u007f\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0]`,
   "g",
 );
 

@@ -33,6 +33,8 @@
  * GitHub token and the model credential never reach PR code under another name.
  */
 
+import { createRedactor } from "../ledger/redact.js";
+
 /** Which kind of child the environment is for. */
 export type ChildKind =
   | { readonly kind: "model"; readonly runtime: "claude" | "codex" }
@@ -213,12 +215,13 @@ function unreachable(value: never): never {
 /** Below this length a secret is only matched as a whole value, never inside a longer one. */
 const MIN_EMBEDDED_SECRET_LENGTH = 12;
 
-/** True when `value` embeds a known secret (`Bearer <token>`, a proxy URL with the key in it). */
+/**
+ * True when `value` embeds a known secret (`Bearer <token>`, a proxy URL with the key in it), as written or
+ * in any form the ledger's redactor knows (base64 of `user:token`, percent-encoded, hex).
+ */
 function holdsLongSecret(value: string, secrets: ReadonlySet<string>): boolean {
-  for (const secret of secrets) {
-    if (secret.length >= MIN_EMBEDDED_SECRET_LENGTH && value.includes(secret)) return true;
-  }
-  return false;
+  const long = [...secrets].filter((secret) => secret.length >= MIN_EMBEDDED_SECRET_LENGTH);
+  return long.length > 0 && createRedactor(long).contains(value);
 }
 
 /**

@@ -94,25 +94,27 @@ describe("ignoredFilesFingerprint", () => {
     expect(compareIgnoredFiles(before, after).kind).toBe("changed");
   });
 
-  it("leaves out .evidence-gate/ and the folders in `exclude`", async () => {
+  it("leaves out only the folders in `exclude` (the run's own directory); the rest of .evidence-gate/ counts", async () => {
+    const runDir = join(repo.dir, ".evidence-gate", "runs", "r1");
     await repo.write(".evidence-gate/runs/.gitignore", "*\n");
     await repo.write(".evidence-gate/runs/r1/state.json", "{}\n");
-    await repo.write("dist/runs/.gitignore", "*\n");
-    const before = await fingerprint(repo.dir, { exclude: [join(repo.dir, "dist", "runs")] });
+    const before = await fingerprint(repo.dir, { exclude: [runDir] });
     assertFingerprint(before);
-    expect(before.entries.paths.some((p) => p.startsWith(".evidence-gate/"))).toBe(false);
-    expect(before.entries.paths.some((p) => p.startsWith("dist/runs/"))).toBe(false);
+    expect(before.entries.paths.some((p) => p.startsWith(".evidence-gate/runs/r1/"))).toBe(false);
 
+    // The engine writing its own run directory changes nothing.
     await repo.write(".evidence-gate/runs/r1/state.json", '{"changed":true}\n');
     await repo.write(".evidence-gate/runs/r1/events.jsonl", "{}\n");
-    await repo.write("dist/runs/r2/ledger.json", "{}\n");
-    const after = await fingerprint(repo.dir, { exclude: [join(repo.dir, "dist", "runs")] });
-    expect(compareIgnoredFiles(before, after)).toEqual({ kind: "unchanged" });
+    expect(compareIgnoredFiles(before, await fingerprint(repo.dir, { exclude: [runDir] }))).toEqual({
+      kind: "unchanged",
+    });
 
-    // Without the exclusion the other folder counts like any ignored output.
-    const plain = await fingerprint();
-    assertFingerprint(plain);
-    expect(plain.entries.paths).toContain("dist/runs/r2/ledger.json");
+    // A node planting a file the build imports elsewhere under the runs folder is a change.
+    await repo.write(".evidence-gate/runs/h.js", "export const h = (a, b) => a + b;\n");
+    const after = await fingerprint(repo.dir, { exclude: [runDir] });
+    const compared = compareIgnoredFiles(before, after);
+    expect(compared.kind).toBe("changed");
+    expect(JSON.stringify(compared)).toContain(".evidence-gate/runs/h.js");
   });
 
   it("tracked and untracked-but-not-ignored files are not in it (the evidence tree has them)", async () => {

@@ -134,3 +134,15 @@ describe("forms a child may print to slip a secret past a plain match", () => {
     expect(r.text("\u001b[31mred\u001b[0m PASS")).toBe("red PASS");
   });
 });
+
+describe("invisible characters and erasing controls inside a secret do not hide it", () => {
+  const SECRET = "ghs_fakesecret12345678";
+  const r = createRedactor([SECRET]);
+  it.each([
+    ["a soft hyphen", `${SECRET.slice(0, 8)}\u00ad${SECRET.slice(8)}`],
+    ["a combining grapheme joiner", `${SECRET.slice(0, 8)}\u034f${SECRET.slice(8)}`],
+    ["a backspace erasing a decoy", `${SECRET.slice(0, 11)}Z\b${SECRET.slice(11)}`],
+  ])("%s", (_label, printed) => {
+    expect(r.text(printed)).toBe(REDACTED);
+  });
+});

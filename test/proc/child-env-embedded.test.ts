@@ -28,3 +28,13 @@ describe("a variable that embeds a known secret is dropped, whatever its name", 
     expect(env.SHORT).toBeUndefined();
   });
 });
+
+describe("an encoded copy of a known secret inside a variable is dropped too", () => {
+  it.each([
+    ["B64_HDR", Buffer.from(`x-access-token:${TOKEN}`).toString("base64")],
+    ["URLENC", `https://h/?t=${TOKEN.replace("_", "%5F")}`],
+  ])("%s does not reach the verify command", (name, value) => {
+    const env = buildChildEnv({ base: { [name]: value }, child: { kind: "verify" }, knownSecrets: [TOKEN] });
+    expect(env[name]).toBeUndefined();
+  });
+});
