@@ -40233,11 +40233,21 @@ async function runAuto(o) {
     let commitNote = "";
     const everyRowPassed = args.rows.length > 0 && args.rows.every((r) => r.verdict === "PASS");
     const changesHoldSecret = changed && o.commit && redactor.contains((await workingTreePatch(repoDir, start.sha, gitContext)).diff);
-    if (changed && o.commit && args.end.kind === "completed" && everyRowPassed && !changesHoldSecret) {
-      const sinkTrees = new Set(
-        args.rows.filter((r) => r.sink && r.verify?.evidenceTree).map((r) => r.verify.evidenceTree)
-      );
-      const verifiedTree = sinkTrees.size === 1 ? [...sinkTrees][0] : void 0;
+    const sinkTrees = new Set(
+      args.rows.filter((r) => r.sink && r.verify?.evidenceTree).map((r) => r.verify.evidenceTree)
+    );
+    const verifiedTree = sinkTrees.size === 1 ? [...sinkTrees][0] : void 0;
+    const wouldBe = decideConclusion({
+      rows: args.rows,
+      sinks,
+      gateSinks,
+      buildEvidence: answer,
+      postedCommitTree: verifiedTree ?? finalTree,
+      requireEvidence: o.policy?.requireEvidence === true,
+      end: args.end
+    }).conclusion;
+    const evidenceStands = wouldBe === "success" || wouldBe === "neutral";
+    if (changed && o.commit && args.end.kind === "completed" && everyRowPassed && !changesHoldSecret && evidenceStands) {
       const sha = await commitWorkingTree(repoDir, {
         ...gitContext,
         ...verifiedTree !== void 0 ? { tree: verifiedTree } : {},
@@ -40256,7 +40266,8 @@ async function runAuto(o) {
         path,
         bytes: p.diffBytes.length,
         preview: redactor.text(p.diff).slice(0, 4e3),
-        ...redactor.contains(p.diff) ? { holdsSecret: true } : {}
+        ...redactor.contains(p.diff) ? { holdsSecret: true } : {},
+        ...o.commit && everyRowPassed && !evidenceStands ? { notCommittedBecause: `its evidence would end ${wouldBe}` } : {}
       };
     }
     const decided = decideConclusion({
@@ -45820,7 +45831,13 @@ var LedgerJsonSchema = external_exports.strictObject({
   startingCommit: CommitSchema.nullable(),
   postedCommit: CommitSchema.optional(),
   evidenceTree: id.nullable(),
-  patch: external_exports.strictObject({ path: line, bytes: count, preview: text, holdsSecret: external_exports.literal(true).optional() }).optional()
+  patch: external_exports.strictObject({
+    path: line,
+    bytes: count,
+    preview: text,
+    holdsSecret: external_exports.literal(true).optional(),
+    notCommittedBecause: text.optional()
+  }).optional()
 });
 
 // src/ledger/render-text.ts
@@ -46573,7 +46590,7 @@ ${result.message}
 ${renderLedgerText(ledger)}
 `);
       if (f.commit && ledger.postedCommit === void 0 && ledger.patch !== void 0) {
-        const why = ledger.patch.holdsSecret ? "the changes hold a known secret (a token or model key), which is never committed" : "the run did not pass";
+        const why = ledger.patch.holdsSecret ? "the changes hold a known secret (a token or model key), which is never committed" : ledger.patch.notCommittedBecause !== void 0 ? `${ledger.patch.notCommittedBecause} (${ledger.conclusion?.title ?? "see the ledger"})` : "the run did not pass";
         line2(
           `--commit: nothing was committed because ${why}; the nodes' changes are in ${ledger.patch.path}`
         );

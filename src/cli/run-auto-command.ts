@@ -295,7 +295,9 @@ export async function runCliAuto(argv: readonly string[], io: CliIo): Promise<nu
       if (f.commit && ledger.postedCommit === undefined && ledger.patch !== undefined) {
         const why = ledger.patch.holdsSecret
           ? "the changes hold a known secret (a token or model key), which is never committed"
-          : "the run did not pass";
+          : ledger.patch.notCommittedBecause !== undefined
+            ? `${ledger.patch.notCommittedBecause} (${ledger.conclusion?.title ?? "see the ledger"})`
+            : "the run did not pass";
         line(
           `--commit: nothing was committed because ${why}; the nodes' changes are in ${ledger.patch.path}`,
         );

@@ -283,12 +283,31 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
     // --commit never puts a known secret (the token, the model key) into git history either.
     const changesHoldSecret =
       changed && o.commit && redactor.contains((await workingTreePatch(repoDir, start.sha, gitContext)).diff);
-    if (changed && o.commit && args.end.kind === "completed" && everyRowPassed && !changesHoldSecret) {
-      // Commit what was verified: the sinks' one evidence tree when they share it, else the working tree.
-      const sinkTrees = new Set(
-        args.rows.filter((r) => r.sink && r.verify?.evidenceTree).map((r) => r.verify!.evidenceTree!),
-      );
-      const verifiedTree = sinkTrees.size === 1 ? [...sinkTrees][0]! : undefined;
+    // Commit what was verified: the sinks' one evidence tree when they share it, else the working tree.
+    const sinkTrees = new Set(
+      args.rows.filter((r) => r.sink && r.verify?.evidenceTree).map((r) => r.verify!.evidenceTree!),
+    );
+    const verifiedTree = sinkTrees.size === 1 ? [...sinkTrees][0]! : undefined;
+    // --commit also never commits a run whose evidence would not stand on that commit (ignored files or
+    // outside writes the build used, submodule or .gitattributes gaps): judged as if it were committed.
+    const wouldBe = decideConclusion({
+      rows: args.rows,
+      sinks,
+      gateSinks,
+      buildEvidence: answer,
+      postedCommitTree: verifiedTree ?? finalTree,
+      requireEvidence: o.policy?.requireEvidence === true,
+      end: args.end,
+    }).conclusion;
+    const evidenceStands = wouldBe === "success" || wouldBe === "neutral";
+    if (
+      changed &&
+      o.commit &&
+      args.end.kind === "completed" &&
+      everyRowPassed &&
+      !changesHoldSecret &&
+      evidenceStands
+    ) {
       const sha = await commitWorkingTree(repoDir, {
         ...gitContext,
         ...(verifiedTree !== undefined ? { tree: verifiedTree } : {}),
@@ -310,6 +329,9 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
         bytes: p.diffBytes.length,
         preview: redactor.text(p.diff).slice(0, 4000),
         ...(redactor.contains(p.diff) ? { holdsSecret: true as const } : {}),
+        ...(o.commit && everyRowPassed && !evidenceStands
+          ? { notCommittedBecause: `its evidence would end ${wouldBe}` }
+          : {}),
       };
     }
     const decided = decideConclusion({

@@ -53,6 +53,8 @@ export interface PatchSummary {
    * the nodes' content byte for byte.
    */
   readonly holdsSecret?: true;
+  /** Set when `--commit` left these changes uncommitted although every node passed, and why. */
+  readonly notCommittedBecause?: string;
 }
 
 /** What the plan was and what stands behind its verdicts (SPEC §6, "the plan section"). */

@@ -219,7 +219,13 @@ export const LedgerJsonSchema = z.strictObject({
   postedCommit: CommitSchema.optional(),
   evidenceTree: id.nullable(),
   patch: z
-    .strictObject({ path: line, bytes: count, preview: text, holdsSecret: z.literal(true).optional() })
+    .strictObject({
+      path: line,
+      bytes: count,
+      preview: text,
+      holdsSecret: z.literal(true).optional(),
+      notCommittedBecause: text.optional(),
+    })
     .optional(),
 });
 

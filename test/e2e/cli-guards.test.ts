@@ -250,3 +250,56 @@ describe("--sha on a merge checkout names what was verified", () => {
     expect((create.body as { head_sha: string }).head_sha).toBe(headSha);
   });
 });
+
+describe("--commit commits only evidence that would stand on the commit", () => {
+  test("a passed run whose build used a git-ignored file a node wrote is not committed: HEAD stays, the CLI says why", async () => {
+    const { MARKS, PASS_PATTERN } = await import("../support/scenarios/fix-sum.js");
+    const plan = JSON.stringify({
+      name: "fix-sum",
+      version: "1",
+      nodes: [
+        {
+          id: "implement",
+          prompt: `${MARKS.implement} so sum works.`,
+          allowed_tools: ["Read", "Edit", "Write"],
+        },
+        {
+          id: "check",
+          depends_on: ["implement"],
+          prompt: `${MARKS.check} and reply PASS.`,
+          allowed_tools: ["Read"],
+          success_check: { result_matches: PASS_PATTERN },
+        },
+      ],
+    });
+    const h = await harness({
+      script: (repo) => {
+        const base = fixSumScript({ repoDir: repo.dir, plannerReplies: [plan] });
+        const implement = base.conversations.find((c) => c.name === "implement")!;
+        const extra = {
+          tool_calls: [
+            {
+              name: "Write",
+              input: { file_path: join(repo.dir, "node_modules", "planted.js"), content: "export {};\n" },
+            },
+          ],
+        };
+        return {
+          conversations: base.conversations.map((c) =>
+            c === implement ? { ...c, turns: [extra, ...c.turns] } : c,
+          ),
+        };
+      },
+    });
+    const head = await h.repo.git(["rev-parse", "HEAD"]);
+
+    const r = await h.run(["--verify-cmd", "npm test", "--commit"]);
+
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.ledger?.conclusion?.conclusion).toBe("action_required");
+    expect(await h.repo.git(["rev-parse", "HEAD"])).toBe(head);
+    expect(r.stdout).toContain(
+      "--commit: nothing was committed because its evidence would end action_required",
+    );
+  });
+});
