@@ -9385,17 +9385,20 @@ function unreachable(value) {
   throw new Error(`Internal error: unexpected child kind ${JSON.stringify(value)}`);
 }
 var MIN_EMBEDDED_SECRET_LENGTH = 12;
-function holdsLongSecret(value, secrets) {
+function embeddedSecretMatcher(secrets) {
   const long = [...secrets].filter((secret) => secret.length >= MIN_EMBEDDED_SECRET_LENGTH);
-  return long.length > 0 && createRedactor(long).contains(value);
+  if (long.length === 0) return () => false;
+  const redactor = createRedactor(long);
+  return (value) => redactor.contains(value);
 }
 function buildChildEnv(options2) {
   const secrets = new Set((options2.knownSecrets ?? []).filter((s) => s.length > 0));
   const passThrough = new Set((options2.passThrough ?? []).map((n) => n.toUpperCase()));
+  const holdsEmbeddedSecret = embeddedSecretMatcher(secrets);
   const env = {};
   for (const [name, value] of Object.entries(options2.base)) {
     if (value === void 0) continue;
-    if (secrets.has(value) || holdsLongSecret(value, secrets)) continue;
+    if (secrets.has(value) || holdsEmbeddedSecret(value)) continue;
     const upper = name.toUpperCase();
     const passable = passThrough.has(upper) && neverPassableReason(upper) === null;
     if (!passable && dropReason(name, options2.child, options2.base) !== null) continue;
@@ -9646,7 +9649,7 @@ var GitError = class extends Error {
   args;
   detail;
 };
-async function git(args, options2) {
+async function runGit(args, options2, output2) {
   const result = await runProcess({
     command: "git",
     args,
@@ -9658,7 +9661,7 @@ async function git(args, options2) {
       set: { GIT_TERMINAL_PROMPT: "0", ...options2.set }
     }),
     timeoutMs: options2.timeoutMs ?? 12e4,
-    tailBytes: 8 * 1024 * 1024
+    ...output2
   });
   if (result.kind !== "exited") {
     throw new GitError(args, result.kind === "spawn_failed" ? result.message : result.kind);
@@ -9666,31 +9669,18 @@ async function git(args, options2) {
   if (result.exitCode !== 0) {
     throw new GitError(args, `exit ${result.exitCode}: ${result.stderrTail.trim().slice(-2e3)}`);
   }
+  return result;
+}
+async function git(args, options2) {
+  const result = await runGit(args, options2, { tailBytes: 8 * 1024 * 1024 });
   return result.stdoutTail.replace(/\n$/, "");
 }
 async function gitStream(args, options2) {
-  const result = await runProcess({
-    command: "git",
-    args,
-    cwd: options2.cwd,
-    env: buildChildEnv({
-      base: options2.baseEnv ?? process.env,
-      child: { kind: "git" },
-      knownSecrets: options2.knownSecrets ?? [],
-      set: { GIT_TERMINAL_PROMPT: "0", ...options2.set }
-    }),
-    timeoutMs: options2.timeoutMs ?? 12e4,
-    // stdout goes to the callback; the seam's own tails only carry stderr for the error message.
+  await runGit(args, options2, {
     tailBytes: 64 * 1024,
     onStdoutData: options2.onStdout,
     ...options2.signal !== void 0 ? { signal: options2.signal } : {}
   });
-  if (result.kind !== "exited") {
-    throw new GitError(args, result.kind === "spawn_failed" ? result.message : result.kind);
-  }
-  if (result.exitCode !== 0) {
-    throw new GitError(args, `exit ${result.exitCode}: ${result.stderrTail.trim().slice(-2e3)}`);
-  }
 }
 
 // src/evidence/evidence-tree.ts
@@ -38020,6 +38010,17 @@ function tokenWords(tokens) {
 
 // src/ledger/conclusion.ts
 var PATCH_NOT_ON_COMMIT = "the evidence is for a patch that is not on this commit";
+function decideEndWithoutRows(end) {
+  return decideConclusion({
+    rows: [],
+    sinks: [],
+    gateSinks: [],
+    buildEvidence: { kind: "none-detected" },
+    postedCommitTree: null,
+    requireEvidence: false,
+    end
+  });
+}
 function decideConclusion(input2) {
   const { end } = input2;
   switch (end.kind) {
@@ -40155,7 +40156,7 @@ async function runAuto(o) {
   }
   const setupError = await o.beforeFirstModelCall?.() ?? null;
   if (setupError !== null) return { kind: "usage_error", message: setupError };
-  const claudePath = findExecutable(o.claudeExecutable, o.modelEnv("planner").PATH);
+  const claudePath = findExecutable(o.claudeExecutable, o.baseEnv.PATH);
   if (claudePath === null) {
     return {
       kind: "usage_error",
@@ -40232,7 +40233,8 @@ async function runAuto(o) {
     const changed = finalTree !== null && finalTree !== start.tree;
     let commitNote = "";
     const everyRowPassed = args.rows.length > 0 && args.rows.every((r) => r.verdict === "PASS");
-    const changesHoldSecret = changed && o.commit && redactor.contains((await workingTreePatch(repoDir, start.sha, gitContext)).diff);
+    const nodesPatch = changed ? await workingTreePatch(repoDir, start.sha, gitContext) : null;
+    const changesHoldSecret = nodesPatch !== null && redactor.contains(nodesPatch.diff);
     const sinkTrees = new Set(
       args.rows.filter((r) => r.sink && r.verify?.evidenceTree).map((r) => r.verify.evidenceTree)
     );
@@ -40260,7 +40262,7 @@ async function runAuto(o) {
         commitNote = "the nodes' changes, committed by --commit";
       }
     } else if (changed) {
-      const p = await workingTreePatch(repoDir, start.sha, gitContext);
+      const p = nodesPatch;
       const path = dir.writeBytes("patch.diff", p.diffBytes);
       patch = {
         path,
@@ -46535,15 +46537,7 @@ Nothing was run.
     case "usage_error":
     case "refused": {
       const end = result.kind === "refused" ? { kind: "refused", reason: "build-evidence", message: result.message } : { kind: "usage-error", message: result.message };
-      const decided = decideConclusion({
-        rows: [],
-        sinks: [],
-        gateSinks: [],
-        buildEvidence: { kind: "none-detected" },
-        postedCommitTree: null,
-        requireEvidence: false,
-        end
-      });
+      const decided = decideEndWithoutRows(end);
       io.err.write(`evidence-gate auto: ${result.message}
 `);
       if (reporter !== null)

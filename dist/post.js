@@ -25713,6 +25713,17 @@ function verifyExitWords(verify) {
 
 // src/ledger/conclusion.ts
 var PATCH_NOT_ON_COMMIT = "the evidence is for a patch that is not on this commit";
+function decideEndWithoutRows(end) {
+  return decideConclusion({
+    rows: [],
+    sinks: [],
+    gateSinks: [],
+    buildEvidence: { kind: "none-detected" },
+    postedCommitTree: null,
+    requireEvidence: false,
+    end
+  });
+}
 function decideConclusion(input) {
   const { end } = input;
   switch (end.kind) {
@@ -26167,15 +26178,7 @@ async function post(env) {
     return { kind: "taken-over", checkRunId, externalId: existing.externalId };
   }
   const end = cancelled ? { kind: "cancelled" } : { kind: "abandoned" };
-  const decided = decideConclusion({
-    rows: [],
-    sinks: [],
-    gateSinks: [],
-    buildEvidence: { kind: "none-detected" },
-    postedCommitTree: null,
-    requireEvidence: false,
-    end
-  });
+  const decided = decideEndWithoutRows(end);
   const conclusion = decided.conclusion === "cancelled" ? "cancelled" : "failure";
   const summary2 = postSummary(env, { cancelled, runId, title: decided.title, status: existing.status });
   try {

@@ -13,7 +13,7 @@ import * as core from "@actions/core";
 import { CheckRunClient, type ExistingCheckRun } from "../github/check-run.js";
 import { writeJobSummary } from "../github/job-summary.js";
 import { apiUrlFromEnv, createOctokit } from "../github/octokit.js";
-import { decideConclusion, type RunEnd } from "../ledger/conclusion.js";
+import { decideEndWithoutRows, type RunEnd } from "../ledger/conclusion.js";
 import { createRedactor, secretForms } from "../ledger/redact.js";
 import { SAVED_STATE } from "./state.js";
 
@@ -107,15 +107,7 @@ async function post(env: Env): Promise<PostOutcome> {
   }
 
   const end: RunEnd = cancelled ? { kind: "cancelled" } : { kind: "abandoned" };
-  const decided = decideConclusion({
-    rows: [],
-    sinks: [],
-    gateSinks: [],
-    buildEvidence: { kind: "none-detected" },
-    postedCommitTree: null,
-    requireEvidence: false,
-    end,
-  });
+  const decided = decideEndWithoutRows(end);
   const conclusion = decided.conclusion === "cancelled" ? "cancelled" : "failure";
   const summary = postSummary(env, { cancelled, runId, title: decided.title, status: existing.status });
   try {

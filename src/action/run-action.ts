@@ -17,7 +17,7 @@ import { CheckRunReporter } from "../github/check-run-reporter.js";
 import { type EventContext, readEventContext } from "../github/event-context.js";
 import { writeJobSummary } from "../github/job-summary.js";
 import { apiUrlFromEnv, createOctokit } from "../github/octokit.js";
-import { type Conclusion, decideConclusion, type RunEnd } from "../ledger/conclusion.js";
+import { type Conclusion, decideEndWithoutRows, type RunEnd } from "../ledger/conclusion.js";
 import type { Ledger } from "../ledger/ledger.js";
 import { escapeInline } from "../ledger/markdown-syntax.js";
 import { createRedactor, secretForms } from "../ledger/redact.js";
@@ -325,20 +325,12 @@ async function main(
 
 async function endEarly(
   reporter: CheckRunReporter,
-  end: RunEnd,
+  end: Exclude<RunEnd, { kind: "completed" }>,
   message: string,
   env: Env,
   notes: readonly string[] = [],
 ): Promise<void> {
-  const decided = decideConclusion({
-    rows: [],
-    sinks: [],
-    gateSinks: [],
-    buildEvidence: { kind: "none-detected" },
-    postedCommitTree: null,
-    requireEvidence: false,
-    end,
-  });
+  const decided = decideEndWithoutRows(end);
   // `decided.reason` already quotes `message` and adds what was (not) spent.
   const summary = `## ${decided.title}\n\n${decided.reason}\n${notes.map((note) => `\n> ${escapeInline(note)}\n`).join("")}`;
   await writeJobSummary(summary, { env });

@@ -11,7 +11,7 @@ import { CheckRunClient, CheckRunWriteError } from "../github/check-run.js";
 import { CheckRunReporter } from "../github/check-run-reporter.js";
 import { apiUrlFromEnv, createOctokit, type GateOctokit } from "../github/octokit.js";
 import { createRecordingOctokit, type RecordedRequest } from "../github/recording-octokit.js";
-import { decideConclusion } from "../ledger/conclusion.js";
+import { decideEndWithoutRows } from "../ledger/conclusion.js";
 import type { Ledger } from "../ledger/ledger.js";
 import type { LedgerRow } from "../ledger/model.js";
 import { createRedactor } from "../ledger/redact.js";
@@ -244,15 +244,7 @@ export async function runCliAuto(argv: readonly string[], io: CliIo): Promise<nu
         result.kind === "refused"
           ? { kind: "refused" as const, reason: "build-evidence" as const, message: result.message }
           : { kind: "usage-error" as const, message: result.message };
-      const decided = decideConclusion({
-        rows: [],
-        sinks: [],
-        gateSinks: [],
-        buildEvidence: { kind: "none-detected" },
-        postedCommitTree: null,
-        requireEvidence: false,
-        end,
-      });
+      const decided = decideEndWithoutRows(end);
       io.err.write(`evidence-gate auto: ${result.message}\n`);
       if (reporter !== null)
         await reporter.end(decided.conclusion, decided.title, `${decided.title}\n\n${result.message}`);

@@ -177,7 +177,9 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
   }
   const setupError = (await o.beforeFirstModelCall?.()) ?? null;
   if (setupError !== null) return { kind: "usage_error", message: setupError };
-  const claudePath = findExecutable(o.claudeExecutable, o.modelEnv("planner").PATH);
+  // The model child's PATH is the run's own (`buildChildEnv` keeps it); building a model env here would
+  // mint a HOME in the action for nothing.
+  const claudePath = findExecutable(o.claudeExecutable, o.baseEnv.PATH);
   if (claudePath === null) {
     return {
       kind: "usage_error",
@@ -281,8 +283,9 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
     // --commit never puts a failed run's changes on the branch: they stay in patch.diff for a person to judge.
     const everyRowPassed = args.rows.length > 0 && args.rows.every((r) => r.verdict === "PASS");
     // --commit never puts a known secret (the token, the model key) into git history either.
-    const changesHoldSecret =
-      changed && o.commit && redactor.contains((await workingTreePatch(repoDir, start.sha, gitContext)).diff);
+    // The nodes' changes, diffed once: checked for secrets before a --commit, saved when not committed.
+    const nodesPatch = changed ? await workingTreePatch(repoDir, start.sha, gitContext) : null;
+    const changesHoldSecret = nodesPatch !== null && redactor.contains(nodesPatch.diff);
     // Commit what was verified: the sinks' one evidence tree when they share it, else the working tree.
     const sinkTrees = new Set(
       args.rows.filter((r) => r.sink && r.verify?.evidenceTree).map((r) => r.verify!.evidenceTree!),
@@ -320,7 +323,7 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
         commitNote = "the nodes' changes, committed by --commit";
       }
     } else if (changed) {
-      const p = await workingTreePatch(repoDir, start.sha, gitContext);
+      const p = nodesPatch!;
       // patch.diff is the nodes' content byte for byte and is left as is (a redacted patch would not apply);
       // the ledger's preview is redacted, and says so when the patch holds a known secret.
       const path = dir.writeBytes("patch.diff", p.diffBytes);

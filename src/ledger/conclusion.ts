@@ -100,6 +100,22 @@ export interface ConclusionInput {
 const PATCH_NOT_ON_COMMIT = "the evidence is for a patch that is not on this commit";
 
 /**
+ * The conclusion of a run that ended before any node ran (a refusal, a usage error, a cancel or an
+ * abandoned run, as seen by the post step): `end` alone decides it; there are no rows or sinks to judge.
+ */
+export function decideEndWithoutRows(end: Exclude<RunEnd, { kind: "completed" }>): Conclusion {
+  return decideConclusion({
+    rows: [],
+    sinks: [],
+    gateSinks: [],
+    buildEvidence: { kind: "none-detected" },
+    postedCommitTree: null,
+    requireEvidence: false,
+    end,
+  });
+}
+
+/**
  * The check run conclusion and run outcome of a finished run — SPEC §6's table, row by row.
  *
  * A node is judged by its executions: a FAIL row counts unless it is marked `superseded` and a later row of

@@ -216,12 +216,14 @@ function unreachable(value: never): never {
 const MIN_EMBEDDED_SECRET_LENGTH = 12;
 
 /**
- * True when `value` embeds a known secret (`Bearer <token>`, a proxy URL with the key in it), as written or
+ * A test: does a value embed a known secret (`Bearer <token>`, a proxy URL with the key in it), as written or
  * in any form the ledger's redactor knows (base64 of `user:token`, percent-encoded, hex).
  */
-function holdsLongSecret(value: string, secrets: ReadonlySet<string>): boolean {
+function embeddedSecretMatcher(secrets: ReadonlySet<string>): (value: string) => boolean {
   const long = [...secrets].filter((secret) => secret.length >= MIN_EMBEDDED_SECRET_LENGTH);
-  return long.length > 0 && createRedactor(long).contains(value);
+  if (long.length === 0) return () => false;
+  const redactor = createRedactor(long);
+  return (value) => redactor.contains(value);
 }
 
 /**
@@ -232,10 +234,12 @@ function holdsLongSecret(value: string, secrets: ReadonlySet<string>): boolean {
 export function buildChildEnv(options: ChildEnvOptions): Record<string, string> {
   const secrets = new Set((options.knownSecrets ?? []).filter((s) => s.length > 0));
   const passThrough = new Set((options.passThrough ?? []).map((n) => n.toUpperCase()));
+  // Built once per environment: a secret's encoded forms are computed here, not once per variable.
+  const holdsEmbeddedSecret = embeddedSecretMatcher(secrets);
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(options.base)) {
     if (value === undefined) continue;
-    if (secrets.has(value) || holdsLongSecret(value, secrets)) continue;
+    if (secrets.has(value) || holdsEmbeddedSecret(value)) continue;
     const upper = name.toUpperCase();
     const passable = passThrough.has(upper) && neverPassableReason(upper) === null;
     if (!passable && dropReason(name, options.child, options.base) !== null) continue;

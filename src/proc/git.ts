@@ -3,7 +3,7 @@
  * credential, no action inputs). Used for the evidence tree, the starting commit and `--commit`.
  */
 import { buildChildEnv } from "./child-env.js";
-import { runProcess } from "./run-process.js";
+import { type ProcessResult, type RunProcessOptions, runProcess } from "./run-process.js";
 
 export interface GitOptions {
   readonly cwd: string;
@@ -26,12 +26,12 @@ export class GitError extends Error {
   }
 }
 
-/**
- * Runs `git ARGS` and returns its stdout (trailing newline trimmed).
- *
- * @throws GitError when git cannot start, times out, or exits non-zero.
- */
-export async function git(args: readonly string[], options: GitOptions): Promise<string> {
+/** Runs git once through the seam and turns every outcome but exit 0 into a {@link GitError}. */
+async function runGit(
+  args: readonly string[],
+  options: GitOptions,
+  output: Pick<RunProcessOptions, "tailBytes" | "onStdoutData" | "signal">,
+): Promise<Extract<ProcessResult, { kind: "exited" }>> {
   const result = await runProcess({
     command: "git",
     args,
@@ -43,7 +43,7 @@ export async function git(args: readonly string[], options: GitOptions): Promise
       set: { GIT_TERMINAL_PROMPT: "0", ...options.set },
     }),
     timeoutMs: options.timeoutMs ?? 120_000,
-    tailBytes: 8 * 1024 * 1024,
+    ...output,
   });
   if (result.kind !== "exited") {
     throw new GitError(args, result.kind === "spawn_failed" ? result.message : result.kind);
@@ -51,6 +51,16 @@ export async function git(args: readonly string[], options: GitOptions): Promise
   if (result.exitCode !== 0) {
     throw new GitError(args, `exit ${result.exitCode}: ${result.stderrTail.trim().slice(-2000)}`);
   }
+  return result;
+}
+
+/**
+ * Runs `git ARGS` and returns its stdout (trailing newline trimmed).
+ *
+ * @throws GitError when git cannot start, times out, or exits non-zero.
+ */
+export async function git(args: readonly string[], options: GitOptions): Promise<string> {
+  const result = await runGit(args, options, { tailBytes: 8 * 1024 * 1024 });
   return result.stdoutTail.replace(/\n$/, "");
 }
 
@@ -65,26 +75,10 @@ export async function gitStream(
   args: readonly string[],
   options: GitOptions & { readonly onStdout: (chunk: Buffer) => void; readonly signal?: AbortSignal },
 ): Promise<void> {
-  const result = await runProcess({
-    command: "git",
-    args,
-    cwd: options.cwd,
-    env: buildChildEnv({
-      base: options.baseEnv ?? process.env,
-      child: { kind: "git" },
-      knownSecrets: options.knownSecrets ?? [],
-      set: { GIT_TERMINAL_PROMPT: "0", ...options.set },
-    }),
-    timeoutMs: options.timeoutMs ?? 120_000,
-    // stdout goes to the callback; the seam's own tails only carry stderr for the error message.
+  // stdout goes to the callback; the seam's own tails only carry stderr for the error message.
+  await runGit(args, options, {
     tailBytes: 64 * 1024,
     onStdoutData: options.onStdout,
     ...(options.signal !== undefined ? { signal: options.signal } : {}),
   });
-  if (result.kind !== "exited") {
-    throw new GitError(args, result.kind === "spawn_failed" ? result.message : result.kind);
-  }
-  if (result.exitCode !== 0) {
-    throw new GitError(args, `exit ${result.exitCode}: ${result.stderrTail.trim().slice(-2000)}`);
-  }
 }
