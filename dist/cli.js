@@ -8693,12 +8693,12 @@ var require_light = __commonJS({
 import { resolve as resolve6 } from "node:path";
 
 // src/cli/run-auto-command.ts
-import { existsSync as existsSync4, realpathSync as realpathSync4, statSync as statSync2, writeFileSync as writeFileSync4 } from "node:fs";
-import { dirname as dirname3, isAbsolute as isAbsolute6, join as join8, relative as relative5, resolve as resolve5 } from "node:path";
+import { existsSync as existsSync4, statSync as statSync2, writeFileSync as writeFileSync4 } from "node:fs";
+import { dirname as dirname3, join as join8, resolve as resolve5 } from "node:path";
 
 // src/engine/auto-run.ts
-import { existsSync as existsSync3, realpathSync as realpathSync3, statSync } from "node:fs";
-import { isAbsolute as isAbsolute5, relative as relative4, resolve as resolve4 } from "node:path";
+import { existsSync as existsSync3, statSync } from "node:fs";
+import { resolve as resolve4 } from "node:path";
 
 // src/evidence/build-signals.ts
 import { lstat, opendir } from "node:fs/promises";
@@ -9266,6 +9266,11 @@ function isPlainObject(value) {
   return proto === Object.prototype || proto === null;
 }
 
+// src/ledger/unreachable.ts
+function unreachable(value) {
+  throw new Error(`Internal error: unexpected value ${JSON.stringify(value)}`);
+}
+
 // src/proc/child-env.ts
 var ALWAYS_DROPPED_NAMES = /* @__PURE__ */ new Set([
   "GITHUB_TOKEN",
@@ -9380,9 +9385,6 @@ function dropReason(name, child, base) {
   if (isSecretLikeName(upper)) return "secret-like name";
   if (INJECTION_VECTORS.has(upper)) return "injection vector";
   return null;
-}
-function unreachable(value) {
-  throw new Error(`Internal error: unexpected child kind ${JSON.stringify(value)}`);
 }
 var MIN_EMBEDDED_SECRET_LENGTH = 12;
 function embeddedSecretMatcher(secrets) {
@@ -10373,7 +10375,7 @@ async function measureAndRun(options2) {
       };
       break;
     default:
-      return unreachable2(result);
+      return unreachable(result);
   }
   if (options2.reuse && key !== null && (evidence.outcome === "passed" || evidence.outcome === "failed")) {
     options2.reuse.cache.record(key, options2.reuse.nodeId, evidence);
@@ -10413,11 +10415,8 @@ function ignoredFields(comparison) {
     case "unknown":
       return { ignoredFiles: "unknown", ignoredFilesReason: comparison.reason };
     default:
-      return unreachable2(comparison);
+      return unreachable(comparison);
   }
-}
-function unreachable2(value) {
-  throw new Error(`Internal error: unexpected value ${JSON.stringify(value)}`);
 }
 function boundedTail(parts) {
   const text2 = parts.filter((p) => p !== null && p.length > 0).join("\n");
@@ -37277,23 +37276,23 @@ function schemaIssues(issues, raw) {
 }
 function describeIssue(issue2, raw) {
   const path = issue2.path.filter((key) => typeof key !== "symbol");
-  const { nodeId, prefix, relative: relative6 } = locate(path, raw);
+  const { nodeId, prefix, relative: relative4 } = locate(path, raw);
   const at = (field) => JSON.stringify(prefix + renderPath(field));
   const make2 = (reason) => ({ nodeId, reason });
   switch (issue2.code) {
     case "unrecognized_keys": {
       const inNode = path[0] === "nodes" && typeof path[1] === "number";
-      const shapeKey = relative6.filter((key) => typeof key === "string").join(".");
+      const shapeKey = relative4.filter((key) => typeof key === "string").join(".");
       const known = inNode ? NODE_OBJECT_FIELDS[shapeKey] : shapeKey === "" ? GRAPH_FIELDS : void 0;
       return issue2.keys.map((key) => {
         const goHint = inNode && shapeKey === "" && GO_ONLY_NODE_FIELDS.has(key) ? "; it is an oh-my-graph field evidence-gate does not support" : "";
         const knownList = known === void 0 ? "" : ` (known fields: ${known.join(", ")})`;
-        return make2(`unknown field ${at([...relative6, key])}${goHint}${knownList}`);
+        return make2(`unknown field ${at([...relative4, key])}${goHint}${knownList}`);
       });
     }
     case "invalid_type": {
-      if (issue2.input === void 0) return [make2(`missing required field ${at(relative6)}`)];
-      const subject = relative6.length === 0 && prefix !== "" ? prefix.replace(/\.$/, "") : `field ${at(relative6)}`;
+      if (issue2.input === void 0) return [make2(`missing required field ${at(relative4)}`)];
+      const subject = relative4.length === 0 && prefix !== "" ? prefix.replace(/\.$/, "") : `field ${at(relative4)}`;
       return [
         make2(
           `${subject} must be ${EXPECTED[issue2.expected] ?? issue2.expected} (got ${describe3(issue2.input)})`
@@ -37303,7 +37302,7 @@ function describeIssue(issue2, raw) {
     case "invalid_value":
       return [
         make2(
-          `field ${at(relative6)} must be one of: ${issue2.values.map(String).join(", ")} (got ${describe3(issue2.input)})`
+          `field ${at(relative4)} must be one of: ${issue2.values.map(String).join(", ")} (got ${describe3(issue2.input)})`
         )
       ];
     case "invalid_union": {
@@ -37311,10 +37310,10 @@ function describeIssue(issue2, raw) {
         const first = branch[0];
         return first?.code === "invalid_type" ? [EXPECTED[first.expected] ?? first.expected] : [];
       });
-      return [make2(`field ${at(relative6)} must be ${expected.join(" or ")} (got ${describe3(issue2.input)})`)];
+      return [make2(`field ${at(relative4)} must be ${expected.join(" or ")} (got ${describe3(issue2.input)})`)];
     }
     default:
-      return [make2(`field ${at(relative6)}: ${issue2.message}`)];
+      return [make2(`field ${at(relative4)}: ${issue2.message}`)];
   }
 }
 var EXPECTED = {
@@ -37853,11 +37852,6 @@ function isRecord2(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-// src/ledger/unreachable.ts
-function unreachable3(value) {
-  throw new Error(`Internal error: unexpected value ${JSON.stringify(value)}`);
-}
-
 // src/ledger/cells.ts
 function verdictLabel(row) {
   switch (row.verdict) {
@@ -37868,7 +37862,7 @@ function verdictLabel(row) {
     case "SKIPPED":
       return "SKIPPED";
     default:
-      return unreachable3(row);
+      return unreachable(row);
   }
 }
 function nodeLabel(row) {
@@ -37922,7 +37916,7 @@ function ignoredFilesWords(verify) {
     case "unknown":
       return `git-ignored files not compared: ${verify.ignoredFilesReason ?? "unknown reason"}`;
     default:
-      return unreachable3(verify.ignoredFiles);
+      return unreachable(verify.ignoredFiles);
   }
 }
 function evidenceGapWords(verify, shown2 = 10) {
@@ -37988,7 +37982,7 @@ function verifyExitWords(verify) {
     case "spawn_failed":
       return "could not be started (no exit code)";
     default:
-      return unreachable3(verify.outcome);
+      return unreachable(verify.outcome);
   }
 }
 function failedVerifications(rows) {
@@ -38085,7 +38079,7 @@ function decideConclusion(input2) {
         reason: `The run exceeded timeout-minutes (${end.limitMinutes}) and was stopped; the rows below are what had finished.`
       };
     default:
-      return unreachable3(end);
+      return unreachable(end);
   }
 }
 function refusalTitle(reason) {
@@ -38097,7 +38091,7 @@ function refusalTitle(reason) {
     case "unsupported-trigger":
       return "Refused: unsupported trigger";
     default:
-      return unreachable3(reason);
+      return unreachable(reason);
   }
 }
 function decidePaused(input2, end) {
@@ -38121,7 +38115,7 @@ function decidePaused(input2, end) {
         reason: `Node "${end.nodeId}" hit the model's session limit; resume with --retry-failed once the limit resets to finish exactly the work that never ran.`
       };
     default:
-      return unreachable3(end.reason);
+      return unreachable(end.reason);
   }
 }
 function judgeRows(input2) {
@@ -38306,7 +38300,7 @@ function noEvidenceReason(answer) {
     case "attached":
       return `A verify command ("${answer.command}") was attached, but no sink was verified with it.`;
     default:
-      return unreachable3(answer);
+      return unreachable(answer);
   }
 }
 function countNodes(n) {
@@ -39170,11 +39164,8 @@ function ceilingDisclosure(options2) {
     case "codex":
       return options2.loadedUserConfig ? codexLoaded(voice) : codexIsolated(voice);
     default:
-      return unreachable4(options2.runtime);
+      return unreachable(options2.runtime);
   }
-}
-function unreachable4(value) {
-  throw new Error(`Internal error: unexpected runtime ${JSON.stringify(value)}`);
 }
 
 // src/proc/which.ts
@@ -39242,13 +39233,10 @@ function buildClaudeArgv(inv) {
       argv.push("--resume", inv.session.sessionId);
       break;
     default:
-      return unreachable5(inv.session);
+      return unreachable(inv.session);
   }
   argv.push("--", inv.prompt);
   return argv;
-}
-function unreachable5(value) {
-  throw new Error(`Internal error: unexpected value ${JSON.stringify(value)}`);
 }
 
 // src/runtime/claude-stream.ts
@@ -39547,11 +39535,8 @@ async function invokeClaude(call) {
       };
     }
     default:
-      return unreachable6(result);
+      return unreachable(result);
   }
-}
-function unreachable6(value) {
-  throw new Error(`Internal error: unexpected process result ${JSON.stringify(value)}`);
 }
 
 // src/engine/outside-writes.ts
@@ -39571,6 +39556,10 @@ function outsideWrites(paths, where) {
   }
   if (outside.size === 0) return void 0;
   return { total: outside.size, paths: [...outside].slice(0, OUTSIDE_WRITES_KEPT) };
+}
+function liesInRepository(path, where) {
+  const placed = placePath(path, where.cwd);
+  return placed !== null && inside(realOrSelf(resolve3(where.repoRoot)), placed);
 }
 function placePath(path, cwd) {
   if (path === "~" || path.startsWith("~/") || path.startsWith(`~${sep3}`)) return null;
@@ -39696,7 +39685,7 @@ async function runAgentNode(spec, ctx, signal) {
     case "completed":
       break;
     default:
-      return unreachable7(outcome);
+      return unreachable(outcome);
   }
   const r = outcome.result;
   if (r.isError) {
@@ -39759,9 +39748,6 @@ function oneLine(text2) {
 function lastLine(text2) {
   const lines = text2.trim().split("\n");
   return oneLine(lines[lines.length - 1] ?? "");
-}
-function unreachable7(value) {
-  throw new Error(`Internal error: unexpected outcome ${JSON.stringify(value)}`);
 }
 
 // src/engine/plan-call.ts
@@ -40109,9 +40095,7 @@ async function runAuto(o) {
     return { kind: "usage_error", message: "goal is empty: pass the goal (input `goal`, flag `--goal`)" };
   const repoDir = resolve4(o.repoDir);
   const workDir = o.workingDirectory ? resolve4(repoDir, o.workingDirectory) : repoDir;
-  const realPath = (path) => existsSync3(path) ? realpathSync3(path) : path;
-  const relativeWorkDir = relative4(realPath(repoDir), realPath(workDir));
-  if (relativeWorkDir.startsWith("..") || isAbsolute5(relativeWorkDir)) {
+  if (!liesInRepository(workDir, { cwd: repoDir, repoRoot: repoDir })) {
     return {
       kind: "usage_error",
       message: `working directory ${workDir} is outside the repository ${repoDir}: working-directory / --working-directory must name a sub-folder of it`
@@ -40879,7 +40863,7 @@ function answerWords(answer) {
     case "none-detected":
       return { kind: answer.kind, words: "no build signal was detected and no verify command was given" };
     default:
-      return unreachable3(answer);
+      return unreachable(answer);
   }
 }
 function sinkEvidence(plan) {
@@ -41007,7 +40991,7 @@ function planSection(ledger) {
           lines.push(`- sink ${id2}: no verify command \u2014 its PASS is the model's, about its own work`);
           break;
         default:
-          unreachable3(sink);
+          unreachable(sink);
       }
     }
   }
@@ -45883,7 +45867,7 @@ function buildEvidence(ledger) {
         lines.push(`  sink ${sink.nodeId}: no verify command \u2014 its PASS is the model's, about its own work`);
         break;
       default:
-        unreachable3(sink);
+        unreachable(sink);
     }
   }
   return lines;
@@ -45975,7 +45959,7 @@ function describePolicySource(source) {
     case "none":
       return `no ${POLICY_FILE}`;
     default:
-      return unreachable8(source);
+      return unreachable(source);
   }
 }
 var KNOWN_KEYS = `the known keys are ${POLICY_KEYS.join(", ")}`;
@@ -46149,9 +46133,6 @@ function policySummary(policy) {
 }
 function isErrno(error62, code) {
   return typeof error62 === "object" && error62 !== null && error62.code === code;
-}
-function unreachable8(value) {
-  throw new Error(`Internal error: unexpected policy source ${JSON.stringify(value)}`);
 }
 
 // src/cli/exit-codes.ts
@@ -46600,7 +46581,7 @@ ${renderLedgerText(ledger)}
       return exitCodeFor(ledger);
     }
     default:
-      return unreachable9(result);
+      return unreachable(result);
   }
 }
 function checkPaths(repoDir, f, cwd) {
@@ -46610,9 +46591,7 @@ function checkPaths(repoDir, f, cwd) {
   else if (!isDir(repoDir)) problems.push(`--repo ${repoDir} is not a folder: give the repository's folder`);
   if (f.workingDirectory !== void 0) {
     const wd = resolve5(repoDir, f.workingDirectory);
-    const real = (path) => existsSync4(path) ? realpathSync4(path) : path;
-    const rel = relative5(real(repoDir), real(wd));
-    if (rel.startsWith("..") || isAbsolute6(rel)) {
+    if (!liesInRepository(wd, { cwd: repoDir, repoRoot: repoDir })) {
       problems.push(
         `--working-directory ${f.workingDirectory} is outside --repo ${repoDir}: give a sub-folder of the repository`
       );
@@ -46647,9 +46626,6 @@ function nodeLine(row) {
 }
 function indent(text2) {
   return text2.split("\n").map((l) => `  ${l}`).join("\n");
-}
-function unreachable9(value) {
-  throw new Error(`Internal error: unexpected result ${JSON.stringify(value)}`);
 }
 
 // src/cli/version.ts

@@ -23,6 +23,7 @@ import { escapeInline } from "../ledger/markdown-syntax.js";
 import { createRedactor, secretForms } from "../ledger/redact.js";
 import { renderLedgerMarkdown } from "../ledger/render-markdown.js";
 import { renderLedgerText } from "../ledger/render-text.js";
+import { unreachable } from "../ledger/unreachable.js";
 import { autoRunPolicy, policySummary } from "../policy/policy-file.js";
 import { buildChildEnv } from "../proc/child-env.js";
 import { CommandFence } from "../proc/command-fence.js";
@@ -389,8 +390,4 @@ function finishStep(result: StepResult, title: string): void {
   } else if (result.outcome === "paused" || result.conclusion !== "success") {
     core.warning(`evidence-gate: ${title} (check run conclusion: ${result.conclusion})`);
   }
-}
-
-function unreachable(value: never): never {
-  throw new Error(`Internal error: unexpected result ${JSON.stringify(value)}`);
 }

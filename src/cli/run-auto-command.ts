@@ -2,9 +2,10 @@
  * `evidence-gate auto`: parse flags, run the engine once, print the plan, a line per node and the
  * ledger, optionally post (or record) the check run, and map the result to an exit code (SPEC §2).
  */
-import { existsSync, realpathSync, statSync, writeFileSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { existsSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { type AutoRunResult, runAuto } from "../engine/auto-run.js";
+import { liesInRepository } from "../engine/outside-writes.js";
 import { mintRunId } from "../engine/run-id.js";
 import { startingCommit } from "../evidence/evidence-tree.js";
 import { CheckRunClient, CheckRunWriteError } from "../github/check-run.js";
@@ -18,6 +19,7 @@ import { createRedactor } from "../ledger/redact.js";
 import { renderLedgerJson } from "../ledger/render-json.js";
 import { renderLedgerMarkdown } from "../ledger/render-markdown.js";
 import { renderLedgerText } from "../ledger/render-text.js";
+import { unreachable } from "../ledger/unreachable.js";
 import { autoRunPolicy, policySummary, readWorkingTreePolicy } from "../policy/policy-file.js";
 import { buildChildEnv } from "../proc/child-env.js";
 import { EXIT, exitCodeFor } from "./exit-codes.js";
@@ -316,9 +318,7 @@ function checkPaths(repoDir: string, f: AutoFlags, cwd: string): string[] {
   else if (!isDir(repoDir)) problems.push(`--repo ${repoDir} is not a folder: give the repository's folder`);
   if (f.workingDirectory !== undefined) {
     const wd = resolve(repoDir, f.workingDirectory);
-    const real = (path: string): string => (existsSync(path) ? realpathSync(path) : path);
-    const rel = relative(real(repoDir), real(wd));
-    if (rel.startsWith("..") || isAbsolute(rel)) {
+    if (!liesInRepository(wd, { cwd: repoDir, repoRoot: repoDir })) {
       problems.push(
         `--working-directory ${f.workingDirectory} is outside --repo ${repoDir}: give a sub-folder of the repository`,
       );
@@ -363,10 +363,6 @@ function indent(text: string): string {
     .split("\n")
     .map((l) => `  ${l}`)
     .join("\n");
-}
-
-function unreachable(value: never): never {
-  throw new Error(`Internal error: unexpected result ${JSON.stringify(value)}`);
 }
 
 export type { Ledger };

@@ -10,6 +10,7 @@ import type { VerifyQueue } from "../evidence/verify.js";
 import { type Pattern, searchPattern } from "../graph/pattern.js";
 import { ignoredFilesWords, outsideWritesWords } from "../ledger/cells.js";
 import type { FailCause, LedgerRow, TokenUsage, VerifyEvidence } from "../ledger/model.js";
+import { unreachable } from "../ledger/unreachable.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
 import type { ClaudePermissionMode } from "../runtime/claude-argv.js";
 import { type ClaudeCallOutcome, invokeClaude } from "./invoke-claude.js";
@@ -244,8 +245,4 @@ function oneLine(text: string): string {
 function lastLine(text: string): string {
   const lines = text.trim().split("\n");
   return oneLine(lines[lines.length - 1] ?? "");
-}
-
-function unreachable(value: never): never {
-  throw new Error(`Internal error: unexpected outcome ${JSON.stringify(value)}`);
 }

@@ -4,8 +4,8 @@
  * ceiling on every planned node) → scheduled node runs → evidence trees → optional commit → ledger and
  * conclusion. Entry points (`src/action`, `src/cli`) call this once and map the result.
  */
-import { existsSync, realpathSync, statSync } from "node:fs";
-import { isAbsolute, relative, resolve } from "node:path";
+import { existsSync, statSync } from "node:fs";
+import { resolve } from "node:path";
 import type { BuildEvidenceAnswer, BuildSignal } from "../evidence/answer.js";
 import { decideBuildEvidence } from "../evidence/build-evidence.js";
 import { scanBuildSignals } from "../evidence/build-signals.js";
@@ -34,6 +34,7 @@ import { ceilingDisclosure } from "../policy/disclosure.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
 import { findExecutable } from "../proc/which.js";
 import { type AgentNodeSpec, runAgentNode } from "./agent-node.js";
+import { liesInRepository } from "./outside-writes.js";
 import { type PlanningCall, planWithRepair } from "./plan-call.js";
 import { RedactingRunDirectory } from "./redacting-run-dir.js";
 import { mintRunId, type RunId } from "./run-id.js";
@@ -126,9 +127,7 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
   const workDir = o.workingDirectory ? resolve(repoDir, o.workingDirectory) : repoDir;
   // Compare real paths: a symlinked working directory must not lead the run (and its verify) out of the
   // repository whose tree is the evidence.
-  const realPath = (path: string): string => (existsSync(path) ? realpathSync(path) : path);
-  const relativeWorkDir = relative(realPath(repoDir), realPath(workDir));
-  if (relativeWorkDir.startsWith("..") || isAbsolute(relativeWorkDir)) {
+  if (!liesInRepository(workDir, { cwd: repoDir, repoRoot: repoDir })) {
     return {
       kind: "usage_error",
       message: `working directory ${workDir} is outside the repository ${repoDir}: working-directory / --working-directory must name a sub-folder of it`,

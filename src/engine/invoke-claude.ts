@@ -3,6 +3,8 @@
  * parsed line by line, and the process outcome folded into one {@link ClaudeCallOutcome}.
  * `is_error: true` in the result event is a failure even when the process exits 0 (SPEC §4).
  */
+
+import { unreachable } from "../ledger/unreachable.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
 import { CommandFence } from "../proc/command-fence.js";
 import { runProcess } from "../proc/run-process.js";
@@ -136,8 +138,4 @@ export async function invokeClaude(call: ClaudeCall): Promise<ClaudeCallOutcome>
     default:
       return unreachable(result);
   }
-}
-
-function unreachable(value: never): never {
-  throw new Error(`Internal error: unexpected process result ${JSON.stringify(value)}`);
 }

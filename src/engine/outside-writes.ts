@@ -35,6 +35,19 @@ export function outsideWrites(
   return { total: outside.size, paths: [...outside].slice(0, OUTSIDE_WRITES_KEPT) };
 }
 
+/**
+ * True when `path` (resolved against `cwd`, then through real paths, as {@link outsideWrites} does) lies in
+ * `repoRoot` or is it. A path that cannot be placed is not inside. Used for the run's working directory too,
+ * so a symlink out of the repository never takes a run (or its verify) elsewhere.
+ */
+export function liesInRepository(
+  path: string,
+  where: { readonly cwd: string; readonly repoRoot: string },
+): boolean {
+  const placed = placePath(path, where.cwd);
+  return placed !== null && inside(realOrSelf(resolve(where.repoRoot)), placed);
+}
+
 /** The real absolute path `path` names, or `null` when it cannot be known. */
 function placePath(path: string, cwd: string): string | null {
   // The CLI expands `~` itself; where it points is not known here.

@@ -8,6 +8,7 @@
  * ({@link VerifyCache}) — the run's evidence is not re-bought per sink.
  */
 import type { VerifyEvidence } from "../ledger/model.js";
+import { unreachable } from "../ledger/unreachable.js";
 import { buildChildEnv } from "../proc/child-env.js";
 import { OutputTail } from "../proc/output-tail.js";
 import { type RunProcessOptions, runProcess } from "../proc/run-process.js";
@@ -247,10 +248,6 @@ function ignoredFields(comparison: IgnoredFilesComparison): Partial<VerifyEviden
     default:
       return unreachable(comparison);
   }
-}
-
-function unreachable(value: never): never {
-  throw new Error(`Internal error: unexpected value ${JSON.stringify(value)}`);
 }
 
 /** Joins the parts and keeps at most {@link VERIFY_TAIL_BYTES} bytes, cut at a character boundary. */

@@ -22,6 +22,7 @@ import {
 } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { DefaultArtifactClient, GHESNotSupportedError } from "@actions/artifact";
+import { unreachable } from "../ledger/unreachable.js";
 
 /** The part of `@actions/artifact`'s client this module calls (a seam for tests). */
 export interface ArtifactUploader {
@@ -243,8 +244,4 @@ export function artifactsMarkdown(artifacts: RunArtifacts, runDir: string): stri
   if (artifacts.runDirectory.kind !== "uploaded")
     lines.push("", `The run directory is on the runner at \`${runDir}\`.`);
   return lines.join("\n");
-}
-
-function unreachable(value: never): never {
-  throw new Error(`Internal error: unexpected artifact outcome ${JSON.stringify(value)}`);
 }

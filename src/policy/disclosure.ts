@@ -10,6 +10,7 @@
  * configuration files are restored from the base branch first, so it is the base branch's project files
  * only. The action paragraph says so.
  */
+import { unreachable } from "../ledger/unreachable.js";
 
 export type Runtime = "claude" | "codex";
 export type DisclosureSurface = "cli" | "action";
@@ -95,8 +96,4 @@ export function ceilingDisclosure(options: CeilingDisclosureOptions): string {
     default:
       return unreachable(options.runtime);
   }
-}
-
-function unreachable(value: never): never {
-  throw new Error(`Internal error: unexpected runtime ${JSON.stringify(value)}`);
 }

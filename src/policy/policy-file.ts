@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { parseDocument } from "yaml";
 import { z } from "zod";
 import { POLICY_FILE } from "../evidence/build-evidence.js";
+import { unreachable } from "../ledger/unreachable.js";
 import { DEFAULT_PLANNED_ALLOWLIST, extendAllowlist } from "./allowlist.js";
 
 export { POLICY_FILE };
@@ -298,8 +299,4 @@ export function policySummary(policy: Policy): string {
 
 function isErrno(error: unknown, code: string): boolean {
   return typeof error === "object" && error !== null && (error as { code?: unknown }).code === code;
-}
-
-function unreachable(value: never): never {
-  throw new Error(`Internal error: unexpected policy source ${JSON.stringify(value)}`);
 }

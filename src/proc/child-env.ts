@@ -34,6 +34,7 @@
  */
 
 import { createRedactor } from "../ledger/redact.js";
+import { unreachable } from "../ledger/unreachable.js";
 
 /** Which kind of child the environment is for. */
 export type ChildKind =
@@ -206,10 +207,6 @@ function dropReason(
   if (isSecretLikeName(upper)) return "secret-like name";
   if (INJECTION_VECTORS.has(upper)) return "injection vector";
   return null;
-}
-
-function unreachable(value: never): never {
-  throw new Error(`Internal error: unexpected child kind ${JSON.stringify(value)}`);
 }
 
 /** Below this length a secret is only matched as a whole value, never inside a longer one. */

@@ -24,6 +24,8 @@
  * (`--permission-mode bypassPermissions` says the same; running as root it also needs `IS_SANDBOX=1`,
  * which is the environment's business, not argv's — SPEC §9).
  */
+
+import { unreachable } from "../ledger/unreachable.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
 
 /** `--permission-mode` values accepted by claude 2.1.x (`claude --help`). */
@@ -103,8 +105,4 @@ export function buildClaudeArgv(inv: ClaudeInvocation): string[] {
   }
   argv.push("--", inv.prompt);
   return argv;
-}
-
-function unreachable(value: never): never {
-  throw new Error(`Internal error: unexpected value ${JSON.stringify(value)}`);
 }
