@@ -7,7 +7,7 @@ import { evidenceGaps } from "../../src/evidence/evidence-gaps.js";
 import { evidenceTree } from "../../src/evidence/evidence-tree.js";
 import { type RunVerifyOptions, runVerify } from "../../src/evidence/verify.js";
 import { evidenceGapWords, rowDetail } from "../../src/ledger/cells.js";
-import { type ConclusionInput, decideConclusion } from "../../src/ledger/conclusion.js";
+import { decideConclusion } from "../../src/ledger/conclusion.js";
 import { parseLedgerJson, renderLedgerJson } from "../../src/ledger/render-json.js";
 import {
   ATTACHED,
@@ -15,6 +15,7 @@ import {
   OTHER_TREE,
   pass,
   STARTING_TREE,
+  verifiedRunInput,
   verifiedSink,
 } from "../ledger/fixtures.js";
 import { commitAll, hermeticGitEnv, makeTempRepo, type TempRepo } from "../support/temp-repo.js";
@@ -149,18 +150,7 @@ describe(".gitattributes conversions", () => {
   });
 });
 
-function run(fields: Partial<ConclusionInput> = {}): ConclusionInput {
-  return {
-    rows: [pass("write"), verifiedSink("check")],
-    sinks: ["check"],
-    gateSinks: [],
-    buildEvidence: ATTACHED,
-    postedCommitTree: STARTING_TREE,
-    requireEvidence: false,
-    end: { kind: "completed" },
-    ...fields,
-  };
-}
+const run = verifiedRunInput;
 
 describe("decideConclusion — bytes the evidence tree does not hold", () => {
   it("dirty submodules turn success into action_required (outcome passed), naming the paths", () => {

@@ -3,13 +3,21 @@
  * changed ignored files is never `success`, and the ledger says why in every rendering.
  */
 import { describe, expect, it } from "vitest";
-import { type ConclusionInput, decideConclusion } from "../../src/ledger/conclusion.js";
+import { decideConclusion } from "../../src/ledger/conclusion.js";
 import type { Ledger } from "../../src/ledger/ledger.js";
 import type { VerifyEvidence } from "../../src/ledger/model.js";
 import { parseLedgerJson, renderLedgerJson } from "../../src/ledger/render-json.js";
 import { renderLedgerMarkdown } from "../../src/ledger/render-markdown.js";
 import { renderLedgerText } from "../../src/ledger/render-text.js";
-import { ATTACHED, fixtureLedger, OTHER_TREE, pass, STARTING_TREE, verifiedSink } from "./fixtures.js";
+import {
+  ATTACHED,
+  fixtureLedger,
+  OTHER_TREE,
+  pass,
+  STARTING_TREE,
+  verifiedRunInput,
+  verifiedSink,
+} from "./fixtures.js";
 
 const CHANGED: Partial<VerifyEvidence> = {
   ignoredFiles: "changed",
@@ -22,18 +30,7 @@ const CHANGED: Partial<VerifyEvidence> = {
   },
 };
 
-function run(fields: Partial<ConclusionInput> = {}): ConclusionInput {
-  return {
-    rows: [pass("write"), verifiedSink("check")],
-    sinks: ["check"],
-    gateSinks: [],
-    buildEvidence: ATTACHED,
-    postedCommitTree: STARTING_TREE,
-    requireEvidence: false,
-    end: { kind: "completed" },
-    ...fields,
-  };
-}
+const run = verifiedRunInput;
 
 describe("decideConclusion — git-ignored files", () => {
   it("`ignoredFiles: unchanged`, or absent (not measured), keeps success", () => {

@@ -3,26 +3,23 @@
  * outside the repository is never `success`, and the ledger says which files in every rendering.
  */
 import { describe, expect, it } from "vitest";
-import { type ConclusionInput, decideConclusion } from "../../src/ledger/conclusion.js";
+import { decideConclusion } from "../../src/ledger/conclusion.js";
 import type { OutsideWrites } from "../../src/ledger/model.js";
 import { parseLedgerJson, renderLedgerJson } from "../../src/ledger/render-json.js";
 import { renderLedgerText } from "../../src/ledger/render-text.js";
-import { ATTACHED, fixtureLedger, OTHER_TREE, pass, STARTING_TREE, verifiedSink } from "./fixtures.js";
+import {
+  ATTACHED,
+  fixtureLedger,
+  OTHER_TREE,
+  pass,
+  STARTING_TREE,
+  verifiedRunInput,
+  verifiedSink,
+} from "./fixtures.js";
 
 const OUTSIDE: OutsideWrites = { total: 1, paths: ["/srv/x/node_modules/sumlib/index.js"] };
 
-function run(fields: Partial<ConclusionInput> = {}): ConclusionInput {
-  return {
-    rows: [pass("write"), verifiedSink("check")],
-    sinks: ["check"],
-    gateSinks: [],
-    buildEvidence: ATTACHED,
-    postedCommitTree: STARTING_TREE,
-    requireEvidence: false,
-    end: { kind: "completed" },
-    ...fields,
-  };
-}
+const run = verifiedRunInput;
 
 describe("decideConclusion — writes outside the repository", () => {
   it("a non-sink node's outside write turns success into action_required (outcome passed), naming the path", () => {

@@ -1,5 +1,5 @@
 import type { BuildEvidenceAnswer } from "../../src/evidence/answer.js";
-import { decideConclusion, type RunEnd } from "../../src/ledger/conclusion.js";
+import { type ConclusionInput, decideConclusion, type RunEnd } from "../../src/ledger/conclusion.js";
 import { computeTotals, type Ledger, type PlanningCall, type PlanSection } from "../../src/ledger/ledger.js";
 import type { FailRow, LedgerRow, PassRow, SkippedRow, VerifyEvidence } from "../../src/ledger/model.js";
 
@@ -195,3 +195,20 @@ export const NEUTRAL_LEDGER = fixtureLedger({
   planningCalls: [{ costUsd: 0.0021, usage: { inputTokens: 400, outputTokens: 60 } }],
   evidenceTree: null,
 });
+
+/**
+ * A completed, fully verified run (an interior PASS and a sink `PASS (verified)` on the posted tree) as
+ * conclusion input; `fields` override any part. The base every conclusion-rule test starts from.
+ */
+export function verifiedRunInput(fields: Partial<ConclusionInput> = {}): ConclusionInput {
+  return {
+    rows: [pass("write"), verifiedSink("check")],
+    sinks: ["check"],
+    gateSinks: [],
+    buildEvidence: ATTACHED,
+    postedCommitTree: STARTING_TREE,
+    requireEvidence: false,
+    end: { kind: "completed" },
+    ...fields,
+  };
+}
