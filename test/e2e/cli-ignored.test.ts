@@ -4,7 +4,6 @@
  * CLI (whose Edit/Write tools really change the ignored file) and the scripted model server.
  */
 import { describe, expect, onTestFinished, test } from "vitest";
-import { runVerify } from "../../src/evidence/verify.js";
 import type { Ledger } from "../../src/ledger/ledger.js";
 import type { LedgerRow } from "../../src/ledger/model.js";
 import {
@@ -24,21 +23,10 @@ import {
   RUNNER_SOURCE,
   runnerEditScript,
 } from "../support/scenarios/ignored-edit.js";
-import { FIXED_SUM, hermeticGitEnv, makeSampleNodeRepo } from "../support/temp-repo.js";
+import { FIXED_SUM, makeSampleNodeRepo } from "../support/temp-repo.js";
+import { verifyOutcome } from "../support/verify-outcome.js";
 
-/** `npm test` in `dir`, run the way the engine runs a verify (no baseline: nothing is compared). */
-async function npmTest(dir: string): Promise<string> {
-  const evidence = await runVerify({
-    command: "npm test",
-    cwd: dir,
-    timeoutMs: 60_000,
-    expectExit: 0,
-    env: hermeticGitEnv,
-    passThrough: [],
-    knownSecrets: [],
-  });
-  return evidence.outcome;
-}
+const npmTest = (dir: string) => verifyOutcome(dir);
 
 async function harness(options: CliHarnessOptions): Promise<CliHarness> {
   const h = await startCliHarness(options);

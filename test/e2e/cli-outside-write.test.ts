@@ -5,7 +5,6 @@
  */
 import { readFileSync, realpathSync } from "node:fs";
 import { describe, expect, onTestFinished, test } from "vitest";
-import { runVerify } from "../../src/evidence/verify.js";
 import { startCliHarness } from "../support/cli-harness.js";
 import {
   makeOutsideRepo,
@@ -14,21 +13,9 @@ import {
   outsideWriteScript,
   SUMLIB_SOURCE,
 } from "../support/scenarios/outside-write.js";
-import { hermeticGitEnv } from "../support/temp-repo.js";
+import { verifyOutcome } from "../support/verify-outcome.js";
 
-/** `npm test` in `dir`, run the way the engine runs a verify. */
-async function npmTest(dir: string): Promise<string> {
-  const evidence = await runVerify({
-    command: "npm test",
-    cwd: dir,
-    timeoutMs: 60_000,
-    expectExit: 0,
-    env: hermeticGitEnv,
-    passThrough: [],
-    knownSecrets: [],
-  });
-  return evidence.outcome;
-}
+const npmTest = (dir: string) => verifyOutcome(dir);
 
 describe("a node that writes outside the repository does not make the run success", () => {
   test("the real Write tool writes a library outside the repository that its test imports: npm test passes, the conclusion is action_required naming the path (exit 0)", async () => {
