@@ -25697,10 +25697,15 @@ function describeOutsideWrites(writes, shown = 10) {
   return parts.length > 0 ? parts.join(", ") : "(no path recorded)";
 }
 function verifyExitWords(verify) {
+  const matches = verify.outputMatches;
+  const truncated = matches?.truncated === true ? " (only its first and last 8 MiB were searched; the output was longer)" : "";
   switch (verify.outcome) {
     case "passed":
-      return `exited ${verify.exitCode ?? "?"} (expected ${verify.expectExit})`;
+      return matches !== void 0 ? `exited ${verify.exitCode ?? "?"} (expected ${verify.expectExit}) and its output matched /${patternWords(matches.pattern)}/${truncated}` : `exited ${verify.exitCode ?? "?"} (expected ${verify.expectExit})`;
     case "failed":
+      if (matches !== void 0 && !matches.matched && verify.exitCode === verify.expectExit) {
+        return `exited ${verify.exitCode} but its output did not match /${patternWords(matches.pattern)}/${truncated}`;
+      }
       return `exited ${verify.exitCode ?? "without a code"} (expected ${verify.expectExit})`;
     case "timed_out":
       return `timed out after ${formatDuration(verify.durationMs)} (no exit code)`;
@@ -25709,6 +25714,10 @@ function verifyExitWords(verify) {
     default:
       return unreachable(verify.outcome);
   }
+}
+function patternWords(source) {
+  const flat = source.replace(/\r?\n/g, "\\n");
+  return flat.length > 120 ? `${flat.slice(0, 119)}\u2026` : flat;
 }
 
 // src/ledger/conclusion.ts
@@ -26008,6 +26017,8 @@ function noEvidenceReason(answer) {
       return "No build signal was detected and no verify command was given.";
     case "attached":
       return `A verify command ("${answer.command}") was attached, but no sink was verified with it.`;
+    case "graph":
+      return answer.verifiedSinks.length === 0 ? "No sink of the hand-written graph has a success_check.verify command, so the engine ran no build." : "The hand-written graph's verify commands did not verify any sink.";
     default:
       return unreachable(answer);
   }

@@ -3,6 +3,7 @@
  * (SPEC §2: 0 passed, 1 failed, 2 paused, 3 refused, 64 usage error, 124 timed out, 130 interrupted).
  */
 import { resolve } from "node:path";
+import { runCliLint } from "./lint-command.js";
 import { runCliAuto } from "./run-auto-command.js";
 import { VERSION } from "./version.js";
 
@@ -10,6 +11,7 @@ const USAGE = `usage: evidence-gate <command> [options]
 
 commands:
   auto    plan a graph from a goal, run it, run your verify command at its sinks, print the ledger
+  lint    check a graph file: every error and every advisory (free: nothing runs)
 
 options:
   --version   print the version
@@ -45,6 +47,8 @@ async function main(argv: readonly string[]): Promise<number> {
         signal: controller.signal,
       });
     }
+    case "lint":
+      return runCliLint(rest, { cwd: resolve("."), out: process.stdout, err: process.stderr });
     default:
       process.stderr.write(`evidence-gate: unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
       return 64;

@@ -8,7 +8,7 @@ import { writeFileSync } from "node:fs";
 import { qualifierFor } from "../evidence/qualifier.js";
 import type { VerifyQueue } from "../evidence/verify.js";
 import { type Pattern, searchPattern } from "../graph/pattern.js";
-import { ignoredFilesWords, outsideWritesWords } from "../ledger/cells.js";
+import { ignoredFilesWords, outsideWritesWords, verifyExitWords } from "../ledger/cells.js";
 import type { FailCause, LedgerRow, TokenUsage, VerifyEvidence } from "../ledger/model.js";
 import { unreachable } from "../ledger/unreachable.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
@@ -36,7 +36,16 @@ export interface AgentNodeSpec {
     readonly cwd: string;
     readonly timeoutMs: number;
     readonly expectExit: number;
+    /** `output_matches`: RE2 pattern searched over the command's full combined output. */
+    readonly outputMatches?: Pattern | null;
   } | null;
+  /**
+   * `fresh` (default): a new session whose id is minted here. `resume`: continue that session with
+   * `--resume` (`handoff: session`, SPEC §4); the row's session is the one the CLI reports.
+   */
+  readonly session?: { readonly kind: "fresh" } | { readonly kind: "resume"; readonly sessionId: string };
+  /** The node's `budget_usd` (USD, > 0): `--max-budget-usd` plus a post-hoc check of the reported cost. */
+  readonly budgetUsd?: number | null;
 }
 
 /** Run-wide settings every node shares. */
@@ -57,6 +66,17 @@ export interface NodeContext {
 export interface AgentNodeResult {
   readonly row: LedgerRow;
   readonly reply: string;
+  /**
+   * The failure was a judgment about the node's work — its reply did not match `result_matches`, or its
+   * verify command ran and said no — so a retry may quote the reply (research §6.4, ADR 0020). False for
+   * a pass and for every infrastructure failure (spawn, timeout, crash, budget, a verify that could not run).
+   */
+  readonly judged: boolean;
+  /**
+   * Set when the CLI failed with "hit your session limit" (SPEC §4): the run pauses rather than fails.
+   * `resetsAt` is the reset time as the CLI wrote it (never parsed), `null` when it gave none.
+   */
+  readonly sessionLimit: { readonly resetsAt: string | null } | null;
 }
 
 interface CallFacts {
@@ -110,14 +130,17 @@ export async function runAgentNode(
   ctx: NodeContext,
   signal: AbortSignal,
 ): Promise<AgentNodeResult> {
-  const sessionId = randomUUID();
+  const session = spec.session ?? { kind: "fresh" };
+  const sessionId = session.kind === "resume" ? session.sessionId : randomUUID();
   ctx.onStarted?.(spec.id, sessionId);
+  const budgetUsd = spec.budgetUsd ?? null;
   const outcome = await invokeClaude({
     executable: ctx.claudeExecutable,
     prompt: spec.prompt,
     permissionMode: spec.permissionMode,
     policy: spec.policy,
-    sessionId,
+    session: { kind: session.kind, sessionId },
+    ...(budgetUsd !== null ? { budgetUsd } : {}),
     ...(ctx.model !== undefined ? { model: ctx.model } : {}),
     cwd: spec.cwd,
     env: ctx.modelEnv(spec.id),
@@ -140,7 +163,13 @@ export async function runAgentNode(
     sink: spec.sink,
     ...(outside !== undefined ? { outsideWrites: outside } : {}),
   };
-  const fail = (cause: FailCause, detail: string, verify?: VerifyEvidence): AgentNodeResult => {
+  const fail = (
+    cause: FailCause,
+    detail: string,
+    verify?: VerifyEvidence,
+    judged = false,
+    sessionLimit: AgentNodeResult["sessionLimit"] = null,
+  ): AgentNodeResult => {
     writeFileSync(ctx.runDir.failedOutputPath(spec.id), facts.reply);
     return {
       row: {
@@ -149,8 +178,12 @@ export async function runAgentNode(
         cause,
         detail: outsideWords !== null ? `${detail}; ${outsideWords}` : detail,
         ...(verify ? { verify } : {}),
+        // A session-limit pause is not the node's failure: a later leg re-runs the node (SPEC §4).
+        ...(sessionLimit !== null ? { superseded: true } : {}),
       },
       reply: facts.reply,
+      judged,
+      sessionLimit,
     };
   };
 
@@ -172,6 +205,16 @@ export async function runAgentNode(
       return unreachable(outcome);
   }
   const r = outcome.result;
+  if (r.isError && r.sessionLimit !== null) {
+    const resetsAt = r.sessionLimit.resetsAt ?? null;
+    return fail(
+      "run_error",
+      `paused: the model's session limit was reached${resetsAt !== null ? ` (resets ${resetsAt})` : ""}; resume with --retry-failed`,
+      undefined,
+      false,
+      { resetsAt },
+    );
+  }
   if (r.isError) {
     const why = r.failureDetail ?? r.subtype;
     const cause: FailCause = r.budgetExhausted ? "budget_exceeded" : "run_error";
@@ -185,6 +228,8 @@ export async function runAgentNode(
     return fail(
       "result_mismatch",
       `reply does not match /${spec.resultMatches.source}/: ${oneLine(reply).slice(0, 200)}`,
+      undefined,
+      true,
     );
   }
   let verify: VerifyEvidence | undefined;
@@ -200,19 +245,26 @@ export async function runAgentNode(
       cwd: spec.verify.cwd,
       timeoutMs: spec.verify.timeoutMs,
       expectExit: spec.verify.expectExit,
+      outputMatches: spec.verify.outputMatches ?? null,
       signal,
     });
     // A build stopped by the signal is not evidence about the tree either way: the row says cancelled.
     if (verify.outcome !== "passed" && signal.aborted) return fail("cancelled", stopped);
     if (verify.outcome !== "passed") {
-      const detail =
-        verify.outcome === "failed"
-          ? `verify \`${verify.command}\` exited ${verify.exitCode} (expected ${verify.expectExit})`
-          : `verify \`${verify.command}\` ${verify.outcome === "timed_out" ? "timed out" : "could not start"}`;
-      return fail("verify_failed", detail, verify);
+      const detail = `verify \`${verify.command}\` ${verifyExitWords(verify)}`;
+      // Only a command that ran and said no is a judgment; one that timed out or could not start is not.
+      return fail("verify_failed", detail, verify, verify.outcome === "failed");
     }
   }
   writeFileSync(ctx.runDir.nodeOutputPath(spec.id), reply);
+  // Post-hoc budget check (research §5.8): the output is kept, the node fails. Strictly greater.
+  if (budgetUsd !== null && facts.costUsd !== null && facts.costUsd > budgetUsd) {
+    return fail(
+      "budget_exceeded",
+      `exceeded budget_usd: $${facts.costUsd.toFixed(4)} vs $${budgetUsd.toFixed(4)} (over by $${(facts.costUsd - budgetUsd).toFixed(4)})`,
+      verify,
+    );
+  }
   const qualifier = qualifierFor({
     gateApproved: false,
     verifyRan: verify ? { passed: true } : null,
@@ -235,6 +287,8 @@ export async function runAgentNode(
       ...(verify ? { verify } : {}),
     },
     reply,
+    judged: false,
+    sessionLimit: null,
   };
 }
 

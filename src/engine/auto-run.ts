@@ -1,29 +1,12 @@
-/**
- * The main job: `auto` end to end (SPEC §5, §6, §8). Build-evidence decision before any model call →
- * planner call (repaired once) → trusted mutations (verify command on every non-gate sink, the tool
- * ceiling on every planned node) → scheduled node runs → evidence trees → optional commit → ledger and
- * conclusion. Entry points (`src/action`, `src/cli`) call this once and map the result.
- */
-import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { BuildEvidenceAnswer, BuildSignal } from "../evidence/answer.js";
 import { decideBuildEvidence } from "../evidence/build-evidence.js";
 import { scanBuildSignals } from "../evidence/build-signals.js";
-import {
-  describeStartingCommit,
-  evidenceTree,
-  NoCommitError,
-  NotAGitRepositoryError,
-  startingCommit,
-} from "../evidence/evidence-tree.js";
 import { ignoredFilesFingerprint } from "../evidence/ignored-files.js";
-import { commitWorkingTree, workingTreePatch } from "../evidence/patch.js";
 import { VerifyQueue } from "../evidence/verify.js";
-import type { Graph } from "../graph/load.js";
 import { loadGraphObject } from "../graph/load.js";
-import { interpolate } from "../graph/placeholders.js";
-import { decideConclusion, type RunEnd } from "../ledger/conclusion.js";
-import { computeTotals, type Ledger, type PlanSection } from "../ledger/ledger.js";
+import type { RunEnd } from "../ledger/conclusion.js";
+import type { Ledger, PlanSection } from "../ledger/ledger.js";
 import type { LedgerRow } from "../ledger/model.js";
 import { createRedactor } from "../ledger/redact.js";
 import { attachVerifyCommand } from "../plan/attach-verify.js";
@@ -32,13 +15,13 @@ import { DEFAULT_PLANNED_ALLOWLIST, extendAllowlist } from "../policy/allowlist.
 import { plannedNodePolicy } from "../policy/ceiling.js";
 import { ceilingDisclosure } from "../policy/disclosure.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
-import { findExecutable } from "../proc/which.js";
-import { type AgentNodeSpec, runAgentNode } from "./agent-node.js";
-import { liesInRepository } from "./outside-writes.js";
+import { type FinishInput, finishRun, type RunFrame, snapshotLedger } from "./finish-run.js";
+import { executeGraph, type GraphRunHooks, RunStateStore } from "./graph-run.js";
 import { type PlanningCall, planWithRepair } from "./plan-call.js";
 import { RedactingRunDirectory } from "./redacting-run-dir.js";
 import { mintRunId, type RunId } from "./run-id.js";
-import { schedule } from "./scheduler.js";
+import { missingClaudeProblem, prepareRepository, workingDirectoryProblem } from "./run-setup.js";
+import { closeLeg, RUN_STATE_SCHEMA_VERSION } from "./run-state.js";
 
 /** Everything `auto` needs, parsed and checked by the entry point. Times in ms. */
 export interface AutoRunOptions {
@@ -99,7 +82,7 @@ export interface AutoRunOptions {
 }
 
 /** Progress callbacks; each may be async (the action posts check-run updates from them). */
-export interface AutoRunHooks {
+export interface AutoRunHooks extends Omit<GraphRunHooks, "onRows" | "onNodeFinished" | "onNodeStarted"> {
   readonly onRunStarted?: (runId: RunId, runDir: string) => void | Promise<void>;
   readonly onPlan?: (plan: PlanSection) => void | Promise<void>;
   /** An in-progress ledger (`conclusion: null`) after planning (`plan`) and after each node (`node`). */
@@ -123,22 +106,12 @@ export type AutoRunResult =
 export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
   if (o.goal.trim() === "")
     return { kind: "usage_error", message: "goal is empty: pass the goal (input `goal`, flag `--goal`)" };
+  const gitContext = { baseEnv: o.baseEnv, knownSecrets: o.knownSecrets };
+  // Before the build-evidence decision, as before: a bad working directory is a usage error first.
   const repoDir = resolve(o.repoDir);
   const workDir = o.workingDirectory ? resolve(repoDir, o.workingDirectory) : repoDir;
-  // Compare real paths: a symlinked working directory must not lead the run (and its verify) out of the
-  // repository whose tree is the evidence.
-  if (!liesInRepository(workDir, { cwd: repoDir, repoRoot: repoDir })) {
-    return {
-      kind: "usage_error",
-      message: `working directory ${workDir} is outside the repository ${repoDir}: working-directory / --working-directory must name a sub-folder of it`,
-    };
-  }
-  if (!existsSync(workDir) || !statSync(workDir).isDirectory()) {
-    return {
-      kind: "usage_error",
-      message: `working directory ${workDir} is not a folder: check working-directory / --repo`,
-    };
-  }
+  const wdProblem = workingDirectoryProblem(repoDir, workDir);
+  if (wdProblem !== null) return { kind: "usage_error", message: wdProblem };
   const signals = await scanBuildSignals(workDir === repoDir ? [repoDir] : [repoDir, workDir]);
   const decision = decideBuildEvidence({
     ...(o.verifyCmd !== undefined ? { verifyCmd: o.verifyCmd } : {}),
@@ -152,39 +125,20 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
     return { kind: "refused", message: decision.message, signals: decision.signals };
   const answer = decision.answer;
   // git runs from the run's own environment (never the host process's), like the verify's evidence tree.
-  const gitContext = { baseEnv: o.baseEnv, knownSecrets: o.knownSecrets };
-  let start: Awaited<ReturnType<typeof startingCommit>>;
-  try {
-    // Before anything is installed, billed or written: without a starting commit there is no evidence tree.
-    const prHead = o.pr?.headSha ?? o.postedHeadSha;
-    start = await startingCommit(repoDir, { ...gitContext, ...(prHead !== undefined ? { prHead } : {}) });
-  } catch (error) {
-    if (error instanceof NotAGitRepositoryError || error instanceof NoCommitError)
-      return { kind: "usage_error", message: `${error.message} Nothing was run.` };
-    throw error;
-  }
-  if (o.commit) {
-    // --commit commits "the nodes' changes": on a dirty tree it would sweep the user's own edits (and
-    // untracked files) into that commit and call them the nodes' work.
-    const before = await evidenceTree(repoDir, gitContext);
-    if (before !== start.tree) {
-      return {
-        kind: "usage_error",
-        message: `--commit needs a clean working tree: ${repoDir} has changes that are not committed (tracked edits or untracked, not ignored files), and --commit would commit them as the nodes' changes. Commit or stash them first, or run without --commit. Nothing was run.`,
-      };
-    }
-  }
+  const prepared = await prepareRepository({
+    repoDir,
+    ...(o.workingDirectory !== undefined ? { workingDirectory: o.workingDirectory } : {}),
+    commit: o.commit,
+    gitContext,
+    ...(o.pr ? { pr: { headSha: o.pr.headSha, baseRef: o.pr.baseRef } } : {}),
+    ...(o.postedHeadSha !== undefined ? { postedHeadSha: o.postedHeadSha } : {}),
+  });
+  if (!prepared.ok) return { kind: "usage_error", message: prepared.message };
+  const { start, startDescription } = prepared.repo;
   const setupError = (await o.beforeFirstModelCall?.()) ?? null;
   if (setupError !== null) return { kind: "usage_error", message: setupError };
-  // The model child's PATH is the run's own (`buildChildEnv` keeps it); building a model env here would
-  // mint a HOME in the action for nothing.
-  const claudePath = findExecutable(o.claudeExecutable, o.baseEnv.PATH);
-  if (claudePath === null) {
-    return {
-      kind: "usage_error",
-      message: `the claude CLI was not found: ${JSON.stringify(o.claudeExecutable)} is not an executable${o.claudeExecutable.includes("/") ? "" : " on PATH"}. Install @anthropic-ai/claude-code or point --claude-path at the executable; nothing was run`,
-    };
-  }
+  const missingClaude = missingClaudeProblem(o.claudeExecutable, o.baseEnv);
+  if (missingClaude !== null) return { kind: "usage_error", message: missingClaude };
 
   const runId = o.runId ?? mintRunId();
   // Known secrets (4+ characters) never reach what the run writes or hands on: the run directory, the
@@ -194,27 +148,39 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
   const dir = new RedactingRunDirectory(o.runsDir, runId, redactor);
   const startedAt = new Date().toISOString();
   dir.event({ type: "run_started", runId, mode: "auto" });
-  const startDescription = describeStartingCommit({
-    sha: start.sha,
-    parents: start.parents,
-    ...(o.pr
-      ? { prHead: o.pr.headSha, baseRef: o.pr.baseRef }
-      : o.postedHeadSha !== undefined
-        ? { prHead: o.postedHeadSha }
-        : {}),
-  });
-  const state = {
-    schema_version: 1,
+  const store = new RunStateStore(dir, {
+    schema_version: RUN_STATE_SCHEMA_VERSION,
     run_id: runId,
     mode: "auto",
     goal: o.goal,
     runtime: o.runtime,
+    ...(o.model !== undefined ? { model: o.model } : {}),
+    inputs: {},
     build_evidence: answer,
-    starting_commit: { sha: start.sha, tree: start.tree },
-    tool_policies: {} as Record<string, ToolPolicy>,
-    nodes: {} as Record<string, LedgerRow>,
-  };
-  dir.writeJson("state.json", state);
+    starting_commit: { sha: start.sha, tree: start.tree, description: startDescription },
+    repo_dir: repoDir,
+    work_dir: workDir,
+    concurrency: o.concurrency,
+    on_fail: o.onFail,
+    verify: { timeout_ms: o.verifyTimeoutMs, env: [...o.verifyEnv] },
+    ...(o.policy
+      ? {
+          policy: {
+            require_evidence: o.policy.requireEvidence === true,
+            ...(o.policy.source !== undefined ? { source: o.policy.source } : {}),
+          },
+        }
+      : {}),
+    tool_policies: {},
+    planning_calls: [],
+    plan: null,
+    rows: [],
+    nodes: {},
+    gates: {},
+    paused: null,
+    legs: [{ started_at: startedAt, kind: "fresh" }],
+  });
+  store.save();
   await o.hooks?.onRunStarted?.(runId, dir.path);
 
   let allowed: readonly string[] = DEFAULT_PLANNED_ALLOWLIST;
@@ -230,7 +196,7 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
     goal: o.goal,
     inputs: [],
     allowlist: allowed,
-    buildEvidence: answer.kind,
+    buildEvidence: answer.kind === "graph" ? "none-detected" : answer.kind,
     ...(answer.kind === "attached" ? { verifyCommand: answer.command } : {}),
     ...(o.pr ? { pr: { title: o.pr.title, body: o.pr.body } } : {}),
     runtime: o.runtime,
@@ -257,152 +223,29 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
       ? { policy: { source: o.policy.source, requireEvidence: o.policy.requireEvidence === true } }
       : {};
 
-  const finish = async (args: {
-    graph: Graph | null;
-    rows: LedgerRow[];
-    plan: PlanSection;
-    calls: readonly PlanningCall[];
-    end: RunEnd;
-  }): Promise<AutoRunResult> => {
-    const sinks = args.graph ? args.graph.sinks : [];
-    const gateSinks = args.graph
-      ? args.graph.nodes.filter((n) => n.type === "gate" && sinks.includes(n.id)).map((n) => n.id)
-      : [];
-    let postedTree: string | null = start.tree;
-    let postedSha = start.sha;
-    let patch: Ledger["patch"];
-    let finalTree: string | null = null;
-    try {
-      finalTree = await evidenceTree(repoDir, gitContext);
-    } catch {
-      finalTree = null;
-    }
-    const changed = finalTree !== null && finalTree !== start.tree;
-    let commitNote = "";
-    // --commit never puts a failed run's changes on the branch: they stay in patch.diff for a person to judge.
-    const everyRowPassed = args.rows.length > 0 && args.rows.every((r) => r.verdict === "PASS");
-    // --commit never puts a known secret (the token, the model key) into git history either.
-    // The nodes' changes, diffed once: checked for secrets before a --commit, saved when not committed.
-    const nodesPatch = changed ? await workingTreePatch(repoDir, start.sha, gitContext) : null;
-    const changesHoldSecret = nodesPatch !== null && redactor.contains(nodesPatch.diff);
-    // Commit what was verified: the sinks' one evidence tree when they share it, else the working tree.
-    const sinkTrees = new Set(
-      args.rows.filter((r) => r.sink && r.verify?.evidenceTree).map((r) => r.verify!.evidenceTree!),
-    );
-    const verifiedTree = sinkTrees.size === 1 ? [...sinkTrees][0]! : undefined;
-    // --commit also never commits a run whose evidence would not stand on that commit (ignored files or
-    // outside writes the build used, submodule or .gitattributes gaps): judged as if it were committed.
-    const wouldBe = decideConclusion({
-      rows: args.rows,
-      sinks,
-      gateSinks,
-      buildEvidence: answer,
-      postedCommitTree: verifiedTree ?? finalTree,
-      requireEvidence: o.policy?.requireEvidence === true,
-      end: args.end,
-    }).conclusion;
-    const evidenceStands = wouldBe === "success" || wouldBe === "neutral";
-    if (
-      changed &&
-      o.commit &&
-      args.end.kind === "completed" &&
-      everyRowPassed &&
-      !changesHoldSecret &&
-      evidenceStands
-    ) {
-      const sha = await commitWorkingTree(repoDir, {
-        ...gitContext,
-        ...(verifiedTree !== undefined ? { tree: verifiedTree } : {}),
-        message: `evidence-gate: ${redactor.text(firstLine(o.goal))}`,
-        trailer: `Evidence-Gate-Run: ${runId}`,
-      });
-      if (sha !== null) {
-        postedSha = sha;
-        postedTree = verifiedTree ?? finalTree;
-        commitNote = "the nodes' changes, committed by --commit";
-      }
-    } else if (changed) {
-      const p = nodesPatch!;
-      // patch.diff is the nodes' content byte for byte and is left as is (a redacted patch would not apply);
-      // the ledger's preview is redacted, and says so when the patch holds a known secret.
-      const path = dir.writeBytes("patch.diff", p.diffBytes);
-      patch = {
-        path,
-        bytes: p.diffBytes.length,
-        preview: redactor.text(p.diff).slice(0, 4000),
-        ...(redactor.contains(p.diff) ? { holdsSecret: true as const } : {}),
-        ...(o.commit && everyRowPassed && !evidenceStands
-          ? { notCommittedBecause: `its evidence would end ${wouldBe}` }
-          : {}),
-      };
-    }
-    const decided = decideConclusion({
-      rows: args.rows,
-      sinks,
-      gateSinks,
-      buildEvidence: answer,
-      postedCommitTree: postedTree,
-      requireEvidence: o.policy?.requireEvidence === true,
-      end: args.end,
-    });
-    const unredacted: Ledger = {
-      schemaVersion: 1,
-      runId,
-      mode: "auto",
-      goal: o.goal,
-      runtime: o.runtime,
-      ...(o.model !== undefined ? { model: o.model } : {}),
-      plan: args.plan,
-      rows: args.rows,
-      totals: computeTotals(
-        args.rows,
-        args.calls.map((c) => ({ costUsd: c.costUsd, usage: c.usage })),
-      ),
-      conclusion: decided,
-      startedAt,
-      finishedAt: new Date().toISOString(),
-      startingCommit: { sha: start.sha, tree: start.tree, description: startDescription },
-      ...(postedSha !== start.sha && postedTree !== null
-        ? {
-            postedCommit: {
-              sha: postedSha,
-              tree: postedTree,
-              description: `${postedSha.slice(0, 7)} (${commitNote})`,
-            },
-          }
-        : {}),
-      evidenceTree: evidenceTreeOf(args.rows),
-      ...(patch ? { patch } : {}),
-    };
-    const ledger = redactor.deep(unredacted);
-    const ledgerPath = dir.writeJson("ledger.json", ledger);
-    dir.event({ type: "run_finished", outcome: decided.outcome, conclusion: decided.conclusion });
-    return { kind: "finished", ledger, runDir: dir.path, ledgerPath };
-  };
-
-  const snapshot = (
-    plan: PlanSection,
-    rows: readonly LedgerRow[],
-    calls: readonly PlanningCall[],
-  ): Ledger => ({
-    schemaVersion: 1,
+  const frame: RunFrame = {
     runId,
     mode: "auto",
     goal: o.goal,
     runtime: o.runtime,
     ...(o.model !== undefined ? { model: o.model } : {}),
-    plan,
-    rows,
-    totals: computeTotals(
-      rows,
-      calls.map((c) => ({ costUsd: c.costUsd, usage: c.usage })),
-    ),
-    conclusion: null,
+    repoDir,
+    gitContext,
+    start: { sha: start.sha, tree: start.tree, description: startDescription },
+    answer,
+    requireEvidence: o.policy?.requireEvidence === true,
+    commit: o.commit ? { message: o.goal } : null,
+    redactor,
+    dir,
     startedAt,
-    finishedAt: null,
-    startingCommit: { sha: start.sha, tree: start.tree, description: startDescription },
-    evidenceTree: evidenceTreeOf(rows),
-  });
+  };
+  const finish = async (args: FinishInput): Promise<AutoRunResult> => {
+    store.state.planning_calls = [...args.calls];
+    store.state.legs = closeLeg(store.state.legs, args.end);
+    store.save();
+    const { ledger, ledgerPath } = await finishRun(frame, args);
+    return { kind: "finished", ledger, runDir: dir.path, ledgerPath };
+  };
 
   if (planned.kind === "rejected") {
     dir.writeJson("rejected.json", { refusals: planned.refusals, rejected: planned.rejected });
@@ -438,12 +281,11 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
   }
   const graph = loaded.graph;
   dir.writeJson("graph.json", spec);
-  const policies = new Map<string, ToolPolicy>();
+  const policies: Record<string, ToolPolicy> = {};
   for (const node of graph.nodes) {
-    const policy = plannedNodePolicy(node.allowed_tools, { loadedUserConfig: false });
-    policies.set(node.id, policy);
-    state.tool_policies[node.id] = policy;
+    policies[node.id] = plannedNodePolicy(node.allowed_tools, { loadedUserConfig: false });
   }
+  store.state.tool_policies = policies;
   const plan: PlanSection = {
     buildEvidence: answer,
     sinkCommands:
@@ -459,11 +301,14 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
     ...(planned.repairedFrom ? { repaired: { refusals: [...planned.repairedFrom] } } : {}),
     ...policyNote,
   };
-  dir.writeJson("state.json", state);
+  store.save();
   dir.event({ type: "plan_ready", nodes: graph.nodes.map((n) => n.id), sinks: graph.sinks });
   await o.hooks?.onPlan?.(redactor.deep(plan));
-  await o.hooks?.onProgress?.(redactor.deep(snapshot(plan, [], planned.calls)), "plan");
+  await o.hooks?.onProgress?.(snapshotLedger(frame, { plan, rows: [], calls: planned.calls }), "plan");
 
+  store.state.planning_calls = [...planned.calls];
+  store.state.plan = plan;
+  store.save();
   const verifyQueue = new VerifyQueue({
     baseEnv: o.baseEnv,
     passThrough: o.verifyEnv,
@@ -471,158 +316,36 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
     ignoredFiles: { baseline: ignoredBaseline, exclude: ignoredExclude },
     ...(o.echo ? { echo: o.echo } : {}),
   });
-  const rows = new Map<string, LedgerRow>();
-  const replies = new Map<string, string>();
-  const byId = new Map(graph.nodes.map((n) => [n.id, n]));
-  const recordRow = async (row: LedgerRow): Promise<void> => {
-    state.nodes[row.nodeId] = row;
-    dir.writeJson("state.json", state);
-    if (row.verdict === "PASS")
-      dir.event({ type: "node_passed", node: row.nodeId, qualifier: row.qualifier });
-    else if (row.verdict === "FAIL")
-      dir.event({ type: "node_failed", node: row.nodeId, cause: row.cause, detail: row.detail });
-    await o.hooks?.onNodeFinished?.(redactor.deep(row));
-    await o.hooks?.onProgress?.(redactor.deep(snapshot(plan, [...rows.values()], planned.calls)), "node");
-  };
-
-  const result = await schedule({
-    nodes: graph.nodes.map((n) => ({ id: n.id, dependsOn: n.depends_on })),
+  const leg = await executeGraph({
+    graph,
+    store,
+    dir,
+    redactor,
+    repoDir,
+    workDir,
+    inputs: {},
+    policies: store.state.tool_policies,
     concurrency: Math.min(o.concurrency, graph.concurrency),
     onFail: o.onFail,
+    claudeExecutable: o.claudeExecutable,
+    ...(o.model !== undefined ? { model: o.model } : {}),
+    modelEnv: o.modelEnv,
+    verifyQueue,
+    ...(o.echo ? { echo: o.echo } : {}),
     ...(o.signal ? { signal: o.signal } : {}),
-    run: async (id, signal) => {
-      const node = byId.get(id)!;
-      const interpolated = interpolate(node.prompt, {
-        inputs: {},
-        artifactPath: (ref) => (replies.has(ref) ? dir.nodeOutputPath(ref) : undefined),
-        readArtifact: (ref) => replies.get(ref),
-        feedback: () => undefined,
-      });
-      if (!interpolated.ok) {
-        const row: LedgerRow = {
-          nodeId: id,
-          verdict: "FAIL",
-          cause: "run_error",
-          detail: interpolated.message,
-          sessionId: null,
-          costUsd: 0,
-          durationMs: 0,
-          deniedToolCalls: 0,
-          usage: null,
-          numTurns: null,
-          sink: graph.sinks.includes(id),
-        };
-        rows.set(id, row);
-        await recordRow(row);
-        return "failed";
-      }
-      const agentSpec: AgentNodeSpec = {
-        id,
-        prompt: interpolated.text,
-        permissionMode: node.permission_mode,
-        policy: policies.get(id)!,
-        timeoutMs: node.timeout_ms,
-        cwd: workDir,
-        repoRoot: repoDir,
-        sink: graph.sinks.includes(id),
-        exitZero: node.success_check.exit_zero,
-        resultMatches: node.success_check.result_matches,
-        verify: node.success_check.verify
-          ? {
-              command: node.success_check.verify.command,
-              cwd: node.success_check.verify.cwd ? resolve(workDir, node.success_check.verify.cwd) : workDir,
-              timeoutMs: node.success_check.verify.timeout_ms,
-              expectExit: node.success_check.verify.expect_exit,
-            }
-          : null,
-      };
-      // The node's own work, until its verify is queued: a verify it overlaps keeps the ignored baseline.
-      const workDone = verifyQueue.nodeWorking();
-      const produced = await runAgentNode(
-        agentSpec,
-        {
-          claudeExecutable: o.claudeExecutable,
-          ...(o.model !== undefined ? { model: o.model } : {}),
-          modelEnv: o.modelEnv,
-          runDir: dir,
-          verifyQueue,
-          ...(o.echo ? { echo: o.echo } : {}),
-          onStarted: (nodeId, sessionId) => {
-            dir.event({ type: "node_started", node: nodeId, sessionId });
-            o.hooks?.onNodeStarted?.(nodeId);
-          },
-          onVerifying: (nodeId, command) => {
-            workDone();
-            dir.event({ type: "node_verifying", node: nodeId, command });
-            o.hooks?.onNodeVerifying?.(nodeId, redactor.text(command));
-          },
-        },
-        signal,
-      );
-      workDone();
-      // What the node or its verify printed may hold a known secret: redact its row, reply and saved output.
-      dir.redactSavedOutputs(id);
-      const row = redactor.deep(produced.row);
-      const reply = redactor.text(produced.reply);
-      if (row.verdict === "PASS") replies.set(id, reply);
-      rows.set(id, row);
-      await recordRow(row);
-      return row.verdict === "PASS"
-        ? "passed"
-        : row.verdict === "FAIL" && row.cause === "cancelled"
-          ? "cancelled"
-          : "failed";
+    hooks: {
+      ...o.hooks,
+      onRows: async (rows) => {
+        await o.hooks?.onProgress?.(snapshotLedger(frame, { plan, rows, calls: planned.calls }), "node");
+      },
     },
   });
-
-  const ordered: LedgerRow[] = [];
-  for (const node of graph.nodes) {
-    const outcome = result.outcomes.get(node.id);
-    const row = rows.get(node.id);
-    if (outcome?.kind === "cancelled" && row && row.verdict === "FAIL") {
-      const detail = outcome.haltedBy
-        ? `cancelled: "${outcome.haltedBy}" failed and on_fail is halt`
-        : "cancelled: the run was cancelled";
-      ordered.push({ ...row, detail });
-    } else if (row) {
-      ordered.push(row);
-    } else {
-      const because = outcome?.kind === "skipped" ? outcome.because : "never ran";
-      const skipped: LedgerRow = {
-        nodeId: node.id,
-        verdict: "SKIPPED",
-        reason: because,
-        sessionId: null,
-        // A node that never ran spent nothing: 0, not unknown.
-        costUsd: 0,
-        durationMs: 0,
-        deniedToolCalls: 0,
-        usage: null,
-        numTurns: null,
-        sink: graph.sinks.includes(node.id),
-        detail: "",
-      };
-      dir.event({ type: "node_skipped", node: node.id, reason: because });
-      ordered.push(skipped);
-    }
-  }
-  const end: RunEnd = o.signal?.aborted === true ? { kind: "cancelled" } : { kind: "completed" };
-  return finish({ graph, rows: ordered, plan, calls: planned.calls, end });
-}
-
-/** The evidence tree of the run: the tree the (first) sink verify ran on, `null` when none ran. */
-function evidenceTreeOf(rows: readonly LedgerRow[]): string | null {
-  for (const row of rows) if (row.sink && row.verify?.evidenceTree) return row.verify.evidenceTree;
-  return null;
+  return finish({ graph, rows: [...leg.rows], plan, calls: planned.calls, end: leg.end });
 }
 
 function sumKnown(calls: readonly PlanningCall[]): number | null {
   if (calls.some((c) => c.costUsd === null)) return null;
   return calls.reduce((sum, c) => sum + (c.costUsd ?? 0), 0);
-}
-
-function firstLine(text: string): string {
-  return (text.split("\n")[0] ?? "").slice(0, 72);
 }
 
 export type { BuildEvidenceAnswer };

@@ -8,7 +8,7 @@ import { unreachable } from "../ledger/unreachable.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
 import { CommandFence } from "../proc/command-fence.js";
 import { runProcess } from "../proc/run-process.js";
-import { buildClaudeArgv, type ClaudePermissionMode } from "../runtime/claude-argv.js";
+import { buildClaudeArgv, type ClaudePermissionMode, type ClaudeSession } from "../runtime/claude-argv.js";
 import { type ClaudeOutcome, createClaudeStreamParser } from "../runtime/claude-stream.js";
 
 export interface ClaudeCall {
@@ -17,8 +17,13 @@ export interface ClaudeCall {
   readonly prompt: string;
   readonly permissionMode: ClaudePermissionMode;
   readonly policy: ToolPolicy;
-  /** A fresh session id (UUID) minted by the caller, published before the spawn. */
-  readonly sessionId: string;
+  /**
+   * A fresh session whose id (UUID) the caller minted and published before the spawn, or an existing
+   * session continued with `--resume` (session handoff).
+   */
+  readonly session: ClaudeSession;
+  /** Positive USD budget → `--max-budget-usd` (the node's `budget_usd`). */
+  readonly budgetUsd?: number;
   readonly model?: string;
   readonly cwd: string;
   /** Complete child environment (built with `buildChildEnv` for a model child). */
@@ -74,8 +79,9 @@ export async function invokeClaude(call: ClaudeCall): Promise<ClaudeCallOutcome>
     prompt: call.prompt,
     permissionMode: call.permissionMode,
     policy: call.policy,
-    session: { kind: "fresh", sessionId: call.sessionId },
+    session: call.session,
     ...(call.model !== undefined ? { model: call.model } : {}),
+    ...(call.budgetUsd !== undefined ? { budgetUsd: call.budgetUsd } : {}),
   });
   const result = await runProcess({
     command: call.executable,

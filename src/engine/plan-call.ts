@@ -62,7 +62,7 @@ async function attempt(options: PlanCallOptions, prompt: string, calls: Planning
     prompt,
     permissionMode: "plan",
     policy: plannerPolicy(),
-    sessionId,
+    session: { kind: "fresh", sessionId },
     ...(options.model !== undefined ? { model: options.model } : {}),
     cwd: options.cwd,
     env: options.env,

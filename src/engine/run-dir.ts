@@ -8,15 +8,45 @@ import { join } from "node:path";
 import { nodeFileName } from "../graph/file-name.js";
 import type { RunId } from "./run-id.js";
 
-/** One line of `events.jsonl`. `at` is an ISO-8601 UTC timestamp. */
+/**
+ * One line of `events.jsonl` (SPEC §4; research/oh-my-graph.md §7.4). `at` (ISO-8601 UTC) is added on
+ * write. File order is the order; every `run_started` opens a leg, `run_finished` closes it.
+ */
 export type RunEvent =
-  | { readonly type: "run_started"; readonly runId: string; readonly mode: string }
+  | {
+      readonly type: "run_started";
+      readonly runId: string;
+      readonly mode: string;
+      /** `fresh`, or the resume action (`approve GATE`, `reject GATE`, `retry-failed`). */
+      readonly leg?: string;
+    }
   | { readonly type: "plan_ready"; readonly nodes: readonly string[]; readonly sinks: readonly string[] }
-  | { readonly type: "node_started"; readonly node: string; readonly sessionId: string | null }
+  | {
+      readonly type: "node_started";
+      readonly node: string;
+      readonly sessionId: string | null;
+      /** 1-based attempt of this execution (retries), and the feedback round it runs in (0 = none). */
+      readonly attempt?: number;
+      readonly round?: number;
+    }
   | { readonly type: "node_passed"; readonly node: string; readonly qualifier: string }
   | { readonly type: "node_failed"; readonly node: string; readonly cause: string; readonly detail: string }
+  | {
+      readonly type: "node_retried";
+      readonly node: string;
+      readonly cause: string;
+      /** A retry: the attempt about to run. A feedback arc: the round fired and the node re-run. */
+      readonly attempt?: number;
+      readonly round?: number;
+      readonly rerun?: string;
+      readonly detail: string;
+    }
   | { readonly type: "node_verifying"; readonly node: string; readonly command: string }
   | { readonly type: "node_skipped"; readonly node: string; readonly reason: string }
+  | { readonly type: "gate_paused"; readonly node: string }
+  | { readonly type: "gate_approved"; readonly node: string; readonly by: string; readonly headSha: string }
+  | { readonly type: "gate_rejected"; readonly node: string; readonly by: string }
+  | { readonly type: "session_limit"; readonly node: string; readonly resetsAt: string | null }
   | { readonly type: "run_finished"; readonly outcome: string; readonly conclusion: string };
 
 export class RunDirectory {

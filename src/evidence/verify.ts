@@ -1,12 +1,14 @@
 /**
  * Engine-run verify commands (SPEC §5, §6, §9; seed 003): the engine takes the evidence tree, runs the
- * operator's command through the exec seam with the verify child environment, and judges its exit code.
+ * operator's command through the exec seam with the verify child environment, and judges its exit code
+ * (and, with `output_matches`, its full combined output).
  *
  * A verify that could not run (timeout, spawn failure, cancellation, killed by a signal) is never a pass.
  * Attached verifies are serialised run-wide ({@link VerifyQueue}) because concurrent builds interfere
  * (oh-my-graph §6.6), and two sinks with the same evidence tree and command reuse the first result
  * ({@link VerifyCache}) — the run's evidence is not re-bought per sink.
  */
+import { type Pattern, searchPattern } from "../graph/pattern.js";
 import type { VerifyEvidence } from "../ledger/model.js";
 import { unreachable } from "../ledger/unreachable.js";
 import { buildChildEnv } from "../proc/child-env.js";
@@ -26,6 +28,16 @@ import {
 export const VERIFY_TAIL_BYTES = 4096;
 /** Room left for the tail's "earlier bytes not kept" marker and evidence-gate's own notes. */
 const NOTE_ROOM = 256;
+/**
+ * The most combined stdout+stderr kept for `output_matches`, in bytes (16 MiB). Up to this much the
+ * pattern searches the whole output. Beyond it the first and the last half (8 MiB each) are kept and
+ * searched, joined by one `\n`; the bytes between are not, and the evidence says so
+ * (`outputMatches.truncated`, and a note in the tail). Searching 16 MiB with an RE2 pattern takes
+ * milliseconds to a few hundred (measured with `re2js`), and the buffer is released when the verify ends.
+ */
+export const OUTPUT_MATCHES_CAP_BYTES = 16 * 1024 * 1024;
+/** How much of a pattern the tail's note and the ledger's words quote (characters). */
+const PATTERN_QUOTE_CHARS = 120;
 
 export interface RunVerifyOptions {
   /** A shell command line, run with `/bin/sh -c`. Never from a planner. */
@@ -51,6 +63,14 @@ export interface RunVerifyOptions {
    * (taken when the run started); the evidence then carries `ignoredFiles`. Absent: not measured.
    */
   readonly ignoredFiles?: IgnoredFilesCheck;
+  /**
+   * The graph's `success_check.verify.output_matches` (SPEC §3 "Patterns"; compiled at load): searched
+   * once, when the command ends, over its full combined stdout+stderr (bounded by
+   * {@link OUTPUT_MATCHES_CAP_BYTES}), with Go `MatchString` semantics. The command then passes only when
+   * its exit code is `expectExit` AND the pattern matches; the evidence carries `outputMatches`. Absent:
+   * the exit code alone decides, and the output is not buffered beyond the 4 KiB tail.
+   */
+  readonly outputMatches?: Pattern;
 }
 
 /** The baseline the git-ignored files of a verify are compared with, and the folders left out. */
@@ -122,7 +142,13 @@ async function measureAndRun(options: RunVerifyOptions): Promise<{
   }
 
   const combined = new OutputTail(VERIFY_TAIL_BYTES - NOTE_ROOM);
-  const collect = (line: string): void => combined.push(Buffer.from(`${line}\n`, "utf8"));
+  // The full output is buffered only when a pattern will search it.
+  const full = options.outputMatches !== undefined ? new BoundedOutput(OUTPUT_MATCHES_CAP_BYTES) : null;
+  const collect = (line: string): void => {
+    const bytes = Buffer.from(`${line}\n`, "utf8");
+    combined.push(bytes);
+    full?.push(bytes);
+  };
   // `sh -e -c`: a multi-line (or `;`-joined) verify command stops at its first failing command, as a
   // workflow's `run:` step does; otherwise only the last line's exit code would count.
   const result = await runProcess({
@@ -145,6 +171,18 @@ async function measureAndRun(options: RunVerifyOptions): Promise<{
     ...(options.signal !== undefined ? { signal: options.signal } : {}),
   });
 
+  // Lines arrive without their newline and are stored with one; a stream's last line that had none is
+  // flushed when the process ends (stdout's, then stderr's), so the newline stored after the very last
+  // line is the collector's own when that stream's raw output did not end in one: take it back, so `$`
+  // sees the end of the output as printed (`printf ok` is "ok", not "ok\n").
+  if (full !== null && result.kind !== "spawn_failed" && endsWithoutNewline(result)) full.dropFinalNewline();
+  // The pattern searches whatever output arrived, once, whatever the outcome; only an `exited` result can
+  // pass on it.
+  const outputMatches =
+    options.outputMatches !== undefined && full !== null
+      ? judgeOutput(options.outputMatches, full)
+      : undefined;
+  const matchNotes = outputMatchesNotes(outputMatches, full);
   const base = {
     command: options.command,
     cwd: options.cwd,
@@ -153,15 +191,17 @@ async function measureAndRun(options: RunVerifyOptions): Promise<{
     evidenceTree: tree,
     ...gaps,
     ...ignored,
+    ...(outputMatches !== undefined ? { outputMatches } : {}),
   };
-  const tail = (note: string | null): string => boundedTail([treeNote, combined.text(), note]);
+  const tail = (note: string | null): string => boundedTail([treeNote, combined.text(), ...matchNotes, note]);
   let evidence: VerifyEvidence;
   switch (result.kind) {
     case "exited":
       evidence = {
         ...base,
         exitCode: result.exitCode,
-        outcome: result.exitCode === options.expectExit ? "passed" : "failed",
+        outcome:
+          result.exitCode === options.expectExit && outputMatches?.matched !== false ? "passed" : "failed",
         outputTail: tail(null),
       };
       break;
@@ -207,6 +247,131 @@ async function measureAndRun(options: RunVerifyOptions): Promise<{
     options.reuse.cache.record(key, options.reuse.nodeId, evidence);
   }
   return { evidence, before, ran: true };
+}
+
+/**
+ * True when the last line collected had no newline of its own: a stream whose raw output does not end in
+ * `\n` has its last line flushed at exit, stdout's before stderr's, so either one's unterminated end is last.
+ */
+function endsWithoutNewline(streams: { readonly stdoutTail: string; readonly stderrTail: string }): boolean {
+  const unterminated = (tail: string): boolean => tail !== "" && !tail.endsWith("\n");
+  return unterminated(streams.stderrTail) || unterminated(streams.stdoutTail);
+}
+
+/** Searches the collected output once: `{pattern, matched}`, plus `truncated: true` when bytes were dropped. */
+function judgeOutput(pattern: Pattern, full: BoundedOutput): NonNullable<VerifyEvidence["outputMatches"]> {
+  const matched = searchPattern(pattern, full.text());
+  return { pattern: pattern.source, matched, ...(full.droppedBytes > 0 ? { truncated: true as const } : {}) };
+}
+
+/** The tail's notes about `output_matches`: what was not searched, and that the output did not match. */
+function outputMatchesNotes(judged: VerifyEvidence["outputMatches"], full: BoundedOutput | null): string[] {
+  if (judged === undefined || full === null) return [];
+  const notes: string[] = [];
+  if (judged.truncated === true) {
+    const half = OUTPUT_MATCHES_CAP_BYTES / 2 / (1024 * 1024);
+    notes.push(
+      `[evidence-gate] output_matches searched a truncated output: the first and last ${half} MiB of ${full.totalBytes} bytes (${full.droppedBytes} bytes between them not searched)`,
+    );
+  }
+  if (!judged.matched) {
+    notes.push(`[evidence-gate] output did not match /${quotePattern(judged.pattern)}/`);
+  }
+  return notes;
+}
+
+/** A pattern as quoted in a note: at most {@link PATTERN_QUOTE_CHARS} characters, on one line. */
+function quotePattern(source: string): string {
+  const flat = source.replace(/\r?\n/g, "\\n");
+  return flat.length > PATTERN_QUOTE_CHARS ? `${flat.slice(0, PATTERN_QUOTE_CHARS - 1)}…` : flat;
+}
+
+/**
+ * A byte stream kept whole up to `capBytes`; beyond it, the first `floor(capBytes / 2)` bytes and the
+ * most recent `capBytes - floor(capBytes / 2)` bytes, with the count of bytes dropped between them.
+ * Unlike {@link OutputTail} its text carries no marker of its own, since a pattern searches it.
+ */
+export class BoundedOutput {
+  private readonly headCap: number;
+  private readonly tailCap: number;
+  private readonly head: Buffer[] = [];
+  private headSize = 0;
+  /** The tail's chunks are `tail[tailStart..]`; the array is compacted now and then, not on every drop. */
+  private tail: Buffer[] = [];
+  private tailStart = 0;
+  private tailSize = 0;
+  private dropped = 0;
+
+  constructor(capBytes: number) {
+    this.headCap = Math.floor(capBytes / 2);
+    this.tailCap = capBytes - this.headCap;
+  }
+
+  push(chunk: Buffer): void {
+    let rest = chunk;
+    if (this.headSize < this.headCap) {
+      const take = Math.min(rest.length, this.headCap - this.headSize);
+      this.head.push(rest.subarray(0, take));
+      this.headSize += take;
+      rest = rest.subarray(take);
+      if (rest.length === 0) return;
+    }
+    this.tail.push(rest);
+    this.tailSize += rest.length;
+    // Drop from the front of the tail: whole chunks, then the front of the first one kept.
+    while (this.tailSize > this.tailCap) {
+      const first = this.tail[this.tailStart]!;
+      const excess = this.tailSize - this.tailCap;
+      if (first.length <= excess) {
+        this.tailStart++;
+        this.tailSize -= first.length;
+        this.dropped += first.length;
+      } else {
+        this.tail[this.tailStart] = first.subarray(excess);
+        this.tailSize -= excess;
+        this.dropped += excess;
+      }
+    }
+    if (this.tailStart > 1024 && this.tailStart * 2 > this.tail.length) {
+      this.tail = this.tail.slice(this.tailStart);
+      this.tailStart = 0;
+    }
+  }
+
+  /** Removes the last byte kept when it is a `\n` (one the collector added after a line that had none). */
+  dropFinalNewline(): void {
+    const inTail = this.tail.length > this.tailStart;
+    const parts = inTail ? this.tail : this.head;
+    const last = parts[parts.length - 1];
+    if (last === undefined || last[last.length - 1] !== 0x0a) return;
+    parts[parts.length - 1] = last.subarray(0, last.length - 1);
+    if (inTail) this.tailSize--;
+    else this.headSize--;
+  }
+
+  /** Bytes dropped between the kept head and tail (0: the text is the whole output). */
+  get droppedBytes(): number {
+    return this.dropped;
+  }
+
+  /** Every byte pushed, kept or not. */
+  get totalBytes(): number {
+    return this.headSize + this.dropped + this.tailSize;
+  }
+
+  /**
+   * The kept output as UTF-8 text. When bytes were dropped: the head, `\n`, and the tail starting on a
+   * whole character (a character cut at the head's end decodes as U+FFFD).
+   */
+  text(): string {
+    const tailChunks = this.tail.slice(this.tailStart);
+    if (this.dropped === 0) return Buffer.concat([...this.head, ...tailChunks]).toString("utf8");
+    let tail = Buffer.concat(tailChunks);
+    let start = 0;
+    while (start < tail.length && (tail[start]! & 0xc0) === 0x80) start++;
+    tail = tail.subarray(start);
+    return `${Buffer.concat(this.head).toString("utf8")}\n${tail.toString("utf8")}`;
+  }
 }
 
 /** The evidence fields for what the evidence tree does not hold; none when it holds everything. */
@@ -262,17 +427,26 @@ function boundedTail(parts: readonly (string | null)[]): string {
 
 /**
  * What makes two verifies the same: the evidence tree and the command (SPEC §5), plus the directory it
- * runs in and the exit code that passes, without which "the same result" would not follow.
+ * runs in, the exit code that passes and the `output_matches` pattern, without which "the same result"
+ * would not follow.
  */
 export interface VerifyCacheKey {
   readonly tree: string;
   readonly command: string;
   readonly cwd: string;
   readonly expectExit: number;
+  /** The `output_matches` pattern's source as written in the graph; `null` when there is none. */
+  readonly outputMatches: string | null;
 }
 
 function cacheKey(options: RunVerifyOptions, tree: string): VerifyCacheKey {
-  return { tree, command: options.command, cwd: options.cwd, expectExit: options.expectExit };
+  return {
+    tree,
+    command: options.command,
+    cwd: options.cwd,
+    expectExit: options.expectExit,
+    outputMatches: options.outputMatches?.source ?? null,
+  };
 }
 
 /** Results of judged verifies in one run, so a second sink on the same tree does not re-buy them. */
@@ -283,7 +457,7 @@ export class VerifyCache {
   >();
 
   private static id(key: VerifyCacheKey): string {
-    return JSON.stringify([key.tree, key.command, key.cwd, key.expectExit]);
+    return JSON.stringify([key.tree, key.command, key.cwd, key.expectExit, key.outputMatches]);
   }
 
   /** The first recorded result for `key` and the node it was recorded for. */
@@ -323,6 +497,8 @@ export interface SinkVerifyRequest {
   readonly cwd: string;
   readonly timeoutMs: number;
   readonly expectExit: number;
+  /** The node's `success_check.verify.output_matches` (`null` or absent: none); see {@link RunVerifyOptions.outputMatches}. */
+  readonly outputMatches?: Pattern | null;
   readonly signal?: AbortSignal;
 }
 
@@ -360,6 +536,14 @@ export class VerifyQueue {
     };
   }
 
+  /**
+   * The baseline the next verify's git-ignored files will be compared with (moved on past the files earlier
+   * verifies wrote); `null` when the queue does not measure them. Saved at the end of a leg for `resume`.
+   */
+  get currentIgnoredBaseline(): IgnoredFiles | null {
+    return this.ignoredBaseline;
+  }
+
   /** Queues one sink's verify; it starts when every verify queued before it has settled. */
   run(request: SinkVerifyRequest): Promise<VerifyEvidence> {
     return this.exclusive(async () => {
@@ -379,6 +563,7 @@ export class VerifyQueue {
         ...(baseline !== null ? { ignoredFiles: { baseline, ...(exclude ? { exclude } : {}) } } : {}),
         ...(this.settings.echo !== undefined ? { echo: this.settings.echo } : {}),
         ...(request.signal !== undefined ? { signal: request.signal } : {}),
+        ...(request.outputMatches != null ? { outputMatches: request.outputMatches } : {}),
       });
       // Re-baseline: a second sink's verify would otherwise see the first verify's own ignored outputs
       // (dist/, coverage/, caches) as changes. Accept exactly the paths this verify changed — a change a

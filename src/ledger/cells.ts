@@ -160,12 +160,27 @@ export function describeOutsideWrites(writes: OutsideWrites, shown = 10): string
   return parts.length > 0 ? parts.join(", ") : "(no path recorded)";
 }
 
-/** `exited 1 (expected 0)`, `timed out`, `could not be started`. */
+/**
+ * `exited 1 (expected 0)`, `exited 0 but its output did not match /^ok$/`, `timed out`, `could not be
+ * started`; with `output_matches`, a pass says the output matched, and a search of a truncated output
+ * says so.
+ */
 export function verifyExitWords(verify: VerifyEvidence): string {
+  const matches = verify.outputMatches;
+  const truncated =
+    matches?.truncated === true
+      ? " (only its first and last 8 MiB were searched; the output was longer)"
+      : "";
   switch (verify.outcome) {
     case "passed":
-      return `exited ${verify.exitCode ?? "?"} (expected ${verify.expectExit})`;
+      return matches !== undefined
+        ? `exited ${verify.exitCode ?? "?"} (expected ${verify.expectExit}) and its output matched /${patternWords(matches.pattern)}/${truncated}`
+        : `exited ${verify.exitCode ?? "?"} (expected ${verify.expectExit})`;
     case "failed":
+      // The exit code was right, so the output is why it failed.
+      if (matches !== undefined && !matches.matched && verify.exitCode === verify.expectExit) {
+        return `exited ${verify.exitCode} but its output did not match /${patternWords(matches.pattern)}/${truncated}`;
+      }
       return `exited ${verify.exitCode ?? "without a code"} (expected ${verify.expectExit})`;
     case "timed_out":
       return `timed out after ${formatDuration(verify.durationMs)} (no exit code)`;
@@ -174,6 +189,12 @@ export function verifyExitWords(verify: VerifyEvidence): string {
     default:
       return unreachable(verify.outcome);
   }
+}
+
+/** An `output_matches` pattern as the ledger quotes it: one line, at most 120 characters. */
+function patternWords(source: string): string {
+  const flat = source.replace(/\r?\n/g, "\\n");
+  return flat.length > 120 ? `${flat.slice(0, 119)}…` : flat;
 }
 
 /** The rows whose verify command ran and did not pass: each gets a detail block under the table. */

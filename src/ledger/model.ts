@@ -16,7 +16,9 @@ export type FailCause =
   | "output_error"
   | "budget_exceeded"
   | "incomplete"
-  | "cancelled";
+  | "cancelled"
+  /** A gate a person rejected (`resume --reject`): its subtree is pruned and the run fails. */
+  | "rejected";
 
 /** A verify command the engine ran, with its evidence (SPEC §5, §6). Output tail is bounded (≤ 4 KiB). */
 export interface VerifyEvidence {
@@ -54,6 +56,18 @@ export interface VerifyEvidence {
    * not be checked. Absent: none, or not measured.
    */
   readonly unrepresentedFiles?: UnrepresentedFiles;
+  /**
+   * The graph's `success_check.verify.output_matches` and whether it matched the command's full combined
+   * stdout+stderr (SPEC §3 "Patterns": RE2, Go `MatchString` search). `pattern` is its source as written;
+   * `truncated: true` when the output went over the collector's bound (16 MiB) and only its first and last
+   * 8 MiB were searched. An exit code as expected with `matched: false` is `outcome: "failed"`. Absent: the
+   * node has no `output_matches` (the exit code alone decides).
+   */
+  readonly outputMatches?: {
+    readonly pattern: string;
+    readonly matched: boolean;
+    readonly truncated?: true;
+  };
 }
 
 /** Files the evidence tree does not represent: how many (`null` = not known), up to 10 of them, and why not known. */

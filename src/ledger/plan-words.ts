@@ -32,6 +32,14 @@ export function answerWords(answer: BuildEvidenceAnswer): { readonly kind: strin
       };
     case "none-detected":
       return { kind: answer.kind, words: "no build signal was detected and no verify command was given" };
+    case "graph":
+      return {
+        kind: answer.kind,
+        words:
+          answer.verifiedSinks.length === 0
+            ? "hand-written graph: no sink has a success_check.verify command"
+            : `hand-written graph: the engine runs the graph's own success_check.verify commands (sinks ${answer.verifiedSinks.map((s) => `"${s}"`).join(", ")})${answer.unverifiedSinks.length > 0 ? `; sinks ${answer.unverifiedSinks.map((s) => `"${s}"`).join(", ")} have none` : ""}`,
+      };
     default:
       return unreachable(answer);
   }

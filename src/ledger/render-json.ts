@@ -80,6 +80,9 @@ const VerifyEvidenceSchema = z.strictObject({
   unrepresentedFiles: z
     .strictObject({ total: count.nullable(), examples: z.array(line).max(MAX_LIST), note: text.optional() })
     .optional(),
+  outputMatches: z
+    .strictObject({ pattern: text, matched: z.boolean(), truncated: z.literal(true).optional() })
+    .optional(),
 });
 
 const rowBase = {
@@ -116,6 +119,7 @@ const LedgerRowSchema = z.discriminatedUnion("verdict", [
       "output_error",
       "budget_exceeded",
       "incomplete",
+      "rejected",
       "cancelled",
     ]),
     superseded: z.boolean().optional(),
@@ -129,6 +133,11 @@ const BuildEvidenceSchema = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("attached"), command: line, declaredBy: z.enum(["input", "policy"]) }),
   z.strictObject({ kind: z.literal("declared"), signals: z.array(BuildSignalSchema).max(MAX_LIST) }),
   z.strictObject({ kind: z.literal("none-detected") }),
+  z.strictObject({
+    kind: z.literal("graph"),
+    verifiedSinks: z.array(line).max(MAX_LIST),
+    unverifiedSinks: z.array(line).max(MAX_LIST),
+  }),
 ]);
 
 const PlanSectionSchema = z.strictObject({

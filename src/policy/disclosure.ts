@@ -97,3 +97,18 @@ export function ceilingDisclosure(options: CeilingDisclosureOptions): string {
       return unreachable(options.runtime);
   }
 }
+
+/**
+ * The disclosure slot of a hand-written `run` (SPEC §8; seed 001 §1.3): no ceiling applies there — each
+ * node's own `allowed_tools` is its grant and the operator's configuration loads. Said so, in one
+ * paragraph, so a reader of the check run never mistakes a hand-written run for a ceilinged one.
+ */
+export function handWrittenDisclosure(surface: DisclosureSurface): string {
+  const whose = VOICES[surface].whose;
+  return (
+    "Hand-written graph: no tool ceiling applies. Each node runs with its own allowed_tools as its only " +
+    `grant (--allowedTools), under its own permission_mode, with ${whose} configuration loaded; the graph's ` +
+    "authors chose and reviewed these grants." +
+    VOICES[surface].home("claude")
+  );
+}

@@ -229,6 +229,21 @@ describe("success_check is runnable", () => {
     },
   );
 
+  test.each(["# TODO: add tests", "\n  # run the suite\n\n#later\n"])(
+    "a verify command of only # comments runs nothing, so it is refused (%j)",
+    (command) => {
+      expect(issuesOf(graphOf(agent("a", { success_check: { verify: { command } } })))).toEqual([
+        'invalid graph: node "a": success_check.verify.command is only # comments — it runs nothing and would ' +
+          "pass every time; give the command that checks the work",
+      ]);
+    },
+  );
+
+  test("a verify command with a comment and a command is accepted", () => {
+    const command = "# the suite\nnpm test # all of it";
+    expect(issuesOf(graphOf(agent("a", { success_check: { verify: { command } } })))).toEqual([]);
+  });
+
   test.each([
     ["result_matches", { result_matches: "(DONE" }],
     ["verify.output_matches", { verify: { command: "make", output_matches: "(DONE" } }],
@@ -330,6 +345,7 @@ describe("feedback arcs are bounded, point backward and own a closed body", () =
   test.each([
     [{ rerun: "code" }, "nothing"],
     [{ rerun: "code", max: 0 }, "0"],
+    [{ rerun: "code", max: -1 }, "-1"],
   ])("feedback.max must be declared and >= 1 (%j)", (feedback, got) => {
     expect(issuesOf(graphOf(...loop({ feedback })))).toEqual([
       `invalid graph: node "review": feedback.max must be declared and >= 1 (got ${got}) — a feedback loop has ` +
@@ -352,21 +368,29 @@ describe("feedback arcs are bounded, point backward and own a closed body", () =
   test.each([
     ["itself", "review"],
     ["a sibling", "docs"],
+    ["a descendant (a forward arc)", "ship"],
   ])("feedback.rerun naming %s is refused: it must be a proper ancestor", (_what, rerun) => {
-    const nodes = [...loop({ feedback: { rerun, max: 1 } }), agent("docs")];
+    const nodes = [
+      ...loop({ feedback: { rerun, max: 1 } }),
+      agent("docs"),
+      agent("ship", { depends_on: ["review"] }),
+    ];
     expect(issuesOf(graphOf(...nodes))).toEqual([
       `invalid graph: node "review": feedback.rerun "${rerun}" is not a proper depends_on ancestor of this node — ` +
         "a feedback arc points strictly backward along an existing depends_on path",
     ]);
   });
 
-  test("a node outside the loop depending on a body node is a side exit", () => {
-    const nodes = [...loop(), agent("docs", { depends_on: ["test"] })];
-    expect(issuesOf(graphOf(...nodes))).toEqual([
-      'invalid graph: node "review": feedback body has a side exit: "docs" depends on body node "test" but is ' +
-        'outside the loop, so it would see whichever round wrote last; make it depend on "review" instead',
-    ]);
-  });
+  test.each(["test", "code"])(
+    "a node outside the loop depending on body node %j is a side exit",
+    (member) => {
+      const nodes = [...loop(), agent("docs", { depends_on: [member] })];
+      expect(issuesOf(graphOf(...nodes))).toEqual([
+        `invalid graph: node "review": feedback body has a side exit: "docs" depends on body node "${member}" but is ` +
+          'outside the loop, so it would see whichever round wrote last; make it depend on "review" instead',
+      ]);
+    },
+  );
 
   test("the declarer's own dependents may sit outside the loop", () => {
     expect(issuesOf(graphOf(...loop(), agent("ship", { depends_on: ["review"] })))).toEqual([]);
@@ -390,10 +414,20 @@ describe("feedback arcs are bounded, point backward and own a closed body", () =
       agent("test", { depends_on: ["code"], feedback: { rerun: "code", max: 1 } }),
       agent("review", { depends_on: ["test"], feedback: { rerun: "code", max: 1 } }),
     ];
-    const issues = issuesOf(graphOf(...nodes));
-    expect(issues).toContain(
+    expect(issuesOf(graphOf(...nodes))).toEqual([
       'invalid graph: node "review": feedback bodies must be disjoint: "code" is already in the body of "test"\'s arc',
-    );
+      'invalid graph: node "review": feedback bodies must be disjoint: "test" is already in the body of "test"\'s arc',
+    ]);
+  });
+
+  test("two arcs with disjoint bodies are accepted", () => {
+    const nodes = [
+      agent("code"),
+      agent("test", { depends_on: ["code"], feedback: { rerun: "code", max: 1 } }),
+      agent("docs", { depends_on: ["test"] }),
+      agent("review", { depends_on: ["docs"], feedback: { rerun: "docs", max: 1 } }),
+    ];
+    expect(issuesOf(graphOf(...nodes))).toEqual([]);
   });
 
   test("a body node continuing the session of a parent outside the body is refused", () => {
@@ -406,6 +440,15 @@ describe("feedback arcs are bounded, point backward and own a closed body", () =
       'invalid graph: node "review": feedback body node "code" has handoff: session with parent "plan" outside the ' +
         "body — a later round would continue a session an earlier round already continued",
     ]);
+  });
+
+  test("a body node continuing the session of a parent inside the body is accepted", () => {
+    const nodes = [
+      agent("code"),
+      agent("test", { depends_on: ["code"], handoff: "session" }),
+      agent("review", { depends_on: ["test"], feedback: { rerun: "code", max: 1 } }),
+    ];
+    expect(issuesOf(graphOf(...nodes))).toEqual([]);
   });
 
   test("a gate may not declare feedback", () => {
@@ -473,6 +516,17 @@ describe("placeholders that can be judged from the file", () => {
     ]);
   });
 
+  test("{{ feedback.ID | inline }} inside the body is refused: feedback tokens take no filter", () => {
+    const nodes = [
+      agent("code", { prompt: "fix: {{ feedback.review | inline }}" }),
+      agent("review", { depends_on: ["code"], feedback: { rerun: "code", max: 1 } }),
+    ];
+    expect(issuesOf(graphOf(...nodes))).toEqual([
+      'invalid graph: node "code": prompt: {{ feedback.review | inline }} cannot resolve: feedback placeholders take ' +
+        "no filter; write {{ feedback.review }}",
+    ]);
+  });
+
   test("a placeholder with a bad filter is refused at load", () => {
     expect(
       issuesOf(graphOf(agent("a"), agent("b", { depends_on: ["a"], prompt: "{{ artifacts.a | raw }}" }))),
@@ -508,6 +562,11 @@ describe("completion gates are bounded and check something (SPEC §7)", () => {
     [
       { verify: { command: " " }, max_attempts: 2 },
       "completion.verify.command is empty — a completion check with nothing to run would pass every time",
+    ],
+    [
+      { verify: { command: "# later" }, max_attempts: 2 },
+      "completion.verify.command is only # comments — it runs nothing and would pass every time; give the " +
+        "command that checks the work",
     ],
   ])("completion %j is refused", (completion, reason) => {
     expect(issuesOf(graphOf(agent("a", { completion })))).toEqual([`invalid graph: node "a": ${reason}`]);

@@ -1,14 +1,20 @@
 /**
- * The scripted model server on its own (no CLI): script validation, stateless selection, the exact SSE
- * sequence, the non-streaming fallback, refusals and recording. The real-CLI tests are in
- * test/runtime/claude-cli.test.ts.
+ * The scripted model server on its own: script validation, stateless selection, the exact SSE sequence,
+ * the non-streaming fallback, refusals, recording and `delay_ms` (one real-CLI run goes through a
+ * delayed turn; the other real-CLI tests are in test/runtime/claude-cli.test.ts).
  */
+import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
+import { buildClaudeArgv } from "../../src/runtime/claude-argv.js";
+import { makeScratch, runClaude } from "../runtime/real-claude.js";
 import {
   claudeEnvFor,
+  MAX_DELAY_MS,
   type ModelScript,
   ModelScriptError,
   type ModelServer,
+  type RecordedRequest,
   selectTurn,
   startModelServer,
   validateModelScript,
@@ -343,6 +349,174 @@ describe("startModelServer", () => {
   it("listens on loopback only", async () => {
     const server = await start();
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+});
+
+/** Polls until the server has recorded a request whose prompt contains `needle` (turn selected). */
+async function recorded(server: ModelServer, needle: string): Promise<RecordedRequest> {
+  for (;;) {
+    const found = server.requests.find((r) => r.promptText?.includes(needle));
+    if (found !== undefined) return found;
+    await sleep(5);
+  }
+}
+
+/** The recorded request for `needle` once its answer has started (`answeredAt` set). */
+function answered(server: ModelServer, needle: string): RecordedRequest & { answeredAt: number } {
+  const found = server.requests.find((r) => r.promptText?.includes(needle));
+  if (found?.answeredAt == null) throw new Error(`no answered request for ${needle}`);
+  return found as RecordedRequest & { answeredAt: number };
+}
+
+describe("delay_ms", () => {
+  const DELAYED: ModelScript = {
+    conversations: [
+      { name: "slow", match: "slow", turns: [{ text: "slow answer", delay_ms: 1200 }] },
+      { name: "quick", match: "quick", turns: [{ text: "quick answer", delay_ms: 300 }] },
+      {
+        name: "late-error",
+        match: "late error",
+        turns: [{ error: { status: 529, message: "busy" }, delay_ms: 200 }],
+      },
+      {
+        name: "late-tool",
+        match: "late tool",
+        turns: [{ tool_calls: [{ name: "Read", input: { file_path: "/x" } }], delay_ms: 0 }, { text: "ok" }],
+      },
+    ],
+  };
+
+  it("is accepted on every turn kind, from 0 to MAX_DELAY_MS", () => {
+    expect(validateModelScript(DELAYED).ok).toBe(true);
+    expect(MAX_DELAY_MS).toBe(600_000);
+    const edge: ModelScript = {
+      conversations: [{ match: "", turns: [{ text: "x", delay_ms: MAX_DELAY_MS }] }],
+    };
+    expect(validateModelScript(edge).ok).toBe(true);
+  });
+
+  it("refuses a value that is not an integer 0-600000, naming the JSON path", () => {
+    const bad = [-1, 1.5, 600_001, "10", null, Number.NaN];
+    const result = validateModelScript({
+      conversations: [
+        {
+          match: "",
+          turns: bad.map((delay_ms) => ({ tool_calls: [{ name: "Read", input: {} }], delay_ms })),
+        },
+        { match: "", turns: [{ delay_ms: 5 }] },
+      ],
+    });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    const expected = ["-1", "1.5", "600001", '"10"', "null", "NaN"].map(
+      (got, t) =>
+        `conversations[0].turns[${t}].delay_ms: must be an integer number of milliseconds 0-600000, got ${got}`,
+    );
+    expect(result.issues).toEqual([
+      ...expected,
+      "conversations[1].turns[0]: needs text, tool_calls or error",
+    ]);
+  });
+
+  it("holds back the first SSE byte until delay_ms after arrival, recording receivedAt and answeredAt", async () => {
+    const server = await start(DELAYED);
+    const pending = post(server, { stream: true, messages: firstPrompt("quick one") }).then((response) => ({
+      response,
+      headersAt: Date.now(),
+    }));
+    const inFlight = await recorded(server, "quick");
+    expect(inFlight).toMatchObject({ conversation: "quick", status: 200, answeredAt: null });
+    const { response, headersAt } = await pending;
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    expect(parseSse(await response.text()).at(-1)?.event).toBe("message_stop");
+    const entry = answered(server, "quick");
+    expect(entry.answeredAt - entry.receivedAt).toBeGreaterThanOrEqual(300);
+    expect(headersAt).toBeGreaterThanOrEqual(entry.answeredAt);
+  });
+
+  it("delays an error turn and a non-streaming answer too; 0 means no delay", async () => {
+    const server = await start(DELAYED);
+    const error = await post(server, { stream: false, messages: firstPrompt("a late error") });
+    expect(error.status).toBe(529);
+    const entry = answered(server, "late error");
+    expect(entry.answeredAt - entry.receivedAt).toBeGreaterThanOrEqual(200);
+    const tool = await post(server, { stream: false, messages: firstPrompt("late tool") });
+    expect(((await tool.json()) as { stop_reason: string }).stop_reason).toBe("tool_use");
+    expect(answered(server, "late tool").answeredAt).not.toBeNull();
+  });
+
+  it("delays concurrent requests side by side, not one after the other", async () => {
+    const server = await start(DELAYED);
+    const slow = post(server, { stream: true, messages: firstPrompt("slow one") }).then((r) => r.text());
+    await recorded(server, "slow");
+    const quick = post(server, { stream: true, messages: firstPrompt("quick one") }).then((r) => r.text());
+    await Promise.all([slow, quick]);
+    const s = answered(server, "slow");
+    const q = answered(server, "quick");
+    // The second request arrived while the first was still being delayed…
+    expect(q.receivedAt).toBeLessThan(s.answeredAt);
+    // …and was answered before it: its shorter delay ran alongside, not queued behind the first.
+    expect(q.answeredAt).toBeLessThan(s.answeredAt);
+    expect(s.answeredAt - s.receivedAt).toBeGreaterThanOrEqual(1200);
+    expect(q.answeredAt - q.receivedAt).toBeGreaterThanOrEqual(300);
+  });
+
+  it("survives a client that disconnects during the delay and keeps serving", async () => {
+    const server = await start(DELAYED);
+    const controller = new AbortController();
+    const aborted = fetch(`${server.url}/v1/messages`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ stream: true, messages: firstPrompt("quick, then gone") }),
+      signal: controller.signal,
+    });
+    const entry = await recorded(server, "then gone");
+    controller.abort();
+    await expect(aborted).rejects.toThrow(/abort/i);
+    // Wait past the deadline the abandoned answer would have had.
+    await sleep(Math.max(0, entry.receivedAt + 300 + 50 - Date.now()));
+    expect(entry.answeredAt).toBeNull();
+    const next = await post(server, { stream: false, messages: firstPrompt("quick again") });
+    expect(next.status).toBe(200);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("the real claude CLI waits through a delayed turn and completes normally", async () => {
+    const server = await start({
+      conversations: [
+        { name: "delayed", match: "say hello slowly", turns: [{ text: "Hello, late.", delay_ms: 1500 }] },
+      ],
+    });
+    const scratch = makeScratch();
+    try {
+      const sessionId = randomUUID();
+      const argv = buildClaudeArgv({
+        prompt: "Please say hello slowly.",
+        permissionMode: "dontAsk",
+        policy: {
+          settingSources: "",
+          allowedTools: ["Read"],
+          tools: ["Read"],
+          strictMcpConfig: true,
+          disallowedTools: [],
+        },
+        session: { kind: "fresh", sessionId },
+      });
+      const run = await runClaude({ server, scratch, argv });
+      expect(run.exitCode).toBe(0);
+      expect(run.outcome).toMatchObject({
+        kind: "completed",
+        isError: false,
+        result: "Hello, late.",
+        sessionId,
+      });
+      expect(server.requests).toHaveLength(1);
+      const entry = answered(server, "say hello slowly");
+      expect(entry).toMatchObject({ conversation: "delayed", stream: true, status: 200, sessionId });
+      expect(entry.answeredAt - entry.receivedAt).toBeGreaterThanOrEqual(1500);
+    } finally {
+      scratch.cleanup();
+    }
   });
 });
 

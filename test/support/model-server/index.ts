@@ -3,6 +3,7 @@ export { type AssistantMessage, assistantMessage, errorBody, sseEvents } from ".
 export { claudeEnvFor, SCRIPTED_API_KEY } from "./env.js";
 export {
   DEFAULT_USAGE,
+  MAX_DELAY_MS,
   type ModelScript,
   ModelScriptError,
   parseModelScript,

@@ -28,13 +28,17 @@ export interface ScriptedError {
  *
  * - `text` and/or `tool_calls`: a message. With `tool_calls` the message ends `stop_reason: "tool_use"`
  *   (the text, if any, comes first); without, it ends `end_turn`.
- * - `error`: an HTTP error response instead (nothing else allowed in that turn).
+ * - `error`: an HTTP error response instead (nothing else allowed in that turn but `delay_ms`).
+ * - `delay_ms`: on any turn kind, wait this many milliseconds (integer 0..`MAX_DELAY_MS`) after the
+ *   request arrived before answering anything (for SSE: before the first byte). Other requests are
+ *   served meanwhile.
  */
 export interface ScriptedTurn {
   readonly text?: string;
   readonly tool_calls?: readonly ScriptedToolCall[];
   readonly usage?: ScriptedUsage;
   readonly error?: ScriptedError;
+  readonly delay_ms?: number;
 }
 
 /** One conversation: chosen when every `match` substring occurs in the opening user prompt. */
@@ -55,7 +59,10 @@ export type ScriptValidation =
   | { readonly ok: true; readonly script: ModelScript }
   | { readonly ok: false; readonly issues: readonly string[] };
 
-const TURN_KEYS = new Set(["text", "tool_calls", "usage", "error"]);
+/** The largest `delay_ms` a turn may ask for: 600000 ms (10 minutes). */
+export const MAX_DELAY_MS = 600_000;
+
+const TURN_KEYS = new Set(["text", "tool_calls", "usage", "error", "delay_ms"]);
 const CONVERSATION_KEYS = new Set(["name", "match", "turns"]);
 const TOOL_CALL_KEYS = new Set(["name", "input"]);
 
@@ -76,8 +83,13 @@ function unknownKeys(value: Record<string, unknown>, allowed: ReadonlySet<string
 function validateTurn(turn: unknown, at: string, isLast: boolean): string[] {
   if (!isRecord(turn)) return [`${at}: must be an object`];
   const issues = unknownKeys(turn, TURN_KEYS, at);
-  const { text, tool_calls: toolCalls, usage, error } = turn;
+  const { text, tool_calls: toolCalls, usage, error, delay_ms: delayMs } = turn;
   if (text !== undefined && typeof text !== "string") issues.push(`${at}.text: must be a string`);
+  if (delayMs !== undefined && !(isNonNegativeInteger(delayMs) && delayMs <= MAX_DELAY_MS)) {
+    issues.push(
+      `${at}.delay_ms: must be an integer number of milliseconds 0-${MAX_DELAY_MS}, got ${typeof delayMs === "number" ? String(delayMs) : JSON.stringify(delayMs)}`,
+    );
+  }
   if (toolCalls !== undefined) {
     if (!Array.isArray(toolCalls) || toolCalls.length === 0) {
       issues.push(`${at}.tool_calls: must be a non-empty array`);

@@ -7,6 +7,9 @@
  * `stream: true`, else as one Message JSON (the CLI's non-streaming fallback); `HEAD /api/hello` → 200
  * (the CLI's connectivity probe, sent unless CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1); anything else →
  * 404 with an Anthropic error body.
+ *
+ * A turn's `delay_ms` is awaited on a timer, never by blocking, so concurrent requests are delayed side
+ * by side; a client that disconnects during the delay gets no answer and costs nothing else.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -30,12 +33,25 @@ export interface RecordedRequest {
   readonly status: number;
   /** The parsed request body (or the raw text when it was not JSON). */
   readonly body: unknown;
+  /** When the request arrived (its handler started), epoch milliseconds (`Date.now()`). */
+  readonly receivedAt: number;
+  /**
+   * When the server started writing the answer (after any `delay_ms`), epoch milliseconds; null while
+   * the answer is still delayed, and for good when the client disconnected before it was written.
+   */
+  readonly answeredAt: number | null;
 }
+
+/** The recorded entry as the handler fills it in (`answeredAt` is set once the answer starts). */
+type MutableRecordedRequest = { -readonly [K in keyof RecordedRequest]: RecordedRequest[K] };
 
 export interface ModelServer {
   /** `http://127.0.0.1:PORT`, for `ANTHROPIC_BASE_URL`. */
   readonly url: string;
-  /** Every `POST /v1/messages`, in arrival order (probes such as `HEAD /api/hello` are not recorded). */
+  /**
+   * Every `POST /v1/messages`, in arrival order (probes such as `HEAD /api/hello` are not recorded). A
+   * request is recorded as soon as its turn is selected, so a delayed one shows up with `answeredAt: null`.
+   */
   readonly requests: RecordedRequest[];
   close(): Promise<void>;
 }
@@ -98,12 +114,41 @@ function refusal(selection: Exclude<TurnSelection, { kind: "turn" }>): { status:
   }
 }
 
+/**
+ * Resolves true once `Date.now()` has reached `deadline` (epoch ms), or false as soon as the response
+ * closes first (the client went away). Timers only: the event loop keeps serving other requests. The
+ * timer is re-armed until the deadline has really passed, since a timer may fire a millisecond early.
+ */
+function waitUntil(deadline: number, response: ServerResponse): Promise<boolean> {
+  if (response.destroyed || response.writableEnded) return Promise.resolve(false);
+  if (Date.now() >= deadline) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    const onClose = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const arm = () => {
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) {
+        response.off("close", onClose);
+        resolve(true);
+        return;
+      }
+      timer = setTimeout(arm, remaining);
+    };
+    response.once("close", onClose);
+    arm();
+  });
+}
+
 async function handleMessages(
   script: ModelScript,
   request: IncomingMessage,
   response: ServerResponse,
   requests: RecordedRequest[],
 ): Promise<void> {
+  const receivedAt = Date.now();
   const raw = await readBody(request);
   const sessionId = headerValue(request, "x-claude-code-session-id");
   const parsed = parseJson(raw);
@@ -112,34 +157,53 @@ async function handleMessages(
       ? (parsed.value as Record<string, unknown>)
       : {};
   const stream = body.stream === true;
-  const record = (fields: Pick<RecordedRequest, "conversation" | "step" | "promptText" | "status">) =>
-    requests.push({ ...fields, sessionId, stream, body: parsed.ok ? parsed.value : raw });
+  const record = (
+    fields: Pick<RecordedRequest, "conversation" | "step" | "promptText" | "status">,
+  ): MutableRecordedRequest => {
+    const entry: MutableRecordedRequest = {
+      ...fields,
+      sessionId,
+      stream,
+      body: parsed.ok ? parsed.value : raw,
+      receivedAt,
+      answeredAt: null,
+    };
+    requests.push(entry);
+    return entry;
+  };
 
   if (!parsed.ok) {
-    record({ conversation: null, step: null, promptText: null, status: 400 });
+    const entry = record({ conversation: null, step: null, promptText: null, status: 400 });
+    entry.answeredAt = Date.now();
     sendError(response, 400, `${PREFIX} the request body is not JSON`);
     return;
   }
   const selection = selectTurn(script, body.messages);
   if (selection.kind !== "turn") {
     const { status, message } = refusal(selection);
-    record({
+    const entry = record({
       conversation: selection.kind === "exhausted" ? selection.conversationName : null,
       step: selection.kind === "no_prompt" ? null : selection.step,
       promptText: selection.kind === "no_prompt" ? null : selection.promptText,
       status,
     });
+    entry.answeredAt = Date.now();
     sendError(response, status, message);
     return;
   }
   const { turn } = selection;
   const status = turn.error?.status ?? 200;
-  record({
+  const entry = record({
     conversation: selection.conversationName,
     step: selection.step,
     promptText: selection.promptText,
     status,
   });
+  if (turn.delay_ms !== undefined && turn.delay_ms > 0) {
+    const stillThere = await waitUntil(receivedAt + turn.delay_ms, response);
+    if (!stillThere) return; // the client disconnected during the delay: nobody to answer
+  }
+  entry.answeredAt = Date.now();
   if (turn.error !== undefined) {
     sendError(response, turn.error.status, turn.error.message);
     return;

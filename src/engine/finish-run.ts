@@ -1,0 +1,193 @@
+/**
+ * The end of every run, whatever its mode (`auto`, `run`, a resumed leg): the final evidence tree, the
+ * nodes' changes (committed with `--commit` when the evidence would stand on that commit, else saved as
+ * `patch.diff`), the conclusion (SPEC §6 table) and the redacted ledger written to `ledger.json`.
+ */
+import type { BuildEvidenceAnswer } from "../evidence/answer.js";
+import { evidenceTree } from "../evidence/evidence-tree.js";
+import { commitWorkingTree, workingTreePatch } from "../evidence/patch.js";
+import type { Graph } from "../graph/graph.js";
+import { decideConclusion, type RunEnd } from "../ledger/conclusion.js";
+import { computeTotals, type Ledger, type PlanningCall, type PlanSection } from "../ledger/ledger.js";
+import type { LedgerRow } from "../ledger/model.js";
+import type { Redactor } from "../ledger/redact.js";
+import type { RedactingRunDirectory } from "./redacting-run-dir.js";
+
+/** The run-wide facts every ending needs. */
+export interface RunFrame {
+  readonly runId: string;
+  readonly mode: Ledger["mode"];
+  readonly goal?: string;
+  readonly runtime: "claude";
+  readonly model?: string;
+  readonly repoDir: string;
+  readonly gitContext: {
+    readonly baseEnv: Readonly<Record<string, string | undefined>>;
+    readonly knownSecrets: readonly string[];
+  };
+  readonly start: { readonly sha: string; readonly tree: string; readonly description: string };
+  readonly answer: BuildEvidenceAnswer;
+  readonly requireEvidence: boolean;
+  /** Commit the nodes' changes when the run ends (CLI `--commit`), with this first line. */
+  readonly commit: { readonly message: string } | null;
+  readonly redactor: Redactor;
+  readonly dir: RedactingRunDirectory;
+  readonly startedAt: string;
+}
+
+export interface FinishInput {
+  readonly graph: Graph | null;
+  readonly rows: readonly LedgerRow[];
+  readonly plan: PlanSection;
+  readonly calls: readonly PlanningCall[];
+  readonly end: RunEnd;
+}
+
+/** An in-progress ledger (`conclusion: null`) for progress updates. Redacted. */
+export function snapshotLedger(frame: RunFrame, input: Omit<FinishInput, "graph" | "end">): Ledger {
+  return frame.redactor.deep({
+    schemaVersion: 1,
+    runId: frame.runId,
+    mode: frame.mode,
+    ...(frame.goal !== undefined ? { goal: frame.goal } : {}),
+    runtime: frame.runtime,
+    ...(frame.model !== undefined ? { model: frame.model } : {}),
+    plan: input.plan,
+    rows: input.rows,
+    totals: computeTotals(input.rows, input.calls),
+    conclusion: null,
+    startedAt: frame.startedAt,
+    finishedAt: null,
+    startingCommit: frame.start,
+    evidenceTree: evidenceTreeOf(input.rows),
+  } satisfies Ledger);
+}
+
+/**
+ * Decides and writes the ledger of a run that ended (or paused). `--commit` never commits a failed run,
+ * a known secret, or changes whose evidence would not stand on that commit (judged as if committed).
+ *
+ * @returns the redacted ledger and the path of `ledger.json`.
+ */
+export async function finishRun(
+  frame: RunFrame,
+  input: FinishInput,
+): Promise<{ readonly ledger: Ledger; readonly ledgerPath: string }> {
+  const { redactor, dir, start, gitContext, repoDir } = frame;
+  const sinks = input.graph ? input.graph.sinks : [];
+  const gateSinks = input.graph
+    ? input.graph.nodes.filter((n) => n.type === "gate" && sinks.includes(n.id)).map((n) => n.id)
+    : [];
+  let postedTree: string | null = start.tree;
+  let postedSha = start.sha;
+  let patch: Ledger["patch"];
+  let finalTree: string | null = null;
+  try {
+    finalTree = await evidenceTree(repoDir, gitContext);
+  } catch {
+    finalTree = null;
+  }
+  const changed = finalTree !== null && finalTree !== start.tree;
+  let commitNote = "";
+  // --commit never puts a failed run's changes on the branch: they stay in patch.diff for a person to judge.
+  // Judged by each node's last execution: a retry or feedback round that then passed does not count against it.
+  const lastRows = [...new Map(input.rows.map((r) => [r.nodeId, r])).values()];
+  const everyRowPassed = lastRows.length > 0 && lastRows.every((r) => r.verdict === "PASS");
+  // The nodes' changes, diffed once: checked for secrets before a --commit, saved when not committed.
+  const nodesPatch = changed ? await workingTreePatch(repoDir, start.sha, gitContext) : null;
+  const changesHoldSecret = nodesPatch !== null && redactor.contains(nodesPatch.diff);
+  // Commit what was verified: the sinks' one evidence tree when they share it, else the working tree.
+  const sinkTrees = new Set(
+    input.rows.filter((r) => r.sink && r.verify?.evidenceTree).map((r) => r.verify!.evidenceTree!),
+  );
+  const verifiedTree = sinkTrees.size === 1 ? [...sinkTrees][0]! : undefined;
+  const judge = (postedCommitTree: string | null) =>
+    decideConclusion({
+      rows: input.rows,
+      sinks,
+      gateSinks,
+      buildEvidence: frame.answer,
+      postedCommitTree,
+      requireEvidence: frame.requireEvidence,
+      end: input.end,
+    });
+  // --commit also never commits a run whose evidence would not stand on that commit (ignored files or
+  // outside writes the build used, submodule or .gitattributes gaps): judged as if it were committed.
+  const wouldBe = judge(verifiedTree ?? finalTree).conclusion;
+  const evidenceStands = wouldBe === "success" || wouldBe === "neutral";
+  if (
+    changed &&
+    frame.commit !== null &&
+    input.end.kind === "completed" &&
+    everyRowPassed &&
+    !changesHoldSecret &&
+    evidenceStands
+  ) {
+    const sha = await commitWorkingTree(repoDir, {
+      ...gitContext,
+      ...(verifiedTree !== undefined ? { tree: verifiedTree } : {}),
+      message: `evidence-gate: ${redactor.text(firstLine(frame.commit.message))}`,
+      trailer: `Evidence-Gate-Run: ${frame.runId}`,
+    });
+    if (sha !== null) {
+      postedSha = sha;
+      postedTree = verifiedTree ?? finalTree;
+      commitNote = "the nodes' changes, committed by --commit";
+    }
+  } else if (changed) {
+    const p = nodesPatch!;
+    // patch.diff is the nodes' content byte for byte and is left as is (a redacted patch would not apply);
+    // the ledger's preview is redacted, and says so when the patch holds a known secret.
+    const path = dir.writeBytes("patch.diff", p.diffBytes);
+    patch = {
+      path,
+      bytes: p.diffBytes.length,
+      preview: redactor.text(p.diff).slice(0, 4000),
+      ...(redactor.contains(p.diff) ? { holdsSecret: true as const } : {}),
+      ...(frame.commit !== null && everyRowPassed && !evidenceStands
+        ? { notCommittedBecause: `its evidence would end ${wouldBe}` }
+        : {}),
+    };
+  }
+  const decided = judge(postedTree);
+  const unredacted: Ledger = {
+    schemaVersion: 1,
+    runId: frame.runId,
+    mode: frame.mode,
+    ...(frame.goal !== undefined ? { goal: frame.goal } : {}),
+    runtime: frame.runtime,
+    ...(frame.model !== undefined ? { model: frame.model } : {}),
+    plan: input.plan,
+    rows: input.rows,
+    totals: computeTotals(input.rows, input.calls),
+    conclusion: decided,
+    startedAt: frame.startedAt,
+    finishedAt: new Date().toISOString(),
+    startingCommit: start,
+    ...(postedSha !== start.sha && postedTree !== null
+      ? {
+          postedCommit: {
+            sha: postedSha,
+            tree: postedTree,
+            description: `${postedSha.slice(0, 7)} (${commitNote})`,
+          },
+        }
+      : {}),
+    evidenceTree: evidenceTreeOf(input.rows),
+    ...(patch ? { patch } : {}),
+  };
+  const ledger = redactor.deep(unredacted);
+  const ledgerPath = dir.writeJson("ledger.json", ledger);
+  dir.event({ type: "run_finished", outcome: decided.outcome, conclusion: decided.conclusion });
+  return { ledger, ledgerPath };
+}
+
+/** The evidence tree of the run: the tree the (first) sink verify ran on, `null` when none ran. */
+export function evidenceTreeOf(rows: readonly LedgerRow[]): string | null {
+  for (const row of rows) if (row.sink && row.verify?.evidenceTree) return row.verify.evidenceTree;
+  return null;
+}
+
+function firstLine(text: string): string {
+  return (text.split("\n")[0] ?? "").slice(0, 72);
+}

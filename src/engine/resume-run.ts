@@ -1,0 +1,340 @@
+/**
+ * `resume RUN_ID (--approve GATE | --reject GATE | --retry-failed)`: one more leg of a paused or failed run
+ * (SPEC §4; research/oh-my-graph.md §7.6–§7.7), rebuilt from `state.json` and `graph.json` in its run
+ * directory — never from the graph file, which may have changed since.
+ *
+ * - `--approve GATE` (the run is paused at GATE): records who approved and the head SHA, adds the gate's
+ *   `PASS (approved)` row, and runs its dependents.
+ * - `--reject GATE`: records the rejection, adds a FAIL row, prunes the gate's subtree; the run fails.
+ * - `--retry-failed`: keeps every PASS (and its output), marks the failed executions superseded and runs
+ *   exactly the nodes that never passed (after a session-limit pause, the ones it stopped).
+ *
+ * A resumed leg can never widen a tool policy: it uses the first leg's policies verbatim (SPEC §8). The
+ * repository must still be at the run's starting commit: an approval is bound to the head SHA it was
+ * given on.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { startingCommit } from "../evidence/evidence-tree.js";
+import { ignoredFilesFromData } from "../evidence/ignored-files.js";
+import { VerifyQueue } from "../evidence/verify.js";
+import { formatIssue } from "../graph/issue.js";
+import { loadGraphObject } from "../graph/load.js";
+import type { Ledger, PlanSection } from "../ledger/ledger.js";
+import type { FailRow } from "../ledger/model.js";
+import { createRedactor } from "../ledger/redact.js";
+import { finishRun, type RunFrame, snapshotLedger } from "./finish-run.js";
+import { executeGraph, IGNORED_BASELINE_FILE, RunStateStore } from "./graph-run.js";
+import type { RunHooks } from "./hand-run.js";
+import { RedactingRunDirectory } from "./redacting-run-dir.js";
+import { isRunId, type RunId } from "./run-id.js";
+import { missingClaudeProblem } from "./run-setup.js";
+import { approvedGateRow, closeLeg, type RunState, RunStateError, readRunState } from "./run-state.js";
+
+/** What the resumed leg does. `by` is who decided (a login, or the local user in the CLI). */
+export type ResumeAction =
+  | { readonly kind: "approve"; readonly gate: string; readonly by: string }
+  | { readonly kind: "reject"; readonly gate: string; readonly by: string }
+  | { readonly kind: "retry-failed" };
+
+export interface ResumeOptions {
+  readonly runsDir: string;
+  readonly runId: string;
+  readonly action: ResumeAction;
+  /**
+   * The head SHA the decision is about (the PR head in the action; HEAD in the CLI). It must be the run's
+   * starting commit or the head it merged; default: the repository's HEAD.
+   */
+  readonly headSha?: string;
+  /** `--concurrency N` for this leg (1..10); default: the first leg's. */
+  readonly concurrency?: number;
+  readonly commit: boolean;
+  readonly surface: "action" | "cli";
+  readonly claudeExecutable: string;
+  readonly modelEnv: (label: string) => Readonly<Record<string, string>>;
+  readonly baseEnv: Readonly<Record<string, string | undefined>>;
+  readonly knownSecrets: readonly string[];
+  /** Called before the first model call of the leg (the action installs the CLI here). */
+  readonly beforeFirstModelCall?: () => Promise<string | null>;
+  readonly echo?: { readonly write: (text: string) => void; readonly fenceWorkflowCommands: boolean };
+  readonly signal?: AbortSignal;
+  readonly hooks?: RunHooks;
+}
+
+export type ResumeResult =
+  | { readonly kind: "usage_error"; readonly message: string }
+  /** `--retry-failed` on a run with nothing left to run (every node passed). */
+  | { readonly kind: "nothing_to_retry"; readonly message: string }
+  | {
+      readonly kind: "finished";
+      readonly ledger: Ledger;
+      readonly runDir: string;
+      readonly ledgerPath: string;
+    };
+
+/** Resumes a run. Rejects only on internal errors. */
+export async function resumeRun(o: ResumeOptions): Promise<ResumeResult> {
+  if (!isRunId(o.runId)) {
+    return {
+      kind: "usage_error",
+      message: `${JSON.stringify(o.runId)} is not a run id (YYYYMMDD-HHMMSS-xxxxxx): give the id the run printed`,
+    };
+  }
+  const runId = o.runId as RunId;
+  const path = join(o.runsDir, runId);
+  if (!existsSync(path)) {
+    return {
+      kind: "usage_error",
+      message: `no run ${runId} under ${o.runsDir}: check the run id and --runs-dir (the folder the run was started with)`,
+    };
+  }
+  let state: RunState;
+  try {
+    state = readRunState(path);
+  } catch (error) {
+    if (error instanceof RunStateError) return { kind: "usage_error", message: error.message };
+    throw error;
+  }
+  const graphPath = join(path, "graph.json");
+  if (!existsSync(graphPath))
+    return { kind: "usage_error", message: `${graphPath} does not exist: this run has no graph to resume` };
+  let spec: unknown;
+  try {
+    spec = JSON.parse(readFileSync(graphPath, "utf8"));
+  } catch (error) {
+    return {
+      kind: "usage_error",
+      message: `${graphPath} is not valid JSON (${error instanceof Error ? error.message : String(error)})`,
+    };
+  }
+  const loaded = loadGraphObject(spec, graphPath, {
+    verifyTimeoutCeilingMs: Math.max(state.verify.timeout_ms, 10 * 60_000),
+  });
+  if (!loaded.ok) {
+    return {
+      kind: "usage_error",
+      message: `${graphPath} does not load:\n${loaded.issues.map(formatIssue).join("\n")}`,
+    };
+  }
+  const graph = loaded.graph;
+  if (
+    o.concurrency !== undefined &&
+    (!Number.isInteger(o.concurrency) || o.concurrency < 1 || o.concurrency > 10)
+  )
+    return {
+      kind: "usage_error",
+      message: `concurrency must be a whole number from 1 to 10 (got ${o.concurrency})`,
+    };
+
+  // The repository must still be where the run started: a decision is bound to the head it was given on.
+  const gitContext = { baseEnv: o.baseEnv, knownSecrets: o.knownSecrets };
+  let head: Awaited<ReturnType<typeof startingCommit>>;
+  try {
+    head = await startingCommit(state.repo_dir, gitContext);
+  } catch (error) {
+    return {
+      kind: "usage_error",
+      message: `the run's repository ${state.repo_dir} cannot be read (${error instanceof Error ? error.message : String(error)}): resume on the machine and checkout the run started in`,
+    };
+  }
+  if (head.sha !== state.starting_commit.sha) {
+    return {
+      kind: "usage_error",
+      message: `the repository ${state.repo_dir} is at ${head.sha.slice(0, 12)}, but run ${runId} started at ${state.starting_commit.sha.slice(0, 12)}: a resumed leg continues the same commit's run. Check that commit out again, or start a new run. Nothing was run.`,
+    };
+  }
+  const headSha = o.headSha ?? head.sha;
+  const allowedHeads = [head.sha, ...(head.parents.length === 2 ? [head.parents[1]!] : [])];
+  if (!allowedHeads.some((sha) => sha.toLowerCase() === headSha.toLowerCase())) {
+    return {
+      kind: "usage_error",
+      message: `head SHA ${headSha} is not the commit run ${runId} is about (${allowedHeads.join(" or ")}): an approval is bound to the head it was given on`,
+    };
+  }
+
+  const redactor = createRedactor(o.knownSecrets);
+  const dir = new RedactingRunDirectory(o.runsDir, runId, redactor);
+  const store = new RunStateStore(dir, state);
+  const paused = state.paused;
+  const action = o.action;
+  const legKind = action.kind === "retry-failed" ? "retry-failed" : `${action.kind} ${action.gate}`;
+
+  switch (action.kind) {
+    case "approve":
+    case "reject": {
+      if (paused?.reason !== "gate") {
+        return {
+          kind: "usage_error",
+          message: `run ${runId} is not paused at a gate${paused?.reason === "session-limit" ? " (it paused at the model's session limit: resume it with --retry-failed)" : ""}; --${action.kind} applies only to the gate a run is waiting at`,
+        };
+      }
+      if (paused.node !== action.gate) {
+        return {
+          kind: "usage_error",
+          message: `run ${runId} is waiting at gate "${paused.node}", not "${action.gate}": resume it with --approve ${paused.node} or --reject ${paused.node}`,
+        };
+      }
+      break;
+    }
+    case "retry-failed": {
+      if (paused?.reason === "gate") {
+        return {
+          kind: "usage_error",
+          message: `run ${runId} is paused at gate "${paused.node}": a person decides it — resume with --approve ${paused.node} or --reject ${paused.node}`,
+        };
+      }
+      const unpassed = graph.nodes.filter(
+        (n) => store.node(n.id)?.status !== "passed" && state.gates[n.id]?.status !== "rejected",
+      );
+      if (unpassed.length === 0) {
+        return {
+          kind: "nothing_to_retry",
+          message: `run ${runId} has no failed nodes to retry: every node passed`,
+        };
+      }
+      break;
+    }
+  }
+  if (graph.nodes.some((n) => n.type !== "gate" && store.node(n.id)?.status !== "passed")) {
+    const setupError = (await o.beforeFirstModelCall?.()) ?? null;
+    if (setupError !== null) return { kind: "usage_error", message: setupError };
+    const missingClaude = missingClaudeProblem(o.claudeExecutable, o.baseEnv);
+    if (missingClaude !== null) return { kind: "usage_error", message: missingClaude };
+  }
+
+  // The leg starts: recorded before anything runs.
+  const startedAt = new Date().toISOString();
+  store.state.legs = [...store.state.legs, { started_at: startedAt, kind: legKind }];
+  store.state.paused = null;
+  dir.event({ type: "run_started", runId, mode: state.mode, leg: legKind });
+  const at = new Date().toISOString();
+  if (action.kind === "approve") {
+    store.setGate(action.gate, { status: "approved", by: action.by, head_sha: headSha, at });
+    store.addRow(approvedGateRow(action.gate, action.by, headSha, graph.sinks.includes(action.gate)));
+    store.setNode(action.gate, { status: "passed", session_id: null, executions: 1 });
+    dir.event({ type: "gate_approved", node: action.gate, by: action.by, headSha });
+    dir.event({ type: "node_passed", node: action.gate, qualifier: "approved" });
+  } else if (action.kind === "reject") {
+    store.setGate(action.gate, { status: "rejected", by: action.by, head_sha: headSha, at });
+    const row: FailRow = {
+      nodeId: action.gate,
+      verdict: "FAIL",
+      cause: "rejected",
+      detail: `gate rejected by ${action.by} at ${headSha.slice(0, 12)}`,
+      sessionId: null,
+      costUsd: 0,
+      durationMs: 0,
+      deniedToolCalls: 0,
+      usage: null,
+      numTurns: null,
+      sink: graph.sinks.includes(action.gate),
+    };
+    store.addRow(row);
+    store.setNode(action.gate, { status: "failed", session_id: null, executions: 1 });
+    dir.event({ type: "gate_rejected", node: action.gate, by: action.by });
+    dir.event({ type: "node_failed", node: action.gate, cause: "rejected", detail: row.detail });
+  } else {
+    // Every failed execution is replaced by this leg's; a cleared feedback declarer re-arms its body.
+    for (const node of graph.nodes) {
+      const record = store.node(node.id);
+      if (record === undefined || record.status === "passed") continue;
+      if (state.gates[node.id]?.status === "rejected") continue;
+      store.supersedeLatest(node.id);
+      store.setNode(node.id, { ...record, status: "skipped" });
+      if (node.feedback !== null && record.status === "failed") {
+        for (const id of node.feedback.body) {
+          const bodyRecord = store.node(id);
+          if (bodyRecord !== undefined) store.setNode(id, { ...bodyRecord, status: "skipped" });
+        }
+        store.setNode(node.id, { ...record, status: "skipped", feedback_rounds: 0 });
+      }
+    }
+  }
+  store.save();
+
+  const plan: PlanSection = (state.plan as PlanSection | null) ?? {
+    buildEvidence: state.build_evidence,
+    sinkCommands: [],
+    disclosure: "",
+    nodes: [],
+    planningCostUsd: 0,
+  };
+  const frame: RunFrame = {
+    runId,
+    mode: state.mode,
+    ...(state.goal !== undefined ? { goal: state.goal } : {}),
+    runtime: state.runtime,
+    ...(state.model !== undefined ? { model: state.model } : {}),
+    repoDir: state.repo_dir,
+    gitContext,
+    start: state.starting_commit,
+    answer: state.build_evidence,
+    requireEvidence: state.policy?.require_evidence === true,
+    commit: o.commit ? { message: state.goal ?? `run ${state.graph_source ?? runId}` } : null,
+    redactor,
+    dir,
+    startedAt: state.legs[0]?.started_at ?? startedAt,
+  };
+  await o.hooks?.onRunStarted?.(runId, dir.path);
+  await o.hooks?.onPlan?.(plan);
+  const calls = state.planning_calls;
+  await o.hooks?.onProgress?.(snapshotLedger(frame, { plan, rows: store.state.rows, calls }), "plan");
+
+  // The ignored-files baseline as the last leg left it; unreadable → every verify says "unknown".
+  const baselinePath = join(path, IGNORED_BASELINE_FILE);
+  const baseline = ignoredFilesFromData(
+    existsSync(baselinePath)
+      ? safeJson(readFileSync(baselinePath, "utf8"))
+      : { kind: "unknown", reason: `${IGNORED_BASELINE_FILE} is missing`, overBound: false },
+  );
+  const verifyQueue = new VerifyQueue({
+    baseEnv: o.baseEnv,
+    passThrough: state.verify.env,
+    knownSecrets: o.knownSecrets,
+    ignoredFiles: { baseline, exclude: [dir.path] },
+    ...(o.echo ? { echo: o.echo } : {}),
+  });
+  const leg = await executeGraph({
+    graph,
+    store,
+    dir,
+    redactor,
+    repoDir: state.repo_dir,
+    workDir: state.work_dir,
+    inputs: state.inputs,
+    // Verbatim from the first leg: a resumed leg never widens a tool policy (SPEC §8).
+    policies: state.tool_policies,
+    concurrency: o.concurrency ?? state.concurrency,
+    onFail: state.on_fail,
+    claudeExecutable: o.claudeExecutable,
+    ...(state.model !== undefined ? { model: state.model } : {}),
+    modelEnv: o.modelEnv,
+    verifyQueue,
+    ...(o.echo ? { echo: o.echo } : {}),
+    ...(o.signal ? { signal: o.signal } : {}),
+    hooks: {
+      ...o.hooks,
+      onRows: async (rows) => {
+        await o.hooks?.onProgress?.(snapshotLedger(frame, { plan, rows, calls }), "node");
+      },
+    },
+  });
+  store.state.legs = closeLeg(store.state.legs, leg.end);
+  store.save();
+  const { ledger, ledgerPath } = await finishRun(frame, {
+    graph,
+    rows: [...leg.rows],
+    plan,
+    calls,
+    end: leg.end,
+  });
+  return { kind: "finished", ledger, runDir: dir.path, ledgerPath };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * The checks every fresh run makes before anything is installed, billed or written (SPEC §5 "a refused
+ * run spends nothing"): the working directory lies inside the repository, the repository has a starting
+ * commit (the evidence tree's anchor), `--commit` has a clean tree to commit onto, and the model CLI can
+ * be found. Shared by `auto` and `run`.
+ */
+import { existsSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import {
+  describeStartingCommit,
+  evidenceTree,
+  NoCommitError,
+  NotAGitRepositoryError,
+  type StartingCommit,
+  startingCommit,
+} from "../evidence/evidence-tree.js";
+import { findExecutable } from "../proc/which.js";
+import { liesInRepository } from "./outside-writes.js";
+
+/** What a prepared run stands on. Paths are absolute. */
+export interface PreparedRepository {
+  readonly repoDir: string;
+  readonly workDir: string;
+  readonly start: StartingCommit;
+  /** A noun phrase naming the starting commit ("the merge of abc1234 into main"). */
+  readonly startDescription: string;
+}
+
+export interface PrepareOptions {
+  readonly repoDir: string;
+  readonly workingDirectory?: string;
+  readonly commit: boolean;
+  readonly gitContext: {
+    readonly baseEnv: Readonly<Record<string, string | undefined>>;
+    readonly knownSecrets: readonly string[];
+  };
+  /** The PR head and base (action), or the CLI's `--sha`, to recognise a test merge commit. */
+  readonly pr?: { readonly headSha: string; readonly baseRef: string };
+  readonly postedHeadSha?: string;
+}
+
+/** The working directory's problem (outside the repository, not a folder), or `null`. */
+export function workingDirectoryProblem(repoDir: string, workDir: string): string | null {
+  // Compare real paths: a symlinked working directory must not lead the run (and its verify) out of the
+  // repository whose tree is the evidence.
+  if (!liesInRepository(workDir, { cwd: repoDir, repoRoot: repoDir })) {
+    return `working directory ${workDir} is outside the repository ${repoDir}: working-directory / --working-directory must name a sub-folder of it`;
+  }
+  if (!existsSync(workDir) || !statSync(workDir).isDirectory()) {
+    return `working directory ${workDir} is not a folder: check working-directory / --repo`;
+  }
+  return null;
+}
+
+/**
+ * Resolves the directories and the starting commit.
+ *
+ * @returns the prepared repository, or a usage error message (nothing ran).
+ * @throws git errors other than "not a repository" / "no commit" (internal errors).
+ */
+export async function prepareRepository(
+  o: PrepareOptions,
+): Promise<
+  { readonly ok: true; readonly repo: PreparedRepository } | { readonly ok: false; readonly message: string }
+> {
+  const repoDir = resolve(o.repoDir);
+  const workDir = o.workingDirectory ? resolve(repoDir, o.workingDirectory) : repoDir;
+  const problem = workingDirectoryProblem(repoDir, workDir);
+  if (problem !== null) return { ok: false, message: problem };
+  let start: StartingCommit;
+  try {
+    const prHead = o.pr?.headSha ?? o.postedHeadSha;
+    start = await startingCommit(repoDir, { ...o.gitContext, ...(prHead !== undefined ? { prHead } : {}) });
+  } catch (error) {
+    if (error instanceof NotAGitRepositoryError || error instanceof NoCommitError)
+      return { ok: false, message: `${error.message} Nothing was run.` };
+    throw error;
+  }
+  if (o.commit) {
+    // --commit commits "the nodes' changes": on a dirty tree it would sweep the user's own edits (and
+    // untracked files) into that commit and call them the nodes' work.
+    const before = await evidenceTree(repoDir, o.gitContext);
+    if (before !== start.tree) {
+      return {
+        ok: false,
+        message: `--commit needs a clean working tree: ${repoDir} has changes that are not committed (tracked edits or untracked, not ignored files), and --commit would commit them as the nodes' changes. Commit or stash them first, or run without --commit. Nothing was run.`,
+      };
+    }
+  }
+  const startDescription = describeStartingCommit({
+    sha: start.sha,
+    parents: start.parents,
+    ...(o.pr
+      ? { prHead: o.pr.headSha, baseRef: o.pr.baseRef }
+      : o.postedHeadSha !== undefined
+        ? { prHead: o.postedHeadSha }
+        : {}),
+  });
+  return { ok: true, repo: { repoDir, workDir, start, startDescription } };
+}
+
+/** The usage error when the claude CLI cannot be found on the run's PATH; `null` when it can. */
+export function missingClaudeProblem(
+  executable: string,
+  baseEnv: Readonly<Record<string, string | undefined>>,
+): string | null {
+  // The model child's PATH is the run's own (`buildChildEnv` keeps it); building a model env here would
+  // mint a HOME in the action for nothing.
+  if (findExecutable(executable, baseEnv.PATH) !== null) return null;
+  return `the claude CLI was not found: ${JSON.stringify(executable)} is not an executable${executable.includes("/") ? "" : " on PATH"}. Install @anthropic-ai/claude-code or point --claude-path at the executable; nothing was run`;
+}

@@ -1,0 +1,319 @@
+/**
+ * `lint` (SPEC §3; Go `lint` and its advisory sweeps, oh-my-graph research §2.10): every load error, plus
+ * advisories — graphs that load and run, but spend money on a result nothing checks or that cannot be
+ * reached. An advisory never stops a run; each one says what to change.
+ *
+ * Advisories are computed only when the graph loads: on a graph with errors, ancestry and feedback
+ * bodies may rest on unknown ids or cycles, so advice drawn from them could be wrong; fix the errors, lint
+ * again. The six advisories, in the order a node reports them:
+ * 1. `unresolved-input` — `{{ inputs.X }}` with no `--input X=…`: the node would fail when it starts.
+ *    (`{{ artifacts.ID }}` naming anything but a non-gate ancestor is already a load error, see
+ *    `validate-placeholders.ts`, so no advisory repeats it.)
+ * 2. `unchecked-verdict` — the prompt demands a verdict token but there is no `result_matches`
+ *    (detector: {@link verdictTokensIn}).
+ * 3. `exit-code-unchecked` — `result_matches` without `exit_zero: true`.
+ * 4. `verify-splices-model-output` — `{{ artifacts.ID | inline }}` or `{{ feedback.ID }}` in a verify or
+ *    completion command (or the verify cwd): model-written text decides what the check runs.
+ * 5. `feedback-not-quoted` — a feedback arc whose body's prompts never quote `{{ feedback.DECLARER }}`;
+ *    reported on the rerun target, where the token belongs (Go ADR 0028).
+ * 6. `no-tools-no-verify` — an agent node declaring neither `allowed_tools` nor `success_check.verify`.
+ */
+import type { Graph, GraphNode } from "./graph.js";
+import type { GraphIssue } from "./issue.js";
+import { type LoadOptions, loadGraphText } from "./load.js";
+import { placeholdersIn } from "./placeholders.js";
+import type { NodeSpec } from "./schema.js";
+import { templatedFields } from "./validate-placeholders.js";
+
+/** What an advisory is about; stable, for `--json` consumers. */
+export type AdvisoryKind =
+  | "unresolved-input"
+  | "unchecked-verdict"
+  | "exit-code-unchecked"
+  | "verify-splices-model-output"
+  | "feedback-not-quoted"
+  | "no-tools-no-verify";
+
+/** A finding that does not stop a run. `reason` says what is wrong and what to change. */
+export interface Advisory {
+  readonly nodeId: string;
+  readonly kind: AdvisoryKind;
+  readonly reason: string;
+}
+
+/** Lint options: load options plus the input names the run would be given (`--input NAME=…`). */
+export interface LintOptions extends LoadOptions {
+  readonly inputs?: readonly string[];
+}
+
+/** Every load error (as `loadGraphText` reports them) and, when the graph loads, every advisory. */
+export interface LintResult {
+  readonly errors: readonly GraphIssue[];
+  readonly advisories: readonly Advisory[];
+}
+
+/**
+ * Lints graph file text: loads it (YAML or JSON) and, if it loads, computes the advisories.
+ *
+ * @param source where the text came from (a path), used in messages.
+ * @returns `errors` exactly as {@link loadGraphText} reports them (syntax, shape, then semantic) and
+ *   `advisories` (empty whenever there are errors). Never throws on bad input.
+ */
+export function lintGraph(text: string, source: string, options: LintOptions = {}): LintResult {
+  const { inputs, ...loadOptions } = options;
+  const loaded = loadGraphText(text, source, loadOptions);
+  if (!loaded.ok) return { errors: loaded.issues, advisories: [] };
+  return { errors: [], advisories: graphAdvisories(loaded.graph, { inputs: inputs ?? [] }) };
+}
+
+/** Renders an advisory: `advisory: node "review": REASON` (the id JSON-quoted, as in `formatIssue`). */
+export function formatAdvisory(advisory: Advisory): string {
+  return `advisory: node ${JSON.stringify(advisory.nodeId)}: ${advisory.reason}`;
+}
+
+/**
+ * The advisories of a loaded graph, by node in declaration order, each node's in the order of the module
+ * docstring. `inputs` are the names the run will be given. Gates get none (they spawn nothing).
+ */
+export function graphAdvisories(graph: Graph, options: { readonly inputs: readonly string[] }): Advisory[] {
+  const given = new Set(options.inputs);
+  const declared = new Set(graph.inputs);
+  const specs = new Map((graph.spec.nodes ?? []).map((spec) => [spec.id, spec] as const));
+  const advisories: Advisory[] = [];
+  for (const node of graph.nodes) {
+    const spec = specs.get(node.id);
+    if (node.type === "gate" || spec === undefined) continue;
+    const add = (kind: AdvisoryKind, reason: string): void => {
+      advisories.push({ nodeId: node.id, kind, reason });
+    };
+    for (const reason of unresolvedInputs(spec, given, declared)) add("unresolved-input", reason);
+    const verdict = uncheckedVerdict(node);
+    if (verdict !== null) add("unchecked-verdict", verdict);
+    if (node.success_check.result_matches !== null && !node.success_check.exit_zero) {
+      add(
+        "exit-code-unchecked",
+        "success_check.result_matches is set without exit_zero: true, so the exit code is not checked — a run " +
+          "that crashed after a matching reply still passes; add exit_zero: true to success_check",
+      );
+    }
+    for (const reason of splicedVerifyText(spec)) add("verify-splices-model-output", reason);
+    for (const reason of unquotedFeedback(graph, node.id)) add("feedback-not-quoted", reason);
+    if (spec.allowed_tools === undefined && node.success_check.verify === null) {
+      add(
+        "no-tools-no-verify",
+        `declares neither allowed_tools nor success_check.verify, so what it may do is left to permission_mode ` +
+          `${node.permission_mode} and nothing but its own reply judges it; list the tools it needs in ` +
+          "allowed_tools, or add success_check.verify with a command that checks its work",
+      );
+    }
+  }
+  return advisories;
+}
+
+function unresolvedInputs(spec: NodeSpec, given: Set<string>, declared: Set<string>): string[] {
+  const reasons: string[] = [];
+  const seen = new Set<string>();
+  for (const [field, template] of templatedFields(spec)) {
+    for (const ref of placeholdersIn(template)) {
+      if (ref.namespace !== "inputs" || ref.problem !== null || given.has(ref.name)) continue;
+      const key = `${field}\u0000${ref.name}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const pass = `--input ${ref.name}=VALUE`;
+      reasons.push(
+        declared.has(ref.name)
+          ? `${field}: {{ inputs.${ref.name} }} is declared in inputs: but no value was given, so this node ` +
+              `would fail when it starts; pass ${pass}`
+          : `${field}: {{ inputs.${ref.name} }} names an input that is neither declared in inputs: nor given, ` +
+              `so this node would fail when it starts; pass ${pass} and list ${ref.name} under inputs:`,
+      );
+    }
+  }
+  return reasons;
+}
+
+// Verdict detector. Conservative by design: it fires only when an imperative reply verb ("reply", "answer
+// with", "end your reply with", "respond with exactly one word:") is followed — through filler words,
+// punctuation and markdown quoting only — by an UPPERCASE word from a fixed verdict vocabulary. So
+// "reply PASS or FAIL", "answer with APPROVED", "end with VERDICT:" fire; "if the log says FAIL, fix it"
+// (no imperative verb), "reply done" (not uppercase), "write the README" (not a verdict word) and
+// "reply SHIPIT" (a custom token, a known miss) do not.
+const REPLY_VERBS = [
+  "reply",
+  "respond",
+  "answer",
+  "output",
+  "print",
+  "say",
+  "write",
+  "end",
+  "start",
+  "begin",
+  "finish",
+  "conclude",
+  "return",
+  "emit",
+];
+const FILLERS = [
+  "with",
+  "only",
+  "exactly",
+  "just",
+  "the",
+  "a",
+  "an",
+  "one",
+  "of",
+  "word",
+  "token",
+  "line",
+  "single",
+  "literal",
+  "verdict",
+  "either",
+  "your",
+  "reply",
+  "response",
+  "answer",
+  "message",
+  "first",
+  "last",
+  "final",
+  "on",
+  "its",
+  "own",
+  "by",
+  "saying",
+  "bare",
+  "uppercase",
+];
+/** Uppercase words read as verdict tokens. The passing ones are listed first. */
+const PASSING_VERDICTS = [
+  "PASS",
+  "PASSED",
+  "APPROVE",
+  "APPROVED",
+  "LGTM",
+  "DONE",
+  "OK",
+  "YES",
+  "ACCEPT",
+  "ACCEPTED",
+  "GO",
+  "SHIP",
+  "MERGED",
+  "APPLIED",
+  "COMPLETE",
+  "COMPLETED",
+  "SUCCESS",
+  "READY",
+];
+const OTHER_VERDICTS = [
+  "FAIL",
+  "FAILED",
+  "FAILURE",
+  "REJECT",
+  "REJECTED",
+  "NO",
+  "BLOCK",
+  "BLOCKED",
+  "HOLD",
+  "WITHHELD",
+  "CHANGES_REQUESTED",
+  "VERDICT",
+];
+const VERDICT = `(?:${[...PASSING_VERDICTS, ...OTHER_VERDICTS].join("|")})(?![\\w-])`;
+// A verb matches capitalised or not ("Reply", "reply", "REPLY"), never inflected ("says", "printed").
+const VERB = REPLY_VERBS.map(
+  (verb) => `[${verb[0]?.toUpperCase()}${verb[0]}]${verb.slice(1)}|${verb.toUpperCase()}`,
+).join("|");
+const QUOTE = "[\"'`*“‘]{0,3}";
+// Separators ({0,6}), quote marks ({0,3}), filler words ({0,8}) and alternatives ({0,8}) are bounded, so no prompt can make
+// matching quadratic (a prompt is long free text; a verb may occur thousands of times).
+const GAP = "[\\s,:]";
+const DEMAND = new RegExp(
+  `\\b(?:${VERB})\\b(?:${GAP}{1,6}(?:${FILLERS.join("|")})\\b){0,8}${GAP}{0,6}${QUOTE}(${VERDICT})` +
+    `(?:${QUOTE}\\s{0,6}(?:or|,|/|\\|)\\s{0,6}${QUOTE}(?:${VERDICT})){0,8}`,
+  "g",
+);
+const VERDICT_WORD = new RegExp(`\\b${VERDICT}`, "g");
+
+/**
+ * The verdict tokens `prompt` demands, in order, deduplicated; `[]` when it demands none. See the
+ * detector notes above `REPLY_VERBS` for what counts as a demand.
+ */
+export function verdictTokensIn(prompt: string): string[] {
+  const tokens: string[] = [];
+  for (const demand of prompt.matchAll(DEMAND)) {
+    const tail = demand[0].slice(demand[0].indexOf(demand[1] ?? ""));
+    for (const [word] of tail.matchAll(VERDICT_WORD)) if (!tokens.includes(word)) tokens.push(word);
+  }
+  return tokens;
+}
+
+function uncheckedVerdict(node: GraphNode): string | null {
+  if (node.success_check.result_matches !== null) return null;
+  const tokens = verdictTokensIn(node.prompt);
+  if (tokens.length === 0) return null;
+  const passing = tokens.find((token) => PASSING_VERDICTS.includes(token));
+  const fix =
+    passing === undefined
+      ? "add success_check.result_matches with a pattern only the passing verdict matches, anchored with ^"
+      : `add success_check.result_matches: '^[*_\`\\s]*${passing}' — anchored, so "did not ${passing}" does not match`;
+  return (
+    `the prompt demands a verdict (${tokens.join(", ")}) but success_check has no result_matches, so the ` +
+    `node passes whatever verdict it gives; ${fix}`
+  );
+}
+
+// Fields whose text becomes part of a check the engine runs; model-written text there steers the check.
+const CHECK_FIELDS = new Set([
+  "success_check.verify.command",
+  "success_check.verify.cwd",
+  "completion.verify.command",
+]);
+
+function splicedVerifyText(spec: NodeSpec): string[] {
+  const reasons: string[] = [];
+  for (const [field, template] of templatedFields(spec)) {
+    if (!CHECK_FIELDS.has(field)) continue;
+    for (const ref of placeholdersIn(template)) {
+      if (ref.problem !== null) continue;
+      if (ref.namespace === "artifacts" && ref.inline) {
+        reasons.push(
+          `${field} splices model-written text into the check with ${ref.token}, so the model decides what ` +
+            `the check runs (and can make it pass); use the file's path {{ artifacts.${ref.name} }} and read ` +
+            "it in the command",
+        );
+      } else if (ref.namespace === "feedback") {
+        reasons.push(
+          `${field} splices model-written text into the check with ${ref.token}, so the model decides what ` +
+            "the check runs (and can make it pass); remove it and check the work itself",
+        );
+      }
+    }
+  }
+  return reasons;
+}
+
+/** Advice for node `targetId` as the rerun target of arcs whose bodies never quote their payload. */
+function unquotedFeedback(graph: Graph, targetId: string): string[] {
+  const reasons: string[] = [];
+  for (const declarer of graph.nodes) {
+    const arc = declarer.feedback;
+    if (arc === null || arc.rerun !== targetId) continue;
+    const quoted = arc.body.some((id) =>
+      placeholdersIn(graph.nodes_by_id.get(id)?.prompt ?? "").some(
+        (ref) => ref.namespace === "feedback" && ref.name === declarer.id && ref.problem === null,
+      ),
+    );
+    if (quoted) continue;
+    const token = `{{ feedback.${declarer.id} }}`;
+    reasons.push(
+      `re-run by the feedback arc of ${JSON.stringify(declarer.id)}, but no prompt in that arc's body quotes ` +
+        `${token}, so each round repeats the same prompts — twice the money, same result; paste ${token} ` +
+        `into the prompt of ${JSON.stringify(targetId)}`,
+    );
+  }
+  return reasons;
+}
