@@ -21117,7 +21117,8 @@ var CheckRunClient = class {
       status: data.status,
       conclusion: data.conclusion,
       externalId: data.external_id,
-      appId: data.app?.id ?? null
+      appId: data.app?.id ?? null,
+      summary: data.output?.summary ?? null
     };
   }
   /**
@@ -21152,7 +21153,8 @@ var CheckRunClient = class {
       status: newest.status,
       conclusion: newest.conclusion,
       externalId: newest.external_id,
-      appId: newest.app?.id ?? null
+      appId: newest.app?.id ?? null,
+      summary: newest.output?.summary ?? null
     };
   }
   async #patch(operation, id, body) {

@@ -2,13 +2,36 @@
  * The action's inputs (`action.yml`), read once into a typed object or refused with every problem named
  * (SPEC §10, §11; house style: inputs parsed once at the edge). Inputs arrive as `INPUT_<NAME>` variables
  * with the name upper-cased and dashes kept, as the runner sets them.
+ *
+ * The mode (SPEC §10): `auto` (the default when `goal` is given), `run` (the default when `graph` is
+ * given), `lint` and `resume`. `goal` and `graph` together, or neither outside `resume`, is a usage error.
+ * `verify` and `report` belong to a later version and are refused by name.
  */
+import { isRunId } from "../engine/run-id.js";
 import { parseDuration } from "../graph/duration.js";
+import { unreachable } from "../ledger/unreachable.js";
 import { verifyEnvProblems } from "../proc/child-env.js";
+import { normaliseGraphPath } from "./graph-path.js";
+
+/** What a `mode: resume` leg does with the paused or failed run (SPEC §11: exactly one of three inputs). */
+export type ResumeDecision =
+  | { readonly kind: "approve"; readonly gate: string }
+  | { readonly kind: "reject"; readonly gate: string }
+  | { readonly kind: "retry-failed" };
+
+/** The mode and the inputs only that mode reads. */
+export type ModeInputs =
+  | { readonly kind: "auto"; readonly goal: string }
+  /** `graph` is a repository path (normalised, `/`-separated), read from the base ref. */
+  | { readonly kind: "run"; readonly graph: string; readonly graphInputs: Readonly<Record<string, string>> }
+  /** `graph` is a repository path, read from the workspace (the graph under review). */
+  | { readonly kind: "lint"; readonly graph: string; readonly graphInputs: Readonly<Record<string, string>> }
+  | { readonly kind: "resume"; readonly runId: string; readonly decision: ResumeDecision };
 
 export interface ActionInputs {
-  readonly goal: string;
+  readonly mode: ModeInputs;
   readonly verifyCmd?: string;
+  /** `verify-timeout`: the attached command's timeout in `auto`, the graph's verify ceiling in `run`. */
   readonly verifyTimeoutMs: number;
   readonly verifyEnv: readonly string[];
   readonly acceptNoBuildEvidence: boolean;
@@ -17,10 +40,12 @@ export interface ActionInputs {
   readonly claudeVersion: string;
   readonly anthropicApiKey?: string;
   readonly claudeCodeOauthToken?: string;
+  /** Empty only in `lint`, which makes no API call. */
   readonly githubToken: string;
   readonly checkName: string;
   readonly workingDirectory?: string;
-  readonly concurrency: number;
+  /** Absent: 4 in `auto`, the graph's own in `run`, the first leg's in `resume`. */
+  readonly concurrency?: number;
   readonly continueOnFail: boolean;
 }
 
@@ -31,7 +56,18 @@ export type InputsResult =
 /** The Claude Code version installed when `claude` is not on PATH (input `claude-version`). */
 export const DEFAULT_CLAUDE_VERSION = "2.1.332";
 
-function raw(env: Readonly<Record<string, string | undefined>>, name: string): string | undefined {
+/** `concurrency` of an `auto` run when the input is not given. */
+export const DEFAULT_AUTO_CONCURRENCY = 4;
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const MODES = ["auto", "run", "lint", "resume"] as const;
+const LATER_MODES = ["verify", "report"];
+
+// What `{{ inputs.NAME }}` can name (graph/placeholders.ts): a name no placeholder can name is a typo.
+const INPUT_NAME = /^[A-Za-z0-9._/-]+$/;
+
+function raw(env: Env, name: string): string | undefined {
   const value = env[`INPUT_${name.toUpperCase()}`];
   if (value === undefined) return undefined;
   const trimmed = value.trim();
@@ -39,7 +75,7 @@ function raw(env: Readonly<Record<string, string | undefined>>, name: string): s
 }
 
 /** YAML 1.2 core-schema booleans, as `core.getBooleanInput` accepts them. */
-function bool(env: Readonly<Record<string, string | undefined>>, name: string, errors: string[]): boolean {
+function bool(env: Env, name: string, errors: string[]): boolean {
   const value = raw(env, name);
   if (value === undefined) return false;
   if (["true", "True", "TRUE"].includes(value)) return true;
@@ -48,24 +84,219 @@ function bool(env: Readonly<Record<string, string | undefined>>, name: string, e
   return false;
 }
 
-/** Reads and checks every input. */
-export function readActionInputs(env: Readonly<Record<string, string | undefined>>): InputsResult {
-  const errors: string[] = [];
+/**
+ * The `inputs` input: one `NAME=VALUE` per line (blank lines skipped; the value is everything after the
+ * first `=`). Each bad line is an error naming its line number and text.
+ */
+export function parseGraphInputs(text: string | undefined, errors: string[]): Record<string, string> {
+  const values: Record<string, string> = Object.create(null);
+  if (text === undefined) return values;
+  text.split(/\r?\n/).forEach((rawLine, index) => {
+    const line = rawLine.trim();
+    if (line === "") return;
+    const where = `input \`inputs\` line ${index + 1} (${JSON.stringify(line)})`;
+    const at = line.indexOf("=");
+    const name = at < 0 ? "" : line.slice(0, at).trim();
+    if (at < 0 || name === "") {
+      errors.push(`${where}: give NAME=VALUE, one per line, e.g. task=fix the login bug`);
+    } else if (!INPUT_NAME.test(name)) {
+      errors.push(
+        `${where}: NAME may hold only letters, digits, ".", "_", "-" or "/" (it is what {{ inputs.NAME }} names)`,
+      );
+    } else if (Object.hasOwn(values, name)) {
+      errors.push(`${where}: ${name} was given on an earlier line too: give each input once`);
+    } else {
+      values[name] = line.slice(at + 1);
+    }
+  });
+  return values;
+}
+
+/** The mode, from `mode` or from which of `goal` / `graph` was given. */
+function readMode(env: Env, errors: string[]): ModeInputs | undefined {
+  const given = raw(env, "mode");
   const goal = raw(env, "goal");
-  if (raw(env, "graph") !== undefined) {
-    errors.push("input `graph` (hand-written graphs) is not supported by this version: use `goal`");
+  const graph = raw(env, "graph");
+  if (given !== undefined && LATER_MODES.includes(given)) {
+    errors.push(
+      `input \`mode\` is ${JSON.stringify(given)}: mode ${given} is not supported by this version of the action (use ${MODES.join(", ")})`,
+    );
+    return undefined;
   }
-  if (goal === undefined) errors.push("input `goal` is required: say what the run should achieve");
-  const mode = raw(env, "mode");
-  if (mode !== undefined && mode !== "auto") {
-    errors.push(`input \`mode\` is ${JSON.stringify(mode)}: this version supports only auto`);
+  if (given !== undefined && !(MODES as readonly string[]).includes(given)) {
+    errors.push(`input \`mode\` is ${JSON.stringify(given)}: use one of ${MODES.join(", ")}`);
+    return undefined;
   }
+  const mode = (given ??
+    (graph !== undefined && goal === undefined ? "run" : "auto")) as (typeof MODES)[number];
+  const graphInputsText = raw(env, "inputs");
+  const resumeNames = ["resume-run-id", "approve-gate", "reject-gate"].filter(
+    (n) => raw(env, n) !== undefined,
+  );
+  if (mode !== "resume") {
+    if (bool(env, "retry-failed", [])) resumeNames.push("retry-failed");
+    if (resumeNames.length > 0) {
+      errors.push(
+        `${resumeNames.map((n) => `input \`${n}\``).join(", ")} ${resumeNames.length === 1 ? "belongs" : "belong"} to mode resume, not ${mode}: set \`mode: resume\` or drop ${resumeNames.length === 1 ? "it" : "them"}`,
+      );
+    }
+  }
+  if (mode === "resume") return readResume(env, errors, { goal, graph, graphInputsText });
+  if (goal !== undefined && graph !== undefined) {
+    errors.push(
+      "inputs `goal` and `graph` were both given: give `goal` to plan a graph (mode auto) or `graph` to run a hand-written one (mode run), not both",
+    );
+    return undefined;
+  }
+  if (mode === "auto") {
+    if (goal === undefined) {
+      errors.push(
+        graph !== undefined
+          ? "mode auto plans from input `goal`, and `graph` was given instead: drop `mode: auto` to run the graph, or give `goal`"
+          : "input `goal` or `graph` is required: `goal` says what a planned run should achieve (mode auto), `graph` names a hand-written graph file (mode run)",
+      );
+      return undefined;
+    }
+    if (graphInputsText !== undefined) {
+      errors.push(
+        "input `inputs` fills a hand-written graph's {{ inputs.NAME }} (mode run or lint); mode auto has none: drop it",
+      );
+    }
+    return { kind: "auto", goal };
+  }
+  // run or lint: a graph file.
+  if (goal !== undefined) {
+    errors.push(
+      `mode ${mode} reads the graph file in input \`graph\`; input \`goal\` belongs to mode auto: drop it`,
+    );
+  }
+  if (graph === undefined) {
+    errors.push(
+      `mode ${mode} needs input \`graph\`: the graph file's path in the repository, e.g. .github/evidence-gate/review.yml`,
+    );
+    return undefined;
+  }
+  const path = normaliseGraphPath(graph);
+  const graphInputs = parseGraphInputs(graphInputsText, errors);
+  if (!path.ok) {
+    errors.push(`input \`graph\` is ${JSON.stringify(graph)}: ${path.problem}`);
+    return undefined;
+  }
+  return { kind: mode, graph: path.path, graphInputs };
+}
+
+function readResume(
+  env: Env,
+  errors: string[],
+  given: { goal?: string; graph?: string; graphInputsText?: string },
+): ModeInputs | undefined {
+  const stray = (
+    [
+      ["goal", given.goal],
+      ["graph", given.graph],
+      ["inputs", given.graphInputsText],
+    ] as const
+  ).filter(([, value]) => value !== undefined);
+  if (stray.length > 0) {
+    errors.push(
+      `mode resume continues the run's own graph and inputs, recorded in its run directory: drop ${stray.map(([n]) => `input \`${n}\``).join(", ")}`,
+    );
+  }
+  const runId = raw(env, "resume-run-id");
+  if (runId === undefined) {
+    errors.push(
+      "mode resume needs input `resume-run-id`: the run id (YYYYMMDD-HHMMSS-xxxxxx) the paused check run names",
+    );
+  } else if (!isRunId(runId)) {
+    errors.push(
+      `input \`resume-run-id\` is ${JSON.stringify(runId)}: give a run id of the form YYYYMMDD-HHMMSS-xxxxxx, as the check run names it`,
+    );
+  }
+  const approve = raw(env, "approve-gate");
+  const reject = raw(env, "reject-gate");
+  const retry = bool(env, "retry-failed", errors);
+  const chosen = [
+    ...(approve !== undefined ? ["approve-gate"] : []),
+    ...(reject !== undefined ? ["reject-gate"] : []),
+    ...(retry ? ["retry-failed"] : []),
+  ];
+  if (chosen.length !== 1) {
+    errors.push(
+      chosen.length === 0
+        ? "mode resume needs exactly one of inputs `approve-gate`, `reject-gate` or `retry-failed: true`: none was given"
+        : `mode resume takes exactly one of inputs \`approve-gate\`, \`reject-gate\` or \`retry-failed: true\`; ${chosen.map((n) => `\`${n}\``).join(" and ")} were given`,
+    );
+  }
+  if (runId === undefined || !isRunId(runId) || chosen.length !== 1) return undefined;
+  const decision: ResumeDecision =
+    approve !== undefined
+      ? { kind: "approve", gate: approve }
+      : reject !== undefined
+        ? { kind: "reject", gate: reject }
+        : { kind: "retry-failed" };
+  return { kind: "resume", runId, decision };
+}
+
+/**
+ * Inputs a mode does not read are refused rather than ignored: a run that silently dropped a verify
+ * command or a model would not be the run the workflow asked for.
+ */
+function strayInputs(env: Env, mode: ModeInputs, errors: string[]): void {
+  const refuse = (names: readonly string[], why: string): void => {
+    const given = names.filter((n) =>
+      n === "accept-no-build-evidence" || n === "accept-loaded-user-config"
+        ? bool(env, n, [])
+        : raw(env, n) !== undefined,
+    );
+    for (const name of given) errors.push(`input \`${name}\` does not apply to mode ${mode.kind}: ${why}`);
+  };
+  // `accept-loaded-user-config` is read although action.yml does not declare it yet (SPEC §8: auto only).
+  switch (mode.kind) {
+    case "auto":
+      refuse(
+        ["accept-loaded-user-config"],
+        "it is not supported by this version of the action; drop it (each CLI runs with a fresh HOME)",
+      );
+      return;
+    case "run":
+      refuse(
+        ["verify-cmd", "accept-no-build-evidence"],
+        "a hand-written graph declares its own success_check.verify on each node (SPEC §5); drop it",
+      );
+      refuse(
+        ["accept-loaded-user-config"],
+        "hand-written nodes run with only their own allowed_tools and never with a loaded user configuration; drop it",
+      );
+      return;
+    case "lint":
+      refuse(
+        ["verify-cmd", "accept-no-build-evidence", "accept-loaded-user-config", "model", "working-directory"],
+        "lint only reads the graph file: nothing runs; drop it",
+      );
+      return;
+    case "resume":
+      refuse(
+        ["verify-cmd", "accept-no-build-evidence", "accept-loaded-user-config", "model", "working-directory"],
+        "a resumed leg keeps the first leg's settings, and takes nothing that could widen them; drop it",
+      );
+      return;
+    default:
+      unreachable(mode);
+  }
+}
+
+/** Reads and checks every input; every problem is reported at once. */
+export function readActionInputs(env: Env): InputsResult {
+  const errors: string[] = [];
+  const mode = readMode(env, errors);
+  if (mode !== undefined) strayInputs(env, mode, errors);
   // A blank `verify-cmd` is the input's default: no command given.
   const verifyCmd = raw(env, "verify-cmd");
   const accept = bool(env, "accept-no-build-evidence", errors);
-  if (verifyCmd !== undefined && accept) {
+  if (verifyCmd !== undefined && accept && mode?.kind === "auto") {
     errors.push("inputs `verify-cmd` and `accept-no-build-evidence` were both given: pass one or the other");
   }
+  bool(env, "accept-loaded-user-config", errors);
   let verifyTimeoutMs = 10 * 60_000;
   const vt = raw(env, "verify-timeout");
   if (vt !== undefined) {
@@ -78,7 +309,7 @@ export function readActionInputs(env: Readonly<Record<string, string | undefined
   const runtime = raw(env, "runtime") ?? "claude";
   if (runtime !== "claude")
     errors.push(`input \`runtime\` is ${JSON.stringify(runtime)}: this version supports claude`);
-  let concurrency = 4;
+  let concurrency: number | undefined;
   const c = raw(env, "concurrency");
   if (c !== undefined) {
     const n = Number(c);
@@ -87,19 +318,21 @@ export function readActionInputs(env: Readonly<Record<string, string | undefined
     else concurrency = n;
   }
   const githubToken = raw(env, "github-token");
-  if (githubToken === undefined)
+  if (githubToken === undefined && mode?.kind !== "lint")
     errors.push("input `github-token` is empty: leave it at its default (the workflow's github.token)");
   const continueOnFail = bool(env, "continue-on-fail", errors);
   const verifyEnv = (raw(env, "verify-env") ?? "").split(/[\s,]+/).filter((s) => s !== "");
   // The model credential and the GitHub token never reach PR code, whatever verify-env says (SPEC §9).
   errors.push(...verifyEnvProblems(verifyEnv, "input `verify-env`"));
-  if (errors.length > 0) return { ok: false, errors };
+  if (errors.length > 0 || mode === undefined) {
+    return { ok: false, errors: errors.length > 0 ? errors : ["Internal error: no mode and no error"] };
+  }
   const opt = <K extends string>(key: K, value: string | undefined): { [P in K]?: string } =>
     (value === undefined ? {} : { [key]: value }) as { [P in K]?: string };
   return {
     ok: true,
     inputs: {
-      goal: goal!,
+      mode,
       ...opt("verifyCmd", verifyCmd),
       verifyTimeoutMs,
       verifyEnv,
@@ -109,11 +342,27 @@ export function readActionInputs(env: Readonly<Record<string, string | undefined
       claudeVersion: raw(env, "claude-version") ?? DEFAULT_CLAUDE_VERSION,
       ...opt("anthropicApiKey", raw(env, "anthropic-api-key")),
       ...opt("claudeCodeOauthToken", raw(env, "claude-code-oauth-token")),
-      githubToken: githubToken!,
+      githubToken: githubToken ?? "",
       checkName: raw(env, "check-name") ?? "evidence-gate",
       ...opt("workingDirectory", raw(env, "working-directory")),
-      concurrency,
+      ...(concurrency !== undefined ? { concurrency } : {}),
       continueOnFail,
     },
   };
+}
+
+/** The first line of what the run is about, for the check run's opening summary. */
+export function describeMode(mode: ModeInputs): string {
+  switch (mode.kind) {
+    case "auto":
+      return mode.goal.split("\n")[0] ?? "";
+    case "run":
+      return `run the graph ${mode.graph} from the base ref`;
+    case "lint":
+      return `lint ${mode.graph}`;
+    case "resume":
+      return `resume run ${mode.runId}: ${mode.decision.kind === "retry-failed" ? "retry the failed nodes" : `${mode.decision.kind} gate ${mode.decision.gate}`}`;
+    default:
+      return unreachable(mode);
+  }
 }

@@ -3,21 +3,35 @@
  * (SPEC §2: 0 passed, 1 failed, 2 paused, 3 refused, 64 usage error, 124 timed out, 130 interrupted).
  */
 import { resolve } from "node:path";
+import type { CliIo } from "./cli-context.js";
 import { runCliLint } from "./lint-command.js";
+import { runCliResume } from "./resume-command.js";
 import { runCliAuto } from "./run-auto-command.js";
+import { runCliRun } from "./run-command.js";
 import { VERSION } from "./version.js";
 
 const USAGE = `usage: evidence-gate <command> [options]
 
 commands:
-  auto    plan a graph from a goal, run it, run your verify command at its sinks, print the ledger
-  lint    check a graph file: every error and every advisory (free: nothing runs)
+  auto      plan a graph from a goal, run it, run your verify command at its sinks, print the ledger
+  run       run a hand-written graph file, print a line per node and the ledger
+  resume    continue a paused or failed run: --approve GATE | --reject GATE | --retry-failed
+  lint      check a graph file: every error and every advisory (free: nothing runs)
 
 options:
   --version   print the version
 
-run \`evidence-gate auto --help\` for auto's options.
+run \`evidence-gate <command> --help\` for a command's options.
+Exit codes: 0 passed, 1 failed, 2 paused (gate or session limit), 3 refused (no build evidence),
+64 usage error, 130 interrupted.
 `;
+
+/** The commands that run a leg of a run: SIGINT/SIGTERM stops their running nodes. */
+const RUN_COMMANDS: Readonly<Record<string, (argv: readonly string[], io: CliIo) => Promise<number>>> = {
+  auto: runCliAuto,
+  run: runCliRun,
+  resume: runCliResume,
+};
 
 async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -29,30 +43,28 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`evidence-gate ${VERSION}\n`);
     return 0;
   }
-  switch (command) {
-    case "auto": {
-      // First SIGINT/SIGTERM: stop the running nodes and finish the ledger as cancelled (exit 130).
-      const controller = new AbortController();
-      const stop = (): void => {
-        process.stderr.write("evidence-gate: interrupted — stopping the running nodes\n");
-        controller.abort();
-      };
-      process.once("SIGINT", stop);
-      process.once("SIGTERM", stop);
-      return runCliAuto(rest, {
-        cwd: resolve("."),
-        env: process.env,
-        out: process.stdout,
-        err: process.stderr,
-        signal: controller.signal,
-      });
-    }
-    case "lint":
-      return runCliLint(rest, { cwd: resolve("."), out: process.stdout, err: process.stderr });
-    default:
-      process.stderr.write(`evidence-gate: unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
-      return 64;
+  const runCommand = Object.hasOwn(RUN_COMMANDS, command) ? RUN_COMMANDS[command] : undefined;
+  if (runCommand !== undefined) {
+    // First SIGINT/SIGTERM: stop the running nodes and finish the ledger as cancelled (exit 130).
+    const controller = new AbortController();
+    const stop = (): void => {
+      process.stderr.write("evidence-gate: interrupted — stopping the running nodes\n");
+      controller.abort();
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+    return runCommand(rest, {
+      cwd: resolve("."),
+      env: process.env,
+      out: process.stdout,
+      err: process.stderr,
+      signal: controller.signal,
+    });
   }
+  if (command === "lint")
+    return runCliLint(rest, { cwd: resolve("."), out: process.stdout, err: process.stderr });
+  process.stderr.write(`evidence-gate: unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
+  return 64;
 }
 
 main(process.argv.slice(2)).then(

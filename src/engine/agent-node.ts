@@ -215,10 +215,18 @@ export async function runAgentNode(
       { resetsAt },
     );
   }
+  if (r.isError && r.budgetExhausted) {
+    // The CLI stopped itself at --max-budget-usd: the row names both amounts, like the post-hoc check.
+    const spent = facts.costUsd !== null ? `$${facts.costUsd.toFixed(4)}` : "an unknown cost";
+    const limit = budgetUsd !== null ? `$${budgetUsd.toFixed(4)}` : "its --max-budget-usd";
+    return fail(
+      "budget_exceeded",
+      `exceeded budget_usd: ${spent} vs ${limit} — claude stopped at --max-budget-usd (${oneLine(r.failureDetail ?? r.subtype)})`,
+    );
+  }
   if (r.isError) {
     const why = r.failureDetail ?? r.subtype;
-    const cause: FailCause = r.budgetExhausted ? "budget_exceeded" : "run_error";
-    return fail(cause, `claude reported is_error (exit ${outcome.exitCode}): ${oneLine(why)}`);
+    return fail("run_error", `claude reported is_error (exit ${outcome.exitCode}): ${oneLine(why)}`);
   }
   if (outcome.exitCode !== 0) {
     return fail("nonzero_exit", `claude exited ${outcome.exitCode}`);

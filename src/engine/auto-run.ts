@@ -15,7 +15,13 @@ import { DEFAULT_PLANNED_ALLOWLIST, extendAllowlist } from "../policy/allowlist.
 import { plannedNodePolicy } from "../policy/ceiling.js";
 import { ceilingDisclosure } from "../policy/disclosure.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
-import { type FinishInput, finishRun, type RunFrame, snapshotLedger } from "./finish-run.js";
+import {
+  type FinishedRun,
+  type FinishInput,
+  finishRun,
+  type RunFrame,
+  snapshotLedger,
+} from "./finish-run.js";
 import { executeGraph, type GraphRunHooks, RunStateStore } from "./graph-run.js";
 import { type PlanningCall, planWithRepair } from "./plan-call.js";
 import { RedactingRunDirectory } from "./redacting-run-dir.js";
@@ -100,6 +106,8 @@ export type AutoRunResult =
       readonly ledger: Ledger;
       readonly runDir: string;
       readonly ledgerPath: string;
+      /** sha256 of `state.json` and `graph.json` as the engine left them (the action posts them). */
+      readonly digests: FinishedRun["digests"];
     };
 
 /** Runs `auto`. Rejects only on internal errors (the entry point fails the check run then). */
@@ -243,8 +251,8 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
     store.state.planning_calls = [...args.calls];
     store.state.legs = closeLeg(store.state.legs, args.end);
     store.save();
-    const { ledger, ledgerPath } = await finishRun(frame, args);
-    return { kind: "finished", ledger, runDir: dir.path, ledgerPath };
+    const { ledger, ledgerPath, digests } = await finishRun(frame, args);
+    return { kind: "finished", ledger, runDir: dir.path, ledgerPath, digests };
   };
 
   if (planned.kind === "rejected") {

@@ -13,6 +13,14 @@ import type { LedgerRow } from "../ledger/model.js";
 import type { Redactor } from "../ledger/redact.js";
 import type { RedactingRunDirectory } from "./redacting-run-dir.js";
 
+/** A written ledger, and the digests of the run state it rests on (see `RunDirectory.digestOf`). */
+export interface FinishedRun {
+  readonly ledger: Ledger;
+  readonly ledgerPath: string;
+  /** sha256 (hex) of `state.json` and `graph.json` as this process last wrote (or checked) them. */
+  readonly digests: { readonly state: string | null; readonly graph: string | null };
+}
+
 /** The run-wide facts every ending needs. */
 export interface RunFrame {
   readonly runId: string;
@@ -69,10 +77,7 @@ export function snapshotLedger(frame: RunFrame, input: Omit<FinishInput, "graph"
  *
  * @returns the redacted ledger and the path of `ledger.json`.
  */
-export async function finishRun(
-  frame: RunFrame,
-  input: FinishInput,
-): Promise<{ readonly ledger: Ledger; readonly ledgerPath: string }> {
+export async function finishRun(frame: RunFrame, input: FinishInput): Promise<FinishedRun> {
   const { redactor, dir, start, gitContext, repoDir } = frame;
   const sinks = input.graph ? input.graph.sinks : [];
   const gateSinks = input.graph
@@ -179,7 +184,11 @@ export async function finishRun(
   const ledger = redactor.deep(unredacted);
   const ledgerPath = dir.writeJson("ledger.json", ledger);
   dir.event({ type: "run_finished", outcome: decided.outcome, conclusion: decided.conclusion });
-  return { ledger, ledgerPath };
+  return {
+    ledger,
+    ledgerPath,
+    digests: { state: dir.digestOf("state.json"), graph: dir.digestOf("graph.json") },
+  };
 }
 
 /** The evidence tree of the run: the tree the (first) sink verify ran on, `null` when none ran. */

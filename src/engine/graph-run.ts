@@ -163,13 +163,15 @@ interface Execution {
   readonly row: LedgerRow | null;
   readonly reply: string;
   readonly judged: boolean;
+  /** `limited` only: the reset time as the CLI wrote it (`null` when it gave none). */
+  readonly resetsAt?: string | null;
 }
 
 /**
  * Runs one leg of `graph`. Nodes whose record in the store is `passed` are settled (their outputs are read
  * back from the run directory); a `failed` or `cancelled` record (a rejected gate, an earlier failure)
- * prunes its descendants; every other node (no record, `skipped`, `waiting`, `limited`) runs when its
- * dependencies pass.
+ * prunes its descendants; every other node (no record, `skipped`, `waiting`, `limited`, `running` after a
+ * crash) runs when its dependencies pass.
  *
  * @returns how the leg ended (`completed`, `paused` at a gate or a session limit, `cancelled`) and the
  *   rows. Never throws for a node's own failures; rejects only on internal errors (a failed state write).
@@ -379,7 +381,8 @@ export async function executeGraph(o: GraphRunOptions): Promise<GraphRunResult> 
         status.set(id, "limited");
         setRecord(id, { status: "limited" });
         // A gate pause outranks a session limit (research §5.6).
-        if (pause === null) pause = { reason: "session-limit", node: id, resets_at: resetsAtOf(execution) };
+        if (pause === null)
+          pause = { reason: "session-limit", node: id, resets_at: execution.resetsAt ?? null };
         store.save();
         return;
       }
@@ -640,12 +643,18 @@ export async function executeGraph(o: GraphRunOptions): Promise<GraphRunResult> 
         node.retry.on.includes(row.cause as never);
       if (retrying && row.verdict === "FAIL") row = { ...row, superseded: true };
       const executions = (store.node(id)?.executions ?? 0) + 1;
-      setRecord(id, { status: "running" as NodeStatus, session_id: row.sessionId, executions });
+      setRecord(id, { status: "running", session_id: row.sessionId, executions });
       await record(row);
       if (produced.sessionLimit !== null) {
         dir.event({ type: "session_limit", node: id, resetsAt: produced.sessionLimit.resetsAt });
         o.hooks?.onSessionLimit?.(id, produced.sessionLimit.resetsAt);
-        return { verdict: "limited", row, reply, judged: false };
+        return {
+          verdict: "limited",
+          row,
+          reply,
+          judged: false,
+          resetsAt: produced.sessionLimit.resetsAt,
+        };
       }
       if (row.verdict === "PASS") return { verdict: "passed", row, reply, judged: false };
       if (row.verdict === "FAIL" && row.cause === "cancelled")
@@ -670,6 +679,17 @@ export async function executeGraph(o: GraphRunOptions): Promise<GraphRunResult> 
       });
       o.hooks?.onNodeRetried?.(id, info);
     }
+    if (last?.row?.verdict === "FAIL" && last.row.superseded === true && signal.aborted) {
+      // The run stopped between attempts: the retry never started, so this attempt's FAIL is the node's
+      // last word — not a row "a later execution replaced" when none exists.
+      const { superseded: _replaced, ...failed } = last.row;
+      const why = haltedBy !== null ? `the run halted after "${haltedBy}" failed` : "the run was cancelled";
+      const standing: FailRow = { ...failed, detail: `${failed.detail}; retry not started: ${why}` };
+      rewriteLatest(id, () => standing);
+      store.save();
+      dir.event({ type: "node_failed", node: id, cause: standing.cause, detail: standing.detail });
+      return { ...last, row: standing };
+    }
     return (
       last ?? {
         verdict: "cancelled",
@@ -693,12 +713,6 @@ export async function executeGraph(o: GraphRunOptions): Promise<GraphRunResult> 
     }
     return { kind: "resume", sessionId };
   }
-}
-
-function resetsAtOf(execution: Execution): string | null {
-  const detail = execution.row?.detail ?? "";
-  const match = /\(resets ([^)]*)\)/.exec(detail);
-  return match?.[1] ?? null;
 }
 
 /** A FAIL row for a node that failed before (or without) spawning anything. */

@@ -19,7 +19,7 @@ import type { Ledger, PlanSection } from "../ledger/ledger.js";
 import { createRedactor } from "../ledger/redact.js";
 import { handWrittenDisclosure } from "../policy/disclosure.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
-import { finishRun, type RunFrame, snapshotLedger } from "./finish-run.js";
+import { type FinishedRun, finishRun, type RunFrame, snapshotLedger } from "./finish-run.js";
 import { executeGraph, type GraphRunHooks, RunStateStore } from "./graph-run.js";
 import { RedactingRunDirectory } from "./redacting-run-dir.js";
 import { mintRunId, type RunId } from "./run-id.js";
@@ -81,6 +81,8 @@ export type HandRunResult =
       readonly ledger: Ledger;
       readonly runDir: string;
       readonly ledgerPath: string;
+      /** sha256 of `state.json` and `graph.json` as the engine left them (the action posts them). */
+      readonly digests: FinishedRun["digests"];
     };
 
 /** Runs a hand-written graph. Rejects only on internal errors (the entry point fails the check run then). */
@@ -264,14 +266,14 @@ export async function runHandWritten(o: HandRunOptions): Promise<HandRunResult> 
   });
   store.state.legs = closeLeg(store.state.legs, leg.end);
   store.save();
-  const { ledger, ledgerPath } = await finishRun(frame, {
+  const { ledger, ledgerPath, digests } = await finishRun(frame, {
     graph,
     rows: [...leg.rows],
     plan,
     calls: [],
     end: leg.end,
   });
-  return { kind: "finished", ledger, runDir: dir.path, ledgerPath };
+  return { kind: "finished", ledger, runDir: dir.path, ledgerPath, digests };
 }
 
 /** `{{ inputs.NAME }}` names used anywhere in the graph (prompt, cwd, verify command and cwd) and not given. */

@@ -14,21 +14,22 @@
  * given on.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { startingCommit } from "../evidence/evidence-tree.js";
 import { ignoredFilesFromData } from "../evidence/ignored-files.js";
 import { VerifyQueue } from "../evidence/verify.js";
+import type { Graph } from "../graph/graph.js";
 import { formatIssue } from "../graph/issue.js";
 import { loadGraphObject } from "../graph/load.js";
 import type { Ledger, PlanSection } from "../ledger/ledger.js";
 import type { FailRow } from "../ledger/model.js";
 import { createRedactor } from "../ledger/redact.js";
-import { finishRun, type RunFrame, snapshotLedger } from "./finish-run.js";
+import { type FinishedRun, finishRun, type RunFrame, snapshotLedger } from "./finish-run.js";
 import { executeGraph, IGNORED_BASELINE_FILE, RunStateStore } from "./graph-run.js";
 import type { RunHooks } from "./hand-run.js";
 import { RedactingRunDirectory } from "./redacting-run-dir.js";
 import { isRunId, type RunId } from "./run-id.js";
-import { missingClaudeProblem } from "./run-setup.js";
+import { missingClaudeProblem, workingDirectoryProblem } from "./run-setup.js";
 import { approvedGateRow, closeLeg, type RunState, RunStateError, readRunState } from "./run-state.js";
 
 /** What the resumed leg does. `by` is who decided (a login, or the local user in the CLI). */
@@ -46,6 +47,12 @@ export interface ResumeOptions {
    * starting commit or the head it merged; default: the repository's HEAD.
    */
   readonly headSha?: string;
+  /**
+   * Where the repository is now, when the run directory was moved (the action downloads it from an
+   * earlier workflow run, whose checkout had another path). Default: the path recorded in `state.json`.
+   * The working directory keeps its place relative to the repository root.
+   */
+  readonly repoDir?: string;
   /** `--concurrency N` for this leg (1..10); default: the first leg's. */
   readonly concurrency?: number;
   readonly commit: boolean;
@@ -70,6 +77,8 @@ export type ResumeResult =
       readonly ledger: Ledger;
       readonly runDir: string;
       readonly ledgerPath: string;
+      /** sha256 of `state.json` and `graph.json` as the engine left them (the action posts them). */
+      readonly digests: FinishedRun["digests"];
     };
 
 /** Resumes a run. Rejects only on internal errors. */
@@ -99,8 +108,9 @@ export async function resumeRun(o: ResumeOptions): Promise<ResumeResult> {
   if (!existsSync(graphPath))
     return { kind: "usage_error", message: `${graphPath} does not exist: this run has no graph to resume` };
   let spec: unknown;
+  const graphText = readFileSync(graphPath, "utf8");
   try {
-    spec = JSON.parse(readFileSync(graphPath, "utf8"));
+    spec = JSON.parse(graphText);
   } catch (error) {
     return {
       kind: "usage_error",
@@ -128,6 +138,13 @@ export async function resumeRun(o: ResumeOptions): Promise<ResumeResult> {
 
   // The repository must still be where the run started: a decision is bound to the head it was given on.
   const gitContext = { baseEnv: o.baseEnv, knownSecrets: o.knownSecrets };
+  if (o.repoDir !== undefined) {
+    const repoDir = resolve(o.repoDir);
+    const workDir = resolve(repoDir, relative(state.repo_dir, state.work_dir));
+    const problem = workingDirectoryProblem(repoDir, workDir);
+    if (problem !== null) return { kind: "usage_error", message: problem };
+    state = { ...state, repo_dir: repoDir, work_dir: workDir };
+  }
   let head: Awaited<ReturnType<typeof startingCommit>>;
   try {
     head = await startingCommit(state.repo_dir, gitContext);
@@ -154,6 +171,7 @@ export async function resumeRun(o: ResumeOptions): Promise<ResumeResult> {
 
   const redactor = createRedactor(o.knownSecrets);
   const dir = new RedactingRunDirectory(o.runsDir, runId, redactor);
+  dir.noteDigest("graph.json", graphText);
   const store = new RunStateStore(dir, state);
   const paused = state.paused;
   const action = o.action;
@@ -183,13 +201,19 @@ export async function resumeRun(o: ResumeOptions): Promise<ResumeResult> {
           message: `run ${runId} is paused at gate "${paused.node}": a person decides it — resume with --approve ${paused.node} or --reject ${paused.node}`,
         };
       }
+      // A rejected gate stays rejected, and its subtree stays pruned: only the other unpassed nodes can run.
+      const rejected = graph.nodes.filter((n) => state.gates[n.id]?.status === "rejected").map((n) => n.id);
+      const behindRejected = descendantsOf(graph, rejected);
       const unpassed = graph.nodes.filter(
-        (n) => store.node(n.id)?.status !== "passed" && state.gates[n.id]?.status !== "rejected",
+        (n) => store.node(n.id)?.status !== "passed" && !rejected.includes(n.id) && !behindRejected.has(n.id),
       );
       if (unpassed.length === 0) {
         return {
           kind: "nothing_to_retry",
-          message: `run ${runId} has no failed nodes to retry: every node passed`,
+          message:
+            rejected.length === 0
+              ? `run ${runId} has no failed nodes to retry: every node passed`
+              : `run ${runId} has no failed nodes to retry: every node passed except ${rejected.map((id) => `gate "${id}"`).join(", ")}, which a person rejected, and what depends on it. A rejection is final for this run: start a new run to try again`,
         };
       }
       break;
@@ -321,14 +345,14 @@ export async function resumeRun(o: ResumeOptions): Promise<ResumeResult> {
   });
   store.state.legs = closeLeg(store.state.legs, leg.end);
   store.save();
-  const { ledger, ledgerPath } = await finishRun(frame, {
+  const { ledger, ledgerPath, digests } = await finishRun(frame, {
     graph,
     rows: [...leg.rows],
     plan,
     calls,
     end: leg.end,
   });
-  return { kind: "finished", ledger, runDir: dir.path, ledgerPath };
+  return { kind: "finished", ledger, runDir: dir.path, ledgerPath, digests };
 }
 
 function safeJson(text: string): unknown {
@@ -337,4 +361,21 @@ function safeJson(text: string): unknown {
   } catch {
     return null;
   }
+}
+
+/** Every node that depends, directly or not, on one of `roots` (the roots themselves excluded). */
+function descendantsOf(graph: Graph, roots: readonly string[]): Set<string> {
+  const found = new Set<string>();
+  let grew = roots.length > 0;
+  while (grew) {
+    grew = false;
+    for (const node of graph.nodes) {
+      if (found.has(node.id)) continue;
+      if (node.depends_on.some((d) => roots.includes(d) || found.has(d))) {
+        found.add(node.id);
+        grew = true;
+      }
+    }
+  }
+  return found;
 }

@@ -3,6 +3,8 @@
  * terminal node), `events.jsonl` (append-only, one JSON line per transition), `graph.json`, node outputs
  * under `nodes/`, failed replies under `failed/`, `patch.diff` when nodes changed files, `ledger.json`.
  */
+
+import { createHash } from "node:crypto";
 import { appendFileSync, existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { nodeFileName } from "../graph/file-name.js";
@@ -51,6 +53,8 @@ export type RunEvent =
 
 export class RunDirectory {
   readonly path: string;
+  /** sha256 (hex) of the bytes this process last wrote to each JSON file, by file name. */
+  readonly #digests = new Map<string, string>();
 
   /** Creates `<runsDir>/<runId>/` and its `nodes/` and `failed/` folders. */
   constructor(
@@ -79,9 +83,25 @@ export class RunDirectory {
   writeJson(name: string, value: unknown): string {
     const target = join(this.path, name);
     const temp = `${target}.${process.pid}.tmp`;
-    writeFileSync(temp, `${JSON.stringify(value, null, 2)}\n`);
+    const text = `${JSON.stringify(value, null, 2)}\n`;
+    writeFileSync(temp, text);
     renameSync(temp, target);
+    this.#digests.set(name, createHash("sha256").update(text, "utf8").digest("hex"));
     return target;
+  }
+
+  /**
+   * The sha256 (hex) of what this process last wrote to `name` with {@link writeJson}, or `null`. The
+   * action posts the digests of `state.json` and `graph.json` on the check run (out of every node's reach),
+   * so a resumed leg can prove the run directory it downloaded is the one the engine wrote.
+   */
+  digestOf(name: string): string | null {
+    return this.#digests.get(name) ?? null;
+  }
+
+  /** Records the digest of a JSON file this process read and checked rather than wrote (resume's graph.json). */
+  noteDigest(name: string, text: string): void {
+    this.#digests.set(name, createHash("sha256").update(text, "utf8").digest("hex"));
   }
 
   /** Writes a text file (node output, patch) and returns its path. */

@@ -19,7 +19,15 @@ import type { ToolPolicy } from "../policy/tool-policy.js";
 export const RUN_STATE_SCHEMA_VERSION = 2;
 
 /** Where a node stands after the latest leg. */
-export type NodeStatus = "passed" | "failed" | "skipped" | "cancelled" | "waiting" | "limited";
+export type NodeStatus =
+  | "passed"
+  | "failed"
+  | "skipped"
+  | "cancelled"
+  | "waiting"
+  | "limited"
+  /** An execution was under way when this state was written (a crash leaves it so; resume re-runs it). */
+  | "running";
 
 /** One node's settled record. */
 export interface NodeRecord {
@@ -164,7 +172,7 @@ const stateSchema = z.object({
   nodes: z.record(
     z.string(),
     z.object({
-      status: z.enum(["passed", "failed", "skipped", "cancelled", "waiting", "limited"]),
+      status: z.enum(["passed", "failed", "skipped", "cancelled", "waiting", "limited", "running"]),
       session_id: z.string().nullable(),
       executions: z.number().int().min(0),
       judged: z.boolean().optional(),

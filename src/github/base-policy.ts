@@ -15,6 +15,13 @@ import {
   readBounded,
   workingTreePolicyPath,
 } from "../policy/policy-file.js";
+import {
+  type BaseRefFile,
+  BaseRefReadError,
+  type BaseRefTarget,
+  readBaseRefFile,
+  unusableReason,
+} from "./base-ref-file.js";
 import type { GateOctokit } from "./octokit.js";
 
 /** The policy file could not be read from the base ref (not a 404). */
@@ -35,14 +42,8 @@ export interface BaseRefPolicy {
   readonly bytes: Buffer | null;
 }
 
-export interface BaseRefPolicyTarget {
-  readonly owner: string;
-  readonly repo: string;
-  /** The base branch's name (`pull_request.base.ref`). */
-  readonly ref: string;
-  /** `pull_request.base.sha`: read at this commit when given, else at `ref`. */
-  readonly sha?: string;
-}
+/** Where the policy is read: the repository and its base ref (see {@link BaseRefTarget}). */
+export type BaseRefPolicyTarget = BaseRefTarget;
 
 /** Reads and parses the policy file at the base ref. Throws {@link PolicyReadError} for anything but 404. */
 export async function readBaseRefPolicy(
@@ -52,46 +53,28 @@ export async function readBaseRefPolicy(
   const sha = target.sha !== undefined && target.sha !== "" ? target.sha : undefined;
   const source: PolicySource = { kind: "base-ref", ref: target.ref, ...(sha !== undefined ? { sha } : {}) };
   const where = describePolicySource(source);
-  let data: unknown;
+  let file: BaseRefFile;
   try {
-    const response = await octokit.rest.repos.getContent({
-      owner: target.owner,
-      repo: target.repo,
-      path: POLICY_FILE,
-      ref: sha ?? target.ref,
-    });
-    data = response.data;
+    file = await readBaseRefFile(octokit, target, POLICY_FILE, { maxBytes: POLICY_FILE_MAX_BYTES });
   } catch (error) {
-    const status = statusOf(error);
-    if (status === 404)
-      return { result: { ok: true, policy: DEFAULT_POLICY, source: { kind: "none" } }, bytes: null };
-    const detail = error instanceof Error ? error.message : String(error);
+    if (!(error instanceof BaseRefReadError)) throw error;
+    const { status } = error;
     const permission =
       status === 401 || status === 403
         ? " The workflow's token needs `contents: read` to read the maintainers' policy file."
         : "";
     throw new PolicyReadError(
-      `could not read ${where} through the API (${status === null ? "no answer" : `HTTP ${status}`}: ${detail}).${permission} The run does not start without the policy it could not read.`,
+      `could not read ${where} through the API (${status === null ? "no answer" : `HTTP ${status}`}: ${error.message}).${permission} The run does not start without the policy it could not read.`,
       status,
     );
   }
-  const fail = (error: string): BaseRefPolicy => ({
-    result: { ok: false, errors: [`${where}: ${error}`], source },
-    bytes: null,
-  });
-  if (Array.isArray(data)) return fail("the path is a folder, not a file");
-  const file = data as { type?: unknown; size?: unknown; encoding?: unknown; content?: unknown };
-  if (file.type !== "file") return fail(`the path is a ${String(file.type)}, not a regular file`);
-  if (typeof file.size === "number" && file.size > POLICY_FILE_MAX_BYTES) {
-    return fail(
-      `the file is ${file.size} bytes; a policy file may be at most ${POLICY_FILE_MAX_BYTES} bytes`,
-    );
+  if (file.kind === "missing")
+    return { result: { ok: true, policy: DEFAULT_POLICY, source: { kind: "none" } }, bytes: null };
+  if (file.kind !== "file") {
+    const reason = unusableReason(file, { maxBytes: POLICY_FILE_MAX_BYTES, noun: "a policy file" });
+    return { result: { ok: false, errors: [`${where}: ${reason}`], source }, bytes: null };
   }
-  if (file.encoding !== "base64" || typeof file.content !== "string") {
-    return fail(`the API did not return the file's content (encoding ${String(file.encoding)})`);
-  }
-  const bytes = Buffer.from(file.content.replace(/\s+/g, ""), "base64");
-  return { result: parsePolicyFile(bytes, source), bytes };
+  return { result: parsePolicyFile(file.bytes, source), bytes: file.bytes };
 }
 
 /**
@@ -117,10 +100,4 @@ export async function prCopyNote(workspace: string, base: BaseRefPolicy): Promis
     return `This pull request's copy of ${POLICY_FILE} was ignored: the policy comes from the base ref, which has no policy file, so the defaults apply. A change to the policy takes effect once it is merged.`;
   }
   return `This pull request's copy of ${POLICY_FILE} differs from the base ref's and was ignored: the policy comes from ${baseWords ?? "the base ref"}. A change to the policy takes effect once it is merged.`;
-}
-
-function statusOf(error: unknown): number | null {
-  if (typeof error !== "object" || error === null) return null;
-  const status = (error as { status?: unknown }).status;
-  return typeof status === "number" ? status : null;
 }

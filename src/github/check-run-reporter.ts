@@ -4,8 +4,9 @@
  * the ledger's conclusion — or, on any path that ends early (refusal, usage error, crash), completed with
  * what happened. A failed write is thrown to the caller, never swallowed.
  */
+import { CHECK_RUN_TEXT_MAX_BYTES, truncateUtf8, utf8Bytes } from "../ledger/byte-budget.js";
 import type { Ledger } from "../ledger/ledger.js";
-import { renderCheckRunOutput } from "../ledger/render-markdown.js";
+import { renderCheckRunOutput, TRIMMED_NOTICE } from "../ledger/render-markdown.js";
 import type { CheckRunClient, CheckRunConclusion, CheckRunRef } from "./check-run.js";
 
 export interface CheckRunReporterOptions {
@@ -63,6 +64,24 @@ export class CheckRunReporter {
   }
 
   /**
+   * Takes over an existing check run (an earlier leg's, found by name and head SHA) for this leg: back to
+   * `in_progress`, `external_id` = `externalId`, `started_at` now (SPEC §6: a re-run updates the check run
+   * it finds). From then on it is this reporter's, as if {@link start} had created it.
+   */
+  async restart(
+    id: number,
+    output: { readonly externalId: string; readonly summary: string; readonly title?: string },
+  ): Promise<CheckRunRef> {
+    this.#ref = await this.#options.client.restart(id, {
+      externalId: output.externalId,
+      title: output.title ?? "evidence-gate: resuming",
+      summary: output.summary,
+      ...(this.#options.detailsUrl ? { detailsUrl: this.#options.detailsUrl } : {}),
+    });
+    return this.#ref;
+  }
+
+  /**
    * Replaces the output with an in-progress ledger. `force` skips the throttle (the plan section).
    * @returns true when an update was sent.
    */
@@ -86,11 +105,16 @@ export class CheckRunReporter {
     return true;
   }
 
-  /** Completes the check run with the finished ledger's conclusion. */
-  async finish(ledger: Ledger): Promise<CheckRunRef> {
+  /**
+   * Completes the check run with the finished ledger's conclusion. `appendix` (trusted Markdown, e.g. how
+   * to resume a paused run) follows the ledger's summary whole: the ledger's part is cut to make room.
+   */
+  async finish(ledger: Ledger, options: { readonly appendix?: string } = {}): Promise<CheckRunRef> {
     if (ledger.conclusion === null) throw new Error("Internal error: finish() needs a concluded ledger");
     const output = renderCheckRunOutput(ledger, this.#detailsOption());
-    return this.#complete(ledger.conclusion.conclusion, output.title, output.summary, output.text);
+    const summary =
+      options.appendix === undefined ? output.summary : withAppendix(output.summary, options.appendix);
+    return this.#complete(ledger.conclusion.conclusion, output.title, summary, output.text);
   }
 
   /** Completes the check run without a ledger (refusal, usage error, crash): title and Markdown summary. */
@@ -120,4 +144,12 @@ export class CheckRunReporter {
   #detailsOption(): { detailsUrl?: string } {
     return this.#options.detailsUrl ? { detailsUrl: this.#options.detailsUrl } : {};
   }
+}
+
+/** `summary`, then `appendix` whole, within the check run's byte limit (the summary is cut first). */
+function withAppendix(summary: string, appendix: string): string {
+  const tail = `\n\n${appendix}`;
+  const room = CHECK_RUN_TEXT_MAX_BYTES - utf8Bytes(tail);
+  if (room <= 0) return truncateUtf8(appendix, CHECK_RUN_TEXT_MAX_BYTES, `**${TRIMMED_NOTICE}**`);
+  return `${truncateUtf8(summary, room, `**${TRIMMED_NOTICE}**`)}${tail}`;
 }

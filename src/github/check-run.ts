@@ -39,6 +39,8 @@ export interface ExistingCheckRun extends CheckRunRef {
   readonly conclusion: string | null;
   readonly externalId: string | null;
   readonly appId: number | null;
+  /** The check run's `output.summary` (Markdown), `null` when it has none. */
+  readonly summary: string | null;
 }
 
 export interface CreateCheckRunInput {
@@ -253,6 +255,7 @@ export class CheckRunClient {
       conclusion: data.conclusion,
       externalId: data.external_id,
       appId: data.app?.id ?? null,
+      summary: data.output?.summary ?? null,
     };
   }
 
@@ -296,6 +299,7 @@ export class CheckRunClient {
       conclusion: newest.conclusion,
       externalId: newest.external_id,
       appId: newest.app?.id ?? null,
+      summary: newest.output?.summary ?? null,
     };
   }
 

@@ -40,6 +40,13 @@ export interface RunActionOptions {
   /** Inputs by their `action.yml` name (`verify-cmd`, …). `anthropic-api-key` defaults to the scripted key. */
   readonly inputs: Readonly<Record<string, string>>;
   readonly github: GitHubServer;
+  /**
+   * The triggering event. Default `pull_request` (the fixture payload, head and base as below);
+   * `workflow_dispatch` is how a person starts `mode: resume` (payload `inputs` as given, `ref` main).
+   */
+  readonly event?:
+    | "pull_request"
+    | { readonly name: "workflow_dispatch"; readonly inputs?: Record<string, string> };
   /** The scripted model server (`ANTHROPIC_BASE_URL`); omit for runs that must never reach a model. */
   readonly model?: ModelServer;
   /** `pull_request.head.sha` of the payload; default: the workspace's `HEAD`. */
@@ -238,11 +245,25 @@ export async function runActionStep(options: RunActionOptions): Promise<ActionRu
   const head = await gitHead(options.workspace);
   const headSha = options.headSha ?? head;
 
-  const payload = JSON.parse(readFileSync(EVENT_FIXTURE, "utf8")) as {
+  const pullRequest = JSON.parse(readFileSync(EVENT_FIXTURE, "utf8")) as {
     pull_request: { head: { sha: string }; base: { sha: string } };
+    repository: unknown;
+    sender: unknown;
   } & Record<string, unknown>;
-  payload.pull_request.head.sha = headSha;
-  if (options.baseSha !== undefined) payload.pull_request.base.sha = options.baseSha;
+  pullRequest.pull_request.head.sha = headSha;
+  if (options.baseSha !== undefined) pullRequest.pull_request.base.sha = options.baseSha;
+  const dispatch = options.event !== undefined && options.event !== "pull_request" ? options.event : null;
+  // A workflow_dispatch payload (GitHub's webhook "workflow_dispatch"): inputs, ref, repository, sender, workflow.
+  const payload: Record<string, unknown> =
+    dispatch === null
+      ? pullRequest
+      : {
+          inputs: dispatch.inputs ?? {},
+          ref: "refs/heads/main",
+          repository: pullRequest.repository,
+          sender: pullRequest.sender,
+          workflow: ".github/workflows/evidence-gate-resume.yml",
+        };
   const eventPath = join(files, "event.json");
   writeFileSync(eventPath, JSON.stringify(payload, null, 2));
   const outputPath = join(files, "output");
@@ -284,7 +305,7 @@ export async function runActionStep(options: RunActionOptions): Promise<ActionRu
     GIT_CONFIG_NOSYSTEM: "1",
     CI: "true",
     GITHUB_ACTIONS: "true",
-    GITHUB_EVENT_NAME: "pull_request",
+    GITHUB_EVENT_NAME: dispatch === null ? "pull_request" : "workflow_dispatch",
     GITHUB_EVENT_PATH: eventPath,
     GITHUB_REPOSITORY: TEST_REPOSITORY,
     GITHUB_REPOSITORY_OWNER: TEST_REPOSITORY.split("/")[0],
@@ -298,7 +319,7 @@ export async function runActionStep(options: RunActionOptions): Promise<ActionRu
     GITHUB_JOB: "gate",
     GITHUB_ACTOR: "mona",
     GITHUB_SHA: options.githubSha ?? head,
-    GITHUB_REF: "refs/pull/42/merge",
+    GITHUB_REF: dispatch === null ? "refs/pull/42/merge" : "refs/heads/main",
     GITHUB_WORKSPACE: options.workspace,
     GITHUB_STEP_SUMMARY: summaryPath,
     GITHUB_OUTPUT: outputPath,

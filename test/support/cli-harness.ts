@@ -1,19 +1,25 @@
 /**
- * End-to-end harness for `evidence-gate auto`: a scripted model server in this process, a real git
- * repository in a temp directory, the real pinned `claude` CLI, and the CLI command run in-process
- * (`runCliAuto`) with captured output — or, for the smoke test, `dist/cli.js` as an ASYNC child (a
- * synchronous spawn would block the model server, which answers from this process's event loop).
+ * End-to-end harness for `evidence-gate auto`, `run` and `resume`: a scripted model server in this
+ * process, a real git repository in a temp directory, the real pinned `claude` CLI, and the CLI command
+ * run in-process (`runCliAuto`, `runCliRun`, `runCliResume`) with captured output — or `dist/cli.js` as
+ * an ASYNC child (a synchronous spawn would block the model server, which answers from this process's
+ * event loop).
  *
  * The environment every run gets is built from nothing: `PATH`, a hermetic git config and
  * `claudeEnvFor(server.url, freshHome)`, plus what a test adds. The developer's `ANTHROPIC_*`, tokens and
  * git config never reach a run.
  */
-import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { type ChildProcessByStdio, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
+import { onTestFinished } from "vitest";
+import type { CliIo } from "../../src/cli/cli-context.js";
+import { runCliResume } from "../../src/cli/resume-command.js";
 import { runCliAuto } from "../../src/cli/run-auto-command.js";
+import { runCliRun } from "../../src/cli/run-command.js";
 import type { RecordedRequest } from "../../src/github/recording-octokit.js";
 import type { Ledger } from "../../src/ledger/ledger.js";
 import { claudeEnvFor, type ModelScript, type ModelServer, startModelServer } from "./model-server/index.js";
@@ -62,6 +68,15 @@ export interface CliRun {
   readonly summary: string | null;
 }
 
+/** `node dist/cli.js …` running as an async child. */
+export interface DistProcess {
+  readonly child: ChildProcessByStdio<null, Readable, Readable>;
+  /** What it printed so far. */
+  output(): { readonly stdout: string; readonly stderr: string };
+  /** Settles when it exited: its exit code, or the signal that ended it. */
+  readonly closed: Promise<{ readonly code: number | null; readonly signal: NodeJS.Signals | null }>;
+}
+
 export interface CliHarness {
   readonly server: ModelServer;
   readonly repo: TempRepo;
@@ -79,7 +94,25 @@ export interface CliHarness {
   run(flags: readonly string[], options?: CliRunOptions): Promise<CliRun>;
   /** The same through `node dist/cli.js`, as an async child. */
   runDist(flags: readonly string[], options?: CliRunOptions): Promise<CliRun>;
+  /** `evidence-gate run GRAPH --repo … --claude-path … [outputs] FLAGS`, in-process. */
+  runGraph(graph: string, flags: readonly string[], options?: CliRunOptions): Promise<CliRun>;
+  /** `evidence-gate resume RUN_ID --repo … --claude-path … [outputs] FLAGS`, in-process. */
+  resume(runId: string, flags: readonly string[], options?: CliRunOptions): Promise<CliRun>;
+  /**
+   * `node dist/cli.js ARGV` as an async child with the harness environment, exactly as given (no flags
+   * added): for tests that signal or kill the process.
+   */
+  spawnDist(argv: readonly string[], options?: Pick<CliRunOptions, "env">): DistProcess;
+  /** Writes a graph file into {@link scratch} (outside the repository) and returns its path. */
+  writeGraph(name: string, text: string): string;
   cleanup(): Promise<void>;
+}
+
+/** {@link startCliHarness} inside a vitest test, cleaned up when the test finishes. */
+export async function cliHarness(options: CliHarnessOptions): Promise<CliHarness> {
+  const h = await startCliHarness(options);
+  onTestFinished(() => h.cleanup());
+  return h;
 }
 
 /** Starts the model server with the script and makes the repository. Call `cleanup()` when done. */
@@ -112,13 +145,13 @@ export async function startCliHarness(options: CliHarnessOptions): Promise<CliHa
     }
     return env;
   };
-  const argvFor = (flags: readonly string[], o: CliRunOptions) => {
+  /** `LEADING --repo … --claude-path … [outputs] FLAGS`; LEADING defaults to auto's `--goal GOAL`. */
+  const argvFor = (flags: readonly string[], o: CliRunOptions, leading?: readonly string[]) => {
     runs += 1;
     const checkRunPath = join(scratch, `check-run-${runs}.json`);
     const summaryPath = join(scratch, `summary-${runs}.md`);
     const argv = [
-      "--goal",
-      o.goal ?? DEFAULT_GOAL,
+      ...(leading ?? ["--goal", o.goal ?? DEFAULT_GOAL]),
       "--repo",
       repo.dir,
       "--claude-path",
@@ -162,6 +195,48 @@ export async function startCliHarness(options: CliHarnessOptions): Promise<CliHa
           .map((entry) => join(runsDir, entry.name))
       : [];
 
+  const inProcess = async (
+    command: (argv: readonly string[], io: CliIo) => Promise<number>,
+    leading: readonly string[] | undefined,
+    flags: readonly string[],
+    o: CliRunOptions,
+  ): Promise<CliRun> => {
+    const { argv, ...paths } = argvFor(flags, o, leading);
+    let stdout = "";
+    let stderr = "";
+    const exitCode = await command(argv, {
+      cwd: scratch,
+      env: envFor(o.env),
+      out: { write: (text: string) => (stdout += text) },
+      err: { write: (text: string) => (stderr += text) },
+    });
+    return collect(exitCode, stdout, stderr, paths);
+  };
+
+  const spawnDist: CliHarness["spawnDist"] = (argv, o = {}) => {
+    if (!existsSync(DIST_CLI)) {
+      throw new Error(`${DIST_CLI} is missing: run \`npm run build\` before the end-to-end tests`);
+    }
+    const child = spawn(process.execPath, [DIST_CLI, ...argv], {
+      cwd: scratch,
+      env: envFor(o.env),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
+      child.on("error", reject);
+      child.on("close", (code, signal) => resolve({ code, signal }));
+    });
+    return { child, output: () => ({ stdout, stderr }), closed };
+  };
+
   return {
     server,
     repo,
@@ -170,41 +245,21 @@ export async function startCliHarness(options: CliHarnessOptions): Promise<CliHa
     runsDir,
     baseEnv,
     runDirs: runDirsNow,
-    async run(flags, o = {}) {
-      const { argv, ...paths } = argvFor(flags, o);
-      let stdout = "";
-      let stderr = "";
-      const exitCode = await runCliAuto(argv, {
-        cwd: scratch,
-        env: envFor(o.env),
-        out: { write: (text: string) => (stdout += text) },
-        err: { write: (text: string) => (stderr += text) },
-      });
-      return collect(exitCode, stdout, stderr, paths);
+    run: (flags, o = {}) => inProcess(runCliAuto, undefined, flags, o),
+    runGraph: (graph, flags, o = {}) => inProcess(runCliRun, [graph], flags, o),
+    resume: (runId, flags, o = {}) => inProcess(runCliResume, [runId], flags, o),
+    spawnDist,
+    writeGraph(name, text) {
+      const path = join(scratch, name);
+      writeFileSync(path, text);
+      return path;
     },
     async runDist(flags, o = {}) {
-      if (!existsSync(DIST_CLI)) {
-        throw new Error(`${DIST_CLI} is missing: run \`npm run build\` before the end-to-end tests`);
-      }
       const { argv, ...paths } = argvFor(flags, o);
-      const child = spawn(process.execPath, [DIST_CLI, "auto", ...argv], {
-        cwd: scratch,
-        env: envFor(o.env),
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-        stdout += chunk;
-      });
-      child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-        stderr += chunk;
-      });
-      const exitCode = await new Promise<number>((resolve, reject) => {
-        child.on("error", reject);
-        child.on("close", (code, signal) => resolve(code ?? (signal !== null ? 128 : 1)));
-      });
-      return collect(exitCode, stdout, stderr, paths);
+      const dist = spawnDist(["auto", ...argv], o);
+      const { code, signal } = await dist.closed;
+      const { stdout, stderr } = dist.output();
+      return collect(code ?? (signal !== null ? 128 : 1), stdout, stderr, paths);
     },
     async cleanup() {
       await server.close();
@@ -213,6 +268,17 @@ export async function startCliHarness(options: CliHarnessOptions): Promise<CliHa
       rmSync(scratch, { recursive: true, force: true });
     },
   };
+}
+
+/** `node VERDICT (qualifier)` / `node FAIL cause[ superseded]` / `node SKIPPED` per row, in ledger order. */
+export function rowWords(ledger: Ledger): string[] {
+  return ledger.rows.map((row) =>
+    row.verdict === "PASS"
+      ? `${row.nodeId} PASS (${row.qualifier})`
+      : row.verdict === "FAIL"
+        ? `${row.nodeId} FAIL ${row.cause}${row.superseded ? " superseded" : ""}`
+        : `${row.nodeId} SKIPPED`,
+  );
 }
 
 /** One check run as the recorded requests describe it. */

@@ -62,6 +62,28 @@ export interface StoredCheckRun {
   output: { title: string | null; summary: string | null; text: string | null; annotationsCount: number };
 }
 
+/** A workflow artifact (https://docs.github.com/rest/actions/artifacts), with its zip for downloads. */
+export interface ArtifactFixture {
+  readonly id: number;
+  readonly repository: RepositoryFixture;
+  readonly name: string;
+  readonly zip: Buffer;
+  readonly sizeInBytes: number;
+  readonly expired: boolean;
+  readonly createdAt: string;
+  /** `sha256:<hex>`, or `null` (artifacts uploaded before upload-artifact v4). */
+  readonly digest: string | null;
+  readonly workflowRun: {
+    readonly id: number;
+    readonly headSha: string;
+    readonly headBranch: string;
+    /** The repository the workflow run's head came from: another one for a fork's pull request. */
+    readonly headRepositoryId: number;
+  };
+  /** The signature the blob URL carries (the redirect target's only credential). */
+  readonly signature: string;
+}
+
 const CREATED_AT = "2024-01-02T03:04:05Z";
 
 function nodeId(kind: string, id: number): string {
@@ -364,4 +386,28 @@ export function checkRunBody(
 
 function miniRepo(repository: RepositoryFixture, origins: Origins) {
   return { id: repository.id, url: `${origins.api}/repos/${fullName(repository)}`, name: repository.name };
+}
+
+export function artifactBody(artifact: ArtifactFixture, origins: Origins): Record<string, unknown> {
+  const api = `${origins.api}/repos/${fullName(artifact.repository)}/actions/artifacts/${artifact.id}`;
+  return {
+    id: artifact.id,
+    node_id: nodeId("Artifact", artifact.id),
+    name: artifact.name,
+    size_in_bytes: artifact.sizeInBytes,
+    url: api,
+    archive_download_url: `${api}/zip`,
+    expired: artifact.expired,
+    created_at: artifact.createdAt,
+    expires_at: "2099-01-01T00:00:00Z",
+    updated_at: artifact.createdAt,
+    digest: artifact.digest,
+    workflow_run: {
+      id: artifact.workflowRun.id,
+      repository_id: artifact.repository.id,
+      head_repository_id: artifact.workflowRun.headRepositoryId,
+      head_branch: artifact.workflowRun.headBranch,
+      head_sha: artifact.workflowRun.headSha,
+    },
+  };
 }

@@ -13,10 +13,11 @@
 import type { OctokitTiming } from "../../../src/github/octokit.js";
 
 export { validateComponent } from "./contract.js";
-export type { AppFixture, StoredCheckRun } from "./fixtures.js";
+export type { AppFixture, ArtifactFixture, StoredCheckRun } from "./fixtures.js";
 export { GITHUB_ACTIONS_APP } from "./fixtures.js";
 export { CHECK_RUN_OUTPUT_MAX_BYTES } from "./github-rules.js";
 export type {
+  BlobRequest,
   FaultSpec,
   GitHubServer,
   GitHubServerOptions,
@@ -24,7 +25,7 @@ export type {
   Violation,
 } from "./server.js";
 export { startGitHubServer } from "./server.js";
-export type { GitHubServerState } from "./state.js";
+export type { AddArtifactInput, GitHubServerState } from "./state.js";
 
 /** Retry/rate-limit waits in milliseconds and no write spacing: attempts are asserted, never time. */
 export const TEST_TIMING: OctokitTiming = { retryBaseMs: 1, rateLimitUnitMs: 1, spaceWrites: false };

@@ -7,6 +7,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { HttpMethod } from "./contract.js";
 import {
+  artifactBody,
   checkRunBody,
   contentFileBody,
   type Origins,
@@ -280,6 +281,54 @@ const getRepository: Route = {
   },
 };
 
+/** Where the double serves artifact zips (a stand-in for the blob storage GitHub redirects to). */
+export const ARTIFACT_BLOB_PREFIX = "/_artifact-blobs/";
+
+const listArtifactsForRepo: Route = {
+  method: "GET",
+  template: "/repos/{owner}/{repo}/actions/artifacts",
+  handle(request, context) {
+    const repository = repositoryOf(request, context);
+    if (repository === undefined) return notFound(context);
+    const q = request.query;
+    // Newest first, as GitHub lists them.
+    const all = context.state
+      .artifacts(repository.owner.login, repository.name)
+      .filter((a) => q.name === undefined || a.name === q.name)
+      .sort((a, b) => b.id - a.id);
+    const perPage = Math.min(Number(q.per_page ?? 30), 100);
+    const page = Number(q.page ?? 1);
+    const slice = all.slice((page - 1) * perPage, page * perPage);
+    return {
+      status: 200,
+      body: { total_count: all.length, artifacts: slice.map((a) => artifactBody(a, context.origins)) },
+    };
+  },
+};
+
+const downloadArtifact: Route = {
+  method: "GET",
+  template: "/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}",
+  handle(request, context) {
+    const repository = repositoryOf(request, context);
+    const artifact = context.state.artifact(Number(request.params.artifact_id));
+    if (repository === undefined || artifact === undefined || artifact.repository !== repository) {
+      return notFound(context);
+    }
+    // "archive_format: The only supported format is `zip`" (description, actions/download-artifact).
+    if (request.params.archive_format !== "zip") return notFound(context);
+    if (artifact.expired) return error(410, "Artifact has expired", context);
+    // "Gets a redirect URL to download an archive for a repository. This URL expires after 1 minute. Look
+    // for `Location:` in the response header to find the URL for the download."
+    return {
+      status: 302,
+      headers: {
+        location: `${context.origins.api}${ARTIFACT_BLOB_PREFIX}${artifact.id}.zip?sig=${artifact.signature}`,
+      },
+    };
+  },
+};
+
 export const ROUTES: readonly Route[] = [
   createCheckRun,
   updateCheckRun,
@@ -288,4 +337,6 @@ export const ROUTES: readonly Route[] = [
   getContent,
   getPullRequest,
   getRepository,
+  listArtifactsForRepo,
+  downloadArtifact,
 ];

@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { type HttpMethod, OperationContract } from "./contract.js";
 import { loadDescription } from "./description.js";
 import type { AppFixture } from "./fixtures.js";
-import { ROUTES, type Route, type RouteResponse } from "./routes.js";
+import { ARTIFACT_BLOB_PREFIX, ROUTES, type Route, type RouteResponse } from "./routes.js";
 import { GitHubServerState } from "./state.js";
 
 export interface GitHubServerOptions {
@@ -36,6 +36,15 @@ export interface RecordedCall {
   readonly status: number;
   /** True when `failNext` produced this response. */
   readonly injected: boolean;
+  readonly authorization: string | undefined;
+}
+
+/** A download from the stand-in blob storage an artifact download redirects to (not an API call). */
+export interface BlobRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  /** Must stay `undefined`: the token is for the API, never for the storage URL. */
   readonly authorization: string | undefined;
 }
 
@@ -65,6 +74,8 @@ export interface GitHubServer {
   readonly url: string;
   readonly calls: RecordedCall[];
   readonly violations: Violation[];
+  /** Downloads from the artifact blob storage stand-in (redirect targets of `actions/download-artifact`). */
+  readonly blobRequests: BlobRequest[];
   readonly state: GitHubServerState;
   failNext(fault: FaultSpec): void;
   /** Calls matching a method and description path template, in order. */
@@ -139,6 +150,7 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
   });
   const calls: RecordedCall[] = [];
   const violations: Violation[] = [];
+  const blobRequests: BlobRequest[] = [];
   const faults: { spec: FaultSpec; remaining: number }[] = [];
   let url = "";
   const webUrl = options.webUrl ?? "https://github.com";
@@ -168,6 +180,29 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
     }
     const authorization = req.headers.authorization;
     const text = await readBody(req);
+
+    // The artifact blob storage stand-in: outside the API (and its description), as on GitHub, where the
+    // redirect leads to another host. Its signed URL is the only credential it takes.
+    if (path.startsWith(ARTIFACT_BLOB_PREFIX)) {
+      const id = Number(/^(\d+)\.zip$/.exec(path.slice(ARTIFACT_BLOB_PREFIX.length))?.[1]);
+      const artifact = Number.isSafeInteger(id) ? state.artifact(id) : undefined;
+      const ok =
+        method === "GET" &&
+        artifact !== undefined &&
+        requestUrl.searchParams.get("sig") === artifact.signature;
+      blobRequests.push({ method, path, status: ok ? 200 : 403, authorization });
+      if (!ok || artifact === undefined) {
+        res.writeHead(403, { "content-type": "application/xml" });
+        res.end("<Error><Code>AuthenticationFailed</Code></Error>");
+        return;
+      }
+      res.writeHead(200, {
+        "content-type": "application/zip",
+        "content-length": String(artifact.zip.length),
+      });
+      res.end(artifact.zip);
+      return;
+    }
 
     let matched: { compiled: CompiledRoute; pathParams: Record<string, string> } | undefined;
     for (const compiled of routes) {
@@ -328,6 +363,7 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
     url,
     calls,
     violations,
+    blobRequests,
     state,
     failNext(fault) {
       faults.push({ spec: fault, remaining: fault.times ?? 1 });

@@ -2,9 +2,11 @@
  * What the GitHub double knows: repositories, files per ref, pull requests and check runs. Tests seed
  * it before the product runs and read it afterwards ("what would GitHub show now?").
  */
+import { createHash, randomBytes } from "node:crypto";
 import {
   type AccountFixture,
   type AppFixture,
+  type ArtifactFixture,
   GITHUB_ACTIONS_APP,
   type PullRequestFixture,
   type RepositoryFixture,
@@ -54,6 +56,24 @@ export interface SeedCheckRunInput {
   readonly externalId?: string | null;
 }
 
+export interface AddArtifactInput {
+  readonly repository?: string;
+  readonly name: string;
+  readonly zip: Buffer;
+  readonly expired?: boolean;
+  /** Default: now (later artifacts are newer). */
+  readonly createdAt?: string;
+  /** `workflow_run.head_sha`: for a `pull_request` run, the PR head. */
+  readonly headSha: string;
+  readonly headBranch?: string;
+  /** The workflow run was a fork's pull request (`head_repository_id` ≠ `repository_id`). */
+  readonly fromFork?: boolean;
+  /** Default: the zip's real `sha256:` digest; `null` for none; any other string to make it lie. */
+  readonly digest?: string | null;
+  /** Default: the zip's length. */
+  readonly sizeInBytes?: number;
+}
+
 function key(fullName: string): string {
   return fullName.toLowerCase(); // owner and repo names are case-insensitive (description, `owner`/`repo`)
 }
@@ -66,6 +86,7 @@ export class GitHubServerState {
   readonly #repositories = new Map<string, RepositoryFixture>();
   readonly #files = new Map<string, Buffer>();
   readonly #pulls: PullRequestFixture[] = [];
+  readonly #artifacts: ArtifactFixture[] = [];
   #nextId = 4_000_000_001;
 
   constructor(options: { readonly defaultRepository: string; readonly app?: AppFixture }) {
@@ -168,6 +189,42 @@ export class GitHubServerState {
     };
     this.checkRuns.push(run);
     return run;
+  }
+
+  /** Adds a workflow artifact as if an earlier workflow run had uploaded it. */
+  addArtifact(input: AddArtifactInput): ArtifactFixture {
+    const repository = this.#require(input.repository ?? this.defaultRepository);
+    const artifact: ArtifactFixture = {
+      id: this.nextId(),
+      repository,
+      name: input.name,
+      zip: input.zip,
+      sizeInBytes: input.sizeInBytes ?? input.zip.length,
+      expired: input.expired ?? false,
+      createdAt: input.createdAt ?? new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
+      digest:
+        input.digest === undefined
+          ? `sha256:${createHash("sha256").update(input.zip).digest("hex")}`
+          : input.digest,
+      workflowRun: {
+        id: this.nextId(),
+        headSha: input.headSha,
+        headBranch: input.headBranch ?? "feature",
+        headRepositoryId: input.fromFork ? this.nextId() : repository.id,
+      },
+      signature: randomBytes(8).toString("hex"),
+    };
+    this.#artifacts.push(artifact);
+    return artifact;
+  }
+
+  artifacts(owner: string, repo: string): readonly ArtifactFixture[] {
+    const repository = this.repository(owner, repo);
+    return this.#artifacts.filter((a) => a.repository === repository);
+  }
+
+  artifact(id: number): ArtifactFixture | undefined {
+    return this.#artifacts.find((a) => a.id === id);
   }
 
   checkRun(owner: string, repo: string, id: number): StoredCheckRun | undefined {

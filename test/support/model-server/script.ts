@@ -11,7 +11,11 @@ export interface ScriptedUsage {
   readonly output_tokens: number;
 }
 
-/** One tool call the scripted model makes. `name` is the CLI's tool name, case-sensitive (`Bash`, `Read`, …). */
+/**
+ * One tool call the scripted model makes. `name` is the CLI's tool name, case-sensitive: claude's
+ * built-ins (`Bash`, `Read`, …) on `/v1/messages`; on `/v1/responses` a tool the codex request advertises
+ * (`exec_command` with `{cmd}`, or the custom `apply_patch` with `{input: "<patch>"}`; openai-wire.ts).
+ */
 export interface ScriptedToolCall {
   readonly name: string;
   readonly input: Readonly<Record<string, unknown>>;

@@ -93,24 +93,32 @@ function matches(conversation: ScriptedConversation, promptText: string): boolea
   return needles.every((needle) => promptText.includes(needle));
 }
 
-/** Picks the scripted turn that answers a request with these `messages`. Pure. */
-export function selectTurn(script: ModelScript, messages: unknown): TurnSelection {
-  const list = Array.isArray(messages) ? messages : [];
-  const prompt = findPrompt(list);
-  if (prompt === null) return { kind: "no_prompt" };
-  const step = countAssistantTurns(list, prompt.index);
-  const conversation = script.conversations.find((c) => matches(c, prompt.text));
-  if (conversation === undefined) return { kind: "unmatched", promptText: prompt.text, step };
+/**
+ * The turn a request plays once its opening prompt and step are known: the first conversation whose
+ * `match` substrings all occur in `promptText`, then its `turns[step]`. Pure; shared by both wire APIs
+ * (`selectTurn` here, `selectResponsesTurn` in openai-select.ts).
+ */
+export function turnFor(script: ModelScript, promptText: string, step: number): TurnSelection {
+  const conversation = script.conversations.find((c) => matches(c, promptText));
+  if (conversation === undefined) return { kind: "unmatched", promptText, step };
   const name = conversationName(script, conversation);
   const turn = conversation.turns[step];
   if (turn === undefined) {
     return {
       kind: "exhausted",
       conversationName: name,
-      promptText: prompt.text,
+      promptText,
       step,
       turnCount: conversation.turns.length,
     };
   }
-  return { kind: "turn", conversation, conversationName: name, promptText: prompt.text, step, turn };
+  return { kind: "turn", conversation, conversationName: name, promptText, step, turn };
+}
+
+/** Picks the scripted turn that answers an Anthropic request with these `messages`. Pure. */
+export function selectTurn(script: ModelScript, messages: unknown): TurnSelection {
+  const list = Array.isArray(messages) ? messages : [];
+  const prompt = findPrompt(list);
+  if (prompt === null) return { kind: "no_prompt" };
+  return turnFor(script, prompt.text, countAssistantTurns(list, prompt.index));
 }

@@ -1,12 +1,16 @@
 /**
- * A scripted Anthropic Messages API server on loopback, for driving the real `claude` CLI offline
+ * A scripted model server on loopback, for driving the real `claude` and `codex` CLIs offline
  * (docs/scripted-model-server.md; research/fake-model.md). Plain `node:http`, no dependencies: the
- * product demo starts it too.
+ * product demo starts it too. One server, one script, both wire APIs:
  *
- * Routes: `POST /v1/messages` (any query string) → the scripted turn, as SSE when the body says
- * `stream: true`, else as one Message JSON (the CLI's non-streaming fallback); `HEAD /api/hello` → 200
- * (the CLI's connectivity probe, sent unless CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1); anything else →
- * 404 with an Anthropic error body.
+ * - `POST /v1/messages` (any query string): the Anthropic Messages API (claude). The scripted turn is
+ *   answered as SSE when the body says `stream: true`, else as one Message JSON (the CLI's non-streaming
+ *   fallback).
+ * - `POST /v1/responses`: the OpenAI Responses API (codex, through a custom model provider whose
+ *   `base_url` is `<url>/v1`; see `codexConfigFor`). SSE when `stream: true` (codex always streams), else
+ *   one Response JSON.
+ * - `HEAD /api/hello` → 200 (claude's connectivity probe, sent unless
+ *   CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1); anything else → 404 with an Anthropic error body.
  *
  * A turn's `delay_ms` is awaited on a timer, never by blocking, so concurrent requests are delayed side
  * by side; a client that disconnects during the delay gets no answer and costs nothing else.
@@ -14,18 +18,28 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { assistantMessage, errorBody, sseEvents } from "./anthropic-wire.js";
-import { type ModelScript, parseModelScript } from "./script.js";
+import { advertisedTools, selectResponsesTurn } from "./openai-select.js";
+import { outputItems, responsesErrorBody, responsesSseEvents, scriptedResponse } from "./openai-wire.js";
+import { type ModelScript, parseModelScript, type ScriptedTurn } from "./script.js";
 import { selectTurn, type TurnSelection } from "./select.js";
 
-/** One `POST /v1/messages` the server answered, in arrival order. */
+/** Which wire API a request used: `anthropic` = `POST /v1/messages` (claude), `openai` = `POST /v1/responses` (codex). */
+export type WireApi = "anthropic" | "openai";
+
+/** One `POST /v1/messages` or `POST /v1/responses` the server answered, in arrival order. */
 export interface RecordedRequest {
+  /** Which route: `anthropic` (`/v1/messages`, claude) or `openai` (`/v1/responses`, codex). */
+  readonly api: WireApi;
   /** The matched conversation's name (`#<index>` when unnamed), or null when none matched. */
   readonly conversation: string | null;
-  /** Assistant turns after the opening prompt = index of the turn played; null without a prompt. */
+  /** Model turns after the opening prompt = index of the turn played; null without a prompt. */
   readonly step: number | null;
-  /** The `x-claude-code-session-id` header (equals the CLI's `session_id`), or null when absent. */
+  /**
+   * The CLI's session: the `x-claude-code-session-id` header (claude; equals its `session_id`) or the
+   * `session-id` header (codex; equals the `thread_id` of `thread.started`); null when absent.
+   */
   readonly sessionId: string | null;
-  /** The opening prompt's real text (system reminders dropped), or null when the request had none. */
+  /** The opening prompt's real text (system reminders / injected context dropped), or null when none. */
   readonly promptText: string | null;
   /** Whether the request asked for SSE (`stream: true`). */
   readonly stream: boolean;
@@ -46,11 +60,12 @@ export interface RecordedRequest {
 type MutableRecordedRequest = { -readonly [K in keyof RecordedRequest]: RecordedRequest[K] };
 
 export interface ModelServer {
-  /** `http://127.0.0.1:PORT`, for `ANTHROPIC_BASE_URL`. */
+  /** `http://127.0.0.1:PORT`: `ANTHROPIC_BASE_URL` for claude; codex's provider `base_url` is `${url}/v1`. */
   readonly url: string;
   /**
-   * Every `POST /v1/messages`, in arrival order (probes such as `HEAD /api/hello` are not recorded). A
-   * request is recorded as soon as its turn is selected, so a delayed one shows up with `answeredAt: null`.
+   * Every `POST /v1/messages` and `POST /v1/responses`, in arrival order (probes such as
+   * `HEAD /api/hello` are not recorded). A request is recorded as soon as its turn is selected, so a
+   * delayed one shows up with `answeredAt: null`.
    */
   readonly requests: RecordedRequest[];
   close(): Promise<void>;
@@ -80,9 +95,14 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
-function sendError(response: ServerResponse, status: number, message: string): void {
+function sendError(
+  response: ServerResponse,
+  status: number,
+  message: string,
+  api: WireApi = "anthropic",
+): void {
   response.writeHead(status, { "content-type": "application/json" });
-  response.end(errorBody(status, message));
+  response.end(api === "openai" ? responsesErrorBody(status, message) : errorBody(status, message));
 }
 
 function headerValue(request: IncomingMessage, name: string): string | null {
@@ -142,7 +162,82 @@ function waitUntil(deadline: number, response: ServerResponse): Promise<boolean>
   });
 }
 
-async function handleMessages(
+/** How one wire API reads a request and writes a turn. */
+interface WireAdapter {
+  readonly api: WireApi;
+  /** The header recorded as `sessionId`. */
+  readonly sessionHeader: string;
+  select(script: ModelScript, body: Record<string, unknown>): TurnSelection;
+  /**
+   * The answer to a (non-error) turn, or why the turn cannot be played against this request (answered
+   * 400 at once, without the turn's delay).
+   */
+  prepare(
+    turn: ScriptedTurn,
+    body: Record<string, unknown>,
+  ):
+    | { readonly refused: { readonly callIndex: number; readonly message: string } }
+    | { readonly write: (response: ServerResponse, stream: boolean) => void };
+}
+
+function modelOf(body: Record<string, unknown>): string {
+  return typeof body.model === "string" ? body.model : "scripted-model";
+}
+
+const ANTHROPIC: WireAdapter = {
+  api: "anthropic",
+  sessionHeader: "x-claude-code-session-id",
+  select: (script, body) => selectTurn(script, body.messages),
+  prepare: (turn, body) => {
+    const message = assistantMessage(turn, modelOf(body));
+    return {
+      write: (response, stream) => {
+        if (!stream) {
+          response.writeHead(200, { "content-type": "application/json", "request-id": message.id });
+          response.end(JSON.stringify(message));
+          return;
+        }
+        response.writeHead(200, {
+          "content-type": "text/event-stream",
+          "cache-control": "no-cache",
+          "request-id": message.id,
+        });
+        for (const event of sseEvents(message)) response.write(event);
+        response.end();
+      },
+    };
+  },
+};
+
+const OPENAI: WireAdapter = {
+  api: "openai",
+  sessionHeader: "session-id",
+  select: (script, body) => selectResponsesTurn(script, body.input),
+  prepare: (turn, body) => {
+    const output = outputItems(turn, advertisedTools(body));
+    if (!Array.isArray(output)) return { refused: output };
+    const answer = scriptedResponse(turn, modelOf(body), output);
+    return {
+      write: (response, stream) => {
+        if (!stream) {
+          response.writeHead(200, { "content-type": "application/json", "x-request-id": answer.id });
+          response.end(JSON.stringify(answer));
+          return;
+        }
+        response.writeHead(200, {
+          "content-type": "text/event-stream",
+          "cache-control": "no-cache",
+          "x-request-id": answer.id,
+        });
+        for (const event of responsesSseEvents(answer)) response.write(event);
+        response.end();
+      },
+    };
+  },
+};
+
+async function handleScripted(
+  adapter: WireAdapter,
   script: ModelScript,
   request: IncomingMessage,
   response: ServerResponse,
@@ -150,7 +245,7 @@ async function handleMessages(
 ): Promise<void> {
   const receivedAt = Date.now();
   const raw = await readBody(request);
-  const sessionId = headerValue(request, "x-claude-code-session-id");
+  const sessionId = headerValue(request, adapter.sessionHeader);
   const parsed = parseJson(raw);
   const body: Record<string, unknown> =
     parsed.ok && typeof parsed.value === "object" && parsed.value !== null
@@ -161,6 +256,7 @@ async function handleMessages(
     fields: Pick<RecordedRequest, "conversation" | "step" | "promptText" | "status">,
   ): MutableRecordedRequest => {
     const entry: MutableRecordedRequest = {
+      api: adapter.api,
       ...fields,
       sessionId,
       stream,
@@ -171,14 +267,17 @@ async function handleMessages(
     requests.push(entry);
     return entry;
   };
+  const refuse = (entry: MutableRecordedRequest, message: string) => {
+    entry.answeredAt = Date.now();
+    sendError(response, entry.status, message, adapter.api);
+  };
 
   if (!parsed.ok) {
     const entry = record({ conversation: null, step: null, promptText: null, status: 400 });
-    entry.answeredAt = Date.now();
-    sendError(response, 400, `${PREFIX} the request body is not JSON`);
+    refuse(entry, `${PREFIX} the request body is not JSON`);
     return;
   }
-  const selection = selectTurn(script, body.messages);
+  const selection = adapter.select(script, body);
   if (selection.kind !== "turn") {
     const { status, message } = refusal(selection);
     const entry = record({
@@ -187,41 +286,37 @@ async function handleMessages(
       promptText: selection.kind === "no_prompt" ? null : selection.promptText,
       status,
     });
-    entry.answeredAt = Date.now();
-    sendError(response, status, message);
+    refuse(entry, message);
     return;
   }
   const { turn } = selection;
-  const status = turn.error?.status ?? 200;
-  const entry = record({
+  const prepared = turn.error === undefined ? adapter.prepare(turn, body) : null;
+  const fields = {
     conversation: selection.conversationName,
     step: selection.step,
     promptText: selection.promptText,
-    status,
-  });
+  };
+  if (prepared !== null && "refused" in prepared) {
+    const entry = record({ ...fields, status: 400 });
+    const at = `conversations[${script.conversations.indexOf(selection.conversation)}].turns[${selection.step}].tool_calls[${prepared.refused.callIndex}]`;
+    refuse(
+      entry,
+      `${PREFIX} ${at} (conversation "${selection.conversationName}", step ${selection.step}) ${prepared.refused.message}`,
+    );
+    return;
+  }
+  const entry = record({ ...fields, status: turn.error?.status ?? 200 });
   if (turn.delay_ms !== undefined && turn.delay_ms > 0) {
     const stillThere = await waitUntil(receivedAt + turn.delay_ms, response);
     if (!stillThere) return; // the client disconnected during the delay: nobody to answer
   }
   entry.answeredAt = Date.now();
-  if (turn.error !== undefined) {
-    sendError(response, turn.error.status, turn.error.message);
+  if (prepared === null) {
+    const error = turn.error;
+    if (error !== undefined) sendError(response, error.status, error.message, adapter.api);
     return;
   }
-  const model = typeof body.model === "string" ? body.model : "scripted-model";
-  const message = assistantMessage(turn, model);
-  if (!stream) {
-    response.writeHead(200, { "content-type": "application/json", "request-id": message.id });
-    response.end(JSON.stringify(message));
-    return;
-  }
-  response.writeHead(200, {
-    "content-type": "text/event-stream",
-    "cache-control": "no-cache",
-    "request-id": message.id,
-  });
-  for (const event of sseEvents(message)) response.write(event);
-  response.end();
+  prepared.write(response, stream);
 }
 
 /**
@@ -233,10 +328,19 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
   const requests: RecordedRequest[] = [];
   const server = createServer((request, response) => {
     const path = (request.url ?? "/").split("?")[0];
-    if (request.method === "POST" && path === "/v1/messages") {
-      handleMessages(script, request, response, requests).catch((error: unknown) => {
-        if (!response.headersSent) sendError(response, 500, `${PREFIX} internal error: ${String(error)}`);
-        else response.destroy();
+    const adapter =
+      request.method !== "POST"
+        ? undefined
+        : path === "/v1/messages"
+          ? ANTHROPIC
+          : path === "/v1/responses"
+            ? OPENAI
+            : undefined;
+    if (adapter !== undefined) {
+      handleScripted(adapter, script, request, response, requests).catch((error: unknown) => {
+        if (!response.headersSent) {
+          sendError(response, 500, `${PREFIX} internal error: ${String(error)}`, adapter.api);
+        } else response.destroy();
       });
       return;
     }

@@ -1,0 +1,70 @@
+/**
+ * `mode: lint` (SPEC §3, §10): the graph **under review**, read from the workspace, checked like
+ * `evidence-gate lint` — every load error and every advisory — with nothing run and no model called. Each
+ * finding goes to the log as an annotation on the graph file (at its node's line when it can be found) and
+ * to the job summary. The step fails on any error; advisories alone pass. No check run is posted: the
+ * step's own status is the verdict.
+ */
+import { resolve } from "node:path";
+import * as core from "@actions/core";
+import { writeJobSummary } from "../github/job-summary.js";
+import { formatIssue } from "../graph/issue.js";
+import { formatAdvisory, lintGraph } from "../graph/lint.js";
+import { escapeInline } from "../ledger/markdown-syntax.js";
+import { readWorkspaceGraph } from "./graph-file.js";
+import { nodeIdLines } from "./graph-lines.js";
+import type { ActionInputs, ModeInputs } from "./inputs.js";
+import { type Env, failWithoutCheckRun, finishStep } from "./step-result.js";
+
+export interface LintModeOptions {
+  readonly env: Env;
+  readonly inputs: ActionInputs;
+  readonly mode: Extract<ModeInputs, { kind: "lint" }>;
+}
+
+export async function runLintMode(o: LintModeOptions): Promise<void> {
+  const { env, mode } = o;
+  const workspace = resolve(env.GITHUB_WORKSPACE ?? process.cwd());
+  const read = await readWorkspaceGraph(workspace, mode.graph);
+  if (!read.ok)
+    return failWithoutCheckRun(env, {
+      outcome: "usage-error",
+      title: "the graph could not be read",
+      message: read.message,
+    });
+  const { errors, advisories } = lintGraph(read.text, mode.graph, {
+    inputs: Object.keys(mode.graphInputs),
+    verifyTimeoutCeilingMs: o.inputs.verifyTimeoutMs,
+  });
+  const lines = nodeIdLines(read.text);
+  const at = (nodeId: string | null): core.AnnotationProperties => {
+    const line = nodeId === null ? undefined : lines.get(nodeId);
+    return {
+      title: "evidence-gate lint",
+      file: mode.graph,
+      ...(line !== undefined ? { startLine: line } : {}),
+    };
+  };
+  for (const issue of errors) core.error(formatIssue(issue), at(issue.nodeId));
+  for (const advisory of advisories) core.warning(formatAdvisory(advisory), at(advisory.nodeId));
+  const count = `${plural(errors.length, "error", "errors")}, ${plural(advisories.length, "advisory", "advisories")}`;
+  core.info(`lint ${mode.graph}: ${count}`);
+  const list = (items: readonly string[]): string[] => items.map((text) => `- ${escapeInline(text)}`);
+  const summary = [
+    `## ${errors.length > 0 ? "❌" : "✅"} evidence-gate lint: ${escapeInline(mode.graph)}`,
+    "",
+    `${count}. Nothing ran and no model was called: lint reads the graph under review from the workspace. (\`mode: run\` reads the graph from the base ref.)`,
+    ...(errors.length > 0 ? ["", "### Errors", "", ...list(errors.map(formatIssue))] : []),
+    ...(advisories.length > 0 ? ["", "### Advisories", "", ...list(advisories.map(formatAdvisory))] : []),
+    "",
+  ].join("\n");
+  await writeJobSummary(summary, { env });
+  finishStep(
+    { outcome: errors.length > 0 ? "failed" : "passed", conclusion: "" },
+    `lint found ${count} in ${mode.graph}`,
+  );
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}

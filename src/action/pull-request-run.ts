@@ -1,0 +1,200 @@
+/**
+ * The opening every `pull_request` run shares (`auto` and `run`; SPEC §6, §9, §10): the event must be a
+ * pull request; the check run is created `in_progress` on the PR head before anything else, and its id saved
+ * for the post step at once; input problems then complete it `action_required`; and the maintainers' policy
+ * file is read from the **base** ref (never the PR's checkout) before anything runs.
+ */
+import { mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import * as core from "@actions/core";
+import { mintRunId, type RunId } from "../engine/run-id.js";
+import { type BaseRefPolicy, PolicyReadError, prCopyNote, readBaseRefPolicy } from "../github/base-policy.js";
+import { CheckRunClient, type CheckRunRef, CheckRunWriteError } from "../github/check-run.js";
+import { CheckRunReporter } from "../github/check-run-reporter.js";
+import { type PullRequestEventContext, readEventContext } from "../github/event-context.js";
+import { writeJobSummary } from "../github/job-summary.js";
+import { apiUrlFromEnv, createOctokit, type GateOctokit } from "../github/octokit.js";
+import { createRedactor } from "../ledger/redact.js";
+import type { PolicyFileResult } from "../policy/policy-file.js";
+import { type ActionInputs, describeMode, type InputsResult } from "./inputs.js";
+import { SAVED_STATE } from "./state.js";
+import { type Env, endEarly, usageFailure } from "./step-result.js";
+
+/** Everything a pull-request mode needs once the check run exists and the policy was read. */
+export interface PullRequestRun {
+  readonly env: Env;
+  readonly signal?: AbortSignal;
+  readonly inputs: ActionInputs;
+  readonly event: PullRequestEventContext;
+  readonly octokit: GateOctokit;
+  readonly reporter: CheckRunReporter;
+  readonly runId: RunId;
+  /** `GITHUB_WORKSPACE`: the checkout. */
+  readonly workspace: string;
+  /** `RUNNER_TEMP`. */
+  readonly temp: string;
+  /** `<RUNNER_TEMP>/evidence-gate/runs`: run directories. */
+  readonly runsDir: string;
+  readonly secrets: readonly string[];
+  readonly policy: Extract<PolicyFileResult, { ok: true }>;
+  /** Notes for the summaries (the PR's ignored copy of the policy file, say). */
+  readonly notes: readonly string[];
+}
+
+export interface OpenPullRequestRunOptions {
+  readonly env: Env;
+  readonly signal?: AbortSignal;
+  readonly parsed: InputsResult;
+  readonly secrets: readonly string[];
+  /** Told the reporter as soon as it exists, so the crash handler can complete its check run. */
+  readonly exposeReporter: (reporter: CheckRunReporter) => void;
+}
+
+/**
+ * Opens a pull-request run. Returns `null` when the step has already ended (wrong trigger, no token, the
+ * check run could not be created, an input or policy problem — each reported).
+ */
+export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<PullRequestRun | null> {
+  const { env, parsed } = o;
+  let event: ReturnType<typeof readEventContext>;
+  try {
+    event = readEventContext(env);
+  } catch (error) {
+    usageFailure(error instanceof Error ? error.message : String(error));
+    return null;
+  }
+  if (event.kind !== "pull_request") {
+    const trigger = event.kind === "other" ? event.eventName : event.kind;
+    usageFailure(
+      parsed.ok
+        ? `mode ${parsed.inputs.mode.kind} runs on pull_request events (opened, synchronize, reopened, ready_for_review); this run was triggered by ${trigger}. Add \`on: pull_request\` to the workflow.`
+        : `${parsed.errors.join("\n")}\n(triggered by ${trigger})`,
+    );
+    return null;
+  }
+  const token = parsed.ok ? parsed.inputs.githubToken : env["INPUT_GITHUB-TOKEN"]?.trim();
+  if (token === undefined || token === "") {
+    usageFailure("input `github-token` is empty: leave it at its default (the workflow's github.token)");
+    return null;
+  }
+  const octokit = createOctokit({ token, baseUrl: apiUrlFromEnv(env) });
+  const reporter = new CheckRunReporter({
+    client: new CheckRunClient({
+      octokit,
+      owner: event.owner,
+      repo: event.repo,
+      warn: (m) => core.warning(m),
+      redact: createRedactor(o.secrets).text,
+    }),
+    name: parsed.ok ? parsed.inputs.checkName : "evidence-gate",
+    headSha: event.headSha,
+    detailsUrl: event.run.runUrl,
+    // A failed mid-run update is reported and the run goes on; the final completion still must succeed.
+    onProgressError: (error) =>
+      core.warning(
+        `could not update the check run with progress: ${error instanceof Error ? error.message : String(error)}`,
+      ),
+    // Every path that completes the check run (finish, endEarly, the crash handler) passes here, and only
+    // after GitHub accepted the write: the post step then leaves the check run alone.
+    onCompleted: () => core.saveState(SAVED_STATE.checkRunCompleted, "true"),
+  });
+  o.exposeReporter(reporter);
+  const runId = mintRunId();
+  let ref: CheckRunRef;
+  try {
+    ref = await reporter.start(
+      runId,
+      `Run \`${runId}\` is starting: ${parsed.ok ? describeMode(parsed.inputs.mode) : "checking inputs"}`,
+    );
+  } catch (error) {
+    if (!(error instanceof CheckRunWriteError)) throw error;
+    await checkRunNotCreated(error, env);
+    return null;
+  }
+  core.saveState(SAVED_STATE.checkRunId, String(ref.id));
+  core.saveState(SAVED_STATE.runId, runId);
+  core.setOutput("check-run-id", String(ref.id));
+  if (ref.htmlUrl) core.setOutput("check-run-url", ref.htmlUrl);
+  core.setOutput("run-id", runId);
+
+  if (!parsed.ok) {
+    const message = parsed.errors.join("\n");
+    await endEarly(reporter, { kind: "usage-error", message }, message, env);
+    return null;
+  }
+  const workspace = resolve(env.GITHUB_WORKSPACE ?? process.cwd());
+  const temp = env.RUNNER_TEMP ?? join(workspace, ".evidence-gate-tmp");
+  const runsDir = join(temp, "evidence-gate", "runs");
+  mkdirSync(runsDir, { recursive: true });
+
+  // Policy comes from the base branch, code from the head (SPEC §9): the PR's own copy is never read for
+  // its values. A policy that cannot be read, or does not parse, stops the run before anything is spent.
+  let basePolicy: BaseRefPolicy;
+  try {
+    basePolicy = await readBaseRefPolicy(octokit, {
+      owner: event.owner,
+      repo: event.repo,
+      ref: event.baseRef,
+      sha: event.baseSha,
+    });
+  } catch (error) {
+    if (!(error instanceof PolicyReadError)) throw error;
+    const refused = error.status === 401 || error.status === 403;
+    await endEarly(
+      reporter,
+      refused
+        ? { kind: "usage-error", message: error.message }
+        : { kind: "engine-error", message: error.message },
+      error.message,
+      env,
+    );
+    return null;
+  }
+  const notes: string[] = [];
+  const ignoredCopy = await prCopyNote(workspace, basePolicy);
+  if (ignoredCopy !== null) {
+    core.notice(ignoredCopy);
+    notes.push(ignoredCopy);
+  }
+  if (!basePolicy.result.ok) {
+    const message = `${basePolicy.result.errors.join("\n")}\nFix the policy file on the base branch: nothing runs while the maintainers' policy is malformed.`;
+    await endEarly(reporter, { kind: "usage-error", message }, message, env, notes);
+    return null;
+  }
+  return {
+    env,
+    ...(o.signal ? { signal: o.signal } : {}),
+    inputs: parsed.inputs,
+    event,
+    octokit,
+    reporter,
+    runId,
+    workspace,
+    temp,
+    runsDir,
+    secrets: o.secrets,
+    policy: basePolicy.result,
+    notes,
+  };
+}
+
+/**
+ * The check run could not be created (SPEC §6, §10: a 403/404 names the missing `checks: write`). Nothing
+ * has run yet and nothing will: a verdict that cannot be posted is not worth a model call. The job summary
+ * says so, then the step fails. A refused permission is something the workflow must change (outcome
+ * `usage-error`); any other failure (5xx after retries, no answer) is `failed`.
+ */
+async function checkRunNotCreated(error: CheckRunWriteError, env: Env): Promise<void> {
+  const permission = error.status === 403 || error.status === 404;
+  const summary = [
+    "## ⚠️ evidence-gate: the check run could not be created",
+    "",
+    error.message,
+    "",
+    "Nothing ran and nothing was spent: the run stops before planning when its verdict cannot be posted.",
+    "",
+  ].join("\n");
+  await writeJobSummary(summary, { env });
+  core.setOutput("outcome", permission ? "usage-error" : "failed");
+  core.setFailed(`evidence-gate: ${error.message}`);
+}

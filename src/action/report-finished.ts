@@ -1,0 +1,114 @@
+/**
+ * Reports a finished run, whichever mode ran it (SPEC §6, §10, §11): uploads the run directory as
+ * `evidence-gate-run-<run id>` and the ledger as `<check-name>-ledger`, writes the job summary (the full
+ * ledger, the notes, how to resume a paused run, the artifacts), prints the text ledger (fenced), sets the
+ * outputs — before the final write, so a refused write cannot hide the ledger from later steps — and
+ * completes the check run with the ledger's conclusion.
+ */
+import * as core from "@actions/core";
+import { readRunState } from "../engine/run-state.js";
+import { artifactsMarkdown, type RunArtifacts, uploadRunArtifacts } from "../github/artifact.js";
+import type { CheckRunReporter } from "../github/check-run-reporter.js";
+import { writeJobSummary } from "../github/job-summary.js";
+import { type RunStateDigests, runStateDigestMarker } from "../github/run-state-digest.js";
+import type { Ledger } from "../ledger/ledger.js";
+import { escapeInline } from "../ledger/markdown-syntax.js";
+import { renderLedgerMarkdown } from "../ledger/render-markdown.js";
+import { renderLedgerText } from "../ledger/render-text.js";
+import { CommandFence } from "../proc/command-fence.js";
+import { resumeHintMarkdown } from "./resume-hint.js";
+import { type Env, finishStep } from "./step-result.js";
+
+export interface FinishedRun {
+  readonly ledger: Ledger;
+  readonly runDir: string;
+  readonly ledgerPath: string;
+  /** sha256 of `state.json` and `graph.json` as the engine left them: posted on the check run for resume. */
+  readonly digests: RunStateDigests;
+}
+
+export interface ReportFinishedOptions {
+  readonly finished: FinishedRun;
+  readonly runId: string;
+  readonly reporter: CheckRunReporter;
+  readonly checkName: string;
+  readonly env: Env;
+  /** `RUNNER_TEMP`: where the redacted artifact copies are staged. */
+  readonly temp: string;
+  readonly secrets: readonly string[];
+  /** Plain-text notes for the job summary (e.g. "this PR's copy of the graph was ignored"). */
+  readonly notes?: readonly string[];
+}
+
+export async function reportFinished(o: ReportFinishedOptions): Promise<void> {
+  const { finished, runId } = o;
+  const artifacts = await uploadRunArtifacts({
+    runId,
+    runDir: finished.runDir,
+    ledgerPath: finished.ledgerPath,
+    checkName: o.checkName,
+    stagingDir: o.temp,
+    env: o.env,
+    secrets: o.secrets,
+    notice: (m) => core.notice(m),
+    warn: (m) => core.warning(m),
+  });
+  const ledger = withPatchLocation(finished.ledger, artifacts);
+  const conclusion = ledger.conclusion;
+  if (conclusion === null) throw new Error("Internal error: a finished run's ledger has no conclusion");
+  const hint = conclusion.outcome === "paused" ? pausedHint(finished, runId) : undefined;
+  const notes = (o.notes ?? []).map((note) => `> ${escapeInline(note)}\n\n`).join("");
+  const markdown = `${renderLedgerMarkdown(ledger)}\n${notes}${hint === undefined ? "" : `${hint}\n\n`}${artifactsMarkdown(artifacts, finished.runDir)}\n`;
+  await writeJobSummary(markdown, { env: o.env });
+  const fence = new CommandFence((t) => void process.stdout.write(t), true);
+  for (const l of renderLedgerText(ledger).split("\n")) fence.line(l);
+  fence.close();
+  // Outputs first: a failed final write must not hide the ledger from later steps.
+  core.setOutput("ledger-path", finished.ledgerPath);
+  core.setOutput("conclusion", conclusion.conclusion);
+  if (ledger.evidenceTree) core.setOutput("evidence-tree", ledger.evidenceTree);
+  // The digests go last, hidden: a later `mode: resume` checks the downloaded run directory against them.
+  const marker = runStateDigestMarker(runId, finished.digests);
+  const finalRef = await o.reporter.finish(ledger, {
+    appendix: hint === undefined ? marker : `${hint}\n\n${marker}`,
+  });
+  finishStep(
+    {
+      outcome: conclusion.outcome,
+      conclusion: conclusion.conclusion,
+      checkRunId: finalRef.id,
+      checkRunUrl: finalRef.htmlUrl,
+      runId,
+      ledgerPath: finished.ledgerPath,
+      evidenceTree: ledger.evidenceTree,
+    },
+    conclusion.title,
+  );
+}
+
+/** How to resume, from the pause `state.json` records; `undefined` when it cannot be read. */
+function pausedHint(finished: FinishedRun, runId: string): string | undefined {
+  let paused: ReturnType<typeof readRunState>["paused"];
+  try {
+    paused = readRunState(finished.runDir).paused;
+  } catch (error) {
+    core.warning(
+      `could not read the pause from ${finished.runDir}/state.json: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    return undefined;
+  }
+  if (paused === null) return undefined;
+  return resumeHintMarkdown({ runId, paused, startingSha: finished.ledger.startingCommit?.sha ?? null });
+}
+
+/**
+ * The ledger with its patch located in the uploaded run-directory artifact (the ledger's `patch.path` is
+ * "a run-directory path or an artifact name"); unchanged when the artifact was not uploaded.
+ */
+function withPatchLocation(ledger: Ledger, artifacts: RunArtifacts): Ledger {
+  if (ledger.patch === undefined || artifacts.runDirectory.kind !== "uploaded") return ledger;
+  return {
+    ...ledger,
+    patch: { ...ledger.patch, path: `patch.diff in artifact ${artifacts.runDirectory.name}` },
+  };
+}

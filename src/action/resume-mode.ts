@@ -1,0 +1,268 @@
+/**
+ * `mode: resume` (SPEC §4, §11): one more leg of a paused or failed run, started by a person through a
+ * `workflow_dispatch` (dispatching needs write access to the repository; the approver recorded is the
+ * dispatching user, `GITHUB_ACTOR`).
+ *
+ * 1. The run directory comes from the earlier workflow run's artifact `evidence-gate-run-<run id>`
+ *    (newest usable one, same-repository runs only, size-bounded, digest-checked, extracted without
+ *    trusting the zip) into `RUNNER_TEMP`.
+ * 2. The check run is the one the run posted, found by name on the PR head (the artifact's workflow run's
+ *    head commit) and carrying the run id; it is taken over only once the engine has accepted the decision
+ *    and the leg starts, so a mistaken dispatch (wrong gate, nothing to retry) leaves it as it was and only
+ *    fails this step.
+ * 3. `resumeRun` runs the leg on the current checkout (the state's repository path is replaced by it: the
+ *    run may have started on another runner), and the result is reported like any run, the run directory
+ *    uploaded again for a later leg.
+ */
+import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { join, resolve } from "node:path";
+import * as core from "@actions/core";
+import { type ResumeAction, resumeRun } from "../engine/resume-run.js";
+import { readRunState } from "../engine/run-state.js";
+import { runArtifactName } from "../github/artifact.js";
+import { extractArtifactZip, UnsafeArchiveError } from "../github/artifact-zip.js";
+import { CheckRunClient, type CheckRunRef } from "../github/check-run.js";
+import { CheckRunReporter } from "../github/check-run-reporter.js";
+import { readEventContext } from "../github/event-context.js";
+import { apiUrlFromEnv, createOctokit } from "../github/octokit.js";
+import {
+  downloadRunArtifact,
+  findRunArtifact,
+  type RunArtifact,
+  RunArtifactError,
+} from "../github/run-artifact-download.js";
+import { readRunStateDigests, runStateDigestProblem } from "../github/run-state-digest.js";
+import { createRedactor } from "../ledger/redact.js";
+import { unreachable } from "../ledger/unreachable.js";
+import { ClaudeSetup } from "./claude-setup.js";
+import { type ActionInputs, describeMode, type ModeInputs } from "./inputs.js";
+import { progressHooks } from "./progress-hooks.js";
+import { reportFinished } from "./report-finished.js";
+import { SAVED_STATE } from "./state.js";
+import { type Env, failWithoutCheckRun, usageFailure } from "./step-result.js";
+
+export interface ResumeModeOptions {
+  readonly env: Env;
+  readonly signal?: AbortSignal;
+  readonly inputs: ActionInputs;
+  readonly mode: Extract<ModeInputs, { kind: "resume" }>;
+  readonly secrets: readonly string[];
+  readonly exposeReporter: (reporter: CheckRunReporter) => void;
+}
+
+const SHA = /^[0-9a-f]{40}$/i;
+
+export async function runResumeMode(o: ResumeModeOptions): Promise<void> {
+  const { env, inputs, mode } = o;
+  let event: ReturnType<typeof readEventContext>;
+  try {
+    event = readEventContext(env);
+  } catch (error) {
+    return usageFailure(error instanceof Error ? error.message : String(error));
+  }
+  const trigger = event.kind === "other" ? event.eventName : event.kind;
+  if (trigger !== "workflow_dispatch") {
+    return usageFailure(
+      `mode resume runs on workflow_dispatch: a person with write access dispatches it, and is recorded as the one who decided; this run was triggered by ${trigger}. Add \`on: workflow_dispatch\` to the resume workflow (README, "Resume a paused run").`,
+    );
+  }
+  const actor = event.run.actor;
+  if (actor === null) return usageFailure("GITHUB_ACTOR is not set: a resumed leg records who decided");
+  const octokit = createOctokit({ token: inputs.githubToken, baseUrl: apiUrlFromEnv(env) });
+  const name = runArtifactName(mode.runId);
+
+  let artifact: RunArtifact;
+  try {
+    const found = await findRunArtifact(octokit, { owner: event.owner, repo: event.repo, name });
+    if (found.artifact === null) {
+      const skipped = found.skipped.length > 0 ? ` Not used: ${found.skipped.join("; ")}.` : "";
+      return failWithoutCheckRun(env, {
+        outcome: "usage-error",
+        title: `no run directory for run ${mode.runId}`,
+        message: `No usable artifact ${name} in ${event.owner}/${event.repo}.${skipped} The run that paused uploads it; check \`resume-run-id\`, and that the artifact has not expired (the repository's artifact retention). Nothing ran.`,
+      });
+    }
+    artifact = found.artifact;
+  } catch (error) {
+    if (!(error instanceof RunArtifactError)) throw error;
+    return failWithoutCheckRun(env, {
+      outcome: artifactOutcome(error),
+      title: `run ${mode.runId} could not be found`,
+      message: `${error.message} Nothing ran.`,
+    });
+  }
+  const headSha = artifact.headSha;
+  if (headSha === null || !SHA.test(headSha)) {
+    return failWithoutCheckRun(env, {
+      outcome: "failed",
+      title: `run ${mode.runId} names no head commit`,
+      message: `Artifact ${name} (id ${artifact.id}) belongs to a workflow run without a head commit (${JSON.stringify(headSha)}): the check run cannot be found. Nothing ran.`,
+    });
+  }
+  core.info(
+    `run ${mode.runId}: artifact ${name} (id ${artifact.id}, ${artifact.sizeInBytes} bytes) of workflow run ${artifact.workflowRunId ?? "?"} on ${headSha.slice(0, 7)}`,
+  );
+
+  const workspace = resolve(env.GITHUB_WORKSPACE ?? process.cwd());
+  const temp = env.RUNNER_TEMP ?? join(workspace, ".evidence-gate-tmp");
+  const runsDir = join(temp, "evidence-gate", "runs");
+  mkdirSync(runsDir, { recursive: true });
+  const runDir = join(runsDir, mode.runId);
+  try {
+    const zip = await downloadRunArtifact({
+      octokit,
+      owner: event.owner,
+      repo: event.repo,
+      artifact,
+      ...(o.signal ? { signal: o.signal } : {}),
+    });
+    // A runner reused without cleaning RUNNER_TEMP may still hold an older copy: the artifact wins.
+    if (existsSync(runDir)) rmSync(runDir, { recursive: true, force: true });
+    const extracted = await extractArtifactZip(zip, runDir);
+    core.info(`run ${mode.runId}: ${extracted.files} files extracted into ${runDir}`);
+  } catch (error) {
+    if (!(error instanceof RunArtifactError) && !(error instanceof UnsafeArchiveError)) throw error;
+    return failWithoutCheckRun(env, {
+      outcome: error instanceof RunArtifactError ? artifactOutcome(error) : "failed",
+      title: `the run directory of run ${mode.runId} could not be used`,
+      message: `${error instanceof UnsafeArchiveError ? `Artifact ${name} (id ${artifact.id}) was refused: ${error.message}` : error.message} Nothing ran.`,
+    });
+  }
+  const recorded = recordedRunId(runDir);
+  if (recorded !== null && recorded !== mode.runId) {
+    return failWithoutCheckRun(env, {
+      outcome: "failed",
+      title: `artifact ${name} holds another run`,
+      message: `Its state.json names run ${JSON.stringify(recorded)}, not ${mode.runId}: refused. Nothing ran.`,
+    });
+  }
+
+  const client = new CheckRunClient({
+    octokit,
+    owner: event.owner,
+    repo: event.repo,
+    warn: (m) => core.warning(m),
+    redact: createRedactor(o.secrets).text,
+  });
+  const reporter = new CheckRunReporter({
+    client,
+    name: inputs.checkName,
+    headSha,
+    detailsUrl: event.run.runUrl,
+    onProgressError: (error) =>
+      core.warning(
+        `could not update the check run with progress: ${error instanceof Error ? error.message : String(error)}`,
+      ),
+    onCompleted: () => core.saveState(SAVED_STATE.checkRunCompleted, "true"),
+  });
+  o.exposeReporter(reporter);
+  const action: ResumeAction =
+    mode.decision.kind === "retry-failed" ? { kind: "retry-failed" } : { ...mode.decision, by: actor };
+  const takeOverCheckRun = async (): Promise<void> => {
+    const summary = `Run \`${mode.runId}\` resumes: ${describeMode(mode)} (dispatched by ${actor}).`;
+    const existing = await client.findLatest({ name: inputs.checkName, headSha });
+    const ref: CheckRunRef =
+      existing !== undefined && existing.externalId === mode.runId
+        ? await reporter.restart(existing.id, { externalId: mode.runId, summary })
+        : await reporter.start(mode.runId, summary, "evidence-gate: resuming");
+    core.saveState(SAVED_STATE.checkRunId, String(ref.id));
+    core.saveState(SAVED_STATE.runId, mode.runId);
+    core.setOutput("check-run-id", String(ref.id));
+    if (ref.htmlUrl) core.setOutput("check-run-url", ref.htmlUrl);
+  };
+  core.setOutput("run-id", mode.runId);
+
+  // The run directory must be the one the engine wrote: its digests are on the run's check run, out of
+  // every node's reach (a node runs as this user and could edit the downloaded files' originals).
+  let posted: Awaited<ReturnType<CheckRunClient["findLatest"]>>;
+  try {
+    posted = await client.findLatest({ name: inputs.checkName, headSha });
+  } catch (error) {
+    return failWithoutCheckRun(env, {
+      outcome: "failed",
+      title: `the check run of run ${mode.runId} could not be read`,
+      message: `${error instanceof Error ? error.message : String(error)} The run directory cannot be checked against it. Nothing ran.`,
+    });
+  }
+  const expected =
+    posted !== undefined && posted.externalId === mode.runId
+      ? readRunStateDigests(posted.summary, mode.runId)
+      : null;
+  const digestProblem =
+    expected === null
+      ? `the check run "${inputs.checkName}" on ${headSha.slice(0, 7)} carries no run-state digest for run ${mode.runId} (it is not that run's, or the run ended before it could post one)`
+      : runStateDigestProblem(runDir, expected);
+  if (digestProblem !== null) {
+    return failWithoutCheckRun(env, {
+      outcome: "failed",
+      title: `the run directory of run ${mode.runId} was refused`,
+      message: `Artifact ${name} (id ${artifact.id}) does not match what the engine wrote: ${digestProblem}. A resumed leg only continues a run directory its check run vouches for. Start a new run. Nothing ran.`,
+    });
+  }
+
+  const claude = new ClaudeSetup({ inputs, env, secrets: o.secrets, temp });
+  const hooks = progressHooks(reporter);
+  const result = await resumeRun({
+    runsDir,
+    runId: mode.runId,
+    action,
+    headSha,
+    // The run may have started on another runner: the state's repository path is this checkout now.
+    repoDir: workspace,
+    ...(inputs.concurrency !== undefined ? { concurrency: inputs.concurrency } : {}),
+    commit: false,
+    surface: "action",
+    get claudeExecutable() {
+      return claude.executable;
+    },
+    beforeFirstModelCall: claude.beforeFirstModelCall,
+    modelEnv: claude.modelEnv,
+    baseEnv: env,
+    knownSecrets: o.secrets,
+    echo: claude.echo,
+    ...(o.signal ? { signal: o.signal } : {}),
+    hooks: { ...hooks, onRunStarted: takeOverCheckRun },
+  });
+  switch (result.kind) {
+    case "usage_error":
+      return failWithoutCheckRun(env, {
+        outcome: "usage-error",
+        title: `run ${mode.runId} was not resumed`,
+        message: /nothing (ran|was run)/i.test(result.message)
+          ? result.message
+          : `${result.message} Nothing ran.`,
+      });
+    case "nothing_to_retry":
+      return failWithoutCheckRun(env, {
+        outcome: "usage-error",
+        title: `run ${mode.runId} has nothing to retry`,
+        message: `${result.message}. Its check run keeps its verdict; nothing ran.`,
+      });
+    case "finished":
+      return reportFinished({
+        finished: result,
+        runId: mode.runId,
+        reporter,
+        checkName: inputs.checkName,
+        env,
+        temp,
+        secrets: o.secrets,
+      });
+    default:
+      return unreachable(result);
+  }
+}
+
+/** 401/403/404 from the artifacts API: the workflow must grant `actions: read`; anything else failed. */
+function artifactOutcome(error: RunArtifactError): "usage-error" | "failed" {
+  return error.status === 401 || error.status === 403 || error.status === 404 ? "usage-error" : "failed";
+}
+
+/** The run id `state.json` records, or `null` when it cannot be read (the engine then says why). */
+function recordedRunId(runDir: string): string | null {
+  try {
+    return readRunState(runDir).run_id;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * How the step ends (SPEC §10, §11): the outputs, and whether the step fails. `outcome` decides: the step
+ * fails for `failed`, `refused`, `usage-error`, `cancelled` and `timed-out`; it passes with a warning for
+ * `paused` and for a passed run whose check run is not `success` (the check run carries the verdict).
+ */
+import * as core from "@actions/core";
+import type { CheckRunReporter } from "../github/check-run-reporter.js";
+import { writeJobSummary } from "../github/job-summary.js";
+import { type Conclusion, decideEndWithoutRows, type RunEnd } from "../ledger/conclusion.js";
+import { escapeInline } from "../ledger/markdown-syntax.js";
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** Outputs of the step (SPEC §11). */
+export interface StepResult {
+  readonly outcome: Conclusion["outcome"];
+  /** The check run's conclusion; `""` when the mode posts none (`lint`). */
+  readonly conclusion: string;
+  readonly checkRunId?: number;
+  readonly checkRunUrl?: string | null;
+  readonly runId?: string;
+  readonly ledgerPath?: string;
+  readonly evidenceTree?: string | null;
+}
+
+const FAILING_OUTCOMES = new Set(["failed", "refused", "usage-error", "cancelled", "timed-out", "abandoned"]);
+
+/** Sets the outputs, then fails the step or warns as `outcome` and `conclusion` say. */
+export function finishStep(result: StepResult, title: string): void {
+  core.setOutput("outcome", result.outcome);
+  if (result.conclusion !== "") core.setOutput("conclusion", result.conclusion);
+  if (result.checkRunId !== undefined) core.setOutput("check-run-id", String(result.checkRunId));
+  if (result.checkRunUrl) core.setOutput("check-run-url", result.checkRunUrl);
+  if (result.runId) core.setOutput("run-id", result.runId);
+  if (result.ledgerPath) core.setOutput("ledger-path", result.ledgerPath);
+  if (result.evidenceTree) core.setOutput("evidence-tree", result.evidenceTree);
+  if (FAILING_OUTCOMES.has(result.outcome)) {
+    core.setFailed(`evidence-gate: ${title}`);
+  } else if (result.outcome === "paused" || (result.conclusion !== "" && result.conclusion !== "success")) {
+    core.warning(`evidence-gate: ${title} (check run conclusion: ${result.conclusion})`);
+  }
+}
+
+/** A usage error before any check run exists: outcome `usage-error`, the step fails. */
+export function usageFailure(message: string): void {
+  core.setOutput("outcome", "usage-error");
+  core.setFailed(`evidence-gate: ${message}`);
+}
+
+/**
+ * Ends the step before any check run exists, with the reason in the job summary too (a resume whose run
+ * cannot be found, say): the step fails with `outcome`.
+ */
+export async function failWithoutCheckRun(
+  env: Env,
+  end: { readonly outcome: "usage-error" | "failed"; readonly title: string; readonly message: string },
+): Promise<void> {
+  const { outcome, title, message } = end;
+  await writeJobSummary(`## ⚠️ evidence-gate: ${title}\n\n${message}\n`, { env });
+  core.setOutput("outcome", outcome);
+  core.setFailed(`evidence-gate: ${title}: ${message}`);
+}
+
+/**
+ * Completes a created check run for a run that ended before any node ran (refusal, usage error, unreadable
+ * graph or policy): the same Markdown goes to the check run and the job summary, then the step ends.
+ */
+export async function endEarly(
+  reporter: CheckRunReporter,
+  end: Exclude<RunEnd, { kind: "completed" }>,
+  message: string,
+  env: Env,
+  notes: readonly string[] = [],
+): Promise<void> {
+  const decided = decideEndWithoutRows(end);
+  // `decided.reason` already quotes `message` and adds what was (not) spent.
+  const summary = `## ${decided.title}\n\n${decided.reason}\n${notes.map((note) => `\n> ${escapeInline(note)}\n`).join("")}`;
+  await writeJobSummary(summary, { env });
+  await reporter.end(decided.conclusion, decided.title, summary);
+  finishStep({ outcome: decided.outcome, conclusion: decided.conclusion }, `${decided.title}: ${message}`);
+}

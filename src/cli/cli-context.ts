@@ -1,0 +1,181 @@
+/**
+ * What every run-making command (`auto`, `run`, `resume`) takes from its process, found one way: the
+ * known secrets in the environment and the model child's credentials (SPEC §9), the paths checked before
+ * anything runs, and the maintainers' policy file from the working tree (SPEC §11).
+ */
+import { existsSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { liesInRepository } from "../engine/outside-writes.js";
+import { createRedactor, type Redactor } from "../ledger/redact.js";
+import {
+  describePolicySource,
+  type PolicyFileResult,
+  policySummary,
+  readWorkingTreePolicy,
+} from "../policy/policy-file.js";
+import { buildChildEnv } from "../proc/child-env.js";
+import { EXIT } from "./exit-codes.js";
+import type { ReportFlags } from "./shared-flags.js";
+
+/** What a command needs of its process. */
+export interface CliIo {
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly out: { write(text: string): unknown };
+  readonly err: { write(text: string): unknown };
+  /** Aborted on SIGINT/SIGTERM: running nodes are stopped and the run ends cancelled (exit 130). */
+  readonly signal?: AbortSignal;
+}
+
+/** Flags parsed into a typed object, or every problem. */
+export type Parsed<F> =
+  | { readonly ok: true; readonly flags: F }
+  | { readonly ok: false; readonly errors: readonly string[] };
+
+/**
+ * The start of every command: `--help` prints `usage` (exit 0); flags that do not parse print every
+ * problem and the usage (exit 64).
+ *
+ * @returns the flags, or the exit code to return.
+ */
+export function parseOrExit<F>(
+  argv: readonly string[],
+  io: Pick<CliIo, "out" | "err">,
+  command: string,
+  usage: string,
+  parse: (argv: readonly string[]) => Parsed<F>,
+): { readonly flags: F } | { readonly exit: number } {
+  if (argv.includes("--help") || argv.includes("-h")) {
+    io.out.write(usage);
+    return { exit: EXIT.passed };
+  }
+  const parsed = parse(argv);
+  if (parsed.ok) return { flags: parsed.flags };
+  io.err.write(`evidence-gate ${command}: ${parsed.errors.join(`\nevidence-gate ${command}: `)}\n\n${usage}`);
+  return { exit: EXIT.usage };
+}
+
+/** Prints each usage problem prefixed with the command; `null` when there is none, else exit 64. */
+export function refuseUsage(
+  io: Pick<CliIo, "err">,
+  command: string,
+  problems: readonly string[],
+): number | null {
+  if (problems.length === 0) return null;
+  io.err.write(`evidence-gate ${command}: ${problems.join(`\nevidence-gate ${command}: `)}\n`);
+  return EXIT.usage;
+}
+
+/** Credentials the CLI may find in its environment: each value is a known secret (SPEC §9). */
+const CREDENTIAL_VARIABLES = [
+  "GITHUB_TOKEN",
+  "GH_TOKEN",
+  "ANTHROPIC_API_KEY",
+  "ANTHROPIC_AUTH_TOKEN",
+  "CLAUDE_CODE_OAUTH_TOKEN",
+  "OPENAI_API_KEY",
+] as const;
+/** The claude CLI's own credentials among them, handed to the model child only. */
+const CLAUDE_CREDENTIALS = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"] as const;
+
+/** The secrets of a CLI run and what is built from them. */
+export interface CliSecrets {
+  /** Every credential value in the environment. */
+  readonly knownSecrets: readonly string[];
+  readonly redactor: Redactor;
+  /** The GitHub token (`GITHUB_TOKEN`, else `GH_TOKEN`), for `--repository`. */
+  readonly githubToken: string | undefined;
+  /** A model child's environment: scrubbed of every known secret, with its own credential set back. */
+  readonly modelEnv: (label: string) => Readonly<Record<string, string>>;
+}
+
+/**
+ * Every credential in the environment is a known secret: dropped by value from every child's environment
+ * and redacted from everything the run writes, prints or posts (SPEC §9). A verify command can read this
+ * process's initial environment through /proc and print it; redaction keeps that out of the outputs.
+ */
+export function cliSecrets(env: CliIo["env"]): CliSecrets {
+  const knownSecrets = CREDENTIAL_VARIABLES.map((name) => env[name]).filter(
+    (s): s is string => typeof s === "string" && s !== "",
+  );
+  // The model child still needs its own credential: value scrubbing would drop it, so it is set explicitly.
+  const modelCredentials: Record<string, string> = {};
+  for (const name of CLAUDE_CREDENTIALS) {
+    const value = env[name];
+    if (value !== undefined && value !== "") modelCredentials[name] = value;
+  }
+  const token = env.GITHUB_TOKEN ?? env.GH_TOKEN;
+  return {
+    knownSecrets,
+    redactor: createRedactor(knownSecrets),
+    githubToken: token === "" ? undefined : token,
+    modelEnv: () =>
+      buildChildEnv({
+        base: env,
+        child: { kind: "model", runtime: "claude" },
+        knownSecrets,
+        set: modelCredentials,
+      }),
+  };
+}
+
+/** The runs folder: `--runs-dir` (relative to the current directory), else `<repo>/.evidence-gate/runs`. */
+export function runsDirFor(repoDir: string, runsDir: string | undefined, cwd: string): string {
+  return runsDir !== undefined ? resolve(cwd, runsDir) : join(repoDir, ".evidence-gate", "runs");
+}
+
+const isDir = (path: string): boolean => existsSync(path) && statSync(path).isDirectory();
+
+/**
+ * Paths the run will need, checked before anything runs or is spent: `--repo` is a folder,
+ * `--working-directory` a folder inside it, and each output file's folder exists.
+ */
+export function pathProblems(
+  repoDir: string,
+  f: Pick<ReportFlags, "checkRunOut" | "summaryOut"> & { readonly workingDirectory?: string },
+  cwd: string,
+): string[] {
+  const problems: string[] = [];
+  if (!existsSync(repoDir)) problems.push(`--repo ${repoDir} does not exist: give the repository's folder`);
+  else if (!isDir(repoDir)) problems.push(`--repo ${repoDir} is not a folder: give the repository's folder`);
+  if (f.workingDirectory !== undefined) {
+    const wd = resolve(repoDir, f.workingDirectory);
+    if (!liesInRepository(wd, { cwd: repoDir, repoRoot: repoDir })) {
+      problems.push(
+        `--working-directory ${f.workingDirectory} is outside --repo ${repoDir}: give a sub-folder of the repository`,
+      );
+    } else if (!isDir(wd)) {
+      problems.push(`--working-directory ${f.workingDirectory} is not a folder inside ${repoDir}`);
+    }
+  }
+  for (const [flag, value] of [
+    ["--check-run-out", f.checkRunOut],
+    ["--summary-out", f.summaryOut],
+  ] as const) {
+    if (value === undefined) continue;
+    const target = resolve(cwd, value);
+    if (isDir(target)) problems.push(`${flag} ${value} is a folder: give a file path`);
+    else if (!isDir(dirname(target)))
+      problems.push(`${flag} ${value}: the folder ${dirname(target)} does not exist`);
+  }
+  return problems;
+}
+
+/**
+ * The maintainers' policy file, read from the working tree in the CLI (SPEC §11): `null` after printing
+ * why a malformed or unreadable one stops the command, else the result (source `none` when absent). A
+ * policy that applies is announced with a `policy:` line.
+ */
+export async function readCliPolicy(
+  repoDir: string,
+  say: { readonly line: (text: string) => void; readonly error: (text: string) => void },
+): Promise<Extract<PolicyFileResult, { ok: true }> | null> {
+  const policyFile = await readWorkingTreePolicy(repoDir);
+  if (!policyFile.ok) {
+    for (const error of policyFile.errors) say.error(error);
+    return null;
+  }
+  if (policyFile.source.kind !== "none")
+    say.line(`policy: ${describePolicySource(policyFile.source)}: ${policySummary(policyFile.policy)}`);
+  return policyFile;
+}

@@ -1,0 +1,120 @@
+/**
+ * Flags of `evidence-gate resume RUN_ID (--approve GATE | --reject GATE | --retry-failed)`, parsed once
+ * into a typed object or refused with every problem named (SPEC §2, §11; research/oh-my-graph.md §7.6).
+ * A resumed leg takes its graph, inputs, model and verify settings from the run's own state, so the
+ * flags that would set them are not accepted here.
+ */
+import type { Parsed } from "./cli-context.js";
+import {
+  flagReader,
+  LEG_OPTIONS,
+  LEG_USAGE,
+  type LegFlags,
+  legFlags,
+  opt,
+  parseCommandLine,
+  REPORT_OPTIONS,
+  REPORT_USAGE,
+  type ReportFlags,
+  reportFlags,
+} from "./shared-flags.js";
+
+/** What the resumed leg does; who decides a gate is settled by the command (`--by`, else the local user). */
+export type ResumeFlagAction =
+  | { readonly kind: "approve"; readonly gate: string }
+  | { readonly kind: "reject"; readonly gate: string }
+  | { readonly kind: "retry-failed" };
+
+export interface ResumeFlags extends LegFlags, ReportFlags {
+  readonly runId: string;
+  readonly action: ResumeFlagAction;
+  /** `--by LOGIN`: who approves or rejects (default: the local user). */
+  readonly by?: string;
+}
+
+/** The flags, or every problem (each names the flag and the fix). */
+export type ParsedResumeFlags = Parsed<ResumeFlags>;
+
+/** Usage text of `resume`. */
+export const RESUME_USAGE = `usage: evidence-gate resume RUN_ID (--approve GATE | --reject GATE | --retry-failed) [options]
+
+  RUN_ID                       the run to continue (the id \`run\` or \`auto\` printed)
+  --approve GATE               approve the gate the run is waiting at; its dependents run
+  --reject GATE                reject it: its dependents are skipped and the run fails
+  --retry-failed               run again exactly the nodes that did not pass (after a failure or a
+                               session-limit pause); passed nodes and their outputs are kept
+  --by LOGIN                   who approves or rejects (default: the local user, $USER)
+  --concurrency N              nodes running at once (default: the run's, max 10)
+${LEG_USAGE}${REPORT_USAGE}
+The leg continues the run in <runs-dir>/RUN_ID with the graph, inputs, model and tool policies recorded
+there, on the same commit the run started at.
+
+Exit: 0 passed (or nothing to retry), 1 failed (a rejected gate included), 2 paused again, 64 usage error,
+130 interrupted.
+`;
+
+const ACTIONS = "--approve GATE, --reject GATE or --retry-failed";
+
+/** Parses `resume`'s argv (after the subcommand). */
+export function parseResumeFlags(argv: readonly string[]): ParsedResumeFlags {
+  const parsed = parseCommandLine(
+    argv,
+    {
+      approve: { type: "string" },
+      reject: { type: "string" },
+      "retry-failed": { type: "boolean" },
+      by: { type: "string" },
+      ...LEG_OPTIONS,
+      ...REPORT_OPTIONS,
+      // Refused with the reason below, not as an unknown flag.
+      input: { type: "string", multiple: true },
+      model: { type: "string" },
+    },
+    true,
+  );
+  if (!parsed.ok) return parsed;
+  const f = flagReader(parsed.line);
+  const errors: string[] = [];
+  const [runId, ...extra] = parsed.line.positionals;
+  if (runId === undefined || runId.trim() === "") {
+    errors.push(
+      "resume needs the run id: evidence-gate resume RUN_ID (--approve GATE | --reject GATE | --retry-failed)",
+    );
+  }
+  if (extra.length > 0) {
+    errors.push(
+      `resume continues one run; also got ${extra.map((arg) => JSON.stringify(arg)).join(", ")}: give one RUN_ID`,
+    );
+  }
+  for (const name of ["input", "model"]) {
+    if (parsed.line.values[name] !== undefined)
+      errors.push(
+        `--${name} does not apply to resume: a resumed leg uses the ${name === "input" ? "inputs" : "model"} the run started with`,
+      );
+  }
+  const approve = f.str("approve");
+  const reject = f.str("reject");
+  const retry = f.bool("retry-failed");
+  const given = [
+    ...(approve !== undefined ? ["--approve"] : []),
+    ...(reject !== undefined ? ["--reject"] : []),
+    ...(retry ? ["--retry-failed"] : []),
+  ];
+  let action: ResumeFlagAction | undefined;
+  if (given.length === 0) errors.push(`resume needs one of ${ACTIONS}: say what the resumed leg does`);
+  else if (given.length > 1)
+    errors.push(`${given.join(" and ")} were given together: give one of ${ACTIONS}`);
+  else if (approve !== undefined || reject !== undefined) {
+    const gate = (approve ?? reject)!;
+    if (gate.trim() === "") errors.push(`${given[0]} is empty: give the gate's node id`);
+    else action = { kind: approve !== undefined ? "approve" : "reject", gate };
+  } else action = { kind: "retry-failed" };
+  const by = f.str("by");
+  if (by !== undefined && by.trim() === "") errors.push("--by is empty: give who decides the gate");
+  if (by !== undefined && retry)
+    errors.push("--by applies to --approve and --reject: --retry-failed decides no gate");
+  const leg = legFlags(f, errors);
+  const report = reportFlags(f, errors);
+  if (errors.length > 0 || action === undefined) return { ok: false, errors };
+  return { ok: true, flags: { runId: runId!, action, ...opt("by", by), ...leg, ...report } };
+}

@@ -1,0 +1,188 @@
+/**
+ * The CLI's live progress (issue: "a line per node event — started, passed with qualifier and cost,
+ * failed with cause, retried, verifying"; research/oh-my-graph.md §7.1): the plan, one line per engine
+ * event, and — when the run paused — the exact `resume` commands that continue it. Pure text; the
+ * caller decides where lines go (stdout, or stderr under `--json`).
+ */
+import { resolve } from "node:path";
+import type { RetryInfo } from "../engine/graph-run.js";
+import type { PlanSection } from "../ledger/ledger.js";
+import type { LedgerRow } from "../ledger/model.js";
+import { unreachable } from "../ledger/unreachable.js";
+
+/** Where a run stopped to wait: at a gate for a person, or at the model's session limit. */
+export type Pause =
+  | { readonly kind: "gate"; readonly gate: string }
+  | { readonly kind: "session-limit"; readonly nodeId: string; readonly resetsAt: string | null };
+
+export interface ProgressLinesOptions {
+  /** Prints one line. */
+  readonly line: (text: string) => void;
+  /** Where the run is, for the `evidence-gate resume …` commands that continue it. */
+  readonly run: ResumeTarget;
+}
+
+/** Turns engine events into progress lines and remembers where the run paused. */
+export class ProgressLines {
+  readonly #o: { readonly line: (text: string) => void; readonly resumeCommand: (args: string) => string };
+  readonly #maxAttempts = new Map<string, number>();
+  #pause: Pause | null = null;
+
+  constructor(options: ProgressLinesOptions) {
+    this.#o = { line: options.line, resumeCommand: resumeCommandFor(options.run) };
+  }
+
+  /** Where the run paused during this leg, if it did. */
+  get pause(): Pause | null {
+    return this.#pause;
+  }
+
+  /** The engine hooks printing the lines (`auto`, `run` and `resume` take the same ones). */
+  readonly hooks = {
+    onNodeStarted: (nodeId: string, info?: { readonly attempt: number; readonly round: number }): void => {
+      const words: string[] = [];
+      if (info !== undefined && info.attempt > 1) {
+        const max = this.#maxAttempts.get(nodeId);
+        words.push(`attempt ${info.attempt}${max !== undefined ? `/${max}` : ""}`);
+      }
+      if (info !== undefined && info.round > 0) words.push(`feedback round ${info.round}`);
+      this.#o.line(`▶ ${nodeId} started${words.length > 0 ? ` (${words.join(", ")})` : ""}`);
+    },
+    onNodeVerifying: (nodeId: string, command: string): void => {
+      this.#o.line(`… ${nodeId}  verifying: ${command}`);
+    },
+    onNodeRetried: (nodeId: string, info: RetryInfo): void => {
+      this.#o.line(retryLine(nodeId, info));
+      if (info.kind === "retry") this.#maxAttempts.set(nodeId, info.maxAttempts);
+    },
+    onNodeFinished: (row: LedgerRow): void => {
+      this.#o.line(nodeLine(row));
+    },
+    onGatePaused: (gate: string): void => {
+      this.#pause = { kind: "gate", gate };
+      this.#o.line(
+        `⏸ ${gate}  gate paused — resume with: ${this.#o.resumeCommand(`--approve ${shellWord(gate)}`)} | --reject ${shellWord(gate)}`,
+      );
+    },
+    onSessionLimit: (nodeId: string, resetsAt: string | null): void => {
+      this.#pause = { kind: "session-limit", nodeId, resetsAt };
+      this.#o.line(
+        `⏸ ${nodeId}  session limit reached${resetsAt !== null ? ` (resets ${resetsAt})` : ""} — resume after the reset with: ${this.#o.resumeCommand("--retry-failed")}`,
+      );
+    },
+  };
+
+  /** After the ledger of a paused run: what continues it, one copy-pasteable command per line. */
+  resumeLines(): string[] {
+    const pause = this.#pause;
+    if (pause === null) return [];
+    switch (pause.kind) {
+      case "gate":
+        return [
+          `paused at gate "${pause.gate}": a person decides — continue the run with one of`,
+          `  ${this.#o.resumeCommand(`--approve ${shellWord(pause.gate)}`)}`,
+          `  ${this.#o.resumeCommand(`--reject ${shellWord(pause.gate)}`)}`,
+        ];
+      case "session-limit":
+        return [
+          `paused at the model's session limit${pause.resetsAt !== null ? ` (resets ${pause.resetsAt})` : ""}: once it resets, finish the work that never ran with`,
+          `  ${this.#o.resumeCommand("--retry-failed")}`,
+        ];
+      default:
+        return unreachable(pause);
+    }
+  }
+}
+
+/** `✓ build  PASS (verified)  $0.0123  4.2s  DETAIL`; an unknown cost is `cost unknown`, never `$0`. */
+export function nodeLine(row: LedgerRow): string {
+  const cost = row.costUsd === null ? "cost unknown" : `$${row.costUsd.toFixed(4)}`;
+  const secs = `${(row.durationMs / 1000).toFixed(1)}s`;
+  const verdict =
+    row.verdict === "PASS"
+      ? `PASS (${row.qualifier})`
+      : row.verdict === "FAIL"
+        ? `FAIL ${row.cause}`
+        : "SKIPPED";
+  return `${row.verdict === "PASS" ? "✓" : "✗"} ${row.nodeId}  ${verdict}  ${cost}  ${secs}  ${row.detail}`;
+}
+
+/** `↻ test  retry: attempt 2/3 after result_mismatch (previous reply quoted)`, or a feedback round. */
+export function retryLine(nodeId: string, info: RetryInfo): string {
+  switch (info.kind) {
+    case "retry":
+      return `↻ ${nodeId}  retry: attempt ${info.attempt}/${info.maxAttempts} after ${info.cause}${info.judged ? " (previous reply quoted)" : ""}`;
+    case "feedback":
+      return `↻ ${nodeId}  feedback round ${info.round}/${info.max} after ${info.cause}: re-running ${info.rerun} → ${nodeId}`;
+    default:
+      return unreachable(info);
+  }
+}
+
+/**
+ * The plan before anything runs: a title, one line per node (dependencies, tools, the sink's verify
+ * command), what the build evidence is, and the tool disclosure.
+ */
+export function planLines(plan: PlanSection, title: string): string[] {
+  const lines = [title];
+  for (const node of plan.nodes) {
+    const deps = node.dependsOn.length > 0 ? ` ← ${node.dependsOn.join(", ")}` : "";
+    const verify = plan.sinkCommands.find((s) => s.nodeId === node.id);
+    const what = node.type === "gate" ? "gate (a person approves)" : `[${node.allowedTools.join(", ")}]`;
+    lines.push(`  ${node.id}${deps}  ${what}${verify ? `  verify: ${verify.command}` : ""}`);
+  }
+  lines.push(`build evidence: ${buildEvidenceWords(plan.buildEvidence)}`);
+  lines.push(
+    plan.disclosure
+      .split("\n")
+      .map((l) => `  ${l}`)
+      .join("\n"),
+  );
+  return lines;
+}
+
+const NO_EVIDENCE = "NONE — every verdict below is the model's, about its own work";
+
+function buildEvidenceWords(answer: PlanSection["buildEvidence"]): string {
+  switch (answer.kind) {
+    case "attached":
+      return `${answer.command} (engine-run at every sink)`;
+    case "declared":
+    case "none-detected":
+      return NO_EVIDENCE;
+    case "graph":
+      if (answer.verifiedSinks.length === 0) return `${NO_EVIDENCE} (no sink declares success_check.verify)`;
+      return `the graph's own success_check.verify, engine-run at ${answer.verifiedSinks.join(", ")}${answer.unverifiedSinks.length > 0 ? `; none at ${answer.unverifiedSinks.join(", ")} (their verdicts are the model's)` : ""}`;
+    default:
+      return unreachable(answer);
+  }
+}
+
+/** `word` as one shell word: as is when it needs no quoting, else single-quoted. */
+export function shellWord(word: string): string {
+  return /^[\w@%+,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
+/** A run as `resume` finds it. */
+export interface ResumeTarget {
+  readonly runId: string;
+  /** The repository (absolute). */
+  readonly repoDir: string;
+  /** `--runs-dir` as given, or `undefined` (the default folder under the repository). */
+  readonly runsDir: string | undefined;
+  /** The command's directory: `--repo` and `--runs-dir` are named as they resolve from it. */
+  readonly cwd: string;
+}
+
+/**
+ * `evidence-gate resume RUN_ID [--repo DIR] [--runs-dir DIR] ARGS`: the command that continues a run
+ * from `cwd`, naming `--repo` when the repository is not `cwd` and `--runs-dir` (absolute) when it was
+ * given.
+ */
+export function resumeCommandFor(o: ResumeTarget): (args: string) => string {
+  const where = [
+    ...(o.repoDir !== o.cwd ? [`--repo ${shellWord(o.repoDir)}`] : []),
+    ...(o.runsDir !== undefined ? [`--runs-dir ${shellWord(resolve(o.cwd, o.runsDir))}`] : []),
+  ];
+  return (args) => ["evidence-gate resume", o.runId, ...where, args].join(" ");
+}

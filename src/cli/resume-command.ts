@@ -1,0 +1,130 @@
+/**
+ * `evidence-gate resume RUN_ID (--approve GATE | --reject GATE | --retry-failed)`: one more leg of a
+ * paused or failed run (SPEC §2, §4; research/oh-my-graph.md §7.6–§7.7), reported like `run`: a line per
+ * node event, the whole run's ledger, the check run, the exit code by outcome.
+ *
+ * The approver is `--by LOGIN`, else the local user (`$USER`, `$USERNAME`, else the OS account name).
+ * The check run is created only once the engine accepted the resume, so a mistyped gate or run id never
+ * replaces the paused run's check run.
+ */
+import { userInfo } from "node:os";
+import { resolve } from "node:path";
+import { type ResumeAction, type ResumeResult, resumeRun } from "../engine/resume-run.js";
+import { unreachable } from "../ledger/unreachable.js";
+import { type CliIo, cliSecrets, parseOrExit, pathProblems, refuseUsage, runsDirFor } from "./cli-context.js";
+import { EXIT } from "./exit-codes.js";
+import { parseResumeFlags, RESUME_USAGE, type ResumeFlagAction } from "./parse-resume-flags.js";
+import { ProgressLines } from "./progress-lines.js";
+import { RunReport } from "./report-run.js";
+
+/** Runs `resume` and returns the process exit code. */
+export async function runCliResume(argv: readonly string[], io: CliIo): Promise<number> {
+  const parsed = parseOrExit(argv, io, "resume", RESUME_USAGE, parseResumeFlags);
+  if ("exit" in parsed) return parsed.exit;
+  const f = parsed.flags;
+  const repoDir = resolve(io.cwd, f.repo);
+  const by = f.action.kind === "retry-failed" ? null : (f.by ?? localUser(io.env));
+  const refused = refuseUsage(io, "resume", [
+    ...pathProblems(repoDir, f, io.cwd),
+    ...(by === undefined ? ["cannot tell who decides the gate: give --by LOGIN"] : []),
+  ]);
+  if (refused !== null) return refused;
+  const action = engineAction(f.action, by ?? "");
+  const secrets = cliSecrets(io.env);
+  const report = RunReport.open({ command: "resume", flags: f, io, secrets });
+  if (typeof report === "string") return refuseUsage(io, "resume", [report])!;
+  let headSha = f.sha;
+  if (report.checkRun) {
+    const head = await report.headFor(repoDir);
+    if ("problem" in head) return refuseUsage(io, "resume", [head.problem])!;
+    headSha = head.sha;
+  }
+
+  const runsDir = runsDirFor(repoDir, f.runsDir, io.cwd);
+  const progress = new ProgressLines({
+    line: (t) => report.line(t),
+    run: { runId: f.runId, repoDir, runsDir: f.runsDir, cwd: io.cwd },
+  });
+  // A check run that cannot be created stops the leg (its nodes end cancelled); the ledger still prints.
+  const stop = new AbortController();
+  const signal = io.signal ? AbortSignal.any([io.signal, stop.signal]) : stop.signal;
+  const checkRun: { startError: string | null } = { startError: null };
+  const result: ResumeResult = await report.guard(f.runId, () =>
+    resumeRun({
+      runsDir,
+      runId: f.runId,
+      action,
+      ...(headSha !== undefined ? { headSha } : {}),
+      ...(f.concurrency !== undefined ? { concurrency: f.concurrency } : {}),
+      commit: f.commit,
+      surface: "cli",
+      claudeExecutable: f.claudePath ?? "claude",
+      modelEnv: secrets.modelEnv,
+      baseEnv: io.env,
+      knownSecrets: secrets.knownSecrets,
+      signal,
+      hooks: {
+        ...progress.hooks,
+        onRunStarted: async (id, dir) => {
+          report.line(`resume run ${id} (${dir}): ${describeAction(action)}`);
+          if (headSha === undefined || !report.checkRun) return;
+          checkRun.startError = await report.start(
+            id,
+            headSha,
+            `Run \`${id}\` resumed: ${describeAction(action)}`,
+          );
+          if (checkRun.startError !== null) stop.abort();
+        },
+        onProgress: (ledger, kind) => report.progress(ledger, kind),
+      },
+    }),
+  );
+
+  switch (result.kind) {
+    case "usage_error":
+      report.error(result.message);
+      return EXIT.usage;
+    case "nothing_to_retry":
+      report.line(result.message);
+      return EXIT.passed;
+    case "finished": {
+      const code = await report.finished(f.runId, result, { commit: f.commit, next: progress.resumeLines() });
+      if (checkRun.startError !== null) {
+        report.error(`the check run could not be created, so the leg was stopped: ${checkRun.startError}`);
+        return EXIT.failed;
+      }
+      return code;
+    }
+    default:
+      return unreachable(result);
+  }
+}
+
+/** The local user: `$USER`, `$USERNAME`, else the OS account name; `undefined` when none is known. */
+export function localUser(env: CliIo["env"]): string | undefined {
+  const fromEnv = env.USER ?? env.USERNAME;
+  if (fromEnv !== undefined && fromEnv.trim() !== "") return fromEnv;
+  try {
+    const name = userInfo().username;
+    return name.trim() !== "" ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function engineAction(action: ResumeFlagAction, by: string): ResumeAction {
+  return action.kind === "retry-failed" ? action : { ...action, by };
+}
+
+function describeAction(action: ResumeAction): string {
+  switch (action.kind) {
+    case "approve":
+      return `gate "${action.gate}" approved by ${action.by}; running its dependents`;
+    case "reject":
+      return `gate "${action.gate}" rejected by ${action.by}; its dependents are skipped`;
+    case "retry-failed":
+      return "running again the nodes that did not pass (passed nodes and their outputs are kept)";
+    default:
+      return unreachable(action);
+  }
+}

@@ -1,0 +1,283 @@
+/**
+ * The flags `auto`, `run`, `resume` and `lint` have in common, parsed one way (SPEC §2, §11): the command
+ * line itself (strict, every repeated flag named), and the groups of flags several commands take — where
+ * a run leg runs (`--repo`, `--runs-dir`, `--claude-path`, `--concurrency`, `--commit`), what a fresh run
+ * passes its nodes (`--model`, `--verify-env`, …), and how the result is reported (`--json`,
+ * `--repository`, `--check-run-out`, …). Each problem is a sentence naming the flag and the fix.
+ */
+import { parseArgs } from "node:util";
+import { parseDuration } from "../graph/duration.js";
+import { verifyEnvProblems } from "../proc/child-env.js";
+
+/** One flag as `node:util` `parseArgs` takes it. */
+export interface FlagSpec {
+  readonly type: "string" | "boolean";
+  /** Repeatable (`--input a=1 --input b=2`); any other flag given twice is an error. */
+  readonly multiple?: boolean;
+}
+
+/** What `parseArgs` produced, before any flag is checked. */
+export interface CommandLine {
+  readonly values: Readonly<Record<string, string | boolean | readonly (string | boolean)[] | undefined>>;
+  readonly positionals: readonly string[];
+}
+
+/**
+ * Parses argv strictly. A flag that is not repeatable and was given twice is an error naming it: a
+ * second `--goal` or `--approve` is more likely a mistake than an override.
+ */
+export function parseCommandLine(
+  argv: readonly string[],
+  options: Readonly<Record<string, FlagSpec>>,
+  allowPositionals: boolean,
+): { readonly ok: true; readonly line: CommandLine } | { readonly ok: false; readonly errors: string[] } {
+  try {
+    const parsed = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals,
+      tokens: true,
+      options: Object.fromEntries(
+        Object.entries(options).map(([name, spec]) => [
+          name,
+          { type: spec.type, ...(spec.multiple === true ? { multiple: true } : {}) },
+        ]),
+      ),
+    });
+    const seen = new Map<string, number>();
+    for (const token of parsed.tokens) {
+      if (token.kind === "option" && options[token.name]?.multiple !== true)
+        seen.set(token.name, (seen.get(token.name) ?? 0) + 1);
+    }
+    const repeated = [...seen].filter(([, count]) => count > 1).map(([name]) => name);
+    if (repeated.length > 0)
+      return {
+        ok: false,
+        errors: repeated.map((name) => `--${name} was given more than once: give it once`),
+      };
+    return { ok: true, line: { values: parsed.values, positionals: parsed.positionals } };
+  } catch (error) {
+    return { ok: false, errors: [error instanceof Error ? error.message : String(error)] };
+  }
+}
+
+/** Reads typed values out of a {@link CommandLine}. */
+export function flagReader(line: CommandLine): {
+  str(name: string): string | undefined;
+  bool(name: string): boolean;
+  list(name: string): readonly string[];
+} {
+  return {
+    str: (name) => {
+      const v = line.values[name];
+      return typeof v === "string" ? v : undefined;
+    },
+    bool: (name) => line.values[name] === true,
+    list: (name) => {
+      const v = line.values[name];
+      return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+    },
+  };
+}
+
+type Reader = ReturnType<typeof flagReader>;
+
+/** `{[key]: value}` when the value is defined, else `{}` (exactOptionalPropertyTypes-friendly spreads). */
+export function opt<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+/** Flags of every command that runs a leg of a run. */
+export const LEG_OPTIONS = {
+  repo: { type: "string" },
+  "runs-dir": { type: "string" },
+  "claude-path": { type: "string" },
+  concurrency: { type: "string" },
+  commit: { type: "boolean" },
+} as const satisfies Record<string, FlagSpec>;
+
+/** Where and how a leg runs. */
+export interface LegFlags {
+  /** `--repo DIR` (default `.`): the repository, and where the default runs folder is. */
+  readonly repo: string;
+  readonly runsDir?: string;
+  readonly claudePath?: string;
+  /** `--concurrency N`, 1..10; absent = the command's default. */
+  readonly concurrency?: number;
+  readonly commit: boolean;
+}
+
+/** Reads {@link LEG_OPTIONS}, pushing every problem onto `errors`. */
+export function legFlags(f: Reader, errors: string[]): LegFlags {
+  let concurrency: number | undefined;
+  const c = f.str("concurrency");
+  if (c !== undefined) {
+    const n = /^\d+$/.test(c) ? Number(c) : Number.NaN;
+    if (!Number.isInteger(n) || n < 1 || n > 10)
+      errors.push(`--concurrency ${JSON.stringify(c)}: give a whole number from 1 to 10`);
+    else concurrency = n;
+  }
+  return {
+    repo: f.str("repo") ?? ".",
+    ...opt("runsDir", f.str("runs-dir")),
+    ...opt("claudePath", f.str("claude-path")),
+    ...opt("concurrency", concurrency),
+    commit: f.bool("commit"),
+  };
+}
+
+/** Flags of a fresh run (`auto`, `run`): what its nodes and verify commands get. */
+export const FRESH_RUN_OPTIONS = {
+  runtime: { type: "string" },
+  model: { type: "string" },
+  "working-directory": { type: "string" },
+  "verify-timeout": { type: "string" },
+  "verify-env": { type: "string" },
+  "continue-on-fail": { type: "boolean" },
+} as const satisfies Record<string, FlagSpec>;
+
+/** What a fresh run passes its nodes and verify commands. */
+export interface FreshRunFlags {
+  /** `--runtime` (only `claude` so far). */
+  readonly runtime: "claude";
+  readonly model?: string;
+  readonly workingDirectory?: string;
+  /** `--verify-timeout` in ms (1s..24h); absent = the command's default. */
+  readonly verifyTimeoutMs?: number;
+  readonly verifyEnv: readonly string[];
+  readonly continueOnFail: boolean;
+}
+
+/** Reads {@link FRESH_RUN_OPTIONS}, pushing every problem onto `errors`. */
+export function freshRunFlags(f: Reader, errors: string[]): FreshRunFlags {
+  const runtime = f.str("runtime") ?? "claude";
+  if (runtime !== "claude")
+    errors.push(`--runtime ${JSON.stringify(runtime)} is not supported yet: use claude`);
+  let verifyTimeoutMs: number | undefined;
+  const vt = f.str("verify-timeout");
+  if (vt !== undefined) {
+    const parsed = parseDuration(vt);
+    if (parsed.ok && parsed.ms >= 1000 && parsed.ms <= 24 * 3_600_000) verifyTimeoutMs = parsed.ms;
+    else if (parsed.ok) errors.push(`--verify-timeout ${JSON.stringify(vt)}: give a duration from 1s to 24h`);
+    else errors.push(`--verify-timeout: ${parsed.message}`);
+  }
+  const verifyEnv = (f.str("verify-env") ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+  // The model credential and the GitHub token never reach PR code, whatever verify-env says (SPEC §9).
+  errors.push(...verifyEnvProblems(verifyEnv, "--verify-env"));
+  return {
+    runtime: "claude",
+    ...opt("model", f.str("model")),
+    ...opt("workingDirectory", f.str("working-directory")),
+    ...opt("verifyTimeoutMs", verifyTimeoutMs),
+    verifyEnv,
+    continueOnFail: f.bool("continue-on-fail"),
+  };
+}
+
+/** Flags saying how the result is reported: printed, posted as a check run, recorded, summarised. */
+export const REPORT_OPTIONS = {
+  json: { type: "boolean" },
+  repository: { type: "string" },
+  sha: { type: "string" },
+  "check-name": { type: "string" },
+  "check-run-out": { type: "string" },
+  "summary-out": { type: "string" },
+} as const satisfies Record<string, FlagSpec>;
+
+/** How the result is reported. */
+export interface ReportFlags {
+  /** Print the ledger as JSON on stdout (progress lines go to stderr). */
+  readonly json: boolean;
+  /** `OWNER/NAME` + token from `GITHUB_TOKEN`: post the check run to GitHub (SPEC §2). */
+  readonly repository?: string;
+  readonly sha?: string;
+  readonly checkName: string;
+  /** Record the check-run requests to this JSON file instead of sending them. */
+  readonly checkRunOut?: string;
+  /** Write the Markdown ledger (the job summary) to this file. */
+  readonly summaryOut?: string;
+}
+
+/** Reads {@link REPORT_OPTIONS}, pushing every problem onto `errors`. */
+export function reportFlags(f: Reader, errors: string[]): ReportFlags {
+  const repository = f.str("repository");
+  if (repository !== undefined && !/^[\w.-]+\/[\w.-]+$/.test(repository)) {
+    errors.push(`--repository ${JSON.stringify(repository)}: give OWNER/NAME`);
+  }
+  const sha = f.str("sha");
+  if (sha !== undefined && !/^[0-9a-f]{40}$/i.test(sha)) {
+    errors.push(`--sha ${JSON.stringify(sha)}: give the full 40-hex commit SHA`);
+  }
+  const checkName = f.str("check-name");
+  if (checkName !== undefined && checkName.trim() === "")
+    errors.push("--check-name is empty: give the check run's name");
+  const checkRunOut = f.str("check-run-out");
+  if (repository !== undefined && checkRunOut !== undefined) {
+    errors.push(
+      "--repository and --check-run-out were both given: post the check run, or record it to a file, not both",
+    );
+  }
+  if (checkRunOut !== undefined && checkRunOut === f.str("summary-out")) {
+    errors.push("--check-run-out and --summary-out name the same file: give two files");
+  }
+  return {
+    json: f.bool("json"),
+    ...opt("repository", repository),
+    ...opt("sha", sha),
+    checkName: checkName ?? "evidence-gate",
+    ...opt("checkRunOut", checkRunOut),
+    ...opt("summaryOut", f.str("summary-out")),
+  };
+}
+
+// What `{{ inputs.NAME }}` can name (placeholders.ts REF): an --input no placeholder can name is a typo.
+const INPUT_NAME = /^[A-Za-z0-9._/-]+$/;
+
+/** `--input NAME=VALUE`, repeatable: the values by name (a null-prototype object), problems onto `errors`. */
+export function inputFlags(pairs: readonly string[], errors: string[]): Record<string, string> {
+  const inputs: Record<string, string> = Object.create(null);
+  for (const pair of pairs) {
+    const at = pair.indexOf("=");
+    const name = at < 0 ? pair : pair.slice(0, at);
+    if (at < 0 || name === "") {
+      errors.push(`--input ${JSON.stringify(pair)}: give NAME=VALUE, e.g. --input task="fix the login bug"`);
+    } else if (!INPUT_NAME.test(name)) {
+      errors.push(
+        `--input ${JSON.stringify(pair)}: NAME may hold only letters, digits, ".", "_", "-" or "/" ` +
+          "(it is what {{ inputs.NAME }} names)",
+      );
+    } else if (Object.hasOwn(inputs, name)) {
+      errors.push(`--input ${name} was given more than once: give each input once`);
+    } else {
+      inputs[name] = pair.slice(at + 1);
+    }
+  }
+  return inputs;
+}
+
+/** The usage lines of {@link FRESH_RUN_OPTIONS} (`verify-timeout` is each command's own line). */
+export const FRESH_RUN_USAGE = `  --verify-env NAMES           comma-separated variables passed to the verify commands
+  --runtime claude             model CLI (default claude)
+  --model M                    model passed to the CLI (default: the CLI's own)
+  --working-directory DIR      sub-directory of --repo to run in
+  --continue-on-fail           prune only a failed node's descendants instead of halting
+`;
+
+/** The usage lines of {@link LEG_OPTIONS} (`concurrency` is each command's own line). */
+export const LEG_USAGE = `  --repo DIR                   the repository (default .)
+  --commit                     commit the nodes' changes when the run ends
+  --runs-dir DIR               where run directories are (default <repo>/.evidence-gate/runs)
+  --claude-path PATH           the claude executable (default: claude on PATH)
+`;
+
+/** The usage lines of {@link REPORT_OPTIONS}, shared by every command's help. */
+export const REPORT_USAGE = `  --json                       print the ledger as JSON instead of the table (progress goes to stderr)
+  --repository OWNER/NAME      post the check run to this repository (token from GITHUB_TOKEN)
+  --sha SHA                    head SHA for the check run (default: the posted commit)
+  --check-name NAME            check run name (default evidence-gate)
+  --check-run-out FILE         write the check-run requests (method, path, body) to FILE instead of sending
+  --summary-out FILE           write the Markdown ledger (the job summary) to FILE
+`;

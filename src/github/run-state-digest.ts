@@ -1,0 +1,62 @@
+/**
+ * The run-state digest posted on a check run: sha256 of the `state.json` and `graph.json` the engine last
+ * wrote, in a hidden Markdown comment at the end of the check run's summary. A node can write into its own
+ * run directory (it runs as the same user); it cannot write the check run (it holds no token). So a
+ * resumed leg in the action proves the run directory it downloaded is the one the engine wrote, by
+ * comparing the files with the digests on the check run, and refuses otherwise (SPEC §8: a resumed leg can
+ * never widen a tool policy — nor, through an edited `state.json`, claim rows it never ran).
+ */
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+/** sha256 (hex) of the run directory's two state files; `null` for a file that was not written. */
+export interface RunStateDigests {
+  readonly state: string | null;
+  readonly graph: string | null;
+}
+
+const MARKER =
+  /<!-- evidence-gate-run-state run=(\S+) state=([0-9a-f]{64}|none) graph=([0-9a-f]{64}|none) -->/g;
+
+/** The hidden comment carrying `digests` for `runId`, for the end of a check run's summary. */
+export function runStateDigestMarker(runId: string, digests: RunStateDigests): string {
+  return `<!-- evidence-gate-run-state run=${runId} state=${digests.state ?? "none"} graph=${digests.graph ?? "none"} -->`;
+}
+
+/** The digests a check run's summary carries for `runId` (the last marker wins), or `null` when none. */
+export function readRunStateDigests(summary: string | null, runId: string): RunStateDigests | null {
+  if (summary === null) return null;
+  let found: RunStateDigests | null = null;
+  for (const match of summary.matchAll(MARKER)) {
+    if (match[1] !== runId) continue;
+    found = {
+      state: match[2] === "none" ? null : match[2]!,
+      graph: match[3] === "none" ? null : match[3]!,
+    };
+  }
+  return found;
+}
+
+/**
+ * Compares a downloaded run directory with the digests its check run carries.
+ *
+ * @returns `null` when both files match, else a sentence naming the file that differs (or is missing).
+ */
+export function runStateDigestProblem(runDir: string, expected: RunStateDigests): string | null {
+  for (const [file, digest] of [
+    ["state.json", expected.state],
+    ["graph.json", expected.graph],
+  ] as const) {
+    const path = join(runDir, file);
+    const actual = existsSync(path) ? createHash("sha256").update(readFileSync(path)).digest("hex") : null;
+    if (actual !== digest) {
+      return actual === null
+        ? `${file} is missing from the run directory, but the check run records it (sha256 ${digest})`
+        : digest === null
+          ? `${file} is in the run directory, but the check run records none`
+          : `${file} has sha256 ${actual}, but the check run records ${digest}: it was changed after the engine wrote it`;
+    }
+  }
+  return null;
+}

@@ -1,0 +1,362 @@
+/**
+ * Incremental parser for `codex exec --json` stdout (SPEC §4 "Codex CLI"; research/oh-my-graph.md §5.4).
+ *
+ * Lines read (codex-cli 0.169.0, recorded from the real CLI in test/runtime/fixtures/codex-*.jsonl and
+ * re-checked by test/runtime/codex-cli.test.ts):
+ * - `{"type":"thread.started","thread_id":"<uuid>"}` → `threadId`, available as soon as the line arrives
+ *   (the engine can publish it while the process runs). A resume prints the same id again.
+ * - `{"type":"turn.started"}`.
+ * - `item.started` / `item.updated` / `item.completed` with `item: {id, type, …}`; the latest state of
+ *   each item id wins:
+ *   - `agent_message {text}` → `reply` (the LAST completed one wins; `agentMessages` counts them);
+ *   - `command_execution {command: "/bin/bash -lc '<cmd>'", aggregated_output, exit_code: number|null,
+ *     status: "in_progress"|"completed"|"failed"}` → `commands`. A command the sandbox blocked USUALLY
+ *     produces no item at all (fake-model.md §4.5), but not always: in about one loaded run in five,
+ *     0.169.0 printed it as a `failed` item with exit code 1. Neither the presence nor the absence of an
+ *     item proves what happened on disk; check the filesystem;
+ *   - `file_change {changes: [{path (absolute), kind: "add"|"update"|"delete"}], status}` (apply_patch) →
+ *     `fileChanges`, and their paths → `writtenPaths` (unless the item's last status is `failed`/`declined`);
+ *   - `todo_list {items: [{text, completed}]}` (the model's `update_plan` tool, advertised when
+ *     `-c tools.update_plan={enabled=true}`: started at the first call, updated at each later one,
+ *     completed when the turn ends) → `todos`, the latest list;
+ *   - `error {message}` → `warnings`: NOT a failure. 0.169.0 emits it for a model slug missing from its
+ *     catalog ("Model metadata for `X` not found. Defaulting to fallback metadata…") and for a transport
+ *     fallback ("Falling back from WebSockets to HTTPS transport…"), and the turn carries on.
+ *   - `reasoning`, `mcp_tool_call`, `web_search`: ignored.
+ * - `{"type":"turn.completed","usage":{input_tokens, cached_input_tokens, cache_write_input_tokens,
+ *   output_tokens, reasoning_output_tokens}}` → terminal, success. `input_tokens` includes the cached
+ *   ones (Responses API convention). The usage is CUMULATIVE FOR THE THREAD: measured, a resumed leg
+ *   whose one request reported 50 input tokens printed 1050 after a first leg of 1000. Subtract the
+ *   previous leg's usage to get one call's share.
+ * - `{"type":"turn.failed","error":{"message"}}` → terminal, failure (`isError`), whatever the exit code.
+ *   Every failure measured exited 1 (HTTP 400/401/403/404/429/500/503/529, in-stream `response.failed`),
+ *   but the contract is the event, not the exit code (SPEC §4).
+ * - top-level `{"type":"error","message"}` → `errors`. Printed before a `turn.failed` (same message) AND
+ *   for transient notices such as "Reconnecting... 2/5 (stream disconnected before completion: …)" that
+ *   a later `turn.completed` may follow, so an `error` line alone decides nothing: only the terminal event
+ *   does. A stream that ends with errors and no terminal event is `no_result` with the errors as detail.
+ *
+ * Codex reports no USD: `costUsd` is always null ("unknown"), never 0 (SPEC §4).
+ */
+
+export interface CodexUsage {
+  /** Input tokens, cached ones included. */
+  readonly inputTokens: number;
+  readonly cachedInputTokens: number;
+  readonly outputTokens: number;
+  readonly reasoningOutputTokens: number;
+  readonly cacheWriteInputTokens?: number;
+}
+
+/** One `command_execution` item, in its latest state. */
+export interface CodexCommand {
+  readonly id: string;
+  /** As codex ran it, e.g. `/bin/bash -lc 'echo hi > out.txt'`. */
+  readonly command: string;
+  /** null while running (or when the process was killed mid-command). */
+  readonly exitCode: number | null;
+  /** `in_progress`, `completed` (exit 0) or `failed` (non-zero exit), as printed. */
+  readonly status: string;
+}
+
+/** One change of a `file_change` item (apply_patch). */
+export interface CodexFileChange {
+  /** Absolute (codex resolves relative patch paths against the workdir). */
+  readonly path: string;
+  /** `add`, `update` or `delete`, as printed. */
+  readonly kind: string;
+  /** The item's latest status: `in_progress`, `completed`, `failed`, … */
+  readonly status: string;
+}
+
+export interface CodexTodo {
+  readonly text: string;
+  readonly completed: boolean;
+}
+
+/** What the stream showed, also known when no terminal event arrived. */
+export interface CodexActivity {
+  /** The last completed `agent_message`'s text; null when there was none. */
+  readonly reply: string | null;
+  readonly agentMessages: number;
+  /** `command_execution` items in first-seen order; `commands.length` is the count. */
+  readonly commands: readonly CodexCommand[];
+  readonly fileChanges: readonly CodexFileChange[];
+  /** Paths of `fileChanges` whose item did not end `failed`/`declined`, first-seen order, deduplicated. */
+  readonly writtenPaths: readonly string[];
+  /** The latest `todo_list`; null when the model never made a plan. */
+  readonly todos: readonly CodexTodo[] | null;
+  /** Top-level `error` messages, in order (transient notices included; see the module comment). */
+  readonly errors: readonly string[];
+  /** `item.completed` items of type `error` (non-fatal warnings), in order. */
+  readonly warnings: readonly string[];
+  /** stdout lines that were not JSON objects with a string `type` (kept out of the outcome). */
+  readonly ignoredLines: number;
+  readonly firstIgnoredLine: string | null;
+  /** Codex reports no USD: always null (the ledger prints `unknown`), never 0. */
+  readonly costUsd: null;
+}
+
+export type CodexOutcome = CodexCompleted | CodexNoResult;
+
+/** A terminal event arrived: `turn.completed` (`isError: false`) or `turn.failed` (`isError: true`). */
+export interface CodexCompleted extends CodexActivity {
+  readonly kind: "completed";
+  readonly isError: boolean;
+  readonly threadId: string;
+  /** From `turn.completed` (cumulative for the thread); null on `turn.failed` or when absent. */
+  readonly usage: CodexUsage | null;
+  /** When `isError`: `turn.failed.error.message`, else the last top-level error, else a generic line. */
+  readonly failureDetail: string | null;
+}
+
+/** No usable terminal event: the engine maps this to cause `output_error`. */
+export interface CodexNoResult extends CodexActivity {
+  readonly kind: "no_result";
+  /**
+   * `empty_output`: stdout had no lines (e.g. "Error finding codex home", a usage error: both go to
+   * stderr); `no_thread_started`: a terminal event but no thread id; `no_terminal_event`: the stream
+   * ended before `turn.completed` / `turn.failed` (killed, crashed).
+   */
+  readonly reason: "empty_output" | "no_thread_started" | "no_terminal_event";
+  readonly detail: string;
+  /** From `thread.started` when it arrived (the id a resume would use), else null. */
+  readonly threadId: string | null;
+}
+
+export interface CodexStreamParser {
+  /** Feeds one stdout line (without or with its trailing newline). */
+  push(line: string): void;
+  /** The thread id, once `thread.started` was seen. */
+  readonly threadId: string | null;
+  /** Ends the stream and returns the outcome. Idempotent; `push` after it is an internal error. */
+  finish(): CodexOutcome;
+}
+
+type Json = Record<string, unknown>;
+
+const SAMPLE_LIMIT = 200;
+const NOT_WRITTEN = new Set(["failed", "declined"]);
+
+function isRecord(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function stringOrNull(value: unknown): string | null {
+  return typeof value === "string" ? value : null;
+}
+
+function count(value: unknown): number {
+  return typeof value === "number" && Number.isFinite(value) ? value : 0;
+}
+
+function readUsage(value: unknown): CodexUsage | null {
+  if (!isRecord(value)) return null;
+  if (typeof value.input_tokens !== "number" || typeof value.output_tokens !== "number") return null;
+  return {
+    inputTokens: count(value.input_tokens),
+    cachedInputTokens: count(value.cached_input_tokens),
+    outputTokens: count(value.output_tokens),
+    reasoningOutputTokens: count(value.reasoning_output_tokens),
+    ...(typeof value.cache_write_input_tokens === "number" && {
+      cacheWriteInputTokens: value.cache_write_input_tokens,
+    }),
+  };
+}
+
+/** `turn.failed`'s `error`: `{message}`, a bare string, or anything else (kept as JSON). */
+function failureMessage(error: unknown): string | null {
+  if (typeof error === "string") return error;
+  if (isRecord(error) && typeof error.message === "string") return error.message;
+  return error === undefined || error === null ? null : JSON.stringify(error);
+}
+
+export function createCodexStreamParser(): CodexStreamParser {
+  let threadId: string | null = null;
+  let terminal: { readonly failed: boolean; readonly event: Json } | null = null;
+  let lines = 0;
+  let ignoredLines = 0;
+  let firstIgnoredLine: string | null = null;
+  let finished: CodexOutcome | null = null;
+  let reply: string | null = null;
+  let agentMessages = 0;
+  let todos: CodexTodo[] | null = null;
+  const commands = new Map<string, CodexCommand>();
+  const fileChanges = new Map<string, { changes: { path: string; kind: string }[]; status: string }>();
+  const errors: string[] = [];
+  const warnings: string[] = [];
+
+  const ignore = (line: string) => {
+    ignoredLines++;
+    firstIgnoredLine ??= line.length > SAMPLE_LIMIT ? `${line.slice(0, SAMPLE_LIMIT)}…` : line;
+  };
+
+  const readItem = (item: Json, completed: boolean) => {
+    const id = stringOrNull(item.id) ?? `(no id ${commands.size + fileChanges.size})`;
+    switch (item.type) {
+      case "agent_message":
+        if (completed && typeof item.text === "string") {
+          reply = item.text;
+          agentMessages++;
+        }
+        return;
+      case "command_execution":
+        commands.set(id, {
+          id,
+          command: stringOrNull(item.command) ?? "",
+          exitCode: typeof item.exit_code === "number" ? item.exit_code : null,
+          status: stringOrNull(item.status) ?? (completed ? "completed" : "in_progress"),
+        });
+        return;
+      case "file_change": {
+        const changes = Array.isArray(item.changes)
+          ? item.changes
+              .filter(isRecord)
+              .filter((change) => typeof change.path === "string" && change.path !== "")
+              .map((change) => ({
+                path: change.path as string,
+                kind: stringOrNull(change.kind) ?? "unknown",
+              }))
+          : [];
+        fileChanges.set(id, {
+          changes,
+          status: stringOrNull(item.status) ?? (completed ? "completed" : "in_progress"),
+        });
+        return;
+      }
+      case "todo_list":
+        if (Array.isArray(item.items)) {
+          todos = item.items
+            .filter(isRecord)
+            .map((todo) => ({ text: stringOrNull(todo.text) ?? "", completed: todo.completed === true }));
+        }
+        return;
+      case "error":
+        if (completed) warnings.push(stringOrNull(item.message) ?? JSON.stringify(item));
+        return;
+      default:
+        return; // reasoning, mcp_tool_call, web_search: nothing the engine needs
+    }
+  };
+
+  const activity = (): CodexActivity => {
+    const changes: CodexFileChange[] = [];
+    const written = new Set<string>();
+    for (const { changes: list, status } of fileChanges.values()) {
+      for (const change of list) {
+        changes.push({ ...change, status });
+        if (!NOT_WRITTEN.has(status)) written.add(change.path);
+      }
+    }
+    return {
+      reply,
+      agentMessages,
+      commands: [...commands.values()],
+      fileChanges: changes,
+      writtenPaths: [...written],
+      todos,
+      errors: [...errors],
+      warnings: [...warnings],
+      ignoredLines,
+      firstIgnoredLine,
+      costUsd: null,
+    };
+  };
+
+  const outcome = (): CodexOutcome => {
+    const noResult = (reason: CodexNoResult["reason"], detail: string): CodexNoResult => ({
+      kind: "no_result",
+      reason,
+      detail,
+      threadId,
+      ...activity(),
+    });
+    if (lines === 0) return noResult("empty_output", "codex produced no output");
+    if (terminal === null) {
+      const last = errors.at(-1);
+      const why =
+        last !== undefined
+          ? `; last error: ${last}`
+          : firstIgnoredLine !== null
+            ? `; first non-JSON line: ${firstIgnoredLine}`
+            : "";
+      return noResult(
+        "no_terminal_event",
+        `codex printed ${lines} line(s) but no turn.completed or turn.failed${why}`,
+      );
+    }
+    if (threadId === null) {
+      return noResult(
+        "no_thread_started",
+        "codex ended its turn without a thread.started event (no thread id)",
+      );
+    }
+    const { failed, event } = terminal;
+    return {
+      kind: "completed",
+      isError: failed,
+      threadId,
+      usage: failed ? null : readUsage(event.usage),
+      failureDetail: failed
+        ? (failureMessage(event.error) ?? errors.at(-1) ?? "codex reported turn.failed with no message")
+        : null,
+      ...activity(),
+    };
+  };
+
+  return {
+    get threadId() {
+      return threadId;
+    },
+    push(raw: string) {
+      if (finished !== null)
+        throw new Error("Internal error: push() after finish() on a codex stream parser");
+      const line = raw.replace(/\r?\n$/, "").trim();
+      if (line === "") return;
+      lines++;
+      let event: unknown;
+      try {
+        event = JSON.parse(line);
+      } catch {
+        ignore(line);
+        return;
+      }
+      if (!isRecord(event) || typeof event.type !== "string") {
+        ignore(line);
+        return;
+      }
+      switch (event.type) {
+        case "thread.started":
+          threadId ??= stringOrNull(event.thread_id);
+          return;
+        case "item.started":
+        case "item.updated":
+        case "item.completed":
+          if (isRecord(event.item)) readItem(event.item, event.type === "item.completed");
+          return;
+        case "turn.completed":
+          terminal = { failed: false, event };
+          return;
+        case "turn.failed":
+          terminal = { failed: true, event };
+          return;
+        case "error":
+          errors.push(stringOrNull(event.message) ?? JSON.stringify(event));
+          return;
+        default:
+          return; // turn.started, and anything a later codex adds
+      }
+    },
+    finish() {
+      finished ??= outcome();
+      return finished;
+    },
+  };
+}
+
+/** Parses a whole captured stdout at once. */
+export function parseCodexStream(stdout: string): CodexOutcome {
+  const parser = createCodexStreamParser();
+  for (const line of stdout.split("\n")) parser.push(line);
+  return parser.finish();
+}

@@ -1,0 +1,266 @@
+/**
+ * The action's inputs are read once into a typed object or refused with every problem named (SPEC §10,
+ * §11; house style §2): the mode and what each mode reads, `inputs` lines, the resume decision, and the
+ * inputs a mode does not read — each message names the input at fault.
+ */
+import { describe, expect, it } from "vitest";
+import { readActionInputs } from "../../src/action/inputs.js";
+
+type Inputs = Record<string, string>;
+
+/** `INPUT_*` variables as the runner sets them, with a token (the input's default). */
+function env(inputs: Inputs): Record<string, string> {
+  const all: Inputs = { "github-token": "ghs_x", ...inputs };
+  return Object.fromEntries(Object.entries(all).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v]));
+}
+
+function ok(inputs: Inputs) {
+  const parsed = readActionInputs(env(inputs));
+  if (!parsed.ok) throw new Error(`expected ok, got ${parsed.errors.join("; ")}`);
+  return parsed.inputs;
+}
+
+function errors(inputs: Inputs): readonly string[] {
+  const parsed = readActionInputs(env(inputs));
+  if (parsed.ok) throw new Error("expected errors, got ok");
+  return parsed.errors;
+}
+
+describe("mode", () => {
+  it("goal alone is mode auto; graph alone is mode run", () => {
+    expect(ok({ goal: "Fix the bug" }).mode).toEqual({ kind: "auto", goal: "Fix the bug" });
+    expect(ok({ graph: ".github/review.yml" }).mode).toEqual({
+      kind: "run",
+      graph: ".github/review.yml",
+      graphInputs: {},
+    });
+  });
+
+  it("goal and graph together are a usage error naming both", () => {
+    expect(errors({ goal: "g", graph: "g.yml" })).toEqual([
+      "inputs `goal` and `graph` were both given: give `goal` to plan a graph (mode auto) or `graph` to run a hand-written one (mode run), not both",
+    ]);
+    expect(errors({ mode: "run", goal: "g", graph: "g.yml" })[0]).toContain(
+      "`goal` and `graph` were both given",
+    );
+  });
+
+  it("neither goal nor graph outside resume is a usage error naming both", () => {
+    expect(errors({})).toEqual([
+      "input `goal` or `graph` is required: `goal` says what a planned run should achieve (mode auto), `graph` names a hand-written graph file (mode run)",
+    ]);
+    expect(errors({ mode: "run" })).toEqual([
+      "mode run needs input `graph`: the graph file's path in the repository, e.g. .github/evidence-gate/review.yml",
+    ]);
+    expect(errors({ mode: "lint" })[0]).toContain("mode lint needs input `graph`");
+  });
+
+  it("mode auto with only a graph says auto plans from goal", () => {
+    expect(errors({ mode: "auto", graph: "g.yml" })[0]).toContain("mode auto plans from input `goal`");
+  });
+
+  it("mode run or lint with a goal names goal as the stray input (and the missing graph)", () => {
+    expect(errors({ mode: "lint", goal: "x" })).toEqual([
+      "mode lint reads the graph file in input `graph`; input `goal` belongs to mode auto: drop it",
+      "mode lint needs input `graph`: the graph file's path in the repository, e.g. .github/evidence-gate/review.yml",
+    ]);
+  });
+
+  it.each(["verify", "report"])("mode %s is refused as not supported by this version", (mode) => {
+    expect(errors({ mode, goal: "g" })).toEqual([
+      `input \`mode\` is "${mode}": mode ${mode} is not supported by this version of the action (use auto, run, lint, resume)`,
+    ]);
+  });
+
+  it("an unknown mode names the allowed ones", () => {
+    expect(errors({ mode: "plan", goal: "g" })).toEqual([
+      'input `mode` is "plan": use one of auto, run, lint, resume',
+    ]);
+  });
+
+  it("mode lint reads graph and inputs, and needs no github-token", () => {
+    const parsed = readActionInputs({
+      INPUT_MODE: "lint",
+      INPUT_GRAPH: "./g/review.yml",
+      INPUT_INPUTS: "a=1",
+    });
+    expect(parsed.ok && parsed.inputs.mode).toEqual({
+      kind: "lint",
+      graph: "g/review.yml",
+      graphInputs: { a: "1" },
+    });
+  });
+
+  it("an empty github-token is refused outside lint", () => {
+    const parsed = readActionInputs({ INPUT_GOAL: "g" });
+    expect(parsed.ok ? [] : parsed.errors).toEqual([
+      "input `github-token` is empty: leave it at its default (the workflow's github.token)",
+    ]);
+  });
+});
+
+describe("input graph (a repository path)", () => {
+  it("is normalised: ./ and doubled slashes go", () => {
+    expect(ok({ graph: "./.github//evidence-gate/review.yml" }).mode).toMatchObject({
+      graph: ".github/evidence-gate/review.yml",
+    });
+  });
+
+  it.each([
+    ["../other/graph.yml", "leads out of the repository"],
+    ["a/../../graph.yml", "leads out of the repository"],
+    ["/etc/graph.yml", "relative to the repository root"],
+    ["C:/graph.yml", "relative to the repository root"],
+    ["a\\graph.yml", "use / between folders"],
+    [".github/", "not a folder"],
+    [".", "not a folder"],
+  ])("%j is refused naming the input (%s)", (graph, why) => {
+    const [error] = errors({ graph });
+    expect(error).toContain(`input \`graph\` is ${JSON.stringify(graph)}`);
+    expect(error).toContain(why);
+  });
+});
+
+describe("input inputs (NAME=VALUE lines)", () => {
+  it("reads one NAME=VALUE per line; blank lines are skipped; the value keeps everything after the first =", () => {
+    expect(ok({ graph: "g.yml", inputs: "task=fix the bug\n\n  target = a=b  \r\nlevel=" }).mode).toEqual({
+      kind: "run",
+      graph: "g.yml",
+      graphInputs: { task: "fix the bug", target: " a=b", level: "" },
+    });
+  });
+
+  it("every bad line is an error naming its line number and text, all at once", () => {
+    expect(errors({ graph: "g.yml", inputs: "ok=1\nno equals sign\n=empty name\nbad name=x\nok=2" })).toEqual(
+      [
+        'input `inputs` line 2 ("no equals sign"): give NAME=VALUE, one per line, e.g. task=fix the login bug',
+        'input `inputs` line 3 ("=empty name"): give NAME=VALUE, one per line, e.g. task=fix the login bug',
+        'input `inputs` line 4 ("bad name=x"): NAME may hold only letters, digits, ".", "_", "-" or "/" (it is what {{ inputs.NAME }} names)',
+        'input `inputs` line 5 ("ok=2"): ok was given on an earlier line too: give each input once',
+      ],
+    );
+  });
+
+  it("inputs with mode auto is refused: a planned graph has no {{ inputs }}", () => {
+    expect(errors({ goal: "g", inputs: "a=1" })[0]).toContain("input `inputs` fills a hand-written graph's");
+  });
+});
+
+describe("mode resume", () => {
+  const RUN_ID = "20250101-120000-abcdef";
+
+  it.each([
+    [{ "approve-gate": "sign-off" }, { kind: "approve", gate: "sign-off" }],
+    [{ "reject-gate": "sign-off" }, { kind: "reject", gate: "sign-off" }],
+    [{ "retry-failed": "true" }, { kind: "retry-failed" }],
+  ])("resume-run-id with %j is that decision", (decision, expected) => {
+    expect(ok({ mode: "resume", "resume-run-id": RUN_ID, ...decision }).mode).toEqual({
+      kind: "resume",
+      runId: RUN_ID,
+      decision: expected,
+    });
+  });
+
+  it("needs resume-run-id, in the run id's form", () => {
+    expect(errors({ mode: "resume", "retry-failed": "true" })).toEqual([
+      "mode resume needs input `resume-run-id`: the run id (YYYYMMDD-HHMMSS-xxxxxx) the paused check run names",
+    ]);
+    expect(errors({ mode: "resume", "resume-run-id": "last", "retry-failed": "true" })).toEqual([
+      'input `resume-run-id` is "last": give a run id of the form YYYYMMDD-HHMMSS-xxxxxx, as the check run names it',
+    ]);
+  });
+
+  it("needs exactly one of approve-gate, reject-gate, retry-failed: none, or two, name the inputs", () => {
+    expect(errors({ mode: "resume", "resume-run-id": RUN_ID })).toEqual([
+      "mode resume needs exactly one of inputs `approve-gate`, `reject-gate` or `retry-failed: true`: none was given",
+    ]);
+    expect(
+      errors({ mode: "resume", "resume-run-id": RUN_ID, "approve-gate": "a", "retry-failed": "true" }),
+    ).toEqual([
+      "mode resume takes exactly one of inputs `approve-gate`, `reject-gate` or `retry-failed: true`; `approve-gate` and `retry-failed` were given",
+    ]);
+    // retry-failed: false is the input's default, not a choice.
+    expect(
+      ok({ mode: "resume", "resume-run-id": RUN_ID, "reject-gate": "a", "retry-failed": "false" }).mode,
+    ).toMatchObject({
+      decision: { kind: "reject", gate: "a" },
+    });
+  });
+
+  it("goal, graph and inputs are refused: the run's own graph and inputs are in its run directory", () => {
+    expect(
+      errors({ mode: "resume", "resume-run-id": RUN_ID, "retry-failed": "true", goal: "g", inputs: "a=1" }),
+    ).toEqual([
+      "mode resume continues the run's own graph and inputs, recorded in its run directory: drop input `goal`, input `inputs`",
+    ]);
+  });
+
+  it("inputs that could change the leg (verify-cmd, model, working-directory, …) are refused by name", () => {
+    const found = errors({
+      mode: "resume",
+      "resume-run-id": RUN_ID,
+      "retry-failed": "true",
+      "verify-cmd": "true",
+      model: "opus",
+      "working-directory": "pkg",
+    });
+    expect(found).toHaveLength(3);
+    for (const name of ["verify-cmd", "model", "working-directory"]) {
+      expect(found.some((e) => e.startsWith(`input \`${name}\` does not apply to mode resume`))).toBe(true);
+    }
+  });
+
+  it("resume inputs outside mode resume are refused naming them", () => {
+    expect(errors({ goal: "g", "resume-run-id": RUN_ID, "approve-gate": "a" })).toEqual([
+      "input `resume-run-id`, input `approve-gate` belong to mode resume, not auto: set `mode: resume` or drop them",
+    ]);
+    expect(errors({ graph: "g.yml", "retry-failed": "true" })).toEqual([
+      "input `retry-failed` belongs to mode resume, not run: set `mode: resume` or drop it",
+    ]);
+  });
+});
+
+describe("inputs a mode does not read are refused, not ignored", () => {
+  it("run: verify-cmd and accept-no-build-evidence (the graph declares its own verify)", () => {
+    const found = errors({ graph: "g.yml", "verify-cmd": "npm test", "accept-no-build-evidence": "true" });
+    expect(found).toEqual([
+      "input `verify-cmd` does not apply to mode run: a hand-written graph declares its own success_check.verify on each node (SPEC §5); drop it",
+      "input `accept-no-build-evidence` does not apply to mode run: a hand-written graph declares its own success_check.verify on each node (SPEC §5); drop it",
+    ]);
+  });
+
+  it("run: accept-loaded-user-config is refused (meaningless for hand-written nodes)", () => {
+    expect(errors({ graph: "g.yml", "accept-loaded-user-config": "true" })).toEqual([
+      "input `accept-loaded-user-config` does not apply to mode run: hand-written nodes run with only their own allowed_tools and never with a loaded user configuration; drop it",
+    ]);
+    // false is no request.
+    expect(ok({ graph: "g.yml", "accept-loaded-user-config": "false" }).mode.kind).toBe("run");
+  });
+
+  it("lint: anything about running is refused", () => {
+    expect(errors({ mode: "lint", graph: "g.yml", "verify-cmd": "npm test" })).toEqual([
+      "input `verify-cmd` does not apply to mode lint: lint only reads the graph file: nothing runs; drop it",
+    ]);
+  });
+
+  it("every problem is reported at once, across inputs", () => {
+    const found = errors({
+      graph: "../g.yml",
+      "verify-cmd": "x",
+      concurrency: "0",
+      "continue-on-fail": "yes",
+    });
+    expect(found).toEqual([
+      'input `graph` is "../g.yml": the path leads out of the repository: give a file inside it',
+      'input `concurrency` is "0": give a whole number from 1 to 10',
+      'input `continue-on-fail` is "yes": use true or false',
+    ]);
+  });
+});
+
+describe("concurrency", () => {
+  it("is absent unless given: auto then uses 4, run the graph's own, resume the first leg's", () => {
+    expect(ok({ goal: "g" }).concurrency).toBeUndefined();
+    expect(ok({ graph: "g.yml", concurrency: "2" }).concurrency).toBe(2);
+  });
+});

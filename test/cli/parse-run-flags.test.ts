@@ -1,0 +1,84 @@
+import { describe, expect, test } from "vitest";
+import { parseRunFlags, RUN_USAGE } from "../../src/cli/parse-run-flags.js";
+
+const errorsOf = (argv: string[]): string => {
+  const parsed = parseRunFlags(argv);
+  return parsed.ok ? "" : parsed.errors.join("\n");
+};
+
+describe("run's flags are checked before anything runs, and each error names the flag and the fix", () => {
+  test("a valid invocation parses into typed flags; --concurrency and --verify-timeout stay unset unless given", () => {
+    const parsed = parseRunFlags([
+      "graph.yml",
+      "--input",
+      "task=fix it",
+      "--input",
+      "who=a=b",
+      "--continue-on-fail",
+    ]);
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    expect(parsed.flags.graph).toBe("graph.yml");
+    expect({ ...parsed.flags.inputs }).toEqual({ task: "fix it", who: "a=b" });
+    expect(parsed.flags.continueOnFail).toBe(true);
+    expect(parsed.flags.concurrency).toBeUndefined();
+    expect(parsed.flags.verifyTimeoutMs).toBeUndefined();
+    expect(parsed.flags.repo).toBe(".");
+    expect(parsed.flags.checkName).toBe("evidence-gate");
+  });
+
+  test("--concurrency and --verify-timeout parse when given", () => {
+    const parsed = parseRunFlags(["g.yml", "--concurrency", "2", "--verify-timeout", "15m"]);
+    expect(parsed.ok && parsed.flags.concurrency).toBe(2);
+    expect(parsed.ok && parsed.flags.verifyTimeoutMs).toBe(15 * 60_000);
+  });
+
+  test("the graph file is required, and only one", () => {
+    expect(errorsOf([])).toContain("run needs the graph file to run: evidence-gate run GRAPH");
+    expect(errorsOf(["a.yml", "b.yml"])).toContain('also got "b.yml"');
+  });
+
+  test.each([
+    [
+      ["g.yml", "--accept-loaded-user-config"],
+      "--accept-loaded-user-config is meaningless on run: hand-written nodes already load your configuration",
+    ],
+    [["g.yml", "--goal", "fix it"], "--goal belongs to auto"],
+    [["g.yml", "--verify-cmd", "npm test"], "--verify-cmd does not apply to run"],
+    [["g.yml", "--accept-no-build-evidence"], "--accept-no-build-evidence does not apply to run"],
+  ])("%j is refused with the reason", (argv, message) => {
+    expect(errorsOf(argv)).toContain(message);
+  });
+
+  test.each([
+    [["g.yml", "--input", "novalue"], "--input"],
+    [["g.yml", "--input", "a=1", "--input", "a=2"], "--input a was given more than once"],
+    [["g.yml", "--input", "bad name=1"], "--input"],
+    [["g.yml", "--concurrency", "0"], "--concurrency"],
+    [["g.yml", "--concurrency", "11"], "--concurrency"],
+    [["g.yml", "--verify-timeout", "soon"], "--verify-timeout"],
+    [["g.yml", "--verify-env", "GITHUB_TOKEN"], "--verify-env"],
+    [["g.yml", "--runtime", "codex"], "--runtime"],
+    [["g.yml", "--repository", "nope"], "--repository"],
+    [["g.yml", "--sha", "abc"], "--sha"],
+    [["g.yml", "--check-name", " "], "--check-name"],
+    [["g.yml", "--repository", "a/b", "--check-run-out", "x.json"], "--repository and --check-run-out"],
+    [["g.yml", "--check-run-out", "x", "--summary-out", "x"], "--check-run-out and --summary-out"],
+    [["g.yml", "--model", "a", "--model", "b"], "--model was given more than once"],
+    [["g.yml", "--no-such-flag"], "--no-such-flag"],
+  ])("%j is refused naming %s", (argv, flag) => {
+    expect(errorsOf(argv)).toContain(flag);
+  });
+
+  test("every problem is reported at once, not only the first", () => {
+    const errors = errorsOf(["g.yml", "--concurrency", "0", "--sha", "x", "--accept-loaded-user-config"]);
+    expect(errors).toContain("--concurrency");
+    expect(errors).toContain("--sha");
+    expect(errors).toContain("--accept-loaded-user-config");
+  });
+
+  test("the usage text names the exit codes, including 64 for an invalid graph", () => {
+    expect(RUN_USAGE).toContain("64 usage error (bad flags, unreadable or\ninvalid graph");
+    expect(RUN_USAGE).toContain("2 paused");
+  });
+});

@@ -1,0 +1,124 @@
+/**
+ * `mode: lint` end to end (SPEC §3, §10): the bundled action checks the graph **under review** in the
+ * workspace, annotates the graph file with every error (failing the step) and every advisory (passing),
+ * writes them to the job summary, and calls neither a model nor the GitHub API.
+ */
+import { symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { type ActionRun, cleanupActionRun, runActionStep } from "../support/action-harness.js";
+import { type GitHubServer, startGitHubServer } from "../support/github-server/index.js";
+import {
+  ADVISORY_GRAPH,
+  GATED_GRAPH,
+  GRAPH_PATH,
+  INVALID_GRAPH,
+  REVIEW_GRAPH,
+} from "../support/scenarios/hand-graphs.js";
+import { commitAll, makeTempRepo, type TempRepo } from "../support/temp-repo.js";
+
+const open: { github?: GitHubServer; repos: TempRepo[]; runs: ActionRun[] } = { repos: [], runs: [] };
+
+afterEach(async () => {
+  for (const run of open.runs) cleanupActionRun(run);
+  await open.github?.close();
+  for (const repo of open.repos) await repo.cleanup();
+  open.github = undefined;
+  open.repos = [];
+  open.runs = [];
+});
+
+async function lint(graph: string | null, inputs: Record<string, string> = {}): Promise<ActionRun> {
+  const repo = await makeTempRepo({ commit: false, files: { "README.md": "notes\n" } });
+  open.repos.push(repo);
+  if (graph !== null) await repo.write(GRAPH_PATH, graph);
+  await commitAll(repo, "the graph under review");
+  open.github = open.github ?? (await startGitHubServer());
+  const result = await runActionStep({
+    workspace: repo.dir,
+    inputs: { mode: "lint", graph: GRAPH_PATH, ...inputs },
+    github: open.github,
+  });
+  open.runs.push(result);
+  return result;
+}
+
+describe("action mode lint: the graph under review, checked without running (SPEC §10)", () => {
+  it("errors fail the step: each is an ::error annotation on the graph file at its node's line, and the job summary lists them all; no API call, no model", async () => {
+    const result = await lint(INVALID_GRAPH);
+
+    expect(result.exitCode).toBe(1);
+    expect(result.outputs.outcome).toBe("failed");
+    expect(result.outputs.conclusion).toBeUndefined();
+    expect(result.calls).toEqual([]);
+    const errors = result.commands.filter((c) => c.startsWith("::error "));
+    expect(errors).toHaveLength(2);
+    // `review` is declared on line 3 of the file; both issues are about a node called review.
+    expect(errors[0]).toMatch(
+      new RegExp(
+        `^::error title=evidence-gate lint,file=${GRAPH_PATH.replace(/\./g, "\\.")},line=3::invalid graph: node "review"`,
+      ),
+    );
+    expect(result.summary).toContain("2 errors, 0 advisories");
+    expect(result.summary).toContain("### Errors");
+    expect(result.summary).toMatch(/tset/);
+    expect(result.summary).toMatch(/nothing ran and no model was called/i);
+    // The step's failure names the count.
+    expect(result.commands.some((c) => c.startsWith("::error::") && c.includes("lint found 2 errors"))).toBe(
+      true,
+    );
+  });
+
+  it("advisories alone pass the step: each is a ::warning annotation, and the summary lists them", async () => {
+    const result = await lint(ADVISORY_GRAPH);
+
+    expect(result.exitCode).toBe(0);
+    expect(result.outputs.outcome).toBe("passed");
+    const warnings = result.commands.filter((c) => c.startsWith("::warning "));
+    expect(warnings.length).toBeGreaterThanOrEqual(1);
+    expect(warnings.every((w) => w.includes(`file=${GRAPH_PATH},line=3::advisory: node "judge"`))).toBe(true);
+    expect(result.commands.some((c) => c.startsWith("::error"))).toBe(false);
+    expect(result.summary).toContain("### Advisories");
+    expect(result.summary).toContain("0 errors");
+    expect(result.calls).toEqual([]);
+  });
+
+  it("a clean graph passes with no annotation", async () => {
+    const result = await lint(REVIEW_GRAPH);
+    expect(result.exitCode).toBe(0);
+    expect(result.commands.filter((c) => c.startsWith("::warning") || c.startsWith("::error"))).toEqual([]);
+    expect(result.summary).toContain("0 errors, 0 advisories");
+  });
+
+  it("input `inputs` is what the run would be given: a {{ inputs.file }} without it is an advisory, with it none", async () => {
+    const without = await lint(GATED_GRAPH);
+    expect(without.exitCode).toBe(0);
+    expect(without.commands.filter((c) => c.startsWith("::warning "))).toEqual([
+      expect.stringMatching(/advisory: node "review": .*inputs\.file/),
+    ]);
+    const given = await lint(GATED_GRAPH, { inputs: "file=src/sum.js" });
+    expect(given.commands.filter((c) => c.startsWith("::warning"))).toEqual([]);
+  });
+
+  it("a graph path that is missing, or a symlink out of the workspace, fails the step without reading anything outside", async () => {
+    const missing = await lint(null);
+    expect(missing.exitCode).toBe(1);
+    expect(missing.outputs.outcome).toBe("usage-error");
+    expect(missing.summary).toContain(`no graph file at ${GRAPH_PATH} in the workspace`);
+
+    const repo = await makeTempRepo({ commit: false, files: { "README.md": "notes\n" } });
+    open.repos.push(repo);
+    await repo.write(".github/evidence-gate/.keep", "");
+    symlinkSync("/etc/hostname", join(repo.dir, ...GRAPH_PATH.split("/")));
+    await commitAll(repo, "a symlink");
+    open.github = open.github ?? (await startGitHubServer());
+    const linked = await runActionStep({
+      workspace: repo.dir,
+      inputs: { mode: "lint", graph: GRAPH_PATH },
+      github: open.github,
+    });
+    open.runs.push(linked);
+    expect(linked.exitCode).toBe(1);
+    expect(linked.summary).toContain("outside the workspace");
+  });
+});

@@ -1,0 +1,204 @@
+/**
+ * `mode: run` end to end (SPEC §9, §10): the bundled action reads a hand-written graph from the pull
+ * request's **base** ref through the local GitHub server (never the PR's checkout), runs it with the real
+ * `claude` CLI against the scripted model server, and reports it on the check run like `auto`.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  type ActionRun,
+  checkRunWrites,
+  cleanupActionRun,
+  completion,
+  runActionStep,
+} from "../support/action-harness.js";
+import { type GitHubServer, startGitHubServer } from "../support/github-server/index.js";
+import { type ModelServer, startModelServer } from "../support/model-server/index.js";
+import {
+  GATED_GRAPH,
+  GRAPH_PATH,
+  handGraphScript,
+  INVALID_GRAPH,
+  PR_EDITED_GRAPH,
+  REVIEW_GRAPH,
+} from "../support/scenarios/hand-graphs.js";
+import { commitAll, FIXED_SUM, makeSampleNodeRepo, type TempRepo } from "../support/temp-repo.js";
+
+/** `pull_request.base.sha` of the event fixture. */
+const BASE_SHA = "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d";
+const SOURCE = `base ref main (${BASE_SHA.slice(0, 7)}): ${GRAPH_PATH}`;
+const CONTENTS = "/repos/{owner}/{repo}/contents/{path}";
+
+const open: { github?: GitHubServer; model?: ModelServer; repos: TempRepo[]; runs: ActionRun[] } = {
+  repos: [],
+  runs: [],
+};
+
+afterEach(async () => {
+  for (const run of open.runs) cleanupActionRun(run);
+  await open.github?.close();
+  await open.model?.close();
+  for (const repo of open.repos) await repo.cleanup();
+  open.github = undefined;
+  open.model = undefined;
+  open.repos = [];
+  open.runs = [];
+});
+
+/** Both servers; `baseGraph` is put at the base SHA, unless null. */
+async function servers(baseGraph: string | null): Promise<{ github: GitHubServer; model: ModelServer }> {
+  open.github = await startGitHubServer();
+  open.model = await startModelServer({ script: handGraphScript() });
+  if (baseGraph !== null) open.github.state.addFile({ ref: BASE_SHA, path: GRAPH_PATH, content: baseGraph });
+  return { github: open.github, model: open.model };
+}
+
+/** The fixed sample project, with `prGraph` committed at GRAPH_PATH when given (the PR's copy). */
+async function repoWith(prGraph: string | null): Promise<TempRepo> {
+  const repo = await makeSampleNodeRepo();
+  open.repos.push(repo);
+  await repo.write("src/sum.js", FIXED_SUM);
+  if (prGraph !== null) await repo.write(GRAPH_PATH, prGraph);
+  await commitAll(repo, "the pull request");
+  return repo;
+}
+
+async function run(options: Parameters<typeof runActionStep>[0]): Promise<ActionRun> {
+  const result = await runActionStep(options);
+  open.runs.push(result);
+  return result;
+}
+
+function debugOf(result: ActionRun): string {
+  return `exit ${result.exitCode}\n--- stdout\n${result.stdout.slice(-4000)}\n--- stderr\n${result.stderr.slice(-2000)}`;
+}
+
+describe("action mode run: the graph comes from the base ref (SPEC §9, §10)", () => {
+  it("runs the base ref's graph, not the pull request's different copy: the model sees only the base graph's node, the sink is verified, the check run is success, and the summary says the PR's copy was ignored", async () => {
+    const repo = await repoWith(PR_EDITED_GRAPH);
+    const { github, model } = await servers(REVIEW_GRAPH);
+    const head = await repo.git(["rev-parse", "HEAD"]);
+
+    const result = await run({ workspace: repo.dir, inputs: { graph: GRAPH_PATH }, github, model });
+
+    expect(result.exitCode, debugOf(result)).toBe(0);
+    // Read through the API at the base commit, and only there.
+    const reads = github.callsTo("GET", CONTENTS).filter((c) => c.path.endsWith(GRAPH_PATH));
+    expect(reads.map((c) => [c.query.ref, c.status])).toEqual([[BASE_SHA, 200]]);
+    // The PR's node never ran: every model request is the base graph's review node.
+    expect(result.modelRequests.length).toBeGreaterThan(0);
+    expect(new Set(result.modelRequests.map((r) => r.conversation))).toEqual(new Set(["review"]));
+    expect(result.stdout).not.toContain("pr-node");
+
+    expect(result.outputs).toMatchObject({ outcome: "passed", conclusion: "success" });
+    expect(github.state.checkRuns).toHaveLength(1);
+    expect(github.state.checkRuns[0]).toMatchObject({
+      headSha: head,
+      status: "completed",
+      conclusion: "success",
+    });
+    const summary = completion(result)!.output!.summary!;
+    expect(summary).toContain("PASS (verified)");
+    expect(summary).toContain("`npm test`");
+    // The ledger's state names where the graph came from.
+    const state = JSON.parse(
+      readFileSync(
+        join(result.runnerTemp, "evidence-gate", "runs", result.outputs["run-id"]!, "state.json"),
+        "utf8",
+      ),
+    ) as { graph_source: string; mode: string };
+    expect(state).toMatchObject({ mode: "run", graph_source: SOURCE });
+    expect(result.stdout).toContain(`graph: ${SOURCE}`);
+    // The job summary has the ledger and says the PR's copy was not used.
+    expect(result.summary).toContain("PASS (verified)");
+    expect(result.summary).toContain(`This pull request's copy of ${GRAPH_PATH} differs from the base ref's`);
+    expect(result.commands.filter((c) => c.startsWith("::notice::"))).toEqual(
+      expect.arrayContaining([expect.stringContaining(`copy of ${GRAPH_PATH} differs`)]),
+    );
+    github.assertNoViolations();
+  });
+
+  it("a graph that exists only in the pull request (not on the base ref) is a clear usage error: nothing runs, the check run is completed action_required, the step fails", async () => {
+    const repo = await repoWith(REVIEW_GRAPH);
+    const { github, model } = await servers(null);
+
+    const result = await run({ workspace: repo.dir, inputs: { graph: GRAPH_PATH }, github, model });
+
+    expect(result.exitCode, debugOf(result)).toBe(1);
+    expect(result.modelRequests).toHaveLength(0);
+    expect(result.outputs).toMatchObject({ outcome: "usage-error", conclusion: "action_required" });
+    expect(github.state.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "action_required" });
+    expect(checkRunWrites(result).map((w) => [w.method, w.body.status])).toEqual([
+      ["POST", "in_progress"],
+      ["PATCH", "completed"],
+    ]);
+    const summary = completion(result)!.output!.summary!;
+    expect(summary).toContain(
+      `the graph ${GRAPH_PATH} does not exist on the base ref main (${BASE_SHA.slice(0, 7)}): merge the graph first, or use mode: lint to check a graph under review`,
+    );
+    expect(result.summary).toBe(summary);
+    expect(result.commands.find((c) => c.startsWith("::error::"))).toContain(
+      "does not exist on the base ref main",
+    );
+    github.assertNoViolations();
+  });
+
+  it("an invalid graph on the base ref lists every issue on the check run (action_required) and spends nothing", async () => {
+    const repo = await repoWith(null);
+    const { github, model } = await servers(INVALID_GRAPH);
+
+    const result = await run({ workspace: repo.dir, inputs: { graph: GRAPH_PATH }, github, model });
+
+    expect(result.exitCode, debugOf(result)).toBe(1);
+    expect(result.modelRequests).toHaveLength(0);
+    expect(result.outputs).toMatchObject({ outcome: "usage-error", conclusion: "action_required" });
+    const summary = completion(result)!.output!.summary!;
+    expect(summary).toContain(`${SOURCE} does not load (2 issues)`);
+    expect(summary).toMatch(/invalid graph: node "review": .*tset/);
+    expect(summary).toMatch(/invalid graph: .*duplicate/i);
+    expect(summary).toContain("Fix the graph on the base branch");
+    expect(summary).toMatch(/nothing ran/i);
+    github.assertNoViolations();
+  });
+
+  it("a graph that reaches a gate pauses: the check run is action_required naming the gate and the exact resume inputs and CLI command; outcome paused; the step passes with a warning", async () => {
+    const repo = await repoWith(null);
+    const { github, model } = await servers(GATED_GRAPH);
+
+    const result = await run({
+      workspace: repo.dir,
+      inputs: { graph: GRAPH_PATH, inputs: "file=src/sum.js" },
+      github,
+      model,
+    });
+
+    expect(result.exitCode, debugOf(result)).toBe(0);
+    const runId = result.outputs["run-id"]!;
+    expect(result.outputs).toMatchObject({ outcome: "paused", conclusion: "action_required" });
+    // Only the node before the gate ran (its prompt got the input's value).
+    expect(result.modelRequests.map((r) => r.conversation)).toEqual(["review"]);
+    expect(github.state.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "action_required" });
+    // Progress went out before the completion (the plan at least), every write about this run.
+    const writes = checkRunWrites(result);
+    expect(writes.at(0)!.body.status).toBe("in_progress");
+    expect(writes.slice(1, -1).length).toBeGreaterThan(0);
+    expect(writes.slice(1, -1).every((w) => w.body.conclusion === undefined)).toBe(true);
+    const output = completion(result)!.output!;
+    expect(output.title).toBe("Paused at gate sign-off");
+    for (const text of [output.summary!, result.summary]) {
+      expect(text).toContain("### Resume this run");
+      expect(text).toContain("paused at gate `sign-off`");
+      expect(text).toContain(`mode: resume\nresume-run-id: ${runId}\napprove-gate: sign-off`);
+      expect(text).toContain("reject-gate: sign-off");
+      expect(text).toContain(`evidence-gate resume ${runId} --approve sign-off`);
+      expect(text).toContain(
+        `-f run-id=${runId} -f sha=${await repo.git(["rev-parse", "HEAD"])} -f approve-gate=sign-off`,
+      );
+    }
+    expect(result.commands.filter((c) => c.startsWith("::warning::"))).toEqual([
+      expect.stringContaining("Paused at gate sign-off"),
+    ]);
+    github.assertNoViolations();
+  });
+});

@@ -1,0 +1,196 @@
+/**
+ * End-to-end acceptance tests of `evidence-gate resume RUN_ID (--approve G | --reject G | --retry-failed)`
+ * (SPEC §2, §4, §10; research/oh-my-graph.md §7.6–§7.7): a `run` pauses at a gate or at the model's
+ * session limit and prints the commands that continue it; `resume` continues it in-process against the
+ * real `claude` CLI, the scripted model server and a real repository.
+ */
+
+import { join } from "node:path";
+import { describe, expect, onTestFinished, test } from "vitest";
+import type { PassRow } from "../../src/ledger/model.js";
+import { type CliHarness, type CliRun, checkRunsOf, cliHarness, rowWords } from "../support/cli-harness.js";
+import { claudeEnvFor, type ModelScript, startModelServer } from "../support/model-server/index.js";
+import { FIX_GRAPH, GATED_FIX_GRAPH } from "../support/scenarios/cli-graphs.js";
+import { fixSumScript } from "../support/scenarios/fix-sum.js";
+
+const lines = (text: string): string[] => text.split("\n");
+
+/** Runs the gated graph: it pauses at `approve` after `implement` passed. */
+async function pausedAtGate(h: CliHarness): Promise<CliRun & { runId: string }> {
+  const r = await h.runGraph(h.writeGraph("gated.yml", GATED_FIX_GRAPH), []);
+  expect(r.exitCode, r.stderr).toBe(2);
+  expect(r.ledger?.conclusion).toMatchObject({ conclusion: "action_required", outcome: "paused" });
+  expect(rowWords(r.ledger!)).toEqual(["implement PASS (exit-only)", "approve SKIPPED", "check SKIPPED"]);
+  return { ...r, runId: r.ledger!.runId };
+}
+
+describe("a gate pauses `run` (exit 2); `resume --approve` / `--reject` decides it", () => {
+  test("run prints the paused gate and both resume commands; resume --approve runs the dependents: PASS (approved) by the approver, exit by outcome, a check run on HEAD", async () => {
+    const h = await cliHarness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
+    const paused = await pausedAtGate(h);
+    const resume = `evidence-gate resume ${paused.runId} --repo ${h.repo.dir}`;
+    const out = lines(paused.stdout);
+    expect(out).toContain(
+      `⏸ approve  gate paused — resume with: ${resume} --approve approve | --reject approve`,
+    );
+    // After the ledger, each command alone on its line, ready to copy.
+    expect(out.slice(-4)).toEqual([
+      'paused at gate "approve": a person decides — continue the run with one of',
+      `  ${resume} --approve approve`,
+      `  ${resume} --reject approve`,
+      "",
+    ]);
+    expect(h.server.requests.filter((q) => q.conversation === "check")).toHaveLength(0);
+    const head = await h.repo.git(["rev-parse", "HEAD"]);
+
+    const r = await h.resume(paused.runId, ["--approve", "approve", "--by", "alice"]);
+
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.ledger?.conclusion?.outcome).toBe("passed");
+    expect(rowWords(r.ledger!)).toEqual([
+      "implement PASS (exit-only)",
+      "approve PASS (approved)",
+      "check PASS (verified)",
+    ]);
+    const gate = r.ledger!.rows.find((row) => row.nodeId === "approve") as PassRow;
+    expect(gate.approvedBy).toEqual({ login: "alice", headSha: head });
+    const resumedOut = lines(r.stdout);
+    expect(resumedOut[0]).toBe(
+      `resume run ${paused.runId} (${join(h.runsDir, paused.runId)}): gate "approve" approved by alice; running its dependents`,
+    );
+    expect(resumedOut).toContain("▶ check started");
+    expect(resumedOut).toContain("… check  verifying: npm test");
+    expect(r.stdout).toMatch(/^✓ check {2}PASS \(verified\)/m);
+    expect(r.stdout).toMatch(/^approve +PASS \(approved\) /m);
+    // implement is not run again: one implement conversation in all.
+    expect(
+      new Set(h.server.requests.filter((q) => q.conversation === "implement").map((q) => q.sessionId)).size,
+    ).toBe(1);
+    // The resumed leg's check run: created on HEAD once the resume was accepted, completed with the ledger.
+    const [run, ...others] = checkRunsOf(r.checkRunRequests!);
+    expect(others).toEqual([]);
+    expect(run?.headSha).toBe(head);
+    expect(run?.completions.map((c) => c.conclusion)).toEqual([r.ledger?.conclusion?.conclusion]);
+  });
+
+  test("resume --reject: FAIL rejected, the dependents are skipped without a model call, exit 1", async () => {
+    const h = await cliHarness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
+    const paused = await pausedAtGate(h);
+
+    const r = await h.resume(paused.runId, ["--reject", "approve", "--by", "bob"]);
+
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(rowWords(r.ledger!)).toEqual([
+      "implement PASS (exit-only)",
+      "approve FAIL rejected",
+      "check SKIPPED",
+    ]);
+    expect(r.ledger?.conclusion?.conclusion).toBe("failure");
+    expect(lines(r.stdout)[0]).toContain('gate "approve" rejected by bob; its dependents are skipped');
+    expect(h.server.requests.filter((q) => q.conversation === "check")).toHaveLength(0);
+  });
+
+  test("without --by the approver is the local user ($USER)", async () => {
+    const h = await cliHarness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
+    const paused = await pausedAtGate(h);
+
+    const r = await h.resume(paused.runId, ["--approve", "approve"], { env: { USER: "carol" } });
+
+    expect(r.exitCode, r.stderr).toBe(0);
+    const gate = r.ledger!.rows.find((row) => row.nodeId === "approve") as PassRow;
+    expect(gate.approvedBy?.login).toBe("carol");
+  });
+});
+
+describe("resume refuses what does not fit the run, and touches nothing (exit 64)", () => {
+  test("a gate name the run is not waiting at names the waiting gate; --retry-failed on a gate-paused run points to --approve / --reject; neither records a check run nor spends anything", async () => {
+    const h = await cliHarness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
+    const paused = await pausedAtGate(h);
+    const requestsBefore = h.server.requests.length;
+
+    const wrong = await h.resume(paused.runId, ["--approve", "aprove", "--by", "alice"]);
+    expect(wrong.exitCode).toBe(64);
+    expect(wrong.stderr).toContain(
+      `evidence-gate resume: run ${paused.runId} is waiting at gate "approve", not "aprove": resume it with --approve approve or --reject approve`,
+    );
+    expect(wrong.checkRunRequests).toBeNull();
+
+    const retry = await h.resume(paused.runId, ["--retry-failed"]);
+    expect(retry.exitCode).toBe(64);
+    expect(retry.stderr).toContain('is paused at gate "approve": a person decides');
+    expect(retry.stderr).toContain("--approve approve or --reject approve");
+    expect(retry.checkRunRequests).toBeNull();
+
+    expect(h.server.requests).toHaveLength(requestsBefore);
+    // The run is still waiting: the right decision goes through.
+    const right = await h.resume(paused.runId, ["--approve", "approve", "--by", "alice"]);
+    expect(right.exitCode, right.stderr).toBe(0);
+  });
+
+  test("an unknown run id and a missing action are usage errors naming what to give", async () => {
+    const h = await cliHarness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
+
+    const unknown = await h.resume("20260101-000000-abcdef", ["--retry-failed"]);
+    expect(unknown.exitCode).toBe(64);
+    expect(unknown.stderr).toContain(`no run 20260101-000000-abcdef under ${h.runsDir}`);
+
+    const none = await h.resume("20260101-000000-abcdef", []);
+    expect(none.exitCode).toBe(64);
+    expect(none.stderr).toContain("resume needs one of --approve GATE, --reject GATE or --retry-failed");
+  });
+
+  test("--retry-failed on a run that passed: says there is nothing to retry, exit 0", async () => {
+    const h = await cliHarness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
+    const passed = await h.runGraph(h.writeGraph("fix.yml", FIX_GRAPH), []);
+    expect(passed.exitCode, passed.stderr).toBe(0);
+
+    const r = await h.resume(passed.ledger!.runId, ["--retry-failed"]);
+
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toContain("has no failed nodes to retry: every node passed");
+  });
+});
+
+describe("the model's session limit pauses `run` (exit 2); `resume --retry-failed` finishes the work", () => {
+  test("the limit line names the reset time and the resume command; after the reset, --retry-failed runs the unpassed nodes and exits by outcome", async () => {
+    const LIMIT = "You've hit your session limit · resets 5:20pm (UTC)";
+    const limited = (repoDir: string): ModelScript => {
+      const base = fixSumScript({ repoDir });
+      return {
+        conversations: base.conversations.map((c) =>
+          c.name === "check" ? { ...c, turns: [{ error: { status: 429, message: LIMIT } }] } : c,
+        ),
+      };
+    };
+    const h = await cliHarness({ script: (repo) => limited(repo.dir) });
+
+    const paused = await h.runGraph(h.writeGraph("fix.yml", FIX_GRAPH), []);
+
+    expect(paused.exitCode, paused.stderr).toBe(2);
+    const runId = paused.ledger!.runId;
+    const resume = `evidence-gate resume ${runId} --repo ${h.repo.dir} --retry-failed`;
+    expect(lines(paused.stdout)).toContain(
+      `⏸ check  session limit reached (resets 5:20pm (UTC)) — resume after the reset with: ${resume}`,
+    );
+    expect(lines(paused.stdout).slice(-3)).toEqual([
+      "paused at the model's session limit (resets 5:20pm (UTC)): once it resets, finish the work that never ran with",
+      `  ${resume}`,
+      "",
+    ]);
+
+    // The limit reset: the same conversations, answered by a new server.
+    const server = await startModelServer({ script: fixSumScript({ repoDir: h.repo.dir }) });
+    onTestFinished(() => server.close());
+    const r = await h.resume(runId, ["--retry-failed"], { env: claudeEnvFor(server.url, h.home) });
+
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(lines(r.stdout)[0]).toContain("running again the nodes that did not pass");
+    expect(server.requests.filter((q) => q.conversation === "implement")).toHaveLength(0);
+    expect(server.requests.filter((q) => q.conversation === "check").length).toBeGreaterThan(0);
+    expect(rowWords(r.ledger!)).toEqual([
+      "implement PASS (exit-only)",
+      "check FAIL run_error superseded",
+      "check PASS (verified)",
+    ]);
+  });
+});

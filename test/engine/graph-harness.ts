@@ -1,0 +1,303 @@
+/**
+ * Harness for engine-level acceptance tests of graphs (`runHandWritten`, `resumeRun`): a real git
+ * repository in a temp directory, the pinned real `claude` CLI against the scripted model server (in this
+ * process, so nothing here spawns synchronously), real verify commands, and — only for outcomes the real
+ * CLI cannot produce on demand (a non-zero exit after a clean result, garbage output, a hang with a
+ * grandchild, an over-budget cost) — the scripted fake `claude` (test/support/fake-claude), chosen per
+ * node execution.
+ *
+ * How one node execution gets the fake: the run's `claude` executable is a small `sh` dispatcher written
+ * into the scratch folder. It `exec`s the fake when the execution's environment names a fake scenario,
+ * else the real CLI (same pid either way, so process-group checks see the real process). The engine
+ * builds each execution's environment with `modelEnv(nodeId)` just before the spawn; the harness counts
+ * those calls per node and hands the k-th execution of a node the k-th entry of its `executions` list.
+ *
+ * The environment every child gets is built from nothing: `PATH`, `LANG`, a hermetic git config and
+ * `claudeEnvFor(server.url, home)`. The developer's `ANTHROPIC_*`, tokens and git config never reach it.
+ */
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type HandRunResult, type RunHooks, runHandWritten } from "../../src/engine/hand-run.js";
+import { type ResumeAction, type ResumeResult, resumeRun } from "../../src/engine/resume-run.js";
+import type { RunId } from "../../src/engine/run-id.js";
+import type { RunState } from "../../src/engine/run-state.js";
+import type { Ledger } from "../../src/ledger/ledger.js";
+import type { FailRow, LedgerRow, PassRow } from "../../src/ledger/model.js";
+import {
+  FAKE_CLAUDE,
+  type FakeReport,
+  type FakeScenario,
+  readFakeReport,
+} from "../support/fake-claude/index.js";
+import {
+  claudeEnvFor,
+  type ModelScript,
+  type ModelServer,
+  type RecordedRequest,
+  startModelServer,
+} from "../support/model-server/index.js";
+import { makeTempRepo, type TempRepo } from "../support/temp-repo.js";
+
+/** The pinned real `claude` CLI (devDependency). */
+export const CLAUDE_BIN = fileURLToPath(new URL("../../node_modules/.bin/claude", import.meta.url));
+
+/** A file and an extended regular expression (`grep -E`) to wait for. */
+export interface WaitFor {
+  readonly file: string;
+  readonly pattern: string;
+}
+
+/** One node execution played by the fake; with `waitFor`, it starts only once that file matches. */
+export interface FakeCall extends FakeScenario {
+  readonly waitFor?: WaitFor;
+}
+
+/**
+ * How one node execution is played: the real CLI against the harness's server (`"real"`), the real CLI
+ * against another server (`{server}`), the fake, or `"spawn-error"`: `claude` is not on the execution's
+ * PATH, so the spawn itself fails (as when npm replaces the CLI mid-run).
+ */
+export type Execution = "real" | "spawn-error" | { readonly server: ModelServer } | FakeCall;
+
+export interface RunOptions {
+  readonly inputs?: Readonly<Record<string, string>>;
+  readonly concurrency?: number;
+  readonly continueOnFail?: boolean;
+  /** Per node id: its executions in order; past the end of the list, the real CLI runs. */
+  readonly executions?: Readonly<Record<string, readonly Execution[]>>;
+  readonly signal?: AbortSignal;
+  /** The run id to use (so a test knows the run directory before the run starts). */
+  readonly runId?: RunId;
+  readonly hooks?: RunHooks;
+}
+
+export interface FinishedRun {
+  readonly ledger: Ledger;
+  readonly runDir: string;
+  readonly runId: string;
+}
+
+export interface GraphHarness {
+  readonly repo: TempRepo;
+  /** The current model server (see {@link GraphHarness.replaceServer}). */
+  readonly server: ModelServer;
+  readonly home: string;
+  readonly scratch: string;
+  readonly runsDir: string;
+  /** `runHandWritten` on `graphText`; throws unless the run finished (a test that wants a refusal uses {@link runRaw}). */
+  run(graphText: string, options?: RunOptions): Promise<FinishedRun>;
+  runRaw(graphText: string, options?: RunOptions): Promise<HandRunResult>;
+  /** `resumeRun` of `runId`; throws unless the leg finished. */
+  resume(runId: string, action: ResumeAction, options?: RunOptions): Promise<FinishedRun>;
+  resumeRaw(runId: string, action: ResumeAction, options?: RunOptions): Promise<ResumeResult>;
+  /** Stops the model server and starts another with `script` (the next leg's model: e.g. after a limit reset). */
+  replaceServer(script: ModelScript): Promise<ModelServer>;
+  /** The fake's report of the `call`-th (1-based) execution of `node`, `null` when it never wrote one. */
+  fakeReport(node: string, call: number): FakeReport | null;
+  /** A {@link WaitFor} that holds until the fake of that execution has started its sleeper. */
+  sleeperStarted(node: string, call: number): WaitFor;
+  /** How many times the engine built a model environment for `node` (= executions that reached the spawn). */
+  spawnsOf(node: string): number;
+  cleanup(): Promise<void>;
+}
+
+export interface GraphHarnessOptions {
+  /** Default: a repository with a committed README.md. */
+  readonly makeRepo?: () => Promise<TempRepo>;
+  readonly script: (repo: TempRepo) => ModelScript;
+}
+
+/** Starts the model server with the script and makes the repository. Call `cleanup()` when done. */
+export async function startGraphHarness(options: GraphHarnessOptions): Promise<GraphHarness> {
+  const repo = await (
+    options.makeRepo ?? (() => makeTempRepo({ commit: true, files: { "README.md": "hello\n" } }))
+  )();
+  let server = await startModelServer({ script: withPlaceholder(options.script(repo)) });
+  const home = mkdtempSync(join(tmpdir(), "eg-graph-home-"));
+  const scratch = mkdtempSync(join(tmpdir(), "eg-graph-scratch-"));
+  const runsDir = join(scratch, "runs");
+  const bin = join(scratch, "bin");
+  mkdirSync(bin);
+  const dispatcher = join(bin, "claude");
+  writeFileSync(
+    dispatcher,
+    [
+      "#!/bin/sh",
+      'if [ -n "$EG_WAIT_FOR" ]; then',
+      '  while ! grep -Eq "$EG_WAIT_PATTERN" "$EG_WAIT_FOR" 2>/dev/null; do sleep 0.05; done',
+      "fi",
+      `if [ -n "$FAKE_CLAUDE_SCENARIO" ]; then exec ${shellQuote(process.execPath)} ${shellQuote(FAKE_CLAUDE)} "$@"; fi`,
+      `exec ${shellQuote(CLAUDE_BIN)} "$@"`,
+      "",
+    ].join("\n"),
+  );
+  chmodSync(dispatcher, 0o755);
+
+  const baseEnv = (): Record<string, string> => ({
+    // The dispatcher is found as `claude` on this PATH (the run's executable is the bare name).
+    PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+    LANG: "C.UTF-8",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_CONFIG_NOSYSTEM: "1",
+  });
+  const spawns = new Map<string, number>();
+  const reportPath = (node: string, call: number): string =>
+    join(scratch, `fake-${node.replaceAll("/", "~")}-${call}.report.json`);
+  const modelEnvFor =
+    (executions: RunOptions["executions"]) =>
+    (node: string): Record<string, string> => {
+      const call = (spawns.get(node) ?? 0) + 1;
+      spawns.set(node, call);
+      const env = { ...baseEnv(), ...claudeEnvFor(server.url, home) };
+      const played = executions?.[node]?.[call - 1];
+      if (played === undefined || played === "real") return env;
+      if (played === "spawn-error") return { ...env, PATH: join(scratch, "no-such-bin") };
+      if ("server" in played) return { ...env, ...claudeEnvFor(played.server.url, home) };
+      const { waitFor, ...scenario } = played;
+      const scenarioFile = join(scratch, `fake-${node.replaceAll("/", "~")}-${call}.json`);
+      writeFileSync(scenarioFile, JSON.stringify({ ...scenario, reportFile: reportPath(node, call) }));
+      return {
+        ...env,
+        FAKE_CLAUDE_SCENARIO: scenarioFile,
+        ...(waitFor ? { EG_WAIT_FOR: waitFor.file, EG_WAIT_PATTERN: waitFor.pattern } : {}),
+      };
+    };
+  const common = (o: RunOptions) => ({
+    claudeExecutable: "claude",
+    modelEnv: modelEnvFor(o.executions),
+    baseEnv: baseEnv(),
+    knownSecrets: [] as string[],
+    commit: false,
+    surface: "cli" as const,
+    ...(o.signal ? { signal: o.signal } : {}),
+    ...(o.hooks ? { hooks: o.hooks } : {}),
+  });
+
+  const harness: GraphHarness = {
+    repo,
+    get server() {
+      return server;
+    },
+    home,
+    scratch,
+    runsDir,
+    runRaw: (graphText, o = {}) =>
+      runHandWritten({
+        graphText,
+        graphSource: "graph.yml",
+        inputs: o.inputs ?? {},
+        repoDir: repo.dir,
+        ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
+        continueOnFail: o.continueOnFail ?? false,
+        ...(o.runId !== undefined ? { runId: o.runId } : {}),
+        verifyEnv: [],
+        runtime: "claude",
+        runsDir,
+        ...common(o),
+      }),
+    async run(graphText, o = {}) {
+      const result = await harness.runRaw(graphText, o);
+      if (result.kind !== "finished") throw new Error(`the run did not finish: ${JSON.stringify(result)}`);
+      return { ledger: result.ledger, runDir: result.runDir, runId: result.ledger.runId };
+    },
+    resumeRaw: (runId, action, o = {}) => resumeRun({ runsDir, runId, action, ...common(o) }),
+    async resume(runId, action, o = {}) {
+      const result = await harness.resumeRaw(runId, action, o);
+      if (result.kind !== "finished") throw new Error(`the leg did not finish: ${JSON.stringify(result)}`);
+      return { ledger: result.ledger, runDir: result.runDir, runId: result.ledger.runId };
+    },
+    async replaceServer(script) {
+      await server.close();
+      server = await startModelServer({ script: withPlaceholder(script) });
+      return server;
+    },
+    fakeReport: (node, call) => readFakeReport(reportPath(node, call)),
+    sleeperStarted: (node, call) => ({ file: reportPath(node, call), pattern: '"sleeperPid":[0-9]' }),
+    spawnsOf: (node) => spawns.get(node) ?? 0,
+    async cleanup() {
+      await server.close();
+      await repo.cleanup();
+      rmSync(home, { recursive: true, force: true });
+      rmSync(scratch, { recursive: true, force: true });
+    },
+  };
+  return harness;
+}
+
+/** A script needs a conversation; one that no prompt matches stands in for "the real CLI is not used". */
+function withPlaceholder(script: ModelScript): ModelScript {
+  if (script.conversations.length > 0) return script;
+  return {
+    conversations: [{ name: "unused", match: "\u0000no prompt has this\u0000", turns: [{ text: "unused" }] }],
+  };
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+// ---- reading a run directory ------------------------------------------------------------------------
+
+/** One line of `events.jsonl`. */
+export interface EventLine {
+  readonly at: string;
+  readonly type: string;
+  readonly node?: string;
+  readonly [key: string]: unknown;
+}
+
+export function readEvents(runDir: string): EventLine[] {
+  const path = join(runDir, "events.jsonl");
+  if (!existsSync(path)) return [];
+  return readFileSync(path, "utf8")
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line) as EventLine);
+}
+
+/** The index in `events` of the first event of `type` for `node` (after `from`); -1 when none. */
+export function eventIndex(events: readonly EventLine[], type: string, node: string, from = 0): number {
+  return events.findIndex((e, i) => i >= from && e.type === type && e.node === node);
+}
+
+export function readState(runDir: string): RunState {
+  return JSON.parse(readFileSync(join(runDir, "state.json"), "utf8")) as RunState;
+}
+
+/** `node VERDICT (qualifier)|cause[ superseded]` per row, in ledger order. */
+export function rowWords(rows: readonly LedgerRow[]): string[] {
+  return rows.map((row) =>
+    row.verdict === "PASS"
+      ? `${row.nodeId} PASS (${row.qualifier})`
+      : row.verdict === "FAIL"
+        ? `${row.nodeId} FAIL ${row.cause}${row.superseded === true ? " superseded" : ""}`
+        : `${row.nodeId} SKIPPED`,
+  );
+}
+
+/** The rows of `node`, in order. */
+export function rowsOf(rows: readonly LedgerRow[], node: string): LedgerRow[] {
+  return rows.filter((row) => row.nodeId === node);
+}
+
+export function asPass(row: LedgerRow | undefined): PassRow {
+  if (row?.verdict !== "PASS") throw new Error(`expected a PASS row, got ${JSON.stringify(row)}`);
+  return row;
+}
+
+export function asFail(row: LedgerRow | undefined): FailRow {
+  if (row?.verdict !== "FAIL") throw new Error(`expected a FAIL row, got ${JSON.stringify(row)}`);
+  return row;
+}
+
+/** The model requests of one scripted conversation. */
+export function requestsOf(requests: readonly RecordedRequest[], conversation: string): RecordedRequest[] {
+  return requests.filter((r) => r.conversation === conversation);
+}
+
+/** The recorded request body's `messages`, as JSON text (to look for earlier turns in a resumed session). */
+export function messagesText(request: RecordedRequest): string {
+  return JSON.stringify((request.body as { messages?: unknown } | null)?.messages ?? null);
+}

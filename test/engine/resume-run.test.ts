@@ -1,0 +1,482 @@
+/**
+ * Pauses and resumed legs (SPEC §4, §6; research/oh-my-graph.md §5.6, §7.3–§7.7): a gate pauses a fresh
+ * run (`action_required`, outcome `paused`) and `resumeRun` approves or rejects it; a "hit your session
+ * limit" reply pauses the run and `resume --retry-failed` finishes exactly the work that never ran; a
+ * failed node is re-run by `--retry-failed` with its judged reply quoted. Every leg is checked in
+ * `state.json` (`rows`, `nodes`, `gates`, `paused`, `legs`) as well as in the ledger.
+ *
+ * The real `claude` CLI against the scripted model server (a new server stands for "the limit reset" or
+ * "the model does better now": the server is stateless, so a later leg's replies come from a new script),
+ * real repositories and real verify commands.
+ */
+import { join } from "node:path";
+import { afterEach, describe, expect, test } from "vitest";
+import { mintRunId } from "../../src/engine/run-id.js";
+import { initEvent, resultEvent } from "../support/fake-claude/index.js";
+import type { ModelScript } from "../support/model-server/index.js";
+import {
+  asFail,
+  asPass,
+  eventIndex,
+  type GraphHarness,
+  type GraphHarnessOptions,
+  readEvents,
+  readState,
+  requestsOf,
+  rowWords,
+  startGraphHarness,
+} from "./graph-harness.js";
+
+const harnesses: GraphHarness[] = [];
+afterEach(async () => {
+  for (const h of harnesses.splice(0)) await h.cleanup();
+});
+
+async function harness(options: GraphHarnessOptions): Promise<GraphHarness> {
+  const h = await startGraphHarness(options);
+  harnesses.push(h);
+  return h;
+}
+
+const RELEASE = `
+name: release
+nodes:
+  - id: build
+    prompt: "BUILD-MARK: prepare the release notes."
+    allowed_tools: [Read]
+    success_check: { verify: { command: "test -f README.md" } }
+  - id: changelog
+    prompt: "CHANGELOG-MARK: update the changelog."
+    allowed_tools: [Read]
+  - id: approve-release
+    type: gate
+    depends_on: [build, changelog]
+  - id: publish
+    depends_on: [approve-release]
+    prompt: "PUBLISH-MARK: publish the release notes."
+    allowed_tools: [Read]
+    success_check: { verify: { command: "test -f README.md" } }
+`;
+
+const releaseScript: ModelScript = {
+  conversations: [
+    { name: "build", match: "BUILD-MARK", turns: [{ text: "notes ready" }] },
+    { name: "changelog", match: "CHANGELOG-MARK", turns: [{ text: "changelog updated" }] },
+    { name: "publish", match: "PUBLISH-MARK", turns: [{ text: "published" }] },
+  ],
+};
+
+describe("a gate pauses the run; a person approves or rejects it (research §7.7)", () => {
+  async function pausedRun(h: GraphHarness) {
+    const paused = await h.run(RELEASE);
+    expect(paused.ledger.conclusion).toMatchObject({
+      conclusion: "action_required",
+      outcome: "paused",
+      rule: "paused",
+    });
+    expect(rowWords(paused.ledger.rows)).toEqual([
+      "build PASS (verified)",
+      "changelog PASS (exit-only)",
+      "approve-release SKIPPED",
+      "publish SKIPPED",
+    ]);
+    expect(paused.ledger.rows[2]).toMatchObject({
+      reason: "waiting for a person to approve or reject this gate",
+    });
+    expect(paused.ledger.rows[3]).toMatchObject({
+      reason: 'not run yet: the run is paused at gate "approve-release"',
+    });
+    expect(h.spawnsOf("publish")).toBe(0);
+    expect(requestsOf(h.server.requests, "publish")).toHaveLength(0);
+    const state = readState(paused.runDir);
+    expect(state.paused).toEqual({ reason: "gate", node: "approve-release" });
+    expect(state.gates).toEqual({ "approve-release": { status: "waiting" } });
+    expect(state.nodes).toMatchObject({
+      build: { status: "passed" },
+      changelog: { status: "passed" },
+      "approve-release": { status: "waiting" },
+      publish: { status: "skipped" },
+    });
+    expect(rowWords(state.rows)).toEqual(
+      expect.arrayContaining(["build PASS (verified)", "changelog PASS (exit-only)"]),
+    );
+    expect(state.rows).toHaveLength(2);
+    expect(state.legs).toEqual([expect.objectContaining({ kind: "fresh", outcome: "paused" })]);
+    expect(readEvents(paused.runDir).map((e) => e.type)).toContain("gate_paused");
+    return paused;
+  }
+
+  test("approve: the gate row is PASS (approved) with who and the head SHA, its dependents run, and the run succeeds", async () => {
+    const h = await harness({ script: () => releaseScript });
+    const paused = await pausedRun(h);
+    const head = await h.repo.git(["rev-parse", "HEAD"]);
+
+    const { ledger, runDir } = await h.resume(paused.runId, {
+      kind: "approve",
+      gate: "approve-release",
+      by: "alice",
+    });
+
+    expect(rowWords(ledger.rows)).toEqual([
+      "build PASS (verified)",
+      "changelog PASS (exit-only)",
+      "approve-release PASS (approved)",
+      "publish PASS (verified)",
+    ]);
+    expect(asPass(ledger.rows[2]).approvedBy).toEqual({ login: "alice", headSha: head });
+    expect(ledger.conclusion).toMatchObject({ conclusion: "success", outcome: "passed" });
+    // Nothing that passed before the pause ran again.
+    expect(requestsOf(h.server.requests, "build")).toHaveLength(1);
+    expect(requestsOf(h.server.requests, "changelog")).toHaveLength(1);
+    expect(requestsOf(h.server.requests, "publish")).toHaveLength(1);
+
+    const state = readState(runDir);
+    expect(state.paused).toBeNull();
+    expect(state.gates["approve-release"]).toMatchObject({ status: "approved", by: "alice", head_sha: head });
+    expect(state.nodes).toMatchObject({
+      "approve-release": { status: "passed" },
+      publish: { status: "passed", executions: 1 },
+    });
+    expect(state.rows).toHaveLength(4);
+    expect(state.legs).toEqual([
+      expect.objectContaining({ kind: "fresh", outcome: "paused" }),
+      expect.objectContaining({ kind: "approve approve-release", outcome: "completed" }),
+    ]);
+    const events = readEvents(runDir);
+    expect(eventIndex(events, "gate_approved", "approve-release")).toBeLessThan(
+      eventIndex(events, "node_started", "publish"),
+    );
+  });
+
+  test("reject: the gate row is FAIL rejected, its subtree is SKIPPED and never runs, and the run fails", async () => {
+    const h = await harness({ script: () => releaseScript });
+    const paused = await pausedRun(h);
+
+    const { ledger, runDir } = await h.resume(paused.runId, {
+      kind: "reject",
+      gate: "approve-release",
+      by: "bob",
+    });
+
+    expect(rowWords(ledger.rows)).toEqual([
+      "build PASS (verified)",
+      "changelog PASS (exit-only)",
+      "approve-release FAIL rejected",
+      "publish SKIPPED",
+    ]);
+    expect(asFail(ledger.rows[2]).detail).toMatch(/^gate rejected by bob at [0-9a-f]{12}$/);
+    expect(ledger.rows[3]).toMatchObject({ reason: 'dependency "approve-release" was rejected' });
+    expect(h.spawnsOf("publish")).toBe(0);
+    expect(ledger.conclusion).toMatchObject({ conclusion: "failure", outcome: "failed" });
+    const state = readState(runDir);
+    expect(state.gates["approve-release"]).toMatchObject({ status: "rejected", by: "bob" });
+    expect(state.paused).toBeNull();
+    expect(state.nodes).toMatchObject({
+      "approve-release": { status: "failed" },
+      publish: { status: "skipped" },
+    });
+    expect(state.legs.map((l) => [l.kind, l.outcome])).toEqual([
+      ["fresh", "paused"],
+      ["reject approve-release", "completed"],
+    ]);
+    // A rejected gate stays rejected: --retry-failed has nothing it may run.
+    const again = await h.resumeRaw(paused.runId, { kind: "retry-failed" });
+    expect(again).toMatchObject({
+      kind: "nothing_to_retry",
+      message: expect.stringContaining('gate "approve-release", which a person rejected'),
+    });
+    expect(readState(paused.runDir).legs).toHaveLength(2);
+  });
+
+  test("a paused gate is decided by approve/reject only, and only the gate the run waits at", async () => {
+    const h = await harness({ script: () => releaseScript });
+    const paused = await pausedRun(h);
+    const retry = await h.resumeRaw(paused.runId, { kind: "retry-failed" });
+    expect(retry).toMatchObject({
+      kind: "usage_error",
+      message: expect.stringContaining("--approve approve-release"),
+    });
+    const wrong = await h.resumeRaw(paused.runId, { kind: "approve", gate: "publish", by: "alice" });
+    expect(wrong).toMatchObject({
+      kind: "usage_error",
+      message: expect.stringContaining('waiting at gate "approve-release"'),
+    });
+    // Neither refusal changed the run.
+    expect(readState(paused.runDir).legs).toHaveLength(1);
+  });
+
+  test("after an approval the run pauses again at the next undecided gate; a second approval finishes it", async () => {
+    const h = await harness({
+      script: () => ({
+        conversations: [
+          { name: "stage", match: "STAGE-MARK", turns: [{ text: "deployed to staging" }] },
+          { name: "prod", match: "PROD-MARK", turns: [{ text: "deployed to production" }] },
+        ],
+      }),
+    });
+    const graph = `
+name: two-gates
+nodes:
+  - id: qa-sign-off
+    type: gate
+  - id: staging
+    depends_on: [qa-sign-off]
+    prompt: "STAGE-MARK: deploy to staging."
+    allowed_tools: [Read]
+  - id: release-sign-off
+    type: gate
+    depends_on: [staging]
+  - id: production
+    depends_on: [release-sign-off]
+    prompt: "PROD-MARK: deploy to production."
+    allowed_tools: [Read]
+    success_check: { verify: { command: "test -f README.md" } }
+`;
+    const first = await h.run(graph);
+    expect(readState(first.runDir).paused).toEqual({ reason: "gate", node: "qa-sign-off" });
+    expect(h.server.requests).toHaveLength(0);
+
+    const second = await h.resume(first.runId, { kind: "approve", gate: "qa-sign-off", by: "qa" });
+    expect(second.ledger.conclusion).toMatchObject({ conclusion: "action_required", outcome: "paused" });
+    expect(rowWords(second.ledger.rows)).toEqual([
+      "qa-sign-off PASS (approved)",
+      "staging PASS (exit-only)",
+      "release-sign-off SKIPPED",
+      "production SKIPPED",
+    ]);
+    const state2 = readState(second.runDir);
+    expect(state2.paused).toEqual({ reason: "gate", node: "release-sign-off" });
+    expect(state2.gates).toMatchObject({
+      "qa-sign-off": { status: "approved", by: "qa" },
+      "release-sign-off": { status: "waiting" },
+    });
+
+    const third = await h.resume(first.runId, { kind: "approve", gate: "release-sign-off", by: "lead" });
+    expect(rowWords(third.ledger.rows)).toEqual([
+      "qa-sign-off PASS (approved)",
+      "staging PASS (exit-only)",
+      "release-sign-off PASS (approved)",
+      "production PASS (verified)",
+    ]);
+    expect(third.ledger.conclusion).toMatchObject({ conclusion: "success", outcome: "passed" });
+    expect(requestsOf(h.server.requests, "stage")).toHaveLength(1);
+    expect(readState(third.runDir).legs.map((l) => [l.kind, l.outcome])).toEqual([
+      ["fresh", "paused"],
+      ["approve qa-sign-off", "paused"],
+      ["approve release-sign-off", "completed"],
+    ]);
+  });
+
+  test("a gate pause drains a running sibling (it finishes and passes) instead of cancelling it", async () => {
+    const h = await harness({ script: () => releaseScript });
+    const runId = mintRunId();
+    // `changelog` answers only once the gate has paused the run: it is running during the pause.
+    const { ledger, runDir } = await h.run(
+      RELEASE.replace("depends_on: [build, changelog]", "depends_on: [build]"),
+      {
+        runId,
+        executions: {
+          changelog: [
+            {
+              waitFor: { file: join(h.runsDir, runId, "events.jsonl"), pattern: '"type":"gate_paused"' },
+              steps: [{ json: initEvent() }, { json: resultEvent({ result: "changelog updated" }) }],
+            },
+          ],
+        },
+      },
+    );
+    const events = readEvents(runDir);
+    expect(eventIndex(events, "gate_paused", "approve-release")).toBeLessThan(
+      eventIndex(events, "node_passed", "changelog"),
+    );
+    expect(rowWords(ledger.rows)).toEqual([
+      "build PASS (verified)",
+      "changelog PASS (exit-only)",
+      "approve-release SKIPPED",
+      "publish SKIPPED",
+    ]);
+    expect(ledger.conclusion).toMatchObject({ conclusion: "action_required", outcome: "paused" });
+  });
+});
+
+describe("a session limit pauses the run; --retry-failed finishes the rest (SPEC §4; research §5.6)", () => {
+  const NIGHTLY = `
+name: nightly
+nodes:
+  - id: fetch
+    prompt: "FETCH-MARK: collect yesterday's merged pull requests."
+    allowed_tools: [Read]
+  - id: summarise
+    depends_on: [fetch]
+    prompt: "SUMMARISE-MARK: summarise {{ artifacts.fetch }}."
+    allowed_tools: [Read]
+    retry: { max: 2, on: [run_error] }
+  - id: changelog
+    depends_on: [fetch]
+    prompt: "CHANGELOG-MARK: turn {{ artifacts.fetch }} into changelog entries."
+    allowed_tools: [Read]
+  - id: publish
+    depends_on: [summarise, changelog]
+    prompt: "PUBLISH-MARK: publish the digest."
+    allowed_tools: [Read]
+    success_check: { verify: { command: "test -f README.md" } }
+`;
+  const replies = (summarise: ModelScript["conversations"][number]["turns"]): ModelScript => ({
+    conversations: [
+      { name: "fetch", match: "FETCH-MARK", turns: [{ text: "3 pull requests" }] },
+      { name: "summarise", match: "SUMMARISE-MARK", turns: summarise },
+      { name: "changelog", match: "CHANGELOG-MARK", turns: [{ text: "3 entries", delay_ms: 300 }] },
+      { name: "publish", match: "PUBLISH-MARK", turns: [{ text: "published" }] },
+    ],
+  });
+  const LIMIT = "You've hit your session limit · resets 5:20pm (UTC)";
+
+  test("the limited node pauses the run (not a failure, not retried), passed rows are kept; the resumed leg runs only the unpassed nodes and finishes green", async () => {
+    const h = await harness({ script: () => replies([{ error: { status: 429, message: LIMIT } }]) });
+    const paused = await h.run(NIGHTLY);
+
+    expect(paused.ledger.conclusion).toMatchObject({
+      conclusion: "action_required",
+      outcome: "paused",
+      rule: "paused",
+    });
+    // The limit is not the node's failure and is not retried, whatever retry.on says.
+    expect(requestsOf(h.server.requests, "summarise")).toHaveLength(1);
+    expect(h.spawnsOf("summarise")).toBe(1);
+    expect(h.spawnsOf("publish")).toBe(0);
+    const words = rowWords(paused.ledger.rows);
+    expect(words).toContain("fetch PASS (exit-only)");
+    expect(words).toContain("changelog PASS (exit-only)");
+    expect(words).toContain("publish SKIPPED");
+    expect(words.filter((w) => w.startsWith("summarise"))).toEqual([
+      "summarise FAIL run_error superseded",
+      "summarise SKIPPED",
+    ]);
+    expect(paused.ledger.rows.find((r) => r.nodeId === "summarise" && r.verdict === "SKIPPED")).toMatchObject(
+      {
+        reason: "paused at the model's session limit; resume with --retry-failed",
+      },
+    );
+    const state1 = readState(paused.runDir);
+    expect(state1.paused).toEqual({ reason: "session-limit", node: "summarise", resets_at: "5:20pm (UTC)" });
+    expect(state1.nodes).toMatchObject({
+      fetch: { status: "passed" },
+      summarise: { status: "limited" },
+      changelog: { status: "passed" },
+      publish: { status: "skipped" },
+    });
+    expect(state1.gates).toEqual({});
+    expect(state1.legs).toEqual([expect.objectContaining({ kind: "fresh", outcome: "paused" })]);
+    expect(readEvents(paused.runDir).filter((e) => e.type === "session_limit")).toEqual([
+      expect.objectContaining({ node: "summarise", resetsAt: "5:20pm (UTC)" }),
+    ]);
+
+    // The limit reset: the same model now answers.
+    const server = await h.replaceServer(replies([{ text: "digest: 3 changes" }]));
+    const { ledger, runDir } = await h.resume(paused.runId, { kind: "retry-failed" });
+
+    const perNode = (name: string) => requestsOf(server.requests, name).length;
+    expect([perNode("fetch"), perNode("changelog"), perNode("summarise"), perNode("publish")]).toEqual([
+      0, 0, 1, 1,
+    ]);
+    expect(rowWords(ledger.rows)).toEqual([
+      "fetch PASS (exit-only)",
+      "summarise FAIL run_error superseded",
+      "summarise PASS (exit-only)",
+      "changelog PASS (exit-only)",
+      "publish PASS (verified)",
+    ]);
+    expect(ledger.conclusion).toMatchObject({ conclusion: "success", outcome: "passed" });
+    const state2 = readState(runDir);
+    expect(state2.paused).toBeNull();
+    expect(state2.nodes).toMatchObject({
+      fetch: { status: "passed", executions: 1 },
+      summarise: { status: "passed", executions: 2 },
+      changelog: { status: "passed", executions: 1 },
+      publish: { status: "passed", executions: 1 },
+    });
+    expect(state2.rows).toHaveLength(5);
+    expect(state2.legs.map((l) => [l.kind, l.outcome])).toEqual([
+      ["fresh", "paused"],
+      ["retry-failed", "completed"],
+    ]);
+    // The summarise output of the second leg is what the run keeps.
+    expect(asPass(ledger.rows[2]).sessionId).not.toBe(ledger.rows[1]!.sessionId);
+
+    // Nothing is left: a further --retry-failed says so and runs nothing.
+    const again = await h.resumeRaw(paused.runId, { kind: "retry-failed" });
+    expect(again.kind).toBe("nothing_to_retry");
+    expect(server.requests).toHaveLength(2);
+  });
+});
+
+describe("--retry-failed after a FAIL (research §7.6)", () => {
+  test("keeps every PASS, supersedes the FAIL, re-runs the node with its judged reply quoted and its skipped dependents", async () => {
+    const firstReply = "The fix needs a decision on negative numbers.";
+    const h = await harness({
+      script: () => ({
+        conversations: [
+          { name: "plan", match: "PLAN-MARK", turns: [{ text: "plan: handle negatives" }] },
+          { name: "fix", match: "FIX-MARK", turns: [{ text: firstReply }] },
+        ],
+      }),
+    });
+    const graph = `
+name: retry-failed
+nodes:
+  - id: plan
+    prompt: "PLAN-MARK: plan the fix."
+    allowed_tools: [Read]
+  - id: fix
+    depends_on: [plan]
+    prompt: "FIX-MARK: apply {{ artifacts.plan }}. Start your reply with FIXED."
+    allowed_tools: [Read, Edit]
+    success_check: { exit_zero: true, result_matches: "^FIXED" }
+  - id: notify
+    depends_on: [fix]
+    prompt: "NOTIFY-MARK: tell the team."
+    allowed_tools: [Read]
+`;
+    const failed = await h.run(graph);
+    expect(rowWords(failed.ledger.rows)).toEqual([
+      "plan PASS (exit-only)",
+      "fix FAIL result_mismatch",
+      "notify SKIPPED",
+    ]);
+    expect(failed.ledger.conclusion).toMatchObject({ conclusion: "failure" });
+    expect(readState(failed.runDir).nodes.fix).toMatchObject({ status: "failed", judged: true });
+
+    const server = await h.replaceServer({
+      conversations: [
+        {
+          name: "fix",
+          match: ["FIX-MARK", "previous-attempt-reply"],
+          turns: [{ text: "FIXED: negatives rejected" }],
+        },
+        { name: "notify", match: "NOTIFY-MARK", turns: [{ text: "team told" }] },
+      ],
+    });
+    const { ledger, runDir } = await h.resume(failed.runId, { kind: "retry-failed" });
+
+    expect(rowWords(ledger.rows)).toEqual([
+      "plan PASS (exit-only)",
+      "fix FAIL result_mismatch superseded",
+      "fix PASS (self-reported)",
+      "notify PASS (exit-only)",
+    ]);
+    const [retried] = requestsOf(server.requests, "fix");
+    expect(retried!.promptText).toContain(`\n${firstReply}\n<<<END DATA nonce=`);
+    expect(requestsOf(server.requests, "plan")).toHaveLength(0);
+    expect(ledger.conclusion).toMatchObject({ conclusion: "neutral", outcome: "passed" });
+    const state = readState(runDir);
+    expect(state.nodes).toMatchObject({
+      plan: { status: "passed", executions: 1 },
+      fix: { status: "passed", executions: 2 },
+      notify: { status: "passed", executions: 1 },
+    });
+    expect(state.legs.map((l) => [l.kind, l.outcome])).toEqual([
+      ["fresh", "completed"],
+      ["retry-failed", "completed"],
+    ]);
+  });
+});
