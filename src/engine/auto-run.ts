@@ -1,13 +1,18 @@
+/**
+ * The main job: `auto` end to end (SPEC §5, §6, §8). Build-evidence decision before any model call →
+ * planner call (repaired once) → trusted mutations (verify command on every non-gate sink, the tool
+ * ceiling on every planned node) → scheduled node runs → evidence trees → optional commit → ledger and
+ * conclusion. Entry points (`src/action`, `src/cli`) call this once and map the result. The leg itself
+ * (scheduling, node lifecycle, state) is `leg.ts` → `graph-run.ts`, shared with `run` and `resume`.
+ */
 import { resolve } from "node:path";
 import type { BuildEvidenceAnswer, BuildSignal } from "../evidence/answer.js";
 import { decideBuildEvidence } from "../evidence/build-evidence.js";
 import { scanBuildSignals } from "../evidence/build-signals.js";
 import { ignoredFilesFingerprint } from "../evidence/ignored-files.js";
-import { VerifyQueue } from "../evidence/verify.js";
 import { loadGraphObject } from "../graph/load.js";
 import type { RunEnd } from "../ledger/conclusion.js";
 import type { Ledger, PlanSection } from "../ledger/ledger.js";
-import type { LedgerRow } from "../ledger/model.js";
 import { createRedactor } from "../ledger/redact.js";
 import { attachVerifyCommand } from "../plan/attach-verify.js";
 import { buildPlannerPrompt } from "../plan/planner-prompt.js";
@@ -22,7 +27,8 @@ import {
   type RunFrame,
   snapshotLedger,
 } from "./finish-run.js";
-import { executeGraph, type GraphRunHooks, RunStateStore } from "./graph-run.js";
+import { RunStateStore } from "./graph-run.js";
+import { type RunHooks, runLegAndFinish } from "./leg.js";
 import { type PlanningCall, planWithRepair } from "./plan-call.js";
 import { RedactingRunDirectory } from "./redacting-run-dir.js";
 import { mintRunId, type RunId } from "./run-id.js";
@@ -87,16 +93,8 @@ export interface AutoRunOptions {
   readonly runId?: RunId;
 }
 
-/** Progress callbacks; each may be async (the action posts check-run updates from them). */
-export interface AutoRunHooks extends Omit<GraphRunHooks, "onRows" | "onNodeFinished" | "onNodeStarted"> {
-  readonly onRunStarted?: (runId: RunId, runDir: string) => void | Promise<void>;
-  readonly onPlan?: (plan: PlanSection) => void | Promise<void>;
-  /** An in-progress ledger (`conclusion: null`) after planning (`plan`) and after each node (`node`). */
-  readonly onProgress?: (ledger: Ledger, kind: "plan" | "node") => void | Promise<void>;
-  readonly onNodeStarted?: (nodeId: string) => void;
-  readonly onNodeVerifying?: (nodeId: string, command: string) => void;
-  readonly onNodeFinished?: (row: LedgerRow) => void | Promise<void>;
-}
+/** Progress callbacks of `auto`: those of every run (`leg.ts`). */
+export type AutoRunHooks = RunHooks;
 
 export type AutoRunResult =
   | { readonly kind: "usage_error"; readonly message: string }
@@ -317,38 +315,31 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
   store.state.planning_calls = [...planned.calls];
   store.state.plan = plan;
   store.save();
-  const verifyQueue = new VerifyQueue({
-    baseEnv: o.baseEnv,
-    passThrough: o.verifyEnv,
-    knownSecrets: o.knownSecrets,
-    ignoredFiles: { baseline: ignoredBaseline, exclude: ignoredExclude },
-    ...(o.echo ? { echo: o.echo } : {}),
-  });
-  const leg = await executeGraph({
-    graph,
+  const finished = await runLegAndFinish({
+    frame,
     store,
-    dir,
-    redactor,
-    repoDir,
+    graph,
+    plan,
+    calls: planned.calls,
     workDir,
     inputs: {},
-    policies: store.state.tool_policies,
+    policies,
     concurrency: Math.min(o.concurrency, graph.concurrency),
     onFail: o.onFail,
     claudeExecutable: o.claudeExecutable,
     ...(o.model !== undefined ? { model: o.model } : {}),
     modelEnv: o.modelEnv,
-    verifyQueue,
+    verify: {
+      baseEnv: o.baseEnv,
+      passThrough: o.verifyEnv,
+      knownSecrets: o.knownSecrets,
+      ignoredBaseline,
+    },
     ...(o.echo ? { echo: o.echo } : {}),
     ...(o.signal ? { signal: o.signal } : {}),
-    hooks: {
-      ...o.hooks,
-      onRows: async (rows) => {
-        await o.hooks?.onProgress?.(snapshotLedger(frame, { plan, rows, calls: planned.calls }), "node");
-      },
-    },
+    ...(o.hooks ? { hooks: o.hooks } : {}),
   });
-  return finish({ graph, rows: [...leg.rows], plan, calls: planned.calls, end: leg.end });
+  return { kind: "finished", ...finished };
 }
 
 function sumKnown(calls: readonly PlanningCall[]): number | null {

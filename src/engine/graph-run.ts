@@ -643,7 +643,13 @@ export async function executeGraph(o: GraphRunOptions): Promise<GraphRunResult> 
         node.retry.on.includes(row.cause as never);
       if (retrying && row.verdict === "FAIL") row = { ...row, superseded: true };
       const executions = (store.node(id)?.executions ?? 0) + 1;
-      setRecord(id, { status: "running", session_id: row.sessionId, executions });
+      // A PASS is settled in the same state write as its row, so a crash between the two cannot leave a
+      // passed row on a node the next leg would run again.
+      setRecord(id, {
+        status: row.verdict === "PASS" ? "passed" : "running",
+        session_id: row.sessionId,
+        executions,
+      });
       await record(row);
       if (produced.sessionLimit !== null) {
         dir.event({ type: "session_limit", node: id, resetsAt: produced.sessionLimit.resetsAt });

@@ -10,7 +10,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { ignoredFilesFingerprint } from "../evidence/ignored-files.js";
-import { VerifyQueue } from "../evidence/verify.js";
 import type { Graph } from "../graph/graph.js";
 import { formatIssue, type GraphIssue } from "../graph/issue.js";
 import { loadGraphText } from "../graph/load.js";
@@ -19,20 +18,15 @@ import type { Ledger, PlanSection } from "../ledger/ledger.js";
 import { createRedactor } from "../ledger/redact.js";
 import { handWrittenDisclosure } from "../policy/disclosure.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
-import { type FinishedRun, finishRun, type RunFrame, snapshotLedger } from "./finish-run.js";
-import { executeGraph, type GraphRunHooks, RunStateStore } from "./graph-run.js";
+import { type FinishedRun, type RunFrame, snapshotLedger } from "./finish-run.js";
+import { RunStateStore } from "./graph-run.js";
+import { type RunHooks, runLegAndFinish } from "./leg.js";
 import { RedactingRunDirectory } from "./redacting-run-dir.js";
 import { mintRunId, type RunId } from "./run-id.js";
 import { missingClaudeProblem, prepareRepository } from "./run-setup.js";
-import { closeLeg, RUN_STATE_SCHEMA_VERSION } from "./run-state.js";
+import { RUN_STATE_SCHEMA_VERSION } from "./run-state.js";
 
-/** Progress callbacks of `run` and `resume`; each may be async. */
-export interface RunHooks extends Omit<GraphRunHooks, "onRows"> {
-  readonly onRunStarted?: (runId: RunId, runDir: string) => void | Promise<void>;
-  readonly onPlan?: (plan: PlanSection) => void | Promise<void>;
-  /** An in-progress ledger (`conclusion: null`) after the plan (`plan`) and after each execution (`node`). */
-  readonly onProgress?: (ledger: Ledger, kind: "plan" | "node") => void | Promise<void>;
-}
+export type { RunHooks };
 
 /** Everything `run` needs, parsed and checked by the entry point. Times in ms. */
 export interface HandRunOptions {
@@ -98,6 +92,15 @@ export async function runHandWritten(o: HandRunOptions): Promise<HandRunResult> 
     };
   }
   const graph = loaded.graph;
+  // The completion gate (SPEC §7) has its own issue and is not run yet: a node declaring one would pass
+  // without it — a promise the engine would not keep. Refused before anything runs.
+  const withCompletion = graph.nodes.filter((n) => n.completion !== null).map((n) => `"${n.id}"`);
+  if (withCompletion.length > 0) {
+    return {
+      kind: "usage_error",
+      message: `${o.graphSource}: node${withCompletion.length === 1 ? "" : "s"} ${withCompletion.join(", ")} declare${withCompletion.length === 1 ? "s" : ""} completion (SPEC §7), which this version does not run yet; a node would pass without its completion gate. Remove completion (or put the check in success_check.verify). Nothing was run.`,
+    };
+  }
   const missing = missingInputs(graph, o.inputs);
   if (missing.length > 0) {
     return {
@@ -231,21 +234,13 @@ export async function runHandWritten(o: HandRunOptions): Promise<HandRunResult> 
   };
   await o.hooks?.onProgress?.(snapshotLedger(frame, { plan, rows: [], calls: [] }), "plan");
   // The git-ignored files as the run found them (ADR 0003 amendment); only this run's directory is left out.
-  const ignoredExclude = [dir.path];
-  const ignoredBaseline = await ignoredFilesFingerprint(repoDir, { ...gitContext, exclude: ignoredExclude });
-  const verifyQueue = new VerifyQueue({
-    baseEnv: o.baseEnv,
-    passThrough: o.verifyEnv,
-    knownSecrets: o.knownSecrets,
-    ignoredFiles: { baseline: ignoredBaseline, exclude: ignoredExclude },
-    ...(o.echo ? { echo: o.echo } : {}),
-  });
-  const leg = await executeGraph({
-    graph,
+  const ignoredBaseline = await ignoredFilesFingerprint(repoDir, { ...gitContext, exclude: [dir.path] });
+  const finished = await runLegAndFinish({
+    frame,
     store,
-    dir,
-    redactor,
-    repoDir,
+    graph,
+    plan,
+    calls: [],
     workDir,
     inputs: o.inputs,
     policies,
@@ -254,26 +249,17 @@ export async function runHandWritten(o: HandRunOptions): Promise<HandRunResult> 
     claudeExecutable: o.claudeExecutable,
     ...(o.model !== undefined ? { model: o.model } : {}),
     modelEnv: o.modelEnv,
-    verifyQueue,
+    verify: {
+      baseEnv: o.baseEnv,
+      passThrough: o.verifyEnv,
+      knownSecrets: o.knownSecrets,
+      ignoredBaseline,
+    },
     ...(o.echo ? { echo: o.echo } : {}),
     ...(o.signal ? { signal: o.signal } : {}),
-    hooks: {
-      ...o.hooks,
-      onRows: async (rows) => {
-        await o.hooks?.onProgress?.(snapshotLedger(frame, { plan, rows, calls: [] }), "node");
-      },
-    },
+    ...(o.hooks ? { hooks: o.hooks } : {}),
   });
-  store.state.legs = closeLeg(store.state.legs, leg.end);
-  store.save();
-  const { ledger, ledgerPath, digests } = await finishRun(frame, {
-    graph,
-    rows: [...leg.rows],
-    plan,
-    calls: [],
-    end: leg.end,
-  });
-  return { kind: "finished", ledger, runDir: dir.path, ledgerPath, digests };
+  return { kind: "finished", ...finished };
 }
 
 /** `{{ inputs.NAME }}` names used anywhere in the graph (prompt, cwd, verify command and cwd) and not given. */

@@ -17,20 +17,20 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { startingCommit } from "../evidence/evidence-tree.js";
 import { ignoredFilesFromData } from "../evidence/ignored-files.js";
-import { VerifyQueue } from "../evidence/verify.js";
 import type { Graph } from "../graph/graph.js";
 import { formatIssue } from "../graph/issue.js";
 import { loadGraphObject } from "../graph/load.js";
 import type { Ledger, PlanSection } from "../ledger/ledger.js";
 import type { FailRow } from "../ledger/model.js";
 import { createRedactor } from "../ledger/redact.js";
-import { type FinishedRun, finishRun, type RunFrame, snapshotLedger } from "./finish-run.js";
-import { executeGraph, IGNORED_BASELINE_FILE, RunStateStore } from "./graph-run.js";
+import { type FinishedRun, type RunFrame, snapshotLedger } from "./finish-run.js";
+import { IGNORED_BASELINE_FILE, RunStateStore } from "./graph-run.js";
 import type { RunHooks } from "./hand-run.js";
+import { runLegAndFinish } from "./leg.js";
 import { RedactingRunDirectory } from "./redacting-run-dir.js";
 import { isRunId, type RunId } from "./run-id.js";
 import { missingClaudeProblem, workingDirectoryProblem } from "./run-setup.js";
-import { approvedGateRow, closeLeg, type RunState, RunStateError, readRunState } from "./run-state.js";
+import { approvedGateRow, type RunState, RunStateError, readRunState } from "./run-state.js";
 
 /** What the resumed leg does. `by` is who decided (a login, or the local user in the CLI). */
 export type ResumeAction =
@@ -311,19 +311,12 @@ export async function resumeRun(o: ResumeOptions): Promise<ResumeResult> {
       ? safeJson(readFileSync(baselinePath, "utf8"))
       : { kind: "unknown", reason: `${IGNORED_BASELINE_FILE} is missing`, overBound: false },
   );
-  const verifyQueue = new VerifyQueue({
-    baseEnv: o.baseEnv,
-    passThrough: state.verify.env,
-    knownSecrets: o.knownSecrets,
-    ignoredFiles: { baseline, exclude: [dir.path] },
-    ...(o.echo ? { echo: o.echo } : {}),
-  });
-  const leg = await executeGraph({
-    graph,
+  const finished = await runLegAndFinish({
+    frame,
     store,
-    dir,
-    redactor,
-    repoDir: state.repo_dir,
+    graph,
+    plan,
+    calls,
     workDir: state.work_dir,
     inputs: state.inputs,
     // Verbatim from the first leg: a resumed leg never widens a tool policy (SPEC §8).
@@ -333,26 +326,17 @@ export async function resumeRun(o: ResumeOptions): Promise<ResumeResult> {
     claudeExecutable: o.claudeExecutable,
     ...(state.model !== undefined ? { model: state.model } : {}),
     modelEnv: o.modelEnv,
-    verifyQueue,
+    verify: {
+      baseEnv: o.baseEnv,
+      passThrough: state.verify.env,
+      knownSecrets: o.knownSecrets,
+      ignoredBaseline: baseline,
+    },
     ...(o.echo ? { echo: o.echo } : {}),
     ...(o.signal ? { signal: o.signal } : {}),
-    hooks: {
-      ...o.hooks,
-      onRows: async (rows) => {
-        await o.hooks?.onProgress?.(snapshotLedger(frame, { plan, rows, calls }), "node");
-      },
-    },
+    ...(o.hooks ? { hooks: o.hooks } : {}),
   });
-  store.state.legs = closeLeg(store.state.legs, leg.end);
-  store.save();
-  const { ledger, ledgerPath, digests } = await finishRun(frame, {
-    graph,
-    rows: [...leg.rows],
-    plan,
-    calls,
-    end: leg.end,
-  });
-  return { kind: "finished", ledger, runDir: dir.path, ledgerPath, digests };
+  return { kind: "finished", ...finished };
 }
 
 function safeJson(text: string): unknown {

@@ -270,6 +270,7 @@ export function approvedGateRow(gate: string, by: string, headSha: string, sink:
     usage: null,
     numTurns: null,
     sink,
-    detail: `gate approved by ${by} at ${headSha.slice(0, 12)}`,
+    // Who and which head are on `approvedBy`, which every renderer prints beside the verdict.
+    detail: "gate approved",
   };
 }

@@ -32,7 +32,8 @@ export type AdvisoryKind =
   | "exit-code-unchecked"
   | "verify-splices-model-output"
   | "feedback-not-quoted"
-  | "no-tools-no-verify";
+  | "no-tools-no-verify"
+  | "completion-not-run";
 
 /** A finding that does not stop a run. `reason` says what is wrong and what to change. */
 export interface Advisory {
@@ -87,6 +88,13 @@ export function graphAdvisories(graph: Graph, options: { readonly inputs: readon
       advisories.push({ nodeId: node.id, kind, reason });
     };
     for (const reason of unresolvedInputs(spec, given, declared)) add("unresolved-input", reason);
+    if (node.completion !== null) {
+      add(
+        "completion-not-run",
+        "declares completion (SPEC §7), which this version does not run: `run` refuses the graph rather than " +
+          "pass the node without its completion gate; put the check in success_check.verify for now",
+      );
+    }
     const verdict = uncheckedVerdict(node);
     if (verdict !== null) add("unchecked-verdict", verdict);
     if (node.success_check.result_matches !== null && !node.success_check.exit_zero) {

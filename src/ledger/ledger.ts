@@ -116,12 +116,13 @@ export interface PlanningCall {
  * Planning, node and overall cost, and token sums. A call with `costUsd: null` makes its total `unknown`
  * (never `$0`), with the known subtotal kept.
  *
- * SKIPPED rows are not calls and count for nothing. A row that spawned nothing (a gate, the engine's own
- * `verify` row) must carry `costUsd: 0`, or it is counted as a call without USD.
+ * SKIPPED rows are not calls and count for nothing. Nor does a row that spawned nothing (a gate's
+ * decision, a node that failed before its CLI started, the engine's own `verify` row): it carries no
+ * session, `costUsd: 0` and no usage. Any other row is a call; one without USD makes the total `unknown`.
  */
 export function computeTotals(rows: readonly LedgerRow[], planningCalls: readonly PlanningCall[]): Totals {
   const nodeCalls: PlanningCall[] = rows
-    .filter((row) => row.verdict !== "SKIPPED")
+    .filter((row) => row.verdict !== "SKIPPED" && !spawnedNothing(row))
     .map((row) => ({ costUsd: row.costUsd, usage: row.usage }));
   const planning = sumUsd(planningCalls);
   const nodes = sumUsd(nodeCalls);
@@ -131,6 +132,11 @@ export function computeTotals(rows: readonly LedgerRow[], planningCalls: readonl
     total: addUsd(planning, nodes),
     tokens: sumTokens([...planningCalls, ...nodeCalls]),
   };
+}
+
+/** A row no CLI call stands behind: no session, nothing spent, no usage. */
+function spawnedNothing(row: LedgerRow): boolean {
+  return row.sessionId === null && row.costUsd === 0 && row.usage === null;
 }
 
 function sumUsd(calls: readonly PlanningCall[]): UsdTotal {

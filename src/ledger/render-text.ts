@@ -51,7 +51,8 @@ export function renderLedgerText(ledger: Ledger): string {
 
 function header(ledger: Ledger): string {
   const runtime = ledger.model === undefined ? ledger.runtime : `${ledger.runtime} (${ledger.model})`;
-  const n = ledger.rows.length;
+  // A SKIPPED row is a node that never ran: not an execution.
+  const n = ledger.rows.filter((row) => row.verdict !== "SKIPPED").length;
   return `Run ${ledger.runId} — ${ledger.mode}, ${runtime} — ${n} ${n === 1 ? "execution" : "executions"}`;
 }
 

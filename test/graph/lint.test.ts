@@ -233,7 +233,7 @@ describe("verify-splices-model-output: model-written text inside a check's comma
         completion: { verify: { command: "{{ artifacts.up | inline }}" }, max_attempts: 1 },
       }),
     );
-    expect(advisoriesOf(graph)).toEqual([
+    expect(advisoriesOf(graph).filter((a) => !a.includes("does not run"))).toEqual([
       'advisory: node "review": completion.verify.command splices model-written text into the check with ' +
         "{{ artifacts.up | inline }}, so the model decides what the check runs (and can make it pass); use the " +
         "file's path {{ artifacts.up }} and read it in the command",
@@ -301,5 +301,22 @@ describe("no-tools-no-verify: an agent node declaring neither allowed_tools nor 
 
   test("a gate spawns nothing and gets no advisory", () => {
     expect(advisoriesOf(graphOf(tooled("a"), gate("ok", { depends_on: ["a"] })))).toEqual([]);
+  });
+});
+
+describe("completion is not run by this version", () => {
+  test("a node declaring completion gets an advisory; the same node without it gets none of that kind", () => {
+    const withCompletion = [
+      "nodes:",
+      "  - id: build",
+      "    prompt: Build it.",
+      "    allowed_tools: [Read]",
+      "    success_check: { verify: { command: npm test } }",
+      "    completion: { verify: { command: npm test }, max_attempts: 2 }",
+      "",
+    ].join("\n");
+    const kinds = (text: string) => lintGraph(text, "g.yml").advisories.map((a) => a.kind);
+    expect(kinds(withCompletion)).toContain("completion-not-run");
+    expect(kinds(withCompletion.replace(/ {4}completion:.*\n/, ""))).not.toContain("completion-not-run");
   });
 });

@@ -1,0 +1,92 @@
+/**
+ * One leg, from the verify queue to the written ledger: the part `auto`, `run` and `resume` share once the
+ * graph, its policies and the run state are in place. The verifier compares every verify's git-ignored
+ * files with the leg's baseline (ADR 0003 amendment) and leaves only this run's own directory out.
+ */
+import type { IgnoredFiles } from "../evidence/ignored-files.js";
+import { VerifyQueue } from "../evidence/verify.js";
+import type { Ledger, PlanningCall, PlanSection } from "../ledger/ledger.js";
+import { type FinishedRun, finishRun, type RunFrame, snapshotLedger } from "./finish-run.js";
+import { executeGraph, type GraphRunHooks, type GraphRunOptions } from "./graph-run.js";
+import type { RunId } from "./run-id.js";
+import { closeLeg } from "./run-state.js";
+
+/** Progress callbacks of `auto`, `run` and `resume`; each may be async (the action posts check-run updates). */
+export interface RunHooks extends Omit<GraphRunHooks, "onRows"> {
+  readonly onRunStarted?: (runId: RunId, runDir: string) => void | Promise<void>;
+  readonly onPlan?: (plan: PlanSection) => void | Promise<void>;
+  /** An in-progress ledger (`conclusion: null`) after the plan (`plan`) and after each execution (`node`). */
+  readonly onProgress?: (ledger: Ledger, kind: "plan" | "node") => void | Promise<void>;
+}
+
+/** Everything one leg needs besides what the frame holds. Times in ms. */
+export interface LegOptions
+  extends Pick<
+    GraphRunOptions,
+    | "graph"
+    | "store"
+    | "workDir"
+    | "inputs"
+    | "policies"
+    | "concurrency"
+    | "onFail"
+    | "claudeExecutable"
+    | "model"
+    | "modelEnv"
+    | "echo"
+    | "signal"
+  > {
+  readonly frame: RunFrame;
+  readonly plan: PlanSection;
+  /** The planner calls of the run (for the totals); `[]` outside `auto`. */
+  readonly calls: readonly PlanningCall[];
+  /** The verify commands' environment and the git-ignored files baseline of this leg. */
+  readonly verify: {
+    readonly baseEnv: Readonly<Record<string, string | undefined>>;
+    readonly passThrough: readonly string[];
+    readonly knownSecrets: readonly string[];
+    readonly ignoredBaseline: IgnoredFiles;
+  };
+  readonly hooks?: RunHooks;
+}
+
+/** Runs the leg, closes it in `state.json`, and writes the ledger. Rejects only on internal errors. */
+export async function runLegAndFinish(o: LegOptions): Promise<FinishedRun & { readonly runDir: string }> {
+  const { frame, store, plan, calls } = o;
+  const verifyQueue = new VerifyQueue({
+    baseEnv: o.verify.baseEnv,
+    passThrough: o.verify.passThrough,
+    knownSecrets: o.verify.knownSecrets,
+    ignoredFiles: { baseline: o.verify.ignoredBaseline, exclude: [frame.dir.path] },
+    ...(o.echo ? { echo: o.echo } : {}),
+  });
+  const leg = await executeGraph({
+    graph: o.graph,
+    store,
+    dir: frame.dir,
+    redactor: frame.redactor,
+    repoDir: frame.repoDir,
+    workDir: o.workDir,
+    inputs: o.inputs,
+    policies: o.policies,
+    concurrency: o.concurrency,
+    onFail: o.onFail,
+    claudeExecutable: o.claudeExecutable,
+    ...(o.model !== undefined ? { model: o.model } : {}),
+    modelEnv: o.modelEnv,
+    verifyQueue,
+    ...(o.echo ? { echo: o.echo } : {}),
+    ...(o.signal ? { signal: o.signal } : {}),
+    hooks: {
+      ...o.hooks,
+      onRows: async (rows) => {
+        await o.hooks?.onProgress?.(snapshotLedger(frame, { plan, rows, calls }), "node");
+      },
+    },
+  });
+  store.state.planning_calls = [...calls];
+  store.state.legs = closeLeg(store.state.legs, leg.end);
+  store.save();
+  const finished = await finishRun(frame, { graph: o.graph, rows: [...leg.rows], plan, calls, end: leg.end });
+  return { ...finished, runDir: frame.dir.path };
+}
