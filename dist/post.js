@@ -25927,6 +25927,17 @@ function judgeRows(input) {
       reason: "Every sink was verified, but the verified tree could not be compared with the posted commit's tree, so the evidence cannot be tied to this commit."
     });
   }
+  const distinctTrees = [...new Set(trees.filter((tree) => tree !== null))];
+  if (distinctTrees.length > 1) {
+    const which2 = verified.map((id) => `sink "${id}": ${(last.get(id)?.verify?.evidenceTree ?? "unknown").slice(0, 12)}`).join("; ");
+    return {
+      conclusion: "action_required",
+      outcome: "passed",
+      rule: "verified-different-trees",
+      title: "Verified, but the sinks verified different trees",
+      reason: `Each sink's verify passed on the files it saw, but the sinks saw different files (${which2}): nodes changed files between the verifies, so no single tree passed every sink's verify and the final files were not verified as a whole. Do not push the patch as it is; re-run so that every sink verifies the same files.`
+    };
+  }
   if (offCommit) {
     return {
       conclusion: "action_required",

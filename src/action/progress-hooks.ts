@@ -1,18 +1,26 @@
 /**
- * The engine hooks every running mode gives (SPEC §6): one log line per transition, and the in-progress
- * ledger posted to the check run — the plan at once, then as nodes finish, at most one update per 10 s
+ * The engine hooks every running mode gives (SPEC §6): one log line per node event, worded as the CLI
+ * words them (src/progress/node-lines.ts) but without the free-text detail (the ledger printed at the end
+ * shows it, fenced from the runner's workflow-command parser), and the in-progress ledger posted to the
+ * check run — the plan at once, then as nodes finish, at most one update per 10 s
  * ({@link CheckRunReporter}'s throttle; the final completion is never throttled).
  */
 import * as core from "@actions/core";
+import type { RetryInfo } from "../engine/graph-run.js";
 import type { CheckRunReporter } from "../github/check-run-reporter.js";
 import type { Ledger, PlanSection } from "../ledger/ledger.js";
 import type { LedgerRow } from "../ledger/model.js";
+import { NodeLines, nodeLine, pauseLine } from "../progress/node-lines.js";
 
 /** Hooks that fit `runAuto`, `runHandWritten` and `resumeRun` alike. */
 export interface ProgressHooks {
   readonly onPlan: (plan: PlanSection) => void;
-  readonly onNodeStarted: (nodeId: string) => void;
+  readonly onNodeStarted: (
+    nodeId: string,
+    info?: { readonly attempt: number; readonly round: number },
+  ) => void;
   readonly onNodeVerifying: (nodeId: string, command: string) => void;
+  readonly onNodeRetried: (nodeId: string, info: RetryInfo) => void;
   readonly onNodeFinished: (row: LedgerRow) => void;
   readonly onGatePaused: (gate: string) => void;
   readonly onSessionLimit: (nodeId: string, resetsAt: string | null) => void;
@@ -21,19 +29,17 @@ export interface ProgressHooks {
 
 /** `reporter` may have no check run yet (a resume creates it when its leg starts): progress then waits. */
 export function progressHooks(reporter: CheckRunReporter): ProgressHooks {
+  const lines = new NodeLines();
   return {
     onPlan: (plan) => core.info(`plan: ${plan.nodes.map((n) => n.id).join(", ")}`),
-    onNodeStarted: (id) => core.info(`node ${id} started`),
-    onNodeVerifying: (id, command) => core.info(`node ${id}: the engine runs the verify command: ${command}`),
-    onNodeFinished: (row) =>
-      core.info(
-        `node ${row.nodeId}: ${row.verdict}${row.verdict === "PASS" ? ` (${row.qualifier})` : row.verdict === "FAIL" ? ` ${row.cause}` : ""}`,
-      ),
-    onGatePaused: (gate) => core.info(`gate ${gate}: the run pauses for a person's decision`),
-    onSessionLimit: (id, resetsAt) =>
-      core.info(
-        `node ${id} hit the model's session limit${resetsAt ? ` (resets at ${resetsAt})` : ""}: the run pauses`,
-      ),
+    onNodeStarted: (id, info) => core.info(lines.started(id, info)),
+    onNodeVerifying: (id, command) => core.info(lines.verifying(id, command)),
+    onNodeRetried: (id, info) => core.info(lines.retried(id, info)),
+    onNodeFinished: (row) => core.info(nodeLine(row, { detail: false })),
+    onGatePaused: (gate) =>
+      core.info(pauseLine({ kind: "gate", gate }, "the run pauses for a person's decision")),
+    onSessionLimit: (nodeId, resetsAt) =>
+      core.info(pauseLine({ kind: "session-limit", nodeId, resetsAt }, "the run pauses")),
     onProgress: async (ledger, kind) => {
       await reporter.progress(ledger, kind === "plan");
     },

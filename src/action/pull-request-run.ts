@@ -4,41 +4,25 @@
  * for the post step at once; input problems then complete it `action_required`; and the maintainers' policy
  * file is read from the **base** ref (never the PR's checkout) before anything runs.
  */
-import { mkdirSync } from "node:fs";
-import { join, resolve } from "node:path";
 import * as core from "@actions/core";
 import { mintRunId, type RunId } from "../engine/run-id.js";
 import { type BaseRefPolicy, PolicyReadError, prCopyNote, readBaseRefPolicy } from "../github/base-policy.js";
-import { CheckRunClient, type CheckRunRef, CheckRunWriteError } from "../github/check-run.js";
-import { CheckRunReporter } from "../github/check-run-reporter.js";
+import { type CheckRunRef, CheckRunWriteError } from "../github/check-run.js";
+import type { CheckRunReporter } from "../github/check-run-reporter.js";
 import { type PullRequestEventContext, readEventContext } from "../github/event-context.js";
 import { writeJobSummary } from "../github/job-summary.js";
 import { apiUrlFromEnv, createOctokit, type GateOctokit } from "../github/octokit.js";
-import { createRedactor } from "../ledger/redact.js";
-import type { PolicyFileResult } from "../policy/policy-file.js";
-import { type ActionInputs, describeMode, type InputsResult } from "./inputs.js";
-import { SAVED_STATE } from "./state.js";
+import { autoRunPolicy, type PolicyFileResult, policySummary } from "../policy/policy-file.js";
+import { describeMode, type InputsResult } from "./inputs.js";
+import { checkRunReporter, type RunningMode, runnerFolders, saveCheckRun } from "./running-mode.js";
 import { type Env, endEarly, usageFailure } from "./step-result.js";
 
 /** Everything a pull-request mode needs once the check run exists and the policy was read. */
-export interface PullRequestRun {
-  readonly env: Env;
-  readonly signal?: AbortSignal;
-  readonly inputs: ActionInputs;
+export interface PullRequestRun extends RunningMode {
   readonly event: PullRequestEventContext;
   readonly octokit: GateOctokit;
-  readonly reporter: CheckRunReporter;
   readonly runId: RunId;
-  /** `GITHUB_WORKSPACE`: the checkout. */
-  readonly workspace: string;
-  /** `RUNNER_TEMP`. */
-  readonly temp: string;
-  /** `<RUNNER_TEMP>/evidence-gate/runs`: run directories. */
-  readonly runsDir: string;
-  readonly secrets: readonly string[];
   readonly policy: Extract<PolicyFileResult, { ok: true }>;
-  /** Notes for the summaries (the PR's ignored copy of the policy file, say). */
-  readonly notes: readonly string[];
 }
 
 export interface OpenPullRequestRunOptions {
@@ -78,25 +62,14 @@ export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<
     return null;
   }
   const octokit = createOctokit({ token, baseUrl: apiUrlFromEnv(env) });
-  const reporter = new CheckRunReporter({
-    client: new CheckRunClient({
-      octokit,
-      owner: event.owner,
-      repo: event.repo,
-      warn: (m) => core.warning(m),
-      redact: createRedactor(o.secrets).text,
-    }),
+  const { reporter } = checkRunReporter({
+    octokit,
+    owner: event.owner,
+    repo: event.repo,
+    secrets: o.secrets,
     name: parsed.ok ? parsed.inputs.checkName : "evidence-gate",
     headSha: event.headSha,
     detailsUrl: event.run.runUrl,
-    // A failed mid-run update is reported and the run goes on; the final completion still must succeed.
-    onProgressError: (error) =>
-      core.warning(
-        `could not update the check run with progress: ${error instanceof Error ? error.message : String(error)}`,
-      ),
-    // Every path that completes the check run (finish, endEarly, the crash handler) passes here, and only
-    // after GitHub accepted the write: the post step then leaves the check run alone.
-    onCompleted: () => core.saveState(SAVED_STATE.checkRunCompleted, "true"),
   });
   o.exposeReporter(reporter);
   const runId = mintRunId();
@@ -111,10 +84,7 @@ export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<
     await checkRunNotCreated(error, env);
     return null;
   }
-  core.saveState(SAVED_STATE.checkRunId, String(ref.id));
-  core.saveState(SAVED_STATE.runId, runId);
-  core.setOutput("check-run-id", String(ref.id));
-  if (ref.htmlUrl) core.setOutput("check-run-url", ref.htmlUrl);
+  saveCheckRun(ref, runId);
   core.setOutput("run-id", runId);
 
   if (!parsed.ok) {
@@ -122,10 +92,7 @@ export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<
     await endEarly(reporter, { kind: "usage-error", message }, message, env);
     return null;
   }
-  const workspace = resolve(env.GITHUB_WORKSPACE ?? process.cwd());
-  const temp = env.RUNNER_TEMP ?? join(workspace, ".evidence-gate-tmp");
-  const runsDir = join(temp, "evidence-gate", "runs");
-  mkdirSync(runsDir, { recursive: true });
+  const folders = runnerFolders(env);
 
   // Policy comes from the base branch, code from the head (SPEC §9): the PR's own copy is never read for
   // its values. A policy that cannot be read, or does not parse, stops the run before anything is spent.
@@ -151,7 +118,7 @@ export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<
     return null;
   }
   const notes: string[] = [];
-  const ignoredCopy = await prCopyNote(workspace, basePolicy);
+  const ignoredCopy = await prCopyNote(folders.workspace, basePolicy);
   if (ignoredCopy !== null) {
     core.notice(ignoredCopy);
     notes.push(ignoredCopy);
@@ -169,13 +136,22 @@ export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<
     octokit,
     reporter,
     runId,
-    workspace,
-    temp,
-    runsDir,
+    ...folders,
     secrets: o.secrets,
     policy: basePolicy.result,
     notes,
   };
+}
+
+/** The base branch's policy as the engine takes it (`undefined` when there is none), said in the log. */
+export function announcePolicy(run: PullRequestRun): ReturnType<typeof autoRunPolicy> {
+  const policy = autoRunPolicy(run.policy);
+  core.info(
+    policy === undefined
+      ? `policy: no .github/evidence-gate.yml on the base ref ${run.event.baseRef}: the defaults apply`
+      : `policy: ${policy.source}: ${policySummary(run.policy.policy)}`,
+  );
+  return policy;
 }
 
 /**

@@ -14,15 +14,15 @@
  *    run may have started on another runner), and the result is reported like any run, the run directory
  *    uploaded again for a later leg.
  */
-import { existsSync, mkdirSync, rmSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import * as core from "@actions/core";
 import { type ResumeAction, resumeRun } from "../engine/resume-run.js";
 import { readRunState } from "../engine/run-state.js";
 import { runArtifactName } from "../github/artifact.js";
 import { extractArtifactZip, UnsafeArchiveError } from "../github/artifact-zip.js";
-import { CheckRunClient, type CheckRunRef } from "../github/check-run.js";
-import { CheckRunReporter } from "../github/check-run-reporter.js";
+import type { CheckRunClient, CheckRunRef } from "../github/check-run.js";
+import type { CheckRunReporter } from "../github/check-run-reporter.js";
 import { readEventContext } from "../github/event-context.js";
 import { apiUrlFromEnv, createOctokit } from "../github/octokit.js";
 import {
@@ -32,13 +32,17 @@ import {
   RunArtifactError,
 } from "../github/run-artifact-download.js";
 import { readRunStateDigests, runStateDigestProblem } from "../github/run-state-digest.js";
-import { createRedactor } from "../ledger/redact.js";
 import { unreachable } from "../ledger/unreachable.js";
-import { ClaudeSetup } from "./claude-setup.js";
 import { type ActionInputs, describeMode, type ModeInputs } from "./inputs.js";
 import { progressHooks } from "./progress-hooks.js";
-import { reportFinished } from "./report-finished.js";
-import { SAVED_STATE } from "./state.js";
+import {
+  checkRunReporter,
+  engineOptions,
+  type RunningMode,
+  reportRun,
+  runnerFolders,
+  saveCheckRun,
+} from "./running-mode.js";
 import { type Env, failWithoutCheckRun, usageFailure } from "./step-result.js";
 
 export interface ResumeModeOptions {
@@ -103,11 +107,8 @@ export async function runResumeMode(o: ResumeModeOptions): Promise<void> {
     `run ${mode.runId}: artifact ${name} (id ${artifact.id}, ${artifact.sizeInBytes} bytes) of workflow run ${artifact.workflowRunId ?? "?"} on ${headSha.slice(0, 7)}`,
   );
 
-  const workspace = resolve(env.GITHUB_WORKSPACE ?? process.cwd());
-  const temp = env.RUNNER_TEMP ?? join(workspace, ".evidence-gate-tmp");
-  const runsDir = join(temp, "evidence-gate", "runs");
-  mkdirSync(runsDir, { recursive: true });
-  const runDir = join(runsDir, mode.runId);
+  const folders = runnerFolders(env);
+  const runDir = join(folders.runsDir, mode.runId);
   try {
     const zip = await downloadRunArtifact({
       octokit,
@@ -120,6 +121,8 @@ export async function runResumeMode(o: ResumeModeOptions): Promise<void> {
     if (existsSync(runDir)) rmSync(runDir, { recursive: true, force: true });
     const extracted = await extractArtifactZip(zip, runDir);
     core.info(`run ${mode.runId}: ${extracted.files} files extracted into ${runDir}`);
+    // A lock in a downloaded copy belonged to a process on another runner: meaningless here.
+    rmSync(join(runDir, "run.lock"), { force: true });
   } catch (error) {
     if (!(error instanceof RunArtifactError) && !(error instanceof UnsafeArchiveError)) throw error;
     return failWithoutCheckRun(env, {
@@ -137,23 +140,14 @@ export async function runResumeMode(o: ResumeModeOptions): Promise<void> {
     });
   }
 
-  const client = new CheckRunClient({
+  const { client, reporter } = checkRunReporter({
     octokit,
     owner: event.owner,
     repo: event.repo,
-    warn: (m) => core.warning(m),
-    redact: createRedactor(o.secrets).text,
-  });
-  const reporter = new CheckRunReporter({
-    client,
+    secrets: o.secrets,
     name: inputs.checkName,
     headSha,
     detailsUrl: event.run.runUrl,
-    onProgressError: (error) =>
-      core.warning(
-        `could not update the check run with progress: ${error instanceof Error ? error.message : String(error)}`,
-      ),
-    onCompleted: () => core.saveState(SAVED_STATE.checkRunCompleted, "true"),
   });
   o.exposeReporter(reporter);
   const action: ResumeAction =
@@ -165,10 +159,7 @@ export async function runResumeMode(o: ResumeModeOptions): Promise<void> {
       existing !== undefined && existing.externalId === mode.runId
         ? await reporter.restart(existing.id, { externalId: mode.runId, summary })
         : await reporter.start(mode.runId, summary, "evidence-gate: resuming");
-    core.saveState(SAVED_STATE.checkRunId, String(ref.id));
-    core.saveState(SAVED_STATE.runId, mode.runId);
-    core.setOutput("check-run-id", String(ref.id));
-    if (ref.htmlUrl) core.setOutput("check-run-url", ref.htmlUrl);
+    saveCheckRun(ref, mode.runId);
   };
   core.setOutput("run-id", mode.runId);
 
@@ -200,29 +191,27 @@ export async function runResumeMode(o: ResumeModeOptions): Promise<void> {
     });
   }
 
-  const claude = new ClaudeSetup({ inputs, env, secrets: o.secrets, temp });
-  const hooks = progressHooks(reporter);
-  const result = await resumeRun({
-    runsDir,
-    runId: mode.runId,
-    action,
-    headSha,
-    // The run may have started on another runner: the state's repository path is this checkout now.
-    repoDir: workspace,
-    ...(inputs.concurrency !== undefined ? { concurrency: inputs.concurrency } : {}),
-    commit: false,
-    surface: "action",
-    get claudeExecutable() {
-      return claude.executable;
-    },
-    beforeFirstModelCall: claude.beforeFirstModelCall,
-    modelEnv: claude.modelEnv,
-    baseEnv: env,
-    knownSecrets: o.secrets,
-    echo: claude.echo,
+  const run: RunningMode = {
+    env,
     ...(o.signal ? { signal: o.signal } : {}),
-    hooks: { ...hooks, onRunStarted: takeOverCheckRun },
-  });
+    inputs,
+    reporter,
+    runId: mode.runId,
+    ...folders,
+    secrets: o.secrets,
+    notes: [],
+  };
+  const result = await resumeRun(
+    engineOptions(run, {
+      runId: mode.runId,
+      action,
+      headSha,
+      // The run may have started on another runner: the state's repository path is this checkout now.
+      repoDir: folders.workspace,
+      ...(inputs.concurrency !== undefined ? { concurrency: inputs.concurrency } : {}),
+      hooks: { ...progressHooks(reporter), onRunStarted: takeOverCheckRun },
+    }),
+  );
   switch (result.kind) {
     case "usage_error":
       return failWithoutCheckRun(env, {
@@ -239,15 +228,7 @@ export async function runResumeMode(o: ResumeModeOptions): Promise<void> {
         message: `${result.message}. Its check run keeps its verdict; nothing ran.`,
       });
     case "finished":
-      return reportFinished({
-        finished: result,
-        runId: mode.runId,
-        reporter,
-        checkName: inputs.checkName,
-        env,
-        temp,
-        secrets: o.secrets,
-      });
+      return reportRun(run, result);
     default:
       return unreachable(result);
   }

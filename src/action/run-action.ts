@@ -16,16 +16,13 @@ import { type AutoRunResult, runAuto } from "../engine/auto-run.js";
 import type { CheckRunReporter } from "../github/check-run-reporter.js";
 import { secretForms } from "../ledger/redact.js";
 import { unreachable } from "../ledger/unreachable.js";
-import { autoRunPolicy, policySummary } from "../policy/policy-file.js";
-import { ClaudeSetup } from "./claude-setup.js";
 import { DEFAULT_AUTO_CONCURRENCY, type InputsResult, readActionInputs } from "./inputs.js";
 import { runLintMode } from "./lint-mode.js";
-import { progressHooks } from "./progress-hooks.js";
-import { openPullRequestRun, type PullRequestRun } from "./pull-request-run.js";
-import { reportFinished } from "./report-finished.js";
+import { announcePolicy, openPullRequestRun, type PullRequestRun } from "./pull-request-run.js";
 import { runResumeMode } from "./resume-mode.js";
 import { runGraphMode } from "./run-graph-mode.js";
-import { type Env, endEarly } from "./step-result.js";
+import { endRun, engineOptions, reportRun } from "./running-mode.js";
+import type { Env } from "./step-result.js";
 
 /** Runs the action; sets outputs and the step's status. Never throws. */
 export async function runAction(env: Env = process.env, signal?: AbortSignal): Promise<void> {
@@ -113,74 +110,35 @@ async function main(
 
 /** `auto`: plan from the goal, run, report (SPEC §5: the refusal check runs before any model call). */
 async function runAutoMode(run: PullRequestRun, goal: string): Promise<void> {
-  const { env, event, inputs, reporter } = run;
-  const policy = autoRunPolicy(run.policy);
-  core.info(
-    policy === undefined
-      ? `policy: no .github/evidence-gate.yml on the base ref ${event.baseRef}: the defaults apply`
-      : `policy: ${policy.source}: ${policySummary(run.policy.policy)}`,
-  );
-  const claude = new ClaudeSetup({ inputs, env, secrets: run.secrets, temp: run.temp });
-  const result: AutoRunResult = await runAuto({
-    runId: run.runId,
-    goal,
-    repoDir: run.workspace,
-    ...(inputs.workingDirectory !== undefined ? { workingDirectory: inputs.workingDirectory } : {}),
-    ...(inputs.verifyCmd !== undefined ? { verifyCmd: inputs.verifyCmd } : {}),
-    verifyTimeoutMs: inputs.verifyTimeoutMs,
-    verifyEnv: inputs.verifyEnv,
-    acceptNoBuildEvidence: inputs.acceptNoBuildEvidence,
-    ...(policy !== undefined ? { policy } : {}),
-    runtime: "claude",
-    ...(inputs.model !== undefined ? { model: inputs.model } : {}),
-    concurrency: inputs.concurrency ?? DEFAULT_AUTO_CONCURRENCY,
-    onFail: inputs.continueOnFail ? "continue" : "halt",
-    commit: false,
-    runsDir: run.runsDir,
-    surface: "action",
-    get claudeExecutable() {
-      return claude.executable;
-    },
+  const { event, inputs } = run;
+  const policy = announcePolicy(run);
+  const result: AutoRunResult = await runAuto(
     // The refusal check runs inside runAuto before any model call; the CLI install only happens after it.
-    beforeFirstModelCall: claude.beforeFirstModelCall,
-    // Each CLI gets a fresh HOME (SPEC §9): the operator's configuration in CI is the base branch's only.
-    modelEnv: claude.modelEnv,
-    baseEnv: env,
-    knownSecrets: run.secrets,
-    pr: { title: event.title, body: event.body, headSha: event.headSha, baseRef: event.baseRef },
-    plannerTimeoutMs: 20 * 60_000,
-    ...(run.signal ? { signal: run.signal } : {}),
-    echo: claude.echo,
-    hooks: progressHooks(reporter),
-  });
+    engineOptions(run, {
+      runId: run.runId,
+      goal,
+      repoDir: run.workspace,
+      ...(inputs.workingDirectory !== undefined ? { workingDirectory: inputs.workingDirectory } : {}),
+      ...(inputs.verifyCmd !== undefined ? { verifyCmd: inputs.verifyCmd } : {}),
+      verifyTimeoutMs: inputs.verifyTimeoutMs,
+      verifyEnv: inputs.verifyEnv,
+      acceptNoBuildEvidence: inputs.acceptNoBuildEvidence,
+      ...(policy !== undefined ? { policy } : {}),
+      runtime: "claude",
+      ...(inputs.model !== undefined ? { model: inputs.model } : {}),
+      concurrency: inputs.concurrency ?? DEFAULT_AUTO_CONCURRENCY,
+      onFail: inputs.continueOnFail ? "continue" : "halt",
+      pr: { title: event.title, body: event.body, headSha: event.headSha, baseRef: event.baseRef },
+      plannerTimeoutMs: 20 * 60_000,
+    }),
+  );
   switch (result.kind) {
     case "usage_error":
-      return endEarly(
-        reporter,
-        { kind: "usage-error", message: result.message },
-        result.message,
-        env,
-        run.notes,
-      );
+      return endRun(run, { kind: "usage-error", message: result.message });
     case "refused":
-      return endEarly(
-        reporter,
-        { kind: "refused", reason: "build-evidence", message: result.message },
-        result.message,
-        env,
-        run.notes,
-      );
+      return endRun(run, { kind: "refused", reason: "build-evidence", message: result.message });
     case "finished":
-      return reportFinished({
-        finished: result,
-        runId: run.runId,
-        reporter,
-        checkName: inputs.checkName,
-        env,
-        temp: run.temp,
-        secrets: run.secrets,
-        notes: run.notes,
-      });
+      return reportRun(run, result);
     default:
       return unreachable(result);
   }

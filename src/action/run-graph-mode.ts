@@ -8,20 +8,16 @@ import * as core from "@actions/core";
 import { runHandWritten } from "../engine/hand-run.js";
 import { formatIssue } from "../graph/issue.js";
 import { unreachable } from "../ledger/unreachable.js";
-import { describePolicySource, policySummary } from "../policy/policy-file.js";
-import { ClaudeSetup } from "./claude-setup.js";
 import { prGraphCopyNote, readBaseRefGraph } from "./graph-file.js";
 import type { ModeInputs } from "./inputs.js";
-import { progressHooks } from "./progress-hooks.js";
-import type { PullRequestRun } from "./pull-request-run.js";
-import { reportFinished } from "./report-finished.js";
-import { endEarly } from "./step-result.js";
+import { announcePolicy, type PullRequestRun } from "./pull-request-run.js";
+import { endRun, engineOptions, reportRun } from "./running-mode.js";
 
 export async function runGraphMode(
   run: PullRequestRun,
   mode: Extract<ModeInputs, { kind: "run" }>,
 ): Promise<void> {
-  const { env, event, inputs, reporter } = run;
+  const { event, inputs } = run;
   const graph = await readBaseRefGraph(run.octokit, {
     owner: event.owner,
     repo: event.repo,
@@ -34,7 +30,7 @@ export async function runGraphMode(
       graph.kind === "usage-error"
         ? ({ kind: "usage-error", message: graph.message } as const)
         : ({ kind: "engine-error", message: graph.message } as const);
-    return endEarly(reporter, end, graph.message, env, run.notes);
+    return endRun(run, end);
   }
   core.info(`graph: ${graph.source}`);
   const notes = [...run.notes];
@@ -47,65 +43,38 @@ export async function runGraphMode(
     core.notice(copyNote);
     notes.push(copyNote);
   }
-  const policySource =
-    run.policy.source.kind === "none" ? undefined : describePolicySource(run.policy.source);
-  core.info(
-    policySource === undefined
-      ? `policy: no .github/evidence-gate.yml on the base ref ${event.baseRef}: the defaults apply`
-      : `policy: ${policySource}: ${policySummary(run.policy.policy)}`,
+  const policy = announcePolicy(run);
+  const result = await runHandWritten(
+    engineOptions(run, {
+      runId: run.runId,
+      graphText: graph.text,
+      graphSource: graph.source,
+      inputs: mode.graphInputs,
+      repoDir: run.workspace,
+      ...(inputs.workingDirectory !== undefined ? { workingDirectory: inputs.workingDirectory } : {}),
+      ...(inputs.concurrency !== undefined ? { concurrency: inputs.concurrency } : {}),
+      continueOnFail: inputs.continueOnFail,
+      // `verify-timeout` is the ceiling a graph's own verify timeouts are checked against (SPEC §3).
+      verifyTimeoutCeilingMs: inputs.verifyTimeoutMs,
+      verifyEnv: inputs.verifyEnv,
+      runtime: "claude",
+      ...(inputs.model !== undefined ? { model: inputs.model } : {}),
+      pr: { headSha: event.headSha, baseRef: event.baseRef },
+      ...(policy !== undefined
+        ? { policy: { requireEvidence: policy.requireEvidence, source: policy.source } }
+        : {}),
+    }),
   );
-  const claude = new ClaudeSetup({ inputs, env, secrets: run.secrets, temp: run.temp });
-  const result = await runHandWritten({
-    runId: run.runId,
-    graphText: graph.text,
-    graphSource: graph.source,
-    inputs: mode.graphInputs,
-    repoDir: run.workspace,
-    ...(inputs.workingDirectory !== undefined ? { workingDirectory: inputs.workingDirectory } : {}),
-    ...(inputs.concurrency !== undefined ? { concurrency: inputs.concurrency } : {}),
-    continueOnFail: inputs.continueOnFail,
-    // `verify-timeout` is the ceiling a graph's own verify timeouts are checked against (SPEC §3).
-    verifyTimeoutCeilingMs: inputs.verifyTimeoutMs,
-    verifyEnv: inputs.verifyEnv,
-    runtime: "claude",
-    ...(inputs.model !== undefined ? { model: inputs.model } : {}),
-    commit: false,
-    runsDir: run.runsDir,
-    surface: "action",
-    get claudeExecutable() {
-      return claude.executable;
-    },
-    beforeFirstModelCall: claude.beforeFirstModelCall,
-    modelEnv: claude.modelEnv,
-    baseEnv: env,
-    knownSecrets: run.secrets,
-    pr: { headSha: event.headSha, baseRef: event.baseRef },
-    ...(policySource !== undefined
-      ? { policy: { requireEvidence: run.policy.policy.requireEvidence, source: policySource } }
-      : {}),
-    echo: claude.echo,
-    ...(run.signal ? { signal: run.signal } : {}),
-    hooks: progressHooks(reporter),
-  });
   switch (result.kind) {
     case "usage_error":
-      return endEarly(reporter, { kind: "usage-error", message: result.message }, result.message, env, notes);
+      return endRun(run, { kind: "usage-error", message: result.message }, notes);
     case "invalid_graph": {
       // Every issue, one per line; the graph on the base branch must change before anything can run.
       const message = `${graph.source} does not load (${result.issues.length} ${result.issues.length === 1 ? "issue" : "issues"}):\n${result.issues.map((issue) => `- ${formatIssue(issue)}`).join("\n")}\nFix the graph on the base branch (check a fix with mode: lint).`;
-      return endEarly(reporter, { kind: "usage-error", message }, message, env, notes);
+      return endRun(run, { kind: "usage-error", message }, notes);
     }
     case "finished":
-      return reportFinished({
-        finished: result,
-        runId: run.runId,
-        reporter,
-        checkName: inputs.checkName,
-        env,
-        temp: run.temp,
-        secrets: run.secrets,
-        notes,
-      });
+      return reportRun(run, result, notes);
     default:
       return unreachable(result);
   }

@@ -7,10 +7,10 @@
 import { resolve } from "node:path";
 import { type Advisory, formatAdvisory, lintGraph } from "../graph/lint.js";
 import { formatIssue, type GraphIssue } from "../graph/validate.js";
-import { parseOrExit, refuseUsage } from "./cli-context.js";
+import { type Parsed, parseOrExit, refuseUsage } from "./cli-context.js";
 import { EXIT } from "./exit-codes.js";
 import { readGraphFile } from "./graph-file.js";
-import { flagReader, inputFlags, parseCommandLine } from "./shared-flags.js";
+import { inputFlags, onePositional, parseFlags } from "./shared-flags.js";
 
 /** What `lint` needs of its process: the directory GRAPH is relative to, and where to print. */
 export interface LintIo {
@@ -38,33 +38,23 @@ export interface LintFlags {
 }
 
 /** Parsed flags, or every usage problem (each names the flag and the fix). */
-export type ParsedLintFlags =
-  | { readonly ok: true; readonly flags: LintFlags }
-  | { readonly ok: false; readonly errors: readonly string[] };
+export type ParsedLintFlags = Parsed<LintFlags>;
 
 /** Parses `lint`'s argv (after the subcommand). */
 export function parseLintFlags(argv: readonly string[]): ParsedLintFlags {
-  const parsed = parseCommandLine(
+  return parseFlags(
     argv,
     { input: { type: "string", multiple: true }, json: { type: "boolean" } },
     true,
+    (f, errors) => {
+      const graph = onePositional(f, errors, {
+        missing: "lint needs the graph file to check: evidence-gate lint GRAPH",
+        extra: (others) => `lint checks one graph file; also got ${others}: lint them one at a time`,
+      });
+      const inputs = inputFlags(f.list("input"), errors);
+      return { graph: graph!, inputs, json: f.bool("json") };
+    },
   );
-  if (!parsed.ok) return parsed;
-  const f = flagReader(parsed.line);
-  const positionals = parsed.line.positionals;
-  const errors: string[] = [];
-  const [graph, ...extra] = positionals;
-  if (graph === undefined || graph.trim() === "") {
-    errors.push("lint needs the graph file to check: evidence-gate lint GRAPH");
-  }
-  if (extra.length > 0) {
-    errors.push(
-      `lint checks one graph file; also got ${extra.map((arg) => JSON.stringify(arg)).join(", ")}: lint them one at a time`,
-    );
-  }
-  const inputs = inputFlags(f.list("input"), errors);
-  if (errors.length > 0) return { ok: false, errors };
-  return { ok: true, flags: { graph: graph!, inputs, json: f.bool("json") } };
 }
 
 /**

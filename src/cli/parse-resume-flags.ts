@@ -6,17 +6,13 @@
  */
 import type { Parsed } from "./cli-context.js";
 import {
-  flagReader,
-  LEG_OPTIONS,
-  LEG_USAGE,
+  LEG,
   type LegFlags,
-  legFlags,
+  onePositional,
   opt,
-  parseCommandLine,
-  REPORT_OPTIONS,
-  REPORT_USAGE,
+  parseFlags,
+  REPORT,
   type ReportFlags,
-  reportFlags,
 } from "./shared-flags.js";
 
 /** What the resumed leg does; who decides a gate is settled by the command (`--by`, else the local user). */
@@ -45,7 +41,7 @@ export const RESUME_USAGE = `usage: evidence-gate resume RUN_ID (--approve GATE 
                                session-limit pause); passed nodes and their outputs are kept
   --by LOGIN                   who approves or rejects (default: the local user, $USER)
   --concurrency N              nodes running at once (default: the run's, max 10)
-${LEG_USAGE}${REPORT_USAGE}
+${LEG.usage}${REPORT.usage}
 The leg continues the run in <runs-dir>/RUN_ID with the graph, inputs, model and tool policies recorded
 there, on the same commit the run started at.
 
@@ -57,64 +53,58 @@ const ACTIONS = "--approve GATE, --reject GATE or --retry-failed";
 
 /** Parses `resume`'s argv (after the subcommand). */
 export function parseResumeFlags(argv: readonly string[]): ParsedResumeFlags {
-  const parsed = parseCommandLine(
+  return parseFlags(
     argv,
     {
       approve: { type: "string" },
       reject: { type: "string" },
       "retry-failed": { type: "boolean" },
       by: { type: "string" },
-      ...LEG_OPTIONS,
-      ...REPORT_OPTIONS,
+      ...LEG.options,
+      ...REPORT.options,
       // Refused with the reason below, not as an unknown flag.
       input: { type: "string", multiple: true },
       model: { type: "string" },
     },
     true,
+    (f, errors) => {
+      const runId = onePositional(f, errors, {
+        missing:
+          "resume needs the run id: evidence-gate resume RUN_ID (--approve GATE | --reject GATE | --retry-failed)",
+        extra: (others) => `resume continues one run; also got ${others}: give one RUN_ID`,
+      });
+      for (const name of ["input", "model"]) {
+        if (f.given(name))
+          errors.push(
+            `--${name} does not apply to resume: a resumed leg uses the ${name === "input" ? "inputs" : "model"} the run started with`,
+          );
+      }
+      const approve = f.str("approve");
+      const reject = f.str("reject");
+      const retry = f.bool("retry-failed");
+      const given = [
+        ...(approve !== undefined ? ["--approve"] : []),
+        ...(reject !== undefined ? ["--reject"] : []),
+        ...(retry ? ["--retry-failed"] : []),
+      ];
+      let action: ResumeFlagAction | undefined;
+      if (given.length === 0) errors.push(`resume needs one of ${ACTIONS}: say what the resumed leg does`);
+      else if (given.length > 1)
+        errors.push(`${given.join(" and ")} were given together: give one of ${ACTIONS}`);
+      else if (approve !== undefined || reject !== undefined) {
+        const gate = (approve ?? reject)!;
+        if (gate.trim() === "") errors.push(`${given[0]} is empty: give the gate's node id`);
+        else action = { kind: approve !== undefined ? "approve" : "reject", gate };
+      } else action = { kind: "retry-failed" };
+      const by = f.str("by");
+      if (by !== undefined && by.trim() === "") errors.push("--by is empty: give who decides the gate");
+      if (by !== undefined && retry)
+        errors.push("--by applies to --approve and --reject: --retry-failed decides no gate");
+      const leg = LEG.read(f, errors);
+      const report = REPORT.read(f, errors);
+      return action === undefined
+        ? undefined
+        : { runId: runId!, action, ...opt("by", by), ...leg, ...report };
+    },
   );
-  if (!parsed.ok) return parsed;
-  const f = flagReader(parsed.line);
-  const errors: string[] = [];
-  const [runId, ...extra] = parsed.line.positionals;
-  if (runId === undefined || runId.trim() === "") {
-    errors.push(
-      "resume needs the run id: evidence-gate resume RUN_ID (--approve GATE | --reject GATE | --retry-failed)",
-    );
-  }
-  if (extra.length > 0) {
-    errors.push(
-      `resume continues one run; also got ${extra.map((arg) => JSON.stringify(arg)).join(", ")}: give one RUN_ID`,
-    );
-  }
-  for (const name of ["input", "model"]) {
-    if (parsed.line.values[name] !== undefined)
-      errors.push(
-        `--${name} does not apply to resume: a resumed leg uses the ${name === "input" ? "inputs" : "model"} the run started with`,
-      );
-  }
-  const approve = f.str("approve");
-  const reject = f.str("reject");
-  const retry = f.bool("retry-failed");
-  const given = [
-    ...(approve !== undefined ? ["--approve"] : []),
-    ...(reject !== undefined ? ["--reject"] : []),
-    ...(retry ? ["--retry-failed"] : []),
-  ];
-  let action: ResumeFlagAction | undefined;
-  if (given.length === 0) errors.push(`resume needs one of ${ACTIONS}: say what the resumed leg does`);
-  else if (given.length > 1)
-    errors.push(`${given.join(" and ")} were given together: give one of ${ACTIONS}`);
-  else if (approve !== undefined || reject !== undefined) {
-    const gate = (approve ?? reject)!;
-    if (gate.trim() === "") errors.push(`${given[0]} is empty: give the gate's node id`);
-    else action = { kind: approve !== undefined ? "approve" : "reject", gate };
-  } else action = { kind: "retry-failed" };
-  const by = f.str("by");
-  if (by !== undefined && by.trim() === "") errors.push("--by is empty: give who decides the gate");
-  if (by !== undefined && retry)
-    errors.push("--by applies to --approve and --reject: --retry-failed decides no gate");
-  const leg = legFlags(f, errors);
-  const report = reportFlags(f, errors);
-  if (errors.length > 0 || action === undefined) return { ok: false, errors };
-  return { ok: true, flags: { runId: runId!, action, ...opt("by", by), ...leg, ...report } };
 }

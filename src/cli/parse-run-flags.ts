@@ -6,21 +6,15 @@
 import type { Parsed } from "./cli-context.js";
 import {
   type FlagSpec,
-  FRESH_RUN_OPTIONS,
-  FRESH_RUN_USAGE,
+  FRESH_RUN,
   type FreshRunFlags,
-  flagReader,
-  freshRunFlags,
   inputFlags,
-  LEG_OPTIONS,
-  LEG_USAGE,
+  LEG,
   type LegFlags,
-  legFlags,
-  parseCommandLine,
-  REPORT_OPTIONS,
-  REPORT_USAGE,
+  onePositional,
+  parseFlags,
+  REPORT,
   type ReportFlags,
-  reportFlags,
 } from "./shared-flags.js";
 
 export interface RunFlags extends FreshRunFlags, LegFlags, ReportFlags {
@@ -40,7 +34,7 @@ export const RUN_USAGE = `usage: evidence-gate run GRAPH [--input NAME=VALUE]...
   --input NAME=VALUE           a value for {{ inputs.NAME }} (repeatable)
   --concurrency N              nodes running at once (default: the graph's concurrency, else 4; max 10)
   --verify-timeout DURATION    the largest success_check.verify.timeout the graph may declare (default 10m)
-${FRESH_RUN_USAGE}${LEG_USAGE}${REPORT_USAGE}
+${FRESH_RUN.usage}${LEG.usage}${REPORT.usage}
 The graph's own success_check.verify commands are its build evidence (no refusal applies to run). A gate
 pauses the run (exit 2) and prints the \`evidence-gate resume\` commands that approve or reject it.
 
@@ -70,36 +64,30 @@ const NOT_FOR_RUN: Readonly<Record<string, FlagSpec & { readonly why: string }>>
 
 /** Parses `run`'s argv (after the subcommand). */
 export function parseRunFlags(argv: readonly string[]): ParsedRunFlags {
-  const parsed = parseCommandLine(
+  return parseFlags(
     argv,
     {
       input: { type: "string", multiple: true },
-      ...FRESH_RUN_OPTIONS,
-      ...LEG_OPTIONS,
-      ...REPORT_OPTIONS,
+      ...FRESH_RUN.options,
+      ...LEG.options,
+      ...REPORT.options,
       ...NOT_FOR_RUN,
     },
     true,
+    (f, errors) => {
+      for (const [name, { why }] of Object.entries(NOT_FOR_RUN)) {
+        if (f.given(name)) errors.push(why);
+      }
+      const graph = onePositional(f, errors, {
+        missing: "run needs the graph file to run: evidence-gate run GRAPH",
+        extra: (others) =>
+          `run takes one graph file; also got ${others}: run them one at a time (a value with spaces needs quotes)`,
+      });
+      const inputs = inputFlags(f.list("input"), errors);
+      const fresh = FRESH_RUN.read(f, errors);
+      const leg = LEG.read(f, errors);
+      const report = REPORT.read(f, errors);
+      return { graph: graph!, inputs, ...fresh, ...leg, ...report };
+    },
   );
-  if (!parsed.ok) return parsed;
-  const f = flagReader(parsed.line);
-  const errors: string[] = [];
-  for (const [name, { why }] of Object.entries(NOT_FOR_RUN)) {
-    if (parsed.line.values[name] !== undefined) errors.push(why);
-  }
-  const [graph, ...extra] = parsed.line.positionals;
-  if (graph === undefined || graph.trim() === "") {
-    errors.push("run needs the graph file to run: evidence-gate run GRAPH");
-  }
-  if (extra.length > 0) {
-    errors.push(
-      `run takes one graph file; also got ${extra.map((arg) => JSON.stringify(arg)).join(", ")}: run them one at a time (a value with spaces needs quotes)`,
-    );
-  }
-  const inputs = inputFlags(f.list("input"), errors);
-  const fresh = freshRunFlags(f, errors);
-  const leg = legFlags(f, errors);
-  const report = reportFlags(f, errors);
-  if (errors.length > 0) return { ok: false, errors };
-  return { ok: true, flags: { graph: graph!, inputs, ...fresh, ...leg, ...report } };
 }

@@ -1,19 +1,18 @@
 /**
  * The CLI's live progress (issue: "a line per node event — started, passed with qualifier and cost,
  * failed with cause, retried, verifying"; research/oh-my-graph.md §7.1): the plan, one line per engine
- * event, and — when the run paused — the exact `resume` commands that continue it. Pure text; the
- * caller decides where lines go (stdout, or stderr under `--json`).
+ * event (worded by src/progress/node-lines.ts, as in the action's log), and — when the run paused — the
+ * exact `resume` commands that continue it. Pure text; the caller decides where lines go (stdout, or
+ * stderr under `--json`).
  */
 import { resolve } from "node:path";
 import type { RetryInfo } from "../engine/graph-run.js";
 import type { PlanSection } from "../ledger/ledger.js";
 import type { LedgerRow } from "../ledger/model.js";
 import { unreachable } from "../ledger/unreachable.js";
+import { NodeLines, nodeLine, type Pause, pauseLine } from "../progress/node-lines.js";
 
-/** Where a run stopped to wait: at a gate for a person, or at the model's session limit. */
-export type Pause =
-  | { readonly kind: "gate"; readonly gate: string }
-  | { readonly kind: "session-limit"; readonly nodeId: string; readonly resetsAt: string | null };
+export { nodeLine, type Pause, retryLine } from "../progress/node-lines.js";
 
 export interface ProgressLinesOptions {
   /** Prints one line. */
@@ -25,7 +24,7 @@ export interface ProgressLinesOptions {
 /** Turns engine events into progress lines and remembers where the run paused. */
 export class ProgressLines {
   readonly #o: { readonly line: (text: string) => void; readonly resumeCommand: (args: string) => string };
-  readonly #maxAttempts = new Map<string, number>();
+  readonly #lines = new NodeLines();
   #pause: Pause | null = null;
 
   constructor(options: ProgressLinesOptions) {
@@ -40,20 +39,13 @@ export class ProgressLines {
   /** The engine hooks printing the lines (`auto`, `run` and `resume` take the same ones). */
   readonly hooks = {
     onNodeStarted: (nodeId: string, info?: { readonly attempt: number; readonly round: number }): void => {
-      const words: string[] = [];
-      if (info !== undefined && info.attempt > 1) {
-        const max = this.#maxAttempts.get(nodeId);
-        words.push(`attempt ${info.attempt}${max !== undefined ? `/${max}` : ""}`);
-      }
-      if (info !== undefined && info.round > 0) words.push(`feedback round ${info.round}`);
-      this.#o.line(`▶ ${nodeId} started${words.length > 0 ? ` (${words.join(", ")})` : ""}`);
+      this.#o.line(this.#lines.started(nodeId, info));
     },
     onNodeVerifying: (nodeId: string, command: string): void => {
-      this.#o.line(`… ${nodeId}  verifying: ${command}`);
+      this.#o.line(this.#lines.verifying(nodeId, command));
     },
     onNodeRetried: (nodeId: string, info: RetryInfo): void => {
-      this.#o.line(retryLine(nodeId, info));
-      if (info.kind === "retry") this.#maxAttempts.set(nodeId, info.maxAttempts);
+      this.#o.line(this.#lines.retried(nodeId, info));
     },
     onNodeFinished: (row: LedgerRow): void => {
       this.#o.line(nodeLine(row));
@@ -61,13 +53,16 @@ export class ProgressLines {
     onGatePaused: (gate: string): void => {
       this.#pause = { kind: "gate", gate };
       this.#o.line(
-        `⏸ ${gate}  gate paused — resume with: ${this.#o.resumeCommand(`--approve ${shellWord(gate)}`)} | --reject ${shellWord(gate)}`,
+        pauseLine(
+          this.#pause,
+          `resume with: ${this.#o.resumeCommand(`--approve ${shellWord(gate)}`)} | --reject ${shellWord(gate)}`,
+        ),
       );
     },
     onSessionLimit: (nodeId: string, resetsAt: string | null): void => {
       this.#pause = { kind: "session-limit", nodeId, resetsAt };
       this.#o.line(
-        `⏸ ${nodeId}  session limit reached${resetsAt !== null ? ` (resets ${resetsAt})` : ""} — resume after the reset with: ${this.#o.resumeCommand("--retry-failed")}`,
+        pauseLine(this.#pause, `resume after the reset with: ${this.#o.resumeCommand("--retry-failed")}`),
       );
     },
   };
@@ -91,31 +86,6 @@ export class ProgressLines {
       default:
         return unreachable(pause);
     }
-  }
-}
-
-/** `✓ build  PASS (verified)  $0.0123  4.2s  DETAIL`; an unknown cost is `cost unknown`, never `$0`. */
-export function nodeLine(row: LedgerRow): string {
-  const cost = row.costUsd === null ? "cost unknown" : `$${row.costUsd.toFixed(4)}`;
-  const secs = `${(row.durationMs / 1000).toFixed(1)}s`;
-  const verdict =
-    row.verdict === "PASS"
-      ? `PASS (${row.qualifier})`
-      : row.verdict === "FAIL"
-        ? `FAIL ${row.cause}`
-        : "SKIPPED";
-  return `${row.verdict === "PASS" ? "✓" : "✗"} ${row.nodeId}  ${verdict}  ${cost}  ${secs}  ${row.detail}`;
-}
-
-/** `↻ test  retry: attempt 2/3 after result_mismatch (previous reply quoted)`, or a feedback round. */
-export function retryLine(nodeId: string, info: RetryInfo): string {
-  switch (info.kind) {
-    case "retry":
-      return `↻ ${nodeId}  retry: attempt ${info.attempt}/${info.maxAttempts} after ${info.cause}${info.judged ? " (previous reply quoted)" : ""}`;
-    case "feedback":
-      return `↻ ${nodeId}  feedback round ${info.round}/${info.max} after ${info.cause}: re-running ${info.rerun} → ${nodeId}`;
-    default:
-      return unreachable(info);
   }
 }
 

@@ -11,10 +11,10 @@ import { userInfo } from "node:os";
 import { resolve } from "node:path";
 import { type ResumeAction, type ResumeResult, resumeRun } from "../engine/resume-run.js";
 import { unreachable } from "../ledger/unreachable.js";
-import { type CliIo, cliSecrets, parseOrExit, pathProblems, refuseUsage, runsDirFor } from "./cli-context.js";
+import { type CliIo, cliSecrets, parseOrExit, pathProblems, refuseUsage } from "./cli-context.js";
+import { CliLeg } from "./cli-leg.js";
 import { EXIT } from "./exit-codes.js";
 import { parseResumeFlags, RESUME_USAGE, type ResumeFlagAction } from "./parse-resume-flags.js";
-import { ProgressLines } from "./progress-lines.js";
 import { RunReport } from "./report-run.js";
 
 /** Runs `resume` and returns the process exit code. */
@@ -40,44 +40,35 @@ export async function runCliResume(argv: readonly string[], io: CliIo): Promise<
     headSha = head.sha;
   }
 
-  const runsDir = runsDirFor(repoDir, f.runsDir, io.cwd);
-  const progress = new ProgressLines({
-    line: (t) => report.line(t),
-    run: { runId: f.runId, repoDir, runsDir: f.runsDir, cwd: io.cwd },
-  });
+  const leg = new CliLeg({ runId: f.runId, repoDir, flags: f, io, secrets, report });
   // A check run that cannot be created stops the leg (its nodes end cancelled); the ledger still prints.
   const stop = new AbortController();
   const signal = io.signal ? AbortSignal.any([io.signal, stop.signal]) : stop.signal;
   const checkRun: { startError: string | null } = { startError: null };
   const result: ResumeResult = await report.guard(f.runId, () =>
-    resumeRun({
-      runsDir,
-      runId: f.runId,
-      action,
-      ...(headSha !== undefined ? { headSha } : {}),
-      ...(f.concurrency !== undefined ? { concurrency: f.concurrency } : {}),
-      commit: f.commit,
-      surface: "cli",
-      claudeExecutable: f.claudePath ?? "claude",
-      modelEnv: secrets.modelEnv,
-      baseEnv: io.env,
-      knownSecrets: secrets.knownSecrets,
-      signal,
-      hooks: {
-        ...progress.hooks,
-        onRunStarted: async (id, dir) => {
-          report.line(`resume run ${id} (${dir}): ${describeAction(action)}`);
-          if (headSha === undefined || !report.checkRun) return;
-          checkRun.startError = await report.start(
-            id,
-            headSha,
-            `Run \`${id}\` resumed: ${describeAction(action)}`,
-          );
-          if (checkRun.startError !== null) stop.abort();
+    resumeRun(
+      leg.engineOptions(
+        {
+          runId: f.runId,
+          action,
+          ...(headSha !== undefined ? { headSha } : {}),
+          ...(f.concurrency !== undefined ? { concurrency: f.concurrency } : {}),
+          signal,
         },
-        onProgress: (ledger, kind) => report.progress(ledger, kind),
-      },
-    }),
+        {
+          onRunStarted: async (id, dir) => {
+            report.line(`resume run ${id} (${dir}): ${describeAction(action)}`);
+            if (headSha === undefined || !report.checkRun) return;
+            checkRun.startError = await report.start(
+              id,
+              headSha,
+              `Run \`${id}\` resumed: ${describeAction(action)}`,
+            );
+            if (checkRun.startError !== null) stop.abort();
+          },
+        },
+      ),
+    ),
   );
 
   switch (result.kind) {
@@ -85,10 +76,15 @@ export async function runCliResume(argv: readonly string[], io: CliIo): Promise<
       report.error(result.message);
       return EXIT.usage;
     case "nothing_to_retry":
+      // A rejected gate keeps the run failed: `resume --retry-failed && deploy` must not go ahead.
+      if (result.failed) {
+        report.error(result.message);
+        return EXIT.failed;
+      }
       report.line(result.message);
       return EXIT.passed;
     case "finished": {
-      const code = await report.finished(f.runId, result, { commit: f.commit, next: progress.resumeLines() });
+      const code = await leg.finished(result);
       if (checkRun.startError !== null) {
         report.error(`the check run could not be created, so the leg was stopped: ${checkRun.startError}`);
         return EXIT.failed;

@@ -4,13 +4,13 @@
  */
 import { resolve } from "node:path";
 import { type AutoRunResult, runAuto } from "../engine/auto-run.js";
-import { mintRunId } from "../engine/run-id.js";
 import { unreachable } from "../ledger/unreachable.js";
 import { autoRunPolicy } from "../policy/policy-file.js";
-import { type CliIo, parseOrExit, pathProblems, refuseUsage, runsDirFor } from "./cli-context.js";
+import { type CliIo, parseOrExit, pathProblems, refuseUsage } from "./cli-context.js";
+import { CliLeg } from "./cli-leg.js";
 import { EXIT } from "./exit-codes.js";
 import { AUTO_USAGE, parseAutoFlags } from "./parse-auto-flags.js";
-import { ProgressLines, planLines } from "./progress-lines.js";
+import { planLines } from "./progress-lines.js";
 import { prepareFreshRun } from "./report-run.js";
 
 export type { CliIo };
@@ -28,49 +28,43 @@ export async function runCliAuto(argv: readonly string[], io: CliIo): Promise<nu
   const { secrets, report, policyFile } = prepared;
   const policy = autoRunPolicy(policyFile);
 
-  const runId = mintRunId();
-  const notStarted = await report.startFresh(runId, repoDir, f.goal.split("\n")[0] ?? "");
-  if (notStarted !== null) return notStarted;
-  const runsDir = runsDirFor(repoDir, f.runsDir, io.cwd);
-  const progress = new ProgressLines({
-    line: (t) => report.line(t),
-    run: { runId, repoDir, runsDir: f.runsDir, cwd: io.cwd },
+  const leg = await CliLeg.startFresh({
+    repoDir,
+    flags: f,
+    io,
+    secrets,
+    report,
+    what: f.goal.split("\n")[0] ?? "",
   });
-  const result: AutoRunResult = await report.guard(runId, () =>
-    runAuto({
-      runId,
-      ...(f.sha !== undefined ? { postedHeadSha: f.sha } : {}),
-      goal: f.goal,
-      repoDir,
-      ...(f.workingDirectory !== undefined ? { workingDirectory: f.workingDirectory } : {}),
-      ...(f.verifyCmd !== undefined ? { verifyCmd: f.verifyCmd } : {}),
-      verifyTimeoutMs: f.verifyTimeoutMs,
-      verifyEnv: f.verifyEnv,
-      acceptNoBuildEvidence: f.acceptNoBuildEvidence,
-      ...(policy !== undefined ? { policy } : {}),
-      runtime: "claude",
-      ...(f.model !== undefined ? { model: f.model } : {}),
-      concurrency: f.concurrency,
-      onFail: f.continueOnFail ? "continue" : "halt",
-      commit: f.commit,
-      runsDir,
-      surface: "cli",
-      claudeExecutable: f.claudePath ?? "claude",
-      modelEnv: secrets.modelEnv,
-      baseEnv: io.env,
-      knownSecrets: secrets.knownSecrets,
-      plannerTimeoutMs: 20 * 60_000,
-      ...(io.signal ? { signal: io.signal } : {}),
-      hooks: {
-        ...progress.hooks,
-        onRunStarted: (id, dir) => report.line(`run ${id} (${dir})`),
-        onPlan: (plan) => {
-          const title = `plan: ${plan.nodes.length} node${plan.nodes.length === 1 ? "" : "s"}${plan.repaired ? " (re-planned once after a refusal)" : ""}`;
-          for (const l of planLines(plan, title)) report.line(l);
+  if ("exit" in leg) return leg.exit;
+  const result: AutoRunResult = await report.guard(leg.runId, () =>
+    runAuto(
+      leg.engineOptions(
+        {
+          runId: leg.runId,
+          ...(f.sha !== undefined ? { postedHeadSha: f.sha } : {}),
+          goal: f.goal,
+          repoDir,
+          ...(f.workingDirectory !== undefined ? { workingDirectory: f.workingDirectory } : {}),
+          ...(f.verifyCmd !== undefined ? { verifyCmd: f.verifyCmd } : {}),
+          verifyTimeoutMs: f.verifyTimeoutMs,
+          verifyEnv: f.verifyEnv,
+          acceptNoBuildEvidence: f.acceptNoBuildEvidence,
+          ...(policy !== undefined ? { policy } : {}),
+          runtime: "claude",
+          ...(f.model !== undefined ? { model: f.model } : {}),
+          concurrency: f.concurrency,
+          onFail: f.continueOnFail ? "continue" : "halt",
+          plannerTimeoutMs: 20 * 60_000,
         },
-        onProgress: (ledger, kind) => report.progress(ledger, kind),
-      },
-    }),
+        {
+          onPlan: (plan) => {
+            const title = `plan: ${plan.nodes.length} node${plan.nodes.length === 1 ? "" : "s"}${plan.repaired ? " (re-planned once after a refusal)" : ""}`;
+            for (const l of planLines(plan, title)) report.line(l);
+          },
+        },
+      ),
+    ),
   );
 
   switch (result.kind) {
@@ -81,7 +75,7 @@ export async function runCliAuto(argv: readonly string[], io: CliIo): Promise<nu
       await report.endedEarly({ kind: "refused", reason: "build-evidence", message: result.message });
       return EXIT.refused;
     case "finished":
-      return report.finished(runId, result, { commit: f.commit, next: progress.resumeLines() });
+      return leg.finished(result);
     default:
       return unreachable(result);
   }

@@ -6,14 +6,14 @@
  */
 import { resolve } from "node:path";
 import { type HandRunResult, runHandWritten } from "../engine/hand-run.js";
-import { mintRunId } from "../engine/run-id.js";
 import { unreachable } from "../ledger/unreachable.js";
 import { autoRunPolicy } from "../policy/policy-file.js";
-import { type CliIo, parseOrExit, pathProblems, refuseUsage, runsDirFor } from "./cli-context.js";
+import { type CliIo, parseOrExit, pathProblems, refuseUsage } from "./cli-context.js";
+import { CliLeg } from "./cli-leg.js";
 import { EXIT } from "./exit-codes.js";
 import { readGraphFile } from "./graph-file.js";
 import { parseRunFlags, RUN_USAGE } from "./parse-run-flags.js";
-import { ProgressLines, planLines } from "./progress-lines.js";
+import { planLines } from "./progress-lines.js";
 import { prepareFreshRun } from "./report-run.js";
 
 /** Runs `run` and returns the process exit code. */
@@ -38,50 +38,38 @@ export async function runCliRun(argv: readonly string[], io: CliIo): Promise<num
     );
   }
 
-  const runId = mintRunId();
-  const notStarted = await report.startFresh(runId, repoDir, f.graph);
-  if (notStarted !== null) return notStarted;
-  const runsDir = runsDirFor(repoDir, f.runsDir, io.cwd);
-  const progress = new ProgressLines({
-    line: (t) => report.line(t),
-    run: { runId, repoDir, runsDir: f.runsDir, cwd: io.cwd },
-  });
-  const result: HandRunResult = await report.guard(runId, () =>
-    runHandWritten({
-      runId,
-      graphText: graphFile.text,
-      graphSource: f.graph,
-      inputs: f.inputs,
-      repoDir,
-      ...(f.workingDirectory !== undefined ? { workingDirectory: f.workingDirectory } : {}),
-      ...(f.concurrency !== undefined ? { concurrency: f.concurrency } : {}),
-      continueOnFail: f.continueOnFail,
-      ...(f.verifyTimeoutMs !== undefined ? { verifyTimeoutCeilingMs: f.verifyTimeoutMs } : {}),
-      verifyEnv: f.verifyEnv,
-      runtime: f.runtime,
-      ...(f.model !== undefined ? { model: f.model } : {}),
-      commit: f.commit,
-      runsDir,
-      surface: "cli",
-      claudeExecutable: f.claudePath ?? "claude",
-      modelEnv: secrets.modelEnv,
-      baseEnv: io.env,
-      knownSecrets: secrets.knownSecrets,
-      ...(f.sha !== undefined ? { postedHeadSha: f.sha } : {}),
-      ...(policy !== undefined
-        ? { policy: { requireEvidence: policy.requireEvidence, source: policy.source } }
-        : {}),
-      ...(io.signal ? { signal: io.signal } : {}),
-      hooks: {
-        ...progress.hooks,
-        onRunStarted: (id, dir) => report.line(`run ${id} (${dir})`),
-        onPlan: (plan) => {
-          const n = plan.nodes.length;
-          for (const l of planLines(plan, `graph ${f.graph}: ${n} node${n === 1 ? "" : "s"}`)) report.line(l);
+  const leg = await CliLeg.startFresh({ repoDir, flags: f, io, secrets, report, what: f.graph });
+  if ("exit" in leg) return leg.exit;
+  const result: HandRunResult = await report.guard(leg.runId, () =>
+    runHandWritten(
+      leg.engineOptions(
+        {
+          runId: leg.runId,
+          graphText: graphFile.text,
+          graphSource: f.graph,
+          inputs: f.inputs,
+          repoDir,
+          ...(f.workingDirectory !== undefined ? { workingDirectory: f.workingDirectory } : {}),
+          ...(f.concurrency !== undefined ? { concurrency: f.concurrency } : {}),
+          continueOnFail: f.continueOnFail,
+          ...(f.verifyTimeoutMs !== undefined ? { verifyTimeoutCeilingMs: f.verifyTimeoutMs } : {}),
+          verifyEnv: f.verifyEnv,
+          runtime: f.runtime,
+          ...(f.model !== undefined ? { model: f.model } : {}),
+          ...(f.sha !== undefined ? { postedHeadSha: f.sha } : {}),
+          ...(policy !== undefined
+            ? { policy: { requireEvidence: policy.requireEvidence, source: policy.source } }
+            : {}),
         },
-        onProgress: (ledger, kind) => report.progress(ledger, kind),
-      },
-    }),
+        {
+          onPlan: (plan) => {
+            const n = plan.nodes.length;
+            for (const l of planLines(plan, `graph ${f.graph}: ${n} node${n === 1 ? "" : "s"}`))
+              report.line(l);
+          },
+        },
+      ),
+    ),
   );
 
   switch (result.kind) {
@@ -91,7 +79,7 @@ export async function runCliRun(argv: readonly string[], io: CliIo): Promise<num
       await report.endedEarly({ kind: "usage-error", message: result.message });
       return EXIT.usage;
     case "finished":
-      return report.finished(runId, result, { commit: f.commit, next: progress.resumeLines() });
+      return leg.finished(result);
     default:
       return unreachable(result);
   }

@@ -8,6 +8,7 @@
 import { parseArgs } from "node:util";
 import { parseDuration } from "../graph/duration.js";
 import { verifyEnvProblems } from "../proc/child-env.js";
+import type { Parsed } from "./cli-context.js";
 
 /** One flag as `node:util` `parseArgs` takes it. */
 export interface FlagSpec {
@@ -61,12 +62,18 @@ export function parseCommandLine(
   }
 }
 
-/** Reads typed values out of a {@link CommandLine}. */
-export function flagReader(line: CommandLine): {
+/** Typed values out of a {@link CommandLine}. */
+export interface FlagReader {
   str(name: string): string | undefined;
   bool(name: string): boolean;
   list(name: string): readonly string[];
-} {
+  /** True when the flag was given at all. */
+  given(name: string): boolean;
+  readonly positionals: readonly string[];
+}
+
+/** Reads typed values out of a {@link CommandLine}. */
+export function flagReader(line: CommandLine): FlagReader {
   return {
     str: (name) => {
       const v = line.values[name];
@@ -77,10 +84,44 @@ export function flagReader(line: CommandLine): {
       const v = line.values[name];
       return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
     },
+    given: (name) => line.values[name] !== undefined,
+    positionals: line.positionals,
   };
 }
 
-type Reader = ReturnType<typeof flagReader>;
+/**
+ * A command's flags: argv parsed strictly ({@link parseCommandLine}), then `read` into the typed flags,
+ * pushing every problem onto `errors`.
+ *
+ * @returns the flags, or every problem (`read` returns `undefined` only after pushing one).
+ */
+export function parseFlags<F>(
+  argv: readonly string[],
+  options: Readonly<Record<string, FlagSpec>>,
+  allowPositionals: boolean,
+  read: (f: FlagReader, errors: string[]) => F | undefined,
+): Parsed<F> {
+  const parsed = parseCommandLine(argv, options, allowPositionals);
+  if (!parsed.ok) return parsed;
+  const errors: string[] = [];
+  const flags = read(flagReader(parsed.line), errors);
+  return errors.length > 0 || flags === undefined ? { ok: false, errors } : { ok: true, flags };
+}
+
+/**
+ * The command's one positional argument; a problem onto `errors` when it is missing or blank (`missing`)
+ * and when more were given (`extra`, told the others, quoted).
+ */
+export function onePositional(
+  f: FlagReader,
+  errors: string[],
+  problems: { readonly missing: string; readonly extra: (others: string) => string },
+): string | undefined {
+  const [first, ...extra] = f.positionals;
+  if (first === undefined || first.trim() === "") errors.push(problems.missing);
+  if (extra.length > 0) errors.push(problems.extra(extra.map((arg) => JSON.stringify(arg)).join(", ")));
+  return first;
+}
 
 /** `{[key]: value}` when the value is defined, else `{}` (exactOptionalPropertyTypes-friendly spreads). */
 export function opt<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
@@ -88,7 +129,7 @@ export function opt<K extends string, V>(key: K, value: V | undefined): { [P in 
 }
 
 /** Flags of every command that runs a leg of a run. */
-export const LEG_OPTIONS = {
+const LEG_OPTIONS = {
   repo: { type: "string" },
   "runs-dir": { type: "string" },
   "claude-path": { type: "string" },
@@ -108,7 +149,7 @@ export interface LegFlags {
 }
 
 /** Reads {@link LEG_OPTIONS}, pushing every problem onto `errors`. */
-export function legFlags(f: Reader, errors: string[]): LegFlags {
+function legFlags(f: FlagReader, errors: string[]): LegFlags {
   let concurrency: number | undefined;
   const c = f.str("concurrency");
   if (c !== undefined) {
@@ -127,7 +168,7 @@ export function legFlags(f: Reader, errors: string[]): LegFlags {
 }
 
 /** Flags of a fresh run (`auto`, `run`): what its nodes and verify commands get. */
-export const FRESH_RUN_OPTIONS = {
+const FRESH_RUN_OPTIONS = {
   runtime: { type: "string" },
   model: { type: "string" },
   "working-directory": { type: "string" },
@@ -149,7 +190,7 @@ export interface FreshRunFlags {
 }
 
 /** Reads {@link FRESH_RUN_OPTIONS}, pushing every problem onto `errors`. */
-export function freshRunFlags(f: Reader, errors: string[]): FreshRunFlags {
+function freshRunFlags(f: FlagReader, errors: string[]): FreshRunFlags {
   const runtime = f.str("runtime") ?? "claude";
   if (runtime !== "claude")
     errors.push(`--runtime ${JSON.stringify(runtime)} is not supported yet: use claude`);
@@ -178,7 +219,7 @@ export function freshRunFlags(f: Reader, errors: string[]): FreshRunFlags {
 }
 
 /** Flags saying how the result is reported: printed, posted as a check run, recorded, summarised. */
-export const REPORT_OPTIONS = {
+const REPORT_OPTIONS = {
   json: { type: "boolean" },
   repository: { type: "string" },
   sha: { type: "string" },
@@ -202,7 +243,7 @@ export interface ReportFlags {
 }
 
 /** Reads {@link REPORT_OPTIONS}, pushing every problem onto `errors`. */
-export function reportFlags(f: Reader, errors: string[]): ReportFlags {
+function reportFlags(f: FlagReader, errors: string[]): ReportFlags {
   const repository = f.str("repository");
   if (repository !== undefined && !/^[\w.-]+\/[\w.-]+$/.test(repository)) {
     errors.push(`--repository ${JSON.stringify(repository)}: give OWNER/NAME`);
@@ -259,7 +300,7 @@ export function inputFlags(pairs: readonly string[], errors: string[]): Record<s
 }
 
 /** The usage lines of {@link FRESH_RUN_OPTIONS} (`verify-timeout` is each command's own line). */
-export const FRESH_RUN_USAGE = `  --verify-env NAMES           comma-separated variables passed to the verify commands
+const FRESH_RUN_USAGE = `  --verify-env NAMES           comma-separated variables passed to the verify commands
   --runtime claude             model CLI (default claude)
   --model M                    model passed to the CLI (default: the CLI's own)
   --working-directory DIR      sub-directory of --repo to run in
@@ -267,17 +308,41 @@ export const FRESH_RUN_USAGE = `  --verify-env NAMES           comma-separated v
 `;
 
 /** The usage lines of {@link LEG_OPTIONS} (`concurrency` is each command's own line). */
-export const LEG_USAGE = `  --repo DIR                   the repository (default .)
+const LEG_USAGE = `  --repo DIR                   the repository (default .)
   --commit                     commit the nodes' changes when the run ends
   --runs-dir DIR               where run directories are (default <repo>/.evidence-gate/runs)
   --claude-path PATH           the claude executable (default: claude on PATH)
 `;
 
 /** The usage lines of {@link REPORT_OPTIONS}, shared by every command's help. */
-export const REPORT_USAGE = `  --json                       print the ledger as JSON instead of the table (progress goes to stderr)
+const REPORT_USAGE = `  --json                       print the ledger as JSON instead of the table (progress goes to stderr)
   --repository OWNER/NAME      post the check run to this repository (token from GITHUB_TOKEN)
   --sha SHA                    head SHA for the check run (default: the posted commit)
   --check-name NAME            check run name (default evidence-gate)
   --check-run-out FILE         write the check-run requests (method, path, body) to FILE instead of sending
   --summary-out FILE           write the Markdown ledger (the job summary) to FILE
 `;
+
+/** A group of flags several commands take: its `parseArgs` options, its usage lines and its reader. */
+export interface FlagGroup<F> {
+  readonly options: Readonly<Record<string, FlagSpec>>;
+  readonly usage: string;
+  readonly read: (f: FlagReader, errors: string[]) => F;
+}
+
+/** Where and how a leg runs: `--repo`, `--runs-dir`, `--claude-path`, `--concurrency`, `--commit`. */
+export const LEG: FlagGroup<LegFlags> = { options: LEG_OPTIONS, usage: LEG_USAGE, read: legFlags };
+
+/** What a fresh run passes its nodes: `--runtime`, `--model`, `--working-directory`, `--verify-*`, …. */
+export const FRESH_RUN: FlagGroup<FreshRunFlags> = {
+  options: FRESH_RUN_OPTIONS,
+  usage: FRESH_RUN_USAGE,
+  read: freshRunFlags,
+};
+
+/** How the result is reported: `--json`, `--repository`, `--sha`, `--check-*`, `--summary-out`. */
+export const REPORT: FlagGroup<ReportFlags> = {
+  options: REPORT_OPTIONS,
+  usage: REPORT_USAGE,
+  read: reportFlags,
+};

@@ -2,18 +2,40 @@
  * The lifecycle of one agent node (SPEC §4), in order: interpolate → spawn the CLI → parse its output →
  * cheap predicates (`exit_zero`, `result_matches`) → the verify command (only if the node did not crash
  * and the cheap predicates passed) → save output → record PASS/FAIL with its qualifier.
+ *
+ * Runtime-neutral: the run's runtime (`NodeContext.runtime`, run-wide) decides which CLI the "spawn and
+ * parse" step calls — `claude -p` (`invoke-claude.ts`) or `codex exec` (`invoke-codex.ts`) — and each
+ * runtime's outcome is folded into the same {@link CallReport}; everything after it is shared.
+ *
+ * What differs on Codex (SPEC §4, §6, §8; research/oh-my-graph.md §5.3–§5.8):
+ * - session = the thread id codex prints in `thread.started` (not minted: `onStarted` gets `null` for a
+ *   fresh thread and `onSession` the id once it arrives); `handoff: session` = `exec … resume THREAD_ID`,
+ *   run with the `CODEX_HOME` of the call that started the thread (its `sessions/` holds the thread);
+ * - cost is `null` (unknown, never $0) on every row; token usage is on the row, the thread's cumulative
+ *   count minus what the thread had used before this call (`codex-usage.ts`);
+ * - `permission_mode` → `--sandbox` (`codexSandboxFor`), `approval_policy="never"` always; of the policy
+ *   layers only layer 1 renders (the four isolation items); `allowed_tools`, `--tools` and the deny list
+ *   have no Codex rendering — the sandbox is the boundary;
+ * - `turn.failed` is `run_error` even on exit 0; a completed turn without an agent message is
+ *   `output_error`; there is no session-limit detection (a limit is an ordinary failure) and no
+ *   `--max-budget-usd` (codex reports no USD: `budget_usd` is warned about at run start, not enforced).
  */
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { qualifierFor } from "../evidence/qualifier.js";
 import type { VerifyQueue } from "../evidence/verify.js";
 import { type Pattern, searchPattern } from "../graph/pattern.js";
 import { ignoredFilesWords, outsideWritesWords, verifyExitWords } from "../ledger/cells.js";
 import type { FailCause, LedgerRow, TokenUsage, VerifyEvidence } from "../ledger/model.js";
 import { unreachable } from "../ledger/unreachable.js";
+import type { Runtime } from "../policy/disclosure.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
 import type { ClaudePermissionMode } from "../runtime/claude-argv.js";
+import { codexPromptProblem, isCodexThreadId } from "../runtime/codex-argv.js";
+import { codexTokenUsage, usageSince } from "./codex-usage.js";
 import { type ClaudeCallOutcome, invokeClaude } from "./invoke-claude.js";
+import { type CodexCallOutcome, invokeCodex } from "./invoke-codex.js";
 import { outsideWrites } from "./outside-writes.js";
 import type { RunDirectory } from "./run-dir.js";
 
@@ -40,25 +62,66 @@ export interface AgentNodeSpec {
     readonly outputMatches?: Pattern | null;
   } | null;
   /**
-   * `fresh` (default): a new session whose id is minted here. `resume`: continue that session with
-   * `--resume` (`handoff: session`, SPEC §4); the row's session is the one the CLI reports.
+   * `fresh` (default): a new session (claude: its id is minted here; codex: codex mints the thread id).
+   * `resume`: continue that session (`--resume ID` / `exec … resume ID`; `handoff: session`, SPEC §4); the
+   * row's session is the one the CLI reports.
    */
-  readonly session?: { readonly kind: "fresh" } | { readonly kind: "resume"; readonly sessionId: string };
-  /** The node's `budget_usd` (USD, > 0): `--max-budget-usd` plus a post-hoc check of the reported cost. */
+  readonly session?: { readonly kind: "fresh" } | ResumedSession;
+  /**
+   * The node's `budget_usd` (USD, > 0). Claude: `--max-budget-usd` plus a post-hoc check of the reported
+   * cost. Codex: ignored (codex reports no USD; the run warned at start, `runtimeWarnings`).
+   */
   readonly budgetUsd?: number | null;
 }
 
+/** The session a `handoff: session` node continues. */
+export interface ResumedSession {
+  readonly kind: "resume";
+  readonly sessionId: string;
+  /**
+   * Codex only: the thread's cumulative token usage before this call (what the call that left the thread
+   * there reported; `null` = not known, nothing subtracted), so the row carries this call's share.
+   */
+  readonly threadUsage?: TokenUsage | null;
+  /** Codex only: the `CODEX_HOME` the thread was started in (absent: the env's own). */
+  readonly codexHome?: string;
+  /**
+   * Claude only: the session's cumulative `total_cost_usd` before this call (claude reports the whole
+   * session's cost on `--resume`; measured on 2.1.332: $0.0008, then $0.0016). The row carries the
+   * difference; `null` = not known, so this call's own cost is unknown.
+   */
+  readonly sessionCostUsd?: number | null;
+}
+
+/** Which model CLI a run spawns (SPEC §4): chosen run-wide, recorded in `state.json` as `runtime`. */
+export type { Runtime };
+
 /** Run-wide settings every node shares. */
 export interface NodeContext {
+  /** Default `claude`. */
+  readonly runtime?: Runtime;
   readonly claudeExecutable: string;
+  /** Path or name of the `codex` executable (default `codex`); used when `runtime` is `codex`. */
+  readonly codexExecutable?: string;
+  /**
+   * The operator's `codex-config` pairs (`KEY=VALUE`, already checked with `parseCodexConfig`), passed as
+   * `-c PAIR` on every codex call, before (so never over) the engine's own boundary flags (SPEC §10).
+   */
+  readonly codexConfig?: readonly string[];
+  /** `--model` (claude) / `-m` (codex). */
   readonly model?: string;
   /** Builds the model child's environment for one call (fresh HOME per CLI in the action). */
   readonly modelEnv: (nodeId: string) => Readonly<Record<string, string>>;
   readonly runDir: RunDirectory;
   readonly verifyQueue: VerifyQueue;
   readonly echo?: { readonly write: (text: string) => void; readonly fenceWorkflowCommands: boolean };
-  /** Called once the session id is minted, before the spawn. */
-  readonly onStarted?: (nodeId: string, sessionId: string) => void;
+  /**
+   * Called once before the spawn with the session id when it is known then: minted (claude), resumed
+   * (either runtime), or `null` for a fresh codex thread (its id arrives with `onSession`).
+   */
+  readonly onStarted?: (nodeId: string, sessionId: string | null) => void;
+  /** Codex, fresh thread: called once `thread.started` arrives, while the process still runs. */
+  readonly onSession?: (nodeId: string, sessionId: string) => void;
   readonly onVerifying?: (nodeId: string, command: string) => void;
 }
 
@@ -77,6 +140,13 @@ export interface AgentNodeResult {
    * `resetsAt` is the reset time as the CLI wrote it (never parsed), `null` when it gave none.
    */
   readonly sessionLimit: { readonly resetsAt: string | null } | null;
+  /**
+   * Codex, when the call reached a thread: the thread's cumulative usage after it (`null` when codex
+   * reported none, e.g. `turn.failed`) and the `CODEX_HOME` it lives in, for a child that resumes it.
+   */
+  readonly codexThread?: { readonly usage: TokenUsage | null; readonly home: string | null };
+  /** Claude: the session's cumulative cost after this call, as reported (`null`: not reported). */
+  readonly sessionCostUsd?: number | null;
 }
 
 interface CallFacts {
@@ -124,12 +194,33 @@ function factsOf(outcome: ClaudeCallOutcome, sessionId: string): CallFacts {
   };
 }
 
-/** Runs one agent node and returns its ledger row. Never throws for the node's own failures. */
-export async function runAgentNode(
-  spec: AgentNodeSpec,
-  ctx: NodeContext,
-  signal: AbortSignal,
-): Promise<AgentNodeResult> {
+/** Why a call does not let the node pass, before any predicate; `null` when the call succeeded. */
+interface CallFailure {
+  readonly cause: FailCause;
+  readonly detail: string;
+  readonly sessionLimit: AgentNodeResult["sessionLimit"];
+}
+
+/** One model call, runtime-neutral: what the row records, and whether the node may go on to its checks. */
+interface CallReport {
+  readonly facts: CallFacts;
+  readonly failure: CallFailure | null;
+  readonly codexThread?: AgentNodeResult["codexThread"];
+  readonly sessionCostUsd?: number | null;
+}
+
+const failure = (
+  cause: FailCause,
+  detail: string,
+  sessionLimit: CallFailure["sessionLimit"] = null,
+): CallFailure => ({
+  cause,
+  detail,
+  sessionLimit,
+});
+
+/** The `claude -p` call of one node and what it means for the row (SPEC §4 "Claude CLI"). */
+async function callClaude(spec: AgentNodeSpec, ctx: NodeContext, signal: AbortSignal): Promise<CallReport> {
   const session = spec.session ?? { kind: "fresh" };
   const sessionId = session.kind === "resume" ? session.sessionId : randomUUID();
   ctx.onStarted?.(spec.id, sessionId);
@@ -149,6 +240,239 @@ export async function runAgentNode(
     ...(ctx.echo ? { echo: ctx.echo } : {}),
   });
   const facts = factsOf(outcome, sessionId);
+  // `--resume` reports the whole session's cost: this call's is the difference (unknown if either is).
+  const sessionCostUsd = facts.costUsd;
+  if (session.kind === "resume") {
+    const before = session.sessionCostUsd ?? null;
+    facts.costUsd = sessionCostUsd !== null && before !== null ? Math.max(0, sessionCostUsd - before) : null;
+  }
+  const report = (f: CallFailure | null): CallReport => ({ facts, failure: f, sessionCostUsd });
+  switch (outcome.kind) {
+    case "spawn_failed":
+      return report(failure("run_error", `could not start ${ctx.claudeExecutable}: ${outcome.message}`));
+    case "cancelled":
+      return report(failure("cancelled", "cancelled"));
+    case "timed_out":
+      return report(failure("timeout", timeoutWords(outcome.timeoutMs)));
+    case "no_result":
+      return report(failure("output_error", noResultWords(outcome.reason, outcome.stderrTail)));
+    case "completed":
+      break;
+    default:
+      return unreachable(outcome);
+  }
+  const r = outcome.result;
+  if (r.isError && r.sessionLimit !== null) {
+    const resetsAt = r.sessionLimit.resetsAt ?? null;
+    return report(
+      failure(
+        "run_error",
+        `paused: the model's session limit was reached${resetsAt !== null ? ` (resets ${resetsAt})` : ""}; resume with --retry-failed`,
+        { resetsAt },
+      ),
+    );
+  }
+  if (r.isError && r.budgetExhausted) {
+    // The CLI stopped itself at --max-budget-usd: the row names both amounts, like the post-hoc check.
+    const spent = facts.costUsd !== null ? `$${facts.costUsd.toFixed(4)}` : "an unknown cost";
+    const limit = budgetUsd !== null ? `$${budgetUsd.toFixed(4)}` : "its --max-budget-usd";
+    return report(
+      failure(
+        "budget_exceeded",
+        `exceeded budget_usd: ${spent} vs ${limit} — claude stopped at --max-budget-usd (${oneLine(r.failureDetail ?? r.subtype)})`,
+      ),
+    );
+  }
+  if (r.isError) {
+    const why = r.failureDetail ?? r.subtype;
+    return report(
+      failure("run_error", `claude reported is_error (exit ${outcome.exitCode}): ${oneLine(why)}`),
+    );
+  }
+  if (outcome.exitCode !== 0) return report(failure("nonzero_exit", `claude exited ${outcome.exitCode}`));
+  return report(null);
+}
+
+/**
+ * The `CODEX_HOME` an environment gives codex: `CODEX_HOME`, else `$HOME/.codex` (codex's default), else
+ * `null` (codex would then fail to find a home).
+ */
+export function codexHomeOf(env: Readonly<Record<string, string>>): string | null {
+  if (env.CODEX_HOME !== undefined && env.CODEX_HOME !== "") return env.CODEX_HOME;
+  return env.HOME !== undefined && env.HOME !== "" ? join(env.HOME, ".codex") : null;
+}
+
+/** The `codex exec` call of one node and what it means for the row (SPEC §4 "Codex CLI"). */
+async function callCodex(spec: AgentNodeSpec, ctx: NodeContext, signal: AbortSignal): Promise<CallReport> {
+  const session = spec.session ?? { kind: "fresh" };
+  const resumed = session.kind === "resume" ? session : null;
+  const nothingRan = (cause: FailCause, detail: string): CallReport => ({
+    // Nothing was spawned, nothing was spent: 0, not unknown (like a node that failed before its spawn).
+    facts: { ...NO_CALL, sessionId: resumed?.sessionId ?? null },
+    failure: failure(cause, detail),
+  });
+  const promptProblem = codexPromptProblem(spec.prompt);
+  if (promptProblem !== null)
+    return nothingRan("run_error", `codex cannot run this prompt: ${promptProblem}`);
+  if (resumed !== null && !isCodexThreadId(resumed.sessionId)) {
+    return nothingRan(
+      "run_error",
+      `handoff: session cannot resume "${resumed.sessionId}": it is not a codex thread id (was the parent run on claude?)`,
+    );
+  }
+  ctx.onStarted?.(spec.id, resumed?.sessionId ?? null);
+  const executable = ctx.codexExecutable ?? "codex";
+  const baseEnv = ctx.modelEnv(spec.id);
+  // A thread lives in the CODEX_HOME that started it: a resumed call runs there, whatever home this call
+  // was given (the action gives each call a fresh one).
+  const env =
+    resumed?.codexHome !== undefined && codexHomeOf(baseEnv) !== resumed.codexHome
+      ? { ...baseEnv, CODEX_HOME: resumed.codexHome }
+      : baseEnv;
+  const home = codexHomeOf(env);
+  const outcome = await invokeCodex({
+    executable,
+    prompt: spec.prompt,
+    permissionMode: spec.permissionMode,
+    policy: spec.policy,
+    session: resumed !== null ? { kind: "resume", threadId: resumed.sessionId } : { kind: "fresh" },
+    ...(ctx.model !== undefined ? { model: ctx.model } : {}),
+    ...(ctx.codexConfig !== undefined ? { config: ctx.codexConfig } : {}),
+    cwd: spec.cwd,
+    env,
+    timeoutMs: spec.timeoutMs,
+    signal,
+    ...(ctx.echo ? { echo: ctx.echo } : {}),
+    ...(resumed === null
+      ? { onThreadStarted: (threadId: string) => ctx.onSession?.(spec.id, threadId) }
+      : {}),
+  });
+  const before = resumed?.threadUsage ?? null;
+  const facts = codexFactsOf(outcome, resumed?.sessionId ?? null, before);
+  const thread = (usage: TokenUsage | null): Pick<CallReport, "codexThread"> =>
+    facts.sessionId !== null ? { codexThread: { usage, home } } : {};
+  const report = (f: CallFailure | null, usage: TokenUsage | null = null): CallReport => ({
+    facts,
+    failure: f,
+    ...thread(usage),
+  });
+  switch (outcome.kind) {
+    case "spawn_failed":
+      return report(failure("run_error", `could not start ${executable}: ${outcome.message}`));
+    case "cancelled":
+      return report(failure("cancelled", "cancelled"));
+    case "timed_out":
+      return report(failure("timeout", timeoutWords(outcome.timeoutMs)));
+    case "no_result":
+      return report(failure("output_error", noResultWords(outcome.reason, outcome.stderrTail)));
+    case "completed":
+      break;
+    default:
+      return unreachable(outcome);
+  }
+  const r = outcome.result;
+  const cumulative = r.usage !== null ? codexTokenUsage(r.usage) : null;
+  // No session-limit detection on codex (research §5.6): a limit is an ordinary failure, as here.
+  if (r.isError) {
+    const why = r.failureDetail ?? "codex reported turn.failed";
+    return report(
+      failure("run_error", `codex reported turn.failed (exit ${outcome.exitCode}): ${oneLine(why)}`),
+    );
+  }
+  if (outcome.exitCode !== 0)
+    return report(failure("nonzero_exit", `codex exited ${outcome.exitCode}`), cumulative);
+  if (r.agentMessages === 0) {
+    return report(
+      failure("output_error", "codex completed its turn without an agent message (no reply to judge)"),
+      cumulative,
+    );
+  }
+  return report(null, cumulative);
+}
+
+/** A call that never started: no session, nothing spent, no usage. */
+const NO_CALL: CallFacts = {
+  sessionId: null,
+  costUsd: 0,
+  usage: null,
+  numTurns: null,
+  denied: 0,
+  writtenPaths: [],
+  durationMs: 0,
+  reply: "",
+};
+
+/**
+ * The row's facts of one codex call. `sessionId` is the thread id (`thread.started`, else the resumed
+ * id); cost is always `null` (codex reports no USD); usage is this call's share of the thread's count;
+ * codex has no permission denials (a sandbox-blocked command reaches only the model), so `denied` is 0;
+ * written paths are the apply_patch changes the stream showed (shell commands' writes are not visible).
+ */
+function codexFactsOf(
+  outcome: CodexCallOutcome,
+  resumedId: string | null,
+  before: TokenUsage | null,
+): CallFacts {
+  const unknown = { costUsd: null, numTurns: null, denied: 0, durationMs: outcome.durationMs };
+  switch (outcome.kind) {
+    case "completed": {
+      const r = outcome.result;
+      return {
+        ...unknown,
+        sessionId: r.threadId,
+        usage: r.usage !== null ? usageSince(codexTokenUsage(r.usage), before) : null,
+        writtenPaths: r.writtenPaths,
+        reply: r.reply ?? "",
+      };
+    }
+    case "spawn_failed":
+      return { ...unknown, sessionId: resumedId, usage: null, writtenPaths: [], reply: "" };
+    case "timed_out":
+      return {
+        ...unknown,
+        sessionId: outcome.partial.threadId ?? resumedId,
+        usage: null,
+        writtenPaths: outcome.partial.writtenPaths,
+        reply: "",
+      };
+    case "no_result":
+    case "cancelled":
+      return {
+        ...unknown,
+        sessionId: outcome.threadId ?? resumedId,
+        usage: null,
+        writtenPaths: outcome.writtenPaths,
+        reply: "",
+      };
+    default:
+      return unreachable(outcome);
+  }
+}
+
+function timeoutWords(timeoutMs: number): string {
+  return `killed after its timeout of ${Math.round(timeoutMs / 1000)}s`;
+}
+
+function noResultWords(reason: string, stderrTail: string): string {
+  return `${reason}${stderrTail ? ` — stderr: ${lastLine(stderrTail)}` : ""}`;
+}
+
+/** Runs one agent node and returns its ledger row. Never throws for the node's own failures. */
+export async function runAgentNode(
+  spec: AgentNodeSpec,
+  ctx: NodeContext,
+  signal: AbortSignal,
+): Promise<AgentNodeResult> {
+  const budgetUsd = spec.budgetUsd ?? null;
+  const call =
+    (ctx.runtime ?? "claude") === "codex"
+      ? await callCodex(spec, ctx, signal)
+      : await callClaude(spec, ctx, signal);
+  const { facts } = call;
+  const codexThread = {
+    ...(call.codexThread !== undefined ? { codexThread: call.codexThread } : {}),
+    ...(call.sessionCostUsd !== undefined ? { sessionCostUsd: call.sessionCostUsd } : {}),
+  };
   // Writes outside the repository escape the evidence tree: recorded on the row whatever its verdict.
   const outside = outsideWrites(facts.writtenPaths, { cwd: spec.cwd, repoRoot: spec.repoRoot });
   const outsideWords = outsideWritesWords(outside);
@@ -184,54 +508,15 @@ export async function runAgentNode(
       reply: facts.reply,
       judged,
       sessionLimit,
+      ...codexThread,
     };
   };
 
-  switch (outcome.kind) {
-    case "spawn_failed":
-      return fail("run_error", `could not start ${ctx.claudeExecutable}: ${outcome.message}`);
-    case "cancelled":
-      return fail("cancelled", "cancelled");
-    case "timed_out":
-      return fail("timeout", `killed after its timeout of ${Math.round(outcome.timeoutMs / 1000)}s`);
-    case "no_result":
-      return fail(
-        "output_error",
-        `${outcome.reason}${outcome.stderrTail ? ` — stderr: ${lastLine(outcome.stderrTail)}` : ""}`,
-      );
-    case "completed":
-      break;
-    default:
-      return unreachable(outcome);
+  if (call.failure !== null) {
+    const f = call.failure;
+    return fail(f.cause, f.detail, undefined, false, f.sessionLimit);
   }
-  const r = outcome.result;
-  if (r.isError && r.sessionLimit !== null) {
-    const resetsAt = r.sessionLimit.resetsAt ?? null;
-    return fail(
-      "run_error",
-      `paused: the model's session limit was reached${resetsAt !== null ? ` (resets ${resetsAt})` : ""}; resume with --retry-failed`,
-      undefined,
-      false,
-      { resetsAt },
-    );
-  }
-  if (r.isError && r.budgetExhausted) {
-    // The CLI stopped itself at --max-budget-usd: the row names both amounts, like the post-hoc check.
-    const spent = facts.costUsd !== null ? `$${facts.costUsd.toFixed(4)}` : "an unknown cost";
-    const limit = budgetUsd !== null ? `$${budgetUsd.toFixed(4)}` : "its --max-budget-usd";
-    return fail(
-      "budget_exceeded",
-      `exceeded budget_usd: ${spent} vs ${limit} — claude stopped at --max-budget-usd (${oneLine(r.failureDetail ?? r.subtype)})`,
-    );
-  }
-  if (r.isError) {
-    const why = r.failureDetail ?? r.subtype;
-    return fail("run_error", `claude reported is_error (exit ${outcome.exitCode}): ${oneLine(why)}`);
-  }
-  if (outcome.exitCode !== 0) {
-    return fail("nonzero_exit", `claude exited ${outcome.exitCode}`);
-  }
-  const reply = r.result ?? "";
+  const reply = facts.reply;
   if (spec.resultMatches && !searchPattern(spec.resultMatches, reply)) {
     return fail(
       "result_mismatch",
@@ -297,6 +582,7 @@ export async function runAgentNode(
     reply,
     judged: false,
     sessionLimit: null,
+    ...codexThread,
   };
 }
 

@@ -32,8 +32,15 @@ import { type RunHooks, runLegAndFinish } from "./leg.js";
 import { type PlanningCall, planWithRepair } from "./plan-call.js";
 import { RedactingRunDirectory } from "./redacting-run-dir.js";
 import { mintRunId, type RunId } from "./run-id.js";
-import { missingClaudeProblem, prepareRepository, workingDirectoryProblem } from "./run-setup.js";
+import { prepareRepository, workingDirectoryProblem } from "./run-setup.js";
 import { closeLeg, RUN_STATE_SCHEMA_VERSION } from "./run-state.js";
+import {
+  executableFor,
+  missingCliProblem,
+  type Runtime,
+  runtimeOptionsProblem,
+  runtimeWarnings,
+} from "./runtime-setup.js";
 
 /** Everything `auto` needs, parsed and checked by the entry point. Times in ms. */
 export interface AutoRunOptions {
@@ -47,7 +54,12 @@ export interface AutoRunOptions {
   /** Variable names passed through to the verify command (input `verify-env`). */
   readonly verifyEnv: readonly string[];
   readonly acceptNoBuildEvidence: boolean;
-  readonly runtime: "claude";
+  /**
+   * Which CLI the planner and every planned node run (SPEC §4; `--runtime` / input `runtime`). On codex
+   * the planner runs `--sandbox read-only` and the disclosure is codex's.
+   */
+  readonly runtime: Runtime;
+  /** `--model` (claude) / `-m` (codex); default: the CLI's own. */
   readonly model?: string;
   readonly concurrency: number;
   readonly onFail: "halt" | "continue";
@@ -55,7 +67,12 @@ export interface AutoRunOptions {
   readonly commit: boolean;
   readonly runsDir: string;
   readonly surface: "action" | "cli";
+  /** The `claude` executable (claude runs; required for the type's sake on codex runs, unused there). */
   readonly claudeExecutable: string;
+  /** The `codex` executable (codex runs); default `codex`. */
+  readonly codexExecutable?: string;
+  /** Codex only: the `codex-config` pairs, `-c KEY=VALUE` on the planner and every node (`RuntimeOptions`). */
+  readonly codexConfig?: readonly string[];
   /**
    * Called once after the build-evidence decision and before the planner call (the action installs the
    * CLI here, so a refused run installs nothing). Returns an error message to stop as a usage error.
@@ -106,12 +123,16 @@ export type AutoRunResult =
       readonly ledgerPath: string;
       /** sha256 of `state.json` and `graph.json` as the engine left them (the action posts them). */
       readonly digests: FinishedRun["digests"];
+      /** What the plan asks that the runtime does not enforce (none today: planned nodes carry no budget). */
+      readonly warnings: readonly string[];
     };
 
 /** Runs `auto`. Rejects only on internal errors (the entry point fails the check run then). */
 export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
   if (o.goal.trim() === "")
     return { kind: "usage_error", message: "goal is empty: pass the goal (input `goal`, flag `--goal`)" };
+  const runtimeProblem = runtimeOptionsProblem(o.runtime, o);
+  if (runtimeProblem !== null) return { kind: "usage_error", message: runtimeProblem };
   const gitContext = { baseEnv: o.baseEnv, knownSecrets: o.knownSecrets };
   // Before the build-evidence decision, as before: a bad working directory is a usage error first.
   const repoDir = resolve(o.repoDir);
@@ -140,11 +161,12 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
     ...(o.postedHeadSha !== undefined ? { postedHeadSha: o.postedHeadSha } : {}),
   });
   if (!prepared.ok) return { kind: "usage_error", message: prepared.message };
-  const { start, startDescription } = prepared.repo;
+  const { start, startDescription, startClean } = prepared.repo;
   const setupError = (await o.beforeFirstModelCall?.()) ?? null;
   if (setupError !== null) return { kind: "usage_error", message: setupError };
-  const missingClaude = missingClaudeProblem(o.claudeExecutable, o.baseEnv);
-  if (missingClaude !== null) return { kind: "usage_error", message: missingClaude };
+  const executable = executableFor(o.runtime, o);
+  const missingCli = missingCliProblem(o.runtime, executable, o.baseEnv);
+  if (missingCli !== null) return { kind: "usage_error", message: missingCli };
 
   const runId = o.runId ?? mintRunId();
   // Known secrets (4+ characters) never reach what the run writes or hands on: the run directory, the
@@ -152,6 +174,8 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
   // read the parent's initial environment through /proc), so this redacts output; it prevents nothing.
   const redactor = createRedactor(o.knownSecrets);
   const dir = new RedactingRunDirectory(o.runsDir, runId, redactor);
+  // A new run directory: the lock is free; taken so a `resume` started meanwhile is refused.
+  dir.lock();
   const startedAt = new Date().toISOString();
   dir.event({ type: "run_started", runId, mode: "auto" });
   const store = new RunStateStore(dir, {
@@ -164,6 +188,7 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
     inputs: {},
     build_evidence: answer,
     starting_commit: { sha: start.sha, tree: start.tree, description: startDescription },
+    start_clean: startClean,
     repo_dir: repoDir,
     work_dir: workDir,
     concurrency: o.concurrency,
@@ -212,9 +237,15 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
   // Only this run's own directory (the engine writes state.json and events there); other files under the
   // runs folder — a node could plant one that the build imports — are fingerprinted like any ignored file.
   const ignoredExclude = [dir.path];
-  const ignoredBaseline = await ignoredFilesFingerprint(repoDir, { ...gitContext, exclude: ignoredExclude });
+  const ignoredBaseline = await ignoredFilesFingerprint(repoDir, {
+    ...gitContext,
+    exclude: ignoredExclude,
+    excludeRunDirectoriesUnder: o.runsDir,
+  });
   const planned = await planWithRepair({
-    executable: o.claudeExecutable,
+    runtime: o.runtime,
+    executable,
+    ...(o.codexConfig !== undefined ? { codexConfig: o.codexConfig } : {}),
     prompt,
     allowlist: allowed,
     cwd: workDir,
@@ -250,7 +281,7 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
     store.state.legs = closeLeg(store.state.legs, args.end);
     store.save();
     const { ledger, ledgerPath, digests } = await finishRun(frame, args);
-    return { kind: "finished", ledger, runDir: dir.path, ledgerPath, digests };
+    return { kind: "finished", ledger, runDir: dir.path, ledgerPath, digests, warnings: [] };
   };
 
   if (planned.kind === "rejected") {
@@ -292,6 +323,7 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
     policies[node.id] = plannedNodePolicy(node.allowed_tools, { loadedUserConfig: false });
   }
   store.state.tool_policies = policies;
+  const warnings = runtimeWarnings(o.runtime, graph);
   const plan: PlanSection = {
     buildEvidence: answer,
     sinkCommands:
@@ -306,6 +338,7 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
     planningCostUsd: sumKnown(planned.calls),
     ...(planned.repairedFrom ? { repaired: { refusals: [...planned.repairedFrom] } } : {}),
     ...policyNote,
+    ...(warnings.length > 0 ? { warnings } : {}),
   };
   store.save();
   dir.event({ type: "plan_ready", nodes: graph.nodes.map((n) => n.id), sinks: graph.sinks });
@@ -326,7 +359,10 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
     policies,
     concurrency: Math.min(o.concurrency, graph.concurrency),
     onFail: o.onFail,
+    runtime: o.runtime,
     claudeExecutable: o.claudeExecutable,
+    ...(o.codexExecutable !== undefined ? { codexExecutable: o.codexExecutable } : {}),
+    ...(o.codexConfig !== undefined ? { codexConfig: o.codexConfig } : {}),
     ...(o.model !== undefined ? { model: o.model } : {}),
     modelEnv: o.modelEnv,
     verify: {
@@ -339,7 +375,7 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
     ...(o.signal ? { signal: o.signal } : {}),
     ...(o.hooks ? { hooks: o.hooks } : {}),
   });
-  return { kind: "finished", ...finished };
+  return { kind: "finished", ...finished, warnings };
 }
 
 function sumKnown(calls: readonly PlanningCall[]): number | null {

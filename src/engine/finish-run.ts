@@ -26,7 +26,7 @@ export interface RunFrame {
   readonly runId: string;
   readonly mode: Ledger["mode"];
   readonly goal?: string;
-  readonly runtime: "claude";
+  readonly runtime: "claude" | "codex";
   readonly model?: string;
   readonly repoDir: string;
   readonly gitContext: {
@@ -184,6 +184,8 @@ export async function finishRun(frame: RunFrame, input: FinishInput): Promise<Fi
   const ledger = redactor.deep(unredacted);
   const ledgerPath = dir.writeJson("ledger.json", ledger);
   dir.event({ type: "run_finished", outcome: decided.outcome, conclusion: decided.conclusion });
+  // The leg is over: another leg may take the run now.
+  dir.unlock();
   return {
     ledger,
     ledgerPath,
@@ -191,10 +193,15 @@ export async function finishRun(frame: RunFrame, input: FinishInput): Promise<Fi
   };
 }
 
-/** The evidence tree of the run: the tree the (first) sink verify ran on, `null` when none ran. */
+/**
+ * The evidence tree of the run: the one tree every sink verify ran on; `null` when none ran, or when the
+ * sinks verified different trees (then no single tree is the run's evidence; the ledger lists them).
+ */
 export function evidenceTreeOf(rows: readonly LedgerRow[]): string | null {
-  for (const row of rows) if (row.sink && row.verify?.evidenceTree) return row.verify.evidenceTree;
-  return null;
+  const trees = new Set(
+    rows.flatMap((row) => (row.sink && row.verify?.evidenceTree ? [row.verify.evidenceTree] : [])),
+  );
+  return trees.size === 1 ? [...trees][0]! : null;
 }
 
 function firstLine(text: string): string {

@@ -26,7 +26,7 @@ import type { RunEnd } from "../ledger/conclusion.js";
 import type { FailCause, FailRow, LedgerRow, SkippedRow } from "../ledger/model.js";
 import type { Redactor } from "../ledger/redact.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
-import { type AgentNodeResult, type AgentNodeSpec, runAgentNode } from "./agent-node.js";
+import { type AgentNodeResult, type AgentNodeSpec, type Runtime, runAgentNode } from "./agent-node.js";
 import { liesInRepository } from "./outside-writes.js";
 import type { RedactingRunDirectory } from "./redacting-run-dir.js";
 import { buildFeedbackPayload, buildJudgedRetryPrompt } from "./retry-prompt.js";
@@ -34,11 +34,16 @@ import type { GateRecord, NodeRecord, NodeStatus, PauseRecord, RunState } from "
 
 /** Progress callbacks of one leg; each may be async (the action posts check-run updates from them). */
 export interface GraphRunHooks {
-  /** An execution started: its session (minted, or the parent's for a session handoff), attempt and round. */
+  /**
+   * An execution started: its session (minted, or the parent's for a session handoff; `null` for a fresh
+   * codex thread, whose id codex mints and prints once it runs), attempt and round.
+   */
   readonly onNodeStarted?: (
     nodeId: string,
-    info: { readonly sessionId: string; readonly attempt: number; readonly round: number },
+    info: { readonly sessionId: string | null; readonly attempt: number; readonly round: number },
   ) => void;
+  /** Codex: a fresh thread's id, once codex printed it (the execution's `onNodeStarted` had `null`). */
+  readonly onNodeSession?: (nodeId: string, sessionId: string) => void;
   readonly onNodeVerifying?: (nodeId: string, command: string) => void;
   /** A failed execution will be re-run: a retry of the node, or a feedback round re-running its body. */
   readonly onNodeRetried?: (nodeId: string, info: RetryInfo) => void;
@@ -135,7 +140,13 @@ export interface GraphRunOptions {
   readonly policies: Readonly<Record<string, ToolPolicy>>;
   readonly concurrency: number;
   readonly onFail: "halt" | "continue";
+  /** Which CLI every agent node runs (run-wide; default `claude`). */
+  readonly runtime?: Runtime;
   readonly claudeExecutable: string;
+  /** The `codex` executable (default `codex`), when `runtime` is `codex`. */
+  readonly codexExecutable?: string;
+  /** The operator's `codex-config` pairs, `-c KEY=VALUE` on every codex node (SPEC §10). */
+  readonly codexConfig?: readonly string[];
   readonly model?: string;
   readonly modelEnv: (label: string) => Readonly<Record<string, string>>;
   readonly verifyQueue: VerifyQueue;
@@ -184,6 +195,9 @@ export async function executeGraph(o: GraphRunOptions): Promise<GraphRunResult> 
   const skipReasons = new Map<string, string>();
   const rounds = new Map<string, number>();
   const feedbackPayloads = new Map<string, string>();
+  // Codex: the CODEX_HOME each thread of this leg lives in (a resumed thread must run there). In memory
+  // only: a path on this machine, never written to state.json (a later leg may run elsewhere).
+  const codexHomes = new Map<string, string>();
   for (const node of graph.nodes) {
     const record = store.node(node.id);
     if (record?.status === "passed") {
@@ -229,6 +243,7 @@ export async function executeGraph(o: GraphRunOptions): Promise<GraphRunResult> 
       session_id: prev?.session_id ?? null,
       executions: prev?.executions ?? 0,
       ...(prev?.feedback_rounds !== undefined ? { feedback_rounds: prev.feedback_rounds } : {}),
+      ...(prev?.thread_usage !== undefined ? { thread_usage: prev.thread_usage } : {}),
       ...patch,
     });
   };
@@ -505,15 +520,28 @@ export async function executeGraph(o: GraphRunOptions): Promise<GraphRunResult> 
       readArtifact: (ref: string) => replies.get(ref),
       feedback: (ref: string) => (byId.get(ref)?.feedback ? (feedbackPayloads.get(ref) ?? "") : undefined),
     };
-    const interpolated = (what: string, template: string): string | { error: string } => {
-      const result = interpolate(template, context);
+    // In a verify command every substituted value is one shell word, single-quoted: an input value or a
+    // model's reply (`| inline`, `{{ feedback.ID }}`) cannot add shell syntax to the command the engine runs
+    // as its evidence (`a; touch /tmp/x` stays the argument `'a; touch /tmp/x'`).
+    const shellContext = {
+      inputs: Object.fromEntries(Object.entries(o.inputs).map(([k, v]) => [k, shellQuote(v)])),
+      artifactPath: (ref: string) => mapDefined(context.artifactPath(ref), shellQuote),
+      readArtifact: (ref: string) => mapDefined(context.readArtifact(ref), shellQuote),
+      feedback: (ref: string) => mapDefined(context.feedback(ref), shellQuote),
+    };
+    const interpolated = (
+      what: string,
+      template: string,
+      ctx: typeof context = context,
+    ): string | { error: string } => {
+      const result = interpolate(template, ctx);
       return result.ok ? result.text : { error: `${what}: ${result.message}` };
     };
     const fields = {
       prompt: interpolated("prompt", node.prompt),
       cwd: node.cwd === null ? null : interpolated("cwd", node.cwd),
       verifyCommand: node.success_check.verify
-        ? interpolated("success_check.verify.command", node.success_check.verify.command)
+        ? interpolated("success_check.verify.command", node.success_check.verify.command, shellContext)
         : null,
       verifyCwd:
         node.success_check.verify?.cwd != null
@@ -595,7 +623,10 @@ export async function executeGraph(o: GraphRunOptions): Promise<GraphRunResult> 
         produced = await runAgentNode(
           spec,
           {
+            ...(o.runtime !== undefined ? { runtime: o.runtime } : {}),
             claudeExecutable: o.claudeExecutable,
+            ...(o.codexExecutable !== undefined ? { codexExecutable: o.codexExecutable } : {}),
+            ...(o.codexConfig !== undefined ? { codexConfig: o.codexConfig } : {}),
             ...(o.model !== undefined ? { model: o.model } : {}),
             modelEnv: o.modelEnv,
             runDir: dir,
@@ -604,6 +635,10 @@ export async function executeGraph(o: GraphRunOptions): Promise<GraphRunResult> 
             onStarted: (nodeId, sessionId) => {
               dir.event({ type: "node_started", node: nodeId, sessionId, attempt, round });
               o.hooks?.onNodeStarted?.(nodeId, { sessionId, attempt, round });
+            },
+            onSession: (nodeId, sessionId) => {
+              dir.event({ type: "node_session", node: nodeId, sessionId });
+              o.hooks?.onNodeSession?.(nodeId, sessionId);
             },
             onVerifying: (nodeId, command) => {
               workDone();
@@ -643,12 +678,18 @@ export async function executeGraph(o: GraphRunOptions): Promise<GraphRunResult> 
         node.retry.on.includes(row.cause as never);
       if (retrying && row.verdict === "FAIL") row = { ...row, superseded: true };
       const executions = (store.node(id)?.executions ?? 0) + 1;
+      const thread = produced.codexThread;
+      if (thread?.home != null && row.sessionId !== null) codexHomes.set(row.sessionId, thread.home);
       // A PASS is settled in the same state write as its row, so a crash between the two cannot leave a
       // passed row on a node the next leg would run again.
       setRecord(id, {
         status: row.verdict === "PASS" ? "passed" : "running",
         session_id: row.sessionId,
         executions,
+        // Codex: the thread's cumulative usage, so a child resuming it records only its own share.
+        ...((o.runtime ?? "claude") === "codex" ? { thread_usage: thread?.usage ?? undefined } : {}),
+        // Claude: the session's cumulative cost, for the same reason.
+        ...(produced.sessionCostUsd !== undefined ? { session_cost_usd: produced.sessionCostUsd } : {}),
       });
       await record(row);
       if (produced.sessionLimit !== null) {
@@ -713,11 +754,20 @@ export async function executeGraph(o: GraphRunOptions): Promise<GraphRunResult> 
   function sessionFor(node: GraphNode, attempt: number, quoting: boolean): AgentNodeSpec["session"] | string {
     if (node.handoff !== "session" || attempt > 1 || quoting) return { kind: "fresh" };
     const parent = node.depends_on.find((d) => byId.get(d)?.type !== "gate");
-    const sessionId = parent !== undefined ? store.node(parent)?.session_id : null;
+    const record = parent !== undefined ? store.node(parent) : undefined;
+    const sessionId = record?.session_id;
     if (parent === undefined || sessionId === null || sessionId === undefined) {
       return `handoff: session needs the session of its parent${parent !== undefined ? ` "${parent}"` : ""}, which is not known (the parent reported no session id)`;
     }
-    return { kind: "resume", sessionId };
+    if ((o.runtime ?? "claude") !== "codex")
+      return { kind: "resume", sessionId, sessionCostUsd: record?.session_cost_usd ?? null };
+    const codexHome = codexHomes.get(sessionId);
+    return {
+      kind: "resume",
+      sessionId,
+      threadUsage: record?.thread_usage ?? null,
+      ...(codexHome !== undefined ? { codexHome } : {}),
+    };
   }
 }
 
@@ -794,4 +844,13 @@ export function orderRows(
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** `value` as one POSIX shell word: single-quoted, each `'` written `'\''`. */
+export function shellQuote(value: string): string {
+  return `'${value.replaceAll("'", "'\\''")}'`;
+}
+
+function mapDefined<T, U>(value: T | undefined, f: (v: T) => U): U | undefined {
+  return value === undefined ? undefined : f(value);
 }

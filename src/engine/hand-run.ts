@@ -23,8 +23,15 @@ import { RunStateStore } from "./graph-run.js";
 import { type RunHooks, runLegAndFinish } from "./leg.js";
 import { RedactingRunDirectory } from "./redacting-run-dir.js";
 import { mintRunId, type RunId } from "./run-id.js";
-import { missingClaudeProblem, prepareRepository } from "./run-setup.js";
+import { prepareRepository } from "./run-setup.js";
 import { RUN_STATE_SCHEMA_VERSION } from "./run-state.js";
+import {
+  executableFor,
+  missingCliProblem,
+  type Runtime,
+  runtimeOptionsProblem,
+  runtimeWarnings,
+} from "./runtime-setup.js";
 
 export type { RunHooks };
 
@@ -45,12 +52,19 @@ export interface HandRunOptions {
   /** Largest `success_check.verify.timeout` allowed (SPEC §3: configurable, default 10 min). */
   readonly verifyTimeoutCeilingMs?: number;
   readonly verifyEnv: readonly string[];
-  readonly runtime: "claude";
+  /** Which CLI every agent node runs (SPEC §4; `--runtime` / input `runtime`), recorded in `state.json`. */
+  readonly runtime: Runtime;
+  /** `--model` (claude) / `-m` (codex); default: the CLI's own. */
   readonly model?: string;
   readonly commit: boolean;
   readonly runsDir: string;
   readonly surface: "action" | "cli";
+  /** The `claude` executable (claude runs; required for the type's sake on codex runs, unused there). */
   readonly claudeExecutable: string;
+  /** The `codex` executable (codex runs); default `codex`. */
+  readonly codexExecutable?: string;
+  /** Codex only: the `codex-config` pairs, `-c KEY=VALUE` on every node (see `RuntimeOptions`). */
+  readonly codexConfig?: readonly string[];
   /** Called once after every check and before the first model call (the action installs the CLI here). */
   readonly beforeFirstModelCall?: () => Promise<string | null>;
   readonly modelEnv: (label: string) => Readonly<Record<string, string>>;
@@ -77,6 +91,11 @@ export type HandRunResult =
       readonly ledgerPath: string;
       /** sha256 of `state.json` and `graph.json` as the engine left them (the action posts them). */
       readonly digests: FinishedRun["digests"];
+      /**
+       * What the graph asks that the runtime does not enforce (e.g. `budget_usd` on codex), one sentence
+       * each; also in the plan section. The entry point prints them.
+       */
+      readonly warnings: readonly string[];
     };
 
 /** Runs a hand-written graph. Rejects only on internal errors (the entry point fails the check run then). */
@@ -101,6 +120,9 @@ export async function runHandWritten(o: HandRunOptions): Promise<HandRunResult> 
       message: `${o.graphSource}: node${withCompletion.length === 1 ? "" : "s"} ${withCompletion.join(", ")} declare${withCompletion.length === 1 ? "s" : ""} completion (SPEC §7), which this version does not run yet; a node would pass without its completion gate. Remove completion (or put the check in success_check.verify). Nothing was run.`,
     };
   }
+  const runtimeProblem = runtimeOptionsProblem(o.runtime, o);
+  if (runtimeProblem !== null) return { kind: "usage_error", message: runtimeProblem };
+  const warnings = runtimeWarnings(o.runtime, graph);
   const missing = missingInputs(graph, o.inputs);
   if (missing.length > 0) {
     return {
@@ -127,19 +149,21 @@ export async function runHandWritten(o: HandRunOptions): Promise<HandRunResult> 
     ...(o.postedHeadSha !== undefined ? { postedHeadSha: o.postedHeadSha } : {}),
   });
   if (!prepared.ok) return { kind: "usage_error", message: prepared.message };
-  const { repoDir, workDir, start, startDescription } = prepared.repo;
+  const { repoDir, workDir, start, startDescription, startClean } = prepared.repo;
   const hasAgents = graph.nodes.some((n) => n.type !== "gate");
   const setupError = (await o.beforeFirstModelCall?.()) ?? null;
   if (setupError !== null) return { kind: "usage_error", message: setupError };
   if (hasAgents) {
-    const missingClaude = missingClaudeProblem(o.claudeExecutable, o.baseEnv);
-    if (missingClaude !== null) return { kind: "usage_error", message: missingClaude };
+    const missingCli = missingCliProblem(o.runtime, executableFor(o.runtime, o), o.baseEnv);
+    if (missingCli !== null) return { kind: "usage_error", message: missingCli };
   }
 
   const runId = o.runId ?? mintRunId();
   // Known secrets never reach what the run writes or hands on (SPEC §9); see auto-run.ts.
   const redactor = createRedactor(o.knownSecrets);
   const dir = new RedactingRunDirectory(o.runsDir, runId, redactor);
+  // A new run directory: the lock is free; taken so a `resume` started meanwhile is refused.
+  dir.lock();
   const startedAt = new Date().toISOString();
   dir.event({ type: "run_started", runId, mode: "run", leg: "fresh" });
   const checkedSinks = graph.sinks.filter((id) => graph.nodes_by_id.get(id)?.type !== "gate");
@@ -164,7 +188,7 @@ export async function runHandWritten(o: HandRunOptions): Promise<HandRunResult> 
       const verify = graph.nodes_by_id.get(id)?.success_check.verify;
       return verify ? [{ nodeId: id, command: verify.command }] : [];
     }),
-    disclosure: handWrittenDisclosure(o.surface),
+    disclosure: handWrittenDisclosure(o.surface, o.runtime),
     nodes: graph.nodes.map((n) => ({
       id: n.id,
       ...(n.type === "gate" ? { type: "gate" as const } : {}),
@@ -176,6 +200,7 @@ export async function runHandWritten(o: HandRunOptions): Promise<HandRunResult> 
     ...(o.policy?.source !== undefined
       ? { policy: { source: o.policy.source, requireEvidence: o.policy.requireEvidence === true } }
       : {}),
+    ...(warnings.length > 0 ? { warnings } : {}),
   };
   const concurrency = o.concurrency ?? graph.concurrency;
   const onFail = o.continueOnFail || graph.on_fail === "continue" ? "continue" : "halt";
@@ -189,6 +214,7 @@ export async function runHandWritten(o: HandRunOptions): Promise<HandRunResult> 
     inputs: { ...o.inputs },
     build_evidence: answer,
     starting_commit: { sha: start.sha, tree: start.tree, description: startDescription },
+    start_clean: startClean,
     repo_dir: repoDir,
     work_dir: workDir,
     concurrency,
@@ -234,7 +260,11 @@ export async function runHandWritten(o: HandRunOptions): Promise<HandRunResult> 
   };
   await o.hooks?.onProgress?.(snapshotLedger(frame, { plan, rows: [], calls: [] }), "plan");
   // The git-ignored files as the run found them (ADR 0003 amendment); only this run's directory is left out.
-  const ignoredBaseline = await ignoredFilesFingerprint(repoDir, { ...gitContext, exclude: [dir.path] });
+  const ignoredBaseline = await ignoredFilesFingerprint(repoDir, {
+    ...gitContext,
+    exclude: [dir.path],
+    excludeRunDirectoriesUnder: o.runsDir,
+  });
   const finished = await runLegAndFinish({
     frame,
     store,
@@ -246,7 +276,10 @@ export async function runHandWritten(o: HandRunOptions): Promise<HandRunResult> 
     policies,
     concurrency,
     onFail,
+    runtime: o.runtime,
     claudeExecutable: o.claudeExecutable,
+    ...(o.codexExecutable !== undefined ? { codexExecutable: o.codexExecutable } : {}),
+    ...(o.codexConfig !== undefined ? { codexConfig: o.codexConfig } : {}),
     ...(o.model !== undefined ? { model: o.model } : {}),
     modelEnv: o.modelEnv,
     verify: {
@@ -259,7 +292,7 @@ export async function runHandWritten(o: HandRunOptions): Promise<HandRunResult> 
     ...(o.signal ? { signal: o.signal } : {}),
     ...(o.hooks ? { hooks: o.hooks } : {}),
   });
-  return { kind: "finished", ...finished };
+  return { kind: "finished", ...finished, warnings };
 }
 
 /** `{{ inputs.NAME }}` names used anywhere in the graph (prompt, cwd, verify command and cwd) and not given. */

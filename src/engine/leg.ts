@@ -3,6 +3,8 @@
  * graph, its policies and the run state are in place. The verifier compares every verify's git-ignored
  * files with the leg's baseline (ADR 0003 amendment) and leaves only this run's own directory out.
  */
+import { dirname } from "node:path";
+import { evidenceTree } from "../evidence/evidence-tree.js";
 import type { IgnoredFiles } from "../evidence/ignored-files.js";
 import { VerifyQueue } from "../evidence/verify.js";
 import type { Ledger, PlanningCall, PlanSection } from "../ledger/ledger.js";
@@ -30,7 +32,10 @@ export interface LegOptions
     | "policies"
     | "concurrency"
     | "onFail"
+    | "runtime"
     | "claudeExecutable"
+    | "codexExecutable"
+    | "codexConfig"
     | "model"
     | "modelEnv"
     | "echo"
@@ -57,7 +62,11 @@ export async function runLegAndFinish(o: LegOptions): Promise<FinishedRun & { re
     baseEnv: o.verify.baseEnv,
     passThrough: o.verify.passThrough,
     knownSecrets: o.verify.knownSecrets,
-    ignoredFiles: { baseline: o.verify.ignoredBaseline, exclude: [frame.dir.path] },
+    ignoredFiles: {
+      baseline: o.verify.ignoredBaseline,
+      exclude: [frame.dir.path],
+      excludeRunDirectoriesUnder: dirname(frame.dir.path),
+    },
     ...(o.echo ? { echo: o.echo } : {}),
   });
   const leg = await executeGraph({
@@ -71,7 +80,10 @@ export async function runLegAndFinish(o: LegOptions): Promise<FinishedRun & { re
     policies: o.policies,
     concurrency: o.concurrency,
     onFail: o.onFail,
+    ...(o.runtime !== undefined ? { runtime: o.runtime } : {}),
     claudeExecutable: o.claudeExecutable,
+    ...(o.codexExecutable !== undefined ? { codexExecutable: o.codexExecutable } : {}),
+    ...(o.codexConfig !== undefined ? { codexConfig: o.codexConfig } : {}),
     ...(o.model !== undefined ? { model: o.model } : {}),
     modelEnv: o.modelEnv,
     verifyQueue,
@@ -85,8 +97,26 @@ export async function runLegAndFinish(o: LegOptions): Promise<FinishedRun & { re
     },
   });
   store.state.planning_calls = [...calls];
+  // The files as this leg leaves them: the next leg starts only on the same files (resume-run.ts).
+  let legEndTree: string | null = null;
+  try {
+    legEndTree = await evidenceTree(frame.repoDir, frame.gitContext);
+  } catch {
+    legEndTree = null;
+  }
+  store.state.leg_end_tree = legEndTree;
   store.state.legs = closeLeg(store.state.legs, leg.end);
   store.save();
   const finished = await finishRun(frame, { graph: o.graph, rows: [...leg.rows], plan, calls, end: leg.end });
-  return { ...finished, runDir: frame.dir.path };
+  // The leg's outcome is the run's as decided (`failed`, `passed`, `paused`, …), not only how it stopped.
+  const outcome = finished.ledger.conclusion?.outcome;
+  if (outcome !== undefined) {
+    store.state.legs = store.state.legs.map((l, i, all) => (i === all.length - 1 ? { ...l, outcome } : l));
+    store.save();
+  }
+  return {
+    ...finished,
+    digests: { ...finished.digests, state: frame.dir.digestOf("state.json") },
+    runDir: frame.dir.path,
+  };
 }

@@ -1,6 +1,8 @@
 /**
- * The planner call of `auto` (SPEC §8; research oh-my-graph §3): one read-only `claude` call turns the
- * goal into a graph spec. Its reply is untrusted input: parsed, validated against the planned-node
+ * The planner call of `auto` (SPEC §8; research oh-my-graph §3): one read-only model call turns the
+ * goal into a graph spec — `claude -p --permission-mode plan` with the planner's deny list, or on the
+ * codex runtime `codex exec --sandbox read-only` (permission mode `plan` → `read-only`; no isolation items,
+ * like claude's planner, which keeps the operator's configuration; cost unknown, usage reported). Its reply is untrusted input: parsed, validated against the planned-node
  * rules with every refusal collected, and — once — repaired by a fresh call that quotes the refusals
  * fenced. A second refusal fails the run and keeps the rejected spec.
  */
@@ -10,7 +12,10 @@ import { extractPlanJson } from "../plan/parse-plan.js";
 import { type PlannedSpec, validatePlannedSpec } from "../plan/planned-rules.js";
 import { buildRepairPrompt } from "../plan/repair-prompt.js";
 import { plannerPolicy } from "../policy/ceiling.js";
+import type { Runtime } from "./agent-node.js";
+import { codexTokenUsage } from "./codex-usage.js";
 import { invokeClaude } from "./invoke-claude.js";
+import { invokeCodex } from "./invoke-codex.js";
 
 /** One planner call's bill, for the ledger totals. `costUsd: null` = unknown. */
 export interface PlanningCall {
@@ -41,7 +46,12 @@ export type PlanCallResult =
     };
 
 export interface PlanCallOptions {
+  /** Default `claude`. */
+  readonly runtime?: Runtime;
+  /** The run's model CLI: `claude` or `codex`, per `runtime`. */
   readonly executable: string;
+  /** Codex only: the operator's `codex-config` pairs (`-c KEY=VALUE`). */
+  readonly codexConfig?: readonly string[];
   readonly prompt: string;
   readonly allowlist: readonly string[];
   readonly cwd: string;
@@ -55,7 +65,92 @@ type Attempt =
   | { kind: "ok"; spec: PlannedSpec }
   | { kind: "refused"; refusals: string[]; rejected: unknown; repairable: boolean };
 
+/** One planner call's reply, runtime-neutral: the text, or why there is none. */
+type Reply = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly attempt: Attempt };
+
 async function attempt(options: PlanCallOptions, prompt: string, calls: PlanningCall[]): Promise<Attempt> {
+  const reply =
+    (options.runtime ?? "claude") === "codex"
+      ? await codexReply(options, prompt, calls)
+      : await claudeReply(options, prompt, calls);
+  if (!reply.ok) return reply.attempt;
+  const json = extractPlanJson(reply.text);
+  if (!json.ok) {
+    return { kind: "refused", refusals: [json.message], rejected: reply.text, repairable: false };
+  }
+  const checked = validatePlannedSpec(json.value, { allowlist: options.allowlist });
+  if (!checked.ok)
+    return { kind: "refused", refusals: checked.refusals, rejected: json.value, repairable: true };
+  return { kind: "ok", spec: checked.spec };
+}
+
+/** Why a call that ended without a result produced no plan. */
+function noCallWords(
+  options: PlanCallOptions,
+  outcome:
+    | { readonly kind: "spawn_failed"; readonly message: string }
+    | { readonly kind: "no_result"; readonly reason: string }
+    | { readonly kind: "timed_out" | "cancelled" },
+): string {
+  switch (outcome.kind) {
+    case "spawn_failed":
+      return `could not start ${options.executable}: ${outcome.message}`;
+    case "no_result":
+      return outcome.reason;
+    case "timed_out":
+      return "the planner call timed out";
+    default:
+      return "the planner call was cancelled";
+  }
+}
+
+const unusable = (why: string, rejected: unknown = null): Reply => ({
+  ok: false,
+  attempt: { kind: "refused", refusals: [why], rejected, repairable: false },
+});
+
+/** The codex planner call: `exec --sandbox read-only`, a fresh thread, cost unknown. */
+async function codexReply(options: PlanCallOptions, prompt: string, calls: PlanningCall[]): Promise<Reply> {
+  const outcome = await invokeCodex({
+    executable: options.executable,
+    prompt,
+    permissionMode: "plan",
+    policy: plannerPolicy(),
+    session: { kind: "fresh" },
+    ...(options.model !== undefined ? { model: options.model } : {}),
+    ...(options.codexConfig !== undefined ? { config: options.codexConfig } : {}),
+    cwd: options.cwd,
+    env: options.env,
+    timeoutMs: options.timeoutMs,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  if (outcome.kind !== "completed") {
+    const threadId =
+      outcome.kind === "timed_out"
+        ? outcome.partial.threadId
+        : outcome.kind === "spawn_failed"
+          ? null
+          : outcome.threadId;
+    calls.push({ sessionId: threadId, costUsd: null, usage: null, durationMs: outcome.durationMs });
+    return unusable(noCallWords(options, outcome));
+  }
+  const r = outcome.result;
+  // Codex reports no USD: the planning cost is unknown, never $0 (SPEC §6).
+  calls.push({
+    sessionId: r.threadId,
+    costUsd: null,
+    usage: r.usage !== null ? codexTokenUsage(r.usage) : null,
+    durationMs: outcome.durationMs,
+  });
+  if (r.isError || outcome.exitCode !== 0) {
+    return unusable(`the planner call failed: ${r.failureDetail ?? `exit ${outcome.exitCode}`}`, r.reply);
+  }
+  if (r.agentMessages === 0) return unusable("the planner call completed without a reply (no agent message)");
+  return { ok: true, text: r.reply ?? "" };
+}
+
+/** The claude planner call: `-p --permission-mode plan` with every deniable tool denied. */
+async function claudeReply(options: PlanCallOptions, prompt: string, calls: PlanningCall[]): Promise<Reply> {
   const sessionId = randomUUID();
   const outcome = await invokeClaude({
     executable: options.executable,
@@ -71,15 +166,7 @@ async function attempt(options: PlanCallOptions, prompt: string, calls: Planning
   });
   if (outcome.kind !== "completed") {
     calls.push({ sessionId, costUsd: null, usage: null, durationMs: outcome.durationMs });
-    const why =
-      outcome.kind === "spawn_failed"
-        ? `could not start ${options.executable}: ${outcome.message}`
-        : outcome.kind === "no_result"
-          ? outcome.reason
-          : outcome.kind === "timed_out"
-            ? "the planner call timed out"
-            : "the planner call was cancelled";
-    return { kind: "refused", refusals: [why], rejected: null, repairable: false };
+    return unusable(noCallWords(options, outcome));
   }
   const r = outcome.result;
   calls.push({
@@ -89,23 +176,9 @@ async function attempt(options: PlanCallOptions, prompt: string, calls: Planning
     durationMs: outcome.durationMs,
   });
   if (r.isError || outcome.exitCode !== 0) {
-    const why = r.failureDetail ?? `exit ${outcome.exitCode}`;
-    return {
-      kind: "refused",
-      refusals: [`the planner call failed: ${why}`],
-      rejected: r.result,
-      repairable: false,
-    };
+    return unusable(`the planner call failed: ${r.failureDetail ?? `exit ${outcome.exitCode}`}`, r.result);
   }
-  const reply = r.result ?? "";
-  const json = extractPlanJson(reply);
-  if (!json.ok) {
-    return { kind: "refused", refusals: [json.message], rejected: reply, repairable: false };
-  }
-  const checked = validatePlannedSpec(json.value, { allowlist: options.allowlist });
-  if (!checked.ok)
-    return { kind: "refused", refusals: checked.refusals, rejected: json.value, repairable: true };
-  return { kind: "ok", spec: checked.spec };
+  return { ok: true, text: r.result ?? "" };
 }
 
 /** Plans once, repairs at most once. Never throws for the planner's own failures. */

@@ -15,8 +15,9 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import { startingCommit } from "../evidence/evidence-tree.js";
+import { evidenceTree, startingCommit } from "../evidence/evidence-tree.js";
 import { ignoredFilesFromData } from "../evidence/ignored-files.js";
+import { applyPatch } from "../evidence/patch.js";
 import type { Graph } from "../graph/graph.js";
 import { formatIssue } from "../graph/issue.js";
 import { loadGraphObject } from "../graph/load.js";
@@ -29,8 +30,15 @@ import type { RunHooks } from "./hand-run.js";
 import { runLegAndFinish } from "./leg.js";
 import { RedactingRunDirectory } from "./redacting-run-dir.js";
 import { isRunId, type RunId } from "./run-id.js";
-import { missingClaudeProblem, workingDirectoryProblem } from "./run-setup.js";
+import { workingDirectoryProblem } from "./run-setup.js";
 import { approvedGateRow, type RunState, RunStateError, readRunState } from "./run-state.js";
+import {
+  executableFor,
+  missingCliProblem,
+  type Runtime,
+  runtimeOptionsProblem,
+  runtimeWarnings,
+} from "./runtime-setup.js";
 
 /** What the resumed leg does. `by` is who decided (a login, or the local user in the CLI). */
 export type ResumeAction =
@@ -57,7 +65,20 @@ export interface ResumeOptions {
   readonly concurrency?: number;
   readonly commit: boolean;
   readonly surface: "action" | "cli";
+  /**
+   * The runtime the caller expects (`--runtime`), if it named one: it must be the run's own. A resumed leg
+   * always runs the first leg's runtime, read from `state.json`; absent = whatever that is.
+   */
+  readonly runtime?: Runtime;
+  /** The `claude` executable (claude runs; required for the type's sake on codex runs, unused there). */
   readonly claudeExecutable: string;
+  /** The `codex` executable (codex runs); default `codex`. */
+  readonly codexExecutable?: string;
+  /**
+   * Codex only: the `codex-config` pairs for this leg (not recorded by the first leg, which may have
+   * carried a header secret in them; the workflow or the operator gives them again).
+   */
+  readonly codexConfig?: readonly string[];
   readonly modelEnv: (label: string) => Readonly<Record<string, string>>;
   readonly baseEnv: Readonly<Record<string, string | undefined>>;
   readonly knownSecrets: readonly string[];
@@ -70,8 +91,11 @@ export interface ResumeOptions {
 
 export type ResumeResult =
   | { readonly kind: "usage_error"; readonly message: string }
-  /** `--retry-failed` on a run with nothing left to run (every node passed). */
-  | { readonly kind: "nothing_to_retry"; readonly message: string }
+  /**
+   * `--retry-failed` on a run with nothing left to run: every node passed (`failed: false`), or what did not
+   * pass hangs on a gate a person rejected (`failed: true` — the run stays failed; the CLI exits 1).
+   */
+  | { readonly kind: "nothing_to_retry"; readonly message: string; readonly failed: boolean }
   | {
       readonly kind: "finished";
       readonly ledger: Ledger;
@@ -79,6 +103,8 @@ export type ResumeResult =
       readonly ledgerPath: string;
       /** sha256 of `state.json` and `graph.json` as the engine left them (the action posts them). */
       readonly digests: FinishedRun["digests"];
+      /** What the graph asks that the run's runtime does not enforce (as the first leg said). */
+      readonly warnings: readonly string[];
     };
 
 /** Resumes a run. Rejects only on internal errors. */
@@ -127,6 +153,20 @@ export async function resumeRun(o: ResumeOptions): Promise<ResumeResult> {
     };
   }
   const graph = loaded.graph;
+  // The first leg's runtime, always: a run is one CLI's run (its sessions are that CLI's).
+  const runtime: Runtime = state.runtime;
+  if (o.runtime !== undefined && o.runtime !== runtime) {
+    return {
+      kind: "usage_error",
+      message: `run ${o.runId} uses runtime "${runtime}"; it cannot be resumed with runtime "${o.runtime}" (a resumed leg keeps the first leg's runtime). Nothing was run.`,
+    };
+  }
+  const runtimeProblem = runtimeOptionsProblem(runtime, {
+    ...(state.model !== undefined ? { model: state.model } : {}),
+    ...(o.codexConfig !== undefined ? { codexConfig: o.codexConfig } : {}),
+  });
+  if (runtimeProblem !== null) return { kind: "usage_error", message: runtimeProblem };
+  const warnings = runtimeWarnings(runtime, graph);
   if (
     o.concurrency !== undefined &&
     (!Number.isInteger(o.concurrency) || o.concurrency < 1 || o.concurrency > 10)
@@ -210,6 +250,7 @@ export async function resumeRun(o: ResumeOptions): Promise<ResumeResult> {
       if (unpassed.length === 0) {
         return {
           kind: "nothing_to_retry",
+          failed: rejected.length > 0,
           message:
             rejected.length === 0
               ? `run ${runId} has no failed nodes to retry: every node passed`
@@ -222,8 +263,30 @@ export async function resumeRun(o: ResumeOptions): Promise<ResumeResult> {
   if (graph.nodes.some((n) => n.type !== "gate" && store.node(n.id)?.status !== "passed")) {
     const setupError = (await o.beforeFirstModelCall?.()) ?? null;
     if (setupError !== null) return { kind: "usage_error", message: setupError };
-    const missingClaude = missingClaudeProblem(o.claudeExecutable, o.baseEnv);
-    if (missingClaude !== null) return { kind: "usage_error", message: missingClaude };
+    const missingCli = missingCliProblem(runtime, executableFor(runtime, o), o.baseEnv);
+    if (missingCli !== null) return { kind: "usage_error", message: missingCli };
+  }
+
+  // One leg at a time: a second `resume` of the same run while this one runs is refused (research §7.5).
+  const locked = dir.lock();
+  if (locked !== null) return { kind: "usage_error", message: `${locked}. Nothing was run.` };
+  // --commit commits "the nodes' changes": a run that began on uncommitted edits would commit them too.
+  if (o.commit && state.start_clean !== true) {
+    dir.unlock();
+    return {
+      kind: "usage_error",
+      message: `run ${runId} began on a working tree with uncommitted changes${state.start_clean === undefined ? " (or its state does not say)" : ""}, so --commit would commit them as the nodes' work: resume without --commit (the patch is kept in the run directory). Nothing was run.`,
+    };
+  }
+  // The files must be the ones the run left: an edit made while it waited (a neutered test, say) must not
+  // ride along under an approval, and nodes' changes that went missing must not be reported as verified.
+  const filesProblem = await restoreLegEndFiles(state, path, gitContext).catch((error: unknown) => {
+    dir.unlock();
+    throw error;
+  });
+  if (filesProblem !== null) {
+    dir.unlock();
+    return { kind: "usage_error", message: filesProblem };
   }
 
   // The leg starts: recorded before anything runs.
@@ -323,7 +386,10 @@ export async function resumeRun(o: ResumeOptions): Promise<ResumeResult> {
     policies: state.tool_policies,
     concurrency: o.concurrency ?? state.concurrency,
     onFail: state.on_fail,
+    runtime,
     claudeExecutable: o.claudeExecutable,
+    ...(o.codexExecutable !== undefined ? { codexExecutable: o.codexExecutable } : {}),
+    ...(o.codexConfig !== undefined ? { codexConfig: o.codexConfig } : {}),
     ...(state.model !== undefined ? { model: state.model } : {}),
     modelEnv: o.modelEnv,
     verify: {
@@ -336,7 +402,7 @@ export async function resumeRun(o: ResumeOptions): Promise<ResumeResult> {
     ...(o.signal ? { signal: o.signal } : {}),
     ...(o.hooks ? { hooks: o.hooks } : {}),
   });
-  return { kind: "finished", ...finished };
+  return { kind: "finished", ...finished, warnings };
 }
 
 function safeJson(text: string): unknown {
@@ -362,4 +428,37 @@ function descendantsOf(graph: Graph, roots: readonly string[]): Set<string> {
     }
   }
   return found;
+}
+
+/**
+ * Makes sure the working tree holds the files the latest leg left (`leg_end_tree`). A fresh checkout of the
+ * starting commit (the action's resume job) gets the run's `patch.diff` applied first. Any other difference
+ * is refused.
+ *
+ * @returns `null` when the files are as the run left them, else the usage error (nothing was changed).
+ */
+async function restoreLegEndFiles(
+  state: RunState,
+  runDir: string,
+  gitContext: {
+    readonly baseEnv: Readonly<Record<string, string | undefined>>;
+    readonly knownSecrets: readonly string[];
+  },
+): Promise<string | null> {
+  const expected = state.leg_end_tree;
+  // A crashed leg recorded no end: its files cannot be checked, and `--retry-failed` re-runs what it lost.
+  if (expected === undefined || expected === null) return null;
+  const now = await evidenceTree(state.repo_dir, gitContext);
+  if (now === expected) return null;
+  const patch = join(runDir, "patch.diff");
+  if (now === state.starting_commit.tree && existsSync(patch)) {
+    try {
+      await applyPatch(state.repo_dir, patch, gitContext);
+    } catch (error) {
+      return `the nodes' changes from the earlier leg (${patch}) do not apply to ${state.repo_dir}: ${error instanceof Error ? error.message : String(error)}. Nothing was run.`;
+    }
+    if ((await evidenceTree(state.repo_dir, gitContext)) === expected) return null;
+    return `after applying ${patch}, the files in ${state.repo_dir} are still not the ones the run left (tree ${expected.slice(0, 12)}). Nothing else was run; restore a clean checkout of ${state.starting_commit.sha.slice(0, 12)} before resuming again.`;
+  }
+  return `the files in ${state.repo_dir} are not the ones run ${state.run_id} left when it paused (tree ${now.slice(0, 12)}, expected ${expected.slice(0, 12)}): files were edited while it waited, or the nodes' changes are missing. A resumed leg continues exactly the files the approval and the earlier verdicts were about: undo the edits (or put the nodes' changes back: \`git apply ${patch}\` on a clean checkout of ${state.starting_commit.sha.slice(0, 12)}), or start a new run. Nothing was run.`;
 }

@@ -5,7 +5,16 @@
  */
 
 import { createHash } from "node:crypto";
-import { appendFileSync, existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { nodeFileName } from "../graph/file-name.js";
 import type { RunId } from "./run-id.js";
@@ -31,6 +40,8 @@ export type RunEvent =
       readonly attempt?: number;
       readonly round?: number;
     }
+  /** Codex: the thread id of an execution that started a fresh thread, as soon as codex printed it. */
+  | { readonly type: "node_session"; readonly node: string; readonly sessionId: string }
   | { readonly type: "node_passed"; readonly node: string; readonly qualifier: string }
   | { readonly type: "node_failed"; readonly node: string; readonly cause: string; readonly detail: string }
   | {
@@ -69,6 +80,57 @@ export class RunDirectory {
     if (!existsSync(ignore))
       writeFileSync(ignore, "# written by evidence-gate: run directories stay out of git\n*\n");
     mkdirSync(join(this.path, "failed"), { recursive: true });
+  }
+
+  /**
+   * Takes the run's lock (`run.lock`, created exclusively, holding this process's pid and host), so two
+   * legs of one run never run at once (research §7.5). A lock left by a process that is gone (same host,
+   * pid not running) is taken over.
+   *
+   * @returns `null` when taken, else why not (which process holds it).
+   */
+  lock(): string | null {
+    const path = join(this.path, "run.lock");
+    const mine = `${process.pid}@${hostname()}`;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        writeFileSync(path, `${mine}\n`, { flag: "wx" });
+        return null;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      }
+      const holder = (() => {
+        try {
+          return readFileSync(path, "utf8").trim();
+        } catch {
+          return "";
+        }
+      })();
+      const [pid, host] = holder.split("@");
+      const alive = (() => {
+        if (host !== hostname() || pid === undefined || !/^\d+$/.test(pid)) return true;
+        try {
+          process.kill(Number(pid), 0);
+          return true;
+        } catch (error) {
+          return (error as NodeJS.ErrnoException).code === "EPERM";
+        }
+      })();
+      if (alive)
+        return `run ${this.runId} is in use by process ${holder || "(unknown)"} (${path}): one leg at a time`;
+      rmSync(path, { force: true });
+    }
+    return `run ${this.runId}'s lock ${path} could not be taken`;
+  }
+
+  /** Releases the lock taken by {@link lock} (only if this process holds it). */
+  unlock(): void {
+    const path = join(this.path, "run.lock");
+    try {
+      if (readFileSync(path, "utf8").trim() === `${process.pid}@${hostname()}`) rmSync(path, { force: true });
+    } catch {
+      // Already gone.
+    }
   }
 
   /** Appends one event line with a timestamp. */

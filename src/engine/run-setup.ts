@@ -1,8 +1,8 @@
 /**
  * The checks every fresh run makes before anything is installed, billed or written (SPEC §5 "a refused
  * run spends nothing"): the working directory lies inside the repository, the repository has a starting
- * commit (the evidence tree's anchor), `--commit` has a clean tree to commit onto, and the model CLI can
- * be found. Shared by `auto` and `run`.
+ * commit (the evidence tree's anchor) and `--commit` has a clean tree to commit onto. Shared by `auto`
+ * and `run`; whether the model CLI can be found is `runtime-setup.ts`.
  */
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
@@ -14,7 +14,6 @@ import {
   type StartingCommit,
   startingCommit,
 } from "../evidence/evidence-tree.js";
-import { findExecutable } from "../proc/which.js";
 import { liesInRepository } from "./outside-writes.js";
 
 /** What a prepared run stands on. Paths are absolute. */
@@ -24,6 +23,8 @@ export interface PreparedRepository {
   readonly start: StartingCommit;
   /** A noun phrase naming the starting commit ("the merge of abc1234 into main"). */
   readonly startDescription: string;
+  /** The working tree held no uncommitted edits (its tree was the starting commit's) when the run began. */
+  readonly startClean: boolean;
 }
 
 export interface PrepareOptions {
@@ -76,11 +77,11 @@ export async function prepareRepository(
       return { ok: false, message: `${error.message} Nothing was run.` };
     throw error;
   }
+  const startClean = (await evidenceTree(repoDir, o.gitContext)) === start.tree;
   if (o.commit) {
     // --commit commits "the nodes' changes": on a dirty tree it would sweep the user's own edits (and
     // untracked files) into that commit and call them the nodes' work.
-    const before = await evidenceTree(repoDir, o.gitContext);
-    if (before !== start.tree) {
+    if (!startClean) {
       return {
         ok: false,
         message: `--commit needs a clean working tree: ${repoDir} has changes that are not committed (tracked edits or untracked, not ignored files), and --commit would commit them as the nodes' changes. Commit or stash them first, or run without --commit. Nothing was run.`,
@@ -96,16 +97,5 @@ export async function prepareRepository(
         ? { prHead: o.postedHeadSha }
         : {}),
   });
-  return { ok: true, repo: { repoDir, workDir, start, startDescription } };
-}
-
-/** The usage error when the claude CLI cannot be found on the run's PATH; `null` when it can. */
-export function missingClaudeProblem(
-  executable: string,
-  baseEnv: Readonly<Record<string, string | undefined>>,
-): string | null {
-  // The model child's PATH is the run's own (`buildChildEnv` keeps it); building a model env here would
-  // mint a HOME in the action for nothing.
-  if (findExecutable(executable, baseEnv.PATH) !== null) return null;
-  return `the claude CLI was not found: ${JSON.stringify(executable)} is not an executable${executable.includes("/") ? "" : " on PATH"}. Install @anthropic-ai/claude-code or point --claude-path at the executable; nothing was run`;
+  return { ok: true, repo: { repoDir, workDir, start, startDescription, startClean } };
 }

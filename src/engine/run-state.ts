@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import type { BuildEvidenceAnswer } from "../evidence/answer.js";
 import type { PlanningCall, PlanSection } from "../ledger/ledger.js";
-import type { LedgerRow, PassRow } from "../ledger/model.js";
+import type { LedgerRow, PassRow, TokenUsage } from "../ledger/model.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
 
 /** Bumped whenever a field's meaning changes; `resume` refuses any other version. */
@@ -40,6 +40,17 @@ export interface NodeRecord {
   readonly judged?: boolean;
   /** Feedback rounds this node's arc has fired (declarers only). */
   readonly feedback_rounds?: number;
+  /**
+   * Codex only: the cumulative token usage of the thread in `session_id` after its latest execution
+   * (codex counts per thread, `codex-usage.ts`), so a `handoff: session` child that resumes the thread
+   * records only its own share. Absent: claude, or codex reported no usage.
+   */
+  readonly thread_usage?: TokenUsage;
+  /**
+   * Claude: the session's cumulative cost after the latest execution (claude reports the whole session's
+   * cost on `--resume`), so a `handoff: session` child records only its own. `null`: not reported.
+   */
+  readonly session_cost_usd?: number | null;
 }
 
 /** A gate's decision. `approved`/`rejected` record who decided and the head SHA they decided on. */
@@ -75,12 +86,24 @@ export interface RunState {
   readonly goal?: string;
   /** Where the hand-written graph came from (a path, `base ref main: .github/graph.yml`). */
   readonly graph_source?: string;
-  readonly runtime: "claude";
+  /** Which CLI every agent node of the run spawns; a resumed leg keeps it (SPEC §4). */
+  readonly runtime: "claude" | "codex";
   readonly model?: string;
   /** `--input` values of a hand-written run (resume takes them from here, never from flags). */
   readonly inputs: Readonly<Record<string, string>>;
   readonly build_evidence: BuildEvidenceAnswer;
   readonly starting_commit: { readonly sha: string; readonly tree: string; readonly description: string };
+  /**
+   * The working tree was the starting commit's tree when the run began (no uncommitted edits): a resumed
+   * leg may `--commit` only then, or it would commit someone's edits as the nodes' work. Absent: unknown.
+   */
+  readonly start_clean?: boolean;
+  /**
+   * The working tree (`evidenceTree`) when the latest leg ended: a resumed leg starts only on the same
+   * files, so an edit made while the run waited (or nodes' changes that went missing) cannot ride along
+   * under the approval. `null`: could not be read. Absent: the leg did not end (a crash).
+   */
+  readonly leg_end_tree?: string | null;
   /** Absolute paths: the repository root and the directory nodes run in by default. */
   readonly repo_dir: string;
   readonly work_dir: string;
@@ -144,7 +167,7 @@ const stateSchema = z.object({
   mode: z.enum(["auto", "run"]),
   goal: z.string().optional(),
   graph_source: z.string().optional(),
-  runtime: z.literal("claude"),
+  runtime: z.enum(["claude", "codex"]),
   model: z.string().optional(),
   inputs: z.record(z.string(), z.string()),
   build_evidence: z.discriminatedUnion("kind", [
@@ -158,6 +181,8 @@ const stateSchema = z.object({
     }),
   ]),
   starting_commit: z.object({ sha: z.string(), tree: z.string(), description: z.string() }),
+  start_clean: z.boolean().optional(),
+  leg_end_tree: z.string().nullable().optional(),
   repo_dir: z.string(),
   work_dir: z.string(),
   concurrency: z.number().int().min(1),
@@ -177,6 +202,8 @@ const stateSchema = z.object({
       executions: z.number().int().min(0),
       judged: z.boolean().optional(),
       feedback_rounds: z.number().int().min(0).optional(),
+      thread_usage: usage.unwrap().optional(),
+      session_cost_usd: z.number().nullable().optional(),
     }),
   ),
   gates: z.record(

@@ -67,6 +67,12 @@ export type IgnoredFiles =
 export interface IgnoredFilesOptions extends GitContext {
   /** Absolute folders whose files are left out besides `<root>/.evidence-gate/` (e.g. the runs folder). */
   readonly exclude?: readonly string[];
+  /**
+   * The runs folder (absolute): every run directory directly under it (a folder named like a run id,
+   * `YYYYMMDD-HHMMSS-xxxxxx`) is left out — other runs of the repository write there while this one waits
+   * at a gate. Anything else in the runs folder still counts (a node could hide a file the build loads).
+   */
+  readonly excludeRunDirectoriesUnder?: string;
   /** Default {@link DEFAULT_MAX_IGNORED_FILES}. */
   readonly maxEntries?: number;
   /** git's time limit (default 120 s). */
@@ -91,12 +97,24 @@ export async function ignoredFilesFingerprint(
     return unknown(`the git-ignored files could not be listed: ${messageOf(error)}`);
   }
   const prefixes = excludedPrefixes(root, options.exclude ?? []);
+  const runsPrefix =
+    options.excludeRunDirectoriesUnder === undefined
+      ? null
+      : (excludedPrefixes(root, [options.excludeRunDirectoriesUnder])[0] ?? null);
+  const inRunDirectory = (path: string): boolean =>
+    runsPrefix !== null && path.startsWith(runsPrefix) && RUN_DIRECTORY.test(path.slice(runsPrefix.length));
   const paths: string[] = [];
   let overBound = false;
   let pending: Buffer | null = null;
   const stop = new AbortController();
   const take = (path: string): void => {
-    if (overBound || path === "" || prefixes.some((prefix) => path.startsWith(prefix))) return;
+    if (
+      overBound ||
+      path === "" ||
+      prefixes.some((prefix) => path.startsWith(prefix)) ||
+      inRunDirectory(path)
+    )
+      return;
     if (paths.length >= max) {
       overBound = true;
       stop.abort();
@@ -259,6 +277,9 @@ function unknown(reason: string): IgnoredFiles {
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** A run directory's first path element and separator (`run-id.ts`'s format). */
+const RUN_DIRECTORY = /^\d{8}-\d{6}-[0-9a-f]{6}\//;
 
 /** Root-relative, `/`-separated prefixes (latin1 form, ending in `/`) of the folders left out. */
 function excludedPrefixes(root: string, exclude: readonly string[]): string[] {

@@ -148,3 +148,23 @@ export async function commitWorkingTree(
   if (options.tree !== undefined) await run(["read-tree", tree]);
   return sha;
 }
+
+/**
+ * Applies a `patch.diff` (as {@link workingTreePatch} wrote it) to the working tree of `repoDir` — untracked
+ * files included, the index untouched (`git apply` without `--index`). Used when a resumed leg starts on a
+ * fresh checkout of the starting commit: the nodes' changes from the earlier legs are put back first.
+ *
+ * @throws GitError when the patch does not apply (nothing is changed then: `git apply` is atomic).
+ */
+export async function applyPatch(
+  repoDir: string,
+  patchPath: string,
+  context: GitContext = {},
+): Promise<void> {
+  const root = await workTreeRoot(repoDir, context);
+  await git(["apply", "--binary", "--whitespace=nowarn", patchPath], {
+    cwd: root,
+    ...(context.baseEnv !== undefined ? { baseEnv: context.baseEnv } : {}),
+    ...(context.knownSecrets !== undefined ? { knownSecrets: context.knownSecrets } : {}),
+  });
+}

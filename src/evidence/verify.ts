@@ -78,6 +78,8 @@ export interface IgnoredFilesCheck {
   readonly baseline: IgnoredFiles;
   /** Absolute folders left out besides `<root>/.evidence-gate/` (the runs folder). */
   readonly exclude?: readonly string[];
+  /** See `IgnoredFilesOptions.excludeRunDirectoriesUnder`: other runs' directories are left out. */
+  readonly excludeRunDirectoriesUnder?: string;
 }
 
 /**
@@ -116,6 +118,9 @@ async function measureAndRun(options: RunVerifyOptions): Promise<{
     before = await ignoredFilesFingerprint(options.cwd, {
       ...gitContext,
       ...(options.ignoredFiles.exclude !== undefined ? { exclude: options.ignoredFiles.exclude } : {}),
+      ...(options.ignoredFiles.excludeRunDirectoriesUnder !== undefined
+        ? { excludeRunDirectoriesUnder: options.ignoredFiles.excludeRunDirectoriesUnder }
+        : {}),
     });
     ignored = ignoredFields(compareIgnoredFiles(options.ignoredFiles.baseline, before));
   }
@@ -551,6 +556,7 @@ export class VerifyQueue {
       const quietAtStart = this.working === 0;
       const startsAtStart = this.workStarts;
       const exclude = this.settings.ignoredFiles?.exclude;
+      const runsDir = this.settings.ignoredFiles?.excludeRunDirectoriesUnder;
       const measured = await measureAndRun({
         command: request.command,
         cwd: request.cwd,
@@ -560,7 +566,15 @@ export class VerifyQueue {
         passThrough: this.settings.passThrough,
         knownSecrets: this.settings.knownSecrets,
         reuse: { cache: this.cache, nodeId: request.nodeId },
-        ...(baseline !== null ? { ignoredFiles: { baseline, ...(exclude ? { exclude } : {}) } } : {}),
+        ...(baseline !== null
+          ? {
+              ignoredFiles: {
+                baseline,
+                ...(exclude ? { exclude } : {}),
+                ...(runsDir !== undefined ? { excludeRunDirectoriesUnder: runsDir } : {}),
+              },
+            }
+          : {}),
         ...(this.settings.echo !== undefined ? { echo: this.settings.echo } : {}),
         ...(request.signal !== undefined ? { signal: request.signal } : {}),
         ...(request.outputMatches != null ? { outputMatches: request.outputMatches } : {}),
@@ -577,6 +591,7 @@ export class VerifyQueue {
           baseEnv: this.settings.baseEnv,
           knownSecrets: this.settings.knownSecrets,
           ...(exclude !== undefined ? { exclude } : {}),
+          ...(runsDir !== undefined ? { excludeRunDirectoriesUnder: runsDir } : {}),
         });
         if (this.working === 0 && this.workStarts === startsAtStart) {
           this.ignoredBaseline = acceptVerifyChanges(baseline, measured.before, after);

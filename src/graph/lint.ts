@@ -3,23 +3,45 @@
  * advisories — graphs that load and run, but spend money on a result nothing checks or that cannot be
  * reached. An advisory never stops a run; each one says what to change.
  *
- * Advisories are computed only when the graph loads: on a graph with errors, ancestry and feedback
+ * Errors are the loader's (`loadGraphText`), then — for a graph that loads — the `cwd` errors of
+ * {@link cwdIssues}: an absolute `cwd` or `success_check.verify.cwd`, or one climbing out of the run's
+ * working directory, which the run would refuse ("outside the repository") only once the node is reached.
+ *
+ * Advisories are computed only when the graph loads: on a graph with load errors, ancestry and feedback
  * bodies may rest on unknown ids or cycles, so advice drawn from them could be wrong; fix the errors, lint
- * again. The six advisories, in the order a node reports them:
- * 1. `unresolved-input` — `{{ inputs.X }}` with no `--input X=…`: the node would fail when it starts.
+ * again. The advisories, in the order a node reports them:
+ * 1. `unresolved-input` — `{{ inputs.X }}` with no `--input X=…`: `run` refuses to start without it.
  *    (`{{ artifacts.ID }}` naming anything but a non-gate ancestor is already a load error, see
  *    `validate-placeholders.ts`, so no advisory repeats it.)
- * 2. `unchecked-verdict` — the prompt demands a verdict token but there is no `result_matches`
+ * 2. `unknown-placeholder` — `{{ input.file }}`, `{{ nodes.a.output }}`, `{{ bogus }}`: reads like a
+ *    placeholder, but its namespace is none of the three, so it is sent as written.
+ * 3. `completion-not-run` — `completion:` loads, but `run` refuses a graph declaring it in this version.
+ * 4. `unchecked-verdict` — the prompt demands a verdict token but there is no `result_matches`
  *    (detector: {@link verdictTokensIn}).
- * 3. `exit-code-unchecked` — `result_matches` without `exit_zero: true`.
- * 4. `verify-splices-model-output` — `{{ artifacts.ID | inline }}` or `{{ feedback.ID }}` in a verify or
+ * 5. `verify-splices-model-output` — `{{ artifacts.ID | inline }}` or `{{ feedback.ID }}` in a verify or
  *    completion command (or the verify cwd): model-written text decides what the check runs.
- * 5. `feedback-not-quoted` — a feedback arc whose body's prompts never quote `{{ feedback.DECLARER }}`;
+ * 6. `feedback-not-quoted` — a feedback arc whose body's prompts never quote `{{ feedback.DECLARER }}`;
  *    reported on the rerun target, where the token belongs (Go ADR 0028).
- * 6. `no-tools-no-verify` — an agent node declaring neither `allowed_tools` nor `success_check.verify`.
+ * 7. `retry-never-fires` — `retry.max` > 0 with no cause in `retry.on`; `costly-retry` /
+ *    `costly-feedback` — `retry.max` / `feedback.max` above 10, with the worst-case executions.
+ * 8. `no-tools-no-verify` — an agent node declaring neither `allowed_tools` nor `success_check.verify`.
+ * 9. `unverified-sink` — an agent sink without `success_check.verify`; `only-gate-sinks` — every sink is a
+ *    gate (reported on the first). Either way the run can conclude `neutral` at best.
+ *
+ * 10. `exit-code-unchecked` — `result_matches` without `exit_zero: true`. The Go CLI this ports does not
+ *    check the exit code then (research §2.3), so a graph shared with it can pass a crashed run there; this
+ *    engine fails every non-zero exit (`nonzero_exit`) whatever `exit_zero` says, and the advisory says so.
  */
 import type { Graph, GraphNode } from "./graph.js";
 import type { GraphIssue } from "./issue.js";
+import {
+  cwdIssues,
+  lookalikeAdvice,
+  type SinkAdviceKind,
+  type SpendAdviceKind,
+  sinkAdvice,
+  spendAdvice,
+} from "./lint-rules.js";
 import { type LoadOptions, loadGraphText } from "./load.js";
 import { placeholdersIn } from "./placeholders.js";
 import type { NodeSpec } from "./schema.js";
@@ -28,12 +50,15 @@ import { templatedFields } from "./validate-placeholders.js";
 /** What an advisory is about; stable, for `--json` consumers. */
 export type AdvisoryKind =
   | "unresolved-input"
+  | "unknown-placeholder"
+  | "completion-not-run"
   | "unchecked-verdict"
-  | "exit-code-unchecked"
   | "verify-splices-model-output"
   | "feedback-not-quoted"
+  | SpendAdviceKind
   | "no-tools-no-verify"
-  | "completion-not-run";
+  | SinkAdviceKind
+  | "exit-code-unchecked";
 
 /** A finding that does not stop a run. `reason` says what is wrong and what to change. */
 export interface Advisory {
@@ -47,7 +72,10 @@ export interface LintOptions extends LoadOptions {
   readonly inputs?: readonly string[];
 }
 
-/** Every load error (as `loadGraphText` reports them) and, when the graph loads, every advisory. */
+/**
+ * Every load error (as `loadGraphText` reports them) and, when the graph loads, the `cwd` errors and
+ * every advisory.
+ */
 export interface LintResult {
   readonly errors: readonly GraphIssue[];
   readonly advisories: readonly Advisory[];
@@ -57,14 +85,18 @@ export interface LintResult {
  * Lints graph file text: loads it (YAML or JSON) and, if it loads, computes the advisories.
  *
  * @param source where the text came from (a path), used in messages.
- * @returns `errors` exactly as {@link loadGraphText} reports them (syntax, shape, then semantic) and
- *   `advisories` (empty whenever there are errors). Never throws on bad input.
+ * @returns `errors`: exactly what {@link loadGraphText} reports (syntax, shape, then semantic), or, when
+ *   the graph loads, its `cwd` errors ({@link cwdIssues}); `advisories`: empty whenever the graph does
+ *   not load. Never throws on bad input.
  */
 export function lintGraph(text: string, source: string, options: LintOptions = {}): LintResult {
   const { inputs, ...loadOptions } = options;
   const loaded = loadGraphText(text, source, loadOptions);
   if (!loaded.ok) return { errors: loaded.issues, advisories: [] };
-  return { errors: [], advisories: graphAdvisories(loaded.graph, { inputs: inputs ?? [] }) };
+  return {
+    errors: cwdIssues(loaded.graph),
+    advisories: graphAdvisories(loaded.graph, { inputs: inputs ?? [] }),
+  };
 }
 
 /** Renders an advisory: `advisory: node "review": REASON` (the id JSON-quoted, as in `formatIssue`). */
@@ -74,46 +106,53 @@ export function formatAdvisory(advisory: Advisory): string {
 
 /**
  * The advisories of a loaded graph, by node in declaration order, each node's in the order of the module
- * docstring. `inputs` are the names the run will be given. Gates get none (they spawn nothing).
+ * docstring. `inputs` are the names the run will be given. A gate spawns nothing, so it gets only the
+ * graph's `only-gate-sinks` advice.
  */
 export function graphAdvisories(graph: Graph, options: { readonly inputs: readonly string[] }): Advisory[] {
   const given = new Set(options.inputs);
   const declared = new Set(graph.inputs);
   const specs = new Map((graph.spec.nodes ?? []).map((spec) => [spec.id, spec] as const));
+  const sinks = sinkAdvice(graph);
   const advisories: Advisory[] = [];
   for (const node of graph.nodes) {
     const spec = specs.get(node.id);
-    if (node.type === "gate" || spec === undefined) continue;
     const add = (kind: AdvisoryKind, reason: string): void => {
       advisories.push({ nodeId: node.id, kind, reason });
     };
-    for (const reason of unresolvedInputs(spec, given, declared)) add("unresolved-input", reason);
-    if (node.completion !== null) {
-      add(
-        "completion-not-run",
-        "declares completion (SPEC §7), which this version does not run: `run` refuses the graph rather than " +
-          "pass the node without its completion gate; put the check in success_check.verify for now",
-      );
+    if (node.type !== "gate" && spec !== undefined) {
+      for (const reason of unresolvedInputs(spec, given, declared)) add("unresolved-input", reason);
+      for (const reason of lookalikeAdvice(graph, spec)) add("unknown-placeholder", reason);
+      if (node.completion !== null) {
+        add(
+          "completion-not-run",
+          "declares completion (SPEC §7), which this version does not run: `run` refuses the graph rather " +
+            "than pass the node without its completion gate; put the check in success_check.verify for now",
+        );
+      }
+      const verdict = uncheckedVerdict(node);
+      if (verdict !== null) add("unchecked-verdict", verdict);
+      if (node.success_check.result_matches !== null && !node.success_check.exit_zero) {
+        add(
+          "exit-code-unchecked",
+          "success_check.result_matches is set without exit_zero: true; the Go CLI does not check the exit code " +
+            "then, so this graph can pass a crashed run there (evidence-gate fails any non-zero exit either way); " +
+            "add exit_zero: true to success_check",
+        );
+      }
+      for (const reason of splicedVerifyText(spec)) add("verify-splices-model-output", reason);
+      for (const reason of unquotedFeedback(graph, node.id)) add("feedback-not-quoted", reason);
+      for (const { kind, reason } of spendAdvice(graph, node)) add(kind, reason);
+      if (spec.allowed_tools === undefined && node.success_check.verify === null) {
+        add(
+          "no-tools-no-verify",
+          `declares neither allowed_tools nor success_check.verify, so what it may do is left to permission_mode ` +
+            `${node.permission_mode} and nothing but its own reply judges it; list the tools it needs in ` +
+            "allowed_tools, or add success_check.verify with a command that checks its work",
+        );
+      }
     }
-    const verdict = uncheckedVerdict(node);
-    if (verdict !== null) add("unchecked-verdict", verdict);
-    if (node.success_check.result_matches !== null && !node.success_check.exit_zero) {
-      add(
-        "exit-code-unchecked",
-        "success_check.result_matches is set without exit_zero: true, so the exit code is not checked — a run " +
-          "that crashed after a matching reply still passes; add exit_zero: true to success_check",
-      );
-    }
-    for (const reason of splicedVerifyText(spec)) add("verify-splices-model-output", reason);
-    for (const reason of unquotedFeedback(graph, node.id)) add("feedback-not-quoted", reason);
-    if (spec.allowed_tools === undefined && node.success_check.verify === null) {
-      add(
-        "no-tools-no-verify",
-        `declares neither allowed_tools nor success_check.verify, so what it may do is left to permission_mode ` +
-          `${node.permission_mode} and nothing but its own reply judges it; list the tools it needs in ` +
-          "allowed_tools, or add success_check.verify with a command that checks its work",
-      );
-    }
+    for (const { kind, reason } of sinks.get(node.id) ?? []) add(kind, reason);
   }
   return advisories;
 }
@@ -130,10 +169,10 @@ function unresolvedInputs(spec: NodeSpec, given: Set<string>, declared: Set<stri
       const pass = `--input ${ref.name}=VALUE`;
       reasons.push(
         declared.has(ref.name)
-          ? `${field}: {{ inputs.${ref.name} }} is declared in inputs: but no value was given, so this node ` +
-              `would fail when it starts; pass ${pass}`
+          ? `${field}: {{ inputs.${ref.name} }} is declared in inputs: but no value was given, so run ` +
+              `refuses to start without it; pass ${pass}`
           : `${field}: {{ inputs.${ref.name} }} names an input that is neither declared in inputs: nor given, ` +
-              `so this node would fail when it starts; pass ${pass} and list ${ref.name} under inputs:`,
+              `so run refuses to start without it; pass ${pass} (and declare it under inputs: to document it)`,
       );
     }
   }

@@ -3,7 +3,7 @@
  * planner's JSON) → shape check → every semantic rule → a runnable {@link Graph}, or every issue found.
  * Nothing here throws on bad input; a refusal is data.
  */
-import { isMap, isScalar, parseDocument } from "yaml";
+import { isMap, isScalar, parseAllDocuments, parseDocument, type YAMLError } from "yaml";
 import { buildGraph, type Graph } from "./graph.js";
 import type { GraphIssue } from "./issue.js";
 import { salvageSpec } from "./salvage.js";
@@ -34,10 +34,7 @@ export function loadGraphText(text: string, source: string, options: LoadOptions
   if (doc.errors.length > 0) {
     return {
       ok: false,
-      issues: doc.errors.map((error) => ({
-        nodeId: null,
-        reason: `cannot parse ${source} as YAML: ${error.message.split("\n")[0] ?? error.code}`,
-      })),
+      issues: doc.errors.map((error) => ({ nodeId: null, reason: yamlErrorReason(error, text, source) })),
     };
   }
   let data: unknown;
@@ -62,6 +59,29 @@ export function loadGraphText(text: string, source: string, options: LoadOptions
 }
 
 /**
+ * One YAML error as a reason: `cannot parse g.yaml as YAML: Map keys must be unique at line 4, column 5`.
+ * The library's first line is kept with its position, without the colon that introduced its source
+ * excerpt; several documents in one file get their own sentence (the library's message names its own API).
+ */
+function yamlErrorReason(error: YAMLError, text: string, source: string): string {
+  const [position] = error.linePos ?? [];
+  const at = position === undefined ? "" : ` at line ${position.line}, column ${position.col}`;
+  if (error.code === "MULTIPLE_DOCS") {
+    const count = parseAllDocuments(text);
+    const documents =
+      Array.isArray(count) && count.length > 1 ? `${count.length} YAML documents` : "several YAML documents";
+    return (
+      `${source} holds ${documents}; a graph file holds one (the second starts${at}): remove the --- line ` +
+      "and what follows, or split the file"
+    );
+  }
+  const first = (error.message.split("\n")[0] ?? "")
+    .replace(/ at line \d+, column \d+:?$/, "")
+    .replace(/:$/, "");
+  return `cannot parse ${source} as YAML: ${first === "" ? error.code : first}${at}`;
+}
+
+/**
  * Loads an already-parsed graph object (e.g. the planner's JSON). `null` values in mappings are read as
  * absent fields, as YAML's empty values (`depends_on:`) are by the Go CLI.
  */
@@ -74,7 +94,7 @@ export function loadGraphObject(value: unknown, source: string, options: LoadOpt
   }
   const raw = withoutNulls(value);
   if (!isRecord(raw)) {
-    const got = Array.isArray(raw) ? "a list" : typeof raw;
+    const got = Array.isArray(raw) ? "a list" : raw instanceof Uint8Array ? "binary data" : typeof raw;
     return {
       ok: false,
       issues: [{ nodeId: null, reason: `a graph must be a mapping with a nodes list (got ${got})` }],
@@ -104,10 +124,14 @@ function unique(issues: readonly GraphIssue[]): GraphIssue[] {
   });
 }
 
-/** A deep copy with every `null` mapping value removed (list items are kept, to be refused by type). */
+/**
+ * A deep copy with every `null` mapping value removed (list items are kept, to be refused by type). Only
+ * plain mappings are rebuilt: any other object (`!!binary` data, a date) is kept as it is, so the shape
+ * check names what it is instead of seeing a mapping of its bytes.
+ */
 function withoutNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutNulls);
-  if (!isRecord(value)) return value;
+  if (!isPlainRecord(value)) return value;
   // fromEntries defines own properties, so a `__proto__` key stays a (refused) field, never a prototype.
   return Object.fromEntries(
     Object.entries(value)
@@ -117,7 +141,15 @@ function withoutNulls(value: unknown): unknown {
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  return (
+    typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array)
+  );
+}
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  if (!isRecord(value)) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }
 
 export type { Graph, GraphNode } from "./graph.js";

@@ -6,7 +6,8 @@
  * - `{{ artifacts.ID }}` — the path of node ID's saved output; `{{ artifacts.ID | inline }}` — its content;
  * - `{{ feedback.ID }}` — the latest feedback payload of node ID's arc (`""` before a round fires).
  *
- * Any other `{{ … }}` (`{{ foo }}`, `{{ item.name }}`) is ordinary text and is left exactly as written.
+ * Any other `{{ … }}` (`{{ foo }}`, `{{ item.name }}`) is ordinary text and is left exactly as written
+ * (`lint` flags the ones that read like a misspelt placeholder: {@link lookalikePlaceholdersIn}).
  * A token in a known namespace that cannot resolve — unknown name, missing artifact, bad filter,
  * malformed — fails the node; the message says how to keep such text literal. Substitution is a single
  * pass: text that a substituted value contains is never scanned again.
@@ -94,6 +95,51 @@ export function placeholdersIn(template: string): PlaceholderRef[] {
       }
     }
     refs.push({ ...base, name, inline: filter === "inline", problem });
+  }
+  return refs;
+}
+
+/**
+ * A `{{ … }}` that reads like a placeholder — a name, optional `.path` segments and an optional `| filter`
+ * — but whose first word is not one of the three namespaces (`{{ input.file }}`, `{{ Inputs.file }}`,
+ * `{{ nodes.a.output }}`, `{{ bogus }}`). {@link interpolate} leaves such text exactly as written, so it
+ * reaches the model (or the shell) literally; `lint` reports it, since it is usually a typo.
+ */
+export interface LookalikeRef {
+  /** The token exactly as written, e.g. `{{ input.file }}`. */
+  readonly token: string;
+  /** UTF-16 offset of the token in the template. */
+  readonly index: number;
+  /** The first word, as written (`input`, `Inputs`, `nodes`, `bogus`). */
+  readonly namespace: string;
+  /** The dotted segments after it, without the leading dot (`["a", "output"]`); `[]` when none. */
+  readonly path: readonly string[];
+  /** The filter after `|` (`inline`), or `null`. */
+  readonly filter: string | null;
+}
+
+// `${{ … }}` is a GitHub Actions expression quoted in the text, not a misspelt placeholder, so it is skipped.
+const LOOKALIKE =
+  /(?<!\$)\{\{\s*([A-Za-z_][A-Za-z0-9_-]*)((?:\.[A-Za-z0-9_/-]+)*)\s*(?:\|\s*([A-Za-z_][A-Za-z0-9_]*)\s*)?\}\}/g;
+const NAMESPACES: readonly string[] = ["inputs", "artifacts", "feedback"] satisfies PlaceholderNamespace[];
+
+/**
+ * Lists every {@link LookalikeRef} in `template`, in order. Tokens in a real namespace (reported by
+ * {@link placeholdersIn}) and text that does not read like a reference (`{{ .Name }}`, `{{ 1 + 2 }}`,
+ * `${{ github.sha }}`) are not listed.
+ */
+export function lookalikePlaceholdersIn(template: string): LookalikeRef[] {
+  const refs: LookalikeRef[] = [];
+  for (const match of template.matchAll(LOOKALIKE)) {
+    const [token, namespace = "", dotted = "", filter] = match;
+    if (NAMESPACES.includes(namespace)) continue;
+    refs.push({
+      token,
+      index: match.index,
+      namespace,
+      path: dotted === "" ? [] : dotted.slice(1).split("."),
+      filter: filter ?? null,
+    });
   }
   return refs;
 }

@@ -102,6 +102,8 @@ function renderPath(path: readonly (string | number)[]): string {
 function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "a list";
+  if (value instanceof Uint8Array) return "binary data (a !!binary value)";
+  if (value instanceof Date) return "a date";
   if (typeof value === "object") return "a mapping";
   if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
   return String(value);

@@ -26,6 +26,8 @@ export type RunOutcome =
 export type ConclusionRule =
   | "verified-on-commit"
   | "verified-off-commit"
+  /** Every sink verified, but not on one tree: no single set of files passed every sink's verify. */
+  | "verified-different-trees"
   | "verified-tree-unknown"
   /** Every sink verified, but a verify ran with git-ignored files changed since the run started. */
   | "verified-ignored-files-changed"
@@ -354,6 +356,19 @@ function judgeRows(input: ConclusionInput): Conclusion {
       reason:
         "Every sink was verified, but the verified tree could not be compared with the posted commit's tree, so the evidence cannot be tied to this commit.",
     });
+  }
+  const distinctTrees = [...new Set(trees.filter((tree): tree is string => tree !== null))];
+  if (distinctTrees.length > 1) {
+    const which = verified
+      .map((id) => `sink "${id}": ${(last.get(id)?.verify?.evidenceTree ?? "unknown").slice(0, 12)}`)
+      .join("; ");
+    return {
+      conclusion: "action_required",
+      outcome: "passed",
+      rule: "verified-different-trees",
+      title: "Verified, but the sinks verified different trees",
+      reason: `Each sink's verify passed on the files it saw, but the sinks saw different files (${which}): nodes changed files between the verifies, so no single tree passed every sink's verify and the final files were not verified as a whole. Do not push the patch as it is; re-run so that every sink verifies the same files.`,
+    };
   }
   if (offCommit) {
     return {

@@ -29,7 +29,10 @@ export interface Ledger {
    * Absent = the starting commit. "Verified" is judged against this commit's tree.
    */
   readonly postedCommit?: StartingCommit;
-  /** The tree the sinks' verify commands ran on (`null` when no verify command ran). */
+  /**
+   * The tree the sinks' verify commands ran on: `null` when no verify command ran, or when the sinks
+   * verified different trees (each sink's verify evidence then names its own).
+   */
   readonly evidenceTree: string | null;
   /** The nodes' uncommitted changes, when there are any (`patch.diff` in the run directory). */
   readonly patch?: PatchSummary;
@@ -74,6 +77,12 @@ export interface PlanSection {
    * `.github/evidence-gate.yml (base ref main, commit 1a2b3c4)`) and its `require-evidence`.
    */
   readonly policy?: { readonly source: string; readonly requireEvidence: boolean };
+  /**
+   * What the graph asks that the run's runtime does not enforce, one sentence each (e.g. a `budget_usd`
+   * on the codex runtime, which reports no USD, naming the timeout that still bounds the node). Absent:
+   * none.
+   */
+  readonly warnings?: readonly string[];
 }
 
 export interface PlanNode {

@@ -158,6 +158,7 @@ const PlanSectionSchema = z.strictObject({
   planningCostUsd: usd.nullable(),
   repaired: z.strictObject({ refusals: z.array(text).max(MAX_LIST) }).optional(),
   policy: z.strictObject({ source: line, requireEvidence: z.boolean() }).optional(),
+  warnings: z.array(text).max(MAX_LIST).optional(),
 });
 
 const UsdTotalSchema = z.discriminatedUnion("kind", [
@@ -184,6 +185,7 @@ const ConclusionSchema = z.strictObject({
   rule: z.enum([
     "verified-on-commit",
     "verified-off-commit",
+    "verified-different-trees",
     "verified-tree-unknown",
     "verified-ignored-files-changed",
     "verified-ignored-files-unknown",

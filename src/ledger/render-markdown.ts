@@ -179,6 +179,10 @@ function planSection(ledger: Ledger): string {
     }
   }
   lines.push("", `**Tool ceiling:** ${plan.disclosure}`, "", evidenceTreeLine(ledger));
+  if (plan.warnings !== undefined && plan.warnings.length > 0) {
+    lines.push("", "**Warnings:**");
+    for (const warning of plan.warnings) lines.push(`- ${escapeInline(warning)}`);
+  }
   if (plan.repaired !== undefined) {
     lines.push("", "**Repaired plan:** the planner's first graph was refused, and one repair call fixed it:");
     for (const refusal of plan.repaired.refusals) lines.push(`- ${escapeInline(refusal)}`);
@@ -194,6 +198,18 @@ function policyLine(policy: NonNullable<Ledger["plan"]["policy"]>): string {
 /** Which tree was verified and whether it is the tree of the commit this check is posted on (SPEC §6). */
 function evidenceTreeLine(ledger: Ledger): string {
   const tree = ledger.evidenceTree;
+  const sinkTrees = ledger.rows.flatMap((row) =>
+    row.sink && row.verify?.evidenceTree ? [{ nodeId: row.nodeId, tree: row.verify.evidenceTree }] : [],
+  );
+  if (new Set(sinkTrees.map((s) => s.tree)).size > 1) {
+    const list = sinkTrees
+      .map(
+        (s) =>
+          `${codeSpan(s.nodeId, { inTable: false })} ${codeSpan(s.tree.slice(0, 12), { inTable: false })}`,
+      )
+      .join(", ");
+    return `**Evidence trees:** the sinks verified different trees (${list}) — no single tree passed every sink's verify.`;
+  }
   if (tree === null) return "**Evidence tree:** none — no verify command ran.";
   const treeSpan = codeSpan(tree.slice(0, 12), { inTable: false });
   const commit = ledger.postedCommit ?? ledger.startingCommit;
@@ -258,7 +274,7 @@ function totalsSection(ledger: Ledger): string {
   return [
     "### Totals",
     "",
-    `- planning cost: ${formatUsdTotal(totals.planning)}`,
+    ...(ledger.mode === "auto" ? [`- planning cost: ${formatUsdTotal(totals.planning)}`] : []),
     `- node cost: ${formatUsdTotal(totals.nodes)}`,
     `- **total cost: ${formatUsdTotal(totals.total)}**`,
     `- tokens: ${tokenWords(totals.tokens)}`,

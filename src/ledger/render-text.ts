@@ -41,6 +41,7 @@ export function renderLedgerText(ledger: Ledger): string {
   if (policy !== undefined)
     lines.push(`Policy: ${oneLine(policy.source)} — require-evidence: ${policy.requireEvidence}`);
   lines.push(...buildEvidence(ledger));
+  for (const warning of ledger.plan.warnings ?? []) lines.push(`Warning: ${oneLine(warning)}`);
   lines.push("");
   lines.push(...table(ledger.rows));
   lines.push("");
@@ -123,7 +124,8 @@ function table(rows: readonly LedgerRow[]): string[] {
 function totals(ledger: Ledger): string[] {
   const { totals: t } = ledger;
   return [
-    `PLANNING COST: ${formatUsdTotal(t.planning)}`,
+    // Only `auto` plans: a hand-written run has no planning line to read as "planning cost nothing".
+    ...(ledger.mode === "auto" ? [`PLANNING COST: ${formatUsdTotal(t.planning)}`] : []),
     `NODE COST:     ${formatUsdTotal(t.nodes)}`,
     `TOTAL COST:    ${formatUsdTotal(t.total)}`,
     `TOKENS:        ${tokenWords(t.tokens)}`,

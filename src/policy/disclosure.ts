@@ -65,11 +65,22 @@ function claudeLoaded(voice: Voice): string {
   );
 }
 
+/**
+ * What binds a planned Codex node instead of its tool list (SPEC §8: layers 2, 3 and 5 have no Codex
+ * rendering). Planned nodes never carry `bypassPermissions`, so their sandbox is workspace-write or, for
+ * `plan`, read-only. Writable roots and the network are as measured (research/fake-model.md §4.7, §5).
+ */
+const CODEX_PLANNED_SANDBOX =
+  " Codex has no per-tool grammar, so a node's allowed_tools are checked and recorded but not enforced; its " +
+  "sandbox binds instead: workspace-write (it writes only in its working directory and the temp directories, " +
+  "with no network), or read-only for permission_mode plan.";
+
 function codexIsolated(voice: Voice): string {
   return (
     `Planned Codex nodes run isolated: they ignore ${voice.whose} user configuration (config.toml), the repository's ` +
     "rules, project instructions such as AGENTS.md, and MCP servers." +
     voice.home("codex") +
+    CODEX_PLANNED_SANDBOX +
     ' Each node\'s sandbox and approval_policy="never" are on its command line either way.'
   );
 }
@@ -79,6 +90,7 @@ function codexLoaded(voice: Voice): string {
     `Planned Codex nodes run with ${voice.whose} configuration (${voice.optIn}): user configuration (config.toml), ` +
     "the repository's rules and AGENTS.md files, and the MCP servers they declare all load." +
     voice.home("codex") +
+    CODEX_PLANNED_SANDBOX +
     ' Each node\'s sandbox and approval_policy="never" are on its command line, so this choice widens neither.'
   );
 }
@@ -101,10 +113,23 @@ export function ceilingDisclosure(options: CeilingDisclosureOptions): string {
 /**
  * The disclosure slot of a hand-written `run` (SPEC §8; seed 001 §1.3): no ceiling applies there — each
  * node's own `allowed_tools` is its grant and the operator's configuration loads. Said so, in one
- * paragraph, so a reader of the check run never mistakes a hand-written run for a ceilinged one.
+ * paragraph, so a reader of the check run never mistakes a hand-written run for a ceilinged one. On the
+ * codex runtime `allowed_tools` renders to nothing, so the paragraph names the sandbox that binds instead.
  */
-export function handWrittenDisclosure(surface: DisclosureSurface): string {
+export function handWrittenDisclosure(surface: DisclosureSurface, runtime: Runtime = "claude"): string {
   const whose = VOICES[surface].whose;
+  if (runtime === "codex") {
+    // allowed_tools has no Codex rendering (no per-tool grammar): say what binds each node instead.
+    return (
+      "Hand-written graph on Codex: no tool ceiling applies, and allowed_tools is not enforced (codex has no " +
+      "per-tool grammar). Each node runs in the sandbox its permission_mode maps to — plan: read-only; " +
+      "bypassPermissions: danger-full-access (no sandbox); any other mode: workspace-write (it writes only in " +
+      'its working directory and the temp directories, with no network) — with approval_policy="never", and ' +
+      `with ${whose} configuration loaded (config.toml, the repository's rules and AGENTS.md files, MCP ` +
+      "servers); the graph's authors chose these modes." +
+      VOICES[surface].home("codex")
+    );
+  }
   return (
     "Hand-written graph: no tool ceiling applies. Each node runs with its own allowed_tools as its only " +
     `grant (--allowedTools), under its own permission_mode, with ${whose} configuration loaded; the graph's ` +

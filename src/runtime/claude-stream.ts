@@ -29,6 +29,16 @@
  * `is_error: true` is surfaced as `isError` and must fail the node even when the process exits 0 (SPEC §4).
  * Every error measured exited 1, but the contract is the field, not the exit code.
  */
+import {
+  isRecord,
+  type Json,
+  type JsonLineCounts,
+  jsonLineParser,
+  numberOrNull,
+  parseWhole,
+  SAMPLE_LIMIT,
+  stringOrNull,
+} from "./json-lines.js";
 
 export interface ClaudeInit {
   readonly sessionId: string;
@@ -127,12 +137,9 @@ export interface ClaudeStreamParser {
   finish(): ClaudeOutcome;
 }
 
-type Json = Record<string, unknown>;
-
 const SESSION_LIMIT = /hit your session limit/i;
 const RESETS = /\bresets\s+([^\n]+)/i;
 const UNAVAILABLE_TOOL = /No such tool available/;
-const SAMPLE_LIMIT = 200;
 /** The CLI's file-writing tools and the input field that names the file. */
 const FILE_WRITING_TOOLS: Readonly<Record<string, string>> = {
   Write: "file_path",
@@ -140,18 +147,6 @@ const FILE_WRITING_TOOLS: Readonly<Record<string, string>> = {
   MultiEdit: "file_path",
   NotebookEdit: "notebook_path",
 };
-
-function isRecord(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function stringOrNull(value: unknown): string | null {
-  return typeof value === "string" ? value : null;
-}
-
-function numberOrNull(value: unknown): number | null {
-  return typeof value === "number" && Number.isFinite(value) ? value : null;
-}
 
 function readInit(event: Json): ClaudeInit | null {
   const sessionId = stringOrNull(event.session_id);
@@ -216,20 +211,11 @@ function failureDetailOf(errors: readonly string[], result: string | null, subty
 export function createClaudeStreamParser(): ClaudeStreamParser {
   let init: ClaudeInit | null = null;
   let resultEvent: Json | null = null;
-  let lines = 0;
-  let ignoredLines = 0;
-  let firstIgnoredLine: string | null = null;
-  let finished: ClaudeOutcome | null = null;
   const deniedIds = new Set<string>();
   const unavailableIds = new Set<string>();
   /** File-writing calls in the order seen: tool_use id (or a synthetic one) → path. */
   const writeCalls = new Map<string, string>();
   const erroredIds = new Set<string>();
-
-  const ignore = (line: string) => {
-    ignoredLines++;
-    firstIgnoredLine ??= line.length > SAMPLE_LIMIT ? `${line.slice(0, SAMPLE_LIMIT)}…` : line;
-  };
 
   const readUserEvent = (event: Json) => {
     const meta = event.tool_result_meta;
@@ -281,7 +267,7 @@ export function createClaudeStreamParser(): ClaudeStreamParser {
     writtenPaths: writtenPaths(),
   });
 
-  const outcome = (): ClaudeOutcome => {
+  const outcome = ({ lines, ignoredLines, firstIgnoredLine }: JsonLineCounts): ClaudeOutcome => {
     const noResult = (reason: ClaudeNoResult["reason"], detail: string): ClaudeNoResult => ({
       kind: "no_result",
       reason,
@@ -336,27 +322,9 @@ export function createClaudeStreamParser(): ClaudeStreamParser {
     };
   };
 
-  return {
-    get init() {
-      return init;
-    },
-    push(raw: string) {
-      if (finished !== null)
-        throw new Error("Internal error: push() after finish() on a claude stream parser");
-      const line = raw.replace(/\r?\n$/, "").trim();
-      if (line === "") return;
-      lines++;
-      let event: unknown;
-      try {
-        event = JSON.parse(line);
-      } catch {
-        ignore(line);
-        return;
-      }
-      if (!isRecord(event) || typeof event.type !== "string") {
-        ignore(line);
-        return;
-      }
+  const parser = jsonLineParser(
+    "claude",
+    (event) => {
       switch (event.type) {
         case "system":
           if (event.subtype === "init" && init === null) init = readInit(event);
@@ -377,16 +345,19 @@ export function createClaudeStreamParser(): ClaudeStreamParser {
           return; // stream_event, rate_limit_event, …: nothing the engine needs
       }
     },
-    finish() {
-      finished ??= outcome();
-      return finished;
+    outcome,
+  );
+
+  return {
+    get init() {
+      return init;
     },
+    push: parser.push,
+    finish: parser.finish,
   };
 }
 
 /** Parses a whole captured stdout at once. */
 export function parseClaudeStream(stdout: string): ClaudeOutcome {
-  const parser = createClaudeStreamParser();
-  for (const line of stdout.split("\n")) parser.push(line);
-  return parser.finish();
+  return parseWhole(createClaudeStreamParser(), stdout);
 }

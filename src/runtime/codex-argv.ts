@@ -119,6 +119,21 @@ export interface CodexInvocation {
 /** codex thread ids are UUIDs (v7 as printed by 0.169.0, e.g. `01a229b5-40c4-7922-94ad-e4ea52cb9e9d`). */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** Whether `id` can be resumed with `exec resume ID` (a UUID, as `thread.started` prints it). */
+export function isCodexThreadId(id: string): boolean {
+  return UUID.test(id);
+}
+
+/**
+ * Why codex cannot be given this `model` with `-m`, or null: empty, or starting with `-` (clap reads it as
+ * a flag: `-m -x` exits 2). Checked at run start so a bad `--model` is a usage error, not a node failure.
+ */
+export function codexModelProblem(model: string): string | null {
+  return model === "" || model.startsWith("-")
+    ? `a codex model must be non-empty and not start with "-" (got ${JSON.stringify(model)})`
+    : null;
+}
+
 /** A `codex-config` key: a dotted TOML path (bare or quoted segments), no whitespace, not starting with `-`. */
 const CONFIG_KEY = /^(?:[A-Za-z0-9_][A-Za-z0-9_-]*|"[^"\n]*")(?:\.(?:[A-Za-z0-9_-]+|"[^"\n]*"))*$/;
 
@@ -169,11 +184,8 @@ export function parseCodexConfig(text: string): CodexConfigParse {
 export function buildCodexArgv(inv: CodexInvocation): string[] {
   const argv = ["exec", "--json", "--color", "never", "--skip-git-repo-check"];
   if (inv.model !== undefined) {
-    if (inv.model === "" || inv.model.startsWith("-")) {
-      throw new Error(
-        `Internal error: a codex model must be non-empty and not start with "-", got "${inv.model}"`,
-      );
-    }
+    const problem = codexModelProblem(inv.model);
+    if (problem !== null) throw new Error(`Internal error: ${problem}`);
     argv.push("-m", inv.model);
   }
   for (const pair of inv.config ?? []) {

@@ -38,6 +38,15 @@
  *
  * Codex reports no USD: `costUsd` is always null ("unknown"), never 0 (SPEC §4).
  */
+import {
+  isRecord,
+  type Json,
+  type JsonLineCounts,
+  jsonLineParser,
+  numberOrNull,
+  parseWhole,
+  stringOrNull,
+} from "./json-lines.js";
 
 export interface CodexUsage {
   /** Input tokens, cached ones included. */
@@ -133,21 +142,10 @@ export interface CodexStreamParser {
   finish(): CodexOutcome;
 }
 
-type Json = Record<string, unknown>;
-
-const SAMPLE_LIMIT = 200;
 const NOT_WRITTEN = new Set(["failed", "declined"]);
 
-function isRecord(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function stringOrNull(value: unknown): string | null {
-  return typeof value === "string" ? value : null;
-}
-
 function count(value: unknown): number {
-  return typeof value === "number" && Number.isFinite(value) ? value : 0;
+  return numberOrNull(value) ?? 0;
 }
 
 function readUsage(value: unknown): CodexUsage | null {
@@ -174,10 +172,6 @@ function failureMessage(error: unknown): string | null {
 export function createCodexStreamParser(): CodexStreamParser {
   let threadId: string | null = null;
   let terminal: { readonly failed: boolean; readonly event: Json } | null = null;
-  let lines = 0;
-  let ignoredLines = 0;
-  let firstIgnoredLine: string | null = null;
-  let finished: CodexOutcome | null = null;
   let reply: string | null = null;
   let agentMessages = 0;
   let todos: CodexTodo[] | null = null;
@@ -185,11 +179,6 @@ export function createCodexStreamParser(): CodexStreamParser {
   const fileChanges = new Map<string, { changes: { path: string; kind: string }[]; status: string }>();
   const errors: string[] = [];
   const warnings: string[] = [];
-
-  const ignore = (line: string) => {
-    ignoredLines++;
-    firstIgnoredLine ??= line.length > SAMPLE_LIMIT ? `${line.slice(0, SAMPLE_LIMIT)}…` : line;
-  };
 
   const readItem = (item: Json, completed: boolean) => {
     const id = stringOrNull(item.id) ?? `(no id ${commands.size + fileChanges.size})`;
@@ -239,7 +228,7 @@ export function createCodexStreamParser(): CodexStreamParser {
     }
   };
 
-  const activity = (): CodexActivity => {
+  const activity = ({ ignoredLines, firstIgnoredLine }: JsonLineCounts): CodexActivity => {
     const changes: CodexFileChange[] = [];
     const written = new Set<string>();
     for (const { changes: list, status } of fileChanges.values()) {
@@ -263,13 +252,14 @@ export function createCodexStreamParser(): CodexStreamParser {
     };
   };
 
-  const outcome = (): CodexOutcome => {
+  const outcome = (counts: JsonLineCounts): CodexOutcome => {
+    const { lines, firstIgnoredLine } = counts;
     const noResult = (reason: CodexNoResult["reason"], detail: string): CodexNoResult => ({
       kind: "no_result",
       reason,
       detail,
       threadId,
-      ...activity(),
+      ...activity(counts),
     });
     if (lines === 0) return noResult("empty_output", "codex produced no output");
     if (terminal === null) {
@@ -300,31 +290,13 @@ export function createCodexStreamParser(): CodexStreamParser {
       failureDetail: failed
         ? (failureMessage(event.error) ?? errors.at(-1) ?? "codex reported turn.failed with no message")
         : null,
-      ...activity(),
+      ...activity(counts),
     };
   };
 
-  return {
-    get threadId() {
-      return threadId;
-    },
-    push(raw: string) {
-      if (finished !== null)
-        throw new Error("Internal error: push() after finish() on a codex stream parser");
-      const line = raw.replace(/\r?\n$/, "").trim();
-      if (line === "") return;
-      lines++;
-      let event: unknown;
-      try {
-        event = JSON.parse(line);
-      } catch {
-        ignore(line);
-        return;
-      }
-      if (!isRecord(event) || typeof event.type !== "string") {
-        ignore(line);
-        return;
-      }
+  const parser = jsonLineParser(
+    "codex",
+    (event) => {
       switch (event.type) {
         case "thread.started":
           threadId ??= stringOrNull(event.thread_id);
@@ -347,16 +319,19 @@ export function createCodexStreamParser(): CodexStreamParser {
           return; // turn.started, and anything a later codex adds
       }
     },
-    finish() {
-      finished ??= outcome();
-      return finished;
+    outcome,
+  );
+
+  return {
+    get threadId() {
+      return threadId;
     },
+    push: parser.push,
+    finish: parser.finish,
   };
 }
 
 /** Parses a whole captured stdout at once. */
 export function parseCodexStream(stdout: string): CodexOutcome {
-  const parser = createCodexStreamParser();
-  for (const line of stdout.split("\n")) parser.push(line);
-  return parser.finish();
+  return parseWhole(createCodexStreamParser(), stdout);
 }

@@ -51,12 +51,19 @@ nodes:
     success_check:
       exit_zero: true
       result_matches: "^[*_\`\\\\s]*PASS"
+      verify: { command: npm test }
 `;
 
 const UNCHECKED_VERDICT =
   'advisory: node "review": the prompt demands a verdict (PASS, FAIL) but success_check has no result_matches, ' +
   "so the node passes whatever verdict it gives; add success_check.result_matches: '^[*_`\\s]*PASS' — anchored, " +
   'so "did not PASS" does not match';
+
+const SINK_REASON =
+  "is a sink (no node depends on it) without success_check.verify: success needs an engine-run verify on every " +
+  "sink that is not a gate, so the run's conclusion can be neutral at best (failure under the policy file's " +
+  "require-evidence: true); add success_check.verify to it with a command that checks the work (the test " +
+  "suite, a build)";
 
 describe("evidence-gate lint GRAPH: every error, every advisory, a summary", () => {
   test("a graph with five distinct errors prints all five, one per line, then the count: exit 1", async () => {
@@ -108,16 +115,20 @@ nodes:
   });
 
   test("advisories alone exit 0; each is printed in full", async () => {
-    const text = CLEAN.replace(/ {4}success_check:\n {6}exit_zero: true\n {6}result_matches: .*\n$/, "");
+    const text = CLEAN.replace(
+      / {4}success_check:\n {6}exit_zero: true\n {6}result_matches: .*\n {6}verify: .*\n$/,
+      "",
+    );
     expect(text).not.toContain("result_matches");
     const r = await lint(write("advised.yaml", text));
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
       [
-        'advisory: node "code": prompt: {{ inputs.task }} is declared in inputs: but no value was given, so this ' +
-          "node would fail when it starts; pass --input task=VALUE",
+        'advisory: node "code": prompt: {{ inputs.task }} is declared in inputs: but no value was given, so run ' +
+          "refuses to start without it; pass --input task=VALUE",
         UNCHECKED_VERDICT,
-        "0 errors, 2 advisories",
+        `advisory: node "review": ${SINK_REASON}`,
+        "0 errors, 3 advisories",
         "",
       ].join("\n"),
     );
@@ -162,6 +173,12 @@ nodes:
       errors: [],
       advisories: [
         { nodeId: "a", kind: "no-tools-no-verify", reason, text: `advisory: node "a": ${reason}` },
+        {
+          nodeId: "a",
+          kind: "unverified-sink",
+          reason: SINK_REASON,
+          text: `advisory: node "a": ${SINK_REASON}`,
+        },
       ],
     });
   });

@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   artifactsMarkdown,
   ledgerArtifactName,
@@ -16,48 +16,29 @@ import {
   uploadRunArtifacts,
 } from "../../src/github/artifact.js";
 import {
-  type ActionRun,
-  type ArtifactService,
-  cleanupActionRun,
+  actionTestResources,
   completion,
   readZip,
-  runActionStep,
   startArtifactService,
   TEST_GITHUB_TOKEN,
 } from "../support/action-harness.js";
-import { type GitHubServer, startGitHubServer } from "../support/github-server/index.js";
-import { type ModelServer, startModelServer } from "../support/model-server/index.js";
 import { fixSumScript, MARKS } from "../support/scenarios/fix-sum.js";
-import { makeSampleNodeRepo, type TempRepo } from "../support/temp-repo.js";
+import { makeSampleNodeRepo } from "../support/temp-repo.js";
 
 const GOAL = `${MARKS.plannerGoal}.`;
 
-let github: GitHubServer;
-let model: ModelServer;
-let repo: TempRepo;
-let service: ArtifactService | undefined;
-let result: ActionRun | undefined;
+const open = actionTestResources();
 
-async function start(): Promise<void> {
-  repo = await makeSampleNodeRepo();
-  github = await startGitHubServer();
-  model = await startModelServer({ script: fixSumScript({ repoDir: repo.dir }) });
+/** The sample repository and both servers, the model playing the fix-sum scenario. */
+async function start() {
+  const repo = open.keep(await makeSampleNodeRepo());
+  return { repo, ...(await open.servers(fixSumScript({ repoDir: repo.dir }))) };
 }
 
 describe("action: run artifacts", () => {
-  afterEach(async () => {
-    if (result !== undefined) cleanupActionRun(result);
-    result = undefined;
-    await service?.close();
-    service = undefined;
-    await github.close();
-    await model.close();
-    await repo.cleanup();
-  });
-
   it("without ACTIONS_RUNTIME_TOKEN / ACTIONS_RESULTS_URL the upload is skipped with one notice, and the summary names both artifacts and where the run directory is", async () => {
-    await start();
-    result = await runActionStep({
+    const { repo, github, model } = await start();
+    const result = await open.run({
       workspace: repo.dir,
       inputs: { goal: GOAL, "verify-cmd": "npm test" },
       github,
@@ -87,9 +68,10 @@ describe("action: run artifacts", () => {
   });
 
   it("with the runner's artifact service, the run directory (patch.diff included) and the ledger JSON are uploaded with secrets redacted, and the check run names the artifact that holds the patch", async () => {
-    await start();
-    service = await startArtifactService();
-    result = await runActionStep({
+    const { repo, github, model } = await start();
+    const service = await startArtifactService();
+    open.service = service;
+    const result = await open.run({
       workspace: repo.dir,
       // The build prints the token: every uploaded copy must have it redacted.
       inputs: {

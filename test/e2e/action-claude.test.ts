@@ -11,17 +11,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DEFAULT_CLAUDE_VERSION } from "../../src/action/inputs.js";
 import { ensureClaude } from "../../src/action/install-claude.js";
 import { findExecutable } from "../../src/proc/which.js";
-import {
-  type ActionRun,
-  cleanupActionRun,
-  completion,
-  NODE_MODULES_BIN,
-  runActionStep,
-} from "../support/action-harness.js";
-import { type GitHubServer, startGitHubServer } from "../support/github-server/index.js";
-import { type ModelServer, startModelServer } from "../support/model-server/index.js";
+import { actionTestResources, completion, NODE_MODULES_BIN } from "../support/action-harness.js";
+import type { GitHubServer } from "../support/github-server/index.js";
+import type { ModelServer } from "../support/model-server/index.js";
 import { fixSumScript, MARKS, reviewOnlyPlan } from "../support/scenarios/fix-sum.js";
-import { commitAll, FIXED_SUM, makeSampleNodeRepo, type TempRepo } from "../support/temp-repo.js";
+import { makeFixedSampleRepo, type TempRepo } from "../support/temp-repo.js";
 
 const REAL_CLAUDE = join(NODE_MODULES_BIN, "claude");
 const VERSION = DEFAULT_CLAUDE_VERSION;
@@ -109,26 +103,16 @@ describe("ensureClaude (in process)", () => {
 });
 
 describe("action: claude not on PATH (dist/index.js)", () => {
+  const open = actionTestResources();
   let repo: TempRepo;
   let github: GitHubServer;
   let model: ModelServer;
-  let result: ActionRun | undefined;
 
   beforeEach(async () => {
-    repo = await makeSampleNodeRepo();
-    await repo.write("src/sum.js", FIXED_SUM);
-    await commitAll(repo, "fix sum");
-    github = await startGitHubServer();
-    model = await startModelServer({
-      script: fixSumScript({ repoDir: repo.dir, plannerReplies: [reviewOnlyPlan()] }),
-    });
-  });
-  afterEach(async () => {
-    if (result !== undefined) cleanupActionRun(result);
-    result = undefined;
-    await github.close();
-    await model.close();
-    await repo.cleanup();
+    repo = open.keep(await makeFixedSampleRepo());
+    ({ github, model } = await open.servers(
+      fixSumScript({ repoDir: repo.dir, plannerReplies: [reviewOnlyPlan()] }),
+    ));
   });
 
   const inputs = { goal: `${MARKS.plannerGoal}.`, "verify-cmd": "npm test" };
@@ -136,7 +120,7 @@ describe("action: claude not on PATH (dist/index.js)", () => {
   it("runs the pinned claude from the runner's tool cache and logs that it did", async () => {
     const cache = join(scratch, "tool-cache");
     const cached = populateToolCache(cache, REAL_CLAUDE);
-    result = await runActionStep({
+    const result = await open.run({
       workspace: repo.dir,
       inputs,
       github,
@@ -170,7 +154,7 @@ describe("action: claude not on PATH (dist/index.js)", () => {
         "",
       ].join("\n"),
     );
-    result = await runActionStep({
+    const result = await open.run({
       workspace: repo.dir,
       inputs: { ...inputs, "claude-version": VERSION },
       github,
@@ -204,7 +188,7 @@ describe("action: claude not on PATH (dist/index.js)", () => {
       join(bin, "npm"),
       `#!/bin/sh\nif [ "$1" != install ]; then exec '${REAL_NPM}' "$@"; fi\necho 'npm error network request failed' >&2\nexit 1\n`,
     );
-    result = await runActionStep({
+    const result = await open.run({
       workspace: repo.dir,
       inputs,
       github,

@@ -4,20 +4,14 @@
  * server that holds every request and response to GitHub's OpenAPI description.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  type ActionRun,
-  checkRunWrites,
-  cleanupActionRun,
-  completion,
-  runActionStep,
-} from "../support/action-harness.js";
-import { type GitHubServer, startGitHubServer } from "../support/github-server/index.js";
-import { type ModelScript, type ModelServer, startModelServer } from "../support/model-server/index.js";
+import { describe, expect, it } from "vitest";
+import { actionTestResources, checkRunWrites, completion, stepDebug } from "../support/action-harness.js";
+import type { GitHubServer } from "../support/github-server/index.js";
 import { fixSumScript, MARKS, reviewOnlyPlan } from "../support/scenarios/fix-sum.js";
 import {
   commitAll,
   FIXED_SUM,
+  makeFixedSampleRepo,
   makeMergeCheckout,
   makeSampleNodeRepo,
   SAMPLE_TEST_NAME,
@@ -27,53 +21,17 @@ import {
 const GOAL = `${MARKS.plannerGoal}.`;
 const CHECK_RUNS = "/repos/{owner}/{repo}/check-runs";
 
-/** Everything a test started, closed after it. */
-const open: { github?: GitHubServer; model?: ModelServer; repos: TempRepo[]; runs: ActionRun[] } = {
-  repos: [],
-  runs: [],
-};
-
-afterEach(async () => {
-  for (const run of open.runs) cleanupActionRun(run);
-  await open.github?.close();
-  await open.model?.close();
-  for (const repo of open.repos) await repo.cleanup();
-  open.github = undefined;
-  open.model = undefined;
-  open.repos = [];
-  open.runs = [];
-});
-
-async function servers(script: ModelScript): Promise<{ github: GitHubServer; model: ModelServer }> {
-  open.github = await startGitHubServer();
-  open.model = await startModelServer({ script });
-  return { github: open.github, model: open.model };
-}
+const open = actionTestResources();
+const { run, servers } = open;
 
 async function sampleRepo(options: { fixed?: boolean } = {}): Promise<TempRepo> {
-  const repo = await makeSampleNodeRepo();
-  open.repos.push(repo);
-  if (options.fixed) {
-    await repo.write("src/sum.js", FIXED_SUM);
-    await commitAll(repo, "fix sum");
-  }
-  return repo;
-}
-
-async function run(options: Parameters<typeof runActionStep>[0]): Promise<ActionRun> {
-  const result = await runActionStep(options);
-  open.runs.push(result);
-  return result;
+  return open.keep(options.fixed ? await makeFixedSampleRepo() : await makeSampleNodeRepo());
 }
 
 /** The one check run the GitHub server holds, as GitHub would show it now. */
 function onlyCheckRun(github: GitHubServer) {
   expect(github.state.checkRuns).toHaveLength(1);
   return github.state.checkRuns[0]!;
-}
-
-function debugOf(result: ActionRun): string {
-  return `exit ${result.exitCode}\n--- stdout\n${result.stdout.slice(-4000)}\n--- stderr\n${result.stderr.slice(-2000)}`;
 }
 
 describe("action: build evidence is decided before any model call (SPEC §5)", () => {
@@ -98,7 +56,7 @@ describe("action: build evidence is decided before any model call (SPEC §5)", (
     expect(summary).toContain("verify-cmd: 'npm test'");
     expect(summary).toContain("accept-no-build-evidence: true");
     expect(summary).toMatch(/nothing was spent/i);
-    expect(result.exitCode, debugOf(result)).toBe(1);
+    expect(result.exitCode, stepDebug(result)).toBe(1);
     expect(result.outputs.outcome).toBe("refused");
     expect(result.outputs.conclusion).toBe("action_required");
     expect(result.outputs["check-run-id"]).toBe(String(stored.id));
@@ -121,7 +79,7 @@ describe("action: build evidence is decided before any model call (SPEC §5)", (
     });
 
     expect(result.modelRequests).toHaveLength(0);
-    expect(result.exitCode, debugOf(result)).toBe(1);
+    expect(result.exitCode, stepDebug(result)).toBe(1);
     expect(result.outputs.outcome).toBe("usage-error");
     expect(result.outputs.conclusion).toBe("action_required");
     expect(onlyCheckRun(github)).toMatchObject({ status: "completed", conclusion: "action_required" });
@@ -148,7 +106,7 @@ describe("action: the check run is never green on a head the engine did not veri
       github,
       model,
     });
-    expect(result.exitCode, debugOf(result)).toBe(0);
+    expect(result.exitCode, stepDebug(result)).toBe(0);
 
     // Order: the check run exists, in progress, before the planner is asked anything.
     const first = result.timeline[0]!;
@@ -226,7 +184,7 @@ describe("action: the check run is never green on a head the engine did not veri
       model,
     });
 
-    expect(result.exitCode, debugOf(result)).toBe(0);
+    expect(result.exitCode, stepDebug(result)).toBe(0);
     expect(onlyCheckRun(github)).toMatchObject({ headSha: head, status: "completed", conclusion: "success" });
     expect(result.outputs).toMatchObject({ outcome: "passed", conclusion: "success" });
     expect(result.outputs["evidence-tree"]).toBe(await repo.git(["rev-parse", "HEAD^{tree}"]));
@@ -248,7 +206,7 @@ describe("action: the check run is never green on a head the engine did not veri
       model,
     });
 
-    expect(result.exitCode, debugOf(result)).toBe(1);
+    expect(result.exitCode, stepDebug(result)).toBe(1);
     expect(result.outputs).toMatchObject({ outcome: "failed", conclusion: "failure" });
     expect(onlyCheckRun(github)).toMatchObject({ status: "completed", conclusion: "failure" });
     // The check node did reply PASS: the model was asked and answered as scripted.
@@ -273,7 +231,7 @@ describe("action: the check run is never green on a head the engine did not veri
       model,
     });
 
-    expect(result.exitCode, debugOf(result)).toBe(0);
+    expect(result.exitCode, stepDebug(result)).toBe(0);
     expect(result.modelRequests.length).toBeGreaterThan(0);
     expect(result.outputs).toMatchObject({ outcome: "passed", conclusion: "neutral" });
     expect(result.outputs["evidence-tree"]).toBeUndefined();
@@ -290,8 +248,7 @@ describe("action: the check run is never green on a head the engine did not veri
   });
 
   it("on GitHub's test merge commit the check run is posted on the PR head, the summary names the merge of the head into main, and a verified review-only plan is success", async () => {
-    const merge = await makeMergeCheckout();
-    open.repos.push(merge);
+    const merge = open.keep(await makeMergeCheckout());
     const { github, model } = await servers(
       fixSumScript({ repoDir: merge.dir, plannerReplies: [reviewOnlyPlan()] }),
     );
@@ -307,7 +264,7 @@ describe("action: the check run is never green on a head the engine did not veri
       githubSha: merge.mergeSha,
     });
 
-    expect(result.exitCode, debugOf(result)).toBe(0);
+    expect(result.exitCode, stepDebug(result)).toBe(0);
     expect(checkRunWrites(result)[0]!.body.head_sha).toBe(merge.headSha);
     expect(onlyCheckRun(github)).toMatchObject({
       headSha: merge.headSha,
@@ -344,7 +301,7 @@ describe("action: children cannot speak to the runner (SPEC §9)", () => {
       model,
     });
 
-    expect(result.exitCode, debugOf(result)).toBe(1);
+    expect(result.exitCode, stepDebug(result)).toBe(1);
     expect(result.outputs).toMatchObject({ outcome: "failed", conclusion: "failure" });
     for (const line of echo) {
       expect(result.stdout.split("\n")).toContain(line);
@@ -377,7 +334,7 @@ describe("action: a refused check-run write is an error the user sees (SPEC §6,
       model,
     });
 
-    expect(result.exitCode, debugOf(result)).toBe(1);
+    expect(result.exitCode, stepDebug(result)).toBe(1);
     expect(result.calls.map((c) => [c.method, c.status, c.injected])).toEqual([["POST", 403, true]]);
     expect(github.state.checkRuns).toEqual([]);
     expect(result.modelRequests).toHaveLength(0);

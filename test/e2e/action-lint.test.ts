@@ -5,9 +5,9 @@
  */
 import { symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { type ActionRun, cleanupActionRun, runActionStep } from "../support/action-harness.js";
-import { type GitHubServer, startGitHubServer } from "../support/github-server/index.js";
+import { describe, expect, it } from "vitest";
+import { type ActionRun, actionTestResources } from "../support/action-harness.js";
+import { startGitHubServer } from "../support/github-server/index.js";
 import {
   ADVISORY_GRAPH,
   GATED_GRAPH,
@@ -15,32 +15,20 @@ import {
   INVALID_GRAPH,
   REVIEW_GRAPH,
 } from "../support/scenarios/hand-graphs.js";
-import { commitAll, makeTempRepo, type TempRepo } from "../support/temp-repo.js";
+import { commitAll, makeTempRepo } from "../support/temp-repo.js";
 
-const open: { github?: GitHubServer; repos: TempRepo[]; runs: ActionRun[] } = { repos: [], runs: [] };
-
-afterEach(async () => {
-  for (const run of open.runs) cleanupActionRun(run);
-  await open.github?.close();
-  for (const repo of open.repos) await repo.cleanup();
-  open.github = undefined;
-  open.repos = [];
-  open.runs = [];
-});
+const open = actionTestResources();
 
 async function lint(graph: string | null, inputs: Record<string, string> = {}): Promise<ActionRun> {
-  const repo = await makeTempRepo({ commit: false, files: { "README.md": "notes\n" } });
-  open.repos.push(repo);
+  const repo = open.keep(await makeTempRepo({ commit: false, files: { "README.md": "notes\n" } }));
   if (graph !== null) await repo.write(GRAPH_PATH, graph);
   await commitAll(repo, "the graph under review");
   open.github = open.github ?? (await startGitHubServer());
-  const result = await runActionStep({
+  return open.run({
     workspace: repo.dir,
     inputs: { mode: "lint", graph: GRAPH_PATH, ...inputs },
     github: open.github,
   });
-  open.runs.push(result);
-  return result;
 }
 
 describe("action mode lint: the graph under review, checked without running (SPEC §10)", () => {
@@ -106,18 +94,16 @@ describe("action mode lint: the graph under review, checked without running (SPE
     expect(missing.outputs.outcome).toBe("usage-error");
     expect(missing.summary).toContain(`no graph file at ${GRAPH_PATH} in the workspace`);
 
-    const repo = await makeTempRepo({ commit: false, files: { "README.md": "notes\n" } });
-    open.repos.push(repo);
+    const repo = open.keep(await makeTempRepo({ commit: false, files: { "README.md": "notes\n" } }));
     await repo.write(".github/evidence-gate/.keep", "");
     symlinkSync("/etc/hostname", join(repo.dir, ...GRAPH_PATH.split("/")));
     await commitAll(repo, "a symlink");
     open.github = open.github ?? (await startGitHubServer());
-    const linked = await runActionStep({
+    const linked = await open.run({
       workspace: repo.dir,
       inputs: { mode: "lint", graph: GRAPH_PATH },
       github: open.github,
     });
-    open.runs.push(linked);
     expect(linked.exitCode).toBe(1);
     expect(linked.summary).toContain("outside the workspace");
   });

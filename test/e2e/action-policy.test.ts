@@ -4,24 +4,18 @@
  * response to GitHub's OpenAPI description), never from the pull request's checkout.
  */
 import { readFileSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   type ActionRun,
+  actionTestResources,
   checkRunWrites,
-  cleanupActionRun,
   completion,
-  runActionStep,
+  stepDebug,
 } from "../support/action-harness.js";
-import { type GitHubServer, startGitHubServer } from "../support/github-server/index.js";
-import { type ModelServer, startModelServer } from "../support/model-server/index.js";
+import type { GitHubServer } from "../support/github-server/index.js";
+import type { ModelServer } from "../support/model-server/index.js";
 import { fixSumScript, MARKS, reviewOnlyPlan } from "../support/scenarios/fix-sum.js";
-import {
-  commitAll,
-  FIXED_SUM,
-  makeSampleNodeRepo,
-  makeTempRepo,
-  type TempRepo,
-} from "../support/temp-repo.js";
+import { makeFixedSampleRepo, makeTempRepo, type TempRepo } from "../support/temp-repo.js";
 
 const GOAL = `${MARKS.plannerGoal}.`;
 const POLICY = ".github/evidence-gate.yml";
@@ -30,21 +24,8 @@ const CONTENTS = "/repos/{owner}/{repo}/contents/{path}";
 const BASE_SHA = "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d";
 const FROM_BASE = `${POLICY} (base ref main, commit ${BASE_SHA.slice(0, 7)})`;
 
-const open: { github?: GitHubServer; model?: ModelServer; repos: TempRepo[]; runs: ActionRun[] } = {
-  repos: [],
-  runs: [],
-};
-
-afterEach(async () => {
-  for (const run of open.runs) cleanupActionRun(run);
-  await open.github?.close();
-  await open.model?.close();
-  for (const repo of open.repos) await repo.cleanup();
-  open.github = undefined;
-  open.model = undefined;
-  open.repos = [];
-  open.runs = [];
-});
+const open = actionTestResources();
+const { run } = open;
 
 /** Starts both servers; `basePolicy` is put at the base SHA on the GitHub server. */
 async function servers(
@@ -52,36 +33,19 @@ async function servers(
   basePolicy: string | null,
   plannerReplies: readonly string[] = [reviewOnlyPlan()],
 ): Promise<{ github: GitHubServer; model: ModelServer }> {
-  open.github = await startGitHubServer();
-  open.model = await startModelServer({ script: fixSumScript({ repoDir: repo.dir, plannerReplies }) });
-  if (basePolicy !== null) open.github.state.addFile({ ref: BASE_SHA, path: POLICY, content: basePolicy });
-  return { github: open.github, model: open.model };
+  const started = await open.servers(fixSumScript({ repoDir: repo.dir, plannerReplies }));
+  if (basePolicy !== null) started.github.state.addFile({ ref: BASE_SHA, path: POLICY, content: basePolicy });
+  return started;
 }
 
 /** The sample Node project with sum() fixed: `npm test` passes on HEAD. */
 async function fixedSampleRepo(): Promise<TempRepo> {
-  const repo = await makeSampleNodeRepo();
-  open.repos.push(repo);
-  await repo.write("src/sum.js", FIXED_SUM);
-  await commitAll(repo, "fix sum");
-  return repo;
+  return open.keep(await makeFixedSampleRepo());
 }
 
 /** A repository with no build signal at all. */
 async function noSignalRepo(files: Record<string, string> = {}): Promise<TempRepo> {
-  const repo = await makeTempRepo({ commit: true, files: { "README.md": "notes only\n", ...files } });
-  open.repos.push(repo);
-  return repo;
-}
-
-async function run(options: Parameters<typeof runActionStep>[0]): Promise<ActionRun> {
-  const result = await runActionStep(options);
-  open.runs.push(result);
-  return result;
-}
-
-function debugOf(result: ActionRun): string {
-  return `exit ${result.exitCode}\n--- stdout\n${result.stdout.slice(-4000)}\n--- stderr\n${result.stderr.slice(-2000)}`;
+  return open.keep(await makeTempRepo({ commit: true, files: { "README.md": "notes only\n", ...files } }));
 }
 
 /** The contents reads of the run: the policy file, at the base SHA. */
@@ -104,7 +68,7 @@ describe("action: the policy file comes from the base ref (SPEC §9, §11)", () 
     });
 
     expect(result.modelRequests).toHaveLength(0);
-    expect(result.exitCode, debugOf(result)).toBe(1);
+    expect(result.exitCode, stepDebug(result)).toBe(1);
     expect(result.outputs).toMatchObject({ outcome: "usage-error", conclusion: "action_required" });
     expect(policyReads(result)).toEqual([
       `GET /repos/octo-org/widgets/contents/.github/evidence-gate.yml?ref=${BASE_SHA} 200`,
@@ -124,7 +88,7 @@ describe("action: the policy file comes from the base ref (SPEC §9, §11)", () 
     const result = await run({ workspace: repo.dir, inputs: { goal: GOAL }, github, model });
 
     expect(result.modelRequests.length).toBeGreaterThan(0);
-    expect(result.exitCode, debugOf(result)).toBe(1);
+    expect(result.exitCode, stepDebug(result)).toBe(1);
     expect(result.outputs).toMatchObject({ outcome: "failed", conclusion: "failure" });
     expect(github.state.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "failure" });
     const output = completion(result)!.output!;
@@ -141,7 +105,7 @@ describe("action: the policy file comes from the base ref (SPEC §9, §11)", () 
 
     const result = await run({ workspace: repo.dir, inputs: { goal: GOAL }, github, model });
 
-    expect(result.exitCode, debugOf(result)).toBe(0);
+    expect(result.exitCode, stepDebug(result)).toBe(0);
     expect(result.outputs).toMatchObject({ outcome: "passed", conclusion: "success" });
     expect(result.stdout).toContain("> sample@1.0.0 test");
     const summary = completion(result)!.output!.summary!;
@@ -169,7 +133,7 @@ describe("action: the policy file comes from the base ref (SPEC §9, §11)", () 
 
     const result = await run({ workspace: repo.dir, inputs: { goal: GOAL }, github, model });
 
-    expect(result.exitCode, debugOf(result)).toBe(1);
+    expect(result.exitCode, stepDebug(result)).toBe(1);
     expect(result.outputs).toMatchObject({ outcome: "failed", conclusion: "failure" });
     // The PR's verify-cmd was not used either: nothing was attached.
     expect(completion(result)!.output!.summary).toContain("`none-detected`");
@@ -192,7 +156,7 @@ describe("action: the policy file comes from the base ref (SPEC §9, §11)", () 
       model,
     });
 
-    expect(result.exitCode, debugOf(result)).toBe(0);
+    expect(result.exitCode, stepDebug(result)).toBe(0);
     expect(result.outputs).toMatchObject({ outcome: "passed", conclusion: "neutral" });
     expect(policyReads(result)).toEqual([
       `GET /repos/octo-org/widgets/contents/.github/evidence-gate.yml?ref=${BASE_SHA} 404`,
@@ -214,7 +178,7 @@ describe("action: the policy file comes from the base ref (SPEC §9, §11)", () 
     });
 
     expect(result.modelRequests).toHaveLength(0);
-    expect(result.exitCode, debugOf(result)).toBe(1);
+    expect(result.exitCode, stepDebug(result)).toBe(1);
     expect(result.outputs).toMatchObject({ outcome: "usage-error", conclusion: "action_required" });
     expect(result.stdout).not.toContain("> sample@1.0.0 test");
     const summary = completion(result)!.output!.summary!;
@@ -237,7 +201,7 @@ describe("action: the policy file comes from the base ref (SPEC §9, §11)", () 
     });
 
     expect(result.modelRequests).toHaveLength(0);
-    expect(result.exitCode, debugOf(result)).toBe(1);
+    expect(result.exitCode, stepDebug(result)).toBe(1);
     expect(result.outputs.outcome).toBe("usage-error");
     const summary = completion(result)!.output!.summary!;
     expect(summary).toContain(`could not read ${FROM_BASE} through the API (HTTP 403`);

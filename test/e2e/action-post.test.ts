@@ -5,58 +5,28 @@
  * progress is completed `cancelled` (cancel requested) or `failure` (the run ended before reporting); a check
  * run that is already completed is never written; a failed write fails the step.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  type ActionRun,
-  cleanupActionRun,
+  actionTestResources,
   type PostRun,
-  runActionStep,
   runPostStep,
+  stepDebug,
   TEST_GITHUB_TOKEN,
 } from "../support/action-harness.js";
 import { type GitHubServer, startGitHubServer } from "../support/github-server/index.js";
-import { type ModelServer, startModelServer } from "../support/model-server/index.js";
+import { startModelServer } from "../support/model-server/index.js";
 import { fixSumScript, MARKS } from "../support/scenarios/fix-sum.js";
-import { makeSampleNodeRepo, type TempRepo } from "../support/temp-repo.js";
+import { makeSampleNodeRepo } from "../support/temp-repo.js";
 
 const CHECK_RUN = "/repos/{owner}/{repo}/check-runs/{check_run_id}";
 const CREATE = "/repos/{owner}/{repo}/check-runs";
 const HEAD_SHA = "9f3c1e2d4b5a69788766554433221100ffeeddcc";
 const RUN_ID = "20250311-093000-a1b2c3";
 
-const open: {
-  github?: GitHubServer;
-  model?: ModelServer;
-  repos: TempRepo[];
-  runs: ActionRun[];
-  dirs: string[];
-  pids: number[];
-} = { repos: [], runs: [], dirs: [], pids: [] };
-
-afterEach(async () => {
-  // A verify command orphaned by a killed main step (it runs in its own process group): end it by its id.
-  for (const pid of open.pids) {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // already gone
-    }
-  }
-  for (const run of open.runs) cleanupActionRun(run);
-  await open.github?.close();
-  await open.model?.close();
-  for (const repo of open.repos) await repo.cleanup();
-  for (const dir of open.dirs) rmSync(dir, { recursive: true, force: true });
-  open.github = undefined;
-  open.model = undefined;
-  open.repos = [];
-  open.runs = [];
-  open.dirs = [];
-  open.pids = [];
-});
+const open = actionTestResources();
 
 async function github(): Promise<GitHubServer> {
   open.github = await startGitHubServer({ token: TEST_GITHUB_TOKEN });
@@ -66,10 +36,6 @@ async function github(): Promise<GitHubServer> {
 /** A check run as the main step would have created it and left it. */
 function seed(server: GitHubServer, status: "in_progress" | "queued" = "in_progress") {
   return server.state.seedCheckRun({ name: "evidence-gate", headSha: HEAD_SHA, status, externalId: RUN_ID });
-}
-
-function debugOf(result: PostRun): string {
-  return `exit ${result.exitCode}\n--- stdout\n${result.stdout.slice(-4000)}\n--- stderr\n${result.stderr.slice(-2000)}`;
 }
 
 function patches(result: PostRun) {
@@ -86,7 +52,7 @@ describe("post step: a check run the main step left in progress is completed, ne
       state: { "check-run-id": String(stored.id), "run-id": RUN_ID },
     });
 
-    expect(result.exitCode, debugOf(result)).toBe(0);
+    expect(result.exitCode, stepDebug(result)).toBe(0);
     expect(result.calls.map((c) => [c.method, c.route, c.status])).toEqual([
       ["GET", CHECK_RUN, 200],
       ["PATCH", CHECK_RUN, 200],
@@ -112,7 +78,7 @@ describe("post step: a check run the main step left in progress is completed, ne
 
     const result = await runPostStep({ github: server, state: { "check-run-id": String(stored.id) } });
 
-    expect(result.exitCode, debugOf(result)).toBe(0);
+    expect(result.exitCode, stepDebug(result)).toBe(0);
     expect(stored).toMatchObject({ status: "completed", conclusion: "failure" });
     expect(stored.output.summary).toContain("The run ended before reporting");
     expect(stored.output.summary).toContain("`queued`");
@@ -128,7 +94,7 @@ describe("post step: a check run the main step left in progress is completed, ne
       state: { "check-run-id": String(stored.id), "run-id": RUN_ID, "cancel-requested": "true" },
     });
 
-    expect(result.exitCode, debugOf(result)).toBe(0);
+    expect(result.exitCode, stepDebug(result)).toBe(0);
     expect(stored).toMatchObject({ status: "completed", conclusion: "cancelled" });
     expect(stored.output.title).toBe("Cancelled");
     expect(stored.output.summary).toContain("The workflow was cancelled before run");
@@ -148,7 +114,7 @@ describe("post step: nothing to do is nothing written", () => {
       state: { "check-run-id": String(stored.id), "run-id": RUN_ID, "check-run-completed": "true" },
     });
 
-    expect(result.exitCode, debugOf(result)).toBe(0);
+    expect(result.exitCode, stepDebug(result)).toBe(0);
     expect(result.calls).toEqual([]);
     expect(server.callsTo("PATCH", CHECK_RUN)).toEqual([]);
     expect(stored.status).toBe("in_progress");
@@ -167,7 +133,7 @@ describe("post step: nothing to do is nothing written", () => {
 
     const result = await runPostStep({ github: server, state: { "check-run-id": String(stored.id) } });
 
-    expect(result.exitCode, debugOf(result)).toBe(0);
+    expect(result.exitCode, stepDebug(result)).toBe(0);
     expect(result.calls.map((c) => [c.method, c.route])).toEqual([["GET", CHECK_RUN]]);
     expect(stored).toMatchObject({ status: "completed", conclusion: "success" });
     expect(result.stdout).toContain("already completed (success): nothing to do");
@@ -183,7 +149,7 @@ describe("post step: nothing to do is nothing written", () => {
       state: { "check-run-id": String(stored.id), "run-id": "20250311-080000-000000" },
     });
 
-    expect(result.exitCode, debugOf(result)).toBe(0);
+    expect(result.exitCode, stepDebug(result)).toBe(0);
     expect(patches(result)).toEqual([]);
     expect(stored.status).toBe("in_progress");
     expect(result.stdout).toContain(`now carries run ${RUN_ID}`);
@@ -195,7 +161,7 @@ describe("post step: nothing to do is nothing written", () => {
 
     const result = await runPostStep({ github: server, state: {} });
 
-    expect(result.exitCode, debugOf(result)).toBe(0);
+    expect(result.exitCode, stepDebug(result)).toBe(0);
     expect(result.calls).toEqual([]);
     expect(result.stdout).toContain("saved no check run id");
     server.assertNoViolations();
@@ -210,7 +176,7 @@ describe("post step: a failed API write is reported, never swallowed", () => {
 
     const result = await runPostStep({ github: server, state: { "check-run-id": String(stored.id) } });
 
-    expect(result.exitCode, debugOf(result)).toBe(1);
+    expect(result.exitCode, stepDebug(result)).toBe(1);
     expect(patches(result).map((c) => [c.status, c.injected])).toEqual([
       [500, true],
       [500, true],
@@ -229,8 +195,7 @@ describe("post step: a failed API write is reported, never swallowed", () => {
 
 describe("post step after a main step that was killed mid-run (dist/index.js, then dist/post.js)", () => {
   it("SIGKILL while the verify command runs leaves the check run in_progress; the post step, given the GITHUB_STATE the main step wrote, completes it failure", async () => {
-    const repo = await makeSampleNodeRepo();
-    open.repos.push(repo);
+    const repo = open.keep(await makeSampleNodeRepo());
     const server = await github();
     open.model = await startModelServer({ script: fixSumScript({ repoDir: repo.dir }) });
     const marks = mkdtempSync(join(tmpdir(), "eg-post-marks-"));
@@ -238,7 +203,7 @@ describe("post step after a main step that was killed mid-run (dist/index.js, th
     const pidFile = join(marks, "verify.pid");
 
     let killed = false;
-    const main = await runActionStep({
+    const main = await open.run({
       workspace: repo.dir,
       // The verify command records its pid and sleeps: the main step is killed while it runs.
       inputs: { goal: `${MARKS.plannerGoal}.`, "verify-cmd": `echo $$ > '${pidFile}'; exec sleep 60` },
@@ -255,7 +220,6 @@ describe("post step after a main step that was killed mid-run (dist/index.js, th
         child.on("close", () => clearInterval(poll));
       },
     });
-    open.runs.push(main);
 
     expect(killed, `the main step ended before it was killed:\n${main.stdout.slice(-3000)}`).toBe(true);
     expect(main.exitCode).toBeNull();
@@ -270,31 +234,29 @@ describe("post step after a main step that was killed mid-run (dist/index.js, th
 
     const result = await runPostStep({ github: server, state: main.state });
 
-    expect(result.exitCode, debugOf(result)).toBe(0);
+    expect(result.exitCode, stepDebug(result)).toBe(0);
     expect(stored).toMatchObject({ status: "completed", conclusion: "failure" });
     expect(stored.output.summary).toContain("ended before reporting (the main step crashed or was killed)");
     server.assertNoViolations();
   }, 120_000);
 
   it("a main step that completes the check run itself saves check-run-completed, and its post step writes nothing", async () => {
-    const repo = await makeSampleNodeRepo();
-    open.repos.push(repo);
+    const repo = open.keep(await makeSampleNodeRepo());
     const server = await github();
 
     // package.json and neither verify-cmd nor accept-no-build-evidence: refused before any model call.
-    const main = await runActionStep({
+    const main = await open.run({
       workspace: repo.dir,
       inputs: { goal: `${MARKS.plannerGoal}.` },
       github: server,
     });
-    open.runs.push(main);
     expect(main.exitCode).toBe(1);
     expect(server.state.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "action_required" });
     expect(main.state["check-run-completed"]).toBe("true");
 
     const result = await runPostStep({ github: server, state: main.state });
 
-    expect(result.exitCode, debugOf(result)).toBe(0);
+    expect(result.exitCode, stepDebug(result)).toBe(0);
     expect(result.calls).toEqual([]);
     expect(server.state.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "action_required" });
     server.assertNoViolations();

@@ -6,60 +6,30 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { readRunState } from "../../src/engine/run-state.js";
 import {
   type ActionRun,
-  type ArtifactService,
+  actionTestResources,
   checkRunWrites,
-  cleanupActionRun,
   completion,
-  runActionStep,
+  type RunActionOptions,
   startArtifactService,
+  stepDebug,
   TEST_GITHUB_TOKEN,
 } from "../support/action-harness.js";
 import { type GitHubServer, startGitHubServer } from "../support/github-server/index.js";
-import { type ModelServer, startModelServer } from "../support/model-server/index.js";
+import { startModelServer } from "../support/model-server/index.js";
 import { GATED_GRAPH, GRAPH_PATH, handGraphScript } from "../support/scenarios/hand-graphs.js";
-import {
-  commitAll,
-  FIXED_SUM,
-  makeSampleNodeRepo,
-  makeTempRepo,
-  type TempRepo,
-} from "../support/temp-repo.js";
+import { makeFixedSampleRepo, makeTempRepo, type TempRepo } from "../support/temp-repo.js";
 import { buildZip } from "../support/zip-builder.js";
 
 const BASE_SHA = "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d";
 const RUN_ID = "20250101-120000-abcdef";
 const ARTIFACTS = "/repos/{owner}/{repo}/actions/artifacts";
 
-const open: {
-  github?: GitHubServer;
-  model?: ModelServer;
-  service?: ArtifactService;
-  repos: TempRepo[];
-  runs: ActionRun[];
-} = { repos: [], runs: [] };
-
-afterEach(async () => {
-  for (const run of open.runs) cleanupActionRun(run);
-  await open.github?.close();
-  await open.model?.close();
-  await open.service?.close();
-  for (const repo of open.repos) await repo.cleanup();
-  open.github = undefined;
-  open.model = undefined;
-  open.service = undefined;
-  open.repos = [];
-  open.runs = [];
-});
-
-async function run(options: Parameters<typeof runActionStep>[0]): Promise<ActionRun> {
-  const result = await runActionStep(options);
-  open.runs.push(result);
-  return result;
-}
+const open = actionTestResources();
+const { run } = open;
 
 /** Every file under `dir`, as paths relative to it with `/` separators. */
 function listFiles(dir: string, prefix = ""): string[] {
@@ -69,16 +39,33 @@ function listFiles(dir: string, prefix = ""): string[] {
   });
 }
 
-function debugOf(result: ActionRun): string {
-  return `exit ${result.exitCode}\n--- stdout\n${result.stdout.slice(-5000)}\n--- stderr\n${result.stderr.slice(-2000)}`;
+const debugOf = (result: ActionRun): string => stepDebug(result, 5000);
+
+function fixedRepo(): Promise<TempRepo> {
+  return makeFixedSampleRepo("the pull request").then(open.keep);
 }
 
-async function fixedRepo(): Promise<TempRepo> {
-  const repo = await makeSampleNodeRepo();
-  open.repos.push(repo);
-  await repo.write("src/sum.js", FIXED_SUM);
-  await commitAll(repo, "the pull request");
-  return repo;
+/**
+ * The pull request's `mode: run` of the gated graph, paused at sign-off with its run directory uploaded
+ * to the artifact service: the servers, the repository and its HEAD, and the paused run.
+ */
+async function pausedAtSignOff() {
+  const repo = await fixedRepo();
+  open.github = await startGitHubServer();
+  open.model = await startModelServer({ script: handGraphScript() });
+  open.service = await startArtifactService();
+  const { github, model, service } = open;
+  github.state.addFile({ ref: BASE_SHA, path: GRAPH_PATH, content: GATED_GRAPH });
+  const head = await repo.git(["rev-parse", "HEAD"]);
+  const paused = await run({
+    workspace: repo.dir,
+    inputs: { graph: GRAPH_PATH, inputs: "file=src/sum.js" },
+    github,
+    model,
+    env: service.env,
+  });
+  expect(paused.outputs.outcome, debugOf(paused)).toBe("paused");
+  return { repo, github, model, service, head, paused, runId: paused.outputs["run-id"]! };
 }
 
 /** A dispatch of `mode: resume` (no model needed unless given). */
@@ -86,7 +73,7 @@ function dispatch(
   workspace: string,
   github: GitHubServer,
   inputs: Record<string, string>,
-  extra: Partial<Parameters<typeof runActionStep>[0]> = {},
+  extra: Partial<RunActionOptions> = {},
 ): Promise<ActionRun> {
   return run({
     workspace,
@@ -99,25 +86,9 @@ function dispatch(
 
 describe("action mode resume: a paused run continues from its artifact (SPEC §4, §11)", () => {
   it("approving the gate from a workflow_dispatch on another checkout runs the rest on the same check run: PASS (approved) by the dispatching user, the sink verified, success; a wrong gate first changes nothing", async () => {
-    const repo = await fixedRepo();
-    open.github = await startGitHubServer();
-    open.model = await startModelServer({ script: handGraphScript() });
-    open.service = await startArtifactService();
-    const { github, model, service } = open;
-    github.state.addFile({ ref: BASE_SHA, path: GRAPH_PATH, content: GATED_GRAPH });
-    const head = await repo.git(["rev-parse", "HEAD"]);
-
     // 1. The pull request's run pauses at sign-off and uploads its run directory.
-    const paused = await run({
-      workspace: repo.dir,
-      inputs: { graph: GRAPH_PATH, inputs: "file=src/sum.js" },
-      github,
-      model,
-      env: service.env,
-    });
+    const { repo, github, model, service, head, paused, runId } = await pausedAtSignOff();
     expect(paused.exitCode, debugOf(paused)).toBe(0);
-    expect(paused.outputs.outcome).toBe("paused");
-    const runId = paused.outputs["run-id"]!;
     const uploaded = service.artifacts.find((a) => a.name === `evidence-gate-run-${runId}`);
     expect(uploaded).toBeDefined();
     // GitHub lists what the workflow run uploaded (the PR head is the workflow run's head commit).
@@ -126,8 +97,7 @@ describe("action mode resume: a paused run continues from its artifact (SPEC §4
     expect(checkRun).toMatchObject({ conclusion: "action_required", externalId: runId });
 
     // The resume job runs on another runner: the same commit, checked out at another path.
-    const other = await makeTempRepo({ noGit: true });
-    open.repos.push(other);
+    const other = open.keep(await makeTempRepo({ noGit: true }));
     const checkout = join(other.dir, "checkout");
     await repo.git(["clone", "--quiet", repo.dir, checkout]);
 
@@ -190,22 +160,7 @@ describe("action mode resume: a paused run continues from its artifact (SPEC §4
   });
 
   it("a run directory changed after the engine wrote it (a node widening its own tool policy in state.json) is refused against the digests on the check run: nothing runs, the check run is untouched", async () => {
-    const repo = await fixedRepo();
-    open.github = await startGitHubServer();
-    open.model = await startModelServer({ script: handGraphScript() });
-    open.service = await startArtifactService();
-    const { github, model, service } = open;
-    github.state.addFile({ ref: BASE_SHA, path: GRAPH_PATH, content: GATED_GRAPH });
-    const head = await repo.git(["rev-parse", "HEAD"]);
-    const paused = await run({
-      workspace: repo.dir,
-      inputs: { graph: GRAPH_PATH, inputs: "file=src/sum.js" },
-      github,
-      model,
-      env: service.env,
-    });
-    expect(paused.outputs.outcome, debugOf(paused)).toBe("paused");
-    const runId = paused.outputs["run-id"]!;
+    const { repo, github, model, service, head, paused, runId } = await pausedAtSignOff();
     const summary = github.state.checkRuns[0]!.output?.summary ?? "";
     expect(summary).toMatch(
       new RegExp(`<!-- evidence-gate-run-state run=${runId} state=[0-9a-f]{64} graph=[0-9a-f]{64} -->`),

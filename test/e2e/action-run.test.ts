@@ -5,16 +5,10 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  type ActionRun,
-  checkRunWrites,
-  cleanupActionRun,
-  completion,
-  runActionStep,
-} from "../support/action-harness.js";
-import { type GitHubServer, startGitHubServer } from "../support/github-server/index.js";
-import { type ModelServer, startModelServer } from "../support/model-server/index.js";
+import { describe, expect, it } from "vitest";
+import { actionTestResources, checkRunWrites, completion, stepDebug } from "../support/action-harness.js";
+import type { GitHubServer } from "../support/github-server/index.js";
+import type { ModelServer } from "../support/model-server/index.js";
 import {
   GATED_GRAPH,
   GRAPH_PATH,
@@ -23,55 +17,29 @@ import {
   PR_EDITED_GRAPH,
   REVIEW_GRAPH,
 } from "../support/scenarios/hand-graphs.js";
-import { commitAll, FIXED_SUM, makeSampleNodeRepo, type TempRepo } from "../support/temp-repo.js";
+import { makeFixedSampleRepo, type TempRepo } from "../support/temp-repo.js";
 
 /** `pull_request.base.sha` of the event fixture. */
 const BASE_SHA = "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d";
 const SOURCE = `base ref main (${BASE_SHA.slice(0, 7)}): ${GRAPH_PATH}`;
 const CONTENTS = "/repos/{owner}/{repo}/contents/{path}";
 
-const open: { github?: GitHubServer; model?: ModelServer; repos: TempRepo[]; runs: ActionRun[] } = {
-  repos: [],
-  runs: [],
-};
-
-afterEach(async () => {
-  for (const run of open.runs) cleanupActionRun(run);
-  await open.github?.close();
-  await open.model?.close();
-  for (const repo of open.repos) await repo.cleanup();
-  open.github = undefined;
-  open.model = undefined;
-  open.repos = [];
-  open.runs = [];
-});
+const open = actionTestResources();
+const { run } = open;
 
 /** Both servers; `baseGraph` is put at the base SHA, unless null. */
 async function servers(baseGraph: string | null): Promise<{ github: GitHubServer; model: ModelServer }> {
-  open.github = await startGitHubServer();
-  open.model = await startModelServer({ script: handGraphScript() });
-  if (baseGraph !== null) open.github.state.addFile({ ref: BASE_SHA, path: GRAPH_PATH, content: baseGraph });
-  return { github: open.github, model: open.model };
+  const started = await open.servers(handGraphScript());
+  if (baseGraph !== null)
+    started.github.state.addFile({ ref: BASE_SHA, path: GRAPH_PATH, content: baseGraph });
+  return started;
 }
 
 /** The fixed sample project, with `prGraph` committed at GRAPH_PATH when given (the PR's copy). */
-async function repoWith(prGraph: string | null): Promise<TempRepo> {
-  const repo = await makeSampleNodeRepo();
-  open.repos.push(repo);
-  await repo.write("src/sum.js", FIXED_SUM);
-  if (prGraph !== null) await repo.write(GRAPH_PATH, prGraph);
-  await commitAll(repo, "the pull request");
-  return repo;
-}
-
-async function run(options: Parameters<typeof runActionStep>[0]): Promise<ActionRun> {
-  const result = await runActionStep(options);
-  open.runs.push(result);
-  return result;
-}
-
-function debugOf(result: ActionRun): string {
-  return `exit ${result.exitCode}\n--- stdout\n${result.stdout.slice(-4000)}\n--- stderr\n${result.stderr.slice(-2000)}`;
+function repoWith(prGraph: string | null): Promise<TempRepo> {
+  return makeFixedSampleRepo("the pull request", prGraph === null ? {} : { [GRAPH_PATH]: prGraph }).then(
+    open.keep,
+  );
 }
 
 describe("action mode run: the graph comes from the base ref (SPEC §9, §10)", () => {
@@ -82,7 +50,7 @@ describe("action mode run: the graph comes from the base ref (SPEC §9, §10)", 
 
     const result = await run({ workspace: repo.dir, inputs: { graph: GRAPH_PATH }, github, model });
 
-    expect(result.exitCode, debugOf(result)).toBe(0);
+    expect(result.exitCode, stepDebug(result)).toBe(0);
     // Read through the API at the base commit, and only there.
     const reads = github.callsTo("GET", CONTENTS).filter((c) => c.path.endsWith(GRAPH_PATH));
     expect(reads.map((c) => [c.query.ref, c.status])).toEqual([[BASE_SHA, 200]]);
@@ -125,7 +93,7 @@ describe("action mode run: the graph comes from the base ref (SPEC §9, §10)", 
 
     const result = await run({ workspace: repo.dir, inputs: { graph: GRAPH_PATH }, github, model });
 
-    expect(result.exitCode, debugOf(result)).toBe(1);
+    expect(result.exitCode, stepDebug(result)).toBe(1);
     expect(result.modelRequests).toHaveLength(0);
     expect(result.outputs).toMatchObject({ outcome: "usage-error", conclusion: "action_required" });
     expect(github.state.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "action_required" });
@@ -150,7 +118,7 @@ describe("action mode run: the graph comes from the base ref (SPEC §9, §10)", 
 
     const result = await run({ workspace: repo.dir, inputs: { graph: GRAPH_PATH }, github, model });
 
-    expect(result.exitCode, debugOf(result)).toBe(1);
+    expect(result.exitCode, stepDebug(result)).toBe(1);
     expect(result.modelRequests).toHaveLength(0);
     expect(result.outputs).toMatchObject({ outcome: "usage-error", conclusion: "action_required" });
     const summary = completion(result)!.output!.summary!;
@@ -173,7 +141,7 @@ describe("action mode run: the graph comes from the base ref (SPEC §9, §10)", 
       model,
     });
 
-    expect(result.exitCode, debugOf(result)).toBe(0);
+    expect(result.exitCode, stepDebug(result)).toBe(0);
     const runId = result.outputs["run-id"]!;
     expect(result.outputs).toMatchObject({ outcome: "paused", conclusion: "action_required" });
     // Only the node before the gate ran (its prompt got the input's value).

@@ -10,12 +10,7 @@ import { join } from "node:path";
 import { describe, expect, onTestFinished, test } from "vitest";
 import type { Ledger } from "../../src/ledger/ledger.js";
 import type { LedgerRow } from "../../src/ledger/model.js";
-import {
-  type CliHarness,
-  type CliHarnessOptions,
-  checkRunsOf,
-  startCliHarness,
-} from "../support/cli-harness.js";
+import { checkRunsOf, cliHarness } from "../support/cli-harness.js";
 import type { RecordedRequest } from "../support/model-server/index.js";
 import {
   fixSumScript,
@@ -25,31 +20,15 @@ import {
 } from "../support/scenarios/fix-sum.js";
 import {
   BUGGY_SUM,
-  commitAll,
   FIXED_SUM,
+  makeFixedSampleRepo,
   makeMergeCheckout,
-  makeSampleNodeRepo,
   makeTempRepo,
   SAMPLE_TEST_NAME,
-  type TempRepo,
 } from "../support/temp-repo.js";
 
 const NO_EVIDENCE_LINE = "build evidence: NONE — every verdict below is the model's, about its own work";
 const NOT_ON_COMMIT = "the evidence is for a patch that is not on this commit";
-
-async function harness(options: CliHarnessOptions): Promise<CliHarness> {
-  const h = await startCliHarness(options);
-  onTestFinished(() => h.cleanup());
-  return h;
-}
-
-/** The sample project with sum() already fixed and committed: `npm test` passes on `HEAD`. */
-async function fixedSampleRepo(): Promise<TempRepo> {
-  const repo = await makeSampleNodeRepo();
-  await repo.write("src/sum.js", FIXED_SUM);
-  await commitAll(repo, "fix sum");
-  return repo;
-}
 
 /** `node VERDICT qualifier|cause` per row, in order. */
 function rowWords(ledger: Ledger): string[] {
@@ -74,7 +53,7 @@ function requestsOf(requests: readonly RecordedRequest[], conversation: string):
 
 describe("build evidence decides before any model call (SPEC §5)", () => {
   test("a repository with package.json and neither --verify-cmd nor --accept-no-build-evidence is refused: exit 3, 0 model requests, nothing spent, check run action_required", async () => {
-    const h = await harness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
+    const h = await cliHarness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
     const head = await h.repo.git(["rev-parse", "HEAD"]);
 
     const r = await h.run([]);
@@ -101,7 +80,7 @@ describe("build evidence decides before any model call (SPEC §5)", () => {
   });
 
   test("--verify-cmd together with --accept-no-build-evidence is a usage error naming both: exit 64, 0 model requests, no run directory", async () => {
-    const h = await harness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
+    const h = await cliHarness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
 
     const r = await h.run(["--verify-cmd", "npm test", "--accept-no-build-evidence"]);
 
@@ -117,7 +96,7 @@ describe("build evidence decides before any model call (SPEC §5)", () => {
   });
 
   test("a --repo that is not a git checkout, or has no commit yet, is a usage error: exit 64, 0 model requests, no run directory", async () => {
-    const plain = await harness({
+    const plain = await cliHarness({
       makeRepo: () => makeTempRepo({ noGit: true, files: { "notes.txt": "no git here\n" } }),
       script: (repo) => fixSumScript({ repoDir: repo.dir, plannerReplies: [reviewOnlyPlan()] }),
     });
@@ -127,7 +106,7 @@ describe("build evidence decides before any model call (SPEC §5)", () => {
     expect(plain.server.requests).toHaveLength(0);
     expect(plain.runDirs()).toEqual([]);
 
-    const unborn = await harness({
+    const unborn = await cliHarness({
       makeRepo: () => makeTempRepo({ files: { "notes.txt": "not committed yet\n" } }),
       script: (repo) => fixSumScript({ repoDir: repo.dir, plannerReplies: [reviewOnlyPlan()] }),
     });
@@ -139,7 +118,7 @@ describe("build evidence decides before any model call (SPEC §5)", () => {
   });
 
   test("--accept-no-build-evidence runs on the record: the summary carries the exact NONE line, conclusion neutral, exit 0", async () => {
-    const h = await harness({
+    const h = await cliHarness({
       script: (repo) => fixSumScript({ repoDir: repo.dir, plannerReplies: [reviewOnlyPlan()] }),
     });
 
@@ -160,7 +139,7 @@ describe("build evidence decides before any model call (SPEC §5)", () => {
 
 describe("the two-node plan through the real CLI (SPEC §4–§6)", () => {
   test("with --commit a verified fix is committed with the run trailer and reported success on the new commit; the starting commit's check run is superseded neutral", async () => {
-    const h = await harness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
+    const h = await cliHarness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
     const start = await h.repo.git(["rev-parse", "HEAD"]);
 
     const r = await h.run(["--verify-cmd", "npm test", "--commit"]);
@@ -205,7 +184,7 @@ describe("the two-node plan through the real CLI (SPEC §4–§6)", () => {
   });
 
   test("without --commit the verified fix is action_required: patch.diff in the run directory holds the fix and the ledger says the evidence is for a patch not on this commit", async () => {
-    const h = await harness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
+    const h = await cliHarness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
     const start = await h.repo.git(["rev-parse", "HEAD"]);
     const startTree = await h.repo.git(["rev-parse", "HEAD^{tree}"]);
 
@@ -237,8 +216,8 @@ describe("the two-node plan through the real CLI (SPEC §4–§6)", () => {
   });
 
   test("a review-only plan with a passing verify is success on the starting commit, and --commit makes no commit when nothing changed", async () => {
-    const h = await harness({
-      makeRepo: fixedSampleRepo,
+    const h = await cliHarness({
+      makeRepo: makeFixedSampleRepo,
       script: (repo) => fixSumScript({ repoDir: repo.dir, plannerReplies: [reviewOnlyPlan()] }),
     });
     const start = await h.repo.git(["rev-parse", "HEAD"]);
@@ -262,7 +241,7 @@ describe("the two-node plan through the real CLI (SPEC §4–§6)", () => {
   });
 
   test("a sink whose verify fails is FAIL verify_failed with the exit code and output tail, even when the node replies PASS: conclusion failure, exit 1", async () => {
-    const h = await harness({
+    const h = await cliHarness({
       script: (repo) => fixSumScript({ repoDir: repo.dir, newBody: "return a * b;", checkReply: "PASS" }),
     });
     const start = await h.repo.git(["rev-parse", "HEAD"]);
@@ -288,7 +267,7 @@ describe("the two-node plan through the real CLI (SPEC §4–§6)", () => {
     ]);
   });
   test("--commit never commits a failed run: HEAD stays, the broken change is kept in patch.diff and the CLI says so", async () => {
-    const h = await harness({
+    const h = await cliHarness({
       script: (repo) => fixSumScript({ repoDir: repo.dir, newBody: "return a * b;", checkReply: "PASS" }),
     });
     const start = await h.repo.git(["rev-parse", "HEAD"]);
@@ -310,7 +289,7 @@ describe("the planner's reply is untrusted (SPEC §8)", () => {
   const fence = /<<<DATA refusals nonce=([^>\s]+)>>>\n([\s\S]*?)\n<<<END DATA nonce=([^>\s]+)>>>/;
 
   test("a plan granting Bash(*) and carrying success_check.verify is refused for both reasons; one repair call quotes both inside a nonce fence, and the repaired plan runs to success", async () => {
-    const h = await harness({
+    const h = await cliHarness({
       script: (repo) =>
         fixSumScript({ repoDir: repo.dir, plannerReplies: [refusedTwoNodePlan(), twoNodePlan()] }),
     });
@@ -341,7 +320,7 @@ describe("the planner's reply is untrusted (SPEC §8)", () => {
   });
 
   test("a repair reply that is refused again fails the run: exit 1, exactly 2 planner calls, rejected.json kept, no node ran", async () => {
-    const h = await harness({
+    const h = await cliHarness({
       script: (repo) =>
         fixSumScript({ repoDir: repo.dir, plannerReplies: [refusedTwoNodePlan(), refusedTwoNodePlan()] }),
     });
@@ -372,8 +351,8 @@ describe("the planner's reply is untrusted (SPEC §8)", () => {
 
 describe("processes and secrets (SPEC §9)", () => {
   test("the verify command's environment holds no GitHub token, no INPUT_* variable, no model credential and no variable whose value is the token", async () => {
-    const h = await harness({
-      makeRepo: fixedSampleRepo,
+    const h = await cliHarness({
+      makeRepo: makeFixedSampleRepo,
       script: (repo) => fixSumScript({ repoDir: repo.dir, plannerReplies: [reviewOnlyPlan()] }),
     });
     const outDir = mkdtempSync(join(tmpdir(), "eg-e2e-env-"));
@@ -417,7 +396,7 @@ describe("processes and secrets (SPEC §9)", () => {
   test("a verify command that prints the GitHub token and the model key (as read from /proc) reaches no output: stdout, --json, --summary-out, the check run and every run-directory file are redacted; patch.diff keeps the nodes' bytes and the ledger says it holds a secret", async () => {
     const token = "ghs_leakedThroughProc0123456789abcdefXYZ";
     const modelKey = "sk-ant-leaked-model-key-0123456789";
-    const h = await harness({
+    const h = await cliHarness({
       script: (repo) => fixSumScript({ repoDir: repo.dir, newBody: `return a + b; // ${token}` }),
     });
     const outDir = mkdtempSync(join(tmpdir(), "eg-e2e-leak-"));
@@ -470,8 +449,8 @@ describe("processes and secrets (SPEC §9)", () => {
   });
 
   test("git runs with the run's environment: a file the run's git config ignores is not in the evidence tree, not committed and not patched", async () => {
-    const h = await harness({
-      makeRepo: fixedSampleRepo,
+    const h = await cliHarness({
+      makeRepo: makeFixedSampleRepo,
       script: (repo) => fixSumScript({ repoDir: repo.dir, plannerReplies: [reviewOnlyPlan()] }),
     });
     const cfgDir = mkdtempSync(join(tmpdir(), "eg-e2e-gitcfg-"));
@@ -498,7 +477,7 @@ describe("processes and secrets (SPEC §9)", () => {
 
 describe("the evidence tree on GitHub's merge checkout (SPEC §6)", () => {
   test("a review-only run on a merge commit names the starting commit and its tree, and the sink's evidence tree equals HEAD^{tree}: success", async () => {
-    const h = await harness({
+    const h = await cliHarness({
       makeRepo: makeMergeCheckout,
       script: (repo) => fixSumScript({ repoDir: repo.dir, plannerReplies: [reviewOnlyPlan()] }),
     });

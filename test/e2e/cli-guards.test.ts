@@ -6,21 +6,15 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, onTestFinished, test } from "vitest";
-import { type CliHarness, type CliHarnessOptions, startCliHarness } from "../support/cli-harness.js";
+import { type CliHarnessOptions, cliHarness } from "../support/cli-harness.js";
 import { fixSumScript, reviewOnlyPlan } from "../support/scenarios/fix-sum.js";
 import { commitAll } from "../support/temp-repo.js";
-
-async function harness(options: CliHarnessOptions): Promise<CliHarness> {
-  const h = await startCliHarness(options);
-  onTestFinished(() => h.cleanup());
-  return h;
-}
 
 const script: CliHarnessOptions["script"] = (repo) => fixSumScript({ repoDir: repo.dir });
 
 describe("the CLI refuses, before any model call, what would make its verdict lie", () => {
   test("--sha naming a commit the run does not verify is a usage error: exit 64, no model request", async () => {
-    const h = await harness({ script });
+    const h = await cliHarness({ script });
     const first = await h.repo.git(["rev-parse", "HEAD"]);
     await h.repo.write("README.md", "second commit\n");
     await commitAll(h.repo, "second");
@@ -33,7 +27,7 @@ describe("the CLI refuses, before any model call, what would make its verdict li
   });
 
   test("--commit on a working tree with the user's own uncommitted edits is a usage error: nothing is committed", async () => {
-    const h = await harness({ script });
+    const h = await cliHarness({ script });
     const head = await h.repo.git(["rev-parse", "HEAD"]);
     await h.repo.write("my-private-notes.txt", "AWS_SECRET=hunter2\n");
 
@@ -46,7 +40,7 @@ describe("the CLI refuses, before any model call, what would make its verdict li
   });
 
   test("--working-directory outside --repo is a usage error naming both", async () => {
-    const h = await harness({ script });
+    const h = await cliHarness({ script });
 
     const r = await h.run(["--verify-cmd", "npm test", "--working-directory", ".."]);
 
@@ -56,7 +50,7 @@ describe("the CLI refuses, before any model call, what would make its verdict li
   });
 
   test("a --summary-out in a folder that does not exist is refused before the run, not after it", async () => {
-    const h = await harness({ script });
+    const h = await cliHarness({ script });
 
     const r = await h.run(["--verify-cmd", "npm test", "--summary-out", join(h.scratch, "missing", "s.md")], {
       summaryOut: false,
@@ -69,7 +63,7 @@ describe("the CLI refuses, before any model call, what would make its verdict li
   });
 
   test("a refused run leaves nothing in the repository: no .evidence-gate folder", async () => {
-    const h = await harness({ script });
+    const h = await cliHarness({ script });
 
     const r = await h.run([]);
 
@@ -80,7 +74,7 @@ describe("the CLI refuses, before any model call, what would make its verdict li
 
 describe("--json prints the ledger alone on stdout", () => {
   test("stdout parses as one JSON ledger; progress lines go to stderr", async () => {
-    const h = await harness({
+    const h = await cliHarness({
       script: (repo) => fixSumScript({ repoDir: repo.dir, plannerReplies: [reviewOnlyPlan()] }),
     });
 
@@ -99,7 +93,7 @@ describe("an interrupted CLI run stops its nodes and finishes its ledger", () =>
     const { readFileSync, writeFileSync } = await import("node:fs");
     const { DIST_CLI, CLAUDE_BIN, DEFAULT_GOAL } = await import("../support/cli-harness.js");
     const { processIsGone, eventually } = await import("../proc/process-probe.js");
-    const h = await harness({
+    const h = await cliHarness({
       script: (repo) => fixSumScript({ repoDir: repo.dir, plannerReplies: [reviewOnlyPlan()] }),
     });
     const pidFile = join(h.scratch, "verify.pid");
@@ -152,7 +146,7 @@ describe("--repository posts the check run through the API, and a refused write 
     const github = await startGitHubServer({ repository: "octo-org/widgets" });
     onTestFinished(() => github.close());
     github.failNext({ method: "POST", pathPattern: "/repos/{owner}/{repo}/check-runs", status: 403 });
-    const h = await harness({ script });
+    const h = await cliHarness({ script });
 
     const r = await h.run(["--verify-cmd", "npm test", "--repository", "octo-org/widgets"], {
       env: { GITHUB_TOKEN: "ghs_clitoken1234", GITHUB_API_URL: github.url },
@@ -171,7 +165,7 @@ describe("--repository posts the check run through the API, and a refused write 
     const { startGitHubServer } = await import("../support/github-server/index.js");
     const github = await startGitHubServer({ repository: "octo-org/widgets" });
     onTestFinished(() => github.close());
-    const h = await harness({
+    const h = await cliHarness({
       script: (repo) => fixSumScript({ repoDir: repo.dir, plannerReplies: [reviewOnlyPlan()] }),
     });
     const head = await h.repo.git(["rev-parse", "HEAD"]);
@@ -198,7 +192,7 @@ describe("paths and secrets that must not lead a verified run astray", () => {
   test("a --working-directory that is a symlink out of the repository is refused like ../", async () => {
     const { mkdtempSync, symlinkSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");
-    const h = await harness({ script });
+    const h = await cliHarness({ script });
     const outside = mkdtempSync(join(tmpdir(), "eg-outside-"));
     symlinkSync(outside, join(h.repo.dir, "w"));
 
@@ -211,7 +205,7 @@ describe("paths and secrets that must not lead a verified run astray", () => {
 
   test("--commit never commits a known secret: the token a node wrote stays out of git history, and the CLI says why", async () => {
     const token = "ghs_committedsecret0123456789";
-    const h = await harness({
+    const h = await cliHarness({
       script: (repo) => fixSumScript({ repoDir: repo.dir, newBody: `return a + b; // ${token}` }),
     });
     const head = await h.repo.git(["rev-parse", "HEAD"]);
@@ -230,7 +224,7 @@ describe("--sha on a merge checkout names what was verified", () => {
   test("posting on the merged head says the evidence is the merge of that head, not the head itself", async () => {
     const { makeMergeCheckout } = await import("../support/temp-repo.js");
     let headSha = "";
-    const h = await harness({
+    const h = await cliHarness({
       makeRepo: async () => {
         const repo = await makeMergeCheckout();
         headSha = repo.headSha;
@@ -272,7 +266,7 @@ describe("--commit commits only evidence that would stand on the commit", () => 
         },
       ],
     });
-    const h = await harness({
+    const h = await cliHarness({
       script: (repo) => {
         const base = fixSumScript({ repoDir: repo.dir, plannerReplies: [plan] });
         const implement = base.conversations.find((c) => c.name === "implement")!;

@@ -3,15 +3,10 @@
  * amendment 2026-11-29). The CLI runs in-process against a real git repository, the real pinned `claude`
  * CLI (whose Edit/Write tools really change the ignored file) and the scripted model server.
  */
-import { describe, expect, onTestFinished, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import type { Ledger } from "../../src/ledger/ledger.js";
 import type { LedgerRow } from "../../src/ledger/model.js";
-import {
-  type CliHarness,
-  type CliHarnessOptions,
-  checkRunsOf,
-  startCliHarness,
-} from "../support/cli-harness.js";
+import { checkRunsOf, cliHarness } from "../support/cli-harness.js";
 import { fixSumScript } from "../support/scenarios/fix-sum.js";
 import {
   CONFIG_PATH,
@@ -28,12 +23,6 @@ import { verifyOutcome } from "../support/verify-outcome.js";
 
 const npmTest = (dir: string) => verifyOutcome(dir);
 
-async function harness(options: CliHarnessOptions): Promise<CliHarness> {
-  const h = await startCliHarness(options);
-  onTestFinished(() => h.cleanup());
-  return h;
-}
-
 function row(ledger: Ledger, nodeId: string): LedgerRow {
   const found = ledger.rows.find((r) => r.nodeId === nodeId);
   if (found === undefined) throw new Error(`no row for ${nodeId}`);
@@ -42,7 +31,7 @@ function row(ledger: Ledger, nodeId: string): LedgerRow {
 
 describe("a verify that passes on changed git-ignored files is not success", () => {
   test("a node edits the gitignored test runner in node_modules through the real Edit tool: npm test passes, the evidence tree is the commit's, and the conclusion is action_required naming the file (exit 0)", async () => {
-    const h = await harness({
+    const h = await cliHarness({
       makeRepo: makeRunnerRepo,
       script: (repo) => runnerEditScript({ repoDir: repo.dir }),
     });
@@ -88,7 +77,7 @@ describe("a verify that passes on changed git-ignored files is not success", () 
   });
 
   test("a node writes a gitignored config.local.js the tests load (skipping the failing test): action_required naming it", async () => {
-    const h = await harness({
+    const h = await cliHarness({
       makeRepo: makeConfigRepo,
       script: (repo) => configWriteScript({ repoDir: repo.dir }),
     });
@@ -107,7 +96,7 @@ describe("a verify that passes on changed git-ignored files is not success", () 
   });
 
   test("no regression: the plain fix scenario with --commit still ends success, the sink's ignored files unchanged (with ignored files present)", async () => {
-    const h = await harness({
+    const h = await cliHarness({
       makeRepo: async () => {
         const repo = await makeSampleNodeRepo();
         // An installed dependency and an old build output: ignored, present, untouched by the run.

@@ -30,7 +30,7 @@ test("dist/cli.js lint prints every error and advisory with the summary, and exi
   );
   writeFileSync(
     join(dir, "advised.yaml"),
-    "nodes:\n  - id: a\n    prompt: hi\n    allowed_tools: [Read]\n    success_check: { result_matches: '^OK' }\n",
+    "nodes:\n  - id: a\n    prompt: hi\n    allowed_tools: [Read]\n    success_check: { result_matches: '^OK', verify: { command: 'true' } }\n",
   );
 
   const broken = distLint(dir, "broken.yaml");
@@ -42,8 +42,9 @@ test("dist/cli.js lint prints every error and advisory with the summary, and exi
   const advised = distLint(dir, "advised.yaml", "--input", "task=x");
   expect(advised.status, advised.stderr).toBe(0);
   expect(advised.stdout).toBe(
-    'advisory: node "a": success_check.result_matches is set without exit_zero: true, so the exit code is not ' +
-      "checked — a run that crashed after a matching reply still passes; add exit_zero: true to success_check\n" +
+    'advisory: node "a": success_check.result_matches is set without exit_zero: true; the Go CLI does not check ' +
+      "the exit code then, so this graph can pass a crashed run there (evidence-gate fails any non-zero exit " +
+      "either way); add exit_zero: true to success_check\n" +
       "0 errors, 1 advisory\n",
   );
 

@@ -3,27 +3,16 @@
  * working tree of `--repo`, prints one line saying so, and applies it like the action applies the base
  * ref's copy. Real git, the real pinned `claude` CLI, the scripted model server.
  */
-import { describe, expect, onTestFinished, test } from "vitest";
-import {
-  type CliHarness,
-  type CliHarnessOptions,
-  checkRunsOf,
-  startCliHarness,
-} from "../support/cli-harness.js";
+import { describe, expect, test } from "vitest";
+import { checkRunsOf, cliHarness } from "../support/cli-harness.js";
 import { fixSumScript, reviewOnlyPlan } from "../support/scenarios/fix-sum.js";
-import { commitAll, FIXED_SUM, makeSampleNodeRepo, makeTempRepo } from "../support/temp-repo.js";
+import { makeFixedSampleRepo, makeTempRepo } from "../support/temp-repo.js";
 
 const POLICY = ".github/evidence-gate.yml";
 
-async function harness(options: CliHarnessOptions): Promise<CliHarness> {
-  const h = await startCliHarness(options);
-  onTestFinished(() => h.cleanup());
-  return h;
-}
-
 describe("the working tree's policy file (SPEC §5, §11)", () => {
   test("require-evidence: true on a repository with no build signals turns the neutral run into failure: exit 1, the policy line printed, the ledger names the working tree", async () => {
-    const h = await harness({
+    const h = await cliHarness({
       makeRepo: () =>
         makeTempRepo({
           commit: true,
@@ -48,7 +37,7 @@ describe("the working tree's policy file (SPEC §5, §11)", () => {
   });
 
   test("require-evidence: true makes --accept-no-build-evidence a usage error naming the policy file in the working tree: exit 64, 0 model requests", async () => {
-    const h = await harness({
+    const h = await cliHarness({
       makeRepo: () =>
         makeTempRepo({
           commit: true,
@@ -67,14 +56,9 @@ describe("the working tree's policy file (SPEC §5, §11)", () => {
   });
 
   test("verify-cmd from the policy file is attached when no --verify-cmd is given: the sink is verified, declared by policy", async () => {
-    const h = await harness({
-      makeRepo: async () => {
-        const repo = await makeSampleNodeRepo();
-        await repo.write("src/sum.js", FIXED_SUM);
-        await repo.write(POLICY, "verify-cmd: npm test\n");
-        await commitAll(repo, "fix sum; add the policy file");
-        return repo;
-      },
+    const h = await cliHarness({
+      makeRepo: () =>
+        makeFixedSampleRepo("fix sum; add the policy file", { [POLICY]: "verify-cmd: npm test\n" }),
       script: (repo) => fixSumScript({ repoDir: repo.dir, plannerReplies: [reviewOnlyPlan()] }),
     });
 
@@ -97,7 +81,7 @@ describe("the working tree's policy file (SPEC §5, §11)", () => {
   });
 
   test("an unknown key is a usage error naming it: exit 64, nothing runs, no run directory", async () => {
-    const h = await harness({
+    const h = await cliHarness({
       makeRepo: () =>
         makeTempRepo({
           commit: true,

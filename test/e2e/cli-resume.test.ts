@@ -88,6 +88,11 @@ describe("a gate pauses `run` (exit 2); `resume --approve` / `--reject` decides 
     expect(r.ledger?.conclusion?.conclusion).toBe("failure");
     expect(lines(r.stdout)[0]).toContain('gate "approve" rejected by bob; its dependents are skipped');
     expect(h.server.requests.filter((q) => q.conversation === "check")).toHaveLength(0);
+
+    // A rejection is final: --retry-failed has nothing it may run, and the run stays failed (exit 1).
+    const again = await h.resume(paused.runId, ["--retry-failed"]);
+    expect(again.exitCode, again.stderr).toBe(1);
+    expect(again.stderr).toContain('gate "approve", which a person rejected');
   });
 
   test("without --by the approver is the local user ($USER)", async () => {

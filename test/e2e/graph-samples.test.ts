@@ -6,23 +6,21 @@
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { formatIssue } from "../../src/graph/issue.js";
 import { formatAdvisory, lintGraph } from "../../src/graph/lint.js";
 import { loadGraphText } from "../../src/graph/load.js";
 import {
   eventIndex,
-  type GraphHarness,
-  type GraphHarnessOptions,
+  graphHarnessPerTest,
   messagesText,
   readEvents,
   readState,
   requestsOf,
   rowWords,
-  startGraphHarness,
 } from "../engine/graph-harness.js";
 import type { ModelScript } from "../support/model-server/index.js";
-import { commitAll, FIXED_SUM, makeSampleNodeRepo, type TempRepo } from "../support/temp-repo.js";
+import { FIXED_SUM, makeFixedSampleRepo, makeSampleNodeRepo } from "../support/temp-repo.js";
 
 const SAMPLES = ["review-loop", "fan-out-audit", "session-chain", "gated-release"] as const;
 /** The inputs the samples are run (and linted) with. */
@@ -32,24 +30,7 @@ function sample(name: (typeof SAMPLES)[number]): string {
   return readFileSync(fileURLToPath(new URL(`../fixtures/graphs/${name}.yaml`, import.meta.url)), "utf8");
 }
 
-const harnesses: GraphHarness[] = [];
-afterEach(async () => {
-  for (const h of harnesses.splice(0)) await h.cleanup();
-});
-
-async function harness(options: GraphHarnessOptions): Promise<GraphHarness> {
-  const h = await startGraphHarness(options);
-  harnesses.push(h);
-  return h;
-}
-
-/** The sample project with sum() already fixed and committed: `node --test` passes on HEAD. */
-async function fixedSampleRepo(): Promise<TempRepo> {
-  const repo = await makeSampleNodeRepo();
-  await repo.write("src/sum.js", FIXED_SUM);
-  await commitAll(repo, "fix sum");
-  return repo;
-}
+const harness = graphHarnessPerTest();
 
 describe("each sample loads and lints clean", () => {
   test.each(SAMPLES)("%s: no load error, no advisory", (name) => {
@@ -137,7 +118,7 @@ describe("each sample runs to its expected conclusion", () => {
   test("fan-out-audit: four workers run at once, the report waits for all four, and the suite passes on this commit", async () => {
     const workers = ["security", "tests", "docs", "performance"] as const;
     const h = await harness({
-      makeRepo: fixedSampleRepo,
+      makeRepo: makeFixedSampleRepo,
       script: () => ({
         conversations: [
           {
@@ -249,7 +230,7 @@ describe("each sample runs to its expected conclusion", () => {
 
   test("gated-release: pauses at sign-off without publishing; approved, it publishes and the run succeeds", async () => {
     const h = await harness({
-      makeRepo: fixedSampleRepo,
+      makeRepo: makeFixedSampleRepo,
       script: () => ({
         conversations: [
           {

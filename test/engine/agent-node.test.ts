@@ -63,7 +63,7 @@ interface NodeRun {
   readonly done: Promise<AgentNodeResult>;
   readonly reportFile: string;
   /** `onStarted` calls, with whether the fake had already started when each was made. */
-  readonly started: { nodeId: string; sessionId: string; fakeHadStarted: boolean }[];
+  readonly started: { nodeId: string; sessionId: string | null; fakeHadStarted: boolean }[];
   readonly verifying: string[];
   readonly echoed: string[];
 }

@@ -9,32 +9,21 @@
  * reply is chosen by what its prompt quotes (the payload, or the implementer's newer artifact). The fake
  * plays only the `nonzero_exit` of a clean result, which the real CLI never produces.
  */
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { initEvent, resultEvent } from "../support/fake-claude/index.js";
 import type { ModelScript } from "../support/model-server/index.js";
 import { makeSampleNodeRepo, SAMPLE_TEST_NAME, type TempRepo } from "../support/temp-repo.js";
 import {
   asFail,
-  type GraphHarness,
-  type GraphHarnessOptions,
+  graphHarnessPerTest,
   readEvents,
   readState,
   requestsOf,
   rowsOf,
   rowWords,
-  startGraphHarness,
 } from "./graph-harness.js";
 
-const harnesses: GraphHarness[] = [];
-afterEach(async () => {
-  for (const h of harnesses.splice(0)) await h.cleanup();
-});
-
-async function harness(options: GraphHarnessOptions): Promise<GraphHarness> {
-  const h = await startGraphHarness(options);
-  harnesses.push(h);
-  return h;
-}
+const harness = graphHarnessPerTest();
 
 /** implement → test → review, review re-runs implement (max 2). */
 const REVIEW_LOOP = `

@@ -18,13 +18,14 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { afterEach } from "vitest";
 import { type HandRunResult, type RunHooks, runHandWritten } from "../../src/engine/hand-run.js";
 import { type ResumeAction, type ResumeResult, resumeRun } from "../../src/engine/resume-run.js";
 import type { RunId } from "../../src/engine/run-id.js";
 import type { RunState } from "../../src/engine/run-state.js";
 import type { Ledger } from "../../src/ledger/ledger.js";
 import type { FailRow, LedgerRow, PassRow } from "../../src/ledger/model.js";
+import { CLAUDE_BIN } from "../runtime/real-claude.js";
 import {
   FAKE_CLAUDE,
   type FakeReport,
@@ -39,9 +40,6 @@ import {
   startModelServer,
 } from "../support/model-server/index.js";
 import { makeTempRepo, type TempRepo } from "../support/temp-repo.js";
-
-/** The pinned real `claude` CLI (devDependency). */
-export const CLAUDE_BIN = fileURLToPath(new URL("../../node_modules/.bin/claude", import.meta.url));
 
 /** A file and an extended regular expression (`grep -E`) to wait for. */
 export interface WaitFor {
@@ -71,6 +69,10 @@ export interface RunOptions {
   /** The run id to use (so a test knows the run directory before the run starts). */
   readonly runId?: RunId;
   readonly hooks?: RunHooks;
+  /** `--commit` (default false). */
+  readonly commit?: boolean;
+  /** resume only: the repository path now (the run directory moved to another checkout). */
+  readonly repoDir?: string;
 }
 
 export interface FinishedRun {
@@ -107,6 +109,23 @@ export interface GraphHarnessOptions {
   /** Default: a repository with a committed README.md. */
   readonly makeRepo?: () => Promise<TempRepo>;
   readonly script: (repo: TempRepo) => ModelScript;
+}
+
+/**
+ * Harnesses for a test file's tests, each cleaned up after its test (registers `afterEach`).
+ *
+ * @returns the starter ({@link startGraphHarness}).
+ */
+export function graphHarnessPerTest(): (options: GraphHarnessOptions) => Promise<GraphHarness> {
+  const harnesses: GraphHarness[] = [];
+  afterEach(async () => {
+    for (const h of harnesses.splice(0)) await h.cleanup();
+  });
+  return async (options) => {
+    const h = await startGraphHarness(options);
+    harnesses.push(h);
+    return h;
+  };
 }
 
 /** Starts the model server with the script and makes the repository. Call `cleanup()` when done. */
@@ -169,7 +188,7 @@ export async function startGraphHarness(options: GraphHarnessOptions): Promise<G
     modelEnv: modelEnvFor(o.executions),
     baseEnv: baseEnv(),
     knownSecrets: [] as string[],
-    commit: false,
+    commit: o.commit ?? false,
     surface: "cli" as const,
     ...(o.signal ? { signal: o.signal } : {}),
     ...(o.hooks ? { hooks: o.hooks } : {}),
@@ -202,7 +221,14 @@ export async function startGraphHarness(options: GraphHarnessOptions): Promise<G
       if (result.kind !== "finished") throw new Error(`the run did not finish: ${JSON.stringify(result)}`);
       return { ledger: result.ledger, runDir: result.runDir, runId: result.ledger.runId };
     },
-    resumeRaw: (runId, action, o = {}) => resumeRun({ runsDir, runId, action, ...common(o) }),
+    resumeRaw: (runId, action, o = {}) =>
+      resumeRun({
+        runsDir,
+        runId,
+        action,
+        ...(o.repoDir !== undefined ? { repoDir: o.repoDir } : {}),
+        ...common(o),
+      }),
     async resume(runId, action, o = {}) {
       const result = await harness.resumeRaw(runId, action, o);
       if (result.kind !== "finished") throw new Error(`the leg did not finish: ${JSON.stringify(result)}`);

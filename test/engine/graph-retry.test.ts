@@ -13,7 +13,7 @@
  * that should not happen shows up as a second row.
  */
 import { afterEach, describe, expect, test } from "vitest";
-import type { RetryCause } from "../../src/graph/schema.js";
+import { RETRY_CAUSES, type RetryCause } from "../../src/graph/schema.js";
 import type { Qualifier } from "../../src/ledger/model.js";
 import { type FakeScenario, initEvent, resultEvent } from "../support/fake-claude/index.js";
 import { type ModelScript, type ModelServer, startModelServer } from "../support/model-server/index.js";
@@ -21,37 +21,18 @@ import { makeSampleNodeRepo, type TempRepo } from "../support/temp-repo.js";
 import {
   asFail,
   type Execution,
-  type GraphHarness,
-  type GraphHarnessOptions,
+  graphHarnessPerTest,
   readEvents,
   readState,
   requestsOf,
   rowWords,
-  startGraphHarness,
 } from "./graph-harness.js";
 
-const ALL_CAUSES: readonly RetryCause[] = [
-  "nonzero_exit",
-  "run_error",
-  "timeout",
-  "output_error",
-  "budget_exceeded",
-  "verify_failed",
-  "result_mismatch",
-];
-
-const harnesses: GraphHarness[] = [];
+const harness = graphHarnessPerTest();
 const servers: ModelServer[] = [];
 afterEach(async () => {
-  for (const h of harnesses.splice(0)) await h.cleanup();
   for (const s of servers.splice(0)) await s.close();
 });
-
-async function harness(options: GraphHarnessOptions): Promise<GraphHarness> {
-  const h = await startGraphHarness(options);
-  harnesses.push(h);
-  return h;
-}
 
 /** A second model server whose API fails with a 500: the real CLI then reports `is_error` (run_error). */
 async function failingApi(): Promise<ModelServer> {
@@ -216,7 +197,7 @@ describe("every cause in the closed set is retried exactly when retry.on lists i
 
   test.each(CASES)("$cause not listed (every other cause is): one FAIL, no retry", async (c) => {
     const h = await harness({ ...(c.makeRepo ? { makeRepo: c.makeRepo } : {}), script: c.script });
-    const others = ALL_CAUSES.filter((cause) => cause !== c.cause);
+    const others = RETRY_CAUSES.filter((cause) => cause !== c.cause);
     const { ledger, runDir } = await h.run(graphOf(c, others), { executions: { fix: await c.executions() } });
 
     expect(rowWords(ledger.rows)).toEqual([`fix FAIL ${c.cause}`]);

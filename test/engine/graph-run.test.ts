@@ -15,44 +15,31 @@ import { afterEach, describe, expect, test } from "vitest";
 import { eventually, killLeftovers, processIsGone } from "../proc/process-probe.js";
 import { type FakeScenario, initEvent, resultEvent } from "../support/fake-claude/index.js";
 import type { ModelScript } from "../support/model-server/index.js";
-import {
-  commitAll,
-  FIXED_SUM,
-  makeSampleNodeRepo,
-  makeTempRepo,
-  type TempRepo,
-} from "../support/temp-repo.js";
+import { makeFixedSampleRepo, makeTempRepo } from "../support/temp-repo.js";
 import {
   asFail,
   asPass,
   eventIndex,
   type GraphHarness,
-  type GraphHarnessOptions,
+  graphHarnessPerTest,
   messagesText,
   readEvents,
   readState,
   requestsOf,
   rowsOf,
   rowWords,
-  startGraphHarness,
 } from "./graph-harness.js";
 
 /** Bounds a wait in a broken test; never asserted as a duration. */
 const BOUND_MS = 20_000;
 
-const harnesses: GraphHarness[] = [];
+const harness = graphHarnessPerTest();
 let leftoverPids: number[] = [];
-afterEach(async () => {
+// Registered after the harnesses' hook, so it runs first: the leftovers die before their folders go.
+afterEach(() => {
   killLeftovers(leftoverPids);
   leftoverPids = [];
-  for (const h of harnesses.splice(0)) await h.cleanup();
 });
-
-async function harness(options: GraphHarnessOptions): Promise<GraphHarness> {
-  const h = await startGraphHarness(options);
-  harnesses.push(h);
-  return h;
-}
 
 /** A fake execution that starts a `sleep` in its process group and never exits on its own. */
 const HANG_WITH_SLEEPER: FakeScenario = {
@@ -214,7 +201,7 @@ nodes:
       build: { status: "failed" },
     });
     expect(state.paused).toBeNull();
-    expect(state.legs).toEqual([expect.objectContaining({ kind: "fresh", outcome: "completed" })]);
+    expect(state.legs).toEqual([expect.objectContaining({ kind: "fresh", outcome: "failed" })]);
   });
 
   test("continue: a failure prunes only its own subtree; an independent branch still runs to the end", async () => {
@@ -454,16 +441,9 @@ nodes:
 });
 
 describe("verify output_matches, cwd and verify.cwd (SPEC §3)", () => {
-  async function fixedSampleRepo(): Promise<TempRepo> {
-    const repo = await makeSampleNodeRepo();
-    await repo.write("src/sum.js", FIXED_SUM);
-    await commitAll(repo, "fix sum");
-    return repo;
-  }
-
   test("output_matches searches the verify's whole output: a match is PASS (verified), an exit 0 without a match is FAIL verify_failed", async () => {
     const h = await harness({
-      makeRepo: fixedSampleRepo,
+      makeRepo: makeFixedSampleRepo,
       script: () => ({
         conversations: [{ name: "check", match: "CHECK-MARK", turns: [{ text: "tests look fine" }] }],
       }),
@@ -618,7 +598,7 @@ nodes:
     });
     expect(state.gates).toEqual({});
     expect(state.paused).toBeNull();
-    expect(state.legs).toEqual([expect.objectContaining({ kind: "fresh", outcome: "completed" })]);
+    expect(state.legs).toEqual([expect.objectContaining({ kind: "fresh", outcome: "passed" })]);
     expect(rowsOf(ledger.rows, "fast").map((r) => r.detail)).toEqual([
       expect.stringContaining("attempt 1/2"),
       expect.stringContaining("attempt 2/2"),

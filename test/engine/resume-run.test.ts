@@ -10,7 +10,7 @@
  * real repositories and real verify commands.
  */
 import { join } from "node:path";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { mintRunId } from "../../src/engine/run-id.js";
 import { initEvent, resultEvent } from "../support/fake-claude/index.js";
 import type { ModelScript } from "../support/model-server/index.js";
@@ -19,24 +19,14 @@ import {
   asPass,
   eventIndex,
   type GraphHarness,
-  type GraphHarnessOptions,
+  graphHarnessPerTest,
   readEvents,
   readState,
   requestsOf,
   rowWords,
-  startGraphHarness,
 } from "./graph-harness.js";
 
-const harnesses: GraphHarness[] = [];
-afterEach(async () => {
-  for (const h of harnesses.splice(0)) await h.cleanup();
-});
-
-async function harness(options: GraphHarnessOptions): Promise<GraphHarness> {
-  const h = await startGraphHarness(options);
-  harnesses.push(h);
-  return h;
-}
+const harness = graphHarnessPerTest();
 
 const RELEASE = `
 name: release
@@ -140,7 +130,7 @@ describe("a gate pauses the run; a person approves or rejects it (research §7.7
     expect(state.rows).toHaveLength(4);
     expect(state.legs).toEqual([
       expect.objectContaining({ kind: "fresh", outcome: "paused" }),
-      expect.objectContaining({ kind: "approve approve-release", outcome: "completed" }),
+      expect.objectContaining({ kind: "approve approve-release", outcome: "passed" }),
     ]);
     const events = readEvents(runDir);
     expect(eventIndex(events, "gate_approved", "approve-release")).toBeLessThan(
@@ -177,12 +167,13 @@ describe("a gate pauses the run; a person approves or rejects it (research §7.7
     });
     expect(state.legs.map((l) => [l.kind, l.outcome])).toEqual([
       ["fresh", "paused"],
-      ["reject approve-release", "completed"],
+      ["reject approve-release", "failed"],
     ]);
     // A rejected gate stays rejected: --retry-failed has nothing it may run.
     const again = await h.resumeRaw(paused.runId, { kind: "retry-failed" });
     expect(again).toMatchObject({
       kind: "nothing_to_retry",
+      failed: true,
       message: expect.stringContaining('gate "approve-release", which a person rejected'),
     });
     expect(readState(paused.runDir).legs).toHaveLength(2);
@@ -263,7 +254,7 @@ nodes:
     expect(readState(third.runDir).legs.map((l) => [l.kind, l.outcome])).toEqual([
       ["fresh", "paused"],
       ["approve qa-sign-off", "paused"],
-      ["approve release-sign-off", "completed"],
+      ["approve release-sign-off", "passed"],
     ]);
   });
 
@@ -398,7 +389,7 @@ nodes:
     expect(state2.rows).toHaveLength(5);
     expect(state2.legs.map((l) => [l.kind, l.outcome])).toEqual([
       ["fresh", "paused"],
-      ["retry-failed", "completed"],
+      ["retry-failed", "passed"],
     ]);
     // The summarise output of the second leg is what the run keeps.
     expect(asPass(ledger.rows[2]).sessionId).not.toBe(ledger.rows[1]!.sessionId);
@@ -475,8 +466,8 @@ nodes:
       notify: { status: "passed", executions: 1 },
     });
     expect(state.legs.map((l) => [l.kind, l.outcome])).toEqual([
-      ["fresh", "completed"],
-      ["retry-failed", "completed"],
+      ["fresh", "failed"],
+      ["retry-failed", "passed"],
     ]);
   });
 });

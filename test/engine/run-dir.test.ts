@@ -2,8 +2,8 @@
  * The run directory and run ids (SPEC §4 "State", §11): ids in UTC, `state.json` written atomically,
  * `events.jsonl` append-only with one timestamped line per transition, node ids with `/` as `~`.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { RunDirectory } from "../../src/engine/run-dir.js";
@@ -129,5 +129,32 @@ describe("the run directory", () => {
     expect(readFileSync(text, "utf8")).toBe("diff --git a/x b/x\n");
     expect([...readFileSync(bytes)]).toEqual([0xff, 0x00, 0xfe]);
     expect(existsSync(join(dir.path, "patch.diff"))).toBe(true);
+  });
+});
+
+describe("the run lock (one leg at a time)", () => {
+  it("a second lock while the first is held is refused naming the holder; after unlock it is free", () => {
+    const dir = new RunDirectory(runsDir, mintRunId());
+    expect(dir.lock()).toBeNull();
+    expect(new RunDirectory(runsDir, dir.runId).lock()).toMatch(/is in use by process \d+@/);
+    dir.unlock();
+    expect(existsSync(join(dir.path, "run.lock"))).toBe(false);
+    expect(dir.lock()).toBeNull();
+    dir.unlock();
+  });
+
+  it("a lock left by a process that is gone is taken over", () => {
+    const dir = new RunDirectory(runsDir, mintRunId());
+    // pid 2^22+1 is above Linux's pid_max default: no such process.
+    writeFileSync(join(dir.path, "run.lock"), `4194305@${hostname()}\n`);
+    expect(dir.lock()).toBeNull();
+    expect(readFileSync(join(dir.path, "run.lock"), "utf8").trim()).toBe(`${process.pid}@${hostname()}`);
+    dir.unlock();
+  });
+
+  it("a lock held on another host is never taken over (its process cannot be checked from here)", () => {
+    const dir = new RunDirectory(runsDir, mintRunId());
+    writeFileSync(join(dir.path, "run.lock"), "4194305@some-other-host\n");
+    expect(dir.lock()).toMatch(/in use by process 4194305@some-other-host/);
   });
 });

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { evidenceGaps } from "../../src/evidence/evidence-gaps.js";
 import { evidenceTree } from "../../src/evidence/evidence-tree.js";
-import { type RunVerifyOptions, runVerify } from "../../src/evidence/verify.js";
+import { runVerify } from "../../src/evidence/verify.js";
 import { evidenceGapWords, rowDetail } from "../../src/ledger/cells.js";
 import { decideConclusion } from "../../src/ledger/conclusion.js";
 import { parseLedgerJson, renderLedgerJson } from "../../src/ledger/render-json.js";
@@ -19,6 +19,7 @@ import {
   verifiedSink,
 } from "../ledger/fixtures.js";
 import { commitAll, hermeticGitEnv, makeTempRepo, type TempRepo } from "../support/temp-repo.js";
+import { verifyOptions } from "../support/verify-outcome.js";
 
 const context = { baseEnv: hermeticGitEnv };
 const repos: TempRepo[] = [];
@@ -35,18 +36,6 @@ async function repoWith(files: Record<string, string>): Promise<TempRepo> {
 async function gapsOf(repo: TempRepo) {
   const tree = await evidenceTree(repo.dir, context);
   return { tree, gaps: await evidenceGaps(repo.dir, tree, context) };
-}
-
-function verifyOptions(repo: TempRepo, command: string): RunVerifyOptions {
-  return {
-    command,
-    cwd: repo.dir,
-    timeoutMs: 60_000,
-    expectExit: 0,
-    env: hermeticGitEnv,
-    passThrough: [],
-    knownSecrets: [],
-  };
 }
 
 /** A superproject with `lib/` a submodule holding `sum.js`, both committed. */
@@ -82,7 +71,7 @@ describe("dirty submodules", () => {
   it("runVerify records it on the evidence, and the row detail says so", async () => {
     const top = await superWithSubmodule();
     await top.write("lib/sum.js", "export const sum = (a, b) => a + b;\n");
-    const evidence = await runVerify(verifyOptions(top, "true"));
+    const evidence = await runVerify(verifyOptions(top.dir));
     expect(evidence.outcome).toBe("passed");
     expect(evidence.dirtySubmodules).toEqual(["lib"]);
     expect(evidenceGapWords(evidence)).toContain("submodule content on no commit in lib");

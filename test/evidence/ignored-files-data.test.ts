@@ -3,6 +3,7 @@
  * round trip exactly (a resumed leg compares against the same baseline), and anything malformed reads back
  * as `unknown` — never as a made-up baseline that could make changed files look unchanged.
  */
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   compareIgnoredFiles,
@@ -56,5 +57,31 @@ describe("ignored-files baseline data", () => {
     const read = ignoredFilesFromData(data);
     expect(read.kind).toBe("unknown");
     expect(read.kind === "unknown" ? read.reason : "").toMatch(/could not be read/);
+  });
+});
+
+describe("other runs' directories", () => {
+  it("a run directory under the runs folder is left out; any other file there still counts", async () => {
+    const runs = join(repo.dir, ".evidence-gate", "runs");
+    await repo.write(".evidence-gate/runs/.gitignore", "*\n");
+    const options = { baseEnv: hermeticGitEnv, excludeRunDirectoriesUnder: runs };
+    const before = await ignoredFilesFingerprint(repo.dir, options);
+    await repo.write(".evidence-gate/runs/20250101-120000-abcdef/events.jsonl", "{}\n");
+    expect(compareIgnoredFiles(before, await ignoredFilesFingerprint(repo.dir, options))).toEqual({
+      kind: "unchanged",
+    });
+    await repo.write(".evidence-gate/runs/evil.js", "module.exports = 1;\n");
+    await repo.write(".evidence-gate/runs/not-a-run-id/x.js", "module.exports = 2;\n");
+    const after = await ignoredFilesFingerprint(repo.dir, options);
+    const comparison = compareIgnoredFiles(before, after);
+    expect(comparison.kind === "changed" ? comparison.examples.map((e) => e.path).sort() : []).toEqual([
+      ".evidence-gate/runs/evil.js",
+      ".evidence-gate/runs/not-a-run-id/x.js",
+    ]);
+    // Without the option the run directory counts like any ignored file.
+    const plain = await ignoredFilesFingerprint(repo.dir, { baseEnv: hermeticGitEnv });
+    expect(plain.kind === "fingerprint" ? plain.files : 0).toBe(
+      (after.kind === "fingerprint" ? after.files : 0) + 1,
+    );
   });
 });

@@ -14,6 +14,7 @@ import {
 } from "../../src/evidence/ignored-files.js";
 import { type RunVerifyOptions, runVerify, VerifyQueue } from "../../src/evidence/verify.js";
 import { commitAll, hermeticGitEnv, makeTempRepo, type TempRepo } from "../support/temp-repo.js";
+import { verifyOptions } from "../support/verify-outcome.js";
 
 let repo: TempRepo;
 beforeEach(async () => {
@@ -214,28 +215,19 @@ describe("acceptVerifyChanges: the baseline after a verify", () => {
   });
 });
 
-function verifyOptions(overrides: Partial<RunVerifyOptions>): RunVerifyOptions {
-  return {
-    command: "true",
-    cwd: repo.dir,
-    timeoutMs: 60_000,
-    expectExit: 0,
-    env: hermeticGitEnv,
-    passThrough: [],
-    knownSecrets: [],
-    ...overrides,
-  };
+function options(overrides: Partial<RunVerifyOptions>): RunVerifyOptions {
+  return verifyOptions(repo.dir, overrides);
 }
 
 describe("runVerify and VerifyQueue record the ignored files", () => {
   it("runVerify with a baseline records `unchanged`, or `changed` with the paths; without one, nothing", async () => {
     const baseline = await fingerprint();
-    const clean = await runVerify(verifyOptions({ ignoredFiles: { baseline } }));
+    const clean = await runVerify(options({ ignoredFiles: { baseline } }));
     expect(clean.ignoredFiles).toBe("unchanged");
     expect(clean.ignoredFilesChanges).toBeUndefined();
 
     await repo.write("node_modules/minitest/cli.js", "process.exit(0);\n");
-    const dirty = await runVerify(verifyOptions({ ignoredFiles: { baseline } }));
+    const dirty = await runVerify(options({ ignoredFiles: { baseline } }));
     expect(dirty.outcome).toBe("passed");
     expect(dirty.ignoredFiles).toBe("changed");
     expect(dirty.ignoredFilesChanges).toEqual({
@@ -243,13 +235,13 @@ describe("runVerify and VerifyQueue record the ignored files", () => {
       examples: [{ path: "node_modules/minitest/cli.js", change: "modified" }],
     });
 
-    const unmeasured = await runVerify(verifyOptions({}));
+    const unmeasured = await runVerify(options({}));
     expect(unmeasured.ignoredFiles).toBeUndefined();
   });
 
   it("runVerify with an unknown baseline records `unknown` with the reason", async () => {
     const evidence = await runVerify(
-      verifyOptions({ ignoredFiles: { baseline: { kind: "unknown", reason: "too many", overBound: true } } }),
+      options({ ignoredFiles: { baseline: { kind: "unknown", reason: "too many", overBound: true } } }),
     );
     expect(evidence).toMatchObject({ ignoredFiles: "unknown", ignoredFilesReason: "too many" });
   });
@@ -357,15 +349,11 @@ describe("the sample scenario of the bug", () => {
     );
     await commitAll(repo, "package.json");
     const baseline = await fingerprint();
-    const failing = await runVerify(
-      verifyOptions({ command: "npm test --silent", ignoredFiles: { baseline } }),
-    );
+    const failing = await runVerify(options({ command: "npm test --silent", ignoredFiles: { baseline } }));
     expect(failing.outcome).toBe("failed");
     await mkdir(join(repo.dir, "node_modules", "minitest"), { recursive: true });
     await repo.write("node_modules/minitest/cli.js", "process.exit(0);\n");
-    const passing = await runVerify(
-      verifyOptions({ command: "npm test --silent", ignoredFiles: { baseline } }),
-    );
+    const passing = await runVerify(options({ command: "npm test --silent", ignoredFiles: { baseline } }));
     expect(passing.outcome).toBe("passed");
     expect(passing.evidenceTree).toBe(await repo.git(["rev-parse", "HEAD^{tree}"]));
     expect(passing.ignoredFiles).toBe("changed");

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runVerify } from "../../src/evidence/verify.js";
-import { hermeticGitEnv, makeTempRepo, type TempRepo } from "../support/temp-repo.js";
+import { makeTempRepo, type TempRepo } from "../support/temp-repo.js";
+import { verifyOptions } from "../support/verify-outcome.js";
 
 let repo: TempRepo;
 beforeEach(async () => {
@@ -8,16 +9,7 @@ beforeEach(async () => {
 });
 afterEach(() => repo.cleanup());
 
-const verify = (command: string) =>
-  runVerify({
-    command,
-    cwd: repo.dir,
-    timeoutMs: 60_000,
-    expectExit: 0,
-    env: hermeticGitEnv,
-    passThrough: [],
-    knownSecrets: [],
-  });
+const verify = (command: string) => runVerify(verifyOptions(repo.dir, { command }));
 
 describe("a verify command stops at its first failing command, like a workflow's run: step", () => {
   it("a multi-line command whose first line fails is failed, with that line's exit code", async () => {

@@ -18,6 +18,7 @@ import { renderLedgerMarkdown } from "../../src/ledger/render-markdown.js";
 import { renderLedgerText } from "../../src/ledger/render-text.js";
 import { FAILURE_LEDGER, fail, fixtureLedger, verifyEvidence } from "../ledger/fixtures.js";
 import { hermeticGitEnv, makeSampleNodeRepo, type TempRepo } from "../support/temp-repo.js";
+import { verifyOptions } from "../support/verify-outcome.js";
 
 let repo: TempRepo;
 let scratch: string;
@@ -38,16 +39,7 @@ function pattern(source: string): Pattern {
 }
 
 function options(overrides: Partial<RunVerifyOptions>): RunVerifyOptions {
-  return {
-    command: "true",
-    cwd: repo.dir,
-    timeoutMs: 60_000,
-    expectExit: 0,
-    env: hermeticGitEnv,
-    passThrough: [],
-    knownSecrets: [],
-    ...overrides,
-  };
+  return verifyOptions(repo.dir, overrides);
 }
 
 /** A shell command printing `first`, then ~`kib` KiB of filler lines, then `last`. */

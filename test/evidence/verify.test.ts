@@ -18,6 +18,7 @@ import {
   SAMPLE_TEST_NAME,
   type TempRepo,
 } from "../support/temp-repo.js";
+import { verifyOptions } from "../support/verify-outcome.js";
 
 let repo: TempRepo;
 let scratch: string;
@@ -31,16 +32,7 @@ afterEach(async () => {
 });
 
 function options(overrides: Partial<RunVerifyOptions>): RunVerifyOptions {
-  return {
-    command: "true",
-    cwd: repo.dir,
-    timeoutMs: 60_000,
-    expectExit: 0,
-    env: hermeticGitEnv,
-    passThrough: [],
-    knownSecrets: [],
-    ...overrides,
-  };
+  return verifyOptions(repo.dir, overrides);
 }
 
 /** True while `pid` is a live (not zombie) process. */

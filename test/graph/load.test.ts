@@ -244,26 +244,52 @@ describe("shape errors name the field", () => {
 });
 
 describe("YAML problems are load errors naming the file", () => {
-  test("a syntax error is refused with its line", () => {
-    const issues = textIssues("nodes:\n  - id: a\n    prompt: [unclosed\n");
-    expect(issues).toHaveLength(1);
-    expect(issues[0]).toMatch(
-      /^invalid graph: cannot parse graph\.yaml as YAML: .+ at line \d+, column \d+:$/,
-    );
+  test("a syntax error is refused with its line and column, and no dangling colon", () => {
+    expect(textIssues("nodes:\n  - id: a\n    prompt: [unclosed\n")).toEqual([
+      "invalid graph: cannot parse graph.yaml as YAML: Flow sequence in block collection must be sufficiently " +
+        "indented and end with a ] at line 4, column 1",
+    ]);
   });
 
   test("a duplicate key is refused rather than silently overwritten", () => {
     const issues = textIssues("nodes:\n  - id: a\n    prompt: one\n    prompt: two\n");
     expect(issues).toEqual([
-      "invalid graph: cannot parse graph.yaml as YAML: Map keys must be unique at line 4, column 5:",
+      "invalid graph: cannot parse graph.yaml as YAML: Map keys must be unique at line 4, column 5",
     ]);
   });
 
-  test("two YAML documents in one file are refused", () => {
-    const issues = textIssues("nodes: [{id: a, prompt: hi}]\n---\nnodes: []\n");
-    expect(issues[0]).toContain(
-      "invalid graph: cannot parse graph.yaml as YAML: Source contains multiple documents",
+  test("tabs used as indentation name the line", () => {
+    expect(textIssues("nodes:\n\t- id: a\n")).toEqual([
+      "invalid graph: cannot parse graph.yaml as YAML: Tabs are not allowed as indentation at line 2, column 1",
+    ]);
+  });
+
+  test("several YAML documents in one file: counted, located, and no word of the library's API", () => {
+    const two = textIssues("nodes: [{id: a, prompt: hi}]\n---\nnodes: []\n");
+    expect(two).toEqual([
+      "invalid graph: graph.yaml holds 2 YAML documents; a graph file holds one (the second starts at line 2, " +
+        "column 1): remove the --- line and what follows, or split the file",
+    ]);
+    const three = textIssues("name: x\nnodes: []\n---\nnodes: []\n---\nnodes: []\n");
+    expect(three).toHaveLength(1);
+    expect(three[0]).toContain("graph.yaml holds 3 YAML documents; a graph file holds one");
+    expect(three[0]).toContain("at line 3, column 1");
+    for (const issue of [...two, ...three]) expect(issue).not.toMatch(/parseAllDocuments|please use/);
+  });
+
+  test("a leading --- is one document, not two", () => {
+    expect(textIssues("---\nnodes: [{id: a, prompt: hi}]\n")).toEqual([]);
+  });
+
+  test("a !!binary value is called binary data, not a mapping", () => {
+    const issues = textIssues("nodes:\n  - id: a\n    prompt: !!binary aGVsbG8=\n");
+    expect(issues[0]).toBe(
+      'invalid graph: node "a": field "prompt" must be a string (got binary data (a !!binary value))',
     );
+    expect(issues.join("\n")).not.toContain("mapping");
+    expect(textIssues("!!binary aGVsbG8=\n")).toEqual([
+      "invalid graph: a graph must be a mapping with a nodes list (got binary data)",
+    ]);
   });
 });
 

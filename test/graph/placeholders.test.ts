@@ -3,6 +3,7 @@ import {
   type InterpolationContext,
   interpolate,
   LITERAL_BRACES_HINT,
+  lookalikePlaceholdersIn,
   placeholdersIn,
 } from "../../src/graph/placeholders.js";
 
@@ -165,4 +166,34 @@ test("placeholdersIn lists each token with its namespace, name, filter and offse
       problem: null,
     },
   ]);
+});
+
+describe("lookalikePlaceholdersIn: text that reads like a placeholder in no namespace (lint flags it)", () => {
+  test("lists each one with its first word, path and filter, and skips the real placeholders", () => {
+    const template =
+      "{{ input.file }} {{ inputs.task }} {{Nodes.a.output}} {{ artifact.plan | inline }} {{ bogus }}";
+    expect(lookalikePlaceholdersIn(template)).toEqual([
+      { token: "{{ input.file }}", index: 0, namespace: "input", path: ["file"], filter: null },
+      { token: "{{Nodes.a.output}}", index: 35, namespace: "Nodes", path: ["a", "output"], filter: null },
+      {
+        token: "{{ artifact.plan | inline }}",
+        index: 54,
+        namespace: "artifact",
+        path: ["plan"],
+        filter: "inline",
+      },
+      { token: "{{ bogus }}", index: 83, namespace: "bogus", path: [], filter: null },
+    ]);
+  });
+
+  test("GitHub expressions, Go templates and other brace text are not listed", () => {
+    expect(
+      lookalikePlaceholdersIn(`\${{ github.sha }} {{ .Name }} {{ 1 + 2 }} {{ a b }} { { input.file } } {{}}`),
+    ).toEqual([]);
+  });
+
+  test("interpolate leaves every one of them exactly as written", () => {
+    const template = "{{ input.file }} {{ Inputs.task }} {{ nodes.plan.output }} {{ bogus }}";
+    expect(interpolate(template, context())).toEqual({ ok: true, text: template });
+  });
 });

@@ -118,14 +118,29 @@ describe("decideConclusion — SPEC §6, row by row", () => {
       expect(decided.reason).toContain("the evidence is for a patch that is not on this commit");
     });
 
-    it("one sink on the commit's tree and one off it is still action_required, never success", () => {
+    it("one sink on the commit's tree and one off it is action_required: the sinks verified different trees, and the reason says the files were not verified as a whole", () => {
       const decided = decideConclusion(
         run({
           rows: [verifiedSink("a"), verifiedSink("b", { evidenceTree: OTHER_TREE })],
           sinks: ["a", "b"],
         }),
       );
-      expect(decided.conclusion).toBe("action_required");
+      expect(decided).toMatchObject({ conclusion: "action_required", rule: "verified-different-trees" });
+      expect(decided.reason).toContain(`sink "b": ${OTHER_TREE.slice(0, 12)}`);
+      expect(decided.reason).toContain("Do not push the patch as it is");
+    });
+
+    it("two sinks on one tree (off the commit) are verified-off-commit, not different trees", () => {
+      const decided = decideConclusion(
+        run({
+          rows: [
+            verifiedSink("a", { evidenceTree: OTHER_TREE }),
+            verifiedSink("b", { evidenceTree: OTHER_TREE }),
+          ],
+          sinks: ["a", "b"],
+        }),
+      );
+      expect(decided.rule).toBe("verified-off-commit");
     });
 
     it("a verified sink whose tree is unknown is not success (the evidence cannot be tied to this commit)", () => {

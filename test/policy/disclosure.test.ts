@@ -17,12 +17,18 @@ const CLI = {
     "dropped nor widened by this choice.",
   codexIsolated:
     "Planned Codex nodes run isolated: they ignore your user configuration (config.toml), the repository's rules, " +
-    "project instructions such as AGENTS.md, and MCP servers. Each node's sandbox and " +
-    'approval_policy="never" are on its command line either way.',
+    "project instructions such as AGENTS.md, and MCP servers. " +
+    "Codex has no per-tool grammar, so a node's allowed_tools are checked and recorded but not enforced; its " +
+    "sandbox binds instead: workspace-write (it writes only in its working directory and the temp directories, " +
+    "with no network), or read-only for permission_mode plan. " +
+    'Each node\'s sandbox and approval_policy="never" are on its command line either way.',
   codexLoaded:
     "Planned Codex nodes run with your configuration (--accept-loaded-user-config): user configuration " +
-    "(config.toml), the repository's rules and AGENTS.md files, and the MCP servers they declare all load. Each " +
-    'node\'s sandbox and approval_policy="never" are on its command line, so this choice widens neither.',
+    "(config.toml), the repository's rules and AGENTS.md files, and the MCP servers they declare all load. " +
+    "Codex has no per-tool grammar, so a node's allowed_tools are checked and recorded but not enforced; its " +
+    "sandbox binds instead: workspace-write (it writes only in its working directory and the temp directories, " +
+    "with no network), or read-only for permission_mode plan. " +
+    'Each node\'s sandbox and approval_policy="never" are on its command line, so this choice widens neither.',
 };
 
 const ACTION = {
@@ -44,13 +50,19 @@ const ACTION = {
     "Planned Codex nodes run isolated: they ignore the operator's user configuration (config.toml), the " +
     "repository's rules, project instructions such as AGENTS.md, and MCP servers. In this action each CLI runs " +
     "with a fresh HOME and CODEX_HOME, so the operator's configuration is the base branch's project files only. " +
+    "Codex has no per-tool grammar, so a node's allowed_tools are checked and recorded but not enforced; its " +
+    "sandbox binds instead: workspace-write (it writes only in its working directory and the temp directories, " +
+    "with no network), or read-only for permission_mode plan. " +
     'Each node\'s sandbox and approval_policy="never" are on its command line either way.',
   codexLoaded:
     "Planned Codex nodes run with the operator's configuration (accept-loaded-user-config: true): user " +
     "configuration (config.toml), the repository's rules and AGENTS.md files, and the MCP servers they declare " +
     "all load. In this action each CLI runs with a fresh HOME and CODEX_HOME, so the operator's configuration is " +
-    "the base branch's project files only. Each node's sandbox and approval_policy=\"never\" are on its command " +
-    "line, so this choice widens neither.",
+    "the base branch's project files only. " +
+    "Codex has no per-tool grammar, so a node's allowed_tools are checked and recorded but not enforced; its " +
+    "sandbox binds instead: workspace-write (it writes only in its working directory and the temp directories, " +
+    "with no network), or read-only for permission_mode plan. " +
+    'Each node\'s sandbox and approval_policy="never" are on its command line, so this choice widens neither.',
 };
 
 describe("the ceiling disclosure on the CLI says one thing per runtime and opt-in, in full", () => {

@@ -6,12 +6,13 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ToolPolicy } from "../../src/policy/tool-policy.js";
 import { buildClaudeArgv, type ClaudeInvocation } from "../../src/runtime/claude-argv.js";
 import type { ClaudeCompleted, ClaudeOutcome } from "../../src/runtime/claude-stream.js";
-import { type ModelScript, type ModelServer, startModelServer } from "../support/model-server/index.js";
+import type { ModelServer } from "../support/model-server/index.js";
 import { type ClaudeRun, makeScratch, runClaude, type Scratch } from "./real-claude.js";
+import { realCliRig } from "./real-cli.js";
 
 /** The planned-node ceiling with Read and Edit declared (SPEC §8). */
 const READ_EDIT: ToolPolicy = {
@@ -30,35 +31,8 @@ const GIT_ONLY: ToolPolicy = {
   disallowedTools: [],
 };
 
-const timings: { name: string; ms: number }[] = [];
-const cleanups: (() => Promise<void> | void)[] = [];
-
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-afterAll(() => {
-  if (timings.length === 0) return;
-  const sorted = timings.map((t) => t.ms).sort((a, b) => a - b);
-  const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
-  const lines = timings.map((t) => `  ${t.name.padEnd(48)} ${(t.ms / 1000).toFixed(2)} s`);
-  console.log(
-    `real claude runs (wall time incl. CLI start-up):\n${lines.join("\n")}\n  median ${(median / 1000).toFixed(2)} s`,
-  );
-});
-
 /** A fresh scratch HOME + workspace and a server playing `script` (which may name workspace paths). */
-async function setup(
-  script: ModelScript | ((scratch: Scratch) => ModelScript),
-): Promise<{ server: ModelServer; scratch: Scratch }> {
-  const scratch = makeScratch();
-  const server = await startModelServer({ script: typeof script === "function" ? script(scratch) : script });
-  cleanups.push(
-    () => server.close(),
-    () => scratch.cleanup(),
-  );
-  return { server, scratch };
-}
+const { setup, timed } = realCliRig("claude", makeScratch);
 
 async function run(
   name: string,
@@ -72,9 +46,7 @@ async function run(
     session: { kind: "fresh", sessionId },
     ...inv,
   });
-  const result = await runClaude({ server: ctx.server, scratch: ctx.scratch, argv });
-  timings.push({ name, ms: result.durationMs });
-  return { ...result, sessionId };
+  return { ...timed(name, await runClaude({ server: ctx.server, scratch: ctx.scratch, argv })), sessionId };
 }
 
 function completed(outcome: ClaudeOutcome, stderr = ""): ClaudeCompleted {

@@ -7,17 +7,12 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ToolPolicy } from "../../src/policy/tool-policy.js";
 import { buildCodexArgv, type CodexInvocation } from "../../src/runtime/codex-argv.js";
 import type { CodexCompleted, CodexOutcome } from "../../src/runtime/codex-stream.js";
-import {
-  codexConfigFor,
-  type ModelScript,
-  type ModelServer,
-  type RecordedRequest,
-  startModelServer,
-} from "../support/model-server/index.js";
+import { codexConfigFor, type ModelServer, type RecordedRequest } from "../support/model-server/index.js";
+import { realCliRig } from "./real-cli.js";
 import { type CodexRun, type CodexScratch, makeCodexScratch, runCodex } from "./real-codex.js";
 
 /** A planned node's ceiling: on Codex only layer 1 renders (the four isolation items). */
@@ -30,37 +25,12 @@ const ISOLATED: ToolPolicy = {
 /** A hand-written node: no isolation. */
 const LOADED: ToolPolicy = { allowedTools: [], strictMcpConfig: false, disallowedTools: [] };
 
-const timings: { name: string; ms: number }[] = [];
-const cleanups: (() => Promise<void> | void)[] = [];
-
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-afterAll(() => {
-  if (timings.length === 0) return;
-  const sorted = timings.map((t) => t.ms).sort((a, b) => a - b);
-  const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
-  const lines = timings.map((t) => `  ${t.name.padEnd(48)} ${(t.ms / 1000).toFixed(2)} s`);
-  console.log(
-    `real codex runs (wall time incl. CLI start-up):\n${lines.join("\n")}\n  median ${(median / 1000).toFixed(2)} s`,
-  );
-});
-
 interface Ctx {
   readonly server: ModelServer;
   readonly scratch: CodexScratch;
 }
 
-async function setup(script: ModelScript | ((scratch: CodexScratch) => ModelScript)): Promise<Ctx> {
-  const scratch = makeCodexScratch();
-  const server = await startModelServer({ script: typeof script === "function" ? script(scratch) : script });
-  cleanups.push(
-    () => server.close(),
-    () => scratch.cleanup(),
-  );
-  return { server, scratch };
-}
+const { setup, timed } = realCliRig("codex", makeCodexScratch);
 
 async function run(
   name: string,
@@ -74,9 +44,7 @@ async function run(
     config: codexConfigFor(ctx.server.url),
     ...inv,
   });
-  const result = await runCodex({ server: ctx.server, scratch: ctx.scratch, argv });
-  timings.push({ name, ms: result.durationMs });
-  return result;
+  return timed(name, await runCodex({ server: ctx.server, scratch: ctx.scratch, argv }));
 }
 
 function completed(r: CodexRun): CodexCompleted {

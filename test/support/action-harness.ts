@@ -14,14 +14,23 @@ import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync, w
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterEach } from "vitest";
 import { parse as parseYaml } from "yaml";
-import type { GitHubServer, RecordedCall, Violation } from "./github-server/index.js";
+import {
+  type GitHubServer,
+  type RecordedCall,
+  startGitHubServer,
+  type Violation,
+} from "./github-server/index.js";
 import {
   claudeEnvFor,
+  type ModelScript,
   type ModelServer,
   type RecordedRequest,
   SCRIPTED_API_KEY,
+  startModelServer,
 } from "./model-server/index.js";
+import type { TempRepo } from "./temp-repo.js";
 
 export const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const ACTION_ENTRY = join(REPO_ROOT, "dist", "index.js");
@@ -339,26 +348,12 @@ export async function runActionStep(options: RunActionOptions): Promise<ActionRu
   const requestsBefore = options.model?.requests.length ?? 0;
   const { timeline, restore } = recordTimeline(options.github, options.model);
   try {
-    const child = spawn(process.execPath, [ACTION_ENTRY], {
+    const { exitCode, stdout, stderr } = await runStep(ACTION_ENTRY, {
       cwd: options.workspace,
-      env: env as NodeJS.ProcessEnv,
-      stdio: ["ignore", "pipe", "pipe"],
+      env,
+      timeoutMs: options.timeoutMs ?? 120_000,
+      ...(options.onSpawn ? { onSpawn: options.onSpawn } : {}),
     });
-    options.onSpawn?.(child);
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (c: string) => {
-      stdout += c;
-    });
-    child.stderr.setEncoding("utf8").on("data", (c: string) => {
-      stderr += c;
-    });
-    const timeoutMs = options.timeoutMs ?? 120_000;
-    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-    const exitCode = await new Promise<number | null>((done, fail) => {
-      child.on("error", fail);
-      child.on("close", (code) => done(code));
-    }).finally(() => clearTimeout(timer));
     return {
       exitCode,
       stdout,
@@ -380,6 +375,41 @@ export async function runActionStep(options: RunActionOptions): Promise<ActionRu
     rmSync(home, { recursive: true, force: true });
     if (options.toolCache === undefined) rmSync(toolCache, { recursive: true, force: true });
   }
+}
+
+/**
+ * `node ENTRY` as the runner runs a step: in `cwd` with exactly `env`, killed (SIGKILL) after `timeoutMs`;
+ * resolves with its exit code (null when killed) and output once it closed.
+ */
+async function runStep(
+  entry: string,
+  o: {
+    readonly cwd: string;
+    readonly env: Record<string, string | undefined>;
+    readonly timeoutMs: number;
+    readonly onSpawn?: (child: ChildProcess) => void;
+  },
+): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [entry], {
+    cwd: o.cwd,
+    env: o.env as NodeJS.ProcessEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  o.onSpawn?.(child);
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (c: string) => {
+    stdout += c;
+  });
+  child.stderr.setEncoding("utf8").on("data", (c: string) => {
+    stderr += c;
+  });
+  const timer = setTimeout(() => child.kill("SIGKILL"), o.timeoutMs);
+  const exitCode = await new Promise<number | null>((done, fail) => {
+    child.on("error", fail);
+    child.on("close", (code) => done(code));
+  }).finally(() => clearTimeout(timer));
+  return { exitCode, stdout, stderr };
 }
 
 export interface RunPostOptions {
@@ -448,24 +478,11 @@ export async function runPostStep(options: RunPostOptions): Promise<PostRun> {
   const callsBefore = options.github.calls.length;
   const violationsBefore = options.github.violations.length;
   try {
-    const child = spawn(process.execPath, [POST_ENTRY], {
+    const { exitCode, stdout, stderr } = await runStep(POST_ENTRY, {
       cwd: runnerTemp,
-      env: env as NodeJS.ProcessEnv,
-      stdio: ["ignore", "pipe", "pipe"],
+      env,
+      timeoutMs: options.timeoutMs ?? 60_000,
     });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (c: string) => {
-      stdout += c;
-    });
-    child.stderr.setEncoding("utf8").on("data", (c: string) => {
-      stderr += c;
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 60_000);
-    const exitCode = await new Promise<number | null>((done, fail) => {
-      child.on("error", fail);
-      child.on("close", (code) => done(code));
-    }).finally(() => clearTimeout(timer));
     return {
       exitCode,
       stdout,
@@ -484,6 +501,84 @@ export async function runPostStep(options: RunPostOptions): Promise<PostRun> {
 /** Removes what a run left behind (its `RUNNER_TEMP`). */
 export function cleanupActionRun(run: ActionRun): void {
   rmSync(run.runnerTemp, { recursive: true, force: true });
+}
+
+/** The end of a step's output and its exit code, for an assertion's message. */
+export function stepDebug(
+  result: Pick<ActionRun, "exitCode" | "stdout" | "stderr">,
+  stdoutChars = 4000,
+): string {
+  return `exit ${result.exitCode}\n--- stdout\n${result.stdout.slice(-stdoutChars)}\n--- stderr\n${result.stderr.slice(-2000)}`;
+}
+
+/**
+ * What an action test started, all stopped or removed after each test: the servers, the repositories,
+ * the runs' `RUNNER_TEMP`s, other folders, and processes a killed step left behind (killed by their ids).
+ */
+export interface ActionTestResources {
+  github?: GitHubServer;
+  model?: ModelServer;
+  service?: ArtifactService;
+  repos: TempRepo[];
+  runs: ActionRun[];
+  dirs: string[];
+  pids: number[];
+  /** {@link runActionStep}, its `RUNNER_TEMP` removed after the test. */
+  run(options: RunActionOptions): Promise<ActionRun>;
+  /** `repo`, removed after the test. */
+  keep<R extends TempRepo>(repo: R): R;
+  /** Starts the GitHub server and the model server playing `script`, both closed after the test. */
+  servers(script: ModelScript): Promise<{ github: GitHubServer; model: ModelServer }>;
+}
+
+/** The resources of a test file's action tests, cleaned up after each test (registers `afterEach`). */
+export function actionTestResources(): ActionTestResources {
+  const open: ActionTestResources = {
+    repos: [],
+    runs: [],
+    dirs: [],
+    pids: [],
+    run: async (options) => {
+      const result = await runActionStep(options);
+      open.runs.push(result);
+      return result;
+    },
+    keep: (repo) => {
+      open.repos.push(repo);
+      return repo;
+    },
+    servers: async (script) => {
+      const github = await startGitHubServer();
+      open.github = github;
+      const model = await startModelServer({ script });
+      open.model = model;
+      return { github, model };
+    },
+  };
+  afterEach(async () => {
+    // A verify command orphaned by a killed main step (it runs in its own process group): end it by its id.
+    for (const pid of open.pids) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+    for (const run of open.runs) cleanupActionRun(run);
+    await open.github?.close();
+    await open.model?.close();
+    await open.service?.close();
+    for (const repo of open.repos) await repo.cleanup();
+    for (const dir of open.dirs) rmSync(dir, { recursive: true, force: true });
+    open.github = undefined;
+    open.model = undefined;
+    open.service = undefined;
+    open.repos = [];
+    open.runs = [];
+    open.dirs = [];
+    open.pids = [];
+  });
+  return open;
 }
 
 /** The check-run writes of a run (`POST` create, `PATCH` update/complete), in order, with their bodies. */

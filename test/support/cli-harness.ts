@@ -22,13 +22,16 @@ import { runCliAuto } from "../../src/cli/run-auto-command.js";
 import { runCliRun } from "../../src/cli/run-command.js";
 import type { RecordedRequest } from "../../src/github/recording-octokit.js";
 import type { Ledger } from "../../src/ledger/ledger.js";
+import { CLAUDE_BIN } from "../runtime/real-claude.js";
 import { claudeEnvFor, type ModelScript, type ModelServer, startModelServer } from "./model-server/index.js";
 import { MARKS } from "./scenarios/fix-sum.js";
 import { makeSampleNodeRepo, type TempRepo } from "./temp-repo.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
 /** The pinned real `claude` CLI (devDependency). */
-export const CLAUDE_BIN = join(ROOT, "node_modules", ".bin", "claude");
+export { CLAUDE_BIN };
+
 /** The built CLI; `npm run build` makes it. */
 export const DIST_CLI = join(ROOT, "dist", "cli.js");
 /** The goal every scenario run uses unless told otherwise (selects the planner conversation). */

@@ -4,7 +4,7 @@
  * and the codex environment/config. The real codex CLI runs against it in test/runtime/codex-cli.test.ts;
  * the shapes below are the ones codex-cli 0.169.0 sent (research/fake-model.md §4).
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   advertisedTools,
   codexConfigFor,
@@ -14,8 +14,8 @@ import {
   type ModelServer,
   SCRIPTED_API_KEY,
   selectResponsesTurn,
-  startModelServer,
 } from "./model-server/index.js";
+import { parseSse, postJson, serversPerTest } from "./model-server-testing.js";
 
 const SCRIPT: ModelScript = {
   conversations: [
@@ -89,38 +89,10 @@ const opening = (prompt: string) => [
   user(prompt),
 ];
 
-const servers: ModelServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function start(script: ModelScript = SCRIPT): Promise<ModelServer> {
-  const server = await startModelServer({ script });
-  servers.push(server);
-  return server;
-}
+const start = serversPerTest(SCRIPT);
 
 function post(server: ModelServer, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${server.url}/v1/responses`, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...headers },
-    body: JSON.stringify(body),
-  });
-}
-
-/** Parses an SSE body into [{event, data}], checking each event line pairs with a data line of that type. */
-function parseSse(text: string): { event: string; data: Record<string, unknown> }[] {
-  return text
-    .split("\n\n")
-    .filter((chunk) => chunk.trim() !== "")
-    .map((chunk) => {
-      const [eventLine, dataLine, ...rest] = chunk.split("\n");
-      expect(rest).toEqual([]);
-      const event = eventLine!.slice("event: ".length);
-      const data = JSON.parse(dataLine!.slice("data: ".length)) as Record<string, unknown>;
-      expect(data.type).toBe(event);
-      return { event, data };
-    });
+  return postJson(server, "/v1/responses", body, headers);
 }
 
 describe("selectResponsesTurn (stateless)", () => {

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { buildClaudeArgv } from "../../src/runtime/claude-argv.js";
 import { makeScratch, runClaude } from "../runtime/real-claude.js";
 import {
@@ -19,6 +19,7 @@ import {
   startModelServer,
   validateModelScript,
 } from "./model-server/index.js";
+import { parseSse, postJson, serversPerTest } from "./model-server-testing.js";
 
 const SCRIPT: ModelScript = {
   conversations: [
@@ -35,40 +36,10 @@ const SCRIPT: ModelScript = {
   ],
 };
 
-const servers: ModelServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function start(script: ModelScript = SCRIPT): Promise<ModelServer> {
-  const server = await startModelServer({ script });
-  servers.push(server);
-  return server;
-}
+const start = serversPerTest(SCRIPT);
 
 function post(server: ModelServer, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${server.url}/v1/messages?beta=true`, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...headers },
-    body: JSON.stringify(body),
-  });
-}
-
-/** Parses an SSE body into [{event, data}] and checks every event line pairs with a data line. */
-function parseSse(text: string): { event: string; data: Record<string, unknown> }[] {
-  return text
-    .split("\n\n")
-    .filter((chunk) => chunk.trim() !== "")
-    .map((chunk) => {
-      const [eventLine, dataLine, ...rest] = chunk.split("\n");
-      expect(rest).toEqual([]);
-      expect(eventLine).toMatch(/^event: /);
-      expect(dataLine).toMatch(/^data: /);
-      const event = eventLine!.slice("event: ".length);
-      const data = JSON.parse(dataLine!.slice("data: ".length)) as Record<string, unknown>;
-      expect(data.type).toBe(event);
-      return { event, data };
-    });
+  return postJson(server, "/v1/messages?beta=true", body, headers);
 }
 
 const firstPrompt = (text: string) => [

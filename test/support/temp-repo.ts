@@ -114,6 +114,21 @@ export function makeSampleNodeRepo(): Promise<TempRepo> {
   });
 }
 
+/**
+ * {@link makeSampleNodeRepo} with sum() fixed and committed (as `message`): `npm test` passes on HEAD.
+ * `files` are written and committed with the fix.
+ */
+export async function makeFixedSampleRepo(
+  message = "fix sum",
+  files: Readonly<Record<string, string>> = {},
+): Promise<TempRepo> {
+  const repo = await makeSampleNodeRepo();
+  await repo.write("src/sum.js", FIXED_SUM);
+  for (const [path, content] of Object.entries(files)) await repo.write(path, content);
+  await commitAll(repo, message);
+  return repo;
+}
+
 /** A checkout of GitHub's test merge commit (`refs/pull/N/merge`): `HEAD` = merge of the head into a moved base. */
 export interface MergeCheckout extends TempRepo {
   /** The base branch's tip the head was merged into (the merge's first parent). */

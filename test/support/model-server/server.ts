@@ -184,28 +184,38 @@ function modelOf(body: Record<string, unknown>): string {
   return typeof body.model === "string" ? body.model : "scripted-model";
 }
 
+/**
+ * Writes one scripted answer with the API's request-id header: the answer as JSON, or, when the request
+ * streams, its SSE events.
+ */
+function answerWriter(
+  idHeader: Readonly<Record<string, string>>,
+  answer: unknown,
+  events: () => Iterable<string>,
+): (response: ServerResponse, stream: boolean) => void {
+  return (response, stream) => {
+    if (!stream) {
+      response.writeHead(200, { "content-type": "application/json", ...idHeader });
+      response.end(JSON.stringify(answer));
+      return;
+    }
+    response.writeHead(200, {
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache",
+      ...idHeader,
+    });
+    for (const event of events()) response.write(event);
+    response.end();
+  };
+}
+
 const ANTHROPIC: WireAdapter = {
   api: "anthropic",
   sessionHeader: "x-claude-code-session-id",
   select: (script, body) => selectTurn(script, body.messages),
   prepare: (turn, body) => {
     const message = assistantMessage(turn, modelOf(body));
-    return {
-      write: (response, stream) => {
-        if (!stream) {
-          response.writeHead(200, { "content-type": "application/json", "request-id": message.id });
-          response.end(JSON.stringify(message));
-          return;
-        }
-        response.writeHead(200, {
-          "content-type": "text/event-stream",
-          "cache-control": "no-cache",
-          "request-id": message.id,
-        });
-        for (const event of sseEvents(message)) response.write(event);
-        response.end();
-      },
-    };
+    return { write: answerWriter({ "request-id": message.id }, message, () => sseEvents(message)) };
   },
 };
 
@@ -217,22 +227,7 @@ const OPENAI: WireAdapter = {
     const output = outputItems(turn, advertisedTools(body));
     if (!Array.isArray(output)) return { refused: output };
     const answer = scriptedResponse(turn, modelOf(body), output);
-    return {
-      write: (response, stream) => {
-        if (!stream) {
-          response.writeHead(200, { "content-type": "application/json", "x-request-id": answer.id });
-          response.end(JSON.stringify(answer));
-          return;
-        }
-        response.writeHead(200, {
-          "content-type": "text/event-stream",
-          "cache-control": "no-cache",
-          "x-request-id": answer.id,
-        });
-        for (const event of responsesSseEvents(answer)) response.write(event);
-        response.end();
-      },
-    };
+    return { write: answerWriter({ "x-request-id": answer.id }, answer, () => responsesSseEvents(answer)) };
   },
 };
 

@@ -1,0 +1,164 @@
+/**
+ * One `codex exec` call through the exec seam (SPEC §4 "Codex CLI"): argv from `buildCodexArgv`, the
+ * `--json` stdout parsed line by line (`codex-stream.ts`), and the process outcome folded into one
+ * {@link CodexCallOutcome} — the same union as `invoke-claude.ts`'s.
+ *
+ * `turn.failed` is a failure even when the process exits 0 (the contract is the event; every failure
+ * measured on codex-cli 0.169.0 also exited 1). Codex reports no USD: the outcome carries `costUsd: null`.
+ *
+ * The environment is the caller's, complete (as for claude): it decides `HOME` / `CODEX_HOME` (a fresh
+ * `CODEX_HOME` per call in the action; the user's own `~/.codex` in the CLI). `CODEX_HOME` must exist, or
+ * codex exits 1 with "Error finding codex home" on stderr and nothing on stdout (→ `no_result`). A
+ * resumed thread is found only in the `CODEX_HOME` whose `sessions/` holds it, so the engine resumes a
+ * thread with the `CODEX_HOME` of the call that started it (`agent-node.ts`).
+ */
+
+import { unreachable } from "../ledger/unreachable.js";
+import type { ToolPolicy } from "../policy/tool-policy.js";
+import { CommandFence } from "../proc/command-fence.js";
+import { runProcess } from "../proc/run-process.js";
+import type { ClaudePermissionMode } from "../runtime/claude-argv.js";
+import { buildCodexArgv, type CodexSession } from "../runtime/codex-argv.js";
+import { type CodexCompleted, type CodexOutcome, createCodexStreamParser } from "../runtime/codex-stream.js";
+
+export interface CodexCall {
+  /** Path or name of the `codex` executable. */
+  readonly executable: string;
+  readonly prompt: string;
+  /** Mapped to `--sandbox` by `codexSandboxFor` (`plan` → read-only, `bypassPermissions` → danger-full-access, else workspace-write). */
+  readonly permissionMode: ClaudePermissionMode;
+  /** Only layer 1 renders on codex (`settingSources` set ⇒ the four isolation items). */
+  readonly policy: ToolPolicy;
+  /** A fresh thread (codex mints its id), or `resume THREAD_ID` (session handoff). */
+  readonly session: CodexSession;
+  /** `-m MODEL`; absent = codex's own default (or a `model=` pair in `config`). */
+  readonly model?: string;
+  /** The operator's `codex-config` pairs (`KEY=VALUE`), each emitted as `-c PAIR`, in order. */
+  readonly config?: readonly string[];
+  readonly cwd: string;
+  /** Complete child environment (built with `buildChildEnv` for a model child). */
+  readonly env: Readonly<Record<string, string>>;
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal;
+  /** Echo stderr lines to the log (fenced from workflow commands in the action). */
+  readonly echo?: { readonly write: (text: string) => void; readonly fenceWorkflowCommands: boolean };
+  /** Called once, as soon as `thread.started` arrives (while the process still runs). */
+  readonly onThreadStarted?: (threadId: string) => void;
+}
+
+/** What the stream showed before a call ended without a terminal event. */
+interface StreamSoFar {
+  /** From `thread.started`, when it arrived. */
+  readonly threadId: string | null;
+  /** Absolute paths of apply_patch changes that did not end `failed`/`declined`. */
+  readonly writtenPaths: readonly string[];
+}
+
+/** Everything the engine needs from a finished call. Durations in ms. */
+export type CodexCallOutcome =
+  | {
+      readonly kind: "completed";
+      readonly exitCode: number;
+      /** `isError: true` for `turn.failed`. */
+      readonly result: CodexCompleted;
+      readonly durationMs: number;
+      readonly stderrTail: string;
+    }
+  | ({
+      readonly kind: "no_result";
+      readonly exitCode: number | null;
+      readonly reason: string;
+      readonly durationMs: number;
+      readonly stderrTail: string;
+    } & StreamSoFar)
+  | { readonly kind: "spawn_failed"; readonly message: string; readonly durationMs: number }
+  | {
+      readonly kind: "timed_out";
+      readonly timeoutMs: number;
+      readonly durationMs: number;
+      readonly partial: CodexOutcome;
+    }
+  | ({ readonly kind: "cancelled"; readonly durationMs: number } & StreamSoFar);
+
+/** Runs one `codex exec` call to completion. Never rejects for the CLI's own failures. */
+export async function invokeCodex(call: CodexCall): Promise<CodexCallOutcome> {
+  const parser = createCodexStreamParser();
+  // stderr is echoed inside a workflow-command fence, so the CLI (or a tool it ran) cannot issue commands.
+  const fence = call.echo ? new CommandFence(call.echo.write, call.echo.fenceWorkflowCommands) : null;
+  const args = buildCodexArgv({
+    prompt: call.prompt,
+    permissionMode: call.permissionMode,
+    policy: call.policy,
+    session: call.session,
+    ...(call.model !== undefined ? { model: call.model } : {}),
+    ...(call.config !== undefined ? { config: call.config } : {}),
+  });
+  let published = false;
+  const result = await runProcess({
+    command: call.executable,
+    args,
+    cwd: call.cwd,
+    env: call.env,
+    timeoutMs: call.timeoutMs,
+    ...(call.signal ? { signal: call.signal } : {}),
+    tailBytes: 64 * 1024,
+    onStdoutLine: (line) => {
+      parser.push(line);
+      if (!published && parser.threadId !== null) {
+        published = true;
+        call.onThreadStarted?.(parser.threadId);
+      }
+    },
+    ...(fence ? { onStderrLine: (line: string) => fence.line(line) } : {}),
+  });
+  fence?.close();
+  switch (result.kind) {
+    case "spawn_failed":
+      return { kind: "spawn_failed", message: result.message, durationMs: result.durationMs };
+    case "cancelled": {
+      const partial = parser.finish();
+      return {
+        kind: "cancelled",
+        durationMs: result.durationMs,
+        threadId: partial.threadId,
+        writtenPaths: partial.writtenPaths,
+      };
+    }
+    case "timed_out":
+      return {
+        kind: "timed_out",
+        timeoutMs: result.timeoutMs,
+        durationMs: result.durationMs,
+        partial: parser.finish(),
+      };
+    case "signalled":
+    case "exited": {
+      const parsed = parser.finish();
+      const exitCode = result.kind === "exited" ? result.exitCode : null;
+      if (parsed.kind === "completed" && exitCode !== null) {
+        return {
+          kind: "completed",
+          exitCode,
+          result: parsed,
+          durationMs: result.durationMs,
+          stderrTail: result.stderrTail,
+        };
+      }
+      const reason =
+        parsed.kind === "completed"
+          ? `codex was killed by ${result.kind === "signalled" ? result.signal : "a signal"}`
+          : `codex produced no usable result (${parsed.reason}): ${parsed.detail}`;
+      return {
+        kind: "no_result",
+        exitCode,
+        reason,
+        durationMs: result.durationMs,
+        stderrTail: result.stderrTail,
+        threadId: parsed.threadId,
+        writtenPaths: parsed.writtenPaths,
+      };
+    }
+    default:
+      return unreachable(result);
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * The run's model CLI, chosen run-wide (SPEC §4, §10, §11 `runtime`): what `auto`, `run` and `resume`
+ * check about it before anything is billed, and what the Codex runtime cannot honour in a graph.
+ *
+ * Checked at start, as usage errors (nothing runs): the CLI can be found on the run's PATH; on codex, the
+ * model can be passed to `-m` and every `codex-config` pair is a `KEY=VALUE` codex takes (`-c`).
+ *
+ * What codex cannot honour (research/oh-my-graph.md §4.5, ADR 0026):
+ * - a node's `agent:` — refused for both runtimes already: the graph schema has no such field (unknown
+ *   fields are a load error), and planned nodes may not carry one;
+ * - `budget_usd` — codex reports no USD, so there is no `--max-budget-usd` and no post-hoc check: a
+ *   WARNING per node (not a refusal) naming the timeout that still bounds it.
+ * - `allowed_tools` has no Codex rendering (codex has no per-tool grammar): the sandbox from
+ *   `permission_mode` binds instead, which the plan section's disclosure says for the whole run.
+ */
+import { formatDuration } from "../graph/duration.js";
+import type { Graph } from "../graph/graph.js";
+import { findExecutable } from "../proc/which.js";
+import { codexModelProblem, parseCodexConfig } from "../runtime/codex-argv.js";
+import type { Runtime } from "./agent-node.js";
+
+export type { Runtime };
+
+/**
+ * The model-CLI options every entry point (`runAuto`, `runHandWritten`, `resumeRun`) takes. The runtime
+ * is the run's (`resumeRun` reads it from `state.json`); executables are looked up on the run's PATH.
+ */
+export interface RuntimeOptions {
+  /** `claude` (default) or `codex`: which CLI every model call of the run spawns. */
+  readonly runtime?: Runtime;
+  /** Path or name of the `claude` executable (claude runs). */
+  readonly claudeExecutable: string;
+  /** Path or name of the `codex` executable (codex runs); default `codex`. */
+  readonly codexExecutable?: string;
+  /**
+   * Codex only: the `codex-config` input / flag, one `KEY=VALUE` per entry (parse the multi-line text
+   * with `parseCodexConfig`), passed as `-c KEY=VALUE` on every codex call of the run — the planner's
+   * included — before the engine's own boundary flags, so it can point codex at a gateway but never
+   * override the sandbox, `approval_policy` or the isolation items (SPEC §10). Not recorded in
+   * `state.json` (a provider setting may carry a header secret): a resumed leg is given it again.
+   */
+  readonly codexConfig?: readonly string[];
+}
+
+/** The executable the run spawns for `runtime`. */
+export function executableFor(runtime: Runtime, o: RuntimeOptions): string {
+  return runtime === "codex" ? (o.codexExecutable ?? "codex") : o.claudeExecutable;
+}
+
+/**
+ * Why the run's model-CLI options cannot work, as one usage-error message naming the option; `null` when
+ * they can. Claude: nothing to check here. Codex: `--model` must be usable as `-m`, and each
+ * `codex-config` pair must be a `KEY=VALUE` with a dotted-path key.
+ */
+export function runtimeOptionsProblem(
+  runtime: Runtime,
+  o: { readonly model?: string; readonly codexConfig?: readonly string[] },
+): string | null {
+  if (runtime !== "codex") {
+    return o.codexConfig !== undefined && o.codexConfig.length > 0
+      ? "codex-config applies only to the codex runtime: pass --runtime codex (input runtime: codex), or drop codex-config. Nothing was run."
+      : null;
+  }
+  if (o.model !== undefined) {
+    const problem = codexModelProblem(o.model);
+    if (problem !== null) return `model: ${problem}. Nothing was run.`;
+  }
+  const issues: string[] = [];
+  (o.codexConfig ?? []).forEach((pair, i) => {
+    const parsed = parseCodexConfig(pair);
+    if (!parsed.ok) issues.push(...parsed.issues.map((issue) => issue.replace(/line \d+/, `entry ${i + 1}`)));
+    else if (parsed.pairs.length !== 1 || parsed.pairs[0] !== pair)
+      issues.push(`codex-config entry ${i + 1}: expected one trimmed KEY=VALUE, got ${JSON.stringify(pair)}`);
+  });
+  return issues.length > 0 ? `${issues.join("; ")}. Nothing was run.` : null;
+}
+
+/** The usage error when the run's model CLI cannot be found on the run's PATH; `null` when it can. */
+export function missingCliProblem(
+  runtime: Runtime,
+  executable: string,
+  baseEnv: Readonly<Record<string, string | undefined>>,
+): string | null {
+  // The model child's PATH is the run's own (`buildChildEnv` keeps it); building a model env here would
+  // mint a HOME in the action for nothing.
+  if (findExecutable(executable, baseEnv.PATH) !== null) return null;
+  const where = `${JSON.stringify(executable)} is not an executable${executable.includes("/") ? "" : " on PATH"}`;
+  return runtime === "codex"
+    ? `the codex CLI was not found: ${where}. Install @openai/codex or give the path of the codex executable; nothing was run`
+    : `the claude CLI was not found: ${where}. Install @anthropic-ai/claude-code or point --claude-path at the executable; nothing was run`;
+}
+
+/**
+ * What a graph asks that the run's runtime will not enforce, one warning per node (nothing for claude).
+ * Codex: every `budget_usd` — not a refusal, because the node's timeout (its own, or the 20m default)
+ * still bounds it; the warning names that timeout. The entry points print these, and the plan section
+ * carries them (SPEC §6).
+ */
+export function runtimeWarnings(runtime: Runtime, graph: Graph): string[] {
+  if (runtime !== "codex") return [];
+  const warnings: string[] = [];
+  graph.nodes.forEach((node, i) => {
+    if (node.type === "gate" || node.budget_usd === null) return;
+    const declared = graph.spec.nodes?.[i]?.timeout !== undefined;
+    warnings.push(
+      `node "${node.id}": budget_usd ${node.budget_usd} is not enforced on the codex runtime (codex reports no USD cost, so every codex row's cost is unknown); ` +
+        `what bounds this node is its timeout of ${formatDuration(node.timeout_ms)}${declared ? "" : " (the default)"}`,
+    );
+  });
+  return warnings;
+}

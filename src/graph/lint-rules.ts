@@ -1,0 +1,277 @@
+/**
+ * The `lint` findings about what a graph will cost and what its run can conclude, and about text that is
+ * sent as written though it was meant as a placeholder. See `lint.ts` for the list and its order.
+ *
+ * Each function reads a loaded {@link Graph} (defaults applied, feedback bodies computed) and returns the
+ * reasons in the order they are reported; none throws.
+ */
+import { posix, win32 } from "node:path";
+import type { Graph, GraphNode } from "./graph.js";
+import type { GraphIssue } from "./issue.js";
+import { lookalikePlaceholdersIn } from "./placeholders.js";
+import { type NodeSpec, RETRY_CAUSES } from "./schema.js";
+import { templatedFields } from "./validate-placeholders.js";
+
+/** `retry.max` or `feedback.max` above this earns an advisory naming the worst-case executions. */
+export const SPEND_ADVISORY_ABOVE = 10;
+
+const NEUTRAL_AT_BEST =
+  "so the run's conclusion can be neutral at best (failure under the policy file's require-evidence: true)";
+
+/** A finding with its advisory kind (the kinds are listed in `lint.ts`). */
+export interface KindedReason<K extends string> {
+  readonly kind: K;
+  readonly reason: string;
+}
+
+// ---- cwd -----------------------------------------------------------------------------------------------
+
+/**
+ * `cwd` and `success_check.verify.cwd` that cannot lie inside the run's working directory: absolute, or
+ * climbing out of it with `..` (verify.cwd is relative to the node's cwd, so the two are joined first).
+ * The run fails such a node with "… is outside the repository" (when the working directory is the
+ * repository root, the default); lint reports it as an error before anything is paid for. A field holding
+ * a placeholder is judged only when the run fills it in.
+ */
+export function cwdIssues(graph: Graph): GraphIssue[] {
+  const issues: GraphIssue[] = [];
+  for (const node of graph.nodes) {
+    if (node.type === "gate") continue;
+    const report = (reason: string): void => {
+      issues.push({ nodeId: node.id, reason });
+    };
+    const cwd = node.cwd;
+    const cwdTemplated = cwd?.includes("{{") === true;
+    let cwdOutside = false;
+    if (cwd !== null && !cwdTemplated) {
+      const problem = placementProblem("cwd", cwd, cwd);
+      if (problem !== null) {
+        report(problem);
+        cwdOutside = true;
+      }
+    }
+    const verifyCwd = node.success_check.verify?.cwd ?? null;
+    if (verifyCwd === null || verifyCwd.includes("{{")) continue;
+    // verify.cwd is relative to the node's cwd: judged alone when absolute, else joined to a known cwd.
+    const absolute = isAbsolutePath(verifyCwd);
+    if (!absolute && (cwdTemplated || cwdOutside)) continue;
+    const base = absolute || cwd === null ? null : cwd;
+    const problem = placementProblem(
+      "success_check.verify.cwd",
+      verifyCwd,
+      base === null ? verifyCwd : posix.join(base, verifyCwd),
+      base,
+    );
+    if (problem !== null) report(problem);
+  }
+  return issues;
+}
+
+function isAbsolutePath(path: string): boolean {
+  return posix.isAbsolute(path) || win32.isAbsolute(path);
+}
+
+/**
+ * Why `written` (resolving to `joined` from the working directory, through the node's cwd `base` when
+ * given) is refused; `null` when it is fine.
+ */
+function placementProblem(
+  field: string,
+  written: string,
+  joined: string,
+  base: string | null = null,
+): string | null {
+  const refused = 'the run fails the node with "… is outside the repository"';
+  if (isAbsolutePath(written)) {
+    return (
+      `${field} ${JSON.stringify(written)} is an absolute path; write it relative to the run's working ` +
+      `directory — a node works inside the repository (${refused} otherwise), and an absolute path ties ` +
+      "the graph to one machine's folders"
+    );
+  }
+  const normal = posix.normalize(joined);
+  if (normal !== ".." && !normal.startsWith("../")) return null;
+  return (
+    `${field} ${JSON.stringify(written)} climbs out of the run's working directory ` +
+    `(${base === null ? "" : `joined to the node's cwd ${JSON.stringify(base)}, `}it resolves to ` +
+    `${JSON.stringify(normal)}) — a node works inside the repository, and ${refused}; name a folder ` +
+    "inside the working directory"
+  );
+}
+
+// ---- look-alike placeholders ---------------------------------------------------------------------------
+
+/**
+ * `{{ input.file }}`, `{{ nodes.a.output }}`, `{{ bogus }}`: text that reads like a placeholder in a
+ * namespace that is none of the three, so the run sends it as written. Each distinct token is reported
+ * once per field, with the placeholder it most likely meant when one can be told.
+ */
+export function lookalikeAdvice(graph: Graph, spec: NodeSpec): string[] {
+  const producers = new Set(
+    graph.nodes.filter((n) => n.type !== "gate" && n.id !== spec.id).map((n) => n.id),
+  );
+  const inputs = new Set(graph.inputs);
+  const reasons: string[] = [];
+  for (const [field, template] of templatedFields(spec)) {
+    const seen = new Set<string>();
+    for (const ref of lookalikePlaceholdersIn(template)) {
+      if (seen.has(ref.token)) continue;
+      seen.add(ref.token);
+      const how = field === "prompt" ? "sent to the model" : "used";
+      const meant = likelyMeant(ref.namespace, ref.path, ref.filter, producers, inputs);
+      const hint =
+        meant === null
+          ? "placeholders are {{ inputs.NAME }}, {{ artifacts.ID }}, {{ artifacts.ID | inline }} and " +
+            "{{ feedback.ID }}"
+          : `did you mean ${meant}?`;
+      const literal = `{ { ${ref.token.slice(2, -2).trim()} } }`;
+      reasons.push(
+        `${field}: ${ref.token} looks like a placeholder but its namespace ${JSON.stringify(ref.namespace)} ` +
+          `is not inputs, artifacts or feedback, so it is ${how} literally; ${hint} (to keep the braces ` +
+          `literally, write ${literal})`,
+      );
+    }
+  }
+  return reasons;
+}
+
+const NAMESPACES = ["inputs", "artifacts", "feedback"] as const;
+
+/**
+ * The placeholder a look-alike most likely meant: the namespace differing only in case or a missing or
+ * extra `s` (`{{ Input.file }}` → `{{ inputs.file }}`); else a node id among its words
+ * (`{{ nodes.a.output }}`, `{{ a.output }}` → `{{ artifacts.a | inline }}`, the node's reply); else a
+ * declared input name (`{{ file }}` → `{{ inputs.file }}`). `null` when none fits.
+ */
+function likelyMeant(
+  namespace: string,
+  path: readonly string[],
+  filter: string | null,
+  producers: ReadonlySet<string>,
+  inputs: ReadonlySet<string>,
+): string | null {
+  const lower = namespace.toLowerCase();
+  const valid = NAMESPACES.find((ns) => lower === ns || `${lower}s` === ns || lower === `${ns}s`);
+  if (valid !== undefined) {
+    if (path.length === 0) {
+      return valid === "inputs"
+        ? "{{ inputs.NAME }}"
+        : valid === "artifacts"
+          ? "{{ artifacts.ID }}"
+          : "{{ feedback.ID }}";
+    }
+    return `{{ ${valid}.${path.join(".")}${filter !== null ? ` | ${filter}` : ""} }}`;
+  }
+  const words = [namespace, ...path];
+  const node = words.find((word) => producers.has(word));
+  if (node !== undefined)
+    return `{{ artifacts.${node} | inline }} (its reply; {{ artifacts.${node} }} is its file's path)`;
+  const input = words.find((word) => inputs.has(word));
+  if (input !== undefined) return `{{ inputs.${input} }}`;
+  return null;
+}
+
+// ---- sinks ---------------------------------------------------------------------------------------------
+
+/** Kinds of {@link sinkAdvice}. */
+export type SinkAdviceKind = "only-gate-sinks" | "unverified-sink";
+
+/**
+ * Sinks whose run can never conclude `success` (SPEC §6: success needs an engine-run verify on every
+ * sink that is not a gate): each agent sink without `success_check.verify`, or — when every sink is a
+ * gate — the first gate sink, for the whole graph. Keyed by the node the advice is reported on.
+ */
+export function sinkAdvice(graph: Graph): Map<string, KindedReason<SinkAdviceKind>[]> {
+  const advice = new Map<string, KindedReason<SinkAdviceKind>[]>();
+  const sinks = graph.sinks.flatMap((id) => {
+    const node = graph.nodes_by_id.get(id);
+    return node === undefined ? [] : [node];
+  });
+  const agentSinks = sinks.filter((node) => node.type !== "gate");
+  const [firstGate] = sinks;
+  if (agentSinks.length === 0 && firstGate !== undefined) {
+    const gates = sinks.map((node) => JSON.stringify(node.id)).join(", ");
+    const reason = graph.nodes.every((node) => node.type === "gate")
+      ? `the graph has only gates: nothing runs and nothing is verified, ${NEUTRAL_AT_BEST}; add an agent ` +
+        "node after the gates with success_check.verify running a command that checks the work"
+      : `every sink of the graph is a gate (${gates}) and a person's approval is not build evidence, ` +
+        `${NEUTRAL_AT_BEST}; add an agent node after ${sinks.length === 1 ? "the gate" : "the gates"} with ` +
+        "success_check.verify running a command " +
+        "that checks the work";
+    advice.set(firstGate.id, [{ kind: "only-gate-sinks", reason }]);
+    return advice;
+  }
+  for (const node of agentSinks) {
+    if (node.success_check.verify !== null) continue;
+    advice.set(node.id, [
+      {
+        kind: "unverified-sink",
+        reason:
+          "is a sink (no node depends on it) without success_check.verify: success needs an engine-run verify " +
+          `on every sink that is not a gate, ${NEUTRAL_AT_BEST}; add success_check.verify to it with a ` +
+          "command that checks the work (the test suite, a build)",
+      },
+    ]);
+  }
+  return advice;
+}
+
+// ---- retries and feedback ------------------------------------------------------------------------------
+
+/** Kinds of {@link spendAdvice}. */
+export type SpendAdviceKind = "retry-never-fires" | "costly-retry" | "costly-feedback";
+
+/**
+ * `retry.max` with no cause in `retry.on` (it never retries), and `retry.max` or `feedback.max` above
+ * {@link SPEND_ADVISORY_ABOVE}, naming the worst-case number of executions.
+ */
+export function spendAdvice(graph: Graph, node: GraphNode): KindedReason<SpendAdviceKind>[] {
+  const found: KindedReason<SpendAdviceKind>[] = [];
+  const { max, on } = node.retry;
+  if (max > 0 && on.length === 0) {
+    found.push({
+      kind: "retry-never-fires",
+      reason:
+        `retry.max is ${max} but retry.on lists no cause, so it never retries; list the causes to retry on ` +
+        `(${RETRY_CAUSES.join(", ")}), or remove retry`,
+    });
+  } else if (max > SPEND_ADVISORY_ABOVE) {
+    // Bodies are disjoint, so at most one arc re-runs this node (its declarer's included).
+    const owner = graph.nodes.find((n) => n.feedback?.body.includes(node.id) === true);
+    const rounds = owner?.feedback?.max ?? 0;
+    // Retries happen in every run of the feedback arc that re-runs this node.
+    const times =
+      rounds === 0
+        ? `1 + ${max} = ${1 + max} times`
+        : `(1 + ${max}) × (1 + ${rounds}) = ${(1 + max) * (1 + rounds)} times (its retries in each of the ` +
+          `${1 + rounds} runs of ${JSON.stringify(owner?.id)}'s feedback arc)`;
+    found.push({
+      kind: "costly-retry",
+      reason:
+        `retry.max is ${max}, so this node may run up to ${times}, each a paid model call; lower retry.max ` +
+        `to ${SPEND_ADVISORY_ABOVE} or fewer`,
+    });
+  }
+  const arc = node.feedback;
+  if (arc !== null && arc.max > SPEND_ADVISORY_ABOVE) {
+    const rounds = 1 + arc.max;
+    const plain = rounds * arc.body.length;
+    const withRetries =
+      rounds *
+      arc.body.reduce((sum, id) => {
+        const member = graph.nodes_by_id.get(id);
+        const retries = member !== undefined && member.retry.on.length > 0 ? member.retry.max : 0;
+        return sum + 1 + retries;
+      }, 0);
+    const body = arc.body.map((id) => JSON.stringify(id)).join(", ");
+    found.push({
+      kind: "costly-feedback",
+      reason:
+        `feedback.max is ${arc.max}, so the arc may run its body (${body}) ${rounds} times: up to ` +
+        `(1 + ${arc.max}) × ${arc.body.length} = ${plain} executions` +
+        (withRetries > plain ? ` (${withRetries} with the body's retries)` : "") +
+        `, each a paid model call; lower feedback.max to ${SPEND_ADVISORY_ABOVE} or fewer`,
+    });
+  }
+  return found;
+}
