@@ -37722,7 +37722,7 @@ import { parseArgs } from "node:util";
 function parseCommandLine(argv, options2, allowPositionals) {
   try {
     const parsed = parseArgs({
-      args: [...argv],
+      args: joinNegativeValues(argv, options2),
       strict: true,
       allowPositionals,
       tokens: true,
@@ -37748,6 +37748,19 @@ function parseCommandLine(argv, options2, allowPositionals) {
   } catch (error62) {
     return { ok: false, errors: [error62 instanceof Error ? error62.message : String(error62)] };
   }
+}
+function joinNegativeValues(argv, options2) {
+  const out = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--") return [...out, ...argv.slice(i)];
+    const next = argv[i + 1];
+    if (arg.startsWith("--") && options2[arg.slice(2)]?.type === "string" && next !== void 0 && /^-\d/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
 }
 function flagReader(line2) {
   return {
@@ -37793,7 +37806,9 @@ function legFlags(f, errors) {
   if (c !== void 0) {
     const n = /^\d+$/.test(c) ? Number(c) : Number.NaN;
     if (!Number.isInteger(n) || n < 1 || n > 10)
-      errors.push(`--concurrency ${JSON.stringify(c)}: give a whole number from 1 to 10`);
+      errors.push(
+        `--concurrency must be a whole number from 1 to 10 (got ${/^[\w.+-]+$/.test(c) ? c : JSON.stringify(c)})`
+      );
     else concurrency = n;
   }
   return {
@@ -37804,11 +37819,23 @@ function legFlags(f, errors) {
     commit: f.bool("commit")
   };
 }
+var VERIFY_TIMEOUT_OPTIONS = {
+  "verify-timeout": { type: "string" }
+};
+function verifyTimeoutFlags(f, errors) {
+  const vt = f.str("verify-timeout");
+  if (vt === void 0) return {};
+  const parsed = parseDuration(vt);
+  if (parsed.ok && parsed.ms >= 1e3 && parsed.ms <= 24 * 36e5) return { verifyTimeoutMs: parsed.ms };
+  if (parsed.ok) errors.push(`--verify-timeout ${JSON.stringify(vt)}: give a duration from 1s to 24h`);
+  else errors.push(`--verify-timeout: ${parsed.message}`);
+  return {};
+}
 var FRESH_RUN_OPTIONS = {
   runtime: { type: "string" },
   model: { type: "string" },
   "working-directory": { type: "string" },
-  "verify-timeout": { type: "string" },
+  ...VERIFY_TIMEOUT_OPTIONS,
   "verify-env": { type: "string" },
   "continue-on-fail": { type: "boolean" }
 };
@@ -37816,14 +37843,7 @@ function freshRunFlags(f, errors) {
   const runtime = f.str("runtime") ?? "claude";
   if (runtime !== "claude")
     errors.push(`--runtime ${JSON.stringify(runtime)} is not supported yet: use claude`);
-  let verifyTimeoutMs;
-  const vt = f.str("verify-timeout");
-  if (vt !== void 0) {
-    const parsed = parseDuration(vt);
-    if (parsed.ok && parsed.ms >= 1e3 && parsed.ms <= 24 * 36e5) verifyTimeoutMs = parsed.ms;
-    else if (parsed.ok) errors.push(`--verify-timeout ${JSON.stringify(vt)}: give a duration from 1s to 24h`);
-    else errors.push(`--verify-timeout: ${parsed.message}`);
-  }
+  const { verifyTimeoutMs } = verifyTimeoutFlags(f, errors);
   const verifyEnv = (f.str("verify-env") ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
   errors.push(...verifyEnvProblems(verifyEnv, "--verify-env"));
   return {
@@ -37917,6 +37937,11 @@ var FRESH_RUN = {
   usage: FRESH_RUN_USAGE,
   read: freshRunFlags
 };
+var VERIFY_TIMEOUT = {
+  options: VERIFY_TIMEOUT_OPTIONS,
+  usage: "",
+  read: verifyTimeoutFlags
+};
 var REPORT = {
   options: REPORT_OPTIONS,
   usage: REPORT_USAGE,
@@ -37924,11 +37949,13 @@ var REPORT = {
 };
 
 // src/cli/lint-command.ts
-var LINT_USAGE = `usage: evidence-gate lint GRAPH [--input NAME=VALUE]... [--json]
+var LINT_USAGE = `usage: evidence-gate lint GRAPH [--input NAME=VALUE]... [--verify-timeout D] [--json]
 
   GRAPH                 the graph file (YAML or JSON) to check; nothing runs, nothing is billed
   --input NAME=VALUE    an input the run would be given (repeatable); a {{ inputs.NAME }} with no
                         --input is reported as an advisory
+  --verify-timeout D    the largest success_check.verify.timeout the graph may declare, as for
+                        run --verify-timeout (default 10m)
   --json                print {graph, errors, advisories} as JSON instead of lines
 
 Exit: 0 no errors (advisories alone pass), 1 errors found, 64 usage error.
@@ -37936,7 +37963,7 @@ Exit: 0 no errors (advisories alone pass), 1 errors found, 64 usage error.
 function parseLintFlags(argv) {
   return parseFlags(
     argv,
-    { input: { type: "string", multiple: true }, json: { type: "boolean" } },
+    { input: { type: "string", multiple: true }, ...VERIFY_TIMEOUT.options, json: { type: "boolean" } },
     true,
     (f, errors) => {
       const graph = onePositional(f, errors, {
@@ -37944,17 +37971,21 @@ function parseLintFlags(argv) {
         extra: (others) => `lint checks one graph file; also got ${others}: lint them one at a time`
       });
       const inputs = inputFlags(f.list("input"), errors);
-      return { graph, inputs, json: f.bool("json") };
+      const timeout = VERIFY_TIMEOUT.read(f, errors);
+      return { graph, inputs, ...timeout, json: f.bool("json") };
     }
   );
 }
 async function runCliLint(argv, io) {
   const parsed = parseOrExit(argv, io, "lint", LINT_USAGE, parseLintFlags);
   if ("exit" in parsed) return parsed.exit;
-  const { graph, inputs, json: json2 } = parsed.flags;
+  const { graph, inputs, json: json2, verifyTimeoutMs } = parsed.flags;
   const read = readGraphFile(resolve5(io.cwd, graph), graph);
   if (!read.ok) return refuseUsage(io, "lint", [read.error]);
-  const { errors, advisories } = lintGraph(read.text, graph, { inputs: Object.keys(inputs) });
+  const { errors, advisories } = lintGraph(read.text, graph, {
+    inputs: Object.keys(inputs),
+    ...verifyTimeoutMs !== void 0 ? { verifyTimeoutCeilingMs: verifyTimeoutMs } : {}
+  });
   io.out.write(json2 ? renderJson(graph, errors, advisories) : renderLines(errors, advisories));
   return errors.length > 0 ? EXIT.failed : EXIT.passed;
 }
@@ -42617,8 +42648,12 @@ var NodeLines = class {
 function nodeLine(row, o = {}) {
   const cost = row.costUsd === null ? "cost unknown" : `$${row.costUsd.toFixed(4)}`;
   const secs = `${(row.durationMs / 1e3).toFixed(1)}s`;
-  const line2 = `${row.verdict === "PASS" ? "\u2713" : "\u2717"} ${row.nodeId}  ${verdictWords(row)}  ${cost}  ${secs}`;
-  return o.detail === false ? line2 : `${line2}  ${row.detail}`;
+  const from = row.verify?.reusedFrom;
+  const reused = from !== void 0 ? `  (verify result reused from "${from}": same tree, same command)` : "";
+  const line2 = `${row.verdict === "PASS" ? "\u2713" : "\u2717"} ${row.nodeId}  ${verdictWords(row)}  ${cost}  ${secs}${reused}`;
+  if (o.detail === false) return line2;
+  const detail = from !== void 0 ? row.detail.replace(` (result reused from "${from}": same tree, same command)`, "") : row.detail;
+  return `${line2}  ${detail}`;
 }
 function verdictWords(row) {
   return row.verdict === "PASS" ? `PASS (${row.qualifier})` : row.verdict === "FAIL" ? `FAIL ${row.cause}` : "SKIPPED";
@@ -42672,12 +42707,7 @@ var ProgressLines = class {
     },
     onGatePaused: (gate) => {
       this.#pause = { kind: "gate", gate };
-      this.#o.line(
-        pauseLine(
-          this.#pause,
-          `resume with: ${this.#o.resumeCommand(`--approve ${shellWord2(gate)}`)} | --reject ${shellWord2(gate)}`
-        )
-      );
+      this.#o.line(gateReachedLine(gate));
     },
     onSessionLimit: (nodeId, resetsAt) => {
       this.#pause = { kind: "session-limit", nodeId, resetsAt };
@@ -42686,10 +42716,14 @@ var ProgressLines = class {
       );
     }
   };
-  /** After the ledger of a paused run: what continues it, one copy-pasteable command per line. */
-  resumeLines() {
+  /**
+   * After the ledger of a paused run: what continues it, one copy-pasteable command per line. Nothing
+   * unless the run's `outcome` is `paused`: a run that failed while a gate waited is not resumed by
+   * deciding the gate.
+   */
+  resumeLines(outcome) {
     const pause = this.#pause;
-    if (pause === null) return [];
+    if (pause === null || outcome !== "paused") return [];
     switch (pause.kind) {
       case "gate":
         return [
@@ -42707,6 +42741,9 @@ var ProgressLines = class {
     }
   }
 };
+function gateReachedLine(gate) {
+  return `\u23F8 ${gate}  gate reached \u2014 waiting for a person's decision (if the run pauses, the resume commands follow the ledger)`;
+}
 function planLines(plan, title) {
   const lines = [title];
   for (const node3 of plan.nodes) {
@@ -42799,11 +42836,11 @@ var CliLeg = class _CliLeg {
       ...own2
     };
   }
-  /** The leg finished: {@link RunReport.finished}, then how to continue the run if it paused. */
+  /** The leg finished: {@link RunReport.finished}, then how to continue the run when its outcome is paused. */
   finished(result) {
     return this.#o.report.finished(this.#o.runId, result, {
       commit: this.#o.flags.commit,
-      next: this.progress.resumeLines()
+      next: this.progress.resumeLines(result.ledger.conclusion?.outcome)
     });
   }
 };
@@ -42817,7 +42854,7 @@ var RESUME_USAGE = `usage: evidence-gate resume RUN_ID (--approve GATE | --rejec
   --retry-failed               run again exactly the nodes that did not pass (after a failure or a
                                session-limit pause); passed nodes and their outputs are kept
   --by LOGIN                   who approves or rejects (default: the local user, $USER)
-  --concurrency N              nodes running at once (default: the run's, max 10)
+  --concurrency N              nodes running at once (default: the concurrency the run started with; max 10)
 ${LEG.usage}${REPORT.usage}
 The leg continues the run in <runs-dir>/RUN_ID with the graph, inputs, model and tool policies recorded
 there, on the same commit the run started at.
@@ -48512,7 +48549,8 @@ Nothing was run.`);
   }
   /**
    * The run ended before any node ran: the message on stderr, the check run completed with the decided
-   * conclusion, the recorded requests and the summary written, and the conclusion printed.
+   * conclusion, the recorded requests and the summary written, and — when there is a check run — its
+   * conclusion printed.
    */
   async endedEarly(end) {
     const decided = decideEndWithoutRows(end);
@@ -48526,7 +48564,7 @@ ${end.message}`);
 
 ${end.message}
 `);
-    this.line(`conclusion: ${decided.conclusion}`);
+    if (this.checkRun) this.line(`conclusion: ${decided.conclusion}`);
   }
   /**
    * The run finished: the check run completed with the ledger (after `--commit` made a new commit, the

@@ -285,6 +285,14 @@ function strayInputs(env: Env, mode: ModeInputs, errors: string[]): void {
   }
 }
 
+/**
+ * Whether the workflow asked for `mode: lint`, read from the raw input before anything else is checked:
+ * lint makes no API call, so it needs no token, and a usage error in it must not post a check run.
+ */
+export function lintRequested(env: Env): boolean {
+  return raw(env, "mode") === "lint";
+}
+
 /** Reads and checks every input; every problem is reported at once. */
 export function readActionInputs(env: Env): InputsResult {
   const errors: string[] = [];
@@ -318,7 +326,8 @@ export function readActionInputs(env: Env): InputsResult {
     else concurrency = n;
   }
   const githubToken = raw(env, "github-token");
-  if (githubToken === undefined && mode?.kind !== "lint")
+  // Lint makes no API call: no token is needed, even when another input has a problem.
+  if (githubToken === undefined && !lintRequested(env))
     errors.push("input `github-token` is empty: leave it at its default (the workflow's github.token)");
   const continueOnFail = bool(env, "continue-on-fail", errors);
   const verifyEnv = (raw(env, "verify-env") ?? "").split(/[\s,]+/).filter((s) => s !== "");

@@ -65,6 +65,24 @@ export async function runLintMode(o: LintModeOptions): Promise<void> {
   );
 }
 
+/**
+ * `mode: lint` with an input problem: the step fails with every problem in the log and the job summary,
+ * output `outcome=usage-error`. No API call and no check run, as for any lint.
+ */
+export async function failLintInputs(env: Env, errors: readonly string[]): Promise<void> {
+  const summary = [
+    "## ❌ evidence-gate lint: the inputs have problems",
+    "",
+    `${plural(errors.length, "problem", "problems")} in the step's inputs; nothing was linted, nothing ran and no model or API was called.`,
+    "",
+    ...errors.map((text) => `- ${escapeInline(text)}`),
+    "",
+  ].join("\n");
+  await writeJobSummary(summary, { env });
+  core.setOutput("outcome", "usage-error");
+  core.setFailed(`evidence-gate: lint: ${errors.join("\n")}`);
+}
+
 function plural(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
 }

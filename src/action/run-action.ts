@@ -5,7 +5,8 @@
  * - `auto` / `run` (pull_request): the check run is created `in_progress` on the PR head before anything
  *   else, the maintainers' policy file is read from the base ref, then the engine runs (`runAuto`, or
  *   `runHandWritten` with the graph read from the base ref).
- * - `lint`: reads the graph under review from the workspace; no model call, no check run.
+ * - `lint`: reads the graph under review from the workspace; no model call, no API call, no check run (not
+ *   even for an input problem, which fails the step with the job summary listing it).
  * - `resume` (workflow_dispatch): downloads the earlier run's directory and runs one more leg.
  *
  * Every path that created a check run completes it; a failed API write fails the step after the job
@@ -16,8 +17,8 @@ import { type AutoRunResult, runAuto } from "../engine/auto-run.js";
 import type { CheckRunReporter } from "../github/check-run-reporter.js";
 import { secretForms } from "../ledger/redact.js";
 import { unreachable } from "../ledger/unreachable.js";
-import { DEFAULT_AUTO_CONCURRENCY, type InputsResult, readActionInputs } from "./inputs.js";
-import { runLintMode } from "./lint-mode.js";
+import { DEFAULT_AUTO_CONCURRENCY, type InputsResult, lintRequested, readActionInputs } from "./inputs.js";
+import { failLintInputs, runLintMode } from "./lint-mode.js";
 import { announcePolicy, openPullRequestRun, type PullRequestRun } from "./pull-request-run.js";
 import { runResumeMode } from "./resume-mode.js";
 import { runGraphMode } from "./run-graph-mode.js";
@@ -73,7 +74,11 @@ async function main(
   // Mask every form the redactor knows (raw, base64 at each offset, URL-encoded…) in the live log too.
   for (const secret of secrets) for (const form of secretForms(secret)) core.setSecret(form);
 
-  if (parsed.ok && parsed.inputs.mode.kind === "lint") {
+  // Lint is decided from the raw `mode` input first: it never calls the API, even to report bad inputs.
+  if (lintRequested(env)) {
+    if (!parsed.ok) return failLintInputs(env, parsed.errors);
+    if (parsed.inputs.mode.kind !== "lint")
+      throw new Error(`Internal error: mode lint was read as ${parsed.inputs.mode.kind}`);
     return runLintMode({ env, inputs: parsed.inputs, mode: parsed.inputs.mode });
   }
   if (parsed.ok && parsed.inputs.mode.kind === "resume") {

@@ -80,11 +80,11 @@ export class CliLeg<Id extends string = string> {
     };
   }
 
-  /** The leg finished: {@link RunReport.finished}, then how to continue the run if it paused. */
+  /** The leg finished: {@link RunReport.finished}, then how to continue the run when its outcome is paused. */
   finished(result: { readonly ledger: Ledger; readonly ledgerPath: string }): Promise<number> {
     return this.#o.report.finished(this.#o.runId, result, {
       commit: this.#o.flags.commit,
-      next: this.progress.resumeLines(),
+      next: this.progress.resumeLines(result.ledger.conclusion?.outcome),
     });
   }
 }

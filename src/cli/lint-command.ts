@@ -1,5 +1,5 @@
 /**
- * `evidence-gate lint GRAPH [--input NAME=VALUE]... [--json]` (SPEC §2, §3, §10): load a graph file,
+ * `evidence-gate lint GRAPH [--input NAME=VALUE]... [--verify-timeout D] [--json]` (SPEC §2, §3, §10): load a graph file,
  * print every error (`invalid graph: …`) and every advisory (`advisory: …`), then a summary line. Free:
  * nothing runs, no model is called. Exit 1 on any error, 0 otherwise (advisories alone pass), 64 on a
  * usage error (bad flags, unreadable file).
@@ -10,7 +10,13 @@ import { formatIssue, type GraphIssue } from "../graph/validate.js";
 import { type Parsed, parseOrExit, refuseUsage } from "./cli-context.js";
 import { EXIT } from "./exit-codes.js";
 import { readGraphFile } from "./graph-file.js";
-import { inputFlags, onePositional, parseFlags } from "./shared-flags.js";
+import {
+  inputFlags,
+  onePositional,
+  parseFlags,
+  VERIFY_TIMEOUT,
+  type VerifyTimeoutFlags,
+} from "./shared-flags.js";
 
 /** What `lint` needs of its process: the directory GRAPH is relative to, and where to print. */
 export interface LintIo {
@@ -20,18 +26,23 @@ export interface LintIo {
 }
 
 /** Usage text of `lint`. */
-export const LINT_USAGE = `usage: evidence-gate lint GRAPH [--input NAME=VALUE]... [--json]
+export const LINT_USAGE = `usage: evidence-gate lint GRAPH [--input NAME=VALUE]... [--verify-timeout D] [--json]
 
   GRAPH                 the graph file (YAML or JSON) to check; nothing runs, nothing is billed
   --input NAME=VALUE    an input the run would be given (repeatable); a {{ inputs.NAME }} with no
                         --input is reported as an advisory
+  --verify-timeout D    the largest success_check.verify.timeout the graph may declare, as for
+                        run --verify-timeout (default 10m)
   --json                print {graph, errors, advisories} as JSON instead of lines
 
 Exit: 0 no errors (advisories alone pass), 1 errors found, 64 usage error.
 `;
 
-/** `lint`'s flags, parsed once. `inputs` maps each `--input` name to its value. */
-export interface LintFlags {
+/**
+ * `lint`'s flags, parsed once. `inputs` maps each `--input` name to its value; `verifyTimeoutMs` is the
+ * verify timeout ceiling (absent: the graph default, 10m).
+ */
+export interface LintFlags extends VerifyTimeoutFlags {
   readonly graph: string;
   readonly inputs: Readonly<Record<string, string>>;
   readonly json: boolean;
@@ -44,7 +55,7 @@ export type ParsedLintFlags = Parsed<LintFlags>;
 export function parseLintFlags(argv: readonly string[]): ParsedLintFlags {
   return parseFlags(
     argv,
-    { input: { type: "string", multiple: true }, json: { type: "boolean" } },
+    { input: { type: "string", multiple: true }, ...VERIFY_TIMEOUT.options, json: { type: "boolean" } },
     true,
     (f, errors) => {
       const graph = onePositional(f, errors, {
@@ -52,7 +63,8 @@ export function parseLintFlags(argv: readonly string[]): ParsedLintFlags {
         extra: (others) => `lint checks one graph file; also got ${others}: lint them one at a time`,
       });
       const inputs = inputFlags(f.list("input"), errors);
-      return { graph: graph!, inputs, json: f.bool("json") };
+      const timeout = VERIFY_TIMEOUT.read(f, errors);
+      return { graph: graph!, inputs, ...timeout, json: f.bool("json") };
     },
   );
 }
@@ -66,10 +78,13 @@ export function parseLintFlags(argv: readonly string[]): ParsedLintFlags {
 export async function runCliLint(argv: readonly string[], io: LintIo): Promise<number> {
   const parsed = parseOrExit(argv, io, "lint", LINT_USAGE, parseLintFlags);
   if ("exit" in parsed) return parsed.exit;
-  const { graph, inputs, json } = parsed.flags;
+  const { graph, inputs, json, verifyTimeoutMs } = parsed.flags;
   const read = readGraphFile(resolve(io.cwd, graph), graph);
   if (!read.ok) return refuseUsage(io, "lint", [read.error])!;
-  const { errors, advisories } = lintGraph(read.text, graph, { inputs: Object.keys(inputs) });
+  const { errors, advisories } = lintGraph(read.text, graph, {
+    inputs: Object.keys(inputs),
+    ...(verifyTimeoutMs !== undefined ? { verifyTimeoutCeilingMs: verifyTimeoutMs } : {}),
+  });
   io.out.write(json ? renderJson(graph, errors, advisories) : renderLines(errors, advisories));
   return errors.length > 0 ? EXIT.failed : EXIT.passed;
 }

@@ -40,7 +40,7 @@ export const RESUME_USAGE = `usage: evidence-gate resume RUN_ID (--approve GATE 
   --retry-failed               run again exactly the nodes that did not pass (after a failure or a
                                session-limit pause); passed nodes and their outputs are kept
   --by LOGIN                   who approves or rejects (default: the local user, $USER)
-  --concurrency N              nodes running at once (default: the run's, max 10)
+  --concurrency N              nodes running at once (default: the concurrency the run started with; max 10)
 ${LEG.usage}${REPORT.usage}
 The leg continues the run in <runs-dir>/RUN_ID with the graph, inputs, model and tool policies recorded
 there, on the same commit the run started at.

@@ -7,6 +7,7 @@
  */
 import { resolve } from "node:path";
 import type { RetryInfo } from "../engine/graph-run.js";
+import type { RunOutcome } from "../ledger/conclusion.js";
 import type { PlanSection } from "../ledger/ledger.js";
 import type { LedgerRow } from "../ledger/model.js";
 import { unreachable } from "../ledger/unreachable.js";
@@ -51,13 +52,10 @@ export class ProgressLines {
       this.#o.line(nodeLine(row));
     },
     onGatePaused: (gate: string): void => {
+      // The gate is reached, but the run may still fail (a running sibling fails under halt): how to
+      // resume it is printed after the ledger, and only when the run did pause (resumeLines).
       this.#pause = { kind: "gate", gate };
-      this.#o.line(
-        pauseLine(
-          this.#pause,
-          `resume with: ${this.#o.resumeCommand(`--approve ${shellWord(gate)}`)} | --reject ${shellWord(gate)}`,
-        ),
-      );
+      this.#o.line(gateReachedLine(gate));
     },
     onSessionLimit: (nodeId: string, resetsAt: string | null): void => {
       this.#pause = { kind: "session-limit", nodeId, resetsAt };
@@ -67,10 +65,14 @@ export class ProgressLines {
     },
   };
 
-  /** After the ledger of a paused run: what continues it, one copy-pasteable command per line. */
-  resumeLines(): string[] {
+  /**
+   * After the ledger of a paused run: what continues it, one copy-pasteable command per line. Nothing
+   * unless the run's `outcome` is `paused`: a run that failed while a gate waited is not resumed by
+   * deciding the gate.
+   */
+  resumeLines(outcome: RunOutcome | undefined): string[] {
     const pause = this.#pause;
-    if (pause === null) return [];
+    if (pause === null || outcome !== "paused") return [];
     switch (pause.kind) {
       case "gate":
         return [
@@ -87,6 +89,11 @@ export class ProgressLines {
         return unreachable(pause);
     }
   }
+}
+
+/** `⏸ review  gate reached — waiting for a person's decision (…)`: no resume command, the run may still fail. */
+export function gateReachedLine(gate: string): string {
+  return `⏸ ${gate}  gate reached — waiting for a person's decision (if the run pauses, the resume commands follow the ledger)`;
 }
 
 /**

@@ -211,7 +211,8 @@ export class RunReport {
 
   /**
    * The run ended before any node ran: the message on stderr, the check run completed with the decided
-   * conclusion, the recorded requests and the summary written, and the conclusion printed.
+   * conclusion, the recorded requests and the summary written, and — when there is a check run — its
+   * conclusion printed.
    */
   async endedEarly(end: EarlyEnd): Promise<void> {
     const decided = decideEndWithoutRows(end);
@@ -220,7 +221,8 @@ export class RunReport {
       await this.#reporter.end(decided.conclusion, decided.title, `${decided.title}\n\n${end.message}`);
     this.#writeRecorded();
     this.#writeSummary(`# evidence-gate\n\n${end.message}\n`);
-    this.line(`conclusion: ${decided.conclusion}`);
+    // A conclusion is a check run's: without one (no --repository, no --check-run-out) there is none to print.
+    if (this.checkRun) this.line(`conclusion: ${decided.conclusion}`);
   }
 
   /**

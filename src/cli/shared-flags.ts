@@ -34,7 +34,7 @@ export function parseCommandLine(
 ): { readonly ok: true; readonly line: CommandLine } | { readonly ok: false; readonly errors: string[] } {
   try {
     const parsed = parseArgs({
-      args: [...argv],
+      args: joinNegativeValues(argv, options),
       strict: true,
       allowPositionals,
       tokens: true,
@@ -60,6 +60,30 @@ export function parseCommandLine(
   } catch (error) {
     return { ok: false, errors: [error instanceof Error ? error.message : String(error)] };
   }
+}
+
+/**
+ * `--flag -1` as `--flag=-1` for a string flag: `parseArgs` would call the value "ambiguous" (it starts
+ * with a dash), when it is a number the flag's own check should refuse or take. Only a value that looks
+ * like a negative number is joined, and nothing after `--`: `--model -x` still says the value is missing.
+ */
+function joinNegativeValues(argv: readonly string[], options: Readonly<Record<string, FlagSpec>>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--") return [...out, ...argv.slice(i)];
+    const next = argv[i + 1];
+    if (
+      arg.startsWith("--") &&
+      options[arg.slice(2)]?.type === "string" &&
+      next !== undefined &&
+      /^-\d/.test(next)
+    ) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
 }
 
 /** Typed values out of a {@link CommandLine}. */
@@ -155,7 +179,9 @@ function legFlags(f: FlagReader, errors: string[]): LegFlags {
   if (c !== undefined) {
     const n = /^\d+$/.test(c) ? Number(c) : Number.NaN;
     if (!Number.isInteger(n) || n < 1 || n > 10)
-      errors.push(`--concurrency ${JSON.stringify(c)}: give a whole number from 1 to 10`);
+      errors.push(
+        `--concurrency must be a whole number from 1 to 10 (got ${/^[\w.+-]+$/.test(c) ? c : JSON.stringify(c)})`,
+      );
     else concurrency = n;
   }
   return {
@@ -167,12 +193,33 @@ function legFlags(f: FlagReader, errors: string[]): LegFlags {
   };
 }
 
+/** `--verify-timeout D`: `auto`'s verify command timeout; `run`'s and `lint`'s graph verify ceiling. */
+const VERIFY_TIMEOUT_OPTIONS = {
+  "verify-timeout": { type: "string" },
+} as const satisfies Record<string, FlagSpec>;
+
+/** `--verify-timeout` read: in ms (1s..24h); absent = the command's default. */
+export interface VerifyTimeoutFlags {
+  readonly verifyTimeoutMs?: number;
+}
+
+/** Reads {@link VERIFY_TIMEOUT_OPTIONS}, pushing a bad duration onto `errors`. */
+function verifyTimeoutFlags(f: FlagReader, errors: string[]): VerifyTimeoutFlags {
+  const vt = f.str("verify-timeout");
+  if (vt === undefined) return {};
+  const parsed = parseDuration(vt);
+  if (parsed.ok && parsed.ms >= 1000 && parsed.ms <= 24 * 3_600_000) return { verifyTimeoutMs: parsed.ms };
+  if (parsed.ok) errors.push(`--verify-timeout ${JSON.stringify(vt)}: give a duration from 1s to 24h`);
+  else errors.push(`--verify-timeout: ${parsed.message}`);
+  return {};
+}
+
 /** Flags of a fresh run (`auto`, `run`): what its nodes and verify commands get. */
 const FRESH_RUN_OPTIONS = {
   runtime: { type: "string" },
   model: { type: "string" },
   "working-directory": { type: "string" },
-  "verify-timeout": { type: "string" },
+  ...VERIFY_TIMEOUT_OPTIONS,
   "verify-env": { type: "string" },
   "continue-on-fail": { type: "boolean" },
 } as const satisfies Record<string, FlagSpec>;
@@ -194,14 +241,7 @@ function freshRunFlags(f: FlagReader, errors: string[]): FreshRunFlags {
   const runtime = f.str("runtime") ?? "claude";
   if (runtime !== "claude")
     errors.push(`--runtime ${JSON.stringify(runtime)} is not supported yet: use claude`);
-  let verifyTimeoutMs: number | undefined;
-  const vt = f.str("verify-timeout");
-  if (vt !== undefined) {
-    const parsed = parseDuration(vt);
-    if (parsed.ok && parsed.ms >= 1000 && parsed.ms <= 24 * 3_600_000) verifyTimeoutMs = parsed.ms;
-    else if (parsed.ok) errors.push(`--verify-timeout ${JSON.stringify(vt)}: give a duration from 1s to 24h`);
-    else errors.push(`--verify-timeout: ${parsed.message}`);
-  }
+  const { verifyTimeoutMs } = verifyTimeoutFlags(f, errors);
   const verifyEnv = (f.str("verify-env") ?? "")
     .split(",")
     .map((s) => s.trim())
@@ -338,6 +378,16 @@ export const FRESH_RUN: FlagGroup<FreshRunFlags> = {
   options: FRESH_RUN_OPTIONS,
   usage: FRESH_RUN_USAGE,
   read: freshRunFlags,
+};
+
+/**
+ * `--verify-timeout` alone (part of {@link FRESH_RUN}): `lint` takes it so a graph linted with the ceiling
+ * `run --verify-timeout` would use is judged as that run would judge it. Usage lines are each command's own.
+ */
+export const VERIFY_TIMEOUT: FlagGroup<VerifyTimeoutFlags> = {
+  options: VERIFY_TIMEOUT_OPTIONS,
+  usage: "",
+  read: verifyTimeoutFlags,
 };
 
 /** How the result is reported: `--json`, `--repository`, `--sha`, `--check-*`, `--summary-out`. */

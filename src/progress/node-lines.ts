@@ -45,14 +45,23 @@ export class NodeLines {
 
 /**
  * `✓ build  PASS (verified)  $0.0123  4.2s  DETAIL`; an unknown cost is `cost unknown`, never `$0`.
- * Without `detail` the line ends after the duration (the action's log: the detail is free text, shown
- * fenced in the ledger instead).
+ * A verify result reused from another node (same tree, same command: the command did not run again) says
+ * so after the duration. Without `detail` the line ends there (the action's log: the detail is free text,
+ * shown fenced in the ledger instead).
  */
 export function nodeLine(row: LedgerRow, o: { readonly detail?: boolean } = {}): string {
   const cost = row.costUsd === null ? "cost unknown" : `$${row.costUsd.toFixed(4)}`;
   const secs = `${(row.durationMs / 1000).toFixed(1)}s`;
-  const line = `${row.verdict === "PASS" ? "✓" : "✗"} ${row.nodeId}  ${verdictWords(row)}  ${cost}  ${secs}`;
-  return o.detail === false ? line : `${line}  ${row.detail}`;
+  const from = row.verify?.reusedFrom;
+  const reused = from !== undefined ? `  (verify result reused from "${from}": same tree, same command)` : "";
+  const line = `${row.verdict === "PASS" ? "✓" : "✗"} ${row.nodeId}  ${verdictWords(row)}  ${cost}  ${secs}${reused}`;
+  if (o.detail === false) return line;
+  // A PASS detail already names the reuse (agent-node.ts): said once, on the line.
+  const detail =
+    from !== undefined
+      ? row.detail.replace(` (result reused from "${from}": same tree, same command)`, "")
+      : row.detail;
+  return `${line}  ${detail}`;
 }
 
 /** `PASS (verified)`, `FAIL verify_failed` or `SKIPPED`. */

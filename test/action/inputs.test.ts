@@ -4,7 +4,7 @@
  * inputs a mode does not read — each message names the input at fault.
  */
 import { describe, expect, it } from "vitest";
-import { readActionInputs } from "../../src/action/inputs.js";
+import { lintRequested, readActionInputs } from "../../src/action/inputs.js";
 
 type Inputs = Record<string, string>;
 
@@ -89,6 +89,25 @@ describe("mode", () => {
       graph: "g/review.yml",
       graphInputs: { a: "1" },
     });
+  });
+
+  it("mode lint with another input problem still needs no github-token: only the problems are named", () => {
+    const parsed = readActionInputs({
+      INPUT_MODE: "lint",
+      INPUT_GRAPH: "../../etc/passwd",
+      INPUT_CONCURRENCY: "0",
+    });
+    expect(parsed.ok).toBe(false);
+    const problems = parsed.ok ? [] : parsed.errors;
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toMatch(/^input `graph` is "\.\.\/\.\.\/etc\/passwd": /);
+    expect(problems[1]).toBe('input `concurrency` is "0": give a whole number from 1 to 10');
+  });
+
+  it("lintRequested reads the raw mode input alone", () => {
+    expect(lintRequested({ INPUT_MODE: " lint " })).toBe(true);
+    expect(lintRequested({ INPUT_MODE: "run", INPUT_GRAPH: "g.yml" })).toBe(false);
+    expect(lintRequested({ INPUT_GRAPH: "g.yml" })).toBe(false);
   });
 
   it("an empty github-token is refused outside lint", () => {

@@ -184,6 +184,54 @@ nodes:
   });
 });
 
+describe("--verify-timeout D: the verify timeout ceiling, as run --verify-timeout sets it", () => {
+  const slow = (): string =>
+    write(
+      "slow.yaml",
+      CLEAN.replace(/verify: \{ command: npm test \}/g, "verify: { command: npm test, timeout: 20m }"),
+    );
+
+  test("a 20m verify timeout exceeds the default 10m ceiling: exit 1", async () => {
+    const graph = slow();
+    const r = await lint(graph, "--input", "task=x");
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('node "code": success_check.verify.timeout 20m exceeds the 10m ceiling');
+    expect(r.stdout).toMatch(/\n2 errors, 0 advisories\n$/);
+  });
+
+  test("--verify-timeout 30m lints the same graph clean, as run --verify-timeout 30m runs it", async () => {
+    const graph = slow();
+    expect(await lint(graph, "--input", "task=x", "--verify-timeout", "30m")).toEqual({
+      code: 0,
+      stdout: "0 errors, 0 advisories\n",
+      stderr: "",
+    });
+    // A ceiling below the graph's timeout still refuses it.
+    const low = await lint(graph, "--input", "task=x", "--verify-timeout", "15m");
+    expect(low.code).toBe(1);
+    expect(low.stdout).toContain("success_check.verify.timeout 20m exceeds the 15m ceiling");
+  });
+
+  test("the flag parses to verifyTimeoutMs; a bad duration is a usage error (exit 64)", async () => {
+    expect(parseLintFlags(["g.yaml", "--verify-timeout", "30m"])).toEqual({
+      ok: true,
+      flags: { graph: "g.yaml", inputs: {}, verifyTimeoutMs: 30 * 60_000, json: false },
+    });
+    expect(parseLintFlags(["g.yaml", "--verify-timeout", "48h"])).toEqual({
+      ok: false,
+      errors: ['--verify-timeout "48h": give a duration from 1s to 24h'],
+    });
+    const r = await lint(write("clean.yaml", CLEAN), "--verify-timeout", "soon");
+    expect(r.code).toBe(64);
+    expect(r.stdout).toBe("");
+    expect(r.stderr.split("\n")[0]).toMatch(/^evidence-gate lint: --verify-timeout: /);
+  });
+
+  test("the usage names the flag", () => {
+    expect(LINT_USAGE).toContain("--verify-timeout D");
+  });
+});
+
 describe("usage errors exit 64 and say what to do", () => {
   test("a missing file names the path as given and where it was looked for", async () => {
     const r = await lint("nope.yaml");

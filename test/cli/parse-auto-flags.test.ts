@@ -24,6 +24,12 @@ describe("auto's flags are checked before anything runs, and each error names th
     },
   );
 
+  test('--concurrency -1 gets the usual message, not parseArgs\' "argument is ambiguous"', () => {
+    expect(errorsOf(["--goal", "g", "--concurrency", "-1"])).toEqual([
+      "--concurrency must be a whole number from 1 to 10 (got -1)",
+    ]);
+  });
+
   test.each(["0", "0s", "500ms", "25h"])("--verify-timeout %j is refused: 1s to 24h", (value) => {
     const errors = errorsOf(["--goal", "g", "--verify-timeout", value]).join("\n");
     expect(errors).toContain("--verify-timeout");

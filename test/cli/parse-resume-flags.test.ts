@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { parseResumeFlags } from "../../src/cli/parse-resume-flags.js";
+import { parseResumeFlags, RESUME_USAGE } from "../../src/cli/parse-resume-flags.js";
 
 const ID = "20260101-120000-abcdef";
 const errorsOf = (argv: string[]): string => {
@@ -62,10 +62,23 @@ describe("resume takes exactly one action, and each error names the flag and the
     [[ID, "--retry-failed", "--input", "a=1"], "--input does not apply to resume"],
     [[ID, "--retry-failed", "--model", "m"], "--model does not apply to resume"],
     [[ID, "--retry-failed", "--concurrency", "12"], "--concurrency"],
+    [
+      [ID, "--retry-failed", "--concurrency", "-1"],
+      "--concurrency must be a whole number from 1 to 10 (got -1)",
+    ],
     [[ID, "--retry-failed", "--sha", "nothex"], "--sha"],
     [[ID, "--approve", "a", "--approve", "b"], "--approve was given more than once"],
     [[ID, "--retry-failed", "--verify-cmd", "x"], "--verify-cmd"],
   ])("%j is refused naming %s", (argv, flag) => {
     expect(errorsOf(argv)).toContain(flag);
   });
+});
+
+test("`resume --help` and README say the same default --concurrency: the concurrency the run started with", async () => {
+  const { readFileSync } = await import("node:fs");
+  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+  const words = "the concurrency the run started with";
+  expect(RESUME_USAGE).toContain(`--concurrency N              nodes running at once (default: ${words}`);
+  expect(readme).toContain(`\`--concurrency\` defaults to ${words}`);
+  expect(readme).not.toContain("the first leg's");
 });

@@ -70,6 +70,22 @@ describe("run's flags are checked before anything runs, and each error names the
     expect(errorsOf(argv)).toContain(flag);
   });
 
+  test.each([
+    [["g.yml", "--concurrency", "-1"], "--concurrency must be a whole number from 1 to 10 (got -1)"],
+    [["g.yml", "--concurrency=-1"], "--concurrency must be a whole number from 1 to 10 (got -1)"],
+    [["g.yml", "--concurrency", "-0.5"], "--concurrency must be a whole number from 1 to 10 (got -0.5)"],
+    [["g.yml", "--concurrency", "0"], "--concurrency must be a whole number from 1 to 10 (got 0)"],
+    [["g.yml", "--concurrency", " 4"], '--concurrency must be a whole number from 1 to 10 (got " 4")'],
+  ])('%j: the usual message, not parseArgs\' "argument is ambiguous"', (argv, message) => {
+    expect(errorsOf(argv)).toBe(message);
+  });
+
+  test("a value starting with a dash that is not a number is still a missing value", () => {
+    expect(errorsOf(["g.yml", "--model", "-x"])).toContain("argument is ambiguous");
+    // After `--` every word is a positional, dashes and all.
+    expect(errorsOf(["g.yml", "--", "--concurrency", "-1"])).toContain("run takes one graph file");
+  });
+
   test("every problem is reported at once, not only the first", () => {
     const errors = errorsOf(["g.yml", "--concurrency", "0", "--sha", "x", "--accept-loaded-user-config"]);
     expect(errors).toContain("--concurrency");
@@ -81,4 +97,15 @@ describe("run's flags are checked before anything runs, and each error names the
     expect(RUN_USAGE).toContain("64 usage error (bad flags, unreadable or\ninvalid graph");
     expect(RUN_USAGE).toContain("2 paused");
   });
+});
+
+test("README's `run` synopsis names exactly the flags `run --help` lists", async () => {
+  const { readFileSync } = await import("node:fs");
+  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+  const synopsis = /^evidence-gate run GRAPH(?:[^\n]*\\\n)*[^\n]*/m.exec(readme)?.[0] ?? "";
+  const flags = (text: string): string[] => [...new Set(text.match(/--[a-z][a-z-]*/g) ?? [])].sort();
+  const help = RUN_USAGE.split("\n")
+    .filter((l) => /^ {2}--/.test(l))
+    .join("\n");
+  expect(flags(synopsis)).toEqual(flags(help));
 });

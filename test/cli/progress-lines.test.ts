@@ -34,6 +34,51 @@ describe("a line per node event", () => {
     expect(nodeLine({ ...row, costUsd: null })).toBe("✓ build  PASS (verified)  cost unknown  4.2s  ok");
   });
 
+  test("a verify result reused from another node says so on the line, once", () => {
+    const verify = {
+      command: "npm test",
+      cwd: "/repo",
+      exitCode: 0,
+      expectExit: 0,
+      outcome: "passed",
+      durationMs: 10,
+      outputTail: "",
+      evidenceTree: "t",
+      reusedFrom: "build",
+    } as const;
+    const pass: LedgerRow = {
+      ...base,
+      nodeId: "review",
+      verdict: "PASS",
+      qualifier: "verified",
+      costUsd: 0.01,
+      detail: 'verify `npm test` exited 0 (result reused from "build": same tree, same command)',
+      verify,
+    };
+    expect(nodeLine(pass)).toBe(
+      '✓ review  PASS (verified)  $0.0100  4.2s  (verify result reused from "build": same tree, same command)  verify `npm test` exited 0',
+    );
+    const failed: LedgerRow = {
+      ...base,
+      nodeId: "review",
+      verdict: "FAIL",
+      cause: "verify_failed",
+      costUsd: 0.01,
+      detail: "verify `npm test` exited 1",
+      verify: { ...verify, exitCode: 1, outcome: "failed" },
+    };
+    expect(nodeLine(failed)).toBe(
+      '✗ review  FAIL verify_failed  $0.0100  4.2s  (verify result reused from "build": same tree, same command)  verify `npm test` exited 1',
+    );
+    expect(nodeLine(failed, { detail: false })).toBe(
+      '✗ review  FAIL verify_failed  $0.0100  4.2s  (verify result reused from "build": same tree, same command)',
+    );
+    const { reusedFrom: _, ...ranItself } = verify;
+    expect(nodeLine({ ...failed, verify: { ...ranItself, exitCode: 1, outcome: "failed" } })).not.toContain(
+      "reused",
+    );
+  });
+
   test("FAIL names the cause", () => {
     const row: LedgerRow = {
       ...base,
@@ -85,20 +130,33 @@ describe("a line per node event", () => {
       "… build  verifying: npm test",
     ]);
     expect(progress.pause).toBeNull();
-    expect(progress.resumeLines()).toEqual([]);
+    expect(progress.resumeLines("paused")).toEqual([]);
   });
 
-  test("a gate pause prints the approve and reject commands, on its line and after the ledger", () => {
+  test("a gate reached says so without resume commands; after the ledger of a paused run, the approve and reject commands", () => {
     const { lines, progress } = collect();
     progress.hooks.onGatePaused("ship it");
     expect(lines).toEqual([
-      "⏸ ship it  gate paused — resume with: evidence-gate resume RUN --approve 'ship it' | --reject 'ship it'",
+      "⏸ ship it  gate reached — waiting for a person's decision (if the run pauses, the resume commands follow the ledger)",
     ]);
-    expect(progress.resumeLines()).toEqual([
+    expect(lines.join("\n")).not.toContain("resume with");
+    expect(progress.resumeLines("paused")).toEqual([
       'paused at gate "ship it": a person decides — continue the run with one of',
       "  evidence-gate resume RUN --approve 'ship it'",
       "  evidence-gate resume RUN --reject 'ship it'",
     ]);
+  });
+
+  test("a run that failed (a sibling failed under halt) or passed while a gate waited gets no resume commands", () => {
+    const { progress } = collect();
+    progress.hooks.onGatePaused("sign-off");
+    expect(progress.resumeLines("failed")).toEqual([]);
+    expect(progress.resumeLines("cancelled")).toEqual([]);
+    expect(progress.resumeLines(undefined)).toEqual([]);
+    const limited = collect().progress;
+    limited.hooks.onSessionLimit("build", null);
+    expect(limited.resumeLines("failed")).toEqual([]);
+    expect(limited.resumeLines("paused")).toContain("  evidence-gate resume RUN --retry-failed");
   });
 
   test("a session limit prints the reset time and --retry-failed", () => {

@@ -107,4 +107,52 @@ describe("action mode lint: the graph under review, checked without running (SPE
     expect(linked.exitCode).toBe(1);
     expect(linked.summary).toContain("outside the workspace");
   });
+
+  describe("an input problem in mode lint: the step fails with every problem, and still no API call and no token needed", () => {
+    const expectNoCheckRun = (result: ActionRun): void => {
+      expect(result.exitCode).toBe(1);
+      expect(result.calls).toEqual([]);
+      expect(result.outputs).toEqual({ outcome: "usage-error" });
+      expect(result.state).toEqual({});
+      expect(`${result.stdout}\n${result.summary}`).not.toContain("github-token");
+      expect(result.summary).toContain("evidence-gate lint: the inputs have problems");
+    };
+
+    it("a bad `inputs` line without a token: the line is named, no token is asked for", async () => {
+      const result = await lint(REVIEW_GRAPH, { "github-token": "", inputs: "file=src/sum.js\noops" });
+      expectNoCheckRun(result);
+      expect(result.summary).toContain("line 2");
+      expect(result.summary).toContain("give NAME=VALUE");
+      expect(result.commands.filter((c) => c.startsWith("::error"))).toEqual([
+        expect.stringMatching(/^::error::evidence-gate: lint: input `inputs` line 2/),
+      ]);
+    });
+
+    it("`verify-cmd` with the default token: refused by name, and no check run is posted", async () => {
+      const result = await lint(REVIEW_GRAPH, { "verify-cmd": "npm test" });
+      expectNoCheckRun(result);
+      expect(result.summary).toContain("does not apply to mode lint");
+      expect(result.summary).toContain("verify-cmd");
+    });
+
+    it("`graph: ../../etc/passwd` and `concurrency: 0` without a token: both problems, nothing read, no call", async () => {
+      const result = await lint(REVIEW_GRAPH, {
+        "github-token": "",
+        graph: "../../etc/passwd",
+        concurrency: "0",
+      });
+      expectNoCheckRun(result);
+      expect(result.summary).toContain("2 problems");
+      expect(result.summary).toContain("etc/passwd");
+      expect(result.summary).toContain("concurrency");
+      expect(result.summary).not.toContain("root:");
+    });
+
+    it("a valid lint needs no token either", async () => {
+      const result = await lint(REVIEW_GRAPH, { "github-token": "" });
+      expect(result.exitCode).toBe(0);
+      expect(result.outputs).toEqual({ outcome: "passed" });
+      expect(result.calls).toEqual([]);
+    });
+  });
 });

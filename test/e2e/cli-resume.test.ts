@@ -25,15 +25,15 @@ async function pausedAtGate(h: CliHarness): Promise<CliRun & { runId: string }> 
 }
 
 describe("a gate pauses `run` (exit 2); `resume --approve` / `--reject` decides it", () => {
-  test("run prints the paused gate and both resume commands; resume --approve runs the dependents: PASS (approved) by the approver, exit by outcome, a check run on HEAD", async () => {
+  test("run prints the gate reached and, after the ledger of the paused run, both resume commands; resume --approve runs the dependents: PASS (approved) by the approver, exit by outcome, a check run on HEAD", async () => {
     const h = await cliHarness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
     const paused = await pausedAtGate(h);
     const resume = `evidence-gate resume ${paused.runId} --repo ${h.repo.dir}`;
     const out = lines(paused.stdout);
     expect(out).toContain(
-      `⏸ approve  gate paused — resume with: ${resume} --approve approve | --reject approve`,
+      "⏸ approve  gate reached — waiting for a person's decision (if the run pauses, the resume commands follow the ledger)",
     );
-    // After the ledger, each command alone on its line, ready to copy.
+    // The run paused: after the ledger, each command alone on its line, ready to copy.
     expect(out.slice(-4)).toEqual([
       'paused at gate "approve": a person decides — continue the run with one of',
       `  ${resume} --approve approve`,

@@ -155,6 +155,22 @@ describe("run refuses what it cannot run, before anything is spent (exit 64)", (
     expect(run?.completions).toEqual([
       expect.objectContaining({ conclusion: "action_required", title: "Usage error: nothing ran" }),
     ]);
+    expect(lines(r.stdout)).toContain("conclusion: action_required");
+  });
+
+  test("without a check run (no --repository, no --check-run-out) an invalid graph prints no conclusion: a conclusion is a check run's", async () => {
+    const h = await cliHarness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
+    const graph = h.writeGraph(
+      "broken.yml",
+      "nodes:\n  - id: test\n    depends_on: [biuld]\n    prompt: t\n",
+    );
+
+    const r = await h.runGraph(graph, [], { checkRunOut: false });
+
+    expect(r.exitCode).toBe(64);
+    expect(r.stderr).toMatch(/^invalid graph: node "test": depends_on unknown node "biuld"/m);
+    expect(r.stdout).not.toContain("conclusion");
+    expect(r.stderr).not.toContain("conclusion");
   });
 
   test("a graph file that does not exist: a usage error naming the path, exit 64, nothing recorded", async () => {
@@ -229,6 +245,41 @@ describe("the policy file's require-evidence applies to run (SPEC §5, §11)", (
     expect(approved.ledger?.conclusion).toMatchObject({ conclusion: "failure", outcome: "failed" });
     expect(approved.ledger?.conclusion?.title).toContain("require-evidence");
     expect(h.server.requests).toHaveLength(0);
+  });
+});
+
+describe("a run that fails while a gate waits is not paused (SPEC §10)", () => {
+  test("a sibling fails under halt: the gate is said to be reached, but no resume command is printed; exit 1", async () => {
+    const h = await cliHarness({
+      script: () => ({
+        conversations: [{ name: "broken", match: "BROKEN-MARK", turns: [{ text: "nope" }] }],
+      }),
+    });
+    const graph = h.writeGraph(
+      "halt.yml",
+      `nodes:
+  - id: broken
+    prompt: "BROKEN-MARK: reply PASS"
+    success_check: { result_matches: '^PASS$' }
+  - id: sign-off
+    type: gate
+  - id: after
+    depends_on: [sign-off]
+    prompt: "UNUSED-MARK"
+`,
+    );
+
+    const r = await h.runGraph(graph, []);
+
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.ledger?.conclusion?.outcome).toBe("failed");
+    const out = lines(r.stdout);
+    expect(out).toContain(
+      "⏸ sign-off  gate reached — waiting for a person's decision (if the run pauses, the resume commands follow the ledger)",
+    );
+    expect(r.stdout).not.toContain("gate paused");
+    expect(r.stdout).not.toContain("evidence-gate resume");
+    expect(r.stdout).not.toContain("paused at gate");
   });
 });
 
