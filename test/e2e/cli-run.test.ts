@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, onTestFinished, test } from "vitest";
+import { pidsWithCommandLine } from "../engine/runtime-harness.js";
 import { eventually } from "../proc/process-probe.js";
 import {
   CLAUDE_BIN,
@@ -284,6 +285,22 @@ describe("a run that fails while a gate waits is not paused (SPEC §10)", () => 
 });
 
 /** first → second; second's model answer takes two minutes, so the CLI is stopped while it waits. */
+/** Stops the second node's claude left running by a SIGKILLed engine (and waits until it is gone). */
+async function killOrphans(): Promise<void> {
+  for (let i = 0; i < 50; i++) {
+    const orphans = pidsWithCommandLine("SECOND-MARK: take your time");
+    if (orphans.length === 0) return;
+    for (const pid of orphans) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 const SLOW_SCRIPT: ModelScript = {
   conversations: [
     { name: "first", match: "FIRST-MARK", turns: [{ text: "first done" }] },
@@ -344,6 +361,9 @@ describe("a stopped CLI leaves a run directory that says what finished (issue ac
 
     run.child.kill("SIGKILL");
     expect((await run.closed).signal).toBe("SIGKILL");
+    // A SIGKILLed engine cannot stop its node: the second node's claude (its own process group) is
+    // orphaned, still waiting on the model and writing into HOME. Stop it, so cleanup does not race it.
+    onTestFinished(killOrphans);
 
     const [runDir] = h.runDirs();
     const state = JSON.parse(readFileSync(join(runDir!, "state.json"), "utf8")) as {
@@ -355,6 +375,7 @@ describe("a stopped CLI leaves a run directory that says what finished (issue ac
     expect(state.nodes.second?.status ?? "never recorded").not.toBe("passed");
     // No half-written temp file was left beside it.
     expect(readdirSync(runDir!).filter((name) => name.endsWith(".tmp"))).toEqual([]);
+    await killOrphans();
   });
 
   test("SIGINT: the running node is stopped, the ledger printed, exit 130; resume --retry-failed then runs only the stopped node", async () => {
