@@ -39724,7 +39724,7 @@ function createClaudeStreamParser() {
     writtenPaths: writtenPaths()
   });
   const outcome = ({ lines, ignoredLines, firstIgnoredLine }) => {
-    const noResult = (reason, detail) => ({
+    const noResult2 = (reason, detail) => ({
       kind: "no_result",
       reason,
       detail,
@@ -39735,14 +39735,14 @@ function createClaudeStreamParser() {
       ...counts2()
     });
     if (resultEvent === null) {
-      if (lines === 0) return noResult("empty_output", "claude produced no output");
+      if (lines === 0) return noResult2("empty_output", "claude produced no output");
       const sample = firstIgnoredLine === null ? "" : `; first non-JSON line: ${firstIgnoredLine}`;
-      return noResult("no_result_event", `claude printed ${lines} line(s) but no result event${sample}`);
+      return noResult2("no_result_event", `claude printed ${lines} line(s) but no result event${sample}`);
     }
     const event = resultEvent;
     const sessionId = stringOrNull(event.session_id);
     if (sessionId === null || typeof event.is_error !== "boolean") {
-      return noResult(
+      return noResult2(
         "malformed_result",
         `claude's result event lacks a string session_id or a boolean is_error: ${JSON.stringify(event).slice(0, SAMPLE_LIMIT)}`
       );
@@ -39809,6 +39809,51 @@ function createClaudeStreamParser() {
   };
 }
 
+// src/engine/cli-call.ts
+function foldCliCall(cli, result, finish, soFar) {
+  switch (result.kind) {
+    case "spawn_failed":
+      return { kind: "spawn_failed", message: result.message, durationMs: result.durationMs };
+    case "cancelled":
+      return { kind: "cancelled", durationMs: result.durationMs, ...soFar(finish()) };
+    case "timed_out":
+      return {
+        kind: "timed_out",
+        timeoutMs: result.timeoutMs,
+        durationMs: result.durationMs,
+        partial: finish()
+      };
+    case "signalled":
+    case "exited": {
+      const parsed = finish();
+      const exitCode = result.kind === "exited" ? result.exitCode : null;
+      if (parsed.kind === "completed" && exitCode !== null) {
+        return {
+          kind: "completed",
+          exitCode,
+          result: parsed,
+          durationMs: result.durationMs,
+          stderrTail: result.stderrTail
+        };
+      }
+      const reason = parsed.kind === "completed" ? `${cli} was killed by ${result.kind === "signalled" ? result.signal : "a signal"}` : `${cli} produced no usable result (${noResult(parsed).reason}): ${noResult(parsed).detail}`;
+      return {
+        kind: "no_result",
+        exitCode,
+        reason,
+        durationMs: result.durationMs,
+        stderrTail: result.stderrTail,
+        ...soFar(parsed)
+      };
+    }
+    default:
+      return unreachable(result);
+  }
+}
+function noResult(parsed) {
+  return parsed;
+}
+
 // src/engine/invoke-claude.ts
 async function invokeClaude(call) {
   const parser = createClaudeStreamParser();
@@ -39833,52 +39878,10 @@ async function invokeClaude(call) {
     ...fence ? { onStderrLine: (line2) => fence.line(line2) } : {}
   });
   fence?.close();
-  switch (result.kind) {
-    case "spawn_failed":
-      return { kind: "spawn_failed", message: result.message, durationMs: result.durationMs };
-    case "cancelled": {
-      const partial2 = parser.finish();
-      return {
-        kind: "cancelled",
-        durationMs: result.durationMs,
-        deniedToolCalls: partial2.deniedToolCalls,
-        writtenPaths: partial2.writtenPaths
-      };
-    }
-    case "timed_out":
-      return {
-        kind: "timed_out",
-        timeoutMs: result.timeoutMs,
-        durationMs: result.durationMs,
-        partial: parser.finish()
-      };
-    case "signalled":
-    case "exited": {
-      const parsed = parser.finish();
-      const exitCode = result.kind === "exited" ? result.exitCode : null;
-      if (parsed.kind === "completed" && exitCode !== null) {
-        return {
-          kind: "completed",
-          exitCode,
-          result: parsed,
-          durationMs: result.durationMs,
-          stderrTail: result.stderrTail
-        };
-      }
-      const reason = parsed.kind === "completed" ? `claude was killed by ${result.kind === "signalled" ? result.signal : "a signal"}` : `claude produced no usable result (${parsed.reason}): ${parsed.detail}`;
-      return {
-        kind: "no_result",
-        exitCode,
-        reason,
-        durationMs: result.durationMs,
-        stderrTail: result.stderrTail,
-        deniedToolCalls: parsed.deniedToolCalls,
-        writtenPaths: parsed.writtenPaths
-      };
-    }
-    default:
-      return unreachable(result);
-  }
+  return foldCliCall("claude", result, parser.finish, (parsed) => ({
+    deniedToolCalls: parsed.deniedToolCalls,
+    writtenPaths: parsed.writtenPaths
+  }));
 }
 
 // src/runtime/codex-stream.ts
@@ -39979,24 +39982,24 @@ function createCodexStreamParser() {
   };
   const outcome = (counts2) => {
     const { lines, firstIgnoredLine } = counts2;
-    const noResult = (reason, detail) => ({
+    const noResult2 = (reason, detail) => ({
       kind: "no_result",
       reason,
       detail,
       threadId,
       ...activity(counts2)
     });
-    if (lines === 0) return noResult("empty_output", "codex produced no output");
+    if (lines === 0) return noResult2("empty_output", "codex produced no output");
     if (terminal === null) {
       const last = errors.at(-1);
       const why = last !== void 0 ? `; last error: ${last}` : firstIgnoredLine !== null ? `; first non-JSON line: ${firstIgnoredLine}` : "";
-      return noResult(
+      return noResult2(
         "no_terminal_event",
         `codex printed ${lines} line(s) but no turn.completed or turn.failed${why}`
       );
     }
     if (threadId === null) {
-      return noResult(
+      return noResult2(
         "no_thread_started",
         "codex ended its turn without a thread.started event (no thread id)"
       );
@@ -40078,52 +40081,10 @@ async function invokeCodex(call) {
     ...fence ? { onStderrLine: (line2) => fence.line(line2) } : {}
   });
   fence?.close();
-  switch (result.kind) {
-    case "spawn_failed":
-      return { kind: "spawn_failed", message: result.message, durationMs: result.durationMs };
-    case "cancelled": {
-      const partial2 = parser.finish();
-      return {
-        kind: "cancelled",
-        durationMs: result.durationMs,
-        threadId: partial2.threadId,
-        writtenPaths: partial2.writtenPaths
-      };
-    }
-    case "timed_out":
-      return {
-        kind: "timed_out",
-        timeoutMs: result.timeoutMs,
-        durationMs: result.durationMs,
-        partial: parser.finish()
-      };
-    case "signalled":
-    case "exited": {
-      const parsed = parser.finish();
-      const exitCode = result.kind === "exited" ? result.exitCode : null;
-      if (parsed.kind === "completed" && exitCode !== null) {
-        return {
-          kind: "completed",
-          exitCode,
-          result: parsed,
-          durationMs: result.durationMs,
-          stderrTail: result.stderrTail
-        };
-      }
-      const reason = parsed.kind === "completed" ? `codex was killed by ${result.kind === "signalled" ? result.signal : "a signal"}` : `codex produced no usable result (${parsed.reason}): ${parsed.detail}`;
-      return {
-        kind: "no_result",
-        exitCode,
-        reason,
-        durationMs: result.durationMs,
-        stderrTail: result.stderrTail,
-        threadId: parsed.threadId,
-        writtenPaths: parsed.writtenPaths
-      };
-    }
-    default:
-      return unreachable(result);
-  }
+  return foldCliCall("codex", result, parser.finish, (parsed) => ({
+    threadId: parsed.threadId,
+    writtenPaths: parsed.writtenPaths
+  }));
 }
 
 // src/engine/agent-node.ts

@@ -13,13 +13,13 @@
  * thread with the `CODEX_HOME` of the call that started it (`agent-node.ts`).
  */
 
-import { unreachable } from "../ledger/unreachable.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
 import { CommandFence } from "../proc/command-fence.js";
 import { runProcess } from "../proc/run-process.js";
 import type { ClaudePermissionMode } from "../runtime/claude-argv.js";
 import { buildCodexArgv, type CodexSession } from "../runtime/codex-argv.js";
 import { type CodexCompleted, type CodexOutcome, createCodexStreamParser } from "../runtime/codex-stream.js";
+import { type CliCallOutcome, foldCliCall } from "./cli-call.js";
 
 export interface CodexCall {
   /** Path or name of the `codex` executable. */
@@ -55,30 +55,7 @@ interface StreamSoFar {
 }
 
 /** Everything the engine needs from a finished call. Durations in ms. */
-export type CodexCallOutcome =
-  | {
-      readonly kind: "completed";
-      readonly exitCode: number;
-      /** `isError: true` for `turn.failed`. */
-      readonly result: CodexCompleted;
-      readonly durationMs: number;
-      readonly stderrTail: string;
-    }
-  | ({
-      readonly kind: "no_result";
-      readonly exitCode: number | null;
-      readonly reason: string;
-      readonly durationMs: number;
-      readonly stderrTail: string;
-    } & StreamSoFar)
-  | { readonly kind: "spawn_failed"; readonly message: string; readonly durationMs: number }
-  | {
-      readonly kind: "timed_out";
-      readonly timeoutMs: number;
-      readonly durationMs: number;
-      readonly partial: CodexOutcome;
-    }
-  | ({ readonly kind: "cancelled"; readonly durationMs: number } & StreamSoFar);
+export type CodexCallOutcome = CliCallOutcome<CodexCompleted, CodexOutcome, StreamSoFar>;
 
 /** Runs one `codex exec` call to completion. Never rejects for the CLI's own failures. */
 export async function invokeCodex(call: CodexCall): Promise<CodexCallOutcome> {
@@ -112,53 +89,8 @@ export async function invokeCodex(call: CodexCall): Promise<CodexCallOutcome> {
     ...(fence ? { onStderrLine: (line: string) => fence.line(line) } : {}),
   });
   fence?.close();
-  switch (result.kind) {
-    case "spawn_failed":
-      return { kind: "spawn_failed", message: result.message, durationMs: result.durationMs };
-    case "cancelled": {
-      const partial = parser.finish();
-      return {
-        kind: "cancelled",
-        durationMs: result.durationMs,
-        threadId: partial.threadId,
-        writtenPaths: partial.writtenPaths,
-      };
-    }
-    case "timed_out":
-      return {
-        kind: "timed_out",
-        timeoutMs: result.timeoutMs,
-        durationMs: result.durationMs,
-        partial: parser.finish(),
-      };
-    case "signalled":
-    case "exited": {
-      const parsed = parser.finish();
-      const exitCode = result.kind === "exited" ? result.exitCode : null;
-      if (parsed.kind === "completed" && exitCode !== null) {
-        return {
-          kind: "completed",
-          exitCode,
-          result: parsed,
-          durationMs: result.durationMs,
-          stderrTail: result.stderrTail,
-        };
-      }
-      const reason =
-        parsed.kind === "completed"
-          ? `codex was killed by ${result.kind === "signalled" ? result.signal : "a signal"}`
-          : `codex produced no usable result (${parsed.reason}): ${parsed.detail}`;
-      return {
-        kind: "no_result",
-        exitCode,
-        reason,
-        durationMs: result.durationMs,
-        stderrTail: result.stderrTail,
-        threadId: parsed.threadId,
-        writtenPaths: parsed.writtenPaths,
-      };
-    }
-    default:
-      return unreachable(result);
-  }
+  return foldCliCall("codex", result, parser.finish, (parsed) => ({
+    threadId: parsed.threadId,
+    writtenPaths: parsed.writtenPaths,
+  }));
 }
