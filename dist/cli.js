@@ -40825,6 +40825,7 @@ async function executeGraph(o) {
       skipReasons.set(node3.id, "paused at the model's session limit; resume with --retry-failed");
     }
   }
+  if (haltedBy !== null) pause = null;
   store.state.paused = pause;
   store.save();
   const baseline = o.verifyQueue.currentIgnoredBaseline;

@@ -368,6 +368,9 @@ export async function executeGraph(o: GraphRunOptions): Promise<GraphRunResult> 
       skipReasons.set(node.id, "paused at the model's session limit; resume with --retry-failed");
     }
   }
+  // A run halted by a failure is not waiting for anyone: the failure decides it, and `--retry-failed` (not an
+  // approval) is what continues it — the gate pauses again then if it is reached.
+  if (haltedBy !== null) pause = null;
   store.state.paused = pause;
   store.save();
   // The ignored-files baseline as the verifies left it: a resumed leg compares against this (ADR 0003).

@@ -281,6 +281,9 @@ describe("a run that fails while a gate waits is not paused (SPEC §10)", () => 
     expect(r.stdout).not.toContain("gate paused");
     expect(r.stdout).not.toContain("evidence-gate resume");
     expect(r.stdout).not.toContain("paused at gate");
+    // The failure decides the run: state.json records no pause, so --retry-failed (not an approval) continues it.
+    const [runDir] = h.runDirs();
+    expect(JSON.parse(readFileSync(join(runDir!, "state.json"), "utf8")).paused).toBeNull();
   });
 });
 
