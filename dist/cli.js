@@ -38737,6 +38737,16 @@ async function applyPatch(repoDir, patchPath, context = {}) {
   });
 }
 
+// src/ledger/model.ts
+var NOTHING_SPENT = {
+  sessionId: null,
+  costUsd: 0,
+  durationMs: 0,
+  deniedToolCalls: 0,
+  usage: null,
+  numTurns: null
+};
+
 // src/ledger/cells.ts
 function verdictLabel(row) {
   switch (row.verdict) {
@@ -39230,7 +39240,7 @@ function computeTotals(rows, planningCalls) {
   };
 }
 function spawnedNothing(row) {
-  return row.sessionId === null && row.costUsd === 0 && row.usage === null;
+  return row.sessionId === NOTHING_SPENT.sessionId && row.costUsd === NOTHING_SPENT.costUsd && row.usage === NOTHING_SPENT.usage;
 }
 function sumUsd(calls) {
   let knownUsd = 0;
@@ -39275,7 +39285,10 @@ function sumTokens(calls) {
 
 // src/engine/finish-run.ts
 function snapshotLedger(frame, input2) {
-  return frame.redactor.deep({
+  return frame.redactor.deep(unconcluded(frame, input2));
+}
+function unconcluded(frame, input2) {
+  return {
     schemaVersion: 1,
     runId: frame.runId,
     mode: frame.mode,
@@ -39290,7 +39303,7 @@ function snapshotLedger(frame, input2) {
     finishedAt: null,
     startingCommit: frame.start,
     evidenceTree: evidenceTreeOf(input2.rows)
-  });
+  };
 }
 async function finishRun(frame, input2) {
   const { redactor, dir, start, gitContext, repoDir } = frame;
@@ -39299,12 +39312,7 @@ async function finishRun(frame, input2) {
   let postedTree = start.tree;
   let postedSha = start.sha;
   let patch;
-  let finalTree = null;
-  try {
-    finalTree = await evidenceTree(repoDir, gitContext);
-  } catch {
-    finalTree = null;
-  }
+  const finalTree = input2.finalTree !== void 0 ? input2.finalTree : await workingTreeOrNull(frame);
   const changed = finalTree !== null && finalTree !== start.tree;
   let commitNote = "";
   const lastRows = [...new Map(input2.rows.map((r) => [r.nodeId, r])).values()];
@@ -39351,19 +39359,9 @@ async function finishRun(frame, input2) {
   }
   const decided = judge(postedTree);
   const unredacted = {
-    schemaVersion: 1,
-    runId: frame.runId,
-    mode: frame.mode,
-    ...frame.goal !== void 0 ? { goal: frame.goal } : {},
-    runtime: frame.runtime,
-    ...frame.model !== void 0 ? { model: frame.model } : {},
-    plan: input2.plan,
-    rows: input2.rows,
-    totals: computeTotals(input2.rows, input2.calls),
+    ...unconcluded(frame, input2),
     conclusion: decided,
-    startedAt: frame.startedAt,
     finishedAt: (/* @__PURE__ */ new Date()).toISOString(),
-    startingCommit: start,
     ...postedSha !== start.sha && postedTree !== null ? {
       postedCommit: {
         sha: postedSha,
@@ -39371,7 +39369,6 @@ async function finishRun(frame, input2) {
         description: `${postedSha.slice(0, 7)} (${commitNote})`
       }
     } : {},
-    evidenceTree: evidenceTreeOf(input2.rows),
     ...patch ? { patch } : {}
   };
   const ledger = redactor.deep(unredacted);
@@ -39392,6 +39389,13 @@ function evidenceTreeOf(rows) {
 }
 function firstLine(text2) {
   return (text2.split("\n")[0] ?? "").slice(0, 72);
+}
+async function workingTreeOrNull(frame) {
+  try {
+    return await evidenceTree(frame.repoDir, frame.gitContext);
+  } catch {
+    return null;
+  }
 }
 
 // src/engine/graph-run.ts
@@ -40119,6 +40123,20 @@ var failure2 = (cause, detail, sessionLimit = null) => ({
   detail,
   sessionLimit
 });
+function unfinishedCall(outcome, executable) {
+  switch (outcome.kind) {
+    case "spawn_failed":
+      return failure2("run_error", `could not start ${executable}: ${outcome.message}`);
+    case "cancelled":
+      return failure2("cancelled", "cancelled");
+    case "timed_out":
+      return failure2("timeout", timeoutWords(outcome.timeoutMs));
+    case "no_result":
+      return failure2("output_error", noResultWords(outcome.reason, outcome.stderrTail));
+    default:
+      return unreachable(outcome);
+  }
+}
 async function callClaude(spec, ctx, signal2) {
   const session = spec.session ?? { kind: "fresh" };
   const sessionId = session.kind === "resume" ? session.sessionId : randomUUID();
@@ -40145,20 +40163,7 @@ async function callClaude(spec, ctx, signal2) {
     facts.costUsd = sessionCostUsd !== null && before !== null ? Math.max(0, sessionCostUsd - before) : null;
   }
   const report = (f) => ({ facts, failure: f, sessionCostUsd });
-  switch (outcome.kind) {
-    case "spawn_failed":
-      return report(failure2("run_error", `could not start ${ctx.claudeExecutable}: ${outcome.message}`));
-    case "cancelled":
-      return report(failure2("cancelled", "cancelled"));
-    case "timed_out":
-      return report(failure2("timeout", timeoutWords(outcome.timeoutMs)));
-    case "no_result":
-      return report(failure2("output_error", noResultWords(outcome.reason, outcome.stderrTail)));
-    case "completed":
-      break;
-    default:
-      return unreachable(outcome);
-  }
+  if (outcome.kind !== "completed") return report(unfinishedCall(outcome, ctx.claudeExecutable));
   const r = outcome.result;
   if (r.isError && r.sessionLimit !== null) {
     const resetsAt = r.sessionLimit.resetsAt ?? null;
@@ -40238,20 +40243,7 @@ async function callCodex(spec, ctx, signal2) {
     failure: f,
     ...thread(usage2)
   });
-  switch (outcome.kind) {
-    case "spawn_failed":
-      return report(failure2("run_error", `could not start ${executable}: ${outcome.message}`));
-    case "cancelled":
-      return report(failure2("cancelled", "cancelled"));
-    case "timed_out":
-      return report(failure2("timeout", timeoutWords(outcome.timeoutMs)));
-    case "no_result":
-      return report(failure2("output_error", noResultWords(outcome.reason, outcome.stderrTail)));
-    case "completed":
-      break;
-    default:
-      return unreachable(outcome);
-  }
+  if (outcome.kind !== "completed") return report(unfinishedCall(outcome, executable));
   const r = outcome.result;
   const cumulative = r.usage !== null ? codexTokenUsage(r.usage) : null;
   if (r.isError) {
@@ -41161,13 +41153,7 @@ function failRow(node3, graph, cause, detail) {
     verdict: "FAIL",
     cause,
     detail,
-    sessionId: null,
-    // Nothing was spawned, nothing was spent: 0, not unknown.
-    costUsd: 0,
-    durationMs: 0,
-    deniedToolCalls: 0,
-    usage: null,
-    numTurns: null,
+    ...NOTHING_SPENT,
     sink: graph.sinks.includes(node3.id)
   };
 }
@@ -41187,13 +41173,7 @@ function skippedRows(graph, status, reasons) {
       nodeId: node3.id,
       verdict: "SKIPPED",
       reason: reasons.get(node3.id) ?? "never ran",
-      sessionId: null,
-      // A node that never ran spent nothing: 0, not unknown.
-      costUsd: 0,
-      durationMs: 0,
-      deniedToolCalls: 0,
-      usage: null,
-      numTurns: null,
+      ...NOTHING_SPENT,
       sink: graph.sinks.includes(node3.id),
       detail: ""
     });
@@ -41913,12 +41893,7 @@ function approvedGateRow(gate, by, headSha, sink) {
     verdict: "PASS",
     qualifier: "approved",
     approvedBy: { login: by, headSha },
-    sessionId: null,
-    costUsd: 0,
-    durationMs: 0,
-    deniedToolCalls: 0,
-    usage: null,
-    numTurns: null,
+    ...NOTHING_SPENT,
     sink,
     // Who and which head are on `approvedBy`, which every renderer prints beside the verdict.
     detail: "gate approved"
@@ -41926,6 +41901,17 @@ function approvedGateRow(gate, by, headSha, sink) {
 }
 
 // src/engine/leg.ts
+function legCaller(o) {
+  return {
+    claudeExecutable: o.claudeExecutable,
+    ...o.codexExecutable !== void 0 ? { codexExecutable: o.codexExecutable } : {},
+    ...o.codexConfig !== void 0 ? { codexConfig: o.codexConfig } : {},
+    modelEnv: o.modelEnv,
+    ...o.echo ? { echo: o.echo } : {},
+    ...o.signal ? { signal: o.signal } : {},
+    ...o.hooks ? { hooks: o.hooks } : {}
+  };
+}
 async function runLegAndFinish(o) {
   const { frame, store, plan, calls } = o;
   const verifyQueue = new VerifyQueue({
@@ -41967,16 +41953,18 @@ async function runLegAndFinish(o) {
     }
   });
   store.state.planning_calls = [...calls];
-  let legEndTree = null;
-  try {
-    legEndTree = await evidenceTree(frame.repoDir, frame.gitContext);
-  } catch {
-    legEndTree = null;
-  }
+  const legEndTree = await workingTreeOrNull(frame);
   store.state.leg_end_tree = legEndTree;
   store.state.legs = closeLeg(store.state.legs, leg.end);
   store.save();
-  const finished = await finishRun(frame, { graph: o.graph, rows: [...leg.rows], plan, calls, end: leg.end });
+  const finished = await finishRun(frame, {
+    graph: o.graph,
+    rows: [...leg.rows],
+    plan,
+    calls,
+    end: leg.end,
+    finalTree: legEndTree
+  });
   const outcome = finished.ledger.conclusion?.outcome;
   if (outcome !== void 0) {
     store.state.legs = store.state.legs.map((l, i, all) => i === all.length - 1 ? { ...l, outcome } : l);
@@ -42451,12 +42439,7 @@ ${loaded.issues.map(formatIssue).join("\n")}`
       verdict: "FAIL",
       cause: "rejected",
       detail: `gate rejected by ${action.by} at ${headSha.slice(0, 12)}`,
-      sessionId: null,
-      costUsd: 0,
-      durationMs: 0,
-      deniedToolCalls: 0,
-      usage: null,
-      numTurns: null,
+      ...NOTHING_SPENT,
       sink: graph.sinks.includes(action.gate)
     };
     store.addRow(row);
@@ -42524,20 +42507,14 @@ ${loaded.issues.map(formatIssue).join("\n")}`
     concurrency: o.concurrency ?? state.concurrency,
     onFail: state.on_fail,
     runtime,
-    claudeExecutable: o.claudeExecutable,
-    ...o.codexExecutable !== void 0 ? { codexExecutable: o.codexExecutable } : {},
-    ...o.codexConfig !== void 0 ? { codexConfig: o.codexConfig } : {},
     ...state.model !== void 0 ? { model: state.model } : {},
-    modelEnv: o.modelEnv,
     verify: {
       baseEnv: o.baseEnv,
       passThrough: state.verify.env,
       knownSecrets: o.knownSecrets,
       ignoredBaseline: baseline
     },
-    ...o.echo ? { echo: o.echo } : {},
-    ...o.signal ? { signal: o.signal } : {},
-    ...o.hooks ? { hooks: o.hooks } : {}
+    ...legCaller(o)
   });
   return { kind: "finished", ...finished, warnings };
 }
@@ -49703,20 +49680,14 @@ async function runAuto(o) {
     concurrency: Math.min(o.concurrency, graph.concurrency),
     onFail: o.onFail,
     runtime: o.runtime,
-    claudeExecutable: o.claudeExecutable,
-    ...o.codexExecutable !== void 0 ? { codexExecutable: o.codexExecutable } : {},
-    ...o.codexConfig !== void 0 ? { codexConfig: o.codexConfig } : {},
     ...o.model !== void 0 ? { model: o.model } : {},
-    modelEnv: o.modelEnv,
     verify: {
       baseEnv: o.baseEnv,
       passThrough: o.verifyEnv,
       knownSecrets: o.knownSecrets,
       ignoredBaseline
     },
-    ...o.echo ? { echo: o.echo } : {},
-    ...o.signal ? { signal: o.signal } : {},
-    ...o.hooks ? { hooks: o.hooks } : {}
+    ...legCaller(o)
   });
   return { kind: "finished", ...finished, warnings };
 }
@@ -50010,20 +49981,14 @@ ${loaded.issues.map(formatIssue).join("\n")}`
     concurrency,
     onFail,
     runtime: o.runtime,
-    claudeExecutable: o.claudeExecutable,
-    ...o.codexExecutable !== void 0 ? { codexExecutable: o.codexExecutable } : {},
-    ...o.codexConfig !== void 0 ? { codexConfig: o.codexConfig } : {},
     ...o.model !== void 0 ? { model: o.model } : {},
-    modelEnv: o.modelEnv,
     verify: {
       baseEnv: o.baseEnv,
       passThrough: o.verifyEnv,
       knownSecrets: o.knownSecrets,
       ignoredBaseline
     },
-    ...o.echo ? { echo: o.echo } : {},
-    ...o.signal ? { signal: o.signal } : {},
-    ...o.hooks ? { hooks: o.hooks } : {}
+    ...legCaller(o)
   });
   return { kind: "finished", ...finished, warnings };
 }

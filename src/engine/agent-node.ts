@@ -33,6 +33,7 @@ import type { Runtime } from "../policy/disclosure.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
 import type { ClaudePermissionMode } from "../runtime/claude-argv.js";
 import { codexPromptProblem, isCodexThreadId } from "../runtime/codex-argv.js";
+import type { CliCallOutcome } from "./cli-call.js";
 import { codexTokenUsage, usageSince } from "./codex-usage.js";
 import { type ClaudeCallOutcome, invokeClaude } from "./invoke-claude.js";
 import { type CodexCallOutcome, invokeCodex } from "./invoke-codex.js";
@@ -219,6 +220,25 @@ const failure = (
   sessionLimit,
 });
 
+/** Why a call that never completed failed: it could not start, was cancelled, timed out, or left no result. */
+function unfinishedCall(
+  outcome: Exclude<CliCallOutcome<unknown, unknown, unknown>, { kind: "completed" }>,
+  executable: string,
+): CallFailure {
+  switch (outcome.kind) {
+    case "spawn_failed":
+      return failure("run_error", `could not start ${executable}: ${outcome.message}`);
+    case "cancelled":
+      return failure("cancelled", "cancelled");
+    case "timed_out":
+      return failure("timeout", timeoutWords(outcome.timeoutMs));
+    case "no_result":
+      return failure("output_error", noResultWords(outcome.reason, outcome.stderrTail));
+    default:
+      return unreachable(outcome);
+  }
+}
+
 /** The `claude -p` call of one node and what it means for the row (SPEC §4 "Claude CLI"). */
 async function callClaude(spec: AgentNodeSpec, ctx: NodeContext, signal: AbortSignal): Promise<CallReport> {
   const session = spec.session ?? { kind: "fresh" };
@@ -247,20 +267,7 @@ async function callClaude(spec: AgentNodeSpec, ctx: NodeContext, signal: AbortSi
     facts.costUsd = sessionCostUsd !== null && before !== null ? Math.max(0, sessionCostUsd - before) : null;
   }
   const report = (f: CallFailure | null): CallReport => ({ facts, failure: f, sessionCostUsd });
-  switch (outcome.kind) {
-    case "spawn_failed":
-      return report(failure("run_error", `could not start ${ctx.claudeExecutable}: ${outcome.message}`));
-    case "cancelled":
-      return report(failure("cancelled", "cancelled"));
-    case "timed_out":
-      return report(failure("timeout", timeoutWords(outcome.timeoutMs)));
-    case "no_result":
-      return report(failure("output_error", noResultWords(outcome.reason, outcome.stderrTail)));
-    case "completed":
-      break;
-    default:
-      return unreachable(outcome);
-  }
+  if (outcome.kind !== "completed") return report(unfinishedCall(outcome, ctx.claudeExecutable));
   const r = outcome.result;
   if (r.isError && r.sessionLimit !== null) {
     const resetsAt = r.sessionLimit.resetsAt ?? null;
@@ -356,20 +363,7 @@ async function callCodex(spec: AgentNodeSpec, ctx: NodeContext, signal: AbortSig
     failure: f,
     ...thread(usage),
   });
-  switch (outcome.kind) {
-    case "spawn_failed":
-      return report(failure("run_error", `could not start ${executable}: ${outcome.message}`));
-    case "cancelled":
-      return report(failure("cancelled", "cancelled"));
-    case "timed_out":
-      return report(failure("timeout", timeoutWords(outcome.timeoutMs)));
-    case "no_result":
-      return report(failure("output_error", noResultWords(outcome.reason, outcome.stderrTail)));
-    case "completed":
-      break;
-    default:
-      return unreachable(outcome);
-  }
+  if (outcome.kind !== "completed") return report(unfinishedCall(outcome, executable));
   const r = outcome.result;
   const cumulative = r.usage !== null ? codexTokenUsage(r.usage) : null;
   // No session-limit detection on codex (research §5.6): a limit is an ordinary failure, as here.

@@ -12,7 +12,7 @@ import { scanBuildSignals } from "../evidence/build-signals.js";
 import { ignoredFilesFingerprint } from "../evidence/ignored-files.js";
 import { loadGraphObject } from "../graph/load.js";
 import type { RunEnd } from "../ledger/conclusion.js";
-import type { Ledger, PlanSection } from "../ledger/ledger.js";
+import type { PlanSection } from "../ledger/ledger.js";
 import { createRedactor } from "../ledger/redact.js";
 import { attachVerifyCommand } from "../plan/attach-verify.js";
 import { buildPlannerPrompt } from "../plan/planner-prompt.js";
@@ -20,15 +20,9 @@ import { DEFAULT_PLANNED_ALLOWLIST, extendAllowlist } from "../policy/allowlist.
 import { plannedNodePolicy } from "../policy/ceiling.js";
 import { ceilingDisclosure } from "../policy/disclosure.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
-import {
-  type FinishedRun,
-  type FinishInput,
-  finishRun,
-  type RunFrame,
-  snapshotLedger,
-} from "./finish-run.js";
+import { type FinishInput, finishRun, type RunFrame, snapshotLedger } from "./finish-run.js";
 import { RunStateStore } from "./graph-run.js";
-import { type RunHooks, runLegAndFinish } from "./leg.js";
+import { type FinishedLeg, legCaller, type RunHooks, runLegAndFinish } from "./leg.js";
 import { type PlanningCall, planWithRepair } from "./plan-call.js";
 import { RedactingRunDirectory } from "./redacting-run-dir.js";
 import { mintRunId, type RunId } from "./run-id.js";
@@ -116,16 +110,7 @@ export type AutoRunHooks = RunHooks;
 export type AutoRunResult =
   | { readonly kind: "usage_error"; readonly message: string }
   | { readonly kind: "refused"; readonly message: string; readonly signals: readonly BuildSignal[] }
-  | {
-      readonly kind: "finished";
-      readonly ledger: Ledger;
-      readonly runDir: string;
-      readonly ledgerPath: string;
-      /** sha256 of `state.json` and `graph.json` as the engine left them (the action posts them). */
-      readonly digests: FinishedRun["digests"];
-      /** What the plan asks that the runtime does not enforce (none today: planned nodes carry no budget). */
-      readonly warnings: readonly string[];
-    };
+  | FinishedLeg;
 
 /** Runs `auto`. Rejects only on internal errors (the entry point fails the check run then). */
 export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
@@ -360,20 +345,14 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
     concurrency: Math.min(o.concurrency, graph.concurrency),
     onFail: o.onFail,
     runtime: o.runtime,
-    claudeExecutable: o.claudeExecutable,
-    ...(o.codexExecutable !== undefined ? { codexExecutable: o.codexExecutable } : {}),
-    ...(o.codexConfig !== undefined ? { codexConfig: o.codexConfig } : {}),
     ...(o.model !== undefined ? { model: o.model } : {}),
-    modelEnv: o.modelEnv,
     verify: {
       baseEnv: o.baseEnv,
       passThrough: o.verifyEnv,
       knownSecrets: o.knownSecrets,
       ignoredBaseline,
     },
-    ...(o.echo ? { echo: o.echo } : {}),
-    ...(o.signal ? { signal: o.signal } : {}),
-    ...(o.hooks ? { hooks: o.hooks } : {}),
+    ...legCaller(o),
   });
   return { kind: "finished", ...finished, warnings };
 }

@@ -44,6 +44,8 @@ export interface RunFrame {
 }
 
 export interface FinishInput {
+  /** The working tree as the leg left it, when the caller already took it (`null`: could not be read). */
+  readonly finalTree?: string | null;
   readonly graph: Graph | null;
   readonly rows: readonly LedgerRow[];
   readonly plan: PlanSection;
@@ -53,7 +55,12 @@ export interface FinishInput {
 
 /** An in-progress ledger (`conclusion: null`) for progress updates. Redacted. */
 export function snapshotLedger(frame: RunFrame, input: Omit<FinishInput, "graph" | "end">): Ledger {
-  return frame.redactor.deep({
+  return frame.redactor.deep(unconcluded(frame, input));
+}
+
+/** The ledger of the run so far, not yet concluded (not redacted): what a snapshot and the end share. */
+function unconcluded(frame: RunFrame, input: Omit<FinishInput, "graph" | "end">): Ledger {
+  return {
     schemaVersion: 1,
     runId: frame.runId,
     mode: frame.mode,
@@ -68,7 +75,7 @@ export function snapshotLedger(frame: RunFrame, input: Omit<FinishInput, "graph"
     finishedAt: null,
     startingCommit: frame.start,
     evidenceTree: evidenceTreeOf(input.rows),
-  } satisfies Ledger);
+  };
 }
 
 /**
@@ -86,12 +93,7 @@ export async function finishRun(frame: RunFrame, input: FinishInput): Promise<Fi
   let postedTree: string | null = start.tree;
   let postedSha = start.sha;
   let patch: Ledger["patch"];
-  let finalTree: string | null = null;
-  try {
-    finalTree = await evidenceTree(repoDir, gitContext);
-  } catch {
-    finalTree = null;
-  }
+  const finalTree = input.finalTree !== undefined ? input.finalTree : await workingTreeOrNull(frame);
   const changed = finalTree !== null && finalTree !== start.tree;
   let commitNote = "";
   // --commit never puts a failed run's changes on the branch: they stay in patch.diff for a person to judge.
@@ -156,19 +158,9 @@ export async function finishRun(frame: RunFrame, input: FinishInput): Promise<Fi
   }
   const decided = judge(postedTree);
   const unredacted: Ledger = {
-    schemaVersion: 1,
-    runId: frame.runId,
-    mode: frame.mode,
-    ...(frame.goal !== undefined ? { goal: frame.goal } : {}),
-    runtime: frame.runtime,
-    ...(frame.model !== undefined ? { model: frame.model } : {}),
-    plan: input.plan,
-    rows: input.rows,
-    totals: computeTotals(input.rows, input.calls),
+    ...unconcluded(frame, input),
     conclusion: decided,
-    startedAt: frame.startedAt,
     finishedAt: new Date().toISOString(),
-    startingCommit: start,
     ...(postedSha !== start.sha && postedTree !== null
       ? {
           postedCommit: {
@@ -178,7 +170,6 @@ export async function finishRun(frame: RunFrame, input: FinishInput): Promise<Fi
           },
         }
       : {}),
-    evidenceTree: evidenceTreeOf(input.rows),
     ...(patch ? { patch } : {}),
   };
   const ledger = redactor.deep(unredacted);
@@ -206,4 +197,15 @@ export function evidenceTreeOf(rows: readonly LedgerRow[]): string | null {
 
 function firstLine(text: string): string {
   return (text.split("\n")[0] ?? "").slice(0, 72);
+}
+
+/** The repository's working tree (`evidenceTree`), or `null` when it cannot be read. */
+export async function workingTreeOrNull(
+  frame: Pick<RunFrame, "repoDir" | "gitContext">,
+): Promise<string | null> {
+  try {
+    return await evidenceTree(frame.repoDir, frame.gitContext);
+  } catch {
+    return null;
+  }
 }

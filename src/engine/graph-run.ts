@@ -23,7 +23,13 @@ import type { VerifyQueue } from "../evidence/verify.js";
 import type { Graph, GraphNode } from "../graph/graph.js";
 import { interpolate } from "../graph/placeholders.js";
 import type { RunEnd } from "../ledger/conclusion.js";
-import type { FailCause, FailRow, LedgerRow, SkippedRow } from "../ledger/model.js";
+import {
+  type FailCause,
+  type FailRow,
+  type LedgerRow,
+  NOTHING_SPENT,
+  type SkippedRow,
+} from "../ledger/model.js";
 import type { Redactor } from "../ledger/redact.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
 import { type AgentNodeResult, type AgentNodeSpec, type Runtime, runAgentNode } from "./agent-node.js";
@@ -781,13 +787,7 @@ function failRow(node: GraphNode, graph: Graph, cause: FailCause, detail: string
     verdict: "FAIL",
     cause,
     detail,
-    sessionId: null,
-    // Nothing was spawned, nothing was spent: 0, not unknown.
-    costUsd: 0,
-    durationMs: 0,
-    deniedToolCalls: 0,
-    usage: null,
-    numTurns: null,
+    ...NOTHING_SPENT,
     sink: graph.sinks.includes(node.id),
   };
 }
@@ -814,13 +814,7 @@ function skippedRows(
       nodeId: node.id,
       verdict: "SKIPPED",
       reason: reasons.get(node.id) ?? "never ran",
-      sessionId: null,
-      // A node that never ran spent nothing: 0, not unknown.
-      costUsd: 0,
-      durationMs: 0,
-      deniedToolCalls: 0,
-      usage: null,
-      numTurns: null,
+      ...NOTHING_SPENT,
       sink: graph.sinks.includes(node.id),
       detail: "",
     });

@@ -14,13 +14,13 @@ import type { Graph } from "../graph/graph.js";
 import { formatIssue, type GraphIssue } from "../graph/issue.js";
 import { loadGraphText } from "../graph/load.js";
 import { placeholdersIn } from "../graph/placeholders.js";
-import type { Ledger, PlanSection } from "../ledger/ledger.js";
+import type { PlanSection } from "../ledger/ledger.js";
 import { createRedactor } from "../ledger/redact.js";
 import { handWrittenDisclosure } from "../policy/disclosure.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
-import { type FinishedRun, type RunFrame, snapshotLedger } from "./finish-run.js";
+import { type RunFrame, snapshotLedger } from "./finish-run.js";
 import { RunStateStore } from "./graph-run.js";
-import { type RunHooks, runLegAndFinish } from "./leg.js";
+import { type FinishedLeg, legCaller, type RunHooks, runLegAndFinish } from "./leg.js";
 import { RedactingRunDirectory } from "./redacting-run-dir.js";
 import { mintRunId, type RunId } from "./run-id.js";
 import { prepareRepository } from "./run-setup.js";
@@ -84,19 +84,7 @@ export type HandRunResult =
   | { readonly kind: "usage_error"; readonly message: string }
   /** The graph did not load: every issue, each rendered `invalid graph: node "ID": REASON`. */
   | { readonly kind: "invalid_graph"; readonly issues: readonly GraphIssue[]; readonly message: string }
-  | {
-      readonly kind: "finished";
-      readonly ledger: Ledger;
-      readonly runDir: string;
-      readonly ledgerPath: string;
-      /** sha256 of `state.json` and `graph.json` as the engine left them (the action posts them). */
-      readonly digests: FinishedRun["digests"];
-      /**
-       * What the graph asks that the runtime does not enforce (e.g. `budget_usd` on codex), one sentence
-       * each; also in the plan section. The entry point prints them.
-       */
-      readonly warnings: readonly string[];
-    };
+  | FinishedLeg;
 
 /** Runs a hand-written graph. Rejects only on internal errors (the entry point fails the check run then). */
 export async function runHandWritten(o: HandRunOptions): Promise<HandRunResult> {
@@ -277,20 +265,14 @@ export async function runHandWritten(o: HandRunOptions): Promise<HandRunResult> 
     concurrency,
     onFail,
     runtime: o.runtime,
-    claudeExecutable: o.claudeExecutable,
-    ...(o.codexExecutable !== undefined ? { codexExecutable: o.codexExecutable } : {}),
-    ...(o.codexConfig !== undefined ? { codexConfig: o.codexConfig } : {}),
     ...(o.model !== undefined ? { model: o.model } : {}),
-    modelEnv: o.modelEnv,
     verify: {
       baseEnv: o.baseEnv,
       passThrough: o.verifyEnv,
       knownSecrets: o.knownSecrets,
       ignoredBaseline,
     },
-    ...(o.echo ? { echo: o.echo } : {}),
-    ...(o.signal ? { signal: o.signal } : {}),
-    ...(o.hooks ? { hooks: o.hooks } : {}),
+    ...legCaller(o),
   });
   return { kind: "finished", ...finished, warnings };
 }

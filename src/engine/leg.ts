@@ -4,11 +4,16 @@
  * files with the leg's baseline (ADR 0003 amendment) and leaves only this run's own directory out.
  */
 import { dirname } from "node:path";
-import { evidenceTree } from "../evidence/evidence-tree.js";
 import type { IgnoredFiles } from "../evidence/ignored-files.js";
 import { VerifyQueue } from "../evidence/verify.js";
 import type { Ledger, PlanningCall, PlanSection } from "../ledger/ledger.js";
-import { type FinishedRun, finishRun, type RunFrame, snapshotLedger } from "./finish-run.js";
+import {
+  type FinishedRun,
+  finishRun,
+  type RunFrame,
+  snapshotLedger,
+  workingTreeOrNull,
+} from "./finish-run.js";
 import { executeGraph, type GraphRunHooks, type GraphRunOptions } from "./graph-run.js";
 import type { RunId } from "./run-id.js";
 import { closeLeg } from "./run-state.js";
@@ -55,6 +60,36 @@ export interface LegOptions
   readonly hooks?: RunHooks;
 }
 
+/**
+ * A run that reached its ledger, as `auto`, `run` and `resume` return it: the ledger, where the run
+ * directory and `ledger.json` are, the digests of the state it rests on (the action posts them), and what
+ * the graph asks that the runtime does not enforce (one sentence each; also in the plan section).
+ */
+export interface FinishedLeg extends FinishedRun {
+  readonly kind: "finished";
+  readonly runDir: string;
+  readonly warnings: readonly string[];
+}
+
+/** How a leg spawns its CLIs and reports progress: what `auto`, `run` and `resume` take from their caller. */
+export type LegCaller = Pick<
+  LegOptions,
+  "claudeExecutable" | "codexExecutable" | "codexConfig" | "modelEnv" | "echo" | "signal" | "hooks"
+>;
+
+/** The {@link LegCaller} fields of a caller's options, the absent ones left out (exact optional types). */
+export function legCaller(o: LegCaller): LegCaller {
+  return {
+    claudeExecutable: o.claudeExecutable,
+    ...(o.codexExecutable !== undefined ? { codexExecutable: o.codexExecutable } : {}),
+    ...(o.codexConfig !== undefined ? { codexConfig: o.codexConfig } : {}),
+    modelEnv: o.modelEnv,
+    ...(o.echo ? { echo: o.echo } : {}),
+    ...(o.signal ? { signal: o.signal } : {}),
+    ...(o.hooks ? { hooks: o.hooks } : {}),
+  };
+}
+
 /** Runs the leg, closes it in `state.json`, and writes the ledger. Rejects only on internal errors. */
 export async function runLegAndFinish(o: LegOptions): Promise<FinishedRun & { readonly runDir: string }> {
   const { frame, store, plan, calls } = o;
@@ -98,16 +133,18 @@ export async function runLegAndFinish(o: LegOptions): Promise<FinishedRun & { re
   });
   store.state.planning_calls = [...calls];
   // The files as this leg leaves them: the next leg starts only on the same files (resume-run.ts).
-  let legEndTree: string | null = null;
-  try {
-    legEndTree = await evidenceTree(frame.repoDir, frame.gitContext);
-  } catch {
-    legEndTree = null;
-  }
+  const legEndTree = await workingTreeOrNull(frame);
   store.state.leg_end_tree = legEndTree;
   store.state.legs = closeLeg(store.state.legs, leg.end);
   store.save();
-  const finished = await finishRun(frame, { graph: o.graph, rows: [...leg.rows], plan, calls, end: leg.end });
+  const finished = await finishRun(frame, {
+    graph: o.graph,
+    rows: [...leg.rows],
+    plan,
+    calls,
+    end: leg.end,
+    finalTree: legEndTree,
+  });
   // The leg's outcome is the run's as decided (`failed`, `passed`, `paused`, …), not only how it stopped.
   const outcome = finished.ledger.conclusion?.outcome;
   if (outcome !== undefined) {

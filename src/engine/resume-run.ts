@@ -21,13 +21,13 @@ import { applyPatch } from "../evidence/patch.js";
 import type { Graph } from "../graph/graph.js";
 import { formatIssue } from "../graph/issue.js";
 import { loadGraphObject } from "../graph/load.js";
-import type { Ledger, PlanSection } from "../ledger/ledger.js";
-import type { FailRow } from "../ledger/model.js";
+import type { PlanSection } from "../ledger/ledger.js";
+import { type FailRow, NOTHING_SPENT } from "../ledger/model.js";
 import { createRedactor } from "../ledger/redact.js";
-import { type FinishedRun, type RunFrame, snapshotLedger } from "./finish-run.js";
+import { type RunFrame, snapshotLedger } from "./finish-run.js";
 import { IGNORED_BASELINE_FILE, RunStateStore } from "./graph-run.js";
 import type { RunHooks } from "./hand-run.js";
-import { runLegAndFinish } from "./leg.js";
+import { type FinishedLeg, legCaller, runLegAndFinish } from "./leg.js";
 import { RedactingRunDirectory } from "./redacting-run-dir.js";
 import { isRunId, type RunId } from "./run-id.js";
 import { workingDirectoryProblem } from "./run-setup.js";
@@ -96,16 +96,7 @@ export type ResumeResult =
    * pass hangs on a gate a person rejected (`failed: true` — the run stays failed; the CLI exits 1).
    */
   | { readonly kind: "nothing_to_retry"; readonly message: string; readonly failed: boolean }
-  | {
-      readonly kind: "finished";
-      readonly ledger: Ledger;
-      readonly runDir: string;
-      readonly ledgerPath: string;
-      /** sha256 of `state.json` and `graph.json` as the engine left them (the action posts them). */
-      readonly digests: FinishedRun["digests"];
-      /** What the graph asks that the run's runtime does not enforce (as the first leg said). */
-      readonly warnings: readonly string[];
-    };
+  | FinishedLeg;
 
 /** Resumes a run. Rejects only on internal errors. */
 export async function resumeRun(o: ResumeOptions): Promise<ResumeResult> {
@@ -308,12 +299,7 @@ export async function resumeRun(o: ResumeOptions): Promise<ResumeResult> {
       verdict: "FAIL",
       cause: "rejected",
       detail: `gate rejected by ${action.by} at ${headSha.slice(0, 12)}`,
-      sessionId: null,
-      costUsd: 0,
-      durationMs: 0,
-      deniedToolCalls: 0,
-      usage: null,
-      numTurns: null,
+      ...NOTHING_SPENT,
       sink: graph.sinks.includes(action.gate),
     };
     store.addRow(row);
@@ -387,20 +373,14 @@ export async function resumeRun(o: ResumeOptions): Promise<ResumeResult> {
     concurrency: o.concurrency ?? state.concurrency,
     onFail: state.on_fail,
     runtime,
-    claudeExecutable: o.claudeExecutable,
-    ...(o.codexExecutable !== undefined ? { codexExecutable: o.codexExecutable } : {}),
-    ...(o.codexConfig !== undefined ? { codexConfig: o.codexConfig } : {}),
     ...(state.model !== undefined ? { model: state.model } : {}),
-    modelEnv: o.modelEnv,
     verify: {
       baseEnv: o.baseEnv,
       passThrough: state.verify.env,
       knownSecrets: o.knownSecrets,
       ignoredBaseline: baseline,
     },
-    ...(o.echo ? { echo: o.echo } : {}),
-    ...(o.signal ? { signal: o.signal } : {}),
-    ...(o.hooks ? { hooks: o.hooks } : {}),
+    ...legCaller(o),
   });
   return { kind: "finished", ...finished, warnings };
 }

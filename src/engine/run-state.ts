@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import type { BuildEvidenceAnswer } from "../evidence/answer.js";
 import type { PlanningCall, PlanSection } from "../ledger/ledger.js";
-import type { LedgerRow, PassRow, TokenUsage } from "../ledger/model.js";
+import { type LedgerRow, NOTHING_SPENT, type PassRow, type TokenUsage } from "../ledger/model.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
 
 /** Bumped whenever a field's meaning changes; `resume` refuses any other version. */
@@ -290,12 +290,7 @@ export function approvedGateRow(gate: string, by: string, headSha: string, sink:
     verdict: "PASS",
     qualifier: "approved",
     approvedBy: { login: by, headSha },
-    sessionId: null,
-    costUsd: 0,
-    durationMs: 0,
-    deniedToolCalls: 0,
-    usage: null,
-    numTurns: null,
+    ...NOTHING_SPENT,
     sink,
     // Who and which head are on `approvedBy`, which every renderer prints beside the verdict.
     detail: "gate approved",

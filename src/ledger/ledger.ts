@@ -1,6 +1,6 @@
 import type { BuildEvidenceAnswer } from "../evidence/answer.js";
 import type { Conclusion } from "./conclusion.js";
-import type { LedgerRow, TokenUsage } from "./model.js";
+import { type LedgerRow, NOTHING_SPENT, type TokenUsage } from "./model.js";
 
 /**
  * The qualified ledger of one run (SPEC §6): everything the text, Markdown and JSON renderers print, and
@@ -143,9 +143,13 @@ export function computeTotals(rows: readonly LedgerRow[], planningCalls: readonl
   };
 }
 
-/** A row no CLI call stands behind: no session, nothing spent, no usage. */
+/** A row no CLI call stands behind (`NOTHING_SPENT`'s fields): no session, nothing spent, no usage. */
 function spawnedNothing(row: LedgerRow): boolean {
-  return row.sessionId === null && row.costUsd === 0 && row.usage === null;
+  return (
+    row.sessionId === NOTHING_SPENT.sessionId &&
+    row.costUsd === NOTHING_SPENT.costUsd &&
+    row.usage === NOTHING_SPENT.usage
+  );
 }
 
 function sumUsd(calls: readonly PlanningCall[]): UsdTotal {

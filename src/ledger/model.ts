@@ -102,6 +102,20 @@ export interface TokenUsage {
   readonly cacheCreationInputTokens?: number;
 }
 
+/**
+ * The call fields of a row no CLI call stands behind — a gate's decision, a node that failed before its CLI
+ * started, a node that never ran: no session, and nothing spent (`0`, not `unknown`: no call lacked USD).
+ * `computeTotals` counts such a row as no call.
+ */
+export const NOTHING_SPENT = {
+  sessionId: null,
+  costUsd: 0,
+  durationMs: 0,
+  deniedToolCalls: 0,
+  usage: null,
+  numTurns: null,
+} as const;
+
 /** One ledger row: one node execution. `costUsd: null` renders as `unknown`, never `$0`. */
 export type LedgerRow = PassRow | FailRow | SkippedRow;
 
