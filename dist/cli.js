@@ -42201,6 +42201,11 @@ async function prepareRepository(o) {
   });
   return { ok: true, repo: { repoDir, workDir, start, startDescription, startClean } };
 }
+function concurrencyProblem(concurrency) {
+  if (concurrency === void 0 || Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= 10)
+    return null;
+  return `concurrency must be a whole number from 1 to 10 (got ${concurrency})`;
+}
 
 // src/proc/which.ts
 import { accessSync, constants } from "node:fs";
@@ -42316,11 +42321,8 @@ ${loaded.issues.map(formatIssue).join("\n")}`
   });
   if (runtimeProblem !== null) return { kind: "usage_error", message: runtimeProblem };
   const warnings = runtimeWarnings(runtime, graph);
-  if (o.concurrency !== void 0 && (!Number.isInteger(o.concurrency) || o.concurrency < 1 || o.concurrency > 10))
-    return {
-      kind: "usage_error",
-      message: `concurrency must be a whole number from 1 to 10 (got ${o.concurrency})`
-    };
+  const concurrencyWrong = concurrencyProblem(o.concurrency);
+  if (concurrencyWrong !== null) return { kind: "usage_error", message: concurrencyWrong };
   const gitContext = { baseEnv: o.baseEnv, knownSecrets: o.knownSecrets };
   if (o.repoDir !== void 0) {
     const repoDir = resolve8(o.repoDir);
@@ -49848,11 +49850,8 @@ ${loaded.issues.map(formatIssue).join("\n")}`
       message: `${o.graphSource} uses ${missing.map((n) => `{{ inputs.${n} }}`).join(", ")} but no value was given: pass ${missing.map((n) => `--input ${n}=VALUE`).join(" ")} (action: input \`inputs\`). Nothing was run.`
     };
   }
-  if (o.concurrency !== void 0 && (!Number.isInteger(o.concurrency) || o.concurrency < 1 || o.concurrency > 10))
-    return {
-      kind: "usage_error",
-      message: `concurrency must be a whole number from 1 to 10 (got ${o.concurrency})`
-    };
+  const concurrencyWrong = concurrencyProblem(o.concurrency);
+  if (concurrencyWrong !== null) return { kind: "usage_error", message: concurrencyWrong };
   const gitContext = { baseEnv: o.baseEnv, knownSecrets: o.knownSecrets };
   const prepared = await prepareRepository({
     repoDir: o.repoDir,

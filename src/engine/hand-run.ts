@@ -23,7 +23,7 @@ import { RunStateStore } from "./graph-run.js";
 import { type FinishedLeg, legCaller, type RunHooks, runLegAndFinish } from "./leg.js";
 import { RedactingRunDirectory } from "./redacting-run-dir.js";
 import { mintRunId, type RunId } from "./run-id.js";
-import { prepareRepository } from "./run-setup.js";
+import { concurrencyProblem, prepareRepository } from "./run-setup.js";
 import { RUN_STATE_SCHEMA_VERSION } from "./run-state.js";
 import {
   executableFor,
@@ -118,14 +118,8 @@ export async function runHandWritten(o: HandRunOptions): Promise<HandRunResult> 
       message: `${o.graphSource} uses ${missing.map((n) => `{{ inputs.${n} }}`).join(", ")} but no value was given: pass ${missing.map((n) => `--input ${n}=VALUE`).join(" ")} (action: input \`inputs\`). Nothing was run.`,
     };
   }
-  if (
-    o.concurrency !== undefined &&
-    (!Number.isInteger(o.concurrency) || o.concurrency < 1 || o.concurrency > 10)
-  )
-    return {
-      kind: "usage_error",
-      message: `concurrency must be a whole number from 1 to 10 (got ${o.concurrency})`,
-    };
+  const concurrencyWrong = concurrencyProblem(o.concurrency);
+  if (concurrencyWrong !== null) return { kind: "usage_error", message: concurrencyWrong };
 
   const gitContext = { baseEnv: o.baseEnv, knownSecrets: o.knownSecrets };
   const prepared = await prepareRepository({

@@ -30,7 +30,7 @@ import type { RunHooks } from "./hand-run.js";
 import { type FinishedLeg, legCaller, runLegAndFinish } from "./leg.js";
 import { RedactingRunDirectory } from "./redacting-run-dir.js";
 import { isRunId, type RunId } from "./run-id.js";
-import { workingDirectoryProblem } from "./run-setup.js";
+import { concurrencyProblem, workingDirectoryProblem } from "./run-setup.js";
 import { approvedGateRow, type RunState, RunStateError, readRunState } from "./run-state.js";
 import {
   executableFor,
@@ -158,14 +158,8 @@ export async function resumeRun(o: ResumeOptions): Promise<ResumeResult> {
   });
   if (runtimeProblem !== null) return { kind: "usage_error", message: runtimeProblem };
   const warnings = runtimeWarnings(runtime, graph);
-  if (
-    o.concurrency !== undefined &&
-    (!Number.isInteger(o.concurrency) || o.concurrency < 1 || o.concurrency > 10)
-  )
-    return {
-      kind: "usage_error",
-      message: `concurrency must be a whole number from 1 to 10 (got ${o.concurrency})`,
-    };
+  const concurrencyWrong = concurrencyProblem(o.concurrency);
+  if (concurrencyWrong !== null) return { kind: "usage_error", message: concurrencyWrong };
 
   // The repository must still be where the run started: a decision is bound to the head it was given on.
   const gitContext = { baseEnv: o.baseEnv, knownSecrets: o.knownSecrets };

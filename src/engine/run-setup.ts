@@ -99,3 +99,10 @@ export async function prepareRepository(
   });
   return { ok: true, repo: { repoDir, workDir, start, startDescription, startClean } };
 }
+
+/** A `--concurrency` override's problem (SPEC §3: 1 to 10, a whole number), or `null` when absent or fine. */
+export function concurrencyProblem(concurrency: number | undefined): string | null {
+  if (concurrency === undefined || (Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= 10))
+    return null;
+  return `concurrency must be a whole number from 1 to 10 (got ${concurrency})`;
+}
