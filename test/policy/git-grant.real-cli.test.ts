@@ -10,7 +10,6 @@
  *   workspace and run git inside it with that config's alias: `cd` is denied, and so is every way of
  *   pointing git at another repository (`-C`, `--git-dir`, a `GIT_DIR=` prefix).
  */
-import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,29 +19,15 @@ import { plannedNodePolicy } from "../../src/policy/ceiling.js";
 import type { ToolPolicy } from "../../src/policy/tool-policy.js";
 import { buildClaudeArgv } from "../../src/runtime/claude-argv.js";
 import type { ClaudeCompleted } from "../../src/runtime/claude-stream.js";
-import { makeScratch, runClaude, type Scratch } from "../runtime/real-claude.js";
+import { runClaude, type Scratch } from "../runtime/real-claude.js";
+import { makeRepoScratchFor, SCRATCH_GIT_IDENTITY, scratchGit } from "../runtime/real-cli.js";
+import { bashCall } from "../runtime/tool-exchanges.js";
 import { type ScriptedToolCall, startModelServer } from "../support/model-server/index.js";
-
-const GIT_IDENTITY = {
-  GIT_AUTHOR_NAME: "node",
-  GIT_AUTHOR_EMAIL: "node@example.invalid",
-  GIT_COMMITTER_NAME: "node",
-  GIT_COMMITTER_EMAIL: "node@example.invalid",
-};
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", args, {
-    cwd,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", GIT_CONFIG_GLOBAL: "/dev/null", ...GIT_IDENTITY },
-  })
-    .toString()
-    .trim();
-}
 
 interface Trial {
   readonly scratch: Scratch;
@@ -53,17 +38,13 @@ interface Trial {
 
 /** A scratch HOME and a workspace holding a one-commit git repository with one tracked file. */
 function trial(): Trial {
-  const scratch = makeScratch();
+  const scratch = makeRepoScratchFor("claude");
   const outside = mkdtempSync(join(tmpdir(), "eg-git-grant-out-"));
   cleanups.push(
     () => scratch.cleanup(),
     () => rmSync(outside, { recursive: true, force: true }),
   );
-  git(scratch.workspace, "init", "-q");
-  execFileSync("sh", ["-c", "echo hello > notes.txt"], { cwd: scratch.workspace });
-  git(scratch.workspace, "add", "notes.txt");
-  git(scratch.workspace, "commit", "-qm", "start");
-  return { scratch, outside, head: git(scratch.workspace, "rev-parse", "HEAD") };
+  return { scratch, outside, head: scratch.head };
 }
 
 interface Played {
@@ -93,7 +74,7 @@ async function play(t: Trial, policy: ToolPolicy, turns: readonly ScriptedToolCa
     session: { kind: "fresh", sessionId: randomUUID() },
     prompt: "Please inspect the repository.",
   });
-  const run = await runClaude({ server, scratch: t.scratch, argv, env: GIT_IDENTITY });
+  const run = await runClaude({ server, scratch: t.scratch, argv, env: SCRATCH_GIT_IDENTITY });
   if (run.outcome.kind !== "completed") {
     throw new Error(`expected a result event, got ${JSON.stringify(run.outcome)}\n${run.stderr}`);
   }
@@ -103,8 +84,6 @@ async function play(t: Trial, policy: ToolPolicy, turns: readonly ScriptedToolCa
     results: JSON.stringify(server.requests.at(-1)?.body ?? null),
   };
 }
-
-const bash = (command: string): ScriptedToolCall => ({ name: "Bash", input: { command } });
 
 describe("a planned node holding Bash(git *) under the real claude CLI (dontAsk)", () => {
   it("control: the grant alone runs an alias command, writes outside the workspace and moves the branch", async () => {
@@ -118,15 +97,15 @@ describe("a planned node holding Bash(git *) under the real claude CLI (dontAsk)
     };
     const played = await play(t, grantOnly, [
       [
-        bash(`git -c alias.x='!touch ${marker}' x`),
-        bash(`git diff --output=${join(t.outside, "diff.out")}`),
-        bash("git commit -qam x --allow-empty"),
+        bashCall(`git -c alias.x='!touch ${marker}' x`),
+        bashCall(`git diff --output=${join(t.outside, "diff.out")}`),
+        bashCall("git commit -qam x --allow-empty"),
       ],
     ]);
     expect(played.denied).toEqual([]);
     expect(existsSync(marker)).toBe(true);
     expect(existsSync(join(t.outside, "diff.out"))).toBe(true);
-    expect(git(t.scratch.workspace, "rev-parse", "HEAD")).not.toBe(t.head);
+    expect(scratchGit(t.scratch.workspace, "rev-parse", "HEAD")).not.toBe(t.head);
   });
 
   it("with the ceiling's git deny rules: the alias, --output and commit are denied; git status and git log -1 still run", async () => {
@@ -141,14 +120,16 @@ describe("a planned node holding Bash(git *) under the real claude CLI (dontAsk)
       `git config core.hooksPath ${t.outside}`,
       `git grep -O'touch ${marker}' hello`,
     ];
-    const played = await play(t, policy, [[bash("git status"), bash("git log -1"), ...attacks.map(bash)]]);
+    const played = await play(t, policy, [
+      [bashCall("git status"), bashCall("git log -1"), ...attacks.map(bashCall)],
+    ]);
     expect(played.out.isError).toBe(false);
     expect(played.denied).toEqual(attacks);
     expect(played.out.deniedToolCalls).toBe(attacks.length);
     expect(existsSync(marker)).toBe(false);
     expect(existsSync(join(t.outside, "diff.out"))).toBe(false);
-    expect(git(t.scratch.workspace, "rev-parse", "HEAD")).toBe(t.head);
-    expect(git(t.scratch.workspace, "config", "--get-regexp", "core\\.")).not.toContain("hookspath");
+    expect(scratchGit(t.scratch.workspace, "rev-parse", "HEAD")).toBe(t.head);
+    expect(scratchGit(t.scratch.workspace, "config", "--get-regexp", "core\\.")).not.toContain("hookspath");
     // The read-only commands ran: their output came back to the model.
     expect(played.results).toContain("nothing to commit, working tree clean");
     expect(played.results).toContain(`commit ${t.head}`);
@@ -180,7 +161,7 @@ describe("a planned node holding Bash(git *) under the real claude CLI (dontAsk)
         write("planted/objects/keep", ""),
         write("planted/refs/keep", ""),
       ],
-      [...attacks.map(bash), bash("git x")],
+      [...attacks.map(bashCall), bashCall("git x")],
     ]);
     // The planted files were written (Write is granted), so the attack was really set up.
     expect(existsSync(join(ws, "planted", "config"))).toBe(true);

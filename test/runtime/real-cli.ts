@@ -4,8 +4,8 @@
  * asynchronously: the scripted model server answers from this test process's event loop, so a synchronous
  * spawn would deadlock. Tests may spawn directly; `src/` goes through `src/proc/`.
  */
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach } from "vitest";
@@ -30,6 +30,49 @@ export function makeScratchFor(name: string): Scratch {
       rmSync(workspace, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The git identity of commits in scratch repositories, as environment variables: pass it to a CLI run
+ * (`env`) when the model's commands may commit.
+ */
+export const SCRATCH_GIT_IDENTITY: Readonly<Record<string, string>> = Object.freeze({
+  GIT_AUTHOR_NAME: "node",
+  GIT_AUTHOR_EMAIL: "node@example.invalid",
+  GIT_COMMITTER_NAME: "node",
+  GIT_COMMITTER_EMAIL: "node@example.invalid",
+});
+
+/**
+ * Runs `git ARGS` in `cwd` synchronously with a hermetic environment (PATH, the scratch identity, and
+ * `GIT_CONFIG_GLOBAL=/dev/null` so the machine's git config never applies); returns trimmed stdout.
+ * Throws git's error when it exits non-zero.
+ */
+export function scratchGit(cwd: string, ...args: string[]): string {
+  return execFileSync("git", args, {
+    cwd,
+    env: {
+      PATH: SPAWN_PATH,
+      GIT_CONFIG_GLOBAL: "/dev/null",
+      GIT_CONFIG_NOSYSTEM: "1",
+      ...SCRATCH_GIT_IDENTITY,
+    },
+  })
+    .toString()
+    .trim();
+}
+
+/**
+ * A {@link Scratch} whose workspace is a real git repository with one commit holding `notes.txt`
+ * ("hello"), the shape a node's working tree has. `head` is that commit's SHA.
+ */
+export function makeRepoScratchFor(name: string): Scratch & { readonly head: string } {
+  const scratch = makeScratchFor(name);
+  scratchGit(scratch.workspace, "init", "-q");
+  writeFileSync(join(scratch.workspace, "notes.txt"), "hello\n");
+  scratchGit(scratch.workspace, "add", "notes.txt");
+  scratchGit(scratch.workspace, "commit", "-qm", "start");
+  return { ...scratch, head: scratchGit(scratch.workspace, "rev-parse", "HEAD") };
 }
 
 /** What one CLI run printed, and its stdout parsed. */
