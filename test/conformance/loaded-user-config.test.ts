@@ -16,7 +16,8 @@
  * sent a tool result for it back to the server), and whether the arm's user configuration reached the
  * CLI is observed, not assumed (Claude: the settings file's `model` shows up in the request; Codex: the
  * config file's `developer_instructions` marker does). The control arms (`C1-ctl`, `X-ctl`) make the same
- * request with the tool or the sandbox allowing it, and the file IS created.
+ * request with the tool or the sandbox allowing it, and the file IS created. Two ablation arms (`C1-L3`,
+ * `C1-L5`) take one layer off the built policy to show each of layers 3 and 5 binds on its own.
  *
  * `EVIDENCE_GATE_MEASURE_OUT=<path>`: also write every arm's argv and per-spawn observations there as JSON
  * (`npm run measure` sets it and renders docs/measurements/loaded-user-config.md from it).
@@ -26,6 +27,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { plannedNodePolicy } from "../../src/policy/ceiling.js";
+import type { ToolPolicy } from "../../src/policy/tool-policy.js";
 import { buildClaudeArgv, type PermissionMode } from "../../src/runtime/claude-argv.js";
 import { buildCodexArgv } from "../../src/runtime/codex-argv.js";
 import { runClaude } from "../runtime/real-claude.js";
@@ -54,6 +56,10 @@ import { codexConfigFor, type ModelServer, type ScriptedToolCall } from "../supp
 const PRE_REGISTERED = {
   /** §8's arm on Claude: settings grant Bash(*) and Write, the node declares Read, Edit. */
   C1: { userConfigReachedCli: true, calls: { bash: "unavailable", write: "unavailable" } },
+  /** C1 with layer 5 taken off the built policy (Bash, Write left out of the deny list): layer 3 alone. */
+  "C1-L3": { userConfigReachedCli: true, calls: { bash: "unavailable", write: "unavailable" } },
+  /** C1 with layer 3 taken off the built policy (no `--tools`): layer 5 alone. */
+  "C1-L5": { userConfigReachedCli: true, calls: { bash: "unavailable", write: "unavailable" } },
   /** Control for C1: same settings and request, the node declares both tools. */
   "C1-ctl": { userConfigReachedCli: true, calls: { bash: "ran", write: "ran" } },
   /** The bill: settings grant Bash(*), the node declares Bash(git *); `touch` runs. */
@@ -106,6 +112,11 @@ interface ClaudeArm {
   readonly declaration: readonly string[];
   readonly loadedUserConfig: boolean;
   readonly calls: readonly ("bash" | "write")[];
+  /**
+   * Ablation: take one layer off the policy `plannedNodePolicy` built, to see whether the other binds on
+   * its own (seed 001 §8: "layers 3 and 5 bind independently of settings"). Absent = the shipped policy.
+   */
+  readonly only?: "layer3" | "layer5";
 }
 
 interface CodexArm {
@@ -129,6 +140,24 @@ const ARMS: readonly Arm[] = [
     declaration: ["Read", "Edit"],
     loadedUserConfig: true,
     calls: ["bash", "write"],
+  },
+  {
+    runtime: "claude",
+    id: "C1-L3",
+    title: "ablation of C1: layer 5 removed from the built policy, so only --tools narrows",
+    declaration: ["Read", "Edit"],
+    loadedUserConfig: true,
+    calls: ["bash", "write"],
+    only: "layer3",
+  },
+  {
+    runtime: "claude",
+    id: "C1-L5",
+    title: "ablation of C1: layer 3 removed from the built policy, so only --disallowedTools removes",
+    declaration: ["Read", "Edit"],
+    loadedUserConfig: true,
+    calls: ["bash", "write"],
+    only: "layer5",
   },
   {
     runtime: "claude",
@@ -208,6 +237,10 @@ interface ArmRecord {
   readonly title: string;
   readonly declaration: readonly string[];
   readonly loadedUserConfig: boolean;
+  /** A Claude ablation arm's removed layer: `layer3` = only layer 3 kept, `layer5` = only layer 5 kept. */
+  readonly ablation: "layer3" | "layer5" | null;
+  /** codex only: the node's permission mode (→ `--sandbox`). */
+  readonly permissionMode: PermissionMode | null;
   readonly userConfig: { readonly path: string; readonly content: string };
   readonly expected: (typeof PRE_REGISTERED)[ArmId];
   readonly spawns: SpawnRecord[];
@@ -273,6 +306,13 @@ function scriptedCall(call: CallName, scratch: Scratch): ScriptedToolCall {
   }
 }
 
+/** The built policy, minus the layer a Claude ablation arm takes off (the calls' tools stay where they were). */
+function ablated(arm: Arm, policy: ToolPolicy): ToolPolicy {
+  if (arm.runtime !== "claude" || arm.only === undefined) return policy;
+  if (arm.only === "layer5") return { ...policy, tools: undefined };
+  return { ...policy, disallowedTools: policy.disallowedTools.filter((t) => t !== "Bash" && t !== "Write") };
+}
+
 /** One spawn of `arm`: fresh HOME with the user configuration, fresh repo workspace, real CLI. */
 async function spawnOnce(arm: Arm, spawn: number): Promise<SpawnRecord> {
   const rig = arm.runtime === "claude" ? claudeRig : codexRig;
@@ -285,7 +325,7 @@ async function spawnOnce(arm: Arm, spawn: number): Promise<SpawnRecord> {
       },
     ],
   }));
-  const policy = plannedNodePolicy(arm.declaration, { loadedUserConfig: arm.loadedUserConfig });
+  const policy = ablated(arm, plannedNodePolicy(arm.declaration, { loadedUserConfig: arm.loadedUserConfig }));
 
   if (arm.runtime === "claude") {
     mkdirSync(join(scratch.home, ".claude"), { recursive: true });
@@ -361,11 +401,15 @@ function expectArgvShape(arm: Arm, argv: readonly string[]): void {
     expect(argv.includes("--strict-mcp-config"), "layer 4 moves with layer 1").toBe(!arm.loadedUserConfig);
     const tools = flag("--tools")?.split(",") ?? [];
     const denied = flag("--disallowedTools")?.split(",") ?? [];
+    expect(argv.includes("--tools"), "layer 3 present unless ablated").toBe(arm.only !== "layer5");
     for (const call of arm.calls) {
       const tool = call === "bash" ? "Bash" : "Write";
       const declared = arm.declaration.some((entry) => entry === tool || entry.startsWith(`${tool}(`));
-      expect(tools.includes(tool), `--tools holds ${tool} iff declared`).toBe(declared);
-      expect(denied.includes(tool), `--disallowedTools names ${tool} iff undeclared`).toBe(!declared);
+      if (arm.only !== "layer5")
+        expect(tools.includes(tool), `--tools holds ${tool} iff declared`).toBe(declared);
+      expect(denied.includes(tool), `--disallowedTools names ${tool} iff undeclared`).toBe(
+        !declared && arm.only !== "layer3",
+      );
     }
     return;
   }
@@ -391,6 +435,8 @@ describe("accept-loaded-user-config: layers 3 and 5 (Claude) and the sandbox (Co
         title: arm.title,
         declaration: arm.declaration,
         loadedUserConfig: arm.loadedUserConfig,
+        ablation: arm.runtime === "claude" ? (arm.only ?? null) : null,
+        permissionMode: arm.runtime === "codex" ? arm.permissionMode : null,
         userConfig,
         expected,
         spawns,
