@@ -17,7 +17,8 @@
  * CLI is observed, not assumed (Claude: the settings file's `model` shows up in the request; Codex: the
  * config file's `developer_instructions` marker does). The control arms (`C1-ctl`, `X-ctl`) make the same
  * request with the tool or the sandbox allowing it, and the file IS created. Two ablation arms (`C1-L3`,
- * `C1-L5`) take one layer off the built policy to show each of layers 3 and 5 binds on its own.
+ * `C1-L5`) take one layer off the built policy to show each of layers 3 and 5 binds on its own, and `C3`
+ * checks layer 5's scoped git deny rules (src/policy/git-deny.ts) against the loaded `Bash(*)` grant.
  *
  * `EVIDENCE_GATE_MEASURE_OUT=<path>`: also write every arm's argv and per-spawn observations there as JSON
  * (`npm run measure` sets it and renders docs/measurements/loaded-user-config.md from it).
@@ -26,6 +27,7 @@ import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { unreachable } from "../../src/ledger/unreachable.js";
 import { plannedNodePolicy } from "../../src/policy/ceiling.js";
 import type { ToolPolicy } from "../../src/policy/tool-policy.js";
 import { buildClaudeArgv, type PermissionMode } from "../../src/runtime/claude-argv.js";
@@ -64,6 +66,8 @@ const PRE_REGISTERED = {
   "C1-ctl": { userConfigReachedCli: true, calls: { bash: "ran", write: "ran" } },
   /** The bill: settings grant Bash(*), the node declares Bash(git *); `touch` runs. */
   C2: { userConfigReachedCli: true, calls: { bash: "ran" } },
+  /** C2's node asks for a git alias that runs a program: layer 5's scoped git deny rules still bind. */
+  C3: { userConfigReachedCli: true, calls: { gitAlias: "denied" } },
   /** C2 under the default (isolated) ceiling: the scope binds. */
   "C2-iso": { userConfigReachedCli: false, calls: { bash: "denied" } },
   /** §8's arm on Codex: a `plan` node (read-only sandbox) under a config.toml that tries to widen. */
@@ -75,7 +79,7 @@ const PRE_REGISTERED = {
 } as const;
 
 type ArmId = keyof typeof PRE_REGISTERED;
-type CallName = "bash" | "write" | "shell";
+type CallName = "bash" | "write" | "gitAlias" | "shell";
 type Outcome = "ran" | "unavailable" | "denied" | "sandbox-blocked" | "unanswered" | "other";
 
 /** Spawns per arm (seed 001 §8, matching measurement (j)'s shape). */
@@ -102,7 +106,12 @@ const CODEX_CONFIG = [
 const PROMPT = "Please create the marker files.";
 
 /** The file each scripted call tries to create, relative to the workspace. */
-const TARGETS: Record<CallName, string> = { bash: "bash-ran", write: "write-ran", shell: "codex-ran" };
+const TARGETS: Record<CallName, string> = {
+  bash: "bash-ran",
+  write: "write-ran",
+  gitAlias: "git-ran",
+  shell: "codex-ran",
+};
 
 interface ClaudeArm {
   readonly runtime: "claude";
@@ -111,7 +120,7 @@ interface ClaudeArm {
   /** The node's `allowed_tools`, fed to `plannedNodePolicy`. */
   readonly declaration: readonly string[];
   readonly loadedUserConfig: boolean;
-  readonly calls: readonly ("bash" | "write")[];
+  readonly calls: readonly ("bash" | "write" | "gitAlias")[];
   /**
    * Ablation: take one layer off the policy `plannedNodePolicy` built, to see whether the other binds on
    * its own (seed 001 §8: "layers 3 and 5 bind independently of settings"). Absent = the shipped policy.
@@ -174,6 +183,14 @@ const ARMS: readonly Arm[] = [
     declaration: ["Read", "Bash(git *)"],
     loadedUserConfig: true,
     calls: ["bash"],
+  },
+  {
+    runtime: "claude",
+    id: "C3",
+    title: "settings loaded; node declares Read, Bash(git *); model asks a git alias that runs touch",
+    declaration: ["Read", "Bash(git *)"],
+    loadedUserConfig: true,
+    calls: ["gitAlias"],
   },
   {
     runtime: "claude",
@@ -301,8 +318,12 @@ function scriptedCall(call: CallName, scratch: Scratch): ScriptedToolCall {
         name: "Write",
         input: { file_path: join(scratch.workspace, TARGETS.write), content: "written\n" },
       };
+    case "gitAlias":
+      return bashCall(`git -c alias.x='!touch ${TARGETS.gitAlias}' x`);
     case "shell":
       return { name: "exec_command", input: { cmd: `touch ${TARGETS.shell}` } };
+    default:
+      return unreachable(call);
   }
 }
 
@@ -403,13 +424,16 @@ function expectArgvShape(arm: Arm, argv: readonly string[]): void {
     const denied = flag("--disallowedTools")?.split(",") ?? [];
     expect(argv.includes("--tools"), "layer 3 present unless ablated").toBe(arm.only !== "layer5");
     for (const call of arm.calls) {
-      const tool = call === "bash" ? "Bash" : "Write";
+      const tool = call === "write" ? "Write" : "Bash";
       const declared = arm.declaration.some((entry) => entry === tool || entry.startsWith(`${tool}(`));
       if (arm.only !== "layer5")
         expect(tools.includes(tool), `--tools holds ${tool} iff declared`).toBe(declared);
       expect(denied.includes(tool), `--disallowedTools names ${tool} iff undeclared`).toBe(
         !declared && arm.only !== "layer3",
       );
+    }
+    if (arm.calls.includes("gitAlias")) {
+      expect(denied, "layer 5 holds the scoped git deny rule").toContain("Bash(git -c *)");
     }
     return;
   }
