@@ -5,13 +5,14 @@
 // the script then exits with the suite's exit code. docs/adr/0001-accept-loaded-user-config.md links it.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { arch, platform, release, tmpdir } from "node:os";
+import { arch, loadavg, platform, release, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
 const SUITE = "test/conformance/loaded-user-config.test.ts";
 const DOC = "docs/measurements/loaded-user-config.md";
 
 const scratch = mkdtempSync(join(tmpdir(), "eg-measure-"));
+const loadAtStart = loadavg()[0];
 try {
   const out = join(scratch, "result.json");
   const started = Date.now();
@@ -33,6 +34,7 @@ try {
     node: process.version,
     os: `${platform()} ${release()} ${arch()}`,
     root: process.getuid?.() === 0,
+    load: loadAtStart,
     wallMs,
     suitePassed: vitest.status === 0,
   });
@@ -112,7 +114,7 @@ function render(result, env) {
     `- \`codex --version\`: ${env.codex}`,
     `- node: ${env.node}; OS: ${env.os}; running as root: ${env.root ? "yes" : "no"}`,
     `- Spawns per arm: ${result.spawnsPerArm}, run side by side; suite wall time ${(result.durationMs / 1000).toFixed(1)} s` +
-      ` (whole \`npm run measure\` ${(env.wallMs / 1000).toFixed(1)} s)`,
+      ` (whole \`npm run measure\` ${(env.wallMs / 1000).toFixed(1)} s; 1-min load average at start ${env.load.toFixed(1)})`,
     `- Suite result: ${env.suitePassed ? "passed — every spawn matched its pre-registered outcome" : "**FAILED** — see the rows marked as differing"}`,
     "",
     "## Method",

@@ -51,7 +51,8 @@ import { codexConfigFor, type ModelServer, type ScriptedToolCall } from "../supp
 //   ran              the target file exists afterwards (the call executed)
 //   unavailable      Claude: file absent; the tool result is an error "No such tool available: …"
 //                    (the tool is not in the session's tool set: layers 3/5)
-//   denied           Claude: file absent; the call is in the result's permission_denials (layer 2)
+//   denied           Claude: file absent; the call is in the result's permission_denials (a permission
+//                    rule refused it: layer 2's missing grant, or one of layer 5's scoped deny rules)
 //   sandbox-blocked  Codex: file absent; the command's output says "Read-only file system"
 // userConfigReachedCli: the arm's user configuration file was loaded by the CLI (observed per spawn).
 // ---------------------------------------------------------------------------------------------------
@@ -84,6 +85,12 @@ type Outcome = "ran" | "unavailable" | "denied" | "sandbox-blocked" | "unanswere
 
 /** Spawns per arm (seed 001 §8, matching measurement (j)'s shape). */
 const SPAWNS = 3;
+
+/**
+ * Room for one arm's three side-by-side CLI runs on a contended 2-core machine (an arm took up to ~15 s at
+ * load average 17 here); a hang still fails the test. Not a timing assertion.
+ */
+const ARM_TIMEOUT_MS = 180_000;
 
 /** The user's Claude settings (`$HOME/.claude/settings.json`) in every Claude arm. */
 const CLAUDE_SETTINGS = {
@@ -334,6 +341,25 @@ function ablated(arm: Arm, policy: ToolPolicy): ToolPolicy {
   return { ...policy, disallowedTools: policy.disallowedTools.filter((t) => t !== "Bash" && t !== "Write") };
 }
 
+/** Each scripted call of `arm` with its outcome and tool result; `exchanges` are in call order. */
+function callRecords(
+  arm: Arm,
+  exchanges: readonly ToolExchange[],
+  scratch: Scratch,
+  server: ModelServer,
+  deniedIds: ReadonlySet<string>,
+): CallRecord[] {
+  return arm.calls.map((call, i) => {
+    const result = exchanges[i]?.result ?? null;
+    return {
+      call,
+      target: TARGETS[call],
+      outcome: outcomeOf(arm, call, exchanges[i], scratch, deniedIds),
+      toolResult: result === null ? null : normalize(result, scratch, server),
+    };
+  });
+}
+
 /** One spawn of `arm`: fresh HOME with the user configuration, fresh repo workspace, real CLI. */
 async function spawnOnce(arm: Arm, spawn: number): Promise<SpawnRecord> {
   const rig = arm.runtime === "claude" ? claudeRig : codexRig;
@@ -373,13 +399,7 @@ async function spawnOnce(arm: Arm, spawn: number): Promise<SpawnRecord> {
       argv: argv.map((a) => normalize(a, scratch, server, sessionId)),
       exitCode: run.exitCode,
       userConfigReachedCli: firstModel === CLAUDE_SETTINGS.model,
-      calls: arm.calls.map((call, i) => ({
-        call,
-        target: TARGETS[call],
-        outcome: outcomeOf(arm, call, exchanges[i], scratch, deniedIds),
-        toolResult:
-          exchanges[i]?.result == null ? null : normalize(exchanges[i].result ?? "", scratch, server),
-      })),
+      calls: callRecords(arm, exchanges, scratch, server, deniedIds),
       durationMs: run.durationMs,
     };
   }
@@ -402,12 +422,7 @@ async function spawnOnce(arm: Arm, spawn: number): Promise<SpawnRecord> {
     argv: argv.map((a) => normalize(a, scratch, server)),
     exitCode: run.exitCode,
     userConfigReachedCli: JSON.stringify(server.requests[0]?.body ?? null).includes(CODEX_MARKER),
-    calls: arm.calls.map((call, i) => ({
-      call,
-      target: TARGETS[call],
-      outcome: outcomeOf(arm, call, exchanges[i], scratch, new Set()),
-      toolResult: exchanges[i]?.result == null ? null : normalize(exchanges[i].result ?? "", scratch, server),
-    })),
+    calls: callRecords(arm, exchanges, scratch, server, new Set()),
     durationMs: run.durationMs,
   };
 }
@@ -446,37 +461,41 @@ function expectArgvShape(arm: Arm, argv: readonly string[]): void {
 
 describe("accept-loaded-user-config: layers 3 and 5 (Claude) and the sandbox (Codex) under loaded user config", () => {
   for (const arm of ARMS) {
-    it(`${arm.id} (${arm.runtime}): ${arm.title} — ${SPAWNS} spawns match the pre-registered outcome`, async () => {
-      const userConfig =
-        arm.runtime === "claude"
-          ? { path: "~/.claude/settings.json", content: JSON.stringify(CLAUDE_SETTINGS, null, 2) }
-          : { path: "$CODEX_HOME/config.toml", content: CODEX_CONFIG };
-      const spawns = await Promise.all(Array.from({ length: SPAWNS }, (_, i) => spawnOnce(arm, i + 1)));
-      const expected = PRE_REGISTERED[arm.id];
-      records.push({
-        id: arm.id,
-        runtime: arm.runtime,
-        title: arm.title,
-        declaration: arm.declaration,
-        loadedUserConfig: arm.loadedUserConfig,
-        ablation: arm.runtime === "claude" ? (arm.only ?? null) : null,
-        permissionMode: arm.runtime === "codex" ? arm.permissionMode : null,
-        userConfig,
-        expected,
-        spawns,
-      });
-      for (const spawn of spawns) {
-        expectArgvShape(arm, spawn.argv);
-        // Non-vacuity: every scripted call reached the CLI, which answered it with a tool result.
-        for (const call of spawn.calls) {
-          expect(call.toolResult, `${arm.id} #${spawn.spawn} ${call.call}: no tool result`).not.toBeNull();
+    it(
+      `${arm.id} (${arm.runtime}): ${arm.title} — ${SPAWNS} spawns match the pre-registered outcome`,
+      async () => {
+        const userConfig =
+          arm.runtime === "claude"
+            ? { path: "~/.claude/settings.json", content: JSON.stringify(CLAUDE_SETTINGS, null, 2) }
+            : { path: "$CODEX_HOME/config.toml", content: CODEX_CONFIG };
+        const spawns = await Promise.all(Array.from({ length: SPAWNS }, (_, i) => spawnOnce(arm, i + 1)));
+        const expected = PRE_REGISTERED[arm.id];
+        records.push({
+          id: arm.id,
+          runtime: arm.runtime,
+          title: arm.title,
+          declaration: arm.declaration,
+          loadedUserConfig: arm.loadedUserConfig,
+          ablation: arm.runtime === "claude" ? (arm.only ?? null) : null,
+          permissionMode: arm.runtime === "codex" ? arm.permissionMode : null,
+          userConfig,
+          expected,
+          spawns,
+        });
+        for (const spawn of spawns) {
+          expectArgvShape(arm, spawn.argv);
+          // Non-vacuity: every scripted call reached the CLI, which answered it with a tool result.
+          for (const call of spawn.calls) {
+            expect(call.toolResult, `${arm.id} #${spawn.spawn} ${call.call}: no tool result`).not.toBeNull();
+          }
+          const observed = {
+            userConfigReachedCli: spawn.userConfigReachedCli,
+            calls: Object.fromEntries(spawn.calls.map((c) => [c.call, c.outcome])),
+          };
+          expect(observed, `${arm.id} spawn #${spawn.spawn}: observed vs pre-registered`).toEqual(expected);
         }
-        const observed = {
-          userConfigReachedCli: spawn.userConfigReachedCli,
-          calls: Object.fromEntries(spawn.calls.map((c) => [c.call, c.outcome])),
-        };
-        expect(observed, `${arm.id} spawn #${spawn.spawn}: observed vs pre-registered`).toEqual(expected);
-      }
-    });
+      },
+      ARM_TIMEOUT_MS,
+    );
   }
 });
