@@ -29,11 +29,11 @@ import { mintRunId, type RunId } from "./run-id.js";
 import { prepareRepository, workingDirectoryProblem } from "./run-setup.js";
 import { closeLeg, RUN_STATE_SCHEMA_VERSION } from "./run-state.js";
 import {
+  type BeforeFirstModelCall,
   executableFor,
+  type ModelEnvBuilder,
   missingCliProblem,
   type Runtime,
-  type BeforeFirstModelCall,
-  type ModelEnvBuilder,
   runtimeOptionsProblem,
   runtimeWarnings,
 } from "./runtime-setup.js";

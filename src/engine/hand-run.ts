@@ -26,11 +26,11 @@ import { mintRunId, type RunId } from "./run-id.js";
 import { concurrencyProblem, prepareRepository } from "./run-setup.js";
 import { RUN_STATE_SCHEMA_VERSION } from "./run-state.js";
 import {
+  type BeforeFirstModelCall,
   executableFor,
+  type ModelEnvBuilder,
   missingCliProblem,
   type Runtime,
-  type BeforeFirstModelCall,
-  type ModelEnvBuilder,
   runtimeOptionsProblem,
   runtimeWarnings,
 } from "./runtime-setup.js";

@@ -33,11 +33,11 @@ import { isRunId, type RunId } from "./run-id.js";
 import { concurrencyProblem, workingDirectoryProblem } from "./run-setup.js";
 import { approvedGateRow, type RunState, RunStateError, readRunState } from "./run-state.js";
 import {
+  type BeforeFirstModelCall,
   executableFor,
+  type ModelEnvBuilder,
   missingCliProblem,
   type Runtime,
-  type BeforeFirstModelCall,
-  type ModelEnvBuilder,
   runtimeOptionsProblem,
   runtimeWarnings,
 } from "./runtime-setup.js";

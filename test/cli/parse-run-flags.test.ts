@@ -59,7 +59,7 @@ describe("run's flags are checked before anything runs, and each error names the
     [["g.yml", "--verify-timeout", "soon"], "--verify-timeout"],
     [["g.yml", "--verify-env", "GITHUB_TOKEN"], "--verify-env"],
     [["g.yml", "--runtime", "gemini"], "--runtime"],
-    [["g.yml", "--codex-config", "model=\"gpt-5.5\""], "codex-config applies only to the codex runtime"],
+    [["g.yml", "--codex-config", 'model="gpt-5.5"'], "codex-config applies only to the codex runtime"],
     [["g.yml", "--runtime", "codex", "--codex-config", "no-equals-sign"], '"no-equals-sign"'],
     [["g.yml", "--repository", "nope"], "--repository"],
     [["g.yml", "--sha", "abc"], "--sha"],
