@@ -8,9 +8,11 @@
  * `verify` and `report` belong to a later version and are refused by name.
  */
 import { isRunId } from "../engine/run-id.js";
+import { type Runtime, runtimeOptionsProblem } from "../engine/runtime-setup.js";
 import { parseDuration } from "../graph/duration.js";
 import { unreachable } from "../ledger/unreachable.js";
 import { verifyEnvProblems } from "../proc/child-env.js";
+import { parseCodexConfig } from "../runtime/codex-argv.js";
 import { normaliseGraphPath } from "./graph-path.js";
 
 /** What a `mode: resume` leg does with the paused or failed run (SPEC §11: exactly one of three inputs). */
@@ -35,11 +37,25 @@ export interface ActionInputs {
   readonly verifyTimeoutMs: number;
   readonly verifyEnv: readonly string[];
   readonly acceptNoBuildEvidence: boolean;
-  readonly runtime: "claude";
+  /**
+   * `runtime: claude|codex` (default `claude`): the CLI `auto` and `run` spawn. `resume` ignores it (the
+   * run's own runtime is read from its `state.json`; the input always arrives, with its default).
+   */
+  readonly runtime: Runtime;
   readonly model?: string;
   readonly claudeVersion: string;
+  /** `codex-version`: the `@openai/codex` version installed when `codex` is not on PATH. */
+  readonly codexVersion: string;
   readonly anthropicApiKey?: string;
   readonly claudeCodeOauthToken?: string;
+  /** `openai-api-key`: the codex CLI's credential (a codex run without it stops before any install). */
+  readonly openaiApiKey?: string;
+  /**
+   * `codex-config`: its `key=value` lines (blank and `#` lines skipped, each trimmed), passed as
+   * `-c key=value` on every codex call (SPEC §10). Checked against the runtime in `auto` and `run`; a
+   * `resume` leg gives them to the engine, which checks them against the run's recorded runtime.
+   */
+  readonly codexConfig: readonly string[];
   /** Empty only in `lint`, which makes no API call. */
   readonly githubToken: string;
   readonly checkName: string;
@@ -55,6 +71,9 @@ export type InputsResult =
 
 /** The Claude Code version installed when `claude` is not on PATH (input `claude-version`). */
 export const DEFAULT_CLAUDE_VERSION = "2.1.332";
+
+/** The Codex CLI version installed when `codex` is not on PATH (input `codex-version`; SPEC §11). */
+export const DEFAULT_CODEX_VERSION = "0.169.0";
 
 /** `concurrency` of an `auto` run when the input is not given. */
 export const DEFAULT_AUTO_CONCURRENCY = 4;
@@ -270,7 +289,14 @@ function strayInputs(env: Env, mode: ModeInputs, errors: string[]): void {
       return;
     case "lint":
       refuse(
-        ["verify-cmd", "accept-no-build-evidence", "accept-loaded-user-config", "model", "working-directory"],
+        [
+          "verify-cmd",
+          "accept-no-build-evidence",
+          "accept-loaded-user-config",
+          "model",
+          "working-directory",
+          "codex-config",
+        ],
         "lint only reads the graph file: nothing runs; drop it",
       );
       return;
@@ -291,6 +317,21 @@ function strayInputs(env: Env, mode: ModeInputs, errors: string[]): void {
  */
 export function lintRequested(env: Env): boolean {
   return raw(env, "mode") === "lint";
+}
+
+const RUNTIMES: readonly Runtime[] = ["claude", "codex"];
+
+/**
+ * The `codex-config` input (SPEC §10): its `key=value` lines via `parseCodexConfig`; every bad line is an
+ * error naming the input and its line number.
+ */
+function readCodexConfig(env: Env, errors: string[]): string[] {
+  const text = raw(env, "codex-config");
+  if (text === undefined) return [];
+  const parsed = parseCodexConfig(text);
+  if (parsed.ok) return [...parsed.pairs];
+  errors.push(...parsed.issues.map((issue) => issue.replace(/^codex-config /, "input `codex-config` ")));
+  return [];
 }
 
 /** Reads and checks every input; every problem is reported at once. */
@@ -314,9 +355,22 @@ export function readActionInputs(env: Env): InputsResult {
       errors.push(`input \`verify-timeout\` ${JSON.stringify(vt)}: give a duration from 1s to 24h`);
     else errors.push(`input \`verify-timeout\`: ${parsed.message}`);
   }
-  const runtime = raw(env, "runtime") ?? "claude";
-  if (runtime !== "claude")
-    errors.push(`input \`runtime\` is ${JSON.stringify(runtime)}: this version supports claude`);
+  const runtimeText = raw(env, "runtime") ?? "claude";
+  const runtime = RUNTIMES.find((r) => r === runtimeText);
+  if (runtime === undefined)
+    errors.push(`input \`runtime\` is ${JSON.stringify(runtimeText)}: use claude or codex`);
+  const codexConfig = readCodexConfig(env, errors);
+  // auto and run spawn the input's runtime: its model and codex-config are checked now (resume: the
+  // engine checks them against the run's recorded runtime).
+  if (runtime !== undefined && (mode?.kind === "auto" || mode?.kind === "run")) {
+    const model = raw(env, "model");
+    const problem = runtimeOptionsProblem(runtime, {
+      ...(model !== undefined ? { model } : {}),
+      codexConfig,
+    });
+    // It names `model` or `codex-config` (and `runtime: codex`); the pairs are valid once parsed above.
+    if (problem !== null) errors.push(problem);
+  }
   let concurrency: number | undefined;
   const c = raw(env, "concurrency");
   if (c !== undefined) {
@@ -346,11 +400,14 @@ export function readActionInputs(env: Env): InputsResult {
       verifyTimeoutMs,
       verifyEnv,
       acceptNoBuildEvidence: accept,
-      runtime: "claude",
+      runtime: runtime ?? "claude",
       ...opt("model", raw(env, "model")),
       claudeVersion: raw(env, "claude-version") ?? DEFAULT_CLAUDE_VERSION,
+      codexVersion: raw(env, "codex-version") ?? DEFAULT_CODEX_VERSION,
       ...opt("anthropicApiKey", raw(env, "anthropic-api-key")),
       ...opt("claudeCodeOauthToken", raw(env, "claude-code-oauth-token")),
+      ...opt("openaiApiKey", raw(env, "openai-api-key")),
+      codexConfig,
       githubToken: githubToken ?? "",
       checkName: raw(env, "check-name") ?? "evidence-gate",
       ...opt("workingDirectory", raw(env, "working-directory")),

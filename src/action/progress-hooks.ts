@@ -31,7 +31,11 @@ export interface ProgressHooks {
 export function progressHooks(reporter: CheckRunReporter): ProgressHooks {
   const lines = new NodeLines();
   return {
-    onPlan: (plan) => core.info(`plan: ${plan.nodes.map((n) => n.id).join(", ")}`),
+    onPlan: (plan) => {
+      core.info(`plan: ${plan.nodes.map((n) => n.id).join(", ")}`);
+      // What the runtime will not enforce (a codex node's budget_usd): an annotation, before anything runs.
+      for (const warning of plan.warnings ?? []) core.warning(warning);
+    },
     onNodeStarted: (id, info) => core.info(lines.started(id, info)),
     onNodeVerifying: (id, command) => core.info(lines.verifying(id, command)),
     onNodeRetried: (id, info) => core.info(lines.retried(id, info)),

@@ -53,12 +53,13 @@ export async function runAction(env: Env = process.env, signal?: AbortSignal): P
   }
 }
 
-/** The known secret values: the GitHub token and the model credential (SPEC §9). */
+/** The known secret values: the GitHub token and the model credentials (SPEC §9), masked and redacted. */
 function knownSecrets(env: Env, parsed: InputsResult): string[] {
   return [
     parsed.ok ? parsed.inputs.githubToken : env["INPUT_GITHUB-TOKEN"],
     parsed.ok ? parsed.inputs.anthropicApiKey : env["INPUT_ANTHROPIC-API-KEY"],
     parsed.ok ? parsed.inputs.claudeCodeOauthToken : env["INPUT_CLAUDE-CODE-OAUTH-TOKEN"],
+    parsed.ok ? parsed.inputs.openaiApiKey : env["INPUT_OPENAI-API-KEY"],
   ]
     .map((s) => s?.trim())
     .filter((s): s is string => typeof s === "string" && s !== "");
@@ -129,7 +130,7 @@ async function runAutoMode(run: PullRequestRun, goal: string): Promise<void> {
       verifyEnv: inputs.verifyEnv,
       acceptNoBuildEvidence: inputs.acceptNoBuildEvidence,
       ...(policy !== undefined ? { policy } : {}),
-      runtime: "claude",
+      runtime: inputs.runtime,
       ...(inputs.model !== undefined ? { model: inputs.model } : {}),
       concurrency: inputs.concurrency ?? DEFAULT_AUTO_CONCURRENCY,
       onFail: inputs.continueOnFail ? "continue" : "halt",

@@ -57,7 +57,7 @@ export async function runGraphMode(
       // `verify-timeout` is the ceiling a graph's own verify timeouts are checked against (SPEC §3).
       verifyTimeoutCeilingMs: inputs.verifyTimeoutMs,
       verifyEnv: inputs.verifyEnv,
-      runtime: "claude",
+      runtime: inputs.runtime,
       ...(inputs.model !== undefined ? { model: inputs.model } : {}),
       pr: { headSha: event.headSha, baseRef: event.baseRef },
       ...(policy !== undefined

@@ -12,8 +12,8 @@ import { CheckRunReporter } from "../github/check-run-reporter.js";
 import type { GateOctokit } from "../github/octokit.js";
 import type { RunEnd } from "../ledger/conclusion.js";
 import { createRedactor } from "../ledger/redact.js";
-import { ClaudeSetup } from "./claude-setup.js";
 import type { ActionInputs } from "./inputs.js";
+import { ModelCliSetup } from "./model-cli-setup.js";
 import { progressHooks } from "./progress-hooks.js";
 import { type FinishedRun, reportFinished } from "./report-finished.js";
 import { SAVED_STATE } from "./state.js";
@@ -90,27 +90,33 @@ export function saveCheckRun(ref: CheckRunRef, runId: string): void {
 }
 
 /**
- * The engine options every mode passes alike — no commit, the action's surface, the `claude` found or
- * installed just before the first model call, each CLI's environment and the fenced echo, the log lines
- * and check-run progress — with the mode's `own` options over them.
+ * The engine options every mode passes alike — no commit, the action's surface, the run's model CLI
+ * (`claude` or `codex`) found or installed just before the first model call, the `codex-config` pairs
+ * (the engine refuses them on a claude run), each CLI call's environment and the fenced echo, the log
+ * lines and check-run progress — with the mode's `own` options over them.
  */
 export function engineOptions<T extends object>(run: RunningMode, own: T) {
-  const claude = new ClaudeSetup(run);
+  const cli = new ModelCliSetup(run);
   return {
     runsDir: run.runsDir,
     commit: false,
     surface: "action" as const,
     // Read when the engine spawns, after `beforeFirstModelCall` found or installed the CLI.
     get claudeExecutable(): string {
-      return claude.executable;
+      return cli.claudeExecutable;
     },
-    // The engine calls it after its own checks (a refused run installs nothing).
-    beforeFirstModelCall: claude.beforeFirstModelCall,
-    // Each CLI gets a fresh HOME (SPEC §9): the operator's configuration in CI is the base branch's only.
-    modelEnv: claude.modelEnv,
+    get codexExecutable(): string {
+      return cli.codexExecutable;
+    },
+    ...(run.inputs.codexConfig.length > 0 ? { codexConfig: run.inputs.codexConfig } : {}),
+    // The engine calls it after its own checks, with the run's runtime (a refused run installs nothing).
+    beforeFirstModelCall: cli.beforeFirstModelCall,
+    // Each CLI call gets a fresh HOME / CODEX_HOME (SPEC §9): the operator's configuration in CI is the
+    // base branch's only.
+    modelEnv: cli.modelEnv,
     baseEnv: run.env,
     knownSecrets: run.secrets,
-    echo: claude.echo,
+    echo: cli.echo,
     ...(run.signal ? { signal: run.signal } : {}),
     hooks: progressHooks(run.reporter),
     ...own,

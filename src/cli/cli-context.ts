@@ -6,6 +6,7 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { liesInRepository } from "../engine/outside-writes.js";
+import type { ModelEnvBuilder, Runtime } from "../engine/runtime-setup.js";
 import { createRedactor, type Redactor } from "../ledger/redact.js";
 import {
   describePolicySource,
@@ -74,9 +75,17 @@ const CREDENTIAL_VARIABLES = [
   "ANTHROPIC_AUTH_TOKEN",
   "CLAUDE_CODE_OAUTH_TOKEN",
   "OPENAI_API_KEY",
+  "CODEX_API_KEY",
 ] as const;
-/** The claude CLI's own credentials among them, handed to the model child only. */
-const CLAUDE_CREDENTIALS = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"] as const;
+/**
+ * Each runtime's own credentials among them, handed to that runtime's model child only: claude's, and
+ * codex's (`OPENAI_API_KEY` for the OpenAI provider and providers whose `env_key` names it;
+ * `CODEX_API_KEY`, which `codex exec` reads — developers.openai.com/codex/environment-variables).
+ */
+const MODEL_CREDENTIALS: Readonly<Record<Runtime, readonly string[]>> = {
+  claude: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"],
+  codex: ["OPENAI_API_KEY", "CODEX_API_KEY"],
+};
 
 /** The secrets of a CLI run and what is built from them. */
 export interface CliSecrets {
@@ -85,8 +94,12 @@ export interface CliSecrets {
   readonly redactor: Redactor;
   /** The GitHub token (`GITHUB_TOKEN`, else `GH_TOKEN`), for `--repository`. */
   readonly githubToken: string | undefined;
-  /** A model child's environment: scrubbed of every known secret, with its own credential set back. */
-  readonly modelEnv: (label: string) => Readonly<Record<string, string>>;
+  /**
+   * A model child's environment: scrubbed of every known secret, with its own runtime's credential set
+   * back (a codex child never gets the claude key, nor the reverse). `HOME` / `CODEX_HOME` are the user's
+   * own: in the CLI the operator's configuration is theirs (SPEC §8).
+   */
+  readonly modelEnv: ModelEnvBuilder;
 }
 
 /**
@@ -99,22 +112,25 @@ export function cliSecrets(env: CliIo["env"]): CliSecrets {
     (s): s is string => typeof s === "string" && s !== "",
   );
   // The model child still needs its own credential: value scrubbing would drop it, so it is set explicitly.
-  const modelCredentials: Record<string, string> = {};
-  for (const name of CLAUDE_CREDENTIALS) {
-    const value = env[name];
-    if (value !== undefined && value !== "") modelCredentials[name] = value;
-  }
+  const credentialsOf = (runtime: Runtime): Record<string, string> => {
+    const set: Record<string, string> = {};
+    for (const name of MODEL_CREDENTIALS[runtime]) {
+      const value = env[name];
+      if (value !== undefined && value !== "") set[name] = value;
+    }
+    return set;
+  };
   const token = env.GITHUB_TOKEN ?? env.GH_TOKEN;
   return {
     knownSecrets,
     redactor: createRedactor(knownSecrets),
     githubToken: token === "" ? undefined : token,
-    modelEnv: () =>
+    modelEnv: (_label, runtime) =>
       buildChildEnv({
         base: env,
-        child: { kind: "model", runtime: "claude" },
+        child: { kind: "model", runtime },
         knownSecrets,
-        set: modelCredentials,
+        set: credentialsOf(runtime),
       }),
   };
 }

@@ -55,9 +55,10 @@ export class CliLeg<Id extends string = string> {
   }
 
   /**
-   * The engine options every leg passes alike — the runs folder, `--commit`, the claude executable, the
-   * model environment, the known secrets, the interrupt signal, and the hooks printing the progress lines
-   * and `run ID (DIR)` and updating the check run — with the leg's `own` options and `hooks` over them.
+   * The engine options every leg passes alike — the runs folder, `--commit`, the claude and codex
+   * executables, the `--codex-config` pairs (the engine refuses them on a claude run), the model
+   * environment, the known secrets, the interrupt signal, and the hooks printing the progress lines and
+   * `run ID (DIR)` and updating the check run — with the leg's `own` options and `hooks` over them.
    */
   engineOptions<T extends object>(own: T, hooks: RunHooks = {}) {
     const { flags, io, secrets, report } = this.#o;
@@ -66,6 +67,8 @@ export class CliLeg<Id extends string = string> {
       commit: flags.commit,
       surface: "cli" as const,
       claudeExecutable: flags.claudePath ?? "claude",
+      codexExecutable: flags.codexPath ?? "codex",
+      ...(flags.codexConfig.length > 0 ? { codexConfig: flags.codexConfig } : {}),
       modelEnv: secrets.modelEnv,
       baseEnv: io.env,
       knownSecrets: secrets.knownSecrets,

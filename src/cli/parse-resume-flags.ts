@@ -42,8 +42,9 @@ export const RESUME_USAGE = `usage: evidence-gate resume RUN_ID (--approve GATE 
   --by LOGIN                   who approves or rejects (default: the local user, $USER)
   --concurrency N              nodes running at once (default: the concurrency the run started with; max 10)
 ${LEG.usage}${REPORT.usage}
-The leg continues the run in <runs-dir>/RUN_ID with the graph, inputs, model and tool policies recorded
-there, on the same commit the run started at.
+The leg continues the run in <runs-dir>/RUN_ID with the graph, inputs, runtime, model and tool policies
+recorded there, on the same commit the run started at. A codex run's --codex-config pairs are not
+recorded (they may carry a secret): give them again.
 
 Exit: 0 passed (or nothing to retry), 1 failed (a rejected gate included), 2 paused again, 64 usage error,
 130 interrupted.

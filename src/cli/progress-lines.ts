@@ -98,7 +98,9 @@ export function gateReachedLine(gate: string): string {
 
 /**
  * The plan before anything runs: a title, one line per node (dependencies, tools, the sink's verify
- * command), what the build evidence is, and the tool disclosure.
+ * command), what the build evidence is, the tool disclosure, and one `warning:` line per thing the graph
+ * asks that the runtime will not enforce (`runtimeWarnings`, e.g. a `budget_usd` on codex), so it is read
+ * before anything is spent, not only in the ledger.
  */
 export function planLines(plan: PlanSection, title: string): string[] {
   const lines = [title];
@@ -115,6 +117,7 @@ export function planLines(plan: PlanSection, title: string): string[] {
       .map((l) => `  ${l}`)
       .join("\n"),
   );
+  for (const warning of plan.warnings ?? []) lines.push(`warning: ${warning}`);
   return lines;
 }
 

@@ -51,7 +51,7 @@ export async function runCliAuto(argv: readonly string[], io: CliIo): Promise<nu
           verifyEnv: f.verifyEnv,
           acceptNoBuildEvidence: f.acceptNoBuildEvidence,
           ...(policy !== undefined ? { policy } : {}),
-          runtime: "claude",
+          runtime: f.runtime,
           ...(f.model !== undefined ? { model: f.model } : {}),
           concurrency: f.concurrency,
           onFail: f.continueOnFail ? "continue" : "halt",

@@ -1,13 +1,16 @@
 /**
  * The flags `auto`, `run`, `resume` and `lint` have in common, parsed one way (SPEC §2, §11): the command
  * line itself (strict, every repeated flag named), and the groups of flags several commands take — where
- * a run leg runs (`--repo`, `--runs-dir`, `--claude-path`, `--concurrency`, `--commit`), what a fresh run
- * passes its nodes (`--model`, `--verify-env`, …), and how the result is reported (`--json`,
+ * a run leg runs (`--repo`, `--runs-dir`, `--claude-path`, `--codex-path`, `--codex-config`,
+ * `--concurrency`, `--commit`), what a fresh run passes its nodes (`--runtime`, `--model`, `--verify-env`,
+ * …), and how the result is reported (`--json`,
  * `--repository`, `--check-run-out`, …). Each problem is a sentence naming the flag and the fix.
  */
 import { parseArgs } from "node:util";
+import { type Runtime, runtimeOptionsProblem } from "../engine/runtime-setup.js";
 import { parseDuration } from "../graph/duration.js";
 import { verifyEnvProblems } from "../proc/child-env.js";
+import { parseCodexConfig } from "../runtime/codex-argv.js";
 import type { Parsed } from "./cli-context.js";
 
 /** One flag as `node:util` `parseArgs` takes it. */
@@ -157,6 +160,8 @@ const LEG_OPTIONS = {
   repo: { type: "string" },
   "runs-dir": { type: "string" },
   "claude-path": { type: "string" },
+  "codex-path": { type: "string" },
+  "codex-config": { type: "string", multiple: true },
   concurrency: { type: "string" },
   commit: { type: "boolean" },
 } as const satisfies Record<string, FlagSpec>;
@@ -167,6 +172,16 @@ export interface LegFlags {
   readonly repo: string;
   readonly runsDir?: string;
   readonly claudePath?: string;
+  /** `--codex-path PATH`: the `codex` executable (default: `codex` on PATH). */
+  readonly codexPath?: string;
+  /**
+   * `--codex-config KEY=VALUE`, repeatable, in order: passed as `-c KEY=VALUE` on every codex call of the
+   * leg (SPEC §10). A leg flag, not a fresh-run one: `state.json` does not record the pairs (a provider
+   * setting may carry a header secret), so `resume` of a codex run is given them again. Each entry is
+   * trimmed around its `=` when it holds exactly one pair; `auto` and `run` check them against the
+   * runtime at parse time (`runtimeOptionsProblem`), `resume` once the run's runtime is read.
+   */
+  readonly codexConfig: readonly string[];
   /** `--concurrency N`, 1..10; absent = the command's default. */
   readonly concurrency?: number;
   readonly commit: boolean;
@@ -188,9 +203,22 @@ function legFlags(f: FlagReader, errors: string[]): LegFlags {
     repo: f.str("repo") ?? ".",
     ...opt("runsDir", f.str("runs-dir")),
     ...opt("claudePath", f.str("claude-path")),
+    ...opt("codexPath", f.str("codex-path")),
+    codexConfig: codexConfigFlags(f),
     ...opt("concurrency", concurrency),
     commit: f.bool("commit"),
   };
+}
+
+/**
+ * `--codex-config` entries, each normalised to `KEY=VALUE` (spaces around `=` dropped) when it parses as
+ * exactly one pair; any other entry is kept as given, so `runtimeOptionsProblem` names it.
+ */
+function codexConfigFlags(f: FlagReader): string[] {
+  return f.list("codex-config").map((entry) => {
+    const parsed = parseCodexConfig(entry);
+    return parsed.ok && parsed.pairs.length === 1 ? parsed.pairs[0]! : entry;
+  });
 }
 
 /** `--verify-timeout D`: `auto`'s verify command timeout; `run`'s and `lint`'s graph verify ceiling. */
@@ -226,8 +254,8 @@ const FRESH_RUN_OPTIONS = {
 
 /** What a fresh run passes its nodes and verify commands. */
 export interface FreshRunFlags {
-  /** `--runtime` (only `claude` so far). */
-  readonly runtime: "claude";
+  /** `--runtime claude|codex` (default `claude`): the CLI every model call of the run spawns (SPEC §4). */
+  readonly runtime: Runtime;
   readonly model?: string;
   readonly workingDirectory?: string;
   /** `--verify-timeout` in ms (1s..24h); absent = the command's default. */
@@ -236,11 +264,25 @@ export interface FreshRunFlags {
   readonly continueOnFail: boolean;
 }
 
-/** Reads {@link FRESH_RUN_OPTIONS}, pushing every problem onto `errors`. */
+const RUNTIMES: readonly Runtime[] = ["claude", "codex"];
+
+/**
+ * Reads {@link FRESH_RUN_OPTIONS}, pushing every problem onto `errors`. `--model` and `--codex-config` (a
+ * {@link LEG} flag, parsed with these) are checked against the runtime here, as the engine checks them
+ * (`runtimeOptionsProblem`): `--codex-config` on claude, a codex model `-m` cannot take, a bad pair.
+ */
 function freshRunFlags(f: FlagReader, errors: string[]): FreshRunFlags {
-  const runtime = f.str("runtime") ?? "claude";
-  if (runtime !== "claude")
-    errors.push(`--runtime ${JSON.stringify(runtime)} is not supported yet: use claude`);
+  const given = f.str("runtime") ?? "claude";
+  const runtime = RUNTIMES.find((r) => r === given);
+  if (runtime === undefined)
+    errors.push(`--runtime ${JSON.stringify(given)} is not a runtime: use claude or codex`);
+  else {
+    const problem = runtimeOptionsProblem(runtime, {
+      ...opt("model", f.str("model")),
+      codexConfig: codexConfigFlags(f),
+    });
+    if (problem !== null) errors.push(problem);
+  }
   const { verifyTimeoutMs } = verifyTimeoutFlags(f, errors);
   const verifyEnv = (f.str("verify-env") ?? "")
     .split(",")
@@ -249,7 +291,7 @@ function freshRunFlags(f: FlagReader, errors: string[]): FreshRunFlags {
   // The model credential and the GitHub token never reach PR code, whatever verify-env says (SPEC §9).
   errors.push(...verifyEnvProblems(verifyEnv, "--verify-env"));
   return {
-    runtime: "claude",
+    runtime: runtime ?? "claude",
     ...opt("model", f.str("model")),
     ...opt("workingDirectory", f.str("working-directory")),
     ...opt("verifyTimeoutMs", verifyTimeoutMs),
@@ -341,8 +383,8 @@ export function inputFlags(pairs: readonly string[], errors: string[]): Record<s
 
 /** The usage lines of {@link FRESH_RUN_OPTIONS} (`verify-timeout` is each command's own line). */
 const FRESH_RUN_USAGE = `  --verify-env NAMES           comma-separated variables passed to the verify commands
-  --runtime claude             model CLI (default claude)
-  --model M                    model passed to the CLI (default: the CLI's own)
+  --runtime claude|codex       model CLI every node (and auto's planner) runs (default claude)
+  --model M                    model passed to the CLI (claude --model, codex -m; default: the CLI's own)
   --working-directory DIR      sub-directory of --repo to run in
   --continue-on-fail           prune only a failed node's descendants instead of halting
 `;
@@ -352,6 +394,9 @@ const LEG_USAGE = `  --repo DIR                   the repository (default .)
   --commit                     commit the nodes' changes when the run ends
   --runs-dir DIR               where run directories are (default <repo>/.evidence-gate/runs)
   --claude-path PATH           the claude executable (default: claude on PATH)
+  --codex-path PATH            the codex executable (default: codex on PATH)
+  --codex-config KEY=VALUE     codex runs: passed as -c KEY=VALUE on every codex call, e.g. a provider or
+                               gateway (repeatable; not recorded: give them again to resume)
 `;
 
 /** The usage lines of {@link REPORT_OPTIONS}, shared by every command's help. */
@@ -370,7 +415,10 @@ export interface FlagGroup<F> {
   readonly read: (f: FlagReader, errors: string[]) => F;
 }
 
-/** Where and how a leg runs: `--repo`, `--runs-dir`, `--claude-path`, `--concurrency`, `--commit`. */
+/**
+ * Where and how a leg runs: `--repo`, `--runs-dir`, `--claude-path`, `--codex-path`, `--codex-config`,
+ * `--concurrency`, `--commit`.
+ */
 export const LEG: FlagGroup<LegFlags> = { options: LEG_OPTIONS, usage: LEG_USAGE, read: legFlags };
 
 /** What a fresh run passes its nodes: `--runtime`, `--model`, `--working-directory`, `--verify-*`, …. */

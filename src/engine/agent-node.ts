@@ -39,6 +39,7 @@ import { type ClaudeCallOutcome, invokeClaude } from "./invoke-claude.js";
 import { type CodexCallOutcome, invokeCodex } from "./invoke-codex.js";
 import { outsideWrites } from "./outside-writes.js";
 import type { RunDirectory } from "./run-dir.js";
+import type { ModelEnvBuilder } from "./runtime-setup.js";
 
 /** What the engine needs to run one agent node; built from the graph by the caller. */
 export interface AgentNodeSpec {
@@ -112,7 +113,7 @@ export interface NodeContext {
   /** `--model` (claude) / `-m` (codex). */
   readonly model?: string;
   /** Builds the model child's environment for one call (fresh HOME per CLI in the action). */
-  readonly modelEnv: (nodeId: string) => Readonly<Record<string, string>>;
+  readonly modelEnv: ModelEnvBuilder;
   readonly runDir: RunDirectory;
   readonly verifyQueue: VerifyQueue;
   readonly echo?: { readonly write: (text: string) => void; readonly fenceWorkflowCommands: boolean };
@@ -254,7 +255,7 @@ async function callClaude(spec: AgentNodeSpec, ctx: NodeContext, signal: AbortSi
     ...(budgetUsd !== null ? { budgetUsd } : {}),
     ...(ctx.model !== undefined ? { model: ctx.model } : {}),
     cwd: spec.cwd,
-    env: ctx.modelEnv(spec.id),
+    env: ctx.modelEnv(spec.id, "claude"),
     timeoutMs: spec.timeoutMs,
     signal,
     ...(ctx.echo ? { echo: ctx.echo } : {}),
@@ -329,7 +330,7 @@ async function callCodex(spec: AgentNodeSpec, ctx: NodeContext, signal: AbortSig
   }
   ctx.onStarted?.(spec.id, resumed?.sessionId ?? null);
   const executable = ctx.codexExecutable ?? "codex";
-  const baseEnv = ctx.modelEnv(spec.id);
+  const baseEnv = ctx.modelEnv(spec.id, "codex");
   // A thread lives in the CODEX_HOME that started it: a resumed call runs there, whatever home this call
   // was given (the action gives each call a fresh one).
   const env =

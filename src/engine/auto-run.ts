@@ -29,7 +29,9 @@ import { mintRunId, type RunId } from "./run-id.js";
 import { prepareRepository, workingDirectoryProblem } from "./run-setup.js";
 import { closeLeg, RUN_STATE_SCHEMA_VERSION } from "./run-state.js";
 import {
+  type BeforeFirstModelCall,
   executableFor,
+  type ModelEnvBuilder,
   missingCliProblem,
   type Runtime,
   runtimeOptionsProblem,
@@ -71,9 +73,9 @@ export interface AutoRunOptions {
    * Called once after the build-evidence decision and before the planner call (the action installs the
    * CLI here, so a refused run installs nothing). Returns an error message to stop as a usage error.
    */
-  readonly beforeFirstModelCall?: () => Promise<string | null>;
+  readonly beforeFirstModelCall?: BeforeFirstModelCall;
   /** Builds a model child's environment for a call (`label` = node id or `planner`). */
-  readonly modelEnv: (label: string) => Readonly<Record<string, string>>;
+  readonly modelEnv: ModelEnvBuilder;
   /** The environment verify commands start from (scrubbed by the seam). */
   readonly baseEnv: Readonly<Record<string, string | undefined>>;
   readonly knownSecrets: readonly string[];
@@ -147,7 +149,7 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
   });
   if (!prepared.ok) return { kind: "usage_error", message: prepared.message };
   const { start, startDescription, startClean } = prepared.repo;
-  const setupError = (await o.beforeFirstModelCall?.()) ?? null;
+  const setupError = (await o.beforeFirstModelCall?.(o.runtime)) ?? null;
   if (setupError !== null) return { kind: "usage_error", message: setupError };
   const executable = executableFor(o.runtime, o);
   const missingCli = missingCliProblem(o.runtime, executable, o.baseEnv);
@@ -234,7 +236,7 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
     prompt,
     allowlist: allowed,
     cwd: workDir,
-    env: o.modelEnv("planner"),
+    env: o.modelEnv("planner", o.runtime),
     ...(o.model !== undefined ? { model: o.model } : {}),
     timeoutMs: o.plannerTimeoutMs,
     ...(o.signal ? { signal: o.signal } : {}),

@@ -37,6 +37,7 @@ import { liesInRepository } from "./outside-writes.js";
 import type { RedactingRunDirectory } from "./redacting-run-dir.js";
 import { buildFeedbackPayload, buildJudgedRetryPrompt } from "./retry-prompt.js";
 import type { GateRecord, NodeRecord, NodeStatus, PauseRecord, RunState } from "./run-state.js";
+import type { ModelEnvBuilder } from "./runtime-setup.js";
 
 /** Progress callbacks of one leg; each may be async (the action posts check-run updates from them). */
 export interface GraphRunHooks {
@@ -154,7 +155,7 @@ export interface GraphRunOptions {
   /** The operator's `codex-config` pairs, `-c KEY=VALUE` on every codex node (SPEC §10). */
   readonly codexConfig?: readonly string[];
   readonly model?: string;
-  readonly modelEnv: (label: string) => Readonly<Record<string, string>>;
+  readonly modelEnv: ModelEnvBuilder;
   readonly verifyQueue: VerifyQueue;
   readonly echo?: { readonly write: (text: string) => void; readonly fenceWorkflowCommands: boolean };
   /** Aborts the leg (workflow cancelled, CLI interrupted): running nodes are cancelled. */

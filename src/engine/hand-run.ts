@@ -26,7 +26,9 @@ import { mintRunId, type RunId } from "./run-id.js";
 import { concurrencyProblem, prepareRepository } from "./run-setup.js";
 import { RUN_STATE_SCHEMA_VERSION } from "./run-state.js";
 import {
+  type BeforeFirstModelCall,
   executableFor,
+  type ModelEnvBuilder,
   missingCliProblem,
   type Runtime,
   runtimeOptionsProblem,
@@ -66,8 +68,8 @@ export interface HandRunOptions {
   /** Codex only: the `codex-config` pairs, `-c KEY=VALUE` on every node (see `RuntimeOptions`). */
   readonly codexConfig?: readonly string[];
   /** Called once after every check and before the first model call (the action installs the CLI here). */
-  readonly beforeFirstModelCall?: () => Promise<string | null>;
-  readonly modelEnv: (label: string) => Readonly<Record<string, string>>;
+  readonly beforeFirstModelCall?: BeforeFirstModelCall;
+  readonly modelEnv: ModelEnvBuilder;
   readonly baseEnv: Readonly<Record<string, string | undefined>>;
   readonly knownSecrets: readonly string[];
   readonly pr?: { readonly headSha: string; readonly baseRef: string };
@@ -133,7 +135,7 @@ export async function runHandWritten(o: HandRunOptions): Promise<HandRunResult> 
   if (!prepared.ok) return { kind: "usage_error", message: prepared.message };
   const { repoDir, workDir, start, startDescription, startClean } = prepared.repo;
   const hasAgents = graph.nodes.some((n) => n.type !== "gate");
-  const setupError = (await o.beforeFirstModelCall?.()) ?? null;
+  const setupError = (await o.beforeFirstModelCall?.(o.runtime)) ?? null;
   if (setupError !== null) return { kind: "usage_error", message: setupError };
   if (hasAgents) {
     const missingCli = missingCliProblem(o.runtime, executableFor(o.runtime, o), o.baseEnv);

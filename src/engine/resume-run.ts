@@ -33,7 +33,9 @@ import { isRunId, type RunId } from "./run-id.js";
 import { concurrencyProblem, workingDirectoryProblem } from "./run-setup.js";
 import { approvedGateRow, type RunState, RunStateError, readRunState } from "./run-state.js";
 import {
+  type BeforeFirstModelCall,
   executableFor,
+  type ModelEnvBuilder,
   missingCliProblem,
   type Runtime,
   runtimeOptionsProblem,
@@ -79,11 +81,11 @@ export interface ResumeOptions {
    * carried a header secret in them; the workflow or the operator gives them again).
    */
   readonly codexConfig?: readonly string[];
-  readonly modelEnv: (label: string) => Readonly<Record<string, string>>;
+  readonly modelEnv: ModelEnvBuilder;
   readonly baseEnv: Readonly<Record<string, string | undefined>>;
   readonly knownSecrets: readonly string[];
   /** Called before the first model call of the leg (the action installs the CLI here). */
-  readonly beforeFirstModelCall?: () => Promise<string | null>;
+  readonly beforeFirstModelCall?: BeforeFirstModelCall;
   readonly echo?: { readonly write: (text: string) => void; readonly fenceWorkflowCommands: boolean };
   readonly signal?: AbortSignal;
   readonly hooks?: RunHooks;
@@ -246,7 +248,7 @@ export async function resumeRun(o: ResumeOptions): Promise<ResumeResult> {
     }
   }
   if (graph.nodes.some((n) => n.type !== "gate" && store.node(n.id)?.status !== "passed")) {
-    const setupError = (await o.beforeFirstModelCall?.()) ?? null;
+    const setupError = (await o.beforeFirstModelCall?.(runtime)) ?? null;
     if (setupError !== null) return { kind: "usage_error", message: setupError };
     const missingCli = missingCliProblem(runtime, executableFor(runtime, o), o.baseEnv);
     if (missingCli !== null) return { kind: "usage_error", message: missingCli };

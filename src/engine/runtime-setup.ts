@@ -42,6 +42,21 @@ export interface RuntimeOptions {
   readonly codexConfig?: readonly string[];
 }
 
+/**
+ * Builds one model call's complete child environment (SPEC §9). `label` names the call (a node id, or
+ * `planner`); `runtime` is the run's — a `resume` learns it from `state.json` — so the caller can hand the
+ * model CLI its own runtime's credential and nothing else (`claude`: `ANTHROPIC_*` / `CLAUDE_CODE_OAUTH_TOKEN`;
+ * `codex`: `OPENAI_API_KEY` / `CODEX_API_KEY`), and decide `HOME` / `CODEX_HOME`.
+ */
+export type ModelEnvBuilder = (label: string, runtime: Runtime) => Readonly<Record<string, string>>;
+
+/**
+ * Called once, after every check that can refuse the run and before the first model call, with the run's
+ * runtime (the action checks that runtime's credential input and finds or installs its CLI here, so a
+ * refused run installs nothing). Resolves to a usage-error message to stop the run, or `null` to go on.
+ */
+export type BeforeFirstModelCall = (runtime: Runtime) => Promise<string | null>;
+
 /** The executable the run spawns for `runtime`. */
 export function executableFor(runtime: Runtime, o: RuntimeOptions): string {
   return runtime === "codex" ? (o.codexExecutable ?? "codex") : o.claudeExecutable;

@@ -283,3 +283,65 @@ describe("concurrency", () => {
     expect(ok({ graph: "g.yml", concurrency: "2" }).concurrency).toBe(2);
   });
 });
+
+describe("runtime, codex-config, codex-version, openai-api-key (SPEC §10, §11)", () => {
+  it("runtime codex reads the codex inputs: the key, the version (default 0.169.0) and the config lines in order", () => {
+    const inputs = ok({
+      goal: "g",
+      runtime: "codex",
+      model: "gpt-5.5",
+      "openai-api-key": "sk-test",
+      "codex-config":
+        '# the gateway\nmodel_provider = "gw"\n\nmodel_providers.gw.base_url="http://127.0.0.1:1/v1"\n',
+    });
+    expect(inputs).toMatchObject({
+      runtime: "codex",
+      model: "gpt-5.5",
+      openaiApiKey: "sk-test",
+      codexVersion: "0.169.0",
+      codexConfig: ['model_provider="gw"', 'model_providers.gw.base_url="http://127.0.0.1:1/v1"'],
+    });
+    expect(ok({ goal: "g", runtime: "codex", "codex-version": "0.170.0" }).codexVersion).toBe("0.170.0");
+    expect(ok({ goal: "g" })).toMatchObject({ runtime: "claude", codexConfig: [] });
+  });
+
+  it("an unknown runtime is refused naming both runtimes", () => {
+    expect(errors({ goal: "g", runtime: "gemini" })).toEqual([
+      'input `runtime` is "gemini": use claude or codex',
+    ]);
+  });
+
+  it("a bad codex-config line is refused naming the input and its line number", () => {
+    expect(errors({ goal: "g", runtime: "codex", "codex-config": 'model="x"\nno equals sign' })).toEqual([
+      'input `codex-config` line 2: expected KEY=VALUE, got "no equals sign"',
+    ]);
+  });
+
+  it("codex-config on the claude runtime is refused in auto and run, naming it", () => {
+    for (const mode of [{ goal: "g" }, { graph: "g.yml" }] as Inputs[]) {
+      expect(errors({ ...mode, "codex-config": 'model="x"' })[0]).toContain(
+        "codex-config applies only to the codex runtime",
+      );
+    }
+  });
+
+  it("a model codex cannot take as -m is refused on codex", () => {
+    expect(errors({ goal: "g", runtime: "codex", model: "-x" })[0]).toContain(
+      'model: a codex model must be non-empty and not start with "-"',
+    );
+  });
+
+  it("resume takes codex-config (the run's runtime decides); lint refuses it: nothing runs", () => {
+    expect(
+      ok({
+        mode: "resume",
+        "resume-run-id": "20250101-000000-abcdef",
+        "retry-failed": "true",
+        "codex-config": "a=1",
+      }).codexConfig,
+    ).toEqual(["a=1"]);
+    expect(errors({ mode: "lint", graph: "g.yml", "codex-config": "a=1" })).toEqual([
+      "input `codex-config` does not apply to mode lint: lint only reads the graph file: nothing runs; drop it",
+    ]);
+  });
+});

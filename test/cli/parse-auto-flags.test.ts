@@ -63,6 +63,55 @@ describe("auto's flags are checked before anything runs, and each error names th
   });
 });
 
+describe("--runtime, --model and --codex-config are checked against each other (SPEC §4, §10)", () => {
+  test("--runtime codex with --codex-config pairs and --codex-path parses; pairs keep their order, spaces around = dropped", () => {
+    const parsed = parseAutoFlags([
+      "--goal",
+      "g",
+      "--runtime",
+      "codex",
+      "--model",
+      "gpt-5.5",
+      "--codex-path",
+      "/opt/codex",
+      "--codex-config",
+      'model_provider = "gw"',
+      "--codex-config",
+      'model_providers.gw.base_url="http://127.0.0.1:1/v1"',
+    ]);
+    if (!parsed.ok) throw new Error(parsed.errors.join("\n"));
+    expect(parsed.flags).toMatchObject({
+      runtime: "codex",
+      model: "gpt-5.5",
+      codexPath: "/opt/codex",
+      codexConfig: ['model_provider="gw"', 'model_providers.gw.base_url="http://127.0.0.1:1/v1"'],
+    });
+  });
+
+  test("claude is the default runtime and takes no --codex-config", () => {
+    const parsed = parseAutoFlags(["--goal", "g"]);
+    expect(parsed.ok && parsed.flags.runtime).toBe("claude");
+    expect(errorsOf(["--goal", "g", "--codex-config", "a=1"]).join("\n")).toContain(
+      "codex-config applies only to the codex runtime: pass --runtime codex",
+    );
+  });
+
+  test.each([
+    [["--codex-config", "no-equals"], 'entry 1: expected KEY=VALUE, got "no-equals"'],
+    [["--codex-config", "a=1", "--codex-config", "bad key=1"], 'entry 2: "bad key" is not a config key'],
+    [["--model", "-x"], "argument is ambiguous"],
+    [["--model=-x"], 'a codex model must be non-empty and not start with "-"'],
+  ])("on codex, %j is refused naming it", (argv, message) => {
+    expect(errorsOf(["--goal", "g", "--runtime", "codex", ...argv]).join("\n")).toContain(message);
+  });
+
+  test("an unknown --runtime is refused naming both runtimes", () => {
+    expect(errorsOf(["--goal", "g", "--runtime", "gemini"]).join("\n")).toContain(
+      '--runtime "gemini" is not a runtime: use claude or codex',
+    );
+  });
+});
+
 test("a repeated flag is an error naming it, not a silent last-one-wins", () => {
   const errors = errorsOf(["--goal", "first", "--goal", "second", "--verify-cmd", "true"]).join("\n");
   expect(errors).toContain("--goal was given more than once");

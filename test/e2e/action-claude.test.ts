@@ -1,5 +1,5 @@
 /**
- * Finding the `claude` CLI (src/action/install-claude.ts): on PATH, in the runner's tool cache, or
+ * Finding the `claude` CLI (src/action/install-cli.ts): on PATH, in the runner's tool cache, or
  * installed with npm into the tool cache. No test reaches the network: the npm-install branch runs
  * against a stand-in `npm` on PATH that records its arguments and "installs" by linking the pinned CLI
  * from node_modules — so what the real `npm install` downloads is not tested here.
@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DEFAULT_CLAUDE_VERSION } from "../../src/action/inputs.js";
-import { ensureClaude } from "../../src/action/install-claude.js";
+import { CLAUDE_CLI, ensureCli } from "../../src/action/install-cli.js";
 import { findExecutable } from "../../src/proc/which.js";
 import { actionTestResources, completion, NODE_MODULES_BIN } from "../support/action-harness.js";
 import type { GitHubServer } from "../support/github-server/index.js";
@@ -52,12 +52,12 @@ function populateToolCache(cache: string, link: string | null): string {
   return bin;
 }
 
-describe("ensureClaude (in process)", () => {
+describe("ensureCli(CLAUDE_CLI) (in process)", () => {
   it("uses claude from PATH when it is there, installs nothing, and says where it found it", async () => {
     const bin = join(scratch, "bin");
     const claude = executable(join(bin, "claude"));
     const log: string[] = [];
-    const found = await ensureClaude({
+    const found = await ensureCli(CLAUDE_CLI, {
       version: VERSION,
       env: { PATH: `${join(scratch, "empty")}:${bin}`, RUNNER_TEMP: scratch },
       knownSecrets: [],
@@ -72,7 +72,7 @@ describe("ensureClaude (in process)", () => {
     const cached = populateToolCache(cache, null);
     vi.stubEnv("RUNNER_TOOL_CACHE", cache);
     const log: string[] = [];
-    const found = await ensureClaude({
+    const found = await ensureCli(CLAUDE_CLI, {
       version: VERSION,
       env: { PATH: join(scratch, "empty"), RUNNER_TOOL_CACHE: cache, RUNNER_TEMP: scratch },
       knownSecrets: [],
@@ -88,7 +88,7 @@ describe("ensureClaude (in process)", () => {
     vi.stubEnv("RUNNER_TOOL_CACHE", cache);
     const log: string[] = [];
     // No npm on PATH either: the install branch fails without touching the network.
-    const found = await ensureClaude({
+    const found = await ensureCli(CLAUDE_CLI, {
       version: "2.1.0",
       env: { PATH: join(scratch, "empty"), RUNNER_TOOL_CACHE: cache, RUNNER_TEMP: scratch },
       knownSecrets: [],

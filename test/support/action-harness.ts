@@ -68,6 +68,11 @@ export interface RunActionOptions {
   readonly claudeOnPath?: boolean;
   /** Folders put first on PATH (e.g. a stand-in `npm`). */
   readonly prependPath?: readonly string[];
+  /**
+   * The folder `RUNNER_TEMP` is made in (default: the system temp directory). A codex run needs one
+   * outside `/tmp` (src/action/codex-home.ts), as on GitHub-hosted runners (`/home/runner/work/_temp`).
+   */
+  readonly runnerTempParent?: string;
   /** A `RUNNER_TOOL_CACHE` to use (default: a fresh empty temp folder). */
   readonly toolCache?: string;
   /** Extra variables over everything else; `undefined` removes one. */
@@ -248,7 +253,7 @@ async function gitHead(dir: string): Promise<string> {
 export async function runActionStep(options: RunActionOptions): Promise<ActionRun> {
   if (!existsSync(ACTION_ENTRY)) throw new Error(`${ACTION_ENTRY} is missing: run npm run build`);
   const files = mkdtempSync(join(tmpdir(), "eg-action-files-"));
-  const runnerTemp = mkdtempSync(join(tmpdir(), "eg-runner-temp-"));
+  const runnerTemp = mkdtempSync(join(options.runnerTempParent ?? tmpdir(), "eg-runner-temp-"));
   const toolCache = options.toolCache ?? mkdtempSync(join(tmpdir(), "eg-tool-cache-"));
   const home = mkdtempSync(join(tmpdir(), "eg-action-home-"));
   const head = await gitHead(options.workspace);

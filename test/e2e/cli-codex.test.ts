@@ -1,0 +1,203 @@
+/**
+ * `--runtime codex` end to end in the CLI (SPEC §4, §6, §9, §10): `auto` and `run` in-process against a
+ * real git repository, the real pinned `codex` CLI (behind a recording stand-in that logs what each call
+ * was given) and the scripted model server's OpenAI Responses side, offline through `--codex-config`.
+ *
+ * What is proved: the planner and the node run on codex with the user's own `CODEX_HOME`; the OpenAI keys
+ * reach the codex child and no other (not the verify command), and no claude key reaches codex; every
+ * cost is `unknown`, never `$0`, and token usage is shown; a hand-written node's `budget_usd` is warned
+ * about, naming the timeout that bounds it, in the plan lines and in the ledger's plan section; and
+ * `--codex-config` problems are usage errors (exit 64) before anything runs.
+ */
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { cliHarness, rowWords } from "../support/cli-harness.js";
+import { codexConfigFor, SCRIPTED_CODEX_MODEL } from "../support/model-server/index.js";
+import {
+  CODEX_BIN,
+  codexFixSumScript,
+  recordedCodexCalls,
+  writeRecordingCodex,
+} from "../support/scenarios/codex.js";
+import { MARKS } from "../support/scenarios/fix-sum.js";
+import { FIXED_SUM } from "../support/temp-repo.js";
+
+/** Distinct fake credentials, so each one's path through the run can be told apart. */
+const OPENAI_KEY = "sk-test-openai-4d1f0c2b9a8e7d6c";
+const CODEX_KEY = "sk-test-codex-5e2a1b0c9d8f7e6a";
+const ANTHROPIC_KEY = "sk-ant-test-7c6b5a4f3e2d1c0b";
+
+/** `--codex-config` flags pointing codex at the scripted server (provider, model, no network). */
+function configFlags(serverUrl: string): string[] {
+  return codexConfigFor(serverUrl).flatMap((pair) => ["--codex-config", pair]);
+}
+
+describe("auto --runtime codex", () => {
+  test("plans and fixes through the real codex CLI with the user's CODEX_HOME: the ledger prints, every cost is unknown (never $0), tokens are shown, and only codex gets the OpenAI keys", async () => {
+    const h = await cliHarness({ script: (repo) => codexFixSumScript(repo.dir) });
+    const codexHome = join(h.scratch, "user-codex-home");
+    mkdirSync(codexHome);
+    const log = join(h.scratch, "codex-calls.log");
+    const codex = writeRecordingCodex(join(h.scratch, "bin"), log);
+    const verifyEnv = join(h.scratch, "verify-env.txt");
+
+    const r = await h.run(
+      [
+        "--runtime",
+        "codex",
+        "--codex-path",
+        codex,
+        "--model",
+        SCRIPTED_CODEX_MODEL,
+        ...configFlags(h.server.url),
+        "--verify-cmd",
+        `env | cut -d= -f1 > '${verifyEnv}' && npm test`,
+      ],
+      {
+        env: {
+          CODEX_HOME: codexHome,
+          OPENAI_API_KEY: OPENAI_KEY,
+          CODEX_API_KEY: CODEX_KEY,
+          ANTHROPIC_API_KEY: ANTHROPIC_KEY,
+          NO_PROXY: "127.0.0.1",
+          no_proxy: "127.0.0.1",
+        },
+      },
+    );
+
+    expect(r.exitCode, r.stderr + r.stdout).toBe(0);
+    const ledger = r.ledger!;
+    expect(ledger.runtime).toBe("codex");
+    expect(ledger.model).toBe(SCRIPTED_CODEX_MODEL);
+    expect(rowWords(ledger)).toEqual(["implement PASS (verified)"]);
+    expect(readFileSync(join(h.repo.dir, "src", "sum.js"), "utf8")).toBe(FIXED_SUM);
+    expect(h.server.requests.map((req) => [req.api, req.conversation])).toEqual([
+      ["openai", "planner"],
+      ["openai", "implement"],
+      ["openai", "implement"],
+      ["openai", "implement"],
+    ]);
+
+    // Cost: unknown everywhere, never $0; tokens: the planner's request and the node's three, 100/20 each.
+    expect(ledger.rows[0]!.costUsd).toBeNull();
+    expect(ledger.totals.total).toEqual({ kind: "unknown", knownUsd: 0, unknownCalls: 2 });
+    expect(ledger.totals.tokens).toMatchObject({ inputTokens: 400, outputTokens: 80, callsWithoutUsage: 0 });
+    expect(r.stdout).toContain(`Run ${ledger.runId} — auto, codex (${SCRIPTED_CODEX_MODEL})`);
+    expect(r.stdout).toMatch(/^TOTAL COST: +unknown \(known subtotal \$0\.0000; 2 calls without USD\)$/m);
+    expect(r.stdout).toMatch(/^TOKENS: +input 400, output 80, /m);
+    const rowLines = r.stdout
+      .split("\n")
+      .filter((line) => line.includes("implement") && line.includes("PASS"));
+    expect(rowLines.length).toBeGreaterThanOrEqual(2); // the progress line and the table row
+    for (const line of rowLines) {
+      expect(line).toContain("unknown");
+      expect(line).not.toMatch(/\$0(\.0+)?\b/);
+    }
+    expect(r.summary).toContain("Planned Codex nodes run isolated");
+
+    // Each codex call: the user's own CODEX_HOME, the OpenAI keys, no claude key.
+    const calls = recordedCodexCalls(log);
+    expect(calls).toHaveLength(2);
+    for (const call of calls) {
+      expect(call.codexHome).toBe(codexHome);
+      expect(call.openaiApiKey).toBe(OPENAI_KEY);
+      expect(call.codexApiKey).toBe(CODEX_KEY);
+      expect(call.names).not.toContain("ANTHROPIC_API_KEY");
+    }
+    // The verify command gets no model credential or provider setting.
+    const verifyNames = readFileSync(verifyEnv, "utf8").split("\n");
+    expect(verifyNames).toContain("PATH");
+    for (const name of ["OPENAI_API_KEY", "CODEX_API_KEY", "CODEX_HOME", "ANTHROPIC_API_KEY"])
+      expect(verifyNames).not.toContain(name);
+    // No key is printed or written anywhere.
+    for (const key of [OPENAI_KEY, CODEX_KEY, ANTHROPIC_KEY]) {
+      expect(r.stdout + r.stderr).not.toContain(key);
+      expect(r.summary).not.toContain(key);
+      expect(JSON.stringify(r.checkRunRequests)).not.toContain(key);
+    }
+  });
+});
+
+describe("run --runtime codex", () => {
+  const BUDGET_GRAPH = [
+    "name: budget-review",
+    "nodes:",
+    "  - id: review",
+    `    prompt: "${MARKS.review} whether it looks correct."`,
+    "    budget_usd: 0.5",
+    "    timeout: 90s",
+    "",
+  ].join("\n");
+  const WARNING =
+    'node "review": budget_usd 0.5 is not enforced on the codex runtime (codex reports no USD cost, so every codex row\'s cost is unknown); what bounds this node is its timeout of 1m30s';
+
+  test("a node's budget_usd is warned about, naming the timeout that bounds it: printed with the plan, and in the ledger's plan section", async () => {
+    const h = await cliHarness({
+      script: () => ({
+        conversations: [{ name: "review", match: MARKS.review, turns: [{ text: "It reads fine." }] }],
+      }),
+    });
+    const codexHome = join(h.scratch, "user-codex-home");
+    mkdirSync(codexHome);
+    const graph = h.writeGraph("budget.yml", BUDGET_GRAPH);
+
+    const r = await h.runGraph(
+      graph,
+      ["--runtime", "codex", "--codex-path", CODEX_BIN, ...configFlags(h.server.url)],
+      {
+        env: { CODEX_HOME: codexHome, OPENAI_API_KEY: OPENAI_KEY, NO_PROXY: "127.0.0.1" },
+      },
+    );
+
+    expect(r.exitCode, r.stderr + r.stdout).toBe(0);
+    expect(rowWords(r.ledger!)).toEqual(["review PASS (exit-only)"]);
+    expect(h.server.requests.map((req) => req.conversation)).toEqual(["review"]);
+    // Printed before anything ran (with the plan), and again in the text ledger.
+    const lines = r.stdout.split("\n");
+    const warnAt = lines.indexOf(`warning: ${WARNING}`);
+    expect(warnAt).toBeGreaterThan(-1);
+    expect(warnAt).toBeLessThan(lines.findIndex((l) => l.startsWith("▶ review")));
+    expect(lines).toContain(`Warning: ${WARNING}`);
+    expect(r.ledger!.plan.warnings).toEqual([WARNING]);
+    expect(r.summary).toContain(`**Warnings:**\n- ${WARNING.replaceAll("_", "\\_")}`);
+    expect(r.ledger!.rows[0]!.costUsd).toBeNull();
+  });
+});
+
+describe("--codex-config is checked before anything runs", () => {
+  test("a bad pair on codex is a usage error naming it: exit 64, no model request, no run directory", async () => {
+    const h = await cliHarness({ script: (repo) => codexFixSumScript(repo.dir) });
+    const r = await h.run(
+      [
+        "--runtime",
+        "codex",
+        "--codex-path",
+        CODEX_BIN,
+        "--codex-config",
+        "model_provider",
+        "--verify-cmd",
+        "npm test",
+      ],
+      { env: { OPENAI_API_KEY: OPENAI_KEY } },
+    );
+    expect(r.exitCode).toBe(64);
+    expect(r.stderr).toContain('codex-config entry 1: expected KEY=VALUE, got "model_provider"');
+    expect(r.stderr).toContain("--codex-config KEY=VALUE"); // the usage text follows
+    expect(h.server.requests).toHaveLength(0);
+    expect(h.runDirs()).toEqual([]);
+    expect(r.checkRunRequests).toBeNull();
+  });
+
+  test("--codex-config on the claude runtime is a usage error: exit 64, nothing runs", async () => {
+    const h = await cliHarness({ script: (repo) => codexFixSumScript(repo.dir) });
+    const graph = h.writeGraph("g.yml", "nodes:\n  - id: review\n    prompt: review it\n");
+    const r = await h.runGraph(graph, ["--codex-config", 'model="gpt-5.5"']);
+    expect(r.exitCode).toBe(64);
+    expect(r.stderr).toContain(
+      "codex-config applies only to the codex runtime: pass --runtime codex (input runtime: codex), or drop codex-config",
+    );
+    expect(h.server.requests).toHaveLength(0);
+    expect(h.runDirs()).toEqual([]);
+  });
+});
