@@ -63,6 +63,16 @@ export interface ActionInputs {
   /** Absent: 4 in `auto`, the graph's own in `run`, the first leg's in `resume`. */
   readonly concurrency?: number;
   readonly continueOnFail: boolean;
+  /**
+   * `push` (SPEC §10): commit the nodes' verified changes and push them to the PR branch (same-repository PRs;
+   * `auto` and `run` only). The run starts from `pull_request.head.sha`, which the action checks out itself.
+   */
+  readonly push: boolean;
+  /**
+   * `push-token`: the token `push` pushes with (an App installation token or a PAT), because pushes made with
+   * `GITHUB_TOKEN` start no other workflow. Absent: `github-token`. Masked; reaches that one `git push` only.
+   */
+  readonly pushToken?: string;
 }
 
 export type InputsResult =
@@ -263,7 +273,7 @@ function readResume(
 function strayInputs(env: Env, mode: ModeInputs, errors: string[]): void {
   const refuse = (names: readonly string[], why: string): void => {
     const given = names.filter((n) =>
-      n === "accept-no-build-evidence" || n === "accept-loaded-user-config"
+      n === "accept-no-build-evidence" || n === "accept-loaded-user-config" || n === "push"
         ? bool(env, n, [])
         : raw(env, n) !== undefined,
     );
@@ -296,6 +306,8 @@ function strayInputs(env: Env, mode: ModeInputs, errors: string[]): void {
           "model",
           "working-directory",
           "codex-config",
+          "push",
+          "push-token",
         ],
         "lint only reads the graph file: nothing runs; drop it",
       );
@@ -305,6 +317,7 @@ function strayInputs(env: Env, mode: ModeInputs, errors: string[]): void {
         ["verify-cmd", "accept-no-build-evidence", "accept-loaded-user-config", "model", "working-directory"],
         "a resumed leg keeps the first leg's settings, and takes nothing that could widen them; drop it",
       );
+      refuse(["push", "push-token"], "a resumed leg does not push in this version; drop it");
       return;
     default:
       unreachable(mode);
@@ -384,6 +397,11 @@ export function readActionInputs(env: Env): InputsResult {
   if (githubToken === undefined && !lintRequested(env))
     errors.push("input `github-token` is empty: leave it at its default (the workflow's github.token)");
   const continueOnFail = bool(env, "continue-on-fail", errors);
+  const push = bool(env, "push", errors);
+  const pushToken = raw(env, "push-token");
+  if (pushToken !== undefined && !push && mode?.kind !== "lint" && mode?.kind !== "resume") {
+    errors.push("input `push-token` is only used with `push: true`: set `push: true` or drop `push-token`");
+  }
   const verifyEnv = (raw(env, "verify-env") ?? "").split(/[\s,]+/).filter((s) => s !== "");
   // The model credential and the GitHub token never reach PR code, whatever verify-env says (SPEC §9).
   errors.push(...verifyEnvProblems(verifyEnv, "input `verify-env`"));
@@ -413,6 +431,8 @@ export function readActionInputs(env: Env): InputsResult {
       ...opt("workingDirectory", raw(env, "working-directory")),
       ...(concurrency !== undefined ? { concurrency } : {}),
       continueOnFail,
+      push,
+      ...opt("pushToken", pushToken),
     },
   };
 }

@@ -14,6 +14,7 @@ import { writeJobSummary } from "../github/job-summary.js";
 import { apiUrlFromEnv, createOctokit, type GateOctokit } from "../github/octokit.js";
 import { autoRunPolicy, type PolicyFileResult, policySummary } from "../policy/policy-file.js";
 import { describeMode, type InputsResult } from "./inputs.js";
+import { stopOnOwnPush } from "./loop-guard.js";
 import { checkRunReporter, type RunningMode, runnerFolders, saveCheckRun } from "./running-mode.js";
 import { type Env, endEarly, usageFailure } from "./step-result.js";
 
@@ -47,6 +48,9 @@ export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<
     usageFailure(error instanceof Error ? error.message : String(error));
     return null;
   }
+  // A push mode's own push starts nothing: no check run is touched (SPEC §10 loop guard).
+  const guardToken = parsed.ok ? parsed.inputs.githubToken : env["INPUT_GITHUB-TOKEN"]?.trim();
+  if (await stopOnOwnPush(env, event, guardToken)) return null;
   if (event.kind !== "pull_request") {
     const trigger = event.kind === "other" ? event.eventName : event.kind;
     usageFailure(

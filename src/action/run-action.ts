@@ -20,6 +20,7 @@ import { unreachable } from "../ledger/unreachable.js";
 import { DEFAULT_AUTO_CONCURRENCY, type InputsResult, lintRequested, readActionInputs } from "./inputs.js";
 import { failLintInputs, runLintMode } from "./lint-mode.js";
 import { announcePolicy, openPullRequestRun, type PullRequestRun } from "./pull-request-run.js";
+import { openPushMode } from "./push-mode.js";
 import { runResumeMode } from "./resume-mode.js";
 import { runGraphMode } from "./run-graph-mode.js";
 import { endRun, engineOptions, reportRun } from "./running-mode.js";
@@ -60,6 +61,7 @@ function knownSecrets(env: Env, parsed: InputsResult): string[] {
     parsed.ok ? parsed.inputs.anthropicApiKey : env["INPUT_ANTHROPIC-API-KEY"],
     parsed.ok ? parsed.inputs.claudeCodeOauthToken : env["INPUT_CLAUDE-CODE-OAUTH-TOKEN"],
     parsed.ok ? parsed.inputs.openaiApiKey : env["INPUT_OPENAI-API-KEY"],
+    parsed.ok ? parsed.inputs.pushToken : env["INPUT_PUSH-TOKEN"],
   ]
     .map((s) => s?.trim())
     .filter((s): s is string => typeof s === "string" && s !== "");
@@ -92,13 +94,16 @@ async function main(
       exposeReporter,
     });
   }
-  const run = await openPullRequestRun({
+  const opened = await openPullRequestRun({
     env,
     ...(signal ? { signal } : {}),
     parsed,
     secrets,
     exposeReporter,
   });
+  if (opened === null) return;
+  // push: true checks out the PR head before anything runs (SPEC §10), or ends the run saying why.
+  const run = await openPushMode(opened);
   if (run === null) return;
   const mode = run.inputs.mode;
   switch (mode.kind) {

@@ -15,6 +15,7 @@ import { createRedactor } from "../ledger/redact.js";
 import type { ActionInputs } from "./inputs.js";
 import { ModelCliSetup } from "./model-cli-setup.js";
 import { progressHooks } from "./progress-hooks.js";
+import type { PushTarget } from "./push-mode.js";
 import { type FinishedRun, reportFinished } from "./report-finished.js";
 import { SAVED_STATE } from "./state.js";
 import { type Env, endEarly } from "./step-result.js";
@@ -35,6 +36,8 @@ export interface RunningMode {
   readonly secrets: readonly string[];
   /** Notes for the summaries (the PR's ignored copy of the policy file, say). */
   readonly notes: readonly string[];
+  /** Set with `push: true` on a same-repository PR, once its head is checked out (`push-mode.ts`). */
+  readonly push?: PushTarget;
 }
 
 /** The checkout, `RUNNER_TEMP` and the run directories' folder under it (created). */
@@ -99,7 +102,9 @@ export function engineOptions<T extends object>(run: RunningMode, own: T) {
   const cli = new ModelCliSetup(run);
   return {
     runsDir: run.runsDir,
-    commit: false,
+    // Only push mode commits, and the engine then commits only what it can push as verified (ADR 0006).
+    commit: run.push !== undefined,
+    ...(run.push !== undefined ? { publish: run.push.publish } : {}),
     surface: "action" as const,
     // Read when the engine spawns, after `beforeFirstModelCall` found or installed the CLI.
     get claudeExecutable(): string {
@@ -123,12 +128,18 @@ export function engineOptions<T extends object>(run: RunningMode, own: T) {
   };
 }
 
-/** A finished run, reported ({@link reportFinished}) with the run's notes, or `notes`. */
-export function reportRun(run: RunningMode, finished: FinishedRun, notes = run.notes): Promise<void> {
+/**
+ * A finished run, reported ({@link reportFinished}) with the run's notes, or `notes` — on the pushed commit's
+ * check run when push mode pushed one (`PushTarget.moveCheckRun`).
+ */
+export async function reportRun(run: RunningMode, finished: FinishedRun, notes = run.notes): Promise<void> {
+  const pushed = run.push !== undefined ? finished.ledger.postedCommit : undefined;
+  const reporter =
+    run.push !== undefined && pushed !== undefined ? await run.push.moveCheckRun(pushed) : run.reporter;
   return reportFinished({
     finished,
     runId: run.runId,
-    reporter: run.reporter,
+    reporter,
     checkName: run.inputs.checkName,
     env: run.env,
     temp: run.temp,

@@ -20,7 +20,13 @@ import { DEFAULT_PLANNED_ALLOWLIST, extendAllowlist } from "../policy/allowlist.
 import { plannedNodePolicy } from "../policy/ceiling.js";
 import { ceilingDisclosure } from "../policy/disclosure.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
-import { type FinishInput, finishRun, type RunFrame, snapshotLedger } from "./finish-run.js";
+import {
+  type FinishInput,
+  finishRun,
+  type PublishCommit,
+  type RunFrame,
+  snapshotLedger,
+} from "./finish-run.js";
 import { RunStateStore } from "./graph-run.js";
 import { type FinishedLeg, legCaller, type RunHooks, runLegAndFinish } from "./leg.js";
 import { type PlanningCall, planWithRepair } from "./plan-call.js";
@@ -61,6 +67,11 @@ export interface AutoRunOptions {
   readonly onFail: "halt" | "continue";
   /** Commit the nodes' changes when the run ends (CLI `--commit`). */
   readonly commit: boolean;
+  /**
+   * With `commit`: publishes the commit (the action's `push`, SPEC §10). The commit is then made only when the
+   * run would be `success` on it, and is the posted commit only once published (`finish-run.ts`).
+   */
+  readonly publish?: PublishCommit;
   readonly runsDir: string;
   readonly surface: "action" | "cli";
   /** The `claude` executable (claude runs; required for the type's sake on codex runs, unused there). */
@@ -258,7 +269,7 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
     start: { sha: start.sha, tree: start.tree, description: startDescription },
     answer,
     requireEvidence: o.policy?.requireEvidence === true,
-    commit: o.commit ? { message: o.goal } : null,
+    commit: o.commit ? { message: o.goal, ...(o.publish !== undefined ? { publish: o.publish } : {}) } : null,
     redactor,
     dir,
     startedAt,

@@ -7,7 +7,7 @@ import type { BuildEvidenceAnswer } from "../evidence/answer.js";
 import { evidenceTree } from "../evidence/evidence-tree.js";
 import { commitWorkingTree, workingTreePatch } from "../evidence/patch.js";
 import type { Graph } from "../graph/graph.js";
-import { decideConclusion, type RunEnd } from "../ledger/conclusion.js";
+import { type Conclusion, decideConclusion, type RunEnd } from "../ledger/conclusion.js";
 import { computeTotals, type Ledger, type PlanningCall, type PlanSection } from "../ledger/ledger.js";
 import type { LedgerRow } from "../ledger/model.js";
 import type { Redactor } from "../ledger/redact.js";
@@ -36,12 +36,35 @@ export interface RunFrame {
   readonly start: { readonly sha: string; readonly tree: string; readonly description: string };
   readonly answer: BuildEvidenceAnswer;
   readonly requireEvidence: boolean;
-  /** Commit the nodes' changes when the run ends (CLI `--commit`), with this first line. */
-  readonly commit: { readonly message: string } | null;
+  /**
+   * Commit the nodes' changes when the run ends (CLI `--commit`, the action's `push`), with this first line.
+   * With `publish` (the action's push, SPEC §10) the commit is made only when the run would conclude
+   * `success` on it — every node passed and every non-gate sink verified that very tree (ADR 0006) — and it
+   * becomes the posted commit only once `publish` says it is on the branch.
+   */
+  readonly commit: { readonly message: string; readonly publish?: PublishCommit } | null;
   readonly redactor: Redactor;
   readonly dir: RedactingRunDirectory;
   readonly startedAt: string;
 }
+
+/** What {@link PublishCommit} did: on the branch (and how to name it), or refused with the reason. */
+export type PublishResult =
+  | {
+      readonly kind: "published";
+      /** Says where the commit went, for the ledger ("the nodes' verified changes, pushed to feature"). */
+      readonly note: string;
+    }
+  | { readonly kind: "refused"; readonly reason: string };
+
+/**
+ * Puts the run's commit where the check run will be posted (the action pushes it to the PR branch). Called
+ * once, after the commit was made; never throws for a refusal (it returns one), only for internal errors.
+ */
+export type PublishCommit = (commit: {
+  readonly sha: string;
+  readonly tree: string;
+}) => Promise<PublishResult>;
 
 export interface FinishInput {
   /** The working tree as the leg left it, when the caller already took it (`null`: could not be read). */
@@ -120,8 +143,13 @@ export async function finishRun(frame: RunFrame, input: FinishInput): Promise<Fi
     });
   // --commit also never commits a run whose evidence would not stand on that commit (ignored files or
   // outside writes the build used, submodule or .gitattributes gaps): judged as if it were committed.
+  // A commit that will be published (the action's push) needs more: verified evidence on that very tree —
+  // a neutral run's unverified changes are never pushed to a PR branch (ADR 0006).
   const wouldBe = judge(verifiedTree ?? finalTree).conclusion;
-  const evidenceStands = wouldBe === "success" || wouldBe === "neutral";
+  const publish = frame.commit?.publish;
+  const evidenceStands =
+    publish !== undefined ? wouldBe === "success" : wouldBe === "success" || wouldBe === "neutral";
+  let publishRefused: string | null = null;
   if (
     changed &&
     frame.commit !== null &&
@@ -136,27 +164,45 @@ export async function finishRun(frame: RunFrame, input: FinishInput): Promise<Fi
       message: `evidence-gate: ${redactor.text(firstLine(frame.commit.message))}`,
       trailer: `Evidence-Gate-Run: ${frame.runId}`,
     });
-    if (sha !== null) {
+    const tree = verifiedTree ?? finalTree;
+    if (sha !== null && publish !== undefined) {
+      const published = await publish({ sha, tree: tree! });
+      if (published.kind === "published") {
+        postedSha = sha;
+        postedTree = tree;
+        commitNote = published.note;
+      } else {
+        publishRefused = published.reason;
+      }
+    } else if (sha !== null) {
       postedSha = sha;
-      postedTree = verifiedTree ?? finalTree;
+      postedTree = tree;
       commitNote = "the nodes' changes, committed by --commit";
     }
-  } else if (changed) {
+  }
+  if (changed && postedSha === start.sha) {
     const p = nodesPatch!;
     // patch.diff is the nodes' content byte for byte and is left as is (a redacted patch would not apply);
     // the ledger's preview is redacted, and says so when the patch holds a known secret.
     const path = dir.writeBytes("patch.diff", p.diffBytes);
+    const notCommittedBecause =
+      publishRefused !== null
+        ? `the push was refused: ${publishRefused}`
+        : frame.commit !== null && everyRowPassed && !evidenceStands
+          ? publish !== undefined
+            ? `push mode pushes only changes verified on the pushed tree (a success), and this run's evidence would end ${wouldBe}`
+            : `its evidence would end ${wouldBe}`
+          : undefined;
     patch = {
       path,
       bytes: p.diffBytes.length,
       preview: redactor.text(p.diff).slice(0, 4000),
       ...(redactor.contains(p.diff) ? { holdsSecret: true as const } : {}),
-      ...(frame.commit !== null && everyRowPassed && !evidenceStands
-        ? { notCommittedBecause: `its evidence would end ${wouldBe}` }
-        : {}),
+      ...(notCommittedBecause !== undefined ? { notCommittedBecause } : {}),
     };
   }
-  const decided = judge(postedTree);
+  // A refused push fails the run: its verified changes are not on the branch the check run speaks for.
+  const decided = publishRefused !== null ? pushRefused(publishRefused) : judge(postedTree);
   const unredacted: Ledger = {
     ...unconcluded(frame, input),
     conclusion: decided,
@@ -193,6 +239,17 @@ export function evidenceTreeOf(rows: readonly LedgerRow[]): string | null {
     rows.flatMap((row) => (row.sink && row.verify?.evidenceTree ? [row.verify.evidenceTree] : [])),
   );
   return trees.size === 1 ? [...trees][0]! : null;
+}
+
+/** The conclusion of a run whose verified commit could not be published (rule `push-refused`). */
+function pushRefused(reason: string): Conclusion {
+  return {
+    conclusion: "failure",
+    outcome: "failed",
+    rule: "push-refused",
+    title: "Failed: the push to the pull request branch was refused",
+    reason: `Every node passed and the changes were verified, but pushing them was refused: ${reason}. The verified changes are not on the branch: they are in patch.diff (run-directory artifact). If the branch moved while the run ran, run again on the new head.`,
+  };
 }
 
 function firstLine(text: string): string {

@@ -18,7 +18,7 @@ import type { PlanSection } from "../ledger/ledger.js";
 import { createRedactor } from "../ledger/redact.js";
 import { handWrittenDisclosure } from "../policy/disclosure.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
-import { type RunFrame, snapshotLedger } from "./finish-run.js";
+import { type PublishCommit, type RunFrame, snapshotLedger } from "./finish-run.js";
 import { RunStateStore } from "./graph-run.js";
 import { type FinishedLeg, legCaller, type RunHooks, runLegAndFinish } from "./leg.js";
 import { RedactingRunDirectory } from "./redacting-run-dir.js";
@@ -59,6 +59,11 @@ export interface HandRunOptions {
   /** `--model` (claude) / `-m` (codex); default: the CLI's own. */
   readonly model?: string;
   readonly commit: boolean;
+  /**
+   * With `commit`: publishes the commit (the action's `push`, SPEC §10). The commit is then made only when the
+   * run would be `success` on it, and is the posted commit only once published (`finish-run.ts`).
+   */
+  readonly publish?: PublishCommit;
   readonly runsDir: string;
   readonly surface: "action" | "cli";
   /** The `claude` executable (claude runs; required for the type's sake on codex runs, unused there). */
@@ -237,7 +242,12 @@ export async function runHandWritten(o: HandRunOptions): Promise<HandRunResult> 
     start: { sha: start.sha, tree: start.tree, description: startDescription },
     answer,
     requireEvidence: o.policy?.requireEvidence === true,
-    commit: o.commit ? { message: graph.name ?? `run ${o.graphSource}` } : null,
+    commit: o.commit
+      ? {
+          message: graph.name ?? `run ${o.graphSource}`,
+          ...(o.publish !== undefined ? { publish: o.publish } : {}),
+        }
+      : null,
     redactor,
     dir,
     startedAt,

@@ -45,6 +45,8 @@ export type ConclusionRule =
   | "node-did-not-run"
   | "plan-refused"
   | "engine-error"
+  /** Every node passed and the changes were verified, but the action's push of them was refused (SPEC §10). */
+  | "push-refused"
   | "refused"
   | "usage-error"
   | "paused"

@@ -199,6 +199,7 @@ const ConclusionSchema = z.strictObject({
     "node-did-not-run",
     "plan-refused",
     "engine-error",
+    "push-refused",
     "refused",
     "usage-error",
     "paused",
