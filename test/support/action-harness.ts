@@ -77,6 +77,8 @@ export interface RunActionOptions {
   readonly toolCache?: string;
   /** Extra variables over everything else; `undefined` removes one. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Edits the webhook payload before it is written (a fork's head repository, `action: synchronize`, …). */
+  readonly editPayload?: (payload: Record<string, unknown>) => void;
   /** Kill the action after this long (default 120 s). */
   readonly timeoutMs?: number;
   /** Told once the child is spawned (e.g. to kill it mid-run as a runner or an OOM killer would). */
@@ -278,6 +280,7 @@ export async function runActionStep(options: RunActionOptions): Promise<ActionRu
           sender: pullRequest.sender,
           workflow: ".github/workflows/evidence-gate-resume.yml",
         };
+  options.editPayload?.(payload);
   const eventPath = join(files, "event.json");
   writeFileSync(eventPath, JSON.stringify(payload, null, 2));
   const outputPath = join(files, "output");

@@ -29,6 +29,8 @@ export interface GitHttpRequest {
 export interface GitHttpServer {
   /** `http://127.0.0.1:<port>`: the `GITHUB_SERVER_URL` of a test. */
   readonly url: string;
+  /** The folder holding the bare repositories (`<root>/<owner>/<repo>.git`), for pushes that bypass HTTP. */
+  readonly root: string;
   readonly requests: GitHttpRequest[];
   /** Makes an empty bare repository for `OWNER/NAME`; returns its path. */
   createRepository(fullName: string): Promise<string>;
@@ -64,6 +66,7 @@ export async function startGitHttpServer(options: { readonly token: string }): P
   const pathOf = (fullName: string) => join(root, `${fullName}.git`);
   return {
     url,
+    root,
     requests,
     async createRepository(fullName) {
       const dir = pathOf(fullName);

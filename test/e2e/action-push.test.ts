@@ -1,0 +1,450 @@
+/**
+ * `push: true` end to end (SPEC §6, §10 "Push", §11; ADR 0006): the bundled action, the real `claude` CLI
+ * against the scripted model server, the OpenAPI-validating GitHub server, and the "PR branch" in a real bare
+ * repository served by `git http-backend` on loopback (`GITHUB_SERVER_URL`), which refuses any request
+ * without the push token. The checkout is what `actions/checkout` leaves on `pull_request` with
+ * `persist-credentials: false`: a shallow, detached test merge commit.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  actionTestResources,
+  checkRunWrites,
+  stepDebug,
+  TEST_GITHUB_TOKEN,
+  TEST_REPOSITORY,
+} from "../support/action-harness.js";
+import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.js";
+import type { ModelScript } from "../support/model-server/index.js";
+import { fixSumScript, MARKS, PASS_PATTERN } from "../support/scenarios/fix-sum.js";
+import { commitAll, makeSampleNodeRepo, makeTempRepo, type TempRepo } from "../support/temp-repo.js";
+
+/** The push token: the only credential the git server accepts (the GitHub token is another value). */
+const PUSH_TOKEN = "ghp_pushModeE2eToken0000000000000000000";
+const PUSH_BASIC = Buffer.from(`x-access-token:${PUSH_TOKEN}`).toString("base64");
+/** `pull_request.head.ref` of the event fixture. */
+const BRANCH = "retry-exporter";
+const GOAL = `${MARKS.plannerGoal}.`;
+const GRAPH = ".github/evidence-gate/fix.yml";
+
+const open = actionTestResources();
+let gitServer: GitHttpServer | undefined;
+const dirs: string[] = [];
+afterEach(async () => {
+  await gitServer?.close();
+  gitServer = undefined;
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function scratch(): string {
+  const dir = mkdtempSync(join(tmpdir(), "eg-push-e2e-"));
+  dirs.push(dir);
+  return dir;
+}
+
+/** The fix-sum scenario (planner → implement edits src/sum.js → check replies PASS). */
+function script(repoDir: string): ModelScript {
+  return fixSumScript({ repoDir });
+}
+
+/**
+ * The fix-sum scenario as a hand-written graph (mode run, read from the base ref) whose check node may run
+ * `env` (planned nodes may not: the planned allowlist has no such grant), so the reply the model server
+ * records is the environment a node's tools see.
+ */
+function envGraph(verifyEnv: string): string {
+  return [
+    "name: fix-sum-graph",
+    "nodes:",
+    "  - id: implement",
+    `    prompt: "${MARKS.implement} so that sum(a, b) returns a + b. Edit only that file."`,
+    "    allowed_tools: [Read, Edit]",
+    "  - id: check",
+    "    depends_on: [implement]",
+    `    prompt: "${MARKS.check} and reply with exactly PASS if it looks right, else FAIL."`,
+    '    allowed_tools: ["Bash(env)"]',
+    "    success_check:",
+    `      result_matches: '${PASS_PATTERN}'`,
+    "      verify:",
+    `        command: "env > '${verifyEnv}' && npm test"`,
+    "",
+  ].join("\n");
+}
+
+function envScript(repoDir: string): ModelScript {
+  return {
+    conversations: fixSumScript({ repoDir }).conversations.map((c) =>
+      c.name === "check"
+        ? { ...c, turns: [{ tool_calls: [{ name: "Bash", input: { command: "env" } }] }, { text: "PASS" }] }
+        : c,
+    ),
+  };
+}
+
+interface PushWorld {
+  readonly git: GitHttpServer;
+  /** The checkout (`GITHUB_WORKSPACE`). */
+  readonly workspace: TempRepo;
+  readonly headSha: string;
+  readonly baseSha: string;
+  readonly mergeSha: string;
+  /** The repository the remote was filled from (full history). */
+  readonly source: TempRepo;
+}
+
+/**
+ * The remote holds `main` (base, moved on) and `retry-exporter` (the PR head: the buggy sample project plus a
+ * README), and `refs/pull/42/merge`. The workspace is a fresh `git init` with no identity that fetched the
+ * merge ref at depth 1 and checked it out detached — as `actions/checkout` does with `persist-credentials: false`.
+ * `mergeCheckout: false` checks out the head itself instead.
+ */
+async function world(o: { readonly mergeCheckout?: boolean } = {}): Promise<PushWorld> {
+  gitServer = await startGitHttpServer({ token: PUSH_TOKEN });
+  const bare = await gitServer.createRepository(TEST_REPOSITORY);
+  const source = open.keep(await makeSampleNodeRepo());
+  const baseStart = await source.git(["rev-parse", "HEAD"]);
+  await source.git(["checkout", "--quiet", "-b", BRANCH]);
+  await source.write("README.md", "the pull request\n");
+  const headSha = await commitAll(source, "the pull request");
+  await source.git(["checkout", "--quiet", "main"]);
+  await source.write("CHANGELOG.md", "the base moved on\n");
+  const baseSha = await commitAll(source, "base change");
+  await source.git(["checkout", "--quiet", "--detach", baseSha]);
+  await source.git([
+    "merge",
+    "--quiet",
+    "--no-ff",
+    "--no-edit",
+    "-m",
+    `Merge ${headSha} into ${baseSha}`,
+    headSha,
+  ]);
+  const mergeSha = await source.git(["rev-parse", "HEAD"]);
+  await source.git([
+    "push",
+    "--quiet",
+    bare,
+    `${baseSha}:refs/heads/main`,
+    `${headSha}:refs/heads/${BRANCH}`,
+    `${mergeSha}:refs/pull/42/merge`,
+  ]);
+  expect(baseStart).not.toBe(baseSha);
+  const workspace = open.keep(await makeTempRepo({ identity: false }));
+  const url = `${gitServer.url}/${TEST_REPOSITORY}.git`;
+  const ref = o.mergeCheckout === false ? `refs/heads/${BRANCH}` : "refs/pull/42/merge";
+  await workspace.git([
+    "-c",
+    `http.extraheader=AUTHORIZATION: basic ${PUSH_BASIC}`,
+    "fetch",
+    "--quiet",
+    "--depth=1",
+    url,
+    ref,
+  ]);
+  await workspace.git(["checkout", "--quiet", "--detach", "FETCH_HEAD"]);
+  gitServer.requests.length = 0;
+  return { git: gitServer, workspace, headSha, baseSha, mergeSha, source };
+}
+
+/** Runs the action in push mode on `w`, with a verify command that also records its environment in `verifyEnv`. */
+async function runPush(w: PushWorld, verifyEnv: string, inputs: Record<string, string> = {}) {
+  const { github, model } = await open.servers(script(w.workspace.dir));
+  const result = await open.run({
+    workspace: w.workspace.dir,
+    inputs: {
+      goal: GOAL,
+      "verify-cmd": `env > '${verifyEnv}' && npm test`,
+      push: "true",
+      "push-token": PUSH_TOKEN,
+      ...inputs,
+    },
+    github,
+    model,
+    headSha: w.headSha,
+    baseSha: w.baseSha,
+    githubSha: w.mergeSha,
+    env: { GITHUB_SERVER_URL: w.git.url },
+  });
+  return { result, github, model };
+}
+
+describe("action push: true (SPEC §10)", () => {
+  it("checks out the PR head itself, pushes the verified fix with the trailer, posts success on the pushed commit (its tree named) and supersedes the old head's check run; the push token never reaches a node, the verify command or .git/config", async () => {
+    const w = await world();
+    const verifyEnv = join(scratch(), "verify-env");
+
+    const { result, github } = await runPush(w, verifyEnv);
+
+    expect(result.exitCode, stepDebug(result)).toBe(0);
+    const runId = result.outputs["run-id"]!;
+    const pushed = result.outputs["pushed-sha"]!;
+    expect(result.outputs).toMatchObject({ outcome: "passed", conclusion: "success" });
+    expect(pushed).toMatch(/^[0-9a-f]{40}$/);
+    // The branch on the remote is the pushed commit, whose parent is the PR head (never the merge).
+    expect(await w.git.gitIn(TEST_REPOSITORY, ["rev-parse", `refs/heads/${BRANCH}`])).toBe(pushed);
+    expect(await w.git.gitIn(TEST_REPOSITORY, ["rev-parse", `${pushed}^@`])).toBe(w.headSha);
+    const message = await w.git.gitIn(TEST_REPOSITORY, ["log", "-1", "--format=%B", pushed]);
+    expect(message).toMatch(/^evidence-gate: Make npm test pass by fixing sum\(\)/);
+    expect(message.trim().split("\n").at(-1)).toBe(`Evidence-Gate-Run: ${runId}`);
+    expect(await w.git.gitIn(TEST_REPOSITORY, ["log", "-1", "--format=%an <%ae>", pushed])).toBe(
+      "evidence-gate <evidence-gate@users.noreply.github.com>",
+    );
+    const tree = await w.git.gitIn(TEST_REPOSITORY, ["rev-parse", `${pushed}^{tree}`]);
+    expect(result.outputs["evidence-tree"]).toBe(tree);
+    expect(await w.git.gitIn(TEST_REPOSITORY, ["show", `${pushed}:src/sum.js`])).toContain("return a + b;");
+
+    // Two check runs: the old head's superseded (neutral), the pushed commit's the verdict.
+    const [old, next] = github.state.checkRuns;
+    expect(github.state.checkRuns).toHaveLength(2);
+    expect(old).toMatchObject({ headSha: w.headSha, status: "completed", conclusion: "neutral" });
+    expect(old!.output.title).toBe(`Superseded by ${pushed.slice(0, 7)}`);
+    expect(old!.output.summary).toContain(`## Superseded by ${pushed.slice(0, 7)}`);
+    expect(old!.output.summary).toContain(pushed);
+    expect(next).toMatchObject({
+      headSha: pushed,
+      status: "completed",
+      conclusion: "success",
+      externalId: runId,
+    });
+    expect(next!.output.summary).toContain(tree.slice(0, 12));
+    expect(next!.output.summary).toContain(`pushed to ${BRANCH}`);
+    expect(result.outputs["check-run-id"]).toBe(String(next!.id));
+    // The post step now watches the pushed commit's check run, which the main step completed.
+    expect(result.state).toMatchObject({ "check-run-id": String(next!.id), "check-run-completed": "true" });
+    const writes = checkRunWrites(result);
+    expect(writes.filter((w) => w.method === "POST").map((w) => w.body.head_sha)).toEqual([
+      w.headSha,
+      pushed,
+    ]);
+
+    // The git server saw the head fetched (full history) and the push, every request with the token.
+    expect(w.git.requests.some((r) => r.url.includes("service=git-upload-pack"))).toBe(true);
+    expect(w.git.requests.some((r) => r.url.endsWith("/git-receive-pack"))).toBe(true);
+    expect(w.git.requests.every((r) => r.authorized && r.authorizationHeaders === 1)).toBe(true);
+    expect(await w.workspace.git(["rev-parse", "--is-shallow-repository"])).toBe("false");
+
+    // The push token: not in the verify command's environment, not in .git/config — each checked to hold
+    // other things, so the search can fail.
+    const verifySaw = readFileSync(verifyEnv, "utf8");
+    expect(verifySaw).toContain("PATH=");
+    const gitConfig = readFileSync(join(w.workspace.dir, ".git", "config"), "utf8");
+    expect(gitConfig).toContain("[core]");
+    for (const [where, text] of [
+      ["verify", verifySaw],
+      [".git/config", gitConfig],
+    ] as const) {
+      for (const secret of [PUSH_TOKEN, PUSH_BASIC, TEST_GITHUB_TOKEN]) {
+        expect(text.includes(secret), `${where} holds ${secret.slice(0, 8)}…`).toBe(false);
+      }
+    }
+    expect(gitConfig).not.toMatch(/extraheader/i);
+    // Only the masking command itself names the token (the runner then hides it in the log).
+    const unmasked = result.stdout.split("\n").filter((l) => !l.startsWith("::add-mask::"));
+    expect(unmasked.some((l) => l.includes(PUSH_TOKEN) || l.includes(PUSH_BASIC))).toBe(false);
+    github.assertNoViolations();
+  });
+
+  it("mode run pushes too; the push token is in no node's environment (what its `env` tool call saw), no verify command's, and not in .git/config", async () => {
+    const w = await world();
+    const verifyEnv = join(scratch(), "verify-env");
+    const { github, model } = await open.servers(envScript(w.workspace.dir));
+    github.state.addFile({ ref: w.baseSha, path: GRAPH, content: envGraph(verifyEnv) });
+
+    const result = await open.run({
+      workspace: w.workspace.dir,
+      inputs: { graph: GRAPH, push: "true", "push-token": PUSH_TOKEN },
+      github,
+      model,
+      headSha: w.headSha,
+      baseSha: w.baseSha,
+      githubSha: w.mergeSha,
+      env: { GITHUB_SERVER_URL: w.git.url },
+    });
+
+    expect(result.exitCode, stepDebug(result)).toBe(0);
+    expect(result.outputs).toMatchObject({ outcome: "passed", conclusion: "success" });
+    const pushed = result.outputs["pushed-sha"]!;
+    expect(await w.git.gitIn(TEST_REPOSITORY, ["rev-parse", `refs/heads/${BRANCH}`])).toBe(pushed);
+    expect(await w.git.gitIn(TEST_REPOSITORY, ["log", "-1", "--format=%s", pushed])).toBe(
+      "evidence-gate: fix-sum-graph",
+    );
+    const nodeSaw = JSON.stringify(
+      result.modelRequests.filter((r) => r.conversation === "check").map((r) => r.body),
+    );
+    expect(nodeSaw).toContain("PATH=");
+    const verifySaw = readFileSync(verifyEnv, "utf8");
+    expect(verifySaw).toContain("PATH=");
+    const gitConfig = readFileSync(join(w.workspace.dir, ".git", "config"), "utf8");
+    for (const [where, text] of [
+      ["node", nodeSaw],
+      ["verify", verifySaw],
+      [".git/config", gitConfig],
+    ] as const) {
+      for (const secret of [PUSH_TOKEN, PUSH_BASIC]) {
+        expect(text.includes(secret), `${where} holds ${secret.slice(0, 8)}…`).toBe(false);
+      }
+    }
+    expect(github.state.checkRuns.map((c) => [c.headSha, c.conclusion])).toEqual([
+      [w.headSha, "neutral"],
+      [pushed, "success"],
+    ]);
+    github.assertNoViolations();
+  });
+
+  it("a push the remote rejects (the branch moved during the run) fails the run on the old head's check run, naming the refusal; nothing is pushed", async () => {
+    const w = await world({ mergeCheckout: false });
+    // Someone pushes on top of the PR head after the checkout.
+    await w.source.git(["checkout", "--quiet", "--detach", w.headSha]);
+    await w.source.write("theirs.txt", "pushed meanwhile\n");
+    const theirs = await commitAll(w.source, "theirs");
+    await w.source.git([
+      "push",
+      "--quiet",
+      join(w.git.root, `${TEST_REPOSITORY}.git`),
+      `${theirs}:refs/heads/${BRANCH}`,
+    ]);
+
+    const { result, github } = await runPush(w, join(scratch(), "verify-env"));
+
+    expect(result.exitCode, stepDebug(result)).toBe(1);
+    expect(result.outputs).toMatchObject({ outcome: "failed", conclusion: "failure" });
+    expect(result.outputs["pushed-sha"]).toBeUndefined();
+    expect(await w.git.gitIn(TEST_REPOSITORY, ["rev-parse", `refs/heads/${BRANCH}`])).toBe(theirs);
+    expect(github.state.checkRuns).toHaveLength(1);
+    const check = github.state.checkRuns[0]!;
+    expect(check).toMatchObject({ headSha: w.headSha, status: "completed", conclusion: "failure" });
+    expect(check.output.title).toBe("Failed: the push to the pull request branch was refused");
+    expect(check.output.summary).toContain("stale info");
+    expect(check.output.summary).toContain("patch.diff");
+    github.assertNoViolations();
+  });
+
+  it("a run without verified evidence (accept-no-build-evidence) does not push its changes: neutral on the PR head, the patch kept with the reason", async () => {
+    const w = await world({ mergeCheckout: false });
+    const { github, model } = await open.servers(script(w.workspace.dir));
+
+    const result = await open.run({
+      workspace: w.workspace.dir,
+      inputs: { goal: GOAL, "accept-no-build-evidence": "true", push: "true", "push-token": PUSH_TOKEN },
+      github,
+      model,
+      headSha: w.headSha,
+      baseSha: w.baseSha,
+      env: { GITHUB_SERVER_URL: w.git.url },
+    });
+
+    expect(result.exitCode, stepDebug(result)).toBe(0);
+    expect(result.outputs).toMatchObject({ outcome: "passed", conclusion: "neutral" });
+    expect(result.outputs["pushed-sha"]).toBeUndefined();
+    expect(w.git.requests.filter((r) => r.url.includes("receive-pack"))).toEqual([]);
+    expect(await w.git.gitIn(TEST_REPOSITORY, ["rev-parse", `refs/heads/${BRANCH}`])).toBe(w.headSha);
+    expect(github.state.checkRuns).toHaveLength(1);
+    expect(github.state.checkRuns[0]).toMatchObject({ headSha: w.headSha, conclusion: "neutral" });
+    const ledger = JSON.parse(readFileSync(result.outputs["ledger-path"]!, "utf8")) as {
+      patch?: { notCommittedBecause?: string };
+    };
+    expect(ledger.patch?.notCommittedBecause).toBe(
+      "push mode pushes only changes verified on the pushed tree (a success), and this run's evidence would end neutral",
+    );
+    github.assertNoViolations();
+  });
+
+  it("on a fork's pull request nothing is fetched or pushed: the job summary notes it and points at the patch", async () => {
+    const w = await world({ mergeCheckout: false });
+    const { github, model } = await open.servers(script(w.workspace.dir));
+
+    const result = await open.run({
+      workspace: w.workspace.dir,
+      inputs: { goal: GOAL, "verify-cmd": "npm test", push: "true", "push-token": PUSH_TOKEN },
+      github,
+      model,
+      headSha: w.headSha,
+      baseSha: w.baseSha,
+      env: { GITHUB_SERVER_URL: w.git.url },
+      editPayload: (payload) => {
+        const pr = payload.pull_request as { head: { repo: { full_name: string } } };
+        pr.head.repo.full_name = "mona/widgets";
+      },
+    });
+
+    expect(result.outputs["pushed-sha"]).toBeUndefined();
+    expect(w.git.requests).toEqual([]);
+    expect(result.summary).toContain("push: true does nothing on this pull request");
+    expect(result.summary).toContain("mona/widgets");
+    expect(result.summary).toContain("patch.diff");
+    expect(await w.git.gitIn(TEST_REPOSITORY, ["rev-parse", `refs/heads/${BRANCH}`])).toBe(w.headSha);
+    expect(result.commands.some((c) => c.startsWith("::notice::push: true does nothing"))).toBe(true);
+  });
+});
+
+describe("loop guard (SPEC §10): a run triggered by evidence-gate's own push does nothing", () => {
+  /** A checkout whose HEAD is a commit push mode made (the trailer in its last paragraph). */
+  async function pushedCheckout(): Promise<{ repo: TempRepo; head: string }> {
+    const repo = open.keep(await makeSampleNodeRepo());
+    await repo.write("src/sum.js", "export function sum(a, b) {\n  return a + b;\n}\n");
+    await repo.git(["add", "-A"]);
+    await repo.git([
+      "commit",
+      "--quiet",
+      "-m",
+      "evidence-gate: fix sum\n\nEvidence-Gate-Run: 20260101-000000-abcdef",
+    ]);
+    return { repo, head: await repo.git(["rev-parse", "HEAD"]) };
+  }
+
+  it("on pull_request synchronize: no model call, no GitHub API call (no check run touched), outcome skipped, and the job summary says why", async () => {
+    const { repo } = await pushedCheckout();
+    const { github, model } = await open.servers(script(repo.dir));
+
+    const result = await open.run({
+      workspace: repo.dir,
+      inputs: { goal: GOAL, "verify-cmd": "npm test", push: "true", "push-token": PUSH_TOKEN },
+      github,
+      model,
+      editPayload: (payload) => {
+        payload.action = "synchronize";
+      },
+    });
+
+    expect(result.exitCode, stepDebug(result)).toBe(0);
+    expect(result.outputs).toEqual({ outcome: "skipped" });
+    expect(result.calls).toEqual([]);
+    expect(result.modelRequests).toEqual([]);
+    expect(result.summary).toContain("carries `Evidence-Gate-Run: 20260101-000000-abcdef`");
+    expect(result.summary).toContain("does nothing (loop guard)");
+  });
+
+  it("on push: the head_commit message of the payload decides, no API call; the same commit on `opened` runs normally", async () => {
+    const { repo, head } = await pushedCheckout();
+    const { github, model } = await open.servers(script(repo.dir));
+
+    const skipped = await open.run({
+      workspace: repo.dir,
+      inputs: { goal: GOAL, "verify-cmd": "npm test" },
+      github,
+      model,
+      env: { GITHUB_EVENT_NAME: "push", GITHUB_REF: `refs/heads/${BRANCH}` },
+      editPayload: (payload) => {
+        payload.head_commit = {
+          id: head,
+          message: "evidence-gate: fix sum\n\nEvidence-Gate-Run: 20260101-000000-abcdef\n",
+        };
+      },
+    });
+    expect(skipped.exitCode, stepDebug(skipped)).toBe(0);
+    expect(skipped.outputs).toEqual({ outcome: "skipped" });
+    expect(skipped.calls).toEqual([]);
+
+    // `opened` is a person's action, not a push: the guard does not apply (the run starts, creating its check run).
+    const opened = await open.run({
+      workspace: repo.dir,
+      inputs: { goal: GOAL, "verify-cmd": "npm test" },
+      github,
+      model,
+    });
+    expect(opened.outputs.outcome).not.toBe("skipped");
+    expect(checkRunWrites(opened)[0]).toMatchObject({ method: "POST" });
+  });
+});
