@@ -15,7 +15,7 @@ describe("inputs push and push-token", () => {
     const off = readActionInputs(env({ goal: "g" }));
     expect(off.ok && off.inputs.push).toBe(false);
     expect(off.ok && off.inputs.pushToken).toBeUndefined();
-    for (const mode of [{ goal: "g" }, { graph: "g.yml" }]) {
+    for (const mode of [{ goal: "g" }, { graph: "g.yml" }] as Record<string, string>[]) {
       const on = readActionInputs(env({ ...mode, push: "true", "push-token": "ghp_app" }));
       expect(on).toMatchObject({ ok: true, inputs: { push: true, pushToken: "ghp_app" } });
     }
