@@ -37629,28 +37629,35 @@ var CREDENTIAL_VARIABLES = [
   "ANTHROPIC_API_KEY",
   "ANTHROPIC_AUTH_TOKEN",
   "CLAUDE_CODE_OAUTH_TOKEN",
-  "OPENAI_API_KEY"
+  "OPENAI_API_KEY",
+  "CODEX_API_KEY"
 ];
-var CLAUDE_CREDENTIALS = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"];
+var MODEL_CREDENTIALS = {
+  claude: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"],
+  codex: ["OPENAI_API_KEY", "CODEX_API_KEY"]
+};
 function cliSecrets(env) {
   const knownSecrets = CREDENTIAL_VARIABLES.map((name) => env[name]).filter(
     (s) => typeof s === "string" && s !== ""
   );
-  const modelCredentials = {};
-  for (const name of CLAUDE_CREDENTIALS) {
-    const value = env[name];
-    if (value !== void 0 && value !== "") modelCredentials[name] = value;
-  }
+  const credentialsOf = (runtime) => {
+    const set2 = {};
+    for (const name of MODEL_CREDENTIALS[runtime]) {
+      const value = env[name];
+      if (value !== void 0 && value !== "") set2[name] = value;
+    }
+    return set2;
+  };
   const token = env.GITHUB_TOKEN ?? env.GH_TOKEN;
   return {
     knownSecrets,
     redactor: createRedactor(knownSecrets),
     githubToken: token === "" ? void 0 : token,
-    modelEnv: () => buildChildEnv({
+    modelEnv: (_label, runtime) => buildChildEnv({
       base: env,
-      child: { kind: "model", runtime: "claude" },
+      child: { kind: "model", runtime },
       knownSecrets,
-      set: modelCredentials
+      set: credentialsOf(runtime)
     })
   };
 }
@@ -37719,6 +37726,147 @@ function readGraphFile(path, given) {
 
 // src/cli/shared-flags.ts
 import { parseArgs } from "node:util";
+
+// src/proc/which.ts
+import { accessSync, constants } from "node:fs";
+import { delimiter, isAbsolute as isAbsolute2, join as join5 } from "node:path";
+function findExecutable(name, pathEnv) {
+  const candidates = name.includes("/") || isAbsolute2(name) ? [name] : (pathEnv ?? "").split(delimiter).filter(Boolean).map((d) => join5(d, name));
+  for (const candidate of candidates) {
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+    }
+  }
+  return null;
+}
+
+// src/runtime/codex-argv.ts
+function codexSandboxFor(mode) {
+  switch (mode) {
+    case "plan":
+      return "read-only";
+    case "bypassPermissions":
+      return "danger-full-access";
+    case "acceptEdits":
+    case "auto":
+    case "dontAsk":
+    case "manual":
+      return "workspace-write";
+    default:
+      return unreachable(mode);
+  }
+}
+var UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+function isCodexThreadId(id2) {
+  return UUID.test(id2);
+}
+function codexModelProblem(model) {
+  return model === "" || model.startsWith("-") ? `a codex model must be non-empty and not start with "-" (got ${JSON.stringify(model)})` : null;
+}
+var CONFIG_KEY = /^(?:[A-Za-z0-9_][A-Za-z0-9_-]*|"[^"\n]*")(?:\.(?:[A-Za-z0-9_-]+|"[^"\n]*"))*$/;
+function codexPromptProblem(prompt) {
+  return prompt === "-" ? 'a prompt of exactly "-" makes codex read its prompt from stdin, which the engine does not provide' : null;
+}
+function parseCodexConfig(text2) {
+  const pairs = [];
+  const issues = [];
+  text2.split(/\r?\n/).forEach((raw, index) => {
+    const line2 = raw.trim();
+    if (line2 === "" || line2.startsWith("#")) return;
+    const eq = line2.indexOf("=");
+    const key = eq < 0 ? "" : line2.slice(0, eq).trim();
+    if (eq < 0) {
+      issues.push(`codex-config line ${index + 1}: expected KEY=VALUE, got ${JSON.stringify(line2)}`);
+    } else if (!CONFIG_KEY.test(key)) {
+      issues.push(
+        `codex-config line ${index + 1}: ${JSON.stringify(key)} is not a config key (a dotted path such as model_providers.gw.base_url)`
+      );
+    } else {
+      pairs.push(`${key}=${line2.slice(eq + 1).trim()}`);
+    }
+  });
+  return issues.length === 0 ? { ok: true, pairs } : { ok: false, issues };
+}
+function buildCodexArgv(inv) {
+  const argv = ["exec", "--json", "--color", "never", "--skip-git-repo-check"];
+  if (inv.model !== void 0) {
+    const problem2 = codexModelProblem(inv.model);
+    if (problem2 !== null) throw new Error(`Internal error: ${problem2}`);
+    argv.push("-m", inv.model);
+  }
+  for (const pair of inv.config ?? []) {
+    const parsed = parseCodexConfig(pair);
+    if (!parsed.ok || parsed.pairs.length !== 1 || parsed.pairs[0] !== pair) {
+      throw new Error(`Internal error: not a codex-config KEY=VALUE pair: ${JSON.stringify(pair)}`);
+    }
+    argv.push("-c", pair);
+  }
+  argv.push("--sandbox", codexSandboxFor(inv.permissionMode));
+  argv.push("--config", 'approval_policy="never"');
+  if (inv.policy.settingSources !== void 0) {
+    argv.push("--ignore-user-config", "--ignore-rules");
+    argv.push("--config", "project_doc_max_bytes=0", "--config", "mcp_servers={}");
+  }
+  switch (inv.session.kind) {
+    case "fresh":
+      break;
+    case "resume":
+      if (!UUID.test(inv.session.threadId)) {
+        throw new Error(`Internal error: a codex thread id must be a UUID, got "${inv.session.threadId}"`);
+      }
+      argv.push("resume", inv.session.threadId);
+      break;
+    default:
+      return unreachable(inv.session);
+  }
+  const problem = codexPromptProblem(inv.prompt);
+  if (problem !== null) throw new Error(`Internal error: ${problem}`);
+  argv.push("--", inv.prompt);
+  return argv;
+}
+
+// src/engine/runtime-setup.ts
+function executableFor(runtime, o) {
+  return runtime === "codex" ? o.codexExecutable ?? "codex" : o.claudeExecutable;
+}
+function runtimeOptionsProblem(runtime, o) {
+  if (runtime !== "codex") {
+    return o.codexConfig !== void 0 && o.codexConfig.length > 0 ? "codex-config applies only to the codex runtime: pass --runtime codex (input runtime: codex), or drop codex-config. Nothing was run." : null;
+  }
+  if (o.model !== void 0) {
+    const problem = codexModelProblem(o.model);
+    if (problem !== null) return `model: ${problem}. Nothing was run.`;
+  }
+  const issues = [];
+  (o.codexConfig ?? []).forEach((pair, i) => {
+    const parsed = parseCodexConfig(pair);
+    if (!parsed.ok) issues.push(...parsed.issues.map((issue2) => issue2.replace(/line \d+/, `entry ${i + 1}`)));
+    else if (parsed.pairs.length !== 1 || parsed.pairs[0] !== pair)
+      issues.push(`codex-config entry ${i + 1}: expected one trimmed KEY=VALUE, got ${JSON.stringify(pair)}`);
+  });
+  return issues.length > 0 ? `${issues.join("; ")}. Nothing was run.` : null;
+}
+function missingCliProblem(runtime, executable, baseEnv) {
+  if (findExecutable(executable, baseEnv.PATH) !== null) return null;
+  const where = `${JSON.stringify(executable)} is not an executable${executable.includes("/") ? "" : " on PATH"}`;
+  return runtime === "codex" ? `the codex CLI was not found: ${where}. Install @openai/codex or give the path of the codex executable; nothing was run` : `the claude CLI was not found: ${where}. Install @anthropic-ai/claude-code or point --claude-path at the executable; nothing was run`;
+}
+function runtimeWarnings(runtime, graph) {
+  if (runtime !== "codex") return [];
+  const warnings = [];
+  graph.nodes.forEach((node3, i) => {
+    if (node3.type === "gate" || node3.budget_usd === null) return;
+    const declared = graph.spec.nodes?.[i]?.timeout !== void 0;
+    warnings.push(
+      `node "${node3.id}": budget_usd ${node3.budget_usd} is not enforced on the codex runtime (codex reports no USD cost, so every codex row's cost is unknown); what bounds this node is its timeout of ${formatDuration(node3.timeout_ms)}${declared ? "" : " (the default)"}`
+    );
+  });
+  return warnings;
+}
+
+// src/cli/shared-flags.ts
 function parseCommandLine(argv, options2, allowPositionals) {
   try {
     const parsed = parseArgs({
@@ -37797,6 +37945,8 @@ var LEG_OPTIONS = {
   repo: { type: "string" },
   "runs-dir": { type: "string" },
   "claude-path": { type: "string" },
+  "codex-path": { type: "string" },
+  "codex-config": { type: "string", multiple: true },
   concurrency: { type: "string" },
   commit: { type: "boolean" }
 };
@@ -37815,9 +37965,17 @@ function legFlags(f, errors) {
     repo: f.str("repo") ?? ".",
     ...opt("runsDir", f.str("runs-dir")),
     ...opt("claudePath", f.str("claude-path")),
+    ...opt("codexPath", f.str("codex-path")),
+    codexConfig: codexConfigFlags(f),
     ...opt("concurrency", concurrency),
     commit: f.bool("commit")
   };
+}
+function codexConfigFlags(f) {
+  return f.list("codex-config").map((entry) => {
+    const parsed = parseCodexConfig(entry);
+    return parsed.ok && parsed.pairs.length === 1 ? parsed.pairs[0] : entry;
+  });
 }
 var VERIFY_TIMEOUT_OPTIONS = {
   "verify-timeout": { type: "string" }
@@ -37839,15 +37997,24 @@ var FRESH_RUN_OPTIONS = {
   "verify-env": { type: "string" },
   "continue-on-fail": { type: "boolean" }
 };
+var RUNTIMES = ["claude", "codex"];
 function freshRunFlags(f, errors) {
-  const runtime = f.str("runtime") ?? "claude";
-  if (runtime !== "claude")
-    errors.push(`--runtime ${JSON.stringify(runtime)} is not supported yet: use claude`);
+  const given = f.str("runtime") ?? "claude";
+  const runtime = RUNTIMES.find((r) => r === given);
+  if (runtime === void 0)
+    errors.push(`--runtime ${JSON.stringify(given)} is not a runtime: use claude or codex`);
+  else {
+    const problem = runtimeOptionsProblem(runtime, {
+      ...opt("model", f.str("model")),
+      codexConfig: codexConfigFlags(f)
+    });
+    if (problem !== null) errors.push(problem);
+  }
   const { verifyTimeoutMs } = verifyTimeoutFlags(f, errors);
   const verifyEnv = (f.str("verify-env") ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
   errors.push(...verifyEnvProblems(verifyEnv, "--verify-env"));
   return {
-    runtime: "claude",
+    runtime: runtime ?? "claude",
     ...opt("model", f.str("model")),
     ...opt("workingDirectory", f.str("working-directory")),
     ...opt("verifyTimeoutMs", verifyTimeoutMs),
@@ -37914,8 +38081,8 @@ function inputFlags(pairs, errors) {
   return inputs;
 }
 var FRESH_RUN_USAGE = `  --verify-env NAMES           comma-separated variables passed to the verify commands
-  --runtime claude             model CLI (default claude)
-  --model M                    model passed to the CLI (default: the CLI's own)
+  --runtime claude|codex       model CLI every node (and auto's planner) runs (default claude)
+  --model M                    model passed to the CLI (claude --model, codex -m; default: the CLI's own)
   --working-directory DIR      sub-directory of --repo to run in
   --continue-on-fail           prune only a failed node's descendants instead of halting
 `;
@@ -37923,6 +38090,9 @@ var LEG_USAGE = `  --repo DIR                   the repository (default .)
   --commit                     commit the nodes' changes when the run ends
   --runs-dir DIR               where run directories are (default <repo>/.evidence-gate/runs)
   --claude-path PATH           the claude executable (default: claude on PATH)
+  --codex-path PATH            the codex executable (default: codex on PATH)
+  --codex-config KEY=VALUE     codex runs: passed as -c KEY=VALUE on every codex call, e.g. a provider or
+                               gateway (repeatable; not recorded: give them again to resume)
 `;
 var REPORT_USAGE = `  --json                       print the ledger as JSON instead of the table (progress goes to stderr)
   --repository OWNER/NAME      post the check run to this repository (token from GITHUB_TOKEN)
@@ -38019,7 +38189,7 @@ import { join as join11, relative as relative4, resolve as resolve8 } from "node
 // src/evidence/evidence-tree.ts
 import { copyFile, mkdtemp, rm, stat, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { isAbsolute as isAbsolute2, join as join5 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join6 } from "node:path";
 
 // src/proc/run-process.ts
 import { spawn } from "node:child_process";
@@ -38345,11 +38515,11 @@ async function seedFromUserIndex(userIndexPath, indexFile) {
 }
 async function withWorkingTreeIndex(repoDir, context, task2) {
   const root = await workTreeRoot(repoDir, context);
-  const tempDir = await mkdtemp(join5(tmpdir(), "evidence-gate-index-"));
-  const indexFile = join5(tempDir, "index");
+  const tempDir = await mkdtemp(join6(tmpdir(), "evidence-gate-index-"));
+  const indexFile = join6(tempDir, "index");
   try {
     const userIndex = await git(["rev-parse", "--git-path", "index"], gitOptions(root, context));
-    const userIndexPath = isAbsolute2(userIndex) ? userIndex : join5(root, userIndex);
+    const userIndexPath = isAbsolute3(userIndex) ? userIndex : join6(root, userIndex);
     const seeded = await seedFromUserIndex(userIndexPath, indexFile);
     const scoped = (args) => git(args, gitOptions(root, context, { GIT_INDEX_FILE: indexFile }));
     if (!seeded && await headCommit(root, context) !== null) await scoped(["read-tree", "HEAD"]);
@@ -38393,7 +38563,7 @@ function describeStartingCommit(commit) {
 // src/evidence/ignored-files.ts
 import { createHash } from "node:crypto";
 import { lstatSync as lstatSync2, realpathSync as realpathSync2 } from "node:fs";
-import { isAbsolute as isAbsolute3, relative as relative3, sep as sep3 } from "node:path";
+import { isAbsolute as isAbsolute4, relative as relative3, sep as sep3 } from "node:path";
 var DEFAULT_MAX_IGNORED_FILES = 5e5;
 var MAX_CHANGE_EXAMPLES = 10;
 var FIELDS = 5;
@@ -38535,9 +38705,9 @@ function excludedPrefixes(root, exclude) {
   const prefixes = /* @__PURE__ */ new Set();
   const realRoot = realOrSame(root);
   for (const folder of exclude) {
-    if (!isAbsolute3(folder)) continue;
+    if (!isAbsolute4(folder)) continue;
     const rel = relative3(realRoot, realOrSame(folder));
-    if (rel === "" || rel.startsWith("..") || isAbsolute3(rel)) continue;
+    if (rel === "" || rel.startsWith("..") || isAbsolute4(rel)) continue;
     prefixes.add(Buffer.from(`${rel.split(sep3).join("/")}/`, "utf8").toString("latin1"));
   }
   return [...prefixes];
@@ -38645,7 +38815,7 @@ function ignoredFilesFromData(data) {
 // src/evidence/patch.ts
 import { mkdtemp as mkdtemp2, readFile, rm as rm2 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
-import { join as join6 } from "node:path";
+import { join as join7 } from "node:path";
 var FALLBACK_IDENTITY = {
   name: "evidence-gate",
   email: "evidence-gate@users.noreply.github.com"
@@ -38657,9 +38827,9 @@ function workingTreePatch(repoDir, baseCommit, context = {}) {
     const base = `${baseCommit}^{tree}`;
     const names = await scope.git(["diff", ...DIFF_FLAGS, "--name-only", "-z", base, tree]);
     const files = names.split("\0").filter((n) => n.length > 0).sort();
-    const outDir = await mkdtemp2(join6(tmpdir2(), "evidence-gate-patch-"));
+    const outDir = await mkdtemp2(join7(tmpdir2(), "evidence-gate-patch-"));
     try {
-      const out = join6(outDir, "patch.diff");
+      const out = join7(outDir, "patch.diff");
       await scope.git(["diff", ...DIFF_FLAGS, "--binary", `--output=${out}`, base, tree]);
       const diffBytes = await readFile(out);
       return { diff: diffBytes.toString("utf8"), diffBytes, files, tree };
@@ -39405,7 +39575,7 @@ import { resolve as resolve6 } from "node:path";
 // src/engine/agent-node.ts
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
-import { join as join7 } from "node:path";
+import { join as join8 } from "node:path";
 
 // src/evidence/qualifier.ts
 function qualifierFor(input2) {
@@ -39418,91 +39588,6 @@ function qualifierFor(input2) {
   }
   if (input2.resultMatchesChecked) return "self-reported";
   return "exit-only";
-}
-
-// src/runtime/codex-argv.ts
-function codexSandboxFor(mode) {
-  switch (mode) {
-    case "plan":
-      return "read-only";
-    case "bypassPermissions":
-      return "danger-full-access";
-    case "acceptEdits":
-    case "auto":
-    case "dontAsk":
-    case "manual":
-      return "workspace-write";
-    default:
-      return unreachable(mode);
-  }
-}
-var UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-function isCodexThreadId(id2) {
-  return UUID.test(id2);
-}
-function codexModelProblem(model) {
-  return model === "" || model.startsWith("-") ? `a codex model must be non-empty and not start with "-" (got ${JSON.stringify(model)})` : null;
-}
-var CONFIG_KEY = /^(?:[A-Za-z0-9_][A-Za-z0-9_-]*|"[^"\n]*")(?:\.(?:[A-Za-z0-9_-]+|"[^"\n]*"))*$/;
-function codexPromptProblem(prompt) {
-  return prompt === "-" ? 'a prompt of exactly "-" makes codex read its prompt from stdin, which the engine does not provide' : null;
-}
-function parseCodexConfig(text2) {
-  const pairs = [];
-  const issues = [];
-  text2.split(/\r?\n/).forEach((raw, index) => {
-    const line2 = raw.trim();
-    if (line2 === "" || line2.startsWith("#")) return;
-    const eq = line2.indexOf("=");
-    const key = eq < 0 ? "" : line2.slice(0, eq).trim();
-    if (eq < 0) {
-      issues.push(`codex-config line ${index + 1}: expected KEY=VALUE, got ${JSON.stringify(line2)}`);
-    } else if (!CONFIG_KEY.test(key)) {
-      issues.push(
-        `codex-config line ${index + 1}: ${JSON.stringify(key)} is not a config key (a dotted path such as model_providers.gw.base_url)`
-      );
-    } else {
-      pairs.push(`${key}=${line2.slice(eq + 1).trim()}`);
-    }
-  });
-  return issues.length === 0 ? { ok: true, pairs } : { ok: false, issues };
-}
-function buildCodexArgv(inv) {
-  const argv = ["exec", "--json", "--color", "never", "--skip-git-repo-check"];
-  if (inv.model !== void 0) {
-    const problem2 = codexModelProblem(inv.model);
-    if (problem2 !== null) throw new Error(`Internal error: ${problem2}`);
-    argv.push("-m", inv.model);
-  }
-  for (const pair of inv.config ?? []) {
-    const parsed = parseCodexConfig(pair);
-    if (!parsed.ok || parsed.pairs.length !== 1 || parsed.pairs[0] !== pair) {
-      throw new Error(`Internal error: not a codex-config KEY=VALUE pair: ${JSON.stringify(pair)}`);
-    }
-    argv.push("-c", pair);
-  }
-  argv.push("--sandbox", codexSandboxFor(inv.permissionMode));
-  argv.push("--config", 'approval_policy="never"');
-  if (inv.policy.settingSources !== void 0) {
-    argv.push("--ignore-user-config", "--ignore-rules");
-    argv.push("--config", "project_doc_max_bytes=0", "--config", "mcp_servers={}");
-  }
-  switch (inv.session.kind) {
-    case "fresh":
-      break;
-    case "resume":
-      if (!UUID.test(inv.session.threadId)) {
-        throw new Error(`Internal error: a codex thread id must be a UUID, got "${inv.session.threadId}"`);
-      }
-      argv.push("resume", inv.session.threadId);
-      break;
-    default:
-      return unreachable(inv.session);
-  }
-  const problem = codexPromptProblem(inv.prompt);
-  if (problem !== null) throw new Error(`Internal error: ${problem}`);
-  argv.push("--", inv.prompt);
-  return argv;
 }
 
 // src/engine/codex-usage.ts
@@ -40151,7 +40236,7 @@ async function callClaude(spec, ctx, signal2) {
     ...budgetUsd !== null ? { budgetUsd } : {},
     ...ctx.model !== void 0 ? { model: ctx.model } : {},
     cwd: spec.cwd,
-    env: ctx.modelEnv(spec.id),
+    env: ctx.modelEnv(spec.id, "claude"),
     timeoutMs: spec.timeoutMs,
     signal: signal2,
     ...ctx.echo ? { echo: ctx.echo } : {}
@@ -40196,7 +40281,7 @@ async function callClaude(spec, ctx, signal2) {
 }
 function codexHomeOf(env) {
   if (env.CODEX_HOME !== void 0 && env.CODEX_HOME !== "") return env.CODEX_HOME;
-  return env.HOME !== void 0 && env.HOME !== "" ? join7(env.HOME, ".codex") : null;
+  return env.HOME !== void 0 && env.HOME !== "" ? join8(env.HOME, ".codex") : null;
 }
 async function callCodex(spec, ctx, signal2) {
   const session = spec.session ?? { kind: "fresh" };
@@ -40217,7 +40302,7 @@ async function callCodex(spec, ctx, signal2) {
   }
   ctx.onStarted?.(spec.id, resumed?.sessionId ?? null);
   const executable = ctx.codexExecutable ?? "codex";
-  const baseEnv = ctx.modelEnv(spec.id);
+  const baseEnv = ctx.modelEnv(spec.id, "codex");
   const env = resumed?.codexHome !== void 0 && codexHomeOf(baseEnv) !== resumed.codexHome ? { ...baseEnv, CODEX_HOME: resumed.codexHome } : baseEnv;
   const home = codexHomeOf(env);
   const outcome = await invokeCodex({
@@ -41751,7 +41836,7 @@ var VerifyQueue = class {
 
 // src/engine/run-state.ts
 import { existsSync as existsSync3, readFileSync as readFileSync3 } from "node:fs";
-import { join as join8 } from "node:path";
+import { join as join9 } from "node:path";
 var RUN_STATE_SCHEMA_VERSION = 2;
 var usage = external_exports.object({
   inputTokens: external_exports.number(),
@@ -41851,7 +41936,7 @@ var RunStateError = class extends Error {
   name = "RunStateError";
 };
 function readRunState(runDir) {
-  const path = join8(runDir, "state.json");
+  const path = join9(runDir, "state.json");
   if (!existsSync3(path)) {
     throw new RunStateError(
       `${path} does not exist: the run directory holds no state (was the run refused, or is this the wrong run id?)`
@@ -41992,7 +42077,7 @@ import {
   writeFileSync as writeFileSync2
 } from "node:fs";
 import { hostname as hostname3 } from "node:os";
-import { join as join9 } from "node:path";
+import { join as join10 } from "node:path";
 
 // src/graph/file-name.ts
 function nodeFileName(id2) {
@@ -42004,12 +42089,12 @@ var RunDirectory = class {
   /** Creates `<runsDir>/<runId>/` and its `nodes/` and `failed/` folders. */
   constructor(runsDir, runId) {
     this.runId = runId;
-    this.path = join9(runsDir, runId);
-    mkdirSync(join9(this.path, "nodes"), { recursive: true });
-    const ignore = join9(runsDir, ".gitignore");
+    this.path = join10(runsDir, runId);
+    mkdirSync(join10(this.path, "nodes"), { recursive: true });
+    const ignore = join10(runsDir, ".gitignore");
     if (!existsSync4(ignore))
       writeFileSync2(ignore, "# written by evidence-gate: run directories stay out of git\n*\n");
-    mkdirSync(join9(this.path, "failed"), { recursive: true });
+    mkdirSync(join10(this.path, "failed"), { recursive: true });
   }
   runId;
   path;
@@ -42023,7 +42108,7 @@ var RunDirectory = class {
    * @returns `null` when taken, else why not (which process holds it).
    */
   lock() {
-    const path = join9(this.path, "run.lock");
+    const path = join10(this.path, "run.lock");
     const mine = `${process.pid}@${hostname3()}`;
     for (let attempt2 = 0; attempt2 < 2; attempt2++) {
       try {
@@ -42058,7 +42143,7 @@ var RunDirectory = class {
   }
   /** Releases the lock taken by {@link lock} (only if this process holds it). */
   unlock() {
-    const path = join9(this.path, "run.lock");
+    const path = join10(this.path, "run.lock");
     try {
       if (readFileSync4(path, "utf8").trim() === `${process.pid}@${hostname3()}`) rmSync(path, { force: true });
     } catch {
@@ -42067,14 +42152,14 @@ var RunDirectory = class {
   /** Appends one event line with a timestamp. */
   event(event) {
     appendFileSync(
-      join9(this.path, "events.jsonl"),
+      join10(this.path, "events.jsonl"),
       `${JSON.stringify({ at: (/* @__PURE__ */ new Date()).toISOString(), ...event })}
 `
     );
   }
   /** Writes a JSON file atomically (temp file + rename), so a crash never leaves half a file. */
   writeJson(name, value) {
-    const target = join9(this.path, name);
+    const target = join10(this.path, name);
     const temp = `${target}.${process.pid}.tmp`;
     const text2 = `${JSON.stringify(value, null, 2)}
 `;
@@ -42097,23 +42182,23 @@ var RunDirectory = class {
   }
   /** Writes a text file (node output, patch) and returns its path. */
   writeText(name, text2) {
-    const target = join9(this.path, name);
+    const target = join10(this.path, name);
     writeFileSync2(target, text2);
     return target;
   }
   /** Writes a binary file (a patch need not be UTF-8) and returns its path. */
   writeBytes(name, bytes) {
-    const target = join9(this.path, name);
+    const target = join10(this.path, name);
     writeFileSync2(target, bytes);
     return target;
   }
   /** Path of a node's saved output (the `{{ artifacts.ID }}` target). */
   nodeOutputPath(nodeId) {
-    return join9(this.path, "nodes", `${nodeFileName(nodeId)}.out`);
+    return join10(this.path, "nodes", `${nodeFileName(nodeId)}.out`);
   }
   /** Path of a failed node's saved reply. */
   failedOutputPath(nodeId) {
-    return join9(this.path, "failed", `${nodeFileName(nodeId)}.out`);
+    return join10(this.path, "failed", `${nodeFileName(nodeId)}.out`);
   }
 };
 
@@ -42205,60 +42290,6 @@ function concurrencyProblem(concurrency) {
   if (concurrency === void 0 || Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= 10)
     return null;
   return `concurrency must be a whole number from 1 to 10 (got ${concurrency})`;
-}
-
-// src/proc/which.ts
-import { accessSync, constants } from "node:fs";
-import { delimiter, isAbsolute as isAbsolute4, join as join10 } from "node:path";
-function findExecutable(name, pathEnv) {
-  const candidates = name.includes("/") || isAbsolute4(name) ? [name] : (pathEnv ?? "").split(delimiter).filter(Boolean).map((d) => join10(d, name));
-  for (const candidate of candidates) {
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-    }
-  }
-  return null;
-}
-
-// src/engine/runtime-setup.ts
-function executableFor(runtime, o) {
-  return runtime === "codex" ? o.codexExecutable ?? "codex" : o.claudeExecutable;
-}
-function runtimeOptionsProblem(runtime, o) {
-  if (runtime !== "codex") {
-    return o.codexConfig !== void 0 && o.codexConfig.length > 0 ? "codex-config applies only to the codex runtime: pass --runtime codex (input runtime: codex), or drop codex-config. Nothing was run." : null;
-  }
-  if (o.model !== void 0) {
-    const problem = codexModelProblem(o.model);
-    if (problem !== null) return `model: ${problem}. Nothing was run.`;
-  }
-  const issues = [];
-  (o.codexConfig ?? []).forEach((pair, i) => {
-    const parsed = parseCodexConfig(pair);
-    if (!parsed.ok) issues.push(...parsed.issues.map((issue2) => issue2.replace(/line \d+/, `entry ${i + 1}`)));
-    else if (parsed.pairs.length !== 1 || parsed.pairs[0] !== pair)
-      issues.push(`codex-config entry ${i + 1}: expected one trimmed KEY=VALUE, got ${JSON.stringify(pair)}`);
-  });
-  return issues.length > 0 ? `${issues.join("; ")}. Nothing was run.` : null;
-}
-function missingCliProblem(runtime, executable, baseEnv) {
-  if (findExecutable(executable, baseEnv.PATH) !== null) return null;
-  const where = `${JSON.stringify(executable)} is not an executable${executable.includes("/") ? "" : " on PATH"}`;
-  return runtime === "codex" ? `the codex CLI was not found: ${where}. Install @openai/codex or give the path of the codex executable; nothing was run` : `the claude CLI was not found: ${where}. Install @anthropic-ai/claude-code or point --claude-path at the executable; nothing was run`;
-}
-function runtimeWarnings(runtime, graph) {
-  if (runtime !== "codex") return [];
-  const warnings = [];
-  graph.nodes.forEach((node3, i) => {
-    if (node3.type === "gate" || node3.budget_usd === null) return;
-    const declared = graph.spec.nodes?.[i]?.timeout !== void 0;
-    warnings.push(
-      `node "${node3.id}": budget_usd ${node3.budget_usd} is not enforced on the codex runtime (codex reports no USD cost, so every codex row's cost is unknown); what bounds this node is its timeout of ${formatDuration(node3.timeout_ms)}${declared ? "" : " (the default)"}`
-    );
-  });
-  return warnings;
 }
 
 // src/engine/resume-run.ts
@@ -42401,7 +42432,7 @@ ${loaded.issues.map(formatIssue).join("\n")}`
     }
   }
   if (graph.nodes.some((n) => n.type !== "gate" && store.node(n.id)?.status !== "passed")) {
-    const setupError = await o.beforeFirstModelCall?.() ?? null;
+    const setupError = await o.beforeFirstModelCall?.(runtime) ?? null;
     if (setupError !== null) return { kind: "usage_error", message: setupError };
     const missingCli = missingCliProblem(runtime, executableFor(runtime, o), o.baseEnv);
     if (missingCli !== null) return { kind: "usage_error", message: missingCli };
@@ -42697,6 +42728,7 @@ function planLines(plan, title) {
   lines.push(
     plan.disclosure.split("\n").map((l) => `  ${l}`).join("\n")
   );
+  for (const warning of plan.warnings ?? []) lines.push(`warning: ${warning}`);
   return lines;
 }
 var NO_EVIDENCE = "NONE \u2014 every verdict below is the model's, about its own work";
@@ -42753,9 +42785,10 @@ var CliLeg = class _CliLeg {
     return this.#o.runId;
   }
   /**
-   * The engine options every leg passes alike — the runs folder, `--commit`, the claude executable, the
-   * model environment, the known secrets, the interrupt signal, and the hooks printing the progress lines
-   * and `run ID (DIR)` and updating the check run — with the leg's `own` options and `hooks` over them.
+   * The engine options every leg passes alike — the runs folder, `--commit`, the claude and codex
+   * executables, the `--codex-config` pairs (the engine refuses them on a claude run), the model
+   * environment, the known secrets, the interrupt signal, and the hooks printing the progress lines and
+   * `run ID (DIR)` and updating the check run — with the leg's `own` options and `hooks` over them.
    */
   engineOptions(own2, hooks = {}) {
     const { flags, io, secrets, report } = this.#o;
@@ -42764,6 +42797,8 @@ var CliLeg = class _CliLeg {
       commit: flags.commit,
       surface: "cli",
       claudeExecutable: flags.claudePath ?? "claude",
+      codexExecutable: flags.codexPath ?? "codex",
+      ...flags.codexConfig.length > 0 ? { codexConfig: flags.codexConfig } : {},
       modelEnv: secrets.modelEnv,
       baseEnv: io.env,
       knownSecrets: secrets.knownSecrets,
@@ -42797,8 +42832,9 @@ var RESUME_USAGE = `usage: evidence-gate resume RUN_ID (--approve GATE | --rejec
   --by LOGIN                   who approves or rejects (default: the local user, $USER)
   --concurrency N              nodes running at once (default: the concurrency the run started with; max 10)
 ${LEG.usage}${REPORT.usage}
-The leg continues the run in <runs-dir>/RUN_ID with the graph, inputs, model and tool policies recorded
-there, on the same commit the run started at.
+The leg continues the run in <runs-dir>/RUN_ID with the graph, inputs, runtime, model and tool policies
+recorded there, on the same commit the run started at. A codex run's --codex-config pairs are not
+recorded (they may carry a secret): give them again.
 
 Exit: 0 passed (or nothing to retry), 1 failed (a rejected gate included), 2 paused again, 64 usage error,
 130 interrupted.
@@ -49511,7 +49547,7 @@ async function runAuto(o) {
   });
   if (!prepared.ok) return { kind: "usage_error", message: prepared.message };
   const { start, startDescription, startClean } = prepared.repo;
-  const setupError = await o.beforeFirstModelCall?.() ?? null;
+  const setupError = await o.beforeFirstModelCall?.(o.runtime) ?? null;
   if (setupError !== null) return { kind: "usage_error", message: setupError };
   const executable = executableFor(o.runtime, o);
   const missingCli = missingCliProblem(o.runtime, executable, o.baseEnv);
@@ -49586,7 +49622,7 @@ async function runAuto(o) {
     prompt,
     allowlist: allowed,
     cwd: workDir,
-    env: o.modelEnv("planner"),
+    env: o.modelEnv("planner", o.runtime),
     ...o.model !== void 0 ? { model: o.model } : {},
     timeoutMs: o.plannerTimeoutMs,
     ...o.signal ? { signal: o.signal } : {}
@@ -49787,7 +49823,7 @@ async function runCliAuto(argv, io) {
           verifyEnv: f.verifyEnv,
           acceptNoBuildEvidence: f.acceptNoBuildEvidence,
           ...policy !== void 0 ? { policy } : {},
-          runtime: "claude",
+          runtime: f.runtime,
           ...f.model !== void 0 ? { model: f.model } : {},
           concurrency: f.concurrency,
           onFail: f.continueOnFail ? "continue" : "halt",
@@ -49864,7 +49900,7 @@ ${loaded.issues.map(formatIssue).join("\n")}`
   if (!prepared.ok) return { kind: "usage_error", message: prepared.message };
   const { repoDir, workDir, start, startDescription, startClean } = prepared.repo;
   const hasAgents = graph.nodes.some((n) => n.type !== "gate");
-  const setupError = await o.beforeFirstModelCall?.() ?? null;
+  const setupError = await o.beforeFirstModelCall?.(o.runtime) ?? null;
   if (setupError !== null) return { kind: "usage_error", message: setupError };
   if (hasAgents) {
     const missingCli = missingCliProblem(o.runtime, executableFor(o.runtime, o), o.baseEnv);
