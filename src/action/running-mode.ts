@@ -7,6 +7,7 @@
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import * as core from "@actions/core";
+import type { IndexOverlay } from "../evidence/evidence-tree.js";
 import { CheckRunClient, type CheckRunRef } from "../github/check-run.js";
 import { CheckRunReporter } from "../github/check-run-reporter.js";
 import type { GateOctokit } from "../github/octokit.js";
@@ -94,7 +95,15 @@ export function saveCheckRun(ref: CheckRunRef, runId: string): void {
  * installed just before the first model call, each CLI's environment and the fenced echo, the log lines
  * and check-run progress — with the mode's `own` options over them.
  */
-export function engineOptions<T extends object>(run: RunningMode, own: T) {
+export function engineOptions<T extends object>(
+  run: RunningMode,
+  own: T,
+  /** Work before the first model call, ahead of the CLI install, and its snapshot overlay (SPEC §9). */
+  prepare?: {
+    readonly beforeFirstModelCall: () => Promise<string | null>;
+    readonly indexOverlay: IndexOverlay;
+  },
+) {
   const claude = new ClaudeSetup(run);
   return {
     runsDir: run.runsDir,
@@ -105,7 +114,9 @@ export function engineOptions<T extends object>(run: RunningMode, own: T) {
       return claude.executable;
     },
     // The engine calls it after its own checks (a refused run installs nothing).
-    beforeFirstModelCall: claude.beforeFirstModelCall,
+    beforeFirstModelCall: async (): Promise<string | null> =>
+      (await prepare?.beforeFirstModelCall()) ?? (await claude.beforeFirstModelCall()),
+    ...(prepare !== undefined ? { indexOverlay: prepare.indexOverlay } : {}),
     // Each CLI gets a fresh HOME (SPEC §9): the operator's configuration in CI is the base branch's only.
     modelEnv: claude.modelEnv,
     baseEnv: run.env,
