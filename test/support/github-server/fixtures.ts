@@ -411,3 +411,32 @@ export function artifactBody(artifact: ArtifactFixture, origins: Origins): Recor
     },
   };
 }
+
+/** `issue-comment` (GET/POST/PATCH issue comments). */
+export function issueCommentBody(
+  comment: {
+    readonly id: number;
+    readonly owner: string;
+    readonly repo: string;
+    readonly issueNumber: number;
+    readonly body: string;
+    readonly user: AccountFixture;
+    readonly createdAt: string;
+    readonly updatedAt: string;
+  },
+  origins: Origins,
+): Record<string, unknown> {
+  const full = `${comment.owner}/${comment.repo}`;
+  return {
+    id: comment.id,
+    node_id: nodeId("IssueComment", comment.id),
+    url: `${origins.api}/repos/${full}/issues/comments/${comment.id}`,
+    body: comment.body,
+    html_url: `${origins.web}/${full}/pull/${comment.issueNumber}#issuecomment-${comment.id}`,
+    user: simpleUser(comment.user, origins),
+    created_at: comment.createdAt,
+    updated_at: comment.updatedAt,
+    issue_url: `${origins.api}/repos/${full}/issues/${comment.issueNumber}`,
+    author_association: comment.user.type === "Bot" ? "NONE" : "MEMBER",
+  };
+}
