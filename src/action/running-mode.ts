@@ -11,6 +11,7 @@ import type { IndexOverlay } from "../evidence/evidence-tree.js";
 import { CheckRunClient, type CheckRunRef } from "../github/check-run.js";
 import { CheckRunReporter } from "../github/check-run-reporter.js";
 import type { GateOctokit } from "../github/octokit.js";
+import type { StickyCommentTarget } from "../github/sticky-comment.js";
 import type { RunEnd } from "../ledger/conclusion.js";
 import { createRedactor } from "../ledger/redact.js";
 import { ClaudeSetup } from "./claude-setup.js";
@@ -36,6 +37,8 @@ export interface RunningMode {
   readonly secrets: readonly string[];
   /** Notes for the summaries (the PR's ignored copy of the policy file, say). */
   readonly notes: readonly string[];
+  /** Where the sticky PR comment goes (input `comment` on a pull request); absent: no comment. */
+  readonly comment?: StickyCommentTarget;
 }
 
 /** The checkout, `RUNNER_TEMP` and the run directories' folder under it (created). */
@@ -139,6 +142,7 @@ export function reportRun(run: RunningMode, finished: FinishedRun, notes = run.n
     temp: run.temp,
     secrets: run.secrets,
     notes,
+    ...(run.comment !== undefined ? { comment: run.comment } : {}),
   });
 }
 

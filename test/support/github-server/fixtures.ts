@@ -99,7 +99,8 @@ export const GITHUB_ACTIONS_APP: AppFixture = {
 };
 
 export function simpleUser(account: AccountFixture, origins: Origins): Record<string, unknown> {
-  const api = `${origins.api}/users/${account.login}`;
+  // GitHub percent-encodes a bot's brackets in its URLs (`/users/github-actions%5Bbot%5D`).
+  const api = `${origins.api}/users/${encodeURIComponent(account.login)}`;
   return {
     login: account.login,
     id: account.id,
@@ -107,7 +108,7 @@ export function simpleUser(account: AccountFixture, origins: Origins): Record<st
     avatar_url: `https://avatars.githubusercontent.com/u/${account.id}?v=4`,
     gravatar_id: "",
     url: api,
-    html_url: `${origins.web}/${account.login}`,
+    html_url: `${origins.web}/${encodeURIComponent(account.login)}`,
     followers_url: `${api}/followers`,
     following_url: `${api}/following{/other_user}`,
     gists_url: `${api}/gists{/gist_id}`,
