@@ -441,9 +441,6 @@ const createIssueComment: Route = {
     const repository = repositoryOf(request, context);
     if (repository === undefined) return notFound(context);
     const number = Number(request.params.issue_number);
-    if (context.state.pullRequest(repository.owner.login, repository.name, number) === undefined) {
-      return error(404, "Not Found", context, `no pull request #${number} in the double`);
-    }
     const comment = context.state.addComment({
       repository: `${repository.owner.login}/${repository.name}`,
       issueNumber: number,
