@@ -63,6 +63,8 @@ export interface ActionInputs {
   /** Absent: 4 in `auto`, the graph's own in `run`, the first leg's in `resume`. */
   readonly concurrency?: number;
   readonly continueOnFail: boolean;
+  /** Input `comment` (default true): keep one sticky PR comment with the ledger's short form (SPEC §11). */
+  readonly comment: boolean;
 }
 
 export type InputsResult =
@@ -384,6 +386,7 @@ export function readActionInputs(env: Env): InputsResult {
   if (githubToken === undefined && !lintRequested(env))
     errors.push("input `github-token` is empty: leave it at its default (the workflow's github.token)");
   const continueOnFail = bool(env, "continue-on-fail", errors);
+  const comment = raw(env, "comment") === undefined ? true : bool(env, "comment", errors);
   const verifyEnv = (raw(env, "verify-env") ?? "").split(/[\s,]+/).filter((s) => s !== "");
   // The model credential and the GitHub token never reach PR code, whatever verify-env says (SPEC §9).
   errors.push(...verifyEnvProblems(verifyEnv, "input `verify-env`"));
@@ -413,6 +416,7 @@ export function readActionInputs(env: Env): InputsResult {
       ...opt("workingDirectory", raw(env, "working-directory")),
       ...(concurrency !== undefined ? { concurrency } : {}),
       continueOnFail,
+      comment,
     },
   };
 }

@@ -140,6 +140,9 @@ export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<
     secrets: o.secrets,
     policy: basePolicy.result,
     notes,
+    ...(parsed.inputs.comment
+      ? { comment: { octokit, owner: event.owner, repo: event.repo, issueNumber: event.number } }
+      : {}),
   };
 }
 

@@ -11,8 +11,15 @@ import { artifactsMarkdown, type RunArtifacts, uploadRunArtifacts } from "../git
 import type { CheckRunReporter } from "../github/check-run-reporter.js";
 import { writeJobSummary } from "../github/job-summary.js";
 import { type RunStateDigests, runStateDigestMarker } from "../github/run-state-digest.js";
+import {
+  StickyCommentError,
+  type StickyCommentTarget,
+  upsertStickyComment,
+} from "../github/sticky-comment.js";
 import type { Ledger } from "../ledger/ledger.js";
 import { escapeInline } from "../ledger/markdown-syntax.js";
+import { createRedactor } from "../ledger/redact.js";
+import { commentMarker, renderCommentBody } from "../ledger/render-comment.js";
 import { renderLedgerMarkdown } from "../ledger/render-markdown.js";
 import { renderLedgerText } from "../ledger/render-text.js";
 import { CommandFence } from "../proc/command-fence.js";
@@ -38,6 +45,8 @@ export interface ReportFinishedOptions {
   readonly secrets: readonly string[];
   /** Plain-text notes for the job summary (e.g. "this PR's copy of the graph was ignored"). */
   readonly notes?: readonly string[];
+  /** The pull request to keep the sticky comment on (input `comment`); absent: no comment call. */
+  readonly comment?: StickyCommentTarget;
 }
 
 export async function reportFinished(o: ReportFinishedOptions): Promise<void> {
@@ -72,6 +81,7 @@ export async function reportFinished(o: ReportFinishedOptions): Promise<void> {
   const finalRef = await o.reporter.finish(ledger, {
     appendix: hint === undefined ? marker : `${hint}\n\n${marker}`,
   });
+  if (o.comment !== undefined) await postComment(o.comment, ledger, o, finalRef.htmlUrl);
   finishStep(
     {
       outcome: conclusion.outcome,
@@ -84,6 +94,33 @@ export async function reportFinished(o: ReportFinishedOptions): Promise<void> {
     },
     conclusion.title,
   );
+}
+
+/**
+ * The sticky comment, after the check run carries the verdict (SPEC §11): a refused or failed write is a
+ * warning annotation and the step's outcome stays the check run's.
+ */
+async function postComment(
+  target: StickyCommentTarget,
+  ledger: Ledger,
+  o: ReportFinishedOptions,
+  checkRunUrl: string | null,
+): Promise<void> {
+  const marker = commentMarker(o.checkName);
+  try {
+    const ref = await upsertStickyComment({
+      ...target,
+      marker,
+      body: renderCommentBody(ledger, { checkName: o.checkName, checkRunUrl }),
+      redact: createRedactor(o.secrets).text,
+    });
+    core.info(`PR comment ${ref.action}: ${ref.htmlUrl}`);
+  } catch (error) {
+    if (!(error instanceof StickyCommentError)) throw error;
+    core.warning(
+      `evidence-gate: the PR comment was not written: ${error.message} The check run carries the verdict.`,
+    );
+  }
 }
 
 /** How to resume, from the pause `state.json` records; `undefined` when it cannot be read. */

@@ -17,6 +17,7 @@ import { type AutoRunResult, runAuto } from "../engine/auto-run.js";
 import type { CheckRunReporter } from "../github/check-run-reporter.js";
 import { secretForms } from "../ledger/redact.js";
 import { unreachable } from "../ledger/unreachable.js";
+import { BaseAgentConfigRun } from "./base-agent-config-run.js";
 import { DEFAULT_AUTO_CONCURRENCY, type InputsResult, lintRequested, readActionInputs } from "./inputs.js";
 import { failLintInputs, runLintMode } from "./lint-mode.js";
 import { announcePolicy, openPullRequestRun, type PullRequestRun } from "./pull-request-run.js";
@@ -118,33 +119,45 @@ async function main(
 async function runAutoMode(run: PullRequestRun, goal: string): Promise<void> {
   const { event, inputs } = run;
   const policy = announcePolicy(run);
-  const result: AutoRunResult = await runAuto(
-    // The refusal check runs inside runAuto before any model call; the CLI install only happens after it.
-    engineOptions(run, {
-      runId: run.runId,
-      goal,
-      repoDir: run.workspace,
-      ...(inputs.workingDirectory !== undefined ? { workingDirectory: inputs.workingDirectory } : {}),
-      ...(inputs.verifyCmd !== undefined ? { verifyCmd: inputs.verifyCmd } : {}),
-      verifyTimeoutMs: inputs.verifyTimeoutMs,
-      verifyEnv: inputs.verifyEnv,
-      acceptNoBuildEvidence: inputs.acceptNoBuildEvidence,
-      ...(policy !== undefined ? { policy } : {}),
-      runtime: inputs.runtime,
-      ...(inputs.model !== undefined ? { model: inputs.model } : {}),
-      concurrency: inputs.concurrency ?? DEFAULT_AUTO_CONCURRENCY,
-      onFail: inputs.continueOnFail ? "continue" : "halt",
-      pr: { title: event.title, body: event.body, headSha: event.headSha, baseRef: event.baseRef },
-      plannerTimeoutMs: 20 * 60_000,
-    }),
-  );
+  // The base's agent configuration for the run (SPEC §9), the pull request's put back after it.
+  const agentConfig = new BaseAgentConfigRun(run);
+  let result: AutoRunResult;
+  try {
+    result = await runAuto(
+      // The refusal check runs inside runAuto before any model call; the CLI install only happens after it.
+      engineOptions(
+        run,
+        {
+          runId: run.runId,
+          goal,
+          repoDir: run.workspace,
+          ...(inputs.workingDirectory !== undefined ? { workingDirectory: inputs.workingDirectory } : {}),
+          ...(inputs.verifyCmd !== undefined ? { verifyCmd: inputs.verifyCmd } : {}),
+          verifyTimeoutMs: inputs.verifyTimeoutMs,
+          verifyEnv: inputs.verifyEnv,
+          acceptNoBuildEvidence: inputs.acceptNoBuildEvidence,
+          ...(policy !== undefined ? { policy } : {}),
+          runtime: inputs.runtime,
+          ...(inputs.model !== undefined ? { model: inputs.model } : {}),
+          concurrency: inputs.concurrency ?? DEFAULT_AUTO_CONCURRENCY,
+          onFail: inputs.continueOnFail ? "continue" : "halt",
+          pr: { title: event.title, body: event.body, headSha: event.headSha, baseRef: event.baseRef },
+          plannerTimeoutMs: 20 * 60_000,
+        },
+        agentConfig.prepare,
+      ),
+    );
+  } finally {
+    await agentConfig.finish();
+  }
+  const notes = [...run.notes, ...agentConfig.notes];
   switch (result.kind) {
     case "usage_error":
-      return endRun(run, { kind: "usage-error", message: result.message });
+      return endRun(run, { kind: "usage-error", message: result.message }, notes);
     case "refused":
-      return endRun(run, { kind: "refused", reason: "build-evidence", message: result.message });
+      return endRun(run, { kind: "refused", reason: "build-evidence", message: result.message }, notes);
     case "finished":
-      return reportRun(run, result);
+      return reportRun(run, result, notes);
     default:
       return unreachable(result);
   }

@@ -7,9 +7,12 @@
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import * as core from "@actions/core";
+import type { Runtime } from "../engine/runtime-setup.js";
+import type { IndexOverlay } from "../evidence/evidence-tree.js";
 import { CheckRunClient, type CheckRunRef } from "../github/check-run.js";
 import { CheckRunReporter } from "../github/check-run-reporter.js";
 import type { GateOctokit } from "../github/octokit.js";
+import type { StickyCommentTarget } from "../github/sticky-comment.js";
 import type { RunEnd } from "../ledger/conclusion.js";
 import { createRedactor } from "../ledger/redact.js";
 import type { ActionInputs } from "./inputs.js";
@@ -35,6 +38,8 @@ export interface RunningMode {
   readonly secrets: readonly string[];
   /** Notes for the summaries (the PR's ignored copy of the policy file, say). */
   readonly notes: readonly string[];
+  /** Where the sticky PR comment goes (input `comment` on a pull request); absent: no comment. */
+  readonly comment?: StickyCommentTarget;
 }
 
 /** The checkout, `RUNNER_TEMP` and the run directories' folder under it (created). */
@@ -95,7 +100,15 @@ export function saveCheckRun(ref: CheckRunRef, runId: string): void {
  * (the engine refuses them on a claude run), each CLI call's environment and the fenced echo, the log
  * lines and check-run progress — with the mode's `own` options over them.
  */
-export function engineOptions<T extends object>(run: RunningMode, own: T) {
+export function engineOptions<T extends object>(
+  run: RunningMode,
+  own: T,
+  /** Work before the first model call, ahead of the CLI install, and its snapshot overlay (SPEC §9). */
+  prepare?: {
+    readonly beforeFirstModelCall: () => Promise<string | null>;
+    readonly indexOverlay: IndexOverlay;
+  },
+) {
   const cli = new ModelCliSetup(run);
   return {
     runsDir: run.runsDir,
@@ -110,9 +123,11 @@ export function engineOptions<T extends object>(run: RunningMode, own: T) {
     },
     ...(run.inputs.codexConfig.length > 0 ? { codexConfig: run.inputs.codexConfig } : {}),
     // The engine calls it after its own checks, with the run's runtime (a refused run installs nothing).
-    beforeFirstModelCall: cli.beforeFirstModelCall,
+    beforeFirstModelCall: async (runtime: Runtime): Promise<string | null> =>
+      (await prepare?.beforeFirstModelCall()) ?? (await cli.beforeFirstModelCall(runtime)),
+    ...(prepare !== undefined ? { indexOverlay: prepare.indexOverlay } : {}),
     // Each CLI call gets a fresh HOME / CODEX_HOME (SPEC §9): the operator's configuration in CI is the
-    // base branch's only.
+    // base branch's only (the swap above restores its agent files).
     modelEnv: cli.modelEnv,
     baseEnv: run.env,
     knownSecrets: run.secrets,
@@ -134,6 +149,7 @@ export function reportRun(run: RunningMode, finished: FinishedRun, notes = run.n
     temp: run.temp,
     secrets: run.secrets,
     notes,
+    ...(run.comment !== undefined ? { comment: run.comment } : {}),
   });
 }
 

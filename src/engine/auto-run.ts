@@ -9,6 +9,7 @@ import { resolve } from "node:path";
 import type { BuildEvidenceAnswer, BuildSignal } from "../evidence/answer.js";
 import { decideBuildEvidence } from "../evidence/build-evidence.js";
 import { scanBuildSignals } from "../evidence/build-signals.js";
+import type { IndexOverlay } from "../evidence/evidence-tree.js";
 import { ignoredFilesFingerprint } from "../evidence/ignored-files.js";
 import { loadGraphObject } from "../graph/load.js";
 import type { RunEnd } from "../ledger/conclusion.js";
@@ -74,6 +75,13 @@ export interface AutoRunOptions {
    * CLI here, so a refused run installs nothing). Returns an error message to stop as a usage error.
    */
   readonly beforeFirstModelCall?: BeforeFirstModelCall;
+  /**
+   * Rewrites every working-tree snapshot (the verify's evidence tree, the final tree, `patch.diff`) before
+   * its tree is written. The action passes the agent-configuration swap here (SPEC §9): during the run the
+   * pull request's agent configuration is replaced by the base ref's, and the evidence must show the pull
+   * request's files, not the swap. Absent: snapshots are the working tree as it is.
+   */
+  readonly indexOverlay?: IndexOverlay;
   /** Builds a model child's environment for a call (`label` = node id or `planner`). */
   readonly modelEnv: ModelEnvBuilder;
   /** The environment verify commands start from (scrubbed by the seam). */
@@ -120,7 +128,11 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
     return { kind: "usage_error", message: "goal is empty: pass the goal (input `goal`, flag `--goal`)" };
   const runtimeProblem = runtimeOptionsProblem(o.runtime, o);
   if (runtimeProblem !== null) return { kind: "usage_error", message: runtimeProblem };
-  const gitContext = { baseEnv: o.baseEnv, knownSecrets: o.knownSecrets };
+  const gitContext = {
+    baseEnv: o.baseEnv,
+    knownSecrets: o.knownSecrets,
+    ...(o.indexOverlay !== undefined ? { indexOverlay: o.indexOverlay } : {}),
+  };
   // Before the build-evidence decision, as before: a bad working directory is a usage error first.
   const repoDir = resolve(o.repoDir);
   const workDir = o.workingDirectory ? resolve(repoDir, o.workingDirectory) : repoDir;

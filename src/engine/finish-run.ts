@@ -4,7 +4,7 @@
  * `patch.diff`), the conclusion (SPEC §6 table) and the redacted ledger written to `ledger.json`.
  */
 import type { BuildEvidenceAnswer } from "../evidence/answer.js";
-import { evidenceTree } from "../evidence/evidence-tree.js";
+import { evidenceTree, type IndexOverlay } from "../evidence/evidence-tree.js";
 import { commitWorkingTree, workingTreePatch } from "../evidence/patch.js";
 import type { Graph } from "../graph/graph.js";
 import { decideConclusion, type RunEnd } from "../ledger/conclusion.js";
@@ -32,6 +32,8 @@ export interface RunFrame {
   readonly gitContext: {
     readonly baseEnv: Readonly<Record<string, string | undefined>>;
     readonly knownSecrets: readonly string[];
+    /** See `AutoRunOptions.indexOverlay`: every evidence tree and the patch go through it. */
+    readonly indexOverlay?: IndexOverlay;
   };
   readonly start: { readonly sha: string; readonly tree: string; readonly description: string };
   readonly answer: BuildEvidenceAnswer;

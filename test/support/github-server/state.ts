@@ -8,6 +8,7 @@ import {
   type AppFixture,
   type ArtifactFixture,
   GITHUB_ACTIONS_APP,
+  gitBlobSha,
   type PullRequestFixture,
   type RepositoryFixture,
   type StoredCheckRun,
@@ -46,6 +47,21 @@ export interface AddPullRequestInput {
   readonly baseRef?: string;
 }
 
+/** An issue (or pull-request) comment as the double stores it. */
+export interface StoredComment {
+  readonly id: number;
+  readonly owner: string;
+  readonly repo: string;
+  readonly issueNumber: number;
+  body: string;
+  readonly user: AccountFixture;
+  readonly createdAt: string;
+  updatedAt: string;
+}
+
+/** The bot account a `GITHUB_TOKEN` writes comments as. */
+export const GITHUB_ACTIONS_BOT: AccountFixture = { login: "github-actions[bot]", id: 41898282, type: "Bot" };
+
 export interface SeedCheckRunInput {
   readonly repository?: string;
   readonly name: string;
@@ -83,6 +99,10 @@ export class GitHubServerState {
   /** The app whose installation token the product uses (default: GitHub Actions, like `GITHUB_TOKEN`). */
   readonly app: AppFixture;
   readonly checkRuns: StoredCheckRun[] = [];
+  /** Issue and pull-request comments, oldest first (tests may seed them with {@link addComment}). */
+  readonly comments: StoredComment[] = [];
+  /** The account comments written with the product's token are attributed to. */
+  readonly commenter: AccountFixture = GITHUB_ACTIONS_BOT;
   readonly #repositories = new Map<string, RepositoryFixture>();
   readonly #files = new Map<string, Buffer>();
   readonly #pulls: PullRequestFixture[] = [];
@@ -155,6 +175,47 @@ export class GitHubServerState {
     };
     this.#pulls.push(pull);
     return pull;
+  }
+
+  /** Files at `ref` (path → bytes), for tree listings. */
+  filesAt(repository: RepositoryFixture, ref: string): Map<string, Buffer> {
+    const prefix = `${repository.id}@${ref}:`;
+    const files = new Map<string, Buffer>();
+    for (const [k, content] of this.#files)
+      if (k.startsWith(prefix)) files.set(k.slice(prefix.length), content);
+    return files;
+  }
+
+  /** A blob any ref of `repository` holds, by its git blob SHA. */
+  blob(repository: RepositoryFixture, sha: string): Buffer | undefined {
+    const prefix = `${repository.id}@`;
+    for (const [k, content] of this.#files) {
+      if (k.startsWith(prefix) && gitBlobSha(content) === sha) return content;
+    }
+    return undefined;
+  }
+
+  /** Adds a comment on issue or pull request `issueNumber` (default author: the token's bot). */
+  addComment(input: {
+    readonly repository?: string;
+    readonly issueNumber: number;
+    readonly body: string;
+    readonly user?: AccountFixture;
+  }): StoredComment {
+    const repository = this.#require(input.repository ?? this.defaultRepository);
+    const now = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+    const comment: StoredComment = {
+      id: this.nextId(),
+      owner: repository.owner.login,
+      repo: repository.name,
+      issueNumber: input.issueNumber,
+      body: input.body,
+      user: input.user ?? this.commenter,
+      createdAt: now,
+      updatedAt: now,
+    };
+    this.comments.push(comment);
+    return comment;
   }
 
   pullRequest(owner: string, repo: string, number: number): PullRequestFixture | undefined {
