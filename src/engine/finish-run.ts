@@ -34,6 +34,8 @@ export interface RunFrame {
     readonly knownSecrets: readonly string[];
   };
   readonly start: { readonly sha: string; readonly tree: string; readonly description: string };
+  /** The pull request's head commit the run is about (the ledger's `headSha`), when one was given. */
+  readonly headSha?: string;
   readonly answer: BuildEvidenceAnswer;
   readonly requireEvidence: boolean;
   /** Commit the nodes' changes when the run ends (CLI `--commit`), with this first line. */
@@ -74,6 +76,7 @@ function unconcluded(frame: RunFrame, input: Omit<FinishInput, "graph" | "end">)
     startedAt: frame.startedAt,
     finishedAt: null,
     startingCommit: frame.start,
+    ...(frame.headSha !== undefined ? { headSha: frame.headSha.toLowerCase() } : {}),
     evidenceTree: evidenceTreeOf(input.rows),
   };
 }
