@@ -276,6 +276,25 @@ describe("fork pull requests, stage 1: the pull request's run posts no check run
   });
 });
 
+describe("fork pull requests, stage 1: a run that ends early on a fork", () => {
+  it("a graph missing on the base ref ends the fork's run with a usage error in the job summary and the step, and still no check-run call", async () => {
+    const repo = await fixedRepo();
+    open.github = await startGitHubServer();
+    const result = await run({
+      workspace: repo.dir,
+      inputs: { graph: GRAPH_PATH },
+      github: open.github,
+      headRepository: FORK,
+    });
+    expect(result.exitCode, debugOf(result)).toBe(1);
+    expect(result.outputs.outcome).toBe("usage-error");
+    expect(checkRunCalls(result)).toEqual([]);
+    expect(result.summary).toContain(GRAPH_PATH);
+    expect(result.summary).toContain(`comes from a fork (${FORK})`);
+    open.github.assertNoViolations();
+  });
+});
+
 describe("fork pull requests, stage 2: mode report posts only a ledger it can vouch for (SPEC §10)", () => {
   it("posts a valid ledger's failure as failure, re-rendered (the artifact's text escaped, never raw), on the event's head", async () => {
     const repo = await fixedRepo();
