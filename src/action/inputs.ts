@@ -4,8 +4,9 @@
  * with the name upper-cased and dashes kept, as the runner sets them.
  *
  * The mode (SPEC §10): `auto` (the default when `goal` is given), `run` (the default when `graph` is
- * given), `lint` and `resume`. `goal` and `graph` together, or neither outside `resume`, is a usage error.
- * `verify` and `report` belong to a later version and are refused by name.
+ * given), `lint`, `resume` and `report` (post a pull request run's ledger artifact from a `workflow_run`
+ * workflow; it takes no `goal` or `graph`). `goal` and `graph` together, or neither outside `resume` and
+ * `report`, is a usage error. `verify` belongs to a later version and is refused by name.
  */
 import { isRunId } from "../engine/run-id.js";
 import { type Runtime, runtimeOptionsProblem } from "../engine/runtime-setup.js";
@@ -28,7 +29,9 @@ export type ModeInputs =
   | { readonly kind: "run"; readonly graph: string; readonly graphInputs: Readonly<Record<string, string>> }
   /** `graph` is a repository path, read from the workspace (the graph under review). */
   | { readonly kind: "lint"; readonly graph: string; readonly graphInputs: Readonly<Record<string, string>> }
-  | { readonly kind: "resume"; readonly runId: string; readonly decision: ResumeDecision };
+  | { readonly kind: "resume"; readonly runId: string; readonly decision: ResumeDecision }
+  /** Posts the `<check-name>-ledger` artifact of the `workflow_run` event's run (SPEC §10). */
+  | { readonly kind: "report" };
 
 export interface ActionInputs {
   readonly mode: ModeInputs;
@@ -82,8 +85,8 @@ export const DEFAULT_AUTO_CONCURRENCY = 4;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-const MODES = ["auto", "run", "lint", "resume"] as const;
-const LATER_MODES = ["verify", "report"];
+const MODES = ["auto", "run", "lint", "resume", "report"] as const;
+const LATER_MODES = ["verify"];
 
 // What `{{ inputs.NAME }}` can name (graph/placeholders.ts): a name no placeholder can name is a typo.
 const INPUT_NAME = /^[A-Za-z0-9._/-]+$/;
@@ -163,6 +166,7 @@ function readMode(env: Env, errors: string[]): ModeInputs | undefined {
     }
   }
   if (mode === "resume") return readResume(env, errors, { goal, graph, graphInputsText });
+  if (mode === "report") return readReport(errors, { goal, graph, graphInputsText });
   if (goal !== undefined && graph !== undefined) {
     errors.push(
       "inputs `goal` and `graph` were both given: give `goal` to plan a graph (mode auto) or `graph` to run a hand-written one (mode run), not both",
@@ -258,6 +262,27 @@ function readResume(
   return { kind: "resume", runId, decision };
 }
 
+/** `mode: report` takes everything from the `workflow_run` event and the artifact: no graph, no goal. */
+function readReport(
+  errors: string[],
+  given: { goal?: string; graph?: string; graphInputsText?: string },
+): ModeInputs | undefined {
+  const stray = (
+    [
+      ["goal", given.goal],
+      ["graph", given.graph],
+      ["inputs", given.graphInputsText],
+    ] as const
+  ).filter(([, value]) => value !== undefined);
+  if (stray.length > 0) {
+    errors.push(
+      `mode report posts the ledger the pull request's workflow run uploaded; it runs nothing: drop ${stray.map(([n]) => `input \`${n}\``).join(", ")}`,
+    );
+    return undefined;
+  }
+  return { kind: "report" };
+}
+
 /**
  * Inputs a mode does not read are refused rather than ignored: a run that silently dropped a verify
  * command or a model would not be the run the workflow asked for.
@@ -306,6 +331,22 @@ function strayInputs(env: Env, mode: ModeInputs, errors: string[]): void {
       refuse(
         ["verify-cmd", "accept-no-build-evidence", "accept-loaded-user-config", "model", "working-directory"],
         "a resumed leg keeps the first leg's settings, and takes nothing that could widen them; drop it",
+      );
+      return;
+    case "report":
+      refuse(
+        [
+          "verify-cmd",
+          "verify-env",
+          "accept-no-build-evidence",
+          "accept-loaded-user-config",
+          "model",
+          "working-directory",
+          "concurrency",
+          "anthropic-api-key",
+          "claude-code-oauth-token",
+        ],
+        "mode report runs no model and no command, and holds no model credential (it runs with the base repository's write token); drop it",
       );
       return;
     default:
@@ -432,6 +473,8 @@ export function describeMode(mode: ModeInputs): string {
       return `lint ${mode.graph}`;
     case "resume":
       return `resume run ${mode.runId}: ${mode.decision.kind === "retry-failed" ? "retry the failed nodes" : `${mode.decision.kind} gate ${mode.decision.gate}`}`;
+    case "report":
+      return "post the ledger of a pull request's workflow run";
     default:
       return unreachable(mode);
   }

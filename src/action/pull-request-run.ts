@@ -3,9 +3,15 @@
  * pull request; the check run is created `in_progress` on the PR head before anything else, and its id saved
  * for the post step at once; input problems then complete it `action_required`; and the maintainers' policy
  * file is read from the **base** ref (never the PR's checkout) before anything runs.
+ *
+ * A fork's or Dependabot's pull request gets a read-only token (SPEC §10): no check run is created or
+ * written at all — not even tried — and the run goes on; the job summary carries the ledger, the
+ * `<check-name>-ledger` artifact is uploaded as on every run, and `mode: report` in a `workflow_run`
+ * workflow of the base repository posts the check run from it (docs/examples/).
  */
 import * as core from "@actions/core";
 import { mintRunId, type RunId } from "../engine/run-id.js";
+import { ledgerArtifactName } from "../github/artifact.js";
 import { type BaseRefPolicy, PolicyReadError, prCopyNote, readBaseRefPolicy } from "../github/base-policy.js";
 import { type CheckRunRef, CheckRunWriteError } from "../github/check-run.js";
 import type { CheckRunReporter } from "../github/check-run-reporter.js";
@@ -73,23 +79,31 @@ export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<
   });
   o.exposeReporter(reporter);
   const runId = mintRunId();
-  let ref: CheckRunRef;
-  try {
-    ref = await reporter.start(
-      runId,
-      `Run \`${runId}\` is starting: ${parsed.ok ? describeMode(parsed.inputs.mode) : "checking inputs"}`,
-    );
-  } catch (error) {
-    if (!(error instanceof CheckRunWriteError)) throw error;
-    await checkRunNotCreated(error, env);
-    return null;
+  const checkName = parsed.ok ? parsed.inputs.checkName : "evidence-gate";
+  const noCheckRun = readOnlyTokenNote(event, checkName);
+  if (noCheckRun === undefined) {
+    let ref: CheckRunRef;
+    try {
+      ref = await reporter.start(
+        runId,
+        `Run \`${runId}\` is starting: ${parsed.ok ? describeMode(parsed.inputs.mode) : "checking inputs"}`,
+      );
+    } catch (error) {
+      if (!(error instanceof CheckRunWriteError)) throw error;
+      await checkRunNotCreated(error, env);
+      return null;
+    }
+    saveCheckRun(ref, runId);
+  } else {
+    core.notice(noCheckRun);
   }
-  saveCheckRun(ref, runId);
   core.setOutput("run-id", runId);
+  const early = noCheckRun === undefined ? reporter : null;
+  const earlyNotes = noCheckRun === undefined ? [] : [noCheckRun];
 
   if (!parsed.ok) {
     const message = parsed.errors.join("\n");
-    await endEarly(reporter, { kind: "usage-error", message }, message, env);
+    await endEarly(early, { kind: "usage-error", message }, message, env, earlyNotes);
     return null;
   }
   const folders = runnerFolders(env);
@@ -108,16 +122,17 @@ export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<
     if (!(error instanceof PolicyReadError)) throw error;
     const refused = error.status === 401 || error.status === 403;
     await endEarly(
-      reporter,
+      early,
       refused
         ? { kind: "usage-error", message: error.message }
         : { kind: "engine-error", message: error.message },
       error.message,
       env,
+      earlyNotes,
     );
     return null;
   }
-  const notes: string[] = [];
+  const notes: string[] = [...earlyNotes];
   const ignoredCopy = await prCopyNote(folders.workspace, basePolicy);
   if (ignoredCopy !== null) {
     core.notice(ignoredCopy);
@@ -125,7 +140,7 @@ export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<
   }
   if (!basePolicy.result.ok) {
     const message = `${basePolicy.result.errors.join("\n")}\nFix the policy file on the base branch: nothing runs while the maintainers' policy is malformed.`;
-    await endEarly(reporter, { kind: "usage-error", message }, message, env, notes);
+    await endEarly(early, { kind: "usage-error", message }, message, env, notes);
     return null;
   }
   return {
@@ -140,10 +155,25 @@ export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<
     secrets: o.secrets,
     policy: basePolicy.result,
     notes,
-    ...(parsed.inputs.comment
+    // A read-only token (fork, Dependabot) cannot write a comment either: stage 2 posts the check run only.
+    ...(parsed.inputs.comment && noCheckRun === undefined
       ? { comment: { octokit, owner: event.owner, repo: event.repo, issueNumber: event.number } }
       : {}),
+    ...(noCheckRun !== undefined ? { noCheckRun } : {}),
   };
+}
+
+/**
+ * Why this pull request's token cannot write check runs (SPEC §10: a fork's pull request, or Dependabot's,
+ * gets a read-only `GITHUB_TOKEN` whatever the workflow asks for), as the note for the log and the
+ * summaries; `undefined` when the token can.
+ */
+export function readOnlyTokenNote(event: PullRequestEventContext, checkName: string): string | undefined {
+  if (!event.isFork && !event.isDependabot) return undefined;
+  const who = event.isFork
+    ? `comes from a fork (${event.headRepoFullName ?? "a deleted repository"})`
+    : "was opened or triggered by Dependabot";
+  return `This pull request ${who}: its GITHUB_TOKEN is read-only, so this step creates no check run. The ledger is uploaded as the artifact ${ledgerArtifactName(checkName)}, and the report workflow (mode: report, on workflow_run) posts the check run "${checkName}" from it; a run that uploads no ledger gets a failing check run from that workflow. See docs/examples/README.md.`;
 }
 
 /** The base branch's policy as the engine takes it (`undefined` when there is none), said in the log. */

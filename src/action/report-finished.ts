@@ -3,7 +3,10 @@
  * `evidence-gate-run-<run id>` and the ledger as `<check-name>-ledger`, writes the job summary (the full
  * ledger, the notes, how to resume a paused run, the artifacts), prints the text ledger (fenced), sets the
  * outputs — before the final write, so a refused write cannot hide the ledger from later steps — and
- * completes the check run with the ledger's conclusion.
+ * completes the check run with the ledger's conclusion. Without a reporter (a fork's pull request: the
+ * token is read-only, SPEC §10) no check run is touched: the summary, the outputs, the step's status and the
+ * `<check-name>-ledger` artifact carry the verdict, and `mode: report` posts the check run from that
+ * artifact.
  */
 import * as core from "@actions/core";
 import { readRunState } from "../engine/run-state.js";
@@ -37,7 +40,8 @@ export interface FinishedRun {
 export interface ReportFinishedOptions {
   readonly finished: FinishedRun;
   readonly runId: string;
-  readonly reporter: CheckRunReporter;
+  /** `null`: this step posts no check run (the report workflow does). */
+  readonly reporter: CheckRunReporter | null;
   readonly checkName: string;
   readonly env: Env;
   /** `RUNNER_TEMP`: where the redacted artifact copies are staged. */
@@ -76,6 +80,19 @@ export async function reportFinished(o: ReportFinishedOptions): Promise<void> {
   core.setOutput("ledger-path", finished.ledgerPath);
   core.setOutput("conclusion", conclusion.conclusion);
   if (ledger.evidenceTree) core.setOutput("evidence-tree", ledger.evidenceTree);
+  if (o.reporter === null) {
+    finishStep(
+      {
+        outcome: conclusion.outcome,
+        conclusion: conclusion.conclusion,
+        runId,
+        ledgerPath: finished.ledgerPath,
+        evidenceTree: ledger.evidenceTree,
+      },
+      conclusion.title,
+    );
+    return;
+  }
   // The digests go last, hidden: a later `mode: resume` checks the downloaded run directory against them.
   const marker = runStateDigestMarker(runId, finished.digests);
   const finalRef = await o.reporter.finish(ledger, {

@@ -8,6 +8,8 @@
  * - `lint`: reads the graph under review from the workspace; no model call, no API call, no check run (not
  *   even for an input problem, which fails the step with the job summary listing it).
  * - `resume` (workflow_dispatch): downloads the earlier run's directory and runs one more leg.
+ * - `report` (workflow_run): posts the ledger artifact a pull request's run uploaded (a fork's run cannot
+ *   write check runs itself), validated as untrusted data.
  *
  * Every path that created a check run completes it; a failed API write fails the step after the job
  * summary is written; the last-resort handler fails the step on any thrown value.
@@ -21,6 +23,7 @@ import { BaseAgentConfigRun } from "./base-agent-config-run.js";
 import { DEFAULT_AUTO_CONCURRENCY, type InputsResult, lintRequested, readActionInputs } from "./inputs.js";
 import { failLintInputs, runLintMode } from "./lint-mode.js";
 import { announcePolicy, openPullRequestRun, type PullRequestRun } from "./pull-request-run.js";
+import { runReportMode } from "./report-mode.js";
 import { runResumeMode } from "./resume-mode.js";
 import { runGraphMode } from "./run-graph-mode.js";
 import { endRun, engineOptions, reportRun } from "./running-mode.js";
@@ -93,6 +96,15 @@ async function main(
       exposeReporter,
     });
   }
+  if (parsed.ok && parsed.inputs.mode.kind === "report") {
+    return runReportMode({
+      env,
+      ...(signal ? { signal } : {}),
+      inputs: parsed.inputs,
+      secrets,
+      exposeReporter,
+    });
+  }
   const run = await openPullRequestRun({
     env,
     ...(signal ? { signal } : {}),
@@ -109,6 +121,7 @@ async function main(
       return runGraphMode(run, mode);
     case "lint":
     case "resume":
+    case "report":
       throw new Error(`Internal error: mode ${mode.kind} reached the pull-request path`);
     default:
       return unreachable(mode);

@@ -40,6 +40,17 @@ export interface RunningMode {
   readonly notes: readonly string[];
   /** Where the sticky PR comment goes (input `comment` on a pull request); absent: no comment. */
   readonly comment?: StickyCommentTarget;
+  /**
+   * Set when this step posts no check run — a fork's or Dependabot's pull request, whose token is read-only
+   * (SPEC §10) — to the note saying so and that `mode: report` posts it from the ledger artifact. The
+   * reporter then never creates its check run, and nothing here calls the check-run API.
+   */
+  readonly noCheckRun?: string;
+}
+
+/** The reporter that posts this run's check run, or `null` when the report workflow posts it. */
+export function postingReporter(run: RunningMode): CheckRunReporter | null {
+  return run.noCheckRun === undefined ? run.reporter : null;
 }
 
 /** The checkout, `RUNNER_TEMP` and the run directories' folder under it (created). */
@@ -143,7 +154,7 @@ export function reportRun(run: RunningMode, finished: FinishedRun, notes = run.n
   return reportFinished({
     finished,
     runId: run.runId,
-    reporter: run.reporter,
+    reporter: postingReporter(run),
     checkName: run.inputs.checkName,
     env: run.env,
     temp: run.temp,
@@ -159,5 +170,5 @@ export function endRun(
   end: Extract<RunEnd, { readonly message: string }>,
   notes = run.notes,
 ): Promise<void> {
-  return endEarly(run.reporter, end, end.message, run.env, notes);
+  return endEarly(postingReporter(run), end, end.message, run.env, notes);
 }

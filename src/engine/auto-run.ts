@@ -268,6 +268,7 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
     repoDir,
     gitContext,
     start: { sha: start.sha, tree: start.tree, description: startDescription },
+    ...(o.pr ? { headSha: o.pr.headSha } : {}),
     answer,
     requireEvidence: o.policy?.requireEvidence === true,
     commit: o.commit ? { message: o.goal } : null,

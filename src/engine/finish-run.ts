@@ -36,6 +36,8 @@ export interface RunFrame {
     readonly indexOverlay?: IndexOverlay;
   };
   readonly start: { readonly sha: string; readonly tree: string; readonly description: string };
+  /** The pull request's head commit the run is about (the ledger's `headSha`), when one was given. */
+  readonly headSha?: string;
   readonly answer: BuildEvidenceAnswer;
   readonly requireEvidence: boolean;
   /** Commit the nodes' changes when the run ends (CLI `--commit`), with this first line. */
@@ -76,6 +78,7 @@ function unconcluded(frame: RunFrame, input: Omit<FinishInput, "graph" | "end">)
     startedAt: frame.startedAt,
     finishedAt: null,
     startingCommit: frame.start,
+    ...(frame.headSha !== undefined ? { headSha: frame.headSha.toLowerCase() } : {}),
     evidenceTree: evidenceTreeOf(input.rows),
   };
 }

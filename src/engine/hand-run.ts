@@ -242,6 +242,7 @@ export async function runHandWritten(o: HandRunOptions): Promise<HandRunResult> 
     repoDir,
     gitContext,
     start: { sha: start.sha, tree: start.tree, description: startDescription },
+    ...(o.pr ? { headSha: o.pr.headSha } : {}),
     answer,
     requireEvidence: o.policy?.requireEvidence === true,
     commit: o.commit ? { message: graph.name ?? `run ${o.graphSource}` } : null,

@@ -337,6 +337,7 @@ export async function resumeRun(o: ResumeOptions): Promise<ResumeResult> {
     repoDir: state.repo_dir,
     gitContext,
     start: state.starting_commit,
+    ...(o.headSha !== undefined ? { headSha } : {}),
     answer: state.build_evidence,
     requireEvidence: state.policy?.require_evidence === true,
     commit: o.commit ? { message: state.goal ?? `run ${state.graph_source ?? runId}` } : null,

@@ -134,7 +134,7 @@ function heading(ledger: Ledger): string {
   const lines = [
     `## ${icon} evidence-gate: ${conclusionLabel(conclusion)} — ${escapeInline(title)}`,
     "",
-    `Run ${codeSpan(ledger.runId, { inTable: false })} · ${ledger.mode} · ${escapeInline(runtime)} · started ${ledger.startedAt}${ledger.finishedAt === null ? "" : ` · finished ${ledger.finishedAt}`}`,
+    `Run ${codeSpan(ledger.runId, { inTable: false })} · ${ledger.mode} · ${escapeInline(runtime)} · started ${escapeInline(ledger.startedAt)}${ledger.finishedAt === null ? "" : ` · finished ${escapeInline(ledger.finishedAt)}`}`,
   ];
   if (ledger.goal !== undefined) lines.push("", `**Goal:** ${escapeInline(ledger.goal)}`);
   if (conclusion !== null) {
@@ -178,7 +178,7 @@ function planSection(ledger: Ledger): string {
       }
     }
   }
-  lines.push("", `**Tool ceiling:** ${plan.disclosure}`, "", evidenceTreeLine(ledger));
+  lines.push("", `**Tool ceiling:** ${escapeInline(plan.disclosure)}`, "", evidenceTreeLine(ledger));
   if (plan.warnings !== undefined && plan.warnings.length > 0) {
     lines.push("", "**Warnings:**");
     for (const warning of plan.warnings) lines.push(`- ${escapeInline(warning)}`);

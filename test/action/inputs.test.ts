@@ -66,16 +66,34 @@ describe("mode", () => {
     ]);
   });
 
-  it.each(["verify", "report"])("mode %s is refused as not supported by this version", (mode) => {
-    expect(errors({ mode, goal: "g" })).toEqual([
-      `input \`mode\` is "${mode}": mode ${mode} is not supported by this version of the action (use auto, run, lint, resume)`,
+  it("mode verify is refused as not supported by this version", () => {
+    expect(errors({ mode: "verify", goal: "g" })).toEqual([
+      'input `mode` is "verify": mode verify is not supported by this version of the action (use auto, run, lint, resume, report)',
     ]);
   });
 
   it("an unknown mode names the allowed ones", () => {
     expect(errors({ mode: "plan", goal: "g" })).toEqual([
-      'input `mode` is "plan": use one of auto, run, lint, resume',
+      'input `mode` is "plan": use one of auto, run, lint, resume, report',
     ]);
+  });
+
+  it("mode report takes no goal, graph or inputs (SPEC §10: everything comes from the workflow_run event and the artifact)", () => {
+    expect(ok({ mode: "report" }).mode).toEqual({ kind: "report" });
+    expect(errors({ mode: "report", goal: "g", inputs: "a=1" })).toEqual([
+      "mode report posts the ledger the pull request's workflow run uploaded; it runs nothing: drop input `goal`, input `inputs`",
+    ]);
+  });
+
+  it("mode report refuses what would run something, and the model credential (it holds the base repository's write token)", () => {
+    expect(
+      errors({ mode: "report", "verify-cmd": "npm test", "anthropic-api-key": "sk-ant-x", concurrency: "2" }),
+    ).toEqual(
+      ["verify-cmd", "concurrency", "anthropic-api-key"].map(
+        (name) =>
+          `input \`${name}\` does not apply to mode report: mode report runs no model and no command, and holds no model credential (it runs with the base repository's write token); drop it`,
+      ),
+    );
   });
 
   it("mode lint reads graph and inputs, and needs no github-token", () => {

@@ -308,6 +308,29 @@ const listArtifactsForRepo: Route = {
   },
 };
 
+const listWorkflowRunArtifacts: Route = {
+  method: "GET",
+  template: "/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts",
+  handle(request, context) {
+    const repository = repositoryOf(request, context);
+    if (repository === undefined) return notFound(context);
+    const q = request.query;
+    const runId = Number(request.params.run_id);
+    // The artifacts one workflow run uploaded, newest first; `name` filters by exact name.
+    const all = context.state
+      .artifacts(repository.owner.login, repository.name)
+      .filter((a) => a.workflowRun.id === runId && (q.name === undefined || a.name === q.name))
+      .sort((a, b) => b.id - a.id);
+    const perPage = Math.min(Number(q.per_page ?? 30), 100);
+    const page = Number(q.page ?? 1);
+    const slice = all.slice((page - 1) * perPage, page * perPage);
+    return {
+      status: 200,
+      body: { total_count: all.length, artifacts: slice.map((a) => artifactBody(a, context.origins)) },
+    };
+  },
+};
+
 const downloadArtifact: Route = {
   method: "GET",
   template: "/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}",
@@ -489,5 +512,6 @@ export const ROUTES: readonly Route[] = [
   getPullRequest,
   getRepository,
   listArtifactsForRepo,
+  listWorkflowRunArtifacts,
   downloadArtifact,
 ];

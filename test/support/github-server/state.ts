@@ -84,6 +84,8 @@ export interface AddArtifactInput {
   readonly headBranch?: string;
   /** The workflow run was a fork's pull request (`head_repository_id` ≠ `repository_id`). */
   readonly fromFork?: boolean;
+  /** The uploading workflow run's id (what a `workflow_run` event names); default: a fresh id. */
+  readonly workflowRunId?: number;
   /** Default: the zip's real `sha256:` digest; `null` for none; any other string to make it lie. */
   readonly digest?: string | null;
   /** Default: the zip's length. */
@@ -268,7 +270,7 @@ export class GitHubServerState {
           ? `sha256:${createHash("sha256").update(input.zip).digest("hex")}`
           : input.digest,
       workflowRun: {
-        id: this.nextId(),
+        id: input.workflowRunId ?? this.nextId(),
         headSha: input.headSha,
         headBranch: input.headBranch ?? "feature",
         headRepositoryId: input.fromFork ? this.nextId() : repository.id,
