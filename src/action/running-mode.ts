@@ -128,6 +128,7 @@ export function reportRun(run: RunningMode, finished: FinishedRun, notes = run.n
     temp: run.temp,
     secrets: run.secrets,
     notes,
+    workspace: run.workspace,
   });
 }
 

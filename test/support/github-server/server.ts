@@ -67,6 +67,11 @@ export interface FaultSpec {
   readonly headers?: Record<string, string>;
   /** Default: GitHub's error shape with a message typical for the status. */
   readonly body?: unknown;
+  /**
+   * Carry the request out first, then answer the fault instead of its response: a gateway that timed out
+   * after GitHub did the write (a retried create must not make a second check run). Default false.
+   */
+  readonly afterHandling?: boolean;
 }
 
 export interface GitHubServer {
@@ -317,6 +322,13 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
     }
 
     const fault = takeFault(method, path, template);
+    if (fault?.afterHandling === true) {
+      const done = matched.compiled.route.handle(
+        { params: check.params, query: check.query, body, headers: req.headers, url: requestUrl },
+        { state, origins: { api: url, web: webUrl }, documentationUrl },
+      );
+      if (done.violation !== undefined) violate("request", [done.violation]);
+    }
     if (fault !== undefined) {
       injected = true;
       return finish({
