@@ -102,7 +102,8 @@ export async function reportFinished(o: ReportFinishedOptions): Promise<void> {
 
 /** The ledger artifact for the check run's "trimmed" notice: its name, and its page once uploaded. */
 function ledgerArtifactLink(outcome: ArtifactOutcome, env: Env): { name: string; url?: string } {
-  const url = outcome.kind === "uploaded" && outcome.id !== null ? artifactPageUrl(env, outcome.id) : undefined;
+  const url =
+    outcome.kind === "uploaded" && outcome.id !== null ? artifactPageUrl(env, outcome.id) : undefined;
   return url === undefined ? { name: outcome.name } : { name: outcome.name, url };
 }
 

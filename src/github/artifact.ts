@@ -91,7 +91,10 @@ export function ledgerArtifactName(checkName: string): string {
  * An uploaded artifact's page, `{GITHUB_SERVER_URL}/{GITHUB_REPOSITORY}/actions/runs/{GITHUB_RUN_ID}/artifacts/{id}`
  * (the form `actions/upload-artifact` gives as `artifact-url`), or `undefined` when a variable is missing.
  */
-export function artifactPageUrl(env: Readonly<Record<string, string | undefined>>, id: number): string | undefined {
+export function artifactPageUrl(
+  env: Readonly<Record<string, string | undefined>>,
+  id: number,
+): string | undefined {
   const server = (env.GITHUB_SERVER_URL ?? "https://github.com").trim().replace(/\/+$/, "");
   const repository = env.GITHUB_REPOSITORY?.trim();
   const runId = env.GITHUB_RUN_ID?.trim();

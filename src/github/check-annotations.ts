@@ -120,7 +120,9 @@ export function failureAnnotations(ledger: Ledger, options: FailureAnnotationsOp
         path,
         startLine: location.line,
         endLine: location.line,
-        ...(location.column === undefined ? {} : { startColumn: location.column, endColumn: location.column }),
+        ...(location.column === undefined
+          ? {}
+          : { startColumn: location.column, endColumn: location.column }),
         level: "failure",
         title,
         message: `${label} ${failureWords(row)}. The output names this line:\n${location.text}`,

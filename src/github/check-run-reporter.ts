@@ -155,7 +155,13 @@ export class CheckRunReporter {
       options.appendix === undefined
         ? output.summary
         : withAppendix(output.summary, options.appendix, trimmedNotice(links));
-    return this.#complete(ledger.conclusion.conclusion, output.title, summary, output.text, options.annotations);
+    return this.#complete(
+      ledger.conclusion.conclusion,
+      output.title,
+      summary,
+      output.text,
+      options.annotations,
+    );
   }
 
   /** Completes the check run without a ledger (refusal, usage error, crash): title and Markdown summary. */

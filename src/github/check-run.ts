@@ -263,11 +263,17 @@ export class CheckRunClient {
       try {
         const { data } = await this.#call("create", what, "POST /repos/{owner}/{repo}/check-runs", body, () =>
           // plugin-retry stays out of this one request: a blind repeat could create a second check run.
-          this.#octokit.rest.checks.create({ owner: this.#owner, repo: this.#repo, ...body, request: { retries: 0 } }),
+          this.#octokit.rest.checks.create({
+            owner: this.#owner,
+            repo: this.#repo,
+            ...body,
+            request: { retries: 0 },
+          }),
         );
         return { id: data.id, htmlUrl: data.html_url };
       } catch (error) {
-        const lost = error instanceof CheckRunWriteError && (error.status === undefined || error.status >= 500);
+        const lost =
+          error instanceof CheckRunWriteError && (error.status === undefined || error.status >= 500);
         if (!lost || retry >= SERVER_ERROR_RETRIES) throw error;
         this.#warn(
           `${error.message} Looking for it before trying again (retry ${retry + 1} of ${SERVER_ERROR_RETRIES}).`,
@@ -323,7 +329,11 @@ export class CheckRunClient {
     });
     for (const batch of rest) {
       await this.#patch("annotate", id, {
-        output: { title: output.title, summary: output.summary, annotations: batch.map((a) => this.#annotation(a)) },
+        output: {
+          title: output.title,
+          summary: output.summary,
+          annotations: batch.map((a) => this.#annotation(a)),
+        },
       });
     }
     return ref;
@@ -383,7 +393,10 @@ export class CheckRunClient {
    * second workflow naming the same check all land on this one check run; `external_id` then names the
    * newest run, which is how the post step of an older one knows it was taken over.
    */
-  async findReusable(input: { readonly name: string; readonly headSha: string }): Promise<ExistingCheckRun | undefined> {
+  async findReusable(input: {
+    readonly name: string;
+    readonly headSha: string;
+  }): Promise<ExistingCheckRun | undefined> {
     const newest = await this.#find(
       input.name,
       input.headSha,
@@ -411,7 +424,12 @@ export class CheckRunClient {
       "GET /repos/{owner}/{repo}/commits/{ref}/check-runs",
       query,
       () =>
-        this.#octokit.rest.checks.listForRef({ owner: this.#owner, repo: this.#repo, ref: headSha, ...query }),
+        this.#octokit.rest.checks.listForRef({
+          owner: this.#owner,
+          repo: this.#repo,
+          ref: headSha,
+          ...query,
+        }),
     );
     return data.check_runs
       .filter((run) => run.name === name)

@@ -97,7 +97,10 @@ export function timingFromEnv(env: Readonly<Record<string, string | undefined>>)
 }
 
 /** {@link createOctokit} with the API root ({@link apiUrlFromEnv}) and the waits ({@link timingFromEnv}) of `env`. */
-export function octokitFromEnv(token: string, env: Readonly<Record<string, string | undefined>>): GateOctokit {
+export function octokitFromEnv(
+  token: string,
+  env: Readonly<Record<string, string | undefined>>,
+): GateOctokit {
   return createOctokit({ token, baseUrl: apiUrlFromEnv(env), timing: timingFromEnv(env) });
 }
 
