@@ -53,7 +53,8 @@ const PYTHON_FORM = /File "([^"]+)", line (\d+)/g;
 export function namedLocations(output: string): NamedLocation[] {
   const found: NamedLocation[] = [];
   for (const rawLine of output.split(/\r?\n/)) {
-    const line = rawLine.replace(/\u001b\[[0-9;]*m/g, "");
+    // Colour codes out; `file:///abs/x.js:3:1` (Node's ESM stack frames) read as the path it names.
+    const line = rawLine.replace(/\u001b\[[0-9;]*m/g, "").replace(/\bfile:\/\//g, "");
     const hits: { index: number; location: NamedLocation }[] = [];
     for (const form of [COLON_FORM, PAREN_FORM, PYTHON_FORM]) {
       for (const m of line.matchAll(form)) {
@@ -173,7 +174,7 @@ function repositoryPath(
   root: string,
   isFile: (path: string) => boolean,
 ): string | null {
-  const absolute = resolve(base, written.replace(/^file:\/\//, ""));
+  const absolute = resolve(base, written);
   const rel = relative(root, absolute);
   if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return null;
   const path = rel.split(sep).join("/");
