@@ -13,6 +13,7 @@
  */
 import { statSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import type { Ledger } from "../ledger/ledger.js";
 import type { LedgerRow } from "../ledger/model.js";
 import type { CheckRunAnnotation } from "./check-run.js";
@@ -54,7 +55,7 @@ export function namedLocations(output: string): NamedLocation[] {
   const found: NamedLocation[] = [];
   for (const rawLine of output.split(/\r?\n/)) {
     // Colour codes out; `file:///abs/x.js:3:1` (Node's ESM stack frames) read as the path it names.
-    const line = rawLine.replace(/\u001b\[[0-9;]*m/g, "").replace(/\bfile:\/\//g, "");
+    const line = stripVTControlCharacters(rawLine).replace(/\bfile:\/\//g, "");
     const hits: { index: number; location: NamedLocation }[] = [];
     for (const form of [COLON_FORM, PAREN_FORM, PYTHON_FORM]) {
       for (const m of line.matchAll(form)) {

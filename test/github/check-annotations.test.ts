@@ -69,7 +69,12 @@ describe("namedLocations: the forms compilers and test runners print", () => {
     ["src/Sum.cs(3,17): error CS1002: ; expected", "src/Sum.cs", 3, 17],
     ["    at Object.<anonymous> (/w/repo/test/sum.test.js:7:20)", "/w/repo/test/sum.test.js", 7, 20],
     [" ❯ test/sum.test.js:7:20", "test/sum.test.js", 7, 20],
-    ["    at TestContext.<anonymous> (file:///w/repo/test/sum.test.js:5:10)", "/w/repo/test/sum.test.js", 5, 10],
+    [
+      "    at TestContext.<anonymous> (file:///w/repo/test/sum.test.js:5:10)",
+      "/w/repo/test/sum.test.js",
+      5,
+      10,
+    ],
     ["  --> src/main.rs:3:9", "src/main.rs", 3, 9],
     ["./pkg/x.go:14: undefined: y", "./pkg/x.go", 14, undefined],
     ['  File "app/main.py", line 8, in <module>', "app/main.py", 8, undefined],
