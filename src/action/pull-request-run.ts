@@ -17,7 +17,7 @@ import { type CheckRunRef, CheckRunWriteError } from "../github/check-run.js";
 import type { CheckRunReporter } from "../github/check-run-reporter.js";
 import { type PullRequestEventContext, readEventContext } from "../github/event-context.js";
 import { writeJobSummary } from "../github/job-summary.js";
-import { apiUrlFromEnv, createOctokit, type GateOctokit } from "../github/octokit.js";
+import { type GateOctokit, octokitFromEnv } from "../github/octokit.js";
 import { autoRunPolicy, type PolicyFileResult, policySummary } from "../policy/policy-file.js";
 import { describeMode, type InputsResult } from "./inputs.js";
 import { checkRunReporter, type RunningMode, runnerFolders, saveCheckRun } from "./running-mode.js";
@@ -67,7 +67,7 @@ export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<
     usageFailure("input `github-token` is empty: leave it at its default (the workflow's github.token)");
     return null;
   }
-  const octokit = createOctokit({ token, baseUrl: apiUrlFromEnv(env) });
+  const octokit = octokitFromEnv(token, env);
   const { reporter } = checkRunReporter({
     octokit,
     owner: event.owner,
@@ -84,10 +84,16 @@ export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<
   if (noCheckRun === undefined) {
     let ref: CheckRunRef;
     try {
-      ref = await reporter.start(
+      // One check run per name and head SHA: a re-run takes over the one an earlier run left (SPEC §6).
+      const opened = await reporter.open(
         runId,
         `Run \`${runId}\` is starting: ${parsed.ok ? describeMode(parsed.inputs.mode) : "checking inputs"}`,
       );
+      ref = opened.ref;
+      if (opened.tookOver !== null)
+        core.info(
+          `check run ${ref.id} (left by run ${opened.tookOver.externalId}, ${opened.tookOver.conclusion ?? opened.tookOver.status}) is this run's now`,
+        );
     } catch (error) {
       if (!(error instanceof CheckRunWriteError)) throw error;
       await checkRunNotCreated(error, env);

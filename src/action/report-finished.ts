@@ -10,7 +10,14 @@
  */
 import * as core from "@actions/core";
 import { readRunState } from "../engine/run-state.js";
-import { artifactsMarkdown, type RunArtifacts, uploadRunArtifacts } from "../github/artifact.js";
+import {
+  type ArtifactOutcome,
+  artifactPageUrl,
+  artifactsMarkdown,
+  type RunArtifacts,
+  uploadRunArtifacts,
+} from "../github/artifact.js";
+import { failureAnnotations, workflowFileFromEnv } from "../github/check-annotations.js";
 import type { CheckRunReporter } from "../github/check-run-reporter.js";
 import { writeJobSummary } from "../github/job-summary.js";
 import { type RunStateDigests, runStateDigestMarker } from "../github/run-state-digest.js";
@@ -51,6 +58,8 @@ export interface ReportFinishedOptions {
   readonly notes?: readonly string[];
   /** The pull request to keep the sticky comment on (input `comment`); absent: no comment call. */
   readonly comment?: StickyCommentTarget;
+  /** The checkout (`GITHUB_WORKSPACE`): the failures' annotations name files relative to it. */
+  readonly workspace: string;
 }
 
 export async function reportFinished(o: ReportFinishedOptions): Promise<void> {
@@ -97,6 +106,11 @@ export async function reportFinished(o: ReportFinishedOptions): Promise<void> {
   const marker = runStateDigestMarker(runId, finished.digests);
   const finalRef = await o.reporter.finish(ledger, {
     appendix: hint === undefined ? marker : `${hint}\n\n${marker}`,
+    annotations: failureAnnotations(ledger, {
+      repoRoot: o.workspace,
+      workflowFile: workflowFileFromEnv(o.env),
+    }),
+    ledgerArtifact: ledgerArtifactLink(artifacts.ledger, o.env),
   });
   if (o.comment !== undefined) await postComment(o.comment, ledger, o, finalRef.htmlUrl);
   finishStep(
@@ -138,6 +152,13 @@ async function postComment(
       `evidence-gate: the PR comment was not written: ${error.message} The check run carries the verdict.`,
     );
   }
+}
+
+/** The ledger artifact for the check run's "trimmed" notice: its name, and its page once uploaded. */
+function ledgerArtifactLink(outcome: ArtifactOutcome, env: Env): { name: string; url?: string } {
+  const url =
+    outcome.kind === "uploaded" && outcome.id !== null ? artifactPageUrl(env, outcome.id) : undefined;
+  return url === undefined ? { name: outcome.name } : { name: outcome.name, url };
 }
 
 /** How to resume, from the pause `state.json` records; `undefined` when it cannot be read. */

@@ -161,6 +161,7 @@ export function reportRun(run: RunningMode, finished: FinishedRun, notes = run.n
     secrets: run.secrets,
     notes,
     ...(run.comment !== undefined ? { comment: run.comment } : {}),
+    workspace: run.workspace,
   });
 }
 
