@@ -35,6 +35,12 @@ export interface ActionInputs {
   readonly verifyTimeoutMs: number;
   readonly verifyEnv: readonly string[];
   readonly acceptNoBuildEvidence: boolean;
+  /**
+   * `accept-loaded-user-config` (SPEC §8, seed 001): mode auto only — planned nodes load the operator's
+   * configuration (in the action: the base branch's project files, each CLI having a fresh HOME). Refused
+   * in every other mode, so `false` there.
+   */
+  readonly acceptLoadedUserConfig: boolean;
   readonly runtime: "claude";
   readonly model?: string;
   readonly claudeVersion: string;
@@ -250,13 +256,9 @@ function strayInputs(env: Env, mode: ModeInputs, errors: string[]): void {
     );
     for (const name of given) errors.push(`input \`${name}\` does not apply to mode ${mode.kind}: ${why}`);
   };
-  // `accept-loaded-user-config` is read although action.yml does not declare it yet (SPEC §8: auto only).
+  // `accept-loaded-user-config` is an `auto` input (SPEC §8): every other mode refuses it with its reason.
   switch (mode.kind) {
     case "auto":
-      refuse(
-        ["accept-loaded-user-config"],
-        "it is not supported by this version of the action; drop it (each CLI runs with a fresh HOME)",
-      );
       return;
     case "run":
       refuse(
@@ -276,8 +278,12 @@ function strayInputs(env: Env, mode: ModeInputs, errors: string[]): void {
       return;
     case "resume":
       refuse(
-        ["verify-cmd", "accept-no-build-evidence", "accept-loaded-user-config", "model", "working-directory"],
+        ["verify-cmd", "accept-no-build-evidence", "model", "working-directory"],
         "a resumed leg keeps the first leg's settings, and takes nothing that could widen them; drop it",
+      );
+      refuse(
+        ["accept-loaded-user-config"],
+        "it is inherited from the run's first leg (recorded in its tool policies), and a resumed leg takes nothing that could widen them; drop it",
       );
       return;
     default:
@@ -304,7 +310,7 @@ export function readActionInputs(env: Env): InputsResult {
   if (verifyCmd !== undefined && accept && mode?.kind === "auto") {
     errors.push("inputs `verify-cmd` and `accept-no-build-evidence` were both given: pass one or the other");
   }
-  bool(env, "accept-loaded-user-config", errors);
+  const acceptLoaded = bool(env, "accept-loaded-user-config", errors);
   let verifyTimeoutMs = 10 * 60_000;
   const vt = raw(env, "verify-timeout");
   if (vt !== undefined) {
@@ -346,6 +352,7 @@ export function readActionInputs(env: Env): InputsResult {
       verifyTimeoutMs,
       verifyEnv,
       acceptNoBuildEvidence: accept,
+      acceptLoadedUserConfig: mode.kind === "auto" && acceptLoaded,
       runtime: "claude",
       ...opt("model", raw(env, "model")),
       claudeVersion: raw(env, "claude-version") ?? DEFAULT_CLAUDE_VERSION,

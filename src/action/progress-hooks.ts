@@ -31,7 +31,11 @@ export interface ProgressHooks {
 export function progressHooks(reporter: CheckRunReporter): ProgressHooks {
   const lines = new NodeLines();
   return {
-    onPlan: (plan) => core.info(`plan: ${plan.nodes.map((n) => n.id).join(", ")}`),
+    onPlan: (plan) => {
+      core.info(`plan: ${plan.nodes.map((n) => n.id).join(", ")}`);
+      // The disclosure slot, before any node runs (a resumed leg's too: seed 001 §2.7). Engine text only.
+      core.info(`tool ceiling: ${plan.disclosure}`);
+    },
     onNodeStarted: (id, info) => core.info(lines.started(id, info)),
     onNodeVerifying: (id, command) => core.info(lines.verifying(id, command)),
     onNodeRetried: (id, info) => core.info(lines.retried(id, info)),
