@@ -5,8 +5,8 @@
  */
 import type { Parsed } from "./cli-context.js";
 import {
-  FRESH_RUN,
   type FlagReader,
+  FRESH_RUN,
   type FreshRunFlags,
   LEG,
   type LegFlags,
@@ -80,7 +80,8 @@ const PLANNING_OPTIONS = {
 /** Reads {@link PlanningFlags}, pushing every problem onto `errors`. */
 function planningFlags(f: FlagReader, errors: string[]): PlanningFlags {
   const goal = f.str("goal");
-  if (goal === undefined || goal.trim() === "") errors.push("--goal is required: say what the run should achieve");
+  if (goal === undefined || goal.trim() === "")
+    errors.push("--goal is required: say what the run should achieve");
   const verifyCmd = f.str("verify-cmd");
   const accept = f.bool("accept-no-build-evidence");
   if (verifyCmd !== undefined && accept) {
@@ -130,7 +131,9 @@ export function parseAutoFlags(argv: readonly string[]): ParsedFlags {
  * `--continue-on-fail`, `--runs-dir`, `--concurrency`, `--commit`) are refused by name rather than
  * ignored, and no check run is made.
  */
-export interface PlanFlags extends PlanningFlags, Pick<FreshRunFlags, "runtime" | "model" | "workingDirectory"> {
+export interface PlanFlags
+  extends PlanningFlags,
+    Pick<FreshRunFlags, "runtime" | "model" | "workingDirectory"> {
   /** `--verify-timeout` (default 10 min): shown on the attached verify command, as `auto` would attach it. */
   readonly verifyTimeoutMs: number;
   readonly repo: string;
@@ -174,7 +177,9 @@ export function parsePlanFlags(argv: readonly string[]): Parsed<PlanFlags> {
       const planning = planningFlags(f, errors);
       for (const name of RUN_ONLY_FLAGS) {
         if (f.given(name))
-          errors.push(`--${name} does not apply to plan: nothing runs; give it to auto when you run the plan`);
+          errors.push(
+            `--${name} does not apply to plan: nothing runs; give it to auto when you run the plan`,
+          );
       }
       const fresh = FRESH_RUN.read(f, errors);
       const leg = LEG.read(f, errors);

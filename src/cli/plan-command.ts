@@ -13,7 +13,14 @@ import { resolve } from "node:path";
 import { planAuto, startPlanning } from "../engine/auto-plan.js";
 import { executableFor, missingCliProblem } from "../engine/runtime-setup.js";
 import { autoRunPolicy } from "../policy/policy-file.js";
-import { type CliIo, cliSecrets, parseOrExit, pathProblems, readCliPolicy, refuseUsage } from "./cli-context.js";
+import {
+  type CliIo,
+  cliSecrets,
+  parseOrExit,
+  pathProblems,
+  readCliPolicy,
+  refuseUsage,
+} from "./cli-context.js";
 import { EXIT } from "./exit-codes.js";
 import { PLAN_USAGE, parsePlanFlags } from "./parse-auto-flags.js";
 import { planLines } from "./progress-lines.js";
