@@ -38,7 +38,8 @@ export interface ActionInputs {
   /**
    * `accept-loaded-user-config` (SPEC §8, seed 001): mode auto only — planned nodes load the operator's
    * configuration (in the action: the base branch's project files, each CLI having a fresh HOME). Refused
-   * in every other mode, so `false` there.
+   * in every other mode, and in mode auto too until agent configuration files are restored from the base
+   * branch (SPEC §9; see `strayInputs`), so `false` whenever the inputs parse today.
    */
   readonly acceptLoadedUserConfig: boolean;
   readonly runtime: "claude";
@@ -259,6 +260,16 @@ function strayInputs(env: Env, mode: ModeInputs, errors: string[]): void {
   // `accept-loaded-user-config` is an `auto` input (SPEC §8): every other mode refuses it with its reason.
   switch (mode.kind) {
     case "auto":
+      // SPEC §8 defines the action's opt-in as loading the BASE branch's project files, which holds only
+      // once agent configuration files are restored from the base ref before any CLI starts (SPEC §9). This
+      // version does not restore them yet (SECURITY.md "known limits"), so opting in would load the pull
+      // request's own .claude/ settings, hooks and .mcp.json into every planned node, with the model
+      // credential in its environment. Refused until that restoration exists; the value is otherwise read
+      // and passed to the engine as is (run-action.ts), so lifting this guard is the whole change.
+      refuse(
+        ["accept-loaded-user-config"],
+        "this version does not yet restore agent configuration files (.claude/, CLAUDE.md, .mcp.json, AGENTS.md) from the base branch, so planned nodes would load the pull request's own hooks and MCP servers with the model credential; drop it (the CLI's --accept-loaded-user-config works on your own machine)",
+      );
       return;
     case "run":
       refuse(

@@ -650,9 +650,17 @@ describe("seed 001 argv and rules", () => {
     ]);
     const lint = readActionInputs(env({ mode: "lint", graph: "g.yml" }));
     expect(lint.ok).toBe(false);
-    // Mode auto is the one place it is read.
+    // Mode auto is the one place it is meant for; this version refuses it there too, because the PR's own
+    // agent configuration is not yet replaced by the base branch's (SPEC §9) — loading it would hand PR hooks
+    // the model credential.
     const auto = readActionInputs(env({ goal: "g" }));
-    expect(auto.ok && auto.inputs.acceptLoadedUserConfig).toBe(true);
+    expect(!auto.ok && auto.errors.join("\n")).toContain(
+      "input `accept-loaded-user-config` does not apply to mode auto: this version does not yet restore agent configuration files",
+    );
+    expect(readActionInputs(env({ goal: "g", "accept-loaded-user-config": "false" }))).toMatchObject({
+      ok: true,
+      inputs: { acceptLoadedUserConfig: false },
+    });
     expect(
       parsePlanFlags(["--goal", "g", "--verify-cmd", "true", "--accept-loaded-user-config"]),
     ).toMatchObject({
