@@ -45,6 +45,12 @@ export interface ActionInputs {
    * run's own runtime is read from its `state.json`; the input always arrives, with its default).
    */
   readonly runtime: Runtime;
+  /**
+   * `accept-loaded-user-config` (SPEC §8, seed 001): mode auto only — planned nodes load the operator's
+   * configuration (in the action: the base branch's project files, restored before any CLI starts, each CLI
+   * having a fresh HOME / CODEX_HOME). Refused in every other mode.
+   */
+  readonly acceptLoadedUserConfig: boolean;
   readonly model?: string;
   readonly claudeVersion: string;
   /** `codex-version`: the `@openai/codex` version installed when `codex` is not on PATH. */
@@ -296,13 +302,11 @@ function strayInputs(env: Env, mode: ModeInputs, errors: string[]): void {
     );
     for (const name of given) errors.push(`input \`${name}\` does not apply to mode ${mode.kind}: ${why}`);
   };
-  // `accept-loaded-user-config` is read although action.yml does not declare it yet (SPEC §8: auto only).
+  // `accept-loaded-user-config` is an `auto` input (SPEC §8): every other mode refuses it with its reason.
   switch (mode.kind) {
     case "auto":
-      refuse(
-        ["accept-loaded-user-config"],
-        "it is not supported by this version of the action; drop it (each CLI runs with a fresh HOME)",
-      );
+      // Allowed: agent configuration files are restored from the base ref before any CLI starts (SPEC §9,
+      // agent-config-restore.ts), so "the operator's configuration" is the base branch's project files.
       return;
     case "run":
       refuse(
@@ -329,8 +333,12 @@ function strayInputs(env: Env, mode: ModeInputs, errors: string[]): void {
       return;
     case "resume":
       refuse(
-        ["verify-cmd", "accept-no-build-evidence", "accept-loaded-user-config", "model", "working-directory"],
+        ["verify-cmd", "accept-no-build-evidence", "model", "working-directory"],
         "a resumed leg keeps the first leg's settings, and takes nothing that could widen them; drop it",
+      );
+      refuse(
+        ["accept-loaded-user-config"],
+        "it is inherited from the run's first leg (recorded in its tool policies), and a resumed leg takes nothing that could widen them; drop it",
       );
       return;
     case "report":
@@ -388,7 +396,7 @@ export function readActionInputs(env: Env): InputsResult {
   if (verifyCmd !== undefined && accept && mode?.kind === "auto") {
     errors.push("inputs `verify-cmd` and `accept-no-build-evidence` were both given: pass one or the other");
   }
-  bool(env, "accept-loaded-user-config", errors);
+  const acceptLoaded = bool(env, "accept-loaded-user-config", errors);
   let verifyTimeoutMs = 10 * 60_000;
   const vt = raw(env, "verify-timeout");
   if (vt !== undefined) {
@@ -444,6 +452,7 @@ export function readActionInputs(env: Env): InputsResult {
       verifyTimeoutMs,
       verifyEnv,
       acceptNoBuildEvidence: accept,
+      acceptLoadedUserConfig: mode.kind === "auto" && acceptLoaded,
       runtime: runtime ?? "claude",
       ...opt("model", raw(env, "model")),
       claudeVersion: raw(env, "claude-version") ?? DEFAULT_CLAUDE_VERSION,

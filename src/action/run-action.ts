@@ -149,6 +149,8 @@ async function runAutoMode(run: PullRequestRun, goal: string): Promise<void> {
           verifyTimeoutMs: inputs.verifyTimeoutMs,
           verifyEnv: inputs.verifyEnv,
           acceptNoBuildEvidence: inputs.acceptNoBuildEvidence,
+          // The workflow's input, typed at launch: nothing in the PR, the plan or the policy file sets it.
+          acceptLoadedUserConfig: inputs.acceptLoadedUserConfig,
           ...(policy !== undefined ? { policy } : {}),
           runtime: inputs.runtime,
           ...(inputs.model !== undefined ? { model: inputs.model } : {}),

@@ -11,6 +11,8 @@
  * only. The action paragraph says so.
  */
 import { unreachable } from "../ledger/unreachable.js";
+import { loadedUserConfigOf } from "./ceiling.js";
+import type { ToolPolicy } from "./tool-policy.js";
 
 export type Runtime = "claude" | "codex";
 export type DisclosureSurface = "cli" | "action";
@@ -29,13 +31,27 @@ interface Voice {
   readonly optIn: string;
   /** The action's sentence about fresh homes, or nothing. */
   readonly home: (runtime: Runtime) => string;
+  /**
+   * What codex's isolation items do NOT drop: `$CODEX_HOME/AGENTS.md` is still injected (measured on
+   * codex-cli 0.169.0; `src/runtime/codex-argv.ts`). In the CLI that is the operator's own file; the
+   * action's fresh CODEX_HOME holds none, so there the sentence is empty.
+   */
+  readonly codexHomeAgents: string;
 }
 
 const VOICES: Record<DisclosureSurface, Voice> = {
-  cli: { whose: "your", optIn: "--accept-loaded-user-config", home: () => "" },
+  cli: {
+    whose: "your",
+    optIn: "--accept-loaded-user-config",
+    home: () => "",
+    codexHomeAgents:
+      " Not dropped: your own AGENTS.md in CODEX_HOME (~/.codex/AGENTS.md by default) still reaches them, " +
+      "because codex's isolation flags leave that file in.",
+  },
   action: {
     whose: "the operator's",
     optIn: "accept-loaded-user-config: true",
+    codexHomeAgents: "",
     home: (runtime) =>
       ` In this action each CLI runs with a fresh ${runtime === "codex" ? "HOME and CODEX_HOME" : "HOME"}, ` +
       "so the operator's configuration is the base branch's project files only.",
@@ -60,8 +76,11 @@ function claudeLoaded(voice: Voice): string {
     `settings load, and with them ${voice.whose} CLAUDE.md, hooks and MCP servers.` +
     voice.home("claude") +
     " Standing permission grants in those settings load too, so a declared scope such as Bash(git *) is a " +
-    "request again, not a limit: a call those settings allow will run. Each node's --tools set and deny " +
-    "list still bind, and enterprise or managed policy is neither dropped nor widened by this choice."
+    "declaration again, not a limit: a call those settings allow will run. Each node's --tools set and deny " +
+    "list still bind, and enterprise or managed policy is neither dropped nor widened by this choice." +
+    " Agent mapping and skill activation stay off: this project stages no agent or skill definition for a " +
+    "planned node, and a plan can neither name an agent nor grant the Skill tool, so agents and skills " +
+    "your settings define load but no planned node is given them."
   );
 }
 
@@ -79,6 +98,7 @@ function codexIsolated(voice: Voice): string {
   return (
     `Planned Codex nodes run isolated: they ignore ${voice.whose} user configuration (config.toml), the repository's ` +
     "rules, project instructions such as AGENTS.md, and MCP servers." +
+    voice.codexHomeAgents +
     voice.home("codex") +
     CODEX_PLANNED_SANDBOX +
     ' Each node\'s sandbox and approval_policy="never" are on its command line either way.'
@@ -108,6 +128,26 @@ export function ceilingDisclosure(options: CeilingDisclosureOptions): string {
     default:
       return unreachable(options.runtime);
   }
+}
+
+/**
+ * The disclosure slot of a planned run (`auto`, `plan`, and `resume` of an auto run), read from the
+ * policies about to be spawned — or restored from `state.json` — and never from the flag, so the slot
+ * cannot disagree with the argv (seed 001 §2.7): the loaded paragraph when the policies carry no
+ * `settingSources`, the isolated one when they do.
+ *
+ * @throws Error (internal) when `policies` is empty (a planned run always has a policy per node) or when
+ *   the policies disagree on isolation (the opt-in is run-wide).
+ */
+export function plannedRunDisclosure(
+  policies: Readonly<Record<string, ToolPolicy>>,
+  o: { readonly runtime: Runtime; readonly surface: DisclosureSurface },
+): string {
+  const loadedUserConfig = loadedUserConfigOf(policies);
+  if (loadedUserConfig === undefined) {
+    throw new Error("Internal error: a planned run's disclosure was asked for with no planned policies");
+  }
+  return ceilingDisclosure({ runtime: o.runtime, loadedUserConfig, surface: o.surface });
 }
 
 /**
