@@ -4,8 +4,9 @@
  * with the name upper-cased and dashes kept, as the runner sets them.
  *
  * The mode (SPEC §10): `auto` (the default when `goal` is given), `run` (the default when `graph` is
- * given), `lint` and `resume`. `goal` and `graph` together, or neither outside `resume`, is a usage error.
- * `verify` and `report` belong to a later version and are refused by name.
+ * given), `verify` (the verify command alone, no model), `lint` and `resume`. `goal` and `graph` together,
+ * or neither outside `verify` and `resume`, is a usage error. `report` belongs to a later version and is
+ * refused by name.
  */
 import { isRunId } from "../engine/run-id.js";
 import { parseDuration } from "../graph/duration.js";
@@ -26,6 +27,8 @@ export type ModeInputs =
   | { readonly kind: "run"; readonly graph: string; readonly graphInputs: Readonly<Record<string, string>> }
   /** `graph` is a repository path, read from the workspace (the graph under review). */
   | { readonly kind: "lint"; readonly graph: string; readonly graphInputs: Readonly<Record<string, string>> }
+  /** The engine runs the verify command once (`verify-cmd`, else the base policy's); no model (SPEC §10). */
+  | { readonly kind: "verify" }
   | { readonly kind: "resume"; readonly runId: string; readonly decision: ResumeDecision };
 
 export interface ActionInputs {
@@ -47,6 +50,12 @@ export interface ActionInputs {
   /** Absent: 4 in `auto`, the graph's own in `run`, the first leg's in `resume`. */
   readonly concurrency?: number;
   readonly continueOnFail: boolean;
+  /** `allowed-bots`: bot logins (e.g. `renovate[bot]`) whose comment commands are accepted (SPEC §9). */
+  readonly allowedBots: readonly string[];
+  /** `allow-pull-request-target: true`: the loud opt-in to run on `pull_request_target` (SPEC §11). */
+  readonly allowPullRequestTarget: boolean;
+  /** `pr`: the pull request a `workflow_dispatch` run gates (else the dispatch payload's `inputs.pr`). */
+  readonly pr?: number;
 }
 
 export type InputsResult =
@@ -61,8 +70,8 @@ export const DEFAULT_AUTO_CONCURRENCY = 4;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-const MODES = ["auto", "run", "lint", "resume"] as const;
-const LATER_MODES = ["verify", "report"];
+const MODES = ["auto", "run", "verify", "lint", "resume"] as const;
+const LATER_MODES = ["report"];
 
 // What `{{ inputs.NAME }}` can name (graph/placeholders.ts): a name no placeholder can name is a typo.
 const INPUT_NAME = /^[A-Za-z0-9._/-]+$/;
@@ -142,6 +151,21 @@ function readMode(env: Env, errors: string[]): ModeInputs | undefined {
     }
   }
   if (mode === "resume") return readResume(env, errors, { goal, graph, graphInputsText });
+  if (mode === "verify") {
+    const stray = (
+      [
+        ["goal", goal],
+        ["graph", graph],
+        ["inputs", graphInputsText],
+      ] as const
+    ).filter(([, value]) => value !== undefined);
+    if (stray.length > 0) {
+      errors.push(
+        `mode verify runs only the verify command (no model, no graph): drop ${stray.map(([n]) => `input \`${n}\``).join(", ")}`,
+      );
+    }
+    return { kind: "verify" };
+  }
   if (goal !== undefined && graph !== undefined) {
     errors.push(
       "inputs `goal` and `graph` were both given: give `goal` to plan a graph (mode auto) or `graph` to run a hand-written one (mode run), not both",
@@ -268,6 +292,12 @@ function strayInputs(env: Env, mode: ModeInputs, errors: string[]): void {
         "hand-written nodes run with only their own allowed_tools and never with a loaded user configuration; drop it",
       );
       return;
+    case "verify":
+      refuse(
+        ["accept-no-build-evidence", "accept-loaded-user-config", "model"],
+        "mode verify runs no model, and needs a verify command (verify-cmd, or the policy file's); drop it",
+      );
+      return;
     case "lint":
       refuse(
         ["verify-cmd", "accept-no-build-evidence", "accept-loaded-user-config", "model", "working-directory"],
@@ -330,6 +360,15 @@ export function readActionInputs(env: Env): InputsResult {
   if (githubToken === undefined && !lintRequested(env))
     errors.push("input `github-token` is empty: leave it at its default (the workflow's github.token)");
   const continueOnFail = bool(env, "continue-on-fail", errors);
+  const allowedBots = (raw(env, "allowed-bots") ?? "").split(/[\s,]+/).filter((s) => s !== "");
+  const allowPullRequestTarget = bool(env, "allow-pull-request-target", errors);
+  let pr: number | undefined;
+  const prText = raw(env, "pr");
+  if (prText !== undefined) {
+    const n = Number(prText.replace(/^#/, ""));
+    if (Number.isInteger(n) && n > 0) pr = n;
+    else errors.push(`input \`pr\` is ${JSON.stringify(prText)}: give the pull request's number, e.g. 42`);
+  }
   const verifyEnv = (raw(env, "verify-env") ?? "").split(/[\s,]+/).filter((s) => s !== "");
   // The model credential and the GitHub token never reach PR code, whatever verify-env says (SPEC §9).
   errors.push(...verifyEnvProblems(verifyEnv, "input `verify-env`"));
@@ -356,6 +395,9 @@ export function readActionInputs(env: Env): InputsResult {
       ...opt("workingDirectory", raw(env, "working-directory")),
       ...(concurrency !== undefined ? { concurrency } : {}),
       continueOnFail,
+      allowedBots,
+      allowPullRequestTarget,
+      ...(pr !== undefined ? { pr } : {}),
     },
   };
 }
@@ -367,6 +409,8 @@ export function describeMode(mode: ModeInputs): string {
       return mode.goal.split("\n")[0] ?? "";
     case "run":
       return `run the graph ${mode.graph} from the base ref`;
+    case "verify":
+      return "run the verify command (mode verify: no model)";
     case "lint":
       return `lint ${mode.graph}`;
     case "resume":

@@ -82,6 +82,8 @@ export interface AutoRunOptions {
     readonly body: string;
     readonly headSha: string;
     readonly baseRef: string;
+    /** The `/evidence-gate run` comment's text and author: fenced DATA in the planner prompt, never the goal. */
+    readonly request?: { readonly author: string; readonly text: string };
   };
   /** Base-branch policy file values (SPEC §5). */
   readonly policy?: {
@@ -215,6 +217,7 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
     buildEvidence: answer.kind === "graph" ? "none-detected" : answer.kind,
     ...(answer.kind === "attached" ? { verifyCommand: answer.command } : {}),
     ...(o.pr ? { pr: { title: o.pr.title, body: o.pr.body } } : {}),
+    ...(o.pr?.request ? { request: o.pr.request } : {}),
     runtime: o.runtime,
   });
   // The git-ignored files as the run found them, before any model call: each verify is compared with this
