@@ -307,7 +307,7 @@ async function resolveDispatch(o: ResolveTriggerOptions, event: OtherEventContex
       return {
         kind: "usage-error",
         message:
-          "a workflow_dispatch run needs the pull request's number: give the action input `pr` (e.g. `pr: ${{ inputs.pr }}`), or a dispatch input named pr. (mode resume is the other dispatch use.)",
+          "a workflow_dispatch run needs the pull request's number: give the action input `pr` (e.g. set to the dispatch input inputs.pr), or a workflow_dispatch input named pr. (mode resume is the other dispatch use.)",
       };
     }
     const n = Number(text.replace(/^#/, ""));

@@ -55,7 +55,9 @@ export interface RunActionOptions {
    */
   readonly event?:
     | "pull_request"
-    | { readonly name: "workflow_dispatch"; readonly inputs?: Record<string, string> };
+    | { readonly name: "workflow_dispatch"; readonly inputs?: Record<string, string> }
+    /** Any event with its payload as given (e.g. a webhook example from `@octokit/webhooks-examples`). */
+    | { readonly name: string; readonly payload: Record<string, unknown> };
   /** The scripted model server (`ANTHROPIC_BASE_URL`); omit for runs that must never reach a model. */
   readonly model?: ModelServer;
   /** `pull_request.head.sha` of the payload; default: the workspace's `HEAD`. */
@@ -266,13 +268,15 @@ export async function runActionStep(options: RunActionOptions): Promise<ActionRu
   const payload: Record<string, unknown> =
     dispatch === null
       ? pullRequest
-      : {
-          inputs: dispatch.inputs ?? {},
-          ref: "refs/heads/main",
-          repository: pullRequest.repository,
-          sender: pullRequest.sender,
-          workflow: ".github/workflows/evidence-gate-resume.yml",
-        };
+      : "payload" in dispatch
+        ? dispatch.payload
+        : {
+            inputs: dispatch.inputs ?? {},
+            ref: "refs/heads/main",
+            repository: pullRequest.repository,
+            sender: pullRequest.sender,
+            workflow: ".github/workflows/evidence-gate-resume.yml",
+          };
   const eventPath = join(files, "event.json");
   writeFileSync(eventPath, JSON.stringify(payload, null, 2));
   const outputPath = join(files, "output");
@@ -314,7 +318,7 @@ export async function runActionStep(options: RunActionOptions): Promise<ActionRu
     GIT_CONFIG_NOSYSTEM: "1",
     CI: "true",
     GITHUB_ACTIONS: "true",
-    GITHUB_EVENT_NAME: dispatch === null ? "pull_request" : "workflow_dispatch",
+    GITHUB_EVENT_NAME: dispatch === null ? "pull_request" : dispatch.name,
     GITHUB_EVENT_PATH: eventPath,
     GITHUB_REPOSITORY: TEST_REPOSITORY,
     GITHUB_REPOSITORY_OWNER: TEST_REPOSITORY.split("/")[0],
@@ -328,7 +332,8 @@ export async function runActionStep(options: RunActionOptions): Promise<ActionRu
     GITHUB_JOB: "gate",
     GITHUB_ACTOR: "mona",
     GITHUB_SHA: options.githubSha ?? head,
-    GITHUB_REF: dispatch === null ? "refs/pull/42/merge" : "refs/heads/main",
+    GITHUB_REF:
+      dispatch === null || dispatch.name === "pull_request" ? "refs/pull/42/merge" : "refs/heads/main",
     GITHUB_WORKSPACE: options.workspace,
     GITHUB_STEP_SUMMARY: summaryPath,
     GITHUB_OUTPUT: outputPath,
