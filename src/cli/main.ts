@@ -8,6 +8,7 @@ import { runCliLint } from "./lint-command.js";
 import { runCliResume } from "./resume-command.js";
 import { runCliAuto } from "./run-auto-command.js";
 import { runCliRun } from "./run-command.js";
+import { runCliVerify } from "./verify-command.js";
 import { VERSION } from "./version.js";
 
 const USAGE = `usage: evidence-gate <command> [options]
@@ -15,6 +16,7 @@ const USAGE = `usage: evidence-gate <command> [options]
 commands:
   auto      plan a graph from a goal, run it, run your verify command at its sinks, print the ledger
   run       run a hand-written graph file, print a line per node and the ledger
+  verify    run your verify command once (no model) and print its one-row ledger
   resume    continue a paused or failed run: --approve GATE | --reject GATE | --retry-failed
   lint      check a graph file: every error and every advisory (free: nothing runs)
 
@@ -30,6 +32,7 @@ Exit codes: 0 passed, 1 failed, 2 paused (gate or session limit), 3 refused (no 
 const RUN_COMMANDS: Readonly<Record<string, (argv: readonly string[], io: CliIo) => Promise<number>>> = {
   auto: runCliAuto,
   run: runCliRun,
+  verify: runCliVerify,
   resume: runCliResume,
 };
 
