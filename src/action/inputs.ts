@@ -4,9 +4,9 @@
  * with the name upper-cased and dashes kept, as the runner sets them.
  *
  * The mode (SPEC §10): `auto` (the default when `goal` is given), `run` (the default when `graph` is
- * given), `lint`, `resume` and `report` (post a pull request run's ledger artifact from a `workflow_run`
- * workflow; it takes no `goal` or `graph`). `goal` and `graph` together, or neither outside `resume` and
- * `report`, is a usage error. `verify` belongs to a later version and is refused by name.
+ * given), `verify` (the verify command alone, no model), `lint`, `resume` and `report` (post a pull request
+ * run's ledger artifact from a `workflow_run` workflow; it takes no `goal` or `graph`). `goal` and `graph`
+ * together, or neither outside `verify`, `resume` and `report`, is a usage error.
  */
 import { isRunId } from "../engine/run-id.js";
 import { type Runtime, runtimeOptionsProblem } from "../engine/runtime-setup.js";
@@ -29,6 +29,8 @@ export type ModeInputs =
   | { readonly kind: "run"; readonly graph: string; readonly graphInputs: Readonly<Record<string, string>> }
   /** `graph` is a repository path, read from the workspace (the graph under review). */
   | { readonly kind: "lint"; readonly graph: string; readonly graphInputs: Readonly<Record<string, string>> }
+  /** The engine runs the verify command once (`verify-cmd`, else the base policy's); no model (SPEC §10). */
+  | { readonly kind: "verify" }
   | { readonly kind: "resume"; readonly runId: string; readonly decision: ResumeDecision }
   /** Posts the `<check-name>-ledger` artifact of the `workflow_run` event's run (SPEC §10). */
   | { readonly kind: "report" };
@@ -74,6 +76,12 @@ export interface ActionInputs {
   readonly continueOnFail: boolean;
   /** Input `comment` (default true): keep one sticky PR comment with the ledger's short form (SPEC §11). */
   readonly comment: boolean;
+  /** `allowed-bots`: bot logins (e.g. `renovate[bot]`) whose comment commands are accepted (SPEC §9). */
+  readonly allowedBots: readonly string[];
+  /** `allow-pull-request-target: true`: the loud opt-in to run on `pull_request_target` (SPEC §11). */
+  readonly allowPullRequestTarget: boolean;
+  /** `pr`: the pull request a `workflow_dispatch` run gates (else the dispatch payload's `inputs.pr`). */
+  readonly pr?: number;
 }
 
 export type InputsResult =
@@ -91,8 +99,7 @@ export const DEFAULT_AUTO_CONCURRENCY = 4;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-const MODES = ["auto", "run", "lint", "resume", "report"] as const;
-const LATER_MODES = ["verify"];
+const MODES = ["auto", "run", "verify", "lint", "resume", "report"] as const;
 
 // What `{{ inputs.NAME }}` can name (graph/placeholders.ts): a name no placeholder can name is a typo.
 const INPUT_NAME = /^[A-Za-z0-9._/-]+$/;
@@ -147,12 +154,6 @@ function readMode(env: Env, errors: string[]): ModeInputs | undefined {
   const given = raw(env, "mode");
   const goal = raw(env, "goal");
   const graph = raw(env, "graph");
-  if (given !== undefined && LATER_MODES.includes(given)) {
-    errors.push(
-      `input \`mode\` is ${JSON.stringify(given)}: mode ${given} is not supported by this version of the action (use ${MODES.join(", ")})`,
-    );
-    return undefined;
-  }
   if (given !== undefined && !(MODES as readonly string[]).includes(given)) {
     errors.push(`input \`mode\` is ${JSON.stringify(given)}: use one of ${MODES.join(", ")}`);
     return undefined;
@@ -173,6 +174,21 @@ function readMode(env: Env, errors: string[]): ModeInputs | undefined {
   }
   if (mode === "resume") return readResume(env, errors, { goal, graph, graphInputsText });
   if (mode === "report") return readReport(errors, { goal, graph, graphInputsText });
+  if (mode === "verify") {
+    const stray = (
+      [
+        ["goal", goal],
+        ["graph", graph],
+        ["inputs", graphInputsText],
+      ] as const
+    ).filter(([, value]) => value !== undefined);
+    if (stray.length > 0) {
+      errors.push(
+        `mode verify runs only the verify command (no model, no graph): drop ${stray.map(([n]) => `input \`${n}\``).join(", ")}`,
+      );
+    }
+    return { kind: "verify" };
+  }
   if (goal !== undefined && graph !== undefined) {
     errors.push(
       "inputs `goal` and `graph` were both given: give `goal` to plan a graph (mode auto) or `graph` to run a hand-written one (mode run), not both",
@@ -318,6 +334,12 @@ function strayInputs(env: Env, mode: ModeInputs, errors: string[]): void {
         "hand-written nodes run with only their own allowed_tools and never with a loaded user configuration; drop it",
       );
       return;
+    case "verify":
+      refuse(
+        ["accept-no-build-evidence", "accept-loaded-user-config", "model"],
+        "mode verify runs no model, and needs a verify command (verify-cmd, or the policy file's); drop it",
+      );
+      return;
     case "lint":
       refuse(
         [
@@ -436,6 +458,15 @@ export function readActionInputs(env: Env): InputsResult {
     errors.push("input `github-token` is empty: leave it at its default (the workflow's github.token)");
   const continueOnFail = bool(env, "continue-on-fail", errors);
   const comment = raw(env, "comment") === undefined ? true : bool(env, "comment", errors);
+  const allowedBots = (raw(env, "allowed-bots") ?? "").split(/[\s,]+/).filter((s) => s !== "");
+  const allowPullRequestTarget = bool(env, "allow-pull-request-target", errors);
+  let pr: number | undefined;
+  const prText = raw(env, "pr");
+  if (prText !== undefined) {
+    const n = Number(prText.replace(/^#/, ""));
+    if (Number.isInteger(n) && n > 0) pr = n;
+    else errors.push(`input \`pr\` is ${JSON.stringify(prText)}: give the pull request's number, e.g. 42`);
+  }
   const verifyEnv = (raw(env, "verify-env") ?? "").split(/[\s,]+/).filter((s) => s !== "");
   // The model credential and the GitHub token never reach PR code, whatever verify-env says (SPEC §9).
   errors.push(...verifyEnvProblems(verifyEnv, "input `verify-env`"));
@@ -467,6 +498,9 @@ export function readActionInputs(env: Env): InputsResult {
       ...(concurrency !== undefined ? { concurrency } : {}),
       continueOnFail,
       comment,
+      allowedBots,
+      allowPullRequestTarget,
+      ...(pr !== undefined ? { pr } : {}),
     },
   };
 }
@@ -478,6 +512,8 @@ export function describeMode(mode: ModeInputs): string {
       return mode.goal.split("\n")[0] ?? "";
     case "run":
       return `run the graph ${mode.graph} from the base ref`;
+    case "verify":
+      return "run the verify command (mode verify: no model)";
     case "lint":
       return `lint ${mode.graph}`;
     case "resume":

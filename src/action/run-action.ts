@@ -5,6 +5,11 @@
  * - `auto` / `run` (pull_request): the check run is created `in_progress` on the PR head before anything
  *   else, the maintainers' policy file is read from the base ref, then the engine runs (`runAuto`, or
  *   `runHandWritten` with the graph read from the base ref).
+ * - `verify`: the engine runs the verify command once, no model (`verify-mode.ts`). A pull request without
+ *   a model credential (a fork, Dependabot) runs that instead of `auto`/`run`, or ends `action_required`
+ *   naming the missing secret when no verify command is given.
+ * - Which pull request, and whether to run at all, comes from the trigger (`trigger.ts`): `pull_request`,
+ *   an `/evidence-gate run` comment, a `workflow_dispatch` with `pr`, an opted-in `pull_request_target`.
  * - `lint`: reads the graph under review from the workspace; no model call, no API call, no check run (not
  *   even for an input problem, which fails the step with the job summary listing it).
  * - `resume` (workflow_dispatch): downloads the earlier run's directory and runs one more leg.
@@ -22,12 +27,14 @@ import { unreachable } from "../ledger/unreachable.js";
 import { BaseAgentConfigRun } from "./base-agent-config-run.js";
 import { DEFAULT_AUTO_CONCURRENCY, type InputsResult, lintRequested, readActionInputs } from "./inputs.js";
 import { failLintInputs, runLintMode } from "./lint-mode.js";
+import { missingCredentialMessage } from "./model-cli-setup.js";
 import { announcePolicy, openPullRequestRun, type PullRequestRun } from "./pull-request-run.js";
 import { runReportMode } from "./report-mode.js";
 import { runResumeMode } from "./resume-mode.js";
 import { runGraphMode } from "./run-graph-mode.js";
 import { endRun, engineOptions, reportRun } from "./running-mode.js";
 import type { Env } from "./step-result.js";
+import { missingModelCredential, runVerifyMode } from "./verify-mode.js";
 
 /** Runs the action; sets outputs and the step's status. Never throws. */
 export async function runAction(env: Env = process.env, signal?: AbortSignal): Promise<void> {
@@ -114,7 +121,18 @@ async function main(
   });
   if (run === null) return;
   const mode = run.inputs.mode;
+  // Before any model call: without a credential, a fork's or Dependabot's pull request (GitHub gives it no
+  // secrets) is verify-only when a verify command is given, else it ends saying which secret is missing.
+  // On the base repository's own pull request a missing credential is the workflow's mistake, not GitHub's
+  // secret rules: a usage error naming the input, rather than a quiet downgrade to verify-only.
+  const missing = mode.kind === "auto" || mode.kind === "run" ? missingModelCredential(run.inputs) : null;
+  if (missing !== null && !run.event.isFork && !run.event.isDependabot) {
+    return endRun(run, { kind: "usage-error", message: missingCredentialMessage(run.inputs.runtime) });
+  }
+  if (missing !== null) return runVerifyMode(run, { kind: "no-credential", missing });
   switch (mode.kind) {
+    case "verify":
+      return runVerifyMode(run, { kind: "mode" });
     case "auto":
       return runAutoMode(run, mode.goal);
     case "run":
@@ -156,7 +174,13 @@ async function runAutoMode(run: PullRequestRun, goal: string): Promise<void> {
           ...(inputs.model !== undefined ? { model: inputs.model } : {}),
           concurrency: inputs.concurrency ?? DEFAULT_AUTO_CONCURRENCY,
           onFail: inputs.continueOnFail ? "continue" : "halt",
-          pr: { title: event.title, body: event.body, headSha: event.headSha, baseRef: event.baseRef },
+          pr: {
+            title: event.title,
+            body: event.body,
+            headSha: event.headSha,
+            baseRef: event.baseRef,
+            ...(event.request !== undefined ? { request: event.request } : {}),
+          },
           plannerTimeoutMs: 20 * 60_000,
         },
         agentConfig.prepare,

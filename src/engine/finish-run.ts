@@ -47,10 +47,18 @@ export interface RunFrame {
   readonly startedAt: string;
 }
 
+/**
+ * What the ending reads of the graph: its sinks and which nodes are gates. A `Graph` is one; `mode: verify`
+ * passes its one engine row's outline (`verify-run.ts`) without a graph file.
+ */
+export type GraphOutline = Pick<Graph, "sinks"> & {
+  readonly nodes: readonly { readonly id: string; readonly type: string }[];
+};
+
 export interface FinishInput {
   /** The working tree as the leg left it, when the caller already took it (`null`: could not be read). */
   readonly finalTree?: string | null;
-  readonly graph: Graph | null;
+  readonly graph: GraphOutline | null;
   readonly rows: readonly LedgerRow[];
   readonly plan: PlanSection;
   readonly calls: readonly PlanningCall[];

@@ -177,3 +177,15 @@ export function handWrittenDisclosure(surface: DisclosureSurface, runtime: Runti
     VOICES[surface].home("claude")
   );
 }
+
+/**
+ * The disclosure slot of `mode: verify` (SPEC §10): no model CLI runs, so no tool ceiling applies and no
+ * configuration loads — the engine runs the operator's verify command once, with the verify child
+ * environment (SPEC §9). One paragraph, like every other run's slot.
+ */
+export function verifyOnlyDisclosure(): string {
+  return (
+    "Verify only: no model ran, so no tool ceiling applies and no agent configuration loaded. The engine " +
+    "ran the verify command once on the checked-out tree, without the GitHub token or any model credential."
+  );
+}

@@ -56,8 +56,8 @@ export interface RunActionOptions {
   readonly event?:
     | "pull_request"
     | { readonly name: "workflow_dispatch"; readonly inputs?: Record<string, string> }
-    /** `mode: report`'s trigger: the payload as given (e.g. built from @octokit/webhooks-examples). */
-    | { readonly name: "workflow_run"; readonly payload: Record<string, unknown> };
+    /** Any event with its payload as given (e.g. a webhook example from `@octokit/webhooks-examples`; `workflow_run` for `mode: report`). */
+    | { readonly name: string; readonly payload: Record<string, unknown> };
   /**
    * `OWNER/NAME` of the pull request's head repository (`pull_request`): another repository than
    * {@link TEST_REPOSITORY} makes it a fork's pull request. Default: the base repository.
@@ -290,7 +290,7 @@ export async function runActionStep(options: RunActionOptions): Promise<ActionRu
   const payload: Record<string, unknown> =
     dispatch === null
       ? pullRequest
-      : dispatch.name === "workflow_run"
+      : "payload" in dispatch
         ? dispatch.payload
         : {
             inputs: dispatch.inputs ?? {},
@@ -354,7 +354,8 @@ export async function runActionStep(options: RunActionOptions): Promise<ActionRu
     GITHUB_JOB: "gate",
     GITHUB_ACTOR: "mona",
     GITHUB_SHA: options.githubSha ?? head,
-    GITHUB_REF: dispatch === null ? "refs/pull/42/merge" : "refs/heads/main",
+    GITHUB_REF:
+      dispatch === null || dispatch.name === "pull_request" ? "refs/pull/42/merge" : "refs/heads/main",
     GITHUB_WORKSPACE: options.workspace,
     GITHUB_STEP_SUMMARY: summaryPath,
     GITHUB_OUTPUT: outputPath,

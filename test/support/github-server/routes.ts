@@ -16,6 +16,7 @@ import {
   pullRequestBody,
   repositoryBody,
   type StoredCheckRun,
+  simpleUser,
 } from "./fixtures.js";
 import type { GitHubServerState } from "./state.js";
 
@@ -498,6 +499,65 @@ const updateIssueComment: Route = {
   },
 };
 
+const getCollaboratorPermission: Route = {
+  method: "GET",
+  template: "/repos/{owner}/{repo}/collaborators/{username}/permission",
+  handle(request, context) {
+    const repository = repositoryOf(request, context);
+    if (repository === undefined) return notFound(context);
+    const login = String(request.params.username);
+    const role = context.state.collaborator(repository.owner.login, repository.name, login);
+    // Tests name every user they look up; an unknown login is GitHub's 404 for a user that does not exist.
+    if (role === undefined) return notFound(context);
+    // "`permission` provides the legacy base roles of admin, write, read, and none"; `role_name` the role.
+    const permission = role === "maintain" ? "write" : role === "triage" ? "read" : role;
+    const user = {
+      ...simpleUser({ login, id: 5_000_000 + login.length, type: "User" }, context.origins),
+      permissions: {
+        pull: true,
+        triage: role !== "read",
+        push: ["admin", "maintain", "write"].includes(role),
+        maintain: role === "admin" || role === "maintain",
+        admin: role === "admin",
+      },
+      role_name: role,
+    };
+    return { status: 200, body: { permission, role_name: role, user } };
+  },
+};
+
+const createIssueCommentReaction: Route = {
+  method: "POST",
+  template: "/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions",
+  handle(request, context) {
+    const repository = repositoryOf(request, context);
+    if (repository === undefined) return notFound(context);
+    const content = String((request.body as { content?: unknown }).content);
+    const reaction = {
+      id: context.state.nextId(),
+      owner: repository.owner.login,
+      repo: repository.name,
+      commentId: Number(request.params.comment_id),
+      content,
+    };
+    context.state.reactions.push(reaction);
+    return {
+      status: 201,
+      body: {
+        id: reaction.id,
+        node_id: Buffer.from(`08:Reaction${reaction.id}`).toString("base64"),
+        // The token's bot user; its URLs percent-encode the brackets, as GitHub's do.
+        user: {
+          ...simpleUser({ login: "github-actions%5Bbot%5D", id: 41898282, type: "Bot" }, context.origins),
+          login: "github-actions[bot]",
+        },
+        content,
+        created_at: githubTime(),
+      },
+    };
+  },
+};
+
 export const ROUTES: readonly Route[] = [
   getTree,
   getBlob,
@@ -514,4 +574,6 @@ export const ROUTES: readonly Route[] = [
   listArtifactsForRepo,
   listWorkflowRunArtifacts,
   downloadArtifact,
+  getCollaboratorPermission,
+  createIssueCommentReaction,
 ];

@@ -92,6 +92,18 @@ export interface AddArtifactInput {
   readonly sizeInBytes?: number;
 }
 
+/** A collaborator's role (GitHub's base roles and the two in between). */
+export type CollaboratorRole = "admin" | "maintain" | "write" | "triage" | "read";
+
+/** A reaction the product created on an issue comment. */
+export interface StoredReaction {
+  readonly id: number;
+  readonly owner: string;
+  readonly repo: string;
+  readonly commentId: number;
+  readonly content: string;
+}
+
 function key(fullName: string): string {
   return fullName.toLowerCase(); // owner and repo names are case-insensitive (description, `owner`/`repo`)
 }
@@ -109,6 +121,9 @@ export class GitHubServerState {
   readonly #files = new Map<string, Buffer>();
   readonly #pulls: PullRequestFixture[] = [];
   readonly #artifacts: ArtifactFixture[] = [];
+  readonly #collaborators = new Map<string, CollaboratorRole>();
+  /** Reactions created through the API, in order. */
+  readonly reactions: StoredReaction[] = [];
   #nextId = 4_000_000_001;
 
   constructor(options: { readonly defaultRepository: string; readonly app?: AppFixture }) {
@@ -288,6 +303,16 @@ export class GitHubServerState {
 
   artifact(id: number): ArtifactFixture | undefined {
     return this.#artifacts.find((a) => a.id === id);
+  }
+
+  /** Gives `login` a role on the repository (default: the server's default repository). */
+  setCollaborator(login: string, role: CollaboratorRole, repository = this.defaultRepository): void {
+    this.#collaborators.set(`${key(repository)}:${login.toLowerCase()}`, role);
+  }
+
+  /** `login`'s role on `owner/repo`; `undefined` when they are not a collaborator. */
+  collaborator(owner: string, repo: string, login: string): CollaboratorRole | undefined {
+    return this.#collaborators.get(`${key(`${owner}/${repo}`)}:${login.toLowerCase()}`);
   }
 
   checkRun(owner: string, repo: string, id: number): StoredCheckRun | undefined {
