@@ -20923,6 +20923,14 @@ function info(message) {
   process.stdout.write(message + os3.EOL);
 }
 
+// src/github/check-run.ts
+import { setTimeout as sleep } from "node:timers/promises";
+
+// src/engine/run-id.ts
+function isRunId(value) {
+  return /^\d{8}-\d{6}-[0-9a-f]{6}$/.test(value);
+}
+
 // src/ledger/byte-budget.ts
 var CHECK_RUN_TEXT_MAX_BYTES = 65535;
 var LINE_BREAK_LOOKBACK_BYTES = 4096;
@@ -20984,260 +20992,6 @@ function closersFor(markdown) {
 ${fence.char.repeat(fence.length)}`;
   for (let i = 0; i < openDetails; i += 1) closers += "\n</details>";
   return closers;
-}
-
-// src/github/check-run.ts
-var CHECK_RUN_TITLE_MAX_CHARS = 255;
-var OVERSIZE_NOTICE = "**Cut by evidence-gate:** this text exceeded GitHub's 65535-byte limit for check runs. The full ledger is in the job summary and the run's ledger artifact.";
-var CheckRunWriteError = class extends Error {
-  name = "CheckRunWriteError";
-  /** HTTP status; `undefined` when no response arrived (network failure). */
-  status;
-  request;
-  /** GitHub's own `message` (and validation `errors`), when it sent one. */
-  githubMessage;
-  constructor(init) {
-    super(init.message, { cause: init.cause });
-    this.status = init.status;
-    this.request = init.request;
-    this.githubMessage = init.githubMessage;
-  }
-};
-function clampCheckRunTitle(title) {
-  const chars = Array.from(title);
-  if (chars.length <= CHECK_RUN_TITLE_MAX_CHARS) return title;
-  return `${chars.slice(0, CHECK_RUN_TITLE_MAX_CHARS - 1).join("")}\u2026`;
-}
-function githubTimestamp(date) {
-  return date.toISOString().replace(/\.\d{3}Z$/, "Z");
-}
-function githubMessageOf(error2) {
-  const data = error2?.response?.data;
-  if (typeof data !== "object" || data === null) return void 0;
-  const { message, errors } = data;
-  if (typeof message !== "string") return void 0;
-  if (!Array.isArray(errors) || errors.length === 0) return message;
-  const details = errors.map(
-    (e) => typeof e === "object" && e !== null && "message" in e ? String(e.message) : JSON.stringify(e)
-  );
-  return `${message}: ${details.join("; ")}`;
-}
-function describeFailure(what, status, githubMessage, hasResponse) {
-  if (!hasResponse) {
-    return `${what}: no answer from the GitHub API (${githubMessage ?? "network error"}).`;
-  }
-  const said = githubMessage === void 0 ? "" : ` "${githubMessage}"`;
-  const answered = `${what}: GitHub answered ${status}${said}.`;
-  if ((status === 403 || status === 429) && /rate limit/i.test(githubMessage ?? "")) {
-    return `${answered} The API rate limit was hit and the retries ran out; run the job again later.`;
-  }
-  if (status === 403 || status === 404) {
-    return `${answered} Writing check runs needs the token permission \`checks: write\`: add \`permissions: { checks: write }\` to the job (a GitHub App needs the Checks write permission). On a pull request from a fork the GITHUB_TOKEN is read-only whatever the workflow asks for.`;
-  }
-  return answered;
-}
-var CheckRunClient = class {
-  #octokit;
-  #owner;
-  #repo;
-  #warn;
-  #redact;
-  #now;
-  constructor(options) {
-    this.#octokit = options.octokit;
-    this.#owner = options.owner;
-    this.#repo = options.repo;
-    this.#warn = options.warn ?? ((message) => console.warn(message));
-    this.#redact = options.redact ?? ((text) => text);
-    this.#now = options.now ?? (() => /* @__PURE__ */ new Date());
-  }
-  /** Creates the check run `in_progress` with `started_at` now. */
-  async create(input) {
-    const body = {
-      name: input.name,
-      head_sha: input.headSha,
-      external_id: input.externalId,
-      status: "in_progress",
-      started_at: githubTimestamp(this.#now()),
-      output: this.#output(input),
-      ...input.detailsUrl === void 0 ? {} : { details_url: input.detailsUrl }
-    };
-    const what = `Could not create check run "${input.name}" on ${input.headSha.slice(0, 7)} in ${this.#slug()}`;
-    const { data } = await this.#call(
-      "create",
-      what,
-      "POST /repos/{owner}/{repo}/check-runs",
-      body,
-      () => this.#octokit.rest.checks.create({ owner: this.#owner, repo: this.#repo, ...body })
-    );
-    return { id: data.id, htmlUrl: data.html_url };
-  }
-  /** Replaces the output (title, summary, optional text) of a running check run. */
-  async update(id, input) {
-    return this.#patch("update", id, { output: this.#output(input) });
-  }
-  /**
-   * Puts an existing check run (found by {@link findLatest} on a re-run) back `in_progress` for a new
-   * run: new `external_id`, `started_at` now. GitHub keeps the old `conclusion` field until the run
-   * completes again (https://github.com/Mergifyio/mergify/pull/444), so readers look at `status` first.
-   */
-  async restart(id, input) {
-    return this.#patch("restart", id, {
-      status: "in_progress",
-      started_at: githubTimestamp(this.#now()),
-      external_id: input.externalId,
-      output: this.#output(input),
-      ...input.detailsUrl === void 0 ? {} : { details_url: input.detailsUrl }
-    });
-  }
-  /** Completes the check run: `status: completed`, the conclusion, `completed_at` now. */
-  async complete(id, input) {
-    return this.#patch("complete", id, {
-      status: "completed",
-      conclusion: input.conclusion,
-      completed_at: githubTimestamp(this.#now()),
-      output: this.#output(input),
-      ...input.externalId === void 0 ? {} : { external_id: input.externalId },
-      ...input.detailsUrl === void 0 ? {} : { details_url: input.detailsUrl }
-    });
-  }
-  /** One check run by id, as GitHub shows it now (the post step reads its `status` before completing it). */
-  async get(id) {
-    const what = `Could not read check run ${id} in ${this.#slug()}`;
-    const { data } = await this.#call(
-      "get",
-      what,
-      "GET /repos/{owner}/{repo}/check-runs/{check_run_id}",
-      void 0,
-      () => this.#octokit.rest.checks.get({ owner: this.#owner, repo: this.#repo, check_run_id: id })
-    );
-    return {
-      id: data.id,
-      htmlUrl: data.html_url,
-      status: data.status,
-      conclusion: data.conclusion,
-      externalId: data.external_id,
-      appId: data.app?.id ?? null,
-      summary: data.output?.summary ?? null
-    };
-  }
-  /**
-   * The newest check run named `name` on `headSha`, optionally only among `appId`'s runs (the token's
-   * own app: GitHub Actions is 15368 on github.com), or `undefined` when there is none.
-   */
-  async findLatest(input) {
-    const query = {
-      check_name: input.name,
-      filter: "latest",
-      per_page: 100,
-      ...input.appId === void 0 ? {} : { app_id: input.appId }
-    };
-    const what = `Could not list check runs named "${input.name}" on ${input.headSha.slice(0, 7)} in ${this.#slug()}`;
-    const { data } = await this.#call(
-      "find",
-      what,
-      "GET /repos/{owner}/{repo}/commits/{ref}/check-runs",
-      query,
-      () => this.#octokit.rest.checks.listForRef({
-        owner: this.#owner,
-        repo: this.#repo,
-        ref: input.headSha,
-        ...query
-      })
-    );
-    const newest = [...data.check_runs].filter((run) => run.name === input.name && (input.appId === void 0 || run.app?.id === input.appId)).sort((a, b) => b.id - a.id)[0];
-    if (newest === void 0) return void 0;
-    return {
-      id: newest.id,
-      htmlUrl: newest.html_url,
-      status: newest.status,
-      conclusion: newest.conclusion,
-      externalId: newest.external_id,
-      appId: newest.app?.id ?? null,
-      summary: newest.output?.summary ?? null
-    };
-  }
-  async #patch(operation, id, body) {
-    const what = `Could not ${operation} check run ${id} in ${this.#slug()}`;
-    const { data } = await this.#call(
-      operation,
-      what,
-      "PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}",
-      body,
-      () => this.#octokit.rest.checks.update({ owner: this.#owner, repo: this.#repo, check_run_id: id, ...body })
-    );
-    return { id: data.id, htmlUrl: data.html_url };
-  }
-  async #call(operation, what, route, body, send) {
-    try {
-      return await send();
-    } catch (cause) {
-      const error2 = cause;
-      const hasResponse = error2?.response !== void 0;
-      const status = typeof error2?.status === "number" && hasResponse ? error2.status : void 0;
-      const githubMessage = githubMessageOf(cause) ?? (typeof error2?.message === "string" ? error2.message : void 0);
-      const [method = "", path = ""] = route.split(" ");
-      throw new CheckRunWriteError({
-        message: describeFailure(what, status, githubMessage, hasResponse),
-        status,
-        request: {
-          operation,
-          method: error2?.request?.method ?? method,
-          url: error2?.request?.url ?? path,
-          body
-        },
-        githubMessage,
-        cause
-      });
-    }
-  }
-  #output(input) {
-    return {
-      title: clampCheckRunTitle(this.#redact(input.title)),
-      summary: this.#fit("summary", this.#redact(input.summary)),
-      ...input.text === void 0 ? {} : { text: this.#fit("text", this.#redact(input.text)) }
-    };
-  }
-  /** The defensive byte cut; the ledger renderer should already have cut (and said where the rest is). */
-  #fit(field, value) {
-    const bytes = utf8Bytes(value);
-    if (bytes <= CHECK_RUN_TEXT_MAX_BYTES) return value;
-    this.#warn(
-      `check run output.${field} was ${bytes} bytes, over GitHub's ${CHECK_RUN_TEXT_MAX_BYTES}; cut here with a notice (the caller should have cut it with the ledger renderer).`
-    );
-    return truncateUtf8(value, CHECK_RUN_TEXT_MAX_BYTES, OVERSIZE_NOTICE);
-  }
-  #slug() {
-    return `${this.#owner}/${this.#repo}`;
-  }
-};
-
-// src/github/job-summary.ts
-import { appendFile as appendFile2, stat as stat2 } from "node:fs/promises";
-var JOB_SUMMARY_MAX_BYTES = 1024 * 1024;
-var CUT_NOTICE = "**Cut by evidence-gate:** GitHub shows at most 1 MiB of job summary per step. The full ledger is in the run's ledger artifact.";
-async function writeJobSummary(markdown, options = {}) {
-  const env = options.env ?? process.env;
-  const path = env.GITHUB_STEP_SUMMARY?.trim();
-  if (path === void 0 || path === "") {
-    (options.notice ?? notice)(
-      "GITHUB_STEP_SUMMARY is not set (not running in GitHub Actions?): no job summary was written."
-    );
-    return { kind: "skipped", reason: "GITHUB_STEP_SUMMARY unset" };
-  }
-  const used = await stat2(path).then(
-    (s) => s.size,
-    () => 0
-  );
-  const text = markdown.endsWith("\n") ? markdown : `${markdown}
-`;
-  const budget = Math.max(0, JOB_SUMMARY_MAX_BYTES - used);
-  let fitted = text;
-  if (utf8Bytes(text) > budget)
-    fitted = budget === 0 ? "" : `${truncateUtf8(text, budget - 1, CUT_NOTICE)}
-`;
-  if (fitted !== "") await appendFile2(path, fitted, "utf8");
-  return { kind: "written", path, bytes: utf8Bytes(fitted), cut: fitted !== text };
 }
 
 // node_modules/@octokit/plugin-retry/dist-bundle/index.js
@@ -25602,6 +25356,25 @@ var SERVER_ERROR_RETRIES = 3;
 var RATE_LIMIT_RETRIES = 2;
 var DO_NOT_RETRY = [400, 401, 403, 404, 410, 422, 429, 451];
 var GateOctokit = Octokit2.plugin(retry, throttling);
+var BACKOFF_SECOND_MS_VARIABLE = "EVIDENCE_GATE_BACKOFF_SECOND_MS";
+var timings = /* @__PURE__ */ new WeakMap();
+function timingFromEnv(env) {
+  const raw = env[BACKOFF_SECOND_MS_VARIABLE]?.trim();
+  if (raw === void 0 || raw === "") return {};
+  if (!/^\d{1,7}$/.test(raw)) {
+    throw new Error(
+      `${BACKOFF_SECOND_MS_VARIABLE}=${JSON.stringify(raw)} is not a whole number of milliseconds (0\u20139999999): unset it for GitHub's own waits.`
+    );
+  }
+  const ms = Number(raw);
+  return { retryBaseMs: ms, rateLimitUnitMs: ms, ...ms < 1e3 ? { spaceWrites: false } : {} };
+}
+function octokitFromEnv(token, env) {
+  return createOctokit({ token, baseUrl: apiUrlFromEnv(env), timing: timingFromEnv(env) });
+}
+function serverErrorBackoffMs(octokit, retry2) {
+  return retry2 * retry2 * (timings.get(octokit)?.retryBaseMs ?? 1e3);
+}
 function apiUrlFromEnv(env) {
   const value = env.GITHUB_API_URL?.trim();
   return value === void 0 || value === "" ? DEFAULT_API_URL : value;
@@ -25619,7 +25392,7 @@ function createOctokit(options) {
     (log?.warn ?? console.warn)(`${what}; ${next}`);
     return retrying;
   };
-  return new GateOctokit({
+  const octokit = new GateOctokit({
     auth: options.token,
     baseUrl: (options.baseUrl ?? DEFAULT_API_URL).replace(/\/+$/, ""),
     userAgent: options.userAgent ?? "evidence-gate",
@@ -25636,6 +25409,368 @@ function createOctokit(options) {
       ...timing.spaceWrites === false ? { write: unspacedWrites, notifications: unspacedWrites } : {}
     }
   });
+  timings.set(octokit, timing);
+  return octokit;
+}
+
+// src/github/check-run.ts
+var CHECK_RUN_TITLE_MAX_CHARS = 255;
+var CHECK_RUN_ANNOTATIONS_PER_REQUEST = 50;
+var ANNOTATION_TEXT_MAX_BYTES = 64e3;
+var OVERSIZE_NOTICE = "**Cut by evidence-gate:** this text exceeded GitHub's 65535-byte limit for check runs. The full ledger is in the job summary and the run's ledger artifact.";
+var CheckRunWriteError = class extends Error {
+  name = "CheckRunWriteError";
+  /** HTTP status; `undefined` when no response arrived (network failure). */
+  status;
+  request;
+  /** GitHub's own `message` (and validation `errors`), when it sent one. */
+  githubMessage;
+  constructor(init) {
+    super(init.message, { cause: init.cause });
+    this.status = init.status;
+    this.request = init.request;
+    this.githubMessage = init.githubMessage;
+  }
+};
+function clampCheckRunTitle(title) {
+  const chars = Array.from(title);
+  if (chars.length <= CHECK_RUN_TITLE_MAX_CHARS) return title;
+  return `${chars.slice(0, CHECK_RUN_TITLE_MAX_CHARS - 1).join("")}\u2026`;
+}
+function batches(items) {
+  const out = [];
+  for (let i = 0; i < items.length; i += CHECK_RUN_ANNOTATIONS_PER_REQUEST)
+    out.push(items.slice(i, i + CHECK_RUN_ANNOTATIONS_PER_REQUEST));
+  return out;
+}
+function githubTimestamp(date) {
+  return date.toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+function githubMessageOf(error2) {
+  const data = error2?.response?.data;
+  if (typeof data !== "object" || data === null) return void 0;
+  const { message, errors } = data;
+  if (typeof message !== "string") return void 0;
+  if (!Array.isArray(errors) || errors.length === 0) return message;
+  const details = errors.map(
+    (e) => typeof e === "object" && e !== null && "message" in e ? String(e.message) : JSON.stringify(e)
+  );
+  return `${message}: ${details.join("; ")}`;
+}
+function describeFailure(what, status, githubMessage, hasResponse) {
+  if (!hasResponse) {
+    return `${what}: no answer from the GitHub API (${githubMessage ?? "network error"}).`;
+  }
+  const said = githubMessage === void 0 ? "" : ` "${githubMessage}"`;
+  const answered = `${what}: GitHub answered ${status}${said}.`;
+  if ((status === 403 || status === 429) && /rate limit/i.test(githubMessage ?? "")) {
+    return `${answered} The API rate limit was hit and the retries ran out; run the job again later.`;
+  }
+  if (status === 403 || status === 404) {
+    return `${answered} Writing check runs needs the token permission \`checks: write\`: add \`permissions: { checks: write }\` to the job (a GitHub App needs the Checks write permission). On a pull request from a fork the GITHUB_TOKEN is read-only whatever the workflow asks for: use the two-stage mode there (this workflow uploads the ledger artifact, and a \`workflow_run\` workflow on the base repository posts it with \`mode: report\`).`;
+  }
+  return answered;
+}
+var CheckRunClient = class {
+  #octokit;
+  #owner;
+  #repo;
+  #warn;
+  #redact;
+  #now;
+  constructor(options) {
+    this.#octokit = options.octokit;
+    this.#owner = options.owner;
+    this.#repo = options.repo;
+    this.#warn = options.warn ?? ((message) => console.warn(message));
+    this.#redact = options.redact ?? ((text) => text);
+    this.#now = options.now ?? (() => /* @__PURE__ */ new Date());
+  }
+  /**
+   * Creates the check run `in_progress` with `started_at` now. A 5xx or a lost answer is retried (at most
+   * {@link SERVER_ERROR_RETRIES} times, waiting on the client's backoff schedule), but never blindly: GitHub
+   * may have created the check run before the error, so each retry first looks for a check run named
+   * `name` on `headSha` carrying `externalId`, and returns that one when it exists. 4xx is never retried.
+   * @throws CheckRunWriteError when GitHub refused, or the retries ran out.
+   */
+  async create(input) {
+    const body = {
+      name: input.name,
+      head_sha: input.headSha,
+      external_id: input.externalId,
+      status: "in_progress",
+      started_at: githubTimestamp(this.#now()),
+      output: this.#output(input),
+      ...input.detailsUrl === void 0 ? {} : { details_url: input.detailsUrl }
+    };
+    const what = `Could not create check run "${input.name}" on ${input.headSha.slice(0, 7)} in ${this.#slug()}`;
+    for (let retry2 = 0; ; retry2 += 1) {
+      try {
+        const { data } = await this.#call(
+          "create",
+          what,
+          "POST /repos/{owner}/{repo}/check-runs",
+          body,
+          () => (
+            // plugin-retry stays out of this one request: a blind repeat could create a second check run.
+            this.#octokit.rest.checks.create({
+              owner: this.#owner,
+              repo: this.#repo,
+              ...body,
+              request: { retries: 0 }
+            })
+          )
+        );
+        return { id: data.id, htmlUrl: data.html_url };
+      } catch (error2) {
+        const lost = error2 instanceof CheckRunWriteError && (error2.status === void 0 || error2.status >= 500);
+        if (!lost || retry2 >= SERVER_ERROR_RETRIES) throw error2;
+        this.#warn(
+          `${error2.message} Looking for it before trying again (retry ${retry2 + 1} of ${SERVER_ERROR_RETRIES}).`
+        );
+        await sleep(serverErrorBackoffMs(this.#octokit, retry2 + 1));
+        const made = await this.#find(
+          input.name,
+          input.headSha,
+          (run) => run.externalId === input.externalId,
+          { filter: "all" }
+        );
+        if (made !== void 0) return { id: made.id, htmlUrl: made.htmlUrl };
+      }
+    }
+  }
+  /** Replaces the output (title, summary, optional text) of a running check run. */
+  async update(id, input) {
+    return this.#patch("update", id, { output: this.#output(input) });
+  }
+  /**
+   * Puts an existing check run (found by {@link findLatest} on a re-run) back `in_progress` for a new
+   * run: new `external_id`, `started_at` now. GitHub keeps the old `conclusion` field until the run
+   * completes again (https://github.com/Mergifyio/mergify/pull/444), so readers look at `status` first.
+   */
+  async restart(id, input) {
+    return this.#patch("restart", id, {
+      status: "in_progress",
+      started_at: githubTimestamp(this.#now()),
+      external_id: input.externalId,
+      output: this.#output(input),
+      ...input.detailsUrl === void 0 ? {} : { details_url: input.detailsUrl }
+    });
+  }
+  /**
+   * Completes the check run: `status: completed`, the conclusion, `completed_at` now, and the first
+   * {@link CHECK_RUN_ANNOTATIONS_PER_REQUEST} annotations; then one update per further batch of annotations
+   * (GitHub appends them). `n` annotations cost `1 + max(0, ceil(n / 50) − 1)` requests.
+   * @throws CheckRunWriteError on the first write GitHub refuses (the completion, or a later batch).
+   */
+  async complete(id, input) {
+    const [first = [], ...rest] = batches(input.annotations ?? []);
+    const output = this.#output(input);
+    const ref = await this.#patch("complete", id, {
+      status: "completed",
+      conclusion: input.conclusion,
+      completed_at: githubTimestamp(this.#now()),
+      output: first.length === 0 ? output : { ...output, annotations: first.map((a) => this.#annotation(a)) },
+      ...input.externalId === void 0 ? {} : { external_id: input.externalId },
+      ...input.detailsUrl === void 0 ? {} : { details_url: input.detailsUrl }
+    });
+    for (const batch of rest) {
+      await this.#patch("annotate", id, {
+        output: {
+          title: output.title,
+          summary: output.summary,
+          annotations: batch.map((a) => this.#annotation(a))
+        }
+      });
+    }
+    return ref;
+  }
+  /** One check run by id, as GitHub shows it now (the post step reads its `status` before completing it). */
+  async get(id) {
+    const what = `Could not read check run ${id} in ${this.#slug()}`;
+    const { data } = await this.#call(
+      "get",
+      what,
+      "GET /repos/{owner}/{repo}/check-runs/{check_run_id}",
+      void 0,
+      () => this.#octokit.rest.checks.get({ owner: this.#owner, repo: this.#repo, check_run_id: id })
+    );
+    return {
+      id: data.id,
+      htmlUrl: data.html_url,
+      status: data.status,
+      conclusion: data.conclusion,
+      externalId: data.external_id,
+      appId: data.app?.id ?? null,
+      summary: data.output?.summary ?? null,
+      annotationsCount: data.output?.annotations_count ?? 0
+    };
+  }
+  /**
+   * The newest check run named `name` on `headSha`, optionally only among `appId`'s runs (the token's
+   * own app: GitHub Actions is 15368 on github.com), or `undefined` when there is none.
+   */
+  async findLatest(input) {
+    return this.#find(
+      input.name,
+      input.headSha,
+      (run) => input.appId === void 0 || run.appId === input.appId,
+      { filter: "latest", ...input.appId === void 0 ? {} : { app_id: input.appId } }
+    );
+  }
+  /**
+   * The check run a new run on `headSha` takes over instead of creating a second one (SPEC §6: "a re-run
+   * finds the existing check run by name and head SHA … and updates it"), or `undefined` when a new one
+   * must be created. It is the newest check run named `name` whose `external_id` is an evidence-gate run
+   * id (`YYYYMMDD-HHMMSS-<6 hex>`) — that test keeps a same-named check run evidence-gate did not create
+   * (GitHub's own check run for a job called like the check, another tool's) out of reach — and only if it
+   * carries no annotations: GitHub appends annotations and offers no way to remove them, so a re-run that
+   * took over a check run with an earlier run's failure marks would show them under its own verdict. Such a
+   * check run keeps its verdict and a new one is created, which GitHub then shows as the check's latest.
+   *
+   * Re-runs: every leg mints a new run id, so "Re-run jobs" (same `GITHUB_RUN_ID`, next
+   * `GITHUB_RUN_ATTEMPT`), a new workflow run on the same commit (`reopened`, a manual dispatch) and a
+   * second workflow naming the same check all land on this one check run; `external_id` then names the
+   * newest run, which is how the post step of an older one knows it was taken over.
+   */
+  async findReusable(input) {
+    const newest = await this.#find(
+      input.name,
+      input.headSha,
+      (run) => run.externalId !== null && isRunId(run.externalId),
+      { filter: "all" }
+    );
+    return newest !== void 0 && newest.annotationsCount === 0 ? newest : void 0;
+  }
+  /**
+   * The newest check run named `name` on `headSha` that `accept`s, among the first 100 GitHub lists for
+   * `filter` (`all`: every run; `latest`: the newest per app and name) and `app_id`.
+   */
+  async #find(name, headSha, accept, filters) {
+    const query = { check_name: name, ...filters, per_page: 100 };
+    const what = `Could not list check runs named "${name}" on ${headSha.slice(0, 7)} in ${this.#slug()}`;
+    const { data } = await this.#call(
+      "find",
+      what,
+      "GET /repos/{owner}/{repo}/commits/{ref}/check-runs",
+      query,
+      () => this.#octokit.rest.checks.listForRef({
+        owner: this.#owner,
+        repo: this.#repo,
+        ref: headSha,
+        ...query
+      })
+    );
+    return data.check_runs.filter((run) => run.name === name).map(
+      (run) => ({
+        id: run.id,
+        htmlUrl: run.html_url,
+        status: run.status,
+        conclusion: run.conclusion,
+        externalId: run.external_id,
+        appId: run.app?.id ?? null,
+        summary: run.output?.summary ?? null,
+        annotationsCount: run.output?.annotations_count ?? 0
+      })
+    ).filter(accept).sort((a, b) => b.id - a.id)[0];
+  }
+  async #patch(operation, id, body) {
+    const what = `Could not ${operation} check run ${id} in ${this.#slug()}`;
+    const { data } = await this.#call(
+      operation,
+      what,
+      "PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}",
+      body,
+      () => this.#octokit.rest.checks.update({ owner: this.#owner, repo: this.#repo, check_run_id: id, ...body })
+    );
+    return { id: data.id, htmlUrl: data.html_url };
+  }
+  async #call(operation, what, route, body, send) {
+    try {
+      return await send();
+    } catch (cause) {
+      const error2 = cause;
+      const hasResponse = error2?.response !== void 0;
+      const status = typeof error2?.status === "number" && hasResponse ? error2.status : void 0;
+      const githubMessage = githubMessageOf(cause) ?? (typeof error2?.message === "string" ? error2.message : void 0);
+      const [method = "", path = ""] = route.split(" ");
+      throw new CheckRunWriteError({
+        message: describeFailure(what, status, githubMessage, hasResponse),
+        status,
+        request: {
+          operation,
+          method: error2?.request?.method ?? method,
+          url: error2?.request?.url ?? path,
+          body
+        },
+        githubMessage,
+        cause
+      });
+    }
+  }
+  #output(input) {
+    return {
+      title: clampCheckRunTitle(this.#redact(input.title)),
+      summary: this.#fit("summary", this.#redact(input.summary)),
+      ...input.text === void 0 ? {} : { text: this.#fit("text", this.#redact(input.text)) }
+    };
+  }
+  /** GitHub's annotation object: redacted, cut to its limits, columns only on one line. */
+  #annotation(a) {
+    const oneLine = a.startLine === a.endLine;
+    const cut = (text) => truncateUtf8(this.#redact(text), ANNOTATION_TEXT_MAX_BYTES, "\u2026 (cut by evidence-gate: over 64 KB)");
+    return {
+      path: a.path,
+      start_line: a.startLine,
+      end_line: a.endLine,
+      ...oneLine && a.startColumn !== void 0 ? { start_column: a.startColumn } : {},
+      ...oneLine && a.endColumn !== void 0 ? { end_column: a.endColumn } : {},
+      annotation_level: a.level,
+      message: cut(a.message),
+      ...a.title === void 0 ? {} : { title: clampCheckRunTitle(this.#redact(a.title)) },
+      ...a.rawDetails === void 0 ? {} : { raw_details: cut(a.rawDetails) }
+    };
+  }
+  /** The defensive byte cut; the ledger renderer should already have cut (and said where the rest is). */
+  #fit(field, value) {
+    const bytes = utf8Bytes(value);
+    if (bytes <= CHECK_RUN_TEXT_MAX_BYTES) return value;
+    this.#warn(
+      `check run output.${field} was ${bytes} bytes, over GitHub's ${CHECK_RUN_TEXT_MAX_BYTES}; cut here with a notice (the caller should have cut it with the ledger renderer).`
+    );
+    return truncateUtf8(value, CHECK_RUN_TEXT_MAX_BYTES, OVERSIZE_NOTICE);
+  }
+  #slug() {
+    return `${this.#owner}/${this.#repo}`;
+  }
+};
+
+// src/github/job-summary.ts
+import { appendFile as appendFile2, stat as stat2 } from "node:fs/promises";
+var JOB_SUMMARY_MAX_BYTES = 1024 * 1024;
+var CUT_NOTICE = "**Cut by evidence-gate:** GitHub shows at most 1 MiB of job summary per step. The full ledger is in the run's ledger artifact.";
+async function writeJobSummary(markdown, options = {}) {
+  const env = options.env ?? process.env;
+  const path = env.GITHUB_STEP_SUMMARY?.trim();
+  if (path === void 0 || path === "") {
+    (options.notice ?? notice)(
+      "GITHUB_STEP_SUMMARY is not set (not running in GitHub Actions?): no job summary was written."
+    );
+    return { kind: "skipped", reason: "GITHUB_STEP_SUMMARY unset" };
+  }
+  const used = await stat2(path).then(
+    (s) => s.size,
+    () => 0
+  );
+  const text = markdown.endsWith("\n") ? markdown : `${markdown}
+`;
+  const budget = Math.max(0, JOB_SUMMARY_MAX_BYTES - used);
+  let fitted = text;
+  if (utf8Bytes(text) > budget)
+    fitted = budget === 0 ? "" : `${truncateUtf8(text, budget - 1, CUT_NOTICE)}
+`;
+  if (fitted !== "") await appendFile2(path, fitted, "utf8");
+  return { kind: "written", path, bytes: utf8Bytes(fitted), cut: fitted !== text };
 }
 
 // src/ledger/unreachable.ts
@@ -25810,6 +25945,8 @@ function refusalTitle(reason) {
       return "Refused: no model credential and no verify command";
     case "unsupported-trigger":
       return "Refused: unsupported trigger";
+    case "head-moved":
+      return "Refused: the pull request's head moved";
     default:
       return unreachable(reason);
   }
@@ -26177,7 +26314,7 @@ async function post(env) {
     );
   }
   const client = new CheckRunClient({
-    octokit: createOctokit({ token, baseUrl: apiUrlFromEnv(env) }),
+    octokit: octokitFromEnv(token, env),
     owner,
     repo,
     warn: (m) => warning(m),

@@ -4,8 +4,9 @@
  * with the name upper-cased and dashes kept, as the runner sets them.
  *
  * The mode (SPEC §10): `auto` (the default when `goal` is given), `run` (the default when `graph` is
- * given), `lint` and `resume`. `goal` and `graph` together, or neither outside `resume`, is a usage error.
- * `verify` and `report` belong to a later version and are refused by name.
+ * given), `verify` (the verify command alone, no model), `lint`, `resume` and `report` (post a pull request
+ * run's ledger artifact from a `workflow_run` workflow; it takes no `goal` or `graph`). `goal` and `graph`
+ * together, or neither outside `verify`, `resume` and `report`, is a usage error.
  */
 import { isRunId } from "../engine/run-id.js";
 import { type Runtime, runtimeOptionsProblem } from "../engine/runtime-setup.js";
@@ -28,7 +29,11 @@ export type ModeInputs =
   | { readonly kind: "run"; readonly graph: string; readonly graphInputs: Readonly<Record<string, string>> }
   /** `graph` is a repository path, read from the workspace (the graph under review). */
   | { readonly kind: "lint"; readonly graph: string; readonly graphInputs: Readonly<Record<string, string>> }
-  | { readonly kind: "resume"; readonly runId: string; readonly decision: ResumeDecision };
+  /** The engine runs the verify command once (`verify-cmd`, else the base policy's); no model (SPEC §10). */
+  | { readonly kind: "verify" }
+  | { readonly kind: "resume"; readonly runId: string; readonly decision: ResumeDecision }
+  /** Posts the `<check-name>-ledger` artifact of the `workflow_run` event's run (SPEC §10). */
+  | { readonly kind: "report" };
 
 export interface ActionInputs {
   readonly mode: ModeInputs;
@@ -42,6 +47,12 @@ export interface ActionInputs {
    * run's own runtime is read from its `state.json`; the input always arrives, with its default).
    */
   readonly runtime: Runtime;
+  /**
+   * `accept-loaded-user-config` (SPEC §8, seed 001): mode auto only — planned nodes load the operator's
+   * configuration (in the action: the base branch's project files, restored before any CLI starts, each CLI
+   * having a fresh HOME / CODEX_HOME). Refused in every other mode.
+   */
+  readonly acceptLoadedUserConfig: boolean;
   readonly model?: string;
   readonly claudeVersion: string;
   /** `codex-version`: the `@openai/codex` version installed when `codex` is not on PATH. */
@@ -73,6 +84,14 @@ export interface ActionInputs {
    * `GITHUB_TOKEN` start no other workflow. Absent: `github-token`. Masked; reaches that one `git push` only.
    */
   readonly pushToken?: string;
+  /** Input `comment` (default true): keep one sticky PR comment with the ledger's short form (SPEC §11). */
+  readonly comment: boolean;
+  /** `allowed-bots`: bot logins (e.g. `renovate[bot]`) whose comment commands are accepted (SPEC §9). */
+  readonly allowedBots: readonly string[];
+  /** `allow-pull-request-target: true`: the loud opt-in to run on `pull_request_target` (SPEC §11). */
+  readonly allowPullRequestTarget: boolean;
+  /** `pr`: the pull request a `workflow_dispatch` run gates (else the dispatch payload's `inputs.pr`). */
+  readonly pr?: number;
 }
 
 export type InputsResult =
@@ -90,8 +109,7 @@ export const DEFAULT_AUTO_CONCURRENCY = 4;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-const MODES = ["auto", "run", "lint", "resume"] as const;
-const LATER_MODES = ["verify", "report"];
+const MODES = ["auto", "run", "verify", "lint", "resume", "report"] as const;
 
 // What `{{ inputs.NAME }}` can name (graph/placeholders.ts): a name no placeholder can name is a typo.
 const INPUT_NAME = /^[A-Za-z0-9._/-]+$/;
@@ -146,12 +164,6 @@ function readMode(env: Env, errors: string[]): ModeInputs | undefined {
   const given = raw(env, "mode");
   const goal = raw(env, "goal");
   const graph = raw(env, "graph");
-  if (given !== undefined && LATER_MODES.includes(given)) {
-    errors.push(
-      `input \`mode\` is ${JSON.stringify(given)}: mode ${given} is not supported by this version of the action (use ${MODES.join(", ")})`,
-    );
-    return undefined;
-  }
   if (given !== undefined && !(MODES as readonly string[]).includes(given)) {
     errors.push(`input \`mode\` is ${JSON.stringify(given)}: use one of ${MODES.join(", ")}`);
     return undefined;
@@ -171,6 +183,22 @@ function readMode(env: Env, errors: string[]): ModeInputs | undefined {
     }
   }
   if (mode === "resume") return readResume(env, errors, { goal, graph, graphInputsText });
+  if (mode === "report") return readReport(errors, { goal, graph, graphInputsText });
+  if (mode === "verify") {
+    const stray = (
+      [
+        ["goal", goal],
+        ["graph", graph],
+        ["inputs", graphInputsText],
+      ] as const
+    ).filter(([, value]) => value !== undefined);
+    if (stray.length > 0) {
+      errors.push(
+        `mode verify runs only the verify command (no model, no graph): drop ${stray.map(([n]) => `input \`${n}\``).join(", ")}`,
+      );
+    }
+    return { kind: "verify" };
+  }
   if (goal !== undefined && graph !== undefined) {
     errors.push(
       "inputs `goal` and `graph` were both given: give `goal` to plan a graph (mode auto) or `graph` to run a hand-written one (mode run), not both",
@@ -266,6 +294,27 @@ function readResume(
   return { kind: "resume", runId, decision };
 }
 
+/** `mode: report` takes everything from the `workflow_run` event and the artifact: no graph, no goal. */
+function readReport(
+  errors: string[],
+  given: { goal?: string; graph?: string; graphInputsText?: string },
+): ModeInputs | undefined {
+  const stray = (
+    [
+      ["goal", given.goal],
+      ["graph", given.graph],
+      ["inputs", given.graphInputsText],
+    ] as const
+  ).filter(([, value]) => value !== undefined);
+  if (stray.length > 0) {
+    errors.push(
+      `mode report posts the ledger the pull request's workflow run uploaded; it runs nothing: drop ${stray.map(([n]) => `input \`${n}\``).join(", ")}`,
+    );
+    return undefined;
+  }
+  return { kind: "report" };
+}
+
 /**
  * Inputs a mode does not read are refused rather than ignored: a run that silently dropped a verify
  * command or a model would not be the run the workflow asked for.
@@ -279,13 +328,11 @@ function strayInputs(env: Env, mode: ModeInputs, errors: string[]): void {
     );
     for (const name of given) errors.push(`input \`${name}\` does not apply to mode ${mode.kind}: ${why}`);
   };
-  // `accept-loaded-user-config` is read although action.yml does not declare it yet (SPEC §8: auto only).
+  // `accept-loaded-user-config` is an `auto` input (SPEC §8): every other mode refuses it with its reason.
   switch (mode.kind) {
     case "auto":
-      refuse(
-        ["accept-loaded-user-config"],
-        "it is not supported by this version of the action; drop it (each CLI runs with a fresh HOME)",
-      );
+      // Allowed: agent configuration files are restored from the base ref before any CLI starts (SPEC §9,
+      // agent-config-restore.ts), so "the operator's configuration" is the base branch's project files.
       return;
     case "run":
       refuse(
@@ -295,6 +342,12 @@ function strayInputs(env: Env, mode: ModeInputs, errors: string[]): void {
       refuse(
         ["accept-loaded-user-config"],
         "hand-written nodes run with only their own allowed_tools and never with a loaded user configuration; drop it",
+      );
+      return;
+    case "verify":
+      refuse(
+        ["accept-no-build-evidence", "accept-loaded-user-config", "model"],
+        "mode verify runs no model, and needs a verify command (verify-cmd, or the policy file's); drop it",
       );
       return;
     case "lint":
@@ -314,10 +367,32 @@ function strayInputs(env: Env, mode: ModeInputs, errors: string[]): void {
       return;
     case "resume":
       refuse(
-        ["verify-cmd", "accept-no-build-evidence", "accept-loaded-user-config", "model", "working-directory"],
+        ["verify-cmd", "accept-no-build-evidence", "model", "working-directory"],
         "a resumed leg keeps the first leg's settings, and takes nothing that could widen them; drop it",
       );
       refuse(["push", "push-token"], "a resumed leg does not push in this version; drop it");
+      refuse(
+        ["accept-loaded-user-config"],
+        "it is inherited from the run's first leg (recorded in its tool policies), and a resumed leg takes nothing that could widen them; drop it",
+      );
+      return;
+    case "report":
+      refuse(
+        [
+          "verify-cmd",
+          "verify-env",
+          "accept-no-build-evidence",
+          "accept-loaded-user-config",
+          "model",
+          "working-directory",
+          "concurrency",
+          "anthropic-api-key",
+          "claude-code-oauth-token",
+          "push",
+          "push-token",
+        ],
+        "mode report runs no model and no command, and holds no model credential (it runs with the base repository's write token); drop it",
+      );
       return;
     default:
       unreachable(mode);
@@ -358,7 +433,7 @@ export function readActionInputs(env: Env): InputsResult {
   if (verifyCmd !== undefined && accept && mode?.kind === "auto") {
     errors.push("inputs `verify-cmd` and `accept-no-build-evidence` were both given: pass one or the other");
   }
-  bool(env, "accept-loaded-user-config", errors);
+  const acceptLoaded = bool(env, "accept-loaded-user-config", errors);
   let verifyTimeoutMs = 10 * 60_000;
   const vt = raw(env, "verify-timeout");
   if (vt !== undefined) {
@@ -402,6 +477,16 @@ export function readActionInputs(env: Env): InputsResult {
   if (pushToken !== undefined && !push && mode?.kind !== "lint" && mode?.kind !== "resume") {
     errors.push("input `push-token` is only used with `push: true`: set `push: true` or drop `push-token`");
   }
+  const comment = raw(env, "comment") === undefined ? true : bool(env, "comment", errors);
+  const allowedBots = (raw(env, "allowed-bots") ?? "").split(/[\s,]+/).filter((s) => s !== "");
+  const allowPullRequestTarget = bool(env, "allow-pull-request-target", errors);
+  let pr: number | undefined;
+  const prText = raw(env, "pr");
+  if (prText !== undefined) {
+    const n = Number(prText.replace(/^#/, ""));
+    if (Number.isInteger(n) && n > 0) pr = n;
+    else errors.push(`input \`pr\` is ${JSON.stringify(prText)}: give the pull request's number, e.g. 42`);
+  }
   const verifyEnv = (raw(env, "verify-env") ?? "").split(/[\s,]+/).filter((s) => s !== "");
   // The model credential and the GitHub token never reach PR code, whatever verify-env says (SPEC §9).
   errors.push(...verifyEnvProblems(verifyEnv, "input `verify-env`"));
@@ -418,6 +503,7 @@ export function readActionInputs(env: Env): InputsResult {
       verifyTimeoutMs,
       verifyEnv,
       acceptNoBuildEvidence: accept,
+      acceptLoadedUserConfig: mode.kind === "auto" && acceptLoaded,
       runtime: runtime ?? "claude",
       ...opt("model", raw(env, "model")),
       claudeVersion: raw(env, "claude-version") ?? DEFAULT_CLAUDE_VERSION,
@@ -433,6 +519,10 @@ export function readActionInputs(env: Env): InputsResult {
       continueOnFail,
       push,
       ...opt("pushToken", pushToken),
+      comment,
+      allowedBots,
+      allowPullRequestTarget,
+      ...(pr !== undefined ? { pr } : {}),
     },
   };
 }
@@ -444,10 +534,14 @@ export function describeMode(mode: ModeInputs): string {
       return mode.goal.split("\n")[0] ?? "";
     case "run":
       return `run the graph ${mode.graph} from the base ref`;
+    case "verify":
+      return "run the verify command (mode verify: no model)";
     case "lint":
       return `lint ${mode.graph}`;
     case "resume":
       return `resume run ${mode.runId}: ${mode.decision.kind === "retry-failed" ? "retry the failed nodes" : `${mode.decision.kind} gate ${mode.decision.gate}`}`;
+    case "report":
+      return "post the ledger of a pull request's workflow run";
     default:
       return unreachable(mode);
   }

@@ -81,8 +81,7 @@ export class ModelCliSetup {
         return null;
       }
       case "codex": {
-        if (inputs.openaiApiKey === undefined)
-          return "input `openai-api-key` is empty: runtime codex needs an OpenAI API key (pass a repository secret, e.g. `openai-api-key: <secrets.OPENAI_API_KEY>` in a workflow expression); it reaches the codex CLI only. Nothing was run";
+        if (inputs.openaiApiKey === undefined) return `${missingCredentialMessage("codex")}. Nothing was run`;
         const root = codexHomesRoot(env, this.#options.workspace);
         if (!root.ok) return root.problem;
         const found = await ensureCli(CODEX_CLI, {
@@ -146,4 +145,14 @@ export class ModelCliSetup {
     write: (text: string) => void process.stdout.write(text),
     fenceWorkflowCommands: true,
   } as const;
+}
+
+/**
+ * Why a run of `runtime` cannot start without its credential input (SPEC §11), naming the input(s) and the
+ * fix; one sentence, no trailing period (callers add how the run ended).
+ */
+export function missingCredentialMessage(runtime: Runtime): string {
+  return runtime === "codex"
+    ? "input `openai-api-key` is empty: runtime codex needs an OpenAI API key (pass a repository secret, e.g. `openai-api-key: <secrets.OPENAI_API_KEY>` in a workflow expression); it reaches the codex CLI only"
+    : "inputs `anthropic-api-key` and `claude-code-oauth-token` are both empty: runtime claude needs one (pass a repository secret, e.g. `anthropic-api-key: <secrets.ANTHROPIC_API_KEY>` in a workflow expression); it reaches the claude CLI only";
 }

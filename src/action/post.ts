@@ -12,7 +12,7 @@
 import * as core from "@actions/core";
 import { CheckRunClient, type ExistingCheckRun } from "../github/check-run.js";
 import { writeJobSummary } from "../github/job-summary.js";
-import { apiUrlFromEnv, createOctokit } from "../github/octokit.js";
+import { octokitFromEnv } from "../github/octokit.js";
 import { decideEndWithoutRows, type RunEnd } from "../ledger/conclusion.js";
 import { createRedactor, secretForms } from "../ledger/redact.js";
 import { SAVED_STATE } from "./state.js";
@@ -80,7 +80,7 @@ async function post(env: Env): Promise<PostOutcome> {
   }
 
   const client = new CheckRunClient({
-    octokit: createOctokit({ token, baseUrl: apiUrlFromEnv(env) }),
+    octokit: octokitFromEnv(token, env),
     owner,
     repo,
     warn: (m) => core.warning(m),

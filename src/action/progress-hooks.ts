@@ -33,6 +33,8 @@ export function progressHooks(reporter: CheckRunReporter): ProgressHooks {
   return {
     onPlan: (plan) => {
       core.info(`plan: ${plan.nodes.map((n) => n.id).join(", ")}`);
+      // The disclosure slot, before any node runs (a resumed leg's too: seed 001 §2.7). Engine text only.
+      core.info(`tool ceiling: ${plan.disclosure}`);
       // What the runtime will not enforce (a codex node's budget_usd): an annotation, before anything runs.
       for (const warning of plan.warnings ?? []) core.warning(warning);
     },

@@ -1,26 +1,38 @@
 /**
- * The opening every `pull_request` run shares (`auto` and `run`; SPEC §6, §9, §10): the event must be a
- * pull request; the check run is created `in_progress` on the PR head before anything else, and its id saved
- * for the post step at once; input problems then complete it `action_required`; and the maintainers' policy
- * file is read from the **base** ref (never the PR's checkout) before anything runs.
+ * The opening every pull-request run shares (`auto`, `run`, `verify`; SPEC §6, §9, §10): the trigger names
+ * the pull request (`trigger.ts`: a `pull_request` payload, a comment command, a dispatch); the check run is
+ * created `in_progress` on the PR head before anything else, and its id saved for the post step at once;
+ * input problems then complete it `action_required`; the maintainers' policy file is read from the **base**
+ * ref (never the PR's checkout); and when the workspace is not the pull request's checkout (comment,
+ * dispatch, `pull_request_target`) its head is checked out and `HEAD` checked against it before anything
+ * runs.
+ *
+ * A fork's or Dependabot's pull request gets a read-only token (SPEC §10): no check run is created or
+ * written at all — not even tried — and the run goes on; the job summary carries the ledger, the
+ * `<check-name>-ledger` artifact is uploaded as on every run, and `mode: report` in a `workflow_run`
+ * workflow of the base repository posts the check run from it (docs/examples/).
  */
 import * as core from "@actions/core";
 import { mintRunId, type RunId } from "../engine/run-id.js";
+import { ledgerArtifactName } from "../github/artifact.js";
 import { type BaseRefPolicy, PolicyReadError, prCopyNote, readBaseRefPolicy } from "../github/base-policy.js";
 import { type CheckRunRef, CheckRunWriteError } from "../github/check-run.js";
 import type { CheckRunReporter } from "../github/check-run-reporter.js";
-import { type PullRequestEventContext, readEventContext } from "../github/event-context.js";
+import { type PullRequestFields, readEventContext } from "../github/event-context.js";
 import { writeJobSummary } from "../github/job-summary.js";
-import { apiUrlFromEnv, createOctokit, type GateOctokit } from "../github/octokit.js";
+import { type GateOctokit, octokitFromEnv } from "../github/octokit.js";
 import { autoRunPolicy, type PolicyFileResult, policySummary } from "../policy/policy-file.js";
 import { describeMode, type InputsResult } from "./inputs.js";
 import { stopOnOwnPush } from "./loop-guard.js";
+import { checkOutPullRequestHead } from "./pr-checkout.js";
 import { checkRunReporter, type RunningMode, runnerFolders, saveCheckRun } from "./running-mode.js";
 import { type Env, endEarly, usageFailure } from "./step-result.js";
+import { type PullRequestSubject, resolveTrigger, type Trigger } from "./trigger.js";
 
 /** Everything a pull-request mode needs once the check run exists and the policy was read. */
 export interface PullRequestRun extends RunningMode {
-  readonly event: PullRequestEventContext;
+  /** The pull request, however the trigger named it (its head is checked out in the workspace). */
+  readonly event: PullRequestSubject;
   readonly octokit: GateOctokit;
   readonly runId: RunId;
   readonly policy: Extract<PolicyFileResult, { ok: true }>;
@@ -36,8 +48,9 @@ export interface OpenPullRequestRunOptions {
 }
 
 /**
- * Opens a pull-request run. Returns `null` when the step has already ended (wrong trigger, no token, the
- * check run could not be created, an input or policy problem — each reported).
+ * Opens a pull-request run. Returns `null` when the step has already ended (nothing to do, a refused or
+ * unsupported trigger, no token, the check run could not be created, an input or policy problem, a head
+ * that could not be checked out — each reported).
  */
 export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<PullRequestRun | null> {
   const { env, parsed } = o;
@@ -51,13 +64,11 @@ export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<
   // A push mode's own push starts nothing: no check run is touched (SPEC §10 loop guard).
   const guardToken = parsed.ok ? parsed.inputs.githubToken : env["INPUT_GITHUB-TOKEN"]?.trim();
   if (await stopOnOwnPush(env, event, guardToken)) return null;
-  if (event.kind !== "pull_request") {
+  // Input problems are posted on a pull_request's check run; for other triggers the pull request is only
+  // known once the inputs (e.g. `pr`) are read, so they fail the step alone.
+  if (!parsed.ok && event.kind !== "pull_request") {
     const trigger = event.kind === "other" ? event.eventName : event.kind;
-    usageFailure(
-      parsed.ok
-        ? `mode ${parsed.inputs.mode.kind} runs on pull_request events (opened, synchronize, reopened, ready_for_review); this run was triggered by ${trigger}. Add \`on: pull_request\` to the workflow.`
-        : `${parsed.errors.join("\n")}\n(triggered by ${trigger})`,
-    );
+    usageFailure(`${parsed.errors.join("\n")}\n(triggered by ${trigger})`);
     return null;
   }
   const token = parsed.ok ? parsed.inputs.githubToken : env["INPUT_GITHUB-TOKEN"]?.trim();
@@ -65,63 +76,155 @@ export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<
     usageFailure("input `github-token` is empty: leave it at its default (the workflow's github.token)");
     return null;
   }
-  const octokit = createOctokit({ token, baseUrl: apiUrlFromEnv(env) });
+  const octokit = octokitFromEnv(token, env);
+  let trigger: Trigger;
+  if (parsed.ok) {
+    trigger = await resolveTrigger({ event, inputs: parsed.inputs, octokit });
+  } else if (event.kind === "pull_request") {
+    const { kind: _kind, ...fields } = event;
+    trigger = {
+      kind: "run",
+      subject: { ...fields, trigger: "pull_request", checkoutHead: false },
+      basePolicy: null,
+      notes: [],
+    };
+  } else {
+    throw new Error("Internal error: unparsed inputs on a trigger other than pull_request");
+  }
+  switch (trigger.kind) {
+    case "nothing":
+      // Not this action's business: a notice, no check run, no outputs, the step passes.
+      core.notice(`evidence-gate: ${trigger.message}`);
+      await writeJobSummary(`## evidence-gate: nothing to do\n\n${trigger.message}\n`, { env });
+      return null;
+    case "refused":
+      await writeJobSummary(`## ⚠️ evidence-gate refused: ${trigger.title}\n\n${trigger.message}\n`, { env });
+      core.setOutput("outcome", "refused");
+      core.setFailed(`evidence-gate: refused: ${trigger.title}: ${trigger.message}`);
+      return null;
+    case "usage-error":
+      usageFailure(trigger.message);
+      return null;
+    case "run":
+    case "refused-on-check":
+      break;
+    default:
+      return trigger satisfies never;
+  }
+  const subject = trigger.subject;
   const { reporter } = checkRunReporter({
     octokit,
-    owner: event.owner,
-    repo: event.repo,
+    owner: subject.owner,
+    repo: subject.repo,
     secrets: o.secrets,
     name: parsed.ok ? parsed.inputs.checkName : "evidence-gate",
-    headSha: event.headSha,
-    detailsUrl: event.run.runUrl,
+    headSha: subject.headSha,
+    detailsUrl: subject.run.runUrl,
   });
   o.exposeReporter(reporter);
   const runId = mintRunId();
-  let ref: CheckRunRef;
-  try {
-    ref = await reporter.start(
-      runId,
-      `Run \`${runId}\` is starting: ${parsed.ok ? describeMode(parsed.inputs.mode) : "checking inputs"}`,
-    );
-  } catch (error) {
-    if (!(error instanceof CheckRunWriteError)) throw error;
-    await checkRunNotCreated(error, env);
-    return null;
+  const checkName = parsed.ok ? parsed.inputs.checkName : "evidence-gate";
+  // Only a `pull_request` event of a fork or Dependabot gets a read-only token; a comment command or a
+  // dispatch runs in the base repository's context with the workflow's own permissions.
+  const noCheckRun = subject.trigger === "pull_request" ? readOnlyTokenNote(subject, checkName) : undefined;
+  if (noCheckRun === undefined) {
+    let ref: CheckRunRef;
+    try {
+      // One check run per name and head SHA: a re-run takes over the one an earlier run left (SPEC §6).
+      const opened = await reporter.open(
+        runId,
+        `Run \`${runId}\` is starting: ${parsed.ok ? describeMode(parsed.inputs.mode) : "checking inputs"}`,
+      );
+      ref = opened.ref;
+      if (opened.tookOver !== null)
+        core.info(
+          `check run ${ref.id} (left by run ${opened.tookOver.externalId}, ${opened.tookOver.conclusion ?? opened.tookOver.status}) is this run's now`,
+        );
+    } catch (error) {
+      if (!(error instanceof CheckRunWriteError)) throw error;
+      await checkRunNotCreated(error, env);
+      return null;
+    }
+    saveCheckRun(ref, runId);
+  } else {
+    core.notice(noCheckRun);
   }
-  saveCheckRun(ref, runId);
   core.setOutput("run-id", runId);
+  const early = noCheckRun === undefined ? reporter : null;
+  const earlyNotes = noCheckRun === undefined ? [] : [noCheckRun];
 
   if (!parsed.ok) {
     const message = parsed.errors.join("\n");
-    await endEarly(reporter, { kind: "usage-error", message }, message, env);
+    await endEarly(early, { kind: "usage-error", message }, message, env, earlyNotes);
+    return null;
+  }
+  if (trigger.kind === "refused-on-check") {
+    await endEarly(
+      early,
+      { kind: "refused", reason: "unsupported-trigger", message: trigger.message },
+      trigger.message,
+      env,
+      earlyNotes,
+    );
     return null;
   }
   const folders = runnerFolders(env);
+  const notes: string[] = [...earlyNotes, ...trigger.notes];
+
+  // The workspace holds the default branch (comment, dispatch) or the base (pull_request_target): check out
+  // the head the run was decided on, with the token given to that one fetch only, before anything runs.
+  if (subject.checkoutHead) {
+    const checkout = await checkOutPullRequestHead({
+      workspace: folders.workspace,
+      number: subject.number,
+      headSha: subject.headSha,
+      serverUrl: subject.run.serverUrl,
+      token,
+      baseEnv: env,
+      knownSecrets: o.secrets,
+    });
+    if (!checkout.ok) {
+      await endEarly(
+        early,
+        checkout.reason === "moved"
+          ? { kind: "refused", reason: "head-moved", message: checkout.message }
+          : { kind: "engine-error", message: checkout.message },
+        checkout.message,
+        env,
+        notes,
+      );
+      return null;
+    }
+    core.info(checkout.note);
+    notes.push(checkout.note);
+  }
 
   // Policy comes from the base branch, code from the head (SPEC §9): the PR's own copy is never read for
   // its values. A policy that cannot be read, or does not parse, stops the run before anything is spent.
   let basePolicy: BaseRefPolicy;
   try {
-    basePolicy = await readBaseRefPolicy(octokit, {
-      owner: event.owner,
-      repo: event.repo,
-      ref: event.baseRef,
-      sha: event.baseSha,
-    });
+    basePolicy =
+      trigger.basePolicy ??
+      (await readBaseRefPolicy(octokit, {
+        owner: subject.owner,
+        repo: subject.repo,
+        ref: subject.baseRef,
+        sha: subject.baseSha,
+      }));
   } catch (error) {
     if (!(error instanceof PolicyReadError)) throw error;
     const refused = error.status === 401 || error.status === 403;
     await endEarly(
-      reporter,
+      early,
       refused
         ? { kind: "usage-error", message: error.message }
         : { kind: "engine-error", message: error.message },
       error.message,
       env,
+      notes,
     );
     return null;
   }
-  const notes: string[] = [];
   const ignoredCopy = await prCopyNote(folders.workspace, basePolicy);
   if (ignoredCopy !== null) {
     core.notice(ignoredCopy);
@@ -129,14 +232,14 @@ export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<
   }
   if (!basePolicy.result.ok) {
     const message = `${basePolicy.result.errors.join("\n")}\nFix the policy file on the base branch: nothing runs while the maintainers' policy is malformed.`;
-    await endEarly(reporter, { kind: "usage-error", message }, message, env, notes);
+    await endEarly(early, { kind: "usage-error", message }, message, env, notes);
     return null;
   }
   return {
     env,
     ...(o.signal ? { signal: o.signal } : {}),
     inputs: parsed.inputs,
-    event,
+    event: subject,
     octokit,
     reporter,
     runId,
@@ -144,7 +247,25 @@ export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<
     secrets: o.secrets,
     policy: basePolicy.result,
     notes,
+    // A read-only token (fork, Dependabot) cannot write a comment either: stage 2 posts the check run only.
+    ...(parsed.inputs.comment && noCheckRun === undefined
+      ? { comment: { octokit, owner: subject.owner, repo: subject.repo, issueNumber: subject.number } }
+      : {}),
+    ...(noCheckRun !== undefined ? { noCheckRun } : {}),
   };
+}
+
+/**
+ * Why this pull request's token cannot write check runs (SPEC §10: a fork's pull request, or Dependabot's,
+ * gets a read-only `GITHUB_TOKEN` whatever the workflow asks for), as the note for the log and the
+ * summaries; `undefined` when the token can.
+ */
+export function readOnlyTokenNote(event: PullRequestFields, checkName: string): string | undefined {
+  if (!event.isFork && !event.isDependabot) return undefined;
+  const who = event.isFork
+    ? `comes from a fork (${event.headRepoFullName ?? "a deleted repository"})`
+    : "was opened or triggered by Dependabot";
+  return `This pull request ${who}: its GITHUB_TOKEN is read-only, so this step creates no check run. The ledger is uploaded as the artifact ${ledgerArtifactName(checkName)}, and the report workflow (mode: report, on workflow_run) posts the check run "${checkName}" from it; a run that uploads no ledger gets a failing check run from that workflow. See docs/examples/README.md.`;
 }
 
 /** The base branch's policy as the engine takes it (`undefined` when there is none), said in the log. */

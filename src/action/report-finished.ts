@@ -3,16 +3,33 @@
  * `evidence-gate-run-<run id>` and the ledger as `<check-name>-ledger`, writes the job summary (the full
  * ledger, the notes, how to resume a paused run, the artifacts), prints the text ledger (fenced), sets the
  * outputs — before the final write, so a refused write cannot hide the ledger from later steps — and
- * completes the check run with the ledger's conclusion.
+ * completes the check run with the ledger's conclusion. Without a reporter (a fork's pull request: the
+ * token is read-only, SPEC §10) no check run is touched: the summary, the outputs, the step's status and the
+ * `<check-name>-ledger` artifact carry the verdict, and `mode: report` posts the check run from that
+ * artifact.
  */
 import * as core from "@actions/core";
 import { readRunState } from "../engine/run-state.js";
-import { artifactsMarkdown, type RunArtifacts, uploadRunArtifacts } from "../github/artifact.js";
+import {
+  type ArtifactOutcome,
+  artifactPageUrl,
+  artifactsMarkdown,
+  type RunArtifacts,
+  uploadRunArtifacts,
+} from "../github/artifact.js";
+import { failureAnnotations, workflowFileFromEnv } from "../github/check-annotations.js";
 import type { CheckRunReporter } from "../github/check-run-reporter.js";
 import { writeJobSummary } from "../github/job-summary.js";
 import { type RunStateDigests, runStateDigestMarker } from "../github/run-state-digest.js";
+import {
+  StickyCommentError,
+  type StickyCommentTarget,
+  upsertStickyComment,
+} from "../github/sticky-comment.js";
 import type { Ledger } from "../ledger/ledger.js";
 import { escapeInline } from "../ledger/markdown-syntax.js";
+import { createRedactor } from "../ledger/redact.js";
+import { commentMarker, renderCommentBody } from "../ledger/render-comment.js";
 import { renderLedgerMarkdown } from "../ledger/render-markdown.js";
 import { renderLedgerText } from "../ledger/render-text.js";
 import { CommandFence } from "../proc/command-fence.js";
@@ -30,7 +47,8 @@ export interface FinishedRun {
 export interface ReportFinishedOptions {
   readonly finished: FinishedRun;
   readonly runId: string;
-  readonly reporter: CheckRunReporter;
+  /** `null`: this step posts no check run (the report workflow does). */
+  readonly reporter: CheckRunReporter | null;
   readonly checkName: string;
   readonly env: Env;
   /** `RUNNER_TEMP`: where the redacted artifact copies are staged. */
@@ -38,6 +56,10 @@ export interface ReportFinishedOptions {
   readonly secrets: readonly string[];
   /** Plain-text notes for the job summary (e.g. "this PR's copy of the graph was ignored"). */
   readonly notes?: readonly string[];
+  /** The pull request to keep the sticky comment on (input `comment`); absent: no comment call. */
+  readonly comment?: StickyCommentTarget;
+  /** The checkout (`GITHUB_WORKSPACE`): the failures' annotations name files relative to it. */
+  readonly workspace: string;
 }
 
 export async function reportFinished(o: ReportFinishedOptions): Promise<void> {
@@ -67,11 +89,30 @@ export async function reportFinished(o: ReportFinishedOptions): Promise<void> {
   core.setOutput("ledger-path", finished.ledgerPath);
   core.setOutput("conclusion", conclusion.conclusion);
   if (ledger.evidenceTree) core.setOutput("evidence-tree", ledger.evidenceTree);
+  if (o.reporter === null) {
+    finishStep(
+      {
+        outcome: conclusion.outcome,
+        conclusion: conclusion.conclusion,
+        runId,
+        ledgerPath: finished.ledgerPath,
+        evidenceTree: ledger.evidenceTree,
+      },
+      conclusion.title,
+    );
+    return;
+  }
   // The digests go last, hidden: a later `mode: resume` checks the downloaded run directory against them.
   const marker = runStateDigestMarker(runId, finished.digests);
   const finalRef = await o.reporter.finish(ledger, {
     appendix: hint === undefined ? marker : `${hint}\n\n${marker}`,
+    annotations: failureAnnotations(ledger, {
+      repoRoot: o.workspace,
+      workflowFile: workflowFileFromEnv(o.env),
+    }),
+    ledgerArtifact: ledgerArtifactLink(artifacts.ledger, o.env),
   });
+  if (o.comment !== undefined) await postComment(o.comment, ledger, o, finalRef.htmlUrl);
   finishStep(
     {
       outcome: conclusion.outcome,
@@ -84,6 +125,40 @@ export async function reportFinished(o: ReportFinishedOptions): Promise<void> {
     },
     conclusion.title,
   );
+}
+
+/**
+ * The sticky comment, after the check run carries the verdict (SPEC §11): a refused or failed write is a
+ * warning annotation and the step's outcome stays the check run's.
+ */
+async function postComment(
+  target: StickyCommentTarget,
+  ledger: Ledger,
+  o: ReportFinishedOptions,
+  checkRunUrl: string | null,
+): Promise<void> {
+  const marker = commentMarker(o.checkName);
+  try {
+    const ref = await upsertStickyComment({
+      ...target,
+      marker,
+      body: renderCommentBody(ledger, { checkName: o.checkName, checkRunUrl }),
+      redact: createRedactor(o.secrets).text,
+    });
+    core.info(`PR comment ${ref.action}: ${ref.htmlUrl}`);
+  } catch (error) {
+    if (!(error instanceof StickyCommentError)) throw error;
+    core.warning(
+      `evidence-gate: the PR comment was not written: ${error.message} The check run carries the verdict.`,
+    );
+  }
+}
+
+/** The ledger artifact for the check run's "trimmed" notice: its name, and its page once uploaded. */
+function ledgerArtifactLink(outcome: ArtifactOutcome, env: Env): { name: string; url?: string } {
+  const url =
+    outcome.kind === "uploaded" && outcome.id !== null ? artifactPageUrl(env, outcome.id) : undefined;
+  return url === undefined ? { name: outcome.name } : { name: outcome.name, url };
 }
 
 /** How to resume, from the pause `state.json` records; `undefined` when it cannot be read. */

@@ -24,7 +24,7 @@ import { extractArtifactZip, UnsafeArchiveError } from "../github/artifact-zip.j
 import type { CheckRunClient, CheckRunRef } from "../github/check-run.js";
 import type { CheckRunReporter } from "../github/check-run-reporter.js";
 import { readEventContext } from "../github/event-context.js";
-import { apiUrlFromEnv, createOctokit } from "../github/octokit.js";
+import { octokitFromEnv } from "../github/octokit.js";
 import {
   downloadRunArtifact,
   findRunArtifact,
@@ -72,7 +72,7 @@ export async function runResumeMode(o: ResumeModeOptions): Promise<void> {
   }
   const actor = event.run.actor;
   if (actor === null) return usageFailure("GITHUB_ACTOR is not set: a resumed leg records who decided");
-  const octokit = createOctokit({ token: inputs.githubToken, baseUrl: apiUrlFromEnv(env) });
+  const octokit = octokitFromEnv(inputs.githubToken, env);
   const name = runArtifactName(mode.runId);
 
   let artifact: RunArtifact;

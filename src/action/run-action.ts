@@ -5,9 +5,16 @@
  * - `auto` / `run` (pull_request): the check run is created `in_progress` on the PR head before anything
  *   else, the maintainers' policy file is read from the base ref, then the engine runs (`runAuto`, or
  *   `runHandWritten` with the graph read from the base ref).
+ * - `verify`: the engine runs the verify command once, no model (`verify-mode.ts`). A pull request without
+ *   a model credential (a fork, Dependabot) runs that instead of `auto`/`run`, or ends `action_required`
+ *   naming the missing secret when no verify command is given.
+ * - Which pull request, and whether to run at all, comes from the trigger (`trigger.ts`): `pull_request`,
+ *   an `/evidence-gate run` comment, a `workflow_dispatch` with `pr`, an opted-in `pull_request_target`.
  * - `lint`: reads the graph under review from the workspace; no model call, no API call, no check run (not
  *   even for an input problem, which fails the step with the job summary listing it).
  * - `resume` (workflow_dispatch): downloads the earlier run's directory and runs one more leg.
+ * - `report` (workflow_run): posts the ledger artifact a pull request's run uploaded (a fork's run cannot
+ *   write check runs itself), validated as untrusted data.
  *
  * Every path that created a check run completes it; a failed API write fails the step after the job
  * summary is written; the last-resort handler fails the step on any thrown value.
@@ -17,14 +24,18 @@ import { type AutoRunResult, runAuto } from "../engine/auto-run.js";
 import type { CheckRunReporter } from "../github/check-run-reporter.js";
 import { secretForms } from "../ledger/redact.js";
 import { unreachable } from "../ledger/unreachable.js";
+import { BaseAgentConfigRun } from "./base-agent-config-run.js";
 import { DEFAULT_AUTO_CONCURRENCY, type InputsResult, lintRequested, readActionInputs } from "./inputs.js";
 import { failLintInputs, runLintMode } from "./lint-mode.js";
+import { missingCredentialMessage } from "./model-cli-setup.js";
 import { announcePolicy, openPullRequestRun, type PullRequestRun } from "./pull-request-run.js";
 import { openPushMode } from "./push-mode.js";
+import { runReportMode } from "./report-mode.js";
 import { runResumeMode } from "./resume-mode.js";
 import { runGraphMode } from "./run-graph-mode.js";
 import { endRun, engineOptions, reportRun } from "./running-mode.js";
 import type { Env } from "./step-result.js";
+import { missingModelCredential, runVerifyMode } from "./verify-mode.js";
 
 /** Runs the action; sets outputs and the step's status. Never throws. */
 export async function runAction(env: Env = process.env, signal?: AbortSignal): Promise<void> {
@@ -94,6 +105,15 @@ async function main(
       exposeReporter,
     });
   }
+  if (parsed.ok && parsed.inputs.mode.kind === "report") {
+    return runReportMode({
+      env,
+      ...(signal ? { signal } : {}),
+      inputs: parsed.inputs,
+      secrets,
+      exposeReporter,
+    });
+  }
   const opened = await openPullRequestRun({
     env,
     ...(signal ? { signal } : {}),
@@ -106,13 +126,25 @@ async function main(
   const run = await openPushMode(opened);
   if (run === null) return;
   const mode = run.inputs.mode;
+  // Before any model call: without a credential, a fork's or Dependabot's pull request (GitHub gives it no
+  // secrets) is verify-only when a verify command is given, else it ends saying which secret is missing.
+  // On the base repository's own pull request a missing credential is the workflow's mistake, not GitHub's
+  // secret rules: a usage error naming the input, rather than a quiet downgrade to verify-only.
+  const missing = mode.kind === "auto" || mode.kind === "run" ? missingModelCredential(run.inputs) : null;
+  if (missing !== null && !run.event.isFork && !run.event.isDependabot) {
+    return endRun(run, { kind: "usage-error", message: missingCredentialMessage(run.inputs.runtime) });
+  }
+  if (missing !== null) return runVerifyMode(run, { kind: "no-credential", missing });
   switch (mode.kind) {
+    case "verify":
+      return runVerifyMode(run, { kind: "mode" });
     case "auto":
       return runAutoMode(run, mode.goal);
     case "run":
       return runGraphMode(run, mode);
     case "lint":
     case "resume":
+    case "report":
       throw new Error(`Internal error: mode ${mode.kind} reached the pull-request path`);
     default:
       return unreachable(mode);
@@ -123,33 +155,53 @@ async function main(
 async function runAutoMode(run: PullRequestRun, goal: string): Promise<void> {
   const { event, inputs } = run;
   const policy = announcePolicy(run);
-  const result: AutoRunResult = await runAuto(
-    // The refusal check runs inside runAuto before any model call; the CLI install only happens after it.
-    engineOptions(run, {
-      runId: run.runId,
-      goal,
-      repoDir: run.workspace,
-      ...(inputs.workingDirectory !== undefined ? { workingDirectory: inputs.workingDirectory } : {}),
-      ...(inputs.verifyCmd !== undefined ? { verifyCmd: inputs.verifyCmd } : {}),
-      verifyTimeoutMs: inputs.verifyTimeoutMs,
-      verifyEnv: inputs.verifyEnv,
-      acceptNoBuildEvidence: inputs.acceptNoBuildEvidence,
-      ...(policy !== undefined ? { policy } : {}),
-      runtime: inputs.runtime,
-      ...(inputs.model !== undefined ? { model: inputs.model } : {}),
-      concurrency: inputs.concurrency ?? DEFAULT_AUTO_CONCURRENCY,
-      onFail: inputs.continueOnFail ? "continue" : "halt",
-      pr: { title: event.title, body: event.body, headSha: event.headSha, baseRef: event.baseRef },
-      plannerTimeoutMs: 20 * 60_000,
-    }),
-  );
+  // The base's agent configuration for the run (SPEC §9), the pull request's put back after it.
+  const agentConfig = new BaseAgentConfigRun(run);
+  let result: AutoRunResult;
+  try {
+    result = await runAuto(
+      // The refusal check runs inside runAuto before any model call; the CLI install only happens after it.
+      engineOptions(
+        run,
+        {
+          runId: run.runId,
+          goal,
+          repoDir: run.workspace,
+          ...(inputs.workingDirectory !== undefined ? { workingDirectory: inputs.workingDirectory } : {}),
+          ...(inputs.verifyCmd !== undefined ? { verifyCmd: inputs.verifyCmd } : {}),
+          verifyTimeoutMs: inputs.verifyTimeoutMs,
+          verifyEnv: inputs.verifyEnv,
+          acceptNoBuildEvidence: inputs.acceptNoBuildEvidence,
+          // The workflow's input, typed at launch: nothing in the PR, the plan or the policy file sets it.
+          acceptLoadedUserConfig: inputs.acceptLoadedUserConfig,
+          ...(policy !== undefined ? { policy } : {}),
+          runtime: inputs.runtime,
+          ...(inputs.model !== undefined ? { model: inputs.model } : {}),
+          concurrency: inputs.concurrency ?? DEFAULT_AUTO_CONCURRENCY,
+          onFail: inputs.continueOnFail ? "continue" : "halt",
+          pr: {
+            title: event.title,
+            body: event.body,
+            headSha: event.headSha,
+            baseRef: event.baseRef,
+            ...(event.request !== undefined ? { request: event.request } : {}),
+          },
+          plannerTimeoutMs: 20 * 60_000,
+        },
+        agentConfig.prepare,
+      ),
+    );
+  } finally {
+    await agentConfig.finish();
+  }
+  const notes = [...run.notes, ...agentConfig.notes];
   switch (result.kind) {
     case "usage_error":
-      return endRun(run, { kind: "usage-error", message: result.message });
+      return endRun(run, { kind: "usage-error", message: result.message }, notes);
     case "refused":
-      return endRun(run, { kind: "refused", reason: "build-evidence", message: result.message });
+      return endRun(run, { kind: "refused", reason: "build-evidence", message: result.message }, notes);
     case "finished":
-      return reportRun(run, result);
+      return reportRun(run, result, notes);
     default:
       return unreachable(result);
   }

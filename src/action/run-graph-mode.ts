@@ -8,6 +8,7 @@ import * as core from "@actions/core";
 import { runHandWritten } from "../engine/hand-run.js";
 import { formatIssue } from "../graph/issue.js";
 import { unreachable } from "../ledger/unreachable.js";
+import { BaseAgentConfigRun } from "./base-agent-config-run.js";
 import { prGraphCopyNote, readBaseRefGraph } from "./graph-file.js";
 import type { ModeInputs } from "./inputs.js";
 import { announcePolicy, type PullRequestRun } from "./pull-request-run.js";
@@ -44,27 +45,39 @@ export async function runGraphMode(
     notes.push(copyNote);
   }
   const policy = announcePolicy(run);
-  const result = await runHandWritten(
-    engineOptions(run, {
-      runId: run.runId,
-      graphText: graph.text,
-      graphSource: graph.source,
-      inputs: mode.graphInputs,
-      repoDir: run.workspace,
-      ...(inputs.workingDirectory !== undefined ? { workingDirectory: inputs.workingDirectory } : {}),
-      ...(inputs.concurrency !== undefined ? { concurrency: inputs.concurrency } : {}),
-      continueOnFail: inputs.continueOnFail,
-      // `verify-timeout` is the ceiling a graph's own verify timeouts are checked against (SPEC §3).
-      verifyTimeoutCeilingMs: inputs.verifyTimeoutMs,
-      verifyEnv: inputs.verifyEnv,
-      runtime: inputs.runtime,
-      ...(inputs.model !== undefined ? { model: inputs.model } : {}),
-      pr: { headSha: event.headSha, baseRef: event.baseRef },
-      ...(policy !== undefined
-        ? { policy: { requireEvidence: policy.requireEvidence, source: policy.source } }
-        : {}),
-    }),
-  );
+  // The base's agent configuration for the run (SPEC §9), the pull request's put back after it.
+  const agentConfig = new BaseAgentConfigRun(run);
+  let result: Awaited<ReturnType<typeof runHandWritten>>;
+  try {
+    result = await runHandWritten(
+      engineOptions(
+        run,
+        {
+          runId: run.runId,
+          graphText: graph.text,
+          graphSource: graph.source,
+          inputs: mode.graphInputs,
+          repoDir: run.workspace,
+          ...(inputs.workingDirectory !== undefined ? { workingDirectory: inputs.workingDirectory } : {}),
+          ...(inputs.concurrency !== undefined ? { concurrency: inputs.concurrency } : {}),
+          continueOnFail: inputs.continueOnFail,
+          // `verify-timeout` is the ceiling a graph's own verify timeouts are checked against (SPEC §3).
+          verifyTimeoutCeilingMs: inputs.verifyTimeoutMs,
+          verifyEnv: inputs.verifyEnv,
+          runtime: inputs.runtime,
+          ...(inputs.model !== undefined ? { model: inputs.model } : {}),
+          pr: { headSha: event.headSha, baseRef: event.baseRef },
+          ...(policy !== undefined
+            ? { policy: { requireEvidence: policy.requireEvidence, source: policy.source } }
+            : {}),
+        },
+        agentConfig.prepare,
+      ),
+    );
+  } finally {
+    await agentConfig.finish();
+  }
+  notes.push(...agentConfig.notes);
   switch (result.kind) {
     case "usage_error":
       return endRun(run, { kind: "usage-error", message: result.message }, notes);

@@ -7,9 +7,12 @@
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import * as core from "@actions/core";
+import type { Runtime } from "../engine/runtime-setup.js";
+import type { IndexOverlay } from "../evidence/evidence-tree.js";
 import { CheckRunClient, type CheckRunRef } from "../github/check-run.js";
 import { CheckRunReporter } from "../github/check-run-reporter.js";
 import type { GateOctokit } from "../github/octokit.js";
+import type { StickyCommentTarget } from "../github/sticky-comment.js";
 import type { RunEnd } from "../ledger/conclusion.js";
 import { createRedactor } from "../ledger/redact.js";
 import type { ActionInputs } from "./inputs.js";
@@ -38,6 +41,19 @@ export interface RunningMode {
   readonly notes: readonly string[];
   /** Set with `push: true` on a same-repository PR, once its head is checked out (`push-mode.ts`). */
   readonly push?: PushTarget;
+  /** Where the sticky PR comment goes (input `comment` on a pull request); absent: no comment. */
+  readonly comment?: StickyCommentTarget;
+  /**
+   * Set when this step posts no check run — a fork's or Dependabot's pull request, whose token is read-only
+   * (SPEC §10) — to the note saying so and that `mode: report` posts it from the ledger artifact. The
+   * reporter then never creates its check run, and nothing here calls the check-run API.
+   */
+  readonly noCheckRun?: string;
+}
+
+/** The reporter that posts this run's check run, or `null` when the report workflow posts it. */
+export function postingReporter(run: RunningMode): CheckRunReporter | null {
+  return run.noCheckRun === undefined ? run.reporter : null;
 }
 
 /** The checkout, `RUNNER_TEMP` and the run directories' folder under it (created). */
@@ -98,7 +114,15 @@ export function saveCheckRun(ref: CheckRunRef, runId: string): void {
  * (the engine refuses them on a claude run), each CLI call's environment and the fenced echo, the log
  * lines and check-run progress — with the mode's `own` options over them.
  */
-export function engineOptions<T extends object>(run: RunningMode, own: T) {
+export function engineOptions<T extends object>(
+  run: RunningMode,
+  own: T,
+  /** Work before the first model call, ahead of the CLI install, and its snapshot overlay (SPEC §9). */
+  prepare?: {
+    readonly beforeFirstModelCall: () => Promise<string | null>;
+    readonly indexOverlay: IndexOverlay;
+  },
+) {
   const cli = new ModelCliSetup(run);
   return {
     runsDir: run.runsDir,
@@ -115,9 +139,11 @@ export function engineOptions<T extends object>(run: RunningMode, own: T) {
     },
     ...(run.inputs.codexConfig.length > 0 ? { codexConfig: run.inputs.codexConfig } : {}),
     // The engine calls it after its own checks, with the run's runtime (a refused run installs nothing).
-    beforeFirstModelCall: cli.beforeFirstModelCall,
+    beforeFirstModelCall: async (runtime: Runtime): Promise<string | null> =>
+      (await prepare?.beforeFirstModelCall()) ?? (await cli.beforeFirstModelCall(runtime)),
+    ...(prepare !== undefined ? { indexOverlay: prepare.indexOverlay } : {}),
     // Each CLI call gets a fresh HOME / CODEX_HOME (SPEC §9): the operator's configuration in CI is the
-    // base branch's only.
+    // base branch's only (the swap above restores its agent files).
     modelEnv: cli.modelEnv,
     baseEnv: run.env,
     knownSecrets: run.secrets,
@@ -139,12 +165,14 @@ export async function reportRun(run: RunningMode, finished: FinishedRun, notes =
   return reportFinished({
     finished,
     runId: run.runId,
-    reporter,
+    reporter: postingReporter(run),
     checkName: run.inputs.checkName,
     env: run.env,
     temp: run.temp,
     secrets: run.secrets,
     notes,
+    ...(run.comment !== undefined ? { comment: run.comment } : {}),
+    workspace: run.workspace,
   });
 }
 
@@ -154,5 +182,5 @@ export function endRun(
   end: Extract<RunEnd, { readonly message: string }>,
   notes = run.notes,
 ): Promise<void> {
-  return endEarly(run.reporter, end, end.message, run.env, notes);
+  return endEarly(postingReporter(run), end, end.message, run.env, notes);
 }

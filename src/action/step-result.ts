@@ -64,9 +64,11 @@ export async function failWithoutCheckRun(
 /**
  * Completes a created check run for a run that ended before any node ran (refusal, usage error, unreadable
  * graph or policy): the same Markdown goes to the check run and the job summary, then the step ends.
+ * `reporter` is `null` when this step posts no check run (a fork's pull request, SPEC §10): the job summary
+ * and the step's status carry the end alone.
  */
 export async function endEarly(
-  reporter: CheckRunReporter,
+  reporter: CheckRunReporter | null,
   end: Exclude<RunEnd, { kind: "completed" }>,
   message: string,
   env: Env,
@@ -76,6 +78,6 @@ export async function endEarly(
   // `decided.reason` already quotes `message` and adds what was (not) spent.
   const summary = `## ${decided.title}\n\n${decided.reason}\n${notes.map((note) => `\n> ${escapeInline(note)}\n`).join("")}`;
   await writeJobSummary(summary, { env });
-  await reporter.end(decided.conclusion, decided.title, summary);
+  if (reporter !== null) await reporter.end(decided.conclusion, decided.title, summary);
   finishStep({ outcome: decided.outcome, conclusion: decided.conclusion }, `${decided.title}: ${message}`);
 }

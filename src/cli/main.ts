@@ -5,16 +5,20 @@
 import { resolve } from "node:path";
 import type { CliIo } from "./cli-context.js";
 import { runCliLint } from "./lint-command.js";
+import { runCliPlan } from "./plan-command.js";
 import { runCliResume } from "./resume-command.js";
 import { runCliAuto } from "./run-auto-command.js";
 import { runCliRun } from "./run-command.js";
+import { runCliVerify } from "./verify-command.js";
 import { VERSION } from "./version.js";
 
 const USAGE = `usage: evidence-gate <command> [options]
 
 commands:
   auto      plan a graph from a goal, run it, run your verify command at its sinks, print the ledger
+  plan      plan a graph from a goal as auto would and print it with its tool ceiling; nothing runs
   run       run a hand-written graph file, print a line per node and the ledger
+  verify    run your verify command once (no model) and print its one-row ledger
   resume    continue a paused or failed run: --approve GATE | --reject GATE | --retry-failed
   lint      check a graph file: every error and every advisory (free: nothing runs)
 
@@ -26,10 +30,13 @@ Exit codes: 0 passed, 1 failed, 2 paused (gate or session limit), 3 refused (no 
 64 usage error, 130 interrupted.
 `;
 
-/** The commands that run a leg of a run: SIGINT/SIGTERM stops their running nodes. */
+/** The commands that spawn model CLIs (a leg of a run, or `plan`'s planner): SIGINT/SIGTERM stops them. */
 const RUN_COMMANDS: Readonly<Record<string, (argv: readonly string[], io: CliIo) => Promise<number>>> = {
   auto: runCliAuto,
+  // No node runs, but the planner call is a child the interrupt must stop.
+  plan: runCliPlan,
   run: runCliRun,
+  verify: runCliVerify,
   resume: runCliResume,
 };
 

@@ -44,7 +44,8 @@ export const RESUME_USAGE = `usage: evidence-gate resume RUN_ID (--approve GATE 
 ${LEG.usage}${REPORT.usage}
 The leg continues the run in <runs-dir>/RUN_ID with the graph, inputs, runtime, model and tool policies
 recorded there, on the same commit the run started at. A codex run's --codex-config pairs are not
-recorded (they may carry a secret): give them again.
+recorded (they may carry a secret): give them again. A run started with --accept-loaded-user-config
+keeps it (printed before the leg runs); resume has no flag to set or widen it.
 
 Exit: 0 passed (or nothing to retry), 1 failed (a rejected gate included), 2 paused again, 64 usage error,
 130 interrupted.
@@ -66,6 +67,7 @@ export function parseResumeFlags(argv: readonly string[]): ParsedResumeFlags {
       // Refused with the reason below, not as an unknown flag.
       input: { type: "string", multiple: true },
       model: { type: "string" },
+      "accept-loaded-user-config": { type: "boolean" },
     },
     true,
     (f, errors) => {
@@ -80,6 +82,12 @@ export function parseResumeFlags(argv: readonly string[]): ParsedResumeFlags {
             `--${name} does not apply to resume: a resumed leg uses the ${name === "input" ? "inputs" : "model"} the run started with`,
           );
       }
+      // SPEC §8: a resumed leg inherits the first leg's choice from its recorded tool policies, and has no
+      // flag that could widen them (seed 001 §2.7).
+      if (f.given("accept-loaded-user-config"))
+        errors.push(
+          "--accept-loaded-user-config does not apply to resume: it is inherited from the run's first leg (its recorded tool policies), and a resumed leg cannot widen them",
+        );
       const approve = f.str("approve");
       const reject = f.str("reject");
       const retry = f.bool("retry-failed");

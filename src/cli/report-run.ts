@@ -23,7 +23,7 @@ import type { ReportFlags } from "./shared-flags.js";
 
 /** What opening a report needs: the command (for messages), its report flags, its process and secrets. */
 export interface ReportContext {
-  readonly command: "auto" | "run" | "resume";
+  readonly command: "auto" | "run" | "verify" | "resume";
   readonly flags: ReportFlags;
   readonly io: CliIo;
   readonly secrets: CliSecrets;
@@ -39,7 +39,7 @@ export type EarlyEnd = Extract<RunEnd, { kind: "usage-error" } | { kind: "refuse
  * @returns them, or the exit code after printing why the command stops.
  */
 export async function prepareFreshRun(o: {
-  readonly command: "auto" | "run";
+  readonly command: "auto" | "run" | "verify";
   readonly flags: ReportFlags;
   readonly io: CliIo;
   readonly repoDir: string;

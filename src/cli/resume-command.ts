@@ -66,6 +66,11 @@ export async function runCliResume(argv: readonly string[], io: CliIo): Promise<
             );
             if (checkRun.startError !== null) stop.abort();
           },
+          // Before any node of the leg runs: the ceiling this leg spawns under, as the first leg chose it.
+          onPlan: (plan) => {
+            report.line("tool ceiling (as the run's first leg chose it):");
+            report.line(`  ${plan.disclosure}`);
+          },
         },
       ),
     ),

@@ -50,6 +50,7 @@ export async function runCliAuto(argv: readonly string[], io: CliIo): Promise<nu
           verifyTimeoutMs: f.verifyTimeoutMs,
           verifyEnv: f.verifyEnv,
           acceptNoBuildEvidence: f.acceptNoBuildEvidence,
+          acceptLoadedUserConfig: f.acceptLoadedUserConfig,
           ...(policy !== undefined ? { policy } : {}),
           runtime: f.runtime,
           ...(f.model !== undefined ? { model: f.model } : {}),

@@ -5,21 +5,12 @@
  * conclusion. Entry points (`src/action`, `src/cli`) call this once and map the result. The leg itself
  * (scheduling, node lifecycle, state) is `leg.ts` → `graph-run.ts`, shared with `run` and `resume`.
  */
-import { resolve } from "node:path";
 import type { BuildEvidenceAnswer, BuildSignal } from "../evidence/answer.js";
-import { decideBuildEvidence } from "../evidence/build-evidence.js";
-import { scanBuildSignals } from "../evidence/build-signals.js";
+import type { IndexOverlay } from "../evidence/evidence-tree.js";
 import { ignoredFilesFingerprint } from "../evidence/ignored-files.js";
-import { loadGraphObject } from "../graph/load.js";
 import type { RunEnd } from "../ledger/conclusion.js";
-import type { PlanSection } from "../ledger/ledger.js";
 import { createRedactor } from "../ledger/redact.js";
-import { attachVerifyCommand } from "../plan/attach-verify.js";
-import { buildPlannerPrompt } from "../plan/planner-prompt.js";
-import { DEFAULT_PLANNED_ALLOWLIST, extendAllowlist } from "../policy/allowlist.js";
-import { plannedNodePolicy } from "../policy/ceiling.js";
-import { ceilingDisclosure } from "../policy/disclosure.js";
-import type { ToolPolicy } from "../policy/tool-policy.js";
+import { type AutoPlanOptions, planAuto, startPlanning } from "./auto-plan.js";
 import {
   type FinishInput,
   finishRun,
@@ -29,10 +20,9 @@ import {
 } from "./finish-run.js";
 import { RunStateStore } from "./graph-run.js";
 import { type FinishedLeg, legCaller, type RunHooks, runLegAndFinish } from "./leg.js";
-import { type PlanningCall, planWithRepair } from "./plan-call.js";
 import { RedactingRunDirectory } from "./redacting-run-dir.js";
 import { mintRunId, type RunId } from "./run-id.js";
-import { prepareRepository, workingDirectoryProblem } from "./run-setup.js";
+import { prepareRepository } from "./run-setup.js";
 import { closeLeg, RUN_STATE_SCHEMA_VERSION } from "./run-state.js";
 import {
   type BeforeFirstModelCall,
@@ -40,12 +30,13 @@ import {
   type ModelEnvBuilder,
   missingCliProblem,
   type Runtime,
-  runtimeOptionsProblem,
-  runtimeWarnings,
 } from "./runtime-setup.js";
 
-/** Everything `auto` needs, parsed and checked by the entry point. Times in ms. */
-export interface AutoRunOptions {
+/**
+ * Everything `auto` needs, parsed and checked by the entry point. Times in ms. The fields the planning
+ * half reads are {@link AutoPlanOptions} (shared with `plan`), among them `acceptLoadedUserConfig`.
+ */
+export interface AutoRunOptions extends AutoPlanOptions {
   readonly goal: string;
   /** The checked-out repository root (git work tree). */
   readonly repoDir: string;
@@ -56,6 +47,8 @@ export interface AutoRunOptions {
   /** Variable names passed through to the verify command (input `verify-env`). */
   readonly verifyEnv: readonly string[];
   readonly acceptNoBuildEvidence: boolean;
+  /** See {@link AutoPlanOptions.acceptLoadedUserConfig}: the operator's launch choice, never a plan's. */
+  readonly acceptLoadedUserConfig: boolean;
   /**
    * Which CLI the planner and every planned node run (SPEC §4; `--runtime` / input `runtime`). On codex
    * the planner runs `--sandbox read-only` and the disclosure is codex's.
@@ -85,6 +78,13 @@ export interface AutoRunOptions {
    * CLI here, so a refused run installs nothing). Returns an error message to stop as a usage error.
    */
   readonly beforeFirstModelCall?: BeforeFirstModelCall;
+  /**
+   * Rewrites every working-tree snapshot (the verify's evidence tree, the final tree, `patch.diff`) before
+   * its tree is written. The action passes the agent-configuration swap here (SPEC §9): during the run the
+   * pull request's agent configuration is replaced by the base ref's, and the evidence must show the pull
+   * request's files, not the swap. Absent: snapshots are the working tree as it is.
+   */
+  readonly indexOverlay?: IndexOverlay;
   /** Builds a model child's environment for a call (`label` = node id or `planner`). */
   readonly modelEnv: ModelEnvBuilder;
   /** The environment verify commands start from (scrubbed by the seam). */
@@ -95,6 +95,8 @@ export interface AutoRunOptions {
     readonly body: string;
     readonly headSha: string;
     readonly baseRef: string;
+    /** The `/evidence-gate run` comment's text and author: fenced DATA in the planner prompt, never the goal. */
+    readonly request?: { readonly author: string; readonly text: string };
   };
   /** Base-branch policy file values (SPEC §5). */
   readonly policy?: {
@@ -127,28 +129,15 @@ export type AutoRunResult =
 
 /** Runs `auto`. Rejects only on internal errors (the entry point fails the check run then). */
 export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
-  if (o.goal.trim() === "")
-    return { kind: "usage_error", message: "goal is empty: pass the goal (input `goal`, flag `--goal`)" };
-  const runtimeProblem = runtimeOptionsProblem(o.runtime, o);
-  if (runtimeProblem !== null) return { kind: "usage_error", message: runtimeProblem };
-  const gitContext = { baseEnv: o.baseEnv, knownSecrets: o.knownSecrets };
-  // Before the build-evidence decision, as before: a bad working directory is a usage error first.
-  const repoDir = resolve(o.repoDir);
-  const workDir = o.workingDirectory ? resolve(repoDir, o.workingDirectory) : repoDir;
-  const wdProblem = workingDirectoryProblem(repoDir, workDir);
-  if (wdProblem !== null) return { kind: "usage_error", message: wdProblem };
-  const signals = await scanBuildSignals(workDir === repoDir ? [repoDir] : [repoDir, workDir]);
-  const decision = decideBuildEvidence({
-    ...(o.verifyCmd !== undefined ? { verifyCmd: o.verifyCmd } : {}),
-    acceptNoBuildEvidence: o.acceptNoBuildEvidence,
-    signals,
-    ...(o.policy ? { policy: o.policy } : {}),
-    surface: o.surface,
-  });
-  if (decision.kind === "usage_error") return { kind: "usage_error", message: decision.message };
-  if (decision.kind === "refused")
-    return { kind: "refused", message: decision.message, signals: decision.signals };
-  const answer = decision.answer;
+  const gitContext = {
+    baseEnv: o.baseEnv,
+    knownSecrets: o.knownSecrets,
+    ...(o.indexOverlay !== undefined ? { indexOverlay: o.indexOverlay } : {}),
+  };
+  // Before the repository is touched or anything is spent: a bad working directory is a usage error first.
+  const started = await startPlanning(o);
+  if (started.kind !== "ready") return started;
+  const { answer, repoDir, workDir } = started;
   // git runs from the run's own environment (never the host process's), like the verify's evidence tree.
   const prepared = await prepareRepository({
     repoDir,
@@ -212,24 +201,6 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
   store.save();
   await o.hooks?.onRunStarted?.(runId, dir.path);
 
-  let allowed: readonly string[] = DEFAULT_PLANNED_ALLOWLIST;
-  if (o.policy?.plannedTools) {
-    const extended = extendAllowlist(DEFAULT_PLANNED_ALLOWLIST, o.policy.plannedTools);
-    if (!extended.ok) {
-      const why = extended.refusals.map((r) => `${r.entry}: ${r.reason}`).join("; ");
-      return { kind: "usage_error", message: `policy file planned-tools refused: ${why}` };
-    }
-    allowed = extended.allowlist;
-  }
-  const prompt = buildPlannerPrompt({
-    goal: o.goal,
-    inputs: [],
-    allowlist: allowed,
-    buildEvidence: answer.kind === "graph" ? "none-detected" : answer.kind,
-    ...(answer.kind === "attached" ? { verifyCommand: answer.command } : {}),
-    ...(o.pr ? { pr: { title: o.pr.title, body: o.pr.body } } : {}),
-    runtime: o.runtime,
-  });
   // The git-ignored files as the run found them, before any model call: each verify is compared with this
   // (ADR 0003, amendment 2026-11-29) — a pass that rests on ignored files on no commit is not success.
   // Only this run's own directory (the engine writes state.json and events there); other files under the
@@ -240,23 +211,12 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
     exclude: ignoredExclude,
     excludeRunDirectoriesUnder: o.runsDir,
   });
-  const planned = await planWithRepair({
-    runtime: o.runtime,
+  const planned = await planAuto(o, started, {
     executable,
-    ...(o.codexConfig !== undefined ? { codexConfig: o.codexConfig } : {}),
-    prompt,
-    allowlist: allowed,
-    cwd: workDir,
     env: o.modelEnv("planner", o.runtime),
-    ...(o.model !== undefined ? { model: o.model } : {}),
     timeoutMs: o.plannerTimeoutMs,
     ...(o.signal ? { signal: o.signal } : {}),
   });
-  const disclosure = ceilingDisclosure({ runtime: o.runtime, loadedUserConfig: false, surface: o.surface });
-  const policyNote: Pick<PlanSection, "policy"> =
-    o.policy?.source !== undefined
-      ? { policy: { source: o.policy.source, requireEvidence: o.policy.requireEvidence === true } }
-      : {};
 
   const frame: RunFrame = {
     runId,
@@ -267,6 +227,7 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
     repoDir,
     gitContext,
     start: { sha: start.sha, tree: start.tree, description: startDescription },
+    ...(o.pr ? { headSha: o.pr.headSha } : {}),
     answer,
     requireEvidence: o.policy?.requireEvidence === true,
     commit: o.commit ? { message: o.goal, ...(o.publish !== undefined ? { publish: o.publish } : {}) } : null,
@@ -283,61 +244,25 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
   };
 
   if (planned.kind === "rejected") {
-    dir.writeJson("rejected.json", { refusals: planned.refusals, rejected: planned.rejected });
-    const plan: PlanSection = {
-      buildEvidence: answer,
-      sinkCommands: [],
-      disclosure,
-      nodes: [],
-      planningCostUsd: sumKnown(planned.calls),
-      ...(planned.repairAttempted ? { repaired: { refusals: [...planned.refusals] } } : {}),
-      ...policyNote,
-    };
+    const rejected = planned.planned;
+    dir.writeJson("rejected.json", { refusals: rejected.refusals, rejected: rejected.rejected });
+    const plan = planned.plan;
     await o.hooks?.onPlan?.(redactor.deep(plan));
     // Only a repaired-and-refused-again plan is "refused twice"; an unusable first reply (no JSON, a
     // failed call) is not repairable and ends the run as a planning failure naming why.
     const end: RunEnd = o.signal?.aborted
       ? { kind: "cancelled" }
-      : planned.repairAttempted
-        ? { kind: "plan-refused", refusals: planned.refusals }
-        : { kind: "engine-error", message: `planning failed: ${planned.reason}` };
+      : rejected.repairAttempted
+        ? { kind: "plan-refused", refusals: rejected.refusals }
+        : { kind: "engine-error", message: `planning failed: ${rejected.reason}` };
     return finish({ graph: null, rows: [], plan, calls: planned.calls, end });
   }
 
-  // Trusted mutations: the verify command on every non-gate sink, then the graph loaded like any other.
-  const spec = structuredClone(planned.spec);
-  if (answer.kind === "attached") attachVerifyCommand(spec, answer.command, { timeoutMs: o.verifyTimeoutMs });
-  const loaded = loadGraphObject(spec, "planner reply", {
-    verifyTimeoutCeilingMs: Math.max(o.verifyTimeoutMs, 10 * 60_000),
-  });
-  if (!loaded.ok) {
-    const reason = loaded.issues.map((i) => i.reason).join("; ");
-    throw new Error(`Internal error: a validated plan failed to load after trusted mutations: ${reason}`);
-  }
-  const graph = loaded.graph;
+  // The trusted mutations were made by `planAuto`: the verify command on every non-gate sink, the ceiling
+  // (with the operator's opt-in, if any) on every planned node. state.json records the policies as built.
+  const { spec, graph, policies, plan, warnings } = planned;
   dir.writeJson("graph.json", spec);
-  const policies: Record<string, ToolPolicy> = {};
-  for (const node of graph.nodes) {
-    policies[node.id] = plannedNodePolicy(node.allowed_tools, { loadedUserConfig: false });
-  }
   store.state.tool_policies = policies;
-  const warnings = runtimeWarnings(o.runtime, graph);
-  const plan: PlanSection = {
-    buildEvidence: answer,
-    sinkCommands:
-      answer.kind === "attached" ? graph.sinks.map((id) => ({ nodeId: id, command: answer.command })) : [],
-    disclosure,
-    nodes: graph.nodes.map((n) => ({
-      id: n.id,
-      dependsOn: [...n.depends_on],
-      allowedTools: [...n.allowed_tools],
-      sink: graph.sinks.includes(n.id),
-    })),
-    planningCostUsd: sumKnown(planned.calls),
-    ...(planned.repairedFrom ? { repaired: { refusals: [...planned.repairedFrom] } } : {}),
-    ...policyNote,
-    ...(warnings.length > 0 ? { warnings } : {}),
-  };
   store.save();
   dir.event({ type: "plan_ready", nodes: graph.nodes.map((n) => n.id), sinks: graph.sinks });
   await o.hooks?.onPlan?.(redactor.deep(plan));
@@ -368,11 +293,6 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
     ...legCaller(o),
   });
   return { kind: "finished", ...finished, warnings };
-}
-
-function sumKnown(calls: readonly PlanningCall[]): number | null {
-  if (calls.some((c) => c.costUsd === null)) return null;
-  return calls.reduce((sum, c) => sum + (c.costUsd ?? 0), 0);
 }
 
 export type { BuildEvidenceAnswer };

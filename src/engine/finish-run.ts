@@ -4,7 +4,7 @@
  * `patch.diff`), the conclusion (SPEC §6 table) and the redacted ledger written to `ledger.json`.
  */
 import type { BuildEvidenceAnswer } from "../evidence/answer.js";
-import { evidenceTree } from "../evidence/evidence-tree.js";
+import { evidenceTree, type IndexOverlay } from "../evidence/evidence-tree.js";
 import { commitWorkingTree, workingTreePatch } from "../evidence/patch.js";
 import type { Graph } from "../graph/graph.js";
 import { type Conclusion, decideConclusion, type RunEnd } from "../ledger/conclusion.js";
@@ -32,8 +32,12 @@ export interface RunFrame {
   readonly gitContext: {
     readonly baseEnv: Readonly<Record<string, string | undefined>>;
     readonly knownSecrets: readonly string[];
+    /** See `AutoRunOptions.indexOverlay`: every evidence tree and the patch go through it. */
+    readonly indexOverlay?: IndexOverlay;
   };
   readonly start: { readonly sha: string; readonly tree: string; readonly description: string };
+  /** The pull request's head commit the run is about (the ledger's `headSha`), when one was given. */
+  readonly headSha?: string;
   readonly answer: BuildEvidenceAnswer;
   readonly requireEvidence: boolean;
   /**
@@ -66,10 +70,18 @@ export type PublishCommit = (commit: {
   readonly tree: string;
 }) => Promise<PublishResult>;
 
+/**
+ * What the ending reads of the graph: its sinks and which nodes are gates. A `Graph` is one; `mode: verify`
+ * passes its one engine row's outline (`verify-run.ts`) without a graph file.
+ */
+export type GraphOutline = Pick<Graph, "sinks"> & {
+  readonly nodes: readonly { readonly id: string; readonly type: string }[];
+};
+
 export interface FinishInput {
   /** The working tree as the leg left it, when the caller already took it (`null`: could not be read). */
   readonly finalTree?: string | null;
-  readonly graph: Graph | null;
+  readonly graph: GraphOutline | null;
   readonly rows: readonly LedgerRow[];
   readonly plan: PlanSection;
   readonly calls: readonly PlanningCall[];
@@ -97,6 +109,7 @@ function unconcluded(frame: RunFrame, input: Omit<FinishInput, "graph" | "end">)
     startedAt: frame.startedAt,
     finishedAt: null,
     startingCommit: frame.start,
+    ...(frame.headSha !== undefined ? { headSha: frame.headSha.toLowerCase() } : {}),
     evidenceTree: evidenceTreeOf(input.rows),
   };
 }

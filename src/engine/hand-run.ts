@@ -9,6 +9,7 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import type { IndexOverlay } from "../evidence/evidence-tree.js";
 import { ignoredFilesFingerprint } from "../evidence/ignored-files.js";
 import type { Graph } from "../graph/graph.js";
 import { formatIssue, type GraphIssue } from "../graph/issue.js";
@@ -75,6 +76,8 @@ export interface HandRunOptions {
   /** Called once after every check and before the first model call (the action installs the CLI here). */
   readonly beforeFirstModelCall?: BeforeFirstModelCall;
   readonly modelEnv: ModelEnvBuilder;
+  /** See `AutoRunOptions.indexOverlay`. */
+  readonly indexOverlay?: IndexOverlay;
   readonly baseEnv: Readonly<Record<string, string | undefined>>;
   readonly knownSecrets: readonly string[];
   readonly pr?: { readonly headSha: string; readonly baseRef: string };
@@ -128,7 +131,11 @@ export async function runHandWritten(o: HandRunOptions): Promise<HandRunResult> 
   const concurrencyWrong = concurrencyProblem(o.concurrency);
   if (concurrencyWrong !== null) return { kind: "usage_error", message: concurrencyWrong };
 
-  const gitContext = { baseEnv: o.baseEnv, knownSecrets: o.knownSecrets };
+  const gitContext = {
+    baseEnv: o.baseEnv,
+    knownSecrets: o.knownSecrets,
+    ...(o.indexOverlay !== undefined ? { indexOverlay: o.indexOverlay } : {}),
+  };
   const prepared = await prepareRepository({
     repoDir: o.repoDir,
     ...(o.workingDirectory !== undefined ? { workingDirectory: o.workingDirectory } : {}),
@@ -240,6 +247,7 @@ export async function runHandWritten(o: HandRunOptions): Promise<HandRunResult> 
     repoDir,
     gitContext,
     start: { sha: start.sha, tree: start.tree, description: startDescription },
+    ...(o.pr ? { headSha: o.pr.headSha } : {}),
     answer,
     requireEvidence: o.policy?.requireEvidence === true,
     commit: o.commit

@@ -97,6 +97,7 @@ export async function runLegAndFinish(o: LegOptions): Promise<FinishedRun & { re
     baseEnv: o.verify.baseEnv,
     passThrough: o.verify.passThrough,
     knownSecrets: o.verify.knownSecrets,
+    ...(frame.gitContext.indexOverlay !== undefined ? { indexOverlay: frame.gitContext.indexOverlay } : {}),
     ignoredFiles: {
       baseline: o.verify.ignoredBaseline,
       exclude: [frame.dir.path],

@@ -9,7 +9,9 @@
  * - `--retry-failed`: keeps every PASS (and its output), marks the failed executions superseded and runs
  *   exactly the nodes that never passed (after a session-limit pause, the ones it stopped).
  *
- * A resumed leg can never widen a tool policy: it uses the first leg's policies verbatim (SPEC §8). The
+ * A resumed leg can never widen a tool policy: it uses the first leg's policies verbatim (SPEC §8), and
+ * its plan section's disclosure slot is read from them — so an auto run whose operator accepted a loaded
+ * user configuration is reprinted as such, before any node of the leg runs (`hooks.onPlan`). The
  * repository must still be at the run's starting commit: an approval is bound to the head SHA it was
  * given on.
  */
@@ -24,6 +26,7 @@ import { loadGraphObject } from "../graph/load.js";
 import type { PlanSection } from "../ledger/ledger.js";
 import { type FailRow, NOTHING_SPENT } from "../ledger/model.js";
 import { createRedactor } from "../ledger/redact.js";
+import { handWrittenDisclosure, plannedRunDisclosure } from "../policy/disclosure.js";
 import { type RunFrame, snapshotLedger } from "./finish-run.js";
 import { IGNORED_BASELINE_FILE, RunStateStore } from "./graph-run.js";
 import type { RunHooks } from "./hand-run.js";
@@ -160,6 +163,20 @@ export async function resumeRun(o: ResumeOptions): Promise<ResumeResult> {
   });
   if (runtimeProblem !== null) return { kind: "usage_error", message: runtimeProblem };
   const warnings = runtimeWarnings(runtime, graph);
+  // Every planned node must have its recorded ceiling: a missing one would run with no ceiling at all.
+  if (state.mode === "auto") {
+    const bare = graph.nodes.filter((n) => n.type !== "gate" && !Object.hasOwn(state.tool_policies, n.id));
+    if (bare.length > 0) {
+      return {
+        kind: "usage_error",
+        message: `${join(path, "state.json")} records no tool policy for planned node${bare.length === 1 ? "" : "s"} ${bare.map((n) => `"${n.id}"`).join(", ")}: resuming would run ${bare.length === 1 ? "it" : "them"} without the ceiling the first leg set. Start a new run. Nothing was run.`,
+      };
+    }
+  }
+  const legDisclosure =
+    state.mode === "auto"
+      ? plannedRunDisclosure(state.tool_policies, { runtime, surface: o.surface })
+      : handWrittenDisclosure(o.surface, runtime);
   const concurrencyWrong = concurrencyProblem(o.concurrency);
   if (concurrencyWrong !== null) return { kind: "usage_error", message: concurrencyWrong };
 
@@ -321,12 +338,16 @@ export async function resumeRun(o: ResumeOptions): Promise<ResumeResult> {
   }
   store.save();
 
-  const plan: PlanSection = (state.plan as PlanSection | null) ?? {
-    buildEvidence: state.build_evidence,
-    sinkCommands: [],
-    disclosure: "",
-    nodes: [],
-    planningCostUsd: 0,
+  // The leg's disclosure slot, from the policies this leg will spawn (the first leg's, verbatim), never
+  // from a flag: an opted-in plan is reprinted as loaded, an isolated one as isolated (seed 001 §2.7).
+  const plan: PlanSection = {
+    ...((state.plan as PlanSection | null) ?? {
+      buildEvidence: state.build_evidence,
+      sinkCommands: [],
+      nodes: [],
+      planningCostUsd: 0,
+    }),
+    disclosure: legDisclosure,
   };
   const frame: RunFrame = {
     runId,
@@ -337,6 +358,7 @@ export async function resumeRun(o: ResumeOptions): Promise<ResumeResult> {
     repoDir: state.repo_dir,
     gitContext,
     start: state.starting_commit,
+    ...(o.headSha !== undefined ? { headSha } : {}),
     answer: state.build_evidence,
     requireEvidence: state.policy?.require_evidence === true,
     commit: o.commit ? { message: state.goal ?? `run ${state.graph_source ?? runId}` } : null,

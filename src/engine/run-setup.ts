@@ -9,6 +9,7 @@ import { resolve } from "node:path";
 import {
   describeStartingCommit,
   evidenceTree,
+  type IndexOverlay,
   NoCommitError,
   NotAGitRepositoryError,
   type StartingCommit,
@@ -34,6 +35,7 @@ export interface PrepareOptions {
   readonly gitContext: {
     readonly baseEnv: Readonly<Record<string, string | undefined>>;
     readonly knownSecrets: readonly string[];
+    readonly indexOverlay?: IndexOverlay;
   };
   /** The PR head and base (action), or the CLI's `--sha`, to recognise a test merge commit. */
   readonly pr?: { readonly headSha: string; readonly baseRef: string };

@@ -156,7 +156,11 @@ export async function findUnrepresentedFiles(
       blobs.set(record.slice(tab + 1), id);
     }
   }
-  const attributed = await convertingFiles(root, [...blobs.keys()], context);
+  // Paths an index overlay rewrote (the agent configuration held at the base's copies during an action
+  // run, SPEC §9) differ from the working tree by design; they are not a gap.
+  const overlay = context.indexOverlay;
+  const candidates = [...blobs.keys()].filter((path) => overlay === undefined || !overlay.covers(path));
+  const attributed = await convertingFiles(root, candidates, context);
   if (attributed.size === 0) return null;
 
   const smudgeIsIdentity = await checkoutKeepsLf(root, context);

@@ -20,6 +20,29 @@ export interface GitContext {
   /** Default `process.env`. */
   readonly baseEnv?: Readonly<Record<string, string | undefined>>;
   readonly knownSecrets?: readonly string[];
+  /**
+   * Corrects a working-tree snapshot before its tree is written (see {@link IndexOverlay}): the action
+   * swaps the pull request's agent configuration for the base ref's during a run (SPEC §9), and the
+   * evidence tree and `patch.diff` must show the pull request's files, not the swap.
+   */
+  readonly indexOverlay?: IndexOverlay;
+}
+
+/**
+ * Rewrites entries of a temporary index that holds the whole working tree (`git add -A` done), before
+ * `git write-tree`. `git` runs with that temporary index in `root` (the work tree's top directory). It
+ * must only change the index, never the working tree or the user's index.
+ */
+export interface IndexOverlay {
+  /**
+   * Whether `path` (repository-relative, `/`-separated) is one the overlay may rewrite: such a path's
+   * working-tree bytes are not the evidence tree's by design, so the evidence-gaps check leaves it out.
+   */
+  readonly covers: (path: string) => boolean;
+  readonly apply: (scope: {
+    readonly root: string;
+    readonly git: (args: readonly string[]) => Promise<string>;
+  }) => Promise<void>;
 }
 
 /** The directory is not inside a git work tree, so no evidence tree or starting commit exists. */
@@ -128,6 +151,7 @@ export async function withWorkingTreeIndex<T>(
     if (!seeded && (await headCommit(root, context)) !== null) await scoped(["read-tree", "HEAD"]);
     // `-A` without a pathspec covers the whole work tree, whatever the cwd (git ≥ 2.0).
     await scoped(["add", "-A"]);
+    await context.indexOverlay?.apply({ root, git: scoped });
     return await task({ root, git: scoped });
   } finally {
     await rm(tempDir, { recursive: true, force: true });

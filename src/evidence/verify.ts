@@ -15,7 +15,7 @@ import { buildChildEnv } from "../proc/child-env.js";
 import { OutputTail } from "../proc/output-tail.js";
 import { type RunProcessOptions, runProcess } from "../proc/run-process.js";
 import { evidenceGaps } from "./evidence-gaps.js";
-import { evidenceTree, type GitContext, workTreeRoot } from "./evidence-tree.js";
+import { evidenceTree, type GitContext, type IndexOverlay, workTreeRoot } from "./evidence-tree.js";
 import {
   acceptVerifyChanges,
   compareIgnoredFiles,
@@ -52,6 +52,8 @@ export interface RunVerifyOptions {
   /** Input `verify-env`: names the build needs passed through anyway. */
   readonly passThrough: readonly string[];
   readonly knownSecrets: readonly string[];
+  /** Rewrites the evidence tree's snapshot (the action's agent-configuration swap; `GitContext`). */
+  readonly indexOverlay?: IndexOverlay;
   /** Echo the output to the log, fenced from workflow commands. */
   readonly echo?: RunProcessOptions["echo"];
   /** Abort to kill the command's process group (run halted); the verify then fails, never passes. */
@@ -101,7 +103,11 @@ async function measureAndRun(options: RunVerifyOptions): Promise<{
   readonly before: IgnoredFiles | null;
   readonly ran: boolean;
 }> {
-  const gitContext: GitContext = { baseEnv: options.env, knownSecrets: options.knownSecrets };
+  const gitContext: GitContext = {
+    baseEnv: options.env,
+    knownSecrets: options.knownSecrets,
+    ...(options.indexOverlay !== undefined ? { indexOverlay: options.indexOverlay } : {}),
+  };
   let tree: string | null = null;
   let treeNote: string | null = null;
   try {
@@ -484,6 +490,8 @@ export interface VerifyRunSettings {
   /** Input `verify-env`. */
   readonly passThrough: readonly string[];
   readonly knownSecrets: readonly string[];
+  /** Rewrites every evidence tree's snapshot (`RunVerifyOptions.indexOverlay`). */
+  readonly indexOverlay?: IndexOverlay;
   readonly echo?: RunProcessOptions["echo"];
   /** Share results with another queue; default a fresh cache per queue (per run). */
   readonly cache?: VerifyCache;
@@ -565,6 +573,7 @@ export class VerifyQueue {
         env: this.settings.baseEnv,
         passThrough: this.settings.passThrough,
         knownSecrets: this.settings.knownSecrets,
+        ...(this.settings.indexOverlay !== undefined ? { indexOverlay: this.settings.indexOverlay } : {}),
         reuse: { cache: this.cache, nodeId: request.nodeId },
         ...(baseline !== null
           ? {

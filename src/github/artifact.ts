@@ -87,6 +87,21 @@ export function ledgerArtifactName(checkName: string): string {
   return safeArtifactName(`${checkName}-ledger`);
 }
 
+/**
+ * An uploaded artifact's page, `{GITHUB_SERVER_URL}/{GITHUB_REPOSITORY}/actions/runs/{GITHUB_RUN_ID}/artifacts/{id}`
+ * (the form `actions/upload-artifact` gives as `artifact-url`), or `undefined` when a variable is missing.
+ */
+export function artifactPageUrl(
+  env: Readonly<Record<string, string | undefined>>,
+  id: number,
+): string | undefined {
+  const server = (env.GITHUB_SERVER_URL ?? "https://github.com").trim().replace(/\/+$/, "");
+  const repository = env.GITHUB_REPOSITORY?.trim();
+  const runId = env.GITHUB_RUN_ID?.trim();
+  if (!repository || !runId || !/^\d+$/.test(runId)) return undefined;
+  return `${server}/${repository}/actions/runs/${runId}/artifacts/${id}`;
+}
+
 function safeArtifactName(name: string): string {
   return name.replace(INVALID_NAME_CHARACTERS, "-");
 }

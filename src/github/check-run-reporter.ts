@@ -6,8 +6,14 @@
  */
 import { CHECK_RUN_TEXT_MAX_BYTES, truncateUtf8, utf8Bytes } from "../ledger/byte-budget.js";
 import type { Ledger } from "../ledger/ledger.js";
-import { renderCheckRunOutput, TRIMMED_NOTICE } from "../ledger/render-markdown.js";
-import type { CheckRunClient, CheckRunConclusion, CheckRunRef } from "./check-run.js";
+import { type FullLedgerLinks, renderCheckRunOutput, trimmedNotice } from "../ledger/render-markdown.js";
+import type {
+  CheckRunAnnotation,
+  CheckRunClient,
+  CheckRunConclusion,
+  CheckRunRef,
+  ExistingCheckRun,
+} from "./check-run.js";
 
 export interface CheckRunReporterOptions {
   readonly client: CheckRunClient;
@@ -48,6 +54,26 @@ export class CheckRunReporter {
   /** True once the check run was completed by this reporter. */
   get completed(): boolean {
     return this.#completed;
+  }
+
+  /**
+   * The check run for a new run (SPEC §6: one per check name and head SHA): takes over the one an earlier
+   * run left on this head SHA ({@link CheckRunClient.findReusable}; back to `in_progress`, `external_id` =
+   * `externalId`) or, when there is none, creates it. Either way it is then this reporter's.
+   * @returns the check run, and the earlier run's check run when one was taken over.
+   * @throws CheckRunWriteError when the lookup or the write failed.
+   */
+  async open(
+    externalId: string,
+    summary: string,
+    title = "evidence-gate: starting",
+  ): Promise<{ readonly ref: CheckRunRef; readonly tookOver: ExistingCheckRun | null }> {
+    const existing = await this.#options.client.findReusable({
+      name: this.#options.name,
+      headSha: this.#options.headSha,
+    });
+    if (existing === undefined) return { ref: await this.start(externalId, summary, title), tookOver: null };
+    return { ref: await this.restart(existing.id, { externalId, summary, title }), tookOver: existing };
   }
 
   /** Creates the check run `in_progress`. `externalId` carries the run id (SPEC §6). */
@@ -108,18 +134,39 @@ export class CheckRunReporter {
   /**
    * Completes the check run with the finished ledger's conclusion. `appendix` (trusted Markdown, e.g. how
    * to resume a paused run) follows the ledger's summary whole: the ledger's part is cut to make room.
+   * `annotations` (any number) are posted 50 per request, the first batch with the completion.
+   * `ledgerArtifact` is linked, with the job summary, from the notice of a summary cut to the API's limit.
    */
-  async finish(ledger: Ledger, options: { readonly appendix?: string } = {}): Promise<CheckRunRef> {
+  async finish(
+    ledger: Ledger,
+    options: {
+      readonly appendix?: string;
+      readonly annotations?: readonly CheckRunAnnotation[];
+      readonly ledgerArtifact?: FullLedgerLinks["ledgerArtifact"];
+    } = {},
+  ): Promise<CheckRunRef> {
     if (ledger.conclusion === null) throw new Error("Internal error: finish() needs a concluded ledger");
-    const output = renderCheckRunOutput(ledger, this.#detailsOption());
+    const links: FullLedgerLinks = {
+      ...this.#detailsOption(),
+      ...(options.ledgerArtifact === undefined ? {} : { ledgerArtifact: options.ledgerArtifact }),
+    };
+    const output = renderCheckRunOutput(ledger, links);
     const summary =
-      options.appendix === undefined ? output.summary : withAppendix(output.summary, options.appendix);
-    return this.#complete(ledger.conclusion.conclusion, output.title, summary, output.text);
+      options.appendix === undefined
+        ? output.summary
+        : withAppendix(output.summary, options.appendix, trimmedNotice(links));
+    return this.#complete(
+      ledger.conclusion.conclusion,
+      output.title,
+      summary,
+      output.text,
+      options.annotations,
+    );
   }
 
   /** Completes the check run without a ledger (refusal, usage error, crash): title and Markdown summary. */
   async end(conclusion: CheckRunConclusion, title: string, summary: string): Promise<CheckRunRef> {
-    return this.#complete(conclusion, title, summary, undefined);
+    return this.#complete(conclusion, title, summary, undefined, undefined);
   }
 
   async #complete(
@@ -127,6 +174,7 @@ export class CheckRunReporter {
     title: string,
     summary: string,
     text: string | undefined,
+    annotations: readonly CheckRunAnnotation[] | undefined,
   ): Promise<CheckRunRef> {
     if (this.#ref === null) throw new Error("Internal error: the check run was never created");
     const ref = await this.#options.client.complete(this.#ref.id, {
@@ -135,6 +183,7 @@ export class CheckRunReporter {
       summary,
       ...(text !== undefined && text !== "" ? { text } : {}),
       ...(this.#options.detailsUrl ? { detailsUrl: this.#options.detailsUrl } : {}),
+      ...(annotations !== undefined && annotations.length > 0 ? { annotations } : {}),
     });
     this.#completed = true;
     this.#options.onCompleted?.(ref);
@@ -146,10 +195,10 @@ export class CheckRunReporter {
   }
 }
 
-/** `summary`, then `appendix` whole, within the check run's byte limit (the summary is cut first). */
-function withAppendix(summary: string, appendix: string): string {
+/** `summary`, then `appendix` whole, within the check run's byte limit (the summary is cut first, with `notice`). */
+function withAppendix(summary: string, appendix: string, notice: string): string {
   const tail = `\n\n${appendix}`;
   const room = CHECK_RUN_TEXT_MAX_BYTES - utf8Bytes(tail);
-  if (room <= 0) return truncateUtf8(appendix, CHECK_RUN_TEXT_MAX_BYTES, `**${TRIMMED_NOTICE}**`);
-  return `${truncateUtf8(summary, room, `**${TRIMMED_NOTICE}**`)}${tail}`;
+  if (room <= 0) return truncateUtf8(appendix, CHECK_RUN_TEXT_MAX_BYTES, notice);
+  return `${truncateUtf8(summary, room, notice)}${tail}`;
 }

@@ -26,14 +26,18 @@ export interface WorkflowRunContext {
   readonly runUrl: string;
 }
 
-interface EventBase {
+export interface EventBase {
   /** From `GITHUB_REPOSITORY`: the repository the workflow runs in (the PR's base repository). */
   readonly owner: string;
   readonly repo: string;
   readonly run: WorkflowRunContext;
 }
 
-interface PullRequestFields extends EventBase {
+/**
+ * A pull request as a run needs it, whichever event named it: read from a `pull_request(_target)` payload
+ * here, or from the API for a comment command or a dispatch (`src/github/pull-request-subject.ts`).
+ */
+export interface PullRequestFields extends EventBase {
   readonly number: number;
   /** The PR head commit: the check run is posted here (SPEC §6). */
   readonly headSha: string;

@@ -13,6 +13,11 @@
  *
  * GitHub Enterprise Server: pass the runner's `GITHUB_API_URL` (e.g. `https://ghe.example.com/api/v3`)
  * as `baseUrl`; {@link apiUrlFromEnv} reads it. Without it the client talks to `https://api.github.com`.
+ *
+ * Tests shorten every wait without touching timers: the environment variable
+ * {@link BACKOFF_SECOND_MS_VARIABLE} (`EVIDENCE_GATE_BACKOFF_SECOND_MS`, read by {@link octokitFromEnv})
+ * says how many milliseconds one second of backoff lasts (default 1000; the test harnesses set 1; below
+ * 1000 the one-second spacing between writes is dropped too).
  */
 import { retry } from "@octokit/plugin-retry";
 import { type ThrottlingOptions, throttling } from "@octokit/plugin-throttling";
@@ -63,6 +68,51 @@ export interface CreateOctokitOptions {
 export const GateOctokit = Octokit.plugin(retry, throttling);
 export type GateOctokit = InstanceType<typeof GateOctokit>;
 
+/**
+ * The environment variable that scales every retry wait: milliseconds per second of backoff (a
+ * non-negative integer; default 1000; below 1000 writes are no longer spaced one second apart). Meant for
+ * tests of the bundled action, which set it to `1` so that "502 twice, then 201" takes milliseconds; the
+ * attempts and their order stay exactly as in production.
+ */
+export const BACKOFF_SECOND_MS_VARIABLE = "EVIDENCE_GATE_BACKOFF_SECOND_MS";
+
+/** The timing each client was made with, for retries done outside plugin-retry ({@link serverErrorBackoffMs}). */
+const timings = new WeakMap<GateOctokit, OctokitTiming>();
+
+/**
+ * {@link OctokitTiming} from {@link BACKOFF_SECOND_MS_VARIABLE}: `{}` (production waits) when it is unset or
+ * empty. Throws naming the variable when it is not a non-negative integer.
+ */
+export function timingFromEnv(env: Readonly<Record<string, string | undefined>>): OctokitTiming {
+  const raw = env[BACKOFF_SECOND_MS_VARIABLE]?.trim();
+  if (raw === undefined || raw === "") return {};
+  if (!/^\d{1,7}$/.test(raw)) {
+    throw new Error(
+      `${BACKOFF_SECOND_MS_VARIABLE}=${JSON.stringify(raw)} is not a whole number of milliseconds (0–9999999): unset it for GitHub's own waits.`,
+    );
+  }
+  const ms = Number(raw);
+  // plugin-throttling's one-second spacing of writes cannot be scaled: below a real second it is dropped.
+  return { retryBaseMs: ms, rateLimitUnitMs: ms, ...(ms < 1000 ? { spaceWrites: false } : {}) };
+}
+
+/** {@link createOctokit} with the API root ({@link apiUrlFromEnv}) and the waits ({@link timingFromEnv}) of `env`. */
+export function octokitFromEnv(
+  token: string,
+  env: Readonly<Record<string, string | undefined>>,
+): GateOctokit {
+  return createOctokit({ token, baseUrl: apiUrlFromEnv(env), timing: timingFromEnv(env) });
+}
+
+/**
+ * How long to wait before the `retry`-th repeat (1-based) of a request retried by hand, on `octokit`'s own
+ * schedule: `retry² × retryBaseMs`, as plugin-retry waits for a 5xx. Used where a blind repeat could do a
+ * write twice (creating a check run), so the caller looks first and repeats itself.
+ */
+export function serverErrorBackoffMs(octokit: GateOctokit, retry: number): number {
+  return retry * retry * (timings.get(octokit)?.retryBaseMs ?? 1000);
+}
+
 /** `GITHUB_API_URL` when set and non-empty, else {@link DEFAULT_API_URL}. */
 export function apiUrlFromEnv(env: Readonly<Record<string, string | undefined>>): string {
   const value = env.GITHUB_API_URL?.trim();
@@ -93,7 +143,7 @@ export function createOctokit(options: CreateOctokitOptions): GateOctokit {
       return retrying;
     };
 
-  return new GateOctokit({
+  const octokit = new GateOctokit({
     auth: options.token,
     baseUrl: (options.baseUrl ?? DEFAULT_API_URL).replace(/\/+$/, ""),
     userAgent: options.userAgent ?? "evidence-gate",
@@ -110,4 +160,6 @@ export function createOctokit(options: CreateOctokitOptions): GateOctokit {
       ...(timing.spaceWrites === false ? { write: unspacedWrites, notifications: unspacedWrites } : {}),
     },
   });
+  timings.set(octokit, timing);
+  return octokit;
 }

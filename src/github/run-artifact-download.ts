@@ -69,7 +69,7 @@ export async function findRunArtifact(
     });
     listed = response.data.artifacts;
   } catch (error) {
-    throw apiError(
+    throw artifactApiError(
       error,
       `could not list the artifacts named ${target.name} in ${target.owner}/${target.repo}`,
     );
@@ -117,6 +117,8 @@ export interface DownloadRunArtifactOptions {
   readonly artifact: RunArtifact;
   /** Default {@link RUN_ARTIFACT_MAX_BYTES}. */
   readonly maxBytes?: number;
+  /** What kind of artifact, for the size messages (default "a run directory artifact"). */
+  readonly kind?: string;
   /** The blob fetch (default `globalThis.fetch`). */
   readonly fetch?: typeof globalThis.fetch;
   readonly signal?: AbortSignal;
@@ -130,9 +132,10 @@ export async function downloadRunArtifact(options: DownloadRunArtifactOptions): 
   const { artifact } = options;
   const max = options.maxBytes ?? RUN_ARTIFACT_MAX_BYTES;
   const what = `artifact ${artifact.name} (id ${artifact.id})`;
+  const kind = options.kind ?? "a run directory artifact";
   if (artifact.sizeInBytes > max) {
     throw new RunArtifactError(
-      `${what} is ${artifact.sizeInBytes} bytes; a run directory artifact may be at most ${max} bytes`,
+      `${what} is ${artifact.sizeInBytes} bytes; ${kind} may be at most ${max} bytes`,
       null,
     );
   }
@@ -147,7 +150,7 @@ export async function downloadRunArtifact(options: DownloadRunArtifactOptions): 
     });
     location = (response.headers as Record<string, string | undefined>).location;
   } catch (error) {
-    throw apiError(error, `could not download ${what}`);
+    throw artifactApiError(error, `could not download ${what}`);
   }
   if (location === undefined || !/^https?:\/\//.test(location)) {
     throw new RunArtifactError(
@@ -174,7 +177,7 @@ export async function downloadRunArtifact(options: DownloadRunArtifactOptions): 
       blob.status,
     );
   }
-  const bytes = await readAtMost(blob.body, max, what);
+  const bytes = await readAtMost(blob.body, max, what, kind);
   if (artifact.digest?.startsWith("sha256:")) {
     const actual = `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
     if (actual.toLowerCase() !== artifact.digest.toLowerCase()) {
@@ -187,7 +190,12 @@ export async function downloadRunArtifact(options: DownloadRunArtifactOptions): 
   return bytes;
 }
 
-async function readAtMost(body: ReadableStream<Uint8Array>, max: number, what: string): Promise<Buffer> {
+async function readAtMost(
+  body: ReadableStream<Uint8Array>,
+  max: number,
+  what: string,
+  kind: string,
+): Promise<Buffer> {
   const chunks: Uint8Array[] = [];
   let total = 0;
   const reader = body.getReader();
@@ -197,17 +205,15 @@ async function readAtMost(body: ReadableStream<Uint8Array>, max: number, what: s
     total += value.byteLength;
     if (total > max) {
       await reader.cancel();
-      throw new RunArtifactError(
-        `${what} is over ${max} bytes; a run directory artifact may be at most ${max} bytes`,
-        null,
-      );
+      throw new RunArtifactError(`${what} is over ${max} bytes; ${kind} may be at most ${max} bytes`, null);
     }
     chunks.push(value);
   }
   return Buffer.concat(chunks);
 }
 
-function apiError(error: unknown, what: string): RunArtifactError {
+/** A refused or unanswered artifacts API call as a {@link RunArtifactError}, naming `actions: read` for 401/403/404. */
+export function artifactApiError(error: unknown, what: string): RunArtifactError {
   const status = statusOf(error);
   const detail = error instanceof Error ? error.message : String(error);
   const permission =

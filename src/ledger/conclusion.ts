@@ -68,10 +68,13 @@ export interface Conclusion {
 /** How the run ended, before its rows are judged. Only `completed` is decided by the rows. */
 export type RunEnd =
   | { readonly kind: "completed" }
-  /** Nothing ran: build evidence refusal (§5), no model credential and no verify command, unsupported trigger. */
+  /**
+   * Nothing ran: build evidence refusal (§5), no model credential and no verify command, unsupported trigger,
+   * or the pull request's head moved after the run was decided on it (a comment command's `@sha`, §9).
+   */
   | {
       readonly kind: "refused";
-      readonly reason: "build-evidence" | "no-credential" | "unsupported-trigger";
+      readonly reason: "build-evidence" | "no-credential" | "unsupported-trigger" | "head-moved";
       readonly message: string;
     }
   | { readonly kind: "usage-error"; readonly message: string }
@@ -207,6 +210,8 @@ function refusalTitle(reason: Extract<RunEnd, { kind: "refused" }>["reason"]): s
       return "Refused: no model credential and no verify command";
     case "unsupported-trigger":
       return "Refused: unsupported trigger";
+    case "head-moved":
+      return "Refused: the pull request's head moved";
     default:
       return unreachable(reason);
   }

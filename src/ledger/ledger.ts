@@ -25,6 +25,12 @@ export interface Ledger {
   /** The checked-out `HEAD` when the run began; `description` names it, e.g. "the merge of abc1234 into main". */
   readonly startingCommit: StartingCommit | null;
   /**
+   * The pull request's head commit (40 hex) the run was about, when it was given one (the action's
+   * `pull_request.head.sha`, a resumed leg's head): the check run's `head_sha` (SPEC §6). `mode: report`
+   * refuses a ledger whose `headSha` is not the `workflow_run` event's (SPEC §10). Absent: no PR head given.
+   */
+  readonly headSha?: string;
+  /**
    * The commit the check run is posted on, when it is not the starting commit (after `push` / `--commit`).
    * Absent = the starting commit. "Verified" is judged against this commit's tree.
    */
@@ -65,7 +71,7 @@ export interface PlanSection {
   readonly buildEvidence: BuildEvidenceAnswer;
   /** The verify command attached to each sink, by trusted code (never by a planner). */
   readonly sinkCommands: readonly { readonly nodeId: string; readonly command: string }[];
-  /** The tool-ceiling disclosure paragraph (SPEC §8): one slot, printed verbatim. */
+  /** The tool-ceiling disclosure paragraph (SPEC §8): one slot, plain text (renderers escape it: a ledger read back is untrusted). */
   readonly disclosure: string;
   readonly nodes: readonly PlanNode[];
   /** USD of the planner call(s); `null` when a call reported no USD; `0` outside `auto`. */

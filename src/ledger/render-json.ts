@@ -228,6 +228,10 @@ export const LedgerJsonSchema = z.strictObject({
   startedAt: timestamp,
   finishedAt: timestamp.nullable(),
   startingCommit: CommitSchema.nullable(),
+  headSha: z
+    .string()
+    .regex(/^[0-9a-f]{40}$/, "expected a 40-hex commit SHA")
+    .optional(),
   postedCommit: CommitSchema.optional(),
   evidenceTree: id.nullable(),
   patch: z

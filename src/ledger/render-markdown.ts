@@ -62,14 +62,22 @@ export function renderLedgerMarkdown(ledger: Ledger): string {
   return joinSections([...summarySections(ledger, FULL), ...textSections(ledger, FULL)]);
 }
 
+/** Where the whole ledger is when the check run's copy had to be cut. */
+export interface FullLedgerLinks {
+  /** The workflow run's page (its job summary holds the whole ledger). */
+  readonly detailsUrl?: string;
+  /** The ledger artifact (`<check-name>-ledger`): its name, and its page once uploaded. */
+  readonly ledgerArtifact?: { readonly name: string; readonly url?: string };
+}
+
 /**
  * The check run's `output`: the title, the summary (verdicts: heading, plan section, table, failed
  * verifications, totals) and the text (the plan's nodes and the patch). When a field is over 65535 UTF-8
- * bytes it is first re-rendered with less detail, then cut with {@link truncateUtf8} and the notice, plus a
- * link to `detailsUrl` when one is given.
+ * bytes it is first re-rendered with less detail, then cut with {@link truncateUtf8} and the notice
+ * ({@link trimmedNotice}: links to the job summary and the ledger artifact when given).
  */
-export function renderCheckRunOutput(ledger: Ledger, options: { detailsUrl?: string } = {}): CheckRunOutput {
-  const notice = trimmedNotice(options.detailsUrl);
+export function renderCheckRunOutput(ledger: Ledger, options: FullLedgerLinks = {}): CheckRunOutput {
+  const notice = trimmedNotice(options);
   const withinLimit = (render: (detail: Detail) => string): string => {
     const full = render(FULL);
     if (utf8Bytes(full) <= CHECK_RUN_TEXT_MAX_BYTES) return full;
@@ -92,11 +100,25 @@ export function clampTitle(title: string): string {
   return `${flat.slice(0, cut)}…`;
 }
 
-function trimmedNotice(detailsUrl: string | undefined): string {
-  const notice = `**${TRIMMED_NOTICE}**`;
-  if (detailsUrl === undefined || !/^https?:\/\/\S+$/.test(detailsUrl)) return notice;
-  const href = detailsUrl.replace(/[()<>]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `${notice} — [open the full ledger](${href})`;
+/**
+ * The bold {@link TRIMMED_NOTICE}, then `— [open the full ledger](detailsUrl)` (the job summary) and
+ * `· artifact [name](url)` for whichever links are given; non-http(s) URLs are left out.
+ */
+export function trimmedNotice(links: FullLedgerLinks = {}): string {
+  const href = (url: string | undefined): string | null =>
+    url === undefined || !/^https?:\/\/\S+$/.test(url)
+      ? null
+      : url.replace(/[()<>]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
+  let notice = `**${TRIMMED_NOTICE}**`;
+  const summary = href(links.detailsUrl);
+  if (summary !== null) notice += ` — [open the full ledger](${summary})`;
+  const artifact = links.ledgerArtifact;
+  if (artifact !== undefined) {
+    const name = codeSpan(artifact.name, { inTable: false });
+    const url = href(artifact.url);
+    notice += url === null ? ` · artifact ${name}` : ` · artifact [${name}](${url})`;
+  }
+  return notice;
 }
 
 function summarySections(ledger: Ledger, detail: Detail): string[] {
@@ -134,7 +156,7 @@ function heading(ledger: Ledger): string {
   const lines = [
     `## ${icon} evidence-gate: ${conclusionLabel(conclusion)} — ${escapeInline(title)}`,
     "",
-    `Run ${codeSpan(ledger.runId, { inTable: false })} · ${ledger.mode} · ${escapeInline(runtime)} · started ${ledger.startedAt}${ledger.finishedAt === null ? "" : ` · finished ${ledger.finishedAt}`}`,
+    `Run ${codeSpan(ledger.runId, { inTable: false })} · ${ledger.mode} · ${escapeInline(runtime)} · started ${escapeInline(ledger.startedAt)}${ledger.finishedAt === null ? "" : ` · finished ${escapeInline(ledger.finishedAt)}`}`,
   ];
   if (ledger.goal !== undefined) lines.push("", `**Goal:** ${escapeInline(ledger.goal)}`);
   if (conclusion !== null) {
@@ -178,7 +200,7 @@ function planSection(ledger: Ledger): string {
       }
     }
   }
-  lines.push("", `**Tool ceiling:** ${plan.disclosure}`, "", evidenceTreeLine(ledger));
+  lines.push("", `**Tool ceiling:** ${escapeInline(plan.disclosure)}`, "", evidenceTreeLine(ledger));
   if (plan.warnings !== undefined && plan.warnings.length > 0) {
     lines.push("", "**Warnings:**");
     for (const warning of plan.warnings) lines.push(`- ${escapeInline(warning)}`);

@@ -11,6 +11,8 @@
  * only. The action paragraph says so.
  */
 import { unreachable } from "../ledger/unreachable.js";
+import { loadedUserConfigOf } from "./ceiling.js";
+import type { ToolPolicy } from "./tool-policy.js";
 
 export type Runtime = "claude" | "codex";
 export type DisclosureSurface = "cli" | "action";
@@ -29,13 +31,27 @@ interface Voice {
   readonly optIn: string;
   /** The action's sentence about fresh homes, or nothing. */
   readonly home: (runtime: Runtime) => string;
+  /**
+   * What codex's isolation items do NOT drop: `$CODEX_HOME/AGENTS.md` is still injected (measured on
+   * codex-cli 0.169.0; `src/runtime/codex-argv.ts`). In the CLI that is the operator's own file; the
+   * action's fresh CODEX_HOME holds none, so there the sentence is empty.
+   */
+  readonly codexHomeAgents: string;
 }
 
 const VOICES: Record<DisclosureSurface, Voice> = {
-  cli: { whose: "your", optIn: "--accept-loaded-user-config", home: () => "" },
+  cli: {
+    whose: "your",
+    optIn: "--accept-loaded-user-config",
+    home: () => "",
+    codexHomeAgents:
+      " Not dropped: your own AGENTS.md in CODEX_HOME (~/.codex/AGENTS.md by default) still reaches them, " +
+      "because codex's isolation flags leave that file in.",
+  },
   action: {
     whose: "the operator's",
     optIn: "accept-loaded-user-config: true",
+    codexHomeAgents: "",
     home: (runtime) =>
       ` In this action each CLI runs with a fresh ${runtime === "codex" ? "HOME and CODEX_HOME" : "HOME"}, ` +
       "so the operator's configuration is the base branch's project files only.",
@@ -60,8 +76,11 @@ function claudeLoaded(voice: Voice): string {
     `settings load, and with them ${voice.whose} CLAUDE.md, hooks and MCP servers.` +
     voice.home("claude") +
     " Standing permission grants in those settings load too, so a declared scope such as Bash(git *) is a " +
-    "request again, not a limit: a call those settings allow will run. Each node's --tools set and deny " +
-    "list still bind, and enterprise or managed policy is neither dropped nor widened by this choice."
+    "declaration again, not a limit: a call those settings allow will run. Each node's --tools set and deny " +
+    "list still bind, and enterprise or managed policy is neither dropped nor widened by this choice." +
+    " Agent mapping and skill activation stay off: this project stages no agent or skill definition for a " +
+    "planned node, and a plan can neither name an agent nor grant the Skill tool, so agents and skills " +
+    "your settings define load but no planned node is given them."
   );
 }
 
@@ -79,6 +98,7 @@ function codexIsolated(voice: Voice): string {
   return (
     `Planned Codex nodes run isolated: they ignore ${voice.whose} user configuration (config.toml), the repository's ` +
     "rules, project instructions such as AGENTS.md, and MCP servers." +
+    voice.codexHomeAgents +
     voice.home("codex") +
     CODEX_PLANNED_SANDBOX +
     ' Each node\'s sandbox and approval_policy="never" are on its command line either way.'
@@ -111,6 +131,26 @@ export function ceilingDisclosure(options: CeilingDisclosureOptions): string {
 }
 
 /**
+ * The disclosure slot of a planned run (`auto`, `plan`, and `resume` of an auto run), read from the
+ * policies about to be spawned — or restored from `state.json` — and never from the flag, so the slot
+ * cannot disagree with the argv (seed 001 §2.7): the loaded paragraph when the policies carry no
+ * `settingSources`, the isolated one when they do.
+ *
+ * @throws Error (internal) when `policies` is empty (a planned run always has a policy per node) or when
+ *   the policies disagree on isolation (the opt-in is run-wide).
+ */
+export function plannedRunDisclosure(
+  policies: Readonly<Record<string, ToolPolicy>>,
+  o: { readonly runtime: Runtime; readonly surface: DisclosureSurface },
+): string {
+  const loadedUserConfig = loadedUserConfigOf(policies);
+  if (loadedUserConfig === undefined) {
+    throw new Error("Internal error: a planned run's disclosure was asked for with no planned policies");
+  }
+  return ceilingDisclosure({ runtime: o.runtime, loadedUserConfig, surface: o.surface });
+}
+
+/**
  * The disclosure slot of a hand-written `run` (SPEC §8; seed 001 §1.3): no ceiling applies there — each
  * node's own `allowed_tools` is its grant and the operator's configuration loads. Said so, in one
  * paragraph, so a reader of the check run never mistakes a hand-written run for a ceilinged one. On the
@@ -135,5 +175,17 @@ export function handWrittenDisclosure(surface: DisclosureSurface, runtime: Runti
     `grant (--allowedTools), under its own permission_mode, with ${whose} configuration loaded; the graph's ` +
     "authors chose and reviewed these grants." +
     VOICES[surface].home("claude")
+  );
+}
+
+/**
+ * The disclosure slot of `mode: verify` (SPEC §10): no model CLI runs, so no tool ceiling applies and no
+ * configuration loads — the engine runs the operator's verify command once, with the verify child
+ * environment (SPEC §9). One paragraph, like every other run's slot.
+ */
+export function verifyOnlyDisclosure(): string {
+  return (
+    "Verify only: no model ran, so no tool ceiling applies and no agent configuration loaded. The engine " +
+    "ran the verify command once on the checked-out tree, without the GitHub token or any model credential."
   );
 }

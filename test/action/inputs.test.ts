@@ -59,23 +59,56 @@ describe("mode", () => {
     expect(errors({ mode: "auto", graph: "g.yml" })[0]).toContain("mode auto plans from input `goal`");
   });
 
-  it("mode run or lint with a goal names goal as the stray input (and the missing graph)", () => {
-    expect(errors({ mode: "lint", goal: "x" })).toEqual([
-      "mode lint reads the graph file in input `graph`; input `goal` belongs to mode auto: drop it",
-      "mode lint needs input `graph`: the graph file's path in the repository, e.g. .github/evidence-gate/review.yml",
-    ]);
-  });
-
-  it.each(["verify", "report"])("mode %s is refused as not supported by this version", (mode) => {
-    expect(errors({ mode, goal: "g" })).toEqual([
-      `input \`mode\` is "${mode}": mode ${mode} is not supported by this version of the action (use auto, run, lint, resume)`,
-    ]);
-  });
-
   it("an unknown mode names the allowed ones", () => {
     expect(errors({ mode: "plan", goal: "g" })).toEqual([
-      'input `mode` is "plan": use one of auto, run, lint, resume',
+      'input `mode` is "plan": use one of auto, run, verify, lint, resume, report',
     ]);
+  });
+
+  it("mode verify needs neither goal nor graph, and refuses them and the model inputs by name", () => {
+    expect(ok({ mode: "verify", "verify-cmd": "npm test" }).mode).toEqual({ kind: "verify" });
+    // The command may come from the base branch's policy file instead: checked when the run starts.
+    expect(ok({ mode: "verify" }).mode).toEqual({ kind: "verify" });
+    expect(errors({ mode: "verify", goal: "g", graph: "g.yml", model: "opus" })).toEqual([
+      "mode verify runs only the verify command (no model, no graph): drop input `goal`, input `graph`",
+      "input `model` does not apply to mode verify: mode verify runs no model, and needs a verify command (verify-cmd, or the policy file's); drop it",
+    ]);
+  });
+
+  it("allowed-bots, allow-pull-request-target and pr are read; a pr that is not a number is refused", () => {
+    const inputs = ok({
+      goal: "g",
+      "allowed-bots": "renovate[bot], my-app[bot]\nother[bot]",
+      "allow-pull-request-target": "true",
+      pr: "#42",
+    });
+    expect(inputs).toMatchObject({
+      allowedBots: ["renovate[bot]", "my-app[bot]", "other[bot]"],
+      allowPullRequestTarget: true,
+      pr: 42,
+    });
+    expect(ok({ goal: "g" })).toMatchObject({ allowedBots: [], allowPullRequestTarget: false });
+    expect(errors({ goal: "g", pr: "forty-two" })).toEqual([
+      'input `pr` is "forty-two": give the pull request\'s number, e.g. 42',
+    ]);
+  });
+
+  it("mode report takes no goal, graph or inputs (SPEC §10: everything comes from the workflow_run event and the artifact)", () => {
+    expect(ok({ mode: "report" }).mode).toEqual({ kind: "report" });
+    expect(errors({ mode: "report", goal: "g", inputs: "a=1" })).toEqual([
+      "mode report posts the ledger the pull request's workflow run uploaded; it runs nothing: drop input `goal`, input `inputs`",
+    ]);
+  });
+
+  it("mode report refuses what would run something, and the model credential (it holds the base repository's write token)", () => {
+    expect(
+      errors({ mode: "report", "verify-cmd": "npm test", "anthropic-api-key": "sk-ant-x", concurrency: "2" }),
+    ).toEqual(
+      ["verify-cmd", "concurrency", "anthropic-api-key"].map(
+        (name) =>
+          `input \`${name}\` does not apply to mode report: mode report runs no model and no command, and holds no model credential (it runs with the base repository's write token); drop it`,
+      ),
+    );
   });
 
   it("mode lint reads graph and inputs, and needs no github-token", () => {

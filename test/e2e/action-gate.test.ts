@@ -108,13 +108,19 @@ describe("action: the check run is never green on a head the engine did not veri
     });
     expect(result.exitCode, stepDebug(result)).toBe(0);
 
-    // Order: the check run exists, in progress, before the planner is asked anything.
-    const first = result.timeline[0]!;
-    expect(first.source).toBe("github");
+    // Order: the check run exists, in progress, before the planner is asked anything (the only call
+    // before it looks for a check run an earlier run left on this head SHA).
+    const created = result.timeline.findIndex(
+      (e) => e.github?.method === "POST" && e.github.route === CHECK_RUNS,
+    );
+    const first = result.timeline[created]!;
+    expect(result.timeline.slice(0, created).map((e) => `${e.github?.method} ${e.github?.route}`)).toEqual([
+      "GET /repos/{owner}/{repo}/commits/{ref}/check-runs",
+    ]);
     expect(first.github).toMatchObject({ method: "POST", route: CHECK_RUNS, status: 201 });
     expect((first.github!.body as { status?: string }).status).toBe("in_progress");
     const firstModel = result.timeline.findIndex((e) => e.source === "model");
-    expect(firstModel).toBeGreaterThan(0);
+    expect(firstModel).toBeGreaterThan(created);
     expect(result.timeline[firstModel]!.model!.conversation).toBe("planner");
 
     // Never success, on any write.
@@ -335,7 +341,10 @@ describe("action: a refused check-run write is an error the user sees (SPEC §6,
     });
 
     expect(result.exitCode, stepDebug(result)).toBe(1);
-    expect(result.calls.map((c) => [c.method, c.status, c.injected])).toEqual([["POST", 403, true]]);
+    expect(result.calls.map((c) => [c.method, c.status, c.injected])).toEqual([
+      ["GET", 200, false],
+      ["POST", 403, true],
+    ]);
     expect(github.state.checkRuns).toEqual([]);
     expect(result.modelRequests).toHaveLength(0);
     const errors = result.commands.filter((c) => c.startsWith("::error::"));

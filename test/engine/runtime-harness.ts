@@ -181,6 +181,7 @@ export async function startRuntimeHarness(options: RuntimeHarnessOptions): Promi
         verifyTimeoutMs: 120_000,
         verifyEnv: [],
         acceptNoBuildEvidence: false,
+        acceptLoadedUserConfig: false,
         concurrency: 4,
         onFail: "halt",
         plannerTimeoutMs: 60_000,

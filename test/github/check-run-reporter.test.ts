@@ -8,6 +8,7 @@ import { CheckRunClient } from "../../src/github/check-run.js";
 import { CheckRunReporter } from "../../src/github/check-run-reporter.js";
 import { createOctokit } from "../../src/github/octokit.js";
 import { CHECK_RUN_TEXT_MAX_BYTES } from "../../src/ledger/byte-budget.js";
+import { renderLedgerMarkdown, TRIMMED_NOTICE } from "../../src/ledger/render-markdown.js";
 import { fail, fixtureLedger, NONE_DETECTED } from "../ledger/fixtures.js";
 import { type GitHubServer, startGitHubServer, TEST_TIMING } from "../support/github-server/index.js";
 
@@ -24,14 +25,70 @@ afterEach(async () => {
   await server.close();
 });
 
-function reporter(): CheckRunReporter {
+function reporter(options: { detailsUrl?: string } = {}): CheckRunReporter {
   const octokit = createOctokit({ token: "ghs_test", baseUrl: server.url, timing: TEST_TIMING });
   return new CheckRunReporter({
     client: new CheckRunClient({ octokit, owner: "octo-org", repo: "widgets" }),
     name: "evidence-gate",
     headSha: HEAD_SHA,
+    ...options,
   });
 }
+
+const CREATE = "/repos/{owner}/{repo}/check-runs";
+const UPDATE = "/repos/{owner}/{repo}/check-runs/{check_run_id}";
+
+/** True when `text` has no lone surrogate (a UTF-8 round trip would replace one with U+FFFD). */
+function wellFormed(text: string): boolean {
+  return Buffer.from(text, "utf8").toString("utf8") === text;
+}
+
+describe("CheckRunReporter.open: one check run per name and head SHA (SPEC §6)", () => {
+  it("nothing there yet: creates it", async () => {
+    const { ref, tookOver } = await reporter().open(RUN_ID, "starting");
+    expect(tookOver).toBeNull();
+    expect(server.callsTo("POST", CREATE)).toHaveLength(1);
+    expect(server.state.checkRuns).toEqual([expect.objectContaining({ id: ref.id, externalId: RUN_ID })]);
+  });
+
+  it("an earlier run's check run on the head SHA: taken over (in_progress, this run id), never a second one", async () => {
+    const earlier = server.state.seedCheckRun({
+      name: "evidence-gate",
+      headSha: HEAD_SHA,
+      conclusion: "failure",
+      externalId: "20250311-080000-0a0b0c",
+    });
+    const r = reporter();
+    const { ref, tookOver } = await r.open(RUN_ID, "starting");
+    expect(ref.id).toBe(earlier.id);
+    expect(tookOver).toMatchObject({
+      id: earlier.id,
+      externalId: "20250311-080000-0a0b0c",
+      conclusion: "failure",
+    });
+    expect(server.callsTo("POST", CREATE)).toHaveLength(0);
+    expect(server.state.checkRuns).toEqual([
+      expect.objectContaining({ id: earlier.id, status: "in_progress", externalId: RUN_ID }),
+    ]);
+    await r.end("success", "done", "summary");
+    expect(server.state.checkRuns).toEqual([
+      expect.objectContaining({ id: earlier.id, status: "completed", conclusion: "success" }),
+    ]);
+  });
+
+  it("a same-named check run evidence-gate did not create (no run id in external_id) is left alone", async () => {
+    const jobs = server.state.seedCheckRun({
+      name: "evidence-gate",
+      headSha: HEAD_SHA,
+      conclusion: "success",
+    });
+    const { ref, tookOver } = await reporter().open(RUN_ID, "starting");
+    expect(tookOver).toBeNull();
+    expect(ref.id).not.toBe(jobs.id);
+    expect(server.state.checkRuns).toHaveLength(2);
+    expect(server.callsTo("PATCH", UPDATE)).toHaveLength(0);
+  });
+});
 
 describe("CheckRunReporter.restart", () => {
   it("puts a completed check run back in progress for this leg, with this run id, and then completes it", async () => {
@@ -87,5 +144,40 @@ describe("CheckRunReporter.finish with an appendix", () => {
     expect(Buffer.byteLength(summary, "utf8")).toBeLessThanOrEqual(CHECK_RUN_TEXT_MAX_BYTES);
     expect(summary.endsWith(appendix)).toBe(true);
     expect(summary).toContain("trimmed");
+  });
+});
+
+describe("CheckRunReporter.finish: a 70 KB ledger with multi-byte text", () => {
+  it("is posted cut to 65535 bytes, with the notice linking the job summary and the ledger artifact", async () => {
+    const detail = "Prüfung fehlgeschlagen: ü€😀 ".repeat(6);
+    const rows = Array.from({ length: 400 }, (_, i) => fail(`node-${i}`, { detail }));
+    const ledger = fixtureLedger({
+      runId: RUN_ID,
+      runtime: "claude",
+      goal: "g",
+      buildEvidence: NONE_DETECTED,
+      nodes: rows.map((row) => ({ id: row.nodeId, dependsOn: [], allowedTools: ["Read"], sink: true })),
+      rows,
+      planningCalls: [],
+      evidenceTree: null,
+    });
+    expect(Buffer.byteLength(renderLedgerMarkdown(ledger), "utf8")).toBeGreaterThan(70_000);
+    const runUrl = "https://github.com/octo-org/widgets/actions/runs/7654321";
+    const r = reporter({ detailsUrl: runUrl });
+    await r.start(RUN_ID, "starting");
+    await r.finish(ledger, {
+      appendix: "<!-- digest -->",
+      ledgerArtifact: { name: "evidence-gate-ledger", url: `${runUrl}/artifacts/99` },
+    });
+
+    const summary = server.state.checkRuns[0]!.output.summary!;
+    expect(Buffer.byteLength(summary, "utf8")).toBeLessThanOrEqual(CHECK_RUN_TEXT_MAX_BYTES);
+    expect(Buffer.byteLength(summary, "utf8")).toBeGreaterThan(CHECK_RUN_TEXT_MAX_BYTES - 4096);
+    expect(wellFormed(summary)).toBe(true);
+    expect(summary).toContain(TRIMMED_NOTICE);
+    expect(summary).toContain(`[open the full ledger](${runUrl})`);
+    expect(summary).toContain(`artifact [\`evidence-gate-ledger\`](${runUrl}/artifacts/99)`);
+    expect(summary.endsWith("<!-- digest -->")).toBe(true);
+    expect(server.state.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "failure" });
   });
 });

@@ -4,13 +4,15 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
+  CHECK_RUN_ANNOTATIONS_PER_REQUEST,
   CHECK_RUN_TEXT_MAX_BYTES,
   CHECK_RUN_TITLE_MAX_CHARS,
+  type CheckRunAnnotation,
   CheckRunClient,
   CheckRunWriteError,
   clampCheckRunTitle,
 } from "../../src/github/check-run.js";
-import { createOctokit } from "../../src/github/octokit.js";
+import { createOctokit, SERVER_ERROR_RETRIES } from "../../src/github/octokit.js";
 import { type GitHubServer, startGitHubServer, TEST_TIMING } from "../support/github-server/index.js";
 
 const HEAD_SHA = "9f3c1e2d4b5a69788766554433221100ffeeddcc";
@@ -62,6 +64,11 @@ beforeEach(async () => {
 afterEach(async () => {
   await server.close();
 });
+
+/** True when `text` has no lone surrogate (a UTF-8 round trip would replace one with U+FFFD). */
+function wellFormed(text: string): boolean {
+  return Buffer.from(text, "utf8").toString("utf8") === text;
+}
 
 describe("CheckRunClient: the lifecycle", () => {
   it("create → update → complete is sent in order, each request valid against GitHub's description", async () => {
@@ -288,5 +295,310 @@ describe("CheckRunClient: GitHub's output limits", () => {
     });
     expect(JSON.stringify(server.calls.map((c) => c.body))).not.toContain("sk-secret");
     server.assertNoViolations();
+  });
+});
+
+const LIST = "/repos/{owner}/{repo}/commits/{ref}/check-runs";
+
+describe("CheckRunClient.create: retried without ever making a second check run", () => {
+  it("502 twice, then 201: one check run; before each retry the client looked for it by external_id", async () => {
+    server.failNext({ method: "POST", pathPattern: CREATE, status: 502, times: 2 });
+    const ref = await client().create(created);
+
+    server.assertNoViolations();
+    expect(server.calls.map((c) => [c.method, c.route, c.status])).toEqual([
+      ["POST", CREATE, 502],
+      ["GET", LIST, 200],
+      ["POST", CREATE, 502],
+      ["GET", LIST, 200],
+      ["POST", CREATE, 201],
+    ]);
+    expect(server.callsTo("GET", LIST)[0]?.query).toMatchObject({
+      check_name: "evidence-gate",
+      filter: "all",
+    });
+    expect(server.state.checkRuns).toHaveLength(1);
+    expect(server.state.checkRuns[0]).toMatchObject({ id: ref.id, externalId: created.externalId });
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toMatch(/GitHub answered 502.*retry 1 of 3/);
+  });
+
+  it("a 502 sent after GitHub created it (a gateway timeout): found by external_id, not created again", async () => {
+    server.failNext({ method: "POST", pathPattern: CREATE, status: 502, afterHandling: true });
+    const ref = await client().create(created);
+
+    server.assertNoViolations();
+    expect(server.calls.map((c) => [c.method, c.status])).toEqual([
+      ["POST", 502],
+      ["GET", 200],
+    ]);
+    expect(server.state.checkRuns).toHaveLength(1);
+    expect(ref.id).toBe(server.state.checkRuns[0]!.id);
+  });
+
+  it("another leg's check run of the same name is not mistaken for this one's", async () => {
+    server.state.seedCheckRun({
+      name: "evidence-gate",
+      headSha: HEAD_SHA,
+      externalId: "20250311-080000-000000",
+    });
+    server.failNext({ method: "POST", pathPattern: CREATE, status: 503 });
+    const ref = await client().create(created);
+    expect(server.state.checkRuns).toHaveLength(2);
+    expect(server.state.checkRuns[1]).toMatchObject({ id: ref.id, externalId: created.externalId });
+  });
+
+  it(`5xx on every attempt: ${1 + SERVER_ERROR_RETRIES} creates, then the error surfaces`, async () => {
+    server.failNext({ method: "POST", pathPattern: CREATE, status: 502, times: 10 });
+    const error = await failure(client().create(created));
+    expect(error.status).toBe(502);
+    expect(server.callsTo("POST", CREATE)).toHaveLength(1 + SERVER_ERROR_RETRIES);
+    expect(server.state.checkRuns).toEqual([]);
+  });
+
+  it("a 422 is never retried (nor looked up)", async () => {
+    server.failNext({ method: "POST", pathPattern: CREATE, status: 422 });
+    const error = await failure(client().create(created));
+    expect(error.status).toBe(422);
+    expect(server.calls.map((c) => [c.method, c.status])).toEqual([["POST", 422]]);
+  });
+
+  it("a 403 names `checks: write` and the two-stage mode for forks", async () => {
+    server.failNext({ method: "POST", pathPattern: CREATE, status: 403 });
+    const error = await failure(client().create(created));
+    expect(error.message).toContain("`checks: write`");
+    expect(error.message).toContain("`mode: report`");
+    expect(error.message).toContain("`workflow_run`");
+  });
+});
+
+describe("CheckRunClient.findReusable: the check run a re-run takes over", () => {
+  it("the newest same-named check run whose external_id is a run id, whatever its status", async () => {
+    const older = server.state.seedCheckRun({
+      name: "evidence-gate",
+      headSha: HEAD_SHA,
+      externalId: "20250311-080000-000000",
+      conclusion: "failure",
+    });
+    const newer = server.state.seedCheckRun({
+      name: "evidence-gate",
+      headSha: HEAD_SHA,
+      externalId: "20250311-090000-000000",
+      conclusion: "success",
+    });
+    // GitHub's own check run of a job named like the check: no run id in external_id.
+    server.state.seedCheckRun({ name: "evidence-gate", headSha: HEAD_SHA, externalId: "5a1e0c1d-job" });
+    expect((await client().findReusable({ name: "evidence-gate", headSha: HEAD_SHA }))?.id).toBe(newer.id);
+    expect(older.id).toBeLessThan(newer.id);
+    expect(server.calls[0]?.query).toEqual({ check_name: "evidence-gate", filter: "all", per_page: "100" });
+    server.assertNoViolations();
+  });
+
+  it("none when the only same-named check runs are not evidence-gate's, or on another commit", async () => {
+    server.state.seedCheckRun({ name: "evidence-gate", headSha: HEAD_SHA });
+    server.state.seedCheckRun({ name: "evidence-gate", headSha: HEAD_SHA, externalId: "not-a-run-id" });
+    server.state.seedCheckRun({
+      name: "evidence-gate",
+      headSha: "0".repeat(40),
+      externalId: "20250311-080000-000000",
+    });
+    expect(await client().findReusable({ name: "evidence-gate", headSha: HEAD_SHA })).toBeUndefined();
+  });
+
+  it("none when the newest carries annotations (GitHub cannot remove them: a re-run would show stale marks)", async () => {
+    const marked = server.state.seedCheckRun({
+      name: "evidence-gate",
+      headSha: HEAD_SHA,
+      externalId: "20250311-080000-000000",
+      conclusion: "failure",
+    });
+    marked.output.annotationsCount = 3;
+    expect(await client().findReusable({ name: "evidence-gate", headSha: HEAD_SHA })).toBeUndefined();
+  });
+});
+
+/** An annotation as the client sent it (GitHub's field names). */
+interface SentAnnotation {
+  readonly path: string;
+  readonly start_line: number;
+  readonly start_column?: number;
+  readonly end_column?: number;
+  readonly title?: string;
+  readonly message: string;
+  readonly raw_details?: string;
+}
+
+/** A PATCH body as the client sent it. */
+interface SentPatch {
+  readonly status?: string;
+  readonly conclusion?: string;
+  readonly output: {
+    readonly title: string;
+    readonly summary: string;
+    readonly annotations?: SentAnnotation[];
+  };
+}
+
+function annotations(n: number): CheckRunAnnotation[] {
+  return Array.from({ length: n }, (_, i) => ({
+    path: "src/sum.js",
+    startLine: i + 1,
+    endLine: i + 1,
+    level: "failure" as const,
+    message: `problem ${i + 1}`,
+  }));
+}
+
+describe(`CheckRunClient.complete: annotations, ${CHECK_RUN_ANNOTATIONS_PER_REQUEST} per request`, () => {
+  it.each([
+    [0, [0]],
+    [1, [1]],
+    [49, [49]],
+    [50, [50]],
+    [51, [50, 1]],
+    [100, [50, 50]],
+    [120, [50, 50, 20]],
+  ])("%i annotations: the completion and then further updates carry %j", async (n, sizes) => {
+    const checks = client();
+    const { id } = await checks.create(created);
+    await checks.complete(id, {
+      conclusion: "failure",
+      title: "Failed",
+      summary: "## Ledger",
+      annotations: annotations(n),
+    });
+
+    server.assertNoViolations();
+    const patches = server.callsTo("PATCH", UPDATE).map((c) => c.body as SentPatch);
+    expect(patches.map((b) => b.output.annotations?.length ?? 0)).toEqual(sizes);
+    // The first request completes; the rest only append (title and summary are required with output).
+    expect(patches[0]).toMatchObject({ status: "completed", conclusion: "failure" });
+    for (const later of patches.slice(1)) {
+      expect(Object.keys(later)).toEqual(["output"]);
+      expect(later.output).toMatchObject({ title: "Failed", summary: "## Ledger" });
+    }
+    // Every annotation arrived once, in order.
+    const lines = patches.flatMap((b) =>
+      (b.output.annotations ?? []).map((a: { start_line: number }) => a.start_line),
+    );
+    expect(lines).toEqual(Array.from({ length: n }, (_, i) => i + 1));
+    expect(server.state.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(server.state.checkRuns[0]!.output.annotationsCount).toBe(n);
+  });
+
+  it("the server refuses 51 in one request (the limit the batching keeps to is really checked)", async () => {
+    const octokit = createOctokit({ token: "ghs_test", baseUrl: server.url, timing: TEST_TIMING });
+    const checks = client();
+    const { id } = await checks.create(created);
+    const status = await octokit.rest.checks
+      .update({
+        owner: "octo-org",
+        repo: "widgets",
+        check_run_id: id,
+        output: {
+          title: "t",
+          summary: "s",
+          annotations: annotations(51).map((a) => ({
+            path: a.path,
+            start_line: a.startLine,
+            end_line: a.endLine,
+            annotation_level: a.level,
+            message: a.message,
+          })),
+        },
+      })
+      .then(
+        (r) => r.status,
+        (e: { status: number }) => e.status,
+      );
+    expect(status).toBe(422);
+    expect(server.violations.map((v) => v.errors.join(" "))).toEqual([expect.stringMatching(/annotations/)]);
+  });
+
+  it("annotation fields are redacted and kept within GitHub's limits; columns only on one line", async () => {
+    const checks = client({ redact: (text) => text.replaceAll("sk-secret", "***") });
+    const { id } = await checks.create(created);
+    await checks.complete(id, {
+      conclusion: "failure",
+      title: "t",
+      summary: "s",
+      annotations: [
+        {
+          path: "a.js",
+          startLine: 3,
+          endLine: 3,
+          startColumn: 5,
+          endColumn: 5,
+          level: "failure",
+          title: `sk-secret ${"t".repeat(300)}`,
+          message: `sk-secret ${"é".repeat(40_000)}`,
+          rawDetails: "😀".repeat(20_000),
+        },
+        {
+          path: "b.js",
+          startLine: 1,
+          endLine: 4,
+          startColumn: 2,
+          endColumn: 9,
+          level: "warning",
+          message: "m",
+        },
+      ],
+    });
+    server.assertNoViolations();
+    const sent = (server.callsTo("PATCH", UPDATE)[0]!.body as SentPatch).output.annotations ?? [];
+    expect(JSON.stringify(sent)).not.toContain("sk-secret");
+    expect(Array.from(sent[0]!.title as string)).toHaveLength(255);
+    expect(Buffer.byteLength(sent[0]!.message, "utf8")).toBeLessThanOrEqual(64_000);
+    expect(Buffer.byteLength(sent[0]!.raw_details ?? "", "utf8")).toBeLessThanOrEqual(64_000);
+    expect(wellFormed(sent[0]!.raw_details ?? "")).toBe(true);
+    expect(sent[0]).toMatchObject({ start_column: 5, end_column: 5 });
+    expect(sent[1]).not.toHaveProperty("start_column");
+    expect(sent[1]).not.toHaveProperty("end_column");
+  });
+});
+
+describe("CheckRunClient: summary and text cut by UTF-8 bytes at 65535", () => {
+  async function sendSummary(summary: string): Promise<string> {
+    const checks = client();
+    const { id } = await checks.create(created);
+    await checks.update(id, { title: "t", summary, text: summary });
+    server.assertNoViolations();
+    const body = server.calls.at(-1)!.body as { output: { summary: string; text: string } };
+    expect(body.output.text).toBe(body.output.summary);
+    return body.output.summary;
+  }
+
+  it("65535 bytes of multi-byte text (32767 × é + a) is sent unchanged, without a warning", async () => {
+    const summary = `${"é".repeat(32_767)}a`;
+    expect(Buffer.byteLength(summary, "utf8")).toBe(65_535);
+    expect(await sendSummary(summary)).toBe(summary);
+    expect(warnings).toEqual([]);
+  });
+
+  it("65536 bytes (32768 × é) is cut to at most 65535 with the notice, whole characters only", async () => {
+    const summary = "é".repeat(32_768);
+    const sent = await sendSummary(summary);
+    expect(Buffer.byteLength(sent, "utf8")).toBeLessThanOrEqual(65_535);
+    expect(sent).toContain("Cut by evidence-gate");
+    expect(wellFormed(sent)).toBe(true);
+    expect(sent).not.toContain("\uFFFD");
+    expect(sent.startsWith("é".repeat(30_000))).toBe(true);
+    expect(warnings).toEqual([
+      expect.stringContaining("output.summary was 65536 bytes"),
+      expect.stringContaining("output.text was 65536 bytes"),
+    ]);
+  });
+
+  it("a 4-byte character straddling byte 65535 is dropped whole, never split", async () => {
+    // Bytes 65534..65537 are 😀: the limit falls inside it.
+    const summary = `${"a".repeat(65_533)}😀`;
+    expect(Buffer.byteLength(summary, "utf8")).toBe(65_537);
+    const sent = await sendSummary(summary);
+    expect(Buffer.byteLength(sent, "utf8")).toBeLessThanOrEqual(65_535);
+    expect(wellFormed(sent)).toBe(true);
+    expect(sent).not.toContain("😀");
+    expect(sent).not.toContain("\uFFFD");
+    expect(sent).toContain("Cut by evidence-gate");
   });
 });

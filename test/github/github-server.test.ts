@@ -150,14 +150,14 @@ describe("GitHub double: requests are held to GitHub's description", () => {
   });
 
   it("an unknown route is a 404 and a violation that says whether GitHub has such an operation", async () => {
-    const known = await send("POST", "/repos/octo-org/widgets/issues/1/comments", { body: "hi" });
+    const known = await send("POST", "/repos/octo-org/widgets/issues/1/labels", { labels: ["bug"] });
     const unknown = await send("GET", "/repos/octo-org/widgets/no-such-thing");
     expect([known.status, unknown.status]).toEqual([404, 404]);
     expect(server.violations.map((v) => [v.kind, v.errors[0]])).toEqual([
       [
         "route",
         expect.stringContaining(
-          "issues/create-comment (POST /repos/{owner}/{repo}/issues/{issue_number}/comments) exists",
+          "issues/add-labels (POST /repos/{owner}/{repo}/issues/{issue_number}/labels) exists",
         ),
       ],
       ["route", "GET /repos/octo-org/widgets/no-such-thing is not in GitHub's REST API description"],

@@ -5,11 +5,15 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   apiUrlFromEnv,
+  BACKOFF_SECOND_MS_VARIABLE,
   createOctokit,
   DEFAULT_API_URL,
   type GateOctokit,
+  octokitFromEnv,
   RATE_LIMIT_RETRIES,
   SERVER_ERROR_RETRIES,
+  serverErrorBackoffMs,
+  timingFromEnv,
 } from "../../src/github/octokit.js";
 import { type GitHubServer, startGitHubServer, TEST_TIMING } from "../support/github-server/index.js";
 
@@ -134,5 +138,43 @@ describe("apiUrlFromEnv: GitHub Enterprise Server through GITHUB_API_URL", () =>
   it("a baseUrl with a path prefix (GHES /api/v3) is kept in request URLs", async () => {
     const ghes = createOctokit({ token: "t", baseUrl: `${server.url}/api/v3/`, timing: { retryBaseMs: 1 } });
     expect(ghes.request.endpoint.DEFAULTS.baseUrl).toBe(`${server.url}/api/v3`);
+  });
+});
+
+describe(`${BACKOFF_SECOND_MS_VARIABLE}: the documented way tests shorten the waits`, () => {
+  it("unset or empty: GitHub's own waits; a number: milliseconds per second of backoff; anything else is refused by name", () => {
+    expect(timingFromEnv({})).toEqual({});
+    expect(timingFromEnv({ [BACKOFF_SECOND_MS_VARIABLE]: " " })).toEqual({});
+    expect(timingFromEnv({ [BACKOFF_SECOND_MS_VARIABLE]: "1" })).toEqual({
+      retryBaseMs: 1,
+      rateLimitUnitMs: 1,
+      spaceWrites: false,
+    });
+    expect(timingFromEnv({ [BACKOFF_SECOND_MS_VARIABLE]: "2000" })).toEqual({
+      retryBaseMs: 2000,
+      rateLimitUnitMs: 2000,
+    });
+    expect(() => timingFromEnv({ [BACKOFF_SECOND_MS_VARIABLE]: "-5" })).toThrow(BACKOFF_SECOND_MS_VARIABLE);
+    expect(() => timingFromEnv({ [BACKOFF_SECOND_MS_VARIABLE]: "1s" })).toThrow(
+      /whole number of milliseconds/,
+    );
+  });
+
+  it("octokitFromEnv retries a 502 on the scaled schedule, and the hand-retry backoff follows the same scale", async () => {
+    const scaled = octokitFromEnv("ghs_test", {
+      GITHUB_API_URL: server.url,
+      [BACKOFF_SECOND_MS_VARIABLE]: "1",
+    });
+    server.failNext({ method: "POST", pathPattern: ROUTE, status: 502, times: 2 });
+    const { status } = await scaled.rest.checks.create({
+      owner: "octo-org",
+      repo: "widgets",
+      name: "evidence-gate",
+      head_sha: HEAD_SHA,
+    });
+    expect(status).toBe(201);
+    expect(server.callsTo("POST", ROUTE).map((c) => c.status)).toEqual([502, 502, 201]);
+    expect(serverErrorBackoffMs(scaled, 3)).toBe(9);
+    expect(serverErrorBackoffMs(createOctokit({ token: "t" }), 2)).toBe(4000);
   });
 });

@@ -12,12 +12,15 @@ const CLI = {
   claudeLoaded:
     "Planned nodes run with your configuration (--accept-loaded-user-config): user, project and local settings " +
     "load, and with them your CLAUDE.md, hooks and MCP servers. Standing permission grants in those settings load " +
-    "too, so a declared scope such as Bash(git *) is a request again, not a limit: a call those settings allow " +
-    "will run. Each node's --tools set and deny list still bind, and enterprise or managed policy is neither " +
-    "dropped nor widened by this choice.",
+    "too, so a declared scope such as Bash(git *) is a declaration again, not a limit: a call those settings " +
+    "allow will run. Each node's --tools set and deny list still bind, and enterprise or managed policy is " +
+    "neither dropped nor widened by this choice. Agent mapping and skill activation stay off: this project " +
+    "stages no agent or skill definition for a planned node, and a plan can neither name an agent nor grant " +
+    "the Skill tool, so agents and skills your settings define load but no planned node is given them.",
   codexIsolated:
     "Planned Codex nodes run isolated: they ignore your user configuration (config.toml), the repository's rules, " +
-    "project instructions such as AGENTS.md, and MCP servers. " +
+    "project instructions such as AGENTS.md, and MCP servers. Not dropped: your own AGENTS.md in CODEX_HOME " +
+    "(~/.codex/AGENTS.md by default) still reaches them, because codex's isolation flags leave that file in. " +
     "Codex has no per-tool grammar, so a node's allowed_tools are checked and recorded but not enforced; its " +
     "sandbox binds instead: workspace-write (it writes only in its working directory and the temp directories, " +
     "with no network), or read-only for permission_mode plan. " +
@@ -43,9 +46,12 @@ const ACTION = {
     "Planned nodes run with the operator's configuration (accept-loaded-user-config: true): user, project and " +
     "local settings load, and with them the operator's CLAUDE.md, hooks and MCP servers. In this action each CLI " +
     "runs with a fresh HOME, so the operator's configuration is the base branch's project files only. Standing " +
-    "permission grants in those settings load too, so a declared scope such as Bash(git *) is a request again, " +
-    "not a limit: a call those settings allow will run. Each node's --tools set and deny list still bind, and " +
-    "enterprise or managed policy is neither dropped nor widened by this choice.",
+    "permission grants in those settings load too, so a declared scope such as Bash(git *) is a declaration " +
+    "again, not a limit: a call those settings allow will run. Each node's --tools set and deny list still " +
+    "bind, and enterprise or managed policy is neither dropped nor widened by this choice. Agent mapping and " +
+    "skill activation stay off: this project stages no agent or skill definition for a planned node, and a " +
+    "plan can neither name an agent nor grant the Skill tool, so agents and skills your settings define load " +
+    "but no planned node is given them.",
   codexIsolated:
     "Planned Codex nodes run isolated: they ignore the operator's user configuration (config.toml), the " +
     "repository's rules, project instructions such as AGENTS.md, and MCP servers. In this action each CLI runs " +

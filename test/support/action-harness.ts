@@ -55,7 +55,14 @@ export interface RunActionOptions {
    */
   readonly event?:
     | "pull_request"
-    | { readonly name: "workflow_dispatch"; readonly inputs?: Record<string, string> };
+    | { readonly name: "workflow_dispatch"; readonly inputs?: Record<string, string> }
+    /** Any event with its payload as given (e.g. a webhook example from `@octokit/webhooks-examples`; `workflow_run` for `mode: report`). */
+    | { readonly name: string; readonly payload: Record<string, unknown> };
+  /**
+   * `OWNER/NAME` of the pull request's head repository (`pull_request`): another repository than
+   * {@link TEST_REPOSITORY} makes it a fork's pull request. Default: the base repository.
+   */
+  readonly headRepository?: string;
   /** The scripted model server (`ANTHROPIC_BASE_URL`); omit for runs that must never reach a model. */
   readonly model?: ModelServer;
   /** `pull_request.head.sha` of the payload; default: the workspace's `HEAD`. */
@@ -268,18 +275,32 @@ export async function runActionStep(options: RunActionOptions): Promise<ActionRu
   } & Record<string, unknown>;
   pullRequest.pull_request.head.sha = headSha;
   if (options.baseSha !== undefined) pullRequest.pull_request.base.sha = options.baseSha;
+  if (options.headRepository !== undefined) {
+    const head = pullRequest.pull_request.head as unknown as { repo: Record<string, unknown> | null };
+    const [login, name] = options.headRepository.split("/");
+    head.repo = {
+      ...head.repo,
+      id: 99_000_001,
+      name,
+      full_name: options.headRepository,
+      fork: true,
+      owner: { ...(head.repo?.owner as Record<string, unknown>), login, id: 99_000_002 },
+    };
+  }
   const dispatch = options.event !== undefined && options.event !== "pull_request" ? options.event : null;
   // A workflow_dispatch payload (GitHub's webhook "workflow_dispatch"): inputs, ref, repository, sender, workflow.
   const payload: Record<string, unknown> =
     dispatch === null
       ? pullRequest
-      : {
-          inputs: dispatch.inputs ?? {},
-          ref: "refs/heads/main",
-          repository: pullRequest.repository,
-          sender: pullRequest.sender,
-          workflow: ".github/workflows/evidence-gate-resume.yml",
-        };
+      : "payload" in dispatch
+        ? dispatch.payload
+        : {
+            inputs: dispatch.inputs ?? {},
+            ref: "refs/heads/main",
+            repository: pullRequest.repository,
+            sender: pullRequest.sender,
+            workflow: ".github/workflows/evidence-gate-resume.yml",
+          };
   options.editPayload?.(payload);
   const eventPath = join(files, "event.json");
   writeFileSync(eventPath, JSON.stringify(payload, null, 2));
@@ -322,7 +343,7 @@ export async function runActionStep(options: RunActionOptions): Promise<ActionRu
     GIT_CONFIG_NOSYSTEM: "1",
     CI: "true",
     GITHUB_ACTIONS: "true",
-    GITHUB_EVENT_NAME: dispatch === null ? "pull_request" : "workflow_dispatch",
+    GITHUB_EVENT_NAME: dispatch === null ? "pull_request" : dispatch.name,
     GITHUB_EVENT_PATH: eventPath,
     GITHUB_REPOSITORY: TEST_REPOSITORY,
     GITHUB_REPOSITORY_OWNER: TEST_REPOSITORY.split("/")[0],
@@ -336,7 +357,8 @@ export async function runActionStep(options: RunActionOptions): Promise<ActionRu
     GITHUB_JOB: "gate",
     GITHUB_ACTOR: "mona",
     GITHUB_SHA: options.githubSha ?? head,
-    GITHUB_REF: dispatch === null ? "refs/pull/42/merge" : "refs/heads/main",
+    GITHUB_REF:
+      dispatch === null || dispatch.name === "pull_request" ? "refs/pull/42/merge" : "refs/heads/main",
     GITHUB_WORKSPACE: options.workspace,
     GITHUB_STEP_SUMMARY: summaryPath,
     GITHUB_OUTPUT: outputPath,

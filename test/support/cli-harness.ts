@@ -53,6 +53,8 @@ export interface CliRunOptions {
   readonly checkRunOut?: boolean;
   /** Add `--summary-out` (default true). */
   readonly summaryOut?: boolean;
+  /** `--claude-path` (default the pinned CLI): e.g. a wrapper that records its argv and execs the real one. */
+  readonly claudePath?: string;
 }
 
 export interface CliRun {
@@ -158,7 +160,7 @@ export async function startCliHarness(options: CliHarnessOptions): Promise<CliHa
       "--repo",
       repo.dir,
       "--claude-path",
-      CLAUDE_BIN,
+      o.claudePath ?? CLAUDE_BIN,
       ...(o.checkRunOut === false ? [] : ["--check-run-out", checkRunPath]),
       ...(o.summaryOut === false ? [] : ["--summary-out", summaryPath]),
       ...flags,

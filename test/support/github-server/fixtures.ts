@@ -99,7 +99,8 @@ export const GITHUB_ACTIONS_APP: AppFixture = {
 };
 
 export function simpleUser(account: AccountFixture, origins: Origins): Record<string, unknown> {
-  const api = `${origins.api}/users/${account.login}`;
+  // GitHub percent-encodes a bot's brackets in its URLs (`/users/github-actions%5Bbot%5D`).
+  const api = `${origins.api}/users/${encodeURIComponent(account.login)}`;
   return {
     login: account.login,
     id: account.id,
@@ -107,7 +108,7 @@ export function simpleUser(account: AccountFixture, origins: Origins): Record<st
     avatar_url: `https://avatars.githubusercontent.com/u/${account.id}?v=4`,
     gravatar_id: "",
     url: api,
-    html_url: `${origins.web}/${account.login}`,
+    html_url: `${origins.web}/${encodeURIComponent(account.login)}`,
     followers_url: `${api}/followers`,
     following_url: `${api}/following{/other_user}`,
     gists_url: `${api}/gists{/gist_id}`,
@@ -409,5 +410,34 @@ export function artifactBody(artifact: ArtifactFixture, origins: Origins): Recor
       head_branch: artifact.workflowRun.headBranch,
       head_sha: artifact.workflowRun.headSha,
     },
+  };
+}
+
+/** `issue-comment` (GET/POST/PATCH issue comments). */
+export function issueCommentBody(
+  comment: {
+    readonly id: number;
+    readonly owner: string;
+    readonly repo: string;
+    readonly issueNumber: number;
+    readonly body: string;
+    readonly user: AccountFixture;
+    readonly createdAt: string;
+    readonly updatedAt: string;
+  },
+  origins: Origins,
+): Record<string, unknown> {
+  const full = `${comment.owner}/${comment.repo}`;
+  return {
+    id: comment.id,
+    node_id: nodeId("IssueComment", comment.id),
+    url: `${origins.api}/repos/${full}/issues/comments/${comment.id}`,
+    body: comment.body,
+    html_url: `${origins.web}/${full}/pull/${comment.issueNumber}#issuecomment-${comment.id}`,
+    user: simpleUser(comment.user, origins),
+    created_at: comment.createdAt,
+    updated_at: comment.updatedAt,
+    issue_url: `${origins.api}/repos/${full}/issues/${comment.issueNumber}`,
+    author_association: comment.user.type === "Bot" ? "NONE" : "MEMBER",
   };
 }

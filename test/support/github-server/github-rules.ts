@@ -46,9 +46,34 @@ const checkRunConclusion: Rule = (body) => {
   return errors;
 };
 
+/**
+ * The annotation object's documented limits the schema leaves out (https://docs.github.com/rest/checks/runs,
+ * "annotations" object): `message` and `raw_details` "The maximum size is 64 KB" (checked as 65536 UTF-8
+ * bytes, the loosest reading), `title` "The maximum size is 255 characters", and "Annotations only support
+ * `start_column` and `end_column` on the same line". `maxItems: 50` is in the schema itself.
+ */
+const annotationLimits: Rule = (body) => {
+  const output = body.output as { annotations?: unknown } | undefined;
+  if (!Array.isArray(output?.annotations)) return [];
+  const errors: string[] = [];
+  output.annotations.forEach((a: Record<string, unknown>, i: number) => {
+    const at = `body/output/annotations/${i}`;
+    for (const field of ["message", "raw_details"]) {
+      const value = a[field];
+      if (typeof value === "string" && Buffer.byteLength(value, "utf8") > 65_536)
+        errors.push(`${at}/${field}: over 64 KB (${Buffer.byteLength(value, "utf8")} bytes)`);
+    }
+    if (typeof a.title === "string" && Array.from(a.title).length > 255)
+      errors.push(`${at}/title: over 255 characters`);
+    if ((a.start_column !== undefined || a.end_column !== undefined) && a.start_line !== a.end_line)
+      errors.push(`${at}: start_column/end_column given for an annotation over several lines`);
+  });
+  return errors;
+};
+
 const RULES: Record<string, readonly Rule[]> = {
-  "checks/create": [checkRunOutputBytes, checkRunConclusion],
-  "checks/update": [checkRunOutputBytes, checkRunConclusion],
+  "checks/create": [checkRunOutputBytes, checkRunConclusion, annotationLimits],
+  "checks/update": [checkRunOutputBytes, checkRunConclusion, annotationLimits],
 };
 
 export function githubRequestRules(operationId: string, body: unknown): string[] {

@@ -10,10 +10,13 @@ import {
   artifactBody,
   checkRunBody,
   contentFileBody,
+  gitBlobSha,
+  issueCommentBody,
   type Origins,
   pullRequestBody,
   repositoryBody,
   type StoredCheckRun,
+  simpleUser,
 } from "./fixtures.js";
 import type { GitHubServerState } from "./state.js";
 
@@ -306,6 +309,29 @@ const listArtifactsForRepo: Route = {
   },
 };
 
+const listWorkflowRunArtifacts: Route = {
+  method: "GET",
+  template: "/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts",
+  handle(request, context) {
+    const repository = repositoryOf(request, context);
+    if (repository === undefined) return notFound(context);
+    const q = request.query;
+    const runId = Number(request.params.run_id);
+    // The artifacts one workflow run uploaded, newest first; `name` filters by exact name.
+    const all = context.state
+      .artifacts(repository.owner.login, repository.name)
+      .filter((a) => a.workflowRun.id === runId && (q.name === undefined || a.name === q.name))
+      .sort((a, b) => b.id - a.id);
+    const perPage = Math.min(Number(q.per_page ?? 30), 100);
+    const page = Number(q.page ?? 1);
+    const slice = all.slice((page - 1) * perPage, page * perPage);
+    return {
+      status: 200,
+      body: { total_count: all.length, artifacts: slice.map((a) => artifactBody(a, context.origins)) },
+    };
+  },
+};
+
 const downloadArtifact: Route = {
   method: "GET",
   template: "/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}",
@@ -329,7 +355,215 @@ const downloadArtifact: Route = {
   },
 };
 
+/**
+ * A recursive tree listing of the files the double holds at `tree_sha` (the ref files were added under):
+ * every folder and file, sorted, `truncated: false`. Blobs are found again by their SHA (getBlob).
+ */
+const getTree: Route = {
+  method: "GET",
+  template: "/repos/{owner}/{repo}/git/trees/{tree_sha}",
+  handle(request, context) {
+    const repository = repositoryOf(request, context);
+    if (repository === undefined) return notFound(context);
+    const ref = String(request.params.tree_sha);
+    const files = context.state.filesAt(repository, ref);
+    const api = `${context.origins.api}/repos/${repository.owner.login}/${repository.name}`;
+    const folders = new Set<string>();
+    for (const path of files.keys()) {
+      const parts = path.split("/");
+      for (let i = 1; i < parts.length; i++) folders.add(parts.slice(0, i).join("/"));
+    }
+    const recursive = request.query.recursive !== undefined;
+    const entries = [
+      ...[...folders].map((path) => ({
+        path,
+        mode: "040000",
+        type: "tree",
+        sha: gitBlobSha(Buffer.from(path)),
+        url: `${api}/git/trees/${gitBlobSha(Buffer.from(path))}`,
+      })),
+      ...[...files].map(([path, content]) => ({
+        path,
+        mode: "100644",
+        type: "blob",
+        sha: gitBlobSha(content),
+        size: content.length,
+        url: `${api}/git/blobs/${gitBlobSha(content)}`,
+      })),
+    ]
+      .filter((e) => recursive || !e.path.includes("/"))
+      .sort((a, b) => (a.path < b.path ? -1 : 1));
+    return {
+      status: 200,
+      body: {
+        sha: gitBlobSha(Buffer.from(ref)),
+        url: `${api}/git/trees/${ref}`,
+        truncated: false,
+        tree: entries,
+      },
+    };
+  },
+};
+
+const getBlob: Route = {
+  method: "GET",
+  template: "/repos/{owner}/{repo}/git/blobs/{file_sha}",
+  handle(request, context) {
+    const repository = repositoryOf(request, context);
+    if (repository === undefined) return notFound(context);
+    const sha = String(request.params.file_sha);
+    const content = context.state.blob(repository, sha);
+    if (content === undefined) return notFound(context);
+    return {
+      status: 200,
+      body: {
+        content: `${(content.toString("base64").match(/.{1,60}/g) ?? []).join("\n")}\n`,
+        encoding: "base64",
+        url: `${context.origins.api}/repos/${repository.owner.login}/${repository.name}/git/blobs/${sha}`,
+        sha,
+        size: content.length,
+        node_id: `B_${sha.slice(0, 12)}`,
+      },
+    };
+  },
+};
+
+function pageOf<T>(
+  items: readonly T[],
+  request: RouteRequest,
+): { slice: T[]; headers: Record<string, string> } {
+  const perPage = Math.min(Number(request.query.per_page ?? 30), 100);
+  const page = Number(request.query.page ?? 1);
+  const headers: Record<string, string> = {};
+  if (page * perPage < items.length) {
+    const next = new URL(request.url);
+    next.searchParams.set("page", String(page + 1));
+    headers.link = `<${next.href}>; rel="next"`;
+  }
+  return { slice: items.slice((page - 1) * perPage, page * perPage), headers };
+}
+
+const listIssueComments: Route = {
+  method: "GET",
+  template: "/repos/{owner}/{repo}/issues/{issue_number}/comments",
+  handle(request, context) {
+    const repository = repositoryOf(request, context);
+    if (repository === undefined) return notFound(context);
+    const number = Number(request.params.issue_number);
+    const all = context.state.comments.filter(
+      (c) => c.owner === repository.owner.login && c.repo === repository.name && c.issueNumber === number,
+    );
+    const { slice, headers } = pageOf(all, request);
+    return { status: 200, headers, body: slice.map((c) => issueCommentBody(c, context.origins)) };
+  },
+};
+
+const createIssueComment: Route = {
+  method: "POST",
+  template: "/repos/{owner}/{repo}/issues/{issue_number}/comments",
+  handle(request, context) {
+    const repository = repositoryOf(request, context);
+    if (repository === undefined) return notFound(context);
+    const number = Number(request.params.issue_number);
+    const comment = context.state.addComment({
+      repository: `${repository.owner.login}/${repository.name}`,
+      issueNumber: number,
+      body: String((request.body as { body?: unknown }).body ?? ""),
+    });
+    return { status: 201, body: issueCommentBody(comment, context.origins) };
+  },
+};
+
+const updateIssueComment: Route = {
+  method: "PATCH",
+  template: "/repos/{owner}/{repo}/issues/comments/{comment_id}",
+  handle(request, context) {
+    const repository = repositoryOf(request, context);
+    if (repository === undefined) return notFound(context);
+    const id = Number(request.params.comment_id);
+    const comment = context.state.comments.find(
+      (c) => c.id === id && c.owner === repository.owner.login && c.repo === repository.name,
+    );
+    if (comment === undefined) return notFound(context);
+    if (comment.user.login !== context.state.commenter.login) {
+      return error(
+        403,
+        "Resource not accessible by integration",
+        context,
+        `comment ${id} belongs to ${comment.user.login}`,
+      );
+    }
+    comment.body = String((request.body as { body?: unknown }).body ?? "");
+    comment.updatedAt = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+    return { status: 200, body: issueCommentBody(comment, context.origins) };
+  },
+};
+
+const getCollaboratorPermission: Route = {
+  method: "GET",
+  template: "/repos/{owner}/{repo}/collaborators/{username}/permission",
+  handle(request, context) {
+    const repository = repositoryOf(request, context);
+    if (repository === undefined) return notFound(context);
+    const login = String(request.params.username);
+    const role = context.state.collaborator(repository.owner.login, repository.name, login);
+    // Tests name every user they look up; an unknown login is GitHub's 404 for a user that does not exist.
+    if (role === undefined) return notFound(context);
+    // "`permission` provides the legacy base roles of admin, write, read, and none"; `role_name` the role.
+    const permission = role === "maintain" ? "write" : role === "triage" ? "read" : role;
+    const user = {
+      ...simpleUser({ login, id: 5_000_000 + login.length, type: "User" }, context.origins),
+      permissions: {
+        pull: true,
+        triage: role !== "read",
+        push: ["admin", "maintain", "write"].includes(role),
+        maintain: role === "admin" || role === "maintain",
+        admin: role === "admin",
+      },
+      role_name: role,
+    };
+    return { status: 200, body: { permission, role_name: role, user } };
+  },
+};
+
+const createIssueCommentReaction: Route = {
+  method: "POST",
+  template: "/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions",
+  handle(request, context) {
+    const repository = repositoryOf(request, context);
+    if (repository === undefined) return notFound(context);
+    const content = String((request.body as { content?: unknown }).content);
+    const reaction = {
+      id: context.state.nextId(),
+      owner: repository.owner.login,
+      repo: repository.name,
+      commentId: Number(request.params.comment_id),
+      content,
+    };
+    context.state.reactions.push(reaction);
+    return {
+      status: 201,
+      body: {
+        id: reaction.id,
+        node_id: Buffer.from(`08:Reaction${reaction.id}`).toString("base64"),
+        // The token's bot user; its URLs percent-encode the brackets, as GitHub's do.
+        user: {
+          ...simpleUser({ login: "github-actions%5Bbot%5D", id: 41898282, type: "Bot" }, context.origins),
+          login: "github-actions[bot]",
+        },
+        content,
+        created_at: githubTime(),
+      },
+    };
+  },
+};
+
 export const ROUTES: readonly Route[] = [
+  getTree,
+  getBlob,
+  listIssueComments,
+  createIssueComment,
+  updateIssueComment,
   createCheckRun,
   updateCheckRun,
   getCheckRun,
@@ -338,5 +572,8 @@ export const ROUTES: readonly Route[] = [
   getPullRequest,
   getRepository,
   listArtifactsForRepo,
+  listWorkflowRunArtifacts,
   downloadArtifact,
+  getCollaboratorPermission,
+  createIssueCommentReaction,
 ];

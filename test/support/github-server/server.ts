@@ -64,9 +64,16 @@ export interface FaultSpec {
   readonly status: number;
   /** How many matching requests fail. Default 1. */
   readonly times?: number;
+  /** Only requests whose parsed JSON body this accepts match (e.g. only the PATCH that completes). */
+  readonly bodyMatches?: (body: unknown) => boolean;
   readonly headers?: Record<string, string>;
   /** Default: GitHub's error shape with a message typical for the status. */
   readonly body?: unknown;
+  /**
+   * Carry the request out first, then answer the fault instead of its response: a gateway that timed out
+   * after GitHub did the write (a retried create must not make a second check run). Default false.
+   */
+  readonly afterHandling?: boolean;
 }
 
 export interface GitHubServer {
@@ -155,10 +162,16 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
   let url = "";
   const webUrl = options.webUrl ?? "https://github.com";
 
-  const takeFault = (method: string, path: string, template: string | null): FaultSpec | undefined => {
+  const takeFault = (
+    method: string,
+    path: string,
+    template: string | null,
+    body: unknown,
+  ): FaultSpec | undefined => {
     const entry = faults.find(({ spec, remaining }) => {
       if (remaining <= 0) return false;
       if (spec.method !== undefined && spec.method.toUpperCase() !== method) return false;
+      if (spec.bodyMatches !== undefined && !spec.bodyMatches(body)) return false;
       const p = spec.pathPattern;
       return typeof p === "string" ? p === path || p === template : p.test(path);
     });
@@ -316,7 +329,14 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       return refuse(422, "Validation Failed", requestErrors);
     }
 
-    const fault = takeFault(method, path, template);
+    const fault = takeFault(method, path, template, body);
+    if (fault?.afterHandling === true) {
+      const done = matched.compiled.route.handle(
+        { params: check.params, query: check.query, body, headers: req.headers, url: requestUrl },
+        { state, origins: { api: url, web: webUrl }, documentationUrl },
+      );
+      if (done.violation !== undefined) violate("request", [done.violation]);
+    }
     if (fault !== undefined) {
       injected = true;
       return finish({

@@ -8,6 +8,7 @@ import {
   type AppFixture,
   type ArtifactFixture,
   GITHUB_ACTIONS_APP,
+  gitBlobSha,
   type PullRequestFixture,
   type RepositoryFixture,
   type StoredCheckRun,
@@ -46,6 +47,21 @@ export interface AddPullRequestInput {
   readonly baseRef?: string;
 }
 
+/** An issue (or pull-request) comment as the double stores it. */
+export interface StoredComment {
+  readonly id: number;
+  readonly owner: string;
+  readonly repo: string;
+  readonly issueNumber: number;
+  body: string;
+  readonly user: AccountFixture;
+  readonly createdAt: string;
+  updatedAt: string;
+}
+
+/** The bot account a `GITHUB_TOKEN` writes comments as. */
+export const GITHUB_ACTIONS_BOT: AccountFixture = { login: "github-actions[bot]", id: 41898282, type: "Bot" };
+
 export interface SeedCheckRunInput {
   readonly repository?: string;
   readonly name: string;
@@ -68,10 +84,24 @@ export interface AddArtifactInput {
   readonly headBranch?: string;
   /** The workflow run was a fork's pull request (`head_repository_id` ≠ `repository_id`). */
   readonly fromFork?: boolean;
+  /** The uploading workflow run's id (what a `workflow_run` event names); default: a fresh id. */
+  readonly workflowRunId?: number;
   /** Default: the zip's real `sha256:` digest; `null` for none; any other string to make it lie. */
   readonly digest?: string | null;
   /** Default: the zip's length. */
   readonly sizeInBytes?: number;
+}
+
+/** A collaborator's role (GitHub's base roles and the two in between). */
+export type CollaboratorRole = "admin" | "maintain" | "write" | "triage" | "read";
+
+/** A reaction the product created on an issue comment. */
+export interface StoredReaction {
+  readonly id: number;
+  readonly owner: string;
+  readonly repo: string;
+  readonly commentId: number;
+  readonly content: string;
 }
 
 function key(fullName: string): string {
@@ -83,10 +113,17 @@ export class GitHubServerState {
   /** The app whose installation token the product uses (default: GitHub Actions, like `GITHUB_TOKEN`). */
   readonly app: AppFixture;
   readonly checkRuns: StoredCheckRun[] = [];
+  /** Issue and pull-request comments, oldest first (tests may seed them with {@link addComment}). */
+  readonly comments: StoredComment[] = [];
+  /** The account comments written with the product's token are attributed to. */
+  readonly commenter: AccountFixture = GITHUB_ACTIONS_BOT;
   readonly #repositories = new Map<string, RepositoryFixture>();
   readonly #files = new Map<string, Buffer>();
   readonly #pulls: PullRequestFixture[] = [];
   readonly #artifacts: ArtifactFixture[] = [];
+  readonly #collaborators = new Map<string, CollaboratorRole>();
+  /** Reactions created through the API, in order. */
+  readonly reactions: StoredReaction[] = [];
   #nextId = 4_000_000_001;
 
   constructor(options: { readonly defaultRepository: string; readonly app?: AppFixture }) {
@@ -157,6 +194,47 @@ export class GitHubServerState {
     return pull;
   }
 
+  /** Files at `ref` (path → bytes), for tree listings. */
+  filesAt(repository: RepositoryFixture, ref: string): Map<string, Buffer> {
+    const prefix = `${repository.id}@${ref}:`;
+    const files = new Map<string, Buffer>();
+    for (const [k, content] of this.#files)
+      if (k.startsWith(prefix)) files.set(k.slice(prefix.length), content);
+    return files;
+  }
+
+  /** A blob any ref of `repository` holds, by its git blob SHA. */
+  blob(repository: RepositoryFixture, sha: string): Buffer | undefined {
+    const prefix = `${repository.id}@`;
+    for (const [k, content] of this.#files) {
+      if (k.startsWith(prefix) && gitBlobSha(content) === sha) return content;
+    }
+    return undefined;
+  }
+
+  /** Adds a comment on issue or pull request `issueNumber` (default author: the token's bot). */
+  addComment(input: {
+    readonly repository?: string;
+    readonly issueNumber: number;
+    readonly body: string;
+    readonly user?: AccountFixture;
+  }): StoredComment {
+    const repository = this.#require(input.repository ?? this.defaultRepository);
+    const now = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+    const comment: StoredComment = {
+      id: this.nextId(),
+      owner: repository.owner.login,
+      repo: repository.name,
+      issueNumber: input.issueNumber,
+      body: input.body,
+      user: input.user ?? this.commenter,
+      createdAt: now,
+      updatedAt: now,
+    };
+    this.comments.push(comment);
+    return comment;
+  }
+
   pullRequest(owner: string, repo: string, number: number): PullRequestFixture | undefined {
     const repository = this.repository(owner, repo);
     return this.#pulls.find((p) => p.base.repository === repository && p.number === number);
@@ -207,7 +285,7 @@ export class GitHubServerState {
           ? `sha256:${createHash("sha256").update(input.zip).digest("hex")}`
           : input.digest,
       workflowRun: {
-        id: this.nextId(),
+        id: input.workflowRunId ?? this.nextId(),
         headSha: input.headSha,
         headBranch: input.headBranch ?? "feature",
         headRepositoryId: input.fromFork ? this.nextId() : repository.id,
@@ -225,6 +303,16 @@ export class GitHubServerState {
 
   artifact(id: number): ArtifactFixture | undefined {
     return this.#artifacts.find((a) => a.id === id);
+  }
+
+  /** Gives `login` a role on the repository (default: the server's default repository). */
+  setCollaborator(login: string, role: CollaboratorRole, repository = this.defaultRepository): void {
+    this.#collaborators.set(`${key(repository)}:${login.toLowerCase()}`, role);
+  }
+
+  /** `login`'s role on `owner/repo`; `undefined` when they are not a collaborator. */
+  collaborator(owner: string, repo: string, login: string): CollaboratorRole | undefined {
+    return this.#collaborators.get(`${key(`${owner}/${repo}`)}:${login.toLowerCase()}`);
   }
 
   checkRun(owner: string, repo: string, id: number): StoredCheckRun | undefined {

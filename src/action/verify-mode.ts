@@ -1,0 +1,94 @@
+/**
+ * `mode: verify` (SPEC §10), and what a pull request without a model credential runs (SPEC §6 table, §10):
+ * the engine runs the verify command once on the checked-out head (`runVerifyOnly`), and the one-row
+ * ledger is reported like any run. The command is the workflow's `verify-cmd`, else the base branch
+ * policy's `verify-cmd`; with neither, nothing runs and the check run says what to change.
+ *
+ * A fork's or Dependabot's pull request gets no repository secrets, so `auto`/`run` would fail at the first
+ * model call: {@link missingModelCredential} sees that before anything runs, and the run becomes verify-only
+ * (with a notice) when a verify command is given, or ends `action_required` naming the missing secret.
+ */
+import * as core from "@actions/core";
+import { runVerifyOnly } from "../engine/verify-run.js";
+import { unreachable } from "../ledger/unreachable.js";
+import type { ActionInputs } from "./inputs.js";
+import { announcePolicy, type PullRequestRun } from "./pull-request-run.js";
+import { endRun, engineOptions, reportRun } from "./running-mode.js";
+
+/**
+ * The secret inputs of `runtime`, when none of them has a value; `null` when the model CLI has a credential.
+ * claude: `anthropic-api-key` or `claude-code-oauth-token`; codex: `openai-api-key` (SPEC §11).
+ */
+export function missingModelCredential(
+  inputs: Pick<ActionInputs, "runtime" | "anthropicApiKey" | "claudeCodeOauthToken" | "openaiApiKey">,
+): readonly string[] | null {
+  if (inputs.runtime === "codex") return inputs.openaiApiKey ? null : ["openai-api-key"];
+  return inputs.anthropicApiKey || inputs.claudeCodeOauthToken
+    ? null
+    : ["anthropic-api-key", "claude-code-oauth-token"];
+}
+
+/** Why a run is verify-only: the mode asked for it, or the pull request has no model credential. */
+export type VerifyOnlyReason =
+  | { readonly kind: "mode" }
+  | { readonly kind: "no-credential"; readonly missing: readonly string[] };
+
+function secretWords(missing: readonly string[]): string {
+  return missing.map((m) => `\`${m}\``).join(" or ");
+}
+
+/** Runs the verify command alone on `run`'s checkout and reports it; ends early when there is no command. */
+export async function runVerifyMode(run: PullRequestRun, reason: VerifyOnlyReason): Promise<void> {
+  const { event, inputs } = run;
+  const policy = announcePolicy(run);
+  const fromPolicy = inputs.verifyCmd === undefined ? policy?.verifyCmd : undefined;
+  const command = inputs.verifyCmd ?? fromPolicy;
+  const forkWords = event.isDependabot
+    ? "a Dependabot pull request (GitHub gives its workflows Dependabot secrets only)"
+    : event.isFork
+      ? "a fork's pull request (GitHub gives its workflows no repository secrets)"
+      : "this run";
+  if (command === undefined) {
+    if (reason.kind === "mode") {
+      return endRun(run, {
+        kind: "usage-error",
+        message:
+          "mode verify needs a verify command: give the input `verify-cmd` (e.g. `npm test`), or `verify-cmd` in the base branch's .github/evidence-gate.yml",
+      });
+    }
+    return endRun(run, {
+      kind: "refused",
+      reason: "no-credential",
+      message: `No model ran: ${secretWords(reason.missing)} is empty for ${forkWords}, and no verify command was given. Give \`verify-cmd\` (or set verify-cmd in the base branch's .github/evidence-gate.yml) so such pull requests get the verify command's verdict, or provide the ${secretWords(reason.missing)} secret.`,
+    });
+  }
+  const notes = [...run.notes];
+  if (reason.kind === "no-credential") {
+    const notice = `No model credential (${secretWords(reason.missing)} is empty for ${forkWords}): this run is verify-only — the engine runs \`${command}\` once on the pull request's head, and no model is called.`;
+    core.notice(notice);
+    notes.push(notice);
+  }
+  const result = await runVerifyOnly(
+    engineOptions(run, {
+      runId: run.runId,
+      verifyCmd: command,
+      declaredBy: fromPolicy !== undefined ? ("policy" as const) : ("input" as const),
+      repoDir: run.workspace,
+      ...(inputs.workingDirectory !== undefined ? { workingDirectory: inputs.workingDirectory } : {}),
+      verifyTimeoutMs: inputs.verifyTimeoutMs,
+      verifyEnv: inputs.verifyEnv,
+      pr: { headSha: event.headSha, baseRef: event.baseRef },
+      ...(policy !== undefined
+        ? { policy: { requireEvidence: policy.requireEvidence, source: policy.source } }
+        : {}),
+    }),
+  );
+  switch (result.kind) {
+    case "usage_error":
+      return endRun(run, { kind: "usage-error", message: result.message }, notes);
+    case "finished":
+      return reportRun(run, result, notes);
+    default:
+      return unreachable(result);
+  }
+}

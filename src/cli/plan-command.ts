@@ -1,0 +1,108 @@
+/**
+ * `evidence-gate plan --goal TEXT`: `auto` without the run (SPEC §2 "`plan` (= auto --plan-only)", §11).
+ * The same planning half as `auto` (`src/engine/auto-plan.ts`): the build-evidence decision before any
+ * model call, the planner call repaired once, the trusted mutations — the verify command attached to every
+ * sink, each planned node's tool ceiling, with `--accept-loaded-user-config` if given — and the plan printed
+ * with its one tool-ceiling disclosure slot (seed 001 §2.6, §3 test 7). No node runs, no run directory is
+ * made, no check run is created; the planner call is the only thing spent.
+ *
+ * Exit codes (SPEC §2): 0 planned, 1 the plan was refused after its repair (or planning failed), 3 refused
+ * for build evidence, 64 usage error, 130 interrupted.
+ */
+import { resolve } from "node:path";
+import { planAuto, startPlanning } from "../engine/auto-plan.js";
+import { executableFor, missingCliProblem } from "../engine/runtime-setup.js";
+import { autoRunPolicy } from "../policy/policy-file.js";
+import {
+  type CliIo,
+  cliSecrets,
+  parseOrExit,
+  pathProblems,
+  readCliPolicy,
+  refuseUsage,
+} from "./cli-context.js";
+import { EXIT } from "./exit-codes.js";
+import { PLAN_USAGE, parsePlanFlags } from "./parse-auto-flags.js";
+import { planLines } from "./progress-lines.js";
+
+/** Runs `plan` and returns the process exit code. */
+export async function runCliPlan(argv: readonly string[], io: CliIo): Promise<number> {
+  const parsed = parseOrExit(argv, io, "plan", PLAN_USAGE, parsePlanFlags);
+  if ("exit" in parsed) return parsed.exit;
+  const f = parsed.flags;
+  const repoDir = resolve(io.cwd, f.repo);
+  const refused = refuseUsage(io, "plan", pathProblems(repoDir, f, io.cwd));
+  if (refused !== null) return refused;
+  const secrets = cliSecrets(io.env);
+  const redact = (text: string): string => secrets.redactor.text(text);
+  // Under --json stdout is the JSON alone: every other line goes to stderr.
+  const say = {
+    line: (text: string) => (f.json ? io.err : io.out).write(`${redact(text)}\n`),
+    error: (text: string) => io.err.write(`evidence-gate plan: ${redact(text)}\n`),
+  };
+  const policyFile = await readCliPolicy(repoDir, say);
+  if (policyFile === null) return EXIT.usage;
+  const policy = autoRunPolicy(policyFile);
+  const options = {
+    goal: f.goal,
+    repoDir,
+    ...(f.workingDirectory !== undefined ? { workingDirectory: f.workingDirectory } : {}),
+    ...(f.verifyCmd !== undefined ? { verifyCmd: f.verifyCmd } : {}),
+    verifyTimeoutMs: f.verifyTimeoutMs,
+    acceptNoBuildEvidence: f.acceptNoBuildEvidence,
+    acceptLoadedUserConfig: f.acceptLoadedUserConfig,
+    runtime: f.runtime,
+    ...(f.codexConfig.length > 0 ? { codexConfig: f.codexConfig } : {}),
+    ...(f.model !== undefined ? { model: f.model } : {}),
+    surface: "cli" as const,
+    ...(policy !== undefined ? { policy } : {}),
+  };
+  const started = await startPlanning(options);
+  switch (started.kind) {
+    case "usage_error":
+      say.error(started.message);
+      return EXIT.usage;
+    case "refused":
+      say.error(started.message);
+      return EXIT.refused;
+    case "ready":
+      break;
+  }
+  const executable = executableFor(f.runtime, {
+    claudeExecutable: f.claudePath ?? "claude",
+    ...(f.codexPath !== undefined ? { codexExecutable: f.codexPath } : {}),
+  });
+  const missingCli = missingCliProblem(f.runtime, executable, io.env);
+  if (missingCli !== null) {
+    say.error(missingCli);
+    return EXIT.usage;
+  }
+  const result = await planAuto(options, started, {
+    executable,
+    env: secrets.modelEnv("planner", f.runtime),
+    timeoutMs: 20 * 60_000,
+    ...(io.signal ? { signal: io.signal } : {}),
+  });
+  const plan = secrets.redactor.deep(result.plan);
+  if (f.json) {
+    const graph = result.kind === "planned" ? secrets.redactor.deep(result.spec) : null;
+    io.out.write(`${JSON.stringify({ plan, graph }, null, 2)}\n`);
+  }
+  if (result.kind === "rejected") {
+    if (!f.json) for (const l of planLines(plan, "plan: refused, nothing to run")) say.line(l);
+    const rejected = result.planned;
+    if (rejected.repairAttempted) {
+      for (const refusal of rejected.refusals) say.error(`the plan was refused after its repair: ${refusal}`);
+    } else {
+      say.error(`planning failed: ${rejected.reason}`);
+    }
+    return io.signal?.aborted ? EXIT.interrupted : EXIT.failed;
+  }
+  if (!f.json) {
+    const n = plan.nodes.length;
+    const title = `plan: ${n} node${n === 1 ? "" : "s"}${plan.repaired ? " (re-planned once after a refusal)" : ""}`;
+    for (const l of planLines(plan, title)) say.line(l);
+  }
+  say.line("plan only: no node ran and no run directory was made");
+  return EXIT.passed;
+}

@@ -1,0 +1,128 @@
+/**
+ * `evidence-gate verify` (SPEC §10, §11): the smallest gate — no model; the engine runs the verify command
+ * once on the working tree (`runVerifyOnly`), prints the one-row ledger and exits 0 passed / 1 failed (64
+ * usage error). The command is `--verify-cmd`, else the working tree's policy file's `verify-cmd`.
+ * Reporting (`--json`, `--repository`, `--check-run-out`, `--summary-out`) is `auto`'s.
+ */
+import { resolve } from "node:path";
+import { runVerifyOnly } from "../engine/verify-run.js";
+import { unreachable } from "../ledger/unreachable.js";
+import { autoRunPolicy } from "../policy/policy-file.js";
+import { verifyEnvProblems } from "../proc/child-env.js";
+import { type CliIo, type Parsed, parseOrExit, pathProblems, refuseUsage } from "./cli-context.js";
+import { CliLeg } from "./cli-leg.js";
+import { EXIT } from "./exit-codes.js";
+import { prepareFreshRun } from "./report-run.js";
+import { opt, parseFlags, REPORT, type ReportFlags, VERIFY_TIMEOUT } from "./shared-flags.js";
+
+export interface VerifyFlags extends ReportFlags {
+  readonly verifyCmd?: string;
+  readonly verifyTimeoutMs: number;
+  readonly verifyEnv: readonly string[];
+  readonly workingDirectory?: string;
+  readonly repo: string;
+  readonly runsDir?: string;
+}
+
+export const VERIFY_USAGE = `usage: evidence-gate verify [--verify-cmd CMD] [options]
+
+  --verify-cmd CMD             the command the engine runs once, judged by exit code
+                               (default: verify-cmd in .github/evidence-gate.yml)
+  --verify-timeout DURATION    its timeout, Go syntax (default 10m)
+  --verify-env NAMES           variables passed through to it (comma separated)
+  --working-directory DIR      run it in this sub-folder of the repository
+  --repo DIR                   the repository (default .)
+  --runs-dir DIR               where run directories go (default <repo>/.evidence-gate/runs)
+${REPORT.usage}`;
+
+/** Parses `verify`'s argv (after the subcommand). */
+export function parseVerifyFlags(argv: readonly string[]): Parsed<VerifyFlags> {
+  return parseFlags(
+    argv,
+    {
+      "verify-cmd": { type: "string" },
+      "verify-env": { type: "string" },
+      "working-directory": { type: "string" },
+      repo: { type: "string" },
+      "runs-dir": { type: "string" },
+      ...VERIFY_TIMEOUT.options,
+      ...REPORT.options,
+    },
+    false,
+    (f, errors) => {
+      const verifyCmd = f.str("verify-cmd");
+      if (verifyCmd !== undefined && verifyCmd.trim() === "")
+        errors.push("--verify-cmd is blank: it would pass every time; give a build/test command");
+      const verifyEnv = (f.str("verify-env") ?? "")
+        .split(",")
+        .map((s) => s.trim())
+        .filter((s) => s !== "");
+      errors.push(...verifyEnvProblems(verifyEnv, "--verify-env"));
+      const { verifyTimeoutMs } = VERIFY_TIMEOUT.read(f, errors);
+      return {
+        ...opt("verifyCmd", verifyCmd),
+        verifyTimeoutMs: verifyTimeoutMs ?? 10 * 60_000,
+        verifyEnv,
+        ...opt("workingDirectory", f.str("working-directory")),
+        repo: f.str("repo") ?? ".",
+        ...opt("runsDir", f.str("runs-dir")),
+        ...REPORT.read(f, errors),
+      };
+    },
+  );
+}
+
+/** Runs `verify` and returns the process exit code. */
+export async function runCliVerify(argv: readonly string[], io: CliIo): Promise<number> {
+  const parsed = parseOrExit(argv, io, "verify", VERIFY_USAGE, parseVerifyFlags);
+  if ("exit" in parsed) return parsed.exit;
+  const f = parsed.flags;
+  const repoDir = resolve(io.cwd, f.repo);
+  const refused = refuseUsage(io, "verify", pathProblems(repoDir, f, io.cwd));
+  if (refused !== null) return refused;
+  const prepared = await prepareFreshRun({ command: "verify", flags: f, io, repoDir });
+  if ("exit" in prepared) return prepared.exit;
+  const { secrets, report, policyFile } = prepared;
+  const policy = autoRunPolicy(policyFile);
+  const command = f.verifyCmd ?? policy?.verifyCmd;
+  if (command === undefined) {
+    return refuseUsage(io, "verify", [
+      "no verify command: give --verify-cmd CMD, or verify-cmd in .github/evidence-gate.yml",
+    ])!;
+  }
+  const leg = await CliLeg.startFresh({
+    repoDir,
+    flags: { repo: f.repo, ...opt("runsDir", f.runsDir), commit: false, codexConfig: [] },
+    io,
+    secrets,
+    report,
+    what: `verify: ${command}`,
+  });
+  if ("exit" in leg) return leg.exit;
+  const result = await report.guard(leg.runId, () =>
+    runVerifyOnly(
+      leg.engineOptions({
+        runId: leg.runId,
+        verifyCmd: command,
+        declaredBy: f.verifyCmd !== undefined ? ("input" as const) : ("policy" as const),
+        repoDir,
+        ...(f.workingDirectory !== undefined ? { workingDirectory: f.workingDirectory } : {}),
+        verifyTimeoutMs: f.verifyTimeoutMs,
+        verifyEnv: f.verifyEnv,
+        ...(f.sha !== undefined ? { postedHeadSha: f.sha } : {}),
+        ...(policy !== undefined
+          ? { policy: { requireEvidence: policy.requireEvidence, source: policy.source } }
+          : {}),
+      }),
+    ),
+  );
+  switch (result.kind) {
+    case "usage_error":
+      await report.endedEarly({ kind: "usage-error", message: result.message });
+      return EXIT.usage;
+    case "finished":
+      return leg.finished(result);
+    default:
+      return unreachable(result);
+  }
+}

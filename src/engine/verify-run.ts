@@ -1,0 +1,168 @@
+/**
+ * `verify` (SPEC §10): the smallest gate. No model runs: the engine runs the operator's verify command once
+ * on the checked-out tree (evidence tree taken just before it, the verify child environment of SPEC §9),
+ * and the ledger has one row — node id `verify`, labelled "verify (engine)" — `PASS (verified)` or FAIL
+ * (`verify_failed`, with the command, its exit code and the output tail). The ending (conclusion, ledger,
+ * `ledger.json`) is `finish-run.ts`'s, as for every run, so a verify run is judged and posted like any run.
+ *
+ * It is what the action runs for `mode: verify`, and for a pull request without a model credential (a fork,
+ * Dependabot) when a verify command is given; the CLI's `evidence-gate verify` calls it too.
+ */
+import { runVerify } from "../evidence/verify.js";
+import { verifyExitWords } from "../ledger/cells.js";
+import type { RunEnd } from "../ledger/conclusion.js";
+import type { PlanSection } from "../ledger/ledger.js";
+import { type LedgerRow, NOTHING_SPENT } from "../ledger/model.js";
+import { createRedactor } from "../ledger/redact.js";
+import { verifyOnlyDisclosure } from "../policy/disclosure.js";
+import { finishRun, type GraphOutline, type RunFrame, snapshotLedger } from "./finish-run.js";
+import type { FinishedLeg, RunHooks } from "./leg.js";
+import { RedactingRunDirectory } from "./redacting-run-dir.js";
+import { mintRunId, type RunId } from "./run-id.js";
+import { prepareRepository } from "./run-setup.js";
+
+/** The node id of the one row, and its label (SPEC §10). */
+export const VERIFY_NODE_ID = "verify";
+export const VERIFY_NODE_LABEL = "verify (engine)";
+
+/** Everything `verify` needs, parsed and checked by the entry point. Times in ms. */
+export interface VerifyRunOptions {
+  /** The command line (`/bin/sh -e -c`), from the workflow / CLI flag or the base branch's policy file. */
+  readonly verifyCmd: string;
+  /** Who gave the command: recorded as the build-evidence answer `attached` (SPEC §5). */
+  readonly declaredBy: "input" | "policy";
+  /** The checked-out repository root (git work tree). */
+  readonly repoDir: string;
+  /** Sub-directory the command runs in (input `working-directory`, flag `--working-directory`). */
+  readonly workingDirectory?: string;
+  readonly verifyTimeoutMs: number;
+  /** Variable names passed through to the command (input `verify-env`). */
+  readonly verifyEnv: readonly string[];
+  readonly runsDir: string;
+  readonly surface: "action" | "cli";
+  /** The environment the command starts from (scrubbed by the seam). */
+  readonly baseEnv: Readonly<Record<string, string | undefined>>;
+  readonly knownSecrets: readonly string[];
+  /** The PR head and base (action): a test merge commit is described as "the merge of <head> into <base>". */
+  readonly pr?: { readonly headSha: string; readonly baseRef: string };
+  /** CLI `--sha`: the head the check is posted on when HEAD is a merge of it. */
+  readonly postedHeadSha?: string;
+  /** Base-branch policy: `require-evidence` and where it was read (the plan section names it). */
+  readonly policy?: { readonly requireEvidence?: boolean; readonly source?: string };
+  readonly echo?: { readonly write: (text: string) => void; readonly fenceWorkflowCommands: boolean };
+  /** Abort to stop the command (its process group is killed); the run then ends `cancelled`. */
+  readonly signal?: AbortSignal;
+  /** `onRunStarted`, `onPlan` and `onProgress` are called as for any run (the action posts progress). */
+  readonly hooks?: RunHooks;
+  readonly runId?: RunId;
+}
+
+export type VerifyRunResult = { readonly kind: "usage_error"; readonly message: string } | FinishedLeg;
+
+/** The one-row outline the ending judges: `verify` is the run's only node and its only sink. */
+const OUTLINE: GraphOutline = { sinks: [VERIFY_NODE_ID], nodes: [{ id: VERIFY_NODE_ID, type: "engine" }] };
+
+/**
+ * Runs the verify command once and writes the ledger. A blank command, a working directory outside the
+ * repository, or a folder that is not a git repository with a commit is a usage error (nothing ran).
+ * Rejects only on internal errors.
+ */
+export async function runVerifyOnly(o: VerifyRunOptions): Promise<VerifyRunResult> {
+  if (o.verifyCmd.trim() === "") {
+    return {
+      kind: "usage_error",
+      message:
+        "the verify command is blank: a blank command exits 0 and would pass every time; give verify-cmd / --verify-cmd",
+    };
+  }
+  const gitContext = { baseEnv: o.baseEnv, knownSecrets: o.knownSecrets };
+  const prepared = await prepareRepository({
+    repoDir: o.repoDir,
+    ...(o.workingDirectory !== undefined ? { workingDirectory: o.workingDirectory } : {}),
+    commit: false,
+    gitContext,
+    ...(o.pr ? { pr: o.pr } : {}),
+    ...(o.postedHeadSha !== undefined ? { postedHeadSha: o.postedHeadSha } : {}),
+  });
+  if (!prepared.ok) return { kind: "usage_error", message: prepared.message };
+  const { repoDir, workDir, start, startDescription } = prepared.repo;
+
+  const runId = o.runId ?? mintRunId();
+  const redactor = createRedactor(o.knownSecrets);
+  const dir = new RedactingRunDirectory(o.runsDir, runId, redactor);
+  dir.lock();
+  const startedAt = new Date().toISOString();
+  dir.event({ type: "run_started", runId, mode: "verify", leg: "fresh" });
+  const answer = { kind: "attached" as const, command: o.verifyCmd, declaredBy: o.declaredBy };
+  const plan: PlanSection = {
+    buildEvidence: answer,
+    sinkCommands: [{ nodeId: VERIFY_NODE_ID, command: o.verifyCmd }],
+    disclosure: verifyOnlyDisclosure(),
+    nodes: [{ id: VERIFY_NODE_ID, dependsOn: [], allowedTools: [], sink: true }],
+    planningCostUsd: 0,
+    ...(o.policy?.source !== undefined
+      ? { policy: { source: o.policy.source, requireEvidence: o.policy.requireEvidence === true } }
+      : {}),
+  };
+  await o.hooks?.onRunStarted?.(runId, dir.path);
+  await o.hooks?.onPlan?.(redactor.deep(plan));
+  const frame: RunFrame = {
+    runId,
+    mode: "verify",
+    runtime: "claude",
+    repoDir,
+    gitContext,
+    start: { sha: start.sha, tree: start.tree, description: startDescription },
+    answer,
+    requireEvidence: o.policy?.requireEvidence === true,
+    commit: null,
+    redactor,
+    dir,
+    startedAt,
+  };
+  await o.hooks?.onProgress?.(snapshotLedger(frame, { plan, rows: [], calls: [] }), "plan");
+
+  dir.event({ type: "node_verifying", node: VERIFY_NODE_ID, command: o.verifyCmd });
+  const evidence = await runVerify({
+    command: o.verifyCmd,
+    cwd: workDir,
+    timeoutMs: o.verifyTimeoutMs,
+    expectExit: 0,
+    env: o.baseEnv,
+    passThrough: o.verifyEnv,
+    knownSecrets: o.knownSecrets,
+    ...(o.echo ? { echo: o.echo } : {}),
+    ...(o.signal ? { signal: o.signal } : {}),
+  });
+  const cancelled = o.signal?.aborted === true && evidence.outcome !== "passed";
+  const common = {
+    nodeId: VERIFY_NODE_ID,
+    label: VERIFY_NODE_LABEL,
+    ...NOTHING_SPENT,
+    durationMs: evidence.durationMs,
+    sink: true,
+    verify: evidence,
+  };
+  const row: LedgerRow =
+    evidence.outcome === "passed"
+      ? {
+          ...common,
+          verdict: "PASS",
+          qualifier: "verified",
+          detail: `the engine ran \`${o.verifyCmd}\`: ${verifyExitWords(evidence)}`,
+        }
+      : {
+          ...common,
+          verdict: "FAIL",
+          cause: cancelled ? "cancelled" : "verify_failed",
+          detail: `verify \`${o.verifyCmd}\` ${verifyExitWords(evidence)}`,
+        };
+  dir.event(
+    row.verdict === "PASS"
+      ? { type: "node_passed", node: VERIFY_NODE_ID, qualifier: "verified" }
+      : { type: "node_failed", node: VERIFY_NODE_ID, cause: row.cause, detail: row.detail },
+  );
+  const end: RunEnd = cancelled ? { kind: "cancelled" } : { kind: "completed" };
+  const finished = await finishRun(frame, { graph: OUTLINE, rows: [row], plan, calls: [], end });
+  return { kind: "finished", ...finished, runDir: dir.path, warnings: [] };
+}

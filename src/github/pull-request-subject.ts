@@ -1,0 +1,73 @@
+/**
+ * A pull request read through the API (`GET /repos/{owner}/{repo}/pulls/{pull_number}`,
+ * https://docs.github.com/rest/pulls/pulls#get-a-pull-request) into the same fields a `pull_request`
+ * payload gives (`PullRequestFields`): what a comment command or a `workflow_dispatch` run needs, since
+ * their payloads do not carry the pull request's head and base.
+ */
+import { statusOf } from "./base-ref-file.js";
+import type { EventBase, PullRequestFields } from "./event-context.js";
+import type { GateOctokit } from "./octokit.js";
+
+const DEPENDABOT = "dependabot[bot]";
+
+/** The pull request could not be read; `status` 404 means there is no such pull request. */
+export class PullRequestReadError extends Error {
+  override readonly name = "PullRequestReadError";
+  constructor(
+    message: string,
+    readonly status: number | null,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Reads pull request `number` of the repository in `where`. `action` is recorded as the webhook action would
+ * be (e.g. `comment`, `dispatch`): nothing but messages read it.
+ * @throws {PullRequestReadError} naming the pull request and the status.
+ */
+export async function readPullRequest(
+  octokit: GateOctokit,
+  where: EventBase,
+  number: number,
+  action: string,
+): Promise<PullRequestFields> {
+  let pr: Awaited<ReturnType<GateOctokit["rest"]["pulls"]["get"]>>["data"];
+  try {
+    ({ data: pr } = await octokit.rest.pulls.get({
+      owner: where.owner,
+      repo: where.repo,
+      pull_number: number,
+    }));
+  } catch (error) {
+    const status = statusOf(error);
+    throw new PullRequestReadError(
+      status === 404
+        ? `pull request #${number} was not found in ${where.owner}/${where.repo}`
+        : `could not read pull request #${number} of ${where.owner}/${where.repo} (${status === null ? "no answer" : `HTTP ${status}`}: ${error instanceof Error ? error.message : String(error)})`,
+      status,
+    );
+  }
+  const headRepoFullName = pr.head.repo?.full_name ?? null;
+  const login = pr.user?.login ?? "";
+  return {
+    owner: where.owner,
+    repo: where.repo,
+    run: where.run,
+    number: pr.number,
+    headSha: pr.head.sha,
+    headRef: pr.head.ref,
+    headRepoFullName,
+    baseSha: pr.base.sha,
+    baseRef: pr.base.ref,
+    title: pr.title,
+    body: pr.body ?? "",
+    isFork:
+      headRepoFullName === null || headRepoFullName.toLowerCase() !== pr.base.repo.full_name.toLowerCase(),
+    isDependabot: login === DEPENDABOT,
+    draft: pr.draft ?? false,
+    action,
+    author: { login, type: pr.user?.type ?? "User" },
+    htmlUrl: pr.html_url,
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * `evidence-gate verify` (SPEC §10, §11), in-process on real repositories: the engine runs the verify
+ * command once (the sample project's real `npm test`), the ledger has one `verify (engine)` row, and the
+ * exit code follows the outcome: 0 passed, 1 failed, 64 when there is no command.
+ */
+import { readFileSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { runCliVerify } from "../../src/cli/verify-command.js";
+import type { Ledger } from "../../src/ledger/ledger.js";
+import {
+  hermeticGitEnv,
+  makeFixedSampleRepo,
+  makeSampleNodeRepo,
+  type TempRepo,
+} from "../support/temp-repo.js";
+
+const repos: TempRepo[] = [];
+afterEach(async () => {
+  for (const repo of repos.splice(0)) await repo.cleanup();
+});
+
+async function verify(repo: TempRepo, flags: readonly string[]) {
+  let stdout = "";
+  let stderr = "";
+  const code = await runCliVerify(["--repo", repo.dir, ...flags], {
+    cwd: repo.dir,
+    env: { ...hermeticGitEnv, ANTHROPIC_API_KEY: undefined },
+    out: { write: (t: string) => (stdout += t) },
+    err: { write: (t: string) => (stderr += t) },
+  });
+  const ledgerPath = /^ledger: (.+)$/m.exec(stdout)?.[1];
+  const ledger = ledgerPath ? (JSON.parse(readFileSync(ledgerPath, "utf8")) as Ledger) : null;
+  return { code, stdout, stderr, ledger };
+}
+
+describe("evidence-gate verify", () => {
+  it("passes with one `verify (engine)` PASS (verified) row on a tree where the command exits 0: exit 0, success", async () => {
+    const repo = await makeFixedSampleRepo();
+    repos.push(repo);
+    const r = await verify(repo, ["--verify-cmd", "npm test"]);
+    expect(r.code, r.stderr + r.stdout).toBe(0);
+    expect(r.ledger?.mode).toBe("verify");
+    expect(r.ledger?.rows).toEqual([
+      expect.objectContaining({
+        nodeId: "verify",
+        label: "verify (engine)",
+        verdict: "PASS",
+        qualifier: "verified",
+      }),
+    ]);
+    expect(r.ledger?.plan.buildEvidence).toEqual({
+      kind: "attached",
+      command: "npm test",
+      declaredBy: "input",
+    });
+    expect(r.ledger?.conclusion).toMatchObject({ conclusion: "success", outcome: "passed" });
+    expect(r.ledger?.evidenceTree).toBe(await repo.git(["rev-parse", "HEAD^{tree}"]));
+    expect(r.stdout).toContain("verify (engine)");
+  });
+
+  it("fails with the one row FAIL (verify_failed), the exit code and output tail kept: exit 1, failure", async () => {
+    const repo = await makeSampleNodeRepo();
+    repos.push(repo);
+    const r = await verify(repo, ["--verify-cmd", "npm test"]);
+    expect(r.code, r.stderr + r.stdout).toBe(1);
+    expect(r.ledger?.rows).toHaveLength(1);
+    expect(r.ledger?.rows[0]).toMatchObject({ nodeId: "verify", verdict: "FAIL", cause: "verify_failed" });
+    expect(r.ledger?.rows[0]?.verify?.exitCode).not.toBe(0);
+    expect(r.ledger?.rows[0]?.verify?.outputTail).toContain("sum adds two numbers");
+    expect(r.ledger?.conclusion).toMatchObject({ conclusion: "failure", outcome: "failed" });
+  });
+
+  it("takes the command from the working tree's policy file when --verify-cmd is not given; with neither, exit 64 and nothing runs", async () => {
+    const withPolicy = await makeFixedSampleRepo("fix", {
+      ".github/evidence-gate.yml": "verify-cmd: npm test\n",
+    });
+    repos.push(withPolicy);
+    const fromPolicy = await verify(withPolicy, []);
+    expect(fromPolicy.code, fromPolicy.stderr + fromPolicy.stdout).toBe(0);
+    expect(fromPolicy.ledger?.plan.buildEvidence).toEqual({
+      kind: "attached",
+      command: "npm test",
+      declaredBy: "policy",
+    });
+
+    const bare = await makeFixedSampleRepo();
+    repos.push(bare);
+    const none = await verify(bare, []);
+    expect(none.code).toBe(64);
+    expect(none.stderr).toContain("no verify command: give --verify-cmd CMD");
+    expect(none.ledger).toBeNull();
+  });
+});
