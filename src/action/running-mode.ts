@@ -160,12 +160,16 @@ export function engineOptions<T extends object>(
  */
 export async function reportRun(run: RunningMode, finished: FinishedRun, notes = run.notes): Promise<void> {
   const pushed = run.push !== undefined ? finished.ledger.postedCommit : undefined;
+  // A read-only token (fork, Dependabot) posts no check run at all; a pushed commit gets its own.
+  const posting = postingReporter(run);
   const reporter =
-    run.push !== undefined && pushed !== undefined ? await run.push.moveCheckRun(pushed) : run.reporter;
+    posting !== null && run.push !== undefined && pushed !== undefined
+      ? await run.push.moveCheckRun(pushed)
+      : posting;
   return reportFinished({
     finished,
     runId: run.runId,
-    reporter: postingReporter(run),
+    reporter,
     checkName: run.inputs.checkName,
     env: run.env,
     temp: run.temp,
