@@ -14,7 +14,7 @@
  * - a resumed leg keeps the first leg's runtime.
  *
  * The real pinned `codex` (0.169.0) talks to the scripted model server's OpenAI side; each call gets a
- * fresh CODEX_HOME (runtime-harness.ts).
+ * fresh CODEX_HOME (graph-harness.ts).
  */
 import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -26,19 +26,22 @@ import { renderLedgerMarkdown } from "../../src/ledger/render-markdown.js";
 import { renderLedgerText } from "../../src/ledger/render-text.js";
 import { handWrittenDisclosure } from "../../src/policy/disclosure.js";
 import { eventually, killLeftovers } from "../proc/process-probe.js";
-import { asFail, readEvents, readState, requestsOf, rowWords } from "./graph-harness.js";
 import {
-  pidsWithCommandLine,
-  type RuntimeHarness,
-  type RuntimeHarnessOptions,
-  shellCall,
-  startRuntimeHarness,
-} from "./runtime-harness.js";
+  asFail,
+  type GraphHarness,
+  type GraphHarnessOptions,
+  readEvents,
+  readState,
+  requestsOf,
+  rowWords,
+  startGraphHarness,
+} from "./graph-harness.js";
+import { pidsWithCommandLine, shellCall } from "./runtime-harness.js";
 
 /** Bounds a wait in a broken test; never asserted as a duration. */
 const BOUND_MS = 20_000;
 
-const harnesses: RuntimeHarness[] = [];
+const harnesses: GraphHarness[] = [];
 let leftovers: number[] = [];
 afterEach(async () => {
   killLeftovers(leftovers);
@@ -46,8 +49,8 @@ afterEach(async () => {
   for (const h of harnesses.splice(0)) await h.cleanup();
 });
 
-async function codex(script: RuntimeHarnessOptions["script"] = () => ({ conversations: [] })) {
-  const h = await startRuntimeHarness({ runtime: "codex", script });
+async function codex(script: GraphHarnessOptions["script"] = () => ({ conversations: [] })) {
+  const h = await startGraphHarness({ runtime: "codex", script });
   harnesses.push(h);
   return h;
 }
@@ -55,7 +58,7 @@ async function codex(script: RuntimeHarnessOptions["script"] = () => ({ conversa
 const THREAD = "01a229b5-40c4-7922-94ad-e4ea52cb9e9d";
 
 /** A stand-in `codex` that prints `lines` (JSONL) on stdout and exits with `exitCode`. */
-function scriptedCodex(h: RuntimeHarness, name: string, lines: readonly object[], exitCode: number): string {
+function scriptedCodex(h: GraphHarness, name: string, lines: readonly object[], exitCode: number): string {
   const out = join(h.scratch, `${name}.jsonl`);
   writeFileSync(out, `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
   const bin = join(h.scratch, name);
