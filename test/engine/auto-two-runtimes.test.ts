@@ -21,12 +21,7 @@ import { ceilingDisclosure } from "../../src/policy/disclosure.js";
 import type { ModelScript } from "../support/model-server/index.js";
 import { commitAll, makeSampleNodeRepo, type TempRepo } from "../support/temp-repo.js";
 import { asPass, graphHarnessPerTest, readState, requestsOf, rowWords } from "./graph-harness.js";
-import {
-  editCall,
-  historyText,
-  RUNTIMES,
-  readCall,
-} from "./runtime-harness.js";
+import { editCall, historyText, RUNTIMES, readCall } from "./runtime-harness.js";
 
 const harness = graphHarnessPerTest();
 

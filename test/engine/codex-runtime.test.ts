@@ -3,8 +3,8 @@
  * §4.5, §5.3–§5.8), and the documented Codex answer to each Claude-only feature:
  *
  * - `turn.failed` fails the node even on exit 0; a completed turn without an agent message is
- *   `output_error`; a non-zero exit after `turn.completed` is `nonzero_exit` (a scripted stand-in plays
- *   these: the real codex exits 1 on every failure measured and always answers with a message);
+ *   `output_error`; a non-zero exit after `turn.completed` is `nonzero_exit` (the fake CLI plays these:
+ *   the real codex exits 1 on every failure measured and always answers with a message);
  * - a node timeout kills codex's whole process tree (the real CLI, with a shell command it started);
  * - "hit your session limit" is an ordinary failure on codex: no pause;
  * - `budget_usd` is a warning naming the timeout that still bounds the node, and is not enforced as USD;
@@ -16,7 +16,7 @@
  * The real pinned `codex` (0.169.0) talks to the scripted model server's OpenAI side; each call gets a
  * fresh CODEX_HOME (graph-harness.ts).
  */
-import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, onTestFinished, test } from "vitest";
 import { runHandWritten } from "../../src/engine/hand-run.js";
@@ -28,6 +28,7 @@ import { handWrittenDisclosure } from "../../src/policy/disclosure.js";
 import { eventually, killLeftovers } from "../proc/process-probe.js";
 import {
   asFail,
+  type Execution,
   type GraphHarness,
   type GraphHarnessOptions,
   readEvents,
@@ -57,14 +58,9 @@ async function codex(script: GraphHarnessOptions["script"] = () => ({ conversati
 
 const THREAD = "01a229b5-40c4-7922-94ad-e4ea52cb9e9d";
 
-/** A stand-in `codex` that prints `lines` (JSONL) on stdout and exits with `exitCode`. */
-function scriptedCodex(h: GraphHarness, name: string, lines: readonly object[], exitCode: number): string {
-  const out = join(h.scratch, `${name}.jsonl`);
-  writeFileSync(out, `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
-  const bin = join(h.scratch, name);
-  writeFileSync(bin, `#!/bin/sh\ncat '${out}'\nexit ${exitCode}\n`);
-  chmodSync(bin, 0o755);
-  return bin;
+/** The fake CLI (graph-harness.ts) printing `lines` (codex JSONL) on stdout, then exiting with `exitCode`. */
+function printing(lines: readonly Record<string, unknown>[], exitCode: number): Execution {
+  return { steps: lines.map((json) => ({ json })), exitCode };
 }
 
 const ONE_NODE = `
@@ -78,9 +74,7 @@ nodes:
 describe("what a codex turn means for the node", () => {
   test("turn.failed is FAIL run_error even when codex exits 0", async () => {
     const h = await codex();
-    const bin = scriptedCodex(
-      h,
-      "failed-exit-0",
+    const played = printing(
       [
         { type: "thread.started", thread_id: THREAD },
         { type: "turn.started" },
@@ -89,7 +83,7 @@ describe("what a codex turn means for the node", () => {
       ],
       0,
     );
-    const { ledger } = await h.run(ONE_NODE, { executable: bin });
+    const { ledger } = await h.run(ONE_NODE, { executions: { fix: [played] } });
     expect(rowWords(ledger.rows)).toEqual(["fix FAIL run_error"]);
     const row = asFail(ledger.rows[0]);
     expect(row.detail).toBe("codex reported turn.failed (exit 0): the model refused the request");
@@ -103,16 +97,14 @@ describe("what a codex turn means for the node", () => {
       type: "turn.completed",
       usage: { input_tokens: 10, cached_input_tokens: 4, output_tokens: 2, reasoning_output_tokens: 1 },
     };
-    const silent = scriptedCodex(h, "silent", [{ type: "thread.started", thread_id: THREAD }, completed], 0);
-    const first = await h.run(ONE_NODE, { executable: silent });
+    const silent = printing([{ type: "thread.started", thread_id: THREAD }, completed], 0);
+    const first = await h.run(ONE_NODE, { executions: { fix: [silent] } });
     expect(rowWords(first.ledger.rows)).toEqual(["fix FAIL output_error"]);
     expect(asFail(first.ledger.rows[0]).detail).toMatch(/without an agent message/);
     // Usage still shows, split the ledger's way: uncached input, cache reads beside it.
     expect(first.ledger.rows[0]!.usage).toEqual({ inputTokens: 6, outputTokens: 2, cacheReadInputTokens: 4 });
 
-    const exit3 = scriptedCodex(
-      h,
-      "exit-3",
+    const exit3 = printing(
       [
         { type: "thread.started", thread_id: THREAD },
         { type: "item.completed", item: { id: "item_0", type: "agent_message", text: "done" } },
@@ -120,17 +112,16 @@ describe("what a codex turn means for the node", () => {
       ],
       3,
     );
-    const second = await h.run(ONE_NODE, { executable: exit3 });
+    const second = await h.run(ONE_NODE, { executions: { fix: [exit3] } });
     expect(rowWords(second.ledger.rows)).toEqual(["fix FAIL nonzero_exit"]);
     expect(asFail(second.ledger.rows[0]).detail).toBe("codex exited 3");
   });
 
   test("no output at all (codex could not start its home) is FAIL output_error naming stderr", async () => {
     const h = await codex();
-    const bin = join(h.scratch, "no-home");
-    writeFileSync(bin, "#!/bin/sh\necho 'Error finding codex home' >&2\nexit 1\n");
-    chmodSync(bin, 0o755);
-    const { ledger } = await h.run(ONE_NODE, { executable: bin });
+    const { ledger } = await h.run(ONE_NODE, {
+      executions: { fix: [{ steps: [{ stderr: "Error finding codex home" }], exitCode: 1 }] },
+    });
     const row = asFail(ledger.rows[0]);
     expect(row.cause).toBe("output_error");
     expect(row.detail).toBe(

@@ -94,8 +94,6 @@ export interface RunOptions {
   readonly commit?: boolean;
   /** resume only: the repository path now (the run directory moved to another checkout). */
   readonly repoDir?: string;
-  /** Replaces the runtime's executable (the dispatcher) for this call, e.g. a scripted stand-in. */
-  readonly executable?: string;
 }
 
 export interface FinishedRun {
@@ -258,10 +256,8 @@ export async function startGraphHarness(options: GraphHarnessOptions): Promise<G
       };
     };
   const common = (o: RunOptions) => ({
-    claudeExecutable: runtime === "claude" ? (o.executable ?? "claude") : "claude",
-    ...(runtime === "codex"
-      ? { codexExecutable: o.executable ?? "codex", codexConfig: codexConfigFor(server.url) }
-      : {}),
+    claudeExecutable: "claude",
+    ...(runtime === "codex" ? { codexExecutable: "codex", codexConfig: codexConfigFor(server.url) } : {}),
     modelEnv: modelEnvFor(o.executions),
     baseEnv: baseEnv(),
     knownSecrets: [] as string[],

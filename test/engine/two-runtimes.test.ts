@@ -25,12 +25,7 @@ import {
   requestsOf,
   rowWords,
 } from "./graph-harness.js";
-import {
-  editCall,
-  historyText,
-  RUNTIMES,
-  readCall,
-} from "./runtime-harness.js";
+import { editCall, historyText, RUNTIMES, readCall } from "./runtime-harness.js";
 
 const harness = graphHarnessPerTest();
 

@@ -125,7 +125,10 @@ export function agentMessageEvent(text: string): Record<string, unknown> {
 
 /** `turn.completed` with the thread's cumulative usage (default 100 in / 20 out, nothing cached). */
 export function turnCompletedEvent(
-  usage: { readonly inputTokens: number; readonly outputTokens: number } = { inputTokens: 100, outputTokens: 20 },
+  usage: { readonly inputTokens: number; readonly outputTokens: number } = {
+    inputTokens: 100,
+    outputTokens: 20,
+  },
 ): Record<string, unknown> {
   return {
     type: "turn.completed",
@@ -154,11 +157,7 @@ export function startEvent(runtime: "claude" | "codex"): FakeStep {
  * A clean answer `reply`, then exit `exitCode` (default 0): claude `init` + `result` (cost $0.0123),
  * codex `thread.started` + agent message + `turn.completed` (100 in / 20 out; no USD).
  */
-export function answeredScenario(
-  runtime: "claude" | "codex",
-  reply: string,
-  exitCode = 0,
-): FakeScenario {
+export function answeredScenario(runtime: "claude" | "codex", reply: string, exitCode = 0): FakeScenario {
   const answer: FakeStep[] =
     runtime === "claude"
       ? [{ json: resultEvent({ result: reply }) }]
@@ -167,9 +166,16 @@ export function answeredScenario(
 }
 
 /** The runtime's first line, then (with `sleeper`) a `sleep` in the fake's process group, then no exit. */
-export function hangScenario(runtime: "claude" | "codex", options: { readonly sleeper?: boolean } = {}): FakeScenario {
+export function hangScenario(
+  runtime: "claude" | "codex",
+  options: { readonly sleeper?: boolean } = {},
+): FakeScenario {
   return {
     runtime,
-    steps: [startEvent(runtime), ...(options.sleeper ? [{ spawnSleeper: true } as const] : []), { hang: true }],
+    steps: [
+      startEvent(runtime),
+      ...(options.sleeper ? [{ spawnSleeper: true } as const] : []),
+      { hang: true },
+    ],
   };
 }
