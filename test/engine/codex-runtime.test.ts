@@ -16,9 +16,9 @@
  * The real pinned `codex` (0.169.0) talks to the scripted model server's OpenAI side; each call gets a
  * fresh CODEX_HOME (graph-harness.ts).
  */
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, onTestFinished, test } from "vitest";
+import { afterEach, describe, expect, test } from "vitest";
 import { runHandWritten } from "../../src/engine/hand-run.js";
 import { resumeRun } from "../../src/engine/resume-run.js";
 import { parseLedgerJson, renderLedgerJson } from "../../src/ledger/render-json.js";
@@ -179,47 +179,6 @@ nodes:
     ).toBe(true);
     // Bounded by the timeout, not by the 120 s turn (a broken kill would wait for it).
     expect(Date.now() - started).toBeLessThan(60_000);
-  });
-});
-
-describe("writes outside the repository (SPEC §6: not in the evidence tree)", () => {
-  test("an apply_patch outside the repository (workspace-write allows the temp directory) is named on the row", async () => {
-    const h = await codex((repo) => ({
-      conversations: [
-        {
-          name: "stray",
-          match: "STRAY-MARK",
-          turns: [
-            {
-              tool_calls: [
-                {
-                  name: "apply_patch",
-                  input: {
-                    input: `*** Begin Patch\n*** Add File: ${repo.dir}-outside.txt\n+x\n*** End Patch\n`,
-                  },
-                },
-              ],
-            },
-            { text: "Wrote a note." },
-          ],
-        },
-      ],
-    }));
-    const outside = `${h.repo.dir}-outside.txt`;
-    onTestFinished(() => rmSync(outside, { force: true }));
-    const { ledger } = await h.run(`
-name: stray
-nodes:
-  - id: note
-    prompt: "STRAY-MARK: write a note."
-    allowed_tools: [Read, Write]
-`);
-    expect(readFileSync(outside, "utf8")).toBe("x\n");
-    expect(rowWords(ledger.rows)).toEqual(["note PASS (exit-only)"]);
-    expect(ledger.rows[0]!.outsideWrites).toEqual({ total: 1, paths: [outside] });
-    expect(ledger.rows[0]!.detail).toBe(
-      `exited 0; wrote outside the repository (not in the evidence tree): ${outside}`,
-    );
   });
 });
 
