@@ -315,6 +315,12 @@ nodes:
         { executions: { fix: [{ server: broken }, "real"] } },
       );
       expect(rowWords(ledger.rows)).toEqual(["fix FAIL run_error superseded", "fix PASS (exit-only)"]);
+      // Each CLI words the error turn its own way (measured: both exit 1; codex does not quote a 500's body).
+      expect(asFail(ledger.rows[0]).detail).toMatch(
+        runtime === "codex"
+          ? /^codex reported turn\.failed \(exit 1\): We.re currently experiencing high demand/
+          : /^claude reported is_error \(exit 1\): API Error: 500 .*Internal server error/,
+      );
       expect(broken.requests.map((r) => r.promptText)).toEqual([PROMPT]);
       expect(requestsOf(h.server.requests, "fix").map((r) => r.promptText)).toEqual([PROMPT]);
     });
