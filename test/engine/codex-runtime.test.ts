@@ -112,7 +112,8 @@ describe("what a codex turn means for the node", () => {
       ],
       3,
     );
-    const second = await h.run(ONE_NODE, { executions: { fix: [exit3] } });
+    // A node's executions are counted across the harness's runs: this is fix's second.
+    const second = await h.run(ONE_NODE, { executions: { fix: [silent, exit3] } });
     expect(rowWords(second.ledger.rows)).toEqual(["fix FAIL nonzero_exit"]);
     expect(asFail(second.ledger.rows[0]).detail).toBe("codex exited 3");
   });

@@ -84,7 +84,10 @@ export interface RunOptions {
   readonly inputs?: Readonly<Record<string, string>>;
   readonly concurrency?: number;
   readonly continueOnFail?: boolean;
-  /** Per node id: its executions in order; past the end of the list, the real CLI runs. */
+  /**
+   * Per node id: its executions in order, counted across every run and leg of this harness (a resumed
+   * leg's first execution of a node that ran once is its 2nd); past the end of the list, the real CLI runs.
+   */
   readonly executions?: Readonly<Record<string, readonly Execution[]>>;
   readonly signal?: AbortSignal;
   /** The run id to use (so a test knows the run directory before the run starts). */
