@@ -11,7 +11,7 @@
  * written by hand and the process is a real child of the exec seam.
  *
  * Both runtimes' streams: claude's stream-json (`initEvent`, `resultEvent`) and codex's `exec --json`
- * JSONL (`threadStartedEvent`, `agentMessageEvent`, `turnCompletedEvent`, `turnFailedEvent`; shapes as
+ * JSONL (`threadStartedEvent`, `agentMessageEvent`, `turnCompletedEvent`; shapes as
  * src/runtime/codex-stream.ts reads them). `startEvent` / `answeredScenario` / `hangScenario` pick the
  * runtime's own lines, for tests that run on both.
  */
@@ -139,11 +139,6 @@ export function turnCompletedEvent(
       reasoning_output_tokens: 0,
     },
   };
-}
-
-/** `turn.failed` with `message` (a failure whatever the exit code, SPEC §4). */
-export function turnFailedEvent(message: string): Record<string, unknown> {
-  return { type: "turn.failed", error: { message } };
 }
 
 // ---- the same outcome on either runtime ------------------------------------------------------------
