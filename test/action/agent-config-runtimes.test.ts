@@ -12,18 +12,11 @@ import { type AgentConfigSwap, swapInBaseAgentConfig } from "../../src/action/ag
 import type { Runtime } from "../../src/engine/agent-node.js";
 import { readBaseAgentConfig } from "../../src/github/base-agent-config.js";
 import { createOctokit } from "../../src/github/octokit.js";
-import { requestsOf } from "../engine/graph-harness.js";
-import {
-  editCall,
-  historyText,
-  RUNTIMES,
-  type RuntimeHarness,
-  readCall,
-  startRuntimeHarness,
-} from "../engine/runtime-harness.js";
+import { type GraphHarness, requestsOf, startGraphHarness } from "../engine/graph-harness.js";
+import { editCall, historyText, RUNTIMES, readCall } from "../engine/runtime-harness.js";
 import { commitAll, hermeticGitEnv, makeSampleNodeRepo } from "../support/temp-repo.js";
 
-const harnesses: RuntimeHarness[] = [];
+const harnesses: GraphHarness[] = [];
 const dirs: string[] = [];
 afterEach(async () => {
   for (const h of harnesses.splice(0)) await h.cleanup();
@@ -39,7 +32,7 @@ describe.each(RUNTIMES)("runAuto on %s after the swap", (runtime: Runtime) => {
   test("the planner gets the base's instruction file, not the pull request's; patch.diff holds only the node's fix", async () => {
     const file = runtime === "claude" ? "CLAUDE.md" : "AGENTS.md";
     let baseSha = "";
-    const h = await startRuntimeHarness({
+    const h = await startGraphHarness({
       runtime,
       makeRepo: async () => {
         const repo = await makeSampleNodeRepo();

@@ -14,26 +14,16 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import type { Runtime } from "../../src/engine/agent-node.js";
 import { renderLedgerMarkdown } from "../../src/ledger/render-markdown.js";
 import { ceilingDisclosure } from "../../src/policy/disclosure.js";
 import type { ModelScript } from "../support/model-server/index.js";
 import { commitAll, makeSampleNodeRepo, type TempRepo } from "../support/temp-repo.js";
-import { asPass, readState, requestsOf, rowWords } from "./graph-harness.js";
-import {
-  editCall,
-  historyText,
-  RUNTIMES,
-  type RuntimeHarness,
-  readCall,
-  startRuntimeHarness,
-} from "./runtime-harness.js";
+import { asPass, graphHarnessPerTest, readState, requestsOf, rowWords } from "./graph-harness.js";
+import { editCall, historyText, RUNTIMES, readCall } from "./runtime-harness.js";
 
-const harnesses: RuntimeHarness[] = [];
-afterEach(async () => {
-  for (const h of harnesses.splice(0)) await h.cleanup();
-});
+const harness = graphHarnessPerTest();
 
 const GOAL = "AUTO-GOAL: make node --test pass by fixing sum() in src/sum.js";
 const NODE_MARK = "IMPLEMENT-MARK";
@@ -85,12 +75,11 @@ function script(runtime: Runtime, repo: TempRepo): ModelScript {
 
 describe.each(RUNTIMES)("auto on %s", (runtime) => {
   test("plans with a read-only planner, runs the planned node isolated, and the attached verify makes it PASS (verified)", async () => {
-    const h = await startRuntimeHarness({
+    const h = await harness({
       runtime,
       makeRepo: () => sampleRepoWithInstructions(runtime),
       script: (repo) => script(runtime, repo),
     });
-    harnesses.push(h);
     const result = await h.auto({ goal: GOAL, verifyCmd: "node --test" });
     if (result.kind !== "finished") throw new Error(JSON.stringify(result));
     const { ledger } = result;

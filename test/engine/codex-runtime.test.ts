@@ -3,8 +3,8 @@
  * §4.5, §5.3–§5.8), and the documented Codex answer to each Claude-only feature:
  *
  * - `turn.failed` fails the node even on exit 0; a completed turn without an agent message is
- *   `output_error`; a non-zero exit after `turn.completed` is `nonzero_exit` (a scripted stand-in plays
- *   these: the real codex exits 1 on every failure measured and always answers with a message);
+ *   `output_error`; a non-zero exit after `turn.completed` is `nonzero_exit` (the fake CLI plays these:
+ *   the real codex exits 1 on every failure measured and always answers with a message);
  * - a node timeout kills codex's whole process tree (the real CLI, with a shell command it started);
  * - "hit your session limit" is an ordinary failure on codex: no pause;
  * - `budget_usd` is a warning naming the timeout that still bounds the node, and is not enforced as USD;
@@ -14,11 +14,11 @@
  * - a resumed leg keeps the first leg's runtime.
  *
  * The real pinned `codex` (0.169.0) talks to the scripted model server's OpenAI side; each call gets a
- * fresh CODEX_HOME (runtime-harness.ts).
+ * fresh CODEX_HOME (graph-harness.ts).
  */
-import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, onTestFinished, test } from "vitest";
+import { afterEach, describe, expect, test } from "vitest";
 import { runHandWritten } from "../../src/engine/hand-run.js";
 import { resumeRun } from "../../src/engine/resume-run.js";
 import { parseLedgerJson, renderLedgerJson } from "../../src/ledger/render-json.js";
@@ -26,19 +26,23 @@ import { renderLedgerMarkdown } from "../../src/ledger/render-markdown.js";
 import { renderLedgerText } from "../../src/ledger/render-text.js";
 import { handWrittenDisclosure } from "../../src/policy/disclosure.js";
 import { eventually, killLeftovers } from "../proc/process-probe.js";
-import { asFail, readEvents, readState, requestsOf, rowWords } from "./graph-harness.js";
 import {
-  pidsWithCommandLine,
-  type RuntimeHarness,
-  type RuntimeHarnessOptions,
-  shellCall,
-  startRuntimeHarness,
-} from "./runtime-harness.js";
+  asFail,
+  type Execution,
+  type GraphHarness,
+  type GraphHarnessOptions,
+  readEvents,
+  readState,
+  requestsOf,
+  rowWords,
+  startGraphHarness,
+} from "./graph-harness.js";
+import { pidsWithCommandLine, shellCall } from "./runtime-harness.js";
 
 /** Bounds a wait in a broken test; never asserted as a duration. */
 const BOUND_MS = 20_000;
 
-const harnesses: RuntimeHarness[] = [];
+const harnesses: GraphHarness[] = [];
 let leftovers: number[] = [];
 afterEach(async () => {
   killLeftovers(leftovers);
@@ -46,22 +50,17 @@ afterEach(async () => {
   for (const h of harnesses.splice(0)) await h.cleanup();
 });
 
-async function codex(script: RuntimeHarnessOptions["script"] = () => ({ conversations: [] })) {
-  const h = await startRuntimeHarness({ runtime: "codex", script });
+async function codex(script: GraphHarnessOptions["script"] = () => ({ conversations: [] })) {
+  const h = await startGraphHarness({ runtime: "codex", script });
   harnesses.push(h);
   return h;
 }
 
 const THREAD = "01a229b5-40c4-7922-94ad-e4ea52cb9e9d";
 
-/** A stand-in `codex` that prints `lines` (JSONL) on stdout and exits with `exitCode`. */
-function scriptedCodex(h: RuntimeHarness, name: string, lines: readonly object[], exitCode: number): string {
-  const out = join(h.scratch, `${name}.jsonl`);
-  writeFileSync(out, `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
-  const bin = join(h.scratch, name);
-  writeFileSync(bin, `#!/bin/sh\ncat '${out}'\nexit ${exitCode}\n`);
-  chmodSync(bin, 0o755);
-  return bin;
+/** The fake CLI (graph-harness.ts) printing `lines` (codex JSONL) on stdout, then exiting with `exitCode`. */
+function printing(lines: readonly Record<string, unknown>[], exitCode: number): Execution {
+  return { steps: lines.map((json) => ({ json })), exitCode };
 }
 
 const ONE_NODE = `
@@ -75,9 +74,7 @@ nodes:
 describe("what a codex turn means for the node", () => {
   test("turn.failed is FAIL run_error even when codex exits 0", async () => {
     const h = await codex();
-    const bin = scriptedCodex(
-      h,
-      "failed-exit-0",
+    const played = printing(
       [
         { type: "thread.started", thread_id: THREAD },
         { type: "turn.started" },
@@ -86,7 +83,7 @@ describe("what a codex turn means for the node", () => {
       ],
       0,
     );
-    const { ledger } = await h.run(ONE_NODE, { executable: bin });
+    const { ledger } = await h.run(ONE_NODE, { executions: { fix: [played] } });
     expect(rowWords(ledger.rows)).toEqual(["fix FAIL run_error"]);
     const row = asFail(ledger.rows[0]);
     expect(row.detail).toBe("codex reported turn.failed (exit 0): the model refused the request");
@@ -100,16 +97,14 @@ describe("what a codex turn means for the node", () => {
       type: "turn.completed",
       usage: { input_tokens: 10, cached_input_tokens: 4, output_tokens: 2, reasoning_output_tokens: 1 },
     };
-    const silent = scriptedCodex(h, "silent", [{ type: "thread.started", thread_id: THREAD }, completed], 0);
-    const first = await h.run(ONE_NODE, { executable: silent });
+    const silent = printing([{ type: "thread.started", thread_id: THREAD }, completed], 0);
+    const first = await h.run(ONE_NODE, { executions: { fix: [silent] } });
     expect(rowWords(first.ledger.rows)).toEqual(["fix FAIL output_error"]);
     expect(asFail(first.ledger.rows[0]).detail).toMatch(/without an agent message/);
     // Usage still shows, split the ledger's way: uncached input, cache reads beside it.
     expect(first.ledger.rows[0]!.usage).toEqual({ inputTokens: 6, outputTokens: 2, cacheReadInputTokens: 4 });
 
-    const exit3 = scriptedCodex(
-      h,
-      "exit-3",
+    const exit3 = printing(
       [
         { type: "thread.started", thread_id: THREAD },
         { type: "item.completed", item: { id: "item_0", type: "agent_message", text: "done" } },
@@ -117,17 +112,17 @@ describe("what a codex turn means for the node", () => {
       ],
       3,
     );
-    const second = await h.run(ONE_NODE, { executable: exit3 });
+    // A node's executions are counted across the harness's runs: this is fix's second.
+    const second = await h.run(ONE_NODE, { executions: { fix: [silent, exit3] } });
     expect(rowWords(second.ledger.rows)).toEqual(["fix FAIL nonzero_exit"]);
     expect(asFail(second.ledger.rows[0]).detail).toBe("codex exited 3");
   });
 
   test("no output at all (codex could not start its home) is FAIL output_error naming stderr", async () => {
     const h = await codex();
-    const bin = join(h.scratch, "no-home");
-    writeFileSync(bin, "#!/bin/sh\necho 'Error finding codex home' >&2\nexit 1\n");
-    chmodSync(bin, 0o755);
-    const { ledger } = await h.run(ONE_NODE, { executable: bin });
+    const { ledger } = await h.run(ONE_NODE, {
+      executions: { fix: [{ steps: [{ stderr: "Error finding codex home" }], exitCode: 1 }] },
+    });
     const row = asFail(ledger.rows[0]);
     expect(row.cause).toBe("output_error");
     expect(row.detail).toBe(
@@ -185,47 +180,6 @@ nodes:
     ).toBe(true);
     // Bounded by the timeout, not by the 120 s turn (a broken kill would wait for it).
     expect(Date.now() - started).toBeLessThan(60_000);
-  });
-});
-
-describe("writes outside the repository (SPEC §6: not in the evidence tree)", () => {
-  test("an apply_patch outside the repository (workspace-write allows the temp directory) is named on the row", async () => {
-    const h = await codex((repo) => ({
-      conversations: [
-        {
-          name: "stray",
-          match: "STRAY-MARK",
-          turns: [
-            {
-              tool_calls: [
-                {
-                  name: "apply_patch",
-                  input: {
-                    input: `*** Begin Patch\n*** Add File: ${repo.dir}-outside.txt\n+x\n*** End Patch\n`,
-                  },
-                },
-              ],
-            },
-            { text: "Wrote a note." },
-          ],
-        },
-      ],
-    }));
-    const outside = `${h.repo.dir}-outside.txt`;
-    onTestFinished(() => rmSync(outside, { force: true }));
-    const { ledger } = await h.run(`
-name: stray
-nodes:
-  - id: note
-    prompt: "STRAY-MARK: write a note."
-    allowed_tools: [Read, Write]
-`);
-    expect(readFileSync(outside, "utf8")).toBe("x\n");
-    expect(rowWords(ledger.rows)).toEqual(["note PASS (exit-only)"]);
-    expect(ledger.rows[0]!.outsideWrites).toEqual({ total: 1, paths: [outside] });
-    expect(ledger.rows[0]!.detail).toBe(
-      `exited 0; wrote outside the repository (not in the evidence tree): ${outside}`,
-    );
   });
 });
 

@@ -2,9 +2,11 @@
  * Acceptance tests of the graph engine at engine level (`runHandWritten`): ready-set scheduling and
  * `concurrency`, `on_fail` halt and continue, node timeouts, `handoff: session`, `budget_usd`, verify
  * `output_matches` and `cwd` / `verify.cwd` (SPEC §3, §4; research/oh-my-graph.md §1.6, §2.4–§2.6,
- * §5.5–§5.8). The real pinned `claude` CLI talks to the scripted model server; repositories, git and
- * verify commands are real. The fake `claude` plays only what the real CLI cannot do on demand (a hang
- * with a grandchild in its process group, a reported cost over budget) — see graph-harness.ts.
+ * §5.5–§5.8). Every runtime-neutral test runs on BOTH runtimes: the real pinned `claude` or `codex` CLI
+ * talks to the scripted model server; repositories, git and verify commands are real. The fake CLI plays
+ * only what the real one cannot do on demand (a hang with a grandchild in its process group, a reported
+ * cost over budget), in the runtime's own stream — see graph-harness.ts. `budget_usd` is claude's alone
+ * (codex's documented answer, a warning naming the timeout, is in codex-runtime.test.ts).
  *
  * Order is proven with the run's own `events.jsonl` (file order is the order), never with wall-clock
  * thresholds; timeouts only bound a broken test.
@@ -12,8 +14,15 @@
 import { existsSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
+import type { Runtime } from "../../src/engine/agent-node.js";
 import { eventually, killLeftovers, processIsGone } from "../proc/process-probe.js";
-import { type FakeScenario, initEvent, resultEvent } from "../support/fake-claude/index.js";
+import {
+  answeredScenario,
+  type FakeScenario,
+  hangScenario,
+  initEvent,
+  resultEvent,
+} from "../support/fake-claude/index.js";
 import type { ModelScript } from "../support/model-server/index.js";
 import { makeFixedSampleRepo, makeTempRepo } from "../support/temp-repo.js";
 import {
@@ -22,13 +31,13 @@ import {
   eventIndex,
   type GraphHarness,
   graphHarnessPerTest,
-  messagesText,
   readEvents,
   readState,
   requestsOf,
   rowsOf,
   rowWords,
 } from "./graph-harness.js";
+import { historyText, RUNTIMES } from "./runtime-harness.js";
 
 /** Bounds a wait in a broken test; never asserted as a duration. */
 const BOUND_MS = 20_000;
@@ -42,9 +51,7 @@ afterEach(() => {
 });
 
 /** A fake execution that starts a `sleep` in its process group and never exits on its own. */
-const HANG_WITH_SLEEPER: FakeScenario = {
-  steps: [{ json: initEvent() }, { spawnSleeper: true }, { hang: true }],
-};
+const hangWithSleeper = (runtime: Runtime): FakeScenario => hangScenario(runtime, { sleeper: true });
 
 /** The fake's `{pid, sleeperPid}` for one execution, recorded for cleanup. */
 function pidsOf(h: GraphHarness, node: string, call: number): { fake: number; sleeper: number } {
@@ -54,8 +61,9 @@ function pidsOf(h: GraphHarness, node: string, call: number): { fake: number; sl
   return { fake: report!.pid, sleeper: report!.sleeperPid! };
 }
 
-describe("ready-set scheduling (SPEC §4)", () => {
-  const diamond = (concurrency: number | null) => `
+describe.each(RUNTIMES)("on %s", (runtime) => {
+  describe("ready-set scheduling (SPEC §4)", () => {
+    const diamond = (concurrency: number | null) => `
 name: diamond
 ${concurrency !== null ? `concurrency: ${concurrency}\n` : ""}nodes:
   - id: a
@@ -74,78 +82,89 @@ ${concurrency !== null ? `concurrency: ${concurrency}\n` : ""}nodes:
     prompt: "DIAMOND-D: join both halves into one page."
     allowed_tools: [Read]
 `;
-  const script: ModelScript = {
-    conversations: [
-      { name: "a", match: "DIAMOND-A", turns: [{ text: "modules: sum, format" }] },
-      // The delays keep each branch in flight long enough to show the overlap in the event order.
-      { name: "b", match: "DIAMOND-B", turns: [{ text: "sum documented", delay_ms: 400 }] },
-      { name: "c", match: "DIAMOND-C", turns: [{ text: "format documented", delay_ms: 400 }] },
-      { name: "d", match: "DIAMOND-D", turns: [{ text: "joined" }] },
-    ],
-  };
-
-  test("independent branches run at once: b starts before c finishes and c before b finishes; d waits for both", async () => {
-    const h = await harness({ script: () => script });
-    const { ledger, runDir } = await h.run(diamond(null));
-
-    expect(rowWords(ledger.rows)).toEqual([
-      "a PASS (exit-only)",
-      "b PASS (exit-only)",
-      "c PASS (exit-only)",
-      "d PASS (exit-only)",
-    ]);
-    const events = readEvents(runDir);
-    const at = (type: string, node: string) => {
-      const i = eventIndex(events, type, node);
-      expect(i, `${type} ${node}`).toBeGreaterThanOrEqual(0);
-      return i;
+    const script: ModelScript = {
+      conversations: [
+        { name: "a", match: "DIAMOND-A", turns: [{ text: "modules: sum, format" }] },
+        // The delays keep each branch in flight long enough to show the overlap in the event order.
+        { name: "b", match: "DIAMOND-B", turns: [{ text: "sum documented", delay_ms: 400 }] },
+        { name: "c", match: "DIAMOND-C", turns: [{ text: "format documented", delay_ms: 400 }] },
+        { name: "d", match: "DIAMOND-D", turns: [{ text: "joined" }] },
+      ],
     };
-    expect(at("node_started", "b")).toBeLessThan(at("node_passed", "c"));
-    expect(at("node_started", "c")).toBeLessThan(at("node_passed", "b"));
-    expect(at("node_passed", "a")).toBeLessThan(Math.min(at("node_started", "b"), at("node_started", "c")));
-    expect(at("node_started", "d")).toBeGreaterThan(Math.max(at("node_passed", "b"), at("node_passed", "c")));
-    expect(requestsOf(h.server.requests, "b")).toHaveLength(1);
-    expect(requestsOf(h.server.requests, "c")).toHaveLength(1);
-    expect(ledger.conclusion).toMatchObject({ conclusion: "neutral", outcome: "passed" });
+
+    test("independent branches run at once: b starts before c finishes and c before b finishes; d waits for both", async () => {
+      const h = await harness({ runtime, script: () => script });
+      const { ledger, runDir } = await h.run(diamond(null));
+
+      expect(rowWords(ledger.rows)).toEqual([
+        "a PASS (exit-only)",
+        "b PASS (exit-only)",
+        "c PASS (exit-only)",
+        "d PASS (exit-only)",
+      ]);
+      const events = readEvents(runDir);
+      const at = (type: string, node: string) => {
+        const i = eventIndex(events, type, node);
+        expect(i, `${type} ${node}`).toBeGreaterThanOrEqual(0);
+        return i;
+      };
+      expect(at("node_started", "b")).toBeLessThan(at("node_passed", "c"));
+      expect(at("node_started", "c")).toBeLessThan(at("node_passed", "b"));
+      expect(at("node_passed", "a")).toBeLessThan(Math.min(at("node_started", "b"), at("node_started", "c")));
+      expect(at("node_started", "d")).toBeGreaterThan(
+        Math.max(at("node_passed", "b"), at("node_passed", "c")),
+      );
+      expect(requestsOf(h.server.requests, "b")).toHaveLength(1);
+      expect(requestsOf(h.server.requests, "c")).toHaveLength(1);
+      expect(ledger.conclusion).toMatchObject({ conclusion: "neutral", outcome: "passed" });
+      // One request per node (100 in / 20 out). Cost: claude reports USD; codex never does (unknown, not $0).
+      for (const row of ledger.rows) {
+        expect(row.usage?.outputTokens, row.nodeId).toBe(20);
+        if (runtime === "codex") expect(row.costUsd, row.nodeId).toBeNull();
+        else expect(row.costUsd, row.nodeId).toBeGreaterThan(0);
+      }
+      expect(ledger.totals.nodes.kind).toBe(runtime === "codex" ? "unknown" : "known");
+    });
+
+    test("concurrency: 1 runs one node at a time: one branch passes before the other starts", async () => {
+      const h = await harness({ runtime, script: () => script });
+      const { ledger, runDir } = await h.run(diamond(1));
+
+      expect(rowWords(ledger.rows)).toEqual([
+        "a PASS (exit-only)",
+        "b PASS (exit-only)",
+        "c PASS (exit-only)",
+        "d PASS (exit-only)",
+      ]);
+      const events = readEvents(runDir);
+      const starts = events.filter((e) => e.type === "node_started").map((e) => e.node);
+      expect(starts).toEqual(["a", "b", "c", "d"]);
+      // Every start comes after the previous node's end: never two in flight.
+      for (const [prev, next] of [
+        ["a", "b"],
+        ["b", "c"],
+        ["c", "d"],
+      ] as const) {
+        expect(eventIndex(events, "node_passed", prev)).toBeLessThan(
+          eventIndex(events, "node_started", next),
+        );
+      }
+      expect(readState(runDir).concurrency).toBe(1);
+    });
+
+    test("--concurrency overrides the graph's concurrency", async () => {
+      const h = await harness({ runtime, script: () => script });
+      const { runDir } = await h.run(diamond(4), { concurrency: 1 });
+      const events = readEvents(runDir);
+      expect(eventIndex(events, "node_passed", "b")).toBeLessThan(eventIndex(events, "node_started", "c"));
+    });
   });
 
-  test("concurrency: 1 runs one node at a time: one branch passes before the other starts", async () => {
-    const h = await harness({ script: () => script });
-    const { ledger, runDir } = await h.run(diamond(1));
-
-    expect(rowWords(ledger.rows)).toEqual([
-      "a PASS (exit-only)",
-      "b PASS (exit-only)",
-      "c PASS (exit-only)",
-      "d PASS (exit-only)",
-    ]);
-    const events = readEvents(runDir);
-    const starts = events.filter((e) => e.type === "node_started").map((e) => e.node);
-    expect(starts).toEqual(["a", "b", "c", "d"]);
-    // Every start comes after the previous node's end: never two in flight.
-    for (const [prev, next] of [
-      ["a", "b"],
-      ["b", "c"],
-      ["c", "d"],
-    ] as const) {
-      expect(eventIndex(events, "node_passed", prev)).toBeLessThan(eventIndex(events, "node_started", next));
-    }
-    expect(readState(runDir).concurrency).toBe(1);
-  });
-
-  test("--concurrency overrides the graph's concurrency", async () => {
-    const h = await harness({ script: () => script });
-    const { runDir } = await h.run(diamond(4), { concurrency: 1 });
-    const events = readEvents(runDir);
-    expect(eventIndex(events, "node_passed", "b")).toBeLessThan(eventIndex(events, "node_started", "c"));
-  });
-});
-
-describe("on_fail (SPEC §4)", () => {
-  test("halt: a failure cancels a running sibling — its process group is killed and its row names the failed node — and launches nothing new", async () => {
-    const h = await harness({ script: () => ({ conversations: [] }) });
-    const { ledger, runDir } = await h.run(
-      `
+  describe("on_fail (SPEC §4)", () => {
+    test("halt: a failure cancels a running sibling — its process group is killed and its row names the failed node — and launches nothing new", async () => {
+      const h = await harness({ runtime, script: () => ({ conversations: [] }) });
+      const { ledger, runDir } = await h.run(
+        `
 name: halt
 nodes:
   - id: lint
@@ -160,61 +179,62 @@ nodes:
     allowed_tools: [Read]
     success_check: { exit_zero: true, result_matches: "^BUILT" }
 `,
-      {
-        executions: {
-          lint: [HANG_WITH_SLEEPER],
-          // `build` answers only once lint's grandchild runs, so the halt has a running sibling to stop.
-          build: [
-            {
-              waitFor: h.sleeperStarted("lint", 1),
-              steps: [{ json: initEvent() }, { json: resultEvent({ result: "error TS2345: bad argument" }) }],
-            },
-          ],
+        {
+          executions: {
+            lint: [hangWithSleeper(runtime)],
+            // `build` answers only once lint's grandchild runs, so the halt has a running sibling to stop.
+            build: [
+              {
+                waitFor: h.sleeperStarted("lint", 1),
+                ...answeredScenario(runtime, "error TS2345: bad argument"),
+              },
+            ],
+          },
         },
-      },
-    );
+      );
 
-    const pids = pidsOf(h, "lint", 1);
-    expect(await eventually(() => processIsGone(pids.fake), BOUND_MS)).toBe(true);
-    expect(await eventually(() => processIsGone(pids.sleeper), BOUND_MS)).toBe(true);
+      const pids = pidsOf(h, "lint", 1);
+      expect(await eventually(() => processIsGone(pids.fake), BOUND_MS)).toBe(true);
+      expect(await eventually(() => processIsGone(pids.sleeper), BOUND_MS)).toBe(true);
 
-    expect(rowWords(ledger.rows)).toEqual([
-      "lint FAIL cancelled",
-      "lint-report SKIPPED",
-      "build FAIL result_mismatch",
-    ]);
-    const lint = asFail(ledger.rows[0]);
-    expect(lint.detail).toBe('cancelled: "build" failed and on_fail is halt');
-    expect(lint.costUsd, "killed before it reported a cost: unknown, not 0").toBeNull();
-    expect(ledger.rows[1]).toMatchObject({ reason: 'run halted after "build" failed' });
-    expect(h.spawnsOf("lint-report")).toBe(0);
-    expect(ledger.conclusion).toMatchObject({ conclusion: "failure", outcome: "failed" });
+      expect(rowWords(ledger.rows)).toEqual([
+        "lint FAIL cancelled",
+        "lint-report SKIPPED",
+        "build FAIL result_mismatch",
+      ]);
+      const lint = asFail(ledger.rows[0]);
+      expect(lint.detail).toBe('cancelled: "build" failed and on_fail is halt');
+      expect(lint.costUsd, "killed before it reported a cost: unknown, not 0").toBeNull();
+      expect(ledger.rows[1]).toMatchObject({ reason: 'run halted after "build" failed' });
+      expect(h.spawnsOf("lint-report")).toBe(0);
+      expect(ledger.conclusion).toMatchObject({ conclusion: "failure", outcome: "failed" });
 
-    const events = readEvents(runDir);
-    expect(eventIndex(events, "node_failed", "build")).toBeLessThan(
-      eventIndex(events, "node_failed", "lint"),
-    );
-    const state = readState(runDir);
-    expect(state.nodes).toMatchObject({
-      lint: { status: "cancelled" },
-      "lint-report": { status: "skipped" },
-      build: { status: "failed" },
+      const events = readEvents(runDir);
+      expect(eventIndex(events, "node_failed", "build")).toBeLessThan(
+        eventIndex(events, "node_failed", "lint"),
+      );
+      const state = readState(runDir);
+      expect(state.nodes).toMatchObject({
+        lint: { status: "cancelled" },
+        "lint-report": { status: "skipped" },
+        build: { status: "failed" },
+      });
+      expect(state.paused).toBeNull();
+      expect(state.legs).toEqual([expect.objectContaining({ kind: "fresh", outcome: "failed" })]);
     });
-    expect(state.paused).toBeNull();
-    expect(state.legs).toEqual([expect.objectContaining({ kind: "fresh", outcome: "failed" })]);
-  });
 
-  test("continue: a failure prunes only its own subtree; an independent branch still runs to the end", async () => {
-    const h = await harness({
-      script: () => ({
-        conversations: [
-          { name: "docs", match: "DOCS-MARK", turns: [{ text: "I could not find the docs folder." }] },
-          { name: "api", match: "API-MARK", turns: [{ text: "api schema written", delay_ms: 300 }] },
-          { name: "client", match: "CLIENT-MARK", turns: [{ text: "client generated" }] },
-        ],
-      }),
-    });
-    const { ledger, runDir } = await h.run(`
+    test("continue: a failure prunes only its own subtree; an independent branch still runs to the end", async () => {
+      const h = await harness({
+        runtime,
+        script: () => ({
+          conversations: [
+            { name: "docs", match: "DOCS-MARK", turns: [{ text: "I could not find the docs folder." }] },
+            { name: "api", match: "API-MARK", turns: [{ text: "api schema written", delay_ms: 300 }] },
+            { name: "client", match: "CLIENT-MARK", turns: [{ text: "client generated" }] },
+          ],
+        }),
+      });
+      const { ledger, runDir } = await h.run(`
 name: continue
 on_fail: continue
 nodes:
@@ -234,31 +254,31 @@ nodes:
     prompt: "CLIENT-MARK: generate the client from {{ artifacts.api }}."
     allowed_tools: [Read]
 `);
-    expect(rowWords(ledger.rows)).toEqual([
-      "docs FAIL result_mismatch",
-      "docs-publish SKIPPED",
-      "api PASS (exit-only)",
-      "api-client PASS (exit-only)",
-    ]);
-    expect(ledger.rows[1]).toMatchObject({ reason: 'dependency "docs" failed' });
-    expect(h.spawnsOf("docs-publish")).toBe(0);
-    expect(requestsOf(h.server.requests, "client")).toHaveLength(1);
-    expect(ledger.conclusion).toMatchObject({ conclusion: "failure", outcome: "failed" });
-    expect(readState(runDir).nodes).toMatchObject({
-      docs: { status: "failed" },
-      "docs-publish": { status: "skipped" },
-      api: { status: "passed" },
-      "api-client": { status: "passed" },
+      expect(rowWords(ledger.rows)).toEqual([
+        "docs FAIL result_mismatch",
+        "docs-publish SKIPPED",
+        "api PASS (exit-only)",
+        "api-client PASS (exit-only)",
+      ]);
+      expect(ledger.rows[1]).toMatchObject({ reason: 'dependency "docs" failed' });
+      expect(h.spawnsOf("docs-publish")).toBe(0);
+      expect(requestsOf(h.server.requests, "client")).toHaveLength(1);
+      expect(ledger.conclusion).toMatchObject({ conclusion: "failure", outcome: "failed" });
+      expect(readState(runDir).nodes).toMatchObject({
+        docs: { status: "failed" },
+        "docs-publish": { status: "skipped" },
+        api: { status: "passed" },
+        "api-client": { status: "passed" },
+      });
     });
   });
-});
 
-describe("a cancelled run (workflow cancelled, CLI interrupted)", () => {
-  test("aborting the run's signal kills running nodes' process groups, launches nothing more and ends cancelled", async () => {
-    const h = await harness({ script: () => ({ conversations: [] }) });
-    const controller = new AbortController();
-    const running = h.run(
-      `
+  describe("a cancelled run (workflow cancelled, CLI interrupted)", () => {
+    test("aborting the run's signal kills running nodes' process groups, launches nothing more and ends cancelled", async () => {
+      const h = await harness({ runtime, script: () => ({ conversations: [] }) });
+      const controller = new AbortController();
+      const running = h.run(
+        `
 name: cancelled
 nodes:
   - id: e2e
@@ -269,33 +289,33 @@ nodes:
     prompt: "Report on {{ artifacts.e2e }}."
     allowed_tools: [Read]
 `,
-      { signal: controller.signal, executions: { e2e: [HANG_WITH_SLEEPER] } },
-    );
-    expect(await eventually(() => (h.fakeReport("e2e", 1)?.sleeperPid ?? null) !== null, BOUND_MS)).toBe(
-      true,
-    );
-    const pids = pidsOf(h, "e2e", 1);
-    controller.abort();
-    const { ledger, runDir } = await running;
+        { signal: controller.signal, executions: { e2e: [hangWithSleeper(runtime)] } },
+      );
+      expect(await eventually(() => (h.fakeReport("e2e", 1)?.sleeperPid ?? null) !== null, BOUND_MS)).toBe(
+        true,
+      );
+      const pids = pidsOf(h, "e2e", 1);
+      controller.abort();
+      const { ledger, runDir } = await running;
 
-    expect(await eventually(() => processIsGone(pids.fake), BOUND_MS)).toBe(true);
-    expect(await eventually(() => processIsGone(pids.sleeper), BOUND_MS)).toBe(true);
-    expect(rowWords(ledger.rows)).toEqual(["e2e FAIL cancelled", "report SKIPPED"]);
-    expect(asFail(ledger.rows[0]).detail).toBe("cancelled: the run was cancelled");
-    expect(ledger.rows[1]).toMatchObject({ reason: "run cancelled" });
-    expect(h.spawnsOf("report")).toBe(0);
-    expect(ledger.conclusion).toMatchObject({ conclusion: "cancelled", outcome: "cancelled" });
-    const state = readState(runDir);
-    expect(state.nodes).toMatchObject({ e2e: { status: "cancelled" }, report: { status: "skipped" } });
-    expect(state.legs).toEqual([expect.objectContaining({ kind: "fresh", outcome: "cancelled" })]);
+      expect(await eventually(() => processIsGone(pids.fake), BOUND_MS)).toBe(true);
+      expect(await eventually(() => processIsGone(pids.sleeper), BOUND_MS)).toBe(true);
+      expect(rowWords(ledger.rows)).toEqual(["e2e FAIL cancelled", "report SKIPPED"]);
+      expect(asFail(ledger.rows[0]).detail).toBe("cancelled: the run was cancelled");
+      expect(ledger.rows[1]).toMatchObject({ reason: "run cancelled" });
+      expect(h.spawnsOf("report")).toBe(0);
+      expect(ledger.conclusion).toMatchObject({ conclusion: "cancelled", outcome: "cancelled" });
+      const state = readState(runDir);
+      expect(state.nodes).toMatchObject({ e2e: { status: "cancelled" }, report: { status: "skipped" } });
+      expect(state.legs).toEqual([expect.objectContaining({ kind: "fresh", outcome: "cancelled" })]);
+    });
   });
-});
 
-describe("node timeout (SPEC §4; research §5.7)", () => {
-  test("a node killed by its timeout fails with cause timeout, and its whole process tree is gone", async () => {
-    const h = await harness({ script: () => ({ conversations: [] }) });
-    const { ledger, runDir } = await h.run(
-      `
+  describe("node timeout (SPEC §4; research §5.7)", () => {
+    test("a node killed by its timeout fails with cause timeout, and its whole process tree is gone", async () => {
+      const h = await harness({ runtime, script: () => ({ conversations: [] }) });
+      const { ledger, runDir } = await h.run(
+        `
 name: timeout
 nodes:
   - id: migrate
@@ -303,38 +323,39 @@ nodes:
     allowed_tools: [Read]
     timeout: 2s
 `,
-      { executions: { migrate: [HANG_WITH_SLEEPER] } },
-    );
-    const pids = pidsOf(h, "migrate", 1);
-    expect(await eventually(() => processIsGone(pids.fake), BOUND_MS)).toBe(true);
-    expect(await eventually(() => processIsGone(pids.sleeper), BOUND_MS)).toBe(true);
-    const row = asFail(ledger.rows[0]);
-    expect(row.cause).toBe("timeout");
-    expect(row.detail).toContain("timeout of 2s");
-    expect(row.costUsd).toBeNull();
-    expect(ledger.rows).toHaveLength(1);
-    expect(ledger.conclusion).toMatchObject({ conclusion: "failure", outcome: "failed" });
-    expect(readState(runDir).nodes.migrate).toMatchObject({ status: "failed", executions: 1 });
-  });
-});
-
-describe("handoff: session (SPEC §4; research §2.6)", () => {
-  test("the child resumes the parent's session (the model sees the parent's conversation); its retry starts fresh", async () => {
-    const planReply = "Plan: change the operator in src/sum.js from - to +.";
-    const h = await harness({
-      script: () => ({
-        conversations: [
-          { name: "plan", match: "PLAN-MARK", turns: [{ text: planReply }] },
-          {
-            name: "implement-retry",
-            match: ["IMPLEMENT-MARK", "previous-attempt-reply"],
-            turns: [{ text: "DONE: sum now adds" }],
-          },
-          { name: "implement", match: "IMPLEMENT-MARK", turns: [{ text: "Working on it." }] },
-        ],
-      }),
+        { executions: { migrate: [hangWithSleeper(runtime)] } },
+      );
+      const pids = pidsOf(h, "migrate", 1);
+      expect(await eventually(() => processIsGone(pids.fake), BOUND_MS)).toBe(true);
+      expect(await eventually(() => processIsGone(pids.sleeper), BOUND_MS)).toBe(true);
+      const row = asFail(ledger.rows[0]);
+      expect(row.cause).toBe("timeout");
+      expect(row.detail).toContain("timeout of 2s");
+      expect(row.costUsd).toBeNull();
+      expect(ledger.rows).toHaveLength(1);
+      expect(ledger.conclusion).toMatchObject({ conclusion: "failure", outcome: "failed" });
+      expect(readState(runDir).nodes.migrate).toMatchObject({ status: "failed", executions: 1 });
     });
-    const { ledger, runDir } = await h.run(`
+  });
+
+  describe("handoff: session (SPEC §4; research §2.6)", () => {
+    test("the child resumes the parent's session (the model sees the parent's conversation); its retry starts fresh", async () => {
+      const planReply = "Plan: change the operator in src/sum.js from - to +.";
+      const h = await harness({
+        runtime,
+        script: () => ({
+          conversations: [
+            { name: "plan", match: "PLAN-MARK", turns: [{ text: planReply }] },
+            {
+              name: "implement-retry",
+              match: ["IMPLEMENT-MARK", "previous-attempt-reply"],
+              turns: [{ text: "DONE: sum now adds" }],
+            },
+            { name: "implement", match: "IMPLEMENT-MARK", turns: [{ text: "Working on it." }] },
+          ],
+        }),
+      });
+      const { ledger, runDir } = await h.run(`
 name: handoff
 nodes:
   - id: plan
@@ -348,33 +369,205 @@ nodes:
     success_check: { exit_zero: true, result_matches: "^DONE:" }
     retry: { max: 1, on: [result_mismatch] }
 `);
-    expect(rowWords(ledger.rows)).toEqual([
-      "plan PASS (exit-only)",
-      "implement FAIL result_mismatch superseded",
-      "implement PASS (self-reported)",
-    ]);
-    const planSession = ledger.rows[0]!.sessionId!;
-    const [resumed] = requestsOf(h.server.requests, "implement");
-    const [fresh] = requestsOf(h.server.requests, "implement-retry");
-    // The first attempt ran in the parent's session: its request carries the parent's turn.
-    expect(messagesText(resumed!)).toContain("PLAN-MARK");
-    expect(messagesText(resumed!)).toContain(planReply);
-    // The retry is a fresh session: none of the parent's conversation.
-    expect(messagesText(fresh!)).not.toContain("PLAN-MARK");
-    expect(messagesText(fresh!)).not.toContain(planReply);
+      expect(rowWords(ledger.rows)).toEqual([
+        "plan PASS (exit-only)",
+        "implement FAIL result_mismatch superseded",
+        "implement PASS (self-reported)",
+      ]);
+      const planSession = ledger.rows[0]!.sessionId!;
+      const [resumed] = requestsOf(h.server.requests, "implement");
+      const [fresh] = requestsOf(h.server.requests, "implement-retry");
+      // The first attempt ran in the parent's session: its request carries the parent's turn.
+      expect(historyText(resumed!)).toContain("PLAN-MARK");
+      expect(historyText(resumed!)).toContain(planReply);
+      // The retry is a fresh session: none of the parent's conversation.
+      expect(historyText(fresh!)).not.toContain("PLAN-MARK");
+      expect(historyText(fresh!)).not.toContain(planReply);
 
-    const starts = readEvents(runDir).filter((e) => e.type === "node_started" && e.node === "implement");
-    expect(starts.map((e) => [e.attempt, e.sessionId === planSession])).toEqual([
-      [1, true],
-      [2, false],
-    ]);
-    expect(asPass(ledger.rows[2]).detail).toContain("retry started fresh — parent session not resumed");
+      const starts = readEvents(runDir).filter((e) => e.type === "node_started" && e.node === "implement");
+      expect(starts.map((e) => [e.attempt, e.sessionId === planSession])).toEqual([
+        [1, true],
+        [2, false],
+      ]);
+      expect(asPass(ledger.rows[2]).detail).toContain("retry started fresh — parent session not resumed");
+    });
+  });
+
+  describe("verify output_matches, cwd and verify.cwd (SPEC §3)", () => {
+    test("output_matches searches the verify's whole output: a match is PASS (verified), an exit 0 without a match is FAIL verify_failed", async () => {
+      const h = await harness({
+        runtime,
+        makeRepo: makeFixedSampleRepo,
+        script: () => ({
+          conversations: [{ name: "check", match: "CHECK-MARK", turns: [{ text: "tests look fine" }] }],
+        }),
+      });
+      const { ledger } = await h.run(`
+name: output-matches
+on_fail: continue
+nodes:
+  - id: unit
+    prompt: "CHECK-MARK: look over the unit tests."
+    allowed_tools: [Read]
+    success_check:
+      verify: { command: "node --test", output_matches: "(?m)^# pass 1$" }
+  - id: no-failures
+    prompt: "CHECK-MARK: look over the unit tests again."
+    allowed_tools: [Read]
+    success_check:
+      verify: { command: "node --test", output_matches: "(?m)^# fail [1-9]" }
+`);
+      expect(rowWords(ledger.rows)).toEqual(["unit PASS (verified)", "no-failures FAIL verify_failed"]);
+      expect(asPass(ledger.rows[0]).verify).toMatchObject({
+        outcome: "passed",
+        exitCode: 0,
+        outputMatches: { pattern: "(?m)^# pass 1$", matched: true },
+      });
+      const failed = asFail(ledger.rows[1]);
+      expect(failed.verify).toMatchObject({
+        outcome: "failed",
+        exitCode: 0,
+        outputMatches: { pattern: "(?m)^# fail [1-9]", matched: false },
+      });
+      expect(failed.detail).toContain("did not match /(?m)^# fail [1-9]/");
+      expect(ledger.conclusion).toMatchObject({ conclusion: "failure", rule: "sink-verify-failed" });
+    });
+
+    test("a node runs in its cwd and its verify in verify.cwd (relative to the node's), both inside the repository", async () => {
+      const h = await harness({
+        runtime,
+        makeRepo: () =>
+          makeTempRepo({
+            commit: true,
+            files: {
+              "README.md": "root\n",
+              "packages/api/package.json": "{}\n",
+              "packages/api/README.md": "api\n",
+            },
+          }),
+        script: () => ({
+          conversations: [{ name: "api", match: "API-DOCS-MARK", turns: [{ text: "api docs checked" }] }],
+        }),
+      });
+      const { ledger } = await h.run(`
+name: cwd
+nodes:
+  - id: api-docs
+    cwd: packages/api
+    prompt: "API-DOCS-MARK: check the API package's README."
+    allowed_tools: [Read]
+    success_check:
+      verify: { command: "test -f packages/api/README.md && test -f README.md", cwd: ../.. }
+`);
+      expect(rowWords(ledger.rows)).toEqual(["api-docs PASS (verified)"]);
+      const row = asPass(ledger.rows[0]);
+      expect(realpathSync(row.verify!.cwd)).toBe(realpathSync(h.repo.dir));
+      const [request] = requestsOf(h.server.requests, "api");
+      // The CLI ran in the node's cwd: each tells its model so (claude's system prompt, codex's environment context).
+      const cwd = join(h.repo.dir, "packages", "api");
+      expect(JSON.stringify(request!.body)).toContain(
+        runtime === "claude" ? `Primary working directory: ${cwd}` : `<cwd>${cwd}</cwd>`,
+      );
+    });
+
+    test("a cwd or verify.cwd outside the repository fails the node with a clear run_error, and nothing is spawned", async () => {
+      const h = await harness({ runtime, script: () => ({ conversations: [] }) });
+      const outside = realpathSync(h.scratch);
+      const { ledger } = await h.run(`
+name: cwd-outside
+on_fail: continue
+nodes:
+  - id: escape
+    cwd: ..
+    prompt: "Tidy the parent folder."
+    allowed_tools: [Read]
+  - id: verify-escape
+    prompt: "Check the build."
+    allowed_tools: [Read]
+    success_check:
+      verify: { command: "true", cwd: ${JSON.stringify(outside)} }
+  - id: missing
+    cwd: no-such-folder
+    prompt: "Work in a folder that does not exist."
+    allowed_tools: [Read]
+`);
+      expect(rowWords(ledger.rows)).toEqual([
+        "escape FAIL run_error",
+        "verify-escape FAIL run_error",
+        "missing FAIL run_error",
+      ]);
+      expect(asFail(ledger.rows[0]).detail).toMatch(/^cwd \S+ is outside the repository /);
+      expect(asFail(ledger.rows[1]).detail).toContain(
+        `success_check.verify.cwd ${outside} is outside the repository`,
+      );
+      expect(asFail(ledger.rows[2]).detail).toMatch(/^cwd \S+no-such-folder is not a folder$/);
+      for (const node of ["escape", "verify-escape", "missing"]) expect(h.spawnsOf(node), node).toBe(0);
+      expect(h.server.requests).toHaveLength(0);
+    });
+  });
+
+  describe("the ledger's rows and state.json", () => {
+    test("rows are ordered by node position, each node's executions together, whatever order they ran in", async () => {
+      const h = await harness({
+        runtime,
+        script: () => ({
+          conversations: [
+            { name: "report", match: "REPORT-MARK", turns: [{ text: "report written" }] },
+            {
+              name: "fast-retry",
+              match: ["FAST-MARK", "previous-attempt-reply"],
+              turns: [{ text: "OK fast" }],
+            },
+            { name: "fast", match: "FAST-MARK", turns: [{ text: "not yet" }] },
+          ],
+        }),
+      });
+      const { ledger, runDir } = await h.run(`
+name: order
+nodes:
+  - id: report
+    depends_on: [fast]
+    prompt: "REPORT-MARK: report on {{ artifacts.fast }}."
+    allowed_tools: [Read]
+  - id: fast
+    prompt: "FAST-MARK: reply OK and a word."
+    allowed_tools: [Read]
+    success_check: { exit_zero: true, result_matches: "^OK" }
+    retry: { max: 1, on: [result_mismatch] }
+`);
+      // `fast` ran twice before `report` ran; the ledger still lists `report` first (its position).
+      expect(rowWords(ledger.rows)).toEqual([
+        "report PASS (exit-only)",
+        "fast FAIL result_mismatch superseded",
+        "fast PASS (self-reported)",
+      ]);
+      // A superseded FAIL does not decide the run.
+      expect(ledger.conclusion).toMatchObject({ conclusion: "neutral", outcome: "passed" });
+      const state = readState(runDir);
+      // state.json keeps the executions in the order they were recorded.
+      expect(rowWords(state.rows)).toEqual([
+        "fast FAIL result_mismatch superseded",
+        "fast PASS (self-reported)",
+        "report PASS (exit-only)",
+      ]);
+      expect(state.nodes).toMatchObject({
+        report: { status: "passed", executions: 1 },
+        fast: { status: "passed", executions: 2 },
+      });
+      expect(state.gates).toEqual({});
+      expect(state.paused).toBeNull();
+      expect(state.legs).toEqual([expect.objectContaining({ kind: "fresh", outcome: "passed" })]);
+      expect(rowsOf(ledger.rows, "fast").map((r) => r.detail)).toEqual([
+        expect.stringContaining("attempt 1/2"),
+        expect.stringContaining("attempt 2/2"),
+      ]);
+    });
   });
 });
 
-describe("budget_usd (SPEC §3; research §5.8)", () => {
+describe("budget_usd on claude (SPEC §3; research §5.8)", () => {
   test("--max-budget-usd is passed, a reported cost over it fails the node naming both amounts (output kept), and a cost exactly at it passes", async () => {
-    const h = await harness({ script: () => ({ conversations: [] }) });
+    const h = await harness({ runtime: "claude", script: () => ({ conversations: [] }) });
     const costing = (usd: number): FakeScenario => ({
       steps: [{ json: initEvent() }, { json: resultEvent({ result: "translated", total_cost_usd: usd }) }],
     });
@@ -413,6 +606,7 @@ nodes:
 
   test("the real CLI stops at --max-budget-usd: budget_exceeded naming both amounts, not retried by a nonzero_exit / run_error policy", async () => {
     const h = await harness({
+      runtime: "claude",
       script: () => ({
         conversations: [
           {
@@ -437,171 +631,5 @@ nodes:
     expect(row.detail).toContain("$0.0100");
     expect(row.detail).toMatch(/\$\d+\.\d{4} vs \$0\.0100/);
     expect(requestsOf(h.server.requests, "summarise")).toHaveLength(1);
-  });
-});
-
-describe("verify output_matches, cwd and verify.cwd (SPEC §3)", () => {
-  test("output_matches searches the verify's whole output: a match is PASS (verified), an exit 0 without a match is FAIL verify_failed", async () => {
-    const h = await harness({
-      makeRepo: makeFixedSampleRepo,
-      script: () => ({
-        conversations: [{ name: "check", match: "CHECK-MARK", turns: [{ text: "tests look fine" }] }],
-      }),
-    });
-    const { ledger } = await h.run(`
-name: output-matches
-on_fail: continue
-nodes:
-  - id: unit
-    prompt: "CHECK-MARK: look over the unit tests."
-    allowed_tools: [Read]
-    success_check:
-      verify: { command: "node --test", output_matches: "(?m)^# pass 1$" }
-  - id: no-failures
-    prompt: "CHECK-MARK: look over the unit tests again."
-    allowed_tools: [Read]
-    success_check:
-      verify: { command: "node --test", output_matches: "(?m)^# fail [1-9]" }
-`);
-    expect(rowWords(ledger.rows)).toEqual(["unit PASS (verified)", "no-failures FAIL verify_failed"]);
-    expect(asPass(ledger.rows[0]).verify).toMatchObject({
-      outcome: "passed",
-      exitCode: 0,
-      outputMatches: { pattern: "(?m)^# pass 1$", matched: true },
-    });
-    const failed = asFail(ledger.rows[1]);
-    expect(failed.verify).toMatchObject({
-      outcome: "failed",
-      exitCode: 0,
-      outputMatches: { pattern: "(?m)^# fail [1-9]", matched: false },
-    });
-    expect(failed.detail).toContain("did not match /(?m)^# fail [1-9]/");
-    expect(ledger.conclusion).toMatchObject({ conclusion: "failure", rule: "sink-verify-failed" });
-  });
-
-  test("a node runs in its cwd and its verify in verify.cwd (relative to the node's), both inside the repository", async () => {
-    const h = await harness({
-      makeRepo: () =>
-        makeTempRepo({
-          commit: true,
-          files: {
-            "README.md": "root\n",
-            "packages/api/package.json": "{}\n",
-            "packages/api/README.md": "api\n",
-          },
-        }),
-      script: () => ({
-        conversations: [{ name: "api", match: "API-DOCS-MARK", turns: [{ text: "api docs checked" }] }],
-      }),
-    });
-    const { ledger } = await h.run(`
-name: cwd
-nodes:
-  - id: api-docs
-    cwd: packages/api
-    prompt: "API-DOCS-MARK: check the API package's README."
-    allowed_tools: [Read]
-    success_check:
-      verify: { command: "test -f packages/api/README.md && test -f README.md", cwd: ../.. }
-`);
-    expect(rowWords(ledger.rows)).toEqual(["api-docs PASS (verified)"]);
-    const row = asPass(ledger.rows[0]);
-    expect(realpathSync(row.verify!.cwd)).toBe(realpathSync(h.repo.dir));
-    const [request] = requestsOf(h.server.requests, "api");
-    expect(JSON.stringify(request!.body)).toContain(
-      `Primary working directory: ${join(h.repo.dir, "packages", "api")}`,
-    );
-  });
-
-  test("a cwd or verify.cwd outside the repository fails the node with a clear run_error, and nothing is spawned", async () => {
-    const h = await harness({ script: () => ({ conversations: [] }) });
-    const outside = realpathSync(h.scratch);
-    const { ledger } = await h.run(`
-name: cwd-outside
-on_fail: continue
-nodes:
-  - id: escape
-    cwd: ..
-    prompt: "Tidy the parent folder."
-    allowed_tools: [Read]
-  - id: verify-escape
-    prompt: "Check the build."
-    allowed_tools: [Read]
-    success_check:
-      verify: { command: "true", cwd: ${JSON.stringify(outside)} }
-  - id: missing
-    cwd: no-such-folder
-    prompt: "Work in a folder that does not exist."
-    allowed_tools: [Read]
-`);
-    expect(rowWords(ledger.rows)).toEqual([
-      "escape FAIL run_error",
-      "verify-escape FAIL run_error",
-      "missing FAIL run_error",
-    ]);
-    expect(asFail(ledger.rows[0]).detail).toMatch(/^cwd \S+ is outside the repository /);
-    expect(asFail(ledger.rows[1]).detail).toContain(
-      `success_check.verify.cwd ${outside} is outside the repository`,
-    );
-    expect(asFail(ledger.rows[2]).detail).toMatch(/^cwd \S+no-such-folder is not a folder$/);
-    for (const node of ["escape", "verify-escape", "missing"]) expect(h.spawnsOf(node), node).toBe(0);
-    expect(h.server.requests).toHaveLength(0);
-  });
-});
-
-describe("the ledger's rows and state.json", () => {
-  test("rows are ordered by node position, each node's executions together, whatever order they ran in", async () => {
-    const h = await harness({
-      script: () => ({
-        conversations: [
-          { name: "report", match: "REPORT-MARK", turns: [{ text: "report written" }] },
-          {
-            name: "fast-retry",
-            match: ["FAST-MARK", "previous-attempt-reply"],
-            turns: [{ text: "OK fast" }],
-          },
-          { name: "fast", match: "FAST-MARK", turns: [{ text: "not yet" }] },
-        ],
-      }),
-    });
-    const { ledger, runDir } = await h.run(`
-name: order
-nodes:
-  - id: report
-    depends_on: [fast]
-    prompt: "REPORT-MARK: report on {{ artifacts.fast }}."
-    allowed_tools: [Read]
-  - id: fast
-    prompt: "FAST-MARK: reply OK and a word."
-    allowed_tools: [Read]
-    success_check: { exit_zero: true, result_matches: "^OK" }
-    retry: { max: 1, on: [result_mismatch] }
-`);
-    // `fast` ran twice before `report` ran; the ledger still lists `report` first (its position).
-    expect(rowWords(ledger.rows)).toEqual([
-      "report PASS (exit-only)",
-      "fast FAIL result_mismatch superseded",
-      "fast PASS (self-reported)",
-    ]);
-    // A superseded FAIL does not decide the run.
-    expect(ledger.conclusion).toMatchObject({ conclusion: "neutral", outcome: "passed" });
-    const state = readState(runDir);
-    // state.json keeps the executions in the order they were recorded.
-    expect(rowWords(state.rows)).toEqual([
-      "fast FAIL result_mismatch superseded",
-      "fast PASS (self-reported)",
-      "report PASS (exit-only)",
-    ]);
-    expect(state.nodes).toMatchObject({
-      report: { status: "passed", executions: 1 },
-      fast: { status: "passed", executions: 2 },
-    });
-    expect(state.gates).toEqual({});
-    expect(state.paused).toBeNull();
-    expect(state.legs).toEqual([expect.objectContaining({ kind: "fresh", outcome: "passed" })]);
-    expect(rowsOf(ledger.rows, "fast").map((r) => r.detail)).toEqual([
-      expect.stringContaining("attempt 1/2"),
-      expect.stringContaining("attempt 2/2"),
-    ]);
   });
 });

@@ -1,13 +1,16 @@
 /**
  * What `run` refuses before anything runs (SPEC §3, §7; "a refused run spends nothing"): a graph that
- * declares the completion gate this version does not run, and `{{ inputs.X }}` that were not given. No run
+ * declares the completion gate this version does not run, `{{ inputs.X }}` that were not given, and a
+ * node that names a subagent (`agent:`, a Claude-only oh-my-graph field) — on either runtime. No run
  * directory is made, no CLI is looked up.
  */
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Runtime } from "../../src/engine/agent-node.js";
 import { type HandRunOptions, runHandWritten } from "../../src/engine/hand-run.js";
+import { RUNTIMES } from "./runtime-harness.js";
 
 let dir: string;
 beforeEach(() => {
@@ -15,7 +18,11 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-function options(graphText: string, inputs: Record<string, string> = {}): HandRunOptions {
+function options(
+  graphText: string,
+  inputs: Record<string, string> = {},
+  runtime: Runtime = "claude",
+): HandRunOptions {
   return {
     graphText,
     graphSource: "g.yml",
@@ -23,12 +30,13 @@ function options(graphText: string, inputs: Record<string, string> = {}): HandRu
     repoDir: dir,
     continueOnFail: false,
     verifyEnv: [],
-    runtime: "claude",
+    runtime,
     commit: false,
     runsDir: join(dir, "runs"),
     surface: "cli",
     // Never looked up: the refusals come first.
     claudeExecutable: "/nonexistent/claude",
+    codexExecutable: "/nonexistent/codex",
     modelEnv: () => ({}),
     baseEnv: {},
     knownSecrets: [],
@@ -65,4 +73,22 @@ describe("run refuses before anything runs", () => {
     );
     expect(result.kind === "usage_error" ? result.message : "").toContain("--input constructor=VALUE");
   });
+
+  it.each(RUNTIMES)(
+    "on %s, a node naming a subagent (agent:) is refused by the schema: nothing runs",
+    async (runtime) => {
+      const result = await runHandWritten(
+        options(
+          "nodes:\n  - id: review\n    prompt: Review the diff.\n    agent: code-reviewer\n",
+          {},
+          runtime,
+        ),
+      );
+      expect(result).toMatchObject({ kind: "invalid_graph" });
+      expect(result.kind === "invalid_graph" ? result.message : "").toContain(
+        'invalid graph: node "review": unknown field "agent"; it is an oh-my-graph field evidence-gate does not support',
+      );
+      expect(existsSync(join(dir, "runs"))).toBe(false);
+    },
+  );
 });

@@ -1,9 +1,25 @@
-/** Placing the model's written paths inside or outside the repository (real folders and symlinks). */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+/**
+ * Writes outside the repository (SPEC §6: not in the evidence tree): placing the model's written paths
+ * inside or outside the repository (real folders and symlinks), and, on BOTH runtimes, a real CLI's write
+ * outside the repository named on the node's row (claude's `Write` tool; codex's `apply_patch`, which its
+ * workspace-write sandbox allows in the temp directory).
+ */
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, test } from "vitest";
+import type { Runtime } from "../../src/engine/agent-node.js";
 import { outsideWrites } from "../../src/engine/outside-writes.js";
+import { graphHarnessPerTest, rowWords } from "./graph-harness.js";
+import { RUNTIMES, type ToolCall } from "./runtime-harness.js";
 
 let base: string;
 let repo: string;
@@ -68,5 +84,52 @@ describe("outsideWrites", () => {
     const written = outsideWrites(paths, { cwd: repo, repoRoot: repo });
     expect(written?.total).toBe(12);
     expect(written?.paths).toEqual(paths.slice(0, 10));
+  });
+});
+
+const harness = graphHarnessPerTest();
+
+/** Creates `file` (absolute, not existing yet) as the runtime's model would: claude `Write`, codex `apply_patch`. */
+function addFileCall(runtime: Runtime, file: string, content: string): ToolCall {
+  return runtime === "claude"
+    ? { name: "Write", input: { file_path: file, content } }
+    : {
+        name: "apply_patch",
+        input: { input: `*** Begin Patch\n*** Add File: ${file}\n+${content.trimEnd()}\n*** End Patch\n` },
+      };
+}
+
+describe.each(RUNTIMES)("a write outside the repository on %s", (runtime) => {
+  test("the real CLI's write lands outside the repository and the row names the path", async () => {
+    const h = await harness({
+      runtime,
+      script: (repo) => ({
+        conversations: [
+          {
+            name: "stray",
+            match: "STRAY-MARK",
+            turns: [
+              { tool_calls: [addFileCall(runtime, `${repo.dir}-outside.txt`, "x\n")] },
+              { text: "Wrote a note." },
+            ],
+          },
+        ],
+      }),
+    });
+    const outside = `${h.repo.dir}-outside.txt`;
+    onTestFinished(() => rmSync(outside, { force: true }));
+    const { ledger } = await h.run(`
+name: stray
+nodes:
+  - id: note
+    prompt: "STRAY-MARK: write a note."
+    allowed_tools: [Read, Write]
+`);
+    expect(readFileSync(outside, "utf8")).toBe("x\n");
+    expect(rowWords(ledger.rows)).toEqual(["note PASS (exit-only)"]);
+    expect(ledger.rows[0]!.outsideWrites).toEqual({ total: 1, paths: [outside] });
+    expect(ledger.rows[0]!.detail).toBe(
+      `exited 0; wrote outside the repository (not in the evidence tree): ${outside}`,
+    );
   });
 });

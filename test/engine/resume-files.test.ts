@@ -2,19 +2,19 @@
  * A resumed leg continues exactly the files the run left (SPEC §4, §6): an edit made while a gate waited
  * cannot ride along under the approval, nodes' changes that went missing are not reported as verified, a
  * fresh checkout of the starting commit gets the run's patch put back first, and `--commit` is refused for
- * a run that began on uncommitted edits. The real `claude` CLI edits a real file; verify commands are real.
+ * a run that began on uncommitted edits. On BOTH runtimes: the real `claude` (its `Write` tool) or `codex`
+ * (a shell command in its workspace-write sandbox) edits a real file; verify commands are real.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
+import type { Runtime } from "../../src/engine/agent-node.js";
 import type { ModelScript } from "../support/model-server/index.js";
 import { makeTempRepo } from "../support/temp-repo.js";
-import { type GraphHarness, readState, rowWords, startGraphHarness } from "./graph-harness.js";
+import { type GraphHarness, graphHarnessPerTest, readState, rowWords } from "./graph-harness.js";
+import { RUNTIMES, writeCall } from "./runtime-harness.js";
 
-const harnesses: GraphHarness[] = [];
-afterEach(async () => {
-  for (const h of harnesses.splice(0)) await h.cleanup();
-});
+const harness = graphHarnessPerTest();
 
 // implement edits notes.txt; a person approves; check verifies the edit is there.
 const GRAPH = `
@@ -33,21 +33,14 @@ nodes:
     success_check: { verify: { command: "grep -q 'the nodes wrote this' notes.txt" } }
 `;
 
-function script(repo: { readonly dir: string }): ModelScript {
+function script(runtime: Runtime, repo: { readonly dir: string }): ModelScript {
   return {
     conversations: [
       {
         name: "implement",
         match: "IMPLEMENT-MARK",
         turns: [
-          {
-            tool_calls: [
-              {
-                name: "Write",
-                input: { file_path: join(repo.dir, "notes.txt"), content: "the nodes wrote this\n" },
-              },
-            ],
-          },
+          { tool_calls: [writeCall(runtime, join(repo.dir, "notes.txt"), "the nodes wrote this\n")] },
           { text: "written" },
         ],
       },
@@ -56,75 +49,77 @@ function script(repo: { readonly dir: string }): ModelScript {
   };
 }
 
-async function pausedHarness(): Promise<{ h: GraphHarness; runId: string }> {
-  const h = await startGraphHarness({
+async function pausedHarness(runtime: Runtime): Promise<{ h: GraphHarness; runId: string }> {
+  const h = await harness({
+    runtime,
     makeRepo: () => makeTempRepo({ commit: true, files: { "notes.txt": "empty\n", "README.md": "x\n" } }),
-    script,
+    script: (repo) => script(runtime, repo),
   });
-  harnesses.push(h);
   const paused = await h.run(GRAPH);
   expect(paused.ledger.conclusion?.outcome).toBe("paused");
   expect(readFileSync(join(h.repo.dir, "notes.txt"), "utf8")).toBe("the nodes wrote this\n");
   return { h, runId: paused.runId };
 }
 
-describe("a resumed leg starts only on the files the run left", () => {
-  test("a file edited while the gate waited is refused: nothing runs, the state keeps waiting", async () => {
-    const { h, runId } = await pausedHarness();
-    writeFileSync(join(h.repo.dir, "README.md"), "edited during the pause\n");
-    const result = await h.resumeRaw(runId, { kind: "approve", gate: "approve", by: "alice" });
-    expect(result.kind).toBe("usage_error");
-    expect(result.kind === "usage_error" ? result.message : "").toMatch(
-      /the files in .* are not the ones run .* left when it paused/,
-    );
-    expect(h.server.requests.filter((r) => r.conversation === "check")).toHaveLength(0);
-    expect(readState(join(h.runsDir, runId)).gates.approve?.status).toBe("waiting");
-  });
+describe.each(RUNTIMES)("on %s", (runtime) => {
+  describe("a resumed leg starts only on the files the run left", () => {
+    test("a file edited while the gate waited is refused: nothing runs, the state keeps waiting", async () => {
+      const { h, runId } = await pausedHarness(runtime);
+      writeFileSync(join(h.repo.dir, "README.md"), "edited during the pause\n");
+      const result = await h.resumeRaw(runId, { kind: "approve", gate: "approve", by: "alice" });
+      expect(result.kind).toBe("usage_error");
+      expect(result.kind === "usage_error" ? result.message : "").toMatch(
+        /the files in .* are not the ones run .* left when it paused/,
+      );
+      expect(h.server.requests.filter((r) => r.conversation === "check")).toHaveLength(0);
+      expect(readState(join(h.runsDir, runId)).gates.approve?.status).toBe("waiting");
+    });
 
-  test("the nodes' changes gone missing (a clean checkout at another commit state) are refused, not verified", async () => {
-    const { h, runId } = await pausedHarness();
-    // Not the starting commit's tree either: notes.txt reverted AND README.md changed.
-    writeFileSync(join(h.repo.dir, "notes.txt"), "empty\n");
-    writeFileSync(join(h.repo.dir, "README.md"), "other\n");
-    const result = await h.resumeRaw(runId, { kind: "approve", gate: "approve", by: "alice" });
-    expect(result.kind).toBe("usage_error");
-  });
+    test("the nodes' changes gone missing (a clean checkout at another commit state) are refused, not verified", async () => {
+      const { h, runId } = await pausedHarness(runtime);
+      // Not the starting commit's tree either: notes.txt reverted AND README.md changed.
+      writeFileSync(join(h.repo.dir, "notes.txt"), "empty\n");
+      writeFileSync(join(h.repo.dir, "README.md"), "other\n");
+      const result = await h.resumeRaw(runId, { kind: "approve", gate: "approve", by: "alice" });
+      expect(result.kind).toBe("usage_error");
+    });
 
-  test("a fresh checkout of the starting commit gets the run's patch.diff applied, then the leg runs and verifies the nodes' edit", async () => {
-    const { h, runId } = await pausedHarness();
-    // What the action's resume job sees: the starting commit checked out, the nodes' edit not there.
-    writeFileSync(join(h.repo.dir, "notes.txt"), "empty\n");
-    const done = await h.resume(runId, { kind: "approve", gate: "approve", by: "alice" });
-    expect(readFileSync(join(h.repo.dir, "notes.txt"), "utf8")).toBe("the nodes wrote this\n");
-    expect(rowWords(done.ledger.rows)).toEqual([
-      "implement PASS (exit-only)",
-      "approve PASS (approved)",
-      "check PASS (verified)",
-    ]);
-  });
+    test("a fresh checkout of the starting commit gets the run's patch.diff applied, then the leg runs and verifies the nodes' edit", async () => {
+      const { h, runId } = await pausedHarness(runtime);
+      // What the action's resume job sees: the starting commit checked out, the nodes' edit not there.
+      writeFileSync(join(h.repo.dir, "notes.txt"), "empty\n");
+      const done = await h.resume(runId, { kind: "approve", gate: "approve", by: "alice" });
+      expect(readFileSync(join(h.repo.dir, "notes.txt"), "utf8")).toBe("the nodes wrote this\n");
+      expect(rowWords(done.ledger.rows)).toEqual([
+        "implement PASS (exit-only)",
+        "approve PASS (approved)",
+        "check PASS (verified)",
+      ]);
+    });
 
-  test("--commit is refused for a run that began on uncommitted edits; allowed for one that began clean", async () => {
-    const { h, runId } = await pausedHarness();
-    // This run began clean: --commit may commit the nodes' work after the approval.
-    const committed = await h.resume(
-      runId,
-      { kind: "approve", gate: "approve", by: "alice" },
-      { commit: true },
-    );
-    expect(committed.ledger.postedCommit?.sha).toMatch(/^[0-9a-f]{40}$/);
+    test("--commit is refused for a run that began on uncommitted edits; allowed for one that began clean", async () => {
+      const { h, runId } = await pausedHarness(runtime);
+      // This run began clean: --commit may commit the nodes' work after the approval.
+      const committed = await h.resume(
+        runId,
+        { kind: "approve", gate: "approve", by: "alice" },
+        { commit: true },
+      );
+      expect(committed.ledger.postedCommit?.sha).toMatch(/^[0-9a-f]{40}$/);
 
-    // A second run that begins with an uncommitted edit: its resume --commit is refused.
-    writeFileSync(join(h.repo.dir, "README.md"), "my unrelated WIP\n");
-    const paused = await h.run(GRAPH.replace("IMPLEMENT-MARK", "IMPLEMENT-MARK again"));
-    expect(paused.ledger.conclusion?.outcome).toBe("paused");
-    const refused = await h.resumeRaw(
-      paused.runId,
-      { kind: "approve", gate: "approve", by: "alice" },
-      { commit: true },
-    );
-    expect(refused.kind === "usage_error" ? refused.message : "").toContain(
-      "began on a working tree with uncommitted changes",
-    );
-    expect(readState(join(h.runsDir, paused.runId)).start_clean).toBe(false);
+      // A second run that begins with an uncommitted edit: its resume --commit is refused.
+      writeFileSync(join(h.repo.dir, "README.md"), "my unrelated WIP\n");
+      const paused = await h.run(GRAPH.replace("IMPLEMENT-MARK", "IMPLEMENT-MARK again"));
+      expect(paused.ledger.conclusion?.outcome).toBe("paused");
+      const refused = await h.resumeRaw(
+        paused.runId,
+        { kind: "approve", gate: "approve", by: "alice" },
+        { commit: true },
+      );
+      expect(refused.kind === "usage_error" ? refused.message : "").toContain(
+        "began on a working tree with uncommitted changes",
+      );
+      expect(readState(join(h.runsDir, paused.runId)).start_clean).toBe(false);
+    });
   });
 });

@@ -5,14 +5,16 @@
  * failed node is re-run by `--retry-failed` with its judged reply quoted. Every leg is checked in
  * `state.json` (`rows`, `nodes`, `gates`, `paused`, `legs`) as well as in the ledger.
  *
- * The real `claude` CLI against the scripted model server (a new server stands for "the limit reset" or
- * "the model does better now": the server is stateless, so a later leg's replies come from a new script),
- * real repositories and real verify commands.
+ * Gates and `--retry-failed` run on BOTH runtimes; the session-limit pause is claude's alone (on codex the
+ * same reply is an ordinary failure: codex-runtime.test.ts). The real `claude` / `codex` CLI against the
+ * scripted model server (a new server stands for "the limit reset" or "the model does better now": the
+ * server is stateless, so a later leg's replies come from a new script), real repositories and real
+ * verify commands.
  */
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { mintRunId } from "../../src/engine/run-id.js";
-import { initEvent, resultEvent } from "../support/fake-claude/index.js";
+import { answeredScenario } from "../support/fake-claude/index.js";
 import type { ModelScript } from "../support/model-server/index.js";
 import {
   asFail,
@@ -25,6 +27,7 @@ import {
   requestsOf,
   rowWords,
 } from "./graph-harness.js";
+import { RUNTIMES } from "./runtime-harness.js";
 
 const harness = graphHarnessPerTest();
 
@@ -56,156 +59,162 @@ const releaseScript: ModelScript = {
   ],
 };
 
-describe("a gate pauses the run; a person approves or rejects it (research §7.7)", () => {
-  async function pausedRun(h: GraphHarness) {
-    const paused = await h.run(RELEASE);
-    expect(paused.ledger.conclusion).toMatchObject({
-      conclusion: "action_required",
-      outcome: "paused",
-      rule: "paused",
-    });
-    expect(rowWords(paused.ledger.rows)).toEqual([
-      "build PASS (verified)",
-      "changelog PASS (exit-only)",
-      "approve-release SKIPPED",
-      "publish SKIPPED",
-    ]);
-    expect(paused.ledger.rows[2]).toMatchObject({
-      reason: "waiting for a person to approve or reject this gate",
-    });
-    expect(paused.ledger.rows[3]).toMatchObject({
-      reason: 'not run yet: the run is paused at gate "approve-release"',
-    });
-    expect(h.spawnsOf("publish")).toBe(0);
-    expect(requestsOf(h.server.requests, "publish")).toHaveLength(0);
-    const state = readState(paused.runDir);
-    expect(state.paused).toEqual({ reason: "gate", node: "approve-release" });
-    expect(state.gates).toEqual({ "approve-release": { status: "waiting" } });
-    expect(state.nodes).toMatchObject({
-      build: { status: "passed" },
-      changelog: { status: "passed" },
-      "approve-release": { status: "waiting" },
-      publish: { status: "skipped" },
-    });
-    expect(rowWords(state.rows)).toEqual(
-      expect.arrayContaining(["build PASS (verified)", "changelog PASS (exit-only)"]),
-    );
-    expect(state.rows).toHaveLength(2);
-    expect(state.legs).toEqual([expect.objectContaining({ kind: "fresh", outcome: "paused" })]);
-    expect(readEvents(paused.runDir).map((e) => e.type)).toContain("gate_paused");
-    return paused;
-  }
+describe.each(RUNTIMES)("on %s", (runtime) => {
+  describe("a gate pauses the run; a person approves or rejects it (research §7.7)", () => {
+    async function pausedRun(h: GraphHarness) {
+      const paused = await h.run(RELEASE);
+      expect(paused.ledger.conclusion).toMatchObject({
+        conclusion: "action_required",
+        outcome: "paused",
+        rule: "paused",
+      });
+      expect(rowWords(paused.ledger.rows)).toEqual([
+        "build PASS (verified)",
+        "changelog PASS (exit-only)",
+        "approve-release SKIPPED",
+        "publish SKIPPED",
+      ]);
+      expect(paused.ledger.rows[2]).toMatchObject({
+        reason: "waiting for a person to approve or reject this gate",
+      });
+      expect(paused.ledger.rows[3]).toMatchObject({
+        reason: 'not run yet: the run is paused at gate "approve-release"',
+      });
+      expect(h.spawnsOf("publish")).toBe(0);
+      expect(requestsOf(h.server.requests, "publish")).toHaveLength(0);
+      const state = readState(paused.runDir);
+      expect(state.paused).toEqual({ reason: "gate", node: "approve-release" });
+      expect(state.gates).toEqual({ "approve-release": { status: "waiting" } });
+      expect(state.nodes).toMatchObject({
+        build: { status: "passed" },
+        changelog: { status: "passed" },
+        "approve-release": { status: "waiting" },
+        publish: { status: "skipped" },
+      });
+      expect(rowWords(state.rows)).toEqual(
+        expect.arrayContaining(["build PASS (verified)", "changelog PASS (exit-only)"]),
+      );
+      expect(state.rows).toHaveLength(2);
+      expect(state.legs).toEqual([expect.objectContaining({ kind: "fresh", outcome: "paused" })]);
+      expect(readEvents(paused.runDir).map((e) => e.type)).toContain("gate_paused");
+      return paused;
+    }
 
-  test("approve: the gate row is PASS (approved) with who and the head SHA, its dependents run, and the run succeeds", async () => {
-    const h = await harness({ script: () => releaseScript });
-    const paused = await pausedRun(h);
-    const head = await h.repo.git(["rev-parse", "HEAD"]);
+    test("approve: the gate row is PASS (approved) with who and the head SHA, its dependents run, and the run succeeds", async () => {
+      const h = await harness({ runtime, script: () => releaseScript });
+      const paused = await pausedRun(h);
+      const head = await h.repo.git(["rev-parse", "HEAD"]);
 
-    const { ledger, runDir } = await h.resume(paused.runId, {
-      kind: "approve",
-      gate: "approve-release",
-      by: "alice",
-    });
+      const { ledger, runDir } = await h.resume(paused.runId, {
+        kind: "approve",
+        gate: "approve-release",
+        by: "alice",
+      });
 
-    expect(rowWords(ledger.rows)).toEqual([
-      "build PASS (verified)",
-      "changelog PASS (exit-only)",
-      "approve-release PASS (approved)",
-      "publish PASS (verified)",
-    ]);
-    expect(asPass(ledger.rows[2]).approvedBy).toEqual({ login: "alice", headSha: head });
-    expect(ledger.conclusion).toMatchObject({ conclusion: "success", outcome: "passed" });
-    // Nothing that passed before the pause ran again.
-    expect(requestsOf(h.server.requests, "build")).toHaveLength(1);
-    expect(requestsOf(h.server.requests, "changelog")).toHaveLength(1);
-    expect(requestsOf(h.server.requests, "publish")).toHaveLength(1);
+      expect(rowWords(ledger.rows)).toEqual([
+        "build PASS (verified)",
+        "changelog PASS (exit-only)",
+        "approve-release PASS (approved)",
+        "publish PASS (verified)",
+      ]);
+      expect(asPass(ledger.rows[2]).approvedBy).toEqual({ login: "alice", headSha: head });
+      expect(ledger.conclusion).toMatchObject({ conclusion: "success", outcome: "passed" });
+      // Nothing that passed before the pause ran again.
+      expect(requestsOf(h.server.requests, "build")).toHaveLength(1);
+      expect(requestsOf(h.server.requests, "changelog")).toHaveLength(1);
+      expect(requestsOf(h.server.requests, "publish")).toHaveLength(1);
 
-    const state = readState(runDir);
-    expect(state.paused).toBeNull();
-    expect(state.gates["approve-release"]).toMatchObject({ status: "approved", by: "alice", head_sha: head });
-    expect(state.nodes).toMatchObject({
-      "approve-release": { status: "passed" },
-      publish: { status: "passed", executions: 1 },
-    });
-    expect(state.rows).toHaveLength(4);
-    expect(state.legs).toEqual([
-      expect.objectContaining({ kind: "fresh", outcome: "paused" }),
-      expect.objectContaining({ kind: "approve approve-release", outcome: "passed" }),
-    ]);
-    const events = readEvents(runDir);
-    expect(eventIndex(events, "gate_approved", "approve-release")).toBeLessThan(
-      eventIndex(events, "node_started", "publish"),
-    );
-  });
-
-  test("reject: the gate row is FAIL rejected, its subtree is SKIPPED and never runs, and the run fails", async () => {
-    const h = await harness({ script: () => releaseScript });
-    const paused = await pausedRun(h);
-
-    const { ledger, runDir } = await h.resume(paused.runId, {
-      kind: "reject",
-      gate: "approve-release",
-      by: "bob",
+      const state = readState(runDir);
+      expect(state.paused).toBeNull();
+      expect(state.gates["approve-release"]).toMatchObject({
+        status: "approved",
+        by: "alice",
+        head_sha: head,
+      });
+      expect(state.nodes).toMatchObject({
+        "approve-release": { status: "passed" },
+        publish: { status: "passed", executions: 1 },
+      });
+      expect(state.rows).toHaveLength(4);
+      expect(state.legs).toEqual([
+        expect.objectContaining({ kind: "fresh", outcome: "paused" }),
+        expect.objectContaining({ kind: "approve approve-release", outcome: "passed" }),
+      ]);
+      const events = readEvents(runDir);
+      expect(eventIndex(events, "gate_approved", "approve-release")).toBeLessThan(
+        eventIndex(events, "node_started", "publish"),
+      );
     });
 
-    expect(rowWords(ledger.rows)).toEqual([
-      "build PASS (verified)",
-      "changelog PASS (exit-only)",
-      "approve-release FAIL rejected",
-      "publish SKIPPED",
-    ]);
-    expect(asFail(ledger.rows[2]).detail).toMatch(/^gate rejected by bob at [0-9a-f]{12}$/);
-    expect(ledger.rows[3]).toMatchObject({ reason: 'dependency "approve-release" was rejected' });
-    expect(h.spawnsOf("publish")).toBe(0);
-    expect(ledger.conclusion).toMatchObject({ conclusion: "failure", outcome: "failed" });
-    const state = readState(runDir);
-    expect(state.gates["approve-release"]).toMatchObject({ status: "rejected", by: "bob" });
-    expect(state.paused).toBeNull();
-    expect(state.nodes).toMatchObject({
-      "approve-release": { status: "failed" },
-      publish: { status: "skipped" },
-    });
-    expect(state.legs.map((l) => [l.kind, l.outcome])).toEqual([
-      ["fresh", "paused"],
-      ["reject approve-release", "failed"],
-    ]);
-    // A rejected gate stays rejected: --retry-failed has nothing it may run.
-    const again = await h.resumeRaw(paused.runId, { kind: "retry-failed" });
-    expect(again).toMatchObject({
-      kind: "nothing_to_retry",
-      failed: true,
-      message: expect.stringContaining('gate "approve-release", which a person rejected'),
-    });
-    expect(readState(paused.runDir).legs).toHaveLength(2);
-  });
+    test("reject: the gate row is FAIL rejected, its subtree is SKIPPED and never runs, and the run fails", async () => {
+      const h = await harness({ runtime, script: () => releaseScript });
+      const paused = await pausedRun(h);
 
-  test("a paused gate is decided by approve/reject only, and only the gate the run waits at", async () => {
-    const h = await harness({ script: () => releaseScript });
-    const paused = await pausedRun(h);
-    const retry = await h.resumeRaw(paused.runId, { kind: "retry-failed" });
-    expect(retry).toMatchObject({
-      kind: "usage_error",
-      message: expect.stringContaining("--approve approve-release"),
-    });
-    const wrong = await h.resumeRaw(paused.runId, { kind: "approve", gate: "publish", by: "alice" });
-    expect(wrong).toMatchObject({
-      kind: "usage_error",
-      message: expect.stringContaining('waiting at gate "approve-release"'),
-    });
-    // Neither refusal changed the run.
-    expect(readState(paused.runDir).legs).toHaveLength(1);
-  });
+      const { ledger, runDir } = await h.resume(paused.runId, {
+        kind: "reject",
+        gate: "approve-release",
+        by: "bob",
+      });
 
-  test("after an approval the run pauses again at the next undecided gate; a second approval finishes it", async () => {
-    const h = await harness({
-      script: () => ({
-        conversations: [
-          { name: "stage", match: "STAGE-MARK", turns: [{ text: "deployed to staging" }] },
-          { name: "prod", match: "PROD-MARK", turns: [{ text: "deployed to production" }] },
-        ],
-      }),
+      expect(rowWords(ledger.rows)).toEqual([
+        "build PASS (verified)",
+        "changelog PASS (exit-only)",
+        "approve-release FAIL rejected",
+        "publish SKIPPED",
+      ]);
+      expect(asFail(ledger.rows[2]).detail).toMatch(/^gate rejected by bob at [0-9a-f]{12}$/);
+      expect(ledger.rows[3]).toMatchObject({ reason: 'dependency "approve-release" was rejected' });
+      expect(h.spawnsOf("publish")).toBe(0);
+      expect(ledger.conclusion).toMatchObject({ conclusion: "failure", outcome: "failed" });
+      const state = readState(runDir);
+      expect(state.gates["approve-release"]).toMatchObject({ status: "rejected", by: "bob" });
+      expect(state.paused).toBeNull();
+      expect(state.nodes).toMatchObject({
+        "approve-release": { status: "failed" },
+        publish: { status: "skipped" },
+      });
+      expect(state.legs.map((l) => [l.kind, l.outcome])).toEqual([
+        ["fresh", "paused"],
+        ["reject approve-release", "failed"],
+      ]);
+      // A rejected gate stays rejected: --retry-failed has nothing it may run.
+      const again = await h.resumeRaw(paused.runId, { kind: "retry-failed" });
+      expect(again).toMatchObject({
+        kind: "nothing_to_retry",
+        failed: true,
+        message: expect.stringContaining('gate "approve-release", which a person rejected'),
+      });
+      expect(readState(paused.runDir).legs).toHaveLength(2);
     });
-    const graph = `
+
+    test("a paused gate is decided by approve/reject only, and only the gate the run waits at", async () => {
+      const h = await harness({ runtime, script: () => releaseScript });
+      const paused = await pausedRun(h);
+      const retry = await h.resumeRaw(paused.runId, { kind: "retry-failed" });
+      expect(retry).toMatchObject({
+        kind: "usage_error",
+        message: expect.stringContaining("--approve approve-release"),
+      });
+      const wrong = await h.resumeRaw(paused.runId, { kind: "approve", gate: "publish", by: "alice" });
+      expect(wrong).toMatchObject({
+        kind: "usage_error",
+        message: expect.stringContaining('waiting at gate "approve-release"'),
+      });
+      // Neither refusal changed the run.
+      expect(readState(paused.runDir).legs).toHaveLength(1);
+    });
+
+    test("after an approval the run pauses again at the next undecided gate; a second approval finishes it", async () => {
+      const h = await harness({
+        runtime,
+        script: () => ({
+          conversations: [
+            { name: "stage", match: "STAGE-MARK", turns: [{ text: "deployed to staging" }] },
+            { name: "prod", match: "PROD-MARK", turns: [{ text: "deployed to production" }] },
+          ],
+        }),
+      });
+      const graph = `
 name: two-gates
 nodes:
   - id: qa-sign-off
@@ -223,74 +232,147 @@ nodes:
     allowed_tools: [Read]
     success_check: { verify: { command: "test -f README.md" } }
 `;
-    const first = await h.run(graph);
-    expect(readState(first.runDir).paused).toEqual({ reason: "gate", node: "qa-sign-off" });
-    expect(h.server.requests).toHaveLength(0);
+      const first = await h.run(graph);
+      expect(readState(first.runDir).paused).toEqual({ reason: "gate", node: "qa-sign-off" });
+      expect(h.server.requests).toHaveLength(0);
 
-    const second = await h.resume(first.runId, { kind: "approve", gate: "qa-sign-off", by: "qa" });
-    expect(second.ledger.conclusion).toMatchObject({ conclusion: "action_required", outcome: "paused" });
-    expect(rowWords(second.ledger.rows)).toEqual([
-      "qa-sign-off PASS (approved)",
-      "staging PASS (exit-only)",
-      "release-sign-off SKIPPED",
-      "production SKIPPED",
-    ]);
-    const state2 = readState(second.runDir);
-    expect(state2.paused).toEqual({ reason: "gate", node: "release-sign-off" });
-    expect(state2.gates).toMatchObject({
-      "qa-sign-off": { status: "approved", by: "qa" },
-      "release-sign-off": { status: "waiting" },
+      const second = await h.resume(first.runId, { kind: "approve", gate: "qa-sign-off", by: "qa" });
+      expect(second.ledger.conclusion).toMatchObject({ conclusion: "action_required", outcome: "paused" });
+      expect(rowWords(second.ledger.rows)).toEqual([
+        "qa-sign-off PASS (approved)",
+        "staging PASS (exit-only)",
+        "release-sign-off SKIPPED",
+        "production SKIPPED",
+      ]);
+      const state2 = readState(second.runDir);
+      expect(state2.paused).toEqual({ reason: "gate", node: "release-sign-off" });
+      expect(state2.gates).toMatchObject({
+        "qa-sign-off": { status: "approved", by: "qa" },
+        "release-sign-off": { status: "waiting" },
+      });
+
+      const third = await h.resume(first.runId, { kind: "approve", gate: "release-sign-off", by: "lead" });
+      expect(rowWords(third.ledger.rows)).toEqual([
+        "qa-sign-off PASS (approved)",
+        "staging PASS (exit-only)",
+        "release-sign-off PASS (approved)",
+        "production PASS (verified)",
+      ]);
+      expect(third.ledger.conclusion).toMatchObject({ conclusion: "success", outcome: "passed" });
+      expect(requestsOf(h.server.requests, "stage")).toHaveLength(1);
+      expect(readState(third.runDir).legs.map((l) => [l.kind, l.outcome])).toEqual([
+        ["fresh", "paused"],
+        ["approve qa-sign-off", "paused"],
+        ["approve release-sign-off", "passed"],
+      ]);
     });
 
-    const third = await h.resume(first.runId, { kind: "approve", gate: "release-sign-off", by: "lead" });
-    expect(rowWords(third.ledger.rows)).toEqual([
-      "qa-sign-off PASS (approved)",
-      "staging PASS (exit-only)",
-      "release-sign-off PASS (approved)",
-      "production PASS (verified)",
-    ]);
-    expect(third.ledger.conclusion).toMatchObject({ conclusion: "success", outcome: "passed" });
-    expect(requestsOf(h.server.requests, "stage")).toHaveLength(1);
-    expect(readState(third.runDir).legs.map((l) => [l.kind, l.outcome])).toEqual([
-      ["fresh", "paused"],
-      ["approve qa-sign-off", "paused"],
-      ["approve release-sign-off", "passed"],
-    ]);
+    test("a gate pause drains a running sibling (it finishes and passes) instead of cancelling it", async () => {
+      const h = await harness({ runtime, script: () => releaseScript });
+      const runId = mintRunId();
+      // `changelog` answers only once the gate has paused the run: it is running during the pause.
+      const { ledger, runDir } = await h.run(
+        RELEASE.replace("depends_on: [build, changelog]", "depends_on: [build]"),
+        {
+          runId,
+          executions: {
+            changelog: [
+              {
+                waitFor: { file: join(h.runsDir, runId, "events.jsonl"), pattern: '"type":"gate_paused"' },
+                ...answeredScenario(runtime, "changelog updated"),
+              },
+            ],
+          },
+        },
+      );
+      const events = readEvents(runDir);
+      expect(eventIndex(events, "gate_paused", "approve-release")).toBeLessThan(
+        eventIndex(events, "node_passed", "changelog"),
+      );
+      expect(rowWords(ledger.rows)).toEqual([
+        "build PASS (verified)",
+        "changelog PASS (exit-only)",
+        "approve-release SKIPPED",
+        "publish SKIPPED",
+      ]);
+      expect(ledger.conclusion).toMatchObject({ conclusion: "action_required", outcome: "paused" });
+    });
   });
 
-  test("a gate pause drains a running sibling (it finishes and passes) instead of cancelling it", async () => {
-    const h = await harness({ script: () => releaseScript });
-    const runId = mintRunId();
-    // `changelog` answers only once the gate has paused the run: it is running during the pause.
-    const { ledger, runDir } = await h.run(
-      RELEASE.replace("depends_on: [build, changelog]", "depends_on: [build]"),
-      {
-        runId,
-        executions: {
-          changelog: [
-            {
-              waitFor: { file: join(h.runsDir, runId, "events.jsonl"), pattern: '"type":"gate_paused"' },
-              steps: [{ json: initEvent() }, { json: resultEvent({ result: "changelog updated" }) }],
-            },
+  describe("--retry-failed after a FAIL (research §7.6)", () => {
+    test("keeps every PASS, supersedes the FAIL, re-runs the node with its judged reply quoted and its skipped dependents", async () => {
+      const firstReply = "The fix needs a decision on negative numbers.";
+      const h = await harness({
+        runtime,
+        script: () => ({
+          conversations: [
+            { name: "plan", match: "PLAN-MARK", turns: [{ text: "plan: handle negatives" }] },
+            { name: "fix", match: "FIX-MARK", turns: [{ text: firstReply }] },
           ],
-        },
-      },
-    );
-    const events = readEvents(runDir);
-    expect(eventIndex(events, "gate_paused", "approve-release")).toBeLessThan(
-      eventIndex(events, "node_passed", "changelog"),
-    );
-    expect(rowWords(ledger.rows)).toEqual([
-      "build PASS (verified)",
-      "changelog PASS (exit-only)",
-      "approve-release SKIPPED",
-      "publish SKIPPED",
-    ]);
-    expect(ledger.conclusion).toMatchObject({ conclusion: "action_required", outcome: "paused" });
+        }),
+      });
+      const graph = `
+name: retry-failed
+nodes:
+  - id: plan
+    prompt: "PLAN-MARK: plan the fix."
+    allowed_tools: [Read]
+  - id: fix
+    depends_on: [plan]
+    prompt: "FIX-MARK: apply {{ artifacts.plan }}. Start your reply with FIXED."
+    allowed_tools: [Read, Edit]
+    success_check: { exit_zero: true, result_matches: "^FIXED" }
+  - id: notify
+    depends_on: [fix]
+    prompt: "NOTIFY-MARK: tell the team."
+    allowed_tools: [Read]
+`;
+      const failed = await h.run(graph);
+      expect(rowWords(failed.ledger.rows)).toEqual([
+        "plan PASS (exit-only)",
+        "fix FAIL result_mismatch",
+        "notify SKIPPED",
+      ]);
+      expect(failed.ledger.conclusion).toMatchObject({ conclusion: "failure" });
+      expect(readState(failed.runDir).nodes.fix).toMatchObject({ status: "failed", judged: true });
+
+      const server = await h.replaceServer({
+        conversations: [
+          {
+            name: "fix",
+            match: ["FIX-MARK", "previous-attempt-reply"],
+            turns: [{ text: "FIXED: negatives rejected" }],
+          },
+          { name: "notify", match: "NOTIFY-MARK", turns: [{ text: "team told" }] },
+        ],
+      });
+      const { ledger, runDir } = await h.resume(failed.runId, { kind: "retry-failed" });
+
+      expect(rowWords(ledger.rows)).toEqual([
+        "plan PASS (exit-only)",
+        "fix FAIL result_mismatch superseded",
+        "fix PASS (self-reported)",
+        "notify PASS (exit-only)",
+      ]);
+      const [retried] = requestsOf(server.requests, "fix");
+      expect(retried!.promptText).toContain(`\n${firstReply}\n<<<END DATA nonce=`);
+      expect(requestsOf(server.requests, "plan")).toHaveLength(0);
+      expect(ledger.conclusion).toMatchObject({ conclusion: "neutral", outcome: "passed" });
+      const state = readState(runDir);
+      expect(state.nodes).toMatchObject({
+        plan: { status: "passed", executions: 1 },
+        fix: { status: "passed", executions: 2 },
+        notify: { status: "passed", executions: 1 },
+      });
+      expect(state.legs.map((l) => [l.kind, l.outcome])).toEqual([
+        ["fresh", "failed"],
+        ["retry-failed", "passed"],
+      ]);
+    });
   });
 });
 
-describe("a session limit pauses the run; --retry-failed finishes the rest (SPEC §4; research §5.6)", () => {
+describe("on claude, a session limit pauses the run; --retry-failed finishes the rest (SPEC §4; research §5.6)", () => {
   const NIGHTLY = `
 name: nightly
 nodes:
@@ -323,7 +405,10 @@ nodes:
   const LIMIT = "You've hit your session limit · resets 5:20pm (UTC)";
 
   test("the limited node pauses the run (not a failure, not retried), passed rows are kept; the resumed leg runs only the unpassed nodes and finishes green", async () => {
-    const h = await harness({ script: () => replies([{ error: { status: 429, message: LIMIT } }]) });
+    const h = await harness({
+      runtime: "claude",
+      script: () => replies([{ error: { status: 429, message: LIMIT } }]),
+    });
     const paused = await h.run(NIGHTLY);
 
     expect(paused.ledger.conclusion).toMatchObject({
@@ -398,76 +483,5 @@ nodes:
     const again = await h.resumeRaw(paused.runId, { kind: "retry-failed" });
     expect(again.kind).toBe("nothing_to_retry");
     expect(server.requests).toHaveLength(2);
-  });
-});
-
-describe("--retry-failed after a FAIL (research §7.6)", () => {
-  test("keeps every PASS, supersedes the FAIL, re-runs the node with its judged reply quoted and its skipped dependents", async () => {
-    const firstReply = "The fix needs a decision on negative numbers.";
-    const h = await harness({
-      script: () => ({
-        conversations: [
-          { name: "plan", match: "PLAN-MARK", turns: [{ text: "plan: handle negatives" }] },
-          { name: "fix", match: "FIX-MARK", turns: [{ text: firstReply }] },
-        ],
-      }),
-    });
-    const graph = `
-name: retry-failed
-nodes:
-  - id: plan
-    prompt: "PLAN-MARK: plan the fix."
-    allowed_tools: [Read]
-  - id: fix
-    depends_on: [plan]
-    prompt: "FIX-MARK: apply {{ artifacts.plan }}. Start your reply with FIXED."
-    allowed_tools: [Read, Edit]
-    success_check: { exit_zero: true, result_matches: "^FIXED" }
-  - id: notify
-    depends_on: [fix]
-    prompt: "NOTIFY-MARK: tell the team."
-    allowed_tools: [Read]
-`;
-    const failed = await h.run(graph);
-    expect(rowWords(failed.ledger.rows)).toEqual([
-      "plan PASS (exit-only)",
-      "fix FAIL result_mismatch",
-      "notify SKIPPED",
-    ]);
-    expect(failed.ledger.conclusion).toMatchObject({ conclusion: "failure" });
-    expect(readState(failed.runDir).nodes.fix).toMatchObject({ status: "failed", judged: true });
-
-    const server = await h.replaceServer({
-      conversations: [
-        {
-          name: "fix",
-          match: ["FIX-MARK", "previous-attempt-reply"],
-          turns: [{ text: "FIXED: negatives rejected" }],
-        },
-        { name: "notify", match: "NOTIFY-MARK", turns: [{ text: "team told" }] },
-      ],
-    });
-    const { ledger, runDir } = await h.resume(failed.runId, { kind: "retry-failed" });
-
-    expect(rowWords(ledger.rows)).toEqual([
-      "plan PASS (exit-only)",
-      "fix FAIL result_mismatch superseded",
-      "fix PASS (self-reported)",
-      "notify PASS (exit-only)",
-    ]);
-    const [retried] = requestsOf(server.requests, "fix");
-    expect(retried!.promptText).toContain(`\n${firstReply}\n<<<END DATA nonce=`);
-    expect(requestsOf(server.requests, "plan")).toHaveLength(0);
-    expect(ledger.conclusion).toMatchObject({ conclusion: "neutral", outcome: "passed" });
-    const state = readState(runDir);
-    expect(state.nodes).toMatchObject({
-      plan: { status: "passed", executions: 1 },
-      fix: { status: "passed", executions: 2 },
-      notify: { status: "passed", executions: 1 },
-    });
-    expect(state.legs.map((l) => [l.kind, l.outcome])).toEqual([
-      ["fresh", "failed"],
-      ["retry-failed", "passed"],
-    ]);
   });
 });

@@ -10,33 +10,24 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import type { Runtime } from "../../src/engine/agent-node.js";
 import { renderLedgerMarkdown } from "../../src/ledger/render-markdown.js";
 import { renderLedgerText } from "../../src/ledger/render-text.js";
 import type { ModelScript } from "../support/model-server/index.js";
 import { FIXED_SUM, makeSampleNodeRepo, type TempRepo } from "../support/temp-repo.js";
-import { asFail, asPass, readEvents, readState, requestsOf, rowWords } from "./graph-harness.js";
 import {
-  editCall,
-  historyText,
-  RUNTIMES,
-  type RuntimeHarness,
-  type RuntimeHarnessOptions,
-  readCall,
-  startRuntimeHarness,
-} from "./runtime-harness.js";
+  asFail,
+  asPass,
+  graphHarnessPerTest,
+  readEvents,
+  readState,
+  requestsOf,
+  rowWords,
+} from "./graph-harness.js";
+import { editCall, historyText, RUNTIMES, readCall } from "./runtime-harness.js";
 
-const harnesses: RuntimeHarness[] = [];
-afterEach(async () => {
-  for (const h of harnesses.splice(0)) await h.cleanup();
-});
-
-async function harness(options: RuntimeHarnessOptions): Promise<RuntimeHarness> {
-  const h = await startRuntimeHarness(options);
-  harnesses.push(h);
-  return h;
-}
+const harness = graphHarnessPerTest();
 
 const FIX_PROMPT = "FIX-MARK: fix sum() in src/sum.js so that the unit test passes.";
 

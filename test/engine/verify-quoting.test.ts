@@ -1,18 +1,16 @@
 /**
  * Placeholders in a verify command are substituted as single shell words (graph-run.ts `shellQuote`): an
  * input value or a model's reply cannot add shell syntax to the command whose exit code is the evidence.
- * The real `claude` CLI replies; the verify is a real `sh -e -c`.
+ * The real `claude` / `codex` CLI replies (both runtimes); the verify is a real `sh -e -c`.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { shellQuote } from "../../src/engine/graph-run.js";
-import { type GraphHarness, rowWords, startGraphHarness } from "./graph-harness.js";
+import { graphHarnessPerTest, rowWords } from "./graph-harness.js";
+import { RUNTIMES } from "./runtime-harness.js";
 
-const harnesses: GraphHarness[] = [];
-afterEach(async () => {
-  for (const h of harnesses.splice(0)) await h.cleanup();
-});
+const harness = graphHarnessPerTest();
 
 const NASTY = `a; touch pwned-input 'quoted' "double" $HOME \`touch pwned-tick\` \\ end`;
 const REPLY = "$(touch pwned-reply); rm -rf nothing-here";
@@ -24,12 +22,14 @@ describe("verify commands get placeholders as single shell words", () => {
     expect(shellQuote("")).toBe("''");
   });
 
-  test("an input value and a model reply reach the verify command as data: nothing they spell runs", async () => {
-    const h = await startGraphHarness({
-      script: () => ({ conversations: [{ name: "say", match: "SAY-MARK", turns: [{ text: REPLY }] }] }),
-    });
-    harnesses.push(h);
-    const graph = `
+  test.each(RUNTIMES)(
+    "on %s, an input value and a model reply reach the verify command as data: nothing they spell runs",
+    async (runtime) => {
+      const h = await harness({
+        runtime,
+        script: () => ({ conversations: [{ name: "say", match: "SAY-MARK", turns: [{ text: REPLY }] }] }),
+      });
+      const graph = `
 nodes:
   - id: say
     prompt: "SAY-MARK"
@@ -42,11 +42,12 @@ nodes:
       verify:
         command: "printf '%s\\\\n' {{ inputs.v }} {{ artifacts.say | inline }} > seen.txt"
 `;
-    const done = await h.run(graph, { inputs: { v: NASTY } });
-    expect(rowWords(done.ledger.rows)).toEqual(["say PASS (exit-only)", "check PASS (verified)"]);
-    expect(readFileSync(join(h.repo.dir, "seen.txt"), "utf8")).toBe(`${NASTY}\n${REPLY}\n`);
-    for (const file of ["pwned-input", "pwned-tick", "pwned-reply"]) {
-      expect(existsSync(join(h.repo.dir, file)), file).toBe(false);
-    }
-  });
+      const done = await h.run(graph, { inputs: { v: NASTY } });
+      expect(rowWords(done.ledger.rows)).toEqual(["say PASS (exit-only)", "check PASS (verified)"]);
+      expect(readFileSync(join(h.repo.dir, "seen.txt"), "utf8")).toBe(`${NASTY}\n${REPLY}\n`);
+      for (const file of ["pwned-input", "pwned-tick", "pwned-reply"]) {
+        expect(existsSync(join(h.repo.dir, file)), file).toBe(false);
+      }
+    },
+  );
 });

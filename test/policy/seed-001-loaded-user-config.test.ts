@@ -40,14 +40,10 @@ import { parsePolicyFile } from "../../src/policy/policy-file.js";
 import type { ToolPolicy } from "../../src/policy/tool-policy.js";
 import { buildClaudeArgv } from "../../src/runtime/claude-argv.js";
 import { buildCodexArgv } from "../../src/runtime/codex-argv.js";
-import {
-  CLAUDE_BIN,
-  CODEX_BIN,
-  historyText,
-  RUNTIMES,
-  type RuntimeHarness,
-  startRuntimeHarness,
-} from "../engine/runtime-harness.js";
+import { type GraphHarness, startGraphHarness } from "../engine/graph-harness.js";
+import { historyText, RUNTIMES } from "../engine/runtime-harness.js";
+import { CLAUDE_BIN } from "../runtime/real-claude.js";
+import { CODEX_BIN } from "../runtime/real-codex.js";
 import { cliHarness } from "../support/cli-harness.js";
 import type { ModelScript, RecordedRequest } from "../support/model-server/index.js";
 import { makeTempRepo } from "../support/temp-repo.js";
@@ -271,7 +267,7 @@ interface Scenario {
   readonly nodeRequests: readonly RecordedRequest[];
 }
 
-async function runScenario(h: RuntimeHarness, loaded: boolean): Promise<Scenario> {
+async function runScenario(h: GraphHarness, loaded: boolean): Promise<Scenario> {
   const label = loaded ? "loaded" : "isolated";
   const rec = argvRecorder(h.scratch, `cli-${label}`, h.runtime === "claude" ? CLAUDE_BIN : CODEX_BIN);
   const go = join(h.scratch, `go-${label}`);
@@ -330,11 +326,11 @@ function hasPair(argv: readonly string[], flag: string, value: string): boolean 
 // ---- engine level, both runtimes ----------------------------------------------------------------------
 
 describe.each(RUNTIMES)("seed 001 on %s (engine, real CLI)", (runtime) => {
-  let h: RuntimeHarness;
+  let h: GraphHarness;
   let isolated: Scenario;
   let loaded: Scenario;
   beforeAll(async () => {
-    h = await startRuntimeHarness({ runtime, makeRepo: repoWithInstructions(runtime), script });
+    h = await startGraphHarness({ runtime, makeRepo: repoWithInstructions(runtime), script });
     isolated = await runScenario(h, false);
     loaded = await runScenario(h, true);
   }, 240_000);

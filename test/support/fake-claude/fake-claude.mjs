@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 /**
- * A stand-in for the `claude` executable, for engine tests of outcomes the real CLI cannot be made to
- * produce on demand (see ./index.ts for why). It ignores its prompt and plays the scenario named by
- * `FAKE_CLAUDE_SCENARIO` (a JSON file, shape `FakeScenario` in ./index.ts):
+ * A stand-in for the `claude` or `codex` executable, for engine tests of outcomes the real CLIs cannot be
+ * made to produce on demand (see ./index.ts for why). It ignores its prompt and plays the scenario named
+ * by `FAKE_CLAUDE_SCENARIO` (a JSON file, shape `FakeScenario` in ./index.ts):
  *
  * - `{"stdout": "text"}` / `{"stderr": "text"}`: print one line; `$SESSION_ID` becomes the session id
- *   from argv (`--session-id` or `--resume`).
+ *   from argv: claude (the default `runtime`) `--session-id ID` or `--resume ID`; codex (`"runtime":
+ *   "codex"`) `exec … resume ID`, else a fresh UUID (as codex mints a thread id for a fresh call).
  * - `{"json": {...}}`: print the object as one stdout line; string values `"$SESSION_ID"` are replaced.
  * - `{"sleepMs": N}`: wait.
  * - `{"spawnSleeper": true}`: start `sleep 1000` in this process's group and report its pid.
@@ -15,6 +16,7 @@
  * temp file + rename) at start with `{argv, pid}` and again with `sleeperPid` once a sleeper runs.
  */
 import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { readFileSync, renameSync, writeFileSync, writeSync } from "node:fs";
 
 const scenarioPath = process.env.FAKE_CLAUDE_SCENARIO;
@@ -29,7 +31,10 @@ const flagValue = (flag) => {
   const at = argv.indexOf(flag);
   return at >= 0 ? argv[at + 1] : undefined;
 };
-const sessionId = flagValue("--session-id") ?? flagValue("--resume") ?? "no-session-id-in-argv";
+const sessionId =
+  scenario.runtime === "codex"
+    ? (flagValue("resume") ?? randomUUID())
+    : (flagValue("--session-id") ?? flagValue("--resume") ?? "no-session-id-in-argv");
 
 const report = { argv, pid: process.pid, sleeperPid: null };
 const writeReport = () => {

@@ -1,13 +1,19 @@
 /**
- * A scripted fake `claude` executable for engine tests.
+ * A scripted fake `claude` or `codex` executable for engine tests.
  *
- * Why a fake and not the real CLI: the node lifecycle must be proven on outcomes the real CLI cannot be
+ * Why a fake and not the real CLI: the node lifecycle must be proven on outcomes the real CLIs cannot be
  * made to emit on demand — a `result` with `is_error: true` and exit 0 (every error measured on claude
  * 2.1.332 exited 1; SPEC §4 says the field decides, whatever the exit code), a process that hangs past
  * its timeout with a grandchild in its group, output with no result line, a non-zero exit after a clean
- * result, a result without `total_cost_usd`. The real CLI is exercised against the scripted model server
- * in test/runtime/claude-cli.test.ts; here the engine's reading of the stream and the process is what is
- * under test, so the stream is written by hand and the process is a real child of the exec seam.
+ * result (claude) or after `turn.completed` (codex), a result without `total_cost_usd`. The real CLIs are
+ * exercised against the scripted model server in test/runtime/claude-cli.test.ts and codex-cli.test.ts;
+ * here the engine's reading of the stream and the process is what is under test, so the stream is
+ * written by hand and the process is a real child of the exec seam.
+ *
+ * Both runtimes' streams: claude's stream-json (`initEvent`, `resultEvent`) and codex's `exec --json`
+ * JSONL (`threadStartedEvent`, `agentMessageEvent`, `turnCompletedEvent`; shapes as
+ * src/runtime/codex-stream.ts reads them). `startEvent` / `answeredScenario` / `hangScenario` pick the
+ * runtime's own lines, for tests that run on both.
  */
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -27,6 +33,8 @@ export type FakeStep =
 
 export interface FakeScenario {
   readonly steps: readonly FakeStep[];
+  /** Whose argv the session id is read from (default `claude`; see fake-claude.mjs). */
+  readonly runtime?: "claude" | "codex";
   /** Exit code once the steps end (default 0). */
   readonly exitCode?: number;
   /** Where the fake reports `{argv, pid, sleeperPid}`. */
@@ -101,4 +109,68 @@ export function resultEvent(overrides: Readonly<Record<string, unknown>> = {}): 
   };
   for (const [key, value] of Object.entries(event)) if (value === undefined) delete event[key];
   return event;
+}
+
+// ---- codex `exec --json` lines (codex-cli 0.169.0; src/runtime/codex-stream.ts) -------------------------
+
+/** `{"type":"thread.started","thread_id":…}`: the fresh thread's id, or the resumed one from argv. */
+export function threadStartedEvent(): Record<string, unknown> {
+  return { type: "thread.started", thread_id: "$SESSION_ID" };
+}
+
+/** A completed `agent_message` item: the reply. */
+export function agentMessageEvent(text: string): Record<string, unknown> {
+  return { type: "item.completed", item: { id: "item_0", type: "agent_message", text } };
+}
+
+/** `turn.completed` with the thread's cumulative usage (default 100 in / 20 out, nothing cached). */
+export function turnCompletedEvent(
+  usage: { readonly inputTokens: number; readonly outputTokens: number } = {
+    inputTokens: 100,
+    outputTokens: 20,
+  },
+): Record<string, unknown> {
+  return {
+    type: "turn.completed",
+    usage: {
+      input_tokens: usage.inputTokens,
+      cached_input_tokens: 0,
+      output_tokens: usage.outputTokens,
+      reasoning_output_tokens: 0,
+    },
+  };
+}
+
+// ---- the same outcome on either runtime ------------------------------------------------------------
+
+/** The runtime's first line: claude's `system/init`, codex's `thread.started`. */
+export function startEvent(runtime: "claude" | "codex"): FakeStep {
+  return { json: runtime === "claude" ? initEvent() : threadStartedEvent() };
+}
+
+/**
+ * A clean answer `reply`, then exit `exitCode` (default 0): claude `init` + `result` (cost $0.0123),
+ * codex `thread.started` + agent message + `turn.completed` (100 in / 20 out; no USD).
+ */
+export function answeredScenario(runtime: "claude" | "codex", reply: string, exitCode = 0): FakeScenario {
+  const answer: FakeStep[] =
+    runtime === "claude"
+      ? [{ json: resultEvent({ result: reply }) }]
+      : [{ json: agentMessageEvent(reply) }, { json: turnCompletedEvent() }];
+  return { runtime, steps: [startEvent(runtime), ...answer], exitCode };
+}
+
+/** The runtime's first line, then (with `sleeper`) a `sleep` in the fake's process group, then no exit. */
+export function hangScenario(
+  runtime: "claude" | "codex",
+  options: { readonly sleeper?: boolean } = {},
+): FakeScenario {
+  return {
+    runtime,
+    steps: [
+      startEvent(runtime),
+      ...(options.sleeper ? [{ spawnSleeper: true } as const] : []),
+      { hang: true },
+    ],
+  };
 }
