@@ -41574,7 +41574,9 @@ async function finishRun(frame, input2) {
     end: input2.end
   });
   const wouldBe = judge(verifiedTree ?? finalTree).conclusion;
-  const evidenceStands = wouldBe === "success" || wouldBe === "neutral";
+  const publish = frame.commit?.publish;
+  const evidenceStands = publish !== void 0 ? wouldBe === "success" : wouldBe === "success" || wouldBe === "neutral";
+  let publishRefused = null;
   if (changed && frame.commit !== null && input2.end.kind === "completed" && everyRowPassed && !changesHoldSecret && evidenceStands) {
     const sha = await commitWorkingTree(repoDir, {
       ...gitContext,
@@ -41582,23 +41584,35 @@ async function finishRun(frame, input2) {
       message: `evidence-gate: ${redactor.text(firstLine(frame.commit.message))}`,
       trailer: `Evidence-Gate-Run: ${frame.runId}`
     });
-    if (sha !== null) {
+    const tree = verifiedTree ?? finalTree;
+    if (sha !== null && publish !== void 0) {
+      const published = await publish({ sha, tree });
+      if (published.kind === "published") {
+        postedSha = sha;
+        postedTree = tree;
+        commitNote = published.note;
+      } else {
+        publishRefused = published.reason;
+      }
+    } else if (sha !== null) {
       postedSha = sha;
-      postedTree = verifiedTree ?? finalTree;
+      postedTree = tree;
       commitNote = "the nodes' changes, committed by --commit";
     }
-  } else if (changed) {
+  }
+  if (changed && postedSha === start.sha) {
     const p = nodesPatch;
     const path = dir.writeBytes("patch.diff", p.diffBytes);
+    const notCommittedBecause = publishRefused !== null ? `the push was refused: ${publishRefused}` : frame.commit !== null && everyRowPassed && !evidenceStands ? publish !== void 0 ? `push mode pushes only changes verified on the pushed tree (a success), and this run's evidence would end ${wouldBe}` : `its evidence would end ${wouldBe}` : void 0;
     patch = {
       path,
       bytes: p.diffBytes.length,
       preview: redactor.text(p.diff).slice(0, 4e3),
       ...redactor.contains(p.diff) ? { holdsSecret: true } : {},
-      ...frame.commit !== null && everyRowPassed && !evidenceStands ? { notCommittedBecause: `its evidence would end ${wouldBe}` } : {}
+      ...notCommittedBecause !== void 0 ? { notCommittedBecause } : {}
     };
   }
-  const decided = judge(postedTree);
+  const decided = publishRefused !== null ? pushRefused(publishRefused) : judge(postedTree);
   const unredacted = {
     ...unconcluded(frame, input2),
     conclusion: decided,
@@ -41627,6 +41641,15 @@ function evidenceTreeOf(rows) {
     rows.flatMap((row) => row.sink && row.verify?.evidenceTree ? [row.verify.evidenceTree] : [])
   );
   return trees.size === 1 ? [...trees][0] : null;
+}
+function pushRefused(reason) {
+  return {
+    conclusion: "failure",
+    outcome: "failed",
+    rule: "push-refused",
+    title: "Failed: the push to the pull request branch was refused",
+    reason: `Every node passed and the changes were verified, but pushing them was refused: ${reason}. The verified changes are not on the branch: they are in patch.diff (run-directory artifact). If the branch moved while the run ran, run again on the new head.`
+  };
 }
 function firstLine(text2) {
   return (text2.split("\n")[0] ?? "").slice(0, 72);
@@ -49559,6 +49582,7 @@ var ConclusionSchema = external_exports.strictObject({
     "node-did-not-run",
     "plan-refused",
     "engine-error",
+    "push-refused",
     "refused",
     "usage-error",
     "paused",
@@ -50154,7 +50178,7 @@ async function runAuto(o) {
     ...o.pr ? { headSha: o.pr.headSha } : {},
     answer,
     requireEvidence: o.policy?.requireEvidence === true,
-    commit: o.commit ? { message: o.goal } : null,
+    commit: o.commit ? { message: o.goal, ...o.publish !== void 0 ? { publish: o.publish } : {} } : null,
     redactor,
     dir,
     startedAt
@@ -50420,7 +50444,10 @@ ${loaded.issues.map(formatIssue).join("\n")}`
     ...o.pr ? { headSha: o.pr.headSha } : {},
     answer,
     requireEvidence: o.policy?.requireEvidence === true,
-    commit: o.commit ? { message: graph.name ?? `run ${o.graphSource}` } : null,
+    commit: o.commit ? {
+      message: graph.name ?? `run ${o.graphSource}`,
+      ...o.publish !== void 0 ? { publish: o.publish } : {}
+    } : null,
     redactor,
     dir,
     startedAt
