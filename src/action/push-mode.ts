@@ -1,5 +1,5 @@
 /**
- * `push: true` (SPEC §6, §10 "Push", §11; ADR 0006): the action commits the nodes' verified changes and pushes
+ * `push: true` (SPEC §6, §10 "Push", §11; ADR 0008): the action commits the nodes' verified changes and pushes
  * them to the pull request's branch, and the verdict is posted on the pushed commit.
  *
  * - Before anything runs: a fork's pull request gets a note and no push (the action pushes only to branches of

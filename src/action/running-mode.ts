@@ -126,7 +126,7 @@ export function engineOptions<T extends object>(
   const cli = new ModelCliSetup(run);
   return {
     runsDir: run.runsDir,
-    // Only push mode commits, and the engine then commits only what it can push as verified (ADR 0006).
+    // Only push mode commits, and the engine then commits only what it can push as verified (ADR 0008).
     commit: run.push !== undefined,
     ...(run.push !== undefined ? { publish: run.push.publish } : {}),
     surface: "action" as const,

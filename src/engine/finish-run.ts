@@ -43,7 +43,7 @@ export interface RunFrame {
   /**
    * Commit the nodes' changes when the run ends (CLI `--commit`, the action's `push`), with this first line.
    * With `publish` (the action's push, SPEC §10) the commit is made only when the run would conclude
-   * `success` on it — every node passed and every non-gate sink verified that very tree (ADR 0006) — and it
+   * `success` on it — every node passed and every non-gate sink verified that very tree (ADR 0008) — and it
    * becomes the posted commit only once `publish` says it is on the branch.
    */
   readonly commit: { readonly message: string; readonly publish?: PublishCommit } | null;
@@ -157,7 +157,7 @@ export async function finishRun(frame: RunFrame, input: FinishInput): Promise<Fi
   // --commit also never commits a run whose evidence would not stand on that commit (ignored files or
   // outside writes the build used, submodule or .gitattributes gaps): judged as if it were committed.
   // A commit that will be published (the action's push) needs more: verified evidence on that very tree —
-  // a neutral run's unverified changes are never pushed to a PR branch (ADR 0006).
+  // a neutral run's unverified changes are never pushed to a PR branch (ADR 0008).
   const wouldBe = judge(verifiedTree ?? finalTree).conclusion;
   const publish = frame.commit?.publish;
   const evidenceStands =

@@ -1,5 +1,5 @@
 /**
- * `push: true` end to end (SPEC §6, §10 "Push", §11; ADR 0006): the bundled action, the real `claude` CLI
+ * `push: true` end to end (SPEC §6, §10 "Push", §11; ADR 0008): the bundled action, the real `claude` CLI
  * against the scripted model server, the OpenAPI-validating GitHub server, and the "PR branch" in a real bare
  * repository served by `git http-backend` on loopback (`GITHUB_SERVER_URL`), which refuses any request
  * without the push token. The checkout is what `actions/checkout` leaves on `pull_request` with
