@@ -16,7 +16,7 @@ import * as core from "@actions/core";
 import { mintRunId, type RunId } from "../engine/run-id.js";
 import { ledgerArtifactName } from "../github/artifact.js";
 import { type BaseRefPolicy, PolicyReadError, prCopyNote, readBaseRefPolicy } from "../github/base-policy.js";
-import { type CheckRunRef, CheckRunWriteError } from "../github/check-run.js";
+import { CheckRunWriteError } from "../github/check-run.js";
 import type { CheckRunReporter } from "../github/check-run-reporter.js";
 import { type PullRequestFields, readEventContext } from "../github/event-context.js";
 import { writeJobSummary } from "../github/job-summary.js";
@@ -126,26 +126,32 @@ export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<
   const checkName = parsed.ok ? parsed.inputs.checkName : "evidence-gate";
   // Only a `pull_request` event of a fork or Dependabot gets a read-only token; a comment command or a
   // dispatch runs in the base repository's context with the workflow's own permissions.
-  const noCheckRun = subject.trigger === "pull_request" ? readOnlyTokenNote(subject, checkName) : undefined;
+  let noCheckRun = subject.trigger === "pull_request" ? readOnlyTokenNote(subject, checkName) : undefined;
+  let failStepAfterReport: string | undefined;
   if (noCheckRun === undefined) {
-    let ref: CheckRunRef;
     try {
       // One check run per name and head SHA: a re-run takes over the one an earlier run left (SPEC §6).
       const opened = await reporter.open(
         runId,
         `Run \`${runId}\` is starting: ${parsed.ok ? describeMode(parsed.inputs.mode) : "checking inputs"}`,
       );
-      ref = opened.ref;
       if (opened.tookOver !== null)
         core.info(
-          `check run ${ref.id} (left by run ${opened.tookOver.externalId}, ${opened.tookOver.conclusion ?? opened.tookOver.status}) is this run's now`,
+          `check run ${opened.ref.id} (left by run ${opened.tookOver.externalId}, ${opened.tookOver.conclusion ?? opened.tookOver.status}) is this run's now`,
         );
+      saveCheckRun(opened.ref, runId);
     } catch (error) {
       if (!(error instanceof CheckRunWriteError)) throw error;
-      await checkRunNotCreated(error, env);
-      return null;
+      if (error.status !== 403 && error.status !== 404) {
+        await checkRunNotCreated(error, env);
+        return null;
+      }
+      // The token may not write check runs (SPEC §10): the run goes on without one, so its ledger still
+      // reaches the job summary and the artifact, and the step fails at the end naming the permission.
+      failStepAfterReport = error.message;
+      noCheckRun = `The check run could not be created, so this run posts none: ${error.message} The run goes on; its ledger is in this job summary and the ${ledgerArtifactName(checkName)} artifact, and the step fails at the end.`;
+      core.error(`evidence-gate: ${noCheckRun}`);
     }
-    saveCheckRun(ref, runId);
   } else {
     core.notice(noCheckRun);
   }
@@ -252,6 +258,7 @@ export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<
       ? { comment: { octokit, owner: subject.owner, repo: subject.repo, issueNumber: subject.number } }
       : {}),
     ...(noCheckRun !== undefined ? { noCheckRun } : {}),
+    ...(failStepAfterReport !== undefined ? { failStepAfterReport } : {}),
   };
 }
 

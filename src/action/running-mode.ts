@@ -49,6 +49,17 @@ export interface RunningMode {
    * reporter then never creates its check run, and nothing here calls the check-run API.
    */
   readonly noCheckRun?: string;
+  /**
+   * Set when the check run could not be created for want of permission (a 403/404 on the base repository's
+   * own pull request, SPEC §10): the run goes on without one, and once the job summary holds its ledger the
+   * step fails with this message (naming `checks: write`).
+   */
+  readonly failStepAfterReport?: string;
+}
+
+/** Fails the step after the report when the check run could not be created (see `failStepAfterReport`). */
+function failAfterReport(run: RunningMode): void {
+  if (run.failStepAfterReport !== undefined) core.setFailed(`evidence-gate: ${run.failStepAfterReport}`);
 }
 
 /** The reporter that posts this run's check run, or `null` when the report workflow posts it. */
@@ -166,7 +177,7 @@ export async function reportRun(run: RunningMode, finished: FinishedRun, notes =
     posting !== null && run.push !== undefined && pushed !== undefined
       ? await run.push.moveCheckRun(pushed)
       : posting;
-  return reportFinished({
+  await reportFinished({
     finished,
     runId: run.runId,
     reporter,
@@ -178,13 +189,15 @@ export async function reportRun(run: RunningMode, finished: FinishedRun, notes =
     ...(run.comment !== undefined ? { comment: run.comment } : {}),
     workspace: run.workspace,
   });
+  failAfterReport(run);
 }
 
 /** A run that ended before any node ran ({@link endEarly}), with the run's notes, or `notes`. */
-export function endRun(
+export async function endRun(
   run: RunningMode,
   end: Extract<RunEnd, { readonly message: string }>,
   notes = run.notes,
 ): Promise<void> {
-  return endEarly(postingReporter(run), end, end.message, run.env, notes);
+  await endEarly(postingReporter(run), end, end.message, run.env, notes);
+  failAfterReport(run);
 }
