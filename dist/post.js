@@ -25623,10 +25623,9 @@ var CheckRunClient = class {
    * finds the existing check run by name and head SHA … and updates it"), or `undefined` when a new one
    * must be created. It is the newest check run named `name` whose `external_id` is an evidence-gate run
    * id (`YYYYMMDD-HHMMSS-<6 hex>`) — that test keeps a same-named check run evidence-gate did not create
-   * (GitHub's own check run for a job called like the check, another tool's) out of reach — and only if it
-   * carries no annotations: GitHub appends annotations and offers no way to remove them, so a re-run that
-   * took over a check run with an earlier run's failure marks would show them under its own verdict. Such a
-   * check run keeps its verdict and a new one is created, which GitHub then shows as the check's latest.
+   * (GitHub's own check run for a job called like the check, another tool's) out of reach. It is taken over
+   * even when it carries annotations: GitHub appends annotations and offers no way to remove them, so the
+   * caller says in the new run's summary that those marks are an earlier run's (`annotationsCount`).
    *
    * Re-runs: every leg mints a new run id, so "Re-run jobs" (same `GITHUB_RUN_ID`, next
    * `GITHUB_RUN_ATTEMPT`), a new workflow run on the same commit (`reopened`, a manual dispatch) and a
@@ -25640,7 +25639,7 @@ var CheckRunClient = class {
       (run) => run.externalId !== null && isRunId(run.externalId),
       { filter: "all" }
     );
-    return newest !== void 0 && newest.annotationsCount === 0 ? newest : void 0;
+    return newest;
   }
   /**
    * The newest check run named `name` on `headSha` that `accept`s, among the first 100 GitHub lists for

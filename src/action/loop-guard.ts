@@ -77,7 +77,7 @@ async function headCommitOf(
 
 /**
  * Stops the run when its trigger is push mode's own push: writes the job summary and a notice, sets
- * `outcome=skipped`, and touches no check run. `token` reads the head commit through the API when the
+ * no output (SPEC §10 has no outcome for "nothing ran"; like any other "nothing to do" trigger), and touches no check run. `token` reads the head commit through the API when the
  * checkout does not hold it.
  *
  * @returns true when the run was stopped (the caller returns at once).
@@ -101,6 +101,5 @@ export async function stopOnOwnPush(
   const message = `The head commit ${head.sha.slice(0, 7)} carries \`${RUN_TRAILER_KEY}: ${runId}\`: evidence-gate run ${runId} pushed it and posted its verdict on it. This run does nothing (loop guard): no model call, no check run.`;
   await writeJobSummary(`## evidence-gate: nothing to do\n\n${message}\n`, { env });
   core.notice(`evidence-gate: ${message}`);
-  core.setOutput("outcome", "skipped");
   return true;
 }

@@ -128,6 +128,7 @@ export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<
   // dispatch runs in the base repository's context with the workflow's own permissions.
   let noCheckRun = subject.trigger === "pull_request" ? readOnlyTokenNote(subject, checkName) : undefined;
   let failStepAfterReport: string | undefined;
+  const takeoverNotes: string[] = [];
   if (noCheckRun === undefined) {
     try {
       // One check run per name and head SHA: a re-run takes over the one an earlier run left (SPEC §6).
@@ -135,10 +136,17 @@ export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<
         runId,
         `Run \`${runId}\` is starting: ${parsed.ok ? describeMode(parsed.inputs.mode) : "checking inputs"}`,
       );
-      if (opened.tookOver !== null)
+      if (opened.tookOver !== null) {
         core.info(
           `check run ${opened.ref.id} (left by run ${opened.tookOver.externalId}, ${opened.tookOver.conclusion ?? opened.tookOver.status}) is this run's now`,
         );
+        // GitHub keeps annotations for good: say whose they are, so no one reads them as this run's findings.
+        const marks = opened.tookOver.annotationsCount;
+        if (marks > 0)
+          takeoverNotes.push(
+            `This check run was first written by run \`${opened.tookOver.externalId}\`; its ${marks} annotation${marks === 1 ? "" : "s"} stay on it (GitHub cannot remove annotations) and are that run's findings, not this run's.`,
+          );
+      }
       saveCheckRun(opened.ref, runId);
     } catch (error) {
       if (!(error instanceof CheckRunWriteError)) throw error;
@@ -157,7 +165,7 @@ export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<
   }
   core.setOutput("run-id", runId);
   const early = noCheckRun === undefined ? reporter : null;
-  const earlyNotes = noCheckRun === undefined ? [] : [noCheckRun];
+  const earlyNotes = noCheckRun === undefined ? takeoverNotes : [noCheckRun];
 
   if (!parsed.ok) {
     const message = parsed.errors.join("\n");

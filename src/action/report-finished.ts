@@ -105,7 +105,8 @@ export async function reportFinished(o: ReportFinishedOptions): Promise<void> {
   // The digests go last, hidden: a later `mode: resume` checks the downloaded run directory against them.
   const marker = runStateDigestMarker(runId, finished.digests);
   const finalRef = await o.reporter.finish(ledger, {
-    appendix: hint === undefined ? marker : `${hint}\n\n${marker}`,
+    // The run's notes reach the check run too (a reviewer reads them there: e.g. whose annotations these are).
+    appendix: `${notes}${hint === undefined ? "" : `${hint}\n\n`}${marker}`,
     annotations: failureAnnotations(ledger, {
       repoRoot: o.workspace,
       workflowFile: workflowFileFromEnv(o.env),

@@ -97,6 +97,39 @@ describe("action: one check run per name and head SHA (SPEC §6)", () => {
   });
 });
 
+describe("action: a check run with an earlier run's annotations is still the one updated (SPEC §6)", () => {
+  it("takes it over (no second check run) and says in the summary that its annotations are the earlier run's", async () => {
+    const repo = await sampleRepo();
+    const { github, model } = await servers(fixSumScript({ repoDir: repo.dir }));
+    const head = await repo.git(["rev-parse", "HEAD"]);
+    const earlier = github.state.seedCheckRun({
+      name: "evidence-gate",
+      headSha: head,
+      externalId: "20250311-080000-0a0b0c",
+      conclusion: "failure",
+    });
+    earlier.output.annotationsCount = 2;
+
+    const result = await run({
+      workspace: repo.dir,
+      inputs: { goal: GOAL, "verify-cmd": "npm test" },
+      github,
+      model,
+      env: FAST_RETRIES,
+    });
+
+    expect(result.exitCode, stepDebug(result)).toBe(0);
+    expect(github.callsTo("POST", CREATE)).toHaveLength(0);
+    expect(github.state.checkRuns).toHaveLength(1);
+    expect(github.state.checkRuns[0]).toMatchObject({ id: earlier.id, externalId: result.outputs["run-id"] });
+    const summary = String(github.state.checkRuns[0]!.output.summary);
+    expect(summary).toContain("20250311-080000-0a0b0c");
+    expect(summary).toContain("its 2 annotations stay on it (GitHub cannot remove annotations)");
+    expect(result.summary).toContain("its 2 annotations stay on it");
+    github.assertNoViolations();
+  });
+});
+
 describe("action: retries with backoff, never a duplicate (SPEC §6)", () => {
   it("502 twice, then 201 on creating the check run: one check run, looked up by external_id before each retry; the run goes on", async () => {
     const repo = await sampleRepo();

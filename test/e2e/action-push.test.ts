@@ -394,7 +394,7 @@ describe("loop guard (SPEC §10): a run triggered by evidence-gate's own push do
     return { repo, head: await repo.git(["rev-parse", "HEAD"]) };
   }
 
-  it("on pull_request synchronize: no model call, no GitHub API call (no check run touched), outcome skipped, and the job summary says why", async () => {
+  it("on pull_request synchronize: no model call, no GitHub API call (no check run touched), no outputs, and the job summary says why", async () => {
     const { repo } = await pushedCheckout();
     const { github, model } = await open.servers(script(repo.dir));
 
@@ -409,7 +409,7 @@ describe("loop guard (SPEC §10): a run triggered by evidence-gate's own push do
     });
 
     expect(result.exitCode, stepDebug(result)).toBe(0);
-    expect(result.outputs).toEqual({ outcome: "skipped" });
+    expect(result.outputs).toEqual({});
     expect(result.calls).toEqual([]);
     expect(result.modelRequests).toEqual([]);
     expect(result.summary).toContain("carries `Evidence-Gate-Run: 20260101-000000-abcdef`");
@@ -434,7 +434,7 @@ describe("loop guard (SPEC §10): a run triggered by evidence-gate's own push do
       },
     });
     expect(skipped.exitCode, stepDebug(skipped)).toBe(0);
-    expect(skipped.outputs).toEqual({ outcome: "skipped" });
+    expect(skipped.outputs).toEqual({});
     expect(skipped.calls).toEqual([]);
 
     // `opened` is a person's action, not a push: the guard does not apply (the run starts, creating its check run).
@@ -444,7 +444,7 @@ describe("loop guard (SPEC §10): a run triggered by evidence-gate's own push do
       github,
       model,
     });
-    expect(opened.outputs.outcome).not.toBe("skipped");
+    expect(opened.outputs.outcome).toBeDefined();
     expect(checkRunWrites(opened)[0]).toMatchObject({ method: "POST" });
   });
 });

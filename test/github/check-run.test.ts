@@ -405,7 +405,7 @@ describe("CheckRunClient.findReusable: the check run a re-run takes over", () =>
     expect(await client().findReusable({ name: "evidence-gate", headSha: HEAD_SHA })).toBeUndefined();
   });
 
-  it("none when the newest carries annotations (GitHub cannot remove them: a re-run would show stale marks)", async () => {
+  it("the newest even when it carries annotations (SPEC §6: one per name and head SHA), with their count", async () => {
     const marked = server.state.seedCheckRun({
       name: "evidence-gate",
       headSha: HEAD_SHA,
@@ -413,7 +413,10 @@ describe("CheckRunClient.findReusable: the check run a re-run takes over", () =>
       conclusion: "failure",
     });
     marked.output.annotationsCount = 3;
-    expect(await client().findReusable({ name: "evidence-gate", headSha: HEAD_SHA })).toBeUndefined();
+    expect(await client().findReusable({ name: "evidence-gate", headSha: HEAD_SHA })).toMatchObject({
+      id: marked.id,
+      annotationsCount: 3,
+    });
   });
 });
 
