@@ -138,8 +138,12 @@ async function main(
   switch (mode.kind) {
     case "verify":
       return runVerifyMode(run, { kind: "mode" });
-    case "auto":
-      return runAutoMode(run, mode.goal);
+    case "auto": {
+      const fromComment = commentGoal(run);
+      return fromComment === undefined
+        ? runAutoMode(run, mode.goal)
+        : runAutoMode({ ...run, notes: [...run.notes, fromComment.note] }, fromComment.goal);
+    }
     case "run":
       return runGraphMode(run, mode);
     case "lint":
@@ -149,6 +153,21 @@ async function main(
     default:
       return unreachable(mode);
   }
+}
+
+/**
+ * The goal a `/evidence-gate run <goal>` comment gives (SPEC §9: the text after the command is the operator's
+ * goal — an instruction, not data — because only a writer, or an allow-listed bot, gets that far: see
+ * `trigger.ts`); `undefined` when the run did not come from a comment or the comment names no goal (the
+ * workflow's `goal` input then stands). Said in the log and the summaries, with its author.
+ */
+function commentGoal(run: PullRequestRun): { readonly goal: string; readonly note: string } | undefined {
+  const request = run.event.request;
+  const goal = request?.text.trim();
+  if (request === undefined || goal === undefined || goal === "") return undefined;
+  const note = `The goal is the text of @${request.author}'s /evidence-gate run comment (a writer's instruction, SPEC §9), not the workflow's goal input.`;
+  core.info(note);
+  return { goal, note };
 }
 
 /** `auto`: plan from the goal, run, report (SPEC §5: the refusal check runs before any model call). */
@@ -184,7 +203,6 @@ async function runAutoMode(run: PullRequestRun, goal: string): Promise<void> {
             body: event.body,
             headSha: event.headSha,
             baseRef: event.baseRef,
-            ...(event.request !== undefined ? { request: event.request } : {}),
           },
           plannerTimeoutMs: 20 * 60_000,
         },
