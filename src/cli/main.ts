@@ -5,6 +5,7 @@
 import { resolve } from "node:path";
 import type { CliIo } from "./cli-context.js";
 import { runCliLint } from "./lint-command.js";
+import { pipeSafe } from "./pipe-safe-output.js";
 import { runCliPlan } from "./plan-command.js";
 import { runCliResume } from "./resume-command.js";
 import { runCliAuto } from "./run-auto-command.js";
@@ -40,14 +41,21 @@ const RUN_COMMANDS: Readonly<Record<string, (argv: readonly string[], io: CliIo)
   resume: runCliResume,
 };
 
+/**
+ * The process's stdout and stderr, made once: a reader that goes away (`… | head -1`) drops the rest of
+ * that stream's output instead of killing the run before it writes its ledger (`pipeSafe`).
+ */
+const stdout = pipeSafe(process.stdout);
+const stderr = pipeSafe(process.stderr);
+
 async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined || command === "--help" || command === "-h" || command === "help") {
-    process.stdout.write(USAGE);
+    stdout.write(USAGE);
     return command === undefined ? 64 : 0;
   }
   if (command === "--version" || command === "-v" || command === "version") {
-    process.stdout.write(`evidence-gate ${VERSION}\n`);
+    stdout.write(`evidence-gate ${VERSION}\n`);
     return 0;
   }
   const runCommand = Object.hasOwn(RUN_COMMANDS, command) ? RUN_COMMANDS[command] : undefined;
@@ -55,7 +63,7 @@ async function main(argv: readonly string[]): Promise<number> {
     // First SIGINT/SIGTERM: stop the running nodes and finish the ledger as cancelled (exit 130).
     const controller = new AbortController();
     const stop = (): void => {
-      process.stderr.write("evidence-gate: interrupted — stopping the running nodes\n");
+      stderr.write("evidence-gate: interrupted — stopping the running nodes\n");
       controller.abort();
     };
     process.once("SIGINT", stop);
@@ -63,14 +71,13 @@ async function main(argv: readonly string[]): Promise<number> {
     return runCommand(rest, {
       cwd: resolve("."),
       env: process.env,
-      out: process.stdout,
-      err: process.stderr,
+      out: stdout,
+      err: stderr,
       signal: controller.signal,
     });
   }
-  if (command === "lint")
-    return runCliLint(rest, { cwd: resolve("."), out: process.stdout, err: process.stderr });
-  process.stderr.write(`evidence-gate: unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
+  if (command === "lint") return runCliLint(rest, { cwd: resolve("."), out: stdout, err: stderr });
+  stderr.write(`evidence-gate: unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
   return 64;
 }
 
@@ -79,7 +86,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(
+    stderr.write(
       `evidence-gate: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
     );
     process.exitCode = 1;

@@ -3,6 +3,7 @@
  * (SPEC §2, §11). Flags mirror the action's inputs; the groups `auto` shares with `run` and `resume` are
  * parsed by `shared-flags.ts`.
  */
+import { verifyCommandRunsNothing } from "../evidence/build-evidence.js";
 import type { Parsed } from "./cli-context.js";
 import {
   type FlagReader,
@@ -87,9 +88,7 @@ function planningFlags(f: FlagReader, errors: string[]): PlanningFlags {
   if (verifyCmd !== undefined && accept) {
     errors.push("--verify-cmd and --accept-no-build-evidence were both given: pass one or the other");
   }
-  const onlyComments = (text: string): boolean =>
-    text.split("\n").every((line) => line.trim() === "" || line.trim().startsWith("#"));
-  if (verifyCmd !== undefined && onlyComments(verifyCmd)) {
+  if (verifyCmd !== undefined && verifyCommandRunsNothing(verifyCmd)) {
     errors.push(
       "--verify-cmd is empty (blank, or only # comments): it would pass every time; give a build/test command",
     );

@@ -396,7 +396,9 @@ const LEG_USAGE = `  --repo DIR                   the repository (default .)
   --claude-path PATH           the claude executable (default: claude on PATH)
   --codex-path PATH            the codex executable (default: codex on PATH)
   --codex-config KEY=VALUE     codex runs: passed as -c KEY=VALUE on every codex call, e.g. a provider or
-                               gateway (repeatable; not recorded: give them again to resume)
+                               gateway; only model, model_provider(s), model_* tuning, analytics.*,
+                               otel.* and features.<name>=false keys (repeatable; not recorded: give them
+                               again to resume)
 `;
 
 /** The usage lines of {@link REPORT_OPTIONS}, shared by every command's help. */

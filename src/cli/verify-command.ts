@@ -6,6 +6,7 @@
  */
 import { resolve } from "node:path";
 import { runVerifyOnly } from "../engine/verify-run.js";
+import { emptyVerifyCommandProblem } from "../evidence/build-evidence.js";
 import { unreachable } from "../ledger/unreachable.js";
 import { autoRunPolicy } from "../policy/policy-file.js";
 import { verifyEnvProblems } from "../proc/child-env.js";
@@ -51,8 +52,11 @@ export function parseVerifyFlags(argv: readonly string[]): Parsed<VerifyFlags> {
     false,
     (f, errors) => {
       const verifyCmd = f.str("verify-cmd");
-      if (verifyCmd !== undefined && verifyCmd.trim() === "")
-        errors.push("--verify-cmd is blank: it would pass every time; give a build/test command");
+      const empty =
+        verifyCmd === undefined
+          ? null
+          : emptyVerifyCommandProblem(verifyCmd, { surface: "cli", declaredBy: "input" });
+      if (empty !== null) errors.push(empty);
       const verifyEnv = (f.str("verify-env") ?? "")
         .split(",")
         .map((s) => s.trim())
@@ -90,6 +94,13 @@ export async function runCliVerify(argv: readonly string[], io: CliIo): Promise<
       "no verify command: give --verify-cmd CMD, or verify-cmd in .github/evidence-gate.yml",
     ])!;
   }
+  const declaredBy = f.verifyCmd !== undefined ? ("input" as const) : ("policy" as const);
+  const empty = emptyVerifyCommandProblem(command, {
+    surface: "cli",
+    declaredBy,
+    ...(policy?.source !== undefined ? { policySource: policy.source } : {}),
+  });
+  if (empty !== null) return refuseUsage(io, "verify", [empty])!;
   const leg = await CliLeg.startFresh({
     repoDir,
     flags: { repo: f.repo, ...opt("runsDir", f.runsDir), commit: false, codexConfig: [] },
@@ -104,7 +115,7 @@ export async function runCliVerify(argv: readonly string[], io: CliIo): Promise<
       leg.engineOptions({
         runId: leg.runId,
         verifyCmd: command,
-        declaredBy: f.verifyCmd !== undefined ? ("input" as const) : ("policy" as const),
+        declaredBy,
         repoDir,
         ...(f.workingDirectory !== undefined ? { workingDirectory: f.workingDirectory } : {}),
         verifyTimeoutMs: f.verifyTimeoutMs,

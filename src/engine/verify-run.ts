@@ -8,6 +8,7 @@
  * It is what the action runs for `mode: verify`, and for a pull request without a model credential (a fork,
  * Dependabot) when a verify command is given; the CLI's `evidence-gate verify` calls it too.
  */
+import { emptyVerifyCommandProblem } from "../evidence/build-evidence.js";
 import { runVerify } from "../evidence/verify.js";
 import { verifyExitWords } from "../ledger/cells.js";
 import type { RunEnd } from "../ledger/conclusion.js";
@@ -63,18 +64,18 @@ export type VerifyRunResult = { readonly kind: "usage_error"; readonly message: 
 const OUTLINE: GraphOutline = { sinks: [VERIFY_NODE_ID], nodes: [{ id: VERIFY_NODE_ID, type: "engine" }] };
 
 /**
- * Runs the verify command once and writes the ledger. A blank command, a working directory outside the
+ * Runs the verify command once and writes the ledger. A command that runs nothing (blank, or only `#`
+ * comments: `verifyCommandRunsNothing`, the check `auto` makes), a working directory outside the
  * repository, or a folder that is not a git repository with a commit is a usage error (nothing ran).
  * Rejects only on internal errors.
  */
 export async function runVerifyOnly(o: VerifyRunOptions): Promise<VerifyRunResult> {
-  if (o.verifyCmd.trim() === "") {
-    return {
-      kind: "usage_error",
-      message:
-        "the verify command is blank: a blank command exits 0 and would pass every time; give verify-cmd / --verify-cmd",
-    };
-  }
+  const empty = emptyVerifyCommandProblem(o.verifyCmd, {
+    surface: o.surface,
+    declaredBy: o.declaredBy,
+    ...(o.policy?.source !== undefined ? { policySource: o.policy.source } : {}),
+  });
+  if (empty !== null) return { kind: "usage_error", message: `${empty} Nothing was run.` };
   const gitContext = { baseEnv: o.baseEnv, knownSecrets: o.knownSecrets };
   const prepared = await prepareRepository({
     repoDir: o.repoDir,

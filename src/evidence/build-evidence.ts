@@ -88,13 +88,33 @@ function posixSingleQuoted(text: string): string {
 
 /**
  * True when the command does nothing: blank, or only shell comments (`# npm test`) — either exits 0 and
- * would pass every time.
+ * would pass every time. The one check every verify command meets before it may count as evidence: the
+ * inputs and flags of `auto` and `verify` (CLI and action), the policy file's `verify-cmd`, and a graph's
+ * `success_check` / `completion` verify.
  */
-const isBlank = (text: string): boolean =>
-  text
+export function verifyCommandRunsNothing(text: string): boolean {
+  return text
     .split("\n")
     .map((line) => line.trim())
     .every((line) => line === "" || line.startsWith("#"));
+}
+
+/**
+ * The usage error for a verify command that runs nothing (`verifyCommandRunsNothing`), naming where it
+ * came from — the input / flag, or the policy file — or `null` when it runs something.
+ */
+export function emptyVerifyCommandProblem(
+  command: string,
+  o: { readonly surface: Surface; readonly declaredBy: "input" | "policy"; readonly policySource?: string },
+): string | null {
+  if (!verifyCommandRunsNothing(command)) return null;
+  const name = SPELLINGS[o.surface].verifyCmdName;
+  return o.declaredBy === "input"
+    ? `${name} is empty (blank, or only # comments): it exits 0 and would pass every time. ` +
+        `Give the command that builds and tests this repository, or leave ${name} out.`
+    : `The policy file ${o.policySource ?? POLICY_FILE} sets an empty verify-cmd (blank, or only # comments), which would pass every time: ` +
+        `fix the policy file, or give ${name}.`;
+}
 
 /**
  * Decides the run's build evidence from its inputs. Pure: reads nothing, runs nothing.
@@ -103,14 +123,11 @@ export function decideBuildEvidence(inputs: BuildEvidenceInputs): BuildEvidenceD
   const spell = SPELLINGS[inputs.surface];
   const { verifyCmd, acceptNoBuildEvidence, policy } = inputs;
 
-  if (verifyCmd !== undefined && isBlank(verifyCmd)) {
-    return {
-      kind: "usage_error",
-      message:
-        `${spell.verifyCmdName} is empty (blank, or only # comments): it exits 0 and would pass every time. ` +
-        `Give the command that builds and tests this repository, or leave ${spell.verifyCmdName} out.`,
-    };
-  }
+  const emptyInput =
+    verifyCmd === undefined
+      ? null
+      : emptyVerifyCommandProblem(verifyCmd, { surface: inputs.surface, declaredBy: "input" });
+  if (emptyInput !== null) return { kind: "usage_error", message: emptyInput };
   if (verifyCmd !== undefined && acceptNoBuildEvidence) {
     return {
       kind: "usage_error",
@@ -127,19 +144,15 @@ export function decideBuildEvidence(inputs: BuildEvidenceInputs): BuildEvidenceD
         `so ${spell.acceptName} is not allowed here: give ${spell.verifyCmdName} instead.`,
     };
   }
-  if (
-    policy?.verifyCmd !== undefined &&
-    isBlank(policy.verifyCmd) &&
-    verifyCmd === undefined &&
-    !acceptNoBuildEvidence
-  ) {
-    return {
-      kind: "usage_error",
-      message:
-        `The policy file ${policy.source ?? POLICY_FILE} sets an empty verify-cmd, which would pass every time: ` +
-        `fix the policy file, or give ${spell.verifyCmdName}.`,
-    };
-  }
+  const emptyPolicy =
+    policy?.verifyCmd === undefined || verifyCmd !== undefined || acceptNoBuildEvidence
+      ? null
+      : emptyVerifyCommandProblem(policy.verifyCmd, {
+          surface: inputs.surface,
+          declaredBy: "policy",
+          ...(policy.source !== undefined ? { policySource: policy.source } : {}),
+        });
+  if (emptyPolicy !== null) return { kind: "usage_error", message: emptyPolicy };
 
   if (verifyCmd !== undefined) {
     return { kind: "answer", answer: { kind: "attached", command: verifyCmd, declaredBy: "input" } };

@@ -3,6 +3,7 @@
  * fields, durations, patterns, verify commands, retry, budgets and the completion gate. Every rule is
  * checked; the caller collects the lot.
  */
+import { verifyCommandRunsNothing } from "../evidence/build-evidence.js";
 import { formatDuration, parseDuration } from "./duration.js";
 import { type GraphIssue, nodeIssue } from "./issue.js";
 import { compilePattern } from "./pattern.js";
@@ -97,7 +98,7 @@ function verifyReasons(verify: VerifySpec, limits: NodeRuleLimits): string[] {
     reasons.push(
       "success_check.verify needs a command — a verify step with nothing to run would pass every time",
     );
-  } else if (onlyComments(verify.command)) {
+  } else if (verifyCommandRunsNothing(verify.command)) {
     reasons.push(
       "success_check.verify.command is only # comments — it runs nothing and would pass every time; give the " +
         "command that checks the work",
@@ -150,7 +151,7 @@ function completionReasons(completion: NonNullable<NodeSpec["completion"]>): str
     reasons.push(
       "completion.verify.command is empty — a completion check with nothing to run would pass every time",
     );
-  } else if (hasCommand && onlyComments(verify.command ?? "")) {
+  } else if (hasCommand && verifyCommandRunsNothing(verify.command ?? "")) {
     reasons.push(
       "completion.verify.command is only # comments — it runs nothing and would pass every time; give the " +
         "command that checks the work",
@@ -160,12 +161,4 @@ function completionReasons(completion: NonNullable<NodeSpec["completion"]>): str
     reasons.push(`completion.verify.todos must be all_done (got ${JSON.stringify(verify.todos)})`);
   }
   return reasons;
-}
-
-/**
- * True when a non-blank shell command is nothing but `#` comment lines (and blank lines): `sh` runs
- * nothing and exits 0, so a check made of it passes every time — the same refusal `--verify-cmd` gets.
- */
-function onlyComments(command: string): boolean {
-  return command.split("\n").every((line) => line.trim() === "" || line.trim().startsWith("#"));
 }

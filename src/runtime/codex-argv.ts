@@ -22,7 +22,10 @@
  *   a `codex-config` line can point codex at a gateway but cannot override `approval_policy`,
  *   `project_doc_max_bytes` or `mcp_servers` (`-c mcp_servers.x.command=…` followed by
  *   `mcp_servers={}` spawned no server; the reverse order spawned it). `--sandbox` beats
- *   `-c sandbox_mode=…` in either order. `-m` beats `-c model=…` in either order.
+ *   `-c sandbox_mode=…` in either order. `-m` beats `-c model=…` in either order. Order is the second
+ *   line: `parseCodexConfig` already refuses every key off the allowlist (`codexConfigKeyProblem`), since
+ *   a key the engine does not re-set (`sandbox_workspace_write.writable_roots` let a node write /opt)
+ *   would otherwise widen the boundary.
  * - Every flag goes on `exec`, before `resume`: `exec resume` rejects `--sandbox` and `--color`, and the
  *   sandbox mode is NOT persisted in a thread (a resume without it ran read-only; fake-model.md §4.7).
  *   `exec --sandbox workspace-write … resume ID -- PROMPT` resumed with workspace-write (measured).
@@ -144,6 +147,58 @@ export function codexPromptProblem(prompt: string): string | null {
     : null;
 }
 
+/** The allowlist, as the refusal states it (SPEC §10). */
+const ALLOWED_KEYS =
+  "model, model_provider, model_providers.<id>.<key>, model_reasoning_effort, model_reasoning_summary, " +
+  "model_verbosity, model_context_window, model_auto_compact_token_limit, analytics.<key>, otel.<key>, " +
+  "features.<name>=false";
+
+/** Top-level keys that take a value of their own (no sub-key). */
+const ALLOWED_LEAVES: ReadonlySet<string> = new Set([
+  "model",
+  "model_provider",
+  "model_reasoning_effort",
+  "model_reasoning_summary",
+  "model_verbosity",
+  "model_context_window",
+  "model_auto_compact_token_limit",
+]);
+
+/** Top-level tables whose every sub-key is allowed (at least one sub-key: `model_providers.<id>`). */
+const ALLOWED_TABLES: ReadonlySet<string> = new Set(["model_providers", "analytics", "otel"]);
+
+/**
+ * The segments of a key `CONFIG_KEY` accepts: bare segments as written, quoted ones without their quotes
+ * (a quoted segment holding `\` keeps it, so an escape never spells an allowed name).
+ */
+function keySegments(key: string): string[] {
+  return [...key.matchAll(/"([^"\n]*)"|([^."]+)/g)].map((m) => m[1] ?? m[2] ?? "");
+}
+
+/**
+ * Why codex-config may not set `key` (to `value`), or null when the allowlist takes it (SPEC §10). The
+ * pairs exist to point codex at a gateway or provider; anything else could override the engine's boundary
+ * (`sandbox_*`, `approval_policy`, `mcp_servers`, `project_doc_*`, `profile(s)`, `shell_environment_policy`,
+ * `tools`, `notify`, `hooks`, `experimental_*`, …) or is unknown, so it is refused rather than relying
+ * on flag order. `features.<name>` is allowed only as `false`: turning a feature off cannot widen anything.
+ */
+export function codexConfigKeyProblem(key: string, value: string): string | null {
+  const [top = "", ...rest] = keySegments(key);
+  const refuse = (why: string) =>
+    `${JSON.stringify(key)} is not allowed: codex-config may only configure the model provider; ${why} (allowed: ${ALLOWED_KEYS})`;
+  if (ALLOWED_LEAVES.has(top)) {
+    return rest.length === 0 ? null : refuse(`${top} takes no sub-key`);
+  }
+  if (ALLOWED_TABLES.has(top)) {
+    return rest.length > 0 ? null : refuse(`set ${top}.<key> one key at a time`);
+  }
+  if (top === "features") {
+    if (rest.length !== 1) return refuse("set features.<name>=false one feature at a time");
+    return value === "false" ? null : refuse(`a feature may only be turned off (features.${rest[0]}=false)`);
+  }
+  return refuse("sandbox, approval, isolation and every other setting stay the engine's");
+}
+
 export type CodexConfigParse =
   | { readonly ok: true; readonly pairs: readonly string[] }
   | { readonly ok: false; readonly issues: readonly string[] };
@@ -151,8 +206,10 @@ export type CodexConfigParse =
 /**
  * Parses the `codex-config` input (SPEC §10): one `KEY=VALUE` per line; blank lines and lines starting
  * with `#` are skipped; each line is trimmed; KEY (before the first `=`) is a dotted TOML path such as
- * `model_providers.gw.base_url` or `model_providers."my-gw".base_url`. Every bad line is reported with
- * its 1-based number. The pairs are returned unchanged otherwise (codex parses VALUE as TOML).
+ * `model_providers.gw.base_url` or `model_providers."my-gw".base_url`, and on the allowlist
+ * (`codexConfigKeyProblem`: the model and its provider, analytics, otel, features turned off). Every bad
+ * line is reported with its 1-based number. The pairs are returned unchanged otherwise (codex parses
+ * VALUE as TOML).
  */
 export function parseCodexConfig(text: string): CodexConfigParse {
   const pairs: string[] = [];
@@ -169,7 +226,10 @@ export function parseCodexConfig(text: string): CodexConfigParse {
         `codex-config line ${index + 1}: ${JSON.stringify(key)} is not a config key (a dotted path such as model_providers.gw.base_url)`,
       );
     } else {
-      pairs.push(`${key}=${line.slice(eq + 1).trim()}`);
+      const value = line.slice(eq + 1).trim();
+      const refused = codexConfigKeyProblem(key, value);
+      if (refused !== null) issues.push(`codex-config line ${index + 1}: ${refused}`);
+      else pairs.push(`${key}=${value}`);
     }
   });
   return issues.length === 0 ? { ok: true, pairs } : { ok: false, issues };

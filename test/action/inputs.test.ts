@@ -358,6 +358,18 @@ describe("runtime, codex-config, codex-version, openai-api-key (SPEC §10, §11)
     }
   });
 
+  it("a codex-config key off the allowlist (one that could widen the sandbox) is refused naming the line and key", () => {
+    expect(
+      errors({
+        goal: "g",
+        runtime: "codex",
+        "codex-config": 'model_provider="gw"\nsandbox_workspace_write.writable_roots=["/opt"]',
+      })[0],
+    ).toMatch(
+      /^input `codex-config` line 2: "sandbox_workspace_write\.writable_roots" is not allowed: codex-config may only configure the model provider; /,
+    );
+  });
+
   it("a model codex cannot take as -m is refused on codex", () => {
     expect(errors({ goal: "g", runtime: "codex", model: "-x" })[0]).toContain(
       'model: a codex model must be non-empty and not start with "-"',
@@ -370,10 +382,10 @@ describe("runtime, codex-config, codex-version, openai-api-key (SPEC §10, §11)
         mode: "resume",
         "resume-run-id": "20250101-000000-abcdef",
         "retry-failed": "true",
-        "codex-config": "a=1",
+        "codex-config": 'model_provider="gw"',
       }).codexConfig,
-    ).toEqual(["a=1"]);
-    expect(errors({ mode: "lint", graph: "g.yml", "codex-config": "a=1" })).toEqual([
+    ).toEqual(['model_provider="gw"']);
+    expect(errors({ mode: "lint", graph: "g.yml", "codex-config": 'model_provider="gw"' })).toEqual([
       "input `codex-config` does not apply to mode lint: lint only reads the graph file: nothing runs; drop it",
     ]);
   });

@@ -90,4 +90,29 @@ describe("evidence-gate verify", () => {
     expect(none.stderr).toContain("no verify command: give --verify-cmd CMD");
     expect(none.ledger).toBeNull();
   });
+
+  it("a command that runs nothing (blank, or only # comments) is refused as auto refuses it: exit 64, no ledger — from the flag and from the policy file", async () => {
+    const repo = await makeSampleNodeRepo();
+    repos.push(repo);
+    for (const command of ["# nothing", "  \n# npm test\n\n", "   "]) {
+      const r = await verify(repo, ["--verify-cmd", command]);
+      expect(r.code, JSON.stringify(command) + r.stdout).toBe(64);
+      expect(r.stderr).toContain(
+        "--verify-cmd is empty (blank, or only # comments): it exits 0 and would pass every time",
+      );
+      expect(r.stdout).not.toContain("PASS");
+      expect(r.ledger).toBeNull();
+    }
+
+    const withPolicy = await makeFixedSampleRepo("fix", {
+      ".github/evidence-gate.yml": 'verify-cmd: "# just a comment"\n',
+    });
+    repos.push(withPolicy);
+    const fromPolicy = await verify(withPolicy, []);
+    expect(fromPolicy.code, fromPolicy.stdout).toBe(64);
+    expect(fromPolicy.stderr).toMatch(
+      /The policy file \.github\/evidence-gate\.yml.* sets an empty verify-cmd \(blank, or only # comments\), which would pass every time/,
+    );
+    expect(fromPolicy.ledger).toBeNull();
+  });
 });

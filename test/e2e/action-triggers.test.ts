@@ -409,6 +409,43 @@ describe("action: workflow_dispatch, pull_request_target, other events (SPEC §1
   });
 });
 
+describe("action: a verify command that runs nothing is refused, as auto refuses it (SPEC §5, §10)", () => {
+  it("mode verify with verify-cmd only a # comment: usage error, the command never runs, no success", async () => {
+    const h = await heads();
+    const github = await githubFor(h);
+    const result = await run({
+      workspace: h.workspace.dir,
+      inputs: { mode: "verify", "verify-cmd": "# nothing" },
+      github,
+      event: { name: "workflow_dispatch", payload: dispatchPayload({ pr: String(PR_NUMBER) }) },
+    });
+    expect(result.exitCode, stepDebug(result)).toBe(1);
+    expect(result.outputs.outcome).toBe("usage-error");
+    expect(result.outputs.conclusion).not.toBe("success");
+    expect(result.stdout).toContain(
+      "verify-cmd is empty (blank, or only # comments): it exits 0 and would pass every time",
+    );
+    expect(github.state.checkRuns.map((c) => c.conclusion)).not.toContain("success");
+  });
+
+  it("mode verify with the base branch policy's verify-cmd only a # comment: usage error naming the policy file", async () => {
+    const h = await heads();
+    const github = await githubFor(h, { policy: 'verify-cmd: "# just a comment"\n' });
+    const result = await run({
+      workspace: h.workspace.dir,
+      inputs: { mode: "verify" },
+      github,
+      event: { name: "workflow_dispatch", payload: dispatchPayload({ pr: String(PR_NUMBER) }) },
+    });
+    expect(result.exitCode, stepDebug(result)).toBe(1);
+    expect(result.outputs.outcome).toBe("usage-error");
+    expect(result.stdout).toMatch(
+      /The policy file \.github\/evidence-gate\.yml.* sets an empty verify-cmd \(blank, or only # comments\), which would pass every time/,
+    );
+    expect(github.state.checkRuns.map((c) => c.conclusion)).not.toContain("success");
+  });
+});
+
 /** The check-run calls of a run (a fork's `pull_request` run makes none: its token is read-only). */
 function checkRunCalls(result: ActionRun): readonly unknown[] {
   return result.calls.filter((c) => (c.route ?? c.path).includes("check-runs"));
@@ -477,6 +514,14 @@ describe("action: a fork's pull request without a model credential (SPEC §6, §
     expect(ledger.rows[0]).toMatchObject({ nodeId: "verify", verdict: "FAIL", cause: "verify_failed" });
     expect(ledger.rows[0]!.verify!.exitCode).not.toBe(0);
     github.assertNoViolations();
+  });
+
+  it("with a verify command that is only a # comment the verify-only fallback is a usage error, never a pass", async () => {
+    const { result } = await forkRun({ verifyCmd: "# nothing", fixed: true });
+    expect(result.exitCode, stepDebug(result)).toBe(1);
+    expect(result.outputs.outcome).toBe("usage-error");
+    expect(result.stdout).toContain("verify-cmd is empty (blank, or only # comments)");
+    expect(result.summary).not.toContain("PASS (verified)");
   });
 
   it("without a verify command nothing runs: action_required naming the missing secret", async () => {

@@ -189,6 +189,31 @@ describe("--codex-config is checked before anything runs", () => {
     expect(r.checkRunRequests).toBeNull();
   });
 
+  test("a pair that would widen the sandbox (the /opt repro) is a usage error naming the key: exit 64, nothing runs", async () => {
+    const h = await cliHarness({ script: (repo) => codexFixSumScript(repo.dir) });
+    const r = await h.run(
+      [
+        "--runtime",
+        "codex",
+        "--codex-path",
+        CODEX_BIN,
+        ...configFlags(h.server.url),
+        "--codex-config",
+        'sandbox_workspace_write.writable_roots=["/opt"]',
+        "--verify-cmd",
+        "npm test",
+      ],
+      { env: { OPENAI_API_KEY: OPENAI_KEY } },
+    );
+    expect(r.exitCode).toBe(64);
+    const entry = codexConfigFor(h.server.url).length + 1;
+    expect(r.stderr).toContain(
+      `codex-config entry ${entry}: "sandbox_workspace_write.writable_roots" is not allowed: codex-config may only configure the model provider;`,
+    );
+    expect(h.server.requests).toHaveLength(0);
+    expect(h.runDirs()).toEqual([]);
+  });
+
   test("--codex-config on the claude runtime is a usage error: exit 64, nothing runs", async () => {
     const h = await cliHarness({ script: (repo) => codexFixSumScript(repo.dir) });
     const graph = h.writeGraph("g.yml", "nodes:\n  - id: review\n    prompt: review it\n");

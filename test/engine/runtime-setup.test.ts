@@ -62,8 +62,21 @@ describe("runtimeOptionsProblem", () => {
   });
 
   it("refuses every bad codex-config entry, numbered, in one message", () => {
-    expect(runtimeOptionsProblem("codex", { codexConfig: ["ok=1", "nope", "-c=x"] })).toBe(
+    expect(runtimeOptionsProblem("codex", { codexConfig: ['model="x"', "nope", "-c=x"] })).toBe(
       'codex-config entry 2: expected KEY=VALUE, got "nope"; codex-config entry 3: "-c" is not a config key (a dotted path such as model_providers.gw.base_url). Nothing was run.',
+    );
+  });
+
+  it("refuses a codex-config key off the allowlist, naming the entry, the key and the reason", () => {
+    const problem = runtimeOptionsProblem("codex", {
+      codexConfig: [
+        'model_provider="gw"',
+        'sandbox_workspace_write.writable_roots=["/opt"]',
+        "features.x=true",
+      ],
+    });
+    expect(problem).toMatch(
+      /^codex-config entry 2: "sandbox_workspace_write\.writable_roots" is not allowed: codex-config may only configure the model provider; .*; codex-config entry 3: "features\.x" is not allowed: .*a feature may only be turned off.*\. Nothing was run\.$/,
     );
   });
 

@@ -5,10 +5,12 @@ import type { PermissionMode } from "../../src/runtime/claude-argv.js";
 import {
   buildCodexArgv,
   type CodexInvocation,
+  codexConfigKeyProblem,
   codexPromptProblem,
   codexSandboxFor,
   parseCodexConfig,
 } from "../../src/runtime/codex-argv.js";
+import { codexConfigFor } from "../support/model-server/index.js";
 
 const TID = "01a229b5-40c4-7922-94ad-e4ea52cb9e9d";
 
@@ -147,20 +149,22 @@ describe("buildCodexArgv", () => {
     }
   });
 
-  it("keeps the operator's pairs before the engine's boundary, so the boundary wins a conflicting key", () => {
-    const argv = buildCodexArgv(
-      inv({
-        config: [
-          'approval_policy="on-request"',
-          'mcp_servers.x.command="/bin/sh"',
-          "project_doc_max_bytes=9",
-        ],
-      }),
-    );
-    const last = (value: string) => argv.lastIndexOf(value);
-    expect(last('approval_policy="never"')).toBeGreaterThan(last('approval_policy="on-request"'));
-    expect(last("mcp_servers={}")).toBeGreaterThan(last('mcp_servers.x.command="/bin/sh"'));
-    expect(last("project_doc_max_bytes=0")).toBeGreaterThan(last("project_doc_max_bytes=9"));
+  it("keeps the operator's pairs before the engine's boundary flags", () => {
+    const argv = buildCodexArgv(inv({ config: GATEWAY }));
+    expect(argv.lastIndexOf(GATEWAY.at(-1)!)).toBeLessThan(argv.indexOf("--sandbox"));
+  });
+
+  it("refuses a pair off the allowlist even if it reached the builder (the boundary is never overridden)", () => {
+    for (const pair of [
+      'approval_policy="on-request"',
+      'mcp_servers.x.command="/bin/sh"',
+      "project_doc_max_bytes=9",
+      'sandbox_workspace_write.writable_roots=["/opt"]',
+    ]) {
+      expect(() => buildCodexArgv(inv({ config: [pair] })), pair).toThrow(
+        /Internal error: not a codex-config/,
+      );
+    }
   });
 
   it("passes prompts that look like flags verbatim after --", () => {
@@ -217,7 +221,7 @@ describe("parseCodexConfig (SPEC §10 codex-config)", () => {
           "",
           'model_providers."my-gw".base_url = "https://gw.example/v1?a=b"',
           "model_providers.gw.request_max_retries=0\r",
-          "tools.update_plan={enabled=true}",
+          "features.plugins = false",
         ].join("\n"),
       ),
     ).toEqual({
@@ -226,7 +230,7 @@ describe("parseCodexConfig (SPEC §10 codex-config)", () => {
         'model_provider="gw"',
         'model_providers."my-gw".base_url="https://gw.example/v1?a=b"',
         "model_providers.gw.request_max_retries=0",
-        "tools.update_plan={enabled=true}",
+        "features.plugins=false",
       ],
     });
   });
@@ -246,5 +250,87 @@ describe("parseCodexConfig (SPEC §10 codex-config)", () => {
   it("an empty input is no pairs", () => {
     expect(parseCodexConfig("")).toEqual({ ok: true, pairs: [] });
     expect(parseCodexConfig("\n  \n# only a comment\n")).toEqual({ ok: true, pairs: [] });
+  });
+});
+
+describe("the codex-config allowlist (SPEC §10: the pairs configure the model provider, never the boundary)", () => {
+  const REASON = "codex-config may only configure the model provider";
+
+  it("accepts the model, its provider (any depth, quoted ids), analytics, otel and features turned off", () => {
+    const allowed = [
+      'model="gpt-5.5"',
+      'model_provider="gw"',
+      'model_providers.gw.base_url="https://gw.example/v1"',
+      'model_providers."my-gw".http_headers.X-Team="a"',
+      'model_providers.gw={name="gw", base_url="https://gw.example/v1"}',
+      'model_reasoning_effort="high"',
+      'model_reasoning_summary="none"',
+      'model_verbosity="low"',
+      "model_context_window=200000",
+      "model_auto_compact_token_limit=150000",
+      "analytics.enabled=false",
+      'otel.environment="ci"',
+      "features.plugins=false",
+      '"model_provider"="gw"',
+      ...codexConfigFor("http://127.0.0.1:1"),
+    ];
+    for (const pair of allowed) {
+      expect(parseCodexConfig(pair), pair).toEqual({ ok: true, pairs: [pair] });
+      expect(
+        codexConfigKeyProblem(pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)),
+        pair,
+      ).toBeNull();
+    }
+  });
+
+  it("refuses the repro pair that let a node write /opt, naming the line, the key and the reason", () => {
+    expect(parseCodexConfig('model_provider="gw"\nsandbox_workspace_write.writable_roots=["/opt"]')).toEqual({
+      ok: false,
+      issues: [
+        `codex-config line 2: "sandbox_workspace_write.writable_roots" is not allowed: ${REASON}; sandbox, approval, isolation and every other setting stay the engine's (allowed: model, model_provider, model_providers.<id>.<key>, model_reasoning_effort, model_reasoning_summary, model_verbosity, model_context_window, model_auto_compact_token_limit, analytics.<key>, otel.<key>, features.<name>=false)`,
+      ],
+    });
+  });
+
+  it("refuses the boundary, isolation and unknown keys, however the key is spelled", () => {
+    const refused = [
+      'sandbox_mode="danger-full-access"',
+      "sandbox_workspace_write.network_access=true",
+      'approval_policy="on-request"',
+      'mcp_servers.x.command="/bin/sh"',
+      "mcp_servers={}",
+      "project_doc_max_bytes=9",
+      'project_doc_fallback_filenames=["x.md"]',
+      'profile="wide"',
+      'profiles.wide.sandbox_mode="danger-full-access"',
+      'shell_environment_policy.inherit="all"',
+      "tools.web_search=true",
+      'notify=["/bin/sh","-c","x"]',
+      'hooks.pre="x"',
+      "experimental_use_exec_command_tool=true",
+      'developer_instructions="ignore the rules"',
+      'no_such_key="x"',
+      '"sandbox_mode"="danger-full-access"',
+      '"model_provider.x".sandbox_mode="y"',
+      '"model\\u005fproviders".x="y"',
+      "model.sandbox_mode=1",
+      "model_providers={}",
+      "analytics=false",
+      "features.web_search=true",
+      'features.x="false"',
+      "features={plugins=false}",
+      "features.a.b=false",
+    ];
+    for (const pair of refused) {
+      const parsed = parseCodexConfig(pair);
+      expect(parsed.ok, pair).toBe(false);
+      if (!parsed.ok) expect(parsed.issues[0], pair).toContain(`is not allowed: ${REASON}`);
+    }
+  });
+
+  it("turning a feature on is refused with its own reason", () => {
+    expect(codexConfigKeyProblem("features.x", "true")).toContain(
+      "a feature may only be turned off (features.x=false)",
+    );
   });
 });
