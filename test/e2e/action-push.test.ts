@@ -5,7 +5,7 @@
  * without the push token. The checkout is what `actions/checkout` leaves on `pull_request` with
  * `persist-credentials: false`: a shallow, detached test merge commit.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -83,6 +83,32 @@ function envScript(repoDir: string): ModelScript {
   };
 }
 
+/** Claude settings whose hooks touch `<markers>/<who>-<event>` when a session starts or a prompt is sent. */
+function hookSettings(markers: string, who: string): string {
+  const hook = (event: string) => [
+    { hooks: [{ type: "command", command: `touch ${markers}/${who}-${event}` }] },
+  ];
+  return `${JSON.stringify({ hooks: { SessionStart: hook("SessionStart"), UserPromptSubmit: hook("UserPromptSubmit") } }, null, 2)}\n`;
+}
+
+/** The fix-sum scenario as a hand-written graph (mode run: its nodes load the project's settings). */
+const FIX_GRAPH = [
+  "name: fix-sum-hooks",
+  "nodes:",
+  "  - id: implement",
+  `    prompt: "${MARKS.implement} so that sum(a, b) returns a + b. Edit only that file."`,
+  "    allowed_tools: [Read, Edit]",
+  "  - id: check",
+  "    depends_on: [implement]",
+  `    prompt: "${MARKS.check} and reply with exactly PASS if it looks right, else FAIL."`,
+  "    allowed_tools: [Read]",
+  "    success_check:",
+  `      result_matches: '${PASS_PATTERN}'`,
+  "      verify:",
+  "        command: npm test",
+  "",
+].join("\n");
+
 interface PushWorld {
   readonly git: GitHttpServer;
   /** The checkout (`GITHUB_WORKSPACE`). */
@@ -100,13 +126,26 @@ interface PushWorld {
  * merge ref at depth 1 and checked it out detached — as `actions/checkout` does with `persist-credentials: false`.
  * `mergeCheckout: false` checks out the head itself instead.
  */
-async function world(o: { readonly mergeCheckout?: boolean } = {}): Promise<PushWorld> {
+async function world(
+  o: {
+    readonly mergeCheckout?: boolean;
+    /** Files committed on `main` before the branch point (so the base commit holds them too). */
+    readonly baseFiles?: Readonly<Record<string, string>>;
+    /** Files the pull request's commit changes besides the README. */
+    readonly headFiles?: Readonly<Record<string, string>>;
+  } = {},
+): Promise<PushWorld> {
   gitServer = await startGitHttpServer({ token: PUSH_TOKEN });
   const bare = await gitServer.createRepository(TEST_REPOSITORY);
   const source = open.keep(await makeSampleNodeRepo());
+  if (o.baseFiles !== undefined) {
+    for (const [path, content] of Object.entries(o.baseFiles)) await source.write(path, content);
+    await commitAll(source, "the base's files");
+  }
   const baseStart = await source.git(["rev-parse", "HEAD"]);
   await source.git(["checkout", "--quiet", "-b", BRANCH]);
   await source.write("README.md", "the pull request\n");
+  for (const [path, content] of Object.entries(o.headFiles ?? {})) await source.write(path, content);
   const headSha = await commitAll(source, "the pull request");
   await source.git(["checkout", "--quiet", "main"]);
   await source.write("CHANGELOG.md", "the base moved on\n");
@@ -290,6 +329,70 @@ describe("action push: true (SPEC §10)", () => {
       [w.headSha, "neutral"],
       [pushed, "success"],
     ]);
+    github.assertNoViolations();
+  });
+
+  it("agent configuration comes from the base even in push mode: the PR head's .claude/settings.json hooks never run, the base's does; the pushed commit keeps the PR's own settings and gets the check run", async () => {
+    const markers = scratch();
+    const SETTINGS = ".claude/settings.json";
+    const baseSettings = hookSettings(markers, "base");
+    const prSettings = hookSettings(markers, "pr");
+    const w = await world({
+      baseFiles: { [SETTINGS]: baseSettings },
+      headFiles: { [SETTINGS]: prSettings },
+    });
+    expect(await w.git.gitIn(TEST_REPOSITORY, ["show", `${w.baseSha}:${SETTINGS}`])).toBe(
+      baseSettings.trimEnd(),
+    );
+    expect(await w.git.gitIn(TEST_REPOSITORY, ["show", `${w.headSha}:${SETTINGS}`])).toBe(
+      prSettings.trimEnd(),
+    );
+    const { github, model } = await open.servers(script(w.workspace.dir));
+    // The API serves the same base commit (the checkout may not hold it).
+    github.state.addFile({ ref: w.baseSha, path: GRAPH, content: FIX_GRAPH });
+    github.state.addFile({ ref: w.baseSha, path: SETTINGS, content: baseSettings });
+
+    const result = await open.run({
+      workspace: w.workspace.dir,
+      inputs: { graph: GRAPH, push: "true", "push-token": PUSH_TOKEN },
+      github,
+      model,
+      headSha: w.headSha,
+      baseSha: w.baseSha,
+      githubSha: w.mergeSha,
+      env: { GITHUB_SERVER_URL: w.git.url },
+    });
+
+    expect(result.exitCode, stepDebug(result)).toBe(0);
+    expect(result.outputs).toMatchObject({ outcome: "passed", conclusion: "success" });
+    expect(result.modelRequests.length).toBeGreaterThan(0);
+    // The hooks: the base's ran, the pull request's never did.
+    const fired = readdirSync(markers).sort();
+    expect(fired.filter((m) => m.startsWith("pr-"))).toEqual([]);
+    expect(fired).toContain("base-SessionStart");
+    expect(result.stdout).toContain(
+      `Agent configuration came from the base ref main (${w.baseSha.slice(0, 7)})`,
+    );
+
+    // The pushed commit: on the PR head, the fix only — its tree holds the PR's own settings, not the base's.
+    const pushed = result.outputs["pushed-sha"]!;
+    expect(pushed).toMatch(/^[0-9a-f]{40}$/);
+    expect(await w.git.gitIn(TEST_REPOSITORY, ["rev-parse", `refs/heads/${BRANCH}`])).toBe(pushed);
+    expect(await w.git.gitIn(TEST_REPOSITORY, ["rev-parse", `${pushed}^@`])).toBe(w.headSha);
+    expect(await w.git.gitIn(TEST_REPOSITORY, ["show", `${pushed}:${SETTINGS}`])).toBe(prSettings.trimEnd());
+    expect(await w.git.gitIn(TEST_REPOSITORY, ["diff", "--name-only", w.headSha, pushed])).toBe("src/sum.js");
+    expect(result.outputs["evidence-tree"]).toBe(
+      await w.git.gitIn(TEST_REPOSITORY, ["rev-parse", `${pushed}^{tree}`]),
+    );
+    // The pull request's copy is back in the checkout afterwards.
+    expect(await w.workspace.read(SETTINGS)).toBe(prSettings);
+
+    // The verdict is on the pushed commit; the old head's check run is superseded.
+    expect(github.state.checkRuns.map((c) => [c.headSha, c.status, c.conclusion])).toEqual([
+      [w.headSha, "completed", "neutral"],
+      [pushed, "completed", "success"],
+    ]);
+    expect(result.outputs["check-run-id"]).toBe(String(github.state.checkRuns[1]!.id));
     github.assertNoViolations();
   });
 

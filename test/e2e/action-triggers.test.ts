@@ -71,6 +71,7 @@ async function githubFor(
 /** The fields of the event fixture's `pull_request` a test edits. */
 interface PullRequestShape {
   head: { sha: string; repo: { full_name: string } };
+  user: { login: string; id: number; type: string };
 }
 
 /** The event fixture as a `name` event (pull_request or pull_request_target) with `edit` applied. */
@@ -446,6 +447,62 @@ describe("action: a verify command that runs nothing is refused, as auto refuses
   });
 });
 
+describe("action: which pull_request actions run (SPEC §11)", () => {
+  /** The workspace at the pull request's head (as actions/checkout leaves it on `pull_request`). */
+  async function atHead(): Promise<{ h: PullRequestHeads; github: GitHubServer }> {
+    const h = await heads();
+    await h.workspace.git(["checkout", "--quiet", "--detach", h.headSha]);
+    return { h, github: await githubFor(h) };
+  }
+
+  it.each(["opened", "synchronize", "reopened", "ready_for_review"])(
+    "pull_request %s runs: the verify command on the head, the check run success on it",
+    async (action) => {
+      const { h, github } = await atHead();
+      const result = await run({
+        workspace: h.workspace.dir,
+        inputs: { mode: "verify", "verify-cmd": "npm test" },
+        github,
+        event: pullRequestEvent("pull_request", h.headSha, (p) => {
+          p.action = action;
+        }),
+      });
+      expect(result.exitCode, stepDebug(result)).toBe(0);
+      expect(result.outputs).toMatchObject({ outcome: "passed", conclusion: "success" });
+      expect(result.stdout).toContain("> sample@1.0.0 test");
+      expect(result.stdout).not.toContain("nothing to do");
+      const writes = checkRunWrites(result);
+      expect(writes[0]).toMatchObject({ method: "POST", body: { head_sha: h.headSha } });
+      expect(completion(result)).toMatchObject({ conclusion: "success" });
+      expect(github.state.checkRuns).toEqual([
+        expect.objectContaining({ headSha: h.headSha, status: "completed", conclusion: "success" }),
+      ]);
+      github.assertNoViolations();
+    },
+  );
+
+  it.each(["labeled", "edited", "converted_to_draft", "closed"])(
+    "pull_request %s is nothing to do: no API call, no verify command, the step passes",
+    async (action) => {
+      const { h, github } = await atHead();
+      const result = await run({
+        workspace: h.workspace.dir,
+        inputs: { mode: "verify", "verify-cmd": "npm test" },
+        github,
+        event: pullRequestEvent("pull_request", h.headSha, (p) => {
+          p.action = action;
+        }),
+      });
+      expect(result.exitCode, stepDebug(result)).toBe(0);
+      expect(result.outputs.outcome).toBeUndefined();
+      expect(result.calls).toHaveLength(0);
+      expect(result.stdout).toContain(`pull_request ${action}: nothing to do`);
+      expect(result.stdout).not.toContain("> sample@1.0.0 test");
+      expect(github.state.checkRuns).toHaveLength(0);
+    },
+  );
+});
+
 /** The check-run calls of a run (a fork's `pull_request` run makes none: its token is read-only). */
 function checkRunCalls(result: ActionRun): readonly unknown[] {
   return result.calls.filter((c) => (c.route ?? c.path).includes("check-runs"));
@@ -536,4 +593,55 @@ describe("action: a fork's pull request without a model credential (SPEC §6, §
     expect(result.summary).toContain("Nothing ran");
     github.assertNoViolations();
   });
+});
+
+describe("action: a Dependabot pull request (SPEC §6, §10): read-only token, Dependabot secrets only", () => {
+  it.each([
+    ["opened by Dependabot (pull_request.user.login; a person's re-run)", true],
+    ["triggered by Dependabot (GITHUB_ACTOR; opened by a person)", false],
+  ])(
+    "%s, without a model credential: verify-only with the verify command, no check-run call, no comment call, the ledger in the job summary",
+    async (_name, openedByBot) => {
+      const h = await heads();
+      await h.workspace.git(["checkout", "--quiet", "--detach", h.headSha]);
+      const github = await githubFor(h);
+      const model = await modelFor(h);
+      const result = await run({
+        workspace: h.workspace.dir,
+        inputs: { goal: GOAL, "anthropic-api-key": "", "verify-cmd": "npm test" },
+        github,
+        model,
+        // Each signal alone: the other one names a person.
+        env: openedByBot
+          ? {}
+          : { GITHUB_ACTOR: "dependabot[bot]", GITHUB_TRIGGERING_ACTOR: "dependabot[bot]" },
+        event: pullRequestEvent("pull_request", h.headSha, (p) => {
+          if (openedByBot) p.pull_request.user = { login: "dependabot[bot]", id: 49699333, type: "Bot" };
+        }),
+      });
+      expect(result.exitCode, stepDebug(result)).toBe(0);
+      expect(result.outputs).toMatchObject({ outcome: "passed", conclusion: "success" });
+      expect(result.modelRequests).toHaveLength(0);
+      const notice = result.commands.find((c) => c.startsWith("::notice::No model credential"));
+      expect(notice).toContain("a Dependabot pull request");
+      // Not a fork: the head repository is the base's, yet the token is read-only all the same.
+      expect(result.payload).toMatchObject({
+        pull_request: { head: { repo: { full_name: "octo-org/widgets" } } },
+      });
+      expect(checkRunCalls(result)).toEqual([]);
+      expect(result.calls.filter((c) => (c.route ?? c.path).includes("/issues/"))).toEqual([]);
+      expect(github.state.checkRuns).toHaveLength(0);
+      const ledger = JSON.parse(readFileSync(result.outputs["ledger-path"]!, "utf8")) as {
+        mode: string;
+        rows: { nodeId: string; label: string; verdict: string; qualifier?: string }[];
+      };
+      expect(ledger.mode).toBe("verify");
+      expect(ledger.rows).toEqual([
+        expect.objectContaining({ nodeId: "verify", verdict: "PASS", qualifier: "verified" }),
+      ]);
+      expect(result.summary).toContain("verify (engine)");
+      expect(result.summary).toContain("was opened or triggered by Dependabot");
+      github.assertNoViolations();
+    },
+  );
 });

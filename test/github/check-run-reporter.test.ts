@@ -3,13 +3,17 @@
  * new leg, and an appendix (how to resume) follows the ledger's summary whole, the ledger's part cut to make
  * room, within GitHub's 65535-byte limit. Against the local GitHub double (GitHub's description).
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CheckRunClient } from "../../src/github/check-run.js";
+import { failureAnnotations, MAX_ANNOTATIONS } from "../../src/github/check-annotations.js";
+import { CHECK_RUN_ANNOTATIONS_PER_REQUEST, CheckRunClient } from "../../src/github/check-run.js";
 import { CheckRunReporter } from "../../src/github/check-run-reporter.js";
 import { createOctokit } from "../../src/github/octokit.js";
 import { CHECK_RUN_TEXT_MAX_BYTES } from "../../src/ledger/byte-budget.js";
 import { renderLedgerMarkdown, TRIMMED_NOTICE } from "../../src/ledger/render-markdown.js";
-import { fail, fixtureLedger, NONE_DETECTED } from "../ledger/fixtures.js";
+import { fail, fixtureLedger, NONE_DETECTED, verifyEvidence } from "../ledger/fixtures.js";
 import { type GitHubServer, startGitHubServer, TEST_TIMING } from "../support/github-server/index.js";
 
 const HEAD_SHA = "9f3c1e2d4b5a69788766554433221100ffeeddcc";
@@ -179,5 +183,85 @@ describe("CheckRunReporter.finish: a 70 KB ledger with multi-byte text", () => {
     expect(summary).toContain(`artifact [\`evidence-gate-ledger\`](${runUrl}/artifacts/99)`);
     expect(summary.endsWith("<!-- digest -->")).toBe(true);
     expect(server.state.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "failure" });
+  });
+});
+
+describe("CheckRunReporter.finish: 120 failing nodes → annotations in 3 requests (SPEC §6)", () => {
+  let root: string;
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), "eg-reporter-annotations-"));
+    mkdirSync(join(root, "src"));
+    writeFileSync(join(root, "src", "sum.ts"), "x\n");
+  });
+  afterEach(() => {
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it("a ledger's 120 failed executions, one annotation each (half on a named file, half on the workflow file), go out as the completion and two appends carrying 50, 50 and 20", async () => {
+    const workflowFile = ".github/workflows/gate.yml";
+    const rows = Array.from({ length: 120 }, (_, i) =>
+      fail(`node-${i}`, {
+        cause: "verify_failed",
+        verify: verifyEvidence({
+          cwd: root,
+          exitCode: 1,
+          outcome: "failed",
+          // Even rows name one line of a file of the repository; odd rows name none.
+          outputTail: i % 2 === 0 ? `src/sum.ts:${i + 1}:3 - error TS2322` : "npm ERR! Test failed.",
+        }),
+      }),
+    );
+    const ledger = fixtureLedger({
+      runId: RUN_ID,
+      runtime: "claude",
+      goal: "g",
+      buildEvidence: NONE_DETECTED,
+      nodes: rows.map((row) => ({ id: row.nodeId, dependsOn: [], allowedTools: ["Read"], sink: true })),
+      rows,
+      planningCalls: [],
+      evidenceTree: null,
+    });
+    const annotations = failureAnnotations(ledger, { repoRoot: root, workflowFile });
+    // Below both caps: every row gives exactly one.
+    expect(annotations.length).toBeLessThan(MAX_ANNOTATIONS);
+    expect(annotations.map((a) => a.title)).toEqual(
+      rows.map((r) => `evidence-gate: ${r.nodeId} failed: verify command \`npm test\` exited 1 (expected 0)`),
+    );
+    expect(annotations.map((a) => [a.path, a.startLine])).toEqual(
+      rows.map((_, i) => (i % 2 === 0 ? ["src/sum.ts", i + 1] : [workflowFile, 1])),
+    );
+
+    const r = reporter();
+    await r.start(RUN_ID, "starting");
+    const before = server.calls.length;
+    await r.finish(ledger, { annotations });
+
+    const sent = server.calls.slice(before);
+    expect(sent.map((c) => [c.method, c.route, c.status])).toEqual([
+      ["PATCH", UPDATE, 200],
+      ["PATCH", UPDATE, 200],
+      ["PATCH", UPDATE, 200],
+    ]);
+    const bodies = sent.map(
+      (c) =>
+        c.body as {
+          status?: string;
+          conclusion?: string;
+          output: { annotations?: { path: string; start_line: number; title?: string }[] };
+        },
+    );
+    expect(bodies.map((b) => b.output.annotations?.length)).toEqual([
+      CHECK_RUN_ANNOTATIONS_PER_REQUEST,
+      CHECK_RUN_ANNOTATIONS_PER_REQUEST,
+      20,
+    ]);
+    expect(bodies[0]).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(bodies.slice(1).map((b) => b.status ?? b.conclusion)).toEqual([undefined, undefined]);
+    // Every annotation arrived once, in the ledger's order.
+    expect(bodies.flatMap((b) => (b.output.annotations ?? []).map((a) => [a.path, a.start_line]))).toEqual(
+      annotations.map((a) => [a.path, a.startLine]),
+    );
+    expect(server.state.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(server.state.checkRuns[0]!.output.annotationsCount).toBe(120);
   });
 });
