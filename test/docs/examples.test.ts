@@ -50,9 +50,9 @@ describe("docs/examples: the two-stage workflows", () => {
     expect(given.filter((name) => !declared.includes(name))).toEqual([]);
   });
 
-  it("stage 1 runs on pull_request, never pull_request_target, reading contents (checks: write is capped to read on a fork)", () => {
+  it("stage 1 runs on pull_request, never pull_request_target, reading contents (checks: write and pull-requests: write, for the sticky comment, are capped to read on a fork)", () => {
     expect(Object.keys(pr.on)).toEqual(["pull_request"]);
-    expect(pr.permissions).toEqual({ contents: "read", checks: "write" });
+    expect(pr.permissions).toEqual({ contents: "read", checks: "write", "pull-requests": "write" });
     expect(Object.values(pr.jobs).every((job) => job.permissions === undefined)).toBe(true);
   });
 
