@@ -35988,6 +35988,494 @@ function feedbackIssues(nodes) {
   return issues;
 }
 
+// src/evidence/build-signals.ts
+import { lstat, opendir } from "node:fs/promises";
+import { basename, dirname, join, relative, resolve as resolve2, sep } from "node:path";
+var MAX_ENTRIES_PER_DIRECTORY = 1e4;
+var MAX_SUBDIRECTORIES = 200;
+var MONOREPO_FOLDERS = [
+  "packages",
+  "apps",
+  "services",
+  "libs",
+  "crates",
+  "modules",
+  "cmd"
+];
+var SKIPPED_FOLDERS = /* @__PURE__ */ new Set([
+  "node_modules",
+  "bower_components",
+  "vendor",
+  "target",
+  "dist",
+  "build",
+  "venv",
+  "__pycache__"
+]);
+async function listTopLevelNames(dir, options2 = {}) {
+  const limit = options2.limit ?? MAX_ENTRIES_PER_DIRECTORY;
+  const entries = /* @__PURE__ */ new Map();
+  let read = 0;
+  let truncated = false;
+  let handle;
+  try {
+    handle = await opendir(dir, { bufferSize: 256 });
+  } catch {
+    return { entries, read, truncated };
+  }
+  try {
+    for (; ; ) {
+      if (read >= limit) {
+        truncated = await handle.read() !== null;
+        break;
+      }
+      const entry = await handle.read();
+      if (entry === null) break;
+      read++;
+      entries.set(entry.name, entry.isDirectory() ? "dir" : "file");
+    }
+  } catch {
+  } finally {
+    await handle.close().catch(() => void 0);
+  }
+  return { entries, read, truncated };
+}
+var fixed = (value) => (_names) => value;
+function nodeManager(names) {
+  if (names.has("pnpm-lock.yaml")) return { ecosystem: "Node.js (pnpm)", suggestion: "pnpm test" };
+  if (names.has("yarn.lock")) return { ecosystem: "Node.js (yarn)", suggestion: "yarn test" };
+  if (names.has("bun.lockb") || names.has("bun.lock")) {
+    return { ecosystem: "Node.js (bun)", suggestion: "bun run test" };
+  }
+  return { ecosystem: "Node.js (npm)", suggestion: "npm test" };
+}
+function pythonManager(names) {
+  if (names.has("uv.lock")) return { ecosystem: "Python (uv)", suggestion: "uv run pytest" };
+  if (names.has("poetry.lock")) return { ecosystem: "Python (Poetry)", suggestion: "poetry run pytest" };
+  if (names.has("pdm.lock")) return { ecosystem: "Python (PDM)", suggestion: "pdm run pytest" };
+  if (names.has("Pipfile")) return { ecosystem: "Python (Pipenv)", suggestion: "pipenv run pytest" };
+  return { ecosystem: "Python", suggestion: "pytest" };
+}
+var node2 = {
+  ecosystem: (n) => nodeManager(n).ecosystem,
+  suggestion: (n) => nodeManager(n).suggestion
+};
+var python = {
+  ecosystem: (n) => pythonManager(n).ecosystem,
+  suggestion: (n) => pythonManager(n).suggestion
+};
+var gradle = (names) => names.has("gradlew") ? "./gradlew build" : "gradle build";
+var maven = (names) => names.has("mvnw") ? "./mvnw -B verify" : "mvn -B verify";
+var mill = (names) => names.has("mill") ? "./mill __.test" : "mill __.test";
+var rake = (names) => names.has("Gemfile") ? "bundle exec rake" : "rake";
+var isFlutter = (names) => names.has(".metadata") || names.has("android", "dir") || names.has("ios", "dir");
+var cmake = "cmake -S . -B build && cmake --build build && ctest --test-dir build";
+var NODE_MANIFEST = ["package.json"];
+var dotnet = { ecosystem: fixed(".NET"), suggestion: fixed("dotnet test") };
+var bazel = { ecosystem: fixed("Bazel"), suggestion: fixed("bazel test //...") };
+var just = { ecosystem: fixed("just"), suggestion: fixed("just test") };
+var task = { ecosystem: fixed("Task"), suggestion: fixed("task test") };
+var make = { ecosystem: fixed("Make"), suggestion: fixed("make") };
+var RULES = [
+  // JVM
+  { pattern: "gradlew", ecosystem: fixed("Gradle"), suggestion: fixed("./gradlew build") },
+  { pattern: "build.gradle.kts", ecosystem: fixed("Gradle"), suggestion: gradle },
+  { pattern: "build.gradle", ecosystem: fixed("Gradle"), suggestion: gradle },
+  { pattern: "settings.gradle.kts", ecosystem: fixed("Gradle"), suggestion: gradle },
+  { pattern: "settings.gradle", ecosystem: fixed("Gradle"), suggestion: gradle },
+  { pattern: "mvnw", ecosystem: fixed("Maven"), suggestion: fixed("./mvnw -B verify") },
+  { pattern: "pom.xml", ecosystem: fixed("Maven"), suggestion: maven },
+  { pattern: "build.sbt", ecosystem: fixed("sbt (Scala)"), suggestion: fixed("sbt test") },
+  { pattern: "build.mill", ecosystem: fixed("Mill (Scala)"), suggestion: mill },
+  { pattern: "build.sc", ecosystem: fixed("Mill (Scala)"), suggestion: mill },
+  { pattern: "build.xml", ecosystem: fixed("Ant"), suggestion: fixed("ant test") },
+  { pattern: "project.clj", ecosystem: fixed("Clojure (Leiningen)"), suggestion: fixed("lein test") },
+  { pattern: "deps.edn", ecosystem: fixed("Clojure (CLI)"), suggestion: fixed("clojure -X:test") },
+  // Rust
+  { pattern: "Cargo.toml", ecosystem: fixed("Rust (Cargo)"), suggestion: fixed("cargo test") },
+  {
+    pattern: "Cargo.lock",
+    ecosystem: fixed("Rust (Cargo)"),
+    suggestion: fixed("cargo test"),
+    unlessBeside: ["Cargo.toml"]
+  },
+  // JavaScript / TypeScript
+  { pattern: "package.json", ...node2 },
+  {
+    pattern: "pnpm-workspace.yaml",
+    ecosystem: fixed("Node.js (pnpm workspace)"),
+    suggestion: fixed("pnpm -r test")
+  },
+  { pattern: "lerna.json", ecosystem: fixed("Node.js (Lerna)"), suggestion: fixed("npx lerna run test") },
+  { pattern: "nx.json", ecosystem: fixed("Node.js (Nx)"), suggestion: fixed("npx nx run-many -t test") },
+  { pattern: "turbo.json", ecosystem: fixed("Node.js (Turborepo)"), suggestion: fixed("npx turbo run test") },
+  { pattern: "pnpm-lock.yaml", ...node2, unlessBeside: NODE_MANIFEST },
+  { pattern: "yarn.lock", ...node2, unlessBeside: NODE_MANIFEST },
+  { pattern: "package-lock.json", ...node2, unlessBeside: NODE_MANIFEST },
+  { pattern: "bun.lockb", ...node2, unlessBeside: NODE_MANIFEST },
+  { pattern: "bun.lock", ...node2, unlessBeside: NODE_MANIFEST },
+  { pattern: "deno.json", ecosystem: fixed("Deno"), suggestion: fixed("deno test") },
+  { pattern: "deno.jsonc", ecosystem: fixed("Deno"), suggestion: fixed("deno test") },
+  // Python
+  { pattern: "pyproject.toml", ...python },
+  { pattern: "setup.py", ...python },
+  { pattern: "setup.cfg", ...python },
+  { pattern: "uv.lock", ...python, unlessBeside: ["pyproject.toml"] },
+  { pattern: "poetry.lock", ...python, unlessBeside: ["pyproject.toml"] },
+  { pattern: "pdm.lock", ...python, unlessBeside: ["pyproject.toml"] },
+  { pattern: "Pipfile", ...python },
+  { pattern: "tox.ini", ecosystem: fixed("Python (tox)"), suggestion: fixed("tox") },
+  { pattern: "noxfile.py", ecosystem: fixed("Python (nox)"), suggestion: fixed("nox") },
+  { pattern: "pytest.ini", ...python },
+  { pattern: "requirements.txt", ...python },
+  { pattern: "pants.toml", ecosystem: fixed("Pants"), suggestion: fixed("pants test ::") },
+  // Ruby
+  { pattern: "Gemfile", ecosystem: fixed("Ruby (Bundler)"), suggestion: fixed("bundle exec rake") },
+  { pattern: "Rakefile", ecosystem: fixed("Ruby (Rake)"), suggestion: rake },
+  // BEAM
+  { pattern: "mix.exs", ecosystem: fixed("Elixir (Mix)"), suggestion: fixed("mix test") },
+  { pattern: "rebar.config", ecosystem: fixed("Erlang (rebar3)"), suggestion: fixed("rebar3 eunit") },
+  { pattern: "gleam.toml", ecosystem: fixed("Gleam"), suggestion: fixed("gleam test") },
+  // Go
+  { pattern: "go.mod", ecosystem: fixed("Go"), suggestion: fixed("go test ./...") },
+  { pattern: "go.work", ecosystem: fixed("Go (workspace)"), suggestion: fixed("go test ./...") },
+  // Other languages with their own package manager
+  { pattern: "composer.json", ecosystem: fixed("PHP (Composer)"), suggestion: fixed("composer test") },
+  { pattern: "Package.swift", ecosystem: fixed("Swift (SwiftPM)"), suggestion: fixed("swift test") },
+  {
+    pattern: "pubspec.yaml",
+    ecosystem: (n) => isFlutter(n) ? "Flutter" : "Dart",
+    suggestion: (n) => isFlutter(n) ? "flutter test" : "dart test"
+  },
+  { pattern: "build.zig", ecosystem: fixed("Zig"), suggestion: fixed("zig build test") },
+  { pattern: "stack.yaml", ecosystem: fixed("Haskell (Stack)"), suggestion: fixed("stack test") },
+  { pattern: "cabal.project", ecosystem: fixed("Haskell (Cabal)"), suggestion: fixed("cabal test") },
+  { pattern: "*.cabal", ecosystem: fixed("Haskell (Cabal)"), suggestion: fixed("cabal test") },
+  { pattern: "package.yaml", ecosystem: fixed("Haskell (hpack)"), suggestion: fixed("stack test") },
+  { pattern: "dune-project", ecosystem: fixed("OCaml (dune)"), suggestion: fixed("dune test") },
+  {
+    pattern: "DESCRIPTION",
+    ecosystem: fixed("R package"),
+    suggestion: fixed("R CMD build . && R CMD check *.tar.gz")
+  },
+  { pattern: "shard.yml", ecosystem: fixed("Crystal (Shards)"), suggestion: fixed("crystal spec") },
+  { pattern: "*.nimble", ecosystem: fixed("Nim (Nimble)"), suggestion: fixed("nimble test") },
+  {
+    pattern: "Project.toml",
+    ecosystem: fixed("Julia"),
+    suggestion: fixed("julia --project -e 'using Pkg; Pkg.test()'")
+  },
+  { pattern: "Makefile.PL", ecosystem: fixed("Perl"), suggestion: fixed("perl Makefile.PL && make test") },
+  { pattern: "Build.PL", ecosystem: fixed("Perl"), suggestion: fixed("perl Build.PL && ./Build test") },
+  { pattern: "cpanfile", ecosystem: fixed("Perl"), suggestion: fixed("prove -lr t") },
+  // .NET
+  { pattern: "*.sln", ...dotnet },
+  { pattern: "*.slnx", ...dotnet },
+  { pattern: "*.csproj", ...dotnet },
+  { pattern: "*.fsproj", ...dotnet },
+  { pattern: "*.vbproj", ...dotnet },
+  { pattern: "*.vcxproj", ecosystem: fixed("MSBuild (C++)"), suggestion: fixed("msbuild /t:Build") },
+  // Polyglot build systems
+  { pattern: "MODULE.bazel", ...bazel },
+  { pattern: "WORKSPACE", ...bazel },
+  { pattern: "WORKSPACE.bazel", ...bazel },
+  { pattern: "BUILD.bazel", ...bazel },
+  { pattern: "BUILD", ...bazel },
+  { pattern: "flake.nix", ecosystem: fixed("Nix (flake)"), suggestion: fixed("nix flake check") },
+  // C / C++
+  { pattern: "CMakeLists.txt", ecosystem: fixed("CMake"), suggestion: fixed(cmake) },
+  { pattern: "CMakePresets.json", ecosystem: fixed("CMake"), suggestion: fixed(cmake) },
+  {
+    pattern: "meson.build",
+    ecosystem: fixed("Meson"),
+    suggestion: fixed("meson setup build && meson test -C build")
+  },
+  { pattern: "vcpkg.json", ecosystem: fixed("C/C++ (vcpkg)"), suggestion: fixed(cmake) },
+  {
+    pattern: "conanfile.py",
+    ecosystem: fixed("C/C++ (Conan)"),
+    suggestion: fixed("conan build . --build=missing")
+  },
+  { pattern: "conanfile.txt", ecosystem: fixed("C/C++ (Conan)"), suggestion: fixed(cmake) },
+  { pattern: "configure", ecosystem: fixed("Autotools"), suggestion: fixed("./configure && make check") },
+  {
+    pattern: "configure.ac",
+    ecosystem: fixed("Autotools"),
+    suggestion: fixed("autoreconf -fi && ./configure && make check")
+  },
+  { pattern: "SConstruct", ecosystem: fixed("SCons"), suggestion: fixed("scons") },
+  {
+    pattern: "Makefile.am",
+    ecosystem: fixed("Autotools"),
+    suggestion: fixed("autoreconf -fi && ./configure && make check")
+  },
+  // Task runners
+  { pattern: "justfile", ...just },
+  { pattern: "Justfile", ...just },
+  { pattern: ".justfile", ...just },
+  { pattern: "Taskfile.yml", ...task },
+  { pattern: "Taskfile.yaml", ...task },
+  { pattern: "taskfile.yml", ...task },
+  { pattern: "taskfile.yaml", ...task },
+  { pattern: "Makefile", ...make },
+  { pattern: "GNUmakefile", ...make },
+  { pattern: "makefile", ...make }
+];
+var EXACT_NAMES = [
+  .../* @__PURE__ */ new Set([
+    ...RULES.map((r) => r.pattern).filter((p) => !p.startsWith("*")),
+    ...RULES.flatMap((r) => r.unlessBeside ?? []),
+    "mill",
+    ".metadata",
+    "android",
+    "ios",
+    ...MONOREPO_FOLDERS
+  ])
+];
+async function kindOf(path) {
+  try {
+    const stats = await lstat(path);
+    return stats.isDirectory() ? "dir" : "file";
+  } catch {
+    return null;
+  }
+}
+async function namesIn(dir) {
+  const listing = await listTopLevelNames(dir);
+  const exact = /* @__PURE__ */ new Map();
+  await Promise.all(
+    EXACT_NAMES.map(async (name) => {
+      const kind = listing.entries.get(name) ?? (listing.truncated ? await kindOf(join(dir, name)) : null);
+      if (kind !== null) exact.set(name, kind);
+    })
+  );
+  const named = (kind) => [...listing.entries].filter(([, k]) => k === kind).map(([name]) => name);
+  return {
+    has: (name, kind = "file") => exact.get(name) === kind,
+    matching: (suffix) => named("file").filter((name) => name.endsWith(suffix) && name.length > suffix.length).sort(),
+    folders: () => named("dir").sort()
+  };
+}
+function signalsIn(names, display, suggest) {
+  const signals = [];
+  for (const rule of RULES) {
+    if (rule.unlessBeside?.some((name) => names.has(name))) continue;
+    const files = rule.pattern.startsWith("*") ? names.matching(rule.pattern.slice(1)) : names.has(rule.pattern) ? [rule.pattern] : [];
+    for (const name of files) {
+      signals.push({
+        file: display(name),
+        ecosystem: rule.ecosystem(names),
+        suggestion: suggest(rule.suggestion(names))
+      });
+    }
+  }
+  return signals;
+}
+function displayPath(root, dir, name) {
+  const rel = relative(root, join(dir, name));
+  const inside2 = rel !== "" && !rel.startsWith(`..${sep}`) && rel !== "..";
+  return (inside2 ? rel : join(dir, name)).split(sep).join("/");
+}
+var descendable = (name) => !name.startsWith(".") && !SKIPPED_FOLDERS.has(name);
+async function subfoldersOf(dir, names, exclude) {
+  const picked = [];
+  const take = (rel) => {
+    if (picked.length >= MAX_SUBDIRECTORIES) return false;
+    if (!exclude.has(join(dir, ...rel.split("/")))) picked.push(rel);
+    return true;
+  };
+  const top = new Set(names.folders());
+  for (const name of MONOREPO_FOLDERS) if (names.has(name, "dir")) top.add(name);
+  for (const name of [...top].sort()) {
+    if (!descendable(name)) continue;
+    if (!take(name)) break;
+    if (!MONOREPO_FOLDERS.includes(name)) continue;
+    const children = await listTopLevelNames(join(dir, name));
+    const folders = [...children.entries].filter(([, kind]) => kind === "dir").map(([child]) => child);
+    for (const child of folders.sort()) {
+      if (descendable(child) && !take(`${name}/${child}`)) break;
+    }
+  }
+  return picked;
+}
+var PARALLEL_SCANS = 16;
+async function mapInBatches(items, f) {
+  const out = [];
+  for (let i = 0; i < items.length; i += PARALLEL_SCANS) {
+    out.push(...await Promise.all(items.slice(i, i + PARALLEL_SCANS).map(f)));
+  }
+  return out;
+}
+function shellWord(path) {
+  if (/^[A-Za-z0-9_@%+=:,.][A-Za-z0-9_@%+=:,./-]*$/.test(path)) return path;
+  const word = path.startsWith("-") ? `./${path}` : path;
+  return `'${word.replaceAll("'", `'\\''`)}'`;
+}
+function inFolder(folder, command) {
+  return `(cd ${shellWord(folder)} && ${command})`;
+}
+function fromFolder(suggestion) {
+  const match = /^\(cd ('(?:[^']|'\\'')*'|[^\s']+) && ([\s\S]+)\)$/.exec(suggestion);
+  if (match === null) return null;
+  const word = match[1];
+  const folder = word.startsWith("'") ? word.slice(1, -1).replaceAll(`'\\''`, "'") : word;
+  return { folder: folder.startsWith("./") ? folder.slice(2) : folder, command: match[2] };
+}
+async function scanBuildSignals(dirs) {
+  const unique2 = [...new Set(dirs.map((d) => resolve2(d)))];
+  const root = unique2[0];
+  if (root === void 0) return [];
+  const own2 = await Promise.all(unique2.map((dir) => namesIn(dir)));
+  const seen = new Set(unique2);
+  const nested = /* @__PURE__ */ new Map();
+  for (let i = unique2.length - 1; i >= 0; i--) {
+    const dir = unique2[i];
+    const folders = await subfoldersOf(dir, own2[i], seen);
+    for (const folder of folders) seen.add(join(dir, ...folder.split("/")));
+    const found = await mapInBatches(folders, async (folder) => {
+      const abs = join(dir, ...folder.split("/"));
+      return signalsIn(
+        await namesIn(abs),
+        (name) => displayPath(root, abs, name),
+        (command) => inFolder(folder, command)
+      );
+    });
+    nested.set(dir, found.flat());
+  }
+  return unique2.flatMap((dir, i) => [
+    ...signalsIn(
+      own2[i],
+      (name) => displayPath(root, dir, name),
+      (command) => command
+    ),
+    ...nested.get(dir) ?? []
+  ]);
+}
+var segments = (path) => path === "." || path === "" ? 0 : path.split("/").length;
+function suggestVerifyCommand(signals) {
+  const rank = (s) => {
+    const name = basename(s.file);
+    const index = RULES.findIndex(
+      (r) => r.pattern.startsWith("*") ? name.endsWith(r.pattern.slice(1)) : r.pattern === name
+    );
+    return index === -1 ? RULES.length : index;
+  };
+  const placed = signals.map((signal2) => {
+    const inner = fromFolder(signal2.suggestion);
+    const folderDepth = segments(dirname(signal2.file));
+    return {
+      signal: signal2,
+      inner,
+      /** Depth of the directory that was scanned to find this signal. */
+      scanned: folderDepth - (inner === null ? 0 : segments(inner.folder)),
+      rank: rank(signal2)
+    };
+  });
+  const ordered = placed.sort(
+    (a, b) => b.scanned - a.scanned || Number(a.inner !== null) - Number(b.inner !== null) || a.rank - b.rank
+  );
+  const first = ordered[0];
+  if (first === void 0) return null;
+  const distinct = new Set(signals.map((s) => s.suggestion));
+  return {
+    command: first.signal.suggestion,
+    signal: first.signal,
+    guess: distinct.size > 1,
+    nested: first.inner === null ? null : { folder: dirname(first.signal.file), command: first.inner.command }
+  };
+}
+
+// src/evidence/build-evidence.ts
+var POLICY_FILE = ".github/evidence-gate.yml";
+var SPELLINGS = {
+  action: {
+    verifyCmd: (c) => `verify-cmd: ${yamlSingleQuoted(c)}`,
+    verifyCmdName: "verify-cmd",
+    accept: "accept-no-build-evidence: true",
+    acceptName: "accept-no-build-evidence",
+    workingDirectory: (f) => `working-directory: ${yamlSingleQuoted(f)}`
+  },
+  cli: {
+    verifyCmd: (c) => `--verify-cmd ${posixSingleQuoted(c)}`,
+    verifyCmdName: "--verify-cmd",
+    accept: "--accept-no-build-evidence",
+    acceptName: "--accept-no-build-evidence",
+    workingDirectory: (f) => `--working-directory ${posixSingleQuoted(f)}`
+  }
+};
+function yamlSingleQuoted(text2) {
+  return `'${text2.replaceAll("'", "''")}'`;
+}
+function posixSingleQuoted(text2) {
+  return `'${text2.replaceAll("'", `'\\''`)}'`;
+}
+function verifyCommandRunsNothing(text2) {
+  return text2.split("\n").map((line2) => line2.trim()).every((line2) => line2 === "" || line2.startsWith("#"));
+}
+function emptyVerifyCommandProblem(command, o) {
+  if (!verifyCommandRunsNothing(command)) return null;
+  const name = SPELLINGS[o.surface].verifyCmdName;
+  return o.declaredBy === "input" ? `${name} is empty (blank, or only # comments): it exits 0 and would pass every time. Give the command that builds and tests this repository, or leave ${name} out.` : `The policy file ${o.policySource ?? POLICY_FILE} sets an empty verify-cmd (blank, or only # comments), which would pass every time: fix the policy file, or give ${name}.`;
+}
+function decideBuildEvidence(inputs) {
+  const spell = SPELLINGS[inputs.surface];
+  const { verifyCmd, acceptNoBuildEvidence, policy } = inputs;
+  const emptyInput = verifyCmd === void 0 ? null : emptyVerifyCommandProblem(verifyCmd, { surface: inputs.surface, declaredBy: "input" });
+  if (emptyInput !== null) return { kind: "usage_error", message: emptyInput };
+  if (verifyCmd !== void 0 && acceptNoBuildEvidence) {
+    return {
+      kind: "usage_error",
+      message: `${spell.acceptName} says this run carries no build evidence, but ${spell.verifyCmdName} ${JSON.stringify(verifyCmd)} supplies some: pass one or the other.`
+    };
+  }
+  if (policy?.requireEvidence === true && acceptNoBuildEvidence) {
+    return {
+      kind: "usage_error",
+      message: `The maintainers' policy file ${policy.source ?? `${POLICY_FILE} (read from the base branch)`} sets require-evidence: true, so ${spell.acceptName} is not allowed here: give ${spell.verifyCmdName} instead.`
+    };
+  }
+  const emptyPolicy = policy?.verifyCmd === void 0 || verifyCmd !== void 0 || acceptNoBuildEvidence ? null : emptyVerifyCommandProblem(policy.verifyCmd, {
+    surface: inputs.surface,
+    declaredBy: "policy",
+    ...policy.source !== void 0 ? { policySource: policy.source } : {}
+  });
+  if (emptyPolicy !== null) return { kind: "usage_error", message: emptyPolicy };
+  if (verifyCmd !== void 0) {
+    return { kind: "answer", answer: { kind: "attached", command: verifyCmd, declaredBy: "input" } };
+  }
+  if (acceptNoBuildEvidence) {
+    return inputs.signals.length > 0 ? { kind: "answer", answer: { kind: "declared", signals: inputs.signals } } : { kind: "answer", answer: { kind: "none-detected" } };
+  }
+  if (policy?.verifyCmd !== void 0) {
+    return { kind: "answer", answer: { kind: "attached", command: policy.verifyCmd, declaredBy: "policy" } };
+  }
+  if (inputs.signals.length === 0) {
+    return { kind: "answer", answer: { kind: "none-detected" } };
+  }
+  return { kind: "refused", signals: inputs.signals, message: refusalMessage(inputs.signals, spell) };
+}
+var MAX_NAMED_SIGNALS = 12;
+function refusalMessage(signals, spell) {
+  const suggestion = suggestVerifyCommand(signals);
+  const named = signals.slice(0, MAX_NAMED_SIGNALS).map((s) => `${s.file} (${s.ecosystem})`);
+  const unnamed = signals.length - named.length;
+  const detected = named.join(", ") + (unnamed > 0 ? `, and ${unnamed} more` : "");
+  const nested = suggestion?.nested ?? null;
+  const lines = [
+    "This repository has a build system, and this run would check none of it.",
+    `Detected: ${detected}.`,
+    "A planned node may not carry a build command, and a node's PASS is only its own words about its own work; build evidence is a command the engine runs itself and judges by its exit code.",
+    "Re-run with ONE of:",
+    `  ${spell.verifyCmd(suggestion?.command ?? "<your build and test command>")} \u2014 the engine runs it at each sink of the plan, one at a time, and judges its exit code` + (suggestion?.guess ? " (the detected files suggest different commands, so this one is a guess)" : ""),
+    ...nested === null ? [] : [
+      `    (it runs the command in ${nested.folder}, where those build files are; or set ${spell.workingDirectory(nested.folder)} with ${spell.verifyCmd(nested.command)}, which moves the whole run into that folder)`
+    ],
+    `  ${spell.accept} \u2014 run without build evidence, on the record: every verdict is then the model's, about its own work`,
+    "Nothing was run and nothing was spent: this was refused before the planner call."
+  ];
+  return lines.join("\n");
+}
+
 // src/graph/validate-node.ts
 var PROCESS_ONLY_FIELDS = [
   "prompt",
@@ -36066,7 +36554,7 @@ function verifyReasons(verify, limits) {
     reasons.push(
       "success_check.verify needs a command \u2014 a verify step with nothing to run would pass every time"
     );
-  } else if (onlyComments(verify.command)) {
+  } else if (verifyCommandRunsNothing(verify.command)) {
     reasons.push(
       "success_check.verify.command is only # comments \u2014 it runs nothing and would pass every time; give the command that checks the work"
     );
@@ -36115,7 +36603,7 @@ function completionReasons(completion) {
     reasons.push(
       "completion.verify.command is empty \u2014 a completion check with nothing to run would pass every time"
     );
-  } else if (hasCommand && onlyComments(verify.command ?? "")) {
+  } else if (hasCommand && verifyCommandRunsNothing(verify.command ?? "")) {
     reasons.push(
       "completion.verify.command is only # comments \u2014 it runs nothing and would pass every time; give the command that checks the work"
     );
@@ -36124,9 +36612,6 @@ function completionReasons(completion) {
     reasons.push(`completion.verify.todos must be all_done (got ${JSON.stringify(verify.todos)})`);
   }
   return reasons;
-}
-function onlyComments(command) {
-  return command.split("\n").every((line2) => line2.trim() === "" || line2.trim().startsWith("#"));
 }
 
 // src/graph/validate.ts
@@ -36483,10 +36968,10 @@ import { dirname as dirname3, join as join4, resolve as resolve4 } from "node:pa
 
 // src/engine/outside-writes.ts
 import { lstatSync, realpathSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, relative, resolve as resolve2, sep } from "node:path";
+import { basename as basename2, dirname as dirname2, isAbsolute, join as join2, relative as relative2, resolve as resolve3, sep as sep2 } from "node:path";
 var OUTSIDE_WRITES_KEPT = 10;
 function outsideWrites(paths, where) {
-  const root = realOrSelf(resolve2(where.repoRoot));
+  const root = realOrSelf(resolve3(where.repoRoot));
   const outside = /* @__PURE__ */ new Set();
   for (const path of paths) {
     const placed = placePath(path, where.cwd);
@@ -36501,24 +36986,24 @@ function outsideWrites(paths, where) {
 }
 function liesInRepository(path, where) {
   const placed = placePath(path, where.cwd);
-  return placed !== null && inside(realOrSelf(resolve2(where.repoRoot)), placed);
+  return placed !== null && inside(realOrSelf(resolve3(where.repoRoot)), placed);
 }
 function placePath(path, cwd) {
-  if (path === "~" || path.startsWith("~/") || path.startsWith(`~${sep}`)) return null;
-  const absolute = resolve2(cwd, path);
+  if (path === "~" || path.startsWith("~/") || path.startsWith(`~${sep2}`)) return null;
+  const absolute = resolve3(cwd, path);
   const rest = [];
   let current = absolute;
   for (; ; ) {
     if (exists(current)) {
       try {
-        return rest.length === 0 ? realpathSync(current) : join(realpathSync(current), ...rest);
+        return rest.length === 0 ? realpathSync(current) : join2(realpathSync(current), ...rest);
       } catch {
         return null;
       }
     }
-    const parent = dirname(current);
+    const parent = dirname2(current);
     if (parent === current) return null;
-    rest.unshift(basename(current));
+    rest.unshift(basename2(current));
     current = parent;
   }
 }
@@ -36538,8 +37023,8 @@ function realOrSelf(path) {
   }
 }
 function inside(root, path) {
-  const rel = relative(root, path);
-  return rel === "" || !isAbsolute(rel) && rel !== ".." && !rel.startsWith(`..${sep}`);
+  const rel = relative2(root, path);
+  return rel === "" || !isAbsolute(rel) && rel !== ".." && !rel.startsWith(`..${sep2}`);
 }
 
 // src/ledger/redact.ts
@@ -36622,491 +37107,6 @@ function isPlainObject2(value) {
 var import_yaml2 = __toESM(require_dist(), 1);
 import { open as open2 } from "node:fs/promises";
 import { join as join3 } from "node:path";
-
-// src/evidence/build-signals.ts
-import { lstat, opendir } from "node:fs/promises";
-import { basename as basename2, dirname as dirname2, join as join2, relative as relative2, resolve as resolve3, sep as sep2 } from "node:path";
-var MAX_ENTRIES_PER_DIRECTORY = 1e4;
-var MAX_SUBDIRECTORIES = 200;
-var MONOREPO_FOLDERS = [
-  "packages",
-  "apps",
-  "services",
-  "libs",
-  "crates",
-  "modules",
-  "cmd"
-];
-var SKIPPED_FOLDERS = /* @__PURE__ */ new Set([
-  "node_modules",
-  "bower_components",
-  "vendor",
-  "target",
-  "dist",
-  "build",
-  "venv",
-  "__pycache__"
-]);
-async function listTopLevelNames(dir, options2 = {}) {
-  const limit = options2.limit ?? MAX_ENTRIES_PER_DIRECTORY;
-  const entries = /* @__PURE__ */ new Map();
-  let read = 0;
-  let truncated = false;
-  let handle;
-  try {
-    handle = await opendir(dir, { bufferSize: 256 });
-  } catch {
-    return { entries, read, truncated };
-  }
-  try {
-    for (; ; ) {
-      if (read >= limit) {
-        truncated = await handle.read() !== null;
-        break;
-      }
-      const entry = await handle.read();
-      if (entry === null) break;
-      read++;
-      entries.set(entry.name, entry.isDirectory() ? "dir" : "file");
-    }
-  } catch {
-  } finally {
-    await handle.close().catch(() => void 0);
-  }
-  return { entries, read, truncated };
-}
-var fixed = (value) => (_names) => value;
-function nodeManager(names) {
-  if (names.has("pnpm-lock.yaml")) return { ecosystem: "Node.js (pnpm)", suggestion: "pnpm test" };
-  if (names.has("yarn.lock")) return { ecosystem: "Node.js (yarn)", suggestion: "yarn test" };
-  if (names.has("bun.lockb") || names.has("bun.lock")) {
-    return { ecosystem: "Node.js (bun)", suggestion: "bun run test" };
-  }
-  return { ecosystem: "Node.js (npm)", suggestion: "npm test" };
-}
-function pythonManager(names) {
-  if (names.has("uv.lock")) return { ecosystem: "Python (uv)", suggestion: "uv run pytest" };
-  if (names.has("poetry.lock")) return { ecosystem: "Python (Poetry)", suggestion: "poetry run pytest" };
-  if (names.has("pdm.lock")) return { ecosystem: "Python (PDM)", suggestion: "pdm run pytest" };
-  if (names.has("Pipfile")) return { ecosystem: "Python (Pipenv)", suggestion: "pipenv run pytest" };
-  return { ecosystem: "Python", suggestion: "pytest" };
-}
-var node2 = {
-  ecosystem: (n) => nodeManager(n).ecosystem,
-  suggestion: (n) => nodeManager(n).suggestion
-};
-var python = {
-  ecosystem: (n) => pythonManager(n).ecosystem,
-  suggestion: (n) => pythonManager(n).suggestion
-};
-var gradle = (names) => names.has("gradlew") ? "./gradlew build" : "gradle build";
-var maven = (names) => names.has("mvnw") ? "./mvnw -B verify" : "mvn -B verify";
-var mill = (names) => names.has("mill") ? "./mill __.test" : "mill __.test";
-var rake = (names) => names.has("Gemfile") ? "bundle exec rake" : "rake";
-var isFlutter = (names) => names.has(".metadata") || names.has("android", "dir") || names.has("ios", "dir");
-var cmake = "cmake -S . -B build && cmake --build build && ctest --test-dir build";
-var NODE_MANIFEST = ["package.json"];
-var dotnet = { ecosystem: fixed(".NET"), suggestion: fixed("dotnet test") };
-var bazel = { ecosystem: fixed("Bazel"), suggestion: fixed("bazel test //...") };
-var just = { ecosystem: fixed("just"), suggestion: fixed("just test") };
-var task = { ecosystem: fixed("Task"), suggestion: fixed("task test") };
-var make = { ecosystem: fixed("Make"), suggestion: fixed("make") };
-var RULES = [
-  // JVM
-  { pattern: "gradlew", ecosystem: fixed("Gradle"), suggestion: fixed("./gradlew build") },
-  { pattern: "build.gradle.kts", ecosystem: fixed("Gradle"), suggestion: gradle },
-  { pattern: "build.gradle", ecosystem: fixed("Gradle"), suggestion: gradle },
-  { pattern: "settings.gradle.kts", ecosystem: fixed("Gradle"), suggestion: gradle },
-  { pattern: "settings.gradle", ecosystem: fixed("Gradle"), suggestion: gradle },
-  { pattern: "mvnw", ecosystem: fixed("Maven"), suggestion: fixed("./mvnw -B verify") },
-  { pattern: "pom.xml", ecosystem: fixed("Maven"), suggestion: maven },
-  { pattern: "build.sbt", ecosystem: fixed("sbt (Scala)"), suggestion: fixed("sbt test") },
-  { pattern: "build.mill", ecosystem: fixed("Mill (Scala)"), suggestion: mill },
-  { pattern: "build.sc", ecosystem: fixed("Mill (Scala)"), suggestion: mill },
-  { pattern: "build.xml", ecosystem: fixed("Ant"), suggestion: fixed("ant test") },
-  { pattern: "project.clj", ecosystem: fixed("Clojure (Leiningen)"), suggestion: fixed("lein test") },
-  { pattern: "deps.edn", ecosystem: fixed("Clojure (CLI)"), suggestion: fixed("clojure -X:test") },
-  // Rust
-  { pattern: "Cargo.toml", ecosystem: fixed("Rust (Cargo)"), suggestion: fixed("cargo test") },
-  {
-    pattern: "Cargo.lock",
-    ecosystem: fixed("Rust (Cargo)"),
-    suggestion: fixed("cargo test"),
-    unlessBeside: ["Cargo.toml"]
-  },
-  // JavaScript / TypeScript
-  { pattern: "package.json", ...node2 },
-  {
-    pattern: "pnpm-workspace.yaml",
-    ecosystem: fixed("Node.js (pnpm workspace)"),
-    suggestion: fixed("pnpm -r test")
-  },
-  { pattern: "lerna.json", ecosystem: fixed("Node.js (Lerna)"), suggestion: fixed("npx lerna run test") },
-  { pattern: "nx.json", ecosystem: fixed("Node.js (Nx)"), suggestion: fixed("npx nx run-many -t test") },
-  { pattern: "turbo.json", ecosystem: fixed("Node.js (Turborepo)"), suggestion: fixed("npx turbo run test") },
-  { pattern: "pnpm-lock.yaml", ...node2, unlessBeside: NODE_MANIFEST },
-  { pattern: "yarn.lock", ...node2, unlessBeside: NODE_MANIFEST },
-  { pattern: "package-lock.json", ...node2, unlessBeside: NODE_MANIFEST },
-  { pattern: "bun.lockb", ...node2, unlessBeside: NODE_MANIFEST },
-  { pattern: "bun.lock", ...node2, unlessBeside: NODE_MANIFEST },
-  { pattern: "deno.json", ecosystem: fixed("Deno"), suggestion: fixed("deno test") },
-  { pattern: "deno.jsonc", ecosystem: fixed("Deno"), suggestion: fixed("deno test") },
-  // Python
-  { pattern: "pyproject.toml", ...python },
-  { pattern: "setup.py", ...python },
-  { pattern: "setup.cfg", ...python },
-  { pattern: "uv.lock", ...python, unlessBeside: ["pyproject.toml"] },
-  { pattern: "poetry.lock", ...python, unlessBeside: ["pyproject.toml"] },
-  { pattern: "pdm.lock", ...python, unlessBeside: ["pyproject.toml"] },
-  { pattern: "Pipfile", ...python },
-  { pattern: "tox.ini", ecosystem: fixed("Python (tox)"), suggestion: fixed("tox") },
-  { pattern: "noxfile.py", ecosystem: fixed("Python (nox)"), suggestion: fixed("nox") },
-  { pattern: "pytest.ini", ...python },
-  { pattern: "requirements.txt", ...python },
-  { pattern: "pants.toml", ecosystem: fixed("Pants"), suggestion: fixed("pants test ::") },
-  // Ruby
-  { pattern: "Gemfile", ecosystem: fixed("Ruby (Bundler)"), suggestion: fixed("bundle exec rake") },
-  { pattern: "Rakefile", ecosystem: fixed("Ruby (Rake)"), suggestion: rake },
-  // BEAM
-  { pattern: "mix.exs", ecosystem: fixed("Elixir (Mix)"), suggestion: fixed("mix test") },
-  { pattern: "rebar.config", ecosystem: fixed("Erlang (rebar3)"), suggestion: fixed("rebar3 eunit") },
-  { pattern: "gleam.toml", ecosystem: fixed("Gleam"), suggestion: fixed("gleam test") },
-  // Go
-  { pattern: "go.mod", ecosystem: fixed("Go"), suggestion: fixed("go test ./...") },
-  { pattern: "go.work", ecosystem: fixed("Go (workspace)"), suggestion: fixed("go test ./...") },
-  // Other languages with their own package manager
-  { pattern: "composer.json", ecosystem: fixed("PHP (Composer)"), suggestion: fixed("composer test") },
-  { pattern: "Package.swift", ecosystem: fixed("Swift (SwiftPM)"), suggestion: fixed("swift test") },
-  {
-    pattern: "pubspec.yaml",
-    ecosystem: (n) => isFlutter(n) ? "Flutter" : "Dart",
-    suggestion: (n) => isFlutter(n) ? "flutter test" : "dart test"
-  },
-  { pattern: "build.zig", ecosystem: fixed("Zig"), suggestion: fixed("zig build test") },
-  { pattern: "stack.yaml", ecosystem: fixed("Haskell (Stack)"), suggestion: fixed("stack test") },
-  { pattern: "cabal.project", ecosystem: fixed("Haskell (Cabal)"), suggestion: fixed("cabal test") },
-  { pattern: "*.cabal", ecosystem: fixed("Haskell (Cabal)"), suggestion: fixed("cabal test") },
-  { pattern: "package.yaml", ecosystem: fixed("Haskell (hpack)"), suggestion: fixed("stack test") },
-  { pattern: "dune-project", ecosystem: fixed("OCaml (dune)"), suggestion: fixed("dune test") },
-  {
-    pattern: "DESCRIPTION",
-    ecosystem: fixed("R package"),
-    suggestion: fixed("R CMD build . && R CMD check *.tar.gz")
-  },
-  { pattern: "shard.yml", ecosystem: fixed("Crystal (Shards)"), suggestion: fixed("crystal spec") },
-  { pattern: "*.nimble", ecosystem: fixed("Nim (Nimble)"), suggestion: fixed("nimble test") },
-  {
-    pattern: "Project.toml",
-    ecosystem: fixed("Julia"),
-    suggestion: fixed("julia --project -e 'using Pkg; Pkg.test()'")
-  },
-  { pattern: "Makefile.PL", ecosystem: fixed("Perl"), suggestion: fixed("perl Makefile.PL && make test") },
-  { pattern: "Build.PL", ecosystem: fixed("Perl"), suggestion: fixed("perl Build.PL && ./Build test") },
-  { pattern: "cpanfile", ecosystem: fixed("Perl"), suggestion: fixed("prove -lr t") },
-  // .NET
-  { pattern: "*.sln", ...dotnet },
-  { pattern: "*.slnx", ...dotnet },
-  { pattern: "*.csproj", ...dotnet },
-  { pattern: "*.fsproj", ...dotnet },
-  { pattern: "*.vbproj", ...dotnet },
-  { pattern: "*.vcxproj", ecosystem: fixed("MSBuild (C++)"), suggestion: fixed("msbuild /t:Build") },
-  // Polyglot build systems
-  { pattern: "MODULE.bazel", ...bazel },
-  { pattern: "WORKSPACE", ...bazel },
-  { pattern: "WORKSPACE.bazel", ...bazel },
-  { pattern: "BUILD.bazel", ...bazel },
-  { pattern: "BUILD", ...bazel },
-  { pattern: "flake.nix", ecosystem: fixed("Nix (flake)"), suggestion: fixed("nix flake check") },
-  // C / C++
-  { pattern: "CMakeLists.txt", ecosystem: fixed("CMake"), suggestion: fixed(cmake) },
-  { pattern: "CMakePresets.json", ecosystem: fixed("CMake"), suggestion: fixed(cmake) },
-  {
-    pattern: "meson.build",
-    ecosystem: fixed("Meson"),
-    suggestion: fixed("meson setup build && meson test -C build")
-  },
-  { pattern: "vcpkg.json", ecosystem: fixed("C/C++ (vcpkg)"), suggestion: fixed(cmake) },
-  {
-    pattern: "conanfile.py",
-    ecosystem: fixed("C/C++ (Conan)"),
-    suggestion: fixed("conan build . --build=missing")
-  },
-  { pattern: "conanfile.txt", ecosystem: fixed("C/C++ (Conan)"), suggestion: fixed(cmake) },
-  { pattern: "configure", ecosystem: fixed("Autotools"), suggestion: fixed("./configure && make check") },
-  {
-    pattern: "configure.ac",
-    ecosystem: fixed("Autotools"),
-    suggestion: fixed("autoreconf -fi && ./configure && make check")
-  },
-  { pattern: "SConstruct", ecosystem: fixed("SCons"), suggestion: fixed("scons") },
-  {
-    pattern: "Makefile.am",
-    ecosystem: fixed("Autotools"),
-    suggestion: fixed("autoreconf -fi && ./configure && make check")
-  },
-  // Task runners
-  { pattern: "justfile", ...just },
-  { pattern: "Justfile", ...just },
-  { pattern: ".justfile", ...just },
-  { pattern: "Taskfile.yml", ...task },
-  { pattern: "Taskfile.yaml", ...task },
-  { pattern: "taskfile.yml", ...task },
-  { pattern: "taskfile.yaml", ...task },
-  { pattern: "Makefile", ...make },
-  { pattern: "GNUmakefile", ...make },
-  { pattern: "makefile", ...make }
-];
-var EXACT_NAMES = [
-  .../* @__PURE__ */ new Set([
-    ...RULES.map((r) => r.pattern).filter((p) => !p.startsWith("*")),
-    ...RULES.flatMap((r) => r.unlessBeside ?? []),
-    "mill",
-    ".metadata",
-    "android",
-    "ios",
-    ...MONOREPO_FOLDERS
-  ])
-];
-async function kindOf(path) {
-  try {
-    const stats = await lstat(path);
-    return stats.isDirectory() ? "dir" : "file";
-  } catch {
-    return null;
-  }
-}
-async function namesIn(dir) {
-  const listing = await listTopLevelNames(dir);
-  const exact = /* @__PURE__ */ new Map();
-  await Promise.all(
-    EXACT_NAMES.map(async (name) => {
-      const kind = listing.entries.get(name) ?? (listing.truncated ? await kindOf(join2(dir, name)) : null);
-      if (kind !== null) exact.set(name, kind);
-    })
-  );
-  const named = (kind) => [...listing.entries].filter(([, k]) => k === kind).map(([name]) => name);
-  return {
-    has: (name, kind = "file") => exact.get(name) === kind,
-    matching: (suffix) => named("file").filter((name) => name.endsWith(suffix) && name.length > suffix.length).sort(),
-    folders: () => named("dir").sort()
-  };
-}
-function signalsIn(names, display, suggest) {
-  const signals = [];
-  for (const rule of RULES) {
-    if (rule.unlessBeside?.some((name) => names.has(name))) continue;
-    const files = rule.pattern.startsWith("*") ? names.matching(rule.pattern.slice(1)) : names.has(rule.pattern) ? [rule.pattern] : [];
-    for (const name of files) {
-      signals.push({
-        file: display(name),
-        ecosystem: rule.ecosystem(names),
-        suggestion: suggest(rule.suggestion(names))
-      });
-    }
-  }
-  return signals;
-}
-function displayPath(root, dir, name) {
-  const rel = relative2(root, join2(dir, name));
-  const inside2 = rel !== "" && !rel.startsWith(`..${sep2}`) && rel !== "..";
-  return (inside2 ? rel : join2(dir, name)).split(sep2).join("/");
-}
-var descendable = (name) => !name.startsWith(".") && !SKIPPED_FOLDERS.has(name);
-async function subfoldersOf(dir, names, exclude) {
-  const picked = [];
-  const take = (rel) => {
-    if (picked.length >= MAX_SUBDIRECTORIES) return false;
-    if (!exclude.has(join2(dir, ...rel.split("/")))) picked.push(rel);
-    return true;
-  };
-  const top = new Set(names.folders());
-  for (const name of MONOREPO_FOLDERS) if (names.has(name, "dir")) top.add(name);
-  for (const name of [...top].sort()) {
-    if (!descendable(name)) continue;
-    if (!take(name)) break;
-    if (!MONOREPO_FOLDERS.includes(name)) continue;
-    const children = await listTopLevelNames(join2(dir, name));
-    const folders = [...children.entries].filter(([, kind]) => kind === "dir").map(([child]) => child);
-    for (const child of folders.sort()) {
-      if (descendable(child) && !take(`${name}/${child}`)) break;
-    }
-  }
-  return picked;
-}
-var PARALLEL_SCANS = 16;
-async function mapInBatches(items, f) {
-  const out = [];
-  for (let i = 0; i < items.length; i += PARALLEL_SCANS) {
-    out.push(...await Promise.all(items.slice(i, i + PARALLEL_SCANS).map(f)));
-  }
-  return out;
-}
-function shellWord(path) {
-  if (/^[A-Za-z0-9_@%+=:,.][A-Za-z0-9_@%+=:,./-]*$/.test(path)) return path;
-  const word = path.startsWith("-") ? `./${path}` : path;
-  return `'${word.replaceAll("'", `'\\''`)}'`;
-}
-function inFolder(folder, command) {
-  return `(cd ${shellWord(folder)} && ${command})`;
-}
-function fromFolder(suggestion) {
-  const match = /^\(cd ('(?:[^']|'\\'')*'|[^\s']+) && ([\s\S]+)\)$/.exec(suggestion);
-  if (match === null) return null;
-  const word = match[1];
-  const folder = word.startsWith("'") ? word.slice(1, -1).replaceAll(`'\\''`, "'") : word;
-  return { folder: folder.startsWith("./") ? folder.slice(2) : folder, command: match[2] };
-}
-async function scanBuildSignals(dirs) {
-  const unique2 = [...new Set(dirs.map((d) => resolve3(d)))];
-  const root = unique2[0];
-  if (root === void 0) return [];
-  const own2 = await Promise.all(unique2.map((dir) => namesIn(dir)));
-  const seen = new Set(unique2);
-  const nested = /* @__PURE__ */ new Map();
-  for (let i = unique2.length - 1; i >= 0; i--) {
-    const dir = unique2[i];
-    const folders = await subfoldersOf(dir, own2[i], seen);
-    for (const folder of folders) seen.add(join2(dir, ...folder.split("/")));
-    const found = await mapInBatches(folders, async (folder) => {
-      const abs = join2(dir, ...folder.split("/"));
-      return signalsIn(
-        await namesIn(abs),
-        (name) => displayPath(root, abs, name),
-        (command) => inFolder(folder, command)
-      );
-    });
-    nested.set(dir, found.flat());
-  }
-  return unique2.flatMap((dir, i) => [
-    ...signalsIn(
-      own2[i],
-      (name) => displayPath(root, dir, name),
-      (command) => command
-    ),
-    ...nested.get(dir) ?? []
-  ]);
-}
-var segments = (path) => path === "." || path === "" ? 0 : path.split("/").length;
-function suggestVerifyCommand(signals) {
-  const rank = (s) => {
-    const name = basename2(s.file);
-    const index = RULES.findIndex(
-      (r) => r.pattern.startsWith("*") ? name.endsWith(r.pattern.slice(1)) : r.pattern === name
-    );
-    return index === -1 ? RULES.length : index;
-  };
-  const placed = signals.map((signal2) => {
-    const inner = fromFolder(signal2.suggestion);
-    const folderDepth = segments(dirname2(signal2.file));
-    return {
-      signal: signal2,
-      inner,
-      /** Depth of the directory that was scanned to find this signal. */
-      scanned: folderDepth - (inner === null ? 0 : segments(inner.folder)),
-      rank: rank(signal2)
-    };
-  });
-  const ordered = placed.sort(
-    (a, b) => b.scanned - a.scanned || Number(a.inner !== null) - Number(b.inner !== null) || a.rank - b.rank
-  );
-  const first = ordered[0];
-  if (first === void 0) return null;
-  const distinct = new Set(signals.map((s) => s.suggestion));
-  return {
-    command: first.signal.suggestion,
-    signal: first.signal,
-    guess: distinct.size > 1,
-    nested: first.inner === null ? null : { folder: dirname2(first.signal.file), command: first.inner.command }
-  };
-}
-
-// src/evidence/build-evidence.ts
-var POLICY_FILE = ".github/evidence-gate.yml";
-var SPELLINGS = {
-  action: {
-    verifyCmd: (c) => `verify-cmd: ${yamlSingleQuoted(c)}`,
-    verifyCmdName: "verify-cmd",
-    accept: "accept-no-build-evidence: true",
-    acceptName: "accept-no-build-evidence",
-    workingDirectory: (f) => `working-directory: ${yamlSingleQuoted(f)}`
-  },
-  cli: {
-    verifyCmd: (c) => `--verify-cmd ${posixSingleQuoted(c)}`,
-    verifyCmdName: "--verify-cmd",
-    accept: "--accept-no-build-evidence",
-    acceptName: "--accept-no-build-evidence",
-    workingDirectory: (f) => `--working-directory ${posixSingleQuoted(f)}`
-  }
-};
-function yamlSingleQuoted(text2) {
-  return `'${text2.replaceAll("'", "''")}'`;
-}
-function posixSingleQuoted(text2) {
-  return `'${text2.replaceAll("'", `'\\''`)}'`;
-}
-var isBlank = (text2) => text2.split("\n").map((line2) => line2.trim()).every((line2) => line2 === "" || line2.startsWith("#"));
-function decideBuildEvidence(inputs) {
-  const spell = SPELLINGS[inputs.surface];
-  const { verifyCmd, acceptNoBuildEvidence, policy } = inputs;
-  if (verifyCmd !== void 0 && isBlank(verifyCmd)) {
-    return {
-      kind: "usage_error",
-      message: `${spell.verifyCmdName} is empty (blank, or only # comments): it exits 0 and would pass every time. Give the command that builds and tests this repository, or leave ${spell.verifyCmdName} out.`
-    };
-  }
-  if (verifyCmd !== void 0 && acceptNoBuildEvidence) {
-    return {
-      kind: "usage_error",
-      message: `${spell.acceptName} says this run carries no build evidence, but ${spell.verifyCmdName} ${JSON.stringify(verifyCmd)} supplies some: pass one or the other.`
-    };
-  }
-  if (policy?.requireEvidence === true && acceptNoBuildEvidence) {
-    return {
-      kind: "usage_error",
-      message: `The maintainers' policy file ${policy.source ?? `${POLICY_FILE} (read from the base branch)`} sets require-evidence: true, so ${spell.acceptName} is not allowed here: give ${spell.verifyCmdName} instead.`
-    };
-  }
-  if (policy?.verifyCmd !== void 0 && isBlank(policy.verifyCmd) && verifyCmd === void 0 && !acceptNoBuildEvidence) {
-    return {
-      kind: "usage_error",
-      message: `The policy file ${policy.source ?? POLICY_FILE} sets an empty verify-cmd, which would pass every time: fix the policy file, or give ${spell.verifyCmdName}.`
-    };
-  }
-  if (verifyCmd !== void 0) {
-    return { kind: "answer", answer: { kind: "attached", command: verifyCmd, declaredBy: "input" } };
-  }
-  if (acceptNoBuildEvidence) {
-    return inputs.signals.length > 0 ? { kind: "answer", answer: { kind: "declared", signals: inputs.signals } } : { kind: "answer", answer: { kind: "none-detected" } };
-  }
-  if (policy?.verifyCmd !== void 0) {
-    return { kind: "answer", answer: { kind: "attached", command: policy.verifyCmd, declaredBy: "policy" } };
-  }
-  if (inputs.signals.length === 0) {
-    return { kind: "answer", answer: { kind: "none-detected" } };
-  }
-  return { kind: "refused", signals: inputs.signals, message: refusalMessage(inputs.signals, spell) };
-}
-var MAX_NAMED_SIGNALS = 12;
-function refusalMessage(signals, spell) {
-  const suggestion = suggestVerifyCommand(signals);
-  const named = signals.slice(0, MAX_NAMED_SIGNALS).map((s) => `${s.file} (${s.ecosystem})`);
-  const unnamed = signals.length - named.length;
-  const detected = named.join(", ") + (unnamed > 0 ? `, and ${unnamed} more` : "");
-  const nested = suggestion?.nested ?? null;
-  const lines = [
-    "This repository has a build system, and this run would check none of it.",
-    `Detected: ${detected}.`,
-    "A planned node may not carry a build command, and a node's PASS is only its own words about its own work; build evidence is a command the engine runs itself and judges by its exit code.",
-    "Re-run with ONE of:",
-    `  ${spell.verifyCmd(suggestion?.command ?? "<your build and test command>")} \u2014 the engine runs it at each sink of the plan, one at a time, and judges its exit code` + (suggestion?.guess ? " (the detected files suggest different commands, so this one is a guess)" : ""),
-    ...nested === null ? [] : [
-      `    (it runs the command in ${nested.folder}, where those build files are; or set ${spell.workingDirectory(nested.folder)} with ${spell.verifyCmd(nested.command)}, which moves the whole run into that folder)`
-    ],
-    `  ${spell.accept} \u2014 run without build evidence, on the record: every verdict is then the model's, about its own work`,
-    "Nothing was run and nothing was spent: this was refused before the planner call."
-  ];
-  return lines.join("\n");
-}
 
 // src/ledger/unreachable.ts
 function unreachable(value) {
@@ -37769,6 +37769,35 @@ var CONFIG_KEY = /^(?:[A-Za-z0-9_][A-Za-z0-9_-]*|"[^"\n]*")(?:\.(?:[A-Za-z0-9_-]
 function codexPromptProblem(prompt) {
   return prompt === "-" ? 'a prompt of exactly "-" makes codex read its prompt from stdin, which the engine does not provide' : null;
 }
+var ALLOWED_KEYS = "model, model_provider, model_providers.<id>.<key>, model_reasoning_effort, model_reasoning_summary, model_verbosity, model_context_window, model_auto_compact_token_limit, analytics.<key>, otel.<key>, features.<name>=false";
+var ALLOWED_LEAVES = /* @__PURE__ */ new Set([
+  "model",
+  "model_provider",
+  "model_reasoning_effort",
+  "model_reasoning_summary",
+  "model_verbosity",
+  "model_context_window",
+  "model_auto_compact_token_limit"
+]);
+var ALLOWED_TABLES = /* @__PURE__ */ new Set(["model_providers", "analytics", "otel"]);
+function keySegments(key) {
+  return [...key.matchAll(/"([^"\n]*)"|([^."]+)/g)].map((m) => m[1] ?? m[2] ?? "");
+}
+function codexConfigKeyProblem(key, value) {
+  const [top = "", ...rest] = keySegments(key);
+  const refuse = (why) => `${JSON.stringify(key)} is not allowed: codex-config may only configure the model provider; ${why} (allowed: ${ALLOWED_KEYS})`;
+  if (ALLOWED_LEAVES.has(top)) {
+    return rest.length === 0 ? null : refuse(`${top} takes no sub-key`);
+  }
+  if (ALLOWED_TABLES.has(top)) {
+    return rest.length > 0 ? null : refuse(`set ${top}.<key> one key at a time`);
+  }
+  if (top === "features") {
+    if (rest.length !== 1) return refuse("set features.<name>=false one feature at a time");
+    return value === "false" ? null : refuse(`a feature may only be turned off (features.${rest[0]}=false)`);
+  }
+  return refuse("sandbox, approval, isolation and every other setting stay the engine's");
+}
 function parseCodexConfig(text2) {
   const pairs = [];
   const issues = [];
@@ -37784,7 +37813,10 @@ function parseCodexConfig(text2) {
         `codex-config line ${index + 1}: ${JSON.stringify(key)} is not a config key (a dotted path such as model_providers.gw.base_url)`
       );
     } else {
-      pairs.push(`${key}=${line2.slice(eq + 1).trim()}`);
+      const value = line2.slice(eq + 1).trim();
+      const refused = codexConfigKeyProblem(key, value);
+      if (refused !== null) issues.push(`codex-config line ${index + 1}: ${refused}`);
+      else pairs.push(`${key}=${value}`);
     }
   });
   return issues.length === 0 ? { ok: true, pairs } : { ok: false, issues };
@@ -38092,7 +38124,9 @@ var LEG_USAGE = `  --repo DIR                   the repository (default .)
   --claude-path PATH           the claude executable (default: claude on PATH)
   --codex-path PATH            the codex executable (default: codex on PATH)
   --codex-config KEY=VALUE     codex runs: passed as -c KEY=VALUE on every codex call, e.g. a provider or
-                               gateway (repeatable; not recorded: give them again to resume)
+                               gateway; only model, model_provider(s), model_* tuning, analytics.*,
+                               otel.* and features.<name>=false keys (repeatable; not recorded: give them
+                               again to resume)
 `;
 var REPORT_USAGE = `  --json                       print the ledger as JSON instead of the table (progress goes to stderr)
   --repository OWNER/NAME      post the check run to this repository (token from GITHUB_TOKEN)
@@ -38176,6 +38210,32 @@ function renderJson(graph, errors, advisories) {
   };
   return `${JSON.stringify(report, null, 2)}
 `;
+}
+
+// src/cli/pipe-safe-output.ts
+function pipeSafe(stream) {
+  let closedBy = null;
+  stream.on("error", (error62) => {
+    closedBy ??= error62.code ?? error62.message;
+  });
+  return {
+    write(text2) {
+      if (closedBy !== null) return false;
+      if (stream.destroyed) {
+        closedBy = "destroyed";
+        return false;
+      }
+      try {
+        return stream.write(text2);
+      } catch (error62) {
+        closedBy = error62 instanceof Error ? error62.code ?? error62.message : String(error62);
+        return false;
+      }
+    },
+    get closedBy() {
+      return closedBy;
+    }
+  };
 }
 
 // src/cli/plan-command.ts
@@ -40282,8 +40342,7 @@ function planningFlags(f, errors) {
   if (verifyCmd !== void 0 && accept) {
     errors.push("--verify-cmd and --accept-no-build-evidence were both given: pass one or the other");
   }
-  const onlyComments2 = (text2) => text2.split("\n").every((line2) => line2.trim() === "" || line2.trim().startsWith("#"));
-  if (verifyCmd !== void 0 && onlyComments2(verifyCmd)) {
+  if (verifyCmd !== void 0 && verifyCommandRunsNothing(verifyCmd)) {
     errors.push(
       "--verify-cmd is empty (blank, or only # comments): it would pass every time; give a build/test command"
     );
@@ -50630,12 +50689,12 @@ var VERIFY_NODE_ID = "verify";
 var VERIFY_NODE_LABEL = "verify (engine)";
 var OUTLINE = { sinks: [VERIFY_NODE_ID], nodes: [{ id: VERIFY_NODE_ID, type: "engine" }] };
 async function runVerifyOnly(o) {
-  if (o.verifyCmd.trim() === "") {
-    return {
-      kind: "usage_error",
-      message: "the verify command is blank: a blank command exits 0 and would pass every time; give verify-cmd / --verify-cmd"
-    };
-  }
+  const empty = emptyVerifyCommandProblem(o.verifyCmd, {
+    surface: o.surface,
+    declaredBy: o.declaredBy,
+    ...o.policy?.source !== void 0 ? { policySource: o.policy.source } : {}
+  });
+  if (empty !== null) return { kind: "usage_error", message: `${empty} Nothing was run.` };
   const gitContext = { baseEnv: o.baseEnv, knownSecrets: o.knownSecrets };
   const prepared = await prepareRepository({
     repoDir: o.repoDir,
@@ -50745,8 +50804,8 @@ function parseVerifyFlags(argv) {
     false,
     (f, errors) => {
       const verifyCmd = f.str("verify-cmd");
-      if (verifyCmd !== void 0 && verifyCmd.trim() === "")
-        errors.push("--verify-cmd is blank: it would pass every time; give a build/test command");
+      const empty = verifyCmd === void 0 ? null : emptyVerifyCommandProblem(verifyCmd, { surface: "cli", declaredBy: "input" });
+      if (empty !== null) errors.push(empty);
       const verifyEnv = (f.str("verify-env") ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
       errors.push(...verifyEnvProblems(verifyEnv, "--verify-env"));
       const { verifyTimeoutMs } = VERIFY_TIMEOUT.read(f, errors);
@@ -50779,6 +50838,13 @@ async function runCliVerify(argv, io) {
       "no verify command: give --verify-cmd CMD, or verify-cmd in .github/evidence-gate.yml"
     ]);
   }
+  const declaredBy = f.verifyCmd !== void 0 ? "input" : "policy";
+  const empty = emptyVerifyCommandProblem(command, {
+    surface: "cli",
+    declaredBy,
+    ...policy?.source !== void 0 ? { policySource: policy.source } : {}
+  });
+  if (empty !== null) return refuseUsage(io, "verify", [empty]);
   const leg = await CliLeg.startFresh({
     repoDir,
     flags: { repo: f.repo, ...opt("runsDir", f.runsDir), commit: false, codexConfig: [] },
@@ -50794,7 +50860,7 @@ async function runCliVerify(argv, io) {
       leg.engineOptions({
         runId: leg.runId,
         verifyCmd: command,
-        declaredBy: f.verifyCmd !== void 0 ? "input" : "policy",
+        declaredBy,
         repoDir,
         ...f.workingDirectory !== void 0 ? { workingDirectory: f.workingDirectory } : {},
         verifyTimeoutMs: f.verifyTimeoutMs,
@@ -50844,14 +50910,16 @@ var RUN_COMMANDS = {
   verify: runCliVerify,
   resume: runCliResume
 };
+var stdout = pipeSafe(process.stdout);
+var stderr = pipeSafe(process.stderr);
 async function main(argv) {
   const [command, ...rest] = argv;
   if (command === void 0 || command === "--help" || command === "-h" || command === "help") {
-    process.stdout.write(USAGE);
+    stdout.write(USAGE);
     return command === void 0 ? 64 : 0;
   }
   if (command === "--version" || command === "-v" || command === "version") {
-    process.stdout.write(`evidence-gate ${VERSION11}
+    stdout.write(`evidence-gate ${VERSION11}
 `);
     return 0;
   }
@@ -50859,7 +50927,7 @@ async function main(argv) {
   if (runCommand !== void 0) {
     const controller = new AbortController();
     const stop = () => {
-      process.stderr.write("evidence-gate: interrupted \u2014 stopping the running nodes\n");
+      stderr.write("evidence-gate: interrupted \u2014 stopping the running nodes\n");
       controller.abort();
     };
     process.once("SIGINT", stop);
@@ -50867,14 +50935,13 @@ async function main(argv) {
     return runCommand(rest, {
       cwd: resolve17("."),
       env: process.env,
-      out: process.stdout,
-      err: process.stderr,
+      out: stdout,
+      err: stderr,
       signal: controller.signal
     });
   }
-  if (command === "lint")
-    return runCliLint(rest, { cwd: resolve17("."), out: process.stdout, err: process.stderr });
-  process.stderr.write(`evidence-gate: unknown command ${JSON.stringify(command)}
+  if (command === "lint") return runCliLint(rest, { cwd: resolve17("."), out: stdout, err: stderr });
+  stderr.write(`evidence-gate: unknown command ${JSON.stringify(command)}
 
 ${USAGE}`);
   return 64;
@@ -50884,7 +50951,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error62) => {
-    process.stderr.write(
+    stderr.write(
       `evidence-gate: internal error: ${error62 instanceof Error ? error62.stack ?? error62.message : String(error62)}
 `
     );

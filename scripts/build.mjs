@@ -1,5 +1,7 @@
 // Bundles the action and the CLI into dist/ with esbuild (one bundler, CONVENTIONS "Stack").
 // dist/ is committed; CI rebuilds it and fails when the committed copy differs (scripts/check-dist.mjs).
+import { chmodSync } from "node:fs";
+import { join } from "node:path";
 import { build } from "esbuild";
 
 const outdir = process.argv.includes("--outdir")
@@ -29,3 +31,5 @@ await build({
   outdir,
   banner: { js: `#!/usr/bin/env node\n${shared.banner.js}` },
 });
+// The CLI is the package's `bin`: executable, so `npx evidence-gate` runs it (git records the mode too).
+chmodSync(join(outdir, "cli.js"), 0o755);
