@@ -40377,9 +40377,9 @@ function parseAutoFlags(argv) {
 }
 var PLAN_USAGE = `usage: evidence-gate plan --goal TEXT (--verify-cmd CMD | --accept-no-build-evidence) [options]
 
-Plans a graph from the goal exactly as \`auto\` would \u2014 the build-evidence decision, the planner call (repaired
-once), the verify command attached to every sink, each planned node's tool ceiling \u2014 and prints the plan and
-its tool-ceiling disclosure. No node runs and no run directory is made; the planner call is the only cost.
+Plans a graph from the goal exactly as \`auto\` would \u2014 the build-evidence decision, the planner call (one
+repair call when the plan breaks a rule), the verify command attached to every sink, each planned node's tool
+ceiling \u2014 and prints the plan and its tool-ceiling disclosure. No node runs and no run directory is made; the planner call is the only cost.
 
   --goal TEXT                  what the run should achieve (required)
   --verify-cmd CMD             build/test command auto would run at every sink
@@ -40661,8 +40661,9 @@ async function runCliPlan(argv, io) {
 `);
   }
   if (result.kind === "rejected") {
-    if (!f.json) for (const l of planLines(plan, "plan: refused, nothing to run")) say.line(l);
     const rejected = result.planned;
+    const title = io.signal?.aborted ? "plan: interrupted, nothing to run" : rejected.repairAttempted ? "plan: refused, nothing to run" : "plan: planning failed, nothing to run";
+    if (!f.json) for (const l of planLines(plan, title)) say.line(l);
     if (rejected.repairAttempted) {
       for (const refusal of rejected.refusals) say.error(`the plan was refused after its repair: ${refusal}`);
     } else {

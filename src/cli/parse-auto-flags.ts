@@ -148,9 +148,9 @@ export interface PlanFlags
 /** Usage text of `plan`. */
 export const PLAN_USAGE = `usage: evidence-gate plan --goal TEXT (--verify-cmd CMD | --accept-no-build-evidence) [options]
 
-Plans a graph from the goal exactly as \`auto\` would — the build-evidence decision, the planner call (repaired
-once), the verify command attached to every sink, each planned node's tool ceiling — and prints the plan and
-its tool-ceiling disclosure. No node runs and no run directory is made; the planner call is the only cost.
+Plans a graph from the goal exactly as \`auto\` would — the build-evidence decision, the planner call (one
+repair call when the plan breaks a rule), the verify command attached to every sink, each planned node's tool
+ceiling — and prints the plan and its tool-ceiling disclosure. No node runs and no run directory is made; the planner call is the only cost.
 
   --goal TEXT                  what the run should achieve (required)
   --verify-cmd CMD             build/test command auto would run at every sink

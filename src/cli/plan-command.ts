@@ -89,8 +89,14 @@ export async function runCliPlan(argv: readonly string[], io: CliIo): Promise<nu
     io.out.write(`${JSON.stringify({ plan, graph }, null, 2)}\n`);
   }
   if (result.kind === "rejected") {
-    if (!f.json) for (const l of planLines(plan, "plan: refused, nothing to run")) say.line(l);
     const rejected = result.planned;
+    // Only a plan refused again after its repair is "refused"; an interrupted or failed planner call is not.
+    const title = io.signal?.aborted
+      ? "plan: interrupted, nothing to run"
+      : rejected.repairAttempted
+        ? "plan: refused, nothing to run"
+        : "plan: planning failed, nothing to run";
+    if (!f.json) for (const l of planLines(plan, title)) say.line(l);
     if (rejected.repairAttempted) {
       for (const refusal of rejected.refusals) say.error(`the plan was refused after its repair: ${refusal}`);
     } else {
