@@ -36963,7 +36963,7 @@ function unquotedFeedback(graph, targetId) {
 }
 
 // src/cli/cli-context.ts
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname as dirname3, join as join4, resolve as resolve4 } from "node:path";
 
 // src/engine/outside-writes.ts
@@ -37661,6 +37661,18 @@ function cliSecrets(env) {
     })
   };
 }
+function codexCredentialProblem(env, runtime, codexConfig) {
+  if (runtime !== "codex") return null;
+  if (MODEL_CREDENTIALS.codex.some((name) => (env[name] ?? "") !== "")) return null;
+  if (codexConfig.some((pair) => /^\s*"?model_provider"?\s*=/.test(pair))) return null;
+  const codexHome = env.CODEX_HOME ?? (env.HOME !== void 0 ? join4(env.HOME, ".codex") : void 0);
+  if (codexHome !== void 0) {
+    if (existsSync(join4(codexHome, "auth.json"))) return null;
+    const config2 = join4(codexHome, "config.toml");
+    if (existsSync(config2) && /^\s*model_provider\s*=/m.test(readFileSync(config2, "utf8"))) return null;
+  }
+  return "codex has no credential: set OPENAI_API_KEY (or CODEX_API_KEY), run `codex login`, or name a provider with --codex-config model_provider=\u2026; nothing was run";
+}
 function runsDirFor(repoDir, runsDir, cwd) {
   return runsDir !== void 0 ? resolve4(cwd, runsDir) : join4(repoDir, ".evidence-gate", "runs");
 }
@@ -37703,14 +37715,14 @@ async function readCliPolicy(repoDir, say) {
 }
 
 // src/cli/graph-file.ts
-import { readFileSync, statSync as statSync2 } from "node:fs";
+import { readFileSync as readFileSync2, statSync as statSync2 } from "node:fs";
 function readGraphFile(path, given) {
   const where = path === given ? JSON.stringify(given) : `${JSON.stringify(given)} (${path})`;
   try {
     if (statSync2(path).isDirectory()) {
       return { ok: false, error: `${where} is a directory: give the path of a graph file (YAML or JSON)` };
     }
-    return { ok: true, text: readFileSync(path, "utf8") };
+    return { ok: true, text: readFileSync2(path, "utf8") };
   } catch (error62) {
     const code = error62.code;
     if (code === "ENOENT") {
@@ -40601,7 +40613,10 @@ async function runCliPlan(argv, io) {
   if ("exit" in parsed) return parsed.exit;
   const f = parsed.flags;
   const repoDir = resolve9(io.cwd, f.repo);
-  const refused = refuseUsage(io, "plan", pathProblems(repoDir, f, io.cwd));
+  const refused = refuseUsage(io, "plan", [
+    ...pathProblems(repoDir, f, io.cwd),
+    ...[codexCredentialProblem(io.env, f.runtime, f.codexConfig)].filter((p) => p !== null)
+  ]);
   if (refused !== null) return refused;
   const secrets = cliSecrets(io.env);
   const redact = (text2) => secrets.redactor.text(text2);
@@ -40685,7 +40700,7 @@ import { userInfo } from "node:os";
 import { resolve as resolve13 } from "node:path";
 
 // src/engine/resume-run.ts
-import { existsSync as existsSync7, readFileSync as readFileSync6 } from "node:fs";
+import { existsSync as existsSync7, readFileSync as readFileSync7 } from "node:fs";
 import { join as join11, relative as relative4, resolve as resolve11 } from "node:path";
 
 // src/evidence/ignored-files.ts
@@ -41723,7 +41738,7 @@ async function workingTreeOrNull(frame) {
 }
 
 // src/engine/graph-run.ts
-import { existsSync as existsSync3, readFileSync as readFileSync2, statSync as statSync4 } from "node:fs";
+import { existsSync as existsSync3, readFileSync as readFileSync3, statSync as statSync4 } from "node:fs";
 import { resolve as resolve10 } from "node:path";
 
 // src/engine/agent-node.ts
@@ -42216,7 +42231,7 @@ async function executeGraph(o) {
     if (record3?.status === "passed") {
       status.set(node3.id, "passed");
       if (node3.type !== "gate" && existsSync3(dir.nodeOutputPath(node3.id)))
-        replies.set(node3.id, readFileSync2(dir.nodeOutputPath(node3.id), "utf8"));
+        replies.set(node3.id, readFileSync3(dir.nodeOutputPath(node3.id), "utf8"));
     } else if (record3?.status === "failed" || record3?.status === "cancelled") {
       status.set(node3.id, record3.status);
     } else {
@@ -42508,7 +42523,7 @@ async function executeGraph(o) {
     }
     const maxAttempts = 1 + node3.retry.max;
     const earlier = store.node(id2);
-    let quoted = earlier?.judged === true && existsSync3(dir.failedOutputPath(id2)) ? readFileSync2(dir.failedOutputPath(id2), "utf8") : null;
+    let quoted = earlier?.judged === true && existsSync3(dir.failedOutputPath(id2)) ? readFileSync3(dir.failedOutputPath(id2), "utf8") : null;
     let last = null;
     for (let attempt2 = 1; attempt2 <= maxAttempts; attempt2++) {
       if (signal2.aborted) break;
@@ -43289,7 +43304,7 @@ var VerifyQueue = class {
 };
 
 // src/engine/run-state.ts
-import { existsSync as existsSync4, readFileSync as readFileSync3 } from "node:fs";
+import { existsSync as existsSync4, readFileSync as readFileSync4 } from "node:fs";
 import { join as join9 } from "node:path";
 var RUN_STATE_SCHEMA_VERSION = 2;
 var usage = external_exports.object({
@@ -43398,7 +43413,7 @@ function readRunState(runDir) {
   }
   let data;
   try {
-    data = JSON.parse(readFileSync3(path, "utf8"));
+    data = JSON.parse(readFileSync4(path, "utf8"));
   } catch (error62) {
     throw new RunStateError(
       `${path} is not valid JSON (${error62 instanceof Error ? error62.message : String(error62)})`
@@ -43518,7 +43533,7 @@ async function runLegAndFinish(o) {
 }
 
 // src/engine/redacting-run-dir.ts
-import { existsSync as existsSync6, readFileSync as readFileSync5, writeFileSync as writeFileSync3 } from "node:fs";
+import { existsSync as existsSync6, readFileSync as readFileSync6, writeFileSync as writeFileSync3 } from "node:fs";
 
 // src/engine/run-dir.ts
 import { createHash as createHash3 } from "node:crypto";
@@ -43526,7 +43541,7 @@ import {
   appendFileSync,
   existsSync as existsSync5,
   mkdirSync,
-  readFileSync as readFileSync4,
+  readFileSync as readFileSync5,
   renameSync,
   rmSync,
   writeFileSync as writeFileSync2
@@ -43575,7 +43590,7 @@ var RunDirectory = class {
       }
       const holder = (() => {
         try {
-          return readFileSync4(path, "utf8").trim();
+          return readFileSync5(path, "utf8").trim();
         } catch {
           return "";
         }
@@ -43600,7 +43615,7 @@ var RunDirectory = class {
   unlock() {
     const path = join10(this.path, "run.lock");
     try {
-      if (readFileSync4(path, "utf8").trim() === `${process.pid}@${hostname3()}`) rmSync(path, { force: true });
+      if (readFileSync5(path, "utf8").trim() === `${process.pid}@${hostname3()}`) rmSync(path, { force: true });
     } catch {
     }
   }
@@ -43681,7 +43696,7 @@ var RedactingRunDirectory = class extends RunDirectory {
     if (!this.redactor.active) return;
     for (const path of [this.nodeOutputPath(nodeId), this.failedOutputPath(nodeId)]) {
       if (!existsSync6(path)) continue;
-      const text2 = readFileSync5(path, "utf8");
+      const text2 = readFileSync6(path, "utf8");
       if (this.redactor.contains(text2)) writeFileSync3(path, this.redactor.text(text2));
     }
   }
@@ -43726,7 +43741,7 @@ async function resumeRun(o) {
   if (!existsSync7(graphPath))
     return { kind: "usage_error", message: `${graphPath} does not exist: this run has no graph to resume` };
   let spec;
-  const graphText = readFileSync6(graphPath, "utf8");
+  const graphText = readFileSync7(graphPath, "utf8");
   try {
     spec = JSON.parse(graphText);
   } catch (error62) {
@@ -43945,7 +43960,7 @@ ${loaded.issues.map(formatIssue).join("\n")}`
   await o.hooks?.onProgress?.(snapshotLedger(frame, { plan, rows: store.state.rows, calls }), "plan");
   const baselinePath = join11(path, IGNORED_BASELINE_FILE);
   const baseline = ignoredFilesFromData(
-    existsSync7(baselinePath) ? safeJson(readFileSync6(baselinePath, "utf8")) : { kind: "unknown", reason: `${IGNORED_BASELINE_FILE} is missing`, overBound: false }
+    existsSync7(baselinePath) ? safeJson(readFileSync7(baselinePath, "utf8")) : { kind: "unknown", reason: `${IGNORED_BASELINE_FILE} is missing`, overBound: false }
   );
   const finished = await runLegAndFinish({
     frame,
@@ -50297,7 +50312,10 @@ async function runCliAuto(argv, io) {
   if ("exit" in parsed) return parsed.exit;
   const f = parsed.flags;
   const repoDir = resolve14(io.cwd, f.repo);
-  const refused = refuseUsage(io, "auto", pathProblems(repoDir, f, io.cwd));
+  const refused = refuseUsage(io, "auto", [
+    ...pathProblems(repoDir, f, io.cwd),
+    ...[codexCredentialProblem(io.env, f.runtime, f.codexConfig)].filter((p) => p !== null)
+  ]);
   if (refused !== null) return refused;
   const prepared = await prepareFreshRun({ command: "auto", flags: f, io, repoDir });
   if ("exit" in prepared) return prepared.exit;
@@ -50626,7 +50644,11 @@ async function runCliRun(argv, io) {
   const f = parsed.flags;
   const repoDir = resolve15(io.cwd, f.repo);
   const graphFile = readGraphFile(resolve15(io.cwd, f.graph), f.graph);
-  const problems = [...pathProblems(repoDir, f, io.cwd), ...graphFile.ok ? [] : [graphFile.error]];
+  const problems = [
+    ...pathProblems(repoDir, f, io.cwd),
+    ...graphFile.ok ? [] : [graphFile.error],
+    ...[codexCredentialProblem(io.env, f.runtime, f.codexConfig)].filter((p) => p !== null)
+  ];
   const refused = refuseUsage(io, "run", problems);
   if (refused !== null || !graphFile.ok) return refused ?? EXIT.usage;
   const prepared = await prepareFreshRun({ command: "run", flags: f, io, repoDir });

@@ -3,7 +3,7 @@
  * known secrets in the environment and the model child's credentials (SPEC §9), the paths checked before
  * anything runs, and the maintainers' policy file from the working tree (SPEC §11).
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { liesInRepository } from "../engine/outside-writes.js";
 import type { ModelEnvBuilder, Runtime } from "../engine/runtime-setup.js";
@@ -133,6 +133,30 @@ export function cliSecrets(env: CliIo["env"]): CliSecrets {
         set: credentialsOf(runtime),
       }),
   };
+}
+
+/**
+ * Why a codex run from the CLI would have no model credential, as a usage error; `null` when it has one or
+ * may have one. Without this, codex retries an unauthenticated model server for as long as the planner's
+ * timeout. A credential is: `OPENAI_API_KEY` or `CODEX_API_KEY` in the environment, a `codex login`
+ * (`$CODEX_HOME/auth.json`, `CODEX_HOME` defaulting to `~/.codex`), or a provider of the operator's own — a
+ * `model_provider` pair in `--codex-config` or in `$CODEX_HOME/config.toml` (its `env_key` is its business).
+ */
+export function codexCredentialProblem(
+  env: CliIo["env"],
+  runtime: Runtime,
+  codexConfig: readonly string[],
+): string | null {
+  if (runtime !== "codex") return null;
+  if (MODEL_CREDENTIALS.codex.some((name) => (env[name] ?? "") !== "")) return null;
+  if (codexConfig.some((pair) => /^\s*"?model_provider"?\s*=/.test(pair))) return null;
+  const codexHome = env.CODEX_HOME ?? (env.HOME !== undefined ? join(env.HOME, ".codex") : undefined);
+  if (codexHome !== undefined) {
+    if (existsSync(join(codexHome, "auth.json"))) return null;
+    const config = join(codexHome, "config.toml");
+    if (existsSync(config) && /^\s*model_provider\s*=/m.test(readFileSync(config, "utf8"))) return null;
+  }
+  return "codex has no credential: set OPENAI_API_KEY (or CODEX_API_KEY), run `codex login`, or name a provider with --codex-config model_provider=…; nothing was run";
 }
 
 /** The runs folder: `--runs-dir` (relative to the current directory), else `<repo>/.evidence-gate/runs`. */

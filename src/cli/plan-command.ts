@@ -16,6 +16,7 @@ import { autoRunPolicy } from "../policy/policy-file.js";
 import {
   type CliIo,
   cliSecrets,
+  codexCredentialProblem,
   parseOrExit,
   pathProblems,
   readCliPolicy,
@@ -31,7 +32,10 @@ export async function runCliPlan(argv: readonly string[], io: CliIo): Promise<nu
   if ("exit" in parsed) return parsed.exit;
   const f = parsed.flags;
   const repoDir = resolve(io.cwd, f.repo);
-  const refused = refuseUsage(io, "plan", pathProblems(repoDir, f, io.cwd));
+  const refused = refuseUsage(io, "plan", [
+    ...pathProblems(repoDir, f, io.cwd),
+    ...[codexCredentialProblem(io.env, f.runtime, f.codexConfig)].filter((p): p is string => p !== null),
+  ]);
   if (refused !== null) return refused;
   const secrets = cliSecrets(io.env);
   const redact = (text: string): string => secrets.redactor.text(text);

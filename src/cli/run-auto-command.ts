@@ -6,7 +6,7 @@ import { resolve } from "node:path";
 import { type AutoRunResult, runAuto } from "../engine/auto-run.js";
 import { unreachable } from "../ledger/unreachable.js";
 import { autoRunPolicy } from "../policy/policy-file.js";
-import { type CliIo, parseOrExit, pathProblems, refuseUsage } from "./cli-context.js";
+import { type CliIo, codexCredentialProblem, parseOrExit, pathProblems, refuseUsage } from "./cli-context.js";
 import { CliLeg } from "./cli-leg.js";
 import { EXIT } from "./exit-codes.js";
 import { AUTO_USAGE, parseAutoFlags } from "./parse-auto-flags.js";
@@ -21,7 +21,10 @@ export async function runCliAuto(argv: readonly string[], io: CliIo): Promise<nu
   if ("exit" in parsed) return parsed.exit;
   const f = parsed.flags;
   const repoDir = resolve(io.cwd, f.repo);
-  const refused = refuseUsage(io, "auto", pathProblems(repoDir, f, io.cwd));
+  const refused = refuseUsage(io, "auto", [
+    ...pathProblems(repoDir, f, io.cwd),
+    ...[codexCredentialProblem(io.env, f.runtime, f.codexConfig)].filter((p): p is string => p !== null),
+  ]);
   if (refused !== null) return refused;
   const prepared = await prepareFreshRun({ command: "auto", flags: f, io, repoDir });
   if ("exit" in prepared) return prepared.exit;

@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import { type HandRunResult, runHandWritten } from "../engine/hand-run.js";
 import { unreachable } from "../ledger/unreachable.js";
 import { autoRunPolicy } from "../policy/policy-file.js";
-import { type CliIo, parseOrExit, pathProblems, refuseUsage } from "./cli-context.js";
+import { type CliIo, codexCredentialProblem, parseOrExit, pathProblems, refuseUsage } from "./cli-context.js";
 import { CliLeg } from "./cli-leg.js";
 import { EXIT } from "./exit-codes.js";
 import { readGraphFile } from "./graph-file.js";
@@ -23,7 +23,11 @@ export async function runCliRun(argv: readonly string[], io: CliIo): Promise<num
   const f = parsed.flags;
   const repoDir = resolve(io.cwd, f.repo);
   const graphFile = readGraphFile(resolve(io.cwd, f.graph), f.graph);
-  const problems = [...pathProblems(repoDir, f, io.cwd), ...(graphFile.ok ? [] : [graphFile.error])];
+  const problems = [
+    ...pathProblems(repoDir, f, io.cwd),
+    ...(graphFile.ok ? [] : [graphFile.error]),
+    ...[codexCredentialProblem(io.env, f.runtime, f.codexConfig)].filter((p): p is string => p !== null),
+  ];
   const refused = refuseUsage(io, "run", problems);
   if (refused !== null || !graphFile.ok) return refused ?? EXIT.usage;
   const prepared = await prepareFreshRun({ command: "run", flags: f, io, repoDir });

@@ -214,6 +214,25 @@ describe("--codex-config is checked before anything runs", () => {
     expect(h.runDirs()).toEqual([]);
   });
 
+  test("codex with no credential at all (no key, no codex login, no provider of its own) is a usage error: exit 64, nothing runs", async () => {
+    const h = await cliHarness({ script: (repo) => codexFixSumScript(repo.dir) });
+    const args = ["--runtime", "codex", "--codex-path", CODEX_BIN, "--verify-cmd", "npm test"];
+    const r = await h.run(args, { env: { OPENAI_API_KEY: undefined, CODEX_API_KEY: undefined } });
+    expect(r.exitCode).toBe(64);
+    expect(r.stderr).toContain(
+      "codex has no credential: set OPENAI_API_KEY (or CODEX_API_KEY), run `codex login`",
+    );
+    expect(h.server.requests).toHaveLength(0);
+    expect(h.runDirs()).toEqual([]);
+    // A provider of the operator's own counts: the same run with the scripted provider's pairs starts.
+    const withProvider = await h.run([...args, ...configFlags(h.server.url)], {
+      env: { OPENAI_API_KEY: undefined, CODEX_API_KEY: undefined },
+    });
+    expect(withProvider.stderr).not.toContain("codex has no credential");
+    expect(withProvider.exitCode).not.toBe(64);
+    expect(h.runDirs()).toHaveLength(1);
+  });
+
   test("--codex-config on the claude runtime is a usage error: exit 64, nothing runs", async () => {
     const h = await cliHarness({ script: (repo) => codexFixSumScript(repo.dir) });
     const graph = h.writeGraph("g.yml", "nodes:\n  - id: review\n    prompt: review it\n");
