@@ -37833,6 +37833,11 @@ function parseCodexConfig(text2) {
   });
   return issues.length === 0 ? { ok: true, pairs } : { ok: false, issues };
 }
+var WORKSPACE_WRITE_EXTENT = [
+  "sandbox_workspace_write.writable_roots=[]",
+  "--config",
+  "sandbox_workspace_write.network_access=false"
+];
 function buildCodexArgv(inv) {
   const argv = ["exec", "--json", "--color", "never", "--skip-git-repo-check"];
   if (inv.model !== void 0) {
@@ -37847,8 +37852,10 @@ function buildCodexArgv(inv) {
     }
     argv.push("-c", pair);
   }
-  argv.push("--sandbox", codexSandboxFor(inv.permissionMode));
+  const sandbox = codexSandboxFor(inv.permissionMode);
+  argv.push("--sandbox", sandbox);
   argv.push("--config", 'approval_policy="never"');
+  if (sandbox === "workspace-write") argv.push("--config", ...WORKSPACE_WRITE_EXTENT);
   if (inv.policy.settingSources !== void 0) {
     argv.push("--ignore-user-config", "--ignore-rules");
     argv.push("--config", "project_doc_max_bytes=0", "--config", "mcp_servers={}");

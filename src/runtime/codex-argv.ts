@@ -11,6 +11,8 @@
  *   [-c KEY=VALUE]…              the operator's `codex-config` pairs (gateway / provider), in order
  *   --sandbox MODE               from the permission mode (`codexSandboxFor`), on EVERY node
  *   --config approval_policy="never"                                       on EVERY node
+ *   [--config sandbox_workspace_write.writable_roots=[] --config sandbox_workspace_write.network_access=false]
+ *                                on every workspace-write node: its extent, pinned against a loaded config
  *   [--ignore-user-config --ignore-rules --config project_doc_max_bytes=0 --config mcp_servers={}]
  *                                layer 1 isolation, when `policy.settingSources` is set (SPEC §8)
  *   [resume THREAD_ID]           session handoff and completion re-prompts
@@ -236,6 +238,17 @@ export function parseCodexConfig(text: string): CodexConfigParse {
 }
 
 /**
+ * The `-c` values that pin a workspace-write sandbox's extent on every such node (after the operator's pairs,
+ * so they win): no extra writable roots, no network. Defaults of codex, re-set because a loaded user
+ * `config.toml` may change them (seed 001 §9: "whether a restored config.toml can weaken the sandbox floor").
+ */
+export const WORKSPACE_WRITE_EXTENT: readonly [string, string, string] = [
+  "sandbox_workspace_write.writable_roots=[]",
+  "--config",
+  "sandbox_workspace_write.network_access=false",
+];
+
+/**
  * argv after the `codex` executable (SPEC §4, §8, §10). Throws only on a broken internal invariant, each
  * validated upstream: a resume thread id that is not a UUID (ids come from `thread.started`), a model
  * that is empty or starts with `-` (clap would read it as a flag: `-m -x` exits 2), a config pair that
@@ -255,8 +268,13 @@ export function buildCodexArgv(inv: CodexInvocation): string[] {
     }
     argv.push("-c", pair);
   }
-  argv.push("--sandbox", codexSandboxFor(inv.permissionMode));
+  const sandbox = codexSandboxFor(inv.permissionMode);
+  argv.push("--sandbox", sandbox);
   argv.push("--config", 'approval_policy="never"');
+  // workspace-write's extent, pinned: a loaded config.toml's `[sandbox_workspace_write]` (writable_roots,
+  // network_access) would otherwise widen it, and the disclosures say it is the working directory and the
+  // temp directories, with no network (measured: test/runtime/codex-sandbox-extent.real-cli.test.ts).
+  if (sandbox === "workspace-write") argv.push("--config", ...WORKSPACE_WRITE_EXTENT);
   if (inv.policy.settingSources !== undefined) {
     argv.push("--ignore-user-config", "--ignore-rules");
     argv.push("--config", "project_doc_max_bytes=0", "--config", "mcp_servers={}");

@@ -492,6 +492,11 @@ describe("seed 001 argv and rules", () => {
       "workspace-write",
       "--config",
       'approval_policy="never"',
+      // workspace-write's extent, pinned on every such node (a loaded config.toml cannot widen it).
+      "--config",
+      "sandbox_workspace_write.writable_roots=[]",
+      "--config",
+      "sandbox_workspace_write.network_access=false",
     ];
     expect(argv(ISOLATED)).toEqual([
       ...base,

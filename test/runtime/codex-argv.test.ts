@@ -76,6 +76,10 @@ describe("buildCodexArgv", () => {
       "workspace-write",
       "--config",
       'approval_policy="never"',
+      "--config",
+      "sandbox_workspace_write.writable_roots=[]",
+      "--config",
+      "sandbox_workspace_write.network_access=false",
       "--ignore-user-config",
       "--ignore-rules",
       "--config",
@@ -95,6 +99,10 @@ describe("buildCodexArgv", () => {
       "workspace-write",
       "--config",
       'approval_policy="never"',
+      "--config",
+      "sandbox_workspace_write.writable_roots=[]",
+      "--config",
+      "sandbox_workspace_write.network_access=false",
       "--",
       "fix the build",
     ]);
@@ -115,6 +123,10 @@ describe("buildCodexArgv", () => {
       "workspace-write",
       "--config",
       'approval_policy="never"',
+      "--config",
+      "sandbox_workspace_write.writable_roots=[]",
+      "--config",
+      "sandbox_workspace_write.network_access=false",
       "--",
       "fix the build",
     ]);
@@ -146,6 +158,15 @@ describe("buildCodexArgv", () => {
         "--config",
         'approval_policy="never"',
       ]);
+    }
+  });
+
+  it("pins a workspace-write sandbox's extent (no extra writable roots, no network) and only that sandbox's", () => {
+    for (const mode of ["acceptEdits", "auto", "bypassPermissions", "dontAsk", "manual", "plan"] as const) {
+      const argv = buildCodexArgv(inv({ permissionMode: mode }));
+      const pinned = argv.includes("sandbox_workspace_write.writable_roots=[]");
+      expect(pinned).toBe(codexSandboxFor(mode) === "workspace-write");
+      expect(argv.includes("sandbox_workspace_write.network_access=false")).toBe(pinned);
     }
   });
 
