@@ -36449,6 +36449,13 @@ function decideBuildEvidence(inputs) {
   if (policy?.verifyCmd !== void 0) {
     return { kind: "answer", answer: { kind: "attached", command: policy.verifyCmd, declaredBy: "policy" } };
   }
+  if (inputs.signals.length === 0 && policy?.requireEvidence === true) {
+    return {
+      kind: "refused",
+      signals: [],
+      message: `The maintainers' policy file ${policy.source ?? `${POLICY_FILE} (read from the base branch)`} sets require-evidence: true, and no verify command was given, so this run could only fail: give ${spell.verifyCmdName}. Nothing was run and nothing was spent.`
+    };
+  }
   if (inputs.signals.length === 0) {
     return { kind: "answer", answer: { kind: "none-detected" } };
   }

@@ -165,6 +165,17 @@ export function decideBuildEvidence(inputs: BuildEvidenceInputs): BuildEvidenceD
   if (policy?.verifyCmd !== undefined) {
     return { kind: "answer", answer: { kind: "attached", command: policy.verifyCmd, declaredBy: "policy" } };
   }
+  if (inputs.signals.length === 0 && policy?.requireEvidence === true) {
+    // Without a verify command the run can end no better than `failure` under require-evidence (SPEC §5):
+    // refused before anything is spent, rather than planned, run and failed.
+    return {
+      kind: "refused",
+      signals: [],
+      message:
+        `The maintainers' policy file ${policy.source ?? `${POLICY_FILE} (read from the base branch)`} sets require-evidence: true, ` +
+        `and no verify command was given, so this run could only fail: give ${spell.verifyCmdName}. Nothing was run and nothing was spent.`,
+    };
+  }
   if (inputs.signals.length === 0) {
     return { kind: "answer", answer: { kind: "none-detected" } };
   }

@@ -11,7 +11,7 @@ import { makeFixedSampleRepo, makeTempRepo } from "../support/temp-repo.js";
 const POLICY = ".github/evidence-gate.yml";
 
 describe("the working tree's policy file (SPEC §5, §11)", () => {
-  test("require-evidence: true on a repository with no build signals turns the neutral run into failure: exit 1, the policy line printed, the ledger names the working tree", async () => {
+  test("require-evidence: true on a repository with no build signals and no verify command is refused before anything runs (it could only fail): exit 3, 0 model requests, never success", async () => {
     const h = await cliHarness({
       makeRepo: () =>
         makeTempRepo({
@@ -23,17 +23,17 @@ describe("the working tree's policy file (SPEC §5, §11)", () => {
 
     const r = await h.run([]);
 
-    expect(r.exitCode, r.stderr).toBe(1);
-    expect(r.stdout.split("\n")).toContain(`policy: ${POLICY} (working tree): require-evidence true`);
-    const ledger = r.ledger!;
-    expect(ledger.plan.buildEvidence.kind).toBe("none-detected");
-    expect(ledger.plan.policy).toEqual({ source: `${POLICY} (working tree)`, requireEvidence: true });
-    expect(ledger.conclusion).toMatchObject({ conclusion: "failure", outcome: "failed" });
-    expect(ledger.conclusion!.title).toContain("Failed (require-evidence)");
-    expect(r.summary).toContain(`**Policy:** ${POLICY} (working tree) — require-evidence: true.`);
-    expect(checkRunsOf(r.checkRunRequests!).map((run) => run.completions.map((c) => c.conclusion))).toEqual([
-      ["failure"],
-    ]);
+    expect(r.exitCode, r.stderr).toBe(3);
+    expect(r.stderr).toContain(
+      `The maintainers' policy file ${POLICY} (working tree) sets require-evidence: true, and no verify command was given, so this run could only fail: give --verify-cmd. Nothing was run and nothing was spent.`,
+    );
+    expect(h.server.requests).toHaveLength(0);
+    const completions = checkRunsOf(r.checkRunRequests!).flatMap((run) =>
+      run.completions.map((c) => c.conclusion),
+    );
+    expect(completions.length).toBeGreaterThan(0);
+    expect(completions).not.toContain("success");
+    expect(completions).not.toContain("neutral");
   });
 
   test("require-evidence: true makes --accept-no-build-evidence a usage error naming the policy file in the working tree: exit 64, 0 model requests", async () => {
