@@ -81,21 +81,21 @@ describe("action: the policy file comes from the base ref (SPEC §9, §11)", () 
     github.assertNoViolations();
   });
 
-  it("require-evidence: true on a repository with no build signals turns the neutral run into failure; the summary names the policy's ref", async () => {
+  it("require-evidence: true on a repository with no build signals and no verify command is refused before any model call (it could only fail); the message names the policy's ref", async () => {
     const repo = await noSignalRepo();
     const { github, model } = await servers(repo, "require-evidence: true\n");
 
     const result = await run({ workspace: repo.dir, inputs: { goal: GOAL }, github, model });
 
-    expect(result.modelRequests.length).toBeGreaterThan(0);
+    expect(result.modelRequests).toHaveLength(0);
     expect(result.exitCode, stepDebug(result)).toBe(1);
-    expect(result.outputs).toMatchObject({ outcome: "failed", conclusion: "failure" });
-    expect(github.state.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "failure" });
-    const output = completion(result)!.output!;
-    expect(output.title).toContain("Failed (require-evidence)");
-    expect(output.summary).toContain("`none-detected`");
-    expect(output.summary).toContain(`**Policy:** ${FROM_BASE} — require-evidence: true.`);
-    expect(result.summary).toContain(`**Policy:** ${FROM_BASE} — require-evidence: true.`);
+    expect(result.outputs.outcome).toBe("refused");
+    expect(["success", "neutral"]).not.toContain(result.outputs.conclusion);
+    expect(github.state.checkRuns[0]!.status).toBe("completed");
+    expect(["success", "neutral"]).not.toContain(github.state.checkRuns[0]!.conclusion);
+    const said = `policy file ${FROM_BASE} sets require-evidence: true, and no verify command was given, so this run could only fail`;
+    expect(completion(result)!.output!.summary).toContain(said);
+    expect(result.summary).toContain(said);
     github.assertNoViolations();
   });
 
@@ -134,10 +134,10 @@ describe("action: the policy file comes from the base ref (SPEC §9, §11)", () 
     const result = await run({ workspace: repo.dir, inputs: { goal: GOAL }, github, model });
 
     expect(result.exitCode, stepDebug(result)).toBe(1);
-    expect(result.outputs).toMatchObject({ outcome: "failed", conclusion: "failure" });
-    // The PR's verify-cmd was not used either: nothing was attached.
-    expect(completion(result)!.output!.summary).toContain("`none-detected`");
-    expect(result.summary).toContain(`**Policy:** ${FROM_BASE} — require-evidence: true.`);
+    // The base's require-evidence: true with no verify command: refused (the PR's verify-cmd was not used).
+    expect(result.outputs.outcome).toBe("refused");
+    expect(result.modelRequests).toHaveLength(0);
+    expect(result.summary).toContain(`policy file ${FROM_BASE} sets require-evidence: true`);
     expect(result.summary).toContain(
       `This pull request's copy of ${POLICY} differs from the base ref's and was ignored: the policy comes from ${FROM_BASE}.`,
     );
