@@ -37886,6 +37886,15 @@ function buildCodexArgv(inv) {
 }
 
 // src/engine/runtime-setup.ts
+function codexConfigKeys(pairs) {
+  return (pairs ?? []).map((pair) => pair.slice(0, pair.indexOf("=")).trim());
+}
+function resumedCodexConfigProblem(runId, recorded, given) {
+  const have = new Set(codexConfigKeys(given));
+  const missing = (recorded ?? []).filter((key) => !have.has(key));
+  if (missing.length === 0) return null;
+  return `run ${runId} was started with codex-config pairs for ${missing.map((k) => `"${k}"`).join(", ")}, which state.json does not record (a provider setting may carry a secret): give the same pairs again (--codex-config KEY=VALUE, or the codex-config input). Nothing was run.`;
+}
 function executableFor(runtime, o) {
   return runtime === "codex" ? o.codexExecutable ?? "codex" : o.claudeExecutable;
 }
@@ -43355,6 +43364,7 @@ var stateSchema = external_exports.object({
   graph_source: external_exports.string().optional(),
   runtime: external_exports.enum(["claude", "codex"]),
   model: external_exports.string().optional(),
+  codex_config_keys: external_exports.array(external_exports.string()).optional(),
   inputs: external_exports.record(external_exports.string(), external_exports.string()),
   build_evidence: external_exports.discriminatedUnion("kind", [
     external_exports.object({ kind: external_exports.literal("attached"), command: external_exports.string(), declaredBy: external_exports.enum(["input", "policy"]) }),
@@ -43787,6 +43797,8 @@ ${loaded.issues.map(formatIssue).join("\n")}`
     ...o.codexConfig !== void 0 ? { codexConfig: o.codexConfig } : {}
   });
   if (runtimeProblem !== null) return { kind: "usage_error", message: runtimeProblem };
+  const configProblem = runtime === "codex" ? resumedCodexConfigProblem(o.runId, state.codex_config_keys, o.codexConfig) : null;
+  if (configProblem !== null) return { kind: "usage_error", message: configProblem };
   const warnings = runtimeWarnings(runtime, graph);
   if (state.mode === "auto") {
     const bare = graph.nodes.filter((n) => n.type !== "gate" && !Object.hasOwn(state.tool_policies, n.id));
@@ -50216,6 +50228,7 @@ async function runAuto(o) {
     goal: o.goal,
     runtime: o.runtime,
     ...o.model !== void 0 ? { model: o.model } : {},
+    ...o.runtime === "codex" && (o.codexConfig ?? []).length > 0 ? { codex_config_keys: codexConfigKeys(o.codexConfig) } : {},
     inputs: {},
     build_evidence: answer,
     starting_commit: { sha: start.sha, tree: start.tree, description: startDescription },
@@ -50495,6 +50508,7 @@ ${loaded.issues.map(formatIssue).join("\n")}`
     graph_source: o.graphSource,
     runtime: o.runtime,
     ...o.model !== void 0 ? { model: o.model } : {},
+    ...o.runtime === "codex" && (o.codexConfig ?? []).length > 0 ? { codex_config_keys: codexConfigKeys(o.codexConfig) } : {},
     inputs: { ...o.inputs },
     build_evidence: answer,
     starting_commit: { sha: start.sha, tree: start.tree, description: startDescription },

@@ -26,6 +26,7 @@ import { prepareRepository } from "./run-setup.js";
 import { closeLeg, RUN_STATE_SCHEMA_VERSION } from "./run-state.js";
 import {
   type BeforeFirstModelCall,
+  codexConfigKeys,
   executableFor,
   type ModelEnvBuilder,
   missingCliProblem,
@@ -172,6 +173,9 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
     goal: o.goal,
     runtime: o.runtime,
     ...(o.model !== undefined ? { model: o.model } : {}),
+    ...(o.runtime === "codex" && (o.codexConfig ?? []).length > 0
+      ? { codex_config_keys: codexConfigKeys(o.codexConfig) }
+      : {}),
     inputs: {},
     build_evidence: answer,
     starting_commit: { sha: start.sha, tree: start.tree, description: startDescription },

@@ -28,6 +28,7 @@ import { concurrencyProblem, prepareRepository } from "./run-setup.js";
 import { RUN_STATE_SCHEMA_VERSION } from "./run-state.js";
 import {
   type BeforeFirstModelCall,
+  codexConfigKeys,
   executableFor,
   type ModelEnvBuilder,
   missingCliProblem,
@@ -207,6 +208,9 @@ export async function runHandWritten(o: HandRunOptions): Promise<HandRunResult> 
     graph_source: o.graphSource,
     runtime: o.runtime,
     ...(o.model !== undefined ? { model: o.model } : {}),
+    ...(o.runtime === "codex" && (o.codexConfig ?? []).length > 0
+      ? { codex_config_keys: codexConfigKeys(o.codexConfig) }
+      : {}),
     inputs: { ...o.inputs },
     build_evidence: answer,
     starting_commit: { sha: start.sha, tree: start.tree, description: startDescription },

@@ -41,6 +41,7 @@ import {
   type ModelEnvBuilder,
   missingCliProblem,
   type Runtime,
+  resumedCodexConfigProblem,
   runtimeOptionsProblem,
   runtimeWarnings,
 } from "./runtime-setup.js";
@@ -162,6 +163,9 @@ export async function resumeRun(o: ResumeOptions): Promise<ResumeResult> {
     ...(o.codexConfig !== undefined ? { codexConfig: o.codexConfig } : {}),
   });
   if (runtimeProblem !== null) return { kind: "usage_error", message: runtimeProblem };
+  const configProblem =
+    runtime === "codex" ? resumedCodexConfigProblem(o.runId, state.codex_config_keys, o.codexConfig) : null;
+  if (configProblem !== null) return { kind: "usage_error", message: configProblem };
   const warnings = runtimeWarnings(runtime, graph);
   // Every planned node must have its recorded ceiling: a missing one would run with no ceiling at all.
   if (state.mode === "auto") {

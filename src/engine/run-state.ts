@@ -89,6 +89,11 @@ export interface RunState {
   /** Which CLI every agent node of the run spawns; a resumed leg keeps it (SPEC §4). */
   readonly runtime: "claude" | "codex";
   readonly model?: string;
+  /**
+   * The KEYS of the run's `codex-config` pairs, in order (never the values: a provider setting may carry a
+   * secret). A resumed leg must be given pairs for these keys again (`resume-run.ts`).
+   */
+  readonly codex_config_keys?: readonly string[];
   /** `--input` values of a hand-written run (resume takes them from here, never from flags). */
   readonly inputs: Readonly<Record<string, string>>;
   readonly build_evidence: BuildEvidenceAnswer;
@@ -169,6 +174,7 @@ const stateSchema = z.object({
   graph_source: z.string().optional(),
   runtime: z.enum(["claude", "codex"]),
   model: z.string().optional(),
+  codex_config_keys: z.array(z.string()).optional(),
   inputs: z.record(z.string(), z.string()),
   build_evidence: z.discriminatedUnion("kind", [
     z.object({ kind: z.literal("attached"), command: z.string(), declaredBy: z.enum(["input", "policy"]) }),

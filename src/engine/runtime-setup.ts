@@ -57,6 +57,27 @@ export type ModelEnvBuilder = (label: string, runtime: Runtime) => Readonly<Reco
  */
 export type BeforeFirstModelCall = (runtime: Runtime) => Promise<string | null>;
 
+/** The keys of `codex-config` pairs (`KEY=VALUE` → `KEY`), as `state.json` records them (no values). */
+export function codexConfigKeys(pairs: readonly string[] | undefined): string[] {
+  return (pairs ?? []).map((pair) => pair.slice(0, pair.indexOf("=")).trim());
+}
+
+/**
+ * Why a resumed codex leg cannot run with the `codex-config` it was given: the first leg had pairs for
+ * `recorded` keys and this leg lacks one of them (without its provider pairs codex would talk to
+ * another model server, or to none); `null` when every recorded key is given again.
+ */
+export function resumedCodexConfigProblem(
+  runId: string,
+  recorded: readonly string[] | undefined,
+  given: readonly string[] | undefined,
+): string | null {
+  const have = new Set(codexConfigKeys(given));
+  const missing = (recorded ?? []).filter((key) => !have.has(key));
+  if (missing.length === 0) return null;
+  return `run ${runId} was started with codex-config pairs for ${missing.map((k) => `"${k}"`).join(", ")}, which state.json does not record (a provider setting may carry a secret): give the same pairs again (--codex-config KEY=VALUE, or the codex-config input). Nothing was run.`;
+}
+
 /** The executable the run spawns for `runtime`. */
 export function executableFor(runtime: Runtime, o: RuntimeOptions): string {
   return runtime === "codex" ? (o.codexExecutable ?? "codex") : o.claudeExecutable;

@@ -165,6 +165,56 @@ describe("run --runtime codex", () => {
   });
 });
 
+describe("resume --runtime codex: the codex-config pairs are not recorded, so a resumed leg must be given them again", () => {
+  const GATED = [
+    "name: gated-review",
+    "nodes:",
+    "  - id: hold",
+    "    type: gate",
+    "  - id: review",
+    "    depends_on: [hold]",
+    `    prompt: "${MARKS.review} whether it looks correct."`,
+    "",
+  ].join("\n");
+
+  test("state.json records the keys only; resume without the pairs is a usage error naming them; with them the leg runs", async () => {
+    const h = await cliHarness({
+      script: () => ({
+        conversations: [{ name: "review", match: MARKS.review, turns: [{ text: "It reads fine." }] }],
+      }),
+    });
+    const codexHome = join(h.scratch, "user-codex-home");
+    mkdirSync(codexHome);
+    const env = { CODEX_HOME: codexHome, OPENAI_API_KEY: OPENAI_KEY, NO_PROXY: "127.0.0.1" };
+    const graph = h.writeGraph("gated.yml", GATED);
+    const config = configFlags(h.server.url);
+
+    const first = await h.runGraph(graph, ["--runtime", "codex", "--codex-path", CODEX_BIN, ...config], {
+      env,
+    });
+    expect(first.exitCode, first.stderr + first.stdout).toBe(2);
+    const runId = first.ledger!.runId;
+    const state = JSON.parse(readFileSync(join(first.runDir!, "state.json"), "utf8")) as {
+      codex_config_keys?: string[];
+    };
+    expect(state.codex_config_keys).toEqual(
+      codexConfigFor(h.server.url).map((p) => p.slice(0, p.indexOf("="))),
+    );
+    // No value is recorded (a provider setting may carry a secret).
+    expect(readFileSync(join(first.runDir!, "state.json"), "utf8")).not.toContain(h.server.url);
+
+    const bare = await h.resume(runId, ["--approve", "hold", "--codex-path", CODEX_BIN], { env });
+    expect(bare.exitCode).toBe(64);
+    expect(bare.stderr).toContain(`run ${runId} was started with codex-config pairs for "model_provider"`);
+    expect(bare.stderr).toContain("give the same pairs again");
+    expect(h.server.requests).toHaveLength(0);
+
+    const given = await h.resume(runId, ["--approve", "hold", "--codex-path", CODEX_BIN, ...config], { env });
+    expect(given.exitCode, given.stderr + given.stdout).toBe(0);
+    expect(h.server.requests.map((r) => r.conversation)).toEqual(["review"]);
+  });
+});
+
 describe("--codex-config is checked before anything runs", () => {
   test("a bad pair on codex is a usage error naming it: exit 64, no model request, no run directory", async () => {
     const h = await cliHarness({ script: (repo) => codexFixSumScript(repo.dir) });
