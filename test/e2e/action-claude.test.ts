@@ -2,11 +2,23 @@
  * Finding the `claude` CLI (src/action/install-cli.ts): on PATH, in the runner's tool cache, or
  * installed with npm into the tool cache. No test reaches the network: the npm-install branch runs
  * against a stand-in `npm` on PATH that records its arguments and "installs" by linking the pinned CLI
- * from node_modules — so what the real `npm install` downloads is not tested here.
+ * from node_modules — so what the real `npm install` downloads is not tested here. Also: each claude
+ * call the action makes gets a fresh HOME under RUNNER_TEMP (src/action/model-cli-setup.ts), seen by a
+ * recording `claude` on PATH that execs the real CLI (codex's homes: action-codex.test.ts).
  */
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DEFAULT_CLAUDE_VERSION } from "../../src/action/inputs.js";
 import { CLAUDE_CLI, ensureCli } from "../../src/action/install-cli.js";
@@ -203,6 +215,61 @@ describe("action: claude not on PATH (dist/index.js)", () => {
     expect(summary).toContain(`could not install @anthropic-ai/claude-code@${VERSION}`);
     expect(summary).toContain("npm exited 1");
     expect(summary).toContain("npm error network request failed");
+    github.assertNoViolations();
+  });
+});
+
+describe("action: each claude call gets a fresh HOME (dist/index.js)", () => {
+  const open = actionTestResources();
+
+  function isUnder(path: string, root: string): boolean {
+    const rel = relative(realpathSync(root), realpathSync(path));
+    return rel !== "" && !rel.startsWith(`..${sep}`) && rel !== ".." && !rel.startsWith(sep);
+  }
+
+  it("the planner and the node run with different HOMEs under RUNNER_TEMP, neither the runner's HOME", async () => {
+    const repo = open.keep(await makeFixedSampleRepo());
+    const { github, model } = await open.servers(
+      fixSumScript({ repoDir: repo.dir, plannerReplies: [reviewOnlyPlan()] }),
+    );
+    // The runner's own HOME, with a marker a claude run there would read (it must not be used at all).
+    const runnerHome = join(scratch, "runner-home");
+    mkdirSync(runnerHome);
+    const log = join(scratch, "claude-homes.log");
+    const bin = join(scratch, "bin");
+    // A recording `claude` on PATH: logs the HOME it was given, then execs the real pinned CLI.
+    executable(
+      join(bin, "claude"),
+      `#!/bin/sh\nprintf '%s\\n' "$HOME" >> '${log}'\nexec '${REAL_CLAUDE}' "$@"\n`,
+    );
+
+    const result = await open.run({
+      workspace: repo.dir,
+      inputs: { goal: `${MARKS.plannerGoal}.`, "verify-cmd": "npm test" },
+      github,
+      model,
+      claudeOnPath: false,
+      prependPath: [bin],
+      env: { HOME: runnerHome },
+    });
+
+    expect(result.exitCode, result.stdout.slice(-3000)).toBe(0);
+    expect(result.stdout).toContain(`claude found on PATH: ${join(bin, "claude")}`);
+    expect(result.outputs).toMatchObject({ outcome: "passed", conclusion: "success" });
+    expect(model.requests.map((r) => r.conversation)).toEqual(["planner", "review"]);
+    const homes = readFileSync(log, "utf8")
+      .split("\n")
+      .filter((line) => line !== "");
+    expect(homes).toHaveLength(2);
+    const [planner, review] = homes;
+    expect(planner).not.toBe(review);
+    for (const home of homes) {
+      expect(home).not.toBe(runnerHome);
+      expect(isUnder(home, result.runnerTemp), `${home} is not under RUNNER_TEMP`).toBe(true);
+      expect(isUnder(home, repo.dir)).toBe(false);
+      // Each existed before its call, and claude kept its session there.
+      expect(existsSync(join(home, ".claude")), `${home}/.claude`).toBe(true);
+    }
     github.assertNoViolations();
   });
 });

@@ -3,7 +3,9 @@
  * runs it (saved state as `STATE_*` variables, test/support/action-harness.ts) against the local GitHub
  * server that holds every request to GitHub's OpenAPI description. A check run the main step left in
  * progress is completed `cancelled` (cancel requested) or `failure` (the run ended before reporting); a check
- * run that is already completed is never written; a failed write fails the step.
+ * run that is already completed is never written; a failed write fails the step. And the main step's own
+ * cancellation (src/action/main.ts): on SIGTERM it saves `cancel-requested`, stops the running node and
+ * completes the check run `cancelled` itself, so its post step has nothing to write.
  */
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,7 +20,7 @@ import {
 } from "../support/action-harness.js";
 import { type GitHubServer, startGitHubServer } from "../support/github-server/index.js";
 import { startModelServer } from "../support/model-server/index.js";
-import { fixSumScript, MARKS } from "../support/scenarios/fix-sum.js";
+import { fixSumScript, MARKS, reviewOnlyPlan } from "../support/scenarios/fix-sum.js";
 import { makeSampleNodeRepo } from "../support/temp-repo.js";
 
 const CHECK_RUN = "/repos/{owner}/{repo}/check-runs/{check_run_id}";
@@ -261,4 +263,63 @@ describe("post step after a main step that was killed mid-run (dist/index.js, th
     expect(server.state.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "action_required" });
     server.assertNoViolations();
   });
+});
+
+describe("main step cancelled by the runner (dist/index.js gets SIGTERM, then dist/post.js)", () => {
+  it("SIGTERM while a node waits on the model: the node is stopped, the main step completes the check run cancelled and saves it; its post step writes nothing", async () => {
+    const repo = open.keep(await makeSampleNodeRepo());
+    const server = await github();
+    // The planner answers a one-node review plan; the review node's model never answers (in time).
+    open.model = await startModelServer({
+      script: {
+        conversations: [
+          { name: "review", match: MARKS.review, turns: [{ text: "never sent", delay_ms: 600_000 }] },
+          { name: "planner", match: MARKS.plannerGoal, turns: [{ text: reviewOnlyPlan() }] },
+        ],
+      },
+    });
+    const model = open.model;
+
+    let signalled = false;
+    const main = await open.run({
+      workspace: repo.dir,
+      inputs: { goal: `${MARKS.plannerGoal}.`, "verify-cmd": "npm test" },
+      github: server,
+      model,
+      // Bounds a broken test (a step that ignores the signal); never asserted as a duration.
+      timeoutMs: 60_000,
+      onSpawn: (child) => {
+        const poll = setInterval(() => {
+          const created = server.callsTo("POST", CREATE).some((c) => c.status === 201);
+          const nodeWaiting = model.requests.some((r) => r.conversation === "review");
+          if (!created || !nodeWaiting) return;
+          clearInterval(poll);
+          signalled = child.kill("SIGTERM");
+        }, 50);
+        child.on("close", () => clearInterval(poll));
+      },
+    });
+
+    expect(signalled, `the main step ended before it was signalled:\n${main.stdout.slice(-3000)}`).toBe(true);
+    // The step ended on its own (not killed by the signal's default action) and did not pass.
+    expect(main.exitCode, stepDebug(main)).not.toBeNull();
+    expect(main.exitCode).not.toBe(0);
+    expect(main.stdout).toContain("evidence-gate: SIGTERM received — stopping the running nodes");
+    expect(server.state.checkRuns).toHaveLength(1);
+    const stored = server.state.checkRuns[0]!;
+    expect(stored).toMatchObject({ status: "completed", conclusion: "cancelled" });
+    // The node never got an answer: no model reply was written after the signal.
+    expect(
+      model.requests.filter((r) => r.conversation === "review").every((r) => r.answeredAt === null),
+    ).toBe(true);
+    expect(main.state["cancel-requested"]).toBe("true");
+    expect(main.state["check-run-completed"]).toBe("true");
+
+    const result = await runPostStep({ github: server, state: main.state });
+
+    expect(result.exitCode, stepDebug(result)).toBe(0);
+    expect(result.calls.filter((c) => c.method !== "GET")).toEqual([]);
+    expect(stored).toMatchObject({ status: "completed", conclusion: "cancelled" });
+    server.assertNoViolations();
+  }, 120_000);
 });

@@ -2,7 +2,9 @@
  * The node lifecycle (SPEC §4, §6): spawn → parse → cheap predicates → verify → save output → PASS/FAIL
  * with its qualifier, driven through the real exec seam with a scripted fake `claude` executable
  * (test/support/fake-claude/ says why a fake: the real CLI cannot be made to emit `is_error: true` with
- * exit 0, hang on demand or print garbage; it is exercised in test/runtime/claude-cli.test.ts). Verify
+ * exit 0, hang on demand or print garbage; it is exercised in test/runtime/claude-cli.test.ts). What is
+ * runtime-neutral (verify gating, cancel during verify, saved replies, stderr fencing) runs on both
+ * runtimes (`RUNTIMES`), the fake writing codex's `exec --json` stream in its codex mode. Verify
  * commands are real shell commands in real temp git repositories. Timeouts only bound a broken test;
  * nothing asserts how long anything took.
  */
@@ -10,7 +12,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type AgentNodeResult, type AgentNodeSpec, runAgentNode } from "../../src/engine/agent-node.js";
+import {
+  type AgentNodeResult,
+  type AgentNodeSpec,
+  type Runtime,
+  runAgentNode,
+} from "../../src/engine/agent-node.js";
 import { RunDirectory } from "../../src/engine/run-dir.js";
 import { mintRunId } from "../../src/engine/run-id.js";
 import { VerifyQueue } from "../../src/evidence/verify.js";
@@ -18,14 +25,18 @@ import { compilePattern, type Pattern } from "../../src/graph/pattern.js";
 import type { FailRow, LedgerRow, PassRow } from "../../src/ledger/model.js";
 import { eventually, killLeftovers, processIsGone } from "../proc/process-probe.js";
 import {
+  agentMessageEvent,
+  answeredScenario,
   type FakeScenario,
   fakeClaudeEnv,
   fakeClaudeExecutable,
   initEvent,
   readFakeReport,
   resultEvent,
+  startEvent,
 } from "../support/fake-claude/index.js";
 import { hermeticGitEnv, makeTempRepo, type TempRepo } from "../support/temp-repo.js";
+import { RUNTIMES } from "./runtime-harness.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** Bounds a wait in a broken test; never asserted as a duration. */
@@ -73,15 +84,18 @@ interface StartOptions {
   readonly executable?: string;
   readonly signal?: AbortSignal;
   readonly fence?: boolean;
+  /** The run's runtime (default claude); the fake plays the scenario in that runtime's stream. */
+  readonly runtime?: Runtime;
 }
 
 let scenarioCount = 0;
 
-/** Starts one agent node whose `claude` is the fake playing `scenario`. */
+/** Starts one agent node whose `claude` (or, with `runtime: codex`, `codex`) is the fake playing `scenario`. */
 function startNode(scenario: FakeScenario, options: StartOptions = {}): NodeRun {
   const name = `scenario-${++scenarioCount}`;
   const reportFile = join(scratch, `${name}.report.json`);
-  const env = fakeClaudeEnv(scratch, name, { ...scenario, reportFile });
+  const runtime = options.runtime ?? "claude";
+  const env = fakeClaudeEnv(scratch, name, { ...scenario, runtime, reportFile });
   const started: NodeRun["started"] = [];
   const verifying: string[] = [];
   const echoed: string[] = [];
@@ -102,7 +116,9 @@ function startNode(scenario: FakeScenario, options: StartOptions = {}): NodeRun 
   const done = runAgentNode(
     spec,
     {
+      runtime,
       claudeExecutable: options.executable ?? fakeClaudeExecutable(),
+      codexExecutable: options.executable ?? fakeClaudeExecutable(),
       modelEnv: () => env,
       runDir,
       verifyQueue: new VerifyQueue({ baseEnv: hermeticGitEnv, passThrough: [], knownSecrets: [] }),
@@ -347,57 +363,6 @@ describe("the engine's verify command decides `verified`", () => {
     expect(row.detail).toContain(command);
     expect(row.detail).toContain("exited 3");
   });
-
-  it("the verify runs only when the node did not crash and its cheap predicates passed", async () => {
-    const repo = await tempRepo();
-    const marker = join(scratch, "verify-ran");
-    const verify = { command: `touch '${marker}'`, cwd: repo.dir, timeoutMs: 60_000, expectExit: 0 };
-    const gated = {
-      "a result mismatch": { scenario: answers({ result: "VERDICT: FAIL" }), cause: "result_mismatch" },
-      "is_error on exit 0": {
-        scenario: answers({ is_error: true, result: "VERDICT: PASS" }),
-        cause: "run_error",
-      },
-      "a non-zero exit": { scenario: answers({ result: "VERDICT: PASS" }, 1), cause: "nonzero_exit" },
-      "no result event": { scenario: { steps: [{ stdout: "VERDICT: PASS" }] }, cause: "output_error" },
-    } as const;
-    for (const [label, { scenario, cause }] of Object.entries(gated)) {
-      const run = startNode(scenario, { spec: { resultMatches: pattern("VERDICT: PASS"), verify } });
-      expect(expectFail((await run.done).row).cause, label).toBe(cause);
-      expect(run.verifying, label).toEqual([]);
-      expect(existsSync(marker), label).toBe(false);
-    }
-    // The control: the same verify on a node that passed its predicates does run.
-    const passing = startNode(answers({ result: "VERDICT: PASS" }), {
-      spec: { resultMatches: pattern("VERDICT: PASS"), verify },
-    });
-    expect(expectPass((await passing.done).row).qualifier).toBe("verified");
-    expect(existsSync(marker)).toBe(true);
-  });
-
-  it("a node cancelled while its verify runs is FAIL cancelled, never PASS, and the build is stopped", async () => {
-    const repo = await tempRepo();
-    const pidFile = join(scratch, "verify.pid");
-    const controller = new AbortController();
-    const run = startNode(answers(), {
-      signal: controller.signal,
-      spec: {
-        verify: {
-          command: `echo $$ > '${pidFile}.tmp' && mv '${pidFile}.tmp' '${pidFile}' && sleep 100`,
-          cwd: repo.dir,
-          timeoutMs: 60_000,
-          expectExit: 0,
-        },
-      },
-    });
-    expect(await eventually(() => existsSync(pidFile), BOUND_MS), "the verify never started").toBe(true);
-    const shellPid = Number(readFileSync(pidFile, "utf8").trim());
-    recordedPids.push(shellPid);
-    controller.abort();
-    const row = expectFail((await run.done).row);
-    expect(row.cause).toBe("cancelled");
-    expect(await eventually(() => processIsGone(shellPid), BOUND_MS)).toBe(true);
-  });
 });
 
 describe("session, cost and denied tool calls on the row", () => {
@@ -458,52 +423,131 @@ describe("session, cost and denied tool calls on the row", () => {
   });
 });
 
-describe("replies are saved where the verdict says", () => {
-  it("a PASS reply is saved to nodes/ID.out and nothing to failed/", async () => {
-    const { row, reply } = await startNode(answers({ result: "the fix\nis in" })).done;
-    expect(row.verdict).toBe("PASS");
-    expect(reply).toBe("the fix\nis in");
-    expect(readFileSync(runDir.nodeOutputPath("fix"), "utf8")).toBe("the fix\nis in");
-    expect(existsSync(runDir.failedOutputPath("fix"))).toBe(false);
-  });
+// ---- runtime-neutral: the same lifecycle whichever CLI the run spawns ------------------------------
 
-  it("a FAIL reply is saved to failed/ID.out and nothing to nodes/", async () => {
-    const row = await runNode(answers({ result: "VERDICT: FAIL" }), {
-      spec: { resultMatches: pattern("VERDICT: PASS") },
+/** An error the CLI reports in its own stream while exiting 0: claude `is_error: true`, codex `turn.failed`. */
+function errorOnExitZero(runtime: Runtime, reply: string): FakeScenario {
+  return runtime === "claude"
+    ? answers({ is_error: true, result: reply })
+    : {
+        runtime,
+        steps: [
+          startEvent(runtime),
+          { json: agentMessageEvent(reply) },
+          { json: { type: "turn.failed", error: { message: "the model refused the request" } } },
+        ],
+      };
+}
+
+/** A clean answer with `stderr` lines printed between the runtime's first line and its answer. */
+function withStderr(runtime: Runtime, lines: readonly string[]): FakeScenario {
+  const [first, ...answer] = answeredScenario(runtime, "done").steps;
+  return { runtime, steps: [first!, ...lines.map((stderr) => ({ stderr })), ...answer] };
+}
+
+describe.each(RUNTIMES)("on %s", (runtime) => {
+  const answered = (reply: string, exitCode = 0): FakeScenario => answeredScenario(runtime, reply, exitCode);
+
+  describe("the engine's verify command decides `verified`", () => {
+    it("the verify runs only when the node did not crash and its cheap predicates passed", async () => {
+      const repo = await tempRepo();
+      const marker = join(scratch, "verify-ran");
+      const verify = { command: `touch '${marker}'`, cwd: repo.dir, timeoutMs: 60_000, expectExit: 0 };
+      const gated = {
+        "a result mismatch": { scenario: answered("VERDICT: FAIL"), cause: "result_mismatch" },
+        "an error reported on exit 0": {
+          scenario: errorOnExitZero(runtime, "VERDICT: PASS"),
+          cause: "run_error",
+        },
+        "a non-zero exit": { scenario: answered("VERDICT: PASS", 1), cause: "nonzero_exit" },
+        "no terminal event": { scenario: { steps: [{ stdout: "VERDICT: PASS" }] }, cause: "output_error" },
+      } as const;
+      for (const [label, { scenario, cause }] of Object.entries(gated)) {
+        const run = startNode(scenario, {
+          runtime,
+          spec: { resultMatches: pattern("VERDICT: PASS"), verify },
+        });
+        expect(expectFail((await run.done).row).cause, label).toBe(cause);
+        expect(run.verifying, label).toEqual([]);
+        expect(existsSync(marker), label).toBe(false);
+      }
+      // The control: the same verify on a node that passed its predicates does run.
+      const passing = startNode(answered("VERDICT: PASS"), {
+        runtime,
+        spec: { resultMatches: pattern("VERDICT: PASS"), verify },
+      });
+      expect(expectPass((await passing.done).row).qualifier).toBe("verified");
+      expect(passing.verifying).toEqual([verify.command]);
+      expect(existsSync(marker)).toBe(true);
     });
-    expect(row.verdict).toBe("FAIL");
-    expect(readFileSync(runDir.failedOutputPath("fix"), "utf8")).toBe("VERDICT: FAIL");
-    expect(existsSync(runDir.nodeOutputPath("fix"))).toBe(false);
+
+    it("a node cancelled while its verify runs is FAIL cancelled, never PASS, and the build is stopped", async () => {
+      const repo = await tempRepo();
+      const pidFile = join(scratch, "verify.pid");
+      const controller = new AbortController();
+      const run = startNode(answered("done"), {
+        runtime,
+        signal: controller.signal,
+        spec: {
+          verify: {
+            command: `echo $$ > '${pidFile}.tmp' && mv '${pidFile}.tmp' '${pidFile}' && sleep 100`,
+            cwd: repo.dir,
+            timeoutMs: 60_000,
+            expectExit: 0,
+          },
+        },
+      });
+      expect(await eventually(() => existsSync(pidFile), BOUND_MS), "the verify never started").toBe(true);
+      const shellPid = Number(readFileSync(pidFile, "utf8").trim());
+      recordedPids.push(shellPid);
+      controller.abort();
+      const row = expectFail((await run.done).row);
+      expect(row.cause).toBe("cancelled");
+      expect(await eventually(() => processIsGone(shellPid), BOUND_MS)).toBe(true);
+    });
   });
 
-  it("a spliced id with / is saved under a file name with ~", async () => {
-    await runNode(answers({ result: "ok" }), { spec: { id: "review/fix" } });
-    expect(readFileSync(join(runDir.path, "nodes", "review~fix.out"), "utf8")).toBe("ok");
+  describe("replies are saved where the verdict says", () => {
+    it("a PASS reply is saved to nodes/ID.out and nothing to failed/", async () => {
+      const { row, reply } = await startNode(answered("the fix\nis in"), { runtime }).done;
+      expect(row.verdict).toBe("PASS");
+      expect(reply).toBe("the fix\nis in");
+      expect(readFileSync(runDir.nodeOutputPath("fix"), "utf8")).toBe("the fix\nis in");
+      expect(existsSync(runDir.failedOutputPath("fix"))).toBe(false);
+    });
+
+    it("a FAIL reply is saved to failed/ID.out and nothing to nodes/", async () => {
+      const row = await runNode(answered("VERDICT: FAIL"), {
+        runtime,
+        spec: { resultMatches: pattern("VERDICT: PASS") },
+      });
+      expect(row.verdict).toBe("FAIL");
+      expect(readFileSync(runDir.failedOutputPath("fix"), "utf8")).toBe("VERDICT: FAIL");
+      expect(existsSync(runDir.nodeOutputPath("fix"))).toBe(false);
+    });
+
+    it("a spliced id with / is saved under a file name with ~", async () => {
+      await runNode(answered("ok"), { runtime, spec: { id: "review/fix" } });
+      expect(readFileSync(join(runDir.path, "nodes", "review~fix.out"), "utf8")).toBe("ok");
+    });
   });
-});
 
-describe("claude's stderr is echoed inside a workflow-command fence", () => {
-  const noisy: FakeScenario = {
-    steps: [
-      { json: initEvent() },
-      { stderr: "::add-mask::nothing" },
-      { stderr: "::error::injected by a tool" },
-      { json: resultEvent() },
-    ],
-  };
+  describe("the CLI's stderr is echoed inside a workflow-command fence", () => {
+    const noisy = withStderr(runtime, ["::add-mask::nothing", "::error::injected by a tool"]);
 
-  it("in the action, echoed stderr sits between ::stop-commands::TOKEN and ::TOKEN::", async () => {
-    const run = startNode(noisy, { fence: true });
-    await run.done;
-    const [open, ...rest] = run.echoed;
-    const token = /^::stop-commands::(\S+)\n$/.exec(open ?? "")?.[1];
-    expect(token, `first echo was ${JSON.stringify(open)}`).toEqual(expect.any(String));
-    expect(rest).toEqual(["::add-mask::nothing\n", "::error::injected by a tool\n", `::${token}::\n`]);
-  });
+    it("in the action, echoed stderr sits between ::stop-commands::TOKEN and ::TOKEN::", async () => {
+      const run = startNode(noisy, { runtime, fence: true });
+      expect((await run.done).row.verdict).toBe("PASS");
+      const [open, ...rest] = run.echoed;
+      const token = /^::stop-commands::(\S+)\n$/.exec(open ?? "")?.[1];
+      expect(token, `first echo was ${JSON.stringify(open)}`).toEqual(expect.any(String));
+      expect(rest).toEqual(["::add-mask::nothing\n", "::error::injected by a tool\n", `::${token}::\n`]);
+    });
 
-  it("outside the action, stderr is echoed without fence markers and stdout is not echoed", async () => {
-    const run = startNode(noisy, { fence: false });
-    await run.done;
-    expect(run.echoed).toEqual(["::add-mask::nothing\n", "::error::injected by a tool\n"]);
+    it("outside the action, stderr is echoed without fence markers and stdout is not echoed", async () => {
+      const run = startNode(noisy, { runtime, fence: false });
+      expect((await run.done).row.verdict).toBe("PASS");
+      expect(run.echoed).toEqual(["::add-mask::nothing\n", "::error::injected by a tool\n"]);
+    });
   });
 });

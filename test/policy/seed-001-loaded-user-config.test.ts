@@ -5,8 +5,10 @@
  * engine option `acceptLoadedUserConfig`; it drops layers 1 and 4 of every planned node and nothing else.
  *
  * Real parts: the pinned `claude` and `codex` CLIs against the scripted model server, real git
- * repositories, real verify commands. Where a test must see the spawned argv, the executable is a tiny
- * `sh` wrapper in the temp directory that appends its argv to a file and `exec`s the real pinned CLI.
+ * repositories, real verify commands. Where a test must see the spawned argv or environment, the
+ * executable is a tiny `sh` wrapper in the temp directory that records its argv and its environment and
+ * `exec`s the real pinned CLI; the model environment is the CLI's own builder (`cliSecrets`) over a
+ * runner-like environment (GitHub token, `INPUT_*`, `ACTIONS_*`, the other runtime's credentials).
  *
  * - Test 8 (a goal loop's later cycles print the slot) has no counterpart: this project has no goal loop
  *   (no `--max-cycles`, no assessor, no re-planning cycle — `auto` plans once). There is no test for it and
@@ -21,10 +23,20 @@
  * - Test 11's neighbour claim (managed policy survives) gets no test, as the seed says: no machine here has
  *   a managed settings file.
  */
-import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { readActionInputs } from "../../src/action/inputs.js";
+import { cliSecrets } from "../../src/cli/cli-context.js";
 import { parseAutoFlags, parsePlanFlags } from "../../src/cli/parse-auto-flags.js";
 import { parseResumeFlags } from "../../src/cli/parse-resume-flags.js";
 import { runCliPlan } from "../../src/cli/plan-command.js";
@@ -45,7 +57,12 @@ import { historyText, RUNTIMES } from "../engine/runtime-harness.js";
 import { CLAUDE_BIN } from "../runtime/real-claude.js";
 import { CODEX_BIN } from "../runtime/real-codex.js";
 import { cliHarness } from "../support/cli-harness.js";
-import type { ModelScript, RecordedRequest } from "../support/model-server/index.js";
+import {
+  claudeEnvFor,
+  codexEnvFor,
+  type ModelScript,
+  type RecordedRequest,
+} from "../support/model-server/index.js";
 import { makeTempRepo } from "../support/temp-repo.js";
 
 // ---- the disclosure literals (seed §3 test 6: whole literals, never a prefix) ------------------------
@@ -176,16 +193,35 @@ function repoWithInstructions(runtime: Runtime) {
 }
 
 /**
- * An executable that appends its argv (NUL-separated, count first) to a log and execs `real`: the spawned
- * argv, exactly as the exec seam gave it.
+ * An executable that appends its argv (NUL-separated, count first) to a log, saves its environment, and
+ * execs `real`: the spawned argv and environment, exactly as the exec seam gave them.
  */
 function argvRecorder(dir: string, name: string, real: string) {
   const path = join(dir, `${name}.sh`);
   const log = join(dir, `${name}.argv`);
-  writeFileSync(path, `#!/bin/sh\nprintf '%s\\0' "$#" "$@" >> '${log}'\nexec '${real}' "$@"\n`);
+  const envs = join(dir, `${name}.envs`);
+  mkdirSync(envs, { recursive: true });
+  writeFileSync(
+    path,
+    `#!/bin/sh\nprintf '%s\\0' "$#" "$@" >> '${log}'\ncat /proc/$$/environ > '${envs}'/$$\nexec '${real}' "$@"\n`,
+  );
   chmodSync(path, 0o755);
   return {
     path,
+    /**
+     * The environment of every call, as the exec seam gave it (`/proc/PID/environ`: `sh` itself would drop
+     * names it cannot hold, such as GitHub's `INPUT_ANTHROPIC-API-KEY`).
+     */
+    envCalls(): Record<string, string>[] {
+      return readdirSync(envs).map((file) =>
+        Object.fromEntries(
+          readFileSync(join(envs, file), "utf8")
+            .split("\0")
+            .filter((entry) => entry.includes("="))
+            .map((entry) => [entry.slice(0, entry.indexOf("=")), entry.slice(entry.indexOf("=") + 1)]),
+        ),
+      );
+    },
     calls(): string[][] {
       if (!existsSync(log)) return [];
       const parts = readFileSync(log, "utf8").split("\0");
@@ -204,6 +240,8 @@ function argvRecorder(dir: string, name: string, real: string) {
     },
     clear(): void {
       rmSync(log, { force: true });
+      rmSync(envs, { recursive: true, force: true });
+      mkdirSync(envs);
     },
   };
 }
@@ -217,6 +255,51 @@ const CREDENTIALS = {
   GITHUB_TOKEN: "ghs_seed001token",
   GH_TOKEN: "gho_seed001token",
 };
+
+/**
+ * What a runner's environment holds besides the model's own: the GitHub token, action inputs (which carry
+ * the secrets), runner service tokens and the other runtime's credentials. None may reach a model CLI.
+ */
+const RUNNER_ONLY = {
+  GITHUB_TOKEN: "ghs_seed001token",
+  GH_TOKEN: "gho_seed001token",
+  "INPUT_ANTHROPIC-API-KEY": "sk-ant-seed001-input",
+  "INPUT_OPENAI-API-KEY": "sk-openai-seed001-input",
+  INPUT_GITHUB_TOKEN: "ghs_seed001input",
+  // Not secret-like by name: only the INPUT_ / ACTIONS_ rules keep these out.
+  "INPUT_ACCEPT-LOADED-USER-CONFIG": "seed001-input-opt-in",
+  INPUT_GOAL: "seed001-input-goal",
+  ACTIONS_CACHE_URL: "https://cache.example/seed001",
+  ACTIONS_STEP_DEBUG: "seed001-step-debug",
+  ACTIONS_RUNTIME_TOKEN: "seed001-runtime-token",
+  ACTIONS_ID_TOKEN_REQUEST_URL: "https://token.example/seed001",
+  ACTIONS_ID_TOKEN_REQUEST_TOKEN: "seed001-id-token",
+};
+const OTHER_CREDENTIALS: Readonly<Record<Runtime, Readonly<Record<string, string>>>> = {
+  claude: { OPENAI_API_KEY: "sk-openai-seed001", CODEX_API_KEY: "seed001-codex-key" },
+  codex: { ANTHROPIC_API_KEY: "sk-ant-seed001-key", ANTHROPIC_AUTH_TOKEN: "seed001-auth-token" },
+};
+/** The runtime's own credential variables (the CLI's `MODEL_CREDENTIALS`). */
+const OWN_CREDENTIALS: Readonly<Record<Runtime, readonly string[]>> = {
+  claude: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"],
+  codex: ["OPENAI_API_KEY", "CODEX_API_KEY"],
+};
+
+/**
+ * The product's model-environment builder (`cliSecrets(env).modelEnv`) over a runner-like environment:
+ * the harness's route to the scripted server and its own credential (claude: the harness's one home;
+ * codex: a fresh `CODEX_HOME` per call), plus {@link RUNNER_ONLY} and the other runtime's credentials.
+ */
+function productModelEnv(h: GraphHarness) {
+  return (label: string, runtime: Runtime): Readonly<Record<string, string>> => {
+    const route =
+      runtime === "claude"
+        ? claudeEnvFor(h.server.url, h.home)
+        : codexEnvFor(h.server.url, mkdtempSync(join(h.scratch, `codex-home-${label}-`)));
+    const runnerEnv = { ...hermeticBase(), ...RUNNER_ONLY, ...OTHER_CREDENTIALS[runtime], ...route };
+    return cliSecrets(runnerEnv).modelEnv(label, runtime);
+  };
+}
 
 function hermeticBase(): Record<string, string> {
   return {
@@ -263,6 +346,8 @@ interface Scenario {
   readonly resumedNodeArgv: readonly (readonly string[])[];
   /** `env` as the first leg's verify command saw it. */
   readonly verifyEnv: string;
+  /** The environment of each model CLI call (planner and node) of the first leg, as the CLI got it. */
+  readonly cliEnvs: readonly Record<string, string>[];
   /** The model requests of the planned node in the first leg. */
   readonly nodeRequests: readonly RecordedRequest[];
 }
@@ -289,6 +374,7 @@ async function runScenario(h: GraphHarness, loaded: boolean): Promise<Scenario> 
       acceptLoadedUserConfig: loaded,
       baseEnv: { ...hermeticBase(), ...CREDENTIALS },
       hooks: recorder(firstEvents),
+      modelEnv: productModelEnv(h),
       ...(h.runtime === "claude" ? { claudeExecutable: rec.path } : { codexExecutable: rec.path }),
     }),
   );
@@ -296,6 +382,7 @@ async function runScenario(h: GraphHarness, loaded: boolean): Promise<Scenario> 
   const stateAfterFirst = rawState(first.runDir);
   const verifyEnv = readFileSync(envFile, "utf8");
   const firstNodeArgv = rec.nodeCalls();
+  const cliEnvs = rec.envCalls();
   rec.clear();
   writeFileSync(go, "");
   const resumedEvents: string[] = [];
@@ -314,6 +401,7 @@ async function runScenario(h: GraphHarness, loaded: boolean): Promise<Scenario> 
     firstNodeArgv,
     resumedNodeArgv: rec.nodeCalls(),
     verifyEnv,
+    cliEnvs,
     nodeRequests,
   };
 }
@@ -446,6 +534,26 @@ describe.each(RUNTIMES)("seed 001 on %s (engine, real CLI)", (runtime) => {
       for (const value of Object.values(CREDENTIALS)) expect(env).not.toContain(value);
     }
     expect(names(loaded.verifyEnv)).toEqual(names(isolated.verifyEnv));
+  });
+
+  test("11: the model CLI's environment is the same under the opt-in as isolated — no GitHub token, INPUT_* or ACTIONS_*, its own credential only", () => {
+    const names = (env: Record<string, string>) => Object.keys(env).sort();
+    // The planner's call and the planned node's, in each run.
+    expect(loaded.cliEnvs).toHaveLength(2);
+    expect(isolated.cliEnvs).toHaveLength(2);
+    for (const env of [...loaded.cliEnvs, ...isolated.cliEnvs]) {
+      const present = names(env);
+      expect(present).toContain("PATH");
+      for (const name of present) expect(name).not.toMatch(/^(INPUT_|ACTIONS_|GITHUB_TOKEN$|GH_TOKEN$)/);
+      for (const value of [...Object.values(RUNNER_ONLY), ...Object.values(OTHER_CREDENTIALS[runtime])])
+        expect(JSON.stringify(env)).not.toContain(value);
+      for (const name of Object.keys(OTHER_CREDENTIALS[runtime])) expect(present).not.toContain(name);
+      // Its own credential, and it reached the model server with it (both runs passed).
+      expect(present.filter((n) => OWN_CREDENTIALS[runtime].includes(n))).toEqual([
+        runtime === "claude" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY",
+      ]);
+    }
+    expect(loaded.cliEnvs.map(names)).toEqual(isolated.cliEnvs.map(names));
   });
 
   test("13: a hand-written run is untouched — its own allowedTools only, no isolation, the hand-written disclosure", async () => {
