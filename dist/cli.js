@@ -41100,7 +41100,12 @@ function nodeLabel(row) {
   return row.label ?? row.nodeId;
 }
 function shortSession(sessionId) {
-  return sessionId === null || sessionId === "" ? "-" : sessionId.slice(0, 8);
+  if (sessionId === null || sessionId === "") return "-";
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-7/i.test(sessionId) ? sessionId.slice(-8) : sessionId.slice(0, 8);
+}
+function runtimeWords(ledger) {
+  if (ledger.mode === "verify") return null;
+  return ledger.model === void 0 ? ledger.runtime : `${ledger.runtime} (${ledger.model})`;
 }
 function formatUsd2(usd2) {
   return usd2 === null || !Number.isFinite(usd2) ? "unknown" : `$${usd2.toFixed(4)}`;
@@ -49162,11 +49167,11 @@ function heading(ledger) {
   const { conclusion: conclusion2 } = ledger;
   const icon = conclusion2 === null ? "\u23F3" : ICONS[conclusion2.conclusion];
   const title = conclusion2 === null ? "running" : conclusion2.title;
-  const runtime = ledger.model === void 0 ? ledger.runtime : `${ledger.runtime} (${ledger.model})`;
+  const runtime = runtimeWords(ledger);
   const lines = [
     `## ${icon} evidence-gate: ${conclusionLabel(conclusion2)} \u2014 ${escapeInline(title)}`,
     "",
-    `Run ${codeSpan(ledger.runId, { inTable: false })} \xB7 ${ledger.mode} \xB7 ${escapeInline(runtime)} \xB7 started ${escapeInline(ledger.startedAt)}${ledger.finishedAt === null ? "" : ` \xB7 finished ${escapeInline(ledger.finishedAt)}`}`
+    `Run ${codeSpan(ledger.runId, { inTable: false })} \xB7 ${ledger.mode}${runtime === null ? "" : ` \xB7 ${escapeInline(runtime)}`} \xB7 started ${escapeInline(ledger.startedAt)}${ledger.finishedAt === null ? "" : ` \xB7 finished ${escapeInline(ledger.finishedAt)}`}`
   ];
   if (ledger.goal !== void 0) lines.push("", `**Goal:** ${escapeInline(ledger.goal)}`);
   if (conclusion2 !== null) {
@@ -49741,9 +49746,9 @@ function renderLedgerText(ledger) {
 `;
 }
 function header(ledger) {
-  const runtime = ledger.model === void 0 ? ledger.runtime : `${ledger.runtime} (${ledger.model})`;
+  const runtime = runtimeWords(ledger);
   const n = ledger.rows.filter((row) => row.verdict !== "SKIPPED").length;
-  return `Run ${ledger.runId} \u2014 ${ledger.mode}, ${runtime} \u2014 ${n} ${n === 1 ? "execution" : "executions"}`;
+  return `Run ${ledger.runId} \u2014 ${ledger.mode}${runtime === null ? "" : `, ${runtime}`} \u2014 ${n} ${n === 1 ? "execution" : "executions"}`;
 }
 function buildEvidence(ledger) {
   const answer = answerWords(ledger.plan.buildEvidence);

@@ -26,9 +26,27 @@ export function nodeLabel(row: LedgerRow): string {
   return row.label ?? row.nodeId;
 }
 
-/** First 8 characters of the session id, or `-`. */
+/**
+ * Eight characters of the session id, or `-`: its first eight, except for a time-ordered UUID (version 7,
+ * which codex's thread ids are) whose first eight are a timestamp shared by every thread of a run — there the
+ * last eight, which differ.
+ */
 export function shortSession(sessionId: string | null): string {
-  return sessionId === null || sessionId === "" ? "-" : sessionId.slice(0, 8);
+  if (sessionId === null || sessionId === "") return "-";
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-7/i.test(sessionId) ? sessionId.slice(-8) : sessionId.slice(0, 8);
+}
+
+/**
+ * The runtime words of a ledger's header (`claude`, `codex (gpt-5.5)`), or `null` for `mode: verify`, which
+ * runs no model.
+ */
+export function runtimeWords(ledger: {
+  readonly mode: string;
+  readonly runtime: string;
+  readonly model?: string;
+}): string | null {
+  if (ledger.mode === "verify") return null;
+  return ledger.model === undefined ? ledger.runtime : `${ledger.runtime} (${ledger.model})`;
 }
 
 /** `$0.0123`, or `unknown` — never `$0` for a call that reported no USD. */

@@ -7,6 +7,7 @@ import {
   formatUsdTotal,
   nodeLabel,
   rowDetail,
+  runtimeWords,
   shortSession,
   tokenWords,
   verdictLabel,
@@ -152,11 +153,11 @@ function heading(ledger: Ledger): string {
   const { conclusion } = ledger;
   const icon = conclusion === null ? "⏳" : ICONS[conclusion.conclusion];
   const title = conclusion === null ? "running" : conclusion.title;
-  const runtime = ledger.model === undefined ? ledger.runtime : `${ledger.runtime} (${ledger.model})`;
+  const runtime = runtimeWords(ledger);
   const lines = [
     `## ${icon} evidence-gate: ${conclusionLabel(conclusion)} — ${escapeInline(title)}`,
     "",
-    `Run ${codeSpan(ledger.runId, { inTable: false })} · ${ledger.mode} · ${escapeInline(runtime)} · started ${escapeInline(ledger.startedAt)}${ledger.finishedAt === null ? "" : ` · finished ${escapeInline(ledger.finishedAt)}`}`,
+    `Run ${codeSpan(ledger.runId, { inTable: false })} · ${ledger.mode}${runtime === null ? "" : ` · ${escapeInline(runtime)}`} · started ${escapeInline(ledger.startedAt)}${ledger.finishedAt === null ? "" : ` · finished ${escapeInline(ledger.finishedAt)}`}`,
   ];
   if (ledger.goal !== undefined) lines.push("", `**Goal:** ${escapeInline(ledger.goal)}`);
   if (conclusion !== null) {

@@ -5,6 +5,7 @@ import {
   formatUsdTotal,
   nodeLabel,
   rowDetail,
+  runtimeWords,
   shortSession,
   tokenWords,
   verdictLabel,
@@ -51,10 +52,10 @@ export function renderLedgerText(ledger: Ledger): string {
 }
 
 function header(ledger: Ledger): string {
-  const runtime = ledger.model === undefined ? ledger.runtime : `${ledger.runtime} (${ledger.model})`;
+  const runtime = runtimeWords(ledger);
   // A SKIPPED row is a node that never ran: not an execution.
   const n = ledger.rows.filter((row) => row.verdict !== "SKIPPED").length;
-  return `Run ${ledger.runId} — ${ledger.mode}, ${runtime} — ${n} ${n === 1 ? "execution" : "executions"}`;
+  return `Run ${ledger.runId} — ${ledger.mode}${runtime === null ? "" : `, ${runtime}`} — ${n} ${n === 1 ? "execution" : "executions"}`;
 }
 
 function buildEvidence(ledger: Ledger): string[] {

@@ -77,6 +77,21 @@ describe("ledger cells", () => {
     expect(shortSession(null)).toBe("-");
   });
 
+  it("a time-ordered (v7) session id — codex's threads — shows its last 8 characters, which differ per thread", () => {
+    const a = "019a2334-0d5f-7c21-9b3e-5f1e2a7c44d0";
+    const b = "019a2334-0d61-7aa0-8f11-0c9d3b6e12ab";
+    expect(shortSession(a)).toBe("2a7c44d0");
+    expect(shortSession(b)).toBe("3b6e12ab");
+    expect(shortSession("9f1c2e4a-1111-4a7b-8c9d-0123456789ab")).toBe("9f1c2e4a");
+  });
+
+  it("a verify-only ledger's header names no runtime (no model ran)", () => {
+    const verifyOnly: Ledger = { ...SUCCESS_LEDGER, mode: "verify" } as Ledger;
+    const first = renderLedgerText(verifyOnly).split("\n")[0]!;
+    expect(first).toMatch(/^Run \S+ — verify — /);
+    expect(first).not.toContain(SUCCESS_LEDGER.runtime);
+  });
+
   it("durations read as ms, tenths of seconds, minutes or hours", () => {
     expect(formatDuration(850)).toBe("850ms");
     expect(formatDuration(6400)).toBe("6.4s");
