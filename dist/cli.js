@@ -50039,7 +50039,7 @@ ${end.message}
 ${renderLedgerText(ledger)}
 `);
     if (o.commit && ledger.postedCommit === void 0 && ledger.patch !== void 0) {
-      const why = ledger.patch.holdsSecret ? "the changes hold a known secret (a token or model key), which is never committed" : ledger.patch.notCommittedBecause !== void 0 ? `${ledger.patch.notCommittedBecause} (${ledger.conclusion?.title ?? "see the ledger"})` : "the run did not pass";
+      const why = ledger.patch.holdsSecret ? "the changes hold a known secret (a token or model key), which is never committed" : ledger.patch.notCommittedBecause !== void 0 ? `${ledger.patch.notCommittedBecause} (${ledger.conclusion?.title ?? "see the ledger"})` : ledger.conclusion?.outcome === "paused" ? "the run paused (resume it with --commit to commit once it completes)" : "the run did not pass";
       this.line(
         `--commit: nothing was committed because ${why}; the nodes' changes are in ${ledger.patch.path}`
       );

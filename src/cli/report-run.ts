@@ -276,7 +276,9 @@ export class RunReport {
         ? "the changes hold a known secret (a token or model key), which is never committed"
         : ledger.patch.notCommittedBecause !== undefined
           ? `${ledger.patch.notCommittedBecause} (${ledger.conclusion?.title ?? "see the ledger"})`
-          : "the run did not pass";
+          : ledger.conclusion?.outcome === "paused"
+            ? "the run paused (resume it with --commit to commit once it completes)"
+            : "the run did not pass";
       this.line(
         `--commit: nothing was committed because ${why}; the nodes' changes are in ${ledger.patch.path}`,
       );

@@ -73,6 +73,16 @@ describe("a gate pauses `run` (exit 2); `resume --approve` / `--reject` decides 
     expect(run?.completions.map((c) => c.conclusion)).toEqual([r.ledger?.conclusion?.conclusion]);
   });
 
+  test("--commit on a run that pauses at a gate commits nothing and says the run paused (not that it failed)", async () => {
+    const h = await cliHarness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
+    const r = await h.runGraph(h.writeGraph("gated.yml", GATED_FIX_GRAPH), ["--commit"]);
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stdout).toContain(
+      "--commit: nothing was committed because the run paused (resume it with --commit",
+    );
+    expect(r.stdout).not.toContain("the run did not pass");
+  });
+
   test("resume --reject: FAIL rejected, the dependents are skipped without a model call, exit 1", async () => {
     const h = await cliHarness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
     const paused = await pausedAtGate(h);
