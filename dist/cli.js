@@ -38110,6 +38110,11 @@ function reportFlags(f, errors) {
   if (checkName !== void 0 && checkName.trim() === "")
     errors.push("--check-name is empty: give the check run's name");
   const checkRunOut = f.str("check-run-out");
+  if (sha !== void 0 && repository === void 0 && checkRunOut === void 0) {
+    errors.push(
+      "--sha names the commit a check run is posted on, but no check run is posted or recorded: give --repository OWNER/NAME or --check-run-out FILE with it, or drop --sha"
+    );
+  }
   if (repository !== void 0 && checkRunOut !== void 0) {
     errors.push(
       "--repository and --check-run-out were both given: post the check run, or record it to a file, not both"

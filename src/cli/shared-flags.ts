@@ -338,6 +338,11 @@ function reportFlags(f: FlagReader, errors: string[]): ReportFlags {
   if (checkName !== undefined && checkName.trim() === "")
     errors.push("--check-name is empty: give the check run's name");
   const checkRunOut = f.str("check-run-out");
+  if (sha !== undefined && repository === undefined && checkRunOut === undefined) {
+    errors.push(
+      "--sha names the commit a check run is posted on, but no check run is posted or recorded: give --repository OWNER/NAME or --check-run-out FILE with it, or drop --sha",
+    );
+  }
   if (repository !== undefined && checkRunOut !== undefined) {
     errors.push(
       "--repository and --check-run-out were both given: post the check run, or record it to a file, not both",

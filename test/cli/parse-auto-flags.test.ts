@@ -40,6 +40,16 @@ describe("auto's flags are checked before anything runs, and each error names th
     expect(errorsOf(["--goal", "g", "--sha", "nothex"]).join("\n")).toContain("40-hex");
   });
 
+  test("--sha without --repository or --check-run-out is a usage error (it would be silently ignored)", () => {
+    const sha = "a".repeat(40);
+    expect(errorsOf(["--goal", "g", "--sha", sha]).join("\n")).toContain(
+      "--sha names the commit a check run is posted on, but no check run is posted or recorded",
+    );
+    expect(errorsOf(["--goal", "g", "--sha", sha, "--check-run-out", "out.json"]).join("\n")).not.toContain(
+      "--sha names",
+    );
+  });
+
   test("--repository and --check-run-out cannot be combined: post or record, not both", () => {
     expect(
       errorsOf(["--goal", "g", "--repository", "a/b", "--check-run-out", "x.json"]).join("\n"),
