@@ -10,6 +10,7 @@
  *   really widened the sandbox, and the first case is not passing vacuously.
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { plannedNodePolicy } from "../../src/policy/ceiling.js";
@@ -20,8 +21,13 @@ import { runCodex } from "./real-codex.js";
 import { codexToolExchanges } from "./tool-exchanges.js";
 
 const rig = realCliRig("codex", () => makeRepoScratchFor("codex-extent"));
-// Outside the workspace, /tmp and $TMPDIR (all writable under workspace-write): under the project folder.
-const outside = mkdtempSync(join(process.cwd(), ".eg-extent-"));
+// Outside the workspace, /tmp and $TMPDIR (all writable under workspace-write, so a target there would land
+// whatever the config says): under the user's home, never under the checkout (CI may clone into /tmp).
+const outside = mkdtempSync(join(homedir(), ".eg-extent-"));
+for (const temp of new Set([tmpdir(), "/tmp", process.env.TMPDIR].filter((t): t is string => !!t))) {
+  if (outside.startsWith(`${temp}/`))
+    throw new Error(`the outside folder ${outside} is under ${temp}: the test would prove nothing`);
+}
 afterAll(() => rmSync(outside, { recursive: true, force: true }));
 
 /** One spawn: the user's config adds `root` as a writable root; the model asks to write `root/<name>`. */
