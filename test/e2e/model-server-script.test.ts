@@ -1,0 +1,117 @@
+/**
+ * `npm run model-server -- SCRIPT.json` (scripts/model-server.mjs): the scripted model server for trying the
+ * CLI offline on one's own repository. Started as its own process with a JSON script, it prints the shell
+ * settings; the bundled CLI run with exactly those settings, the real `claude`, plans and runs against it
+ * and the server logs each request. A script the validator refuses exits 64 naming the problem.
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { CLAUDE_BIN } from "../runtime/real-claude.js";
+import { fixSumScript, MARKS, reviewOnlyPlan } from "../support/scenarios/fix-sum.js";
+import { makeFixedSampleRepo, type TempRepo } from "../support/temp-repo.js";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const started: ChildProcess[] = [];
+const dirs: string[] = [];
+const repos: TempRepo[] = [];
+afterEach(async () => {
+  for (const child of started.splice(0)) if (child.pid !== undefined) process.kill(-child.pid, "SIGTERM");
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  for (const repo of repos.splice(0)) await repo.cleanup();
+});
+
+/** Starts `node scripts/model-server.mjs FILE` in its own process group; resolves once it printed its settings. */
+function startServer(file: string): Promise<{ out: () => string }> {
+  const child = spawn(process.execPath, [join(ROOT, "scripts/model-server.mjs"), file], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  started.push(child);
+  let out = "";
+  child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
+  return new Promise((done, fail) => {
+    const tick = setInterval(() => {
+      if (out.includes("--codex-config")) {
+        clearInterval(tick);
+        done({ out: () => out });
+      }
+    }, 50);
+    child.once("exit", (code) => {
+      clearInterval(tick);
+      fail(new Error(`model-server exited ${code}: ${out}`));
+    });
+  });
+}
+
+/** The `export NAME='value'` lines it printed, as an environment. */
+function exportsOf(text: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const m of text.matchAll(/^ {2}export (\w+)='([^']*)'$/gm)) env[m[1]!] = m[2]!;
+  return env;
+}
+
+describe("npm run model-server", () => {
+  it("prints the settings that point the CLI at it; the bundled CLI with those settings runs a real claude plan and the server logs each request", async () => {
+    const repo = await makeFixedSampleRepo();
+    repos.push(repo);
+    const dir = mkdtempSync(join(tmpdir(), "eg-model-server-"));
+    dirs.push(dir);
+    const file = join(dir, "script.json");
+    writeFileSync(
+      file,
+      JSON.stringify(fixSumScript({ repoDir: repo.dir, plannerReplies: [reviewOnlyPlan()] })),
+    );
+    const server = await startServer(file);
+    const settings = server.out();
+    expect(settings).toMatch(/^scripted model server on http:\/\/127\.0\.0\.1:\d+ \(4 conversations from /m);
+    const exported = exportsOf(settings);
+    expect(Object.keys(exported)).toEqual(
+      expect.arrayContaining(["ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "OPENAI_API_KEY"]),
+    );
+    const home = join(dir, "home");
+    const cli = spawnSync(
+      process.execPath,
+      [
+        join(ROOT, "dist/cli.js"),
+        "auto",
+        "--goal",
+        `${MARKS.plannerGoal}.`,
+        "--verify-cmd",
+        "npm test",
+        "--repo",
+        repo.dir,
+        "--claude-path",
+        CLAUDE_BIN,
+      ],
+      {
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ...exported },
+        encoding: "utf8",
+        timeout: 120_000,
+      },
+    );
+    expect(cli.status, cli.stderr + cli.stdout).toBe(0);
+    expect(cli.stdout).toContain("CONCLUSION:    success");
+    await new Promise((r) => setTimeout(r, 500));
+    expect(server.out()).toContain("request 1: planner");
+    expect(server.out()).toContain("request 2: review");
+  });
+
+  it("a script the validator refuses exits 64 naming the problem", () => {
+    const dir = mkdtempSync(join(tmpdir(), "eg-model-server-"));
+    dirs.push(dir);
+    const file = join(dir, "bad.json");
+    writeFileSync(file, JSON.stringify({ conversations: [{ name: "x", turns: [] }] }));
+    const r = spawnSync(process.execPath, [join(ROOT, "scripts/model-server.mjs"), file], {
+      cwd: ROOT,
+      encoding: "utf8",
+    });
+    expect(r.status).toBe(64);
+    expect(r.stderr).toContain(`model-server: ${file}:`);
+    expect(r.stderr).toContain("usage: npm run model-server -- SCRIPT.json");
+  });
+});
