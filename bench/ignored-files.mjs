@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { build } from "esbuild";
+import { bundleScript } from "../scripts/bundle.mjs";
 
 const files = Number(process.argv[2] ?? 50_000);
 const rounds = Number(process.argv[3] ?? 5);
@@ -21,15 +21,7 @@ const env = { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTE
 const work = mkdtempSync(join(tmpdir(), "evidence-gate-bench-"));
 try {
   const outfile = join(work, "ignored-files.mjs");
-  await build({
-    entryPoints: ["src/evidence/ignored-files.ts"],
-    bundle: true,
-    platform: "node",
-    target: "node20",
-    format: "esm",
-    outfile,
-    logLevel: "warning",
-  });
+  await bundleScript("src/evidence/ignored-files.ts", outfile);
   const { ignoredFilesFingerprint, compareIgnoredFiles, acceptVerifyChanges } = await import(
     pathToFileURL(outfile).href
   );
