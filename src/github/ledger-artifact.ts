@@ -26,6 +26,8 @@ import type { GateOctokit } from "./octokit.js";
 import {
   artifactApiError,
   downloadRunArtifact,
+  type ListedArtifact,
+  newestUsableArtifact,
   type RunArtifact,
   RunArtifactError,
 } from "./run-artifact-download.js";
@@ -57,9 +59,7 @@ export async function findLedgerArtifact(
   octokit: GateOctokit,
   target: LedgerArtifactTarget,
 ): Promise<{ readonly artifact: RunArtifact | null; readonly skipped: readonly string[] }> {
-  let listed: Awaited<
-    ReturnType<GateOctokit["rest"]["actions"]["listWorkflowRunArtifacts"]>
-  >["data"]["artifacts"];
+  let listed: readonly ListedArtifact[];
   try {
     const response = await octokit.rest.actions.listWorkflowRunArtifacts({
       owner: target.owner,
@@ -75,36 +75,16 @@ export async function findLedgerArtifact(
       `could not list the artifacts of workflow run ${target.workflowRunId} in ${target.owner}/${target.repo}`,
     );
   }
-  const skipped: string[] = [];
-  const usable = listed.filter((a) => {
-    if (a.name !== target.name) return false;
-    if (a.expired) {
-      skipped.push(`artifact ${a.id} has expired`);
-      return false;
-    }
-    // The listing is of one run; an artifact naming another run is not that run's ledger.
-    if (a.workflow_run?.id !== undefined && a.workflow_run.id !== target.workflowRunId) {
-      skipped.push(`artifact ${a.id} belongs to workflow run ${a.workflow_run.id}`);
-      return false;
-    }
-    return true;
-  });
-  const newest = usable.sort(
-    (a, b) => (Date.parse(b.created_at ?? "") || 0) - (Date.parse(a.created_at ?? "") || 0) || b.id - a.id,
-  )[0];
-  if (newest === undefined) return { artifact: null, skipped };
-  return {
-    artifact: {
-      id: newest.id,
-      name: newest.name,
-      sizeInBytes: newest.size_in_bytes,
-      createdAt: newest.created_at,
-      digest: newest.digest ?? null,
-      workflowRunId: newest.workflow_run?.id ?? target.workflowRunId,
-      headSha: newest.workflow_run?.head_sha ?? null,
-    },
-    skipped,
-  };
+  // The listing is of one run; an artifact naming another run is not that run's ledger.
+  return newestUsableArtifact(
+    listed,
+    target.name,
+    (a) =>
+      a.workflow_run?.id !== undefined && a.workflow_run.id !== target.workflowRunId
+        ? `artifact ${a.id} belongs to workflow run ${a.workflow_run.id}`
+        : null,
+    target.workflowRunId,
+  );
 }
 
 /** The artifact's ledger, parsed and schema-valid (not yet checked against the event). */

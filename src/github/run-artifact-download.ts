@@ -74,23 +74,40 @@ export async function findRunArtifact(
       `could not list the artifacts named ${target.name} in ${target.owner}/${target.repo}`,
     );
   }
-  const skipped: string[] = [];
-  const usable = listed.filter((a) => {
-    if (a.name !== target.name) return false;
-    if (a.expired) {
-      skipped.push(`artifact ${a.id} has expired`);
-      return false;
-    }
+  return newestUsableArtifact(listed, target.name, (a) => {
     const run = a.workflow_run;
     if (run === null || run === undefined || run.repository_id === undefined) {
-      skipped.push(`artifact ${a.id} names no workflow run of this repository`);
-      return false;
+      return `artifact ${a.id} names no workflow run of this repository`;
     }
     if (run.head_repository_id !== run.repository_id) {
-      skipped.push(`artifact ${a.id} was uploaded by a workflow run of a fork (workflow run ${run.id})`);
-      return false;
+      return `artifact ${a.id} was uploaded by a workflow run of a fork (workflow run ${run.id})`;
     }
-    return true;
+    return null;
+  });
+}
+
+/** One artifact as GitHub lists it (`listArtifactsForRepo`, `listWorkflowRunArtifacts`). */
+export type ListedArtifact = Awaited<
+  ReturnType<GateOctokit["rest"]["actions"]["listArtifactsForRepo"]>
+>["data"]["artifacts"][number];
+
+/**
+ * The newest (by `created_at`, then id) unexpired artifact named `name` that `unusable` has no objection to
+ * (it returns why an artifact is not used, or `null`), with the reasons the others were passed over.
+ * `fallbackRunId` stands for the workflow run when GitHub's entry names none.
+ */
+export function newestUsableArtifact(
+  listed: readonly ListedArtifact[],
+  name: string,
+  unusable: (artifact: ListedArtifact) => string | null,
+  fallbackRunId: number | null = null,
+): { readonly artifact: RunArtifact | null; readonly skipped: readonly string[] } {
+  const skipped: string[] = [];
+  const usable = listed.filter((a) => {
+    if (a.name !== name) return false;
+    const why = a.expired ? `artifact ${a.id} has expired` : unusable(a);
+    if (why !== null) skipped.push(why);
+    return why === null;
   });
   const newest = usable.sort(
     (a, b) => (Date.parse(b.created_at ?? "") || 0) - (Date.parse(a.created_at ?? "") || 0) || b.id - a.id,
@@ -103,7 +120,7 @@ export async function findRunArtifact(
       sizeInBytes: newest.size_in_bytes,
       createdAt: newest.created_at,
       digest: newest.digest ?? null,
-      workflowRunId: newest.workflow_run?.id ?? null,
+      workflowRunId: newest.workflow_run?.id ?? fallbackRunId,
       headSha: newest.workflow_run?.head_sha ?? null,
     },
     skipped,
