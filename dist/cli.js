@@ -40282,7 +40282,6 @@ async function planAuto(o, start, call) {
     buildEvidence: answer.kind === "graph" ? "none-detected" : answer.kind,
     ...answer.kind === "attached" ? { verifyCommand: answer.command } : {},
     ...o.pr ? { pr: { title: o.pr.title, body: o.pr.body } } : {},
-    ...o.pr?.request ? { request: o.pr.request } : {},
     runtime: o.runtime
   });
   const planned = await planWithRepair({

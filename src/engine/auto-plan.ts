@@ -50,12 +50,7 @@ export interface AutoPlanOptions {
   readonly model?: string;
   readonly surface: "action" | "cli";
   readonly codexConfig?: readonly string[];
-  readonly pr?: {
-    readonly title: string;
-    readonly body: string;
-    /** A comment command's text and author: fenced DATA for the planner, never the goal (SPEC §9). */
-    readonly request?: { readonly author: string; readonly text: string };
-  };
+  readonly pr?: { readonly title: string; readonly body: string };
   /** Base-branch policy file values (SPEC §5, §11). */
   readonly policy?: {
     readonly verifyCmd?: string;
@@ -166,7 +161,6 @@ export async function planAuto(
     buildEvidence: answer.kind === "graph" ? "none-detected" : answer.kind,
     ...(answer.kind === "attached" ? { verifyCommand: answer.command } : {}),
     ...(o.pr ? { pr: { title: o.pr.title, body: o.pr.body } } : {}),
-    ...(o.pr?.request ? { request: o.pr.request } : {}),
     runtime: o.runtime,
   });
   const planned = await planWithRepair({

@@ -96,8 +96,6 @@ export interface AutoRunOptions extends AutoPlanOptions {
     readonly body: string;
     readonly headSha: string;
     readonly baseRef: string;
-    /** The `/evidence-gate run` comment's text and author: fenced DATA in the planner prompt, never the goal. */
-    readonly request?: { readonly author: string; readonly text: string };
   };
   /** Base-branch policy file values (SPEC §5). */
   readonly policy?: {
