@@ -37842,7 +37842,6 @@ function parseCodexConfig(text2) {
 }
 var WORKSPACE_WRITE_EXTENT = [
   "sandbox_workspace_write.writable_roots=[]",
-  "--config",
   "sandbox_workspace_write.network_access=false"
 ];
 function buildCodexArgv(inv) {
@@ -37862,7 +37861,7 @@ function buildCodexArgv(inv) {
   const sandbox = codexSandboxFor(inv.permissionMode);
   argv.push("--sandbox", sandbox);
   argv.push("--config", 'approval_policy="never"');
-  if (sandbox === "workspace-write") argv.push("--config", ...WORKSPACE_WRITE_EXTENT);
+  if (sandbox === "workspace-write") for (const pair of WORKSPACE_WRITE_EXTENT) argv.push("--config", pair);
   if (inv.policy.settingSources !== void 0) {
     argv.push("--ignore-user-config", "--ignore-rules");
     argv.push("--config", "project_doc_max_bytes=0", "--config", "mcp_servers={}");

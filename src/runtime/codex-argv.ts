@@ -242,9 +242,8 @@ export function parseCodexConfig(text: string): CodexConfigParse {
  * so they win): no extra writable roots, no network. Defaults of codex, re-set because a loaded user
  * `config.toml` may change them (seed 001 §9: "whether a restored config.toml can weaken the sandbox floor").
  */
-export const WORKSPACE_WRITE_EXTENT: readonly [string, string, string] = [
+export const WORKSPACE_WRITE_EXTENT: readonly string[] = [
   "sandbox_workspace_write.writable_roots=[]",
-  "--config",
   "sandbox_workspace_write.network_access=false",
 ];
 
@@ -274,7 +273,7 @@ export function buildCodexArgv(inv: CodexInvocation): string[] {
   // workspace-write's extent, pinned: a loaded config.toml's `[sandbox_workspace_write]` (writable_roots,
   // network_access) would otherwise widen it, and the disclosures say it is the working directory and the
   // temp directories, with no network (measured: test/runtime/codex-sandbox-extent.real-cli.test.ts).
-  if (sandbox === "workspace-write") argv.push("--config", ...WORKSPACE_WRITE_EXTENT);
+  if (sandbox === "workspace-write") for (const pair of WORKSPACE_WRITE_EXTENT) argv.push("--config", pair);
   if (inv.policy.settingSources !== undefined) {
     argv.push("--ignore-user-config", "--ignore-rules");
     argv.push("--config", "project_doc_max_bytes=0", "--config", "mcp_servers={}");

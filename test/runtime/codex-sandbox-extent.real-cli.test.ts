@@ -62,10 +62,8 @@ async function attempt(
   expect(built).toContain(WORKSPACE_WRITE_EXTENT[0]);
   expect(built).not.toContain("--ignore-user-config");
   // Unpinned: drop `--config <writable_roots> --config <network_access>` (the four items) and nothing else.
-  const at = built.indexOf(WORKSPACE_WRITE_EXTENT[0]);
-  const argv = pinned
-    ? built
-    : [...built.slice(0, at - 1), ...built.slice(at + WORKSPACE_WRITE_EXTENT.length)];
+  const pinnedAt = (i: number) => WORKSPACE_WRITE_EXTENT.includes(built[i] ?? "");
+  const argv = pinned ? built : built.filter((_, i) => !pinnedAt(i) && !pinnedAt(i + 1));
   if (!pinned) expect(argv.filter((x) => x.startsWith("sandbox_workspace_write"))).toEqual([]);
   const run = rig.timed(name, await runCodex({ server, scratch, argv, env: SCRATCH_GIT_IDENTITY }));
   expect(run.exitCode, run.stderr).toBe(0);
