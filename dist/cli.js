@@ -8693,7 +8693,7 @@ var require_light = __commonJS({
 import { resolve as resolve17 } from "node:path";
 
 // src/cli/lint-command.ts
-import { resolve as resolve5 } from "node:path";
+import { resolve as resolve4 } from "node:path";
 
 // src/graph/lint-rules.ts
 import { posix, win32 } from "node:path";
@@ -35988,499 +35988,9 @@ function feedbackIssues(nodes) {
   return issues;
 }
 
-// src/evidence/build-signals.ts
-import { lstat, opendir } from "node:fs/promises";
-import { basename, dirname, join, relative, resolve as resolve2, sep } from "node:path";
-var MAX_ENTRIES_PER_DIRECTORY = 1e4;
-var MAX_SUBDIRECTORIES = 200;
-var MONOREPO_FOLDERS = [
-  "packages",
-  "apps",
-  "services",
-  "libs",
-  "crates",
-  "modules",
-  "cmd"
-];
-var SKIPPED_FOLDERS = /* @__PURE__ */ new Set([
-  "node_modules",
-  "bower_components",
-  "vendor",
-  "target",
-  "dist",
-  "build",
-  "venv",
-  "__pycache__"
-]);
-async function listTopLevelNames(dir, options2 = {}) {
-  const limit = options2.limit ?? MAX_ENTRIES_PER_DIRECTORY;
-  const entries = /* @__PURE__ */ new Map();
-  let read = 0;
-  let truncated = false;
-  let handle;
-  try {
-    handle = await opendir(dir, { bufferSize: 256 });
-  } catch {
-    return { entries, read, truncated };
-  }
-  try {
-    for (; ; ) {
-      if (read >= limit) {
-        truncated = await handle.read() !== null;
-        break;
-      }
-      const entry = await handle.read();
-      if (entry === null) break;
-      read++;
-      entries.set(entry.name, entry.isDirectory() ? "dir" : "file");
-    }
-  } catch {
-  } finally {
-    await handle.close().catch(() => void 0);
-  }
-  return { entries, read, truncated };
-}
-var fixed = (value) => (_names) => value;
-function nodeManager(names) {
-  if (names.has("pnpm-lock.yaml")) return { ecosystem: "Node.js (pnpm)", suggestion: "pnpm test" };
-  if (names.has("yarn.lock")) return { ecosystem: "Node.js (yarn)", suggestion: "yarn test" };
-  if (names.has("bun.lockb") || names.has("bun.lock")) {
-    return { ecosystem: "Node.js (bun)", suggestion: "bun run test" };
-  }
-  return { ecosystem: "Node.js (npm)", suggestion: "npm test" };
-}
-function pythonManager(names) {
-  if (names.has("uv.lock")) return { ecosystem: "Python (uv)", suggestion: "uv run pytest" };
-  if (names.has("poetry.lock")) return { ecosystem: "Python (Poetry)", suggestion: "poetry run pytest" };
-  if (names.has("pdm.lock")) return { ecosystem: "Python (PDM)", suggestion: "pdm run pytest" };
-  if (names.has("Pipfile")) return { ecosystem: "Python (Pipenv)", suggestion: "pipenv run pytest" };
-  return { ecosystem: "Python", suggestion: "pytest" };
-}
-var node2 = {
-  ecosystem: (n) => nodeManager(n).ecosystem,
-  suggestion: (n) => nodeManager(n).suggestion
-};
-var python = {
-  ecosystem: (n) => pythonManager(n).ecosystem,
-  suggestion: (n) => pythonManager(n).suggestion
-};
-var gradle = (names) => names.has("gradlew") ? "./gradlew build" : "gradle build";
-var maven = (names) => names.has("mvnw") ? "./mvnw -B verify" : "mvn -B verify";
-var mill = (names) => names.has("mill") ? "./mill __.test" : "mill __.test";
-var rake = (names) => names.has("Gemfile") ? "bundle exec rake" : "rake";
-var isFlutter = (names) => names.has(".metadata") || names.has("android", "dir") || names.has("ios", "dir");
-var cmake = "cmake -S . -B build && cmake --build build && ctest --test-dir build";
-var NODE_MANIFEST = ["package.json"];
-var dotnet = { ecosystem: fixed(".NET"), suggestion: fixed("dotnet test") };
-var bazel = { ecosystem: fixed("Bazel"), suggestion: fixed("bazel test //...") };
-var just = { ecosystem: fixed("just"), suggestion: fixed("just test") };
-var task = { ecosystem: fixed("Task"), suggestion: fixed("task test") };
-var make = { ecosystem: fixed("Make"), suggestion: fixed("make") };
-var RULES = [
-  // JVM
-  { pattern: "gradlew", ecosystem: fixed("Gradle"), suggestion: fixed("./gradlew build") },
-  { pattern: "build.gradle.kts", ecosystem: fixed("Gradle"), suggestion: gradle },
-  { pattern: "build.gradle", ecosystem: fixed("Gradle"), suggestion: gradle },
-  { pattern: "settings.gradle.kts", ecosystem: fixed("Gradle"), suggestion: gradle },
-  { pattern: "settings.gradle", ecosystem: fixed("Gradle"), suggestion: gradle },
-  { pattern: "mvnw", ecosystem: fixed("Maven"), suggestion: fixed("./mvnw -B verify") },
-  { pattern: "pom.xml", ecosystem: fixed("Maven"), suggestion: maven },
-  { pattern: "build.sbt", ecosystem: fixed("sbt (Scala)"), suggestion: fixed("sbt test") },
-  { pattern: "build.mill", ecosystem: fixed("Mill (Scala)"), suggestion: mill },
-  { pattern: "build.sc", ecosystem: fixed("Mill (Scala)"), suggestion: mill },
-  { pattern: "build.xml", ecosystem: fixed("Ant"), suggestion: fixed("ant test") },
-  { pattern: "project.clj", ecosystem: fixed("Clojure (Leiningen)"), suggestion: fixed("lein test") },
-  { pattern: "deps.edn", ecosystem: fixed("Clojure (CLI)"), suggestion: fixed("clojure -X:test") },
-  // Rust
-  { pattern: "Cargo.toml", ecosystem: fixed("Rust (Cargo)"), suggestion: fixed("cargo test") },
-  {
-    pattern: "Cargo.lock",
-    ecosystem: fixed("Rust (Cargo)"),
-    suggestion: fixed("cargo test"),
-    unlessBeside: ["Cargo.toml"]
-  },
-  // JavaScript / TypeScript
-  { pattern: "package.json", ...node2 },
-  {
-    pattern: "pnpm-workspace.yaml",
-    ecosystem: fixed("Node.js (pnpm workspace)"),
-    suggestion: fixed("pnpm -r test")
-  },
-  { pattern: "lerna.json", ecosystem: fixed("Node.js (Lerna)"), suggestion: fixed("npx lerna run test") },
-  { pattern: "nx.json", ecosystem: fixed("Node.js (Nx)"), suggestion: fixed("npx nx run-many -t test") },
-  { pattern: "turbo.json", ecosystem: fixed("Node.js (Turborepo)"), suggestion: fixed("npx turbo run test") },
-  { pattern: "pnpm-lock.yaml", ...node2, unlessBeside: NODE_MANIFEST },
-  { pattern: "yarn.lock", ...node2, unlessBeside: NODE_MANIFEST },
-  { pattern: "package-lock.json", ...node2, unlessBeside: NODE_MANIFEST },
-  { pattern: "bun.lockb", ...node2, unlessBeside: NODE_MANIFEST },
-  { pattern: "bun.lock", ...node2, unlessBeside: NODE_MANIFEST },
-  { pattern: "deno.json", ecosystem: fixed("Deno"), suggestion: fixed("deno test") },
-  { pattern: "deno.jsonc", ecosystem: fixed("Deno"), suggestion: fixed("deno test") },
-  // Python
-  { pattern: "pyproject.toml", ...python },
-  { pattern: "setup.py", ...python },
-  { pattern: "setup.cfg", ...python },
-  { pattern: "uv.lock", ...python, unlessBeside: ["pyproject.toml"] },
-  { pattern: "poetry.lock", ...python, unlessBeside: ["pyproject.toml"] },
-  { pattern: "pdm.lock", ...python, unlessBeside: ["pyproject.toml"] },
-  { pattern: "Pipfile", ...python },
-  { pattern: "tox.ini", ecosystem: fixed("Python (tox)"), suggestion: fixed("tox") },
-  { pattern: "noxfile.py", ecosystem: fixed("Python (nox)"), suggestion: fixed("nox") },
-  { pattern: "pytest.ini", ...python },
-  { pattern: "requirements.txt", ...python },
-  { pattern: "pants.toml", ecosystem: fixed("Pants"), suggestion: fixed("pants test ::") },
-  // Ruby
-  { pattern: "Gemfile", ecosystem: fixed("Ruby (Bundler)"), suggestion: fixed("bundle exec rake") },
-  { pattern: "Rakefile", ecosystem: fixed("Ruby (Rake)"), suggestion: rake },
-  // BEAM
-  { pattern: "mix.exs", ecosystem: fixed("Elixir (Mix)"), suggestion: fixed("mix test") },
-  { pattern: "rebar.config", ecosystem: fixed("Erlang (rebar3)"), suggestion: fixed("rebar3 eunit") },
-  { pattern: "gleam.toml", ecosystem: fixed("Gleam"), suggestion: fixed("gleam test") },
-  // Go
-  { pattern: "go.mod", ecosystem: fixed("Go"), suggestion: fixed("go test ./...") },
-  { pattern: "go.work", ecosystem: fixed("Go (workspace)"), suggestion: fixed("go test ./...") },
-  // Other languages with their own package manager
-  { pattern: "composer.json", ecosystem: fixed("PHP (Composer)"), suggestion: fixed("composer test") },
-  { pattern: "Package.swift", ecosystem: fixed("Swift (SwiftPM)"), suggestion: fixed("swift test") },
-  {
-    pattern: "pubspec.yaml",
-    ecosystem: (n) => isFlutter(n) ? "Flutter" : "Dart",
-    suggestion: (n) => isFlutter(n) ? "flutter test" : "dart test"
-  },
-  { pattern: "build.zig", ecosystem: fixed("Zig"), suggestion: fixed("zig build test") },
-  { pattern: "stack.yaml", ecosystem: fixed("Haskell (Stack)"), suggestion: fixed("stack test") },
-  { pattern: "cabal.project", ecosystem: fixed("Haskell (Cabal)"), suggestion: fixed("cabal test") },
-  { pattern: "*.cabal", ecosystem: fixed("Haskell (Cabal)"), suggestion: fixed("cabal test") },
-  { pattern: "package.yaml", ecosystem: fixed("Haskell (hpack)"), suggestion: fixed("stack test") },
-  { pattern: "dune-project", ecosystem: fixed("OCaml (dune)"), suggestion: fixed("dune test") },
-  {
-    pattern: "DESCRIPTION",
-    ecosystem: fixed("R package"),
-    suggestion: fixed("R CMD build . && R CMD check *.tar.gz")
-  },
-  { pattern: "shard.yml", ecosystem: fixed("Crystal (Shards)"), suggestion: fixed("crystal spec") },
-  { pattern: "*.nimble", ecosystem: fixed("Nim (Nimble)"), suggestion: fixed("nimble test") },
-  {
-    pattern: "Project.toml",
-    ecosystem: fixed("Julia"),
-    suggestion: fixed("julia --project -e 'using Pkg; Pkg.test()'")
-  },
-  { pattern: "Makefile.PL", ecosystem: fixed("Perl"), suggestion: fixed("perl Makefile.PL && make test") },
-  { pattern: "Build.PL", ecosystem: fixed("Perl"), suggestion: fixed("perl Build.PL && ./Build test") },
-  { pattern: "cpanfile", ecosystem: fixed("Perl"), suggestion: fixed("prove -lr t") },
-  // .NET
-  { pattern: "*.sln", ...dotnet },
-  { pattern: "*.slnx", ...dotnet },
-  { pattern: "*.csproj", ...dotnet },
-  { pattern: "*.fsproj", ...dotnet },
-  { pattern: "*.vbproj", ...dotnet },
-  { pattern: "*.vcxproj", ecosystem: fixed("MSBuild (C++)"), suggestion: fixed("msbuild /t:Build") },
-  // Polyglot build systems
-  { pattern: "MODULE.bazel", ...bazel },
-  { pattern: "WORKSPACE", ...bazel },
-  { pattern: "WORKSPACE.bazel", ...bazel },
-  { pattern: "BUILD.bazel", ...bazel },
-  { pattern: "BUILD", ...bazel },
-  { pattern: "flake.nix", ecosystem: fixed("Nix (flake)"), suggestion: fixed("nix flake check") },
-  // C / C++
-  { pattern: "CMakeLists.txt", ecosystem: fixed("CMake"), suggestion: fixed(cmake) },
-  { pattern: "CMakePresets.json", ecosystem: fixed("CMake"), suggestion: fixed(cmake) },
-  {
-    pattern: "meson.build",
-    ecosystem: fixed("Meson"),
-    suggestion: fixed("meson setup build && meson test -C build")
-  },
-  { pattern: "vcpkg.json", ecosystem: fixed("C/C++ (vcpkg)"), suggestion: fixed(cmake) },
-  {
-    pattern: "conanfile.py",
-    ecosystem: fixed("C/C++ (Conan)"),
-    suggestion: fixed("conan build . --build=missing")
-  },
-  { pattern: "conanfile.txt", ecosystem: fixed("C/C++ (Conan)"), suggestion: fixed(cmake) },
-  { pattern: "configure", ecosystem: fixed("Autotools"), suggestion: fixed("./configure && make check") },
-  {
-    pattern: "configure.ac",
-    ecosystem: fixed("Autotools"),
-    suggestion: fixed("autoreconf -fi && ./configure && make check")
-  },
-  { pattern: "SConstruct", ecosystem: fixed("SCons"), suggestion: fixed("scons") },
-  {
-    pattern: "Makefile.am",
-    ecosystem: fixed("Autotools"),
-    suggestion: fixed("autoreconf -fi && ./configure && make check")
-  },
-  // Task runners
-  { pattern: "justfile", ...just },
-  { pattern: "Justfile", ...just },
-  { pattern: ".justfile", ...just },
-  { pattern: "Taskfile.yml", ...task },
-  { pattern: "Taskfile.yaml", ...task },
-  { pattern: "taskfile.yml", ...task },
-  { pattern: "taskfile.yaml", ...task },
-  { pattern: "Makefile", ...make },
-  { pattern: "GNUmakefile", ...make },
-  { pattern: "makefile", ...make }
-];
-var EXACT_NAMES = [
-  .../* @__PURE__ */ new Set([
-    ...RULES.map((r) => r.pattern).filter((p) => !p.startsWith("*")),
-    ...RULES.flatMap((r) => r.unlessBeside ?? []),
-    "mill",
-    ".metadata",
-    "android",
-    "ios",
-    ...MONOREPO_FOLDERS
-  ])
-];
-async function kindOf(path) {
-  try {
-    const stats = await lstat(path);
-    return stats.isDirectory() ? "dir" : "file";
-  } catch {
-    return null;
-  }
-}
-async function namesIn(dir) {
-  const listing = await listTopLevelNames(dir);
-  const exact = /* @__PURE__ */ new Map();
-  await Promise.all(
-    EXACT_NAMES.map(async (name) => {
-      const kind = listing.entries.get(name) ?? (listing.truncated ? await kindOf(join(dir, name)) : null);
-      if (kind !== null) exact.set(name, kind);
-    })
-  );
-  const named = (kind) => [...listing.entries].filter(([, k]) => k === kind).map(([name]) => name);
-  return {
-    has: (name, kind = "file") => exact.get(name) === kind,
-    matching: (suffix) => named("file").filter((name) => name.endsWith(suffix) && name.length > suffix.length).sort(),
-    folders: () => named("dir").sort()
-  };
-}
-function signalsIn(names, display, suggest) {
-  const signals = [];
-  for (const rule of RULES) {
-    if (rule.unlessBeside?.some((name) => names.has(name))) continue;
-    const files = rule.pattern.startsWith("*") ? names.matching(rule.pattern.slice(1)) : names.has(rule.pattern) ? [rule.pattern] : [];
-    for (const name of files) {
-      signals.push({
-        file: display(name),
-        ecosystem: rule.ecosystem(names),
-        suggestion: suggest(rule.suggestion(names))
-      });
-    }
-  }
-  return signals;
-}
-function displayPath(root, dir, name) {
-  const rel = relative(root, join(dir, name));
-  const inside2 = rel !== "" && !rel.startsWith(`..${sep}`) && rel !== "..";
-  return (inside2 ? rel : join(dir, name)).split(sep).join("/");
-}
-var descendable = (name) => !name.startsWith(".") && !SKIPPED_FOLDERS.has(name);
-async function subfoldersOf(dir, names, exclude) {
-  const picked = [];
-  const take = (rel) => {
-    if (picked.length >= MAX_SUBDIRECTORIES) return false;
-    if (!exclude.has(join(dir, ...rel.split("/")))) picked.push(rel);
-    return true;
-  };
-  const top = new Set(names.folders());
-  for (const name of MONOREPO_FOLDERS) if (names.has(name, "dir")) top.add(name);
-  for (const name of [...top].sort()) {
-    if (!descendable(name)) continue;
-    if (!take(name)) break;
-    if (!MONOREPO_FOLDERS.includes(name)) continue;
-    const children = await listTopLevelNames(join(dir, name));
-    const folders = [...children.entries].filter(([, kind]) => kind === "dir").map(([child]) => child);
-    for (const child of folders.sort()) {
-      if (descendable(child) && !take(`${name}/${child}`)) break;
-    }
-  }
-  return picked;
-}
-var PARALLEL_SCANS = 16;
-async function mapInBatches(items, f) {
-  const out = [];
-  for (let i = 0; i < items.length; i += PARALLEL_SCANS) {
-    out.push(...await Promise.all(items.slice(i, i + PARALLEL_SCANS).map(f)));
-  }
-  return out;
-}
-function shellWord(path) {
-  if (/^[A-Za-z0-9_@%+=:,.][A-Za-z0-9_@%+=:,./-]*$/.test(path)) return path;
-  const word = path.startsWith("-") ? `./${path}` : path;
-  return `'${word.replaceAll("'", `'\\''`)}'`;
-}
-function inFolder(folder, command) {
-  return `(cd ${shellWord(folder)} && ${command})`;
-}
-function fromFolder(suggestion) {
-  const match = /^\(cd ('(?:[^']|'\\'')*'|[^\s']+) && ([\s\S]+)\)$/.exec(suggestion);
-  if (match === null) return null;
-  const word = match[1];
-  const folder = word.startsWith("'") ? word.slice(1, -1).replaceAll(`'\\''`, "'") : word;
-  return { folder: folder.startsWith("./") ? folder.slice(2) : folder, command: match[2] };
-}
-async function scanBuildSignals(dirs) {
-  const unique2 = [...new Set(dirs.map((d) => resolve2(d)))];
-  const root = unique2[0];
-  if (root === void 0) return [];
-  const own2 = await Promise.all(unique2.map((dir) => namesIn(dir)));
-  const seen = new Set(unique2);
-  const nested = /* @__PURE__ */ new Map();
-  for (let i = unique2.length - 1; i >= 0; i--) {
-    const dir = unique2[i];
-    const folders = await subfoldersOf(dir, own2[i], seen);
-    for (const folder of folders) seen.add(join(dir, ...folder.split("/")));
-    const found = await mapInBatches(folders, async (folder) => {
-      const abs = join(dir, ...folder.split("/"));
-      return signalsIn(
-        await namesIn(abs),
-        (name) => displayPath(root, abs, name),
-        (command) => inFolder(folder, command)
-      );
-    });
-    nested.set(dir, found.flat());
-  }
-  return unique2.flatMap((dir, i) => [
-    ...signalsIn(
-      own2[i],
-      (name) => displayPath(root, dir, name),
-      (command) => command
-    ),
-    ...nested.get(dir) ?? []
-  ]);
-}
-var segments = (path) => path === "." || path === "" ? 0 : path.split("/").length;
-function suggestVerifyCommand(signals) {
-  const rank = (s) => {
-    const name = basename(s.file);
-    const index = RULES.findIndex(
-      (r) => r.pattern.startsWith("*") ? name.endsWith(r.pattern.slice(1)) : r.pattern === name
-    );
-    return index === -1 ? RULES.length : index;
-  };
-  const placed = signals.map((signal2) => {
-    const inner = fromFolder(signal2.suggestion);
-    const folderDepth = segments(dirname(signal2.file));
-    return {
-      signal: signal2,
-      inner,
-      /** Depth of the directory that was scanned to find this signal. */
-      scanned: folderDepth - (inner === null ? 0 : segments(inner.folder)),
-      rank: rank(signal2)
-    };
-  });
-  const ordered = placed.sort(
-    (a, b) => b.scanned - a.scanned || Number(a.inner !== null) - Number(b.inner !== null) || a.rank - b.rank
-  );
-  const first = ordered[0];
-  if (first === void 0) return null;
-  const distinct = new Set(signals.map((s) => s.suggestion));
-  return {
-    command: first.signal.suggestion,
-    signal: first.signal,
-    guess: distinct.size > 1,
-    nested: first.inner === null ? null : { folder: dirname(first.signal.file), command: first.inner.command }
-  };
-}
-
-// src/evidence/build-evidence.ts
-var POLICY_FILE = ".github/evidence-gate.yml";
-var SPELLINGS = {
-  action: {
-    verifyCmd: (c) => `verify-cmd: ${yamlSingleQuoted(c)}`,
-    verifyCmdName: "verify-cmd",
-    accept: "accept-no-build-evidence: true",
-    acceptName: "accept-no-build-evidence",
-    workingDirectory: (f) => `working-directory: ${yamlSingleQuoted(f)}`
-  },
-  cli: {
-    verifyCmd: (c) => `--verify-cmd ${posixSingleQuoted(c)}`,
-    verifyCmdName: "--verify-cmd",
-    accept: "--accept-no-build-evidence",
-    acceptName: "--accept-no-build-evidence",
-    workingDirectory: (f) => `--working-directory ${posixSingleQuoted(f)}`
-  }
-};
-function yamlSingleQuoted(text2) {
-  return `'${text2.replaceAll("'", "''")}'`;
-}
-function posixSingleQuoted(text2) {
-  return `'${text2.replaceAll("'", `'\\''`)}'`;
-}
+// src/graph/verify-command.ts
 function verifyCommandRunsNothing(text2) {
   return text2.split("\n").map((line2) => line2.trim()).every((line2) => line2 === "" || line2.startsWith("#"));
-}
-function emptyVerifyCommandProblem(command, o) {
-  if (!verifyCommandRunsNothing(command)) return null;
-  const name = SPELLINGS[o.surface].verifyCmdName;
-  return o.declaredBy === "input" ? `${name} is empty (blank, or only # comments): it exits 0 and would pass every time. Give the command that builds and tests this repository, or leave ${name} out.` : `The policy file ${o.policySource ?? POLICY_FILE} sets an empty verify-cmd (blank, or only # comments), which would pass every time: fix the policy file, or give ${name}.`;
-}
-function decideBuildEvidence(inputs) {
-  const spell = SPELLINGS[inputs.surface];
-  const { verifyCmd, acceptNoBuildEvidence, policy } = inputs;
-  const emptyInput = verifyCmd === void 0 ? null : emptyVerifyCommandProblem(verifyCmd, { surface: inputs.surface, declaredBy: "input" });
-  if (emptyInput !== null) return { kind: "usage_error", message: emptyInput };
-  if (verifyCmd !== void 0 && acceptNoBuildEvidence) {
-    return {
-      kind: "usage_error",
-      message: `${spell.acceptName} says this run carries no build evidence, but ${spell.verifyCmdName} ${JSON.stringify(verifyCmd)} supplies some: pass one or the other.`
-    };
-  }
-  if (policy?.requireEvidence === true && acceptNoBuildEvidence) {
-    return {
-      kind: "usage_error",
-      message: `The maintainers' policy file ${policy.source ?? `${POLICY_FILE} (read from the base branch)`} sets require-evidence: true, so ${spell.acceptName} is not allowed here: give ${spell.verifyCmdName} instead.`
-    };
-  }
-  const emptyPolicy = policy?.verifyCmd === void 0 || verifyCmd !== void 0 || acceptNoBuildEvidence ? null : emptyVerifyCommandProblem(policy.verifyCmd, {
-    surface: inputs.surface,
-    declaredBy: "policy",
-    ...policy.source !== void 0 ? { policySource: policy.source } : {}
-  });
-  if (emptyPolicy !== null) return { kind: "usage_error", message: emptyPolicy };
-  if (verifyCmd !== void 0) {
-    return { kind: "answer", answer: { kind: "attached", command: verifyCmd, declaredBy: "input" } };
-  }
-  if (acceptNoBuildEvidence) {
-    return inputs.signals.length > 0 ? { kind: "answer", answer: { kind: "declared", signals: inputs.signals } } : { kind: "answer", answer: { kind: "none-detected" } };
-  }
-  if (policy?.verifyCmd !== void 0) {
-    return { kind: "answer", answer: { kind: "attached", command: policy.verifyCmd, declaredBy: "policy" } };
-  }
-  if (inputs.signals.length === 0 && policy?.requireEvidence === true) {
-    return {
-      kind: "refused",
-      signals: [],
-      message: `The maintainers' policy file ${policy.source ?? `${POLICY_FILE} (read from the base branch)`} sets require-evidence: true, and no verify command was given, so this run could only fail: give ${spell.verifyCmdName}. Nothing was run and nothing was spent.`
-    };
-  }
-  if (inputs.signals.length === 0) {
-    return { kind: "answer", answer: { kind: "none-detected" } };
-  }
-  return { kind: "refused", signals: inputs.signals, message: refusalMessage(inputs.signals, spell) };
-}
-var MAX_NAMED_SIGNALS = 12;
-function refusalMessage(signals, spell) {
-  const suggestion = suggestVerifyCommand(signals);
-  const named = signals.slice(0, MAX_NAMED_SIGNALS).map((s) => `${s.file} (${s.ecosystem})`);
-  const unnamed = signals.length - named.length;
-  const detected = named.join(", ") + (unnamed > 0 ? `, and ${unnamed} more` : "");
-  const nested = suggestion?.nested ?? null;
-  const lines = [
-    "This repository has a build system, and this run would check none of it.",
-    `Detected: ${detected}.`,
-    "A planned node may not carry a build command, and a node's PASS is only its own words about its own work; build evidence is a command the engine runs itself and judges by its exit code.",
-    "Re-run with ONE of:",
-    `  ${spell.verifyCmd(suggestion?.command ?? "<your build and test command>")} \u2014 the engine runs it at each sink of the plan, one at a time, and judges its exit code` + (suggestion?.guess ? " (the detected files suggest different commands, so this one is a guess)" : ""),
-    ...nested === null ? [] : [
-      `    (it runs the command in ${nested.folder}, where those build files are; or set ${spell.workingDirectory(nested.folder)} with ${spell.verifyCmd(nested.command)}, which moves the whole run into that folder)`
-    ],
-    `  ${spell.accept} \u2014 run without build evidence, on the record: every verdict is then the model's, about its own work`,
-    "Nothing was run and nothing was spent: this was refused before the planner call."
-  ];
-  return lines.join("\n");
 }
 
 // src/graph/validate-node.ts
@@ -36971,70 +36481,9 @@ function unquotedFeedback(graph, targetId) {
 
 // src/cli/cli-context.ts
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { dirname as dirname3, join as join4, resolve as resolve4 } from "node:path";
+import { dirname as dirname2, join as join3, resolve as resolve3 } from "node:path";
 
-// src/engine/outside-writes.ts
-import { lstatSync, realpathSync } from "node:fs";
-import { basename as basename2, dirname as dirname2, isAbsolute, join as join2, relative as relative2, resolve as resolve3, sep as sep2 } from "node:path";
-var OUTSIDE_WRITES_KEPT = 10;
-function outsideWrites(paths, where) {
-  const root = realOrSelf(resolve3(where.repoRoot));
-  const outside = /* @__PURE__ */ new Set();
-  for (const path of paths) {
-    const placed = placePath(path, where.cwd);
-    if (placed === null) {
-      outside.add(path);
-      continue;
-    }
-    if (!inside(root, placed)) outside.add(placed);
-  }
-  if (outside.size === 0) return void 0;
-  return { total: outside.size, paths: [...outside].slice(0, OUTSIDE_WRITES_KEPT) };
-}
-function liesInRepository(path, where) {
-  const placed = placePath(path, where.cwd);
-  return placed !== null && inside(realOrSelf(resolve3(where.repoRoot)), placed);
-}
-function placePath(path, cwd) {
-  if (path === "~" || path.startsWith("~/") || path.startsWith(`~${sep2}`)) return null;
-  const absolute = resolve3(cwd, path);
-  const rest = [];
-  let current = absolute;
-  for (; ; ) {
-    if (exists(current)) {
-      try {
-        return rest.length === 0 ? realpathSync(current) : join2(realpathSync(current), ...rest);
-      } catch {
-        return null;
-      }
-    }
-    const parent = dirname2(current);
-    if (parent === current) return null;
-    rest.unshift(basename2(current));
-    current = parent;
-  }
-}
-function exists(path) {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-function realOrSelf(path) {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
-function inside(root, path) {
-  const rel = relative2(root, path);
-  return rel === "" || !isAbsolute(rel) && rel !== ".." && !rel.startsWith(`..${sep2}`);
-}
-
-// src/ledger/redact.ts
+// src/core/redact.ts
 var ESC = "\x1B";
 var BEL = "\x07";
 var C0 = "\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001a\\u001c-\\u001f";
@@ -37110,12 +36559,73 @@ function isPlainObject2(value) {
   return proto === Object.prototype || proto === null;
 }
 
+// src/engine/outside-writes.ts
+import { lstatSync, realpathSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve as resolve2, sep } from "node:path";
+var OUTSIDE_WRITES_KEPT = 10;
+function outsideWrites(paths, where) {
+  const root = realOrSelf(resolve2(where.repoRoot));
+  const outside = /* @__PURE__ */ new Set();
+  for (const path of paths) {
+    const placed = placePath(path, where.cwd);
+    if (placed === null) {
+      outside.add(path);
+      continue;
+    }
+    if (!inside(root, placed)) outside.add(placed);
+  }
+  if (outside.size === 0) return void 0;
+  return { total: outside.size, paths: [...outside].slice(0, OUTSIDE_WRITES_KEPT) };
+}
+function liesInRepository(path, where) {
+  const placed = placePath(path, where.cwd);
+  return placed !== null && inside(realOrSelf(resolve2(where.repoRoot)), placed);
+}
+function placePath(path, cwd) {
+  if (path === "~" || path.startsWith("~/") || path.startsWith(`~${sep}`)) return null;
+  const absolute = resolve2(cwd, path);
+  const rest = [];
+  let current = absolute;
+  for (; ; ) {
+    if (exists(current)) {
+      try {
+        return rest.length === 0 ? realpathSync(current) : join(realpathSync(current), ...rest);
+      } catch {
+        return null;
+      }
+    }
+    const parent = dirname(current);
+    if (parent === current) return null;
+    rest.unshift(basename(current));
+    current = parent;
+  }
+}
+function exists(path) {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+function realOrSelf(path) {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+function inside(root, path) {
+  const rel = relative(root, path);
+  return rel === "" || !isAbsolute(rel) && rel !== ".." && !rel.startsWith(`..${sep}`);
+}
+
 // src/policy/policy-file.ts
 var import_yaml2 = __toESM(require_dist(), 1);
 import { open as open2 } from "node:fs/promises";
-import { join as join3 } from "node:path";
+import { join as join2 } from "node:path";
 
-// src/ledger/unreachable.ts
+// src/core/unreachable.ts
 function unreachable(value) {
   throw new Error(`Internal error: unexpected value ${JSON.stringify(value)}`);
 }
@@ -37227,6 +36737,7 @@ function extendAllowlist(base, policyExtras) {
 }
 
 // src/policy/policy-file.ts
+var POLICY_FILE = ".github/evidence-gate.yml";
 var POLICY_FILE_MAX_BYTES = 64 * 1024;
 var POLICY_KEYS = [
   "require-evidence",
@@ -37355,7 +36866,7 @@ function yamlErrorWords(error62) {
   return (error62.message.split("\n")[0] ?? error62.message).replace(/:$/, "");
 }
 function workingTreePolicyPath(repoDir) {
-  return join3(repoDir, ...POLICY_FILE.split("/"));
+  return join2(repoDir, ...POLICY_FILE.split("/"));
 }
 async function readBounded(path, max = POLICY_FILE_MAX_BYTES) {
   let handle;
@@ -37672,16 +37183,16 @@ function codexCredentialProblem(env, runtime, codexConfig) {
   if (runtime !== "codex") return null;
   if (MODEL_CREDENTIALS.codex.some((name) => (env[name] ?? "") !== "")) return null;
   if (codexConfig.some((pair) => /^\s*"?model_provider"?\s*=/.test(pair))) return null;
-  const codexHome = env.CODEX_HOME ?? (env.HOME !== void 0 ? join4(env.HOME, ".codex") : void 0);
+  const codexHome = env.CODEX_HOME ?? (env.HOME !== void 0 ? join3(env.HOME, ".codex") : void 0);
   if (codexHome !== void 0) {
-    if (existsSync(join4(codexHome, "auth.json"))) return null;
-    const config2 = join4(codexHome, "config.toml");
+    if (existsSync(join3(codexHome, "auth.json"))) return null;
+    const config2 = join3(codexHome, "config.toml");
     if (existsSync(config2) && /^\s*model_provider\s*=/m.test(readFileSync(config2, "utf8"))) return null;
   }
   return "codex has no credential: set OPENAI_API_KEY (or CODEX_API_KEY), run `codex login`, or name a provider with --codex-config model_provider=\u2026; nothing was run";
 }
 function runsDirFor(repoDir, runsDir, cwd) {
-  return runsDir !== void 0 ? resolve4(cwd, runsDir) : join4(repoDir, ".evidence-gate", "runs");
+  return runsDir !== void 0 ? resolve3(cwd, runsDir) : join3(repoDir, ".evidence-gate", "runs");
 }
 var isDir = (path) => existsSync(path) && statSync(path).isDirectory();
 function pathProblems(repoDir, f, cwd) {
@@ -37689,7 +37200,7 @@ function pathProblems(repoDir, f, cwd) {
   if (!existsSync(repoDir)) problems.push(`--repo ${repoDir} does not exist: give the repository's folder`);
   else if (!isDir(repoDir)) problems.push(`--repo ${repoDir} is not a folder: give the repository's folder`);
   if (f.workingDirectory !== void 0) {
-    const wd = resolve4(repoDir, f.workingDirectory);
+    const wd = resolve3(repoDir, f.workingDirectory);
     if (!liesInRepository(wd, { cwd: repoDir, repoRoot: repoDir })) {
       problems.push(
         `--working-directory ${f.workingDirectory} is outside --repo ${repoDir}: give a sub-folder of the repository`
@@ -37703,10 +37214,10 @@ function pathProblems(repoDir, f, cwd) {
     ["--summary-out", f.summaryOut]
   ]) {
     if (value === void 0) continue;
-    const target = resolve4(cwd, value);
+    const target = resolve3(cwd, value);
     if (isDir(target)) problems.push(`${flag} ${value} is a folder: give a file path`);
-    else if (!isDir(dirname3(target)))
-      problems.push(`${flag} ${value}: the folder ${dirname3(target)} does not exist`);
+    else if (!isDir(dirname2(target)))
+      problems.push(`${flag} ${value}: the folder ${dirname2(target)} does not exist`);
   }
   return problems;
 }
@@ -37748,9 +37259,9 @@ import { parseArgs } from "node:util";
 
 // src/proc/which.ts
 import { accessSync, constants } from "node:fs";
-import { delimiter, isAbsolute as isAbsolute2, join as join5 } from "node:path";
+import { delimiter, isAbsolute as isAbsolute2, join as join4 } from "node:path";
 function findExecutable(name, pathEnv) {
-  const candidates = name.includes("/") || isAbsolute2(name) ? [name] : (pathEnv ?? "").split(delimiter).filter(Boolean).map((d) => join5(d, name));
+  const candidates = name.includes("/") || isAbsolute2(name) ? [name] : (pathEnv ?? "").split(delimiter).filter(Boolean).map((d) => join4(d, name));
   for (const candidate of candidates) {
     try {
       accessSync(candidate, constants.X_OK);
@@ -38223,7 +37734,7 @@ async function runCliLint(argv, io) {
   const parsed = parseOrExit(argv, io, "lint", LINT_USAGE, parseLintFlags);
   if ("exit" in parsed) return parsed.exit;
   const { graph, inputs, json: json2, verifyTimeoutMs } = parsed.flags;
-  const read = readGraphFile(resolve5(io.cwd, graph), graph);
+  const read = readGraphFile(resolve4(io.cwd, graph), graph);
   if (!read.ok) return refuseUsage(io, "lint", [read.error]);
   const { errors, advisories } = lintGraph(read.text, graph, {
     inputs: Object.keys(inputs),
@@ -38282,6 +37793,497 @@ import { resolve as resolve9 } from "node:path";
 
 // src/engine/auto-plan.ts
 import { resolve as resolve7 } from "node:path";
+
+// src/evidence/build-signals.ts
+import { lstat, opendir } from "node:fs/promises";
+import { basename as basename2, dirname as dirname3, join as join5, relative as relative2, resolve as resolve5, sep as sep2 } from "node:path";
+var MAX_ENTRIES_PER_DIRECTORY = 1e4;
+var MAX_SUBDIRECTORIES = 200;
+var MONOREPO_FOLDERS = [
+  "packages",
+  "apps",
+  "services",
+  "libs",
+  "crates",
+  "modules",
+  "cmd"
+];
+var SKIPPED_FOLDERS = /* @__PURE__ */ new Set([
+  "node_modules",
+  "bower_components",
+  "vendor",
+  "target",
+  "dist",
+  "build",
+  "venv",
+  "__pycache__"
+]);
+async function listTopLevelNames(dir, options2 = {}) {
+  const limit = options2.limit ?? MAX_ENTRIES_PER_DIRECTORY;
+  const entries = /* @__PURE__ */ new Map();
+  let read = 0;
+  let truncated = false;
+  let handle;
+  try {
+    handle = await opendir(dir, { bufferSize: 256 });
+  } catch {
+    return { entries, read, truncated };
+  }
+  try {
+    for (; ; ) {
+      if (read >= limit) {
+        truncated = await handle.read() !== null;
+        break;
+      }
+      const entry = await handle.read();
+      if (entry === null) break;
+      read++;
+      entries.set(entry.name, entry.isDirectory() ? "dir" : "file");
+    }
+  } catch {
+  } finally {
+    await handle.close().catch(() => void 0);
+  }
+  return { entries, read, truncated };
+}
+var fixed = (value) => (_names) => value;
+function nodeManager(names) {
+  if (names.has("pnpm-lock.yaml")) return { ecosystem: "Node.js (pnpm)", suggestion: "pnpm test" };
+  if (names.has("yarn.lock")) return { ecosystem: "Node.js (yarn)", suggestion: "yarn test" };
+  if (names.has("bun.lockb") || names.has("bun.lock")) {
+    return { ecosystem: "Node.js (bun)", suggestion: "bun run test" };
+  }
+  return { ecosystem: "Node.js (npm)", suggestion: "npm test" };
+}
+function pythonManager(names) {
+  if (names.has("uv.lock")) return { ecosystem: "Python (uv)", suggestion: "uv run pytest" };
+  if (names.has("poetry.lock")) return { ecosystem: "Python (Poetry)", suggestion: "poetry run pytest" };
+  if (names.has("pdm.lock")) return { ecosystem: "Python (PDM)", suggestion: "pdm run pytest" };
+  if (names.has("Pipfile")) return { ecosystem: "Python (Pipenv)", suggestion: "pipenv run pytest" };
+  return { ecosystem: "Python", suggestion: "pytest" };
+}
+var node2 = {
+  ecosystem: (n) => nodeManager(n).ecosystem,
+  suggestion: (n) => nodeManager(n).suggestion
+};
+var python = {
+  ecosystem: (n) => pythonManager(n).ecosystem,
+  suggestion: (n) => pythonManager(n).suggestion
+};
+var gradle = (names) => names.has("gradlew") ? "./gradlew build" : "gradle build";
+var maven = (names) => names.has("mvnw") ? "./mvnw -B verify" : "mvn -B verify";
+var mill = (names) => names.has("mill") ? "./mill __.test" : "mill __.test";
+var rake = (names) => names.has("Gemfile") ? "bundle exec rake" : "rake";
+var isFlutter = (names) => names.has(".metadata") || names.has("android", "dir") || names.has("ios", "dir");
+var cmake = "cmake -S . -B build && cmake --build build && ctest --test-dir build";
+var NODE_MANIFEST = ["package.json"];
+var dotnet = { ecosystem: fixed(".NET"), suggestion: fixed("dotnet test") };
+var bazel = { ecosystem: fixed("Bazel"), suggestion: fixed("bazel test //...") };
+var just = { ecosystem: fixed("just"), suggestion: fixed("just test") };
+var task = { ecosystem: fixed("Task"), suggestion: fixed("task test") };
+var make = { ecosystem: fixed("Make"), suggestion: fixed("make") };
+var RULES = [
+  // JVM
+  { pattern: "gradlew", ecosystem: fixed("Gradle"), suggestion: fixed("./gradlew build") },
+  { pattern: "build.gradle.kts", ecosystem: fixed("Gradle"), suggestion: gradle },
+  { pattern: "build.gradle", ecosystem: fixed("Gradle"), suggestion: gradle },
+  { pattern: "settings.gradle.kts", ecosystem: fixed("Gradle"), suggestion: gradle },
+  { pattern: "settings.gradle", ecosystem: fixed("Gradle"), suggestion: gradle },
+  { pattern: "mvnw", ecosystem: fixed("Maven"), suggestion: fixed("./mvnw -B verify") },
+  { pattern: "pom.xml", ecosystem: fixed("Maven"), suggestion: maven },
+  { pattern: "build.sbt", ecosystem: fixed("sbt (Scala)"), suggestion: fixed("sbt test") },
+  { pattern: "build.mill", ecosystem: fixed("Mill (Scala)"), suggestion: mill },
+  { pattern: "build.sc", ecosystem: fixed("Mill (Scala)"), suggestion: mill },
+  { pattern: "build.xml", ecosystem: fixed("Ant"), suggestion: fixed("ant test") },
+  { pattern: "project.clj", ecosystem: fixed("Clojure (Leiningen)"), suggestion: fixed("lein test") },
+  { pattern: "deps.edn", ecosystem: fixed("Clojure (CLI)"), suggestion: fixed("clojure -X:test") },
+  // Rust
+  { pattern: "Cargo.toml", ecosystem: fixed("Rust (Cargo)"), suggestion: fixed("cargo test") },
+  {
+    pattern: "Cargo.lock",
+    ecosystem: fixed("Rust (Cargo)"),
+    suggestion: fixed("cargo test"),
+    unlessBeside: ["Cargo.toml"]
+  },
+  // JavaScript / TypeScript
+  { pattern: "package.json", ...node2 },
+  {
+    pattern: "pnpm-workspace.yaml",
+    ecosystem: fixed("Node.js (pnpm workspace)"),
+    suggestion: fixed("pnpm -r test")
+  },
+  { pattern: "lerna.json", ecosystem: fixed("Node.js (Lerna)"), suggestion: fixed("npx lerna run test") },
+  { pattern: "nx.json", ecosystem: fixed("Node.js (Nx)"), suggestion: fixed("npx nx run-many -t test") },
+  { pattern: "turbo.json", ecosystem: fixed("Node.js (Turborepo)"), suggestion: fixed("npx turbo run test") },
+  { pattern: "pnpm-lock.yaml", ...node2, unlessBeside: NODE_MANIFEST },
+  { pattern: "yarn.lock", ...node2, unlessBeside: NODE_MANIFEST },
+  { pattern: "package-lock.json", ...node2, unlessBeside: NODE_MANIFEST },
+  { pattern: "bun.lockb", ...node2, unlessBeside: NODE_MANIFEST },
+  { pattern: "bun.lock", ...node2, unlessBeside: NODE_MANIFEST },
+  { pattern: "deno.json", ecosystem: fixed("Deno"), suggestion: fixed("deno test") },
+  { pattern: "deno.jsonc", ecosystem: fixed("Deno"), suggestion: fixed("deno test") },
+  // Python
+  { pattern: "pyproject.toml", ...python },
+  { pattern: "setup.py", ...python },
+  { pattern: "setup.cfg", ...python },
+  { pattern: "uv.lock", ...python, unlessBeside: ["pyproject.toml"] },
+  { pattern: "poetry.lock", ...python, unlessBeside: ["pyproject.toml"] },
+  { pattern: "pdm.lock", ...python, unlessBeside: ["pyproject.toml"] },
+  { pattern: "Pipfile", ...python },
+  { pattern: "tox.ini", ecosystem: fixed("Python (tox)"), suggestion: fixed("tox") },
+  { pattern: "noxfile.py", ecosystem: fixed("Python (nox)"), suggestion: fixed("nox") },
+  { pattern: "pytest.ini", ...python },
+  { pattern: "requirements.txt", ...python },
+  { pattern: "pants.toml", ecosystem: fixed("Pants"), suggestion: fixed("pants test ::") },
+  // Ruby
+  { pattern: "Gemfile", ecosystem: fixed("Ruby (Bundler)"), suggestion: fixed("bundle exec rake") },
+  { pattern: "Rakefile", ecosystem: fixed("Ruby (Rake)"), suggestion: rake },
+  // BEAM
+  { pattern: "mix.exs", ecosystem: fixed("Elixir (Mix)"), suggestion: fixed("mix test") },
+  { pattern: "rebar.config", ecosystem: fixed("Erlang (rebar3)"), suggestion: fixed("rebar3 eunit") },
+  { pattern: "gleam.toml", ecosystem: fixed("Gleam"), suggestion: fixed("gleam test") },
+  // Go
+  { pattern: "go.mod", ecosystem: fixed("Go"), suggestion: fixed("go test ./...") },
+  { pattern: "go.work", ecosystem: fixed("Go (workspace)"), suggestion: fixed("go test ./...") },
+  // Other languages with their own package manager
+  { pattern: "composer.json", ecosystem: fixed("PHP (Composer)"), suggestion: fixed("composer test") },
+  { pattern: "Package.swift", ecosystem: fixed("Swift (SwiftPM)"), suggestion: fixed("swift test") },
+  {
+    pattern: "pubspec.yaml",
+    ecosystem: (n) => isFlutter(n) ? "Flutter" : "Dart",
+    suggestion: (n) => isFlutter(n) ? "flutter test" : "dart test"
+  },
+  { pattern: "build.zig", ecosystem: fixed("Zig"), suggestion: fixed("zig build test") },
+  { pattern: "stack.yaml", ecosystem: fixed("Haskell (Stack)"), suggestion: fixed("stack test") },
+  { pattern: "cabal.project", ecosystem: fixed("Haskell (Cabal)"), suggestion: fixed("cabal test") },
+  { pattern: "*.cabal", ecosystem: fixed("Haskell (Cabal)"), suggestion: fixed("cabal test") },
+  { pattern: "package.yaml", ecosystem: fixed("Haskell (hpack)"), suggestion: fixed("stack test") },
+  { pattern: "dune-project", ecosystem: fixed("OCaml (dune)"), suggestion: fixed("dune test") },
+  {
+    pattern: "DESCRIPTION",
+    ecosystem: fixed("R package"),
+    suggestion: fixed("R CMD build . && R CMD check *.tar.gz")
+  },
+  { pattern: "shard.yml", ecosystem: fixed("Crystal (Shards)"), suggestion: fixed("crystal spec") },
+  { pattern: "*.nimble", ecosystem: fixed("Nim (Nimble)"), suggestion: fixed("nimble test") },
+  {
+    pattern: "Project.toml",
+    ecosystem: fixed("Julia"),
+    suggestion: fixed("julia --project -e 'using Pkg; Pkg.test()'")
+  },
+  { pattern: "Makefile.PL", ecosystem: fixed("Perl"), suggestion: fixed("perl Makefile.PL && make test") },
+  { pattern: "Build.PL", ecosystem: fixed("Perl"), suggestion: fixed("perl Build.PL && ./Build test") },
+  { pattern: "cpanfile", ecosystem: fixed("Perl"), suggestion: fixed("prove -lr t") },
+  // .NET
+  { pattern: "*.sln", ...dotnet },
+  { pattern: "*.slnx", ...dotnet },
+  { pattern: "*.csproj", ...dotnet },
+  { pattern: "*.fsproj", ...dotnet },
+  { pattern: "*.vbproj", ...dotnet },
+  { pattern: "*.vcxproj", ecosystem: fixed("MSBuild (C++)"), suggestion: fixed("msbuild /t:Build") },
+  // Polyglot build systems
+  { pattern: "MODULE.bazel", ...bazel },
+  { pattern: "WORKSPACE", ...bazel },
+  { pattern: "WORKSPACE.bazel", ...bazel },
+  { pattern: "BUILD.bazel", ...bazel },
+  { pattern: "BUILD", ...bazel },
+  { pattern: "flake.nix", ecosystem: fixed("Nix (flake)"), suggestion: fixed("nix flake check") },
+  // C / C++
+  { pattern: "CMakeLists.txt", ecosystem: fixed("CMake"), suggestion: fixed(cmake) },
+  { pattern: "CMakePresets.json", ecosystem: fixed("CMake"), suggestion: fixed(cmake) },
+  {
+    pattern: "meson.build",
+    ecosystem: fixed("Meson"),
+    suggestion: fixed("meson setup build && meson test -C build")
+  },
+  { pattern: "vcpkg.json", ecosystem: fixed("C/C++ (vcpkg)"), suggestion: fixed(cmake) },
+  {
+    pattern: "conanfile.py",
+    ecosystem: fixed("C/C++ (Conan)"),
+    suggestion: fixed("conan build . --build=missing")
+  },
+  { pattern: "conanfile.txt", ecosystem: fixed("C/C++ (Conan)"), suggestion: fixed(cmake) },
+  { pattern: "configure", ecosystem: fixed("Autotools"), suggestion: fixed("./configure && make check") },
+  {
+    pattern: "configure.ac",
+    ecosystem: fixed("Autotools"),
+    suggestion: fixed("autoreconf -fi && ./configure && make check")
+  },
+  { pattern: "SConstruct", ecosystem: fixed("SCons"), suggestion: fixed("scons") },
+  {
+    pattern: "Makefile.am",
+    ecosystem: fixed("Autotools"),
+    suggestion: fixed("autoreconf -fi && ./configure && make check")
+  },
+  // Task runners
+  { pattern: "justfile", ...just },
+  { pattern: "Justfile", ...just },
+  { pattern: ".justfile", ...just },
+  { pattern: "Taskfile.yml", ...task },
+  { pattern: "Taskfile.yaml", ...task },
+  { pattern: "taskfile.yml", ...task },
+  { pattern: "taskfile.yaml", ...task },
+  { pattern: "Makefile", ...make },
+  { pattern: "GNUmakefile", ...make },
+  { pattern: "makefile", ...make }
+];
+var EXACT_NAMES = [
+  .../* @__PURE__ */ new Set([
+    ...RULES.map((r) => r.pattern).filter((p) => !p.startsWith("*")),
+    ...RULES.flatMap((r) => r.unlessBeside ?? []),
+    "mill",
+    ".metadata",
+    "android",
+    "ios",
+    ...MONOREPO_FOLDERS
+  ])
+];
+async function kindOf(path) {
+  try {
+    const stats = await lstat(path);
+    return stats.isDirectory() ? "dir" : "file";
+  } catch {
+    return null;
+  }
+}
+async function namesIn(dir) {
+  const listing = await listTopLevelNames(dir);
+  const exact = /* @__PURE__ */ new Map();
+  await Promise.all(
+    EXACT_NAMES.map(async (name) => {
+      const kind = listing.entries.get(name) ?? (listing.truncated ? await kindOf(join5(dir, name)) : null);
+      if (kind !== null) exact.set(name, kind);
+    })
+  );
+  const named = (kind) => [...listing.entries].filter(([, k]) => k === kind).map(([name]) => name);
+  return {
+    has: (name, kind = "file") => exact.get(name) === kind,
+    matching: (suffix) => named("file").filter((name) => name.endsWith(suffix) && name.length > suffix.length).sort(),
+    folders: () => named("dir").sort()
+  };
+}
+function signalsIn(names, display, suggest) {
+  const signals = [];
+  for (const rule of RULES) {
+    if (rule.unlessBeside?.some((name) => names.has(name))) continue;
+    const files = rule.pattern.startsWith("*") ? names.matching(rule.pattern.slice(1)) : names.has(rule.pattern) ? [rule.pattern] : [];
+    for (const name of files) {
+      signals.push({
+        file: display(name),
+        ecosystem: rule.ecosystem(names),
+        suggestion: suggest(rule.suggestion(names))
+      });
+    }
+  }
+  return signals;
+}
+function displayPath(root, dir, name) {
+  const rel = relative2(root, join5(dir, name));
+  const inside2 = rel !== "" && !rel.startsWith(`..${sep2}`) && rel !== "..";
+  return (inside2 ? rel : join5(dir, name)).split(sep2).join("/");
+}
+var descendable = (name) => !name.startsWith(".") && !SKIPPED_FOLDERS.has(name);
+async function subfoldersOf(dir, names, exclude) {
+  const picked = [];
+  const take = (rel) => {
+    if (picked.length >= MAX_SUBDIRECTORIES) return false;
+    if (!exclude.has(join5(dir, ...rel.split("/")))) picked.push(rel);
+    return true;
+  };
+  const top = new Set(names.folders());
+  for (const name of MONOREPO_FOLDERS) if (names.has(name, "dir")) top.add(name);
+  for (const name of [...top].sort()) {
+    if (!descendable(name)) continue;
+    if (!take(name)) break;
+    if (!MONOREPO_FOLDERS.includes(name)) continue;
+    const children = await listTopLevelNames(join5(dir, name));
+    const folders = [...children.entries].filter(([, kind]) => kind === "dir").map(([child]) => child);
+    for (const child of folders.sort()) {
+      if (descendable(child) && !take(`${name}/${child}`)) break;
+    }
+  }
+  return picked;
+}
+var PARALLEL_SCANS = 16;
+async function mapInBatches(items, f) {
+  const out = [];
+  for (let i = 0; i < items.length; i += PARALLEL_SCANS) {
+    out.push(...await Promise.all(items.slice(i, i + PARALLEL_SCANS).map(f)));
+  }
+  return out;
+}
+function shellWord(path) {
+  if (/^[A-Za-z0-9_@%+=:,.][A-Za-z0-9_@%+=:,./-]*$/.test(path)) return path;
+  const word = path.startsWith("-") ? `./${path}` : path;
+  return `'${word.replaceAll("'", `'\\''`)}'`;
+}
+function inFolder(folder, command) {
+  return `(cd ${shellWord(folder)} && ${command})`;
+}
+function fromFolder(suggestion) {
+  const match = /^\(cd ('(?:[^']|'\\'')*'|[^\s']+) && ([\s\S]+)\)$/.exec(suggestion);
+  if (match === null) return null;
+  const word = match[1];
+  const folder = word.startsWith("'") ? word.slice(1, -1).replaceAll(`'\\''`, "'") : word;
+  return { folder: folder.startsWith("./") ? folder.slice(2) : folder, command: match[2] };
+}
+async function scanBuildSignals(dirs) {
+  const unique2 = [...new Set(dirs.map((d) => resolve5(d)))];
+  const root = unique2[0];
+  if (root === void 0) return [];
+  const own2 = await Promise.all(unique2.map((dir) => namesIn(dir)));
+  const seen = new Set(unique2);
+  const nested = /* @__PURE__ */ new Map();
+  for (let i = unique2.length - 1; i >= 0; i--) {
+    const dir = unique2[i];
+    const folders = await subfoldersOf(dir, own2[i], seen);
+    for (const folder of folders) seen.add(join5(dir, ...folder.split("/")));
+    const found = await mapInBatches(folders, async (folder) => {
+      const abs = join5(dir, ...folder.split("/"));
+      return signalsIn(
+        await namesIn(abs),
+        (name) => displayPath(root, abs, name),
+        (command) => inFolder(folder, command)
+      );
+    });
+    nested.set(dir, found.flat());
+  }
+  return unique2.flatMap((dir, i) => [
+    ...signalsIn(
+      own2[i],
+      (name) => displayPath(root, dir, name),
+      (command) => command
+    ),
+    ...nested.get(dir) ?? []
+  ]);
+}
+var segments = (path) => path === "." || path === "" ? 0 : path.split("/").length;
+function suggestVerifyCommand(signals) {
+  const rank = (s) => {
+    const name = basename2(s.file);
+    const index = RULES.findIndex(
+      (r) => r.pattern.startsWith("*") ? name.endsWith(r.pattern.slice(1)) : r.pattern === name
+    );
+    return index === -1 ? RULES.length : index;
+  };
+  const placed = signals.map((signal2) => {
+    const inner = fromFolder(signal2.suggestion);
+    const folderDepth = segments(dirname3(signal2.file));
+    return {
+      signal: signal2,
+      inner,
+      /** Depth of the directory that was scanned to find this signal. */
+      scanned: folderDepth - (inner === null ? 0 : segments(inner.folder)),
+      rank: rank(signal2)
+    };
+  });
+  const ordered = placed.sort(
+    (a, b) => b.scanned - a.scanned || Number(a.inner !== null) - Number(b.inner !== null) || a.rank - b.rank
+  );
+  const first = ordered[0];
+  if (first === void 0) return null;
+  const distinct = new Set(signals.map((s) => s.suggestion));
+  return {
+    command: first.signal.suggestion,
+    signal: first.signal,
+    guess: distinct.size > 1,
+    nested: first.inner === null ? null : { folder: dirname3(first.signal.file), command: first.inner.command }
+  };
+}
+
+// src/evidence/build-evidence.ts
+var SPELLINGS = {
+  action: {
+    verifyCmd: (c) => `verify-cmd: ${yamlSingleQuoted(c)}`,
+    verifyCmdName: "verify-cmd",
+    accept: "accept-no-build-evidence: true",
+    acceptName: "accept-no-build-evidence",
+    workingDirectory: (f) => `working-directory: ${yamlSingleQuoted(f)}`
+  },
+  cli: {
+    verifyCmd: (c) => `--verify-cmd ${posixSingleQuoted(c)}`,
+    verifyCmdName: "--verify-cmd",
+    accept: "--accept-no-build-evidence",
+    acceptName: "--accept-no-build-evidence",
+    workingDirectory: (f) => `--working-directory ${posixSingleQuoted(f)}`
+  }
+};
+function yamlSingleQuoted(text2) {
+  return `'${text2.replaceAll("'", "''")}'`;
+}
+function posixSingleQuoted(text2) {
+  return `'${text2.replaceAll("'", `'\\''`)}'`;
+}
+function emptyVerifyCommandProblem(command, o) {
+  if (!verifyCommandRunsNothing(command)) return null;
+  const name = SPELLINGS[o.surface].verifyCmdName;
+  return o.declaredBy === "input" ? `${name} is empty (blank, or only # comments): it exits 0 and would pass every time. Give the command that builds and tests this repository, or leave ${name} out.` : `The policy file ${o.policySource ?? POLICY_FILE} sets an empty verify-cmd (blank, or only # comments), which would pass every time: fix the policy file, or give ${name}.`;
+}
+function decideBuildEvidence(inputs) {
+  const spell = SPELLINGS[inputs.surface];
+  const { verifyCmd, acceptNoBuildEvidence, policy } = inputs;
+  const emptyInput = verifyCmd === void 0 ? null : emptyVerifyCommandProblem(verifyCmd, { surface: inputs.surface, declaredBy: "input" });
+  if (emptyInput !== null) return { kind: "usage_error", message: emptyInput };
+  if (verifyCmd !== void 0 && acceptNoBuildEvidence) {
+    return {
+      kind: "usage_error",
+      message: `${spell.acceptName} says this run carries no build evidence, but ${spell.verifyCmdName} ${JSON.stringify(verifyCmd)} supplies some: pass one or the other.`
+    };
+  }
+  if (policy?.requireEvidence === true && acceptNoBuildEvidence) {
+    return {
+      kind: "usage_error",
+      message: `The maintainers' policy file ${policy.source ?? `${POLICY_FILE} (read from the base branch)`} sets require-evidence: true, so ${spell.acceptName} is not allowed here: give ${spell.verifyCmdName} instead.`
+    };
+  }
+  const emptyPolicy = policy?.verifyCmd === void 0 || verifyCmd !== void 0 || acceptNoBuildEvidence ? null : emptyVerifyCommandProblem(policy.verifyCmd, {
+    surface: inputs.surface,
+    declaredBy: "policy",
+    ...policy.source !== void 0 ? { policySource: policy.source } : {}
+  });
+  if (emptyPolicy !== null) return { kind: "usage_error", message: emptyPolicy };
+  if (verifyCmd !== void 0) {
+    return { kind: "answer", answer: { kind: "attached", command: verifyCmd, declaredBy: "input" } };
+  }
+  if (acceptNoBuildEvidence) {
+    return inputs.signals.length > 0 ? { kind: "answer", answer: { kind: "declared", signals: inputs.signals } } : { kind: "answer", answer: { kind: "none-detected" } };
+  }
+  if (policy?.verifyCmd !== void 0) {
+    return { kind: "answer", answer: { kind: "attached", command: policy.verifyCmd, declaredBy: "policy" } };
+  }
+  if (inputs.signals.length === 0 && policy?.requireEvidence === true) {
+    return {
+      kind: "refused",
+      signals: [],
+      message: `The maintainers' policy file ${policy.source ?? `${POLICY_FILE} (read from the base branch)`} sets require-evidence: true, and no verify command was given, so this run could only fail: give ${spell.verifyCmdName}. Nothing was run and nothing was spent.`
+    };
+  }
+  if (inputs.signals.length === 0) {
+    return { kind: "answer", answer: { kind: "none-detected" } };
+  }
+  return { kind: "refused", signals: inputs.signals, message: refusalMessage(inputs.signals, spell) };
+}
+var MAX_NAMED_SIGNALS = 12;
+function refusalMessage(signals, spell) {
+  const suggestion = suggestVerifyCommand(signals);
+  const named = signals.slice(0, MAX_NAMED_SIGNALS).map((s) => `${s.file} (${s.ecosystem})`);
+  const unnamed = signals.length - named.length;
+  const detected = named.join(", ") + (unnamed > 0 ? `, and ${unnamed} more` : "");
+  const nested = suggestion?.nested ?? null;
+  const lines = [
+    "This repository has a build system, and this run would check none of it.",
+    `Detected: ${detected}.`,
+    "A planned node may not carry a build command, and a node's PASS is only its own words about its own work; build evidence is a command the engine runs itself and judges by its exit code.",
+    "Re-run with ONE of:",
+    `  ${spell.verifyCmd(suggestion?.command ?? "<your build and test command>")} \u2014 the engine runs it at each sink of the plan, one at a time, and judges its exit code` + (suggestion?.guess ? " (the detected files suggest different commands, so this one is a guess)" : ""),
+    ...nested === null ? [] : [
+      `    (it runs the command in ${nested.folder}, where those build files are; or set ${spell.workingDirectory(nested.folder)} with ${spell.verifyCmd(nested.command)}, which moves the whole run into that folder)`
+    ],
+    `  ${spell.accept} \u2014 run without build evidence, on the record: every verdict is then the model's, about its own work`,
+    "Nothing was run and nothing was spent: this was refused before the planner call."
+  ];
+  return lines.join("\n");
+}
 
 // src/plan/attach-verify.ts
 function sinkIds(spec) {
@@ -40729,6 +40731,28 @@ import { resolve as resolve13 } from "node:path";
 import { existsSync as existsSync7, readFileSync as readFileSync7 } from "node:fs";
 import { join as join11, relative as relative4, resolve as resolve11 } from "node:path";
 
+// src/core/ledger-row.ts
+var NOTHING_SPENT = {
+  sessionId: null,
+  costUsd: 0,
+  durationMs: 0,
+  deniedToolCalls: 0,
+  usage: null,
+  numTurns: null
+};
+
+// src/core/run-id.ts
+import { randomBytes as randomBytes3 } from "node:crypto";
+function mintRunId(now = /* @__PURE__ */ new Date()) {
+  const p = (n) => String(n).padStart(2, "0");
+  const date5 = `${now.getUTCFullYear()}${p(now.getUTCMonth() + 1)}${p(now.getUTCDate())}`;
+  const time3 = `${p(now.getUTCHours())}${p(now.getUTCMinutes())}${p(now.getUTCSeconds())}`;
+  return `${date5}-${time3}-${randomBytes3(3).toString("hex")}`;
+}
+function isRunId(value) {
+  return /^\d{8}-\d{6}-[0-9a-f]{6}$/.test(value);
+}
+
 // src/evidence/ignored-files.ts
 import { createHash } from "node:crypto";
 import { lstatSync as lstatSync2, realpathSync as realpathSync2 } from "node:fs";
@@ -41075,16 +41099,6 @@ async function applyPatch(repoDir, patchPath, context = {}) {
     ...context.knownSecrets !== void 0 ? { knownSecrets: context.knownSecrets } : {}
   });
 }
-
-// src/ledger/model.ts
-var NOTHING_SPENT = {
-  sessionId: null,
-  costUsd: 0,
-  durationMs: 0,
-  deniedToolCalls: 0,
-  usage: null,
-  numTurns: null
-};
 
 // src/ledger/cells.ts
 function verdictLabel(row) {
@@ -43733,18 +43747,6 @@ var RedactingRunDirectory = class extends RunDirectory {
     }
   }
 };
-
-// src/engine/run-id.ts
-import { randomBytes as randomBytes3 } from "node:crypto";
-function mintRunId(now = /* @__PURE__ */ new Date()) {
-  const p = (n) => String(n).padStart(2, "0");
-  const date5 = `${now.getUTCFullYear()}${p(now.getUTCMonth() + 1)}${p(now.getUTCDate())}`;
-  const time3 = `${p(now.getUTCHours())}${p(now.getUTCMinutes())}${p(now.getUTCSeconds())}`;
-  return `${date5}-${time3}-${randomBytes3(3).toString("hex")}`;
-}
-function isRunId(value) {
-  return /^\d{8}-\d{6}-[0-9a-f]{6}$/.test(value);
-}
 
 // src/engine/resume-run.ts
 async function resumeRun(o) {

@@ -20923,10 +20923,86 @@ function info(message) {
   process.stdout.write(message + os3.EOL);
 }
 
+// src/core/redact.ts
+var ESC = "\x1B";
+var BEL = "\x07";
+var C0 = "\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001a\\u001c-\\u001f";
+var INVISIBLE = new RegExp(
+  `${ESC}\\[[0-?]*[ -/]*[@-~]|${ESC}\\][^${BEL}${ESC}]*(?:${BEL}|${ESC}\\\\)|.\\u0008|[${C0}\\u007f\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0]`,
+  "g"
+);
+var REDACTED = "***";
+var MIN_SECRET_LENGTH = 12;
+var MIN_FORM_LENGTH = 6;
+function secretForms(secret) {
+  if (secret.length < MIN_SECRET_LENGTH) return [];
+  const bytes = Buffer.from(secret, "utf8");
+  const forms = /* @__PURE__ */ new Set([secret, JSON.stringify(secret).slice(1, -1)]);
+  const url = encodeURIComponent(secret);
+  forms.add(url);
+  forms.add(url.replace(/%[0-9A-F]{2}/g, (hex2) => hex2.toLowerCase()));
+  const hex = bytes.toString("hex");
+  forms.add(hex);
+  forms.add(hex.toUpperCase());
+  const pairs = hex.match(/../g) ?? [];
+  forms.add(pairs.map((pair) => `%${pair}`).join(""));
+  forms.add(pairs.map((pair) => `%${pair.toUpperCase()}`).join(""));
+  forms.add(pairs.join(" "));
+  forms.add(pairs.map((pair) => pair.toUpperCase()).join(" "));
+  forms.add(
+    secret.replace(/[^A-Za-z0-9]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`)
+  );
+  for (const b64 of base64Forms(bytes)) {
+    forms.add(b64);
+    forms.add(b64.replace(/\+/g, "-").replace(/\//g, "_"));
+  }
+  return [...forms].filter((f) => f === secret || f.length >= MIN_FORM_LENGTH).sort((a, b) => b.length - a.length);
+}
+function base64Forms(bytes) {
+  const forms = [bytes.toString("base64").replace(/=+$/, "")];
+  for (const k of [0, 1, 2]) {
+    const encoded = Buffer.concat([Buffer.alloc(k), bytes]).toString("base64").replace(/=+$/, "");
+    const skip = k === 0 ? 0 : k + 1;
+    const end = (k + bytes.length) % 3 === 0 ? encoded.length : encoded.length - 1;
+    forms.push(encoded.slice(skip, end));
+  }
+  return forms;
+}
+function createRedactor(secrets) {
+  const forms = [...new Set(secrets.flatMap((s) => typeof s === "string" ? secretForms(s) : []))].sort(
+    (a, b) => b.length - a.length
+  );
+  const text = (value) => {
+    let out = value.replace(INVISIBLE, "");
+    for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
+    return out;
+  };
+  const deep = (value) => {
+    if (typeof value === "string") return text(value);
+    if (Array.isArray(value)) return value.map(deep);
+    if (value !== null && typeof value === "object" && isPlainObject(value)) {
+      const copy = {};
+      for (const [key, inner] of Object.entries(value)) copy[text(key)] = deep(inner);
+      return copy;
+    }
+    return value;
+  };
+  return {
+    active: forms.length > 0,
+    text,
+    deep: (value) => forms.length === 0 ? value : deep(value),
+    contains: (value) => forms.some((form) => value.includes(form))
+  };
+}
+function isPlainObject(value) {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
 // src/github/check-run.ts
 import { setTimeout as sleep } from "node:timers/promises";
 
-// src/engine/run-id.ts
+// src/core/run-id.ts
 function isRunId(value) {
   return /^\d{8}-\d{6}-[0-9a-f]{6}$/.test(value);
 }
@@ -21479,7 +21555,7 @@ function lowercaseKeys(object) {
     return newObj;
   }, {});
 }
-function isPlainObject(value) {
+function isPlainObject2(value) {
   if (typeof value !== "object" || value === null) return false;
   if (Object.prototype.toString.call(value) !== "[object Object]") return false;
   const proto = Object.getPrototypeOf(value);
@@ -21490,7 +21566,7 @@ function isPlainObject(value) {
 function mergeDeep(defaults, options) {
   const result = Object.assign({}, defaults);
   Object.keys(options).forEach((key) => {
-    if (isPlainObject(options[key])) {
+    if (isPlainObject2(options[key])) {
       if (!(key in defaults)) Object.assign(result, { [key]: options[key] });
       else result[key] = mergeDeep(defaults[key], options[key]);
     } else {
@@ -22295,7 +22371,7 @@ var defaults_default = {
     "user-agent": `octokit-request.js/${VERSION4} ${getUserAgent()}`
   }
 };
-function isPlainObject2(value) {
+function isPlainObject3(value) {
   if (typeof value !== "object" || value === null) return false;
   if (Object.prototype.toString.call(value) !== "[object Object]") return false;
   const proto = Object.getPrototypeOf(value);
@@ -22313,7 +22389,7 @@ async function fetchWrapper(requestOptions) {
   }
   const log = requestOptions.request?.log || console;
   const parseSuccessResponseBody = requestOptions.request?.parseSuccessResponseBody !== false;
-  const body = isPlainObject2(requestOptions.body) || Array.isArray(requestOptions.body) ? JSONStringify(requestOptions.body) : requestOptions.body;
+  const body = isPlainObject3(requestOptions.body) || Array.isArray(requestOptions.body) ? JSONStringify(requestOptions.body) : requestOptions.body;
   const requestHeaders = Object.fromEntries(
     Object.entries(requestOptions.headers).map(([name, value]) => [
       name,
@@ -25772,7 +25848,7 @@ async function writeJobSummary(markdown, options = {}) {
   return { kind: "written", path, bytes: utf8Bytes(fitted), cut: fitted !== text };
 }
 
-// src/ledger/unreachable.ts
+// src/core/unreachable.ts
 function unreachable(value) {
   throw new Error(`Internal error: unexpected value ${JSON.stringify(value)}`);
 }
@@ -26177,82 +26253,6 @@ function countNodes(n) {
 }
 function quoteList(ids) {
   return ids.map((id) => `"${id}"`).join(", ");
-}
-
-// src/ledger/redact.ts
-var ESC = "\x1B";
-var BEL = "\x07";
-var C0 = "\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001a\\u001c-\\u001f";
-var INVISIBLE = new RegExp(
-  `${ESC}\\[[0-?]*[ -/]*[@-~]|${ESC}\\][^${BEL}${ESC}]*(?:${BEL}|${ESC}\\\\)|.\\u0008|[${C0}\\u007f\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0]`,
-  "g"
-);
-var REDACTED = "***";
-var MIN_SECRET_LENGTH = 12;
-var MIN_FORM_LENGTH = 6;
-function secretForms(secret) {
-  if (secret.length < MIN_SECRET_LENGTH) return [];
-  const bytes = Buffer.from(secret, "utf8");
-  const forms = /* @__PURE__ */ new Set([secret, JSON.stringify(secret).slice(1, -1)]);
-  const url = encodeURIComponent(secret);
-  forms.add(url);
-  forms.add(url.replace(/%[0-9A-F]{2}/g, (hex2) => hex2.toLowerCase()));
-  const hex = bytes.toString("hex");
-  forms.add(hex);
-  forms.add(hex.toUpperCase());
-  const pairs = hex.match(/../g) ?? [];
-  forms.add(pairs.map((pair) => `%${pair}`).join(""));
-  forms.add(pairs.map((pair) => `%${pair.toUpperCase()}`).join(""));
-  forms.add(pairs.join(" "));
-  forms.add(pairs.map((pair) => pair.toUpperCase()).join(" "));
-  forms.add(
-    secret.replace(/[^A-Za-z0-9]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`)
-  );
-  for (const b64 of base64Forms(bytes)) {
-    forms.add(b64);
-    forms.add(b64.replace(/\+/g, "-").replace(/\//g, "_"));
-  }
-  return [...forms].filter((f) => f === secret || f.length >= MIN_FORM_LENGTH).sort((a, b) => b.length - a.length);
-}
-function base64Forms(bytes) {
-  const forms = [bytes.toString("base64").replace(/=+$/, "")];
-  for (const k of [0, 1, 2]) {
-    const encoded = Buffer.concat([Buffer.alloc(k), bytes]).toString("base64").replace(/=+$/, "");
-    const skip = k === 0 ? 0 : k + 1;
-    const end = (k + bytes.length) % 3 === 0 ? encoded.length : encoded.length - 1;
-    forms.push(encoded.slice(skip, end));
-  }
-  return forms;
-}
-function createRedactor(secrets) {
-  const forms = [...new Set(secrets.flatMap((s) => typeof s === "string" ? secretForms(s) : []))].sort(
-    (a, b) => b.length - a.length
-  );
-  const text = (value) => {
-    let out = value.replace(INVISIBLE, "");
-    for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
-    return out;
-  };
-  const deep = (value) => {
-    if (typeof value === "string") return text(value);
-    if (Array.isArray(value)) return value.map(deep);
-    if (value !== null && typeof value === "object" && isPlainObject3(value)) {
-      const copy = {};
-      for (const [key, inner] of Object.entries(value)) copy[text(key)] = deep(inner);
-      return copy;
-    }
-    return value;
-  };
-  return {
-    active: forms.length > 0,
-    text,
-    deep: (value) => forms.length === 0 ? value : deep(value),
-    contains: (value) => forms.some((form) => value.includes(form))
-  };
-}
-function isPlainObject3(value) {
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }
 
 // src/action/state.ts

@@ -8,10 +8,10 @@
  * run's ledger artifact from a `workflow_run` workflow; it takes no `goal` or `graph`). `goal` and `graph`
  * together, or neither outside `verify`, `resume` and `report`, is a usage error.
  */
-import { isRunId } from "../engine/run-id.js";
+import { isRunId } from "../core/run-id.js";
+import { unreachable } from "../core/unreachable.js";
 import { type Runtime, runtimeOptionsProblem } from "../engine/runtime-setup.js";
 import { parseDuration } from "../graph/duration.js";
-import { unreachable } from "../ledger/unreachable.js";
 import { verifyEnvProblems } from "../proc/child-env.js";
 import { parseCodexConfig } from "../runtime/codex-argv.js";
 import { normaliseGraphPath } from "./graph-path.js";

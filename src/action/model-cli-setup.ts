@@ -21,8 +21,8 @@
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import * as core from "@actions/core";
+import { unreachable } from "../core/unreachable.js";
 import type { Runtime } from "../engine/runtime-setup.js";
-import { unreachable } from "../ledger/unreachable.js";
 import { buildChildEnv } from "../proc/child-env.js";
 import { codexHomesRoot } from "./codex-home.js";
 import type { ActionInputs } from "./inputs.js";

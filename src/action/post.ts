@@ -10,11 +10,11 @@
  * fails this step with GitHub's answer: it is never swallowed.
  */
 import * as core from "@actions/core";
+import { createRedactor, secretForms } from "../core/redact.js";
 import { CheckRunClient, type ExistingCheckRun } from "../github/check-run.js";
 import { writeJobSummary } from "../github/job-summary.js";
 import { octokitFromEnv } from "../github/octokit.js";
 import { decideEndWithoutRows, type RunEnd } from "../ledger/conclusion.js";
-import { createRedactor, secretForms } from "../ledger/redact.js";
 import { SAVED_STATE } from "./state.js";
 
 type Env = Readonly<Record<string, string | undefined>>;

@@ -6,10 +6,10 @@
  * ({@link CheckRunReporter}'s throttle; the final completion is never throttled).
  */
 import * as core from "@actions/core";
+import type { LedgerRow } from "../core/ledger-row.js";
 import type { RetryInfo } from "../engine/graph-run.js";
 import type { CheckRunReporter } from "../github/check-run-reporter.js";
 import type { Ledger, PlanSection } from "../ledger/ledger.js";
-import type { LedgerRow } from "../ledger/model.js";
 import { NodeLines, nodeLine, pauseLine } from "../progress/node-lines.js";
 
 /** Hooks that fit `runAuto`, `runHandWritten` and `resumeRun` alike. */

@@ -13,7 +13,7 @@
  * workflow of the base repository posts the check run from it (docs/examples/).
  */
 import * as core from "@actions/core";
-import { mintRunId, type RunId } from "../engine/run-id.js";
+import { mintRunId, type RunId } from "../core/run-id.js";
 import { ledgerArtifactName } from "../github/artifact.js";
 import { type BaseRefPolicy, PolicyReadError, prCopyNote, readBaseRefPolicy } from "../github/base-policy.js";
 import { CheckRunWriteError } from "../github/check-run.js";

@@ -9,6 +9,7 @@
  * artifact.
  */
 import * as core from "@actions/core";
+import { createRedactor } from "../core/redact.js";
 import { readRunState } from "../engine/run-state.js";
 import {
   type ArtifactOutcome,
@@ -28,7 +29,6 @@ import {
 } from "../github/sticky-comment.js";
 import type { Ledger } from "../ledger/ledger.js";
 import { escapeInline } from "../ledger/markdown-syntax.js";
-import { createRedactor } from "../ledger/redact.js";
 import { commentMarker, renderCommentBody } from "../ledger/render-comment.js";
 import { renderLedgerMarkdown } from "../ledger/render-markdown.js";
 import { renderLedgerText } from "../ledger/render-text.js";

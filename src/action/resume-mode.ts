@@ -17,6 +17,7 @@
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import * as core from "@actions/core";
+import { unreachable } from "../core/unreachable.js";
 import { type ResumeAction, resumeRun } from "../engine/resume-run.js";
 import { readRunState } from "../engine/run-state.js";
 import { runArtifactName } from "../github/artifact.js";
@@ -32,7 +33,6 @@ import {
   RunArtifactError,
 } from "../github/run-artifact-download.js";
 import { readRunStateDigests, runStateDigestProblem } from "../github/run-state-digest.js";
-import { unreachable } from "../ledger/unreachable.js";
 import { type ActionInputs, describeMode, type ModeInputs } from "./inputs.js";
 import { progressHooks } from "./progress-hooks.js";
 import {

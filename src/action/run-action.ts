@@ -20,10 +20,10 @@
  * summary is written; the last-resort handler fails the step on any thrown value.
  */
 import * as core from "@actions/core";
+import { secretForms } from "../core/redact.js";
+import { unreachable } from "../core/unreachable.js";
 import { type AutoRunResult, runAuto } from "../engine/auto-run.js";
 import type { CheckRunReporter } from "../github/check-run-reporter.js";
-import { secretForms } from "../ledger/redact.js";
-import { unreachable } from "../ledger/unreachable.js";
 import { BaseAgentConfigRun } from "./base-agent-config-run.js";
 import { DEFAULT_AUTO_CONCURRENCY, type InputsResult, lintRequested, readActionInputs } from "./inputs.js";
 import { failLintInputs, runLintMode } from "./lint-mode.js";

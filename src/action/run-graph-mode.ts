@@ -5,9 +5,9 @@
  * branch's policy applies (`require-evidence` turns an unverified `neutral` into `failure`).
  */
 import * as core from "@actions/core";
+import { unreachable } from "../core/unreachable.js";
 import { runHandWritten } from "../engine/hand-run.js";
 import { formatIssue } from "../graph/issue.js";
-import { unreachable } from "../ledger/unreachable.js";
 import { BaseAgentConfigRun } from "./base-agent-config-run.js";
 import { prGraphCopyNote, readBaseRefGraph } from "./graph-file.js";
 import type { ModeInputs } from "./inputs.js";

@@ -7,6 +7,7 @@
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import * as core from "@actions/core";
+import { createRedactor } from "../core/redact.js";
 import type { Runtime } from "../engine/runtime-setup.js";
 import type { IndexOverlay } from "../evidence/evidence-tree.js";
 import { CheckRunClient, type CheckRunRef } from "../github/check-run.js";
@@ -14,7 +15,6 @@ import { CheckRunReporter } from "../github/check-run-reporter.js";
 import type { GateOctokit } from "../github/octokit.js";
 import type { StickyCommentTarget } from "../github/sticky-comment.js";
 import type { RunEnd } from "../ledger/conclusion.js";
-import { createRedactor } from "../ledger/redact.js";
 import type { ActionInputs } from "./inputs.js";
 import { ModelCliSetup } from "./model-cli-setup.js";
 import { progressHooks } from "./progress-hooks.js";

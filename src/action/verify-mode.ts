@@ -9,8 +9,8 @@
  * (with a notice) when a verify command is given, or ends `action_required` naming the missing secret.
  */
 import * as core from "@actions/core";
+import { unreachable } from "../core/unreachable.js";
 import { runVerifyOnly } from "../engine/verify-run.js";
-import { unreachable } from "../ledger/unreachable.js";
 import type { ActionInputs } from "./inputs.js";
 import { announcePolicy, type PullRequestRun } from "./pull-request-run.js";
 import { endRun, engineOptions, reportRun } from "./running-mode.js";

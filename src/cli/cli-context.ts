@@ -5,9 +5,9 @@
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { createRedactor, type Redactor } from "../core/redact.js";
 import { liesInRepository } from "../engine/outside-writes.js";
 import type { ModelEnvBuilder, Runtime } from "../engine/runtime-setup.js";
-import { createRedactor, type Redactor } from "../ledger/redact.js";
 import {
   describePolicySource,
   type PolicyFileResult,

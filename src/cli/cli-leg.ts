@@ -3,8 +3,9 @@
  * progress lines, what every leg passes the engine besides its own options, and how a finished leg is
  * reported.
  */
+
+import { mintRunId, type RunId } from "../core/run-id.js";
 import type { RunHooks } from "../engine/hand-run.js";
-import { mintRunId, type RunId } from "../engine/run-id.js";
 import type { Ledger } from "../ledger/ledger.js";
 import { type CliIo, type CliSecrets, runsDirFor } from "./cli-context.js";
 import { ProgressLines } from "./progress-lines.js";

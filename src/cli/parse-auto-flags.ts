@@ -3,7 +3,7 @@
  * (SPEC §2, §11). Flags mirror the action's inputs; the groups `auto` shares with `run` and `resume` are
  * parsed by `shared-flags.ts`.
  */
-import { verifyCommandRunsNothing } from "../evidence/build-evidence.js";
+import { verifyCommandRunsNothing } from "../graph/verify-command.js";
 import type { Parsed } from "./cli-context.js";
 import {
   type FlagReader,

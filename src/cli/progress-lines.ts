@@ -6,11 +6,11 @@
  * stderr under `--json`).
  */
 import { resolve } from "node:path";
+import type { LedgerRow } from "../core/ledger-row.js";
+import { unreachable } from "../core/unreachable.js";
 import type { RetryInfo } from "../engine/graph-run.js";
 import type { RunOutcome } from "../ledger/conclusion.js";
 import type { PlanSection } from "../ledger/ledger.js";
-import type { LedgerRow } from "../ledger/model.js";
-import { unreachable } from "../ledger/unreachable.js";
 import { NodeLines, nodeLine, type Pause, pauseLine } from "../progress/node-lines.js";
 
 export { nodeLine, type Pause, retryLine } from "../progress/node-lines.js";

@@ -9,8 +9,8 @@
  */
 import { userInfo } from "node:os";
 import { resolve } from "node:path";
+import { unreachable } from "../core/unreachable.js";
 import { type ResumeAction, type ResumeResult, resumeRun } from "../engine/resume-run.js";
-import { unreachable } from "../ledger/unreachable.js";
 import { type CliIo, cliSecrets, parseOrExit, pathProblems, refuseUsage } from "./cli-context.js";
 import { CliLeg } from "./cli-leg.js";
 import { EXIT } from "./exit-codes.js";

@@ -3,8 +3,8 @@
  * ledger, optionally post (or record) the check run, and map the result to an exit code (SPEC §2).
  */
 import { resolve } from "node:path";
+import { unreachable } from "../core/unreachable.js";
 import { type AutoRunResult, runAuto } from "../engine/auto-run.js";
-import { unreachable } from "../ledger/unreachable.js";
 import { autoRunPolicy } from "../policy/policy-file.js";
 import { type CliIo, codexCredentialProblem, parseOrExit, pathProblems, refuseUsage } from "./cli-context.js";
 import { CliLeg } from "./cli-leg.js";

@@ -5,8 +5,8 @@
  * problem printed; nothing runs and nothing is spent.
  */
 import { resolve } from "node:path";
+import { unreachable } from "../core/unreachable.js";
 import { type HandRunResult, runHandWritten } from "../engine/hand-run.js";
-import { unreachable } from "../ledger/unreachable.js";
 import { autoRunPolicy } from "../policy/policy-file.js";
 import { type CliIo, codexCredentialProblem, parseOrExit, pathProblems, refuseUsage } from "./cli-context.js";
 import { CliLeg } from "./cli-leg.js";

@@ -5,9 +5,9 @@
  * Reporting (`--json`, `--repository`, `--check-run-out`, `--summary-out`) is `auto`'s.
  */
 import { resolve } from "node:path";
+import { unreachable } from "../core/unreachable.js";
 import { runVerifyOnly } from "../engine/verify-run.js";
 import { emptyVerifyCommandProblem } from "../evidence/build-evidence.js";
-import { unreachable } from "../ledger/unreachable.js";
 import { autoRunPolicy } from "../policy/policy-file.js";
 import { verifyEnvProblems } from "../proc/child-env.js";
 import { type CliIo, type Parsed, parseOrExit, pathProblems, refuseUsage } from "./cli-context.js";

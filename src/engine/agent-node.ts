@@ -23,12 +23,12 @@
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { FailCause, LedgerRow, TokenUsage, VerifyEvidence } from "../core/ledger-row.js";
+import { unreachable } from "../core/unreachable.js";
 import { qualifierFor } from "../evidence/qualifier.js";
 import type { VerifyQueue } from "../evidence/verify.js";
 import { type Pattern, searchPattern } from "../graph/pattern.js";
 import { ignoredFilesWords, outsideWritesWords, verifyExitWords } from "../ledger/cells.js";
-import type { FailCause, LedgerRow, TokenUsage, VerifyEvidence } from "../ledger/model.js";
-import { unreachable } from "../ledger/unreachable.js";
 import type { Runtime } from "../policy/disclosure.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
 import type { ClaudePermissionMode } from "../runtime/claude-argv.js";

@@ -12,7 +12,7 @@
  * the planned-spec validator keeps only the fields a plan may carry (src/plan/planned-rules.ts).
  */
 import { resolve } from "node:path";
-import type { BuildEvidenceAnswer, BuildSignal } from "../evidence/answer.js";
+import type { BuildEvidenceAnswer, BuildSignal } from "../core/build-evidence-answer.js";
 import { decideBuildEvidence } from "../evidence/build-evidence.js";
 import { scanBuildSignals } from "../evidence/build-signals.js";
 import type { Graph } from "../graph/graph.js";

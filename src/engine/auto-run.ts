@@ -5,11 +5,12 @@
  * conclusion. Entry points (`src/action`, `src/cli`) call this once and map the result. The leg itself
  * (scheduling, node lifecycle, state) is `leg.ts` → `graph-run.ts`, shared with `run` and `resume`.
  */
-import type { BuildEvidenceAnswer, BuildSignal } from "../evidence/answer.js";
+import type { BuildEvidenceAnswer, BuildSignal } from "../core/build-evidence-answer.js";
+import { createRedactor } from "../core/redact.js";
+import { mintRunId, type RunId } from "../core/run-id.js";
 import type { IndexOverlay } from "../evidence/evidence-tree.js";
 import { ignoredFilesFingerprint } from "../evidence/ignored-files.js";
 import type { RunEnd } from "../ledger/conclusion.js";
-import { createRedactor } from "../ledger/redact.js";
 import { type AutoPlanOptions, planAuto, startPlanning } from "./auto-plan.js";
 import {
   type FinishInput,
@@ -21,7 +22,6 @@ import {
 import { RunStateStore } from "./graph-run.js";
 import { type FinishedLeg, legCaller, type RunHooks, runLegAndFinish } from "./leg.js";
 import { RedactingRunDirectory } from "./redacting-run-dir.js";
-import { mintRunId, type RunId } from "./run-id.js";
 import { prepareRepository } from "./run-setup.js";
 import { closeLeg, RUN_STATE_SCHEMA_VERSION } from "./run-state.js";
 import {

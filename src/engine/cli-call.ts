@@ -4,7 +4,7 @@
  * spawn failure, a cancel or a timeout (with what the stream showed so far), a completed call when the
  * stream reached its result, else "no usable result" with the reason.
  */
-import { unreachable } from "../ledger/unreachable.js";
+import { unreachable } from "../core/unreachable.js";
 import type { ProcessResult } from "../proc/run-process.js";
 
 /** One call's outcome. `Done` is the parser's completed outcome, `Parsed` any outcome, `SoFar` what a

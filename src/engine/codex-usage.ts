@@ -13,7 +13,7 @@
  *   the earlier calls' tokens plus its own (measured: 1000 then 1050 for a second call of 50). A resumed
  *   call's row therefore carries its cumulative count minus the thread's count before it.
  */
-import type { TokenUsage } from "../ledger/model.js";
+import type { TokenUsage } from "../core/ledger-row.js";
 import type { CodexUsage } from "../runtime/codex-stream.js";
 
 /** Codex's `turn.completed.usage` in the ledger's convention (see the module comment). Token counts. */

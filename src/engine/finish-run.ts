@@ -3,14 +3,14 @@
  * nodes' changes (committed with `--commit` when the evidence would stand on that commit, else saved as
  * `patch.diff`), the conclusion (SPEC §6 table) and the redacted ledger written to `ledger.json`.
  */
-import type { BuildEvidenceAnswer } from "../evidence/answer.js";
+import type { BuildEvidenceAnswer } from "../core/build-evidence-answer.js";
+import type { LedgerRow } from "../core/ledger-row.js";
+import type { Redactor } from "../core/redact.js";
 import { evidenceTree, type IndexOverlay } from "../evidence/evidence-tree.js";
 import { commitWorkingTree, workingTreePatch } from "../evidence/patch.js";
 import type { Graph } from "../graph/graph.js";
 import { type Conclusion, decideConclusion, type RunEnd } from "../ledger/conclusion.js";
 import { computeTotals, type Ledger, type PlanningCall, type PlanSection } from "../ledger/ledger.js";
-import type { LedgerRow } from "../ledger/model.js";
-import type { Redactor } from "../ledger/redact.js";
 import type { RedactingRunDirectory } from "./redacting-run-dir.js";
 
 /** A written ledger, and the digests of the run state it rests on (see `RunDirectory.digestOf`). */

@@ -18,19 +18,19 @@
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { ignoredFilesToData } from "../evidence/ignored-files.js";
-import type { VerifyQueue } from "../evidence/verify.js";
-import type { Graph, GraphNode } from "../graph/graph.js";
-import { interpolate } from "../graph/placeholders.js";
-import type { RunEnd } from "../ledger/conclusion.js";
 import {
   type FailCause,
   type FailRow,
   type LedgerRow,
   NOTHING_SPENT,
   type SkippedRow,
-} from "../ledger/model.js";
-import type { Redactor } from "../ledger/redact.js";
+} from "../core/ledger-row.js";
+import type { Redactor } from "../core/redact.js";
+import { ignoredFilesToData } from "../evidence/ignored-files.js";
+import type { VerifyQueue } from "../evidence/verify.js";
+import type { Graph, GraphNode } from "../graph/graph.js";
+import { interpolate } from "../graph/placeholders.js";
+import type { RunEnd } from "../ledger/conclusion.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
 import { type AgentNodeResult, type AgentNodeSpec, type Runtime, runAgentNode } from "./agent-node.js";
 import { liesInRepository } from "./outside-writes.js";

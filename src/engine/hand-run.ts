@@ -9,6 +9,8 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { createRedactor } from "../core/redact.js";
+import { mintRunId, type RunId } from "../core/run-id.js";
 import type { IndexOverlay } from "../evidence/evidence-tree.js";
 import { ignoredFilesFingerprint } from "../evidence/ignored-files.js";
 import type { Graph } from "../graph/graph.js";
@@ -16,14 +18,12 @@ import { formatIssue, type GraphIssue } from "../graph/issue.js";
 import { loadGraphText } from "../graph/load.js";
 import { placeholdersIn } from "../graph/placeholders.js";
 import type { PlanSection } from "../ledger/ledger.js";
-import { createRedactor } from "../ledger/redact.js";
 import { handWrittenDisclosure } from "../policy/disclosure.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
 import { type PublishCommit, type RunFrame, snapshotLedger } from "./finish-run.js";
 import { RunStateStore } from "./graph-run.js";
 import { type FinishedLeg, legCaller, type RunHooks, runLegAndFinish } from "./leg.js";
 import { RedactingRunDirectory } from "./redacting-run-dir.js";
-import { mintRunId, type RunId } from "./run-id.js";
 import { concurrencyProblem, prepareRepository } from "./run-setup.js";
 import { RUN_STATE_SCHEMA_VERSION } from "./run-state.js";
 import {

@@ -4,6 +4,7 @@
  * files with the leg's baseline (ADR 0003 amendment) and leaves only this run's own directory out.
  */
 import { dirname } from "node:path";
+import type { RunId } from "../core/run-id.js";
 import type { IgnoredFiles } from "../evidence/ignored-files.js";
 import { VerifyQueue } from "../evidence/verify.js";
 import type { Ledger, PlanningCall, PlanSection } from "../ledger/ledger.js";
@@ -15,7 +16,6 @@ import {
   workingTreeOrNull,
 } from "./finish-run.js";
 import { executeGraph, type GraphRunHooks, type GraphRunOptions } from "./graph-run.js";
-import type { RunId } from "./run-id.js";
 import { closeLeg } from "./run-state.js";
 
 /** Progress callbacks of `auto`, `run` and `resume`; each may be async (the action posts check-run updates). */

@@ -6,7 +6,7 @@
  */
 import { lstatSync, realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import type { OutsideWrites } from "../ledger/model.js";
+import type { OutsideWrites } from "../core/ledger-row.js";
 
 /** How many paths a row keeps (the total is kept too). */
 export const OUTSIDE_WRITES_KEPT = 10;

@@ -7,7 +7,7 @@
  * fenced. A second refusal fails the run and keeps the rejected spec.
  */
 import { randomUUID } from "node:crypto";
-import type { TokenUsage } from "../ledger/model.js";
+import type { TokenUsage } from "../core/ledger-row.js";
 import { extractPlanJson } from "../plan/parse-plan.js";
 import { type PlannedSpec, validatePlannedSpec } from "../plan/planned-rules.js";
 import { buildRepairPrompt } from "../plan/repair-prompt.js";

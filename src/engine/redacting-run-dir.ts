@@ -5,9 +5,9 @@
  * apply); the ledger's preview of it is redacted and says when the patch holds a secret.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import type { Redactor } from "../ledger/redact.js";
+import type { Redactor } from "../core/redact.js";
+import type { RunId } from "../core/run-id.js";
 import { RunDirectory, type RunEvent } from "./run-dir.js";
-import type { RunId } from "./run-id.js";
 
 export class RedactingRunDirectory extends RunDirectory {
   constructor(

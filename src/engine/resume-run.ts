@@ -17,6 +17,9 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
+import { type FailRow, NOTHING_SPENT } from "../core/ledger-row.js";
+import { createRedactor } from "../core/redact.js";
+import { isRunId, type RunId } from "../core/run-id.js";
 import { evidenceTree, startingCommit } from "../evidence/evidence-tree.js";
 import { ignoredFilesFromData } from "../evidence/ignored-files.js";
 import { applyPatch } from "../evidence/patch.js";
@@ -24,15 +27,12 @@ import type { Graph } from "../graph/graph.js";
 import { formatIssue } from "../graph/issue.js";
 import { loadGraphObject } from "../graph/load.js";
 import type { PlanSection } from "../ledger/ledger.js";
-import { type FailRow, NOTHING_SPENT } from "../ledger/model.js";
-import { createRedactor } from "../ledger/redact.js";
 import { handWrittenDisclosure, plannedRunDisclosure } from "../policy/disclosure.js";
 import { type RunFrame, snapshotLedger } from "./finish-run.js";
 import { IGNORED_BASELINE_FILE, RunStateStore } from "./graph-run.js";
 import type { RunHooks } from "./hand-run.js";
 import { type FinishedLeg, legCaller, runLegAndFinish } from "./leg.js";
 import { RedactingRunDirectory } from "./redacting-run-dir.js";
-import { isRunId, type RunId } from "./run-id.js";
 import { concurrencyProblem, workingDirectoryProblem } from "./run-setup.js";
 import { approvedGateRow, type RunState, RunStateError, readRunState } from "./run-state.js";
 import {

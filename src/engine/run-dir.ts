@@ -16,8 +16,8 @@ import {
 } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
+import type { RunId } from "../core/run-id.js";
 import { nodeFileName } from "../graph/file-name.js";
-import type { RunId } from "./run-id.js";
 
 /**
  * One line of `events.jsonl` (SPEC §4; research/oh-my-graph.md §7.4). `at` (ISO-8601 UTC) is added on

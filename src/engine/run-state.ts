@@ -10,9 +10,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import type { BuildEvidenceAnswer } from "../evidence/answer.js";
+import type { BuildEvidenceAnswer } from "../core/build-evidence-answer.js";
+import { type LedgerRow, NOTHING_SPENT, type PassRow, type TokenUsage } from "../core/ledger-row.js";
 import type { PlanningCall, PlanSection } from "../ledger/ledger.js";
-import { type LedgerRow, NOTHING_SPENT, type PassRow, type TokenUsage } from "../ledger/model.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
 
 /** Bumped whenever a field's meaning changes; `resume` refuses any other version. */

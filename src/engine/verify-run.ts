@@ -8,18 +8,19 @@
  * It is what the action runs for `mode: verify`, and for a pull request without a model credential (a fork,
  * Dependabot) when a verify command is given; the CLI's `evidence-gate verify` calls it too.
  */
+
+import { type LedgerRow, NOTHING_SPENT } from "../core/ledger-row.js";
+import { createRedactor } from "../core/redact.js";
+import { mintRunId, type RunId } from "../core/run-id.js";
 import { emptyVerifyCommandProblem } from "../evidence/build-evidence.js";
 import { runVerify } from "../evidence/verify.js";
 import { verifyExitWords } from "../ledger/cells.js";
 import type { RunEnd } from "../ledger/conclusion.js";
 import type { PlanSection } from "../ledger/ledger.js";
-import { type LedgerRow, NOTHING_SPENT } from "../ledger/model.js";
-import { createRedactor } from "../ledger/redact.js";
 import { verifyOnlyDisclosure } from "../policy/disclosure.js";
 import { finishRun, type GraphOutline, type RunFrame, snapshotLedger } from "./finish-run.js";
 import type { FinishedLeg, RunHooks } from "./leg.js";
 import { RedactingRunDirectory } from "./redacting-run-dir.js";
-import { mintRunId, type RunId } from "./run-id.js";
 import { prepareRepository } from "./run-setup.js";
 
 /** The node id of the one row, and its label (SPEC §10). */

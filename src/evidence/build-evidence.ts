@@ -15,11 +15,10 @@
  * usage error naming the policy file). A repository file can only make this STOP — signals never attach
  * or run anything.
  */
-import type { BuildEvidenceAnswer, BuildSignal } from "./answer.js";
+import type { BuildEvidenceAnswer, BuildSignal } from "../core/build-evidence-answer.js";
+import { verifyCommandRunsNothing } from "../graph/verify-command.js";
+import { POLICY_FILE } from "../policy/policy-file.js";
 import { suggestVerifyCommand } from "./build-signals.js";
-
-/** Where the policy file is read from (SPEC §11). */
-export const POLICY_FILE = ".github/evidence-gate.yml";
 
 /** Which surface the messages are for: input spellings differ (`verify-cmd:` vs `--verify-cmd`). */
 export type Surface = "action" | "cli";
@@ -84,19 +83,6 @@ function yamlSingleQuoted(text: string): string {
 /** A POSIX shell single-quoted word: `'` is written `'\''`. */
 function posixSingleQuoted(text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`;
-}
-
-/**
- * True when the command does nothing: blank, or only shell comments (`# npm test`) — either exits 0 and
- * would pass every time. The one check every verify command meets before it may count as evidence: the
- * inputs and flags of `auto` and `verify` (CLI and action), the policy file's `verify-cmd`, and a graph's
- * `success_check` / `completion` verify.
- */
-export function verifyCommandRunsNothing(text: string): boolean {
-  return text
-    .split("\n")
-    .map((line) => line.trim())
-    .every((line) => line === "" || line.startsWith("#"));
 }
 
 /**

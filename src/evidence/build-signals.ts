@@ -20,7 +20,7 @@
  */
 import { lstat, opendir } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import type { BuildSignal } from "./answer.js";
+import type { BuildSignal } from "../core/build-evidence-answer.js";
 
 /** Most directory entries read per scanned directory (SPEC §5: "bounded however large the repository is"). */
 export const MAX_ENTRIES_PER_DIRECTORY = 10_000;

@@ -1,4 +1,4 @@
-import type { Qualifier } from "../ledger/model.js";
+import type { Qualifier } from "../core/ledger-row.js";
 
 /**
  * What the engine observed on the way to one PASS — the facts `qualifierFor` turns into a qualifier.

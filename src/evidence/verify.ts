@@ -8,9 +8,10 @@
  * (oh-my-graph §6.6), and two sinks with the same evidence tree and command reuse the first result
  * ({@link VerifyCache}) — the run's evidence is not re-bought per sink.
  */
+
+import type { VerifyEvidence } from "../core/ledger-row.js";
+import { unreachable } from "../core/unreachable.js";
 import { type Pattern, searchPattern } from "../graph/pattern.js";
-import type { VerifyEvidence } from "../ledger/model.js";
-import { unreachable } from "../ledger/unreachable.js";
 import { buildChildEnv } from "../proc/child-env.js";
 import { OutputTail } from "../proc/output-tail.js";
 import { type RunProcessOptions, runProcess } from "../proc/run-process.js";

@@ -22,7 +22,7 @@ import {
 } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { DefaultArtifactClient, GHESNotSupportedError } from "@actions/artifact";
-import { unreachable } from "../ledger/unreachable.js";
+import { unreachable } from "../core/unreachable.js";
 
 /** The part of `@actions/artifact`'s client this module calls (a seam for tests). */
 export interface ArtifactUploader {

@@ -6,7 +6,7 @@
  * loosen its own gate. Bounded: a file whose reported size is over `maxBytes` is refused before its content
  * is decoded.
  */
-import { unreachable } from "../ledger/unreachable.js";
+import { unreachable } from "../core/unreachable.js";
 import type { GateOctokit } from "./octokit.js";
 
 /** A base-ref read that failed for a reason other than "no such file" (404). */

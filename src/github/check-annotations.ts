@@ -14,8 +14,8 @@
 import { statSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { stripVTControlCharacters } from "node:util";
+import type { LedgerRow } from "../core/ledger-row.js";
 import type { Ledger } from "../ledger/ledger.js";
-import type { LedgerRow } from "../ledger/model.js";
 import type { CheckRunAnnotation } from "./check-run.js";
 
 /** Locations marked per failed execution (the first ones its output names). */

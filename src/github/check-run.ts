@@ -17,7 +17,7 @@
  * takes over the check run an earlier run left ({@link CheckRunClient.findReusable}).
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { isRunId } from "../engine/run-id.js";
+import { isRunId } from "../core/run-id.js";
 import { CHECK_RUN_TEXT_MAX_BYTES, truncateUtf8, utf8Bytes } from "../ledger/byte-budget.js";
 import { type GateOctokit, SERVER_ERROR_RETRIES, serverErrorBackoffMs } from "./octokit.js";
 

@@ -3,7 +3,7 @@
  * fields, durations, patterns, verify commands, retry, budgets and the completion gate. Every rule is
  * checked; the caller collects the lot.
  */
-import { verifyCommandRunsNothing } from "../evidence/build-evidence.js";
+import { verifyCommandRunsNothing } from "../graph/verify-command.js";
 import { formatDuration, parseDuration } from "./duration.js";
 import { type GraphIssue, nodeIssue } from "./issue.js";
 import { compilePattern } from "./pattern.js";

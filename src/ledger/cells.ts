@@ -1,7 +1,7 @@
+import type { IgnoredFilesChanges, LedgerRow, OutsideWrites, VerifyEvidence } from "../core/ledger-row.js";
+import { unreachable } from "../core/unreachable.js";
 import type { Conclusion } from "./conclusion.js";
 import type { TokenTotals, UsdTotal } from "./ledger.js";
-import type { IgnoredFilesChanges, LedgerRow, OutsideWrites, VerifyEvidence } from "./model.js";
-import { unreachable } from "./unreachable.js";
 
 /**
  * The words of one ledger cell, shared by the text and Markdown renderers so both print the same thing.

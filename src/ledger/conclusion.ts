@@ -1,7 +1,7 @@
-import type { BuildEvidenceAnswer } from "../evidence/answer.js";
+import type { BuildEvidenceAnswer } from "../core/build-evidence-answer.js";
+import type { FailRow, LedgerRow } from "../core/ledger-row.js";
+import { unreachable } from "../core/unreachable.js";
 import { describeIgnoredChanges, describeOutsideWrites, evidenceGapParts, verifyExitWords } from "./cells.js";
-import type { FailRow, LedgerRow } from "./model.js";
-import { unreachable } from "./unreachable.js";
 
 /** A check run's conclusion (GitHub's closed set, the subset SPEC §6 uses). */
 export type CheckConclusion =

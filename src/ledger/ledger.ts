@@ -1,6 +1,6 @@
-import type { BuildEvidenceAnswer } from "../evidence/answer.js";
+import type { BuildEvidenceAnswer } from "../core/build-evidence-answer.js";
+import { type LedgerRow, NOTHING_SPENT, type TokenUsage } from "../core/ledger-row.js";
 import type { Conclusion } from "./conclusion.js";
-import { type LedgerRow, NOTHING_SPENT, type TokenUsage } from "./model.js";
 
 /**
  * The qualified ledger of one run (SPEC §6): everything the text, Markdown and JSON renderers print, and

@@ -1,6 +1,6 @@
-import type { BuildEvidenceAnswer } from "../evidence/answer.js";
+import type { BuildEvidenceAnswer } from "../core/build-evidence-answer.js";
+import { unreachable } from "../core/unreachable.js";
 import type { PlanSection } from "./ledger.js";
-import { unreachable } from "./unreachable.js";
 
 /** Printed, exactly, wherever no sink has an engine-run verify command (SPEC §6). */
 export const NO_BUILD_EVIDENCE_LINE =

@@ -5,10 +5,11 @@
  * caller redacts secrets. Every text the run did not write itself (node ids, titles) is escaped, so PR or
  * model text cannot inject Markdown, HTML or a second marker. Bounded to the API's comment limit.
  */
+
+import type { Qualifier } from "../core/ledger-row.js";
 import { truncateUtf8 } from "./byte-budget.js";
 import type { Ledger } from "./ledger.js";
 import { escapeCell, escapeInline } from "./markdown-syntax.js";
-import type { Qualifier } from "./model.js";
 
 /** GitHub refuses an issue comment body over 65536 characters; bytes are a safe upper bound. */
 export const COMMENT_BODY_MAX_BYTES = 65_536;

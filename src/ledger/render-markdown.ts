@@ -1,3 +1,5 @@
+import type { LedgerRow, VerifyEvidence } from "../core/ledger-row.js";
+import { unreachable } from "../core/unreachable.js";
 import { CHECK_RUN_TEXT_MAX_BYTES, truncateUtf8, utf8Bytes } from "./byte-budget.js";
 import {
   conclusionLabel,
@@ -16,7 +18,6 @@ import {
 import type { CheckConclusion } from "./conclusion.js";
 import type { Ledger } from "./ledger.js";
 import { codeSpan, escapeCell, escapeInline, fencedBlock } from "./markdown-syntax.js";
-import type { LedgerRow, VerifyEvidence } from "./model.js";
 import {
   answerWords,
   hasNoBuildEvidence,
@@ -24,7 +25,6 @@ import {
   NO_PLAN_LINE,
   sinkEvidence,
 } from "./plan-words.js";
-import { unreachable } from "./unreachable.js";
 
 export { truncateUtf8 } from "./byte-budget.js";
 

@@ -1,3 +1,5 @@
+import type { LedgerRow } from "../core/ledger-row.js";
+import { unreachable } from "../core/unreachable.js";
 import {
   conclusionLabel,
   formatDuration,
@@ -12,7 +14,6 @@ import {
   verifyExitWords,
 } from "./cells.js";
 import type { Ledger } from "./ledger.js";
-import type { LedgerRow } from "./model.js";
 import {
   answerWords,
   hasNoBuildEvidence,
@@ -20,7 +21,6 @@ import {
   NO_PLAN_LINE,
   sinkEvidence,
 } from "./plan-words.js";
-import { unreachable } from "./unreachable.js";
 
 const HEADERS = ["NODE", "VERDICT", "SESSION", "COST", "DURATION", "DENIED", "DETAIL"] as const;
 /** Columns printed right-aligned (numbers). */

@@ -10,7 +10,7 @@
  * configuration files are restored from the base branch first, so it is the base branch's project files
  * only. The action paragraph says so.
  */
-import { unreachable } from "../ledger/unreachable.js";
+import { unreachable } from "../core/unreachable.js";
 import { loadedUserConfigOf } from "./ceiling.js";
 import type { ToolPolicy } from "./tool-policy.js";
 

@@ -11,11 +11,11 @@ import { open } from "node:fs/promises";
 import { join } from "node:path";
 import { parseDocument } from "yaml";
 import { z } from "zod";
-import { POLICY_FILE } from "../evidence/build-evidence.js";
-import { unreachable } from "../ledger/unreachable.js";
+import { unreachable } from "../core/unreachable.js";
 import { DEFAULT_PLANNED_ALLOWLIST, extendAllowlist } from "./allowlist.js";
 
-export { POLICY_FILE };
+/** Where the maintainers' policy file lives, relative to the repository root (SPEC §11). */
+export const POLICY_FILE = ".github/evidence-gate.yml";
 
 /** Files over this size are refused unread (a policy file is a handful of lines). */
 export const POLICY_FILE_MAX_BYTES = 64 * 1024;

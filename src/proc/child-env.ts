@@ -33,8 +33,8 @@
  * GitHub token and the model credential never reach PR code under another name.
  */
 
-import { createRedactor } from "../ledger/redact.js";
-import { unreachable } from "../ledger/unreachable.js";
+import { createRedactor } from "../core/redact.js";
+import { unreachable } from "../core/unreachable.js";
 
 /** Which kind of child the environment is for. */
 export type ChildKind =

@@ -4,9 +4,10 @@
  * points: the CLI prints them (src/cli/progress-lines.ts), the action logs them (src/action/
  * progress-hooks.ts). Pure text; the caller decides where lines go.
  */
+
+import type { LedgerRow } from "../core/ledger-row.js";
+import { unreachable } from "../core/unreachable.js";
 import type { RetryInfo } from "../engine/graph-run.js";
-import type { LedgerRow } from "../ledger/model.js";
-import { unreachable } from "../ledger/unreachable.js";
 
 /** Where a run stopped to wait: at a gate for a person, or at the model's session limit. */
 export type Pause =

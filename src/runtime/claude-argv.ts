@@ -25,7 +25,7 @@
  * which is the environment's business, not argv's — SPEC §9).
  */
 
-import { unreachable } from "../ledger/unreachable.js";
+import { unreachable } from "../core/unreachable.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
 
 /** `--permission-mode` values accepted by claude 2.1.x (`claude --help`). */

@@ -58,7 +58,7 @@
  * `analytics.enabled=false`) are not the engine's call; they reach codex through `codex-config`.
  */
 
-import { unreachable } from "../ledger/unreachable.js";
+import { unreachable } from "../core/unreachable.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
 import type { PermissionMode } from "./claude-argv.js";
 

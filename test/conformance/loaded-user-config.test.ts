@@ -27,7 +27,7 @@ import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { unreachable } from "../../src/ledger/unreachable.js";
+import { unreachable } from "../../src/core/unreachable.js";
 import { plannedNodePolicy } from "../../src/policy/ceiling.js";
 import type { ToolPolicy } from "../../src/policy/tool-policy.js";
 import { buildClaudeArgv, type PermissionMode } from "../../src/runtime/claude-argv.js";

@@ -8,8 +8,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, onTestFinished, test } from "vitest";
+import type { LedgerRow } from "../../src/core/ledger-row.js";
 import type { Ledger } from "../../src/ledger/ledger.js";
-import type { LedgerRow } from "../../src/ledger/model.js";
 import { checkRunsOf, cliHarness } from "../support/cli-harness.js";
 import type { RecordedRequest } from "../support/model-server/index.js";
 import {

@@ -4,8 +4,8 @@
  * CLI (whose Edit/Write tools really change the ignored file) and the scripted model server.
  */
 import { describe, expect, test } from "vitest";
+import type { LedgerRow } from "../../src/core/ledger-row.js";
 import type { Ledger } from "../../src/ledger/ledger.js";
-import type { LedgerRow } from "../../src/ledger/model.js";
 import { checkRunsOf, cliHarness } from "../support/cli-harness.js";
 import { fixSumScript } from "../support/scenarios/fix-sum.js";
 import {

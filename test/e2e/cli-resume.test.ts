@@ -7,7 +7,7 @@
 
 import { join } from "node:path";
 import { describe, expect, onTestFinished, test } from "vitest";
-import type { PassRow } from "../../src/ledger/model.js";
+import type { PassRow } from "../../src/core/ledger-row.js";
 import { type CliHarness, type CliRun, checkRunsOf, cliHarness, rowWords } from "../support/cli-harness.js";
 import { claudeEnvFor, type ModelScript, startModelServer } from "../support/model-server/index.js";
 import { FIX_GRAPH, GATED_FIX_GRAPH } from "../support/scenarios/cli-graphs.js";

@@ -12,6 +12,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { FailRow, LedgerRow, PassRow } from "../../src/core/ledger-row.js";
+import { mintRunId } from "../../src/core/run-id.js";
 import {
   type AgentNodeResult,
   type AgentNodeSpec,
@@ -19,10 +21,8 @@ import {
   runAgentNode,
 } from "../../src/engine/agent-node.js";
 import { RunDirectory } from "../../src/engine/run-dir.js";
-import { mintRunId } from "../../src/engine/run-id.js";
 import { VerifyQueue } from "../../src/evidence/verify.js";
 import { compilePattern, type Pattern } from "../../src/graph/pattern.js";
-import type { FailRow, LedgerRow, PassRow } from "../../src/ledger/model.js";
 import { eventually, killLeftovers, processIsGone } from "../proc/process-probe.js";
 import {
   agentMessageEvent,

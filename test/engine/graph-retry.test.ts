@@ -16,9 +16,9 @@
  * that should not happen shows up as a second row.
  */
 import { afterEach, describe, expect, test } from "vitest";
+import type { Qualifier } from "../../src/core/ledger-row.js";
 import type { Runtime } from "../../src/engine/agent-node.js";
 import { RETRY_CAUSES, type RetryCause } from "../../src/graph/schema.js";
-import type { Qualifier } from "../../src/ledger/model.js";
 import {
   answeredScenario,
   type FakeScenario,

@@ -3,9 +3,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { createRedactor } from "../../src/core/redact.js";
+import { mintRunId } from "../../src/core/run-id.js";
 import { RedactingRunDirectory } from "../../src/engine/redacting-run-dir.js";
-import { mintRunId } from "../../src/engine/run-id.js";
-import { createRedactor } from "../../src/ledger/redact.js";
 
 const SECRET = "ghs_runDirSecret0123456789";
 let scratch = "";

@@ -13,7 +13,7 @@
  */
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { mintRunId } from "../../src/engine/run-id.js";
+import { mintRunId } from "../../src/core/run-id.js";
 import { answeredScenario } from "../support/fake-claude/index.js";
 import type { ModelScript } from "../support/model-server/index.js";
 import {

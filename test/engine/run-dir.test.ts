@@ -6,8 +6,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { hostname, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { isRunId, mintRunId, type RunId } from "../../src/core/run-id.js";
 import { RunDirectory } from "../../src/engine/run-dir.js";
-import { isRunId, mintRunId, type RunId } from "../../src/engine/run-id.js";
 
 const RUN_ID = /^\d{8}-\d{6}-[0-9a-f]{6}$/;
 

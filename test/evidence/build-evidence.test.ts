@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type { BuildSignal } from "../../src/evidence/answer.js";
+import type { BuildSignal } from "../../src/core/build-evidence-answer.js";
 import {
   type BuildEvidenceDecision,
   type BuildEvidenceInputs,
   decideBuildEvidence,
   MAX_NAMED_SIGNALS,
-  POLICY_FILE,
 } from "../../src/evidence/build-evidence.js";
+import { POLICY_FILE } from "../../src/policy/policy-file.js";
 
 const gradle: BuildSignal = { file: "gradlew", ecosystem: "Gradle", suggestion: "./gradlew build" };
 const npm: BuildSignal = { file: "package.json", ecosystem: "Node.js (npm)", suggestion: "npm test" };

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { BuildSignal } from "../../src/evidence/answer.js";
+import type { BuildSignal } from "../../src/core/build-evidence-answer.js";
 import {
   listTopLevelNames,
   MAX_ENTRIES_PER_DIRECTORY,

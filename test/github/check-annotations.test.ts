@@ -7,13 +7,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { LedgerRow } from "../../src/core/ledger-row.js";
 import {
   failureAnnotations,
   MAX_LOCATIONS_PER_ROW,
   namedLocations,
   workflowFileFromEnv,
 } from "../../src/github/check-annotations.js";
-import type { LedgerRow } from "../../src/ledger/model.js";
 import { fail, fixtureLedger, NONE_DETECTED, pass, verifyEvidence } from "../ledger/fixtures.js";
 
 let root: string;

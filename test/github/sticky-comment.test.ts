@@ -5,11 +5,11 @@
  * text never reach the body unredacted or unescaped.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { NOTHING_SPENT } from "../../src/core/ledger-row.js";
+import { createRedactor } from "../../src/core/redact.js";
 import { createOctokit } from "../../src/github/octokit.js";
 import { StickyCommentError, upsertStickyComment } from "../../src/github/sticky-comment.js";
 import type { Ledger } from "../../src/ledger/ledger.js";
-import { NOTHING_SPENT } from "../../src/ledger/model.js";
-import { createRedactor } from "../../src/ledger/redact.js";
 import { commentMarker, renderCommentBody } from "../../src/ledger/render-comment.js";
 import { type GitHubServer, startGitHubServer, TEST_TIMING } from "../support/github-server/index.js";
 

@@ -3,9 +3,9 @@
  * changed ignored files is never `success`, and the ledger says why in every rendering.
  */
 import { describe, expect, it } from "vitest";
+import type { VerifyEvidence } from "../../src/core/ledger-row.js";
 import { decideConclusion } from "../../src/ledger/conclusion.js";
 import type { Ledger } from "../../src/ledger/ledger.js";
-import type { VerifyEvidence } from "../../src/ledger/model.js";
 import { parseLedgerJson, renderLedgerJson } from "../../src/ledger/render-json.js";
 import { renderLedgerMarkdown } from "../../src/ledger/render-markdown.js";
 import { renderLedgerText } from "../../src/ledger/render-text.js";

@@ -3,8 +3,8 @@
  * outside the repository is never `success`, and the ledger says which files in every rendering.
  */
 import { describe, expect, it } from "vitest";
+import type { OutsideWrites } from "../../src/core/ledger-row.js";
 import { decideConclusion } from "../../src/ledger/conclusion.js";
-import type { OutsideWrites } from "../../src/ledger/model.js";
 import { parseLedgerJson, renderLedgerJson } from "../../src/ledger/render-json.js";
 import { renderLedgerText } from "../../src/ledger/render-text.js";
 import {

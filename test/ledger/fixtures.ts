@@ -1,7 +1,7 @@
-import type { BuildEvidenceAnswer } from "../../src/evidence/answer.js";
+import type { BuildEvidenceAnswer } from "../../src/core/build-evidence-answer.js";
+import type { FailRow, LedgerRow, PassRow, SkippedRow, VerifyEvidence } from "../../src/core/ledger-row.js";
 import { type ConclusionInput, decideConclusion, type RunEnd } from "../../src/ledger/conclusion.js";
 import { computeTotals, type Ledger, type PlanningCall, type PlanSection } from "../../src/ledger/ledger.js";
-import type { FailRow, LedgerRow, PassRow, SkippedRow, VerifyEvidence } from "../../src/ledger/model.js";
 
 /** Row builders with neutral defaults; each test overrides only what its rule is about. */
 type RowDefaults = Omit<PassRow, "verdict" | "qualifier">;

@@ -3,7 +3,7 @@
  * escaped, URL-encoded, hex, base64 and base64url forms, at any alignment inside a larger base64 blob.
  */
 import { describe, expect, it } from "vitest";
-import { createRedactor, REDACTED, secretForms } from "../../src/ledger/redact.js";
+import { createRedactor, REDACTED, secretForms } from "../../src/core/redact.js";
 
 const TOKEN = "ghs_secretTokenValue0123456789abcdefXYZ";
 const KEY = "sk-ant-api03-key/with+slash=and&amp?";

@@ -1,6 +1,7 @@
 /** Runs a command in `dir` the way the engine runs a verify (hermetic git env, no secrets, no baseline). */
+
+import type { VerifyEvidence } from "../../src/core/ledger-row.js";
 import { type RunVerifyOptions, runVerify } from "../../src/evidence/verify.js";
-import type { VerifyEvidence } from "../../src/ledger/model.js";
 import { hermeticGitEnv } from "./temp-repo.js";
 
 /**
