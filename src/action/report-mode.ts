@@ -26,6 +26,7 @@ import * as core from "@actions/core";
 import { ledgerArtifactName } from "../github/artifact.js";
 import type { CheckRunReporter } from "../github/check-run-reporter.js";
 import { readEventContext } from "../github/event-context.js";
+import { isDependabot } from "../github/fork.js";
 import { writeJobSummary } from "../github/job-summary.js";
 import { findLedgerArtifact, readLedgerArtifact } from "../github/ledger-artifact.js";
 import { apiUrlFromEnv, createOctokit, type GateOctokit } from "../github/octokit.js";
@@ -53,8 +54,6 @@ export interface ReportModeOptions {
   /** Told the reporter as soon as it exists, so the crash handler can complete its check run. */
   readonly exposeReporter: (reporter: CheckRunReporter) => void;
 }
-
-const DEPENDABOT = "dependabot[bot]";
 
 /** Runs `mode: report`; sets the outputs and the step's status. */
 export async function runReportMode(o: ReportModeOptions): Promise<void> {
@@ -95,7 +94,7 @@ export async function runReportMode(o: ReportModeOptions): Promise<void> {
       `workflow run ${upstream.runId} was triggered by ${upstream.event}, not pull_request: mode report posts only pull request runs' ledgers (a pull_request_target run is never reported). Nothing was posted.`,
     );
   }
-  const dependabot = upstream.actor === DEPENDABOT || upstream.triggeringActor === DEPENDABOT;
+  const dependabot = isDependabot(upstream.actor, upstream.triggeringActor);
   if (!upstream.fromFork && !dependabot) {
     return skip(
       env,

@@ -15,8 +15,8 @@ import { CheckRunReporter } from "../github/check-run-reporter.js";
 import type { GateOctokit } from "../github/octokit.js";
 import type { StickyCommentTarget } from "../github/sticky-comment.js";
 import type { RunEnd } from "../ledger/conclusion.js";
+import { ModelCliSetup } from "../run/model-cli.js";
 import type { ActionInputs } from "./inputs.js";
-import { ModelCliSetup } from "./model-cli-setup.js";
 import { progressHooks } from "./progress-hooks.js";
 import type { PushTarget } from "./push-mode.js";
 import { type FinishedRun, reportFinished } from "./report-finished.js";
@@ -134,7 +134,15 @@ export function engineOptions<T extends object>(
     readonly indexOverlay: IndexOverlay;
   },
 ) {
-  const cli = new ModelCliSetup(run);
+  const cli = new ModelCliSetup({
+    credentials: run.inputs,
+    versions: { claude: run.inputs.claudeVersion, codex: run.inputs.codexVersion },
+    log: (line) => core.info(line),
+    env: run.env,
+    secrets: run.secrets,
+    temp: run.temp,
+    workspace: run.workspace,
+  });
   return {
     runsDir: run.runsDir,
     // Only push mode commits, and the engine then commits only what it can push as verified (ADR 0008).

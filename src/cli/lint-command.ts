@@ -7,9 +7,10 @@
 import { resolve } from "node:path";
 import { type Advisory, formatAdvisory, lintGraph } from "../graph/lint.js";
 import { formatIssue, type GraphIssue } from "../graph/validate.js";
-import { type Parsed, parseOrExit, refuseUsage } from "./cli-context.js";
-import { EXIT } from "./exit-codes.js";
+import { EXIT } from "../run/exit-codes.js";
+import { refuseUsage } from "../run/local-setup.js";
 import { readGraphFile } from "./graph-file.js";
+import { type Parsed, parseOrExit } from "./parse-command.js";
 import {
   inputFlags,
   onePositional,

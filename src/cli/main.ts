@@ -3,7 +3,7 @@
  * (SPEC §2: 0 passed, 1 failed, 2 paused, 3 refused, 64 usage error, 124 timed out, 130 interrupted).
  */
 import { resolve } from "node:path";
-import type { CliIo } from "./cli-context.js";
+import type { CliIo } from "../run/local-setup.js";
 import { runCliLint } from "./lint-command.js";
 import { pipeSafe } from "./pipe-safe-output.js";
 import { runCliPlan } from "./plan-command.js";

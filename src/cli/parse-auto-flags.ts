@@ -4,7 +4,7 @@
  * parsed by `shared-flags.ts`.
  */
 import { verifyCommandRunsNothing } from "../graph/verify-command.js";
-import type { Parsed } from "./cli-context.js";
+import type { Parsed } from "./parse-command.js";
 import {
   type FlagReader,
   FRESH_RUN,

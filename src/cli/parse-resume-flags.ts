@@ -4,7 +4,7 @@
  * A resumed leg takes its graph, inputs, model and verify settings from the run's own state, so the
  * flags that would set them are not accepted here.
  */
-import type { Parsed } from "./cli-context.js";
+import type { Parsed } from "./parse-command.js";
 import {
   LEG,
   type LegFlags,

@@ -3,7 +3,7 @@
  * named (SPEC §2, §11). `auto`'s flags that mean nothing for a hand-written graph are refused with the
  * reason, not silently ignored.
  */
-import type { Parsed } from "./cli-context.js";
+import type { Parsed } from "./parse-command.js";
 import {
   type FlagSpec,
   FRESH_RUN,

@@ -3,15 +3,16 @@
  * ledger, optionally post (or record) the check run, and map the result to an exit code (SPEC §2).
  */
 import { resolve } from "node:path";
-import { unreachable } from "../core/unreachable.js";
-import { type AutoRunResult, runAuto } from "../engine/auto-run.js";
+import { chooseVerifyCommand } from "../evidence/verify-choice.js";
 import { autoRunPolicy } from "../policy/policy-file.js";
-import { type CliIo, codexCredentialProblem, parseOrExit, pathProblems, refuseUsage } from "./cli-context.js";
-import { CliLeg } from "./cli-leg.js";
-import { EXIT } from "./exit-codes.js";
+import { planLines } from "../progress/progress-lines.js";
+import { codexCredentialProblem } from "../run/credentials.js";
+import { CliLeg } from "../run/local-leg.js";
+import { type CliIo, pathProblems, refuseUsage } from "../run/local-setup.js";
+import { startRun } from "../run/start-run.js";
+import { prepareFreshRun } from "../run/terminal-report.js";
 import { AUTO_USAGE, parseAutoFlags } from "./parse-auto-flags.js";
-import { planLines } from "./progress-lines.js";
-import { prepareFreshRun } from "./report-run.js";
+import { parseOrExit } from "./parse-command.js";
 
 export type { CliIo };
 
@@ -40,47 +41,39 @@ export async function runCliAuto(argv: readonly string[], io: CliIo): Promise<nu
     what: f.goal.split("\n")[0] ?? "",
   });
   if ("exit" in leg) return leg.exit;
-  const result: AutoRunResult = await report.guard(leg.runId, () =>
-    runAuto(
-      leg.engineOptions(
-        {
-          runId: leg.runId,
-          ...(f.sha !== undefined ? { postedHeadSha: f.sha } : {}),
-          goal: f.goal,
-          repoDir,
-          ...(f.workingDirectory !== undefined ? { workingDirectory: f.workingDirectory } : {}),
-          ...(f.verifyCmd !== undefined ? { verifyCmd: f.verifyCmd } : {}),
-          verifyTimeoutMs: f.verifyTimeoutMs,
-          verifyEnv: f.verifyEnv,
+  const outcome = await startRun(
+    {
+      mode: {
+        kind: "auto",
+        goal: f.goal,
+        verify: chooseVerifyCommand({
+          ...(f.verifyCmd !== undefined ? { given: f.verifyCmd } : {}),
           acceptNoBuildEvidence: f.acceptNoBuildEvidence,
-          acceptLoadedUserConfig: f.acceptLoadedUserConfig,
           ...(policy !== undefined ? { policy } : {}),
-          runtime: f.runtime,
-          ...(f.model !== undefined ? { model: f.model } : {}),
-          concurrency: f.concurrency,
-          onFail: f.continueOnFail ? "continue" : "halt",
-          plannerTimeoutMs: 20 * 60_000,
-        },
-        {
-          onPlan: (plan) => {
-            const title = `plan: ${plan.nodes.length} node${plan.nodes.length === 1 ? "" : "s"}${plan.repaired ? " (re-planned once after a refusal)" : ""}`;
-            for (const l of planLines(plan, title)) report.line(l);
-          },
-        },
-      ),
-    ),
+          surface: "cli",
+        }),
+        acceptNoBuildEvidence: f.acceptNoBuildEvidence,
+        acceptLoadedUserConfig: f.acceptLoadedUserConfig,
+        runtime: f.runtime,
+        concurrency: f.concurrency,
+        plannerTimeoutMs: 20 * 60_000,
+      },
+      ...leg.requestBase,
+      runId: leg.runId,
+      ...(f.workingDirectory !== undefined ? { workingDirectory: f.workingDirectory } : {}),
+      ...(f.model !== undefined ? { model: f.model } : {}),
+      continueOnFail: f.continueOnFail,
+      verifyTimeoutMs: f.verifyTimeoutMs,
+      verifyEnv: f.verifyEnv,
+      ...(policy !== undefined ? { policy } : {}),
+      ...(f.sha !== undefined ? { postedHeadSha: f.sha } : {}),
+    },
+    leg.ports({
+      onPlan: (plan) => {
+        const title = `plan: ${plan.nodes.length} node${plan.nodes.length === 1 ? "" : "s"}${plan.repaired ? " (re-planned once after a refusal)" : ""}`;
+        for (const l of planLines(plan, title)) report.line(l);
+      },
+    }),
   );
-
-  switch (result.kind) {
-    case "usage_error":
-      await report.endedEarly({ kind: "usage-error", message: result.message });
-      return EXIT.usage;
-    case "refused":
-      await report.endedEarly({ kind: "refused", reason: "build-evidence", message: result.message });
-      return EXIT.refused;
-    case "finished":
-      return leg.finished(result);
-    default:
-      return unreachable(result);
-  }
+  return leg.conclude(outcome);
 }

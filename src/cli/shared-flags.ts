@@ -10,8 +10,11 @@ import { parseArgs } from "node:util";
 import { type Runtime, runtimeOptionsProblem } from "../engine/runtime-setup.js";
 import { parseDuration } from "../graph/duration.js";
 import { verifyEnvProblems } from "../proc/child-env.js";
+import type { LegFlags, ReportFlags } from "../run/local-setup.js";
 import { parseCodexConfig } from "../runtime/codex-argv.js";
-import type { Parsed } from "./cli-context.js";
+import type { Parsed } from "./parse-command.js";
+
+export type { LegFlags, ReportFlags };
 
 /** One flag as `node:util` `parseArgs` takes it. */
 export interface FlagSpec {
@@ -166,27 +169,6 @@ const LEG_OPTIONS = {
   commit: { type: "boolean" },
 } as const satisfies Record<string, FlagSpec>;
 
-/** Where and how a leg runs. */
-export interface LegFlags {
-  /** `--repo DIR` (default `.`): the repository, and where the default runs folder is. */
-  readonly repo: string;
-  readonly runsDir?: string;
-  readonly claudePath?: string;
-  /** `--codex-path PATH`: the `codex` executable (default: `codex` on PATH). */
-  readonly codexPath?: string;
-  /**
-   * `--codex-config KEY=VALUE`, repeatable, in order: passed as `-c KEY=VALUE` on every codex call of the
-   * leg (SPEC §10). A leg flag, not a fresh-run one: `state.json` does not record the pairs (a provider
-   * setting may carry a header secret), so `resume` of a codex run is given them again. Each entry is
-   * trimmed around its `=` when it holds exactly one pair; `auto` and `run` check them against the
-   * runtime at parse time (`runtimeOptionsProblem`), `resume` once the run's runtime is read.
-   */
-  readonly codexConfig: readonly string[];
-  /** `--concurrency N`, 1..10; absent = the command's default. */
-  readonly concurrency?: number;
-  readonly commit: boolean;
-}
-
 /** Reads {@link LEG_OPTIONS}, pushing every problem onto `errors`. */
 function legFlags(f: FlagReader, errors: string[]): LegFlags {
   let concurrency: number | undefined;
@@ -309,20 +291,6 @@ const REPORT_OPTIONS = {
   "check-run-out": { type: "string" },
   "summary-out": { type: "string" },
 } as const satisfies Record<string, FlagSpec>;
-
-/** How the result is reported. */
-export interface ReportFlags {
-  /** Print the ledger as JSON on stdout (progress lines go to stderr). */
-  readonly json: boolean;
-  /** `OWNER/NAME` + token from `GITHUB_TOKEN`: post the check run to GitHub (SPEC §2). */
-  readonly repository?: string;
-  readonly sha?: string;
-  readonly checkName: string;
-  /** Record the check-run requests to this JSON file instead of sending them. */
-  readonly checkRunOut?: string;
-  /** Write the Markdown ledger (the job summary) to this file. */
-  readonly summaryOut?: string;
-}
 
 /** Reads {@link REPORT_OPTIONS}, pushing every problem onto `errors`. */
 function reportFlags(f: FlagReader, errors: string[]): ReportFlags {

@@ -7,6 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { isDependabot, isForkHead } from "./fork.js";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -99,7 +100,6 @@ export class EventContextError extends Error {
   }
 }
 
-const DEPENDABOT = "dependabot[bot]";
 const sha = z.string().regex(/^[0-9a-f]{40}$/, "expected a 40-hex commit SHA");
 const repoRef = z.object({ full_name: z.string().regex(/^[^/\s]+\/[^/\s]+$/, "expected OWNER/NAME") });
 
@@ -254,9 +254,8 @@ export function readEventContext(env: Env): EventContext {
     baseRef: pr.base.ref,
     title: pr.title,
     body: pr.body ?? "",
-    isFork:
-      headRepoFullName === null || headRepoFullName.toLowerCase() !== pr.base.repo.full_name.toLowerCase(),
-    isDependabot: pr.user.login === DEPENDABOT || actor === DEPENDABOT,
+    isFork: isForkHead(headRepoFullName, pr.base.repo.full_name),
+    isDependabot: isDependabot(pr.user.login, actor),
     draft: pr.draft ?? false,
     action,
     author: { login: pr.user.login, type: pr.user.type },

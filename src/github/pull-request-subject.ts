@@ -6,9 +6,8 @@
  */
 import { statusOf } from "./base-ref-file.js";
 import type { EventBase, PullRequestFields } from "./event-context.js";
+import { isDependabot, isForkHead } from "./fork.js";
 import type { GateOctokit } from "./octokit.js";
-
-const DEPENDABOT = "dependabot[bot]";
 
 /** The pull request could not be read; `status` 404 means there is no such pull request. */
 export class PullRequestReadError extends Error {
@@ -62,9 +61,8 @@ export async function readPullRequest(
     baseRef: pr.base.ref,
     title: pr.title,
     body: pr.body ?? "",
-    isFork:
-      headRepoFullName === null || headRepoFullName.toLowerCase() !== pr.base.repo.full_name.toLowerCase(),
-    isDependabot: login === DEPENDABOT,
+    isFork: isForkHead(headRepoFullName, pr.base.repo.full_name),
+    isDependabot: isDependabot(login),
     draft: pr.draft ?? false,
     action,
     author: { login, type: pr.user?.type ?? "User" },

@@ -17,9 +17,10 @@ import { renderLedgerJson } from "../ledger/render-json.js";
 import { renderLedgerMarkdown } from "../ledger/render-markdown.js";
 import { renderLedgerText } from "../ledger/render-text.js";
 import type { PolicyFileResult } from "../policy/policy-file.js";
-import { type CliIo, type CliSecrets, cliSecrets, readCliPolicy, refuseUsage } from "./cli-context.js";
+import { type CliSecrets, cliSecrets } from "./credentials.js";
 import { EXIT, exitCodeFor } from "./exit-codes.js";
-import type { ReportFlags } from "./shared-flags.js";
+import type { ReportFlags } from "./local-setup.js";
+import { type CliIo, readCliPolicy, refuseUsage } from "./local-setup.js";
 
 /** What opening a report needs: the command (for messages), its report flags, its process and secrets. */
 export interface ReportContext {
@@ -182,16 +183,6 @@ export class RunReport {
   /** Updates the check run with an in-progress ledger (best effort; the plan update is never throttled). */
   async progress(ledger: Ledger, kind: "plan" | "node"): Promise<void> {
     await this.#reporter?.progress(ledger, kind === "plan");
-  }
-
-  /** Runs the engine; if it throws, {@link crashed} completes the check run and the error is rethrown. */
-  async guard<T>(runId: string, run: () => Promise<T>): Promise<T> {
-    try {
-      return await run();
-    } catch (error) {
-      await this.crashed(runId, error);
-      throw error;
-    }
   }
 
   /**

@@ -1,5 +1,6 @@
 /**
- * What every mode that calls a model gives the engine (SPEC §8, §9, §10): the model CLI's executable
+ * The model CLIs a run spawns, for the CLI ({@link localModelCli}) and the action ({@link ModelCliSetup};
+ * SPEC §8, §9, §10). In the action: the model CLI's executable
  * (found on PATH, or installed at the pinned `claude-version` / `codex-version` just before the first model
  * call, never before a refusal), each CLI call's environment with its runtime's credential and a fresh home
  * (the operator's configuration in CI is the base branch's only), and the fenced log echo (children cannot
@@ -20,16 +21,49 @@
  */
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { join } from "node:path";
-import * as core from "@actions/core";
 import { unreachable } from "../core/unreachable.js";
-import type { Runtime } from "../engine/runtime-setup.js";
+import type { BeforeFirstModelCall, ModelEnvBuilder, Runtime } from "../engine/runtime-setup.js";
 import { buildChildEnv } from "../proc/child-env.js";
 import { codexHomesRoot } from "./codex-home.js";
-import type { ActionInputs } from "./inputs.js";
+import {
+  type ActionCredentialInputs,
+  actionModelCredentials,
+  missingCredentialMessage,
+} from "./credentials.js";
 import { CLAUDE_CLI, CODEX_CLI, ensureCli } from "./install-cli.js";
 
+/** The model CLI part of a run as the run service takes it: what the engine's `ModelCliOptions` need. */
+export interface ModelCliPort {
+  readonly claudeExecutable: string;
+  readonly codexExecutable: string;
+  readonly beforeFirstModelCall?: BeforeFirstModelCall;
+  readonly modelEnv: ModelEnvBuilder;
+}
+
+/**
+ * The CLI's model CLIs: the executables the flags name (else `claude` / `codex` on PATH, which the engine
+ * checks before anything is spent), each call's environment from the user's own (their `HOME`: in the CLI
+ * the operator's configuration is theirs, SPEC §8) with its runtime's credential only.
+ */
+export function localModelCli(o: {
+  readonly modelEnv: ModelEnvBuilder;
+  readonly claudePath?: string;
+  readonly codexPath?: string;
+}): ModelCliPort {
+  return {
+    claudeExecutable: o.claudePath ?? "claude",
+    codexExecutable: o.codexPath ?? "codex",
+    modelEnv: o.modelEnv,
+  };
+}
+
 export interface ModelCliSetupOptions {
-  readonly inputs: ActionInputs;
+  /** The secret inputs: each runtime's credential comes from them. */
+  readonly credentials: ActionCredentialInputs;
+  /** `claude-version` / `codex-version`: installed when the CLI is not on PATH. */
+  readonly versions: { readonly claude: string; readonly codex: string };
+  /** Where install and home lines go (the job log). */
+  readonly log: (line: string) => void;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly secrets: readonly string[];
   /** `RUNNER_TEMP`: fresh claude homes live under it. */
@@ -38,7 +72,8 @@ export interface ModelCliSetupOptions {
   readonly workspace: string;
 }
 
-export class ModelCliSetup {
+/** The action's model CLIs (see the module comment); it is a {@link ModelCliPort}. */
+export class ModelCliSetup implements ModelCliPort {
   readonly #options: ModelCliSetupOptions;
   readonly #claudeHomes: string;
   #claudeExecutable = "claude";
@@ -66,12 +101,11 @@ export class ModelCliSetup {
    * after its own checks. Returns a usage-error message, or `null`.
    */
   readonly beforeFirstModelCall = async (runtime: Runtime): Promise<string | null> => {
-    const { inputs, env, secrets } = this.#options;
-    const log = (line: string) => core.info(line);
+    const { credentials, versions, env, secrets, log } = this.#options;
     switch (runtime) {
       case "claude": {
         const found = await ensureCli(CLAUDE_CLI, {
-          version: inputs.claudeVersion,
+          version: versions.claude,
           env,
           knownSecrets: secrets,
           log,
@@ -81,11 +115,12 @@ export class ModelCliSetup {
         return null;
       }
       case "codex": {
-        if (inputs.openaiApiKey === undefined) return `${missingCredentialMessage("codex")}. Nothing was run`;
+        if (credentials.openaiApiKey === undefined)
+          return `${missingCredentialMessage("codex")}. Nothing was run`;
         const root = codexHomesRoot(env, this.#options.workspace);
         if (!root.ok) return root.problem;
         const found = await ensureCli(CODEX_CLI, {
-          version: inputs.codexVersion,
+          version: versions.codex,
           env,
           knownSecrets: secrets,
           log,
@@ -102,13 +137,10 @@ export class ModelCliSetup {
 
   /** One model CLI call's environment: its runtime's credential and a fresh home named after `label`. */
   readonly modelEnv = (label: string, runtime: Runtime): Readonly<Record<string, string>> => {
-    const { inputs } = this.#options;
     const name = `${label.replace(/[^\w.-]/g, "_")}-`;
-    const set: Record<string, string> = {};
+    const set: Record<string, string> = actionModelCredentials(this.#options.credentials, runtime);
     switch (runtime) {
       case "claude":
-        if (inputs.anthropicApiKey) set.ANTHROPIC_API_KEY = inputs.anthropicApiKey;
-        if (inputs.claudeCodeOauthToken) set.CLAUDE_CODE_OAUTH_TOKEN = inputs.claudeCodeOauthToken;
         mkdirSync(this.#claudeHomes, { recursive: true });
         set.HOME = mkdtempSync(join(this.#claudeHomes, name));
         break;
@@ -117,10 +149,6 @@ export class ModelCliSetup {
           throw new Error(
             "Internal error: a codex call was made before beforeFirstModelCall chose its homes",
           );
-        if (inputs.openaiApiKey) {
-          set.OPENAI_API_KEY = inputs.openaiApiKey;
-          set.CODEX_API_KEY = inputs.openaiApiKey;
-        }
         mkdirSync(this.#codexHomes, { recursive: true, mode: 0o700 });
         const home = mkdtempSync(join(this.#codexHomes, name));
         const codexHome = join(home, ".codex");
@@ -145,14 +173,4 @@ export class ModelCliSetup {
     write: (text: string) => void process.stdout.write(text),
     fenceWorkflowCommands: true,
   } as const;
-}
-
-/**
- * Why a run of `runtime` cannot start without its credential input (SPEC §11), naming the input(s) and the
- * fix; one sentence, no trailing period (callers add how the run ended).
- */
-export function missingCredentialMessage(runtime: Runtime): string {
-  return runtime === "codex"
-    ? "input `openai-api-key` is empty: runtime codex needs an OpenAI API key (pass a repository secret, e.g. `openai-api-key: <secrets.OPENAI_API_KEY>` in a workflow expression); it reaches the codex CLI only"
-    : "inputs `anthropic-api-key` and `claude-code-oauth-token` are both empty: runtime claude needs one (pass a repository secret, e.g. `anthropic-api-key: <secrets.ANTHROPIC_API_KEY>` in a workflow expression); it reaches the claude CLI only";
 }

@@ -11,9 +11,9 @@ import { unreachable } from "../core/unreachable.js";
 import type { RetryInfo } from "../engine/graph-run.js";
 import type { RunOutcome } from "../ledger/conclusion.js";
 import type { PlanSection } from "../ledger/ledger.js";
-import { NodeLines, nodeLine, type Pause, pauseLine } from "../progress/node-lines.js";
+import { NodeLines, nodeLine, type Pause, pauseLine } from "./node-lines.js";
 
-export { nodeLine, type Pause, retryLine } from "../progress/node-lines.js";
+export { nodeLine, type Pause, retryLine } from "./node-lines.js";
 
 export interface ProgressLinesOptions {
   /** Prints one line. */
