@@ -1,7 +1,7 @@
 /** The action's entry point (`runs.main: dist/index.js`). */
 import * as core from "@actions/core";
+import { SAVED_STATE } from "../run/saved-state.js";
 import { runAction } from "./run-action.js";
-import { SAVED_STATE } from "./state.js";
 
 // The runner cancels a step with SIGINT, then SIGTERM 7.5 s later: stop the nodes at once so the ledger can
 // be finished and the check run completed `cancelled` before the runner kills the process.

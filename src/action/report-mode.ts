@@ -42,9 +42,10 @@ import { codeSpan, escapeInline, fencedBlock } from "../ledger/markdown-syntax.j
 import { renderLedgerMarkdown } from "../ledger/render-markdown.js";
 import { renderLedgerText } from "../ledger/render-text.js";
 import { CommandFence } from "../proc/command-fence.js";
-import type { ActionInputs } from "./inputs.js";
-import { checkRunReporter, runnerFolders, saveCheckRun } from "./running-mode.js";
-import { type Env, finishStep, usageFailure } from "./step-result.js";
+import type { ActionInputs } from "../run/action-inputs.js";
+import { checkRunReporter, runnerFolders, saveCheckRun } from "../run/running-mode.js";
+import { type Env, finishStep, usageFailure } from "../run/step-result.js";
+import { coreRunner } from "./runner.js";
 
 export interface ReportModeOptions {
   readonly env: Env;
@@ -62,11 +63,12 @@ export async function runReportMode(o: ReportModeOptions): Promise<void> {
   try {
     context = readEventContext(env);
   } catch (error) {
-    return usageFailure(error instanceof Error ? error.message : String(error));
+    return usageFailure(coreRunner, error instanceof Error ? error.message : String(error));
   }
   const trigger = context.kind === "other" ? context.eventName : context.kind;
   if (context.kind !== "other" || trigger !== "workflow_run") {
     return usageFailure(
+      coreRunner,
       `mode report runs on workflow_run: it posts the ledger a pull request's workflow run uploaded, from a workflow of the base repository; this run was triggered by ${trigger}. Use \`on: workflow_run: { workflows: [<the pull request workflow>], types: [completed] }\` (docs/examples/evidence-gate-report.yml).`,
     );
   }
@@ -75,16 +77,18 @@ export async function runReportMode(o: ReportModeOptions): Promise<void> {
     upstream = parseWorkflowRunEvent(context.payload);
   } catch (error) {
     if (!(error instanceof WorkflowRunEventError)) throw error;
-    return usageFailure(error.message);
+    return usageFailure(coreRunner, error.message);
   }
   if (upstream.action !== "completed") {
     return usageFailure(
+      coreRunner,
       `mode report posts a finished run's ledger; this workflow_run event is "${upstream.action}". Add \`types: [completed]\` to the workflow_run trigger.`,
     );
   }
   const slug = `${context.owner}/${context.repo}`;
   if (upstream.repository.toLowerCase() !== slug.toLowerCase()) {
     return usageFailure(
+      coreRunner,
       `workflow run ${upstream.runId} ran in ${upstream.repository}, not in ${slug}: mode report posts only this repository's runs.`,
     );
   }
@@ -104,6 +108,7 @@ export async function runReportMode(o: ReportModeOptions): Promise<void> {
 
   const octokit = createOctokit({ token: inputs.githubToken, baseUrl: apiUrlFromEnv(env) });
   const { reporter } = checkRunReporter({
+    runner: coreRunner,
     octokit,
     owner: context.owner,
     repo: context.repo,
@@ -153,9 +158,10 @@ export async function runReportMode(o: ReportModeOptions): Promise<void> {
   core.setOutput("conclusion", conclusion.conclusion);
   if (ledger.evidenceTree) core.setOutput("evidence-tree", ledger.evidenceTree);
   const started = await reporter.start(ledger.runId, `Posting the ledger of run \`${ledger.runId}\`.`);
-  saveCheckRun(started, ledger.runId);
+  saveCheckRun(coreRunner, started, ledger.runId);
   const ref = await reporter.finish(ledger, { appendix });
   finishStep(
+    coreRunner,
     {
       outcome: conclusion.outcome,
       conclusion: conclusion.conclusion,
@@ -320,9 +326,10 @@ async function postFailure(
   await writeJobSummary(summary, { env });
   core.setOutput("conclusion", "failure");
   const ref = await reporter.start(f.externalId, summary, title);
-  saveCheckRun(ref, f.externalId);
+  saveCheckRun(coreRunner, ref, f.externalId);
   const done = await reporter.end("failure", title, summary);
   finishStep(
+    coreRunner,
     { outcome: f.outcome, conclusion: "failure", checkRunId: done.id, checkRunUrl: done.htmlUrl },
     `${f.title}: ${f.reason}`,
   );

@@ -9,8 +9,8 @@
 import { parseArgs } from "node:util";
 import { type Runtime, runtimeOptionsProblem } from "../engine/runtime-setup.js";
 import { parseDuration } from "../graph/duration.js";
-import { verifyEnvProblems } from "../proc/child-env.js";
 import type { LegFlags, ReportFlags } from "../run/local-setup.js";
+import { readVerifyEnv } from "../run/request-fields.js";
 import { parseCodexConfig } from "../runtime/codex-argv.js";
 import type { Parsed } from "./parse-command.js";
 
@@ -266,12 +266,7 @@ function freshRunFlags(f: FlagReader, errors: string[]): FreshRunFlags {
     if (problem !== null) errors.push(problem);
   }
   const { verifyTimeoutMs } = verifyTimeoutFlags(f, errors);
-  const verifyEnv = (f.str("verify-env") ?? "")
-    .split(",")
-    .map((s) => s.trim())
-    .filter((s) => s !== "");
-  // The model credential and the GitHub token never reach PR code, whatever verify-env says (SPEC §9).
-  errors.push(...verifyEnvProblems(verifyEnv, "--verify-env"));
+  const verifyEnv = readVerifyEnv(f.str("verify-env"), { label: "--verify-env", separators: /,/ }, errors);
   return {
     runtime: runtime ?? "claude",
     ...opt("model", f.str("model")),

@@ -9,10 +9,10 @@ import { unreachable } from "../core/unreachable.js";
 import { runVerifyOnly } from "../engine/verify-run.js";
 import { chooseVerifyCommand, emptyVerifyCommandProblem } from "../evidence/verify-choice.js";
 import { autoRunPolicy } from "../policy/policy-file.js";
-import { verifyEnvProblems } from "../proc/child-env.js";
 import { EXIT } from "../run/exit-codes.js";
 import { CliLeg } from "../run/local-leg.js";
 import { type CliIo, pathProblems, refuseUsage } from "../run/local-setup.js";
+import { readVerifyEnv } from "../run/request-fields.js";
 import { startRun } from "../run/start-run.js";
 import { prepareFreshRun } from "../run/terminal-report.js";
 import { type Parsed, parseOrExit } from "./parse-command.js";
@@ -59,11 +59,11 @@ export function parseVerifyFlags(argv: readonly string[]): Parsed<VerifyFlags> {
           ? null
           : emptyVerifyCommandProblem(verifyCmd, { surface: "cli", declaredBy: "input" });
       if (empty !== null) errors.push(empty);
-      const verifyEnv = (f.str("verify-env") ?? "")
-        .split(",")
-        .map((s) => s.trim())
-        .filter((s) => s !== "");
-      errors.push(...verifyEnvProblems(verifyEnv, "--verify-env"));
+      const verifyEnv = readVerifyEnv(
+        f.str("verify-env"),
+        { label: "--verify-env", separators: /,/ },
+        errors,
+      );
       const { verifyTimeoutMs } = VERIFY_TIMEOUT.read(f, errors);
       return {
         ...opt("verifyCmd", verifyCmd),

@@ -106,7 +106,7 @@ function folderArrows(): Arrow[] {
 }
 
 /** A cycle among the folder arrows (as a path `a → b → … → a`), or `null`. */
-export function findCycle(edges: ReadonlyMap<string, ReadonlySet<string>>): string[] | null {
+function findCycle(edges: ReadonlyMap<string, ReadonlySet<string>>): string[] | null {
   const state = new Map<string, "open" | "done">();
   const stack: string[] = [];
   const visit = (node: string): string[] | null => {

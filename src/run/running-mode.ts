@@ -6,25 +6,28 @@
  */
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import * as core from "@actions/core";
 import { createRedactor } from "../core/redact.js";
-import type { Runtime } from "../engine/runtime-setup.js";
-import type { IndexOverlay } from "../evidence/evidence-tree.js";
+import type { RunId } from "../core/run-id.js";
+import type { RunHooks } from "../engine/leg.js";
 import { CheckRunClient, type CheckRunRef } from "../github/check-run.js";
 import { CheckRunReporter } from "../github/check-run-reporter.js";
 import type { GateOctokit } from "../github/octokit.js";
 import type { StickyCommentTarget } from "../github/sticky-comment.js";
 import type { RunEnd } from "../ledger/conclusion.js";
-import { ModelCliSetup } from "../run/model-cli.js";
-import type { ActionInputs } from "./inputs.js";
+import type { ActionInputs } from "./action-inputs.js";
+import { ModelCliSetup } from "./model-cli.js";
 import { progressHooks } from "./progress-hooks.js";
 import type { PushTarget } from "./push-mode.js";
 import { type FinishedRun, reportFinished } from "./report-finished.js";
-import { SAVED_STATE } from "./state.js";
+import type { RunPorts, RunRequest, WorkspacePort } from "./request.js";
+import type { Runner } from "./runner.js";
+import { SAVED_STATE } from "./saved-state.js";
 import { type Env, endEarly } from "./step-result.js";
 
 /** A mode's run once its check run has a reporter: what it runs with and reports through. */
 export interface RunningMode {
+  /** The runner's log, outputs, saved state and step status. */
+  readonly runner: Runner;
   readonly env: Env;
   readonly signal?: AbortSignal;
   readonly inputs: ActionInputs;
@@ -59,7 +62,8 @@ export interface RunningMode {
 
 /** Fails the step after the report when the check run could not be created (see `failStepAfterReport`). */
 function failAfterReport(run: RunningMode): void {
-  if (run.failStepAfterReport !== undefined) core.setFailed(`evidence-gate: ${run.failStepAfterReport}`);
+  if (run.failStepAfterReport !== undefined)
+    run.runner.setFailed(`evidence-gate: ${run.failStepAfterReport}`);
 }
 
 /** The reporter that posts this run's check run, or `null` when the report workflow posts it. */
@@ -82,6 +86,7 @@ export function runnerFolders(env: Env): Pick<RunningMode, "workspace" | "temp" 
  * accepted is saved for the post step, which then leaves the check run alone.
  */
 export function checkRunReporter(o: {
+  readonly runner: Runner;
   readonly octokit: GateOctokit;
   readonly owner: string;
   readonly repo: string;
@@ -94,7 +99,7 @@ export function checkRunReporter(o: {
     octokit: o.octokit,
     owner: o.owner,
     repo: o.repo,
-    warn: (m) => core.warning(m),
+    warn: (m) => o.runner.warning(m),
     redact: createRedactor(o.secrets).text,
   });
   const reporter = new CheckRunReporter({
@@ -103,73 +108,70 @@ export function checkRunReporter(o: {
     headSha: o.headSha,
     detailsUrl: o.detailsUrl,
     onProgressError: (error) =>
-      core.warning(
+      o.runner.warning(
         `could not update the check run with progress: ${error instanceof Error ? error.message : String(error)}`,
       ),
-    onCompleted: () => core.saveState(SAVED_STATE.checkRunCompleted, "true"),
+    onCompleted: () => o.runner.saveState(SAVED_STATE.checkRunCompleted, "true"),
   });
   return { client, reporter };
 }
 
 /** The check run this step now reports on: saved for the post step, and set as the step's outputs. */
-export function saveCheckRun(ref: CheckRunRef, runId: string): void {
-  core.saveState(SAVED_STATE.checkRunId, String(ref.id));
-  core.saveState(SAVED_STATE.runId, runId);
-  core.setOutput("check-run-id", String(ref.id));
-  if (ref.htmlUrl) core.setOutput("check-run-url", ref.htmlUrl);
+export function saveCheckRun(runner: Runner, ref: CheckRunRef, runId: string): void {
+  runner.saveState(SAVED_STATE.checkRunId, String(ref.id));
+  runner.saveState(SAVED_STATE.runId, runId);
+  runner.setOutput("check-run-id", String(ref.id));
+  if (ref.htmlUrl) runner.setOutput("check-run-url", ref.htmlUrl);
 }
 
 /**
- * The engine options every mode passes alike — no commit, the action's surface, the run's model CLI
- * (`claude` or `codex`) found or installed just before the first model call, the `codex-config` pairs
- * (the engine refuses them on a claude run), each CLI call's environment and the fenced echo, the log
- * lines and check-run progress — with the mode's `own` options over them.
+ * The request fields every mode fills alike on the runner: the checkout, the runs folder, only push mode
+ * commits (and the engine then commits only what it can push as verified, ADR 0008), the action's surface,
+ * the run id minted before the check run, the `codex-config` pairs, and the inputs every fresh run reads.
  */
-export function engineOptions<T extends object>(
-  run: RunningMode,
-  own: T,
-  /** Work before the first model call, ahead of the CLI install, and its snapshot overlay (SPEC §9). */
-  prepare?: {
-    readonly beforeFirstModelCall: () => Promise<string | null>;
-    readonly indexOverlay: IndexOverlay;
-  },
-) {
-  const cli = new ModelCliSetup({
-    credentials: run.inputs,
-    versions: { claude: run.inputs.claudeVersion, codex: run.inputs.codexVersion },
-    log: (line) => core.info(line),
-    env: run.env,
-    secrets: run.secrets,
-    temp: run.temp,
-    workspace: run.workspace,
-  });
+export function actionRequestBase(run: RunningMode): Omit<RunRequest, "mode"> & { readonly runId: RunId } {
+  const { inputs } = run;
   return {
-    runsDir: run.runsDir,
-    // Only push mode commits, and the engine then commits only what it can push as verified (ADR 0008).
+    runId: run.runId as RunId,
+    repoDir: run.workspace,
+    ...(inputs.workingDirectory !== undefined ? { workingDirectory: inputs.workingDirectory } : {}),
+    ...(inputs.model !== undefined ? { model: inputs.model } : {}),
+    codexConfig: inputs.codexConfig,
+    continueOnFail: inputs.continueOnFail,
+    verifyTimeoutMs: inputs.verifyTimeoutMs,
+    verifyEnv: inputs.verifyEnv,
     commit: run.push !== undefined,
-    ...(run.push !== undefined ? { publish: run.push.publish } : {}),
-    surface: "action" as const,
-    // Read when the engine spawns, after `beforeFirstModelCall` found or installed the CLI.
-    get claudeExecutable(): string {
-      return cli.claudeExecutable;
-    },
-    get codexExecutable(): string {
-      return cli.codexExecutable;
-    },
-    ...(run.inputs.codexConfig.length > 0 ? { codexConfig: run.inputs.codexConfig } : {}),
-    // The engine calls it after its own checks, with the run's runtime (a refused run installs nothing).
-    beforeFirstModelCall: async (runtime: Runtime): Promise<string | null> =>
-      (await prepare?.beforeFirstModelCall()) ?? (await cli.beforeFirstModelCall(runtime)),
-    ...(prepare !== undefined ? { indexOverlay: prepare.indexOverlay } : {}),
-    // Each CLI call gets a fresh HOME / CODEX_HOME (SPEC §9): the operator's configuration in CI is the
-    // base branch's only (the swap above restores its agent files).
-    modelEnv: cli.modelEnv,
-    baseEnv: run.env,
+    runsDir: run.runsDir,
+    surface: "action",
     knownSecrets: run.secrets,
-    echo: cli.echo,
+    baseEnv: run.env,
+  };
+}
+
+/**
+ * The ports every mode plugs in on the runner: the run's model CLI (`claude` or `codex`) found or installed
+ * just before the first model call, each call with a fresh HOME / CODEX_HOME (SPEC §9: the operator's
+ * configuration in CI is the base branch's only), children's output echoed fenced from the runner's
+ * workflow-command parser, the log lines and check-run progress, the interrupt, and the workspace around
+ * the engine (the agent-configuration swap, and push mode's publish).
+ */
+export function actionPorts(run: RunningMode, workspace: WorkspacePort = {}, hooks: RunHooks = {}): RunPorts {
+  const { inputs, runner } = run;
+  const publish = run.push?.publish;
+  return {
+    modelCli: new ModelCliSetup({
+      credentials: inputs,
+      versions: { claude: inputs.claudeVersion, codex: inputs.codexVersion },
+      log: (line) => runner.info(line),
+      env: run.env,
+      secrets: run.secrets,
+      temp: run.temp,
+      workspace: run.workspace,
+    }),
+    workspace: { ...workspace, ...(publish !== undefined ? { publish } : {}) },
+    hooks: { ...progressHooks(runner, run.reporter), ...hooks },
+    echo: { write: (text) => runner.write(text), fenceWorkflowCommands: true },
     ...(run.signal ? { signal: run.signal } : {}),
-    hooks: progressHooks(run.reporter),
-    ...own,
   };
 }
 
@@ -186,6 +188,7 @@ export async function reportRun(run: RunningMode, finished: FinishedRun, notes =
       ? await run.push.moveCheckRun(pushed)
       : posting;
   await reportFinished({
+    runner: run.runner,
     finished,
     runId: run.runId,
     reporter,
@@ -206,6 +209,6 @@ export async function endRun(
   end: Extract<RunEnd, { readonly message: string }>,
   notes = run.notes,
 ): Promise<void> {
-  await endEarly(postingReporter(run), end, end.message, run.env, notes);
+  await endEarly(run.runner, postingReporter(run), end, end.message, run.env, notes);
   failAfterReport(run);
 }

@@ -16,9 +16,8 @@
  */
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import * as core from "@actions/core";
 import { unreachable } from "../core/unreachable.js";
-import { type ResumeAction, resumeRun } from "../engine/resume-run.js";
+import type { ResumeAction } from "../engine/resume-run.js";
 import { readRunState } from "../engine/run-state.js";
 import { runArtifactName } from "../github/artifact.js";
 import { extractArtifactZip, UnsafeArchiveError } from "../github/artifact-zip.js";
@@ -33,19 +32,22 @@ import {
   RunArtifactError,
 } from "../github/run-artifact-download.js";
 import { readRunStateDigests, runStateDigestProblem } from "../github/run-state-digest.js";
-import { type ActionInputs, describeMode, type ModeInputs } from "./inputs.js";
-import { progressHooks } from "./progress-hooks.js";
+import { type ActionInputs, describeMode, type ModeInputs } from "./action-inputs.js";
+import type { Runner } from "./runner.js";
 import {
+  actionPorts,
+  actionRequestBase,
   checkRunReporter,
-  engineOptions,
   type RunningMode,
   reportRun,
   runnerFolders,
   saveCheckRun,
 } from "./running-mode.js";
+import { startRun } from "./start-run.js";
 import { type Env, failWithoutCheckRun, usageFailure } from "./step-result.js";
 
 export interface ResumeModeOptions {
+  readonly runner: Runner;
   readonly env: Env;
   readonly signal?: AbortSignal;
   readonly inputs: ActionInputs;
@@ -57,21 +59,23 @@ export interface ResumeModeOptions {
 const SHA = /^[0-9a-f]{40}$/i;
 
 export async function runResumeMode(o: ResumeModeOptions): Promise<void> {
-  const { env, inputs, mode } = o;
+  const { env, inputs, mode, runner } = o;
   let event: ReturnType<typeof readEventContext>;
   try {
     event = readEventContext(env);
   } catch (error) {
-    return usageFailure(error instanceof Error ? error.message : String(error));
+    return usageFailure(runner, error instanceof Error ? error.message : String(error));
   }
   const trigger = event.kind === "other" ? event.eventName : event.kind;
   if (trigger !== "workflow_dispatch") {
     return usageFailure(
+      runner,
       `mode resume runs on workflow_dispatch: a person with write access dispatches it, and is recorded as the one who decided; this run was triggered by ${trigger}. Add \`on: workflow_dispatch\` to the resume workflow (README, "Resume a paused run").`,
     );
   }
   const actor = event.run.actor;
-  if (actor === null) return usageFailure("GITHUB_ACTOR is not set: a resumed leg records who decided");
+  if (actor === null)
+    return usageFailure(runner, "GITHUB_ACTOR is not set: a resumed leg records who decided");
   const octokit = octokitFromEnv(inputs.githubToken, env);
   const name = runArtifactName(mode.runId);
 
@@ -80,7 +84,7 @@ export async function runResumeMode(o: ResumeModeOptions): Promise<void> {
     const found = await findRunArtifact(octokit, { owner: event.owner, repo: event.repo, name });
     if (found.artifact === null) {
       const skipped = found.skipped.length > 0 ? ` Not used: ${found.skipped.join("; ")}.` : "";
-      return failWithoutCheckRun(env, {
+      return failWithoutCheckRun(runner, env, {
         outcome: "usage-error",
         title: `no run directory for run ${mode.runId}`,
         message: `No usable artifact ${name} in ${event.owner}/${event.repo}.${skipped} The run that paused uploads it; check \`resume-run-id\`, and that the artifact has not expired (the repository's artifact retention). Nothing ran.`,
@@ -89,7 +93,7 @@ export async function runResumeMode(o: ResumeModeOptions): Promise<void> {
     artifact = found.artifact;
   } catch (error) {
     if (!(error instanceof RunArtifactError)) throw error;
-    return failWithoutCheckRun(env, {
+    return failWithoutCheckRun(runner, env, {
       outcome: artifactOutcome(error),
       title: `run ${mode.runId} could not be found`,
       message: `${error.message} Nothing ran.`,
@@ -97,13 +101,13 @@ export async function runResumeMode(o: ResumeModeOptions): Promise<void> {
   }
   const headSha = artifact.headSha;
   if (headSha === null || !SHA.test(headSha)) {
-    return failWithoutCheckRun(env, {
+    return failWithoutCheckRun(runner, env, {
       outcome: "failed",
       title: `run ${mode.runId} names no head commit`,
       message: `Artifact ${name} (id ${artifact.id}) belongs to a workflow run without a head commit (${JSON.stringify(headSha)}): the check run cannot be found. Nothing ran.`,
     });
   }
-  core.info(
+  runner.info(
     `run ${mode.runId}: artifact ${name} (id ${artifact.id}, ${artifact.sizeInBytes} bytes) of workflow run ${artifact.workflowRunId ?? "?"} on ${headSha.slice(0, 7)}`,
   );
 
@@ -120,12 +124,12 @@ export async function runResumeMode(o: ResumeModeOptions): Promise<void> {
     // A runner reused without cleaning RUNNER_TEMP may still hold an older copy: the artifact wins.
     if (existsSync(runDir)) rmSync(runDir, { recursive: true, force: true });
     const extracted = await extractArtifactZip(zip, runDir);
-    core.info(`run ${mode.runId}: ${extracted.files} files extracted into ${runDir}`);
+    runner.info(`run ${mode.runId}: ${extracted.files} files extracted into ${runDir}`);
     // A lock in a downloaded copy belonged to a process on another runner: meaningless here.
     rmSync(join(runDir, "run.lock"), { force: true });
   } catch (error) {
     if (!(error instanceof RunArtifactError) && !(error instanceof UnsafeArchiveError)) throw error;
-    return failWithoutCheckRun(env, {
+    return failWithoutCheckRun(runner, env, {
       outcome: error instanceof RunArtifactError ? artifactOutcome(error) : "failed",
       title: `the run directory of run ${mode.runId} could not be used`,
       message: `${error instanceof UnsafeArchiveError ? `Artifact ${name} (id ${artifact.id}) was refused: ${error.message}` : error.message} Nothing ran.`,
@@ -133,7 +137,7 @@ export async function runResumeMode(o: ResumeModeOptions): Promise<void> {
   }
   const recorded = recordedRunId(runDir);
   if (recorded !== null && recorded !== mode.runId) {
-    return failWithoutCheckRun(env, {
+    return failWithoutCheckRun(runner, env, {
       outcome: "failed",
       title: `artifact ${name} holds another run`,
       message: `Its state.json names run ${JSON.stringify(recorded)}, not ${mode.runId}: refused. Nothing ran.`,
@@ -141,6 +145,7 @@ export async function runResumeMode(o: ResumeModeOptions): Promise<void> {
   }
 
   const { client, reporter } = checkRunReporter({
+    runner,
     octokit,
     owner: event.owner,
     repo: event.repo,
@@ -159,9 +164,9 @@ export async function runResumeMode(o: ResumeModeOptions): Promise<void> {
       existing !== undefined && existing.externalId === mode.runId
         ? await reporter.restart(existing.id, { externalId: mode.runId, summary })
         : await reporter.start(mode.runId, summary, "evidence-gate: resuming");
-    saveCheckRun(ref, mode.runId);
+    saveCheckRun(runner, ref, mode.runId);
   };
-  core.setOutput("run-id", mode.runId);
+  runner.setOutput("run-id", mode.runId);
 
   // The run directory must be the one the engine wrote: its digests are on the run's check run, out of
   // every node's reach (a node runs as this user and could edit the downloaded files' originals).
@@ -169,7 +174,7 @@ export async function runResumeMode(o: ResumeModeOptions): Promise<void> {
   try {
     posted = await client.findLatest({ name: inputs.checkName, headSha });
   } catch (error) {
-    return failWithoutCheckRun(env, {
+    return failWithoutCheckRun(runner, env, {
       outcome: "failed",
       title: `the check run of run ${mode.runId} could not be read`,
       message: `${error instanceof Error ? error.message : String(error)} The run directory cannot be checked against it. Nothing ran.`,
@@ -184,7 +189,7 @@ export async function runResumeMode(o: ResumeModeOptions): Promise<void> {
       ? `the check run "${inputs.checkName}" on ${headSha.slice(0, 7)} carries no run-state digest for run ${mode.runId} (it is not that run's, or the run ended before it could post one)`
       : runStateDigestProblem(runDir, expected);
   if (digestProblem !== null) {
-    return failWithoutCheckRun(env, {
+    return failWithoutCheckRun(runner, env, {
       outcome: "failed",
       title: `the run directory of run ${mode.runId} was refused`,
       message: `Artifact ${name} (id ${artifact.id}) does not match what the engine wrote: ${digestProblem}. A resumed leg only continues a run directory its check run vouches for. Start a new run. Nothing ran.`,
@@ -192,6 +197,7 @@ export async function runResumeMode(o: ResumeModeOptions): Promise<void> {
   }
 
   const run: RunningMode = {
+    runner,
     env,
     ...(o.signal ? { signal: o.signal } : {}),
     inputs,
@@ -201,20 +207,24 @@ export async function runResumeMode(o: ResumeModeOptions): Promise<void> {
     secrets: o.secrets,
     notes: [],
   };
-  const result = await resumeRun(
-    engineOptions(run, {
-      runId: mode.runId,
-      action,
-      headSha,
-      // The run may have started on another runner: the state's repository path is this checkout now.
-      repoDir: folders.workspace,
-      ...(inputs.concurrency !== undefined ? { concurrency: inputs.concurrency } : {}),
-      hooks: { ...progressHooks(reporter), onRunStarted: takeOverCheckRun },
-    }),
+  const result = await startRun(
+    {
+      mode: {
+        kind: "resume",
+        runId: mode.runId,
+        action,
+        headSha,
+        // The run may have started on another runner: the state's repository path is this checkout now.
+        repoDirOverride: folders.workspace,
+        ...(inputs.concurrency !== undefined ? { concurrency: inputs.concurrency } : {}),
+      },
+      ...actionRequestBase(run),
+    },
+    actionPorts(run, {}, { onRunStarted: takeOverCheckRun }),
   );
   switch (result.kind) {
     case "usage_error":
-      return failWithoutCheckRun(env, {
+      return failWithoutCheckRun(runner, env, {
         outcome: "usage-error",
         title: `run ${mode.runId} was not resumed`,
         message: /nothing (ran|was run)/i.test(result.message)
@@ -222,7 +232,7 @@ export async function runResumeMode(o: ResumeModeOptions): Promise<void> {
           : `${result.message} Nothing ran.`,
       });
     case "nothing_to_retry":
-      return failWithoutCheckRun(env, {
+      return failWithoutCheckRun(runner, env, {
         outcome: "usage-error",
         title: `run ${mode.runId} has nothing to retry`,
         message: `${result.message}. Its check run keeps its verdict; nothing ran.`,

@@ -5,12 +5,12 @@
  * check run — the plan at once, then as nodes finish, at most one update per 10 s
  * ({@link CheckRunReporter}'s throttle; the final completion is never throttled).
  */
-import * as core from "@actions/core";
 import type { LedgerRow } from "../core/ledger-row.js";
 import type { RetryInfo } from "../engine/graph-run.js";
 import type { CheckRunReporter } from "../github/check-run-reporter.js";
 import type { Ledger, PlanSection } from "../ledger/ledger.js";
 import { NodeLines, nodeLine, pauseLine } from "../progress/node-lines.js";
+import type { Runner } from "./runner.js";
 
 /** Hooks that fit `runAuto`, `runHandWritten` and `resumeRun` alike. */
 export interface ProgressHooks {
@@ -28,24 +28,24 @@ export interface ProgressHooks {
 }
 
 /** `reporter` may have no check run yet (a resume creates it when its leg starts): progress then waits. */
-export function progressHooks(reporter: CheckRunReporter): ProgressHooks {
+export function progressHooks(runner: Runner, reporter: CheckRunReporter): ProgressHooks {
   const lines = new NodeLines();
   return {
     onPlan: (plan) => {
-      core.info(`plan: ${plan.nodes.map((n) => n.id).join(", ")}`);
+      runner.info(`plan: ${plan.nodes.map((n) => n.id).join(", ")}`);
       // The disclosure slot, before any node runs (a resumed leg's too: seed 001 §2.7). Engine text only.
-      core.info(`tool ceiling: ${plan.disclosure}`);
+      runner.info(`tool ceiling: ${plan.disclosure}`);
       // What the runtime will not enforce (a codex node's budget_usd): an annotation, before anything runs.
-      for (const warning of plan.warnings ?? []) core.warning(warning);
+      for (const warning of plan.warnings ?? []) runner.warning(warning);
     },
-    onNodeStarted: (id, info) => core.info(lines.started(id, info)),
-    onNodeVerifying: (id, command) => core.info(lines.verifying(id, command)),
-    onNodeRetried: (id, info) => core.info(lines.retried(id, info)),
-    onNodeFinished: (row) => core.info(nodeLine(row, { detail: false })),
+    onNodeStarted: (id, info) => runner.info(lines.started(id, info)),
+    onNodeVerifying: (id, command) => runner.info(lines.verifying(id, command)),
+    onNodeRetried: (id, info) => runner.info(lines.retried(id, info)),
+    onNodeFinished: (row) => runner.info(nodeLine(row, { detail: false })),
     onGatePaused: (gate) =>
-      core.info(pauseLine({ kind: "gate", gate }, "the run pauses for a person's decision")),
+      runner.info(pauseLine({ kind: "gate", gate }, "the run pauses for a person's decision")),
     onSessionLimit: (nodeId, resetsAt) =>
-      core.info(pauseLine({ kind: "session-limit", nodeId, resetsAt }, "the run pauses")),
+      runner.info(pauseLine({ kind: "session-limit", nodeId, resetsAt }, "the run pauses")),
     onProgress: async (ledger, kind) => {
       await reporter.progress(ledger, kind === "plan");
     },

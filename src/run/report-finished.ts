@@ -8,7 +8,6 @@
  * `<check-name>-ledger` artifact carry the verdict, and `mode: report` posts the check run from that
  * artifact.
  */
-import * as core from "@actions/core";
 import { createRedactor } from "../core/redact.js";
 import { readRunState } from "../engine/run-state.js";
 import {
@@ -34,6 +33,7 @@ import { renderLedgerMarkdown } from "../ledger/render-markdown.js";
 import { renderLedgerText } from "../ledger/render-text.js";
 import { CommandFence } from "../proc/command-fence.js";
 import { resumeHintMarkdown } from "./resume-hint.js";
+import type { Runner } from "./runner.js";
 import { type Env, finishStep } from "./step-result.js";
 
 export interface FinishedRun {
@@ -45,6 +45,7 @@ export interface FinishedRun {
 }
 
 export interface ReportFinishedOptions {
+  readonly runner: Runner;
   readonly finished: FinishedRun;
   readonly runId: string;
   /** `null`: this step posts no check run (the report workflow does). */
@@ -63,7 +64,7 @@ export interface ReportFinishedOptions {
 }
 
 export async function reportFinished(o: ReportFinishedOptions): Promise<void> {
-  const { finished, runId } = o;
+  const { finished, runId, runner } = o;
   const artifacts = await uploadRunArtifacts({
     runId,
     runDir: finished.runDir,
@@ -72,25 +73,26 @@ export async function reportFinished(o: ReportFinishedOptions): Promise<void> {
     stagingDir: o.temp,
     env: o.env,
     secrets: o.secrets,
-    notice: (m) => core.notice(m),
-    warn: (m) => core.warning(m),
+    notice: (m) => runner.notice(m),
+    warn: (m) => runner.warning(m),
   });
   const ledger = withPatchLocation(finished.ledger, artifacts);
   const conclusion = ledger.conclusion;
   if (conclusion === null) throw new Error("Internal error: a finished run's ledger has no conclusion");
-  const hint = conclusion.outcome === "paused" ? pausedHint(finished, runId) : undefined;
+  const hint = conclusion.outcome === "paused" ? pausedHint(runner, finished, runId) : undefined;
   const notes = (o.notes ?? []).map((note) => `> ${escapeInline(note)}\n\n`).join("");
   const markdown = `${renderLedgerMarkdown(ledger)}\n${notes}${hint === undefined ? "" : `${hint}\n\n`}${artifactsMarkdown(artifacts, finished.runDir)}\n`;
   await writeJobSummary(markdown, { env: o.env });
-  const fence = new CommandFence((t) => void process.stdout.write(t), true);
+  const fence = new CommandFence((t) => runner.write(t), true);
   for (const l of renderLedgerText(ledger).split("\n")) fence.line(l);
   fence.close();
   // Outputs first: a failed final write must not hide the ledger from later steps.
-  core.setOutput("ledger-path", finished.ledgerPath);
-  core.setOutput("conclusion", conclusion.conclusion);
-  if (ledger.evidenceTree) core.setOutput("evidence-tree", ledger.evidenceTree);
+  runner.setOutput("ledger-path", finished.ledgerPath);
+  runner.setOutput("conclusion", conclusion.conclusion);
+  if (ledger.evidenceTree) runner.setOutput("evidence-tree", ledger.evidenceTree);
   if (o.reporter === null) {
     finishStep(
+      runner,
       {
         outcome: conclusion.outcome,
         conclusion: conclusion.conclusion,
@@ -115,6 +117,7 @@ export async function reportFinished(o: ReportFinishedOptions): Promise<void> {
   });
   if (o.comment !== undefined) await postComment(o.comment, ledger, o, finalRef.htmlUrl);
   finishStep(
+    runner,
     {
       outcome: conclusion.outcome,
       conclusion: conclusion.conclusion,
@@ -146,10 +149,10 @@ async function postComment(
       body: renderCommentBody(ledger, { checkName: o.checkName, checkRunUrl }),
       redact: createRedactor(o.secrets).text,
     });
-    core.info(`PR comment ${ref.action}: ${ref.htmlUrl}`);
+    o.runner.info(`PR comment ${ref.action}: ${ref.htmlUrl}`);
   } catch (error) {
     if (!(error instanceof StickyCommentError)) throw error;
-    core.warning(
+    o.runner.warning(
       `evidence-gate: the PR comment was not written: ${error.message} The check run carries the verdict.`,
     );
   }
@@ -163,12 +166,12 @@ function ledgerArtifactLink(outcome: ArtifactOutcome, env: Env): { name: string;
 }
 
 /** How to resume, from the pause `state.json` records; `undefined` when it cannot be read. */
-function pausedHint(finished: FinishedRun, runId: string): string | undefined {
+function pausedHint(runner: Runner, finished: FinishedRun, runId: string): string | undefined {
   let paused: ReturnType<typeof readRunState>["paused"];
   try {
     paused = readRunState(finished.runDir).paused;
   } catch (error) {
-    core.warning(
+    runner.warning(
       `could not read the pause from ${finished.runDir}/state.json: ${error instanceof Error ? error.message : String(error)}`,
     );
     return undefined;

@@ -15,7 +15,6 @@
  * - Reporting: {@link PushTarget.moveCheckRun} creates the check run on the pushed commit, completes the one
  *   created on the old head at start `neutral` ("Superseded by <sha>"), and hands the post step the new one.
  */
-import * as core from "@actions/core";
 import type { PublishCommit } from "../engine/finish-run.js";
 import { evidenceTree } from "../evidence/evidence-tree.js";
 import type { CheckRunReporter } from "../github/check-run-reporter.js";
@@ -23,7 +22,7 @@ import { GitError, git } from "../proc/git.js";
 import { fetchCommit, type GitCredential, pushCommit } from "../proc/git-push.js";
 import type { PullRequestRun } from "./pull-request-run.js";
 import { checkRunReporter, endRun, saveCheckRun } from "./running-mode.js";
-import { SAVED_STATE } from "./state.js";
+import { SAVED_STATE } from "./saved-state.js";
 
 /** What a push-mode run carries into the engine and the report. */
 export interface PushTarget {
@@ -55,7 +54,7 @@ export async function openPushMode(
   if (!inputs.push) return run;
   if (event.isFork) {
     const note = `push: true does nothing on this pull request: its branch is in another repository (${event.headRepoFullName ?? "a deleted fork"}), and evidence-gate pushes only to branches of ${event.owner}/${event.repo}. The nodes' changes, if any, are in patch.diff in the run-directory artifact.`;
-    core.notice(note);
+    run.runner.notice(note);
     return { ...run, notes: [...run.notes, note] };
   }
   const context = { baseEnv: run.env, knownSecrets: run.secrets };
@@ -73,7 +72,7 @@ export async function openPushMode(
     });
     return null;
   }
-  core.info(`push: the run starts from the pull request head ${event.headSha} (${event.headRef})`);
+  run.runner.info(`push: the run starts from the pull request head ${event.headSha} (${event.headRef})`);
   const branch = event.headRef;
   const publish: PublishCommit = async ({ sha }) => {
     const result = await pushCommit({
@@ -88,8 +87,8 @@ export async function openPushMode(
     });
     switch (result.kind) {
       case "pushed":
-        core.setOutput("pushed-sha", sha);
-        core.info(`push: ${sha} pushed to ${branch}`);
+        run.runner.setOutput("pushed-sha", sha);
+        run.runner.info(`push: ${sha} pushed to ${branch}`);
         return {
           kind: "published",
           note: `the nodes' verified changes, pushed to ${branch} by evidence-gate`,
@@ -107,6 +106,7 @@ export async function openPushMode(
   };
   const moveCheckRun: PushTarget["moveCheckRun"] = async (pushed) => {
     const { reporter } = checkRunReporter({
+      runner: run.runner,
       octokit: run.octokit,
       owner: event.owner,
       repo: event.repo,
@@ -137,8 +137,8 @@ export async function openPushMode(
       ].join("\n"),
     );
     // The post step now watches the new check run (the old one is completed).
-    saveCheckRun(ref, run.runId);
-    core.saveState(SAVED_STATE.checkRunCompleted, "false");
+    saveCheckRun(run.runner, ref, run.runId);
+    run.runner.saveState(SAVED_STATE.checkRunCompleted, "false");
     return reporter;
   };
   return { ...run, push: { branch, publish, moveCheckRun } };
@@ -173,7 +173,7 @@ async function checkOutHead(
       present = false;
     }
     if (!present || shallow) {
-      core.info(`push: fetching ${event.headSha} with full history from ${o.url}`);
+      run.runner.info(`push: fetching ${event.headSha} with full history from ${o.url}`);
       await fetchCommit({
         ...context,
         repoDir: run.workspace,

@@ -9,12 +9,12 @@
  * /repos/{owner}/{repo}/git/commits/{sha}`). A message that cannot be read is a warning and the run goes on:
  * the guard only ever stops runs, it never widens one.
  */
-import * as core from "@actions/core";
 import { z } from "zod";
 import type { EventContext } from "../github/event-context.js";
 import { writeJobSummary } from "../github/job-summary.js";
 import { apiUrlFromEnv, createOctokit } from "../github/octokit.js";
 import { GitError, git } from "../proc/git.js";
+import type { Runner } from "./runner.js";
 
 /** The trailer key push mode writes on its commits (`finish-run.ts` writes `Evidence-Gate-Run: <run id>`). */
 export const RUN_TRAILER_KEY = "Evidence-Gate-Run";
@@ -83,6 +83,7 @@ async function headCommitOf(
  * @returns true when the run was stopped (the caller returns at once).
  */
 export async function stopOnOwnPush(
+  runner: Runner,
   env: Env,
   event: EventContext,
   token: string | undefined,
@@ -91,7 +92,7 @@ export async function stopOnOwnPush(
   try {
     head = await headCommitOf(env, event, token);
   } catch (error) {
-    core.warning(
+    runner.warning(
       `loop guard: could not read the head commit's message (${error instanceof Error ? error.message : String(error)}); the run goes on`,
     );
     return false;
@@ -100,6 +101,6 @@ export async function stopOnOwnPush(
   if (head === null || runId === null) return false;
   const message = `The head commit ${head.sha.slice(0, 7)} carries \`${RUN_TRAILER_KEY}: ${runId}\`: evidence-gate run ${runId} pushed it and posted its verdict on it. This run does nothing (loop guard): no model call, no check run.`;
   await writeJobSummary(`## evidence-gate: nothing to do\n\n${message}\n`, { env });
-  core.notice(`evidence-gate: ${message}`);
+  runner.notice(`evidence-gate: ${message}`);
   return true;
 }

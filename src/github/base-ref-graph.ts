@@ -6,14 +6,9 @@
  */
 import { realpathSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import {
-  type BaseRefFile,
-  BaseRefReadError,
-  readBaseRefFile,
-  unusableReason,
-} from "../github/base-ref-file.js";
-import type { GateOctokit } from "../github/octokit.js";
 import { readBounded } from "../policy/policy-file.js";
+import { type BaseRefFile, BaseRefReadError, readBaseRefFile, unusableReason } from "./base-ref-file.js";
+import type { GateOctokit } from "./octokit.js";
 
 /** The largest graph file read: 1 MiB (a graph is a few KiB; the contents API inlines up to 1 MB). */
 export const GRAPH_FILE_MAX_BYTES = 1024 * 1024;

@@ -3,11 +3,11 @@
  * fails for `failed`, `refused`, `usage-error`, `cancelled` and `timed-out`; it passes with a warning for
  * `paused` and for a passed run whose check run is not `success` (the check run carries the verdict).
  */
-import * as core from "@actions/core";
 import type { CheckRunReporter } from "../github/check-run-reporter.js";
 import { writeJobSummary } from "../github/job-summary.js";
 import { type Conclusion, decideEndWithoutRows, type RunEnd } from "../ledger/conclusion.js";
 import { escapeInline } from "../ledger/markdown-syntax.js";
+import type { Runner } from "./runner.js";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -26,25 +26,25 @@ export interface StepResult {
 const FAILING_OUTCOMES = new Set(["failed", "refused", "usage-error", "cancelled", "timed-out", "abandoned"]);
 
 /** Sets the outputs, then fails the step or warns as `outcome` and `conclusion` say. */
-export function finishStep(result: StepResult, title: string): void {
-  core.setOutput("outcome", result.outcome);
-  if (result.conclusion !== "") core.setOutput("conclusion", result.conclusion);
-  if (result.checkRunId !== undefined) core.setOutput("check-run-id", String(result.checkRunId));
-  if (result.checkRunUrl) core.setOutput("check-run-url", result.checkRunUrl);
-  if (result.runId) core.setOutput("run-id", result.runId);
-  if (result.ledgerPath) core.setOutput("ledger-path", result.ledgerPath);
-  if (result.evidenceTree) core.setOutput("evidence-tree", result.evidenceTree);
+export function finishStep(runner: Runner, result: StepResult, title: string): void {
+  runner.setOutput("outcome", result.outcome);
+  if (result.conclusion !== "") runner.setOutput("conclusion", result.conclusion);
+  if (result.checkRunId !== undefined) runner.setOutput("check-run-id", String(result.checkRunId));
+  if (result.checkRunUrl) runner.setOutput("check-run-url", result.checkRunUrl);
+  if (result.runId) runner.setOutput("run-id", result.runId);
+  if (result.ledgerPath) runner.setOutput("ledger-path", result.ledgerPath);
+  if (result.evidenceTree) runner.setOutput("evidence-tree", result.evidenceTree);
   if (FAILING_OUTCOMES.has(result.outcome)) {
-    core.setFailed(`evidence-gate: ${title}`);
+    runner.setFailed(`evidence-gate: ${title}`);
   } else if (result.outcome === "paused" || (result.conclusion !== "" && result.conclusion !== "success")) {
-    core.warning(`evidence-gate: ${title} (check run conclusion: ${result.conclusion})`);
+    runner.warning(`evidence-gate: ${title} (check run conclusion: ${result.conclusion})`);
   }
 }
 
 /** A usage error before any check run exists: outcome `usage-error`, the step fails. */
-export function usageFailure(message: string): void {
-  core.setOutput("outcome", "usage-error");
-  core.setFailed(`evidence-gate: ${message}`);
+export function usageFailure(runner: Runner, message: string): void {
+  runner.setOutput("outcome", "usage-error");
+  runner.setFailed(`evidence-gate: ${message}`);
 }
 
 /**
@@ -52,13 +52,14 @@ export function usageFailure(message: string): void {
  * cannot be found, say): the step fails with `outcome`.
  */
 export async function failWithoutCheckRun(
+  runner: Runner,
   env: Env,
   end: { readonly outcome: "usage-error" | "failed"; readonly title: string; readonly message: string },
 ): Promise<void> {
   const { outcome, title, message } = end;
   await writeJobSummary(`## ⚠️ evidence-gate: ${title}\n\n${message}\n`, { env });
-  core.setOutput("outcome", outcome);
-  core.setFailed(`evidence-gate: ${title}: ${message}`);
+  runner.setOutput("outcome", outcome);
+  runner.setFailed(`evidence-gate: ${title}: ${message}`);
 }
 
 /**
@@ -68,6 +69,7 @@ export async function failWithoutCheckRun(
  * and the step's status carry the end alone.
  */
 export async function endEarly(
+  runner: Runner,
   reporter: CheckRunReporter | null,
   end: Exclude<RunEnd, { kind: "completed" }>,
   message: string,
@@ -79,5 +81,9 @@ export async function endEarly(
   const summary = `## ${decided.title}\n\n${decided.reason}\n${notes.map((note) => `\n> ${escapeInline(note)}\n`).join("")}`;
   await writeJobSummary(summary, { env });
   if (reporter !== null) await reporter.end(decided.conclusion, decided.title, summary);
-  finishStep({ outcome: decided.outcome, conclusion: decided.conclusion }, `${decided.title}: ${message}`);
+  finishStep(
+    runner,
+    { outcome: decided.outcome, conclusion: decided.conclusion },
+    `${decided.title}: ${message}`,
+  );
 }

@@ -4,15 +4,14 @@
  * it — then run by the engine (`runHandWritten`) on the checkout, and reported like `auto`. The base
  * branch's policy applies (`require-evidence` turns an unverified `neutral` into `failure`).
  */
-import * as core from "@actions/core";
 import { unreachable } from "../core/unreachable.js";
-import { runHandWritten } from "../engine/hand-run.js";
+import { prGraphCopyNote, readBaseRefGraph } from "../github/base-ref-graph.js";
 import { formatIssue } from "../graph/issue.js";
+import type { ModeInputs } from "./action-inputs.js";
 import { BaseAgentConfigRun } from "./base-agent-config-run.js";
-import { prGraphCopyNote, readBaseRefGraph } from "./graph-file.js";
-import type { ModeInputs } from "./inputs.js";
 import { announcePolicy, type PullRequestRun } from "./pull-request-run.js";
-import { endRun, engineOptions, reportRun } from "./running-mode.js";
+import { actionPorts, actionRequestBase, endRun, reportRun } from "./running-mode.js";
+import { startRun } from "./start-run.js";
 
 export async function runGraphMode(
   run: PullRequestRun,
@@ -33,7 +32,7 @@ export async function runGraphMode(
         : ({ kind: "engine-error", message: graph.message } as const);
     return endRun(run, end);
   }
-  core.info(`graph: ${graph.source}`);
+  run.runner.info(`graph: ${graph.source}`);
   const notes = [...run.notes];
   const copyNote = await prGraphCopyNote(run.workspace, {
     bytes: graph.bytes,
@@ -41,42 +40,30 @@ export async function runGraphMode(
     path: mode.graph,
   });
   if (copyNote !== null) {
-    core.notice(copyNote);
+    run.runner.notice(copyNote);
     notes.push(copyNote);
   }
   const policy = announcePolicy(run);
   // The base's agent configuration for the run (SPEC §9), the pull request's put back after it.
   const agentConfig = new BaseAgentConfigRun(run);
-  let result: Awaited<ReturnType<typeof runHandWritten>>;
-  try {
-    result = await runHandWritten(
-      engineOptions(
-        run,
-        {
-          runId: run.runId,
-          graphText: graph.text,
-          graphSource: graph.source,
-          inputs: mode.graphInputs,
-          repoDir: run.workspace,
-          ...(inputs.workingDirectory !== undefined ? { workingDirectory: inputs.workingDirectory } : {}),
-          ...(inputs.concurrency !== undefined ? { concurrency: inputs.concurrency } : {}),
-          continueOnFail: inputs.continueOnFail,
-          // `verify-timeout` is the ceiling a graph's own verify timeouts are checked against (SPEC §3).
-          verifyTimeoutCeilingMs: inputs.verifyTimeoutMs,
-          verifyEnv: inputs.verifyEnv,
-          runtime: inputs.runtime,
-          ...(inputs.model !== undefined ? { model: inputs.model } : {}),
-          pr: { headSha: event.headSha, baseRef: event.baseRef },
-          ...(policy !== undefined
-            ? { policy: { requireEvidence: policy.requireEvidence, source: policy.source } }
-            : {}),
-        },
-        agentConfig.prepare,
-      ),
-    );
-  } finally {
-    await agentConfig.finish();
-  }
+  const result = await startRun(
+    {
+      mode: {
+        kind: "run",
+        graphText: graph.text,
+        graphSource: graph.source,
+        inputs: mode.graphInputs,
+        runtime: inputs.runtime,
+        ...(inputs.concurrency !== undefined ? { concurrency: inputs.concurrency } : {}),
+        // `verify-timeout` is the ceiling a graph's own verify timeouts are checked against (SPEC §3).
+        verifyTimeoutCeilingMs: inputs.verifyTimeoutMs,
+      },
+      ...actionRequestBase(run),
+      pr: { headSha: event.headSha, baseRef: event.baseRef },
+      ...(policy !== undefined ? { policy } : {}),
+    },
+    actionPorts(run, agentConfig.workspace),
+  );
   notes.push(...agentConfig.notes);
   switch (result.kind) {
     case "usage_error":

@@ -25,20 +25,18 @@
  * For comment, dispatch and `pull_request_target` runs the workspace is not the pull request's checkout;
  * the subject says so (`checkoutHead`) and `pr-checkout.ts` checks the head out before anything runs.
  */
-import * as core from "@actions/core";
 import { z } from "zod";
-import { type BaseRefPolicy, PolicyReadError, readBaseRefPolicy } from "../github/base-policy.js";
+import { type BaseRefPolicy, PolicyReadError, readBaseRefPolicy } from "./base-policy.js";
 import {
   COMMENT_COMMAND,
   commenterAccess,
   PermissionLookupError,
   parseCommentCommand,
   reactToComment,
-} from "../github/comment-command.js";
-import type { EventContext, OtherEventContext, PullRequestFields } from "../github/event-context.js";
-import type { GateOctokit } from "../github/octokit.js";
-import { PullRequestReadError, readPullRequest } from "../github/pull-request-subject.js";
-import type { ActionInputs } from "./inputs.js";
+} from "./comment-command.js";
+import type { EventContext, OtherEventContext, PullRequestFields } from "./event-context.js";
+import type { GateOctokit } from "./octokit.js";
+import { PullRequestReadError, readPullRequest } from "./pull-request-subject.js";
 
 /** The events a run can start from. */
 export type TriggerName = "pull_request" | "pull_request_target" | "issue_comment" | "workflow_dispatch";
@@ -75,9 +73,20 @@ export type Trigger =
   | { readonly kind: "refused-on-check"; readonly subject: PullRequestSubject; readonly message: string }
   | { readonly kind: "usage-error"; readonly message: string };
 
+/** The action inputs a trigger is decided with. */
+export interface TriggerInputs {
+  readonly mode: { readonly kind: string };
+  readonly allowPullRequestTarget: boolean;
+  readonly allowedBots: readonly string[];
+  readonly pr?: number;
+}
+
 export interface ResolveTriggerOptions {
   readonly event: EventContext;
-  readonly inputs: ActionInputs;
+  /** The inputs the trigger reads: the mode's kind, the pull_request_target opt-in, bots, `pr`. */
+  readonly inputs: TriggerInputs;
+  /** A warning for the log (the job's annotations): a reaction that failed, an opt-in taken. */
+  readonly warn: (message: string) => void;
   readonly octokit: GateOctokit;
 }
 
@@ -113,7 +122,7 @@ export async function resolveTrigger(o: ResolveTriggerOptions): Promise<Trigger>
       }
       const warning =
         "allow-pull-request-target: true — this run has the base repository's secrets and a write token, and runs the pull request's code (checked out at its head) with them.";
-      core.warning(warning);
+      o.warn(warning);
       return { kind: "run", subject, basePolicy: null, notes: [warning] };
     }
     case "other":
@@ -186,7 +195,7 @@ async function resolveComment(o: ResolveTriggerOptions, event: OtherEventContext
   const target = { owner: event.owner, repo: event.repo, commentId: comment.id };
   const refuse = async (title: string, message: string): Promise<Trigger> => {
     const problem = await reactToComment(o.octokit, target, "-1");
-    if (problem !== null) core.warning(problem);
+    if (problem !== null) o.warn(problem);
     return { kind: "refused", title, message: `${message} Nothing ran; no check run was touched.` };
   };
   if (command.kind === "unknown") {
@@ -273,7 +282,7 @@ async function resolveComment(o: ResolveTriggerOptions, event: OtherEventContext
     );
   }
   const reacted = await reactToComment(o.octokit, target, "eyes");
-  if (reacted !== null) core.warning(reacted);
+  if (reacted !== null) o.warn(reacted);
   const notes: string[] = [
     `Started by ${login}'s comment ${COMMENT_COMMAND} run${command.sha !== null ? ` @${command.sha}` : ""} (role checked through the API).`,
   ];

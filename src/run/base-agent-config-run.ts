@@ -6,12 +6,12 @@
  */
 import { mkdtempSync } from "node:fs";
 import { join } from "node:path";
-import * as core from "@actions/core";
 import type { IndexOverlay } from "../evidence/evidence-tree.js";
 import { BaseAgentConfigError, readBaseAgentConfig } from "../github/base-agent-config.js";
 import { isAgentConfigPath } from "../policy/agent-config-paths.js";
 import { type AgentConfigSwap, swapInBaseAgentConfig } from "./agent-config-restore.js";
 import type { PullRequestRun } from "./pull-request-run.js";
+import type { WorkspacePort } from "./request.js";
 
 const MAX_LISTED = 10;
 
@@ -49,6 +49,11 @@ export class BaseAgentConfigRun {
     };
   }
 
+  /** The workspace port of the run service: the swap, the overlay, and putting the PR's copies back. */
+  get workspace(): WorkspacePort {
+    return { ...this.prepare, finish: () => this.finish() };
+  }
+
   /** Notes for the summary so far (the source of the configuration; after {@link finish}, what changed). */
   get notes(): readonly string[] {
     return this.#notes;
@@ -67,7 +72,7 @@ export class BaseAgentConfigRun {
         api: { octokit: this.#run.octokit, owner: event.owner, repo: event.repo },
       });
       if (base.gitNote !== undefined)
-        core.info(`agent configuration: read through the API (${base.gitNote})`);
+        this.#run.runner.info(`agent configuration: read through the API (${base.gitNote})`);
       const asideDir = mkdtempSync(join(temp, "evidence-gate", "pr-agent-config-"));
       this.#swap = await swapInBaseAgentConfig({ repoDir: workspace, asideDir, base, gitContext });
       const via = { git: "with git", "git-fetch": "with git (fetched)", api: "through the API" }[base.via];
@@ -76,7 +81,7 @@ export class BaseAgentConfigRun {
         swap.paths.length === 0
           ? `Agent configuration came from ${where}, read ${via}: neither the base nor this pull request has any (.claude/, .codex/, CLAUDE.md, CLAUDE.local.md, AGENTS.md, AGENTS.override.md, .mcp.json, .claude.json).`
           : `Agent configuration came from ${where}, read ${via}: ${swap.paths.length} path(s) in place for the run (${listed(swap.paths)}); ${swap.differing.length === 0 ? "this pull request's copies are the same" : `this pull request's copies differ at ${listed(swap.differing)} and were held aside during the run`}. The verify command ran with the base's copies; the evidence tree and patch.diff record this pull request's.${swap.notPlaced.length > 0 ? ` Not put in place: ${listed(swap.notPlaced)}.` : ""}`;
-      core.info(note);
+      this.#run.runner.info(note);
       this.#notes.push(note);
       return null;
     } catch (error) {
@@ -98,12 +103,12 @@ export class BaseAgentConfigRun {
       const report = await swap.restore();
       if (report.changedByRun.length > 0) {
         const note = `The run changed agent configuration at ${listed(report.changedByRun)}: those versions stay in the working tree and the patch; this pull request's copies are kept in ${report.asideDir}.`;
-        core.warning(note);
+        this.#run.runner.warning(note);
         this.#notes.push(note);
       }
     } catch (error) {
       const note = `could not put this pull request's agent configuration back after the run: ${error instanceof Error ? error.message : String(error)}`;
-      core.warning(note);
+      this.#run.runner.warning(note);
       this.#notes.push(note);
     }
   }

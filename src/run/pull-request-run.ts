@@ -12,7 +12,6 @@
  * `<check-name>-ledger` artifact is uploaded as on every run, and `mode: report` in a `workflow_run`
  * workflow of the base repository posts the check run from it (docs/examples/).
  */
-import * as core from "@actions/core";
 import { mintRunId, type RunId } from "../core/run-id.js";
 import { ledgerArtifactName } from "../github/artifact.js";
 import { type BaseRefPolicy, PolicyReadError, prCopyNote, readBaseRefPolicy } from "../github/base-policy.js";
@@ -21,13 +20,14 @@ import type { CheckRunReporter } from "../github/check-run-reporter.js";
 import { type PullRequestFields, readEventContext } from "../github/event-context.js";
 import { writeJobSummary } from "../github/job-summary.js";
 import { type GateOctokit, octokitFromEnv } from "../github/octokit.js";
+import { type PullRequestSubject, resolveTrigger, type Trigger } from "../github/trigger.js";
 import { autoRunPolicy, type PolicyFileResult, policySummary } from "../policy/policy-file.js";
-import { describeMode, type InputsResult } from "./inputs.js";
+import { describeMode, type InputsResult } from "./action-inputs.js";
 import { stopOnOwnPush } from "./loop-guard.js";
 import { checkOutPullRequestHead } from "./pr-checkout.js";
+import type { Runner } from "./runner.js";
 import { checkRunReporter, type RunningMode, runnerFolders, saveCheckRun } from "./running-mode.js";
 import { type Env, endEarly, usageFailure } from "./step-result.js";
-import { type PullRequestSubject, resolveTrigger, type Trigger } from "./trigger.js";
 
 /** Everything a pull-request mode needs once the check run exists and the policy was read. */
 export interface PullRequestRun extends RunningMode {
@@ -39,6 +39,7 @@ export interface PullRequestRun extends RunningMode {
 }
 
 export interface OpenPullRequestRunOptions {
+  readonly runner: Runner;
   readonly env: Env;
   readonly signal?: AbortSignal;
   readonly parsed: InputsResult;
@@ -53,33 +54,36 @@ export interface OpenPullRequestRunOptions {
  * that could not be checked out — each reported).
  */
 export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<PullRequestRun | null> {
-  const { env, parsed } = o;
+  const { env, parsed, runner } = o;
   let event: ReturnType<typeof readEventContext>;
   try {
     event = readEventContext(env);
   } catch (error) {
-    usageFailure(error instanceof Error ? error.message : String(error));
+    usageFailure(runner, error instanceof Error ? error.message : String(error));
     return null;
   }
   // A push mode's own push starts nothing: no check run is touched (SPEC §10 loop guard).
   const guardToken = parsed.ok ? parsed.inputs.githubToken : env["INPUT_GITHUB-TOKEN"]?.trim();
-  if (await stopOnOwnPush(env, event, guardToken)) return null;
+  if (await stopOnOwnPush(runner, env, event, guardToken)) return null;
   // Input problems are posted on a pull_request's check run; for other triggers the pull request is only
   // known once the inputs (e.g. `pr`) are read, so they fail the step alone.
   if (!parsed.ok && event.kind !== "pull_request") {
     const trigger = event.kind === "other" ? event.eventName : event.kind;
-    usageFailure(`${parsed.errors.join("\n")}\n(triggered by ${trigger})`);
+    usageFailure(runner, `${parsed.errors.join("\n")}\n(triggered by ${trigger})`);
     return null;
   }
   const token = parsed.ok ? parsed.inputs.githubToken : env["INPUT_GITHUB-TOKEN"]?.trim();
   if (token === undefined || token === "") {
-    usageFailure("input `github-token` is empty: leave it at its default (the workflow's github.token)");
+    usageFailure(
+      runner,
+      "input `github-token` is empty: leave it at its default (the workflow's github.token)",
+    );
     return null;
   }
   const octokit = octokitFromEnv(token, env);
   let trigger: Trigger;
   if (parsed.ok) {
-    trigger = await resolveTrigger({ event, inputs: parsed.inputs, octokit });
+    trigger = await resolveTrigger({ event, inputs: parsed.inputs, octokit, warn: (m) => runner.warning(m) });
   } else if (event.kind === "pull_request") {
     const { kind: _kind, ...fields } = event;
     trigger = {
@@ -94,16 +98,16 @@ export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<
   switch (trigger.kind) {
     case "nothing":
       // Not this action's business: a notice, no check run, no outputs, the step passes.
-      core.notice(`evidence-gate: ${trigger.message}`);
+      runner.notice(`evidence-gate: ${trigger.message}`);
       await writeJobSummary(`## evidence-gate: nothing to do\n\n${trigger.message}\n`, { env });
       return null;
     case "refused":
       await writeJobSummary(`## ⚠️ evidence-gate refused: ${trigger.title}\n\n${trigger.message}\n`, { env });
-      core.setOutput("outcome", "refused");
-      core.setFailed(`evidence-gate: refused: ${trigger.title}: ${trigger.message}`);
+      runner.setOutput("outcome", "refused");
+      runner.setFailed(`evidence-gate: refused: ${trigger.title}: ${trigger.message}`);
       return null;
     case "usage-error":
-      usageFailure(trigger.message);
+      usageFailure(runner, trigger.message);
       return null;
     case "run":
     case "refused-on-check":
@@ -113,6 +117,7 @@ export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<
   }
   const subject = trigger.subject;
   const { reporter } = checkRunReporter({
+    runner,
     octokit,
     owner: subject.owner,
     repo: subject.repo,
@@ -137,7 +142,7 @@ export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<
         `Run \`${runId}\` is starting: ${parsed.ok ? describeMode(parsed.inputs.mode) : "checking inputs"}`,
       );
       if (opened.tookOver !== null) {
-        core.info(
+        runner.info(
           `check run ${opened.ref.id} (left by run ${opened.tookOver.externalId}, ${opened.tookOver.conclusion ?? opened.tookOver.status}) is this run's now`,
         );
         // GitHub keeps annotations for good: say whose they are, so no one reads them as this run's findings.
@@ -147,33 +152,34 @@ export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<
             `This check run was first written by run \`${opened.tookOver.externalId}\`; its ${marks} annotation${marks === 1 ? "" : "s"} stay on it (GitHub cannot remove annotations) and are that run's findings, not this run's.`,
           );
       }
-      saveCheckRun(opened.ref, runId);
+      saveCheckRun(runner, opened.ref, runId);
     } catch (error) {
       if (!(error instanceof CheckRunWriteError)) throw error;
       if (error.status !== 403 && error.status !== 404) {
-        await checkRunNotCreated(error, env);
+        await checkRunNotCreated(runner, error, env);
         return null;
       }
       // The token may not write check runs (SPEC §10): the run goes on without one, so its ledger still
       // reaches the job summary and the artifact, and the step fails at the end naming the permission.
       failStepAfterReport = error.message;
       noCheckRun = `The check run could not be created, so this run posts none: ${error.message} The run goes on; its ledger is in this job summary and the ${ledgerArtifactName(checkName)} artifact, and the step fails at the end.`;
-      core.error(`evidence-gate: ${noCheckRun}`);
+      runner.error(`evidence-gate: ${noCheckRun}`);
     }
   } else {
-    core.notice(noCheckRun);
+    runner.notice(noCheckRun);
   }
-  core.setOutput("run-id", runId);
+  runner.setOutput("run-id", runId);
   const early = noCheckRun === undefined ? reporter : null;
   const earlyNotes = noCheckRun === undefined ? takeoverNotes : [noCheckRun];
 
   if (!parsed.ok) {
     const message = parsed.errors.join("\n");
-    await endEarly(early, { kind: "usage-error", message }, message, env, earlyNotes);
+    await endEarly(runner, early, { kind: "usage-error", message }, message, env, earlyNotes);
     return null;
   }
   if (trigger.kind === "refused-on-check") {
     await endEarly(
+      runner,
       early,
       { kind: "refused", reason: "unsupported-trigger", message: trigger.message },
       trigger.message,
@@ -199,6 +205,7 @@ export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<
     });
     if (!checkout.ok) {
       await endEarly(
+        runner,
         early,
         checkout.reason === "moved"
           ? { kind: "refused", reason: "head-moved", message: checkout.message }
@@ -209,7 +216,7 @@ export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<
       );
       return null;
     }
-    core.info(checkout.note);
+    runner.info(checkout.note);
     notes.push(checkout.note);
   }
 
@@ -229,6 +236,7 @@ export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<
     if (!(error instanceof PolicyReadError)) throw error;
     const refused = error.status === 401 || error.status === 403;
     await endEarly(
+      runner,
       early,
       refused
         ? { kind: "usage-error", message: error.message }
@@ -241,15 +249,16 @@ export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<
   }
   const ignoredCopy = await prCopyNote(folders.workspace, basePolicy);
   if (ignoredCopy !== null) {
-    core.notice(ignoredCopy);
+    runner.notice(ignoredCopy);
     notes.push(ignoredCopy);
   }
   if (!basePolicy.result.ok) {
     const message = `${basePolicy.result.errors.join("\n")}\nFix the policy file on the base branch: nothing runs while the maintainers' policy is malformed.`;
-    await endEarly(early, { kind: "usage-error", message }, message, env, notes);
+    await endEarly(runner, early, { kind: "usage-error", message }, message, env, notes);
     return null;
   }
   return {
+    runner,
     env,
     ...(o.signal ? { signal: o.signal } : {}),
     inputs: parsed.inputs,
@@ -285,8 +294,9 @@ export function readOnlyTokenNote(event: PullRequestFields, checkName: string): 
 
 /** The base branch's policy as the engine takes it (`undefined` when there is none), said in the log. */
 export function announcePolicy(run: PullRequestRun): ReturnType<typeof autoRunPolicy> {
+  const { runner } = run;
   const policy = autoRunPolicy(run.policy);
-  core.info(
+  runner.info(
     policy === undefined
       ? `policy: no .github/evidence-gate.yml on the base ref ${run.event.baseRef}: the defaults apply`
       : `policy: ${policy.source}: ${policySummary(run.policy.policy)}`,
@@ -300,7 +310,7 @@ export function announcePolicy(run: PullRequestRun): ReturnType<typeof autoRunPo
  * says so, then the step fails. A refused permission is something the workflow must change (outcome
  * `usage-error`); any other failure (5xx after retries, no answer) is `failed`.
  */
-async function checkRunNotCreated(error: CheckRunWriteError, env: Env): Promise<void> {
+async function checkRunNotCreated(runner: Runner, error: CheckRunWriteError, env: Env): Promise<void> {
   const permission = error.status === 403 || error.status === 404;
   const summary = [
     "## ⚠️ evidence-gate: the check run could not be created",
@@ -311,6 +321,6 @@ async function checkRunNotCreated(error: CheckRunWriteError, env: Env): Promise<
     "",
   ].join("\n");
   await writeJobSummary(summary, { env });
-  core.setOutput("outcome", permission ? "usage-error" : "failed");
-  core.setFailed(`evidence-gate: ${error.message}`);
+  runner.setOutput("outcome", permission ? "usage-error" : "failed");
+  runner.setFailed(`evidence-gate: ${error.message}`);
 }

@@ -8,25 +8,11 @@
  * model call: {@link missingModelCredential} sees that before anything runs, and the run becomes verify-only
  * (with a notice) when a verify command is given, or ends `action_required` naming the missing secret.
  */
-import * as core from "@actions/core";
 import { unreachable } from "../core/unreachable.js";
-import { runVerifyOnly } from "../engine/verify-run.js";
-import type { ActionInputs } from "./inputs.js";
+import { chooseVerifyCommand } from "../evidence/verify-choice.js";
 import { announcePolicy, type PullRequestRun } from "./pull-request-run.js";
-import { endRun, engineOptions, reportRun } from "./running-mode.js";
-
-/**
- * The secret inputs of `runtime`, when none of them has a value; `null` when the model CLI has a credential.
- * claude: `anthropic-api-key` or `claude-code-oauth-token`; codex: `openai-api-key` (SPEC §11).
- */
-export function missingModelCredential(
-  inputs: Pick<ActionInputs, "runtime" | "anthropicApiKey" | "claudeCodeOauthToken" | "openaiApiKey">,
-): readonly string[] | null {
-  if (inputs.runtime === "codex") return inputs.openaiApiKey ? null : ["openai-api-key"];
-  return inputs.anthropicApiKey || inputs.claudeCodeOauthToken
-    ? null
-    : ["anthropic-api-key", "claude-code-oauth-token"];
-}
+import { actionPorts, actionRequestBase, endRun, reportRun } from "./running-mode.js";
+import { startRun } from "./start-run.js";
 
 /** Why a run is verify-only: the mode asked for it, or the pull request has no model credential. */
 export type VerifyOnlyReason =
@@ -41,14 +27,18 @@ function secretWords(missing: readonly string[]): string {
 export async function runVerifyMode(run: PullRequestRun, reason: VerifyOnlyReason): Promise<void> {
   const { event, inputs } = run;
   const policy = announcePolicy(run);
-  const fromPolicy = inputs.verifyCmd === undefined ? policy?.verifyCmd : undefined;
-  const command = inputs.verifyCmd ?? fromPolicy;
+  const verify = chooseVerifyCommand({
+    ...(inputs.verifyCmd !== undefined ? { given: inputs.verifyCmd } : {}),
+    acceptNoBuildEvidence: false,
+    ...(policy !== undefined ? { policy } : {}),
+    surface: "action",
+  });
   const forkWords = event.isDependabot
     ? "a Dependabot pull request (GitHub gives its workflows Dependabot secrets only)"
     : event.isFork
       ? "a fork's pull request (GitHub gives its workflows no repository secrets)"
       : "this run";
-  if (command === undefined) {
+  if (verify.kind === "none") {
     if (reason.kind === "mode") {
       return endRun(run, {
         kind: "usage-error",
@@ -64,24 +54,22 @@ export async function runVerifyMode(run: PullRequestRun, reason: VerifyOnlyReaso
   }
   const notes = [...run.notes];
   if (reason.kind === "no-credential") {
+    const command = verify.kind === "chosen" ? verify.command : (inputs.verifyCmd ?? policy?.verifyCmd ?? "");
     const notice = `No model credential (${secretWords(reason.missing)} is empty for ${forkWords}): this run is verify-only — the engine runs \`${command}\` once on the pull request's head, and no model is called.`;
-    core.notice(notice);
+    run.runner.notice(notice);
     notes.push(notice);
   }
-  const result = await runVerifyOnly(
-    engineOptions(run, {
-      runId: run.runId,
-      verifyCmd: command,
-      declaredBy: fromPolicy !== undefined ? ("policy" as const) : ("input" as const),
-      repoDir: run.workspace,
-      ...(inputs.workingDirectory !== undefined ? { workingDirectory: inputs.workingDirectory } : {}),
-      verifyTimeoutMs: inputs.verifyTimeoutMs,
-      verifyEnv: inputs.verifyEnv,
+  if (verify.kind === "empty") {
+    return endRun(run, { kind: "usage-error", message: `${verify.message} Nothing was run.` }, notes);
+  }
+  const result = await startRun(
+    {
+      mode: { kind: "verify", verify },
+      ...actionRequestBase(run),
       pr: { headSha: event.headSha, baseRef: event.baseRef },
-      ...(policy !== undefined
-        ? { policy: { requireEvidence: policy.requireEvidence, source: policy.source } }
-        : {}),
-    }),
+      ...(policy !== undefined ? { policy } : {}),
+    },
+    actionPorts(run),
   );
   switch (result.kind) {
     case "usage_error":
