@@ -18,7 +18,7 @@
 import type { BuildEvidenceAnswer, BuildSignal } from "../core/build-evidence-answer.js";
 import { verifyCommandRunsNothing } from "../graph/verify-command.js";
 import { POLICY_FILE } from "../policy/policy-file.js";
-import { suggestVerifyCommand } from "./build-signals.js";
+import { suggestVerifyCommand } from "./verify-suggestion.js";
 
 /** Which surface the messages are for: input spellings differ (`verify-cmd:` vs `--verify-cmd`). */
 export type Surface = "action" | "cli";

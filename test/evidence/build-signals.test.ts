@@ -4,14 +4,13 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { BuildSignal } from "../../src/core/build-evidence-answer.js";
 import {
-  listTopLevelNames,
-  MAX_ENTRIES_PER_DIRECTORY,
   MAX_SUBDIRECTORIES,
   MONOREPO_FOLDERS,
   SKIPPED_FOLDERS,
   scanBuildSignals,
-  suggestVerifyCommand,
 } from "../../src/evidence/build-signals.js";
+import { listTopLevelNames, MAX_ENTRIES_PER_DIRECTORY } from "../../src/evidence/directory-names.js";
+import { suggestVerifyCommand } from "../../src/evidence/verify-suggestion.js";
 
 const made: string[] = [];
 
