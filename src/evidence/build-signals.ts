@@ -9,12 +9,14 @@
  *   calls, so a `package.json` is never missed because the directory is huge), and only the glob rules
  *   (`*.csproj`, `*.sln`, …) and the name-based hints (lockfiles, wrappers) read the listing, which stops
  *   after `MAX_ENTRIES_PER_DIRECTORY` entries (`directory-names.ts`).
- * - One level down: the same scan over each one's immediate
+ * - One level down, from the root and the working directory: the same scan over each one's immediate
  *   subdirectories, and over the children of the conventional monorepo folders ({@link MONOREPO_FOLDERS}:
  *   `packages/app`, `apps/web`, …), skipping hidden folders and {@link SKIPPED_FOLDERS} and stopping after
  *   {@link MAX_SUBDIRECTORIES} of them per directory. Symbolic links are never followed. A signal found
  *   there is still a reason to refuse; its suggestion runs the command in that folder,
  *   `(cd packages/app && npm test)`.
+ * - {@link scanBuildSignalsAlongPath} also scans the top level of every folder between the root and the
+ *   working directory (at most {@link MAX_PATH_FOLDERS}), so `pkg/package.json` is found from `pkg/src`.
  */
 import { join, relative, resolve, sep } from "node:path";
 import type { BuildSignal } from "../core/build-evidence-answer.js";
@@ -24,6 +26,12 @@ import { SIGNAL_NAMES, signalsIn } from "./signal-rules.js";
 
 /** Most subdirectories scanned one level below each scanned directory (monorepo children included). */
 export const MAX_SUBDIRECTORIES = 200;
+
+/**
+ * Most folders scanned between the root and the working directory (both excluded); on a deeper path the
+ * ones nearest the working directory are scanned.
+ */
+export const MAX_PATH_FOLDERS = 32;
 
 /** Folders whose children are scanned too: where monorepos keep their projects (`packages/app`). */
 export const MONOREPO_FOLDERS: readonly string[] = [
@@ -73,6 +81,49 @@ export async function scanBuildSignals(dirs: readonly string[]): Promise<BuildSi
     unique.map((dir) => ({ dir, descend: true })),
     (from, folder) => (folder === from ? "" : relativePath(from, folder)),
   );
+}
+
+/** Where {@link scanBuildSignalsAlongPath} scans: a git working tree's root, and a directory inside it. */
+export interface RepositoryPath {
+  /** The working tree's root (absolute, or relative to the process's directory). */
+  readonly root: string;
+  /** The working directory: `root` itself, or a folder inside it (absolute, or relative to the process's). */
+  readonly workingDirectory: string;
+}
+
+/**
+ * Scans the root, every folder from it down to the working directory, and the working directory itself,
+ * for build signals — so `cd pkg/src && evidence-gate auto` finds `pkg/package.json`.
+ *
+ * The root and the working directory are scanned as {@link scanBuildSignals} scans them (top level and one
+ * level down); each folder between them only at its top level (at most {@link MAX_PATH_FOLDERS}, the
+ * nearest to the working directory), since what sits beside the path is other projects' build files.
+ *
+ * @returns in path order (root first): each directory's own signals by table priority, then for the root
+ *   and the working directory those one level down (in path order). `file` is relative to `root`
+ *   (`pkg/package.json`). Every suggestion is phrased from the working directory, where a verify command
+ *   runs: plain for its own signals, else `(cd <folder> && <command>)` with the folder relative to it
+ *   (`(cd .. && npm test)`, `(cd app && make)`). A working directory outside `root` is scanned as
+ *   `scanBuildSignals([root, workingDirectory])` does. An unreadable or missing directory contributes none.
+ */
+export async function scanBuildSignalsAlongPath(path: RepositoryPath): Promise<BuildSignal[]> {
+  const root = resolve(path.root);
+  const workDir = resolve(path.workingDirectory);
+  const down = relative(root, workDir);
+  if (down.startsWith(`..${sep}`) || down === ".." || resolve(root, down) !== workDir) {
+    return scanBuildSignals([root, workDir]);
+  }
+  const steps = down === "" ? [] : down.split(sep);
+  const between = steps
+    .slice(0, -1)
+    .map((_, i) => join(root, ...steps.slice(0, i + 1)))
+    .slice(-MAX_PATH_FOLDERS);
+  const dirs = [
+    { dir: root, descend: true },
+    ...between.map((dir) => ({ dir, descend: false })),
+    ...(workDir === root ? [] : [{ dir: workDir, descend: true }]),
+  ];
+  return scanDirectories(root, dirs, (_from, folder) => relativePath(workDir, folder));
 }
 
 /** One directory to scan, and whether to scan one level below it too. */

@@ -25,8 +25,10 @@ const segments = (path: string): number => (path === "." || path === "" ? 0 : pa
 
 /**
  * Picks one verify command to suggest: from the deepest scanned directory (the `working-directory`,
- * where the command would run, before the root), its own top-level signals before those found one level
- * down, then by table priority.
+ * where the command would run, before the root), its own top-level signals before those found elsewhere,
+ * then — among those, for a suggestion phrased from the working directory (`scanBuildSignalsAlongPath`) —
+ * the enclosing folders nearest first (`(cd .. && …)` before `(cd ../.. && …)` and before a folder below),
+ * then by table priority.
  *
  * @returns `null` when there are no signals.
  */
@@ -40,11 +42,17 @@ export function suggestVerifyCommand(signals: readonly BuildSignal[]): VerifySug
       inner,
       /** Depth of the directory the suggestion is phrased from (the one scanned to find this signal). */
       scanned: segments(dirname(signal.file)) - (steps.length - up) + up,
+      /** For a folder that only climbs (`..`, `../..`): how far; after every climb otherwise. */
+      climb: steps.length > 0 && up === steps.length ? up : Number.POSITIVE_INFINITY,
       rank: signalRank(basename(signal.file)),
     };
   });
   const ordered = placed.sort(
-    (a, b) => b.scanned - a.scanned || Number(a.inner !== null) - Number(b.inner !== null) || a.rank - b.rank,
+    (a, b) =>
+      b.scanned - a.scanned ||
+      Number(a.inner !== null) - Number(b.inner !== null) ||
+      (a.climb === b.climb ? 0 : a.climb < b.climb ? -1 : 1) ||
+      a.rank - b.rank,
   );
   const first = ordered[0];
   if (first === undefined) return null;
