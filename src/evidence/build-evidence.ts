@@ -17,8 +17,8 @@
  */
 import type { BuildEvidenceAnswer, BuildSignal } from "../core/build-evidence-answer.js";
 import { POLICY_FILE } from "../policy/policy-file.js";
-import { suggestVerifyCommand } from "./build-signals.js";
 import { chooseVerifyCommand, type Surface, type VerifyChoice } from "./verify-choice.js";
+import { suggestVerifyCommand } from "./verify-suggestion.js";
 
 export type { Surface };
 

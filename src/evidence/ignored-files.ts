@@ -18,51 +18,33 @@
  *
  * Bounded: over {@link DEFAULT_MAX_IGNORED_FILES} entries git is stopped and the answer is `unknown`.
  * Never rejects: a git failure is `unknown` too, with the reason.
+ *
+ * This module lists and stat-s the files. The fingerprint value is `ignored-fingerprint.ts`, comparing two
+ * of them `ignored-files-change.ts`, their JSON form `ignored-files-data.ts`; all three are re-exported
+ * here, so the engine and the verify step import one module.
  */
-import { createHash } from "node:crypto";
 import { lstatSync, realpathSync } from "node:fs";
 import { isAbsolute, relative, sep } from "node:path";
 import { GitError, gitStream } from "../proc/git.js";
 import { type GitContext, workTreeRoot } from "./evidence-tree.js";
+import { fingerprintOf, type IgnoredFiles, STAT_FIELDS } from "./ignored-fingerprint.js";
+
+export {
+  acceptVerifyChanges,
+  compareIgnoredFiles,
+  type IgnoredFileChange,
+  type IgnoredFilesComparison,
+  MAX_CHANGE_EXAMPLES,
+} from "./ignored-files-change.js";
+export { type IgnoredFilesData, ignoredFilesFromData, ignoredFilesToData } from "./ignored-files-data.js";
+export type { IgnoredEntries, IgnoredFiles } from "./ignored-fingerprint.js";
 
 /** Over this many ignored files (after exclusions) the fingerprint is `unknown`. */
 export const DEFAULT_MAX_IGNORED_FILES = 500_000;
-/** Example paths kept on a verify's evidence when its ignored files changed. */
-export const MAX_CHANGE_EXAMPLES = 10;
-
-/** lstat numbers kept per file, in this order. */
-const FIELDS = 5; // size, mtimeMs, ctimeMs, mode, ino
 const MISSING = -1; // listed by git, gone before lstat (a race with a writer)
 const UNREADABLE = -2; // lstat failed otherwise (EACCES on a parent, ELOOP, …)
 /** lstat calls between two yields to the event loop. */
 const STAT_SLICE = 2000;
-
-/**
- * The listed files: `paths` sorted by bytes, each held as a latin1 string (one character per byte of
- * git's path, so any byte sequence survives and string order is byte order); `stats[i * 5 …]` holds
- * file i's lstat numbers.
- */
-export interface IgnoredEntries {
-  readonly paths: readonly string[];
-  readonly stats: Float64Array;
-}
-
-export type IgnoredFiles =
-  | {
-      readonly kind: "fingerprint";
-      /** sha256 (hex) over the sorted paths and their lstat numbers. */
-      readonly hash: string;
-      /** How many ignored files were fingerprinted. */
-      readonly files: number;
-      /** Per-file data, for naming what changed; not serialised anywhere. */
-      readonly entries: IgnoredEntries;
-    }
-  | {
-      readonly kind: "unknown";
-      readonly reason: string;
-      /** True when git listed more than the bound (the listing was stopped). */
-      readonly overBound: boolean;
-    };
 
 export interface IgnoredFilesOptions extends GitContext {
   /** Absolute folders whose files are left out besides `<root>/.evidence-gate/` (e.g. the runs folder). */
@@ -158,118 +140,6 @@ export async function ignoredFilesFingerprint(
   return fingerprintOf({ paths, stats });
 }
 
-/** One changed path (display form, UTF-8 decoded) and how it changed since the baseline. */
-export interface IgnoredFileChange {
-  readonly path: string;
-  readonly change: "modified" | "added" | "removed";
-}
-
-export type IgnoredFilesComparison =
-  | { readonly kind: "unchanged" }
-  | {
-      readonly kind: "changed";
-      /** How many paths differ, or `null` when it is not known (the listing went over the bound). */
-      readonly total: number | null;
-      /** Up to `maxExamples` of them, in path order. */
-      readonly examples: readonly IgnoredFileChange[];
-      /** Said instead of (or besides) examples, e.g. "more than 500000 git-ignored files now". */
-      readonly note?: string;
-    }
-  | { readonly kind: "unknown"; readonly reason: string };
-
-/**
- * Compares `current` with `baseline`. An unknown baseline gives `unknown`; a current listing over the
- * bound after a baseline that was within it is `changed` (files were added), not `unknown`.
- */
-export function compareIgnoredFiles(
-  baseline: IgnoredFiles,
-  current: IgnoredFiles,
-  maxExamples: number = MAX_CHANGE_EXAMPLES,
-): IgnoredFilesComparison {
-  if (baseline.kind === "unknown") return { kind: "unknown", reason: baseline.reason };
-  if (current.kind === "unknown") {
-    if (current.overBound) {
-      return {
-        kind: "changed",
-        total: null,
-        examples: [],
-        note: `${current.reason}, against ${baseline.files} at the baseline`,
-      };
-    }
-    return { kind: "unknown", reason: current.reason };
-  }
-  if (current.hash === baseline.hash) return { kind: "unchanged" };
-  const examples: IgnoredFileChange[] = [];
-  let total = 0;
-  walk(baseline.entries, current.entries, (path, before, after) => {
-    if (
-      before !== null &&
-      after !== null &&
-      sameStats(baseline.entries.stats, before, current.entries.stats, after)
-    )
-      return;
-    total++;
-    if (examples.length < maxExamples) {
-      examples.push({
-        path: displayPath(path),
-        change: before === null ? "added" : after === null ? "removed" : "modified",
-      });
-    }
-  });
-  // Equal entries with unequal hashes cannot happen; say so rather than claim a change with no path.
-  if (total === 0) return { kind: "unchanged" };
-  return { kind: "changed", total, examples };
-}
-
-/**
- * The baseline for the next verify after one verify ran: `baseline`, with the changes the verify itself
- * made (between `before` and `after`) accepted — so its build outputs (`dist/`, `coverage/`) do not count
- * against the next sink, while a change that was already there before it ran (a node's) still does.
- *
- * A path the verify did not touch keeps its baseline entry; a path it touched takes its `after` entry.
- * When any of the three is unknown, `baseline` is returned unchanged (fails safe: the next verify then
- * sees the build outputs as changes).
- */
-export function acceptVerifyChanges(
-  baseline: IgnoredFiles,
-  before: IgnoredFiles,
-  after: IgnoredFiles,
-): IgnoredFiles {
-  if (baseline.kind !== "fingerprint" || before.kind !== "fingerprint" || after.kind !== "fingerprint")
-    return baseline;
-  if (before.hash === after.hash) return baseline;
-  // Paths present in any of the three, in order; the result holds what the merge says for each.
-  const touched = new Map<string, number | null>(); // path → index in `after`, or null when removed
-  walk(before.entries, after.entries, (path, b, a) => {
-    if (b !== null && a !== null && sameStats(before.entries.stats, b, after.entries.stats, a)) return;
-    touched.set(path, a);
-  });
-  const paths: string[] = [];
-  const values: number[] = [];
-  const push = (path: string, stats: Float64Array, index: number): void => {
-    paths.push(path);
-    for (let f = 0; f < FIELDS; f++) values.push(stats[index * FIELDS + f]!);
-  };
-  const base = baseline.entries;
-  const afterEntries = after.entries;
-  const touchedPaths = [...touched.keys()].sort();
-  let i = 0;
-  let t = 0;
-  while (i < base.paths.length || t < touchedPaths.length) {
-    const p = base.paths[i];
-    const q = touchedPaths[t];
-    if (q === undefined || (p !== undefined && p < q)) {
-      push(p!, base.stats, i++);
-    } else {
-      const index = touched.get(q)!;
-      if (index !== null) push(q, afterEntries.stats, index);
-      if (p === q) i++;
-      t++;
-    }
-  }
-  return fingerprintOf({ paths, stats: Float64Array.from(values) });
-}
-
 function unknown(reason: string): IgnoredFiles {
   return { kind: "unknown", reason, overBound: false };
 }
@@ -304,17 +174,13 @@ function realOrSame(path: string): string {
   }
 }
 
-function displayPath(latin1: string): string {
-  return Buffer.from(latin1, "latin1").toString("utf8");
-}
-
 /**
  * lstat of every path (relative to `root`) into a flat array. Synchronous lstat is about twice as fast
  * as the thread-pool one for many small calls (bench/ignored-files.mjs), so it runs in slices, yielding
  * to the event loop between them: the process stays responsive (check-run updates, a model server).
  */
 async function statAll(root: string, paths: readonly string[]): Promise<Float64Array> {
-  const stats = new Float64Array(paths.length * FIELDS);
+  const stats = new Float64Array(paths.length * STAT_FIELDS);
   const rootBytes = Buffer.from(`${root}/`, "utf8");
   for (let i = 0; i < paths.length; i++) {
     if (i > 0 && i % STAT_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
@@ -323,11 +189,11 @@ async function statAll(root: string, paths: readonly string[]): Promise<Float64A
     const full = /^[\x20-\x7e]*$/.test(rel)
       ? `${root}/${rel}`
       : Buffer.concat([rootBytes, Buffer.from(rel, "latin1")]);
-    const at = i * FIELDS;
+    const at = i * STAT_FIELDS;
     try {
       const st = lstatSync(full, { throwIfNoEntry: false });
       if (st === undefined) {
-        stats.fill(MISSING, at, at + FIELDS);
+        stats.fill(MISSING, at, at + STAT_FIELDS);
         continue;
       }
       stats[at] = st.size;
@@ -336,107 +202,8 @@ async function statAll(root: string, paths: readonly string[]): Promise<Float64A
       stats[at + 3] = st.mode;
       stats[at + 4] = st.ino;
     } catch {
-      stats.fill(UNREADABLE, at, at + FIELDS);
+      stats.fill(UNREADABLE, at, at + STAT_FIELDS);
     }
   }
   return stats;
-}
-
-function fingerprintOf(entries: IgnoredEntries): IgnoredFiles {
-  const hash = createHash("sha256");
-  hash.update(`evidence-gate ignored-files v1 ${entries.paths.length}\n`);
-  let chunk = "";
-  for (let i = 0; i < entries.paths.length; i++) {
-    const at = i * FIELDS;
-    const s = entries.stats;
-    chunk += `${entries.paths[i]}\0${s[at]} ${s[at + 1]} ${s[at + 2]} ${s[at + 3]} ${s[at + 4]}\n`;
-    if (chunk.length > 65_536) {
-      hash.update(chunk, "latin1");
-      chunk = "";
-    }
-  }
-  hash.update(chunk, "latin1");
-  return { kind: "fingerprint", hash: hash.digest("hex"), files: entries.paths.length, entries };
-}
-
-function sameStats(a: Float64Array, i: number, b: Float64Array, j: number): boolean {
-  for (let f = 0; f < FIELDS; f++) if (a[i * FIELDS + f] !== b[j * FIELDS + f]) return false;
-  return true;
-}
-
-/** Merge-walks two sorted entry lists: `visit(path, indexInA | null, indexInB | null)` per distinct path. */
-function walk(
-  a: IgnoredEntries,
-  b: IgnoredEntries,
-  visit: (path: string, i: number | null, j: number | null) => void,
-): void {
-  let i = 0;
-  let j = 0;
-  while (i < a.paths.length || j < b.paths.length) {
-    const p = a.paths[i];
-    const q = b.paths[j];
-    if (q === undefined || (p !== undefined && p < q)) visit(p!, i++, null);
-    else if (p === undefined || q < p) visit(q, null, j++);
-    else {
-      visit(p, i++, j++);
-    }
-  }
-}
-
-/** {@link IgnoredFiles} as JSON-safe data (`ignored-baseline.json` in the run directory; `resume` reads it). */
-export type IgnoredFilesData =
-  | {
-      readonly kind: "fingerprint";
-      readonly hash: string;
-      readonly files: number;
-      /** The latin1 path strings of `entries.paths`. */
-      readonly paths: readonly string[];
-      /** `entries.stats` as plain numbers. */
-      readonly stats: readonly number[];
-    }
-  | { readonly kind: "unknown"; readonly reason: string; readonly overBound: boolean };
-
-/** Converts a fingerprint to JSON-safe data, losslessly. */
-export function ignoredFilesToData(files: IgnoredFiles): IgnoredFilesData {
-  if (files.kind === "unknown") return files;
-  return {
-    kind: "fingerprint",
-    hash: files.hash,
-    files: files.files,
-    paths: files.entries.paths,
-    stats: Array.from(files.entries.stats),
-  };
-}
-
-/**
- * Reads a fingerprint back from {@link ignoredFilesToData}'s output. Anything malformed becomes an
- * `unknown` fingerprint naming why, so a resumed leg never compares against a made-up baseline.
- */
-export function ignoredFilesFromData(data: unknown): IgnoredFiles {
-  const d = data as Partial<Record<string, unknown>> | null;
-  if (d?.kind === "unknown" && typeof d.reason === "string") {
-    return { kind: "unknown", reason: d.reason, overBound: d.overBound === true };
-  }
-  if (
-    d?.kind === "fingerprint" &&
-    typeof d.hash === "string" &&
-    typeof d.files === "number" &&
-    Array.isArray(d.paths) &&
-    d.paths.every((p) => typeof p === "string") &&
-    Array.isArray(d.stats) &&
-    d.stats.every((n) => typeof n === "number") &&
-    d.stats.length === d.paths.length * 5
-  ) {
-    return {
-      kind: "fingerprint",
-      hash: d.hash,
-      files: d.files,
-      entries: { paths: d.paths as string[], stats: Float64Array.from(d.stats as number[]) },
-    };
-  }
-  return {
-    kind: "unknown",
-    reason: "the saved baseline of the run's git-ignored files could not be read",
-    overBound: false,
-  };
 }

@@ -3,13 +3,11 @@
  * a conclusion. Every API failure becomes a {@link CheckRunWriteError} carrying the HTTP status and
  * the request — never swallowed (SPEC §6: "A write the API refuses … is an error the user sees").
  *
- * Limits (https://docs.github.com/rest/checks/runs): `output.summary` and `output.text` ≤ 65535
- * UTF-8 bytes (GitHub counts bytes: github/docs#35252). Callers cut with the ledger renderer; a text
- * that still arrives too long is cut here with a visible notice and a warning, so the verdict is
- * posted rather than refused with 422. `output.title` is clamped to {@link CHECK_RUN_TITLE_MAX_CHARS}.
- * `output.annotations` go at most {@link CHECK_RUN_ANNOTATIONS_PER_REQUEST} per request ("To create more
- * than 50 annotations, you have to make multiple requests to the Update a check run endpoint"): the first
- * batch rides on the completing write, the rest follow in further updates ({@link CheckRunClient.complete}).
+ * What each write sends is shaped within GitHub's limits by `check-run-output.ts` (titles clamped, texts
+ * cut with a notice, at most {@link CHECK_RUN_ANNOTATIONS_PER_REQUEST} annotations a request: the first
+ * batch rides on the completing write, the rest follow in further updates, {@link CheckRunClient.complete}).
+ * A failed call becomes its error in `check-run-error.ts`. Both are re-exported here, so a caller of the
+ * client imports one module.
  *
  * Idempotence: one check run per name and head SHA. A create that GitHub may have carried out before it
  * failed (5xx, no answer) is never blindly repeated: the client looks the check run up by its
@@ -18,8 +16,30 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { isRunId } from "../core/run-id.js";
-import { CHECK_RUN_TEXT_MAX_BYTES, truncateUtf8, utf8Bytes } from "../ledger/byte-budget.js";
+import { type CheckRunOperation, CheckRunWriteError, checkRunWriteError } from "./check-run-error.js";
+import {
+  annotationBatches,
+  annotationObject,
+  CHECK_RUN_ANNOTATIONS_PER_REQUEST,
+  type CheckRunAnnotation,
+  type CheckRunOutputInput,
+  checkRunOutput,
+} from "./check-run-output.js";
 import { type GateOctokit, SERVER_ERROR_RETRIES, serverErrorBackoffMs } from "./octokit.js";
+
+export {
+  type CheckRunOperation,
+  CheckRunWriteError,
+  type FailedCheckRunRequest,
+} from "./check-run-error.js";
+export {
+  ANNOTATION_TEXT_MAX_BYTES,
+  CHECK_RUN_ANNOTATIONS_PER_REQUEST,
+  CHECK_RUN_TEXT_MAX_BYTES,
+  CHECK_RUN_TITLE_MAX_CHARS,
+  type CheckRunAnnotation,
+  clampCheckRunTitle,
+} from "./check-run-output.js";
 
 /** The conclusions an integration may set (GitHub sets `stale` itself). */
 export type CheckRunConclusion =
@@ -30,39 +50,6 @@ export type CheckRunConclusion =
   | "skipped"
   | "timed_out"
   | "action_required";
-
-export const CHECK_RUN_TITLE_MAX_CHARS = 255;
-export { CHECK_RUN_TEXT_MAX_BYTES };
-/** "The Checks API limits the number of annotations to a maximum of 50 per API request." */
-export const CHECK_RUN_ANNOTATIONS_PER_REQUEST = 50;
-/**
- * An annotation's `message` and `raw_details`: "The maximum size is 64 KB". Cut to 64 000 UTF-8 bytes, which
- * is within the limit whichever kilobyte GitHub means.
- */
-export const ANNOTATION_TEXT_MAX_BYTES = 64_000;
-
-/** One line range of one file, marked on the check run and in the pull request's "Files changed". */
-export interface CheckRunAnnotation {
-  /** Repository-relative path with `/` separators, e.g. `src/sum.ts` or `.github/workflows/gate.yml`. */
-  readonly path: string;
-  /** 1-based. */
-  readonly startLine: number;
-  readonly endLine: number;
-  /** 1-based; sent only when the annotation is on one line (GitHub refuses columns across lines). */
-  readonly startColumn?: number;
-  readonly endColumn?: number;
-  readonly level: "notice" | "warning" | "failure";
-  /** Cut to {@link ANNOTATION_TEXT_MAX_BYTES}. */
-  readonly message: string;
-  /** Cut to 255 characters. */
-  readonly title?: string;
-  /** Cut to {@link ANNOTATION_TEXT_MAX_BYTES}. */
-  readonly rawDetails?: string;
-}
-
-const OVERSIZE_NOTICE =
-  "**Cut by evidence-gate:** this text exceeded GitHub's 65535-byte limit for check runs. " +
-  "The full ledger is in the job summary and the run's ledger artifact.";
 
 export interface CheckRunRef {
   readonly id: number;
@@ -92,11 +79,8 @@ export interface CreateCheckRunInput {
   readonly detailsUrl?: string;
 }
 
-export interface UpdateCheckRunInput {
-  readonly title: string;
-  readonly summary: string;
-  readonly text?: string;
-}
+/** A running check run's new output. */
+export type UpdateCheckRunInput = CheckRunOutputInput;
 
 export interface RestartCheckRunInput extends UpdateCheckRunInput {
   readonly externalId: string;
@@ -114,39 +98,6 @@ export interface CompleteCheckRunInput extends UpdateCheckRunInput {
   readonly annotations?: readonly CheckRunAnnotation[];
 }
 
-export type CheckRunOperation = "create" | "update" | "restart" | "complete" | "annotate" | "find" | "get";
-
-/** The request a failed write sent (never its headers: they hold the token). */
-export interface FailedCheckRunRequest {
-  readonly operation: CheckRunOperation;
-  readonly method: string;
-  readonly url: string;
-  readonly body: unknown;
-}
-
-/** A check-run API call GitHub refused or never answered. */
-export class CheckRunWriteError extends Error {
-  override readonly name = "CheckRunWriteError";
-  /** HTTP status; `undefined` when no response arrived (network failure). */
-  readonly status: number | undefined;
-  readonly request: FailedCheckRunRequest;
-  /** GitHub's own `message` (and validation `errors`), when it sent one. */
-  readonly githubMessage: string | undefined;
-
-  constructor(init: {
-    message: string;
-    status: number | undefined;
-    request: FailedCheckRunRequest;
-    githubMessage: string | undefined;
-    cause: unknown;
-  }) {
-    super(init.message, { cause: init.cause });
-    this.status = init.status;
-    this.request = init.request;
-    this.githubMessage = init.githubMessage;
-  }
-}
-
 export interface CheckRunClientOptions {
   readonly octokit: GateOctokit;
   readonly owner: string;
@@ -159,68 +110,33 @@ export interface CheckRunClientOptions {
   readonly now?: () => Date;
 }
 
-/** `output.title` clamped to 255 characters (code points), ending in `…` when cut. */
-export function clampCheckRunTitle(title: string): string {
-  const chars = Array.from(title);
-  if (chars.length <= CHECK_RUN_TITLE_MAX_CHARS) return title;
-  return `${chars.slice(0, CHECK_RUN_TITLE_MAX_CHARS - 1).join("")}…`;
-}
-
-/** `items` in consecutive batches of at most {@link CHECK_RUN_ANNOTATIONS_PER_REQUEST}. */
-function batches<T>(items: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += CHECK_RUN_ANNOTATIONS_PER_REQUEST)
-    out.push(items.slice(i, i + CHECK_RUN_ANNOTATIONS_PER_REQUEST));
-  return out;
-}
-
 /** GitHub's documented timestamp form, `YYYY-MM-DDTHH:MM:SSZ`. */
 function githubTimestamp(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
-interface RequestErrorLike {
-  readonly status?: unknown;
-  readonly response?: { readonly data?: unknown };
-  readonly message?: unknown;
+/** The fields of GitHub's check-run object that {@link ExistingCheckRun} keeps. */
+interface CheckRunData {
+  readonly id: number;
+  readonly html_url: string | null;
+  readonly status: ExistingCheckRun["status"];
+  readonly conclusion: string | null;
+  readonly external_id: string | null;
+  readonly app?: { readonly id?: number } | null;
+  readonly output?: { readonly summary?: string | null; readonly annotations_count?: number } | null;
 }
 
-function githubMessageOf(error: unknown): string | undefined {
-  const data = (error as RequestErrorLike | null)?.response?.data;
-  if (typeof data !== "object" || data === null) return undefined;
-  const { message, errors } = data as { message?: unknown; errors?: unknown };
-  if (typeof message !== "string") return undefined;
-  if (!Array.isArray(errors) || errors.length === 0) return message;
-  const details = errors.map((e) =>
-    typeof e === "object" && e !== null && "message" in e ? String(e.message) : JSON.stringify(e),
-  );
-  return `${message}: ${details.join("; ")}`;
-}
-
-function describeFailure(
-  what: string,
-  status: number | undefined,
-  githubMessage: string | undefined,
-  hasResponse: boolean,
-): string {
-  if (!hasResponse) {
-    return `${what}: no answer from the GitHub API (${githubMessage ?? "network error"}).`;
-  }
-  const said = githubMessage === undefined ? "" : ` "${githubMessage}"`;
-  const answered = `${what}: GitHub answered ${status}${said}.`;
-  if ((status === 403 || status === 429) && /rate limit/i.test(githubMessage ?? "")) {
-    return `${answered} The API rate limit was hit and the retries ran out; run the job again later.`;
-  }
-  if (status === 403 || status === 404) {
-    return (
-      `${answered} Writing check runs needs the token permission \`checks: write\`: add ` +
-      "`permissions: { checks: write }` to the job (a GitHub App needs the Checks write permission). " +
-      "On a pull request from a fork the GITHUB_TOKEN is read-only whatever the workflow asks for: use the " +
-      "two-stage mode there (this workflow uploads the ledger artifact, and a `workflow_run` workflow on the " +
-      "base repository posts it with `mode: report`)."
-    );
-  }
-  return answered;
+function existingCheckRunOf(data: CheckRunData): ExistingCheckRun {
+  return {
+    id: data.id,
+    htmlUrl: data.html_url,
+    status: data.status,
+    conclusion: data.conclusion,
+    externalId: data.external_id,
+    appId: data.app?.id ?? null,
+    summary: data.output?.summary ?? null,
+    annotationsCount: data.output?.annotations_count ?? 0,
+  };
 }
 
 /** Writes one repository's check runs. Construct once per run; methods are independent calls. */
@@ -317,13 +233,16 @@ export class CheckRunClient {
    * @throws CheckRunWriteError on the first write GitHub refuses (the completion, or a later batch).
    */
   async complete(id: number, input: CompleteCheckRunInput): Promise<CheckRunRef> {
-    const [first = [], ...rest] = batches(input.annotations ?? []);
+    const [first = [], ...rest] = annotationBatches(input.annotations ?? []);
     const output = this.#output(input);
     const ref = await this.#patch("complete", id, {
       status: "completed" as const,
       conclusion: input.conclusion,
       completed_at: githubTimestamp(this.#now()),
-      output: first.length === 0 ? output : { ...output, annotations: first.map((a) => this.#annotation(a)) },
+      output:
+        first.length === 0
+          ? output
+          : { ...output, annotations: first.map((a) => annotationObject(a, this.#redact)) },
       ...(input.externalId === undefined ? {} : { external_id: input.externalId }),
       ...(input.detailsUrl === undefined ? {} : { details_url: input.detailsUrl }),
     });
@@ -332,7 +251,7 @@ export class CheckRunClient {
         output: {
           title: output.title,
           summary: output.summary,
-          annotations: batch.map((a) => this.#annotation(a)),
+          annotations: batch.map((a) => annotationObject(a, this.#redact)),
         },
       });
     }
@@ -349,16 +268,7 @@ export class CheckRunClient {
       undefined,
       () => this.#octokit.rest.checks.get({ owner: this.#owner, repo: this.#repo, check_run_id: id }),
     );
-    return {
-      id: data.id,
-      htmlUrl: data.html_url,
-      status: data.status,
-      conclusion: data.conclusion,
-      externalId: data.external_id,
-      appId: data.app?.id ?? null,
-      summary: data.output?.summary ?? null,
-      annotationsCount: data.output?.annotations_count ?? 0,
-    };
+    return existingCheckRunOf(data);
   }
 
   /**
@@ -432,18 +342,7 @@ export class CheckRunClient {
     );
     return data.check_runs
       .filter((run) => run.name === name)
-      .map(
-        (run): ExistingCheckRun => ({
-          id: run.id,
-          htmlUrl: run.html_url,
-          status: run.status,
-          conclusion: run.conclusion,
-          externalId: run.external_id,
-          appId: run.app?.id ?? null,
-          summary: run.output?.summary ?? null,
-          annotationsCount: run.output?.annotations_count ?? 0,
-        }),
-      )
+      .map(existingCheckRunOf)
       .filter(accept)
       .sort((a, b) => b.id - a.id)[0];
   }
@@ -475,62 +374,12 @@ export class CheckRunClient {
     try {
       return await send();
     } catch (cause) {
-      const error = cause as RequestErrorLike & { request?: { method?: string; url?: string } };
-      const hasResponse = error?.response !== undefined;
-      const status = typeof error?.status === "number" && hasResponse ? error.status : undefined;
-      const githubMessage =
-        githubMessageOf(cause) ?? (typeof error?.message === "string" ? error.message : undefined);
-      const [method = "", path = ""] = route.split(" ");
-      throw new CheckRunWriteError({
-        message: describeFailure(what, status, githubMessage, hasResponse),
-        status,
-        request: {
-          operation,
-          method: error?.request?.method ?? method,
-          url: error?.request?.url ?? path,
-          body,
-        },
-        githubMessage,
-        cause,
-      });
+      throw checkRunWriteError({ operation, what, route, body, cause });
     }
   }
 
   #output(input: UpdateCheckRunInput): { title: string; summary: string; text?: string } {
-    return {
-      title: clampCheckRunTitle(this.#redact(input.title)),
-      summary: this.#fit("summary", this.#redact(input.summary)),
-      ...(input.text === undefined ? {} : { text: this.#fit("text", this.#redact(input.text)) }),
-    };
-  }
-
-  /** GitHub's annotation object: redacted, cut to its limits, columns only on one line. */
-  #annotation(a: CheckRunAnnotation): Record<string, unknown> {
-    const oneLine = a.startLine === a.endLine;
-    const cut = (text: string) =>
-      truncateUtf8(this.#redact(text), ANNOTATION_TEXT_MAX_BYTES, "… (cut by evidence-gate: over 64 KB)");
-    return {
-      path: a.path,
-      start_line: a.startLine,
-      end_line: a.endLine,
-      ...(oneLine && a.startColumn !== undefined ? { start_column: a.startColumn } : {}),
-      ...(oneLine && a.endColumn !== undefined ? { end_column: a.endColumn } : {}),
-      annotation_level: a.level,
-      message: cut(a.message),
-      ...(a.title === undefined ? {} : { title: clampCheckRunTitle(this.#redact(a.title)) }),
-      ...(a.rawDetails === undefined ? {} : { raw_details: cut(a.rawDetails) }),
-    };
-  }
-
-  /** The defensive byte cut; the ledger renderer should already have cut (and said where the rest is). */
-  #fit(field: "summary" | "text", value: string): string {
-    const bytes = utf8Bytes(value);
-    if (bytes <= CHECK_RUN_TEXT_MAX_BYTES) return value;
-    this.#warn(
-      `check run output.${field} was ${bytes} bytes, over GitHub's ${CHECK_RUN_TEXT_MAX_BYTES}; cut here with a notice ` +
-        "(the caller should have cut it with the ledger renderer).",
-    );
-    return truncateUtf8(value, CHECK_RUN_TEXT_MAX_BYTES, OVERSIZE_NOTICE);
+    return checkRunOutput(input, { redact: this.#redact, warn: this.#warn });
   }
 
   #slug(): string {

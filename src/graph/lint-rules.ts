@@ -5,9 +5,7 @@
  * Each function reads a loaded {@link Graph} (defaults applied, feedback bodies computed) and returns the
  * reasons in the order they are reported; none throws.
  */
-import { posix, win32 } from "node:path";
 import type { Graph, GraphNode } from "./graph.js";
-import type { GraphIssue } from "./issue.js";
 import { lookalikePlaceholdersIn } from "./placeholders.js";
 import { type NodeSpec, RETRY_CAUSES } from "./schema.js";
 import { templatedFields } from "./validate-placeholders.js";
@@ -22,81 +20,6 @@ const NEUTRAL_AT_BEST =
 export interface KindedReason<K extends string> {
   readonly kind: K;
   readonly reason: string;
-}
-
-// ---- cwd -----------------------------------------------------------------------------------------------
-
-/**
- * `cwd` and `success_check.verify.cwd` that cannot lie inside the run's working directory: absolute, or
- * climbing out of it with `..` (verify.cwd is relative to the node's cwd, so the two are joined first).
- * The run fails such a node with "… is outside the repository" (when the working directory is the
- * repository root, the default); lint reports it as an error before anything is paid for. A field holding
- * a placeholder is judged only when the run fills it in.
- */
-export function cwdIssues(graph: Graph): GraphIssue[] {
-  const issues: GraphIssue[] = [];
-  for (const node of graph.nodes) {
-    if (node.type === "gate") continue;
-    const report = (reason: string): void => {
-      issues.push({ nodeId: node.id, reason });
-    };
-    const cwd = node.cwd;
-    const cwdTemplated = cwd?.includes("{{") === true;
-    let cwdOutside = false;
-    if (cwd !== null && !cwdTemplated) {
-      const problem = placementProblem("cwd", cwd, cwd);
-      if (problem !== null) {
-        report(problem);
-        cwdOutside = true;
-      }
-    }
-    const verifyCwd = node.success_check.verify?.cwd ?? null;
-    if (verifyCwd === null || verifyCwd.includes("{{")) continue;
-    // verify.cwd is relative to the node's cwd: judged alone when absolute, else joined to a known cwd.
-    const absolute = isAbsolutePath(verifyCwd);
-    if (!absolute && (cwdTemplated || cwdOutside)) continue;
-    const base = absolute || cwd === null ? null : cwd;
-    const problem = placementProblem(
-      "success_check.verify.cwd",
-      verifyCwd,
-      base === null ? verifyCwd : posix.join(base, verifyCwd),
-      base,
-    );
-    if (problem !== null) report(problem);
-  }
-  return issues;
-}
-
-function isAbsolutePath(path: string): boolean {
-  return posix.isAbsolute(path) || win32.isAbsolute(path);
-}
-
-/**
- * Why `written` (resolving to `joined` from the working directory, through the node's cwd `base` when
- * given) is refused; `null` when it is fine.
- */
-function placementProblem(
-  field: string,
-  written: string,
-  joined: string,
-  base: string | null = null,
-): string | null {
-  const refused = 'the run fails the node with "… is outside the repository"';
-  if (isAbsolutePath(written)) {
-    return (
-      `${field} ${JSON.stringify(written)} is an absolute path; write it relative to the run's working ` +
-      `directory — a node works inside the repository (${refused} otherwise), and an absolute path ties ` +
-      "the graph to one machine's folders"
-    );
-  }
-  const normal = posix.normalize(joined);
-  if (normal !== ".." && !normal.startsWith("../")) return null;
-  return (
-    `${field} ${JSON.stringify(written)} climbs out of the run's working directory ` +
-    `(${base === null ? "" : `joined to the node's cwd ${JSON.stringify(base)}, `}it resolves to ` +
-    `${JSON.stringify(normal)}) — a node works inside the repository, and ${refused}; name a folder ` +
-    "inside the working directory"
-  );
 }
 
 // ---- look-alike placeholders ---------------------------------------------------------------------------

@@ -3,9 +3,14 @@
  * advisories — graphs that load and run, but spend money on a result nothing checks or that cannot be
  * reached. An advisory never stops a run; each one says what to change.
  *
- * Errors are the loader's (`loadGraphText`), then — for a graph that loads — the `cwd` errors of
- * {@link cwdIssues}: an absolute `cwd` or `success_check.verify.cwd`, or one climbing out of the run's
- * working directory, which the run would refuse ("outside the repository") only once the node is reached.
+ * Errors are every class of problem at once (SPEC §3: "`lint` prints all of them, not just the first"):
+ * the loader's — YAML syntax (which stops everything else: nothing can be judged), shape, then the semantic
+ * rules (ids, `depends_on`, cycles, placeholders, durations, patterns, feedback arcs) judged on what
+ * survives the shape check — and the `cwd` errors of `cwd-rules.ts`, judged on the file as written: an
+ * absolute `cwd` or `success_check.verify.cwd`, or one climbing out of the run's working directory, which
+ * the run would refuse ("outside the repository") only once the node is reached. So a graph with an
+ * unknown field still has its cycles named, and a node whose own fields are broken still has its `cwd`
+ * judged.
  *
  * Advisories are computed only when the graph loads: on a graph with load errors, ancestry and feedback
  * bodies may rest on unknown ids or cycles, so advice drawn from them could be wrong; fix the errors, lint
@@ -32,17 +37,18 @@
  *    check the exit code then (research §2.3), so a graph shared with it can pass a crashed run there; this
  *    engine fails every non-zero exit (`nonzero_exit`) whatever `exit_zero` says, and the advisory says so.
  */
+
+import { cwdIssues, placedNodesOf } from "./cwd-rules.js";
 import type { Graph, GraphNode } from "./graph.js";
 import type { GraphIssue } from "./issue.js";
 import {
-  cwdIssues,
   lookalikeAdvice,
   type SinkAdviceKind,
   type SpendAdviceKind,
   sinkAdvice,
   spendAdvice,
 } from "./lint-rules.js";
-import { type LoadOptions, loadGraphText } from "./load.js";
+import { judgeGraphObject, type LoadOptions, readGraphText, uniqueIssues } from "./load.js";
 import { placeholdersIn } from "./placeholders.js";
 import type { NodeSpec } from "./schema.js";
 import { templatedFields } from "./validate-placeholders.js";
@@ -73,8 +79,7 @@ export interface LintOptions extends LoadOptions {
 }
 
 /**
- * Every load error (as `loadGraphText` reports them) and, when the graph loads, the `cwd` errors and
- * every advisory.
+ * Every error (the loader's, then the `cwd` errors) and, when the graph loads, every advisory.
  */
 export interface LintResult {
   readonly errors: readonly GraphIssue[];
@@ -82,20 +87,23 @@ export interface LintResult {
 }
 
 /**
- * Lints graph file text: loads it (YAML or JSON) and, if it loads, computes the advisories.
+ * Lints graph file text: judges it (YAML or JSON) with every rule and, if it loads, computes the
+ * advisories.
  *
  * @param source where the text came from (a path), used in messages.
- * @returns `errors`: exactly what {@link loadGraphText} reports (syntax, shape, then semantic), or, when
- *   the graph loads, its `cwd` errors ({@link cwdIssues}); `advisories`: empty whenever the graph does
- *   not load. Never throws on bad input.
+ * @returns `errors`: what `loadGraphText` reports (syntax; or shape, then semantic), followed by the `cwd`
+ *   errors of every node whose `cwd` fields can be read ({@link cwdIssues}), without repeats — only a
+ *   YAML syntax error stops the rest; `advisories`: empty whenever the graph does not load. Never throws
+ *   on bad input.
  */
 export function lintGraph(text: string, source: string, options: LintOptions = {}): LintResult {
   const { inputs, ...loadOptions } = options;
-  const loaded = loadGraphText(text, source, loadOptions);
-  if (!loaded.ok) return { errors: loaded.issues, advisories: [] };
+  const read = readGraphText(text, source);
+  if (!read.ok) return { errors: read.issues, advisories: [] };
+  const judged = judgeGraphObject(read.data, source, loadOptions);
   return {
-    errors: cwdIssues(loaded.graph),
-    advisories: graphAdvisories(loaded.graph, { inputs: inputs ?? [] }),
+    errors: uniqueIssues([...judged.issues, ...cwdIssues(placedNodesOf(judged.data))]),
+    advisories: judged.graph === null ? [] : graphAdvisories(judged.graph, { inputs: inputs ?? [] }),
   };
 }
 

@@ -30,6 +30,20 @@ export type LoadResult =
  *   on the graph.
  */
 export function loadGraphText(text: string, source: string, options: LoadOptions = {}): LoadResult {
+  const read = readGraphText(text, source);
+  return read.ok ? loadGraphObject(read.data, source, options) : read;
+}
+
+/** A graph file's text as data, or its YAML syntax errors (nothing else can be judged then). */
+export type GraphData =
+  | { readonly ok: true; readonly data: unknown }
+  | { readonly ok: false; readonly issues: readonly GraphIssue[] };
+
+/**
+ * Parses `text` as one YAML document (JSON included) into plain data, keeping a numeric `version` as it
+ * was written. Refuses several documents, duplicate keys, and alias expansion past 100 ("billion laughs").
+ */
+export function readGraphText(text: string, source: string): GraphData {
   const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) {
     return {
@@ -55,7 +69,7 @@ export function loadGraphText(text: string, source: string, options: LoadOptions
   ) {
     data.version = version.source;
   }
-  return loadGraphObject(data, source, options);
+  return { ok: true, data };
 }
 
 /**
@@ -86,35 +100,57 @@ function yamlErrorReason(error: YAMLError, text: string, source: string): string
  * absent fields, as YAML's empty values (`depends_on:`) are by the Go CLI.
  */
 export function loadGraphObject(value: unknown, source: string, options: LoadOptions = {}): LoadResult {
+  const judged = judgeGraphObject(value, source, options);
+  return judged.graph !== null ? { ok: true, graph: judged.graph } : { ok: false, issues: judged.issues };
+}
+
+/** What the loader found in a graph object: every issue, and the graph when there is none. */
+export interface GraphJudgement {
+  /** Shape errors, then semantic errors (judged on what survives the shape check), without duplicates. */
+  readonly issues: readonly GraphIssue[];
+  /** The runnable graph; `null` exactly when `issues` is not empty. */
+  readonly graph: Graph | null;
+  /**
+   * The object as judged (`null` values removed), for rules that read the file as written; `null` when it
+   * is not a mapping.
+   */
+  readonly data: Record<string, unknown> | null;
+}
+
+/** Judges a parsed graph object with every shape and semantic rule (see {@link loadGraphObject}). */
+export function judgeGraphObject(value: unknown, source: string, options: LoadOptions = {}): GraphJudgement {
   if (value === null || value === undefined) {
     return {
-      ok: false,
       issues: [{ nodeId: null, reason: `${source} is empty: a graph needs a nodes list` }],
+      graph: null,
+      data: null,
     };
   }
   const raw = withoutNulls(value);
   if (!isRecord(raw)) {
     const got = Array.isArray(raw) ? "a list" : raw instanceof Uint8Array ? "binary data" : typeof raw;
     return {
-      ok: false,
       issues: [{ nodeId: null, reason: `a graph must be a mapping with a nodes list (got ${got})` }],
+      graph: null,
+      data: null,
     };
   }
 
   const parsed = GraphSpecSchema.safeParse(raw, { reportInput: true });
   if (parsed.success) {
     const issues = validateGraph(parsed.data, options);
-    return issues.length === 0 ? { ok: true, graph: buildGraph(parsed.data, source) } : { ok: false, issues };
+    return { issues, graph: issues.length === 0 ? buildGraph(parsed.data, source) : null, data: raw };
   }
   const salvaged = salvageSpec(raw, parsed.error.issues);
   const issues = [
     ...schemaIssues(parsed.error.issues, raw),
     ...(salvaged === null ? [] : validateGraph(salvaged, options)),
   ];
-  return { ok: false, issues: unique(issues) };
+  return { issues: uniqueIssues(issues), graph: null, data: raw };
 }
 
-function unique(issues: readonly GraphIssue[]): GraphIssue[] {
+/** `issues` without repeats (same node, same reason), first occurrence kept. */
+export function uniqueIssues(issues: readonly GraphIssue[]): GraphIssue[] {
   const seen = new Set<string>();
   return issues.filter((issue) => {
     const key = `${issue.nodeId}\u0000${issue.reason}`;

@@ -1,37 +1,18 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { BuildSignal } from "../../src/core/build-evidence-answer.js";
 import {
-  listTopLevelNames,
-  MAX_ENTRIES_PER_DIRECTORY,
   MAX_SUBDIRECTORIES,
   MONOREPO_FOLDERS,
   SKIPPED_FOLDERS,
   scanBuildSignals,
-  suggestVerifyCommand,
 } from "../../src/evidence/build-signals.js";
+import { listTopLevelNames, MAX_ENTRIES_PER_DIRECTORY } from "../../src/evidence/directory-names.js";
+import { suggestVerifyCommand } from "../../src/evidence/verify-suggestion.js";
+import { dirWith, removeNameDirs } from "./name-dirs.js";
 
-const made: string[] = [];
-
-/** A temp directory holding the given names (a trailing `/` makes a directory). Contents are never read. */
-async function dirWith(names: readonly string[]): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), "evidence-gate-signals-"));
-  made.push(dir);
-  for (const name of names) {
-    if (name.endsWith("/")) await mkdir(join(dir, name), { recursive: true });
-    else {
-      await mkdir(join(dir, name, ".."), { recursive: true });
-      await writeFile(join(dir, name), "");
-    }
-  }
-  return dir;
-}
-
-afterEach(async () => {
-  await Promise.all(made.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
+afterEach(removeNameDirs);
 
 describe("each build signal suggests its ecosystem's command", () => {
   const table: ReadonlyArray<readonly [files: readonly string[], signal: BuildSignal]> = [

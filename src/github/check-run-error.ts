@@ -1,0 +1,122 @@
+/**
+ * A check-run API call GitHub refused or never answered, as an error that carries its evidence (SPEC §6:
+ * "A write the API refuses (403 on a fork, missing `checks: write`) is an error the user sees, never a
+ * silent pass"): the HTTP status, GitHub's own message, the request that was sent (never its headers:
+ * they hold the token), and a message saying what to change when the status says it.
+ */
+
+/** Which {@link CheckRunClient} call failed. */
+export type CheckRunOperation = "create" | "update" | "restart" | "complete" | "annotate" | "find" | "get";
+
+/** The request a failed write sent (never its headers: they hold the token). */
+export interface FailedCheckRunRequest {
+  readonly operation: CheckRunOperation;
+  readonly method: string;
+  readonly url: string;
+  readonly body: unknown;
+}
+
+/** A check-run API call GitHub refused or never answered. */
+export class CheckRunWriteError extends Error {
+  override readonly name = "CheckRunWriteError";
+  /** HTTP status; `undefined` when no response arrived (network failure). */
+  readonly status: number | undefined;
+  readonly request: FailedCheckRunRequest;
+  /** GitHub's own `message` (and validation `errors`), when it sent one. */
+  readonly githubMessage: string | undefined;
+
+  constructor(init: {
+    message: string;
+    status: number | undefined;
+    request: FailedCheckRunRequest;
+    githubMessage: string | undefined;
+    cause: unknown;
+  }) {
+    super(init.message, { cause: init.cause });
+    this.status = init.status;
+    this.request = init.request;
+    this.githubMessage = init.githubMessage;
+  }
+}
+
+/** One failed call, as {@link checkRunWriteError} reads it. */
+export interface FailedCall {
+  readonly operation: CheckRunOperation;
+  /** What was being done, as the message's opening: `Could not create check run "x" on abc1234 in o/r`. */
+  readonly what: string;
+  /** Octokit's route, `METHOD /path`, named when the error does not carry its own request. */
+  readonly route: string;
+  readonly body: unknown;
+  /** What the Octokit call threw. */
+  readonly cause: unknown;
+}
+
+interface RequestErrorLike {
+  readonly status?: unknown;
+  readonly response?: { readonly data?: unknown };
+  readonly message?: unknown;
+  readonly request?: { readonly method?: string; readonly url?: string };
+}
+
+/**
+ * The {@link CheckRunWriteError} for a call that threw: `status` only when a response arrived, GitHub's
+ * message (or the thrown error's), and the request as the error recorded it (else as `route` names it).
+ */
+export function checkRunWriteError(call: FailedCall): CheckRunWriteError {
+  const error = call.cause as RequestErrorLike | null;
+  const hasResponse = error?.response !== undefined;
+  const status = typeof error?.status === "number" && hasResponse ? error.status : undefined;
+  const githubMessage =
+    githubMessageOf(call.cause) ?? (typeof error?.message === "string" ? error.message : undefined);
+  const [method = "", path = ""] = call.route.split(" ");
+  return new CheckRunWriteError({
+    message: describeFailure(call.what, status, githubMessage, hasResponse),
+    status,
+    request: {
+      operation: call.operation,
+      method: error?.request?.method ?? method,
+      url: error?.request?.url ?? path,
+      body: call.body,
+    },
+    githubMessage,
+    cause: call.cause,
+  });
+}
+
+function githubMessageOf(error: unknown): string | undefined {
+  const data = (error as RequestErrorLike | null)?.response?.data;
+  if (typeof data !== "object" || data === null) return undefined;
+  const { message, errors } = data as { message?: unknown; errors?: unknown };
+  if (typeof message !== "string") return undefined;
+  if (!Array.isArray(errors) || errors.length === 0) return message;
+  const details = errors.map((e) =>
+    typeof e === "object" && e !== null && "message" in e ? String(e.message) : JSON.stringify(e),
+  );
+  return `${message}: ${details.join("; ")}`;
+}
+
+function describeFailure(
+  what: string,
+  status: number | undefined,
+  githubMessage: string | undefined,
+  hasResponse: boolean,
+): string {
+  if (!hasResponse) {
+    return `${what}: no answer from the GitHub API (${githubMessage ?? "network error"}).`;
+  }
+  const said = githubMessage === undefined ? "" : ` "${githubMessage}"`;
+  const answered = `${what}: GitHub answered ${status}${said}.`;
+  if ((status === 403 || status === 429) && /rate limit/i.test(githubMessage ?? "")) {
+    return `${answered} The API rate limit was hit and the retries ran out; run the job again later.`;
+  }
+  if (status === 403 || status === 404) {
+    return (
+      `${answered} Writing check runs needs the token permission \`checks: write\`: add ` +
+      "`permissions: { checks: write }` to the job (a GitHub App needs the Checks write permission). " +
+      "On a pull request from a fork the GITHUB_TOKEN is read-only whatever the workflow asks for: use the " +
+      "two-stage mode there (this workflow uploads the ledger artifact, and a `workflow_run` workflow on the " +
+      "base repository posts it with `mode: report`)."
+    );
+  }
+  return answered;
+}

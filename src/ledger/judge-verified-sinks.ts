@@ -1,0 +1,159 @@
+/**
+ * What the evidence of a run whose every non-gate sink passed `verified` covers (SPEC §6): `success` needs
+ * every such sink's verify to have run on the posted commit's tree, and on nothing the tree does not hold.
+ *
+ * Checked in this order, the first that applies deciding:
+ * 1. bytes beyond the evidence tree — git-ignored files changed since the run started, files written
+ *    outside the repository, bytes the tree does not hold (dirty submodules, `.gitattributes`
+ *    conversions): `action_required`, before the tree rules, because a tree equal to the commit's says
+ *    nothing about them and must not fall to a `neutral` (which satisfies branch protection);
+ * 2. the trees — unknown (`neutral`), different per sink or not the posted commit's (`action_required`);
+ * 3. git-ignored files that could not be compared (`neutral`);
+ * 4. otherwise `success`.
+ */
+import type { LedgerRow } from "../core/ledger-row.js";
+import { describeIgnoredChanges, describeOutsideWrites, evidenceGapParts } from "./cells.js";
+import type { Conclusion, ConclusionInput } from "./conclusion.js";
+import { countNodes, PATCH_NOT_ON_COMMIT } from "./conclusion-words.js";
+import { neutralOrFailure } from "./require-evidence.js";
+
+/** A completed run whose every non-gate sink passed `verified`. */
+export interface VerifiedSinks {
+  readonly input: ConclusionInput;
+  /** Each node's last row. */
+  readonly last: ReadonlyMap<string, LedgerRow>;
+  /** The non-gate sinks, every one `PASS (verified)`, in graph order; at least one. */
+  readonly verified: readonly string[];
+}
+
+/** The conclusion of a run whose every non-gate sink is verified (see the module docstring for the order). */
+export function judgeVerifiedSinks(sinks: VerifiedSinks): Conclusion {
+  const { input, last, verified } = sinks;
+  const trees = verified.map((id) => last.get(id)?.verify?.evidenceTree ?? null);
+  const offCommit =
+    input.postedCommitTree !== null && trees.some((tree) => tree !== null && tree !== input.postedCommitTree);
+  const beyond = bytesBeyondTheTree(sinks, offCommit);
+  if (beyond !== null) return beyond;
+  if (input.postedCommitTree === null || trees.some((tree) => tree === null)) {
+    return neutralOrFailure(input.requireEvidence, {
+      rule: "verified-tree-unknown",
+      title: `Verified, but the tree is unknown (${countNodes(last.size)} passed)`,
+      reason:
+        "Every sink was verified, but the verified tree could not be compared with the posted commit's tree, so the evidence cannot be tied to this commit.",
+    });
+  }
+  const distinctTrees = [...new Set(trees.filter((tree): tree is string => tree !== null))];
+  if (distinctTrees.length > 1) {
+    const which = verified
+      .map((id) => `sink "${id}": ${(last.get(id)?.verify?.evidenceTree ?? "unknown").slice(0, 12)}`)
+      .join("; ");
+    return {
+      conclusion: "action_required",
+      outcome: "passed",
+      rule: "verified-different-trees",
+      title: "Verified, but the sinks verified different trees",
+      reason: `Each sink's verify passed on the files it saw, but the sinks saw different files (${which}): nodes changed files between the verifies, so no single tree passed every sink's verify and the final files were not verified as a whole. Do not push the patch as it is; re-run so that every sink verifies the same files.`,
+    };
+  }
+  if (offCommit) {
+    return {
+      conclusion: "action_required",
+      outcome: "passed",
+      rule: "verified-off-commit",
+      title: "Verified, but not on this commit",
+      reason: `Every sink was verified, but ${PATCH_NOT_ON_COMMIT}: the tree the verify command ran on differs from this commit's tree (files changed during the run, or uncommitted before it, or sinks that verified different trees). Push the patch, or re-run on a commit that contains it.`,
+    };
+  }
+  const ignoredUnknown = verified.filter((id) => last.get(id)?.verify?.ignoredFiles === "unknown");
+  if (ignoredUnknown.length > 0) {
+    const why = [
+      ...new Set(ignoredUnknown.map((id) => last.get(id)?.verify?.ignoredFilesReason ?? "unknown reason")),
+    ].join("; ");
+    return neutralOrFailure(input.requireEvidence, {
+      rule: "verified-ignored-files-unknown",
+      title: `Verified, but the git-ignored files could not be compared (${countNodes(last.size)} passed)`,
+      reason: `Every sink was verified on this commit's tree, but the git-ignored files the verify command may read could not be compared with the run's start (${why}), so the evidence cannot be shown to rest on this commit alone.`,
+    });
+  }
+  const executions = input.rows.length;
+  return {
+    conclusion: "success",
+    outcome: "passed",
+    rule: "verified-on-commit",
+    title: `Verified: ${countNodes(last.size)} passed, ${verified.length} ${verified.length === 1 ? "sink" : "sinks"} verified on this commit`,
+    reason: `Every node passed (${executions} ${executions === 1 ? "execution" : "executions"}) and the engine ran the verify command of every non-gate sink on this commit's tree.`,
+  };
+}
+
+/**
+ * The `action_required` of a verify that ran on bytes its evidence tree does not cover — changed git-ignored
+ * files, writes outside the repository (any row, any node), bytes the tree does not hold — or `null`.
+ * `offCommit` adds that the evidence is not on the posted commit either.
+ */
+function bytesBeyondTheTree(sinks: VerifiedSinks, offCommit: boolean): Conclusion | null {
+  const { input, last, verified } = sinks;
+  const besides = offCommit ? ` Besides, ${PATCH_NOT_ON_COMMIT}.` : "";
+  const ignoredChanged = verified.filter((id) => last.get(id)?.verify?.ignoredFiles === "changed");
+  const outside = outsideWritesOf(input.rows);
+  const outsideSentence =
+    outside === null
+      ? ""
+      : `A node wrote outside the repository; the evidence tree does not cover those files (${outside}).`;
+  if (ignoredChanged.length > 0) {
+    const which = ignoredChanged
+      .map((id) => `sink "${id}": ${describeIgnoredChanges(last.get(id)?.verify?.ignoredFilesChanges)}`)
+      .join("; ");
+    return {
+      conclusion: "action_required",
+      outcome: "passed",
+      rule: "verified-ignored-files-changed",
+      title: "Verified, but git-ignored files changed",
+      reason:
+        `Every sink was verified, but the verify command ran with git-ignored files changed since the run started (${which}). ` +
+        "The evidence covers git-ignored files that are on no commit, so this commit may not pass on a fresh clone. " +
+        "Undo those changes, or make them in tracked files, and re-run." +
+        besides +
+        (outside !== null ? ` ${outsideSentence}` : ""),
+    };
+  }
+  // The verify may have passed only because of the files written outside.
+  if (outside !== null) {
+    return {
+      conclusion: "action_required",
+      outcome: "passed",
+      rule: "verified-outside-writes",
+      title: "Verified, but a node wrote outside the repository",
+      reason:
+        `Every sink was verified, but ${outsideSentence.charAt(0).toLowerCase()}${outsideSentence.slice(1)} ` +
+        "The verify command may pass only because of them, so this commit may not pass on a fresh clone. " +
+        "Undo those writes, or make the change inside the repository, and re-run." +
+        besides,
+    };
+  }
+  const gaps = verified.flatMap((id) => {
+    const parts = evidenceGapParts(last.get(id)?.verify);
+    return parts.length === 0 ? [] : [`sink "${id}": ${parts.join("; ")}`];
+  });
+  if (gaps.length === 0) return null;
+  return {
+    conclusion: "action_required",
+    outcome: "passed",
+    rule: "verified-bytes-not-in-tree",
+    title: "Verified, but on bytes the evidence tree does not hold",
+    reason:
+      `Every sink was verified, but the verify ran on bytes the evidence tree does not hold: ${gaps.join("; ")}. ` +
+      "The tree recorded for the verify is not what the command ran on, so this commit may not pass on a fresh clone. " +
+      "For a submodule: commit (and push) its changes and record them in the superproject. For a file a " +
+      ".gitattributes conversion hides: write it in the form the conversion produces (or fix the attribute), " +
+      "commit it, and re-run. Or undo the edits and re-run." +
+      besides,
+  };
+}
+
+/** `node "a": /srv/x/b.js, /tmp/c.js; node "d": …` for every row with outside writes; `null` when none. */
+function outsideWritesOf(rows: readonly LedgerRow[]): string | null {
+  const named = rows
+    .filter((row) => row.outsideWrites !== undefined && row.outsideWrites.total > 0)
+    .map((row) => `node "${row.nodeId}": ${describeOutsideWrites(row.outsideWrites!)}`);
+  return named.length > 0 ? [...new Set(named)].join("; ") : null;
+}
