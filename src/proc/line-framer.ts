@@ -53,12 +53,17 @@ export class LineFramer {
       this.hold(chunk);
       return;
     }
-    const upTo = chunk.subarray(0, newline + 1);
-    const lines = this.pendingSize > 0 ? Buffer.concat([...this.pending, upTo]) : upTo;
-    this.pending = [];
-    this.pendingSize = 0;
+    let from = 0;
+    if (this.pendingSize > 0) {
+      // The held line ends at the chunk's first newline: only that line is copied, not the whole chunk.
+      const first = chunk.indexOf(LF);
+      this.emit("lines", foldCrLf(Buffer.concat([...this.pending, chunk.subarray(0, first + 1)])));
+      this.pending = [];
+      this.pendingSize = 0;
+      from = first + 1;
+    }
     this.midLine = false;
-    this.emit("lines", foldCrLf(lines));
+    if (newline + 1 > from) this.emit("lines", foldCrLf(chunk.subarray(from, newline + 1)));
     this.hold(chunk.subarray(newline + 1));
   }
 
