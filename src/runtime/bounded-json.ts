@@ -7,12 +7,13 @@
  *   `/item/text`) with the bytes dropped;
  * - an array or object keeps its first `CONTAINER_MAX_ITEMS` items, and the line its first
  *   `LINE_MAX_VALUES` values; the rest is read and checked but not kept (`truncated`);
- * - a lone UTF-16 surrogate escape (`\ud800` without its pair) decodes as U+FFFD;
+ * - a lone UTF-16 surrogate escape (`\ud800` without its pair) decodes as U+FFFD, and raw control
+ *   characters inside strings are accepted (`json-string-reader.ts`);
  * - nesting deeper than `MAX_DEPTH`, or a number token longer than `MAX_NUMBER_CHARS`, is refused (the
- *   line counts as not JSON); raw control characters inside strings are accepted.
+ *   line counts as not JSON).
  * Everything else that `JSON.parse` refuses is refused here too.
  */
-import { BoundedString } from "./bounded-string.js";
+import { JsonStringReader } from "./json-string-reader.js";
 import {
   CONTAINER_MAX_ITEMS,
   LINE_KEEP_BYTES,
@@ -59,30 +60,15 @@ const S = {
   Colon: 4,
   After: 5,
   InString: 6,
-  Escape: 7,
-  Unicode: 8,
-  InNumber: 9,
-  Literal: 10,
-  Failed: 11,
+  InNumber: 7,
+  Literal: 8,
+  Failed: 9,
 } as const;
 type State = (typeof S)[keyof typeof S];
 
 const SAMPLE_BYTES = 1024;
 const MAX_CUT_PATHS = 100;
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
-const REPLACEMENT = Buffer.from("\uFFFD", "utf8");
-/** The byte each single-character escape stands for. */
-const ESCAPES: Readonly<Record<number, Buffer>> = {
-  34: Buffer.from('"'),
-  92: Buffer.from("\\"),
-  47: Buffer.from("/"),
-  98: Buffer.from("\b"),
-  102: Buffer.from("\f"),
-  110: Buffer.from("\n"),
-  114: Buffer.from("\r"),
-  116: Buffer.from("\t"),
-};
-
 function isWhitespace(byte: number): boolean {
   return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 }
@@ -99,18 +85,13 @@ export class BoundedJsonDecoder {
   private readonly cuts = new Map<string, number>();
   private readonly sample: Buffer[] = [];
   private sampleSize = 0;
-  // The string being read: its sink (`null`: not kept), whether it is a key, a pending high surrogate.
-  private sink: BoundedString | null = null;
+  // The string being read, and whether it is an object key.
+  private readonly string = new JsonStringReader();
   private stringIsKey = false;
-  private highSurrogate: number | null = null;
-  private unicodeDigits = "";
   // The number or literal being read, and whether the value being read is kept.
   private token = "";
   private literalAt = 0;
   private keepValue = false;
-  // The next backslash of the chunk being read (-1: none after the last search).
-  private backslashChunk: Buffer | null = null;
-  private backslashAt = -1;
 
   /** Feeds the line's next bytes (no newline inside). */
   write(chunk: Buffer): void {
@@ -160,12 +141,6 @@ export class BoundedJsonDecoder {
         } else if (++this.literalAt === this.token.length) {
           this.endValue(this.token === "true" ? true : this.token === "false" ? false : null);
         }
-        return i + 1;
-      case S.Escape:
-        this.escape(byte);
-        return i + 1;
-      case S.Unicode:
-        this.unicode(byte);
         return i + 1;
       default:
         if (isWhitespace(byte)) return i + 1;
@@ -296,98 +271,30 @@ export class BoundedJsonDecoder {
     const cap = isKey
       ? SHORT_STRING_BYTES
       : Math.max(SHORT_STRING_BYTES, Math.min(STRING_CAP_BYTES, this.bytesLeft));
-    this.sink = keep ? new BoundedString(cap) : null;
-    this.highSurrogate = null;
+    this.string.begin(keep ? cap : null);
     this.state = S.InString;
   }
 
-  /** Reads string bytes up to the closing quote or the next escape; returns the next index to read. */
+  /** Reads string bytes up to the closing quote; returns the next index to read. */
   private readString(chunk: Buffer, i: number): number {
-    const quote = chunk.indexOf(0x22, i);
-    const backslash = this.nextBackslash(chunk, i);
-    const stop = backslash >= 0 && (quote < 0 || backslash < quote) ? backslash : quote;
-    if (stop < 0) {
-      this.pushString(chunk.subarray(i));
-      return chunk.length;
-    }
-    this.pushString(chunk.subarray(i, stop));
-    if (stop === quote) this.endString();
-    else this.state = S.Escape;
-    return stop + 1;
-  }
-
-  private nextBackslash(chunk: Buffer, from: number): number {
-    if (this.backslashChunk !== chunk || (this.backslashAt >= 0 && this.backslashAt < from)) {
-      this.backslashChunk = chunk;
-      this.backslashAt = chunk.indexOf(0x5c, from);
-    }
-    return this.backslashAt;
-  }
-
-  private pushString(bytes: Buffer): void {
-    if (bytes.length === 0) return;
-    if (this.highSurrogate !== null) {
-      this.highSurrogate = null;
-      this.sink?.push(REPLACEMENT);
-    }
-    this.sink?.push(bytes);
-  }
-
-  private escape(byte: number): void {
-    if (byte === 0x75) {
-      this.unicodeDigits = "";
-      this.state = S.Unicode;
-      return;
-    }
-    const decoded = ESCAPES[byte];
-    if (decoded === undefined) {
-      this.fail();
-      return;
-    }
-    this.pushString(decoded);
-    this.state = S.InString;
-  }
-
-  private unicode(byte: number): void {
-    const isHex =
-      (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66);
-    if (!isHex) {
-      this.fail();
-      return;
-    }
-    this.unicodeDigits += String.fromCharCode(byte);
-    if (this.unicodeDigits.length < 4) return;
-    this.state = S.InString;
-    const unit = Number.parseInt(this.unicodeDigits, 16);
-    if (unit >= 0xdc00 && unit <= 0xdfff && this.highSurrogate !== null) {
-      const codePoint = 0x10000 + ((this.highSurrogate - 0xd800) << 10) + (unit - 0xdc00);
-      this.highSurrogate = null;
-      this.sink?.push(Buffer.from(String.fromCodePoint(codePoint), "utf8"));
-    } else if (unit >= 0xd800 && unit <= 0xdbff) {
-      if (this.highSurrogate !== null) this.sink?.push(REPLACEMENT); // the earlier one had no pair
-      this.highSurrogate = unit;
-    } else {
-      this.pushString(
-        unit >= 0xdc00 && unit <= 0xdfff ? REPLACEMENT : Buffer.from(String.fromCharCode(unit), "utf8"),
-      );
-    }
+    const next = this.string.read(chunk, i);
+    if (this.string.status === "failed") this.fail();
+    else if (this.string.status === "done") this.endString();
+    return next;
   }
 
   private endString(): void {
-    if (this.highSurrogate !== null) this.sink?.push(REPLACEMENT);
-    this.highSurrogate = null;
-    const sink = this.sink;
-    this.sink = null;
-    const text = sink?.text() ?? "";
-    if (sink !== null) this.bytesLeft -= sink.keptBytes;
+    const read = this.string.result();
+    if (read !== null) this.bytesLeft -= read.keptBytes;
+    const text = read?.text ?? "";
     if (this.stringIsKey) {
       const frame = this.stack.at(-1);
       if (frame !== undefined) frame.key = text;
       this.state = S.Colon;
       return;
     }
-    if (sink !== null && sink.droppedBytes > 0 && this.cuts.size < MAX_CUT_PATHS) {
-      this.cuts.set(this.path(), sink.droppedBytes);
+    if (read !== null && read.droppedBytes > 0 && this.cuts.size < MAX_CUT_PATHS) {
+      this.cuts.set(this.path(), read.droppedBytes);
     }
     this.endValue(text);
   }
