@@ -2,16 +2,19 @@
  * The action's entry point (`runs.main: dist/index.js`). The runner's process only launches the clean engine
  * process (`src/proc/clean-process.ts`: the same script re-executed without the secret inputs, tokens and
  * file-command paths in its environment, which arrive over a pipe) and waits for it; the action runs there,
- * with the in-memory environment it was handed.
+ * with the in-memory environment it was handed. Only the launcher module is imported statically: the
+ * launcher clears its own `/proc/<pid>/environ` before anything else of the bundle is evaluated.
  */
-import * as core from "@actions/core";
-import { enterCleanProcess } from "../proc/clean-process.js";
-import { SAVED_STATE } from "./state.js";
+import { enterCleanProcess, launcherWarning } from "../proc/clean-process.js";
 
-const entered = enterCleanProcess({ warn: (message) => core.warning(message) });
+const entered = enterCleanProcess();
 if (entered.kind === "launcher") {
+  const warning = launcherWarning(entered);
+  if (warning !== null) (await import("@actions/core")).warning(warning);
   process.exitCode = await entered.exitCode;
 } else {
+  const core = await import("@actions/core");
+  const { SAVED_STATE } = await import("./state.js");
   // The runner cancels a step with SIGINT, then SIGTERM 7.5 s later (the launcher forwards both): stop the
   // nodes at once so the ledger can be finished and the check run completed `cancelled` before the runner
   // kills the process.
@@ -30,7 +33,6 @@ if (entered.kind === "launcher") {
       controller.abort();
     });
   }
-  // Loaded here, not at the top: the launcher never evaluates the action's modules.
   const { runAction } = await import("./run-action.js");
   await runAction(entered.env, controller.signal);
 }
