@@ -12,6 +12,8 @@ import { createRequire } from "node:module";
 import { afterEach } from "vitest";
 import { readBotConfig } from "../../src/bot/config.js";
 import { type RunningBot, startBot } from "../../src/bot/start-bot.js";
+import type { Ledger } from "../../src/ledger/ledger.js";
+import { renderLedgerJson } from "../../src/ledger/render-json.js";
 import type { AppFixture } from "./github-server/fixtures.js";
 import {
   type DeliverInput,
@@ -19,6 +21,7 @@ import {
   type GitHubServer,
   startGitHubServer,
 } from "./github-server/index.js";
+import { buildZip } from "./zip-builder.js";
 
 /** The test App (its check runs are this App's). */
 export const BOT_APP: AppFixture = {
@@ -295,4 +298,29 @@ export function checkSuitePayload(o: {
   payload.sender = { ...(payload.sender as Json), login: o.sender, type: "User" };
   payload.installation = installation;
   return payload;
+}
+
+/** A ledger artifact zip as the action uploads it (`ledger.json` at the root); a string is written as is. */
+export function ledgerZip(ledger: Ledger | string): Buffer {
+  const text = typeof ledger === "string" ? ledger : renderLedgerJson(ledger);
+  return buildZip([{ name: "ledger.json", content: text, deflate: true }]);
+}
+
+/** Puts `ledger` among workflow run `runId`'s artifacts as `evidence-gate-ledger` (a fork's run by default). */
+export function uploadLedger(
+  github: GitHubServer,
+  o: {
+    readonly ledger: Ledger | string;
+    readonly runId: number;
+    readonly headSha: string;
+    readonly fork?: boolean;
+  },
+) {
+  return github.state.addArtifact({
+    name: "evidence-gate-ledger",
+    zip: ledgerZip(o.ledger),
+    headSha: o.headSha,
+    fromFork: o.fork ?? true,
+    workflowRunId: o.runId,
+  });
 }
