@@ -24,7 +24,7 @@ import { type AppCheckRun, AppCheckRuns } from "./app-check-runs.js";
 import { decisionOf, type GateDecision, readGateMarker, type WaitingGate } from "./gate-buttons.js";
 import { type HandlerContext, type HandlerResult, parsePayload } from "./handler.js";
 import { commitSha, repositoryPart, senderPart } from "./payload-parts.js";
-import { writerPermission } from "./writer-permission.js";
+import { accessWords, writerPermission } from "./writer-permission.js";
 
 const schema = z.object({
   check_run: z.object({
@@ -98,10 +98,10 @@ export async function onRequestedAction(ctx: HandlerContext, payload: unknown): 
       title: check.title ?? `Paused at gate ${waiting.gate}`,
       summary: withNotice(
         check.summary ?? "",
-        `> **Refused:** ${escapeInline(login)} has ${access.permission} access to this repository; the ${word} of gate \`${waiting.gate}\` needs write access. Nothing was dispatched.`,
+        `> **Refused:** ${escapeInline(login)} has ${accessWords(access.permission)} to this repository; the ${word} of gate \`${waiting.gate}\` needs write access. Nothing was dispatched.`,
       ),
     });
-    return { outcome: "refused", detail: `${login} has ${access.permission} access` };
+    return { outcome: "refused", detail: `${login} has ${accessWords(access.permission)}` };
   }
   const moved = await headMoved(ctx, check, { owner, repo });
   if (moved !== null) {
@@ -146,7 +146,7 @@ export async function onRequestedAction(ctx: HandlerContext, payload: unknown): 
     status: "in_progress",
     output: {
       title: `Gate ${waiting.gate} ${verb} by ${login}: resuming`,
-      summary: `${escapeInline(login)} (${access.permission} access) ${verb} gate \`${waiting.gate}\` of run \`${waiting.runId}\` on \`${check.headSha}\`. The resume workflow ${escapeInline(ctx.config.resumeWorkflowFile)} was dispatched on ${escapeInline(repository.default_branch)}; this check run completes with the resumed run's ledger.`,
+      summary: `${escapeInline(login)} (${accessWords(access.permission)}) ${verb} gate \`${waiting.gate}\` of run \`${waiting.runId}\` on \`${check.headSha}\`. The resume workflow ${escapeInline(ctx.config.resumeWorkflowFile)} was dispatched on ${escapeInline(repository.default_branch)}; this check run completes with the resumed run's ledger.`,
     },
   });
   return { outcome: "dispatched", detail: `${decision} ${waiting.gate} of ${waiting.runId} by ${login}` };

@@ -16,7 +16,7 @@ import { escapeInline } from "../ledger/markdown-syntax.js";
 import { type AppCheckRun, AppCheckRuns } from "./app-check-runs.js";
 import { type HandlerContext, type HandlerResult, parsePayload } from "./handler.js";
 import { commitSha, repositoryPart, senderPart } from "./payload-parts.js";
-import { writerPermission } from "./writer-permission.js";
+import { accessWords, writerPermission } from "./writer-permission.js";
 
 const checkRunSchema = z.object({
   check_run: z.object({
@@ -87,7 +87,10 @@ async function rerun(
   const login = event.sender.login;
   const access = await writerPermission(ctx.octokit, { owner, repo, login });
   if (!access.allowed) {
-    return { outcome: "refused", detail: `${login} has ${access.permission} access; a re-run needs write` };
+    return {
+      outcome: "refused",
+      detail: `${login} has ${accessWords(access.permission)}; a re-run needs write`,
+    };
   }
   const key = check.key ?? { pullRequest: null, run: null };
   const recorded = key.run;

@@ -34,3 +34,8 @@ export async function writerPermission(
     throw error;
   }
 }
+
+/** `write access`, `read access`, `no access`: the permission in words. */
+export function accessWords(permission: string): string {
+  return `${permission === "none" ? "no" : permission} access`;
+}
