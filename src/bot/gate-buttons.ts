@@ -29,15 +29,17 @@ export interface WaitingGate {
 
 /**
  * The gate a paused ledger waits at: its conclusion paused the run, and the first gate node of the plan
- * without a row, all of whose dependencies last passed. `null` for any other ledger, or when the ids do not
+ * not yet decided (no row, or the engine's SKIPPED "waiting" row), all of whose dependencies last passed. `null` for any other ledger, or when the ids do not
  * have the product's shapes.
  */
 export function waitingGate(ledger: Ledger): WaitingGate | null {
   if (ledger.conclusion?.outcome !== "paused" || !isRunId(ledger.runId)) return null;
   const last = new Map<string, string>();
   for (const row of ledger.rows) last.set(row.nodeId, row.verdict);
+  // The engine writes the waiting gate as a SKIPPED row ("waiting for a person…"); a decided one is PASS or FAIL.
+  const undecided = (id: string) => last.get(id) !== "PASS" && last.get(id) !== "FAIL";
   const gate = ledger.plan.nodes.find(
-    (n) => n.type === "gate" && !last.has(n.id) && n.dependsOn.every((d) => last.get(d) === "PASS"),
+    (n) => n.type === "gate" && undecided(n.id) && n.dependsOn.every((d) => last.get(d) === "PASS"),
   );
   if (gate === undefined || !GATE_ID.test(gate.id)) return null;
   return { gate: gate.id, runId: ledger.runId };

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Ledger } from "../../src/ledger/ledger.js";
-import { FAILURE_LEDGER, fixtureLedger, pass, SUCCESS_LEDGER } from "../ledger/fixtures.js";
+import { FAILURE_LEDGER, fixtureLedger, pass, SUCCESS_LEDGER, skipped } from "../ledger/fixtures.js";
 import {
   type BotRig,
   botRigs,
@@ -35,7 +35,12 @@ const PAUSED_LEDGER: Ledger = {
       { id: "sign-off", type: "gate", dependsOn: ["review"], allowedTools: [], sink: false },
       { id: "finish", dependsOn: ["sign-off"], allowedTools: ["Read"], sink: true },
     ],
-    rows: [pass("review")],
+    // As the engine writes a pause: the gate and what follows it SKIPPED.
+    rows: [
+      pass("review"),
+      skipped("sign-off", { reason: "waiting for a person to approve or reject this gate" }),
+      skipped("finish", { sink: true, reason: 'not run yet: the run is paused at gate "sign-off"' }),
+    ],
     planningCalls: [],
     evidenceTree: null,
     end: { kind: "paused", reason: "gate", nodeId: "sign-off" },

@@ -70,11 +70,18 @@ export function botEnv(
 }
 
 /** A GitHub server that authenticates the test App, its repository and resume workflow declared. */
-export async function startAppGitHubServer(): Promise<GitHubServer> {
+export async function startAppGitHubServer(
+  o: { readonly otherTokens?: readonly string[] } = {},
+): Promise<GitHubServer> {
   const github = await startGitHubServer({
     repository: BOT_REPOSITORY,
     app: BOT_APP,
-    appAuth: { appId: BOT_APP.id, publicKey: appKeys().publicKey, installationId: INSTALLATION_ID },
+    appAuth: {
+      appId: BOT_APP.id,
+      publicKey: appKeys().publicKey,
+      installationId: INSTALLATION_ID,
+      ...(o.otherTokens === undefined ? {} : { otherTokens: o.otherTokens }),
+    },
   });
   github.state.addWorkflow({
     file: RESUME_WORKFLOW_FILE,
@@ -101,14 +108,19 @@ export interface BotRig {
 }
 
 /** Starts a GitHub server and a bot pointed at it; both closed after each test. */
-export function botRigs(): { start(env?: Readonly<Record<string, string | undefined>>): Promise<BotRig> } {
+export function botRigs(): {
+  start(
+    env?: Readonly<Record<string, string | undefined>>,
+    server?: { readonly otherTokens?: readonly string[] },
+  ): Promise<BotRig>;
+} {
   const open: { close(): Promise<void> }[] = [];
   afterEach(async () => {
     for (const o of open.splice(0).reverse()) await o.close();
   });
   return {
-    async start(env = {}) {
-      const github = await startAppGitHubServer();
+    async start(env = {}, server = {}) {
+      const github = await startAppGitHubServer(server);
       open.push(github);
       let text = "";
       const bot = await startBot(readBotConfig(botEnv(github, env)), {

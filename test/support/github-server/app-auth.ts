@@ -17,6 +17,11 @@ export interface AppAuthOptions {
   /** PEM of the App's public key (the test keeps the private half for the bot). */
   readonly publicKey: string;
   readonly installationId: number;
+  /**
+   * Other tokens accepted on repository routes: a workflow's `GITHUB_TOKEN` (the action's own calls, made
+   * with the `github-actions` app's token, reach the same GitHub).
+   */
+  readonly otherTokens?: readonly string[];
 }
 
 export interface IssuedToken {
@@ -90,6 +95,7 @@ export class AppAuth {
   tokenProblem(authorization: string | undefined, now = Date.now()): string | null {
     const given = /^(?:token|bearer)\s+(\S+)$/i.exec(authorization ?? "")?.[1];
     if (given === undefined) return "no Authorization header";
+    if (this.options.otherTokens?.includes(given) === true) return null;
     const issued = this.tokens.find((t) => t.token === given);
     if (issued === undefined) return "not an installation token this server issued";
     if (issued.expiresAt.getTime() <= now) return "the installation token has expired";
