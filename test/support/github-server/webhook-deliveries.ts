@@ -136,7 +136,8 @@ export class WebhookDeliveries {
           ...(o.signature === null ? {} : { "x-hub-signature-256": o.signature }),
         },
         body: o.body,
-        signal: AbortSignal.timeout(30_000),
+        // GitHub gives up on a delivery after 10 seconds.
+        signal: AbortSignal.timeout(10_000),
       });
       statusCode = answer.status;
       response = await answer.text();
