@@ -287,6 +287,30 @@ describe("the two-stage flow under the App's identity", () => {
     github.assertNoViolations();
   });
 
+  it("API faults on the way — two 502s, a secondary rate limit — are retried by Octokit's plugins: the delivery still succeeds, with one check run", async () => {
+    const rig = await rigs.start();
+    const { github } = rig;
+    github.failNext({
+      method: "GET",
+      pathPattern: "/repos/{owner}/{repo}/commits/{ref}/check-runs",
+      status: 502,
+      times: 2,
+    });
+    github.failNext({
+      method: "POST",
+      pathPattern: "/repos/{owner}/{repo}/check-runs",
+      status: 429,
+      headers: { "retry-after": "1" },
+    });
+    const record = await rig.deliver("pull_request", pullRequestPayload({ headSha: HEAD }));
+    expect(record.statusCode).toBe(200);
+    expect(github.calls.filter((c) => c.injected).map((c) => c.status)).toEqual([502, 502, 429]);
+    expect(theCheck(github).status).toBe("queued");
+    expect(
+      rig.logs.some((l) => l.kind === "octokit" && String(l.message).includes("secondary rate limit")),
+    ).toBe(true);
+  });
+
   it("runs of another workflow, and pull_request_target runs of this one, are ignored without a write", async () => {
     const rig = await rigs.start();
     const { github } = rig;
