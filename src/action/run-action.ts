@@ -25,11 +25,11 @@ import type { CheckRunReporter } from "../github/check-run-reporter.js";
 import { actionSecrets } from "../run/credentials.js";
 import { runPullRequestModes } from "../run/pull-request-modes.js";
 import { openPullRequestRun } from "../run/pull-request-run.js";
+import { runReportMode } from "../run/report-mode.js";
 import { runResumeMode } from "../run/resume-mode.js";
 import type { Env } from "../run/step-result.js";
 import { lintRequested, readActionInputs } from "./inputs.js";
 import { failLintInputs, runLintMode } from "./lint-mode.js";
-import { runReportMode } from "./report-mode.js";
 import { coreRunner } from "./runner.js";
 
 /** Runs the action; sets outputs and the step's status. Never throws. */
@@ -90,6 +90,7 @@ async function main(
   }
   if (parsed.ok && parsed.inputs.mode.kind === "report") {
     return runReportMode({
+      runner: coreRunner,
       env,
       ...(signal ? { signal } : {}),
       inputs: parsed.inputs,
