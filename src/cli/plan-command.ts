@@ -10,14 +10,14 @@
  * for build evidence, 64 usage error, 130 interrupted.
  */
 import { resolve } from "node:path";
-import { chooseVerifyCommand } from "../evidence/verify-choice.js";
 import { autoRunPolicy } from "../policy/policy-file.js";
 import { planLines } from "../progress/progress-lines.js";
-import { cliSecrets, codexCredentialProblem } from "../run/credentials.js";
+import { cliSecrets } from "../run/credentials.js";
 import { EXIT } from "../run/exit-codes.js";
-import { type CliIo, pathProblems, readCliPolicy, refuseUsage } from "../run/local-setup.js";
+import { type CliIo, freshRunProblems, readCliPolicy, refuseUsage } from "../run/local-setup.js";
 import { localModelCli } from "../run/model-cli.js";
 import { planOnly } from "../run/plan-only.js";
+import { autoMode } from "../run/request.js";
 import { PLAN_USAGE, parsePlanFlags } from "./parse-auto-flags.js";
 import { parseOrExit } from "./parse-command.js";
 
@@ -27,10 +27,7 @@ export async function runCliPlan(argv: readonly string[], io: CliIo): Promise<nu
   if ("exit" in parsed) return parsed.exit;
   const f = parsed.flags;
   const repoDir = resolve(io.cwd, f.repo);
-  const refused = refuseUsage(io, "plan", [
-    ...pathProblems(repoDir, f, io.cwd),
-    ...[codexCredentialProblem(io.env, f.runtime, f.codexConfig)].filter((p): p is string => p !== null),
-  ]);
+  const refused = refuseUsage(io, "plan", freshRunProblems(repoDir, f, io));
   if (refused !== null) return refused;
   const secrets = cliSecrets(io.env);
   const redact = (text: string): string => secrets.redactor.text(text);
@@ -44,21 +41,16 @@ export async function runCliPlan(argv: readonly string[], io: CliIo): Promise<nu
   const policy = autoRunPolicy(policyFile);
   const result = await planOnly(
     {
-      mode: {
-        kind: "auto",
+      mode: autoMode({
         goal: f.goal,
-        verify: chooseVerifyCommand({
-          ...(f.verifyCmd !== undefined ? { given: f.verifyCmd } : {}),
-          acceptNoBuildEvidence: f.acceptNoBuildEvidence,
-          ...(policy !== undefined ? { policy } : {}),
-          surface: "cli",
-        }),
+        ...(f.verifyCmd !== undefined ? { verifyCmd: f.verifyCmd } : {}),
         acceptNoBuildEvidence: f.acceptNoBuildEvidence,
         acceptLoadedUserConfig: f.acceptLoadedUserConfig,
         runtime: f.runtime,
         concurrency: 4,
-        plannerTimeoutMs: 20 * 60_000,
-      },
+        ...(policy !== undefined ? { policy } : {}),
+        surface: "cli",
+      }),
       repoDir,
       ...(f.workingDirectory !== undefined ? { workingDirectory: f.workingDirectory } : {}),
       ...(f.model !== undefined ? { model: f.model } : {}),

@@ -7,10 +7,9 @@
 import { resolve } from "node:path";
 import { autoRunPolicy } from "../policy/policy-file.js";
 import { planLines } from "../progress/progress-lines.js";
-import { codexCredentialProblem } from "../run/credentials.js";
 import { EXIT } from "../run/exit-codes.js";
 import { CliLeg } from "../run/local-leg.js";
-import { type CliIo, pathProblems, refuseUsage } from "../run/local-setup.js";
+import { type CliIo, freshRunProblems, refuseUsage } from "../run/local-setup.js";
 import { startRun } from "../run/start-run.js";
 import { prepareFreshRun } from "../run/terminal-report.js";
 import { readGraphFile } from "./graph-file.js";
@@ -24,11 +23,7 @@ export async function runCliRun(argv: readonly string[], io: CliIo): Promise<num
   const f = parsed.flags;
   const repoDir = resolve(io.cwd, f.repo);
   const graphFile = readGraphFile(resolve(io.cwd, f.graph), f.graph);
-  const problems = [
-    ...pathProblems(repoDir, f, io.cwd),
-    ...(graphFile.ok ? [] : [graphFile.error]),
-    ...[codexCredentialProblem(io.env, f.runtime, f.codexConfig)].filter((p): p is string => p !== null),
-  ];
+  const problems = [...freshRunProblems(repoDir, f, io), ...(graphFile.ok ? [] : [graphFile.error])];
   const refused = refuseUsage(io, "run", problems);
   if (refused !== null || !graphFile.ok) return refused ?? EXIT.usage;
   const prepared = await prepareFreshRun({ command: "run", flags: f, io, repoDir });

@@ -5,13 +5,13 @@
  * `/evidence-gate run` comment — with the refusal check before any model call.
  */
 import { unreachable } from "../core/unreachable.js";
-import { chooseVerifyCommand } from "../evidence/verify-choice.js";
 import { DEFAULT_AUTO_CONCURRENCY } from "./action-inputs.js";
 import { BaseAgentConfigRun } from "./base-agent-config-run.js";
 import { missingCredentialMessage, missingModelCredential } from "./credentials.js";
 import { runGraphMode } from "./graph-mode.js";
 import { announcePolicy, type PullRequestRun } from "./pull-request-run.js";
 import { openPushMode } from "./push-mode.js";
+import { autoMode } from "./request.js";
 import { actionPorts, actionRequestBase, endRun, reportRun } from "./running-mode.js";
 import { startRun } from "./start-run.js";
 import { runVerifyMode } from "./verify-mode.js";
@@ -74,22 +74,17 @@ async function runAutoMode(run: PullRequestRun, goal: string): Promise<void> {
   const agentConfig = new BaseAgentConfigRun(run);
   const result = await startRun(
     {
-      mode: {
-        kind: "auto",
+      mode: autoMode({
         goal,
-        verify: chooseVerifyCommand({
-          ...(inputs.verifyCmd !== undefined ? { given: inputs.verifyCmd } : {}),
-          acceptNoBuildEvidence: inputs.acceptNoBuildEvidence,
-          ...(policy !== undefined ? { policy } : {}),
-          surface: "action",
-        }),
+        ...(inputs.verifyCmd !== undefined ? { verifyCmd: inputs.verifyCmd } : {}),
         acceptNoBuildEvidence: inputs.acceptNoBuildEvidence,
         // The workflow's input, typed at launch: nothing in the PR, the plan or the policy file sets it.
         acceptLoadedUserConfig: inputs.acceptLoadedUserConfig,
         runtime: inputs.runtime,
         concurrency: inputs.concurrency ?? DEFAULT_AUTO_CONCURRENCY,
-        plannerTimeoutMs: 20 * 60_000,
-      },
+        ...(policy !== undefined ? { policy } : {}),
+        surface: "action",
+      }),
       ...actionRequestBase(run),
       ...(policy !== undefined ? { policy } : {}),
       pr: { title: event.title, body: event.body, headSha: event.headSha, baseRef: event.baseRef },
