@@ -16,6 +16,7 @@
 import { formatDuration } from "../graph/duration.js";
 import type { Graph } from "../graph/graph.js";
 import { findExecutable } from "../proc/which.js";
+import { isProxyProviderPair } from "../proxy/codex-provider.js";
 import { codexModelProblem, parseCodexConfig } from "../runtime/codex-argv.js";
 import type { Runtime } from "./agent-node.js";
 
@@ -57,9 +58,22 @@ export type ModelEnvBuilder = (label: string, runtime: Runtime) => Readonly<Reco
  */
 export type BeforeFirstModelCall = (runtime: Runtime) => Promise<string | null>;
 
-/** The keys of `codex-config` pairs (`KEY=VALUE` → `KEY`), as `state.json` records them (no values). */
+/**
+ * The keys of `codex-config` pairs (`KEY=VALUE` → `KEY`), as `state.json` records them (no values). The key
+ * proxy's own provider pairs are left out: every leg adds them itself (`src/run/model-proxy.ts`).
+ */
 export function codexConfigKeys(pairs: readonly string[] | undefined): string[] {
-  return (pairs ?? []).map((pair) => pair.slice(0, pair.indexOf("=")).trim());
+  // The proxy's pairs come last: drop the last copy of each (an operator's identical pair stays).
+  const kept = [...(pairs ?? [])];
+  const dropped = new Set<string>();
+  for (let i = kept.length - 1; i >= 0; i--) {
+    const pair = kept[i]!;
+    if (isProxyProviderPair(pair) && !dropped.has(pair)) {
+      dropped.add(pair);
+      kept.splice(i, 1);
+    }
+  }
+  return kept.map((pair) => pair.slice(0, pair.indexOf("=")).trim());
 }
 
 /**
