@@ -12,12 +12,12 @@ import { ignoredFilesFingerprint } from "../evidence/ignored-files.js";
 import type { RunEnd } from "../ledger/conclusion.js";
 import { type AutoPlanOptions, planAuto, startPlanning } from "./auto-plan.js";
 import { type FinishInput, finishRun, type RunFrame, snapshotLedger } from "./finish-run.js";
-import { RunStateStore } from "./graph-run.js";
 import { type FinishedLeg, legCaller, type RunHooks, runLegAndFinish } from "./leg.js";
 import { RedactingRunDirectory } from "./redacting-run-dir.js";
 import type { EngineRunBase, PullRequestContext } from "./run-options.js";
 import { prepareRepository } from "./run-setup.js";
 import { closeLeg, RUN_STATE_SCHEMA_VERSION } from "./run-state.js";
+import { RunStateStore } from "./run-state-store.js";
 import { codexConfigKeys, executableFor, missingCliProblem, type Runtime } from "./runtime-setup.js";
 
 /**

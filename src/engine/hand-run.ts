@@ -20,12 +20,12 @@ import type { PlanSection } from "../ledger/ledger.js";
 import { handWrittenDisclosure } from "../policy/disclosure.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
 import { type RunFrame, snapshotLedger } from "./finish-run.js";
-import { RunStateStore } from "./graph-run.js";
 import { type FinishedLeg, legCaller, type RunHooks, runLegAndFinish } from "./leg.js";
 import { RedactingRunDirectory } from "./redacting-run-dir.js";
 import type { EngineRunBase, PullRequestContext } from "./run-options.js";
 import { concurrencyProblem, prepareRepository } from "./run-setup.js";
 import { RUN_STATE_SCHEMA_VERSION } from "./run-state.js";
+import { RunStateStore } from "./run-state-store.js";
 import {
   codexConfigKeys,
   executableFor,

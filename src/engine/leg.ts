@@ -15,7 +15,8 @@ import {
   snapshotLedger,
   workingTreeOrNull,
 } from "./finish-run.js";
-import { executeGraph, type GraphRunHooks, type GraphRunOptions } from "./graph-run.js";
+import { executeGraph, type GraphRunOptions } from "./graph-run.js";
+import type { GraphRunHooks } from "./leg-hooks.js";
 import { closeLeg } from "./run-state.js";
 
 /** Progress callbacks of `auto`, `run` and `resume`; each may be async (the action posts check-run updates). */

@@ -29,12 +29,13 @@ import { loadGraphObject } from "../graph/load.js";
 import type { PlanSection } from "../ledger/ledger.js";
 import { handWrittenDisclosure, plannedRunDisclosure } from "../policy/disclosure.js";
 import { type RunFrame, snapshotLedger } from "./finish-run.js";
-import { IGNORED_BASELINE_FILE, RunStateStore } from "./graph-run.js";
+import { IGNORED_BASELINE_FILE } from "./graph-run.js";
 import { type FinishedLeg, legCaller, runLegAndFinish } from "./leg.js";
 import { RedactingRunDirectory } from "./redacting-run-dir.js";
 import type { EngineRunBase } from "./run-options.js";
 import { concurrencyProblem, workingDirectoryProblem } from "./run-setup.js";
 import { approvedGateRow, type RunState, RunStateError, readRunState } from "./run-state.js";
+import { RunStateStore } from "./run-state-store.js";
 import {
   executableFor,
   missingCliProblem,

@@ -15,9 +15,9 @@
  */
 import { formatDuration } from "../graph/duration.js";
 import type { Graph } from "../graph/graph.js";
+import type { Runtime } from "../policy/disclosure.js";
 import { findExecutable } from "../proc/which.js";
 import { codexModelProblem, parseCodexConfig } from "../runtime/codex-argv.js";
-import type { Runtime } from "./agent-node.js";
 
 export type { Runtime };
 
