@@ -18,9 +18,10 @@ import { verifyExitWords } from "../ledger/cells.js";
 import type { RunEnd } from "../ledger/conclusion.js";
 import type { PlanSection } from "../ledger/ledger.js";
 import { verifyOnlyDisclosure } from "../policy/disclosure.js";
-import { finishRun, type GraphOutline, type RunFrame, snapshotLedger } from "./finish-run.js";
+import { finishRun, type GraphOutline, snapshotLedger } from "./finish-run.js";
 import type { FinishedLeg } from "./leg.js";
 import { RedactingRunDirectory } from "./redacting-run-dir.js";
+import type { RunFrame } from "./run-frame.js";
 import type { EngineRunBase, ModelCliOptions, PullRequestContext } from "./run-options.js";
 import { prepareRepository } from "./run-setup.js";
 
