@@ -126,6 +126,31 @@ export function missingCliProblem(
     : `the claude CLI was not found: ${where}. Install @anthropic-ai/claude-code or point --claude-path at the executable; nothing was run`;
 }
 
+/** What {@link modelCliProblem} reads: the executables, the caller's check, the run's environment. */
+export interface ModelCliReadiness extends RuntimeOptions {
+  readonly beforeFirstModelCall?: BeforeFirstModelCall;
+  readonly baseEnv: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * Whether the run's first model call can be made, once every other check passed: the caller's
+ * `beforeFirstModelCall` (the action's credential check and CLI install) says nothing against it, then —
+ * with `findExecutable` — the runtime's CLI is on the run's PATH (`missingCliProblem`; a graph of gates
+ * only spawns no CLI).
+ *
+ * @returns the usage-error message, or `null` when the run may go on.
+ */
+export async function modelCliProblem(
+  o: ModelCliReadiness,
+  runtime: Runtime,
+  check: { readonly findExecutable: boolean },
+): Promise<string | null> {
+  const setupError = (await o.beforeFirstModelCall?.(runtime)) ?? null;
+  if (setupError !== null) return setupError;
+  if (!check.findExecutable) return null;
+  return missingCliProblem(runtime, executableFor(runtime, o), o.baseEnv);
+}
+
 /**
  * What a graph asks that the run's runtime will not enforce, one warning per node (nothing for claude).
  * Codex: every `budget_usd` — not a refusal, because the node's timeout (its own, or the 20m default)
