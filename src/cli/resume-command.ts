@@ -10,7 +10,7 @@
 import { userInfo } from "node:os";
 import { join, resolve } from "node:path";
 import { unreachable } from "../core/unreachable.js";
-import type { ResumeAction } from "../engine/resume-run.js";
+import type { ResumeAction } from "../engine/resume-action.js";
 import { cliSecrets } from "../run/credentials.js";
 import { EXIT } from "../run/exit-codes.js";
 import { CliLeg, withLocalProxy } from "../run/local-leg.js";

@@ -17,7 +17,7 @@
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { unreachable } from "../core/unreachable.js";
-import type { ResumeAction } from "../engine/resume-run.js";
+import type { ResumeAction } from "../engine/resume-action.js";
 import { readRunState } from "../engine/run-state.js";
 import { runArtifactName } from "../github/artifact.js";
 import { extractArtifactZip, UnsafeArchiveError } from "../github/artifact-zip.js";
