@@ -15,7 +15,7 @@ import type { IndexOverlay } from "../evidence/evidence-tree.js";
 import { ignoredFilesFingerprint } from "../evidence/ignored-files.js";
 import type { Graph } from "../graph/graph.js";
 import { formatIssue, type GraphIssue } from "../graph/issue.js";
-import { loadGraphText } from "../graph/load.js";
+import { type FragmentSource, loadGraphFile, loadGraphText } from "../graph/load.js";
 import { placeholdersIn } from "../graph/placeholders.js";
 import type { PlanSection } from "../ledger/ledger.js";
 import { handWrittenDisclosure } from "../policy/disclosure.js";
@@ -33,6 +33,7 @@ import {
   type ModelEnvBuilder,
   missingCliProblem,
   type Runtime,
+  runtimeGraphProblem,
   runtimeOptionsProblem,
   runtimeWarnings,
 } from "./runtime-setup.js";
@@ -45,6 +46,12 @@ export interface HandRunOptions {
   readonly graphText: string;
   /** Where it came from, for messages and the ledger: a path, or `base ref main: .github/graph.yml`. */
   readonly graphSource: string;
+  /**
+   * Where the graph file's `use:` fragments are read (the CLI: `fragments/NAME.yaml` beside the file; the
+   * action: the same path on the base ref). Absent: the text is loaded as already-spliced data, and a
+   * `use:` is refused.
+   */
+  readonly fragments?: FragmentSource;
   /** `--input NAME=VALUE` values. */
   readonly inputs: Readonly<Record<string, string>>;
   readonly repoDir: string;
@@ -97,11 +104,26 @@ export type HandRunResult =
   | { readonly kind: "invalid_graph"; readonly issues: readonly GraphIssue[]; readonly message: string }
   | FinishedLeg;
 
+/**
+ * The refusal of a graph declaring `worktree` (SPEC §3; Go ADR 0005): the field loads and is validated,
+ * but this version creates no managed git worktrees, and running the node in the shared working tree
+ * would be a different run. `null` when no node declares one.
+ */
+function notRunYetProblem(source: string, graph: Graph): string | null {
+  const withWorktree = graph.nodes.filter((n) => n.worktree !== null).map((n) => `"${n.id}"`);
+  if (withWorktree.length === 0) return null;
+  const one = withWorktree.length === 1;
+  return `${source}: node${one ? "" : "s"} ${withWorktree.join(", ")} declare${one ? "s" : ""} worktree, which is not run in this version (no managed git worktree is created yet); the node${one ? "" : "s"} would run in the shared working tree instead. Remove worktree (run the graph in a checkout of its own). Nothing was run.`;
+}
+
 /** Runs a hand-written graph. Rejects only on internal errors (the entry point fails the check run then). */
 export async function runHandWritten(o: HandRunOptions): Promise<HandRunResult> {
-  const loaded = loadGraphText(o.graphText, o.graphSource, {
-    ...(o.verifyTimeoutCeilingMs !== undefined ? { verifyTimeoutCeilingMs: o.verifyTimeoutCeilingMs } : {}),
-  });
+  const ceiling =
+    o.verifyTimeoutCeilingMs !== undefined ? { verifyTimeoutCeilingMs: o.verifyTimeoutCeilingMs } : {};
+  const loaded =
+    o.fragments !== undefined
+      ? await loadGraphFile(o.graphText, o.graphSource, o.fragments, ceiling)
+      : loadGraphText(o.graphText, o.graphSource, ceiling);
   if (!loaded.ok) {
     return {
       kind: "invalid_graph",
@@ -119,8 +141,19 @@ export async function runHandWritten(o: HandRunOptions): Promise<HandRunResult> 
       message: `${o.graphSource}: node${withCompletion.length === 1 ? "" : "s"} ${withCompletion.join(", ")} declare${withCompletion.length === 1 ? "s" : ""} completion (SPEC §7), which this version does not run yet; a node would pass without its completion gate. Remove completion (or put the check in success_check.verify). Nothing was run.`,
     };
   }
-  const runtimeProblem = runtimeOptionsProblem(o.runtime, o);
+  const notRunYet = notRunYetProblem(o.graphSource, graph);
+  if (notRunYet !== null) return { kind: "usage_error", message: notRunYet };
+  const runtimeProblem = runtimeOptionsProblem(o.runtime, o) ?? runtimeGraphProblem(o.runtime, graph);
   if (runtimeProblem !== null) return { kind: "usage_error", message: runtimeProblem };
+  const claudeAgents = graph.nodes.filter((n) => n.agent !== null).map((n) => `"${n.id}"`);
+  if (claudeAgents.length > 0) {
+    // Loaded and carried, but not yet passed to claude as --agent: running the node as plain claude would
+    // be a different node. Refused before anything runs until the spawn passes it.
+    return {
+      kind: "usage_error",
+      message: `${o.graphSource}: ${claudeAgents.join(", ")} set agent (a Claude Code subagent), which this version does not pass to claude yet; the node would run as plain claude. Remove agent to run it so. Nothing was run.`,
+    };
+  }
   const warnings = runtimeWarnings(o.runtime, graph);
   const missing = missingInputs(graph, o.inputs);
   if (missing.length > 0) {
