@@ -7,6 +7,7 @@
 import { resolve } from "node:path";
 import { unreachable } from "../core/unreachable.js";
 import { type HandRunResult, runHandWritten } from "../engine/hand-run.js";
+import { fragmentsBeside } from "../graph/fragment-source.js";
 import { autoRunPolicy } from "../policy/policy-file.js";
 import { type CliIo, codexCredentialProblem, parseOrExit, pathProblems, refuseUsage } from "./cli-context.js";
 import { CliLeg } from "./cli-leg.js";
@@ -51,6 +52,7 @@ export async function runCliRun(argv: readonly string[], io: CliIo): Promise<num
           runId: leg.runId,
           graphText: graphFile.text,
           graphSource: f.graph,
+          fragments: fragmentsBeside(resolve(io.cwd, f.graph), f.graph),
           inputs: f.inputs,
           repoDir,
           ...(f.workingDirectory !== undefined ? { workingDirectory: f.workingDirectory } : {}),
