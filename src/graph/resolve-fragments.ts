@@ -24,7 +24,7 @@
  * splicer writes one. Every problem is an issue on the citing node (its spliced id when nested); a node
  * whose citation fails stays in the graph as a stand-in, so the rest of the graph is still judged.
  */
-import { type FragmentJudgement, judgeFragment } from "./fragment-file.js";
+import { type Fragment, type FragmentJudgement, judgeFragment } from "./fragment-file.js";
 import { type FragmentLibrary, fragmentNameProblem, MAX_FRAGMENT_DEPTH } from "./fragment-source.js";
 import { renameRefsIn, substituteWith } from "./fragment-text.js";
 import type { GraphIssue } from "./issue.js";
@@ -35,6 +35,9 @@ export interface SpliceResult {
   readonly data: Record<string, unknown>;
   readonly issues: readonly GraphIssue[];
 }
+
+type SingleFragment = Extract<Fragment, { kind: "single" }>;
+type MultiFragment = Extract<Fragment, { kind: "multi" }>;
 
 /** What a node citing a multi-node fragment may declare besides its citation. */
 const WIRING = ["id", "use", "with", "depends_on", "cwd", "worktree"];
@@ -106,28 +109,43 @@ class Splicer {
   /** Splices the citing node `using` into `out`; `chain` is the fragment names cited on the way here. */
   splice(using: Record<string, unknown>, chain: readonly string[], out: unknown[]): void {
     const fragment = this.fragmentFor(using, chain);
-    if (fragment === null) {
-      out.push(standIn(using));
-      return;
-    }
-    const id = using.id as string;
-    const bindings = isRecord(using.with) ? using.with : {};
-    const next = [...chain, fragment.name];
+    if (fragment === null) out.push(standIn(using));
+    else if (fragment.kind === "single") this.spliceNode(using, fragment, [...chain, fragment.name], out);
+    else this.spliceNodes(using, fragment, [...chain, fragment.name], out);
+  }
+
+  /** A `node:` fragment: its body, bindings filled in, under the citing node's own fields. */
+  private spliceNode(
+    using: Record<string, unknown>,
+    fragment: SingleFragment,
+    next: string[],
+    out: unknown[],
+  ): void {
     const at = `use ${JSON.stringify(fragment.name)}`;
-    if (fragment.kind === "single") {
-      const { use: _use, with: _with, prompt, ...overrides } = using;
-      if (prompt !== undefined) {
-        this.issue(
-          using,
-          `${at}: prompt may not be set beside use: — the fragment's prompt is its shape; change it through a substitution point, or write the node out`,
-        );
-      }
-      const body = this.substitute(using, at, fragment.node, bindings) as Record<string, unknown>;
-      const merged = { ...body, ...overrides };
-      if (merged.use !== undefined) this.splice(merged, next, out);
-      else out.push(merged);
-      return;
+    const { use: _use, with: bound, prompt, ...overrides } = using;
+    if (prompt !== undefined) {
+      this.issue(
+        using,
+        `${at}: prompt may not be set beside use: — the fragment's prompt is its shape; change it through a substitution point, or write the node out`,
+      );
     }
+    const body = this.substitute(using, at, fragment.node, isRecord(bound) ? bound : {}) as Record<
+      string,
+      unknown
+    >;
+    const merged = { ...body, ...overrides };
+    if (merged.use !== undefined) this.splice(merged, next, out);
+    else out.push(merged);
+  }
+
+  /** A `nodes:` fragment: each node as `USING/INNER`, wired in where the citing node stands. */
+  private spliceNodes(
+    using: Record<string, unknown>,
+    fragment: MultiFragment,
+    next: string[],
+    out: unknown[],
+  ): void {
+    const at = `use ${JSON.stringify(fragment.name)}`;
     for (const key of Object.keys(using)) {
       if (!WIRING.includes(key)) {
         this.issue(
@@ -136,10 +154,15 @@ class Splicer {
         );
       }
     }
-    const prefix = `${id}/`;
+    if (using.depends_on !== undefined && !Array.isArray(using.depends_on)) {
+      // The entry nodes inherit it; anything but a list would silently drop the edge.
+      this.issue(using, `${at}: depends_on must be a list of node ids`);
+    }
+    const prefix = `${using.id as string}/`;
     const declared = new Set(fragment.nodes.map((node) => node.id as string));
     const inner = (name: string): string | undefined => (declared.has(name) ? prefix + name : undefined);
     const renamed = fragment.nodes.map((node) => namespaced(node, prefix, inner));
+    const bindings = isRecord(using.with) ? using.with : {};
     const nodes = this.substitute(using, at, renamed, bindings) as Record<string, unknown>[];
     for (const node of nodes) {
       if (!Array.isArray(node.depends_on) || node.depends_on.length === 0) {
@@ -149,7 +172,7 @@ class Splicer {
       if (using.cwd !== undefined) node.cwd = using.cwd;
       if (using.worktree !== undefined) node.worktree = using.worktree;
     }
-    this.exits.set(id, prefix + fragment.exit);
+    this.exits.set(using.id as string, prefix + fragment.exit);
     for (const node of nodes) {
       if (node.use !== undefined) this.splice(node, next, out);
       else out.push(node);

@@ -81,6 +81,16 @@ describe("what the citing node may write", () => {
     ]);
   });
 
+  test("a depends_on that is not a list on a node citing a nodes: fragment is refused, not dropped", async () => {
+    const pair = `fragment: pair\ndescription: d\nexit: a\nnodes:\n  - { id: a, prompt: a, allowed_tools: [Read] }\n`;
+    expect(
+      await issuesWith(
+        "nodes:\n  - { id: x, prompt: x, allowed_tools: [Read] }\n  - { id: p, use: pair, depends_on: x }\n",
+        { pair },
+      ),
+    ).toEqual(['invalid graph: node "p": use "pair": depends_on must be a list of node ids']);
+  });
+
   test('an id, depends_on entry or feedback.rerun written with a "/" in the graph file', async () => {
     const issues = await issuesWith(
       "nodes:\n  - { id: a/b, prompt: p, allowed_tools: [Read] }\n  - { id: c, depends_on: [a/b], prompt: p, allowed_tools: [Read] }\n",
