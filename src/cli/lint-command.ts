@@ -5,7 +5,8 @@
  * usage error (bad flags, unreadable file).
  */
 import { resolve } from "node:path";
-import { type Advisory, formatAdvisory, lintGraph } from "../graph/lint.js";
+import { fragmentsBeside } from "../graph/fragment-source.js";
+import { type Advisory, formatAdvisory, lintGraphFile } from "../graph/lint.js";
 import { formatIssue, type GraphIssue } from "../graph/validate.js";
 import { EXIT } from "../run/exit-codes.js";
 import { refuseUsage } from "../run/local-setup.js";
@@ -24,7 +25,8 @@ export interface LintIo {
 /** Usage text of `lint`. */
 export const LINT_USAGE = `usage: evidence-gate lint GRAPH [--input NAME=VALUE]... [--verify-timeout D] [--json]
 
-  GRAPH                 the graph file (YAML or JSON) to check; nothing runs, nothing is billed
+  GRAPH                 the graph file (YAML or JSON) to check, with the fragments its use: nodes
+                        cite (fragments/NAME.yaml beside it); nothing runs, nothing is billed
   --input NAME=VALUE    an input the run would be given (repeatable); a {{ inputs.NAME }} with no
                         --input is reported as an advisory
   --verify-timeout D    the largest success_check.verify.timeout the graph may declare, as for
@@ -75,9 +77,11 @@ export async function runCliLint(argv: readonly string[], io: LintIo): Promise<n
   const parsed = parseOrExit(argv, io, "lint", LINT_USAGE, parseLintFlags);
   if ("exit" in parsed) return parsed.exit;
   const { graph, inputs, json, verifyTimeoutMs } = parsed.flags;
-  const read = readGraphFile(resolve(io.cwd, graph), graph);
+  const path = resolve(io.cwd, graph);
+  const read = readGraphFile(path, graph);
   if (!read.ok) return refuseUsage(io, "lint", [read.error])!;
-  const { errors, advisories } = lintGraph(read.text, graph, {
+  // The spliced graph is what is linted: fragments are read from fragments/NAME.yaml beside the file.
+  const { errors, advisories } = await lintGraphFile(read.text, graph, fragmentsBeside(path, graph), {
     inputs: Object.keys(inputs),
     ...(verifyTimeoutMs !== undefined ? { verifyTimeoutCeilingMs: verifyTimeoutMs } : {}),
   });

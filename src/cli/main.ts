@@ -7,6 +7,7 @@ import type { CliIo } from "../run/local-setup.js";
 import { runCliLint } from "./lint-command.js";
 import { pipeSafe } from "./pipe-safe-output.js";
 import { runCliPlan } from "./plan-command.js";
+import { runCliResolve } from "./resolve-command.js";
 import { runCliResume } from "./resume-command.js";
 import { runCliAuto } from "./run-auto-command.js";
 import { runCliRun } from "./run-command.js";
@@ -23,6 +24,7 @@ commands:
   resume    continue a paused or failed run: --approve GATE | --reject GATE | --retry-failed
   lint      check a graph file: every error and every advisory (free: nothing runs)
   bot       start the GitHub App server (docs/bot.md); --redeliver-failed asks GitHub to redeliver
+  resolve   print a graph file with its use: fragments spliced in, as JSON (free: nothing runs)
 
 options:
   --version   print the version
@@ -83,6 +85,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return runBotCommand(rest, { env: process.env, out: stdout, err: stderr });
   }
   if (command === "lint") return runCliLint(rest, { cwd: resolve("."), out: stdout, err: stderr });
+  if (command === "resolve") return runCliResolve(rest, { cwd: resolve("."), out: stdout, err: stderr });
   stderr.write(`evidence-gate: unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
   return 64;
 }

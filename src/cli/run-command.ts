@@ -5,6 +5,7 @@
  * problem printed; nothing runs and nothing is spent.
  */
 import { resolve } from "node:path";
+import { fragmentsBeside } from "../graph/fragment-source.js";
 import { autoRunPolicy } from "../policy/policy-file.js";
 import { planLines } from "../progress/progress-lines.js";
 import { EXIT } from "../run/exit-codes.js";
@@ -50,6 +51,7 @@ export async function runCliRun(argv: readonly string[], io: CliIo): Promise<num
             kind: "run",
             graphText: graphFile.text,
             graphSource: f.graph,
+            fragments: fragmentsBeside(resolve(io.cwd, f.graph), f.graph),
             inputs: f.inputs,
             runtime: f.runtime,
             ...(f.concurrency !== undefined ? { concurrency: f.concurrency } : {}),

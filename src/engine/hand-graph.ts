@@ -5,17 +5,23 @@
  */
 import type { Graph } from "../graph/graph.js";
 import { formatIssue, type GraphIssue } from "../graph/issue.js";
-import { loadGraphText } from "../graph/load.js";
+import { type FragmentSource, loadGraphFile, loadGraphText } from "../graph/load.js";
 import { placeholdersIn } from "../graph/placeholders.js";
 import type { Runtime } from "../policy/disclosure.js";
 import { concurrencyProblem } from "./run-setup.js";
-import { runtimeOptionsProblem, runtimeWarnings } from "./runtime-setup.js";
+import { runtimeGraphProblem, runtimeOptionsProblem, runtimeWarnings } from "./runtime-setup.js";
 
 /** What the checks read: the graph file's text and source, and the `run` options it is checked against. */
 export interface HandGraphOptions {
   readonly graphText: string;
   /** A path, or `base ref main: .github/graph.yml`: named in every message. */
   readonly graphSource: string;
+  /**
+   * Where the graph file's `use:` fragments are read (the CLI: `fragments/NAME.yaml` beside the file; the
+   * action: the same path on the base ref). Absent: the text is loaded as already-spliced data, and a
+   * `use:` is refused.
+   */
+  readonly fragments?: FragmentSource;
   readonly inputs: Readonly<Record<string, string>>;
   readonly verifyTimeoutCeilingMs?: number;
   readonly runtime: Runtime;
@@ -32,10 +38,13 @@ export type HandGraphResult =
   | { readonly kind: "invalid_graph"; readonly issues: readonly GraphIssue[]; readonly message: string };
 
 /** Loads the hand-written graph and makes every check that needs no repository. Spends and writes nothing. */
-export function loadHandWrittenGraph(o: HandGraphOptions): HandGraphResult {
-  const loaded = loadGraphText(o.graphText, o.graphSource, {
-    ...(o.verifyTimeoutCeilingMs !== undefined ? { verifyTimeoutCeilingMs: o.verifyTimeoutCeilingMs } : {}),
-  });
+export async function loadHandWrittenGraph(o: HandGraphOptions): Promise<HandGraphResult> {
+  const ceiling =
+    o.verifyTimeoutCeilingMs !== undefined ? { verifyTimeoutCeilingMs: o.verifyTimeoutCeilingMs } : {};
+  const loaded =
+    o.fragments !== undefined
+      ? await loadGraphFile(o.graphText, o.graphSource, o.fragments, ceiling)
+      : loadGraphText(o.graphText, o.graphSource, ceiling);
   if (!loaded.ok) {
     return {
       kind: "invalid_graph",
@@ -44,10 +53,14 @@ export function loadHandWrittenGraph(o: HandGraphOptions): HandGraphResult {
     };
   }
   const graph = loaded.graph;
-  const unkept = completionRefusal(graph, o.graphSource);
+  // What this version would not keep, the runtime's own refusals (agent on codex) before claude's agent one.
+  const unkept =
+    completionRefusal(graph, o.graphSource) ??
+    worktreeRefusal(graph, o.graphSource) ??
+    runtimeOptionsProblem(o.runtime, o) ??
+    runtimeGraphProblem(o.runtime, graph) ??
+    agentRefusal(graph, o.graphSource);
   if (unkept !== null) return { kind: "usage_error", message: unkept };
-  const runtimeProblem = runtimeOptionsProblem(o.runtime, o);
-  if (runtimeProblem !== null) return { kind: "usage_error", message: runtimeProblem };
   const warnings = runtimeWarnings(o.runtime, graph);
   const missing = missingInputs(graph, o.inputs);
   if (missing.length > 0) {
@@ -71,6 +84,28 @@ function completionRefusal(graph: Graph, graphSource: string): string | null {
   const withCompletion = graph.nodes.filter((n) => n.completion !== null).map((n) => `"${n.id}"`);
   if (withCompletion.length === 0) return null;
   return `${graphSource}: node${withCompletion.length === 1 ? "" : "s"} ${withCompletion.join(", ")} declare${withCompletion.length === 1 ? "s" : ""} completion (SPEC §7), which this version does not run yet; a node would pass without its completion gate. Remove completion (or put the check in success_check.verify). Nothing was run.`;
+}
+
+/**
+ * The refusal of a graph declaring `worktree` (SPEC §3; Go ADR 0005): the field loads and is validated,
+ * but this version creates no managed git worktrees, and running the node in the shared working tree
+ * would be a different run. `null` when no node declares one.
+ */
+function worktreeRefusal(graph: Graph, source: string): string | null {
+  const withWorktree = graph.nodes.filter((n) => n.worktree !== null).map((n) => `"${n.id}"`);
+  if (withWorktree.length === 0) return null;
+  const one = withWorktree.length === 1;
+  return `${source}: node${one ? "" : "s"} ${withWorktree.join(", ")} declare${one ? "s" : ""} worktree, which is not run in this version (no managed git worktree is created yet); the node${one ? "" : "s"} would run in the shared working tree instead. Remove worktree (run the graph in a checkout of its own). Nothing was run.`;
+}
+
+/**
+ * The refusal of a node setting `agent` (a Claude Code subagent): loaded and carried, but not yet passed to
+ * claude as `--agent`; running the node as plain claude would be a different node. `null` when none sets one.
+ */
+function agentRefusal(graph: Graph, source: string): string | null {
+  const claudeAgents = graph.nodes.filter((n) => n.agent !== null).map((n) => `"${n.id}"`);
+  if (claudeAgents.length === 0) return null;
+  return `${source}: ${claudeAgents.join(", ")} set agent (a Claude Code subagent), which this version does not pass to claude yet; the node would run as plain claude. Remove agent to run it so. Nothing was run.`;
 }
 
 /** `{{ inputs.NAME }}` names used anywhere in the graph (prompt, cwd, verify command and cwd) and not given. */

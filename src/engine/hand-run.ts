@@ -9,6 +9,7 @@
  * naming which sinks verify (`hand-plan.ts`).
  */
 import type { GraphIssue } from "../graph/issue.js";
+import type { FragmentSource } from "../graph/load.js";
 import type { Runtime } from "../policy/disclosure.js";
 import { snapshotLedger } from "./finish-run.js";
 import {
@@ -19,7 +20,7 @@ import {
   prepareFreshRepository,
   startRunState,
 } from "./fresh-run.js";
-import { loadHandWrittenGraph } from "./hand-graph.js";
+import { type HandGraphOptions, loadHandWrittenGraph } from "./hand-graph.js";
 import { handWrittenPlan } from "./hand-plan.js";
 import { type FinishedLeg, legCaller, runLegAndFinish } from "./leg.js";
 import type { EngineRunBase, PullRequestContext } from "./run-options.js";
@@ -31,6 +32,8 @@ export interface HandRunOptions extends EngineRunBase {
   readonly graphText: string;
   /** Where it came from, for messages and the ledger: a path, or `base ref main: .github/graph.yml`. */
   readonly graphSource: string;
+  /** Where the graph's `use:` fragments are read ({@link HandGraphOptions.fragments}). */
+  readonly fragments?: FragmentSource;
   /** `--input NAME=VALUE` values. */
   readonly inputs: Readonly<Record<string, string>>;
   readonly repoDir: string;
@@ -60,7 +63,7 @@ export type HandRunResult =
 
 /** Runs a hand-written graph. Rejects only on internal errors (the entry point fails the check run then). */
 export async function runHandWritten(o: HandRunOptions): Promise<HandRunResult> {
-  const loaded = loadHandWrittenGraph(o);
+  const loaded = await loadHandWrittenGraph(o);
   if (loaded.kind !== "loaded") return loaded;
   const { graph, warnings } = loaded;
   const gitContext = gitContextOf(o);

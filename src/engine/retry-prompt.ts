@@ -13,6 +13,7 @@
  * is hygiene, not a boundary: the tool ceiling and the absence of credentials are (SECURITY.md).
  * Pure functions: no I/O, nothing remembered between calls.
  */
+import { NODE_ID_PATTERN } from "../graph/validate-edges.js";
 import { fenceData, sanitiseUntrusted } from "../plan/untrusted-text.js";
 
 /** The most UTF-8 bytes of quoted text one prompt carries, marker included (ADR 0020 §3: ~2k tokens). */
@@ -23,9 +24,9 @@ const RETRY_LABEL = "previous-attempt-reply";
 /** The fence label of a feedback payload. */
 const FEEDBACK_LABEL = "feedback-payload";
 
-// A node id (src/graph/validate-edges.ts NODE_ID_PATTERN) and a cause identifier: both end up in a
+// A node id — spliced ones (`lane/review`) included — and a cause identifier: both end up in a
 // one-line header outside the fence, so anything else is a caller bug, not text to quote.
-const HEADER_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+const HEADER_ID = NODE_ID_PATTERN;
 const CAUSE_ID = /^[a-z][a-z0-9_]*$/;
 
 /** The result of {@link boundUtf8}: the (possibly cut) text and how many bytes were left out. */

@@ -6,8 +6,9 @@
  * model can be passed to `-m` and every `codex-config` pair is a `KEY=VALUE` codex takes (`-c`).
  *
  * What codex cannot honour (research/oh-my-graph.md §4.5, ADR 0026):
- * - a node's `agent:` — refused for both runtimes already: the graph schema has no such field (unknown
- *   fields are a load error), and planned nodes may not carry one;
+ * - a node's `agent:` (a Claude Code subagent, `claude --agent NAME`) — codex has no subagents, so a codex
+ *   run of a graph declaring one is a usage error before anything runs ({@link runtimeGraphProblem});
+ *   planned nodes may not carry one at all;
  * - `budget_usd` — codex reports no USD, so there is no `--max-budget-usd` and no post-hoc check: a
  *   WARNING per node (not a refusal) naming the timeout that still bounds it.
  * - `allowed_tools` has no Codex rendering (codex has no per-tool grammar): the sandbox from
@@ -163,6 +164,22 @@ export async function modelCliProblem(
   if (setupError !== null) return setupError;
   if (!check.findExecutable) return null;
   return missingCliProblem(runtime, executableFor(runtime, o), o.baseEnv);
+}
+
+/**
+ * Why the run's runtime cannot run `graph` as written, as one usage-error message naming every node and
+ * the field; `null` when it can. Codex: a node with `agent:` (Go `ValidateGraphForRuntime`: codex has no
+ * subagents, and running the node as plain codex would be a different node). Claude: nothing.
+ */
+export function runtimeGraphProblem(runtime: Runtime, graph: Graph): string | null {
+  if (runtime !== "codex") return null;
+  const withAgent = graph.nodes.filter((node) => node.agent !== null);
+  if (withAgent.length === 0) return null;
+  const named = withAgent.map((node) => `node "${node.id}" sets agent "${node.agent}"`).join("; ");
+  return (
+    `${named}: agent names a Claude Code subagent, which the codex runtime cannot run — run with --runtime ` +
+    "claude (input runtime: claude), or remove agent. Nothing was run."
+  );
 }
 
 /**

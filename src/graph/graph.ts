@@ -82,6 +82,18 @@ export interface GraphNode {
   readonly retry: RetryPolicy;
   readonly feedback: FeedbackArc | null;
   readonly completion: CompletionGate | null;
+  /**
+   * The Claude Code subagent the node runs as (`claude --agent NAME`), or `null` (an empty `agent:` in the
+   * file is none). The codex runtime refuses a graph with one before anything runs.
+   */
+  readonly agent: string | null;
+  /**
+   * The managed git worktree the node runs in, shared by every node naming it, or `null` (the run's
+   * working directory, or `cwd`). Exclusive with `cwd`. `run` refuses a graph with one in this version.
+   */
+  readonly worktree: string | null;
+  /** A gate's description — what a person reads when deciding it — or `null`; always `null` off a gate. */
+  readonly description: string | null;
 }
 
 /** A loaded, valid graph. `spec` is the parsed file (the form to snapshot as `graph.json`). */
@@ -169,7 +181,15 @@ function buildNode(node: NodeSpec, all: readonly NodeSpec[]): GraphNode {
                 : { kind: "todos_all_done" },
             max_attempts: completion.max_attempts ?? 0,
           },
+    agent: emptyAsNull(node.agent),
+    worktree: emptyAsNull(node.worktree),
+    description: node.description ?? null,
   };
+}
+
+/** `""` (the Go CLI's "not set") and absence both as `null`. */
+function emptyAsNull(text: string | undefined): string | null {
+  return text === undefined || text === "" ? null : text;
 }
 
 function validMs(text: string): number {

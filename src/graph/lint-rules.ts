@@ -43,10 +43,12 @@ export function lookalikeAdvice(graph: Graph, spec: NodeSpec): string[] {
       const how = field === "prompt" ? "sent to the model" : "used";
       const meant = likelyMeant(ref.namespace, ref.path, ref.filter, producers, inputs);
       const hint =
-        meant === null
-          ? "placeholders are {{ inputs.NAME }}, {{ artifacts.ID }}, {{ artifacts.ID | inline }} and " +
-            "{{ feedback.ID }}"
-          : `did you mean ${meant}?`;
+        ref.namespace === "self"
+          ? "the Go CLI's self namespace ({{ self.previous }}, {{ self.timeout }}) is not supported in this version"
+          : meant === null
+            ? "placeholders are {{ inputs.NAME }}, {{ artifacts.ID }}, {{ artifacts.ID | inline }} and " +
+              "{{ feedback.ID }}"
+            : `did you mean ${meant}?`;
       const literal = `{ { ${ref.token.slice(2, -2).trim()} } }`;
       reasons.push(
         `${field}: ${ref.token} looks like a placeholder but its namespace ${JSON.stringify(ref.namespace)} ` +
@@ -194,6 +196,59 @@ export function spendAdvice(graph: Graph, node: GraphNode): KindedReason<SpendAd
         `(1 + ${arc.max}) × ${arc.body.length} = ${plain} executions` +
         (withRetries > plain ? ` (${withRetries} with the body's retries)` : "") +
         `, each a paid model call; lower feedback.max to ${SPEND_ADVISORY_ABOVE} or fewer`,
+    });
+  }
+  return found;
+}
+
+// ---- fields this version loads but does not run --------------------------------------------------------
+
+/** Kinds of {@link notRunAdvice}. */
+export type NotRunKind =
+  | "completion-not-run"
+  | "worktree-not-run"
+  | "agent-not-run"
+  | "description-not-shown";
+
+/**
+ * Fields that load (so a graph written for the Go CLI lints) but that this version does not act on: `run`
+ * refuses a graph declaring `completion`, `worktree` or `agent` rather than run a node without what it
+ * asked for, and it does not print a gate's `description` at the pause.
+ */
+export function notRunAdvice(node: GraphNode): KindedReason<NotRunKind>[] {
+  const found: KindedReason<NotRunKind>[] = [];
+  if (node.completion !== null) {
+    found.push({
+      kind: "completion-not-run",
+      reason:
+        "declares completion (SPEC §7), which this version does not run: `run` refuses the graph rather " +
+        "than pass the node without its completion gate; put the check in success_check.verify for now",
+    });
+  }
+  if (node.worktree !== null) {
+    found.push({
+      kind: "worktree-not-run",
+      reason:
+        `declares worktree ${JSON.stringify(node.worktree)}, which this version does not create yet: \`run\` ` +
+        "refuses the graph rather than run the node in the shared working tree; until then run it without " +
+        "worktree: (in a checkout of its own)",
+    });
+  }
+  if (node.agent !== null) {
+    found.push({
+      kind: "agent-not-run",
+      reason:
+        `declares agent ${JSON.stringify(node.agent)} (claude --agent), which this version does not pass yet: ` +
+        "`run` refuses the graph rather than run the node as plain claude (and the codex runtime has no " +
+        "subagents at all); remove agent: to run it as plain claude",
+    });
+  }
+  if (node.description !== null) {
+    found.push({
+      kind: "description-not-shown",
+      reason:
+        "has a description, which this version keeps in graph.json but does not print when the run pauses " +
+        "at the gate: say what the approver should read in the gate's upstream reply or the PR instead",
     });
   }
   return found;

@@ -20,7 +20,9 @@
  *    `validate-placeholders.ts`, so no advisory repeats it.)
  * 2. `unknown-placeholder` — `{{ input.file }}`, `{{ nodes.a.output }}`, `{{ bogus }}`: reads like a
  *    placeholder, but its namespace is none of the three, so it is sent as written.
- * 3. `completion-not-run` — `completion:` loads, but `run` refuses a graph declaring it in this version.
+ * 3. `completion-not-run`, `worktree-not-run`, `agent-not-run` — the field loads, but `run` refuses a
+ *    graph declaring it in this version; `description-not-shown` — a gate's description loads but is not
+ *    printed at the pause (`notRunAdvice`; these four are reported on gates too).
  * 4. `unchecked-verdict` — the prompt demands a verdict token but there is no `result_matches`
  *    (detector: {@link verdictTokensIn}).
  * 5. `verify-splices-model-output` — `{{ artifacts.ID | inline }}` or `{{ feedback.ID }}` in a verify or
@@ -39,10 +41,13 @@
  */
 
 import { cwdIssues, placedNodesOf } from "./cwd-rules.js";
+import { type FragmentSource, gatherFragments } from "./fragment-source.js";
 import type { Graph, GraphNode } from "./graph.js";
 import type { GraphIssue } from "./issue.js";
 import {
   lookalikeAdvice,
+  type NotRunKind,
+  notRunAdvice,
   type SinkAdviceKind,
   type SpendAdviceKind,
   sinkAdvice,
@@ -57,7 +62,7 @@ import { templatedFields } from "./validate-placeholders.js";
 export type AdvisoryKind =
   | "unresolved-input"
   | "unknown-placeholder"
-  | "completion-not-run"
+  | NotRunKind
   | "unchecked-verdict"
   | "verify-splices-model-output"
   | "feedback-not-quoted"
@@ -107,6 +112,23 @@ export function lintGraph(text: string, source: string, options: LintOptions = {
   };
 }
 
+/**
+ * Lints a graph FILE as `run` would load it: with the fragments its `use:` nodes cite, read through
+ * `fragments` (the CLI: `fragments/NAME.yaml` beside the file), so errors and advisories are about the
+ * spliced graph — spliced nodes are named by their spliced ids (`lane/dev`). See {@link lintGraph}.
+ */
+export async function lintGraphFile(
+  text: string,
+  source: string,
+  fragments: FragmentSource,
+  options: Omit<LintOptions, "fragments"> = {},
+): Promise<LintResult> {
+  const read = readGraphText(text, source);
+  if (!read.ok) return { errors: read.issues, advisories: [] };
+  const library = await gatherFragments(read.data, fragments);
+  return lintGraph(text, source, { ...options, fragments: library });
+}
+
 /** Renders an advisory: `advisory: node "review": REASON` (the id JSON-quoted, as in `formatIssue`). */
 export function formatAdvisory(advisory: Advisory): string {
   return `advisory: node ${JSON.stringify(advisory.nodeId)}: ${advisory.reason}`;
@@ -131,13 +153,9 @@ export function graphAdvisories(graph: Graph, options: { readonly inputs: readon
     if (node.type !== "gate" && spec !== undefined) {
       for (const reason of unresolvedInputs(spec, given, declared)) add("unresolved-input", reason);
       for (const reason of lookalikeAdvice(graph, spec)) add("unknown-placeholder", reason);
-      if (node.completion !== null) {
-        add(
-          "completion-not-run",
-          "declares completion (SPEC §7), which this version does not run: `run` refuses the graph rather " +
-            "than pass the node without its completion gate; put the check in success_check.verify for now",
-        );
-      }
+    }
+    for (const { kind, reason } of notRunAdvice(node)) add(kind, reason);
+    if (node.type !== "gate" && spec !== undefined) {
       const verdict = uncheckedVerdict(node);
       if (verdict !== null) add("unchecked-verdict", verdict);
       if (node.success_check.result_matches !== null && !node.success_check.exit_zero) {

@@ -1,23 +1,44 @@
 /**
  * Loading a graph (SPEC §3): text (YAML, or JSON — JSON is YAML) or an already-parsed object (the
- * planner's JSON) → shape check → every semantic rule → a runnable {@link Graph}, or every issue found.
- * Nothing here throws on bad input; a refusal is data.
+ * planner's JSON, a run's `graph.json`) → fragment splicing (graph files only) → shape check → every
+ * semantic rule → a runnable {@link Graph}, or every issue found. Nothing here throws on bad input; a
+ * refusal is data.
+ *
+ * Two ways in, by what the data is:
+ * - a graph FILE someone wrote (`lint`, `run`, `resolve`): {@link loadGraphFile}, which reads the
+ *   fragments its `use:` nodes cite through a {@link FragmentSource} and loads the spliced graph. Ids
+ *   written in the file may not contain `/` (only the splicer mints one);
+ * - graph DATA (`loadGraphText` / `loadGraphObject` without `fragments`): a planner's reply or a run's
+ *   `graph.json`, which is already spliced — `use:` is refused there, and a spliced id (`lane/dev`) loads.
  */
-import { isMap, isScalar, parseAllDocuments, parseDocument, type YAMLError } from "yaml";
+
+import { type FragmentLibrary, type FragmentSource, gatherFragments } from "./fragment-source.js";
 import { buildGraph, type Graph } from "./graph.js";
+import { readGraphText } from "./graph-text.js";
 import type { GraphIssue } from "./issue.js";
+import { isRecord, withoutNulls } from "./plain-data.js";
+import { resolveFragments } from "./resolve-fragments.js";
 import { salvageSpec } from "./salvage.js";
 import { GraphSpecSchema } from "./schema.js";
 import { schemaIssues } from "./schema-issues.js";
 import { type ValidateOptions, validateGraph } from "./validate.js";
 
-/** Load options; see {@link ValidateOptions} (`verifyTimeoutCeilingMs`, default 10m). */
-export type LoadOptions = ValidateOptions;
+export { type GraphData, readGraphText } from "./graph-text.js";
 
 /**
- * A loaded graph, or every issue that stops it loading: YAML syntax errors, shape errors (unknown or
- * mistyped fields) and semantic errors together, in that order, without duplicates. Render each with
- * `formatIssue`.
+ * Load options: {@link ValidateOptions} (`verifyTimeoutCeilingMs`, default 10m), and `fragments`, the
+ * fragment files a graph file's `use:` nodes may cite, already read ({@link gatherFragments}). With
+ * `fragments` the data is judged as a graph file (spliced first, authored `/` refused); without, as
+ * already-spliced data.
+ */
+export interface LoadOptions extends ValidateOptions {
+  readonly fragments?: FragmentLibrary;
+}
+
+/**
+ * A loaded graph, or every issue that stops it loading: YAML syntax errors, fragment errors, shape errors
+ * (unknown or mistyped fields) and semantic errors together, in that order, without duplicates. Render
+ * each with `formatIssue`.
  */
 export type LoadResult =
   | { readonly ok: true; readonly graph: Graph }
@@ -34,65 +55,22 @@ export function loadGraphText(text: string, source: string, options: LoadOptions
   return read.ok ? loadGraphObject(read.data, source, options) : read;
 }
 
-/** A graph file's text as data, or its YAML syntax errors (nothing else can be judged then). */
-export type GraphData =
-  | { readonly ok: true; readonly data: unknown }
-  | { readonly ok: false; readonly issues: readonly GraphIssue[] };
-
 /**
- * Parses `text` as one YAML document (JSON included) into plain data, keeping a numeric `version` as it
- * was written. Refuses several documents, duplicate keys, and alias expansion past 100 ("billion laughs").
+ * Loads a graph file's text with the fragments its `use:` nodes cite, read from `fragments` (the CLI:
+ * `fragments/NAME.yaml` beside the file; the action: the same path on the base ref). The graph returned
+ * is the spliced one: its `spec` is what `resolve` prints and `graph.json` snapshots. Rejects only if the
+ * source itself rejects (a source reports a missing or unreadable file as data, not by throwing).
  */
-export function readGraphText(text: string, source: string): GraphData {
-  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    return {
-      ok: false,
-      issues: doc.errors.map((error) => ({ nodeId: null, reason: yamlErrorReason(error, text, source) })),
-    };
-  }
-  let data: unknown;
-  try {
-    data = doc.toJS({ maxAliasCount: 100 });
-  } catch (error: unknown) {
-    // `yaml` refuses alias expansion past maxAliasCount (a "billion laughs" document).
-    const why = error instanceof Error ? error.message : String(error);
-    return { ok: false, issues: [{ nodeId: null, reason: `cannot parse ${source} as YAML: ${why}` }] };
-  }
-  // `version: 1.10` is the number 1.1 to YAML; the Go CLI keeps the text, so keep it too.
-  const version = isMap(doc.contents) ? doc.contents.get("version", true) : undefined;
-  if (
-    isRecord(data) &&
-    typeof data.version === "number" &&
-    isScalar(version) &&
-    version.source !== undefined
-  ) {
-    data.version = version.source;
-  }
-  return { ok: true, data };
-}
-
-/**
- * One YAML error as a reason: `cannot parse g.yaml as YAML: Map keys must be unique at line 4, column 5`.
- * The library's first line is kept with its position, without the colon that introduced its source
- * excerpt; several documents in one file get their own sentence (the library's message names its own API).
- */
-function yamlErrorReason(error: YAMLError, text: string, source: string): string {
-  const [position] = error.linePos ?? [];
-  const at = position === undefined ? "" : ` at line ${position.line}, column ${position.col}`;
-  if (error.code === "MULTIPLE_DOCS") {
-    const count = parseAllDocuments(text);
-    const documents =
-      Array.isArray(count) && count.length > 1 ? `${count.length} YAML documents` : "several YAML documents";
-    return (
-      `${source} holds ${documents}; a graph file holds one (the second starts${at}): remove the --- line ` +
-      "and what follows, or split the file"
-    );
-  }
-  const first = (error.message.split("\n")[0] ?? "")
-    .replace(/ at line \d+, column \d+:?$/, "")
-    .replace(/:$/, "");
-  return `cannot parse ${source} as YAML: ${first === "" ? error.code : first}${at}`;
+export async function loadGraphFile(
+  text: string,
+  source: string,
+  fragments: FragmentSource,
+  options: ValidateOptions = {},
+): Promise<LoadResult> {
+  const read = readGraphText(text, source);
+  if (!read.ok) return read;
+  const library = await gatherFragments(read.data, fragments);
+  return loadGraphObject(read.data, source, { ...options, fragments: library });
 }
 
 /**
@@ -106,13 +84,16 @@ export function loadGraphObject(value: unknown, source: string, options: LoadOpt
 
 /** What the loader found in a graph object: every issue, and the graph when there is none. */
 export interface GraphJudgement {
-  /** Shape errors, then semantic errors (judged on what survives the shape check), without duplicates. */
+  /**
+   * Fragment errors, shape errors, then semantic errors (judged on what survives the shape check),
+   * without duplicates.
+   */
   readonly issues: readonly GraphIssue[];
   /** The runnable graph; `null` exactly when `issues` is not empty. */
   readonly graph: Graph | null;
   /**
-   * The object as judged (`null` values removed), for rules that read the file as written; `null` when it
-   * is not a mapping.
+   * The object as judged (`null` values removed, fragments spliced), for rules that read the file as
+   * written; `null` when it is not a mapping.
    */
   readonly data: Record<string, unknown> | null;
 }
@@ -126,25 +107,38 @@ export function judgeGraphObject(value: unknown, source: string, options: LoadOp
       data: null,
     };
   }
-  const raw = withoutNulls(value);
-  if (!isRecord(raw)) {
-    const got = Array.isArray(raw) ? "a list" : raw instanceof Uint8Array ? "binary data" : typeof raw;
+  const cleaned = withoutNulls(value);
+  if (!isRecord(cleaned)) {
+    const got = Array.isArray(cleaned)
+      ? "a list"
+      : cleaned instanceof Uint8Array
+        ? "binary data"
+        : typeof cleaned;
     return {
       issues: [{ nodeId: null, reason: `a graph must be a mapping with a nodes list (got ${got})` }],
       graph: null,
       data: null,
     };
   }
+  const { fragments, ...validateOptions } = options;
+  const spliced =
+    fragments === undefined ? { data: cleaned, issues: [] } : resolveFragments(cleaned, fragments);
+  const raw = spliced.data;
 
   const parsed = GraphSpecSchema.safeParse(raw, { reportInput: true });
-  if (parsed.success) {
-    const issues = validateGraph(parsed.data, options);
+  if (parsed.success && spliced.issues.length === 0) {
+    const issues = validateGraph(parsed.data, validateOptions);
     return { issues, graph: issues.length === 0 ? buildGraph(parsed.data, source) : null, data: raw };
+  }
+  if (parsed.success) {
+    const issues = [...spliced.issues, ...validateGraph(parsed.data, validateOptions)];
+    return { issues: uniqueIssues(issues), graph: null, data: raw };
   }
   const salvaged = salvageSpec(raw, parsed.error.issues);
   const issues = [
+    ...spliced.issues,
     ...schemaIssues(parsed.error.issues, raw),
-    ...(salvaged === null ? [] : validateGraph(salvaged, options)),
+    ...(salvaged === null ? [] : validateGraph(salvaged, validateOptions)),
   ];
   return { issues: uniqueIssues(issues), graph: null, data: raw };
 }
@@ -160,32 +154,5 @@ export function uniqueIssues(issues: readonly GraphIssue[]): GraphIssue[] {
   });
 }
 
-/**
- * A deep copy with every `null` mapping value removed (list items are kept, to be refused by type). Only
- * plain mappings are rebuilt: any other object (`!!binary` data, a date) is kept as it is, so the shape
- * check names what it is instead of seeing a mapping of its bytes.
- */
-function withoutNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutNulls);
-  if (!isPlainRecord(value)) return value;
-  // fromEntries defines own properties, so a `__proto__` key stays a (refused) field, never a prototype.
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([, child]) => child !== null)
-      .map(([key, child]) => [key, withoutNulls(child)]),
-  );
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return (
-    typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array)
-  );
-}
-
-function isPlainRecord(value: unknown): value is Record<string, unknown> {
-  if (!isRecord(value)) return false;
-  const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-}
-
+export type { FragmentLibrary, FragmentRead, FragmentSource } from "./fragment-source.js";
 export type { Graph, GraphNode } from "./graph.js";

@@ -10,9 +10,13 @@ import { GRAPH_FIELDS, NODE_OBJECT_FIELDS } from "./schema.js";
 /** One zod issue. */
 export type SchemaIssue = z.core.$ZodIssue;
 
-// Fields of Go oh-my-graph nodes that evidence-gate does not implement; refused with a pointer, since a
-// graph copied from the Go CLI is the likeliest source of them.
-const GO_ONLY_NODE_FIELDS = new Set(["agent", "worktree", "use", "with", "description"]);
+// Fragment citations: node fields only in a graph FILE loaded with its fragments (`resolve-fragments.ts`),
+// which splices them away before this schema sees the graph. Anywhere else they are refused with a pointer.
+const CITATION_FIELDS = new Set(["use", "with"]);
+const CITATION_HINT =
+  "; use:/with: cite a fragment file, which is spliced only when a graph file is loaded with the " +
+  "fragments/ folder beside it (evidence-gate lint, run and resolve do); this graph was loaded as " +
+  "already-spliced data";
 
 /**
  * Renders zod issues for the raw graph `raw` (the object that was parsed), one {@link GraphIssue} per
@@ -34,10 +38,7 @@ function describeIssue(issue: SchemaIssue, raw: unknown): GraphIssue[] {
       const shapeKey = relative.filter((key) => typeof key === "string").join(".");
       const known = inNode ? NODE_OBJECT_FIELDS[shapeKey] : shapeKey === "" ? GRAPH_FIELDS : undefined;
       return issue.keys.map((key) => {
-        const goHint =
-          inNode && shapeKey === "" && GO_ONLY_NODE_FIELDS.has(key)
-            ? "; it is an oh-my-graph field evidence-gate does not support"
-            : "";
+        const goHint = inNode && shapeKey === "" && CITATION_FIELDS.has(key) ? CITATION_HINT : "";
         const knownList = known === undefined ? "" : ` (known fields: ${known.join(", ")})`;
         return make(`unknown field ${at([...relative, key])}${goHint}${knownList}`);
       });

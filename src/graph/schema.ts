@@ -11,6 +11,10 @@
  * when the validated spec becomes a `Graph` (`graph.ts`), from {@link GRAPH_DEFAULTS}. Two normalisations
  * happen here: `type: claude-run` (the Go spelling) becomes `agent`, and a numeric `version` becomes a
  * string.
+ *
+ * `use:` and `with:` (fragment citations) are not node fields: they are spliced away before this schema
+ * judges a graph file (`resolve-fragments.ts`), so data that still carries them — a planner's reply, a
+ * graph loaded without its fragments — is refused here as unknown fields.
  */
 import { z } from "zod";
 
@@ -138,6 +142,12 @@ export const NodeSpecSchema = z.strictObject({
   retry: RetrySpecSchema.optional(),
   feedback: FeedbackSpecSchema.optional(),
   completion: CompletionSpecSchema.optional(),
+  /** A Claude Code subagent to run the node as (`claude --agent NAME`); claude runtime only. */
+  agent: z.string().optional(),
+  /** A managed git worktree the node runs in, shared by every node naming it; exclusive with `cwd`. */
+  worktree: z.string().optional(),
+  /** What a person reads when deciding a gate; gates only. */
+  description: z.string().optional(),
 });
 
 /** A whole graph file as written (SPEC §3). `version` may be written as a number; it is kept as text. */

@@ -8,10 +8,19 @@ import type { NodeSpec } from "./schema.js";
 import { cyclesOf } from "./topology.js";
 
 /**
- * SPEC §3: an id is one safe path element — it becomes a file name and a URL parameter, so a separator or
- * a leading dot (`../x`) must never get through.
+ * SPEC §3: an id a person (or a planner) writes is one safe path element — it becomes a file name and a
+ * URL parameter, so a separator or a leading dot (`../x`) must never get through.
  */
-export const NODE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+export const NODE_ID_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/**
+ * Every id a loaded graph may hold: segments joined by `/`, the form fragment splicing mints
+ * (`USING/INNER`, nested `TOP/MID/INNER`; Go ADR 0027, 0029). Where an id becomes a file name, `/` is
+ * written `~` (`file-name.ts`). Validation accepts the joined form as a backstop — it cannot tell a spliced
+ * graph from a run's `graph.json` — while the splicer refuses a `/` written in a graph file and the
+ * planned-node rules refuse one from a planner.
+ */
+export const NODE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*(?:\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
 
 /** Empty, duplicate and unsafe ids. */
 export function idIssues(nodes: readonly NodeSpec[]): GraphIssue[] {

@@ -8,6 +8,7 @@ import { formatDuration, parseDuration } from "./duration.js";
 import { type GraphIssue, nodeIssue } from "./issue.js";
 import { compilePattern } from "./pattern.js";
 import { type NodeSpec, RETRY_CAUSES, type VerifySpec } from "./schema.js";
+import { NODE_ID_SEGMENT } from "./validate-edges.js";
 import { verifyCommandRunsNothing } from "./verify-command.js";
 
 /** Limits a node is judged against. `verifyTimeoutCeilingMs`: the largest verify timeout allowed (ms). */
@@ -27,12 +28,38 @@ const PROCESS_ONLY_FIELDS = [
   "retry",
   "feedback",
   "completion",
+  "agent",
 ] as const satisfies readonly (keyof NodeSpec)[];
 
 /** Every issue with node `node` (at `index` in `nodes`) that its own fields show. */
 export function nodeFieldIssues(node: NodeSpec, index: number, limits: NodeRuleLimits): GraphIssue[] {
   const reasons = node.type === "gate" ? gateReasons(node) : agentReasons(node, limits);
+  reasons.push(...placementReasons(node));
   return reasons.map((reason) => nodeIssue(node, index, reason));
+}
+
+/**
+ * `worktree` (Go `validateWorktrees`): one safe path element, since it names a directory and a branch;
+ * exclusive with `cwd`, since the worktree IS where the node runs. Valid on gates too: a lane's gate
+ * names its lane. `""` means none, as in the Go CLI.
+ */
+function placementReasons(node: NodeSpec): string[] {
+  const worktree = node.worktree ?? "";
+  if (worktree === "") return [];
+  const reasons: string[] = [];
+  if (!NODE_ID_SEGMENT.test(worktree)) {
+    reasons.push(
+      `worktree ${JSON.stringify(worktree)} must be one path element — letters, digits, ".", "_" or "-", ` +
+        "starting with a letter or digit — since it names a directory and a branch",
+    );
+  }
+  if ((node.cwd ?? "") !== "") {
+    reasons.push(
+      `worktree and cwd are exclusive: the worktree ${JSON.stringify(worktree)} is where this node runs; ` +
+        "remove cwd (or worktree)",
+    );
+  }
+  return reasons;
 }
 
 function gateReasons(node: NodeSpec): string[] {
@@ -58,6 +85,21 @@ function agentReasons(node: NodeSpec, limits: NodeRuleLimits): string[] {
   const reasons: string[] = [];
   if (node.prompt === undefined || node.prompt.trim() === "") {
     reasons.push("an agent node needs a non-empty prompt — it is all the CLI is told");
+  }
+  if (node.description !== undefined) {
+    reasons.push(
+      "description is what a person reads when deciding a gate, so it is valid only on type: gate " +
+        "(this node is type: agent, the Go CLI's type: claude-run)",
+    );
+  }
+  // Go `validateAgentNames`: only surrounding whitespace is judged — whether a name resolves depends on
+  // the machine (~/.claude/agents, <cwd>/.claude/agents), not on the graph.
+  if (node.agent !== undefined && node.agent !== "" && node.agent.trim() !== node.agent) {
+    reasons.push(
+      node.agent.trim() === ""
+        ? 'agent is only whitespace: name a subagent, or write agent: "" (none)'
+        : `agent ${JSON.stringify(node.agent)} has surrounding whitespace, which claude would not resolve`,
+    );
   }
   if (node.timeout !== undefined) {
     const timeout = parseDuration(node.timeout);

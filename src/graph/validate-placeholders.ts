@@ -21,6 +21,7 @@ export function templatedFields(node: NodeSpec): [string, string][] {
     ["success_check.verify.command", node.success_check?.verify?.command],
     ["success_check.verify.cwd", node.success_check?.verify?.cwd],
     ["completion.verify.command", node.completion?.verify?.command],
+    ["description", node.description],
   ];
   return fields.filter((field): field is [string, string] => field[1] !== undefined);
 }

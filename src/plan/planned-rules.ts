@@ -14,6 +14,8 @@
  */
 import type { GraphIssue } from "../graph/issue.js";
 import { loadGraphObject } from "../graph/load.js";
+// `null` mapping values are absent fields, as the graph module reads them (YAML's empty values).
+import { isRecord, withoutNulls } from "../graph/plain-data.js";
 import { unscopedGrantReason } from "../policy/allowlist.js";
 
 /** The most nodes a plan may have; the planner prompt asks for 1 to this many. */
@@ -84,29 +86,13 @@ const REFUSED_NODE_FIELDS: Readonly<Record<string, string>> = {
   retry: NOT_YET,
   feedback: NOT_YET,
   completion: `${NOT_YET}; the operator's repair-attempts input gives the sinks a completion gate`,
-  worktree: "a planned node always runs in the run's working tree; worktree is not a graph field here",
-  use: "fragments are for hand-written graphs; a plan spells every node out",
-  with: "fragments are for hand-written graphs; a plan spells every node out",
+  worktree:
+    "managed worktrees are for hand-written graphs (their creation is not a tool call, so no ceiling sees it); " +
+    "a planned node always runs in the run's working tree",
+  use: "fragments are for hand-written graphs, spliced when the graph file is loaded; a plan spells every node out",
+  with: "fragments are for hand-written graphs, spliced when the graph file is loaded; a plan spells every node out",
+  description: "description is what a person reads when deciding a gate, and a planned node is never a gate",
 };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/**
- * A deep copy with every `null` mapping value removed: the graph module reads `field: null` as an absent
- * field (as YAML's empty values are), so the planned rules read it the same way. `Object.fromEntries`
- * defines own properties, so a `__proto__` key stays a (refused) field, never a prototype.
- */
-function withoutNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutNulls);
-  if (!isRecord(value)) return value;
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([, child]) => child !== null)
-      .map(([key, child]) => [key, withoutNulls(child)]),
-  );
-}
 
 /** Planner-chosen text quoted in a refusal: JSON-quoted (no raw newlines or quotes) and bounded. */
 function quote(value: unknown): string {

@@ -6,6 +6,7 @@
  * parsed. The ports are how the run reaches the world: the model CLIs, the workspace around the engine
  * (the action's agent-configuration swap and push), progress, the interrupt, and what to do on a crash.
  */
+
 import type { RunId } from "../core/run-id.js";
 import type { AutoRunResult } from "../engine/auto-run.js";
 import type { HandRunResult } from "../engine/hand-run.js";
@@ -18,6 +19,7 @@ import type { Runtime } from "../engine/runtime-setup.js";
 import type { VerifyRunResult } from "../engine/verify-run.js";
 import type { IndexOverlay } from "../evidence/evidence-tree.js";
 import { type ChosenVerify, chooseVerifyCommand, type VerifyChoice } from "../evidence/verify-choice.js";
+import type { FragmentSource } from "../graph/load.js";
 import type { ModelCliPort } from "./model-cli.js";
 
 /** What the mode reads (SPEC §10): a goal, a graph, a verify command, or a run to continue. */
@@ -39,6 +41,8 @@ export type RunModeRequest =
       readonly graphText: string;
       /** A path, or `base ref main: .github/graph.yml`: for messages and the ledger. */
       readonly graphSource: string;
+      /** Where the graph's `use:` fragments are read; absent, a `use:` is refused (`graph/load.ts`). */
+      readonly fragments?: FragmentSource;
       readonly inputs: Readonly<Record<string, string>>;
       readonly runtime: Runtime;
       readonly concurrency?: number;

@@ -140,6 +140,7 @@ async function dispatch(request: RunRequest, ports: RunPorts): Promise<RunOutcom
           ...where,
           graphText: mode.graphText,
           graphSource: mode.graphSource,
+          ...optional("fragments", mode.fragments),
           inputs: mode.inputs,
           ...optional("concurrency", mode.concurrency),
           continueOnFail: request.continueOnFail === true,

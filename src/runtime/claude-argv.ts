@@ -7,6 +7,7 @@
  *   -p --output-format stream-json --verbose --permission-mode MODE
  *   [--model M] [--max-budget-usd N]
  *   [--setting-sources V]      layer 1 isolation (`""` = an empty argument: load no settings files)
+ *   [--agent NAME]             the node's Claude Code subagent (hand-written `agent:`; Go emits it here)
  *   [--allowedTools A,B]       layer 2 grant (only when non-empty)
  *   [--tools A,B]              layer 3 narrowing (`[]` = `""`: no built-in tools at all)
  *   [--strict-mcp-config]      layer 4 MCP
@@ -59,6 +60,12 @@ export interface ClaudeInvocation {
   readonly model?: string;
   /** Positive USD budget → `--max-budget-usd` (the CLI stops between API calls; SPEC §4). */
   readonly budgetUsd?: number;
+  /**
+   * The node's Claude Code subagent (`agent:` in a hand-written graph) → `--agent NAME`, passed verbatim;
+   * claude resolves it in `~/.claude/agents` and `<cwd>/.claude/agents`, and exits 1 when it does not
+   * (the node fails; there is no fallback to plain claude). Absent or `""`: none.
+   */
+  readonly agent?: string;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -86,6 +93,7 @@ export function buildClaudeArgv(inv: ClaudeInvocation): string[] {
   }
   const { policy } = inv;
   if (policy.settingSources !== undefined) argv.push("--setting-sources", policy.settingSources);
+  if (inv.agent !== undefined && inv.agent !== "") argv.push("--agent", inv.agent);
   if (policy.allowedTools.length > 0) argv.push("--allowedTools", policy.allowedTools.join(","));
   if (policy.tools !== undefined) argv.push("--tools", policy.tools.join(","));
   if (policy.strictMcpConfig) argv.push("--strict-mcp-config");

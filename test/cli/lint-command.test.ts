@@ -90,7 +90,7 @@ nodes:
     expect(r.stderr).toBe("");
     expect(r.stdout.split("\n")).toEqual([
       'invalid graph: node "build": unknown field "allowed_tool" (known fields: id, type, depends_on, prompt, cwd, ' +
-        "allowed_tools, permission_mode, timeout, budget_usd, handoff, success_check, retry, feedback, completion)",
+        "allowed_tools, permission_mode, timeout, budget_usd, handoff, success_check, retry, feedback, completion, agent, worktree, description)",
       'invalid graph: node "test": depends_on unknown node "biuld"',
       'invalid graph: node "build": timeout: invalid duration "soon": "soon" has no number (want a Go duration like ' +
         "90s, 45m, 1h30m, 1.5h, 500ms)",

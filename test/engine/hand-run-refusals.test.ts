@@ -74,19 +74,32 @@ describe("run refuses before anything runs", () => {
     expect(result.kind === "usage_error" ? result.message : "").toContain("--input constructor=VALUE");
   });
 
+  it.each([
+    [
+      "codex",
+      'node "review" sets agent "code-reviewer": agent names a Claude Code subagent, which the codex runtime cannot run',
+    ],
+    ["claude", '"review" set agent (a Claude Code subagent), which this version does not pass to claude yet'],
+  ] as const)(
+    "on %s, a node naming a subagent (agent:) loads but is refused before anything runs",
+    async (runtime, why) => {
+      const graph = "nodes:\n  - id: review\n    prompt: Review the diff.\n    agent: code-reviewer\n";
+      const result = await runHandWritten(options(graph, {}, runtime));
+      expect(result).toMatchObject({ kind: "usage_error" });
+      expect(result.kind === "usage_error" ? result.message : "").toContain(why);
+      expect(existsSync(join(dir, "runs"))).toBe(false);
+    },
+  );
+
   it.each(RUNTIMES)(
-    "on %s, a node naming a subagent (agent:) is refused by the schema: nothing runs",
+    "on %s, a graph declaring worktree is refused: not run in this version",
     async (runtime) => {
       const result = await runHandWritten(
-        options(
-          "nodes:\n  - id: review\n    prompt: Review the diff.\n    agent: code-reviewer\n",
-          {},
-          runtime,
-        ),
+        options("nodes:\n  - id: dev\n    prompt: Fix it.\n    worktree: lane\n", {}, runtime),
       );
-      expect(result).toMatchObject({ kind: "invalid_graph" });
-      expect(result.kind === "invalid_graph" ? result.message : "").toContain(
-        'invalid graph: node "review": unknown field "agent"; it is an oh-my-graph field evidence-gate does not support',
+      expect(result).toMatchObject({ kind: "usage_error" });
+      expect(result.kind === "usage_error" ? result.message : "").toContain(
+        'node "dev" declares worktree, which is not run in this version',
       );
       expect(existsSync(join(dir, "runs"))).toBe(false);
     },

@@ -230,6 +230,14 @@ describe("buildFeedbackPayload", () => {
     expect(payload).not.toContain(base.detail);
   });
 
+  it("names a declarer spliced from a fragment (lane/review) in its header, and still refuses a non-id", () => {
+    const payload = buildFeedbackPayload({ ...base, declarer: "lane/review" });
+    expect(payload.split("\n")[0]).toBe("feedback round 2/3 from node lane/review (cause verify_failed)");
+    expect(() => buildFeedbackPayload({ ...base, declarer: "lane/../x" })).toThrow(
+      /feedback declarer must be a node id/,
+    );
+  });
+
   it("says when the command did not exit normally", () => {
     const payload = buildFeedbackPayload({
       ...base,

@@ -81,7 +81,7 @@ describe("lint reports every class of problem at once", () => {
     expect(errors).toHaveLength(7);
     expect(errors.slice(0, 4)).toEqual([
       'invalid graph: node "a": unknown field "frob" (known fields: id, type, depends_on, prompt, cwd, ' +
-        "allowed_tools, permission_mode, timeout, budget_usd, handoff, success_check, retry, feedback, completion)",
+        "allowed_tools, permission_mode, timeout, budget_usd, handoff, success_check, retry, feedback, completion, agent, worktree, description)",
       'invalid graph: node "b": field "permission_mode" must be one of: acceptEdits, auto, bypassPermissions, ' +
         'dontAsk, manual, plan (got "nope")',
       'invalid graph: missing required field "nodes[2].id"',

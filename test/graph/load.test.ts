@@ -162,7 +162,7 @@ describe("shape errors name the field", () => {
   test("an unknown node field is refused, naming it and the known fields", () => {
     expect(issuesOf(graphOf(agent("a", { promt: "typo" })))).toEqual([
       'invalid graph: node "a": unknown field "promt" (known fields: id, type, depends_on, prompt, cwd, ' +
-        "allowed_tools, permission_mode, timeout, budget_usd, handoff, success_check, retry, feedback, completion)",
+        "allowed_tools, permission_mode, timeout, budget_usd, handoff, success_check, retry, feedback, completion, agent, worktree, description)",
     ]);
   });
 
@@ -181,9 +181,10 @@ describe("shape errors name the field", () => {
     ]);
   });
 
-  test("a Go oh-my-graph field this port does not implement says so", () => {
-    expect(issuesOf(graphOf(agent("a", { worktree: "lane" }))).join("\n")).toContain(
-      'invalid graph: node "a": unknown field "worktree"; it is an oh-my-graph field evidence-gate does not support',
+  test("a fragment citation in already-spliced data says where fragments are spliced", () => {
+    expect(issuesOf(graphOf(agent("a", { use: "e2e-verify" }))).join("\n")).toContain(
+      'invalid graph: node "a": unknown field "use"; use:/with: cite a fragment file, which is spliced only ' +
+        "when a graph file is loaded with the fragments/ folder beside it",
     );
   });
 
@@ -312,7 +313,7 @@ nodes:
 `;
     expect(textIssues(text)).toEqual([
       'invalid graph: node "build": unknown field "allowed_tool" (known fields: id, type, depends_on, prompt, cwd, ' +
-        "allowed_tools, permission_mode, timeout, budget_usd, handoff, success_check, retry, feedback, completion)",
+        "allowed_tools, permission_mode, timeout, budget_usd, handoff, success_check, retry, feedback, completion, agent, worktree, description)",
       'invalid graph: node "test": depends_on unknown node "biuld"',
       'invalid graph: node "build": timeout: invalid duration "soon": "soon" has no number (want a Go duration like ' +
         "90s, 45m, 1h30m, 1.5h, 500ms)",

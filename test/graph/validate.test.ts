@@ -26,14 +26,23 @@ describe("ids are unique, non-empty, one safe path element", () => {
     );
   });
 
-  test.each(["../x", "a/b", "a b", ".hidden", "-x", "_x", "é"])("unsafe id %j is refused", (id) => {
-    expect(issuesOf(graphOf(agent(id)))).toEqual([
-      `invalid graph: node ${JSON.stringify(id)}: node id ${JSON.stringify(id)} must be one path element: ` +
-        'letters, digits, ".", "_" or "-", starting with a letter or digit',
-    ]);
-  });
+  test.each(["../x", "a b", ".hidden", "-x", "_x", "é", "a/", "/a", "a//b", "a/../b"])(
+    "unsafe id %j is refused",
+    (id) => {
+      expect(issuesOf(graphOf(agent(id)))).toEqual([
+        `invalid graph: node ${JSON.stringify(id)}: node id ${JSON.stringify(id)} must be one path element: ` +
+          'letters, digits, ".", "_" or "-", starting with a letter or digit',
+      ]);
+    },
+  );
 
   test.each(["a", "A1", "0x", "build.step_1-a"])("safe id %j is accepted", (id) => {
+    expect(issuesOf(graphOf(agent(id)))).toEqual([]);
+  });
+
+  // SPEC §3: ids minted by fragment splicing (USING/INNER, nested TOP/MID/INNER) contain "/", and a run's
+  // graph.json holds them; as data they load (a graph FILE writing one is refused by the splicer).
+  test.each(["lane/dev", "top/mid/inner"])("spliced id %j is accepted as already-spliced data", (id) => {
     expect(issuesOf(graphOf(agent(id)))).toEqual([]);
   });
 });

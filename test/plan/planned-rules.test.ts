@@ -214,11 +214,19 @@ describe("per-node refusals", () => {
     ]);
   });
 
-  it("refuses worktree and fragment citations", () => {
-    expect(refusalsOf(oneNode({ worktree: "w", use: "frag", with: {} }))).toEqual([
-      'node "edit": worktree: a planned node always runs in the run\'s working tree; worktree is not a graph field here',
-      'node "edit": use: fragments are for hand-written graphs; a plan spells every node out',
-      'node "edit": with: fragments are for hand-written graphs; a plan spells every node out',
+  it("refuses worktree, fragment citations and a gate description, each with its reason", () => {
+    expect(refusalsOf(oneNode({ worktree: "w", use: "frag", with: {}, description: "approve?" }))).toEqual([
+      'node "edit": worktree: managed worktrees are for hand-written graphs (their creation is not a tool call, so no ceiling sees it); a planned node always runs in the run\'s working tree',
+      'node "edit": use: fragments are for hand-written graphs, spliced when the graph file is loaded; a plan spells every node out',
+      'node "edit": with: fragments are for hand-written graphs, spliced when the graph file is loaded; a plan spells every node out',
+      'node "edit": description: description is what a person reads when deciding a gate, and a planned node is never a gate',
+    ]);
+  });
+
+  it('refuses a spliced-looking id: only fragment splicing writes a "/"', () => {
+    const refusals = refusalsOf({ nodes: [{ id: "lane/dev", prompt: "p", allowed_tools: ["Read"] }] });
+    expect(refusals).toEqual([
+      'node "lane/dev": an id cannot contain "/" (it is reserved for ids minted by fragment splicing)',
     ]);
   });
 

@@ -60,6 +60,39 @@ describe("buildClaudeArgv", () => {
     ]);
   });
 
+  it("passes a hand-written node's subagent as --agent NAME, after the isolation layer and before the grant", () => {
+    const argv = buildClaudeArgv(inv({ policy: HAND_WRITTEN, agent: "code-reviewer-deep" }));
+    expect(argv).toEqual([
+      "-p",
+      "--output-format",
+      "stream-json",
+      "--verbose",
+      "--permission-mode",
+      "dontAsk",
+      "--agent",
+      "code-reviewer-deep",
+      "--allowedTools",
+      "Bash(npm test)",
+      "--session-id",
+      SID,
+      "--",
+      "fix the build",
+    ]);
+    // With the planned ceiling the flag sits between --setting-sources and --allowedTools, as in the Go CLI.
+    const planned = buildClaudeArgv(inv({ agent: "reviewer" }));
+    expect(planned.slice(planned.indexOf("--setting-sources"), planned.indexOf("--allowedTools"))).toEqual([
+      "--setting-sources",
+      "",
+      "--agent",
+      "reviewer",
+    ]);
+  });
+
+  it("emits no --agent when the node names none (absent or empty)", () => {
+    expect(buildClaudeArgv(inv({ agent: "" }))).not.toContain("--agent");
+    expect(buildClaudeArgv(inv({}))).not.toContain("--agent");
+  });
+
   it("emits only the grant for a hand-written node and resumes with --resume", () => {
     expect(
       buildClaudeArgv(

@@ -1,0 +1,109 @@
+/**
+ * A graph built from fragments, end to end (issue 15; docs/graph-format.md "Fragments"): `evidence-gate
+ * run` reads `fragments/NAME.yaml` beside the graph file, runs the spliced graph — a multi-node fragment
+ * whose exit is a node citing a fragment of its own (two hops), then a single-node fragment depending on
+ * the citation — with the real `claude` CLI against the scripted model server, and records the spliced
+ * graph in `graph.json`; spliced ids name their files with `~`. And `node dist/cli.js resolve` prints the
+ * same spliced graph.
+ */
+import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { expect, test } from "vitest";
+import { cliHarness, DIST_CLI, rowWords } from "../support/cli-harness.js";
+import { fixSumScript } from "../support/scenarios/fix-sum.js";
+import { FIXED_SUM } from "../support/temp-repo.js";
+
+const FIXTURE = fileURLToPath(new URL("../fixtures/fragment-graphs/", import.meta.url));
+const RESOLVED = JSON.parse(readFileSync(join(FIXTURE, "sum-lane.resolved.json"), "utf8"));
+
+test("run GRAPH with fragments: the spliced nodes run in order, verified; graph.json holds the spliced graph", async () => {
+  const h = await cliHarness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
+  cpSync(FIXTURE, join(h.scratch, "graphs"), { recursive: true });
+  const graph = join(h.scratch, "graphs", "sum-lane.yaml");
+
+  const r = await h.runGraph(graph, []);
+
+  expect(r.exitCode, `${r.stderr}\n${r.stdout}`).toBe(0);
+  expect(rowWords(r.ledger!)).toEqual([
+    "lane/implement PASS (exit-only)",
+    "lane/check PASS (verified)",
+    "report PASS (verified)",
+  ]);
+  expect(r.stdout).toContain(`graph ${graph}: 3 nodes`);
+  expect(await h.repo.read("src/sum.js")).toBe(FIXED_SUM);
+  // The spliced graph is what the run recorded, and the report read lane/check's reply through the
+  // citation's id (`{{ artifacts.lane | inline }}` → lane/check).
+  expect(JSON.parse(readFileSync(join(r.runDir!, "graph.json"), "utf8"))).toEqual(RESOLVED);
+  expect(readFileSync(join(r.runDir!, "nodes", "lane~check.out"), "utf8")).toBe("PASS");
+  expect(existsSync(join(r.runDir!, "nodes", "lane~implement.out"))).toBe(true);
+  const report = h.server.requests.find((request) => request.conversation === "review");
+  expect(report?.promptText).toContain("The check said: PASS");
+});
+
+test("dist/cli.js resolve prints the spliced graph (exit 0)", async () => {
+  expect(existsSync(DIST_CLI), `${DIST_CLI} is missing: run \`npm run build\` first`).toBe(true);
+  const h = await cliHarness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
+  const dist = h.spawnDist(["resolve", join(FIXTURE, "sum-lane.yaml")]);
+  const { code } = await dist.closed;
+  expect(code, dist.output().stderr).toBe(0);
+  expect(JSON.parse(dist.output().stdout)).toEqual(RESOLVED);
+});
+
+const LOOP_FRAGMENT = `fragment: fix-loop
+description: fix one file, then review it; a failing review re-runs the fix once with its evidence
+exit: review
+nodes:
+  - id: implement
+    prompt: "Fix the bug in src/sum.js so that sum(a, b) returns a + b. Edit only that file. {{ feedback.review }}"
+    allowed_tools: [Read, Edit]
+  - id: review
+    depends_on: [implement]
+    prompt: "Review the change to src/sum.js and reply with exactly PASS if it looks right, else FAIL."
+    allowed_tools: [Read]
+    success_check:
+      exit_zero: true
+      result_matches: '^PASS$'
+      verify: { command: npm test }
+    feedback: { rerun: implement, max: 1 }
+`;
+
+test("a feedback arc spliced from a fragment fires across the spliced ids: lane/review's failure re-runs lane/implement with its evidence", async () => {
+  const h = await cliHarness({
+    script: (repo) => {
+      const file = join(repo.dir, "src", "sum.js");
+      const edit = (from: string, to: string) => ({
+        tool_calls: [{ name: "Edit", input: { file_path: file, old_string: from, new_string: to } }],
+      });
+      const read = { tool_calls: [{ name: "Read", input: { file_path: file } }] };
+      return {
+        conversations: [
+          {
+            name: "implement-1",
+            match: ["Fix the bug in src/sum.js", "feedback round 1/1 from node lane/review"],
+            turns: [read, edit("return a * b;", "return a + b;"), { text: "Now it adds." }],
+          },
+          {
+            name: "implement-0",
+            match: "Fix the bug in src/sum.js",
+            turns: [read, edit("return a - b;", "return a * b;"), { text: "Fixed, I think." }],
+          },
+          { name: "review", match: "Review the change to src/sum.js", turns: [read, { text: "PASS" }] },
+        ],
+      };
+    },
+  });
+  const graph = h.writeGraph("loop-lane.yaml", "name: loop-lane\nnodes:\n  - { id: lane, use: fix-loop }\n");
+  cpSync(join(FIXTURE, "fragments"), join(h.scratch, "fragments"), { recursive: true });
+  writeFileSync(join(h.scratch, "fragments", "fix-loop.yaml"), LOOP_FRAGMENT);
+
+  const r = await h.runGraph(graph, []);
+
+  expect(r.exitCode, `${r.stderr}\n${r.stdout}`).toBe(0);
+  expect(rowWords(r.ledger!).at(-1)).toBe("lane/review PASS (verified)");
+  expect(rowWords(r.ledger!)).toContain("lane/review FAIL verify_failed superseded");
+  expect(await h.repo.read("src/sum.js")).toBe(FIXED_SUM);
+  const second = h.server.requests.find((request) => request.conversation === "implement-1");
+  expect(second?.promptText).toContain("verification command: npm test");
+  expect(existsSync(join(r.runDir!, "feedback-lane~review.out"))).toBe(true);
+});
