@@ -5,6 +5,7 @@
  * conclusion. Entry points (`src/action`, `src/cli`) call this once and map the result. The leg itself
  * (scheduling, node lifecycle, state) is `leg.ts` → `graph-run.ts`, shared with `run` and `resume`.
  */
+
 import type { BuildEvidenceAnswer, BuildSignal } from "../core/build-evidence-answer.js";
 import { createRedactor } from "../core/redact.js";
 import { mintRunId } from "../core/run-id.js";
@@ -15,6 +16,7 @@ import { type FinishInput, finishRun, type RunFrame, snapshotLedger } from "./fi
 import { RunStateStore } from "./graph-run.js";
 import { type FinishedLeg, legCaller, type RunHooks, runLegAndFinish } from "./leg.js";
 import { RedactingRunDirectory } from "./redacting-run-dir.js";
+import { runEndOfAbort } from "./run-end.js";
 import type { EngineRunBase, PullRequestContext } from "./run-options.js";
 import { prepareRepository } from "./run-setup.js";
 import { closeLeg, RUN_STATE_SCHEMA_VERSION } from "./run-state.js";
@@ -192,7 +194,7 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
     // Only a repaired-and-refused-again plan is "refused twice"; an unusable first reply (no JSON, a
     // failed call) is not repairable and ends the run as a planning failure naming why.
     const end: RunEnd = o.signal?.aborted
-      ? { kind: "cancelled" }
+      ? runEndOfAbort(o.signal)
       : rejected.repairAttempted
         ? { kind: "plan-refused", refusals: rejected.refusals }
         : { kind: "engine-error", message: `planning failed: ${rejected.reason}` };

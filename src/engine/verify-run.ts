@@ -12,6 +12,7 @@
 import { type LedgerRow, NOTHING_SPENT } from "../core/ledger-row.js";
 import { createRedactor } from "../core/redact.js";
 import { mintRunId } from "../core/run-id.js";
+import { runTimedOut, stopWords } from "../core/run-timeout.js";
 import { runVerify } from "../evidence/verify.js";
 import { emptyVerifyCommandProblem } from "../evidence/verify-choice.js";
 import { verifyExitWords } from "../ledger/cells.js";
@@ -21,6 +22,7 @@ import { verifyOnlyDisclosure } from "../policy/disclosure.js";
 import { finishRun, type GraphOutline, type RunFrame, snapshotLedger } from "./finish-run.js";
 import type { FinishedLeg } from "./leg.js";
 import { RedactingRunDirectory } from "./redacting-run-dir.js";
+import { runEndOfAbort } from "./run-end.js";
 import type { EngineRunBase, ModelCliOptions, PullRequestContext } from "./run-options.js";
 import { prepareRepository } from "./run-setup.js";
 
@@ -151,14 +153,17 @@ export async function runVerifyOnly(o: VerifyRunOptions): Promise<VerifyRunResul
           ...common,
           verdict: "FAIL",
           cause: cancelled ? "cancelled" : "verify_failed",
-          detail: `verify \`${o.verifyCmd}\` ${verifyExitWords(evidence)}`,
+          detail:
+            runTimedOut(o.signal) !== null
+              ? `verify \`${o.verifyCmd}\` stopped: ${stopWords(o.signal)}`
+              : `verify \`${o.verifyCmd}\` ${verifyExitWords(evidence)}`,
         };
   dir.event(
     row.verdict === "PASS"
       ? { type: "node_passed", node: VERIFY_NODE_ID, qualifier: "verified" }
       : { type: "node_failed", node: VERIFY_NODE_ID, cause: row.cause, detail: row.detail },
   );
-  const end: RunEnd = cancelled ? { kind: "cancelled" } : { kind: "completed" };
+  const end: RunEnd = cancelled ? runEndOfAbort(o.signal) : { kind: "completed" };
   const finished = await finishRun(frame, { graph: OUTLINE, rows: [row], plan, calls: [], end });
   return { kind: "finished", ...finished, runDir: dir.path, warnings: [] };
 }
