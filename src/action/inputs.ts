@@ -10,7 +10,12 @@
  */
 import { type Runtime, runtimeOptionsProblem } from "../engine/runtime-setup.js";
 import { parseDuration } from "../graph/duration.js";
-import { DEFAULT_CLAUDE_VERSION, DEFAULT_CODEX_VERSION, type InputsResult } from "../run/action-inputs.js";
+import {
+  DEFAULT_CLAUDE_VERSION,
+  DEFAULT_CODEX_VERSION,
+  DEFAULT_TIMEOUT_MINUTES,
+  type InputsResult,
+} from "../run/action-inputs.js";
 import { readVerifyEnv } from "../run/request-fields.js";
 import { parseCodexConfig } from "../runtime/codex-argv.js";
 import { bool, raw, readMode, strayInputs } from "./mode-inputs.js";
@@ -77,6 +82,16 @@ export function readActionInputs(env: Env): InputsResult {
     // It names `model` or `codex-config` (and `runtime: codex`); the pairs are valid once parsed above.
     if (problem !== null) errors.push(problem);
   }
+  let timeoutMinutes = DEFAULT_TIMEOUT_MINUTES;
+  const tm = raw(env, "timeout-minutes");
+  if (tm !== undefined) {
+    const n = /^\d+$/.test(tm) ? Number(tm) : Number.NaN;
+    if (!Number.isInteger(n) || n < 1 || n > 1440)
+      errors.push(
+        `input \`timeout-minutes\` is ${JSON.stringify(tm)}: give a whole number of minutes from 1 to 1440, below the job's own timeout-minutes`,
+      );
+    else timeoutMinutes = n;
+  }
   let concurrency: number | undefined;
   const c = raw(env, "concurrency");
   if (c !== undefined) {
@@ -136,6 +151,7 @@ export function readActionInputs(env: Env): InputsResult {
       checkName: raw(env, "check-name") ?? "evidence-gate",
       ...opt("workingDirectory", raw(env, "working-directory")),
       ...(concurrency !== undefined ? { concurrency } : {}),
+      timeoutMinutes,
       continueOnFail,
       push,
       ...opt("pushToken", pushToken),

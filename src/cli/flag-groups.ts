@@ -12,8 +12,27 @@ import { readVerifyEnv } from "../run/request-fields.js";
 import { parseCodexConfig } from "../runtime/codex-argv.js";
 import { type FlagGroup, type FlagReader, type FlagSpec, opt } from "./shared-flags.js";
 
+/** `--timeout DURATION`: the whole run's time bound (SPEC §6 `timed_out`, exit 124; issue 14). */
+const RUN_TIMEOUT_OPTIONS = { timeout: { type: "string" } } as const satisfies Record<string, FlagSpec>;
+
+/** The largest `--timeout`: a week (a bound past it is no bound anyone means). */
+const MAX_RUN_TIMEOUT_MS = 7 * 24 * 3_600_000;
+
+/** Reads {@link RUN_TIMEOUT_OPTIONS}, pushing a bad duration onto `errors`. */
+function runTimeoutFlags(f: FlagReader, errors: string[]): Pick<LegFlags, "timeout"> {
+  const given = f.str("timeout");
+  if (given === undefined) return {};
+  const parsed = parseDuration(given);
+  if (parsed.ok && parsed.ms >= 1000 && parsed.ms <= MAX_RUN_TIMEOUT_MS)
+    return { timeout: { ms: parsed.ms, limit: given, setting: "--timeout" } };
+  if (parsed.ok) errors.push(`--timeout ${JSON.stringify(given)}: give a duration from 1s to 168h`);
+  else errors.push(`--timeout: ${parsed.message}`);
+  return {};
+}
+
 /** Flags of every command that runs a leg of a run. */
 const LEG_OPTIONS = {
+  ...RUN_TIMEOUT_OPTIONS,
   repo: { type: "string" },
   "runs-dir": { type: "string" },
   "claude-path": { type: "string" },
@@ -43,6 +62,7 @@ function legFlags(f: FlagReader, errors: string[]): LegFlags {
     codexConfig: codexConfigFlags(f),
     ...opt("concurrency", concurrency),
     commit: f.bool("commit"),
+    ...runTimeoutFlags(f, errors),
   };
 }
 
@@ -186,8 +206,13 @@ const FRESH_RUN_USAGE = `  --verify-env NAMES           comma-separated variable
   --continue-on-fail           prune only a failed node's descendants instead of halting
 `;
 
+/** The usage line of {@link RUN_TIMEOUT_OPTIONS}. */
+const RUN_TIMEOUT_USAGE = `  --timeout DURATION           stop the whole run after DURATION (e.g. 30m): every running node's
+                               processes are killed, the run ends timed_out, exit 124
+`;
+
 /** The usage lines of {@link LEG_OPTIONS} (`concurrency` is each command's own line). */
-const LEG_USAGE = `  --repo DIR                   the repository (default .)
+const LEG_USAGE = `${RUN_TIMEOUT_USAGE}  --repo DIR                   the repository (default .)
   --commit                     commit the nodes' changes when the run ends
   --runs-dir DIR               where run directories are (default <repo>/.evidence-gate/runs)
   --claude-path PATH           the claude executable (default: claude on PATH)
@@ -212,6 +237,13 @@ const REPORT_USAGE = `  --json                       print the ledger as JSON in
  * `--concurrency`, `--commit`.
  */
 export const LEG: FlagGroup<LegFlags> = { options: LEG_OPTIONS, usage: LEG_USAGE, read: legFlags };
+
+/** `--timeout DURATION` alone (part of {@link LEG}): `verify` takes it too. */
+export const RUN_TIMEOUT: FlagGroup<Pick<LegFlags, "timeout">> = {
+  options: RUN_TIMEOUT_OPTIONS,
+  usage: RUN_TIMEOUT_USAGE,
+  read: runTimeoutFlags,
+};
 
 /** What a fresh run passes its nodes: `--runtime`, `--model`, `--working-directory`, `--verify-*`, …. */
 export const FRESH_RUN: FlagGroup<FreshRunFlags> = {

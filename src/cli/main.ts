@@ -4,9 +4,11 @@
  */
 import { resolve } from "node:path";
 import type { CliIo } from "../run/local-setup.js";
+import { runCliLedger } from "./ledger-command.js";
 import { runCliLint } from "./lint-command.js";
 import { pipeSafe } from "./pipe-safe-output.js";
 import { runCliPlan } from "./plan-command.js";
+import { runCliReport } from "./report-command.js";
 import { runCliResolve } from "./resolve-command.js";
 import { runCliResume } from "./resume-command.js";
 import { runCliAuto } from "./run-auto-command.js";
@@ -23,6 +25,8 @@ commands:
   verify    run your verify command once (no model) and print its one-row ledger
   resume    continue a paused or failed run: --approve GATE | --reject GATE | --retry-failed
   lint      check a graph file: every error and every advisory (free: nothing runs)
+  ledger    print a saved run's ledger again: table, --json or --markdown (nothing runs)
+  report    post a saved run's ledger as a check run: --repository OWNER/NAME [--sha SHA]
   bot       start the GitHub App server (docs/bot.md); --redeliver-failed asks GitHub to redeliver
   resolve   print a graph file with its use: fragments spliced in, as JSON (free: nothing runs)
 
@@ -31,7 +35,7 @@ options:
 
 run \`evidence-gate <command> --help\` for a command's options.
 Exit codes: 0 passed, 1 failed, 2 paused (gate or session limit), 3 refused (no build evidence),
-64 usage error, 130 interrupted.
+64 usage error, 124 run timed out, 130 interrupted.
 `;
 
 /** The commands that spawn model CLIs (a leg of a run, or `plan`'s planner): SIGINT/SIGTERM stops them. */
@@ -85,6 +89,9 @@ async function main(argv: readonly string[]): Promise<number> {
     return runBotCommand(rest, { env: process.env, out: stdout, err: stderr });
   }
   if (command === "lint") return runCliLint(rest, { cwd: resolve("."), out: stdout, err: stderr });
+  if (command === "ledger") return runCliLedger(rest, { cwd: resolve("."), out: stdout, err: stderr });
+  if (command === "report")
+    return runCliReport(rest, { cwd: resolve("."), env: process.env, out: stdout, err: stderr });
   if (command === "resolve") return runCliResolve(rest, { cwd: resolve("."), out: stdout, err: stderr });
   stderr.write(`evidence-gate: unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
   return 64;

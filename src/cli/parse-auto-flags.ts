@@ -161,7 +161,14 @@ error, 130 interrupted.
 `;
 
 /** Flags `auto` takes that mean nothing when nothing runs, with why. */
-const RUN_ONLY_FLAGS = ["verify-env", "continue-on-fail", "runs-dir", "concurrency", "commit"] as const;
+const RUN_ONLY_FLAGS = [
+  "verify-env",
+  "continue-on-fail",
+  "runs-dir",
+  "concurrency",
+  "commit",
+  "timeout",
+] as const;
 
 /** Parses `plan`'s argv (after the subcommand). */
 export function parsePlanFlags(argv: readonly string[]): Parsed<PlanFlags> {

@@ -42,7 +42,7 @@ recorded (they may carry a secret): give them again. A run started with --accept
 keeps it (printed before the leg runs); resume has no flag to set or widen it.
 
 Exit: 0 passed (or nothing to retry), 1 failed (a rejected gate included), 2 paused again, 64 usage error,
-130 interrupted.
+124 timed out (--timeout), 130 interrupted.
 `;
 
 const ACTIONS = "--approve GATE, --reject GATE or --retry-failed";

@@ -37,7 +37,7 @@ The graph's own success_check.verify commands are its build evidence (no refusal
 pauses the run (exit 2) and prints the \`evidence-gate resume\` commands that approve or reject it.
 
 Exit: 0 passed, 1 failed, 2 paused (gate or session limit), 64 usage error (bad flags, unreadable or
-invalid graph: every problem is printed and nothing runs), 130 interrupted.
+invalid graph: every problem is printed and nothing runs), 124 timed out (--timeout), 130 interrupted.
 `;
 
 /** Flags of `auto` that a hand-written graph has no use for, and why each is refused. */

@@ -4,15 +4,17 @@
  * usage error). The command is `--verify-cmd`, else the working tree's policy file's `verify-cmd`.
  * Reporting (`--json`, `--repository`, `--check-run-out`, `--summary-out`) is `auto`'s.
  */
+
 import { resolve } from "node:path";
 import { chooseVerifyCommand, emptyVerifyCommandProblem } from "../evidence/verify-choice.js";
 import { autoRunPolicy } from "../policy/policy-file.js";
 import { CliLeg } from "../run/local-leg.js";
 import { type CliIo, pathProblems, refuseUsage } from "../run/local-setup.js";
+import type { RunTimeout } from "../run/request.js";
 import { readVerifyEnv } from "../run/request-fields.js";
 import { startRun } from "../run/start-run.js";
 import { prepareFreshRun } from "../run/terminal-report.js";
-import { REPORT, VERIFY_TIMEOUT } from "./flag-groups.js";
+import { REPORT, RUN_TIMEOUT, VERIFY_TIMEOUT } from "./flag-groups.js";
 import { type Parsed, parseOrExit } from "./parse-command.js";
 import { opt, parseFlags, type ReportFlags } from "./shared-flags.js";
 
@@ -23,6 +25,8 @@ export interface VerifyFlags extends ReportFlags {
   readonly workingDirectory?: string;
   readonly repo: string;
   readonly runsDir?: string;
+  /** `--timeout DURATION`: the run's time bound (exit 124). */
+  readonly timeout?: RunTimeout;
 }
 
 export const VERIFY_USAGE = `usage: evidence-gate verify [--verify-cmd CMD] [options]
@@ -34,7 +38,7 @@ export const VERIFY_USAGE = `usage: evidence-gate verify [--verify-cmd CMD] [opt
   --working-directory DIR      run it in this sub-folder of the repository
   --repo DIR                   the repository (default .)
   --runs-dir DIR               where run directories go (default <repo>/.evidence-gate/runs)
-${REPORT.usage}`;
+${RUN_TIMEOUT.usage}${REPORT.usage}`;
 
 /** Parses `verify`'s argv (after the subcommand). */
 export function parseVerifyFlags(argv: readonly string[]): Parsed<VerifyFlags> {
@@ -47,6 +51,7 @@ export function parseVerifyFlags(argv: readonly string[]): Parsed<VerifyFlags> {
       repo: { type: "string" },
       "runs-dir": { type: "string" },
       ...VERIFY_TIMEOUT.options,
+      ...RUN_TIMEOUT.options,
       ...REPORT.options,
     },
     false,
@@ -70,6 +75,7 @@ export function parseVerifyFlags(argv: readonly string[]): Parsed<VerifyFlags> {
         ...opt("workingDirectory", f.str("working-directory")),
         repo: f.str("repo") ?? ".",
         ...opt("runsDir", f.str("runs-dir")),
+        ...RUN_TIMEOUT.read(f, errors),
         ...REPORT.read(f, errors),
       };
     },
@@ -102,7 +108,13 @@ export async function runCliVerify(argv: readonly string[], io: CliIo): Promise<
   if (verify.kind === "empty") return refuseUsage(io, "verify", [verify.message])!;
   const leg = await CliLeg.startFresh({
     repoDir,
-    flags: { repo: f.repo, ...opt("runsDir", f.runsDir), commit: false, codexConfig: [] },
+    flags: {
+      repo: f.repo,
+      ...opt("runsDir", f.runsDir),
+      commit: false,
+      codexConfig: [],
+      ...opt("timeout", f.timeout),
+    },
     io,
     secrets,
     report,

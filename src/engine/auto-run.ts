@@ -20,6 +20,7 @@ import {
   startRunState,
 } from "./fresh-run.js";
 import { type FinishedLeg, legCaller, type RunHooks, runLegAndFinish } from "./leg.js";
+import { runEndOfAbort } from "./run-end.js";
 import type { RunFrame } from "./run-frame.js";
 import type { EngineRunBase, PullRequestContext } from "./run-options.js";
 import { closeLeg } from "./run-state.js";
@@ -144,7 +145,7 @@ async function endRejectedPlan(
   // Only a repaired-and-refused-again plan is "refused twice"; an unusable first reply (no JSON, a
   // failed call) is not repairable and ends the run as a planning failure naming why.
   const end: RunEnd = o.signal?.aborted
-    ? { kind: "cancelled" }
+    ? runEndOfAbort(o.signal)
     : rejected.repairAttempted
       ? { kind: "plan-refused", refusals: rejected.refusals }
       : { kind: "engine-error", message: `planning failed: ${rejected.reason}` };

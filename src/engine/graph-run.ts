@@ -13,9 +13,11 @@
  * Every terminal execution is recorded in `state.json` (atomic write) and `events.jsonl` before dependents
  * are released, so a crash leaves a state file naming every node that finished.
  */
+
 import { existsSync, readFileSync } from "node:fs";
 import { type LedgerRow, NOTHING_SPENT, type SkippedRow } from "../core/ledger-row.js";
 import type { Redactor } from "../core/redact.js";
+import { stopWords } from "../core/run-timeout.js";
 import { unreachable } from "../core/unreachable.js";
 import { ignoredFilesToData } from "../evidence/ignored-files.js";
 import type { VerifyQueue } from "../evidence/verify.js";
@@ -40,6 +42,7 @@ import {
   settleExecution,
 } from "./node-settlement.js";
 import type { RedactingRunDirectory } from "./redacting-run-dir.js";
+import { runEndOfAbort } from "./run-end.js";
 import type { RunStateStore } from "./run-state-store.js";
 import { type NodeStart, Scheduler, type SchedulerPort, type ScheduleState } from "./scheduler.js";
 
@@ -68,7 +71,7 @@ export interface GraphRunOptions extends Omit<AgentSettings, "calls"> {
 
 /** How the leg ended and the ledger rows of the whole run so far (every leg), in ledger order. */
 export interface GraphRunResult {
-  readonly end: Extract<RunEnd, { kind: "completed" | "paused" | "cancelled" }>;
+  readonly end: Extract<RunEnd, { kind: "completed" | "paused" | "cancelled" | "timed-out" }>;
   readonly rows: readonly LedgerRow[];
 }
 
@@ -108,6 +111,7 @@ export async function executeGraph(o: GraphRunOptions): Promise<GraphRunResult> 
     verifier: o.verifyQueue,
     memory,
     haltedBy: () => scheduler.haltedBy,
+    stopWords: () => stopWords(o.signal),
   };
   const scheduler = new Scheduler({
     graph,
@@ -126,7 +130,7 @@ export async function executeGraph(o: GraphRunOptions): Promise<GraphRunResult> 
   if (baseline !== null) dir.writeJson(IGNORED_BASELINE_FILE, ignoredFilesToData(baseline));
   const end: GraphRunResult["end"] =
     o.signal?.aborted === true
-      ? { kind: "cancelled" }
+      ? runEndOfAbort(o.signal)
       : schedule.pause !== null
         ? { kind: "paused", reason: schedule.pause.reason, nodeId: schedule.pause.node }
         : { kind: "completed" };

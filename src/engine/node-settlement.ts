@@ -55,6 +55,8 @@ export interface SettlementContext {
   readonly memory: LegMemory;
   /** The node whose failure halted the run (`on_fail: halt`), as of now; `null` while none has. */
   readonly haltedBy: () => string | null;
+  /** Why an aborted run stopped, for a cancelled row (`stopWords`: its time bound, or a cancel). */
+  readonly stopWords: () => string;
 }
 
 /** Causes a feedback arc answers: a judgment about the work, never an infrastructure fault (research §2.5). */
@@ -246,7 +248,7 @@ function withExecutionWords(
       detail:
         haltedBy !== null
           ? `cancelled: "${haltedBy}" failed and on_fail is halt`
-          : "cancelled: the run was cancelled",
+          : `cancelled: ${ctx.stopWords()}`,
     };
   }
   return worded;

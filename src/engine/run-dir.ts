@@ -62,6 +62,32 @@ export type RunEvent =
   | { readonly type: "session_limit"; readonly node: string; readonly resetsAt: string | null }
   | { readonly type: "run_finished"; readonly outcome: string; readonly conclusion: string };
 
+/**
+ * Who holds a run directory's `run.lock` (`PID@HOST`), when that process may still be running: a lock
+ * from another host, or whose pid is not a number, counts as held (`(unknown)` when it cannot be read); a
+ * lock of this host whose pid is gone, and no lock at all, are `null`. Taking nothing, it tells a reader
+ * (`evidence-gate ledger`) whether a run is still in progress.
+ */
+export function liveLockHolder(runDir: string): string | null {
+  const path = join(runDir, "run.lock");
+  if (!existsSync(path)) return null;
+  const holder = (() => {
+    try {
+      return readFileSync(path, "utf8").trim();
+    } catch {
+      return "";
+    }
+  })();
+  const [pid, host] = holder.split("@");
+  if (host !== hostname() || pid === undefined || !/^\d+$/.test(pid)) return holder || "(unknown)";
+  try {
+    process.kill(Number(pid), 0);
+    return holder;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM" ? holder : null;
+  }
+}
+
 export class RunDirectory {
   readonly path: string;
   /** sha256 (hex) of the bytes this process last wrote to each JSON file, by file name. */
@@ -99,25 +125,10 @@ export class RunDirectory {
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       }
-      const holder = (() => {
-        try {
-          return readFileSync(path, "utf8").trim();
-        } catch {
-          return "";
-        }
-      })();
-      const [pid, host] = holder.split("@");
-      const alive = (() => {
-        if (host !== hostname() || pid === undefined || !/^\d+$/.test(pid)) return true;
-        try {
-          process.kill(Number(pid), 0);
-          return true;
-        } catch (error) {
-          return (error as NodeJS.ErrnoException).code === "EPERM";
-        }
-      })();
-      if (alive)
-        return `run ${this.runId} is in use by process ${holder || "(unknown)"} (${path}): one leg at a time`;
+      // A lock that vanished in between, or whose process is gone, is taken on the next attempt.
+      const holder = liveLockHolder(this.path);
+      if (holder !== null)
+        return `run ${this.runId} is in use by process ${holder} (${path}): one leg at a time`;
       rmSync(path, { force: true });
     }
     return `run ${this.runId}'s lock ${path} could not be taken`;

@@ -15,6 +15,7 @@
  * Every write (state, events, hooks) is the {@link SchedulerPort}'s: the scheduler owns only where each
  * node stands.
  */
+import { runTimedOut, stopWords } from "../core/run-timeout.js";
 import { unreachable } from "../core/unreachable.js";
 import type { Graph, GraphNode } from "../graph/graph.js";
 import type {
@@ -186,7 +187,9 @@ export class Scheduler {
         const reason = stopping
           ? this.#haltedBy !== null
             ? `run halted after "${this.#haltedBy}" failed`
-            : "run cancelled"
+            : runTimedOut(this.#o.signal) !== null
+              ? `not started: ${stopWords(this.#o.signal)}`
+              : "run cancelled"
           : this.#blockedReason(node);
         if (reason === null) continue;
         this.#states.set(node.id, "skipped");

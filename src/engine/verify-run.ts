@@ -10,6 +10,7 @@
  */
 
 import { type LedgerRow, NOTHING_SPENT } from "../core/ledger-row.js";
+import { runTimedOut, stopWords } from "../core/run-timeout.js";
 import { runVerify } from "../evidence/verify.js";
 import { emptyVerifyCommandProblem } from "../evidence/verify-choice.js";
 import { verifyExitWords } from "../ledger/cells.js";
@@ -19,6 +20,7 @@ import { verifyOnlyDisclosure } from "../policy/disclosure.js";
 import { finishRun, type GraphOutline, snapshotLedger } from "./finish-run.js";
 import { openFreshRun, prepareFreshRepository } from "./fresh-run.js";
 import type { FinishedLeg } from "./leg.js";
+import { runEndOfAbort } from "./run-end.js";
 import type { EngineRunBase, ModelCliOptions, PullRequestContext } from "./run-options.js";
 
 /** The node id of the one row, and its label (SPEC §10). */
@@ -133,14 +135,17 @@ export async function runVerifyOnly(o: VerifyRunOptions): Promise<VerifyRunResul
           ...common,
           verdict: "FAIL",
           cause: cancelled ? "cancelled" : "verify_failed",
-          detail: `verify \`${o.verifyCmd}\` ${verifyExitWords(evidence)}`,
+          detail:
+            runTimedOut(o.signal) !== null
+              ? `verify \`${o.verifyCmd}\` stopped: ${stopWords(o.signal)}`
+              : `verify \`${o.verifyCmd}\` ${verifyExitWords(evidence)}`,
         };
   dir.event(
     row.verdict === "PASS"
       ? { type: "node_passed", node: VERIFY_NODE_ID, qualifier: "verified" }
       : { type: "node_failed", node: VERIFY_NODE_ID, cause: row.cause, detail: row.detail },
   );
-  const end: RunEnd = cancelled ? { kind: "cancelled" } : { kind: "completed" };
+  const end: RunEnd = cancelled ? runEndOfAbort(o.signal) : { kind: "completed" };
   const finished = await finishRun(frame, { graph: OUTLINE, rows: [row], plan, calls: [], end });
   return { kind: "finished", ...finished, runDir: dir.path, warnings: [] };
 }

@@ -93,8 +93,11 @@ export type RunEnd =
   | { readonly kind: "cancelled" }
   /** The post step found the check run still in progress: the main step died without finishing it. */
   | { readonly kind: "abandoned" }
-  /** The engine stopped the run at the action's own `timeout-minutes`. */
-  | { readonly kind: "timed-out"; readonly limitMinutes: number };
+  /**
+   * The engine stopped the run at its own time bound (the action's `timeout-minutes`, the CLI's
+   * `--timeout`): `limit` as given (`"2s"`, `"340 min"`), `setting` what set it.
+   */
+  | { readonly kind: "timed-out"; readonly limit: string; readonly setting: string };
 
 export interface ConclusionInput {
   /** Every row in execution order (retries, feedback rounds and resume legs included). */
@@ -199,8 +202,8 @@ export function decideConclusion(input: ConclusionInput): Conclusion {
         conclusion: "timed_out",
         outcome: "timed-out",
         rule: "timed-out",
-        title: `Timed out after ${end.limitMinutes} min`,
-        reason: `The run exceeded timeout-minutes (${end.limitMinutes}) and was stopped; the rows below are what had finished.`,
+        title: `Timed out after ${end.limit}`,
+        reason: `The run reached its time bound (${end.setting} ${end.limit}) and was stopped: every running node's processes were killed; the rows below are what had finished.`,
       };
     default:
       return unreachable(end);

@@ -31,6 +31,11 @@ export interface ActionInputs {
   readonly verifyCmd?: string;
   /** `verify-timeout`: the attached command's timeout in `auto`, the graph's verify ceiling in `run`. */
   readonly verifyTimeoutMs: number;
+  /**
+   * `timeout-minutes` (SPEC §6, §11): the whole run's bound in minutes (1..1440, default
+   * {@link DEFAULT_TIMEOUT_MINUTES}); at it the engine stops the run and concludes `timed_out`.
+   */
+  readonly timeoutMinutes: number;
   readonly verifyEnv: readonly string[];
   readonly acceptNoBuildEvidence: boolean;
   /**
@@ -94,6 +99,12 @@ export const DEFAULT_CLAUDE_VERSION = "2.1.332";
 
 /** The Codex CLI version installed when `codex` is not on PATH (input `codex-version`; SPEC §11). */
 export const DEFAULT_CODEX_VERSION = "0.169.0";
+
+/**
+ * `timeout-minutes` when the input is not given: below GitHub's default job limit (360 minutes), so the
+ * engine stops the run and completes its check run `timed_out` before the runner kills the step.
+ */
+export const DEFAULT_TIMEOUT_MINUTES = 340;
 
 /** `concurrency` of an `auto` run when the input is not given. */
 export const DEFAULT_AUTO_CONCURRENCY = 4;

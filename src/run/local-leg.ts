@@ -96,7 +96,7 @@ export class CliLeg<Id extends string = string> {
   /** The request fields every leg fills alike: where it runs and what its children start from. */
   get requestBase(): Pick<
     RunRequest,
-    "repoDir" | "runsDir" | "commit" | "surface" | "codexConfig" | "baseEnv" | "knownSecrets"
+    "repoDir" | "runsDir" | "commit" | "surface" | "codexConfig" | "baseEnv" | "knownSecrets" | "timeout"
   > {
     const { flags, io, secrets, repoDir } = this.#o;
     return {
@@ -107,6 +107,7 @@ export class CliLeg<Id extends string = string> {
       codexConfig: flags.codexConfig,
       baseEnv: io.env,
       knownSecrets: secrets.knownSecrets,
+      ...(flags.timeout !== undefined ? { timeout: flags.timeout } : {}),
     };
   }
 

@@ -4,6 +4,7 @@
  * reported, the paths checked before anything runs, and the maintainers' policy file from the working tree
  * (SPEC §11). The known secrets and the model children's credentials are `credentials.ts`'s.
  */
+
 import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { liesInRepository } from "../engine/outside-writes.js";
@@ -16,6 +17,7 @@ import {
 } from "../policy/policy-file.js";
 import { codexCredentialProblem } from "./credentials.js";
 import { EXIT } from "./exit-codes.js";
+import type { RunTimeout } from "./request.js";
 
 /** What a command needs of its process. */
 export interface CliIo {
@@ -60,6 +62,8 @@ export interface LegFlags {
   /** `--concurrency N`, 1..10; absent = the command's default. */
   readonly concurrency?: number;
   readonly commit: boolean;
+  /** `--timeout DURATION`: the whole run's time bound (exit 124 when reached); absent = none. */
+  readonly timeout?: RunTimeout;
 }
 
 /** Prints each usage problem prefixed with the command; `null` when there is none, else exit 64. */

@@ -101,6 +101,20 @@ export interface RunRequest {
   readonly knownSecrets: readonly string[];
   /** The environment children start from (scrubbed by the exec seam). */
   readonly baseEnv: Readonly<Record<string, string | undefined>>;
+  /**
+   * The whole run's time bound (the action's `timeout-minutes`, the CLI's `--timeout`): at `ms` after the
+   * run starts the run is stopped and ends `timed-out` (SPEC §6, exit 124). `limit` is the bound as the
+   * user gave it (`"2s"`, `"340 min"`), `setting` what set it (`"--timeout"`). Absent: no bound.
+   */
+  readonly timeout?: RunTimeout;
+}
+
+/** A run's time bound ({@link RunRequest.timeout}). */
+export interface RunTimeout {
+  /** Milliseconds from the run's start, at least 1. */
+  readonly ms: number;
+  readonly limit: string;
+  readonly setting: string;
 }
 
 /** The workspace around the engine: the action's agent-configuration swap and push (SPEC §9, §10). */

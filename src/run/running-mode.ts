@@ -148,6 +148,11 @@ export function actionRequestBase(run: RunningMode): Omit<RunRequest, "mode"> & 
     surface: "action",
     knownSecrets: run.secrets,
     baseEnv: run.env,
+    timeout: {
+      ms: inputs.timeoutMinutes * 60_000,
+      limit: `${inputs.timeoutMinutes} min`,
+      setting: "timeout-minutes",
+    },
   };
 }
 

@@ -4,10 +4,15 @@
  * the options every driver takes alike filled once from the request and the ports, and returns the
  * engine's answer. Surfaces open and close their reports around it; none of them builds engine options.
  *
+ * A request with a `timeout` gets a signal that is aborted with a {@link RunTimedOut} when the bound is
+ * reached (over the surface's own interrupt signal): the engine stops the run as for a cancel and ends it
+ * `timed-out`.
+ *
  * A crash (the engine threw: an internal error) is told to `ports.crashed` before it goes on, so the
  * surface can complete its check run `failure`; the workspace port's `finish` runs either way.
  */
 
+import { RunTimedOut } from "../core/run-timeout.js";
 import { unreachable } from "../core/unreachable.js";
 import { runAuto } from "../engine/auto-run.js";
 import { runHandWritten } from "../engine/hand-run.js";
@@ -26,12 +31,25 @@ export async function startRun<K extends RunModeRequest["kind"]>(
   request: RunRequest & { readonly mode: Extract<RunModeRequest, { readonly kind: K }> },
   ports: RunPorts,
 ): Promise<OutcomeOf<K>> {
+  const bound = request.timeout;
+  const timer = bound !== undefined ? new AbortController() : null;
+  const timeout =
+    bound !== undefined && timer !== null
+      ? setTimeout(() => timer.abort(new RunTimedOut(bound.limit, bound.setting)), bound.ms)
+      : null;
+  const signal =
+    timer === null
+      ? ports.signal
+      : ports.signal
+        ? AbortSignal.any([ports.signal, timer.signal])
+        : timer.signal;
   try {
-    return (await dispatch(request, ports)) as OutcomeOf<K>;
+    return (await dispatch(request, signal !== undefined ? { ...ports, signal } : ports)) as OutcomeOf<K>;
   } catch (error) {
     await ports.crashed?.(error);
     throw error;
   } finally {
+    if (timeout !== null) clearTimeout(timeout);
     await ports.workspace?.finish?.();
   }
 }

@@ -390,3 +390,15 @@ describe("runtime, codex-config, codex-version, openai-api-key (SPEC §10, §11)
     ]);
   });
 });
+
+describe("timeout-minutes (issue 14)", () => {
+  it("defaults below GitHub's 360-minute job limit, takes whole minutes 1..1440, and refuses anything else naming the input", () => {
+    expect(ok({ goal: "g" }).timeoutMinutes).toBe(340);
+    expect(ok({ goal: "g", "timeout-minutes": "30" }).timeoutMinutes).toBe(30);
+    for (const given of ["0", "1441", "2.5", "30m", "-1"]) {
+      expect(errors({ goal: "g", "timeout-minutes": given })).toEqual([
+        `input \`timeout-minutes\` is ${JSON.stringify(given)}: give a whole number of minutes from 1 to 1440, below the job's own timeout-minutes`,
+      ]);
+    }
+  });
+});

@@ -117,6 +117,7 @@ function leg(yaml: string, o: LegOptions = {}): Leg {
     store,
     dir,
     journal: new LegJournal({ graph, store, dir, redactor, hooks }),
+    stopWords: () => "the run was cancelled",
     redactor,
     dirs: { repoDir, workDir: repoDir },
     inputs: o.inputs ?? {},

@@ -337,9 +337,12 @@ describe("decideConclusion — SPEC §6, row by row", () => {
     });
 
     it("a run over timeout-minutes is timed_out with outcome timed-out", () => {
-      const decided = decideConclusion(run({ end: { kind: "timed-out", limitMinutes: 30 } }));
+      const decided = decideConclusion(
+        run({ end: { kind: "timed-out", limit: "30 min", setting: "timeout-minutes" } }),
+      );
       expect(decided).toMatchObject({ conclusion: "timed_out", outcome: "timed-out" });
-      expect(decided.reason).toContain("timeout-minutes (30)");
+      expect(decided.reason).toContain("(timeout-minutes 30 min)");
+      expect(decided.title).toBe("Timed out after 30 min");
     });
   });
 });
