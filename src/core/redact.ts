@@ -7,7 +7,8 @@
  * Two nets, both applied by every redactor:
  *
  * - **Known values.** Each secret of at least {@link MIN_SECRET_LENGTH} characters is replaced by
- *   {@link REDACTED} in these forms: as written; as it appears inside a JSON string; URL-encoded
+ *   {@link REDACTED} in these forms: as written; as it appears inside a JSON string; as the ledger's
+ *   Markdown renderers escape it (`\_`, `&amp;`: what a check run or comment receives); URL-encoded
  *   (`encodeURIComponent`, upper- and lower-case escapes); lower- and upper-case hex of its UTF-8 bytes;
  *   and base64 and base64url of its UTF-8 bytes — the whole encoding (padding optional), plus the
  *   characters that depend only on the secret when it was encoded after 0, 1 or 2 other bytes (so
@@ -21,6 +22,7 @@
  * encoded twice or wrapped across lines (as `base64` wraps at 76 columns) passes through, and so does an
  * unknown credential without a vendor prefix.
  */
+import { escapeMarkdownChars } from "./markdown-escape.js";
 import { redactTokenShapes } from "./token-shapes.js";
 
 // ANSI CSI/OSC sequences, C0 control characters (a backspace with the character it erases), and invisible or
@@ -55,8 +57,8 @@ export interface Redactor {
    */
   text(text: string): string;
   /**
-   * A file's bytes with every known secret (as raw UTF-8 and as written inside a JSON string) and every
-   * token shape replaced by {@link REDACTED}. Nothing else changes: bytes that hold neither come back
+   * A file's bytes with every form of every known secret (each also as written inside a JSON string) and
+   * every token shape replaced by {@link REDACTED}. Nothing else changes: bytes that hold neither come back
    * identical (a patch still applies, a binary file stays valid), so invisible characters are not removed
    * here — a secret split by one passes, which is why text the engine writes goes through `text` first.
    */
@@ -94,6 +96,9 @@ export function secretForms(secret: string): string[] {
   forms.add(pairs.map((pair) => `%${pair.toUpperCase()}`).join(""));
   forms.add(pairs.join(" "));
   forms.add(pairs.map((pair) => pair.toUpperCase()).join(" "));
+  // As the ledger's Markdown renderers write it into a table cell or a line (src/ledger/markdown-syntax.ts):
+  // a check run, job summary or comment receives that text, not the value.
+  forms.add(escapeMarkdownChars(secret));
   // Partly percent-encoded: only the characters encodeURIComponent leaves alone but escape() would not.
   forms.add(
     secret.replace(/[^A-Za-z0-9]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`),

@@ -24,7 +24,9 @@
  * Anchoring, so ordinary words are not eaten: every shape begins with a vendor prefix at a word boundary
  * (`task-`, `risk-free` and `deskgh_x` hold no match), needs a long random-looking body (a kebab-case name
  * such as `sk-learn-style-package-name` has no upper-case letter, so it is not an OpenAI key), and the AWS
- * id must end at a boundary too. A match is replaced whole by `***` (a PEM block keeps its BEGIN/END lines
+ * id must end at a boundary too. Text the ledger's Markdown renderers escaped (`ghp\_…` in a table cell,
+ * CommonMark backslash escapes) is matched as it renders, and a PEM body broken by `<br>` (a table cell's
+ * line break) counts as lines. A match is replaced whole by `***` (a PEM block keeps its BEGIN/END lines
  * around `***`, so a reader sees that a key was there).
  *
  * Time: linear in the text. The shapes are matched by RE2 (`re2js`), which never backtracks; to keep its
@@ -67,8 +69,9 @@ export const TOKEN_SHAPES: readonly Shape[] = [
 const COMBINED = RE2JS.compile(`\\b(?:${TOKEN_SHAPES.map((s) => `(${s.pattern})`).join("|")})`);
 
 // The literal prefixes of the shapes above, for the V8 pre-search (no quantifier: linear in V8 too).
+// A `_` may be written `\_` (Markdown-escaped by the ledger's renderers).
 const PREFIXES =
-  /gh[pousr]_|github_pat_|sk-|npm_|glpat-|xox[abeoprs]-|AKIA|ASIA|AIza|[rs]k_live_|[rs]k_test_|eyJ/g;
+  /gh[pousr]\\?_|github\\?_pat\\?_|sk-|npm\\?_|glpat-|xox[abeoprs]-|AKIA|ASIA|AIza|[rs]k\\?_(?:live|test)\\?_|eyJ/g;
 
 /** Whether a UTF-16 code unit is whitespace as `\s` means it (ASCII fast path). */
 function isSpace(code: number): boolean {
@@ -105,17 +108,38 @@ function redactOneLineShapes(text: string): string {
 }
 
 function redactWord(word: string): string {
-  const m = COMBINED.matcher(word);
+  const view = word.includes("\\") ? unescapedView(word) : { text: word, at: null };
+  const m = COMBINED.matcher(view.text);
   let out = "";
   let copied = 0;
   while (m.find()) {
     const shape = TOKEN_SHAPES.findIndex((_, i) => m.group(i + 1) !== null);
     const token = m.group(0) ?? "";
     if (TOKEN_SHAPES[shape]?.accept?.(token) === false) continue;
-    out += word.slice(copied, m.start()) + MASK;
-    copied = m.end();
+    const start = view.at === null ? m.start() : view.at[m.start()]!;
+    out += word.slice(copied, start) + MASK;
+    copied = view.at === null ? m.end() : view.at[m.end()]!;
   }
   return copied === 0 ? word : out + word.slice(copied);
+}
+
+const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/;
+
+/**
+ * `word` with Markdown's backslash escapes resolved (CommonMark §2.4: `\_` is `_`), so a token the ledger's
+ * renderers escaped (`ghp\_…` in a table cell) is still found; `at[i]` is where the view's character `i`
+ * starts in `word` (and `at[view.length]` is `word.length`).
+ */
+function unescapedView(word: string): { readonly text: string; readonly at: number[] } {
+  let text = "";
+  const at: number[] = [];
+  for (let i = 0; i < word.length; i++) {
+    at.push(i);
+    if (word[i] === "\\" && i + 1 < word.length && ASCII_PUNCTUATION.test(word[i + 1]!)) i++;
+    text += word[i];
+  }
+  at.push(word.length);
+  return { text, at };
 }
 
 const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----/y;
@@ -124,7 +148,7 @@ const PEM_END = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY-----/g;
 // least 16 characters, or the padded last one), encapsulated headers or empty, each after a newline (raw,
 // or `\n` as a JSON string writes it). Each repetition consumes a newline and nothing follows the star,
 // so V8 never backtracks into an earlier line: linear.
-const PEM_SEP = String.raw`(?:\r?\n|\\r?\\n)`;
+const PEM_SEP = String.raw`(?:\r?\n|\\r?\\n|<br>)`;
 const PEM_LINE = "(?:[A-Za-z0-9+/=]{16,}|[A-Za-z0-9+/]*={1,2}|Proc-Type:[ -~]*?|DEK-Info:[ -~]*?)?";
 const PEM_OPEN_BODY = new RegExp(`(?:${PEM_SEP}${PEM_LINE}(?=${PEM_SEP}|$))*`, "y");
 
@@ -173,7 +197,7 @@ function redactPemBlocks(text: string): string {
 /** The line break a PEM body starts (or, `before`, ends) with, kept around the mask: `\n`, `\r\n` or JSON's `\n`. */
 function bodyBreak(text: string, at: number, before = false): string {
   const around = before ? text.slice(Math.max(0, at - 4), at) : text.slice(at, at + 4);
-  for (const br of ["\r\n", "\\r\\n", "\n", "\\n"]) {
+  for (const br of ["\r\n", "\\r\\n", "\n", "\\n", "<br>"]) {
     if (before ? around.endsWith(br) : around.startsWith(br)) return br;
   }
   return "";

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createRedactor, REDACTED } from "../../src/core/redact.js";
 import { hasTokenShape, redactTokenShapes, TOKEN_SHAPES } from "../../src/core/token-shapes.js";
+import { escapeCell, escapeInline } from "../../src/ledger/markdown-syntax.js";
 import { REPO_ROOT } from "../support/action-harness.js";
 
 const ALPHABET = "aB3dE5fG7hJ9kLmN2pQ4rS6tU8vW0xYz";
@@ -232,5 +233,35 @@ describe("createRedactor().bytes", () => {
   it("finds a shape next to multi-byte UTF-8 characters and keeps them intact", () => {
     const out = createRedactor([]).bytes(Buffer.from(`à${shaped}… 中`, "utf8"));
     expect(out.toString("utf8")).toBe(`à${REDACTED}… 中`);
+  });
+});
+
+describe("redaction of Markdown the ledger's renderers escaped (what a check run, summary or comment receives)", () => {
+  const shaped = token("gh" + "p_", 36);
+  const pat = `${token("github" + "_pat_", 22)}_${body(59)}`;
+  const known = "known_secret*value|0123456789&more";
+
+  it("a token shape in a table cell or a line is found as it renders (`\\_` is `_`)", () => {
+    for (const escaped of [
+      escapeCell(`leaked ${shaped}\nand ${pat}`),
+      escapeInline(`leaked ${shaped} and ${pat}`),
+    ]) {
+      expect(escaped).toContain("\\_");
+      const out = createRedactor([]).text(escaped);
+      expect(out).not.toContain(body(36));
+      expect(out).not.toContain(body(59));
+      expect(out.match(/\*\*\*/g)).toHaveLength(2);
+    }
+  });
+
+  it("a known secret is found in its escaped form too", () => {
+    const r = createRedactor([known]);
+    expect(r.text(`| ${escapeCell(known)} |`)).toBe(`| ${REDACTED} |`);
+    expect(r.text(escapeInline(`x ${known} y`))).toBe(`x ${REDACTED} y`);
+  });
+
+  it("a PEM block in a table cell (lines joined by <br>) loses its body", () => {
+    const cell = escapeCell(`-----BEGIN PRIVATE KEY-----\n${"Q".repeat(64)}\n${"R".repeat(20)}==`);
+    expect(createRedactor([]).text(cell)).toBe(`-----BEGIN PRIVATE KEY-----<br>${REDACTED}`);
   });
 });
