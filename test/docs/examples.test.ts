@@ -151,6 +151,7 @@ describe("docs/examples: hardened (docs/examples/README.md, Hardening)", () => {
       "full commit SHA",
       "persist-credentials: false",
       "--ignore-scripts",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the Actions expression syntax, quoted literally
       "${{ }}",
     ])
       expect(readme).toContain(rule);
@@ -183,6 +184,7 @@ describe("docs/examples: actionlint finds nothing", () => {
       "  a:",
       "    runs-on: ubuntu-latest",
       "    steps:",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: an Actions expression, the injection actionlint reports
       '      - run: echo "${{ github.event.pull_request.title }}"',
       '      - run: echo "::set-output name=x::y"',
       "",
