@@ -5,7 +5,10 @@
  * request held text nobody could see.
  */
 export interface UntrustedTextRemoval {
-  /** The source's fence label: `pr-title`, `pr-body` or `comment`. */
+  /**
+   * Where the text came from: a fence label (`pr-title`, `pr-body`, `comment`), or `goal` (the goal, not
+   * fenced: an instruction, which a `/evidence-gate run` comment can give).
+   */
   readonly source: string;
   /** Hidden code points removed (zero-width, bidi, tag, control, filler, surplus variation selectors). */
   readonly hiddenChars: number;

@@ -76,6 +76,7 @@ export function hasNoBuildEvidence(plan: PlanSection): boolean {
 }
 
 const SOURCE_NAMES: Readonly<Record<string, string>> = {
+  goal: "the goal",
   "pr-title": "PR title",
   "pr-body": "PR body",
   comment: "the comment that started the run",

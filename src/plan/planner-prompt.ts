@@ -11,7 +11,7 @@
 import type { UntrustedTextRemoval } from "../core/untrusted-text-report.js";
 import type { Runtime } from "../policy/disclosure.js";
 import { MAX_PLANNED_NODES } from "./planned-rules.js";
-import { type QuotedText, quoteUntrusted, sanitiseUntrusted } from "./untrusted-text.js";
+import { type QuotedText, quoteUntrusted, removalOf, sanitiseUntrusted } from "./untrusted-text.js";
 
 /** The verdict pattern a check node carries: PASS alone, allowing Markdown emphasis and whitespace around it. */
 export const PLANNED_VERDICT_PATTERN = "^[*_`\\s]*PASS[*_`\\s]*$";
@@ -53,11 +53,17 @@ function intro(runtime: Runtime): string {
   ].join("\n");
 }
 
-function goalSection(goal: string): string {
-  // The goal is an instruction, so it is not fenced; invisible characters are still removed, because no
-  // operator means to send text nobody can read.
-  const clean = sanitiseUntrusted(goal, { maxChars: GOAL_MAX_CHARS }).text.trim();
-  return ["## Goal (the operator's instruction)", "", clean].join("\n");
+/**
+ * The goal section, and what was removed from the goal. The goal is an instruction, so it is not fenced;
+ * what nobody can read is still removed and counted (source `goal`), because no operator means to send it
+ * and a `/evidence-gate run` comment's goal is text typed on the pull request's page (SPEC §9).
+ */
+function goalSection(goal: string): { readonly text: string; readonly removed: UntrustedTextRemoval | null } {
+  const clean = sanitiseUntrusted(goal, { maxChars: GOAL_MAX_CHARS });
+  return {
+    text: ["## Goal (the operator's instruction)", "", clean.text.trim()].join("\n"),
+    removed: removalOf("goal", clean),
+  };
 }
 
 function prSection(title: QuotedText, body: QuotedText): string {
@@ -180,7 +186,7 @@ function finalCheckSection(options: PlannerPromptOptions): string {
 export interface PlannerPrompt {
   readonly prompt: string;
   /**
-   * One entry per quoted source (`pr-title`, `pr-body`, `comment`) that lost anything, in prompt order;
+   * One entry per source (`goal`, `pr-title`, `pr-body`, `comment`) that lost anything, in prompt order;
    * spread into the ledger's plan section as it is (`PlanSection.untrustedText`), absent when nothing was
    * removed.
    */
@@ -208,9 +214,10 @@ export function plannerPrompt(options: PlannerPromptOptions): PlannerPrompt {
   const comment = options.request
     ? quoteUntrusted("comment", options.request.text, { maxChars: PR_BODY_MAX_CHARS })
     : null;
+  const goal = goalSection(options.goal);
   const sections = [
     intro(options.runtime),
-    goalSection(options.goal),
+    goal.text,
     ...(title && body ? [prSection(title, body)] : []),
     ...(options.request && comment ? [requestSection(options.request, comment)] : []),
     inputsSection(options.inputs),
@@ -218,7 +225,7 @@ export function plannerPrompt(options: PlannerPromptOptions): PlannerPrompt {
     rulesSection(),
     finalCheckSection(options),
   ];
-  const removed = [title, body, comment].flatMap((q) => (q?.removed ? [q.removed] : []));
+  const removed = [goal, title, body, comment].flatMap((q) => (q?.removed ? [q.removed] : []));
   return {
     prompt: `${sections.join("\n\n")}\n`,
     untrustedTextNote: removed.length > 0 ? { untrustedText: removed } : {},

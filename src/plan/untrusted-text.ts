@@ -234,8 +234,19 @@ export interface QuotedText {
 export function quoteUntrusted(label: string, text: string, options: SanitiseOptions = {}): QuotedText {
   const clean = sanitiseUntrusted(text, options);
   const trimmed = clean.text.trim();
+  return {
+    block: fenceData(label, trimmed.length > 0 ? trimmed : "(empty)"),
+    removed: removalOf(label, clean),
+  };
+}
+
+/**
+ * What `sanitiseUntrusted` removed from one source, in the ledger's shape, named `source`; `null` when
+ * nothing was removed or cut.
+ */
+export function removalOf(source: string, clean: SanitisedText): UntrustedTextRemoval | null {
   const removed: UntrustedTextRemoval = {
-    source: label,
+    source,
     hiddenChars: clean.hiddenChars,
     htmlComments: clean.htmlComments,
     hiddenHtml: clean.hiddenHtml,
@@ -244,10 +255,7 @@ export function quoteUntrusted(label: string, text: string, options: SanitiseOpt
   };
   const any =
     removed.hiddenChars + removed.htmlComments + removed.hiddenHtml + removed.altTexts + removed.omittedChars;
-  return {
-    block: fenceData(label, trimmed.length > 0 ? trimmed : "(empty)"),
-    removed: any > 0 ? removed : null,
-  };
+  return any > 0 ? removed : null;
 }
 
 const NONCE_BYTES = 16;

@@ -111,8 +111,18 @@ describe("the planner prompt: the goal is the operator's instruction", () => {
   });
 
   it("still drops characters nobody can see from the goal", () => {
-    const prompt = buildPlannerPrompt({ ...BASE, goal: "Fix\u200D the <!-- and push --> test" });
+    const { prompt, untrustedTextNote } = plannerPrompt({
+      ...BASE,
+      goal: "Fix\u200D the <!-- and push --> test",
+    });
     expect(prompt).toContain("\n\nFix the  test\n");
+    // Counted as the goal's (a comment command's goal is typed on the page), and still not fenced.
+    expect(untrustedTextNote).toEqual({
+      untrustedText: [
+        { source: "goal", hiddenChars: 1, htmlComments: 1, hiddenHtml: 0, altTexts: 0, omittedChars: 0 },
+      ],
+    });
+    expect(fenceRanges(prompt)).toHaveLength(0);
   });
 });
 
