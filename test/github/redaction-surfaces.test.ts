@@ -7,7 +7,9 @@
  * stand-in client that reads each file it is handed.
  *
  * Each surface is exercised twice where its caller supplies a redactor: with the one the action wires
- * (`createRedactor(secrets).text`) and with none at all — the `src/github` module's own net.
+ * (`createRedactor(secrets).text`), which must also remove a known secret value planted beside the shapes
+ * (one with no token shape, so only the known-value net can catch it), and with none at all — the
+ * `src/github` module's own net, which knows no value and still removes every shape.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -41,6 +43,8 @@ const PLANTED = {
 const VALUES = Object.values(PLANTED);
 /** A value that distinguishes itself from the filler, to find in what was sent. */
 const MARKS = VALUES.map((v) => v.slice(-12));
+/** A known secret (the action's model key or token, say) with no token shape: only its value finds it. */
+const KNOWN = ["correct", "horse", "battery", "staple", "9431"].join("-");
 
 const HEAD_SHA = "9f3c1e2d4b5a69788766554433221100ffeeddcc";
 const RUN_ID = "20250311-093000-a1b2c3";
@@ -58,11 +62,11 @@ function plantedLedger(): Ledger {
       { id: "build", dependsOn: ["implement"], allowedTools: ["Read"], sink: true },
     ],
     rows: [
-      pass("implement", { detail: `wrote .npmrc with ${PLANTED.app}` }),
+      pass("implement", { detail: `wrote .npmrc with ${PLANTED.app}; the password is ${KNOWN}` }),
       fail("build", {
         cause: "verify_failed",
         sink: true,
-        detail: `verify \`npm test\` exited 1 (expected 0); GH_TOKEN=${PLANTED.pat}`,
+        detail: `verify \`npm test\` exited 1 (expected 0); GH_TOKEN=${PLANTED.pat} DB_PASSWORD=${KNOWN}`,
         verify: verifyEvidence({
           cwd: "/repo",
           exitCode: 1,
@@ -70,6 +74,7 @@ function plantedLedger(): Ledger {
           outputTail: [
             `src/date.ts:3:7 - error: token ${PLANTED.fineGrained} rejected`,
             `ANTHROPIC_API_KEY=${PLANTED.anthropic}`,
+            `DB_PASSWORD=${KNOWN}`,
             "Tests: 1 failed",
           ].join("\n"),
         }),
@@ -80,19 +85,21 @@ function plantedLedger(): Ledger {
   });
 }
 
-/** Asserts `sent` (anything JSON can hold) carries no planted value and at least one mask. */
-function expectRedacted(sent: unknown, what: string): void {
+/**
+ * Asserts `sent` (anything JSON can hold) carries no planted token shape and at least one mask; with
+ * `known`, no trace of {@link KNOWN} either (the redactor was told it).
+ */
+function expectRedacted(sent: unknown, what: string, known: boolean): void {
   const text = typeof sent === "string" ? sent : JSON.stringify(sent);
   for (const mark of MARKS) expect(text.includes(mark), `${what} holds …${mark}`).toBe(false);
+  if (known) expect(text.includes(KNOWN.slice(-14)), `${what} holds the known secret`).toBe(false);
   expect(text, what).toContain(REDACTED);
 }
 
+/** [label, the caller's redactor, whether it knows {@link KNOWN}]. */
 const REDACTORS = [
-  [
-    "the action's redactor (createRedactor(secrets).text)",
-    createRedactor(["a-known-secret-of-some-length"]).text,
-  ],
-  ["no redactor from the caller", undefined],
+  ["the action's redactor (createRedactor(secrets).text)", createRedactor([KNOWN]).text, true],
+  ["no redactor from the caller", undefined, false],
 ] as const;
 
 describe("GitHub API surfaces", () => {
@@ -123,7 +130,7 @@ describe("GitHub API surfaces", () => {
       (c) => (c.route ?? "").startsWith("/repos/{owner}/{repo}/check-runs") && c.method !== "GET",
     );
 
-  describe.each(REDACTORS)("check run, with %s", (_label, redact) => {
+  describe.each(REDACTORS)("check run, with %s", (_label, redact, known) => {
     it("create, progress update and completion carry no planted value (title, summary, text)", async () => {
       const r = reporter(redact);
       await r.open(RUN_ID, `starting: ${PLANTED.pat}`, `evidence-gate: ${PLANTED.app}`);
@@ -134,7 +141,9 @@ describe("GitHub API surfaces", () => {
       await r.finish(ledger, { appendix: `> note: ${PLANTED.openai}\n` });
       const calls = checkRunCalls();
       expect(calls.map((c) => c.method)).toEqual(["POST", "PATCH", "PATCH"]);
-      for (const call of calls) expectRedacted(call.body, `${call.method} ${call.route}`);
+      // The known value was really sent to the renderer, so its absence is the redactor's doing.
+      expect(renderLedgerMarkdown(ledger)).toContain(KNOWN);
+      for (const call of calls) expectRedacted(call.body, `${call.method} ${call.route}`, known);
     });
 
     it("an early end (refusal, crash) carries no planted value", async () => {
@@ -143,11 +152,11 @@ describe("GitHub API surfaces", () => {
       await r.end(
         "failure",
         `evidence-gate: crashed near ${PLANTED.anthropic}`,
-        `stack: ${PLANTED.fineGrained}`,
+        `stack: ${PLANTED.fineGrained} ${KNOWN}`,
       );
       const completing = checkRunCalls().at(-1)!;
       expect((completing.body as { conclusion?: string }).conclusion).toBe("failure");
-      expectRedacted(completing.body, "the completing PATCH");
+      expectRedacted(completing.body, "the completing PATCH", known);
     });
 
     it("annotations (message, title, raw details) carry no planted value", async () => {
@@ -159,21 +168,23 @@ describe("GitHub API surfaces", () => {
       });
       expect(annotations.map((a) => a.path)).toEqual(["src/date.ts"]);
       expect(JSON.stringify(annotations)).toContain(MARKS[2]);
+      expect(JSON.stringify(annotations)).toContain(KNOWN);
       const r = reporter(redact);
       await r.start(RUN_ID, "starting");
       await r.finish(ledger, { annotations });
       const sent = (checkRunCalls().at(-1)!.body as { output: { annotations: unknown[] } }).output
         .annotations;
       expect(sent).toHaveLength(1);
-      expectRedacted(sent, "the annotations");
+      expectRedacted(sent, "the annotations", known);
     });
   });
 
-  describe.each(REDACTORS)("sticky PR comment, with %s", (_label, redact) => {
+  describe.each(REDACTORS)("sticky PR comment, with %s", (_label, redact, known) => {
     it("the comment body carries no planted value", async () => {
       const marker = commentMarker("evidence-gate");
       const body = renderCommentBody(plantedLedger(), { checkName: "evidence-gate", checkRunUrl: null });
       expect(body).toContain(MARKS[0]!.replace(/_/g, "\\_"));
+      expect(body).toContain(KNOWN);
       await upsertStickyComment({
         octokit: octokit(),
         owner: "octo-org",
@@ -184,8 +195,8 @@ describe("GitHub API surfaces", () => {
         redact: redact ?? ((text) => text),
       });
       const [created] = server.callsTo("POST", "/repos/{owner}/{repo}/issues/{issue_number}/comments");
-      expectRedacted(created!.body, "the comment");
-      expectRedacted(server.state.comments[0]!.body, "the stored comment");
+      expectRedacted(created!.body, "the comment", known);
+      expectRedacted(server.state.comments[0]!.body, "the stored comment", known);
     });
   });
 });
@@ -197,18 +208,22 @@ describe("job summary and artifacts", () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it.each(REDACTORS)("the job summary file carries no planted value, with %s", async (_label, redact) => {
-    const path = join(dir, "step_summary");
-    writeFileSync(path, "");
-    const markdown = `${renderLedgerMarkdown(plantedLedger())}\n> ${PLANTED.pat}\n`;
-    expect(markdown).toContain(MARKS[3]);
-    const result = await writeJobSummary(markdown, {
-      env: { GITHUB_STEP_SUMMARY: path },
-      ...(redact === undefined ? {} : { redact }),
-    });
-    expect(result.kind).toBe("written");
-    expectRedacted(readFileSync(path, "utf8"), "the job summary");
-  });
+  it.each(REDACTORS)(
+    "the job summary file carries no planted value, with %s",
+    async (_label, redact, known) => {
+      const path = join(dir, "step_summary");
+      writeFileSync(path, "");
+      const markdown = `${renderLedgerMarkdown(plantedLedger())}\n> ${PLANTED.pat}\n`;
+      expect(markdown).toContain(MARKS[3]);
+      expect(markdown).toContain(KNOWN);
+      const result = await writeJobSummary(markdown, {
+        env: { GITHUB_STEP_SUMMARY: path },
+        ...(redact === undefined ? {} : { redact }),
+      });
+      expect(result.kind).toBe("written");
+      expectRedacted(readFileSync(path, "utf8"), "the job summary", known);
+    },
+  );
 
   it("both artifacts carry no planted value in any file, and a file without one is uploaded byte for byte", async () => {
     const runDir = join(dir, "runs", RUN_ID);
@@ -217,9 +232,12 @@ describe("job summary and artifacts", () => {
     writeFileSync(ledgerPath, `${JSON.stringify(plantedLedger(), null, 2)}\n`);
     writeFileSync(
       join(runDir, "events.jsonl"),
-      `${JSON.stringify({ type: "node_output", text: PLANTED.app })}\n`,
+      `${JSON.stringify({ type: "node_output", text: `${PLANTED.app} ${Buffer.from(KNOWN).toString("base64")}` })}\n`,
     );
-    writeFileSync(join(runDir, "nodes", "build", "output.md"), `The key is ${PLANTED.anthropic}.\n`);
+    writeFileSync(
+      join(runDir, "nodes", "build", "output.md"),
+      `The key is ${PLANTED.anthropic}, the password ${KNOWN}.\n`,
+    );
     const clean = Buffer.concat([
       Buffer.from("diff --git a/x b/x\n+caf\u00e9 \u200b\n", "utf8"),
       Buffer.from([0, 255]),
@@ -233,7 +251,7 @@ describe("job summary and artifacts", () => {
       checkName: "evidence-gate",
       stagingDir: dir,
       env: { ACTIONS_RUNTIME_TOKEN: "t", ACTIONS_RESULTS_URL: "http://127.0.0.1:9/" },
-      secrets: [],
+      secrets: [KNOWN],
       notice: () => undefined,
       warn: (m) => {
         throw new Error(m);
@@ -254,13 +272,18 @@ describe("job summary and artifacts", () => {
       "patch.diff",
     ]);
     for (const name of ["events.jsonl", "ledger.json", "nodes/build/output.md"])
-      expectRedacted(runFiles.get(name)!.toString("utf8"), `run artifact ${name}`);
+      expectRedacted(runFiles.get(name)!.toString("utf8"), `run artifact ${name}`, true);
+    // The base64 form is the known value's too.
+    expect(runFiles.get("events.jsonl")!.toString("utf8")).not.toContain(
+      Buffer.from(KNOWN).toString("base64"),
+    );
     expect(runFiles.get("patch.diff")!.equals(clean)).toBe(true);
     const ledgerFile = uploaded.get("evidence-gate-ledger")!.get("ledger.json")!.toString("utf8");
-    expectRedacted(ledgerFile, "the ledger artifact");
+    expectRedacted(ledgerFile, "the ledger artifact", true);
     // Still valid JSON, with the rows in place: the mask replaced the value, not the structure.
     expect((JSON.parse(ledgerFile) as Ledger).rows).toHaveLength(2);
     // The run directory on the runner is not rewritten (the artifacts are redacted copies).
     expect(readFileSync(join(runDir, "nodes", "build", "output.md"), "utf8")).toContain(MARKS[3]);
+    expect(readFileSync(join(runDir, "nodes", "build", "output.md"), "utf8")).toContain(KNOWN);
   });
 });
