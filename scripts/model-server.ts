@@ -2,7 +2,8 @@
  * `npm run model-server -- SCRIPT.json`: the scripted model server (test/support/model-server, documented in
  * docs/scripted-model-server.md) on loopback, for trying the CLI offline on your own repository. It plays
  * the script's conversations to the real `claude` or `codex` CLI, prints what to set in the shell you run
- * evidence-gate from, logs each request it answers, and runs until Ctrl-C.
+ * evidence-gate from, logs each request it answers, and runs until Ctrl-C, SIGTERM or SIGHUP (to it or to the
+ * `npm run` wrapper, which passes them on: scripts/bundle.mjs), then closes the server and exits 0.
  *
  * Errors: a missing or unreadable file, invalid JSON, or a script the validator refuses → exit 64 with the
  * message (every issue named by its JSON path).
@@ -64,9 +65,11 @@ async function main(): Promise<number> {
       console.log(`request ${seen}: ${request.conversation ?? "(no conversation matched)"}`);
     }
   }, 200);
+  // Handlers stay installed while the server closes: Ctrl-C in a terminal reaches this process twice
+  // (from the terminal and from the npm wrapper, which passes signals on), and a second SIGINT with no
+  // handler would kill it before the port is freed.
   await new Promise<void>((done) => {
-    process.once("SIGINT", done);
-    process.once("SIGTERM", done);
+    for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => done());
   });
   clearInterval(tick);
   await server.close();

@@ -7,14 +7,15 @@
  */
 import { resolve } from "node:path";
 import * as core from "@actions/core";
+import { readWorkspaceGraph } from "../github/base-ref-graph.js";
 import { writeJobSummary } from "../github/job-summary.js";
 import { formatIssue } from "../graph/issue.js";
 import { formatAdvisory, lintGraph } from "../graph/lint.js";
+import { nodeIdLines } from "../graph/node-lines.js";
 import { escapeInline } from "../ledger/markdown-syntax.js";
-import { readWorkspaceGraph } from "./graph-file.js";
-import { nodeIdLines } from "./graph-lines.js";
-import type { ActionInputs, ModeInputs } from "./inputs.js";
-import { type Env, failWithoutCheckRun, finishStep } from "./step-result.js";
+import type { ActionInputs, ModeInputs } from "../run/action-inputs.js";
+import { type Env, failWithoutCheckRun, finishStep } from "../run/step-result.js";
+import { coreRunner } from "./runner.js";
 
 export interface LintModeOptions {
   readonly env: Env;
@@ -27,7 +28,7 @@ export async function runLintMode(o: LintModeOptions): Promise<void> {
   const workspace = resolve(env.GITHUB_WORKSPACE ?? process.cwd());
   const read = await readWorkspaceGraph(workspace, mode.graph);
   if (!read.ok)
-    return failWithoutCheckRun(env, {
+    return failWithoutCheckRun(coreRunner, env, {
       outcome: "usage-error",
       title: "the graph could not be read",
       message: read.message,
@@ -60,6 +61,7 @@ export async function runLintMode(o: LintModeOptions): Promise<void> {
   ].join("\n");
   await writeJobSummary(summary, { env });
   finishStep(
+    coreRunner,
     { outcome: errors.length > 0 ? "failed" : "passed", conclusion: "" },
     `lint found ${count} in ${mode.graph}`,
   );

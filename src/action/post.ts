@@ -15,7 +15,7 @@ import { CheckRunClient, type ExistingCheckRun } from "../github/check-run.js";
 import { writeJobSummary } from "../github/job-summary.js";
 import { octokitFromEnv } from "../github/octokit.js";
 import { decideEndWithoutRows, type RunEnd } from "../ledger/conclusion.js";
-import { SAVED_STATE } from "./state.js";
+import { SAVED_STATE } from "../run/saved-state.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -3,7 +3,7 @@
  * (SPEC §2: 0 passed, 1 failed, 2 paused, 3 refused, 64 usage error, 124 timed out, 130 interrupted).
  */
 import { resolve } from "node:path";
-import type { CliIo } from "./cli-context.js";
+import type { CliIo } from "../run/local-setup.js";
 import { runCliLint } from "./lint-command.js";
 import { pipeSafe } from "./pipe-safe-output.js";
 import { runCliPlan } from "./plan-command.js";
@@ -22,6 +22,7 @@ commands:
   verify    run your verify command once (no model) and print its one-row ledger
   resume    continue a paused or failed run: --approve GATE | --reject GATE | --retry-failed
   lint      check a graph file: every error and every advisory (free: nothing runs)
+  bot       start the GitHub App server (docs/bot.md); --redeliver-failed asks GitHub to redeliver
 
 options:
   --version   print the version
@@ -75,6 +76,11 @@ async function main(argv: readonly string[]): Promise<number> {
       err: stderr,
       signal: controller.signal,
     });
+  }
+  if (command === "bot") {
+    // Loaded on demand: the App's dependencies are evaluated only by `evidence-gate bot`.
+    const { runBotCommand } = await import("../bot/bot-command.js");
+    return runBotCommand(rest, { env: process.env, out: stdout, err: stderr });
   }
   if (command === "lint") return runCliLint(rest, { cwd: resolve("."), out: stdout, err: stderr });
   stderr.write(`evidence-gate: unknown command ${JSON.stringify(command)}\n\n${USAGE}`);

@@ -10,21 +10,16 @@
  * for build evidence, 64 usage error, 130 interrupted.
  */
 import { resolve } from "node:path";
-import { planAuto, startPlanning } from "../engine/auto-plan.js";
-import { executableFor, missingCliProblem } from "../engine/runtime-setup.js";
 import { autoRunPolicy } from "../policy/policy-file.js";
-import {
-  type CliIo,
-  cliSecrets,
-  codexCredentialProblem,
-  parseOrExit,
-  pathProblems,
-  readCliPolicy,
-  refuseUsage,
-} from "./cli-context.js";
-import { EXIT } from "./exit-codes.js";
+import { planLines } from "../progress/progress-lines.js";
+import { cliSecrets } from "../run/credentials.js";
+import { EXIT } from "../run/exit-codes.js";
+import { type CliIo, freshRunProblems, readCliPolicy, refuseUsage } from "../run/local-setup.js";
+import { localModelCli } from "../run/model-cli.js";
+import { planOnly } from "../run/plan-only.js";
+import { autoMode } from "../run/request.js";
 import { PLAN_USAGE, parsePlanFlags } from "./parse-auto-flags.js";
-import { planLines } from "./progress-lines.js";
+import { parseOrExit } from "./parse-command.js";
 
 /** Runs `plan` and returns the process exit code. */
 export async function runCliPlan(argv: readonly string[], io: CliIo): Promise<number> {
@@ -32,10 +27,7 @@ export async function runCliPlan(argv: readonly string[], io: CliIo): Promise<nu
   if ("exit" in parsed) return parsed.exit;
   const f = parsed.flags;
   const repoDir = resolve(io.cwd, f.repo);
-  const refused = refuseUsage(io, "plan", [
-    ...pathProblems(repoDir, f, io.cwd),
-    ...[codexCredentialProblem(io.env, f.runtime, f.codexConfig)].filter((p): p is string => p !== null),
-  ]);
+  const refused = refuseUsage(io, "plan", freshRunProblems(repoDir, f, io));
   if (refused !== null) return refused;
   const secrets = cliSecrets(io.env);
   const redact = (text: string): string => secrets.redactor.text(text);
@@ -47,46 +39,41 @@ export async function runCliPlan(argv: readonly string[], io: CliIo): Promise<nu
   const policyFile = await readCliPolicy(repoDir, say);
   if (policyFile === null) return EXIT.usage;
   const policy = autoRunPolicy(policyFile);
-  const options = {
-    goal: f.goal,
-    repoDir,
-    ...(f.workingDirectory !== undefined ? { workingDirectory: f.workingDirectory } : {}),
-    ...(f.verifyCmd !== undefined ? { verifyCmd: f.verifyCmd } : {}),
-    verifyTimeoutMs: f.verifyTimeoutMs,
-    acceptNoBuildEvidence: f.acceptNoBuildEvidence,
-    acceptLoadedUserConfig: f.acceptLoadedUserConfig,
-    runtime: f.runtime,
-    ...(f.codexConfig.length > 0 ? { codexConfig: f.codexConfig } : {}),
-    ...(f.model !== undefined ? { model: f.model } : {}),
-    surface: "cli" as const,
-    ...(policy !== undefined ? { policy } : {}),
-  };
-  const started = await startPlanning(options);
-  switch (started.kind) {
-    case "usage_error":
-      say.error(started.message);
-      return EXIT.usage;
-    case "refused":
-      say.error(started.message);
-      return EXIT.refused;
-    case "ready":
-      break;
+  const result = await planOnly(
+    {
+      mode: autoMode({
+        goal: f.goal,
+        ...(f.verifyCmd !== undefined ? { verifyCmd: f.verifyCmd } : {}),
+        acceptNoBuildEvidence: f.acceptNoBuildEvidence,
+        acceptLoadedUserConfig: f.acceptLoadedUserConfig,
+        runtime: f.runtime,
+        concurrency: 4,
+        ...(policy !== undefined ? { policy } : {}),
+        surface: "cli",
+      }),
+      repoDir,
+      ...(f.workingDirectory !== undefined ? { workingDirectory: f.workingDirectory } : {}),
+      ...(f.model !== undefined ? { model: f.model } : {}),
+      codexConfig: f.codexConfig,
+      verifyTimeoutMs: f.verifyTimeoutMs,
+      ...(policy !== undefined ? { policy } : {}),
+      surface: "cli",
+      knownSecrets: secrets.knownSecrets,
+      baseEnv: io.env,
+    },
+    {
+      modelCli: localModelCli({
+        modelEnv: secrets.modelEnv,
+        ...(f.claudePath !== undefined ? { claudePath: f.claudePath } : {}),
+        ...(f.codexPath !== undefined ? { codexPath: f.codexPath } : {}),
+      }),
+      ...(io.signal ? { signal: io.signal } : {}),
+    },
+  );
+  if (result.kind === "usage_error" || result.kind === "refused") {
+    say.error(result.message);
+    return result.kind === "refused" ? EXIT.refused : EXIT.usage;
   }
-  const executable = executableFor(f.runtime, {
-    claudeExecutable: f.claudePath ?? "claude",
-    ...(f.codexPath !== undefined ? { codexExecutable: f.codexPath } : {}),
-  });
-  const missingCli = missingCliProblem(f.runtime, executable, io.env);
-  if (missingCli !== null) {
-    say.error(missingCli);
-    return EXIT.usage;
-  }
-  const result = await planAuto(options, started, {
-    executable,
-    env: secrets.modelEnv("planner", f.runtime),
-    timeoutMs: 20 * 60_000,
-    ...(io.signal ? { signal: io.signal } : {}),
-  });
   const plan = secrets.redactor.deep(result.plan);
   if (f.json) {
     const graph = result.kind === "planned" ? secrets.redactor.deep(result.spec) : null;

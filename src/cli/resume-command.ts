@@ -10,12 +10,15 @@
 import { userInfo } from "node:os";
 import { resolve } from "node:path";
 import { unreachable } from "../core/unreachable.js";
-import { type ResumeAction, type ResumeResult, resumeRun } from "../engine/resume-run.js";
-import { type CliIo, cliSecrets, parseOrExit, pathProblems, refuseUsage } from "./cli-context.js";
-import { CliLeg } from "./cli-leg.js";
-import { EXIT } from "./exit-codes.js";
+import type { ResumeAction } from "../engine/resume-run.js";
+import { cliSecrets } from "../run/credentials.js";
+import { EXIT } from "../run/exit-codes.js";
+import { CliLeg } from "../run/local-leg.js";
+import { type CliIo, pathProblems, refuseUsage } from "../run/local-setup.js";
+import { startRun } from "../run/start-run.js";
+import { RunReport } from "../run/terminal-report.js";
+import { parseOrExit } from "./parse-command.js";
 import { parseResumeFlags, RESUME_USAGE, type ResumeFlagAction } from "./parse-resume-flags.js";
-import { RunReport } from "./report-run.js";
 
 /** Runs `resume` and returns the process exit code. */
 export async function runCliResume(argv: readonly string[], io: CliIo): Promise<number> {
@@ -45,34 +48,36 @@ export async function runCliResume(argv: readonly string[], io: CliIo): Promise<
   const stop = new AbortController();
   const signal = io.signal ? AbortSignal.any([io.signal, stop.signal]) : stop.signal;
   const checkRun: { startError: string | null } = { startError: null };
-  const result: ResumeResult = await report.guard(f.runId, () =>
-    resumeRun(
-      leg.engineOptions(
-        {
-          runId: f.runId,
-          action,
-          ...(headSha !== undefined ? { headSha } : {}),
-          ...(f.concurrency !== undefined ? { concurrency: f.concurrency } : {}),
-          signal,
+  const result = await startRun(
+    {
+      mode: {
+        kind: "resume",
+        runId: f.runId,
+        action,
+        ...(headSha !== undefined ? { headSha } : {}),
+        ...(f.concurrency !== undefined ? { concurrency: f.concurrency } : {}),
+      },
+      ...leg.requestBase,
+    },
+    leg.ports(
+      {
+        onRunStarted: async (id, dir) => {
+          report.line(`resume run ${id} (${dir}): ${describeAction(action)}`);
+          if (headSha === undefined || !report.checkRun) return;
+          checkRun.startError = await report.start(
+            id,
+            headSha,
+            `Run \`${id}\` resumed: ${describeAction(action)}`,
+          );
+          if (checkRun.startError !== null) stop.abort();
         },
-        {
-          onRunStarted: async (id, dir) => {
-            report.line(`resume run ${id} (${dir}): ${describeAction(action)}`);
-            if (headSha === undefined || !report.checkRun) return;
-            checkRun.startError = await report.start(
-              id,
-              headSha,
-              `Run \`${id}\` resumed: ${describeAction(action)}`,
-            );
-            if (checkRun.startError !== null) stop.abort();
-          },
-          // Before any node of the leg runs: the ceiling this leg spawns under, as the first leg chose it.
-          onPlan: (plan) => {
-            report.line("tool ceiling (as the run's first leg chose it):");
-            report.line(`  ${plan.disclosure}`);
-          },
+        // Before any node of the leg runs: the ceiling this leg spawns under, as the first leg chose it.
+        onPlan: (plan) => {
+          report.line("tool ceiling (as the run's first leg chose it):");
+          report.line(`  ${plan.disclosure}`);
         },
-      ),
+      },
+      signal,
     ),
   );
 

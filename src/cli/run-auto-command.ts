@@ -3,15 +3,15 @@
  * ledger, optionally post (or record) the check run, and map the result to an exit code (SPEC §2).
  */
 import { resolve } from "node:path";
-import { unreachable } from "../core/unreachable.js";
-import { type AutoRunResult, runAuto } from "../engine/auto-run.js";
 import { autoRunPolicy } from "../policy/policy-file.js";
-import { type CliIo, codexCredentialProblem, parseOrExit, pathProblems, refuseUsage } from "./cli-context.js";
-import { CliLeg } from "./cli-leg.js";
-import { EXIT } from "./exit-codes.js";
+import { planLines } from "../progress/progress-lines.js";
+import { CliLeg } from "../run/local-leg.js";
+import { type CliIo, freshRunProblems, refuseUsage } from "../run/local-setup.js";
+import { autoMode } from "../run/request.js";
+import { startRun } from "../run/start-run.js";
+import { prepareFreshRun } from "../run/terminal-report.js";
 import { AUTO_USAGE, parseAutoFlags } from "./parse-auto-flags.js";
-import { planLines } from "./progress-lines.js";
-import { prepareFreshRun } from "./report-run.js";
+import { parseOrExit } from "./parse-command.js";
 
 export type { CliIo };
 
@@ -21,10 +21,7 @@ export async function runCliAuto(argv: readonly string[], io: CliIo): Promise<nu
   if ("exit" in parsed) return parsed.exit;
   const f = parsed.flags;
   const repoDir = resolve(io.cwd, f.repo);
-  const refused = refuseUsage(io, "auto", [
-    ...pathProblems(repoDir, f, io.cwd),
-    ...[codexCredentialProblem(io.env, f.runtime, f.codexConfig)].filter((p): p is string => p !== null),
-  ]);
+  const refused = refuseUsage(io, "auto", freshRunProblems(repoDir, f, io));
   if (refused !== null) return refused;
   const prepared = await prepareFreshRun({ command: "auto", flags: f, io, repoDir });
   if ("exit" in prepared) return prepared.exit;
@@ -40,47 +37,34 @@ export async function runCliAuto(argv: readonly string[], io: CliIo): Promise<nu
     what: f.goal.split("\n")[0] ?? "",
   });
   if ("exit" in leg) return leg.exit;
-  const result: AutoRunResult = await report.guard(leg.runId, () =>
-    runAuto(
-      leg.engineOptions(
-        {
-          runId: leg.runId,
-          ...(f.sha !== undefined ? { postedHeadSha: f.sha } : {}),
-          goal: f.goal,
-          repoDir,
-          ...(f.workingDirectory !== undefined ? { workingDirectory: f.workingDirectory } : {}),
-          ...(f.verifyCmd !== undefined ? { verifyCmd: f.verifyCmd } : {}),
-          verifyTimeoutMs: f.verifyTimeoutMs,
-          verifyEnv: f.verifyEnv,
-          acceptNoBuildEvidence: f.acceptNoBuildEvidence,
-          acceptLoadedUserConfig: f.acceptLoadedUserConfig,
-          ...(policy !== undefined ? { policy } : {}),
-          runtime: f.runtime,
-          ...(f.model !== undefined ? { model: f.model } : {}),
-          concurrency: f.concurrency,
-          onFail: f.continueOnFail ? "continue" : "halt",
-          plannerTimeoutMs: 20 * 60_000,
-        },
-        {
-          onPlan: (plan) => {
-            const title = `plan: ${plan.nodes.length} node${plan.nodes.length === 1 ? "" : "s"}${plan.repaired ? " (re-planned once after a refusal)" : ""}`;
-            for (const l of planLines(plan, title)) report.line(l);
-          },
-        },
-      ),
-    ),
+  const outcome = await startRun(
+    {
+      mode: autoMode({
+        goal: f.goal,
+        ...(f.verifyCmd !== undefined ? { verifyCmd: f.verifyCmd } : {}),
+        acceptNoBuildEvidence: f.acceptNoBuildEvidence,
+        acceptLoadedUserConfig: f.acceptLoadedUserConfig,
+        runtime: f.runtime,
+        concurrency: f.concurrency,
+        ...(policy !== undefined ? { policy } : {}),
+        surface: "cli",
+      }),
+      ...leg.requestBase,
+      runId: leg.runId,
+      ...(f.workingDirectory !== undefined ? { workingDirectory: f.workingDirectory } : {}),
+      ...(f.model !== undefined ? { model: f.model } : {}),
+      continueOnFail: f.continueOnFail,
+      verifyTimeoutMs: f.verifyTimeoutMs,
+      verifyEnv: f.verifyEnv,
+      ...(policy !== undefined ? { policy } : {}),
+      ...(f.sha !== undefined ? { postedHeadSha: f.sha } : {}),
+    },
+    leg.ports({
+      onPlan: (plan) => {
+        const title = `plan: ${plan.nodes.length} node${plan.nodes.length === 1 ? "" : "s"}${plan.repaired ? " (re-planned once after a refusal)" : ""}`;
+        for (const l of planLines(plan, title)) report.line(l);
+      },
+    }),
   );
-
-  switch (result.kind) {
-    case "usage_error":
-      await report.endedEarly({ kind: "usage-error", message: result.message });
-      return EXIT.usage;
-    case "refused":
-      await report.endedEarly({ kind: "refused", reason: "build-evidence", message: result.message });
-      return EXIT.refused;
-    case "finished":
-      return leg.finished(result);
-    default:
-      return unreachable(result);
-  }
+  return leg.conclude(outcome);
 }

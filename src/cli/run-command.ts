@@ -5,16 +5,16 @@
  * problem printed; nothing runs and nothing is spent.
  */
 import { resolve } from "node:path";
-import { unreachable } from "../core/unreachable.js";
-import { type HandRunResult, runHandWritten } from "../engine/hand-run.js";
 import { autoRunPolicy } from "../policy/policy-file.js";
-import { type CliIo, codexCredentialProblem, parseOrExit, pathProblems, refuseUsage } from "./cli-context.js";
-import { CliLeg } from "./cli-leg.js";
-import { EXIT } from "./exit-codes.js";
+import { planLines } from "../progress/progress-lines.js";
+import { EXIT } from "../run/exit-codes.js";
+import { CliLeg } from "../run/local-leg.js";
+import { type CliIo, freshRunProblems, refuseUsage } from "../run/local-setup.js";
+import { startRun } from "../run/start-run.js";
+import { prepareFreshRun } from "../run/terminal-report.js";
 import { readGraphFile } from "./graph-file.js";
+import { parseOrExit } from "./parse-command.js";
 import { parseRunFlags, RUN_USAGE } from "./parse-run-flags.js";
-import { planLines } from "./progress-lines.js";
-import { prepareFreshRun } from "./report-run.js";
 
 /** Runs `run` and returns the process exit code. */
 export async function runCliRun(argv: readonly string[], io: CliIo): Promise<number> {
@@ -23,11 +23,7 @@ export async function runCliRun(argv: readonly string[], io: CliIo): Promise<num
   const f = parsed.flags;
   const repoDir = resolve(io.cwd, f.repo);
   const graphFile = readGraphFile(resolve(io.cwd, f.graph), f.graph);
-  const problems = [
-    ...pathProblems(repoDir, f, io.cwd),
-    ...(graphFile.ok ? [] : [graphFile.error]),
-    ...[codexCredentialProblem(io.env, f.runtime, f.codexConfig)].filter((p): p is string => p !== null),
-  ];
+  const problems = [...freshRunProblems(repoDir, f, io), ...(graphFile.ok ? [] : [graphFile.error])];
   const refused = refuseUsage(io, "run", problems);
   if (refused !== null || !graphFile.ok) return refused ?? EXIT.usage;
   const prepared = await prepareFreshRun({ command: "run", flags: f, io, repoDir });
@@ -44,47 +40,33 @@ export async function runCliRun(argv: readonly string[], io: CliIo): Promise<num
 
   const leg = await CliLeg.startFresh({ repoDir, flags: f, io, secrets, report, what: f.graph });
   if ("exit" in leg) return leg.exit;
-  const result: HandRunResult = await report.guard(leg.runId, () =>
-    runHandWritten(
-      leg.engineOptions(
-        {
-          runId: leg.runId,
-          graphText: graphFile.text,
-          graphSource: f.graph,
-          inputs: f.inputs,
-          repoDir,
-          ...(f.workingDirectory !== undefined ? { workingDirectory: f.workingDirectory } : {}),
-          ...(f.concurrency !== undefined ? { concurrency: f.concurrency } : {}),
-          continueOnFail: f.continueOnFail,
-          ...(f.verifyTimeoutMs !== undefined ? { verifyTimeoutCeilingMs: f.verifyTimeoutMs } : {}),
-          verifyEnv: f.verifyEnv,
-          runtime: f.runtime,
-          ...(f.model !== undefined ? { model: f.model } : {}),
-          ...(f.sha !== undefined ? { postedHeadSha: f.sha } : {}),
-          ...(policy !== undefined
-            ? { policy: { requireEvidence: policy.requireEvidence, source: policy.source } }
-            : {}),
-        },
-        {
-          onPlan: (plan) => {
-            const n = plan.nodes.length;
-            for (const l of planLines(plan, `graph ${f.graph}: ${n} node${n === 1 ? "" : "s"}`))
-              report.line(l);
-          },
-        },
-      ),
-    ),
+  const outcome = await startRun(
+    {
+      mode: {
+        kind: "run",
+        graphText: graphFile.text,
+        graphSource: f.graph,
+        inputs: f.inputs,
+        runtime: f.runtime,
+        ...(f.concurrency !== undefined ? { concurrency: f.concurrency } : {}),
+        ...(f.verifyTimeoutMs !== undefined ? { verifyTimeoutCeilingMs: f.verifyTimeoutMs } : {}),
+      },
+      ...leg.requestBase,
+      runId: leg.runId,
+      ...(f.workingDirectory !== undefined ? { workingDirectory: f.workingDirectory } : {}),
+      ...(f.model !== undefined ? { model: f.model } : {}),
+      continueOnFail: f.continueOnFail,
+      verifyTimeoutMs: f.verifyTimeoutMs ?? 10 * 60_000,
+      verifyEnv: f.verifyEnv,
+      ...(policy !== undefined ? { policy } : {}),
+      ...(f.sha !== undefined ? { postedHeadSha: f.sha } : {}),
+    },
+    leg.ports({
+      onPlan: (plan) => {
+        const n = plan.nodes.length;
+        for (const l of planLines(plan, `graph ${f.graph}: ${n} node${n === 1 ? "" : "s"}`)) report.line(l);
+      },
+    }),
   );
-
-  switch (result.kind) {
-    case "usage_error":
-    case "invalid_graph":
-      // An invalid graph is the operator's input to fix, like a bad flag: exit 64, nothing ran.
-      await report.endedEarly({ kind: "usage-error", message: result.message });
-      return EXIT.usage;
-    case "finished":
-      return leg.finished(result);
-    default:
-      return unreachable(result);
-  }
+  return leg.conclude(outcome);
 }

@@ -5,16 +5,16 @@
  * Reporting (`--json`, `--repository`, `--check-run-out`, `--summary-out`) is `auto`'s.
  */
 import { resolve } from "node:path";
-import { unreachable } from "../core/unreachable.js";
-import { runVerifyOnly } from "../engine/verify-run.js";
-import { emptyVerifyCommandProblem } from "../evidence/build-evidence.js";
+import { chooseVerifyCommand, emptyVerifyCommandProblem } from "../evidence/verify-choice.js";
 import { autoRunPolicy } from "../policy/policy-file.js";
-import { verifyEnvProblems } from "../proc/child-env.js";
-import { type CliIo, type Parsed, parseOrExit, pathProblems, refuseUsage } from "./cli-context.js";
-import { CliLeg } from "./cli-leg.js";
-import { EXIT } from "./exit-codes.js";
-import { prepareFreshRun } from "./report-run.js";
-import { opt, parseFlags, REPORT, type ReportFlags, VERIFY_TIMEOUT } from "./shared-flags.js";
+import { CliLeg } from "../run/local-leg.js";
+import { type CliIo, pathProblems, refuseUsage } from "../run/local-setup.js";
+import { readVerifyEnv } from "../run/request-fields.js";
+import { startRun } from "../run/start-run.js";
+import { prepareFreshRun } from "../run/terminal-report.js";
+import { REPORT, VERIFY_TIMEOUT } from "./flag-groups.js";
+import { type Parsed, parseOrExit } from "./parse-command.js";
+import { opt, parseFlags, type ReportFlags } from "./shared-flags.js";
 
 export interface VerifyFlags extends ReportFlags {
   readonly verifyCmd?: string;
@@ -57,11 +57,11 @@ export function parseVerifyFlags(argv: readonly string[]): Parsed<VerifyFlags> {
           ? null
           : emptyVerifyCommandProblem(verifyCmd, { surface: "cli", declaredBy: "input" });
       if (empty !== null) errors.push(empty);
-      const verifyEnv = (f.str("verify-env") ?? "")
-        .split(",")
-        .map((s) => s.trim())
-        .filter((s) => s !== "");
-      errors.push(...verifyEnvProblems(verifyEnv, "--verify-env"));
+      const verifyEnv = readVerifyEnv(
+        f.str("verify-env"),
+        { label: "--verify-env", separators: /,/ },
+        errors,
+      );
       const { verifyTimeoutMs } = VERIFY_TIMEOUT.read(f, errors);
       return {
         ...opt("verifyCmd", verifyCmd),
@@ -88,52 +88,40 @@ export async function runCliVerify(argv: readonly string[], io: CliIo): Promise<
   if ("exit" in prepared) return prepared.exit;
   const { secrets, report, policyFile } = prepared;
   const policy = autoRunPolicy(policyFile);
-  const command = f.verifyCmd ?? policy?.verifyCmd;
-  if (command === undefined) {
+  const verify = chooseVerifyCommand({
+    ...opt("given", f.verifyCmd),
+    acceptNoBuildEvidence: false,
+    ...opt("policy", policy),
+    surface: "cli",
+  });
+  if (verify.kind === "none") {
     return refuseUsage(io, "verify", [
       "no verify command: give --verify-cmd CMD, or verify-cmd in .github/evidence-gate.yml",
     ])!;
   }
-  const declaredBy = f.verifyCmd !== undefined ? ("input" as const) : ("policy" as const);
-  const empty = emptyVerifyCommandProblem(command, {
-    surface: "cli",
-    declaredBy,
-    ...(policy?.source !== undefined ? { policySource: policy.source } : {}),
-  });
-  if (empty !== null) return refuseUsage(io, "verify", [empty])!;
+  if (verify.kind === "empty") return refuseUsage(io, "verify", [verify.message])!;
   const leg = await CliLeg.startFresh({
     repoDir,
     flags: { repo: f.repo, ...opt("runsDir", f.runsDir), commit: false, codexConfig: [] },
     io,
     secrets,
     report,
-    what: `verify: ${command}`,
+    what: `verify: ${verify.command}`,
   });
   if ("exit" in leg) return leg.exit;
-  const result = await report.guard(leg.runId, () =>
-    runVerifyOnly(
-      leg.engineOptions({
-        runId: leg.runId,
-        verifyCmd: command,
-        declaredBy,
-        repoDir,
-        ...(f.workingDirectory !== undefined ? { workingDirectory: f.workingDirectory } : {}),
-        verifyTimeoutMs: f.verifyTimeoutMs,
-        verifyEnv: f.verifyEnv,
-        ...(f.sha !== undefined ? { postedHeadSha: f.sha } : {}),
-        ...(policy !== undefined
-          ? { policy: { requireEvidence: policy.requireEvidence, source: policy.source } }
-          : {}),
-      }),
-    ),
+  const outcome = await startRun(
+    {
+      mode: { kind: "verify", verify },
+      ...leg.requestBase,
+      runId: leg.runId,
+      ...opt("workingDirectory", f.workingDirectory),
+      continueOnFail: false,
+      verifyTimeoutMs: f.verifyTimeoutMs,
+      verifyEnv: f.verifyEnv,
+      ...opt("policy", policy),
+      ...opt("postedHeadSha", f.sha),
+    },
+    leg.ports(),
   );
-  switch (result.kind) {
-    case "usage_error":
-      await report.endedEarly({ kind: "usage-error", message: result.message });
-      return EXIT.usage;
-    case "finished":
-      return leg.finished(result);
-    default:
-      return unreachable(result);
-  }
+  return leg.conclude(outcome);
 }

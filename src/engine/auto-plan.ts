@@ -15,6 +15,7 @@ import { resolve } from "node:path";
 import type { BuildEvidenceAnswer, BuildSignal } from "../core/build-evidence-answer.js";
 import { decideBuildEvidence } from "../evidence/build-evidence.js";
 import { scanBuildSignals } from "../evidence/build-signals.js";
+import type { VerifyChoice } from "../evidence/verify-choice.js";
 import type { Graph } from "../graph/graph.js";
 import { loadGraphObject } from "../graph/load.js";
 import type { PlanSection } from "../ledger/ledger.js";
@@ -37,6 +38,11 @@ export interface AutoPlanOptions {
   /** Optional sub-directory scanned for build signals too, and where the planner (and nodes) run. */
   readonly workingDirectory?: string;
   readonly verifyCmd?: string;
+  /**
+   * The verify command as the run service chose it once (`chooseVerifyCommand`: the operator's, else the
+   * policy's); absent: chosen from `verifyCmd` and `policy.verifyCmd` here, by the same function.
+   */
+  readonly verify?: VerifyChoice;
   readonly verifyTimeoutMs: number;
   readonly acceptNoBuildEvidence: boolean;
   /**
@@ -94,6 +100,7 @@ export async function startPlanning(o: AutoPlanOptions): Promise<PlanStartResult
   const signals = await scanBuildSignals(workDir === repoDir ? [repoDir] : [repoDir, workDir]);
   const decision = decideBuildEvidence({
     ...(o.verifyCmd !== undefined ? { verifyCmd: o.verifyCmd } : {}),
+    ...(o.verify !== undefined ? { verify: o.verify } : {}),
     acceptNoBuildEvidence: o.acceptNoBuildEvidence,
     signals,
     ...(o.policy ? { policy: o.policy } : {}),

@@ -7,43 +7,29 @@
  */
 import type { BuildEvidenceAnswer, BuildSignal } from "../core/build-evidence-answer.js";
 import { createRedactor } from "../core/redact.js";
-import { mintRunId, type RunId } from "../core/run-id.js";
-import type { IndexOverlay } from "../evidence/evidence-tree.js";
+import { mintRunId } from "../core/run-id.js";
 import { ignoredFilesFingerprint } from "../evidence/ignored-files.js";
 import type { RunEnd } from "../ledger/conclusion.js";
 import { type AutoPlanOptions, planAuto, startPlanning } from "./auto-plan.js";
-import {
-  type FinishInput,
-  finishRun,
-  type PublishCommit,
-  type RunFrame,
-  snapshotLedger,
-} from "./finish-run.js";
+import { type FinishInput, finishRun, type RunFrame, snapshotLedger } from "./finish-run.js";
 import { RunStateStore } from "./graph-run.js";
 import { type FinishedLeg, legCaller, type RunHooks, runLegAndFinish } from "./leg.js";
 import { RedactingRunDirectory } from "./redacting-run-dir.js";
+import type { EngineRunBase, PullRequestContext } from "./run-options.js";
 import { prepareRepository } from "./run-setup.js";
 import { closeLeg, RUN_STATE_SCHEMA_VERSION } from "./run-state.js";
-import {
-  type BeforeFirstModelCall,
-  codexConfigKeys,
-  executableFor,
-  type ModelEnvBuilder,
-  missingCliProblem,
-  type Runtime,
-} from "./runtime-setup.js";
+import { codexConfigKeys, executableFor, missingCliProblem, type Runtime } from "./runtime-setup.js";
 
 /**
  * Everything `auto` needs, parsed and checked by the entry point. Times in ms. The fields the planning
  * half reads are {@link AutoPlanOptions} (shared with `plan`), among them `acceptLoadedUserConfig`.
  */
-export interface AutoRunOptions extends AutoPlanOptions {
+export interface AutoRunOptions extends AutoPlanOptions, EngineRunBase {
   readonly goal: string;
   /** The checked-out repository root (git work tree). */
   readonly repoDir: string;
   /** Optional sub-directory scanned for build signals too, and where nodes run. */
   readonly workingDirectory?: string;
-  readonly verifyCmd?: string;
   readonly verifyTimeoutMs: number;
   /** Variable names passed through to the verify command (input `verify-env`). */
   readonly verifyEnv: readonly string[];
@@ -59,63 +45,16 @@ export interface AutoRunOptions extends AutoPlanOptions {
   readonly model?: string;
   readonly concurrency: number;
   readonly onFail: "halt" | "continue";
-  /** Commit the nodes' changes when the run ends (CLI `--commit`). */
-  readonly commit: boolean;
-  /**
-   * With `commit`: publishes the commit (the action's `push`, SPEC §10). The commit is then made only when the
-   * run would be `success` on it, and is the posted commit only once published (`finish-run.ts`).
-   */
-  readonly publish?: PublishCommit;
-  readonly runsDir: string;
-  readonly surface: "action" | "cli";
-  /** The `claude` executable (claude runs; required for the type's sake on codex runs, unused there). */
-  readonly claudeExecutable: string;
-  /** The `codex` executable (codex runs); default `codex`. */
-  readonly codexExecutable?: string;
-  /** Codex only: the `codex-config` pairs, `-c KEY=VALUE` on the planner and every node (`RuntimeOptions`). */
   readonly codexConfig?: readonly string[];
-  /**
-   * Called once after the build-evidence decision and before the planner call (the action installs the
-   * CLI here, so a refused run installs nothing). Returns an error message to stop as a usage error.
-   */
-  readonly beforeFirstModelCall?: BeforeFirstModelCall;
-  /**
-   * Rewrites every working-tree snapshot (the verify's evidence tree, the final tree, `patch.diff`) before
-   * its tree is written. The action passes the agent-configuration swap here (SPEC §9): during the run the
-   * pull request's agent configuration is replaced by the base ref's, and the evidence must show the pull
-   * request's files, not the swap. Absent: snapshots are the working tree as it is.
-   */
-  readonly indexOverlay?: IndexOverlay;
-  /** Builds a model child's environment for a call (`label` = node id or `planner`). */
-  readonly modelEnv: ModelEnvBuilder;
-  /** The environment verify commands start from (scrubbed by the seam). */
-  readonly baseEnv: Readonly<Record<string, string | undefined>>;
-  readonly knownSecrets: readonly string[];
-  readonly pr?: {
-    readonly title: string;
-    readonly body: string;
-    readonly headSha: string;
-    readonly baseRef: string;
-  };
-  /** Base-branch policy file values (SPEC §5). */
-  readonly policy?: {
-    readonly verifyCmd?: string;
-    readonly requireEvidence?: boolean;
-    readonly plannedTools?: readonly string[];
-    /** Where the file was read (`describePolicySource`); recorded in the ledger's plan section. */
-    readonly source?: string;
-  };
+  /** The pull request (action): its head and base for the starting commit, its text for the planner. */
+  readonly pr?: PullRequestContext & { readonly title: string; readonly body: string };
   readonly plannerTimeoutMs: number;
-  readonly echo?: { readonly write: (text: string) => void; readonly fenceWorkflowCommands: boolean };
-  readonly signal?: AbortSignal;
   readonly hooks?: AutoRunHooks;
   /**
    * CLI `--sha`: the head the check is posted on when HEAD is a merge of it (the summary then says "the
    * merge of <head> into <base>"). The action passes `pr` instead.
    */
   readonly postedHeadSha?: string;
-  /** Run id to use (the action mints it before creating the check run); default: minted here. */
-  readonly runId?: RunId;
 }
 
 /** Progress callbacks of `auto`: those of every run (`leg.ts`). */

@@ -10,8 +10,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createRedactor } from "../core/redact.js";
-import { mintRunId, type RunId } from "../core/run-id.js";
-import type { IndexOverlay } from "../evidence/evidence-tree.js";
+import { mintRunId } from "../core/run-id.js";
 import { ignoredFilesFingerprint } from "../evidence/ignored-files.js";
 import type { Graph } from "../graph/graph.js";
 import { formatIssue, type GraphIssue } from "../graph/issue.js";
@@ -20,17 +19,16 @@ import { placeholdersIn } from "../graph/placeholders.js";
 import type { PlanSection } from "../ledger/ledger.js";
 import { handWrittenDisclosure } from "../policy/disclosure.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
-import { type PublishCommit, type RunFrame, snapshotLedger } from "./finish-run.js";
+import { type RunFrame, snapshotLedger } from "./finish-run.js";
 import { RunStateStore } from "./graph-run.js";
 import { type FinishedLeg, legCaller, type RunHooks, runLegAndFinish } from "./leg.js";
 import { RedactingRunDirectory } from "./redacting-run-dir.js";
+import type { EngineRunBase, PullRequestContext } from "./run-options.js";
 import { concurrencyProblem, prepareRepository } from "./run-setup.js";
 import { RUN_STATE_SCHEMA_VERSION } from "./run-state.js";
 import {
-  type BeforeFirstModelCall,
   codexConfigKeys,
   executableFor,
-  type ModelEnvBuilder,
   missingCliProblem,
   type Runtime,
   runtimeOptionsProblem,
@@ -40,7 +38,7 @@ import {
 export type { RunHooks };
 
 /** Everything `run` needs, parsed and checked by the entry point. Times in ms. */
-export interface HandRunOptions {
+export interface HandRunOptions extends EngineRunBase {
   /** The graph file's text (the CLI reads the file; the action reads it from the base ref). */
   readonly graphText: string;
   /** Where it came from, for messages and the ledger: a path, or `base ref main: .github/graph.yml`. */
@@ -60,35 +58,10 @@ export interface HandRunOptions {
   readonly runtime: Runtime;
   /** `--model` (claude) / `-m` (codex); default: the CLI's own. */
   readonly model?: string;
-  readonly commit: boolean;
-  /**
-   * With `commit`: publishes the commit (the action's `push`, SPEC §10). The commit is then made only when the
-   * run would be `success` on it, and is the posted commit only once published (`finish-run.ts`).
-   */
-  readonly publish?: PublishCommit;
-  readonly runsDir: string;
-  readonly surface: "action" | "cli";
-  /** The `claude` executable (claude runs; required for the type's sake on codex runs, unused there). */
-  readonly claudeExecutable: string;
-  /** The `codex` executable (codex runs); default `codex`. */
-  readonly codexExecutable?: string;
-  /** Codex only: the `codex-config` pairs, `-c KEY=VALUE` on every node (see `RuntimeOptions`). */
-  readonly codexConfig?: readonly string[];
-  /** Called once after every check and before the first model call (the action installs the CLI here). */
-  readonly beforeFirstModelCall?: BeforeFirstModelCall;
-  readonly modelEnv: ModelEnvBuilder;
-  /** See `AutoRunOptions.indexOverlay`. */
-  readonly indexOverlay?: IndexOverlay;
-  readonly baseEnv: Readonly<Record<string, string | undefined>>;
-  readonly knownSecrets: readonly string[];
-  readonly pr?: { readonly headSha: string; readonly baseRef: string };
+  readonly pr?: PullRequestContext;
   readonly postedHeadSha?: string;
   /** Base-branch policy: `require-evidence` turns every unverified `neutral` into `failure`. */
   readonly policy?: { readonly requireEvidence?: boolean; readonly source?: string };
-  readonly echo?: { readonly write: (text: string) => void; readonly fenceWorkflowCommands: boolean };
-  readonly signal?: AbortSignal;
-  readonly hooks?: RunHooks;
-  readonly runId?: RunId;
 }
 
 export type HandRunResult =

@@ -67,7 +67,8 @@ export async function invokeClaude(call: ClaudeCall): Promise<ClaudeCallOutcome>
     timeoutMs: call.timeoutMs,
     ...(call.signal ? { signal: call.signal } : {}),
     tailBytes: 64 * 1024,
-    onStdoutLine: (line) => parser.push(line),
+    // Raw chunks: the parser splits and bounds the lines itself (runtime/stream-bounds.ts).
+    onStdoutData: (chunk) => parser.write(chunk),
     ...(fence ? { onStderrLine: (line: string) => fence.line(line) } : {}),
   });
   fence?.close();

@@ -79,8 +79,9 @@ export async function invokeCodex(call: CodexCall): Promise<CodexCallOutcome> {
     timeoutMs: call.timeoutMs,
     ...(call.signal ? { signal: call.signal } : {}),
     tailBytes: 64 * 1024,
-    onStdoutLine: (line) => {
-      parser.push(line);
+    // Raw chunks: the parser splits and bounds the lines itself (runtime/stream-bounds.ts).
+    onStdoutData: (chunk) => {
+      parser.write(chunk);
       if (!published && parser.threadId !== null) {
         published = true;
         call.onThreadStarted?.(parser.threadId);

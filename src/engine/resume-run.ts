@@ -30,15 +30,13 @@ import type { PlanSection } from "../ledger/ledger.js";
 import { handWrittenDisclosure, plannedRunDisclosure } from "../policy/disclosure.js";
 import { type RunFrame, snapshotLedger } from "./finish-run.js";
 import { IGNORED_BASELINE_FILE, RunStateStore } from "./graph-run.js";
-import type { RunHooks } from "./hand-run.js";
 import { type FinishedLeg, legCaller, runLegAndFinish } from "./leg.js";
 import { RedactingRunDirectory } from "./redacting-run-dir.js";
+import type { EngineRunBase } from "./run-options.js";
 import { concurrencyProblem, workingDirectoryProblem } from "./run-setup.js";
 import { approvedGateRow, type RunState, RunStateError, readRunState } from "./run-state.js";
 import {
-  type BeforeFirstModelCall,
   executableFor,
-  type ModelEnvBuilder,
   missingCliProblem,
   type Runtime,
   resumedCodexConfigProblem,
@@ -52,8 +50,7 @@ export type ResumeAction =
   | { readonly kind: "reject"; readonly gate: string; readonly by: string }
   | { readonly kind: "retry-failed" };
 
-export interface ResumeOptions {
-  readonly runsDir: string;
+export interface ResumeOptions extends Omit<EngineRunBase, "runId" | "publish" | "indexOverlay"> {
   readonly runId: string;
   readonly action: ResumeAction;
   /**
@@ -69,30 +66,16 @@ export interface ResumeOptions {
   readonly repoDir?: string;
   /** `--concurrency N` for this leg (1..10); default: the first leg's. */
   readonly concurrency?: number;
-  readonly commit: boolean;
-  readonly surface: "action" | "cli";
   /**
    * The runtime the caller expects (`--runtime`), if it named one: it must be the run's own. A resumed leg
    * always runs the first leg's runtime, read from `state.json`; absent = whatever that is.
    */
   readonly runtime?: Runtime;
-  /** The `claude` executable (claude runs; required for the type's sake on codex runs, unused there). */
-  readonly claudeExecutable: string;
-  /** The `codex` executable (codex runs); default `codex`. */
-  readonly codexExecutable?: string;
   /**
    * Codex only: the `codex-config` pairs for this leg (not recorded by the first leg, which may have
    * carried a header secret in them; the workflow or the operator gives them again).
    */
   readonly codexConfig?: readonly string[];
-  readonly modelEnv: ModelEnvBuilder;
-  readonly baseEnv: Readonly<Record<string, string | undefined>>;
-  readonly knownSecrets: readonly string[];
-  /** Called before the first model call of the leg (the action installs the CLI here). */
-  readonly beforeFirstModelCall?: BeforeFirstModelCall;
-  readonly echo?: { readonly write: (text: string) => void; readonly fenceWorkflowCommands: boolean };
-  readonly signal?: AbortSignal;
-  readonly hooks?: RunHooks;
 }
 
 export type ResumeResult =

@@ -11,24 +11,29 @@
 
 import { type LedgerRow, NOTHING_SPENT } from "../core/ledger-row.js";
 import { createRedactor } from "../core/redact.js";
-import { mintRunId, type RunId } from "../core/run-id.js";
-import { emptyVerifyCommandProblem } from "../evidence/build-evidence.js";
+import { mintRunId } from "../core/run-id.js";
 import { runVerify } from "../evidence/verify.js";
+import { emptyVerifyCommandProblem } from "../evidence/verify-choice.js";
 import { verifyExitWords } from "../ledger/cells.js";
 import type { RunEnd } from "../ledger/conclusion.js";
 import type { PlanSection } from "../ledger/ledger.js";
 import { verifyOnlyDisclosure } from "../policy/disclosure.js";
 import { finishRun, type GraphOutline, type RunFrame, snapshotLedger } from "./finish-run.js";
-import type { FinishedLeg, RunHooks } from "./leg.js";
+import type { FinishedLeg } from "./leg.js";
 import { RedactingRunDirectory } from "./redacting-run-dir.js";
+import type { EngineRunBase, ModelCliOptions, PullRequestContext } from "./run-options.js";
 import { prepareRepository } from "./run-setup.js";
 
 /** The node id of the one row, and its label (SPEC §10). */
 export const VERIFY_NODE_ID = "verify";
 export const VERIFY_NODE_LABEL = "verify (engine)";
 
-/** Everything `verify` needs, parsed and checked by the entry point. Times in ms. */
-export interface VerifyRunOptions {
+/**
+ * Everything `verify` needs, parsed and checked by the entry point. Times in ms. No model runs, so the
+ * model-CLI options and `commit` of {@link EngineRunBase} do not apply.
+ */
+export interface VerifyRunOptions
+  extends Omit<EngineRunBase, keyof ModelCliOptions | "commit" | "publish" | "indexOverlay"> {
   /** The command line (`/bin/sh -e -c`), from the workflow / CLI flag or the base branch's policy file. */
   readonly verifyCmd: string;
   /** Who gave the command: recorded as the build-evidence answer `attached` (SPEC §5). */
@@ -40,23 +45,12 @@ export interface VerifyRunOptions {
   readonly verifyTimeoutMs: number;
   /** Variable names passed through to the command (input `verify-env`). */
   readonly verifyEnv: readonly string[];
-  readonly runsDir: string;
-  readonly surface: "action" | "cli";
-  /** The environment the command starts from (scrubbed by the seam). */
-  readonly baseEnv: Readonly<Record<string, string | undefined>>;
-  readonly knownSecrets: readonly string[];
   /** The PR head and base (action): a test merge commit is described as "the merge of <head> into <base>". */
-  readonly pr?: { readonly headSha: string; readonly baseRef: string };
+  readonly pr?: PullRequestContext;
   /** CLI `--sha`: the head the check is posted on when HEAD is a merge of it. */
   readonly postedHeadSha?: string;
   /** Base-branch policy: `require-evidence` and where it was read (the plan section names it). */
   readonly policy?: { readonly requireEvidence?: boolean; readonly source?: string };
-  readonly echo?: { readonly write: (text: string) => void; readonly fenceWorkflowCommands: boolean };
-  /** Abort to stop the command (its process group is killed); the run then ends `cancelled`. */
-  readonly signal?: AbortSignal;
-  /** `onRunStarted`, `onPlan` and `onProgress` are called as for any run (the action posts progress). */
-  readonly hooks?: RunHooks;
-  readonly runId?: RunId;
 }
 
 export type VerifyRunResult = { readonly kind: "usage_error"; readonly message: string } | FinishedLeg;

@@ -16,12 +16,11 @@
  * or run anything.
  */
 import type { BuildEvidenceAnswer, BuildSignal } from "../core/build-evidence-answer.js";
-import { verifyCommandRunsNothing } from "../graph/verify-command.js";
 import { POLICY_FILE } from "../policy/policy-file.js";
+import { chooseVerifyCommand, type Surface, type VerifyChoice } from "./verify-choice.js";
 import { suggestVerifyCommand } from "./verify-suggestion.js";
 
-/** Which surface the messages are for: input spellings differ (`verify-cmd:` vs `--verify-cmd`). */
-export type Surface = "action" | "cli";
+export type { Surface };
 
 export interface BuildEvidenceInputs {
   /**
@@ -42,6 +41,11 @@ export interface BuildEvidenceInputs {
     readonly source?: string;
   };
   readonly surface: Surface;
+  /**
+   * The verify command already chosen from `verifyCmd` and the policy's (`chooseVerifyCommand`), when the
+   * caller chose it; absent: chosen here from the same fields.
+   */
+  readonly verify?: VerifyChoice;
 }
 
 /** The decision: an answer to record, a refusal (exit 3 / `action_required`), or a usage error (exit 64). */
@@ -86,40 +90,26 @@ function posixSingleQuoted(text: string): string {
 }
 
 /**
- * The usage error for a verify command that runs nothing (`verifyCommandRunsNothing`), naming where it
- * came from — the input / flag, or the policy file — or `null` when it runs something.
- */
-export function emptyVerifyCommandProblem(
-  command: string,
-  o: { readonly surface: Surface; readonly declaredBy: "input" | "policy"; readonly policySource?: string },
-): string | null {
-  if (!verifyCommandRunsNothing(command)) return null;
-  const name = SPELLINGS[o.surface].verifyCmdName;
-  return o.declaredBy === "input"
-    ? `${name} is empty (blank, or only # comments): it exits 0 and would pass every time. ` +
-        `Give the command that builds and tests this repository, or leave ${name} out.`
-    : `The policy file ${o.policySource ?? POLICY_FILE} sets an empty verify-cmd (blank, or only # comments), which would pass every time: ` +
-        `fix the policy file, or give ${name}.`;
-}
-
-/**
  * Decides the run's build evidence from its inputs. Pure: reads nothing, runs nothing.
  */
 export function decideBuildEvidence(inputs: BuildEvidenceInputs): BuildEvidenceDecision {
   const spell = SPELLINGS[inputs.surface];
-  const { verifyCmd, acceptNoBuildEvidence, policy } = inputs;
-
-  const emptyInput =
-    verifyCmd === undefined
-      ? null
-      : emptyVerifyCommandProblem(verifyCmd, { surface: inputs.surface, declaredBy: "input" });
-  if (emptyInput !== null) return { kind: "usage_error", message: emptyInput };
-  if (verifyCmd !== undefined && acceptNoBuildEvidence) {
+  const { acceptNoBuildEvidence, policy } = inputs;
+  const verify =
+    inputs.verify ??
+    chooseVerifyCommand({
+      ...(inputs.verifyCmd !== undefined ? { given: inputs.verifyCmd } : {}),
+      acceptNoBuildEvidence,
+      ...(policy !== undefined ? { policy } : {}),
+      surface: inputs.surface,
+    });
+  if (verify.kind === "empty") return { kind: "usage_error", message: verify.message };
+  if (verify.kind === "chosen" && verify.declaredBy === "input" && acceptNoBuildEvidence) {
     return {
       kind: "usage_error",
       message:
         `${spell.acceptName} says this run carries no build evidence, but ${spell.verifyCmdName} ` +
-        `${JSON.stringify(verifyCmd)} supplies some: pass one or the other.`,
+        `${JSON.stringify(verify.command)} supplies some: pass one or the other.`,
     };
   }
   if (policy?.requireEvidence === true && acceptNoBuildEvidence) {
@@ -130,26 +120,16 @@ export function decideBuildEvidence(inputs: BuildEvidenceInputs): BuildEvidenceD
         `so ${spell.acceptName} is not allowed here: give ${spell.verifyCmdName} instead.`,
     };
   }
-  const emptyPolicy =
-    policy?.verifyCmd === undefined || verifyCmd !== undefined || acceptNoBuildEvidence
-      ? null
-      : emptyVerifyCommandProblem(policy.verifyCmd, {
-          surface: inputs.surface,
-          declaredBy: "policy",
-          ...(policy.source !== undefined ? { policySource: policy.source } : {}),
-        });
-  if (emptyPolicy !== null) return { kind: "usage_error", message: emptyPolicy };
-
-  if (verifyCmd !== undefined) {
-    return { kind: "answer", answer: { kind: "attached", command: verifyCmd, declaredBy: "input" } };
+  if (verify.kind === "chosen") {
+    return {
+      kind: "answer",
+      answer: { kind: "attached", command: verify.command, declaredBy: verify.declaredBy },
+    };
   }
   if (acceptNoBuildEvidence) {
     return inputs.signals.length > 0
       ? { kind: "answer", answer: { kind: "declared", signals: inputs.signals } }
       : { kind: "answer", answer: { kind: "none-detected" } };
-  }
-  if (policy?.verifyCmd !== undefined) {
-    return { kind: "answer", answer: { kind: "attached", command: policy.verifyCmd, declaredBy: "policy" } };
   }
   if (inputs.signals.length === 0 && policy?.requireEvidence === true) {
     // Without a verify command the run can end no better than `failure` under require-evidence (SPEC §5):

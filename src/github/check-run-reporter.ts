@@ -195,8 +195,11 @@ export class CheckRunReporter {
   }
 }
 
-/** `summary`, then `appendix` whole, within the check run's byte limit (the summary is cut first, with `notice`). */
-function withAppendix(summary: string, appendix: string, notice: string): string {
+/**
+ * `summary`, then `appendix` whole, within the check run's byte limit (the summary is cut first, with `notice`).
+ * Also used by the bot (`src/bot/`), so its check run carries the same text `mode: report` posts.
+ */
+export function withAppendix(summary: string, appendix: string, notice: string): string {
   const tail = `\n\n${appendix}`;
   const room = CHECK_RUN_TEXT_MAX_BYTES - utf8Bytes(tail);
   if (room <= 0) return truncateUtf8(appendix, CHECK_RUN_TEXT_MAX_BYTES, notice);

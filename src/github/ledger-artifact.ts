@@ -15,7 +15,7 @@
  * 3. `ledger.json` at the archive's root is parsed with the ledger's strict zod schema
  *    (`render-json.ts`: unknown keys refused, strings and lists bounded, `schemaVersion: 1`).
  *
- * Whether the ledger belongs to the event's commit is the caller's check (`report-mode.ts`).
+ * Whether the ledger belongs to the event's commit is the caller's check (`workflow-run-ledger.ts`).
  */
 import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";

@@ -128,7 +128,13 @@ const unspacedWrites = {
   key: () => ({ schedule: (_options: unknown, fn: () => Promise<unknown>) => fn() }),
 } as unknown as NonNullable<ThrottlingOptions["write"]>;
 
-export function createOctokit(options: CreateOctokitOptions): GateOctokit {
+/**
+ * The constructor options of every {@link GateOctokit} — API root, user agent, log, and the retry and
+ * throttling policy above — without credentials. {@link createOctokit} adds a token; the bot passes them to
+ * `GateOctokit.defaults(…)` so that `@octokit/app`'s App (JWT) and installation clients retry and throttle the
+ * same way (`src/bot/bot-app.ts`).
+ */
+export function gateOctokitOptions(options: Omit<CreateOctokitOptions, "token">) {
   const timing = options.timing ?? {};
   const log = options.log;
   const onLimit =
@@ -142,9 +148,7 @@ export function createOctokit(options: CreateOctokitOptions): GateOctokit {
       (log?.warn ?? console.warn)(`${what}; ${next}`);
       return retrying;
     };
-
-  const octokit = new GateOctokit({
-    auth: options.token,
+  return {
     baseUrl: (options.baseUrl ?? DEFAULT_API_URL).replace(/\/+$/, ""),
     userAgent: options.userAgent ?? "evidence-gate",
     ...(log === undefined ? {} : { log }),
@@ -159,7 +163,11 @@ export function createOctokit(options: CreateOctokitOptions): GateOctokit {
       retryAfterBaseValue: timing.rateLimitUnitMs ?? 1000,
       ...(timing.spaceWrites === false ? { write: unspacedWrites, notifications: unspacedWrites } : {}),
     },
-  });
-  timings.set(octokit, timing);
+  };
+}
+
+export function createOctokit(options: CreateOctokitOptions): GateOctokit {
+  const octokit = new GateOctokit({ auth: options.token, ...gateOctokitOptions(options) });
+  timings.set(octokit, options.timing ?? {});
   return octokit;
 }

@@ -3,11 +3,12 @@
  * fields, durations, patterns, verify commands, retry, budgets and the completion gate. Every rule is
  * checked; the caller collects the lot.
  */
-import { verifyCommandRunsNothing } from "../graph/verify-command.js";
+
 import { formatDuration, parseDuration } from "./duration.js";
 import { type GraphIssue, nodeIssue } from "./issue.js";
 import { compilePattern } from "./pattern.js";
 import { type NodeSpec, RETRY_CAUSES, type VerifySpec } from "./schema.js";
+import { verifyCommandRunsNothing } from "./verify-command.js";
 
 /** Limits a node is judged against. `verifyTimeoutCeilingMs`: the largest verify timeout allowed (ms). */
 export interface NodeRuleLimits {

@@ -1,48 +1,31 @@
+import { fromWholeCharacter, TailWindow } from "../core/tail-window.js";
+
 /**
  * A bounded tail of a byte stream: keeps at most `maxBytes` of the most recent output (SPEC §9: output
- * is kept as a bounded tail). Decoding happens once, at `text()`, so a multi-byte character split
- * across chunks is not mangled; a character cut at the front of the window is dropped.
+ * is kept as a bounded tail), in linear time and constant memory ({@link TailWindow}). Decoding happens
+ * once, at `text()`, so a multi-byte character split across chunks is not mangled; a character cut at
+ * the front of the window is dropped.
  */
 export class OutputTail {
-  private chunks: Buffer[] = [];
-  private size = 0;
-  private dropped = 0;
+  private readonly window: TailWindow;
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(maxBytes: number) {
+    this.window = new TailWindow(maxBytes);
+  }
 
-  push(chunk: Buffer): void {
-    this.chunks.push(chunk);
-    this.size += chunk.length;
-    while (this.size > this.maxBytes && this.chunks.length > 0) {
-      const first = this.chunks[0]!;
-      const excess = this.size - this.maxBytes;
-      if (first.length <= excess) {
-        this.chunks.shift();
-        this.size -= first.length;
-        this.dropped += first.length;
-      } else {
-        this.chunks[0] = first.subarray(excess);
-        this.size -= excess;
-        this.dropped += excess;
-      }
-    }
+  push(chunk: Uint8Array): void {
+    this.window.push(chunk);
   }
 
   /** Bytes discarded from the front so far. */
   get droppedBytes(): number {
-    return this.dropped;
+    return this.window.droppedBytes;
   }
 
   /** The kept tail as UTF-8 text, prefixed with a marker when bytes were dropped. */
   text(): string {
-    let buf = Buffer.concat(this.chunks);
-    if (this.dropped > 0) {
-      // Skip UTF-8 continuation bytes left over from a character cut at the window's front.
-      let start = 0;
-      while (start < buf.length && (buf[start]! & 0xc0) === 0x80) start++;
-      buf = buf.subarray(start);
-      return `[… ${this.dropped} earlier bytes not kept …]\n${buf.toString("utf8")}`;
-    }
-    return buf.toString("utf8");
+    const bytes = this.window.bytes();
+    if (this.window.droppedBytes === 0) return bytes.toString("utf8");
+    return `[… ${this.window.droppedBytes} earlier bytes not kept …]\n${fromWholeCharacter(bytes).toString("utf8")}`;
   }
 }

@@ -4,17 +4,23 @@
  * `node:child_process` directly (CONVENTIONS "Stack").
  *
  * A child runs as a small state machine: spawned (own process group, stdin from the null device) →
- * running (stdout/stderr kept as bounded tails, optionally streamed line by line and echoed through a
- * {@link CommandFence}) → settled as exactly one {@link ProcessResult}. On timeout or cancellation the
- * whole group gets SIGTERM, then SIGKILL after a grace period.
+ * running (stdout/stderr read once, chunk by chunk, in linear time and bounded memory: kept as bounded
+ * tails, and only for consumers that want them split into runs of whole lines, streamed line by line
+ * and echoed through a `CommandFence` — `child-output.ts`) → settled as exactly one
+ * {@link ProcessResult}. On timeout or cancellation the whole group gets SIGTERM, then SIGKILL after a
+ * grace period.
  */
 import { spawn } from "node:child_process";
-import { StringDecoder } from "node:string_decoder";
-import { CommandFence } from "./command-fence.js";
-import { OutputTail } from "./output-tail.js";
+import { ChildOutput, type ChildOutputOptions } from "./child-output.js";
 
-/** Options of one child process. Lengths are bytes, times are milliseconds. */
-export interface RunProcessOptions {
+export type { ChildOutputOptions } from "./child-output.js";
+export type { OutputPiece, PieceKind } from "./line-framer.js";
+
+/**
+ * Options of one child process. Lengths are bytes, times are milliseconds. Where its output goes (tails,
+ * line callbacks, pieces, echo) is {@link ChildOutputOptions}.
+ */
+export interface RunProcessOptions extends ChildOutputOptions {
   /** Executable (looked up on `env.PATH`) or, with `shell: true`, a shell command line. */
   readonly command: string;
   readonly args?: readonly string[];
@@ -27,19 +33,6 @@ export interface RunProcessOptions {
   readonly timeoutMs?: number;
   /** Abort to kill the process group; the result is then `cancelled`. */
   readonly signal?: AbortSignal;
-  /** How much of each stream's end to keep (default 64 KiB). */
-  readonly tailBytes?: number;
-  /** Called with each complete stdout line (without the newline). */
-  readonly onStdoutLine?: (line: string) => void;
-  /**
-   * Called with each raw stdout chunk, undecoded (for NUL-separated or binary output, e.g. `git … -z`).
-   * Without `onStdoutLine` and `echo`, stdout is then not split into lines at all.
-   */
-  readonly onStdoutData?: (chunk: Buffer) => void;
-  /** Called with each complete stderr line (without the newline). */
-  readonly onStderrLine?: (line: string) => void;
-  /** Echo both streams line by line, fenced from workflow commands when `fenceWorkflowCommands`. */
-  readonly echo?: { readonly write: (text: string) => void; readonly fenceWorkflowCommands: boolean };
   /** Grace between SIGTERM and SIGKILL (default 3000). */
   readonly killGraceMs?: number;
 }
@@ -59,27 +52,12 @@ export type ProcessResult =
   | (Streams & { readonly kind: "cancelled" })
   | { readonly kind: "spawn_failed"; readonly message: string; readonly durationMs: number };
 
-const DEFAULT_TAIL = 64 * 1024;
 /** The largest delay `setTimeout` honours (Node docs: "When delay is larger than 2147483647 … set to 1"). */
 const MAX_TIMER_MS = 2_147_483_647;
+/** How long a child that exited may keep its pipes open (a background grandchild) before it settles. */
+const DRAIN_GRACE_MS = 2000;
 
-class LineSplitter {
-  private pending = "";
-  // Decodes across chunks: a multi-byte character split between two pipe reads is kept whole.
-  private readonly decoder = new StringDecoder("utf8");
-  constructor(private readonly emit: (line: string) => void) {}
-  push(chunk: Buffer): void {
-    const text = this.pending + this.decoder.write(chunk);
-    const parts = text.split("\n");
-    this.pending = parts.pop() ?? "";
-    for (const part of parts) this.emit(part.endsWith("\r") ? part.slice(0, -1) : part);
-  }
-  flush(): void {
-    const rest = this.pending + this.decoder.end();
-    if (rest.length > 0) this.emit(rest);
-    this.pending = "";
-  }
-}
+type StopReason = { readonly kind: "timed_out" } | { readonly kind: "cancelled" };
 
 function killGroup(pid: number, signal: NodeJS.Signals): void {
   try {
@@ -97,26 +75,6 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
  */
 export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
   const started = Date.now();
-  const tailBytes = options.tailBytes ?? DEFAULT_TAIL;
-  const stdoutTail = new OutputTail(tailBytes);
-  const stderrTail = new OutputTail(tailBytes);
-  const fence = options.echo
-    ? new CommandFence(options.echo.write, options.echo.fenceWorkflowCommands)
-    : null;
-  const onOut = (line: string): void => {
-    fence?.line(line);
-    options.onStdoutLine?.(line);
-  };
-  const onErr = (line: string): void => {
-    fence?.line(line);
-    options.onStderrLine?.(line);
-  };
-  const stdoutLines = new LineSplitter(onOut);
-  // Splitting is only for line consumers; a raw-data consumer of a huge stream is spared the decoding.
-  const splitStdout =
-    fence !== null || options.onStdoutLine !== undefined || options.onStdoutData === undefined;
-  const stderrLines = new LineSplitter(onErr);
-
   return new Promise<ProcessResult>((resolve) => {
     if (options.signal?.aborted) {
       // A cancellation, not a spawn failure: nothing was started.
@@ -138,83 +96,93 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
       resolve({ kind: "spawn_failed", message: String(error), durationMs: Date.now() - started });
       return;
     }
-    const pid = child.pid ?? null;
-    let stopReason: { kind: "timed_out" } | { kind: "cancelled" } | null = null;
-    let killTimer: NodeJS.Timeout | undefined;
-    let drainTimer: NodeJS.Timeout | undefined;
-    let settled = false;
-
-    const stop = (reason: { kind: "timed_out" } | { kind: "cancelled" }): void => {
-      if (stopReason !== null || pid === null) return;
-      stopReason = reason;
-      killGroup(pid, "SIGTERM");
-      killTimer = setTimeout(() => killGroup(pid, "SIGKILL"), options.killGraceMs ?? 3000);
-      killTimer.unref();
-    };
-    const timeout =
-      options.timeoutMs !== undefined
-        ? // setTimeout takes at most 2^31-1 ms (~24.8 days); a longer timeout would fire at once.
-          setTimeout(() => stop({ kind: "timed_out" }), Math.min(options.timeoutMs, MAX_TIMER_MS))
-        : undefined;
-    const onAbort = (): void => stop({ kind: "cancelled" });
-    options.signal?.addEventListener("abort", onAbort, { once: true });
-
-    child.stdout?.on("data", (chunk: Buffer) => {
-      if (settled) return;
-      stdoutTail.push(chunk);
-      options.onStdoutData?.(chunk);
-      if (splitStdout) stdoutLines.push(chunk);
-    });
-    child.stderr?.on("data", (chunk: Buffer) => {
-      if (settled) return;
-      stderrTail.push(chunk);
-      stderrLines.push(chunk);
-    });
-
-    const finish = (result: ProcessResult): void => {
-      if (settled) return;
-      settled = true;
-      if (timeout) clearTimeout(timeout);
-      if (killTimer) clearTimeout(killTimer);
-      if (drainTimer) clearTimeout(drainTimer);
-      options.signal?.removeEventListener("abort", onAbort);
-      stdoutLines.flush();
-      stderrLines.flush();
-      fence?.close();
-      // A process that left the group (setsid, a double fork) can still hold our pipes: drop them, so
-      // nothing it prints later reaches a callback or reopens the fence after the run settled.
-      child.stdout?.destroy();
-      child.stderr?.destroy();
-      resolve(result);
-    };
-
-    child.on("error", (error) => {
-      finish({ kind: "spawn_failed", message: error.message, durationMs: Date.now() - started });
-    });
-    const settle = (code: number | null, signal: NodeJS.Signals | null): void => {
-      const streams: Streams = {
-        stdoutTail: stdoutTail.text(),
-        stderrTail: stderrTail.text(),
-        durationMs: Date.now() - started,
-        pid,
-      };
-      // Reap what the child left behind in its group (a background process holding our pipes open).
-      if (pid !== null) killGroup(pid, "SIGKILL");
-      if (stopReason?.kind === "timed_out") {
-        finish({ ...streams, kind: "timed_out", timeoutMs: options.timeoutMs ?? 0 });
-      } else if (stopReason?.kind === "cancelled") {
-        finish({ ...streams, kind: "cancelled" });
-      } else if (code !== null) {
-        finish({ ...streams, kind: "exited", exitCode: code });
-      } else {
-        finish({ ...streams, kind: "signalled", signal: signal ?? "unknown" });
-      }
-    };
-    child.on("exit", (code, signal) => {
-      // Wait for stdio to drain; if a grandchild keeps the pipes open, settle anyway after a grace.
-      drainTimer = setTimeout(() => settle(code, signal), 2000);
-      drainTimer.unref();
-      child.on("close", () => settle(code, signal));
-    });
+    superviseChild(child, options, started, resolve);
   });
+}
+
+/**
+ * The running state of one spawned child: its output routed ({@link ChildOutput}), the timeout and the
+ * abort signal armed to stop its group (SIGTERM, then SIGKILL after the grace), and exactly one result
+ * handed to `resolve` — after `close` (stdio drained) or, when a grandchild holds the pipes open, a grace
+ * after `exit`.
+ */
+function superviseChild(
+  child: ReturnType<typeof spawn>,
+  options: RunProcessOptions,
+  started: number,
+  resolve: (result: ProcessResult) => void,
+): void {
+  const output = new ChildOutput(options);
+  const pid = child.pid ?? null;
+  let stopReason: StopReason | null = null;
+  const timers: NodeJS.Timeout[] = [];
+  let settled = false;
+
+  const stop = (reason: StopReason): void => {
+    if (stopReason !== null || pid === null) return;
+    stopReason = reason;
+    killGroup(pid, "SIGTERM");
+    const kill = setTimeout(() => killGroup(pid, "SIGKILL"), options.killGraceMs ?? 3000);
+    kill.unref();
+    timers.push(kill);
+  };
+  if (options.timeoutMs !== undefined) {
+    // setTimeout takes at most 2^31-1 ms (~24.8 days); a longer timeout would fire at once.
+    timers.push(setTimeout(() => stop({ kind: "timed_out" }), Math.min(options.timeoutMs, MAX_TIMER_MS)));
+  }
+  const onAbort = (): void => stop({ kind: "cancelled" });
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+
+  child.stdout?.on("data", (chunk: Buffer) => output.stdout(chunk));
+  child.stderr?.on("data", (chunk: Buffer) => output.stderr(chunk));
+
+  const finish = (result: ProcessResult): void => {
+    if (settled) return;
+    settled = true;
+    for (const timer of timers) clearTimeout(timer);
+    options.signal?.removeEventListener("abort", onAbort);
+    output.end();
+    // A process that left the group (setsid, a double fork) can still hold our pipes: drop them, so
+    // nothing it prints later reaches a callback or reopens the fence after the run settled.
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+    resolve(result);
+  };
+
+  child.on("error", (error) => {
+    finish({ kind: "spawn_failed", message: error.message, durationMs: Date.now() - started });
+  });
+  const settle = (code: number | null, signal: NodeJS.Signals | null): void => {
+    if (settled) return;
+    // Flush the last lines before the tails are read, so every consumer has seen all the output.
+    output.end();
+    const streams: Streams = { ...output.tails(), durationMs: Date.now() - started, pid };
+    // Reap what the child left behind in its group (a background process holding our pipes open).
+    if (pid !== null) killGroup(pid, "SIGKILL");
+    finish(resultOf(streams, { stopReason, code, signal, timeoutMs: options.timeoutMs ?? 0 }));
+  };
+  child.on("exit", (code, signal) => {
+    // Wait for stdio to drain; if a grandchild keeps the pipes open, settle anyway after a grace.
+    const drain = setTimeout(() => settle(code, signal), DRAIN_GRACE_MS);
+    drain.unref();
+    timers.push(drain);
+    child.on("close", () => settle(code, signal));
+  });
+}
+
+/** The result of a child that ended: a stop we asked for wins over how it ended. */
+function resultOf(
+  streams: Streams,
+  end: {
+    readonly stopReason: StopReason | null;
+    readonly code: number | null;
+    readonly signal: NodeJS.Signals | null;
+    readonly timeoutMs: number;
+  },
+): ProcessResult {
+  if (end.stopReason?.kind === "timed_out")
+    return { ...streams, kind: "timed_out", timeoutMs: end.timeoutMs };
+  if (end.stopReason?.kind === "cancelled") return { ...streams, kind: "cancelled" };
+  if (end.code !== null) return { ...streams, kind: "exited", exitCode: end.code };
+  return { ...streams, kind: "signalled", signal: end.signal ?? "unknown" };
 }

@@ -28,87 +28,22 @@
  *
  * `is_error: true` is surfaced as `isError` and must fail the node even when the process exits 0 (SPEC §4).
  * Every error measured exited 1, but the contract is the field, not the exit code.
+ *
+ * Bounded (SPEC §9; `stream-bounds.ts`): stdout is read once, chunk by chunk (`write`); a line over 1 MiB
+ * is decoded as it arrives, never held, its strings capped (the reply keeps its first and last 4 MiB,
+ * `replyDroppedBytes` says what was dropped); only the last result event and small per-call records
+ * (`claude-tool-calls.ts`) are kept across events. The result event is read in `claude-result.ts`.
  */
-import {
-  isRecord,
-  type Json,
-  type JsonLineCounts,
-  jsonLineParser,
-  numberOrNull,
-  parseWhole,
-  SAMPLE_LIMIT,
-  stringOrNull,
-} from "./json-lines.js";
-
-export interface ClaudeInit {
-  readonly sessionId: string;
-  readonly model: string | null;
-  readonly tools: readonly string[];
-  readonly permissionMode: string | null;
-  readonly cwd: string | null;
-  readonly claudeCodeVersion: string | null;
-}
-
-/** Token usage summed over the call, as the result reports it. */
-export interface ClaudeUsage {
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-  readonly cacheReadInputTokens?: number;
-  readonly cacheCreationInputTokens?: number;
-}
-
-/** One entry of `result.permission_denials`. */
-export interface ClaudePermissionDenial {
-  readonly toolName: string;
-  readonly toolUseId: string;
-  readonly toolInput: unknown;
-}
-
-/** "You've hit your session limit · resets 5:30pm (Europe/Paris)" → `{resetsAt: "5:30pm (Europe/Paris)"}`. */
-export interface ClaudeSessionLimit {
-  readonly resetsAt?: string;
-}
-
-/** What the stream said about tool calls, also known when no result arrived. */
-export interface ClaudeToolCallCounts {
-  /** Distinct tool calls refused by a permission decision (see the module comment). */
-  readonly deniedToolCalls: number;
-  /** Calls to tools that were not available at all (removed by `--tools` / bare `--disallowedTools`). */
-  readonly unavailableToolCalls: number;
-  /**
-   * The paths the model's file-writing tool calls named (`Write`, `Edit`, `MultiEdit`, `NotebookEdit`),
-   * as given (absolute or relative to the CLI's cwd), first-seen order, without the calls the stream shows
-   * did not run (see the module comment).
-   */
-  readonly writtenPaths: readonly string[];
-}
+import type { ClaudeInit, ClaudeResultFields } from "./claude-result.js";
+import { readInit, readResultEvent } from "./claude-result.js";
+import { type ClaudeToolCallCounts, ClaudeToolCalls } from "./claude-tool-calls.js";
+import { type EventCuts, type Json, type JsonLineCounts, jsonLineParser, parseWhole } from "./json-lines.js";
 
 export type ClaudeOutcome = ClaudeCompleted | ClaudeNoResult;
 
 /** The CLI printed a well-formed `result` event. `isError` is authoritative, whatever the exit code. */
-export interface ClaudeCompleted extends ClaudeToolCallCounts {
+export interface ClaudeCompleted extends ClaudeToolCallCounts, ClaudeResultFields {
   readonly kind: "completed";
-  readonly isError: boolean;
-  /** `success` (also for API errors, with `isError`), `error_max_turns`, `error_max_budget_usd`, `error_during_execution`, … */
-  readonly subtype: string;
-  readonly sessionId: string;
-  /** The final text; null when the result carries none (e.g. `error_max_budget_usd`). */
-  readonly result: string | null;
-  /** USD at list price; null when the CLI did not report it. */
-  readonly totalCostUsd: number | null;
-  readonly numTurns: number | null;
-  readonly usage: ClaudeUsage | null;
-  readonly permissionDenials: readonly ClaudePermissionDenial[];
-  readonly errors: readonly string[];
-  /** `completed`, `api_error`, `max_turns`, `budget_exhausted`, … ; null when absent. */
-  readonly terminalReason: string | null;
-  readonly apiErrorStatus: number | null;
-  /** `subtype === "error_max_budget_usd"`: the CLI stopped at `--max-budget-usd` (cause `budget_exceeded`). */
-  readonly budgetExhausted: boolean;
-  /** Set when the result text or errors say "hit your session limit" (SPEC §4: pause, not failure). */
-  readonly sessionLimit: ClaudeSessionLimit | null;
-  /** When `isError`: `errors` joined by " / " (lines flattened), else `result`, else the subtype. */
-  readonly failureDetail: string | null;
   readonly init: ClaudeInit | null;
   /** stdout lines that were not JSON objects with a `type` (kept out of the outcome; see `firstIgnoredLine`). */
   readonly ignoredLines: number;
@@ -131,141 +66,18 @@ export interface ClaudeNoResult extends ClaudeToolCallCounts {
 export interface ClaudeStreamParser {
   /** Feeds one stdout line (without or with its trailing newline). */
   push(line: string): void;
+  /** Feeds raw stdout bytes as the pipe delivers them (lines split and bounded here). */
+  write(chunk: Buffer): void;
   /** The init event, once seen. */
   readonly init: ClaudeInit | null;
-  /** Ends the stream and returns the outcome. Idempotent; `push` after it is an internal error. */
+  /** Ends the stream and returns the outcome. Idempotent; `push` or `write` after it is an internal error. */
   finish(): ClaudeOutcome;
-}
-
-const SESSION_LIMIT = /hit your session limit/i;
-const RESETS = /\bresets\s+([^\n]+)/i;
-const UNAVAILABLE_TOOL = /No such tool available/;
-/** The CLI's file-writing tools and the input field that names the file. */
-const FILE_WRITING_TOOLS: Readonly<Record<string, string>> = {
-  Write: "file_path",
-  Edit: "file_path",
-  MultiEdit: "file_path",
-  NotebookEdit: "notebook_path",
-};
-
-function readInit(event: Json): ClaudeInit | null {
-  const sessionId = stringOrNull(event.session_id);
-  if (sessionId === null) return null;
-  return {
-    sessionId,
-    model: stringOrNull(event.model),
-    tools: Array.isArray(event.tools) ? event.tools.filter((t): t is string => typeof t === "string") : [],
-    permissionMode: stringOrNull(event.permissionMode),
-    cwd: stringOrNull(event.cwd),
-    claudeCodeVersion: stringOrNull(event.claude_code_version),
-  };
-}
-
-function readUsage(value: unknown): ClaudeUsage | null {
-  if (!isRecord(value)) return null;
-  const inputTokens = numberOrNull(value.input_tokens);
-  const outputTokens = numberOrNull(value.output_tokens);
-  if (inputTokens === null || outputTokens === null) return null;
-  const cacheRead = numberOrNull(value.cache_read_input_tokens);
-  const cacheCreation = numberOrNull(value.cache_creation_input_tokens);
-  return {
-    inputTokens,
-    outputTokens,
-    ...(cacheRead !== null && { cacheReadInputTokens: cacheRead }),
-    ...(cacheCreation !== null && { cacheCreationInputTokens: cacheCreation }),
-  };
-}
-
-function readDenials(value: unknown): ClaudePermissionDenial[] {
-  if (!Array.isArray(value)) return [];
-  return value.filter(isRecord).map((denial) => ({
-    toolName: stringOrNull(denial.tool_name) ?? "(unknown tool)",
-    toolUseId: stringOrNull(denial.tool_use_id) ?? "",
-    toolInput: denial.tool_input,
-  }));
-}
-
-function toolResultText(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content
-    .filter(isRecord)
-    .map((block) => (typeof block.text === "string" ? block.text : ""))
-    .join("\n");
-}
-
-/** Best-effort session-limit detection over the texts a result carries (ADR 0009 of oh-my-graph). */
-export function detectSessionLimit(texts: readonly string[]): ClaudeSessionLimit | null {
-  const hit = texts.find((text) => SESSION_LIMIT.test(text));
-  if (hit === undefined) return null;
-  const resets = RESETS.exec(hit.slice(hit.search(SESSION_LIMIT)))?.[1]?.trim();
-  return resets ? { resetsAt: resets } : {};
-}
-
-function failureDetailOf(errors: readonly string[], result: string | null, subtype: string): string {
-  if (errors.length > 0) return errors.map((e) => e.replace(/\s*\n\s*/g, " / ")).join(" / ");
-  if (result !== null && result.trim() !== "") return result;
-  return `claude reported is_error with subtype "${subtype}" and no message`;
 }
 
 export function createClaudeStreamParser(): ClaudeStreamParser {
   let init: ClaudeInit | null = null;
-  let resultEvent: Json | null = null;
-  const deniedIds = new Set<string>();
-  const unavailableIds = new Set<string>();
-  /** File-writing calls in the order seen: tool_use id (or a synthetic one) → path. */
-  const writeCalls = new Map<string, string>();
-  const erroredIds = new Set<string>();
-
-  const readUserEvent = (event: Json) => {
-    const meta = event.tool_result_meta;
-    if (Array.isArray(meta)) {
-      for (const entry of meta.filter(isRecord)) {
-        const decision = isRecord(entry.permission_decision) ? entry.permission_decision.decision : undefined;
-        if (decision === "reject" && typeof entry.id === "string") deniedIds.add(entry.id);
-      }
-    }
-    const content = isRecord(event.message) ? event.message.content : undefined;
-    if (!Array.isArray(content)) return;
-    for (const block of content.filter(isRecord)) {
-      if (block.type !== "tool_result" || block.is_error !== true || typeof block.tool_use_id !== "string") {
-        continue;
-      }
-      erroredIds.add(block.tool_use_id);
-      if (UNAVAILABLE_TOOL.test(toolResultText(block.content))) unavailableIds.add(block.tool_use_id);
-    }
-  };
-
-  const readAssistantEvent = (event: Json) => {
-    const content = isRecord(event.message) ? event.message.content : undefined;
-    if (!Array.isArray(content)) return;
-    for (const block of content.filter(isRecord)) {
-      if (block.type !== "tool_use" || typeof block.name !== "string") continue;
-      const field = Object.hasOwn(FILE_WRITING_TOOLS, block.name)
-        ? FILE_WRITING_TOOLS[block.name]
-        : undefined;
-      if (field === undefined || !isRecord(block.input)) continue;
-      const path = block.input[field];
-      if (typeof path !== "string" || path === "") continue;
-      const id = typeof block.id === "string" ? block.id : `(no id ${writeCalls.size})`;
-      if (!writeCalls.has(id)) writeCalls.set(id, path);
-    }
-  };
-
-  const writtenPaths = (): string[] => {
-    const paths = new Set<string>();
-    for (const [id, path] of writeCalls) {
-      if (deniedIds.has(id) || unavailableIds.has(id) || erroredIds.has(id)) continue;
-      paths.add(path);
-    }
-    return [...paths];
-  };
-
-  const counts = (): ClaudeToolCallCounts => ({
-    deniedToolCalls: deniedIds.size,
-    unavailableToolCalls: [...unavailableIds].filter((id) => !deniedIds.has(id)).length,
-    writtenPaths: writtenPaths(),
-  });
+  let resultEvent: { readonly event: Json; readonly replyDroppedBytes: number } | null = null;
+  const tools = new ClaudeToolCalls();
 
   const outcome = ({ lines, ignoredLines, firstIgnoredLine }: JsonLineCounts): ClaudeOutcome => {
     const noResult = (reason: ClaudeNoResult["reason"], detail: string): ClaudeNoResult => ({
@@ -276,83 +88,51 @@ export function createClaudeStreamParser(): ClaudeStreamParser {
       sessionId: init?.sessionId ?? null,
       ignoredLines,
       firstIgnoredLine,
-      ...counts(),
+      ...tools.counts(),
     });
     if (resultEvent === null) {
       if (lines === 0) return noResult("empty_output", "claude produced no output");
       const sample = firstIgnoredLine === null ? "" : `; first non-JSON line: ${firstIgnoredLine}`;
       return noResult("no_result_event", `claude printed ${lines} line(s) but no result event${sample}`);
     }
-    const event = resultEvent;
-    const sessionId = stringOrNull(event.session_id);
-    if (sessionId === null || typeof event.is_error !== "boolean") {
-      return noResult(
-        "malformed_result",
-        `claude's result event lacks a string session_id or a boolean is_error: ${JSON.stringify(event).slice(0, SAMPLE_LIMIT)}`,
-      );
+    const read = readResultEvent(resultEvent.event, resultEvent.replyDroppedBytes);
+    if (!read.ok) return noResult("malformed_result", read.detail);
+    for (const denial of read.fields.permissionDenials) {
+      if (denial.toolUseId !== "") tools.denied(denial.toolUseId);
     }
-    const permissionDenials = readDenials(event.permission_denials);
-    for (const denial of permissionDenials) if (denial.toolUseId !== "") deniedIds.add(denial.toolUseId);
-    const result = stringOrNull(event.result);
-    const errors = Array.isArray(event.errors)
-      ? event.errors.map((e) => (typeof e === "string" ? e : JSON.stringify(e)))
-      : [];
-    const subtype = stringOrNull(event.subtype) ?? "unknown";
-    const isError = event.is_error;
-    return {
-      kind: "completed",
-      isError,
-      subtype,
-      sessionId,
-      result,
-      totalCostUsd: numberOrNull(event.total_cost_usd),
-      numTurns: numberOrNull(event.num_turns),
-      usage: readUsage(event.usage),
-      permissionDenials,
-      errors,
-      terminalReason: stringOrNull(event.terminal_reason),
-      apiErrorStatus: numberOrNull(event.api_error_status),
-      budgetExhausted: subtype === "error_max_budget_usd",
-      sessionLimit: detectSessionLimit([...(result === null ? [] : [result]), ...errors]),
-      failureDetail: isError ? failureDetailOf(errors, result, subtype) : null,
-      init,
-      ignoredLines,
-      firstIgnoredLine,
-      ...counts(),
-    };
+    return { kind: "completed", ...read.fields, init, ignoredLines, firstIgnoredLine, ...tools.counts() };
   };
 
-  const parser = jsonLineParser(
-    "claude",
-    (event) => {
-      switch (event.type) {
-        case "system":
-          if (event.subtype === "init" && init === null) init = readInit(event);
-          else if (event.subtype === "permission_denied" && typeof event.tool_use_id === "string") {
-            deniedIds.add(event.tool_use_id);
-          }
-          return;
-        case "user":
-          readUserEvent(event);
-          return;
-        case "assistant":
-          readAssistantEvent(event);
-          return;
-        case "result":
-          resultEvent = event; // the last one wins; `-p` prints exactly one
-          return;
-        default:
-          return; // stream_event, rate_limit_event, …: nothing the engine needs
-      }
-    },
-    outcome,
-  );
+  const onEvent = (event: Json & { readonly type: string }, cuts: EventCuts): void => {
+    switch (event.type) {
+      case "system":
+        if (event.subtype === "init" && init === null) init = readInit(event);
+        else if (event.subtype === "permission_denied" && typeof event.tool_use_id === "string") {
+          tools.denied(event.tool_use_id);
+        }
+        return;
+      case "user":
+        tools.readUserEvent(event);
+        return;
+      case "assistant":
+        tools.readAssistantEvent(event);
+        return;
+      case "result":
+        // The last one wins; `-p` prints exactly one.
+        resultEvent = { event, replyDroppedBytes: cuts.cutStrings.get("/result") ?? 0 };
+        return;
+      default:
+        return; // stream_event, rate_limit_event, …: nothing the engine needs
+    }
+  };
+  const parser = jsonLineParser("claude", onEvent, outcome);
 
   return {
     get init() {
       return init;
     },
     push: parser.push,
+    write: parser.write,
     finish: parser.finish,
   };
 }

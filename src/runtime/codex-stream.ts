@@ -37,8 +37,16 @@
  *   does. A stream that ends with errors and no terminal event is `no_result` with the errors as detail.
  *
  * Codex reports no USD: `costUsd` is always null ("unknown"), never 0 (SPEC §4).
+ *
+ * Bounded (SPEC §9; `stream-bounds.ts`): stdout is read once, chunk by chunk (`write`); a line over 1 MiB
+ * is decoded as it arrives, never held, its strings capped (the reply keeps its first and last 4 MiB,
+ * `replyDroppedBytes` says what was dropped); items are kept as small bounded records (`codex-items.ts`),
+ * top-level errors as the most recent 10,000 (each at most 4096 characters).
  */
+import { RecentList, recordText } from "./bounded-records.js";
+import { type CodexItemActivity, CodexItems } from "./codex-items.js";
 import {
+  type EventCuts,
   isRecord,
   type Json,
   type JsonLineCounts,
@@ -57,48 +65,10 @@ export interface CodexUsage {
   readonly cacheWriteInputTokens?: number;
 }
 
-/** One `command_execution` item, in its latest state. */
-export interface CodexCommand {
-  readonly id: string;
-  /** As codex ran it, e.g. `/bin/bash -lc 'echo hi > out.txt'`. */
-  readonly command: string;
-  /** null while running (or when the process was killed mid-command). */
-  readonly exitCode: number | null;
-  /** `in_progress`, `completed` (exit 0) or `failed` (non-zero exit), as printed. */
-  readonly status: string;
-}
-
-/** One change of a `file_change` item (apply_patch). */
-export interface CodexFileChange {
-  /** Absolute (codex resolves relative patch paths against the workdir). */
-  readonly path: string;
-  /** `add`, `update` or `delete`, as printed. */
-  readonly kind: string;
-  /** The item's latest status: `in_progress`, `completed`, `failed`, … */
-  readonly status: string;
-}
-
-export interface CodexTodo {
-  readonly text: string;
-  readonly completed: boolean;
-}
-
 /** What the stream showed, also known when no terminal event arrived. */
-export interface CodexActivity {
-  /** The last completed `agent_message`'s text; null when there was none. */
-  readonly reply: string | null;
-  readonly agentMessages: number;
-  /** `command_execution` items in first-seen order; `commands.length` is the count. */
-  readonly commands: readonly CodexCommand[];
-  readonly fileChanges: readonly CodexFileChange[];
-  /** Paths of `fileChanges` whose item did not end `failed`/`declined`, first-seen order, deduplicated. */
-  readonly writtenPaths: readonly string[];
-  /** The latest `todo_list`; null when the model never made a plan. */
-  readonly todos: readonly CodexTodo[] | null;
+export interface CodexActivity extends CodexItemActivity {
   /** Top-level `error` messages, in order (transient notices included; see the module comment). */
   readonly errors: readonly string[];
-  /** `item.completed` items of type `error` (non-fatal warnings), in order. */
-  readonly warnings: readonly string[];
   /** stdout lines that were not JSON objects with a string `type` (kept out of the outcome). */
   readonly ignoredLines: number;
   readonly firstIgnoredLine: string | null;
@@ -136,13 +106,13 @@ export interface CodexNoResult extends CodexActivity {
 export interface CodexStreamParser {
   /** Feeds one stdout line (without or with its trailing newline). */
   push(line: string): void;
+  /** Feeds raw stdout bytes as the pipe delivers them (lines split and bounded here). */
+  write(chunk: Buffer): void;
   /** The thread id, once `thread.started` was seen. */
   readonly threadId: string | null;
-  /** Ends the stream and returns the outcome. Idempotent; `push` after it is an internal error. */
+  /** Ends the stream and returns the outcome. Idempotent; `push` or `write` after it is an internal error. */
   finish(): CodexOutcome;
 }
-
-const NOT_WRITTEN = new Set(["failed", "declined"]);
 
 function count(value: unknown): number {
   return numberOrNull(value) ?? 0;
@@ -172,85 +142,16 @@ function failureMessage(error: unknown): string | null {
 export function createCodexStreamParser(): CodexStreamParser {
   let threadId: string | null = null;
   let terminal: { readonly failed: boolean; readonly event: Json } | null = null;
-  let reply: string | null = null;
-  let agentMessages = 0;
-  let todos: CodexTodo[] | null = null;
-  const commands = new Map<string, CodexCommand>();
-  const fileChanges = new Map<string, { changes: { path: string; kind: string }[]; status: string }>();
-  const errors: string[] = [];
-  const warnings: string[] = [];
+  const items = new CodexItems();
+  const errors = new RecentList<string>();
 
-  const readItem = (item: Json, completed: boolean) => {
-    const id = stringOrNull(item.id) ?? `(no id ${commands.size + fileChanges.size})`;
-    switch (item.type) {
-      case "agent_message":
-        if (completed && typeof item.text === "string") {
-          reply = item.text;
-          agentMessages++;
-        }
-        return;
-      case "command_execution":
-        commands.set(id, {
-          id,
-          command: stringOrNull(item.command) ?? "",
-          exitCode: typeof item.exit_code === "number" ? item.exit_code : null,
-          status: stringOrNull(item.status) ?? (completed ? "completed" : "in_progress"),
-        });
-        return;
-      case "file_change": {
-        const changes = Array.isArray(item.changes)
-          ? item.changes
-              .filter(isRecord)
-              .filter((change) => typeof change.path === "string" && change.path !== "")
-              .map((change) => ({
-                path: change.path as string,
-                kind: stringOrNull(change.kind) ?? "unknown",
-              }))
-          : [];
-        fileChanges.set(id, {
-          changes,
-          status: stringOrNull(item.status) ?? (completed ? "completed" : "in_progress"),
-        });
-        return;
-      }
-      case "todo_list":
-        if (Array.isArray(item.items)) {
-          todos = item.items
-            .filter(isRecord)
-            .map((todo) => ({ text: stringOrNull(todo.text) ?? "", completed: todo.completed === true }));
-        }
-        return;
-      case "error":
-        if (completed) warnings.push(stringOrNull(item.message) ?? JSON.stringify(item));
-        return;
-      default:
-        return; // reasoning, mcp_tool_call, web_search: nothing the engine needs
-    }
-  };
-
-  const activity = ({ ignoredLines, firstIgnoredLine }: JsonLineCounts): CodexActivity => {
-    const changes: CodexFileChange[] = [];
-    const written = new Set<string>();
-    for (const { changes: list, status } of fileChanges.values()) {
-      for (const change of list) {
-        changes.push({ ...change, status });
-        if (!NOT_WRITTEN.has(status)) written.add(change.path);
-      }
-    }
-    return {
-      reply,
-      agentMessages,
-      commands: [...commands.values()],
-      fileChanges: changes,
-      writtenPaths: [...written],
-      todos,
-      errors: [...errors],
-      warnings: [...warnings],
-      ignoredLines,
-      firstIgnoredLine,
-      costUsd: null,
-    };
-  };
+  const activity = ({ ignoredLines, firstIgnoredLine }: JsonLineCounts): CodexActivity => ({
+    ...items.activity(),
+    errors: errors.toArray(),
+    ignoredLines,
+    firstIgnoredLine,
+    costUsd: null,
+  });
 
   const outcome = (counts: JsonLineCounts): CodexOutcome => {
     const { lines, firstIgnoredLine } = counts;
@@ -263,7 +164,7 @@ export function createCodexStreamParser(): CodexStreamParser {
     });
     if (lines === 0) return noResult("empty_output", "codex produced no output");
     if (terminal === null) {
-      const last = errors.at(-1);
+      const last = errors.last();
       const why =
         last !== undefined
           ? `; last error: ${last}`
@@ -288,45 +189,45 @@ export function createCodexStreamParser(): CodexStreamParser {
       threadId,
       usage: failed ? null : readUsage(event.usage),
       failureDetail: failed
-        ? (failureMessage(event.error) ?? errors.at(-1) ?? "codex reported turn.failed with no message")
+        ? (failureMessage(event.error) ?? errors.last() ?? "codex reported turn.failed with no message")
         : null,
       ...activity(counts),
     };
   };
 
-  const parser = jsonLineParser(
-    "codex",
-    (event) => {
-      switch (event.type) {
-        case "thread.started":
-          threadId ??= stringOrNull(event.thread_id);
-          return;
-        case "item.started":
-        case "item.updated":
-        case "item.completed":
-          if (isRecord(event.item)) readItem(event.item, event.type === "item.completed");
-          return;
-        case "turn.completed":
-          terminal = { failed: false, event };
-          return;
-        case "turn.failed":
-          terminal = { failed: true, event };
-          return;
-        case "error":
-          errors.push(stringOrNull(event.message) ?? JSON.stringify(event));
-          return;
-        default:
-          return; // turn.started, and anything a later codex adds
-      }
-    },
-    outcome,
-  );
+  const onEvent = (event: Json & { readonly type: string }, cuts: EventCuts): void => {
+    switch (event.type) {
+      case "thread.started":
+        threadId ??= stringOrNull(event.thread_id);
+        return;
+      case "item.started":
+      case "item.updated":
+      case "item.completed":
+        if (isRecord(event.item)) {
+          items.read(event.item, event.type === "item.completed", cuts.cutStrings.get("/item/text") ?? 0);
+        }
+        return;
+      case "turn.completed":
+        terminal = { failed: false, event };
+        return;
+      case "turn.failed":
+        terminal = { failed: true, event };
+        return;
+      case "error":
+        errors.push(recordText(stringOrNull(event.message) ?? JSON.stringify(event)));
+        return;
+      default:
+        return; // turn.started, and anything a later codex adds
+    }
+  };
+  const parser = jsonLineParser("codex", onEvent, outcome);
 
   return {
     get threadId() {
       return threadId;
     },
     push: parser.push,
+    write: parser.write,
     finish: parser.finish,
   };
 }

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { codexHomesRoot } from "../../src/action/codex-home.js";
+import { codexHomesRoot } from "../../src/run/codex-home.js";
 
 let scratch: string;
 beforeEach(() => {

@@ -4,8 +4,8 @@
  * model's session limit.
  */
 import { describe, expect, it } from "vitest";
-import { nodeIdLines } from "../../src/action/graph-lines.js";
-import { README_RESUME_WORKFLOW, resumeHintMarkdown } from "../../src/action/resume-hint.js";
+import { nodeIdLines } from "../../src/graph/node-lines.js";
+import { README_RESUME_WORKFLOW, resumeHintMarkdown } from "../../src/run/resume-hint.js";
 
 const RUN_ID = "20250101-120000-abcdef";
 const SHA = "e768ad242a9db3f2007fa087d3ae2599cd5ecc4e";

@@ -31,7 +31,10 @@ interface Arrow {
 }
 
 /** The table of docs/architecture.md: each folder, in table order, with the folders it may import. */
-function readLayers(): { readonly order: readonly string[]; readonly allowed: ReadonlyMap<string, Set<string>> } {
+function readLayers(): {
+  readonly order: readonly string[];
+  readonly allowed: ReadonlyMap<string, Set<string>>;
+} {
   const text = readFileSync(join(REPO, "docs", "architecture.md"), "utf8");
   const order: string[] = [];
   const allowed = new Map<string, Set<string>>();
@@ -103,7 +106,7 @@ function folderArrows(): Arrow[] {
 }
 
 /** A cycle among the folder arrows (as a path `a → b → … → a`), or `null`. */
-export function findCycle(edges: ReadonlyMap<string, ReadonlySet<string>>): string[] | null {
+function findCycle(edges: ReadonlyMap<string, ReadonlySet<string>>): string[] | null {
   const state = new Map<string, "open" | "done">();
   const stack: string[] = [];
   const visit = (node: string): string[] | null => {
@@ -180,6 +183,13 @@ describe("src/ layers (docs/architecture.md)", () => {
       ["core", new Set()],
     ]);
     expect(findCycle(probe)).toEqual(["ledger", "evidence", "ledger"]);
-    expect(findCycle(new Map([["a", new Set(["b"])], ["b", new Set<string>()]]))).toBeNull();
+    expect(
+      findCycle(
+        new Map([
+          ["a", new Set(["b"])],
+          ["b", new Set<string>()],
+        ]),
+      ),
+    ).toBeNull();
   });
 });

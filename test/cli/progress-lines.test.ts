@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { nodeLine, ProgressLines, resumeCommandFor, shellWord } from "../../src/cli/progress-lines.js";
 import type { LedgerRow } from "../../src/core/ledger-row.js";
+import { nodeLine, ProgressLines, resumeCommandFor, shellWord } from "../../src/progress/progress-lines.js";
 
 const base = {
   sessionId: "s",

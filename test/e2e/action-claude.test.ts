@@ -20,9 +20,9 @@ import {
 import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { DEFAULT_CLAUDE_VERSION } from "../../src/action/inputs.js";
-import { CLAUDE_CLI, ensureCli } from "../../src/action/install-cli.js";
 import { findExecutable } from "../../src/proc/which.js";
+import { DEFAULT_CLAUDE_VERSION } from "../../src/run/action-inputs.js";
+import { CLAUDE_CLI, ensureCli } from "../../src/run/install-cli.js";
 import { actionTestResources, completion, NODE_MODULES_BIN } from "../support/action-harness.js";
 import type { GitHubServer } from "../support/github-server/index.js";
 import type { ModelServer } from "../support/model-server/index.js";

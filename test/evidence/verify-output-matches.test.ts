@@ -2,15 +2,10 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import {
-  BoundedOutput,
-  OUTPUT_MATCHES_CAP_BYTES,
-  type RunVerifyOptions,
-  runVerify,
-  VERIFY_TAIL_BYTES,
-  VerifyCache,
-  VerifyQueue,
-} from "../../src/evidence/verify.js";
+import { BoundedOutput } from "../../src/core/bounded-output.js";
+import { type RunVerifyOptions, runVerify, VerifyQueue } from "../../src/evidence/verify.js";
+import { VerifyCache } from "../../src/evidence/verify-cache.js";
+import { OUTPUT_MATCHES_CAP_BYTES, VERIFY_TAIL_BYTES } from "../../src/evidence/verify-output.js";
 import { compilePattern, type Pattern } from "../../src/graph/pattern.js";
 import { verifyExitWords } from "../../src/ledger/cells.js";
 import { parseLedgerJson, renderLedgerJson } from "../../src/ledger/render-json.js";

@@ -4,13 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { evidenceTree } from "../../src/evidence/evidence-tree.js";
-import {
-  type RunVerifyOptions,
-  runVerify,
-  VERIFY_TAIL_BYTES,
-  VerifyCache,
-  VerifyQueue,
-} from "../../src/evidence/verify.js";
+import { type RunVerifyOptions, runVerify, VerifyQueue } from "../../src/evidence/verify.js";
+import { VerifyCache } from "../../src/evidence/verify-cache.js";
+import { VERIFY_TAIL_BYTES } from "../../src/evidence/verify-output.js";
 import {
   FIXED_SUM,
   hermeticGitEnv,

@@ -36,7 +36,6 @@ import {
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { readActionInputs } from "../../src/action/inputs.js";
-import { cliSecrets } from "../../src/cli/cli-context.js";
 import { parseAutoFlags, parsePlanFlags } from "../../src/cli/parse-auto-flags.js";
 import { parseResumeFlags } from "../../src/cli/parse-resume-flags.js";
 import { runCliPlan } from "../../src/cli/plan-command.js";
@@ -50,6 +49,7 @@ import { plannedNodePolicies, plannedNodePolicy } from "../../src/policy/ceiling
 import { handWrittenDisclosure, plannedRunDisclosure } from "../../src/policy/disclosure.js";
 import { parsePolicyFile } from "../../src/policy/policy-file.js";
 import type { ToolPolicy } from "../../src/policy/tool-policy.js";
+import { cliSecrets } from "../../src/run/credentials.js";
 import { buildClaudeArgv } from "../../src/runtime/claude-argv.js";
 import { buildCodexArgv } from "../../src/runtime/codex-argv.js";
 import { type GraphHarness, startGraphHarness } from "../engine/graph-harness.js";

@@ -4,11 +4,11 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { detectSessionLimit } from "../../src/runtime/claude-result.js";
 import {
   type ClaudeCompleted,
   type ClaudeOutcome,
   createClaudeStreamParser,
-  detectSessionLimit,
   parseClaudeStream,
 } from "../../src/runtime/claude-stream.js";
 

@@ -60,6 +60,8 @@ export interface StoredCheckRun {
   startedAt: string | null;
   completedAt: string | null;
   output: { title: string | null; summary: string | null; text: string | null; annotationsCount: number };
+  /** The buttons (`actions`) last written; absent until a write sets them. */
+  actions?: readonly { readonly label: string; readonly description: string; readonly identifier: string }[];
 }
 
 /** A workflow artifact (https://docs.github.com/rest/actions/artifacts), with its zip for downloads. */

@@ -12,6 +12,7 @@
  */
 import type { OctokitTiming } from "../../../src/github/octokit.js";
 
+export type { AppAuthOptions, IssuedToken } from "./app-auth.js";
 export { validateComponent } from "./contract.js";
 export type { AppFixture, ArtifactFixture, StoredCheckRun } from "./fixtures.js";
 export { GITHUB_ACTIONS_APP } from "./fixtures.js";
@@ -25,7 +26,15 @@ export type {
   Violation,
 } from "./server.js";
 export { startGitHubServer } from "./server.js";
-export type { AddArtifactInput, GitHubServerState } from "./state.js";
+export type {
+  AddArtifactInput,
+  GitHubServerState,
+  StoredDispatch,
+  WorkflowFixture,
+  WorkflowRunFixture,
+} from "./state.js";
+export type { DeliverInput, DeliveryRecord, WebhookTarget } from "./webhook-deliveries.js";
+export { signPayload } from "./webhook-deliveries.js";
 
 /** Retry/rate-limit waits in milliseconds and no write spacing: attempts are asserted, never time. */
 export const TEST_TIMING: OctokitTiming = { retryBaseMs: 1, rateLimitUnitMs: 1, spaceWrites: false };

@@ -18,6 +18,7 @@ import {
   type StoredCheckRun,
   simpleUser,
 } from "./fixtures.js";
+import { APP_ROUTES } from "./routes-app.js";
 import type { GitHubServerState } from "./state.js";
 
 export interface RouteRequest {
@@ -80,6 +81,7 @@ interface CheckRunBodyInput {
   conclusion?: string;
   completed_at?: string;
   output?: { title?: string; summary?: string; text?: string; annotations?: unknown[] };
+  actions?: StoredCheckRun["actions"];
 }
 
 function repositoryOf(request: RouteRequest, context: RouteContext) {
@@ -129,6 +131,7 @@ const createCheckRun: Route = {
         annotationsCount: body.output?.annotations?.length ?? 0,
       },
     };
+    if (body.actions !== undefined) run.actions = body.actions;
     state.checkRuns.push(run);
     return { status: 201, body: checkRunJson(run, context) };
   },
@@ -158,6 +161,7 @@ const updateCheckRun: Route = {
     if (body.details_url !== undefined) run.detailsUrl = body.details_url;
     if (body.external_id !== undefined) run.externalId = body.external_id;
     if (body.started_at !== undefined) run.startedAt = body.started_at;
+    if (body.actions !== undefined) run.actions = body.actions;
     if (body.conclusion !== undefined) {
       // "Providing `conclusion` will automatically set the `status` parameter to `completed`."
       run.status = "completed";
@@ -559,6 +563,7 @@ const createIssueCommentReaction: Route = {
 };
 
 export const ROUTES: readonly Route[] = [
+  ...APP_ROUTES,
   getTree,
   getBlob,
   listIssueComments,

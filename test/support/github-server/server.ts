@@ -7,6 +7,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { AppAuthOptions } from "./app-auth.js";
 import { type HttpMethod, OperationContract } from "./contract.js";
 import { loadDescription } from "./description.js";
 import type { AppFixture } from "./fixtures.js";
@@ -22,6 +23,11 @@ export interface GitHubServerOptions {
   readonly token?: string;
   /** Web origin used in `html_url`s. Default `https://github.com`. */
   readonly webUrl?: string;
+  /**
+   * GitHub App authentication (`app-auth.ts`): `/app/…` routes then take the App's JWT (verified against
+   * `publicKey`), and every other route an installation token the double issued.
+   */
+  readonly appAuth?: AppAuthOptions;
 }
 
 export interface RecordedCall {
@@ -154,6 +160,7 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
   const state = new GitHubServerState({
     defaultRepository: options.repository ?? "octo-org/widgets",
     ...(options.app === undefined ? {} : { app: options.app }),
+    ...(options.appAuth === undefined ? {} : { appAuth: options.appAuth }),
   });
   const calls: RecordedCall[] = [];
   const violations: Violation[] = [];
@@ -313,6 +320,15 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
     if (matched === undefined) {
       violate("route", [describeUnknownRoute(method, path)]);
       return refuse(404, "Not Found", []);
+    }
+    if (state.appAuth !== null) {
+      const problem = matched.compiled.route.template.startsWith("/app/")
+        ? state.appAuth.jwtProblem(authorization)
+        : state.appAuth.tokenProblem(authorization);
+      if (problem !== null) {
+        violate("auth", [problem]);
+        return refuse(401, "Bad credentials", []);
+      }
     }
     if (options.token !== undefined) {
       const given = /^(?:token|bearer)\s+(.+)$/i.exec(authorization ?? "")?.[1];

@@ -3,6 +3,7 @@
  * it before the product runs and read it afterwards ("what would GitHub show now?").
  */
 import { createHash, randomBytes } from "node:crypto";
+import { AppAuth, type AppAuthOptions } from "./app-auth.js";
 import {
   type AccountFixture,
   type AppFixture,
@@ -13,6 +14,7 @@ import {
   type RepositoryFixture,
   type StoredCheckRun,
 } from "./fixtures.js";
+import { WebhookDeliveries } from "./webhook-deliveries.js";
 
 export interface AddRepositoryInput {
   /** `OWNER/NAME`. */
@@ -95,6 +97,32 @@ export interface AddArtifactInput {
 /** A collaborator's role (GitHub's base roles and the two in between). */
 export type CollaboratorRole = "admin" | "maintain" | "write" | "triage" | "read";
 
+/** A workflow file the double knows, with the `workflow_dispatch` inputs it declares. */
+export interface WorkflowFixture {
+  readonly repository: RepositoryFixture;
+  /** The file name, e.g. `evidence-gate-resume.yml`. */
+  readonly file: string;
+  readonly inputs: readonly { readonly name: string; readonly required?: boolean }[];
+}
+
+/** A workflow run (what `POST …/actions/runs/{id}/rerun` acts on). */
+export interface WorkflowRunFixture {
+  readonly id: number;
+  readonly repository: RepositoryFixture;
+  readonly headSha: string;
+  attempt: number;
+  /** Too old or otherwise not re-runnable: the rerun route answers 403 with GitHub's message. */
+  readonly rerunRefused?: string;
+}
+
+/** A `workflow_dispatch` the product asked for. */
+export interface StoredDispatch {
+  readonly repository: string;
+  readonly workflow: string;
+  readonly ref: string;
+  readonly inputs: Readonly<Record<string, unknown>>;
+}
+
 /** A reaction the product created on an issue comment. */
 export interface StoredReaction {
   readonly id: number;
@@ -124,12 +152,61 @@ export class GitHubServerState {
   readonly #collaborators = new Map<string, CollaboratorRole>();
   /** Reactions created through the API, in order. */
   readonly reactions: StoredReaction[] = [];
+  /** GitHub App authentication (JWT, installation tokens), when the server was started with `appAuth`. */
+  readonly appAuth: AppAuth | null;
+  /** The App's webhook: deliveries sent to the bot, and their log. */
+  readonly webhooks = new WebhookDeliveries();
+  readonly workflows: WorkflowFixture[] = [];
+  readonly workflowRuns: WorkflowRunFixture[] = [];
+  /** Workflow dispatches accepted, in order. */
+  readonly dispatches: StoredDispatch[] = [];
+  /** Workflow run ids re-run, in order. */
+  readonly reruns: number[] = [];
   #nextId = 4_000_000_001;
 
-  constructor(options: { readonly defaultRepository: string; readonly app?: AppFixture }) {
+  constructor(options: {
+    readonly defaultRepository: string;
+    readonly app?: AppFixture;
+    readonly appAuth?: AppAuthOptions;
+  }) {
     this.defaultRepository = options.defaultRepository;
     this.app = options.app ?? GITHUB_ACTIONS_APP;
+    this.appAuth = options.appAuth === undefined ? null : new AppAuth(options.appAuth);
     this.addRepository({ fullName: options.defaultRepository });
+  }
+
+  /** Declares a workflow file and its `workflow_dispatch` inputs (default repository). */
+  addWorkflow(input: {
+    readonly file: string;
+    readonly inputs: WorkflowFixture["inputs"];
+    readonly repository?: string;
+  }): WorkflowFixture {
+    const workflow = {
+      repository: this.#require(input.repository ?? this.defaultRepository),
+      file: input.file,
+      inputs: input.inputs,
+    };
+    this.workflows.push(workflow);
+    return workflow;
+  }
+
+  /** Adds a workflow run that `rerun` can find (default repository, attempt 1). */
+  addWorkflowRun(input: {
+    readonly id: number;
+    readonly headSha: string;
+    readonly attempt?: number;
+    readonly repository?: string;
+    readonly rerunRefused?: string;
+  }): WorkflowRunFixture {
+    const run: WorkflowRunFixture = {
+      id: input.id,
+      repository: this.#require(input.repository ?? this.defaultRepository),
+      headSha: input.headSha,
+      attempt: input.attempt ?? 1,
+      ...(input.rerunRefused === undefined ? {} : { rerunRefused: input.rerunRefused }),
+    };
+    this.workflowRuns.push(run);
+    return run;
   }
 
   nextId(): number {

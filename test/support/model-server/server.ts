@@ -43,6 +43,11 @@ export interface RecordedRequest {
   readonly promptText: string | null;
   /** Whether the request asked for SSE (`stream: true`). */
   readonly stream: boolean;
+  /**
+   * The request's headers, names lower-cased, repeated headers joined with `, ` (e.g. `x-api-key`,
+   * `authorization`: what a key proxy in front of the server sent).
+   */
+  readonly headers: Readonly<Record<string, string>>;
   /** The HTTP status answered. */
   readonly status: number;
   /** The parsed request body (or the raw text when it was not JSON). */
@@ -109,6 +114,14 @@ function headerValue(request: IncomingMessage, name: string): string | null {
   const value = request.headers[name];
   if (Array.isArray(value)) return value[0] ?? null;
   return value ?? null;
+}
+
+function headersOf(request: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return headers;
 }
 
 function quotePrompt(promptText: string): string {
@@ -255,6 +268,7 @@ async function handleScripted(
       ...fields,
       sessionId,
       stream,
+      headers: headersOf(request),
       body: parsed.ok ? parsed.value : raw,
       receivedAt,
       answeredAt: null,

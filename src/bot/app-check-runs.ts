@@ -1,0 +1,240 @@
+/**
+ * The App's own check runs on one repository (https://docs.github.com/rest/checks/runs): found by name and
+ * head SHA among **this App's** runs (`app_id`), created `queued`, moved, completed. GitHub holds all the
+ * state (SPEC §2.3, stateless); this module only reads and writes it.
+ *
+ * One check run per name and head SHA, with any number of replicas: deliveries for one commit can be
+ * handled at once on two replicas, and each may find none and create one. After every create the runs
+ * are listed again; the one with the lowest id is the commit's check run, and a later one this call
+ * created is renamed `<name> (duplicate)` and completed `skipped` — GitHub has no delete for check runs,
+ * and a renamed run cannot stand in for the required check. Every lookup takes the lowest id too.
+ */
+import { type CheckRunAnnotation, CheckRunClient, type CheckRunConclusion } from "../github/check-run.js";
+import type { GateOctokit } from "../github/octokit.js";
+import { type CheckKey, formatCheckKey, parseCheckKey } from "./check-key.js";
+
+/** One of the App's check runs, as GitHub shows it now. */
+export interface AppCheckRun {
+  readonly id: number;
+  readonly headSha: string;
+  readonly status: string;
+  readonly conclusion: string | null;
+  readonly externalId: string | null;
+  /** The bot's record in `external_id`; `null` when it holds something else. */
+  readonly key: CheckKey | null;
+  readonly summary: string | null;
+  readonly title: string | null;
+  readonly htmlUrl: string | null;
+}
+
+/** A button on the check run (`actions`): label ≤ 20, description ≤ 40, identifier ≤ 20 characters. */
+export interface CheckRunButton {
+  readonly label: string;
+  readonly description: string;
+  readonly identifier: string;
+}
+
+export interface CheckOutput {
+  readonly title: string;
+  readonly summary: string;
+  readonly text?: string;
+}
+
+export interface AppCheckRunsOptions {
+  /** An installation client of the App. */
+  readonly octokit: GateOctokit;
+  readonly owner: string;
+  readonly repo: string;
+  readonly appId: number;
+  readonly name: string;
+}
+
+interface ListedRun {
+  readonly id: number;
+  readonly name: string;
+  readonly head_sha: string;
+  readonly status: string;
+  readonly conclusion: string | null;
+  readonly external_id: string | null;
+  readonly html_url: string | null;
+  readonly app?: { readonly id: number } | null;
+  readonly output: { readonly title: string | null; readonly summary: string | null };
+}
+
+function fromListed(run: ListedRun): AppCheckRun {
+  return {
+    id: run.id,
+    headSha: run.head_sha,
+    status: run.status,
+    conclusion: run.conclusion,
+    externalId: run.external_id,
+    key: parseCheckKey(run.external_id),
+    summary: run.output.summary,
+    title: run.output.title,
+    htmlUrl: run.html_url,
+  };
+}
+
+/** The suffix a duplicate created by a race is renamed with. */
+export const DUPLICATE_SUFFIX = " (duplicate)";
+
+export class AppCheckRuns {
+  readonly #o: AppCheckRunsOptions;
+  readonly #client: CheckRunClient;
+
+  constructor(options: AppCheckRunsOptions) {
+    this.#o = options;
+    this.#client = new CheckRunClient({ octokit: options.octokit, owner: options.owner, repo: options.repo });
+  }
+
+  get name(): string {
+    return this.#o.name;
+  }
+
+  /** The App's check run named {@link name} on `headSha` (the lowest id when a race made two), or `undefined`. */
+  async find(headSha: string): Promise<AppCheckRun | undefined> {
+    return (await this.#list(headSha))[0];
+  }
+
+  /** One check run by id (any app's: the caller checks it is the App's and named {@link name}). */
+  async get(id: number): Promise<AppCheckRun & { readonly name: string; readonly appId: number | null }> {
+    const { data } = await this.#o.octokit.rest.checks.get({
+      owner: this.#o.owner,
+      repo: this.#o.repo,
+      check_run_id: id,
+    });
+    return { ...fromListed(data), name: data.name, appId: data.app?.id ?? null };
+  }
+
+  /**
+   * Creates the check run on `headSha` with `status` (`queued`, or `in_progress` for a run already going),
+   * then settles a race (see the module comment).
+   * @returns the commit's check run: this one, or an earlier one a concurrent delivery created.
+   */
+  async create(input: {
+    readonly headSha: string;
+    readonly key: CheckKey;
+    readonly status: "queued" | "in_progress";
+    readonly output: CheckOutput;
+    readonly detailsUrl?: string;
+  }): Promise<{ readonly run: AppCheckRun; readonly created: boolean }> {
+    const { data } = await this.#o.octokit.rest.checks.create({
+      owner: this.#o.owner,
+      repo: this.#o.repo,
+      name: this.#o.name,
+      head_sha: input.headSha,
+      external_id: formatCheckKey(input.key),
+      status: input.status,
+      ...(input.status === "in_progress" ? { started_at: timestamp() } : {}),
+      output: input.output,
+      ...(input.detailsUrl === undefined ? {} : { details_url: input.detailsUrl }),
+    });
+    const mine = fromListed(data);
+    const first = (await this.#list(input.headSha))[0] ?? mine;
+    if (first.id === mine.id) return { run: mine, created: true };
+    await this.#o.octokit.rest.checks.update({
+      owner: this.#o.owner,
+      repo: this.#o.repo,
+      check_run_id: mine.id,
+      name: `${this.#o.name}${DUPLICATE_SUFFIX}`,
+      status: "completed",
+      conclusion: "skipped",
+      completed_at: timestamp(),
+      output: {
+        title: "Duplicate: see the other check run",
+        summary: `Two deliveries for this commit were handled at once and each created a check run. Check run ${first.id} ("${this.#o.name}") is this commit's; this one was renamed so it cannot stand in for it.`,
+      },
+    });
+    return { run: first, created: false };
+  }
+
+  /** Moves a check run to `queued` or `in_progress` with a new output (and record, details link, buttons). */
+  async move(
+    id: number,
+    input: {
+      readonly status: "queued" | "in_progress";
+      readonly key?: CheckKey;
+      readonly output: CheckOutput;
+      readonly detailsUrl?: string;
+    },
+  ): Promise<void> {
+    await this.#o.octokit.rest.checks.update({
+      owner: this.#o.owner,
+      repo: this.#o.repo,
+      check_run_id: id,
+      status: input.status,
+      ...(input.status === "in_progress" ? { started_at: timestamp() } : {}),
+      output: input.output,
+      // A check run that moves on offers no buttons from its earlier state.
+      actions: [],
+      ...(input.key === undefined ? {} : { external_id: formatCheckKey(input.key) }),
+      ...(input.detailsUrl === undefined ? {} : { details_url: input.detailsUrl }),
+    });
+  }
+
+  /** Replaces the output of a check run (and its buttons when `actions` is given), status unchanged. */
+  async annotateOutput(id: number, output: CheckOutput, actions?: readonly CheckRunButton[]): Promise<void> {
+    await this.#o.octokit.rest.checks.update({
+      owner: this.#o.owner,
+      repo: this.#o.repo,
+      check_run_id: id,
+      output,
+      ...(actions === undefined ? {} : { actions: [...actions] }),
+    });
+  }
+
+  /**
+   * Completes a check run through {@link CheckRunClient.complete}: conclusion, output, the annotations 50 per
+   * request; then the buttons, when there are any (a second write: the client's completion carries none).
+   */
+  async complete(
+    id: number,
+    input: CheckOutput & {
+      readonly conclusion: CheckRunConclusion;
+      readonly key: CheckKey;
+      readonly detailsUrl?: string;
+      readonly annotations?: readonly CheckRunAnnotation[];
+      readonly actions?: readonly CheckRunButton[];
+    },
+  ): Promise<void> {
+    await this.#client.complete(id, {
+      conclusion: input.conclusion,
+      title: input.title,
+      summary: input.summary,
+      ...(input.text === undefined || input.text === "" ? {} : { text: input.text }),
+      externalId: formatCheckKey(input.key),
+      ...(input.detailsUrl === undefined ? {} : { detailsUrl: input.detailsUrl }),
+      ...(input.annotations === undefined ? {} : { annotations: input.annotations }),
+    });
+    if (input.actions !== undefined && input.actions.length > 0) {
+      await this.#o.octokit.rest.checks.update({
+        owner: this.#o.owner,
+        repo: this.#o.repo,
+        check_run_id: id,
+        actions: [...input.actions],
+      });
+    }
+  }
+
+  /** The App's runs named {@link name} on `headSha`, lowest id first (first 100: one per name in practice). */
+  async #list(headSha: string): Promise<AppCheckRun[]> {
+    const { data } = await this.#o.octokit.rest.checks.listForRef({
+      owner: this.#o.owner,
+      repo: this.#o.repo,
+      ref: headSha,
+      check_name: this.#o.name,
+      app_id: this.#o.appId,
+      filter: "all",
+      per_page: 100,
+    });
+    return data.check_runs
+      .filter((run) => run.name === this.#o.name && (run.app?.id ?? this.#o.appId) === this.#o.appId)
+      .map(fromListed)
+      .sort((a, b) => a.id - b.id);
+  }
+}
+
+/** GitHub's documented timestamp form, `YYYY-MM-DDTHH:MM:SSZ`. */
+function timestamp(): string {
+  return new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+}

@@ -1,0 +1,188 @@
+/**
+ * The bot's configuration, read once from the environment at start (SPEC §2.3; docs/bot.md). Every value is
+ * checked before the server listens: a missing or malformed one stops it with a message naming the
+ * variable — never its value when the value is a secret.
+ *
+ * | variable | meaning | default |
+ * | --- | --- | --- |
+ * | `APP_ID` | the GitHub App's id (a positive integer) | required |
+ * | `PRIVATE_KEY` / `PRIVATE_KEY_PATH` | the App's private key (PEM), inline (`\n` escapes allowed) or in a file; exactly one | required |
+ * | `WEBHOOK_SECRET` | the App's webhook secret | required |
+ * | `PORT` | TCP port (0–65535; 0 picks a free one) | `3000` |
+ * | `HOST` | address to listen on | `127.0.0.1` (the container image sets `0.0.0.0`) |
+ * | `CHECK_NAME` | the check run's name, and the ledger artifact's prefix (`<name>-ledger`) | `evidence-gate` |
+ * | `WORKFLOW_FILE` | the pull request workflow's file name under `.github/workflows/` | `evidence-gate.yml` |
+ * | `RESUME_WORKFLOW_FILE` | the resume workflow the buttons dispatch | `WORKFLOW_FILE` with `-resume` before `.yml` |
+ * | `GITHUB_API_URL` | REST API root (GitHub Enterprise Server: `https://HOST/api/v3`) | `https://api.github.com` |
+ * | `REDELIVER_EVERY` | opt-in: redeliver failed deliveries on this period (`15m`, `1h`) | off |
+ * | `REDELIVER_SINCE` | how far back `--redeliver-failed` and the timer look | `1h` |
+ * | `EVIDENCE_GATE_BACKOFF_SECOND_MS` | tests only: milliseconds per second of retry backoff | `1000` |
+ */
+import { readFileSync } from "node:fs";
+import type { OctokitTiming } from "../github/octokit.js";
+import { timingFromEnv } from "../github/octokit.js";
+
+export interface BotConfig {
+  readonly appId: number;
+  /** PEM text (PKCS#1 or PKCS#8). A secret: never logged. */
+  readonly privateKey: string;
+  /** A secret: never logged. */
+  readonly webhookSecret: string;
+  readonly port: number;
+  readonly host: string;
+  readonly checkName: string;
+  /** A file name, e.g. `evidence-gate.yml`: `workflow_run` events of `.github/workflows/<it>` are tracked. */
+  readonly workflowFile: string;
+  /** A file name, e.g. `evidence-gate-resume.yml`: the workflow "Approve"/"Reject" dispatch. */
+  readonly resumeWorkflowFile: string;
+  readonly apiUrl: string;
+  /** Milliseconds between redelivery sweeps inside the server; `null`: off (the default). */
+  readonly redeliverEveryMs: number | null;
+  /** How far back a redelivery sweep looks, ms. */
+  readonly redeliverSinceMs: number;
+  readonly timing: OctokitTiming;
+}
+
+/** A variable is missing or malformed; `variable` names it. */
+export class BotConfigError extends Error {
+  override readonly name = "BotConfigError";
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const WORKFLOW_FILE = /^[A-Za-z0-9][A-Za-z0-9._-]*\.ya?ml$/;
+const PEM = /^-----BEGIN (?:RSA )?PRIVATE KEY-----\n[\s\S]+\n-----END (?:RSA )?PRIVATE KEY-----\s*$/;
+
+/** `15m`, `1h`, `90s`, `2d` in milliseconds, or `null` when `text` is not one whole number and one unit. */
+export function parseSpan(text: string): number | null {
+  const m = /^(\d{1,6})(s|m|h|d)$/.exec(text.trim());
+  if (m === null) return null;
+  const unit = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as "s" | "m" | "h" | "d"];
+  return Number(m[1]) * unit;
+}
+
+function value(env: Env, name: string): string | undefined {
+  const v = env[name]?.trim();
+  return v === undefined || v === "" ? undefined : v;
+}
+
+function required(env: Env, name: string, what: string): string {
+  const v = value(env, name);
+  if (v === undefined) throw new BotConfigError(name, `is not set: give ${what}`);
+  return v;
+}
+
+function privateKeyOf(env: Env): string {
+  const inline = value(env, "PRIVATE_KEY");
+  const path = value(env, "PRIVATE_KEY_PATH");
+  if (inline !== undefined && path !== undefined) {
+    throw new BotConfigError("PRIVATE_KEY", "and PRIVATE_KEY_PATH are both set: give the key one way");
+  }
+  let key: string;
+  let from: string;
+  if (path !== undefined) {
+    from = "PRIVATE_KEY_PATH";
+    try {
+      key = readFileSync(path, "utf8");
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
+      throw new BotConfigError(from, `cannot read ${JSON.stringify(path)} (${code})`);
+    }
+  } else if (inline !== undefined) {
+    from = "PRIVATE_KEY";
+    // A key pasted into one line of an env file keeps its line breaks as `\n`.
+    key = inline.replace(/\\n/g, "\n");
+  } else {
+    throw new BotConfigError(
+      "PRIVATE_KEY",
+      "neither PRIVATE_KEY nor PRIVATE_KEY_PATH is set: give the App's private key (the .pem GitHub generated)",
+    );
+  }
+  key = key.replace(/\r\n/g, "\n");
+  if (!PEM.test(key.trim())) {
+    throw new BotConfigError(
+      from,
+      "is not a PEM private key (expected -----BEGIN RSA PRIVATE KEY----- or -----BEGIN PRIVATE KEY-----)",
+    );
+  }
+  return `${key.trim()}\n`;
+}
+
+/**
+ * Reads and checks the configuration.
+ * @throws {BotConfigError} naming the first variable that is missing or malformed (never its secret value).
+ */
+export function readBotConfig(env: Env): BotConfig {
+  const appIdText = required(env, "APP_ID", "the GitHub App's id (App settings → About → App ID)");
+  if (!/^[1-9]\d{0,11}$/.test(appIdText)) {
+    throw new BotConfigError("APP_ID", `${JSON.stringify(appIdText)} is not a positive whole number`);
+  }
+  const privateKey = privateKeyOf(env);
+  const webhookSecret = required(env, "WEBHOOK_SECRET", "the App's webhook secret");
+  const portText = value(env, "PORT") ?? "3000";
+  if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65_535) {
+    throw new BotConfigError("PORT", `${JSON.stringify(portText)} is not a TCP port (0–65535)`);
+  }
+  const host = value(env, "HOST") ?? "127.0.0.1";
+  if (!/^[A-Za-z0-9.:[\]-]+$/.test(host)) {
+    throw new BotConfigError("HOST", `${JSON.stringify(host)} is not a host name or address`);
+  }
+  const checkName = value(env, "CHECK_NAME") ?? "evidence-gate";
+  if (checkName.length > 100 || /[\r\n]/.test(checkName)) {
+    throw new BotConfigError("CHECK_NAME", "must be one line of at most 100 characters");
+  }
+  const workflowFile = value(env, "WORKFLOW_FILE") ?? "evidence-gate.yml";
+  if (!WORKFLOW_FILE.test(workflowFile)) {
+    throw new BotConfigError(
+      "WORKFLOW_FILE",
+      `${JSON.stringify(workflowFile)} is not a workflow file name (e.g. evidence-gate.yml, no folder)`,
+    );
+  }
+  const resumeWorkflowFile =
+    value(env, "RESUME_WORKFLOW_FILE") ?? workflowFile.replace(/(\.ya?ml)$/, "-resume$1");
+  if (!WORKFLOW_FILE.test(resumeWorkflowFile)) {
+    throw new BotConfigError(
+      "RESUME_WORKFLOW_FILE",
+      `${JSON.stringify(resumeWorkflowFile)} is not a workflow file name (e.g. evidence-gate-resume.yml)`,
+    );
+  }
+  const apiUrl = (value(env, "GITHUB_API_URL") ?? "https://api.github.com").replace(/\/+$/, "");
+  if (!/^https?:\/\/[^\s/]+(\/\S*)?$/.test(apiUrl)) {
+    throw new BotConfigError("GITHUB_API_URL", `${JSON.stringify(apiUrl)} is not an http(s) URL`);
+  }
+  const span = (name: string, fallback: string | null): number | null => {
+    const text = value(env, name) ?? fallback;
+    if (text === null) return null;
+    const ms = parseSpan(text);
+    if (ms === null || ms === 0) {
+      throw new BotConfigError(name, `${JSON.stringify(text)} is not a period such as 90s, 15m, 1h or 2d`);
+    }
+    return ms;
+  };
+  let timing: OctokitTiming;
+  try {
+    timing = timingFromEnv(env);
+  } catch (error) {
+    throw new BotConfigError("EVIDENCE_GATE_BACKOFF_SECOND_MS", (error as Error).message);
+  }
+  return {
+    appId: Number(appIdText),
+    privateKey,
+    webhookSecret,
+    port: Number(portText),
+    host,
+    checkName,
+    workflowFile,
+    resumeWorkflowFile,
+    apiUrl,
+    redeliverEveryMs: span("REDELIVER_EVERY", null),
+    redeliverSinceMs: span("REDELIVER_SINCE", "1h") ?? 3_600_000,
+    timing,
+  };
+}

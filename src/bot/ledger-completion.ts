@@ -1,0 +1,119 @@
+/**
+ * How the App's check run completes for a finished workflow run (SPEC §2.3, §6): from the ledger
+ * `readWorkflowRunLedger` (`src/github/workflow-run-ledger.ts`, the rule `mode: report` follows too)
+ * validated, or — when there is none, or it was refused — `failure` saying why. Never green without a
+ * ledger that passed every check.
+ *
+ * With a ledger, the output is exactly what `mode: report` posts (`renderCheckRunOutput`, the provenance
+ * appendix, cut with `withAppendix`), posted "by the evidence-gate App"; the failures' annotations are
+ * placed on files of the head commit's tree (the bot has no checkout: the tree is read through the API) or,
+ * when the output names none, on the workflow file. A run paused at a gate gets the Approve / Reject buttons
+ * and the hidden marker saying which gate of which run they decide (`gate-buttons.ts`).
+ */
+import { posix } from "node:path";
+import { failureAnnotations } from "../github/check-annotations.js";
+import type { CheckRunAnnotation, CheckRunConclusion } from "../github/check-run.js";
+import { withAppendix } from "../github/check-run-reporter.js";
+import type { GateOctokit } from "../github/octokit.js";
+import type { WorkflowRunEvent } from "../github/workflow-run-event.js";
+import {
+  ledgerProvenanceMarkdown,
+  refusedLedgerOutput,
+  reportedLedgerAppendix,
+  type WorkflowRunLedger,
+} from "../github/workflow-run-ledger.js";
+import type { Ledger } from "../ledger/ledger.js";
+import { renderCheckRunOutput, trimmedNotice } from "../ledger/render-markdown.js";
+import type { CheckOutput, CheckRunButton } from "./app-check-runs.js";
+import { gateButtons, gateMarker, waitingGate } from "./gate-buttons.js";
+
+/** What the completing write carries. */
+export interface LedgerCompletion extends CheckOutput {
+  readonly conclusion: CheckRunConclusion;
+  readonly annotations: readonly CheckRunAnnotation[];
+  readonly actions: readonly CheckRunButton[];
+  /** The ledger's run id, when a ledger is posted. */
+  readonly runId: string | null;
+}
+
+const DEPENDABOT = "dependabot[bot]";
+
+/** Who posted, as the appendix says it. */
+export const POSTED_BY_APP = "the evidence-gate App";
+
+export async function ledgerCompletion(o: {
+  readonly found: WorkflowRunLedger;
+  readonly upstream: WorkflowRunEvent;
+  readonly octokit: GateOctokit;
+  readonly owner: string;
+  readonly repo: string;
+}): Promise<LedgerCompletion> {
+  const { found, upstream } = o;
+  const dependabot = upstream.actor === DEPENDABOT || upstream.triggeringActor === DEPENDABOT;
+  const provenance = ledgerProvenanceMarkdown(upstream, { dependabot });
+  if (found.kind !== "ledger") {
+    const refused = refusedLedgerOutput({ ...found, provenance });
+    return { ...refused, conclusion: "failure", annotations: [], actions: [], runId: null };
+  }
+  const { ledger, artifact } = found;
+  const links = upstream.htmlUrl === null ? {} : { detailsUrl: upstream.htmlUrl };
+  const output = renderCheckRunOutput(ledger, links);
+  const waiting = waitingGate(ledger);
+  const appendix = `${reportedLedgerAppendix({ provenance, artifact, postedBy: POSTED_BY_APP })}${
+    waiting === null
+      ? ""
+      : `\n\nA person with write access decides with the buttons above: **Approve** or **Reject** gate \`${waiting.gate}\` dispatches the resume workflow for this commit.\n\n${gateMarker(waiting)}`
+  }`;
+  return {
+    title: output.title,
+    summary: withAppendix(output.summary, appendix, trimmedNotice(links)),
+    text: output.text,
+    conclusion: ledger.conclusion!.conclusion,
+    annotations: await annotationsOnTree(ledger, o),
+    actions:
+      waiting === null || ledger.conclusion?.conclusion !== "action_required" ? [] : gateButtons(waiting),
+    runId: ledger.runId,
+  };
+}
+
+/**
+ * The failures' annotations: files named by the output that exist in the head commit's tree (relative to the
+ * shortest verify working directory the ledger records, the checkout), else the workflow file. The tree is
+ * read only when there is a failure to mark; when it cannot be read, every mark goes on the workflow file.
+ */
+async function annotationsOnTree(
+  ledger: Ledger,
+  o: {
+    readonly upstream: WorkflowRunEvent;
+    readonly octokit: GateOctokit;
+    readonly owner: string;
+    readonly repo: string;
+  },
+): Promise<CheckRunAnnotation[]> {
+  const workflowFile = o.upstream.workflowPath;
+  const base = { workflowFile, repoRoot: repoRootOf(ledger) };
+  if (failureAnnotations(ledger, { ...base, isFile: () => false }).length === 0) return [];
+  let files: ReadonlySet<string>;
+  try {
+    const { data } = await o.octokit.rest.git.getTree({
+      owner: o.owner,
+      repo: o.repo,
+      tree_sha: o.upstream.headSha,
+      recursive: "1",
+    });
+    files = new Set(data.tree.filter((e) => e.type === "blob" && e.path !== undefined).map((e) => e.path!));
+  } catch {
+    files = new Set();
+  }
+  return failureAnnotations(ledger, {
+    ...base,
+    isFile: (path) => files.has(posix.relative(base.repoRoot, path)),
+  });
+}
+
+/** The checkout the ledger's verify commands ran in: the shortest working directory it records, else `/`. */
+function repoRootOf(ledger: Ledger): string {
+  const dirs = ledger.rows.flatMap((r) => (r.verify === undefined ? [] : [r.verify.cwd]));
+  const root = dirs.filter((d) => posix.isAbsolute(d)).sort((a, b) => a.length - b.length)[0];
+  return root ?? "/";
+}

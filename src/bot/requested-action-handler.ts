@@ -1,0 +1,184 @@
+/**
+ * "Approve <gate>" / "Reject <gate>" on the App's paused check run (SPEC §2.3): `check_run.requested_action`,
+ * which GitHub sends only to the App that created the check run
+ * (https://docs.github.com/rest/guides/using-the-rest-api-to-interact-with-checks#check-runs-and-requested-actions).
+ *
+ * In order, each refusal writing nothing but the check run's notice (and dispatching nothing):
+ *
+ * 1. the check run is read again: it must still be `completed` / `action_required` with the bot's gate
+ *    marker at the end of its summary — otherwise the click (or its redelivery) was already handled: no-op;
+ * 2. the clicker must have write access, asked of GitHub (`writer-permission.ts`) — a reader's click is
+ *    refused and the buttons stay for a writer;
+ * 3. the pull request's head must still be the commit the buttons were shown for (the check run's
+ *    `head_sha`): a click on an old head is refused and its buttons removed — the decision would bind code
+ *    the clicker did not review (SPEC §9, the `@sha` rule of comment commands);
+ * 4. the resume workflow (`RESUME_WORKFLOW_FILE`) is dispatched on the default branch with `run-id`, `sha`,
+ *    `approve-gate` or `reject-gate`, and `approver` (the clicker's login) — and the check run goes
+ *    `in_progress` without buttons, saying who decided.
+ */
+import { z } from "zod";
+import { CHECK_RUN_TEXT_MAX_BYTES } from "../github/check-run.js";
+import { truncateUtf8, utf8Bytes } from "../ledger/byte-budget.js";
+import { escapeInline } from "../ledger/markdown-syntax.js";
+import { type AppCheckRun, AppCheckRuns } from "./app-check-runs.js";
+import { decisionOf, type GateDecision, readGateMarker, type WaitingGate } from "./gate-buttons.js";
+import { type HandlerContext, type HandlerResult, parsePayload } from "./handler.js";
+import { commitSha, repositoryPart, senderPart } from "./payload-parts.js";
+import { accessWords, writerPermission } from "./writer-permission.js";
+
+const schema = z.object({
+  check_run: z.object({
+    id: z.number().int().positive(),
+    name: z.string(),
+    app: z.object({ id: z.number().int() }),
+  }),
+  requested_action: z.object({ identifier: z.string() }),
+  repository: repositoryPart.extend({ default_branch: z.string().min(1) }),
+  sender: senderPart,
+});
+
+/** The inputs the resume workflow is dispatched with (docs/bot.md, "The resume workflow"). */
+export interface ResumeInputs {
+  readonly "run-id": string;
+  readonly sha: string;
+  readonly "approve-gate"?: string;
+  readonly "reject-gate"?: string;
+  readonly approver: string;
+}
+
+/** The dispatch's inputs for a decision on `waiting`, shown for `headSha`, made by `approver`. */
+export function resumeInputs(o: {
+  readonly waiting: WaitingGate;
+  readonly decision: GateDecision;
+  readonly headSha: string;
+  readonly approver: string;
+}): ResumeInputs {
+  return {
+    "run-id": o.waiting.runId,
+    sha: o.headSha,
+    ...(o.decision === "approve" ? { "approve-gate": o.waiting.gate } : { "reject-gate": o.waiting.gate }),
+    approver: o.approver,
+  };
+}
+
+export async function onRequestedAction(ctx: HandlerContext, payload: unknown): Promise<HandlerResult> {
+  const event = parsePayload("check_run", schema, payload);
+  if (event.check_run.app.id !== ctx.config.appId || event.check_run.name !== ctx.config.checkName) {
+    return {
+      outcome: "ignored",
+      detail: `check run ${event.check_run.id} is not this App's "${ctx.config.checkName}"`,
+    };
+  }
+  const decision = decisionOf(event.requested_action.identifier);
+  if (decision === null) return { outcome: "ignored", detail: "not a button this App offers" };
+  const { repository } = event;
+  const owner = repository.owner.login;
+  const repo = repository.name;
+  const login = event.sender.login;
+  const checks = new AppCheckRuns({
+    octokit: ctx.octokit,
+    owner,
+    repo,
+    appId: ctx.config.appId,
+    name: ctx.config.checkName,
+  });
+  const check = await checks.get(event.check_run.id);
+  const waiting = readGateMarker(check.summary);
+  if (check.status !== "completed" || check.conclusion !== "action_required" || waiting === null) {
+    return {
+      outcome: "stale",
+      detail:
+        `check run ${check.id} is ${check.status} ${check.conclusion ?? ""}, waiting for no gate`.trim(),
+    };
+  }
+  const word = decision === "approve" ? "approval" : "rejection";
+  const access = await writerPermission(ctx.octokit, { owner, repo, login });
+  if (!access.allowed) {
+    await checks.annotateOutput(check.id, {
+      title: check.title ?? `Paused at gate ${waiting.gate}`,
+      summary: withNotice(
+        check.summary ?? "",
+        `> **Refused:** ${escapeInline(login)} has ${accessWords(access.permission)} to this repository; the ${word} of gate \`${waiting.gate}\` needs write access. Nothing was dispatched.`,
+      ),
+    });
+    return { outcome: "refused", detail: `${login} has ${accessWords(access.permission)}` };
+  }
+  const moved = await headMoved(ctx, check, { owner, repo });
+  if (moved !== null) {
+    await checks.annotateOutput(
+      check.id,
+      {
+        title: `Gate ${waiting.gate}: not decided, the pull request moved on`,
+        summary: withNotice(
+          check.summary ?? "",
+          `> **Refused:** the ${word} of gate \`${waiting.gate}\` by ${escapeInline(login)} was not dispatched: ${escapeInline(moved)} A decision binds the commit it was shown for; the new head gets its own run and check run.`,
+        ),
+      },
+      [],
+    );
+    return { outcome: "refused", detail: moved };
+  }
+  const inputs = resumeInputs({ waiting, decision, headSha: check.headSha, approver: login });
+  try {
+    await ctx.octokit.rest.actions.createWorkflowDispatch({
+      owner,
+      repo,
+      workflow_id: ctx.config.resumeWorkflowFile,
+      ref: repository.default_branch,
+      inputs: { ...inputs },
+    });
+  } catch (error) {
+    const status = (error as { status?: unknown }).status;
+    if (typeof status !== "number" || status >= 500) throw error;
+    const said = (error as { response?: { data?: { message?: unknown } } }).response?.data?.message;
+    const why = `GitHub answered ${status}${typeof said === "string" ? ` "${said}"` : ""} to dispatching ${ctx.config.resumeWorkflowFile} on ${repository.default_branch}`;
+    await checks.annotateOutput(check.id, {
+      title: check.title ?? `Paused at gate ${waiting.gate}`,
+      summary: withNotice(
+        check.summary ?? "",
+        `> **Not dispatched:** ${escapeInline(why)}. The resume workflow must exist on the default branch and take the inputs \`run-id\`, \`sha\`, \`approve-gate\`, \`reject-gate\` and \`approver\` (docs/bot.md).`,
+      ),
+    });
+    return { outcome: "dispatch-refused", detail: why };
+  }
+  const verb = decision === "approve" ? "approved" : "rejected";
+  await checks.move(check.id, {
+    status: "in_progress",
+    output: {
+      title: `Gate ${waiting.gate} ${verb} by ${login}: resuming`,
+      summary: `${escapeInline(login)} (${accessWords(access.permission)}) ${verb} gate \`${waiting.gate}\` of run \`${waiting.runId}\` on \`${check.headSha}\`. The resume workflow ${escapeInline(ctx.config.resumeWorkflowFile)} was dispatched on ${escapeInline(repository.default_branch)}; this check run completes with the resumed run's ledger.`,
+    },
+  });
+  return { outcome: "dispatched", detail: `${decision} ${waiting.gate} of ${waiting.runId} by ${login}` };
+}
+
+/**
+ * Why the pull request's head is no longer the check run's commit (one sentence), or `null` when it still is.
+ * The pull request comes from the check run's record; a check run that records none cannot be tied to one.
+ */
+async function headMoved(
+  ctx: HandlerContext,
+  check: AppCheckRun,
+  o: { readonly owner: string; readonly repo: string },
+): Promise<string | null> {
+  const number = check.key?.pullRequest ?? null;
+  if (number === null) {
+    return `check run ${check.id} records no pull request, so its head cannot be compared with ${check.headSha.slice(0, 7)}.`;
+  }
+  const { data } = await ctx.octokit.rest.pulls.get({ owner: o.owner, repo: o.repo, pull_number: number });
+  const head = commitSha.safeParse(data.head.sha);
+  if (data.state !== "open") return `pull request #${number} is ${data.state}.`;
+  if (!head.success || head.data !== check.headSha) {
+    return `pull request #${number}'s head is now ${data.head.sha.slice(0, 7)}, not ${check.headSha.slice(0, 7)} (the commit these buttons were shown for).`;
+  }
+  return null;
+}
+
+/** `notice` above `summary`, within the byte limit; the summary's last line (the gate marker) is kept whole. */
+function withNotice(summary: string, notice: string): string {
+  const lines = summary.trimEnd().split("\n");
+  const last = lines.pop() ?? "";
+  const tail = `\n\n${last}`;
+  const body = `${notice}\n\n${lines.join("\n")}`;
+  return `${truncateUtf8(body, CHECK_RUN_TEXT_MAX_BYTES - utf8Bytes(tail), "… (cut)")}${tail}`;
+}

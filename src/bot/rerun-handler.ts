@@ -1,0 +1,132 @@
+/**
+ * "Re-run" on the App's check run (SPEC §2.3): `check_run.rerequested`, and `check_suite.rerequested` ("Re-run
+ * all checks") for the App's suite, re-run the workflow run the check run records in its `external_id`
+ * (`POST /repos/{owner}/{repo}/actions/runs/{run_id}/rerun`,
+ * https://docs.github.com/rest/actions/workflow-runs#re-run-a-workflow). GitHub sends these events only to
+ * the App that created the check run — which is why a `GITHUB_TOKEN` check run's Re-run cannot do this.
+ *
+ * The person who clicked must have write access (asked of GitHub, never taken from the event). The re-run
+ * keeps the run's own trigger (`pull_request`): a fork's run gets a fork's token and no secrets again.
+ * A check run that records no workflow run, or whose run GitHub cannot re-run (gone, too old), is completed
+ * `failure` saying so. After the request the check run is `queued` and records the next attempt, so the
+ * earlier attempt's late or redelivered events cannot complete it.
+ */
+import { z } from "zod";
+import { escapeInline } from "../ledger/markdown-syntax.js";
+import { type AppCheckRun, AppCheckRuns } from "./app-check-runs.js";
+import { type HandlerContext, type HandlerResult, parsePayload } from "./handler.js";
+import { commitSha, repositoryPart, senderPart } from "./payload-parts.js";
+import { accessWords, writerPermission } from "./writer-permission.js";
+
+const checkRunSchema = z.object({
+  check_run: z.object({
+    id: z.number().int().positive(),
+    name: z.string(),
+    head_sha: commitSha,
+    app: z.object({ id: z.number().int() }),
+  }),
+  repository: repositoryPart,
+  sender: senderPart,
+});
+
+const checkSuiteSchema = z.object({
+  check_suite: z.object({ head_sha: commitSha, app: z.object({ id: z.number().int() }) }),
+  repository: repositoryPart,
+  sender: senderPart,
+});
+
+function checksOf(ctx: HandlerContext, repository: z.infer<typeof repositoryPart>): AppCheckRuns {
+  return new AppCheckRuns({
+    octokit: ctx.octokit,
+    owner: repository.owner.login,
+    repo: repository.name,
+    appId: ctx.config.appId,
+    name: ctx.config.checkName,
+  });
+}
+
+/** `check_run.rerequested`. */
+export async function onCheckRunRerequested(ctx: HandlerContext, payload: unknown): Promise<HandlerResult> {
+  const event = parsePayload("check_run", checkRunSchema, payload);
+  if (event.check_run.app.id !== ctx.config.appId || event.check_run.name !== ctx.config.checkName) {
+    return {
+      outcome: "ignored",
+      detail: `check run ${event.check_run.id} is not this App's "${ctx.config.checkName}"`,
+    };
+  }
+  const checks = checksOf(ctx, event.repository);
+  const run = await checks.get(event.check_run.id);
+  return rerun(ctx, checks, run, event);
+}
+
+/** `check_suite.rerequested`: the App's check run on the suite's head commit is re-run. */
+export async function onCheckSuiteRerequested(ctx: HandlerContext, payload: unknown): Promise<HandlerResult> {
+  const event = parsePayload("check_suite", checkSuiteSchema, payload);
+  if (event.check_suite.app.id !== ctx.config.appId) {
+    return { outcome: "ignored", detail: "the check suite is another app's" };
+  }
+  const checks = checksOf(ctx, event.repository);
+  const run = await checks.find(event.check_suite.head_sha);
+  if (run === undefined) {
+    return {
+      outcome: "ignored",
+      detail: `no "${ctx.config.checkName}" check run on ${event.check_suite.head_sha.slice(0, 7)}`,
+    };
+  }
+  return rerun(ctx, checks, run, event);
+}
+
+async function rerun(
+  ctx: HandlerContext,
+  checks: AppCheckRuns,
+  check: AppCheckRun,
+  event: { readonly repository: z.infer<typeof repositoryPart>; readonly sender: z.infer<typeof senderPart> },
+): Promise<HandlerResult> {
+  const owner = event.repository.owner.login;
+  const repo = event.repository.name;
+  const login = event.sender.login;
+  const access = await writerPermission(ctx.octokit, { owner, repo, login });
+  if (!access.allowed) {
+    return {
+      outcome: "refused",
+      detail: `${login} has ${accessWords(access.permission)}; a re-run needs write`,
+    };
+  }
+  const key = check.key ?? { pullRequest: null, run: null };
+  const recorded = key.run;
+  const fail = async (title: string, reason: string): Promise<HandlerResult> => {
+    await checks.complete(check.id, {
+      conclusion: "failure",
+      key,
+      title: `evidence-gate: ${title}`,
+      summary: `## ❌ ${escapeInline(title)}\n\n${escapeInline(reason)}\n\nNothing was re-run. Push a commit, or re-run the workflow from the Actions tab, to get a new verdict.`,
+    });
+    return { outcome: "completed:failure", detail: title };
+  };
+  if (recorded === null) {
+    return fail(
+      "no workflow run to re-run",
+      `Check run ${check.id} records no workflow run (${check.externalId ?? "no external id"}): the workflow never reported to it.`,
+    );
+  }
+  try {
+    await ctx.octokit.rest.actions.reRunWorkflow({ owner, repo, run_id: recorded.id });
+  } catch (error) {
+    const status = (error as { status?: unknown }).status;
+    if (typeof status !== "number" || status >= 500) throw error;
+    const said = (error as { response?: { data?: { message?: unknown } } }).response?.data?.message;
+    return fail(
+      `workflow run ${recorded.id} cannot be re-run`,
+      `GitHub answered ${status}${typeof said === "string" ? ` "${said}"` : ""} to re-running workflow run ${recorded.id} (it was deleted, or is too old to re-run).`,
+    );
+  }
+  await checks.move(check.id, {
+    status: "queued",
+    key: { pullRequest: key.pullRequest, run: { id: recorded.id, attempt: recorded.attempt + 1 } },
+    output: {
+      title: `Re-run of workflow run ${recorded.id} requested`,
+      summary: `${escapeInline(login)} asked for a re-run: workflow run ${recorded.id} runs again (attempt ${recorded.attempt + 1}). This check run completes with that attempt's ledger.`,
+    },
+  });
+  return { outcome: "rerun", detail: `workflow run ${recorded.id} re-run by ${login}` };
+}

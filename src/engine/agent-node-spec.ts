@@ -1,0 +1,105 @@
+/**
+ * What the engine hands the lifecycle of one agent node (SPEC §4): the node's own settings, already
+ * interpolated ({@link AgentNodeSpec}), and the run-wide settings every node shares ({@link NodeContext}).
+ * `agent-node.ts` runs it; the caller (`node-settlement.ts`) builds it from the graph.
+ */
+import type { TokenUsage } from "../core/ledger-row.js";
+import type { VerifyQueue } from "../evidence/verify.js";
+import type { Pattern } from "../graph/pattern.js";
+import type { Runtime } from "../policy/disclosure.js";
+import type { ToolPolicy } from "../policy/tool-policy.js";
+import type { ClaudePermissionMode } from "../runtime/claude-argv.js";
+import type { ModelCalls } from "./call-report.js";
+import type { RunDirectory } from "./run-dir.js";
+import type { ModelEnvBuilder } from "./runtime-setup.js";
+
+/** Which model CLI a run spawns (SPEC §4): chosen run-wide, recorded in `state.json` as `runtime`. */
+export type { Runtime };
+
+/** What the engine needs to run one agent node; built from the graph by the caller. Times in ms. */
+export interface AgentNodeSpec {
+  readonly id: string;
+  readonly prompt: string;
+  readonly permissionMode: ClaudePermissionMode;
+  readonly policy: ToolPolicy;
+  readonly timeoutMs: number;
+  readonly cwd: string;
+  /** The repository root (git work tree): a file the model writes outside it is recorded on the row. */
+  readonly repoRoot: string;
+  readonly sink: boolean;
+  readonly exitZero: boolean;
+  /** RE2 pattern searched over the raw reply (Go `MatchString` semantics). */
+  readonly resultMatches: Pattern | null;
+  readonly verify: {
+    readonly command: string;
+    readonly cwd: string;
+    readonly timeoutMs: number;
+    readonly expectExit: number;
+    /** `output_matches`: RE2 pattern searched over the command's full combined output. */
+    readonly outputMatches?: Pattern | null;
+  } | null;
+  /**
+   * `fresh` (default): a new session (claude: its id is minted here; codex: codex mints the thread id).
+   * `resume`: continue that session (`--resume ID` / `exec … resume ID`; `handoff: session`, SPEC §4); the
+   * row's session is the one the CLI reports.
+   */
+  readonly session?: { readonly kind: "fresh" } | ResumedSession;
+  /**
+   * The node's `budget_usd` (USD, > 0). Claude: `--max-budget-usd` plus a post-hoc check of the reported
+   * cost. Codex: ignored (codex reports no USD; the run warned at start, `runtimeWarnings`).
+   */
+  readonly budgetUsd?: number | null;
+}
+
+/** The session a `handoff: session` node continues. */
+export interface ResumedSession {
+  readonly kind: "resume";
+  readonly sessionId: string;
+  /**
+   * Codex only: the thread's cumulative token usage before this call (what the call that left the thread
+   * there reported; `null` = not known, nothing subtracted), so the row carries this call's share.
+   */
+  readonly threadUsage?: TokenUsage | null;
+  /** Codex only: the `CODEX_HOME` the thread was started in (absent: the env's own). */
+  readonly codexHome?: string;
+  /**
+   * Claude only: the session's cumulative `total_cost_usd` before this call (claude reports the whole
+   * session's cost on `--resume`; measured on 2.1.332: $0.0008, then $0.0016). The row carries the
+   * difference; `null` = not known, so this call's own cost is unknown.
+   */
+  readonly sessionCostUsd?: number | null;
+}
+
+/** The verify runner a node needs: the run-wide queue (`VerifyQueue`), or a scripted one in unit tests. */
+export type NodeVerifier = Pick<VerifyQueue, "run">;
+
+/** Run-wide settings every node shares. */
+export interface NodeContext {
+  /** Default `claude`. */
+  readonly runtime?: Runtime;
+  readonly claudeExecutable: string;
+  /** Path or name of the `codex` executable (default `codex`); used when `runtime` is `codex`. */
+  readonly codexExecutable?: string;
+  /**
+   * The operator's `codex-config` pairs (`KEY=VALUE`, already checked with `parseCodexConfig`), passed as
+   * `-c PAIR` on every codex call, before (so never over) the engine's own boundary flags (SPEC §10).
+   */
+  readonly codexConfig?: readonly string[];
+  /** `--model` (claude) / `-m` (codex). */
+  readonly model?: string;
+  /** Builds the model child's environment for one call (fresh HOME per CLI in the action). */
+  readonly modelEnv: ModelEnvBuilder;
+  readonly runDir: RunDirectory;
+  readonly verifyQueue: NodeVerifier;
+  /** The model calls; default `MODEL_CALLS` (call-report.ts): the real CLIs through the exec seam. */
+  readonly calls?: ModelCalls;
+  readonly echo?: { readonly write: (text: string) => void; readonly fenceWorkflowCommands: boolean };
+  /**
+   * Called once before the spawn with the session id when it is known then: minted (claude), resumed
+   * (either runtime), or `null` for a fresh codex thread (its id arrives with `onSession`).
+   */
+  readonly onStarted?: (nodeId: string, sessionId: string | null) => void;
+  /** Codex, fresh thread: called once `thread.started` arrives, while the process still runs. */
+  readonly onSession?: (nodeId: string, sessionId: string) => void;
+  readonly onVerifying?: (nodeId: string, command: string) => void;
+}

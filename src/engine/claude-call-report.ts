@@ -1,0 +1,127 @@
+/**
+ * The `claude -p` call of one agent node and what it means for the row (SPEC §4 "Claude CLI"): the
+ * session id is minted and published before the spawn (or resumed), `is_error: true` is a failure even on
+ * exit 0, "hit your session limit" pauses the run, `--max-budget-usd` stops the CLI itself, and a resumed
+ * session's cost is this call's share of the session's cumulative cost.
+ */
+import { randomUUID } from "node:crypto";
+import type { AgentNodeSpec, NodeContext } from "./agent-node-spec.js";
+import {
+  type CallFacts,
+  type CallFailure,
+  type CallReport,
+  callFailure,
+  MODEL_CALLS,
+  oneLine,
+  unfinishedCall,
+} from "./call-report.js";
+import type { ClaudeCallOutcome } from "./invoke-claude.js";
+
+/**
+ * Runs the node's claude call through `ctx.calls` (default: the real CLI) and folds its outcome.
+ *
+ * @returns the row's facts and the call's failure (`null` when the node may go on to its checks); cost in
+ *   USD, `null` when claude reported none. Never rejects for the CLI's own failures.
+ */
+export async function callClaude(
+  spec: AgentNodeSpec,
+  ctx: NodeContext,
+  signal: AbortSignal,
+): Promise<CallReport> {
+  const session = spec.session ?? { kind: "fresh" };
+  const sessionId = session.kind === "resume" ? session.sessionId : randomUUID();
+  ctx.onStarted?.(spec.id, sessionId);
+  const budgetUsd = spec.budgetUsd ?? null;
+  const outcome = await (ctx.calls ?? MODEL_CALLS).claude({
+    executable: ctx.claudeExecutable,
+    prompt: spec.prompt,
+    permissionMode: spec.permissionMode,
+    policy: spec.policy,
+    session: { kind: session.kind, sessionId },
+    ...(budgetUsd !== null ? { budgetUsd } : {}),
+    ...(ctx.model !== undefined ? { model: ctx.model } : {}),
+    cwd: spec.cwd,
+    env: ctx.modelEnv(spec.id, "claude"),
+    timeoutMs: spec.timeoutMs,
+    signal,
+    ...(ctx.echo ? { echo: ctx.echo } : {}),
+  });
+  const facts = claudeFactsOf(outcome, sessionId);
+  // `--resume` reports the whole session's cost: this call's is the difference (unknown if either is).
+  const sessionCostUsd = facts.costUsd;
+  if (session.kind === "resume") {
+    const before = session.sessionCostUsd ?? null;
+    facts.costUsd = sessionCostUsd !== null && before !== null ? Math.max(0, sessionCostUsd - before) : null;
+  }
+  const report = (f: CallFailure | null): CallReport => ({ facts, failure: f, sessionCostUsd });
+  if (outcome.kind !== "completed") return report(unfinishedCall(outcome, ctx.claudeExecutable));
+  return report(completedFailure(outcome, facts, budgetUsd));
+}
+
+/** Why a claude call that reached its result event still fails the node; `null` when it does not. */
+function completedFailure(
+  outcome: Extract<ClaudeCallOutcome, { kind: "completed" }>,
+  facts: CallFacts,
+  budgetUsd: number | null,
+): CallFailure | null {
+  const r = outcome.result;
+  if (r.isError && r.sessionLimit !== null) {
+    const resetsAt = r.sessionLimit.resetsAt ?? null;
+    return callFailure(
+      "run_error",
+      `paused: the model's session limit was reached${resetsAt !== null ? ` (resets ${resetsAt})` : ""}; resume with --retry-failed`,
+      { resetsAt },
+    );
+  }
+  if (r.isError && r.budgetExhausted) {
+    // The CLI stopped itself at --max-budget-usd: the row names both amounts, like the post-hoc check.
+    const spent = facts.costUsd !== null ? `$${facts.costUsd.toFixed(4)}` : "an unknown cost";
+    const limit = budgetUsd !== null ? `$${budgetUsd.toFixed(4)}` : "its --max-budget-usd";
+    return callFailure(
+      "budget_exceeded",
+      `exceeded budget_usd: ${spent} vs ${limit} — claude stopped at --max-budget-usd (${oneLine(r.failureDetail ?? r.subtype)})`,
+    );
+  }
+  if (r.isError) {
+    const why = r.failureDetail ?? r.subtype;
+    return callFailure("run_error", `claude reported is_error (exit ${outcome.exitCode}): ${oneLine(why)}`);
+  }
+  if (outcome.exitCode !== 0) return callFailure("nonzero_exit", `claude exited ${outcome.exitCode}`);
+  return null;
+}
+
+/**
+ * The row's facts of one claude call. A call that ended without a result still shows the denials and
+ * written paths its stream carried before it stopped; its cost, usage and turns are unknown (`null`).
+ */
+function claudeFactsOf(outcome: ClaudeCallOutcome, sessionId: string): CallFacts {
+  if (outcome.kind === "completed") {
+    const r = outcome.result;
+    return {
+      sessionId: r.sessionId,
+      costUsd: r.totalCostUsd,
+      usage: r.usage,
+      numTurns: r.numTurns,
+      denied: r.deniedToolCalls,
+      writtenPaths: r.writtenPaths,
+      durationMs: outcome.durationMs,
+      reply: r.result ?? "",
+    };
+  }
+  const seen =
+    outcome.kind === "timed_out"
+      ? outcome.partial
+      : outcome.kind === "spawn_failed"
+        ? { deniedToolCalls: 0, writtenPaths: [] }
+        : outcome;
+  return {
+    sessionId,
+    costUsd: null,
+    usage: null,
+    numTurns: null,
+    denied: seen.deniedToolCalls,
+    writtenPaths: seen.writtenPaths,
+    durationMs: outcome.durationMs,
+    reply: "",
+  };
+}

@@ -1,0 +1,163 @@
+/**
+ * The `codex exec` call of one agent node and what it means for the row (SPEC §4 "Codex CLI";
+ * research/oh-my-graph.md §5.3–§5.8): the session is the thread id codex prints (`onStarted` gets `null`
+ * for a fresh thread, `onSession` the id once it arrives); `handoff: session` resumes the thread in the
+ * `CODEX_HOME` that started it; cost is always unknown (codex reports no USD); usage is this call's share
+ * of the thread's cumulative count; `turn.failed` is `run_error` even on exit 0; a completed turn without
+ * an agent message is `output_error`; there is no session-limit detection.
+ */
+import { join } from "node:path";
+import type { FailCause, TokenUsage } from "../core/ledger-row.js";
+import { unreachable } from "../core/unreachable.js";
+import { codexPromptProblem, isCodexThreadId } from "../runtime/codex-argv.js";
+import type { AgentNodeSpec, NodeContext } from "./agent-node-spec.js";
+import {
+  type CallFacts,
+  type CallFailure,
+  type CallReport,
+  callFailure,
+  MODEL_CALLS,
+  NO_CALL,
+  oneLine,
+  unfinishedCall,
+} from "./call-report.js";
+import { codexTokenUsage, usageSince } from "./codex-usage.js";
+import type { CodexCallOutcome } from "./invoke-codex.js";
+
+/**
+ * The `CODEX_HOME` an environment gives codex: `CODEX_HOME`, else `$HOME/.codex` (codex's default), else
+ * `null` (codex would then fail to find a home).
+ */
+export function codexHomeOf(env: Readonly<Record<string, string>>): string | null {
+  if (env.CODEX_HOME !== undefined && env.CODEX_HOME !== "") return env.CODEX_HOME;
+  return env.HOME !== undefined && env.HOME !== "" ? join(env.HOME, ".codex") : null;
+}
+
+/**
+ * Runs the node's codex call through `ctx.calls` (default: the real CLI) and folds its outcome. A prompt
+ * codex cannot take, or a resumed session that is not a codex thread id, fails before anything is spawned
+ * (nothing spent: cost 0).
+ *
+ * @returns the row's facts, the call's failure (`null` when the node may go on to its checks) and the
+ *   thread it reached. Never rejects for the CLI's own failures.
+ */
+export async function callCodex(
+  spec: AgentNodeSpec,
+  ctx: NodeContext,
+  signal: AbortSignal,
+): Promise<CallReport> {
+  const session = spec.session ?? { kind: "fresh" };
+  const resumed = session.kind === "resume" ? session : null;
+  const nothingRan = (cause: FailCause, detail: string): CallReport => ({
+    facts: { ...NO_CALL, sessionId: resumed?.sessionId ?? null },
+    failure: callFailure(cause, detail),
+  });
+  const promptProblem = codexPromptProblem(spec.prompt);
+  if (promptProblem !== null)
+    return nothingRan("run_error", `codex cannot run this prompt: ${promptProblem}`);
+  if (resumed !== null && !isCodexThreadId(resumed.sessionId)) {
+    return nothingRan(
+      "run_error",
+      `handoff: session cannot resume "${resumed.sessionId}": it is not a codex thread id (was the parent run on claude?)`,
+    );
+  }
+  ctx.onStarted?.(spec.id, resumed?.sessionId ?? null);
+  const executable = ctx.codexExecutable ?? "codex";
+  const baseEnv = ctx.modelEnv(spec.id, "codex");
+  // A thread lives in the CODEX_HOME that started it: a resumed call runs there, whatever home this call
+  // was given (the action gives each call a fresh one).
+  const env =
+    resumed?.codexHome !== undefined && codexHomeOf(baseEnv) !== resumed.codexHome
+      ? { ...baseEnv, CODEX_HOME: resumed.codexHome }
+      : baseEnv;
+  const home = codexHomeOf(env);
+  const outcome = await (ctx.calls ?? MODEL_CALLS).codex({
+    executable,
+    prompt: spec.prompt,
+    permissionMode: spec.permissionMode,
+    policy: spec.policy,
+    session: resumed !== null ? { kind: "resume", threadId: resumed.sessionId } : { kind: "fresh" },
+    ...(ctx.model !== undefined ? { model: ctx.model } : {}),
+    ...(ctx.codexConfig !== undefined ? { config: ctx.codexConfig } : {}),
+    cwd: spec.cwd,
+    env,
+    timeoutMs: spec.timeoutMs,
+    signal,
+    ...(ctx.echo ? { echo: ctx.echo } : {}),
+    ...(resumed === null
+      ? { onThreadStarted: (threadId: string) => ctx.onSession?.(spec.id, threadId) }
+      : {}),
+  });
+  const facts = codexFactsOf(outcome, resumed?.sessionId ?? null, resumed?.threadUsage ?? null);
+  const report = (f: CallFailure | null, usage: TokenUsage | null = null): CallReport => ({
+    facts,
+    failure: f,
+    ...(facts.sessionId !== null ? { codexThread: { usage, home } } : {}),
+  });
+  if (outcome.kind !== "completed") return report(unfinishedCall(outcome, executable));
+  const r = outcome.result;
+  const cumulative = r.usage !== null ? codexTokenUsage(r.usage) : null;
+  // No session-limit detection on codex (research §5.6): a limit is an ordinary failure, as here.
+  if (r.isError) {
+    const why = r.failureDetail ?? "codex reported turn.failed";
+    return report(
+      callFailure("run_error", `codex reported turn.failed (exit ${outcome.exitCode}): ${oneLine(why)}`),
+    );
+  }
+  if (outcome.exitCode !== 0)
+    return report(callFailure("nonzero_exit", `codex exited ${outcome.exitCode}`), cumulative);
+  if (r.agentMessages === 0) {
+    return report(
+      callFailure("output_error", "codex completed its turn without an agent message (no reply to judge)"),
+      cumulative,
+    );
+  }
+  return report(null, cumulative);
+}
+
+/**
+ * The row's facts of one codex call. `sessionId` is the thread id (`thread.started`, else the resumed
+ * id); cost is always `null` (codex reports no USD); usage is this call's share of the thread's count;
+ * codex has no permission denials (a sandbox-blocked command reaches only the model), so `denied` is 0;
+ * written paths are the apply_patch changes the stream showed (shell commands' writes are not visible).
+ */
+function codexFactsOf(
+  outcome: CodexCallOutcome,
+  resumedId: string | null,
+  before: TokenUsage | null,
+): CallFacts {
+  const unknown = { costUsd: null, numTurns: null, denied: 0, durationMs: outcome.durationMs };
+  switch (outcome.kind) {
+    case "completed": {
+      const r = outcome.result;
+      return {
+        ...unknown,
+        sessionId: r.threadId,
+        usage: r.usage !== null ? usageSince(codexTokenUsage(r.usage), before) : null,
+        writtenPaths: r.writtenPaths,
+        reply: r.reply ?? "",
+      };
+    }
+    case "spawn_failed":
+      return { ...unknown, sessionId: resumedId, usage: null, writtenPaths: [], reply: "" };
+    case "timed_out":
+      return {
+        ...unknown,
+        sessionId: outcome.partial.threadId ?? resumedId,
+        usage: null,
+        writtenPaths: outcome.partial.writtenPaths,
+        reply: "",
+      };
+    case "no_result":
+    case "cancelled":
+      return {
+        ...unknown,
+        sessionId: outcome.threadId ?? resumedId,
+        usage: null,
+        writtenPaths: outcome.writtenPaths,
+        reply: "",
+      };
+    default:
+      return unreachable(outcome);
+  }
+}

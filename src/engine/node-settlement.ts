@@ -1,0 +1,341 @@
+/**
+ * One execution of an agent node, settled (SPEC §4 "Node lifecycle"): interpolate (the first attempt) →
+ * spawn the CLI → parse its output → cheap predicates → verify (`agent-node.ts`) → record the row in
+ * `state.json` and `events.jsonl` → the decision the scheduler acts on ({@link Settlement}):
+ *
+ * - `passed`: release the node's dependents;
+ * - `retry`: the cause is in `retry.on` and attempts remain — run the next attempt (a judged failure's
+ *   reply is quoted once, fenced, in a fresh session; research/oh-my-graph.md §6.4);
+ * - `feedback`: a judgment failure with a feedback arc and rounds left — re-run the arc's body with the
+ *   payload as `{{ feedback.ID }}` (research §2.5);
+ * - `failed`: the node's FAIL stands (`on_fail` decides the rest);
+ * - `cancelled`: the run was halted or cancelled while it ran;
+ * - `paused`: "hit your session limit" — the run pauses, it is not a failure.
+ *
+ * The settlement changes nothing the scheduler owns (states, rounds, the ready set): it records what
+ * happened and returns what should happen next.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { type FailCause, type FailRow, type LedgerRow, NOTHING_SPENT } from "../core/ledger-row.js";
+import type { Redactor } from "../core/redact.js";
+import type { VerifyQueue } from "../evidence/verify.js";
+import type { Graph, GraphNode } from "../graph/graph.js";
+import type { ToolPolicy } from "../policy/tool-policy.js";
+import { type AgentNodeResult, type AgentNodeSpec, type NodeContext, runAgentNode } from "./agent-node.js";
+import type { LegJournal } from "./leg-journal.js";
+import type { LegMemory } from "./leg-memory.js";
+import type { ExecutionInput, RetrySettlement, Settlement } from "./node-decision.js";
+import { type NodeDirectories, nodeFields } from "./node-fields.js";
+import { sessionFor } from "./node-session.js";
+import type { RedactingRunDirectory } from "./redacting-run-dir.js";
+import { buildFeedbackPayload, buildJudgedRetryPrompt } from "./retry-prompt.js";
+import type { RunStateStore } from "./run-state-store.js";
+
+/** The model-CLI settings every execution shares (`NodeContext` without the per-execution callbacks). */
+export type AgentSettings = Pick<
+  NodeContext,
+  "runtime" | "claudeExecutable" | "codexExecutable" | "codexConfig" | "model" | "modelEnv" | "echo" | "calls"
+>;
+
+/** Everything an execution reads and writes. */
+export interface SettlementContext {
+  readonly graph: Graph;
+  readonly store: RunStateStore;
+  readonly dir: RedactingRunDirectory;
+  readonly journal: LegJournal;
+  readonly redactor: Redactor;
+  readonly dirs: NodeDirectories;
+  readonly inputs: Readonly<Record<string, string>>;
+  /** Every agent node's tool policy (fixed at the first leg; SPEC §8). */
+  readonly policies: Readonly<Record<string, ToolPolicy>>;
+  readonly agent: AgentSettings;
+  /** The run-wide verify queue (or a scripted one): verifies, and which node work overlaps them. */
+  readonly verifier: Pick<VerifyQueue, "run" | "nodeWorking">;
+  readonly memory: LegMemory;
+  /** The node whose failure halted the run (`on_fail: halt`), as of now; `null` while none has. */
+  readonly haltedBy: () => string | null;
+}
+
+/** Causes a feedback arc answers: a judgment about the work, never an infrastructure fault (research §2.5). */
+const JUDGMENT_CAUSES: ReadonlySet<FailCause> = new Set(["verify_failed", "result_mismatch", "nonzero_exit"]);
+
+/**
+ * Runs and records one execution of `node` (an agent node) and decides what comes next.
+ *
+ * @returns the decision; never rejects for the node's own failures (an interpolation error, a missing
+ *   parent session, a CLI failure are `failed` rows). Rejects only when a state or event write fails.
+ */
+export async function settleExecution(
+  ctx: SettlementContext,
+  node: GraphNode,
+  input: ExecutionInput,
+  signal: AbortSignal,
+): Promise<Settlement> {
+  let carried = input.carried;
+  if (carried === undefined) {
+    const values = ctx.memory.placeholderValues(ctx.graph, ctx.inputs, ctx.dir);
+    const prepared = nodeFields(node, values, ctx.dirs);
+    if (!prepared.ok) return failBeforeSpawn(ctx, node, prepared.detail);
+    carried = { fields: prepared.fields, quoted: earlierJudgedReply(ctx, node.id) };
+    if (signal.aborted) return { kind: "cancelled", row: null };
+  }
+  const session = sessionFor(node, input.attempt, carried.quoted !== null, {
+    ...ctx,
+    runtime: ctx.agent.runtime ?? "claude",
+  });
+  if (!session.ok) return failBeforeSpawn(ctx, node, session.detail);
+  const produced = await spawnAgent(
+    ctx,
+    agentSpec(ctx, node, input, carried, session.session),
+    input,
+    signal,
+  );
+  ctx.dir.redactSavedOutputs(node.id);
+  const reply = ctx.redactor.text(produced.reply);
+  const row = withExecutionWords(ctx, node, input, ctx.redactor.deep(produced.row));
+  const retrying =
+    row.verdict === "FAIL" &&
+    !signal.aborted &&
+    produced.sessionLimit === null &&
+    row.cause !== "cancelled" &&
+    input.attempt < attemptsOf(node) &&
+    node.retry.on.includes(row.cause as never);
+  const recorded: LedgerRow = retrying && row.verdict === "FAIL" ? { ...row, superseded: true } : row;
+  await recordExecution(ctx, node.id, recorded, produced);
+  if (produced.sessionLimit !== null) {
+    ctx.journal.sessionLimit(node.id, produced.sessionLimit.resetsAt);
+    return { kind: "paused", row: recorded, resetsAt: produced.sessionLimit.resetsAt };
+  }
+  if (recorded.verdict === "PASS") return { kind: "passed", row: recorded, reply };
+  if (recorded.verdict !== "FAIL" || recorded.cause === "cancelled")
+    return { kind: "cancelled", row: recorded };
+  // A judged failure's reply is quoted once in the next attempt; any other failure quotes nothing.
+  if (retrying) return retryOf(node, input, recorded, { ...carried, quoted: produced.judged ? reply : null });
+  return afterFailure(ctx, node, input.round, { row: recorded, reply, judged: produced.judged }, signal);
+}
+
+/** A node's attempts in all: 1 + `retry.max`. */
+function attemptsOf(node: GraphNode): number {
+  return 1 + node.retry.max;
+}
+
+/**
+ * A `--retry-failed` leg quotes the reply of a judged failure from the earlier leg (research §6.4): the
+ * saved `failed/ID.out`, when the node's record says its latest failure was judged; else `null`.
+ */
+function earlierJudgedReply(ctx: SettlementContext, nodeId: string): string | null {
+  const path = ctx.dir.failedOutputPath(nodeId);
+  return ctx.store.node(nodeId)?.judged === true ? readTextIfAny(path) : null;
+}
+
+function readTextIfAny(path: string): string | null {
+  return existsSync(path) ? readFileSync(path, "utf8") : null;
+}
+
+/** A node that fails before (or without) spawning anything: a `run_error` row, no retry (research §2.4). */
+async function failBeforeSpawn(ctx: SettlementContext, node: GraphNode, detail: string): Promise<Settlement> {
+  const row = ctx.redactor.deep(failRowWithoutCall(ctx.graph, node, "run_error", detail));
+  await ctx.journal.record(row);
+  return { kind: "failed", row, judged: false };
+}
+
+/** A FAIL row no model call stands behind (nothing spent). */
+export function failRowWithoutCall(graph: Graph, node: GraphNode, cause: FailCause, detail: string): FailRow {
+  return {
+    nodeId: node.id,
+    verdict: "FAIL",
+    cause,
+    detail,
+    ...NOTHING_SPENT,
+    sink: graph.sinks.includes(node.id),
+  };
+}
+
+/** The lifecycle's spec of this execution: the interpolated fields, the session, the quoted reply if any. */
+function agentSpec(
+  ctx: SettlementContext,
+  node: GraphNode,
+  input: ExecutionInput,
+  carried: NonNullable<ExecutionInput["carried"]>,
+  session: NonNullable<AgentNodeSpec["session"]>,
+): AgentNodeSpec {
+  const { fields, quoted } = carried;
+  const maxAttempts = attemptsOf(node);
+  return {
+    id: node.id,
+    prompt:
+      quoted !== null
+        ? buildJudgedRetryPrompt({
+            basePrompt: fields.prompt,
+            previousReply: quoted,
+            attempt: Math.max(2, input.attempt),
+            maxAttempts: Math.max(2, maxAttempts, input.attempt),
+          })
+        : fields.prompt,
+    permissionMode: node.permission_mode,
+    policy: ctx.policies[node.id] ?? { allowedTools: [], strictMcpConfig: false, disallowedTools: [] },
+    timeoutMs: node.timeout_ms,
+    cwd: fields.cwd,
+    repoRoot: ctx.dirs.repoDir,
+    sink: ctx.graph.sinks.includes(node.id),
+    exitZero: node.success_check.exit_zero,
+    resultMatches: node.success_check.result_matches,
+    verify: fields.verify,
+    session,
+    budgetUsd: node.budget_usd,
+  };
+}
+
+/**
+ * Runs the agent lifecycle, reporting its start, codex session and verify to the journal. The node's model
+ * work counts as running (`nodeWorking`) until its verify starts or it ends, whichever is first.
+ */
+async function spawnAgent(
+  ctx: SettlementContext,
+  spec: AgentNodeSpec,
+  input: ExecutionInput,
+  signal: AbortSignal,
+): Promise<AgentNodeResult> {
+  const workDone = ctx.verifier.nodeWorking();
+  try {
+    return await runAgentNode(
+      spec,
+      {
+        ...ctx.agent,
+        runDir: ctx.dir,
+        verifyQueue: ctx.verifier,
+        onStarted: (nodeId, sessionId) => ctx.journal.started(nodeId, sessionId, input.attempt, input.round),
+        onSession: (nodeId, sessionId) => ctx.journal.session(nodeId, sessionId),
+        onVerifying: (nodeId, command) => {
+          workDone();
+          ctx.journal.verifying(nodeId, command);
+        },
+      },
+      signal,
+    );
+  } finally {
+    workDone();
+  }
+}
+
+/**
+ * The row with what this execution was: its attempt (when the node may retry), a retried session
+ * handoff that started fresh, its feedback round; and a cancelled row says by whose failure or why.
+ */
+function withExecutionWords(
+  ctx: SettlementContext,
+  node: GraphNode,
+  input: ExecutionInput,
+  row: LedgerRow,
+): LedgerRow {
+  const maxAttempts = attemptsOf(node);
+  const arcOfBody = ctx.graph.nodes.find((n) => n.feedback?.body.includes(node.id))?.feedback ?? null;
+  const words = [
+    maxAttempts > 1 ? `attempt ${input.attempt}/${maxAttempts}` : null,
+    input.attempt > 1 && node.handoff === "session"
+      ? "retry started fresh — parent session not resumed"
+      : null,
+    input.round > 0 && arcOfBody !== null ? `feedback round ${input.round}/${arcOfBody.max}` : null,
+  ].filter((w): w is string => w !== null);
+  let worded = words.length > 0 ? { ...row, detail: `${row.detail}; ${words.join("; ")}` } : row;
+  if (worded.verdict === "FAIL" && worded.cause === "cancelled") {
+    const haltedBy = ctx.haltedBy();
+    worded = {
+      ...worded,
+      detail:
+        haltedBy !== null
+          ? `cancelled: "${haltedBy}" failed and on_fail is halt`
+          : "cancelled: the run was cancelled",
+    };
+  }
+  return worded;
+}
+
+/**
+ * Records the execution: the node's record (a PASS settled in the same state write as its row, so a crash
+ * between the two cannot leave a passed row on a node the next leg would run again; the session's
+ * cumulative cost or the thread's usage, so a child resuming it records only its own share), then the row.
+ */
+async function recordExecution(
+  ctx: SettlementContext,
+  nodeId: string,
+  row: LedgerRow,
+  produced: AgentNodeResult,
+): Promise<void> {
+  const executions = (ctx.store.node(nodeId)?.executions ?? 0) + 1;
+  const thread = produced.codexThread;
+  if (thread?.home != null && row.sessionId !== null) ctx.memory.codexHomes.set(row.sessionId, thread.home);
+  ctx.store.patchNode(nodeId, {
+    status: row.verdict === "PASS" ? "passed" : "running",
+    session_id: row.sessionId,
+    executions,
+    ...((ctx.agent.runtime ?? "claude") === "codex" ? { thread_usage: thread?.usage ?? undefined } : {}),
+    ...(produced.sessionCostUsd !== undefined ? { session_cost_usd: produced.sessionCostUsd } : {}),
+  });
+  await ctx.journal.record(row);
+}
+
+/** The retry of a failed attempt: the next attempt quotes `carried.quoted` (set only for a judged failure). */
+function retryOf(
+  node: GraphNode,
+  input: ExecutionInput,
+  row: FailRow,
+  carried: NonNullable<ExecutionInput["carried"]>,
+): RetrySettlement {
+  const judged = carried.quoted !== null;
+  return {
+    kind: "retry",
+    row,
+    info: {
+      kind: "retry",
+      cause: row.cause,
+      attempt: input.attempt + 1,
+      maxAttempts: attemptsOf(node),
+      judged,
+    },
+    detail: `retry ${input.attempt}/${node.retry.max} after ${row.cause}${judged ? " (previous reply quoted)" : ""}`,
+    next: { attempt: input.attempt + 1, round: input.round, carried },
+  };
+}
+
+/**
+ * A FAIL with no retry left: the node's feedback arc fires when the failure is a judgment (a verify that
+ * timed out or could not start is an infrastructure fault, not one), rounds remain and the run is neither
+ * halted nor cancelled; else the FAIL stands (saying the arc is exhausted when it ran out).
+ */
+function afterFailure(
+  ctx: SettlementContext,
+  node: GraphNode,
+  round: number,
+  failed: { readonly row: FailRow; readonly reply: string; readonly judged: boolean },
+  signal: AbortSignal,
+): Settlement {
+  const { row, reply, judged } = failed;
+  const arc = node.feedback;
+  const judgment =
+    JUDGMENT_CAUSES.has(row.cause) && (row.cause !== "verify_failed" || row.verify?.outcome === "failed");
+  if (arc === null || !judgment || signal.aborted || ctx.haltedBy() !== null)
+    return { kind: "failed", row, judged };
+  if (round >= arc.max) return { kind: "failed", row, judged, exhausted: arc };
+  const next = round + 1;
+  const payload = buildFeedbackPayload({
+    declarer: node.id,
+    round: next,
+    max: arc.max,
+    cause: row.cause,
+    ...(row.verify
+      ? {
+          verify: {
+            command: row.verify.command,
+            exitCode: row.verify.exitCode,
+            expectExit: row.verify.expectExit,
+            outputTail: row.verify.outputTail,
+          },
+        }
+      : {}),
+    reply,
+    detail: row.detail,
+  });
+  const detail = `feedback round ${next}/${arc.max}: re-running ${arc.rerun} → ${node.id} (${row.cause})`;
+  return { kind: "feedback", row, judged, arc, round: next, payload, detail };
+}

@@ -1,0 +1,87 @@
+/**
+ * The mutable `state.json` of a run while a leg runs (SPEC §4 "State"): the caller seeds it (a fresh run
+ * or a resumed one), the engine changes it per node and saves it atomically after every terminal node, and
+ * the caller reads it afterwards (`run-state.ts` holds the file's shape).
+ */
+import type { LedgerRow } from "../core/ledger-row.js";
+import type { RedactingRunDirectory } from "./redacting-run-dir.js";
+import type { GateRecord, NodeRecord, RunState } from "./run-state.js";
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** A change to one node's record: its new `status` and any fields to set; the rest stay. */
+export type NodeRecordPatch = Partial<NodeRecord> & Pick<NodeRecord, "status">;
+
+/**
+ * The mutable `state.json` of the run, saved by {@link RunStateStore.save}. The engine owns it for the
+ * leg; the caller seeds it (fresh run or resume) and reads it afterwards. Every change is in memory until
+ * the next `save()`.
+ */
+export class RunStateStore {
+  state: Mutable<RunState>;
+
+  constructor(
+    private readonly dir: RedactingRunDirectory,
+    initial: RunState,
+  ) {
+    this.state = structuredClone(initial) as Mutable<RunState>;
+  }
+
+  /** Writes `state.json` atomically (redacted). Throws when the write fails (an internal error). */
+  save(): void {
+    this.dir.writeJson("state.json", this.state);
+  }
+
+  node(id: string): NodeRecord | undefined {
+    return this.state.nodes[id];
+  }
+
+  setNode(id: string, record: NodeRecord): void {
+    this.state.nodes = { ...this.state.nodes, [id]: record };
+  }
+
+  /**
+   * Changes one node's record: `patch` over the previous record's session, executions, feedback rounds and
+   * thread usage (a node without a record starts with no session and 0 executions). Other previous fields
+   * (`judged`, `session_cost_usd`) are dropped unless the patch sets them.
+   */
+  patchNode(id: string, patch: NodeRecordPatch): void {
+    const prev = this.node(id);
+    this.setNode(id, {
+      session_id: prev?.session_id ?? null,
+      executions: prev?.executions ?? 0,
+      ...(prev?.feedback_rounds !== undefined ? { feedback_rounds: prev.feedback_rounds } : {}),
+      ...(prev?.thread_usage !== undefined ? { thread_usage: prev.thread_usage } : {}),
+      ...patch,
+    });
+  }
+
+  setGate(id: string, record: GateRecord): void {
+    this.state.gates = { ...this.state.gates, [id]: record };
+  }
+
+  addRow(row: LedgerRow): void {
+    this.state.rows = [...this.state.rows, row];
+  }
+
+  /** Replaces the latest row of `nodeId` with `change(row)`; nothing when the node has no row. */
+  rewriteLatest(nodeId: string, change: (row: LedgerRow) => LedgerRow): void {
+    const rows = [...this.state.rows];
+    for (let i = rows.length - 1; i >= 0; i--) {
+      if (rows[i]!.nodeId !== nodeId) continue;
+      rows[i] = change(rows[i]!);
+      break;
+    }
+    this.state.rows = rows;
+  }
+
+  /**
+   * Marks the latest FAIL row of `nodeId` superseded (a later execution replaces it: a retry, a feedback
+   * round, a resumed leg). A PASS or SKIPPED row needs no mark: a later row replaces it anyway.
+   */
+  supersedeLatest(nodeId: string): void {
+    this.rewriteLatest(nodeId, (row) =>
+      row.verdict === "FAIL" && row.superseded !== true ? { ...row, superseded: true } : row,
+    );
+  }
+}

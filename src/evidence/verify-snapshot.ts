@@ -1,0 +1,116 @@
+/**
+ * What a verify command is about to run on, taken immediately before it runs (SPEC §5): the evidence tree
+ * (or why there is none), the bytes the tree does not hold (dirty submodules, files whose
+ * `.gitattributes` conversion folds an edit back to the committed blob: ADR 0003, amendment 2026-11-29,
+ * 2), and — when asked — the git-ignored files compared with the run's baseline.
+ */
+import type { VerifyEvidence } from "../core/ledger-row.js";
+import { unreachable } from "../core/unreachable.js";
+import { evidenceGaps } from "./evidence-gaps.js";
+import { evidenceTree, type GitContext, workTreeRoot } from "./evidence-tree.js";
+import {
+  compareIgnoredFiles,
+  type IgnoredFiles,
+  type IgnoredFilesComparison,
+  ignoredFilesFingerprint,
+} from "./ignored-files.js";
+
+/** The baseline the git-ignored files of a verify are compared with, and the folders left out. */
+export interface IgnoredFilesCheck {
+  readonly baseline: IgnoredFiles;
+  /** Absolute folders left out besides `<root>/.evidence-gate/` (the runs folder). */
+  readonly exclude?: readonly string[];
+  /** See `IgnoredFilesOptions.excludeRunDirectoriesUnder`: other runs' directories are left out. */
+  readonly excludeRunDirectoriesUnder?: string;
+}
+
+/** The snapshot of one verify's working directory. */
+export interface VerifySnapshot {
+  /** The evidence tree's id; `null` when `cwd` is not a git work tree (see `treeNote`). */
+  readonly tree: string | null;
+  /** Why there is no evidence tree, worded for the top of the output tail; `null` when there is one. */
+  readonly treeNote: string | null;
+  /** The evidence fields for what the tree does not hold (none when it holds everything). */
+  readonly gaps: Partial<VerifyEvidence>;
+  /** The evidence fields of the ignored-files comparison (none when not measured). */
+  readonly ignored: Partial<VerifyEvidence>;
+  /** The ignored-files fingerprint taken now; `null` when not measured. */
+  readonly before: IgnoredFiles | null;
+}
+
+/**
+ * Takes the snapshot of `cwd`. Never rejects for a directory that is not a work tree (that is `treeNote`);
+ * git failures in the gap or ignored-files checks are reported in their fields, as those modules do.
+ */
+export async function snapshotBeforeVerify(
+  cwd: string,
+  context: GitContext,
+  ignoredFiles: IgnoredFilesCheck | undefined,
+): Promise<VerifySnapshot> {
+  let tree: string | null = null;
+  let treeNote: string | null = null;
+  try {
+    tree = await evidenceTree(cwd, context);
+  } catch (error) {
+    treeNote = `[evidence-gate] no evidence tree: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  const gaps: Partial<VerifyEvidence> = tree !== null ? await gapFields(cwd, tree, context) : {};
+  if (ignoredFiles === undefined) return { tree, treeNote, gaps, ignored: {}, before: null };
+  const before = await ignoredFilesFingerprint(cwd, {
+    ...context,
+    ...(ignoredFiles.exclude !== undefined ? { exclude: ignoredFiles.exclude } : {}),
+    ...(ignoredFiles.excludeRunDirectoriesUnder !== undefined
+      ? { excludeRunDirectoriesUnder: ignoredFiles.excludeRunDirectoriesUnder }
+      : {}),
+  });
+  const ignored = ignoredFields(compareIgnoredFiles(ignoredFiles.baseline, before));
+  return { tree, treeNote, gaps, ignored, before };
+}
+
+/**
+ * True when the evidence says the command ran on exactly the tree: no gaps, and the ignored files (when
+ * measured) unchanged. Only such a result may be reused for, or reuse, another sink's: the same tree with
+ * a changed node_modules, or over different submodule or converted bytes, is not the same evidence.
+ */
+export function ranOnTheTreeAlone(evidence: Partial<VerifyEvidence>): boolean {
+  const ignoredClean = evidence.ignoredFiles === undefined || evidence.ignoredFiles === "unchanged";
+  const gaps = (evidence.dirtySubmodules?.length ?? 0) > 0 || evidence.unrepresentedFiles !== undefined;
+  return ignoredClean && !gaps;
+}
+
+/** The evidence fields for what the evidence tree does not hold; none when it holds everything. */
+async function gapFields(cwd: string, tree: string, context: GitContext): Promise<Partial<VerifyEvidence>> {
+  let root: string;
+  try {
+    root = await workTreeRoot(cwd, context);
+  } catch (error) {
+    const note = `the working tree could not be compared with the evidence tree: ${error instanceof Error ? error.message : String(error)}`;
+    return { unrepresentedFiles: { total: null, examples: [], note } };
+  }
+  const found = await evidenceGaps(root, tree, context);
+  return {
+    ...(found.dirtySubmodules.length > 0 ? { dirtySubmodules: found.dirtySubmodules } : {}),
+    ...(found.unrepresentedFiles !== null ? { unrepresentedFiles: found.unrepresentedFiles } : {}),
+  };
+}
+
+/** The evidence fields of an ignored-files comparison. */
+function ignoredFields(comparison: IgnoredFilesComparison): Partial<VerifyEvidence> {
+  switch (comparison.kind) {
+    case "unchanged":
+      return { ignoredFiles: "unchanged" };
+    case "changed":
+      return {
+        ignoredFiles: "changed",
+        ignoredFilesChanges: {
+          total: comparison.total,
+          examples: comparison.examples.map((e) => ({ path: e.path, change: e.change })),
+          ...(comparison.note !== undefined ? { note: comparison.note } : {}),
+        },
+      };
+    case "unknown":
+      return { ignoredFiles: "unknown", ignoredFilesReason: comparison.reason };
+    default:
+      return unreachable(comparison);
+  }
+}

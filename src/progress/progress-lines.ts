@@ -1,0 +1,168 @@
+/**
+ * The CLI's live progress (issue: "a line per node event — started, passed with qualifier and cost,
+ * failed with cause, retried, verifying"; research/oh-my-graph.md §7.1): the plan, one line per engine
+ * event (worded by src/progress/node-lines.ts, as in the action's log), and — when the run paused — the
+ * exact `resume` commands that continue it. Pure text; the caller decides where lines go (stdout, or
+ * stderr under `--json`).
+ */
+import { resolve } from "node:path";
+import type { LedgerRow } from "../core/ledger-row.js";
+import { unreachable } from "../core/unreachable.js";
+import type { RetryInfo } from "../engine/graph-run.js";
+import type { RunOutcome } from "../ledger/conclusion.js";
+import type { PlanSection } from "../ledger/ledger.js";
+import { NodeLines, nodeLine, type Pause, pauseLine } from "./node-lines.js";
+
+export { nodeLine, type Pause, retryLine } from "./node-lines.js";
+
+export interface ProgressLinesOptions {
+  /** Prints one line. */
+  readonly line: (text: string) => void;
+  /** Where the run is, for the `evidence-gate resume …` commands that continue it. */
+  readonly run: ResumeTarget;
+}
+
+/** Turns engine events into progress lines and remembers where the run paused. */
+export class ProgressLines {
+  readonly #o: { readonly line: (text: string) => void; readonly resumeCommand: (args: string) => string };
+  readonly #lines = new NodeLines();
+  #pause: Pause | null = null;
+
+  constructor(options: ProgressLinesOptions) {
+    this.#o = { line: options.line, resumeCommand: resumeCommandFor(options.run) };
+  }
+
+  /** Where the run paused during this leg, if it did. */
+  get pause(): Pause | null {
+    return this.#pause;
+  }
+
+  /** The engine hooks printing the lines (`auto`, `run` and `resume` take the same ones). */
+  readonly hooks = {
+    onNodeStarted: (nodeId: string, info?: { readonly attempt: number; readonly round: number }): void => {
+      this.#o.line(this.#lines.started(nodeId, info));
+    },
+    onNodeVerifying: (nodeId: string, command: string): void => {
+      this.#o.line(this.#lines.verifying(nodeId, command));
+    },
+    onNodeRetried: (nodeId: string, info: RetryInfo): void => {
+      this.#o.line(this.#lines.retried(nodeId, info));
+    },
+    onNodeFinished: (row: LedgerRow): void => {
+      this.#o.line(nodeLine(row));
+    },
+    onGatePaused: (gate: string): void => {
+      // The gate is reached, but the run may still fail (a running sibling fails under halt): how to
+      // resume it is printed after the ledger, and only when the run did pause (resumeLines).
+      this.#pause = { kind: "gate", gate };
+      this.#o.line(gateReachedLine(gate));
+    },
+    onSessionLimit: (nodeId: string, resetsAt: string | null): void => {
+      this.#pause = { kind: "session-limit", nodeId, resetsAt };
+      this.#o.line(
+        pauseLine(this.#pause, `resume after the reset with: ${this.#o.resumeCommand("--retry-failed")}`),
+      );
+    },
+  };
+
+  /**
+   * After the ledger of a paused run: what continues it, one copy-pasteable command per line. Nothing
+   * unless the run's `outcome` is `paused`: a run that failed while a gate waited is not resumed by
+   * deciding the gate.
+   */
+  resumeLines(outcome: RunOutcome | undefined): string[] {
+    const pause = this.#pause;
+    if (pause === null || outcome !== "paused") return [];
+    switch (pause.kind) {
+      case "gate":
+        return [
+          `paused at gate "${pause.gate}": a person decides — continue the run with one of`,
+          `  ${this.#o.resumeCommand(`--approve ${shellWord(pause.gate)}`)}`,
+          `  ${this.#o.resumeCommand(`--reject ${shellWord(pause.gate)}`)}`,
+        ];
+      case "session-limit":
+        return [
+          `paused at the model's session limit${pause.resetsAt !== null ? ` (resets ${pause.resetsAt})` : ""}: once it resets, finish the work that never ran with`,
+          `  ${this.#o.resumeCommand("--retry-failed")}`,
+        ];
+      default:
+        return unreachable(pause);
+    }
+  }
+}
+
+/** `⏸ review  gate reached — waiting for a person's decision (…)`: no resume command, the run may still fail. */
+export function gateReachedLine(gate: string): string {
+  return `⏸ ${gate}  gate reached — waiting for a person's decision (if the run pauses, the resume commands follow the ledger)`;
+}
+
+/**
+ * The plan before anything runs: a title, one line per node (dependencies, tools, the sink's verify
+ * command), what the build evidence is, the tool disclosure, and one `warning:` line per thing the graph
+ * asks that the runtime will not enforce (`runtimeWarnings`, e.g. a `budget_usd` on codex), so it is read
+ * before anything is spent, not only in the ledger.
+ */
+export function planLines(plan: PlanSection, title: string): string[] {
+  const lines = [title];
+  for (const node of plan.nodes) {
+    const deps = node.dependsOn.length > 0 ? ` ← ${node.dependsOn.join(", ")}` : "";
+    const verify = plan.sinkCommands.find((s) => s.nodeId === node.id);
+    const what = node.type === "gate" ? "gate (a person approves)" : `[${node.allowedTools.join(", ")}]`;
+    lines.push(`  ${node.id}${deps}  ${what}${verify ? `  verify: ${verify.command}` : ""}`);
+  }
+  lines.push(`build evidence: ${buildEvidenceWords(plan.buildEvidence)}`);
+  lines.push(
+    plan.disclosure
+      .split("\n")
+      .map((l) => `  ${l}`)
+      .join("\n"),
+  );
+  for (const warning of plan.warnings ?? []) lines.push(`warning: ${warning}`);
+  return lines;
+}
+
+const NO_EVIDENCE = "NONE — every verdict below is the model's, about its own work";
+
+function buildEvidenceWords(answer: PlanSection["buildEvidence"]): string {
+  switch (answer.kind) {
+    case "attached":
+      return `${answer.command} (engine-run at every sink)`;
+    case "declared":
+    case "none-detected":
+      return NO_EVIDENCE;
+    case "graph":
+      if (answer.verifiedSinks.length === 0) return `${NO_EVIDENCE} (no sink declares success_check.verify)`;
+      return `the graph's own success_check.verify, engine-run at ${answer.verifiedSinks.join(", ")}${answer.unverifiedSinks.length > 0 ? `; none at ${answer.unverifiedSinks.join(", ")} (their verdicts are the model's)` : ""}`;
+    default:
+      return unreachable(answer);
+  }
+}
+
+/** `word` as one shell word: as is when it needs no quoting, else single-quoted. */
+export function shellWord(word: string): string {
+  return /^[\w@%+,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
+/** A run as `resume` finds it. */
+export interface ResumeTarget {
+  readonly runId: string;
+  /** The repository (absolute). */
+  readonly repoDir: string;
+  /** `--runs-dir` as given, or `undefined` (the default folder under the repository). */
+  readonly runsDir: string | undefined;
+  /** The command's directory: `--repo` and `--runs-dir` are named as they resolve from it. */
+  readonly cwd: string;
+}
+
+/**
+ * `evidence-gate resume RUN_ID [--repo DIR] [--runs-dir DIR] ARGS`: the command that continues a run
+ * from `cwd`, naming `--repo` when the repository is not `cwd` and `--runs-dir` (absolute) when it was
+ * given.
+ */
+export function resumeCommandFor(o: ResumeTarget): (args: string) => string {
+  const where = [
+    ...(o.repoDir !== o.cwd ? [`--repo ${shellWord(o.repoDir)}`] : []),
+    ...(o.runsDir !== undefined ? [`--runs-dir ${shellWord(resolve(o.cwd, o.runsDir))}`] : []),
+  ];
+  return (args) => ["evidence-gate resume", o.runId, ...where, args].join(" ");
+}

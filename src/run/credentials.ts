@@ -1,0 +1,185 @@
+/**
+ * What the product knows about credentials, in one place (SPEC §9, §11): which environment variables hold a
+ * known secret, which of them each runtime's model CLI needs, which action inputs carry them, and the usage
+ * errors for a run that has none. Every surface (the CLI's environment, the action's inputs) builds its
+ * known secrets and its model children's credentials from here.
+ *
+ * Rules: every credential value is a known secret (kept out of every child's environment by value and
+ * redacted from everything the run writes); a model child gets back only its own runtime's credential
+ * (`claude`: `ANTHROPIC_API_KEY` / `ANTHROPIC_AUTH_TOKEN` / `CLAUDE_CODE_OAUTH_TOKEN`; `codex`:
+ * `OPENAI_API_KEY`, and `CODEX_API_KEY`, which `codex exec` reads —
+ * developers.openai.com/codex/environment-variables); no verify command or git gets any.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createRedactor, type Redactor } from "../core/redact.js";
+import type { ModelEnvBuilder, Runtime } from "../engine/runtime-setup.js";
+import { buildChildEnv } from "../proc/child-env.js";
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** Credentials the CLI may find in its environment: each value is a known secret (SPEC §9). */
+export const CREDENTIAL_VARIABLES = [
+  "GITHUB_TOKEN",
+  "GH_TOKEN",
+  "ANTHROPIC_API_KEY",
+  "ANTHROPIC_AUTH_TOKEN",
+  "CLAUDE_CODE_OAUTH_TOKEN",
+  "OPENAI_API_KEY",
+  "CODEX_API_KEY",
+] as const;
+
+/** Each runtime's own credential variables, handed to that runtime's model child only. */
+export const MODEL_CREDENTIALS: Readonly<Record<Runtime, readonly string[]>> = {
+  claude: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"],
+  codex: ["OPENAI_API_KEY", "CODEX_API_KEY"],
+};
+
+/** The action's secret inputs (SPEC §11), as `INPUT_*` names and in the typed inputs. */
+export interface ActionCredentialInputs {
+  readonly githubToken?: string;
+  readonly anthropicApiKey?: string;
+  readonly claudeCodeOauthToken?: string;
+  readonly openaiApiKey?: string;
+  readonly pushToken?: string;
+}
+
+/** The secret inputs' raw variables, read when the inputs did not parse (they are still masked). */
+const SECRET_INPUT_VARIABLES = [
+  "INPUT_GITHUB-TOKEN",
+  "INPUT_ANTHROPIC-API-KEY",
+  "INPUT_CLAUDE-CODE-OAUTH-TOKEN",
+  "INPUT_OPENAI-API-KEY",
+  "INPUT_PUSH-TOKEN",
+] as const;
+
+const present = (s: string | undefined): s is string => typeof s === "string" && s !== "";
+
+/**
+ * The action's known secrets: the GitHub token, the model credentials and the push token (SPEC §9), from
+ * the parsed inputs — or, when the inputs did not parse, from their raw variables (they must be masked all
+ * the same). Trimmed, empty ones left out.
+ */
+export function actionSecrets(parsed: ActionCredentialInputs | null, env: Env): string[] {
+  const values =
+    parsed !== null
+      ? [
+          parsed.githubToken,
+          parsed.anthropicApiKey,
+          parsed.claudeCodeOauthToken,
+          parsed.openaiApiKey,
+          parsed.pushToken,
+        ]
+      : SECRET_INPUT_VARIABLES.map((name) => env[name]);
+  return values.map((s) => s?.trim()).filter(present);
+}
+
+/** The action's credential for `runtime` as the variables its CLI reads (empty when the input is). */
+export function actionModelCredentials(
+  inputs: ActionCredentialInputs,
+  runtime: Runtime,
+): Record<string, string> {
+  const set: Record<string, string> = {};
+  if (runtime === "claude") {
+    if (inputs.anthropicApiKey) set.ANTHROPIC_API_KEY = inputs.anthropicApiKey;
+    if (inputs.claudeCodeOauthToken) set.CLAUDE_CODE_OAUTH_TOKEN = inputs.claudeCodeOauthToken;
+  } else if (inputs.openaiApiKey) {
+    set.OPENAI_API_KEY = inputs.openaiApiKey;
+    set.CODEX_API_KEY = inputs.openaiApiKey;
+  }
+  return set;
+}
+
+/**
+ * The secret inputs of `runtime`, when none of them has a value; `null` when the model CLI has a credential.
+ * claude: `anthropic-api-key` or `claude-code-oauth-token`; codex: `openai-api-key` (SPEC §11).
+ */
+export function missingModelCredential(
+  inputs: ActionCredentialInputs & { readonly runtime: Runtime },
+): readonly string[] | null {
+  if (inputs.runtime === "codex") return inputs.openaiApiKey ? null : ["openai-api-key"];
+  return inputs.anthropicApiKey || inputs.claudeCodeOauthToken
+    ? null
+    : ["anthropic-api-key", "claude-code-oauth-token"];
+}
+
+/**
+ * Why a run of `runtime` cannot start without its credential input (SPEC §11), naming the input(s) and the
+ * fix; one sentence, no trailing period (callers add how the run ended).
+ */
+export function missingCredentialMessage(runtime: Runtime): string {
+  return runtime === "codex"
+    ? "input `openai-api-key` is empty: runtime codex needs an OpenAI API key (pass a repository secret, e.g. `openai-api-key: <secrets.OPENAI_API_KEY>` in a workflow expression); it reaches the codex CLI only"
+    : "inputs `anthropic-api-key` and `claude-code-oauth-token` are both empty: runtime claude needs one (pass a repository secret, e.g. `anthropic-api-key: <secrets.ANTHROPIC_API_KEY>` in a workflow expression); it reaches the claude CLI only";
+}
+
+/** The secrets of a CLI run and what is built from them. */
+export interface CliSecrets {
+  /** Every credential value in the environment. */
+  readonly knownSecrets: readonly string[];
+  readonly redactor: Redactor;
+  /** The GitHub token (`GITHUB_TOKEN`, else `GH_TOKEN`), for `--repository`. */
+  readonly githubToken: string | undefined;
+  /**
+   * A model child's environment: scrubbed of every known secret, with its own runtime's credential set
+   * back (a codex child never gets the claude key, nor the reverse). `HOME` / `CODEX_HOME` are the user's
+   * own: in the CLI the operator's configuration is theirs (SPEC §8).
+   */
+  readonly modelEnv: ModelEnvBuilder;
+}
+
+/**
+ * Every credential in the CLI's environment is a known secret: dropped by value from every child's
+ * environment and redacted from everything the run writes, prints or posts (SPEC §9). A verify command
+ * can read this process's initial environment through /proc and print it; redaction keeps that out of the
+ * outputs.
+ */
+export function cliSecrets(env: Env): CliSecrets {
+  const knownSecrets = CREDENTIAL_VARIABLES.map((name) => env[name]).filter(present);
+  // The model child still needs its own credential: value scrubbing would drop it, so it is set explicitly.
+  const credentialsOf = (runtime: Runtime): Record<string, string> => {
+    const set: Record<string, string> = {};
+    for (const name of MODEL_CREDENTIALS[runtime]) {
+      const value = env[name];
+      if (present(value)) set[name] = value;
+    }
+    return set;
+  };
+  const token = env.GITHUB_TOKEN ?? env.GH_TOKEN;
+  return {
+    knownSecrets,
+    redactor: createRedactor(knownSecrets),
+    githubToken: token === "" ? undefined : token,
+    modelEnv: (_label, runtime) =>
+      buildChildEnv({
+        base: env,
+        child: { kind: "model", runtime },
+        knownSecrets,
+        set: credentialsOf(runtime),
+      }),
+  };
+}
+
+/**
+ * Why a codex run from the CLI would have no model credential, as a usage error; `null` when it has one or
+ * may have one. Without this, codex retries an unauthenticated model server for as long as the planner's
+ * timeout. A credential is: `OPENAI_API_KEY` or `CODEX_API_KEY` in the environment, a `codex login`
+ * (`$CODEX_HOME/auth.json`, `CODEX_HOME` defaulting to `~/.codex`), or a provider of the operator's own — a
+ * `model_provider` pair in `--codex-config` or in `$CODEX_HOME/config.toml` (its `env_key` is its business).
+ */
+export function codexCredentialProblem(
+  env: Env,
+  runtime: Runtime,
+  codexConfig: readonly string[],
+): string | null {
+  if (runtime !== "codex") return null;
+  if (MODEL_CREDENTIALS.codex.some((name) => (env[name] ?? "") !== "")) return null;
+  if (codexConfig.some((pair) => /^\s*"?model_provider"?\s*=/.test(pair))) return null;
+  const codexHome = env.CODEX_HOME ?? (env.HOME !== undefined ? join(env.HOME, ".codex") : undefined);
+  if (codexHome !== undefined) {
+    if (existsSync(join(codexHome, "auth.json"))) return null;
+    const config = join(codexHome, "config.toml");
+    if (existsSync(config) && /^\s*model_provider\s*=/m.test(readFileSync(config, "utf8"))) return null;
+  }
+  return "codex has no credential: set OPENAI_API_KEY (or CODEX_API_KEY), run `codex login`, or name a provider with --codex-config model_provider=…; nothing was run";
+}

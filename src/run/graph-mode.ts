@@ -1,0 +1,81 @@
+/**
+ * `mode: run` (SPEC §9, §10): a hand-written graph read from the pull request's **base** ref at
+ * `pull_request.base.sha` — never from the checkout, so a pull request cannot rewrite the graph that gates
+ * it — then run by the engine (`runHandWritten`) on the checkout, and reported like `auto`. The base
+ * branch's policy applies (`require-evidence` turns an unverified `neutral` into `failure`).
+ */
+import { unreachable } from "../core/unreachable.js";
+import { prGraphCopyNote, readBaseRefGraph } from "../github/base-ref-graph.js";
+import { formatIssue } from "../graph/issue.js";
+import type { ModeInputs } from "./action-inputs.js";
+import { BaseAgentConfigRun } from "./base-agent-config-run.js";
+import { announcePolicy, type PullRequestRun } from "./pull-request-run.js";
+import { actionPorts, actionRequestBase, endRun, reportRun } from "./running-mode.js";
+import { startRun } from "./start-run.js";
+
+export async function runGraphMode(
+  run: PullRequestRun,
+  mode: Extract<ModeInputs, { kind: "run" }>,
+): Promise<void> {
+  const { event, inputs } = run;
+  const graph = await readBaseRefGraph(run.octokit, {
+    owner: event.owner,
+    repo: event.repo,
+    baseRef: event.baseRef,
+    baseSha: event.baseSha,
+    path: mode.graph,
+  });
+  if (!graph.ok) {
+    const end =
+      graph.kind === "usage-error"
+        ? ({ kind: "usage-error", message: graph.message } as const)
+        : ({ kind: "engine-error", message: graph.message } as const);
+    return endRun(run, end);
+  }
+  run.runner.info(`graph: ${graph.source}`);
+  const notes = [...run.notes];
+  const copyNote = await prGraphCopyNote(run.workspace, {
+    bytes: graph.bytes,
+    source: graph.source,
+    path: mode.graph,
+  });
+  if (copyNote !== null) {
+    run.runner.notice(copyNote);
+    notes.push(copyNote);
+  }
+  const policy = announcePolicy(run);
+  // The base's agent configuration for the run (SPEC §9), the pull request's put back after it.
+  const agentConfig = new BaseAgentConfigRun(run);
+  const result = await startRun(
+    {
+      mode: {
+        kind: "run",
+        graphText: graph.text,
+        graphSource: graph.source,
+        inputs: mode.graphInputs,
+        runtime: inputs.runtime,
+        ...(inputs.concurrency !== undefined ? { concurrency: inputs.concurrency } : {}),
+        // `verify-timeout` is the ceiling a graph's own verify timeouts are checked against (SPEC §3).
+        verifyTimeoutCeilingMs: inputs.verifyTimeoutMs,
+      },
+      ...actionRequestBase(run),
+      pr: { headSha: event.headSha, baseRef: event.baseRef },
+      ...(policy !== undefined ? { policy } : {}),
+    },
+    actionPorts(run, agentConfig.workspace),
+  );
+  notes.push(...agentConfig.notes);
+  switch (result.kind) {
+    case "usage_error":
+      return endRun(run, { kind: "usage-error", message: result.message }, notes);
+    case "invalid_graph": {
+      // Every issue, one per line; the graph on the base branch must change before anything can run.
+      const message = `${graph.source} does not load (${result.issues.length} ${result.issues.length === 1 ? "issue" : "issues"}):\n${result.issues.map((issue) => `- ${formatIssue(issue)}`).join("\n")}\nFix the graph on the base branch (check a fix with mode: lint).`;
+      return endRun(run, { kind: "usage-error", message }, notes);
+    }
+    case "finished":
+      return reportRun(run, result, notes);
+    default:
+      return unreachable(result);
+  }
+}

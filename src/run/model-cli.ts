@@ -1,0 +1,176 @@
+/**
+ * The model CLIs a run spawns, for the CLI ({@link localModelCli}) and the action ({@link ModelCliSetup};
+ * SPEC §8, §9, §10). In the action: the model CLI's executable
+ * (found on PATH, or installed at the pinned `claude-version` / `codex-version` just before the first model
+ * call, never before a refusal), each CLI call's environment with its runtime's credential and a fresh home
+ * (the operator's configuration in CI is the base branch's only), and the fenced log echo (children cannot
+ * issue workflow commands).
+ *
+ * The runtime is learnt from the engine (`beforeFirstModelCall(runtime)`, `modelEnv(label, runtime)`): a
+ * `resume` leg runs the runtime its `state.json` records, whatever the `runtime` input says.
+ *
+ * - claude: `HOME` = a fresh folder under `RUNNER_TEMP/evidence-gate/homes`; `ANTHROPIC_API_KEY` /
+ *   `CLAUDE_CODE_OAUTH_TOKEN` from the inputs.
+ * - codex: `HOME` = a fresh folder under the codex homes root (`codex-home.ts`: outside `/tmp`, `$TMPDIR`
+ *   and the workspace, which codex's sandbox can write), `CODEX_HOME` = its `.codex`, created before the
+ *   call (codex exits 1 without it); `OPENAI_API_KEY` and `CODEX_API_KEY` = input `openai-api-key` (the
+ *   first for the OpenAI provider and providers whose `env_key` names it, the second read by `codex exec`).
+ *   A codex run without `openai-api-key` is a usage error naming the input; nothing is installed.
+ * Neither runtime's child gets the other's credential (`buildChildEnv`), and no verify command or git
+ * gets either.
+ */
+import { mkdirSync, mkdtempSync } from "node:fs";
+import { join } from "node:path";
+import { unreachable } from "../core/unreachable.js";
+import type { BeforeFirstModelCall, ModelEnvBuilder, Runtime } from "../engine/runtime-setup.js";
+import { buildChildEnv } from "../proc/child-env.js";
+import { codexHomesRoot } from "./codex-home.js";
+import {
+  type ActionCredentialInputs,
+  actionModelCredentials,
+  missingCredentialMessage,
+} from "./credentials.js";
+import { CLAUDE_CLI, CODEX_CLI, ensureCli } from "./install-cli.js";
+
+/** The model CLI part of a run as the run service takes it: what the engine's `ModelCliOptions` need. */
+export interface ModelCliPort {
+  readonly claudeExecutable: string;
+  readonly codexExecutable: string;
+  readonly beforeFirstModelCall?: BeforeFirstModelCall;
+  readonly modelEnv: ModelEnvBuilder;
+}
+
+/**
+ * The CLI's model CLIs: the executables the flags name (else `claude` / `codex` on PATH, which the engine
+ * checks before anything is spent), each call's environment from the user's own (their `HOME`: in the CLI
+ * the operator's configuration is theirs, SPEC §8) with its runtime's credential only.
+ */
+export function localModelCli(o: {
+  readonly modelEnv: ModelEnvBuilder;
+  readonly claudePath?: string;
+  readonly codexPath?: string;
+}): ModelCliPort {
+  return {
+    claudeExecutable: o.claudePath ?? "claude",
+    codexExecutable: o.codexPath ?? "codex",
+    modelEnv: o.modelEnv,
+  };
+}
+
+export interface ModelCliSetupOptions {
+  /** The secret inputs: each runtime's credential comes from them. */
+  readonly credentials: ActionCredentialInputs;
+  /** `claude-version` / `codex-version`: installed when the CLI is not on PATH. */
+  readonly versions: { readonly claude: string; readonly codex: string };
+  /** Where install and home lines go (the job log). */
+  readonly log: (line: string) => void;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly secrets: readonly string[];
+  /** `RUNNER_TEMP`: fresh claude homes live under it. */
+  readonly temp: string;
+  /** `GITHUB_WORKSPACE`: no codex home may lie in it. */
+  readonly workspace: string;
+}
+
+/** The action's model CLIs (see the module comment); it is a {@link ModelCliPort}. */
+export class ModelCliSetup implements ModelCliPort {
+  readonly #options: ModelCliSetupOptions;
+  readonly #claudeHomes: string;
+  #claudeExecutable = "claude";
+  #codexExecutable = "codex";
+  /** Set by `beforeFirstModelCall("codex")`. */
+  #codexHomes: string | null = null;
+
+  constructor(options: ModelCliSetupOptions) {
+    this.#options = options;
+    this.#claudeHomes = join(options.temp, "evidence-gate", "homes");
+  }
+
+  /** The `claude` executable: `claude` until {@link beforeFirstModelCall} found or installed one. */
+  get claudeExecutable(): string {
+    return this.#claudeExecutable;
+  }
+
+  /** The `codex` executable: `codex` until {@link beforeFirstModelCall} found or installed one. */
+  get codexExecutable(): string {
+    return this.#codexExecutable;
+  }
+
+  /**
+   * Checks the runtime's credential and home folder, then finds or installs its CLI; the engine calls it
+   * after its own checks. Returns a usage-error message, or `null`.
+   */
+  readonly beforeFirstModelCall = async (runtime: Runtime): Promise<string | null> => {
+    const { credentials, versions, env, secrets, log } = this.#options;
+    switch (runtime) {
+      case "claude": {
+        const found = await ensureCli(CLAUDE_CLI, {
+          version: versions.claude,
+          env,
+          knownSecrets: secrets,
+          log,
+        });
+        if (found.kind === "failed") return found.message;
+        this.#claudeExecutable = found.path;
+        return null;
+      }
+      case "codex": {
+        if (credentials.openaiApiKey === undefined)
+          return `${missingCredentialMessage("codex")}. Nothing was run`;
+        const root = codexHomesRoot(env, this.#options.workspace);
+        if (!root.ok) return root.problem;
+        const found = await ensureCli(CODEX_CLI, {
+          version: versions.codex,
+          env,
+          knownSecrets: secrets,
+          log,
+        });
+        if (found.kind === "failed") return found.message;
+        this.#codexExecutable = found.path;
+        this.#codexHomes = root.path;
+        return null;
+      }
+      default:
+        return unreachable(runtime);
+    }
+  };
+
+  /** One model CLI call's environment: its runtime's credential and a fresh home named after `label`. */
+  readonly modelEnv = (label: string, runtime: Runtime): Readonly<Record<string, string>> => {
+    const name = `${label.replace(/[^\w.-]/g, "_")}-`;
+    const set: Record<string, string> = actionModelCredentials(this.#options.credentials, runtime);
+    switch (runtime) {
+      case "claude":
+        mkdirSync(this.#claudeHomes, { recursive: true });
+        set.HOME = mkdtempSync(join(this.#claudeHomes, name));
+        break;
+      case "codex": {
+        if (this.#codexHomes === null)
+          throw new Error(
+            "Internal error: a codex call was made before beforeFirstModelCall chose its homes",
+          );
+        mkdirSync(this.#codexHomes, { recursive: true, mode: 0o700 });
+        const home = mkdtempSync(join(this.#codexHomes, name));
+        const codexHome = join(home, ".codex");
+        mkdirSync(codexHome);
+        set.HOME = home;
+        set.CODEX_HOME = codexHome;
+        break;
+      }
+      default:
+        return unreachable(runtime);
+    }
+    return buildChildEnv({
+      base: this.#options.env,
+      child: { kind: "model", runtime },
+      knownSecrets: this.#options.secrets,
+      set,
+    });
+  };
+
+  /** Children's output, fenced from the runner's workflow-command parser (SPEC §9). */
+  readonly echo = {
+    write: (text: string) => void process.stdout.write(text),
+    fenceWorkflowCommands: true,
+  } as const;
+}

@@ -1,0 +1,210 @@
+/**
+ * `mode: report` (SPEC §2, §10): stage 2 of the two-stage pattern that makes fork pull requests work. A
+ * workflow on the base repository, triggered by `workflow_run` (completed) after the pull request's
+ * workflow, posts that run's ledger as the check run — with the base repository's token, which a fork's run
+ * never has (docs/examples/README.md).
+ *
+ * Trust (research/security.md §1.3): the `workflow_run` payload is GitHub's and is trusted; the artifact is
+ * the pull request's and is not. The rule lives in `src/github/workflow-run-ledger.ts`, which the bot's
+ * `workflow_run.completed` handler follows too:
+ *
+ * - the commit the check run is posted on is `workflow_run.head_sha`, and the pull request is known by the
+ *   event's head repository and branch (its `pull_requests` list is empty for a fork) — never by the ledger;
+ * - the artifact `<check-name>-ledger` is looked up among **that** run's artifacts only, downloaded with a
+ *   size limit into `RUNNER_TEMP`, extracted without trusting the zip, and parsed with the ledger's strict
+ *   schema (`src/github/ledger-artifact.ts`);
+ * - a ledger that is unfinished, names no head commit or another head commit than the event's, or claims
+ *   `success` that its own rows do not support, is refused;
+ * - the check run's text is re-rendered from the validated ledger by the product's renderer (every text
+ *   field escaped or fenced), never copied from the artifact;
+ * - anything refused, and a run that uploaded no ledger (it crashed, was cancelled, or stopped before its
+ *   ledger), gets a `failure` check run saying why, and the step fails: never green, never silent.
+ *
+ * A same-repository pull request's run posts its own check run (its token can), so a `workflow_run` of one
+ * is left alone with a notice — unless Dependabot triggered it (read-only token too, SPEC §10).
+ */
+import type { CheckRunReporter } from "../github/check-run-reporter.js";
+import { readEventContext } from "../github/event-context.js";
+import { isDependabot } from "../github/fork.js";
+import { writeJobSummary } from "../github/job-summary.js";
+import { apiUrlFromEnv, createOctokit } from "../github/octokit.js";
+import {
+  parseWorkflowRunEvent,
+  type WorkflowRunEvent,
+  WorkflowRunEventError,
+} from "../github/workflow-run-event.js";
+import {
+  ledgerProvenanceMarkdown,
+  readWorkflowRunLedger,
+  refusedLedgerOutput,
+  reportedLedgerAppendix,
+} from "../github/workflow-run-ledger.js";
+import { escapeInline } from "../ledger/markdown-syntax.js";
+import { renderLedgerMarkdown } from "../ledger/render-markdown.js";
+import { renderLedgerText } from "../ledger/render-text.js";
+import { CommandFence } from "../proc/command-fence.js";
+import type { ActionInputs } from "./action-inputs.js";
+import type { Runner } from "./runner.js";
+import { checkRunReporter, runnerFolders, saveCheckRun } from "./running-mode.js";
+import { type Env, finishStep, usageFailure } from "./step-result.js";
+
+export interface ReportModeOptions {
+  readonly runner: Runner;
+  readonly env: Env;
+  readonly signal?: AbortSignal;
+  readonly inputs: ActionInputs;
+  readonly secrets: readonly string[];
+  /** Told the reporter as soon as it exists, so the crash handler can complete its check run. */
+  readonly exposeReporter: (reporter: CheckRunReporter) => void;
+}
+
+/** Runs `mode: report`; sets the outputs and the step's status. */
+export async function runReportMode(o: ReportModeOptions): Promise<void> {
+  const { env, inputs, runner } = o;
+  let context: ReturnType<typeof readEventContext>;
+  try {
+    context = readEventContext(env);
+  } catch (error) {
+    return usageFailure(runner, error instanceof Error ? error.message : String(error));
+  }
+  const trigger = context.kind === "other" ? context.eventName : context.kind;
+  if (context.kind !== "other" || trigger !== "workflow_run") {
+    return usageFailure(
+      runner,
+      `mode report runs on workflow_run: it posts the ledger a pull request's workflow run uploaded, from a workflow of the base repository; this run was triggered by ${trigger}. Use \`on: workflow_run: { workflows: [<the pull request workflow>], types: [completed] }\` (docs/examples/evidence-gate-report.yml).`,
+    );
+  }
+  let upstream: WorkflowRunEvent;
+  try {
+    upstream = parseWorkflowRunEvent(context.payload);
+  } catch (error) {
+    if (!(error instanceof WorkflowRunEventError)) throw error;
+    return usageFailure(runner, error.message);
+  }
+  if (upstream.action !== "completed") {
+    return usageFailure(
+      runner,
+      `mode report posts a finished run's ledger; this workflow_run event is "${upstream.action}". Add \`types: [completed]\` to the workflow_run trigger.`,
+    );
+  }
+  const slug = `${context.owner}/${context.repo}`;
+  if (upstream.repository.toLowerCase() !== slug.toLowerCase()) {
+    return usageFailure(
+      runner,
+      `workflow run ${upstream.runId} ran in ${upstream.repository}, not in ${slug}: mode report posts only this repository's runs.`,
+    );
+  }
+  if (upstream.event !== "pull_request") {
+    return skip(
+      runner,
+      env,
+      `workflow run ${upstream.runId} was triggered by ${upstream.event}, not pull_request: mode report posts only pull request runs' ledgers (a pull_request_target run is never reported). Nothing was posted.`,
+    );
+  }
+  const dependabot = isDependabot(upstream.actor, upstream.triggeringActor);
+  if (!upstream.fromFork && !dependabot) {
+    return skip(
+      runner,
+      env,
+      `workflow run ${upstream.runId} is a same-repository pull request's: its token can write check runs, so it posted its own check run "${inputs.checkName}". Nothing was posted here.`,
+    );
+  }
+
+  const octokit = createOctokit({ token: inputs.githubToken, baseUrl: apiUrlFromEnv(env) });
+  const { reporter } = checkRunReporter({
+    runner: runner,
+    octokit,
+    owner: context.owner,
+    repo: context.repo,
+    secrets: o.secrets,
+    name: inputs.checkName,
+    headSha: upstream.headSha,
+    detailsUrl: upstream.htmlUrl ?? context.run.runUrl,
+  });
+  o.exposeReporter(reporter);
+  const provenance = ledgerProvenanceMarkdown(upstream, { dependabot });
+  runner.info(
+    `workflow run ${upstream.runId} (${upstream.event}, ${upstream.conclusion ?? "no conclusion"}) on ${upstream.headSha.slice(0, 7)} from ${upstream.headRepository ?? "a deleted repository"}`,
+  );
+
+  const found = await readWorkflowRunLedger({
+    octokit,
+    owner: context.owner,
+    repo: context.repo,
+    upstream,
+    checkName: inputs.checkName,
+    tempDir: runnerFolders(env).temp,
+    ...(o.signal ? { signal: o.signal } : {}),
+    log: (message) => runner.info(message),
+  });
+  if (found.kind !== "ledger") {
+    return postFailure(runner, reporter, env, {
+      externalId: found.refusedRunId ?? `workflow-run-${upstream.runId}`,
+      title: found.title,
+      reason: found.reason,
+      issues: found.issues,
+      provenance,
+      outcome: found.outcome,
+    });
+  }
+  const { ledger, artifact } = found;
+  const conclusion = ledger.conclusion!;
+  const appendix = reportedLedgerAppendix({ provenance, artifact, postedBy: "`mode: report`" });
+  await writeJobSummary(`${renderLedgerMarkdown(ledger)}\n${appendix}\n`, { env });
+  const fence = new CommandFence((t) => void process.stdout.write(t), true);
+  for (const line of renderLedgerText(ledger).split("\n")) fence.line(line);
+  fence.close();
+  runner.setOutput("run-id", ledger.runId);
+  runner.setOutput("ledger-path", found.path);
+  runner.setOutput("conclusion", conclusion.conclusion);
+  if (ledger.evidenceTree) runner.setOutput("evidence-tree", ledger.evidenceTree);
+  const started = await reporter.start(ledger.runId, `Posting the ledger of run \`${ledger.runId}\`.`);
+  saveCheckRun(runner, started, ledger.runId);
+  const ref = await reporter.finish(ledger, { appendix });
+  finishStep(
+    runner,
+    {
+      outcome: conclusion.outcome,
+      conclusion: conclusion.conclusion,
+      checkRunId: ref.id,
+      checkRunUrl: ref.htmlUrl,
+      runId: ledger.runId,
+      ledgerPath: found.path,
+      evidenceTree: ledger.evidenceTree,
+    },
+    conclusion.title,
+  );
+}
+
+/** A `failure` check run on the event's head commit saying why nothing was posted as the verdict. */
+async function postFailure(
+  runner: Runner,
+  reporter: CheckRunReporter,
+  env: Env,
+  f: {
+    readonly externalId: string;
+    readonly title: string;
+    readonly reason: string;
+    readonly issues: readonly string[];
+    readonly provenance: string;
+    readonly outcome: "failed" | "usage-error";
+  },
+): Promise<void> {
+  const { title, summary } = refusedLedgerOutput(f);
+  await writeJobSummary(summary, { env });
+  runner.setOutput("conclusion", "failure");
+  const ref = await reporter.start(f.externalId, summary, title);
+  saveCheckRun(runner, ref, f.externalId);
+  const done = await reporter.end("failure", title, summary);
+  finishStep(
+    runner,
+    { outcome: f.outcome, conclusion: "failure", checkRunId: done.id, checkRunUrl: done.htmlUrl },
+    `${f.title}: ${f.reason}`,
+  );
+}
+
+/** Nothing to post for this event: said in the log and the job summary; the step passes. */
+async function skip(runner: Runner, env: Env, message: string): Promise<void> {
+  runner.notice(`evidence-gate: ${message}`);
+  await writeJobSummary(`## evidence-gate: nothing to report\n\n${escapeInline(message)}\n`, { env });
+}

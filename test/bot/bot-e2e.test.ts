@@ -1,0 +1,226 @@
+/**
+ * The bot with the real action (`node dist/index.js`, as the runner runs it — build first with
+ * `npm run build`) and the real command (`node dist/cli.js bot`):
+ *
+ * 1. a fork's pull request runs the action (a hand-written graph verified by `npm test`): it posts no check run and uploads
+ *    `evidence-gate-ledger`; the bot, told of the pull request and of the workflow run, completes the App's
+ *    check run from that artifact — with the same conclusion, title, summary and text `mode: report` posts
+ *    from it (only "posted by" differs);
+ * 2. a fork's run of a gated graph pauses; the App's check run offers Approve / Reject, and a writer's
+ *    Approve dispatches the resume workflow for that run id and head;
+ * 3. `evidence-gate bot` starts from the environment, answers `/healthz`, stops on SIGTERM, and refuses to
+ *    start naming a missing variable.
+ */
+import { spawn } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import {
+  actionTestResources,
+  REPO_ROOT,
+  startArtifactService,
+  stepDebug,
+  TEST_GITHUB_TOKEN,
+  type UploadedArtifact,
+} from "../support/action-harness.js";
+import {
+  botEnv,
+  botRigs,
+  checkRunPayload,
+  FORK,
+  pullRequestPayload,
+  RESUME_WORKFLOW_FILE,
+  startAppGitHubServer,
+  workflowRunPayload,
+} from "../support/bot-harness.js";
+import { startGitHubServer } from "../support/github-server/index.js";
+import { startModelServer } from "../support/model-server/index.js";
+import { GATED_GRAPH, GRAPH_PATH, handGraphScript, REVIEW_GRAPH } from "../support/scenarios/hand-graphs.js";
+import { makeFixedSampleRepo } from "../support/temp-repo.js";
+
+const BASE_SHA = "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d";
+const RUN = 30_433_642;
+const open = actionTestResources();
+const rigs = botRigs();
+
+function ledgerOf(service: { artifacts: UploadedArtifact[] }): UploadedArtifact {
+  const uploaded = service.artifacts.find((a) => a.name === "evidence-gate-ledger");
+  expect(uploaded?.finalized).toBe(true);
+  return uploaded!;
+}
+
+describe("the bot with the bundled action", () => {
+  it("a fork's run of the action uploads its ledger; the App's check run completes from it with what mode: report would post", {
+    timeout: 300_000,
+  }, async () => {
+    const repo = open.keep(await makeFixedSampleRepo("the pull request"));
+    const head = await repo.git(["rev-parse", "HEAD"]);
+    const rig = await rigs.start({}, { otherTokens: [TEST_GITHUB_TOKEN] });
+    open.service = await startArtifactService();
+    open.model = await startModelServer({ script: handGraphScript() });
+    rig.github.state.addFile({ ref: BASE_SHA, path: GRAPH_PATH, content: REVIEW_GRAPH });
+    await rig.deliver("pull_request", pullRequestPayload({ headSha: head, fork: true }));
+
+    const stage1 = await open.run({
+      workspace: repo.dir,
+      inputs: { graph: GRAPH_PATH },
+      github: rig.github,
+      model: open.model,
+      headRepository: FORK,
+      env: open.service.env,
+    });
+    expect(stage1.exitCode, stepDebug(stage1)).toBe(0);
+    expect(stage1.calls.filter((c) => (c.route ?? "").includes("check-runs"))).toEqual([]);
+    const uploaded = ledgerOf(open.service);
+
+    await rig.deliver("workflow_run", workflowRunPayload({ action: "requested", runId: RUN, headSha: head }));
+    rig.github.state.addArtifact({
+      name: uploaded.name,
+      zip: uploaded.zip,
+      headSha: head,
+      fromFork: true,
+      workflowRunId: RUN,
+    });
+    const done = await rig.deliver(
+      "workflow_run",
+      workflowRunPayload({ action: "completed", runId: RUN, headSha: head }),
+    );
+    expect(done.statusCode, done.response).toBe(200);
+    const check = rig.github.state.checkRuns.find((r) => r.name === "evidence-gate")!;
+    expect(check).toMatchObject({ headSha: head, status: "completed", conclusion: "success" });
+    rig.github.assertNoViolations();
+
+    // mode: report, from the same artifact on the same event, with GITHUB_TOKEN.
+    const plain = await startGitHubServer();
+    try {
+      plain.state.addArtifact({
+        name: uploaded.name,
+        zip: uploaded.zip,
+        headSha: head,
+        fromFork: true,
+        workflowRunId: RUN,
+      });
+      const report = await open.run({
+        workspace: repo.dir,
+        github: plain,
+        event: {
+          name: "workflow_run",
+          payload: workflowRunPayload({ action: "completed", runId: RUN, headSha: head }),
+        },
+        inputs: { mode: "report", "anthropic-api-key": "" },
+      });
+      expect(report.exitCode, stepDebug(report)).toBe(0);
+      const posted = plain.state.checkRuns[0]!;
+      const same = (text: string | null) =>
+        (text ?? "")
+          .replace("Posted by `mode: report`", "Posted by the evidence-gate App")
+          .replace(/\(id \d+\)/g, "(id N)");
+      expect(check.conclusion).toBe(posted.conclusion);
+      expect(check.output.title).toBe(posted.output.title);
+      expect(same(check.output.summary)).toBe(same(posted.output.summary));
+      expect(check.output.text).toBe(posted.output.text);
+      expect(check.output.summary).toContain("PASS (verified)");
+      plain.assertNoViolations();
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it("a fork's gated run pauses; the App's check run offers Approve, and a writer's click dispatches the resume for that run and head", {
+    timeout: 300_000,
+  }, async () => {
+    const repo = open.keep(await makeFixedSampleRepo("the pull request"));
+    const head = await repo.git(["rev-parse", "HEAD"]);
+    const rig = await rigs.start({}, { otherTokens: [TEST_GITHUB_TOKEN] });
+    open.service = await startArtifactService();
+    open.model = await startModelServer({ script: handGraphScript() });
+    rig.github.state.addFile({ ref: BASE_SHA, path: GRAPH_PATH, content: GATED_GRAPH });
+    rig.github.state.addPullRequest({ number: 42, headSha: head, baseSha: BASE_SHA, headRepository: FORK });
+    rig.github.state.setCollaborator("mona", "write");
+    await rig.deliver("pull_request", pullRequestPayload({ headSha: head, fork: true }));
+
+    const paused = await open.run({
+      workspace: repo.dir,
+      inputs: { graph: GRAPH_PATH, inputs: "file=src/sum.js" },
+      github: rig.github,
+      model: open.model,
+      headRepository: FORK,
+      env: open.service.env,
+    });
+    expect(paused.outputs.outcome, stepDebug(paused)).toBe("paused");
+    const runId = paused.outputs["run-id"]!;
+    const uploaded = ledgerOf(open.service);
+
+    rig.github.state.addArtifact({
+      name: uploaded.name,
+      zip: uploaded.zip,
+      headSha: head,
+      fromFork: true,
+      workflowRunId: RUN,
+    });
+    await rig.deliver("workflow_run", workflowRunPayload({ action: "completed", runId: RUN, headSha: head }));
+    const check = rig.github.state.checkRuns.find((r) => r.name === "evidence-gate")!;
+    expect(check).toMatchObject({ status: "completed", conclusion: "action_required" });
+    expect(check.actions?.map((a) => a.label)).toEqual(["Approve sign-off", "Reject sign-off"]);
+
+    const clicked = await rig.deliver(
+      "check_run",
+      checkRunPayload({
+        action: "requested_action",
+        checkRunId: check.id,
+        headSha: head,
+        sender: "mona",
+        identifier: "approve",
+      }),
+    );
+    expect(JSON.parse(clicked.response).outcome).toBe("dispatched");
+    expect(rig.github.state.dispatches).toEqual([
+      {
+        repository: "octo-org/widgets",
+        workflow: RESUME_WORKFLOW_FILE,
+        ref: "main",
+        inputs: { "run-id": runId, sha: head, "approve-gate": "sign-off", approver: "mona" },
+      },
+    ]);
+    rig.github.assertNoViolations();
+  });
+});
+
+describe("evidence-gate bot (dist/cli.js)", () => {
+  it("starts from the environment, answers /healthz, logs its start as JSON, and stops on SIGTERM; a missing APP_ID stops it naming the variable", {
+    timeout: 60_000,
+  }, async () => {
+    const github = await startAppGitHubServer();
+    try {
+      const child = spawn(process.execPath, [`${REPO_ROOT}/dist/cli.js`, "bot"], {
+        env: { PATH: process.env.PATH, ...botEnv(github) } as NodeJS.ProcessEnv,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let out = "";
+      child.stdout.setEncoding("utf8").on("data", (c: string) => {
+        out += c;
+      });
+      const closed = new Promise<number | null>((done) => child.on("close", done));
+      for (let i = 0; i < 100 && !out.includes('"kind":"start"'); i++)
+        await new Promise((r) => setTimeout(r, 100));
+      const start = JSON.parse(out.split("\n").find((l) => l.includes('"kind":"start"'))!) as { url: string };
+      const health = await fetch(`${start.url}/healthz`);
+      expect(health.status).toBe(200);
+      child.kill("SIGTERM");
+      expect(await closed).toBe(0);
+      expect(out).toContain('"kind":"stop"');
+      expect(github.calls).toEqual([]);
+
+      const refused = spawn(process.execPath, [`${REPO_ROOT}/dist/cli.js`, "bot"], {
+        env: { PATH: process.env.PATH, ...botEnv(github, { APP_ID: undefined }) } as NodeJS.ProcessEnv,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let err = "";
+      refused.stderr.setEncoding("utf8").on("data", (c: string) => {
+        err += c;
+      });
+      expect(await new Promise((done) => refused.on("close", done))).toBe(64);
+      expect(err).toContain("APP_ID: is not set");
+    } finally {
+      await github.close();
+    }
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * Redelivery (SPEC §2.3: GitHub does not redeliver a failed webhook by itself): `evidence-gate bot
+ * --redeliver-failed --since 1h` lists the App's deliveries as the App (JWT) and asks GitHub to redeliver
+ * each event none of whose deliveries succeeded; the bot, idempotent, then does what the first delivery
+ * should have. The same sweep runs inside the server on a timer when `REDELIVER_EVERY` is set.
+ */
+import { describe, expect, it } from "vitest";
+import { runBotCommand } from "../../src/bot/bot-command.js";
+import { botEnv, botRigs, pullRequestPayload } from "../support/bot-harness.js";
+
+const HEAD = "0123456789abcdef0123456789abcdef01234567";
+const rigs = botRigs();
+
+function io(env: Record<string, string | undefined>) {
+  let out = "";
+  let err = "";
+  return {
+    io: { env, out: { write: (t: string) => (out += t) }, err: { write: (t: string) => (err += t) } },
+    out: () => out,
+    err: () => err,
+  };
+}
+
+describe("redelivery of failed deliveries", () => {
+  it("--redeliver-failed redelivers the event whose handler failed (and not the one refused as malformed); the redelivery creates the check run; a second sweep has nothing to do", async () => {
+    const rig = await rigs.start();
+    const { github } = rig;
+    github.failNext({ method: "POST", pathPattern: "/repos/{owner}/{repo}/check-runs", status: 422 });
+    const failed = await rig.deliver("pull_request", pullRequestPayload({ headSha: HEAD }));
+    const malformed = await rig.deliver("pull_request", { action: "opened", installation: { id: 31_337 } });
+    expect([failed.statusCode, malformed.statusCode]).toEqual([500, 400]);
+    expect(github.state.checkRuns).toEqual([]);
+
+    const cli = io(botEnv(github));
+    expect(await runBotCommand(["--redeliver-failed", "--since", "1h"], cli.io)).toBe(0);
+    await github.state.webhooks.settled();
+
+    const line = JSON.parse(cli.out().trim().split("\n").at(-1)!) as Record<string, unknown>;
+    expect(line).toMatchObject({ kind: "redeliver", listed: 2, failed: 2, redelivered: 1, skipped: 1 });
+    expect(cli.err()).toContain("the payload itself was refused");
+    const again = github.state.webhooks.records.filter((r) => r.guid === failed.guid);
+    expect(again.map((r) => [r.redelivery, r.statusCode])).toEqual([
+      [false, 500],
+      [true, 200],
+    ]);
+    expect(github.state.checkRuns).toHaveLength(1);
+    // The listing and the redelivery are the App's own calls, with its JWT.
+    for (const call of github.calls.filter((c) => c.path.startsWith("/app/hook"))) {
+      expect(call.authorization).toMatch(/^bearer /i);
+    }
+
+    const second = io(botEnv(github));
+    expect(await runBotCommand(["--redeliver-failed"], second.io)).toBe(0);
+    expect(JSON.parse(second.out().trim())).toMatchObject({ redelivered: 0 });
+    github.assertNoViolations();
+  });
+
+  it("REDELIVER_EVERY runs the same sweep inside the server (opt-in)", async () => {
+    const rig = await rigs.start({ REDELIVER_EVERY: "1s" });
+    rig.github.failNext({ method: "POST", pathPattern: "/repos/{owner}/{repo}/check-runs", status: 422 });
+    expect((await rig.deliver("pull_request", pullRequestPayload({ headSha: HEAD }))).statusCode).toBe(500);
+    for (let i = 0; i < 50 && rig.github.state.checkRuns.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      await rig.github.state.webhooks.settled();
+    }
+    expect(rig.github.state.checkRuns).toHaveLength(1);
+    expect(rig.logs.some((l) => l.kind === "redeliver" && l.redelivered === 1)).toBe(true);
+  });
+
+  it("the command's usage errors and a configuration error name the flag or the variable (exit 64)", async () => {
+    const rig = await rigs.start();
+    const badSince = io(botEnv(rig.github));
+    expect(await runBotCommand(["--redeliver-failed", "--since", "soon"], badSince.io)).toBe(64);
+    expect(badSince.err()).toContain('--since "soon"');
+    const noSecret = io(botEnv(rig.github, { WEBHOOK_SECRET: undefined }));
+    expect(await runBotCommand(["--redeliver-failed"], noSecret.io)).toBe(64);
+    expect(noSecret.err()).toContain("WEBHOOK_SECRET: is not set");
+  });
+});

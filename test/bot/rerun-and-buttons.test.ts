@@ -1,0 +1,270 @@
+/**
+ * What the App's check run offers that a `GITHUB_TOKEN` check run cannot (SPEC §2.3): "Re-run" re-runs the
+ * workflow run its `external_id` records, and a run paused at a gate gets "Approve <gate>" / "Reject
+ * <gate>" buttons whose click — from a writer, on the head the buttons were shown for — dispatches the
+ * resume workflow. A reader's click, a click after the head moved, and a replayed click dispatch nothing.
+ */
+import { describe, expect, it } from "vitest";
+import type { Ledger } from "../../src/ledger/ledger.js";
+import { FAILURE_LEDGER, fixtureLedger, pass, SUCCESS_LEDGER, skipped } from "../ledger/fixtures.js";
+import {
+  type BotRig,
+  botRigs,
+  checkRunPayload,
+  checkSuitePayload,
+  pullRequestPayload,
+  RESUME_WORKFLOW_FILE,
+  uploadLedger,
+  workflowRunPayload,
+} from "../support/bot-harness.js";
+
+const HEAD = "0123456789abcdef0123456789abcdef01234567";
+const BASE = "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d";
+const RUN = 30_433_642;
+const rigs = botRigs();
+
+/** review → gate sign-off → finish, paused at sign-off (review passed). */
+const PAUSED_LEDGER: Ledger = {
+  ...fixtureLedger({
+    runId: "20260501-150000-abcdef",
+    runtime: "claude",
+    goal: "Review and sign off",
+    buildEvidence: { kind: "attached", command: "npm test", declaredBy: "input" },
+    nodes: [
+      { id: "review", dependsOn: [], allowedTools: ["Read"], sink: false },
+      { id: "sign-off", type: "gate", dependsOn: ["review"], allowedTools: [], sink: false },
+      { id: "finish", dependsOn: ["sign-off"], allowedTools: ["Read"], sink: true },
+    ],
+    // As the engine writes a pause: the gate and what follows it SKIPPED.
+    rows: [
+      pass("review"),
+      skipped("sign-off", { reason: "waiting for a person to approve or reject this gate" }),
+      skipped("finish", { sink: true, reason: 'not run yet: the run is paused at gate "sign-off"' }),
+    ],
+    planningCalls: [],
+    evidenceTree: null,
+    end: { kind: "paused", reason: "gate", nodeId: "sign-off" },
+  }),
+  headSha: HEAD,
+};
+
+/** A pull request whose run completed with `ledger`: the App's check run completed on HEAD. */
+async function completedRun(rig: BotRig, ledger: Ledger, o: { readonly fork?: boolean } = {}) {
+  const fork = o.fork ?? false;
+  rig.github.state.addPullRequest({
+    number: 42,
+    headSha: HEAD,
+    baseSha: BASE,
+    ...(fork ? { headRepository: "forker/widgets" } : {}),
+  });
+  rig.github.state.addWorkflowRun({ id: RUN, headSha: HEAD });
+  await rig.deliver("pull_request", pullRequestPayload({ headSha: HEAD, fork }));
+  uploadLedger(rig.github, { ledger, runId: RUN, headSha: HEAD, fork });
+  await rig.deliver(
+    "workflow_run",
+    workflowRunPayload({ action: "completed", runId: RUN, headSha: HEAD, fork }),
+  );
+  const check = rig.github.state.checkRuns.find((r) => r.name === "evidence-gate")!;
+  expect(check.status).toBe("completed");
+  return check;
+}
+
+function click(check: { id: number; headSha: string }, sender: string, identifier: string) {
+  return checkRunPayload({
+    action: "requested_action",
+    checkRunId: check.id,
+    headSha: check.headSha,
+    sender,
+    identifier,
+  });
+}
+
+describe("Re-run on the App's check run", () => {
+  it("check_run.rerequested from a writer re-runs the workflow run the check run records, and the check goes back to queued for the next attempt", async () => {
+    const rig = await rigs.start();
+    rig.github.state.setCollaborator("mona", "write");
+    const check = await completedRun(rig, { ...FAILURE_LEDGER, headSha: HEAD });
+    const record = await rig.deliver(
+      "check_run",
+      checkRunPayload({
+        action: "rerequested",
+        checkRunId: check.id,
+        headSha: HEAD,
+        sender: "mona",
+        externalId: check.externalId,
+      }),
+    );
+    expect(JSON.parse(record.response).outcome).toBe("rerun");
+    expect(rig.github.state.reruns).toEqual([RUN]);
+    expect(rig.github.callsTo("POST", "/repos/{owner}/{repo}/actions/runs/{run_id}/rerun")[0]!.path).toBe(
+      `/repos/octo-org/widgets/actions/runs/${RUN}/rerun`,
+    );
+    expect(check).toMatchObject({
+      status: "queued",
+      externalId: `evidence-gate-bot:pr=42:run=${RUN}:attempt=2`,
+    });
+    // The new attempt's events then drive the same check run.
+    await rig.deliver(
+      "workflow_run",
+      workflowRunPayload({ action: "in_progress", runId: RUN, headSha: HEAD, fork: false, attempt: 2 }),
+    );
+    expect(check.status).toBe("in_progress");
+    rig.github.assertNoViolations();
+  });
+
+  it("check_suite.rerequested (re-run all checks) re-runs it too; a reader's re-run is refused and nothing is re-run", async () => {
+    const rig = await rigs.start();
+    rig.github.state.setCollaborator("mona", "admin");
+    rig.github.state.setCollaborator("reader", "read");
+    const check = await completedRun(rig, { ...FAILURE_LEDGER, headSha: HEAD });
+    const refused = await rig.deliver("check_suite", checkSuitePayload({ headSha: HEAD, sender: "reader" }));
+    expect(JSON.parse(refused.response).outcome).toBe("refused");
+    expect(rig.github.state.reruns).toEqual([]);
+    expect(check.status).toBe("completed");
+    await rig.deliver("check_suite", checkSuitePayload({ headSha: HEAD, sender: "mona" }));
+    expect(rig.github.state.reruns).toEqual([RUN]);
+    rig.github.assertNoViolations();
+  });
+
+  it("a check run whose workflow run cannot be found is completed failure saying so", async () => {
+    const rig = await rigs.start();
+    rig.github.state.setCollaborator("mona", "write");
+    rig.github.state.addPullRequest({ number: 42, headSha: HEAD, baseSha: BASE });
+    uploadLedger(rig.github, { ledger: { ...SUCCESS_LEDGER, headSha: HEAD }, runId: RUN, headSha: HEAD });
+    // The run is not known to GitHub any more (deleted): no addWorkflowRun.
+    await rig.deliver("workflow_run", workflowRunPayload({ action: "completed", runId: RUN, headSha: HEAD }));
+    const check = rig.github.state.checkRuns[0]!;
+    expect(check.conclusion).toBe("success");
+    await rig.deliver(
+      "check_run",
+      checkRunPayload({ action: "rerequested", checkRunId: check.id, headSha: HEAD, sender: "mona" }),
+    );
+    expect(check).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(check.output.title).toBe(`evidence-gate: workflow run ${RUN} cannot be re-run`);
+    expect(check.output.summary).toContain("GitHub answered 404");
+    rig.github.assertNoViolations();
+  });
+});
+
+describe("Approve / Reject buttons on a run paused at a gate", () => {
+  it("a paused run completes action_required with Approve and Reject for its gate, within GitHub's limits, and the gate marker last", async () => {
+    const rig = await rigs.start();
+    const check = await completedRun(rig, PAUSED_LEDGER, { fork: true });
+    expect(check.conclusion).toBe("action_required");
+    expect(check.actions).toEqual([
+      { label: "Approve sign-off", description: "Resume the run past gate sign-off", identifier: "approve" },
+      { label: "Reject sign-off", description: "Fail the run at gate sign-off", identifier: "reject" },
+    ]);
+    expect(
+      check.output
+        .summary!.trimEnd()
+        .endsWith("<!-- evidence-gate-bot gate=sign-off run=20260501-150000-abcdef -->"),
+    ).toBe(true);
+    // A finished run offers no buttons.
+    const other = await rigs.start();
+    const done = await completedRun(other, { ...SUCCESS_LEDGER, headSha: HEAD });
+    expect(done.actions).toBeUndefined();
+    rig.github.assertNoViolations();
+  });
+
+  it("Approve from a writer dispatches the resume workflow on the default branch with the run id, the gate, the SHA it was shown for and the approver; the check goes in_progress without buttons, and a replayed click dispatches nothing more", async () => {
+    const rig = await rigs.start();
+    rig.github.state.setCollaborator("mona", "maintain");
+    const check = await completedRun(rig, PAUSED_LEDGER, { fork: true });
+    const payload = click(check, "mona", "approve");
+    const record = await rig.deliver("check_run", payload);
+    expect(JSON.parse(record.response).outcome).toBe("dispatched");
+    expect(rig.github.state.dispatches).toEqual([
+      {
+        repository: "octo-org/widgets",
+        workflow: RESUME_WORKFLOW_FILE,
+        ref: "main",
+        inputs: { "run-id": PAUSED_LEDGER.runId, sha: HEAD, "approve-gate": "sign-off", approver: "mona" },
+      },
+    ]);
+    expect(check).toMatchObject({ status: "in_progress", actions: [] });
+    expect(check.output.title).toBe("Gate sign-off approved by mona: resuming");
+    // The permission was asked of GitHub for the clicker.
+    expect(
+      rig.github.callsTo("GET", "/repos/{owner}/{repo}/collaborators/{username}/permission")[0]!.path,
+    ).toContain("/mona/");
+
+    const replay = await rig.deliver("check_run", payload, { guid: record.guid });
+    expect(JSON.parse(replay.response).outcome).toBe("stale");
+    expect(rig.github.state.dispatches).toHaveLength(1);
+    rig.github.assertNoViolations();
+  });
+
+  it("Reject dispatches reject-gate", async () => {
+    const rig = await rigs.start();
+    rig.github.state.setCollaborator("mona", "write");
+    const check = await completedRun(rig, PAUSED_LEDGER);
+    await rig.deliver("check_run", click(check, "mona", "reject"));
+    expect(rig.github.state.dispatches.map((d) => d.inputs)).toEqual([
+      { "run-id": PAUSED_LEDGER.runId, sha: HEAD, "reject-gate": "sign-off", approver: "mona" },
+    ]);
+  });
+
+  it("a reader's click (and a non-collaborator's) is refused: nothing is dispatched, the check says so and keeps its buttons for a writer", async () => {
+    const rig = await rigs.start();
+    rig.github.state.setCollaborator("reader", "triage");
+    const check = await completedRun(rig, PAUSED_LEDGER, { fork: true });
+    const record = await rig.deliver("check_run", click(check, "reader", "approve"));
+    // The clicker's login in the payload says nothing about access: a stranger is refused too.
+    await rig.deliver("check_run", click(check, "stranger", "approve"));
+    expect(JSON.parse(record.response).outcome).toBe("refused");
+    expect(rig.github.state.dispatches).toEqual([]);
+    expect(check.conclusion).toBe("action_required");
+    expect(check.actions).toHaveLength(2);
+    expect(check.output.summary).toContain("**Refused:** reader has read access");
+    expect(check.output.summary).toContain("**Refused:** stranger has no access");
+    expect(check.output.summary!.trimEnd().endsWith("-->")).toBe(true);
+    rig.github.assertNoViolations();
+  });
+
+  it("after the pull request's head moved, a writer's approval is refused: nothing is dispatched, the buttons go, the check says why", async () => {
+    const rig = await rigs.start();
+    rig.github.state.setCollaborator("mona", "admin");
+    const check = await completedRun(rig, PAUSED_LEDGER, { fork: true });
+    const pull = rig.github.state.pullRequest("octo-org", "widgets", 42)!;
+    (pull.head as { sha: string }).sha = "fedcba9876543210fedcba9876543210fedcba98";
+    const record = await rig.deliver("check_run", click(check, "mona", "approve"));
+    expect(JSON.parse(record.response).outcome).toBe("refused");
+    expect(rig.github.state.dispatches).toEqual([]);
+    expect(check).toMatchObject({ conclusion: "action_required", actions: [] });
+    expect(check.output.title).toBe("Gate sign-off: not decided, the pull request moved on");
+    expect(check.output.summary).toContain("head is now fedcba9, not 0123456");
+    rig.github.assertNoViolations();
+  });
+
+  it("a resume workflow that does not take the approver input refuses the dispatch (422): the check says what the workflow must declare", async () => {
+    const rig = await rigs.start();
+    rig.github.state.setCollaborator("mona", "write");
+    rig.github.state.workflows.splice(0);
+    rig.github.state.addWorkflow({
+      file: RESUME_WORKFLOW_FILE,
+      inputs: ["run-id", "sha", "approve-gate", "reject-gate", "retry-failed"].map((name) => ({ name })),
+    });
+    const check = await completedRun(rig, PAUSED_LEDGER);
+    const record = await rig.deliver("check_run", click(check, "mona", "approve"));
+    expect(JSON.parse(record.response).outcome).toBe("dispatch-refused");
+    expect(rig.github.state.dispatches).toEqual([]);
+    expect(check.output.summary).toContain("Unexpected inputs provided");
+    expect(check.output.summary).toContain("`approver`");
+  });
+
+  it("a ledger's gate id that is not a node id gets no buttons (what is dispatched is never free text)", async () => {
+    const rig = await rigs.start();
+    const hostile: Ledger = {
+      ...PAUSED_LEDGER,
+      plan: {
+        ...PAUSED_LEDGER.plan,
+        nodes: PAUSED_LEDGER.plan.nodes.map((n) => (n.id === "sign-off" ? { ...n, id: "x --> <b>" } : n)),
+      },
+    };
+    const check = await completedRun(rig, hostile);
+    expect(check.conclusion).toBe("action_required");
+    expect(check.actions).toBeUndefined();
+    expect(check.output.summary).not.toContain("<!-- evidence-gate-bot gate=");
+  });
+});

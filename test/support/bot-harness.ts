@@ -1,0 +1,70 @@
+/**
+ * The bot under test in a vitest file: {@link botRigs} starts the local GitHub server (App authentication on)
+ * and the real bot pointed at it, closes both after each test. Payloads and fixtures: `bot-fixtures.ts`.
+ */
+import { afterEach } from "vitest";
+import { readBotConfig } from "../../src/bot/config.js";
+import { type RunningBot, startBot } from "../../src/bot/start-bot.js";
+import { botEnv, startAppGitHubServer, WEBHOOK_SECRET } from "./bot-fixtures.js";
+import type { DeliverInput, DeliveryRecord, GitHubServer } from "./github-server/index.js";
+
+export * from "./bot-fixtures.js";
+
+export interface BotRig {
+  readonly github: GitHubServer;
+  readonly bot: RunningBot;
+  /** The bot's log, one parsed JSON object per line. */
+  readonly logs: Record<string, unknown>[];
+  /** The raw log text (to check that no secret is in it). */
+  logText(): string;
+  /** Sends a signed delivery to the bot (as GitHub would) and waits for its answer. */
+  deliver(
+    event: string,
+    payload: unknown,
+    extra?: Omit<DeliverInput, "event" | "payload">,
+  ): Promise<DeliveryRecord>;
+  /** The log lines of deliveries (kind `delivery`). */
+  deliveries(): Record<string, unknown>[];
+}
+
+/** Starts a GitHub server and a bot pointed at it; both closed after each test. */
+export function botRigs(): {
+  start(
+    env?: Readonly<Record<string, string | undefined>>,
+    server?: { readonly otherTokens?: readonly string[] },
+  ): Promise<BotRig>;
+} {
+  const open: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    for (const o of open.splice(0).reverse()) await o.close();
+  });
+  return {
+    async start(env = {}, server = {}) {
+      const github = await startAppGitHubServer(server);
+      open.push(github);
+      let text = "";
+      const bot = await startBot(readBotConfig(botEnv(github, env)), {
+        write: (line) => {
+          text += line;
+        },
+      });
+      open.push(bot);
+      github.state.webhooks.target = { url: bot.url, secret: WEBHOOK_SECRET };
+      const logs = (): Record<string, unknown>[] =>
+        text
+          .split("\n")
+          .filter((l) => l !== "")
+          .map((l) => JSON.parse(l) as Record<string, unknown>);
+      return {
+        github,
+        bot,
+        get logs() {
+          return logs();
+        },
+        logText: () => text,
+        deliver: (event, payload, extra = {}) => github.state.webhooks.deliver({ event, payload, ...extra }),
+        deliveries: () => logs().filter((l) => l.kind === "delivery"),
+      };
+    },
+  };
+}

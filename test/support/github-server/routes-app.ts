@@ -1,0 +1,170 @@
+/**
+ * The operations a GitHub App calls besides check runs: the installation-token exchange, the App's
+ * webhook delivery log and redelivery, re-running a workflow run, and dispatching a workflow. Like every
+ * route, each is reached only after the request passed GitHub's description, and each response is checked
+ * against it.
+ */
+import type { Route, RouteContext, RouteResponse } from "./routes.js";
+
+function error(status: number, message: string, context: RouteContext, violation?: string): RouteResponse {
+  return {
+    status,
+    body: { message, documentation_url: context.documentationUrl, status: String(status) },
+    ...(violation === undefined ? {} : { violation }),
+  };
+}
+
+const createInstallationAccessToken: Route = {
+  method: "POST",
+  template: "/app/installations/{installation_id}/access_tokens",
+  handle(request, context) {
+    const auth = context.state.appAuth;
+    if (auth === null) return error(404, "Not Found", context, "this server was started without appAuth");
+    const id = Number(request.params.installation_id);
+    if (id !== auth.options.installationId) {
+      return error(
+        404,
+        "Not Found",
+        context,
+        `installation ${id} is not the App's (${auth.options.installationId})`,
+      );
+    }
+    const issued = auth.issue(id);
+    return {
+      status: 201,
+      body: {
+        token: issued.token,
+        expires_at: issued.expiresAt.toISOString().replace(/\.\d{3}Z$/, "Z"),
+        permissions: {
+          actions: "write",
+          checks: "write",
+          contents: "read",
+          metadata: "read",
+          pull_requests: "read",
+        },
+        repository_selection: "all",
+      },
+    };
+  },
+};
+
+const listWebhookDeliveries: Route = {
+  method: "GET",
+  template: "/app/hook/deliveries",
+  handle(request, context) {
+    // Newest first; `cursor` is the id to continue below (GitHub's cursors are opaque: the double's are ids).
+    const all = [...context.state.webhooks.records].sort((a, b) => b.id - a.id);
+    const status = request.query.status;
+    const filtered = all.filter(
+      (d) =>
+        status === undefined ||
+        (status === "success"
+          ? d.statusCode >= 200 && d.statusCode < 400
+          : d.statusCode >= 400 || d.statusCode === 0),
+    );
+    const cursor = request.query.cursor === undefined ? null : Number(request.query.cursor);
+    const from = cursor === null ? filtered : filtered.filter((d) => d.id < cursor);
+    const perPage = Math.min(Number(request.query.per_page ?? 30), 100);
+    const page = from.slice(0, perPage);
+    const headers: Record<string, string> = {};
+    if (from.length > perPage && page.length > 0) {
+      const next = new URL(request.url);
+      next.searchParams.set("cursor", String(page.at(-1)!.id));
+      headers.link = `<${next.href}>; rel="next"`;
+    }
+    return {
+      status: 200,
+      headers,
+      body: page.map((d) => ({
+        id: d.id,
+        guid: d.guid,
+        delivered_at: d.deliveredAt,
+        redelivery: d.redelivery,
+        duration: d.duration,
+        status: d.status,
+        status_code: d.statusCode,
+        event: d.event,
+        action: d.action,
+        installation_id: d.installationId,
+        repository_id: d.repositoryId,
+        throttled_at: null,
+      })),
+    };
+  },
+};
+
+const redeliverWebhookDelivery: Route = {
+  method: "POST",
+  template: "/app/hook/deliveries/{delivery_id}/attempts",
+  handle(request, context) {
+    const ok = context.state.webhooks.redeliver(Number(request.params.delivery_id));
+    return ok ? { status: 202, body: {} } : error(404, "Not Found", context);
+  },
+};
+
+const reRunWorkflow: Route = {
+  method: "POST",
+  template: "/repos/{owner}/{repo}/actions/runs/{run_id}/rerun",
+  handle(request, context) {
+    const repository = context.state.repository(String(request.params.owner), String(request.params.repo));
+    const id = Number(request.params.run_id);
+    const run = context.state.workflowRuns.find((r) => r.id === id && r.repository === repository);
+    if (run === undefined) return error(404, "Not Found", context);
+    if (run.rerunRefused !== undefined) return error(403, run.rerunRefused, context);
+    run.attempt += 1;
+    context.state.reruns.push(id);
+    return { status: 201, body: {} };
+  },
+};
+
+const createWorkflowDispatch: Route = {
+  method: "POST",
+  template: "/repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches",
+  handle(request, context) {
+    const { state } = context;
+    const repository = state.repository(String(request.params.owner), String(request.params.repo));
+    if (repository === undefined) return error(404, "Not Found", context);
+    const file = String(request.params.workflow_id);
+    const workflow = state.workflows.find((w) => w.repository === repository && w.file === file);
+    if (workflow === undefined) return error(404, "Not Found", context);
+    const body = request.body as { ref: string; inputs?: Record<string, unknown> };
+    if (body.ref !== repository.defaultBranch) {
+      return error(
+        422,
+        `No ref found for: ${body.ref}`,
+        context,
+        `dispatch ref ${body.ref} is not the default branch`,
+      );
+    }
+    const inputs = body.inputs ?? {};
+    const declared = new Set(workflow.inputs.map((i) => i.name));
+    const unexpected = Object.keys(inputs).filter((k) => !declared.has(k));
+    // GitHub's own wording for an input the workflow does not declare.
+    if (unexpected.length > 0)
+      return error(422, `Unexpected inputs provided: ${JSON.stringify(unexpected)}`, context);
+    const missing = workflow.inputs
+      .filter((i) => i.required === true && !(i.name in inputs))
+      .map((i) => i.name);
+    if (missing.length > 0) return error(422, `Required input '${missing[0]}' not provided`, context);
+    for (const [k, v] of Object.entries(inputs)) {
+      if (typeof v !== "string" && typeof v !== "boolean" && typeof v !== "number") {
+        return error(422, `Invalid value for input '${k}'`, context);
+      }
+    }
+    state.dispatches.push({
+      repository: `${repository.owner.login}/${repository.name}`,
+      workflow: file,
+      ref: body.ref,
+      inputs,
+    });
+    return { status: 204 };
+  },
+};
+
+export const APP_ROUTES: readonly Route[] = [
+  createInstallationAccessToken,
+  listWebhookDeliveries,
+  redeliverWebhookDelivery,
+  reRunWorkflow,
+  createWorkflowDispatch,
+];
