@@ -2,7 +2,8 @@
  * The bundled action sends no token-shaped value anywhere (SPEC §9; issue 12 item 5), one surface per
  * test: values no input declared as a secret — a GitHub PAT and an Anthropic key the verify command
  * prints, a fine-grained PAT in the implement node's reply — are absent from the check run (every create
- * and update), its annotations, the sticky PR comment, the job summary and both uploaded artifacts.
+ * and update), its annotations, the sticky PR comment, the job summary, both uploaded artifacts and the
+ * step's log (children's output echoed to the runner).
  *
  * One run serves every test (the real `claude` CLI against the scripted model server, the local GitHub
  * server, the local artifact service). The verify command assembles each token with `printf`, so only
@@ -145,6 +146,12 @@ describe("action: token-shaped values nobody declared leave by no surface", () =
   it("job summary: carries none", () => {
     expect(result.summary).toMatch(masked("GH_TOKEN"));
     expectNoPlantedValue(result.summary, "the job summary");
+  });
+
+  it("runner log: the echoed verify output carries none, and the echo was really there", () => {
+    expect(result.stdout).toMatch(/GH_TOKEN=\*\*\*/);
+    expectNoPlantedValue(result.stdout, "the step's log (stdout)");
+    expectNoPlantedValue(result.stderr, "the step's stderr");
   });
 
   it("artifacts: no file of the run directory or the ledger artifact carries one", () => {
