@@ -8,7 +8,13 @@
  * are listed again; the one with the lowest id is the commit's check run, and a later one this call
  * created is renamed `<name> (duplicate)` and completed `skipped` — GitHub has no delete for check runs,
  * and a renamed run cannot stand in for the required check. Every lookup takes the lowest id too.
+ *
+ * Every output written is cleared of token shapes (`core/token-shapes.ts`; issue 12 item 5): the writes here
+ * (create, move, annotateOutput) as the completion through {@link CheckRunClient} is, since a summary can
+ * quote what a workflow run or its ledger artifact printed.
  */
+
+import { redactTokenShapes } from "../core/token-shapes.js";
 import { type CheckRunAnnotation, CheckRunClient, type CheckRunConclusion } from "../github/check-run.js";
 import type { GateOctokit } from "../github/octokit.js";
 import { type CheckKey, formatCheckKey, parseCheckKey } from "./check-key.js";
@@ -75,6 +81,15 @@ function fromListed(run: ListedRun): AppCheckRun {
   };
 }
 
+/** `output` with every token shape in its title, summary and text replaced (see the module comment). */
+function cleared(output: CheckOutput): CheckOutput {
+  return {
+    title: redactTokenShapes(output.title),
+    summary: redactTokenShapes(output.summary),
+    ...(output.text === undefined ? {} : { text: redactTokenShapes(output.text) }),
+  };
+}
+
 /** The suffix a duplicate created by a race is renamed with. */
 export const DUPLICATE_SUFFIX = " (duplicate)";
 
@@ -126,7 +141,7 @@ export class AppCheckRuns {
       external_id: formatCheckKey(input.key),
       status: input.status,
       ...(input.status === "in_progress" ? { started_at: timestamp() } : {}),
-      output: input.output,
+      output: cleared(input.output),
       ...(input.detailsUrl === undefined ? {} : { details_url: input.detailsUrl }),
     });
     const mine = fromListed(data);
@@ -164,7 +179,7 @@ export class AppCheckRuns {
       check_run_id: id,
       status: input.status,
       ...(input.status === "in_progress" ? { started_at: timestamp() } : {}),
-      output: input.output,
+      output: cleared(input.output),
       // A check run that moves on offers no buttons from its earlier state.
       actions: [],
       ...(input.key === undefined ? {} : { external_id: formatCheckKey(input.key) }),
@@ -178,7 +193,7 @@ export class AppCheckRuns {
       owner: this.#o.owner,
       repo: this.#o.repo,
       check_run_id: id,
-      output,
+      output: cleared(output),
       ...(actions === undefined ? {} : { actions: [...actions] }),
     });
   }

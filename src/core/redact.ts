@@ -1,18 +1,29 @@
 /**
- * Redaction of known secret values (SPEC §9; research/security.md §4.6): the GitHub token and the model
- * credential must not reach the ledger, the check run, stdout, the job summary or the run directory, even
- * when a child printed them (the verify command can read the parent's initial environment through
- * `/proc` — a known limit, SECURITY.md).
+ * Redaction (SPEC §9; research/security.md §4.6): the GitHub token, the model credential and any other
+ * credential must not reach the ledger, the check run, the PR comment, the job summary, annotations, stdout
+ * or an uploaded artifact, even when a child printed them (the verify command can read the parent's initial
+ * environment through `/proc` — a known limit, SECURITY.md).
  *
- * Each secret of at least {@link MIN_SECRET_LENGTH} characters is replaced by {@link REDACTED} in these
- * forms: as written; as it appears inside a JSON string; URL-encoded (`encodeURIComponent`, upper- and
- * lower-case escapes); lower- and upper-case hex of its UTF-8 bytes; and base64 and base64url of its UTF-8
- * bytes — the whole encoding (padding optional), plus the characters that depend only on the secret when
- * it was encoded after 0, 1 or 2 other bytes (so `env | base64` output is caught too). Shorter secrets are
- * left alone, so a one-letter "secret" does not shred every string. This is a safety net over what a child
- * printed, not a guarantee: a secret printed reversed, split, encoded twice or wrapped across lines (as `base64` wraps
- * at 76 columns) passes through.
+ * Two nets, both applied by every redactor:
+ *
+ * - **Known values.** Each secret of at least {@link MIN_SECRET_LENGTH} characters is replaced by
+ *   {@link REDACTED} in these forms: as written; as it appears inside a JSON string; as the ledger's
+ *   Markdown renderers escape it (`\_`, `&amp;`: what a check run or comment receives); URL-encoded
+ *   (`encodeURIComponent`, upper- and lower-case escapes); lower- and upper-case hex of its UTF-8 bytes;
+ *   and base64 and base64url of its UTF-8 bytes — the whole encoding (padding optional), plus the
+ *   characters that depend only on the secret when it was encoded after 0, 1 or 2 other bytes (so
+ *   `env | base64` output is caught too). Shorter secrets are left alone, so a one-letter "secret" does not
+ *   shred every string.
+ * - **Token shapes** (`token-shapes.ts`): vendor-prefixed credentials nobody declared — `ghp_…`, `ghs_…`,
+ *   `github_pat_…`, `sk-ant-…`, `sk-…`, `npm_…`, JWTs, PEM private keys and the rest of the table there,
+ *   with the public source of each — replaced as written, whoever printed them.
+ *
+ * This is a safety net over what a child printed, not a guarantee: a secret printed reversed, split,
+ * encoded twice or wrapped across lines (as `base64` wraps at 76 columns) passes through, and so does an
+ * unknown credential without a vendor prefix.
  */
+import { escapeMarkdownChars } from "./markdown-escape.js";
+import { redactTokenShapes } from "./token-shapes.js";
 
 // ANSI CSI/OSC sequences, C0 control characters (a backspace with the character it erases), and invisible or
 // format characters (soft hyphen, combining grapheme joiner, zero-width and bidi marks, variation selectors,
@@ -37,16 +48,31 @@ export const MIN_SECRET_LENGTH = 12;
 const MIN_FORM_LENGTH = 6;
 
 export interface Redactor {
-  /** Whether any secret is long enough to redact. */
+  /** Whether any known secret is long enough to redact. Token shapes are redacted either way. */
   readonly active: boolean;
-  /** `text` with every form of every secret replaced by {@link REDACTED}. */
+  /**
+   * `text` without terminal escapes and invisible characters (they could hide a secret from a plain
+   * match, not from a reader), then with every form of every known secret and every token shape replaced
+   * by {@link REDACTED}.
+   */
   text(text: string): string;
   /**
-   * A deep copy of a JSON-like value with every string (object keys included) redacted. Arrays and plain
-   * objects are copied; other values are returned as they are.
+   * A file's bytes with every form of every known secret (each also as written inside a JSON string) and
+   * every token shape replaced by {@link REDACTED}. Nothing else changes: bytes that hold neither come back
+   * identical (a patch still applies, a binary file stays valid), so invisible characters are not removed
+   * here — a secret split by one passes, which is why text the engine writes goes through `text` first.
+   */
+  bytes(bytes: Buffer): Buffer;
+  /**
+   * A copy of a JSON-like value with every string (object keys included) redacted as by `text`. Arrays
+   * and plain objects are copied where something inside them changed, and returned as they are where
+   * nothing did; other values are returned as they are.
    */
   deep<T>(value: T): T;
-  /** Whether `text` holds any form of any secret. */
+  /**
+   * Whether `text` holds any form of any *known* secret (token shapes do not count: a child environment
+   * may pass a registry token through on purpose, `verify-env`).
+   */
   contains(text: string): boolean;
 }
 
@@ -70,6 +96,9 @@ export function secretForms(secret: string): string[] {
   forms.add(pairs.map((pair) => `%${pair.toUpperCase()}`).join(""));
   forms.add(pairs.join(" "));
   forms.add(pairs.map((pair) => pair.toUpperCase()).join(" "));
+  // As the ledger's Markdown renderers write it into a table cell or a line (src/ledger/markdown-syntax.ts):
+  // a check run, job summary or comment receives that text, not the value.
+  forms.add(escapeMarkdownChars(secret));
   // Partly percent-encoded: only the characters encodeURIComponent leaves alone but escape() would not.
   forms.add(
     secret.replace(/[^A-Za-z0-9]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`),
@@ -103,7 +132,10 @@ function base64Forms(bytes: Buffer): string[] {
   return forms;
 }
 
-/** A redactor for these secrets; `undefined`, empty and short values are ignored. */
+/**
+ * A redactor for these secrets, which also redacts token shapes; `undefined`, empty and short values are
+ * ignored (with none left, it redacts token shapes only).
+ */
 export function createRedactor(secrets: readonly (string | undefined)[]): Redactor {
   const forms = [...new Set(secrets.flatMap((s) => (typeof s === "string" ? secretForms(s) : [])))].sort(
     (a, b) => b.length - a.length,
@@ -114,24 +146,51 @@ export function createRedactor(secrets: readonly (string | undefined)[]): Redact
     // removed first. A ledger never needs either.
     let out = value.replace(INVISIBLE, "");
     for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
-    return out;
+    return redactTokenShapes(out);
   };
   const deep = (value: unknown): unknown => {
     if (typeof value === "string") return text(value);
-    if (Array.isArray(value)) return value.map(deep);
+    if (Array.isArray(value)) {
+      const copy = value.map(deep);
+      return copy.some((inner, i) => inner !== value[i]) ? copy : value;
+    }
     if (value !== null && typeof value === "object" && isPlainObject(value)) {
       const copy: Record<string, unknown> = {};
-      for (const [key, inner] of Object.entries(value)) copy[text(key)] = deep(inner);
-      return copy;
+      let changed = false;
+      for (const [key, inner] of Object.entries(value)) {
+        const k = text(key);
+        const v = deep(inner);
+        changed ||= k !== key || v !== inner;
+        copy[k] = v;
+      }
+      return changed ? copy : value;
     }
     return value;
   };
   return {
     active: forms.length > 0,
     text,
-    deep: <T>(value: T): T => (forms.length === 0 ? value : (deep(value) as T)),
+    bytes: (bytes) => redactBytes(bytes, forms),
+    deep: <T>(value: T): T => deep(value) as T,
     contains: (value) => forms.some((form) => value.includes(form)),
   };
+}
+
+/**
+ * `bytes` with each known form (as UTF-8, and as written inside a JSON string) and each token shape
+ * replaced by {@link REDACTED}, byte for byte everywhere else. Worked on as latin1 (one character per
+ * byte), so invalid UTF-8 and binary content pass through unchanged.
+ */
+function redactBytes(bytes: Buffer, forms: readonly string[]): Buffer {
+  const original = bytes.toString("latin1");
+  let out = original;
+  const needles = new Set(forms.flatMap((form) => [form, JSON.stringify(form).slice(1, -1)]));
+  for (const needle of [...needles].sort((a, b) => b.length - a.length)) {
+    const latin1 = Buffer.from(needle, "utf8").toString("latin1");
+    if (out.includes(latin1)) out = out.split(latin1).join(REDACTED);
+  }
+  out = redactTokenShapes(out);
+  return out === original ? bytes : Buffer.from(out, "latin1");
 }
 
 function isPlainObject(value: object): boolean {

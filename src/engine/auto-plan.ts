@@ -21,7 +21,7 @@ import { loadGraphObject } from "../graph/load.js";
 import type { PlanSection } from "../ledger/ledger.js";
 import { attachVerifyCommand } from "../plan/attach-verify.js";
 import type { PlannedSpec } from "../plan/planned-rules.js";
-import { buildPlannerPrompt } from "../plan/planner-prompt.js";
+import { plannerPrompt } from "../plan/planner-prompt.js";
 import { DEFAULT_PLANNED_ALLOWLIST, extendAllowlist } from "../policy/allowlist.js";
 import { plannedNodePolicies, plannedNodePolicy } from "../policy/ceiling.js";
 import { plannedRunDisclosure, type Runtime } from "../policy/disclosure.js";
@@ -161,7 +161,8 @@ export async function planAuto(
   call: PlannerCallOptions,
 ): Promise<AutoPlanResult> {
   const { answer } = start;
-  const prompt = buildPlannerPrompt({
+  // What the goal and the pull request's text lost on the way in is said in the plan section (issue 12 item 6).
+  const { prompt, untrustedTextNote } = plannerPrompt({
     goal: o.goal,
     inputs: [],
     allowlist: start.allowlist,
@@ -201,6 +202,7 @@ export async function planAuto(
       planningCostUsd: sumKnown(planned.calls),
       ...(planned.repairAttempted ? { repaired: { refusals: [...planned.refusals] } } : {}),
       ...policyNote,
+      ...untrustedTextNote,
     };
     return { kind: "rejected", plan, planned, calls: planned.calls };
   }
@@ -233,6 +235,7 @@ export async function planAuto(
     ...(planned.repairedFrom ? { repaired: { refusals: [...planned.repairedFrom] } } : {}),
     ...policyNote,
     ...(warnings.length > 0 ? { warnings } : {}),
+    ...untrustedTextNote,
   };
   return { kind: "planned", spec, graph, policies, plan, calls: planned.calls, warnings };
 }

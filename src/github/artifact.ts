@@ -5,8 +5,9 @@
  *   outputs, `patch.diff` when the nodes changed files, `ledger.json`);
  * - `<check-name>-ledger`: the ledger JSON (on every finished run, not only forks).
  *
- * What is uploaded is a copy with every known secret replaced by `***` (SPEC §9: secrets are redacted from
- * everything sent through the API, artifacts included). Where the runner's artifact service is not
+ * What is uploaded is a copy in which every known secret and every token shape is replaced by `***` (SPEC §9:
+ * secrets are redacted from everything sent through the API, artifacts included; {@link redact}).
+ * A file that holds neither is uploaded byte for byte. Where the runner's artifact service is not
  * reachable — `ACTIONS_RUNTIME_TOKEN` / `ACTIONS_RESULTS_URL` unset (a local run, a test without the
  * results service) — nothing is uploaded and the caller is told once, with the reason, to print as a
  * notice. A failed upload is reported, never thrown: the check run carries the verdict either way.
@@ -22,6 +23,7 @@ import {
 } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { DefaultArtifactClient, GHESNotSupportedError } from "@actions/artifact";
+import { createRedactor } from "../core/redact.js";
 import { unreachable } from "../core/unreachable.js";
 
 /** The part of `@actions/artifact`'s client this module calls (a seam for tests). */
@@ -64,7 +66,7 @@ export interface UploadRunArtifactsOptions {
   readonly stagingDir: string;
   /** The runner's environment (default `process.env`): the artifact service's token and URL. */
   readonly env?: Readonly<Record<string, string | undefined>>;
-  /** Values replaced by `***` in every uploaded file. */
+  /** Values replaced by `***` in every uploaded file (token shapes are replaced whether or not any is given). */
   readonly secrets: readonly string[];
   /** Told once when the upload is skipped (the action passes `core.notice`). */
   readonly notice: (message: string) => void;
@@ -141,7 +143,7 @@ export async function uploadRunArtifacts(options: UploadRunArtifactsOptions): Pr
     const ledgerCopy = join(staging, "ledger");
     mkdirSync(ledgerCopy, { recursive: true });
     const ledgerFile = join(ledgerCopy, basename(options.ledgerPath));
-    writeFileSync(ledgerFile, redact(readFileSync(options.ledgerPath), options.secrets));
+    writeFileSync(ledgerFile, fileRedactor(options.secrets)(readFileSync(options.ledgerPath)));
     const runDirectory = await upload(client, runName, runFiles, runCopy, options.warn);
     const ledger = await upload(client, ledgerName, [ledgerFile], ledgerCopy, options.warn);
     return { runDirectory, ledger };
@@ -185,6 +187,7 @@ async function upload(
 /** Copies every file under `from` to `to` with secrets redacted; returns the copies' paths. */
 function copyRedacted(from: string, to: string, secrets: readonly string[]): string[] {
   const copies: string[] = [];
+  const redactFile = fileRedactor(secrets);
   const walk = (dir: string): void => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const source = join(dir, entry.name);
@@ -195,8 +198,10 @@ function copyRedacted(from: string, to: string, secrets: readonly string[]): str
       if (!entry.isFile()) continue;
       const target = join(to, relative(from, source));
       mkdirSync(dirname(target), { recursive: true });
-      if (secrets.length === 0) copyFileSync(source, target);
-      else writeFileSync(target, redact(readFileSync(source), secrets));
+      const bytes = readFileSync(source);
+      const redacted = redactFile(bytes);
+      if (redacted === bytes) copyFileSync(source, target);
+      else writeFileSync(target, redacted);
       copies.push(target);
     }
   };
@@ -206,10 +211,22 @@ function copyRedacted(from: string, to: string, secrets: readonly string[]): str
 
 /**
  * `bytes` with every occurrence of each secret replaced by `***`, as raw UTF-8 and as it appears inside
- * a JSON string (the ledger and state files are JSON). Secrets shorter than 4 characters are left alone,
- * as in the check run's redaction, so a one-letter "secret" does not shred every file.
+ * a JSON string (the ledger and state files are JSON) — secrets shorter than 4 characters are left alone,
+ * so a one-letter "secret" does not shred every file — and then, through the run's redactor
+ * (`createRedactor(secrets).bytes`), the encoded forms of secrets of 12 characters or more and every token
+ * shape. Bytes that hold none of them are returned as the same buffer.
  */
 export function redact(bytes: Buffer, secrets: readonly string[]): Buffer {
+  return fileRedactor(secrets)(bytes);
+}
+
+/** {@link redact} for many files: the secrets' encoded forms are computed once. */
+function fileRedactor(secrets: readonly string[]): (bytes: Buffer) => Buffer {
+  const redactor = createRedactor(secrets);
+  return (bytes) => redactor.bytes(redactKnownValues(bytes, secrets));
+}
+
+function redactKnownValues(bytes: Buffer, secrets: readonly string[]): Buffer {
   const needles = new Set<string>();
   for (const secret of secrets) {
     if (secret.length < 4) continue;

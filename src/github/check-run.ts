@@ -14,8 +14,10 @@
  * `external_id` (the run id, unique per leg) first ({@link CheckRunClient.create}); a re-run of the job
  * takes over the check run an earlier run left ({@link CheckRunClient.findReusable}).
  */
+
 import { setTimeout as sleep } from "node:timers/promises";
 import { isRunId } from "../core/run-id.js";
+import { redactTokenShapes } from "../core/token-shapes.js";
 import { type CheckRunOperation, CheckRunWriteError, checkRunWriteError } from "./check-run-error.js";
 import {
   annotationBatches,
@@ -104,7 +106,11 @@ export interface CheckRunClientOptions {
   readonly repo: string;
   /** Told when a text had to be cut here (a caller bug: the renderer should have cut it). */
   readonly warn?: (message: string) => void;
-  /** Applied to every title, summary and text before it leaves the process (SPEC §9: redact secrets). */
+  /**
+   * Applied to every title, summary, text and annotation before it leaves the process (SPEC §9: redact
+   * known secrets; the action passes `createRedactor(secrets).text`). Token shapes (`core/token-shapes.ts`)
+   * are redacted after it either way.
+   */
   readonly redact?: (text: string) => string;
   /** Clock for `started_at` / `completed_at`. */
   readonly now?: () => Date;
@@ -153,7 +159,8 @@ export class CheckRunClient {
     this.#owner = options.owner;
     this.#repo = options.repo;
     this.#warn = options.warn ?? ((message) => console.warn(message));
-    this.#redact = options.redact ?? ((text) => text);
+    const given = options.redact;
+    this.#redact = given === undefined ? redactTokenShapes : (text) => redactTokenShapes(given(text));
     this.#now = options.now ?? (() => new Date());
   }
 

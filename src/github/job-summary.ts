@@ -5,9 +5,14 @@
  * GitHub shows at most 1 MiB per step; a bigger summary is dropped with an error annotation
  * (https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions#adding-a-job-summary).
  * So the text is cut, with a notice, to what is left of that budget after earlier appends in this step.
+ *
+ * The summary is public to anyone who can read the workflow run, so it is redacted before it is written
+ * (SPEC §9): by the caller's `redact` (known secrets), then of token shapes (`core/token-shapes.ts`), whoever
+ * called.
  */
 import { appendFile, stat } from "node:fs/promises";
 import * as core from "@actions/core";
+import { redactTokenShapes } from "../core/token-shapes.js";
 import { truncateUtf8, utf8Bytes } from "../ledger/byte-budget.js";
 
 export const JOB_SUMMARY_MAX_BYTES = 1024 * 1024;
@@ -25,6 +30,8 @@ export interface WriteJobSummaryOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Told when there is nowhere to write. Default `core.notice`. */
   readonly notice?: (message: string) => void;
+  /** Applied to the Markdown before it is written (known secrets). Default: none; token shapes are redacted either way. */
+  readonly redact?: (text: string) => string;
 }
 
 /** Appends `markdown` (plus a trailing newline) to the step's summary file. */
@@ -44,7 +51,8 @@ export async function writeJobSummary(
     (s) => s.size,
     () => 0,
   );
-  const text = markdown.endsWith("\n") ? markdown : `${markdown}\n`;
+  const redacted = redactTokenShapes(options.redact === undefined ? markdown : options.redact(markdown));
+  const text = redacted.endsWith("\n") ? redacted : `${redacted}\n`;
   const budget = Math.max(0, JOB_SUMMARY_MAX_BYTES - used);
   let fitted = text;
   if (utf8Bytes(text) > budget)

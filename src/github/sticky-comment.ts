@@ -7,8 +7,9 @@
  *
  * Only a comment written by a bot account (`user.type === "Bot"`; with `identity`, that login exactly)
  * counts as ours: a person who pastes the marker into their own comment cannot make the action edit it.
- * The body is redacted before it is sent (SPEC §9).
+ * The body is redacted before it is sent (SPEC §9): by the caller's redactor, then of token shapes.
  */
+import { redactTokenShapes } from "../core/token-shapes.js";
 import { statusOf } from "./base-ref-file.js";
 import type { GateOctokit } from "./octokit.js";
 
@@ -36,7 +37,7 @@ export interface UpsertStickyCommentOptions extends StickyCommentTarget {
   /** The hidden marker; `body` must start with it. */
   readonly marker: string;
   readonly body: string;
-  /** Applied to `body` before it leaves the process. */
+  /** Applied to `body` before it leaves the process (known secrets); token shapes are redacted after it either way. */
   readonly redact: (text: string) => string;
   /** The token's login when known (`github-actions[bot]` for `GITHUB_TOKEN`); else any bot author counts. */
   readonly identity?: string;
@@ -55,7 +56,7 @@ export interface StickyCommentRef {
 export async function upsertStickyComment(o: UpsertStickyCommentOptions): Promise<StickyCommentRef> {
   if (!o.body.startsWith(o.marker))
     throw new Error("Internal error: a sticky comment's body must start with its marker");
-  const body = o.redact(o.body);
+  const body = redactTokenShapes(o.redact(o.body));
   const where = { owner: o.owner, repo: o.repo };
   let existing: number | null = null;
   try {

@@ -1,5 +1,6 @@
 import type { BuildEvidenceAnswer } from "../core/build-evidence-answer.js";
 import { type LedgerRow, NOTHING_SPENT, type TokenUsage } from "../core/ledger-row.js";
+import type { UntrustedTextRemoval } from "../core/untrusted-text-report.js";
 import type { Conclusion } from "./conclusion.js";
 
 /**
@@ -89,6 +90,12 @@ export interface PlanSection {
    * none.
    */
   readonly warnings?: readonly string[];
+  /**
+   * What was removed from the pull request's text (title, body, the comment that started the run) before
+   * the planner saw it: one entry per source that lost anything. Absent: nothing was removed, or nothing
+   * untrusted was quoted.
+   */
+  readonly untrustedText?: readonly UntrustedTextRemoval[];
 }
 
 export interface PlanNode {

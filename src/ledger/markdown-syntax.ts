@@ -4,38 +4,21 @@
  * these, so a model's reply cannot break the table, open a fence or inject HTML.
  */
 
+import { escapeMarkdownChars } from "../core/markdown-escape.js";
+
 /**
  * Plain text for a table cell: HTML-significant characters as entities, backslash and `|` escaped (GFM
  * splits cells on unescaped pipes before inline parsing), Markdown punctuation escaped, line breaks as
  * `<br>`.
  */
 export function escapeCell(text: string): string {
-  return escapeChars(text).replace(/\r\n|\r|\n/g, "<br>");
+  return escapeMarkdownChars(text).replace(/\r\n|\r|\n/g, "<br>");
 }
 
 /** Plain text for one line of Markdown (a heading, a list item): no formatting, no HTML, no line breaks. */
 export function escapeInline(text: string): string {
-  return escapeChars(text).replace(/\r\n|\r|\n/g, " ");
+  return escapeMarkdownChars(text).replace(/\r\n|\r|\n/g, " ");
 }
-
-function escapeChars(text: string): string {
-  return text.replace(/[\\`*_[\]#<>|~&]/g, (ch) => INLINE_ESCAPES[ch] ?? ch);
-}
-
-const INLINE_ESCAPES: Readonly<Record<string, string>> = {
-  "\\": "\\\\",
-  "`": "\\`",
-  "*": "\\*",
-  _: "\\_",
-  "[": "\\[",
-  "]": "\\]",
-  "#": "\\#",
-  "<": "&lt;",
-  ">": "&gt;",
-  "|": "\\|",
-  "~": "\\~",
-  "&": "&amp;",
-};
 
 /**
  * A code span that shows `text` literally: delimited by one more backtick than its longest backtick run,

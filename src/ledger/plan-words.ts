@@ -74,3 +74,34 @@ export const NO_PLAN_LINE = "no plan ran: nothing was built, tested or verified"
 export function hasNoBuildEvidence(plan: PlanSection): boolean {
   return !sinkEvidence(plan).some((sink) => sink.kind === "command");
 }
+
+const SOURCE_NAMES: Readonly<Record<string, string>> = {
+  goal: "the goal",
+  "pr-title": "PR title",
+  "pr-body": "PR body",
+  comment: "the comment that started the run",
+};
+
+const counted = (n: number, one: string, many: string): string[] =>
+  n === 0 ? [] : [`${n} ${n === 1 ? one : many}`];
+
+/**
+ * What was removed from the pull request's text before the planner read it, as one plain sentence
+ * (`PlanSection.untrustedText`), e.g. "PR body: 3 hidden characters, 1 HTML comment; PR title: 1 hidden
+ * character — removed before the planner read them (text nobody sees on the page)."; `null` when nothing
+ * was removed. Renderers escape it.
+ */
+export function untrustedTextWords(removals: PlanSection["untrustedText"]): string | null {
+  if (removals === undefined || removals.length === 0) return null;
+  const parts = removals.map((r) => {
+    const what = [
+      ...counted(r.hiddenChars, "hidden character", "hidden characters"),
+      ...counted(r.htmlComments, "HTML comment", "HTML comments"),
+      ...counted(r.hiddenHtml, "hidden HTML element", "hidden HTML elements"),
+      ...counted(r.altTexts, "alternative text", "alternative texts"),
+      ...counted(r.omittedChars, "visible character cut to fit", "visible characters cut to fit"),
+    ];
+    return `${SOURCE_NAMES[r.source] ?? r.source}: ${what.join(", ")}`;
+  });
+  return `${parts.join("; ")} — removed before the planner read them (text nobody sees on the page, and what the prompt's bound left out).`;
+}

@@ -159,6 +159,19 @@ const PlanSectionSchema = z.strictObject({
   repaired: z.strictObject({ refusals: z.array(text).max(MAX_LIST) }).optional(),
   policy: z.strictObject({ source: line, requireEvidence: z.boolean() }).optional(),
   warnings: z.array(text).max(MAX_LIST).optional(),
+  untrustedText: z
+    .array(
+      z.strictObject({
+        source: id,
+        hiddenChars: count,
+        htmlComments: count,
+        hiddenHtml: count,
+        altTexts: count,
+        omittedChars: count,
+      }),
+    )
+    .max(MAX_LIST)
+    .optional(),
 });
 
 const UsdTotalSchema = z.discriminatedUnion("kind", [

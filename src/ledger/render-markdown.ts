@@ -24,6 +24,7 @@ import {
   NO_BUILD_EVIDENCE_LINE,
   NO_PLAN_LINE,
   sinkEvidence,
+  untrustedTextWords,
 } from "./plan-words.js";
 
 export { truncateUtf8 } from "./byte-budget.js";
@@ -202,6 +203,8 @@ function planSection(ledger: Ledger): string {
     }
   }
   lines.push("", `**Tool ceiling:** ${escapeInline(plan.disclosure)}`, "", evidenceTreeLine(ledger));
+  const removed = untrustedTextWords(plan.untrustedText);
+  if (removed !== null) lines.push("", `**Untrusted text:** ${escapeInline(removed)}`);
   if (plan.warnings !== undefined && plan.warnings.length > 0) {
     lines.push("", "**Warnings:**");
     for (const warning of plan.warnings) lines.push(`- ${escapeInline(warning)}`);

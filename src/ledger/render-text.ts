@@ -20,6 +20,7 @@ import {
   NO_BUILD_EVIDENCE_LINE,
   NO_PLAN_LINE,
   sinkEvidence,
+  untrustedTextWords,
 } from "./plan-words.js";
 
 const HEADERS = ["NODE", "VERDICT", "SESSION", "COST", "DURATION", "DENIED", "DETAIL"] as const;
@@ -43,6 +44,8 @@ export function renderLedgerText(ledger: Ledger): string {
     lines.push(`Policy: ${oneLine(policy.source)} — require-evidence: ${policy.requireEvidence}`);
   lines.push(...buildEvidence(ledger));
   for (const warning of ledger.plan.warnings ?? []) lines.push(`Warning: ${oneLine(warning)}`);
+  const removed = untrustedTextWords(ledger.plan.untrustedText);
+  if (removed !== null) lines.push(`Untrusted text: ${removed}`);
   lines.push("");
   lines.push(...table(ledger.rows));
   lines.push("");

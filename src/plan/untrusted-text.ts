@@ -1,16 +1,33 @@
 /**
- * Untrusted text on its way into a prompt (SPEC §9; research/security.md §3.3, §3.6).
+ * Untrusted text on its way into a prompt (SPEC §9; research/security.md §3.3, §3.6; issue 12 item 6).
  *
- * PR titles, PR bodies, comments and anything a planner wrote reach a prompt only after two steps:
- * `sanitiseUntrusted` removes what a reader of the rendered page cannot see (HTML comments, format and
- * tag characters, abused variation selectors, control characters) and bounds the length; `fenceData`
- * wraps the result between markers carrying a fresh random nonce, after a sentence saying the block is
- * data, not instructions.
+ * PR titles, PR bodies, comments and anything a planner wrote reach a prompt only through
+ * {@link quoteUntrusted} (or its two steps): `sanitiseUntrusted` removes what a reader of the rendered page
+ * cannot see and bounds the length; `fenceData` wraps the result between markers carrying a fresh random
+ * nonce, after a sentence saying the block is data, not instructions. What was removed is counted, so the
+ * ledger's plan section can say so.
+ *
+ * Removed as hidden:
+ * - **characters**: every Unicode format character (Cf: zero-width space, joiners, word joiner, BOM, soft
+ *   hyphen, the bidi embeddings, overrides, isolates and marks), the whole tag block U+E0000–U+E007F
+ *   ("ASCII smuggling"; a subdivision flag such as Scotland's then shows as a plain black flag), C0/C1
+ *   controls other than tab and newline, Hangul fillers, lone surrogates, and variation selectors except
+ *   one VS15/VS16 after a visible character and one ideographic variation selector (U+E0100–U+E01EF) after
+ *   a Han ideograph. Two joiners are kept where a script needs them to render: U+200D between emoji (👨‍👩‍👧),
+ *   and U+200C/U+200D between letters of a joining script (Arabic, Persian, the Indic scripts…) — one at a
+ *   time, never beside Latin letters;
+ * - **markup** (`hidden-markup.ts`, where "hidden HTML" is defined): HTML comments, `<script>`/`<style>`/
+ *   `<template>`, elements marked `hidden` or styled invisible, collapsed `<details>` bodies, comment-style
+ *   reference definitions, alternative texts.
+ *
+ * Everything else — every character a reader sees, code blocks included — is kept byte for byte.
  *
  * The fence is hygiene, not a boundary: a model may still follow text it was told to ignore. The
  * boundaries are the tool ceiling (`src/policy/`) and the absence of credentials (SECURITY.md).
  */
 import { randomBytes } from "node:crypto";
+import type { UntrustedTextRemoval } from "../core/untrusted-text-report.js";
+import { stripHiddenMarkup } from "./hidden-markup.js";
 
 /** Default bound for one sanitised text, in code points. A PR body longer than this is cut in the middle. */
 export const DEFAULT_UNTRUSTED_MAX_CHARS = 8_000;
@@ -27,7 +44,9 @@ export interface SanitisedText {
   readonly htmlComments: number;
   /** Hidden code points removed: format (Cf), tag, control, filler and surplus variation-selector characters. */
   readonly hiddenChars: number;
-  /** Markdown image alt texts emptied (`![alt](url)` becomes `![](url)`). */
+  /** Hidden elements, collapsed `<details>` bodies and comment-style reference definitions removed. */
+  readonly hiddenHtml: number;
+  /** Alternative texts emptied: Markdown `![alt](url)` becomes `![](url)`, HTML `alt`/`title` values `""`. */
   readonly imageAltTexts: number;
   /** Code points cut out of the middle to respect the bound (0 when the text fitted). */
   readonly omittedChars: number;
@@ -60,35 +79,56 @@ function isHidden(cp: number): boolean {
   return FORMAT_CHAR.test(String.fromCodePoint(cp));
 }
 
-/**
- * Drops hidden code points. A variation selector survives only as VS15/VS16 (U+FE0E/U+FE0F, text or
- * emoji presentation) directly after a visible character and not followed by another selector: runs of
- * selectors and the supplementary selectors are how bytes are smuggled inside an innocent-looking glyph.
- */
+const EMOJI = /^\p{Extended_Pictographic}$/u;
+const EMOJI_MODIFIER = /^\p{Emoji_Modifier}$/u;
+const HAN = /^\p{Script=Han}$/u;
+// Scripts whose orthography uses ZWNJ/ZWJ between letters (Unicode §23.2): Arabic-script languages
+// (Persian, Urdu), Syriac, N'Ko, Mongolian, and the Brahmic scripts of South and Southeast Asia.
+const JOINING_SCRIPT =
+  /^[\p{Script=Arabic}\p{Script=Syriac}\p{Script=Nko}\p{Script=Mongolian}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Oriya}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Sinhala}\p{Script=Khmer}\p{Script=Myanmar}]$/u;
+
+const char = (cp: number | undefined): string => (cp === undefined ? "" : String.fromCodePoint(cp));
+
+/** Whether the joiner at `i` is one a visible sequence needs (see the module's docstring). */
+function joinerKept(cps: readonly number[], i: number, previousKept: number | undefined): boolean {
+  const cp = cps[i]!;
+  const next = cps[i + 1];
+  if (previousKept === undefined || next === undefined) return false;
+  if (previousKept === 0x200c || previousKept === 0x200d) return false;
+  const prev = char(previousKept);
+  if (cp === 0x200d && EMOJI.test(char(next))) {
+    if (EMOJI.test(prev) || EMOJI_MODIFIER.test(prev) || previousKept === 0xfe0f) return true;
+  }
+  const letter = (s: string) => /^[\p{L}\p{M}]$/u.test(s) && JOINING_SCRIPT.test(s);
+  return letter(prev) && letter(char(next));
+}
+
+/** Whether the variation selector at `i` is kept (see the module's docstring). */
+function selectorKept(cps: readonly number[], i: number, previousKept: number | undefined): boolean {
+  const cp = cps[i]!;
+  if (previousKept === undefined || isVariationSelector(previousKept)) return false;
+  if (i > 0 && isVariationSelector(cps[i - 1]!)) return false;
+  const next = cps[i + 1];
+  if (next !== undefined && isVariationSelector(next)) return false;
+  const prev = char(previousKept);
+  if (cp === 0xfe0e || cp === 0xfe0f) return !/\s/u.test(prev);
+  return cp >= 0xe0100 && HAN.test(prev);
+}
+
+/** Drops hidden code points, keeping the joiners and selectors a visible sequence needs. */
 function stripHiddenChars(text: string): { text: string; removed: number } {
   const cps = Array.from(text, (ch) => ch.codePointAt(0) ?? 0);
   let out = "";
   let removed = 0;
   let previousKept: number | undefined;
   for (let i = 0; i < cps.length; i++) {
-    const cp = cps[i] ?? 0;
-    if (isVariationSelector(cp)) {
-      const next = cps[i + 1];
-      const afterVisible =
-        previousKept !== undefined &&
-        !isVariationSelector(previousKept) &&
-        !/\s/u.test(String.fromCodePoint(previousKept));
-      const lone = next === undefined || !isVariationSelector(next);
-      const prevIsSelector = i > 0 && isVariationSelector(cps[i - 1] ?? 0);
-      if ((cp === 0xfe0e || cp === 0xfe0f) && afterVisible && lone && !prevIsSelector) {
-        out += String.fromCodePoint(cp);
-        previousKept = cp;
-      } else {
-        removed++;
-      }
-      continue;
-    }
-    if (isHidden(cp)) {
+    const cp = cps[i]!;
+    const keep = isVariationSelector(cp)
+      ? selectorKept(cps, i, previousKept)
+      : cp === 0x200c || cp === 0x200d
+        ? joinerKept(cps, i, previousKept)
+        : !isHidden(cp);
+    if (!keep) {
       removed++;
       continue;
     }
@@ -98,41 +138,47 @@ function stripHiddenChars(text: string): { text: string; removed: number } {
   return { text: out, removed };
 }
 
-// Each pass can expose a comment rebuilt from the pieces around one it removed; a hostile text can nest
-// that thousands deep, so passes are capped to keep the work linear.
-const MAX_COMMENT_PASSES = 8;
+// Each pass can expose markup rebuilt from the pieces around what it removed (`<!-<!-- -->- x -->`); a
+// hostile text can nest that thousands deep, so passes are capped to keep the work linear.
+const MAX_MARKUP_PASSES = 8;
 
 /**
- * Removes HTML comments until none is left, so nesting tricks (`<!-<!-- -->- x -->`) cannot rebuild one.
- * After the last allowed pass, anything from a remaining `<!--` to the end is dropped, as an unclosed
- * comment would hide it on the rendered page.
+ * Removes hidden markup until a pass finds none. When the last allowed pass still removed something, the
+ * text is cut where the next pass would begin removing, as the rest is what the nesting hides.
  */
-function stripHtmlComments(text: string): { text: string; removed: number } {
+function stripMarkup(text: string): {
+  text: string;
+  htmlComments: number;
+  hiddenHtml: number;
+  altTexts: number;
+} {
   let current = text;
-  let removed = 0;
-  for (let pass = 0; pass < MAX_COMMENT_PASSES; pass++) {
-    let count = 0;
-    const next = current.replace(/<!--[\s\S]*?(?:-->|$)/g, () => {
-      count++;
-      return "";
-    });
-    if (count === 0) return { text: current, removed };
-    removed += count;
-    current = next;
+  let htmlComments = 0;
+  let hiddenHtml = 0;
+  let altTexts = 0;
+  for (let pass = 0; pass < MAX_MARKUP_PASSES; pass++) {
+    const next = stripHiddenMarkup(current);
+    if (next.text === current) return { text: current, htmlComments, hiddenHtml, altTexts };
+    htmlComments += next.htmlComments;
+    hiddenHtml += next.hiddenHtml;
+    altTexts += next.altTexts;
+    current = next.text;
   }
-  const rest = current.indexOf("<!--");
-  return rest === -1 ? { text: current, removed } : { text: current.slice(0, rest), removed: removed + 1 };
+  const last = stripHiddenMarkup(current);
+  if (last.text === current) return { text: current, htmlComments, hiddenHtml, altTexts };
+  const cut = firstDifference(current, last.text);
+  return {
+    text: current.slice(0, cut),
+    htmlComments: htmlComments + last.htmlComments,
+    hiddenHtml: hiddenHtml + last.hiddenHtml,
+    altTexts: altTexts + last.altTexts,
+  };
 }
 
-/** Empties Markdown image alt text: it is shown to nobody when the image loads, and models read it. */
-function stripImageAltText(text: string): { text: string; removed: number } {
-  let removed = 0;
-  const out = text.replace(/!\[([^\]]*)\]/g, (match, alt: string) => {
-    if (alt.length === 0) return match;
-    removed++;
-    return "![]";
-  });
-  return { text: out, removed };
+function firstDifference(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return i;
 }
 
 function bound(text: string, maxChars: number): { text: string; omitted: number } {
@@ -147,9 +193,11 @@ function bound(text: string, maxChars: number): { text: string; omitted: number 
 
 /**
  * Makes untrusted text safe to quote: normalises newlines to `\n`, removes hidden code points, then
- * HTML comments (after the hidden characters, so a comment split by a zero-width space is still found),
- * empties image alt text, and bounds the length to `maxChars` code points (default 8000) by keeping the
- * head and tail around a marker that says how much was cut.
+ * hidden markup (after the hidden characters, so a comment split by a zero-width space is still found),
+ * and bounds the length to `maxChars` code points (default 8000) by keeping the head and tail around a
+ * marker that says how much was cut. Visible text is kept byte for byte.
+ *
+ * @throws Error ("Internal error: …") when `maxChars` is not a positive integer.
  */
 export function sanitiseUntrusted(text: string, options: SanitiseOptions = {}): SanitisedText {
   const maxChars = options.maxChars ?? DEFAULT_UNTRUSTED_MAX_CHARS;
@@ -158,16 +206,56 @@ export function sanitiseUntrusted(text: string, options: SanitiseOptions = {}): 
   }
   const normalised = text.replace(NEWLINE_LIKE, "\n");
   const hidden = stripHiddenChars(normalised);
-  const comments = stripHtmlComments(hidden.text);
-  const images = stripImageAltText(comments.text);
-  const bounded = bound(images.text, maxChars);
+  const markup = stripMarkup(hidden.text);
+  const bounded = bound(markup.text, maxChars);
   return {
     text: bounded.text,
-    htmlComments: comments.removed,
+    htmlComments: markup.htmlComments,
     hiddenChars: hidden.removed,
-    imageAltTexts: images.removed,
+    hiddenHtml: markup.hiddenHtml,
+    imageAltTexts: markup.altTexts,
     omittedChars: bounded.omitted,
   };
+}
+
+/** A quoted block of untrusted text: the fenced text, and what was removed on the way (for the ledger). */
+export interface QuotedText {
+  /** The sanitised text inside a fresh nonce fence (`fenceData`); `(empty)` stands for nothing left. */
+  readonly block: string;
+  /** What was removed; `null` when nothing was (no hidden character, no hidden markup, nothing cut). */
+  readonly removed: UntrustedTextRemoval | null;
+}
+
+/**
+ * The one way untrusted text enters a prompt: `sanitiseUntrusted`, trimmed, then `fenceData` under
+ * `label` (this project's kebab-case name for the source, e.g. `pr-body`), and the counts of what was
+ * removed, named by that label.
+ */
+export function quoteUntrusted(label: string, text: string, options: SanitiseOptions = {}): QuotedText {
+  const clean = sanitiseUntrusted(text, options);
+  const trimmed = clean.text.trim();
+  return {
+    block: fenceData(label, trimmed.length > 0 ? trimmed : "(empty)"),
+    removed: removalOf(label, clean),
+  };
+}
+
+/**
+ * What `sanitiseUntrusted` removed from one source, in the ledger's shape, named `source`; `null` when
+ * nothing was removed or cut.
+ */
+export function removalOf(source: string, clean: SanitisedText): UntrustedTextRemoval | null {
+  const removed: UntrustedTextRemoval = {
+    source,
+    hiddenChars: clean.hiddenChars,
+    htmlComments: clean.htmlComments,
+    hiddenHtml: clean.hiddenHtml,
+    altTexts: clean.imageAltTexts,
+    omittedChars: clean.omittedChars,
+  };
+  const any =
+    removed.hiddenChars + removed.htmlComments + removed.hiddenHtml + removed.altTexts + removed.omittedChars;
+  return any > 0 ? removed : null;
 }
 
 const NONCE_BYTES = 16;

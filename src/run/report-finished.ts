@@ -82,7 +82,8 @@ export async function reportFinished(o: ReportFinishedOptions): Promise<void> {
   const hint = conclusion.outcome === "paused" ? pausedHint(runner, finished, runId) : undefined;
   const notes = (o.notes ?? []).map((note) => `> ${escapeInline(note)}\n\n`).join("");
   const markdown = `${renderLedgerMarkdown(ledger)}\n${notes}${hint === undefined ? "" : `${hint}\n\n`}${artifactsMarkdown(artifacts, finished.runDir)}\n`;
-  await writeJobSummary(markdown, { env: o.env });
+  // Known secrets as the check run and the comment lose them; token shapes go in writeJobSummary itself.
+  await writeJobSummary(markdown, { env: o.env, redact: createRedactor(o.secrets).text });
   const fence = new CommandFence((t) => runner.write(t), true);
   for (const l of renderLedgerText(ledger).split("\n")) fence.line(l);
   fence.close();

@@ -23,6 +23,7 @@
  * A same-repository pull request's run posts its own check run (its token can), so a `workflow_run` of one
  * is left alone with a notice — unless Dependabot triggered it (read-only token too, SPEC §10).
  */
+import { createRedactor } from "../core/redact.js";
 import type { CheckRunReporter } from "../github/check-run-reporter.js";
 import { readEventContext } from "../github/event-context.js";
 import { isDependabot } from "../github/fork.js";
@@ -150,7 +151,11 @@ export async function runReportMode(o: ReportModeOptions): Promise<void> {
   const { ledger, artifact } = found;
   const conclusion = ledger.conclusion!;
   const appendix = reportedLedgerAppendix({ provenance, artifact, postedBy: "`mode: report`" });
-  await writeJobSummary(`${renderLedgerMarkdown(ledger)}\n${appendix}\n`, { env });
+  // The ledger came from an artifact the upstream run wrote: known secrets are redacted here too (issue 12 item 5).
+  await writeJobSummary(`${renderLedgerMarkdown(ledger)}\n${appendix}\n`, {
+    env,
+    redact: createRedactor(o.secrets).text,
+  });
   const fence = new CommandFence((t) => void process.stdout.write(t), true);
   for (const line of renderLedgerText(ledger).split("\n")) fence.line(line);
   fence.close();

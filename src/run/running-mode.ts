@@ -8,6 +8,7 @@ import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createRedactor } from "../core/redact.js";
 import type { RunId } from "../core/run-id.js";
+import { redactTokenShapes } from "../core/token-shapes.js";
 import type { RunHooks } from "../engine/leg.js";
 import type { Runtime } from "../engine/runtime-setup.js";
 import { CheckRunClient, type CheckRunRef } from "../github/check-run.js";
@@ -160,7 +161,7 @@ export function actionRequestBase(run: RunningMode): Omit<RunRequest, "mode"> & 
  * The ports every mode plugs in on the runner: the run's model CLI (`claude` or `codex`) found or installed
  * just before the first model call, each call with a fresh HOME / CODEX_HOME (SPEC §9: the operator's
  * configuration in CI is the base branch's only), children's output echoed fenced from the runner's
- * workflow-command parser, the log lines and check-run progress, the interrupt, and the workspace around
+ * workflow-command parser and without token shapes (issue 12 item 5), the log lines and check-run progress, the interrupt, and the workspace around
  * the engine (the agent-configuration swap, and push mode's publish).
  */
 export function actionPorts(
@@ -184,7 +185,9 @@ export function actionPorts(
     }),
     workspace: { ...workspace, ...(publish !== undefined ? { publish } : {}) },
     hooks: { ...progressHooks(runner, run.reporter), ...hooks },
-    echo: { write: (text) => runner.write(text), fenceWorkflowCommands: true },
+    // The log is public where the repository is: token shapes nobody declared go (the runner masks the
+    // known secrets itself, `core.setSecret`); escapes and colours are kept, so the log reads as printed.
+    echo: { write: (text) => runner.write(redactTokenShapes(text)), fenceWorkflowCommands: true },
     ...(run.signal ? { signal: run.signal } : {}),
   };
 }

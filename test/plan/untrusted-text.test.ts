@@ -93,6 +93,7 @@ describe("sanitiseUntrusted", () => {
       text: "plain text, café 🚀",
       htmlComments: 0,
       hiddenChars: 0,
+      hiddenHtml: 0,
       imageAltTexts: 0,
       omittedChars: 0,
     });
