@@ -83,15 +83,6 @@ export async function runHandWritten(o: HandRunOptions): Promise<HandRunResult> 
     };
   }
   const graph = loaded.graph;
-  // The completion gate (SPEC §7) has its own issue and is not run yet: a node declaring one would pass
-  // without it — a promise the engine would not keep. Refused before anything runs.
-  const withCompletion = graph.nodes.filter((n) => n.completion !== null).map((n) => `"${n.id}"`);
-  if (withCompletion.length > 0) {
-    return {
-      kind: "usage_error",
-      message: `${o.graphSource}: node${withCompletion.length === 1 ? "" : "s"} ${withCompletion.join(", ")} declare${withCompletion.length === 1 ? "s" : ""} completion (SPEC §7), which this version does not run yet; a node would pass without its completion gate. Remove completion (or put the check in success_check.verify). Nothing was run.`,
-    };
-  }
   const runtimeProblem = runtimeOptionsProblem(o.runtime, o);
   if (runtimeProblem !== null) return { kind: "usage_error", message: runtimeProblem };
   const warnings = runtimeWarnings(o.runtime, graph);

@@ -10,13 +10,14 @@
  * What varies from run to run is normalised and nothing else: temp paths, the server's port, run ids,
  * session / thread ids, timestamps and durations.
  */
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { CLAUDE_BIN } from "../runtime/real-claude.js";
 import { CODEX_BIN } from "../runtime/real-codex.js";
 import type { ModelScript } from "../support/model-server/index.js";
 import { graphHarnessPerTest, readState } from "./graph-harness.js";
+import { recordedCalls, recordingWrapper } from "./recording-cli.js";
 import { RUNTIMES, shellCall } from "./runtime-harness.js";
 
 const GOLDEN_DIR = new URL("../fixtures/completion-absent/", import.meta.url);
@@ -52,50 +53,6 @@ function script(runtime: "claude" | "codex"): ModelScript {
       { name: "fix", match: "golden fix", turns: [{ text: "not yet" }] },
     ],
   };
-}
-
-/** A wrapper that records each call's argv and environment (NUL-separated), then execs the real CLI. */
-function recordingWrapper(dir: string, real: string): string {
-  const log = join(dir, "calls");
-  mkdirSync(log, { recursive: true });
-  const wrapper = join(dir, "recording-cli");
-  writeFileSync(
-    wrapper,
-    [
-      "#!/bin/sh",
-      `n=$(ls '${log}' | wc -l)`,
-      `f='${log}'/call-$(printf '%03d' "$n")`,
-      `printf '%s\\0' "$@" > "$f.argv"`,
-      `env -0 > "$f.env"`,
-      `exec '${real}' "$@"`,
-      "",
-    ].join("\n"),
-  );
-  chmodSync(wrapper, 0o755);
-  return wrapper;
-}
-
-interface RecordedCall {
-  readonly argv: readonly string[];
-  readonly env: readonly string[];
-}
-
-function recordedCalls(dir: string): RecordedCall[] {
-  const log = join(dir, "calls");
-  const names = readdirSync(log)
-    .filter((n) => n.endsWith(".argv"))
-    .sort();
-  return names.map((name) => {
-    const base = join(log, name.slice(0, -".argv".length));
-    const split = (text: string) => text.split("\0").filter((part) => part !== "");
-    return {
-      argv: split(readFileSync(`${base}.argv`, "utf8")),
-      // The recording wrapper's own variables (`PWD`, `SHLVL`, `_`) are the shell's, not the engine's.
-      env: split(readFileSync(`${base}.env`, "utf8"))
-        .filter((entry) => !/^(PWD|OLDPWD|SHLVL|_)=/.test(entry))
-        .sort(),
-    };
-  });
 }
 
 /** Replaces what varies between runs with stable placeholders. */

@@ -30,7 +30,6 @@ test.each(GRAPHS.map((text, index) => [index, text] as const))(
 const KIND_ON_PAGE: Record<AdvisoryKind, string> = {
   "unresolved-input": "a used input with no `--input`",
   "unknown-placeholder": "a mistyped placeholder",
-  "completion-not-run": "`completion`;",
   "unchecked-verdict": "a prompt that demands a verdict token with no `result_matches`",
   "verify-splices-model-output": "model output spliced into a check",
   "feedback-not-quoted": "a feedback arc whose body never quotes `{{ feedback.DECLARER }}`",
