@@ -8,6 +8,7 @@
  * run's ledger artifact from a `workflow_run` workflow; it takes no `goal` or `graph`). `goal` and `graph`
  * together, or neither outside `verify`, `resume` and `report`, is a usage error.
  */
+
 import { isRunId } from "../core/run-id.js";
 import { unreachable } from "../core/unreachable.js";
 import { type Runtime, runtimeOptionsProblem } from "../engine/runtime-setup.js";
@@ -21,6 +22,7 @@ import {
   type ModeInputs,
   type ResumeDecision,
 } from "../run/action-inputs.js";
+import { readRepairAttempts } from "../run/repair-attempts.js";
 import { readVerifyEnv } from "../run/request-fields.js";
 import { parseCodexConfig } from "../runtime/codex-argv.js";
 
@@ -260,10 +262,14 @@ function strayInputs(env: Env, mode: ModeInputs, errors: string[]): void {
         ["accept-loaded-user-config"],
         "hand-written nodes run with only their own allowed_tools and never with a loaded user configuration; drop it",
       );
+      refuse(
+        ["repair-attempts"],
+        "a hand-written graph declares completion (with its own max_attempts) on the nodes it gates (SPEC §7); drop it",
+      );
       return;
     case "verify":
       refuse(
-        ["accept-no-build-evidence", "accept-loaded-user-config", "model"],
+        ["accept-no-build-evidence", "accept-loaded-user-config", "model", "repair-attempts"],
         "mode verify runs no model, and needs a verify command (verify-cmd, or the policy file's); drop it",
       );
       return;
@@ -278,13 +284,14 @@ function strayInputs(env: Env, mode: ModeInputs, errors: string[]): void {
           "codex-config",
           "push",
           "push-token",
+          "repair-attempts",
         ],
         "lint only reads the graph file: nothing runs; drop it",
       );
       return;
     case "resume":
       refuse(
-        ["verify-cmd", "accept-no-build-evidence", "model", "working-directory"],
+        ["verify-cmd", "accept-no-build-evidence", "model", "working-directory", "repair-attempts"],
         "a resumed leg keeps the first leg's settings, and takes nothing that could widen them; drop it",
       );
       refuse(["push", "push-token"], "a resumed leg does not push in this version; drop it");
@@ -351,6 +358,7 @@ export function readActionInputs(env: Env): InputsResult {
     errors.push("inputs `verify-cmd` and `accept-no-build-evidence` were both given: pass one or the other");
   }
   const acceptLoaded = bool(env, "accept-loaded-user-config", errors);
+  const repairAttempts = readRepairAttempts(raw(env, "repair-attempts"), "input `repair-attempts`", errors);
   let verifyTimeoutMs = 10 * 60_000;
   const vt = raw(env, "verify-timeout");
   if (vt !== undefined) {
@@ -423,6 +431,7 @@ export function readActionInputs(env: Env): InputsResult {
       verifyEnv,
       acceptNoBuildEvidence: accept,
       acceptLoadedUserConfig: mode.kind === "auto" && acceptLoaded,
+      repairAttempts,
       runtime: runtime ?? "claude",
       ...opt("model", raw(env, "model")),
       claudeVersion: raw(env, "claude-version") ?? DEFAULT_CLAUDE_VERSION,

@@ -54,6 +54,7 @@ export async function runCliAuto(argv: readonly string[], io: CliIo): Promise<nu
         }),
         acceptNoBuildEvidence: f.acceptNoBuildEvidence,
         acceptLoadedUserConfig: f.acceptLoadedUserConfig,
+        ...(f.repairAttempts > 0 ? { repairAttempts: f.repairAttempts } : {}),
         runtime: f.runtime,
         concurrency: f.concurrency,
         plannerTimeoutMs: 20 * 60_000,

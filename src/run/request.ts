@@ -29,6 +29,8 @@ export type RunModeRequest =
       readonly acceptNoBuildEvidence: boolean;
       /** The operator's launch choice (SPEC §8, seed 001): never a plan's, a policy's or PR text's. */
       readonly acceptLoadedUserConfig: boolean;
+      /** `repair-attempts` (SPEC §7; 0 = off): red builds fed back to each sink's session this many times. */
+      readonly repairAttempts?: number;
       readonly runtime: Runtime;
       readonly concurrency: number;
       readonly plannerTimeoutMs: number;
