@@ -9,15 +9,10 @@ import { type Advisory, formatAdvisory, lintGraph } from "../graph/lint.js";
 import { formatIssue, type GraphIssue } from "../graph/validate.js";
 import { EXIT } from "../run/exit-codes.js";
 import { refuseUsage } from "../run/local-setup.js";
+import { VERIFY_TIMEOUT, type VerifyTimeoutFlags } from "./flag-groups.js";
 import { readGraphFile } from "./graph-file.js";
 import { type Parsed, parseOrExit } from "./parse-command.js";
-import {
-  inputFlags,
-  onePositional,
-  parseFlags,
-  VERIFY_TIMEOUT,
-  type VerifyTimeoutFlags,
-} from "./shared-flags.js";
+import { inputFlags, onePositional, parseFlags } from "./shared-flags.js";
 
 /** What `lint` needs of its process: the directory GRAPH is relative to, and where to print. */
 export interface LintIo {

@@ -5,18 +5,9 @@
  */
 import { verifyCommandRunsNothing } from "../graph/verify-command.js";
 import { readRepairAttempts } from "../run/repair-attempts.js";
+import { FRESH_RUN, type FreshRunFlags, LEG, REPORT } from "./flag-groups.js";
 import type { Parsed } from "./parse-command.js";
-import {
-  type FlagReader,
-  FRESH_RUN,
-  type FreshRunFlags,
-  LEG,
-  type LegFlags,
-  opt,
-  parseFlags,
-  REPORT,
-  type ReportFlags,
-} from "./shared-flags.js";
+import { type FlagReader, type LegFlags, opt, parseFlags, type ReportFlags } from "./shared-flags.js";
 
 export interface AutoFlags
   extends Omit<LegFlags, "concurrency">,

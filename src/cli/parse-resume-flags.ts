@@ -4,16 +4,10 @@
  * A resumed leg takes its graph, inputs, model and verify settings from the run's own state, so the
  * flags that would set them are not accepted here.
  */
+
+import { LEG, REPORT } from "./flag-groups.js";
 import type { Parsed } from "./parse-command.js";
-import {
-  LEG,
-  type LegFlags,
-  onePositional,
-  opt,
-  parseFlags,
-  REPORT,
-  type ReportFlags,
-} from "./shared-flags.js";
+import { type LegFlags, onePositional, opt, parseFlags, type ReportFlags } from "./shared-flags.js";
 
 /** What the resumed leg does; who decides a gate is settled by the command (`--by`, else the local user). */
 export type ResumeFlagAction =

@@ -3,17 +3,15 @@
  * named (SPEC §2, §11). `auto`'s flags that mean nothing for a hand-written graph are refused with the
  * reason, not silently ignored.
  */
+
+import { FRESH_RUN, type FreshRunFlags, LEG, REPORT } from "./flag-groups.js";
 import type { Parsed } from "./parse-command.js";
 import {
   type FlagSpec,
-  FRESH_RUN,
-  type FreshRunFlags,
   inputFlags,
-  LEG,
   type LegFlags,
   onePositional,
   parseFlags,
-  REPORT,
   type ReportFlags,
 } from "./shared-flags.js";
 

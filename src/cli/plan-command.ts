@@ -10,14 +10,15 @@
  * for build evidence, 64 usage error, 130 interrupted.
  */
 import { resolve } from "node:path";
-import { chooseVerifyCommand } from "../evidence/verify-choice.js";
 import { autoRunPolicy } from "../policy/policy-file.js";
 import { planLines } from "../progress/progress-lines.js";
-import { cliSecrets, codexCredentialProblem } from "../run/credentials.js";
+import { cliSecrets } from "../run/credentials.js";
 import { EXIT } from "../run/exit-codes.js";
-import { type CliIo, pathProblems, readCliPolicy, refuseUsage } from "../run/local-setup.js";
+import { withLocalProxy } from "../run/local-leg.js";
+import { type CliIo, freshRunProblems, readCliPolicy, refuseUsage } from "../run/local-setup.js";
 import { localModelCli } from "../run/model-cli.js";
 import { planOnly } from "../run/plan-only.js";
+import { autoMode } from "../run/request.js";
 import { PLAN_USAGE, parsePlanFlags } from "./parse-auto-flags.js";
 import { parseOrExit } from "./parse-command.js";
 
@@ -27,10 +28,7 @@ export async function runCliPlan(argv: readonly string[], io: CliIo): Promise<nu
   if ("exit" in parsed) return parsed.exit;
   const f = parsed.flags;
   const repoDir = resolve(io.cwd, f.repo);
-  const refused = refuseUsage(io, "plan", [
-    ...pathProblems(repoDir, f, io.cwd),
-    ...[codexCredentialProblem(io.env, f.runtime, f.codexConfig)].filter((p): p is string => p !== null),
-  ]);
+  const refused = refuseUsage(io, "plan", freshRunProblems(repoDir, f, io));
   if (refused !== null) return refused;
   const secrets = cliSecrets(io.env);
   const redact = (text: string): string => secrets.redactor.text(text);
@@ -42,42 +40,48 @@ export async function runCliPlan(argv: readonly string[], io: CliIo): Promise<nu
   const policyFile = await readCliPolicy(repoDir, say);
   if (policyFile === null) return EXIT.usage;
   const policy = autoRunPolicy(policyFile);
-  const result = await planOnly(
-    {
-      mode: {
-        kind: "auto",
-        goal: f.goal,
-        verify: chooseVerifyCommand({
-          ...(f.verifyCmd !== undefined ? { given: f.verifyCmd } : {}),
-          acceptNoBuildEvidence: f.acceptNoBuildEvidence,
+  let result: Awaited<ReturnType<typeof planOnly>> | undefined;
+  const proxied = await withLocalProxy(
+    io,
+    { command: "plan", runtime: f.runtime, codexConfig: f.codexConfig, say: say.line },
+    async (proxy) => {
+      result = await planOnly(
+        {
+          mode: autoMode({
+            goal: f.goal,
+            ...(f.verifyCmd !== undefined ? { verifyCmd: f.verifyCmd } : {}),
+            acceptNoBuildEvidence: f.acceptNoBuildEvidence,
+            acceptLoadedUserConfig: f.acceptLoadedUserConfig,
+            runtime: f.runtime,
+            concurrency: 4,
+            ...(policy !== undefined ? { policy } : {}),
+            surface: "cli",
+          }),
+          repoDir,
+          ...(f.workingDirectory !== undefined ? { workingDirectory: f.workingDirectory } : {}),
+          ...(f.model !== undefined ? { model: f.model } : {}),
+          codexConfig: f.codexConfig,
+          verifyTimeoutMs: f.verifyTimeoutMs,
           ...(policy !== undefined ? { policy } : {}),
           surface: "cli",
-        }),
-        acceptNoBuildEvidence: f.acceptNoBuildEvidence,
-        acceptLoadedUserConfig: f.acceptLoadedUserConfig,
-        runtime: f.runtime,
-        concurrency: 4,
-        plannerTimeoutMs: 20 * 60_000,
-      },
-      repoDir,
-      ...(f.workingDirectory !== undefined ? { workingDirectory: f.workingDirectory } : {}),
-      ...(f.model !== undefined ? { model: f.model } : {}),
-      codexConfig: f.codexConfig,
-      verifyTimeoutMs: f.verifyTimeoutMs,
-      ...(policy !== undefined ? { policy } : {}),
-      surface: "cli",
-      knownSecrets: secrets.knownSecrets,
-      baseEnv: io.env,
-    },
-    {
-      modelCli: localModelCli({
-        modelEnv: secrets.modelEnv,
-        ...(f.claudePath !== undefined ? { claudePath: f.claudePath } : {}),
-        ...(f.codexPath !== undefined ? { codexPath: f.codexPath } : {}),
-      }),
-      ...(io.signal ? { signal: io.signal } : {}),
+          knownSecrets: secrets.knownSecrets,
+          baseEnv: io.env,
+        },
+        {
+          modelCli: localModelCli({
+            modelEnv: secrets.modelEnv,
+            ...(f.claudePath !== undefined ? { claudePath: f.claudePath } : {}),
+            ...(f.codexPath !== undefined ? { codexPath: f.codexPath } : {}),
+            ...(proxy !== undefined ? { proxy } : {}),
+          }),
+          ...(io.signal ? { signal: io.signal } : {}),
+        },
+      );
+      return EXIT.passed; // the exit comes from the result below
     },
   );
+  // No result: the proxy settings were refused (a usage error already printed).
+  if (result === undefined) return proxied;
   if (result.kind === "usage_error" || result.kind === "refused") {
     say.error(result.message);
     return result.kind === "refused" ? EXIT.refused : EXIT.usage;

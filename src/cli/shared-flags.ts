@@ -1,17 +1,10 @@
 /**
- * The flags `auto`, `run`, `resume` and `lint` have in common, parsed one way (SPEC §2, §11): the command
- * line itself (strict, every repeated flag named), and the groups of flags several commands take — where
- * a run leg runs (`--repo`, `--runs-dir`, `--claude-path`, `--codex-path`, `--codex-config`,
- * `--concurrency`, `--commit`), what a fresh run passes its nodes (`--runtime`, `--model`, `--verify-env`,
- * …), and how the result is reported (`--json`,
- * `--repository`, `--check-run-out`, …). Each problem is a sentence naming the flag and the fix.
+ * How every command reads its argv (SPEC §2, §11): the command line itself, parsed strictly (every repeated
+ * flag named), typed values out of it, one positional, `--input NAME=VALUE` pairs. The groups of flags
+ * several commands take are `flag-groups.ts`'s.
  */
 import { parseArgs } from "node:util";
-import { type Runtime, runtimeOptionsProblem } from "../engine/runtime-setup.js";
-import { parseDuration } from "../graph/duration.js";
 import type { LegFlags, ReportFlags } from "../run/local-setup.js";
-import { readVerifyEnv } from "../run/request-fields.js";
-import { parseCodexConfig } from "../runtime/codex-argv.js";
 import type { Parsed } from "./parse-command.js";
 
 export type { LegFlags, ReportFlags };
@@ -158,172 +151,6 @@ export function opt<K extends string, V>(key: K, value: V | undefined): { [P in 
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
-/** Flags of every command that runs a leg of a run. */
-const LEG_OPTIONS = {
-  repo: { type: "string" },
-  "runs-dir": { type: "string" },
-  "claude-path": { type: "string" },
-  "codex-path": { type: "string" },
-  "codex-config": { type: "string", multiple: true },
-  concurrency: { type: "string" },
-  commit: { type: "boolean" },
-} as const satisfies Record<string, FlagSpec>;
-
-/** Reads {@link LEG_OPTIONS}, pushing every problem onto `errors`. */
-function legFlags(f: FlagReader, errors: string[]): LegFlags {
-  let concurrency: number | undefined;
-  const c = f.str("concurrency");
-  if (c !== undefined) {
-    const n = /^\d+$/.test(c) ? Number(c) : Number.NaN;
-    if (!Number.isInteger(n) || n < 1 || n > 10)
-      errors.push(
-        `--concurrency must be a whole number from 1 to 10 (got ${/^[\w.+-]+$/.test(c) ? c : JSON.stringify(c)})`,
-      );
-    else concurrency = n;
-  }
-  return {
-    repo: f.str("repo") ?? ".",
-    ...opt("runsDir", f.str("runs-dir")),
-    ...opt("claudePath", f.str("claude-path")),
-    ...opt("codexPath", f.str("codex-path")),
-    codexConfig: codexConfigFlags(f),
-    ...opt("concurrency", concurrency),
-    commit: f.bool("commit"),
-  };
-}
-
-/**
- * `--codex-config` entries, each normalised to `KEY=VALUE` (spaces around `=` dropped) when it parses as
- * exactly one pair; any other entry is kept as given, so `runtimeOptionsProblem` names it.
- */
-function codexConfigFlags(f: FlagReader): string[] {
-  return f.list("codex-config").map((entry) => {
-    const parsed = parseCodexConfig(entry);
-    return parsed.ok && parsed.pairs.length === 1 ? parsed.pairs[0]! : entry;
-  });
-}
-
-/** `--verify-timeout D`: `auto`'s verify command timeout; `run`'s and `lint`'s graph verify ceiling. */
-const VERIFY_TIMEOUT_OPTIONS = {
-  "verify-timeout": { type: "string" },
-} as const satisfies Record<string, FlagSpec>;
-
-/** `--verify-timeout` read: in ms (1s..24h); absent = the command's default. */
-export interface VerifyTimeoutFlags {
-  readonly verifyTimeoutMs?: number;
-}
-
-/** Reads {@link VERIFY_TIMEOUT_OPTIONS}, pushing a bad duration onto `errors`. */
-function verifyTimeoutFlags(f: FlagReader, errors: string[]): VerifyTimeoutFlags {
-  const vt = f.str("verify-timeout");
-  if (vt === undefined) return {};
-  const parsed = parseDuration(vt);
-  if (parsed.ok && parsed.ms >= 1000 && parsed.ms <= 24 * 3_600_000) return { verifyTimeoutMs: parsed.ms };
-  if (parsed.ok) errors.push(`--verify-timeout ${JSON.stringify(vt)}: give a duration from 1s to 24h`);
-  else errors.push(`--verify-timeout: ${parsed.message}`);
-  return {};
-}
-
-/** Flags of a fresh run (`auto`, `run`): what its nodes and verify commands get. */
-const FRESH_RUN_OPTIONS = {
-  runtime: { type: "string" },
-  model: { type: "string" },
-  "working-directory": { type: "string" },
-  ...VERIFY_TIMEOUT_OPTIONS,
-  "verify-env": { type: "string" },
-  "continue-on-fail": { type: "boolean" },
-} as const satisfies Record<string, FlagSpec>;
-
-/** What a fresh run passes its nodes and verify commands. */
-export interface FreshRunFlags {
-  /** `--runtime claude|codex` (default `claude`): the CLI every model call of the run spawns (SPEC §4). */
-  readonly runtime: Runtime;
-  readonly model?: string;
-  readonly workingDirectory?: string;
-  /** `--verify-timeout` in ms (1s..24h); absent = the command's default. */
-  readonly verifyTimeoutMs?: number;
-  readonly verifyEnv: readonly string[];
-  readonly continueOnFail: boolean;
-}
-
-const RUNTIMES: readonly Runtime[] = ["claude", "codex"];
-
-/**
- * Reads {@link FRESH_RUN_OPTIONS}, pushing every problem onto `errors`. `--model` and `--codex-config` (a
- * {@link LEG} flag, parsed with these) are checked against the runtime here, as the engine checks them
- * (`runtimeOptionsProblem`): `--codex-config` on claude, a codex model `-m` cannot take, a bad pair.
- */
-function freshRunFlags(f: FlagReader, errors: string[]): FreshRunFlags {
-  const given = f.str("runtime") ?? "claude";
-  const runtime = RUNTIMES.find((r) => r === given);
-  if (runtime === undefined)
-    errors.push(`--runtime ${JSON.stringify(given)} is not a runtime: use claude or codex`);
-  else {
-    const problem = runtimeOptionsProblem(runtime, {
-      ...opt("model", f.str("model")),
-      codexConfig: codexConfigFlags(f),
-    });
-    if (problem !== null) errors.push(problem);
-  }
-  const { verifyTimeoutMs } = verifyTimeoutFlags(f, errors);
-  const verifyEnv = readVerifyEnv(f.str("verify-env"), { label: "--verify-env", separators: /,/ }, errors);
-  return {
-    runtime: runtime ?? "claude",
-    ...opt("model", f.str("model")),
-    ...opt("workingDirectory", f.str("working-directory")),
-    ...opt("verifyTimeoutMs", verifyTimeoutMs),
-    verifyEnv,
-    continueOnFail: f.bool("continue-on-fail"),
-  };
-}
-
-/** Flags saying how the result is reported: printed, posted as a check run, recorded, summarised. */
-const REPORT_OPTIONS = {
-  json: { type: "boolean" },
-  repository: { type: "string" },
-  sha: { type: "string" },
-  "check-name": { type: "string" },
-  "check-run-out": { type: "string" },
-  "summary-out": { type: "string" },
-} as const satisfies Record<string, FlagSpec>;
-
-/** Reads {@link REPORT_OPTIONS}, pushing every problem onto `errors`. */
-function reportFlags(f: FlagReader, errors: string[]): ReportFlags {
-  const repository = f.str("repository");
-  if (repository !== undefined && !/^[\w.-]+\/[\w.-]+$/.test(repository)) {
-    errors.push(`--repository ${JSON.stringify(repository)}: give OWNER/NAME`);
-  }
-  const sha = f.str("sha");
-  if (sha !== undefined && !/^[0-9a-f]{40}$/i.test(sha)) {
-    errors.push(`--sha ${JSON.stringify(sha)}: give the full 40-hex commit SHA`);
-  }
-  const checkName = f.str("check-name");
-  if (checkName !== undefined && checkName.trim() === "")
-    errors.push("--check-name is empty: give the check run's name");
-  const checkRunOut = f.str("check-run-out");
-  if (sha !== undefined && repository === undefined && checkRunOut === undefined) {
-    errors.push(
-      "--sha names the commit a check run is posted on, but no check run is posted or recorded: give --repository OWNER/NAME or --check-run-out FILE with it, or drop --sha",
-    );
-  }
-  if (repository !== undefined && checkRunOut !== undefined) {
-    errors.push(
-      "--repository and --check-run-out were both given: post the check run, or record it to a file, not both",
-    );
-  }
-  if (checkRunOut !== undefined && checkRunOut === f.str("summary-out")) {
-    errors.push("--check-run-out and --summary-out name the same file: give two files");
-  }
-  return {
-    json: f.bool("json"),
-    ...opt("repository", repository),
-    ...opt("sha", sha),
-    checkName: checkName ?? "evidence-gate",
-    ...opt("checkRunOut", checkRunOut),
-    ...opt("summaryOut", f.str("summary-out")),
-  };
-}
-
 // What `{{ inputs.NAME }}` can name (placeholders.ts REF): an --input no placeholder can name is a typo.
 const INPUT_NAME = /^[A-Za-z0-9._/-]+$/;
 
@@ -349,68 +176,9 @@ export function inputFlags(pairs: readonly string[], errors: string[]): Record<s
   return inputs;
 }
 
-/** The usage lines of {@link FRESH_RUN_OPTIONS} (`verify-timeout` is each command's own line). */
-const FRESH_RUN_USAGE = `  --verify-env NAMES           comma-separated variables passed to the verify commands
-  --runtime claude|codex       model CLI every node (and auto's planner) runs (default claude)
-  --model M                    model passed to the CLI (claude --model, codex -m; default: the CLI's own)
-  --working-directory DIR      sub-directory of --repo to run in
-  --continue-on-fail           prune only a failed node's descendants instead of halting
-`;
-
-/** The usage lines of {@link LEG_OPTIONS} (`concurrency` is each command's own line). */
-const LEG_USAGE = `  --repo DIR                   the repository (default .)
-  --commit                     commit the nodes' changes when the run ends
-  --runs-dir DIR               where run directories are (default <repo>/.evidence-gate/runs)
-  --claude-path PATH           the claude executable (default: claude on PATH)
-  --codex-path PATH            the codex executable (default: codex on PATH)
-  --codex-config KEY=VALUE     codex runs: passed as -c KEY=VALUE on every codex call, e.g. a provider or
-                               gateway; only model, model_provider(s), model_* tuning, analytics.*,
-                               otel.* and features.<name>=false keys (repeatable; not recorded: give them
-                               again to resume)
-`;
-
-/** The usage lines of {@link REPORT_OPTIONS}, shared by every command's help. */
-const REPORT_USAGE = `  --json                       print the ledger as JSON instead of the table (progress goes to stderr)
-  --repository OWNER/NAME      post the check run to this repository (token from GITHUB_TOKEN)
-  --sha SHA                    head SHA for the check run (default: the posted commit)
-  --check-name NAME            check run name (default evidence-gate)
-  --check-run-out FILE         write the check-run requests (method, path, body) to FILE instead of sending
-  --summary-out FILE           write the Markdown ledger (the job summary) to FILE
-`;
-
 /** A group of flags several commands take: its `parseArgs` options, its usage lines and its reader. */
 export interface FlagGroup<F> {
   readonly options: Readonly<Record<string, FlagSpec>>;
   readonly usage: string;
   readonly read: (f: FlagReader, errors: string[]) => F;
 }
-
-/**
- * Where and how a leg runs: `--repo`, `--runs-dir`, `--claude-path`, `--codex-path`, `--codex-config`,
- * `--concurrency`, `--commit`.
- */
-export const LEG: FlagGroup<LegFlags> = { options: LEG_OPTIONS, usage: LEG_USAGE, read: legFlags };
-
-/** What a fresh run passes its nodes: `--runtime`, `--model`, `--working-directory`, `--verify-*`, …. */
-export const FRESH_RUN: FlagGroup<FreshRunFlags> = {
-  options: FRESH_RUN_OPTIONS,
-  usage: FRESH_RUN_USAGE,
-  read: freshRunFlags,
-};
-
-/**
- * `--verify-timeout` alone (part of {@link FRESH_RUN}): `lint` takes it so a graph linted with the ceiling
- * `run --verify-timeout` would use is judged as that run would judge it. Usage lines are each command's own.
- */
-export const VERIFY_TIMEOUT: FlagGroup<VerifyTimeoutFlags> = {
-  options: VERIFY_TIMEOUT_OPTIONS,
-  usage: "",
-  read: verifyTimeoutFlags,
-};
-
-/** How the result is reported: `--json`, `--repository`, `--sha`, `--check-*`, `--summary-out`. */
-export const REPORT: FlagGroup<ReportFlags> = {
-  options: REPORT_OPTIONS,
-  usage: REPORT_USAGE,
-  read: reportFlags,
-};

@@ -5,18 +5,16 @@
  * Reporting (`--json`, `--repository`, `--check-run-out`, `--summary-out`) is `auto`'s.
  */
 import { resolve } from "node:path";
-import { unreachable } from "../core/unreachable.js";
-import { runVerifyOnly } from "../engine/verify-run.js";
 import { chooseVerifyCommand, emptyVerifyCommandProblem } from "../evidence/verify-choice.js";
 import { autoRunPolicy } from "../policy/policy-file.js";
-import { EXIT } from "../run/exit-codes.js";
 import { CliLeg } from "../run/local-leg.js";
 import { type CliIo, pathProblems, refuseUsage } from "../run/local-setup.js";
 import { readVerifyEnv } from "../run/request-fields.js";
 import { startRun } from "../run/start-run.js";
 import { prepareFreshRun } from "../run/terminal-report.js";
+import { REPORT, VERIFY_TIMEOUT } from "./flag-groups.js";
 import { type Parsed, parseOrExit } from "./parse-command.js";
-import { opt, parseFlags, REPORT, type ReportFlags, VERIFY_TIMEOUT } from "./shared-flags.js";
+import { opt, parseFlags, type ReportFlags } from "./shared-flags.js";
 
 export interface VerifyFlags extends ReportFlags {
   readonly verifyCmd?: string;

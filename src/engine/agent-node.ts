@@ -33,9 +33,6 @@ import { callCodex } from "./codex-call-report.js";
 import type { DeclaredPlan } from "./completion-progress.js";
 import { outsideWrites } from "./outside-writes.js";
 
-export type { AgentNodeSpec, NodeContext, NodeVerifier, ResumedSession, Runtime } from "./agent-node-spec.js";
-export { codexHomeOf } from "./codex-call-report.js";
-
 /** A finished node: its ledger row and the reply text (for artifacts). */
 export interface AgentNodeResult {
   readonly row: LedgerRow;

@@ -22,12 +22,14 @@
 import { renameSync } from "node:fs";
 import type { FailRow, LedgerRow, PassRow } from "../core/ledger-row.js";
 import type { Redactor } from "../core/redact.js";
-import type { AgentNodeResult, NodeVerifier, Runtime } from "./agent-node.js";
+import type { AgentNodeResult } from "./agent-node.js";
+import type { NodeVerifier } from "./agent-node-spec.js";
 import { type CompletionCheck, runCompletionCheck } from "./completion-gate.js";
 import { type CompletionProgress, oneLineClip } from "./completion-progress.js";
 import { type CompletionStart, type GatedNode, limitSpent } from "./completion-start.js";
 import type { ExecutionInput, RetrySettlement } from "./node-decision.js";
 import type { RunDirectory } from "./run-dir.js";
+import type { Runtime } from "./runtime-setup.js";
 
 /** What one attempt came to. `next`: run attempt `next.attempt` (the row is superseded). */
 export interface AttemptJudgement {

@@ -9,10 +9,11 @@
 import type { FailCause } from "../core/ledger-row.js";
 import { formatDuration } from "../graph/duration.js";
 import type { CompletionGate, GraphNode } from "../graph/graph.js";
-import type { AgentNodeSpec, Runtime } from "./agent-node.js";
+import type { AgentNodeSpec } from "./agent-node-spec.js";
 import { type CompletionProgress, progressFromRecord } from "./completion-progress.js";
 import { buildCompletionFeedback } from "./completion-prompt.js";
 import type { NodeRecord } from "./run-state.js";
+import type { Runtime } from "./runtime-setup.js";
 
 /** A node that declares a completion gate. */
 export type GatedNode = GraphNode & { readonly completion: CompletionGate };

@@ -240,12 +240,44 @@ export function readEventContext(env: Env): EventContext {
   }
   if (issues.length > 0) throw new EventContextError(issues);
 
-  const headRepoFullName = pr.head.repo?.full_name ?? null;
   return {
     kind: eventName === "pull_request" ? "pull_request" : "pull_request_target",
-    owner,
-    repo,
-    run,
+    ...pullRequestFields(pr, { base: { owner, repo, run }, action, actor }),
+  };
+}
+
+/** What of a pull request the fields are read from: a `pull_request` payload's, or `GET …/pulls/{n}`'s. */
+export interface PullRequestShape {
+  readonly number: number;
+  readonly title: string;
+  readonly body?: string | null;
+  readonly draft?: boolean;
+  readonly html_url: string;
+  readonly head: {
+    readonly sha: string;
+    readonly ref: string;
+    readonly repo?: { readonly full_name: string } | null;
+  };
+  readonly base: {
+    readonly sha: string;
+    readonly ref: string;
+    readonly repo: { readonly full_name: string };
+  };
+  readonly user?: { readonly login: string; readonly type: string } | null;
+}
+
+/**
+ * The {@link PullRequestFields} of a pull request, however it was read (SPEC §10): the fork and Dependabot
+ * tests (`fork.ts`) on its head repository, its author and — for an event — the workflow's actor.
+ */
+export function pullRequestFields(
+  pr: PullRequestShape,
+  o: { readonly base: EventBase; readonly action: string; readonly actor?: string | null },
+): PullRequestFields {
+  const headRepoFullName = pr.head.repo?.full_name ?? null;
+  const login = pr.user?.login ?? "";
+  return {
+    ...o.base,
     number: pr.number,
     headSha: pr.head.sha,
     headRef: pr.head.ref,
@@ -255,10 +287,10 @@ export function readEventContext(env: Env): EventContext {
     title: pr.title,
     body: pr.body ?? "",
     isFork: isForkHead(headRepoFullName, pr.base.repo.full_name),
-    isDependabot: isDependabot(pr.user.login, actor),
+    isDependabot: isDependabot(login, o.actor),
     draft: pr.draft ?? false,
-    action,
-    author: { login: pr.user.login, type: pr.user.type },
+    action: o.action,
+    author: { login, type: pr.user?.type ?? "User" },
     htmlUrl: pr.html_url,
   };
 }

@@ -5,8 +5,7 @@
  * their payloads do not carry the pull request's head and base.
  */
 import { statusOf } from "./base-ref-file.js";
-import type { EventBase, PullRequestFields } from "./event-context.js";
-import { isDependabot, isForkHead } from "./fork.js";
+import { type EventBase, type PullRequestFields, pullRequestFields } from "./event-context.js";
 import type { GateOctokit } from "./octokit.js";
 
 /** The pull request could not be read; `status` 404 means there is no such pull request. */
@@ -47,25 +46,5 @@ export async function readPullRequest(
       status,
     );
   }
-  const headRepoFullName = pr.head.repo?.full_name ?? null;
-  const login = pr.user?.login ?? "";
-  return {
-    owner: where.owner,
-    repo: where.repo,
-    run: where.run,
-    number: pr.number,
-    headSha: pr.head.sha,
-    headRef: pr.head.ref,
-    headRepoFullName,
-    baseSha: pr.base.sha,
-    baseRef: pr.base.ref,
-    title: pr.title,
-    body: pr.body ?? "",
-    isFork: isForkHead(headRepoFullName, pr.base.repo.full_name),
-    isDependabot: isDependabot(login),
-    draft: pr.draft ?? false,
-    action,
-    author: { login, type: pr.user?.type ?? "User" },
-    htmlUrl: pr.html_url,
-  };
+  return pullRequestFields(pr, { base: where, action });
 }

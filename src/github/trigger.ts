@@ -238,37 +238,8 @@ async function resolveComment(o: ResolveTriggerOptions, event: OtherEventContext
     );
   }
   const login = comment.user.login;
-  if (comment.user.type === "Bot") {
-    const allowed = [...o.inputs.allowedBots, ...policy.allowedBots].map((b) => b.toLowerCase());
-    if (!allowed.includes(login.toLowerCase())) {
-      return refuse(
-        `bot ${login} is not allowed`,
-        `${login} is a bot, and bots may not start runs unless allow-listed: add it to the input \`allowed-bots\` or the policy file's allowed-bots.`,
-      );
-    }
-  } else {
-    let canWrite: boolean;
-    let role: string;
-    try {
-      ({ canWrite, role } = await commenterAccess(o.octokit, {
-        owner: event.owner,
-        repo: event.repo,
-        username: login,
-      }));
-    } catch (error) {
-      if (!(error instanceof PermissionLookupError)) throw error;
-      return refuse(
-        `${login}'s permission could not be read`,
-        `${error.message}. A command is refused when the permission cannot be checked.`,
-      );
-    }
-    if (!canWrite) {
-      return refuse(
-        `${login} may not start runs`,
-        `${login}'s role on ${event.owner}/${event.repo} is ${role}: only users with write permission (admin, maintain, write) can start a run by comment.`,
-      );
-    }
-  }
+  const denied = await authorDenied(o, { event, user: comment.user, policyBots: policy.allowedBots });
+  if (denied !== null) return refuse(denied.title, denied.message);
   if (command.sha !== null && !fields.headSha.startsWith(command.sha)) {
     return refuse(
       "the pull request's head moved",
@@ -301,6 +272,56 @@ async function resolveComment(o: ResolveTriggerOptions, event: OtherEventContext
     basePolicy,
     notes,
   };
+}
+
+/**
+ * Why the comment's author may not start a run (SPEC §9: only users with write permission, read through the
+ * API — never the payload's word — and bots only when allow-listed by the input `allowed-bots` or the
+ * policy file), or `null` when they may. A permission that cannot be read refuses the command.
+ */
+async function authorDenied(
+  o: ResolveTriggerOptions,
+  c: {
+    readonly event: OtherEventContext;
+    readonly user: { readonly login: string; readonly type: string };
+    readonly policyBots: readonly string[];
+  },
+): Promise<{ readonly title: string; readonly message: string } | null> {
+  const { event } = c;
+  const login = c.user.login;
+  const refuse = (title: string, message: string) => ({ title, message });
+  if (c.user.type === "Bot") {
+    const allowed = [...o.inputs.allowedBots, ...c.policyBots].map((b) => b.toLowerCase());
+    if (!allowed.includes(login.toLowerCase())) {
+      return refuse(
+        `bot ${login} is not allowed`,
+        `${login} is a bot, and bots may not start runs unless allow-listed: add it to the input \`allowed-bots\` or the policy file's allowed-bots.`,
+      );
+    }
+  } else {
+    let canWrite: boolean;
+    let role: string;
+    try {
+      ({ canWrite, role } = await commenterAccess(o.octokit, {
+        owner: event.owner,
+        repo: event.repo,
+        username: login,
+      }));
+    } catch (error) {
+      if (!(error instanceof PermissionLookupError)) throw error;
+      return refuse(
+        `${login}'s permission could not be read`,
+        `${error.message}. A command is refused when the permission cannot be checked.`,
+      );
+    }
+    if (!canWrite) {
+      return refuse(
+        `${login} may not start runs`,
+        `${login}'s role on ${event.owner}/${event.repo} is ${role}: only users with write permission (admin, maintain, write) can start a run by comment.`,
+      );
+    }
+  }
+  return null;
 }
 
 const dispatchPayload = z.object({

@@ -7,12 +7,14 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { liesInRepository } from "../engine/outside-writes.js";
+import type { Runtime } from "../engine/runtime-setup.js";
 import {
   describePolicySource,
   type PolicyFileResult,
   policySummary,
   readWorkingTreePolicy,
 } from "../policy/policy-file.js";
+import { codexCredentialProblem } from "./credentials.js";
 import { EXIT } from "./exit-codes.js";
 
 /** What a command needs of its process. */
@@ -130,4 +132,20 @@ export async function readCliPolicy(
   if (policyFile.source.kind !== "none")
     say.line(`policy: ${describePolicySource(policyFile.source)}: ${policySummary(policyFile.policy)}`);
   return policyFile;
+}
+
+/**
+ * Everything a fresh run's flags are checked for before anything runs or is spent ({@link pathProblems}
+ * and, on codex, a credential: `codexCredentialProblem`), as usage problems.
+ */
+export function freshRunProblems(
+  repoDir: string,
+  f: Parameters<typeof pathProblems>[1] & {
+    readonly runtime: Runtime;
+    readonly codexConfig: readonly string[];
+  },
+  io: Pick<CliIo, "cwd" | "env">,
+): string[] {
+  const codex = codexCredentialProblem(io.env, f.runtime, f.codexConfig);
+  return [...pathProblems(repoDir, f, io.cwd), ...(codex !== null ? [codex] : [])];
 }

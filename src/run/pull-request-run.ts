@@ -21,6 +21,7 @@ import { type PullRequestFields, readEventContext } from "../github/event-contex
 import { writeJobSummary } from "../github/job-summary.js";
 import { type GateOctokit, octokitFromEnv } from "../github/octokit.js";
 import { type PullRequestSubject, resolveTrigger, type Trigger } from "../github/trigger.js";
+import type { RunEnd } from "../ledger/conclusion.js";
 import { autoRunPolicy, type PolicyFileResult, policySummary } from "../policy/policy-file.js";
 import { describeMode, type InputsResult } from "./action-inputs.js";
 import { stopOnOwnPush } from "./loop-guard.js";
@@ -51,9 +52,93 @@ export interface OpenPullRequestRunOptions {
 /**
  * Opens a pull-request run. Returns `null` when the step has already ended (nothing to do, a refused or
  * unsupported trigger, no token, the check run could not be created, an input or policy problem, a head
- * that could not be checked out — each reported).
+ * that could not be checked out — each reported). In order: the trigger ({@link decideTrigger}), the check
+ * run ({@link openCheckRun}), the head checkout, the base policy ({@link readPolicy}).
  */
 export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<PullRequestRun | null> {
+  const { env, parsed, runner } = o;
+  const decided = await decideTrigger(o);
+  if (decided === null) return null;
+  const { trigger, octokit, token } = decided;
+  const subject = trigger.subject;
+  const opened = await openCheckRun(o, subject, octokit);
+  if (opened === null) return null;
+  const { reporter, runId, noCheckRun, failStepAfterReport } = opened;
+  const early = noCheckRun === undefined ? reporter : null;
+  const stop = async (end: Parameters<typeof endEarly>[2], message: string, notes: readonly string[]) => {
+    await endEarly(runner, early, end, message, env, notes);
+    return null;
+  };
+  if (!parsed.ok) {
+    const message = parsed.errors.join("\n");
+    return stop({ kind: "usage-error", message }, message, opened.notes);
+  }
+  if (trigger.kind === "refused-on-check") {
+    const end = { kind: "refused", reason: "unsupported-trigger", message: trigger.message } as const;
+    return stop(end, trigger.message, opened.notes);
+  }
+  const folders = runnerFolders(env);
+  const notes: string[] = [...opened.notes, ...trigger.notes];
+
+  // The workspace holds the default branch (comment, dispatch) or the base (pull_request_target): check out
+  // the head the run was decided on, with the token given to that one fetch only, before anything runs.
+  if (subject.checkoutHead) {
+    const checkout = await checkOutPullRequestHead({
+      workspace: folders.workspace,
+      number: subject.number,
+      headSha: subject.headSha,
+      serverUrl: subject.run.serverUrl,
+      token,
+      baseEnv: env,
+      knownSecrets: o.secrets,
+    });
+    if (!checkout.ok) {
+      const end =
+        checkout.reason === "moved"
+          ? ({ kind: "refused", reason: "head-moved", message: checkout.message } as const)
+          : ({ kind: "engine-error", message: checkout.message } as const);
+      return stop(end, checkout.message, notes);
+    }
+    runner.info(checkout.note);
+    notes.push(checkout.note);
+  }
+  const policy = await readPolicy(runner, { trigger, octokit, workspace: folders.workspace, notes });
+  if (policy.kind === "ended") return stop(policy.end, policy.end.message, notes);
+  return {
+    runner,
+    env,
+    ...(o.signal ? { signal: o.signal } : {}),
+    inputs: parsed.inputs,
+    event: subject,
+    octokit,
+    reporter,
+    runId,
+    ...folders,
+    secrets: o.secrets,
+    policy: policy.policy,
+    notes,
+    // A read-only token (fork, Dependabot) cannot write a comment either: stage 2 posts the check run only.
+    ...(parsed.inputs.comment && noCheckRun === undefined
+      ? { comment: { octokit, owner: subject.owner, repo: subject.repo, issueNumber: subject.number } }
+      : {}),
+    ...(noCheckRun !== undefined ? { noCheckRun } : {}),
+    ...(failStepAfterReport !== undefined ? { failStepAfterReport } : {}),
+  };
+}
+
+/** A trigger that names a pull request this step reports on (to run it, or to refuse it on its check run). */
+type RunnableTrigger = Extract<Trigger, { kind: "run" } | { kind: "refused-on-check" }>;
+
+/**
+ * The event, the loop guard, the token and the trigger (SPEC §9, §10): `null` after reporting why the step
+ * ends here (no pull request to run, a refused or unsupported trigger, an input problem outside a
+ * `pull_request`, no token); else the trigger with the API client and the token.
+ */
+async function decideTrigger(o: OpenPullRequestRunOptions): Promise<{
+  readonly trigger: RunnableTrigger;
+  readonly octokit: GateOctokit;
+  readonly token: string;
+} | null> {
   const { env, parsed, runner } = o;
   let event: ReturnType<typeof readEventContext>;
   try {
@@ -63,8 +148,8 @@ export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<
     return null;
   }
   // A push mode's own push starts nothing: no check run is touched (SPEC §10 loop guard).
-  const guardToken = parsed.ok ? parsed.inputs.githubToken : env["INPUT_GITHUB-TOKEN"]?.trim();
-  if (await stopOnOwnPush(runner, env, event, guardToken)) return null;
+  const token = parsed.ok ? parsed.inputs.githubToken : env["INPUT_GITHUB-TOKEN"]?.trim();
+  if (await stopOnOwnPush(runner, env, event, token)) return null;
   // Input problems are posted on a pull_request's check run; for other triggers the pull request is only
   // known once the inputs (e.g. `pr`) are read, so they fail the step alone.
   if (!parsed.ok && event.kind !== "pull_request") {
@@ -72,7 +157,6 @@ export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<
     usageFailure(runner, `${parsed.errors.join("\n")}\n(triggered by ${trigger})`);
     return null;
   }
-  const token = parsed.ok ? parsed.inputs.githubToken : env["INPUT_GITHUB-TOKEN"]?.trim();
   if (token === undefined || token === "") {
     usageFailure(
       runner,
@@ -111,122 +195,117 @@ export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<
       return null;
     case "run":
     case "refused-on-check":
-      break;
+      return { trigger, octokit, token };
     default:
       return trigger satisfies never;
   }
-  const subject = trigger.subject;
+}
+
+/** The run's check run, or why it has none (see {@link openCheckRun}). */
+interface OpenedCheckRun {
+  readonly reporter: CheckRunReporter;
+  readonly runId: RunId;
+  /** Set when this step posts no check run: the note saying so (a read-only token, or a refused create). */
+  readonly noCheckRun?: string;
+  /** Set when the create was refused for want of permission: the step fails at the end with it. */
+  readonly failStepAfterReport?: string;
+  /** Notes for the summaries so far (whose annotations a taken-over check run carries, or `noCheckRun`). */
+  readonly notes: readonly string[];
+}
+
+/**
+ * Mints the run id and creates the check run `in_progress` on the PR head — or takes over the one an earlier
+ * run left on that head (SPEC §6) — and saves it for the post step at once. A fork's or Dependabot's
+ * `pull_request` gets a read-only token (SPEC §10): no check run is even tried. A 403/404 on create lets
+ * the run go on without one (the step fails at the end naming the permission); any other failure ends the
+ * step (`null`) before anything is spent.
+ */
+async function openCheckRun(
+  o: OpenPullRequestRunOptions,
+  subject: PullRequestSubject,
+  octokit: GateOctokit,
+): Promise<OpenedCheckRun | null> {
+  const { parsed, runner } = o;
+  const checkName = parsed.ok ? parsed.inputs.checkName : "evidence-gate";
   const { reporter } = checkRunReporter({
     runner,
     octokit,
     owner: subject.owner,
     repo: subject.repo,
     secrets: o.secrets,
-    name: parsed.ok ? parsed.inputs.checkName : "evidence-gate",
+    name: checkName,
     headSha: subject.headSha,
     detailsUrl: subject.run.runUrl,
   });
   o.exposeReporter(reporter);
   const runId = mintRunId();
-  const checkName = parsed.ok ? parsed.inputs.checkName : "evidence-gate";
   // Only a `pull_request` event of a fork or Dependabot gets a read-only token; a comment command or a
   // dispatch runs in the base repository's context with the workflow's own permissions.
-  let noCheckRun = subject.trigger === "pull_request" ? readOnlyTokenNote(subject, checkName) : undefined;
-  let failStepAfterReport: string | undefined;
-  const takeoverNotes: string[] = [];
-  if (noCheckRun === undefined) {
-    try {
-      // One check run per name and head SHA: a re-run takes over the one an earlier run left (SPEC §6).
-      const opened = await reporter.open(
-        runId,
-        `Run \`${runId}\` is starting: ${parsed.ok ? describeMode(parsed.inputs.mode) : "checking inputs"}`,
-      );
-      if (opened.tookOver !== null) {
-        runner.info(
-          `check run ${opened.ref.id} (left by run ${opened.tookOver.externalId}, ${opened.tookOver.conclusion ?? opened.tookOver.status}) is this run's now`,
-        );
-        // GitHub keeps annotations for good: say whose they are, so no one reads them as this run's findings.
-        const marks = opened.tookOver.annotationsCount;
-        if (marks > 0)
-          takeoverNotes.push(
-            `This check run was first written by run \`${opened.tookOver.externalId}\`; its ${marks} annotation${marks === 1 ? "" : "s"} stay on it (GitHub cannot remove annotations) and are that run's findings, not this run's.`,
-          );
-      }
-      saveCheckRun(runner, opened.ref, runId);
-    } catch (error) {
-      if (!(error instanceof CheckRunWriteError)) throw error;
-      if (error.status !== 403 && error.status !== 404) {
-        await checkRunNotCreated(runner, error, env);
-        return null;
-      }
-      // The token may not write check runs (SPEC §10): the run goes on without one, so its ledger still
-      // reaches the job summary and the artifact, and the step fails at the end naming the permission.
-      failStepAfterReport = error.message;
-      noCheckRun = `The check run could not be created, so this run posts none: ${error.message} The run goes on; its ledger is in this job summary and the ${ledgerArtifactName(checkName)} artifact, and the step fails at the end.`;
-      runner.error(`evidence-gate: ${noCheckRun}`);
-    }
-  } else {
-    runner.notice(noCheckRun);
+  const readOnly = subject.trigger === "pull_request" ? readOnlyTokenNote(subject, checkName) : undefined;
+  if (readOnly !== undefined) {
+    runner.notice(readOnly);
+    runner.setOutput("run-id", runId);
+    return { reporter, runId, noCheckRun: readOnly, notes: [readOnly] };
   }
-  runner.setOutput("run-id", runId);
-  const early = noCheckRun === undefined ? reporter : null;
-  const earlyNotes = noCheckRun === undefined ? takeoverNotes : [noCheckRun];
-
-  if (!parsed.ok) {
-    const message = parsed.errors.join("\n");
-    await endEarly(runner, early, { kind: "usage-error", message }, message, env, earlyNotes);
-    return null;
-  }
-  if (trigger.kind === "refused-on-check") {
-    await endEarly(
-      runner,
-      early,
-      { kind: "refused", reason: "unsupported-trigger", message: trigger.message },
-      trigger.message,
-      env,
-      earlyNotes,
+  try {
+    // One check run per name and head SHA: a re-run takes over the one an earlier run left (SPEC §6).
+    const opened = await reporter.open(
+      runId,
+      `Run \`${runId}\` is starting: ${parsed.ok ? describeMode(parsed.inputs.mode) : "checking inputs"}`,
     );
-    return null;
-  }
-  const folders = runnerFolders(env);
-  const notes: string[] = [...earlyNotes, ...trigger.notes];
-
-  // The workspace holds the default branch (comment, dispatch) or the base (pull_request_target): check out
-  // the head the run was decided on, with the token given to that one fetch only, before anything runs.
-  if (subject.checkoutHead) {
-    const checkout = await checkOutPullRequestHead({
-      workspace: folders.workspace,
-      number: subject.number,
-      headSha: subject.headSha,
-      serverUrl: subject.run.serverUrl,
-      token,
-      baseEnv: env,
-      knownSecrets: o.secrets,
-    });
-    if (!checkout.ok) {
-      await endEarly(
-        runner,
-        early,
-        checkout.reason === "moved"
-          ? { kind: "refused", reason: "head-moved", message: checkout.message }
-          : { kind: "engine-error", message: checkout.message },
-        checkout.message,
-        env,
-        notes,
+    const notes: string[] = [];
+    if (opened.tookOver !== null) {
+      runner.info(
+        `check run ${opened.ref.id} (left by run ${opened.tookOver.externalId}, ${opened.tookOver.conclusion ?? opened.tookOver.status}) is this run's now`,
       );
+      // GitHub keeps annotations for good: say whose they are, so no one reads them as this run's findings.
+      const marks = opened.tookOver.annotationsCount;
+      if (marks > 0)
+        notes.push(
+          `This check run was first written by run \`${opened.tookOver.externalId}\`; its ${marks} annotation${marks === 1 ? "" : "s"} stay on it (GitHub cannot remove annotations) and are that run's findings, not this run's.`,
+        );
+    }
+    saveCheckRun(runner, opened.ref, runId);
+    runner.setOutput("run-id", runId);
+    return { reporter, runId, notes };
+  } catch (error) {
+    if (!(error instanceof CheckRunWriteError)) throw error;
+    if (error.status !== 403 && error.status !== 404) {
+      await checkRunNotCreated(runner, error, o.env);
       return null;
     }
-    runner.info(checkout.note);
-    notes.push(checkout.note);
+    // The token may not write check runs (SPEC §10): the run goes on without one, so its ledger still
+    // reaches the job summary and the artifact, and the step fails at the end naming the permission.
+    const noCheckRun = `The check run could not be created, so this run posts none: ${error.message} The run goes on; its ledger is in this job summary and the ${ledgerArtifactName(checkName)} artifact, and the step fails at the end.`;
+    runner.error(`evidence-gate: ${noCheckRun}`);
+    runner.setOutput("run-id", runId);
+    return { reporter, runId, noCheckRun, failStepAfterReport: error.message, notes: [noCheckRun] };
   }
+}
 
-  // Policy comes from the base branch, code from the head (SPEC §9): the PR's own copy is never read for
-  // its values. A policy that cannot be read, or does not parse, stops the run before anything is spent.
+/**
+ * The maintainers' policy from the base ref (SPEC §9: policy comes from the base branch, code from the
+ * head; the PR's own copy is never read for its values), noting in `notes` when the PR's copy was
+ * ignored. A policy that cannot be read, or does not parse, ends the run before anything is spent.
+ */
+async function readPolicy(
+  runner: Runner,
+  o: {
+    readonly trigger: Extract<Trigger, { kind: "run" }>;
+    readonly octokit: GateOctokit;
+    readonly workspace: string;
+    readonly notes: string[];
+  },
+): Promise<
+  | { readonly kind: "read"; readonly policy: Extract<PolicyFileResult, { ok: true }> }
+  | { readonly kind: "ended"; readonly end: Extract<RunEnd, { kind: "usage-error" | "engine-error" }> }
+> {
+  const { subject } = o.trigger;
   let basePolicy: BaseRefPolicy;
   try {
     basePolicy =
-      trigger.basePolicy ??
-      (await readBaseRefPolicy(octokit, {
+      o.trigger.basePolicy ??
+      (await readBaseRefPolicy(o.octokit, {
         owner: subject.owner,
         repo: subject.repo,
         ref: subject.baseRef,
@@ -235,48 +314,18 @@ export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<
   } catch (error) {
     if (!(error instanceof PolicyReadError)) throw error;
     const refused = error.status === 401 || error.status === 403;
-    await endEarly(
-      runner,
-      early,
-      refused
-        ? { kind: "usage-error", message: error.message }
-        : { kind: "engine-error", message: error.message },
-      error.message,
-      env,
-      notes,
-    );
-    return null;
+    return { kind: "ended", end: { kind: refused ? "usage-error" : "engine-error", message: error.message } };
   }
-  const ignoredCopy = await prCopyNote(folders.workspace, basePolicy);
+  const ignoredCopy = await prCopyNote(o.workspace, basePolicy);
   if (ignoredCopy !== null) {
     runner.notice(ignoredCopy);
-    notes.push(ignoredCopy);
+    o.notes.push(ignoredCopy);
   }
   if (!basePolicy.result.ok) {
     const message = `${basePolicy.result.errors.join("\n")}\nFix the policy file on the base branch: nothing runs while the maintainers' policy is malformed.`;
-    await endEarly(runner, early, { kind: "usage-error", message }, message, env, notes);
-    return null;
+    return { kind: "ended", end: { kind: "usage-error", message } };
   }
-  return {
-    runner,
-    env,
-    ...(o.signal ? { signal: o.signal } : {}),
-    inputs: parsed.inputs,
-    event: subject,
-    octokit,
-    reporter,
-    runId,
-    ...folders,
-    secrets: o.secrets,
-    policy: basePolicy.result,
-    notes,
-    // A read-only token (fork, Dependabot) cannot write a comment either: stage 2 posts the check run only.
-    ...(parsed.inputs.comment && noCheckRun === undefined
-      ? { comment: { octokit, owner: subject.owner, repo: subject.repo, issueNumber: subject.number } }
-      : {}),
-    ...(noCheckRun !== undefined ? { noCheckRun } : {}),
-    ...(failStepAfterReport !== undefined ? { failStepAfterReport } : {}),
-  };
+  return { kind: "read", policy: basePolicy.result };
 }
 
 /**

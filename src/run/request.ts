@@ -8,15 +8,16 @@
  */
 import type { RunId } from "../core/run-id.js";
 import type { AutoRunResult } from "../engine/auto-run.js";
-import type { PublishCommit } from "../engine/finish-run.js";
 import type { HandRunResult } from "../engine/hand-run.js";
 import type { RunHooks } from "../engine/leg.js";
-import type { ResumeAction, ResumeResult } from "../engine/resume-run.js";
+import type { ResumeAction } from "../engine/resume-action.js";
+import type { ResumeResult } from "../engine/resume-run.js";
+import type { PublishCommit } from "../engine/run-frame.js";
 import type { PullRequestContext, RunEcho } from "../engine/run-options.js";
 import type { Runtime } from "../engine/runtime-setup.js";
 import type { VerifyRunResult } from "../engine/verify-run.js";
 import type { IndexOverlay } from "../evidence/evidence-tree.js";
-import type { ChosenVerify, VerifyChoice } from "../evidence/verify-choice.js";
+import { type ChosenVerify, chooseVerifyCommand, type VerifyChoice } from "../evidence/verify-choice.js";
 import type { ModelCliPort } from "./model-cli.js";
 
 /** What the mode reads (SPEC §10): a goal, a graph, a verify command, or a run to continue. */
@@ -137,3 +138,41 @@ export type OutcomeOf<K extends RunModeRequest["kind"]> = K extends "auto"
     : K extends "verify"
       ? VerifyRunResult
       : ResumeResult;
+
+/** The planner's time limit in `auto` and `plan` (ms). */
+export const PLANNER_TIMEOUT_MS = 20 * 60_000;
+
+/**
+ * An `auto` mode request from the operator's values, its verify command chosen here — the one call of
+ * `chooseVerifyCommand` for `auto` and `plan` on every surface (the operator's command, else the policy's
+ * unless accepting no build evidence; an empty one becomes the usage error the run reports).
+ */
+export function autoMode(o: {
+  readonly goal: string;
+  readonly verifyCmd?: string;
+  readonly acceptNoBuildEvidence: boolean;
+  readonly acceptLoadedUserConfig: boolean;
+  /** `repair-attempts` (SPEC §7; 0 or absent = off). */
+  readonly repairAttempts?: number;
+  readonly runtime: Runtime;
+  readonly concurrency: number;
+  readonly policy?: { readonly verifyCmd?: string; readonly source?: string };
+  readonly surface: "action" | "cli";
+}): Extract<RunModeRequest, { readonly kind: "auto" }> {
+  return {
+    kind: "auto",
+    goal: o.goal,
+    verify: chooseVerifyCommand({
+      ...(o.verifyCmd !== undefined ? { given: o.verifyCmd } : {}),
+      acceptNoBuildEvidence: o.acceptNoBuildEvidence,
+      ...(o.policy !== undefined ? { policy: o.policy } : {}),
+      surface: o.surface,
+    }),
+    acceptNoBuildEvidence: o.acceptNoBuildEvidence,
+    acceptLoadedUserConfig: o.acceptLoadedUserConfig,
+    ...(o.repairAttempts !== undefined && o.repairAttempts > 0 ? { repairAttempts: o.repairAttempts } : {}),
+    runtime: o.runtime,
+    concurrency: o.concurrency,
+    plannerTimeoutMs: PLANNER_TIMEOUT_MS,
+  };
+}

@@ -17,14 +17,14 @@
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { unreachable } from "../core/unreachable.js";
-import type { ResumeAction } from "../engine/resume-run.js";
+import type { ResumeAction } from "../engine/resume-action.js";
 import { readRunState } from "../engine/run-state.js";
 import { runArtifactName } from "../github/artifact.js";
 import { extractArtifactZip, UnsafeArchiveError } from "../github/artifact-zip.js";
 import type { CheckRunClient, CheckRunRef } from "../github/check-run.js";
 import type { CheckRunReporter } from "../github/check-run-reporter.js";
 import { readEventContext } from "../github/event-context.js";
-import { octokitFromEnv } from "../github/octokit.js";
+import { type GateOctokit, octokitFromEnv } from "../github/octokit.js";
 import {
   downloadRunArtifact,
   findRunArtifact,
@@ -33,6 +33,8 @@ import {
 } from "../github/run-artifact-download.js";
 import { readRunStateDigests, runStateDigestProblem } from "../github/run-state-digest.js";
 import { type ActionInputs, describeMode, type ModeInputs } from "./action-inputs.js";
+import type { RunProxy } from "./model-cli.js";
+import { recordedRuntime } from "./model-proxy.js";
 import type { Runner } from "./runner.js";
 import {
   actionPorts,
@@ -42,6 +44,7 @@ import {
   reportRun,
   runnerFolders,
   saveCheckRun,
+  withActionProxy,
 } from "./running-mode.js";
 import { startRun } from "./start-run.js";
 import { type Env, failWithoutCheckRun, usageFailure } from "./step-result.js";
@@ -57,6 +60,154 @@ export interface ResumeModeOptions {
 }
 
 const SHA = /^[0-9a-f]{40}$/i;
+
+/** Why a run directory could not be used: how the step ends (`failWithoutCheckRun`). */
+interface NotResumed {
+  readonly kind: "not-resumed";
+  readonly outcome: "usage-error" | "failed";
+  readonly title: string;
+  readonly message: string;
+}
+
+const failed = (end: Omit<NotResumed, "kind">): NotResumed => ({ kind: "not-resumed", ...end });
+
+/**
+ * The earlier run's directory (SPEC §4, §11): the newest usable artifact `evidence-gate-run-<run id>` of
+ * this repository's workflow runs, size-bounded and digest-checked on download, extracted without trusting
+ * the zip into `<runsDir>/<run id>`, and holding that run's `state.json`. Returns where it is and the head
+ * commit its workflow run was on, or why it cannot be used (nothing ran).
+ */
+async function fetchRunDirectory(
+  o: ResumeModeOptions,
+  where: {
+    readonly owner: string;
+    readonly repo: string;
+    readonly octokit: GateOctokit;
+    readonly runsDir: string;
+  },
+): Promise<
+  | {
+      readonly kind: "fetched";
+      readonly artifact: RunArtifact;
+      readonly headSha: string;
+      readonly runDir: string;
+    }
+  | NotResumed
+> {
+  const { mode, runner } = o;
+  const { octokit } = where;
+  const event = { owner: where.owner, repo: where.repo };
+  const name = runArtifactName(mode.runId);
+
+  let artifact: RunArtifact;
+  try {
+    const found = await findRunArtifact(octokit, { owner: event.owner, repo: event.repo, name });
+    if (found.artifact === null) {
+      const skipped = found.skipped.length > 0 ? ` Not used: ${found.skipped.join("; ")}.` : "";
+      return failed({
+        outcome: "usage-error",
+        title: `no run directory for run ${mode.runId}`,
+        message: `No usable artifact ${name} in ${event.owner}/${event.repo}.${skipped} The run that paused uploads it; check \`resume-run-id\`, and that the artifact has not expired (the repository's artifact retention). Nothing ran.`,
+      });
+    }
+    artifact = found.artifact;
+  } catch (error) {
+    if (!(error instanceof RunArtifactError)) throw error;
+    return failed({
+      outcome: artifactOutcome(error),
+      title: `run ${mode.runId} could not be found`,
+      message: `${error.message} Nothing ran.`,
+    });
+  }
+  const headSha = artifact.headSha;
+  if (headSha === null || !SHA.test(headSha)) {
+    return failed({
+      outcome: "failed",
+      title: `run ${mode.runId} names no head commit`,
+      message: `Artifact ${name} (id ${artifact.id}) belongs to a workflow run without a head commit (${JSON.stringify(headSha)}): the check run cannot be found. Nothing ran.`,
+    });
+  }
+  runner.info(
+    `run ${mode.runId}: artifact ${name} (id ${artifact.id}, ${artifact.sizeInBytes} bytes) of workflow run ${artifact.workflowRunId ?? "?"} on ${headSha.slice(0, 7)}`,
+  );
+
+  const runDir = join(where.runsDir, mode.runId);
+  try {
+    const zip = await downloadRunArtifact({
+      octokit,
+      owner: event.owner,
+      repo: event.repo,
+      artifact,
+      ...(o.signal ? { signal: o.signal } : {}),
+    });
+    // A runner reused without cleaning RUNNER_TEMP may still hold an older copy: the artifact wins.
+    if (existsSync(runDir)) rmSync(runDir, { recursive: true, force: true });
+    const extracted = await extractArtifactZip(zip, runDir);
+    runner.info(`run ${mode.runId}: ${extracted.files} files extracted into ${runDir}`);
+    // A lock in a downloaded copy belonged to a process on another runner: meaningless here.
+    rmSync(join(runDir, "run.lock"), { force: true });
+  } catch (error) {
+    if (!(error instanceof RunArtifactError) && !(error instanceof UnsafeArchiveError)) throw error;
+    return failed({
+      outcome: error instanceof RunArtifactError ? artifactOutcome(error) : "failed",
+      title: `the run directory of run ${mode.runId} could not be used`,
+      message: `${error instanceof UnsafeArchiveError ? `Artifact ${name} (id ${artifact.id}) was refused: ${error.message}` : error.message} Nothing ran.`,
+    });
+  }
+  const recorded = recordedRunId(runDir);
+  if (recorded !== null && recorded !== mode.runId) {
+    return failed({
+      outcome: "failed",
+      title: `artifact ${name} holds another run`,
+      message: `Its state.json names run ${JSON.stringify(recorded)}, not ${mode.runId}: refused. Nothing ran.`,
+    });
+  }
+
+  return { kind: "fetched", artifact, headSha, runDir };
+}
+
+/**
+ * Whether the run's own check run vouches for the downloaded run directory: the digests of `state.json` and
+ * `graph.json` the engine posted on it (hidden in its summary, out of every node's reach — a node runs as
+ * this user and could edit the files a later leg reads) must match the files. `null` when they do, else why
+ * the leg does not start (nothing ran).
+ */
+async function vouchedFor(
+  client: CheckRunClient,
+  o: {
+    readonly checkName: string;
+    readonly headSha: string;
+    readonly runId: string;
+    readonly runDir: string;
+    readonly name: string;
+    readonly artifactId: number;
+  },
+): Promise<NotResumed | null> {
+  let posted: Awaited<ReturnType<CheckRunClient["findLatest"]>>;
+  try {
+    posted = await client.findLatest({ name: o.checkName, headSha: o.headSha });
+  } catch (error) {
+    return failed({
+      outcome: "failed",
+      title: `the check run of run ${o.runId} could not be read`,
+      message: `${error instanceof Error ? error.message : String(error)} The run directory cannot be checked against it. Nothing ran.`,
+    });
+  }
+  const expected =
+    posted !== undefined && posted.externalId === o.runId
+      ? readRunStateDigests(posted.summary, o.runId)
+      : null;
+  const digestProblem =
+    expected === null
+      ? `the check run "${o.checkName}" on ${o.headSha.slice(0, 7)} carries no run-state digest for run ${o.runId} (it is not that run's, or the run ended before it could post one)`
+      : runStateDigestProblem(o.runDir, expected);
+  if (digestProblem === null) return null;
+  return failed({
+    outcome: "failed",
+    title: `the run directory of run ${o.runId} was refused`,
+    message: `Artifact ${o.name} (id ${o.artifactId}) does not match what the engine wrote: ${digestProblem}. A resumed leg only continues a run directory its check run vouches for. Start a new run. Nothing ran.`,
+  });
+}
 
 export async function runResumeMode(o: ResumeModeOptions): Promise<void> {
   const { env, inputs, mode, runner } = o;
@@ -77,72 +228,17 @@ export async function runResumeMode(o: ResumeModeOptions): Promise<void> {
   if (actor === null)
     return usageFailure(runner, "GITHUB_ACTOR is not set: a resumed leg records who decided");
   const octokit = octokitFromEnv(inputs.githubToken, env);
-  const name = runArtifactName(mode.runId);
-
-  let artifact: RunArtifact;
-  try {
-    const found = await findRunArtifact(octokit, { owner: event.owner, repo: event.repo, name });
-    if (found.artifact === null) {
-      const skipped = found.skipped.length > 0 ? ` Not used: ${found.skipped.join("; ")}.` : "";
-      return failWithoutCheckRun(runner, env, {
-        outcome: "usage-error",
-        title: `no run directory for run ${mode.runId}`,
-        message: `No usable artifact ${name} in ${event.owner}/${event.repo}.${skipped} The run that paused uploads it; check \`resume-run-id\`, and that the artifact has not expired (the repository's artifact retention). Nothing ran.`,
-      });
-    }
-    artifact = found.artifact;
-  } catch (error) {
-    if (!(error instanceof RunArtifactError)) throw error;
-    return failWithoutCheckRun(runner, env, {
-      outcome: artifactOutcome(error),
-      title: `run ${mode.runId} could not be found`,
-      message: `${error.message} Nothing ran.`,
-    });
-  }
-  const headSha = artifact.headSha;
-  if (headSha === null || !SHA.test(headSha)) {
-    return failWithoutCheckRun(runner, env, {
-      outcome: "failed",
-      title: `run ${mode.runId} names no head commit`,
-      message: `Artifact ${name} (id ${artifact.id}) belongs to a workflow run without a head commit (${JSON.stringify(headSha)}): the check run cannot be found. Nothing ran.`,
-    });
-  }
-  runner.info(
-    `run ${mode.runId}: artifact ${name} (id ${artifact.id}, ${artifact.sizeInBytes} bytes) of workflow run ${artifact.workflowRunId ?? "?"} on ${headSha.slice(0, 7)}`,
-  );
-
   const folders = runnerFolders(env);
-  const runDir = join(folders.runsDir, mode.runId);
-  try {
-    const zip = await downloadRunArtifact({
-      octokit,
-      owner: event.owner,
-      repo: event.repo,
-      artifact,
-      ...(o.signal ? { signal: o.signal } : {}),
-    });
-    // A runner reused without cleaning RUNNER_TEMP may still hold an older copy: the artifact wins.
-    if (existsSync(runDir)) rmSync(runDir, { recursive: true, force: true });
-    const extracted = await extractArtifactZip(zip, runDir);
-    runner.info(`run ${mode.runId}: ${extracted.files} files extracted into ${runDir}`);
-    // A lock in a downloaded copy belonged to a process on another runner: meaningless here.
-    rmSync(join(runDir, "run.lock"), { force: true });
-  } catch (error) {
-    if (!(error instanceof RunArtifactError) && !(error instanceof UnsafeArchiveError)) throw error;
-    return failWithoutCheckRun(runner, env, {
-      outcome: error instanceof RunArtifactError ? artifactOutcome(error) : "failed",
-      title: `the run directory of run ${mode.runId} could not be used`,
-      message: `${error instanceof UnsafeArchiveError ? `Artifact ${name} (id ${artifact.id}) was refused: ${error.message}` : error.message} Nothing ran.`,
-    });
-  }
-  const recorded = recordedRunId(runDir);
-  if (recorded !== null && recorded !== mode.runId) {
-    return failWithoutCheckRun(runner, env, {
-      outcome: "failed",
-      title: `artifact ${name} holds another run`,
-      message: `Its state.json names run ${JSON.stringify(recorded)}, not ${mode.runId}: refused. Nothing ran.`,
-    });
-  }
+  const fetched = await fetchRunDirectory(o, {
+    owner: event.owner,
+    repo: event.repo,
+    octokit,
+    runsDir: folders.runsDir,
+  });
+  if (fetched.kind === "not-resumed") return failWithoutCheckRun(runner, env, fetched);
+  const { artifact, headSha } = fetched;
+  const name = runArtifactName(mode.runId);
+  const runDir = fetched.runDir;
 
   const { client, reporter } = checkRunReporter({
     runner,
@@ -168,33 +264,15 @@ export async function runResumeMode(o: ResumeModeOptions): Promise<void> {
   };
   runner.setOutput("run-id", mode.runId);
 
-  // The run directory must be the one the engine wrote: its digests are on the run's check run, out of
-  // every node's reach (a node runs as this user and could edit the downloaded files' originals).
-  let posted: Awaited<ReturnType<CheckRunClient["findLatest"]>>;
-  try {
-    posted = await client.findLatest({ name: inputs.checkName, headSha });
-  } catch (error) {
-    return failWithoutCheckRun(runner, env, {
-      outcome: "failed",
-      title: `the check run of run ${mode.runId} could not be read`,
-      message: `${error instanceof Error ? error.message : String(error)} The run directory cannot be checked against it. Nothing ran.`,
-    });
-  }
-  const expected =
-    posted !== undefined && posted.externalId === mode.runId
-      ? readRunStateDigests(posted.summary, mode.runId)
-      : null;
-  const digestProblem =
-    expected === null
-      ? `the check run "${inputs.checkName}" on ${headSha.slice(0, 7)} carries no run-state digest for run ${mode.runId} (it is not that run's, or the run ended before it could post one)`
-      : runStateDigestProblem(runDir, expected);
-  if (digestProblem !== null) {
-    return failWithoutCheckRun(runner, env, {
-      outcome: "failed",
-      title: `the run directory of run ${mode.runId} was refused`,
-      message: `Artifact ${name} (id ${artifact.id}) does not match what the engine wrote: ${digestProblem}. A resumed leg only continues a run directory its check run vouches for. Start a new run. Nothing ran.`,
-    });
-  }
+  const vouched = await vouchedFor(client, {
+    checkName: inputs.checkName,
+    headSha,
+    runId: mode.runId,
+    runDir,
+    name,
+    artifactId: artifact.id,
+  });
+  if (vouched !== null) return failWithoutCheckRun(runner, env, vouched);
 
   const run: RunningMode = {
     runner,
@@ -207,20 +285,44 @@ export async function runResumeMode(o: ResumeModeOptions): Promise<void> {
     secrets: o.secrets,
     notes: [],
   };
+  const refuse = (message: string) =>
+    failWithoutCheckRun(runner, env, {
+      outcome: "usage-error",
+      title: `run ${mode.runId} was not resumed`,
+      message,
+    });
+  return withActionProxy(run, recordedRuntime(fetched.runDir), refuse, (proxy) =>
+    resumeLeg(run, { mode, action, headSha, takeOverCheckRun, proxy }),
+  );
+}
+
+/** The resumed leg, once the run directory is vouched for: the engine, then the report. */
+async function resumeLeg(
+  run: RunningMode,
+  o: {
+    readonly mode: Extract<ModeInputs, { kind: "resume" }>;
+    readonly action: ResumeAction;
+    readonly headSha: string;
+    readonly takeOverCheckRun: () => Promise<void>;
+    readonly proxy: RunProxy | undefined;
+  },
+): Promise<void> {
+  const { runner, env, inputs } = run;
+  const { mode } = o;
   const result = await startRun(
     {
       mode: {
         kind: "resume",
         runId: mode.runId,
-        action,
-        headSha,
+        action: o.action,
+        headSha: o.headSha,
         // The run may have started on another runner: the state's repository path is this checkout now.
-        repoDirOverride: folders.workspace,
+        repoDirOverride: run.workspace,
         ...(inputs.concurrency !== undefined ? { concurrency: inputs.concurrency } : {}),
       },
       ...actionRequestBase(run),
     },
-    actionPorts(run, {}, { onRunStarted: takeOverCheckRun }),
+    actionPorts(run, {}, { onRunStarted: o.takeOverCheckRun }, o.proxy),
   );
   switch (result.kind) {
     case "usage_error":

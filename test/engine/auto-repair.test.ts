@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import type { Runtime } from "../../src/engine/agent-node.js";
+import type { Runtime } from "../../src/engine/runtime-setup.js";
 import { renderLedgerMarkdown } from "../../src/ledger/render-markdown.js";
 import type { ModelScript } from "../support/model-server/index.js";
 import { makeSampleNodeRepo, SAMPLE_TEST_NAME, type TempRepo } from "../support/temp-repo.js";

@@ -13,7 +13,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import type { Runtime } from "../../src/engine/agent-node.js";
+import type { Runtime } from "../../src/engine/runtime-setup.js";
 import { CLAUDE_BIN } from "../runtime/real-claude.js";
 import { CODEX_BIN } from "../runtime/real-codex.js";
 import type { ModelScript } from "../support/model-server/index.js";

@@ -6,7 +6,7 @@
  * open item), the reason names the open items, and "no plan declared" fails only with `require_plan`.
  */
 import { describe, expect, test } from "vitest";
-import type { Runtime } from "../../src/engine/agent-node.js";
+import type { Runtime } from "../../src/engine/runtime-setup.js";
 import type { ModelScript } from "../support/model-server/index.js";
 import { asFail, graphHarnessPerTest, requestsOf, rowWords } from "./graph-harness.js";
 import { RUNTIMES, type ToolCall } from "./runtime-harness.js";
