@@ -16,6 +16,7 @@ import {
   DEFAULT_TIMEOUT_MINUTES,
   type InputsResult,
 } from "../run/action-inputs.js";
+import { readRepairAttempts } from "../run/repair-attempts.js";
 import { readVerifyEnv } from "../run/request-fields.js";
 import { parseCodexConfig } from "../runtime/codex-argv.js";
 import { bool, raw, readMode, strayInputs } from "./mode-inputs.js";
@@ -57,6 +58,7 @@ export function readActionInputs(env: Env): InputsResult {
     errors.push("inputs `verify-cmd` and `accept-no-build-evidence` were both given: pass one or the other");
   }
   const acceptLoaded = bool(env, "accept-loaded-user-config", errors);
+  const repairAttempts = readRepairAttempts(raw(env, "repair-attempts"), "input `repair-attempts`", errors);
   let verifyTimeoutMs = 10 * 60_000;
   const vt = raw(env, "verify-timeout");
   if (vt !== undefined) {
@@ -139,6 +141,7 @@ export function readActionInputs(env: Env): InputsResult {
       verifyEnv,
       acceptNoBuildEvidence: accept,
       acceptLoadedUserConfig: mode.kind === "auto" && acceptLoaded,
+      repairAttempts,
       runtime: runtime ?? "claude",
       ...opt("model", raw(env, "model")),
       claudeVersion: raw(env, "claude-version") ?? DEFAULT_CLAUDE_VERSION,

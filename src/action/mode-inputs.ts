@@ -244,10 +244,14 @@ export function strayInputs(env: Env, mode: ModeInputs, errors: string[]): void 
         ["accept-loaded-user-config"],
         "hand-written nodes run with only their own allowed_tools and never with a loaded user configuration; drop it",
       );
+      refuse(
+        ["repair-attempts"],
+        "a hand-written graph declares completion (with its own max_attempts) on the nodes it gates (SPEC §7); drop it",
+      );
       return;
     case "verify":
       refuse(
-        ["accept-no-build-evidence", "accept-loaded-user-config", "model"],
+        ["accept-no-build-evidence", "accept-loaded-user-config", "model", "repair-attempts"],
         "mode verify runs no model, and needs a verify command (verify-cmd, or the policy file's); drop it",
       );
       return;
@@ -262,13 +266,14 @@ export function strayInputs(env: Env, mode: ModeInputs, errors: string[]): void 
           "codex-config",
           "push",
           "push-token",
+          "repair-attempts",
         ],
         "lint only reads the graph file: nothing runs; drop it",
       );
       return;
     case "resume":
       refuse(
-        ["verify-cmd", "accept-no-build-evidence", "model", "working-directory"],
+        ["verify-cmd", "accept-no-build-evidence", "model", "working-directory", "repair-attempts"],
         "a resumed leg keeps the first leg's settings, and takes nothing that could widen them; drop it",
       );
       refuse(["push", "push-token"], "a resumed leg does not push in this version; drop it");

@@ -4,6 +4,7 @@
  * parsed by `shared-flags.ts`.
  */
 import { verifyCommandRunsNothing } from "../graph/verify-command.js";
+import { readRepairAttempts } from "../run/repair-attempts.js";
 import { FRESH_RUN, type FreshRunFlags, LEG, REPORT } from "./flag-groups.js";
 import type { Parsed } from "./parse-command.js";
 import { type FlagReader, type LegFlags, opt, parseFlags, type ReportFlags } from "./shared-flags.js";
@@ -21,6 +22,8 @@ export interface AutoFlags
   readonly acceptLoadedUserConfig: boolean;
   /** `--concurrency` (default 4). */
   readonly concurrency: number;
+  /** `--repair-attempts N` (SPEC §7; default 0 = off): red builds fed back to each sink's session. */
+  readonly repairAttempts: number;
 }
 
 /** The flags, or every problem (each names the flag and the fix). */
@@ -50,6 +53,8 @@ export const AUTO_USAGE = `usage: evidence-gate auto --goal TEXT (--verify-cmd C
   --verify-cmd CMD             build/test command the engine runs at every sink, judged by exit code
   --accept-no-build-evidence   run without build evidence (verdicts are the model's own)
   --verify-timeout DURATION    verify command timeout, Go syntax (default 10m)
+  --repair-attempts N          feed a sink's failing build back to its session up to N times (0-10,
+                               default 0 = off); every attempt is its own ledger row
 ${LOADED_USER_CONFIG_USAGE}${FRESH_RUN.usage}  --concurrency N              nodes running at once (default 4, max 10)
 ${LEG.usage}${REPORT.usage}`;
 
@@ -96,10 +101,17 @@ function planningFlags(f: FlagReader, errors: string[]): PlanningFlags {
 export function parseAutoFlags(argv: readonly string[]): ParsedFlags {
   return parseFlags(
     argv,
-    { ...PLANNING_OPTIONS, ...FRESH_RUN.options, ...LEG.options, ...REPORT.options },
+    {
+      ...PLANNING_OPTIONS,
+      "repair-attempts": { type: "string" },
+      ...FRESH_RUN.options,
+      ...LEG.options,
+      ...REPORT.options,
+    },
     false,
     (f, errors) => {
       const planning = planningFlags(f, errors);
+      const repairAttempts = readRepairAttempts(f.str("repair-attempts"), "--repair-attempts", errors);
       const fresh = FRESH_RUN.read(f, errors);
       const leg = LEG.read(f, errors);
       const report = REPORT.read(f, errors);
@@ -109,6 +121,7 @@ export function parseAutoFlags(argv: readonly string[]): ParsedFlags {
         verifyTimeoutMs: fresh.verifyTimeoutMs ?? 10 * 60_000,
         ...leg,
         concurrency: leg.concurrency ?? 4,
+        repairAttempts,
         ...report,
       };
     },

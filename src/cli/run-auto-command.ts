@@ -48,6 +48,7 @@ export async function runCliAuto(argv: readonly string[], io: CliIo): Promise<nu
             ...(f.verifyCmd !== undefined ? { verifyCmd: f.verifyCmd } : {}),
             acceptNoBuildEvidence: f.acceptNoBuildEvidence,
             acceptLoadedUserConfig: f.acceptLoadedUserConfig,
+            repairAttempts: f.repairAttempts,
             runtime: f.runtime,
             concurrency: f.concurrency,
             ...(policy !== undefined ? { policy } : {}),

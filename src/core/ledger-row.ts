@@ -137,8 +137,23 @@ interface RowBase {
    * repository, which no evidence tree covers. Absent when there were none (or the row is not a node's).
    */
   readonly outsideWrites?: OutsideWrites;
+  /**
+   * Set on every execution of a node with a completion gate (SPEC §7): which attempt this row is (1-based,
+   * of `maxAttempts`) and what its check said — `passed`, `failed` (fed back, or the last), `not_run` (the
+   * attempt failed before the check: a crash, a timeout, a budget stop, a lost session), `could_not_run`
+   * (the check's command timed out or could not start: nothing is fed back). `reason`: the check's reason.
+   */
+  readonly completion?: CompletionAttempt;
   /** Free text shown in the detail column. */
   readonly detail: string;
+}
+
+/** One attempt of a node's completion gate, as its row records it (see `RowBase.completion`). */
+export interface CompletionAttempt {
+  readonly attempt: number;
+  readonly maxAttempts: number;
+  readonly check: "passed" | "failed" | "not_run" | "could_not_run";
+  readonly reason?: string;
 }
 
 export interface PassRow extends RowBase {
@@ -157,6 +172,12 @@ export interface FailRow extends RowBase {
    * only when a later row of the same node really exists; otherwise it still counts (conclusion.ts).
    */
   readonly superseded?: boolean;
+  /**
+   * What stopped a node whose completion gate did not pass (SPEC §7): `completion.verify failed N×: REASON`
+   * when its attempts ran out, `budget_usd …` / `timeout …` when a limit stopped further attempts, `session
+   * lost` when the CLI no longer found the session to continue. Absent on every other row.
+   */
+  readonly stoppedBy?: string;
 }
 
 /** A node that never ran because an ancestor failed or the run halted. */

@@ -46,6 +46,27 @@ export interface AgentNodeSpec {
    * cost. Codex: ignored (codex reports no USD; the run warned at start, `runtimeWarnings`).
    */
   readonly budgetUsd?: number | null;
+  /** Set for a node with a completion gate (SPEC §7): what this attempt needs beyond an ordinary call. */
+  readonly completion?: CompletionCall;
+}
+
+/** What one attempt of a node with a completion gate asks of its model call (SPEC §7). */
+export interface CompletionCall {
+  /**
+   * Offer the CLI's plan tool, because the gate reads the plan (`todos: all_done`): claude gets the
+   * environment that enables `TodoWrite`, codex `tools.update_plan.enabled=true`.
+   */
+  readonly planTool: boolean;
+  /**
+   * The attempt continues the node's own session (attempt ≥ 2): a session the CLI no longer finds fails
+   * the node "session lost", never a silent fresh session.
+   */
+  readonly continuing: boolean;
+  /**
+   * USD the node's earlier attempts spent (`null`: unknown): `budget_usd` binds across attempts, so the
+   * CLI's own stop gets what is left and the post-hoc check counts the total.
+   */
+  readonly spentUsd: number | null;
 }
 
 /** The session a `handoff: session` node continues. */

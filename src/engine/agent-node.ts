@@ -30,6 +30,7 @@ import type { AgentNodeSpec, NodeContext } from "./agent-node-spec.js";
 import { type CallReport, oneLine } from "./call-report.js";
 import { callClaude } from "./claude-call-report.js";
 import { callCodex } from "./codex-call-report.js";
+import type { DeclaredPlan } from "./completion-progress.js";
 import { outsideWrites } from "./outside-writes.js";
 
 /** A finished node: its ledger row and the reply text (for artifacts). */
@@ -54,6 +55,10 @@ export interface AgentNodeResult {
   readonly codexThread?: { readonly usage: TokenUsage | null; readonly home: string | null };
   /** Claude: the session's cumulative cost after this call, as reported (`null`: not reported). */
   readonly sessionCostUsd?: number | null;
+  /** The latest plan the call declared (a completion gate's `todos: all_done` reads it); absent: none. */
+  readonly plan?: DeclaredPlan;
+  /** A continuing completion attempt whose session the CLI no longer found (never replaced; SPEC §7). */
+  readonly sessionLost?: true;
 }
 
 /**
@@ -75,7 +80,10 @@ export async function runAgentNode(
   const rows = new RowMaker(spec, ctx, call);
   if (call.failure !== null) {
     const f = call.failure;
-    return rows.fail(f.cause, f.detail, { sessionLimit: f.sessionLimit });
+    return rows.fail(f.cause, f.detail, {
+      sessionLimit: f.sessionLimit,
+      ...(f.sessionLost === true ? { sessionLost: true } : {}),
+    });
   }
   const reply = call.facts.reply;
   if (spec.resultMatches && !searchPattern(spec.resultMatches, reply)) {
@@ -92,13 +100,16 @@ export async function runAgentNode(
     verify = verified.evidence;
   }
   writeFileSync(ctx.runDir.nodeOutputPath(spec.id), reply);
-  // Post-hoc budget check (research §5.8): the output is kept, the node fails. Strictly greater.
+  // Post-hoc budget check (research §5.8): the output is kept, the node fails. Strictly greater. A
+  // completion attempt counts what the node's earlier attempts spent too (SPEC §7: the budget binds them all).
   const budgetUsd = spec.budgetUsd ?? null;
-  const costUsd = call.facts.costUsd;
+  const spentBefore = spec.completion?.spentUsd ?? 0;
+  const costUsd = call.facts.costUsd === null ? null : call.facts.costUsd + spentBefore;
   if (budgetUsd !== null && costUsd !== null && costUsd > budgetUsd) {
+    const across = spentBefore > 0 ? " across its completion attempts" : "";
     return rows.fail(
       "budget_exceeded",
-      `exceeded budget_usd: $${costUsd.toFixed(4)} vs $${budgetUsd.toFixed(4)} (over by $${(costUsd - budgetUsd).toFixed(4)})`,
+      `exceeded budget_usd${across}: $${costUsd.toFixed(4)} vs $${budgetUsd.toFixed(4)} (over by $${(costUsd - budgetUsd).toFixed(4)})`,
       verify ? { verify } : {},
     );
   }
@@ -155,7 +166,7 @@ async function runVerifyStep(
 class RowMaker {
   readonly #base: Omit<PassRow, "verdict" | "qualifier" | "detail">;
   readonly #outsideWords: string | null;
-  readonly #extras: Pick<AgentNodeResult, "codexThread" | "sessionCostUsd">;
+  readonly #extras: Pick<AgentNodeResult, "codexThread" | "sessionCostUsd" | "plan">;
 
   constructor(
     private readonly spec: AgentNodeSpec,
@@ -180,6 +191,7 @@ class RowMaker {
     this.#extras = {
       ...(call.codexThread !== undefined ? { codexThread: call.codexThread } : {}),
       ...(call.sessionCostUsd !== undefined ? { sessionCostUsd: call.sessionCostUsd } : {}),
+      ...(facts.plan != null ? { plan: facts.plan } : {}),
     };
   }
 
@@ -191,6 +203,7 @@ class RowMaker {
       readonly verify?: VerifyEvidence;
       readonly judged?: boolean;
       readonly sessionLimit?: AgentNodeResult["sessionLimit"];
+      readonly sessionLost?: true;
     },
   ): AgentNodeResult {
     const sessionLimit = more.sessionLimit ?? null;
@@ -208,6 +221,7 @@ class RowMaker {
       reply: this.call.facts.reply,
       judged: more.judged ?? false,
       sessionLimit,
+      ...(more.sessionLost === true ? { sessionLost: true } : {}),
       ...this.#extras,
     };
   }

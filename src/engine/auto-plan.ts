@@ -44,6 +44,11 @@ export interface AutoPlanOptions {
    */
   readonly verify?: VerifyChoice;
   readonly verifyTimeoutMs: number;
+  /**
+   * `repair-attempts` / `--repair-attempts` (SPEC §7; default 0 = off): with an attached verify command,
+   * each sink's completion gate feeds a failing build back to the sink's session this many times.
+   */
+  readonly repairAttempts?: number;
   readonly acceptNoBuildEvidence: boolean;
   /**
    * The operator accepted that planned nodes load their CLI configuration (`--accept-loaded-user-config`,
@@ -209,7 +214,12 @@ export async function planAuto(
 
   // Trusted mutations: the verify command on every non-gate sink, then the graph loaded like any other.
   const spec = structuredClone(planned.spec);
-  if (answer.kind === "attached") attachVerifyCommand(spec, answer.command, { timeoutMs: o.verifyTimeoutMs });
+  if (answer.kind === "attached") {
+    attachVerifyCommand(spec, answer.command, {
+      timeoutMs: o.verifyTimeoutMs,
+      ...(o.repairAttempts !== undefined ? { repairAttempts: o.repairAttempts } : {}),
+    });
+  }
   const loaded = loadGraphObject(spec, "planner reply", {
     verifyTimeoutCeilingMs: Math.max(o.verifyTimeoutMs, 10 * 60_000),
   });

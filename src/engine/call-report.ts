@@ -10,6 +10,7 @@
 import type { FailCause, TokenUsage } from "../core/ledger-row.js";
 import { unreachable } from "../core/unreachable.js";
 import type { CliCallOutcome } from "./cli-call.js";
+import type { DeclaredPlan } from "./completion-progress.js";
 import { type ClaudeCall, type ClaudeCallOutcome, invokeClaude } from "./invoke-claude.js";
 import { type CodexCall, type CodexCallOutcome, invokeCodex } from "./invoke-codex.js";
 
@@ -36,6 +37,11 @@ export interface CallFacts {
   writtenPaths: readonly string[];
   durationMs: number;
   reply: string;
+  /**
+   * The latest plan the call declared (claude `TodoWrite`, codex `todo_list`), for a completion gate that
+   * reads todos; `null` (or absent) when it declared none.
+   */
+  plan?: DeclaredPlan | null;
 }
 
 /** A call that never started: no session, nothing spent (0, not unknown), no usage. */
@@ -58,6 +64,12 @@ export interface CallFailure {
   readonly cause: FailCause;
   readonly detail: string;
   readonly sessionLimit: { readonly resetsAt: string | null } | null;
+  /**
+   * A resumed call whose CLI no longer found the session (claude "No conversation found with session ID",
+   * codex "no rollout found for thread id", or codex answering in another thread): never a silent fresh
+   * session (SPEC §7; research/toolnexus.md case 14).
+   */
+  readonly sessionLost?: true;
 }
 
 /**
@@ -98,6 +110,16 @@ export function unfinishedCall(
     default:
       return unreachable(outcome);
   }
+}
+
+/** A resumed call whose session is gone: `run_error` with the CLI's words, marked `sessionLost`. */
+export function sessionLostFailure(cli: string, sessionId: string, said: string): CallFailure {
+  return {
+    cause: "run_error",
+    detail: `session lost: ${cli} no longer finds session ${sessionId} (${oneLine(said).slice(0, 200)}); it was not replaced by a fresh session`,
+    sessionLimit: null,
+    sessionLost: true,
+  };
 }
 
 function noResultWords(reason: string, stderrTail: string): string {

@@ -13,8 +13,10 @@ import {
   callFailure,
   MODEL_CALLS,
   oneLine,
+  sessionLostFailure,
   unfinishedCall,
 } from "./call-report.js";
+import { planOfClaudeTodos } from "./completion-progress.js";
 import type { ClaudeCallOutcome } from "./invoke-claude.js";
 
 /**
@@ -32,16 +34,24 @@ export async function callClaude(
   const sessionId = session.kind === "resume" ? session.sessionId : randomUUID();
   ctx.onStarted?.(spec.id, sessionId);
   const budgetUsd = spec.budgetUsd ?? null;
+  // `--max-budget-usd` bounds one process's spend (measured on 2.1.332: a resumed call given $0.001 ran
+  // on a session that had spent $0.0016), so a completion attempt gets what its earlier attempts left.
+  const cliBudgetUsd = budgetUsd !== null ? budgetUsd - (spec.completion?.spentUsd ?? 0) : null;
+  const env = ctx.modelEnv(spec.id, "claude");
   const outcome = await (ctx.calls ?? MODEL_CALLS).claude({
     executable: ctx.claudeExecutable,
     prompt: spec.prompt,
     permissionMode: spec.permissionMode,
     policy: spec.policy,
     session: { kind: session.kind, sessionId },
-    ...(budgetUsd !== null ? { budgetUsd } : {}),
+    ...(cliBudgetUsd !== null && cliBudgetUsd > 0 ? { budgetUsd: cliBudgetUsd } : {}),
     ...(ctx.model !== undefined ? { model: ctx.model } : {}),
     cwd: spec.cwd,
-    env: ctx.modelEnv(spec.id, "claude"),
+    // 2.1.332 offers TodoWrite only with both switches (measured; claude-stream.ts): a gate reading todos.
+    env:
+      spec.completion?.planTool === true
+        ? { ...env, CLAUDE_CODE_ENABLE_TASKS: "false", CLAUDE_CODE_ENABLE_TODO_TOOLS: "true" }
+        : env,
     timeoutMs: spec.timeoutMs,
     signal,
     ...(ctx.echo ? { echo: ctx.echo } : {}),
@@ -55,7 +65,16 @@ export async function callClaude(
   }
   const report = (f: CallFailure | null): CallReport => ({ facts, failure: f, sessionCostUsd });
   if (outcome.kind !== "completed") return report(unfinishedCall(outcome, ctx.claudeExecutable));
+  const lost = spec.completion?.continuing === true ? lostSession(outcome) : null;
+  if (lost !== null) return report(sessionLostFailure("claude", sessionId, lost));
   return report(completedFailure(outcome, facts, budgetUsd));
+}
+
+/** What claude said when `--resume` found no such session (2.1.332: `errors`, is_error, exit 1), else null. */
+function lostSession(outcome: Extract<ClaudeCallOutcome, { kind: "completed" }>): string | null {
+  const r = outcome.result;
+  if (!r.isError) return null;
+  return r.errors.find((e) => /No conversation found with session ID/i.test(e)) ?? null;
 }
 
 /** Why a claude call that reached its result event still fails the node; `null` when it does not. */
@@ -106,6 +125,7 @@ function claudeFactsOf(outcome: ClaudeCallOutcome, sessionId: string): CallFacts
       writtenPaths: r.writtenPaths,
       durationMs: outcome.durationMs,
       reply: r.result ?? "",
+      plan: planOfClaudeTodos(r.todos),
     };
   }
   const seen =

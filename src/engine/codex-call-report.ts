@@ -19,9 +19,11 @@ import {
   MODEL_CALLS,
   NO_CALL,
   oneLine,
+  sessionLostFailure,
   unfinishedCall,
 } from "./call-report.js";
 import { codexTokenUsage, usageSince } from "./codex-usage.js";
+import { planOfCodexTodos } from "./completion-progress.js";
 import type { CodexCallOutcome } from "./invoke-codex.js";
 
 /**
@@ -87,6 +89,7 @@ export async function callCodex(
     ...(resumed === null
       ? { onThreadStarted: (threadId: string) => ctx.onSession?.(spec.id, threadId) }
       : {}),
+    ...(spec.completion?.planTool === true ? { planTool: true } : {}),
   });
   const facts = codexFactsOf(outcome, resumed?.sessionId ?? null, resumed?.threadUsage ?? null);
   const report = (f: CallFailure | null, usage: TokenUsage | null = null): CallReport => ({
@@ -94,6 +97,9 @@ export async function callCodex(
     failure: f,
     ...(facts.sessionId !== null ? { codexThread: { usage, home } } : {}),
   });
+  const lost =
+    resumed !== null && spec.completion?.continuing === true ? lostThread(outcome, resumed.sessionId) : null;
+  if (lost !== null) return report(sessionLostFailure("codex", resumed?.sessionId ?? "", lost));
   if (outcome.kind !== "completed") return report(unfinishedCall(outcome, executable));
   const r = outcome.result;
   const cumulative = r.usage !== null ? codexTokenUsage(r.usage) : null;
@@ -113,6 +119,21 @@ export async function callCodex(
     );
   }
   return report(null, cumulative);
+}
+
+/**
+ * What codex said when `exec … resume ID` found no such thread (0.169.0: exit 1, nothing on stdout,
+ * "thread/resume failed: no rollout found for thread id ID" on stderr), or that it answered in another
+ * thread than the one resumed; `null` when the thread was found.
+ */
+function lostThread(outcome: CodexCallOutcome, threadId: string): string | null {
+  if (outcome.kind === "no_result" && /no rollout found for thread id/i.test(outcome.stderrTail)) {
+    const line = outcome.stderrTail.split("\n").find((l) => /no rollout found/i.test(l));
+    return line ?? "no rollout found for thread id";
+  }
+  if (outcome.kind === "completed" && outcome.result.threadId !== threadId)
+    return `codex answered in thread ${outcome.result.threadId}`;
+  return null;
 }
 
 /**
@@ -136,6 +157,7 @@ function codexFactsOf(
         usage: r.usage !== null ? usageSince(codexTokenUsage(r.usage), before) : null,
         writtenPaths: r.writtenPaths,
         reply: r.reply ?? "",
+        plan: planOfCodexTodos(r.todos),
       };
     }
     case "spawn_failed":

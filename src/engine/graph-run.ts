@@ -206,11 +206,12 @@ class LegPort implements SchedulerPort {
     // execution replaced" when none exists.
     const { superseded: _replaced, ...failed } = retry.row;
     const why = haltedBy !== null ? `the run halted after "${haltedBy}" failed` : "the run was cancelled";
-    const standing = { ...failed, detail: `${failed.detail}; retry not started: ${why}` };
+    const what = retry.info.kind === "completion" ? `completion attempt ${retry.info.attempt}` : "retry";
+    const standing = { ...failed, detail: `${failed.detail}; ${what} not started: ${why}` };
     this.ctx.store.rewriteLatest(node.id, () => standing);
     this.ctx.store.save();
     this.ctx.journal.failed(node.id, standing.cause, standing.detail);
-    return { kind: "failed", row: standing, judged: retry.info.judged };
+    return { kind: "failed", row: standing, judged: retry.info.kind === "retry" && retry.info.judged };
   }
 
   feedbackFired(node: GraphNode, feedback: FeedbackSettlement): void {

@@ -55,7 +55,6 @@ export async function loadHandWrittenGraph(o: HandGraphOptions): Promise<HandGra
   const graph = loaded.graph;
   // What this version would not keep, the runtime's own refusals (agent on codex) before claude's agent one.
   const unkept =
-    completionRefusal(graph, o.graphSource) ??
     worktreeRefusal(graph, o.graphSource) ??
     runtimeOptionsProblem(o.runtime, o) ??
     runtimeGraphProblem(o.runtime, graph) ??
@@ -72,18 +71,6 @@ export async function loadHandWrittenGraph(o: HandGraphOptions): Promise<HandGra
   const concurrencyWrong = concurrencyProblem(o.concurrency);
   if (concurrencyWrong !== null) return { kind: "usage_error", message: concurrencyWrong };
   return { kind: "loaded", graph, warnings };
-}
-
-/**
- * The completion gate (SPEC §7) has its own issue and is not run yet: a node declaring one would pass
- * without it — a promise the engine would not keep. Refused before anything runs.
- *
- * @returns the usage-error message naming the nodes, or `null` when none declares `completion`.
- */
-function completionRefusal(graph: Graph, graphSource: string): string | null {
-  const withCompletion = graph.nodes.filter((n) => n.completion !== null).map((n) => `"${n.id}"`);
-  if (withCompletion.length === 0) return null;
-  return `${graphSource}: node${withCompletion.length === 1 ? "" : "s"} ${withCompletion.join(", ")} declare${withCompletion.length === 1 ? "s" : ""} completion (SPEC §7), which this version does not run yet; a node would pass without its completion gate. Remove completion (or put the check in success_check.verify). Nothing was run.`;
 }
 
 /**

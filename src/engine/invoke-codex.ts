@@ -44,6 +44,8 @@ export interface CodexCall {
   readonly echo?: { readonly write: (text: string) => void; readonly fenceWorkflowCommands: boolean };
   /** Called once, as soon as `thread.started` arrives (while the process still runs). */
   readonly onThreadStarted?: (threadId: string) => void;
+  /** Offer codex's plan tool (`buildCodexArgv`'s `planTool`): a completion gate reads the plan. */
+  readonly planTool?: boolean;
 }
 
 /** What the stream showed before a call ended without a terminal event. */
@@ -69,6 +71,7 @@ export async function invokeCodex(call: CodexCall): Promise<CodexCallOutcome> {
     session: call.session,
     ...(call.model !== undefined ? { model: call.model } : {}),
     ...(call.config !== undefined ? { config: call.config } : {}),
+    ...(call.planTool === true ? { planTool: true } : {}),
   });
   let published = false;
   const result = await runProcess({

@@ -12,7 +12,13 @@ export interface GraphRunHooks {
    */
   readonly onNodeStarted?: (
     nodeId: string,
-    info: { readonly sessionId: string | null; readonly attempt: number; readonly round: number },
+    info: {
+      readonly sessionId: string | null;
+      readonly attempt: number;
+      readonly round: number;
+      /** A node with a completion gate: its completion attempt (SPEC §7). */
+      readonly completionAttempt?: number;
+    },
   ) => void;
   /** Codex: a fresh thread's id, once codex printed it (the execution's `onNodeStarted` had `null`). */
   readonly onNodeSession?: (nodeId: string, sessionId: string) => void;
@@ -43,4 +49,12 @@ export type RetryInfo =
       readonly round: number;
       readonly max: number;
       readonly rerun: string;
+    }
+  /** The node's completion check failed (SPEC §7): `attempt` of `maxAttempts` continues its session. */
+  | {
+      readonly kind: "completion";
+      readonly attempt: number;
+      readonly maxAttempts: number;
+      /** The failed check's one-line reason. */
+      readonly reason: string;
     };

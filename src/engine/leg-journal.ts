@@ -40,10 +40,20 @@ export class LegJournal {
     await hooks?.onRows?.(orderRows(this.o.graph, store.state.rows, []));
   }
 
-  /** An execution started: its session (`null`: a fresh codex thread), 1-based attempt and round (0 = none). */
-  started(nodeId: string, sessionId: string | null, attempt: number, round: number): void {
-    this.o.dir.event({ type: "node_started", node: nodeId, sessionId, attempt, round });
-    this.o.hooks?.onNodeStarted?.(nodeId, { sessionId, attempt, round });
+  /**
+   * An execution started: its session (`null`: a fresh codex thread), 1-based attempt and round (0 =
+   * none), and for a node with a completion gate its completion attempt.
+   */
+  started(
+    nodeId: string,
+    sessionId: string | null,
+    attempt: number,
+    round: number,
+    completionAttempt?: number,
+  ): void {
+    const completion = completionAttempt !== undefined ? { completionAttempt } : {};
+    this.o.dir.event({ type: "node_started", node: nodeId, sessionId, attempt, round, ...completion });
+    this.o.hooks?.onNodeStarted?.(nodeId, { sessionId, attempt, round, ...completion });
   }
 
   /** Codex: a fresh thread's id, once codex printed it. */
@@ -69,6 +79,15 @@ export class LegJournal {
     const { dir, hooks } = this.o;
     if (info.kind === "retry")
       dir.event({ type: "node_retried", node: nodeId, cause: info.cause, attempt: info.attempt, detail });
+    else if (info.kind === "completion")
+      dir.event({
+        type: "node_retried",
+        node: nodeId,
+        cause: "incomplete",
+        completionAttempt: info.attempt,
+        reason: info.reason,
+        detail,
+      });
     else
       dir.event({
         type: "node_retried",

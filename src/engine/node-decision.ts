@@ -5,6 +5,7 @@
  */
 import type { FailRow, LedgerRow, PassRow } from "../core/ledger-row.js";
 import type { FeedbackArc } from "../graph/graph.js";
+import type { CompletionProgress } from "./completion-progress.js";
 import type { RetryInfo } from "./leg-hooks.js";
 import type { NodeFields } from "./node-fields.js";
 
@@ -19,14 +20,22 @@ export interface ExecutionInput {
    * run), and the reply this attempt quotes (`null`: none).
    */
   readonly carried?: { readonly fields: NodeFields; readonly quoted: string | null };
+  /**
+   * A node with a completion gate whose check failed (SPEC §7): the attempt to run next and what it
+   * continues (the session, the reasons, what was spent). Absent on the gate's first attempt.
+   */
+  readonly completion?: CompletionProgress;
 }
 
-/** Run the next attempt: the scheduler announces it, then starts `next` unless the run stopped. */
+/**
+ * Run the next attempt: the scheduler announces it, then starts `next` unless the run stopped. A `retry`
+ * (`info.kind`) starts a fresh session; a `completion` attempt continues the node's own session.
+ */
 export interface RetrySettlement {
   readonly kind: "retry";
   /** The attempt's FAIL, recorded superseded (the retry replaces it). */
   readonly row: FailRow;
-  readonly info: Extract<RetryInfo, { kind: "retry" }>;
+  readonly info: Extract<RetryInfo, { kind: "retry" | "completion" }>;
   /** The `node_retried` event's sentence. */
   readonly detail: string;
   readonly next: ExecutionInput;

@@ -1,6 +1,6 @@
 /**
- * The interpolate step of a node's lifecycle (SPEC §3 "Placeholders", §4): its prompt, cwd, verify command
- * and verify cwd with `{{ inputs.NAME }}`, `{{ artifacts.ID }}`, `{{ artifacts.ID | inline }}` and
+ * The interpolate step of a node's lifecycle (SPEC §3 "Placeholders", §4): its prompt, cwd, verify command,
+ * verify cwd and completion command with `{{ inputs.NAME }}`, `{{ artifacts.ID }}`, `{{ artifacts.ID | inline }}` and
  * `{{ feedback.ID }}` resolved, and the two directories checked to be folders inside the repository.
  * A field that cannot be resolved, or a directory that cannot be a node's, fails the node with a
  * `run_error` and no retry (research/oh-my-graph.md §2.4) — nothing is spawned.
@@ -19,6 +19,8 @@ export interface NodeFields {
   readonly cwd: string;
   /** `success_check.verify` with its command resolved and its cwd resolved against {@link cwd}. */
   readonly verify: AgentNodeSpec["verify"];
+  /** `completion.verify.command` resolved (it runs in {@link cwd}); absent when the node's gate has none. */
+  readonly completionCommand?: string;
 }
 
 /** The fields, or why the node cannot run (the FAIL row's detail, naming the field). */
@@ -35,7 +37,7 @@ export interface NodeDirectories {
 /**
  * Resolves `node`'s fields against `values` and checks its directories.
  *
- * In the verify command every substituted value is one shell word, single-quoted ({@link shellQuote}): an
+ * In the verify and completion commands every substituted value is one shell word, single-quoted ({@link shellQuote}): an
  * input value or a model's reply (`| inline`, `{{ feedback.ID }}`) cannot add shell syntax to the command
  * the engine runs as its evidence (`a; touch /tmp/x` stays the argument `'a; touch /tmp/x'`).
  *
@@ -54,6 +56,10 @@ export function nodeFields(
     cwd: node.cwd === null ? null : interpolated("cwd", node.cwd, values),
     verifyCommand: verify ? interpolated("success_check.verify.command", verify.command, quoted) : null,
     verifyCwd: verify?.cwd != null ? interpolated("success_check.verify.cwd", verify.cwd, values) : null,
+    completionCommand:
+      node.completion?.verify.kind === "command"
+        ? interpolated("completion.verify.command", node.completion.verify.command, quoted)
+        : null,
   };
   const failure = Object.values(texts).find((v): v is Unresolved => v !== null && typeof v === "object");
   if (failure !== undefined) return { ok: false, detail: failure.error };
@@ -79,6 +85,7 @@ export function nodeFields(
               outputMatches: verify.output_matches,
             }
           : null,
+      ...(resolved.completionCommand !== null ? { completionCommand: resolved.completionCommand } : {}),
     },
   };
 }

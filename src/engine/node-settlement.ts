@@ -23,6 +23,10 @@ import type { Graph, GraphNode } from "../graph/graph.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
 import { type AgentNodeResult, runAgentNode } from "./agent-node.js";
 import type { AgentNodeSpec, NodeContext } from "./agent-node-spec.js";
+import { continuationOf, judgeAttempt } from "./completion-judge.js";
+import { type CompletionProgress, progressRecord } from "./completion-progress.js";
+import { type CompletionStart, completionSpec, completionStart, type GatedNode } from "./completion-start.js";
+import { withExecutionWords } from "./execution-words.js";
 import type { LegJournal } from "./leg-journal.js";
 import type { LegMemory } from "./leg-memory.js";
 import type { ExecutionInput, RetrySettlement, Settlement } from "./node-decision.js";
@@ -74,37 +78,84 @@ export async function settleExecution(
   input: ExecutionInput,
   signal: AbortSignal,
 ): Promise<Settlement> {
+  // A completion gate (SPEC §7) starts at attempt 1, or continues its session (completion-start.ts).
+  const gated =
+    node.completion !== null ? completionStart(node as GatedNode, input, ctx.store.node(node.id)) : null;
+  if (gated?.kind === "spent") return failBeforeSpawn(ctx, node, gated.detail, gated);
   let carried = input.carried;
   if (carried === undefined) {
     const values = ctx.memory.placeholderValues(ctx.graph, ctx.inputs, ctx.dir);
     const prepared = nodeFields(node, values, ctx.dirs);
     if (!prepared.ok) return failBeforeSpawn(ctx, node, prepared.detail);
-    carried = { fields: prepared.fields, quoted: earlierJudgedReply(ctx, node.id) };
+    carried = {
+      fields: prepared.fields,
+      quoted: gated?.kind === "continue" ? null : earlierJudgedReply(ctx, node.id),
+    };
     if (signal.aborted) return { kind: "cancelled", row: null };
   }
-  const session = sessionFor(node, input.attempt, carried.quoted !== null, {
-    ...ctx,
-    runtime: ctx.agent.runtime ?? "claude",
-  });
+  const runtime = ctx.agent.runtime ?? "claude";
+  // A continuing attempt resumes the node's own session (completionSpec), never its parent's.
+  const session =
+    gated?.kind === "continue"
+      ? ({ ok: true, session: { kind: "fresh" } } as const)
+      : sessionFor(node, input.attempt, carried.quoted !== null, { ...ctx, runtime });
   if (!session.ok) return failBeforeSpawn(ctx, node, session.detail);
-  const produced = await spawnAgent(
-    ctx,
-    agentSpec(ctx, node, input, carried, session.session),
-    input,
-    signal,
-  );
+  const base = agentSpec(ctx, node, input, carried, session.session);
+  const spec =
+    gated !== null
+      ? completionSpec(base, node as GatedNode, gated, {
+          runtime,
+          codexHomeOf: (id) => ctx.memory.codexHomes.get(id),
+        })
+      : base;
+  const completionAttempt = gated === null ? undefined : gated.kind === "first" ? 1 : gated.progress.attempt;
+  let produced = await spawnAgent(ctx, spec, { ...input, completionAttempt }, signal);
   ctx.dir.redactSavedOutputs(node.id);
   const reply = ctx.redactor.text(produced.reply);
-  const row = withExecutionWords(ctx, node, input, ctx.redactor.deep(produced.row));
+  let row = withExecutionWords(ctx, node, input, ctx.redactor.deep(produced.row));
+  const judged =
+    gated !== null
+      ? await judgeAttempt(
+          {
+            node: node as GatedNode,
+            start: gated,
+            cwd: carried.fields.cwd,
+            ...(carried.fields.completionCommand !== undefined
+              ? { command: carried.fields.completionCommand }
+              : {}),
+            runtime,
+            verifier: ctx.verifier,
+            onVerifying: (id, command) => ctx.journal.verifying(id, command),
+            dir: ctx.dir,
+            redactor: ctx.redactor,
+          },
+          { ...produced, row },
+          signal,
+        )
+      : null;
+  if (judged !== null) {
+    produced = judged.produced;
+    row = judged.produced.row;
+  }
+  // Retries belong to the gate's first attempt, before its check ran: later attempts continue its session.
   const retrying =
     row.verdict === "FAIL" &&
     !signal.aborted &&
     produced.sessionLimit === null &&
     row.cause !== "cancelled" &&
     input.attempt < attemptsOf(node) &&
-    node.retry.on.includes(row.cause as never);
+    node.retry.on.includes(row.cause as never) &&
+    (gated === null || (gated.kind === "first" && row.completion?.check === "not_run"));
   const recorded: LedgerRow = retrying && row.verdict === "FAIL" ? { ...row, superseded: true } : row;
-  await recordExecution(ctx, node.id, recorded, produced);
+  await recordExecution(
+    ctx,
+    node.id,
+    recorded,
+    produced,
+    judged?.progress === undefined ? undefined : { progress: judged.progress, round: input.round },
+  );
+  if (judged?.next != null && recorded.verdict === "FAIL")
+    return continuationOf(node as GatedNode, { ...input, carried }, recorded, judged.next);
   if (produced.sessionLimit !== null) {
     ctx.journal.sessionLimit(node.id, produced.sessionLimit.resetsAt);
     return { kind: "paused", row: recorded, resetsAt: produced.sessionLimit.resetsAt };
@@ -135,9 +186,26 @@ function readTextIfAny(path: string): string | null {
   return existsSync(path) ? readFileSync(path, "utf8") : null;
 }
 
-/** A node that fails before (or without) spawning anything: a `run_error` row, no retry (research §2.4). */
-async function failBeforeSpawn(ctx: SettlementContext, node: GraphNode, detail: string): Promise<Settlement> {
-  const row = ctx.redactor.deep(failRowWithoutCall(ctx.graph, node, "run_error", detail));
+/**
+ * A node that fails before (or without) spawning anything: a `run_error` row, no retry (research §2.4);
+ * or a gated node with no attempt left (`spent`: an earlier leg used them, or the budget or time).
+ */
+async function failBeforeSpawn(
+  ctx: SettlementContext,
+  node: GraphNode,
+  detail: string,
+  spent?: Extract<CompletionStart, { kind: "spent" }>,
+): Promise<Settlement> {
+  const max = node.completion?.max_attempts ?? 1;
+  const row = ctx.redactor.deep({
+    ...failRowWithoutCall(ctx.graph, node, spent?.cause ?? "run_error", detail),
+    ...(spent !== undefined
+      ? {
+          stoppedBy: spent.stoppedBy,
+          completion: { attempt: max, maxAttempts: max, check: "not_run" as const },
+        }
+      : {}),
+  });
   await ctx.journal.record(row);
   return { kind: "failed", row, judged: false };
 }
@@ -196,7 +264,7 @@ function agentSpec(
 async function spawnAgent(
   ctx: SettlementContext,
   spec: AgentNodeSpec,
-  input: ExecutionInput,
+  input: ExecutionInput & { readonly completionAttempt: number | undefined },
   signal: AbortSignal,
 ): Promise<AgentNodeResult> {
   const workDone = ctx.verifier.nodeWorking();
@@ -207,7 +275,8 @@ async function spawnAgent(
         ...ctx.agent,
         runDir: ctx.dir,
         verifyQueue: ctx.verifier,
-        onStarted: (nodeId, sessionId) => ctx.journal.started(nodeId, sessionId, input.attempt, input.round),
+        onStarted: (nodeId, sessionId) =>
+          ctx.journal.started(nodeId, sessionId, input.attempt, input.round, input.completionAttempt),
         onSession: (nodeId, sessionId) => ctx.journal.session(nodeId, sessionId),
         onVerifying: (nodeId, command) => {
           workDone();
@@ -222,39 +291,6 @@ async function spawnAgent(
 }
 
 /**
- * The row with what this execution was: its attempt (when the node may retry), a retried session
- * handoff that started fresh, its feedback round; and a cancelled row says by whose failure or why.
- */
-function withExecutionWords(
-  ctx: SettlementContext,
-  node: GraphNode,
-  input: ExecutionInput,
-  row: LedgerRow,
-): LedgerRow {
-  const maxAttempts = attemptsOf(node);
-  const arcOfBody = ctx.graph.nodes.find((n) => n.feedback?.body.includes(node.id))?.feedback ?? null;
-  const words = [
-    maxAttempts > 1 ? `attempt ${input.attempt}/${maxAttempts}` : null,
-    input.attempt > 1 && node.handoff === "session"
-      ? "retry started fresh — parent session not resumed"
-      : null,
-    input.round > 0 && arcOfBody !== null ? `feedback round ${input.round}/${arcOfBody.max}` : null,
-  ].filter((w): w is string => w !== null);
-  let worded = words.length > 0 ? { ...row, detail: `${row.detail}; ${words.join("; ")}` } : row;
-  if (worded.verdict === "FAIL" && worded.cause === "cancelled") {
-    const haltedBy = ctx.haltedBy();
-    worded = {
-      ...worded,
-      detail:
-        haltedBy !== null
-          ? `cancelled: "${haltedBy}" failed and on_fail is halt`
-          : `cancelled: ${ctx.stopWords()}`,
-    };
-  }
-  return worded;
-}
-
-/**
  * Records the execution: the node's record (a PASS settled in the same state write as its row, so a crash
  * between the two cannot leave a passed row on a node the next leg would run again; the session's
  * cumulative cost or the thread's usage, so a child resuming it records only its own share), then the row.
@@ -264,6 +300,7 @@ async function recordExecution(
   nodeId: string,
   row: LedgerRow,
   produced: AgentNodeResult,
+  gate?: { readonly progress: CompletionProgress | null; readonly round: number },
 ): Promise<void> {
   const executions = (ctx.store.node(nodeId)?.executions ?? 0) + 1;
   const thread = produced.codexThread;
@@ -274,6 +311,10 @@ async function recordExecution(
     executions,
     ...((ctx.agent.runtime ?? "claude") === "codex" ? { thread_usage: thread?.usage ?? undefined } : {}),
     ...(produced.sessionCostUsd !== undefined ? { session_cost_usd: produced.sessionCostUsd } : {}),
+    // The gate's progress, saved with the row, before the next attempt spawns (a resumed leg continues it).
+    ...(gate !== undefined
+      ? { completion: gate.progress === null ? undefined : progressRecord(gate.progress, gate.round) }
+      : {}),
   });
   await ctx.journal.record(row);
 }

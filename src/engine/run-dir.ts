@@ -39,6 +39,8 @@ export type RunEvent =
       /** 1-based attempt of this execution (retries), and the feedback round it runs in (0 = none). */
       readonly attempt?: number;
       readonly round?: number;
+      /** A node with a completion gate: its completion attempt (SPEC §7). */
+      readonly completionAttempt?: number;
     }
   /** Codex: the thread id of an execution that started a fresh thread, as soon as codex printed it. */
   | { readonly type: "node_session"; readonly node: string; readonly sessionId: string }
@@ -52,6 +54,9 @@ export type RunEvent =
       readonly attempt?: number;
       readonly round?: number;
       readonly rerun?: string;
+      /** A failed completion check: the completion attempt about to run, and the check's reason. */
+      readonly completionAttempt?: number;
+      readonly reason?: string;
       readonly detail: string;
     }
   | { readonly type: "node_verifying"; readonly node: string; readonly command: string }

@@ -41,9 +41,10 @@ export class RunStateStore {
   }
 
   /**
-   * Changes one node's record: `patch` over the previous record's session, executions, feedback rounds and
-   * thread usage (a node without a record starts with no session and 0 executions). Other previous fields
-   * (`judged`, `session_cost_usd`) are dropped unless the patch sets them.
+   * Changes one node's record: `patch` over the previous record's session, executions, feedback rounds,
+   * thread usage and completion progress (a node without a record starts with no session and 0
+   * executions). Other previous fields (`judged`, `session_cost_usd`) are dropped unless the patch sets
+   * them; `completion: undefined` clears the progress.
    */
   patchNode(id: string, patch: NodeRecordPatch): void {
     const prev = this.node(id);
@@ -52,6 +53,7 @@ export class RunStateStore {
       executions: prev?.executions ?? 0,
       ...(prev?.feedback_rounds !== undefined ? { feedback_rounds: prev.feedback_rounds } : {}),
       ...(prev?.thread_usage !== undefined ? { thread_usage: prev.thread_usage } : {}),
+      ...(prev?.completion !== undefined ? { completion: prev.completion } : {}),
       ...patch,
     });
   }

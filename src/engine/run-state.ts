@@ -51,6 +51,40 @@ export interface NodeRecord {
    * cost on `--resume`), so a `handoff: session` child records only its own. `null`: not reported.
    */
   readonly session_cost_usd?: number | null;
+  /**
+   * A node with a completion gate whose check failed and that has an attempt to make: written before that
+   * attempt spawns, so a resumed leg continues it (SPEC §7). Absent once the node passed, and on every
+   * node without a gate.
+   */
+  readonly completion?: CompletionRecord;
+}
+
+/** Where a node's completion gate stands between attempts (`completion-progress.ts`). Money USD, time ms. */
+export interface CompletionRecord {
+  /** The feedback round of the node's run it belongs to (a later round starts the gate again). */
+  readonly round: number;
+  /** The attempt to run next (2 … `max_attempts`; `max_attempts + 1`: none left). */
+  readonly attempt: number;
+  /** The session or thread every attempt continues. */
+  readonly session_id: string;
+  /** Each failed attempt's one-line reason, in order. */
+  readonly reasons: readonly string[];
+  /** The last failed attempt's report, fed back to the next attempt. */
+  readonly feedback: string;
+  readonly spent_usd: number | null;
+  readonly elapsed_ms: number;
+  /** Claude: the session's cumulative cost after the last attempt (`null`: not reported). */
+  readonly session_cost_usd?: number | null;
+  /** Codex: the thread's cumulative usage after the last attempt. */
+  readonly thread_usage?: TokenUsage;
+  /** The latest plan declared (first items kept; counts over all). */
+  readonly plan?: {
+    readonly items: readonly { readonly text: string; readonly done: boolean }[];
+    readonly total: number;
+    readonly open: number;
+  };
+  /** Codex: the `CODEX_HOME` the thread lives in. */
+  readonly codex_home?: string;
 }
 
 /** A gate's decision. `approved`/`rejected` record who decided and the head SHA they decided on. */
@@ -210,6 +244,27 @@ const stateSchema = z.object({
       feedback_rounds: z.number().int().min(0).optional(),
       thread_usage: usage.unwrap().optional(),
       session_cost_usd: z.number().nullable().optional(),
+      completion: z
+        .object({
+          round: z.number().int().min(0),
+          attempt: z.number().int().min(1),
+          session_id: z.string(),
+          reasons: z.array(z.string()),
+          feedback: z.string(),
+          spent_usd: z.number().nullable(),
+          elapsed_ms: z.number().min(0),
+          session_cost_usd: z.number().nullable().optional(),
+          thread_usage: usage.unwrap().optional(),
+          plan: z
+            .object({
+              items: z.array(z.object({ text: z.string(), done: z.boolean() })),
+              total: z.number().int().min(0),
+              open: z.number().int().min(0),
+            })
+            .optional(),
+          codex_home: z.string().optional(),
+        })
+        .optional(),
     }),
   ),
   gates: z.record(

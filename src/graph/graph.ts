@@ -56,11 +56,19 @@ export interface FeedbackArc {
   readonly body: readonly string[];
 }
 
-/** The completion gate of a node (SPEC §7): a command to run, or "every todo item is done". */
+/**
+ * The completion gate of a node (SPEC §7): a command to run (its timeout in ms, the exit it must give), or
+ * "every todo item is done" (`require_plan`: a node that declared no plan fails). `max_attempts` ≥ 1.
+ */
 export interface CompletionGate {
   readonly verify:
-    | { readonly kind: "command"; readonly command: string }
-    | { readonly kind: "todos_all_done" };
+    | {
+        readonly kind: "command";
+        readonly command: string;
+        readonly timeout_ms: number;
+        readonly expect_exit: number;
+      }
+    | { readonly kind: "todos_all_done"; readonly require_plan: boolean };
   readonly max_attempts: number;
 }
 
@@ -177,8 +185,16 @@ function buildNode(node: NodeSpec, all: readonly NodeSpec[]): GraphNode {
         : {
             verify:
               completion.verify?.command !== undefined
-                ? { kind: "command", command: completion.verify.command }
-                : { kind: "todos_all_done" },
+                ? {
+                    kind: "command",
+                    command: completion.verify.command,
+                    timeout_ms:
+                      completion.verify.timeout === undefined
+                        ? GRAPH_DEFAULTS.verifyTimeoutMs
+                        : validMs(completion.verify.timeout),
+                    expect_exit: completion.verify.expect_exit ?? GRAPH_DEFAULTS.expectExit,
+                  }
+                : { kind: "todos_all_done", require_plan: completion.verify?.require_plan === true },
             max_attempts: completion.max_attempts ?? 0,
           },
     agent: emptyAsNull(node.agent),

@@ -204,27 +204,15 @@ export function spendAdvice(graph: Graph, node: GraphNode): KindedReason<SpendAd
 // ---- fields this version loads but does not run --------------------------------------------------------
 
 /** Kinds of {@link notRunAdvice}. */
-export type NotRunKind =
-  | "completion-not-run"
-  | "worktree-not-run"
-  | "agent-not-run"
-  | "description-not-shown";
+export type NotRunKind = "worktree-not-run" | "agent-not-run" | "description-not-shown";
 
 /**
  * Fields that load (so a graph written for the Go CLI lints) but that this version does not act on: `run`
- * refuses a graph declaring `completion`, `worktree` or `agent` rather than run a node without what it
+ * refuses a graph declaring `worktree` or `agent` rather than run a node without what it
  * asked for, and it does not print a gate's `description` at the pause.
  */
 export function notRunAdvice(node: GraphNode): KindedReason<NotRunKind>[] {
   const found: KindedReason<NotRunKind>[] = [];
-  if (node.completion !== null) {
-    found.push({
-      kind: "completion-not-run",
-      reason:
-        "declares completion (SPEC §7), which this version does not run: `run` refuses the graph rather " +
-        "than pass the node without its completion gate; put the check in success_check.verify for now",
-    });
-  }
   if (node.worktree !== null) {
     found.push({
       kind: "worktree-not-run",

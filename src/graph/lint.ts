@@ -20,22 +20,22 @@
  *    `validate-placeholders.ts`, so no advisory repeats it.)
  * 2. `unknown-placeholder` — `{{ input.file }}`, `{{ nodes.a.output }}`, `{{ bogus }}`: reads like a
  *    placeholder, but its namespace is none of the three, so it is sent as written.
- * 3. `completion-not-run`, `worktree-not-run`, `agent-not-run` — the field loads, but `run` refuses a
+ * 3. `worktree-not-run`, `agent-not-run` — the field loads, but `run` refuses a
  *    graph declaring it in this version; `description-not-shown` — a gate's description loads but is not
- *    printed at the pause (`notRunAdvice`; these four are reported on gates too).
+ *    printed at the pause (`notRunAdvice`; these three are reported on gates too).
  * 4. `unchecked-verdict` — the prompt demands a verdict token but there is no `result_matches`
  *    (detector: {@link verdictTokensIn}).
- * 5. `verify-splices-model-output` — `{{ artifacts.ID | inline }}` or `{{ feedback.ID }}` in a verify or
+ * 4. `verify-splices-model-output` — `{{ artifacts.ID | inline }}` or `{{ feedback.ID }}` in a verify or
  *    completion command (or the verify cwd): model-written text decides what the check runs.
- * 6. `feedback-not-quoted` — a feedback arc whose body's prompts never quote `{{ feedback.DECLARER }}`;
+ * 5. `feedback-not-quoted` — a feedback arc whose body's prompts never quote `{{ feedback.DECLARER }}`;
  *    reported on the rerun target, where the token belongs (Go ADR 0028).
- * 7. `retry-never-fires` — `retry.max` > 0 with no cause in `retry.on`; `costly-retry` /
+ * 6. `retry-never-fires` — `retry.max` > 0 with no cause in `retry.on`; `costly-retry` /
  *    `costly-feedback` — `retry.max` / `feedback.max` above 10, with the worst-case executions.
- * 8. `no-tools-no-verify` — an agent node declaring neither `allowed_tools` nor `success_check.verify`.
- * 9. `unverified-sink` — an agent sink without `success_check.verify`; `only-gate-sinks` — every sink is a
+ * 7. `no-tools-no-verify` — an agent node declaring neither `allowed_tools` nor `success_check.verify`.
+ * 8. `unverified-sink` — an agent sink without `success_check.verify`; `only-gate-sinks` — every sink is a
  *    gate (reported on the first). Either way the run can conclude `neutral` at best.
  *
- * 10. `exit-code-unchecked` — `result_matches` without `exit_zero: true`. The Go CLI this ports does not
+ * 9. `exit-code-unchecked` — `result_matches` without `exit_zero: true`. The Go CLI this ports does not
  *    check the exit code then (research §2.3), so a graph shared with it can pass a crashed run there; this
  *    engine fails every non-zero exit (`nonzero_exit`) whatever `exit_zero` says, and the advisory says so.
  */

@@ -111,13 +111,19 @@ export const FeedbackSpecSchema = z.strictObject({
   max: z.number().int().optional(),
 });
 
-/** `completion.verify`: exactly one of a command or `todos: all_done` (SPEC §7). */
+/**
+ * `completion.verify`: exactly one of a command (with its own `timeout` and `expect_exit`, like
+ * `success_check.verify`) or `todos: all_done` (with `require_plan`: no declared plan fails) (SPEC §7).
+ */
 export const CompletionVerifySpecSchema = z.strictObject({
   command: z.string().optional(),
+  timeout: durationText.optional(),
+  expect_exit: z.number().int().optional(),
   todos: z.string().optional(),
+  require_plan: z.boolean().optional(),
 });
 
-/** `completion`: the same-session completion gate (SPEC §7). Parsed and validated; the engine runs it. */
+/** `completion`: the same-session completion gate (SPEC §7; `completion-gate.ts` runs it). */
 export const CompletionSpecSchema = z.strictObject({
   verify: CompletionVerifySpecSchema.optional(),
   max_attempts: z.number().int().optional(),

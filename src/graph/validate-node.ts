@@ -131,7 +131,7 @@ function agentReasons(node: NodeSpec, limits: NodeRuleLimits): string[] {
       }
     }
   }
-  if (node.completion !== undefined) reasons.push(...completionReasons(node.completion));
+  if (node.completion !== undefined) reasons.push(...completionReasons(node.completion, limits));
   return reasons;
 }
 
@@ -147,24 +147,7 @@ function verifyReasons(verify: VerifySpec, limits: NodeRuleLimits): string[] {
         "command that checks the work",
     );
   }
-  if (verify.timeout !== undefined) {
-    const timeout = parseDuration(verify.timeout);
-    if (!timeout.ok) {
-      reasons.push(`success_check.verify.timeout: ${timeout.message}`);
-    } else if (timeout.ms <= 0) {
-      reasons.push(`success_check.verify.timeout ${JSON.stringify(verify.timeout)} must be positive`);
-    } else if (timeout.ms > limits.verifyTimeoutCeilingMs) {
-      reasons.push(
-        `success_check.verify.timeout ${verify.timeout} exceeds the ${formatDuration(limits.verifyTimeoutCeilingMs)} ` +
-          "ceiling — a verify command runs on its node's critical path; split long work into its own node",
-      );
-    }
-  }
-  if (verify.expect_exit !== undefined && (verify.expect_exit < 0 || verify.expect_exit > 255)) {
-    reasons.push(
-      `success_check.verify.expect_exit must be an exit status from 0 to 255 (got ${verify.expect_exit})`,
-    );
-  }
+  reasons.push(...commandLimitReasons("success_check.verify", verify, limits));
   if (verify.output_matches !== undefined) {
     const compiled = compilePattern(verify.output_matches);
     if (!compiled.ok) reasons.push(`success_check.verify.output_matches: ${compiled.message}`);
@@ -172,7 +155,36 @@ function verifyReasons(verify: VerifySpec, limits: NodeRuleLimits): string[] {
   return reasons;
 }
 
-function completionReasons(completion: NonNullable<NodeSpec["completion"]>): string[] {
+/** A verify command's `timeout` (positive, under the ceiling) and `expect_exit` (an exit status). */
+function commandLimitReasons(
+  field: string,
+  command: { readonly timeout?: string | undefined; readonly expect_exit?: number | undefined },
+  limits: NodeRuleLimits,
+): string[] {
+  const reasons: string[] = [];
+  if (command.timeout !== undefined) {
+    const timeout = parseDuration(command.timeout);
+    if (!timeout.ok) {
+      reasons.push(`${field}.timeout: ${timeout.message}`);
+    } else if (timeout.ms <= 0) {
+      reasons.push(`${field}.timeout ${JSON.stringify(command.timeout)} must be positive`);
+    } else if (timeout.ms > limits.verifyTimeoutCeilingMs) {
+      reasons.push(
+        `${field}.timeout ${command.timeout} exceeds the ${formatDuration(limits.verifyTimeoutCeilingMs)} ` +
+          "ceiling — a verify command runs on its node's critical path; split long work into its own node",
+      );
+    }
+  }
+  if (command.expect_exit !== undefined && (command.expect_exit < 0 || command.expect_exit > 255)) {
+    reasons.push(`${field}.expect_exit must be an exit status from 0 to 255 (got ${command.expect_exit})`);
+  }
+  return reasons;
+}
+
+function completionReasons(
+  completion: NonNullable<NodeSpec["completion"]>,
+  limits: NodeRuleLimits,
+): string[] {
   const reasons: string[] = [];
   const { max_attempts: maxAttempts, verify } = completion;
   // SPEC §7: required, no default — an unbounded completion loop is a runaway loop.
@@ -202,6 +214,18 @@ function completionReasons(completion: NonNullable<NodeSpec["completion"]>): str
   }
   if (hasTodos && verify.todos !== "all_done") {
     reasons.push(`completion.verify.todos must be all_done (got ${JSON.stringify(verify.todos)})`);
+  }
+  if (hasCommand) reasons.push(...commandLimitReasons("completion.verify", verify, limits));
+  // Each option belongs to one kind of check: on the other it would be a promise nothing keeps.
+  if (!hasCommand && (verify.timeout !== undefined || verify.expect_exit !== undefined)) {
+    reasons.push(
+      "completion.verify.timeout and expect_exit belong to a command; todos: all_done runs nothing",
+    );
+  }
+  if (!hasTodos && verify.require_plan !== undefined) {
+    reasons.push(
+      "completion.verify.require_plan belongs to todos: all_done; a command has no plan to require",
+    );
   }
   return reasons;
 }

@@ -97,6 +97,14 @@ const rowBase = {
   sink: z.boolean(),
   verify: VerifyEvidenceSchema.optional(),
   outsideWrites: z.strictObject({ total: count, paths: z.array(line).max(10) }).optional(),
+  completion: z
+    .strictObject({
+      attempt: count,
+      maxAttempts: count,
+      check: z.enum(["passed", "failed", "not_run", "could_not_run"]),
+      reason: text.optional(),
+    })
+    .optional(),
   detail: text,
 };
 
@@ -123,6 +131,7 @@ const LedgerRowSchema = z.discriminatedUnion("verdict", [
       "cancelled",
     ]),
     superseded: z.boolean().optional(),
+    stoppedBy: text.optional(),
   }),
   z.strictObject({ ...rowBase, verdict: z.literal("SKIPPED"), reason: text }),
 ]);

@@ -35,6 +35,11 @@ export type PlannedNode = {
     /** Written only by `attachVerifyCommand`, never accepted from a plan. */
     verify?: { command: string; timeout: string };
   };
+  /**
+   * Written only by `attachVerifyCommand` under `repair-attempts` N > 0 (SPEC §7): the verify command as the
+   * sink's completion gate, `max_attempts` N + 1. Never accepted from a plan.
+   */
+  completion?: { verify: { command: string; timeout: string }; max_attempts: number };
 };
 
 /** A validated plan, as plain JSON data (`graph.json` of the run). `version` is always `"1"`. */

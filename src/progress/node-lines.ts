@@ -20,10 +20,19 @@ export type Pause =
  */
 export class NodeLines {
   readonly #maxAttempts = new Map<string, number>();
+  readonly #completionMax = new Map<string, number>();
 
-  /** `▶ build started`, `▶ build started (attempt 2/3, feedback round 1)`. */
-  started(nodeId: string, info?: { readonly attempt: number; readonly round: number }): string {
+  /** `▶ build started`, `▶ build started (attempt 2/3, feedback round 1)`, `(completion attempt 2/3)`. */
+  started(
+    nodeId: string,
+    info?: { readonly attempt: number; readonly round: number; readonly completionAttempt?: number },
+  ): string {
     const words: string[] = [];
+    const completion = info?.completionAttempt;
+    if (completion !== undefined && completion > 1) {
+      const max = this.#completionMax.get(nodeId);
+      words.push(`completion attempt ${completion}${max !== undefined ? `/${max}` : ""}`);
+    }
     if (info !== undefined && info.attempt > 1) {
       const max = this.#maxAttempts.get(nodeId);
       words.push(`attempt ${info.attempt}${max !== undefined ? `/${max}` : ""}`);
@@ -40,6 +49,7 @@ export class NodeLines {
   /** {@link retryLine}, remembering the node's attempts in all. */
   retried(nodeId: string, info: RetryInfo): string {
     if (info.kind === "retry") this.#maxAttempts.set(nodeId, info.maxAttempts);
+    if (info.kind === "completion") this.#completionMax.set(nodeId, info.maxAttempts);
     return retryLine(nodeId, info);
   }
 }
@@ -81,6 +91,8 @@ export function retryLine(nodeId: string, info: RetryInfo): string {
       return `↻ ${nodeId}  retry: attempt ${info.attempt}/${info.maxAttempts} after ${info.cause}${info.judged ? " (previous reply quoted)" : ""}`;
     case "feedback":
       return `↻ ${nodeId}  feedback round ${info.round}/${info.max} after ${info.cause}: re-running ${info.rerun} → ${nodeId}`;
+    case "completion":
+      return `↻ ${nodeId}  completion check failed: ${info.reason} — attempt ${info.attempt}/${info.maxAttempts} continues the session`;
     default:
       return unreachable(info);
   }

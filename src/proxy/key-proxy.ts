@@ -215,6 +215,7 @@ function forward(
   state: ProxyState,
   exchange: { readonly request: IncomingMessage; readonly response: ServerResponse },
   target: { readonly path: string; readonly query: string; readonly body: Buffer },
+  retried = false,
 ): void {
   const { request, response } = exchange;
   const url = new URL(state.upstream.href);
@@ -236,9 +237,13 @@ function forward(
     if (!response.writableFinished) outgoing.destroy();
     state.inFlight.delete(outgoing);
   });
-  outgoing.on("error", (error) => {
+  outgoing.on("error", (error: NodeJS.ErrnoException) => {
     state.inFlight.delete(outgoing);
     if (response.writableEnded || response.destroyed) return;
+    // A kept-alive socket the upstream closed as this request went out: nothing reached the upstream's
+    // handler, so the request is sent once more on a fresh socket (Node's http docs, `request.reusedSocket`).
+    if (!retried && outgoing.reusedSocket && error.code === "ECONNRESET" && !response.headersSent)
+      return forward(state, exchange, target, true);
     const message = `the upstream ${state.upstream.origin} could not be reached (${error.message})`;
     state.log({
       kind: "upstream-failed",

@@ -49,6 +49,11 @@ export interface ActionInputs {
    * having a fresh HOME / CODEX_HOME). Refused in every other mode.
    */
   readonly acceptLoadedUserConfig: boolean;
+  /**
+   * `repair-attempts` (SPEC §7, mode auto; default 0 = off): an integer 0..10; the attached verify command
+   * becomes each sink's completion gate, a red build fed back to the sink's session this many times.
+   */
+  readonly repairAttempts: number;
   readonly model?: string;
   readonly claudeVersion: string;
   /** `codex-version`: the `@openai/codex` version installed when `codex` is not on PATH. */

@@ -86,6 +86,7 @@ async function runAutoLeg(run: PullRequestRun, goal: string, proxy: RunProxy | u
         acceptNoBuildEvidence: inputs.acceptNoBuildEvidence,
         // The workflow's input, typed at launch: nothing in the PR, the plan or the policy file sets it.
         acceptLoadedUserConfig: inputs.acceptLoadedUserConfig,
+        ...(inputs.repairAttempts > 0 ? { repairAttempts: inputs.repairAttempts } : {}),
         runtime: inputs.runtime,
         concurrency: inputs.concurrency ?? DEFAULT_AUTO_CONCURRENCY,
         ...(policy !== undefined ? { policy } : {}),

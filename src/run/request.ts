@@ -32,6 +32,8 @@ export type RunModeRequest =
       readonly acceptNoBuildEvidence: boolean;
       /** The operator's launch choice (SPEC §8, seed 001): never a plan's, a policy's or PR text's. */
       readonly acceptLoadedUserConfig: boolean;
+      /** `repair-attempts` (SPEC §7; 0 = off): red builds fed back to each sink's session this many times. */
+      readonly repairAttempts?: number;
       readonly runtime: Runtime;
       readonly concurrency: number;
       readonly plannerTimeoutMs: number;
@@ -168,6 +170,8 @@ export function autoMode(o: {
   readonly verifyCmd?: string;
   readonly acceptNoBuildEvidence: boolean;
   readonly acceptLoadedUserConfig: boolean;
+  /** `repair-attempts` (SPEC §7; 0 or absent = off). */
+  readonly repairAttempts?: number;
   readonly runtime: Runtime;
   readonly concurrency: number;
   readonly policy?: { readonly verifyCmd?: string; readonly source?: string };
@@ -184,6 +188,7 @@ export function autoMode(o: {
     }),
     acceptNoBuildEvidence: o.acceptNoBuildEvidence,
     acceptLoadedUserConfig: o.acceptLoadedUserConfig,
+    ...(o.repairAttempts !== undefined && o.repairAttempts > 0 ? { repairAttempts: o.repairAttempts } : {}),
     runtime: o.runtime,
     concurrency: o.concurrency,
     plannerTimeoutMs: PLANNER_TIMEOUT_MS,

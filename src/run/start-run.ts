@@ -133,6 +133,7 @@ async function dispatch(request: RunRequest, ports: RunPorts): Promise<RunOutcom
           verifyEnv: request.verifyEnv ?? [],
           acceptNoBuildEvidence: mode.acceptNoBuildEvidence,
           acceptLoadedUserConfig: mode.acceptLoadedUserConfig,
+          ...(mode.repairAttempts !== undefined ? { repairAttempts: mode.repairAttempts } : {}),
           ...(policy !== undefined
             ? {
                 policy: {

@@ -26,6 +26,12 @@
  * permission denial, an unavailable tool, or an `is_error` tool_result. A call with no result yet (a
  * process killed mid-call) counts — this is detection, and it fails safe.
  *
+ * Plans: the `input.todos[{content, status}]` of the latest `TodoWrite` call that was not voided the same
+ * way is the completed outcome's `todos` (the completion gate's `todos: all_done` reads it). On 2.1.332
+ * the CLI offers `TodoWrite` only with `CLAUDE_CODE_ENABLE_TASKS=false` and
+ * `CLAUDE_CODE_ENABLE_TODO_TOOLS=true` in its environment (measured: otherwise a call is answered "No such
+ * tool available: TodoWrite"), which the engine sets for a node whose gate reads todos.
+ *
  * `is_error: true` is surfaced as `isError` and must fail the node even when the process exits 0 (SPEC §4).
  * Every error measured exited 1, but the contract is the field, not the exit code.
  *
@@ -36,7 +42,7 @@
  */
 import type { ClaudeInit, ClaudeResultFields } from "./claude-result.js";
 import { readInit, readResultEvent } from "./claude-result.js";
-import { type ClaudeToolCallCounts, ClaudeToolCalls } from "./claude-tool-calls.js";
+import { type ClaudeTodo, type ClaudeToolCallCounts, ClaudeToolCalls } from "./claude-tool-calls.js";
 import { type EventCuts, type Json, type JsonLineCounts, jsonLineParser, parseWhole } from "./json-lines.js";
 
 export type ClaudeOutcome = ClaudeCompleted | ClaudeNoResult;
@@ -44,6 +50,8 @@ export type ClaudeOutcome = ClaudeCompleted | ClaudeNoResult;
 /** The CLI printed a well-formed `result` event. `isError` is authoritative, whatever the exit code. */
 export interface ClaudeCompleted extends ClaudeToolCallCounts, ClaudeResultFields {
   readonly kind: "completed";
+  /** The plan of the latest `TodoWrite` call that was not voided; `null` when none was declared. */
+  readonly todos: readonly ClaudeTodo[] | null;
   readonly init: ClaudeInit | null;
   /** stdout lines that were not JSON objects with a `type` (kept out of the outcome; see `firstIgnoredLine`). */
   readonly ignoredLines: number;
@@ -100,7 +108,15 @@ export function createClaudeStreamParser(): ClaudeStreamParser {
     for (const denial of read.fields.permissionDenials) {
       if (denial.toolUseId !== "") tools.denied(denial.toolUseId);
     }
-    return { kind: "completed", ...read.fields, init, ignoredLines, firstIgnoredLine, ...tools.counts() };
+    return {
+      kind: "completed",
+      ...read.fields,
+      init,
+      ignoredLines,
+      firstIgnoredLine,
+      ...tools.counts(),
+      todos: tools.latestTodos(),
+    };
   };
 
   const onEvent = (event: Json & { readonly type: string }, cuts: EventCuts): void => {

@@ -1,12 +1,25 @@
 /**
  * What a `claude` stream says about the model's tool calls, read event by event while the process runs
  * (so a call killed before its result still reports them): permission denials, calls to unavailable
- * tools, and the files the file-writing tools named. The rules are in `claude-stream.ts`'s module
- * comment. Each set of tracked calls is bounded (`MAX_TRACKED`, 10,000 calls): calls beyond it are not
- * tracked, so past that many the counts stop growing.
+ * tools, the files the file-writing tools named, and the latest plan a `TodoWrite` call declared. The
+ * rules are in `claude-stream.ts`'s module comment. Each set of tracked calls is bounded (`MAX_TRACKED`,
+ * 10,000 calls): calls beyond it are not tracked, so past that many the counts stop growing; of the
+ * `TodoWrite` calls only the most recent `TODO_CALLS_KEPT` are kept, each list at `MAX_TRACKED` items.
  */
-import { BoundedMap, BoundedSet } from "./bounded-records.js";
+import { BoundedMap, BoundedSet, RecentList, recordText } from "./bounded-records.js";
 import { isRecord, type Json } from "./json-lines.js";
+import { MAX_TRACKED } from "./stream-bounds.js";
+
+/** One item of a `TodoWrite` plan (`input.todos[]`): its text and status as the model declared them. */
+export interface ClaudeTodo {
+  /** `content`, at most 4096 characters. */
+  readonly text: string;
+  /** `pending`, `in_progress` or `completed` as written (anything else is kept verbatim). */
+  readonly status: string;
+}
+
+/** `TodoWrite` calls kept, most recent last: the latest one a denial or error did not void is the plan. */
+const TODO_CALLS_KEPT = 64;
 
 /** What the stream said about tool calls, also known when no result arrived. */
 export interface ClaudeToolCallCounts {
@@ -47,6 +60,10 @@ export class ClaudeToolCalls {
   private readonly erroredIds = new BoundedSet<string>();
   /** File-writing calls in the order seen: tool_use id (or a synthetic one) → path. */
   private readonly writeCalls = new BoundedMap<string, string>();
+  /** `TodoWrite` calls in the order seen (the most recent {@link TODO_CALLS_KEPT}). */
+  private readonly todoCalls = new RecentList<{ readonly id: string; readonly todos: ClaudeTodo[] }>(
+    TODO_CALLS_KEPT,
+  );
 
   /** A call refused by a permission decision (`system/permission_denied`, `permission_denials`). */
   denied(toolUseId: string): void {
@@ -79,6 +96,7 @@ export class ClaudeToolCalls {
     if (!Array.isArray(content)) return;
     for (const block of content.filter(isRecord)) {
       if (block.type !== "tool_use" || typeof block.name !== "string") continue;
+      if (block.name === "TodoWrite") this.readTodoWrite(block);
       const field = Object.hasOwn(FILE_WRITING_TOOLS, block.name)
         ? FILE_WRITING_TOOLS[block.name]
         : undefined;
@@ -88,6 +106,38 @@ export class ClaudeToolCalls {
       const id = typeof block.id === "string" ? block.id : `(no id ${this.writeCalls.size})`;
       if (!this.writeCalls.has(id)) this.writeCalls.set(id, path);
     }
+  }
+
+  /**
+   * The plan of the latest `TodoWrite` call the stream does not show voided (denied, unavailable, or an
+   * `is_error` result); `null` when the model declared none.
+   */
+  latestTodos(): readonly ClaudeTodo[] | null {
+    const calls = this.todoCalls.toArray();
+    for (let i = calls.length - 1; i >= 0; i--) {
+      const call = calls[i];
+      if (call === undefined) continue;
+      const voided =
+        this.deniedIds.has(call.id) || this.unavailableIds.has(call.id) || this.erroredIds.has(call.id);
+      if (!voided) return call.todos;
+    }
+    return null;
+  }
+
+  private readTodoWrite(block: Json): void {
+    const input = block.input;
+    if (!isRecord(input) || !Array.isArray(input.todos)) return;
+    const id = typeof block.id === "string" ? block.id : `(no id todo ${this.todoCalls.toArray().length})`;
+    const todos = input.todos
+      .filter(isRecord)
+      .slice(0, MAX_TRACKED)
+      .map((todo) => ({
+        text: recordText(
+          typeof todo.content === "string" ? todo.content : JSON.stringify(todo.content ?? ""),
+        ),
+        status: typeof todo.status === "string" ? todo.status : "pending",
+      }));
+    this.todoCalls.push({ id, todos });
   }
 
   counts(): ClaudeToolCallCounts {

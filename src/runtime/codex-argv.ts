@@ -15,6 +15,8 @@
  *                                on every workspace-write node: its extent, pinned against a loaded config
  *   [--ignore-user-config --ignore-rules --config project_doc_max_bytes=0 --config mcp_servers={}]
  *                                layer 1 isolation, when `policy.settingSources` is set (SPEC §8)
+ *   [--config tools.update_plan.enabled=true]
+ *                                `planTool`: a node whose completion gate reads its plan (SPEC §7)
  *   [resume THREAD_ID]           session handoff and completion re-prompts
  *   -- PROMPT
  *
@@ -119,6 +121,13 @@ export interface CodexInvocation {
    * (SPEC §10). Parse the input with `parseCodexConfig`.
    */
   readonly config?: readonly string[];
+  /**
+   * Offer the model codex's plan tool (`update_plan`, whose plan the `--json` stream prints as `todo_list`
+   * items): for a node whose completion gate is `todos: all_done` (SPEC §7). Measured on 0.169.0: with
+   * `-m gpt-5.5` the tool is not advertised unless `tools.update_plan.enabled=true`; with it, each call
+   * shows as `item.started` / `item.updated` / `item.completed` of one `todo_list` item.
+   */
+  readonly planTool?: boolean;
 }
 
 /** codex thread ids are UUIDs (v7 as printed by 0.169.0, e.g. `01a229b5-40c4-7922-94ad-e4ea52cb9e9d`). */
@@ -278,6 +287,7 @@ export function buildCodexArgv(inv: CodexInvocation): string[] {
     argv.push("--ignore-user-config", "--ignore-rules");
     argv.push("--config", "project_doc_max_bytes=0", "--config", "mcp_servers={}");
   }
+  if (inv.planTool === true) argv.push("--config", "tools.update_plan.enabled=true");
   switch (inv.session.kind) {
     case "fresh":
       break;

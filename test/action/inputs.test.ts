@@ -402,3 +402,19 @@ describe("timeout-minutes (issue 14)", () => {
     }
   });
 });
+
+describe("repair-attempts (SPEC §7, issue 13 item 5)", () => {
+  it("is 0 when absent, read in mode auto, refused with its range when not a whole number 0-10", () => {
+    expect(ok({ goal: "g", "verify-cmd": "npm test" }).repairAttempts).toBe(0);
+    expect(ok({ goal: "g", "verify-cmd": "npm test", "repair-attempts": "3" }).repairAttempts).toBe(3);
+    expect(errors({ goal: "g", "verify-cmd": "npm test", "repair-attempts": "-1" })).toEqual([
+      'input `repair-attempts` is "-1": give a whole number from 0 (off) to 10, the times a failing build is fed back to a sink',
+    ]);
+  });
+
+  it("mode run refuses it: a hand-written graph declares its own completion", () => {
+    expect(errors({ graph: "g.yml", "repair-attempts": "2" }).join("\n")).toContain(
+      "input `repair-attempts` does not apply to mode run",
+    );
+  });
+});

@@ -131,3 +131,21 @@ test("a --verify-cmd that is only a shell comment is refused like a blank one: i
   const errors = errorsOf(["--goal", "g", "--verify-cmd", "# npm test"]).join("\n");
   expect(errors).toContain("only # comments");
 });
+
+describe("--repair-attempts (SPEC §7, issue 13 item 5)", () => {
+  test("absent is 0 (off); a whole number 0-10 is read", () => {
+    const absent = parseAutoFlags(["--goal", "g", "--verify-cmd", "npm test"]);
+    const two = parseAutoFlags(["--goal", "g", "--verify-cmd", "npm test", "--repair-attempts", "2"]);
+    expect(absent.ok && absent.flags.repairAttempts).toBe(0);
+    expect(two.ok && two.flags.repairAttempts).toBe(2);
+  });
+
+  test.each(["11", "1.5", "two", "0x2"])(
+    "--repair-attempts %j is refused naming the flag and the range",
+    (v) => {
+      expect(errorsOf(["--goal", "g", "--repair-attempts", v])).toEqual([
+        `--repair-attempts is ${JSON.stringify(v)}: give a whole number from 0 (off) to 10, the times a failing build is fed back to a sink`,
+      ]);
+    },
+  );
+});

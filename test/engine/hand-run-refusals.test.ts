@@ -44,19 +44,6 @@ function options(
 }
 
 describe("run refuses before anything runs", () => {
-  it("a node declaring completion is refused, naming the node and the way out", async () => {
-    const result = await runHandWritten(
-      options(
-        "nodes:\n  - id: build\n    prompt: Build.\n    completion: { verify: { command: npm test }, max_attempts: 2 }\n",
-      ),
-    );
-    expect(result.kind).toBe("usage_error");
-    expect(result.kind === "usage_error" ? result.message : "").toMatch(
-      /node "build" declares completion \(SPEC §7\), which this version does not run yet.*Nothing was run\./,
-    );
-    expect(existsSync(join(dir, "runs"))).toBe(false);
-  });
-
   it("an input the graph uses but was not given is refused; given, it passes this check", async () => {
     const graph = "nodes:\n  - id: a\n    prompt: Fix {{ inputs.file }}.\n";
     const missing = await runHandWritten(options(graph));

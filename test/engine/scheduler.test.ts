@@ -56,7 +56,7 @@ class RecordingPort implements SchedulerPort {
   }
   retryNotStarted(node: GraphNode, retry: RetrySettlement, haltedBy: string | null): FailedSettlement {
     this.log.push(`retryNotStarted ${node.id} haltedBy ${haltedBy}`);
-    return { kind: "failed", row: retry.row, judged: retry.info.judged };
+    return { kind: "failed", row: retry.row, judged: retry.info.kind === "retry" && retry.info.judged };
   }
   feedbackFired(node: GraphNode, feedback: FeedbackSettlement): void {
     this.log.push(`feedbackFired ${node.id} round ${feedback.round}`);

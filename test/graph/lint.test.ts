@@ -318,20 +318,3 @@ describe("no-tools-no-verify: an agent node declaring neither allowed_tools nor 
     expect(advisoriesOf(graph, {}, true)).toEqual([]);
   });
 });
-
-describe("completion is not run by this version", () => {
-  test("a node declaring completion gets an advisory; the same node without it gets none of that kind", () => {
-    const withCompletion = [
-      "nodes:",
-      "  - id: build",
-      "    prompt: Build it.",
-      "    allowed_tools: [Read]",
-      "    success_check: { verify: { command: npm test } }",
-      "    completion: { verify: { command: npm test }, max_attempts: 2 }",
-      "",
-    ].join("\n");
-    const kinds = (text: string) => lintGraph(text, "g.yml").advisories.map((a) => a.kind);
-    expect(kinds(withCompletion)).toContain("completion-not-run");
-    expect(kinds(withCompletion.replace(/ {4}completion:.*\n/, ""))).not.toContain("completion-not-run");
-  });
-});

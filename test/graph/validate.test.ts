@@ -581,10 +581,45 @@ describe("completion gates are bounded and check something (SPEC §7)", () => {
     expect(issuesOf(graphOf(agent("a", { completion })))).toEqual([`invalid graph: node "a": ${reason}`]);
   });
 
-  test.each([{ command: "make test" }, { todos: "all_done" }])(
-    "completion verify %j is accepted",
-    (verify) => {
-      expect(issuesOf(graphOf(agent("a", { completion: { verify, max_attempts: 3 } })))).toEqual([]);
-    },
-  );
+  test.each([
+    [
+      { command: "make test", timeout: "11m" },
+      "completion.verify.timeout 11m exceeds the 10m ceiling — a verify command runs on its node's critical " +
+        "path; split long work into its own node",
+    ],
+    [{ command: "make test", timeout: "0s" }, 'completion.verify.timeout "0s" must be positive'],
+    [{ command: "make test", timeout: "5" }, "completion.verify.timeout: "],
+    [
+      { command: "make test", expect_exit: 256 },
+      "completion.verify.expect_exit must be an exit status from 0 to 255 (got 256)",
+    ],
+    [
+      { todos: "all_done", timeout: "1m" },
+      "completion.verify.timeout and expect_exit belong to a command; todos: all_done runs nothing",
+    ],
+    [
+      { command: "make test", require_plan: true },
+      "completion.verify.require_plan belongs to todos: all_done; a command has no plan to require",
+    ],
+  ])("completion verify %j is refused with a reason naming the field", (verify, reason) => {
+    const issues = issuesOf(graphOf(agent("a", { completion: { verify, max_attempts: 2 } })));
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toContain(`invalid graph: node "a": ${reason}`);
+  });
+
+  test("a fractional max_attempts is a load error before anything runs", () => {
+    const issues = issuesOf(
+      graphOf(agent("a", { completion: { verify: { command: "make" }, max_attempts: 1.5 } })),
+    );
+    expect(issues.join("\n")).toMatch(/completion\.max_attempts/);
+  });
+
+  test.each([
+    { command: "make test" },
+    { command: "make test", timeout: "5m", expect_exit: 1 },
+    { todos: "all_done" },
+    { todos: "all_done", require_plan: true },
+  ])("completion verify %j is accepted", (verify) => {
+    expect(issuesOf(graphOf(agent("a", { completion: { verify, max_attempts: 3 } })))).toEqual([]);
+  });
 });

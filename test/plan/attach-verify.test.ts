@@ -75,3 +75,47 @@ describe("sinkIds", () => {
     expect(sinkIds(diamond())).toEqual(["api", "ui", "docs"]);
   });
 });
+
+describe("attachVerifyCommand with repair-attempts (SPEC §7, issue 13 item 5)", () => {
+  it("makes the command each sink's completion gate with max_attempts N + 1, and the graph loads it", () => {
+    const spec = diamond();
+    expect(attachVerifyCommand(spec, "npm test", { timeoutMs: 600_000, repairAttempts: 2 })).toEqual([
+      "api",
+      "ui",
+      "docs",
+    ]);
+    expect(spec.nodes.map((node) => node.completion)).toEqual([
+      undefined,
+      { verify: { command: "npm test", timeout: "10m" }, max_attempts: 3 },
+      { verify: { command: "npm test", timeout: "10m" }, max_attempts: 3 },
+      { verify: { command: "npm test", timeout: "10m" }, max_attempts: 3 },
+    ]);
+    // The build is the gate, not a success check that would fail the attempt before the gate could run.
+    expect(spec.nodes.map((node) => node.success_check?.verify)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    const loaded = loadGraphObject(spec, "planner reply");
+    if (!loaded.ok) throw new Error(JSON.stringify(loaded.issues));
+    const api = loaded.graph.nodes.find((n) => n.id === "api");
+    expect(api?.completion).toEqual({
+      verify: { kind: "command", command: "npm test", timeout_ms: 600_000, expect_exit: 0 },
+      max_attempts: 3,
+    });
+  });
+
+  it("repair-attempts 0 is today's success_check.verify; a negative or fractional count is refused", () => {
+    const spec = diamond();
+    attachVerifyCommand(spec, "npm test", { timeoutMs: 600_000, repairAttempts: 0 });
+    expect(spec.nodes[1]?.success_check?.verify).toEqual({ command: "npm test", timeout: "10m" });
+    expect(spec.nodes[1]?.completion).toBeUndefined();
+    expect(() => attachVerifyCommand(diamond(), "npm test", { timeoutMs: 1000, repairAttempts: -1 })).toThrow(
+      /repair attempts must be an integer >= 0, got -1/,
+    );
+    expect(() =>
+      attachVerifyCommand(diamond(), "npm test", { timeoutMs: 1000, repairAttempts: 1.5 }),
+    ).toThrow(/got 1\.5/);
+  });
+});
