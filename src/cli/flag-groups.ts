@@ -182,12 +182,13 @@ function reportFlags(f: FlagReader, errors: string[]): ReportFlags {
 const FRESH_RUN_USAGE = `  --verify-env NAMES           comma-separated variables passed to the verify commands
   --runtime claude|codex       model CLI every node (and auto's planner) runs (default claude)
   --model M                    model passed to the CLI (claude --model, codex -m; default: the CLI's own)
-  --working-directory DIR      sub-directory of --repo to run in
+  --working-directory DIR      folder to run in, resolved from --repo (inside the working tree)
   --continue-on-fail           prune only a failed node's descendants instead of halting
 `;
 
 /** The usage lines of {@link LEG_OPTIONS} (`concurrency` is each command's own line). */
-const LEG_USAGE = `  --repo DIR                   the repository (default .)
+const LEG_USAGE = `  --repo DIR                   a folder in the repository's git working tree (default .); a sub-folder
+                               is the working directory
   --commit                     commit the nodes' changes when the run ends
   --runs-dir DIR               where run directories are (default <repo>/.evidence-gate/runs)
   --claude-path PATH           the claude executable (default: claude on PATH)

@@ -149,8 +149,9 @@ ceiling — and prints the plan and its tool-ceiling disclosure. No node runs an
   --verify-timeout DURATION    verify command timeout, Go syntax (default 10m)
 ${LOADED_USER_CONFIG_USAGE}  --runtime claude|codex       model CLI (default claude)
   --model M                    model passed to the CLI (default: the CLI's own)
-  --working-directory DIR      sub-directory of --repo to plan in
-  --repo DIR                   the repository (default .)
+  --working-directory DIR      folder to plan in, resolved from --repo (inside the working tree)
+  --repo DIR                   a folder in the repository's git working tree (default .); a sub-folder
+                               is the working directory
   --claude-path PATH           the claude executable (default: claude on PATH)
   --codex-path PATH            the codex executable (default: codex on PATH)
   --codex-config KEY=VALUE     codex only, repeatable: -c KEY=VALUE on the planner call

@@ -4,11 +4,10 @@
  * usage error). The command is `--verify-cmd`, else the working tree's policy file's `verify-cmd`.
  * Reporting (`--json`, `--repository`, `--check-run-out`, `--summary-out`) is `auto`'s.
  */
-import { resolve } from "node:path";
 import { chooseVerifyCommand, emptyVerifyCommandProblem } from "../evidence/verify-choice.js";
 import { autoRunPolicy } from "../policy/policy-file.js";
 import { CliLeg } from "../run/local-leg.js";
-import { type CliIo, pathProblems, refuseUsage } from "../run/local-setup.js";
+import { type CliIo, checkedRepository, refuseUsage } from "../run/local-setup.js";
 import { readVerifyEnv } from "../run/request-fields.js";
 import { startRun } from "../run/start-run.js";
 import { prepareFreshRun } from "../run/terminal-report.js";
@@ -31,8 +30,9 @@ export const VERIFY_USAGE = `usage: evidence-gate verify [--verify-cmd CMD] [opt
                                (default: verify-cmd in .github/evidence-gate.yml)
   --verify-timeout DURATION    its timeout, Go syntax (default 10m)
   --verify-env NAMES           variables passed through to it (comma separated)
-  --working-directory DIR      run it in this sub-folder of the repository
-  --repo DIR                   the repository (default .)
+  --working-directory DIR      folder to run it in, resolved from --repo (inside the working tree)
+  --repo DIR                   a folder in the repository's git working tree (default .); a sub-folder
+                               is the working directory
   --runs-dir DIR               where run directories go (default <repo>/.evidence-gate/runs)
 ${REPORT.usage}`;
 
@@ -81,9 +81,9 @@ export async function runCliVerify(argv: readonly string[], io: CliIo): Promise<
   const parsed = parseOrExit(argv, io, "verify", VERIFY_USAGE, parseVerifyFlags);
   if ("exit" in parsed) return parsed.exit;
   const f = parsed.flags;
-  const repoDir = resolve(io.cwd, f.repo);
-  const refused = refuseUsage(io, "verify", pathProblems(repoDir, f, io.cwd));
-  if (refused !== null) return refused;
+  const where = await checkedRepository("verify", f, io, { runs: true });
+  if ("exit" in where) return where.exit;
+  const { repoDir } = where;
   const prepared = await prepareFreshRun({ command: "verify", flags: f, io, repoDir });
   if ("exit" in prepared) return prepared.exit;
   const { secrets, report, policyFile } = prepared;
@@ -114,7 +114,7 @@ export async function runCliVerify(argv: readonly string[], io: CliIo): Promise<
       mode: { kind: "verify", verify },
       ...leg.requestBase,
       runId: leg.runId,
-      ...opt("workingDirectory", f.workingDirectory),
+      ...opt("workingDirectory", where.workingDirectory),
       continueOnFail: false,
       verifyTimeoutMs: f.verifyTimeoutMs,
       verifyEnv: f.verifyEnv,
