@@ -7,7 +7,7 @@ import type { BuildEvidenceAnswer } from "../core/build-evidence-answer.js";
 import type { LedgerRow } from "../core/ledger-row.js";
 import type { Redactor } from "../core/redact.js";
 import { evidenceTree, type IndexOverlay } from "../evidence/evidence-tree.js";
-import { commitWorkingTree, workingTreePatch } from "../evidence/patch.js";
+import { commitWorkingTree, type HeadMoved, workingTreePatch } from "../evidence/patch.js";
 import type { Graph } from "../graph/graph.js";
 import { type Conclusion, decideConclusion, type RunEnd } from "../ledger/conclusion.js";
 import { computeTotals, type Ledger, type PlanningCall, type PlanSection } from "../ledger/ledger.js";
@@ -163,6 +163,7 @@ export async function finishRun(frame: RunFrame, input: FinishInput): Promise<Fi
   const evidenceStands =
     publish !== undefined ? wouldBe === "success" : wouldBe === "success" || wouldBe === "neutral";
   let publishRefused: string | null = null;
+  let headMoved: HeadMoved | null = null;
   if (
     changed &&
     frame.commit !== null &&
@@ -171,12 +172,16 @@ export async function finishRun(frame: RunFrame, input: FinishInput): Promise<Fi
     !changesHoldSecret &&
     evidenceStands
   ) {
-    const sha = await commitWorkingTree(repoDir, {
+    const committed = await commitWorkingTree(repoDir, {
       ...gitContext,
       ...(verifiedTree !== undefined ? { tree: verifiedTree } : {}),
       message: `evidence-gate: ${redactor.text(firstLine(frame.commit.message))}`,
       trailer: `Evidence-Gate-Run: ${frame.runId}`,
+      // The changes are a diff from the starting commit: onto it, or not at all (issue 17 item 4).
+      parent: start.sha,
     });
+    if (committed !== null && typeof committed === "object") headMoved = committed;
+    const sha = typeof committed === "string" ? committed : null;
     const tree = verifiedTree ?? finalTree;
     if (sha !== null && publish !== undefined) {
       const published = await publish({ sha, tree: tree! });
@@ -201,11 +206,13 @@ export async function finishRun(frame: RunFrame, input: FinishInput): Promise<Fi
     const notCommittedBecause =
       publishRefused !== null
         ? `the push was refused: ${publishRefused}`
-        : frame.commit !== null && everyRowPassed && !evidenceStands
-          ? publish !== undefined
-            ? `push mode pushes only changes verified on the pushed tree (a success), and this run's evidence would end ${wouldBe}`
-            : `its evidence would end ${wouldBe}`
-          : undefined;
+        : headMoved !== null
+          ? `HEAD moved while the run ran (from ${start.sha.slice(0, 7)} to ${headMoved.head?.slice(0, 7) ?? "no commit"}: another run's --commit, or a commit made meanwhile), and the nodes' changes were made on ${start.sha.slice(0, 7)}`
+          : frame.commit !== null && everyRowPassed && !evidenceStands
+            ? publish !== undefined
+              ? `push mode pushes only changes verified on the pushed tree (a success), and this run's evidence would end ${wouldBe}`
+              : `its evidence would end ${wouldBe}`
+            : undefined;
     patch = {
       path,
       bytes: p.diffBytes.length,

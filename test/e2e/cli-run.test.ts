@@ -70,6 +70,32 @@ describe("run GRAPH: a line per node event, the ledger, the exit code by outcome
     expect(r.ledger?.postedCommit?.sha).toBe(head);
   });
 
+  test("--commit when HEAD moved while the run ran (another run's --commit): nothing is committed onto the other commit, and the line says why (issue 17 item 4)", async () => {
+    const h = await cliHarness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
+    const start = await h.repo.git(["rev-parse", "HEAD"]);
+    // The verify command itself lands a commit, as a second run's --commit would while this one runs.
+    const meanwhile =
+      "git -c user.name=Other -c user.email=other@example.invalid commit --quiet --allow-empty -m meanwhile && npm test";
+    const graph = FIX_GRAPH.replace("verify: { command: npm test }", `verify: { command: "${meanwhile}" }`);
+    expect(graph).not.toBe(FIX_GRAPH);
+
+    const r = await h.runGraph(h.writeGraph("fix.yml", graph), ["--commit"]);
+
+    expect(rowWords(r.ledger!)).toEqual(["implement PASS (exit-only)", "check PASS (verified)"]);
+    const head = await h.repo.git(["rev-parse", "HEAD"]);
+    expect(await h.repo.git(["rev-parse", "HEAD~1"])).toBe(start);
+    expect(await h.repo.git(["log", "-1", "--format=%s"])).toBe("meanwhile");
+    expect(r.ledger?.postedCommit).toBeUndefined();
+    expect(r.ledger?.patch?.notCommittedBecause).toBe(
+      `HEAD moved while the run ran (from ${start.slice(0, 7)} to ${head.slice(0, 7)}: another run's --commit, or a commit made meanwhile), and the nodes' changes were made on ${start.slice(0, 7)}`,
+    );
+    expect(r.stdout).not.toContain("because the run did not pass");
+    expect(r.stdout).toContain(
+      `--commit: nothing was committed because HEAD moved while the run ran (from ${start.slice(0, 7)} to ${head.slice(0, 7)}`,
+    );
+    expect(await h.repo.read("src/sum.js")).toBe(FIXED_SUM);
+  });
+
   test("a sink whose verify fails: ✗ check FAIL verify_failed on its line, conclusion failure, exit 1", async () => {
     const h = await cliHarness({
       script: (repo) => fixSumScript({ repoDir: repo.dir, newBody: "return a * b;" }),
