@@ -388,11 +388,15 @@ describe("a stopped CLI leaves a run directory that says what finished (issue ac
     const h = await cliHarness({ script: () => SLOW_SCRIPT });
     const run = await slowRunAtSecondNode(h);
 
+    expect(pidsWithCommandLine("SECOND-MARK: take your time").length).toBeGreaterThan(0);
     run.child.kill("SIGKILL");
     expect((await run.closed).signal).toBe("SIGKILL");
-    // A SIGKILLed engine cannot stop its node: the second node's claude (its own process group) is
-    // orphaned, still waiting on the model and writing into HOME. Stop it, so cleanup does not race it.
+    // A SIGKILLed engine runs no cleanup, and the second node's claude is in its own process group: its
+    // orphan guard ends it (issue 17 item 7), where it used to wait on the model for its whole reply.
     onTestFinished(killOrphans);
+    expect(
+      await eventually(() => pidsWithCommandLine("SECOND-MARK: take your time").length === 0, 30_000),
+    ).toBe(true);
 
     const [runDir] = h.runDirs();
     const state = JSON.parse(readFileSync(join(runDir!, "state.json"), "utf8")) as {
@@ -404,7 +408,6 @@ describe("a stopped CLI leaves a run directory that says what finished (issue ac
     expect(state.nodes.second?.status ?? "never recorded").not.toBe("passed");
     // No half-written temp file was left beside it.
     expect(readdirSync(runDir!).filter((name) => name.endsWith(".tmp"))).toEqual([]);
-    await killOrphans();
   });
 
   test("SIGINT: the running node is stopped, the ledger printed, exit 130; resume --retry-failed then runs only the stopped node", async () => {
@@ -420,6 +423,11 @@ describe("a stopped CLI leaves a run directory that says what finished (issue ac
     expect(stdout).toMatch(/^✗ second {2}FAIL cancelled /m);
     const runId = /^run (\S+) \(/m.exec(stdout)?.[1];
     expect(runId, stdout).toBeDefined();
+    // The interrupted run says how to continue it, as a paused one does (issue 17 item 7).
+    expect(stdout).toContain(
+      "interrupted: the run is saved — continue it (the stopped nodes run again, the passed ones are kept) with",
+    );
+    expect(stdout).toMatch(new RegExp(`^ {2}evidence-gate resume ${runId} (.* )?--retry-failed$`, "m"));
 
     // The model answers at once now: the resumed leg runs `second` only.
     const fast = await startModelServer({
