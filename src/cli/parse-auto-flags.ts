@@ -51,7 +51,10 @@ export const AUTO_USAGE = `usage: evidence-gate auto --goal TEXT (--verify-cmd C
   --accept-no-build-evidence   run without build evidence (verdicts are the model's own)
   --verify-timeout DURATION    verify command timeout, Go syntax (default 10m)
 ${LOADED_USER_CONFIG_USAGE}${FRESH_RUN.usage}  --concurrency N              nodes running at once (default 4, max 10)
-${LEG.usage}${REPORT.usage}`;
+${LEG.usage}${REPORT.usage}
+Exit: 0 passed, 1 failed, 2 paused (gate or session limit), 3 refused (no build evidence), 64 usage error,
+130 interrupted.
+`;
 
 /** The flags that decide a plan, as `auto` and `plan` both read them. */
 interface PlanningFlags {

@@ -34,7 +34,10 @@ export const VERIFY_USAGE = `usage: evidence-gate verify [--verify-cmd CMD] [opt
   --repo DIR                   a folder in the repository's git working tree (default .); a sub-folder
                                is the working directory
   --runs-dir DIR               where run directories go (default <repo>/.evidence-gate/runs)
-${REPORT.usage}`;
+${REPORT.usage}
+Exit: 0 the command passed, 1 it failed (a non-zero exit or its timeout), 64 usage error (bad flags, no
+command to run), 130 interrupted.
+`;
 
 /** Parses `verify`'s argv (after the subcommand). */
 export function parseVerifyFlags(argv: readonly string[]): Parsed<VerifyFlags> {
