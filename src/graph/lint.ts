@@ -33,7 +33,8 @@
  * 9. `unverified-sink` — an agent sink without `success_check.verify`; `only-gate-sinks` — every sink is a
  *    gate (reported on the first). Either way the run can conclude `neutral` at best.
  *
- * 10. `exit-code-unchecked` — `result_matches` without `exit_zero: true`. The Go CLI this ports does not
+ * 10. `exit-code-unchecked` — `result_matches` without `exit_zero: true` nor a `verify` command (which
+ *    decides the node by its own exit code; issue 17 item 9). The Go CLI this ports does not
  *    check the exit code then (research §2.3), so a graph shared with it can pass a crashed run there; this
  *    engine fails every non-zero exit (`nonzero_exit`) whatever `exit_zero` says, and the advisory says so.
  */
@@ -140,7 +141,12 @@ export function graphAdvisories(graph: Graph, options: { readonly inputs: readon
       }
       const verdict = uncheckedVerdict(node);
       if (verdict !== null) add("unchecked-verdict", verdict);
-      if (node.success_check.result_matches !== null && !node.success_check.exit_zero) {
+      // A verify command decides the node by its own exit code: the reply's exit code is then not the check.
+      if (
+        node.success_check.result_matches !== null &&
+        !node.success_check.exit_zero &&
+        node.success_check.verify === null
+      ) {
         add(
           "exit-code-unchecked",
           "success_check.result_matches is set without exit_zero: true; the Go CLI does not check the exit code " +
