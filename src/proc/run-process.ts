@@ -8,10 +8,12 @@
  * tails, and only for consumers that want them split into runs of whole lines, streamed line by line
  * and echoed through a `CommandFence` — `child-output.ts`) → settled as exactly one
  * {@link ProcessResult}. On timeout or cancellation the whole group gets SIGTERM, then SIGKILL after a
- * grace period.
+ * grace period. Unless `orphanGuard: false`, an orphan guard (`orphan-guard.ts`) SIGKILLs the group if the
+ * engine dies without settling it (`kill -9`).
  */
 import { spawn } from "node:child_process";
 import { ChildOutput, type ChildOutputOptions } from "./child-output.js";
+import { guardGroup } from "./orphan-guard.js";
 
 export type { ChildOutputOptions } from "./child-output.js";
 export type { OutputPiece, PieceKind } from "./line-framer.js";
@@ -35,6 +37,12 @@ export interface RunProcessOptions extends ChildOutputOptions {
   readonly signal?: AbortSignal;
   /** Grace between SIGTERM and SIGKILL (default 3000). */
   readonly killGraceMs?: number;
+  /**
+   * Guard the child's group against the engine's own death (default `true`): a `kill -9` of the engine
+   * then ends the child too (`orphan-guard.ts`; issue 17 item 7). `false` only for short local commands
+   * (local git), where the guard's extra process costs more than an orphan that ends by itself.
+   */
+  readonly orphanGuard?: boolean;
 }
 
 interface Streams {
@@ -114,6 +122,7 @@ function superviseChild(
 ): void {
   const output = new ChildOutput(options);
   const pid = child.pid ?? null;
+  const guard = pid !== null && options.orphanGuard !== false ? guardGroup(pid) : null;
   let stopReason: StopReason | null = null;
   const timers: NodeJS.Timeout[] = [];
   let settled = false;
@@ -139,6 +148,7 @@ function superviseChild(
   const finish = (result: ProcessResult): void => {
     if (settled) return;
     settled = true;
+    guard?.release();
     for (const timer of timers) clearTimeout(timer);
     options.signal?.removeEventListener("abort", onAbort);
     output.end();
