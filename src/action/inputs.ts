@@ -10,7 +10,12 @@
  */
 import { type Runtime, runtimeOptionsProblem } from "../engine/runtime-setup.js";
 import { parseDuration } from "../graph/duration.js";
-import { DEFAULT_CLAUDE_VERSION, DEFAULT_CODEX_VERSION, type InputsResult } from "../run/action-inputs.js";
+import {
+  DEFAULT_CLAUDE_VERSION,
+  DEFAULT_CODEX_VERSION,
+  type InputsResult,
+  type ReportTo,
+} from "../run/action-inputs.js";
 import { readVerifyEnv } from "../run/request-fields.js";
 import { parseCodexConfig } from "../runtime/codex-argv.js";
 import { bool, raw, readMode, strayInputs } from "./mode-inputs.js";
@@ -38,6 +43,17 @@ function readCodexConfig(env: Env, errors: string[]): string[] {
   if (parsed.ok) return [...parsed.pairs];
   errors.push(...parsed.issues.map((issue) => issue.replace(/^codex-config /, "input `codex-config` ")));
   return [];
+}
+
+/** Input `report-to`: empty or `check-run` (this step posts), or `bot` (the evidence-gate App posts). */
+function readReportTo(env: Env, errors: string[]): ReportTo {
+  const text = raw(env, "report-to");
+  if (text === undefined || text === "check-run") return "check-run";
+  if (text === "bot") return "bot";
+  errors.push(
+    `input \`report-to\` is ${JSON.stringify(text)}: use bot (the evidence-gate App posts the check run) or leave it empty (this step posts it)`,
+  );
+  return "check-run";
 }
 
 /** Reads and checks every input; every problem is reported at once. */
@@ -110,6 +126,7 @@ export function readActionInputs(env: Env): InputsResult {
     { label: "input `verify-env`", separators: /[\s,]+/ },
     errors,
   );
+  const reportTo = readReportTo(env, errors);
   if (errors.length > 0 || mode === undefined) {
     return { ok: false, errors: errors.length > 0 ? errors : ["Internal error: no mode and no error"] };
   }
@@ -143,6 +160,7 @@ export function readActionInputs(env: Env): InputsResult {
       allowedBots,
       allowPullRequestTarget,
       ...(pr !== undefined ? { pr } : {}),
+      reportTo,
     },
   };
 }

@@ -45,10 +45,21 @@ import {
 } from "./runtime-setup.js";
 
 /** What the resumed leg does. `by` is who decided (a login, or the local user in the CLI). */
+/**
+ * What the leg does. `by` is who decided (the recorded approver); `dispatchedBy`, when given, is who started
+ * the leg for them — the evidence-gate App's dispatch for a writer's click (issue 11) — and the row says so.
+ */
 export type ResumeAction =
-  | { readonly kind: "approve"; readonly gate: string; readonly by: string }
-  | { readonly kind: "reject"; readonly gate: string; readonly by: string }
+  | { readonly kind: "approve"; readonly gate: string; readonly by: string; readonly dispatchedBy?: string }
+  | { readonly kind: "reject"; readonly gate: string; readonly by: string; readonly dispatchedBy?: string }
   | { readonly kind: "retry-failed" };
+
+/** ` (dispatched by <login>)` when someone other than the decider started the leg, else nothing. */
+function dispatchedWords(action: { readonly by: string; readonly dispatchedBy?: string }): string {
+  return action.dispatchedBy === undefined || action.dispatchedBy === action.by
+    ? ""
+    : ` (dispatched by ${action.dispatchedBy})`;
+}
 
 export interface ResumeOptions extends Omit<EngineRunBase, "runId" | "publish" | "indexOverlay"> {
   readonly runId: string;
@@ -288,7 +299,8 @@ export async function resumeRun(o: ResumeOptions): Promise<ResumeResult> {
   const at = new Date().toISOString();
   if (action.kind === "approve") {
     store.setGate(action.gate, { status: "approved", by: action.by, head_sha: headSha, at });
-    store.addRow(approvedGateRow(action.gate, action.by, headSha, graph.sinks.includes(action.gate)));
+    const approved = approvedGateRow(action.gate, action.by, headSha, graph.sinks.includes(action.gate));
+    store.addRow({ ...approved, detail: `${approved.detail}${dispatchedWords(action)}` });
     store.setNode(action.gate, { status: "passed", session_id: null, executions: 1 });
     dir.event({ type: "gate_approved", node: action.gate, by: action.by, headSha });
     dir.event({ type: "node_passed", node: action.gate, qualifier: "approved" });
@@ -298,7 +310,7 @@ export async function resumeRun(o: ResumeOptions): Promise<ResumeResult> {
       nodeId: action.gate,
       verdict: "FAIL",
       cause: "rejected",
-      detail: `gate rejected by ${action.by} at ${headSha.slice(0, 12)}`,
+      detail: `gate rejected by ${action.by} at ${headSha.slice(0, 12)}${dispatchedWords(action)}`,
       ...NOTHING_SPENT,
       sink: graph.sinks.includes(action.gate),
     };
