@@ -14,6 +14,7 @@ import { autoRunPolicy } from "../policy/policy-file.js";
 import { planLines } from "../progress/progress-lines.js";
 import { cliSecrets } from "../run/credentials.js";
 import { EXIT } from "../run/exit-codes.js";
+import { withLocalProxy } from "../run/local-leg.js";
 import { type CliIo, freshRunProblems, readCliPolicy, refuseUsage } from "../run/local-setup.js";
 import { localModelCli } from "../run/model-cli.js";
 import { planOnly } from "../run/plan-only.js";
@@ -39,37 +40,48 @@ export async function runCliPlan(argv: readonly string[], io: CliIo): Promise<nu
   const policyFile = await readCliPolicy(repoDir, say);
   if (policyFile === null) return EXIT.usage;
   const policy = autoRunPolicy(policyFile);
-  const result = await planOnly(
-    {
-      mode: autoMode({
-        goal: f.goal,
-        ...(f.verifyCmd !== undefined ? { verifyCmd: f.verifyCmd } : {}),
-        acceptNoBuildEvidence: f.acceptNoBuildEvidence,
-        acceptLoadedUserConfig: f.acceptLoadedUserConfig,
-        runtime: f.runtime,
-        concurrency: 4,
-        ...(policy !== undefined ? { policy } : {}),
-        surface: "cli",
-      }),
-      repoDir,
-      ...(f.workingDirectory !== undefined ? { workingDirectory: f.workingDirectory } : {}),
-      ...(f.model !== undefined ? { model: f.model } : {}),
-      codexConfig: f.codexConfig,
-      verifyTimeoutMs: f.verifyTimeoutMs,
-      ...(policy !== undefined ? { policy } : {}),
-      surface: "cli",
-      knownSecrets: secrets.knownSecrets,
-      baseEnv: io.env,
-    },
-    {
-      modelCli: localModelCli({
-        modelEnv: secrets.modelEnv,
-        ...(f.claudePath !== undefined ? { claudePath: f.claudePath } : {}),
-        ...(f.codexPath !== undefined ? { codexPath: f.codexPath } : {}),
-      }),
-      ...(io.signal ? { signal: io.signal } : {}),
+  let result: Awaited<ReturnType<typeof planOnly>> | undefined;
+  const proxied = await withLocalProxy(
+    io,
+    { command: "plan", runtime: f.runtime, codexConfig: f.codexConfig, say: say.line },
+    async (proxy) => {
+      result = await planOnly(
+        {
+          mode: autoMode({
+            goal: f.goal,
+            ...(f.verifyCmd !== undefined ? { verifyCmd: f.verifyCmd } : {}),
+            acceptNoBuildEvidence: f.acceptNoBuildEvidence,
+            acceptLoadedUserConfig: f.acceptLoadedUserConfig,
+            runtime: f.runtime,
+            concurrency: 4,
+            ...(policy !== undefined ? { policy } : {}),
+            surface: "cli",
+          }),
+          repoDir,
+          ...(f.workingDirectory !== undefined ? { workingDirectory: f.workingDirectory } : {}),
+          ...(f.model !== undefined ? { model: f.model } : {}),
+          codexConfig: f.codexConfig,
+          verifyTimeoutMs: f.verifyTimeoutMs,
+          ...(policy !== undefined ? { policy } : {}),
+          surface: "cli",
+          knownSecrets: secrets.knownSecrets,
+          baseEnv: io.env,
+        },
+        {
+          modelCli: localModelCli({
+            modelEnv: secrets.modelEnv,
+            ...(f.claudePath !== undefined ? { claudePath: f.claudePath } : {}),
+            ...(f.codexPath !== undefined ? { codexPath: f.codexPath } : {}),
+            ...(proxy !== undefined ? { proxy } : {}),
+          }),
+          ...(io.signal ? { signal: io.signal } : {}),
+        },
+      );
+      return EXIT.passed; // the exit comes from the result below
     },
   );
+  // No result: the proxy settings were refused (a usage error already printed).
+  if (result === undefined) return proxied;
   if (result.kind === "usage_error" || result.kind === "refused") {
     say.error(result.message);
     return result.kind === "refused" ? EXIT.refused : EXIT.usage;

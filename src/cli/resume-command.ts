@@ -8,13 +8,14 @@
  * replaces the paused run's check run.
  */
 import { userInfo } from "node:os";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { unreachable } from "../core/unreachable.js";
-import type { ResumeAction } from "../engine/resume-run.js";
+import type { ResumeAction } from "../engine/resume-action.js";
 import { cliSecrets } from "../run/credentials.js";
 import { EXIT } from "../run/exit-codes.js";
-import { CliLeg } from "../run/local-leg.js";
-import { type CliIo, pathProblems, refuseUsage } from "../run/local-setup.js";
+import { CliLeg, withLocalProxy } from "../run/local-leg.js";
+import { type CliIo, pathProblems, refuseUsage, runsDirFor } from "../run/local-setup.js";
+import { recordedRuntime } from "../run/model-proxy.js";
 import { startRun } from "../run/start-run.js";
 import { RunReport } from "../run/terminal-report.js";
 import { parseOrExit } from "./parse-command.js";
@@ -43,67 +44,82 @@ export async function runCliResume(argv: readonly string[], io: CliIo): Promise<
     headSha = head.sha;
   }
 
-  const leg = new CliLeg({ runId: f.runId, repoDir, flags: f, io, secrets, report });
-  // A check run that cannot be created stops the leg (its nodes end cancelled); the ledger still prints.
-  const stop = new AbortController();
-  const signal = io.signal ? AbortSignal.any([io.signal, stop.signal]) : stop.signal;
-  const checkRun: { startError: string | null } = { startError: null };
-  const result = await startRun(
+  const runsDir = runsDirFor(repoDir, f.runsDir, io.cwd);
+  return withLocalProxy(
+    io,
     {
-      mode: {
-        kind: "resume",
-        runId: f.runId,
-        action,
-        ...(headSha !== undefined ? { headSha } : {}),
-        ...(f.concurrency !== undefined ? { concurrency: f.concurrency } : {}),
-      },
-      ...leg.requestBase,
+      command: "resume",
+      runtime: recordedRuntime(join(runsDir, f.runId)),
+      codexConfig: f.codexConfig,
+      say: (line) => report.line(line),
     },
-    leg.ports(
-      {
-        onRunStarted: async (id, dir) => {
-          report.line(`resume run ${id} (${dir}): ${describeAction(action)}`);
-          if (headSha === undefined || !report.checkRun) return;
-          checkRun.startError = await report.start(
-            id,
-            headSha,
-            `Run \`${id}\` resumed: ${describeAction(action)}`,
-          );
-          if (checkRun.startError !== null) stop.abort();
+    async (proxy) => {
+      const leg = new CliLeg({ runId: f.runId, repoDir, flags: f, io, secrets, report });
+      // A check run that cannot be created stops the leg (its nodes end cancelled); the ledger still prints.
+      const stop = new AbortController();
+      const signal = io.signal ? AbortSignal.any([io.signal, stop.signal]) : stop.signal;
+      const checkRun: { startError: string | null } = { startError: null };
+      const result = await startRun(
+        {
+          mode: {
+            kind: "resume",
+            runId: f.runId,
+            action,
+            ...(headSha !== undefined ? { headSha } : {}),
+            ...(f.concurrency !== undefined ? { concurrency: f.concurrency } : {}),
+          },
+          ...leg.requestBase,
         },
-        // Before any node of the leg runs: the ceiling this leg spawns under, as the first leg chose it.
-        onPlan: (plan) => {
-          report.line("tool ceiling (as the run's first leg chose it):");
-          report.line(`  ${plan.disclosure}`);
-        },
-      },
-      signal,
-    ),
-  );
+        leg.ports(
+          {
+            onRunStarted: async (id, dir) => {
+              report.line(`resume run ${id} (${dir}): ${describeAction(action)}`);
+              if (headSha === undefined || !report.checkRun) return;
+              checkRun.startError = await report.start(
+                id,
+                headSha,
+                `Run \`${id}\` resumed: ${describeAction(action)}`,
+              );
+              if (checkRun.startError !== null) stop.abort();
+            },
+            // Before any node of the leg runs: the ceiling this leg spawns under, as the first leg chose it.
+            onPlan: (plan) => {
+              report.line("tool ceiling (as the run's first leg chose it):");
+              report.line(`  ${plan.disclosure}`);
+            },
+          },
+          signal,
+          proxy,
+        ),
+      );
 
-  switch (result.kind) {
-    case "usage_error":
-      report.error(result.message);
-      return EXIT.usage;
-    case "nothing_to_retry":
-      // A rejected gate keeps the run failed: `resume --retry-failed && deploy` must not go ahead.
-      if (result.failed) {
-        report.error(result.message);
-        return EXIT.failed;
+      switch (result.kind) {
+        case "usage_error":
+          report.error(result.message);
+          return EXIT.usage;
+        case "nothing_to_retry":
+          // A rejected gate keeps the run failed: `resume --retry-failed && deploy` must not go ahead.
+          if (result.failed) {
+            report.error(result.message);
+            return EXIT.failed;
+          }
+          report.line(result.message);
+          return EXIT.passed;
+        case "finished": {
+          const code = await leg.finished(result);
+          if (checkRun.startError !== null) {
+            report.error(
+              `the check run could not be created, so the leg was stopped: ${checkRun.startError}`,
+            );
+            return EXIT.failed;
+          }
+          return code;
+        }
+        default:
+          return unreachable(result);
       }
-      report.line(result.message);
-      return EXIT.passed;
-    case "finished": {
-      const code = await leg.finished(result);
-      if (checkRun.startError !== null) {
-        report.error(`the check run could not be created, so the leg was stopped: ${checkRun.startError}`);
-        return EXIT.failed;
-      }
-      return code;
-    }
-    default:
-      return unreachable(result);
-  }
+    },
+  );
 }
 
 /** The local user: `$USER`, `$USERNAME`, else the OS account name; `undefined` when none is known. */

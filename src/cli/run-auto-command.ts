@@ -5,7 +5,7 @@
 import { resolve } from "node:path";
 import { autoRunPolicy } from "../policy/policy-file.js";
 import { planLines } from "../progress/progress-lines.js";
-import { CliLeg } from "../run/local-leg.js";
+import { CliLeg, withLocalProxy } from "../run/local-leg.js";
 import { type CliIo, freshRunProblems, refuseUsage } from "../run/local-setup.js";
 import { autoMode } from "../run/request.js";
 import { startRun } from "../run/start-run.js";
@@ -28,43 +28,53 @@ export async function runCliAuto(argv: readonly string[], io: CliIo): Promise<nu
   const { secrets, report, policyFile } = prepared;
   const policy = autoRunPolicy(policyFile);
 
-  const leg = await CliLeg.startFresh({
-    repoDir,
-    flags: f,
+  return withLocalProxy(
     io,
-    secrets,
-    report,
-    what: f.goal.split("\n")[0] ?? "",
-  });
-  if ("exit" in leg) return leg.exit;
-  const outcome = await startRun(
-    {
-      mode: autoMode({
-        goal: f.goal,
-        ...(f.verifyCmd !== undefined ? { verifyCmd: f.verifyCmd } : {}),
-        acceptNoBuildEvidence: f.acceptNoBuildEvidence,
-        acceptLoadedUserConfig: f.acceptLoadedUserConfig,
-        runtime: f.runtime,
-        concurrency: f.concurrency,
-        ...(policy !== undefined ? { policy } : {}),
-        surface: "cli",
-      }),
-      ...leg.requestBase,
-      runId: leg.runId,
-      ...(f.workingDirectory !== undefined ? { workingDirectory: f.workingDirectory } : {}),
-      ...(f.model !== undefined ? { model: f.model } : {}),
-      continueOnFail: f.continueOnFail,
-      verifyTimeoutMs: f.verifyTimeoutMs,
-      verifyEnv: f.verifyEnv,
-      ...(policy !== undefined ? { policy } : {}),
-      ...(f.sha !== undefined ? { postedHeadSha: f.sha } : {}),
+    { command: "auto", runtime: f.runtime, codexConfig: f.codexConfig, say: (line) => report.line(line) },
+    async (proxy) => {
+      const leg = await CliLeg.startFresh({
+        repoDir,
+        flags: f,
+        io,
+        secrets,
+        report,
+        what: f.goal.split("\n")[0] ?? "",
+      });
+      if ("exit" in leg) return leg.exit;
+      const outcome = await startRun(
+        {
+          mode: autoMode({
+            goal: f.goal,
+            ...(f.verifyCmd !== undefined ? { verifyCmd: f.verifyCmd } : {}),
+            acceptNoBuildEvidence: f.acceptNoBuildEvidence,
+            acceptLoadedUserConfig: f.acceptLoadedUserConfig,
+            runtime: f.runtime,
+            concurrency: f.concurrency,
+            ...(policy !== undefined ? { policy } : {}),
+            surface: "cli",
+          }),
+          ...leg.requestBase,
+          runId: leg.runId,
+          ...(f.workingDirectory !== undefined ? { workingDirectory: f.workingDirectory } : {}),
+          ...(f.model !== undefined ? { model: f.model } : {}),
+          continueOnFail: f.continueOnFail,
+          verifyTimeoutMs: f.verifyTimeoutMs,
+          verifyEnv: f.verifyEnv,
+          ...(policy !== undefined ? { policy } : {}),
+          ...(f.sha !== undefined ? { postedHeadSha: f.sha } : {}),
+        },
+        leg.ports(
+          {
+            onPlan: (plan) => {
+              const title = `plan: ${plan.nodes.length} node${plan.nodes.length === 1 ? "" : "s"}${plan.repaired ? " (re-planned once after a refusal)" : ""}`;
+              for (const l of planLines(plan, title)) report.line(l);
+            },
+          },
+          undefined,
+          proxy,
+        ),
+      );
+      return leg.conclude(outcome);
     },
-    leg.ports({
-      onPlan: (plan) => {
-        const title = `plan: ${plan.nodes.length} node${plan.nodes.length === 1 ? "" : "s"}${plan.repaired ? " (re-planned once after a refusal)" : ""}`;
-        for (const l of planLines(plan, title)) report.line(l);
-      },
-    }),
   );
-  return leg.conclude(outcome);
 }

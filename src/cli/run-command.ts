@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import { autoRunPolicy } from "../policy/policy-file.js";
 import { planLines } from "../progress/progress-lines.js";
 import { EXIT } from "../run/exit-codes.js";
-import { CliLeg } from "../run/local-leg.js";
+import { CliLeg, withLocalProxy } from "../run/local-leg.js";
 import { type CliIo, freshRunProblems, refuseUsage } from "../run/local-setup.js";
 import { startRun } from "../run/start-run.js";
 import { prepareFreshRun } from "../run/terminal-report.js";
@@ -38,35 +38,46 @@ export async function runCliRun(argv: readonly string[], io: CliIo): Promise<num
     );
   }
 
-  const leg = await CliLeg.startFresh({ repoDir, flags: f, io, secrets, report, what: f.graph });
-  if ("exit" in leg) return leg.exit;
-  const outcome = await startRun(
-    {
-      mode: {
-        kind: "run",
-        graphText: graphFile.text,
-        graphSource: f.graph,
-        inputs: f.inputs,
-        runtime: f.runtime,
-        ...(f.concurrency !== undefined ? { concurrency: f.concurrency } : {}),
-        ...(f.verifyTimeoutMs !== undefined ? { verifyTimeoutCeilingMs: f.verifyTimeoutMs } : {}),
-      },
-      ...leg.requestBase,
-      runId: leg.runId,
-      ...(f.workingDirectory !== undefined ? { workingDirectory: f.workingDirectory } : {}),
-      ...(f.model !== undefined ? { model: f.model } : {}),
-      continueOnFail: f.continueOnFail,
-      verifyTimeoutMs: f.verifyTimeoutMs ?? 10 * 60_000,
-      verifyEnv: f.verifyEnv,
-      ...(policy !== undefined ? { policy } : {}),
-      ...(f.sha !== undefined ? { postedHeadSha: f.sha } : {}),
+  return withLocalProxy(
+    io,
+    { command: "run", runtime: f.runtime, codexConfig: f.codexConfig, say: (line) => report.line(line) },
+    async (proxy) => {
+      const leg = await CliLeg.startFresh({ repoDir, flags: f, io, secrets, report, what: f.graph });
+      if ("exit" in leg) return leg.exit;
+      const outcome = await startRun(
+        {
+          mode: {
+            kind: "run",
+            graphText: graphFile.text,
+            graphSource: f.graph,
+            inputs: f.inputs,
+            runtime: f.runtime,
+            ...(f.concurrency !== undefined ? { concurrency: f.concurrency } : {}),
+            ...(f.verifyTimeoutMs !== undefined ? { verifyTimeoutCeilingMs: f.verifyTimeoutMs } : {}),
+          },
+          ...leg.requestBase,
+          runId: leg.runId,
+          ...(f.workingDirectory !== undefined ? { workingDirectory: f.workingDirectory } : {}),
+          ...(f.model !== undefined ? { model: f.model } : {}),
+          continueOnFail: f.continueOnFail,
+          verifyTimeoutMs: f.verifyTimeoutMs ?? 10 * 60_000,
+          verifyEnv: f.verifyEnv,
+          ...(policy !== undefined ? { policy } : {}),
+          ...(f.sha !== undefined ? { postedHeadSha: f.sha } : {}),
+        },
+        leg.ports(
+          {
+            onPlan: (plan) => {
+              const n = plan.nodes.length;
+              for (const l of planLines(plan, `graph ${f.graph}: ${n} node${n === 1 ? "" : "s"}`))
+                report.line(l);
+            },
+          },
+          undefined,
+          proxy,
+        ),
+      );
+      return leg.conclude(outcome);
     },
-    leg.ports({
-      onPlan: (plan) => {
-        const n = plan.nodes.length;
-        for (const l of planLines(plan, `graph ${f.graph}: ${n} node${n === 1 ? "" : "s"}`)) report.line(l);
-      },
-    }),
   );
-  return leg.conclude(outcome);
 }

@@ -13,9 +13,6 @@ import type { ModelCalls } from "./call-report.js";
 import type { RunDirectory } from "./run-dir.js";
 import type { ModelEnvBuilder } from "./runtime-setup.js";
 
-/** Which model CLI a run spawns (SPEC §4): chosen run-wide, recorded in `state.json` as `runtime`. */
-export type { Runtime };
-
 /** What the engine needs to run one agent node; built from the graph by the caller. Times in ms. */
 export interface AgentNodeSpec {
   readonly id: string;

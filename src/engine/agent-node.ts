@@ -32,9 +32,6 @@ import { callClaude } from "./claude-call-report.js";
 import { callCodex } from "./codex-call-report.js";
 import { outsideWrites } from "./outside-writes.js";
 
-export type { AgentNodeSpec, NodeContext, NodeVerifier, ResumedSession, Runtime } from "./agent-node-spec.js";
-export { codexHomeOf } from "./codex-call-report.js";
-
 /** A finished node: its ledger row and the reply text (for artifacts). */
 export interface AgentNodeResult {
   readonly row: LedgerRow;

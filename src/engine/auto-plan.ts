@@ -24,11 +24,11 @@ import type { PlannedSpec } from "../plan/planned-rules.js";
 import { buildPlannerPrompt } from "../plan/planner-prompt.js";
 import { DEFAULT_PLANNED_ALLOWLIST, extendAllowlist } from "../policy/allowlist.js";
 import { plannedNodePolicies, plannedNodePolicy } from "../policy/ceiling.js";
-import { plannedRunDisclosure } from "../policy/disclosure.js";
+import { plannedRunDisclosure, type Runtime } from "../policy/disclosure.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
 import { type PlanCallResult, type PlanningCall, planWithRepair } from "./plan-call.js";
 import { workingDirectoryProblem } from "./run-setup.js";
-import { type Runtime, runtimeOptionsProblem, runtimeWarnings } from "./runtime-setup.js";
+import { runtimeOptionsProblem, runtimeWarnings } from "./runtime-setup.js";
 
 /** What the planning half needs: the subset of `AutoRunOptions` that `plan` takes too. Times in ms. */
 export interface AutoPlanOptions {

@@ -3,15 +3,13 @@
  * nodes' changes (committed with `--commit` when the evidence would stand on that commit, else saved as
  * `patch.diff`), the conclusion (SPEC §6 table) and the redacted ledger written to `ledger.json`.
  */
-import type { BuildEvidenceAnswer } from "../core/build-evidence-answer.js";
 import type { LedgerRow } from "../core/ledger-row.js";
-import type { Redactor } from "../core/redact.js";
-import { evidenceTree, type IndexOverlay } from "../evidence/evidence-tree.js";
-import { commitWorkingTree, workingTreePatch } from "../evidence/patch.js";
+import { evidenceTree } from "../evidence/evidence-tree.js";
 import type { Graph } from "../graph/graph.js";
 import { type Conclusion, decideConclusion, type RunEnd } from "../ledger/conclusion.js";
 import { computeTotals, type Ledger, type PlanningCall, type PlanSection } from "../ledger/ledger.js";
-import type { RedactingRunDirectory } from "./redacting-run-dir.js";
+import { settleNodesChanges } from "./nodes-changes.js";
+import type { RunFrame } from "./run-frame.js";
 
 /** A written ledger, and the digests of the run state it rests on (see `RunDirectory.digestOf`). */
 export interface FinishedRun {
@@ -20,55 +18,6 @@ export interface FinishedRun {
   /** sha256 (hex) of `state.json` and `graph.json` as this process last wrote (or checked) them. */
   readonly digests: { readonly state: string | null; readonly graph: string | null };
 }
-
-/** The run-wide facts every ending needs. */
-export interface RunFrame {
-  readonly runId: string;
-  readonly mode: Ledger["mode"];
-  readonly goal?: string;
-  readonly runtime: "claude" | "codex";
-  readonly model?: string;
-  readonly repoDir: string;
-  readonly gitContext: {
-    readonly baseEnv: Readonly<Record<string, string | undefined>>;
-    readonly knownSecrets: readonly string[];
-    /** See `AutoRunOptions.indexOverlay`: every evidence tree and the patch go through it. */
-    readonly indexOverlay?: IndexOverlay;
-  };
-  readonly start: { readonly sha: string; readonly tree: string; readonly description: string };
-  /** The pull request's head commit the run is about (the ledger's `headSha`), when one was given. */
-  readonly headSha?: string;
-  readonly answer: BuildEvidenceAnswer;
-  readonly requireEvidence: boolean;
-  /**
-   * Commit the nodes' changes when the run ends (CLI `--commit`, the action's `push`), with this first line.
-   * With `publish` (the action's push, SPEC §10) the commit is made only when the run would conclude
-   * `success` on it — every node passed and every non-gate sink verified that very tree (ADR 0008) — and it
-   * becomes the posted commit only once `publish` says it is on the branch.
-   */
-  readonly commit: { readonly message: string; readonly publish?: PublishCommit } | null;
-  readonly redactor: Redactor;
-  readonly dir: RedactingRunDirectory;
-  readonly startedAt: string;
-}
-
-/** What {@link PublishCommit} did: on the branch (and how to name it), or refused with the reason. */
-export type PublishResult =
-  | {
-      readonly kind: "published";
-      /** Says where the commit went, for the ledger ("the nodes' verified changes, pushed to feature"). */
-      readonly note: string;
-    }
-  | { readonly kind: "refused"; readonly reason: string };
-
-/**
- * Puts the run's commit where the check run will be posted (the action pushes it to the PR branch). Called
- * once, after the commit was made; never throws for a refusal (it returns one), only for internal errors.
- */
-export type PublishCommit = (commit: {
-  readonly sha: string;
-  readonly tree: string;
-}) => Promise<PublishResult>;
 
 /**
  * What the ending reads of the graph: its sinks and which nodes are gates. A `Graph` is one; `mode: verify`
@@ -116,34 +65,17 @@ function unconcluded(frame: RunFrame, input: Omit<FinishInput, "graph" | "end">)
 
 /**
  * Decides and writes the ledger of a run that ended (or paused). `--commit` never commits a failed run,
- * a known secret, or changes whose evidence would not stand on that commit (judged as if committed).
+ * a known secret, or changes whose evidence would not stand on that commit (judged as if committed;
+ * `nodes-changes.ts`). Releases the run's lock: another leg may take the run then.
  *
- * @returns the redacted ledger and the path of `ledger.json`.
+ * @returns the redacted ledger, the path of `ledger.json`, and the digests of the state it rests on.
  */
 export async function finishRun(frame: RunFrame, input: FinishInput): Promise<FinishedRun> {
-  const { redactor, dir, start, gitContext, repoDir } = frame;
+  const { redactor, dir, start } = frame;
   const sinks = input.graph ? input.graph.sinks : [];
   const gateSinks = input.graph
     ? input.graph.nodes.filter((n) => n.type === "gate" && sinks.includes(n.id)).map((n) => n.id)
     : [];
-  let postedTree: string | null = start.tree;
-  let postedSha = start.sha;
-  let patch: Ledger["patch"];
-  const finalTree = input.finalTree !== undefined ? input.finalTree : await workingTreeOrNull(frame);
-  const changed = finalTree !== null && finalTree !== start.tree;
-  let commitNote = "";
-  // --commit never puts a failed run's changes on the branch: they stay in patch.diff for a person to judge.
-  // Judged by each node's last execution: a retry or feedback round that then passed does not count against it.
-  const lastRows = [...new Map(input.rows.map((r) => [r.nodeId, r])).values()];
-  const everyRowPassed = lastRows.length > 0 && lastRows.every((r) => r.verdict === "PASS");
-  // The nodes' changes, diffed once: checked for secrets before a --commit, saved when not committed.
-  const nodesPatch = changed ? await workingTreePatch(repoDir, start.sha, gitContext) : null;
-  const changesHoldSecret = nodesPatch !== null && redactor.contains(nodesPatch.diff);
-  // Commit what was verified: the sinks' one evidence tree when they share it, else the working tree.
-  const sinkTrees = new Set(
-    input.rows.filter((r) => r.sink && r.verify?.evidenceTree).map((r) => r.verify!.evidenceTree!),
-  );
-  const verifiedTree = sinkTrees.size === 1 ? [...sinkTrees][0]! : undefined;
   const judge = (postedCommitTree: string | null) =>
     decideConclusion({
       rows: input.rows,
@@ -154,78 +86,21 @@ export async function finishRun(frame: RunFrame, input: FinishInput): Promise<Fi
       requireEvidence: frame.requireEvidence,
       end: input.end,
     });
-  // --commit also never commits a run whose evidence would not stand on that commit (ignored files or
-  // outside writes the build used, submodule or .gitattributes gaps): judged as if it were committed.
-  // A commit that will be published (the action's push) needs more: verified evidence on that very tree —
-  // a neutral run's unverified changes are never pushed to a PR branch (ADR 0008).
-  const wouldBe = judge(verifiedTree ?? finalTree).conclusion;
-  const publish = frame.commit?.publish;
-  const evidenceStands =
-    publish !== undefined ? wouldBe === "success" : wouldBe === "success" || wouldBe === "neutral";
-  let publishRefused: string | null = null;
-  if (
-    changed &&
-    frame.commit !== null &&
-    input.end.kind === "completed" &&
-    everyRowPassed &&
-    !changesHoldSecret &&
-    evidenceStands
-  ) {
-    const sha = await commitWorkingTree(repoDir, {
-      ...gitContext,
-      ...(verifiedTree !== undefined ? { tree: verifiedTree } : {}),
-      message: `evidence-gate: ${redactor.text(firstLine(frame.commit.message))}`,
-      trailer: `Evidence-Gate-Run: ${frame.runId}`,
-    });
-    const tree = verifiedTree ?? finalTree;
-    if (sha !== null && publish !== undefined) {
-      const published = await publish({ sha, tree: tree! });
-      if (published.kind === "published") {
-        postedSha = sha;
-        postedTree = tree;
-        commitNote = published.note;
-      } else {
-        publishRefused = published.reason;
-      }
-    } else if (sha !== null) {
-      postedSha = sha;
-      postedTree = tree;
-      commitNote = "the nodes' changes, committed by --commit";
-    }
-  }
-  if (changed && postedSha === start.sha) {
-    const p = nodesPatch!;
-    // patch.diff is the nodes' content byte for byte and is left as is (a redacted patch would not apply);
-    // the ledger's preview is redacted, and says so when the patch holds a known secret.
-    const path = dir.writeBytes("patch.diff", p.diffBytes);
-    const notCommittedBecause =
-      publishRefused !== null
-        ? `the push was refused: ${publishRefused}`
-        : frame.commit !== null && everyRowPassed && !evidenceStands
-          ? publish !== undefined
-            ? `push mode pushes only changes verified on the pushed tree (a success), and this run's evidence would end ${wouldBe}`
-            : `its evidence would end ${wouldBe}`
-          : undefined;
-    patch = {
-      path,
-      bytes: p.diffBytes.length,
-      preview: redactor.text(p.diff).slice(0, 4000),
-      ...(redactor.contains(p.diff) ? { holdsSecret: true as const } : {}),
-      ...(notCommittedBecause !== undefined ? { notCommittedBecause } : {}),
-    };
-  }
+  const finalTree = input.finalTree !== undefined ? input.finalTree : await workingTreeOrNull(frame);
+  const changes = await settleNodesChanges(frame, { rows: input.rows, end: input.end, finalTree, judge });
+  const { posted, publishRefused, patch } = changes;
   // A refused push fails the run: its verified changes are not on the branch the check run speaks for.
-  const decided = publishRefused !== null ? pushRefused(publishRefused) : judge(postedTree);
+  const decided = publishRefused !== null ? pushRefused(publishRefused) : judge(posted.tree);
   const unredacted: Ledger = {
     ...unconcluded(frame, input),
     conclusion: decided,
     finishedAt: new Date().toISOString(),
-    ...(postedSha !== start.sha && postedTree !== null
+    ...(posted.sha !== start.sha
       ? {
           postedCommit: {
-            sha: postedSha,
-            tree: postedTree,
-            description: `${postedSha.slice(0, 7)} (${commitNote})`,
+            sha: posted.sha,
+            tree: posted.tree,
+            description: `${posted.sha.slice(0, 7)} (${posted.note})`,
           },
         }
       : {}),
@@ -263,10 +138,6 @@ function pushRefused(reason: string): Conclusion {
     title: "Failed: the push to the pull request branch was refused",
     reason: `Every node passed and the changes were verified, but pushing them was refused: ${reason}. The verified changes are not on the branch: they are in patch.diff (run-directory artifact). If the branch moved while the run ran, run again on the new head.`,
   };
-}
-
-function firstLine(text: string): string {
-  return (text.split("\n")[0] ?? "").slice(0, 72);
 }
 
 /** The repository's working tree (`evidenceTree`), or `null` when it cannot be read. */

@@ -43,10 +43,6 @@ import type { RedactingRunDirectory } from "./redacting-run-dir.js";
 import type { RunStateStore } from "./run-state-store.js";
 import { type NodeStart, Scheduler, type SchedulerPort, type ScheduleState } from "./scheduler.js";
 
-export type { GraphRunHooks, RetryInfo } from "./leg-hooks.js";
-export { orderRows } from "./leg-journal.js";
-export { RunStateStore } from "./run-state-store.js";
-
 /**
  * Everything one leg needs. Times in ms. The model-CLI settings (`runtime`, executables, `codexConfig`,
  * `model`, `modelEnv`, `echo`) are the run-wide ones every node shares (`NodeContext`).

@@ -8,14 +8,10 @@ import type { RunId } from "../core/run-id.js";
 import type { IgnoredFiles } from "../evidence/ignored-files.js";
 import { VerifyQueue } from "../evidence/verify.js";
 import type { Ledger, PlanningCall, PlanSection } from "../ledger/ledger.js";
-import {
-  type FinishedRun,
-  finishRun,
-  type RunFrame,
-  snapshotLedger,
-  workingTreeOrNull,
-} from "./finish-run.js";
-import { executeGraph, type GraphRunHooks, type GraphRunOptions } from "./graph-run.js";
+import { type FinishedRun, finishRun, snapshotLedger, workingTreeOrNull } from "./finish-run.js";
+import { executeGraph, type GraphRunOptions } from "./graph-run.js";
+import type { GraphRunHooks } from "./leg-hooks.js";
+import type { RunFrame } from "./run-frame.js";
 import { closeLeg } from "./run-state.js";
 
 /** Progress callbacks of `auto`, `run` and `resume`; each may be async (the action posts check-run updates). */

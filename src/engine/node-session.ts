@@ -4,7 +4,8 @@
  * starts fresh (the quote is the whole context it needs, research §6.4). Every other node starts fresh.
  */
 import type { Graph, GraphNode } from "../graph/graph.js";
-import type { AgentNodeSpec, Runtime } from "./agent-node-spec.js";
+import type { Runtime } from "../policy/disclosure.js";
+import type { AgentNodeSpec } from "./agent-node-spec.js";
 import type { LegMemory } from "./leg-memory.js";
 import type { RunStateStore } from "./run-state-store.js";
 

@@ -12,7 +12,7 @@ import { extractPlanJson } from "../plan/parse-plan.js";
 import { type PlannedSpec, validatePlannedSpec } from "../plan/planned-rules.js";
 import { buildRepairPrompt } from "../plan/repair-prompt.js";
 import { plannerPolicy } from "../policy/ceiling.js";
-import type { Runtime } from "./agent-node.js";
+import type { Runtime } from "../policy/disclosure.js";
 import { codexTokenUsage } from "./codex-usage.js";
 import { invokeClaude } from "./invoke-claude.js";
 import { invokeCodex } from "./invoke-codex.js";

@@ -7,8 +7,8 @@
  */
 import type { RunId } from "../core/run-id.js";
 import type { IndexOverlay } from "../evidence/evidence-tree.js";
-import type { PublishCommit } from "./finish-run.js";
 import type { RunHooks } from "./leg.js";
+import type { PublishCommit } from "./run-frame.js";
 import type { BeforeFirstModelCall, ModelEnvBuilder } from "./runtime-setup.js";
 
 /** Children's output echoed to the log, optionally fenced from the runner's workflow-command parser. */

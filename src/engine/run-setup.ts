@@ -9,13 +9,13 @@ import { resolve } from "node:path";
 import {
   describeStartingCommit,
   evidenceTree,
-  type IndexOverlay,
   NoCommitError,
   NotAGitRepositoryError,
   type StartingCommit,
   startingCommit,
 } from "../evidence/evidence-tree.js";
 import { liesInRepository } from "./outside-writes.js";
+import type { RunGitContext } from "./run-frame.js";
 
 /** What a prepared run stands on. Paths are absolute. */
 export interface PreparedRepository {
@@ -32,11 +32,7 @@ export interface PrepareOptions {
   readonly repoDir: string;
   readonly workingDirectory?: string;
   readonly commit: boolean;
-  readonly gitContext: {
-    readonly baseEnv: Readonly<Record<string, string | undefined>>;
-    readonly knownSecrets: readonly string[];
-    readonly indexOverlay?: IndexOverlay;
-  };
+  readonly gitContext: RunGitContext;
   /** The PR head and base (action), or the CLI's `--sha`, to recognise a test merge commit. */
   readonly pr?: { readonly headSha: string; readonly baseRef: string };
   readonly postedHeadSha?: string;

@@ -15,9 +15,10 @@
  */
 import { formatDuration } from "../graph/duration.js";
 import type { Graph } from "../graph/graph.js";
+import type { Runtime } from "../policy/disclosure.js";
 import { findExecutable } from "../proc/which.js";
+import { isProxyProviderPair } from "../proxy/codex-provider.js";
 import { codexModelProblem, parseCodexConfig } from "../runtime/codex-argv.js";
-import type { Runtime } from "./agent-node.js";
 
 export type { Runtime };
 
@@ -57,9 +58,22 @@ export type ModelEnvBuilder = (label: string, runtime: Runtime) => Readonly<Reco
  */
 export type BeforeFirstModelCall = (runtime: Runtime) => Promise<string | null>;
 
-/** The keys of `codex-config` pairs (`KEY=VALUE` → `KEY`), as `state.json` records them (no values). */
+/**
+ * The keys of `codex-config` pairs (`KEY=VALUE` → `KEY`), as `state.json` records them (no values). The key
+ * proxy's own provider pairs are left out: every leg adds them itself (`src/run/model-proxy.ts`).
+ */
 export function codexConfigKeys(pairs: readonly string[] | undefined): string[] {
-  return (pairs ?? []).map((pair) => pair.slice(0, pair.indexOf("=")).trim());
+  // The proxy's pairs come last: drop the last copy of each (an operator's identical pair stays).
+  const kept = [...(pairs ?? [])];
+  const dropped = new Set<string>();
+  for (let i = kept.length - 1; i >= 0; i--) {
+    const pair = kept[i]!;
+    if (isProxyProviderPair(pair) && !dropped.has(pair)) {
+      dropped.add(pair);
+      kept.splice(i, 1);
+    }
+  }
+  return kept.map((pair) => pair.slice(0, pair.indexOf("=")).trim());
 }
 
 /**
@@ -124,6 +138,31 @@ export function missingCliProblem(
   return runtime === "codex"
     ? `the codex CLI was not found: ${where}. Install @openai/codex or give the path of the codex executable; nothing was run`
     : `the claude CLI was not found: ${where}. Install @anthropic-ai/claude-code or point --claude-path at the executable; nothing was run`;
+}
+
+/** What {@link modelCliProblem} reads: the executables, the caller's check, the run's environment. */
+export interface ModelCliReadiness extends RuntimeOptions {
+  readonly beforeFirstModelCall?: BeforeFirstModelCall;
+  readonly baseEnv: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * Whether the run's first model call can be made, once every other check passed: the caller's
+ * `beforeFirstModelCall` (the action's credential check and CLI install) says nothing against it, then —
+ * with `findExecutable` — the runtime's CLI is on the run's PATH (`missingCliProblem`; a graph of gates
+ * only spawns no CLI).
+ *
+ * @returns the usage-error message, or `null` when the run may go on.
+ */
+export async function modelCliProblem(
+  o: ModelCliReadiness,
+  runtime: Runtime,
+  check: { readonly findExecutable: boolean },
+): Promise<string | null> {
+  const setupError = (await o.beforeFirstModelCall?.(runtime)) ?? null;
+  if (setupError !== null) return setupError;
+  if (!check.findExecutable) return null;
+  return missingCliProblem(runtime, executableFor(runtime, o), o.baseEnv);
 }
 
 /**

@@ -10,19 +10,16 @@
  */
 
 import { type LedgerRow, NOTHING_SPENT } from "../core/ledger-row.js";
-import { createRedactor } from "../core/redact.js";
-import { mintRunId } from "../core/run-id.js";
 import { runVerify } from "../evidence/verify.js";
 import { emptyVerifyCommandProblem } from "../evidence/verify-choice.js";
 import { verifyExitWords } from "../ledger/cells.js";
 import type { RunEnd } from "../ledger/conclusion.js";
 import type { PlanSection } from "../ledger/ledger.js";
 import { verifyOnlyDisclosure } from "../policy/disclosure.js";
-import { finishRun, type GraphOutline, type RunFrame, snapshotLedger } from "./finish-run.js";
+import { finishRun, type GraphOutline, snapshotLedger } from "./finish-run.js";
+import { openFreshRun, prepareFreshRepository } from "./fresh-run.js";
 import type { FinishedLeg } from "./leg.js";
-import { RedactingRunDirectory } from "./redacting-run-dir.js";
 import type { EngineRunBase, ModelCliOptions, PullRequestContext } from "./run-options.js";
-import { prepareRepository } from "./run-setup.js";
 
 /** The node id of the one row, and its label (SPEC §10). */
 export const VERIFY_NODE_ID = "verify";
@@ -71,25 +68,26 @@ export async function runVerifyOnly(o: VerifyRunOptions): Promise<VerifyRunResul
     ...(o.policy?.source !== undefined ? { policySource: o.policy.source } : {}),
   });
   if (empty !== null) return { kind: "usage_error", message: `${empty} Nothing was run.` };
+  // No model runs and nothing is committed: git snapshots the tree as it is (no `indexOverlay`).
   const gitContext = { baseEnv: o.baseEnv, knownSecrets: o.knownSecrets };
-  const prepared = await prepareRepository({
-    repoDir: o.repoDir,
-    ...(o.workingDirectory !== undefined ? { workingDirectory: o.workingDirectory } : {}),
-    commit: false,
-    gitContext,
-    ...(o.pr ? { pr: o.pr } : {}),
-    ...(o.postedHeadSha !== undefined ? { postedHeadSha: o.postedHeadSha } : {}),
-  });
+  const prepared = await prepareFreshRepository(o, { commit: false, gitContext });
   if (!prepared.ok) return { kind: "usage_error", message: prepared.message };
-  const { repoDir, workDir, start, startDescription } = prepared.repo;
+  const { repo } = prepared;
 
-  const runId = o.runId ?? mintRunId();
-  const redactor = createRedactor(o.knownSecrets);
-  const dir = new RedactingRunDirectory(o.runsDir, runId, redactor);
-  dir.lock();
-  const startedAt = new Date().toISOString();
-  dir.event({ type: "run_started", runId, mode: "verify", leg: "fresh" });
   const answer = { kind: "attached" as const, command: o.verifyCmd, declaredBy: o.declaredBy };
+  const frame = openFreshRun(o, {
+    mode: "verify",
+    leg: "fresh",
+    runtime: "claude",
+    repo,
+    gitContext,
+    // The ledger names the PR head it is about: `mode: report` and the bot refuse a ledger without it.
+    ...(o.pr ? { headSha: o.pr.headSha } : {}),
+    answer,
+    requireEvidence: o.policy?.requireEvidence === true,
+    commit: null,
+  });
+  const { dir, redactor } = frame;
   const plan: PlanSection = {
     buildEvidence: answer,
     sinkCommands: [{ nodeId: VERIFY_NODE_ID, command: o.verifyCmd }],
@@ -100,30 +98,14 @@ export async function runVerifyOnly(o: VerifyRunOptions): Promise<VerifyRunResul
       ? { policy: { source: o.policy.source, requireEvidence: o.policy.requireEvidence === true } }
       : {}),
   };
-  await o.hooks?.onRunStarted?.(runId, dir.path);
+  await o.hooks?.onRunStarted?.(frame.runId, dir.path);
   await o.hooks?.onPlan?.(redactor.deep(plan));
-  const frame: RunFrame = {
-    runId,
-    mode: "verify",
-    runtime: "claude",
-    repoDir,
-    gitContext,
-    start: { sha: start.sha, tree: start.tree, description: startDescription },
-    // The ledger names the PR head it is about: `mode: report` and the bot refuse a ledger without it.
-    ...(o.pr ? { headSha: o.pr.headSha } : {}),
-    answer,
-    requireEvidence: o.policy?.requireEvidence === true,
-    commit: null,
-    redactor,
-    dir,
-    startedAt,
-  };
   await o.hooks?.onProgress?.(snapshotLedger(frame, { plan, rows: [], calls: [] }), "plan");
 
   dir.event({ type: "node_verifying", node: VERIFY_NODE_ID, command: o.verifyCmd });
   const evidence = await runVerify({
     command: o.verifyCmd,
-    cwd: workDir,
+    cwd: repo.workDir,
     timeoutMs: o.verifyTimeoutMs,
     expectExit: 0,
     env: o.baseEnv,

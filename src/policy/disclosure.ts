@@ -14,6 +14,7 @@ import { unreachable } from "../core/unreachable.js";
 import { loadedUserConfigOf } from "./ceiling.js";
 import type { ToolPolicy } from "./tool-policy.js";
 
+/** Which model CLI a run spawns (SPEC §4): chosen run-wide, recorded in `state.json` as `runtime`. */
 export type Runtime = "claude" | "codex";
 export type DisclosureSurface = "cli" | "action";
 

@@ -7,7 +7,7 @@
 
 import type { LedgerRow } from "../core/ledger-row.js";
 import { unreachable } from "../core/unreachable.js";
-import type { RetryInfo } from "../engine/graph-run.js";
+import type { RetryInfo } from "../engine/leg-hooks.js";
 
 /** Where a run stopped to wait: at a gate for a person, or at the model's session limit. */
 export type Pause =

@@ -8,7 +8,7 @@
 import { resolve } from "node:path";
 import type { LedgerRow } from "../core/ledger-row.js";
 import { unreachable } from "../core/unreachable.js";
-import type { RetryInfo } from "../engine/graph-run.js";
+import type { RetryInfo } from "../engine/leg-hooks.js";
 import type { RunOutcome } from "../ledger/conclusion.js";
 import type { PlanSection } from "../ledger/ledger.js";
 import { NodeLines, nodeLine, type Pause, pauseLine } from "./node-lines.js";

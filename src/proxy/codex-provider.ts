@@ -39,6 +39,15 @@ function keySegment(id: string): string {
  *   {@link PROXY_PROVIDER_ID}.
  */
 export function codexProxyPairs(baseUrl: string, provider: string | undefined): string[] {
+  const pairs = proxyPairs(baseUrl, provider);
+  for (const pair of pairs) issuedPairs.add(pair);
+  return pairs;
+}
+
+/** Every pair {@link codexProxyPairs} returned in this process ({@link isProxyProviderPair}). */
+const issuedPairs = new Set<string>();
+
+function proxyPairs(baseUrl: string, provider: string | undefined): string[] {
   if (provider !== undefined && !BUILT_IN_PROVIDERS.has(provider)) {
     const table = `model_providers.${keySegment(provider)}`;
     return [
@@ -112,4 +121,14 @@ export function operatorCodexProvider(pairs: readonly string[]): OperatorCodexPr
       problem: `codex-config selects provider ${JSON.stringify(selected)} but gives it no base_url (model_providers.${keySegment(selected)}.base_url=…): the key proxy needs it as its upstream`,
     };
   return { kind: "provider", id: selected, baseUrl };
+}
+
+/**
+ * True for a `-c` pair {@link codexProxyPairs} made in this process: the run adds these on every leg, so
+ * `state.json` does not record their keys as pairs a resumed leg must be given. Told by identity, not by
+ * shape: an operator's pair that re-points their own provider looks the same, but never carries this
+ * process's loopback proxy URL (random port, per-run path).
+ */
+export function isProxyProviderPair(pair: string): boolean {
+  return issuedPairs.has(pair);
 }

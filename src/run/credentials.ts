@@ -137,14 +137,7 @@ export interface CliSecrets {
 export function cliSecrets(env: Env): CliSecrets {
   const knownSecrets = CREDENTIAL_VARIABLES.map((name) => env[name]).filter(present);
   // The model child still needs its own credential: value scrubbing would drop it, so it is set explicitly.
-  const credentialsOf = (runtime: Runtime): Record<string, string> => {
-    const set: Record<string, string> = {};
-    for (const name of MODEL_CREDENTIALS[runtime]) {
-      const value = env[name];
-      if (present(value)) set[name] = value;
-    }
-    return set;
-  };
+  const credentialsOf = (runtime: Runtime): Record<string, string> => cliModelCredentials(env, runtime);
   const token = env.GITHUB_TOKEN ?? env.GH_TOKEN;
   return {
     knownSecrets,
@@ -182,4 +175,14 @@ export function codexCredentialProblem(
     if (existsSync(config) && /^\s*model_provider\s*=/m.test(readFileSync(config, "utf8"))) return null;
   }
   return "codex has no credential: set OPENAI_API_KEY (or CODEX_API_KEY), run `codex login`, or name a provider with --codex-config model_provider=…; nothing was run";
+}
+
+/** The CLI's credential for `runtime`: its runtime's variables that have a value in the environment. */
+export function cliModelCredentials(env: Env, runtime: Runtime): Record<string, string> {
+  const set: Record<string, string> = {};
+  for (const name of MODEL_CREDENTIALS[runtime]) {
+    const value = env[name];
+    if (present(value)) set[name] = value;
+  }
+  return set;
 }

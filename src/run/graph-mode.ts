@@ -9,8 +9,9 @@ import { prGraphCopyNote, readBaseRefGraph } from "../github/base-ref-graph.js";
 import { formatIssue } from "../graph/issue.js";
 import type { ModeInputs } from "./action-inputs.js";
 import { BaseAgentConfigRun } from "./base-agent-config-run.js";
+import type { RunProxy } from "./model-cli.js";
 import { announcePolicy, type PullRequestRun } from "./pull-request-run.js";
-import { actionPorts, actionRequestBase, endRun, reportRun } from "./running-mode.js";
+import { actionPorts, actionRequestBase, endRun, reportRun, withActionProxy } from "./running-mode.js";
 import { startRun } from "./start-run.js";
 
 export async function runGraphMode(
@@ -43,6 +44,24 @@ export async function runGraphMode(
     run.runner.notice(copyNote);
     notes.push(copyNote);
   }
+  const refuse = (message: string) => endRun(run, { kind: "usage-error", message }, notes);
+  return withActionProxy(run, inputs.runtime, refuse, (proxy) =>
+    runGraphLeg(run, mode, { graph, notes, proxy }),
+  );
+}
+
+/** The leg of a `mode: run` whose graph was read: the engine on the checkout, then the report. */
+async function runGraphLeg(
+  run: PullRequestRun,
+  mode: Extract<ModeInputs, { kind: "run" }>,
+  o: {
+    readonly graph: { readonly text: string; readonly source: string };
+    readonly notes: string[];
+    readonly proxy: RunProxy | undefined;
+  },
+): Promise<void> {
+  const { event, inputs } = run;
+  const { graph, notes } = o;
   const policy = announcePolicy(run);
   // The base's agent configuration for the run (SPEC §9), the pull request's put back after it.
   const agentConfig = new BaseAgentConfigRun(run);
@@ -62,7 +81,7 @@ export async function runGraphMode(
       pr: { headSha: event.headSha, baseRef: event.baseRef },
       ...(policy !== undefined ? { policy } : {}),
     },
-    actionPorts(run, agentConfig.workspace),
+    actionPorts(run, agentConfig.workspace, {}, o.proxy),
   );
   notes.push(...agentConfig.notes);
   switch (result.kind) {

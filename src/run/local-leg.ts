@@ -7,13 +7,16 @@
 import { mintRunId, type RunId } from "../core/run-id.js";
 import { unreachable } from "../core/unreachable.js";
 import type { RunHooks } from "../engine/leg.js";
+import type { Runtime } from "../engine/runtime-setup.js";
 import type { Ledger } from "../ledger/ledger.js";
 import { ProgressLines } from "../progress/progress-lines.js";
 import type { CliSecrets } from "./credentials.js";
+import { cliModelCredentials } from "./credentials.js";
 import { EXIT } from "./exit-codes.js";
 import type { LegFlags } from "./local-setup.js";
-import { type CliIo, runsDirFor } from "./local-setup.js";
-import { localModelCli } from "./model-cli.js";
+import { type CliIo, refuseUsage, runsDirFor } from "./local-setup.js";
+import { localModelCli, type RunProxy } from "./model-cli.js";
+import { openRunProxy, proxyEventLine } from "./model-proxy.js";
 import type { RunOutcome, RunPorts, RunRequest } from "./request.js";
 import type { RunReport } from "./terminal-report.js";
 
@@ -66,11 +69,16 @@ export class CliLeg<Id extends string = string> {
    * interrupt, the crash report (the check run completed `failure`), and the hooks printing the progress
    * lines and `run ID (DIR)` and updating the check run — with the leg's own `hooks` over them.
    */
-  ports(hooks: RunHooks = {}, signal: AbortSignal | undefined = this.#o.io.signal): RunPorts {
+  ports(
+    hooks: RunHooks = {},
+    signal: AbortSignal | undefined = this.#o.io.signal,
+    proxy: RunProxy | undefined = undefined,
+  ): RunPorts {
     const { flags, secrets, report } = this.#o;
     return {
       modelCli: localModelCli({
         modelEnv: secrets.modelEnv,
+        ...(proxy !== undefined ? { proxy } : {}),
         ...(flags.claudePath !== undefined ? { claudePath: flags.claudePath } : {}),
         ...(flags.codexPath !== undefined ? { codexPath: flags.codexPath } : {}),
       }),
@@ -130,5 +138,36 @@ export class CliLeg<Id extends string = string> {
       commit: this.#o.flags.commit,
       next: this.progress.resumeLines(result.ledger.conclusion?.outcome),
     });
+  }
+}
+
+/**
+ * Runs `body` with the CLI run's key proxy for `runtime` (`model-proxy.ts`), closing it after. Settings it
+ * cannot proxy are a usage error (printed; exit 64, nothing ran).
+ */
+export async function withLocalProxy(
+  io: CliIo,
+  o: {
+    readonly command: string;
+    readonly runtime: Runtime;
+    readonly codexConfig: readonly string[];
+    readonly say: (line: string) => void;
+  },
+  body: (proxy: RunProxy | undefined) => Promise<number>,
+): Promise<number> {
+  const opened = await openRunProxy({
+    runtime: o.runtime,
+    credentials: cliModelCredentials(io.env, o.runtime),
+    env: io.env,
+    codexConfig: o.codexConfig,
+    readUserCodexConfig: true,
+    log: (event) => io.err.write(`${proxyEventLine(event)}\n`),
+    say: o.say,
+  });
+  if (opened.kind === "refused") return refuseUsage(io, o.command, [opened.message]) ?? EXIT.usage;
+  try {
+    return await body(opened.proxy);
+  } finally {
+    await opened.proxy?.proxy.close();
   }
 }

@@ -24,6 +24,7 @@ import { join } from "node:path";
 import { unreachable } from "../core/unreachable.js";
 import type { BeforeFirstModelCall, ModelEnvBuilder, Runtime } from "../engine/runtime-setup.js";
 import { buildChildEnv } from "../proc/child-env.js";
+import type { KeyProxy } from "../proxy/key-proxy.js";
 import { codexHomesRoot } from "./codex-home.js";
 import {
   type ActionCredentialInputs,
@@ -38,6 +39,26 @@ export interface ModelCliPort {
   readonly codexExecutable: string;
   readonly beforeFirstModelCall?: BeforeFirstModelCall;
   readonly modelEnv: ModelEnvBuilder;
+  /** `-c` pairs the run adds after the operator's on every codex call: the key proxy's provider. */
+  readonly codexConfig?: readonly string[];
+}
+
+/** A started key proxy and the runtime whose credential it holds (`model-proxy.ts`). */
+export interface RunProxy {
+  readonly runtime: Runtime;
+  readonly proxy: KeyProxy;
+}
+
+/**
+ * `env` for a model CLI of `runtime`: through the proxy when it holds that runtime's credential (the real
+ * credential removed, the proxy's base URL and the dummy set), else as built.
+ */
+export function throughProxy(
+  proxy: RunProxy | undefined,
+  runtime: Runtime,
+  env: Readonly<Record<string, string>>,
+): Readonly<Record<string, string>> {
+  return proxy !== undefined && proxy.runtime === runtime ? proxy.proxy.applyTo(env) : env;
 }
 
 /**
@@ -49,11 +70,13 @@ export function localModelCli(o: {
   readonly modelEnv: ModelEnvBuilder;
   readonly claudePath?: string;
   readonly codexPath?: string;
+  readonly proxy?: RunProxy;
 }): ModelCliPort {
   return {
     claudeExecutable: o.claudePath ?? "claude",
     codexExecutable: o.codexPath ?? "codex",
-    modelEnv: o.modelEnv,
+    modelEnv: (label, runtime) => throughProxy(o.proxy, runtime, o.modelEnv(label, runtime)),
+    ...(o.proxy !== undefined ? { codexConfig: o.proxy.proxy.codexConfig } : {}),
   };
 }
 
@@ -70,6 +93,8 @@ export interface ModelCliSetupOptions {
   readonly temp: string;
   /** `GITHUB_WORKSPACE`: no codex home may lie in it. */
   readonly workspace: string;
+  /** The run's key proxy, when it holds the credential: the CLIs then get its base URL and a dummy. */
+  readonly proxy?: RunProxy;
 }
 
 /** The action's model CLIs (see the module comment); it is a {@link ModelCliPort}. */
@@ -138,7 +163,10 @@ export class ModelCliSetup implements ModelCliPort {
   /** One model CLI call's environment: its runtime's credential and a fresh home named after `label`. */
   readonly modelEnv = (label: string, runtime: Runtime): Readonly<Record<string, string>> => {
     const name = `${label.replace(/[^\w.-]/g, "_")}-`;
-    const set: Record<string, string> = actionModelCredentials(this.#options.credentials, runtime);
+    const proxied = this.#options.proxy?.runtime === runtime;
+    const set: Record<string, string> = proxied
+      ? {}
+      : actionModelCredentials(this.#options.credentials, runtime);
     switch (runtime) {
       case "claude":
         mkdirSync(this.#claudeHomes, { recursive: true });
@@ -160,13 +188,22 @@ export class ModelCliSetup implements ModelCliPort {
       default:
         return unreachable(runtime);
     }
-    return buildChildEnv({
-      base: this.#options.env,
-      child: { kind: "model", runtime },
-      knownSecrets: this.#options.secrets,
-      set,
-    });
+    return throughProxy(
+      this.#options.proxy,
+      runtime,
+      buildChildEnv({
+        base: this.#options.env,
+        child: { kind: "model", runtime },
+        knownSecrets: this.#options.secrets,
+        set,
+      }),
+    );
   };
+
+  /** The key proxy's `-c` pairs for codex calls (empty without a codex proxy). */
+  get codexConfig(): readonly string[] {
+    return this.#options.proxy?.runtime === "codex" ? this.#options.proxy.proxy.codexConfig : [];
+  }
 
   /** Children's output, fenced from the runner's workflow-command parser (SPEC §9). */
   readonly echo = {

@@ -36,7 +36,9 @@ export async function planOnly(
     acceptNoBuildEvidence: mode.acceptNoBuildEvidence,
     acceptLoadedUserConfig: mode.acceptLoadedUserConfig,
     runtime: mode.runtime,
-    ...(request.codexConfig.length > 0 ? { codexConfig: request.codexConfig } : {}),
+    ...(request.codexConfig.length + (ports.modelCli.codexConfig?.length ?? 0) > 0
+      ? { codexConfig: [...request.codexConfig, ...(ports.modelCli.codexConfig ?? [])] }
+      : {}),
     ...(request.model !== undefined ? { model: request.model } : {}),
     surface: request.surface,
     ...(policy !== undefined ? { policy } : {}),

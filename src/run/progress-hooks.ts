@@ -6,7 +6,7 @@
  * ({@link CheckRunReporter}'s throttle; the final completion is never throttled).
  */
 import type { LedgerRow } from "../core/ledger-row.js";
-import type { RetryInfo } from "../engine/graph-run.js";
+import type { RetryInfo } from "../engine/leg-hooks.js";
 import type { CheckRunReporter } from "../github/check-run-reporter.js";
 import type { Ledger, PlanSection } from "../ledger/ledger.js";
 import { NodeLines, nodeLine, pauseLine } from "../progress/node-lines.js";

@@ -9,10 +9,11 @@ import { DEFAULT_AUTO_CONCURRENCY } from "./action-inputs.js";
 import { BaseAgentConfigRun } from "./base-agent-config-run.js";
 import { missingCredentialMessage, missingModelCredential } from "./credentials.js";
 import { runGraphMode } from "./graph-mode.js";
+import type { RunProxy } from "./model-cli.js";
 import { announcePolicy, type PullRequestRun } from "./pull-request-run.js";
 import { openPushMode } from "./push-mode.js";
 import { autoMode } from "./request.js";
-import { actionPorts, actionRequestBase, endRun, reportRun } from "./running-mode.js";
+import { actionPorts, actionRequestBase, endRun, reportRun, withActionProxy } from "./running-mode.js";
 import { startRun } from "./start-run.js";
 import { runVerifyMode } from "./verify-mode.js";
 
@@ -67,7 +68,12 @@ function commentGoal(run: PullRequestRun): { readonly goal: string; readonly not
 }
 
 /** `auto`: plan from the goal, run, report (SPEC §5: the refusal check runs before any model call). */
-async function runAutoMode(run: PullRequestRun, goal: string): Promise<void> {
+function runAutoMode(run: PullRequestRun, goal: string): Promise<void> {
+  const refuse = (message: string) => endRun(run, { kind: "usage-error", message });
+  return withActionProxy(run, run.inputs.runtime, refuse, (proxy) => runAutoLeg(run, goal, proxy));
+}
+
+async function runAutoLeg(run: PullRequestRun, goal: string, proxy: RunProxy | undefined): Promise<void> {
   const { event, inputs } = run;
   const policy = announcePolicy(run);
   // The base's agent configuration for the run (SPEC §9), the pull request's put back after it.
@@ -89,7 +95,7 @@ async function runAutoMode(run: PullRequestRun, goal: string): Promise<void> {
       ...(policy !== undefined ? { policy } : {}),
       pr: { title: event.title, body: event.body, headSha: event.headSha, baseRef: event.baseRef },
     },
-    actionPorts(run, agentConfig.workspace),
+    actionPorts(run, agentConfig.workspace, {}, proxy),
   );
   const notes = [...run.notes, ...agentConfig.notes];
   switch (result.kind) {

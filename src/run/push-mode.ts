@@ -15,7 +15,7 @@
  * - Reporting: {@link PushTarget.moveCheckRun} creates the check run on the pushed commit, completes the one
  *   created on the old head at start `neutral` ("Superseded by <sha>"), and hands the post step the new one.
  */
-import type { PublishCommit } from "../engine/finish-run.js";
+import type { PublishCommit } from "../engine/run-frame.js";
 import { evidenceTree } from "../evidence/evidence-tree.js";
 import type { CheckRunReporter } from "../github/check-run-reporter.js";
 import { GitError, git } from "../proc/git.js";

@@ -8,10 +8,11 @@
  */
 import type { RunId } from "../core/run-id.js";
 import type { AutoRunResult } from "../engine/auto-run.js";
-import type { PublishCommit } from "../engine/finish-run.js";
 import type { HandRunResult } from "../engine/hand-run.js";
 import type { RunHooks } from "../engine/leg.js";
-import type { ResumeAction, ResumeResult } from "../engine/resume-run.js";
+import type { ResumeAction } from "../engine/resume-action.js";
+import type { ResumeResult } from "../engine/resume-run.js";
+import type { PublishCommit } from "../engine/run-frame.js";
 import type { PullRequestContext, RunEcho } from "../engine/run-options.js";
 import type { Runtime } from "../engine/runtime-setup.js";
 import type { VerifyRunResult } from "../engine/verify-run.js";

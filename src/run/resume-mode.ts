@@ -19,7 +19,7 @@
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { unreachable } from "../core/unreachable.js";
-import type { ResumeAction } from "../engine/resume-run.js";
+import type { ResumeAction } from "../engine/resume-action.js";
 import { readRunState } from "../engine/run-state.js";
 import { runArtifactName } from "../github/artifact.js";
 import { extractArtifactZip, UnsafeArchiveError } from "../github/artifact-zip.js";
@@ -35,6 +35,8 @@ import {
 } from "../github/run-artifact-download.js";
 import { readRunStateDigests, runStateDigestProblem } from "../github/run-state-digest.js";
 import { type ActionInputs, describeMode, type ModeInputs } from "./action-inputs.js";
+import type { RunProxy } from "./model-cli.js";
+import { recordedRuntime } from "./model-proxy.js";
 import { botReportsNote } from "./pull-request-run.js";
 import type { Runner } from "./runner.js";
 import {
@@ -45,6 +47,7 @@ import {
   reportRun,
   runnerFolders,
   saveCheckRun,
+  withActionProxy,
 } from "./running-mode.js";
 import { startRun } from "./start-run.js";
 import { type Env, failWithoutCheckRun, usageFailure } from "./step-result.js";
@@ -295,20 +298,44 @@ export async function runResumeMode(o: ResumeModeOptions): Promise<void> {
     notes: toBot === undefined ? [] : [toBot],
     ...(toBot !== undefined ? { noCheckRun: toBot } : {}),
   };
+  const refuse = (message: string) =>
+    failWithoutCheckRun(runner, env, {
+      outcome: "usage-error",
+      title: `run ${mode.runId} was not resumed`,
+      message,
+    });
+  return withActionProxy(run, recordedRuntime(fetched.runDir), refuse, (proxy) =>
+    resumeLeg(run, { mode, action, headSha, takeOverCheckRun, proxy }),
+  );
+}
+
+/** The resumed leg, once the run directory is vouched for: the engine, then the report. */
+async function resumeLeg(
+  run: RunningMode,
+  o: {
+    readonly mode: Extract<ModeInputs, { kind: "resume" }>;
+    readonly action: ResumeAction;
+    readonly headSha: string;
+    readonly takeOverCheckRun: () => Promise<void>;
+    readonly proxy: RunProxy | undefined;
+  },
+): Promise<void> {
+  const { runner, env, inputs } = run;
+  const { mode } = o;
   const result = await startRun(
     {
       mode: {
         kind: "resume",
         runId: mode.runId,
-        action,
-        headSha,
+        action: o.action,
+        headSha: o.headSha,
         // The run may have started on another runner: the state's repository path is this checkout now.
-        repoDirOverride: folders.workspace,
+        repoDirOverride: run.workspace,
         ...(inputs.concurrency !== undefined ? { concurrency: inputs.concurrency } : {}),
       },
       ...actionRequestBase(run),
     },
-    actionPorts(run, {}, { onRunStarted: takeOverCheckRun }),
+    actionPorts(run, {}, { onRunStarted: o.takeOverCheckRun }, o.proxy),
   );
   switch (result.kind) {
     case "usage_error":

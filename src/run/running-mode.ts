@@ -9,13 +9,16 @@ import { join, resolve } from "node:path";
 import { createRedactor } from "../core/redact.js";
 import type { RunId } from "../core/run-id.js";
 import type { RunHooks } from "../engine/leg.js";
+import type { Runtime } from "../engine/runtime-setup.js";
 import { CheckRunClient, type CheckRunRef } from "../github/check-run.js";
 import { CheckRunReporter } from "../github/check-run-reporter.js";
 import type { GateOctokit } from "../github/octokit.js";
 import type { StickyCommentTarget } from "../github/sticky-comment.js";
 import type { RunEnd } from "../ledger/conclusion.js";
 import type { ActionInputs } from "./action-inputs.js";
-import { ModelCliSetup } from "./model-cli.js";
+import { actionModelCredentials } from "./credentials.js";
+import { ModelCliSetup, type RunProxy } from "./model-cli.js";
+import { openRunProxy, proxyEventLine } from "./model-proxy.js";
 import { progressHooks } from "./progress-hooks.js";
 import type { PushTarget } from "./push-mode.js";
 import { type FinishedRun, reportFinished } from "./report-finished.js";
@@ -155,7 +158,12 @@ export function actionRequestBase(run: RunningMode): Omit<RunRequest, "mode"> & 
  * workflow-command parser, the log lines and check-run progress, the interrupt, and the workspace around
  * the engine (the agent-configuration swap, and push mode's publish).
  */
-export function actionPorts(run: RunningMode, workspace: WorkspacePort = {}, hooks: RunHooks = {}): RunPorts {
+export function actionPorts(
+  run: RunningMode,
+  workspace: WorkspacePort = {},
+  hooks: RunHooks = {},
+  proxy?: RunProxy,
+): RunPorts {
   const { inputs, runner } = run;
   const publish = run.push?.publish;
   return {
@@ -167,6 +175,7 @@ export function actionPorts(run: RunningMode, workspace: WorkspacePort = {}, hoo
       secrets: run.secrets,
       temp: run.temp,
       workspace: run.workspace,
+      ...(proxy !== undefined ? { proxy } : {}),
     }),
     workspace: { ...workspace, ...(publish !== undefined ? { publish } : {}) },
     hooks: { ...progressHooks(runner, run.reporter), ...hooks },
@@ -211,4 +220,32 @@ export async function endRun(
 ): Promise<void> {
   await endEarly(run.runner, postingReporter(run), end, end.message, run.env, notes);
   failAfterReport(run);
+}
+
+/**
+ * Runs `body` with the run's key proxy for `runtime` (`model-proxy.ts`: the model CLIs get its base URL and
+ * a dummy key), closing it after; settings it cannot proxy end the run through `refuse` (nothing ran).
+ */
+export async function withActionProxy(
+  run: RunningMode,
+  runtime: Runtime,
+  refuse: (message: string) => Promise<void>,
+  body: (proxy: RunProxy | undefined) => Promise<void>,
+): Promise<void> {
+  const { runner } = run;
+  const opened = await openRunProxy({
+    runtime,
+    credentials: actionModelCredentials(run.inputs, runtime),
+    env: run.env,
+    codexConfig: run.inputs.codexConfig,
+    readUserCodexConfig: false,
+    log: (event) => runner.warning(proxyEventLine(event)),
+    say: (line) => runner.info(line),
+  });
+  if (opened.kind === "refused") return refuse(opened.message);
+  try {
+    await body(opened.proxy);
+  } finally {
+    await opened.proxy?.proxy.close();
+  }
 }

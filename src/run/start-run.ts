@@ -53,7 +53,10 @@ export function engineBase(request: RunRequest, ports: RunPorts): EngineRunBase 
     get codexExecutable(): string {
       return modelCli.codexExecutable;
     },
-    ...(request.codexConfig.length > 0 ? { codexConfig: request.codexConfig } : {}),
+    // The operator's pairs, then the run's own (the key proxy's provider: last wins, so it points codex there).
+    ...(request.codexConfig.length + (modelCli.codexConfig?.length ?? 0) > 0
+      ? { codexConfig: [...request.codexConfig, ...(modelCli.codexConfig ?? [])] }
+      : {}),
     modelEnv: modelCli.modelEnv,
     ...(before !== undefined || install !== undefined
       ? {

@@ -12,6 +12,7 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { DUMMY_CREDENTIAL } from "../../src/proxy/credential.js";
 import { cliHarness, rowWords } from "../support/cli-harness.js";
 import { codexConfigFor, SCRIPTED_CODEX_MODEL } from "../support/model-server/index.js";
 import {
@@ -96,15 +97,20 @@ describe("auto --runtime codex", () => {
     }
     expect(r.summary).toContain("Planned Codex nodes run isolated");
 
-    // Each codex call: the user's own CODEX_HOME, the OpenAI keys, no claude key.
+    // Each codex call: the user's own CODEX_HOME, the key proxy's dummy under both OpenAI variables (the
+    // real key stays in the engine: issue 12), no claude key; the model server got the real key through the proxy.
     const calls = recordedCodexCalls(log);
     expect(calls).toHaveLength(2);
     for (const call of calls) {
       expect(call.codexHome).toBe(codexHome);
-      expect(call.openaiApiKey).toBe(OPENAI_KEY);
-      expect(call.codexApiKey).toBe(CODEX_KEY);
+      expect(call.openaiApiKey).toBe(DUMMY_CREDENTIAL);
+      expect(call.codexApiKey).toBe(DUMMY_CREDENTIAL);
       expect(call.names).not.toContain("ANTHROPIC_API_KEY");
     }
+    for (const req of h.server.requests) expect(req.headers.authorization).toBe(`Bearer ${OPENAI_KEY}`);
+    expect(r.stdout + r.stderr).toContain(
+      "key proxy: the codex CLI gets a loopback base URL and a dummy key",
+    );
     // The verify command gets no model credential or provider setting.
     const verifyNames = readFileSync(verifyEnv, "utf8").split("\n");
     expect(verifyNames).toContain("PATH");

@@ -14,15 +14,12 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { FailRow, LedgerRow, PassRow } from "../../src/core/ledger-row.js";
 import { mintRunId } from "../../src/core/run-id.js";
-import {
-  type AgentNodeResult,
-  type AgentNodeSpec,
-  type Runtime,
-  runAgentNode,
-} from "../../src/engine/agent-node.js";
+import { type AgentNodeResult, runAgentNode } from "../../src/engine/agent-node.js";
+import type { AgentNodeSpec } from "../../src/engine/agent-node-spec.js";
 import { RunDirectory } from "../../src/engine/run-dir.js";
 import { VerifyQueue } from "../../src/evidence/verify.js";
 import { compilePattern, type Pattern } from "../../src/graph/pattern.js";
+import type { Runtime } from "../../src/policy/disclosure.js";
 import { eventually, killLeftovers, processIsGone } from "../proc/process-probe.js";
 import {
   agentMessageEvent,

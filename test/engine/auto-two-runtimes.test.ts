@@ -15,8 +15,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import type { Runtime } from "../../src/engine/agent-node.js";
 import { renderLedgerMarkdown } from "../../src/ledger/render-markdown.js";
+import type { Runtime } from "../../src/policy/disclosure.js";
 import { ceilingDisclosure } from "../../src/policy/disclosure.js";
 import type { ModelScript } from "../support/model-server/index.js";
 import { commitAll, makeSampleNodeRepo, type TempRepo } from "../support/temp-repo.js";

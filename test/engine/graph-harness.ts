@@ -31,12 +31,14 @@ import { join } from "node:path";
 import { afterEach } from "vitest";
 import type { FailRow, LedgerRow, PassRow } from "../../src/core/ledger-row.js";
 import type { RunId } from "../../src/core/run-id.js";
-import type { Runtime } from "../../src/engine/agent-node.js";
 import { type AutoRunOptions, type AutoRunResult, runAuto } from "../../src/engine/auto-run.js";
-import { type HandRunResult, type RunHooks, runHandWritten } from "../../src/engine/hand-run.js";
-import { type ResumeAction, type ResumeResult, resumeRun } from "../../src/engine/resume-run.js";
+import { type HandRunResult, runHandWritten } from "../../src/engine/hand-run.js";
+import type { RunHooks } from "../../src/engine/leg.js";
+import type { ResumeAction } from "../../src/engine/resume-action.js";
+import { type ResumeResult, resumeRun } from "../../src/engine/resume-run.js";
 import type { RunState } from "../../src/engine/run-state.js";
 import type { Ledger } from "../../src/ledger/ledger.js";
+import type { Runtime } from "../../src/policy/disclosure.js";
 import { CLAUDE_BIN } from "../runtime/real-claude.js";
 import { CODEX_BIN } from "../runtime/real-codex.js";
 import {

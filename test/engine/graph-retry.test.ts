@@ -17,8 +17,8 @@
  */
 import { afterEach, describe, expect, test } from "vitest";
 import type { Qualifier } from "../../src/core/ledger-row.js";
-import type { Runtime } from "../../src/engine/agent-node.js";
 import { RETRY_CAUSES, type RetryCause } from "../../src/graph/schema.js";
+import type { Runtime } from "../../src/policy/disclosure.js";
 import {
   answeredScenario,
   type FakeScenario,

@@ -14,7 +14,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import type { Runtime } from "../../src/engine/agent-node.js";
+import type { Runtime } from "../../src/policy/disclosure.js";
 import { eventually, killLeftovers, processIsGone } from "../proc/process-probe.js";
 import {
   answeredScenario,

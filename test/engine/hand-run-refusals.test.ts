@@ -8,8 +8,8 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Runtime } from "../../src/engine/agent-node.js";
 import { type HandRunOptions, runHandWritten } from "../../src/engine/hand-run.js";
+import type { Runtime } from "../../src/policy/disclosure.js";
 import { RUNTIMES } from "./runtime-harness.js";
 
 let dir: string;

@@ -16,8 +16,8 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, onTestFinished, test } from "vitest";
-import type { Runtime } from "../../src/engine/agent-node.js";
 import { outsideWrites } from "../../src/engine/outside-writes.js";
+import type { Runtime } from "../../src/policy/disclosure.js";
 import { graphHarnessPerTest, rowWords } from "./graph-harness.js";
 import { RUNTIMES, type ToolCall } from "./runtime-harness.js";
 

@@ -8,7 +8,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import type { Runtime } from "../../src/engine/agent-node.js";
+import type { Runtime } from "../../src/policy/disclosure.js";
 import type { ModelScript } from "../support/model-server/index.js";
 import { makeTempRepo } from "../support/temp-repo.js";
 import { type GraphHarness, graphHarnessPerTest, readState, rowWords } from "./graph-harness.js";

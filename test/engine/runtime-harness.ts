@@ -6,7 +6,7 @@
  * started with `{runtime}`.
  */
 import { readdirSync, readFileSync } from "node:fs";
-import type { Runtime } from "../../src/engine/agent-node.js";
+import type { Runtime } from "../../src/policy/disclosure.js";
 import type { RecordedRequest } from "../support/model-server/index.js";
 
 /** Both runtimes, for `describe.each(RUNTIMES)`. */

@@ -3,7 +3,7 @@
  * executable a run spawns, and the warnings codex gives for what it cannot enforce.
  */
 import { describe, expect, it } from "vitest";
-import { codexHomeOf } from "../../src/engine/agent-node.js";
+import { codexHomeOf } from "../../src/engine/codex-call-report.js";
 import {
   executableFor,
   missingCliProblem,

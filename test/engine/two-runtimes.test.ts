@@ -11,9 +11,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import type { Runtime } from "../../src/engine/agent-node.js";
 import { renderLedgerMarkdown } from "../../src/ledger/render-markdown.js";
 import { renderLedgerText } from "../../src/ledger/render-text.js";
+import type { Runtime } from "../../src/policy/disclosure.js";
 import type { ModelScript } from "../support/model-server/index.js";
 import { FIXED_SUM, makeSampleNodeRepo, type TempRepo } from "../support/temp-repo.js";
 import {

@@ -1,0 +1,68 @@
+/**
+ * What a hand-written graph is run under (SPEC §5, §8): its build-evidence answer `graph` — `run` trusts
+ * the graph's own `success_check.verify` fields and names which sinks verify — each agent node's tool
+ * policy, which is its own `allowed_tools` and nothing more (no ceiling), and the ledger's plan section.
+ */
+import type { BuildEvidenceAnswer } from "../core/build-evidence-answer.js";
+import type { Graph } from "../graph/graph.js";
+import type { PlanSection } from "../ledger/ledger.js";
+import { type DisclosureSurface, handWrittenDisclosure, type Runtime } from "../policy/disclosure.js";
+import type { ToolPolicy } from "../policy/tool-policy.js";
+import type { RecordedPolicy } from "./fresh-run.js";
+
+/** What the plan section names besides the graph: the surface and runtime of the disclosure, the policy file. */
+export interface HandPlanOptions {
+  readonly surface: DisclosureSurface;
+  readonly runtime: Runtime;
+  readonly policy?: RecordedPolicy;
+  /** What the runtime will not enforce of the graph (`runtimeWarnings`); listed in the plan when any. */
+  readonly warnings: readonly string[];
+}
+
+/** A hand-written graph's answer, its agent nodes' policies (by node id) and its plan section. */
+export interface HandPlan {
+  readonly answer: Extract<BuildEvidenceAnswer, { kind: "graph" }>;
+  readonly policies: Record<string, ToolPolicy>;
+  readonly plan: PlanSection;
+}
+
+/** The answer, policies and plan section of `graph`. Pure. */
+export function handWrittenPlan(graph: Graph, o: HandPlanOptions): HandPlan {
+  const checkedSinks = graph.sinks.filter((id) => graph.nodes_by_id.get(id)?.type !== "gate");
+  const answer = {
+    kind: "graph" as const,
+    verifiedSinks: checkedSinks.filter((id) => graph.nodes_by_id.get(id)?.success_check.verify !== null),
+    unverifiedSinks: checkedSinks.filter((id) => graph.nodes_by_id.get(id)?.success_check.verify === null),
+  };
+  const policies: Record<string, ToolPolicy> = {};
+  for (const node of graph.nodes) {
+    // A hand-written node's only layer is its own declaration (SPEC §8; `handWrittenPolicy`).
+    if (node.type !== "gate")
+      policies[node.id] = {
+        allowedTools: [...node.allowed_tools],
+        strictMcpConfig: false,
+        disallowedTools: [],
+      };
+  }
+  const plan: PlanSection = {
+    buildEvidence: answer,
+    sinkCommands: graph.sinks.flatMap((id) => {
+      const verify = graph.nodes_by_id.get(id)?.success_check.verify;
+      return verify ? [{ nodeId: id, command: verify.command }] : [];
+    }),
+    disclosure: handWrittenDisclosure(o.surface, o.runtime),
+    nodes: graph.nodes.map((n) => ({
+      id: n.id,
+      ...(n.type === "gate" ? { type: "gate" as const } : {}),
+      dependsOn: [...n.depends_on],
+      allowedTools: [...n.allowed_tools],
+      sink: graph.sinks.includes(n.id),
+    })),
+    planningCostUsd: 0,
+    ...(o.policy?.source !== undefined
+      ? { policy: { source: o.policy.source, requireEvidence: o.policy.requireEvidence === true } }
+      : {}),
+    ...(o.warnings.length > 0 ? { warnings: o.warnings } : {}),
+  };
+  return { answer, policies, plan };
+}
