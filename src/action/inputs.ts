@@ -15,6 +15,7 @@ import {
   DEFAULT_CODEX_VERSION,
   DEFAULT_TIMEOUT_MINUTES,
   type InputsResult,
+  type ReportTo,
 } from "../run/action-inputs.js";
 import { readRepairAttempts } from "../run/repair-attempts.js";
 import { readVerifyEnv } from "../run/request-fields.js";
@@ -44,6 +45,17 @@ function readCodexConfig(env: Env, errors: string[]): string[] {
   if (parsed.ok) return [...parsed.pairs];
   errors.push(...parsed.issues.map((issue) => issue.replace(/^codex-config /, "input `codex-config` ")));
   return [];
+}
+
+/** Input `report-to`: empty or `check-run` (this step posts), or `bot` (the evidence-gate App posts). */
+function readReportTo(env: Env, errors: string[]): ReportTo {
+  const text = raw(env, "report-to");
+  if (text === undefined || text === "check-run") return "check-run";
+  if (text === "bot") return "bot";
+  errors.push(
+    `input \`report-to\` is ${JSON.stringify(text)}: use bot (the evidence-gate App posts the check run) or leave it empty (this step posts it)`,
+  );
+  return "check-run";
 }
 
 /** Reads and checks every input; every problem is reported at once. */
@@ -127,6 +139,7 @@ export function readActionInputs(env: Env): InputsResult {
     { label: "input `verify-env`", separators: /[\s,]+/ },
     errors,
   );
+  const reportTo = readReportTo(env, errors);
   if (errors.length > 0 || mode === undefined) {
     return { ok: false, errors: errors.length > 0 ? errors : ["Internal error: no mode and no error"] };
   }
@@ -162,6 +175,7 @@ export function readActionInputs(env: Env): InputsResult {
       allowedBots,
       allowPullRequestTarget,
       ...(pr !== undefined ? { pr } : {}),
+      reportTo,
     },
   };
 }

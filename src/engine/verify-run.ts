@@ -83,6 +83,8 @@ export async function runVerifyOnly(o: VerifyRunOptions): Promise<VerifyRunResul
     runtime: "claude",
     repo,
     gitContext,
+    // The ledger names the PR head it is about: `mode: report` and the bot refuse a ledger without it.
+    ...(o.pr ? { headSha: o.pr.headSha } : {}),
     answer,
     requireEvidence: o.policy?.requireEvidence === true,
     commit: null,

@@ -279,6 +279,18 @@ export class CheckRunClient {
   }
 
   /**
+   * The newest check run named `name` on `headSha`, of any app, that `carries` accepts (one page of 100,
+   * `filter: all`) — e.g. the one holding a run's run-state digest, posted by the action or by the App.
+   */
+  async findCarrying(input: {
+    readonly name: string;
+    readonly headSha: string;
+    readonly carries: (run: ExistingCheckRun) => boolean;
+  }): Promise<ExistingCheckRun | undefined> {
+    return this.#find(input.name, input.headSha, input.carries, { filter: "all" });
+  }
+
+  /**
    * The newest check run named `name` on `headSha`, optionally only among `appId`'s runs (the token's
    * own app: GitHub Actions is 15368 on github.com), or `undefined` when there is none.
    */

@@ -22,7 +22,16 @@ export type ModeInputs =
   | { readonly kind: "lint"; readonly graph: string; readonly graphInputs: Readonly<Record<string, string>> }
   /** The engine runs the verify command once (`verify-cmd`, else the base policy's); no model (SPEC §10). */
   | { readonly kind: "verify" }
-  | { readonly kind: "resume"; readonly runId: string; readonly decision: ResumeDecision }
+  /**
+   * `approver`: the login that decided, when the evidence-gate App dispatched the resume for a writer's
+   * click (`GITHUB_ACTOR` is then the App); absent: the dispatching user decided.
+   */
+  | {
+      readonly kind: "resume";
+      readonly runId: string;
+      readonly decision: ResumeDecision;
+      readonly approver?: string;
+    }
   /** Posts the `<check-name>-ledger` artifact of the `workflow_run` event's run (SPEC §10). */
   | { readonly kind: "report" };
 
@@ -93,7 +102,16 @@ export interface ActionInputs {
   readonly allowPullRequestTarget: boolean;
   /** `pr`: the pull request a `workflow_dispatch` run gates (else the dispatch payload's `inputs.pr`). */
   readonly pr?: number;
+  /**
+   * `report-to` (issue 11, docs/bot.md): `check-run` (default) — this step posts the check run with
+   * `github-token`; `bot` — the evidence-gate App owns it: no check-run or comment call at all, the ledger
+   * artifact and the job summary only. `auto`, `run`, `verify` and `resume` only.
+   */
+  readonly reportTo: ReportTo;
 }
+
+/** Who posts the check run (input `report-to`). */
+export type ReportTo = "check-run" | "bot";
 
 export type InputsResult =
   | { readonly ok: true; readonly inputs: ActionInputs }

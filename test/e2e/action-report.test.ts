@@ -276,6 +276,50 @@ describe("fork pull requests, stage 1: the pull request's run posts no check run
   });
 });
 
+describe("fork pull requests: mode verify, then mode report (issue 11)", () => {
+  it("a fork's mode: verify run records the PR head in its ledger, so mode report posts it on that head (a verify-only ledger without headSha was refused)", async () => {
+    const repo = await fixedRepo();
+    open.github = await startGitHubServer();
+    open.service = await startArtifactService();
+    const { github, service } = open;
+    const head = await repo.git(["rev-parse", "HEAD"]);
+
+    const stage1 = await run({
+      workspace: repo.dir,
+      inputs: { mode: "verify", "verify-cmd": "npm test", "anthropic-api-key": "" },
+      github,
+      headRepository: FORK,
+      env: service.env,
+    });
+    expect(stage1.exitCode, debugOf(stage1)).toBe(0);
+    expect(stage1.outputs).toMatchObject({ outcome: "passed", conclusion: "success" });
+    expect(checkRunCalls(stage1)).toEqual([]);
+    const ledger = JSON.parse(readFileSync(stage1.outputs["ledger-path"]!, "utf8")) as Ledger;
+    expect(ledger.headSha).toBe(head);
+    const uploaded = service.artifacts.find((a) => a.name === LEDGER_ARTIFACT);
+    expect(uploaded?.finalized).toBe(true);
+
+    github.state.addArtifact({
+      name: uploaded!.name,
+      zip: uploaded!.zip,
+      headSha: head,
+      fromFork: true,
+      workflowRunId: WORKFLOW_RUN_ID,
+    });
+    const stage2 = await report(repo.dir, github, workflowRunPayload({ headSha: head }));
+    expect(stage2.exitCode, debugOf(stage2)).toBe(0);
+    expect(stage2.outputs).toMatchObject({ outcome: "passed", conclusion: "success" });
+    expect(github.state.checkRuns).toHaveLength(1);
+    expect(github.state.checkRuns[0]).toMatchObject({
+      headSha: head,
+      status: "completed",
+      conclusion: "success",
+    });
+    expect(completion(stage2)!.output!.summary).toContain("PASS (verified)");
+    github.assertNoViolations();
+  });
+});
+
 describe("fork pull requests, stage 1: a run that ends early on a fork", () => {
   it("a graph missing on the base ref ends the fork's run with a usage error in the job summary and the step, and still no check-run call", async () => {
     const repo = await fixedRepo();
