@@ -88,6 +88,9 @@ export async function runVerifyOnly(o: VerifyRunOptions): Promise<VerifyRunResul
     answer,
     requireEvidence: o.policy?.requireEvidence === true,
     commit: null,
+    // The ledger names the head it is about, as auto/run do: `mode: report` posts a fork's verify-only run
+    // only when the ledger's headSha is the workflow_run event's.
+    ...(o.pr ? { headSha: o.pr.headSha } : {}),
   });
   const { dir, redactor } = frame;
   const plan: PlanSection = {

@@ -1,8 +1,9 @@
 /**
  * The model CLIs a run spawns, for the CLI ({@link localModelCli}) and the action ({@link ModelCliSetup};
  * SPEC §8, §9, §10). In the action: the model CLI's executable
- * (found on PATH, or installed at the pinned `claude-version` / `codex-version` just before the first model
- * call, never before a refusal), each CLI call's environment with its runtime's credential and a fresh home
+ * (the tool cache's at the pinned `claude-version` / `codex-version`, installed there just before the first
+ * model call, never before a refusal; never a `PATH` lookup, and checked unchanged before every call:
+ * `install-cli.ts`), each CLI call's environment with its runtime's credential and a fresh home
  * (the operator's configuration in CI is the base branch's only), and the fenced log echo (children cannot
  * issue workflow commands).
  *
@@ -31,7 +32,7 @@ import {
   actionModelCredentials,
   missingCredentialMessage,
 } from "./credentials.js";
-import { CLAUDE_CLI, CODEX_CLI, ensureCli } from "./install-cli.js";
+import { CLAUDE_CLI, CODEX_CLI, ensureCli, type PinnedCli } from "./install-cli.js";
 
 /** The model CLI part of a run as the run service takes it: what the engine's `ModelCliOptions` need. */
 export interface ModelCliPort {
@@ -83,7 +84,7 @@ export function localModelCli(o: {
 export interface ModelCliSetupOptions {
   /** The secret inputs: each runtime's credential comes from them. */
   readonly credentials: ActionCredentialInputs;
-  /** `claude-version` / `codex-version`: installed when the CLI is not on PATH. */
+  /** `claude-version` / `codex-version`: the tool cache's, installed there when it is not cached. */
   readonly versions: { readonly claude: string; readonly codex: string };
   /** Where install and home lines go (the job log). */
   readonly log: (line: string) => void;
@@ -103,6 +104,8 @@ export class ModelCliSetup implements ModelCliPort {
   readonly #claudeHomes: string;
   #claudeExecutable = "claude";
   #codexExecutable = "codex";
+  /** The executables chosen by {@link beforeFirstModelCall}, checked before every call. */
+  readonly #pinned = new Map<Runtime, PinnedCli>();
   /** Set by `beforeFirstModelCall("codex")`. */
   #codexHomes: string | null = null;
 
@@ -134,9 +137,11 @@ export class ModelCliSetup implements ModelCliPort {
           env,
           knownSecrets: secrets,
           log,
+          workspace: this.#options.workspace,
         });
         if (found.kind === "failed") return found.message;
-        this.#claudeExecutable = found.path;
+        this.#claudeExecutable = found.pinned.path;
+        this.#pinned.set("claude", found.pinned);
         return null;
       }
       case "codex": {
@@ -149,9 +154,11 @@ export class ModelCliSetup implements ModelCliPort {
           env,
           knownSecrets: secrets,
           log,
+          workspace: this.#options.workspace,
         });
         if (found.kind === "failed") return found.message;
-        this.#codexExecutable = found.path;
+        this.#codexExecutable = found.pinned.path;
+        this.#pinned.set("codex", found.pinned);
         this.#codexHomes = root.path;
         return null;
       }
@@ -160,8 +167,15 @@ export class ModelCliSetup implements ModelCliPort {
     }
   };
 
-  /** One model CLI call's environment: its runtime's credential and a fresh home named after `label`. */
+  /**
+   * One model CLI call's environment: its runtime's credential and a fresh home named after `label`. The
+   * engine builds it just before each spawn, so this is where the pinned executable is checked unchanged.
+   *
+   * @throws when the runtime's executable changed since it was chosen (the call must not be made).
+   */
   readonly modelEnv = (label: string, runtime: Runtime): Readonly<Record<string, string>> => {
+    const changed = this.#pinned.get(runtime)?.problem() ?? null;
+    if (changed !== null) throw new Error(changed);
     const name = `${label.replace(/[^\w.-]/g, "_")}-`;
     const proxied = this.#options.proxy?.runtime === runtime;
     const set: Record<string, string> = proxied

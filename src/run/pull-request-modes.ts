@@ -1,10 +1,12 @@
 /**
  * The action's pull-request modes once the run is open (SPEC §5, §6, §10): push mode's checkout, the
- * credential check that turns a fork's or Dependabot's pull request into a verify-only run, then `auto`,
+ * credential check that turns a fork's or Dependabot's pull request into a verify-only run (and a fork's
+ * with a key but no writer's approval at its head), then `auto`,
  * `run` or `verify`. `auto` plans from the goal — the workflow's, or the text of a writer's
  * `/evidence-gate run` comment — with the refusal check before any model call.
  */
 import { unreachable } from "../core/unreachable.js";
+import { forkApprovalMissing } from "../github/fork.js";
 import { DEFAULT_AUTO_CONCURRENCY } from "./action-inputs.js";
 import { BaseAgentConfigRun } from "./base-agent-config-run.js";
 import { missingCredentialMessage, missingModelCredential } from "./credentials.js";
@@ -32,6 +34,9 @@ export async function runPullRequestModes(opened: PullRequestRun): Promise<void>
     return endRun(run, { kind: "usage-error", message: missingCredentialMessage(run.inputs.runtime) });
   }
   if (missing !== null) return runVerifyMode(run, { kind: "no-credential", missing });
+  // A fork's code gets the model key only once a writer approved that head (a pinned comment command).
+  const unapproved = mode.kind === "auto" || mode.kind === "run" ? forkApprovalMissing(run.event) : null;
+  if (unapproved !== null) return runVerifyMode(run, { kind: "fork-unapproved", why: unapproved });
   switch (mode.kind) {
     case "verify":
       return runVerifyMode(run, { kind: "mode" });

@@ -43,6 +43,7 @@ import {
 import { startGitHubServer } from "../support/github-server/index.js";
 import { startModelServer } from "../support/model-server/index.js";
 import { GATED_GRAPH, GRAPH_PATH, handGraphScript, REVIEW_GRAPH } from "../support/scenarios/hand-graphs.js";
+import { commentPayload } from "../support/scenarios/pr-heads.js";
 import { makeFixedSampleRepo, makeTempRepo } from "../support/temp-repo.js";
 
 const BASE_SHA = "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d";
@@ -71,9 +72,10 @@ describe("the bot with the bundled action", () => {
     rig.github.state.addFile({ ref: BASE_SHA, path: GRAPH_PATH, content: REVIEW_GRAPH });
     await rig.deliver("pull_request", pullRequestPayload({ headSha: head, fork: true }));
 
+    // A key is given and no writer approved the fork's head: verify-only (issue 12 item 4).
     const stage1 = await open.run({
       workspace: repo.dir,
-      inputs: { graph: GRAPH_PATH },
+      inputs: { goal: "Review the change.", "verify-cmd": "npm test" },
       github: rig.github,
       model: open.model,
       headRepository: FORK,
@@ -149,12 +151,19 @@ describe("the bot with the bundled action", () => {
     rig.github.state.setCollaborator("mona", "write");
     await rig.deliver("pull_request", pullRequestPayload({ headSha: head, fork: true }));
 
+    // A fork's code gets the model key only after a writer approved its head (issue 12 item 4): the first
+    // leg is mona's `/evidence-gate run @<head>` comment; the action fetches refs/pull/42/head from origin.
+    await repo.git(["update-ref", "refs/pull/42/head", head]);
+    await repo.git(["remote", "add", "origin", repo.dir]);
     const paused = await open.run({
       workspace: repo.dir,
       inputs: { graph: GRAPH_PATH, inputs: "file=src/sum.js" },
       github: rig.github,
       model: open.model,
-      headRepository: FORK,
+      event: {
+        name: "issue_comment",
+        payload: commentPayload({ body: `/evidence-gate run @${head.slice(0, 10)}`, login: "mona" }),
+      },
       env: open.service.env,
     });
     expect(paused.outputs.outcome, stepDebug(paused)).toBe("paused");

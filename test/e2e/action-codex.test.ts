@@ -23,6 +23,7 @@ import { homedir, tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { DEFAULT_CODEX_VERSION } from "../../src/run/action-inputs.js";
 import { actionTestResources, completion, stepDebug } from "../support/action-harness.js";
 import { codexConfigFor } from "../support/model-server/index.js";
 import { recordedCodexCalls, writeRecordingCodex } from "../support/scenarios/codex.js";
@@ -80,15 +81,17 @@ describe("action runtime: codex (dist/index.js)", () => {
       },
       github,
       model,
-      claudeOnPath: false,
-      prependPath: [bin],
+      toolCacheClis: { codex: join(bin, "codex") },
       runnerTempParent: scratch,
       env: { NO_PROXY: "127.0.0.1", no_proxy: "127.0.0.1" },
     });
 
     expect(result.exitCode, stepDebug(result)).toBe(0);
     expect(result.outputs).toMatchObject({ outcome: "passed", conclusion: "success" });
-    expect(result.stdout).toContain(`codex found on PATH: ${join(bin, "codex")}`);
+    // The recording codex in the tool cache ran, not one found on PATH (issue 12 item 4).
+    expect(result.stdout).toContain(
+      `codex ${DEFAULT_CODEX_VERSION} runs as ${realpathSync(join(bin, "codex"))}`,
+    );
     expect(result.modelRequests.map((r) => [r.api, r.conversation])).toEqual([
       ["openai", "planner"],
       ["openai", "review"],
