@@ -10,7 +10,12 @@
  */
 import { type Runtime, runtimeOptionsProblem } from "../engine/runtime-setup.js";
 import { parseDuration } from "../graph/duration.js";
-import { DEFAULT_CLAUDE_VERSION, DEFAULT_CODEX_VERSION, type InputsResult } from "../run/action-inputs.js";
+import {
+  DEFAULT_CLAUDE_VERSION,
+  DEFAULT_CODEX_VERSION,
+  type InputsResult,
+  type IsolateSetting,
+} from "../run/action-inputs.js";
 import { readVerifyEnv } from "../run/request-fields.js";
 import { parseCodexConfig } from "../runtime/codex-argv.js";
 import { bool, raw, readMode, strayInputs } from "./mode-inputs.js";
@@ -26,6 +31,19 @@ export function lintRequested(env: Env): boolean {
 }
 
 const RUNTIMES: readonly Runtime[] = ["claude", "codex"];
+
+const ISOLATE_SETTINGS: readonly IsolateSetting[] = ["auto", "true", "false"];
+
+/** Input `isolate-user`: `auto` (the default, also when empty), `true` or `false`; anything else an error. */
+function readIsolateUser(env: Env, errors: string[]): IsolateSetting {
+  const text = (raw(env, "isolate-user") ?? "auto").toLowerCase();
+  const found = ISOLATE_SETTINGS.find((setting) => setting === text);
+  if (found !== undefined) return found;
+  errors.push(
+    `input \`isolate-user\` is ${JSON.stringify(text)}: give auto (a separate user where it can be set up), true (refuse the run where it cannot) or false`,
+  );
+  return "auto";
+}
 
 /**
  * The `codex-config` input (SPEC §10): its `key=value` lines via `parseCodexConfig`; every bad line is an
@@ -98,6 +116,7 @@ export function readActionInputs(env: Env): InputsResult {
   const comment = raw(env, "comment") === undefined ? true : bool(env, "comment", errors);
   const allowedBots = (raw(env, "allowed-bots") ?? "").split(/[\s,]+/).filter((s) => s !== "");
   const allowPullRequestTarget = bool(env, "allow-pull-request-target", errors);
+  const isolateUser = readIsolateUser(env, errors);
   let pr: number | undefined;
   const prText = raw(env, "pr");
   if (prText !== undefined) {
@@ -142,6 +161,7 @@ export function readActionInputs(env: Env): InputsResult {
       comment,
       allowedBots,
       allowPullRequestTarget,
+      isolateUser,
       ...(pr !== undefined ? { pr } : {}),
     },
   };
