@@ -3,7 +3,8 @@
  * action, started as root with the default `isolate-user: auto`, creates the user `evidence-gate-pr` on
  * this machine (idempotently) and runs the verify command as it (issue 12 item 3, acceptance: the verify
  * command cannot read the engine's `/proc/<pid>/environ` nor the run directory's `state.json`, and still
- * builds and tests the workspace). `RUNNER_TEMP` is made as the runner makes it (mode 0755).
+ * builds and tests the workspace), and in `mode: run` the real `claude` CLI and its Bash tool run as it
+ * too, in a home it can write. `RUNNER_TEMP` is made as the runner makes it (mode 0755).
  */
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,7 +12,22 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { actionTestResources, stepDebug } from "../support/action-harness.js";
 import { startGitHubServer } from "../support/github-server/index.js";
+import { GRAPH_PATH } from "../support/scenarios/hand-graphs.js";
 import { makeFixedSampleRepo } from "../support/temp-repo.js";
+
+const BASE_SHA = "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d";
+const MARK = "WHO-AM-I-MARK";
+const GRAPH = [
+  "name: who-am-i",
+  "nodes:",
+  "  - id: look",
+  `    prompt: "${MARK}: say who you run as."`,
+  "    allowed_tools: [Bash]",
+  "    success_check:",
+  "      verify:",
+  "        command: npm test",
+  "",
+].join("\n");
 
 const open = actionTestResources();
 
@@ -51,5 +67,44 @@ describe("as root: isolate-user auto runs the verify command as the separate use
     expect(readFileSync(join(repo.dir, "build", "out.txt"), "utf8")).toBe("built\n");
     const summary = github.state.checkRuns[0]?.output?.text ?? "";
     expect(`${summary}${result.summary}`).toContain("isolate-user:");
+  });
+
+  it("as root: mode run: the real claude CLI and its Bash tool run as the user, with a home it can write; the verify passes", async () => {
+    const repo = await makeFixedSampleRepo("the pull request", {}).then(open.keep);
+    const { github, model } = await open.servers({
+      conversations: [
+        {
+          name: "look",
+          match: MARK,
+          turns: [
+            {
+              tool_calls: [
+                {
+                  name: "Bash",
+                  input: { command: 'echo who=$(id -un) && touch "$HOME/written" && echo home-writable' },
+                },
+              ],
+            },
+            { text: "Done." },
+          ],
+        },
+      ],
+    });
+    github.state.addFile({ ref: BASE_SHA, path: GRAPH_PATH, content: GRAPH });
+    const temp = mkdtempSync(join(tmpdir(), "eg-isolate-temp-"));
+    open.dirs.push(temp);
+    chmodSync(temp, 0o755);
+    const result = await open.run({
+      workspace: repo.dir,
+      inputs: { graph: GRAPH_PATH, "isolate-user": "auto" },
+      github,
+      model,
+      env: { RUNNER_TEMP: temp },
+    });
+    expect(result.exitCode, stepDebug(result)).toBe(0);
+    expect(result.outputs, stepDebug(result)).toMatchObject({ conclusion: "success" });
+    const printed = JSON.stringify(result.modelRequests.at(-1)?.body ?? {});
+    expect(printed).toContain("who=evidence-gate-pr");
+    expect(printed).toContain("home-writable");
   });
 });
