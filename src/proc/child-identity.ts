@@ -22,6 +22,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { spawnSync } from "node:child_process";
 import { chownSync } from "node:fs";
+import { findExecutable } from "./which.js";
 
 /** An unprivileged user the engine can start children as. */
 export interface ChildIdentity {
@@ -89,11 +90,22 @@ export function commandAs(
   }
   const pinned = [`PATH=${own.PATH ?? "/usr/bin:/bin"}`, `HOME=${own.HOME}`];
   return {
-    file: "sudo",
+    // From the system folders, not the child's PATH (which an earlier step's GITHUB_PATH may have planted).
+    file: findExecutable("sudo", SYSTEM_TOOLS_ENV.PATH) ?? "/usr/bin/sudo",
     args: ["-n", "--preserve-env", "-u", identity.user, "--", "/usr/bin/env", ...pinned, file, ...args],
     env: own,
   };
 }
+
+/**
+ * The environment of the system tools the set-up and the kills run with privileges (`useradd`, `chgrp`,
+ * `chown`, `pgrep`, `pkill`, `sudo`, `setpriv`): the system folders only, never the runner's `PATH` — an
+ * earlier step's `GITHUB_PATH` entry must not pick what runs as root.
+ */
+export const SYSTEM_TOOLS_ENV: Readonly<Record<string, string>> = {
+  PATH: "/usr/sbin:/usr/bin:/sbin:/bin",
+  LANG: "C",
+};
 
 /**
  * The command that runs `argv` with the engine's privileges over the user (root: as is; else `sudo -n`).
@@ -116,7 +128,7 @@ export function giveToIdentity(path: string): void {
     return;
   }
   const [file, ...args] = privileged(identity, ["chown", "-R", `${identity.uid}:${identity.gid}`, path]);
-  const result = spawnSync(file as string, args, { stdio: "ignore" });
+  const result = spawnSync(file as string, args, { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
   if (result.status !== 0)
     throw new Error(`could not hand ${path} to ${identity.user} (sudo -n chown exited ${result.status})`);
 }

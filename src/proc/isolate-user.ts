@@ -17,7 +17,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { ChildIdentity } from "./child-identity.js";
-import { privileged } from "./child-identity.js";
+import { privileged, SYSTEM_TOOLS_ENV } from "./child-identity.js";
 import { findExecutable } from "./which.js";
 
 /** Input `isolate-user`: `auto` (on where it can be set up), `true` (required), `false` (off). */
@@ -42,7 +42,7 @@ export interface IsolationOptions {
   readonly workspace: string;
   /** Folders the user must not read (the run directories): made mode 0700. */
   readonly privateDirs: readonly string[];
-  /** The environment the commands are looked up in (`PATH`). */
+  /** The run's environment (unused for the privileged tools, which run with `SYSTEM_TOOLS_ENV`). */
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Default `process.platform`, `process.getuid()`, {@link ISOLATED_USER}: tests only. */
   readonly platform?: NodeJS.Platform;
@@ -73,7 +73,7 @@ type Run = (argv: readonly string[]) => { readonly ok: boolean; readonly out: st
 function runner(via: ChildIdentity["via"]): Run {
   return (argv) => {
     const [file, ...args] = privileged({ via }, argv);
-    const result = spawnSync(file as string, args, { encoding: "utf8" });
+    const result = spawnSync(file as string, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
     return {
       ok: result.status === 0,
       out: result.stdout ?? "",
@@ -87,9 +87,14 @@ function trySetUp(o: IsolationOptions): Isolation | string {
   if ((o.platform ?? process.platform) !== "linux") return "it needs Linux";
   const uid = o.uid ?? process.getuid?.() ?? -1;
   const via: ChildIdentity["via"] | null =
-    uid === 0 ? "root" : spawnSync("sudo", ["-n", "true"], { stdio: "ignore" }).status === 0 ? "sudo" : null;
+    uid === 0
+      ? "root"
+      : spawnSync("sudo", ["-n", "true"], { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } }).status === 0
+        ? "sudo"
+        : null;
   if (via === null) return "the action is not root and `sudo -n true` failed: no passwordless sudo";
-  const setpriv = findExecutable("setpriv", o.env.PATH) ?? findExecutable("/usr/bin/setpriv", undefined);
+  // From the system folders only: a `setpriv` an earlier step put on PATH must not run as root.
+  const setpriv = findExecutable("setpriv", SYSTEM_TOOLS_ENV.PATH);
   if (via === "root" && setpriv === null) return "setpriv (util-linux) is not installed";
   const run = runner(via);
   const user = o.user ?? ISOLATED_USER;

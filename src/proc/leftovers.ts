@@ -19,7 +19,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import { type ChildIdentity, privileged } from "./child-identity.js";
+import { type ChildIdentity, privileged, SYSTEM_TOOLS_ENV } from "./child-identity.js";
 
 /** The variable the exec seam marks a PR-code child's tree with. Not a secret. */
 export const SPAWN_MARKER = "EVIDENCE_GATE_SPAWN";
@@ -95,14 +95,14 @@ export function killUserProcesses(identity: ChildIdentity): number {
   let killed = 0;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const [pgrep, ...pgrepArgs] = privileged(identity, ["pgrep", "-u", String(identity.uid)]);
-    const listed = spawnSync(pgrep as string, pgrepArgs, { encoding: "utf8" });
+    const listed = spawnSync(pgrep as string, pgrepArgs, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
     // A zombie is dead already (where PID 1 does not reap, as in some containers, it stays listed).
     const pids = (listed.stdout ?? "")
       .split("\n")
       .filter((line) => /^\d+$/.test(line.trim()) && sessionOf(Number(line)) !== null);
     if (pids.length === 0) break;
     const [pkill, ...pkillArgs] = privileged(identity, ["pkill", "-KILL", "-u", String(identity.uid)]);
-    spawnSync(pkill as string, pkillArgs, { stdio: "ignore" });
+    spawnSync(pkill as string, pkillArgs, { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
     killed += pids.length;
   }
   return killed;
