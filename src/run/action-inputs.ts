@@ -6,6 +6,9 @@
 
 import { unreachable } from "../core/unreachable.js";
 import type { Runtime } from "../engine/runtime-setup.js";
+import type { IsolateSetting } from "../proc/isolate-user.js";
+
+export type { IsolateSetting } from "../proc/isolate-user.js";
 
 /** What a `mode: resume` leg does with the paused or failed run (SPEC §11: exactly one of three inputs). */
 export type ResumeDecision =
@@ -100,6 +103,12 @@ export interface ActionInputs {
   readonly allowedBots: readonly string[];
   /** `allow-pull-request-target: true`: the loud opt-in to run on `pull_request_target` (SPEC §11). */
   readonly allowPullRequestTarget: boolean;
+  /**
+   * `isolate-user` (default `auto`): run the verify command and the model CLIs as a separate unprivileged
+   * user where it can be set up (`proc/isolate-user.ts`); `true` refuses the run where it cannot, `false`
+   * turns it off. Either way off is said once, loudly, in the log and the summary.
+   */
+  readonly isolateUser: IsolateSetting;
   /** `pr`: the pull request a `workflow_dispatch` run gates (else the dispatch payload's `inputs.pr`). */
   readonly pr?: number;
   /**

@@ -20,11 +20,12 @@
  * Neither runtime's child gets the other's credential (`buildChildEnv`), and no verify command or git
  * gets either.
  */
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import { unreachable } from "../core/unreachable.js";
 import type { BeforeFirstModelCall, ModelEnvBuilder, Runtime } from "../engine/runtime-setup.js";
 import { buildChildEnv } from "../proc/child-env.js";
+import { currentChildIdentity, giveToIdentity } from "../proc/child-identity.js";
 import type { KeyProxy } from "../proxy/key-proxy.js";
 import { codexHomesRoot } from "./codex-home.js";
 import {
@@ -185,6 +186,8 @@ export class ModelCliSetup implements ModelCliPort {
       case "claude":
         mkdirSync(this.#claudeHomes, { recursive: true });
         set.HOME = mkdtempSync(join(this.#claudeHomes, name));
+        // With the separate user the CLI runs as it: its fresh home is handed to it.
+        giveToIdentity(set.HOME);
         break;
       case "codex": {
         if (this.#codexHomes === null)
@@ -195,6 +198,12 @@ export class ModelCliSetup implements ModelCliPort {
         const home = mkdtempSync(join(this.#codexHomes, name));
         const codexHome = join(home, ".codex");
         mkdirSync(codexHome);
+        if (currentChildIdentity() !== null) {
+          // The separate user must reach its home (traverse only: the other homes' names stay unlisted).
+          chmodSync(this.#codexHomes, 0o711);
+          giveToIdentity(codexHome);
+          giveToIdentity(home);
+        }
         set.HOME = home;
         set.CODEX_HOME = codexHome;
         break;

@@ -93,6 +93,16 @@ describe("mode", () => {
     ]);
   });
 
+  it("isolate-user: auto by default (also when empty), true or false; anything else names the input and the values", () => {
+    expect(ok({ goal: "g" }).isolateUser).toBe("auto");
+    expect(ok({ goal: "g", "isolate-user": "" }).isolateUser).toBe("auto");
+    expect(ok({ goal: "g", "isolate-user": "true" }).isolateUser).toBe("true");
+    expect(ok({ goal: "g", "isolate-user": "FALSE" }).isolateUser).toBe("false");
+    expect(errors({ goal: "g", "isolate-user": "yes" })).toEqual([
+      'input `isolate-user` is "yes": give auto (a separate user where it can be set up), true (refuse the run where it cannot) or false',
+    ]);
+  });
+
   it("mode report takes no goal, graph or inputs (SPEC §10: everything comes from the workflow_run event and the artifact)", () => {
     expect(ok({ mode: "report" }).mode).toEqual({ kind: "report" });
     expect(errors({ mode: "report", goal: "g", inputs: "a=1" })).toEqual([

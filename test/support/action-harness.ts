@@ -362,6 +362,9 @@ export async function runActionStep(options: RunActionOptions): Promise<ActionRu
   const inputs: Record<string, string> = {
     ...actionInputDefaults(),
     "anthropic-api-key": SCRIPTED_API_KEY,
+    // These tests run as root, where the default (auto) would switch PR code to the separate user; their
+    // probes and fake CLIs live in private temp folders. The tests of that user set it themselves.
+    "isolate-user": "false",
     ...options.inputs,
   };
   if (options.toolCache === undefined && (options.claudeOnPath ?? true)) {
