@@ -56,7 +56,7 @@ describe.each(COMMANDS)("evidence-gate %s", (command, usage, parse) => {
   test("--help ends with the exit codes, as every command's does", () => {
     const help = start(command, usage, parse, ["--help"]);
     expect(help.exit).toBe(0);
-    expect(help.stdout).toMatch(/^Exit: 0 [^]*64 usage\s+error/m);
+    expect(help.stdout).toMatch(/^Exit: 0 [\s\S]*64 usage\s+error/m);
     expect(help.stdout.endsWith("\n")).toBe(true);
   });
 });
