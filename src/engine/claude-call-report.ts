@@ -84,7 +84,8 @@ function completedFailure(
   budgetUsd: number | null,
 ): CallFailure | null {
   const r = outcome.result;
-  if (r.isError && r.sessionLimit !== null) {
+  // Every form the parser recognises pauses (claude-result.ts): an error result, or the notice as the reply.
+  if (r.sessionLimit !== null) {
     const resetsAt = r.sessionLimit.resetsAt ?? null;
     return callFailure(
       "run_error",

@@ -8,7 +8,10 @@ import type { TokenTotals, UsdTotal } from "./ledger.js";
  * Plain text; each renderer escapes for its own format.
  */
 
-/** `PASS (verified)`, `FAIL verify_failed`, `SKIPPED`. Every PASS carries its qualifier (seed 003). */
+/**
+ * `PASS (verified)`, `FAIL verify_failed`, `SKIPPED`, `PAUSED session limit, resets 5:30pm (UTC)`. Every
+ * PASS carries its qualifier (seed 003); a PAUSED row its reset time when the CLI named one.
+ */
 export function verdictLabel(row: LedgerRow): string {
   switch (row.verdict) {
     case "PASS":
@@ -17,6 +20,8 @@ export function verdictLabel(row: LedgerRow): string {
       return `FAIL ${row.cause}`;
     case "SKIPPED":
       return "SKIPPED";
+    case "PAUSED":
+      return `PAUSED session limit${row.resetsAt !== null ? `, resets ${row.resetsAt}` : ""}`;
     default:
       return unreachable(row);
   }
