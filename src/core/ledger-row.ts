@@ -117,7 +117,7 @@ export const NOTHING_SPENT = {
 } as const;
 
 /** One ledger row: one node execution. `costUsd: null` renders as `unknown`, never `$0`. */
-export type LedgerRow = PassRow | FailRow | SkippedRow;
+export type LedgerRow = PassRow | FailRow | SkippedRow | PausedRow;
 
 interface RowBase {
   readonly nodeId: string;
@@ -189,6 +189,20 @@ export const GATE_WAITING_REASON = "waiting for a person to approve or reject th
 /** Whether `row` is a gate waiting for a person's decision ({@link GATE_WAITING_REASON}). */
 export function isWaitingGate(row: LedgerRow): boolean {
   return row.verdict === "SKIPPED" && row.reason === GATE_WAITING_REASON;
+}
+
+/**
+ * A node execution the model's session limit stopped (SPEC §4: a pause, not a failure): the run pauses
+ * (exit 2, `action_required`) and `resume --retry-failed` runs the node again in a later leg. Rendered
+ * `PAUSED session limit, resets RESETS_AT` (or without the reset when the CLI named none). Never counted
+ * as a failure by the conclusion.
+ */
+export interface PausedRow extends RowBase {
+  readonly verdict: "PAUSED";
+  /** What paused it; closed set (only the model's session limit pauses a node today). */
+  readonly pause: "session_limit";
+  /** The reset time as the CLI wrote it (e.g. `5:30pm (Europe/Paris)`), never parsed; `null` when it gave none. */
+  readonly resetsAt: string | null;
 }
 
 /** A node that never ran because an ancestor failed or the run halted, or a gate that waits. */

@@ -80,8 +80,8 @@ export async function runAgentNode(
   const rows = new RowMaker(spec, ctx, call);
   if (call.failure !== null) {
     const f = call.failure;
+    if (f.sessionLimit !== null) return rows.paused(f.sessionLimit.resetsAt);
     return rows.fail(f.cause, f.detail, {
-      sessionLimit: f.sessionLimit,
       ...(f.sessionLost === true ? { sessionLost: true } : {}),
     });
   }
@@ -195,18 +195,16 @@ class RowMaker {
     };
   }
 
-  /** A FAIL: the reply is saved to `failed/ID.out`. A session-limit FAIL is marked superseded. */
+  /** A FAIL: the reply is saved to `failed/ID.out`. */
   fail(
     cause: FailCause,
     detail: string,
     more: {
       readonly verify?: VerifyEvidence;
       readonly judged?: boolean;
-      readonly sessionLimit?: AgentNodeResult["sessionLimit"];
       readonly sessionLost?: true;
     },
   ): AgentNodeResult {
-    const sessionLimit = more.sessionLimit ?? null;
     writeFileSync(this.ctx.runDir.failedOutputPath(this.spec.id), this.call.facts.reply);
     return {
       row: {
@@ -215,13 +213,34 @@ class RowMaker {
         cause,
         detail: this.#withOutside(detail),
         ...(more.verify ? { verify: more.verify } : {}),
-        // A session-limit pause is not the node's failure: a later leg re-runs the node (SPEC §4).
-        ...(sessionLimit !== null ? { superseded: true } : {}),
       },
       reply: this.call.facts.reply,
       judged: more.judged ?? false,
-      sessionLimit,
+      sessionLimit: null,
       ...(more.sessionLost === true ? { sessionLost: true } : {}),
+      ...this.#extras,
+    };
+  }
+
+  /**
+   * A PAUSED row (SPEC §4): the model's session limit stopped the call; the reply is saved to
+   * `failed/ID.out` like a failure's, and a later leg (`resume --retry-failed`) runs the node again.
+   */
+  paused(resetsAt: string | null): AgentNodeResult {
+    writeFileSync(this.ctx.runDir.failedOutputPath(this.spec.id), this.call.facts.reply);
+    return {
+      row: {
+        ...this.#base,
+        verdict: "PAUSED",
+        pause: "session_limit",
+        resetsAt,
+        detail: this.#withOutside(
+          "the model's session limit was reached: the run pauses; resume with --retry-failed after the reset",
+        ),
+      },
+      reply: this.call.facts.reply,
+      judged: false,
+      sessionLimit: { resetsAt },
       ...this.#extras,
     };
   }

@@ -37,7 +37,12 @@ export async function callClaude(
   // `--max-budget-usd` bounds one process's spend (measured on 2.1.332: a resumed call given $0.001 ran
   // on a session that had spent $0.0016), so a completion attempt gets what its earlier attempts left.
   const cliBudgetUsd = budgetUsd !== null ? budgetUsd - (spec.completion?.spentUsd ?? 0) : null;
-  const env = ctx.modelEnv(spec.id, "claude");
+  // As root (as CI runs) claude refuses bypassPermissions unless IS_SANDBOX=1 (SPEC §9): set for this
+  // node's call only — never in the engine's own environment, so no verify command or other node gets it.
+  const env =
+    spec.permissionMode === "bypassPermissions"
+      ? { ...ctx.modelEnv(spec.id, "claude"), IS_SANDBOX: "1" }
+      : ctx.modelEnv(spec.id, "claude");
   const outcome = await (ctx.calls ?? MODEL_CALLS).claude({
     executable: ctx.claudeExecutable,
     prompt: spec.prompt,
@@ -84,7 +89,8 @@ function completedFailure(
   budgetUsd: number | null,
 ): CallFailure | null {
   const r = outcome.result;
-  if (r.isError && r.sessionLimit !== null) {
+  // Every form the parser recognises pauses (claude-result.ts): an error result, or the notice as the reply.
+  if (r.sessionLimit !== null) {
     const resetsAt = r.sessionLimit.resetsAt ?? null;
     return callFailure(
       "run_error",

@@ -178,7 +178,7 @@ const usage = z
 const rowSchema = z
   .object({
     nodeId: z.string(),
-    verdict: z.enum(["PASS", "FAIL", "SKIPPED"]),
+    verdict: z.enum(["PASS", "FAIL", "SKIPPED", "PAUSED"]),
     sessionId: z.string().nullable(),
     costUsd: z.number().nullable(),
     durationMs: z.number(),

@@ -183,16 +183,26 @@ export function runtimeGraphProblem(runtime: Runtime, graph: Graph): string | nu
 }
 
 /**
- * What a graph asks that the run's runtime will not enforce, one warning per node (nothing for claude).
- * Codex: every `budget_usd` — not a refusal, because the node's timeout (its own, or the 20m default)
- * still bounds it; the warning names that timeout. The entry points print these, and the plan section
- * carries them (SPEC §6).
+ * What the plan section must say about a graph on the run's runtime, one line per node (SPEC §6, §9):
+ * - every `permission_mode: bypassPermissions` node (hand-written graphs only): it runs with permissions
+ *   bypassed — on claude with no tool-call approval and `IS_SANDBOX=1` in that node's environment only
+ *   (claude refuses the mode as root without it), on codex with no sandbox (`danger-full-access`);
+ * - codex: every `budget_usd` — not a refusal, because the node's timeout (its own, or the 20m default)
+ *   still bounds it; the warning names that timeout.
+ * The entry points print these, and the plan section carries them.
  */
 export function runtimeWarnings(runtime: Runtime, graph: Graph): string[] {
-  if (runtime !== "codex") return [];
   const warnings: string[] = [];
   graph.nodes.forEach((node, i) => {
-    if (node.type === "gate" || node.budget_usd === null) return;
+    if (node.type === "gate") return;
+    if (node.permission_mode === "bypassPermissions") {
+      warnings.push(
+        runtime === "codex"
+          ? `node "${node.id}" runs with permissions bypassed (permission_mode bypassPermissions): codex --sandbox danger-full-access, no sandbox at all`
+          : `node "${node.id}" runs with permissions bypassed (permission_mode bypassPermissions): claude approves every tool call without asking; IS_SANDBOX=1 is set in that node's environment only (claude refuses the mode as root without it), never the verify command's or another node's`,
+      );
+    }
+    if (runtime !== "codex" || node.budget_usd === null) return;
     const declared = graph.spec.nodes?.[i]?.timeout !== undefined;
     warnings.push(
       `node "${node.id}": budget_usd ${node.budget_usd} is not enforced on the codex runtime (codex reports no USD cost, so every codex row's cost is unknown); ` +

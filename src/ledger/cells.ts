@@ -15,8 +15,9 @@ import type { TokenTotals, UsdTotal } from "./ledger.js";
  */
 
 /**
- * `PASS (verified)`, `FAIL verify_failed`, `SKIPPED`, or `WAITING` for a gate that waits for a person
- * (`isWaitingGate`). Every PASS carries its qualifier (seed 003).
+ * `PASS (verified)`, `FAIL verify_failed`, `SKIPPED`, `WAITING` for a gate that waits for a person
+ * (`isWaitingGate`), `PAUSED session limit, resets 5:30pm (UTC)`. Every PASS carries its qualifier
+ * (seed 003); a PAUSED row its reset time when the CLI named one.
  */
 export function verdictLabel(row: LedgerRow): string {
   switch (row.verdict) {
@@ -26,6 +27,8 @@ export function verdictLabel(row: LedgerRow): string {
       return `FAIL ${row.cause}`;
     case "SKIPPED":
       return isWaitingGate(row) ? "WAITING" : "SKIPPED";
+    case "PAUSED":
+      return `PAUSED session limit${row.resetsAt !== null ? `, resets ${row.resetsAt}` : ""}`;
     default:
       return unreachable(row);
   }

@@ -86,8 +86,8 @@ export interface PlanSection {
   readonly policy?: { readonly source: string; readonly requireEvidence: boolean };
   /**
    * What the graph asks that the run's runtime does not enforce, one sentence each (e.g. a `budget_usd`
-   * on the codex runtime, which reports no USD, naming the timeout that still bounds the node). Absent:
-   * none.
+   * on the codex runtime, which reports no USD, naming the timeout that still bounds the node), and every
+   * node that runs with permissions bypassed (`permission_mode: bypassPermissions`). Absent: none.
    */
   readonly warnings?: readonly string[];
   /**

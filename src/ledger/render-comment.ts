@@ -48,7 +48,11 @@ export function renderCommentBody(
       : `### ${ICON[c.conclusion] ?? ""} ${escapeInline(options.checkName)}: \`${c.conclusion}\` — ${escapeInline(c.title)}`,
   );
   const count = (verdict: string) => ledger.rows.filter((r) => r.verdict === verdict).length;
-  lines.push("", `**${count("PASS")} passed · ${count("FAIL")} failed · ${count("SKIPPED")} skipped**`);
+  const paused = count("PAUSED") > 0 ? ` · ${count("PAUSED")} paused` : "";
+  lines.push(
+    "",
+    `**${count("PASS")} passed · ${count("FAIL")} failed · ${count("SKIPPED")} skipped${paused}**`,
+  );
   const tally = QUALIFIERS.flatMap((q) => {
     const n = ledger.rows.filter((r) => r.verdict === "PASS" && r.qualifier === q).length;
     return n > 0 ? [`${n} ${q}`] : [];
@@ -63,7 +67,9 @@ export function renderCommentBody(
           ? `${row.cause}${row.superseded ? " (retried)" : ""}${row.detail ? `: ${row.detail.split("\n")[0]}` : ""}`
           : row.verdict === "SKIPPED"
             ? row.reason
-            : "";
+            : row.verdict === "PAUSED"
+              ? `session limit${row.resetsAt !== null ? `, resets ${row.resetsAt}` : ""}`
+              : "";
       lines.push(
         `| ${escapeCell(row.label ?? row.nodeId)} | ${row.verdict} | ${escapeCell(why.slice(0, 300))} |`,
       );

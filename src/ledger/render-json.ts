@@ -134,6 +134,12 @@ const LedgerRowSchema = z.discriminatedUnion("verdict", [
     stoppedBy: text.optional(),
   }),
   z.strictObject({ ...rowBase, verdict: z.literal("SKIPPED"), reason: text }),
+  z.strictObject({
+    ...rowBase,
+    verdict: z.literal("PAUSED"),
+    pause: z.literal("session_limit"),
+    resetsAt: line.nullable(),
+  }),
 ]);
 
 const BuildSignalSchema = z.strictObject({ file: line, ecosystem: line, suggestion: line });

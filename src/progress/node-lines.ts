@@ -8,6 +8,7 @@
 import { isWaitingGate, type LedgerRow } from "../core/ledger-row.js";
 import { unreachable } from "../core/unreachable.js";
 import type { RetryInfo } from "../engine/leg-hooks.js";
+import { verdictLabel } from "../ledger/cells.js";
 
 /** Where a run stopped to wait: at a gate for a person, or at the model's session limit. */
 export type Pause =
@@ -65,7 +66,8 @@ export function nodeLine(row: LedgerRow, o: { readonly detail?: boolean } = {}):
   const secs = `${(row.durationMs / 1000).toFixed(1)}s`;
   const from = row.verify?.reusedFrom;
   const reused = from !== undefined ? `  (verify result reused from "${from}": same tree, same command)` : "";
-  const line = `${row.verdict === "PASS" ? "✓" : "✗"} ${row.nodeId}  ${verdictWords(row)}  ${cost}  ${secs}${reused}`;
+  const icon = row.verdict === "PASS" ? "✓" : row.verdict === "PAUSED" ? "⏸" : "✗";
+  const line = `${icon} ${row.nodeId}  ${verdictWords(row)}  ${cost}  ${secs}${reused}`;
   if (o.detail === false) return line;
   // A PASS detail already names the reuse (agent-node.ts): said once, on the line.
   const detail =
@@ -75,15 +77,9 @@ export function nodeLine(row: LedgerRow, o: { readonly detail?: boolean } = {}):
   return `${line}  ${detail}`;
 }
 
-/** `PASS (verified)`, `FAIL verify_failed`, `SKIPPED`, or `WAITING` for a gate that waits for a person. */
+/** `PASS (verified)`, `FAIL verify_failed`, `SKIPPED`, `WAITING` or `PAUSED session limit, resets 5pm` (the ledger's words). */
 export function verdictWords(row: LedgerRow): string {
-  return row.verdict === "PASS"
-    ? `PASS (${row.qualifier})`
-    : row.verdict === "FAIL"
-      ? `FAIL ${row.cause}`
-      : isWaitingGate(row)
-        ? "WAITING"
-        : "SKIPPED";
+  return verdictLabel(row);
 }
 
 /** `↻ test  retry: attempt 2/3 after result_mismatch (previous reply quoted)`, or a feedback round. */

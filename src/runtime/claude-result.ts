@@ -60,14 +60,25 @@ export interface ClaudeResultFields {
   readonly apiErrorStatus: number | null;
   /** `subtype === "error_max_budget_usd"`: the CLI stopped at `--max-budget-usd` (cause `budget_exceeded`). */
   readonly budgetExhausted: boolean;
-  /** Set when the result text or errors say "hit your session limit" (SPEC §4: pause, not failure). */
+  /**
+   * Set when the CLI reports the model's session limit (SPEC §4: pause, not failure), in any of its
+   * forms: an error result (`is_error`, e.g. a 429 the CLI surfaced as "API Error: 429 … hit your session
+   * limit") whose result text or errors say "hit your session limit" or "usage limit reached", or a plain
+   * result whose whole text is the CLI's notice (starts with "You've hit your session limit" or "Claude AI
+   * usage limit reached"). A model's ordinary reply that merely mentions the words is not one.
+   */
   readonly sessionLimit: ClaudeSessionLimit | null;
   /** When `isError`: `errors` joined by " / " (lines flattened), else `result`, else the subtype. */
   readonly failureDetail: string | null;
 }
 
-const SESSION_LIMIT = /hit your session limit/i;
+const SESSION_LIMIT = /hit your session limit|usage limit reached/i;
+/** The CLI's notice as a whole reply: what a non-error result must start with to be a session limit. */
+const NOTICE_START =
+  /^\s*(?:you(?:'|\u2019)ve hit your session limit|you have hit your session limit|claude ai usage limit reached)/i;
 const RESETS = /\bresets\s+([^\n]+)/i;
+/** The older notice's reset: `Claude AI usage limit reached|1750000000` (Unix seconds). */
+const EPOCH_RESET = /usage limit reached\|(\d{9,11})\b/i;
 
 export function readInit(event: Json): ClaudeInit | null {
   const sessionId = stringOrNull(event.session_id);
@@ -120,18 +131,29 @@ export function readResultEvent(
     terminalReason: stringOrNull(event.terminal_reason),
     apiErrorStatus: numberOrNull(event.api_error_status),
     budgetExhausted: subtype === "error_max_budget_usd",
-    sessionLimit: detectSessionLimit([...(result === null ? [] : [result]), ...errors]),
+    sessionLimit: isError
+      ? detectSessionLimit([...(result === null ? [] : [result]), ...errors])
+      : result !== null && NOTICE_START.test(result)
+        ? detectSessionLimit([result])
+        : null,
     failureDetail: isError ? failureDetailOf(errors, result, subtype) : null,
   };
   return { ok: true, fields };
 }
 
-/** Best-effort session-limit detection over the texts a result carries (ADR 0009 of oh-my-graph). */
+/**
+ * Best-effort session-limit detection over the texts a result carries (ADR 0009 of oh-my-graph): the first
+ * text saying "hit your session limit" or "usage limit reached", and its reset as written after "resets"
+ * (`resets 5:30pm (Europe/Paris)`), or as an ISO time from the older `usage limit reached|UNIX_SECONDS`.
+ */
 export function detectSessionLimit(texts: readonly string[]): ClaudeSessionLimit | null {
   const hit = texts.find((text) => SESSION_LIMIT.test(text));
   if (hit === undefined) return null;
-  const resets = RESETS.exec(hit.slice(hit.search(SESSION_LIMIT)))?.[1]?.trim();
-  return resets ? { resetsAt: resets } : {};
+  const tail = hit.slice(hit.search(SESSION_LIMIT));
+  const resets = RESETS.exec(tail)?.[1]?.trim();
+  if (resets) return { resetsAt: resets };
+  const epoch = EPOCH_RESET.exec(tail)?.[1];
+  return epoch !== undefined ? { resetsAt: new Date(Number(epoch) * 1000).toISOString() } : {};
 }
 
 function readUsage(value: unknown): ClaudeUsage | null {

@@ -184,6 +184,11 @@ describe("the model's session limit pauses `run` (exit 2); `resume --retry-faile
     const paused = await h.runGraph(h.writeGraph("fix.yml", FIX_GRAPH), []);
 
     expect(paused.exitCode, paused.stderr).toBe(2);
+    expect(rowWords(paused.ledger!)).toEqual([
+      "implement PASS (exit-only)",
+      "check PAUSED session_limit, resets 5:20pm (UTC)",
+      "check SKIPPED",
+    ]);
     const runId = paused.ledger!.runId;
     const resume = `evidence-gate resume ${runId} --repo ${h.repo.dir} --retry-failed`;
     expect(lines(paused.stdout)).toContain(
@@ -206,7 +211,7 @@ describe("the model's session limit pauses `run` (exit 2); `resume --retry-faile
     expect(server.requests.filter((q) => q.conversation === "check").length).toBeGreaterThan(0);
     expect(rowWords(r.ledger!)).toEqual([
       "implement PASS (exit-only)",
-      "check FAIL run_error superseded",
+      "check PAUSED session_limit, resets 5:20pm (UTC)",
       "check PASS (verified)",
     ]);
   });

@@ -395,14 +395,16 @@ export function readState(runDir: string): RunState {
   return JSON.parse(readFileSync(join(runDir, "state.json"), "utf8")) as RunState;
 }
 
-/** `node VERDICT (qualifier)|cause[ superseded]` per row, in ledger order. */
+/** `node VERDICT (qualifier)|cause[ superseded]|resets` per row, in ledger order. */
 export function rowWords(rows: readonly LedgerRow[]): string[] {
   return rows.map((row) =>
     row.verdict === "PASS"
       ? `${row.nodeId} PASS (${row.qualifier})`
       : row.verdict === "FAIL"
         ? `${row.nodeId} FAIL ${row.cause}${row.superseded === true ? " superseded" : ""}`
-        : `${row.nodeId} SKIPPED`,
+        : row.verdict === "PAUSED"
+          ? `${row.nodeId} PAUSED ${row.pause}${row.resetsAt !== null ? `, resets ${row.resetsAt}` : ""}`
+          : `${row.nodeId} SKIPPED`,
   );
 }
 

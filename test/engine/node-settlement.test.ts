@@ -187,7 +187,9 @@ function rowText(row: LedgerRow | null | undefined): string {
     ? `PASS (${row.qualifier}) ${row.detail}`
     : row.verdict === "FAIL"
       ? `FAIL ${row.cause}${row.superseded === true ? " superseded" : ""}: ${row.detail}`
-      : `SKIPPED ${row.reason}`;
+      : row.verdict === "PAUSED"
+        ? `PAUSED ${row.resetsAt ?? "-"}: ${row.detail}`
+        : `SKIPPED ${row.reason}`;
 }
 
 const HANDOFF = `
@@ -426,7 +428,7 @@ describe("sessions, limits, cancels", () => {
     expect(l.state().nodes.fix).toMatchObject({ session_id: parent, session_cost_usd: 0.05 });
   });
 
-  test("'hit your session limit' pauses: the row is superseded, session_limit is recorded, no retry", async () => {
+  test("'hit your session limit' pauses: the row is PAUSED (not a FAIL), session_limit is recorded, no retry", async () => {
     const l = leg(
       `
 nodes:
@@ -446,7 +448,7 @@ nodes:
     const settled = await l.settle("fix");
     expect(settled).toMatchObject({ kind: "paused", resetsAt: "3pm (UTC)" });
     expect(rowText(settled.kind === "paused" ? settled.row : null)).toMatch(
-      /^FAIL run_error superseded: paused: the model's session limit was reached \(resets 3pm \(UTC\)\)/,
+      /^PAUSED 3pm \(UTC\): the model's session limit was reached: the run pauses; resume with --retry-failed/,
     );
     expect(l.events()).toEqual(["node_started fix", "session_limit fix"]);
   });

@@ -425,7 +425,7 @@ nodes:
     expect(words).toContain("changelog PASS (exit-only)");
     expect(words).toContain("publish SKIPPED");
     expect(words.filter((w) => w.startsWith("summarise"))).toEqual([
-      "summarise FAIL run_error superseded",
+      "summarise PAUSED session_limit, resets 5:20pm (UTC)",
       "summarise SKIPPED",
     ]);
     expect(paused.ledger.rows.find((r) => r.nodeId === "summarise" && r.verdict === "SKIPPED")).toMatchObject(
@@ -457,7 +457,7 @@ nodes:
     ]);
     expect(rowWords(ledger.rows)).toEqual([
       "fetch PASS (exit-only)",
-      "summarise FAIL run_error superseded",
+      "summarise PAUSED session_limit, resets 5:20pm (UTC)",
       "summarise PASS (exit-only)",
       "changelog PASS (exit-only)",
       "publish PASS (verified)",

@@ -187,6 +187,42 @@ describe("is_error and the session limit", () => {
     expect(r.sessionLimit).toEqual({ resetsAt: "5:30pm (Europe/Paris)" });
   });
 
+  // Captured from claude 2.1.332 against the scripted model server: the three forms the CLI reports it in.
+  it.each([
+    ["session-limit-429", true, "API Error: Request rejected (429) · You've hit your session limit"],
+    ["session-limit-400", true, "API Error: 400 You've hit your session limit"],
+    ["session-limit-text", false, "You've hit your session limit"],
+  ])("%s: recognised as the session limit, with the reset as the CLI wrote it", (name, isError, start) => {
+    const r = completed(parseClaudeStream(fixture(name)));
+    expect(r.isError).toBe(isError);
+    expect(r.result?.startsWith(start)).toBe(true);
+    expect(r.sessionLimit).toEqual({ resetsAt: "5:30pm (Europe/Paris)" });
+  });
+
+  it("a plain reply that only mentions the limit is not one; an error result that says it anywhere is", () => {
+    const result = (isError: boolean, text: string) =>
+      completed(
+        parseClaudeStream(
+          JSON.stringify({
+            type: "result",
+            subtype: "success",
+            is_error: isError,
+            session_id: "s",
+            result: text,
+          }),
+        ),
+      ).sessionLimit;
+    expect(result(false, 'Fixed the parser: it now detects "hit your session limit" in replies.')).toBeNull();
+    expect(result(false, "  You've hit your session limit · resets 4pm")).toEqual({ resetsAt: "4pm" });
+    expect(result(false, "Claude AI usage limit reached|1750000000")).toEqual({
+      resetsAt: "2025-06-15T15:06:40.000Z",
+    });
+    expect(result(true, "Request failed: you hit your session limit · resets 6am")).toEqual({
+      resetsAt: "6am",
+    });
+    expect(result(true, "API Error: 429 rate_limit_error: too many requests")).toBeNull();
+  });
+
   it("detectSessionLimit: case-insensitive, reset optional, null otherwise", () => {
     expect(detectSessionLimit(["You've HIT YOUR SESSION LIMIT"])).toEqual({});
     expect(detectSessionLimit(["done", "You've hit your session limit · resets 4pm"])).toEqual({

@@ -275,14 +275,19 @@ export async function startCliHarness(options: CliHarnessOptions): Promise<CliHa
   };
 }
 
-/** `node VERDICT (qualifier)` / `node FAIL cause[ superseded]` / `node SKIPPED` per row, in ledger order. */
+/**
+ * `node VERDICT (qualifier)` / `node FAIL cause[ superseded]` / `node PAUSED session_limit[, resets …]` /
+ * `node SKIPPED` per row, in ledger order.
+ */
 export function rowWords(ledger: Ledger): string[] {
   return ledger.rows.map((row) =>
     row.verdict === "PASS"
       ? `${row.nodeId} PASS (${row.qualifier})`
       : row.verdict === "FAIL"
         ? `${row.nodeId} FAIL ${row.cause}${row.superseded ? " superseded" : ""}`
-        : `${row.nodeId} SKIPPED`,
+        : row.verdict === "PAUSED"
+          ? `${row.nodeId} PAUSED ${row.pause}${row.resetsAt !== null ? `, resets ${row.resetsAt}` : ""}`
+          : `${row.nodeId} SKIPPED`,
   );
 }
 
