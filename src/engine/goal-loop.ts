@@ -45,10 +45,19 @@ export interface GoalCycle {
   readonly assessment: AssessResult | null;
 }
 
+/** The last cycle's run, with every cycle and why the loop stopped. */
+export type GoalLoopFinished = FinishedLeg & {
+  readonly cycles: readonly GoalCycle[];
+  readonly stoppedBecause: string;
+};
+
 /** `runAuto`'s result, and with `finished` the cycles and why the loop stopped. */
-export type GoalLoopResult =
-  | Exclude<AutoRunResult, FinishedLeg>
-  | (FinishedLeg & { readonly cycles: readonly GoalCycle[]; readonly stoppedBecause: string });
+export type GoalLoopResult = Exclude<AutoRunResult, FinishedLeg> | GoalLoopFinished;
+
+/** Whether a finished run came from the goal loop (it then carries its cycles). */
+export function isGoalLoopFinished(run: FinishedLeg | object): run is GoalLoopFinished {
+  return "cycles" in run && Array.isArray(run.cycles) && "stoppedBecause" in run;
+}
 
 /** Runs `auto` up to `maxCycles` times (see the module comment). Rejects only on internal errors. */
 export async function runGoalLoop(o: AutoRunOptions, loop: GoalLoopOptions): Promise<GoalLoopResult> {
