@@ -4,7 +4,7 @@
  * parsed by `shared-flags.ts`.
  */
 import { verifyCommandRunsNothing } from "../graph/verify-command.js";
-import { MAX_CYCLES, readMaxCostUsd, readMaxCycles } from "../run/max-cycles.js";
+import { MAX_CYCLES, readGoalLoop } from "../run/max-cycles.js";
 import { readRepairAttempts } from "../run/repair-attempts.js";
 import { FRESH_RUN, type FreshRunFlags, LEG, REPORT } from "./flag-groups.js";
 import type { Parsed } from "./parse-command.js";
@@ -125,13 +125,16 @@ export function parseAutoFlags(argv: readonly string[]): ParsedFlags {
     (f, errors) => {
       const planning = planningFlags(f, errors);
       const repairAttempts = readRepairAttempts(f.str("repair-attempts"), "--repair-attempts", errors);
-      const maxCycles = readMaxCycles(f.str("max-cycles"), "--max-cycles", errors);
-      const maxCostUsd = readMaxCostUsd(f.str("max-cost-usd"), "--max-cost-usd", errors);
-      if (maxCostUsd !== undefined && maxCycles === 1) {
-        errors.push(
-          "--max-cost-usd is checked between cycles, and --max-cycles is 1: give --max-cycles 2 or more, or drop it",
-        );
-      }
+      const goalLoop = readGoalLoop(
+        { maxCycles: f.str("max-cycles"), maxCostUsd: f.str("max-cost-usd") },
+        {
+          maxCycles: "--max-cycles",
+          maxCostUsd: "--max-cost-usd",
+          refusal:
+            "--max-cost-usd is checked between cycles, and --max-cycles is 1: give --max-cycles 2 or more, or drop it",
+        },
+        errors,
+      );
       const fresh = FRESH_RUN.read(f, errors);
       const leg = LEG.read(f, errors);
       const report = REPORT.read(f, errors);
@@ -142,8 +145,7 @@ export function parseAutoFlags(argv: readonly string[]): ParsedFlags {
         ...leg,
         concurrency: leg.concurrency ?? 4,
         repairAttempts,
-        maxCycles,
-        ...opt("maxCostUsd", maxCostUsd),
+        ...goalLoop,
         ...report,
       };
     },

@@ -35,3 +35,19 @@ export function readMaxCostUsd(text: string | undefined, name: string, errors: s
   errors.push(`${name} is ${JSON.stringify(text)}: give a positive amount of US dollars, e.g. 2.50`);
   return undefined;
 }
+
+/**
+ * Both values at once, as each surface reads them: `names` are how the surface spells them in messages
+ * (`--max-cycles` / ``input `max-cycles` ``). A ceiling with one cycle is refused (it would never be
+ * checked). Problems are pushed onto `errors`.
+ */
+export function readGoalLoop(
+  given: { readonly maxCycles: string | undefined; readonly maxCostUsd: string | undefined },
+  names: { readonly maxCycles: string; readonly maxCostUsd: string; readonly refusal: string },
+  errors: string[],
+): { readonly maxCycles: number; readonly maxCostUsd?: number } {
+  const maxCycles = readMaxCycles(given.maxCycles, names.maxCycles, errors);
+  const maxCostUsd = readMaxCostUsd(given.maxCostUsd, names.maxCostUsd, errors);
+  if (maxCostUsd !== undefined && maxCycles === 1) errors.push(names.refusal);
+  return { maxCycles, ...(maxCostUsd !== undefined ? { maxCostUsd } : {}) };
+}
