@@ -15,6 +15,8 @@ import {
   DEFAULT_CODEX_VERSION,
   DEFAULT_TIMEOUT_MINUTES,
   type InputsResult,
+  type IsolateSetting,
+  type ReportTo,
 } from "../run/action-inputs.js";
 import { readGoalLoop } from "../run/max-cycles.js";
 import { readRepairAttempts } from "../run/repair-attempts.js";
@@ -37,6 +39,19 @@ export function lintRequested(env: Env): boolean {
 }
 
 const RUNTIMES: readonly Runtime[] = ["claude", "codex"];
+
+const ISOLATE_SETTINGS: readonly IsolateSetting[] = ["auto", "true", "false"];
+
+/** Input `isolate-user`: `auto` (the default, also when empty), `true` or `false`; anything else an error. */
+function readIsolateUser(env: Env, errors: string[]): IsolateSetting {
+  const text = (raw(env, "isolate-user") ?? "auto").toLowerCase();
+  const found = ISOLATE_SETTINGS.find((setting) => setting === text);
+  if (found !== undefined) return found;
+  errors.push(
+    `input \`isolate-user\` is ${JSON.stringify(text)}: give auto (a separate user where it can be set up), true (refuse the run where it cannot) or false`,
+  );
+  return "auto";
+}
 
 /**
  * The `codex-config` input (SPEC §10): its `key=value` lines via `parseCodexConfig`; every bad line is an
@@ -61,6 +76,40 @@ function readVerifyTimeout(env: Env, errors: string[]): number {
     errors.push(`input \`verify-timeout\` ${JSON.stringify(vt)}: give a duration from 1s to 24h`);
   else errors.push(`input \`verify-timeout\`: ${parsed.message}`);
   return 10 * 60_000;
+}
+
+/** Input `report-to`: empty or `check-run` (this step posts), or `bot` (the evidence-gate App posts). */
+function readReportTo(env: Env, errors: string[]): ReportTo {
+  const text = raw(env, "report-to");
+  if (text === undefined || text === "check-run") return "check-run";
+  if (text === "bot") return "bot";
+  errors.push(
+    `input \`report-to\` is ${JSON.stringify(text)}: use bot (the evidence-gate App posts the check run) or leave it empty (this step posts it)`,
+  );
+  return "check-run";
+}
+
+/**
+ * `timeout-minutes` (whole minutes 1..1440, default {@link DEFAULT_TIMEOUT_MINUTES}: below GitHub's
+ * 360-minute job limit) and `concurrency` (1..10, absent = the graph's), each problem pushed onto `errors`.
+ */
+function readCounts(env: Env, errors: string[]): { timeoutMinutes: number; concurrency?: number } {
+  let timeoutMinutes = DEFAULT_TIMEOUT_MINUTES;
+  const tm = raw(env, "timeout-minutes");
+  if (tm !== undefined) {
+    const n = /^\d+$/.test(tm) ? Number(tm) : Number.NaN;
+    if (!Number.isInteger(n) || n < 1 || n > 1440)
+      errors.push(
+        `input \`timeout-minutes\` is ${JSON.stringify(tm)}: give a whole number of minutes from 1 to 1440, below the job's own timeout-minutes`,
+      );
+    else timeoutMinutes = n;
+  }
+  const c = raw(env, "concurrency");
+  if (c === undefined) return { timeoutMinutes };
+  const n = Number(c);
+  if (Number.isInteger(n) && n >= 1 && n <= 10) return { timeoutMinutes, concurrency: n };
+  errors.push(`input \`concurrency\` is ${JSON.stringify(c)}: give a whole number from 1 to 10`);
+  return { timeoutMinutes };
 }
 
 /** Reads and checks every input; every problem is reported at once. */
@@ -98,24 +147,7 @@ export function readActionInputs(env: Env): InputsResult {
     // It names `model` or `codex-config` (and `runtime: codex`); the pairs are valid once parsed above.
     if (problem !== null) errors.push(problem);
   }
-  let timeoutMinutes = DEFAULT_TIMEOUT_MINUTES;
-  const tm = raw(env, "timeout-minutes");
-  if (tm !== undefined) {
-    const n = /^\d+$/.test(tm) ? Number(tm) : Number.NaN;
-    if (!Number.isInteger(n) || n < 1 || n > 1440)
-      errors.push(
-        `input \`timeout-minutes\` is ${JSON.stringify(tm)}: give a whole number of minutes from 1 to 1440, below the job's own timeout-minutes`,
-      );
-    else timeoutMinutes = n;
-  }
-  let concurrency: number | undefined;
-  const c = raw(env, "concurrency");
-  if (c !== undefined) {
-    const n = Number(c);
-    if (!Number.isInteger(n) || n < 1 || n > 10)
-      errors.push(`input \`concurrency\` is ${JSON.stringify(c)}: give a whole number from 1 to 10`);
-    else concurrency = n;
-  }
+  const { timeoutMinutes, concurrency } = readCounts(env, errors);
   const githubToken = raw(env, "github-token");
   // Lint makes no API call: no token is needed, even when another input has a problem.
   if (githubToken === undefined && !lintRequested(env))
@@ -129,6 +161,7 @@ export function readActionInputs(env: Env): InputsResult {
   const comment = raw(env, "comment") === undefined ? true : bool(env, "comment", errors);
   const allowedBots = (raw(env, "allowed-bots") ?? "").split(/[\s,]+/).filter((s) => s !== "");
   const allowPullRequestTarget = bool(env, "allow-pull-request-target", errors);
+  const isolateUser = readIsolateUser(env, errors);
   let pr: number | undefined;
   const prText = raw(env, "pr");
   if (prText !== undefined) {
@@ -141,6 +174,7 @@ export function readActionInputs(env: Env): InputsResult {
     { label: "input `verify-env`", separators: /[\s,]+/ },
     errors,
   );
+  const reportTo = readReportTo(env, errors);
   if (errors.length > 0 || mode === undefined) {
     return { ok: false, errors: errors.length > 0 ? errors : ["Internal error: no mode and no error"] };
   }
@@ -176,7 +210,9 @@ export function readActionInputs(env: Env): InputsResult {
       comment,
       allowedBots,
       allowPullRequestTarget,
+      isolateUser,
       ...(pr !== undefined ? { pr } : {}),
+      reportTo,
     },
   };
 }

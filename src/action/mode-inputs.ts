@@ -15,6 +15,14 @@ const MODES = ["auto", "run", "verify", "lint", "resume", "report"] as const;
 // What `{{ inputs.NAME }}` can name (graph/placeholders.ts): a name no placeholder can name is a typo.
 const INPUT_NAME = /^[A-Za-z0-9._/-]+$/;
 
+/**
+ * A GitHub user login as GitHub allows it when an account is made: 1–39 characters, ASCII letters, digits and
+ * hyphens, no leading, trailing or doubled hyphen. (A bot's `name[bot]` is refused: only a person clicks.)
+ */
+export function isGitHubLogin(text: string): boolean {
+  return /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/.test(text);
+}
+
 export function raw(env: Env, name: string): string | undefined {
   const value = env[`INPUT_${name.toUpperCase()}`];
   if (value === undefined) return undefined;
@@ -72,7 +80,7 @@ export function readMode(env: Env, errors: string[]): ModeInputs | undefined {
   const mode = (given ??
     (graph !== undefined && goal === undefined ? "run" : "auto")) as (typeof MODES)[number];
   const graphInputsText = raw(env, "inputs");
-  const resumeNames = ["resume-run-id", "approve-gate", "reject-gate"].filter(
+  const resumeNames = ["resume-run-id", "approve-gate", "reject-gate", "approver"].filter(
     (n) => raw(env, n) !== undefined,
   );
   if (mode !== "resume") {
@@ -185,6 +193,16 @@ function readResume(
         : `mode resume takes exactly one of inputs \`approve-gate\`, \`reject-gate\` or \`retry-failed: true\`; ${chosen.map((n) => `\`${n}\``).join(" and ")} were given`,
     );
   }
+  const approver = raw(env, "approver");
+  if (approver !== undefined && !isGitHubLogin(approver)) {
+    errors.push(
+      `input \`approver\` is ${JSON.stringify(approver)}: give a GitHub login (letters, digits and single hyphens, at most 39 characters), as the evidence-gate App passes it`,
+    );
+  } else if (approver !== undefined && retry) {
+    errors.push(
+      "input `approver` names who decided a gate; `retry-failed: true` decides none: drop `approver`",
+    );
+  }
   if (runId === undefined || !isRunId(runId) || chosen.length !== 1) return undefined;
   const decision: ResumeDecision =
     approve !== undefined
@@ -192,7 +210,12 @@ function readResume(
       : reject !== undefined
         ? { kind: "reject", gate: reject }
         : { kind: "retry-failed" };
-  return { kind: "resume", runId, decision };
+  return {
+    kind: "resume",
+    runId,
+    decision,
+    ...(approver !== undefined && isGitHubLogin(approver) ? { approver } : {}),
+  };
 }
 
 /** `mode: report` takes everything from the `workflow_run` event and the artifact: no graph, no goal. */
@@ -276,6 +299,7 @@ export function strayInputs(env: Env, mode: ModeInputs, errors: string[]): void 
           "repair-attempts",
           "max-cycles",
           "max-cost-usd",
+          "report-to",
         ],
         "lint only reads the graph file: nothing runs; drop it",
       );
@@ -313,6 +337,7 @@ export function strayInputs(env: Env, mode: ModeInputs, errors: string[]): void 
           "claude-code-oauth-token",
           "push",
           "push-token",
+          "report-to",
         ],
         "mode report runs no model and no command, and holds no model credential (it runs with the base repository's write token); drop it",
       );

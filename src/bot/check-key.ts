@@ -5,8 +5,9 @@
  * run it finds by name and head SHA.
  *
  * Form: `evidence-gate-bot` then `:pr=<number>` when the pull request is known, then
- * `:run=<workflow run id>:attempt=<n>` once a workflow run wrote it — e.g.
- * `evidence-gate-bot:pr=42:run=30433642:attempt=1`.
+ * `:run=<workflow run id>:attempt=<n>` once a workflow run wrote it, then `:resume=<run id>` while a
+ * dispatched resume of that evidence-gate run is awaited (a writer clicked Approve / Reject) — e.g.
+ * `evidence-gate-bot:pr=42:run=30433642:attempt=1:resume=20261202-040000-a1b2c3`.
  */
 
 /** One attempt of one workflow run (`workflow_run.id`, `workflow_run.run_attempt`). */
@@ -18,16 +19,23 @@ export interface RunAttempt {
 export interface CheckKey {
   readonly pullRequest: number | null;
   readonly run: RunAttempt | null;
+  /**
+   * The evidence-gate run id whose resume workflow the bot dispatched and now waits for; absent or `null`:
+   * none. The resume workflow's completion is matched by it (`resume-run-handler.ts`).
+   */
+  readonly resume?: string | null;
 }
 
 const PREFIX = "evidence-gate-bot";
-const FORM = /^evidence-gate-bot(?::pr=([1-9]\d{0,9}))?(?::run=([1-9]\d{0,15}):attempt=([1-9]\d{0,4}))?$/;
+const FORM =
+  /^evidence-gate-bot(?::pr=([1-9]\d{0,9}))?(?::run=([1-9]\d{0,15}):attempt=([1-9]\d{0,4}))?(?::resume=(\d{8}-\d{6}-[0-9a-f]{6}))?$/;
 
 /** The `external_id` for `key`. */
 export function formatCheckKey(key: CheckKey): string {
   const pr = key.pullRequest === null ? "" : `:pr=${key.pullRequest}`;
   const run = key.run === null ? "" : `:run=${key.run.id}:attempt=${key.run.attempt}`;
-  return `${PREFIX}${pr}${run}`;
+  const resume = key.resume === undefined || key.resume === null ? "" : `:resume=${key.resume}`;
+  return `${PREFIX}${pr}${run}${resume}`;
 }
 
 /** The key an `external_id` holds, or `null` when it is not one the bot wrote. */
@@ -37,6 +45,7 @@ export function parseCheckKey(externalId: string | null | undefined): CheckKey |
   return {
     pullRequest: m[1] === undefined ? null : Number(m[1]),
     run: m[2] === undefined ? null : { id: Number(m[2]), attempt: Number(m[3]) },
+    ...(m[4] === undefined ? {} : { resume: m[4] }),
   };
 }
 

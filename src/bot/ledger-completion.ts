@@ -8,13 +8,16 @@
  * appendix, cut with `withAppendix`), posted "by the evidence-gate App"; the failures' annotations are
  * placed on files of the head commit's tree (the bot has no checkout: the tree is read through the API) or,
  * when the output names none, on the workflow file. A run paused at a gate gets the Approve / Reject buttons
- * and the hidden marker saying which gate of which run they decide (`gate-buttons.ts`).
+ * and the hidden marker saying which gate of which run they decide (`gate-buttons.ts`); a same-repository
+ * run's check run also carries the run-state digests from the artifact (`run-state-digest.ts`), which the
+ * resumed leg checks its run directory against, on the same last line as the gate marker.
  */
 import { posix } from "node:path";
 import { failureAnnotations } from "../github/check-annotations.js";
 import type { CheckRunAnnotation, CheckRunConclusion } from "../github/check-run.js";
 import { withAppendix } from "../github/check-run-reporter.js";
 import type { GateOctokit } from "../github/octokit.js";
+import { runStateDigestMarker } from "../github/run-state-digest.js";
 import type { WorkflowRunEvent } from "../github/workflow-run-event.js";
 import {
   ledgerProvenanceMarkdown,
@@ -59,10 +62,16 @@ export async function ledgerCompletion(o: {
   const links = upstream.htmlUrl === null ? {} : { detailsUrl: upstream.htmlUrl };
   const output = renderCheckRunOutput(ledger, links);
   const waiting = waitingGate(ledger);
+  // The run-state digests a later `mode: resume` checks its run directory against — a same-repository
+  // run's only: a fork's run directory is never resumed (`run-artifact-download.ts`).
+  const digests =
+    found.digests === null || upstream.fromFork ? "" : runStateDigestMarker(ledger.runId, found.digests);
   const appendix = `${reportedLedgerAppendix({ provenance, artifact, postedBy: POSTED_BY_APP })}${
     waiting === null
-      ? ""
-      : `\n\nA person with write access decides with the buttons above: **Approve** or **Reject** gate \`${waiting.gate}\` dispatches the resume workflow for this commit.\n\n${gateMarker(waiting)}`
+      ? digests === ""
+        ? ""
+        : `\n\n${digests}`
+      : `\n\nA person with write access decides with the buttons above: **Approve** or **Reject** gate \`${waiting.gate}\` dispatches the resume workflow for this commit.\n\n${digests === "" ? "" : `${digests} `}${gateMarker(waiting)}`
   }`;
   return {
     title: output.title,

@@ -18,6 +18,7 @@
  */
 import { z } from "zod";
 import { CHECK_RUN_TEXT_MAX_BYTES } from "../github/check-run.js";
+import { readRunStateDigests, runStateDigestMarker } from "../github/run-state-digest.js";
 import { truncateUtf8, utf8Bytes } from "../ledger/byte-budget.js";
 import { escapeInline } from "../ledger/markdown-syntax.js";
 import { type AppCheckRun, AppCheckRuns } from "./app-check-runs.js";
@@ -142,11 +143,14 @@ export async function onRequestedAction(ctx: HandlerContext, payload: unknown): 
     return { outcome: "dispatch-refused", detail: why };
   }
   const verb = decision === "approve" ? "approved" : "rejected";
+  // The resumed leg checks its run directory against the digests this check run carries: keep them.
+  const digests = readRunStateDigests(check.summary, waiting.runId);
   await checks.move(check.id, {
     status: "in_progress",
+    key: { pullRequest: check.key?.pullRequest ?? null, run: check.key?.run ?? null, resume: waiting.runId },
     output: {
       title: `Gate ${waiting.gate} ${verb} by ${login}: resuming`,
-      summary: `${escapeInline(login)} (${accessWords(access.permission)}) ${verb} gate \`${waiting.gate}\` of run \`${waiting.runId}\` on \`${check.headSha}\`. The resume workflow ${escapeInline(ctx.config.resumeWorkflowFile)} was dispatched on ${escapeInline(repository.default_branch)}; this check run completes with the resumed run's ledger.`,
+      summary: `${escapeInline(login)} (${accessWords(access.permission)}) ${verb} gate \`${waiting.gate}\` of run \`${waiting.runId}\` on \`${check.headSha}\`. The resume workflow ${escapeInline(ctx.config.resumeWorkflowFile)} was dispatched on ${escapeInline(repository.default_branch)}; this check run completes with the resumed run's ledger.${digests === null ? "" : `\n\n${runStateDigestMarker(waiting.runId, digests)}`}`,
     },
   });
   return { outcome: "dispatched", detail: `${decision} ${waiting.gate} of ${waiting.runId} by ${login}` };

@@ -7,7 +7,8 @@
  *
  * Only runs of `.github/workflows/<WORKFLOW_FILE>` triggered by `pull_request` count (a `pull_request_target`
  * or `push` run of the same file is never reported). The commit is the event's `head_sha`, never the
- * artifact's.
+ * artifact's. The `workflow_dispatch` runs of `RESUME_WORKFLOW_FILE` (the resume the buttons dispatch) go to
+ * `resume-run-handler.ts`, which completes the check run awaiting them.
  *
  * Idempotent and ordered by attempt (`check-key.ts`): a check run is only rewritten by a newer workflow run
  * or a newer attempt; the same attempt again (a redelivery) after the check completed, or an older one,
@@ -30,6 +31,7 @@ import { type CheckKey, compareAttempt, type RunAttempt } from "./check-key.js";
 import { type HandlerContext, type HandlerResult, MalformedPayloadError, parsePayload } from "./handler.js";
 import { ledgerCompletion } from "./ledger-completion.js";
 import { repositoryPart } from "./payload-parts.js";
+import { onResumeWorkflowRun } from "./resume-run-handler.js";
 
 const envelope = z.object({ repository: repositoryPart });
 
@@ -46,6 +48,24 @@ export async function onWorkflowRun(ctx: HandlerContext, payload: unknown): Prom
     throw new MalformedPayloadError("workflow_run", error.issues);
   }
   const workflow = `.github/workflows/${ctx.config.workflowFile}`;
+  const checks = new AppCheckRuns({
+    octokit: ctx.octokit,
+    owner: repository.owner.login,
+    repo: repository.name,
+    appId: ctx.config.appId,
+    name: ctx.config.checkName,
+  });
+  const sameRepository = upstream.repository.toLowerCase() === repository.full_name.toLowerCase();
+  if (
+    upstream.workflowPath === `.github/workflows/${ctx.config.resumeWorkflowFile}` &&
+    upstream.event === "workflow_dispatch" &&
+    sameRepository
+  ) {
+    return onResumeWorkflowRun(ctx, checks, upstream, {
+      owner: repository.owner.login,
+      repo: repository.name,
+    });
+  }
   if (upstream.workflowPath !== workflow) {
     return {
       outcome: "ignored",
@@ -58,16 +78,9 @@ export async function onWorkflowRun(ctx: HandlerContext, payload: unknown): Prom
       detail: `workflow run ${upstream.runId} was triggered by ${upstream.event}, not pull_request`,
     };
   }
-  if (upstream.repository.toLowerCase() !== repository.full_name.toLowerCase()) {
+  if (!sameRepository) {
     return { outcome: "ignored", detail: `workflow run ${upstream.runId} ran in ${upstream.repository}` };
   }
-  const checks = new AppCheckRuns({
-    octokit: ctx.octokit,
-    owner: repository.owner.login,
-    repo: repository.name,
-    appId: ctx.config.appId,
-    name: ctx.config.checkName,
-  });
   const attempt: RunAttempt = { id: upstream.runId, attempt: upstream.runAttempt ?? 1 };
   switch (upstream.action) {
     case "requested":
@@ -150,7 +163,9 @@ async function complete(
   let target = await checks.find(upstream.headSha);
   if (target !== undefined) {
     const order = compareAttempt(attempt, target.key);
-    if (order === "older" || (order === "same" && target.status === "completed")) {
+    // A redelivered completion of the run that paused must not overwrite the check awaiting its resume.
+    const awaitingResume = typeof target.key?.resume === "string";
+    if (order === "older" || (order === "same" && (target.status === "completed" || awaitingResume))) {
       return { outcome: "stale", detail: `check run ${target.id} already records ${target.externalId}` };
     }
   } else {

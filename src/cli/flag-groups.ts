@@ -202,7 +202,7 @@ function reportFlags(f: FlagReader, errors: string[]): ReportFlags {
 const FRESH_RUN_USAGE = `  --verify-env NAMES           comma-separated variables passed to the verify commands
   --runtime claude|codex       model CLI every node (and auto's planner) runs (default claude)
   --model M                    model passed to the CLI (claude --model, codex -m; default: the CLI's own)
-  --working-directory DIR      sub-directory of --repo to run in
+  --working-directory DIR      folder to run in, resolved from --repo (inside the working tree)
   --continue-on-fail           prune only a failed node's descendants instead of halting
 `;
 
@@ -212,7 +212,8 @@ const RUN_TIMEOUT_USAGE = `  --timeout DURATION           stop the whole run aft
 `;
 
 /** The usage lines of {@link LEG_OPTIONS} (`concurrency` is each command's own line). */
-const LEG_USAGE = `${RUN_TIMEOUT_USAGE}  --repo DIR                   the repository (default .)
+const LEG_USAGE = `${RUN_TIMEOUT_USAGE}  --repo DIR                   a folder in the repository's git working tree (default .); a sub-folder
+                               is the working directory
   --commit                     commit the nodes' changes when the run ends
   --runs-dir DIR               where run directories are (default <repo>/.evidence-gate/runs)
   --claude-path PATH           the claude executable (default: claude on PATH)

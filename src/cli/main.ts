@@ -3,7 +3,9 @@
  * (SPEC §2: 0 passed, 1 failed, 2 paused, 3 refused, 64 usage error, 124 timed out, 130 interrupted).
  */
 import { resolve } from "node:path";
+import { EXIT } from "../run/exit-codes.js";
 import type { CliIo } from "../run/local-setup.js";
+import { writeFailureProblem } from "../run/writable-paths.js";
 import { runCliLedger } from "./ledger-command.js";
 import { runCliLint } from "./lint-command.js";
 import { pipeSafe } from "./pipe-safe-output.js";
@@ -102,6 +104,14 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
+    // A place the run could not write (a full disk, a folder made read-only meanwhile) is the operator's to
+    // fix, not a crash: checked before the run starts (`checkedRepository`), and worded here if it happens anyway.
+    const unwritable = writeFailureProblem(error);
+    if (unwritable !== null) {
+      stderr.write(`evidence-gate: ${unwritable}\n`);
+      process.exitCode = EXIT.usage;
+      return;
+    }
     stderr.write(
       `evidence-gate: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
     );

@@ -67,7 +67,10 @@ export const AUTO_USAGE = `usage: evidence-gate auto --goal TEXT (--verify-cmd C
                                ceiling; with a runtime that reports no cost the loop stops); needs
                                --max-cycles above 1
 ${LOADED_USER_CONFIG_USAGE}${FRESH_RUN.usage}  --concurrency N              nodes running at once (default 4, max 10)
-${LEG.usage}${REPORT.usage}`;
+${LEG.usage}${REPORT.usage}
+Exit: 0 passed, 1 failed, 2 paused (gate or session limit), 3 refused (no build evidence), 64 usage error,
+130 interrupted.
+`;
 
 /** The flags that decide a plan, as `auto` and `plan` both read them. */
 interface PlanningFlags {
@@ -186,8 +189,9 @@ ceiling — and prints the plan and its tool-ceiling disclosure. No node runs an
   --verify-timeout DURATION    verify command timeout, Go syntax (default 10m)
 ${LOADED_USER_CONFIG_USAGE}  --runtime claude|codex       model CLI (default claude)
   --model M                    model passed to the CLI (default: the CLI's own)
-  --working-directory DIR      sub-directory of --repo to plan in
-  --repo DIR                   the repository (default .)
+  --working-directory DIR      folder to plan in, resolved from --repo (inside the working tree)
+  --repo DIR                   a folder in the repository's git working tree (default .); a sub-folder
+                               is the working directory
   --claude-path PATH           the claude executable (default: claude on PATH)
   --codex-path PATH            the codex executable (default: codex on PATH)
   --codex-config KEY=VALUE     codex only, repeatable: -c KEY=VALUE on the planner call

@@ -1,6 +1,6 @@
 /**
  * The start of every CLI command: `--help` prints the command's usage (exit 0); flags that do not parse
- * print every problem and the usage (exit 64).
+ * print every problem and one line pointing at `--help` (exit 64).
  */
 
 import { EXIT } from "../run/exit-codes.js";
@@ -13,7 +13,8 @@ export type Parsed<F> =
 
 /**
  * The start of every command: `--help` prints `usage` (exit 0); flags that do not parse print every
- * problem and the usage (exit 64).
+ * problem, one per line, then {@link helpHint} — not the whole usage, which buried the one line that
+ * says what is wrong (issue 17 item 9) (exit 64).
  *
  * @returns the flags, or the exit code to return.
  */
@@ -30,6 +31,13 @@ export function parseOrExit<F>(
   }
   const parsed = parse(argv);
   if (parsed.ok) return { flags: parsed.flags };
-  io.err.write(`evidence-gate ${command}: ${parsed.errors.join(`\nevidence-gate ${command}: `)}\n\n${usage}`);
+  io.err.write(
+    `evidence-gate ${command}: ${parsed.errors.join(`\nevidence-gate ${command}: `)}\n${helpHint(command)}\n`,
+  );
   return { exit: EXIT.usage };
+}
+
+/** The line after a usage error: where the command's flags are listed. */
+export function helpHint(command: string): string {
+  return `run \`evidence-gate ${command} --help\` for its flags`;
 }

@@ -9,13 +9,12 @@
  * Exit codes (SPEC §2): 0 planned, 1 the plan was refused after its repair (or planning failed), 3 refused
  * for build evidence, 64 usage error, 130 interrupted.
  */
-import { resolve } from "node:path";
 import { autoRunPolicy } from "../policy/policy-file.js";
 import { planLines } from "../progress/progress-lines.js";
 import { cliSecrets } from "../run/credentials.js";
 import { EXIT } from "../run/exit-codes.js";
 import { withLocalProxy } from "../run/local-leg.js";
-import { type CliIo, freshRunProblems, readCliPolicy, refuseUsage } from "../run/local-setup.js";
+import { type CliIo, checkedRepository, readCliPolicy } from "../run/local-setup.js";
 import { localModelCli } from "../run/model-cli.js";
 import { planOnly } from "../run/plan-only.js";
 import { autoMode } from "../run/request.js";
@@ -27,9 +26,10 @@ export async function runCliPlan(argv: readonly string[], io: CliIo): Promise<nu
   const parsed = parseOrExit(argv, io, "plan", PLAN_USAGE, parsePlanFlags);
   if ("exit" in parsed) return parsed.exit;
   const f = parsed.flags;
-  const repoDir = resolve(io.cwd, f.repo);
-  const refused = refuseUsage(io, "plan", freshRunProblems(repoDir, f, io));
-  if (refused !== null) return refused;
+  // A folder in no git working tree is refused here, before the planner call is paid for (as auto refuses it).
+  const where = await checkedRepository("plan", f, io, { runs: false });
+  if ("exit" in where) return where.exit;
+  const { repoDir } = where;
   const secrets = cliSecrets(io.env);
   const redact = (text: string): string => secrets.redactor.text(text);
   // Under --json stdout is the JSON alone: every other line goes to stderr.
@@ -58,7 +58,7 @@ export async function runCliPlan(argv: readonly string[], io: CliIo): Promise<nu
             surface: "cli",
           }),
           repoDir,
-          ...(f.workingDirectory !== undefined ? { workingDirectory: f.workingDirectory } : {}),
+          ...(where.workingDirectory !== undefined ? { workingDirectory: where.workingDirectory } : {}),
           ...(f.model !== undefined ? { model: f.model } : {}),
           codexConfig: f.codexConfig,
           verifyTimeoutMs: f.verifyTimeoutMs,

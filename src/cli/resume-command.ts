@@ -8,13 +8,13 @@
  * replaces the paused run's check run.
  */
 import { userInfo } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { unreachable } from "../core/unreachable.js";
 import type { ResumeAction } from "../engine/resume-action.js";
 import { cliSecrets } from "../run/credentials.js";
 import { EXIT } from "../run/exit-codes.js";
 import { CliLeg, withLocalProxy } from "../run/local-leg.js";
-import { type CliIo, pathProblems, refuseUsage, runsDirFor } from "../run/local-setup.js";
+import { type CliIo, checkedRepository, refuseUsage, runsDirFor } from "../run/local-setup.js";
 import { recordedRuntime } from "../run/model-proxy.js";
 import { startRun } from "../run/start-run.js";
 import { RunReport } from "../run/terminal-report.js";
@@ -26,13 +26,13 @@ export async function runCliResume(argv: readonly string[], io: CliIo): Promise<
   const parsed = parseOrExit(argv, io, "resume", RESUME_USAGE, parseResumeFlags);
   if ("exit" in parsed) return parsed.exit;
   const f = parsed.flags;
-  const repoDir = resolve(io.cwd, f.repo);
   const by = f.action.kind === "retry-failed" ? null : (f.by ?? localUser(io.env));
-  const refused = refuseUsage(io, "resume", [
-    ...pathProblems(repoDir, f, io.cwd),
-    ...(by === undefined ? ["cannot tell who decides the gate: give --by LOGIN"] : []),
-  ]);
-  if (refused !== null) return refused;
+  const where = await checkedRepository("resume", f, io, {
+    runs: true,
+    extra: by === undefined ? ["cannot tell who decides the gate: give --by LOGIN"] : [],
+  });
+  if ("exit" in where) return where.exit;
+  const { repoDir } = where;
   const action = engineAction(f.action, by ?? "");
   const secrets = cliSecrets(io.env);
   const report = RunReport.open({ command: "resume", flags: f, io, secrets });

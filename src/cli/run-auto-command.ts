@@ -2,11 +2,10 @@
  * `evidence-gate auto`: parse flags, run the engine once, print the plan, a line per node and the
  * ledger, optionally post (or record) the check run, and map the result to an exit code (SPEC §2).
  */
-import { resolve } from "node:path";
 import { autoRunPolicy } from "../policy/policy-file.js";
 import { planLines } from "../progress/progress-lines.js";
 import { CliLeg, withLocalProxy } from "../run/local-leg.js";
-import { type CliIo, freshRunProblems, refuseUsage } from "../run/local-setup.js";
+import { type CliIo, checkedRepository } from "../run/local-setup.js";
 import { autoMode } from "../run/request.js";
 import { startRun } from "../run/start-run.js";
 import { prepareFreshRun } from "../run/terminal-report.js";
@@ -20,9 +19,9 @@ export async function runCliAuto(argv: readonly string[], io: CliIo): Promise<nu
   const parsed = parseOrExit(argv, io, "auto", AUTO_USAGE, parseAutoFlags);
   if ("exit" in parsed) return parsed.exit;
   const f = parsed.flags;
-  const repoDir = resolve(io.cwd, f.repo);
-  const refused = refuseUsage(io, "auto", freshRunProblems(repoDir, f, io));
-  if (refused !== null) return refused;
+  const where = await checkedRepository("auto", f, io, { runs: true });
+  if ("exit" in where) return where.exit;
+  const { repoDir } = where;
   const prepared = await prepareFreshRun({ command: "auto", flags: f, io, repoDir });
   if ("exit" in prepared) return prepared.exit;
   const { secrets, report, policyFile } = prepared;
@@ -58,7 +57,7 @@ export async function runCliAuto(argv: readonly string[], io: CliIo): Promise<nu
           }),
           ...leg.requestBase,
           runId: leg.runId,
-          ...(f.workingDirectory !== undefined ? { workingDirectory: f.workingDirectory } : {}),
+          ...(where.workingDirectory !== undefined ? { workingDirectory: where.workingDirectory } : {}),
           ...(f.model !== undefined ? { model: f.model } : {}),
           continueOnFail: f.continueOnFail,
           verifyTimeoutMs: f.verifyTimeoutMs,

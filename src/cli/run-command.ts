@@ -10,7 +10,7 @@ import { autoRunPolicy } from "../policy/policy-file.js";
 import { planLines } from "../progress/progress-lines.js";
 import { EXIT } from "../run/exit-codes.js";
 import { CliLeg, withLocalProxy } from "../run/local-leg.js";
-import { type CliIo, freshRunProblems, refuseUsage } from "../run/local-setup.js";
+import { type CliIo, checkedRepository } from "../run/local-setup.js";
 import { startRun } from "../run/start-run.js";
 import { prepareFreshRun } from "../run/terminal-report.js";
 import { readGraphFile } from "./graph-file.js";
@@ -22,11 +22,13 @@ export async function runCliRun(argv: readonly string[], io: CliIo): Promise<num
   const parsed = parseOrExit(argv, io, "run", RUN_USAGE, parseRunFlags);
   if ("exit" in parsed) return parsed.exit;
   const f = parsed.flags;
-  const repoDir = resolve(io.cwd, f.repo);
   const graphFile = readGraphFile(resolve(io.cwd, f.graph), f.graph);
-  const problems = [...freshRunProblems(repoDir, f, io), ...(graphFile.ok ? [] : [graphFile.error])];
-  const refused = refuseUsage(io, "run", problems);
-  if (refused !== null || !graphFile.ok) return refused ?? EXIT.usage;
+  const where = await checkedRepository("run", f, io, {
+    runs: true,
+    extra: graphFile.ok ? [] : [graphFile.error],
+  });
+  if ("exit" in where || !graphFile.ok) return "exit" in where ? where.exit : EXIT.usage;
+  const { repoDir } = where;
   const prepared = await prepareFreshRun({ command: "run", flags: f, io, repoDir });
   if ("exit" in prepared) return prepared.exit;
   const { secrets, report, policyFile } = prepared;
@@ -59,7 +61,7 @@ export async function runCliRun(argv: readonly string[], io: CliIo): Promise<num
           },
           ...leg.requestBase,
           runId: leg.runId,
-          ...(f.workingDirectory !== undefined ? { workingDirectory: f.workingDirectory } : {}),
+          ...(where.workingDirectory !== undefined ? { workingDirectory: where.workingDirectory } : {}),
           ...(f.model !== undefined ? { model: f.model } : {}),
           continueOnFail: f.continueOnFail,
           verifyTimeoutMs: f.verifyTimeoutMs ?? 10 * 60_000,

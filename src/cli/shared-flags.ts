@@ -57,8 +57,33 @@ export function parseCommandLine(
       };
     return { ok: true, line: { values: parsed.values, positionals: parsed.positionals } };
   } catch (error) {
-    return { ok: false, errors: [error instanceof Error ? error.message : String(error)] };
+    return { ok: false, errors: [parserProblem(error)] };
   }
+}
+
+/**
+ * A `node:util` `parseArgs` error in the CLI's words (issue 17 item 9: Node's raw message, "Unknown
+ * option '--bogus'. To specify a positional argument starting with a '-', …", read as a crash): the flag
+ * or argument named, and what to do. Codes from Node's `parseArgs` (ERR_PARSE_ARGS_*); any other error
+ * keeps its message.
+ */
+export function parserProblem(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown } | null)?.code;
+  const quoted = /'([^']*)'/.exec(message)?.[1];
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && quoted !== undefined)
+    return `unknown flag ${quoted}: check its spelling against the flags --help lists`;
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && quoted !== undefined) {
+    const flag = quoted.split(" ")[0]!;
+    if (message.includes("ambiguous"))
+      return `${flag} needs a value, and the word after it starts with "-": give it as ${flag}=VALUE`;
+    return message.includes("argument missing")
+      ? `${flag} needs a value: ${flag} VALUE`
+      : `${flag} takes no value: give ${flag} alone`;
+  }
+  if (code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL" && quoted !== undefined)
+    return `unexpected argument ${JSON.stringify(quoted)}: this command takes only flags (a flag's value goes right after it)`;
+  return message;
 }
 
 /**

@@ -9,7 +9,7 @@ import { resolve } from "node:path";
 import { chooseVerifyCommand, emptyVerifyCommandProblem } from "../evidence/verify-choice.js";
 import { autoRunPolicy } from "../policy/policy-file.js";
 import { CliLeg } from "../run/local-leg.js";
-import { type CliIo, pathProblems, refuseUsage } from "../run/local-setup.js";
+import { type CliIo, checkedRepository, pathProblems, refuseUsage } from "../run/local-setup.js";
 import type { RunTimeout } from "../run/request.js";
 import { readVerifyEnv } from "../run/request-fields.js";
 import { startRun } from "../run/start-run.js";
@@ -35,10 +35,14 @@ export const VERIFY_USAGE = `usage: evidence-gate verify [--verify-cmd CMD] [opt
                                (default: verify-cmd in .github/evidence-gate.yml)
   --verify-timeout DURATION    its timeout, Go syntax (default 10m)
   --verify-env NAMES           variables passed through to it (comma separated)
-  --working-directory DIR      run it in this sub-folder of the repository
-  --repo DIR                   the repository (default .)
+  --working-directory DIR      folder to run it in, resolved from --repo (inside the working tree)
+  --repo DIR                   a folder in the repository's git working tree (default .); a sub-folder
+                               is the working directory
   --runs-dir DIR               where run directories go (default <repo>/.evidence-gate/runs)
-${RUN_TIMEOUT.usage}${REPORT.usage}`;
+${RUN_TIMEOUT.usage}${REPORT.usage}
+Exit: 0 the command passed, 1 it failed (a non-zero exit or its timeout), 64 usage error (bad flags, no
+command to run), 124 run timed out (--timeout), 130 interrupted.
+`;
 
 /** Parses `verify`'s argv (after the subcommand). */
 export function parseVerifyFlags(argv: readonly string[]): Parsed<VerifyFlags> {
@@ -87,9 +91,9 @@ export async function runCliVerify(argv: readonly string[], io: CliIo): Promise<
   const parsed = parseOrExit(argv, io, "verify", VERIFY_USAGE, parseVerifyFlags);
   if ("exit" in parsed) return parsed.exit;
   const f = parsed.flags;
-  const repoDir = resolve(io.cwd, f.repo);
-  const refused = refuseUsage(io, "verify", pathProblems(repoDir, f, io.cwd));
-  if (refused !== null) return refused;
+  const where = await checkedRepository("verify", f, io, { runs: true });
+  if ("exit" in where) return where.exit;
+  const { repoDir } = where;
   const prepared = await prepareFreshRun({ command: "verify", flags: f, io, repoDir });
   if ("exit" in prepared) return prepared.exit;
   const { secrets, report, policyFile } = prepared;
@@ -126,7 +130,7 @@ export async function runCliVerify(argv: readonly string[], io: CliIo): Promise<
       mode: { kind: "verify", verify },
       ...leg.requestBase,
       runId: leg.runId,
-      ...opt("workingDirectory", f.workingDirectory),
+      ...opt("workingDirectory", where.workingDirectory),
       continueOnFail: false,
       verifyTimeoutMs: f.verifyTimeoutMs,
       verifyEnv: f.verifyEnv,

@@ -180,7 +180,18 @@ export interface FailRow extends RowBase {
   readonly stoppedBy?: string;
 }
 
-/** A node that never ran because an ancestor failed or the run halted. */
+/**
+ * The `reason` of the SKIPPED row of a gate that waits for a person's decision (written by the scheduler).
+ * Renderers label that row `WAITING`, not `SKIPPED`: the gate was reached, not passed over (issue 17 item 9).
+ */
+export const GATE_WAITING_REASON = "waiting for a person to approve or reject this gate";
+
+/** Whether `row` is a gate waiting for a person's decision ({@link GATE_WAITING_REASON}). */
+export function isWaitingGate(row: LedgerRow): boolean {
+  return row.verdict === "SKIPPED" && row.reason === GATE_WAITING_REASON;
+}
+
+/** A node that never ran because an ancestor failed or the run halted, or a gate that waits. */
 export interface SkippedRow extends RowBase {
   readonly verdict: "SKIPPED";
   readonly reason: string;

@@ -14,7 +14,7 @@
 import { resolve } from "node:path";
 import type { BuildEvidenceAnswer, BuildSignal } from "../core/build-evidence-answer.js";
 import { decideBuildEvidence } from "../evidence/build-evidence.js";
-import { scanBuildSignals } from "../evidence/build-signals.js";
+import { scanBuildSignalsAlongPath } from "../evidence/build-signals.js";
 import type { VerifyChoice } from "../evidence/verify-choice.js";
 import type { Graph } from "../graph/graph.js";
 import { loadGraphObject } from "../graph/load.js";
@@ -35,7 +35,10 @@ export interface AutoPlanOptions {
   readonly goal: string;
   /** The checked-out repository root. */
   readonly repoDir: string;
-  /** Optional sub-directory scanned for build signals too, and where the planner (and nodes) run. */
+  /**
+   * Optional sub-directory where the planner (and nodes) run; it and every folder between it and the root
+   * are scanned for build signals too.
+   */
   readonly workingDirectory?: string;
   readonly verifyCmd?: string;
   /**
@@ -107,7 +110,9 @@ export async function startPlanning(o: AutoPlanOptions): Promise<PlanStartResult
   const workDir = o.workingDirectory ? resolve(repoDir, o.workingDirectory) : repoDir;
   const wdProblem = workingDirectoryProblem(repoDir, workDir);
   if (wdProblem !== null) return { kind: "usage_error", message: wdProblem };
-  const signals = await scanBuildSignals(workDir === repoDir ? [repoDir] : [repoDir, workDir]);
+  // The root, every folder down to the working directory, and the working directory: `pkg/package.json`
+  // is a build signal for a run in `pkg/src` (issue 17).
+  const signals = await scanBuildSignalsAlongPath({ root: repoDir, workingDirectory: workDir });
   const decision = decideBuildEvidence({
     ...(o.verifyCmd !== undefined ? { verifyCmd: o.verifyCmd } : {}),
     ...(o.verify !== undefined ? { verify: o.verify } : {}),
@@ -115,6 +120,7 @@ export async function startPlanning(o: AutoPlanOptions): Promise<PlanStartResult
     signals,
     ...(o.policy ? { policy: o.policy } : {}),
     surface: o.surface,
+    repoDir,
   });
   if (decision.kind === "usage_error") return { kind: "usage_error", message: decision.message };
   if (decision.kind === "refused")

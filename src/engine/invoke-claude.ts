@@ -64,6 +64,8 @@ export async function invokeClaude(call: ClaudeCall): Promise<ClaudeCallOutcome>
     args,
     cwd: call.cwd,
     env: call.env,
+    // PR code (its tools run the PR's files): the separate user when the run has one; nothing outlives it.
+    prCode: true,
     timeoutMs: call.timeoutMs,
     ...(call.signal ? { signal: call.signal } : {}),
     tailBytes: 64 * 1024,

@@ -79,6 +79,8 @@ export async function invokeCodex(call: CodexCall): Promise<CodexCallOutcome> {
     args,
     cwd: call.cwd,
     env: call.env,
+    // PR code (its tools run the PR's files): the separate user when the run has one; nothing outlives it.
+    prCode: true,
     timeoutMs: call.timeoutMs,
     ...(call.signal ? { signal: call.signal } : {}),
     tailBytes: 64 * 1024,

@@ -117,13 +117,24 @@ async function commitIfEvidenceStands(frame: RunFrame, run: ChangedRun): Promise
       ...(because !== undefined ? { notCommittedBecause: because } : {}),
     };
   }
-  const sha = await commitWorkingTree(frame.repoDir, {
+  const committed = await commitWorkingTree(frame.repoDir, {
     ...frame.gitContext,
     ...(verifiedTree !== undefined ? { tree: verifiedTree } : {}),
     message: `evidence-gate: ${redactor.text(firstLine(frame.commit.message))}`,
     trailer: `Evidence-Gate-Run: ${frame.runId}`,
+    // The changes are a diff from the starting commit: onto it, or not at all (issue 17 item 4).
+    parent: frame.start.sha,
   });
-  if (sha === null) return { posted: null, publishRefused: null };
+  if (committed === null) return { posted: null, publishRefused: null };
+  if (typeof committed === "object") {
+    const from = frame.start.sha.slice(0, 7);
+    return {
+      posted: null,
+      publishRefused: null,
+      notCommittedBecause: `HEAD moved while the run ran (from ${from} to ${committed.head?.slice(0, 7) ?? "no commit"}: another run's --commit, or a commit made meanwhile), and the nodes' changes were made on ${from}`,
+    };
+  }
+  const sha = committed;
   const tree = verifiedTree ?? run.finalTree;
   if (publish === undefined)
     return { posted: { sha, tree, note: "the nodes' changes, committed by --commit" } };

@@ -17,10 +17,13 @@ import type { ResumableRun } from "./resume-source.js";
 import { approvedGateRow } from "./run-state.js";
 import type { RunStateStore } from "./run-state-store.js";
 
-/** What the resumed leg does. `by` is who decided (a login, or the local user in the CLI). */
+/**
+ * What the leg does. `by` is who decided (the recorded approver); `dispatchedBy`, when given, is who started
+ * the leg for them — the evidence-gate App's dispatch for a writer's click (issue 11) — and the row says so.
+ */
 export type ResumeAction =
-  | { readonly kind: "approve"; readonly gate: string; readonly by: string }
-  | { readonly kind: "reject"; readonly gate: string; readonly by: string }
+  | { readonly kind: "approve"; readonly gate: string; readonly by: string; readonly dispatchedBy?: string }
+  | { readonly kind: "reject"; readonly gate: string; readonly by: string; readonly dispatchedBy?: string }
   | { readonly kind: "retry-failed" };
 
 /**
@@ -122,6 +125,13 @@ export interface LegStartPlace {
  *
  * @returns when the leg started (ISO-8601).
  */
+/** ` (dispatched by <login>)` when someone other than the decider started the leg, else nothing. */
+function dispatchedWords(action: { readonly by: string; readonly dispatchedBy?: string }): string {
+  return action.dispatchedBy === undefined || action.dispatchedBy === action.by
+    ? ""
+    : ` (dispatched by ${action.dispatchedBy})`;
+}
+
 export function startResumedLeg(place: LegStartPlace, action: ResumeAction, headSha: string): string {
   const { store, dir } = place;
   const legKind = action.kind === "retry-failed" ? "retry-failed" : `${action.kind} ${action.gate}`;
@@ -132,7 +142,13 @@ export function startResumedLeg(place: LegStartPlace, action: ResumeAction, head
   const at = new Date().toISOString();
   if (action.kind === "approve") {
     store.setGate(action.gate, { status: "approved", by: action.by, head_sha: headSha, at });
-    store.addRow(approvedGateRow(action.gate, action.by, headSha, place.graph.sinks.includes(action.gate)));
+    const approved = approvedGateRow(
+      action.gate,
+      action.by,
+      headSha,
+      place.graph.sinks.includes(action.gate),
+    );
+    store.addRow({ ...approved, detail: `${approved.detail}${dispatchedWords(action)}` });
     store.setNode(action.gate, { status: "passed", session_id: null, executions: 1 });
     dir.event({ type: "gate_approved", node: action.gate, by: action.by, headSha });
     dir.event({ type: "node_passed", node: action.gate, qualifier: "approved" });
@@ -142,7 +158,7 @@ export function startResumedLeg(place: LegStartPlace, action: ResumeAction, head
       nodeId: action.gate,
       verdict: "FAIL",
       cause: "rejected",
-      detail: `gate rejected by ${action.by} at ${headSha.slice(0, 12)}`,
+      detail: `gate rejected by ${action.by} at ${headSha.slice(0, 12)}${dispatchedWords(action)}`,
       ...NOTHING_SPENT,
       sink: place.graph.sinks.includes(action.gate),
     };

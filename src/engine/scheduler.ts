@@ -15,6 +15,8 @@
  * Every write (state, events, hooks) is the {@link SchedulerPort}'s: the scheduler owns only where each
  * node stands.
  */
+
+import { GATE_WAITING_REASON } from "../core/ledger-row.js";
 import { runTimedOut, stopWords } from "../core/run-timeout.js";
 import { unreachable } from "../core/unreachable.js";
 import type { Graph, GraphNode } from "../graph/graph.js";
@@ -343,7 +345,7 @@ export class Scheduler {
         this.#reasons.set(node.id, why);
         this.#o.port.neverRan(node);
       } else if (s === "waiting") {
-        this.#reasons.set(node.id, "waiting for a person to approve or reject this gate");
+        this.#reasons.set(node.id, GATE_WAITING_REASON);
       } else if (s === "limited") {
         this.#reasons.set(node.id, "paused at the model's session limit; resume with --retry-failed");
       }

@@ -83,9 +83,14 @@ export async function runVerifyOnly(o: VerifyRunOptions): Promise<VerifyRunResul
     runtime: "claude",
     repo,
     gitContext,
+    // The ledger names the PR head it is about: `mode: report` and the bot refuse a ledger without it.
+    ...(o.pr ? { headSha: o.pr.headSha } : {}),
     answer,
     requireEvidence: o.policy?.requireEvidence === true,
     commit: null,
+    // The ledger names the head it is about, as auto/run do: `mode: report` posts a fork's verify-only run
+    // only when the ledger's headSha is the workflow_run event's.
+    ...(o.pr ? { headSha: o.pr.headSha } : {}),
   });
   const { dir, redactor } = frame;
   const plan: PlanSection = {

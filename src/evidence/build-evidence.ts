@@ -15,6 +15,7 @@
  * usage error naming the policy file). A repository file can only make this STOP — signals never attach
  * or run anything.
  */
+import { posix } from "node:path";
 import type { BuildEvidenceAnswer, BuildSignal } from "../core/build-evidence-answer.js";
 import { POLICY_FILE } from "../policy/policy-file.js";
 import { chooseVerifyCommand, type Surface, type VerifyChoice } from "./verify-choice.js";
@@ -42,6 +43,12 @@ export interface BuildEvidenceInputs {
   };
   readonly surface: Surface;
   /**
+   * The checked-out root (absolute). The CLI then names a folder to move the run into by its absolute
+   * path: `--working-directory` is resolved from `--repo`, so only an absolute path means the same folder
+   * wherever the command is typed. The action's `working-directory` is the root's, and stays relative.
+   */
+  readonly repoDir?: string;
+  /**
    * The verify command already chosen from `verifyCmd` and the policy's (`chooseVerifyCommand`), when the
    * caller chose it; absent: chosen here from the same fields.
    */
@@ -59,7 +66,8 @@ interface Spelling {
   readonly verifyCmdName: string;
   readonly accept: string;
   readonly acceptName: string;
-  readonly workingDirectory: (folder: string) => string;
+  /** `folder` relative to the root; `root` absolute, when known. */
+  readonly workingDirectory: (folder: string, root: string | undefined) => string;
 }
 
 const SPELLINGS: Record<Surface, Spelling> = {
@@ -75,7 +83,8 @@ const SPELLINGS: Record<Surface, Spelling> = {
     verifyCmdName: "--verify-cmd",
     accept: "--accept-no-build-evidence",
     acceptName: "--accept-no-build-evidence",
-    workingDirectory: (f) => `--working-directory ${posixSingleQuoted(f)}`,
+    workingDirectory: (f, root) =>
+      `--working-directory ${posixSingleQuoted(root !== undefined ? posix.join(root, f) : f)}`,
   },
 };
 
@@ -145,14 +154,18 @@ export function decideBuildEvidence(inputs: BuildEvidenceInputs): BuildEvidenceD
   if (inputs.signals.length === 0) {
     return { kind: "answer", answer: { kind: "none-detected" } };
   }
-  return { kind: "refused", signals: inputs.signals, message: refusalMessage(inputs.signals, spell) };
+  return {
+    kind: "refused",
+    signals: inputs.signals,
+    message: refusalMessage(inputs.signals, spell, inputs.repoDir),
+  };
 }
 
 /** Most detected files the refusal names; the rest are counted (a monorepo may hold hundreds). */
 export const MAX_NAMED_SIGNALS = 12;
 
 /** The refusal text (SPEC §5): detected files and ecosystems, the two ways forward, nothing spent. */
-function refusalMessage(signals: readonly BuildSignal[], spell: Spelling): string {
+function refusalMessage(signals: readonly BuildSignal[], spell: Spelling, root: string | undefined): string {
   const suggestion = suggestVerifyCommand(signals);
   const named = signals.slice(0, MAX_NAMED_SIGNALS).map((s) => `${s.file} (${s.ecosystem})`);
   const unnamed = signals.length - named.length;
@@ -171,7 +184,7 @@ function refusalMessage(signals: readonly BuildSignal[], spell: Spelling): strin
       ? []
       : [
           `    (it runs the command in ${nested.folder}, where those build files are; or set ` +
-            `${spell.workingDirectory(nested.folder)} with ${spell.verifyCmd(nested.command)}, ` +
+            `${spell.workingDirectory(nested.folder, root)} with ${spell.verifyCmd(nested.command)}, ` +
             "which moves the whole run into that folder)",
         ]),
     `  ${spell.accept}` +

@@ -74,6 +74,19 @@ export interface CommitWorkingTreeOptions extends GitContext {
    * index is then set to it, so later changes (files a verify command wrote) stay unstaged and visible.
    */
   readonly tree?: string;
+  /**
+   * The commit `HEAD` must still be (the run's starting commit): the nodes' changes are a diff from it, so
+   * they are committed onto it or not at all. When something else moved `HEAD` meanwhile (another run's
+   * `--commit`, a commit made by hand or by a verify command), nothing is committed: {@link HeadMoved}.
+   */
+  readonly parent?: string;
+}
+
+/** `HEAD` is no longer the commit the changes were made on (`CommitWorkingTreeOptions.parent`). */
+export interface HeadMoved {
+  readonly kind: "head_moved";
+  /** Where `HEAD` is now (`null`: no commit). */
+  readonly head: string | null;
 }
 
 async function configValue(root: string, key: string, context: GitContext): Promise<string | null> {
@@ -91,13 +104,14 @@ async function configValue(root: string, key: string, context: GitContext): Prom
  * Uses the repository's git identity where configured, else {@link FALLBACK_IDENTITY}. The user's index
  * is updated to the committed tree, as `git add -A && git commit` would leave it.
  *
- * @returns the new commit's SHA, or `null` when the working tree equals `HEAD`'s tree.
+ * @returns the new commit's SHA; `null` when the working tree equals `HEAD`'s tree; {@link HeadMoved} (only
+ *   with `options.parent`) when `HEAD` is no longer that commit.
  * @throws NotAGitRepositoryError, GitError.
  */
 export async function commitWorkingTree(
   repoDir: string,
   options: CommitWorkingTreeOptions,
-): Promise<string | null> {
+): Promise<string | null | HeadMoved> {
   if (options.trailer !== undefined && !/^[A-Za-z0-9-]+: [^\r\n]+$/.test(options.trailer)) {
     throw new Error(
       `Internal error: commit trailer must be one "Key: value" line, got ${JSON.stringify(options.trailer)}`,
@@ -117,6 +131,12 @@ export async function commitWorkingTree(
     if (!(error instanceof GitError)) throw error;
     head = null;
   }
+  const moved = (now: string | null): HeadMoved | null =>
+    options.parent !== undefined && now?.toLowerCase() !== options.parent.toLowerCase()
+      ? { kind: "head_moved", head: now }
+      : null;
+  const movedBefore = moved(head);
+  if (movedBefore !== null) return movedBefore;
   let tree: string;
   if (options.tree !== undefined) {
     tree = await run(["rev-parse", "--verify", `${options.tree}^{tree}`]);
@@ -144,7 +164,15 @@ export async function commitWorkingTree(
     message,
   ]);
   // Compare-and-swap: refuse to move HEAD if something else moved it meanwhile.
-  await run(["update-ref", "-m", "evidence-gate: commit the nodes' changes", "HEAD", sha, head ?? ""]);
+  try {
+    await run(["update-ref", "-m", "evidence-gate: commit the nodes' changes", "HEAD", sha, head ?? ""]);
+  } catch (error) {
+    if (!(error instanceof GitError) || options.parent === undefined) throw error;
+    const now = await run(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]).catch(() => null);
+    const movedMeanwhile = moved(now);
+    if (movedMeanwhile === null) throw error;
+    return movedMeanwhile;
+  }
   if (options.tree !== undefined) await run(["read-tree", tree]);
   return sha;
 }

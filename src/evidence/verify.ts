@@ -13,6 +13,7 @@ import type { VerifyEvidence } from "../core/ledger-row.js";
 import { unreachable } from "../core/unreachable.js";
 import type { Pattern } from "../graph/pattern.js";
 import { buildChildEnv } from "../proc/child-env.js";
+import { currentChildIdentity } from "../proc/child-identity.js";
 import { type ProcessResult, type RunProcessOptions, runProcess } from "../proc/run-process.js";
 import type { GitContext, IndexOverlay } from "./evidence-tree.js";
 import { acceptVerifyChanges, type IgnoredFiles, ignoredFilesFingerprint } from "./ignored-files.js";
@@ -95,17 +96,22 @@ async function measureAndRun(options: RunVerifyOptions): Promise<{
   }
 
   const output = new VerifyOutput(options.outputMatches);
+  const identity = currentChildIdentity();
   // `sh -e -c`: a multi-line (or `;`-joined) verify command stops at its first failing command, as a
   // workflow's `run:` step does; otherwise only the last line's exit code would count.
   const result = await runProcess({
     command: "/bin/sh",
     args: ["-e", "-c", options.command],
     cwd: options.cwd,
+    // PR code: run as the separate user when the run has one, and nothing it starts outlives it.
+    prCode: true,
     env: buildChildEnv({
       base: options.env,
       child: { kind: "verify" },
       passThrough: options.passThrough,
       knownSecrets: options.knownSecrets,
+      // As the separate user, the build's home is that user's own (the runner's is not writable for it).
+      ...(identity !== null ? { set: { HOME: identity.home } } : {}),
     }),
     timeoutMs: options.timeoutMs,
     // Both streams arrive here as runs of whole lines, interleaved in arrival order; the seam's own
@@ -130,13 +136,24 @@ async function measureAndRun(options: RunVerifyOptions): Promise<{
       ...snapshot.ignored,
       ...(outputMatches !== undefined ? { outputMatches } : {}),
     },
-    tail: (note) => output.evidenceTail(snapshot.treeNote, outputMatches, note),
+    tail: (note) => output.evidenceTail(snapshot.treeNote, outputMatches, withLeftBehind(note, result)),
   });
   // Only a judged result is evidence about the tree; a command that could not run is tried again.
   if (options.reuse && key !== null && (evidence.outcome === "passed" || evidence.outcome === "failed")) {
     options.reuse.cache.record(key, options.reuse.nodeId, evidence);
   }
   return { evidence, before, ran: true };
+}
+
+/**
+ * `note`, followed by the line saying how many processes the command left running were killed when it
+ * ended (SECURITY.md: nothing PR code starts outlives its step), when there were any.
+ */
+function withLeftBehind(note: string | null, result: ProcessResult): string | null {
+  const left = result.kind === "spawn_failed" ? 0 : (result.leftBehind ?? 0);
+  if (left === 0) return note;
+  const line = `[evidence-gate] ${left} process${left === 1 ? "" : "es"} the command left running (background, setsid or double-forked) ${left === 1 ? "was" : "were"} killed when it ended`;
+  return note === null ? line : `${note}\n${line}`;
 }
 
 /** The evidence fields every outcome shares. */

@@ -25,6 +25,7 @@ import { basename, dirname, join, relative } from "node:path";
 import { DefaultArtifactClient, GHESNotSupportedError } from "@actions/artifact";
 import { createRedactor } from "../core/redact.js";
 import { unreachable } from "../core/unreachable.js";
+import { RUN_STATE_DIGEST_FILE, type RunStateDigests, runStateDigestFileText } from "./run-state-digest.js";
 
 /** The part of `@actions/artifact`'s client this module calls (a seam for tests). */
 export interface ArtifactUploader {
@@ -62,6 +63,11 @@ export interface UploadRunArtifactsOptions {
   readonly ledgerPath: string;
   /** The check run's name (input `check-name`); the ledger artifact is `<check-name>-ledger`. */
   readonly checkName: string;
+  /**
+   * The digests of the run state the ledger rests on: written beside `ledger.json` in the ledger artifact
+   * (`RUN_STATE_DIGEST_FILE`), for the App's check run (`report-to: bot`). Absent: the ledger alone.
+   */
+  readonly digests?: RunStateDigests;
   /** Where the redacted copies are staged (e.g. `RUNNER_TEMP`). */
   readonly stagingDir: string;
   /** The runner's environment (default `process.env`): the artifact service's token and URL. */
@@ -144,8 +150,14 @@ export async function uploadRunArtifacts(options: UploadRunArtifactsOptions): Pr
     mkdirSync(ledgerCopy, { recursive: true });
     const ledgerFile = join(ledgerCopy, basename(options.ledgerPath));
     writeFileSync(ledgerFile, fileRedactor(options.secrets)(readFileSync(options.ledgerPath)));
+    const ledgerFiles = [ledgerFile];
+    if (options.digests !== undefined) {
+      const digestFile = join(ledgerCopy, RUN_STATE_DIGEST_FILE);
+      writeFileSync(digestFile, runStateDigestFileText(options.runId, options.digests));
+      ledgerFiles.push(digestFile);
+    }
     const runDirectory = await upload(client, runName, runFiles, runCopy, options.warn);
-    const ledger = await upload(client, ledgerName, [ledgerFile], ledgerCopy, options.warn);
+    const ledger = await upload(client, ledgerName, ledgerFiles, ledgerCopy, options.warn);
     return { runDirectory, ledger };
   } catch (error) {
     // Staging the redacted copies failed (disk full, unreadable file): nothing was uploaded.

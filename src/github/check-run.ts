@@ -20,6 +20,13 @@ import { isRunId } from "../core/run-id.js";
 import { redactTokenShapes } from "../core/token-shapes.js";
 import { type CheckRunOperation, CheckRunWriteError, checkRunWriteError } from "./check-run-error.js";
 import {
+  type CheckRunConclusion,
+  type CheckRunData,
+  type CheckRunRef,
+  type ExistingCheckRun,
+  existingCheckRunOf,
+} from "./check-run-existing.js";
+import {
   annotationBatches,
   annotationObject,
   CHECK_RUN_ANNOTATIONS_PER_REQUEST,
@@ -34,6 +41,7 @@ export {
   CheckRunWriteError,
   type FailedCheckRunRequest,
 } from "./check-run-error.js";
+export type { CheckRunConclusion, CheckRunRef, ExistingCheckRun } from "./check-run-existing.js";
 export {
   ANNOTATION_TEXT_MAX_BYTES,
   CHECK_RUN_ANNOTATIONS_PER_REQUEST,
@@ -42,33 +50,6 @@ export {
   type CheckRunAnnotation,
   clampCheckRunTitle,
 } from "./check-run-output.js";
-
-/** The conclusions an integration may set (GitHub sets `stale` itself). */
-export type CheckRunConclusion =
-  | "success"
-  | "failure"
-  | "neutral"
-  | "cancelled"
-  | "skipped"
-  | "timed_out"
-  | "action_required";
-
-export interface CheckRunRef {
-  readonly id: number;
-  /** The check run's page on GitHub (`html_url`; GitHub may return `null`). */
-  readonly htmlUrl: string | null;
-}
-
-export interface ExistingCheckRun extends CheckRunRef {
-  readonly status: "queued" | "in_progress" | "completed" | "waiting" | "requested" | "pending";
-  readonly conclusion: string | null;
-  readonly externalId: string | null;
-  readonly appId: number | null;
-  /** The check run's `output.summary` (Markdown), `null` when it has none. */
-  readonly summary: string | null;
-  /** `output.annotations_count`: annotations posted so far (they cannot be removed). */
-  readonly annotationsCount: number;
-}
 
 export interface CreateCheckRunInput {
   readonly name: string;
@@ -119,30 +100,6 @@ export interface CheckRunClientOptions {
 /** GitHub's documented timestamp form, `YYYY-MM-DDTHH:MM:SSZ`. */
 function githubTimestamp(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, "Z");
-}
-
-/** The fields of GitHub's check-run object that {@link ExistingCheckRun} keeps. */
-interface CheckRunData {
-  readonly id: number;
-  readonly html_url: string | null;
-  readonly status: ExistingCheckRun["status"];
-  readonly conclusion: string | null;
-  readonly external_id: string | null;
-  readonly app?: { readonly id?: number } | null;
-  readonly output?: { readonly summary?: string | null; readonly annotations_count?: number } | null;
-}
-
-function existingCheckRunOf(data: CheckRunData): ExistingCheckRun {
-  return {
-    id: data.id,
-    htmlUrl: data.html_url,
-    status: data.status,
-    conclusion: data.conclusion,
-    externalId: data.external_id,
-    appId: data.app?.id ?? null,
-    summary: data.output?.summary ?? null,
-    annotationsCount: data.output?.annotations_count ?? 0,
-  };
 }
 
 /** Writes one repository's check runs. Construct once per run; methods are independent calls. */
@@ -276,6 +233,18 @@ export class CheckRunClient {
       () => this.#octokit.rest.checks.get({ owner: this.#owner, repo: this.#repo, check_run_id: id }),
     );
     return existingCheckRunOf(data);
+  }
+
+  /**
+   * The newest check run named `name` on `headSha`, of any app, that `carries` accepts (one page of 100,
+   * `filter: all`) — e.g. the one holding a run's run-state digest, posted by the action or by the App.
+   */
+  async findCarrying(input: {
+    readonly name: string;
+    readonly headSha: string;
+    readonly carries: (run: ExistingCheckRun) => boolean;
+  }): Promise<ExistingCheckRun | undefined> {
+    return this.#find(input.name, input.headSha, input.carries, { filter: "all" });
   }
 
   /**

@@ -31,6 +31,7 @@ import {
   type RunArtifact,
   RunArtifactError,
 } from "./run-artifact-download.js";
+import { parseRunStateDigestFile, RUN_STATE_DIGEST_FILE, type RunStateDigests } from "./run-state-digest.js";
 
 /** The largest ledger artifact (zip) downloaded: 8 MiB. A ledger is JSON with bounded output tails. */
 export const LEDGER_ARTIFACT_MAX_BYTES = 8 * 1024 * 1024;
@@ -89,7 +90,13 @@ export async function findLedgerArtifact(
 
 /** The artifact's ledger, parsed and schema-valid (not yet checked against the event). */
 export type LedgerArtifactRead =
-  | { readonly kind: "ledger"; readonly ledger: Ledger; readonly path: string }
+  | {
+      readonly kind: "ledger";
+      readonly ledger: Ledger;
+      readonly path: string;
+      /** The run-state digests beside it (`RUN_STATE_DIGEST_FILE` for the ledger's run), else `null`. */
+      readonly digests: RunStateDigests | null;
+    }
   /** The artifact is not a ledger this product posts: `reason` says why, `issues` list what was found. */
   | { readonly kind: "refused"; readonly reason: string; readonly issues: readonly string[] };
 
@@ -159,5 +166,16 @@ export async function readLedgerArtifact(o: ReadLedgerArtifactOptions): Promise<
       issues: parsed.issues,
     };
   }
-  return { kind: "ledger", ledger: parsed.ledger, path };
+  return { kind: "ledger", ledger: parsed.ledger, path, digests: digestsBeside(folder, parsed.ledger.runId) };
+}
+
+/** The digests file beside the ledger, when it is a regular file of that form for `runId`; else `null`. */
+function digestsBeside(folder: string, runId: string): RunStateDigests | null {
+  const path = join(folder, RUN_STATE_DIGEST_FILE);
+  try {
+    if (!statSync(path).isFile()) return null;
+    return parseRunStateDigestFile(readFileSync(path, "utf8"), runId);
+  } catch {
+    return null;
+  }
 }

@@ -9,6 +9,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { z } from "zod";
 
 /** sha256 (hex) of the run directory's two state files; `null` for a file that was not written. */
 export interface RunStateDigests {
@@ -59,4 +60,45 @@ export function runStateDigestProblem(runDir: string, expected: RunStateDigests)
     }
   }
   return null;
+}
+
+/**
+ * The file the ledger artifact carries beside `ledger.json` (issue 11): the run's digests, so that the
+ * evidence-gate App — which posts the check run when the action does not (`report-to: bot`) — can put the
+ * {@link runStateDigestMarker} on it for a later `mode: resume`. It is exactly as trusted as the ledger
+ * next to it (the action writes both after the engine ended); the App posts it for same-repository runs only.
+ */
+export const RUN_STATE_DIGEST_FILE = "run-state-digest.json";
+
+const digestFileSchema = z.strictObject({
+  runId: z.string().min(1).max(64),
+  state: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullable(),
+  graph: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullable(),
+});
+
+/** The text of {@link RUN_STATE_DIGEST_FILE} for `runId`. */
+export function runStateDigestFileText(runId: string, digests: RunStateDigests): string {
+  return `${JSON.stringify({ runId, state: digests.state, graph: digests.graph })}\n`;
+}
+
+/**
+ * The digests {@link RUN_STATE_DIGEST_FILE}'s text records for `runId`, or `null` when the text is not that
+ * file's form (strict: an unknown key, a digest that is not 64 lower-case hex characters) or names another run.
+ */
+export function parseRunStateDigestFile(text: string, runId: string): RunStateDigests | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const parsed = digestFileSchema.safeParse(json);
+  if (!parsed.success || parsed.data.runId !== runId) return null;
+  return { state: parsed.data.state, graph: parsed.data.graph };
 }

@@ -41,6 +41,11 @@ export interface WorkflowRunEvent {
   /** The upstream workflow's name and file (`.github/workflows/…`), for messages. */
   readonly workflowName: string | null;
   readonly workflowPath: string | null;
+  /**
+   * `workflow_run.display_title`: the run's `run-name` when the workflow sets one (the resume workflow of
+   * docs/bot.md names the evidence-gate run id and head SHA in it), else GitHub's default; `null` if absent.
+   */
+  readonly displayTitle: string | null;
 }
 
 const sha = z.string().regex(/^[0-9a-fA-F]{40}$/, "expected a 40-hex commit SHA");
@@ -71,6 +76,7 @@ const payloadSchema = z.object({
     actor: login,
     triggering_actor: login,
     html_url: z.string().optional(),
+    display_title: z.string().optional(),
   }),
   repository: z.object({ full_name: fullName }),
 });
@@ -118,5 +124,6 @@ export function parseWorkflowRunEvent(payload: unknown): WorkflowRunEvent {
     htmlUrl: run.html_url ?? null,
     workflowName: run.name ?? null,
     workflowPath: run.path ?? null,
+    displayTitle: run.display_title ?? null,
   };
 }

@@ -25,6 +25,7 @@ import { ledgerArtifactName } from "./artifact.js";
 import { findLedgerArtifact, readLedgerArtifact } from "./ledger-artifact.js";
 import type { GateOctokit } from "./octokit.js";
 import { type RunArtifact, RunArtifactError } from "./run-artifact-download.js";
+import type { RunStateDigests } from "./run-state-digest.js";
 import type { WorkflowRunEvent } from "./workflow-run-event.js";
 
 export interface ReadWorkflowRunLedgerOptions {
@@ -51,6 +52,8 @@ export type WorkflowRunLedger =
       /** Where `ledger.json` was extracted. */
       readonly path: string;
       readonly artifact: RunArtifact;
+      /** The run-state digests the artifact carries beside the ledger (`run-state-digest.ts`), else `null`. */
+      readonly digests: RunStateDigests | null;
     }
   | {
       readonly kind: "none";
@@ -72,6 +75,19 @@ export type WorkflowRunLedger =
  * @throws only for an internal error (a bug); GitHub's refusals are `none` with `outcome` saying whose fix it is.
  */
 export async function readWorkflowRunLedger(o: ReadWorkflowRunLedgerOptions): Promise<WorkflowRunLedger> {
+  const read = await readWorkflowRunLedgerUnchecked(o);
+  return read.kind === "ledger" ? refusedUnlessAbout(read, o.upstream) : read;
+}
+
+/**
+ * {@link readWorkflowRunLedger} without the check against the event: the artifact found, downloaded and
+ * schema-valid, or why not. For a run whose event does not name the commit the ledger is about — the resume
+ * workflow the evidence-gate App dispatches runs on the default branch — the caller then checks the ledger
+ * with {@link refusedUnlessAbout} against the commit it knows from elsewhere (its own check run).
+ */
+export async function readWorkflowRunLedgerUnchecked(
+  o: ReadWorkflowRunLedgerOptions,
+): Promise<WorkflowRunLedger> {
   const { upstream } = o;
   const name = ledgerArtifactName(o.checkName);
   const cannotRead = (error: RunArtifactError): WorkflowRunLedger => ({
@@ -120,22 +136,36 @@ export async function readWorkflowRunLedger(o: ReadWorkflowRunLedgerOptions): Pr
     if (!(error instanceof RunArtifactError)) throw error;
     return cannotRead(error);
   }
-  const refused = `the ledger of workflow run ${upstream.runId} was refused`;
   if (read.kind === "refused") {
-    return { kind: "none", title: refused, reason: read.reason, issues: read.issues, outcome: "failed" };
+    const title = `the ledger of workflow run ${upstream.runId} was refused`;
+    return { kind: "none", title, reason: read.reason, issues: read.issues, outcome: "failed" };
   }
-  const problem = ledgerProblem(read.ledger, upstream);
-  if (problem !== null) {
-    return {
-      kind: "none",
-      title: refused,
-      reason: `Artifact ${artifact.name} (id ${artifact.id}): ${problem}`,
-      issues: [],
-      outcome: "failed",
-      refusedRunId: read.ledger.runId,
-    };
-  }
-  return { kind: "ledger", ledger: read.ledger, path: read.path, artifact };
+  return { kind: "ledger", ledger: read.ledger, path: read.path, artifact, digests: read.digests };
+}
+
+/**
+ * The found ledger, or `none` when {@link ledgerProblem} refuses it for `about.headSha`, or when `about.runId`
+ * is given and the ledger is another evidence-gate run's. `about.runId` of the upstream event names the
+ * workflow run in the title.
+ */
+export function refusedUnlessAbout(
+  found: Extract<WorkflowRunLedger, { kind: "ledger" }>,
+  about: { readonly headSha: string; readonly runId: number; readonly evidenceGateRunId?: string },
+): WorkflowRunLedger {
+  const { ledger, artifact } = found;
+  const problem =
+    about.evidenceGateRunId !== undefined && ledger.runId !== about.evidenceGateRunId
+      ? `the ledger is run ${ledger.runId}'s, but run ${about.evidenceGateRunId} was awaited`
+      : ledgerProblem(ledger, about);
+  if (problem === null) return found;
+  return {
+    kind: "none",
+    title: `the ledger of workflow run ${about.runId} was refused`,
+    reason: `Artifact ${artifact.name} (id ${artifact.id}): ${problem}`,
+    issues: [],
+    outcome: "failed",
+    refusedRunId: ledger.runId,
+  };
 }
 
 /**

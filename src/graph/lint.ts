@@ -25,17 +25,18 @@
  *    printed at the pause (`notRunAdvice`; these three are reported on gates too).
  * 4. `unchecked-verdict` — the prompt demands a verdict token but there is no `result_matches`
  *    (detector: {@link verdictTokensIn}).
- * 4. `verify-splices-model-output` — `{{ artifacts.ID | inline }}` or `{{ feedback.ID }}` in a verify or
+ * 5. `verify-splices-model-output` — `{{ artifacts.ID | inline }}` or `{{ feedback.ID }}` in a verify or
  *    completion command (or the verify cwd): model-written text decides what the check runs.
- * 5. `feedback-not-quoted` — a feedback arc whose body's prompts never quote `{{ feedback.DECLARER }}`;
+ * 6. `feedback-not-quoted` — a feedback arc whose body's prompts never quote `{{ feedback.DECLARER }}`;
  *    reported on the rerun target, where the token belongs (Go ADR 0028).
- * 6. `retry-never-fires` — `retry.max` > 0 with no cause in `retry.on`; `costly-retry` /
+ * 7. `retry-never-fires` — `retry.max` > 0 with no cause in `retry.on`; `costly-retry` /
  *    `costly-feedback` — `retry.max` / `feedback.max` above 10, with the worst-case executions.
- * 7. `no-tools-no-verify` — an agent node declaring neither `allowed_tools` nor `success_check.verify`.
- * 8. `unverified-sink` — an agent sink without `success_check.verify`; `only-gate-sinks` — every sink is a
+ * 8. `no-tools-no-verify` — an agent node declaring neither `allowed_tools` nor `success_check.verify`.
+ * 9. `unverified-sink` — an agent sink without `success_check.verify`; `only-gate-sinks` — every sink is a
  *    gate (reported on the first). Either way the run can conclude `neutral` at best.
  *
- * 9. `exit-code-unchecked` — `result_matches` without `exit_zero: true`. The Go CLI this ports does not
+ * 10. `exit-code-unchecked` — `result_matches` without `exit_zero: true` nor a `verify` command (which
+ *    decides the node by its own exit code; issue 17 item 9). The Go CLI this ports does not
  *    check the exit code then (research §2.3), so a graph shared with it can pass a crashed run there; this
  *    engine fails every non-zero exit (`nonzero_exit`) whatever `exit_zero` says, and the advisory says so.
  */
@@ -158,7 +159,12 @@ export function graphAdvisories(graph: Graph, options: { readonly inputs: readon
     if (node.type !== "gate" && spec !== undefined) {
       const verdict = uncheckedVerdict(node);
       if (verdict !== null) add("unchecked-verdict", verdict);
-      if (node.success_check.result_matches !== null && !node.success_check.exit_zero) {
+      // A verify command decides the node by its own exit code: the reply's exit code is then not the check.
+      if (
+        node.success_check.result_matches !== null &&
+        !node.success_check.exit_zero &&
+        node.success_check.verify === null
+      ) {
         add(
           "exit-code-unchecked",
           "success_check.result_matches is set without exit_zero: true; the Go CLI does not check the exit code " +

@@ -1,4 +1,10 @@
-import type { IgnoredFilesChanges, LedgerRow, OutsideWrites, VerifyEvidence } from "../core/ledger-row.js";
+import {
+  type IgnoredFilesChanges,
+  isWaitingGate,
+  type LedgerRow,
+  type OutsideWrites,
+  type VerifyEvidence,
+} from "../core/ledger-row.js";
 import { unreachable } from "../core/unreachable.js";
 import type { Conclusion } from "./conclusion.js";
 import type { TokenTotals, UsdTotal } from "./ledger.js";
@@ -8,7 +14,10 @@ import type { TokenTotals, UsdTotal } from "./ledger.js";
  * Plain text; each renderer escapes for its own format.
  */
 
-/** `PASS (verified)`, `FAIL verify_failed`, `SKIPPED`. Every PASS carries its qualifier (seed 003). */
+/**
+ * `PASS (verified)`, `FAIL verify_failed`, `SKIPPED`, or `WAITING` for a gate that waits for a person
+ * (`isWaitingGate`). Every PASS carries its qualifier (seed 003).
+ */
 export function verdictLabel(row: LedgerRow): string {
   switch (row.verdict) {
     case "PASS":
@@ -16,7 +25,7 @@ export function verdictLabel(row: LedgerRow): string {
     case "FAIL":
       return `FAIL ${row.cause}`;
     case "SKIPPED":
-      return "SKIPPED";
+      return isWaitingGate(row) ? "WAITING" : "SKIPPED";
     default:
       return unreachable(row);
   }

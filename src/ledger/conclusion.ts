@@ -77,11 +77,17 @@ export type RunEnd =
   | { readonly kind: "completed" }
   /**
    * Nothing ran: build evidence refusal (§5), no model credential and no verify command, unsupported trigger,
-   * or the pull request's head moved after the run was decided on it (a comment command's `@sha`, §9).
+   * the pull request's head moved after the run was decided on it (a comment command's `@sha`, §9), or a
+   * fork's pull request that no writer approved at its head (its model key is not used) and no verify command.
    */
   | {
       readonly kind: "refused";
-      readonly reason: "build-evidence" | "no-credential" | "unsupported-trigger" | "head-moved";
+      readonly reason:
+        | "build-evidence"
+        | "no-credential"
+        | "unsupported-trigger"
+        | "head-moved"
+        | "fork-unapproved";
       readonly message: string;
     }
   | { readonly kind: "usage-error"; readonly message: string }
@@ -220,6 +226,8 @@ function refusalTitle(reason: Extract<RunEnd, { kind: "refused" }>["reason"]): s
       return "Refused: unsupported trigger";
     case "head-moved":
       return "Refused: the pull request's head moved";
+    case "fork-unapproved":
+      return "Refused: a fork's pull request needs a writer's approval at its head, and no verify command was given";
     default:
       return unreachable(reason);
   }

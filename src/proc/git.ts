@@ -43,6 +43,8 @@ async function runGit(
       set: { GIT_TERMINAL_PROMPT: "0", ...options.set },
     }),
     timeoutMs: options.timeoutMs ?? 120_000,
+    // Local git ends by itself within its timeout: no orphan guard (one more process per git call).
+    orphanGuard: false,
     ...output,
   });
   if (result.kind !== "exited") {

@@ -8,10 +8,15 @@
  * tails, and only for consumers that want them split into runs of whole lines, streamed line by line
  * and echoed through a `CommandFence` — `child-output.ts`) → settled as exactly one
  * {@link ProcessResult}. On timeout or cancellation the whole group gets SIGTERM, then SIGKILL after a
- * grace period.
+ * grace period. Unless `orphanGuard: false`, an orphan guard (`orphan-guard.ts`) SIGKILLs the group if the
+ * engine dies without settling it (`kill -9`).
  */
 import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { type ChildScope, commandAs, currentChildIdentity, currentChildScope } from "./child-identity.js";
 import { ChildOutput, type ChildOutputOptions } from "./child-output.js";
+import { killMarked, SPAWN_MARKER } from "./leftovers.js";
+import { guardGroup } from "./orphan-guard.js";
 
 export type { ChildOutputOptions } from "./child-output.js";
 export type { OutputPiece, PieceKind } from "./line-framer.js";
@@ -35,6 +40,18 @@ export interface RunProcessOptions extends ChildOutputOptions {
   readonly signal?: AbortSignal;
   /** Grace between SIGTERM and SIGKILL (default 3000). */
   readonly killGraceMs?: number;
+  /**
+   * Guard the child's group against the engine's own death (default `true`): a `kill -9` of the engine
+   * then ends the child too (`orphan-guard.ts`; issue 17 item 7). `false` only for short local commands
+   * (local git), where the guard's extra process costs more than an orphan that ends by itself.
+   */
+  readonly orphanGuard?: boolean;
+  /**
+   * The child runs PR code (the verify command, a model CLI): it runs as the separate user when the run
+   * has one (`child-identity.ts`), and when it settles every process it left behind — `setsid` and
+   * double-forked descendants included — is killed and counted in `leftBehind` (`leftovers.ts`).
+   */
+  readonly prCode?: boolean;
 }
 
 interface Streams {
@@ -42,6 +59,11 @@ interface Streams {
   readonly stderrTail: string;
   readonly durationMs: number;
   readonly pid: number | null;
+  /**
+   * `prCode` children: how many processes were still running when the child ended (its background jobs,
+   * `setsid` or double-forked descendants) and were killed then. Absent for other children.
+   */
+  readonly leftBehind?: number;
 }
 
 /** The settled state of one child. A non-zero exit is a result, not an error. */
@@ -81,14 +103,12 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
       resolve({ kind: "cancelled", stdoutTail: "", stderrTail: "", durationMs: 0, pid: null });
       return;
     }
-    const [file, argv] = options.shell
-      ? ["/bin/sh", ["-c", options.command]]
-      : [options.command, [...(options.args ?? [])]];
+    const start = startLine(options);
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn(file, argv, {
+      child = spawn(start.file, start.args, {
         cwd: options.cwd,
-        env: { ...options.env },
+        env: start.env,
         stdio: ["ignore", "pipe", "pipe"],
         detached: true,
       });
@@ -96,8 +116,30 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
       resolve({ kind: "spawn_failed", message: String(error), durationMs: Date.now() - started });
       return;
     }
-    superviseChild(child, options, started, resolve);
+    superviseChild(child, { ...options, marker: start.marker, scope: currentChildScope() }, started, resolve);
   });
+}
+
+/**
+ * What is executed: the command (through `/bin/sh -c` with `shell`), for a `prCode` child marked with a
+ * fresh {@link SPAWN_MARKER} and started as the run's separate user when there is one.
+ */
+function startLine(options: RunProcessOptions): {
+  readonly file: string;
+  readonly args: string[];
+  readonly env: Record<string, string>;
+  readonly marker: string | null;
+} {
+  const [file, args] = options.shell
+    ? ["/bin/sh", ["-c", options.command]]
+    : [options.command, [...(options.args ?? [])]];
+  if (options.prCode !== true) return { file, args, env: { ...options.env }, marker: null };
+  const marker = randomUUID();
+  const env = { ...options.env, [SPAWN_MARKER]: marker };
+  const identity = currentChildIdentity();
+  return identity === null
+    ? { file, args, env, marker }
+    : { ...commandAs(identity, file, args, env), marker };
 }
 
 /**
@@ -108,12 +150,13 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
  */
 function superviseChild(
   child: ReturnType<typeof spawn>,
-  options: RunProcessOptions,
+  options: RunProcessOptions & { readonly marker: string | null; readonly scope: ChildScope | null },
   started: number,
   resolve: (result: ProcessResult) => void,
 ): void {
   const output = new ChildOutput(options);
   const pid = child.pid ?? null;
+  const guard = pid !== null && options.orphanGuard !== false ? guardGroup(pid) : null;
   let stopReason: StopReason | null = null;
   const timers: NodeJS.Timeout[] = [];
   let settled = false;
@@ -139,6 +182,7 @@ function superviseChild(
   const finish = (result: ProcessResult): void => {
     if (settled) return;
     settled = true;
+    guard?.release();
     for (const timer of timers) clearTimeout(timer);
     options.signal?.removeEventListener("abort", onAbort);
     output.end();
@@ -156,7 +200,15 @@ function superviseChild(
     if (settled) return;
     // Flush the last lines before the tails are read, so every consumer has seen all the output.
     output.end();
-    const streams: Streams = { ...output.tails(), durationMs: Date.now() - started, pid };
+    // Kill what a PR-code child left behind: its session (its group included) and every marked descendant.
+    const leftBehind = options.marker !== null ? killMarked(options.marker, pid).length : undefined;
+    if (options.scope !== null && leftBehind !== undefined) options.scope.leftBehind += leftBehind;
+    const streams: Streams = {
+      ...output.tails(),
+      durationMs: Date.now() - started,
+      pid,
+      ...(leftBehind !== undefined ? { leftBehind } : {}),
+    };
     // Reap what the child left behind in its group (a background process holding our pipes open).
     if (pid !== null) killGroup(pid, "SIGKILL");
     finish(resultOf(streams, { stopReason, code, signal, timeoutMs: options.timeoutMs ?? 0 }));

@@ -5,7 +5,7 @@
  * progress-hooks.ts). Pure text; the caller decides where lines go.
  */
 
-import type { LedgerRow } from "../core/ledger-row.js";
+import { isWaitingGate, type LedgerRow } from "../core/ledger-row.js";
 import { unreachable } from "../core/unreachable.js";
 import type { RetryInfo } from "../engine/leg-hooks.js";
 
@@ -75,13 +75,15 @@ export function nodeLine(row: LedgerRow, o: { readonly detail?: boolean } = {}):
   return `${line}  ${detail}`;
 }
 
-/** `PASS (verified)`, `FAIL verify_failed` or `SKIPPED`. */
+/** `PASS (verified)`, `FAIL verify_failed`, `SKIPPED`, or `WAITING` for a gate that waits for a person. */
 export function verdictWords(row: LedgerRow): string {
   return row.verdict === "PASS"
     ? `PASS (${row.qualifier})`
     : row.verdict === "FAIL"
       ? `FAIL ${row.cause}`
-      : "SKIPPED";
+      : isWaitingGate(row)
+        ? "WAITING"
+        : "SKIPPED";
 }
 
 /** `↻ test  retry: attempt 2/3 after result_mismatch (previous reply quoted)`, or a feedback round. */

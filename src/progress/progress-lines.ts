@@ -66,11 +66,18 @@ export class ProgressLines {
   };
 
   /**
-   * After the ledger of a paused run: what continues it, one copy-pasteable command per line. Nothing
-   * unless the run's `outcome` is `paused`: a run that failed while a gate waited is not resumed by
-   * deciding the gate.
+   * After the ledger of a paused or interrupted run: what continues it, one copy-pasteable command per
+   * line. An interrupted run (`cancelled`: Ctrl-C, SIGTERM) is saved and continues with `--retry-failed`
+   * (issue 17 item 7). Otherwise nothing unless the run's `outcome` is `paused`: a run that failed while a
+   * gate waited is not resumed by deciding the gate.
    */
   resumeLines(outcome: RunOutcome | undefined): string[] {
+    if (outcome === "cancelled") {
+      return [
+        "interrupted: the run is saved — continue it (the stopped nodes run again, the passed ones are kept) with",
+        `  ${this.#o.resumeCommand("--retry-failed")}`,
+      ];
+    }
     const pause = this.#pause;
     if (pause === null || outcome !== "paused") return [];
     switch (pause.kind) {

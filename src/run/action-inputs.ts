@@ -6,6 +6,9 @@
 
 import { unreachable } from "../core/unreachable.js";
 import type { Runtime } from "../engine/runtime-setup.js";
+import type { IsolateSetting } from "../proc/isolate-user.js";
+
+export type { IsolateSetting } from "../proc/isolate-user.js";
 
 /** What a `mode: resume` leg does with the paused or failed run (SPEC §11: exactly one of three inputs). */
 export type ResumeDecision =
@@ -22,7 +25,16 @@ export type ModeInputs =
   | { readonly kind: "lint"; readonly graph: string; readonly graphInputs: Readonly<Record<string, string>> }
   /** The engine runs the verify command once (`verify-cmd`, else the base policy's); no model (SPEC §10). */
   | { readonly kind: "verify" }
-  | { readonly kind: "resume"; readonly runId: string; readonly decision: ResumeDecision }
+  /**
+   * `approver`: the login that decided, when the evidence-gate App dispatched the resume for a writer's
+   * click (`GITHUB_ACTOR` is then the App); absent: the dispatching user decided.
+   */
+  | {
+      readonly kind: "resume";
+      readonly runId: string;
+      readonly decision: ResumeDecision;
+      readonly approver?: string;
+    }
   /** Posts the `<check-name>-ledger` artifact of the `workflow_run` event's run (SPEC §10). */
   | { readonly kind: "report" };
 
@@ -95,9 +107,24 @@ export interface ActionInputs {
   readonly allowedBots: readonly string[];
   /** `allow-pull-request-target: true`: the loud opt-in to run on `pull_request_target` (SPEC §11). */
   readonly allowPullRequestTarget: boolean;
+  /**
+   * `isolate-user` (default `auto`): run the verify command and the model CLIs as a separate unprivileged
+   * user where it can be set up (`proc/isolate-user.ts`); `true` refuses the run where it cannot, `false`
+   * turns it off. Either way off is said once, loudly, in the log and the summary.
+   */
+  readonly isolateUser: IsolateSetting;
   /** `pr`: the pull request a `workflow_dispatch` run gates (else the dispatch payload's `inputs.pr`). */
   readonly pr?: number;
+  /**
+   * `report-to` (issue 11, docs/bot.md): `check-run` (default) — this step posts the check run with
+   * `github-token`; `bot` — the evidence-gate App owns it: no check-run or comment call at all, the ledger
+   * artifact and the job summary only. `auto`, `run`, `verify` and `resume` only.
+   */
+  readonly reportTo: ReportTo;
 }
+
+/** Who posts the check run (input `report-to`). */
+export type ReportTo = "check-run" | "bot";
 
 export type InputsResult =
   | { readonly ok: true; readonly inputs: ActionInputs }

@@ -5,7 +5,7 @@
  * in the tree) is swapped for the base commit's copy — the pull request's copies are moved aside (kept,
  * outside the working tree, under `RUNNER_TEMP`), the base's written in their place, and a path the base
  * does not have is absent — so a pull request cannot plant hooks, MCP servers or instructions that run with
- * the model credential. After the run the pull request's copies are moved back.
+ * the model credential. Git-ignored copies count as the pull request's too (a build step may write them). After the run the pull request's copies are moved back.
  *
  * The swap is invisible to the evidence (SPEC §6, §11): the {@link IndexOverlay} it gives the engine puts
  * the pull request's entries back into every working-tree snapshot (each verify's evidence tree, the final
@@ -152,10 +152,15 @@ async function move(from: string, to: string): Promise<void> {
   }
 }
 
-/** The agent-configuration paths of the working tree: tracked, and untracked but not ignored. */
+/**
+ * The agent-configuration paths of the working tree: tracked, untracked, and git-ignored too (issue 12
+ * item 4) — a CLI loads an ignored `.claude/settings.local.json`, `CLAUDE.local.md` or `.codex/` as readily
+ * as a tracked one, and a pull request's build step (an install script) can write one that `git status`
+ * never shows. No `--exclude-standard`: `ls-files -o` then lists every untracked file, ignored or not.
+ */
 async function workingTreePaths(root: string, context: GitContext): Promise<string[]> {
   const chunks: Buffer[] = [];
-  await gitStream(["ls-files", "-z", "-co", "--exclude-standard", "--", ...AGENT_CONFIG_PATHSPECS], {
+  await gitStream(["ls-files", "-z", "-co", "--", ...AGENT_CONFIG_PATHSPECS], {
     cwd: root,
     ...(context.baseEnv !== undefined ? { baseEnv: context.baseEnv } : {}),
     ...(context.knownSecrets !== undefined ? { knownSecrets: context.knownSecrets } : {}),

@@ -1,19 +1,26 @@
 /**
- * Finds a model CLI for the action (`claude` or `codex`), installing the pinned version (input
- * `claude-version` / `codex-version`) with npm into the runner's tool cache when it is not on PATH. npm runs
- * through the exec seam with a scrubbed environment (no token, no model key). Called from the engine's
+ * The model CLI the action runs (`claude` or `codex`): always the one in the runner's tool cache at the
+ * pinned version (input `claude-version` / `codex-version`), installed there with npm when it is not
+ * cached — **never a `PATH` lookup** (issue 12 item 4): a `claude` the pull request put on `PATH` (a
+ * dependency's `bin` in `node_modules/.bin`, a folder its build wrote into `GITHUB_PATH`) is never the
+ * one run. npm runs through the exec seam with a scrubbed environment (no token, no model key) and checks
+ * every tarball against the registry's `integrity` (sha512); `--prefer-online` makes it revalidate the
+ * package metadata instead of trusting a cached copy. Once chosen, the executable is pinned: its real
+ * path, its sha256 (logged) and its file identity (device, inode, size, mtime, ctime); before every model
+ * call {@link PinnedCli.problem} checks the file is still that one, so nothing the pull request's code does
+ * during the run (a verify command, an agent's tool) swaps it. Called from the engine's
  * `beforeFirstModelCall`, so a run refused before any model call installs nothing (SPEC §5).
  */
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { createHash } from "node:crypto";
+import { createReadStream, mkdirSync, realpathSync, statSync } from "node:fs";
+import { join, relative, sep } from "node:path";
 import * as toolCache from "@actions/tool-cache";
 import { buildChildEnv } from "../proc/child-env.js";
 import { runProcess } from "../proc/run-process.js";
-import { findExecutable } from "../proc/which.js";
 
 /** One model CLI as npm ships it. */
 export interface ModelCliPackage {
-  /** The executable's name (on PATH, and under `node_modules/.bin`). */
+  /** The executable's name (under `node_modules/.bin`). */
   readonly bin: string;
   /** The npm package that provides it. */
   readonly npmPackage: string;
@@ -31,16 +38,72 @@ export const CLAUDE_CLI: ModelCliPackage = {
 /** `codex` from `@openai/codex` (its platform binary comes as an optional dependency npm picks). */
 export const CODEX_CLI: ModelCliPackage = { bin: "codex", npmPackage: "@openai/codex", cacheName: "codex" };
 
+/**
+ * The executable the action chose, pinned: `path` is its real path (links resolved, so the link in the
+ * tool cache cannot be re-pointed), `sha256` its content hash (hex) when chosen.
+ */
+export class PinnedCli {
+  readonly path: string;
+  readonly sha256: string;
+  readonly #identity: string;
+
+  constructor(path: string, sha256: string) {
+    this.path = path;
+    this.sha256 = sha256;
+    this.#identity = fileIdentity(path);
+  }
+
+  /**
+   * Why the executable may not be run now — it was replaced, moved or written since it was chosen — as one
+   * sentence naming it; `null` when it is still the file that was chosen.
+   */
+  problem(): string | null {
+    let now: string;
+    try {
+      now = fileIdentity(this.path);
+    } catch (error) {
+      now = `gone (${error instanceof Error ? error.message : String(error)})`;
+    }
+    return now === this.#identity
+      ? null
+      : `the model CLI ${this.path} changed after the action chose it (sha256 ${this.sha256}); something wrote it during the run, so it is not run`;
+  }
+}
+
+/** Device, inode, size, mtime and ctime (ns): a rename, a rewrite or a `touch` changes one of them. */
+function fileIdentity(path: string): string {
+  const s = statSync(path, { bigint: true });
+  return [s.dev, s.ino, s.size, s.mtimeNs, s.ctimeNs].join(":");
+}
+
+async function sha256Of(path: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest("hex");
+}
+
 export type CliLookup =
-  | { readonly kind: "found"; readonly path: string; readonly installed: boolean }
+  | {
+      readonly kind: "found";
+      /** `<entry>/node_modules/.bin/<bin>` in the tool cache. */
+      readonly path: string;
+      readonly installed: boolean;
+      /** What is run: the real file, pinned. */
+      readonly pinned: PinnedCli;
+    }
   | { readonly kind: "failed"; readonly message: string };
 
 /**
- * The CLI's path: on PATH, else `<tool cache>/<cacheName>/<version>`, else installed there with
- * `npm install --prefix RUNNER_TEMP/<cacheName>-<version> <package>@<version>` and cached.
+ * The CLI in `<tool cache>/<cacheName>/<version>`, installed there first (with `npm install --prefer-online
+ * --prefix RUNNER_TEMP/<cacheName>-<version> <package>@<version>`, then cached) when it is not cached.
+ * `PATH` is read only to find npm, never the CLI.
  *
- * @param log called with one line saying what was done (found on PATH, reused from the cache, installed).
- * @returns `failed` with npm's exit code and stderr tail when the install did not work.
+ * @param workspace `GITHUB_WORKSPACE`: an executable whose real path lies in it (the pull request's files)
+ *   is refused.
+ * @param log called with one line saying what was done (reused from the cache, or installed) and the
+ *   executable's real path and sha256.
+ * @returns `failed` with npm's exit code and stderr tail when the install did not work, or saying why the
+ *   cached executable cannot be run.
  */
 export async function ensureCli(
   cli: ModelCliPackage,
@@ -49,27 +112,23 @@ export async function ensureCli(
     readonly env: Readonly<Record<string, string | undefined>>;
     readonly knownSecrets: readonly string[];
     readonly log: (line: string) => void;
+    readonly workspace?: string;
   },
 ): Promise<CliLookup> {
-  const onPath = findExecutable(cli.bin, options.env.PATH);
-  if (onPath !== null) {
-    options.log(`${cli.bin} found on PATH: ${onPath}`);
-    return { kind: "found", path: onPath, installed: false };
-  }
   const cached = toolCache.find(cli.cacheName, options.version);
   if (cached !== "") {
     const path = join(cached, "node_modules", ".bin", cli.bin);
     options.log(`${cli.bin} ${options.version} found in the tool cache: ${path}`);
-    return { kind: "found", path, installed: false };
+    return pin(cli, path, false, options);
   }
   const temp = options.env.RUNNER_TEMP ?? "/tmp";
   const prefix = join(temp, `${cli.cacheName}-${options.version}`);
   mkdirSync(prefix, { recursive: true });
   const spec = `${cli.npmPackage}@${options.version}`;
-  options.log(`${cli.bin} is not on PATH: installing ${spec} with npm`);
+  options.log(`${cli.bin} ${options.version} is not in the tool cache: installing ${spec} with npm`);
   const result = await runProcess({
     command: "npm",
-    args: ["install", "--no-audit", "--no-fund", "--prefix", prefix, spec],
+    args: ["install", "--no-audit", "--no-fund", "--prefer-online", "--prefix", prefix, spec],
     cwd: temp,
     env: buildChildEnv({ base: options.env, child: { kind: "verify" }, knownSecrets: options.knownSecrets }),
     timeoutMs: 10 * 60_000,
@@ -84,5 +143,37 @@ export async function ensureCli(
   const dir = await toolCache.cacheDir(prefix, cli.cacheName, options.version);
   const path = join(dir, "node_modules", ".bin", cli.bin);
   options.log(`installed ${cli.bin} ${options.version} into the tool cache: ${path}`);
-  return { kind: "found", path, installed: true };
+  return pin(cli, path, true, options);
+}
+
+/** Resolves and pins the tool cache's executable, or says why it cannot be run. */
+async function pin(
+  cli: ModelCliPackage,
+  path: string,
+  installed: boolean,
+  options: { readonly version: string; readonly log: (line: string) => void; readonly workspace?: string },
+): Promise<CliLookup> {
+  let real: string;
+  try {
+    real = realpathSync(path);
+    if (!statSync(real).isFile()) throw new Error("not a regular file");
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return {
+      kind: "failed",
+      message: `the tool cache's ${cli.bin} ${options.version} at ${path} cannot be run (${why}): remove ${join(path, "..", "..", "..")} so the action installs ${cli.npmPackage}@${options.version} again`,
+    };
+  }
+  if (options.workspace !== undefined) {
+    const inside = relative(options.workspace, real);
+    if (inside === "" || !(inside === ".." || inside.startsWith(`..${sep}`))) {
+      return {
+        kind: "failed",
+        message: `the tool cache's ${cli.bin} ${options.version} at ${path} leads into the workspace (${real}), which the pull request controls: it is not run. Remove ${join(path, "..", "..", "..")} so the action installs ${cli.npmPackage}@${options.version} again`,
+      };
+    }
+  }
+  const pinned = new PinnedCli(real, await sha256Of(real));
+  options.log(`${cli.bin} ${options.version} runs as ${real} (sha256 ${pinned.sha256})`);
+  return { kind: "found", path, installed, pinned };
 }

@@ -1,7 +1,7 @@
 /**
  * What every run-making CLI command (`auto`, `run`, `verify`, `resume`) takes from its process, found one
  * way: its folder, environment and streams, the settings its flags give for where a leg runs and how it is
- * reported, the paths checked before anything runs, and the maintainers' policy file from the working tree
+ * reported, the repository and the paths checked before anything runs, and the maintainers' policy file from the working tree
  * (SPEC §11). The known secrets and the model children's credentials are `credentials.ts`'s.
  */
 
@@ -15,9 +15,11 @@ import {
   policySummary,
   readWorkingTreePolicy,
 } from "../policy/policy-file.js";
-import { codexCredentialProblem } from "./credentials.js";
+import { cliSecrets, codexCredentialProblem } from "./credentials.js";
 import { EXIT } from "./exit-codes.js";
+import { type LocalRepository, locateRepository } from "./local-repository.js";
 import type { RunTimeout } from "./request.js";
+import { folderWriteProblem, gitObjectsProblem, outputFileProblem } from "./writable-paths.js";
 
 /** What a command needs of its process. */
 export interface CliIo {
@@ -45,7 +47,10 @@ export interface ReportFlags {
 
 /** Where and how a leg runs (flags `--repo`, `--runs-dir`, `--claude-path`, `--codex-*`, `--concurrency`, `--commit`). */
 export interface LegFlags {
-  /** `--repo DIR` (default `.`): the repository, and where the default runs folder is. */
+  /**
+   * `--repo DIR` (default `.`): a folder in the repository's git working tree, whose root is the repository
+   * and holds the default runs folder (`local-repository.ts`).
+   */
   readonly repo: string;
   readonly runsDir?: string;
   readonly claudePath?: string;
@@ -82,41 +87,85 @@ export function runsDirFor(repoDir: string, runsDir: string | undefined, cwd: st
   return runsDir !== undefined ? resolve(cwd, runsDir) : join(repoDir, ".evidence-gate", "runs");
 }
 
-const isDir = (path: string): boolean => existsSync(path) && statSync(path).isDirectory();
-
 /**
- * Paths the run will need, checked before anything runs or is spent: `--repo` is a folder,
- * `--working-directory` a folder inside it, and each output file's folder exists.
+ * Where the output files go (`--check-run-out`, `--summary-out`): each a file path in a writable folder
+ * that exists ({@link outputFileProblem}), checked before anything runs or is spent.
  */
-export function pathProblems(
-  repoDir: string,
-  f: Pick<ReportFlags, "checkRunOut" | "summaryOut"> & { readonly workingDirectory?: string },
-  cwd: string,
-): string[] {
+export function pathProblems(f: Pick<ReportFlags, "checkRunOut" | "summaryOut">, cwd: string): string[] {
   const problems: string[] = [];
-  if (!existsSync(repoDir)) problems.push(`--repo ${repoDir} does not exist: give the repository's folder`);
-  else if (!isDir(repoDir)) problems.push(`--repo ${repoDir} is not a folder: give the repository's folder`);
-  if (f.workingDirectory !== undefined) {
-    const wd = resolve(repoDir, f.workingDirectory);
-    if (!liesInRepository(wd, { cwd: repoDir, repoRoot: repoDir })) {
-      problems.push(
-        `--working-directory ${f.workingDirectory} is outside --repo ${repoDir}: give a sub-folder of the repository`,
-      );
-    } else if (!isDir(wd)) {
-      problems.push(`--working-directory ${f.workingDirectory} is not a folder inside ${repoDir}`);
-    }
-  }
   for (const [flag, value] of [
     ["--check-run-out", f.checkRunOut],
     ["--summary-out", f.summaryOut],
   ] as const) {
     if (value === undefined) continue;
-    const target = resolve(cwd, value);
-    if (isDir(target)) problems.push(`${flag} ${value} is a folder: give a file path`);
-    else if (!isDir(dirname(target)))
-      problems.push(`${flag} ${value}: the folder ${dirname(target)} does not exist`);
+    const problem = outputFileProblem(`${flag} ${value}`, resolve(cwd, value));
+    if (problem !== null) problems.push(problem);
   }
   return problems;
+}
+
+/** The flags {@link checkedRepository} reads. */
+export type CheckedFlags = Partial<Pick<ReportFlags, "checkRunOut" | "summaryOut">> & {
+  readonly repo: string;
+  readonly workingDirectory?: string;
+  readonly runsDir?: string;
+  readonly runtime?: Runtime;
+  readonly codexConfig?: readonly string[];
+};
+
+/**
+ * Everything a command's flags are checked for before anything runs or is spent, every problem printed
+ * at once (exit 64): the repository (`--repo`, or the current folder, in a git working tree, and
+ * `--working-directory` inside it: {@link locateRepository}), the output files ({@link pathProblems}), on
+ * codex a credential (`codexCredentialProblem`), then — for a command that writes a run (`runs: true`) —
+ * the runs folder and the repository's git object store, each writable (`writable-paths.ts`).
+ *
+ * @param extra problems the command found itself (a graph file that cannot be read).
+ * @returns the repository, or the exit code after printing why the command stops.
+ */
+export async function checkedRepository(
+  command: string,
+  f: CheckedFlags,
+  io: CliIo,
+  o: { readonly runs: boolean; readonly extra?: readonly string[] },
+): Promise<LocalRepository | { readonly exit: number }> {
+  const knownSecrets = cliSecrets(io.env).knownSecrets;
+  const located = await locateRepository({
+    cwd: io.cwd,
+    repo: f.repo,
+    ...(f.workingDirectory !== undefined ? { workingDirectory: f.workingDirectory } : {}),
+    env: io.env,
+    knownSecrets,
+  });
+  const codex =
+    f.runtime !== undefined ? codexCredentialProblem(io.env, f.runtime, f.codexConfig ?? []) : null;
+  const problems = [
+    ...(located.ok ? [] : located.problems),
+    ...pathProblems(f, io.cwd),
+    ...(codex !== null ? [codex] : []),
+    ...(o.extra ?? []),
+  ];
+  if (located.ok && o.runs) {
+    const runsDir = runsDirFor(located.repo.repoDir, f.runsDir, io.cwd);
+    const runsProblem =
+      f.runsDir !== undefined
+        ? folderWriteProblem(
+            `--runs-dir ${f.runsDir}`,
+            runsDir,
+            "give a folder on a writable disk (it is created when missing)",
+          )
+        : folderWriteProblem(
+            `the runs folder ${runsDir}`,
+            runsDir,
+            "give --runs-dir DIR on a writable disk, or run in a writable clone",
+          );
+    if (runsProblem !== null) problems.push(runsProblem);
+    const objects = await gitObjectsProblem(located.repo.repoDir, { env: io.env, knownSecrets });
+    if (objects !== null) problems.push(objects);
+  }
+  const refused = refuseUsage(io, command, problems);
+  if (refused !== null || !located.ok) return { exit: refused ?? EXIT.usage };
+  return located.repo;
 }
 
 /**
@@ -136,20 +185,4 @@ export async function readCliPolicy(
   if (policyFile.source.kind !== "none")
     say.line(`policy: ${describePolicySource(policyFile.source)}: ${policySummary(policyFile.policy)}`);
   return policyFile;
-}
-
-/**
- * Everything a fresh run's flags are checked for before anything runs or is spent ({@link pathProblems}
- * and, on codex, a credential: `codexCredentialProblem`), as usage problems.
- */
-export function freshRunProblems(
-  repoDir: string,
-  f: Parameters<typeof pathProblems>[1] & {
-    readonly runtime: Runtime;
-    readonly codexConfig: readonly string[];
-  },
-  io: Pick<CliIo, "cwd" | "env">,
-): string[] {
-  const codex = codexCredentialProblem(io.env, f.runtime, f.codexConfig);
-  return [...pathProblems(repoDir, f, io.cwd), ...(codex !== null ? [codex] : [])];
 }

@@ -1,8 +1,9 @@
 /**
  * The model CLIs a run spawns, for the CLI ({@link localModelCli}) and the action ({@link ModelCliSetup};
  * SPEC §8, §9, §10). In the action: the model CLI's executable
- * (found on PATH, or installed at the pinned `claude-version` / `codex-version` just before the first model
- * call, never before a refusal), each CLI call's environment with its runtime's credential and a fresh home
+ * (the tool cache's at the pinned `claude-version` / `codex-version`, installed there just before the first
+ * model call, never before a refusal; never a `PATH` lookup, and checked unchanged before every call:
+ * `install-cli.ts`), each CLI call's environment with its runtime's credential and a fresh home
  * (the operator's configuration in CI is the base branch's only), and the fenced log echo (children cannot
  * issue workflow commands).
  *
@@ -19,11 +20,12 @@
  * Neither runtime's child gets the other's credential (`buildChildEnv`), and no verify command or git
  * gets either.
  */
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import { unreachable } from "../core/unreachable.js";
 import type { BeforeFirstModelCall, ModelEnvBuilder, Runtime } from "../engine/runtime-setup.js";
 import { buildChildEnv } from "../proc/child-env.js";
+import { currentChildIdentity, giveToIdentity } from "../proc/child-identity.js";
 import type { KeyProxy } from "../proxy/key-proxy.js";
 import { codexHomesRoot } from "./codex-home.js";
 import {
@@ -31,7 +33,7 @@ import {
   actionModelCredentials,
   missingCredentialMessage,
 } from "./credentials.js";
-import { CLAUDE_CLI, CODEX_CLI, ensureCli } from "./install-cli.js";
+import { CLAUDE_CLI, CODEX_CLI, ensureCli, type PinnedCli } from "./install-cli.js";
 
 /** The model CLI part of a run as the run service takes it: what the engine's `ModelCliOptions` need. */
 export interface ModelCliPort {
@@ -83,7 +85,7 @@ export function localModelCli(o: {
 export interface ModelCliSetupOptions {
   /** The secret inputs: each runtime's credential comes from them. */
   readonly credentials: ActionCredentialInputs;
-  /** `claude-version` / `codex-version`: installed when the CLI is not on PATH. */
+  /** `claude-version` / `codex-version`: the tool cache's, installed there when it is not cached. */
   readonly versions: { readonly claude: string; readonly codex: string };
   /** Where install and home lines go (the job log). */
   readonly log: (line: string) => void;
@@ -103,6 +105,8 @@ export class ModelCliSetup implements ModelCliPort {
   readonly #claudeHomes: string;
   #claudeExecutable = "claude";
   #codexExecutable = "codex";
+  /** The executables chosen by {@link beforeFirstModelCall}, checked before every call. */
+  readonly #pinned = new Map<Runtime, PinnedCli>();
   /** Set by `beforeFirstModelCall("codex")`. */
   #codexHomes: string | null = null;
 
@@ -134,9 +138,11 @@ export class ModelCliSetup implements ModelCliPort {
           env,
           knownSecrets: secrets,
           log,
+          workspace: this.#options.workspace,
         });
         if (found.kind === "failed") return found.message;
-        this.#claudeExecutable = found.path;
+        this.#claudeExecutable = found.pinned.path;
+        this.#pinned.set("claude", found.pinned);
         return null;
       }
       case "codex": {
@@ -149,9 +155,11 @@ export class ModelCliSetup implements ModelCliPort {
           env,
           knownSecrets: secrets,
           log,
+          workspace: this.#options.workspace,
         });
         if (found.kind === "failed") return found.message;
-        this.#codexExecutable = found.path;
+        this.#codexExecutable = found.pinned.path;
+        this.#pinned.set("codex", found.pinned);
         this.#codexHomes = root.path;
         return null;
       }
@@ -160,8 +168,15 @@ export class ModelCliSetup implements ModelCliPort {
     }
   };
 
-  /** One model CLI call's environment: its runtime's credential and a fresh home named after `label`. */
+  /**
+   * One model CLI call's environment: its runtime's credential and a fresh home named after `label`. The
+   * engine builds it just before each spawn, so this is where the pinned executable is checked unchanged.
+   *
+   * @throws when the runtime's executable changed since it was chosen (the call must not be made).
+   */
   readonly modelEnv = (label: string, runtime: Runtime): Readonly<Record<string, string>> => {
+    const changed = this.#pinned.get(runtime)?.problem() ?? null;
+    if (changed !== null) throw new Error(changed);
     const name = `${label.replace(/[^\w.-]/g, "_")}-`;
     const proxied = this.#options.proxy?.runtime === runtime;
     const set: Record<string, string> = proxied
@@ -171,6 +186,8 @@ export class ModelCliSetup implements ModelCliPort {
       case "claude":
         mkdirSync(this.#claudeHomes, { recursive: true });
         set.HOME = mkdtempSync(join(this.#claudeHomes, name));
+        // With the separate user the CLI runs as it: its fresh home is handed to it.
+        giveToIdentity(set.HOME);
         break;
       case "codex": {
         if (this.#codexHomes === null)
@@ -181,6 +198,12 @@ export class ModelCliSetup implements ModelCliPort {
         const home = mkdtempSync(join(this.#codexHomes, name));
         const codexHome = join(home, ".codex");
         mkdirSync(codexHome);
+        if (currentChildIdentity() !== null) {
+          // The separate user must reach its home (traverse only: the other homes' names stay unlisted).
+          chmodSync(this.#codexHomes, 0o711);
+          giveToIdentity(codexHome);
+          giveToIdentity(home);
+        }
         set.HOME = home;
         set.CODEX_HOME = codexHome;
         break;

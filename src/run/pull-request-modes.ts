@@ -1,10 +1,15 @@
 /**
  * The action's pull-request modes once the run is open (SPEC §5, §6, §10): push mode's checkout, the
- * credential check that turns a fork's or Dependabot's pull request into a verify-only run, then `auto`,
+ * credential check that turns a fork's or Dependabot's pull request into a verify-only run (and a fork's
+ * with a key but no writer's approval at its head), then `auto`,
  * `run` or `verify`. `auto` plans from the goal — the workflow's, or the text of a writer's
  * `/evidence-gate run` comment — with the refusal check before any model call.
  */
 import { unreachable } from "../core/unreachable.js";
+import { forkApprovalMissing } from "../github/fork.js";
+import { ChildScope } from "../proc/child-identity.js";
+import { setUpIsolation } from "../proc/isolate-user.js";
+import { killUserProcesses } from "../proc/leftovers.js";
 import { DEFAULT_AUTO_CONCURRENCY } from "./action-inputs.js";
 import { BaseAgentConfigRun } from "./base-agent-config-run.js";
 import { missingCredentialMessage, missingModelCredential } from "./credentials.js";
@@ -20,8 +25,39 @@ import { runVerifyMode } from "./verify-mode.js";
 /** Runs the mode of an opened pull-request run and reports it. Rejects only on internal errors. */
 export async function runPullRequestModes(opened: PullRequestRun): Promise<void> {
   // push: true checks out the PR head before anything runs (SPEC §10), or ends the run saying why.
-  const run = await openPushMode(opened);
-  if (run === null) return;
+  const checkedOut = await openPushMode(opened);
+  if (checkedOut === null) return;
+  // After the checkout (its files get the user's group), before any PR code runs.
+  const isolation = setUpIsolation({
+    setting: checkedOut.inputs.isolateUser,
+    workspace: checkedOut.workspace,
+    privateDirs: [checkedOut.runsDir],
+    env: checkedOut.env,
+  });
+  const run = { ...checkedOut, notes: [...checkedOut.notes, isolation.note] };
+  if (isolation.kind === "off" && isolation.required) {
+    return endRun(run, {
+      kind: "usage-error",
+      message: `input \`isolate-user\` is true, but ${isolation.note} Nothing was run.`,
+    });
+  }
+  if (isolation.kind === "off" && run.inputs.isolateUser === "auto") run.runner.warning(isolation.note);
+  else run.runner.info(isolation.note);
+  const scope = new ChildScope(isolation.kind === "on" ? isolation.identity : null);
+  try {
+    await scope.run(() => runMode(run));
+  } finally {
+    const killed = scope.leftBehind + (scope.identity !== null ? killUserProcesses(scope.identity) : 0);
+    if (killed > 0) {
+      run.runner.warning(
+        `evidence-gate: ${killed} process${killed === 1 ? "" : "es"} the pull request's code (the verify command, a model CLI or its tools) left running ${killed === 1 ? "was" : "were"} killed${scope.identity !== null ? ` (every process of ${scope.identity.user} is killed when the run ends)` : ""}.`,
+      );
+    }
+  }
+}
+
+/** The mode's run, once the checkout and the separate user are in place. */
+async function runMode(run: PullRequestRun): Promise<void> {
   const mode = run.inputs.mode;
   // Before any model call: without a credential, a fork's or Dependabot's pull request (GitHub gives it no
   // secrets) is verify-only when a verify command is given, else it ends saying which secret is missing.
@@ -32,6 +68,9 @@ export async function runPullRequestModes(opened: PullRequestRun): Promise<void>
     return endRun(run, { kind: "usage-error", message: missingCredentialMessage(run.inputs.runtime) });
   }
   if (missing !== null) return runVerifyMode(run, { kind: "no-credential", missing });
+  // A fork's code gets the model key only once a writer approved that head (a pinned comment command).
+  const unapproved = mode.kind === "auto" || mode.kind === "run" ? forkApprovalMissing(run.event) : null;
+  if (unapproved !== null) return runVerifyMode(run, { kind: "fork-unapproved", why: unapproved });
   switch (mode.kind) {
     case "verify":
       return runVerifyMode(run, { kind: "mode" });

@@ -240,12 +240,15 @@ async function openCheckRun(
   o.exposeReporter(reporter);
   const runId = mintRunId();
   // Only a `pull_request` event of a fork or Dependabot gets a read-only token; a comment command or a
-  // dispatch runs in the base repository's context with the workflow's own permissions.
+  // dispatch runs in the base repository's context with the workflow's own permissions. With `report-to:
+  // bot` the App owns the check run: no check-run call is even tried either.
   const readOnly = subject.trigger === "pull_request" ? readOnlyTokenNote(subject, checkName) : undefined;
-  if (readOnly !== undefined) {
-    runner.notice(readOnly);
+  const toBot = reportsToBot(o) ? botReportsNote(checkName) : undefined;
+  const skip = toBot ?? readOnly;
+  if (skip !== undefined) {
+    runner.notice(skip);
     runner.setOutput("run-id", runId);
-    return { reporter, runId, noCheckRun: readOnly, notes: [readOnly] };
+    return { reporter, runId, noCheckRun: skip, notes: [skip] };
   }
   try {
     // One check run per name and head SHA: a re-run takes over the one an earlier run left (SPEC §6).
@@ -333,6 +336,19 @@ async function readPolicy(
  * gets a read-only `GITHUB_TOKEN` whatever the workflow asks for), as the note for the log and the
  * summaries; `undefined` when the token can.
  */
+/**
+ * Whether input `report-to` is `bot` — read from the raw input when the inputs were refused, so even a
+ * usage error is left to the App's check run (the step has no `checks: write` then).
+ */
+function reportsToBot(o: OpenPullRequestRunOptions): boolean {
+  return o.parsed.ok ? o.parsed.inputs.reportTo === "bot" : o.env["INPUT_REPORT-TO"]?.trim() === "bot";
+}
+
+/** The note of a `report-to: bot` step: the evidence-gate App posts the check run from the ledger artifact. */
+export function botReportsNote(checkName: string): string {
+  return `report-to: bot: the evidence-gate App owns the check run "${checkName}", so this step creates and writes no check run and no comment. The ledger is uploaded as the artifact ${ledgerArtifactName(checkName)}; the App posts the check run from it when this workflow run completes (docs/bot.md).`;
+}
+
 export function readOnlyTokenNote(event: PullRequestFields, checkName: string): string | undefined {
   if (!event.isFork && !event.isDependabot) return undefined;
   const who = event.isFork

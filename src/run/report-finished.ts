@@ -70,6 +70,7 @@ export async function reportFinished(o: ReportFinishedOptions): Promise<void> {
     runDir: finished.runDir,
     ledgerPath: finished.ledgerPath,
     checkName: o.checkName,
+    digests: finished.digests,
     stagingDir: o.temp,
     env: o.env,
     secrets: o.secrets,

@@ -1,7 +1,9 @@
 /**
  * `mode: resume` (SPEC §4, §11): one more leg of a paused or failed run, started by a person through a
  * `workflow_dispatch` (dispatching needs write access to the repository; the approver recorded is the
- * dispatching user, `GITHUB_ACTOR`).
+ * dispatching user, `GITHUB_ACTOR` — or input `approver` when the evidence-gate App dispatched it for a
+ * writer's click, the App being the actor then; the row names both). With `report-to: bot` the leg posts no
+ * check run: the App completes its own from this run's ledger artifact.
  *
  * 1. The run directory comes from the earlier workflow run's artifact `evidence-gate-run-<run id>`
  *    (newest usable one, same-repository runs only, size-bounded, digest-checked, extracted without
@@ -35,6 +37,7 @@ import { readRunStateDigests, runStateDigestProblem } from "../github/run-state-
 import { type ActionInputs, describeMode, type ModeInputs } from "./action-inputs.js";
 import type { RunProxy } from "./model-cli.js";
 import { recordedRuntime } from "./model-proxy.js";
+import { botReportsNote } from "./pull-request-run.js";
 import type { Runner } from "./runner.js";
 import {
   actionPorts,
@@ -183,9 +186,15 @@ async function vouchedFor(
     readonly artifactId: number;
   },
 ): Promise<NotResumed | null> {
-  let posted: Awaited<ReturnType<CheckRunClient["findLatest"]>>;
+  let posted: Awaited<ReturnType<CheckRunClient["findCarrying"]>>;
   try {
-    posted = await client.findLatest({ name: o.checkName, headSha: o.headSha });
+    // By the run id in the marker, not by `external_id`: the evidence-gate App's check run (`report-to:
+    // bot`) records its own key there, and carries the digests from the run's ledger artifact.
+    posted = await client.findCarrying({
+      name: o.checkName,
+      headSha: o.headSha,
+      carries: (run) => readRunStateDigests(run.summary, o.runId) !== null,
+    });
   } catch (error) {
     return failed({
       outcome: "failed",
@@ -193,10 +202,7 @@ async function vouchedFor(
       message: `${error instanceof Error ? error.message : String(error)} The run directory cannot be checked against it. Nothing ran.`,
     });
   }
-  const expected =
-    posted !== undefined && posted.externalId === o.runId
-      ? readRunStateDigests(posted.summary, o.runId)
-      : null;
+  const expected = posted === undefined ? null : readRunStateDigests(posted.summary, o.runId);
   const digestProblem =
     expected === null
       ? `the check run "${o.checkName}" on ${o.headSha.slice(0, 7)} carries no run-state digest for run ${o.runId} (it is not that run's, or the run ended before it could post one)`
@@ -251,10 +257,16 @@ export async function runResumeMode(o: ResumeModeOptions): Promise<void> {
     detailsUrl: event.run.runUrl,
   });
   o.exposeReporter(reporter);
+  // The App dispatches for the writer who clicked (GITHUB_ACTOR is then the App): the approver input.
+  const decider = mode.approver ?? actor;
   const action: ResumeAction =
-    mode.decision.kind === "retry-failed" ? { kind: "retry-failed" } : { ...mode.decision, by: actor };
+    mode.decision.kind === "retry-failed"
+      ? { kind: "retry-failed" }
+      : { ...mode.decision, by: decider, ...(decider !== actor ? { dispatchedBy: actor } : {}) };
+  const toBot = inputs.reportTo === "bot" ? botReportsNote(inputs.checkName) : undefined;
   const takeOverCheckRun = async (): Promise<void> => {
-    const summary = `Run \`${mode.runId}\` resumes: ${describeMode(mode)} (dispatched by ${actor}).`;
+    if (toBot !== undefined) return;
+    const summary = `Run \`${mode.runId}\` resumes: ${describeMode(mode)} (${decider === actor ? "" : `decided by ${decider}, `}dispatched by ${actor}).`;
     const existing = await client.findLatest({ name: inputs.checkName, headSha });
     const ref: CheckRunRef =
       existing !== undefined && existing.externalId === mode.runId
@@ -283,7 +295,8 @@ export async function runResumeMode(o: ResumeModeOptions): Promise<void> {
     runId: mode.runId,
     ...folders,
     secrets: o.secrets,
-    notes: [],
+    notes: toBot === undefined ? [] : [toBot],
+    ...(toBot !== undefined ? { noCheckRun: toBot } : {}),
   };
   const refuse = (message: string) =>
     failWithoutCheckRun(runner, env, {

@@ -269,7 +269,9 @@ export class RunReport {
           ? `${ledger.patch.notCommittedBecause} (${ledger.conclusion?.title ?? "see the ledger"})`
           : ledger.conclusion?.outcome === "paused"
             ? "the run paused (resume it with --commit to commit once it completes)"
-            : "the run did not pass";
+            : ledger.conclusion?.outcome === "failed"
+              ? "the run did not pass"
+              : `the run ended ${ledger.conclusion?.outcome ?? "without a conclusion"} (${ledger.conclusion?.title ?? "see the ledger"})`;
       this.line(
         `--commit: nothing was committed because ${why}; the nodes' changes are in ${ledger.patch.path}`,
       );

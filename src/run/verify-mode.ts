@@ -7,6 +7,8 @@
  * A fork's or Dependabot's pull request gets no repository secrets, so `auto`/`run` would fail at the first
  * model call: {@link missingModelCredential} sees that before anything runs, and the run becomes verify-only
  * (with a notice) when a verify command is given, or ends `action_required` naming the missing secret.
+ * A fork's pull request that has a model key but no writer's approval at its head (`forkApprovalMissing`,
+ * issue 12 item 4) is verify-only the same way: the key is not used.
  */
 import { unreachable } from "../core/unreachable.js";
 import { chooseVerifyCommand } from "../evidence/verify-choice.js";
@@ -17,7 +19,9 @@ import { startRun } from "./start-run.js";
 /** Why a run is verify-only: the mode asked for it, or the pull request has no model credential. */
 export type VerifyOnlyReason =
   | { readonly kind: "mode" }
-  | { readonly kind: "no-credential"; readonly missing: readonly string[] };
+  | { readonly kind: "no-credential"; readonly missing: readonly string[] }
+  /** A fork's pull request with a model key that no writer approved at its head (`forkApprovalMissing`). */
+  | { readonly kind: "fork-unapproved"; readonly why: string };
 
 function secretWords(missing: readonly string[]): string {
   return missing.map((m) => `\`${m}\``).join(" or ");
@@ -46,6 +50,13 @@ export async function runVerifyMode(run: PullRequestRun, reason: VerifyOnlyReaso
           "mode verify needs a verify command: give the input `verify-cmd` (e.g. `npm test`), or `verify-cmd` in the base branch's .github/evidence-gate.yml",
       });
     }
+    if (reason.kind === "fork-unapproved") {
+      return endRun(run, {
+        kind: "refused",
+        reason: "fork-unapproved",
+        message: `No model ran: ${reason.why}. No verify command was given either: give \`verify-cmd\` (or verify-cmd in the base branch's .github/evidence-gate.yml) so unapproved fork pull requests get the verify command's verdict.`,
+      });
+    }
     return endRun(run, {
       kind: "refused",
       reason: "no-credential",
@@ -56,6 +67,12 @@ export async function runVerifyMode(run: PullRequestRun, reason: VerifyOnlyReaso
   if (reason.kind === "no-credential") {
     const command = verify.kind === "chosen" ? verify.command : (inputs.verifyCmd ?? policy?.verifyCmd ?? "");
     const notice = `No model credential (${secretWords(reason.missing)} is empty for ${forkWords}): this run is verify-only — the engine runs \`${command}\` once on the pull request's head, and no model is called.`;
+    run.runner.notice(notice);
+    notes.push(notice);
+  }
+  if (reason.kind === "fork-unapproved") {
+    const command = verify.kind === "chosen" ? verify.command : (inputs.verifyCmd ?? policy?.verifyCmd ?? "");
+    const notice = `${reason.why}. This run is verify-only: the engine runs \`${command}\` once on the pull request's head, and no model is called.`;
     run.runner.notice(notice);
     notes.push(notice);
   }

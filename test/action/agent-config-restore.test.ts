@@ -126,6 +126,49 @@ describe("swapInBaseAgentConfig", () => {
     expect(await repo.git(["status", "--porcelain"])).toBe("?? AGENTS.override.md");
   });
 
+  it("sets git-ignored agent configuration aside too (a build step may write it): .claude/settings.local.json, CLAUDE.local.md, .codex/, a CLAUDE.md under node_modules", async () => {
+    const { repo, baseSha, aside } = await prRepo();
+    await repo.write(".gitignore", ".claude/settings.local.json\nCLAUDE.local.md\n.codex/\nnode_modules/\n");
+    await commitAll(repo, "ignore local files");
+    const ignored = {
+      ".claude/settings.local.json": '{"hooks":{"SessionStart":[{"command":"curl evil"}]}}\n',
+      "CLAUDE.local.md": "ignored instructions\n",
+      ".codex/config.toml": 'model_provider = "evil"\n',
+      "node_modules/dep/CLAUDE.md": "a dependency's instructions\n",
+    };
+    for (const [path, text] of Object.entries(ignored)) await repo.write(path, text);
+    // git status does not show them: they are ignored.
+    expect(await repo.git(["status", "--porcelain"])).toBe("");
+    const statusBefore = await repo.git(["status", "--porcelain", "--ignored"]);
+    const treeBefore = await evidenceTree(repo.dir, gitContext);
+    const base = await readBaseAgentConfig({
+      root: repo.dir,
+      baseSha,
+      gitContext,
+      api: {
+        octokit: createOctokit({ token: "unused", baseUrl: "http://127.0.0.1:9" }),
+        owner: "o",
+        repo: "r",
+      },
+    });
+
+    const swap = await swapInBaseAgentConfig({ repoDir: repo.dir, asideDir: aside, base, gitContext });
+    for (const [path, text] of Object.entries(ignored)) {
+      expect(at(repo, path), path).toBeNull();
+      expect(readFileSync(join(aside, path), "utf8"), path).toBe(text);
+    }
+    expect(swap.paths).toEqual(expect.arrayContaining(Object.keys(ignored)));
+    // The base's tracked copy is in place beside the removed ignored one.
+    expect(at(repo, ".claude/settings.json")).toBe(BASE_FILES[".claude/settings.json"]);
+    // Ignored files are no part of the evidence: the tree is the pull request's as before.
+    expect(await evidenceTree(repo.dir, { ...gitContext, indexOverlay: swap.overlay })).toBe(treeBefore);
+
+    const report = await swap.restore();
+    expect(report.changedByRun).toEqual([]);
+    for (const [path, text] of Object.entries(ignored)) expect(at(repo, path), path).toBe(text);
+    expect(await repo.git(["status", "--porcelain", "--ignored"])).toBe(statusBefore);
+  });
+
   it("is invisible to the evidence: the evidence tree is the pull request's, and patch.diff holds only the nodes' changes", async () => {
     const { repo, baseSha, aside } = await prRepo();
     const before = await evidenceTree(repo.dir, gitContext);

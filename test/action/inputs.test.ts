@@ -93,6 +93,16 @@ describe("mode", () => {
     ]);
   });
 
+  it("isolate-user: auto by default (also when empty), true or false; anything else names the input and the values", () => {
+    expect(ok({ goal: "g" }).isolateUser).toBe("auto");
+    expect(ok({ goal: "g", "isolate-user": "" }).isolateUser).toBe("auto");
+    expect(ok({ goal: "g", "isolate-user": "true" }).isolateUser).toBe("true");
+    expect(ok({ goal: "g", "isolate-user": "FALSE" }).isolateUser).toBe("false");
+    expect(errors({ goal: "g", "isolate-user": "yes" })).toEqual([
+      'input `isolate-user` is "yes": give auto (a separate user where it can be set up), true (refuse the run where it cannot) or false',
+    ]);
+  });
+
   it("mode report takes no goal, graph or inputs (SPEC §10: everything comes from the workflow_run event and the artifact)", () => {
     expect(ok({ mode: "report" }).mode).toEqual({ kind: "report" });
     expect(errors({ mode: "report", goal: "g", inputs: "a=1" })).toEqual([
@@ -439,5 +449,55 @@ describe("max-cycles and max-cost-usd (SPEC §7, issue 13 item 7)", () => {
     expect(errors({ graph: "g.yml", "max-cycles": "2" }).join("\n")).toContain(
       "input `max-cycles` does not apply to mode run",
     );
+  });
+});
+
+describe("report-to and approver (issue 11: the evidence-gate App)", () => {
+  const RESUME = { mode: "resume", "resume-run-id": "20250101-120000-abcdef", "approve-gate": "sign-off" };
+
+  it("report-to is check-run when empty, bot when bot, and any other value is refused naming the input", () => {
+    expect(ok({ goal: "g" }).reportTo).toBe("check-run");
+    expect(ok({ goal: "g", "report-to": "check-run" }).reportTo).toBe("check-run");
+    expect(ok({ goal: "g", "report-to": "bot" }).reportTo).toBe("bot");
+    expect(ok({ ...RESUME, "report-to": "bot" }).reportTo).toBe("bot");
+    expect(errors({ goal: "g", "report-to": "app" })).toEqual([
+      'input `report-to` is "app": use bot (the evidence-gate App posts the check run) or leave it empty (this step posts it)',
+    ]);
+  });
+
+  it("report-to does not apply to mode report or lint", () => {
+    expect(errors({ mode: "report", "report-to": "bot" })[0]).toMatch(
+      /^input `report-to` does not apply to mode report/,
+    );
+    expect(errors({ mode: "lint", graph: "g.yml", "report-to": "bot" })[0]).toMatch(
+      /^input `report-to` does not apply to mode lint/,
+    );
+  });
+
+  it("approver is a GitHub login recorded on the resume decision; anything else is refused naming the input", () => {
+    expect(ok({ ...RESUME, approver: "mona-lisa" }).mode).toMatchObject({ approver: "mona-lisa" });
+    expect(ok(RESUME).mode).not.toHaveProperty("approver");
+    for (const bad of ["-mona", "mona-", "mo--na", "mona lisa", "a".repeat(40), "evidence-gate[bot]"]) {
+      expect(errors({ ...RESUME, approver: bad })).toEqual([
+        `input \`approver\` is ${JSON.stringify(bad)}: give a GitHub login (letters, digits and single hyphens, at most 39 characters), as the evidence-gate App passes it`,
+      ]);
+    }
+    expect(ok({ ...RESUME, approver: "a".repeat(39) }).mode).toMatchObject({ approver: "a".repeat(39) });
+  });
+
+  it("approver belongs to mode resume, and names no one for retry-failed", () => {
+    expect(errors({ goal: "g", approver: "mona" })).toEqual([
+      "input `approver` belongs to mode resume, not auto: set `mode: resume` or drop it",
+    ]);
+    expect(
+      errors({
+        mode: "resume",
+        "resume-run-id": "20250101-120000-abcdef",
+        "retry-failed": "true",
+        approver: "mona",
+      }),
+    ).toEqual([
+      "input `approver` names who decided a gate; `retry-failed: true` decides none: drop `approver`",
+    ]);
   });
 });

@@ -8,11 +8,20 @@
  *    from it (only "posted by" differs);
  * 2. a fork's run of a gated graph pauses; the App's check run offers Approve / Reject, and a writer's
  *    Approve dispatches the resume workflow for that run id and head;
- * 3. `evidence-gate bot` starts from the environment, answers `/healthz`, stops on SIGTERM, and refuses to
+ * 3. a same-repository pull request with `report-to: bot`: the action makes no check-run or comment call
+ *    and uploads the ledger with its run-state digests; the App's paused check run carries them; a writer's
+ *    Approve dispatches the resume, which the action runs (`mode: resume`, `approver` the writer, the App
+ *    the actor, `report-to: bot`) — it finds the digests on the App's check run by run id — and the
+ *    resume workflow's completion completes the App's check run from the resumed ledger, approved by the
+ *    writer (issue 11);
+ * 4. `evidence-gate bot` starts from the environment, answers `/healthz`, stops on SIGTERM, and refuses to
  *    start naming a missing variable.
  */
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { Ledger } from "../../src/ledger/ledger.js";
 import {
   actionTestResources,
   REPO_ROOT,
@@ -34,10 +43,14 @@ import {
 import { startGitHubServer } from "../support/github-server/index.js";
 import { startModelServer } from "../support/model-server/index.js";
 import { GATED_GRAPH, GRAPH_PATH, handGraphScript, REVIEW_GRAPH } from "../support/scenarios/hand-graphs.js";
-import { makeFixedSampleRepo } from "../support/temp-repo.js";
+import { commentPayload } from "../support/scenarios/pr-heads.js";
+import { makeFixedSampleRepo, makeTempRepo } from "../support/temp-repo.js";
 
 const BASE_SHA = "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d";
 const RUN = 30_433_642;
+const RESUME_RUN = 30_433_700;
+/** The default branch's head: the resume workflow runs there. */
+const MAIN_SHA = "9f8e7d6c5b4a39281706f5e4d3c2b1a098765432";
 const open = actionTestResources();
 const rigs = botRigs();
 
@@ -59,9 +72,10 @@ describe("the bot with the bundled action", () => {
     rig.github.state.addFile({ ref: BASE_SHA, path: GRAPH_PATH, content: REVIEW_GRAPH });
     await rig.deliver("pull_request", pullRequestPayload({ headSha: head, fork: true }));
 
+    // A key is given and no writer approved the fork's head: verify-only (issue 12 item 4).
     const stage1 = await open.run({
       workspace: repo.dir,
-      inputs: { graph: GRAPH_PATH },
+      inputs: { goal: "Review the change.", "verify-cmd": "npm test" },
       github: rig.github,
       model: open.model,
       headRepository: FORK,
@@ -137,12 +151,19 @@ describe("the bot with the bundled action", () => {
     rig.github.state.setCollaborator("mona", "write");
     await rig.deliver("pull_request", pullRequestPayload({ headSha: head, fork: true }));
 
+    // A fork's code gets the model key only after a writer approved its head (issue 12 item 4): the first
+    // leg is mona's `/evidence-gate run @<head>` comment; the action fetches refs/pull/42/head from origin.
+    await repo.git(["update-ref", "refs/pull/42/head", head]);
+    await repo.git(["remote", "add", "origin", repo.dir]);
     const paused = await open.run({
       workspace: repo.dir,
       inputs: { graph: GRAPH_PATH, inputs: "file=src/sum.js" },
       github: rig.github,
       model: open.model,
-      headRepository: FORK,
+      event: {
+        name: "issue_comment",
+        payload: commentPayload({ body: `/evidence-gate run @${head.slice(0, 10)}`, login: "mona" }),
+      },
       env: open.service.env,
     });
     expect(paused.outputs.outcome, stepDebug(paused)).toBe("paused");
@@ -181,6 +202,133 @@ describe("the bot with the bundled action", () => {
       },
     ]);
     rig.github.assertNoViolations();
+  });
+});
+
+describe("report-to: bot, Approve, resume: the App's check run from pause to the resumed verdict (issue 11)", () => {
+  it("a same-repository gated run posts nothing itself; the writer's Approve resumes it with the writer as approver; the resume's completion completes the App's check run success", {
+    timeout: 300_000,
+  }, async () => {
+    const repo = open.keep(await makeFixedSampleRepo("the pull request"));
+    const head = await repo.git(["rev-parse", "HEAD"]);
+    const rig = await rigs.start({}, { otherTokens: [TEST_GITHUB_TOKEN] });
+    open.service = await startArtifactService();
+    open.model = await startModelServer({ script: handGraphScript() });
+    const { github } = rig;
+    github.state.addFile({ ref: BASE_SHA, path: GRAPH_PATH, content: GATED_GRAPH });
+    github.state.addPullRequest({ number: 42, headSha: head, baseSha: BASE_SHA });
+    github.state.setCollaborator("mona", "write");
+    await rig.deliver("pull_request", pullRequestPayload({ headSha: head }));
+
+    // 1. The pull request's run, report-to: bot: no check-run call, no comment, the artifacts only.
+    const paused = await open.run({
+      workspace: repo.dir,
+      inputs: { graph: GRAPH_PATH, inputs: "file=src/sum.js", "report-to": "bot" },
+      github,
+      model: open.model,
+      env: open.service.env,
+    });
+    expect(paused.outputs.outcome, stepDebug(paused)).toBe("paused");
+    const touched = (r: typeof paused) =>
+      r.calls.filter((c) => /check-runs|comments/.test(c.route ?? c.path) && c.method !== "GET");
+    expect(touched(paused)).toEqual([]);
+    expect(paused.calls.filter((c) => /check-runs|comments/.test(c.route ?? c.path))).toEqual([]);
+    expect(paused.summary).toContain("report-to: bot");
+    const runId = paused.outputs["run-id"]!;
+    const runDir = open.service.artifacts.find((a) => a.name === `evidence-gate-run-${runId}`)!;
+    github.state.addArtifact({ name: runDir.name, zip: runDir.zip, headSha: head, workflowRunId: RUN });
+    const firstLedger = ledgerOf(open.service);
+    github.state.addArtifact({
+      name: firstLedger.name,
+      zip: firstLedger.zip,
+      headSha: head,
+      workflowRunId: RUN,
+    });
+    await rig.deliver(
+      "workflow_run",
+      workflowRunPayload({ action: "completed", runId: RUN, headSha: head, fork: false, pullRequest: 42 }),
+    );
+    const check = github.state.checkRuns.find((r) => r.name === "evidence-gate")!;
+    expect(check).toMatchObject({ status: "completed", conclusion: "action_required" });
+    // The digests the resumed leg checks its run directory against, from the ledger artifact.
+    expect(check.output.summary).toContain(`<!-- evidence-gate-run-state run=${runId} state=`);
+
+    // 2. The writer's Approve: the resume is dispatched, the check in progress, still carrying the digests.
+    const clicked = await rig.deliver(
+      "check_run",
+      checkRunPayload({
+        action: "requested_action",
+        checkRunId: check.id,
+        headSha: head,
+        sender: "mona",
+        identifier: "approve",
+      }),
+    );
+    expect(JSON.parse(clicked.response).outcome).toBe("dispatched");
+    expect(github.state.dispatches[0]?.inputs).toEqual({
+      "run-id": runId,
+      sha: head,
+      "approve-gate": "sign-off",
+      approver: "mona",
+    });
+    expect(check.status).toBe("in_progress");
+    expect(check.output.summary).toContain(`<!-- evidence-gate-run-state run=${runId} state=`);
+
+    // 3. The resume workflow, as the App dispatched it: GITHUB_ACTOR is the App, the approver the writer.
+    const other = open.keep(await makeTempRepo({ noGit: true }));
+    const checkout = join(other.dir, "checkout");
+    await repo.git(["clone", "--quiet", repo.dir, checkout]);
+    const resumed = await open.run({
+      workspace: checkout,
+      github,
+      model: open.model,
+      event: { name: "workflow_dispatch", inputs: { "run-id": runId } },
+      inputs: {
+        mode: "resume",
+        "resume-run-id": runId,
+        "approve-gate": "sign-off",
+        approver: "mona",
+        "report-to": "bot",
+      },
+      env: { ...open.service.env, GITHUB_ACTOR: "evidence-gate-app[bot]" },
+    });
+    expect(resumed.exitCode, stepDebug(resumed)).toBe(0);
+    expect(resumed.outputs).toMatchObject({ outcome: "passed", conclusion: "success", "run-id": runId });
+    expect(touched(resumed)).toEqual([]);
+    const resumedLedger = JSON.parse(readFileSync(resumed.outputs["ledger-path"]!, "utf8")) as Ledger;
+    const gateRow = resumedLedger.rows.find((r) => r.nodeId === "sign-off")!;
+    expect(gateRow).toMatchObject({ verdict: "PASS", qualifier: "approved" });
+    expect(gateRow.verdict === "PASS" && gateRow.approvedBy).toEqual({ login: "mona", headSha: head });
+    expect(gateRow.detail).toContain("dispatched by evidence-gate-app[bot]");
+
+    // 4. The resume workflow's run completes: the App's check run completes from its ledger.
+    const ledgers = open.service.artifacts.filter((a) => a.name === "evidence-gate-ledger");
+    expect(ledgers).toHaveLength(2);
+    github.state.addArtifact({
+      name: ledgers[1]!.name,
+      zip: ledgers[1]!.zip,
+      headSha: MAIN_SHA,
+      workflowRunId: RESUME_RUN,
+    });
+    const resumeDone = workflowRunPayload({
+      action: "completed",
+      runId: RESUME_RUN,
+      headSha: MAIN_SHA,
+      fork: false,
+      event: "workflow_dispatch",
+      path: `.github/workflows/${RESUME_WORKFLOW_FILE}`,
+      headBranch: "main",
+      displayTitle: `evidence-gate resume ${runId} ${head}`,
+    });
+    const done = await rig.deliver("workflow_run", resumeDone);
+    expect(JSON.parse(done.response).outcome, done.response).toBe("completed:success");
+    expect(check).toMatchObject({ status: "completed", conclusion: "success" });
+    expect(check.output.summary).toContain("approved by @mona");
+    expect(check.externalId).not.toContain("resume=");
+    // A redelivery writes nothing more.
+    const again = await rig.deliver("workflow_run", resumeDone);
+    expect(JSON.parse(again.response).outcome).toBe("stale");
+    github.assertNoViolations();
   });
 });
 

@@ -268,3 +268,103 @@ describe("Approve / Reject buttons on a run paused at a gate", () => {
     expect(check.output.summary).not.toContain("<!-- evidence-gate-bot gate=");
   });
 });
+
+describe("the resume workflow's completion (issue 11): the check run awaiting it never stays in_progress", () => {
+  const MAIN = "9f8e7d6c5b4a39281706f5e4d3c2b1a098765432";
+  const RESUME_RUN = 30_433_700;
+  const resumeCompleted = (o: { readonly displayTitle?: string; readonly conclusion?: string }) =>
+    workflowRunPayload({
+      action: "completed",
+      runId: RESUME_RUN,
+      headSha: MAIN,
+      fork: false,
+      event: "workflow_dispatch",
+      path: `.github/workflows/${RESUME_WORKFLOW_FILE}`,
+      headBranch: "main",
+      ...o,
+    });
+
+  /** A paused check run a writer approved: in_progress, awaiting the resume of PAUSED_LEDGER's run. */
+  async function approved(rig: BotRig) {
+    rig.github.state.setCollaborator("mona", "write");
+    const check = await completedRun(rig, PAUSED_LEDGER);
+    const record = await rig.deliver("check_run", click(check, "mona", "approve"));
+    expect(JSON.parse(record.response).outcome).toBe("dispatched");
+    expect(check.externalId).toContain(`:resume=${PAUSED_LEDGER.runId}`);
+    return check;
+  }
+
+  it("a resume run that left no ledger completes the awaiting check run failure, found by its run-name, saying why", async () => {
+    const rig = await rigs.start();
+    const check = await approved(rig);
+    const done = await rig.deliver(
+      "workflow_run",
+      resumeCompleted({
+        displayTitle: `evidence-gate resume ${PAUSED_LEDGER.runId} ${HEAD}`,
+        conclusion: "failure",
+      }),
+    );
+    expect(JSON.parse(done.response).outcome).toBe("completed:failure");
+    expect(check).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(check.output.summary).toContain(`workflow run ${RESUME_RUN} uploaded no ledger`);
+    expect(check.externalId).not.toContain("resume=");
+    rig.github.assertNoViolations();
+  });
+
+  it("a resumed ledger of another run, or about another commit, is refused: failure, never green", async () => {
+    const rig = await rigs.start();
+    const check = await approved(rig);
+    uploadLedger(rig.github, {
+      ledger: { ...SUCCESS_LEDGER, runId: "20260501-150000-ffffff", headSha: HEAD },
+      runId: RESUME_RUN,
+      headSha: MAIN,
+      fork: false,
+    });
+    const done = await rig.deliver(
+      "workflow_run",
+      resumeCompleted({ displayTitle: `evidence-gate resume ${PAUSED_LEDGER.runId} ${HEAD}` }),
+    );
+    expect(JSON.parse(done.response).outcome).toBe("completed:failure");
+    expect(check.output.summary).toContain(`run ${PAUSED_LEDGER.runId} was awaited`);
+    rig.github.assertNoViolations();
+  });
+
+  it("without a run-name the ledger's own run and head find the check run; the resumed success completes it success", async () => {
+    const rig = await rigs.start();
+    const check = await approved(rig);
+    uploadLedger(rig.github, {
+      ledger: { ...SUCCESS_LEDGER, runId: PAUSED_LEDGER.runId, headSha: HEAD },
+      runId: RESUME_RUN,
+      headSha: MAIN,
+      fork: false,
+    });
+    const done = await rig.deliver("workflow_run", resumeCompleted({ displayTitle: "evidence-gate resume" }));
+    expect(JSON.parse(done.response).outcome).toBe("completed:success");
+    expect(check).toMatchObject({ status: "completed", conclusion: "success" });
+    rig.github.assertNoViolations();
+  });
+
+  it("a resume run for a check run that awaits nothing writes nothing (a manual dispatch, a redelivery)", async () => {
+    const rig = await rigs.start();
+    const check = await completedRun(rig, PAUSED_LEDGER);
+    const before = structuredClone(check);
+    const done = await rig.deliver(
+      "workflow_run",
+      resumeCompleted({ displayTitle: `evidence-gate resume ${PAUSED_LEDGER.runId} ${HEAD}` }),
+    );
+    expect(JSON.parse(done.response).outcome).toBe("stale");
+    expect(check).toEqual(before);
+    rig.github.assertNoViolations();
+  });
+
+  it("the paused run's completion redelivered while the resume is awaited does not overwrite the check run", async () => {
+    const rig = await rigs.start();
+    const check = await approved(rig);
+    const again = await rig.deliver(
+      "workflow_run",
+      workflowRunPayload({ action: "completed", runId: RUN, headSha: HEAD, fork: false, pullRequest: 42 }),
+    );
+    expect(JSON.parse(again.response).outcome).toBe("stale");
+    expect(check.status).toBe("in_progress");
+  });
+});

@@ -109,7 +109,10 @@ describe("--runtime, --model and --codex-config are checked against each other (
   test.each([
     [["--codex-config", "no-equals"], 'entry 1: expected KEY=VALUE, got "no-equals"'],
     [["--codex-config", "a=1", "--codex-config", "bad key=1"], 'entry 2: "bad key" is not a config key'],
-    [["--model", "-x"], "argument is ambiguous"],
+    [
+      ["--model", "-x"],
+      '--model needs a value, and the word after it starts with "-": give it as --model=VALUE',
+    ],
     [["--model=-x"], 'a codex model must be non-empty and not start with "-"'],
   ])("on codex, %j is refused naming it", (argv, message) => {
     expect(errorsOf(["--goal", "g", "--runtime", "codex", ...argv]).join("\n")).toContain(message);

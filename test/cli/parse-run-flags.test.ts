@@ -83,7 +83,9 @@ describe("run's flags are checked before anything runs, and each error names the
   });
 
   test("a value starting with a dash that is not a number is still a missing value", () => {
-    expect(errorsOf(["g.yml", "--model", "-x"])).toContain("argument is ambiguous");
+    expect(errorsOf(["g.yml", "--model", "-x"])).toBe(
+      '--model needs a value, and the word after it starts with "-": give it as --model=VALUE',
+    );
     // After `--` every word is a positional, dashes and all.
     expect(errorsOf(["g.yml", "--", "--concurrency", "-1"])).toContain("run takes one graph file");
   });

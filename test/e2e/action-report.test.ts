@@ -195,9 +195,10 @@ describe("fork pull requests, stage 1: the pull request's run posts no check run
     github.state.addFile({ ref: BASE_SHA, path: GRAPH_PATH, content: REVIEW_GRAPH });
     const head = await repo.git(["rev-parse", "HEAD"]);
 
+    // A key is given, and no writer approved the fork's head: the run is verify-only (issue 12 item 4).
     const stage1 = await run({
       workspace: repo.dir,
-      inputs: { graph: GRAPH_PATH },
+      inputs: { goal: "Review the change.", "verify-cmd": "npm test" },
       github,
       model,
       headRepository: FORK,
@@ -211,8 +212,9 @@ describe("fork pull requests, stage 1: the pull request's run posts no check run
     expect(checkRunCalls(stage1)).toEqual([]);
     expect(github.state.checkRuns).toEqual([]);
     expect(stage1.state).toEqual({});
-    // The run itself went on: the base ref's graph was read, and the model and the verify ran.
-    expect(stage1.modelRequests.length).toBeGreaterThan(0);
+    // The run itself went on: the engine ran the verify command; the model key was not used on the fork's code.
+    expect(stage1.modelRequests).toEqual([]);
+    expect(stage1.summary).toContain("no writer approved its head");
     expect(stage1.summary).toContain("PASS (verified)");
     expect(stage1.summary).toContain(`comes from a fork (${FORK})`);
     expect(stage1.summary).toContain("mode: report, on workflow\\_run");
@@ -276,8 +278,52 @@ describe("fork pull requests, stage 1: the pull request's run posts no check run
   });
 });
 
+describe("fork pull requests: mode verify, then mode report (issue 11)", () => {
+  it("a fork's mode: verify run records the PR head in its ledger, so mode report posts it on that head (a verify-only ledger without headSha was refused)", async () => {
+    const repo = await fixedRepo();
+    open.github = await startGitHubServer();
+    open.service = await startArtifactService();
+    const { github, service } = open;
+    const head = await repo.git(["rev-parse", "HEAD"]);
+
+    const stage1 = await run({
+      workspace: repo.dir,
+      inputs: { mode: "verify", "verify-cmd": "npm test", "anthropic-api-key": "" },
+      github,
+      headRepository: FORK,
+      env: service.env,
+    });
+    expect(stage1.exitCode, debugOf(stage1)).toBe(0);
+    expect(stage1.outputs).toMatchObject({ outcome: "passed", conclusion: "success" });
+    expect(checkRunCalls(stage1)).toEqual([]);
+    const ledger = JSON.parse(readFileSync(stage1.outputs["ledger-path"]!, "utf8")) as Ledger;
+    expect(ledger.headSha).toBe(head);
+    const uploaded = service.artifacts.find((a) => a.name === LEDGER_ARTIFACT);
+    expect(uploaded?.finalized).toBe(true);
+
+    github.state.addArtifact({
+      name: uploaded!.name,
+      zip: uploaded!.zip,
+      headSha: head,
+      fromFork: true,
+      workflowRunId: WORKFLOW_RUN_ID,
+    });
+    const stage2 = await report(repo.dir, github, workflowRunPayload({ headSha: head }));
+    expect(stage2.exitCode, debugOf(stage2)).toBe(0);
+    expect(stage2.outputs).toMatchObject({ outcome: "passed", conclusion: "success" });
+    expect(github.state.checkRuns).toHaveLength(1);
+    expect(github.state.checkRuns[0]).toMatchObject({
+      headSha: head,
+      status: "completed",
+      conclusion: "success",
+    });
+    expect(completion(stage2)!.output!.summary).toContain("PASS (verified)");
+    github.assertNoViolations();
+  });
+});
+
 describe("fork pull requests, stage 1: a run that ends early on a fork", () => {
-  it("a graph missing on the base ref ends the fork's run with a usage error in the job summary and the step, and still no check-run call", async () => {
+  it("an unapproved fork run without a verify command ends refused in the job summary and the step, and still no check-run call", async () => {
     const repo = await fixedRepo();
     open.github = await startGitHubServer();
     const result = await run({
@@ -287,9 +333,9 @@ describe("fork pull requests, stage 1: a run that ends early on a fork", () => {
       headRepository: FORK,
     });
     expect(result.exitCode, debugOf(result)).toBe(1);
-    expect(result.outputs.outcome).toBe("usage-error");
+    expect(result.outputs.outcome).toBe("refused");
     expect(checkRunCalls(result)).toEqual([]);
-    expect(result.summary).toContain(GRAPH_PATH);
+    expect(result.summary).toContain("needs a writer's approval at its head");
     expect(result.summary).toContain(`comes from a fork (${FORK})`);
     open.github.assertNoViolations();
   });

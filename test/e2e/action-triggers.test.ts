@@ -508,11 +508,13 @@ function checkRunCalls(result: ActionRun): readonly unknown[] {
   return result.calls.filter((c) => (c.route ?? c.path).includes("check-runs"));
 }
 
-describe("action: a fork's pull request without a model credential (SPEC §6, §10)", () => {
+describe("action: a fork's pull request without a model credential, or without a writer's approval at its head (SPEC §6, §10; issue 12)", () => {
   /** The fork's pull_request event on a workspace at the head (as actions/checkout leaves it). */
   async function forkRun(o: {
     verifyCmd?: string;
     fixed: boolean;
+    /** Give the model key (a secret the fork's workflow got anyway, e.g. also a Dependabot secret). */
+    withKey?: boolean;
   }): Promise<{ result: ActionRun; github: GitHubServer }> {
     const h = await heads();
     if (o.fixed) await h.workspace.git(["checkout", "--quiet", "--detach", h.headSha]);
@@ -523,7 +525,7 @@ describe("action: a fork's pull request without a model credential (SPEC §6, §
       workspace: h.workspace.dir,
       inputs: {
         goal: GOAL,
-        "anthropic-api-key": "",
+        ...(o.withKey === true ? {} : { "anthropic-api-key": "" }),
         ...(o.verifyCmd !== undefined ? { "verify-cmd": o.verifyCmd } : {}),
       },
       github,
@@ -591,6 +593,31 @@ describe("action: a fork's pull request without a model credential (SPEC §6, §
       "`anthropic-api-key` or `claude-code-oauth-token` is empty for a fork's pull request",
     );
     expect(result.summary).toContain("Nothing ran");
+    github.assertNoViolations();
+  });
+
+  it("with a model key present but no writer's approval at the head, the key is not used: verify-only, a notice names the head and the comment that approves it", async () => {
+    const { result, github } = await forkRun({ verifyCmd: "npm test", fixed: true, withKey: true });
+    expect(result.exitCode, stepDebug(result)).toBe(0);
+    expect(result.outputs).toMatchObject({ outcome: "passed", conclusion: "success" });
+    const head = result.payload.pull_request as { head: { sha: string } };
+    const short = head.head.sha.slice(0, 7);
+    const notice = result.commands.find(
+      (c) => c.startsWith("::notice::") && c.includes("no writer approved"),
+    );
+    expect(notice).toContain(`/evidence-gate run @${short}`);
+    expect(notice).toContain("verify-only");
+    const ledger = JSON.parse(readFileSync(result.outputs["ledger-path"]!, "utf8")) as { mode: string };
+    expect(ledger.mode).toBe("verify");
+    github.assertNoViolations();
+  });
+
+  it("with a model key present, no approval and no verify command: refused (action_required), nothing ran", async () => {
+    const { result, github } = await forkRun({ fixed: true, withKey: true });
+    expect(result.exitCode, stepDebug(result)).toBe(1);
+    expect(result.outputs).toMatchObject({ outcome: "refused", conclusion: "action_required" });
+    expect(result.summary).toContain("Refused: a fork's pull request needs a writer's approval at its head");
+    expect(checkRunCalls(result)).toEqual([]);
     github.assertNoViolations();
   });
 });

@@ -39,13 +39,13 @@ describe("the CLI refuses, before any model call, what would make its verdict li
     expect(await h.repo.git(["rev-parse", "HEAD"])).toBe(head);
   });
 
-  test("--working-directory outside --repo is a usage error naming both", async () => {
+  test("--working-directory outside the repository is a usage error naming both", async () => {
     const h = await cliHarness({ script });
 
     const r = await h.run(["--verify-cmd", "npm test", "--working-directory", ".."]);
 
     expect(r.exitCode).toBe(64);
-    expect(r.stderr).toContain("--working-directory .. is outside --repo");
+    expect(r.stderr).toContain("--working-directory .. is outside the repository");
     expect(h.server.requests).toHaveLength(0);
   });
 
@@ -199,7 +199,7 @@ describe("paths and secrets that must not lead a verified run astray", () => {
     const r = await h.run(["--verify-cmd", "npm test", "--working-directory", "w"]);
 
     expect(r.exitCode).toBe(64);
-    expect(r.stderr).toContain("is outside --repo");
+    expect(r.stderr).toContain("--working-directory w is outside the repository");
     expect(h.server.requests).toHaveLength(0);
   });
 

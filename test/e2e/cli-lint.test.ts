@@ -30,7 +30,9 @@ test("dist/cli.js lint prints every error and advisory with the summary, and exi
   );
   writeFileSync(
     join(dir, "advised.yaml"),
-    "nodes:\n  - id: a\n    prompt: hi\n    allowed_tools: [Read]\n    success_check: { result_matches: '^OK', verify: { command: 'true' } }\n",
+    // `a` checks its reply with no verify command: the advisory; the sink `b` verifies (no advisory).
+    "nodes:\n  - id: a\n    prompt: hi\n    allowed_tools: [Read]\n    success_check: { result_matches: '^OK' }\n" +
+      "  - id: b\n    depends_on: [a]\n    prompt: hi\n    allowed_tools: [Read]\n    success_check: { result_matches: '^OK', verify: { command: 'true' } }\n",
   );
 
   const broken = distLint(dir, "broken.yaml");

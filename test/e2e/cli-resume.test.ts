@@ -55,7 +55,9 @@ describe("a gate pauses `run` (exit 2); `resume --approve` / `--reject` decides 
     const gate = r.ledger!.rows.find((row) => row.nodeId === "approve") as PassRow;
     expect(gate.approvedBy).toEqual({ login: "alice", headSha: head });
     const resumedOut = lines(r.stdout);
-    expect(resumedOut[0]).toBe(
+    // The key proxy's one line first (issue 12: it starts before the leg), then what is resumed.
+    expect(resumedOut[0]).toMatch(/^key proxy: the claude CLI gets a loopback base URL and a dummy key/);
+    expect(resumedOut[1]).toBe(
       `resume run ${paused.runId} (${join(h.runsDir, paused.runId)}): gate "approve" approved by alice; running its dependents`,
     );
     expect(resumedOut).toContain("▶ check started");
@@ -96,7 +98,7 @@ describe("a gate pauses `run` (exit 2); `resume --approve` / `--reject` decides 
       "check SKIPPED",
     ]);
     expect(r.ledger?.conclusion?.conclusion).toBe("failure");
-    expect(lines(r.stdout)[0]).toContain('gate "approve" rejected by bob; its dependents are skipped');
+    expect(lines(r.stdout)[1]).toContain('gate "approve" rejected by bob; its dependents are skipped');
     expect(h.server.requests.filter((q) => q.conversation === "check")).toHaveLength(0);
 
     // A rejection is final: --retry-failed has nothing it may run, and the run stays failed (exit 1).
@@ -199,7 +201,7 @@ describe("the model's session limit pauses `run` (exit 2); `resume --retry-faile
     const r = await h.resume(runId, ["--retry-failed"], { env: claudeEnvFor(server.url, h.home) });
 
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(lines(r.stdout)[0]).toContain("running again the nodes that did not pass");
+    expect(lines(r.stdout)[1]).toContain("running again the nodes that did not pass");
     expect(server.requests.filter((q) => q.conversation === "implement")).toHaveLength(0);
     expect(server.requests.filter((q) => q.conversation === "check").length).toBeGreaterThan(0);
     expect(rowWords(r.ledger!)).toEqual([

@@ -70,6 +70,32 @@ describe("run GRAPH: a line per node event, the ledger, the exit code by outcome
     expect(r.ledger?.postedCommit?.sha).toBe(head);
   });
 
+  test("--commit when HEAD moved while the run ran (another run's --commit): nothing is committed onto the other commit, and the line says why (issue 17 item 4)", async () => {
+    const h = await cliHarness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
+    const start = await h.repo.git(["rev-parse", "HEAD"]);
+    // The verify command itself lands a commit, as a second run's --commit would while this one runs.
+    const meanwhile =
+      "git -c user.name=Other -c user.email=other@example.invalid commit --quiet --allow-empty -m meanwhile && npm test";
+    const graph = FIX_GRAPH.replace("verify: { command: npm test }", `verify: { command: "${meanwhile}" }`);
+    expect(graph).not.toBe(FIX_GRAPH);
+
+    const r = await h.runGraph(h.writeGraph("fix.yml", graph), ["--commit"]);
+
+    expect(rowWords(r.ledger!)).toEqual(["implement PASS (exit-only)", "check PASS (verified)"]);
+    const head = await h.repo.git(["rev-parse", "HEAD"]);
+    expect(await h.repo.git(["rev-parse", "HEAD~1"])).toBe(start);
+    expect(await h.repo.git(["log", "-1", "--format=%s"])).toBe("meanwhile");
+    expect(r.ledger?.postedCommit).toBeUndefined();
+    expect(r.ledger?.patch?.notCommittedBecause).toBe(
+      `HEAD moved while the run ran (from ${start.slice(0, 7)} to ${head.slice(0, 7)}: another run's --commit, or a commit made meanwhile), and the nodes' changes were made on ${start.slice(0, 7)}`,
+    );
+    expect(r.stdout).not.toContain("because the run did not pass");
+    expect(r.stdout).toContain(
+      `--commit: nothing was committed because HEAD moved while the run ran (from ${start.slice(0, 7)} to ${head.slice(0, 7)}`,
+    );
+    expect(await h.repo.read("src/sum.js")).toBe(FIXED_SUM);
+  });
+
   test("a sink whose verify fails: ✗ check FAIL verify_failed on its line, conclusion failure, exit 1", async () => {
     const h = await cliHarness({
       script: (repo) => fixSumScript({ repoDir: repo.dir, newBody: "return a * b;" }),
@@ -362,11 +388,15 @@ describe("a stopped CLI leaves a run directory that says what finished (issue ac
     const h = await cliHarness({ script: () => SLOW_SCRIPT });
     const run = await slowRunAtSecondNode(h);
 
+    expect(pidsWithCommandLine("SECOND-MARK: take your time").length).toBeGreaterThan(0);
     run.child.kill("SIGKILL");
     expect((await run.closed).signal).toBe("SIGKILL");
-    // A SIGKILLed engine cannot stop its node: the second node's claude (its own process group) is
-    // orphaned, still waiting on the model and writing into HOME. Stop it, so cleanup does not race it.
+    // A SIGKILLed engine runs no cleanup, and the second node's claude is in its own process group: its
+    // orphan guard ends it (issue 17 item 7), where it used to wait on the model for its whole reply.
     onTestFinished(killOrphans);
+    expect(
+      await eventually(() => pidsWithCommandLine("SECOND-MARK: take your time").length === 0, 30_000),
+    ).toBe(true);
 
     const [runDir] = h.runDirs();
     const state = JSON.parse(readFileSync(join(runDir!, "state.json"), "utf8")) as {
@@ -378,7 +408,6 @@ describe("a stopped CLI leaves a run directory that says what finished (issue ac
     expect(state.nodes.second?.status ?? "never recorded").not.toBe("passed");
     // No half-written temp file was left beside it.
     expect(readdirSync(runDir!).filter((name) => name.endsWith(".tmp"))).toEqual([]);
-    await killOrphans();
   });
 
   test("SIGINT: the running node is stopped, the ledger printed, exit 130; resume --retry-failed then runs only the stopped node", async () => {
@@ -394,6 +423,11 @@ describe("a stopped CLI leaves a run directory that says what finished (issue ac
     expect(stdout).toMatch(/^✗ second {2}FAIL cancelled /m);
     const runId = /^run (\S+) \(/m.exec(stdout)?.[1];
     expect(runId, stdout).toBeDefined();
+    // The interrupted run says how to continue it, as a paused one does (issue 17 item 7).
+    expect(stdout).toContain(
+      "interrupted: the run is saved — continue it (the stopped nodes run again, the passed ones are kept) with",
+    );
+    expect(stdout).toMatch(new RegExp(`^ {2}evidence-gate resume ${runId} (.* )?--retry-failed$`, "m"));
 
     // The model answers at once now: the resumed leg runs `second` only.
     const fast = await startModelServer({

@@ -113,6 +113,18 @@ describe("the refusal message", () => {
     expect(cli).not.toContain("working-directory: ");
   });
 
+  it("on the CLI, with the root known, names the folder to move the run into by its absolute path (--working-directory is resolved from --repo); the action's input stays relative to the root", () => {
+    const app: BuildSignal = {
+      file: "packages/app/package.json",
+      ecosystem: "Node.js (npm)",
+      suggestion: "(cd packages/app && npm test)",
+    };
+    const cli = messageOf(decide({ signals: [app], surface: "cli", repoDir: "/work/repo" }));
+    expect(cli).toContain("--working-directory '/work/repo/packages/app' with --verify-cmd 'npm test'");
+    const action = messageOf(decide({ signals: [app], surface: "action", repoDir: "/work/repo" }));
+    expect(action).toContain("working-directory: 'packages/app' with verify-cmd: 'npm test'");
+  });
+
   it("says nothing about folders when the suggested signal is at the top level", () => {
     const nested: BuildSignal = { file: "web/Makefile", ecosystem: "Make", suggestion: "(cd web && make)" };
     const message = messageOf(decide({ signals: [npm, nested] }));

@@ -127,6 +127,32 @@ describe("commitWorkingTree", () => {
     );
   });
 
+  it("with parent: commits nothing and returns head_moved when HEAD is no longer that commit (issue 17 item 4)", async () => {
+    const r = await repo({ files, commit: true });
+    const start = await r.git(["rev-parse", "HEAD"]);
+    await r.write("src/a.js", "export const a = 2;\n");
+    // Another run's --commit (or a commit by hand) lands while this run's changes sit in the working tree.
+    await r.git(["commit", "--quiet", "--allow-empty", "-m", "meanwhile"]);
+    const moved = await r.git(["rev-parse", "HEAD"]);
+
+    const result = await commitWorkingTree(r.dir, { ...context, message: "change", parent: start });
+
+    expect(result).toEqual({ kind: "head_moved", head: moved });
+    expect(await r.git(["rev-parse", "HEAD"])).toBe(moved);
+    expect(await r.git(["status", "--porcelain"])).toBe(" M src/a.js");
+  });
+
+  it("with parent: commits onto it when HEAD is still that commit", async () => {
+    const r = await repo({ files, commit: true });
+    const start = await r.git(["rev-parse", "HEAD"]);
+    await r.write("src/a.js", "export const a = 2;\n");
+
+    const sha = await commitWorkingTree(r.dir, { ...context, message: "change", parent: start });
+
+    expect(sha).toBe(await r.git(["rev-parse", "HEAD"]));
+    expect(await r.git(["rev-parse", "HEAD~1"])).toBe(start);
+  });
+
   it("returns null and makes no commit when nothing changed", async () => {
     const r = await repo({ files, commit: true });
     const head = await r.git(["rev-parse", "HEAD"]);

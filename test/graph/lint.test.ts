@@ -86,6 +86,13 @@ describe("lintGraph: errors are the loader's, advisories need a graph that loads
       ),
     ).toEqual([["a", "unverified-sink"]]);
   });
+
+  test("a node whose verify command decides earns no exit-code-unchecked (issue 17 item 9)", () => {
+    const verified = tooled("a", {
+      success_check: { result_matches: "^DONE", verify: { command: "npm test" } },
+    });
+    expect(kindsOf(JSON.stringify(graphOf(verified)))).toEqual([]);
+  });
 });
 
 describe("unresolved-input: {{ inputs.X }} with no --input X", () => {

@@ -116,6 +116,11 @@ describe("decideConclusion — SPEC §6, row by row", () => {
         rule: "verified-off-commit",
       });
       expect(decided.reason).toContain("the evidence is for a patch that is not on this commit");
+      // The fix named is the tool's own (issue 17 item 9), not a bare "Push the patch".
+      expect(decided.reason).toContain(
+        "Commit the patch and verify that commit (the CLI's --commit does both; the action's push: true pushes it), or re-run on a commit that contains it.",
+      );
+      expect(decided.reason).not.toContain("Push the patch");
     });
 
     it("one sink on the commit's tree and one off it is action_required: the sinks verified different trees, and the reason says the files were not verified as a whole", () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { GATE_WAITING_REASON } from "../../src/core/ledger-row.js";
 import { formatDuration, shortSession } from "../../src/ledger/cells.js";
 import type { Ledger } from "../../src/ledger/ledger.js";
+import { renderLedgerMarkdown } from "../../src/ledger/render-markdown.js";
 import { renderLedgerText } from "../../src/ledger/render-text.js";
 import { FAILURE_LEDGER, fail, pass, SUCCESS_LEDGER, skipped } from "./fixtures.js";
 
@@ -39,6 +41,15 @@ describe("renderLedgerText", () => {
       const row = lines.find((line) => line.startsWith(id))!;
       expect(row.slice(column, column + verdict.length)).toBe(verdict);
     }
+  });
+
+  it("a gate that waits for a person reads WAITING, not SKIPPED; a node passed over still reads SKIPPED (issue 17 item 9)", () => {
+    const ledger = withRows([pass("a"), skipped("approve", { reason: GATE_WAITING_REASON }), skipped("c")]);
+    const text = renderLedgerText(ledger);
+    expect(text).toMatch(/^approve +WAITING +/m);
+    expect(text).not.toMatch(/^approve +SKIPPED/m);
+    expect(text).toMatch(/^c +SKIPPED +/m);
+    expect(renderLedgerMarkdown(ledger)).toMatch(/\| `?approve`? \| WAITING \|/);
   });
 
   it("a verify failure prints its command, exit code and output tail indented under the row", () => {

@@ -10,7 +10,18 @@
  * process and must keep answering while the action runs.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -71,7 +82,10 @@ export interface RunActionOptions {
   readonly baseSha?: string;
   /** `GITHUB_SHA` (for `pull_request`, the merge commit); default: the workspace's `HEAD`. */
   readonly githubSha?: string;
-  /** Put `node_modules/.bin` (where `claude` is) on PATH. Default true; false removes every `claude`. */
+  /**
+   * Put `node_modules/.bin` (where `claude` is) on PATH. Default true; false removes every `claude`, and
+   * leaves the default tool cache empty.
+   */
   readonly claudeOnPath?: boolean;
   /** Folders put first on PATH (e.g. a stand-in `npm`). */
   readonly prependPath?: readonly string[];
@@ -80,8 +94,14 @@ export interface RunActionOptions {
    * outside `/tmp` (src/action/codex-home.ts), as on GitHub-hosted runners (`/home/runner/work/_temp`).
    */
   readonly runnerTempParent?: string;
-  /** A `RUNNER_TOOL_CACHE` to use (default: a fresh empty temp folder). */
+  /**
+   * A `RUNNER_TOOL_CACHE` to use, as is. Default: a fresh temp folder holding `claude` and `codex` at the
+   * `claude-version` / `codex-version` of the run's inputs, linked to {@link toolCacheClis}' executables —
+   * the action never runs a model CLI from PATH (issue 12 item 4).
+   */
   readonly toolCache?: string;
+  /** The executables the default tool cache links (default: the pinned CLIs in `node_modules/.bin`). */
+  readonly toolCacheClis?: { readonly claude?: string; readonly codex?: string };
   /** Extra variables over everything else; `undefined` removes one. */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Edits the webhook payload before it is written (a fork's head repository, `action: synchronize`, …). */
@@ -193,6 +213,27 @@ export function activeWorkflowCommands(stdout: string): string[] {
     if (line.startsWith("::")) active.push(line);
   }
   return active;
+}
+
+/**
+ * Puts `executable` in `cache` as `@actions/tool-cache` finds it: `<name>/<version>/<arch>/node_modules/.bin/<bin>`
+ * (a link to the executable's real path) and the `<arch>.complete` marker.
+ *
+ * @returns the link's path (what the action logs as the tool cache's executable).
+ */
+export function populateToolCache(
+  cache: string,
+  name: string,
+  version: string,
+  bin: string,
+  executable: string,
+): string {
+  const dir = join(cache, name, version, process.arch);
+  const link = join(dir, "node_modules", ".bin", bin);
+  mkdirSync(dirname(link), { recursive: true });
+  symlinkSync(realpathSync(executable), link);
+  writeFileSync(`${dir}.complete`, "");
+  return link;
 }
 
 /** PATH entries without any folder that holds an executable `claude`. */
@@ -321,8 +362,19 @@ export async function runActionStep(options: RunActionOptions): Promise<ActionRu
   const inputs: Record<string, string> = {
     ...actionInputDefaults(),
     "anthropic-api-key": SCRIPTED_API_KEY,
+    // These tests run as root, where the default (auto) would switch PR code to the separate user; their
+    // probes and fake CLIs live in private temp folders. The tests of that user set it themselves.
+    "isolate-user": "false",
     ...options.inputs,
   };
+  if (options.toolCache === undefined && (options.claudeOnPath ?? true)) {
+    const clis = {
+      claude: options.toolCacheClis?.claude ?? join(NODE_MODULES_BIN, "claude"),
+      codex: options.toolCacheClis?.codex ?? join(NODE_MODULES_BIN, "codex"),
+    };
+    populateToolCache(toolCache, "claude-code", inputs["claude-version"]!, "claude", clis.claude);
+    populateToolCache(toolCache, "codex", inputs["codex-version"]!, "codex", clis.codex);
+  }
   const inputEnv = Object.fromEntries(
     Object.entries(inputs).map(([name, value]) => [inputVariable(name), value]),
   );

@@ -149,6 +149,10 @@ export interface WorkflowRunSpec {
   readonly path?: string;
   /** Same-repository pull requests are linked to the run; a fork's never are. */
   readonly pullRequest?: number;
+  /** `display_title` (a workflow's `run-name`); default the example's. */
+  readonly displayTitle?: string;
+  /** `head_branch`; default `fix-sum`. */
+  readonly headBranch?: string;
 }
 
 /** `workflow_run` (GitHub's example) for one run of the evidence-gate workflow. */
@@ -170,7 +174,8 @@ export function workflowRunPayload(spec: WorkflowRunSpec): Json {
       spec.action === "completed" ? "completed" : spec.action === "requested" ? "queued" : "in_progress",
     conclusion: spec.action === "completed" ? (spec.conclusion ?? "success") : null,
     head_sha: spec.headSha,
-    head_branch: "fix-sum",
+    head_branch: spec.headBranch ?? "fix-sum",
+    ...(spec.displayTitle === undefined ? {} : { display_title: spec.displayTitle }),
     html_url: `https://github.com/${BOT_REPOSITORY}/actions/runs/${spec.runId}`,
     repository: base,
     head_repository: head,

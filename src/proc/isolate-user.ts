@@ -1,0 +1,146 @@
+/**
+ * Setting up the separate user PR code runs as (input `isolate-user`; issue 12 item 3; SECURITY.md "A
+ * separate user for PR code"). Linux only, and only with privileges: the engine is root (it switches with
+ * `setpriv`), or `sudo -n true` succeeds (GitHub-hosted runners: passwordless sudo).
+ *
+ * Set-up, each step idempotent (a second run on the same runner finds the user and the modes in place):
+ * 1. the user `evidence-gate-pr` is created when `id -u` does not know it (`useradd --create-home
+ *    --user-group --shell /bin/sh`), and read back from `getent passwd`;
+ * 2. the workspace is made writable for it and nothing else of the runner's: its group becomes the user's
+ *    group (`chgrp -R`), group read/write is added (`chmod -R g+rwX`, owners unchanged, so the runner's user
+ *    can still clean it) and its folders get the setgid bit (new files keep the group); each folder above
+ *    it that others cannot traverse gets `o+x` (traverse, not list: named in the notice);
+ * 3. each of `privateDirs` (the run directories) becomes mode 0700, so the user cannot read `state.json`.
+ * What it then can and cannot read is measured in `test/proc/isolate-user.root.test.ts` (SECURITY.md).
+ */
+import { spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import type { ChildIdentity } from "./child-identity.js";
+import { privileged, SYSTEM_TOOLS_ENV } from "./child-identity.js";
+import { findExecutable } from "./which.js";
+
+/** Input `isolate-user`: `auto` (on where it can be set up), `true` (required), `false` (off). */
+export type IsolateSetting = "auto" | "true" | "false";
+
+/** The user's login name. */
+export const ISOLATED_USER = "evidence-gate-pr";
+
+/** What the set-up came to, with the one line the summary and the log show. */
+export type Isolation =
+  | { readonly kind: "on"; readonly identity: ChildIdentity; readonly note: string }
+  | {
+      readonly kind: "off";
+      /** `true` when `isolate-user: true` asked for it: the run must not go on. */
+      readonly required: boolean;
+      readonly note: string;
+    };
+
+export interface IsolationOptions {
+  readonly setting: IsolateSetting;
+  /** The checkout (`GITHUB_WORKSPACE`): made writable for the user. */
+  readonly workspace: string;
+  /** Folders the user must not read (the run directories): made mode 0700. */
+  readonly privateDirs: readonly string[];
+  /** The run's environment (unused for the privileged tools, which run with `SYSTEM_TOOLS_ENV`). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Default `process.platform`, `process.getuid()`, {@link ISOLATED_USER}: tests only. */
+  readonly platform?: NodeJS.Platform;
+  readonly uid?: number;
+  readonly user?: string;
+}
+
+/** What does not hold without the user (the notice's second half). */
+const WITHOUT =
+  "the verify command and the model CLIs run as the runner's own user, so PR code can read the action's process memory, the run directory (state.json) and RUNNER_TEMP, and write the job's file-command files (SECURITY.md, known limits); leftover processes are still killed when each command ends";
+
+/** Sets up the user (see the module comment), or says why not. Never throws. */
+export function setUpIsolation(o: IsolationOptions): Isolation {
+  if (o.setting === "false") {
+    return { kind: "off", required: false, note: `isolate-user is false: ${WITHOUT}.` };
+  }
+  const reason = trySetUp(o);
+  if (typeof reason !== "string") return reason;
+  return {
+    kind: "off",
+    required: o.setting === "true",
+    note: `isolate-user could not be set up (${reason}): ${WITHOUT}.`,
+  };
+}
+
+type Run = (argv: readonly string[]) => { readonly ok: boolean; readonly out: string; readonly err: string };
+
+function runner(via: ChildIdentity["via"]): Run {
+  return (argv) => {
+    const [file, ...args] = privileged({ via }, argv);
+    const result = spawnSync(file as string, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
+    return {
+      ok: result.status === 0,
+      out: result.stdout ?? "",
+      err: (result.stderr ?? String(result.error ?? "")).trim().split("\n")[0] ?? "",
+    };
+  };
+}
+
+/** The set-up's steps; a string is why it could not be done. */
+function trySetUp(o: IsolationOptions): Isolation | string {
+  if ((o.platform ?? process.platform) !== "linux") return "it needs Linux";
+  const uid = o.uid ?? process.getuid?.() ?? -1;
+  const via: ChildIdentity["via"] | null =
+    uid === 0
+      ? "root"
+      : spawnSync("sudo", ["-n", "true"], { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } }).status === 0
+        ? "sudo"
+        : null;
+  if (via === null) return "the action is not root and `sudo -n true` failed: no passwordless sudo";
+  // From the system folders only: a `setpriv` an earlier step put on PATH must not run as root.
+  const setpriv = findExecutable("setpriv", SYSTEM_TOOLS_ENV.PATH);
+  if (via === "root" && setpriv === null) return "setpriv (util-linux) is not installed";
+  const run = runner(via);
+  const user = o.user ?? ISOLATED_USER;
+  if (!run(["id", "-u", user]).ok) {
+    const made = run(["useradd", "--create-home", "--user-group", "--shell", "/bin/sh", user]);
+    if (!made.ok) return `useradd ${user} failed: ${made.err}`;
+  }
+  const entry = run(["getent", "passwd", user]);
+  const fields = entry.out.trim().split(":");
+  const [userUid, userGid, home] = [Number(fields[2]), Number(fields[3]), fields[5] ?? ""];
+  if (!entry.ok || !Number.isInteger(userUid) || !Number.isInteger(userGid) || home === "")
+    return `getent passwd ${user} gave no uid, gid and home`;
+  if (userUid === 0) return `user ${user} is uid 0`;
+  const workspace = resolve(o.workspace);
+  for (const step of [
+    ["chgrp", "-R", String(userGid), workspace],
+    ["chmod", "-R", "g+rwX", workspace],
+    ["find", workspace, "-type", "d", "-exec", "chmod", "g+s", "{}", "+"],
+  ]) {
+    const done = run(step);
+    if (!done.ok) return `${step[0]} on the workspace failed: ${done.err}`;
+  }
+  const opened: string[] = [];
+  for (let dir = dirname(workspace); ; dir = dirname(dir)) {
+    if ((statSync(dir).mode & 0o001) === 0) {
+      if (!run(["chmod", "o+x", dir]).ok) return `chmod o+x ${dir} failed`;
+      opened.push(dir);
+    }
+    if (dirname(dir) === dir) break;
+  }
+  for (const dir of o.privateDirs) {
+    mkdirSync(dir, { recursive: true });
+    chmodSync(dir, 0o700);
+  }
+  const identity: ChildIdentity = {
+    user,
+    uid: userUid,
+    gid: userGid,
+    home,
+    via,
+    setpriv: setpriv ?? "/usr/bin/setpriv",
+  };
+  const traverse = opened.length > 0 ? `; others may now traverse (not list) ${opened.join(", ")}` : "";
+  return {
+    kind: "on",
+    identity,
+    note: `isolate-user: the verify command and the model CLIs run as ${user} (uid ${userUid}, switched ${via === "root" ? "with setpriv" : "through sudo -n"}), which can write the workspace and cannot read the run directory or the action's processes${traverse}; every process of ${user} is killed when the run ends.`,
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * Killing what PR code left behind (issue 12 item 4: "every process the PR code started is gone when its
+ * step ends"). Two mechanisms, by what the machine allows:
+ *
+ * - **With the separate user** (`child-identity.ts`): every process of that user, whatever it did
+ *   (`setsid`, a double fork, a cleared environment), is killed with `pkill -KILL -u <user>` when the
+ *   step's run ends ({@link killUserProcesses}).
+ * - **Without it**, per child ({@link killMarked}): the exec seam gives each PR-code child a marker
+ *   variable (`EVIDENCE_GATE_SPAWN=<random id>`) that its descendants inherit, and when the child settles
+ *   it kills every process whose `/proc/<pid>/environ` holds that marker, plus every process still in the
+ *   child's session (`/proc/<pid>/stat` field 6). That reaches `setsid` and double-forked descendants,
+ *   which the process-group kill does not. It is a best effort: a descendant that re-executes itself with
+ *   a cleared environment *and* leaves the session escapes it. Linux's `PR_SET_CHILD_SUBREAPER` is not
+ *   reachable from Node without a native addon, and a cgroup v2 subtree is not writable for the runner's
+ *   user on GitHub-hosted runners (nor here: cgroup v1), so neither is used.
+ *
+ * Both repeat until a scan finds nothing (a process may fork while it is being killed), at most
+ * {@link MAX_ROUNDS} times. Linux only; elsewhere they find nothing.
+ */
+import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { type ChildIdentity, privileged, SYSTEM_TOOLS_ENV } from "./child-identity.js";
+
+/** The variable the exec seam marks a PR-code child's tree with. Not a secret. */
+export const SPAWN_MARKER = "EVIDENCE_GATE_SPAWN";
+
+const MAX_ROUNDS = 5;
+
+/**
+ * The session id of a live `pid` (`/proc/<pid>/stat` field 6), or `null` when it is gone, unreadable or a
+ * zombie (already dead, waiting for its parent).
+ */
+function sessionOf(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Field 2 (the command) is parenthesised and may hold spaces: count from the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return fields[0] === "Z" ? null : Number(fields[3]);
+  } catch {
+    return null;
+  }
+}
+
+function holdsMarker(pid: number, needle: string): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(needle);
+  } catch {
+    return false;
+  }
+}
+
+function processIds(): number[] {
+  try {
+    return readdirSync("/proc")
+      .filter((name) => /^\d+$/.test(name))
+      .map(Number)
+      .filter((pid) => pid !== process.pid);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Kills (SIGKILL) every process marked with `marker` or still in session `session`.
+ *
+ * @returns the pids killed (each counted once), empty when nothing was left.
+ */
+export function killMarked(marker: string, session: number | null): number[] {
+  const needle = `${SPAWN_MARKER}=${marker}`;
+  const killed = new Set<number>();
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const found = processIds().filter((pid) => {
+      const own = sessionOf(pid);
+      return own !== null && ((session !== null && own === session) || holdsMarker(pid, needle));
+    });
+    if (found.length === 0) break;
+    for (const pid of found) {
+      try {
+        process.kill(pid, "SIGKILL");
+        killed.add(pid);
+      } catch {
+        // ESRCH: it ended on its own.
+      }
+    }
+  }
+  return [...killed];
+}
+
+/**
+ * Kills every process of `identity`'s user (`pkill -KILL -u`, with `sudo -n` unless the engine is root).
+ *
+ * @returns how many processes were found and killed (0: the user ran nothing any more).
+ */
+export function killUserProcesses(identity: ChildIdentity): number {
+  let killed = 0;
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const [pgrep, ...pgrepArgs] = privileged(identity, ["pgrep", "-u", String(identity.uid)]);
+    const listed = spawnSync(pgrep as string, pgrepArgs, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
+    // A zombie is dead already (where PID 1 does not reap, as in some containers, it stays listed).
+    const pids = (listed.stdout ?? "")
+      .split("\n")
+      .filter((line) => /^\d+$/.test(line.trim()) && sessionOf(Number(line)) !== null);
+    if (pids.length === 0) break;
+    const [pkill, ...pkillArgs] = privileged(identity, ["pkill", "-KILL", "-u", String(identity.uid)]);
+    spawnSync(pkill as string, pkillArgs, { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
+    killed += pids.length;
+  }
+  return killed;
+}

@@ -1,0 +1,64 @@
+/**
+ * The last resort for a write that fails once a run is under way (issue 17 item 5): a filesystem error on
+ * one of the operator's places, or git failing to write, is worded as the operator's problem (the path,
+ * the reason, the fix); anything else stays an internal error.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { GitError } from "../../src/proc/git.js";
+import { folderWriteProblem, writeFailureProblem } from "../../src/run/writable-paths.js";
+
+const made: string[] = [];
+afterEach(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function caught(f: () => unknown): unknown {
+  try {
+    f();
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected a throw");
+}
+
+describe("writeFailureProblem", () => {
+  it("words a Node filesystem error with its path: the path, the code in words, the flags that move it", () => {
+    const dir = mkdtempSync(join(tmpdir(), "eg-write-failure-"));
+    made.push(dir);
+    writeFileSync(join(dir, "file"), "x\n");
+    const error = caught(() => mkdirSync(join(dir, "file", "runs"), { recursive: true }));
+
+    expect(writeFailureProblem(error)).toBe(
+      `could not write ${join(dir, "file", "runs")} (ENOTDIR: a part of the path is a file, not a folder): make that place writable, or point --runs-dir, --summary-out or --check-run-out elsewhere, then run again`,
+    );
+  });
+
+  it("words git failing to write the repository", () => {
+    const error = new GitError(
+      ["add", "-A"],
+      "exit 128: error: insufficient permission… Read-only file system",
+    );
+    expect(writeFailureProblem(error)).toBe(
+      "git could not write the repository (git add -A failed: exit 128: error: insufficient permission… Read-only file system): run on a writable clone with free space, then run again",
+    );
+  });
+
+  it("leaves every other error an internal one: a missing file, a git error of another kind, a plain Error", () => {
+    const missing = caught(() => writeFileSync(join(tmpdir(), "eg-no-such-folder", "x", "y"), ""));
+    expect(writeFailureProblem(missing)).toBeNull();
+    expect(writeFailureProblem(new GitError(["rev-parse"], "exit 128: fatal: bad revision"))).toBeNull();
+    expect(writeFailureProblem(new Error("Internal error: something broke"))).toBeNull();
+  });
+});
+
+describe("folderWriteProblem", () => {
+  it("a folder that exists and is writable, or that can be created in one: no problem", () => {
+    const dir = mkdtempSync(join(tmpdir(), "eg-folder-"));
+    made.push(dir);
+    expect(folderWriteProblem("--runs-dir x", dir, "fix")).toBeNull();
+    expect(folderWriteProblem("--runs-dir x", join(dir, "a", "b"), "fix")).toBeNull();
+  });
+});
