@@ -18,12 +18,17 @@ import {
   type IsolateSetting,
   type ReportTo,
 } from "../run/action-inputs.js";
+import { readGoalLoop } from "../run/max-cycles.js";
 import { readRepairAttempts } from "../run/repair-attempts.js";
 import { readVerifyEnv } from "../run/request-fields.js";
 import { parseCodexConfig } from "../runtime/codex-argv.js";
 import { bool, raw, readMode, strayInputs } from "./mode-inputs.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
+
+/** `max-cost-usd` without a second cycle: it would never be checked. */
+const GOAL_LOOP_REFUSAL =
+  "input `max-cost-usd` is checked between cycles, and `max-cycles` is 1: set max-cycles to 2 or more, or drop it";
 
 /**
  * Whether the workflow asked for `mode: lint`, read from the raw input before anything else is checked:
@@ -59,6 +64,18 @@ function readCodexConfig(env: Env, errors: string[]): string[] {
   if (parsed.ok) return [...parsed.pairs];
   errors.push(...parsed.issues.map((issue) => issue.replace(/^codex-config /, "input `codex-config` ")));
   return [];
+}
+
+/** Input `verify-timeout` (Go duration, 1s..24h; default 10 min) in ms; a problem is pushed onto `errors`. */
+function readVerifyTimeout(env: Env, errors: string[]): number {
+  const vt = raw(env, "verify-timeout");
+  if (vt === undefined) return 10 * 60_000;
+  const parsed = parseDuration(vt);
+  if (parsed.ok && parsed.ms >= 1000 && parsed.ms <= 24 * 3_600_000) return parsed.ms;
+  if (parsed.ok)
+    errors.push(`input \`verify-timeout\` ${JSON.stringify(vt)}: give a duration from 1s to 24h`);
+  else errors.push(`input \`verify-timeout\`: ${parsed.message}`);
+  return 10 * 60_000;
 }
 
 /** Input `report-to`: empty or `check-run` (this step posts), or `bot` (the evidence-gate App posts). */
@@ -108,15 +125,12 @@ export function readActionInputs(env: Env): InputsResult {
   }
   const acceptLoaded = bool(env, "accept-loaded-user-config", errors);
   const repairAttempts = readRepairAttempts(raw(env, "repair-attempts"), "input `repair-attempts`", errors);
-  let verifyTimeoutMs = 10 * 60_000;
-  const vt = raw(env, "verify-timeout");
-  if (vt !== undefined) {
-    const parsed = parseDuration(vt);
-    if (parsed.ok && parsed.ms >= 1000 && parsed.ms <= 24 * 3_600_000) verifyTimeoutMs = parsed.ms;
-    else if (parsed.ok)
-      errors.push(`input \`verify-timeout\` ${JSON.stringify(vt)}: give a duration from 1s to 24h`);
-    else errors.push(`input \`verify-timeout\`: ${parsed.message}`);
-  }
+  const goalLoop = readGoalLoop(
+    { maxCycles: raw(env, "max-cycles"), maxCostUsd: raw(env, "max-cost-usd") },
+    { maxCycles: "input `max-cycles`", maxCostUsd: "input `max-cost-usd`", refusal: GOAL_LOOP_REFUSAL },
+    errors,
+  );
+  const verifyTimeoutMs = readVerifyTimeout(env, errors);
   const runtimeText = raw(env, "runtime") ?? "claude";
   const runtime = RUNTIMES.find((r) => r === runtimeText);
   if (runtime === undefined)
@@ -176,6 +190,7 @@ export function readActionInputs(env: Env): InputsResult {
       acceptNoBuildEvidence: accept,
       acceptLoadedUserConfig: mode.kind === "auto" && acceptLoaded,
       repairAttempts,
+      ...goalLoop,
       runtime: runtime ?? "claude",
       ...opt("model", raw(env, "model")),
       claudeVersion: raw(env, "claude-version") ?? DEFAULT_CLAUDE_VERSION,

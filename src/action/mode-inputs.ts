@@ -268,13 +268,20 @@ export function strayInputs(env: Env, mode: ModeInputs, errors: string[]): void 
         "hand-written nodes run with only their own allowed_tools and never with a loaded user configuration; drop it",
       );
       refuse(
-        ["repair-attempts"],
+        ["repair-attempts", "max-cycles", "max-cost-usd"],
         "a hand-written graph declares completion (with its own max_attempts) on the nodes it gates (SPEC §7); drop it",
       );
       return;
     case "verify":
       refuse(
-        ["accept-no-build-evidence", "accept-loaded-user-config", "model", "repair-attempts"],
+        [
+          "accept-no-build-evidence",
+          "accept-loaded-user-config",
+          "model",
+          "repair-attempts",
+          "max-cycles",
+          "max-cost-usd",
+        ],
         "mode verify runs no model, and needs a verify command (verify-cmd, or the policy file's); drop it",
       );
       return;
@@ -290,6 +297,8 @@ export function strayInputs(env: Env, mode: ModeInputs, errors: string[]): void 
           "push",
           "push-token",
           "repair-attempts",
+          "max-cycles",
+          "max-cost-usd",
           "report-to",
         ],
         "lint only reads the graph file: nothing runs; drop it",
@@ -297,7 +306,15 @@ export function strayInputs(env: Env, mode: ModeInputs, errors: string[]): void 
       return;
     case "resume":
       refuse(
-        ["verify-cmd", "accept-no-build-evidence", "model", "working-directory", "repair-attempts"],
+        [
+          "verify-cmd",
+          "accept-no-build-evidence",
+          "model",
+          "working-directory",
+          "repair-attempts",
+          "max-cycles",
+          "max-cost-usd",
+        ],
         "a resumed leg keeps the first leg's settings, and takes nothing that could widen them; drop it",
       );
       refuse(["push", "push-token"], "a resumed leg does not push in this version; drop it");

@@ -4,6 +4,7 @@
  * parsed by `shared-flags.ts`.
  */
 import { verifyCommandRunsNothing } from "../graph/verify-command.js";
+import { MAX_CYCLES, readGoalLoop } from "../run/max-cycles.js";
 import { readRepairAttempts } from "../run/repair-attempts.js";
 import { FRESH_RUN, type FreshRunFlags, LEG, REPORT } from "./flag-groups.js";
 import type { Parsed } from "./parse-command.js";
@@ -24,6 +25,10 @@ export interface AutoFlags
   readonly concurrency: number;
   /** `--repair-attempts N` (SPEC §7; default 0 = off): red builds fed back to each sink's session. */
   readonly repairAttempts: number;
+  /** `--max-cycles N` (SPEC §7; default 1 = one run): the goal loop's cycles. */
+  readonly maxCycles: number;
+  /** `--max-cost-usd USD` (SPEC §7): the goal loop's soft ceiling, checked between cycles; needs N > 1. */
+  readonly maxCostUsd?: number;
 }
 
 /** The flags, or every problem (each names the flag and the fix). */
@@ -55,6 +60,12 @@ export const AUTO_USAGE = `usage: evidence-gate auto --goal TEXT (--verify-cmd C
   --verify-timeout DURATION    verify command timeout, Go syntax (default 10m)
   --repair-attempts N          feed a sink's failing build back to its session up to N times (0-10,
                                default 0 = off); every attempt is its own ledger row
+  --max-cycles N               up to N runs for the goal (1-${MAX_CYCLES}, default 1): after each run a
+                               tool-less assessor call judges the goal; if unmet, the next run plans
+                               again with what it says remains. The last run's conclusion stands
+  --max-cost-usd USD           stop the cycles once this much is spent, checked between runs (a soft
+                               ceiling; with a runtime that reports no cost the loop stops); needs
+                               --max-cycles above 1
 ${LOADED_USER_CONFIG_USAGE}${FRESH_RUN.usage}  --concurrency N              nodes running at once (default 4, max 10)
 ${LEG.usage}${REPORT.usage}
 Exit: 0 passed, 1 failed, 2 paused (gate or session limit), 3 refused (no build evidence), 64 usage error,
@@ -107,6 +118,8 @@ export function parseAutoFlags(argv: readonly string[]): ParsedFlags {
     {
       ...PLANNING_OPTIONS,
       "repair-attempts": { type: "string" },
+      "max-cycles": { type: "string" },
+      "max-cost-usd": { type: "string" },
       ...FRESH_RUN.options,
       ...LEG.options,
       ...REPORT.options,
@@ -115,6 +128,16 @@ export function parseAutoFlags(argv: readonly string[]): ParsedFlags {
     (f, errors) => {
       const planning = planningFlags(f, errors);
       const repairAttempts = readRepairAttempts(f.str("repair-attempts"), "--repair-attempts", errors);
+      const goalLoop = readGoalLoop(
+        { maxCycles: f.str("max-cycles"), maxCostUsd: f.str("max-cost-usd") },
+        {
+          maxCycles: "--max-cycles",
+          maxCostUsd: "--max-cost-usd",
+          refusal:
+            "--max-cost-usd is checked between cycles, and --max-cycles is 1: give --max-cycles 2 or more, or drop it",
+        },
+        errors,
+      );
       const fresh = FRESH_RUN.read(f, errors);
       const leg = LEG.read(f, errors);
       const report = REPORT.read(f, errors);
@@ -125,6 +148,7 @@ export function parseAutoFlags(argv: readonly string[]): ParsedFlags {
         ...leg,
         concurrency: leg.concurrency ?? 4,
         repairAttempts,
+        ...goalLoop,
         ...report,
       };
     },

@@ -48,6 +48,8 @@ export async function runCliAuto(argv: readonly string[], io: CliIo): Promise<nu
             acceptNoBuildEvidence: f.acceptNoBuildEvidence,
             acceptLoadedUserConfig: f.acceptLoadedUserConfig,
             repairAttempts: f.repairAttempts,
+            maxCycles: f.maxCycles,
+            ...(f.maxCostUsd !== undefined ? { maxCostUsd: f.maxCostUsd } : {}),
             runtime: f.runtime,
             concurrency: f.concurrency,
             ...(policy !== undefined ? { policy } : {}),

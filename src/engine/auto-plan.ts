@@ -65,6 +65,11 @@ export interface AutoPlanOptions {
   readonly surface: "action" | "cli";
   readonly codexConfig?: readonly string[];
   readonly pr?: { readonly title: string; readonly body: string };
+  /**
+   * The goal loop's cycle 2 onwards (`max-cycles`, SPEC §7): the assessor's `remaining` from the previous
+   * cycle, quoted fenced in the planner prompt. Absent on cycle 1 and with `max-cycles` 1.
+   */
+  readonly remaining?: string;
   /** Base-branch policy file values (SPEC §5, §11). */
   readonly policy?: {
     readonly verifyCmd?: string;
@@ -180,6 +185,7 @@ export async function planAuto(
     buildEvidence: answer.kind === "graph" ? "none-detected" : answer.kind,
     ...(answer.kind === "attached" ? { verifyCommand: answer.command } : {}),
     ...(o.pr ? { pr: { title: o.pr.title, body: o.pr.body } } : {}),
+    ...(o.remaining !== undefined ? { remaining: o.remaining } : {}),
     runtime: o.runtime,
   });
   const planned = await planWithRepair({

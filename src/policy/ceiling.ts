@@ -89,6 +89,21 @@ export function plannerPolicy(): ToolPolicy {
   });
 }
 
+/**
+ * The goal loop's assessor (SPEC §7; issue 13 item 7): no tool at all (`--tools ""`), every deniable tool
+ * denied, settings isolated (`--setting-sources ""`) and strict MCP config. It reads only its prompt (the
+ * goal and the run's ledger, fenced) and answers JSON; nothing it could load or call would help it.
+ */
+export function assessorPolicy(): ToolPolicy {
+  return Object.freeze({
+    settingSources: "",
+    allowedTools: Object.freeze([] as string[]),
+    tools: Object.freeze([] as string[]),
+    strictMcpConfig: true,
+    disallowedTools: Object.freeze([...DENIABLE_TOOLS]),
+  });
+}
+
 /** The only layer a hand-written `run` node gets: its own declaration (SPEC §8; seed 001 §1.3). */
 export type HandWrittenToolPolicy = Pick<ToolPolicy, "allowedTools">;
 

@@ -66,6 +66,10 @@ export interface ActionInputs {
    * becomes each sink's completion gate, a red build fed back to the sink's session this many times.
    */
   readonly repairAttempts: number;
+  /** `max-cycles` (SPEC §7, mode auto; default 1 = one run): the goal loop's cycles, 1..5. */
+  readonly maxCycles: number;
+  /** `max-cost-usd` (SPEC §7, mode auto): the goal loop's soft ceiling in USD, checked between cycles. */
+  readonly maxCostUsd?: number;
   readonly model?: string;
   readonly claudeVersion: string;
   /** `codex-version`: the `@openai/codex` version installed when `codex` is not on PATH. */

@@ -126,6 +126,8 @@ async function runAutoLeg(run: PullRequestRun, goal: string, proxy: RunProxy | u
         // The workflow's input, typed at launch: nothing in the PR, the plan or the policy file sets it.
         acceptLoadedUserConfig: inputs.acceptLoadedUserConfig,
         ...(inputs.repairAttempts > 0 ? { repairAttempts: inputs.repairAttempts } : {}),
+        maxCycles: inputs.maxCycles,
+        ...(inputs.maxCostUsd !== undefined ? { maxCostUsd: inputs.maxCostUsd } : {}),
         runtime: inputs.runtime,
         concurrency: inputs.concurrency ?? DEFAULT_AUTO_CONCURRENCY,
         ...(policy !== undefined ? { policy } : {}),

@@ -34,6 +34,10 @@ export type RunModeRequest =
       readonly acceptLoadedUserConfig: boolean;
       /** `repair-attempts` (SPEC §7; 0 = off): red builds fed back to each sink's session this many times. */
       readonly repairAttempts?: number;
+      /** `max-cycles` (SPEC §7; absent or 1 = one run): the goal loop's cycles (`engine/goal-loop.ts`). */
+      readonly maxCycles?: number;
+      /** `max-cost-usd` (SPEC §7): the goal loop's soft ceiling in USD, checked between cycles. */
+      readonly maxCostUsd?: number;
       readonly runtime: Runtime;
       readonly concurrency: number;
       readonly plannerTimeoutMs: number;
@@ -172,6 +176,10 @@ export function autoMode(o: {
   readonly acceptLoadedUserConfig: boolean;
   /** `repair-attempts` (SPEC §7; 0 or absent = off). */
   readonly repairAttempts?: number;
+  /** `max-cycles` (SPEC §7; 1 or absent = one run, no assessor). */
+  readonly maxCycles?: number;
+  /** `max-cost-usd` (SPEC §7; absent = no ceiling). */
+  readonly maxCostUsd?: number;
   readonly runtime: Runtime;
   readonly concurrency: number;
   readonly policy?: { readonly verifyCmd?: string; readonly source?: string };
@@ -189,6 +197,8 @@ export function autoMode(o: {
     acceptNoBuildEvidence: o.acceptNoBuildEvidence,
     acceptLoadedUserConfig: o.acceptLoadedUserConfig,
     ...(o.repairAttempts !== undefined && o.repairAttempts > 0 ? { repairAttempts: o.repairAttempts } : {}),
+    ...(o.maxCycles !== undefined && o.maxCycles > 1 ? { maxCycles: o.maxCycles } : {}),
+    ...(o.maxCostUsd !== undefined ? { maxCostUsd: o.maxCostUsd } : {}),
     runtime: o.runtime,
     concurrency: o.concurrency,
     plannerTimeoutMs: PLANNER_TIMEOUT_MS,

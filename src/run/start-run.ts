@@ -14,7 +14,8 @@
 
 import { RunTimedOut } from "../core/run-timeout.js";
 import { unreachable } from "../core/unreachable.js";
-import { runAuto } from "../engine/auto-run.js";
+import { type AutoRunOptions, type AutoRunResult, runAuto } from "../engine/auto-run.js";
+import { runGoalLoop } from "../engine/goal-loop.js";
 import { runHandWritten } from "../engine/hand-run.js";
 import { resumeRun } from "../engine/resume-run.js";
 import type { EngineRunBase } from "../engine/run-options.js";
@@ -108,6 +109,21 @@ function withBase<T extends object>(base: EngineRunBase, own: T): EngineRunBase 
 const optional = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } =>
   (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 
+/**
+ * `auto` once, or with `max-cycles` above 1 the goal loop (SPEC §7; issue 13 item 7), whose result is the
+ * last cycle's run plus its cycles (an `AutoRunResult` still, so every surface reports it the same way).
+ */
+function autoOrGoalLoop(
+  mode: Extract<RunModeRequest, { readonly kind: "auto" }>,
+  options: AutoRunOptions,
+): Promise<AutoRunResult> {
+  if (mode.maxCycles === undefined || mode.maxCycles <= 1) return runAuto(options);
+  return runGoalLoop(options, {
+    maxCycles: mode.maxCycles,
+    ...(mode.maxCostUsd !== undefined ? { maxCostUsd: mode.maxCostUsd } : {}),
+  });
+}
+
 async function dispatch(request: RunRequest, ports: RunPorts): Promise<RunOutcome> {
   const base = engineBase(request, ports);
   const { mode, policy } = request;
@@ -124,7 +140,8 @@ async function dispatch(request: RunRequest, ports: RunPorts): Promise<RunOutcom
     case "auto":
       // An empty verify command (from the input or the policy) is the usage error `decideBuildEvidence`
       // reports before anything runs; the choice itself was made once, by the surface.
-      return runAuto(
+      return autoOrGoalLoop(
+        mode,
         withBase(base, {
           ...where,
           goal: mode.goal,

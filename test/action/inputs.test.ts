@@ -429,6 +429,29 @@ describe("repair-attempts (SPEC §7, issue 13 item 5)", () => {
   });
 });
 
+describe("max-cycles and max-cost-usd (SPEC §7, issue 13 item 7)", () => {
+  it("max-cycles is 1 when absent, read in mode auto with a positive max-cost-usd, refused out of 1-5", () => {
+    expect(ok({ goal: "g", "verify-cmd": "npm test" }).maxCycles).toBe(1);
+    const three = ok({ goal: "g", "verify-cmd": "npm test", "max-cycles": "3", "max-cost-usd": "4" });
+    expect([three.maxCycles, three.maxCostUsd]).toEqual([3, 4]);
+    expect(errors({ goal: "g", "verify-cmd": "npm test", "max-cycles": "6" })).toEqual([
+      'input `max-cycles` is "6": give a whole number from 1 (one run, the default) to 5, the runs one goal may take',
+    ]);
+  });
+
+  it("max-cost-usd with one cycle is refused: it is only checked between cycles", () => {
+    expect(errors({ goal: "g", "verify-cmd": "npm test", "max-cost-usd": "4" })).toEqual([
+      "input `max-cost-usd` is checked between cycles, and `max-cycles` is 1: set max-cycles to 2 or more, or drop it",
+    ]);
+  });
+
+  it("mode run refuses max-cycles: a hand-written graph is not planned again", () => {
+    expect(errors({ graph: "g.yml", "max-cycles": "2" }).join("\n")).toContain(
+      "input `max-cycles` does not apply to mode run",
+    );
+  });
+});
+
 describe("report-to and approver (issue 11: the evidence-gate App)", () => {
   const RESUME = { mode: "resume", "resume-run-id": "20250101-120000-abcdef", "approve-gate": "sign-off" };
 

@@ -152,3 +152,41 @@ describe("--repair-attempts (SPEC §7, issue 13 item 5)", () => {
     },
   );
 });
+
+describe("--max-cycles and --max-cost-usd (SPEC §7, issue 13 item 7)", () => {
+  test("absent --max-cycles is 1 (one run); a whole number 1-5 is read, with a positive --max-cost-usd", () => {
+    const absent = parseAutoFlags(["--goal", "g", "--verify-cmd", "npm test"]);
+    const three = parseAutoFlags([
+      "--goal",
+      "g",
+      "--verify-cmd",
+      "npm test",
+      "--max-cycles",
+      "3",
+      "--max-cost-usd",
+      "2.50",
+    ]);
+    expect(absent.ok && absent.flags.maxCycles).toBe(1);
+    expect(absent.ok && absent.flags.maxCostUsd).toBeUndefined();
+    expect(three.ok && three.flags.maxCycles).toBe(3);
+    expect(three.ok && three.flags.maxCostUsd).toBe(2.5);
+  });
+
+  test.each(["0", "6", "1.5", "two"])("--max-cycles %j is refused naming the flag and the range", (v) => {
+    expect(errorsOf(["--goal", "g", "--verify-cmd", "true", "--max-cycles", v])).toEqual([
+      `--max-cycles is ${JSON.stringify(v)}: give a whole number from 1 (one run, the default) to 5, the runs one goal may take`,
+    ]);
+  });
+
+  test.each(["0", "-1", "ten", "1e3"])("--max-cost-usd %j is refused naming the flag", (v) => {
+    expect(
+      errorsOf(["--goal", "g", "--verify-cmd", "true", "--max-cycles", "2", "--max-cost-usd", v]),
+    ).toEqual([`--max-cost-usd is ${JSON.stringify(v)}: give a positive amount of US dollars, e.g. 2.50`]);
+  });
+
+  test("--max-cost-usd with one cycle is refused: it is only checked between cycles", () => {
+    expect(errorsOf(["--goal", "g", "--verify-cmd", "true", "--max-cost-usd", "1"])).toEqual([
+      "--max-cost-usd is checked between cycles, and --max-cycles is 1: give --max-cycles 2 or more, or drop it",
+    ]);
+  });
+});

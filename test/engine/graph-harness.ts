@@ -32,6 +32,7 @@ import { afterEach } from "vitest";
 import type { FailRow, LedgerRow, PassRow } from "../../src/core/ledger-row.js";
 import type { RunId } from "../../src/core/run-id.js";
 import { type AutoRunOptions, type AutoRunResult, runAuto } from "../../src/engine/auto-run.js";
+import { type GoalLoopOptions, type GoalLoopResult, runGoalLoop } from "../../src/engine/goal-loop.js";
 import { type HandRunResult, runHandWritten } from "../../src/engine/hand-run.js";
 import type { RunHooks } from "../../src/engine/leg.js";
 import type { ResumeAction } from "../../src/engine/resume-action.js";
@@ -131,6 +132,11 @@ export interface GraphHarness {
   resumeRaw(runId: string, action: ResumeAction, options?: RunOptions): Promise<ResumeResult>;
   /** `runAuto` with the harness's runtime; `options` over sensible defaults (no verify, accept none). */
   auto(options: Partial<AutoRunOptions> & Pick<AutoRunOptions, "goal">): Promise<AutoRunResult>;
+  /** `runGoalLoop` with the same defaults as {@link auto} (the goal loop, `max-cycles`). */
+  goalLoop(
+    options: Partial<AutoRunOptions> & Pick<AutoRunOptions, "goal">,
+    loop: GoalLoopOptions,
+  ): Promise<GoalLoopResult>;
   /** Stops the model server and starts another with `script` (the next leg's model: e.g. after a limit reset). */
   replaceServer(script: ModelScript): Promise<ModelServer>;
   /** The fake's report of the `call`-th (1-based) execution of `node`, `null` when it never wrote one. */
@@ -290,6 +296,24 @@ export async function startGraphHarness(options: GraphHarnessOptions): Promise<G
     };
   };
 
+  const autoOptions = (o: Partial<AutoRunOptions> & Pick<AutoRunOptions, "goal">): AutoRunOptions => {
+    const { goal, ...rest } = o;
+    return {
+      goal,
+      repoDir: repo.dir,
+      verifyTimeoutMs: 120_000,
+      verifyEnv: [],
+      acceptNoBuildEvidence: false,
+      acceptLoadedUserConfig: false,
+      concurrency: 4,
+      onFail: "halt",
+      plannerTimeoutMs: 60_000,
+      runtime,
+      ...common({}),
+      ...rest,
+    };
+  };
+
   const harness: GraphHarness = {
     runtime,
     repo,
@@ -320,23 +344,8 @@ export async function startGraphHarness(options: GraphHarnessOptions): Promise<G
         ...common(o),
       }),
     resume: async (runId, action, o = {}) => finished(await harness.resumeRaw(runId, action, o), "the leg"),
-    auto: (o) => {
-      const { goal, ...rest } = o;
-      return runAuto({
-        goal,
-        repoDir: repo.dir,
-        verifyTimeoutMs: 120_000,
-        verifyEnv: [],
-        acceptNoBuildEvidence: false,
-        acceptLoadedUserConfig: false,
-        concurrency: 4,
-        onFail: "halt",
-        plannerTimeoutMs: 60_000,
-        runtime,
-        ...common({}),
-        ...rest,
-      });
-    },
+    auto: (o) => runAuto(autoOptions(o)),
+    goalLoop: (o, loop) => runGoalLoop(autoOptions(o), loop),
     async replaceServer(script) {
       await server.close();
       server = await startModelServer({ script: withPlaceholder(script) });

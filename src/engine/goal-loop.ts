@@ -1,0 +1,157 @@
+/**
+ * The goal loop of `auto` (`max-cycles` / `--max-cycles`, SPEC §7; issue 13 item 7). With `maxCycles` 1
+ * (the default) this is `runAuto` once, nothing else: no assessor call, today's behaviour. With more:
+ *
+ * 1. a cycle is one whole `auto` run (its own run directory, plan, ledger and conclusion);
+ * 2. when another cycle could follow, the `max-cost-usd` soft ceiling is checked first (the sum of every
+ *    cycle's and assessor's known cost; a cost the runtime does not report — codex — stops the loop as
+ *    unmeasurable, since the ceiling could not be honoured), then one isolated, tool-less assessor call
+ *    (`assess-call.ts`) reads the goal and the cycle's ledger (fenced) and answers `{goal_met, remaining,
+ *    evidence}`;
+ * 3. a met goal ends the loop; otherwise the next cycle plans again with `remaining` fenced in its planner
+ *    prompt. An assessor that fails or answers out of shape ends the loop (no verdict is guessed).
+ *
+ * The result is the last cycle's run as `runAuto` returns it — so the final conclusion is the last run's,
+ * and a met verdict never turns a failed run into a pass — plus one {@link GoalCycle} per cycle and why the
+ * loop stopped. The last cycle allowed is not assessed: nothing would follow from its verdict.
+ */
+import { join } from "node:path";
+import { renderLedgerText } from "../ledger/render-text.js";
+import { buildAssessorPrompt } from "../plan/assessor-prompt.js";
+import { type AssessResult, assessCycle } from "./assess-call.js";
+import { type AutoRunOptions, type AutoRunResult, runAuto } from "./auto-run.js";
+import type { FinishedLeg } from "./leg.js";
+import { executableFor } from "./runtime-setup.js";
+
+/** The goal loop's own options, beside `auto`'s. */
+export interface GoalLoopOptions {
+  /** `max-cycles` (SPEC §7): integer from 1 (one run, no assessor) to `MAX_CYCLES` (`src/run/max-cycles.ts`). */
+  readonly maxCycles: number;
+  /** `max-cost-usd` (SPEC §7): the soft ceiling in USD, checked between cycles only. Absent: no ceiling. */
+  readonly maxCostUsd?: number;
+  /** The assessor call's timeout in ms; default the planner's (`plannerTimeoutMs`). */
+  readonly assessorTimeoutMs?: number;
+}
+
+/** One cycle as the loop saw it. */
+export interface GoalCycle {
+  /** 1-based. */
+  readonly cycle: number;
+  readonly runId: string;
+  readonly runDir: string;
+  /** The cycle's run conclusion (`success`, `failure`, …), as its ledger says. */
+  readonly conclusion: string | null;
+  /** The assessor's verdict, or why there is none (`null`: not assessed, e.g. the last cycle). */
+  readonly assessment: AssessResult | null;
+}
+
+/** The last cycle's run, with every cycle and why the loop stopped. */
+export type GoalLoopFinished = FinishedLeg & {
+  readonly cycles: readonly GoalCycle[];
+  readonly stoppedBecause: string;
+};
+
+/** `runAuto`'s result, and with `finished` the cycles and why the loop stopped. */
+export type GoalLoopResult = Exclude<AutoRunResult, FinishedLeg> | GoalLoopFinished;
+
+/** Whether a finished run came from the goal loop (it then carries its cycles). */
+export function isGoalLoopFinished(run: FinishedLeg | object): run is GoalLoopFinished {
+  return "cycles" in run && Array.isArray(run.cycles) && "stoppedBecause" in run;
+}
+
+/** Runs `auto` up to `maxCycles` times (see the module comment). Rejects only on internal errors. */
+export async function runGoalLoop(o: AutoRunOptions, loop: GoalLoopOptions): Promise<GoalLoopResult> {
+  if (!Number.isInteger(loop.maxCycles) || loop.maxCycles < 1) {
+    throw new Error(`Internal error: max cycles must be an integer >= 1, got ${loop.maxCycles}`);
+  }
+  const cycles: GoalCycle[] = [];
+  let spent = { usd: 0, unknown: false };
+  let last: FinishedLeg | null = null;
+  let remaining: string | undefined;
+  for (let cycle = 1; ; cycle++) {
+    // Only cycle 1 may carry the caller's run id: every later cycle is a run of its own.
+    const { runId, ...rest } = o;
+    const cycleOptions: AutoRunOptions =
+      cycle === 1 ? o : { ...rest, ...(remaining !== undefined ? { remaining } : {}) };
+    const result = await runAuto(cycleOptions);
+    if (result.kind !== "finished") {
+      if (last === null) return result;
+      return { ...last, cycles, stoppedBecause: `cycle ${cycle} did not start: ${result.message}` };
+    }
+    last = result;
+    spent = addUsd(spent, result.ledger.totals.total);
+    const record = (assessment: AssessResult | null): void => {
+      cycles.push({
+        cycle,
+        runId: result.ledger.runId,
+        runDir: result.runDir,
+        conclusion: result.ledger.conclusion?.conclusion ?? null,
+        assessment,
+      });
+    };
+    const stop = stopBefore(cycle, loop, spent, o.signal);
+    if (stop !== null) {
+      record(null);
+      return { ...result, cycles, stoppedBecause: stop };
+    }
+    const assessed = await assess(o, loop, result);
+    record(assessed);
+    spent = addUsd(
+      spent,
+      assessed.call.costUsd === null
+        ? { kind: "unknown", knownUsd: 0, unknownCalls: 1 }
+        : { kind: "known", usd: assessed.call.costUsd },
+    );
+    if (assessed.kind === "failed") {
+      return { ...result, cycles, stoppedBecause: `no assessment of cycle ${cycle}: ${assessed.reason}` };
+    }
+    if (assessed.assessment.goal_met) {
+      return { ...result, cycles, stoppedBecause: `the assessor judged the goal met after cycle ${cycle}` };
+    }
+    remaining = assessed.assessment.remaining;
+  }
+}
+
+/** Why no further cycle may follow cycle `cycle`, or `null` when one may. */
+function stopBefore(
+  cycle: number,
+  loop: GoalLoopOptions,
+  spent: { readonly usd: number; readonly unknown: boolean },
+  signal: AbortSignal | undefined,
+): string | null {
+  if (cycle >= loop.maxCycles) return `max-cycles ${loop.maxCycles} reached`;
+  if (signal?.aborted) return `the run was stopped during cycle ${cycle}`;
+  if (loop.maxCostUsd === undefined) return null;
+  if (spent.unknown) {
+    return `max-cost-usd ${loop.maxCostUsd} cannot be checked: the runtime did not report the cost of cycle ${cycle} (unmeasurable)`;
+  }
+  if (spent.usd >= loop.maxCostUsd) {
+    return `max-cost-usd ${loop.maxCostUsd} reached: $${spent.usd.toFixed(4)} spent after cycle ${cycle}`;
+  }
+  return null;
+}
+
+function addUsd(
+  spent: { readonly usd: number; readonly unknown: boolean },
+  total: FinishedLeg["ledger"]["totals"]["total"],
+): { readonly usd: number; readonly unknown: boolean } {
+  return total.kind === "known"
+    ? { usd: spent.usd + total.usd, unknown: spent.unknown }
+    : { usd: spent.usd + total.knownUsd, unknown: true };
+}
+
+/** The assessor call on a finished cycle, in its working directory, with the run's CLI and environment. */
+function assess(o: AutoRunOptions, loop: GoalLoopOptions, cycle: FinishedLeg): Promise<AssessResult> {
+  const cwd = o.workingDirectory !== undefined ? join(o.repoDir, o.workingDirectory) : o.repoDir;
+  return assessCycle({
+    runtime: o.runtime,
+    executable: executableFor(o.runtime, o),
+    ...(o.codexConfig !== undefined ? { codexConfig: o.codexConfig } : {}),
+    prompt: buildAssessorPrompt({ goal: o.goal, ledgerText: renderLedgerText(cycle.ledger) }),
+    cwd,
+    env: o.modelEnv("assessor", o.runtime),
+    ...(o.model !== undefined ? { model: o.model } : {}),
+    timeoutMs: loop.assessorTimeoutMs ?? o.plannerTimeoutMs,
+    ...(o.signal ? { signal: o.signal } : {}),
+  });
+}

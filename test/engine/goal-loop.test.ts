@@ -1,0 +1,145 @@
+/**
+ * The goal loop of `auto` (`max-cycles`, SPEC §7; issue 13 item 7) at engine level (`runGoalLoop`): real
+ * CLIs against the scripted model server, a real sample repository and verify command. One behaviour per
+ * test: a met goal makes no second plan; an unmet goal's `remaining` reaches cycle 2's planner prompt
+ * fenced, and the assessor is tool-less; the `max-cost-usd` ceiling stops before the next cycle (codex:
+ * unmeasurable); a met verdict over a failed run leaves the run failed.
+ */
+import { describe, expect, test } from "vitest";
+import type { Runtime } from "../../src/engine/runtime-setup.js";
+import type { ModelScript } from "../support/model-server/index.js";
+import { makeSampleNodeRepo } from "../support/temp-repo.js";
+import { graphHarnessPerTest, requestsOf } from "./graph-harness.js";
+import { RUNTIMES } from "./runtime-harness.js";
+
+const harness = graphHarnessPerTest();
+
+const GOAL = "LOOP-GOAL: tidy the project";
+const REMAINING = "REMAINING-MARK: the README still lacks a usage section";
+
+const plan = (id: string, mark: string): string =>
+  JSON.stringify({
+    name: `loop-${id}`,
+    version: "1",
+    nodes: [{ id, prompt: `${mark}: look at the project.`, allowed_tools: ["Read"] }],
+  });
+
+const verdict = (met: boolean, remaining: string): string =>
+  JSON.stringify({ goal_met: met, remaining, evidence: "the ledger's rows" });
+
+/**
+ * Cycle 1 plans node `first-pass`, cycle 2 (prompted with `remaining`) plans `second-pass`. The assessor's
+ * verdict on each cycle is told apart by the node id in the ledger it reads.
+ */
+function script(firstVerdict: string): ModelScript {
+  return {
+    conversations: [
+      {
+        name: "assess-2",
+        match: ["You are the assessor", "second-pass"],
+        turns: [{ text: verdict(true, "") }],
+      },
+      { name: "assess-1", match: ["You are the assessor", "first-pass"], turns: [{ text: firstVerdict }] },
+      { name: "first", match: "FIRST-MARK", turns: [{ text: "Looked; all fine." }] },
+      { name: "second", match: "SECOND-MARK", turns: [{ text: "Looked again." }] },
+      {
+        name: "planner-2",
+        match: ["LOOP-GOAL", "REMAINING-MARK"],
+        turns: [{ text: plan("second-pass", "SECOND-MARK") }],
+      },
+      { name: "planner-1", match: "LOOP-GOAL", turns: [{ text: plan("first-pass", "FIRST-MARK") }] },
+    ],
+  };
+}
+
+async function start(runtime: Runtime, firstVerdict: string) {
+  return harness({ runtime, makeRepo: makeSampleNodeRepo, script: () => script(firstVerdict) });
+}
+
+describe("the goal loop on claude", () => {
+  test("a goal met on cycle 1 makes no second plan", async () => {
+    const h = await start("claude", verdict(true, ""));
+    const result = await h.goalLoop({ goal: GOAL, verifyCmd: "true" }, { maxCycles: 3 });
+    if (result.kind !== "finished") throw new Error(JSON.stringify(result));
+
+    expect(result.cycles.map((c) => c.cycle)).toEqual([1]);
+    expect(result.cycles[0]?.assessment).toMatchObject({ kind: "assessed", assessment: { goal_met: true } });
+    expect(result.stoppedBecause).toBe("the assessor judged the goal met after cycle 1");
+    expect(result.ledger.conclusion?.conclusion).toBe("success");
+    expect(requestsOf(h.server.requests, "planner-1")).toHaveLength(1);
+    expect(requestsOf(h.server.requests, "planner-2")).toHaveLength(0);
+  });
+
+  test("a met verdict over a failed run leaves the run failed", async () => {
+    const h = await start("claude", verdict(true, ""));
+    // The sample repository's sum() is buggy, so `node --test` fails the sink.
+    const result = await h.goalLoop({ goal: GOAL, verifyCmd: "node --test" }, { maxCycles: 2 });
+    if (result.kind !== "finished") throw new Error(JSON.stringify(result));
+
+    expect(result.cycles[0]?.assessment).toMatchObject({ kind: "assessed", assessment: { goal_met: true } });
+    expect(result.ledger.conclusion?.conclusion).toBe("failure");
+    expect(result.cycles[0]?.conclusion).toBe("failure");
+  });
+
+  test("the max-cost-usd ceiling stops the loop before the next cycle, unassessed", async () => {
+    const h = await start("claude", verdict(false, REMAINING));
+    const result = await h.goalLoop(
+      { goal: GOAL, verifyCmd: "true" },
+      { maxCycles: 3, maxCostUsd: 0.000001 },
+    );
+    if (result.kind !== "finished") throw new Error(JSON.stringify(result));
+
+    expect(result.cycles).toHaveLength(1);
+    expect(result.cycles[0]?.assessment).toBeNull();
+    expect(result.stoppedBecause).toMatch(/^max-cost-usd 0\.000001 reached: \$[0-9.]+ spent after cycle 1$/);
+    expect(requestsOf(h.server.requests, "assess-1")).toHaveLength(0);
+    expect(requestsOf(h.server.requests, "planner-2")).toHaveLength(0);
+  });
+});
+
+describe.each(RUNTIMES)("the goal loop on %s", (runtime) => {
+  test("an unmet goal's remaining reaches cycle 2's planner fenced, from a tool-less assessor", async () => {
+    const h = await start(runtime, verdict(false, REMAINING));
+    const result = await h.goalLoop({ goal: GOAL, verifyCmd: "true" }, { maxCycles: 2 });
+    if (result.kind !== "finished") throw new Error(JSON.stringify(result));
+
+    expect(result.cycles.map((c) => [c.cycle, c.conclusion])).toEqual([
+      [1, "success"],
+      [2, "success"],
+    ]);
+    expect(result.cycles[0]?.runId).not.toBe(result.cycles[1]?.runId);
+    // The last cycle allowed is not assessed: nothing would follow from its verdict.
+    expect(result.cycles[1]?.assessment).toBeNull();
+    expect(result.stoppedBecause).toBe("max-cycles 2 reached");
+    expect(result.ledger.runId).toBe(result.cycles[1]?.runId);
+    expect(result.ledger.rows.map((r) => r.nodeId)).toEqual(["second-pass"]);
+
+    const replan = requestsOf(h.server.requests, "planner-2")[0];
+    if (replan?.promptText == null) throw new Error("cycle 2's planner never reached the model");
+    const fenced = /<<<DATA remaining nonce=([0-9a-f]+)>>>\n([\s\S]*?)\n<<<END DATA nonce=\1>>>/.exec(
+      replan.promptText,
+    );
+    expect(fenced?.[2]).toBe(REMAINING);
+
+    const assessor = requestsOf(h.server.requests, "assess-1")[0];
+    if (assessor === undefined) throw new Error("the assessor never reached the model");
+    expect(assessor.promptText).toMatch(/<<<DATA run-ledger nonce=[0-9a-f]+>>>/);
+    if (runtime === "claude") {
+      // `--tools ""`: the CLI advertises no tool to the model.
+      const tools = (assessor.body as { tools?: unknown[] }).tools ?? [];
+      expect(tools).toEqual([]);
+    }
+  });
+});
+
+describe("the goal loop on codex", () => {
+  test("max-cost-usd cannot be honoured when the runtime reports no cost: the loop stops as unmeasurable", async () => {
+    const h = await start("codex", verdict(false, REMAINING));
+    const result = await h.goalLoop({ goal: GOAL, verifyCmd: "true" }, { maxCycles: 3, maxCostUsd: 5 });
+    if (result.kind !== "finished") throw new Error(JSON.stringify(result));
+
+    expect(result.cycles).toHaveLength(1);
+    expect(result.stoppedBecause).toMatch(/^max-cost-usd 5 cannot be checked: .*\(unmeasurable\)$/);
+    expect(requestsOf(h.server.requests, "planner-2")).toHaveLength(0);
+  });
+});
