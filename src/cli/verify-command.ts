@@ -5,11 +5,10 @@
  * Reporting (`--json`, `--repository`, `--check-run-out`, `--summary-out`) is `auto`'s.
  */
 
-import { resolve } from "node:path";
 import { chooseVerifyCommand, emptyVerifyCommandProblem } from "../evidence/verify-choice.js";
 import { autoRunPolicy } from "../policy/policy-file.js";
 import { CliLeg } from "../run/local-leg.js";
-import { type CliIo, checkedRepository, pathProblems, refuseUsage } from "../run/local-setup.js";
+import { type CliIo, checkedRepository, refuseUsage } from "../run/local-setup.js";
 import type { RunTimeout } from "../run/request.js";
 import { readVerifyEnv } from "../run/request-fields.js";
 import { startRun } from "../run/start-run.js";

@@ -21,7 +21,6 @@ import { redactTokenShapes } from "../core/token-shapes.js";
 import { type CheckRunOperation, CheckRunWriteError, checkRunWriteError } from "./check-run-error.js";
 import {
   type CheckRunConclusion,
-  type CheckRunData,
   type CheckRunRef,
   type ExistingCheckRun,
   existingCheckRunOf,

@@ -5,7 +5,7 @@
  * progress-hooks.ts). Pure text; the caller decides where lines go.
  */
 
-import { isWaitingGate, type LedgerRow } from "../core/ledger-row.js";
+import type { LedgerRow } from "../core/ledger-row.js";
 import { unreachable } from "../core/unreachable.js";
 import type { RetryInfo } from "../engine/leg-hooks.js";
 import { verdictLabel } from "../ledger/cells.js";

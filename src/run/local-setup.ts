@@ -1,13 +1,11 @@
 /**
  * What every run-making CLI command (`auto`, `run`, `verify`, `resume`) takes from its process, found one
  * way: its folder, environment and streams, the settings its flags give for where a leg runs and how it is
- * reported, the repository and the paths checked before anything runs, and the maintainers' policy file from the working tree
- * (SPEC §11). The known secrets and the model children's credentials are `credentials.ts`'s.
+ * reported, the repository and the paths checked before anything runs, and the maintainers' policy file from
+ * the working tree (SPEC §11). The known secrets and the model children's credentials are `credentials.ts`'s.
  */
 
-import { existsSync, statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { liesInRepository } from "../engine/outside-writes.js";
+import { join, resolve } from "node:path";
 import type { Runtime } from "../engine/runtime-setup.js";
 import {
   describePolicySource,
