@@ -116,7 +116,7 @@ describe("evidence-gate ledger RUN_ID", () => {
     const text = await ledgerOf(repo, [run.runId]);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain("sign-off");
-    expect(text.stdout).toMatch(/sign-off +SKIPPED .*waiting for a person to approve or reject this gate/);
+    expect(text.stdout).toMatch(/sign-off +WAITING .*waiting for a person to approve or reject this gate/);
     expect(text.stdout).toContain("action_required (outcome paused)");
     const json = await ledgerOf(repo, [run.runId, "--json"]);
     expect(json.stdout).toBe(run.ledgerText);

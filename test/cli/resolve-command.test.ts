@@ -85,7 +85,10 @@ describe("resolve GRAPH", () => {
     expect((await call(runCliResolve, "a.yaml", "b.yaml")).code).toBe(64);
     const flag = await call(runCliResolve, "a.yaml", "--bogus");
     expect(flag.code).toBe(64);
-    expect(flag.stderr).toContain(RESOLVE_USAGE);
+    // One line per problem and a pointer at --help, not the whole usage (issue 17 item 9).
+    expect(flag.stderr).toContain("--bogus");
+    expect(flag.stderr).toContain("run `evidence-gate resolve --help` for its flags");
+    expect(flag.stderr).not.toContain(RESOLVE_USAGE);
     expect(parseResolveFlags(["g.yaml", "--verify-timeout", "5m"])).toEqual({
       ok: true,
       flags: { graph: "g.yaml", verifyTimeoutMs: 300_000 },
