@@ -3,9 +3,9 @@
  * its run directory — the text table by default, the ledger JSON (the artifact's bytes) under `--json`,
  * the Markdown ledger under `--markdown`. Nothing runs; what can be read back is `saved-ledger.ts`'s rule.
  */
-import { resolve } from "node:path";
+
 import { EXIT } from "../run/exit-codes.js";
-import { type CliIo, refuseUsage, runsDirFor } from "../run/local-setup.js";
+import { type CliIo, refuseUsage, savedRunsDir } from "../run/local-setup.js";
 import { readSavedLedger, renderSavedLedger } from "../run/saved-ledger.js";
 import { parseOrExit } from "./parse-command.js";
 import { LEDGER_USAGE, parseLedgerFlags } from "./parse-saved-run-flags.js";
@@ -13,12 +13,12 @@ import { LEDGER_USAGE, parseLedgerFlags } from "./parse-saved-run-flags.js";
 /** Runs `ledger` and returns the process exit code (0 printed, 64 the run cannot be read back). */
 export async function runCliLedger(
   argv: readonly string[],
-  io: Pick<CliIo, "cwd" | "out" | "err">,
+  io: Pick<CliIo, "cwd" | "env" | "out" | "err">,
 ): Promise<number> {
   const parsed = parseOrExit(argv, io, "ledger", LEDGER_USAGE, parseLedgerFlags);
   if ("exit" in parsed) return parsed.exit;
   const f = parsed.flags;
-  const runsDir = runsDirFor(resolve(io.cwd, f.repo), f.runsDir, io.cwd);
+  const runsDir = await savedRunsDir(io, f.repo, f.runsDir);
   const saved = readSavedLedger(runsDir, f.runId);
   if ("problem" in saved) return refuseUsage(io, "ledger", [saved.problem])!;
   io.out.write(renderSavedLedger(saved, f.format));

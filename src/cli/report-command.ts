@@ -4,10 +4,10 @@
  * `GH_TOKEN`), the API from `GITHUB_API_URL`. One check run per check name and head SHA, as the action
  * keeps it (`src/run/report-saved-ledger.ts`).
  */
-import { resolve } from "node:path";
+
 import { cliSecrets } from "../run/credentials.js";
 import { EXIT } from "../run/exit-codes.js";
-import { type CliIo, refuseUsage, runsDirFor } from "../run/local-setup.js";
+import { type CliIo, refuseUsage, savedRunsDir } from "../run/local-setup.js";
 import { reportableCommits, reportSavedLedger } from "../run/report-saved-ledger.js";
 import { readSavedLedger } from "../run/saved-ledger.js";
 import { parseOrExit } from "./parse-command.js";
@@ -26,7 +26,7 @@ export async function runCliReport(
     return refuseUsage(io, "report", [
       "report needs a token in GITHUB_TOKEN (or GH_TOKEN) with checks: write on the repository",
     ])!;
-  const saved = readSavedLedger(runsDirFor(resolve(io.cwd, f.repo), f.runsDir, io.cwd), f.runId);
+  const saved = readSavedLedger(await savedRunsDir(io, f.repo, f.runsDir), f.runId);
   if ("problem" in saved) return refuseUsage(io, "report", [saved.problem])!;
   const sha = f.sha ?? reportableCommits(saved.ledger)[0];
   if (sha === undefined)

@@ -86,6 +86,21 @@ export function runsDirFor(repoDir: string, runsDir: string | undefined, cwd: st
 }
 
 /**
+ * The runs folder of a saved run's command (`ledger`, `report`): `--runs-dir`, else the `.evidence-gate/runs`
+ * of the git working tree's root that `repo` lies in — from a sub-folder too, as the run-making commands
+ * put it there. A folder in no working tree keeps `<repo>/.evidence-gate/runs`.
+ */
+export async function savedRunsDir(
+  io: Pick<CliIo, "cwd" | "env">,
+  repo: string,
+  runsDir: string | undefined,
+): Promise<string> {
+  if (runsDir !== undefined) return resolve(io.cwd, runsDir);
+  const located = await locateRepository({ cwd: io.cwd, repo, env: io.env, knownSecrets: [] });
+  return runsDirFor(located.ok ? located.repo.repoDir : resolve(io.cwd, repo), undefined, io.cwd);
+}
+
+/**
  * Where the output files go (`--check-run-out`, `--summary-out`): each a file path in a writable folder
  * that exists ({@link outputFileProblem}), checked before anything runs or is spent.
  */

@@ -84,6 +84,12 @@ describe("evidence-gate ledger RUN_ID", () => {
     expect(json.code, json.stderr).toBe(0);
     expect(json.stdout).toBe(run.ledgerText);
 
+    // From a sub-folder, as the run-making commands do: the runs of the working tree's root.
+    const sub = join(repo.dir, "src");
+    const fromSub = await capture((io) => runCliLedger([run.runId, "--json"], io), sub);
+    expect(fromSub.code, fromSub.stderr).toBe(0);
+    expect(fromSub.stdout).toBe(run.ledgerText);
+
     const md = await ledgerOf(repo, [run.runId, "--markdown"]);
     expect(md.code, md.stderr).toBe(0);
     expect(md.stdout).toContain("| `verify (engine)` | PASS (verified) |");
