@@ -4,6 +4,8 @@
  * reported.
  */
 
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { mintRunId, type RunId } from "../core/run-id.js";
 import { unreachable } from "../core/unreachable.js";
 import { isGoalLoopFinished } from "../engine/goal-loop.js";
@@ -139,11 +141,15 @@ export class CliLeg<Id extends string = string> {
     }
   }
 
-  /** The leg finished: {@link RunReport.finished}, then how to continue the run when its outcome is paused. */
+  /**
+   * The leg finished: {@link RunReport.finished}, then how to continue the run when it paused or was
+   * interrupted — only when `resume` can (the run directory holds a `state.json`; a `verify` run has none).
+   */
   finished(result: { readonly ledger: Ledger; readonly ledgerPath: string }): Promise<number> {
+    const resumable = existsSync(join(this.runsDir, this.#o.runId, "state.json"));
     return this.#o.report.finished(this.#o.runId, result, {
       commit: this.#o.flags.commit,
-      next: this.progress.resumeLines(result.ledger.conclusion?.outcome),
+      next: resumable ? this.progress.resumeLines(result.ledger.conclusion?.outcome) : [],
     });
   }
 }

@@ -136,7 +136,39 @@ describe("an interrupted CLI run stops its nodes and finishes its ledger", () =>
       conclusion: { conclusion: string };
     };
     expect(ledger.conclusion.conclusion).toBe("cancelled");
+    // auto keeps its state: the interrupted run says how to continue it.
+    expect(stdout).toContain("--retry-failed");
     writeFileSync(pidFile, "");
+  });
+});
+
+describe("an interrupted `verify` suggests no resume: a verify run keeps no state.json to resume", () => {
+  test("SIGINT during verify: exit 130, cancelled, and no `resume … --retry-failed` line", async () => {
+    const { spawn } = await import("node:child_process");
+    const { readFileSync } = await import("node:fs");
+    const { DIST_CLI } = await import("../support/cli-harness.js");
+    const { eventually } = await import("../proc/process-probe.js");
+    const h = await cliHarness({ script });
+    const pidFile = join(h.scratch, "verify-only.pid");
+    const child = spawn(
+      process.execPath,
+      [DIST_CLI, "verify", "--repo", h.repo.dir, "--verify-cmd", `echo $$ > ${pidFile}; sleep 60`],
+      { env: h.baseEnv(), stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    const started = await eventually(
+      () => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "",
+      30_000,
+    );
+    expect(started, "the verify command never started").toBe(true);
+    child.kill("SIGINT");
+    expect(await exited, stdout).toBe(130);
+    expect(stdout).toMatch(/cancelled/);
+    expect(stdout).not.toContain("--retry-failed");
   });
 });
 
