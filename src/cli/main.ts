@@ -91,7 +91,8 @@ async function main(argv: readonly string[]): Promise<number> {
     return runBotCommand(rest, { env: process.env, out: stdout, err: stderr });
   }
   if (command === "lint") return runCliLint(rest, { cwd: resolve("."), out: stdout, err: stderr });
-  if (command === "ledger") return runCliLedger(rest, { cwd: resolve("."), env: process.env, out: stdout, err: stderr });
+  if (command === "ledger")
+    return runCliLedger(rest, { cwd: resolve("."), env: process.env, out: stdout, err: stderr });
   if (command === "report")
     return runCliReport(rest, { cwd: resolve("."), env: process.env, out: stdout, err: stderr });
   if (command === "resolve") return runCliResolve(rest, { cwd: resolve("."), out: stdout, err: stderr });
