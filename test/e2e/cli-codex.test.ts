@@ -239,7 +239,7 @@ describe("--codex-config is checked before anything runs", () => {
     );
     expect(r.exitCode).toBe(64);
     expect(r.stderr).toContain('codex-config entry 1: expected KEY=VALUE, got "model_provider"');
-    expect(r.stderr).toContain("--codex-config KEY=VALUE"); // the usage text follows
+    expect(r.stderr).toContain("run `evidence-gate auto --help` for its flags"); // one pointer, not the whole usage
     expect(h.server.requests).toHaveLength(0);
     expect(h.runDirs()).toEqual([]);
     expect(r.checkRunRequests).toBeNull();
