@@ -2,4 +2,5 @@
 // the sample repository) with esbuild into a temp file and runs it. See scripts/demo.ts.
 import { runBundled } from "./bundle.mjs";
 
-await runBundled("scripts/demo.ts", [process.cwd()]);
+// An optional argument names the outputs' folder (default demo-out).
+await runBundled("scripts/demo.ts", [process.cwd(), ...process.argv.slice(2)]);

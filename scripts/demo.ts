@@ -2,11 +2,12 @@
  * The embedded default (README command 1): a sample Node repository whose test fails until sum() is
  * fixed, the scripted model server on loopback driving the real `claude` CLI, and `evidence-gate auto
  * --commit --verify-cmd "npm test"` run against it. Prints the plan, the node lines and the ledger;
- * writes demo-out/check-run.json (the check-run requests, in order) and demo-out/summary.md.
- * No API key, no network.
+ * writes demo-out/check-run.json (the check-run requests, in order), demo-out/summary.md,
+ * demo-out/patch.diff (what the nodes changed: the starting commit against the commit --commit made) and
+ * a copy of the sample repository after the run, demo-out/sample-repo. No API key, no network.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { claudeEnvFor, startModelServer } from "../test/support/model-server/index.js";
@@ -14,13 +15,17 @@ import { fixSumScript, MARKS } from "../test/support/scenarios/fix-sum.js";
 import { makeSampleNodeRepo } from "../test/support/temp-repo.js";
 
 const root = resolve(process.argv[2] ?? ".");
-const outDir = join(root, "demo-out");
+// The outputs' folder: demo-out under the repository root, or the second argument (the tests use a temp one).
+const outDir = resolve(process.argv[3] ?? join(root, "demo-out"));
 mkdirSync(outDir, { recursive: true });
 const repo = await makeSampleNodeRepo();
+const start = await repo.git(["rev-parse", "HEAD"]);
 const home = mkdtempSync(join(tmpdir(), "evidence-gate-demo-home-"));
 const server = await startModelServer({ script: fixSumScript({ repoDir: repo.dir }) });
 try {
-  process.stdout.write(`demo repository: ${repo.dir} (npm test fails until sum() is fixed)\n`);
+  process.stdout.write(
+    `demo repository: ${repo.dir} (a temp folder, copied to ${join(outDir, "sample-repo")} at the end; npm test fails until sum() is fixed)\n`,
+  );
   process.stdout.write(`scripted model server: ${server.url}\n\n`);
   // Async spawn: the scripted model server lives in this process and must keep answering.
   const child = spawn(
@@ -56,8 +61,17 @@ try {
     },
   );
   const status = await new Promise<number>((done) => child.on("close", (code) => done(code ?? 1)));
+  // What the nodes changed, kept for a reviewer: the sample repository is a temp folder removed below.
+  const patch = await repo.git(["diff", start, "HEAD"]);
+  writeFileSync(join(outDir, "patch.diff"), patch === "" ? "" : `${patch}\n`);
+  const kept = join(outDir, "sample-repo");
+  rmSync(kept, { recursive: true, force: true });
+  cpSync(repo.dir, kept, { recursive: true });
   process.stdout.write(
-    `\nthe model server answered ${server.requests.length} requests; outputs in ${outDir}\n`,
+    `\nthe nodes' changes: ${join(outDir, "patch.diff")}; the sample repository after the run: ${kept}\n`,
+  );
+  process.stdout.write(
+    `the model server answered ${server.requests.length} requests; outputs in ${outDir}\n`,
   );
   process.exitCode = status;
 } finally {

@@ -3,8 +3,11 @@ import { unreachable } from "../core/unreachable.js";
 import type { PlanSection } from "./ledger.js";
 
 /** Printed, exactly, wherever no sink has an engine-run verify command (SPEC §6). */
-export const NO_BUILD_EVIDENCE_LINE =
-  "build evidence: NONE — every verdict below is the model's, about its own work";
+/**
+ * Said once, on the build-evidence line itself, when no sink has an engine-run command: what the verdicts
+ * below stand on (the post-mortem behind PASS qualifiers).
+ */
+export const NO_BUILD_EVIDENCE_WORDS = "every verdict below is the model's, about its own work";
 
 /** What stands behind one sink's verdict. */
 export type SinkEvidence =
@@ -104,4 +107,19 @@ export function untrustedTextWords(removals: PlanSection["untrustedText"]): stri
     return `${SOURCE_NAMES[r.source] ?? r.source}: ${what.join(", ")}`;
   });
   return `${parts.join("; ")} — removed before the planner read them (text nobody sees on the page, and what the prompt's bound left out).`;
+}
+
+/** How much of the goal the ledger's text and markdown show, in code points (the ledger JSON keeps it all). */
+export const GOAL_SHOWN_CHARS = 500;
+
+/**
+ * The goal as the ledger shows it: whitespace runs folded to one space, and a goal longer than
+ * `GOAL_SHOWN_CHARS` code points cut there with how much was left out — a 100 KB goal must not fill the
+ * job log or the check run. The whole goal stays in the ledger JSON and the run's state.json.
+ */
+export function goalWords(goal: string): string {
+  const points = Array.from(goal.replace(/\s+/g, " ").trim());
+  if (points.length <= GOAL_SHOWN_CHARS) return points.join("");
+  const left = points.length - GOAL_SHOWN_CHARS;
+  return `${points.slice(0, GOAL_SHOWN_CHARS).join("")}… (${left} more characters; the whole goal is in ledger.json)`;
 }

@@ -20,8 +20,9 @@ import type { Ledger } from "./ledger.js";
 import { codeSpan, escapeCell, escapeInline, fencedBlock } from "./markdown-syntax.js";
 import {
   answerWords,
+  goalWords,
   hasNoBuildEvidence,
-  NO_BUILD_EVIDENCE_LINE,
+  NO_BUILD_EVIDENCE_WORDS,
   NO_PLAN_LINE,
   sinkEvidence,
   untrustedTextWords,
@@ -160,7 +161,7 @@ function heading(ledger: Ledger): string {
     "",
     `Run ${codeSpan(ledger.runId, { inTable: false })} · ${ledger.mode}${runtime === null ? "" : ` · ${escapeInline(runtime)}`} · started ${escapeInline(ledger.startedAt)}${ledger.finishedAt === null ? "" : ` · finished ${escapeInline(ledger.finishedAt)}`}`,
   ];
-  if (ledger.goal !== undefined) lines.push("", `**Goal:** ${escapeInline(ledger.goal)}`);
+  if (ledger.goal !== undefined) lines.push("", `**Goal:** ${escapeInline(goalWords(ledger.goal))}`);
   if (conclusion !== null) {
     lines.push(
       "",
@@ -173,18 +174,19 @@ function heading(ledger: Ledger): string {
 function planSection(ledger: Ledger): string {
   const { plan } = ledger;
   const answer = answerWords(plan.buildEvidence);
+  const none = plan.nodes.length > 0 && hasNoBuildEvidence(plan);
   const lines = [
     "### Plan",
     "",
-    `**Build evidence:** \`${answer.kind}\` — ${escapeInline(answer.words)}.`,
+    none
+      ? `**Build evidence: NONE** (\`${answer.kind}\`) — ${escapeInline(answer.words)}; ${NO_BUILD_EVIDENCE_WORDS}.`
+      : `**Build evidence:** \`${answer.kind}\` — ${escapeInline(answer.words)}.`,
     "",
   ];
   if (plan.policy !== undefined) lines.push(policyLine(plan.policy), "");
   if (plan.nodes.length === 0) {
     lines.push(NO_PLAN_LINE);
-  } else if (hasNoBuildEvidence(plan)) {
-    lines.push(NO_BUILD_EVIDENCE_LINE);
-  } else {
+  } else if (!none) {
     for (const sink of sinkEvidence(plan)) {
       const id = codeSpan(sink.nodeId, { inTable: false });
       switch (sink.kind) {

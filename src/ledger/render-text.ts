@@ -16,8 +16,9 @@ import {
 import type { Ledger } from "./ledger.js";
 import {
   answerWords,
+  goalWords,
   hasNoBuildEvidence,
-  NO_BUILD_EVIDENCE_LINE,
+  NO_BUILD_EVIDENCE_WORDS,
   NO_PLAN_LINE,
   sinkEvidence,
   untrustedTextWords,
@@ -38,7 +39,7 @@ const GAP = "  ";
  */
 export function renderLedgerText(ledger: Ledger): string {
   const lines: string[] = [header(ledger)];
-  if (ledger.goal !== undefined) lines.push(`Goal: ${oneLine(ledger.goal)}`);
+  if (ledger.goal !== undefined) lines.push(`Goal: ${goalWords(ledger.goal)}`);
   const { policy } = ledger.plan;
   if (policy !== undefined)
     lines.push(`Policy: ${oneLine(policy.source)} — require-evidence: ${policy.requireEvidence}`);
@@ -63,9 +64,11 @@ function header(ledger: Ledger): string {
 
 function buildEvidence(ledger: Ledger): string[] {
   const answer = answerWords(ledger.plan.buildEvidence);
+  // No engine-run command: one line says so, with why (the kind) and what the verdicts stand on.
+  if (ledger.plan.nodes.length > 0 && hasNoBuildEvidence(ledger.plan))
+    return [`Build evidence: NONE (${answer.kind}) — ${answer.words}; ${NO_BUILD_EVIDENCE_WORDS}`];
   const lines = [`Build evidence: ${answer.kind} — ${answer.words}`];
   if (ledger.plan.nodes.length === 0) return [...lines, NO_PLAN_LINE];
-  if (hasNoBuildEvidence(ledger.plan)) return [...lines, NO_BUILD_EVIDENCE_LINE];
   for (const sink of sinkEvidence(ledger.plan)) {
     switch (sink.kind) {
       case "command":

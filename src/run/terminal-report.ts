@@ -262,6 +262,11 @@ export class RunReport {
     this.#writeSummary(renderLedgerMarkdown(ledger));
     if (flags.json) io.out.write(renderLedgerJson(ledger));
     else io.out.write(`\n${renderLedgerText(ledger)}\n`);
+    if (o.commit && ledger.postedCommit !== undefined) {
+      this.line(
+        `--commit: the nodes' changes are committed as ${ledger.postedCommit.sha} (see them with: git show ${ledger.postedCommit.sha.slice(0, 12)})`,
+      );
+    }
     if (o.commit && ledger.postedCommit === undefined && ledger.patch !== undefined) {
       const why = ledger.patch.holdsSecret
         ? "the changes hold a known secret (a token or model key), which is never committed"

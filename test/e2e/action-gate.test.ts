@@ -243,8 +243,7 @@ describe("action: the check run is never green on a head the engine did not veri
     expect(result.outputs["evidence-tree"]).toBeUndefined();
     expect(onlyCheckRun(github)).toMatchObject({ status: "completed", conclusion: "neutral" });
     const summary = completion(result)!.output!.summary!;
-    expect(summary).toContain("build evidence: NONE");
-    expect(summary).toContain("`declared`");
+    expect(summary).toContain("**Build evidence: NONE** (`declared`)");
     // npm test never ran: the engine runs no command it was not given.
     expect(result.stdout).not.toContain("> sample@1.0.0 test");
     expect(result.commands.filter((c) => c.startsWith("::warning::"))).toEqual([

@@ -27,7 +27,7 @@ import {
   SAMPLE_TEST_NAME,
 } from "../support/temp-repo.js";
 
-const NO_EVIDENCE_LINE = "build evidence: NONE — every verdict below is the model's, about its own work";
+const NO_EVIDENCE_WORDS = "every verdict below is the model's, about its own work";
 const NOT_ON_COMMIT = "the evidence is for a patch that is not on this commit";
 
 /** `node VERDICT qualifier|cause` per row, in order. */
@@ -125,7 +125,14 @@ describe("build evidence decides before any model call (SPEC §5)", () => {
     const r = await h.run(["--accept-no-build-evidence"]);
 
     expect(r.exitCode).toBe(0);
-    expect(r.summary!.split("\n")).toContain(NO_EVIDENCE_LINE);
+    // Said once, on the build-evidence line (the ledger printed and the summary alike).
+    const said = (text: string) => text.split("\n").filter((line) => /build evidence:/i.test(line));
+    expect(said(r.summary!)).toEqual([
+      "**Build evidence: NONE** (`declared`) — accept-no-build-evidence was given although package.json (node) says this repository builds; every verdict below is the model's, about its own work.",
+    ]);
+    expect(said(r.stdout.slice(r.stdout.indexOf("\nRun ")))).toEqual([
+      `Build evidence: NONE (declared) — accept-no-build-evidence was given although package.json (node) says this repository builds; ${NO_EVIDENCE_WORDS}`,
+    ]);
     const ledger = r.ledger!;
     expect(ledger.plan.buildEvidence.kind).toBe("declared");
     expect(rowWords(ledger)).toEqual(["review PASS (exit-only)"]);
@@ -161,6 +168,8 @@ describe("the two-node plan through the real CLI (SPEC §4–§6)", () => {
     expect(row(ledger, "check").verify?.evidenceTree).toBe(headTree);
     expect(ledger.evidenceTree).toBe(headTree);
     expect(ledger.postedCommit).toMatchObject({ sha: head, tree: headTree });
+    // The CLI names the commit it made, so the user need not look it up.
+    expect(r.stdout).toContain(`--commit: the nodes' changes are committed as ${head} `);
     const trailer = await h.repo.git([
       "log",
       "-1",

@@ -1,39 +1,58 @@
 /**
- * Smoke test of the shipped CLI: `node dist/cli.js auto …` as an async child process (the scripted model
- * server answers from this process, so a synchronous spawn would deadlock), against the real `claude`
- * CLI and a real repository; and that a reader closing stdout or stderr early (`| head -1`) does not kill
- * the run before it writes its ledger.
+ * Smoke test of the shipped CLI through README command 1 (`npm run demo`: `node dist/cli.js auto …` against
+ * the real `claude` CLI, the scripted model server and the sample repository), and that a reader closing
+ * stdout or stderr early (`| head -1`) does not kill the run before it writes its ledger.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, onTestFinished, test } from "vitest";
 import type { Ledger } from "../../src/ledger/ledger.js";
 import { CLAUDE_BIN, DEFAULT_GOAL, DIST_CLI, startCliHarness } from "../support/cli-harness.js";
 import { fixSumScript } from "../support/scenarios/fix-sum.js";
 import { FIXED_SUM } from "../support/temp-repo.js";
 
-test("dist/cli.js auto fixes, verifies and commits the sample project: exit 0 and the printed ledger table shows both rows and success", async () => {
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const GIT_ENV = { PATH: process.env.PATH ?? "", GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" };
+
+test("README command 1, `npm run demo`: dist/cli.js auto fixes, verifies and commits the sample project, prints the ledger table with both rows and success, and keeps check-run.json, summary.md, patch.diff and the sample repository", async () => {
   expect(existsSync(DIST_CLI), `${DIST_CLI} is missing: run \`npm run build\` first`).toBe(true);
-  const h = await startCliHarness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
-  onTestFinished(() => h.cleanup());
-  const start = await h.repo.git(["rev-parse", "HEAD"]);
+  const out = mkdtempSync(join(tmpdir(), "evidence-gate-demo-out-"));
+  onTestFinished(() => rmSync(out, { recursive: true, force: true }));
+  const r = spawnSync(process.execPath, ["scripts/demo.mjs", out], {
+    cwd: ROOT,
+    encoding: "utf8",
+    env: { PATH: process.env.PATH ?? "", LANG: "C.UTF-8" },
+  });
+  const shown = `stderr:\n${r.stderr}\nstdout:\n${r.stdout}`;
 
-  const r = await h.runDist(["--verify-cmd", "npm test", "--commit"]);
-
-  expect(r.exitCode, `stderr:\n${r.stderr}\nstdout:\n${r.stdout}`).toBe(0);
+  expect(r.status, shown).toBe(0);
   expect(r.stdout).toMatch(/^NODE +VERDICT +SESSION +COST +DURATION +DENIED +DETAIL$/m);
   expect(r.stdout).toMatch(/^implement +PASS \(exit-only\) +[0-9a-f]{8} +\$\d+\.\d{4} /m);
   expect(r.stdout).toMatch(
     /^check +PASS \(verified\) +[0-9a-f]{8} +\$\d+\.\d{4} .*verify `npm test` exited 0/m,
   );
   expect(r.stdout).toMatch(/^CONCLUSION: +success \(outcome passed\)/m);
-  expect(r.ledgerPath).not.toBeNull();
-  expect(existsSync(r.ledgerPath!)).toBe(true);
-  expect(r.ledger?.conclusion?.conclusion).toBe("success");
-  const head = await h.repo.git(["rev-parse", "HEAD"]);
-  expect(head).not.toBe(start);
-  expect(r.ledger?.postedCommit?.sha).toBe(head);
-  expect(await h.repo.read("src/sum.js")).toBe(FIXED_SUM);
+  const head = /--commit: the nodes' changes are committed as ([0-9a-f]{40}) /.exec(r.stdout)?.[1];
+  expect(head, shown).toBeDefined();
+  // What the nodes changed is kept: the patch, and the repository with the commit --commit made.
+  const kept = join(out, "sample-repo");
+  expect(readFileSync(join(kept, "src", "sum.js"), "utf8")).toBe(FIXED_SUM);
+  const git = (args: string[]) =>
+    spawnSync("git", args, { cwd: kept, encoding: "utf8", env: GIT_ENV }).stdout.trim();
+  expect(git(["rev-parse", "HEAD"])).toBe(head);
+  expect(readFileSync(join(out, "patch.diff"), "utf8")).toBe(`${git(["diff", "HEAD^", "HEAD"])}\n`);
+  expect(readFileSync(join(out, "patch.diff"), "utf8")).toContain("+++ b/src/sum.js");
+  const requests = JSON.parse(readFileSync(join(out, "check-run.json"), "utf8")) as unknown[];
+  expect(requests.length).toBeGreaterThan(1);
+  expect(readFileSync(join(out, "summary.md"), "utf8")).toContain("PASS (verified)");
+  const ledgers = readdirSync(join(out, "runs")).filter((name) => name !== ".gitignore");
+  expect(ledgers).toHaveLength(1);
+  const ledger = JSON.parse(readFileSync(join(out, "runs", ledgers[0]!, "ledger.json"), "utf8")) as Ledger;
+  expect(ledger.conclusion?.conclusion).toBe("success");
+  expect(ledger.postedCommit?.sha).toBe(head);
 });
 
 describe("dist/cli.js with a reader that goes away after the first line (`auto … | head -1`)", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { NO_BUILD_EVIDENCE_LINE, NO_PLAN_LINE } from "../../src/ledger/plan-words.js";
+import { NO_BUILD_EVIDENCE_WORDS, NO_PLAN_LINE } from "../../src/ledger/plan-words.js";
 import { renderLedgerMarkdown } from "../../src/ledger/render-markdown.js";
 import { renderLedgerText } from "../../src/ledger/render-text.js";
 import { ATTACHED, fixtureLedger } from "./fixtures.js";
@@ -20,12 +20,12 @@ describe("a run whose plan never ran says so, and does not also claim build evid
   test("text: the no-plan line, never the NONE line", () => {
     const text = renderLedgerText(ledger);
     expect(text).toContain(NO_PLAN_LINE);
-    expect(text).not.toContain(NO_BUILD_EVIDENCE_LINE);
+    expect(text).not.toContain(NO_BUILD_EVIDENCE_WORDS);
   });
 
   test("markdown: the no-plan line, never the NONE line", () => {
     const markdown = renderLedgerMarkdown(ledger);
     expect(markdown).toContain(NO_PLAN_LINE);
-    expect(markdown).not.toContain(NO_BUILD_EVIDENCE_LINE);
+    expect(markdown).not.toContain(NO_BUILD_EVIDENCE_WORDS);
   });
 });

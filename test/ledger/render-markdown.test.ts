@@ -76,7 +76,7 @@ describe("renderLedgerMarkdown", () => {
     const markdown = renderLedgerMarkdown(SUCCESS_LEDGER);
     expect(markdown).toContain("**Build evidence:** `attached`");
     expect(markdown).toContain("- sink `write`: `npm test`");
-    expect(markdown).not.toContain("build evidence: NONE");
+    expect(markdown).not.toContain("Build evidence: NONE");
   });
 
   it("names where the policy file was read and its require-evidence, only when a policy applied", () => {
@@ -104,11 +104,13 @@ describe("renderLedgerMarkdown", () => {
     );
   });
 
-  it("prints the NONE line exactly when no sink has an engine-run command", () => {
-    const markdown = renderLedgerMarkdown(NEUTRAL_LEDGER);
-    expect(markdown.split("\n")).toContain(
-      "build evidence: NONE — every verdict below is the model's, about its own work",
+  it("says build evidence NONE once, on the build-evidence line, when no sink has an engine-run command", () => {
+    const lines = renderLedgerMarkdown(NEUTRAL_LEDGER).split("\n");
+    expect(lines).toContain(
+      "**Build evidence: NONE** (`none-detected`) — no build signal was detected and no verify command was given; every verdict below is the model's, about its own work.",
     );
+    expect(lines.filter((line) => /build evidence:/i.test(line))).toHaveLength(1);
+    expect(renderLedgerMarkdown(SUCCESS_LEDGER)).not.toContain("NONE");
   });
 
   it("prints the tool-ceiling disclosure once, verbatim", () => {

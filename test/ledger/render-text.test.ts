@@ -70,6 +70,18 @@ describe("renderLedgerText", () => {
     expect(text).not.toMatch(/^second/m);
   });
 
+  it("a 100 KB goal is shown as its first 500 characters and how many were left out, in text and markdown alike (issue 17 item 9)", () => {
+    const goal = `Fix it. ${"x".repeat(100_000)}`;
+    const ledger: Ledger = { ...SUCCESS_LEDGER, goal };
+    const text = renderLedgerText(ledger);
+    const shown = `${goal.slice(0, 500)}… (${goal.length - 500} more characters; the whole goal is in ledger.json)`;
+    expect(text.split("\n")).toContain(`Goal: ${shown}`);
+    expect(text.length).toBeLessThan(5_000);
+    expect(renderLedgerMarkdown(ledger)).toContain(`**Goal:** ${shown}`);
+    // A goal that fits is shown whole.
+    expect(renderLedgerText({ ...SUCCESS_LEDGER, goal: "Fix sum()." })).toContain("\nGoal: Fix sum().\n");
+  });
+
   it("ends with the totals and the conclusion", () => {
     const lines = renderLedgerText(SUCCESS_LEDGER).trimEnd().split("\n");
     expect(lines.at(-3)).toBe("TOKENS:        input 3300, output 720, cache read 0, cache write 0");
