@@ -12,14 +12,14 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import type { Runtime } from "../../src/engine/runtime-setup.js";
 import { CLAUDE_BIN } from "../runtime/real-claude.js";
 import { CODEX_BIN } from "../runtime/real-codex.js";
 import type { ModelScript } from "../support/model-server/index.js";
 import { asFail, asPass, graphHarnessPerTest, readState, requestsOf, rowWords } from "./graph-harness.js";
 import { recordedCalls, recordingWrapper } from "./recording-cli.js";
-import { historyText, RUNTIMES, shellCall } from "./runtime-harness.js";
+import { describeEachBehaviourOnce, historyText, shellCall } from "./runtime-harness.js";
 
 const start = graphHarnessPerTest();
 
@@ -85,7 +85,7 @@ function sessionArg(argv: readonly string[]): { readonly flag: string; readonly 
   return at < 0 ? null : { flag: head[at] ?? "", id: head[at + 1] ?? "" };
 }
 
-describe.each(RUNTIMES)("a completion gate on %s", (runtime) => {
+describeEachBehaviourOnce("a completion gate on %s", (runtime, once) => {
   test("a check failing twice then passing: three rows, PASS (verified), attempts 2 and 3 resume the first session with the same flags", async () => {
     const h = await start({ runtime, script: () => stepsScript(runtime, 3, ["one", "two", "three"]) });
     const executable = recordingWrapper(h.scratch, runtime === "claude" ? CLAUDE_BIN : CODEX_BIN);
@@ -151,23 +151,26 @@ describe.each(RUNTIMES)("a completion gate on %s", (runtime) => {
     expect(readState(run.runDir).nodes.work?.completion).toBeUndefined();
   });
 
-  test("exhaustion ends the node FAIL incomplete with stoppedBy naming the count and the last reason", async () => {
-    const h = await start({ runtime, script: () => stepsScript(runtime, 2, ["one", "two"]) });
-    const run = await h.run(gatedGraph({ maxAttempts: 2 }));
-    expect(rowWords(run.ledger.rows)).toEqual(["work FAIL incomplete superseded", "work FAIL incomplete"]);
-    const last = asFail(run.ledger.rows[1]);
-    expect(last.stoppedBy).toBe(`completion.verify failed 2×: ${REASON}`);
-    expect(last.completion).toMatchObject({ attempt: 2, maxAttempts: 2, check: "failed" });
-    expect(last.verify?.outputTail).toContain("two");
-    expect(run.ledger.conclusion?.conclusion).toBe("failure");
-    // Exactly two model calls' worth of conversations: no third attempt.
-    expect(requestsOf(h.server.requests, "attempt-3")).toHaveLength(0);
-    // The reply of a failed attempt is a failed output, not a node output.
-    expect(existsSync(join(run.runDir, "nodes", "work.out"))).toBe(false);
-    expect(readFileSync(join(run.runDir, "failed", "work.out"), "utf8")).toBe("wrote two");
-  });
+  once(
+    "exhaustion ends the node FAIL incomplete with stoppedBy naming the count and the last reason",
+    async () => {
+      const h = await start({ runtime, script: () => stepsScript(runtime, 2, ["one", "two"]) });
+      const run = await h.run(gatedGraph({ maxAttempts: 2 }));
+      expect(rowWords(run.ledger.rows)).toEqual(["work FAIL incomplete superseded", "work FAIL incomplete"]);
+      const last = asFail(run.ledger.rows[1]);
+      expect(last.stoppedBy).toBe(`completion.verify failed 2×: ${REASON}`);
+      expect(last.completion).toMatchObject({ attempt: 2, maxAttempts: 2, check: "failed" });
+      expect(last.verify?.outputTail).toContain("two");
+      expect(run.ledger.conclusion?.conclusion).toBe("failure");
+      // Exactly two model calls' worth of conversations: no third attempt.
+      expect(requestsOf(h.server.requests, "attempt-3")).toHaveLength(0);
+      // The reply of a failed attempt is a failed output, not a node output.
+      expect(existsSync(join(run.runDir, "nodes", "work.out"))).toBe(false);
+      expect(readFileSync(join(run.runDir, "failed", "work.out"), "utf8")).toBe("wrote two");
+    },
+  );
 
-  test("the check does not run after an attempt that failed on its own (result_matches)", async () => {
+  once("the check does not run after an attempt that failed on its own (result_matches)", async () => {
     const h = await start({ runtime, script: () => stepsScript(runtime, 3, ["three"]) });
     const graph = gatedGraph({
       maxAttempts: 3,
@@ -180,17 +183,20 @@ describe.each(RUNTIMES)("a completion gate on %s", (runtime) => {
     expect(requestsOf(h.server.requests, "attempt-1").length).toBeGreaterThan(0);
   });
 
-  test("a check that could not run (its own timeout) fails the node at once: nothing is fed back", async () => {
-    const h = await start({ runtime, script: () => stepsScript(runtime, 3, ["one", "two"]) });
-    const graph = gatedGraph({ maxAttempts: 3 }).replace(
-      'verify: { command: "cat step.txt; grep -qx three step.txt" }',
-      'verify: { command: "sleep 60", timeout: 1s }',
-    );
-    const run = await h.run(graph);
-    expect(rowWords(run.ledger.rows)).toEqual(["work FAIL verify_failed"]);
-    const row = asFail(run.ledger.rows[0]);
-    expect(row.completion?.check).toBe("could_not_run");
-    expect(row.stoppedBy).toMatch(/^completion\.verify could not run: /);
-    expect(requestsOf(h.server.requests, "attempt-2")).toHaveLength(0);
-  });
+  once(
+    "a check that could not run (its own timeout) fails the node at once: nothing is fed back",
+    async () => {
+      const h = await start({ runtime, script: () => stepsScript(runtime, 3, ["one", "two"]) });
+      const graph = gatedGraph({ maxAttempts: 3 }).replace(
+        'verify: { command: "cat step.txt; grep -qx three step.txt" }',
+        'verify: { command: "sleep 60", timeout: 1s }',
+      );
+      const run = await h.run(graph);
+      expect(rowWords(run.ledger.rows)).toEqual(["work FAIL verify_failed"]);
+      const row = asFail(run.ledger.rows[0]);
+      expect(row.completion?.check).toBe("could_not_run");
+      expect(row.stoppedBy).toMatch(/^completion\.verify could not run: /);
+      expect(requestsOf(h.server.requests, "attempt-2")).toHaveLength(0);
+    },
+  );
 });

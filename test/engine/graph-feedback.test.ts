@@ -10,7 +10,7 @@
  * chosen by what its prompt quotes (the payload, or the implementer's newer artifact). The fake plays only
  * the `nonzero_exit` of a clean result, which the real CLIs never produce, in the runtime's own stream.
  */
-import { describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { answeredScenario } from "../support/fake-claude/index.js";
 import type { ModelScript } from "../support/model-server/index.js";
 import { makeSampleNodeRepo, SAMPLE_TEST_NAME, type TempRepo } from "../support/temp-repo.js";
@@ -23,7 +23,7 @@ import {
   rowsOf,
   rowWords,
 } from "./graph-harness.js";
-import { editCall, RUNTIMES, readCall } from "./runtime-harness.js";
+import { describeEachBehaviourOnce, editCall, readCall } from "./runtime-harness.js";
 
 const harness = graphHarnessPerTest();
 
@@ -75,110 +75,118 @@ function reviewLoopScript(approve: string | null): ModelScript {
   };
 }
 
-describe.each(RUNTIMES)("on %s", (runtime) => {
+describeEachBehaviourOnce("on %s", (runtime, once) => {
   describe("a feedback arc re-runs its body with the payload (research §2.5)", () => {
-    test("result_mismatch fires it: the payload reaches {{ feedback.review }}, body rows say the round, and the run passes", async () => {
-      const h = await harness({ runtime, script: () => reviewLoopScript("version 2") });
-      const { ledger, runDir } = await h.run(REVIEW_LOOP);
+    once(
+      "result_mismatch fires it: the payload reaches {{ feedback.review }}, body rows say the round, and the run passes",
+      async () => {
+        const h = await harness({ runtime, script: () => reviewLoopScript("version 2") });
+        const { ledger, runDir } = await h.run(REVIEW_LOOP);
 
-      expect(rowWords(ledger.rows)).toEqual([
-        "implement PASS (exit-only)",
-        "implement PASS (exit-only)",
-        "test PASS (exit-only)",
-        "test PASS (exit-only)",
-        "review FAIL result_mismatch superseded",
-        "review PASS (self-reported)",
-      ]);
-      // The first pass sees an empty payload; round 1 sees the review, fenced, under a header.
-      const [pass0] = requestsOf(h.server.requests, "implement-0");
-      expect(pass0!.promptText).not.toContain("feedback round");
-      const [pass1] = requestsOf(h.server.requests, "implement-1");
-      expect(pass1!.promptText).toContain("feedback round 1/2 from node review (cause result_mismatch)");
-      expect(pass1!.promptText).toMatch(
-        new RegExp(
-          `<<<DATA feedback-payload nonce=(\\w+)>>>\\nCHANGES_REQUESTED: ${REVIEW_NOTE}\\n<<<END DATA nonce=\\1>>>`,
-        ),
-      );
-      // Round 1's rows say so; round 0's do not.
-      for (const node of ["implement", "test", "review"]) {
-        const details = rowsOf(ledger.rows, node).map((r) => r.detail);
-        expect(details[0], node).not.toContain("feedback round");
-        expect(details[1], node).toContain("feedback round 1/2");
-      }
-      expect(ledger.conclusion).toMatchObject({ conclusion: "neutral", outcome: "passed" });
+        expect(rowWords(ledger.rows)).toEqual([
+          "implement PASS (exit-only)",
+          "implement PASS (exit-only)",
+          "test PASS (exit-only)",
+          "test PASS (exit-only)",
+          "review FAIL result_mismatch superseded",
+          "review PASS (self-reported)",
+        ]);
+        // The first pass sees an empty payload; round 1 sees the review, fenced, under a header.
+        const [pass0] = requestsOf(h.server.requests, "implement-0");
+        expect(pass0!.promptText).not.toContain("feedback round");
+        const [pass1] = requestsOf(h.server.requests, "implement-1");
+        expect(pass1!.promptText).toContain("feedback round 1/2 from node review (cause result_mismatch)");
+        expect(pass1!.promptText).toMatch(
+          new RegExp(
+            `<<<DATA feedback-payload nonce=(\\w+)>>>\\nCHANGES_REQUESTED: ${REVIEW_NOTE}\\n<<<END DATA nonce=\\1>>>`,
+          ),
+        );
+        // Round 1's rows say so; round 0's do not.
+        for (const node of ["implement", "test", "review"]) {
+          const details = rowsOf(ledger.rows, node).map((r) => r.detail);
+          expect(details[0], node).not.toContain("feedback round");
+          expect(details[1], node).toContain("feedback round 1/2");
+        }
+        expect(ledger.conclusion).toMatchObject({ conclusion: "neutral", outcome: "passed" });
 
-      const fired = readEvents(runDir).filter((e) => e.type === "node_retried");
-      expect(fired).toEqual([
-        expect.objectContaining({ node: "review", cause: "result_mismatch", round: 1, rerun: "implement" }),
-      ]);
-      const state = readState(runDir);
-      expect(state.nodes).toMatchObject({
-        implement: { status: "passed", executions: 2 },
-        test: { status: "passed", executions: 2 },
-        review: { status: "passed", executions: 2, feedback_rounds: 1 },
-      });
-    });
+        const fired = readEvents(runDir).filter((e) => e.type === "node_retried");
+        expect(fired).toEqual([
+          expect.objectContaining({ node: "review", cause: "result_mismatch", round: 1, rerun: "implement" }),
+        ]);
+        const state = readState(runDir);
+        expect(state.nodes).toMatchObject({
+          implement: { status: "passed", executions: 2 },
+          test: { status: "passed", executions: 2 },
+          review: { status: "passed", executions: 2, feedback_rounds: 1 },
+        });
+      },
+    );
 
-    test("exhausted: after max rounds the declarer's FAIL names the rounds, the body ran 1 + max times, and the run fails", async () => {
-      const h = await harness({ runtime, script: () => reviewLoopScript(null) });
-      const { ledger, runDir } = await h.run(REVIEW_LOOP);
+    once(
+      "exhausted: after max rounds the declarer's FAIL names the rounds, the body ran 1 + max times, and the run fails",
+      async () => {
+        const h = await harness({ runtime, script: () => reviewLoopScript(null) });
+        const { ledger, runDir } = await h.run(REVIEW_LOOP);
 
-      expect(rowWords(ledger.rows)).toEqual([
-        "implement PASS (exit-only)",
-        "implement PASS (exit-only)",
-        "implement PASS (exit-only)",
-        "test PASS (exit-only)",
-        "test PASS (exit-only)",
-        "test PASS (exit-only)",
-        "review FAIL result_mismatch superseded",
-        "review FAIL result_mismatch superseded",
-        "review FAIL result_mismatch",
-      ]);
-      const last = asFail(ledger.rows[8]);
-      expect(last.detail).toMatch(
-        /^feedback exhausted after 2 rounds of implement → review: result_mismatch: /,
-      );
-      expect(last.detail).toContain("feedback round 2/2");
-      expect(requestsOf(h.server.requests, "implement-2")[0]!.promptText).toContain(
-        "feedback round 2/2 from node review (cause result_mismatch)",
-      );
-      expect(ledger.conclusion).toMatchObject({ conclusion: "failure", outcome: "failed" });
-      expect(
-        readEvents(runDir)
-          .filter((e) => e.type === "node_retried")
-          .map((e) => e.round),
-      ).toEqual([1, 2]);
-      expect(readState(runDir).nodes.review).toMatchObject({ status: "failed", feedback_rounds: 2 });
-    });
+        expect(rowWords(ledger.rows)).toEqual([
+          "implement PASS (exit-only)",
+          "implement PASS (exit-only)",
+          "implement PASS (exit-only)",
+          "test PASS (exit-only)",
+          "test PASS (exit-only)",
+          "test PASS (exit-only)",
+          "review FAIL result_mismatch superseded",
+          "review FAIL result_mismatch superseded",
+          "review FAIL result_mismatch",
+        ]);
+        const last = asFail(ledger.rows[8]);
+        expect(last.detail).toMatch(
+          /^feedback exhausted after 2 rounds of implement → review: result_mismatch: /,
+        );
+        expect(last.detail).toContain("feedback round 2/2");
+        expect(requestsOf(h.server.requests, "implement-2")[0]!.promptText).toContain(
+          "feedback round 2/2 from node review (cause result_mismatch)",
+        );
+        expect(ledger.conclusion).toMatchObject({ conclusion: "failure", outcome: "failed" });
+        expect(
+          readEvents(runDir)
+            .filter((e) => e.type === "node_retried")
+            .map((e) => e.round),
+        ).toEqual([1, 2]);
+        expect(readState(runDir).nodes.review).toMatchObject({ status: "failed", feedback_rounds: 2 });
+      },
+    );
 
-    test("verify_failed fires it: the payload is the verification's evidence (command, exit code, output), and the fix verifies", async () => {
-      const h = await harness({
-        runtime,
-        makeRepo: makeSampleNodeRepo,
-        script: (repo: TempRepo) => {
-          const file = `${repo.dir}/src/sum.js`;
-          return {
-            conversations: [
-              {
-                name: "implement-1",
-                match: ["IMPLEMENT-MARK", "verification command: node --test"],
-                turns: [
-                  { tool_calls: [readCall(runtime, file)] },
-                  { tool_calls: [editCall(runtime, file, "  return a - b;", "  return a + b;")] },
-                  { text: "Fixed the operator." },
-                ],
-              },
-              {
-                name: "implement-0",
-                match: "IMPLEMENT-MARK",
-                turns: [{ text: "The code looks right to me." }],
-              },
-              { name: "check", match: "CHECK-MARK", turns: [{ text: "Ran the tests." }] },
-            ],
-          };
-        },
-      });
-      const { ledger } = await h.run(`
+    once(
+      "verify_failed fires it: the payload is the verification's evidence (command, exit code, output), and the fix verifies",
+      async () => {
+        const h = await harness({
+          runtime,
+          makeRepo: makeSampleNodeRepo,
+          script: (repo: TempRepo) => {
+            const file = `${repo.dir}/src/sum.js`;
+            return {
+              conversations: [
+                {
+                  name: "implement-1",
+                  match: ["IMPLEMENT-MARK", "verification command: node --test"],
+                  turns: [
+                    { tool_calls: [readCall(runtime, file)] },
+                    { tool_calls: [editCall(runtime, file, "  return a - b;", "  return a + b;")] },
+                    { text: "Fixed the operator." },
+                  ],
+                },
+                {
+                  name: "implement-0",
+                  match: "IMPLEMENT-MARK",
+                  turns: [{ text: "The code looks right to me." }],
+                },
+                { name: "check", match: "CHECK-MARK", turns: [{ text: "Ran the tests." }] },
+              ],
+            };
+          },
+        });
+        const { ledger } = await h.run(`
 name: verify-loop
 nodes:
   - id: implement
@@ -193,25 +201,26 @@ nodes:
     success_check: { verify: { command: "node --test" } }
     feedback: { rerun: implement, max: 1 }
 `);
-      expect(rowWords(ledger.rows)).toEqual([
-        "implement PASS (exit-only)",
-        "implement PASS (exit-only)",
-        "check FAIL verify_failed superseded",
-        "check PASS (verified)",
-      ]);
-      const [round1] = requestsOf(h.server.requests, "implement-1");
-      expect(round1!.promptText).toContain("feedback round 1/1 from node check (cause verify_failed)");
-      expect(round1!.promptText).toContain("exit code: 1 (expected 0)");
-      expect(round1!.promptText).toContain(SAMPLE_TEST_NAME);
-      // Verified — on the fixed working tree, which is not the commit the run started on.
-      expect(ledger.conclusion).toMatchObject({
-        conclusion: "action_required",
-        outcome: "passed",
-        rule: "verified-off-commit",
-      });
-    });
+        expect(rowWords(ledger.rows)).toEqual([
+          "implement PASS (exit-only)",
+          "implement PASS (exit-only)",
+          "check FAIL verify_failed superseded",
+          "check PASS (verified)",
+        ]);
+        const [round1] = requestsOf(h.server.requests, "implement-1");
+        expect(round1!.promptText).toContain("feedback round 1/1 from node check (cause verify_failed)");
+        expect(round1!.promptText).toContain("exit code: 1 (expected 0)");
+        expect(round1!.promptText).toContain(SAMPLE_TEST_NAME);
+        // Verified — on the fixed working tree, which is not the commit the run started on.
+        expect(ledger.conclusion).toMatchObject({
+          conclusion: "action_required",
+          outcome: "passed",
+          rule: "verified-off-commit",
+        });
+      },
+    );
 
-    test("nonzero_exit fires it", async () => {
+    once("nonzero_exit fires it", async () => {
       const h = await harness({ runtime, script: () => reviewLoopScript("version 2") });
       const { ledger } = await h.run(
         REVIEW_LOOP.replace(
@@ -237,28 +246,31 @@ nodes:
       );
     });
 
-    test("an infrastructure fault (the declarer's verify timed out) does not fire it: the body ran once and the FAIL is final", async () => {
-      const h = await harness({ runtime, script: () => reviewLoopScript("version 2") });
-      const { ledger, runDir } = await h.run(
-        REVIEW_LOOP.replace(
-          'success_check: { exit_zero: true, result_matches: "^APPROVED" }',
-          'success_check: { verify: { command: "sleep 30", timeout: 1s } }',
-        ),
-      );
-      expect(rowWords(ledger.rows)).toEqual([
-        "implement PASS (exit-only)",
-        "test PASS (exit-only)",
-        "review FAIL verify_failed",
-      ]);
-      const review = asFail(ledger.rows[2]);
-      expect(review.verify?.outcome).toBe("timed_out");
-      expect(review.detail).not.toContain("feedback");
-      expect(h.spawnsOf("implement")).toBe(1);
-      expect(readEvents(runDir).filter((e) => e.type === "node_retried")).toEqual([]);
-      expect(ledger.conclusion).toMatchObject({ conclusion: "failure" });
-    });
+    once(
+      "an infrastructure fault (the declarer's verify timed out) does not fire it: the body ran once and the FAIL is final",
+      async () => {
+        const h = await harness({ runtime, script: () => reviewLoopScript("version 2") });
+        const { ledger, runDir } = await h.run(
+          REVIEW_LOOP.replace(
+            'success_check: { exit_zero: true, result_matches: "^APPROVED" }',
+            'success_check: { verify: { command: "sleep 30", timeout: 1s } }',
+          ),
+        );
+        expect(rowWords(ledger.rows)).toEqual([
+          "implement PASS (exit-only)",
+          "test PASS (exit-only)",
+          "review FAIL verify_failed",
+        ]);
+        const review = asFail(ledger.rows[2]);
+        expect(review.verify?.outcome).toBe("timed_out");
+        expect(review.detail).not.toContain("feedback");
+        expect(h.spawnsOf("implement")).toBe(1);
+        expect(readEvents(runDir).filter((e) => e.type === "node_retried")).toEqual([]);
+        expect(ledger.conclusion).toMatchObject({ conclusion: "failure" });
+      },
+    );
 
-    test("a failure the arc does not answer (run_error) does not fire it either", async () => {
+    once("a failure the arc does not answer (run_error) does not fire it either", async () => {
       const h = await harness({ runtime, script: () => reviewLoopScript("version 2") });
       const { ledger } = await h.run(REVIEW_LOOP, { executions: { review: ["spawn-error"] } });
       expect(rowWords(ledger.rows)).toEqual([
@@ -269,7 +281,7 @@ nodes:
       expect(h.spawnsOf("implement")).toBe(1);
     });
 
-    test("the node's own retries come first: the arc fires only once they are spent", async () => {
+    once("the node's own retries come first: the arc fires only once they are spent", async () => {
       const h = await harness({ runtime, script: () => reviewLoopScript("version 2") });
       const { ledger, runDir } = await h.run(
         REVIEW_LOOP.replace(
@@ -289,36 +301,43 @@ nodes:
       expect(kinds).toEqual(["attempt 2", "round 1"]);
     });
 
-    test("--retry-failed after an exhausted arc re-arms the loop: the whole body runs again, with a fresh round count", async () => {
-      const h = await harness({ runtime, script: () => reviewLoopScript(null) });
-      const exhausted = await h.run(REVIEW_LOOP);
-      expect(exhausted.ledger.conclusion).toMatchObject({ conclusion: "failure" });
+    once(
+      "--retry-failed after an exhausted arc re-arms the loop: the whole body runs again, with a fresh round count",
+      async () => {
+        const h = await harness({ runtime, script: () => reviewLoopScript(null) });
+        const exhausted = await h.run(REVIEW_LOOP);
+        expect(exhausted.ledger.conclusion).toMatchObject({ conclusion: "failure" });
 
-      // The reviewer is satisfied now (the judged reply it gave is quoted to it).
-      const server = await h.replaceServer({
-        conversations: [
-          { name: "implement", match: "IMPLEMENT-MARK", turns: [{ text: "version 4" }] },
-          { name: "test", match: "TEST-MARK", turns: [{ text: "tests pass" }] },
-          { name: "review", match: ["REVIEW-MARK", "previous-attempt-reply"], turns: [{ text: "APPROVED" }] },
-        ],
-      });
-      const { ledger, runDir } = await h.resume(exhausted.runId, { kind: "retry-failed" });
+        // The reviewer is satisfied now (the judged reply it gave is quoted to it).
+        const server = await h.replaceServer({
+          conversations: [
+            { name: "implement", match: "IMPLEMENT-MARK", turns: [{ text: "version 4" }] },
+            { name: "test", match: "TEST-MARK", turns: [{ text: "tests pass" }] },
+            {
+              name: "review",
+              match: ["REVIEW-MARK", "previous-attempt-reply"],
+              turns: [{ text: "APPROVED" }],
+            },
+          ],
+        });
+        const { ledger, runDir } = await h.resume(exhausted.runId, { kind: "retry-failed" });
 
-      expect(requestsOf(server.requests, "implement")).toHaveLength(1);
-      expect(requestsOf(server.requests, "test")).toHaveLength(1);
-      expect(requestsOf(server.requests, "review")).toHaveLength(1);
-      expect(rowWords(rowsOf(ledger.rows, "review"))).toEqual([
-        "review FAIL result_mismatch superseded",
-        "review FAIL result_mismatch superseded",
-        "review FAIL result_mismatch superseded",
-        "review PASS (self-reported)",
-      ]);
-      expect(rowsOf(ledger.rows, "implement")).toHaveLength(4);
-      expect(ledger.conclusion).toMatchObject({ conclusion: "neutral", outcome: "passed" });
-      expect(readState(runDir).nodes).toMatchObject({
-        implement: { status: "passed", executions: 4 },
-        review: { status: "passed", executions: 4 },
-      });
-    });
+        expect(requestsOf(server.requests, "implement")).toHaveLength(1);
+        expect(requestsOf(server.requests, "test")).toHaveLength(1);
+        expect(requestsOf(server.requests, "review")).toHaveLength(1);
+        expect(rowWords(rowsOf(ledger.rows, "review"))).toEqual([
+          "review FAIL result_mismatch superseded",
+          "review FAIL result_mismatch superseded",
+          "review FAIL result_mismatch superseded",
+          "review PASS (self-reported)",
+        ]);
+        expect(rowsOf(ledger.rows, "implement")).toHaveLength(4);
+        expect(ledger.conclusion).toMatchObject({ conclusion: "neutral", outcome: "passed" });
+        expect(readState(runDir).nodes).toMatchObject({
+          implement: { status: "passed", executions: 4 },
+          review: { status: "passed", executions: 4 },
+        });
+      },
+    );
   });
 });

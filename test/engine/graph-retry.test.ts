@@ -37,7 +37,7 @@ import {
   requestsOf,
   rowWords,
 } from "./graph-harness.js";
-import { editCall, RUNTIMES, readCall } from "./runtime-harness.js";
+import { describeEachBehaviourOnce, editCall, readCall } from "./runtime-harness.js";
 
 const harness = graphHarnessPerTest();
 const servers: ModelServer[] = [];
@@ -162,18 +162,17 @@ function casesFor(runtime: Runtime): readonly CauseCase[] {
       passes: "self-reported",
     },
   ];
-  if (runtime === "codex") return all;
-  return [
-    ...all,
-    {
-      cause: "budget_exceeded",
-      extra: "budget_usd: 0.5",
-      script: () => fixScript(),
-      executions: async () => [claudeAnswering({ result: "Fixed sum().", total_cost_usd: 0.9 }), "real"],
-      passes: "exit-only",
-    },
-  ];
+  return all;
 }
+
+/** A cause only claude reports (codex gives no cost to hold a budget against). */
+const BUDGET_CASE: CauseCase = {
+  cause: "budget_exceeded",
+  extra: "budget_usd: 0.5",
+  script: () => fixScript(),
+  executions: async () => [claudeAnswering({ result: "Fixed sum().", total_cost_usd: 0.9 }), "real"],
+  passes: "exit-only",
+};
 
 function graphOf(c: CauseCase, on: readonly RetryCause[]): string {
   return [
@@ -188,55 +187,62 @@ function graphOf(c: CauseCase, on: readonly RetryCause[]): string {
   ].join("\n");
 }
 
-describe.each(RUNTIMES)("on %s", (runtime) => {
+/** A cause listed in retry.on: the FAIL row is superseded and the next attempt runs and passes. */
+async function listedIsRetried(runtime: Runtime, c: CauseCase): Promise<void> {
+  const h = await harness({
+    runtime,
+    ...(c.makeRepo ? { makeRepo: c.makeRepo } : {}),
+    script: c.script,
+  });
+  const { ledger, runDir } = await h.run(graphOf(c, [c.cause]), {
+    executions: { fix: await c.executions() },
+  });
+
+  expect(rowWords(ledger.rows)).toEqual([`fix FAIL ${c.cause} superseded`, `fix PASS (${c.passes})`]);
+  expect(h.spawnsOf("fix")).toBe(2);
+  const retried = readEvents(runDir).filter((e) => e.type === "node_retried");
+  expect(retried).toEqual([expect.objectContaining({ node: "fix", cause: c.cause, attempt: 2 })]);
+  // The superseded FAIL does not decide the run.
+  expect(ledger.conclusion?.outcome).toBe("passed");
+  expect(ledger.conclusion?.conclusion).not.toBe("failure");
+  expect(readState(runDir).nodes.fix).toMatchObject({ status: "passed", executions: 2 });
+}
+
+/** A cause not listed (every other cause is): one FAIL, no retry. */
+async function unlistedIsFinal(runtime: Runtime, c: CauseCase): Promise<void> {
+  const h = await harness({
+    runtime,
+    ...(c.makeRepo ? { makeRepo: c.makeRepo } : {}),
+    script: c.script,
+  });
+  const others = RETRY_CAUSES.filter((cause) => cause !== c.cause);
+  const { ledger, runDir } = await h.run(graphOf(c, others), {
+    executions: { fix: await c.executions() },
+  });
+
+  expect(rowWords(ledger.rows)).toEqual([`fix FAIL ${c.cause}`]);
+  expect(h.spawnsOf("fix")).toBe(1);
+  expect(readEvents(runDir).filter((e) => e.type === "node_retried")).toEqual([]);
+  expect(ledger.conclusion).toMatchObject({ conclusion: "failure", outcome: "failed" });
+  expect(readState(runDir).nodes.fix).toMatchObject({ status: "failed", executions: 1 });
+}
+
+describeEachBehaviourOnce("on %s", (runtime, once) => {
   describe("every cause in the closed set is retried exactly when retry.on lists it", () => {
-    test.each(casesFor(runtime))(
+    once.each(casesFor(runtime))(
       "$cause listed: the FAIL row is superseded and the next attempt runs and passes",
-      async (c) => {
-        const h = await harness({
-          runtime,
-          ...(c.makeRepo ? { makeRepo: c.makeRepo } : {}),
-          script: c.script,
-        });
-        const { ledger, runDir } = await h.run(graphOf(c, [c.cause]), {
-          executions: { fix: await c.executions() },
-        });
-
-        expect(rowWords(ledger.rows)).toEqual([`fix FAIL ${c.cause} superseded`, `fix PASS (${c.passes})`]);
-        expect(h.spawnsOf("fix")).toBe(2);
-        const retried = readEvents(runDir).filter((e) => e.type === "node_retried");
-        expect(retried).toEqual([expect.objectContaining({ node: "fix", cause: c.cause, attempt: 2 })]);
-        // The superseded FAIL does not decide the run.
-        expect(ledger.conclusion?.outcome).toBe("passed");
-        expect(ledger.conclusion?.conclusion).not.toBe("failure");
-        expect(readState(runDir).nodes.fix).toMatchObject({ status: "passed", executions: 2 });
-      },
+      (c) => listedIsRetried(runtime, c),
     );
 
-    test.each(casesFor(runtime))(
-      "$cause not listed (every other cause is): one FAIL, no retry",
-      async (c) => {
-        const h = await harness({
-          runtime,
-          ...(c.makeRepo ? { makeRepo: c.makeRepo } : {}),
-          script: c.script,
-        });
-        const others = RETRY_CAUSES.filter((cause) => cause !== c.cause);
-        const { ledger, runDir } = await h.run(graphOf(c, others), {
-          executions: { fix: await c.executions() },
-        });
-
-        expect(rowWords(ledger.rows)).toEqual([`fix FAIL ${c.cause}`]);
-        expect(h.spawnsOf("fix")).toBe(1);
-        expect(readEvents(runDir).filter((e) => e.type === "node_retried")).toEqual([]);
-        expect(ledger.conclusion).toMatchObject({ conclusion: "failure", outcome: "failed" });
-        expect(readState(runDir).nodes.fix).toMatchObject({ status: "failed", executions: 1 });
-      },
+    once.each(casesFor(runtime))("$cause not listed (every other cause is): one FAIL, no retry", (c) =>
+      unlistedIsFinal(runtime, c),
     );
 
-    test("retry.max bounds the attempts: a cause that keeps failing gets 1 + max executions, then the last FAIL counts", async () => {
-      const h = await harness({ runtime, script: () => fixScript("Still broken.") });
-      const { ledger } = await h.run(`
+    once(
+      "retry.max bounds the attempts: a cause that keeps failing gets 1 + max executions, then the last FAIL counts",
+      async () => {
+        const h = await harness({ runtime, script: () => fixScript("Still broken.") });
+        const { ledger } = await h.run(`
 name: bounded
 nodes:
   - id: fix
@@ -245,14 +251,15 @@ nodes:
     success_check: { exit_zero: true, result_matches: "^FIXED" }
     retry: { max: 2, on: [result_mismatch] }
 `);
-      expect(rowWords(ledger.rows)).toEqual([
-        "fix FAIL result_mismatch superseded",
-        "fix FAIL result_mismatch superseded",
-        "fix FAIL result_mismatch",
-      ]);
-      expect(asFail(ledger.rows[2]).detail).toContain("attempt 3/3");
-      expect(ledger.conclusion).toMatchObject({ conclusion: "failure" });
-    });
+        expect(rowWords(ledger.rows)).toEqual([
+          "fix FAIL result_mismatch superseded",
+          "fix FAIL result_mismatch superseded",
+          "fix FAIL result_mismatch",
+        ]);
+        expect(asFail(ledger.rows[2]).detail).toContain("attempt 3/3");
+        expect(ledger.conclusion).toMatchObject({ conclusion: "failure" });
+      },
+    );
   });
 
   describe("a judged retry quotes the previous reply; any other retry quotes nothing (research §6.4)", () => {
@@ -278,29 +285,32 @@ nodes:
     };
     const FENCE = /<<<DATA previous-attempt-reply nonce=([0-9a-f]+)>>>\n([\s\S]*?)\n<<<END DATA nonce=\1>>>/;
 
-    test("the second prompt is the base prompt plus the first reply inside a nonce fence, and two runs' nonces differ", async () => {
-      const h = await harness({ runtime, script: () => judgedScript });
-      const nonces: string[] = [];
-      for (let run = 0; run < 2; run++) {
-        const { ledger } = await h.run(judgedGraph);
-        expect(rowWords(ledger.rows)).toEqual([
-          "fix FAIL result_mismatch superseded",
-          "fix PASS (self-reported)",
-        ]);
-        const first = requestsOf(h.server.requests, "fix")[run]!;
-        const second = requestsOf(h.server.requests, "fix-retry")[run]!;
-        expect(first.promptText).toBe(PROMPT);
-        expect(second.promptText!.startsWith(`${PROMPT}\n\n`)).toBe(true);
-        const fenced = FENCE.exec(second.promptText!);
-        expect(fenced, second.promptText!).not.toBeNull();
-        expect(fenced![2]).toBe(firstReply);
-        expect(second.promptText).toContain("attempt 2 of 2");
-        nonces.push(fenced![1]!);
-      }
-      expect(nonces[0]).not.toBe(nonces[1]);
-    });
+    once(
+      "the second prompt is the base prompt plus the first reply inside a nonce fence, and two runs' nonces differ",
+      async () => {
+        const h = await harness({ runtime, script: () => judgedScript });
+        const nonces: string[] = [];
+        for (let run = 0; run < 2; run++) {
+          const { ledger } = await h.run(judgedGraph);
+          expect(rowWords(ledger.rows)).toEqual([
+            "fix FAIL result_mismatch superseded",
+            "fix PASS (self-reported)",
+          ]);
+          const first = requestsOf(h.server.requests, "fix")[run]!;
+          const second = requestsOf(h.server.requests, "fix-retry")[run]!;
+          expect(first.promptText).toBe(PROMPT);
+          expect(second.promptText!.startsWith(`${PROMPT}\n\n`)).toBe(true);
+          const fenced = FENCE.exec(second.promptText!);
+          expect(fenced, second.promptText!).not.toBeNull();
+          expect(fenced![2]).toBe(firstReply);
+          expect(second.promptText).toContain("attempt 2 of 2");
+          nonces.push(fenced![1]!);
+        }
+        expect(nonces[0]).not.toBe(nonces[1]);
+      },
+    );
 
-    test("a run_error (the API failed) is retried with the base prompt alone", async () => {
+    once("a run_error (the API failed) is retried with the base prompt alone", async () => {
       const h = await harness({ runtime, script: () => fixScript() });
       const broken = await failingApi();
       const { ledger } = await h.run(
@@ -325,10 +335,12 @@ nodes:
       expect(requestsOf(h.server.requests, "fix").map((r) => r.promptText)).toEqual([PROMPT]);
     });
 
-    test("a spawn error (the CLI missing from PATH) is a run_error, retried with the base prompt alone", async () => {
-      const h = await harness({ runtime, script: () => fixScript() });
-      const { ledger } = await h.run(
-        `
+    once(
+      "a spawn error (the CLI missing from PATH) is a run_error, retried with the base prompt alone",
+      async () => {
+        const h = await harness({ runtime, script: () => fixScript() });
+        const { ledger } = await h.run(
+          `
 name: spawn-error
 nodes:
   - id: fix
@@ -336,16 +348,19 @@ nodes:
     allowed_tools: [Read, Edit]
     retry: { max: 1, on: [run_error] }
 `,
-        { executions: { fix: ["spawn-error", "real"] } },
-      );
-      expect(rowWords(ledger.rows)).toEqual(["fix FAIL run_error superseded", "fix PASS (exit-only)"]);
-      expect(asFail(ledger.rows[0]).detail).toMatch(new RegExp(`^could not start ${runtime}: .*ENOENT`));
-      expect(requestsOf(h.server.requests, "fix").map((r) => r.promptText)).toEqual([PROMPT]);
-    });
+          { executions: { fix: ["spawn-error", "real"] } },
+        );
+        expect(rowWords(ledger.rows)).toEqual(["fix FAIL run_error superseded", "fix PASS (exit-only)"]);
+        expect(asFail(ledger.rows[0]).detail).toMatch(new RegExp(`^could not start ${runtime}: .*ENOENT`));
+        expect(requestsOf(h.server.requests, "fix").map((r) => r.promptText)).toEqual([PROMPT]);
+      },
+    );
 
-    test("a verify that timed out (an infrastructure fault, not a judgment) is retried with the base prompt alone", async () => {
-      const h = await harness({ runtime, script: () => fixScript("Done.") });
-      const { ledger } = await h.run(`
+    once(
+      "a verify that timed out (an infrastructure fault, not a judgment) is retried with the base prompt alone",
+      async () => {
+        const h = await harness({ runtime, script: () => fixScript("Done.") });
+        const { ledger } = await h.run(`
 name: verify-timeout
 nodes:
   - id: fix
@@ -354,10 +369,14 @@ nodes:
     success_check: { verify: { command: "sleep 30", timeout: 1s } }
     retry: { max: 1, on: [verify_failed] }
 `);
-      expect(rowWords(ledger.rows)).toEqual(["fix FAIL verify_failed superseded", "fix FAIL verify_failed"]);
-      expect(asFail(ledger.rows[0]).verify?.outcome).toBe("timed_out");
-      expect(requestsOf(h.server.requests, "fix").map((r) => r.promptText)).toEqual([PROMPT, PROMPT]);
-    });
+        expect(rowWords(ledger.rows)).toEqual([
+          "fix FAIL verify_failed superseded",
+          "fix FAIL verify_failed",
+        ]);
+        expect(asFail(ledger.rows[0]).verify?.outcome).toBe("timed_out");
+        expect(requestsOf(h.server.requests, "fix").map((r) => r.promptText)).toEqual([PROMPT, PROMPT]);
+      },
+    );
   });
 
   describe("a run stopped between two attempts", () => {
@@ -391,4 +410,10 @@ nodes:
       ]);
     });
   });
+});
+
+describe("on claude, budget_exceeded (codex reports no cost to hold a budget against)", () => {
+  test("listed: the FAIL row is superseded and the next attempt runs and passes", () =>
+    listedIsRetried("claude", BUDGET_CASE));
+  test("not listed (every other cause is): one FAIL, no retry", () => unlistedIsFinal("claude", BUDGET_CASE));
 });

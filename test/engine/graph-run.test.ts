@@ -37,7 +37,7 @@ import {
   rowsOf,
   rowWords,
 } from "./graph-harness.js";
-import { historyText, RUNTIMES } from "./runtime-harness.js";
+import { describeEachBehaviourOnce, historyText } from "./runtime-harness.js";
 
 /** Bounds a wait in a broken test; never asserted as a duration. */
 const BOUND_MS = 20_000;
@@ -61,7 +61,7 @@ function pidsOf(h: GraphHarness, node: string, call: number): { fake: number; sl
   return { fake: report!.pid, sleeper: report!.sleeperPid! };
 }
 
-describe.each(RUNTIMES)("on %s", (runtime) => {
+describeEachBehaviourOnce("on %s", (runtime, once) => {
   describe("ready-set scheduling (SPEC §4)", () => {
     const diamond = (concurrency: number | null) => `
 name: diamond
@@ -92,41 +92,46 @@ ${concurrency !== null ? `concurrency: ${concurrency}\n` : ""}nodes:
       ],
     };
 
-    test("independent branches run at once: b starts before c finishes and c before b finishes; d waits for both", async () => {
-      const h = await harness({ runtime, script: () => script });
-      const { ledger, runDir } = await h.run(diamond(null));
+    once(
+      "independent branches run at once: b starts before c finishes and c before b finishes; d waits for both",
+      async () => {
+        const h = await harness({ runtime, script: () => script });
+        const { ledger, runDir } = await h.run(diamond(null));
 
-      expect(rowWords(ledger.rows)).toEqual([
-        "a PASS (exit-only)",
-        "b PASS (exit-only)",
-        "c PASS (exit-only)",
-        "d PASS (exit-only)",
-      ]);
-      const events = readEvents(runDir);
-      const at = (type: string, node: string) => {
-        const i = eventIndex(events, type, node);
-        expect(i, `${type} ${node}`).toBeGreaterThanOrEqual(0);
-        return i;
-      };
-      expect(at("node_started", "b")).toBeLessThan(at("node_passed", "c"));
-      expect(at("node_started", "c")).toBeLessThan(at("node_passed", "b"));
-      expect(at("node_passed", "a")).toBeLessThan(Math.min(at("node_started", "b"), at("node_started", "c")));
-      expect(at("node_started", "d")).toBeGreaterThan(
-        Math.max(at("node_passed", "b"), at("node_passed", "c")),
-      );
-      expect(requestsOf(h.server.requests, "b")).toHaveLength(1);
-      expect(requestsOf(h.server.requests, "c")).toHaveLength(1);
-      expect(ledger.conclusion).toMatchObject({ conclusion: "neutral", outcome: "passed" });
-      // One request per node (100 in / 20 out). Cost: claude reports USD; codex never does (unknown, not $0).
-      for (const row of ledger.rows) {
-        expect(row.usage?.outputTokens, row.nodeId).toBe(20);
-        if (runtime === "codex") expect(row.costUsd, row.nodeId).toBeNull();
-        else expect(row.costUsd, row.nodeId).toBeGreaterThan(0);
-      }
-      expect(ledger.totals.nodes.kind).toBe(runtime === "codex" ? "unknown" : "known");
-    });
+        expect(rowWords(ledger.rows)).toEqual([
+          "a PASS (exit-only)",
+          "b PASS (exit-only)",
+          "c PASS (exit-only)",
+          "d PASS (exit-only)",
+        ]);
+        const events = readEvents(runDir);
+        const at = (type: string, node: string) => {
+          const i = eventIndex(events, type, node);
+          expect(i, `${type} ${node}`).toBeGreaterThanOrEqual(0);
+          return i;
+        };
+        expect(at("node_started", "b")).toBeLessThan(at("node_passed", "c"));
+        expect(at("node_started", "c")).toBeLessThan(at("node_passed", "b"));
+        expect(at("node_passed", "a")).toBeLessThan(
+          Math.min(at("node_started", "b"), at("node_started", "c")),
+        );
+        expect(at("node_started", "d")).toBeGreaterThan(
+          Math.max(at("node_passed", "b"), at("node_passed", "c")),
+        );
+        expect(requestsOf(h.server.requests, "b")).toHaveLength(1);
+        expect(requestsOf(h.server.requests, "c")).toHaveLength(1);
+        expect(ledger.conclusion).toMatchObject({ conclusion: "neutral", outcome: "passed" });
+        // One request per node (100 in / 20 out). Cost: claude reports USD; codex never does (unknown, not $0).
+        for (const row of ledger.rows) {
+          expect(row.usage?.outputTokens, row.nodeId).toBe(20);
+          if (runtime === "codex") expect(row.costUsd, row.nodeId).toBeNull();
+          else expect(row.costUsd, row.nodeId).toBeGreaterThan(0);
+        }
+        expect(ledger.totals.nodes.kind).toBe(runtime === "codex" ? "unknown" : "known");
+      },
+    );
 
-    test("concurrency: 1 runs one node at a time: one branch passes before the other starts", async () => {
+    once("concurrency: 1 runs one node at a time: one branch passes before the other starts", async () => {
       const h = await harness({ runtime, script: () => script });
       const { ledger, runDir } = await h.run(diamond(1));
 
@@ -152,7 +157,7 @@ ${concurrency !== null ? `concurrency: ${concurrency}\n` : ""}nodes:
       expect(readState(runDir).concurrency).toBe(1);
     });
 
-    test("--concurrency overrides the graph's concurrency", async () => {
+    once("--concurrency overrides the graph's concurrency", async () => {
       const h = await harness({ runtime, script: () => script });
       const { runDir } = await h.run(diamond(4), { concurrency: 1 });
       const events = readEvents(runDir);
@@ -161,10 +166,12 @@ ${concurrency !== null ? `concurrency: ${concurrency}\n` : ""}nodes:
   });
 
   describe("on_fail (SPEC §4)", () => {
-    test("halt: a failure cancels a running sibling — its process group is killed and its row names the failed node — and launches nothing new", async () => {
-      const h = await harness({ runtime, script: () => ({ conversations: [] }) });
-      const { ledger, runDir } = await h.run(
-        `
+    once(
+      "halt: a failure cancels a running sibling — its process group is killed and its row names the failed node — and launches nothing new",
+      async () => {
+        const h = await harness({ runtime, script: () => ({ conversations: [] }) });
+        const { ledger, runDir } = await h.run(
+          `
 name: halt
 nodes:
   - id: lint
@@ -179,62 +186,65 @@ nodes:
     allowed_tools: [Read]
     success_check: { exit_zero: true, result_matches: "^BUILT" }
 `,
-        {
-          executions: {
-            lint: [hangWithSleeper(runtime)],
-            // `build` answers only once lint's grandchild runs, so the halt has a running sibling to stop.
-            build: [
-              {
-                waitFor: h.sleeperStarted("lint", 1),
-                ...answeredScenario(runtime, "error TS2345: bad argument"),
-              },
-            ],
+          {
+            executions: {
+              lint: [hangWithSleeper(runtime)],
+              // `build` answers only once lint's grandchild runs, so the halt has a running sibling to stop.
+              build: [
+                {
+                  waitFor: h.sleeperStarted("lint", 1),
+                  ...answeredScenario(runtime, "error TS2345: bad argument"),
+                },
+              ],
+            },
           },
-        },
-      );
+        );
 
-      const pids = pidsOf(h, "lint", 1);
-      expect(await eventually(() => processIsGone(pids.fake), BOUND_MS)).toBe(true);
-      expect(await eventually(() => processIsGone(pids.sleeper), BOUND_MS)).toBe(true);
+        const pids = pidsOf(h, "lint", 1);
+        expect(await eventually(() => processIsGone(pids.fake), BOUND_MS)).toBe(true);
+        expect(await eventually(() => processIsGone(pids.sleeper), BOUND_MS)).toBe(true);
 
-      expect(rowWords(ledger.rows)).toEqual([
-        "lint FAIL cancelled",
-        "lint-report SKIPPED",
-        "build FAIL result_mismatch",
-      ]);
-      const lint = asFail(ledger.rows[0]);
-      expect(lint.detail).toBe('cancelled: "build" failed and on_fail is halt');
-      expect(lint.costUsd, "killed before it reported a cost: unknown, not 0").toBeNull();
-      expect(ledger.rows[1]).toMatchObject({ reason: 'run halted after "build" failed' });
-      expect(h.spawnsOf("lint-report")).toBe(0);
-      expect(ledger.conclusion).toMatchObject({ conclusion: "failure", outcome: "failed" });
+        expect(rowWords(ledger.rows)).toEqual([
+          "lint FAIL cancelled",
+          "lint-report SKIPPED",
+          "build FAIL result_mismatch",
+        ]);
+        const lint = asFail(ledger.rows[0]);
+        expect(lint.detail).toBe('cancelled: "build" failed and on_fail is halt');
+        expect(lint.costUsd, "killed before it reported a cost: unknown, not 0").toBeNull();
+        expect(ledger.rows[1]).toMatchObject({ reason: 'run halted after "build" failed' });
+        expect(h.spawnsOf("lint-report")).toBe(0);
+        expect(ledger.conclusion).toMatchObject({ conclusion: "failure", outcome: "failed" });
 
-      const events = readEvents(runDir);
-      expect(eventIndex(events, "node_failed", "build")).toBeLessThan(
-        eventIndex(events, "node_failed", "lint"),
-      );
-      const state = readState(runDir);
-      expect(state.nodes).toMatchObject({
-        lint: { status: "cancelled" },
-        "lint-report": { status: "skipped" },
-        build: { status: "failed" },
-      });
-      expect(state.paused).toBeNull();
-      expect(state.legs).toEqual([expect.objectContaining({ kind: "fresh", outcome: "failed" })]);
-    });
+        const events = readEvents(runDir);
+        expect(eventIndex(events, "node_failed", "build")).toBeLessThan(
+          eventIndex(events, "node_failed", "lint"),
+        );
+        const state = readState(runDir);
+        expect(state.nodes).toMatchObject({
+          lint: { status: "cancelled" },
+          "lint-report": { status: "skipped" },
+          build: { status: "failed" },
+        });
+        expect(state.paused).toBeNull();
+        expect(state.legs).toEqual([expect.objectContaining({ kind: "fresh", outcome: "failed" })]);
+      },
+    );
 
-    test("continue: a failure prunes only its own subtree; an independent branch still runs to the end", async () => {
-      const h = await harness({
-        runtime,
-        script: () => ({
-          conversations: [
-            { name: "docs", match: "DOCS-MARK", turns: [{ text: "I could not find the docs folder." }] },
-            { name: "api", match: "API-MARK", turns: [{ text: "api schema written", delay_ms: 300 }] },
-            { name: "client", match: "CLIENT-MARK", turns: [{ text: "client generated" }] },
-          ],
-        }),
-      });
-      const { ledger, runDir } = await h.run(`
+    once(
+      "continue: a failure prunes only its own subtree; an independent branch still runs to the end",
+      async () => {
+        const h = await harness({
+          runtime,
+          script: () => ({
+            conversations: [
+              { name: "docs", match: "DOCS-MARK", turns: [{ text: "I could not find the docs folder." }] },
+              { name: "api", match: "API-MARK", turns: [{ text: "api schema written", delay_ms: 300 }] },
+              { name: "client", match: "CLIENT-MARK", turns: [{ text: "client generated" }] },
+            ],
+          }),
+        });
+        const { ledger, runDir } = await h.run(`
 name: continue
 on_fail: continue
 nodes:
@@ -254,23 +264,24 @@ nodes:
     prompt: "CLIENT-MARK: generate the client from {{ artifacts.api }}."
     allowed_tools: [Read]
 `);
-      expect(rowWords(ledger.rows)).toEqual([
-        "docs FAIL result_mismatch",
-        "docs-publish SKIPPED",
-        "api PASS (exit-only)",
-        "api-client PASS (exit-only)",
-      ]);
-      expect(ledger.rows[1]).toMatchObject({ reason: 'dependency "docs" failed' });
-      expect(h.spawnsOf("docs-publish")).toBe(0);
-      expect(requestsOf(h.server.requests, "client")).toHaveLength(1);
-      expect(ledger.conclusion).toMatchObject({ conclusion: "failure", outcome: "failed" });
-      expect(readState(runDir).nodes).toMatchObject({
-        docs: { status: "failed" },
-        "docs-publish": { status: "skipped" },
-        api: { status: "passed" },
-        "api-client": { status: "passed" },
-      });
-    });
+        expect(rowWords(ledger.rows)).toEqual([
+          "docs FAIL result_mismatch",
+          "docs-publish SKIPPED",
+          "api PASS (exit-only)",
+          "api-client PASS (exit-only)",
+        ]);
+        expect(ledger.rows[1]).toMatchObject({ reason: 'dependency "docs" failed' });
+        expect(h.spawnsOf("docs-publish")).toBe(0);
+        expect(requestsOf(h.server.requests, "client")).toHaveLength(1);
+        expect(ledger.conclusion).toMatchObject({ conclusion: "failure", outcome: "failed" });
+        expect(readState(runDir).nodes).toMatchObject({
+          docs: { status: "failed" },
+          "docs-publish": { status: "skipped" },
+          api: { status: "passed" },
+          "api-client": { status: "passed" },
+        });
+      },
+    );
   });
 
   describe("a cancelled run (workflow cancelled, CLI interrupted)", () => {
@@ -394,15 +405,17 @@ nodes:
   });
 
   describe("verify output_matches, cwd and verify.cwd (SPEC §3)", () => {
-    test("output_matches searches the verify's whole output: a match is PASS (verified), an exit 0 without a match is FAIL verify_failed", async () => {
-      const h = await harness({
-        runtime,
-        makeRepo: makeFixedSampleRepo,
-        script: () => ({
-          conversations: [{ name: "check", match: "CHECK-MARK", turns: [{ text: "tests look fine" }] }],
-        }),
-      });
-      const { ledger } = await h.run(`
+    once(
+      "output_matches searches the verify's whole output: a match is PASS (verified), an exit 0 without a match is FAIL verify_failed",
+      async () => {
+        const h = await harness({
+          runtime,
+          makeRepo: makeFixedSampleRepo,
+          script: () => ({
+            conversations: [{ name: "check", match: "CHECK-MARK", turns: [{ text: "tests look fine" }] }],
+          }),
+        });
+        const { ledger } = await h.run(`
 name: output-matches
 on_fail: continue
 nodes:
@@ -417,21 +430,22 @@ nodes:
     success_check:
       verify: { command: "node --test", output_matches: "(?m)^# fail [1-9]" }
 `);
-      expect(rowWords(ledger.rows)).toEqual(["unit PASS (verified)", "no-failures FAIL verify_failed"]);
-      expect(asPass(ledger.rows[0]).verify).toMatchObject({
-        outcome: "passed",
-        exitCode: 0,
-        outputMatches: { pattern: "(?m)^# pass 1$", matched: true },
-      });
-      const failed = asFail(ledger.rows[1]);
-      expect(failed.verify).toMatchObject({
-        outcome: "failed",
-        exitCode: 0,
-        outputMatches: { pattern: "(?m)^# fail [1-9]", matched: false },
-      });
-      expect(failed.detail).toContain("did not match /(?m)^# fail [1-9]/");
-      expect(ledger.conclusion).toMatchObject({ conclusion: "failure", rule: "sink-verify-failed" });
-    });
+        expect(rowWords(ledger.rows)).toEqual(["unit PASS (verified)", "no-failures FAIL verify_failed"]);
+        expect(asPass(ledger.rows[0]).verify).toMatchObject({
+          outcome: "passed",
+          exitCode: 0,
+          outputMatches: { pattern: "(?m)^# pass 1$", matched: true },
+        });
+        const failed = asFail(ledger.rows[1]);
+        expect(failed.verify).toMatchObject({
+          outcome: "failed",
+          exitCode: 0,
+          outputMatches: { pattern: "(?m)^# fail [1-9]", matched: false },
+        });
+        expect(failed.detail).toContain("did not match /(?m)^# fail [1-9]/");
+        expect(ledger.conclusion).toMatchObject({ conclusion: "failure", rule: "sink-verify-failed" });
+      },
+    );
 
     test("a node runs in its cwd and its verify in verify.cwd (relative to the node's), both inside the repository", async () => {
       const h = await harness({
@@ -470,10 +484,12 @@ nodes:
       );
     });
 
-    test("a cwd or verify.cwd outside the repository fails the node with a clear run_error, and nothing is spawned", async () => {
-      const h = await harness({ runtime, script: () => ({ conversations: [] }) });
-      const outside = realpathSync(h.scratch);
-      const { ledger } = await h.run(`
+    once(
+      "a cwd or verify.cwd outside the repository fails the node with a clear run_error, and nothing is spawned",
+      async () => {
+        const h = await harness({ runtime, script: () => ({ conversations: [] }) });
+        const outside = realpathSync(h.scratch);
+        const { ledger } = await h.run(`
 name: cwd-outside
 on_fail: continue
 nodes:
@@ -491,19 +507,20 @@ nodes:
     prompt: "Work in a folder that does not exist."
     allowed_tools: [Read]
 `);
-      expect(rowWords(ledger.rows)).toEqual([
-        "escape FAIL run_error",
-        "verify-escape FAIL run_error",
-        "missing FAIL run_error",
-      ]);
-      expect(asFail(ledger.rows[0]).detail).toMatch(/^cwd \S+ is outside the repository /);
-      expect(asFail(ledger.rows[1]).detail).toContain(
-        `success_check.verify.cwd ${outside} is outside the repository`,
-      );
-      expect(asFail(ledger.rows[2]).detail).toMatch(/^cwd \S+no-such-folder is not a folder$/);
-      for (const node of ["escape", "verify-escape", "missing"]) expect(h.spawnsOf(node), node).toBe(0);
-      expect(h.server.requests).toHaveLength(0);
-    });
+        expect(rowWords(ledger.rows)).toEqual([
+          "escape FAIL run_error",
+          "verify-escape FAIL run_error",
+          "missing FAIL run_error",
+        ]);
+        expect(asFail(ledger.rows[0]).detail).toMatch(/^cwd \S+ is outside the repository /);
+        expect(asFail(ledger.rows[1]).detail).toContain(
+          `success_check.verify.cwd ${outside} is outside the repository`,
+        );
+        expect(asFail(ledger.rows[2]).detail).toMatch(/^cwd \S+no-such-folder is not a folder$/);
+        for (const node of ["escape", "verify-escape", "missing"]) expect(h.spawnsOf(node), node).toBe(0);
+        expect(h.server.requests).toHaveLength(0);
+      },
+    );
   });
 
   describe("the ledger's rows and state.json", () => {

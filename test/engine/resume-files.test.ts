@@ -7,12 +7,12 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import type { Runtime } from "../../src/policy/disclosure.js";
 import type { ModelScript } from "../support/model-server/index.js";
 import { makeTempRepo } from "../support/temp-repo.js";
 import { type GraphHarness, graphHarnessPerTest, readState, rowWords } from "./graph-harness.js";
-import { RUNTIMES, writeCall } from "./runtime-harness.js";
+import { describeEachBehaviourOnce, writeCall } from "./runtime-harness.js";
 
 const harness = graphHarnessPerTest();
 
@@ -61,65 +61,77 @@ async function pausedHarness(runtime: Runtime): Promise<{ h: GraphHarness; runId
   return { h, runId: paused.runId };
 }
 
-describe.each(RUNTIMES)("on %s", (runtime) => {
+describeEachBehaviourOnce("on %s", (runtime, once) => {
   describe("a resumed leg starts only on the files the run left", () => {
-    test("a file edited while the gate waited is refused: nothing runs, the state keeps waiting", async () => {
-      const { h, runId } = await pausedHarness(runtime);
-      writeFileSync(join(h.repo.dir, "README.md"), "edited during the pause\n");
-      const result = await h.resumeRaw(runId, { kind: "approve", gate: "approve", by: "alice" });
-      expect(result.kind).toBe("usage_error");
-      expect(result.kind === "usage_error" ? result.message : "").toMatch(
-        /the files in .* are not the ones run .* left when it paused/,
-      );
-      expect(h.server.requests.filter((r) => r.conversation === "check")).toHaveLength(0);
-      expect(readState(join(h.runsDir, runId)).gates.approve?.status).toBe("waiting");
-    });
+    once(
+      "a file edited while the gate waited is refused: nothing runs, the state keeps waiting",
+      async () => {
+        const { h, runId } = await pausedHarness(runtime);
+        writeFileSync(join(h.repo.dir, "README.md"), "edited during the pause\n");
+        const result = await h.resumeRaw(runId, { kind: "approve", gate: "approve", by: "alice" });
+        expect(result.kind).toBe("usage_error");
+        expect(result.kind === "usage_error" ? result.message : "").toMatch(
+          /the files in .* are not the ones run .* left when it paused/,
+        );
+        expect(h.server.requests.filter((r) => r.conversation === "check")).toHaveLength(0);
+        expect(readState(join(h.runsDir, runId)).gates.approve?.status).toBe("waiting");
+      },
+    );
 
-    test("the nodes' changes gone missing (a clean checkout at another commit state) are refused, not verified", async () => {
-      const { h, runId } = await pausedHarness(runtime);
-      // Not the starting commit's tree either: notes.txt reverted AND README.md changed.
-      writeFileSync(join(h.repo.dir, "notes.txt"), "empty\n");
-      writeFileSync(join(h.repo.dir, "README.md"), "other\n");
-      const result = await h.resumeRaw(runId, { kind: "approve", gate: "approve", by: "alice" });
-      expect(result.kind).toBe("usage_error");
-    });
+    once(
+      "the nodes' changes gone missing (a clean checkout at another commit state) are refused, not verified",
+      async () => {
+        const { h, runId } = await pausedHarness(runtime);
+        // Not the starting commit's tree either: notes.txt reverted AND README.md changed.
+        writeFileSync(join(h.repo.dir, "notes.txt"), "empty\n");
+        writeFileSync(join(h.repo.dir, "README.md"), "other\n");
+        const result = await h.resumeRaw(runId, { kind: "approve", gate: "approve", by: "alice" });
+        expect(result.kind).toBe("usage_error");
+      },
+    );
 
-    test("a fresh checkout of the starting commit gets the run's patch.diff applied, then the leg runs and verifies the nodes' edit", async () => {
-      const { h, runId } = await pausedHarness(runtime);
-      // What the action's resume job sees: the starting commit checked out, the nodes' edit not there.
-      writeFileSync(join(h.repo.dir, "notes.txt"), "empty\n");
-      const done = await h.resume(runId, { kind: "approve", gate: "approve", by: "alice" });
-      expect(readFileSync(join(h.repo.dir, "notes.txt"), "utf8")).toBe("the nodes wrote this\n");
-      expect(rowWords(done.ledger.rows)).toEqual([
-        "implement PASS (exit-only)",
-        "approve PASS (approved)",
-        "check PASS (verified)",
-      ]);
-    });
+    once(
+      "a fresh checkout of the starting commit gets the run's patch.diff applied, then the leg runs and verifies the nodes' edit",
+      async () => {
+        const { h, runId } = await pausedHarness(runtime);
+        // What the action's resume job sees: the starting commit checked out, the nodes' edit not there.
+        writeFileSync(join(h.repo.dir, "notes.txt"), "empty\n");
+        const done = await h.resume(runId, { kind: "approve", gate: "approve", by: "alice" });
+        expect(readFileSync(join(h.repo.dir, "notes.txt"), "utf8")).toBe("the nodes wrote this\n");
+        expect(rowWords(done.ledger.rows)).toEqual([
+          "implement PASS (exit-only)",
+          "approve PASS (approved)",
+          "check PASS (verified)",
+        ]);
+      },
+    );
 
-    test("--commit is refused for a run that began on uncommitted edits; allowed for one that began clean", async () => {
-      const { h, runId } = await pausedHarness(runtime);
-      // This run began clean: --commit may commit the nodes' work after the approval.
-      const committed = await h.resume(
-        runId,
-        { kind: "approve", gate: "approve", by: "alice" },
-        { commit: true },
-      );
-      expect(committed.ledger.postedCommit?.sha).toMatch(/^[0-9a-f]{40}$/);
+    once(
+      "--commit is refused for a run that began on uncommitted edits; allowed for one that began clean",
+      async () => {
+        const { h, runId } = await pausedHarness(runtime);
+        // This run began clean: --commit may commit the nodes' work after the approval.
+        const committed = await h.resume(
+          runId,
+          { kind: "approve", gate: "approve", by: "alice" },
+          { commit: true },
+        );
+        expect(committed.ledger.postedCommit?.sha).toMatch(/^[0-9a-f]{40}$/);
 
-      // A second run that begins with an uncommitted edit: its resume --commit is refused.
-      writeFileSync(join(h.repo.dir, "README.md"), "my unrelated WIP\n");
-      const paused = await h.run(GRAPH.replace("IMPLEMENT-MARK", "IMPLEMENT-MARK again"));
-      expect(paused.ledger.conclusion?.outcome).toBe("paused");
-      const refused = await h.resumeRaw(
-        paused.runId,
-        { kind: "approve", gate: "approve", by: "alice" },
-        { commit: true },
-      );
-      expect(refused.kind === "usage_error" ? refused.message : "").toContain(
-        "began on a working tree with uncommitted changes",
-      );
-      expect(readState(join(h.runsDir, paused.runId)).start_clean).toBe(false);
-    });
+        // A second run that begins with an uncommitted edit: its resume --commit is refused.
+        writeFileSync(join(h.repo.dir, "README.md"), "my unrelated WIP\n");
+        const paused = await h.run(GRAPH.replace("IMPLEMENT-MARK", "IMPLEMENT-MARK again"));
+        expect(paused.ledger.conclusion?.outcome).toBe("paused");
+        const refused = await h.resumeRaw(
+          paused.runId,
+          { kind: "approve", gate: "approve", by: "alice" },
+          { commit: true },
+        );
+        expect(refused.kind === "usage_error" ? refused.message : "").toContain(
+          "began on a working tree with uncommitted changes",
+        );
+        expect(readState(join(h.runsDir, paused.runId)).start_clean).toBe(false);
+      },
+    );
   });
 });

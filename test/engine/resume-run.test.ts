@@ -27,7 +27,7 @@ import {
   requestsOf,
   rowWords,
 } from "./graph-harness.js";
-import { RUNTIMES } from "./runtime-harness.js";
+import { describeEachBehaviourOnce } from "./runtime-harness.js";
 
 const harness = graphHarnessPerTest();
 
@@ -59,7 +59,7 @@ const releaseScript: ModelScript = {
   ],
 };
 
-describe.each(RUNTIMES)("on %s", (runtime) => {
+describeEachBehaviourOnce("on %s", (runtime, once) => {
   describe("a gate pauses the run; a person approves or rejects it (research §7.7)", () => {
     async function pausedRun(h: GraphHarness) {
       const paused = await h.run(RELEASE);
@@ -100,94 +100,100 @@ describe.each(RUNTIMES)("on %s", (runtime) => {
       return paused;
     }
 
-    test("approve: the gate row is PASS (approved) with who and the head SHA, its dependents run, and the run succeeds", async () => {
-      const h = await harness({ runtime, script: () => releaseScript });
-      const paused = await pausedRun(h);
-      const head = await h.repo.git(["rev-parse", "HEAD"]);
+    once(
+      "approve: the gate row is PASS (approved) with who and the head SHA, its dependents run, and the run succeeds",
+      async () => {
+        const h = await harness({ runtime, script: () => releaseScript });
+        const paused = await pausedRun(h);
+        const head = await h.repo.git(["rev-parse", "HEAD"]);
 
-      const { ledger, runDir } = await h.resume(paused.runId, {
-        kind: "approve",
-        gate: "approve-release",
-        by: "alice",
-      });
+        const { ledger, runDir } = await h.resume(paused.runId, {
+          kind: "approve",
+          gate: "approve-release",
+          by: "alice",
+        });
 
-      expect(rowWords(ledger.rows)).toEqual([
-        "build PASS (verified)",
-        "changelog PASS (exit-only)",
-        "approve-release PASS (approved)",
-        "publish PASS (verified)",
-      ]);
-      expect(asPass(ledger.rows[2]).approvedBy).toEqual({ login: "alice", headSha: head });
-      expect(ledger.conclusion).toMatchObject({ conclusion: "success", outcome: "passed" });
-      // Nothing that passed before the pause ran again.
-      expect(requestsOf(h.server.requests, "build")).toHaveLength(1);
-      expect(requestsOf(h.server.requests, "changelog")).toHaveLength(1);
-      expect(requestsOf(h.server.requests, "publish")).toHaveLength(1);
+        expect(rowWords(ledger.rows)).toEqual([
+          "build PASS (verified)",
+          "changelog PASS (exit-only)",
+          "approve-release PASS (approved)",
+          "publish PASS (verified)",
+        ]);
+        expect(asPass(ledger.rows[2]).approvedBy).toEqual({ login: "alice", headSha: head });
+        expect(ledger.conclusion).toMatchObject({ conclusion: "success", outcome: "passed" });
+        // Nothing that passed before the pause ran again.
+        expect(requestsOf(h.server.requests, "build")).toHaveLength(1);
+        expect(requestsOf(h.server.requests, "changelog")).toHaveLength(1);
+        expect(requestsOf(h.server.requests, "publish")).toHaveLength(1);
 
-      const state = readState(runDir);
-      expect(state.paused).toBeNull();
-      expect(state.gates["approve-release"]).toMatchObject({
-        status: "approved",
-        by: "alice",
-        head_sha: head,
-      });
-      expect(state.nodes).toMatchObject({
-        "approve-release": { status: "passed" },
-        publish: { status: "passed", executions: 1 },
-      });
-      expect(state.rows).toHaveLength(4);
-      expect(state.legs).toEqual([
-        expect.objectContaining({ kind: "fresh", outcome: "paused" }),
-        expect.objectContaining({ kind: "approve approve-release", outcome: "passed" }),
-      ]);
-      const events = readEvents(runDir);
-      expect(eventIndex(events, "gate_approved", "approve-release")).toBeLessThan(
-        eventIndex(events, "node_started", "publish"),
-      );
-    });
+        const state = readState(runDir);
+        expect(state.paused).toBeNull();
+        expect(state.gates["approve-release"]).toMatchObject({
+          status: "approved",
+          by: "alice",
+          head_sha: head,
+        });
+        expect(state.nodes).toMatchObject({
+          "approve-release": { status: "passed" },
+          publish: { status: "passed", executions: 1 },
+        });
+        expect(state.rows).toHaveLength(4);
+        expect(state.legs).toEqual([
+          expect.objectContaining({ kind: "fresh", outcome: "paused" }),
+          expect.objectContaining({ kind: "approve approve-release", outcome: "passed" }),
+        ]);
+        const events = readEvents(runDir);
+        expect(eventIndex(events, "gate_approved", "approve-release")).toBeLessThan(
+          eventIndex(events, "node_started", "publish"),
+        );
+      },
+    );
 
-    test("reject: the gate row is FAIL rejected, its subtree is SKIPPED and never runs, and the run fails", async () => {
-      const h = await harness({ runtime, script: () => releaseScript });
-      const paused = await pausedRun(h);
+    once(
+      "reject: the gate row is FAIL rejected, its subtree is SKIPPED and never runs, and the run fails",
+      async () => {
+        const h = await harness({ runtime, script: () => releaseScript });
+        const paused = await pausedRun(h);
 
-      const { ledger, runDir } = await h.resume(paused.runId, {
-        kind: "reject",
-        gate: "approve-release",
-        by: "bob",
-      });
+        const { ledger, runDir } = await h.resume(paused.runId, {
+          kind: "reject",
+          gate: "approve-release",
+          by: "bob",
+        });
 
-      expect(rowWords(ledger.rows)).toEqual([
-        "build PASS (verified)",
-        "changelog PASS (exit-only)",
-        "approve-release FAIL rejected",
-        "publish SKIPPED",
-      ]);
-      expect(asFail(ledger.rows[2]).detail).toMatch(/^gate rejected by bob at [0-9a-f]{12}$/);
-      expect(ledger.rows[3]).toMatchObject({ reason: 'dependency "approve-release" was rejected' });
-      expect(h.spawnsOf("publish")).toBe(0);
-      expect(ledger.conclusion).toMatchObject({ conclusion: "failure", outcome: "failed" });
-      const state = readState(runDir);
-      expect(state.gates["approve-release"]).toMatchObject({ status: "rejected", by: "bob" });
-      expect(state.paused).toBeNull();
-      expect(state.nodes).toMatchObject({
-        "approve-release": { status: "failed" },
-        publish: { status: "skipped" },
-      });
-      expect(state.legs.map((l) => [l.kind, l.outcome])).toEqual([
-        ["fresh", "paused"],
-        ["reject approve-release", "failed"],
-      ]);
-      // A rejected gate stays rejected: --retry-failed has nothing it may run.
-      const again = await h.resumeRaw(paused.runId, { kind: "retry-failed" });
-      expect(again).toMatchObject({
-        kind: "nothing_to_retry",
-        failed: true,
-        message: expect.stringContaining('gate "approve-release", which a person rejected'),
-      });
-      expect(readState(paused.runDir).legs).toHaveLength(2);
-    });
+        expect(rowWords(ledger.rows)).toEqual([
+          "build PASS (verified)",
+          "changelog PASS (exit-only)",
+          "approve-release FAIL rejected",
+          "publish SKIPPED",
+        ]);
+        expect(asFail(ledger.rows[2]).detail).toMatch(/^gate rejected by bob at [0-9a-f]{12}$/);
+        expect(ledger.rows[3]).toMatchObject({ reason: 'dependency "approve-release" was rejected' });
+        expect(h.spawnsOf("publish")).toBe(0);
+        expect(ledger.conclusion).toMatchObject({ conclusion: "failure", outcome: "failed" });
+        const state = readState(runDir);
+        expect(state.gates["approve-release"]).toMatchObject({ status: "rejected", by: "bob" });
+        expect(state.paused).toBeNull();
+        expect(state.nodes).toMatchObject({
+          "approve-release": { status: "failed" },
+          publish: { status: "skipped" },
+        });
+        expect(state.legs.map((l) => [l.kind, l.outcome])).toEqual([
+          ["fresh", "paused"],
+          ["reject approve-release", "failed"],
+        ]);
+        // A rejected gate stays rejected: --retry-failed has nothing it may run.
+        const again = await h.resumeRaw(paused.runId, { kind: "retry-failed" });
+        expect(again).toMatchObject({
+          kind: "nothing_to_retry",
+          failed: true,
+          message: expect.stringContaining('gate "approve-release", which a person rejected'),
+        });
+        expect(readState(paused.runDir).legs).toHaveLength(2);
+      },
+    );
 
-    test("a paused gate is decided by approve/reject only, and only the gate the run waits at", async () => {
+    once("a paused gate is decided by approve/reject only, and only the gate the run waits at", async () => {
       const h = await harness({ runtime, script: () => releaseScript });
       const paused = await pausedRun(h);
       const retry = await h.resumeRaw(paused.runId, { kind: "retry-failed" });
@@ -204,17 +210,19 @@ describe.each(RUNTIMES)("on %s", (runtime) => {
       expect(readState(paused.runDir).legs).toHaveLength(1);
     });
 
-    test("after an approval the run pauses again at the next undecided gate; a second approval finishes it", async () => {
-      const h = await harness({
-        runtime,
-        script: () => ({
-          conversations: [
-            { name: "stage", match: "STAGE-MARK", turns: [{ text: "deployed to staging" }] },
-            { name: "prod", match: "PROD-MARK", turns: [{ text: "deployed to production" }] },
-          ],
-        }),
-      });
-      const graph = `
+    once(
+      "after an approval the run pauses again at the next undecided gate; a second approval finishes it",
+      async () => {
+        const h = await harness({
+          runtime,
+          script: () => ({
+            conversations: [
+              { name: "stage", match: "STAGE-MARK", turns: [{ text: "deployed to staging" }] },
+              { name: "prod", match: "PROD-MARK", turns: [{ text: "deployed to production" }] },
+            ],
+          }),
+        });
+        const graph = `
 name: two-gates
 nodes:
   - id: qa-sign-off
@@ -232,71 +240,75 @@ nodes:
     allowed_tools: [Read]
     success_check: { verify: { command: "test -f README.md" } }
 `;
-      const first = await h.run(graph);
-      expect(readState(first.runDir).paused).toEqual({ reason: "gate", node: "qa-sign-off" });
-      expect(h.server.requests).toHaveLength(0);
+        const first = await h.run(graph);
+        expect(readState(first.runDir).paused).toEqual({ reason: "gate", node: "qa-sign-off" });
+        expect(h.server.requests).toHaveLength(0);
 
-      const second = await h.resume(first.runId, { kind: "approve", gate: "qa-sign-off", by: "qa" });
-      expect(second.ledger.conclusion).toMatchObject({ conclusion: "action_required", outcome: "paused" });
-      expect(rowWords(second.ledger.rows)).toEqual([
-        "qa-sign-off PASS (approved)",
-        "staging PASS (exit-only)",
-        "release-sign-off SKIPPED",
-        "production SKIPPED",
-      ]);
-      const state2 = readState(second.runDir);
-      expect(state2.paused).toEqual({ reason: "gate", node: "release-sign-off" });
-      expect(state2.gates).toMatchObject({
-        "qa-sign-off": { status: "approved", by: "qa" },
-        "release-sign-off": { status: "waiting" },
-      });
+        const second = await h.resume(first.runId, { kind: "approve", gate: "qa-sign-off", by: "qa" });
+        expect(second.ledger.conclusion).toMatchObject({ conclusion: "action_required", outcome: "paused" });
+        expect(rowWords(second.ledger.rows)).toEqual([
+          "qa-sign-off PASS (approved)",
+          "staging PASS (exit-only)",
+          "release-sign-off SKIPPED",
+          "production SKIPPED",
+        ]);
+        const state2 = readState(second.runDir);
+        expect(state2.paused).toEqual({ reason: "gate", node: "release-sign-off" });
+        expect(state2.gates).toMatchObject({
+          "qa-sign-off": { status: "approved", by: "qa" },
+          "release-sign-off": { status: "waiting" },
+        });
 
-      const third = await h.resume(first.runId, { kind: "approve", gate: "release-sign-off", by: "lead" });
-      expect(rowWords(third.ledger.rows)).toEqual([
-        "qa-sign-off PASS (approved)",
-        "staging PASS (exit-only)",
-        "release-sign-off PASS (approved)",
-        "production PASS (verified)",
-      ]);
-      expect(third.ledger.conclusion).toMatchObject({ conclusion: "success", outcome: "passed" });
-      expect(requestsOf(h.server.requests, "stage")).toHaveLength(1);
-      expect(readState(third.runDir).legs.map((l) => [l.kind, l.outcome])).toEqual([
-        ["fresh", "paused"],
-        ["approve qa-sign-off", "paused"],
-        ["approve release-sign-off", "passed"],
-      ]);
-    });
+        const third = await h.resume(first.runId, { kind: "approve", gate: "release-sign-off", by: "lead" });
+        expect(rowWords(third.ledger.rows)).toEqual([
+          "qa-sign-off PASS (approved)",
+          "staging PASS (exit-only)",
+          "release-sign-off PASS (approved)",
+          "production PASS (verified)",
+        ]);
+        expect(third.ledger.conclusion).toMatchObject({ conclusion: "success", outcome: "passed" });
+        expect(requestsOf(h.server.requests, "stage")).toHaveLength(1);
+        expect(readState(third.runDir).legs.map((l) => [l.kind, l.outcome])).toEqual([
+          ["fresh", "paused"],
+          ["approve qa-sign-off", "paused"],
+          ["approve release-sign-off", "passed"],
+        ]);
+      },
+    );
 
-    test("a gate pause drains a running sibling (it finishes and passes) instead of cancelling it", async () => {
-      const h = await harness({ runtime, script: () => releaseScript });
-      const runId = mintRunId();
-      // `changelog` answers only once the gate has paused the run: it is running during the pause.
-      const { ledger, runDir } = await h.run(
-        RELEASE.replace("depends_on: [build, changelog]", "depends_on: [build]"),
-        {
-          runId,
-          executions: {
-            changelog: [
-              {
-                waitFor: { file: join(h.runsDir, runId, "events.jsonl"), pattern: '"type":"gate_paused"' },
-                ...answeredScenario(runtime, "changelog updated"),
-              },
-            ],
+    once(
+      "a gate pause drains a running sibling (it finishes and passes) instead of cancelling it",
+      async () => {
+        const h = await harness({ runtime, script: () => releaseScript });
+        const runId = mintRunId();
+        // `changelog` answers only once the gate has paused the run: it is running during the pause.
+        const { ledger, runDir } = await h.run(
+          RELEASE.replace("depends_on: [build, changelog]", "depends_on: [build]"),
+          {
+            runId,
+            executions: {
+              changelog: [
+                {
+                  waitFor: { file: join(h.runsDir, runId, "events.jsonl"), pattern: '"type":"gate_paused"' },
+                  ...answeredScenario(runtime, "changelog updated"),
+                },
+              ],
+            },
           },
-        },
-      );
-      const events = readEvents(runDir);
-      expect(eventIndex(events, "gate_paused", "approve-release")).toBeLessThan(
-        eventIndex(events, "node_passed", "changelog"),
-      );
-      expect(rowWords(ledger.rows)).toEqual([
-        "build PASS (verified)",
-        "changelog PASS (exit-only)",
-        "approve-release SKIPPED",
-        "publish SKIPPED",
-      ]);
-      expect(ledger.conclusion).toMatchObject({ conclusion: "action_required", outcome: "paused" });
-    });
+        );
+        const events = readEvents(runDir);
+        expect(eventIndex(events, "gate_paused", "approve-release")).toBeLessThan(
+          eventIndex(events, "node_passed", "changelog"),
+        );
+        expect(rowWords(ledger.rows)).toEqual([
+          "build PASS (verified)",
+          "changelog PASS (exit-only)",
+          "approve-release SKIPPED",
+          "publish SKIPPED",
+        ]);
+        expect(ledger.conclusion).toMatchObject({ conclusion: "action_required", outcome: "paused" });
+      },
+    );
   });
 
   describe("--retry-failed after a FAIL (research §7.6)", () => {

@@ -6,11 +6,51 @@
  * started with `{runtime}`.
  */
 import { readdirSync, readFileSync } from "node:fs";
+import { describe, test as vitestTest } from "vitest";
 import type { Runtime } from "../../src/policy/disclosure.js";
 import type { RecordedRequest } from "../support/model-server/index.js";
 
 /** Both runtimes, for `describe.each(RUNTIMES)`. */
 export const RUNTIMES: readonly Runtime[] = ["claude", "codex"];
+
+/** The `once` a {@link describeEachBehaviourOnce} body registers its one-runtime tests with (`.each` too). */
+export interface OneRuntimeTest {
+  (name: string, fn: () => void | Promise<void>, timeout?: number): void;
+  each<T>(cases: readonly T[]): (name: string, fn: (c: T) => void | Promise<void>, timeout?: number) => void;
+}
+
+/**
+ * For engine behaviour that is the same on both runtimes (scheduling, retries, feedback arcs, resume):
+ * `body` is called once per runtime, like `describe.each(RUNTIMES)(title, body)`, but each test it declares
+ * with `once` is registered on ONE runtime — the first on claude, the next on codex, and so on in
+ * declaration order (each case of a `once.each` counts as one test); a test declared with vitest's own
+ * `test` inside `body` still runs on every runtime (for what the runtime changes: the session seam, say). So every behaviour runs once through a real CLI, both
+ * CLIs are exercised across the file, and the suite does not pay for each behaviour twice (the brief: the
+ * slow real-CLI tests once per behaviour, not once per variant). What does differ per runtime (argv, the
+ * session seam, costs) is tested on both in two-runtimes.test.ts and the runtime adapters' tests.
+ *
+ * `body` must declare the same `once` tests in the same order for every runtime (no runtime-dependent test
+ * list): a test declared for one runtime only belongs in a plain `describe` of that runtime. Vitest's test names
+ * carry the runtime through the describe title (`%s`).
+ */
+export function describeEachBehaviourOnce(
+  title: string,
+  body: (runtime: Runtime, once: OneRuntimeTest) => void,
+): void {
+  RUNTIMES.forEach((runtime, index) => {
+    let declared = 0;
+    const mine = (): boolean => declared++ % RUNTIMES.length === index;
+    const oneRuntimeTest = ((name: string, fn: () => void | Promise<void>, timeout?: number) => {
+      if (mine()) vitestTest(name, fn, timeout);
+    }) as OneRuntimeTest;
+    oneRuntimeTest.each =
+      <T>(cases: readonly T[]) =>
+      (name: string, fn: (c: T) => void | Promise<void>, timeout?: number) => {
+        for (const c of cases) if (mine()) vitestTest.each([c])(name, fn, timeout);
+      };
+    describe(title.replace("%s", runtime), () => body(runtime, oneRuntimeTest));
+  });
+}
 
 // ---- scripts that differ by runtime ---------------------------------------------------------------
 
