@@ -104,8 +104,8 @@ export function agentsAtCommit(
       const location = `${path} at ${rev}`;
       let entry: string;
       try {
-        // `ls-tree` says what the path is (blob 100644/100755, symlink 120000, submodule 160000).
-        entry = await git(["ls-tree", "-z", rev, "--", path], gitOptions);
+        // `--full-tree`: the path is from the repository root even when repoDir is a sub-folder. `ls-tree` says what the path is (blob 100644/100755, symlink 120000, submodule 160000).
+        entry = await git(["ls-tree", "--full-tree", "-z", rev, "--", path], gitOptions);
       } catch (error) {
         if (!(error instanceof GitError)) throw error;
         return {
