@@ -1,13 +1,15 @@
 /**
  * What `run` checks of a hand-written graph before the repository is touched (SPEC §3, §4): the graph
  * loads (every issue, or nothing runs), it declares nothing this version would not keep, the runtime
- * options fit, every `{{ inputs.NAME }}` it uses was given, and a `--concurrency` override is in range.
+ * options fit, the subagents it names are read from the trusted tree and widen no node's tools, every `{{ inputs.NAME }}` it uses was given, and a `--concurrency` override is in range.
  */
 import type { Graph } from "../graph/graph.js";
 import { formatIssue, type GraphIssue } from "../graph/issue.js";
 import { type FragmentSource, loadGraphFile, loadGraphText } from "../graph/load.js";
 import { placeholdersIn } from "../graph/placeholders.js";
+import type { AgentSource } from "../policy/agent-definition.js";
 import type { Runtime } from "../policy/disclosure.js";
+import { type GraphAgents, resolveGraphAgents } from "./hand-agents.js";
 import { concurrencyProblem } from "./run-setup.js";
 import { runtimeGraphProblem, runtimeOptionsProblem, runtimeWarnings } from "./runtime-setup.js";
 
@@ -22,6 +24,11 @@ export interface HandGraphOptions {
    * `use:` is refused.
    */
   readonly fragments?: FragmentSource;
+  /**
+   * Where `agent: NAME` definitions (`.claude/agents/NAME.md`) are read: the CLI's committed HEAD, the
+   * action's base ref (`hand-agents.ts`). Absent: a graph naming a subagent is refused.
+   */
+  readonly agents?: AgentSource;
   readonly inputs: Readonly<Record<string, string>>;
   readonly verifyTimeoutCeilingMs?: number;
   readonly runtime: Runtime;
@@ -32,7 +39,13 @@ export interface HandGraphOptions {
 
 /** A graph that passed every check, with what the runtime will not enforce of it (one sentence each). */
 export type HandGraphResult =
-  | { readonly kind: "loaded"; readonly graph: Graph; readonly warnings: readonly string[] }
+  | {
+      readonly kind: "loaded";
+      readonly graph: Graph;
+      readonly warnings: readonly string[];
+      /** The subagents its nodes name, read from the trusted tree (empty when none does). */
+      readonly agents: GraphAgents;
+    }
   | { readonly kind: "usage_error"; readonly message: string }
   /** The graph did not load: every issue, each rendered `invalid graph: node "ID": REASON`. */
   | { readonly kind: "invalid_graph"; readonly issues: readonly GraphIssue[]; readonly message: string };
@@ -53,13 +66,14 @@ export async function loadHandWrittenGraph(o: HandGraphOptions): Promise<HandGra
     };
   }
   const graph = loaded.graph;
-  // What this version would not keep, the runtime's own refusals (agent on codex) before claude's agent one.
+  // What this version would not keep, then the runtime's own refusals (agent on codex) before reading agents.
   const unkept =
     worktreeRefusal(graph, o.graphSource) ??
     runtimeOptionsProblem(o.runtime, o) ??
-    runtimeGraphProblem(o.runtime, graph) ??
-    agentRefusal(graph, o.graphSource);
+    runtimeGraphProblem(o.runtime, graph);
   if (unkept !== null) return { kind: "usage_error", message: unkept };
+  const agents = await resolveGraphAgents(graph, o.agents, o.graphSource);
+  if (!agents.ok) return { kind: "usage_error", message: agents.message };
   const warnings = runtimeWarnings(o.runtime, graph);
   const missing = missingInputs(graph, o.inputs);
   if (missing.length > 0) {
@@ -70,7 +84,7 @@ export async function loadHandWrittenGraph(o: HandGraphOptions): Promise<HandGra
   }
   const concurrencyWrong = concurrencyProblem(o.concurrency);
   if (concurrencyWrong !== null) return { kind: "usage_error", message: concurrencyWrong };
-  return { kind: "loaded", graph, warnings };
+  return { kind: "loaded", graph, warnings, agents: agents.agents };
 }
 
 /**
@@ -83,16 +97,6 @@ function worktreeRefusal(graph: Graph, source: string): string | null {
   if (withWorktree.length === 0) return null;
   const one = withWorktree.length === 1;
   return `${source}: node${one ? "" : "s"} ${withWorktree.join(", ")} declare${one ? "s" : ""} worktree, which is not run in this version (no managed git worktree is created yet); the node${one ? "" : "s"} would run in the shared working tree instead. Remove worktree (run the graph in a checkout of its own). Nothing was run.`;
-}
-
-/**
- * The refusal of a node setting `agent` (a Claude Code subagent): loaded and carried, but not yet passed to
- * claude as `--agent`; running the node as plain claude would be a different node. `null` when none sets one.
- */
-function agentRefusal(graph: Graph, source: string): string | null {
-  const claudeAgents = graph.nodes.filter((n) => n.agent !== null).map((n) => `"${n.id}"`);
-  if (claudeAgents.length === 0) return null;
-  return `${source}: ${claudeAgents.join(", ")} set agent (a Claude Code subagent), which this version does not pass to claude yet; the node would run as plain claude. Remove agent to run it so. Nothing was run.`;
 }
 
 /** `{{ inputs.NAME }}` names used anywhere in the graph (prompt, cwd, verify command and cwd) and not given. */

@@ -9,6 +9,7 @@ import type { PlanSection } from "../ledger/ledger.js";
 import { type DisclosureSurface, handWrittenDisclosure, type Runtime } from "../policy/disclosure.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
 import type { RecordedPolicy } from "./fresh-run.js";
+import type { GraphAgents } from "./hand-agents.js";
 
 /** What the plan section names besides the graph: the surface and runtime of the disclosure, the policy file. */
 export interface HandPlanOptions {
@@ -17,6 +18,8 @@ export interface HandPlanOptions {
   readonly policy?: RecordedPolicy;
   /** What the runtime will not enforce of the graph (`runtimeWarnings`); listed in the plan when any. */
   readonly warnings: readonly string[];
+  /** The subagents the graph's nodes name (`hand-agents.ts`); a node's goes on its policy. */
+  readonly agents?: GraphAgents;
 }
 
 /** A hand-written graph's answer, its agent nodes' policies (by node id) and its plan section. */
@@ -36,13 +39,19 @@ export function handWrittenPlan(graph: Graph, o: HandPlanOptions): HandPlan {
   };
   const policies: Record<string, ToolPolicy> = {};
   for (const node of graph.nodes) {
-    // A hand-written node's only layer is its own declaration (SPEC §8; `handWrittenPolicy`).
-    if (node.type !== "gate")
-      policies[node.id] = {
-        allowedTools: [...node.allowed_tools],
-        strictMcpConfig: false,
-        disallowedTools: [],
-      };
+    // A hand-written node's only layer is its own declaration (SPEC §8; `handWrittenPolicy`), plus the
+    // subagent it names, whose tools were checked to stay within that declaration.
+    if (node.type === "gate") continue;
+    const definition = node.agent !== null ? o.agents?.get(node.agent) : undefined;
+    if (node.agent !== null && definition === undefined) {
+      throw new Error(`Internal error: node "${node.id}" names agent "${node.agent}", which was not read`);
+    }
+    policies[node.id] = {
+      allowedTools: [...node.allowed_tools],
+      strictMcpConfig: false,
+      disallowedTools: [],
+      ...(node.agent !== null && definition !== undefined ? { agent: { name: node.agent, definition } } : {}),
+    };
   }
   const plan: PlanSection = {
     buildEvidence: answer,

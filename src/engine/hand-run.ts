@@ -10,6 +10,7 @@
  */
 import type { GraphIssue } from "../graph/issue.js";
 import type { FragmentSource } from "../graph/load.js";
+import type { AgentSource } from "../policy/agent-definition.js";
 import type { Runtime } from "../policy/disclosure.js";
 import { snapshotLedger } from "./finish-run.js";
 import {
@@ -20,6 +21,7 @@ import {
   prepareFreshRepository,
   startRunState,
 } from "./fresh-run.js";
+import { agentsAtCommit } from "./hand-agents.js";
 import { type HandGraphOptions, loadHandWrittenGraph } from "./hand-graph.js";
 import { handWrittenPlan } from "./hand-plan.js";
 import { type FinishedLeg, legCaller, runLegAndFinish } from "./leg.js";
@@ -34,6 +36,11 @@ export interface HandRunOptions extends EngineRunBase {
   readonly graphSource: string;
   /** Where the graph's `use:` fragments are read ({@link HandGraphOptions.fragments}). */
   readonly fragments?: FragmentSource;
+  /**
+   * Where `agent: NAME` definitions are read ({@link HandGraphOptions.agents}); default: the repository's
+   * committed HEAD (`git cat-file`, never the working tree).
+   */
+  readonly agents?: AgentSource;
   /** `--input NAME=VALUE` values. */
   readonly inputs: Readonly<Record<string, string>>;
   readonly repoDir: string;
@@ -63,9 +70,13 @@ export type HandRunResult =
 
 /** Runs a hand-written graph. Rejects only on internal errors (the entry point fails the check run then). */
 export async function runHandWritten(o: HandRunOptions): Promise<HandRunResult> {
-  const loaded = await loadHandWrittenGraph(o);
+  // The CLI's subagents come from the committed HEAD; the action passes its base-ref source.
+  const loaded = await loadHandWrittenGraph({
+    ...o,
+    agents: o.agents ?? agentsAtCommit(o.repoDir, { baseEnv: o.baseEnv }),
+  });
   if (loaded.kind !== "loaded") return loaded;
-  const { graph, warnings } = loaded;
+  const { graph, warnings, agents } = loaded;
   const gitContext = gitContextOf(o);
   const prepared = await prepareFreshRepository(o, { commit: o.commit, gitContext });
   if (!prepared.ok) return { kind: "usage_error", message: prepared.message };
@@ -79,6 +90,7 @@ export async function runHandWritten(o: HandRunOptions): Promise<HandRunResult> 
     runtime: o.runtime,
     ...(o.policy !== undefined ? { policy: o.policy } : {}),
     warnings,
+    agents,
   });
   const frame = openFreshRun(o, {
     mode: "run",

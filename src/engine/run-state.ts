@@ -196,6 +196,17 @@ const policySchema = z.object({
   tools: z.array(z.string()).optional(),
   strictMcpConfig: z.boolean(),
   disallowedTools: z.array(z.string()),
+  agent: z
+    .object({
+      name: z.string(),
+      definition: z.object({
+        description: z.string(),
+        prompt: z.string(),
+        tools: z.array(z.string()).optional(),
+        model: z.string().optional(),
+      }),
+    })
+    .optional(),
 });
 
 const signal = z.object({ file: z.string(), ecosystem: z.string(), suggestion: z.string() });

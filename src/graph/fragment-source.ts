@@ -8,7 +8,7 @@
  * Splicing itself is synchronous (`resolve-fragments.ts`); {@link gatherFragments} reads, up front, every
  * file a graph can reach within the citation depth bound, into a {@link FragmentLibrary}.
  */
-import { readFile, stat } from "node:fs/promises";
+import { lstat, readFile, realpath } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { readGraphText } from "./graph-text.js";
 import { isRecord, withoutNulls } from "./plain-data.js";
@@ -59,7 +59,8 @@ export function fragmentNameProblem(name: string): string | null {
 /**
  * The disk source of the graph file at `graphPath`: `NAME` is read from `<its folder>/fragments/NAME.yaml`.
  * `shownGraphPath` is the graph path as the user gave it (relative, say); locations in messages are
- * derived from it. A name that is not bare is refused without touching the disk.
+ * derived from it. A name that is not bare is refused without touching the disk; a fragment file that is a
+ * symlink, or that resolves outside the graph's `fragments/` folder, is refused (`unreadable`).
  */
 export function fragmentsBeside(graphPath: string, shownGraphPath: string = graphPath): FragmentSource {
   const folder = join(dirname(graphPath), "fragments");
@@ -71,8 +72,26 @@ export function fragmentsBeside(graphPath: string, shownGraphPath: string = grap
       if (problem !== null) return { kind: "unreadable", location, reason: problem };
       const path = join(folder, `${name}.yaml`);
       try {
-        if ((await stat(path)).isDirectory()) {
+        const entry = await lstat(path);
+        if (entry.isSymbolicLink()) {
+          return {
+            kind: "unreadable",
+            location,
+            reason:
+              "it is a symlink, and a fragment is read only from a regular file in fragments/ (a link could reach a file outside it): put the fragment's text in the file itself",
+          };
+        }
+        if (entry.isDirectory()) {
           return { kind: "unreadable", location, reason: "it is a directory, not a fragment file" };
+        }
+        // fragments/ itself may not be a link elsewhere either: the file must resolve inside the graph's folder.
+        if (dirname(await realpath(path)) !== join(await realpath(dirname(graphPath)), "fragments")) {
+          return {
+            kind: "unreadable",
+            location,
+            reason:
+              "it resolves outside the graph's fragments/ folder (is fragments/ a symlink?): make fragments/ a real folder beside the graph",
+          };
         }
         return { kind: "found", location, text: await readFile(path, "utf8") };
       } catch (error) {

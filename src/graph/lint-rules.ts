@@ -204,12 +204,13 @@ export function spendAdvice(graph: Graph, node: GraphNode): KindedReason<SpendAd
 // ---- fields this version loads but does not run --------------------------------------------------------
 
 /** Kinds of {@link notRunAdvice}. */
-export type NotRunKind = "worktree-not-run" | "agent-not-run" | "description-not-shown";
+export type NotRunKind = "worktree-not-run" | "description-not-shown";
 
 /**
  * Fields that load (so a graph written for the Go CLI lints) but that this version does not act on: `run`
- * refuses a graph declaring `worktree` or `agent` rather than run a node without what it
- * asked for, and it does not print a gate's `description` at the pause.
+ * refuses a graph declaring `worktree` rather than run a node without what it asked for, and it does not
+ * print a gate's `description` at the pause. (`agent` runs: `run` reads `.claude/agents/NAME.md` from the
+ * trusted tree, `engine/hand-agents.ts`, which lint does not read.)
  */
 export function notRunAdvice(node: GraphNode): KindedReason<NotRunKind>[] {
   const found: KindedReason<NotRunKind>[] = [];
@@ -220,15 +221,6 @@ export function notRunAdvice(node: GraphNode): KindedReason<NotRunKind>[] {
         `declares worktree ${JSON.stringify(node.worktree)}, which this version does not create yet: \`run\` ` +
         "refuses the graph rather than run the node in the shared working tree; until then run it without " +
         "worktree: (in a checkout of its own)",
-    });
-  }
-  if (node.agent !== null) {
-    found.push({
-      kind: "agent-not-run",
-      reason:
-        `declares agent ${JSON.stringify(node.agent)} (claude --agent), which this version does not pass yet: ` +
-        "`run` refuses the graph rather than run the node as plain claude (and the codex runtime has no " +
-        "subagents at all); remove agent: to run it as plain claude",
     });
   }
   if (node.description !== null) {

@@ -20,8 +20,8 @@
  *    `validate-placeholders.ts`, so no advisory repeats it.)
  * 2. `unknown-placeholder` — `{{ input.file }}`, `{{ nodes.a.output }}`, `{{ bogus }}`: reads like a
  *    placeholder, but its namespace is none of the three, so it is sent as written.
- * 3. `worktree-not-run`, `agent-not-run` — the field loads, but `run` refuses a
- *    graph declaring it in this version; `description-not-shown` — a gate's description loads but is not
+ * 3. `worktree-not-run` — the field loads, but `run` refuses a graph declaring it in this
+ *    version; `description-not-shown` — a gate's description loads but is not
  *    printed at the pause (`notRunAdvice`; these three are reported on gates too).
  * 4. `unchecked-verdict` — the prompt demands a verdict token but there is no `result_matches`
  *    (detector: {@link verdictTokensIn}).

@@ -12,11 +12,18 @@
  * - `strictMcpConfig`: layer 4 (`--strict-mcp-config`).
  * - `disallowedTools`: layer 5, the deniable tools the node did not declare (`--disallowedTools …`), plus
  *   scoped git deny rules when a planned node declares `Bash(git …)` (`src/policy/git-deny.ts`).
+ * - `agent`: a hand-written node's Claude Code subagent (`agent: NAME`), its definition read from the
+ *   trusted tree (`agent-definition.ts`) and already checked not to widen `allowedTools`; claude gets
+ *   `--agents '{"NAME":{…}}' --agent NAME`. Never set on a planned node. Kept in `state.json`, so a
+ *   resumed leg runs the subagent the first leg read.
  */
+import type { NodeAgent } from "./agent-definition.js";
+
 export interface ToolPolicy {
   readonly settingSources?: string;
   readonly allowedTools: readonly string[];
   readonly tools?: readonly string[];
   readonly strictMcpConfig: boolean;
   readonly disallowedTools: readonly string[];
+  readonly agent?: NodeAgent;
 }

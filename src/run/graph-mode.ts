@@ -1,14 +1,18 @@
 /**
  * `mode: run` (SPEC §9, §10): a hand-written graph read from the pull request's **base** ref at
  * `pull_request.base.sha` — never from the checkout, so a pull request cannot rewrite the graph that gates
- * it — then run by the engine (`runHandWritten`) on the checkout, and reported like `auto`. The base
+ * it, with its `use:` fragments and `agent:` subagents read from the same commit (`base-ref-sources.ts`) —
+ * then run by the engine (`runHandWritten`) on the checkout, and reported like `auto`. The base
  * branch's policy applies (`require-evidence` turns an unverified `neutral` into `failure`).
  */
 import { unreachable } from "../core/unreachable.js";
 import { prGraphCopyNote, readBaseRefGraph } from "../github/base-ref-graph.js";
 import { formatIssue } from "../graph/issue.js";
+import type { FragmentSource } from "../graph/load.js";
+import type { AgentSource } from "../policy/agent-definition.js";
 import type { ModeInputs } from "./action-inputs.js";
 import { BaseAgentConfigRun } from "./base-agent-config-run.js";
+import { baseRefAgents, baseRefFragments } from "./base-ref-sources.js";
 import type { RunProxy } from "./model-cli.js";
 import { announcePolicy, type PullRequestRun } from "./pull-request-run.js";
 import { actionPorts, actionRequestBase, endRun, reportRun, withActionProxy } from "./running-mode.js";
@@ -19,13 +23,14 @@ export async function runGraphMode(
   mode: Extract<ModeInputs, { kind: "run" }>,
 ): Promise<void> {
   const { event, inputs } = run;
-  const graph = await readBaseRefGraph(run.octokit, {
+  const target = {
     owner: event.owner,
     repo: event.repo,
     baseRef: event.baseRef,
     baseSha: event.baseSha,
     path: mode.graph,
-  });
+  };
+  const graph = await readBaseRefGraph(run.octokit, target);
   if (!graph.ok) {
     const end =
       graph.kind === "usage-error"
@@ -45,8 +50,13 @@ export async function runGraphMode(
     notes.push(copyNote);
   }
   const refuse = (message: string) => endRun(run, { kind: "usage-error", message }, notes);
+  // The graph's fragments and subagents come from the same commit as the graph, never the checkout.
+  const sources = {
+    fragments: baseRefFragments(run.octokit, target),
+    agents: baseRefAgents(run.octokit, target),
+  };
   return withActionProxy(run, inputs.runtime, refuse, (proxy) =>
-    runGraphLeg(run, mode, { graph, notes, proxy }),
+    runGraphLeg(run, mode, { graph, notes, proxy, sources }),
   );
 }
 
@@ -58,6 +68,7 @@ async function runGraphLeg(
     readonly graph: { readonly text: string; readonly source: string };
     readonly notes: string[];
     readonly proxy: RunProxy | undefined;
+    readonly sources: { readonly fragments: FragmentSource; readonly agents: AgentSource };
   },
 ): Promise<void> {
   const { event, inputs } = run;
@@ -71,6 +82,8 @@ async function runGraphLeg(
         kind: "run",
         graphText: graph.text,
         graphSource: graph.source,
+        fragments: o.sources.fragments,
+        agents: o.sources.agents,
         inputs: mode.graphInputs,
         runtime: inputs.runtime,
         ...(inputs.concurrency !== undefined ? { concurrency: inputs.concurrency } : {}),

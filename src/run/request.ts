@@ -20,6 +20,7 @@ import type { VerifyRunResult } from "../engine/verify-run.js";
 import type { IndexOverlay } from "../evidence/evidence-tree.js";
 import { type ChosenVerify, chooseVerifyCommand, type VerifyChoice } from "../evidence/verify-choice.js";
 import type { FragmentSource } from "../graph/load.js";
+import type { AgentSource } from "../policy/agent-definition.js";
 import type { ModelCliPort } from "./model-cli.js";
 
 /** What the mode reads (SPEC §10): a goal, a graph, a verify command, or a run to continue. */
@@ -49,6 +50,11 @@ export type RunModeRequest =
       readonly graphSource: string;
       /** Where the graph's `use:` fragments are read; absent, a `use:` is refused (`graph/load.ts`). */
       readonly fragments?: FragmentSource;
+      /**
+       * Where `agent: NAME` definitions are read (the action: the base ref); absent: the repository's
+       * committed HEAD (`engine/hand-agents.ts`).
+       */
+      readonly agents?: AgentSource;
       readonly inputs: Readonly<Record<string, string>>;
       readonly runtime: Runtime;
       readonly concurrency?: number;

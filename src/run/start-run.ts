@@ -177,6 +177,7 @@ async function dispatch(request: RunRequest, ports: RunPorts): Promise<RunOutcom
           graphText: mode.graphText,
           graphSource: mode.graphSource,
           ...optional("fragments", mode.fragments),
+          ...optional("agents", mode.agents),
           inputs: mode.inputs,
           ...optional("concurrency", mode.concurrency),
           continueOnFail: request.continueOnFail === true,

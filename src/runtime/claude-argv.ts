@@ -7,7 +7,8 @@
  *   -p --output-format stream-json --verbose --permission-mode MODE
  *   [--model M] [--max-budget-usd N]
  *   [--setting-sources V]      layer 1 isolation (`""` = an empty argument: load no settings files)
- *   [--agent NAME]             the node's Claude Code subagent (hand-written `agent:`; Go emits it here)
+ *   [--agents JSON --agent NAME]  the node's Claude Code subagent (hand-written `agent:`; Go emits
+ *                              `--agent` here): the definition the engine read, then its name
  *   [--allowedTools A,B]       layer 2 grant (only when non-empty)
  *   [--tools A,B]              layer 3 narrowing (`[]` = `""`: no built-in tools at all)
  *   [--strict-mcp-config]      layer 4 MCP
@@ -28,6 +29,7 @@
  */
 
 import { unreachable } from "../core/unreachable.js";
+import type { NodeAgent } from "../policy/agent-definition.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
 
 /** `--permission-mode` values accepted by claude 2.1.x (`claude --help`). */
@@ -61,12 +63,6 @@ export interface ClaudeInvocation {
   readonly model?: string;
   /** Positive USD budget → `--max-budget-usd` (the CLI stops between API calls; SPEC §4). */
   readonly budgetUsd?: number;
-  /**
-   * The node's Claude Code subagent (`agent:` in a hand-written graph) → `--agent NAME`, passed verbatim;
-   * claude resolves it in `~/.claude/agents` and `<cwd>/.claude/agents`, and exits 1 when it does not
-   * (the node fails; there is no fallback to plain claude). Absent or `""`: none.
-   */
-  readonly agent?: string;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -75,6 +71,23 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function formatUsd(amount: number): string {
   const text = String(amount);
   return /e/i.test(text) ? amount.toFixed(20).replace(/0+$/, "").replace(/\.$/, "") : text;
+}
+
+/**
+ * The `--agents` value for one subagent: `{"NAME":{"description":…,"prompt":…,"tools":[…],"model":…}}`
+ * (claude CLI reference, "Agents flag format"; measured on 2.1.332 with `--setting-sources ""`: the prompt
+ * reaches the request's system prompt and `tools` becomes the session's tool list).
+ */
+export function agentsJson(agent: NodeAgent): string {
+  const { description, prompt, tools, model } = agent.definition;
+  return JSON.stringify({
+    [agent.name]: {
+      description,
+      prompt,
+      ...(tools !== undefined ? { tools: [...tools] } : {}),
+      ...(model !== undefined ? { model } : {}),
+    },
+  });
 }
 
 /**
@@ -94,7 +107,8 @@ export function buildClaudeArgv(inv: ClaudeInvocation): string[] {
   }
   const { policy } = inv;
   if (policy.settingSources !== undefined) argv.push("--setting-sources", policy.settingSources);
-  if (inv.agent !== undefined && inv.agent !== "") argv.push("--agent", inv.agent);
+  if (policy.agent !== undefined)
+    argv.push("--agents", agentsJson(policy.agent), "--agent", policy.agent.name);
   if (policy.allowedTools.length > 0) argv.push("--allowedTools", policy.allowedTools.join(","));
   if (policy.tools !== undefined) argv.push("--tools", policy.tools.join(","));
   if (policy.strictMcpConfig) argv.push("--strict-mcp-config");

@@ -66,9 +66,13 @@ describe("run refuses before anything runs", () => {
       "codex",
       'node "review" sets agent "code-reviewer": agent names a Claude Code subagent, which the codex runtime cannot run',
     ],
-    ["claude", '"review" set agent (a Claude Code subagent), which this version does not pass to claude yet'],
+    // Not a git repository here: there is no committed HEAD to read .claude/agents/NAME.md from.
+    [
+      "claude",
+      'agent "code-reviewer": cannot read .claude/agents/code-reviewer.md at HEAD: git cannot read HEAD',
+    ],
   ] as const)(
-    "on %s, a node naming a subagent (agent:) loads but is refused before anything runs",
+    "on %s, a node naming a subagent (agent:) it cannot run is refused before anything runs",
     async (runtime, why) => {
       const graph = "nodes:\n  - id: review\n    prompt: Review the diff.\n    agent: code-reviewer\n";
       const result = await runHandWritten(options(graph, {}, runtime));

@@ -3,8 +3,12 @@
  * the loaded graph — ids, edges, merged fields, bindings, nesting — judged on the spliced spec, which is
  * what `resolve` prints and `graph.json` records.
  */
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { loadGraphText } from "../../src/graph/load.js";
+import { fragmentsBeside } from "../../src/graph/fragment-source.js";
+import { loadGraphFile, loadGraphText } from "../../src/graph/load.js";
 import {
   issuesWith,
   lintWith,
@@ -215,7 +219,6 @@ describe("nesting", () => {
   - { id: a, use: check, with: { cmd: x, tools: [Read] } }
   - { id: b, use: check, with: { cmd: y, tools: [Read] } }
 `;
-    const { loadGraphFile } = await import("../../src/graph/load.js");
     const loaded = await loadGraphFile(graph, "g.yaml", source);
     expect(loaded.ok).toBe(true);
     expect(source.reads).toEqual(["check"]);
@@ -223,7 +226,6 @@ describe("nesting", () => {
 
   test("a fourth fragment in the chain is never read", async () => {
     const source = memorySource(chain(["a", "b", "c", "d"]));
-    const { loadGraphFile } = await import("../../src/graph/load.js");
     await loadGraphFile("nodes:\n  - { id: top, use: a }\n", "g.yaml", source);
     expect(source.reads).toEqual(["a", "b", "c"]);
   });
@@ -272,5 +274,42 @@ describe("where fragments are spliced", () => {
     const viaFile = await loadWith(text);
     const viaData = loadGraphText(text, "g.yaml");
     expect(viaFile.ok && viaFile.graph.spec).toEqual(viaData.ok && viaData.graph.spec);
+  });
+});
+
+describe("fragment files on disk (fragmentsBeside)", () => {
+  test("a fragment that is a symlink, or a fragments/ folder linking elsewhere, is refused, naming the file", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "eg-frag-link-"));
+    try {
+      const body = "fragment: ext\ndescription: d\nnode:\n  prompt: outside text\n";
+      writeFileSync(join(dir, "outside.yaml"), body);
+      const graphText = "nodes:\n  - id: a\n    use: ext\n";
+      const linked = join(dir, "linked");
+      mkdirSync(join(linked, "fragments"), { recursive: true });
+      symlinkSync(join(dir, "outside.yaml"), join(linked, "fragments", "ext.yaml"));
+      const viaLink = await loadGraphFile(
+        graphText,
+        "g.yaml",
+        fragmentsBeside(join(linked, "g.yaml"), "g.yaml"),
+      );
+      expect(viaLink.ok ? [] : viaLink.issues.map((i) => i.reason).join("\n")).toContain(
+        "cannot read fragments/ext.yaml: it is a symlink, and a fragment is read only from a regular file in fragments/",
+      );
+      const folderLinked = join(dir, "folder");
+      mkdirSync(join(dir, "elsewhere"));
+      writeFileSync(join(dir, "elsewhere", "ext.yaml"), body);
+      mkdirSync(folderLinked);
+      symlinkSync(join(dir, "elsewhere"), join(folderLinked, "fragments"));
+      const viaFolder = await loadGraphFile(
+        graphText,
+        "g.yaml",
+        fragmentsBeside(join(folderLinked, "g.yaml"), "g.yaml"),
+      );
+      expect(viaFolder.ok ? [] : viaFolder.issues.map((i) => i.reason).join("\n")).toContain(
+        "cannot read fragments/ext.yaml: it resolves outside the graph's fragments/ folder",
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -60,8 +60,12 @@ describe("buildClaudeArgv", () => {
     ]);
   });
 
-  it("passes a hand-written node's subagent as --agent NAME, after the isolation layer and before the grant", () => {
-    const argv = buildClaudeArgv(inv({ policy: HAND_WRITTEN, agent: "code-reviewer-deep" }));
+  it("passes a hand-written node's subagent as --agents JSON --agent NAME, after the isolation layer and before the grant", () => {
+    const reviewer = {
+      name: "code-reviewer-deep",
+      definition: { description: "Reviews code", prompt: "You review.", tools: ["Read"], model: "sonnet" },
+    };
+    const argv = buildClaudeArgv(inv({ policy: { ...HAND_WRITTEN, agent: reviewer } }));
     expect(argv).toEqual([
       "-p",
       "--output-format",
@@ -69,6 +73,8 @@ describe("buildClaudeArgv", () => {
       "--verbose",
       "--permission-mode",
       "dontAsk",
+      "--agents",
+      '{"code-reviewer-deep":{"description":"Reviews code","prompt":"You review.","tools":["Read"],"model":"sonnet"}}',
       "--agent",
       "code-reviewer-deep",
       "--allowedTools",
@@ -78,19 +84,17 @@ describe("buildClaudeArgv", () => {
       "--",
       "fix the build",
     ]);
-    // With the planned ceiling the flag sits between --setting-sources and --allowedTools, as in the Go CLI.
-    const planned = buildClaudeArgv(inv({ agent: "reviewer" }));
-    expect(planned.slice(planned.indexOf("--setting-sources"), planned.indexOf("--allowedTools"))).toEqual([
-      "--setting-sources",
-      "",
-      "--agent",
-      "reviewer",
-    ]);
+    // After --setting-sources and before --allowedTools, where the Go CLI puts --agent; no tools/model: left out.
+    const bare = { name: "r", definition: { description: "d", prompt: "p" } };
+    const isolated = buildClaudeArgv(inv({ policy: { ...PLANNED, agent: bare } }));
+    expect(isolated.slice(isolated.indexOf("--setting-sources"), isolated.indexOf("--allowedTools"))).toEqual(
+      ["--setting-sources", "", "--agents", '{"r":{"description":"d","prompt":"p"}}', "--agent", "r"],
+    );
   });
 
-  it("emits no --agent when the node names none (absent or empty)", () => {
-    expect(buildClaudeArgv(inv({ agent: "" }))).not.toContain("--agent");
+  it("emits no --agent when the node names none", () => {
     expect(buildClaudeArgv(inv({}))).not.toContain("--agent");
+    expect(buildClaudeArgv(inv({}))).not.toContain("--agents");
   });
 
   it("emits only the grant for a hand-written node and resumes with --resume", () => {
