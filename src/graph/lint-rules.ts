@@ -6,6 +6,7 @@
  * reasons in the order they are reported; none throws.
  */
 import type { Graph, GraphNode } from "./graph.js";
+import { hasEngineRunCheck, hasTodosGate } from "./node-checks.js";
 import { lookalikePlaceholdersIn } from "./placeholders.js";
 import { type NodeSpec, RETRY_CAUSES } from "./schema.js";
 import { templatedFields } from "./validate-placeholders.js";
@@ -100,21 +101,6 @@ function likelyMeant(
 
 /** Kinds of {@link sinkAdvice}. */
 export type SinkAdviceKind = "only-gate-sinks" | "unverified-sink";
-
-/**
- * Whether a command the engine runs decides the node's PASS: `success_check.verify`, or a completion gate
- * whose `verify` is a command (SPEC §7: it runs the command itself, and a PASS through it is
- * `PASS (verified)` with the command's evidence). A `todos: all_done` gate is not one: it reads the plan
- * the model declared about its own work (seed 002, ADR 0018 Q1: a structural check, not build evidence).
- */
-export function hasEngineRunCheck(node: GraphNode): boolean {
-  return node.success_check.verify !== null || node.completion?.verify.kind === "command";
-}
-
-/** `true` when the node's completion gate is `todos: all_done` (the model's own plan decides it). */
-export function hasTodosGate(node: GraphNode): boolean {
-  return node.completion?.verify.kind === "todos_all_done";
-}
 
 /**
  * Sinks whose run can never conclude `success` (SPEC §6: success needs an engine-run verify on every

@@ -48,8 +48,6 @@ import { type FragmentSource, gatherFragments } from "./fragment-source.js";
 import type { Graph, GraphNode } from "./graph.js";
 import type { GraphIssue } from "./issue.js";
 import {
-  hasEngineRunCheck,
-  hasTodosGate,
   lookalikeAdvice,
   type NotRunKind,
   notRunAdvice,
@@ -59,6 +57,7 @@ import {
   spendAdvice,
 } from "./lint-rules.js";
 import { judgeGraphObject, type LoadOptions, readGraphText, uniqueIssues } from "./load.js";
+import { hasEngineRunCheck, hasTodosGate } from "./node-checks.js";
 import { placeholdersIn } from "./placeholders.js";
 import type { NodeSpec } from "./schema.js";
 import { templatedFields } from "./validate-placeholders.js";
