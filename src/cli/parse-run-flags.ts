@@ -33,8 +33,9 @@ export const RUN_USAGE = `usage: evidence-gate run GRAPH [--input NAME=VALUE]...
   --concurrency N              nodes running at once (default: the graph's concurrency, else 4; max 10)
   --verify-timeout DURATION    the largest success_check.verify.timeout the graph may declare (default 10m)
 ${FRESH_RUN.usage}${LEG.usage}${REPORT.usage}
-The graph's own success_check.verify commands are its build evidence (no refusal applies to run). A gate
-pauses the run (exit 2) and prints the \`evidence-gate resume\` commands that approve or reject it.
+The graph's own verify commands (success_check.verify, a completion.verify command) are its build
+evidence (no refusal applies to run). A gate pauses the run (exit 2) and prints the
+\`evidence-gate resume\` commands that approve or reject it.
 
 Exit: 0 passed, 1 failed, 2 paused (gate or session limit), 64 usage error (bad flags, unreadable or
 invalid graph: every problem is printed and nothing runs), 124 timed out (--timeout), 130 interrupted.

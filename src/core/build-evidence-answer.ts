@@ -6,9 +6,9 @@
  *   attached it to every non-gate sink.
  * - `declared`: build signals were found and the operator said `accept-no-build-evidence`.
  * - `none-detected`: no build signal and no verify command.
- * - `graph`: a hand-written `run` — no refusal applies; the graph's own `success_check.verify` commands are
- *   the evidence (SPEC §5: "`run` trusts the graph's own `verify` fields"). Lists which non-gate sinks
- *   carry one and which do not.
+ * - `graph`: a hand-written `run` — no refusal applies; the graph's own verify commands
+ *   (`success_check.verify`, or a `completion.verify` command) are the evidence (SPEC §5: "`run` trusts
+ *   the graph's own `verify` fields"). Lists which non-gate sinks carry one and which do not.
  */
 export type BuildEvidenceAnswer =
   | { readonly kind: "attached"; readonly command: string; readonly declaredBy: "input" | "policy" }

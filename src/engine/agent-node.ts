@@ -18,8 +18,9 @@
  *   layers only layer 1 renders (the four isolation items); `allowed_tools`, `--tools` and the deny list
  *   have no Codex rendering — the sandbox is the boundary;
  * - `turn.failed` is `run_error` even on exit 0; a completed turn without an agent message is
- *   `output_error`; there is no session-limit detection (a limit is an ordinary failure) and no
- *   `--max-budget-usd` (codex reports no USD: `budget_usd` is warned about at run start, not enforced).
+ *   `output_error`; the model's usage limit ("You’ve hit your usage limit") pauses like claude's session
+ *   limit (`codex-call-report.ts`); there is no `--max-budget-usd` (codex reports no USD: `budget_usd` is
+ *   warned about at run start, not enforced).
  */
 import { writeFileSync } from "node:fs";
 import type { FailCause, LedgerRow, PassRow, TokenUsage, VerifyEvidence } from "../core/ledger-row.js";
@@ -44,7 +45,8 @@ export interface AgentNodeResult {
    */
   readonly judged: boolean;
   /**
-   * Set when the CLI failed with "hit your session limit" (SPEC §4): the run pauses rather than fails.
+   * Set when the CLI failed at the model's limit — claude's "hit your session limit", codex's "hit your
+   * usage limit" (SPEC §4): the run pauses rather than fails.
    * `resetsAt` is the reset time as the CLI wrote it (never parsed), `null` when it gave none.
    */
   readonly sessionLimit: { readonly resetsAt: string | null } | null;

@@ -58,7 +58,8 @@ export const NO_CALL: CallFacts = {
 
 /**
  * Why a call does not let the node pass, before any predicate. `sessionLimit` is set when claude said
- * "hit your session limit" (SPEC §4: the run pauses); `resetsAt` is the reset time as the CLI wrote it.
+ * "hit your session limit" or codex "hit your usage limit" (SPEC §4: the run pauses); `resetsAt` is the
+ * reset time as the CLI wrote it.
  */
 export interface CallFailure {
   readonly cause: FailCause;

@@ -4,7 +4,8 @@
  * for a fresh thread, `onSession` the id once it arrives); `handoff: session` resumes the thread in the
  * `CODEX_HOME` that started it; cost is always unknown (codex reports no USD); usage is this call's share
  * of the thread's cumulative count; `turn.failed` is `run_error` even on exit 0; a completed turn without
- * an agent message is `output_error`; there is no session-limit detection.
+ * an agent message is `output_error`; a turn that failed at the model's usage limit ("You’ve hit your
+ * usage limit", a 429 `usage_limit_reached`; codex-stream.ts) pauses the run like claude's session limit.
  */
 import { join } from "node:path";
 import type { FailCause, TokenUsage } from "../core/ledger-row.js";
@@ -103,7 +104,18 @@ export async function callCodex(
   if (outcome.kind !== "completed") return report(unfinishedCall(outcome, executable));
   const r = outcome.result;
   const cumulative = r.usage !== null ? codexTokenUsage(r.usage) : null;
-  // No session-limit detection on codex (research §5.6): a limit is an ordinary failure, as here.
+  // The usage limit pauses (SPEC §4), as claude's session limit does; oh-my-graph left it an ordinary
+  // failure on codex (research §5.6). A rate limit codex gave up retrying stays a failure.
+  if (r.usageLimit !== null) {
+    const resetsAt = r.usageLimit.resetsAt ?? null;
+    return report(
+      callFailure(
+        "run_error",
+        `paused: the model's usage limit was reached${resetsAt !== null ? ` (resets ${resetsAt})` : ""}; resume with --retry-failed`,
+        { resetsAt },
+      ),
+    );
+  }
   if (r.isError) {
     const why = r.failureDetail ?? "codex reported turn.failed";
     return report(

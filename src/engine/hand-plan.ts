@@ -1,10 +1,13 @@
 /**
  * What a hand-written graph is run under (SPEC §5, §8): its build-evidence answer `graph` — `run` trusts
- * the graph's own `success_check.verify` fields and names which sinks verify — each agent node's tool
- * policy, which is its own `allowed_tools` and nothing more (no ceiling), and the ledger's plan section.
+ * the graph's own verify commands (`success_check.verify`, or a `completion.verify` command: the engine
+ * runs both; `node-checks.ts`) and names which sinks verify, and with which command — each agent node's
+ * tool policy, which is its own `allowed_tools` and nothing more (no ceiling), and the ledger's plan
+ * section.
  */
 import type { BuildEvidenceAnswer } from "../core/build-evidence-answer.js";
 import type { Graph } from "../graph/graph.js";
+import { engineRunCommandOf } from "../graph/node-checks.js";
 import type { PlanSection } from "../ledger/ledger.js";
 import { type DisclosureSurface, handWrittenDisclosure, type Runtime } from "../policy/disclosure.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
@@ -32,10 +35,14 @@ export interface HandPlan {
 /** The answer, policies and plan section of `graph`. Pure. */
 export function handWrittenPlan(graph: Graph, o: HandPlanOptions): HandPlan {
   const checkedSinks = graph.sinks.filter((id) => graph.nodes_by_id.get(id)?.type !== "gate");
+  const commandOf = (id: string): string | null => {
+    const node = graph.nodes_by_id.get(id);
+    return node === undefined ? null : engineRunCommandOf(node);
+  };
   const answer = {
     kind: "graph" as const,
-    verifiedSinks: checkedSinks.filter((id) => graph.nodes_by_id.get(id)?.success_check.verify !== null),
-    unverifiedSinks: checkedSinks.filter((id) => graph.nodes_by_id.get(id)?.success_check.verify === null),
+    verifiedSinks: checkedSinks.filter((id) => commandOf(id) !== null),
+    unverifiedSinks: checkedSinks.filter((id) => commandOf(id) === null),
   };
   const policies: Record<string, ToolPolicy> = {};
   for (const node of graph.nodes) {
@@ -56,8 +63,8 @@ export function handWrittenPlan(graph: Graph, o: HandPlanOptions): HandPlan {
   const plan: PlanSection = {
     buildEvidence: answer,
     sinkCommands: graph.sinks.flatMap((id) => {
-      const verify = graph.nodes_by_id.get(id)?.success_check.verify;
-      return verify ? [{ nodeId: id, command: verify.command }] : [];
+      const command = commandOf(id);
+      return command !== null ? [{ nodeId: id, command }] : [];
     }),
     disclosure: handWrittenDisclosure(o.surface, o.runtime),
     nodes: graph.nodes.map((n) => ({

@@ -4,9 +4,9 @@
  * every run makes → the run opened (`fresh-run.ts`) → one leg of the engine (`leg.ts`) → the ledger and
  * its conclusion (`finish-run.ts`).
  *
- * No build-evidence refusal applies: `run` trusts the graph's own `success_check.verify` fields (SPEC §5),
- * and each node gets only its own `allowed_tools` (no ceiling; SPEC §8). The answer recorded is `graph`,
- * naming which sinks verify (`hand-plan.ts`).
+ * No build-evidence refusal applies: `run` trusts the graph's own verify commands (SPEC §5; a completion
+ * command too), and each node gets only its own `allowed_tools` (no ceiling; SPEC §8). The answer
+ * recorded is `graph`, naming which sinks verify (`hand-plan.ts`).
  */
 import type { GraphIssue } from "../graph/issue.js";
 import type { FragmentSource } from "../graph/load.js";

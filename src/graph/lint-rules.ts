@@ -6,6 +6,7 @@
  * reasons in the order they are reported; none throws.
  */
 import type { Graph, GraphNode } from "./graph.js";
+import { hasEngineRunCheck, hasTodosGate } from "./node-checks.js";
 import { lookalikePlaceholdersIn } from "./placeholders.js";
 import { type NodeSpec, RETRY_CAUSES } from "./schema.js";
 import { templatedFields } from "./validate-placeholders.js";
@@ -103,8 +104,9 @@ export type SinkAdviceKind = "only-gate-sinks" | "unverified-sink";
 
 /**
  * Sinks whose run can never conclude `success` (SPEC §6: success needs an engine-run verify on every
- * sink that is not a gate): each agent sink without `success_check.verify`, or — when every sink is a
- * gate — the first gate sink, for the whole graph. Keyed by the node the advice is reported on.
+ * sink that is not a gate): each agent sink without an engine-run check ({@link hasEngineRunCheck}: a
+ * completion command counts, a `todos: all_done` gate does not and the advice says so), or — when every
+ * sink is a gate — the first gate sink, for the whole graph. Keyed by the node the advice is reported on.
  */
 export function sinkAdvice(graph: Graph): Map<string, KindedReason<SinkAdviceKind>[]> {
   const advice = new Map<string, KindedReason<SinkAdviceKind>[]>();
@@ -127,16 +129,16 @@ export function sinkAdvice(graph: Graph): Map<string, KindedReason<SinkAdviceKin
     return advice;
   }
   for (const node of agentSinks) {
-    if (node.success_check.verify !== null) continue;
-    advice.set(node.id, [
-      {
-        kind: "unverified-sink",
-        reason:
-          "is a sink (no node depends on it) without success_check.verify: success needs an engine-run verify " +
-          `on every sink that is not a gate, ${NEUTRAL_AT_BEST}; add success_check.verify to it with a ` +
-          "command that checks the work (the test suite, a build)",
-      },
-    ]);
+    if (hasEngineRunCheck(node)) continue;
+    const reason = hasTodosGate(node)
+      ? "is a sink (no node depends on it) whose only check is completion todos: all_done, which reads the " +
+        "plan the model declared about its own work, not an engine-run verify: success needs an engine-run " +
+        `verify on every sink that is not a gate, ${NEUTRAL_AT_BEST}; add success_check.verify (or make ` +
+        "completion.verify a command) that checks the work (the test suite, a build)"
+      : "is a sink (no node depends on it) without success_check.verify: success needs an engine-run verify " +
+        `on every sink that is not a gate, ${NEUTRAL_AT_BEST}; add success_check.verify to it with a ` +
+        "command that checks the work (the test suite, a build)";
+    advice.set(node.id, [{ kind: "unverified-sink", reason }]);
   }
   return advice;
 }

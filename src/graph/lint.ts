@@ -31,9 +31,11 @@
  *    reported on the rerun target, where the token belongs (Go ADR 0028).
  * 7. `retry-never-fires` — `retry.max` > 0 with no cause in `retry.on`; `costly-retry` /
  *    `costly-feedback` — `retry.max` / `feedback.max` above 10, with the worst-case executions.
- * 8. `no-tools-no-verify` — an agent node declaring neither `allowed_tools` nor `success_check.verify`.
- * 9. `unverified-sink` — an agent sink without `success_check.verify`; `only-gate-sinks` — every sink is a
- *    gate (reported on the first). Either way the run can conclude `neutral` at best.
+ * 8. `no-tools-no-verify` — an agent node declaring neither `allowed_tools` nor an engine-run check
+ *    (`success_check.verify`, or a `completion.verify` command: `hasEngineRunCheck`). A `todos: all_done`
+ *    gate is the model's own plan, so it does not silence the advisory, which names it.
+ * 9. `unverified-sink` — an agent sink without an engine-run check (as in 8); `only-gate-sinks` — every
+ *    sink is a gate (reported on the first). Either way the run can conclude `neutral` at best.
  *
  * 10. `exit-code-unchecked` — `result_matches` without `exit_zero: true` nor a `verify` command (which
  *    decides the node by its own exit code; issue 17 item 9). The Go CLI this ports does not
@@ -55,6 +57,7 @@ import {
   spendAdvice,
 } from "./lint-rules.js";
 import { judgeGraphObject, type LoadOptions, readGraphText, uniqueIssues } from "./load.js";
+import { hasEngineRunCheck, hasTodosGate } from "./node-checks.js";
 import { placeholdersIn } from "./placeholders.js";
 import type { NodeSpec } from "./schema.js";
 import { templatedFields } from "./validate-placeholders.js";
@@ -175,12 +178,18 @@ export function graphAdvisories(graph: Graph, options: { readonly inputs: readon
       for (const reason of splicedVerifyText(spec)) add("verify-splices-model-output", reason);
       for (const reason of unquotedFeedback(graph, node.id)) add("feedback-not-quoted", reason);
       for (const { kind, reason } of spendAdvice(graph, node)) add(kind, reason);
-      if (spec.allowed_tools === undefined && node.success_check.verify === null) {
+      // A completion command is engine-run like success_check.verify; a todos gate is the model's own plan.
+      if (spec.allowed_tools === undefined && !hasEngineRunCheck(node)) {
         add(
           "no-tools-no-verify",
-          `declares neither allowed_tools nor success_check.verify, so what it may do is left to permission_mode ` +
-            `${node.permission_mode} and nothing but its own reply judges it; list the tools it needs in ` +
-            "allowed_tools, or add success_check.verify with a command that checks its work",
+          hasTodosGate(node)
+            ? "declares neither allowed_tools nor success_check.verify, so what it may do is left to " +
+                `permission_mode ${node.permission_mode} and nothing but its own reply and the plan it declared ` +
+                "(completion todos: all_done) judges it; list the tools it needs in allowed_tools, or add " +
+                "success_check.verify (or make completion.verify a command) that checks its work"
+            : `declares neither allowed_tools nor success_check.verify, so what it may do is left to permission_mode ` +
+                `${node.permission_mode} and nothing but its own reply judges it; list the tools it needs in ` +
+                "allowed_tools, or add success_check.verify with a command that checks its work",
         );
       }
     }

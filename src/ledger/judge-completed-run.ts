@@ -78,7 +78,7 @@ function noEvidenceReason(answer: BuildEvidenceAnswer): string {
       return `A verify command ("${answer.command}") was attached, but no sink was verified with it.`;
     case "graph":
       return answer.verifiedSinks.length === 0
-        ? "No sink of the hand-written graph has a success_check.verify command, so the engine ran no build."
+        ? "No sink of the hand-written graph has a success_check.verify or completion.verify command, so the engine ran no build."
         : "The hand-written graph's verify commands did not verify any sink.";
     default:
       return unreachable(answer);

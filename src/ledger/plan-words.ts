@@ -40,8 +40,8 @@ export function answerWords(answer: BuildEvidenceAnswer): { readonly kind: strin
         kind: answer.kind,
         words:
           answer.verifiedSinks.length === 0
-            ? "hand-written graph: no sink has a success_check.verify command"
-            : `hand-written graph: the engine runs the graph's own success_check.verify commands (sinks ${answer.verifiedSinks.map((s) => `"${s}"`).join(", ")})${answer.unverifiedSinks.length > 0 ? `; sinks ${answer.unverifiedSinks.map((s) => `"${s}"`).join(", ")} have none` : ""}`,
+            ? "hand-written graph: no sink has a success_check.verify or completion.verify command"
+            : `hand-written graph: the engine runs the graph's own verify commands (sinks ${answer.verifiedSinks.map((s) => `"${s}"`).join(", ")})${answer.unverifiedSinks.length > 0 ? `; sinks ${answer.unverifiedSinks.map((s) => `"${s}"`).join(", ")} have none` : ""}`,
       };
     default:
       return unreachable(answer);

@@ -138,8 +138,9 @@ function buildEvidenceWords(answer: PlanSection["buildEvidence"]): string {
     case "none-detected":
       return NO_EVIDENCE;
     case "graph":
-      if (answer.verifiedSinks.length === 0) return `${NO_EVIDENCE} (no sink declares success_check.verify)`;
-      return `the graph's own success_check.verify, engine-run at ${answer.verifiedSinks.join(", ")}${answer.unverifiedSinks.length > 0 ? `; none at ${answer.unverifiedSinks.join(", ")} (their verdicts are the model's)` : ""}`;
+      if (answer.verifiedSinks.length === 0)
+        return `${NO_EVIDENCE} (no sink declares success_check.verify or a completion.verify command)`;
+      return `the graph's own verify commands, engine-run at ${answer.verifiedSinks.join(", ")}${answer.unverifiedSinks.length > 0 ? `; none at ${answer.unverifiedSinks.join(", ")} (their verdicts are the model's)` : ""}`;
     default:
       return unreachable(answer);
   }

@@ -30,7 +30,11 @@
  *   previous leg's usage to get one call's share.
  * - `{"type":"turn.failed","error":{"message"}}` → terminal, failure (`isError`), whatever the exit code.
  *   Every failure measured exited 1 (HTTP 400/401/403/404/429/500/503/529, in-stream `response.failed`),
- *   but the contract is the event, not the exit code (SPEC §4).
+ *   but the contract is the event, not the exit code (SPEC §4). A 429 whose body says
+ *   `error.type: "usage_limit_reached"` (a ChatGPT plan's usage limit) is not retried and fails with
+ *   "You’ve hit your usage limit. … Try again at 9:54 AM." (or "… Try again later." without `resets_at`)
+ *   → `usageLimit` (SPEC §4: a pause, not a failure). A 429 without that type is a rate limit codex
+ *   retries, then fails with "exceeded retry limit, last status: 429 Too Many Requests": no `usageLimit`.
  * - top-level `{"type":"error","message"}` → `errors`. Printed before a `turn.failed` (same message) AND
  *   for transient notices such as "Reconnecting... 2/5 (stream disconnected before completion: …)" that
  *   a later `turn.completed` may follow, so an `error` line alone decides nothing: only the terminal event
@@ -87,6 +91,19 @@ export interface CodexCompleted extends CodexActivity {
   readonly usage: CodexUsage | null;
   /** When `isError`: `turn.failed.error.message`, else the last top-level error, else a generic line. */
   readonly failureDetail: string | null;
+  /**
+   * Set when the turn failed at the model's usage limit ({@link detectCodexUsageLimit} over the failure
+   * message and the top-level errors); null otherwise, and always on `turn.completed`.
+   */
+  readonly usageLimit: CodexUsageLimit | null;
+}
+
+/**
+ * Codex's usage limit: "You’ve hit your usage limit. Try again at 9:54 AM." → `{resetsAt: "9:54 AM"}`;
+ * no `resetsAt` when codex gave no time ("Try again later.").
+ */
+export interface CodexUsageLimit {
+  readonly resetsAt?: string;
 }
 
 /** No usable terminal event: the engine maps this to cause `output_error`. */
@@ -183,15 +200,20 @@ export function createCodexStreamParser(): CodexStreamParser {
       );
     }
     const { failed, event } = terminal;
+    const message = failed ? failureMessage(event.error) : null;
+    const seen = activity(counts);
     return {
       kind: "completed",
       isError: failed,
       threadId,
       usage: failed ? null : readUsage(event.usage),
       failureDetail: failed
-        ? (failureMessage(event.error) ?? errors.last() ?? "codex reported turn.failed with no message")
+        ? (message ?? errors.last() ?? "codex reported turn.failed with no message")
         : null,
-      ...activity(counts),
+      usageLimit: failed
+        ? detectCodexUsageLimit([...(message !== null ? [message] : []), ...seen.errors])
+        : null,
+      ...seen,
     };
   };
 
@@ -230,6 +252,27 @@ export function createCodexStreamParser(): CodexStreamParser {
     write: parser.write,
     finish: parser.finish,
   };
+}
+
+const USAGE_LIMIT = /you(?:'|\u2019)ve hit your usage limit/i;
+/** The reset as codex words it: "try again at 9:54 AM." / "Try again at Dec 5th, 2026 9:54 AM." */
+const TRY_AGAIN_AT = /\btry again at\s+([^\n]+?)\s*(?:\.(?:\s|$)|\n|$)/i;
+
+/**
+ * Finds codex's usage-limit notice in the texts a failed turn carries (0.169.0 words it "You’ve hit your
+ * usage limit." then an upgrade or credits hint, then "try again at TIME." or "Try again later."; the
+ * apostrophe typographic or straight): the first text holding it, and the reset as codex wrote it, in
+ * the CLI's local time (never parsed into a clock time). A rate limit ("exceeded retry limit, last status:
+ * 429") and "To use Codex with your ChatGPT plan, upgrade to Plus" (`usage_not_included`: no reset will
+ * help) are not one.
+ *
+ * @returns `{resetsAt?}`, or null when no text holds the notice.
+ */
+export function detectCodexUsageLimit(texts: readonly string[]): CodexUsageLimit | null {
+  const hit = texts.find((text) => USAGE_LIMIT.test(text));
+  if (hit === undefined) return null;
+  const resets = TRY_AGAIN_AT.exec(hit.slice(hit.search(USAGE_LIMIT)))?.[1]?.trim();
+  return resets ? { resetsAt: resets } : {};
 }
 
 /** Parses a whole captured stdout at once. */

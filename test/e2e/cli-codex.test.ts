@@ -7,14 +7,15 @@
  * reach the codex child and no other (not the verify command), and no claude key reaches codex; every
  * cost is `unknown`, never `$0`, and token usage is shown; a hand-written node's `budget_usd` is warned
  * about, naming the timeout that bounds it, in the plan lines and in the ledger's plan section; and
- * `--codex-config` problems are usage errors (exit 64) before anything runs.
+ * `--codex-config` problems are usage errors (exit 64) before anything runs; the model's usage limit (a 429
+ * `usage_limit_reached`) pauses a leg with a PAUSED row (exit 2), not retried, and `--retry-failed` finishes it.
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, test } from "vitest";
+import { describe, expect, onTestFinished, test } from "vitest";
 import { DUMMY_CREDENTIAL } from "../../src/proxy/credential.js";
 import { cliHarness, rowWords } from "../support/cli-harness.js";
-import { codexConfigFor, SCRIPTED_CODEX_MODEL } from "../support/model-server/index.js";
+import { codexConfigFor, SCRIPTED_CODEX_MODEL, startModelServer } from "../support/model-server/index.js";
 import {
   CODEX_BIN,
   codexFixSumScript,
@@ -171,7 +172,7 @@ describe("run --runtime codex", () => {
   });
 });
 
-describe("resume --runtime codex: the codex-config pairs are not recorded, so a resumed leg must be given them again", () => {
+describe("resume --runtime codex: the codex-config pairs are not recorded, so a resumed leg must be given them again; the usage limit pauses a leg (exit 2)", () => {
   const GATED = [
     "name: gated-review",
     "nodes:",
@@ -180,14 +181,16 @@ describe("resume --runtime codex: the codex-config pairs are not recorded, so a 
     "  - id: review",
     "    depends_on: [hold]",
     `    prompt: "${MARKS.review} whether it looks correct."`,
+    "    retry: { max: 2, on: [run_error] }",
     "",
   ].join("\n");
 
-  test("state.json records the keys only; resume without the pairs is a usage error naming them; with them the leg runs", async () => {
+  test("state.json records the keys only; resume without the pairs is a usage error naming them; with them the leg runs, pauses at the usage limit (exit 2), and --retry-failed finishes it", async () => {
+    // A 429 usage_limit_reached: codex says "You’ve hit your usage limit. Try again at <its local time>."
+    const resetsAt = Math.floor(Date.now() / 1000) + 3600;
+    const limit = { status: 429, message: "limit", type: "usage_limit_reached", resets_at: resetsAt };
     const h = await cliHarness({
-      script: () => ({
-        conversations: [{ name: "review", match: MARKS.review, turns: [{ text: "It reads fine." }] }],
-      }),
+      script: () => ({ conversations: [{ name: "review", match: MARKS.review, turns: [{ error: limit }] }] }),
     });
     const codexHome = join(h.scratch, "user-codex-home");
     mkdirSync(codexHome);
@@ -216,8 +219,44 @@ describe("resume --runtime codex: the codex-config pairs are not recorded, so a 
     expect(h.server.requests).toHaveLength(0);
 
     const given = await h.resume(runId, ["--approve", "hold", "--codex-path", CODEX_BIN, ...config], { env });
-    expect(given.exitCode, given.stderr + given.stdout).toBe(0);
+    expect(given.exitCode, given.stderr + given.stdout).toBe(2);
+    // Not retried, whatever retry.on says: one call, one request.
     expect(h.server.requests.map((r) => r.conversation)).toEqual(["review"]);
+    expect(given.ledger!.conclusion).toMatchObject({ conclusion: "action_required", outcome: "paused" });
+    const pausedState = JSON.parse(readFileSync(join(given.runDir!, "state.json"), "utf8")) as {
+      paused?: unknown;
+    };
+    expect(pausedState.paused).toEqual({
+      reason: "session-limit",
+      node: "review",
+      resets_at: expect.stringMatching(/^\d{1,2}:\d{2} [AP]M$/),
+    });
+    expect(rowWords(given.ledger!)).toEqual([
+      "hold PASS (approved)",
+      expect.stringMatching(/^review PAUSED session_limit, resets \d{1,2}:\d{2} [AP]M$/),
+      "review SKIPPED",
+    ]);
+    expect(given.stdout).toMatch(
+      new RegExp(
+        `⏸ review  session limit reached \\(resets \\d{1,2}:\\d{2} [AP]M\\) — resume after the reset with: evidence-gate resume ${runId} .*--retry-failed`,
+      ),
+    );
+
+    // The limit reset: the model answers (a new server, so new pairs pointing at it).
+    const server = await startModelServer({
+      script: {
+        conversations: [{ name: "review", match: MARKS.review, turns: [{ text: "It reads fine." }] }],
+      },
+    });
+    onTestFinished(() => server.close());
+    const retried = await h.resume(
+      runId,
+      ["--retry-failed", "--codex-path", CODEX_BIN, ...configFlags(server.url)],
+      { env },
+    );
+    expect(retried.exitCode, retried.stderr + retried.stdout).toBe(0);
+    expect(server.requests.map((r) => r.conversation)).toEqual(["review"]);
+    expect(rowWords(retried.ledger!).at(-1)).toBe("review PASS (exit-only)");
   });
 });
 

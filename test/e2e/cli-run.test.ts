@@ -37,7 +37,7 @@ describe("run GRAPH: a line per node event, the ledger, the exit code by outcome
     const out = lines(r.stdout);
     expect(out).toContain(`graph ${graph}: 2 nodes`);
     expect(out).toContain("  check ← implement  [Read]  verify: npm test");
-    expect(out).toContain("build evidence: the graph's own success_check.verify, engine-run at check");
+    expect(out).toContain("build evidence: the graph's own verify commands, engine-run at check");
     // One line per event, in order: started → PASS for implement, then started → verifying → PASS for check.
     const events = out.filter((l) => /^[▶✓✗↻…⏸] /.test(l));
     expect(events.map((l) => l.replace(/\$\d+\.\d{4} +\d+\.\ds/, "COST TIME"))).toEqual([

@@ -6,7 +6,7 @@
  *   `output_error`; a non-zero exit after `turn.completed` is `nonzero_exit` (the fake CLI plays these:
  *   the real codex exits 1 on every failure measured and always answers with a message);
  * - a node timeout kills codex's whole process tree (the real CLI, with a shell command it started);
- * - "hit your session limit" is an ordinary failure on codex: no pause;
+ * - the model's usage limit pauses the run (test/e2e/cli-codex.test.ts; the classifier: codex-stream.test.ts);
  * - `budget_usd` is a warning naming the timeout that still bounds the node, and is not enforced as USD;
  * - `allowed_tools` is not enforced; the sandbox from `permission_mode` binds (read-only blocks a write);
  * - a `handoff: session` chain of three records each call's own tokens from codex's cumulative counts;
@@ -31,7 +31,6 @@ import {
   type Execution,
   type GraphHarness,
   type GraphHarnessOptions,
-  readEvents,
   readState,
   requestsOf,
   rowWords,
@@ -220,26 +219,6 @@ nodes:
 });
 
 describe("Claude-only features get their documented Codex behaviour", () => {
-  test('"hit your session limit" on codex is an ordinary failure: FAIL run_error, no pause, no session_limit event', async () => {
-    const h = await codex(() => ({
-      conversations: [
-        {
-          name: "limited",
-          match: "FIX-MARK",
-          turns: [{ error: { status: 400, message: "You've hit your session limit · resets 5:20pm" } }],
-        },
-      ],
-    }));
-    const { ledger, runDir } = await h.run(ONE_NODE);
-    expect(rowWords(ledger.rows)).toEqual(["fix FAIL run_error"]);
-    const row = asFail(ledger.rows[0]);
-    expect(row.detail).toMatch(/^codex reported turn\.failed \(exit 1\): .*hit your session limit/);
-    expect(row.superseded).toBeUndefined();
-    expect(ledger.conclusion).toMatchObject({ conclusion: "failure", outcome: "failed" });
-    expect(readState(runDir).paused).toBeNull();
-    expect(readEvents(runDir).some((e) => e.type === "session_limit")).toBe(false);
-  });
-
   test("budget_usd: a warning naming the timeout that still bounds the node; not enforced as USD", async () => {
     const h = await codex(() => ({
       conversations: [

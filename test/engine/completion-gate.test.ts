@@ -14,6 +14,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import type { Runtime } from "../../src/engine/runtime-setup.js";
+import { renderLedgerText } from "../../src/ledger/render-text.js";
 import { CLAUDE_BIN } from "../runtime/real-claude.js";
 import { CODEX_BIN } from "../runtime/real-codex.js";
 import type { ModelScript } from "../support/model-server/index.js";
@@ -107,6 +108,16 @@ describeEachBehaviourOnce("a completion gate on %s", (runtime, once) => {
     });
     const pass = asPass(rows[2]);
     expect(pass.verify?.exitCode).toBe(0);
+    // The completion command is the sink's engine-run evidence, in the plan section too (no NONE line).
+    expect(run.ledger.plan.buildEvidence).toEqual({
+      kind: "graph",
+      verifiedSinks: ["work"],
+      unverifiedSinks: [],
+    });
+    expect(run.ledger.plan.sinkCommands).toEqual([
+      { nodeId: "work", command: "cat step.txt; grep -qx three step.txt" },
+    ]);
+    expect(renderLedgerText(run.ledger)).not.toContain("NONE");
     expect(pass.verify?.outputTail).toContain("three");
     expect(asFail(rows[0]).verify?.outputTail).toContain("one");
 

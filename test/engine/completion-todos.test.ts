@@ -117,6 +117,13 @@ describe.each(RUNTIMES)("completion todos: all_done on %s", (runtime) => {
     const h = await start({ runtime, script: () => script });
     const lenient = await h.run(graph("{ todos: all_done }", 2));
     expect(rowWords(lenient.ledger.rows)).toEqual(["plan PASS (self-reported)"]);
+    // The model's own plan is no build evidence: the plan section lists the sink as unverified, no command.
+    expect(lenient.ledger.plan.buildEvidence).toEqual({
+      kind: "graph",
+      verifiedSinks: [],
+      unverifiedSinks: ["plan"],
+    });
+    expect(lenient.ledger.plan.sinkCommands).toEqual([]);
     expect(lenient.ledger.rows[0]?.detail).toContain("no plan declared (require_plan is false)");
 
     const strict = await h.run(graph("{ todos: all_done, require_plan: true }", 2));

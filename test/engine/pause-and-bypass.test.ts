@@ -3,7 +3,9 @@
  * model server, in real git repositories (graph-harness.ts):
  * - a session limit in each form the CLI reports it in — an API error it surfaces (429, 400: an error
  *   result) and the notice as the plain reply (not an error) — gives the node a PAUSED row (never FAIL) and
- *   pauses the run (`action_required`, outcome `paused`: exit 2 at the CLI);
+ *   pauses the run (`action_required`, outcome `paused`: `exitCodeFor` gives the CLI's exit 2; the CLI
+ *   itself is run on the 429 form in test/e2e/cli-resume.test.ts, on codex's usage limit in
+ *   test/e2e/cli-codex.test.ts);
  * - a `permission_mode: bypassPermissions` node runs as root (as this machine runs the tests) because
  *   IS_SANDBOX=1 is in that node's environment, and only there: not in the verify command's, not in
  *   another node's; the plan section says the node runs with permissions bypassed.
@@ -12,6 +14,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { renderLedgerText } from "../../src/ledger/render-text.js";
+import { EXIT, exitCodeFor } from "../../src/run/exit-codes.js";
 import type { ModelScript } from "../support/model-server/index.js";
 import { asPass, graphHarnessPerTest, readState, requestsOf, rowWords } from "./graph-harness.js";
 import { shellCall } from "./runtime-harness.js";
@@ -56,6 +59,8 @@ describe("a session limit in each form the CLI reports it in pauses the run with
     ]);
     expect(ledger.rows.some((r) => r.verdict === "FAIL")).toBe(false);
     expect(ledger.conclusion).toMatchObject({ conclusion: "action_required", outcome: "paused" });
+    // The CLI exits by this function of the ledger (terminal-report.ts): 2, paused.
+    expect(exitCodeFor(ledger)).toBe(EXIT.paused);
     // Not retried by the engine, whatever retry.on says (the CLI may retry a request itself); the node
     // after it never ran.
     expect(h.spawnsOf("build")).toBe(1);

@@ -5,8 +5,8 @@
  * failed node is re-run by `--retry-failed` with its judged reply quoted. Every leg is checked in
  * `state.json` (`rows`, `nodes`, `gates`, `paused`, `legs`) as well as in the ledger.
  *
- * Gates and `--retry-failed` run on BOTH runtimes; the session-limit pause is claude's alone (on codex the
- * same reply is an ordinary failure: codex-runtime.test.ts). The real `claude` / `codex` CLI against the
+ * Gates and `--retry-failed` run on BOTH runtimes; the session-limit pause runs here on claude (codex's
+ * usage limit pauses the same way: test/e2e/cli-codex.test.ts). The real `claude` / `codex` CLI against the
  * scripted model server (a new server stands for "the limit reset" or "the model does better now": the
  * server is stateless, so a later leg's replies come from a new script), real repositories and real
  * verify commands.

@@ -204,6 +204,29 @@ describe("unverified-sink / only-gate-sinks: a run that can conclude neutral at 
     expect(advice(graph, "unverified-sink")).toEqual([`advisory: node "review": ${UNVERIFIED}`]);
   });
 
+  test("a completion command is engine-run evidence (its PASS is PASS (verified)); a todos gate is the model's plan", () => {
+    const graph = graphOf(
+      agent("plan", { allowed_tools: ["Read"] }),
+      agent("fix", {
+        depends_on: ["plan"],
+        allowed_tools: ["Read"],
+        completion: { verify: { command: "npm test", expect_exit: 0 }, max_attempts: 3 },
+      }),
+      agent("tidy", {
+        depends_on: ["plan"],
+        allowed_tools: ["Read"],
+        completion: { verify: { todos: "all_done" }, max_attempts: 2 },
+      }),
+    );
+    expect(advice(graph, "unverified-sink")).toEqual([
+      'advisory: node "tidy": is a sink (no node depends on it) whose only check is completion todos: ' +
+        "all_done, which reads the plan the model declared about its own work, not an engine-run verify: " +
+        `success needs an engine-run verify on every sink that is not a gate, ${NEUTRAL}; add ` +
+        "success_check.verify (or make completion.verify a command) that checks the work (the test suite, a " +
+        "build)",
+    ]);
+  });
+
   test("every sink verified: silent", () => {
     const graph = graphOf(
       checked("a"),

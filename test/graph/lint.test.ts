@@ -312,8 +312,20 @@ describe("no-tools-no-verify: an agent node declaring neither allowed_tools nor 
   test.each([
     ["allowed_tools declared (even empty)", { allowed_tools: [] }],
     ["a verify command", { success_check: { verify: { command: "npm test" } } }],
+    // The engine runs it and decides the PASS by it (SPEC §7): the node is judged by a command.
+    ["a completion command", { completion: { verify: { command: "npm test" }, max_attempts: 2 } }],
   ])("silent with %s", (_what, extra) => {
     expect(advisoriesOf(graphOf(agent("a", extra)))).toEqual([]);
+  });
+
+  test("a todos: all_done gate does not silence it (the model's own plan judges the node): the advisory names it", () => {
+    const node = agent("a", { completion: { verify: { todos: "all_done" }, max_attempts: 2 } });
+    expect(advisoriesOf(graphOf(node))).toEqual([
+      'advisory: node "a": declares neither allowed_tools nor success_check.verify, so what it may do is left ' +
+        "to permission_mode dontAsk and nothing but its own reply and the plan it declared (completion " +
+        "todos: all_done) judges it; list the tools it needs in allowed_tools, or add success_check.verify " +
+        "(or make completion.verify a command) that checks its work",
+    ]);
   });
 
   test("a gate spawns nothing and gets no advisory of its own", () => {

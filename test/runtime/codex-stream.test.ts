@@ -10,6 +10,7 @@ import {
   type CodexCompleted,
   type CodexOutcome,
   createCodexStreamParser,
+  detectCodexUsageLimit,
   parseCodexStream,
 } from "../../src/runtime/codex-stream.js";
 
@@ -49,6 +50,7 @@ describe("parseCodexStream on real CLI output", () => {
         cacheWriteInputTokens: 0,
       },
       failureDetail: null,
+      usageLimit: null,
       reply: "Hello from the scripted model.",
       agentMessages: 1,
       commands: [],
@@ -96,6 +98,21 @@ describe("parseCodexStream on real CLI output", () => {
     expect(r.failureDetail).toMatch(/experiencing high demand/);
   });
 
+  it("a 429 usage_limit_reached: turn.failed with codex's notice, recognised as the usage limit with its reset", () => {
+    const r = completed(parseCodexStream(fixture("codex-usage-limit")));
+    expect(r).toMatchObject({
+      isError: true,
+      failureDetail: "You\u2019ve hit your usage limit. Try again at 5:20 PM.",
+      usageLimit: { resetsAt: "5:20 PM" },
+    });
+  });
+
+  it("no usage limit on the other failures recorded, nor on a completed turn", () => {
+    for (const name of ["codex-error-400", "codex-error-500", "codex-text-only"]) {
+      expect(completed(parseCodexStream(fixture(name))).usageLimit).toBeNull();
+    }
+  });
+
   it("todo_list: the latest state of the plan (started, updated, completed)", () => {
     const r = completed(parseCodexStream(fixture("codex-todo")));
     expect(r.todos).toEqual([
@@ -140,6 +157,72 @@ describe("parseCodexStream edge cases", () => {
       "last words",
     );
     expect(failed(null).failureDetail).toBe("codex reported turn.failed with no message");
+  });
+
+  it("the usage limit in each wording codex 0.169.0 has, in the failure message or an error line", () => {
+    const failed = (message: string, errors: string[] = []) =>
+      completed(
+        parseCodexStream(
+          [
+            STARTED,
+            ...errors.map((m) => line({ type: "error", message: m })),
+            line({ type: "turn.failed", error: { message } }),
+          ].join("\n"),
+        ),
+      ).usageLimit;
+    // Measured on 0.169.0: resets_at a day or more away, and no resets_at at all.
+    expect(failed("You\u2019ve hit your usage limit. Try again at Dec 5th, 2026 9:54 AM.")).toEqual({
+      resetsAt: "Dec 5th, 2026 9:54 AM",
+    });
+    expect(failed("You\u2019ve hit your usage limit. Try again later.")).toEqual({});
+    // The plan-specific wordings in the binary, and a straight apostrophe.
+    expect(
+      failed(
+        "You've hit your usage limit. Upgrade to Plus to continue using Codex (https://chatgpt.com/explore/plus), or try again at 5:20 PM.",
+      ),
+    ).toEqual({ resetsAt: "5:20 PM" });
+    expect(
+      failed(
+        "You\u2019ve hit your usage limit. Visit https://chatgpt.com/settings/usage to purchase more credits or try again at 5:20 PM.",
+      ),
+    ).toEqual({ resetsAt: "5:20 PM" });
+    // Only in an error line, the terminal event carrying something else.
+    expect(failed("turn aborted", ["You\u2019ve hit your usage limit. Try again at 6 AM."])).toEqual({
+      resetsAt: "6 AM",
+    });
+    // Not the usage limit: a rate limit codex gave up retrying (measured), a plan without Codex (measured:
+    // usage_not_included), any other failure.
+    expect(failed("exceeded retry limit, last status: 429 Too Many Requests")).toBeNull();
+    expect(
+      failed("To use Codex with your ChatGPT plan, upgrade to Plus: https://chatgpt.com/explore/plus."),
+    ).toBeNull();
+    expect(failed("boom")).toBeNull();
+  });
+
+  it("a completed turn whose reply mentions the notice is no usage limit", () => {
+    const stdout = [
+      STARTED,
+      line({ type: "error", message: "You\u2019ve hit your usage limit. Try again later." }),
+      line({
+        type: "item.completed",
+        item: {
+          id: "item_0",
+          type: "agent_message",
+          text: "You\u2019ve hit your usage limit. Try again later.",
+        },
+      }),
+      line({ type: "turn.completed", usage: USAGE }),
+    ].join("\n");
+    expect(completed(parseCodexStream(stdout)).usageLimit).toBeNull();
+  });
+
+  it("detectCodexUsageLimit: case-insensitive, the first text holding it, null otherwise", () => {
+    expect(detectCodexUsageLimit(["YOU'VE HIT YOUR USAGE LIMIT."])).toEqual({});
+    expect(detectCodexUsageLimit(["other", "You've hit your usage limit. Try again at 4 PM"])).toEqual({
+      resetsAt: "4 PM",
+    });
+    expect(detectCodexUsageLimit(["Try again at 4 PM."])).toBeNull();
+    expect(detectCodexUsageLimit([])).toBeNull();
   });
 
   it("transient top-level errors (reconnect notices) before turn.completed do not fail the turn", () => {

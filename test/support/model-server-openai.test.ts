@@ -40,6 +40,13 @@ const SCRIPT: ModelScript = {
     },
     { match: "broken", turns: [{ error: { status: 503, message: "scripted outage" } }] },
     { name: "slow", match: "take your time", turns: [{ text: "eventually", delay_ms: 300 }] },
+    {
+      name: "limited",
+      match: "over the limit",
+      turns: [
+        { error: { status: 429, message: "limit", type: "usage_limit_reached", resets_at: 1_800_000_000 } },
+      ],
+    },
     { name: "catch-all", match: "", turns: [{ text: "fallback" }] },
   ],
 };
@@ -365,6 +372,18 @@ describe("POST /v1/responses", () => {
       error: { message: "scripted outage", type: "server_error", param: null, code: null },
     });
     expect(server.requests[0]).toMatchObject({ conversation: "#3", status: 503 });
+    // A scripted type replaces the status's; resets_at joins the error object (codex's usage limit).
+    const limited = await post(server, { stream: true, input: opening("over the limit") });
+    expect(limited.status).toBe(429);
+    expect(await limited.json()).toEqual({
+      error: {
+        message: "limit",
+        type: "usage_limit_reached",
+        param: null,
+        code: "rate_limit_exceeded",
+        resets_at: 1_800_000_000,
+      },
+    });
   });
 
   it("refuses unmatched prompts, exhausted conversations, no prompt and non-JSON with 400", async () => {

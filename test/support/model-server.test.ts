@@ -65,7 +65,7 @@ describe("validateModelScript", () => {
           turns: [
             { text: "early end" },
             { tool_calls: [{ name: "", input: [] }], usage: { input_tokens: -1, output_tokens: 2 } },
-            { error: { status: 200, message: "x" }, text: "y" },
+            { error: { status: 200, message: "x", type: "", resets_at: 1.5 }, text: "y" },
             {},
           ],
           extra: true,
@@ -82,6 +82,8 @@ describe("validateModelScript", () => {
       "conversations[0].turns[1].tool_calls[0].input: must be an object",
       "conversations[0].turns[1].usage.input_tokens: must be an integer >= 0",
       "conversations[0].turns[2].error.status: must be an HTTP error status 400-599, got 200",
+      "conversations[0].turns[2].error.type: must be a non-empty string (the error body's error.type)",
+      "conversations[0].turns[2].error.resets_at: must be an integer number of Unix seconds",
       "conversations[0].turns[2]: an error turn takes no text, tool_calls or usage",
       "conversations[0].turns[2]: only the last turn may end without tool_calls (a text-only or error turn ends the exchange, so later turns would never be played)",
       "conversations[0].turns[3]: needs text, tool_calls or error",

@@ -126,8 +126,8 @@ const ERROR_TYPES: Readonly<Record<number, string>> = {
   529: "overloaded_error",
 };
 
-/** The Anthropic error body `{type:"error", error:{type, message}}` for an HTTP status. */
-export function errorBody(status: number, message: string): string {
-  const type = ERROR_TYPES[status] ?? (status >= 500 ? "api_error" : "invalid_request_error");
+/** The Anthropic error body `{type:"error", error:{type, message}}` for an HTTP status (`typeOverride`: another `error.type`). */
+export function errorBody(status: number, message: string, typeOverride?: string): string {
+  const type = typeOverride ?? ERROR_TYPES[status] ?? (status >= 500 ? "api_error" : "invalid_request_error");
   return JSON.stringify({ type: "error", error: { type, message } });
 }

@@ -253,8 +253,19 @@ const ERROR_CODES: Readonly<Record<number, string>> = {
   429: "rate_limit_exceeded",
 };
 
-/** The OpenAI error body `{error:{message, type, param:null, code}}` for an HTTP status. */
-export function responsesErrorBody(status: number, message: string): string {
-  const type = ERROR_TYPES[status] ?? (status >= 500 ? "server_error" : "invalid_request_error");
-  return JSON.stringify({ error: { message, type, param: null, code: ERROR_CODES[status] ?? null } });
+/**
+ * The OpenAI error body `{error:{message, type, param:null, code}}` for an HTTP status; `extra.type`
+ * replaces the status's type, and `extra.resets_at` (Unix seconds) is added to the error object.
+ */
+export function responsesErrorBody(
+  status: number,
+  message: string,
+  extra: { readonly type?: string; readonly resets_at?: number } = {},
+): string {
+  const type =
+    extra.type ?? ERROR_TYPES[status] ?? (status >= 500 ? "server_error" : "invalid_request_error");
+  const resets = extra.resets_at !== undefined ? { resets_at: extra.resets_at } : {};
+  return JSON.stringify({
+    error: { message, type, param: null, code: ERROR_CODES[status] ?? null, ...resets },
+  });
 }

@@ -21,10 +21,16 @@ export interface ScriptedToolCall {
   readonly input: Readonly<Record<string, unknown>>;
 }
 
-/** An HTTP error the server answers instead of a message. */
+/**
+ * An HTTP error the server answers instead of a message. `type` replaces the error body's `error.type`
+ * the status would give (e.g. `usage_limit_reached`, codex's usage limit on a 429); `resets_at` (Unix
+ * seconds) is added to the error object of an OpenAI body, as the Responses API sends it with that type.
+ */
 export interface ScriptedError {
   readonly status: number;
   readonly message: string;
+  readonly type?: string;
+  readonly resets_at?: number;
 }
 
 /**
@@ -126,7 +132,7 @@ function validateTurn(turn: unknown, at: string, isLast: boolean): string[] {
     if (!isRecord(error)) {
       issues.push(`${at}.error: must be an object {status, message}`);
     } else {
-      issues.push(...unknownKeys(error, new Set(["status", "message"]), `${at}.error`));
+      issues.push(...unknownKeys(error, new Set(["status", "message", "type", "resets_at"]), `${at}.error`));
       const status = error.status;
       if (typeof status !== "number" || !Number.isInteger(status) || status < 400 || status > 599) {
         issues.push(
@@ -134,6 +140,12 @@ function validateTurn(turn: unknown, at: string, isLast: boolean): string[] {
         );
       }
       if (typeof error.message !== "string") issues.push(`${at}.error.message: must be a string`);
+      if (error.type !== undefined && (typeof error.type !== "string" || error.type === "")) {
+        issues.push(`${at}.error.type: must be a non-empty string (the error body's error.type)`);
+      }
+      if (error.resets_at !== undefined && !isNonNegativeInteger(error.resets_at)) {
+        issues.push(`${at}.error.resets_at: must be an integer number of Unix seconds`);
+      }
     }
     if (text !== undefined || toolCalls !== undefined || usage !== undefined) {
       issues.push(`${at}: an error turn takes no text, tool_calls or usage`);

@@ -20,7 +20,7 @@ import type { AddressInfo } from "node:net";
 import { assistantMessage, errorBody, sseEvents } from "./anthropic-wire.js";
 import { advertisedTools, selectResponsesTurn } from "./openai-select.js";
 import { outputItems, responsesErrorBody, responsesSseEvents, scriptedResponse } from "./openai-wire.js";
-import { type ModelScript, parseModelScript, type ScriptedTurn } from "./script.js";
+import { type ModelScript, parseModelScript, type ScriptedError, type ScriptedTurn } from "./script.js";
 import { selectTurn, type TurnSelection } from "./select.js";
 
 /** Which wire API a request used: `anthropic` = `POST /v1/messages` (claude), `openai` = `POST /v1/responses` (codex). */
@@ -105,9 +105,12 @@ function sendError(
   status: number,
   message: string,
   api: WireApi = "anthropic",
+  extra: Pick<ScriptedError, "type" | "resets_at"> = {},
 ): void {
   response.writeHead(status, { "content-type": "application/json" });
-  response.end(api === "openai" ? responsesErrorBody(status, message) : errorBody(status, message));
+  response.end(
+    api === "openai" ? responsesErrorBody(status, message, extra) : errorBody(status, message, extra.type),
+  );
 }
 
 function headerValue(request: IncomingMessage, name: string): string | null {
@@ -322,7 +325,7 @@ async function handleScripted(
   entry.answeredAt = Date.now();
   if (prepared === null) {
     const error = turn.error;
-    if (error !== undefined) sendError(response, error.status, error.message, adapter.api);
+    if (error !== undefined) sendError(response, error.status, error.message, adapter.api, error);
     return;
   }
   prepared.write(response, stream);
