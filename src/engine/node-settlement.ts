@@ -35,6 +35,7 @@ import { sessionFor } from "./node-session.js";
 import type { RedactingRunDirectory } from "./redacting-run-dir.js";
 import { buildFeedbackPayload, buildJudgedRetryPrompt } from "./retry-prompt.js";
 import type { RunStateStore } from "./run-state-store.js";
+import type { RunWorktrees } from "./run-worktrees.js";
 
 /** The model-CLI settings every execution shares (`NodeContext` without the per-execution callbacks). */
 export type AgentSettings = Pick<
@@ -61,6 +62,8 @@ export interface SettlementContext {
   readonly haltedBy: () => string | null;
   /** Why an aborted run stopped, for a cancelled row (`stopWords`: its time bound, or a cancel). */
   readonly stopWords: () => string;
+  /** The leg's managed worktrees (`run-worktrees.ts`); absent when no node declares `worktree`. */
+  readonly worktrees?: Pick<RunWorktrees, "acquire" | "branchOf">;
 }
 
 /** Causes a feedback arc answers: a judgment about the work, never an infrastructure fault (research §2.5). */
@@ -85,7 +88,9 @@ export async function settleExecution(
   let carried = input.carried;
   if (carried === undefined) {
     const values = ctx.memory.placeholderValues(ctx.graph, ctx.inputs, ctx.dir);
-    const prepared = nodeFields(node, values, ctx.dirs);
+    const dirs = await directoriesOf(ctx, node);
+    if (!dirs.ok) return failBeforeSpawn(ctx, node, dirs.detail);
+    const prepared = nodeFields(node, values, dirs.dirs);
     if (!prepared.ok) return failBeforeSpawn(ctx, node, prepared.detail);
     carried = {
       fields: prepared.fields,
@@ -112,7 +117,7 @@ export async function settleExecution(
   let produced = await spawnAgent(ctx, spec, { ...input, completionAttempt }, signal);
   ctx.dir.redactSavedOutputs(node.id);
   const reply = ctx.redactor.text(produced.reply);
-  let row = withExecutionWords(ctx, node, input, ctx.redactor.deep(produced.row));
+  let row = withWorktree(ctx, node, withExecutionWords(ctx, node, input, ctx.redactor.deep(produced.row)));
   const judged =
     gated !== null
       ? await judgeAttempt(
@@ -166,6 +171,49 @@ export async function settleExecution(
   // A judged failure's reply is quoted once in the next attempt; any other failure quotes nothing.
   if (retrying) return retryOf(node, input, recorded, { ...carried, quoted: produced.judged ? reply : null });
   return afterFailure(ctx, node, input.round, { row: recorded, reply, judged: produced.judged }, signal);
+}
+
+/**
+ * Where `node` runs: the run's directories, or — for a `worktree` node — its managed checkout, which is
+ * then both its repository (what "outside the repository" means for it) and its directory. Made the first
+ * time a node of the leg names it. A worktree added anew from the starting commit while another node of the
+ * same worktree passed in an earlier leg means that leg's branch is gone (a fresh checkout of the
+ * repository): the node would not see those changes, so it fails saying so instead.
+ */
+async function directoriesOf(
+  ctx: SettlementContext,
+  node: GraphNode,
+): Promise<
+  { readonly ok: true; readonly dirs: NodeDirectories } | { readonly ok: false; readonly detail: string }
+> {
+  if (node.worktree === null) return { ok: true, dirs: ctx.dirs };
+  if (ctx.worktrees === undefined)
+    throw new Error(`Internal error: node "${node.id}" has a worktree but the leg has none`);
+  let tree: Awaited<ReturnType<RunWorktrees["acquire"]>>;
+  try {
+    tree = await ctx.worktrees.acquire(node.worktree);
+  } catch (error) {
+    return { ok: false, detail: error instanceof Error ? error.message : String(error) };
+  }
+  if (tree.origin === "created") {
+    const passed = ctx.graph.nodes
+      .filter(
+        (n) => n.worktree === node.worktree && n.id !== node.id && ctx.store.node(n.id)?.status === "passed",
+      )
+      .map((n) => `"${n.id}"`);
+    if (passed.length > 0)
+      return {
+        ok: false,
+        detail: `worktree ${JSON.stringify(node.worktree)}: its branch ${tree.branch} is gone (this checkout of the repository is not the one the earlier leg ran in), so the changes of ${passed.join(", ")}, passed in that leg, are not in the new worktree; run the graph again, or resume where the branch exists`,
+      };
+  }
+  return { ok: true, dirs: { repoDir: tree.path, workDir: tree.path } };
+}
+
+/** The row with the worktree its node ran in, when it has one (`LedgerRow.worktree`). */
+function withWorktree(ctx: SettlementContext, node: GraphNode, row: LedgerRow): LedgerRow {
+  if (node.worktree === null || ctx.worktrees === undefined) return row;
+  return { ...row, worktree: { name: node.worktree, branch: ctx.worktrees.branchOf(node.worktree) } };
 }
 
 /** A node's attempts in all: 1 + `retry.max`. */
@@ -247,7 +295,8 @@ function agentSpec(
     policy: ctx.policies[node.id] ?? { allowedTools: [], strictMcpConfig: false, disallowedTools: [] },
     timeoutMs: node.timeout_ms,
     cwd: fields.cwd,
-    repoRoot: ctx.dirs.repoDir,
+    // A worktree node's repository is its checkout, which is also its directory (`cwd` is exclusive with it).
+    repoRoot: node.worktree !== null ? fields.cwd : ctx.dirs.repoDir,
     sink: ctx.graph.sinks.includes(node.id),
     exitZero: node.success_check.exit_zero,
     resultMatches: node.success_check.result_matches,

@@ -8,6 +8,7 @@
 import type { Graph, GraphNode } from "./graph.js";
 import { lookalikePlaceholdersIn } from "./placeholders.js";
 import { type NodeSpec, RETRY_CAUSES } from "./schema.js";
+import { ancestorsOf } from "./topology.js";
 import { templatedFields } from "./validate-placeholders.js";
 
 /** `retry.max` or `feedback.max` above this earns an advisory naming the worst-case executions. */
@@ -204,24 +205,15 @@ export function spendAdvice(graph: Graph, node: GraphNode): KindedReason<SpendAd
 // ---- fields this version loads but does not run --------------------------------------------------------
 
 /** Kinds of {@link notRunAdvice}. */
-export type NotRunKind = "worktree-not-run" | "agent-not-run" | "description-not-shown";
+export type NotRunKind = "agent-not-run" | "description-not-shown";
 
 /**
  * Fields that load (so a graph written for the Go CLI lints) but that this version does not act on: `run`
- * refuses a graph declaring `worktree` or `agent` rather than run a node without what it
- * asked for, and it does not print a gate's `description` at the pause.
+ * refuses a graph declaring `agent` rather than run a node without what it asked for, and it does not
+ * print a gate's `description` at the pause.
  */
 export function notRunAdvice(node: GraphNode): KindedReason<NotRunKind>[] {
   const found: KindedReason<NotRunKind>[] = [];
-  if (node.worktree !== null) {
-    found.push({
-      kind: "worktree-not-run",
-      reason:
-        `declares worktree ${JSON.stringify(node.worktree)}, which this version does not create yet: \`run\` ` +
-        "refuses the graph rather than run the node in the shared working tree; until then run it without " +
-        "worktree: (in a checkout of its own)",
-    });
-  }
   if (node.agent !== null) {
     found.push({
       kind: "agent-not-run",
@@ -240,4 +232,40 @@ export function notRunAdvice(node: GraphNode): KindedReason<NotRunKind>[] {
     });
   }
   return found;
+}
+
+// ---- worktrees and the evidence ------------------------------------------------------------------------
+
+/**
+ * `worktree-unverified`: an agent node running in a managed worktree whose changes no verify checks. Its
+ * edits are committed on the worktree's branch (`evidence-gate/<run id>/NAME`), never in the main working
+ * tree, so the verifies of the nodes there — the sinks' evidence — do not run on them. They reach a
+ * verify only through a sink with `success_check.verify` in the same worktree that is the node itself or
+ * depends on it. Gates run nothing, so they get none.
+ */
+export function worktreeAdvice(graph: Graph, node: GraphNode): string | null {
+  if (node.worktree === null || node.type === "gate") return null;
+  const reached = graph.sinks.some((id) => {
+    const sink = graph.nodes_by_id.get(id);
+    return (
+      sink !== undefined &&
+      sink.type !== "gate" &&
+      sink.worktree === node.worktree &&
+      sink.success_check.verify !== null &&
+      (sink.id === node.id ||
+        ancestorsOf(
+          graph.nodes.map(({ id, depends_on }) => ({ id, depends_on })),
+          sink.id,
+        ).has(node.id))
+    );
+  });
+  if (reached) return null;
+  const name = node.worktree;
+  return (
+    `runs in worktree ${JSON.stringify(name)}: its changes are committed on the branch ` +
+    `evidence-gate/<run id>/${name}, not in the main working tree, and no sink with success_check.verify ` +
+    `in worktree ${JSON.stringify(name)} is this node or depends on it, so no verify of the run checks ` +
+    "them (the sinks verify other files) and the run's evidence says nothing about them; add a sink " +
+    `after it with worktree: ${name} and success_check.verify, or merge the branch and verify it yourself`
+  );
 }

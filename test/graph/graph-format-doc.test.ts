@@ -30,8 +30,8 @@ test.each(GRAPHS.map((text, index) => [index, text] as const))(
 const KIND_ON_PAGE: Record<AdvisoryKind, string> = {
   "unresolved-input": "a used input with no `--input`",
   "unknown-placeholder": "a mistyped placeholder",
-  "worktree-not-run": "`worktree` or `agent`",
-  "agent-not-run": "`worktree` or `agent`",
+  "worktree-unverified": "a worktree node whose changes no verified sink in its worktree checks",
+  "agent-not-run": "`agent` (it loads",
   "description-not-shown": "a gate\n    `description`",
   "unchecked-verdict": "a prompt that demands a verdict token with no `result_matches`",
   "verify-splices-model-output": "model output spliced into a check",
