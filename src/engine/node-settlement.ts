@@ -32,6 +32,7 @@ import type { LegMemory } from "./leg-memory.js";
 import type { ExecutionInput, RetrySettlement, Settlement } from "./node-decision.js";
 import { type NodeDirectories, nodeFields } from "./node-fields.js";
 import { sessionFor } from "./node-session.js";
+import { directoriesOf, withWorktree } from "./node-worktree.js";
 import type { RedactingRunDirectory } from "./redacting-run-dir.js";
 import { buildFeedbackPayload, buildJudgedRetryPrompt } from "./retry-prompt.js";
 import type { RunStateStore } from "./run-state-store.js";
@@ -171,49 +172,6 @@ export async function settleExecution(
   // A judged failure's reply is quoted once in the next attempt; any other failure quotes nothing.
   if (retrying) return retryOf(node, input, recorded, { ...carried, quoted: produced.judged ? reply : null });
   return afterFailure(ctx, node, input.round, { row: recorded, reply, judged: produced.judged }, signal);
-}
-
-/**
- * Where `node` runs: the run's directories, or — for a `worktree` node — its managed checkout, which is
- * then both its repository (what "outside the repository" means for it) and its directory. Made the first
- * time a node of the leg names it. A worktree added anew from the starting commit while another node of the
- * same worktree passed in an earlier leg means that leg's branch is gone (a fresh checkout of the
- * repository): the node would not see those changes, so it fails saying so instead.
- */
-async function directoriesOf(
-  ctx: SettlementContext,
-  node: GraphNode,
-): Promise<
-  { readonly ok: true; readonly dirs: NodeDirectories } | { readonly ok: false; readonly detail: string }
-> {
-  if (node.worktree === null) return { ok: true, dirs: ctx.dirs };
-  if (ctx.worktrees === undefined)
-    throw new Error(`Internal error: node "${node.id}" has a worktree but the leg has none`);
-  let tree: Awaited<ReturnType<RunWorktrees["acquire"]>>;
-  try {
-    tree = await ctx.worktrees.acquire(node.worktree);
-  } catch (error) {
-    return { ok: false, detail: error instanceof Error ? error.message : String(error) };
-  }
-  if (tree.origin === "created") {
-    const passed = ctx.graph.nodes
-      .filter(
-        (n) => n.worktree === node.worktree && n.id !== node.id && ctx.store.node(n.id)?.status === "passed",
-      )
-      .map((n) => `"${n.id}"`);
-    if (passed.length > 0)
-      return {
-        ok: false,
-        detail: `worktree ${JSON.stringify(node.worktree)}: its branch ${tree.branch} is gone (this checkout of the repository is not the one the earlier leg ran in), so the changes of ${passed.join(", ")}, passed in that leg, are not in the new worktree; run the graph again, or resume where the branch exists`,
-      };
-  }
-  return { ok: true, dirs: { repoDir: tree.path, workDir: tree.path } };
-}
-
-/** The row with the worktree its node ran in, when it has one (`LedgerRow.worktree`). */
-function withWorktree(ctx: SettlementContext, node: GraphNode, row: LedgerRow): LedgerRow {
-  if (node.worktree === null || ctx.worktrees === undefined) return row;
-  return { ...row, worktree: { name: node.worktree, branch: ctx.worktrees.branchOf(node.worktree) } };
 }
 
 /** A node's attempts in all: 1 + `retry.max`. */

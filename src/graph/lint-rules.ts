@@ -204,8 +204,8 @@ export function spendAdvice(graph: Graph, node: GraphNode): KindedReason<SpendAd
 
 // ---- fields this version loads but does not run --------------------------------------------------------
 
-/** Kinds of {@link notRunAdvice}. */
-export type NotRunKind = "agent-not-run" | "description-not-shown";
+/** Kinds of {@link notRunAdvice}, and {@link worktreeAdvice}'s. */
+export type NotRunKind = "agent-not-run" | "description-not-shown" | "worktree-unverified";
 
 /**
  * Fields that load (so a graph written for the Go CLI lints) but that this version does not act on: `run`
@@ -243,8 +243,8 @@ export function notRunAdvice(node: GraphNode): KindedReason<NotRunKind>[] {
  * verify only through a sink with `success_check.verify` in the same worktree that is the node itself or
  * depends on it. Gates run nothing, so they get none.
  */
-export function worktreeAdvice(graph: Graph, node: GraphNode): string | null {
-  if (node.worktree === null || node.type === "gate") return null;
+export function worktreeAdvice(graph: Graph, node: GraphNode): KindedReason<"worktree-unverified">[] {
+  if (node.worktree === null || node.type === "gate") return [];
   const reached = graph.sinks.some((id) => {
     const sink = graph.nodes_by_id.get(id);
     return (
@@ -259,13 +259,13 @@ export function worktreeAdvice(graph: Graph, node: GraphNode): string | null {
         ).has(node.id))
     );
   });
-  if (reached) return null;
+  if (reached) return [];
   const name = node.worktree;
-  return (
+  const reason =
     `runs in worktree ${JSON.stringify(name)}: its changes are committed on the branch ` +
     `evidence-gate/<run id>/${name}, not in the main working tree, and no sink with success_check.verify ` +
     `in worktree ${JSON.stringify(name)} is this node or depends on it, so no verify of the run checks ` +
     "them (the sinks verify other files) and the run's evidence says nothing about them; add a sink " +
-    `after it with worktree: ${name} and success_check.verify, or merge the branch and verify it yourself`
-  );
+    `after it with worktree: ${name} and success_check.verify, or merge the branch and verify it yourself`;
+  return [{ kind: "worktree-unverified", reason }];
 }
