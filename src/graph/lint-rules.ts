@@ -205,7 +205,11 @@ export function spendAdvice(graph: Graph, node: GraphNode): KindedReason<SpendAd
 // ---- fields this version loads but does not run --------------------------------------------------------
 
 /** Kinds of {@link notRunAdvice}, and {@link worktreeAdvice}'s. */
-export type NotRunKind = "agent-not-run" | "description-not-shown" | "worktree-unverified";
+export type NotRunKind =
+  | "agent-not-run"
+  | "description-not-shown"
+  | "worktree-unverified"
+  | "session-across-worktrees";
 
 /**
  * Fields that load (so a graph written for the Go CLI lints) but that this version does not act on: `run`
@@ -242,9 +246,31 @@ export function notRunAdvice(node: GraphNode): KindedReason<NotRunKind>[] {
  * tree, so the verifies of the nodes there — the sinks' evidence — do not run on them. They reach a
  * verify only through a sink with `success_check.verify` in the same worktree that is the node itself or
  * depends on it. Gates run nothing, so they get none.
+ *
+ * `session-across-worktrees`: `handoff: session` whose parent runs in another worktree (or the main working
+ * tree): claude keeps a conversation under the folder it ran in, and `--resume` looks only there
+ * (anthropics/claude-code#5768), so the child's resume would fail.
  */
-export function worktreeAdvice(graph: Graph, node: GraphNode): KindedReason<"worktree-unverified">[] {
-  if (node.worktree === null || node.type === "gate") return [];
+export function worktreeAdvice(
+  graph: Graph,
+  node: GraphNode,
+): KindedReason<"worktree-unverified" | "session-across-worktrees">[] {
+  if (node.type === "gate") return [];
+  const parent = node.handoff === "session" ? graph.nodes_by_id.get(node.depends_on[0] ?? "") : undefined;
+  const across: KindedReason<"session-across-worktrees">[] =
+    parent !== undefined && parent.worktree !== node.worktree
+      ? [
+          {
+            kind: "session-across-worktrees",
+            reason:
+              `has handoff: session, but its parent ${JSON.stringify(parent.id)} runs in ${placeOf(parent)} and ` +
+              `it runs in ${placeOf(node)}: claude finds a conversation to resume only from the folder it ran ` +
+              "in, so the resume fails (No conversation found); put both in the same worktree, or use " +
+              "handoff: artifact",
+          },
+        ]
+      : [];
+  if (node.worktree === null) return across;
   const reached = graph.sinks.some((id) => {
     const sink = graph.nodes_by_id.get(id);
     return (
@@ -259,7 +285,7 @@ export function worktreeAdvice(graph: Graph, node: GraphNode): KindedReason<"wor
         ).has(node.id))
     );
   });
-  if (reached) return [];
+  if (reached) return across;
   const name = node.worktree;
   const reason =
     `runs in worktree ${JSON.stringify(name)}: its changes are committed on the branch ` +
@@ -267,5 +293,10 @@ export function worktreeAdvice(graph: Graph, node: GraphNode): KindedReason<"wor
     `in worktree ${JSON.stringify(name)} is this node or depends on it, so no verify of the run checks ` +
     "them (the sinks verify other files) and the run's evidence says nothing about them; add a sink " +
     `after it with worktree: ${name} and success_check.verify, or merge the branch and verify it yourself`;
-  return [{ kind: "worktree-unverified", reason }];
+  return [{ kind: "worktree-unverified", reason }, ...across];
+}
+
+/** `worktree "NAME"`, or `the main working tree`. */
+function placeOf(node: GraphNode): string {
+  return node.worktree === null ? "the main working tree" : `worktree ${JSON.stringify(node.worktree)}`;
 }

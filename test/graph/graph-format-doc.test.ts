@@ -31,6 +31,7 @@ const KIND_ON_PAGE: Record<AdvisoryKind, string> = {
   "unresolved-input": "a used input with no `--input`",
   "unknown-placeholder": "a mistyped placeholder",
   "worktree-unverified": "a worktree node whose changes no verified sink in its worktree checks",
+  "session-across-worktrees": "a `handoff: session` node\n    whose parent runs in another worktree",
   "agent-not-run": "`agent` (it loads",
   "description-not-shown": "a gate\n    `description`",
   "unchecked-verdict": "a prompt that demands a verdict token with no `result_matches`",

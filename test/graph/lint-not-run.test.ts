@@ -60,3 +60,20 @@ test("a worktree node is covered only by a verified sink in the same worktree th
 `),
   ).toEqual(["a"]);
 });
+
+test("handoff: session across worktrees (or out of one) is reported: claude resumes only from the folder it ran in", () => {
+  const text = `nodes:
+  - { id: plan, prompt: p, allowed_tools: [Read] }
+  - { id: dev, depends_on: [plan], handoff: session, prompt: p, allowed_tools: [Read], worktree: lane, success_check: { verify: { command: make } } }
+  - { id: same, depends_on: [dev], handoff: session, prompt: p, allowed_tools: [Read], worktree: lane, success_check: { verify: { command: make } } }
+`;
+  const advisories = lintGraph(text, "g.yaml").advisories.filter(
+    (a) => a.kind === "session-across-worktrees",
+  );
+  expect(advisories.map((a) => [a.nodeId, a.reason])).toEqual([
+    [
+      "dev",
+      'has handoff: session, but its parent "plan" runs in the main working tree and it runs in worktree "lane": claude finds a conversation to resume only from the folder it ran in, so the resume fails (No conversation found); put both in the same worktree, or use handoff: artifact',
+    ],
+  ]);
+});
