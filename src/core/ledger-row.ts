@@ -144,6 +144,12 @@ interface RowBase {
    * (the check's command timed out or could not start: nothing is fed back). `reason`: the check's reason.
    */
   readonly completion?: CompletionAttempt;
+  /**
+   * The managed git worktree the node ran in (graph field `worktree`): its name and the branch its changes
+   * are committed on at the end of the leg. Those changes are not in the main working tree, so not in the
+   * evidence tree of any verify run there, the final tree or `patch.diff`. Absent: the main working tree.
+   */
+  readonly worktree?: { readonly name: string; readonly branch: string };
   /** Free text shown in the detail column. */
   readonly detail: string;
 }

@@ -44,6 +44,7 @@ import {
 import type { RedactingRunDirectory } from "./redacting-run-dir.js";
 import { runEndOfAbort } from "./run-end.js";
 import type { RunStateStore } from "./run-state-store.js";
+import { RunWorktrees, type RunWorktreesOptions } from "./run-worktrees.js";
 import { type NodeStart, Scheduler, type SchedulerPort, type ScheduleState } from "./scheduler.js";
 
 /**
@@ -67,6 +68,12 @@ export interface GraphRunOptions extends Omit<AgentSettings, "calls"> {
   /** Aborts the leg (workflow cancelled, CLI interrupted): running nodes are cancelled. */
   readonly signal?: AbortSignal;
   readonly hooks?: GraphRunHooks;
+  /**
+   * What the managed worktrees of `worktree:` nodes are made from (`run-worktrees.ts`): the run id (their
+   * branch prefix), the starting commit and the environment git starts from. Required when a node of the
+   * graph declares `worktree` (an internal error otherwise); unused when none does.
+   */
+  readonly worktrees?: Pick<RunWorktreesOptions, "runId" | "startCommit" | "baseEnv" | "knownSecrets">;
 }
 
 /** How the leg ended and the ledger rows of the whole run so far (every leg), in ledger order. */
@@ -98,6 +105,7 @@ export async function executeGraph(o: GraphRunOptions): Promise<GraphRunResult> 
     redactor: o.redactor,
     ...(o.hooks !== undefined ? { hooks: o.hooks } : {}),
   });
+  const worktrees = worktreesOf(o);
   const settlement: SettlementContext = {
     graph,
     store,
@@ -112,6 +120,7 @@ export async function executeGraph(o: GraphRunOptions): Promise<GraphRunResult> 
     memory,
     haltedBy: () => scheduler.haltedBy,
     stopWords: () => stopWords(o.signal),
+    ...(worktrees !== null ? { worktrees } : {}),
   };
   const scheduler = new Scheduler({
     graph,
@@ -122,7 +131,14 @@ export async function executeGraph(o: GraphRunOptions): Promise<GraphRunResult> 
     rejectedGate: (id) => store.state.gates[id]?.status === "rejected",
     port: new LegPort(settlement),
   });
-  const schedule = await scheduler.run();
+  let schedule: Awaited<ReturnType<Scheduler["run"]>>;
+  try {
+    schedule = await scheduler.run();
+  } finally {
+    // Passed, failed, cancelled or an internal error: the run directory keeps no checkout (branches stay).
+    if (worktrees !== null)
+      for (const closed of await worktrees.close()) dir.event({ type: "worktree_closed", ...closed });
+  }
   store.state.paused = schedule.pause;
   store.save();
   // The ignored-files baseline as the verifies left it: a resumed leg compares against this (ADR 0003).
@@ -138,6 +154,14 @@ export async function executeGraph(o: GraphRunOptions): Promise<GraphRunResult> 
     end,
     rows: orderRows(graph, store.state.rows, skippedRows(graph, schedule.states, schedule.reasons)),
   };
+}
+
+/** The leg's managed worktrees, or `null` when no node declares one. */
+function worktreesOf(o: GraphRunOptions): RunWorktrees | null {
+  if (!o.graph.nodes.some((n) => n.worktree !== null && n.type !== "gate")) return null;
+  if (o.worktrees === undefined)
+    throw new Error("Internal error: a graph with worktree nodes was run without the worktrees' run facts");
+  return new RunWorktrees({ ...o.worktrees, repoDir: o.repoDir, runDir: o.dir.path });
 }
 
 /**

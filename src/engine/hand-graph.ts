@@ -35,6 +35,12 @@ export interface HandGraphOptions {
   readonly model?: string;
   readonly codexConfig?: readonly string[];
   readonly concurrency?: number;
+  /**
+   * Present when the action swapped the pull request's agent configuration for the base branch's in the
+   * checkout (`EngineRunBase.indexOverlay`): a managed worktree would check the pull request's copies out
+   * again, so `worktree` is refused then ({@link worktreeRefusal}).
+   */
+  readonly indexOverlay?: unknown;
 }
 
 /** A graph that passed every check, with what the runtime will not enforce of it (one sentence each). */
@@ -68,7 +74,7 @@ export async function loadHandWrittenGraph(o: HandGraphOptions): Promise<HandGra
   const graph = loaded.graph;
   // What this version would not keep, then the runtime's own refusals (agent on codex) before reading agents.
   const unkept =
-    worktreeRefusal(graph, o.graphSource) ??
+    worktreeRefusal(graph, o.graphSource, o.indexOverlay !== undefined) ??
     runtimeOptionsProblem(o.runtime, o) ??
     runtimeGraphProblem(o.runtime, graph);
   if (unkept !== null) return { kind: "usage_error", message: unkept };
@@ -88,15 +94,18 @@ export async function loadHandWrittenGraph(o: HandGraphOptions): Promise<HandGra
 }
 
 /**
- * The refusal of a graph declaring `worktree` (SPEC §3; Go ADR 0005): the field loads and is validated,
- * but this version creates no managed git worktrees, and running the node in the shared working tree
- * would be a different run. `null` when no node declares one.
+ * The refusal of a graph declaring `worktree` where the run swapped the pull request's agent configuration
+ * for the base branch's (SPEC §9; the action): a managed worktree is a fresh checkout of the starting
+ * commit, so it would hold the pull request's `.claude/`, `CLAUDE.md`, `.mcp.json` … that the swap keeps
+ * from the model in the main working tree. `null` when no node declares one, or the run swapped nothing
+ * (the CLI: the configuration is the user's own).
  */
-function worktreeRefusal(graph: Graph, source: string): string | null {
+function worktreeRefusal(graph: Graph, source: string, configSwapped: boolean): string | null {
+  if (!configSwapped) return null;
   const withWorktree = graph.nodes.filter((n) => n.worktree !== null).map((n) => `"${n.id}"`);
   if (withWorktree.length === 0) return null;
   const one = withWorktree.length === 1;
-  return `${source}: node${one ? "" : "s"} ${withWorktree.join(", ")} declare${one ? "s" : ""} worktree, which is not run in this version (no managed git worktree is created yet); the node${one ? "" : "s"} would run in the shared working tree instead. Remove worktree (run the graph in a checkout of its own). Nothing was run.`;
+  return `${source}: node${one ? "" : "s"} ${withWorktree.join(", ")} declare${one ? "s" : ""} worktree, which this version does not run in a pull request's check: a managed worktree is a fresh checkout of the pull request's commit, holding the pull request's own agent configuration (.claude/, CLAUDE.md, .mcp.json, AGENTS.md), which the action keeps from the model by putting the base branch's in its place in the main checkout only. Remove worktree (or run the graph locally with the CLI). Nothing was run.`;
 }
 
 /** `{{ inputs.NAME }}` names used anywhere in the graph (prompt, cwd, verify command and cwd) and not given. */

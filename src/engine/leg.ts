@@ -119,6 +119,12 @@ export async function runLegAndFinish(o: LegOptions): Promise<FinishedRun & { re
     ...(o.model !== undefined ? { model: o.model } : {}),
     modelEnv: o.modelEnv,
     verifyQueue,
+    worktrees: {
+      runId: frame.runId,
+      startCommit: frame.start.sha,
+      baseEnv: frame.gitContext.baseEnv,
+      knownSecrets: frame.gitContext.knownSecrets,
+    },
     ...(o.echo ? { echo: o.echo } : {}),
     ...(o.signal ? { signal: o.signal } : {}),
     hooks: {

@@ -32,9 +32,11 @@ import type { LegMemory } from "./leg-memory.js";
 import type { ExecutionInput, RetrySettlement, Settlement } from "./node-decision.js";
 import { type NodeDirectories, nodeFields } from "./node-fields.js";
 import { sessionFor } from "./node-session.js";
+import { directoriesOf, withWorktree } from "./node-worktree.js";
 import type { RedactingRunDirectory } from "./redacting-run-dir.js";
 import { buildFeedbackPayload, buildJudgedRetryPrompt } from "./retry-prompt.js";
 import type { RunStateStore } from "./run-state-store.js";
+import type { RunWorktrees } from "./run-worktrees.js";
 
 /** The model-CLI settings every execution shares (`NodeContext` without the per-execution callbacks). */
 export type AgentSettings = Pick<
@@ -61,6 +63,8 @@ export interface SettlementContext {
   readonly haltedBy: () => string | null;
   /** Why an aborted run stopped, for a cancelled row (`stopWords`: its time bound, or a cancel). */
   readonly stopWords: () => string;
+  /** The leg's managed worktrees (`run-worktrees.ts`); absent when no node declares `worktree`. */
+  readonly worktrees?: Pick<RunWorktrees, "acquire" | "branchOf">;
 }
 
 /** Causes a feedback arc answers: a judgment about the work, never an infrastructure fault (research §2.5). */
@@ -85,7 +89,9 @@ export async function settleExecution(
   let carried = input.carried;
   if (carried === undefined) {
     const values = ctx.memory.placeholderValues(ctx.graph, ctx.inputs, ctx.dir);
-    const prepared = nodeFields(node, values, ctx.dirs);
+    const dirs = await directoriesOf(ctx, node);
+    if (!dirs.ok) return failBeforeSpawn(ctx, node, dirs.detail);
+    const prepared = nodeFields(node, values, dirs.dirs);
     if (!prepared.ok) return failBeforeSpawn(ctx, node, prepared.detail);
     carried = {
       fields: prepared.fields,
@@ -112,7 +118,7 @@ export async function settleExecution(
   let produced = await spawnAgent(ctx, spec, { ...input, completionAttempt }, signal);
   ctx.dir.redactSavedOutputs(node.id);
   const reply = ctx.redactor.text(produced.reply);
-  let row = withExecutionWords(ctx, node, input, ctx.redactor.deep(produced.row));
+  let row = withWorktree(ctx, node, withExecutionWords(ctx, node, input, ctx.redactor.deep(produced.row)));
   const judged =
     gated !== null
       ? await judgeAttempt(
@@ -247,7 +253,8 @@ function agentSpec(
     policy: ctx.policies[node.id] ?? { allowedTools: [], strictMcpConfig: false, disallowedTools: [] },
     timeoutMs: node.timeout_ms,
     cwd: fields.cwd,
-    repoRoot: ctx.dirs.repoDir,
+    // A worktree node's repository is its checkout, which is also its directory (`cwd` is exclusive with it).
+    repoRoot: node.worktree !== null ? fields.cwd : ctx.dirs.repoDir,
     sink: ctx.graph.sinks.includes(node.id),
     exitZero: node.success_check.exit_zero,
     resultMatches: node.success_check.result_matches,

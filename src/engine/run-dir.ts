@@ -1,7 +1,8 @@
 /**
  * The run directory (SPEC §4, §11): `state.json` (schema-versioned, written atomically after every
  * terminal node), `events.jsonl` (append-only, one JSON line per transition), `graph.json`, node outputs
- * under `nodes/`, failed replies under `failed/`, `patch.diff` when nodes changed files, `ledger.json`.
+ * under `nodes/`, failed replies under `failed/`, `patch.diff` when nodes changed files, `ledger.json`; and,
+ * only while a leg runs, the managed worktrees of `worktree:` nodes under `worktrees/` (`run-worktrees.ts`).
  */
 
 import { createHash } from "node:crypto";
@@ -65,6 +66,18 @@ export type RunEvent =
   | { readonly type: "gate_approved"; readonly node: string; readonly by: string; readonly headSha: string }
   | { readonly type: "gate_rejected"; readonly node: string; readonly by: string }
   | { readonly type: "session_limit"; readonly node: string; readonly resetsAt: string | null }
+  /**
+   * A managed worktree closed at the end of a leg (`run-worktrees.ts`): the commit made of its changes on
+   * `branch` (`null`: none), whether the checkout left the run directory, and why not.
+   */
+  | {
+      readonly type: "worktree_closed";
+      readonly name: string;
+      readonly branch: string;
+      readonly commit: string | null;
+      readonly removed: boolean;
+      readonly problem?: string;
+    }
   | { readonly type: "run_finished"; readonly outcome: string; readonly conclusion: string };
 
 /**

@@ -9,6 +9,7 @@
  * ({@link VerifyCache}) — the run's evidence is not re-bought per sink.
  */
 
+import { isAbsolute, relative } from "node:path";
 import type { VerifyEvidence } from "../core/ledger-row.js";
 import { unreachable } from "../core/unreachable.js";
 import type { Pattern } from "../graph/pattern.js";
@@ -228,7 +229,10 @@ export interface VerifyRunSettings {
   /**
    * Compare every verify's git-ignored files with this baseline (the run start's fingerprint). The queue
    * moves the baseline on after a verify to accept the files that verify itself wrote, when no node's
-   * model work overlapped it (see {@link VerifyQueue.nodeWorking}).
+   * model work overlapped it (see {@link VerifyQueue.nodeWorking}). A verify whose `cwd` lies in one of
+   * its `exclude` folders (the run directory: a node's managed worktree) runs on another working tree,
+   * whose git-ignored files this baseline does not describe: its evidence says `ignoredFiles: "unknown"`
+   * (why, in `ignoredFilesReason`) and the baseline does not move.
    */
   readonly ignoredFiles?: IgnoredFilesCheck;
 }
@@ -295,6 +299,28 @@ export class VerifyQueue {
       const startsAtStart = this.workStarts;
       const exclude = this.settings.ignoredFiles?.exclude;
       const runsDir = this.settings.ignoredFiles?.excludeRunDirectoriesUnder;
+      const elsewhere = (exclude ?? []).find((folder) => isInside(request.cwd, folder));
+      if (baseline !== null && elsewhere !== undefined) {
+        // Not reused, nor kept for reuse: the same tree there is not the same evidence (other ignored files).
+        const measured = await measureAndRun({
+          command: request.command,
+          cwd: request.cwd,
+          timeoutMs: request.timeoutMs,
+          expectExit: request.expectExit,
+          env: this.settings.baseEnv,
+          passThrough: this.settings.passThrough,
+          knownSecrets: this.settings.knownSecrets,
+          ...(this.settings.indexOverlay !== undefined ? { indexOverlay: this.settings.indexOverlay } : {}),
+          ...(this.settings.echo !== undefined ? { echo: this.settings.echo } : {}),
+          ...(request.signal !== undefined ? { signal: request.signal } : {}),
+          ...(request.outputMatches != null ? { outputMatches: request.outputMatches } : {}),
+        });
+        return {
+          ...measured.evidence,
+          ignoredFiles: "unknown",
+          ignoredFilesReason: `the command ran in ${request.cwd}, a working tree of its own inside the run directory (a managed worktree), whose git-ignored files the run's baseline (the main working tree's) does not describe`,
+        };
+      }
       const measured = await measureAndRun({
         command: request.command,
         cwd: request.cwd,
@@ -346,4 +372,10 @@ export class VerifyQueue {
     this.last = next.catch(() => undefined);
     return next;
   }
+}
+
+/** Whether `path` is `folder` or lies under it (both absolute; compared as written). */
+function isInside(path: string, folder: string): boolean {
+  const rel = relative(folder, path);
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
 }

@@ -9,6 +9,7 @@ import type { Graph, GraphNode } from "./graph.js";
 import { hasEngineRunCheck, hasTodosGate } from "./node-checks.js";
 import { lookalikePlaceholdersIn } from "./placeholders.js";
 import { type NodeSpec, RETRY_CAUSES } from "./schema.js";
+import { ancestorsOf } from "./topology.js";
 import { templatedFields } from "./validate-placeholders.js";
 
 /** `retry.max` or `feedback.max` above this earns an advisory naming the worst-case executions. */
@@ -205,26 +206,17 @@ export function spendAdvice(graph: Graph, node: GraphNode): KindedReason<SpendAd
 
 // ---- fields this version loads but does not run --------------------------------------------------------
 
-/** Kinds of {@link notRunAdvice}. */
-export type NotRunKind = "worktree-not-run" | "description-not-shown";
+/** Kinds of {@link notRunAdvice}, and {@link worktreeAdvice}'s. */
+export type NotRunKind = "description-not-shown" | "worktree-unverified" | "session-across-worktrees";
 
 /**
- * Fields that load (so a graph written for the Go CLI lints) but that this version does not act on: `run`
- * refuses a graph declaring `worktree` rather than run a node without what it asked for, and it does not
- * print a gate's `description` at the pause. (`agent` runs: `run` reads `.claude/agents/NAME.md` from the
- * trusted tree, `engine/hand-agents.ts`, which lint does not read.)
+ * Fields that load (so a graph written for the Go CLI lints) but that this version does not act on: it
+ * does not print a gate's `description` at the pause. (`agent` runs: `run` reads `.claude/agents/NAME.md`
+ * from the trusted tree, `engine/hand-agents.ts`, which lint does not read; `worktree` runs too, and
+ * {@link worktreeAdvice} says what its changes reach.)
  */
 export function notRunAdvice(node: GraphNode): KindedReason<NotRunKind>[] {
   const found: KindedReason<NotRunKind>[] = [];
-  if (node.worktree !== null) {
-    found.push({
-      kind: "worktree-not-run",
-      reason:
-        `declares worktree ${JSON.stringify(node.worktree)}, which this version does not create yet: \`run\` ` +
-        "refuses the graph rather than run the node in the shared working tree; until then run it without " +
-        "worktree: (in a checkout of its own)",
-    });
-  }
   if (node.description !== null) {
     found.push({
       kind: "description-not-shown",
@@ -234,4 +226,67 @@ export function notRunAdvice(node: GraphNode): KindedReason<NotRunKind>[] {
     });
   }
   return found;
+}
+
+// ---- worktrees and the evidence ------------------------------------------------------------------------
+
+/**
+ * `worktree-unverified`: an agent node running in a managed worktree whose changes no verify checks. Its
+ * edits are committed on the worktree's branch (`evidence-gate/<run id>/NAME`), never in the main working
+ * tree, so the verifies of the nodes there — the sinks' evidence — do not run on them. They reach a
+ * verify only through a sink with `success_check.verify` in the same worktree that is the node itself or
+ * depends on it. Gates run nothing, so they get none.
+ *
+ * `session-across-worktrees`: `handoff: session` whose parent runs in another worktree (or the main working
+ * tree): claude keeps a conversation under the folder it ran in, and `--resume` looks only there
+ * (anthropics/claude-code#5768), so the child's resume would fail.
+ */
+export function worktreeAdvice(
+  graph: Graph,
+  node: GraphNode,
+): KindedReason<"worktree-unverified" | "session-across-worktrees">[] {
+  if (node.type === "gate") return [];
+  const parent = node.handoff === "session" ? graph.nodes_by_id.get(node.depends_on[0] ?? "") : undefined;
+  const across: KindedReason<"session-across-worktrees">[] =
+    parent !== undefined && parent.worktree !== node.worktree
+      ? [
+          {
+            kind: "session-across-worktrees",
+            reason:
+              `has handoff: session, but its parent ${JSON.stringify(parent.id)} runs in ${placeOf(parent)} and ` +
+              `it runs in ${placeOf(node)}: claude finds a conversation to resume only from the folder it ran ` +
+              "in, so the resume fails (No conversation found); put both in the same worktree, or use " +
+              "handoff: artifact",
+          },
+        ]
+      : [];
+  if (node.worktree === null) return across;
+  const reached = graph.sinks.some((id) => {
+    const sink = graph.nodes_by_id.get(id);
+    return (
+      sink !== undefined &&
+      sink.type !== "gate" &&
+      sink.worktree === node.worktree &&
+      sink.success_check.verify !== null &&
+      (sink.id === node.id ||
+        ancestorsOf(
+          graph.nodes.map(({ id, depends_on }) => ({ id, depends_on })),
+          sink.id,
+        ).has(node.id))
+    );
+  });
+  if (reached) return across;
+  const name = node.worktree;
+  const reason =
+    `runs in worktree ${JSON.stringify(name)}: its changes are committed on the branch ` +
+    `evidence-gate/<run id>/${name}, not in the main working tree, and no sink with success_check.verify ` +
+    `in worktree ${JSON.stringify(name)} is this node or depends on it, so no verify of the run checks ` +
+    "them (the sinks verify other files) and the run's evidence says nothing about them; add a sink " +
+    `after it with worktree: ${name} and success_check.verify, or merge the branch and verify it yourself`;
+  return [{ kind: "worktree-unverified", reason }, ...across];
+}
+
+/** `worktree "NAME"`, or `the main working tree`. */
+function placeOf(node: GraphNode): string {
+  return node.worktree === null ? "the main working tree" : `worktree ${JSON.stringify(node.worktree)}`;
 }

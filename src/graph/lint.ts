@@ -20,9 +20,9 @@
  *    `validate-placeholders.ts`, so no advisory repeats it.)
  * 2. `unknown-placeholder` — `{{ input.file }}`, `{{ nodes.a.output }}`, `{{ bogus }}`: reads like a
  *    placeholder, but its namespace is none of the three, so it is sent as written.
- * 3. `worktree-not-run` — the field loads, but `run` refuses a graph declaring it in this
- *    version; `description-not-shown` — a gate's description loads but is not
- *    printed at the pause (`notRunAdvice`; these three are reported on gates too).
+ * 3. `worktree-unverified` — a worktree node whose changes no verified sink in that worktree covers
+ *    (`worktreeAdvice`); `description-not-shown` — a gate's description is not printed at the pause
+ *    (`notRunAdvice`, gates too).
  * 4. `unchecked-verdict` — the prompt demands a verdict token but there is no `result_matches`
  *    (detector: {@link verdictTokensIn}).
  * 5. `verify-splices-model-output` — `{{ artifacts.ID | inline }}` or `{{ feedback.ID }}` in a verify or
@@ -55,6 +55,7 @@ import {
   type SpendAdviceKind,
   sinkAdvice,
   spendAdvice,
+  worktreeAdvice,
 } from "./lint-rules.js";
 import { judgeGraphObject, type LoadOptions, readGraphText, uniqueIssues } from "./load.js";
 import { hasEngineRunCheck, hasTodosGate } from "./node-checks.js";
@@ -158,7 +159,7 @@ export function graphAdvisories(graph: Graph, options: { readonly inputs: readon
       for (const reason of unresolvedInputs(spec, given, declared)) add("unresolved-input", reason);
       for (const reason of lookalikeAdvice(graph, spec)) add("unknown-placeholder", reason);
     }
-    for (const { kind, reason } of notRunAdvice(node)) add(kind, reason);
+    for (const { kind, reason } of [...worktreeAdvice(graph, node), ...notRunAdvice(node)]) add(kind, reason);
     if (node.type !== "gate" && spec !== undefined) {
       const verdict = uncheckedVerdict(node);
       if (verdict !== null) add("unchecked-verdict", verdict);

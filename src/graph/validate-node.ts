@@ -39,7 +39,8 @@ export function nodeFieldIssues(node: NodeSpec, index: number, limits: NodeRuleL
 }
 
 /**
- * `worktree` (Go `validateWorktrees`): one safe path element, since it names a directory and a branch;
+ * `worktree` (Go `validateWorktrees`): one safe path element, since it names a directory and a branch —
+ * and so nothing `git check-ref-format` refuses in a branch name (`..`, a trailing `.` or `.lock`);
  * exclusive with `cwd`, since the worktree IS where the node runs. Valid on gates too: a lane's gate
  * names its lane. `""` means none, as in the Go CLI.
  */
@@ -51,6 +52,12 @@ function placementReasons(node: NodeSpec): string[] {
     reasons.push(
       `worktree ${JSON.stringify(worktree)} must be one path element — letters, digits, ".", "_" or "-", ` +
         "starting with a letter or digit — since it names a directory and a branch",
+    );
+  } else if (worktree.includes("..") || worktree.endsWith(".") || worktree.endsWith(".lock")) {
+    // git check-ref-format: the branch evidence-gate/<run id>/NAME could not be created.
+    reasons.push(
+      `worktree ${JSON.stringify(worktree)} cannot end a git branch name (it holds "..", or ends with "." or ` +
+        '".lock"), and its branch is evidence-gate/<run id>/NAME: rename it',
     );
   }
   if ((node.cwd ?? "") !== "") {

@@ -100,7 +100,16 @@ export function rowDetail(row: LedgerRow): string {
   if (gaps !== null && !row.detail.includes(gaps)) parts.push(gaps);
   const outside = outsideWritesWords(row.outsideWrites);
   if (outside !== null && !row.detail.includes(outside)) parts.push(outside);
+  if (row.worktree !== undefined) parts.push(worktreeWords(row.worktree));
   return parts.filter((part) => part !== "").join("; ");
+}
+
+/**
+ * What a row run in a managed worktree says in the detail column: where it ran, and that its changes are
+ * on the branch, not in the main working tree's evidence.
+ */
+export function worktreeWords(worktree: NonNullable<LedgerRow["worktree"]>): string {
+  return `ran in worktree ${worktree.name}: its changes are on branch ${worktree.branch}, not in the main working tree`;
 }
 
 /** How many changed paths a detail cell names (the conclusion's reason names up to 10). */

@@ -44,6 +44,8 @@ export type ConclusionRule =
   | "verified-bytes-not-in-tree"
   /** Every sink verified, but a node wrote files outside the repository (no evidence tree covers them). */
   | "verified-outside-writes"
+  /** Every sink verified, but a sink ran in a managed worktree: its evidence is that branch's files, not the main working tree's. */
+  | "verified-in-worktree"
   | "no-engine-evidence"
   | "partially-verified"
   | "only-gate-sinks"

@@ -3,6 +3,9 @@
  * every such sink's verify to have run on the posted commit's tree, and on nothing the tree does not hold.
  *
  * Checked in this order, the first that applies deciding:
+ * 0. a sink that ran in a managed worktree (`worktree:`): its verify ran on that worktree's files, which are
+ *    on its branch — not the main working tree, not the posted commit: `action_required`, before the rest,
+ *    which compare with the main working tree's start and would misname the difference;
  * 1. bytes beyond the evidence tree — git-ignored files changed since the run started, files written
  *    outside the repository, bytes the tree does not hold (dirty submodules, `.gitattributes`
  *    conversions): `action_required`, before the tree rules, because a tree equal to the commit's says
@@ -29,6 +32,19 @@ export interface VerifiedSinks {
 /** The conclusion of a run whose every non-gate sink is verified (see the module docstring for the order). */
 export function judgeVerifiedSinks(sinks: VerifiedSinks): Conclusion {
   const { input, last, verified } = sinks;
+  const inWorktree = verified.flatMap((id) => {
+    const tree = last.get(id)?.worktree;
+    return tree === undefined ? [] : [`sink "${id}": worktree ${tree.name}, branch ${tree.branch}`];
+  });
+  if (inWorktree.length > 0) {
+    return {
+      conclusion: "action_required",
+      outcome: "passed",
+      rule: "verified-in-worktree",
+      title: "Verified, but in a worktree: the evidence is for a branch, not this commit",
+      reason: `Every sink was verified, but ${inWorktree.length === 1 ? "a sink" : "sinks"} ran in a managed worktree (${inWorktree.join("; ")}): the verify command ran on that branch's files, not on the main working tree or this commit. Merge the branch (or check it out) and verify it, or re-run with the sinks in the main working tree.`,
+    };
+  }
   const trees = verified.map((id) => last.get(id)?.verify?.evidenceTree ?? null);
   const offCommit =
     input.postedCommitTree !== null && trees.some((tree) => tree !== null && tree !== input.postedCommitTree);

@@ -105,6 +105,7 @@ const rowBase = {
       reason: text.optional(),
     })
     .optional(),
+  worktree: z.strictObject({ name: line, branch: line }).optional(),
   detail: text,
 };
 
@@ -219,6 +220,7 @@ const ConclusionSchema = z.strictObject({
     "verified-ignored-files-unknown",
     "verified-bytes-not-in-tree",
     "verified-outside-writes",
+    "verified-in-worktree",
     "no-engine-evidence",
     "partially-verified",
     "only-gate-sinks",

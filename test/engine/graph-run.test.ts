@@ -285,7 +285,7 @@ nodes:
   });
 
   describe("a cancelled run (workflow cancelled, CLI interrupted)", () => {
-    test("aborting the run's signal kills running nodes' process groups, launches nothing more and ends cancelled", async () => {
+    test("aborting the run's signal kills running nodes' process groups, launches nothing more and ends cancelled; the node's worktree is removed, its branch kept", async () => {
       const h = await harness({ runtime, script: () => ({ conversations: [] }) });
       const controller = new AbortController();
       const running = h.run(
@@ -295,6 +295,7 @@ nodes:
   - id: e2e
     prompt: "Run the end-to-end suite."
     allowed_tools: [Read]
+    worktree: suite
   - id: report
     depends_on: [e2e]
     prompt: "Report on {{ artifacts.e2e }}."
@@ -319,6 +320,12 @@ nodes:
       const state = readState(runDir);
       expect(state.nodes).toMatchObject({ e2e: { status: "cancelled" }, report: { status: "skipped" } });
       expect(state.legs).toEqual([expect.objectContaining({ kind: "fresh", outcome: "cancelled" })]);
+      // Interrupted, the run directory keeps no checkout; the branch stays (at the starting commit: no edit).
+      expect(existsSync(join(runDir, "worktrees"))).toBe(false);
+      expect(await h.repo.git(["worktree", "list", "--porcelain"])).not.toContain(runDir);
+      expect(await h.repo.git(["rev-parse", `evidence-gate/${ledger.runId}/suite`])).toBe(
+        await h.repo.git(["rev-parse", "HEAD"]),
+      );
     });
   });
 

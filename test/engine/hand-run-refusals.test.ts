@@ -1,7 +1,8 @@
 /**
  * What `run` refuses before anything runs (SPEC §3, §7; "a refused run spends nothing"): a graph that
  * declares the completion gate this version does not run, `{{ inputs.X }}` that were not given, and a
- * node that names a subagent (`agent:`, a Claude-only oh-my-graph field) — on either runtime. No run
+ * node that names a subagent (`agent:`, a Claude-only oh-my-graph field) — on either runtime — and a
+ * `worktree:` node where the action swapped the pull request's agent configuration. No run
  * directory is made, no CLI is looked up.
  */
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -10,7 +11,6 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type HandRunOptions, runHandWritten } from "../../src/engine/hand-run.js";
 import type { Runtime } from "../../src/policy/disclosure.js";
-import { RUNTIMES } from "./runtime-harness.js";
 
 let dir: string;
 beforeEach(() => {
@@ -82,17 +82,20 @@ describe("run refuses before anything runs", () => {
     },
   );
 
-  it.each(RUNTIMES)(
-    "on %s, a graph declaring worktree is refused: not run in this version",
-    async (runtime) => {
-      const result = await runHandWritten(
-        options("nodes:\n  - id: dev\n    prompt: Fix it.\n    worktree: lane\n", {}, runtime),
-      );
-      expect(result).toMatchObject({ kind: "usage_error" });
-      expect(result.kind === "usage_error" ? result.message : "").toContain(
-        'node "dev" declares worktree, which is not run in this version',
-      );
-      expect(existsSync(join(dir, "runs"))).toBe(false);
-    },
-  );
+  it("where the agent configuration was swapped (the action's pull-request check), worktree is refused; on the CLI it passes this check", async () => {
+    const graph = "nodes:\n  - id: dev\n    prompt: Fix it.\n    worktree: lane\n";
+    const swapped = await runHandWritten({
+      ...options(graph),
+      surface: "action",
+      indexOverlay: { covers: () => false, apply: async () => undefined },
+    });
+    expect(swapped).toMatchObject({ kind: "usage_error" });
+    expect(swapped.kind === "usage_error" ? swapped.message : "").toContain(
+      'node "dev" declares worktree, which this version does not run in a pull request\'s check',
+    );
+    // Without the swap the refusal moves on to the repository (not a git repository here).
+    const local = await runHandWritten(options(graph));
+    expect(local.kind === "usage_error" ? local.message : "").not.toContain("worktree");
+    expect(existsSync(join(dir, "runs"))).toBe(false);
+  });
 });

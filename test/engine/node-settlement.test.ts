@@ -19,16 +19,18 @@ import { type SettlementContext, settleExecution } from "../../src/engine/node-s
 import { RedactingRunDirectory } from "../../src/engine/redacting-run-dir.js";
 import { type NodeRecord, RUN_STATE_SCHEMA_VERSION, type RunState } from "../../src/engine/run-state.js";
 import { RunStateStore } from "../../src/engine/run-state-store.js";
+import { RunWorktrees } from "../../src/engine/run-worktrees.js";
 import { type SinkVerifyRequest, VerifyQueue } from "../../src/evidence/verify.js";
 import type { Graph, GraphNode } from "../../src/graph/graph.js";
 import { loadGraphText } from "../../src/graph/load.js";
+import { rowDetail } from "../../src/ledger/cells.js";
 import {
   agentMessageEvent,
   initEvent,
   resultEvent,
   turnCompletedEvent,
 } from "../support/fake-claude/index.js";
-import { makeTempRepo } from "../support/temp-repo.js";
+import { hermeticGitEnv, makeTempRepo } from "../support/temp-repo.js";
 import { type ScriptedCalls, type ScriptedPlay, scriptedCalls } from "./scripted-calls.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -69,6 +71,8 @@ interface LegOptions {
   readonly nodes?: Record<string, NodeRecord>;
   readonly runtime?: "claude" | "codex";
   readonly haltedBy?: string;
+  /** The leg's managed worktrees (for `worktree:` nodes). */
+  readonly worktrees?: RunWorktrees;
 }
 
 interface Leg {
@@ -131,6 +135,7 @@ function leg(yaml: string, o: LegOptions = {}): Leg {
     verifier,
     memory: new LegMemory(),
     haltedBy: () => o.haltedBy ?? null,
+    ...(o.worktrees !== undefined ? { worktrees: o.worktrees } : {}),
   };
   return {
     graph,
@@ -534,5 +539,70 @@ nodes:
     } finally {
       await repo.cleanup();
     }
+  });
+});
+
+describe("a worktree node", () => {
+  const LANE = `
+nodes:
+  - id: first
+    prompt: first pass
+    worktree: lane
+  - id: again
+    depends_on: [first]
+    prompt: second pass
+    worktree: lane
+`;
+
+  test("runs in its managed worktree, which is its repository; the row names the worktree and its branch", async () => {
+    const repo = await makeTempRepo({ files: { "a.txt": "a\n" }, commit: true });
+    scratches.push(repo.dir);
+    const runDir = mkdtempSync(join(tmpdir(), "eg-settlement-wt-"));
+    scratches.push(runDir);
+    const start = await repo.git(["rev-parse", "HEAD"]);
+    const worktrees = new RunWorktrees({
+      repoDir: repo.dir,
+      runDir,
+      runId: "20260101-000000-abcdef",
+      startCommit: start,
+      baseEnv: hermeticGitEnv,
+    });
+    const l = leg(LANE, { plays: [answered("done")], repoDir: repo.dir, worktrees });
+    const settled = await l.settle("first");
+    expect(rowText(settled.row)).toBe("PASS (exit-only) exited 0");
+    // The ledger's detail column says it (every renderer's `rowDetail`).
+    expect(rowDetail(settled.row as LedgerRow)).toBe(
+      "exited 0; ran in worktree lane: its changes are on branch evidence-gate/20260101-000000-abcdef/lane, not in the main working tree",
+    );
+    expect(settled.row).toMatchObject({
+      worktree: { name: "lane", branch: "evidence-gate/20260101-000000-abcdef/lane" },
+    });
+    expect(l.scripted.claude[0]?.cwd).toBe(join(runDir, "worktrees", "lane"));
+    await worktrees.close();
+  });
+
+  test("a worktree made anew while a node of it passed in an earlier leg fails the node: that leg's branch is gone", async () => {
+    const repo = await makeTempRepo({ files: { "a.txt": "a\n" }, commit: true });
+    scratches.push(repo.dir);
+    const runDir = mkdtempSync(join(tmpdir(), "eg-settlement-wt-"));
+    scratches.push(runDir);
+    const worktrees = new RunWorktrees({
+      repoDir: repo.dir,
+      runDir,
+      runId: "20260101-000000-abcdef",
+      startCommit: await repo.git(["rev-parse", "HEAD"]),
+      baseEnv: hermeticGitEnv,
+    });
+    const l = leg(LANE, {
+      repoDir: repo.dir,
+      worktrees,
+      nodes: { first: { status: "passed", session_id: null, executions: 1 } },
+    });
+    const settled = await l.settle("again");
+    expect(rowText(settled.row)).toBe(
+      'FAIL run_error: worktree "lane": its branch evidence-gate/20260101-000000-abcdef/lane is gone (this checkout of the repository is not the one the earlier leg ran in), so the changes of "first", passed in that leg, are not in the new worktree; run the graph again, or resume where the branch exists',
+    );
+    expect(l.scripted.claude).toHaveLength(0);
+    await worktrees.close();
   });
 });

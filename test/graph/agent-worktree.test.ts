@@ -29,6 +29,15 @@ describe("worktree", () => {
     },
   );
 
+  test.each(["a..b", "lane.", "lane.lock"])(
+    "a name git refuses as a branch name's end (%j) is refused",
+    (name) => {
+      expect(issuesOf(graphOf(agent("dev", { worktree: name })))).toEqual([
+        `invalid graph: node "dev": worktree ${JSON.stringify(name)} cannot end a git branch name (it holds "..", or ends with "." or ".lock"), and its branch is evidence-gate/<run id>/NAME: rename it`,
+      ]);
+    },
+  );
+
   test("nodes sharing a name share it; a gate in the lane may name it too; empty means none", () => {
     const graph = loaded(
       agent("dev", { worktree: "lane" }),

@@ -30,7 +30,8 @@ test.each(GRAPHS.map((text, index) => [index, text] as const))(
 const KIND_ON_PAGE: Record<AdvisoryKind, string> = {
   "unresolved-input": "a used input with no `--input`",
   "unknown-placeholder": "a mistyped placeholder",
-  "worktree-not-run": "`worktree` (it loads, but `run` refuses it",
+  "worktree-unverified": "a worktree node whose changes no verified sink in its worktree checks",
+  "session-across-worktrees": "a `handoff: session` node\n    whose parent runs in another worktree",
   "description-not-shown": "a gate\n    `description`",
   "unchecked-verdict": "a prompt that demands a verdict token with no `result_matches`",
   "verify-splices-model-output": "model output spliced into a check",
