@@ -8,6 +8,7 @@ import { evidenceTree } from "../evidence/evidence-tree.js";
 import type { Graph } from "../graph/graph.js";
 import { type Conclusion, decideConclusion, type RunEnd } from "../ledger/conclusion.js";
 import { computeTotals, type Ledger, type PlanningCall, type PlanSection } from "../ledger/ledger.js";
+import { handBackPrCodeFiles } from "../proc/hand-back.js";
 import { settleNodesChanges } from "./nodes-changes.js";
 import type { RunFrame } from "./run-frame.js";
 
@@ -140,10 +141,15 @@ function pushRefused(reason: string): Conclusion {
   };
 }
 
-/** The repository's working tree (`evidenceTree`), or `null` when it cannot be read. */
+/**
+ * The repository's working tree as the leg leaves it (`evidenceTree`), or `null` when it cannot be read.
+ * No PR code runs any more by then: with the separate user, its processes are killed and the files it made
+ * become the engine's user's first (`handBackPrCodeFiles`), so the engine's git can read and commit them.
+ */
 export async function workingTreeOrNull(
   frame: Pick<RunFrame, "repoDir" | "gitContext">,
 ): Promise<string | null> {
+  handBackPrCodeFiles([frame.repoDir]);
   try {
     return await evidenceTree(frame.repoDir, frame.gitContext);
   } catch {

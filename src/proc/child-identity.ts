@@ -45,8 +45,29 @@ export interface ChildIdentity {
 export class ChildScope {
   /** Processes PR-code children left running, killed when each child ended (`leftovers.ts`). */
   leftBehind = 0;
+  /** Why handing the user's files back failed (`hand-back.ts`), one sentence each, for the log. */
+  readonly handBackProblems: string[] = [];
+  /** Absolute paths of node scripts started with the engine's own node ({@link ChildScope.runWithOwnNode}). */
+  readonly #ownNodeScripts = new Set<string>();
 
   constructor(readonly identity: ChildIdentity | null) {}
+
+  /**
+   * Starts the node script at `path` (absolute; the action's pinned `codex.js`) with the engine's own node
+   * (`process.execPath`) from now on, never through its `#!/usr/bin/env node` line: that line finds `node`
+   * on the child's `PATH`, which an earlier step's `GITHUB_PATH` (a pull request's `postinstall`) may have
+   * put a program of its own first on (issue 12; SECURITY.md "A separate user for PR code").
+   */
+  runWithOwnNode(path: string): void {
+    this.#ownNodeScripts.add(path);
+  }
+
+  /** The file and arguments that start `file args` here: `process.execPath file args` for a registered script. */
+  launch(file: string, args: readonly string[]): { readonly file: string; readonly args: string[] } {
+    return this.#ownNodeScripts.has(file)
+      ? { file: process.execPath, args: [file, ...args] }
+      : { file, args: [...args] };
+  }
 
   /** Runs `body` so that every `prCode` child it spawns (at any depth of awaits) belongs to this scope. */
   run<T>(body: () => Promise<T>): Promise<T> {

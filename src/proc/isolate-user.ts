@@ -11,6 +11,7 @@
  *    can still clean it) and its folders get the setgid bit (new files keep the group); each folder above
  *    it that others cannot traverse gets `o+x` (traverse, not list: named in the notice);
  * 3. each of `privateDirs` (the run directories) becomes mode 0700, so the user cannot read `state.json`.
+ * When no PR code runs any more, what the user made goes back to the engine's user (`hand-back.ts`).
  * What it then can and cannot read is measured in `test/proc/isolate-user.root.test.ts` (SECURITY.md).
  */
 import { spawnSync } from "node:child_process";
@@ -141,6 +142,6 @@ function trySetUp(o: IsolationOptions): Isolation | string {
   return {
     kind: "on",
     identity,
-    note: `isolate-user: the verify command and the model CLIs run as ${user} (uid ${userUid}, switched ${via === "root" ? "with setpriv" : "through sudo -n"}), which can write the workspace and cannot read the run directory or the action's processes${traverse}; every process of ${user} is killed when the run ends.`,
+    note: `isolate-user: the verify command and the model CLIs run as ${user} (uid ${userUid}, switched ${via === "root" ? "with setpriv" : "through sudo -n"}), which can write the workspace and cannot read the run directory or the action's processes${traverse}; every process of ${user} is killed when the run ends, and what it made is handed back to the runner's user.`,
   };
 }

@@ -122,7 +122,8 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
 
 /**
  * What is executed: the command (through `/bin/sh -c` with `shell`), for a `prCode` child marked with a
- * fresh {@link SPAWN_MARKER} and started as the run's separate user when there is one.
+ * fresh {@link SPAWN_MARKER}, a node script its scope registered started with the engine's own node
+ * (`ChildScope.runWithOwnNode`), and started as the run's separate user when there is one.
  */
 function startLine(options: RunProcessOptions): {
   readonly file: string;
@@ -130,10 +131,16 @@ function startLine(options: RunProcessOptions): {
   readonly env: Record<string, string>;
   readonly marker: string | null;
 } {
-  const [file, args] = options.shell
+  const [command, commandArgs] = options.shell
     ? ["/bin/sh", ["-c", options.command]]
     : [options.command, [...(options.args ?? [])]];
-  if (options.prCode !== true) return { file, args, env: { ...options.env }, marker: null };
+  if (options.prCode !== true)
+    return { file: command, args: commandArgs, env: { ...options.env }, marker: null };
+  // A model CLI that is a node script runs on the engine's node, not the `node` its PATH finds first.
+  const { file, args } = currentChildScope()?.launch(command, commandArgs) ?? {
+    file: command,
+    args: commandArgs,
+  };
   const marker = randomUUID();
   const env = { ...options.env, [SPAWN_MARKER]: marker };
   const identity = currentChildIdentity();

@@ -12,7 +12,7 @@
  * `beforeFirstModelCall`, so a run refused before any model call installs nothing (SPEC §5).
  */
 import { createHash } from "node:crypto";
-import { createReadStream, mkdirSync, realpathSync, statSync } from "node:fs";
+import { closeSync, createReadStream, mkdirSync, openSync, readSync, realpathSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import * as toolCache from "@actions/tool-cache";
 import { buildChildEnv } from "../proc/child-env.js";
@@ -45,11 +45,18 @@ export const CODEX_CLI: ModelCliPackage = { bin: "codex", npmPackage: "@openai/c
 export class PinnedCli {
   readonly path: string;
   readonly sha256: string;
+  /**
+   * `true` when the file is a node script (its `#!` line runs `node`, as `@openai/codex`'s `bin/codex.js`
+   * does): the action then starts it with its own node, never the `node` on the child's `PATH`
+   * (`ChildScope.runWithOwnNode`). `false` for a native executable (`@anthropic-ai/claude-code`'s).
+   */
+  readonly nodeScript: boolean;
   readonly #identity: string;
 
   constructor(path: string, sha256: string) {
     this.path = path;
     this.sha256 = sha256;
+    this.nodeScript = runsOnNode(path);
     this.#identity = fileIdentity(path);
   }
 
@@ -68,6 +75,20 @@ export class PinnedCli {
       ? null
       : `the model CLI ${this.path} changed after the action chose it (sha256 ${this.sha256}); something wrote it during the run, so it is not run`;
   }
+}
+
+/** Whether `path` starts with a `#!` line whose program (or `env`'s argument) is `node`. */
+function runsOnNode(path: string): boolean {
+  const head = Buffer.alloc(256);
+  const fd = openSync(path, "r");
+  let read: number;
+  try {
+    read = readSync(fd, head, 0, head.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  const first = head.subarray(0, read).toString("latin1").split("\n")[0] ?? "";
+  return /^#!\s*(?:\S*\/)?(?:env\s+(?:-S\s+)?)?(?:\S*\/)?node(?:\s|$)/.test(first);
 }
 
 /** Device, inode, size, mtime and ctime (ns): a rename, a rewrite or a `touch` changes one of them. */

@@ -5,7 +5,8 @@
  * model call, never before a refusal; never a `PATH` lookup, and checked unchanged before every call:
  * `install-cli.ts`), each CLI call's environment with its runtime's credential and a fresh home
  * (the operator's configuration in CI is the base branch's only), and the fenced log echo (children cannot
- * issue workflow commands).
+ * issue workflow commands). A pinned CLI that is a node script (`codex.js`) runs on the action's own node,
+ * never the `node` on the child's `PATH` (`ChildScope.runWithOwnNode`).
  *
  * The runtime is learnt from the engine (`beforeFirstModelCall(runtime)`, `modelEnv(label, runtime)`): a
  * `resume` leg runs the runtime its `state.json` records, whatever the `runtime` input says.
@@ -25,7 +26,7 @@ import { join } from "node:path";
 import { unreachable } from "../core/unreachable.js";
 import type { BeforeFirstModelCall, ModelEnvBuilder, Runtime } from "../engine/runtime-setup.js";
 import { buildChildEnv } from "../proc/child-env.js";
-import { currentChildIdentity, giveToIdentity } from "../proc/child-identity.js";
+import { currentChildIdentity, currentChildScope, giveToIdentity } from "../proc/child-identity.js";
 import type { KeyProxy } from "../proxy/key-proxy.js";
 import { codexHomesRoot } from "./codex-home.js";
 import {
@@ -99,6 +100,15 @@ export interface ModelCliSetupOptions {
   readonly proxy?: RunProxy;
 }
 
+/**
+ * A pinned CLI that is a node script (`codex.js`) runs on the action's own node (`process.execPath`), not on
+ * the `node` its `#!/usr/bin/env node` line would find first on the child's `PATH` — which an earlier step's
+ * `GITHUB_PATH` can set (`ChildScope.runWithOwnNode`). Outside a child scope nothing is registered.
+ */
+function runOnOwnNode(pinned: PinnedCli): void {
+  if (pinned.nodeScript) currentChildScope()?.runWithOwnNode(pinned.path);
+}
+
 /** The action's model CLIs (see the module comment); it is a {@link ModelCliPort}. */
 export class ModelCliSetup implements ModelCliPort {
   readonly #options: ModelCliSetupOptions;
@@ -143,6 +153,7 @@ export class ModelCliSetup implements ModelCliPort {
         if (found.kind === "failed") return found.message;
         this.#claudeExecutable = found.pinned.path;
         this.#pinned.set("claude", found.pinned);
+        runOnOwnNode(found.pinned);
         return null;
       }
       case "codex": {
@@ -160,6 +171,7 @@ export class ModelCliSetup implements ModelCliPort {
         if (found.kind === "failed") return found.message;
         this.#codexExecutable = found.pinned.path;
         this.#pinned.set("codex", found.pinned);
+        runOnOwnNode(found.pinned);
         this.#codexHomes = root.path;
         return null;
       }

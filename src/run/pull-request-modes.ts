@@ -7,13 +7,11 @@
  */
 import { unreachable } from "../core/unreachable.js";
 import { forkApprovalMissing } from "../github/fork.js";
-import { ChildScope } from "../proc/child-identity.js";
-import { setUpIsolation } from "../proc/isolate-user.js";
-import { killUserProcesses } from "../proc/leftovers.js";
 import { DEFAULT_AUTO_CONCURRENCY } from "./action-inputs.js";
 import { BaseAgentConfigRun } from "./base-agent-config-run.js";
 import { missingCredentialMessage, missingModelCredential } from "./credentials.js";
 import { runGraphMode } from "./graph-mode.js";
+import { withPrCodeIsolation } from "./isolation-scope.js";
 import type { RunProxy } from "./model-cli.js";
 import { announcePolicy, type PullRequestRun } from "./pull-request-run.js";
 import { openPushMode } from "./push-mode.js";
@@ -28,32 +26,19 @@ export async function runPullRequestModes(opened: PullRequestRun): Promise<void>
   const checkedOut = await openPushMode(opened);
   if (checkedOut === null) return;
   // After the checkout (its files get the user's group), before any PR code runs.
-  const isolation = setUpIsolation({
-    setting: checkedOut.inputs.isolateUser,
-    workspace: checkedOut.workspace,
-    privateDirs: [checkedOut.runsDir],
-    env: checkedOut.env,
-  });
-  const run = { ...checkedOut, notes: [...checkedOut.notes, isolation.note] };
-  if (isolation.kind === "off" && isolation.required) {
-    return endRun(run, {
-      kind: "usage-error",
-      message: `input \`isolate-user\` is true, but ${isolation.note} Nothing was run.`,
-    });
-  }
-  if (isolation.kind === "off" && run.inputs.isolateUser === "auto") run.runner.warning(isolation.note);
-  else run.runner.info(isolation.note);
-  const scope = new ChildScope(isolation.kind === "on" ? isolation.identity : null);
-  try {
-    await scope.run(() => runMode(run));
-  } finally {
-    const killed = scope.leftBehind + (scope.identity !== null ? killUserProcesses(scope.identity) : 0);
-    if (killed > 0) {
-      run.runner.warning(
-        `evidence-gate: ${killed} process${killed === 1 ? "" : "es"} the pull request's code (the verify command, a model CLI or its tools) left running ${killed === 1 ? "was" : "were"} killed${scope.identity !== null ? ` (every process of ${scope.identity.user} is killed when the run ends)` : ""}.`,
-      );
-    }
-  }
+  const withNote = (note: string): PullRequestRun => ({ ...checkedOut, notes: [...checkedOut.notes, note] });
+  await withPrCodeIsolation(
+    {
+      runner: checkedOut.runner,
+      setting: checkedOut.inputs.isolateUser,
+      workspace: checkedOut.workspace,
+      runsDir: checkedOut.runsDir,
+      temp: checkedOut.temp,
+      env: checkedOut.env,
+    },
+    (message, note) => endRun(withNote(note), { kind: "usage-error", message }),
+    (note) => runMode(withNote(note)),
+  );
 }
 
 /** The mode's run, once the checkout and the separate user are in place. */

@@ -13,8 +13,9 @@
  *    and the leg starts, so a mistaken dispatch (wrong gate, nothing to retry) leaves it as it was and only
  *    fails this step.
  * 3. `resumeRun` runs the leg on the current checkout (the state's repository path is replaced by it: the
- *    run may have started on another runner), and the result is reported like any run, the run directory
- *    uploaded again for a later leg.
+ *    run may have started on another runner) — its verify commands and model CLIs as the separate user
+ *    where it can be set up (input `isolate-user`, `isolation-scope.ts`, as the pull-request modes) — and
+ *    the result is reported like any run, the run directory uploaded again for a later leg.
  */
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -35,6 +36,7 @@ import {
 } from "../github/run-artifact-download.js";
 import { readRunStateDigests, runStateDigestProblem } from "../github/run-state-digest.js";
 import { type ActionInputs, describeMode, type ModeInputs } from "./action-inputs.js";
+import { withPrCodeIsolation } from "./isolation-scope.js";
 import type { RunProxy } from "./model-cli.js";
 import { recordedRuntime } from "./model-proxy.js";
 import { botReportsNote } from "./pull-request-run.js";
@@ -286,26 +288,34 @@ export async function runResumeMode(o: ResumeModeOptions): Promise<void> {
   });
   if (vouched !== null) return failWithoutCheckRun(runner, env, vouched);
 
-  const run: RunningMode = {
-    runner,
-    env,
-    ...(o.signal ? { signal: o.signal } : {}),
-    inputs,
-    reporter,
-    runId: mode.runId,
-    ...folders,
-    secrets: o.secrets,
-    notes: toBot === undefined ? [] : [toBot],
-    ...(toBot !== undefined ? { noCheckRun: toBot } : {}),
-  };
   const refuse = (message: string) =>
     failWithoutCheckRun(runner, env, {
       outcome: "usage-error",
       title: `run ${mode.runId} was not resumed`,
       message,
     });
-  return withActionProxy(run, recordedRuntime(fetched.runDir), refuse, (proxy) =>
-    resumeLeg(run, { mode, action, headSha, takeOverCheckRun, proxy }),
+  // The leg runs PR code (the verify commands, the model CLIs): as the separate user, as the pull-request
+  // modes do, once the run directory is vouched for and before anything of it runs.
+  return withPrCodeIsolation(
+    { runner, setting: inputs.isolateUser, ...folders, env },
+    (message) => refuse(message),
+    (note) => {
+      const run: RunningMode = {
+        runner,
+        env,
+        ...(o.signal ? { signal: o.signal } : {}),
+        inputs,
+        reporter,
+        runId: mode.runId,
+        ...folders,
+        secrets: o.secrets,
+        notes: toBot === undefined ? [note] : [toBot, note],
+        ...(toBot !== undefined ? { noCheckRun: toBot } : {}),
+      };
+      return withActionProxy(run, recordedRuntime(fetched.runDir), refuse, (proxy) =>
+        resumeLeg(run, { mode, action, headSha, takeOverCheckRun, proxy }),
+      );
+    },
   );
 }
 

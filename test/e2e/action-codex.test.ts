@@ -4,7 +4,8 @@
  * the scripted model server's OpenAI Responses side reached through the `codex-config` input, the local
  * GitHub server, a real verify command.
  *
- * What is proved: each codex call gets a fresh `HOME` / `CODEX_HOME`, created before the call, under
+ * What is proved: a codex that is a node script runs on the action's own node even with another `node` first
+ * on PATH; each codex call gets a fresh `HOME` / `CODEX_HOME`, created before the call, under
  * `RUNNER_TEMP` and never under /tmp or the workspace; input `openai-api-key` reaches the model server
  * through the key proxy (codex itself gets a dummy) and nothing else (not the verify command) and never the check run, the summary or the log; and a codex run without
  * it is a usage error naming the input, with nothing installed and nothing run.
@@ -28,7 +29,7 @@ import { DUMMY_CREDENTIAL } from "../../src/proxy/credential.js";
 import { DEFAULT_CODEX_VERSION } from "../../src/run/action-inputs.js";
 import { actionTestResources, completion, stepDebug } from "../support/action-harness.js";
 import { codexConfigFor } from "../support/model-server/index.js";
-import { recordedCodexCalls, writeRecordingCodex } from "../support/scenarios/codex.js";
+import { recordedCodexCalls, writeRecordingCodexOnNode } from "../support/scenarios/codex.js";
 import { MARKS, reviewOnlyPlan } from "../support/scenarios/fix-sum.js";
 import { makeFixedSampleRepo } from "../support/temp-repo.js";
 
@@ -68,7 +69,16 @@ describe("action runtime: codex (dist/index.js)", () => {
     const scratch = outsideTmp();
     const log = join(scratch, "codex-calls.log");
     const bin = join(scratch, "bin");
-    writeRecordingCodex(bin, log);
+    writeRecordingCodexOnNode(bin, log);
+    // A `node` first on PATH (as an earlier step's GITHUB_PATH can put one): codex.js must not run on it.
+    const planted = join(scratch, "planted-bin");
+    mkdirSync(planted);
+    const plantedLog = join(scratch, "planted-node.log");
+    writeFileSync(
+      join(planted, "node"),
+      `#!/bin/sh\nprintf '%s\\n' "$*" >> '${plantedLog}'\nexec '${process.execPath}' "$@"\n`,
+    );
+    chmodSync(join(planted, "node"), 0o755);
     const verifyEnv = join(scratch, "verify-env.txt");
 
     const result = await open.run({
@@ -84,6 +94,7 @@ describe("action runtime: codex (dist/index.js)", () => {
       github,
       model,
       toolCacheClis: { codex: join(bin, "codex") },
+      prependPath: [planted],
       runnerTempParent: scratch,
       env: { NO_PROXY: "127.0.0.1", no_proxy: "127.0.0.1" },
     });
@@ -121,7 +132,11 @@ describe("action runtime: codex (dist/index.js)", () => {
       expect(call.codexApiKey).toBe(DUMMY_CREDENTIAL);
       expect(call.names).not.toContain("INPUT_OPENAI-API-KEY");
       expect(call.names).not.toContain("GITHUB_TOKEN");
+      // The action's own node ran the node-script CLI, not its `#!/usr/bin/env node` line's PATH lookup.
+      expect(call.node).toBe(process.execPath);
     }
+    const plantedRuns = existsSync(plantedLog) ? readFileSync(plantedLog, "utf8") : "";
+    expect(plantedRuns).not.toContain(realpathSync(join(bin, "codex")));
 
     // The verify command got no model credential.
     const verifyNames = readFileSync(verifyEnv, "utf8").split("\n");

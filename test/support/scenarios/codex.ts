@@ -70,6 +70,8 @@ export interface CodexCallEnv {
   readonly codexApiKey: string;
   /** Every variable name in its environment. */
   readonly names: readonly string[];
+  /** The node that ran it ({@link writeRecordingCodexOnNode} only). */
+  readonly node?: string;
 }
 
 /**
@@ -93,6 +95,33 @@ export function writeRecordingCodex(binDir: string, log: string): string {
   return path;
 }
 
+/**
+ * {@link writeRecordingCodex} as a node script (`#!/usr/bin/env node`, as `@openai/codex`'s own `codex.js`):
+ * each logged line also ends with the `process.execPath` that ran it, and it runs the real CLI on that
+ * same node (a child in the engine's process group, so its timeouts and kills reach codex). Returns its
+ * path.
+ */
+export function writeRecordingCodexOnNode(binDir: string, log: string): string {
+  mkdirSync(binDir, { recursive: true });
+  const path = join(binDir, "codex");
+  writeFileSync(
+    path,
+    [
+      "#!/usr/bin/env node",
+      'const fs = process.getBuiltinModule("node:fs");',
+      'const cp = process.getBuiltinModule("node:child_process");',
+      "const e = process.env;",
+      'const names = Object.keys(e).filter((n) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(n)).join(",");',
+      `fs.appendFileSync(${JSON.stringify(log)}, [e.CODEX_HOME ?? "", e.HOME ?? "", e.OPENAI_API_KEY ?? "", e.CODEX_API_KEY ?? "", names, process.execPath].join("\\t") + "\\n");`,
+      `const run = cp.spawnSync(process.execPath, [${JSON.stringify(CODEX_BIN)}, ...process.argv.slice(2)], { stdio: "inherit" });`,
+      "process.exit(run.status ?? 1);",
+      "",
+    ].join("\n"),
+  );
+  chmodSync(path, 0o755);
+  return path;
+}
+
 /** The calls {@link writeRecordingCodex} logged, in order (`[]` when codex never ran). */
 export function recordedCodexCalls(log: string): CodexCallEnv[] {
   if (!existsSync(log)) return [];
@@ -100,7 +129,15 @@ export function recordedCodexCalls(log: string): CodexCallEnv[] {
     .split("\n")
     .filter((line) => line !== "")
     .map((line) => {
-      const [codexHome = "", home = "", openaiApiKey = "", codexApiKey = "", names = ""] = line.split("\t");
-      return { codexHome, home, openaiApiKey, codexApiKey, names: names.split(",").filter((n) => n !== "") };
+      const [codexHome = "", home = "", openaiApiKey = "", codexApiKey = "", names = "", node] =
+        line.split("\t");
+      return {
+        codexHome,
+        home,
+        openaiApiKey,
+        codexApiKey,
+        names: names.split(",").filter((n) => n !== ""),
+        ...(node !== undefined ? { node } : {}),
+      };
     });
 }
