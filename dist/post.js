@@ -35001,6 +35001,19 @@ var init_require_evidence = __esm({
 // src/ledger/judge-verified-sinks.ts
 function judgeVerifiedSinks(sinks) {
   const { input, last, verified } = sinks;
+  const inWorktree = verified.flatMap((id) => {
+    const tree = last.get(id)?.worktree;
+    return tree === void 0 ? [] : [`sink "${id}": worktree ${tree.name}, branch ${tree.branch}`];
+  });
+  if (inWorktree.length > 0) {
+    return {
+      conclusion: "action_required",
+      outcome: "passed",
+      rule: "verified-in-worktree",
+      title: "Verified, but in a worktree: the evidence is for a branch, not this commit",
+      reason: `Every sink was verified, but ${inWorktree.length === 1 ? "a sink" : "sinks"} ran in a managed worktree (${inWorktree.join("; ")}): the verify command ran on that branch's files, not on the main working tree or this commit. Merge the branch (or check it out) and verify it, or re-run with the sinks in the main working tree.`
+    };
+  }
   const trees = verified.map((id) => last.get(id)?.verify?.evidenceTree ?? null);
   const offCommit = input.postedCommitTree !== null && trees.some((tree) => tree !== null && tree !== input.postedCommitTree);
   const beyond = bytesBeyondTheTree(sinks, offCommit);
@@ -35159,7 +35172,7 @@ function noEvidenceReason(answer) {
     case "attached":
       return `A verify command ("${answer.command}") was attached, but no sink was verified with it.`;
     case "graph":
-      return answer.verifiedSinks.length === 0 ? "No sink of the hand-written graph has a success_check.verify command, so the engine ran no build." : "The hand-written graph's verify commands did not verify any sink.";
+      return answer.verifiedSinks.length === 0 ? "No sink of the hand-written graph has a success_check.verify or completion.verify command, so the engine ran no build." : "The hand-written graph's verify commands did not verify any sink.";
     default:
       return unreachable(answer);
   }
