@@ -128,10 +128,10 @@ describe("build evidence decides before any model call (SPEC §5)", () => {
     // Said once, on the build-evidence line (the ledger printed and the summary alike).
     const said = (text: string) => text.split("\n").filter((line) => /build evidence:/i.test(line));
     expect(said(r.summary!)).toEqual([
-      "**Build evidence: NONE** (`declared`) — accept-no-build-evidence was given although package.json (node) says this repository builds; every verdict below is the model's, about its own work.",
+      "**Build evidence: NONE** (`declared`) — accept-no-build-evidence was given although package.json (Node.js (npm)) says this repository builds; every verdict below is the model's, about its own work.",
     ]);
     expect(said(r.stdout.slice(r.stdout.indexOf("\nRun ")))).toEqual([
-      `Build evidence: NONE (declared) — accept-no-build-evidence was given although package.json (node) says this repository builds; ${NO_EVIDENCE_WORDS}`,
+      `Build evidence: NONE (declared) — accept-no-build-evidence was given although package.json (Node.js (npm)) says this repository builds; ${NO_EVIDENCE_WORDS}`,
     ]);
     const ledger = r.ledger!;
     expect(ledger.plan.buildEvidence.kind).toBe("declared");
