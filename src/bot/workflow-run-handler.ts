@@ -328,7 +328,7 @@ async function movedToPushed(
     summary: [
       `## Superseded by ${short}`,
       "",
-      `Run ${codeSpan(found.ledger.runId, { inTable: false })} verified the nodes' changes and pushed them to ${branch} as commit \`${pushedSha}\` (tree \`${o.claimed.tree.toLowerCase()}\`). The verdict is posted on that commit: ${link}.`,
+      `Run ${codeSpan(found.ledger.runId, { inTable: false })} ${done.conclusion === "success" ? "verified the nodes' changes and pushed them" : "pushed the nodes' changes"} to ${branch} as commit \`${pushedSha}\` (tree \`${o.claimed.tree.toLowerCase()}\`). ${newerThere ? `That commit's check run follows a newer workflow run: ${link}.` : `The verdict is posted on that commit: ${link}.`}`,
       "",
       `This check run, on ${shortSha(upstream.headSha)}, carries no verdict. GitHub shows ${short} with this commit as its first parent and that tree, as the ledger says.`,
       "",

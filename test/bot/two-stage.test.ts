@@ -260,6 +260,7 @@ describe("the two-stage flow under the App's identity", () => {
     );
     const bySha = (sha: string) => github.state.checkRuns.find((r) => r.headSha === sha)!;
     expect(bySha(head2)).toMatchObject({ status: "completed", conclusion: "neutral" });
+    expect(bySha(head2).output.summary).toContain("That commit's check run follows a newer workflow run");
     expect(bySha(pushed2)).toMatchObject({
       status: "in_progress",
       externalId: `evidence-gate-bot:pr=42:run=${RUN + 9}:attempt=1`,
