@@ -44,16 +44,27 @@ const DEPENDABOT = "dependabot[bot]";
 /** Who posted, as the appendix says it. */
 export const POSTED_BY_APP = "the evidence-gate App";
 
+/** Where the verdict comes from (`ledgerProvenanceMarkdown`), naming Dependabot when it triggered the run. */
+export function provenanceOf(upstream: WorkflowRunEvent): string {
+  const dependabot = upstream.actor === DEPENDABOT || upstream.triggeringActor === DEPENDABOT;
+  return ledgerProvenanceMarkdown(upstream, { dependabot });
+}
+
+/**
+ * The completing write for `found` (see the module comment).
+ * @param o.commitSha the commit the check run is on, whose tree the annotations are placed on: default the
+ *   event's head; the pushed commit when the run pushed one (`push: true`, `pushed-commit.ts`).
+ */
 export async function ledgerCompletion(o: {
   readonly found: WorkflowRunLedger;
   readonly upstream: WorkflowRunEvent;
   readonly octokit: GateOctokit;
   readonly owner: string;
   readonly repo: string;
+  readonly commitSha?: string;
 }): Promise<LedgerCompletion> {
   const { found, upstream } = o;
-  const dependabot = upstream.actor === DEPENDABOT || upstream.triggeringActor === DEPENDABOT;
-  const provenance = ledgerProvenanceMarkdown(upstream, { dependabot });
+  const provenance = provenanceOf(upstream);
   if (found.kind !== "ledger") {
     const refused = refusedLedgerOutput({ ...found, provenance });
     return { ...refused, conclusion: "failure", annotations: [], actions: [], runId: null };
@@ -86,7 +97,7 @@ export async function ledgerCompletion(o: {
 }
 
 /**
- * The failures' annotations: files named by the output that exist in the head commit's tree (relative to the
+ * The failures' annotations: files named by the output that exist in the check run's commit's tree (relative to the
  * shortest verify working directory the ledger records, the checkout), else the workflow file. The tree is
  * read only when there is a failure to mark; when it cannot be read, every mark goes on the workflow file.
  */
@@ -97,6 +108,7 @@ async function annotationsOnTree(
     readonly octokit: GateOctokit;
     readonly owner: string;
     readonly repo: string;
+    readonly commitSha?: string;
   },
 ): Promise<CheckRunAnnotation[]> {
   const workflowFile = o.upstream.workflowPath;
@@ -107,7 +119,7 @@ async function annotationsOnTree(
     const { data } = await o.octokit.rest.git.getTree({
       owner: o.owner,
       repo: o.repo,
-      tree_sha: o.upstream.headSha,
+      tree_sha: o.commitSha ?? o.upstream.headSha,
       recursive: "1",
     });
     files = new Set(data.tree.filter((e) => e.type === "blob" && e.path !== undefined).map((e) => e.path!));

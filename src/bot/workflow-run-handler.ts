@@ -3,7 +3,9 @@
  * check run `in_progress` with the workflow run as its details link; `completed` downloads that run's
  * ledger artifact with the installation token, validates it as untrusted data (the rule of
  * `src/github/workflow-run-ledger.ts`, shared with `mode: report`) and completes the check run with it —
- * or `failure` saying why there is none.
+ * or `failure` saying why there is none. A ledger that says the run pushed a commit (`push: true`, its
+ * `postedCommit` not the head) is checked against GitHub's own view of that commit (`pushed-commit.ts`); then
+ * the verdict goes on the pushed commit's check run and the head's is superseded ({@link movedToPushed}).
  *
  * Only runs of `.github/workflows/<WORKFLOW_FILE>` triggered by `pull_request` count (a `pull_request_target`
  * or `push` run of the same file is never reported). The commit is the event's `head_sha`, never the
@@ -24,13 +26,19 @@ import {
   type WorkflowRunEvent,
   WorkflowRunEventError,
 } from "../github/workflow-run-event.js";
-import { readWorkflowRunLedger } from "../github/workflow-run-ledger.js";
-import { escapeInline } from "../ledger/markdown-syntax.js";
+import {
+  PROVENANCE_HEADING,
+  readWorkflowRunLedger,
+  type WorkflowRunLedger,
+} from "../github/workflow-run-ledger.js";
+import type { Ledger, StartingCommit } from "../ledger/ledger.js";
+import { codeSpan, escapeInline } from "../ledger/markdown-syntax.js";
 import { type AppCheckRun, AppCheckRuns } from "./app-check-runs.js";
 import { type CheckKey, compareAttempt, type RunAttempt } from "./check-key.js";
 import { type HandlerContext, type HandlerResult, MalformedPayloadError, parsePayload } from "./handler.js";
-import { ledgerCompletion } from "./ledger-completion.js";
+import { ledgerCompletion, provenanceOf } from "./ledger-completion.js";
 import { repositoryPart } from "./payload-parts.js";
+import { checkPushedCommit, shortSha } from "./pushed-commit.js";
 import { onResumeWorkflowRun } from "./resume-run-handler.js";
 
 const envelope = z.object({ repository: repositoryPart });
@@ -184,7 +192,7 @@ async function complete(
   // A fresh folder per delivery, removed after: the server keeps nothing on disk.
   const tempDir = mkdtempSync(join(tmpdir(), "evidence-gate-bot-"));
   try {
-    const found = await readWorkflowRunLedger({
+    const read = await readWorkflowRunLedger({
       octokit: ctx.octokit,
       owner,
       repo,
@@ -192,12 +200,20 @@ async function complete(
       checkName: ctx.config.checkName,
       tempDir,
     });
+    const key = keyFor(upstream, attempt, target);
+    const detailsUrl = upstream.htmlUrl ?? undefined;
+    const links = detailsUrl === undefined ? {} : { detailsUrl };
+    const claimed = read.kind === "ledger" ? pushedCommitOf(read.ledger, upstream) : undefined;
+    // A ledger claiming a push: GitHub must show that commit as the ledger says, else the claim is refused.
+    const found =
+      read.kind === "ledger" && claimed !== undefined
+        ? await checkedPushClaim(ctx, read, claimed, upstream, { owner, repo })
+        : read;
+    if (found.kind === "ledger" && claimed !== undefined) {
+      return movedToPushed(ctx, checks, { found, claimed, upstream, attempt, target, owner, repo });
+    }
     const done = await ledgerCompletion({ found, upstream, octokit: ctx.octokit, owner, repo });
-    await checks.complete(target.id, {
-      ...done,
-      key: keyFor(upstream, attempt, target),
-      ...(upstream.htmlUrl === null ? {} : { detailsUrl: upstream.htmlUrl }),
-    });
+    await checks.complete(target.id, { ...done, key, ...links });
     return {
       outcome: `completed:${done.conclusion}`,
       detail:
@@ -208,4 +224,126 @@ async function complete(
   } finally {
     rmSync(tempDir, { recursive: true, force: true });
   }
+}
+
+type FoundLedger = Extract<WorkflowRunLedger, { kind: "ledger" }>;
+
+/** The commit the ledger says the run pushed (`postedCommit`), when it is not the event's head; else `undefined`. */
+function pushedCommitOf(ledger: Ledger, upstream: WorkflowRunEvent): StartingCommit | undefined {
+  const posted = ledger.postedCommit;
+  if (posted === undefined || posted.sha.toLowerCase() === upstream.headSha.toLowerCase()) return undefined;
+  return posted;
+}
+
+/** `found`, or — when GitHub does not show the pushed commit the ledger claims (`pushed-commit.ts`) — why not. */
+async function checkedPushClaim(
+  ctx: HandlerContext,
+  found: FoundLedger,
+  claimed: StartingCommit,
+  upstream: WorkflowRunEvent,
+  where: { readonly owner: string; readonly repo: string },
+): Promise<WorkflowRunLedger> {
+  const problem = await checkPushedCommit(
+    ctx.octokit,
+    { ...where, claimed },
+    { headSha: upstream.headSha, fromFork: upstream.fromFork, repository: `${where.owner}/${where.repo}` },
+  );
+  if (problem === null) return found;
+  return {
+    kind: "none",
+    title: `the ledger of workflow run ${upstream.runId} claims a push GitHub does not show`,
+    reason: `Artifact ${found.artifact.name} (id ${found.artifact.id}): ${problem}. Nothing is posted on the commit it names.`,
+    issues: [],
+    outcome: "failed",
+    refusedRunId: found.ledger.runId,
+  };
+}
+
+/**
+ * `push: true` (`pushed-commit.ts` checked the claim): the verdict goes on the App's check run on the pushed
+ * commit — the one the `pull_request` synchronize delivery queued, whichever came first, or created now — and
+ * the head's check run completes `neutral` "Superseded by <sha>", the wording of the action's own move
+ * (`src/run/push-mode.ts`). The pushed commit is written first and the head's last: a delivery that fails in
+ * between leaves the head's check run open, so a redelivery does both again (rewriting the pushed commit's
+ * with the same verdict), while a redelivery after both is `stale` at the head's. A pushed commit's check run
+ * that already records a newer workflow run (the push started one, with a push token that can) is left to it.
+ */
+async function movedToPushed(
+  ctx: HandlerContext,
+  checks: AppCheckRuns,
+  o: {
+    readonly found: FoundLedger;
+    readonly claimed: StartingCommit;
+    readonly upstream: WorkflowRunEvent;
+    readonly attempt: RunAttempt;
+    readonly target: AppCheckRun;
+    readonly owner: string;
+    readonly repo: string;
+  },
+): Promise<HandlerResult> {
+  const { found, upstream, attempt, target } = o;
+  const pushedSha = o.claimed.sha.toLowerCase();
+  const detailsUrl = upstream.htmlUrl ?? undefined;
+  const links = detailsUrl === undefined ? {} : { detailsUrl };
+  const done = await ledgerCompletion({
+    found,
+    upstream,
+    octokit: ctx.octokit,
+    owner: o.owner,
+    repo: o.repo,
+    commitSha: pushedSha,
+  });
+  let onPushed = await checks.find(pushedSha);
+  if (onPushed === undefined) {
+    onPushed = (
+      await checks.create({
+        headSha: pushedSha,
+        key: keyFor(upstream, attempt, undefined),
+        status: "in_progress",
+        output: {
+          title: `Reporting workflow run ${upstream.runId}`,
+          summary: `Workflow run ${upstream.runId} pushed \`${pushedSha}\` on top of \`${upstream.headSha}\`; its verdict follows here.`,
+        },
+        ...links,
+      })
+    ).run;
+  }
+  const newerThere = compareAttempt(attempt, onPushed.key) === "older";
+  if (!newerThere) {
+    await checks.complete(onPushed.id, { ...done, key: keyFor(upstream, attempt, onPushed), ...links });
+  }
+  const short = shortSha(pushedSha);
+  const link =
+    onPushed.htmlUrl === null
+      ? `check run ${onPushed.id}`
+      : `[the check run on ${short}](${onPushed.htmlUrl})`;
+  const branch =
+    upstream.headBranch === null
+      ? "the pull request's branch"
+      : codeSpan(upstream.headBranch, { inTable: false });
+  const provenance = provenanceOf(upstream);
+  await checks.complete(target.id, {
+    conclusion: "neutral",
+    title: `Superseded by ${short}`,
+    summary: [
+      `## Superseded by ${short}`,
+      "",
+      `Run ${codeSpan(found.ledger.runId, { inTable: false })} ${done.conclusion === "success" ? "verified the nodes' changes and pushed them" : "pushed the nodes' changes"} to ${branch} as commit \`${pushedSha}\` (tree \`${o.claimed.tree.toLowerCase()}\`). ${newerThere ? `That commit's check run follows a newer workflow run: ${link}.` : `The verdict is posted on that commit: ${link}.`}`,
+      "",
+      `This check run, on ${shortSha(upstream.headSha)}, carries no verdict. GitHub shows ${short} with this commit as its first parent and that tree, as the ledger says.`,
+      "",
+      PROVENANCE_HEADING,
+      "",
+      provenance,
+      "",
+    ].join("\n"),
+    key: keyFor(upstream, attempt, target),
+    ...links,
+  });
+  return {
+    outcome: `completed:${done.conclusion}`,
+    detail: newerThere
+      ? `check run ${target.id} superseded by ${short}, whose check run ${onPushed.id} records a newer run`
+      : `check run ${target.id} superseded by check run ${onPushed.id} on ${short}: run ${found.ledger.runId} from artifact ${found.artifact.id}`,
+  };
 }

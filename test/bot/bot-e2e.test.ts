@@ -14,13 +14,17 @@
  *    the actor, `report-to: bot`) — it finds the digests on the App's check run by run id — and the
  *    resume workflow's completion completes the App's check run from the resumed ledger, approved by the
  *    writer (issue 11);
- * 4. `evidence-gate bot` starts from the environment, answers `/healthz`, stops on SIGTERM, and refuses to
+ * 4. a same-repository pull request with `push: true` and `report-to: bot`: the action pushes the verified fix to
+ *    the branch (a real bare repository behind `git http-backend`) and posts nothing; the bot checks the
+ *    pushed commit through the API, supersedes the head's check run and completes the pushed commit's — the
+ *    one the push's `synchronize` queued — with the verdict; no check run is left open;
+ * 5. `evidence-gate bot` starts from the environment, answers `/healthz`, stops on SIGTERM, and refuses to
  *    start naming a missing variable.
  */
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { Ledger } from "../../src/ledger/ledger.js";
 import {
   actionTestResources,
@@ -28,6 +32,7 @@ import {
   startArtifactService,
   stepDebug,
   TEST_GITHUB_TOKEN,
+  TEST_REPOSITORY,
   type UploadedArtifact,
 } from "../support/action-harness.js";
 import {
@@ -40,11 +45,13 @@ import {
   startAppGitHubServer,
   workflowRunPayload,
 } from "../support/bot-harness.js";
+import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.js";
 import { startGitHubServer } from "../support/github-server/index.js";
 import { startModelServer } from "../support/model-server/index.js";
+import { fixSumScript, MARKS } from "../support/scenarios/fix-sum.js";
 import { GATED_GRAPH, GRAPH_PATH, handGraphScript, REVIEW_GRAPH } from "../support/scenarios/hand-graphs.js";
 import { commentPayload } from "../support/scenarios/pr-heads.js";
-import { makeFixedSampleRepo, makeTempRepo } from "../support/temp-repo.js";
+import { commitAll, makeFixedSampleRepo, makeSampleNodeRepo, makeTempRepo } from "../support/temp-repo.js";
 
 const BASE_SHA = "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d";
 const RUN = 30_433_642;
@@ -53,6 +60,15 @@ const RESUME_RUN = 30_433_700;
 const MAIN_SHA = "9f8e7d6c5b4a39281706f5e4d3c2b1a098765432";
 const open = actionTestResources();
 const rigs = botRigs();
+/** The push token: the only credential the git server accepts. */
+const PUSH_TOKEN = "ghp_botPushE2eToken00000000000000000000";
+/** `pull_request.head.ref` of the action's event fixture: the branch push mode pushes to. */
+const BRANCH = "retry-exporter";
+let gitServer: GitHttpServer | undefined;
+afterEach(async () => {
+  await gitServer?.close();
+  gitServer = undefined;
+});
 
 function ledgerOf(service: { artifacts: UploadedArtifact[] }): UploadedArtifact {
   const uploaded = service.artifacts.find((a) => a.name === "evidence-gate-ledger");
@@ -327,6 +343,115 @@ describe("report-to: bot, Approve, resume: the App's check run from pause to the
     expect(check.externalId).not.toContain("resume=");
     // A redelivery writes nothing more.
     const again = await rig.deliver("workflow_run", resumeDone);
+    expect(JSON.parse(again.response).outcome).toBe("stale");
+    github.assertNoViolations();
+  });
+});
+
+describe("push: true with report-to: bot: the App's check run follows the pushed commit (issue 11)", () => {
+  it("the action pushes the verified fix and posts nothing; the bot checks the pushed commit through the API, supersedes the head's check run and completes the one the push's synchronize queued with the verdict; none is left open", {
+    timeout: 300_000,
+  }, async () => {
+    // The PR branch (the buggy sample project) in a bare repository served on loopback; the workspace
+    // fetched it at depth 1, with no identity and no credential, as actions/checkout leaves it.
+    gitServer = await startGitHttpServer({ token: PUSH_TOKEN });
+    const bare = await gitServer.createRepository(TEST_REPOSITORY);
+    const source = open.keep(await makeSampleNodeRepo());
+    await source.write("README.md", "the pull request\n");
+    const head = await commitAll(source, "the pull request");
+    await source.git(["push", "--quiet", bare, `${head}:refs/heads/${BRANCH}`]);
+    const workspace = open.keep(await makeTempRepo({ identity: false }));
+    const basic = Buffer.from(`x-access-token:${PUSH_TOKEN}`).toString("base64");
+    await workspace.git([
+      "-c",
+      `http.extraheader=AUTHORIZATION: basic ${basic}`,
+      "fetch",
+      "--quiet",
+      "--depth=1",
+      `${gitServer.url}/${TEST_REPOSITORY}.git`,
+      `refs/heads/${BRANCH}`,
+    ]);
+    await workspace.git(["checkout", "--quiet", "--detach", "FETCH_HEAD"]);
+
+    const rig = await rigs.start({}, { otherTokens: [TEST_GITHUB_TOKEN] });
+    const { github } = rig;
+    open.service = await startArtifactService();
+    open.model = await startModelServer({ script: fixSumScript({ repoDir: workspace.dir }) });
+    await rig.deliver("pull_request", pullRequestPayload({ headSha: head }));
+    await rig.deliver(
+      "workflow_run",
+      workflowRunPayload({ action: "requested", runId: RUN, headSha: head, fork: false, pullRequest: 42 }),
+    );
+
+    const step = await open.run({
+      workspace: workspace.dir,
+      inputs: {
+        goal: `${MARKS.plannerGoal}.`,
+        "verify-cmd": "npm test",
+        push: "true",
+        "push-token": PUSH_TOKEN,
+        "report-to": "bot",
+      },
+      github,
+      model: open.model,
+      headSha: head,
+      baseSha: BASE_SHA,
+      // `*.localhost` (git's libcurl resolves it to loopback): @actions/artifact refuses to upload when
+      // GITHUB_SERVER_URL's host is not github.com, *.ghe.com or *.localhost (it takes 127.0.0.1 for GHES).
+      env: { ...open.service.env, GITHUB_SERVER_URL: gitServer.url.replace("127.0.0.1", "git.localhost") },
+    });
+    expect(step.exitCode, stepDebug(step)).toBe(0);
+    expect(step.outputs).toMatchObject({ outcome: "passed", conclusion: "success" });
+    const pushed = step.outputs["pushed-sha"]!;
+    expect(await gitServer.gitIn(TEST_REPOSITORY, ["rev-parse", `refs/heads/${BRANCH}`])).toBe(pushed);
+    // report-to: bot: the step made no check-run call at all.
+    expect(step.calls.filter((c) => /check-runs/.test(c.route ?? c.path))).toEqual([]);
+    const uploaded = ledgerOf(open.service);
+
+    // GitHub now holds the pushed commit (as the bare repository has it), and tells the App of the push.
+    const tree = await gitServer.gitIn(TEST_REPOSITORY, ["rev-parse", `${pushed}^{tree}`]);
+    const parents = (await gitServer.gitIn(TEST_REPOSITORY, ["rev-parse", `${pushed}^@`])).split("\n");
+    github.state.addCommit({ sha: pushed, tree, parents });
+    await rig.deliver("pull_request", pullRequestPayload({ action: "synchronize", headSha: pushed }));
+    expect(github.state.checkRuns.map((r) => [r.headSha, r.status])).toEqual([
+      [head, "in_progress"],
+      [pushed, "queued"],
+    ]);
+
+    github.state.addArtifact({ name: uploaded.name, zip: uploaded.zip, headSha: head, workflowRunId: RUN });
+    const completed = workflowRunPayload({
+      action: "completed",
+      runId: RUN,
+      headSha: head,
+      fork: false,
+      pullRequest: 42,
+      headBranch: BRANCH,
+    });
+    const done = await rig.deliver("workflow_run", completed);
+    expect(JSON.parse(done.response).outcome, done.response).toBe("completed:success");
+    const [old, next] = github.state.checkRuns;
+    expect(github.state.checkRuns).toHaveLength(2);
+    expect(github.state.checkRuns.every((r) => r.status === "completed")).toBe(true);
+    expect(old).toMatchObject({ headSha: head, conclusion: "neutral" });
+    expect(old!.output.title).toBe(`Superseded by ${pushed.slice(0, 7)}`);
+    expect(old!.output.summary).toContain(`## Superseded by ${pushed.slice(0, 7)}`);
+    expect(old!.output.summary).toContain(
+      `pushed them to \`${BRANCH}\` as commit \`${pushed}\` (tree \`${tree}\`)`,
+    );
+    expect(old!.output.summary).toContain(`[the check run on ${pushed.slice(0, 7)}](http`);
+    expect(old!.output.summary).toContain(`/octo-org/widgets/runs/${next!.id})`);
+    expect(next).toMatchObject({
+      headSha: pushed,
+      conclusion: "success",
+      externalId: `evidence-gate-bot:pr=42:run=${RUN}:attempt=1`,
+      detailsUrl: `https://github.com/octo-org/widgets/actions/runs/${RUN}`,
+    });
+    expect(next!.output.summary).toContain("PASS (verified)");
+    expect(next!.output.summary).toContain(tree.slice(0, 12));
+    expect(next!.output.summary).toContain(`pushed to ${BRANCH}`);
+    expect(next!.output.summary).toContain("Posted by the evidence-gate App from the artifact");
+    // A redelivery of the completion writes nothing more.
+    const again = await rig.deliver("workflow_run", completed);
     expect(JSON.parse(again.response).outcome).toBe("stale");
     github.assertNoViolations();
   });

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Ledger } from "../../src/ledger/ledger.js";
-import { FAILURE_LEDGER, SUCCESS_LEDGER } from "../ledger/fixtures.js";
+import { FAILURE_LEDGER, STARTING_TREE, SUCCESS_LEDGER } from "../ledger/fixtures.js";
 import {
   BOT_APP,
   botRigs,
@@ -179,6 +179,141 @@ describe("the two-stage flow under the App's identity", () => {
       expect(bySha(s).output.summary).toContain("Nothing from that run is posted as a verdict.");
     expect(writes(github).some((c) => (c.body as { conclusion?: string }).conclusion === "success")).toBe(
       false,
+    );
+    github.assertNoViolations();
+  });
+
+  it("push: true — a ledger whose postedCommit GitHub shows on top of the head with its tree: the head's check run is superseded, the pushed commit's carries the verdict; a later synchronize and a replay write nothing", async () => {
+    const rig = await rigs.start();
+    const { github } = rig;
+    const pushed = "abcdefabcdefabcdefabcdefabcdefabcdefabcd";
+    github.state.addCommit({ sha: pushed, tree: STARTING_TREE, parents: [HEAD] });
+    const ledger: Ledger = {
+      ...SUCCESS_LEDGER,
+      headSha: HEAD,
+      postedCommit: { sha: pushed, tree: STARTING_TREE, description: "the pushed commit" },
+    };
+    uploadLedger(github, { ledger, runId: RUN, headSha: HEAD, fork: false });
+    const completed = workflowRunPayload({
+      action: "completed",
+      runId: RUN,
+      headSha: HEAD,
+      fork: false,
+      pullRequest: 42,
+    });
+    const done = await rig.deliver("workflow_run", completed);
+    expect(JSON.parse(done.response).outcome, done.response).toBe("completed:success");
+    const [old, next] = github.state.checkRuns;
+    expect(github.state.checkRuns).toHaveLength(2);
+    expect(old).toMatchObject({ headSha: HEAD, status: "completed", conclusion: "neutral" });
+    expect(old!.output.title).toBe(`Superseded by ${pushed.slice(0, 7)}`);
+    expect(next).toMatchObject({
+      headSha: pushed,
+      status: "completed",
+      conclusion: "success",
+      externalId: `evidence-gate-bot:pr=42:run=${RUN}:attempt=1`,
+    });
+    expect(next!.output.summary).toContain("PASS (verified)");
+    // The synchronize of the push arrives after: the check run is already there.
+    const before = writes(github).length;
+    await rig.deliver("pull_request", pullRequestPayload({ action: "synchronize", headSha: pushed }));
+    await rig.deliver("workflow_run", completed);
+    expect(writes(github)).toHaveLength(before);
+    expect(
+      rig
+        .deliveries()
+        .slice(1)
+        .map((l) => l.outcome),
+    ).toEqual(["check-exists", "stale"]);
+
+    // A push made with a push token starts a workflow run on the pushed commit: once that newer run holds
+    // the pushed commit's check run, an older run's verdict is not written over it (the head is superseded).
+    const head2 = "1234512345123451234512345123451234512345";
+    const pushed2 = "5432154321543215432154321543215432154321";
+    github.state.addCommit({ sha: pushed2, tree: STARTING_TREE, parents: [head2] });
+    await rig.deliver("pull_request", pullRequestPayload({ action: "synchronize", headSha: pushed2 }));
+    await rig.deliver(
+      "workflow_run",
+      workflowRunPayload({
+        action: "requested",
+        runId: RUN + 9,
+        headSha: pushed2,
+        fork: false,
+        pullRequest: 42,
+      }),
+    );
+    uploadLedger(github, {
+      ledger: { ...ledger, headSha: head2, postedCommit: { ...ledger.postedCommit!, sha: pushed2 } },
+      runId: RUN + 1,
+      headSha: head2,
+      fork: false,
+    });
+    await rig.deliver(
+      "workflow_run",
+      workflowRunPayload({
+        action: "completed",
+        runId: RUN + 1,
+        headSha: head2,
+        fork: false,
+        pullRequest: 42,
+      }),
+    );
+    const bySha = (sha: string) => github.state.checkRuns.find((r) => r.headSha === sha)!;
+    expect(bySha(head2)).toMatchObject({ status: "completed", conclusion: "neutral" });
+    expect(bySha(head2).output.summary).toContain("That commit's check run follows a newer workflow run");
+    expect(bySha(pushed2)).toMatchObject({
+      status: "in_progress",
+      externalId: `evidence-gate-bot:pr=42:run=${RUN + 9}:attempt=1`,
+    });
+    github.assertNoViolations();
+  });
+
+  it("push: true — a postedCommit that lies (another parent, another tree, no such commit, a fork's run) completes the head's check run failure saying why, and nothing is posted on the claimed commit", async () => {
+    const rig = await rigs.start();
+    const { github } = rig;
+    const heads = ["5", "6", "7", "8"].map((c) => c.repeat(40));
+    const claims = ["a", "b", "c", "d"].map((c) => c.repeat(40));
+    const otherTree = "e".repeat(40);
+    github.state.addCommit({ sha: claims[0]!, tree: STARTING_TREE, parents: [heads[2]!] });
+    github.state.addCommit({ sha: claims[1]!, tree: otherTree, parents: [heads[1]!] });
+    github.state.addCommit({ sha: claims[3]!, tree: STARTING_TREE, parents: [heads[3]!] });
+    for (const [i, head] of heads.entries()) {
+      const ledger: Ledger = {
+        ...SUCCESS_LEDGER,
+        headSha: head,
+        postedCommit: { sha: claims[i]!, tree: STARTING_TREE, description: "the pushed commit" },
+      };
+      const fork = i === 3;
+      uploadLedger(github, { ledger, runId: 2001 + i, headSha: head, fork });
+      await rig.deliver(
+        "workflow_run",
+        workflowRunPayload({
+          action: "completed",
+          runId: 2001 + i,
+          headSha: head,
+          fork,
+          ...(fork ? {} : { pullRequest: 42 }),
+        }),
+      );
+    }
+    expect(github.state.checkRuns.map((r) => [r.headSha, r.status, r.conclusion])).toEqual(
+      heads.map((h) => [h, "completed", "failure"]),
+    );
+    const summaries = github.state.checkRuns.map((r) => r.output.summary ?? "");
+    expect(summaries[0]).toContain(`but that commit's first parent is ${heads[2]}`);
+    expect(summaries[1]).toContain(`but that commit's tree is ${otherTree}`);
+    expect(summaries[2]).toContain(`but octo-org/widgets has no such commit`);
+    expect(summaries[3]).toContain("the run is a fork's pull request");
+    for (const summary of summaries) {
+      expect(summary).toContain("claims a push GitHub does not show");
+      expect(summary).toContain("Nothing is posted on the commit it names.");
+    }
+    expect(writes(github).some((c) => (c.body as { conclusion?: string }).conclusion === "success")).toBe(
+      false,
+    );
+    // The fork's claim was refused without asking GitHub.
+    expect(github.calls.filter((c) => c.path.includes("/git/commits/")).map((c) => c.path)).toEqual(
+      claims.slice(0, 3).map((c) => `/repos/octo-org/widgets/git/commits/${c}`),
     );
     github.assertNoViolations();
   });

@@ -409,6 +409,53 @@ const getTree: Route = {
   },
 };
 
+/**
+ * A git commit object (https://docs.github.com/rest/git/commits#get-a-commit-object) the test added with
+ * `state.addCommit`: its tree and parents; 404 for any other SHA, as GitHub answers for an unknown commit.
+ */
+const getGitCommit: Route = {
+  method: "GET",
+  template: "/repos/{owner}/{repo}/git/commits/{commit_sha}",
+  handle(request, context) {
+    const repository = repositoryOf(request, context);
+    if (repository === undefined) return notFound(context);
+    const commit = context.state.commit(repository, String(request.params.commit_sha));
+    if (commit === undefined) return notFound(context);
+    const api = `${context.origins.api}/repos/${repository.owner.login}/${repository.name}`;
+    const web = `${context.origins.web}/${repository.owner.login}/${repository.name}`;
+    const person = {
+      name: "evidence-gate",
+      email: "evidence-gate@users.noreply.github.com",
+      date: githubTime(),
+    };
+    return {
+      status: 200,
+      body: {
+        sha: commit.sha,
+        node_id: `C_${commit.sha.slice(0, 12)}`,
+        url: `${api}/git/commits/${commit.sha}`,
+        html_url: `${web}/commit/${commit.sha}`,
+        author: person,
+        committer: person,
+        tree: { sha: commit.tree, url: `${api}/git/trees/${commit.tree}` },
+        message: commit.message,
+        parents: commit.parents.map((sha) => ({
+          sha,
+          url: `${api}/git/commits/${sha}`,
+          html_url: `${web}/commit/${sha}`,
+        })),
+        verification: {
+          verified: false,
+          reason: "unsigned",
+          signature: null,
+          payload: null,
+          verified_at: null,
+        },
+      },
+    };
+  },
+};
+
 const getBlob: Route = {
   method: "GET",
   template: "/repos/{owner}/{repo}/git/blobs/{file_sha}",
@@ -565,6 +612,7 @@ const createIssueCommentReaction: Route = {
 export const ROUTES: readonly Route[] = [
   ...APP_ROUTES,
   getTree,
+  getGitCommit,
   getBlob,
   listIssueComments,
   createIssueComment,

@@ -1,5 +1,5 @@
 /**
- * What the GitHub double knows: repositories, files per ref, pull requests and check runs. Tests seed
+ * What the GitHub double knows: repositories, files per ref, commits, pull requests and check runs. Tests seed
  * it before the product runs and read it afterwards ("what would GitHub show now?").
  */
 import { createHash, randomBytes } from "node:crypto";
@@ -94,6 +94,17 @@ export interface AddArtifactInput {
   readonly sizeInBytes?: number;
 }
 
+/** A git commit object the double knows (what `GET …/git/commits/{commit_sha}` answers). */
+export interface CommitFixture {
+  readonly repository: RepositoryFixture;
+  /** 40 hex, lower-case. */
+  readonly sha: string;
+  readonly tree: string;
+  /** Parent SHAs in order (the first parent first). */
+  readonly parents: readonly string[];
+  readonly message: string;
+}
+
 /** A collaborator's role (GitHub's base roles and the two in between). */
 export type CollaboratorRole = "admin" | "maintain" | "write" | "triage" | "read";
 
@@ -150,6 +161,7 @@ export class GitHubServerState {
   readonly #pulls: PullRequestFixture[] = [];
   readonly #artifacts: ArtifactFixture[] = [];
   readonly #collaborators = new Map<string, CollaboratorRole>();
+  readonly #commits: CommitFixture[] = [];
   /** Reactions created through the API, in order. */
   readonly reactions: StoredReaction[] = [];
   /** GitHub App authentication (JWT, installation tokens), when the server was started with `appAuth`. */
@@ -380,6 +392,37 @@ export class GitHubServerState {
 
   artifact(id: number): ArtifactFixture | undefined {
     return this.#artifacts.find((a) => a.id === id);
+  }
+
+  /**
+   * Adds a git commit object (default repository), as if it had been pushed: `git/commits` finds it by SHA.
+   * @throws when a SHA is not 40 hex (the test's mistake: GitHub's commits always have full SHAs).
+   */
+  addCommit(input: {
+    readonly sha: string;
+    readonly tree: string;
+    readonly parents: readonly string[];
+    readonly message?: string;
+    readonly repository?: string;
+  }): CommitFixture {
+    for (const sha of [input.sha, input.tree, ...input.parents]) {
+      if (!/^[0-9a-f]{40}$/.test(sha))
+        throw new Error(`github-server: addCommit needs 40-hex SHAs, got ${sha}`);
+    }
+    const commit: CommitFixture = {
+      repository: this.#require(input.repository ?? this.defaultRepository),
+      sha: input.sha,
+      tree: input.tree,
+      parents: input.parents,
+      message: input.message ?? "A commit",
+    };
+    this.#commits.push(commit);
+    return commit;
+  }
+
+  /** The commit `sha` of `repository`, if added. */
+  commit(repository: RepositoryFixture, sha: string): CommitFixture | undefined {
+    return this.#commits.find((c) => c.repository === repository && c.sha === sha);
   }
 
   /** Gives `login` a role on the repository (default: the server's default repository). */
