@@ -46,6 +46,15 @@ export type ClaudeCallOutcome = CliCallOutcome<
   }
 >;
 
+/**
+ * Set on every `claude` call, over whatever the caller's environment says. `CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS`
+ * keeps the CLI from writing a git snapshot into its system prompt: on 2.1.332 that snapshot holds the
+ * branch name and the last five commit subjects — text the pull request's author wrote, which would
+ * reach the model unfenced (the brief: PR text never reaches a prompt unfenced) — and it costs about ten
+ * `git` processes per call. The engine owns commits, so a node needs no git instructions either.
+ */
+export const CLAUDE_ENGINE_ENV: Readonly<Record<string, string>> = { CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS: "1" };
+
 /** Runs one `claude -p` call to completion. Never rejects for the CLI's own failures. */
 export async function invokeClaude(call: ClaudeCall): Promise<ClaudeCallOutcome> {
   const parser = createClaudeStreamParser();
@@ -63,7 +72,7 @@ export async function invokeClaude(call: ClaudeCall): Promise<ClaudeCallOutcome>
     command: call.executable,
     args,
     cwd: call.cwd,
-    env: call.env,
+    env: { ...call.env, ...CLAUDE_ENGINE_ENV },
     // PR code (its tools run the PR's files): the separate user when the run has one; nothing outlives it.
     prCode: true,
     timeoutMs: call.timeoutMs,

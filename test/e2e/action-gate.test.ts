@@ -286,11 +286,10 @@ describe("action: the check run is never green on a head the engine did not veri
 });
 
 describe("action: children cannot speak to the runner (SPEC §9)", () => {
+  // mode: verify — the verify command is the child here, and no model call is needed to reach it.
   it("a build that prints ::set-output and ::add-mask:: changes nothing: the lines sit inside a stop-commands window and outcome is the engine's", async () => {
     const repo = await sampleRepo();
-    const { github, model } = await servers(
-      fixSumScript({ repoDir: repo.dir, plannerReplies: [reviewOnlyPlan()] }),
-    );
+    const { github, model } = await servers(fixSumScript({ repoDir: repo.dir }));
     const echo = [
       "::set-output name=outcome::passed",
       "::set-output name=conclusion::success",
@@ -301,7 +300,7 @@ describe("action: children cannot speak to the runner (SPEC §9)", () => {
     const result = await run({
       workspace: repo.dir,
       // npm test fails on the unfixed repository: the engine's outcome is failed.
-      inputs: { goal: GOAL, "verify-cmd": `node -e '${script}' && npm test` },
+      inputs: { mode: "verify", "verify-cmd": `node -e '${script}' && npm test` },
       github,
       model,
     });
@@ -328,8 +327,9 @@ describe("action: children cannot speak to the runner (SPEC §9)", () => {
 
 describe("action: a refused check-run write is an error the user sees (SPEC §6, §10)", () => {
   // GitHub answers 404 as well as 403 when the token may not write check runs (e.g. a token without the
-  // checks scope on a private repository): both must behave alike.
-  it.each([403, 404])(
+  // checks scope on a private repository): both must behave alike. The 403 goes through a whole auto run;
+  // the 404 through mode: verify, which reaches the same check-run writer without a model call.
+  it.each([403])(
     "a %i on creating the check run: the run goes on without one, the job summary holds the full ledger, and the step fails naming checks: write",
     async (status) => {
       const repo = await sampleRepo();
@@ -369,4 +369,34 @@ describe("action: a refused check-run write is an error the user sees (SPEC §6,
       github.assertNoViolations();
     },
   );
+
+  it("a 404 on creating the check run behaves as a 403: the verify runs, the job summary holds the ledger, and the step fails naming checks: write and 404", async () => {
+    const repo = open.keep(await makeFixedSampleRepo());
+    const { github, model } = await servers(fixSumScript({ repoDir: repo.dir }));
+    github.failNext({ method: "POST", pathPattern: CHECK_RUNS, status: 404 });
+
+    const result = await run({
+      workspace: repo.dir,
+      inputs: { mode: "verify", "verify-cmd": "npm test" },
+      github,
+      model,
+    });
+
+    expect(result.exitCode, stepDebug(result)).toBe(1);
+    expect(
+      result.calls.filter((c) => c.path.includes("check-runs")).map((c) => [c.method, c.status, c.injected]),
+    ).toEqual([
+      ["GET", 200, false],
+      ["POST", 404, true],
+    ]);
+    expect(github.state.checkRuns).toEqual([]);
+    expect(result.summary).toContain("could not be created");
+    expect(result.summary).toContain("checks: write");
+    expect(result.summary).toContain("PASS (verified)");
+    const errors = result.commands.filter((c) => c.startsWith("::error::"));
+    expect(errors.at(-1)).toContain("checks: write");
+    expect(errors.at(-1)).toContain("404");
+    expect(result.outputs).toMatchObject({ outcome: "passed", conclusion: "success" });
+    github.assertNoViolations();
+  });
 });

@@ -540,10 +540,11 @@ describe("loop guard (SPEC §10): a run triggered by evidence-gate's own push do
     expect(skipped.outputs).toEqual({});
     expect(skipped.calls).toEqual([]);
 
-    // `opened` is a person's action, not a push: the guard does not apply (the run starts, creating its check run).
+    // `opened` is a person's action, not a push: the guard does not apply (the run starts, creating its check
+    // run). The guard comes before the mode is looked at (pull-request-run.ts), so mode verify shows it.
     const opened = await open.run({
       workspace: repo.dir,
-      inputs: { goal: GOAL, "verify-cmd": "npm test" },
+      inputs: { mode: "verify", "verify-cmd": "npm test" },
       github,
       model,
     });
