@@ -1,6 +1,5 @@
-// `npm run bench`: builds dist/, runs every bench script in bench/ (each `b*.mjs` and the older
-// `ignored-files.mjs`, `output-volume.mjs`, `bot-load.mjs` are not in this set: they print their own tables;
-// run them by hand), one after the other, each as a child process, and prints ONE table of the rows they
+// `npm run bench`: builds dist/, runs every `bench/b*.mjs` (the older `ignored-files.mjs`,
+// `output-volume.mjs` and `bot-load.mjs` print their own tables and are run by hand), one after the other, each as a child process, and prints ONE table of the rows they
 // report (`BENCH-ROW {json}` lines, bench/lib/row.mjs): id, measure, figure, the reference measured in the
 // same run, goal, ratio, at goal. Each script's own lines go to stderr as they come. Nothing fails on
 // timing: the exit code is 1 only when a script itself failed (its row then says so).
