@@ -26,19 +26,41 @@ export const SPAWN_MARKER = "EVIDENCE_GATE_SPAWN";
 
 const MAX_ROUNDS = 5;
 
+/** What `/proc/<pid>/stat` says of a live process: its session id and its start time. */
+interface ProcStat {
+  /** Field 6. */
+  readonly session: number;
+  /** Field 22: clock ticks after boot (`USER_HZ`). Only compared with another process's. */
+  readonly startTicks: number;
+}
+
 /**
- * The session id of a live `pid` (`/proc/<pid>/stat` field 6), or `null` when it is gone, unreadable or a
- * zombie (already dead, waiting for its parent).
+ * `/proc/<pid>/stat` of a live `pid`, or `null` when it is gone, unreadable or a zombie (already dead,
+ * waiting for its parent).
  */
-function sessionOf(pid: number): number | null {
+function statOf(pid: number): ProcStat | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // Field 2 (the command) is parenthesised and may hold spaces: count from the last ')'.
+    // Field 2 (the command) is parenthesised and may hold spaces: count from the last ')'. The slice
+    // starts at field 3, so field N is index N - 3.
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return fields[0] === "Z" ? null : Number(fields[3]);
+    return fields[0] === "Z" ? null : { session: Number(fields[3]), startTicks: Number(fields[19]) };
   } catch {
     return null;
   }
+}
+
+function sessionOf(pid: number): number | null {
+  return statOf(pid)?.session ?? null;
+}
+
+/**
+ * The start time of a live `pid` (`/proc/<pid>/stat` field 22, clock ticks after boot), or `null` off
+ * Linux or when it is already gone. Read by the exec seam right after a spawn, so {@link killMarked} looks
+ * only at processes that started since.
+ */
+export function startTicksOf(pid: number): number | null {
+  return statOf(pid)?.startTicks ?? null;
 }
 
 function holdsMarker(pid: number, needle: string): boolean {
@@ -63,15 +85,25 @@ function processIds(): number[] {
 /**
  * Kills (SIGKILL) every process marked with `marker` or still in session `session`.
  *
+ * `sinceTicks` is the child's own start time ({@link startTicksOf}): a descendant cannot have started
+ * before it, so an older process is not looked at. Without it every live process's environment was read
+ * once per settled child (bench B1: the larger part of the engine's time between nodes on a busy machine);
+ * `null` (unknown) looks at every process.
+ *
  * @returns the pids killed (each counted once), empty when nothing was left.
  */
-export function killMarked(marker: string, session: number | null): number[] {
+export function killMarked(
+  marker: string,
+  session: number | null,
+  sinceTicks: number | null = null,
+): number[] {
   const needle = `${SPAWN_MARKER}=${marker}`;
   const killed = new Set<number>();
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const found = processIds().filter((pid) => {
-      const own = sessionOf(pid);
-      return own !== null && ((session !== null && own === session) || holdsMarker(pid, needle));
+      const stat = statOf(pid);
+      if (stat === null || (sinceTicks !== null && stat.startTicks < sinceTicks)) return false;
+      return (session !== null && stat.session === session) || holdsMarker(pid, needle);
     });
     if (found.length === 0) break;
     for (const pid of found) {

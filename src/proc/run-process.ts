@@ -15,7 +15,7 @@ import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { type ChildScope, commandAs, currentChildIdentity, currentChildScope } from "./child-identity.js";
 import { ChildOutput, type ChildOutputOptions } from "./child-output.js";
-import { killMarked, SPAWN_MARKER } from "./leftovers.js";
+import { killMarked, SPAWN_MARKER, startTicksOf } from "./leftovers.js";
 import { guardGroup } from "./orphan-guard.js";
 
 export type { ChildOutputOptions } from "./child-output.js";
@@ -164,6 +164,8 @@ function superviseChild(
   const output = new ChildOutput(options);
   const pid = child.pid ?? null;
   const guard = pid !== null && options.orphanGuard !== false ? guardGroup(pid) : null;
+  // Read at once, while the child certainly lives: its descendants started at or after this.
+  const startTicks = pid !== null && options.marker !== null ? startTicksOf(pid) : null;
   let stopReason: StopReason | null = null;
   const timers: NodeJS.Timeout[] = [];
   let settled = false;
@@ -208,7 +210,8 @@ function superviseChild(
     // Flush the last lines before the tails are read, so every consumer has seen all the output.
     output.end();
     // Kill what a PR-code child left behind: its session (its group included) and every marked descendant.
-    const leftBehind = options.marker !== null ? killMarked(options.marker, pid).length : undefined;
+    const leftBehind =
+      options.marker !== null ? killMarked(options.marker, pid, startTicks).length : undefined;
     if (options.scope !== null && leftBehind !== undefined) options.scope.leftBehind += leftBehind;
     const streams: Streams = {
       ...output.tails(),

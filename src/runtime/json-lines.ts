@@ -86,6 +86,13 @@ export function jsonLineParser<T>(
     const line = raw.replace(/\r?\n$/, "").trim();
     if (line === "") return;
     lines++;
+    // Only an object can be an event, and every other line is ignored the same way whether or not it is
+    // JSON: so a line that does not open an object is ignored without `JSON.parse`, whose thrown error
+    // cost ~10 µs a line (bench B6: a node printing 40 MB of short non-JSON lines spent 19 s here).
+    if (line.charCodeAt(0) !== 0x7b) {
+      ignore(line, false);
+      return;
+    }
     let value: unknown;
     try {
       value = JSON.parse(line);
