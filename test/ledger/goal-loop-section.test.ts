@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { GoalCycleSection, GoalLoopSection, Ledger } from "../../src/ledger/ledger.js";
+import { renderCommentBody } from "../../src/ledger/render-comment.js";
 import { parseLedgerJson, renderLedgerJson } from "../../src/ledger/render-json.js";
 import {
   renderCheckRunOutput,
@@ -132,6 +133,16 @@ describe("the goal loop's cycles in the Markdown ledger", () => {
   it("a ledger outside the loop has no goal loop section", () => {
     expect(renderLedgerMarkdown(SUCCESS_LEDGER)).not.toContain("Goal loop");
     expect(renderLedgerText(SUCCESS_LEDGER)).not.toContain("Goal loop");
+  });
+});
+
+describe("the goal loop in the PR comment", () => {
+  it("says how many cycles ran and why the loop stopped; a ledger outside the loop says nothing of it", () => {
+    const options = { checkName: "evidence-gate", checkRunUrl: null };
+    expect(renderCommentBody(looped(FAILURE_LEDGER), options)).toContain(
+      "Goal loop: 2 cycles of at most 2, stopped: max-cycles 2 reached. The counts are the last run's; every cycle is on the check run.",
+    );
+    expect(renderCommentBody(FAILURE_LEDGER, options)).not.toContain("Goal loop");
   });
 });
 
