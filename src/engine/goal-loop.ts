@@ -13,9 +13,17 @@
  *
  * The result is the last cycle's run as `runAuto` returns it — so the final conclusion is the last run's,
  * and a met verdict never turns a failed run into a pass — plus one {@link GoalCycle} per cycle and why the
- * loop stopped. The last cycle allowed is not assessed: nothing would follow from its verdict.
+ * loop stopped. The last cycle allowed is not assessed: nothing would follow from its verdict. The last
+ * run's ledger (returned, and rewritten to its `ledger.json`, redacted) carries every cycle as its
+ * `goalLoop` section, so the check run, the job summary, the artifact and the CLI show one section per
+ * cycle.
  */
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { createRedactor } from "../core/redact.js";
+import { nodeLabel, rowDetail, verdictLabel } from "../ledger/cells.js";
+import type { GoalCycleAssessment, GoalCycleSection, Ledger } from "../ledger/ledger.js";
+import { renderLedgerJson } from "../ledger/render-json.js";
 import { renderLedgerText } from "../ledger/render-text.js";
 import { buildAssessorPrompt } from "../plan/assessor-prompt.js";
 import { type AssessResult, assessCycle } from "./assess-call.js";
@@ -54,17 +62,13 @@ export type GoalLoopFinished = FinishedLeg & {
 /** `runAuto`'s result, and with `finished` the cycles and why the loop stopped. */
 export type GoalLoopResult = Exclude<AutoRunResult, FinishedLeg> | GoalLoopFinished;
 
-/** Whether a finished run came from the goal loop (it then carries its cycles). */
-export function isGoalLoopFinished(run: FinishedLeg | object): run is GoalLoopFinished {
-  return "cycles" in run && Array.isArray(run.cycles) && "stoppedBecause" in run;
-}
-
 /** Runs `auto` up to `maxCycles` times (see the module comment). Rejects only on internal errors. */
 export async function runGoalLoop(o: AutoRunOptions, loop: GoalLoopOptions): Promise<GoalLoopResult> {
   if (!Number.isInteger(loop.maxCycles) || loop.maxCycles < 1) {
     throw new Error(`Internal error: max cycles must be an integer >= 1, got ${loop.maxCycles}`);
   }
   const cycles: GoalCycle[] = [];
+  const sections: GoalCycleSection[] = [];
   let spent = { usd: 0, unknown: false };
   let last: FinishedLeg | null = null;
   let remaining: string | undefined;
@@ -76,7 +80,7 @@ export async function runGoalLoop(o: AutoRunOptions, loop: GoalLoopOptions): Pro
     const result = await runAuto(cycleOptions);
     if (result.kind !== "finished") {
       if (last === null) return result;
-      return { ...last, cycles, stoppedBecause: `cycle ${cycle} did not start: ${result.message}` };
+      return finish(o, loop, last, cycles, sections, `cycle ${cycle} did not start: ${result.message}`);
     }
     last = result;
     spent = addUsd(spent, result.ledger.totals.total);
@@ -88,11 +92,12 @@ export async function runGoalLoop(o: AutoRunOptions, loop: GoalLoopOptions): Pro
         conclusion: result.ledger.conclusion?.conclusion ?? null,
         assessment,
       });
+      sections.push(cycleSection(cycle, result.ledger, cycleOptions.remaining, assessment));
     };
     const stop = stopBefore(cycle, loop, spent, o.signal);
     if (stop !== null) {
       record(null);
-      return { ...result, cycles, stoppedBecause: stop };
+      return finish(o, loop, result, cycles, sections, stop);
     }
     const assessed = await assess(o, loop, result);
     record(assessed);
@@ -103,13 +108,86 @@ export async function runGoalLoop(o: AutoRunOptions, loop: GoalLoopOptions): Pro
         : { kind: "known", usd: assessed.call.costUsd },
     );
     if (assessed.kind === "failed") {
-      return { ...result, cycles, stoppedBecause: `no assessment of cycle ${cycle}: ${assessed.reason}` };
+      return finish(o, loop, result, cycles, sections, `no assessment of cycle ${cycle}: ${assessed.reason}`);
     }
     if (assessed.assessment.goal_met) {
-      return { ...result, cycles, stoppedBecause: `the assessor judged the goal met after cycle ${cycle}` };
+      return finish(
+        o,
+        loop,
+        result,
+        cycles,
+        sections,
+        `the assessor judged the goal met after cycle ${cycle}`,
+      );
     }
     remaining = assessed.assessment.remaining;
   }
+}
+
+/**
+ * The loop's result: the last run, its ledger carrying every cycle (`goalLoop`), which is also rewritten to
+ * that run's `ledger.json` with the known secrets redacted — the file every surface reports from.
+ */
+function finish(
+  o: AutoRunOptions,
+  loop: GoalLoopOptions,
+  last: FinishedLeg,
+  cycles: readonly GoalCycle[],
+  sections: readonly GoalCycleSection[],
+  stoppedBecause: string,
+): GoalLoopFinished {
+  const ledger: Ledger = createRedactor(o.knownSecrets).deep({
+    ...last.ledger,
+    goalLoop: { maxCycles: loop.maxCycles, stoppedBecause, cycles: sections },
+  });
+  writeFileSync(last.ledgerPath, renderLedgerJson(ledger));
+  return { ...last, ledger, cycles, stoppedBecause };
+}
+
+/** Longest row detail a cycle section keeps, in characters: the last run's full ledger follows anyway. */
+const CYCLE_DETAIL_MAX_CHARS = 160;
+
+/** One cycle as its run's ledger and the assessor saw it, compact (`GoalCycleSection`). */
+function cycleSection(
+  cycle: number,
+  ledger: Ledger,
+  remainingIn: string | undefined,
+  assessed: AssessResult | null,
+): GoalCycleSection {
+  const conclusion = ledger.conclusion;
+  return {
+    cycle,
+    runId: ledger.runId,
+    ...(remainingIn !== undefined ? { remainingIn } : {}),
+    conclusion:
+      conclusion === null
+        ? null
+        : { conclusion: conclusion.conclusion, outcome: conclusion.outcome, title: conclusion.title },
+    rows: ledger.rows.map((row) => {
+      const detail = [...rowDetail(row).replace(/\s+/g, " ").trim()];
+      return {
+        node: nodeLabel(row),
+        verdict: verdictLabel(row),
+        costUsd: row.costUsd,
+        durationMs: row.durationMs,
+        detail:
+          detail.length <= CYCLE_DETAIL_MAX_CHARS
+            ? detail.join("")
+            : `${detail.slice(0, CYCLE_DETAIL_MAX_CHARS - 1).join("")}…`,
+      };
+    }),
+    total: ledger.totals.total,
+    assessment: cycleAssessment(assessed),
+  };
+}
+
+function cycleAssessment(assessed: AssessResult | null): GoalCycleAssessment {
+  if (assessed === null) return { kind: "not_assessed" };
+  if (assessed.kind === "failed") {
+    return { kind: "failed", reason: assessed.reason, costUsd: assessed.call.costUsd };
+  }
+  const { goal_met, remaining, evidence } = assessed.assessment;
+  return { kind: "assessed", goalMet: goal_met, remaining, evidence, costUsd: assessed.call.costUsd };
 }
 
 /** Why no further cycle may follow cycle `cycle`, or `null` when one may. */

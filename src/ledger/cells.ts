@@ -7,7 +7,7 @@ import {
 } from "../core/ledger-row.js";
 import { unreachable } from "../core/unreachable.js";
 import type { Conclusion } from "./conclusion.js";
-import type { TokenTotals, UsdTotal } from "./ledger.js";
+import type { GoalCycleAssessment, GoalLoopSection, TokenTotals, UsdTotal } from "./ledger.js";
 
 /**
  * The words of one ledger cell, shared by the text and Markdown renderers so both print the same thing.
@@ -258,4 +258,54 @@ export function tokenWords(tokens: TokenTotals): string {
   if (tokens.callsWithoutUsage === 0) return words;
   const calls = tokens.callsWithoutUsage === 1 ? "1 call" : `${tokens.callsWithoutUsage} calls`;
   return `${words} (${calls} reported no usage)`;
+}
+
+/**
+ * The goal loop's whole spend (`Ledger.goalLoop`, SPEC §7): every cycle's run total plus every assessor
+ * call; one call or run without USD makes it `unknown`, the known part kept.
+ */
+export function goalLoopTotal(section: GoalLoopSection): UsdTotal {
+  let knownUsd = 0;
+  let unknownCalls = 0;
+  for (const cycle of section.cycles) {
+    if (cycle.total.kind === "known") knownUsd += cycle.total.usd;
+    else {
+      knownUsd += cycle.total.knownUsd;
+      unknownCalls += cycle.total.unknownCalls;
+    }
+    const { assessment } = cycle;
+    if (assessment.kind === "not_assessed") continue;
+    if (assessment.costUsd === null || !Number.isFinite(assessment.costUsd)) unknownCalls += 1;
+    else knownUsd += assessment.costUsd;
+  }
+  return unknownCalls === 0 ? { kind: "known", usd: knownUsd } : { kind: "unknown", knownUsd, unknownCalls };
+}
+
+/**
+ * The assessor's verdict on one cycle in words, the model's text cut to `maxChars` characters each
+ * (`null`: whole) and flattened to one line; plain text, each renderer escapes it.
+ */
+export function assessmentWords(assessment: GoalCycleAssessment, maxChars: number | null): string {
+  const cut = (text: string): string => oneLineCut(text, maxChars);
+  switch (assessment.kind) {
+    case "not_assessed":
+      return "not assessed";
+    case "failed":
+      return `no verdict (${cut(assessment.reason)}); assessor cost ${formatUsd(assessment.costUsd)}`;
+    case "assessed": {
+      const verdict = assessment.goalMet ? "goal met" : "goal not met";
+      const remaining = assessment.remaining.trim() === "" ? "" : `; remaining: ${cut(assessment.remaining)}`;
+      return `${verdict}${remaining}; evidence: ${cut(assessment.evidence)}; assessor cost ${formatUsd(assessment.costUsd)}`;
+    }
+    default:
+      return unreachable(assessment);
+  }
+}
+
+/** The model's text of one field (a cycle's `remainingIn`), flattened to one line and cut to `maxChars`. */
+export function oneLineCut(text: string, maxChars: number | null): string {
+  const flat = [...text.replace(/\s+/g, " ").trim()];
+  return maxChars === null || flat.length <= maxChars
+    ? flat.join("")
+    : `${flat.slice(0, maxChars - 1).join("")}…`;
 }

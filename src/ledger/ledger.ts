@@ -43,7 +43,67 @@ export interface Ledger {
   readonly evidenceTree: string | null;
   /** The nodes' uncommitted changes, when there are any (`patch.diff` in the run directory). */
   readonly patch?: PatchSummary;
+  /**
+   * The goal loop (`max-cycles` above 1, SPEC §7): every cycle of the goal, on the ledger of its last run.
+   * Descriptive only: the conclusion above is this (last) run's own, never the assessor's. Absent outside
+   * the loop (and with `max-cycles` 1, so such a ledger is byte-identical to one without the loop).
+   */
+  readonly goalLoop?: GoalLoopSection;
 }
+
+/** The goal loop's cycles as the ledger of its last run records them (`engine/goal-loop.ts` writes it). */
+export interface GoalLoopSection {
+  /** `max-cycles`: 2..5. */
+  readonly maxCycles: number;
+  /** Why no further cycle ran, one plain-text sentence (e.g. "max-cycles 2 reached"). */
+  readonly stoppedBecause: string;
+  /** Every cycle in the order it ran, this ledger's run the last; 1-based `cycle`. */
+  readonly cycles: readonly GoalCycleSection[];
+}
+
+/**
+ * One cycle of the goal loop, compact. The assessor's words (`remainingIn`, `remaining`, `evidence`,
+ * `reason`) are model text, already sanitised and bounded by `parseAssessment`: renderers escape them.
+ */
+export interface GoalCycleSection {
+  readonly cycle: number;
+  readonly runId: string;
+  /** What the assessor said the cycle before left to do, fed (fenced) to this cycle's planner. Absent on cycle 1. */
+  readonly remainingIn?: string;
+  /** The cycle's run conclusion, as its own ledger has it. */
+  readonly conclusion: {
+    readonly conclusion: Conclusion["conclusion"];
+    readonly outcome: Conclusion["outcome"];
+    readonly title: string;
+  } | null;
+  /** The run's rows in execution order: the text and Markdown renderers' cells, plain text. */
+  readonly rows: readonly GoalCycleRow[];
+  /** The run's total cost (planning and nodes; the assessor call is in `assessment`). */
+  readonly total: UsdTotal;
+  readonly assessment: GoalCycleAssessment;
+}
+
+/** One ledger row of a cycle, as the ledger table's cells (`cells.ts`) print it; `detail` is bounded. */
+export interface GoalCycleRow {
+  readonly node: string;
+  readonly verdict: string;
+  readonly costUsd: number | null;
+  readonly durationMs: number;
+  readonly detail: string;
+}
+
+/** The assessor's verdict on a cycle; `costUsd` is the assessor call's (`null`: not reported, e.g. codex). */
+export type GoalCycleAssessment =
+  | {
+      readonly kind: "assessed";
+      readonly goalMet: boolean;
+      readonly remaining: string;
+      readonly evidence: string;
+      readonly costUsd: number | null;
+    }
+  | { readonly kind: "failed"; readonly reason: string; readonly costUsd: number | null }
+  /** Not assessed: the last cycle allowed, or the loop stopped first (the cost ceiling, a stop). */
+  | { readonly kind: "not_assessed" };
 
 export interface StartingCommit {
   readonly sha: string;

@@ -1,6 +1,7 @@
 /**
  * The ledger's short form for the sticky pull-request comment (SPEC §6 "Renderers", §11 input `comment`):
- * the conclusion and its title, the row counts, every row that is not a PASS (node, verdict, cause or
+ * the conclusion and its title, the row counts, the goal loop's cycle count and why it stopped (when the
+ * run was the last of one), every row that is not a PASS (node, verdict, cause or
  * reason), the PASS qualifier tally, and a link to the check run that carries the whole ledger. Pure; the
  * caller redacts secrets. Every text the run did not write itself (node ids, titles) is escaped, so PR or
  * model text cannot inject Markdown, HTML or a second marker. Bounded to the API's comment limit.
@@ -53,6 +54,14 @@ export function renderCommentBody(
     "",
     `**${count("PASS")} passed · ${count("FAIL")} failed · ${count("SKIPPED")} skipped${paused}**`,
   );
+  const loop = ledger.goalLoop;
+  if (loop !== undefined) {
+    const n = loop.cycles.length;
+    lines.push(
+      "",
+      `Goal loop: ${n} ${n === 1 ? "cycle" : "cycles"} of at most ${loop.maxCycles}, stopped: ${escapeInline(loop.stoppedBecause.slice(0, 300))}. The counts are the last run's; every cycle is on the check run.`,
+    );
+  }
   const tally = QUALIFIERS.flatMap((q) => {
     const n = ledger.rows.filter((r) => r.verdict === "PASS" && r.qualifier === q).length;
     return n > 0 ? [`${n} ${q}`] : [];

@@ -241,6 +241,44 @@ const ConclusionSchema = z.strictObject({
   reason: text,
 });
 
+const GoalLoopSchema = z.strictObject({
+  maxCycles: count,
+  stoppedBecause: text,
+  cycles: z
+    .array(
+      z.strictObject({
+        cycle: count,
+        runId: id,
+        remainingIn: text.optional(),
+        conclusion: ConclusionSchema.pick({ conclusion: true, outcome: true, title: true }).nullable(),
+        rows: z
+          .array(
+            z.strictObject({
+              node: line,
+              verdict: line,
+              costUsd: usd.nullable(),
+              durationMs: count,
+              detail: text,
+            }),
+          )
+          .max(MAX_LIST),
+        total: UsdTotalSchema,
+        assessment: z.discriminatedUnion("kind", [
+          z.strictObject({
+            kind: z.literal("assessed"),
+            goalMet: z.boolean(),
+            remaining: text,
+            evidence: text,
+            costUsd: usd.nullable(),
+          }),
+          z.strictObject({ kind: z.literal("failed"), reason: text, costUsd: usd.nullable() }),
+          z.strictObject({ kind: z.literal("not_assessed") }),
+        ]),
+      }),
+    )
+    .max(100),
+});
+
 const CommitSchema = z.strictObject({ sha: id, tree: id, description: line });
 
 /** The schema of {@link renderLedgerJson}'s output; `z.infer` of it is assignable to {@link Ledger}. */
@@ -273,6 +311,7 @@ export const LedgerJsonSchema = z.strictObject({
       notCommittedBecause: text.optional(),
     })
     .optional(),
+  goalLoop: GoalLoopSchema.optional(),
 });
 
 // Compile-time proof that the schema and the type describe the same ledger: same keys, same value types,

@@ -15,7 +15,6 @@ import {
   verdictLabel,
   verifyExitWords,
 } from "./cells.js";
-import type { CheckConclusion } from "./conclusion.js";
 import type { Ledger } from "./ledger.js";
 import { codeSpan, escapeCell, escapeInline, fencedBlock } from "./markdown-syntax.js";
 import {
@@ -27,6 +26,7 @@ import {
   sinkEvidence,
   untrustedTextWords,
 } from "./plan-words.js";
+import { CONCLUSION_ICONS, goalLoopMarkdown } from "./render-goal-loop.js";
 
 export { truncateUtf8 } from "./byte-budget.js";
 
@@ -51,14 +51,32 @@ interface Detail {
   readonly tailLines: number | null;
   readonly patchPreviewLines: number;
   readonly patchPreviewBytes: number;
+  /** Rows listed per goal-loop cycle (`null` = all). */
+  readonly cycleRows: number | null;
+  /** Longest assessor field (remaining, evidence, reason) in a cycle section, in characters. */
+  readonly cycleWordsChars: number;
 }
 
-const FULL: Detail = { cellChars: null, tailLines: null, patchPreviewLines: 200, patchPreviewBytes: 16_384 };
-const COMPACT: Detail = { cellChars: 160, tailLines: 40, patchPreviewLines: 40, patchPreviewBytes: 4096 };
+const FULL: Detail = {
+  cellChars: null,
+  tailLines: null,
+  patchPreviewLines: 200,
+  patchPreviewBytes: 16_384,
+  cycleRows: null,
+  cycleWordsChars: 1000,
+};
+const COMPACT: Detail = {
+  cellChars: 160,
+  tailLines: 40,
+  patchPreviewLines: 40,
+  patchPreviewBytes: 4096,
+  cycleRows: 10,
+  cycleWordsChars: 300,
+};
 
 /**
  * The whole ledger as GitHub-flavoured Markdown, for the job summary and the PR comment: heading and
- * reason, plan section, ledger table, one block per failed verification, totals, the plan's nodes, and
+ * reason, the goal loop's cycles (one section each, when the run was the last of a goal loop), plan section, ledger table, one block per failed verification, totals, the plan's nodes, and
  * the patch when the nodes left uncommitted changes. Pure; untrusted text is escaped or fenced.
  */
 export function renderLedgerMarkdown(ledger: Ledger): string {
@@ -74,8 +92,8 @@ export interface FullLedgerLinks {
 }
 
 /**
- * The check run's `output`: the title, the summary (verdicts: heading, plan section, table, failed
- * verifications, totals) and the text (the plan's nodes and the patch). When a field is over 65535 UTF-8
+ * The check run's `output`: the title, the summary (verdicts: heading, the goal loop's cycles, plan
+ * section, table, failed verifications, totals) and the text (the plan's nodes and the patch). When a field is over 65535 UTF-8
  * bytes it is first re-rendered with less detail, then cut with {@link truncateUtf8} and the notice
  * ({@link trimmedNotice}: links to the job summary and the ledger artifact when given).
  */
@@ -127,6 +145,7 @@ export function trimmedNotice(links: FullLedgerLinks = {}): string {
 function summarySections(ledger: Ledger, detail: Detail): string[] {
   return [
     heading(ledger),
+    ...(ledger.goalLoop !== undefined ? [goalLoopMarkdown(ledger.goalLoop, ledger.runId, detail)] : []),
     planSection(ledger),
     ledgerTable(ledger.rows, detail),
     ...failedVerifications(ledger.rows).map(({ row, verify }) => failedVerifyBlock(row, verify, detail)),
@@ -142,18 +161,9 @@ function joinSections(sections: readonly string[]): string {
   return `${sections.join("\n\n")}\n`;
 }
 
-const ICONS: Readonly<Record<CheckConclusion, string>> = {
-  success: "✅",
-  neutral: "⚪",
-  action_required: "⚠️",
-  failure: "❌",
-  cancelled: "⏹️",
-  timed_out: "⏱️",
-};
-
 function heading(ledger: Ledger): string {
   const { conclusion } = ledger;
-  const icon = conclusion === null ? "⏳" : ICONS[conclusion.conclusion];
+  const icon = conclusion === null ? "⏳" : CONCLUSION_ICONS[conclusion.conclusion];
   const title = conclusion === null ? "running" : conclusion.title;
   const runtime = runtimeWords(ledger);
   const lines = [

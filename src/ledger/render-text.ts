@@ -23,6 +23,7 @@ import {
   sinkEvidence,
   untrustedTextWords,
 } from "./plan-words.js";
+import { goalLoopText } from "./render-goal-loop.js";
 
 const HEADERS = ["NODE", "VERDICT", "SESSION", "COST", "DURATION", "DENIED", "DETAIL"] as const;
 /** Columns printed right-aligned (numbers). */
@@ -31,8 +32,9 @@ const GAP = "  ";
 
 /**
  * The ledger as a fixed-width text table for the CLI and the job log: a header line, the build-evidence
- * line(s), one row per execution (a failed verification's command, exit and output tail indented below
- * its row), then totals and the conclusion.
+ * line(s), the goal loop's cycles when the run was the last of one (a block per cycle: its conclusion, the
+ * remaining items fed into it, its rows, the assessor's verdict, its cost), one row per execution (a failed
+ * verification's command, exit and output tail indented below its row), then totals and the conclusion.
  *
  * Pure. The output contains child-process output verbatim: a caller printing it to an Actions log must
  * fence it from the runner's workflow-command parser (SPEC §9, `::stop-commands::`).
@@ -47,6 +49,7 @@ export function renderLedgerText(ledger: Ledger): string {
   for (const warning of ledger.plan.warnings ?? []) lines.push(`Warning: ${oneLine(warning)}`);
   const removed = untrustedTextWords(ledger.plan.untrustedText);
   if (removed !== null) lines.push(`Untrusted text: ${removed}`);
+  if (ledger.goalLoop !== undefined) lines.push("", ...goalLoopText(ledger.goalLoop, ledger.runId));
   lines.push("");
   lines.push(...table(ledger.rows));
   lines.push("");

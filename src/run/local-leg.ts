@@ -8,7 +8,6 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { mintRunId, type RunId } from "../core/run-id.js";
 import { unreachable } from "../core/unreachable.js";
-import { isGoalLoopFinished } from "../engine/goal-loop.js";
 import type { RunHooks } from "../engine/leg.js";
 import type { Runtime } from "../engine/runtime-setup.js";
 import type { Ledger } from "../ledger/ledger.js";
@@ -16,7 +15,6 @@ import { ProgressLines } from "../progress/progress-lines.js";
 import type { CliSecrets } from "./credentials.js";
 import { cliModelCredentials } from "./credentials.js";
 import { EXIT } from "./exit-codes.js";
-import { goalLoopLines } from "./goal-loop-lines.js";
 import type { LegFlags } from "./local-setup.js";
 import { type CliIo, refuseUsage, runsDirFor } from "./local-setup.js";
 import { localModelCli, type RunProxy } from "./model-cli.js";
@@ -131,10 +129,7 @@ export class CliLeg<Id extends string = string> {
         await report.endedEarly({ kind: "refused", reason: "build-evidence", message: outcome.message });
         return EXIT.refused;
       case "finished":
-        // The goal loop (`--max-cycles` above 1): one line per cycle before the last cycle's ledger.
-        if (isGoalLoopFinished(outcome)) {
-          for (const line of goalLoopLines(outcome.cycles, outcome.stoppedBecause)) report.line(line);
-        }
+        // The goal loop's cycles (`--max-cycles` above 1) are in the last run's ledger (`goalLoop`).
         return this.finished(outcome);
       default:
         return unreachable(outcome);

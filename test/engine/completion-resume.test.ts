@@ -3,15 +3,27 @@
  * session limit pauses a run and which reports USD), with the real CLI against the scripted model server:
  *
  * - a run stopped during attempt k+1 (here: the model's session limit, which pauses the run) resumes at
- *   attempt k+1 in the persisted session with the persisted feedback; the attempts never restart at 1;
+ *   attempt k+1 in the persisted session with the persisted feedback; the attempts never restart at 1 —
+ *   on codex too (its usage limit), where the resumed leg runs `codex exec … resume <thread id>`, never
+ *   `--last`;
  * - a session the CLI no longer finds fails the node "session lost", never a silent fresh session;
  * - a node budget of one attempt's cost with `max_attempts: 5` stops after the attempt that spends it.
  */
 import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import type { Runtime } from "../../src/engine/runtime-setup.js";
+import { CODEX_BIN } from "../runtime/real-codex.js";
 import type { ModelScript } from "../support/model-server/index.js";
-import { asFail, graphHarnessPerTest, readState, requestsOf, rowWords } from "./graph-harness.js";
+import {
+  asFail,
+  graphHarnessPerTest,
+  type RunOptions,
+  readState,
+  requestsOf,
+  rowWords,
+} from "./graph-harness.js";
+import { recordedCalls, recordingWrapper } from "./recording-cli.js";
 import { historyText, shellCall } from "./runtime-harness.js";
 
 const start = graphHarnessPerTest();
@@ -29,27 +41,31 @@ nodes:
 `;
 
 /** Attempt 1 writes `one`; attempt 2 plays `second`. */
-function script(second: ModelScript["conversations"][number]["turns"]): ModelScript {
+function script(
+  second: ModelScript["conversations"][number]["turns"],
+  runtime: Runtime = "claude",
+): ModelScript {
   return {
     conversations: [
       { name: "attempt-2", match: ["COMPLETION CHECK FAILED", "completion attempt 2 of "], turns: second },
       {
         name: "attempt-1",
         match: "CG-TASK",
-        turns: [{ tool_calls: [shellCall("claude", "printf 'one\\n' > step.txt")] }, { text: "wrote one" }],
+        turns: [{ tool_calls: [shellCall(runtime, "printf 'one\\n' > step.txt")] }, { text: "wrote one" }],
       },
     ],
   };
 }
 
-const WRITES_THREE = [
-  { tool_calls: [shellCall("claude", "printf 'three\\n' > step.txt")] },
+const writesThree = (runtime: Runtime) => [
+  { tool_calls: [shellCall(runtime, "printf 'three\\n' > step.txt")] },
   { text: "wrote three" },
 ];
+const WRITES_THREE = writesThree("claude");
 
 /** Pauses during attempt 2 (the session limit); returns the paused run and the first attempt's session. */
-async function pausedAtAttempt2(h: Awaited<ReturnType<typeof start>>) {
-  const paused = await h.run(GRAPH);
+async function pausedAtAttempt2(h: Awaited<ReturnType<typeof start>>, options: RunOptions = {}) {
+  const paused = await h.run(GRAPH, options);
   expect(paused.ledger.conclusion).toMatchObject({ outcome: "paused" });
   const session = paused.ledger.rows[0]?.sessionId ?? "";
   expect(session).not.toBe("");
@@ -150,5 +166,38 @@ describe("a completion gate on claude across legs and limits", () => {
     expect(second.completion).toMatchObject({ attempt: 2, maxAttempts: 5 });
     expect(second.costUsd ?? 1).toBeLessThan(cost);
     expect(second.detail).toContain("attempt 2/5");
+  });
+});
+
+describe("a completion gate on codex across legs", () => {
+  test("a run stopped during attempt 2 (the usage limit) resumes at attempt 2 with `exec … resume <thread id>`, never --last", async () => {
+    // A 429 usage_limit_reached pauses a codex leg (test/e2e/cli-codex.test.ts).
+    const resetsAt = Math.floor(Date.now() / 1000) + 3600;
+    const limit = { status: 429, message: "limit", type: "usage_limit_reached", resets_at: resetsAt };
+    const h = await start({ runtime: "codex", script: () => script([{ error: limit }], "codex") });
+    const executable = recordingWrapper(h.scratch, CODEX_BIN);
+    const { paused, session: thread } = await pausedAtAttempt2(h, { executable });
+
+    const server = await h.replaceServer(script(writesThree("codex"), "codex"));
+    const { ledger } = await h.resume(paused.runId, { kind: "retry-failed" }, { executable });
+
+    expect(requestsOf(server.requests, "attempt-1")).toHaveLength(0);
+    const resumed = requestsOf(server.requests, "attempt-2")[0];
+    if (resumed === undefined) throw new Error("attempt 2 never reached the model after the resume");
+    expect(resumed.promptText).toContain("completion attempt 2 of 3");
+    expect(historyText(resumed)).toContain("CG-TASK write the step file");
+    // Attempt 1 started the thread; attempt 2 (paused) and attempt 2 again (resumed leg) resume it by id.
+    const argvs = recordedCalls(h.scratch).map((c) => c.argv.slice(0, c.argv.indexOf("--")));
+    expect(argvs).toHaveLength(3);
+    expect(argvs[0]).not.toContain("resume");
+    for (const later of argvs.slice(1)) {
+      expect(later[0]).toBe("exec");
+      expect(later.slice(later.indexOf("resume"), later.indexOf("resume") + 2)).toEqual(["resume", thread]);
+      expect(later).not.toContain("--last");
+    }
+    const last = ledger.rows.at(-1);
+    expect(last).toMatchObject({ nodeId: "work", verdict: "PASS", qualifier: "verified", sessionId: thread });
+    expect(last?.completion).toEqual({ attempt: 2, maxAttempts: 3, check: "passed" });
+    expect(ledger.conclusion?.outcome).toBe("passed");
   });
 });

@@ -2,11 +2,15 @@
  * The goal loop of `auto` (`max-cycles`, SPEC §7; issue 13 item 7) at engine level (`runGoalLoop`): real
  * CLIs against the scripted model server, a real sample repository and verify command. One behaviour per
  * test: a met goal makes no second plan; an unmet goal's `remaining` reaches cycle 2's planner prompt
- * fenced, and the assessor is tool-less; the `max-cost-usd` ceiling stops before the next cycle (codex:
+ * fenced, the assessor is tool-less, and the last run's ledger (and `ledger.json`) carries one section per
+ * cycle; the `max-cost-usd` ceiling stops before the next cycle (codex:
  * unmeasurable); a met verdict over a failed run leaves the run failed.
  */
+import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import type { Runtime } from "../../src/engine/runtime-setup.js";
+import { parseLedgerJson } from "../../src/ledger/render-json.js";
+import { renderCheckRunOutput } from "../../src/ledger/render-markdown.js";
 import type { ModelScript } from "../support/model-server/index.js";
 import { makeSampleNodeRepo } from "../support/temp-repo.js";
 import { graphHarnessPerTest, requestsOf } from "./graph-harness.js";
@@ -113,6 +117,30 @@ describe.each(RUNTIMES)("the goal loop on %s", (runtime) => {
     expect(result.stoppedBecause).toBe("max-cycles 2 reached");
     expect(result.ledger.runId).toBe(result.cycles[1]?.runId);
     expect(result.ledger.rows.map((r) => r.nodeId)).toEqual(["second-pass"]);
+    // The last run's ledger carries every cycle, and so does its ledger.json (what every surface reports).
+    const loop = result.ledger.goalLoop;
+    expect(
+      loop?.cycles.map((c) => [
+        c.cycle,
+        c.runId,
+        c.remainingIn ?? null,
+        c.assessment.kind,
+        c.rows.map((r) => r.node),
+      ]),
+    ).toEqual([
+      [1, result.cycles[0]?.runId, null, "assessed", ["first-pass"]],
+      [2, result.cycles[1]?.runId, REMAINING, "not_assessed", ["second-pass"]],
+    ]);
+    expect(loop?.cycles[0]?.assessment).toMatchObject({ goalMet: false, remaining: REMAINING });
+    expect(loop?.stoppedBecause).toBe("max-cycles 2 reached");
+    expect(parseLedgerJson(readFileSync(result.ledgerPath, "utf8"))).toEqual({
+      ok: true,
+      ledger: result.ledger,
+    });
+    const { summary } = renderCheckRunOutput(result.ledger);
+    expect(summary).toMatch(
+      /#### Cycle 1\/2: ✅ success[\s\S]*REMAINING-MARK[\s\S]*#### Cycle 2\/2: ✅ success/,
+    );
 
     const replan = requestsOf(h.server.requests, "planner-2")[0];
     if (replan?.promptText == null) throw new Error("cycle 2's planner never reached the model");
