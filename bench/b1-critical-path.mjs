@@ -10,12 +10,12 @@
 // the physical limit of the graph on this machine. The figure is the engine's time from `run_started` to
 // its last node's settlement (events.jsonl); the CLI's whole wall time (start-up and ledger included) is
 // printed beside it. Prints numbers; asserts nothing.
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runGraph } from "./lib/cli.mjs";
-import { writeFakeClaude } from "./lib/fake-cli.mjs";
-import { benchScale, emitRow, fixed, makeRepo, run } from "./lib/row.mjs";
+import { benchRunFolder } from "./lib/fake-cli.mjs";
+import { benchScale, emitRow, fixed, run } from "./lib/row.mjs";
 
 const LAYERS = 25;
 const WIDTH = 8;
@@ -23,12 +23,7 @@ const seconds = Math.max(0.1, Math.round(1 * benchScale() * 100) / 100);
 
 const scratch = mkdtempSync(join(tmpdir(), "eg-bench-b1-"));
 try {
-  const repo = join(scratch, "repo");
-  const home = join(scratch, "home");
-  mkdirSync(repo);
-  mkdirSync(home);
-  makeRepo(repo);
-  const claude = writeFakeClaude(scratch, { sleepSeconds: seconds });
+  const { repo, home, claude } = benchRunFolder(scratch, { sleepSeconds: seconds });
 
   const nodes = [];
   for (let layer = 0; layer < LAYERS; layer++)

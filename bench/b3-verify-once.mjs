@@ -8,21 +8,16 @@
 // 9–12 command B. Each command appends a line to a counter file outside the repository, so executions are counted by the commands themselves.
 // The tree is the same for all (nothing edits it), so the distinct pairs are 2. Prints numbers; asserts
 // nothing.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runGraph } from "./lib/cli.mjs";
-import { writeFakeClaude } from "./lib/fake-cli.mjs";
-import { emitRow, makeRepo } from "./lib/row.mjs";
+import { benchRunFolder } from "./lib/fake-cli.mjs";
+import { emitRow } from "./lib/row.mjs";
 
 const scratch = mkdtempSync(join(tmpdir(), "eg-bench-b3-"));
 try {
-  const repo = join(scratch, "repo");
-  const home = join(scratch, "home");
-  mkdirSync(repo);
-  mkdirSync(home);
-  makeRepo(repo);
-  const claude = writeFakeClaude(scratch, { sleepSeconds: 0.05 });
+  const { repo, home, claude } = benchRunFolder(scratch, { sleepSeconds: 0.05 });
   const counter = join(scratch, "verify-runs.txt");
   const command = (name) => `echo ${name} >> '${counter}'; sleep 0.2`;
   const sinks = Array.from({ length: 12 }, (_, i) => ({

@@ -7,12 +7,12 @@
 // before its result, with a verify command that prints as many (`yes | head -c N`). Peak RSS is GNU
 // time's `%M` (`/usr/bin/time -f %M`: the largest resident set of the process it ran, in KiB; here the
 // engine, since the printers are `sh`, `yes` and `head`). Prints numbers; asserts nothing.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runGraph } from "./lib/cli.mjs";
-import { writeFakeClaude } from "./lib/fake-cli.mjs";
-import { benchScale, emitRow, fixed, makeRepo, notMeasured } from "./lib/row.mjs";
+import { benchRunFolder } from "./lib/fake-cli.mjs";
+import { benchScale, emitRow, fixed, notMeasured } from "./lib/row.mjs";
 
 const TIME = "/usr/bin/time";
 const bytes = Math.round(200_000_000 * benchScale());
@@ -26,12 +26,7 @@ if (!existsSync(TIME)) {
     /** Peak RSS (MiB) of one run printing `n` bytes from the node and from its verify. */
     const peak = async (n) => {
       const dir = mkdtempSync(join(scratch, "run-"));
-      const repo = join(dir, "repo");
-      const home = join(dir, "home");
-      mkdirSync(repo);
-      mkdirSync(home);
-      makeRepo(repo);
-      const claude = writeFakeClaude(dir, { outputBytes: n });
+      const { repo, home, claude } = benchRunFolder(dir, { outputBytes: n });
       const verify = n > 0 ? `yes | head -c ${n}` : "true";
       const graph = {
         name: "b6",

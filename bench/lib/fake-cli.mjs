@@ -4,8 +4,9 @@
 // not a second node's start-up: every node's duration is the script's sleep plus one `sh` exec.
 // `outputBytes` adds that many bytes of output (lines of `y`) before the result. Both are written into the
 // script: the engine builds the model CLI's environment itself, so a variable of ours would not reach it.
-import { chmodSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { makeRepo } from "./row.mjs";
 
 const script = ({ sleepSeconds = 0, outputBytes = 0 }) => `#!/bin/sh
 sid=none
@@ -25,4 +26,17 @@ export function writeFakeClaude(dir, options = {}, name = "claude") {
   writeFileSync(file, script(options));
   chmodSync(file, 0o755);
   return file;
+}
+
+/**
+ * One bench run's folder under `dir`: `repo` (a git repository with one commit, `makeRepo`), `home` (the
+ * run's HOME) and the fake `claude` written with `options` (as {@link writeFakeClaude}). Returns the paths.
+ */
+export function benchRunFolder(dir, options = {}) {
+  const repo = join(dir, "repo");
+  const home = join(dir, "home");
+  mkdirSync(repo);
+  mkdirSync(home);
+  makeRepo(repo);
+  return { repo, home, claude: writeFakeClaude(dir, options) };
 }

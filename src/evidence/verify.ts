@@ -300,28 +300,7 @@ export class VerifyQueue {
       const exclude = this.settings.ignoredFiles?.exclude;
       const runsDir = this.settings.ignoredFiles?.excludeRunDirectoriesUnder;
       const elsewhere = (exclude ?? []).find((folder) => isInside(request.cwd, folder));
-      if (baseline !== null && elsewhere !== undefined) {
-        // Not reused, nor kept for reuse: the same tree there is not the same evidence (other ignored files).
-        const measured = await measureAndRun({
-          command: request.command,
-          cwd: request.cwd,
-          timeoutMs: request.timeoutMs,
-          expectExit: request.expectExit,
-          env: this.settings.baseEnv,
-          passThrough: this.settings.passThrough,
-          knownSecrets: this.settings.knownSecrets,
-          ...(this.settings.indexOverlay !== undefined ? { indexOverlay: this.settings.indexOverlay } : {}),
-          ...(this.settings.echo !== undefined ? { echo: this.settings.echo } : {}),
-          ...(request.signal !== undefined ? { signal: request.signal } : {}),
-          ...(request.outputMatches != null ? { outputMatches: request.outputMatches } : {}),
-        });
-        return {
-          ...measured.evidence,
-          ignoredFiles: "unknown",
-          ignoredFilesReason: `the command ran in ${request.cwd}, a working tree of its own inside the run directory (a managed worktree), whose git-ignored files the run's baseline (the main working tree's) does not describe`,
-        };
-      }
-      const measured = await measureAndRun({
+      const common: RunVerifyOptions = {
         command: request.command,
         cwd: request.cwd,
         timeoutMs: request.timeoutMs,
@@ -330,6 +309,21 @@ export class VerifyQueue {
         passThrough: this.settings.passThrough,
         knownSecrets: this.settings.knownSecrets,
         ...(this.settings.indexOverlay !== undefined ? { indexOverlay: this.settings.indexOverlay } : {}),
+        ...(this.settings.echo !== undefined ? { echo: this.settings.echo } : {}),
+        ...(request.signal !== undefined ? { signal: request.signal } : {}),
+        ...(request.outputMatches != null ? { outputMatches: request.outputMatches } : {}),
+      };
+      if (baseline !== null && elsewhere !== undefined) {
+        // Not reused, nor kept for reuse: the same tree there is not the same evidence (other ignored files).
+        const measured = await measureAndRun(common);
+        return {
+          ...measured.evidence,
+          ignoredFiles: "unknown",
+          ignoredFilesReason: `the command ran in ${request.cwd}, a working tree of its own inside the run directory (a managed worktree), whose git-ignored files the run's baseline (the main working tree's) does not describe`,
+        };
+      }
+      const measured = await measureAndRun({
+        ...common,
         reuse: { cache: this.cache, nodeId: request.nodeId },
         ...(baseline !== null
           ? {
@@ -340,9 +334,6 @@ export class VerifyQueue {
               },
             }
           : {}),
-        ...(this.settings.echo !== undefined ? { echo: this.settings.echo } : {}),
-        ...(request.signal !== undefined ? { signal: request.signal } : {}),
-        ...(request.outputMatches != null ? { outputMatches: request.outputMatches } : {}),
       });
       // Re-baseline: a second sink's verify would otherwise see the first verify's own ignored outputs
       // (dist/, coverage/, caches) as changes. Accept exactly the paths this verify changed — a change a

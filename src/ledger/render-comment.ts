@@ -11,6 +11,7 @@ import type { Qualifier } from "../core/ledger-row.js";
 import { truncateUtf8 } from "./byte-budget.js";
 import type { Ledger } from "./ledger.js";
 import { escapeCell, escapeInline } from "./markdown-syntax.js";
+import { CONCLUSION_ICONS } from "./render-goal-loop.js";
 
 /** GitHub refuses an issue comment body over 65536 characters; bytes are a safe upper bound. */
 export const COMMENT_BODY_MAX_BYTES = 65_536;
@@ -18,15 +19,6 @@ export const COMMENT_BODY_MAX_BYTES = 65_536;
 export const COMMENT_MAX_ROWS = 50;
 
 const QUALIFIERS: readonly Qualifier[] = ["approved", "verified", "self-reported", "exit-only"];
-
-const ICON: Readonly<Record<string, string>> = {
-  success: "✅",
-  neutral: "⚪",
-  action_required: "⚠️",
-  failure: "❌",
-  cancelled: "⏹️",
-  timed_out: "⏱️",
-};
 
 /**
  * The hidden marker that finds this check's comment again: `<!-- evidence-gate:<check-name> -->`. The
@@ -46,7 +38,7 @@ export function renderCommentBody(
   lines.push(
     c === null
       ? `### ${escapeInline(options.checkName)}: in progress`
-      : `### ${ICON[c.conclusion] ?? ""} ${escapeInline(options.checkName)}: \`${c.conclusion}\` — ${escapeInline(c.title)}`,
+      : `### ${CONCLUSION_ICONS[c.conclusion]} ${escapeInline(options.checkName)}: \`${c.conclusion}\` — ${escapeInline(c.title)}`,
   );
   const count = (verdict: string) => ledger.rows.filter((r) => r.verdict === verdict).length;
   const paused = count("PAUSED") > 0 ? ` · ${count("PAUSED")} paused` : "";

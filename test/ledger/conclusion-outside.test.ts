@@ -15,6 +15,7 @@ import {
   STARTING_TREE,
   verifiedRunInput,
   verifiedSink,
+  WRITE_CHECK_NODES,
 } from "./fixtures.js";
 
 const OUTSIDE: OutsideWrites = { total: 1, paths: ["/srv/x/node_modules/sumlib/index.js"] };
@@ -97,10 +98,7 @@ describe("decideConclusion — writes outside the repository", () => {
       runtime: "claude",
       goal: "Make npm test pass",
       buildEvidence: ATTACHED,
-      nodes: [
-        { id: "write", dependsOn: [], allowedTools: ["Write"], sink: false },
-        { id: "check", dependsOn: ["write"], allowedTools: ["Read"], sink: true },
-      ],
+      nodes: WRITE_CHECK_NODES,
       rows: [pass("write", { outsideWrites: OUTSIDE }), verifiedSink("check")],
       planningCalls: [{ costUsd: 0.001, usage: { inputTokens: 10, outputTokens: 5 } }],
       evidenceTree: STARTING_TREE,

@@ -8,7 +8,15 @@ import { expect, test } from "vitest";
 import { decideConclusion } from "../../src/ledger/conclusion.js";
 import { parseLedgerJson, renderLedgerJson } from "../../src/ledger/render-json.js";
 import { renderLedgerText } from "../../src/ledger/render-text.js";
-import { ATTACHED, fixtureLedger, pass, STARTING_TREE, verifiedRunInput, verifiedSink } from "./fixtures.js";
+import {
+  ATTACHED,
+  fixtureLedger,
+  pass,
+  STARTING_TREE,
+  verifiedRunInput,
+  verifiedSink,
+  WRITE_CHECK_NODES,
+} from "./fixtures.js";
 
 const LANE = { name: "lane", branch: "evidence-gate/20260101-000000-abcdef/lane" } as const;
 
@@ -39,10 +47,7 @@ test("ledger.json carries the row's worktree (and the rule) and reads back; the 
     runtime: "claude",
     goal: "Make npm test pass",
     buildEvidence: ATTACHED,
-    nodes: [
-      { id: "write", dependsOn: [], allowedTools: ["Write"], sink: false },
-      { id: "check", dependsOn: ["write"], allowedTools: ["Read"], sink: true },
-    ],
+    nodes: WRITE_CHECK_NODES,
     rows: [
       { ...pass("write"), worktree: LANE },
       { ...verifiedSink("check"), worktree: LANE },

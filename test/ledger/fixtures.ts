@@ -88,6 +88,12 @@ interface FixtureSpec {
   readonly patch?: Ledger["patch"];
 }
 
+/** The plan's nodes of a two-node run: `write` (Write) feeding the sink `check` (Read). */
+export const WRITE_CHECK_NODES: FixtureSpec["nodes"] = [
+  { id: "write", dependsOn: [], allowedTools: ["Write"], sink: false },
+  { id: "check", dependsOn: ["write"], allowedTools: ["Read"], sink: true },
+];
+
 /** A ledger assembled the way the engine assembles one: totals and conclusion computed, never typed in. */
 export function fixtureLedger(spec: FixtureSpec): Ledger {
   const sinks = spec.nodes.filter((node) => node.sink).map((node) => node.id);
