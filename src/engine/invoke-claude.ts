@@ -53,7 +53,9 @@ export type ClaudeCallOutcome = CliCallOutcome<
  * reach the model unfenced (the brief: PR text never reaches a prompt unfenced) — and it costs about ten
  * `git` processes per call. The engine owns commits, so a node needs no git instructions either.
  */
-export const CLAUDE_ENGINE_ENV: Readonly<Record<string, string>> = { CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS: "1" };
+export const CLAUDE_ENGINE_ENV: Readonly<Record<string, string>> = {
+  CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS: "1",
+};
 
 /** Runs one `claude -p` call to completion. Never rejects for the CLI's own failures. */
 export async function invokeClaude(call: ClaudeCall): Promise<ClaudeCallOutcome> {

@@ -45,7 +45,7 @@
 
 import { cwdIssues, placedNodesOf } from "./cwd-rules.js";
 import { type FragmentSource, gatherFragments } from "./fragment-source.js";
-import type { Graph, GraphNode } from "./graph.js";
+import type { Graph } from "./graph.js";
 import type { GraphIssue } from "./issue.js";
 import {
   lookalikeAdvice,
