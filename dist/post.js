@@ -28455,7 +28455,7 @@ function checkRunWriteError(call) {
   const githubMessage = githubMessageOf(call.cause) ?? (typeof error2?.message === "string" ? error2.message : void 0);
   const [method = "", path6 = ""] = call.route.split(" ");
   return new CheckRunWriteError({
-    message: describeFailure(call.what, status, githubMessage, hasResponse),
+    message: describeFailure(call.what, status, githubMessage, hasResponse, error2?.request?.url),
     status,
     request: {
       operation: call.operation,
@@ -28478,9 +28478,11 @@ function githubMessageOf(error2) {
   );
   return `${message}: ${details.join("; ")}`;
 }
-function describeFailure(what, status, githubMessage, hasResponse) {
+function describeFailure(what, status, githubMessage, hasResponse, url) {
   if (!hasResponse) {
-    return `${what}: no answer from the GitHub API (${githubMessage ?? "network error"}).`;
+    const origin = originOf(url);
+    const where = origin === null ? "" : ` at ${origin}`;
+    return `${what}: no answer from the GitHub API${where} (${githubMessage ?? "network error"}). The API root comes from GITHUB_API_URL (unset, it is https://api.github.com): check it and the network, then run again.`;
   }
   const said = githubMessage === void 0 ? "" : ` "${githubMessage}"`;
   const answered = `${what}: GitHub answered ${status}${said}.`;
@@ -28491,6 +28493,14 @@ function describeFailure(what, status, githubMessage, hasResponse) {
     return `${answered} Writing check runs needs the token permission \`checks: write\`: add \`permissions: { checks: write }\` to the job (a GitHub App needs the Checks write permission). On a pull request from a fork the GITHUB_TOKEN is read-only whatever the workflow asks for: use the two-stage mode there (this workflow uploads the ledger artifact, and a \`workflow_run\` workflow on the base repository posts it with \`mode: report\`).`;
   }
   return answered;
+}
+function originOf(url) {
+  if (url === void 0) return null;
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
 }
 var CheckRunWriteError;
 var init_check_run_error = __esm({
@@ -34499,18 +34509,18 @@ function apiUrlFromEnv(env) {
 }
 function gateOctokitOptions(options) {
   const timing = options.timing ?? {};
-  const log = options.log;
+  const log = options.log ?? QUIET_REQUEST_LOG;
   const onLimit = (kind) => (retryAfter, request2, _octokit, retryCount) => {
     const retrying = retryCount < RATE_LIMIT_RETRIES;
     const what = `GitHub ${kind} rate limit on ${request2.method} ${request2.url}`;
     const next = retrying ? `retrying after ${retryAfter}s (retry ${retryCount + 1} of ${RATE_LIMIT_RETRIES})` : `giving up after ${RATE_LIMIT_RETRIES} retries`;
-    (log?.warn ?? console.warn)(`${what}; ${next}`);
+    log.warn(`${what}; ${next}`);
     return retrying;
   };
   return {
     baseUrl: (options.baseUrl ?? DEFAULT_API_URL).replace(/\/+$/, ""),
     userAgent: options.userAgent ?? "evidence-gate",
-    ...log === void 0 ? {} : { log },
+    log,
     retry: {
       retries: SERVER_ERROR_RETRIES,
       doNotRetry: DO_NOT_RETRY,
@@ -34529,7 +34539,7 @@ function createOctokit(options) {
   timings.set(octokit, options.timing ?? {});
   return octokit;
 }
-var DEFAULT_API_URL, SERVER_ERROR_RETRIES, RATE_LIMIT_RETRIES, DO_NOT_RETRY, GateOctokit, BACKOFF_SECOND_MS_VARIABLE, timings, unspacedWrites;
+var DEFAULT_API_URL, SERVER_ERROR_RETRIES, RATE_LIMIT_RETRIES, DO_NOT_RETRY, GateOctokit, BACKOFF_SECOND_MS_VARIABLE, timings, unspacedWrites, QUIET_REQUEST_LOG;
 var init_octokit = __esm({
   "src/github/octokit.ts"() {
     "use strict";
@@ -34545,6 +34555,15 @@ var init_octokit = __esm({
     timings = /* @__PURE__ */ new WeakMap();
     unspacedWrites = {
       key: () => ({ schedule: (_options, fn) => fn() })
+    };
+    QUIET_REQUEST_LOG = {
+      debug: () => {
+      },
+      info: () => {
+      },
+      warn: (message) => console.warn(message),
+      error: () => {
+      }
     };
   }
 });

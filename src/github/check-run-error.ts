@@ -70,7 +70,7 @@ export function checkRunWriteError(call: FailedCall): CheckRunWriteError {
     githubMessageOf(call.cause) ?? (typeof error?.message === "string" ? error.message : undefined);
   const [method = "", path = ""] = call.route.split(" ");
   return new CheckRunWriteError({
-    message: describeFailure(call.what, status, githubMessage, hasResponse),
+    message: describeFailure(call.what, status, githubMessage, hasResponse, error?.request?.url),
     status,
     request: {
       operation: call.operation,
@@ -100,9 +100,12 @@ function describeFailure(
   status: number | undefined,
   githubMessage: string | undefined,
   hasResponse: boolean,
+  url: string | undefined,
 ): string {
   if (!hasResponse) {
-    return `${what}: no answer from the GitHub API (${githubMessage ?? "network error"}).`;
+    const origin = originOf(url);
+    const where = origin === null ? "" : ` at ${origin}`;
+    return `${what}: no answer from the GitHub API${where} (${githubMessage ?? "network error"}). The API root comes from GITHUB_API_URL (unset, it is https://api.github.com): check it and the network, then run again.`;
   }
   const said = githubMessage === undefined ? "" : ` "${githubMessage}"`;
   const answered = `${what}: GitHub answered ${status}${said}.`;
@@ -119,4 +122,14 @@ function describeFailure(
     );
   }
   return answered;
+}
+
+/** `https://host[:port]` of a request URL, or `null` when there is none or it does not parse. */
+function originOf(url: string | undefined): string | null {
+  if (url === undefined) return null;
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
 }

@@ -129,6 +129,19 @@ const unspacedWrites = {
 } as unknown as NonNullable<ThrottlingOptions["write"]>;
 
 /**
+ * The log of a client made without one: Octokit's own lines are dropped except warnings. Its request log
+ * prints every failed request as `GET /repos/… - 500 with id UNKNOWN in 2ms` on stderr — for a network
+ * error too, which has no status — once per retry, before the caller's own message (which names the
+ * request, the repository and the cause) is printed; those lines only confused the reader.
+ */
+const QUIET_REQUEST_LOG: OctokitLog = {
+  debug: () => {},
+  info: () => {},
+  warn: (message) => console.warn(message),
+  error: () => {},
+};
+
+/**
  * The constructor options of every {@link GateOctokit} — API root, user agent, log, and the retry and
  * throttling policy above — without credentials. {@link createOctokit} adds a token; the bot passes them to
  * `GateOctokit.defaults(…)` so that `@octokit/app`'s App (JWT) and installation clients retry and throttle the
@@ -136,7 +149,7 @@ const unspacedWrites = {
  */
 export function gateOctokitOptions(options: Omit<CreateOctokitOptions, "token">) {
   const timing = options.timing ?? {};
-  const log = options.log;
+  const log = options.log ?? QUIET_REQUEST_LOG;
   const onLimit =
     (kind: string) =>
     (retryAfter: number, request: { method: string; url: string }, _octokit: unknown, retryCount: number) => {
@@ -145,13 +158,13 @@ export function gateOctokitOptions(options: Omit<CreateOctokitOptions, "token">)
       const next = retrying
         ? `retrying after ${retryAfter}s (retry ${retryCount + 1} of ${RATE_LIMIT_RETRIES})`
         : `giving up after ${RATE_LIMIT_RETRIES} retries`;
-      (log?.warn ?? console.warn)(`${what}; ${next}`);
+      log.warn(`${what}; ${next}`);
       return retrying;
     };
   return {
     baseUrl: (options.baseUrl ?? DEFAULT_API_URL).replace(/\/+$/, ""),
     userAgent: options.userAgent ?? "evidence-gate",
-    ...(log === undefined ? {} : { log }),
+    log,
     retry: {
       retries: SERVER_ERROR_RETRIES,
       doNotRetry: DO_NOT_RETRY,

@@ -5,7 +5,9 @@
  * project's `npm test`. Posting twice on one head SHA leaves one check run; a SHA the ledger is not about,
  * a missing token and a refused write are errors the user sees.
  */
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { runCliReport } from "../../src/cli/report-command.js";
 import { runCliVerify } from "../../src/cli/verify-command.js";
@@ -24,6 +26,8 @@ afterEach(async () => {
 });
 
 const TOKEN = "ghs_reportcommandtoken1234";
+/** The CLI bundle (`npm run build`), for the one case that needs a real process's stderr. */
+const CLI_BUNDLE = join(import.meta.dirname, "..", "..", "dist", "cli.js");
 
 async function capture(
   command: typeof runCliVerify,
@@ -159,5 +163,32 @@ describe("evidence-gate report RUN_ID", () => {
     expect(r.stderr).toContain("checks: write");
     expect(r.stderr + r.stdout).not.toContain(TOKEN);
     gh.assertNoViolations();
+
+    // No answer at all (nothing listens there), through the bundle as a user runs it (Octokit's default
+    // log is bound to the process's console when its module loads, so only a real stderr shows it): the
+    // message names the API root and GITHUB_API_URL, and Octokit's own request log ("GET … - 500 with id
+    // UNKNOWN in 2ms", once per retry, before the message) is not printed.
+    const closed = await startGitHubServer();
+    const closedUrl = closed.url;
+    await closed.close();
+    const unreachable = spawnSync(
+      process.execPath,
+      [CLI_BUNDLE, "report", ledger.runId, "--repository", "octo-org/widgets"],
+      {
+        cwd: repo.dir,
+        encoding: "utf8",
+        env: {
+          ...hermeticGitEnv,
+          GITHUB_TOKEN: TOKEN,
+          GITHUB_API_URL: closedUrl,
+          EVIDENCE_GATE_BACKOFF_SECOND_MS: "1",
+        },
+      },
+    );
+    expect(unreachable.status).toBe(1);
+    expect(unreachable.stderr).toContain(`no answer from the GitHub API at ${new URL(closedUrl).origin}`);
+    expect(unreachable.stderr).toContain("GITHUB_API_URL");
+    expect(unreachable.stderr).not.toMatch(/with id/);
+    expect(unreachable.stderr + unreachable.stdout).not.toContain(TOKEN);
   });
 });

@@ -248,7 +248,8 @@ describe("CheckRunClient: a refused write is an error the user sees", () => {
     await server.close();
     const error = await failure(client({ url }).create(created));
     expect(error.status).toBeUndefined();
-    expect(error.message).toContain("no answer from the GitHub API");
+    expect(error.message).toContain(`no answer from the GitHub API at ${new URL(url).origin}`);
+    expect(error.message).toContain("GITHUB_API_URL");
     server = await startGitHubServer();
   });
 });
