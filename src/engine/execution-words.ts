@@ -4,7 +4,7 @@
  * whose failure or why. A gated node's completion attempt is said by `completion-judge.ts`.
  */
 import type { LedgerRow } from "../core/ledger-row.js";
-import type { Graph, GraphNode } from "../graph/graph.js";
+import { attemptsInAll, type Graph, type GraphNode } from "../graph/graph.js";
 import type { ExecutionInput } from "./node-decision.js";
 
 /**
@@ -22,7 +22,7 @@ export function withExecutionWords(
   input: ExecutionInput,
   row: LedgerRow,
 ): LedgerRow {
-  const maxAttempts = 1 + node.retry.max;
+  const maxAttempts = attemptsInAll(node);
   const arcOfBody = ctx.graph.nodes.find((n) => n.feedback?.body.includes(node.id))?.feedback ?? null;
   // A gated node's rows say its completion attempt (completion-judge.ts); a retry is then "retry a/M".
   const retryWord = node.completion !== null ? "retry attempt" : "attempt";

@@ -19,7 +19,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { type FailCause, type FailRow, type LedgerRow, NOTHING_SPENT } from "../core/ledger-row.js";
 import type { Redactor } from "../core/redact.js";
 import type { VerifyQueue } from "../evidence/verify.js";
-import type { Graph, GraphNode } from "../graph/graph.js";
+import { attemptsInAll, type Graph, type GraphNode } from "../graph/graph.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
 import { type AgentNodeResult, runAgentNode } from "./agent-node.js";
 import type { AgentNodeSpec, NodeContext } from "./agent-node-spec.js";
@@ -149,7 +149,7 @@ export async function settleExecution(
     !signal.aborted &&
     produced.sessionLimit === null &&
     row.cause !== "cancelled" &&
-    input.attempt < attemptsOf(node) &&
+    input.attempt < attemptsInAll(node) &&
     node.retry.on.includes(row.cause as never) &&
     (gated === null || (gated.kind === "first" && row.completion?.check === "not_run"));
   const recorded: LedgerRow = retrying && row.verdict === "FAIL" ? { ...row, superseded: true } : row;
@@ -172,11 +172,6 @@ export async function settleExecution(
   // A judged failure's reply is quoted once in the next attempt; any other failure quotes nothing.
   if (retrying) return retryOf(node, input, recorded, { ...carried, quoted: produced.judged ? reply : null });
   return afterFailure(ctx, node, input.round, { row: recorded, reply, judged: produced.judged }, signal);
-}
-
-/** A node's attempts in all: 1 + `retry.max`. */
-function attemptsOf(node: GraphNode): number {
-  return 1 + node.retry.max;
 }
 
 /**
@@ -237,7 +232,7 @@ function agentSpec(
   session: NonNullable<AgentNodeSpec["session"]>,
 ): AgentNodeSpec {
   const { fields, quoted } = carried;
-  const maxAttempts = attemptsOf(node);
+  const maxAttempts = attemptsInAll(node);
   return {
     id: node.id,
     prompt:
@@ -341,7 +336,7 @@ function retryOf(
       kind: "retry",
       cause: row.cause,
       attempt: input.attempt + 1,
-      maxAttempts: attemptsOf(node),
+      maxAttempts: attemptsInAll(node),
       judged,
     },
     detail: `retry ${input.attempt}/${node.retry.max} after ${row.cause}${judged ? " (previous reply quoted)" : ""}`,

@@ -121,6 +121,15 @@ export interface Graph {
 }
 
 /**
+ * The attempts a node may make in all: `1 + retry.max` when `retry.on` lists a cause, else 1 — with an
+ * empty `on` the node never retries whatever `max` says (docs/graph-format.md, Retries), and its rows must
+ * not read "attempt 1/4".
+ */
+export function attemptsInAll(node: Pick<GraphNode, "retry">): number {
+  return node.retry.on.length === 0 ? 1 : 1 + node.retry.max;
+}
+
+/**
  * Builds the runnable graph from a spec that `validateGraph` accepted.
  * @throws Error("Internal error: …") if the spec was not validated (a duration or pattern fails here).
  */

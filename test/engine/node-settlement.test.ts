@@ -308,6 +308,24 @@ nodes:
     );
   });
 
+  test("retry.max with no cause in retry.on never retries, and its row names no attempts (not 'attempt 1/4')", async () => {
+    const l = leg(
+      `
+nodes:
+  - id: fix
+    prompt: fix it
+    success_check: { result_matches: "^DONE$" }
+    retry: { max: 3 }
+`,
+      { plays: [answered("nope")] },
+    );
+    const settled = await l.settle("fix");
+    expect(settled).toMatchObject({ kind: "failed", judged: true });
+    expect(rowText(settled.kind === "failed" ? settled.row : null)).toBe(
+      "FAIL result_mismatch: reply does not match /^DONE$/: nope",
+    );
+  });
+
   const LOOP = `
 nodes:
   - id: write
