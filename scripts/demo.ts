@@ -68,7 +68,7 @@ try {
   rmSync(kept, { recursive: true, force: true });
   cpSync(repo.dir, kept, { recursive: true });
   process.stdout.write(
-    `\nthe nodes' changes: ${join(outDir, "patch.diff")}; the sample repository after the run: ${kept}\n`,
+    `\nthe nodes' changes: ${join(outDir, "patch.diff")}; the sample repository after the run: ${kept} (the temp folder named above is removed: a \`git show\` printed above works there, as \`git -C ${kept} show …\`)\n`,
   );
   process.stdout.write(
     `the model server answered ${server.requests.length} requests; outputs in ${outDir}\n`,
