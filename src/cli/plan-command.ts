@@ -10,7 +10,7 @@
  * for build evidence, 64 usage error, 130 interrupted.
  */
 import { autoRunPolicy } from "../policy/policy-file.js";
-import { planLines } from "../progress/progress-lines.js";
+import { planLines, planTitle } from "../progress/progress-lines.js";
 import { cliSecrets } from "../run/credentials.js";
 import { EXIT } from "../run/exit-codes.js";
 import { withLocalProxy } from "../run/local-leg.js";
@@ -94,11 +94,7 @@ export async function runCliPlan(argv: readonly string[], io: CliIo): Promise<nu
   if (result.kind === "rejected") {
     const rejected = result.planned;
     // Only a plan refused again after its repair is "refused"; an interrupted or failed planner call is not.
-    const title = io.signal?.aborted
-      ? "plan: interrupted, nothing to run"
-      : rejected.repairAttempted
-        ? "plan: refused, nothing to run"
-        : "plan: planning failed, nothing to run";
+    const title = io.signal?.aborted ? "plan: interrupted, nothing to run" : planTitle(plan);
     if (!f.json) for (const l of planLines(plan, title)) say.line(l);
     if (rejected.repairAttempted) {
       for (const refusal of rejected.refusals) say.error(`the plan was refused after its repair: ${refusal}`);
@@ -108,9 +104,7 @@ export async function runCliPlan(argv: readonly string[], io: CliIo): Promise<nu
     return io.signal?.aborted ? EXIT.interrupted : EXIT.failed;
   }
   if (!f.json) {
-    const n = plan.nodes.length;
-    const title = `plan: ${n} node${n === 1 ? "" : "s"}${plan.repaired ? " (re-planned once after a refusal)" : ""}`;
-    for (const l of planLines(plan, title)) say.line(l);
+    for (const l of planLines(plan, planTitle(plan))) say.line(l);
   }
   say.line("plan only: no node ran and no run directory was made");
   return EXIT.passed;

@@ -3,7 +3,7 @@
  * ledger, optionally post (or record) the check run, and map the result to an exit code (SPEC §2).
  */
 import { autoRunPolicy } from "../policy/policy-file.js";
-import { planLines } from "../progress/progress-lines.js";
+import { planLines, planTitle } from "../progress/progress-lines.js";
 import { CliLeg, withLocalProxy } from "../run/local-leg.js";
 import { type CliIo, checkedRepository } from "../run/local-setup.js";
 import { autoMode } from "../run/request.js";
@@ -68,8 +68,7 @@ export async function runCliAuto(argv: readonly string[], io: CliIo): Promise<nu
         leg.ports(
           {
             onPlan: (plan) => {
-              const title = `plan: ${plan.nodes.length} node${plan.nodes.length === 1 ? "" : "s"}${plan.repaired ? " (re-planned once after a refusal)" : ""}`;
-              for (const l of planLines(plan, title)) report.line(l);
+              for (const l of planLines(plan, planTitle(plan))) report.line(l);
             },
           },
           undefined,

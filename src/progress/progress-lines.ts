@@ -9,6 +9,7 @@ import { resolve } from "node:path";
 import type { LedgerRow } from "../core/ledger-row.js";
 import { unreachable } from "../core/unreachable.js";
 import type { RetryInfo } from "../engine/leg-hooks.js";
+import { formatUsd } from "../ledger/cells.js";
 import type { RunOutcome } from "../ledger/conclusion.js";
 import type { PlanSection } from "../ledger/ledger.js";
 import { NodeLines, nodeLine, type Pause, pauseLine } from "./node-lines.js";
@@ -104,6 +105,20 @@ export function gateReachedLine(gate: string): string {
 }
 
 /**
+ * The plan's title line for `auto` and `plan` (`plan: 2 nodes (re-planned once after a refusal), planner
+ * $0.0008`); for a plan with no node — refused again after its repair, or a planner reply that could not be
+ * used — `plan: refused, nothing to run` / `plan: planning failed, nothing to run`, with the planner's cost
+ * too (it was spent).
+ */
+export function planTitle(plan: PlanSection): string {
+  const cost = `planner ${formatUsd(plan.planningCostUsd)}`;
+  const n = plan.nodes.length;
+  if (n === 0)
+    return `plan: ${plan.repaired !== undefined ? "refused" : "planning failed"}, nothing to run (${cost})`;
+  return `plan: ${n} node${n === 1 ? "" : "s"}${plan.repaired ? " (re-planned once after a refusal)" : ""}, ${cost}`;
+}
+
+/**
  * The plan before anything runs: a title, one line per node (dependencies, tools, the sink's verify
  * command), what the build evidence is, the tool disclosure, and one `warning:` line per thing the graph
  * asks that the runtime will not enforce (`runtimeWarnings`, e.g. a `budget_usd` on codex), so it is read
@@ -111,6 +126,12 @@ export function gateReachedLine(gate: string): string {
  */
 export function planLines(plan: PlanSection, title: string): string[] {
   const lines = [title];
+  // A refused or failed plan runs nothing: what would bound its nodes (the build evidence, the tool
+  // ceiling) describes no node, so only the title (which says why) and the warnings are printed.
+  if (plan.nodes.length === 0) {
+    for (const warning of plan.warnings ?? []) lines.push(`warning: ${warning}`);
+    return lines;
+  }
   for (const node of plan.nodes) {
     const deps = node.dependsOn.length > 0 ? ` ← ${node.dependsOn.join(", ")}` : "";
     const verify = plan.sinkCommands.find((s) => s.nodeId === node.id);
