@@ -146,7 +146,8 @@ export function createRedactor(secrets: readonly (string | undefined)[]): Redact
     // removed first. A ledger never needs either.
     let out = value.replace(INVISIBLE, "");
     for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
-    return redactTokenShapes(out);
+    // Not URL passwords: this redactor also writes state.json and graph.json, run again on resume.
+    return redactTokenShapes(out, { urlPasswords: false });
   };
   const deep = (value: unknown): unknown => {
     if (typeof value === "string") return text(value);
@@ -189,7 +190,7 @@ function redactBytes(bytes: Buffer, forms: readonly string[]): Buffer {
     const latin1 = Buffer.from(needle, "utf8").toString("latin1");
     if (out.includes(latin1)) out = out.split(latin1).join(REDACTED);
   }
-  out = redactTokenShapes(out);
+  out = redactTokenShapes(out, { urlPasswords: false });
   return out === original ? bytes : Buffer.from(out, "latin1");
 }
 

@@ -20,6 +20,7 @@
  * | Stripe secret and restricted keys | `[rs]k_(?:live\|test)_[A-Za-z0-9]{16,}` | Stripe Docs, "API keys" |
  * | JSON Web Token (the Actions runtime token and the OIDC ID token are JWTs) | `eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*` | RFC 7519 §3 (base64url header `{"…` encodes to `eyJ`) |
  * | PEM private key block | `-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----` … `-----END … PRIVATE KEY-----` | RFC 7468 §10, §11 |
+ * | a URL's password (`scheme://user:PASSWORD@host`; only the password is replaced) | scanned from each `://` | RFC 3986 §3.2.1 (userinfo; the password form is deprecated, connection strings still use it) |
  *
  * Anchoring, so ordinary words are not eaten: every shape begins with a vendor prefix at a word boundary
  * (`task-`, `risk-free` and `deskgh_x` hold no match), needs a long random-looking body (a kebab-case name
@@ -79,9 +80,55 @@ function isSpace(code: number): boolean {
   return /\s/.test(String.fromCharCode(code));
 }
 
-/** `text` with every one-line token shape and every PEM private-key body replaced by `***`. */
-export function redactTokenShapes(text: string): string {
-  return redactPemBlocks(redactOneLineShapes(text));
+/** What {@link redactTokenShapes} removes besides the vendor shapes and PEM bodies. */
+export interface TokenShapeOptions {
+  /**
+   * Also the password of every URL that carries one (`postgres://app:***@db:5432/x`); default `true`.
+   * `redact.ts` turns it off: its redactor also writes the run directory's `state.json` and `graph.json`,
+   * whose verify commands and prompts are run again on resume, and a connection string in a verify
+   * command (`DATABASE_URL=postgres://test:test@localhost/t npm test`) must still connect then. What leaves
+   * for GitHub (check run, job summary, PR comment, the App's check run) calls this with the default.
+   */
+  readonly urlPasswords?: boolean;
+}
+
+/**
+ * `text` with every one-line token shape and every PEM private-key body replaced by `***`, and (unless
+ * `options.urlPasswords` is `false`) the password of every URL that carries one.
+ */
+export function redactTokenShapes(text: string, options: TokenShapeOptions = {}): string {
+  const shapes = redactPemBlocks(redactOneLineShapes(text));
+  return options.urlPasswords === false ? shapes : redactUrlPasswords(shapes);
+}
+
+/** Ends a URL's authority (RFC 3986 §3.2: it runs to the next `/`, `?` or `#`); whitespace and quotes end the URL. */
+const AUTHORITY_END = new Set(["/", "?", "#", '"', "'", "`", "<", ">", "\\"]);
+
+/**
+ * The password of a URL's userinfo replaced by `***` (RFC 3986 §3.2.1: `user:password@host`, a form the RFC
+ * deprecates and connection strings still use — `DATABASE_URL=postgres://app:hunter2@db/app` printed by a
+ * build). The user name and host stay, so a reader still sees which service it was. Linear: each `://` is
+ * found by `indexOf`, its authority read once up to the first `/`, `?`, `#`, quote or whitespace.
+ */
+function redactUrlPasswords(text: string): string {
+  let at = text.indexOf("://");
+  if (at === -1) return text;
+  let out = "";
+  let copied = 0;
+  while (at !== -1) {
+    const start = at + 3;
+    let end = start;
+    while (end < text.length && !isSpace(text.charCodeAt(end)) && !AUTHORITY_END.has(text[end]!)) end++;
+    const authority = text.slice(start, end);
+    const atSign = authority.lastIndexOf("@");
+    const colon = atSign === -1 ? -1 : authority.indexOf(":");
+    if (colon !== -1 && colon < atSign - 1 && authority.slice(colon + 1, atSign) !== MASK) {
+      out += `${text.slice(copied, start + colon + 1)}${MASK}`;
+      copied = start + atSign;
+    }
+    at = text.indexOf("://", Math.max(end, start));
+  }
+  return copied === 0 ? text : out + text.slice(copied);
 }
 
 /** Whether `text` holds any shape {@link redactTokenShapes} would replace. */

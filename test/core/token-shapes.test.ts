@@ -161,6 +161,45 @@ describe("redactTokenShapes: hostile input", () => {
   });
 });
 
+describe("redactTokenShapes: a URL's password (RFC 3986 §3.2.1)", () => {
+  it("only the password goes; the scheme, user, host, port and path stay", () => {
+    expect(redactTokenShapes("DATABASE_URL=postgres://app:hunter2@db.internal:5432/app ok")).toBe(
+      `DATABASE_URL=postgres://app:${REDACTED}@db.internal:5432/app ok`,
+    );
+    expect(redactTokenShapes('connect "redis://:s3cret@cache:6379/0" and https://u:p%40ss@h/x?y#z')).toBe(
+      `connect "redis://:${REDACTED}@cache:6379/0" and https://u:${REDACTED}@h/x?y#z`,
+    );
+    // the last @ of the authority ends the userinfo (a password may hold an unencoded @)
+    expect(redactTokenShapes("mysql://root:a@b@localhost/db")).toBe(`mysql://root:${REDACTED}@localhost/db`);
+  });
+
+  it("URLs with no password are unchanged: no userinfo, a user only, a port colon, an @ in the path, an empty password", () => {
+    for (const text of [
+      "https://github.com/o/r/pull/1",
+      "ssh://git@github.com:22/o/r.git",
+      "http://localhost:8080/@scope/pkg",
+      "https://h/path?q=a:b@c",
+      "postgres://app:@db/app",
+      "nothing here: a:b@c and :// alone",
+      `postgres://app:${REDACTED}@db/app`,
+    ]) {
+      expect(redactTokenShapes(text), text).toBe(text);
+      expect(hasTokenShape(text), text).toBe(false);
+    }
+  });
+
+  it("not by the run directory's redactor, whose state.json commands are run again on resume", () => {
+    const command = "DATABASE_URL=postgres://test:test@localhost/t npm test";
+    expect(createRedactor([]).text(command)).toBe(command);
+    expect(redactTokenShapes(command, { urlPasswords: false })).toBe(command);
+  });
+
+  it("many :// with long authorities stay linear and unchanged", () => {
+    const text = `${"x://".repeat(200_000)}${"a".repeat(100_000)}`;
+    expect(redactTokenShapes(text)).toBe(text);
+  });
+});
+
 describe("token-shapes.ts documents every shape it applies", () => {
   it("each pattern appears in the module's docstring table, with a source", () => {
     const source = readFileSync(join(REPO_ROOT, "src", "core", "token-shapes.ts"), "utf8");
