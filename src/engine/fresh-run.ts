@@ -10,6 +10,7 @@
  *
  * What a run then does — plan and run a leg, or run one verify — is its driver's.
  */
+import { basename, isAbsolute, relative } from "node:path";
 import type { BuildEvidenceAnswer } from "../core/build-evidence-answer.js";
 import { createRedactor } from "../core/redact.js";
 import { mintRunId } from "../core/run-id.js";
@@ -71,6 +72,18 @@ export function gitContextOf(
     knownSecrets: o.knownSecrets,
     ...(o.indexOverlay !== undefined ? { indexOverlay: o.indexOverlay } : {}),
   };
+}
+
+/**
+ * The subject of a hand-written graph's `--commit` commit (after `evidence-gate: `): the graph's `name`, else
+ * `run <graph file>` with the file as the repository knows it — relative to `repoDir` when it lies inside,
+ * else its base name — never the machine's absolute path (`run /home/me/work/repo/graphs/fix.yaml`).
+ */
+export function graphCommitSubject(name: string | null, source: string, repoDir: string): string {
+  if (name !== null) return name;
+  if (!isAbsolute(source)) return `run ${source}`;
+  const inside = relative(repoDir, source);
+  return `run ${inside !== "" && !inside.startsWith("..") && !isAbsolute(inside) ? inside : basename(source)}`;
 }
 
 /**

@@ -16,6 +16,7 @@ import { snapshotLedger } from "./finish-run.js";
 import {
   frameCommit,
   gitContextOf,
+  graphCommitSubject,
   ignoredBaselineOf,
   openFreshRun,
   prepareFreshRepository,
@@ -102,7 +103,7 @@ export async function runHandWritten(o: HandRunOptions): Promise<HandRunResult> 
     answer,
     ...(o.pr ? { headSha: o.pr.headSha } : {}),
     requireEvidence: o.policy?.requireEvidence === true,
-    commit: frameCommit(o, graph.name ?? `run ${o.graphSource}`),
+    commit: frameCommit(o, graphCommitSubject(graph.name, o.graphSource, repo.repoDir)),
   });
   const concurrency = o.concurrency ?? graph.concurrency;
   const onFail = o.continueOnFail || graph.on_fail === "continue" ? "continue" : "halt";

@@ -18,6 +18,7 @@ import { type IgnoredFiles, ignoredFilesFromData } from "../evidence/ignored-fil
 import type { PlanSection } from "../ledger/ledger.js";
 import { handWrittenDisclosure, plannedRunDisclosure, type Runtime } from "../policy/disclosure.js";
 import { snapshotLedger } from "./finish-run.js";
+import { graphCommitSubject } from "./fresh-run.js";
 import { IGNORED_BASELINE_FILE } from "./graph-run.js";
 import { type FinishedLeg, legCaller, runLegAndFinish } from "./leg.js";
 import { restoreLegEndFiles } from "./leg-end-files.js";
@@ -118,7 +119,9 @@ export async function resumeRun(o: ResumeOptions): Promise<ResumeResult> {
     ...(o.headSha !== undefined ? { headSha } : {}),
     answer: state.build_evidence,
     requireEvidence: state.policy?.require_evidence === true,
-    commit: o.commit ? { message: state.goal ?? `run ${state.graph_source ?? runId}` } : null,
+    commit: o.commit
+      ? { message: state.goal ?? graphCommitSubject(graph.name, state.graph_source ?? runId, state.repo_dir) }
+      : null,
     redactor,
     dir,
     startedAt: state.legs[0]?.started_at ?? startedAt,
