@@ -26,7 +26,12 @@ export async function runCliResume(argv: readonly string[], io: CliIo): Promise<
   const parsed = parseOrExit(argv, io, "resume", RESUME_USAGE, parseResumeFlags);
   if ("exit" in parsed) return parsed.exit;
   const f = parsed.flags;
-  const by = f.action.kind === "retry-failed" ? null : (f.by ?? localUser(io.env));
+  // The local account is no GitHub login: it is recorded as such, so no renderer prints it as `@root`.
+  const local = localUser(io.env);
+  const by =
+    f.action.kind === "retry-failed"
+      ? null
+      : (f.by ?? (local === undefined ? undefined : `${local} (local user)`));
   const where = await checkedRepository("resume", f, io, {
     runs: true,
     extra: by === undefined ? ["cannot tell who decides the gate: give --by LOGIN"] : [],

@@ -85,11 +85,22 @@ export function formatDuration(ms: number): string {
   return `${minutes}m${String(seconds).padStart(2, "0")}s`;
 }
 
+/** A GitHub login (docs: alphanumerics and single hyphens, at most 39 characters, no leading hyphen). */
+const GITHUB_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}(?:\[bot\])?$/;
+
+/**
+ * Who approved a gate, as a reader should see it: `@octocat` for a GitHub login (a button, a comment
+ * command, `--by octocat`), as recorded otherwise (`root (local user)`: the CLI's default approver).
+ */
+export function approverWords(login: string): string {
+  return GITHUB_LOGIN.test(login) ? `@${login}` : login;
+}
+
 /** The detail column: the row's own detail plus what its structured fields say (approval, supersession, skip). */
 export function rowDetail(row: LedgerRow): string {
   const parts = [row.detail];
   if (row.verdict === "PASS" && row.approvedBy !== undefined) {
-    parts.push(`approved by @${row.approvedBy.login} at ${row.approvedBy.headSha.slice(0, 7)}`);
+    parts.push(`approved by ${approverWords(row.approvedBy.login)} at ${row.approvedBy.headSha.slice(0, 7)}`);
   }
   if (row.verdict === "FAIL" && row.superseded === true) parts.push("superseded by a later attempt");
   if (row.verdict === "SKIPPED" && row.reason !== "") parts.push(row.reason);

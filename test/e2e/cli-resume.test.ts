@@ -107,7 +107,7 @@ describe("a gate pauses `run` (exit 2); `resume --approve` / `--reject` decides 
     expect(again.stderr).toContain('gate "approve", which a person rejected');
   });
 
-  test("without --by the approver is the local user ($USER)", async () => {
+  test("without --by the approver is the local user ($USER), recorded and shown as such, never as a GitHub @login", async () => {
     const h = await cliHarness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
     const paused = await pausedAtGate(h);
 
@@ -115,7 +115,9 @@ describe("a gate pauses `run` (exit 2); `resume --approve` / `--reject` decides 
 
     expect(r.exitCode, r.stderr).toBe(0);
     const gate = r.ledger!.rows.find((row) => row.nodeId === "approve") as PassRow;
-    expect(gate.approvedBy?.login).toBe("carol");
+    expect(gate.approvedBy?.login).toBe("carol (local user)");
+    expect(r.stdout).toContain("approved by carol (local user) at");
+    expect(r.stdout).not.toContain("@carol");
   });
 });
 
