@@ -53,7 +53,7 @@ export interface FailedCall {
 
 interface RequestErrorLike {
   readonly status?: unknown;
-  readonly response?: { readonly data?: unknown };
+  readonly response?: { readonly data?: unknown; readonly headers?: Readonly<Record<string, unknown>> };
   readonly message?: unknown;
   readonly request?: { readonly method?: string; readonly url?: string };
 }
@@ -66,11 +66,18 @@ export function checkRunWriteError(call: FailedCall): CheckRunWriteError {
   const error = call.cause as RequestErrorLike | null;
   const hasResponse = error?.response !== undefined;
   const status = typeof error?.status === "number" && hasResponse ? error.status : undefined;
+  const notTheApi = hasResponse ? notGitHubJson(error?.response) : null;
   const githubMessage =
-    githubMessageOf(call.cause) ?? (typeof error?.message === "string" ? error.message : undefined);
+    notTheApi !== null
+      ? undefined
+      : (githubMessageOf(call.cause) ?? (typeof error?.message === "string" ? error.message : undefined));
   const [method = "", path = ""] = call.route.split(" ");
+  const url = error?.request?.url;
   return new CheckRunWriteError({
-    message: describeFailure(call.what, status, githubMessage, hasResponse, error?.request?.url),
+    message:
+      notTheApi !== null
+        ? `${call.what}: ${originOf(url) ?? "the server"} answered ${status ?? "without a status"} with ${notTheApi}, not the GitHub API's JSON. ${API_ROOT_HINT}`
+        : describeFailure(call.what, status, githubMessage, hasResponse, url),
     status,
     request: {
       operation: call.operation,
@@ -105,7 +112,7 @@ function describeFailure(
   if (!hasResponse) {
     const origin = originOf(url);
     const where = origin === null ? "" : ` at ${origin}`;
-    return `${what}: no answer from the GitHub API${where} (${githubMessage ?? "network error"}). The API root comes from GITHUB_API_URL (unset, it is https://api.github.com): check it and the network, then run again.`;
+    return `${what}: no answer from the GitHub API${where} (${githubMessage ?? "network error"}). ${API_ROOT_HINT}`;
   }
   const said = githubMessage === undefined ? "" : ` "${githubMessage}"`;
   const answered = `${what}: GitHub answered ${status}${said}.`;
@@ -122,6 +129,24 @@ function describeFailure(
     );
   }
   return answered;
+}
+
+/** Where the API root comes from, for answers that say it is wrong. */
+const API_ROOT_HINT =
+  "The API root comes from GITHUB_API_URL (unset, it is https://api.github.com; on GHES https://HOST/api/v3): check it and the network, then run again.";
+
+/**
+ * Why a response is not GitHub's API talking (`"an HTML page (text/html)"`), or `null` when it is JSON.
+ * GitHub's REST API answers every status, errors included, with `application/json`; a proxy, a login
+ * page or a web server at a wrong `GITHUB_API_URL` answers HTML, whose text would otherwise be pasted into
+ * the message as if it were GitHub's.
+ */
+function notGitHubJson(response: RequestErrorLike["response"]): string | null {
+  const type = response?.headers?.["content-type"];
+  const contentType = typeof type === "string" ? type.split(";")[0]!.trim().toLowerCase() : "";
+  if (contentType.endsWith("json")) return null;
+  if (contentType === "" && (typeof response?.data !== "string" || response.data === "")) return null;
+  return contentType === "text/html" ? "an HTML page (text/html)" : `a ${contentType || "non-JSON"} body`;
 }
 
 /** `https://host[:port]` of a request URL, or `null` when there is none or it does not parse. */

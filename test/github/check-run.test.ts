@@ -2,6 +2,8 @@
  * The check-run lifecycle against the local GitHub double: every request the client sends must pass
  * GitHub's description, and every refusal must reach the caller as a CheckRunWriteError.
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   CHECK_RUN_ANNOTATIONS_PER_REQUEST,
@@ -251,6 +253,28 @@ describe("CheckRunClient: a refused write is an error the user sees", () => {
     expect(error.message).toContain(`no answer from the GitHub API at ${new URL(url).origin}`);
     expect(error.message).toContain("GITHUB_API_URL");
     server = await startGitHubServer();
+  });
+
+  it("an HTML answer (a web server at a wrong GITHUB_API_URL) is named as such: no page pasted, no checks: write advice", async () => {
+    const page = "<!DOCTYPE html><html><body><h1>404 Not Found</h1></body></html>";
+    const web = createServer((_req, res) => {
+      res.writeHead(404, { "content-type": "text/html; charset=utf-8" });
+      res.end(page);
+    });
+    await new Promise<void>((done) => web.listen(0, "127.0.0.1", done));
+    const { port } = web.address() as AddressInfo;
+    try {
+      const error = await failure(client({ url: `http://127.0.0.1:${port}` }).create(created));
+      expect(error.status).toBe(404);
+      expect(error.message).toContain(
+        `http://127.0.0.1:${port} answered 404 with an HTML page (text/html), not the GitHub API's JSON`,
+      );
+      expect(error.message).toContain("GITHUB_API_URL");
+      expect(error.message).not.toContain("<html>");
+      expect(error.message).not.toContain("checks: write");
+    } finally {
+      await new Promise((done) => web.close(done));
+    }
   });
 });
 
