@@ -5,6 +5,7 @@
  * Reporting (`--json`, `--repository`, `--check-run-out`, `--summary-out`) is `auto`'s.
  */
 
+import { shownCommand } from "../core/shown-command.js";
 import { chooseVerifyCommand, emptyVerifyCommandProblem } from "../evidence/verify-choice.js";
 import { autoRunPolicy } from "../policy/policy-file.js";
 import { CliLeg } from "../run/local-leg.js";
@@ -121,7 +122,7 @@ export async function runCliVerify(argv: readonly string[], io: CliIo): Promise<
     io,
     secrets,
     report,
-    what: `verify: ${verify.command}`,
+    what: `verify: ${shownCommand(verify.command)}`,
   });
   if ("exit" in leg) return leg.exit;
   const outcome = await startRun(

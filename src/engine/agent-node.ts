@@ -22,8 +22,10 @@
  *   limit (`codex-call-report.ts`); there is no `--max-budget-usd` (codex reports no USD: `budget_usd` is
  *   warned about at run start, not enforced).
  */
+
 import { writeFileSync } from "node:fs";
 import type { FailCause, LedgerRow, PassRow, TokenUsage, VerifyEvidence } from "../core/ledger-row.js";
+import { shownCommand } from "../core/shown-command.js";
 import { qualifierFor } from "../evidence/qualifier.js";
 import { searchPattern } from "../graph/pattern.js";
 import { ignoredFilesWords, outsideWritesWords, verifyExitWords } from "../ledger/cells.js";
@@ -140,7 +142,7 @@ async function runVerifyStep(
   ctx: NodeContext,
   signal: AbortSignal,
 ): Promise<VerifyStep> {
-  const stopped = `cancelled before its verify command \`${check.command}\` finished`;
+  const stopped = `cancelled before its verify command \`${shownCommand(check.command)}\` finished`;
   if (signal.aborted) return { kind: "failed", cause: "cancelled", detail: stopped, judged: false };
   ctx.onVerifying?.(spec.id, check.command);
   const verify = await ctx.verifyQueue.run({
@@ -157,7 +159,7 @@ async function runVerifyStep(
   return {
     kind: "failed",
     cause: "verify_failed",
-    detail: `verify \`${verify.command}\` ${verifyExitWords(verify)}`,
+    detail: `verify \`${shownCommand(verify.command)}\` ${verifyExitWords(verify)}`,
     verify,
     // Only a command that ran and said no is a judgment; one that timed out or could not start is not.
     judged: verify.outcome === "failed",
@@ -259,7 +261,7 @@ class RowMaker {
     // The row stays PASS (verified) — the command did pass — but says when it ran on changed ignored files.
     const ignored = ignoredFilesWords(verify);
     const detail = verify
-      ? `verify \`${verify.command}\` exited ${verify.exitCode}${verify.reusedFrom ? ` (result reused from "${verify.reusedFrom}": same tree, same command)` : ""}${ignored !== null ? `; ${ignored}` : ""}`
+      ? `verify \`${shownCommand(verify.command)}\` exited ${verify.exitCode}${verify.reusedFrom ? ` (result reused from "${verify.reusedFrom}": same tree, same command)` : ""}${ignored !== null ? `; ${ignored}` : ""}`
       : spec.resultMatches
         ? `reply matched /${spec.resultMatches.source}/`
         : "exited 0";

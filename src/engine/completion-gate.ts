@@ -12,7 +12,9 @@
  *   that declares nothing cannot escape an earlier open item) passes only when every item is completed;
  *   no plan passes unless `require_plan`. Structural only: items are counted, never read for meaning.
  */
+
 import type { VerifyEvidence } from "../core/ledger-row.js";
+import { shownCommand } from "../core/shown-command.js";
 import type { CompletionGate } from "../graph/graph.js";
 import { verifyExitWords } from "../ledger/cells.js";
 import type { NodeVerifier } from "./agent-node-spec.js";
@@ -68,9 +70,9 @@ export async function runCompletionCheck(
     signal,
   });
   if (verify.outcome === "passed")
-    return { kind: "passed", summary: `\`${command}\` exited ${verify.exitCode}`, verify };
+    return { kind: "passed", summary: `\`${shownCommand(command)}\` exited ${verify.exitCode}`, verify };
   if (signal.aborted) return { kind: "cancelled" };
-  const summary = `\`${command}\` ${verifyExitWords(verify)}`;
+  const summary = `\`${shownCommand(command)}\` ${verifyExitWords(verify)}`;
   if (verify.outcome !== "failed") return { kind: "could_not_run", summary, verify };
   return { kind: "failed", summary, report: commandReport(verify), verify };
 }

@@ -11,6 +11,7 @@
 
 import { type LedgerRow, NOTHING_SPENT } from "../core/ledger-row.js";
 import { runTimedOut, stopWords } from "../core/run-timeout.js";
+import { shownCommand } from "../core/shown-command.js";
 import { runVerify } from "../evidence/verify.js";
 import { emptyVerifyCommandProblem } from "../evidence/verify-choice.js";
 import { verifyExitWords } from "../ledger/cells.js";
@@ -134,7 +135,7 @@ export async function runVerifyOnly(o: VerifyRunOptions): Promise<VerifyRunResul
           ...common,
           verdict: "PASS",
           qualifier: "verified",
-          detail: `the engine ran \`${o.verifyCmd}\`: ${verifyExitWords(evidence)}`,
+          detail: `the engine ran \`${shownCommand(o.verifyCmd)}\`: ${verifyExitWords(evidence)}`,
         }
       : {
           ...common,
@@ -142,8 +143,8 @@ export async function runVerifyOnly(o: VerifyRunOptions): Promise<VerifyRunResul
           cause: cancelled ? "cancelled" : "verify_failed",
           detail:
             runTimedOut(o.signal) !== null
-              ? `verify \`${o.verifyCmd}\` stopped: ${stopWords(o.signal)}`
-              : `verify \`${o.verifyCmd}\` ${verifyExitWords(evidence)}`,
+              ? `verify \`${shownCommand(o.verifyCmd)}\` stopped: ${stopWords(o.signal)}`
+              : `verify \`${shownCommand(o.verifyCmd)}\` ${verifyExitWords(evidence)}`,
         };
   dir.event(
     row.verdict === "PASS"

@@ -11,10 +11,12 @@
  * tracebacks. A candidate counts only when it is a file inside the repository (never under
  * `node_modules/`), resolved against the verify command's working directory.
  */
+
 import { statSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import type { LedgerRow } from "../core/ledger-row.js";
+import { shownCommand } from "../core/shown-command.js";
 import type { Ledger } from "../ledger/ledger.js";
 import type { CheckRunAnnotation } from "./check-run.js";
 
@@ -163,7 +165,7 @@ function failureWords(row: LedgerRow): string {
         : verify.outcome === "spawn_failed"
           ? "could not start"
           : `exited ${verify.exitCode ?? "?"} (expected ${verify.expectExit})`;
-    return `failed: verify command \`${verify.command}\` ${how}`;
+    return `failed: verify command \`${shownCommand(verify.command)}\` ${how}`;
   }
   return row.verdict === "FAIL" ? `failed (${row.cause.replace(/_/g, " ")})` : "failed";
 }

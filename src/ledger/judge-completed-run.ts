@@ -3,7 +3,9 @@
  * then whether every node passed, then how many non-gate sinks carry engine-run evidence. When every one
  * does, what that evidence covers is judged in `judge-verified-sinks.ts`.
  */
+
 import type { BuildEvidenceAnswer } from "../core/build-evidence-answer.js";
+import { shownCommand } from "../core/shown-command.js";
 import { unreachable } from "../core/unreachable.js";
 import type { Conclusion, ConclusionInput } from "./conclusion.js";
 import { countNodes, quoteList } from "./conclusion-words.js";
@@ -75,7 +77,7 @@ function noEvidenceReason(answer: BuildEvidenceAnswer): string {
     case "none-detected":
       return "No build signal was detected and no verify command was given.";
     case "attached":
-      return `A verify command ("${answer.command}") was attached, but no sink was verified with it.`;
+      return `A verify command ("${shownCommand(answer.command)}") was attached, but no sink was verified with it.`;
     case "graph":
       return answer.verifiedSinks.length === 0
         ? "No sink of the hand-written graph has a success_check.verify or completion.verify command, so the engine ran no build."

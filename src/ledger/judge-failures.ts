@@ -6,7 +6,9 @@
  * and a FAIL row only when the engine marked it `superseded` — an unexplained FAIL always counts. A verify
  * evidence that did not pass counts as a failed verification even on a row that claims PASS.
  */
+
 import type { FailRow, LedgerRow } from "../core/ledger-row.js";
+import { shownCommand } from "../core/shown-command.js";
 import { verifyExitWords } from "./cells.js";
 import type { Conclusion } from "./conclusion.js";
 import { quoteList } from "./conclusion-words.js";
@@ -29,7 +31,7 @@ export function judgeFailures(rows: readonly LedgerRow[]): Conclusion | null {
       outcome: "failed",
       rule: "sink-verify-failed",
       title: `Failed: sink ${first.nodeId} failed its verify command`,
-      reason: `The engine ran "${verify.command}" for sink "${first.nodeId}" and it ${verifyExitWords(verify)}. A sink that fails its verification fails the run.`,
+      reason: `The engine ran "${shownCommand(verify.command)}" for sink "${first.nodeId}" and it ${verifyExitWords(verify)}. A sink that fails its verification fails the run.`,
     };
   }
   const failedRows = rows.filter((row, i): row is FailRow => row.verdict === "FAIL" && counts(rows, i));

@@ -1,4 +1,5 @@
 import type { LedgerRow } from "../core/ledger-row.js";
+import { shownCommand } from "../core/shown-command.js";
 import { unreachable } from "../core/unreachable.js";
 import {
   conclusionLabel,
@@ -75,7 +76,7 @@ function buildEvidence(ledger: Ledger): string[] {
   for (const sink of sinkEvidence(ledger.plan)) {
     switch (sink.kind) {
       case "command":
-        lines.push(`  sink ${sink.nodeId}: ${oneLine(sink.command)}`);
+        lines.push(`  sink ${sink.nodeId}: ${shownCommand(sink.command)}`);
         break;
       case "gate":
         lines.push(`  sink ${sink.nodeId}: a gate (a person's approval, not build evidence)`);
@@ -116,7 +117,7 @@ function table(rows: readonly LedgerRow[]): string[] {
     out.push(format(cells[i]!));
     if (row.verdict === "FAIL" && row.verify !== undefined && row.verify.outcome !== "passed") {
       const { verify } = row;
-      out.push(`    verify: ${oneLine(verify.command)}`);
+      out.push(`    verify: ${shownCommand(verify.command)}`);
       out.push(`    result: ${verifyExitWords(verify)} in ${formatDuration(verify.durationMs)}`);
       const tail = verify.outputTail.replace(/\r\n|\r/g, "\n").replace(/\n$/, "");
       if (tail === "") {

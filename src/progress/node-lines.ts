@@ -6,6 +6,7 @@
  */
 
 import type { LedgerRow } from "../core/ledger-row.js";
+import { shownCommand } from "../core/shown-command.js";
 import { unreachable } from "../core/unreachable.js";
 import type { RetryInfo } from "../engine/leg-hooks.js";
 import { verdictLabel } from "../ledger/cells.js";
@@ -44,7 +45,7 @@ export class NodeLines {
 
   /** `… build  verifying: npm test`. */
   verifying(nodeId: string, command: string): string {
-    return `… ${nodeId}  verifying: ${command}`;
+    return `… ${nodeId}  verifying: ${shownCommand(command)}`;
   }
 
   /** {@link retryLine}, remembering the node's attempts in all. */

@@ -5,8 +5,10 @@
  * exact `resume` commands that continue it. Pure text; the caller decides where lines go (stdout, or
  * stderr under `--json`).
  */
+
 import { resolve } from "node:path";
 import type { LedgerRow } from "../core/ledger-row.js";
+import { shownCommand } from "../core/shown-command.js";
 import { unreachable } from "../core/unreachable.js";
 import type { RetryInfo } from "../engine/leg-hooks.js";
 import { formatUsd } from "../ledger/cells.js";
@@ -136,7 +138,7 @@ export function planLines(plan: PlanSection, title: string): string[] {
     const deps = node.dependsOn.length > 0 ? ` ← ${node.dependsOn.join(", ")}` : "";
     const verify = plan.sinkCommands.find((s) => s.nodeId === node.id);
     const what = node.type === "gate" ? "gate (a person approves)" : `[${node.allowedTools.join(", ")}]`;
-    lines.push(`  ${node.id}${deps}  ${what}${verify ? `  verify: ${verify.command}` : ""}`);
+    lines.push(`  ${node.id}${deps}  ${what}${verify ? `  verify: ${shownCommand(verify.command)}` : ""}`);
   }
   lines.push(`build evidence: ${buildEvidenceWords(plan.buildEvidence)}`);
   lines.push(
@@ -154,7 +156,7 @@ const NO_EVIDENCE = "NONE — every verdict below is the model's, about its own 
 function buildEvidenceWords(answer: PlanSection["buildEvidence"]): string {
   switch (answer.kind) {
     case "attached":
-      return `${answer.command} (engine-run at every sink)`;
+      return `${shownCommand(answer.command)} (engine-run at every sink)`;
     case "declared":
     case "none-detected":
       return NO_EVIDENCE;

@@ -10,6 +10,7 @@
  * A fork's pull request that has a model key but no writer's approval at its head (`forkApprovalMissing`,
  * issue 12 item 4) is verify-only the same way: the key is not used.
  */
+import { shownCommand } from "../core/shown-command.js";
 import { unreachable } from "../core/unreachable.js";
 import { chooseVerifyCommand } from "../evidence/verify-choice.js";
 import { announcePolicy, type PullRequestRun } from "./pull-request-run.js";
@@ -66,13 +67,13 @@ export async function runVerifyMode(run: PullRequestRun, reason: VerifyOnlyReaso
   const notes = [...run.notes];
   if (reason.kind === "no-credential") {
     const command = verify.kind === "chosen" ? verify.command : (inputs.verifyCmd ?? policy?.verifyCmd ?? "");
-    const notice = `No model credential (${secretWords(reason.missing)} is empty for ${forkWords}): this run is verify-only — the engine runs \`${command}\` once on the pull request's head, and no model is called.`;
+    const notice = `No model credential (${secretWords(reason.missing)} is empty for ${forkWords}): this run is verify-only — the engine runs \`${shownCommand(command)}\` once on the pull request's head, and no model is called.`;
     run.runner.notice(notice);
     notes.push(notice);
   }
   if (reason.kind === "fork-unapproved") {
     const command = verify.kind === "chosen" ? verify.command : (inputs.verifyCmd ?? policy?.verifyCmd ?? "");
-    const notice = `${reason.why}. This run is verify-only: the engine runs \`${command}\` once on the pull request's head, and no model is called.`;
+    const notice = `${reason.why}. This run is verify-only: the engine runs \`${shownCommand(command)}\` once on the pull request's head, and no model is called.`;
     run.runner.notice(notice);
     notes.push(notice);
   }

@@ -68,6 +68,15 @@ describe("evidence-gate verify", () => {
     expect(r.ledger?.rows[0]?.verify?.exitCode).not.toBe(0);
     expect(r.ledger?.rows[0]?.verify?.outputTail).toContain("sum adds two numbers");
     expect(r.ledger?.conclusion).toMatchObject({ conclusion: "failure", outcome: "failed" });
+
+    // A multi-line command (a workflow's `verify-cmd: |`) runs line by line, recorded as given, and every
+    // one-line surface marks its line breaks: never `echo first npm test`, which reads as one command.
+    const lines = await verify(repo, ["--verify-cmd", "echo first-line\nnpm test\n"]);
+    expect(lines.code).toBe(1);
+    expect(lines.ledger?.rows[0]?.verify?.command).toBe("echo first-line\nnpm test\n");
+    expect(lines.ledger?.rows[0]?.verify?.outputTail).toMatch(/^first-line\n/);
+    expect(lines.stdout).toContain("`echo first-line ⏎ npm test`");
+    expect(lines.stdout).not.toContain("echo first-line npm test");
   });
 
   it("takes the command from the working tree's policy file when --verify-cmd is not given; with neither, exit 64 and nothing runs", async () => {
