@@ -21,10 +21,12 @@
  *    is installed, so **any** `pyproject.toml` change is flagged (not only its `[tool.pytest*]`,
  *    `[tool.tox*]`, `[tool.hatch.envs*]`, `[tool.poe*]` sections). The build-signal table
  *    (`signal-rules.ts`) spells the names it shares with this list the same way (a test checks it).
- * 3. `named-by-verify` — a file of the starting tree a verify command names, changed in any way (modified,
- *    deleted, renamed): a token of the command that, resolved against the command's folder, is that path
- *    (`./scripts/ci.sh`, `bash test.sh`, `make -f ci.mk`). A file the nodes added is not flagged: a verify
- *    that checks an output the nodes were asked to write (`test -f report.md`) is the common case.
+ * 3. `named-by-verify` — a file of the starting tree a verify command runs, changed in any way (modified,
+ *    deleted, renamed): a word of the command that, resolved against the command's folder, is that path and
+ *    is the program (`./scripts/ci.sh`), an interpreter's script (`bash test.sh`, `node check.mjs`) or a
+ *    file option's value (`make -f ci.mk`, `--config=ci/jest.js`; `verify-command-files.ts`). A file the
+ *    command only reads as data (`grep -q done notes.txt`) is not flagged: it is often the very file the
+ *    nodes were asked to change. Nor is a file the nodes added (`test -f report.md` checks their output).
  * 4. `test-file-removed` — a test file of the starting tree (`*.test.*`, `*.spec.*`, `*_test.go`,
  *    `test_*.py`, `*_test.py`, or anything under a `test/`, `tests/`, `__tests__/` or `spec/` folder) that
  *    the nodes deleted or renamed (under its new name the runner may not find it).
@@ -39,6 +41,7 @@
 import { posix } from "node:path";
 import type { ChangedFile, VerifyDefinitionChange } from "../core/changed-files.js";
 import { SKIPPED_FOLDERS } from "./build-signals.js";
+import { commandFiles } from "./verify-command-files.js";
 
 /** The `package.json` keys that configure a test runner (rule 1), besides `scripts`. */
 export const RUNNER_CONFIG_KEYS: readonly string[] = ["jest", "mocha", "ava", "vitest", "c8", "nyc"];
@@ -266,13 +269,13 @@ function markersIn(lines: readonly string[]): string[] {
   return SKIP_MARKERS.filter((m) => lines.some((line) => m.pattern.test(line))).map((m) => m.words);
 }
 
-/** Repository-relative paths the verify commands name (rule 3), each with the first command naming it. */
+/** Repository-relative paths the verify commands name (rule 3), each with the commands naming it. */
 function namedPaths(commands: readonly VerifyCommandAt[]): Map<string, string[]> {
   const named = new Map<string, string[]>();
   for (const { command, cwd } of commands) {
-    for (const token of commandTokens(command)) {
-      if (token.startsWith("/") || token.startsWith("~") || /[$*?`]/.test(token)) continue;
-      const path = posix.normalize(posix.join(cwd === "" ? "." : cwd, token));
+    for (const word of commandFiles(command)) {
+      if (word.startsWith("/") || word.startsWith("~") || /[$*?`]/.test(word)) continue;
+      const path = posix.normalize(posix.join(cwd === "" ? "." : cwd, word));
       if (path === "." || path.startsWith("../") || path === "..") continue;
       const list = named.get(path) ?? [];
       if (!list.includes(command)) list.push(command);
@@ -280,20 +283,6 @@ function namedPaths(commands: readonly VerifyCommandAt[]): Map<string, string[]>
     }
   }
   return named;
-}
-
-/**
- * The words of a command line, split at white space and shell operators (`;`, `|`, `&`, `(`, `)`, `<`,
- * `>`), with quotes removed; an option's value after `=` (`--config=ci/jest.config.js`) is a word too.
- */
-export function commandTokens(command: string): string[] {
-  const words = command.split(/[\s;|&()<>]+/).map((w) => w.replace(/["']/g, ""));
-  return words
-    .flatMap((w) => {
-      const eq = w.indexOf("=");
-      return eq > 0 ? [w, w.slice(eq + 1)] : [w];
-    })
-    .filter((w) => w.length > 0);
 }
 
 /** Whether a path lies under a folder the build-signal scan never descends into (hidden, `node_modules`, …). */

@@ -10,10 +10,10 @@ import type { ChangedFile } from "../../src/core/changed-files.js";
 import { changedFilesRecord, parseNameStatus } from "../../src/evidence/changed-files.js";
 import { evidenceTree } from "../../src/evidence/evidence-tree.js";
 import { SIGNAL_NAMES } from "../../src/evidence/signal-rules.js";
+import { commandFiles } from "../../src/evidence/verify-command-files.js";
 import {
   addedLinesByFile,
   classifyVerifyDefinition,
-  commandTokens,
   isDefinitionFile,
   isTestPath,
   packageJsonKeysChanged,
@@ -185,18 +185,26 @@ describe("rule 2: build and test-runner definition files, any change", () => {
 });
 
 describe("rule 3: files the verify command names", () => {
-  it("splits a command into words, quotes and operators removed, option values too", () => {
-    expect(commandTokens(`bash "test.sh" && make -f ci.mk; ./scripts/ci.sh --config=ci/x.json|tee`)).toEqual([
-      "bash",
-      "test.sh",
-      "make",
-      "-f",
-      "ci.mk",
-      "./scripts/ci.sh",
-      "--config=ci/x.json",
-      "ci/x.json",
-      "tee",
+  it("finds the files a command runs: the program as a path, an interpreter's script, a file option's value", () => {
+    expect(
+      commandFiles(`bash "test.sh" && make -f ci.mk; CI=1 ./scripts/ci.sh --config=ci/x.json|tee out.log`),
+    ).toEqual(["test.sh", "ci.mk", "./scripts/ci.sh", "ci/x.json"]);
+    expect(commandFiles("env FOO=1 node --test && python3 -m pytest -c pytest.ini")).toEqual([
+      "pytest",
+      "pytest.ini",
     ]);
+  });
+
+  it("a file the command only reads as data is not one it runs", () => {
+    expect(commandFiles("grep -q 'the nodes wrote this' notes.txt")).toEqual([]);
+    expect(commandFiles("cat step.txt; grep -qx three step.txt")).toEqual([]);
+    expect(commandFiles("test -f README.md && npm test")).toEqual([]);
+    expect(
+      classify({
+        changes: [modified("notes.txt")],
+        verifyCommands: [{ command: "grep -q x notes.txt", cwd: "" }],
+      }),
+    ).toEqual([]);
   });
 
   it("flags a changed file of the starting tree a token names, resolved against the command's folder; an added one is not", () => {
