@@ -14,8 +14,10 @@ export const CHANGED_FILES_SHOWN = 30;
 /** One listed path: its change, and what it changed in the verify command's definition (`""`: nothing). */
 interface ShownFile {
   readonly path: string;
-  /** `modified`, `renamed from a/b.js`; `""` when the flagged path is beyond the record's kept files. */
-  readonly change: string;
+  /** Absent when the flagged path is beyond the record's kept files. */
+  readonly status?: ChangedFile["status"];
+  /** A rename's path in the starting tree. */
+  readonly from?: string;
   readonly flagged: string;
 }
 
@@ -35,16 +37,16 @@ function shownFiles(record: ChangedFiles): { readonly shown: ShownFile[]; readon
     flags.set(change.path, [...(flags.get(change.path) ?? []), change.detail]);
   }
   const byPath = new Map(record.files.map((file) => [file.path, file]));
-  const changeOf = (file: ChangedFile | undefined): string =>
-    file === undefined ? "" : file.status === "renamed" ? `renamed from ${file.from ?? "?"}` : file.status;
-  const flagged: ShownFile[] = [...flags.keys()].sort().map((path) => ({
+  const shownOf = (path: string, file: ChangedFile | undefined, flagged: string): ShownFile => ({
     path,
-    change: changeOf(byPath.get(path)),
-    flagged: flags.get(path)!.join("; "),
-  }));
-  const others: ShownFile[] = record.files
-    .filter((file) => !flags.has(file.path))
-    .map((file) => ({ path: file.path, change: changeOf(file), flagged: "" }));
+    ...(file !== undefined ? { status: file.status } : {}),
+    ...(file?.from !== undefined ? { from: file.from } : {}),
+    flagged,
+  });
+  const flagged = [...flags.keys()]
+    .sort()
+    .map((path) => shownOf(path, byPath.get(path), flags.get(path)!.join("; ")));
+  const others = record.files.filter((file) => !flags.has(file.path)).map((f) => shownOf(f.path, f, ""));
   const shown = [...flagged, ...others].slice(0, CHANGED_FILES_SHOWN);
   // Every listed path is one of the `total` changes, kept in `files` or not.
   return { shown, more: Math.max(0, record.total - shown.length) };
@@ -63,12 +65,12 @@ export function changedFilesText(record: ChangedFiles | undefined): string[] {
   const flagged = flaggedWords(record);
   const lines = [`CHANGED FILES: ${countWords(record)}${flagged === "" ? "" : ` — ${flagged} (marked !)`}`];
   const { shown, more } = shownFiles(record);
-  const width = Math.max(0, ...shown.map((f) => f.change.length));
   for (const file of shown) {
     const mark = file.flagged === "" ? " " : "!";
-    const path = oneLine(file.path);
+    // The status in a fixed column ("modified" is the longest), a rename's old path after the new one.
+    const from = file.from !== undefined ? ` (from ${oneLine(file.from)})` : "";
     const what = file.flagged === "" ? "" : ` — ${oneLine(file.flagged)}`;
-    lines.push(`  ${mark} ${file.change.padEnd(width)}  ${path}${what}`.trimEnd());
+    lines.push(`  ${mark} ${(file.status ?? "").padEnd(8)}  ${oneLine(file.path)}${from}${what}`.trimEnd());
   }
   if (more > 0) lines.push(`    … and ${more} more`);
   return lines;
@@ -87,7 +89,8 @@ export function changedFilesMarkdown(record: ChangedFiles | undefined): string {
   const { shown, more } = shownFiles(record);
   for (const file of shown) {
     const mark = file.flagged === "" ? "" : "⚠️ ";
-    const change = file.change === "" ? "" : ` (${escapeInline(file.change)})`;
+    const from = file.from !== undefined ? ` from ${codeSpan(file.from, { inTable: false })}` : "";
+    const change = file.status === undefined ? "" : ` (${file.status}${from})`;
     const what = file.flagged === "" ? "" : ` — ${escapeInline(file.flagged)}`;
     lines.push(`- ${mark}${codeSpan(file.path, { inTable: false })}${change}${what}`);
   }

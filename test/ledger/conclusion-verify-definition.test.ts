@@ -172,6 +172,38 @@ describe("the changed-files section of the ledger", () => {
     expect(big.conclusion?.rule).toBe("verified-on-commit");
   });
 
+  it("a rename shows its old path in both renderings", () => {
+    const renamed = fixtureLedger({
+      runId: "20261202-120000-ab12cd",
+      runtime: "claude",
+      goal: "Make npm test pass",
+      buildEvidence: ATTACHED,
+      nodes: WRITE_CHECK_NODES,
+      rows: [pass("write"), verifiedSink("check")],
+      planningCalls: [],
+      evidenceTree: STARTING_TREE,
+      changedFiles: {
+        total: 1,
+        counts: { added: 0, modified: 0, deleted: 0, renamed: 1 },
+        files: [{ path: "test/a.test.js.off", status: "renamed", from: "test/a.test.js" }],
+        verifyDefinition: [
+          {
+            path: "test/a.test.js.off",
+            kind: "test-file-removed",
+            detail: "a test file, renamed from test/a.test.js",
+          },
+        ],
+        flaggedTotal: 1,
+      },
+    });
+    expect(renderLedgerText(renamed)).toContain(
+      "  ! renamed   test/a.test.js.off (from test/a.test.js) — a test file, renamed from test/a.test.js",
+    );
+    expect(renderLedgerMarkdown(renamed)).toContain(
+      "- ⚠️ `test/a.test.js.off` (renamed from `test/a.test.js`) — a test file, renamed from test/a.test.js",
+    );
+  });
+
   it("a ledger claiming success over flagged changes is refused by mode report (its own record decides otherwise)", () => {
     const flipped = {
       ...ledger,
