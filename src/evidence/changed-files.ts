@@ -25,6 +25,12 @@ import {
   type VerifyCommandAt,
 } from "./verify-definition.js";
 
+/**
+ * Most `package.json` changes whose two sides are read (two git calls each); the rest are flagged as not
+ * compared — a safe answer for a change that wide (a monorepo's mass version bump is then flagged too).
+ */
+const MAX_PACKAGE_JSONS_READ = 200;
+
 /** Most test files whose added lines are read for skip markers (the rest are not searched). */
 const MAX_TEST_FILES_SEARCHED = 200;
 
@@ -56,6 +62,10 @@ export async function changedFilesRecord(
   for (const change of changes) {
     const sides = packageJsonPaths(change);
     if (sides.base === undefined && sides.final === undefined) continue;
+    if (packageJsons.size >= MAX_PACKAGE_JSONS_READ) {
+      packageJsons.set(change.path, { base: null, final: null, unread: true });
+      continue;
+    }
     packageJsons.set(change.path, {
       base: sides.base === undefined ? null : await blobText(run, options.baseTree, sides.base),
       final: sides.final === undefined ? null : await blobText(run, options.finalTree, sides.final),

@@ -110,6 +110,8 @@ export interface VerifyCommandAt {
 export interface PackageJsonSides {
   readonly base: string | null;
   readonly final: string | null;
+  /** Not read (the caller's bound on reads was reached): flagged, since its scripts were not compared. */
+  readonly unread?: true;
 }
 
 /** What {@link classifyVerifyDefinition} judges. */
@@ -188,9 +190,10 @@ export function packageJsonPaths(change: ChangedFile): { readonly base?: string;
  * The keys of rule 1 that differ between two `package.json` texts: `scripts.<name>` for each script added,
  * removed or changed (`scripts` when `scripts` is not an object on a side), then each runner key
  * ({@link RUNNER_CONFIG_KEYS}) that differs; `["package.json (not valid JSON)"]` when a side that exists
- * does not parse as a JSON object.
+ * does not parse as a JSON object; one "not compared" key when `sides.unread`.
  */
 export function packageJsonKeysChanged(sides: PackageJsonSides): string[] {
+  if (sides.unread === true) return ["package.json (not compared: too many package.json files changed)"];
   const parsedBase = parseObject(sides.base);
   const parsedFinal = parseObject(sides.final);
   if (parsedBase === undefined || parsedFinal === undefined) return ["package.json (not valid JSON)"];

@@ -91,6 +91,9 @@ describe("rule 1: package.json scripts and test-runner keys, compared as parsed 
       "package.json (not valid JSON)",
     ]);
     expect(packageJsonKeysChanged({ base: null, final: pkg({}) })).toEqual([]);
+    expect(packageJsonKeysChanged({ base: null, final: null, unread: true })).toEqual([
+      "package.json (not compared: too many package.json files changed)",
+    ]);
   });
 
   it("compares the sides git has: a nested package's, a rename away; never one under node_modules or a hidden folder", () => {
