@@ -1,9 +1,12 @@
 /**
  * The end of every run, whatever its mode (`auto`, `run`, a resumed leg): the final evidence tree, the
- * nodes' changes (committed with `--commit` when the evidence would stand on that commit, else saved as
- * `patch.diff`), the conclusion (SPEC §6 table) and the redacted ledger written to `ledger.json`.
+ * nodes' changes (listed in the changed-files record; committed with `--commit` when the evidence would
+ * stand on that commit, else saved as `patch.diff`), the conclusion (SPEC §6 table) and the redacted
+ * ledger written to `ledger.json`.
  */
+import type { ChangedFiles } from "../core/changed-files.js";
 import type { LedgerRow } from "../core/ledger-row.js";
+import { changedFilesRecord } from "../evidence/changed-files.js";
 import { evidenceTree } from "../evidence/evidence-tree.js";
 import type { Graph } from "../graph/graph.js";
 import { type Conclusion, decideConclusion, type RunEnd } from "../ledger/conclusion.js";
@@ -77,6 +80,8 @@ export async function finishRun(frame: RunFrame, input: FinishInput): Promise<Fi
   const gateSinks = input.graph
     ? input.graph.nodes.filter((n) => n.type === "gate" && sinks.includes(n.id)).map((n) => n.id)
     : [];
+  const finalTree = input.finalTree !== undefined ? input.finalTree : await workingTreeOrNull(frame);
+  const changedFiles = await changedFilesOf(frame, input.rows, finalTree);
   const judge = (postedCommitTree: string | null) =>
     decideConclusion({
       rows: input.rows,
@@ -86,8 +91,8 @@ export async function finishRun(frame: RunFrame, input: FinishInput): Promise<Fi
       postedCommitTree,
       requireEvidence: frame.requireEvidence,
       end: input.end,
+      ...(changedFiles !== null ? { changedFiles } : {}),
     });
-  const finalTree = input.finalTree !== undefined ? input.finalTree : await workingTreeOrNull(frame);
   const changes = await settleNodesChanges(frame, { rows: input.rows, end: input.end, finalTree, judge });
   const { posted, publishRefused, patch } = changes;
   // A refused push fails the run: its verified changes are not on the branch the check run speaks for.
@@ -105,6 +110,7 @@ export async function finishRun(frame: RunFrame, input: FinishInput): Promise<Fi
           },
         }
       : {}),
+    ...(changedFiles !== null ? { changedFiles } : {}),
     ...(patch ? { patch } : {}),
   };
   const ledger = redactor.deep(unredacted);
@@ -128,6 +134,29 @@ export function evidenceTreeOf(rows: readonly LedgerRow[]): string | null {
     rows.flatMap((row) => (row.sink && row.verify?.evidenceTree ? [row.verify.evidenceTree] : [])),
   );
   return trees.size === 1 ? [...trees][0]! : null;
+}
+
+/**
+ * The files the nodes changed (the starting commit's tree against `finalTree`) and which of them touch what
+ * defines the verify command; `null` when nothing changed, the final tree is unknown, or no node ran
+ * (`mode: verify`: the engine's own row changes nothing, so a dirty start is not the nodes' doing).
+ *
+ * @throws git errors (internal errors).
+ */
+async function changedFilesOf(
+  frame: RunFrame,
+  rows: readonly LedgerRow[],
+  finalTree: string | null,
+): Promise<ChangedFiles | null> {
+  if (frame.mode === "verify" || finalTree === null || finalTree === frame.start.tree) return null;
+  const verifyCommands = rows.flatMap((row) =>
+    row.verify !== undefined ? [{ command: row.verify.command, cwd: row.verify.cwd }] : [],
+  );
+  return changedFilesRecord(
+    frame.repoDir,
+    { baseTree: frame.start.tree, finalTree, verifyCommands },
+    frame.gitContext,
+  );
 }
 
 /** The conclusion of a run whose verified commit could not be published (rule `push-refused`). */

@@ -191,6 +191,7 @@ export function ledgerProblem(ledger: Ledger, upstream: Pick<WorkflowRunEvent, "
       postedCommitTree: (ledger.postedCommit ?? ledger.startingCommit)?.tree ?? null,
       requireEvidence: ledger.plan.policy?.requireEvidence === true,
       end: { kind: "completed" },
+      ...(ledger.changedFiles !== undefined ? { changedFiles: ledger.changedFiles } : {}),
     });
     if (decided.conclusion !== "success") {
       return `the ledger claims success, but its own rows decide ${decided.conclusion} (${decided.rule})`;

@@ -5,6 +5,7 @@
  * failures they record in `judge-failures.ts`.
  */
 import type { BuildEvidenceAnswer } from "../core/build-evidence-answer.js";
+import type { ChangedFiles } from "../core/changed-files.js";
 import type { LedgerRow } from "../core/ledger-row.js";
 import { unreachable } from "../core/unreachable.js";
 import { judgeCompletedRun } from "./judge-completed-run.js";
@@ -46,6 +47,8 @@ export type ConclusionRule =
   | "verified-outside-writes"
   /** Every sink verified, but a sink ran in a managed worktree: its evidence is that branch's files, not the main working tree's. */
   | "verified-in-worktree"
+  /** Every sink verified, but the nodes changed what defines the verify command (its scripts, build files, test files). */
+  | "verify-definition-changed"
   | "no-engine-evidence"
   | "partially-verified"
   | "only-gate-sinks"
@@ -120,6 +123,12 @@ export interface ConclusionInput {
   /** The base branch policy's `require-evidence: true`: every `neutral` becomes `failure`. */
   readonly requireEvidence: boolean;
   readonly end: RunEnd;
+  /**
+   * The files the nodes changed, with the changes that touch what defines the verify command (rule
+   * `verify-definition-changed`). Absent: nothing changed, or not measured (`mode: verify`, a ledger
+   * written before the record existed).
+   */
+  readonly changedFiles?: ChangedFiles;
 }
 
 /**
@@ -145,8 +154,9 @@ export function decideEndWithoutRows(end: Exclude<RunEnd, { kind: "completed" }>
  * the same node exists; a node whose last row is not a PASS did not pass. A verify evidence that did not
  * pass counts as a failed verification even on a row that claims PASS. `success` needs every node PASS,
  * at least one non-gate sink, every non-gate sink `PASS (verified)`, every such sink's evidence tree
- * equal to `postedCommitTree`, and every such sink's verify run with its git-ignored files unchanged
- * since the run started (`ignoredFiles` absent counts as unchanged: the caller did not measure).
+ * equal to `postedCommitTree`, every such sink's verify run with its git-ignored files unchanged
+ * since the run started (`ignoredFiles` absent counts as unchanged: the caller did not measure), and no
+ * change of the nodes' touching what defines the verify command (`changedFiles.verifyDefinition` empty).
  */
 export function decideConclusion(input: ConclusionInput): Conclusion {
   const { end } = input;

@@ -6,13 +6,21 @@
  * 0. a sink that ran in a managed worktree (`worktree:`): its verify ran on that worktree's files, which are
  *    on its branch — not the main working tree, not the posted commit: `action_required`, before the rest,
  *    which compare with the main working tree's start and would misname the difference;
- * 1. bytes beyond the evidence tree — git-ignored files changed since the run started, files written
+ * 1. the nodes changed what defines the verify command — a `package.json`'s scripts or test-runner keys,
+ *    a build or test-runner definition file, a file the command names, a test file deleted, renamed or
+ *    given a skip marker (`changedFiles.verifyDefinition`, `evidence/verify-definition.ts`):
+ *    `action_required`, because a passing verify then says only that the changed definition passed (a
+ *    `"test": "true"` passes on anything), and before the tree rules, so it never falls to a `neutral`;
+ * 2. bytes beyond the evidence tree — git-ignored files changed since the run started, files written
  *    outside the repository, bytes the tree does not hold (dirty submodules, `.gitattributes`
  *    conversions): `action_required`, before the tree rules, because a tree equal to the commit's says
  *    nothing about them and must not fall to a `neutral` (which satisfies branch protection);
- * 2. the trees — unknown (`neutral`), different per sink or not the posted commit's (`action_required`);
- * 3. git-ignored files that could not be compared (`neutral`);
- * 4. otherwise `success`.
+ * 3. the trees — unknown (`neutral`), different per sink or not the posted commit's (`action_required`);
+ * 4. git-ignored files that could not be compared (`neutral`);
+ * 5. otherwise `success`.
+ *
+ * A rule that is not `success` keeps `--commit` and the action's push from committing the changes
+ * (`engine/nodes-changes.ts` judges the run as if committed): they are saved as `patch.diff` instead.
  */
 import type { LedgerRow } from "../core/ledger-row.js";
 import { describeIgnoredChanges, describeOutsideWrites, evidenceGapParts } from "./cells.js";
@@ -48,6 +56,8 @@ export function judgeVerifiedSinks(sinks: VerifiedSinks): Conclusion {
   const trees = verified.map((id) => last.get(id)?.verify?.evidenceTree ?? null);
   const offCommit =
     input.postedCommitTree !== null && trees.some((tree) => tree !== null && tree !== input.postedCommitTree);
+  const definition = verifyDefinitionChanged(input, offCommit);
+  if (definition !== null) return definition;
   const beyond = bytesBeyondTheTree(sinks, offCommit);
   if (beyond !== null) return beyond;
   if (input.postedCommitTree === null || trees.some((tree) => tree === null)) {
@@ -98,6 +108,35 @@ export function judgeVerifiedSinks(sinks: VerifiedSinks): Conclusion {
     rule: "verified-on-commit",
     title: `Verified: ${countNodes(last.size)} passed, ${verified.length} ${verified.length === 1 ? "sink" : "sinks"} verified on this commit`,
     reason: `Every node passed (${executions} ${executions === 1 ? "execution" : "executions"}) and the engine ran the verify command of every non-gate sink on this commit's tree.`,
+  };
+}
+
+/** Most flagged changes the reason names (the ledger's changed-files section lists more). */
+const FLAGGED_NAMED = 10;
+
+/**
+ * The `action_required` of a run whose nodes changed what defines the verify command (rule
+ * `verify-definition-changed`), or `null` when no change of theirs touches it. `offCommit` adds that the
+ * evidence is not on the posted commit either.
+ */
+function verifyDefinitionChanged(input: ConclusionInput, offCommit: boolean): Conclusion | null {
+  const record = input.changedFiles;
+  if (record === undefined || record.verifyDefinition.length === 0) return null;
+  const named = record.verifyDefinition
+    .slice(0, FLAGGED_NAMED)
+    .map((change) => `${change.path}: ${change.detail}`);
+  const more = record.flaggedTotal - named.length;
+  const list = `${named.join("; ")}${more > 0 ? `; and ${more} more` : ""}`;
+  return {
+    conclusion: "action_required",
+    outcome: "passed",
+    rule: "verify-definition-changed",
+    title: "Verified, but the nodes changed what the verify command runs",
+    reason:
+      `Every sink's verify passed, but the nodes changed what defines it (${list}). ` +
+      'A passing verify then shows only that the changed definition passes, not that the build and tests it ran before still pass (a script replaced by "true" passes on anything). ' +
+      "A reviewer must read these changes and confirm they keep every build step and test running (no script emptied or pointed elsewhere, no test deleted, renamed away or skipped), then verify again; --commit and the action's push leave such changes uncommitted (patch.diff)." +
+      (offCommit ? ` Besides, ${PATCH_NOT_ON_COMMIT}.` : ""),
   };
 }
 

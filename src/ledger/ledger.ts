@@ -1,4 +1,5 @@
 import type { BuildEvidenceAnswer } from "../core/build-evidence-answer.js";
+import type { ChangedFiles } from "../core/changed-files.js";
 import { type LedgerRow, NOTHING_SPENT, type TokenUsage } from "../core/ledger-row.js";
 import type { UntrustedTextRemoval } from "../core/untrusted-text-report.js";
 import type { Conclusion } from "./conclusion.js";
@@ -41,6 +42,12 @@ export interface Ledger {
    * verified different trees (each sink's verify evidence then names its own).
    */
   readonly evidenceTree: string | null;
+  /**
+   * The files the nodes changed (the starting commit's tree against the tree the run ended with), bounded,
+   * with the changes that touch what defines the verify command. Absent: nothing changed, or no node ran
+   * (`mode: verify`), or a ledger written before the record existed.
+   */
+  readonly changedFiles?: ChangedFiles;
   /** The nodes' uncommitted changes, when there are any (`patch.diff` in the run directory). */
   readonly patch?: PatchSummary;
   /**

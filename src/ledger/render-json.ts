@@ -221,6 +221,7 @@ const ConclusionSchema = z.strictObject({
     "verified-bytes-not-in-tree",
     "verified-outside-writes",
     "verified-in-worktree",
+    "verify-definition-changed",
     "no-engine-evidence",
     "partially-verified",
     "only-gate-sinks",
@@ -281,6 +282,30 @@ const GoalLoopSchema = z.strictObject({
 
 const CommitSchema = z.strictObject({ sha: id, tree: id, description: line });
 
+const changeStatus = z.enum(["added", "modified", "deleted", "renamed"]);
+const ChangedFilesSchema = z.strictObject({
+  total: count,
+  counts: z.strictObject({ added: count, modified: count, deleted: count, renamed: count }),
+  files: z.array(z.strictObject({ path: line, status: changeStatus, from: line.optional() })).max(MAX_LIST),
+  verifyDefinition: z
+    .array(
+      z.strictObject({
+        path: line,
+        kind: z.enum([
+          "package-scripts",
+          "definition-file",
+          "named-by-verify",
+          "test-file-removed",
+          "skip-marker",
+        ]),
+        detail: text,
+        keys: z.array(line).max(MAX_LIST).optional(),
+      }),
+    )
+    .max(MAX_LIST),
+  flaggedTotal: count,
+});
+
 /** The schema of {@link renderLedgerJson}'s output; `z.infer` of it is assignable to {@link Ledger}. */
 export const LedgerJsonSchema = z.strictObject({
   schemaVersion: z.literal(1),
@@ -302,6 +327,7 @@ export const LedgerJsonSchema = z.strictObject({
     .optional(),
   postedCommit: CommitSchema.optional(),
   evidenceTree: id.nullable(),
+  changedFiles: ChangedFilesSchema.optional(),
   patch: z
     .strictObject({
       path: line,

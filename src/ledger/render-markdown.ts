@@ -26,6 +26,7 @@ import {
   sinkEvidence,
   untrustedTextWords,
 } from "./plan-words.js";
+import { changedFilesMarkdown } from "./render-changed-files.js";
 import { CONCLUSION_ICONS, goalLoopMarkdown } from "./render-goal-loop.js";
 
 export { truncateUtf8 } from "./byte-budget.js";
@@ -75,9 +76,9 @@ const COMPACT: Detail = {
 };
 
 /**
- * The whole ledger as GitHub-flavoured Markdown, for the job summary and the PR comment: heading and
- * reason, the goal loop's cycles (one section each, when the run was the last of a goal loop), plan section, ledger table, one block per failed verification, totals, the plan's nodes, and
- * the patch when the nodes left uncommitted changes. Pure; untrusted text is escaped or fenced.
+ * The whole ledger as GitHub-flavoured Markdown (job summary, PR comment): heading and reason, the goal
+ * loop's cycles (when the run was a goal loop's last), plan section, ledger table, failed verifications,
+ * changed files, totals, the plan's nodes, and the patch of uncommitted changes. Pure; text is escaped.
  */
 export function renderLedgerMarkdown(ledger: Ledger): string {
   return joinSections([...summarySections(ledger, FULL), ...textSections(ledger, FULL)]);
@@ -92,10 +93,10 @@ export interface FullLedgerLinks {
 }
 
 /**
- * The check run's `output`: the title, the summary (verdicts: heading, the goal loop's cycles, plan
- * section, table, failed verifications, totals) and the text (the plan's nodes and the patch). When a field is over 65535 UTF-8
- * bytes it is first re-rendered with less detail, then cut with {@link truncateUtf8} and the notice
- * ({@link trimmedNotice}: links to the job summary and the ledger artifact when given).
+ * The check run's `output`: the title, the summary (heading, the goal loop's cycles, plan section, table,
+ * failed verifications, changed files, totals) and the text (the plan's nodes and the patch). A field over
+ * 65535 UTF-8 bytes is first re-rendered with less detail, then cut with {@link truncateUtf8} and the
+ * notice ({@link trimmedNotice}: links to the job summary and the ledger artifact when given).
  */
 export function renderCheckRunOutput(ledger: Ledger, options: FullLedgerLinks = {}): CheckRunOutput {
   const notice = trimmedNotice(options);
@@ -149,6 +150,7 @@ function summarySections(ledger: Ledger, detail: Detail): string[] {
     planSection(ledger),
     ledgerTable(ledger.rows, detail),
     ...failedVerifications(ledger.rows).map(({ row, verify }) => failedVerifyBlock(row, verify, detail)),
+    ...(ledger.changedFiles !== undefined ? [changedFilesMarkdown(ledger.changedFiles)] : []),
     totalsSection(ledger),
   ];
 }

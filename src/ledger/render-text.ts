@@ -24,6 +24,7 @@ import {
   sinkEvidence,
   untrustedTextWords,
 } from "./plan-words.js";
+import { changedFilesText } from "./render-changed-files.js";
 import { goalLoopText } from "./render-goal-loop.js";
 
 const HEADERS = ["NODE", "VERDICT", "SESSION", "COST", "DURATION", "DENIED", "DETAIL"] as const;
@@ -35,7 +36,8 @@ const GAP = "  ";
  * The ledger as a fixed-width text table for the CLI and the job log: a header line, the build-evidence
  * line(s), the goal loop's cycles when the run was the last of one (a block per cycle: its conclusion, the
  * remaining items fed into it, its rows, the assessor's verdict, its cost), one row per execution (a failed
- * verification's command, exit and output tail indented below its row), then totals and the conclusion.
+ * verification's command, exit and output tail indented below its row), the files the nodes changed (when
+ * they changed any), then totals and the conclusion.
  *
  * Pure. The output contains child-process output verbatim: a caller printing it to an Actions log must
  * fence it from the runner's workflow-command parser (SPEC §9, `::stop-commands::`).
@@ -54,6 +56,8 @@ export function renderLedgerText(ledger: Ledger): string {
   lines.push("");
   lines.push(...table(ledger.rows));
   lines.push("");
+  const changed = changedFilesText(ledger.changedFiles);
+  if (changed.length > 0) lines.push(...changed, "");
   lines.push(...totals(ledger));
   lines.push(...conclusion(ledger));
   return `${lines.join("\n")}\n`;

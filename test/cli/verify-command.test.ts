@@ -58,6 +58,23 @@ describe("evidence-gate verify", () => {
     expect(r.stdout).toContain("verify (engine)");
   });
 
+  it("no node ran, so a change to package.json's scripts uncommitted before the run is no node's: no changed-files record, the off-commit rule decides", async () => {
+    const repo = await makeFixedSampleRepo();
+    repos.push(repo);
+    const manifest = JSON.parse(await repo.read("package.json"));
+    await repo.write(
+      "package.json",
+      JSON.stringify({ ...manifest, scripts: { test: "node --test && true" } }, null, 2),
+    );
+    const r = await verify(repo, ["--verify-cmd", "npm test"]);
+    expect(r.code, r.stderr + r.stdout).toBe(0);
+    expect(r.ledger?.changedFiles).toBeUndefined();
+    expect(r.ledger?.conclusion).toMatchObject({
+      conclusion: "action_required",
+      rule: "verified-off-commit",
+    });
+  });
+
   it("fails with the one row FAIL (verify_failed), the exit code and output tail kept: exit 1, failure", async () => {
     const repo = await makeSampleNodeRepo();
     repos.push(repo);

@@ -1,9 +1,14 @@
 /**
  * End-to-end: a verify that passes only because of a git-ignored file is not `success` (ADR 0003,
- * amendment 2026-11-29). The CLI runs in-process against a real git repository, the real pinned `claude`
- * CLI (whose Edit/Write tools really change the ignored file) and the scripted model server.
+ * amendment 2026-11-29), nor one that passes because a node changed what the verify command runs (the
+ * `package.json` test script, rule `verify-definition-changed`). The CLI runs in-process against a real
+ * git repository, the real pinned `claude` CLI (whose Edit/Write tools really change the files) and the
+ * scripted model server.
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { runCliLedger } from "../../src/cli/ledger-command.js";
 import type { LedgerRow } from "../../src/core/ledger-row.js";
 import type { Ledger } from "../../src/ledger/ledger.js";
 import { checkRunsOf, cliHarness } from "../support/cli-harness.js";
@@ -17,6 +22,8 @@ import {
   RUNNER_PATH,
   RUNNER_SOURCE,
   runnerEditScript,
+  SCRIPT_MARKS,
+  scriptEditScript,
 } from "../support/scenarios/ignored-edit.js";
 import { FIXED_SUM, makeSampleNodeRepo } from "../support/temp-repo.js";
 import { verifyOutcome } from "../support/verify-outcome.js";
@@ -114,5 +121,71 @@ describe("a verify that passes on changed git-ignored files is not success", () 
     expect(ledger.conclusion).toMatchObject({ conclusion: "success", rule: "verified-on-commit" });
     expect(row(ledger, "check").verify?.ignoredFiles).toBe("unchanged");
     expect(await h.repo.git(["show", "HEAD:src/sum.js"])).toBe(FIXED_SUM.trimEnd());
+    // A source edit is listed, and touches nothing the verify command runs.
+    expect(ledger.changedFiles).toMatchObject({
+      total: 1,
+      files: [{ path: "src/sum.js", status: "modified" }],
+      verifyDefinition: [],
+    });
+  });
+});
+
+describe("a verify that passes because the nodes changed what it runs is not success", () => {
+  test('a node edits package.json\'s test script to "true" through the real Edit tool: auto --verify-cmd "npm test" --commit passes the verify, ends action_required naming scripts.test, and commits nothing', async () => {
+    const h = await cliHarness({ script: (repo) => scriptEditScript({ repoDir: repo.dir }) });
+    const start = await h.repo.git(["rev-parse", "HEAD"]);
+    expect(await npmTest(h.repo.dir)).toBe("failed");
+
+    const r = await h.run(["--verify-cmd", "npm test", "--commit"], { goal: `${SCRIPT_MARKS.plannerGoal}.` });
+
+    expect(r.exitCode, r.stderr).toBe(0);
+    // The edit really happened, in a tracked file, and the disabled script passes.
+    expect(JSON.parse(await h.repo.read("package.json")).scripts).toEqual({ test: "true" });
+    expect(await npmTest(h.repo.dir)).toBe("passed");
+    const ledger = r.ledger!;
+    const disable = row(ledger, "disable");
+    expect(disable.verdict === "PASS" && disable.qualifier).toBe("verified");
+    expect(ledger.conclusion).toMatchObject({
+      conclusion: "action_required",
+      outcome: "passed",
+      rule: "verify-definition-changed",
+    });
+    expect(ledger.conclusion?.reason).toContain("package.json: scripts.test changed");
+    expect(ledger.changedFiles).toEqual({
+      total: 1,
+      counts: { added: 0, modified: 1, deleted: 0, renamed: 0 },
+      files: [{ path: "package.json", status: "modified" }],
+      verifyDefinition: [
+        {
+          path: "package.json",
+          kind: "package-scripts",
+          detail: "scripts.test changed",
+          keys: ["scripts.test"],
+        },
+      ],
+      flaggedTotal: 1,
+    });
+    // --commit committed nothing: HEAD is the start, the change is in patch.diff and says why.
+    expect(await h.repo.git(["rev-parse", "HEAD"])).toBe(start);
+    expect(await h.repo.git(["status", "--porcelain"])).toBe(" M package.json");
+    expect(ledger.postedCommit).toBeUndefined();
+    expect(ledger.patch?.notCommittedBecause).toBe("its evidence would end action_required");
+    expect(existsSync(join(r.runDir!, "patch.diff"))).toBe(true);
+    // Every rendering names the file and the key: the text ledger, the job summary, ledger RUN_ID.
+    expect(r.stdout).toContain("! modified  package.json — scripts.test changed");
+    expect(r.summary).toContain("- ⚠️ `package.json` (modified) — scripts.test changed");
+    let saved = "";
+    const code = await runCliLedger([ledger.runId, "--repo", h.repo.dir], {
+      cwd: h.scratch,
+      env: h.baseEnv(),
+      out: { write: (t: string) => (saved += t) },
+      err: { write: () => true },
+    });
+    expect(code).toBe(0);
+    expect(saved).toContain("! modified  package.json — scripts.test changed");
+    const runs = checkRunsOf(r.checkRunRequests!);
+    expect(runs.map((run) => [run.headSha, run.completions.map((c) => c.conclusion)])).toEqual([
+      [start, ["action_required"]],
+    ]);
   });
 });

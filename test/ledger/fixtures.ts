@@ -86,6 +86,7 @@ interface FixtureSpec {
   readonly evidenceTree: string | null;
   readonly end?: RunEnd;
   readonly patch?: Ledger["patch"];
+  readonly changedFiles?: Ledger["changedFiles"];
 }
 
 /** The plan's nodes of a two-node run: `write` (Write) feeding the sink `check` (Read). */
@@ -125,6 +126,7 @@ export function fixtureLedger(spec: FixtureSpec): Ledger {
       postedCommitTree: STARTING_TREE,
       requireEvidence: false,
       end: spec.end ?? { kind: "completed" },
+      ...(spec.changedFiles === undefined ? {} : { changedFiles: spec.changedFiles }),
     }),
     startedAt: "2026-05-01T12:00:00.000Z",
     finishedAt: "2026-05-01T12:04:31.000Z",
@@ -134,6 +136,7 @@ export function fixtureLedger(spec: FixtureSpec): Ledger {
       description: "the merge of abc1234 into main",
     },
     evidenceTree: spec.evidenceTree,
+    ...(spec.changedFiles === undefined ? {} : { changedFiles: spec.changedFiles }),
     ...(spec.patch === undefined ? {} : { patch: spec.patch }),
   };
 }
