@@ -1,4 +1,5 @@
 import type { LedgerRow, VerifyEvidence } from "../core/ledger-row.js";
+import { shownCommand } from "../core/shown-command.js";
 import { unreachable } from "../core/unreachable.js";
 import { CHECK_RUN_TEXT_MAX_BYTES, truncateUtf8, utf8Bytes } from "./byte-budget.js";
 import {
@@ -28,6 +29,7 @@ import {
 } from "./plan-words.js";
 import { changedFilesMarkdown } from "./render-changed-files.js";
 import { CONCLUSION_ICONS, goalLoopMarkdown } from "./render-goal-loop.js";
+import { patchSection } from "./render-patch.js";
 
 export { truncateUtf8 } from "./byte-budget.js";
 
@@ -203,7 +205,7 @@ function planSection(ledger: Ledger): string {
       const id = codeSpan(sink.nodeId, { inTable: false });
       switch (sink.kind) {
         case "command":
-          lines.push(`- sink ${id}: ${codeSpan(sink.command, { inTable: false })}`);
+          lines.push(`- sink ${id}: ${codeSpan(shownCommand(sink.command), { inTable: false })}`);
           break;
         case "gate":
           lines.push(`- sink ${id}: a gate (a person's approval, not build evidence)`);
@@ -293,7 +295,7 @@ function failedVerifyBlock(row: LedgerRow, verify: VerifyEvidence, detail: Detai
   const lines = [
     `### ${row.verdict === "FAIL" ? "❌" : "⚠️"} Verify failed: ${codeSpan(nodeLabel(row), { inTable: false })}`,
     "",
-    `- command: ${codeSpan(verify.command, { inTable: false })}`,
+    `- command: ${codeSpan(shownCommand(verify.command), { inTable: false })}`,
     `- result: ${escapeInline(verifyExitWords(verify))}, ${formatDuration(verify.durationMs)}`,
     `- cwd: ${codeSpan(verify.cwd, { inTable: false })}`,
   ];
@@ -339,51 +341,6 @@ function nodesSection(ledger: Ledger): string {
   }
   lines.push("", "</details>");
   return lines.join("\n");
-}
-
-function patchSection(ledger: Ledger, detail: Detail): string {
-  const { patch } = ledger;
-  if (patch === undefined) return "";
-  const lines = [
-    "### Patch",
-    "",
-    `The nodes changed files that are not on the posted commit: ${codeSpan(patch.path, { inTable: false })} (${patch.bytes} bytes).`,
-  ];
-  if (patch.holdsSecret === true) {
-    lines.push(
-      "",
-      "**The patch holds a known secret value** (the GitHub token or the model credential). The preview shows it as `***`; the patch file in the run directory holds it as the nodes wrote it. Remove it before you apply or share the patch.",
-    );
-  }
-  const preview = boundedPreview(patch.preview, detail);
-  if (preview.text !== "") {
-    const shown = preview.cut ? `Preview (first ${preview.lines} lines)` : "Preview";
-    lines.push(
-      "",
-      `<details><summary>${shown}</summary>`,
-      "",
-      fencedBlock(preview.text, "diff"),
-      "",
-      "</details>",
-    );
-  }
-  return lines.join("\n");
-}
-
-function boundedPreview(preview: string, detail: Detail): { text: string; lines: number; cut: boolean } {
-  const all = preview
-    .replace(/\r\n|\r/g, "\n")
-    .replace(/\n$/, "")
-    .split("\n");
-  const kept: string[] = [];
-  let bytes = 0;
-  for (const line of all.slice(0, detail.patchPreviewLines)) {
-    bytes += utf8Bytes(line) + 1;
-    if (bytes > detail.patchPreviewBytes) break;
-    kept.push(line);
-  }
-  const text = kept.join("\n");
-  return { text, lines: kept.length, cut: kept.length < all.length };
 }
 
 function lastLines(text: string, max: number | null): string {
