@@ -99,6 +99,8 @@ export async function runLegAndFinish(o: LegOptions): Promise<FinishedRun & { re
       exclude: [frame.dir.path],
       excludeRunDirectoriesUnder: dirname(frame.dir.path),
     },
+    // The separate user's files, readable for the engine's git between two pieces of PR code.
+    handBack: [frame.repoDir],
     ...(o.echo ? { echo: o.echo } : {}),
   });
   const leg = await executeGraph({

@@ -15,6 +15,7 @@ import { unreachable } from "../core/unreachable.js";
 import type { Pattern } from "../graph/pattern.js";
 import { buildChildEnv } from "../proc/child-env.js";
 import { currentChildIdentity } from "../proc/child-identity.js";
+import { handBackBeforeEngineReads } from "../proc/hand-back.js";
 import { type ProcessResult, type RunProcessOptions, runProcess } from "../proc/run-process.js";
 import type { GitContext, IndexOverlay } from "./evidence-tree.js";
 import { acceptVerifyChanges, type IgnoredFiles, ignoredFilesFingerprint } from "./ignored-files.js";
@@ -235,6 +236,14 @@ export interface VerifyRunSettings {
    * (why, in `ignoredFilesReason`) and the baseline does not move.
    */
   readonly ignoredFiles?: IgnoredFilesCheck;
+  /**
+   * The working trees (absolute; the repository) whose files the separate user made are handed back to the
+   * engine's user before each verify's snapshot and before the re-fingerprint after it, when no node's model
+   * work runs then (`handBackBeforeEngineReads`: only where the engine is not root). When a node's work
+   * does run, nothing is handed back (its processes must not be killed), and a file the user made 0600
+   * leaves the evidence tree unknown: never a false success. Default: none.
+   */
+  readonly handBack?: readonly string[];
 }
 
 /** One sink's verify, as the engine asks for it. */
@@ -300,6 +309,12 @@ export class VerifyQueue {
       const exclude = this.settings.ignoredFiles?.exclude;
       const runsDir = this.settings.ignoredFiles?.excludeRunDirectoriesUnder;
       const elsewhere = (exclude ?? []).find((folder) => isInside(request.cwd, folder));
+      // What the user made so far is readable for the engine's git (the snapshot), when no PR code runs.
+      const handBack = (): void => {
+        if (this.working === 0 && this.settings.handBack !== undefined)
+          handBackBeforeEngineReads(this.settings.handBack);
+      };
+      handBack();
       const common: RunVerifyOptions = {
         command: request.command,
         cwd: request.cwd,
@@ -343,6 +358,7 @@ export class VerifyQueue {
       // since the run started": never a false success, at worst an action_required to look at.
       const quiet = quietAtStart && this.working === 0 && this.workStarts === startsAtStart;
       if (baseline !== null && measured.ran && measured.before !== null && quiet) {
+        handBack();
         const after = await ignoredFilesFingerprint(request.cwd, {
           baseEnv: this.settings.baseEnv,
           knownSecrets: this.settings.knownSecrets,

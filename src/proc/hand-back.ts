@@ -66,3 +66,16 @@ export function handBackPrCodeFiles(dirs: readonly string[]): void {
   scope.leftBehind += killUserProcesses(scope.identity);
   scope.handBackProblems.push(...handBackFiles(scope.identity, dirs));
 }
+
+/**
+ * {@link handBackPrCodeFiles} before the engine's own git reads the working tree between two pieces of PR
+ * code (a sink's evidence tree and git-ignored files, before and after its verify command), and only where
+ * the engine is not root: a root engine reads every file as it is, while the runner's user (the `sudo`
+ * path) cannot read a file the user made 0600 or enter a folder it made 0700, and the evidence tree would
+ * be unknown (`test/e2e/action-isolate-sudo.root.test.ts`). Call it only when no PR code runs (it kills
+ * every process of the user). Does nothing outside a scope with the user. Never throws.
+ */
+export function handBackBeforeEngineReads(dirs: readonly string[]): void {
+  if (process.getuid?.() === 0) return;
+  handBackPrCodeFiles(dirs);
+}

@@ -49,6 +49,12 @@ export interface IsolationOptions {
   readonly platform?: NodeJS.Platform;
   readonly uid?: number;
   readonly user?: string;
+  /**
+   * The `sudo` the engine's user would run for the `sudo -n true` probe (default `sudo` on the system
+   * folders' `PATH`): tests only, e.g. `/bin/false` for a runner without passwordless sudo on a machine
+   * where the test itself (root) has it.
+   */
+  readonly sudo?: string;
 }
 
 /** What does not hold without the user (the notice's second half). */
@@ -90,7 +96,8 @@ function trySetUp(o: IsolationOptions): Isolation | string {
   const via: ChildIdentity["via"] | null =
     uid === 0
       ? "root"
-      : spawnSync("sudo", ["-n", "true"], { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } }).status === 0
+      : spawnSync(o.sudo ?? "sudo", ["-n", "true"], { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } })
+            .status === 0
         ? "sudo"
         : null;
   if (via === null) return "the action is not root and `sudo -n true` failed: no passwordless sudo";

@@ -16,9 +16,14 @@
  *
  * Both repeat until a scan finds nothing (a process may fork while it is being killed), at most
  * {@link MAX_ROUNDS} times. Linux only; elsewhere they find nothing.
+ *
+ * Where the engine is not root and switches to the user through `sudo` (GitHub-hosted runners), the
+ * engine's user can neither read the user's `/proc/<pid>/environ` nor signal its processes (another
+ * user's): {@link killMarked} then reads the markers and kills through `sudo -n` ({@link signalAs}), as
+ * `test/e2e/action-isolate-sudo.root.test.ts` measured (a plain `kill` got EPERM and the process lived on).
  */
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { type ChildIdentity, privileged, SYSTEM_TOOLS_ENV } from "./child-identity.js";
 
 /** The variable the exec seam marks a PR-code child's tree with. Not a secret. */
@@ -28,6 +33,8 @@ const MAX_ROUNDS = 5;
 
 /** What `/proc/<pid>/stat` says of a live process: its session id and its start time. */
 interface ProcStat {
+  /** Field 5. */
+  readonly group: number;
   /** Field 6. */
   readonly session: number;
   /** Field 22: clock ticks after boot (`USER_HZ`). Only compared with another process's. */
@@ -44,7 +51,9 @@ function statOf(pid: number): ProcStat | null {
     // Field 2 (the command) is parenthesised and may hold spaces: count from the last ')'. The slice
     // starts at field 3, so field N is index N - 3.
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return fields[0] === "Z" ? null : { session: Number(fields[3]), startTicks: Number(fields[19]) };
+    return fields[0] === "Z"
+      ? null
+      : { group: Number(fields[2]), session: Number(fields[3]), startTicks: Number(fields[19]) };
   } catch {
     return null;
   }
@@ -82,6 +91,79 @@ function processIds(): number[] {
   }
 }
 
+/** The uid owning `/proc/<pid>` (the process's effective user), or `null` when it is gone. */
+function ownerOf(pid: number): number | null {
+  try {
+    return statSync(`/proc/${pid}`).uid;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether signals to processes of `identity`'s user must go through `sudo -n` (the engine is not root). */
+function throughSudo(identity: Pick<ChildIdentity, "via"> | null): boolean {
+  return identity?.via === "sudo" && process.getuid?.() !== 0;
+}
+
+/**
+ * Sends `signal` to each of `targets` (pids; a negative number is a process group) where the child runs as
+ * `identity` (`null`: the engine's own user). With `via: "sudo"` and an engine that is not root the engine
+ * cannot signal another user's processes (EPERM, silently), so it runs `sudo -n kill -s <SIG> -- <targets>`
+ * (with {@link SYSTEM_TOOLS_ENV}); otherwise `process.kill`. A target already gone is no error. Never throws.
+ */
+export function signalAs(
+  identity: Pick<ChildIdentity, "via"> | null,
+  targets: readonly number[],
+  signal: NodeJS.Signals,
+): void {
+  if (targets.length === 0) return;
+  if (throughSudo(identity)) {
+    // A `sudo` costs a process start: none for targets already gone (a settled child's empty group).
+    const live = new Set(processIds().flatMap((pid) => [pid, -(statOf(pid)?.group ?? 0)]));
+    targets = targets.filter((target) => live.has(target));
+    if (targets.length === 0) return;
+    const [file, ...args] = privileged({ via: "sudo" }, [
+      "kill",
+      "-s",
+      signal.replace(/^SIG/, ""),
+      "--",
+      ...targets.map(String),
+    ]);
+    spawnSync(file as string, args, { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
+    return;
+  }
+  for (const target of targets) {
+    try {
+      process.kill(target, signal);
+    } catch {
+      // ESRCH: already gone.
+    }
+  }
+}
+
+/**
+ * Of `pids` (processes of the user, whose environment the engine's user cannot read), those whose
+ * environment holds `needle`, read through `sudo -n grep -lzxF` (each `/proc/<pid>/environ` is a list of
+ * NUL-ended `NAME=value` records; `-x` matches a whole record). A process gone meanwhile is skipped.
+ */
+function markedThroughSudo(pids: readonly number[], needle: string): number[] {
+  if (pids.length === 0) return [];
+  const [file, ...args] = privileged({ via: "sudo" }, [
+    "grep",
+    "-lzxF",
+    "-e",
+    needle,
+    "--",
+    ...pids.map((pid) => `/proc/${pid}/environ`),
+  ]);
+  const listed = spawnSync(file as string, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
+  return (listed.stdout ?? "")
+    .split("\n")
+    .map((line) => /^\/proc\/(\d+)\/environ$/.exec(line.trim())?.[1])
+    .filter((pid): pid is string => pid !== undefined)
+    .map(Number);
+}
+
 /**
  * Kills (SIGKILL) every process marked with `marker` or still in session `session`.
  *
@@ -90,22 +172,39 @@ function processIds(): number[] {
  * once per settled child (bench B1: the larger part of the engine's time between nodes on a busy machine);
  * `null` (unknown) looks at every process.
  *
+ * `identity` is the user the child ran as (`null`: the engine's own): through `sudo`, the user's processes
+ * outside the session have their markers read, and everything found is killed, with `sudo -n` (the
+ * module comment).
+ *
  * @returns the pids killed (each counted once), empty when nothing was left.
  */
 export function killMarked(
   marker: string,
   session: number | null,
   sinceTicks: number | null = null,
+  identity: Pick<ChildIdentity, "via" | "uid"> | null = null,
 ): number[] {
   const needle = `${SPAWN_MARKER}=${marker}`;
+  const sudo = throughSudo(identity);
   const killed = new Set<number>();
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const found = processIds().filter((pid) => {
+    const candidates = processIds().filter((pid) => {
       const stat = statOf(pid);
-      if (stat === null || (sinceTicks !== null && stat.startTicks < sinceTicks)) return false;
-      return (session !== null && stat.session === session) || holdsMarker(pid, needle);
+      return stat !== null && (sinceTicks === null || stat.startTicks >= sinceTicks);
     });
+    const found = candidates.filter(
+      (pid) => (session !== null && sessionOf(pid) === session) || holdsMarker(pid, needle),
+    );
+    if (sudo && identity !== null) {
+      const unread = candidates.filter((pid) => !found.includes(pid) && ownerOf(pid) === identity.uid);
+      found.push(...markedThroughSudo(unread, needle));
+    }
     if (found.length === 0) break;
+    if (sudo) {
+      signalAs(identity, found, "SIGKILL");
+      for (const pid of found) killed.add(pid);
+      continue;
+    }
     for (const pid of found) {
       try {
         process.kill(pid, "SIGKILL");

@@ -24,18 +24,26 @@ export interface OrphanGuard {
  * `kill -s KILL -- -PGID` then signals the whole group; a group already gone is no error.
  */
 const GUARD_SCRIPT = 'read _; kill -s KILL -- "-$1" 2>/dev/null; exit 0';
+/**
+ * The same through `sudo -n` (`/usr/bin/sudo`, never a `PATH` lookup), for a child that runs as the separate
+ * user through sudo: the engine's user cannot signal that user's processes (`leftovers.ts`).
+ */
+const SUDO_GUARD_SCRIPT = 'read _; /usr/bin/sudo -n kill -s KILL -- "-$1" 2>/dev/null; exit 0';
 
 /**
  * Starts the guard of the process group led by `pgid` (a child spawned `detached`).
  *
  * @param pgid the child's pid, which is its process group's id.
+ * @param o.throughSudo kill through `sudo -n` (the group holds another user's processes, which the engine
+ *   switched to with sudo); default false.
  * @returns the guard; a guard that could not start is a no-op guard (the child still runs, and the engine
  *   still stops it on every path it lives through).
  */
-export function guardGroup(pgid: number): OrphanGuard {
+export function guardGroup(pgid: number, o: { readonly throughSudo?: boolean } = {}): OrphanGuard {
   let guard: ReturnType<typeof spawn>;
+  const script = o.throughSudo === true ? SUDO_GUARD_SCRIPT : GUARD_SCRIPT;
   try {
-    guard = spawn("/bin/sh", ["-c", GUARD_SCRIPT, "evidence-gate-orphan-guard", String(pgid)], {
+    guard = spawn("/bin/sh", ["-c", script, "evidence-gate-orphan-guard", String(pgid)], {
       env: { PATH: "/usr/bin:/bin" },
       stdio: ["pipe", "ignore", "ignore"],
       // Its own group: a signal to the engine's group (Ctrl-C) must not end the guard before the engine

@@ -13,9 +13,15 @@
  */
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { type ChildScope, commandAs, currentChildIdentity, currentChildScope } from "./child-identity.js";
+import {
+  type ChildIdentity,
+  type ChildScope,
+  commandAs,
+  currentChildIdentity,
+  currentChildScope,
+} from "./child-identity.js";
 import { ChildOutput, type ChildOutputOptions } from "./child-output.js";
-import { killMarked, SPAWN_MARKER, startTicksOf } from "./leftovers.js";
+import { killMarked, SPAWN_MARKER, signalAs, startTicksOf } from "./leftovers.js";
 import { guardGroup } from "./orphan-guard.js";
 
 export type { ChildOutputOptions } from "./child-output.js";
@@ -81,12 +87,14 @@ const DRAIN_GRACE_MS = 2000;
 
 type StopReason = { readonly kind: "timed_out" } | { readonly kind: "cancelled" };
 
-function killGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // ESRCH: the group is already gone — the outcome we wanted.
-  }
+/**
+ * Signals the child's whole process group. A child started as the separate user through `sudo` is in the
+ * group of `sudo` (root), which the engine's user may signal, but its command and their descendants are the
+ * user's, which it may not: the signal then goes through `sudo -n kill` (`signalAs`), or a SIGKILL on
+ * timeout would end `sudo` alone and leave the command running. ESRCH (the group is gone) is no error.
+ */
+function killGroup(pid: number, signal: NodeJS.Signals, identity: ChildIdentity | null): void {
+  signalAs(identity, [-pid], signal);
 }
 
 /**
@@ -163,7 +171,12 @@ function superviseChild(
 ): void {
   const output = new ChildOutput(options);
   const pid = child.pid ?? null;
-  const guard = pid !== null && options.orphanGuard !== false ? guardGroup(pid) : null;
+  // Who the child runs as: a PR-code child (marked) in a scope with the separate user.
+  const identity = options.marker !== null ? (options.scope?.identity ?? null) : null;
+  const guard =
+    pid !== null && options.orphanGuard !== false
+      ? guardGroup(pid, { throughSudo: identity?.via === "sudo" && process.getuid?.() !== 0 })
+      : null;
   // Read at once, while the child certainly lives: its descendants started at or after this.
   const startTicks = pid !== null && options.marker !== null ? startTicksOf(pid) : null;
   let stopReason: StopReason | null = null;
@@ -173,8 +186,8 @@ function superviseChild(
   const stop = (reason: StopReason): void => {
     if (stopReason !== null || pid === null) return;
     stopReason = reason;
-    killGroup(pid, "SIGTERM");
-    const kill = setTimeout(() => killGroup(pid, "SIGKILL"), options.killGraceMs ?? 3000);
+    killGroup(pid, "SIGTERM", identity);
+    const kill = setTimeout(() => killGroup(pid, "SIGKILL", identity), options.killGraceMs ?? 3000);
     kill.unref();
     timers.push(kill);
   };
@@ -211,7 +224,7 @@ function superviseChild(
     output.end();
     // Kill what a PR-code child left behind: its session (its group included) and every marked descendant.
     const leftBehind =
-      options.marker !== null ? killMarked(options.marker, pid, startTicks).length : undefined;
+      options.marker !== null ? killMarked(options.marker, pid, startTicks, identity).length : undefined;
     if (options.scope !== null && leftBehind !== undefined) options.scope.leftBehind += leftBehind;
     const streams: Streams = {
       ...output.tails(),
@@ -220,7 +233,7 @@ function superviseChild(
       ...(leftBehind !== undefined ? { leftBehind } : {}),
     };
     // Reap what the child left behind in its group (a background process holding our pipes open).
-    if (pid !== null) killGroup(pid, "SIGKILL");
+    if (pid !== null) killGroup(pid, "SIGKILL", identity);
     finish(resultOf(streams, { stopReason, code, signal, timeoutMs: options.timeoutMs ?? 0 }));
   };
   child.on("exit", (code, signal) => {

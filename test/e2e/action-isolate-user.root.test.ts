@@ -7,11 +7,30 @@
  * too, in a home it can write; `mode: resume` runs its resumed leg the same way. What the user made in the
  * workspace is the runner's user's (here root's) after the step, a link out of it not followed (issue 12
  * leftovers). `RUNNER_TEMP` is made as the runner makes it (mode 0755).
+ *
+ * The second describe takes the path GitHub-hosted runners take: the runner's service runs the action as
+ * an unprivileged user with passwordless sudo (`runner`), so the action is not root and switches with `sudo
+ * -n`. NEEDS `sudo` too (CI's `.ci/run` installs it): the test creates, idempotently, the user `eg-runner`
+ * with a home and a sudoers drop-in (`eg-runner ALL=(ALL) NOPASSWD:ALL`, mode 0440, checked with `visudo
+ * -cf`), gives it the repository, `RUNNER_TEMP` and the harness's files, and starts `node dist/index.js` as
+ * it (`runAs`). Both describes are in one file because they share the user `evidence-gate-pr`, every
+ * process of which is killed when a run ends: two files would run side by side and kill each other's.
  */
-import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   actionTestResources,
   completion,
@@ -192,5 +211,198 @@ describe("as root: isolate-user auto runs the verify command as the separate use
     expect(existsSync(join(runs, runId, "state.json"))).toBe(true);
     expect(statSync(join(repo.dir, "build", "resumed.txt")).uid).toBe(process.getuid!());
     expect(completion(resumed)!.output!.summary).toContain("PASS (verified)");
+  });
+});
+
+const RUNNER = "eg-runner";
+const SUDOERS = `/etc/sudoers.d/${RUNNER}`;
+const SUDOERS_LINE = `${RUNNER} ALL=(ALL) NOPASSWD:ALL\n`;
+const SUDO_MARK = "WHO-AM-I-THROUGH-SUDO";
+
+let runner: { readonly uid: number; readonly gid: number };
+
+/** A folder of the runner's user (mode 0755, as the runner makes `RUNNER_TEMP`), removed after the test. */
+function runnerFolder(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  open.dirs.push(dir);
+  chmodSync(dir, 0o755);
+  execFileSync("chown", [`${runner.uid}:${runner.gid}`, dir]);
+  return dir;
+}
+
+/** `uid:comm` of each live process of the user `evidence-gate-pr` whose command line holds `needle`. */
+function prProcesses(needle: string): string[] {
+  const listed = spawnSync("pgrep", ["-a", "-u", "evidence-gate-pr", "-f", needle], { encoding: "utf8" });
+  return listed.stdout.split("\n").filter((line) => line.trim() !== "" && !line.includes("pgrep"));
+}
+
+describe("through sudo: the action runs as a runner-like user with passwordless sudo", () => {
+  // The runner-like user and its sudoers drop-in, created when missing (both idempotent).
+  beforeAll(() => {
+    if (spawnSync("sudo", ["-V"]).status !== 0)
+      throw new Error("sudo is not installed: `apt-get install -y sudo` as root (.ci/run does it)");
+    if (spawnSync("id", ["-u", RUNNER]).status !== 0)
+      execFileSync("useradd", ["--create-home", "--user-group", "--shell", "/bin/bash", RUNNER]);
+    if (!existsSync(SUDOERS) || readFileSync(SUDOERS, "utf8") !== SUDOERS_LINE) {
+      const draft = `${SUDOERS}.draft`;
+      writeFileSync(draft, SUDOERS_LINE, { mode: 0o440 });
+      chmodSync(draft, 0o440);
+      execFileSync("visudo", ["-cf", draft]);
+      renameSync(draft, SUDOERS);
+    }
+    runner = {
+      uid: Number(execFileSync("id", ["-u", RUNNER]).toString().trim()),
+      gid: Number(execFileSync("id", ["-g", RUNNER]).toString().trim()),
+    };
+  });
+
+  it("through sudo: mode verify: the command runs as evidence-gate-pr, reads no ancestor's environ, nor the run directory, cannot sudo, builds and tests; its files are the runner's after, nothing of it is left", async () => {
+    const repo = open.keep(await makeFixedSampleRepo());
+    execFileSync("chown", ["-R", `${runner.uid}:${runner.gid}`, repo.dir]);
+    const github = await startGitHubServer();
+    open.github = github;
+    const temp = runnerFolder("eg-sudo-temp-");
+    const runs = join(temp, "evidence-gate", "runs");
+    // Unique to this run: the leftover it starts is found by it.
+    const sleeper = `sleep ${600 + (process.pid % 1000)}.${Date.now() % 1000}`;
+    const command = [
+      `test "$(id -un)" = evidence-gate-pr || { echo "WRONG USER: $(id -un)"; exit 2; }`,
+      "mkdir -p build",
+      // Every ancestor up to PID 1 (sudo, the engine, the action's first process, the runner): uid and
+      // command, and whether its environment could be read.
+      `p=$PPID; while [ "$p" -gt 1 ]; do s=$(cat /proc/$p/stat); u=$(stat -c %u /proc/$p); c=$(cat /proc/$p/comm); if cat /proc/$p/environ >/dev/null 2>&1; then r=read; else r=denied; fi; echo "$u $c $r" >> build/ancestors.txt; p=$(echo "\${s##*) }" | cut -d" " -f2); done`,
+      `if ls ${runs} >/dev/null 2>&1; then echo "LEAK: listed the run directories"; exit 4; fi`,
+      `if cat ${runs}/*/* >/dev/null 2>&1; then echo "LEAK: read a run directory's file"; exit 5; fi`,
+      `if sudo -n true >/dev/null 2>&1; then echo "LEAK: sudo -n true"; exit 6; fi`,
+      "echo built > build/out.txt",
+      "(umask 077 && mkdir -p build/private && echo mine > build/private/only-mine.txt)",
+      // Left running, out of the session: the end of the run must still kill it.
+      `setsid ${sleeper} </dev/null >/dev/null 2>&1 &`,
+      "npm test",
+    ].join("\n");
+    const result = await open.run({
+      workspace: repo.dir,
+      inputs: { mode: "verify", "verify-cmd": command, "isolate-user": "auto" },
+      github,
+      env: { RUNNER_TEMP: temp },
+      runAs: runner,
+    });
+    expect(result.exitCode, stepDebug(result)).toBe(0);
+    expect(result.outputs, stepDebug(result)).toMatchObject({ outcome: "passed", conclusion: "success" });
+    expect(result.stdout).toContain(
+      "isolate-user: the verify command and the model CLIs run as evidence-gate-pr",
+    );
+    expect(result.stdout).toContain("switched through sudo -n");
+    // The probes were meaningful: the run directory held files while the command ran ...
+    const [runDir] = readdirSync(runs).filter((name) => name !== ".gitignore");
+    expect(existsSync(join(runs, runDir!, "events.jsonl"))).toBe(true);
+    // ... and the ancestors walked include sudo (root) and the engine (the runner's user), none readable.
+    const ancestors = readFileSync(join(repo.dir, "build", "ancestors.txt"), "utf8")
+      .trim()
+      .split("\n");
+    console.log(`ancestors of the verify command (uid comm environ):\n${ancestors.join("\n")}`);
+    expect(ancestors[0]).toBe("0 sudo denied");
+    expect(ancestors).toContain(`${runner.uid} node denied`);
+    expect(ancestors.filter((line) => !line.endsWith(" denied"))).toEqual([]);
+    // What the user made is the runner's user's again, even what only its owner could read.
+    for (const made of ["build", "build/out.txt", "build/private", "build/private/only-mine.txt"])
+      expect([made, statSync(join(repo.dir, made)).uid]).toEqual([made, runner.uid]);
+    // The setsid leftover was killed when the command ended (its marker read and the kill sent through
+    // sudo), not only by the user-wide kill at the end of the step.
+    expect(prProcesses(sleeper)).toEqual([]);
+    const evidence = readdirSync(join(runs, runDir!))
+      .filter((name) => name.endsWith(".json") || name.endsWith(".jsonl"))
+      .map((name) => readFileSync(join(runs, runDir!, name), "utf8"))
+      .join("\n");
+    expect(evidence).toContain(
+      "1 process the command left running (background, setsid or double-forked) was killed",
+    );
+  });
+
+  it("through sudo: a verify command that ignores SIGTERM is stopped at its timeout: the TERM reaches it, the KILL after the grace too (not only sudo)", async () => {
+    const repo = open.keep(await makeFixedSampleRepo());
+    execFileSync("chown", ["-R", `${runner.uid}:${runner.gid}`, repo.dir]);
+    const github = await startGitHubServer();
+    open.github = github;
+    const command = [
+      "mkdir -p build",
+      `trap 'echo TERM >> build/signals.txt' TERM`,
+      "while :; do sleep 1; done",
+    ].join("\n");
+    const result = await open.run({
+      workspace: repo.dir,
+      inputs: { mode: "verify", "verify-cmd": command, "verify-timeout": "1s", "isolate-user": "auto" },
+      github,
+      env: { RUNNER_TEMP: runnerFolder("eg-sudo-temp-") },
+      runAs: runner,
+    });
+    expect(result.outputs.outcome, stepDebug(result)).not.toBe("passed");
+    expect(result.stdout).toContain("switched through sudo -n");
+    expect(readFileSync(join(repo.dir, "build", "signals.txt"), "utf8")).toContain("TERM");
+    // Ended by the timeout's own SIGKILL: nothing was left for the user-wide kill at the end of the step.
+    expect(result.stdout, stepDebug(result)).not.toContain("left running were killed");
+    expect(result.stdout).not.toContain("left running was killed");
+    expect(prProcesses("while :; do sleep 1; done")).toEqual([]);
+  });
+
+  it("through sudo: mode run: the real claude CLI and its Bash tool run as evidence-gate-pr, with a home it can write; what the tool made 0600 is read by the engine's git (the tree is known, the patch holds it)", async () => {
+    const repo = await makeFixedSampleRepo("the pull request", {}).then(open.keep);
+    execFileSync("chown", ["-R", `${runner.uid}:${runner.gid}`, repo.dir]);
+    const { github, model } = await open.servers({
+      conversations: [
+        {
+          name: "look",
+          match: SUDO_MARK,
+          turns: [
+            {
+              tool_calls: [
+                {
+                  name: "Bash",
+                  input: {
+                    // A file and a folder only their owner may read: the engine's git (the runner's user)
+                    // reads the working tree right after, for the sink's evidence tree.
+                    command:
+                      'echo who=$(id -un) && touch "$HOME/written" && echo home-writable && (umask 077 && mkdir -p notes && echo mine > notes/private.txt && echo mine > private.txt)',
+                  },
+                },
+              ],
+            },
+            { text: "Done." },
+          ],
+        },
+      ],
+    });
+    const graph = [
+      "name: who-am-i",
+      "nodes:",
+      "  - id: look",
+      `    prompt: "${SUDO_MARK}: say who you run as."`,
+      "    allowed_tools: [Bash]",
+      "    success_check:",
+      "      verify:",
+      "        command: npm test",
+      "",
+    ].join("\n");
+    github.state.addFile({ ref: BASE_SHA, path: GRAPH_PATH, content: graph });
+    const result = await open.run({
+      workspace: repo.dir,
+      inputs: { graph: GRAPH_PATH, "isolate-user": "auto" },
+      github,
+      model,
+      env: { RUNNER_TEMP: runnerFolder("eg-sudo-temp-") },
+      runAs: runner,
+    });
+    expect(result.exitCode, stepDebug(result)).toBe(0);
+    // The node changed files the commit does not have: verified, not on this commit. Without the hand-back
+    // before the sink's snapshot the engine's git could not read them, and the tree was unknown (neutral).
+    expect(result.outputs, stepDebug(result)).toMatchObject({ conclusion: "action_required" });
+    expect(result.stdout).toContain("Verified, but not on this commit");
+    expect(result.summary).toContain("+++ b/notes/private.txt");
+    expect(result.stdout).toContain("switched through sudo -n");
+    const printed = JSON.stringify(result.modelRequests.at(-1)?.body ?? {});
+    expect(printed).toContain("who=evidence-gate-pr");
+    expect(printed).toContain("home-writable");
+    for (const made of ["private.txt", "notes", "notes/private.txt"])
+      expect([made, statSync(join(repo.dir, made)).uid]).toEqual([made, runner.uid]);
   });
 });

@@ -71,7 +71,7 @@ async function asUser(script: string): Promise<Record<string, string>> {
 }
 
 describe("isolate-user where it cannot be set up", () => {
-  it("off, or not root without passwordless sudo (this machine has no sudo): off with the notice saying what does not hold", () => {
+  it("off, or not root without passwordless sudo: off with the notice saying what does not hold", () => {
     const off = setUpIsolation({ setting: "false", workspace, privateDirs: [], env: process.env });
     expect(off).toMatchObject({ kind: "off", required: false });
     expect(off.note).toMatch(
@@ -83,6 +83,8 @@ describe("isolate-user where it cannot be set up", () => {
       privateDirs: [],
       env: process.env,
       uid: 1000,
+      // This machine's root has sudo: a `sudo -n true` that fails, as for a user not in sudoers.
+      sudo: "/bin/false",
     });
     expect(notRoot).toMatchObject({ kind: "off", required: false });
     expect(notRoot.note).toContain("`sudo -n true` failed");

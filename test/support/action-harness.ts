@@ -9,7 +9,7 @@
  * The child is spawned asynchronously: the scripted model server and the GitHub server live in the test
  * process and must keep answering while the action runs.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import {
   accessSync,
   constants,
@@ -110,6 +110,13 @@ export interface RunActionOptions {
   readonly timeoutMs?: number;
   /** Told once the child is spawned (e.g. to kill it mid-run as a runner or an OOM killer would). */
   readonly onSpawn?: (child: ChildProcess) => void;
+  /**
+   * Start `node dist/index.js` as this user (the test runs as root), as a runner's service starts it as
+   * its own user: the harness's own temp folders and files (the file-command files, the event payload,
+   * `HOME`, the default `RUNNER_TEMP` and tool cache) are given to the user first. The workspace and any
+   * folder given in `env` are the caller's to give. Default: the test's own user.
+   */
+  readonly runAs?: { readonly uid: number; readonly gid: number };
 }
 
 /** Something that arrived at one of the servers, in arrival order across both. */
@@ -285,7 +292,15 @@ async function gitHead(dir: string): Promise<string> {
   const child = spawn("git", ["rev-parse", "HEAD"], {
     cwd: dir,
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
+    // Any owner's checkout (a test may give it to the user the action runs as: `runAs`).
+    env: {
+      ...process.env,
+      GIT_CONFIG_GLOBAL: "/dev/null",
+      GIT_CONFIG_NOSYSTEM: "1",
+      GIT_CONFIG_COUNT: "1",
+      GIT_CONFIG_KEY_0: "safe.directory",
+      GIT_CONFIG_VALUE_0: "*",
+    },
   });
   let out = "";
   child.stdout.setEncoding("utf8").on("data", (c: string) => {
@@ -424,6 +439,11 @@ export async function runActionStep(options: RunActionOptions): Promise<ActionRu
     ...options.env,
   };
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+  if (options.runAs !== undefined) {
+    const { uid, gid } = options.runAs;
+    for (const dir of [files, runnerTemp, toolCache, home])
+      execFileSync("chown", ["-R", "-h", `${uid}:${gid}`, dir]);
+  }
 
   const callsBefore = options.github.calls.length;
   const violationsBefore = options.github.violations.length;
@@ -435,6 +455,7 @@ export async function runActionStep(options: RunActionOptions): Promise<ActionRu
       env,
       timeoutMs: options.timeoutMs ?? 120_000,
       ...(options.onSpawn ? { onSpawn: options.onSpawn } : {}),
+      ...(options.runAs ? { runAs: options.runAs } : {}),
     });
     return {
       exitCode,
@@ -470,12 +491,15 @@ async function runStep(
     readonly env: Record<string, string | undefined>;
     readonly timeoutMs: number;
     readonly onSpawn?: (child: ChildProcess) => void;
+    /** Start it as this user (setuid and setgid by Node; supplementary groups dropped). */
+    readonly runAs?: { readonly uid: number; readonly gid: number };
   },
 ): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [entry], {
     cwd: o.cwd,
     env: o.env as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
+    ...(o.runAs ?? {}),
   });
   o.onSpawn?.(child);
   let stdout = "";
