@@ -1,6 +1,6 @@
 /**
  * The separate user for PR code, for real (issue 12 item 3; SECURITY.md "A separate user for PR code"):
- * NEEDS ROOT — it creates the user `evidence-gate-pr` on this machine with `useradd` (idempotently) and
+ * NEEDS ROOT — it creates a user (`eg-isolate-probe`, set up as the action sets up `evidence-gate-pr`) on this machine with `useradd` (idempotently) and
  * switches to it with `setpriv`, as the action does when it runs as root. Every probe below is a real
  * read or write by a process of that user; the table in SECURITY.md is these results.
  *
@@ -26,6 +26,13 @@ const runsDir = join(temp, "evidence-gate", "runs");
 const fileCommand = join(temp, "_runner_file_commands", "set_output_1");
 const runnerHome = userInfo().homedir;
 afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/**
+ * The user this file creates, set up exactly as the action sets up {@link ISOLATED_USER} — but not that
+ * user: this file kills every process of its user (`killUserProcesses`), and the action's e2e tests run
+ * as `evidence-gate-pr` in the other vitest worker at the same time.
+ */
+const PROBE_USER = "eg-isolate-probe";
 
 let identity: ChildIdentity;
 
@@ -103,21 +110,28 @@ describe("isolate-user where it cannot be set up", () => {
 
 describe("as root: the separate user for PR code", () => {
   it("as root: is set up, twice over (idempotent), with the run directories private", () => {
-    const first = setUpIsolation({ setting: "auto", workspace, privateDirs: [runsDir], env: process.env });
+    const first = setUpIsolation({
+      setting: "auto",
+      workspace,
+      privateDirs: [runsDir],
+      env: process.env,
+      user: PROBE_USER,
+    });
     const second: Isolation = setUpIsolation({
       setting: "auto",
       workspace,
       privateDirs: [runsDir],
       env: process.env,
+      user: PROBE_USER,
     });
     expect(first.kind).toBe("on");
     expect(second.kind).toBe("on");
     if (first.kind !== "on" || second.kind !== "on") return;
     expect(second.identity).toEqual(first.identity);
-    expect(first.identity.user).toBe(ISOLATED_USER);
+    expect(first.identity.user).toBe(PROBE_USER);
     expect(first.identity.uid).not.toBe(0);
     expect(first.identity.via).toBe("root");
-    expect(first.note).toContain(`run as ${ISOLATED_USER}`);
+    expect(first.note).toContain(`run as ${PROBE_USER}`);
     expect(statSync(runsDir).mode & 0o777).toBe(0o700);
     identity = first.identity;
   });
