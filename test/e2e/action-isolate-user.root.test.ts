@@ -239,8 +239,16 @@ function prProcesses(needle: string): string[] {
 describe("through sudo: the action runs as a runner-like user with passwordless sudo", () => {
   // The runner-like user and its sudoers drop-in, created when missing (both idempotent).
   beforeAll(() => {
-    if (spawnSync("sudo", ["-V"]).status !== 0)
-      throw new Error("sudo is not installed: `apt-get install -y sudo` as root (.ci/run does it)");
+    // A fresh machine of this project's kind has no sudo: the test installs Debian's package, as root,
+    // so that `npm test` alone runs it (CI's .ci/run installs it first).
+    if (spawnSync("sudo", ["-V"]).status !== 0) {
+      const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+      const installed =
+        spawnSync("apt-get", ["update", "-qq"], { env, stdio: "ignore" }).status === 0 &&
+        spawnSync("apt-get", ["install", "-y", "-qq", "sudo"], { env, stdio: "ignore" }).status === 0;
+      if (!installed || spawnSync("sudo", ["-V"]).status !== 0)
+        throw new Error("sudo is not installed and `apt-get install -y sudo` failed: install it as root");
+    }
     if (spawnSync("id", ["-u", RUNNER]).status !== 0)
       execFileSync("useradd", ["--create-home", "--user-group", "--shell", "/bin/bash", RUNNER]);
     if (!existsSync(SUDOERS) || readFileSync(SUDOERS, "utf8") !== SUDOERS_LINE) {
