@@ -3,6 +3,6 @@
  * (every request validated against GitHub's OpenAPI description) and the harness that runs the bundled
  * action (`node dist/index.js`) as the runner does.
  */
-export { runActionStep } from "../test/support/action-harness.js";
+export { cleanupActionRun, runActionStep } from "../test/support/action-harness.js";
 export { startGitHubServer } from "../test/support/github-server/index.js";
 export { makeTempRepo } from "../test/support/temp-repo.js";
