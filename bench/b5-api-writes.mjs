@@ -12,13 +12,11 @@
 // rides on the completion, so it counts the completion), the create, the plan update and the pull request's comment (3), and the
 // throttled progress updates sent, at most one per started 10 s window of the run's wall time
 // (check-run-reporter.ts). Prints numbers; asserts nothing.
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { build } from "esbuild";
-import { ROOT } from "./lib/cli.mjs";
 import { writeFakeClaude } from "./lib/fake-cli.mjs";
+import { loadRig } from "./lib/rig.mjs";
 import { emitRow, fixed } from "./lib/row.mjs";
 
 const SINKS = 20;
@@ -30,29 +28,11 @@ const BASE_SHA = "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d";
 /** Writes to GitHub's API: everything but reads. */
 const WRITE = new Set(["POST", "PATCH", "PUT", "DELETE"]);
 
-// Bundled two folders under the repository (`.bench-cache/<tmp>/`, git-ignored) so the bundle resolves
-// node_modules (GitHub's OpenAPI description) and the harness finds dist/ (`../..`) from where it is;
-// `vitest` (the harness registers cleanups with it) stays external.
-mkdirSync(join(ROOT, ".bench-cache"), { recursive: true });
-const work = mkdtempSync(join(ROOT, ".bench-cache", "b5-"));
+const rig = await loadRig();
 const scratch = mkdtempSync(join(tmpdir(), "eg-bench-b5-"));
 let github = null;
 let repo = null;
 try {
-  await build({
-    entryPoints: [join(ROOT, "bench", "b5-rig.ts")],
-    bundle: true,
-    platform: "node",
-    target: "node20",
-    format: "esm",
-    outfile: join(work, "rig.mjs"),
-    external: ["vitest"],
-    logLevel: "warning",
-    banner: {
-      js: "import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);",
-    },
-  });
-  const rig = await import(pathToFileURL(join(work, "rig.mjs")).href);
   const lines = Array.from({ length: FAILING * PER_FAIL + 1 }, (_, i) => `line ${i + 1}`).join("\n");
   repo = await rig.makeTempRepo({ files: { "README.md": `${lines}\n` }, commit: true });
   const sinks = Array.from({ length: SINKS }, (_, i) => {
@@ -118,6 +98,6 @@ try {
 } finally {
   await github?.close();
   await repo?.cleanup();
-  rmSync(work, { recursive: true, force: true });
+  rig.dispose();
   rmSync(scratch, { recursive: true, force: true });
 }
