@@ -141,7 +141,7 @@ async function main() {
       id: "B6b",
       measure: `verify of a command printing ${last.mb} MB of lines (wall)`,
       figure: `${last.measured.verify.ms.toFixed(0)} ms`,
-      reference: `bare | node reader ${last.measured.pipe.ms.toFixed(0)} ms`,
+      reference: `bare, piped to a node reader ${last.measured.pipe.ms.toFixed(0)} ms`,
       goal: "— (context for B6)",
       ratio: last.measured.verify.ms / last.measured.pipe.ms,
       atGoal: null,
