@@ -19,6 +19,7 @@ import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
+import { emitRow } from "./lib/row.mjs";
 
 /** `entry` bundled as an ES module with a `require` for the CommonJS dependencies that call it (as scripts/build.mjs does). */
 const bundle = (entry, outfile) =>
@@ -38,10 +39,10 @@ const bundle = (entry, outfile) =>
 const pulls = Number(process.argv[2] ?? 40);
 const rate = Number(process.argv[3] ?? 5);
 
-// Bundled inside the repository so the bundles resolve node_modules (GitHub's OpenAPI description, the
-// webhook examples) from where they are.
-mkdirSync("node_modules/.cache", { recursive: true });
-const work = mkdtempSync(join("node_modules", ".cache", "evidence-gate-bot-bench-"));
+// Bundled two folders under the repository (`.bench-cache/<tmp>`, git-ignored) so the bundles resolve
+// node_modules (GitHub's OpenAPI description, the webhook examples) from where they are.
+mkdirSync(".bench-cache", { recursive: true });
+const work = mkdtempSync(join(".bench-cache", "bot-load-"));
 const children = [];
 try {
   await bundle("bench/bot-load-rig.ts", join(work, "rig.mjs"));
@@ -264,6 +265,17 @@ try {
   console.log(
     `ratio (2 replicas / 1): throughput ${(two.throughput / one.throughput).toFixed(2)}×, p50 ${(two.p50 / one.p50).toFixed(2)}×, p99 ${(two.p99 / one.p99).toFixed(2)}×`,
   );
+  // The `npm run bench` row (bench/b8-bot.mjs runs this script): no loss and one check run per commit.
+  const oneCheckRun = [one, two].every((m) => m.checkRunsPerCommit === "1..1");
+  emitRow({
+    id: "B8",
+    measure: `bot, two replicas, ${two.deliveries} signed deliveries at ${rate}/s`,
+    figure: `${two.throughput.toFixed(1)}/s, p99 ${two.p99.toFixed(0)} ms, lost ${two.lost}, checks/sha ${two.checkRunsPerCommit}`,
+    reference: `one replica ${one.throughput.toFixed(1)}/s, p99 ${one.p99.toFixed(0)} ms`,
+    goal: "no loss, no duplicate check run",
+    ratio: two.throughput / one.throughput,
+    atGoal: one.lost === 0 && two.lost === 0 && oneCheckRun && one.violations === 0 && two.violations === 0,
+  });
   console.log(
     "non-2xx deliveries are redelivered with --redeliver-failed before counting; lost = events never answered 2xx; checks/sha = check runs named evidence-gate per commit (min..max); duplicates = race losers renamed and skipped; stale = replays that wrote nothing.",
   );

@@ -1,5 +1,5 @@
-// `npm run bench`: builds dist/, runs every `bench/b*.mjs` (the older `ignored-files.mjs`,
-// `output-volume.mjs` and `bot-load.mjs` print their own tables and are run by hand), one after the other, each as a child process, and prints ONE table of the rows they
+// `npm run bench`: builds dist/, runs every `bench/b<N>[letter]-*.mjs` (B8 runs `bot-load.mjs`; B4c and B6b
+// also print their own tables), one after the other, each as a child process, and prints ONE table of the rows they
 // report (`BENCH-ROW {json}` lines, bench/lib/row.mjs): id, measure, figure, the reference measured in the
 // same run, goal, ratio, at goal. Each script's own lines go to stderr as they come. Nothing fails on
 // timing: the exit code is 1 only when a script itself failed (its row then says so).
@@ -20,7 +20,7 @@ if (process.env.BENCH_NO_BUILD !== "1") {
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
 const scripts = readdirSync(join(ROOT, "bench"))
-  .filter((f) => /^b\d+-.*\.mjs$/.test(f))
+  .filter((f) => /^b\d+[a-z]?-.*\.mjs$/.test(f))
   .sort();
 
 const rows = [];

@@ -1,6 +1,6 @@
 // Bundles the action and the CLI into dist/ with esbuild (one bundler, CONVENTIONS "Stack").
 // dist/ is committed; CI rebuilds it and fails when the committed copy differs (scripts/check-dist.mjs).
-import { chmodSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "esbuild";
 
@@ -22,7 +22,20 @@ const shared = {
   },
 };
 
-await build({ ...shared, entryPoints: { index: "src/action/main.ts" }, outdir });
+// The action's entry is split at its dynamic imports (issue 16, B2): the runner's process only launches the
+// clean engine process, so it loads the small launcher chunk, not the whole engine; the engine process loads
+// the rest. Chunks sit flat beside index.js (scripts/check-dist.mjs compares files by name).
+// A rebuild leaves no chunk of an earlier build behind (their names carry a content hash).
+if (existsSync(outdir))
+  for (const name of readdirSync(outdir))
+    if (/^index-.*\.js$/.test(name)) rmSync(join(outdir, name), { force: true });
+await build({
+  ...shared,
+  entryPoints: { index: "src/action/main.ts" },
+  outdir,
+  splitting: true,
+  chunkNames: "index-[name]-[hash]",
+});
 // The post step (action.yml `runs.post`): completes a check run the main step left in progress.
 await build({ ...shared, entryPoints: { post: "src/action/post-main.ts" }, outdir });
 await build({

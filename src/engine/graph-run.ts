@@ -10,8 +10,10 @@
  * - {@link LegPort} below: what acting on a decision writes — node records in `state.json`, the gate
  *   record, feedback payloads, skipped and retried events — and the replies placeholders read.
  *
- * Every terminal execution is recorded in `state.json` (atomic write) and `events.jsonl` before dependents
- * are released, so a crash leaves a state file naming every node that finished.
+ * Every terminal execution is recorded in `state.json` and `events.jsonl` before dependents are released;
+ * the state file is rewritten (atomically) within the store's coalescing window (`run-state-store.ts`) and
+ * at once when the leg ends, so a crash leaves a state file naming every node that finished before that
+ * window, and a leg that ended (paused, finished, cancelled, failed) leaves it whole.
  */
 
 import { existsSync, readFileSync } from "node:fs";
@@ -135,6 +137,11 @@ export async function executeGraph(o: GraphRunOptions): Promise<GraphRunResult> 
   try {
     schedule = await scheduler.run();
   } finally {
+    // An internal error too leaves every recorded node on disk; on the normal path the save below reports a
+    // failed write, and on an error's path that error is the one to report.
+    try {
+      store.flush();
+    } catch {}
     // Passed, failed, cancelled or an internal error: the run directory keeps no checkout (branches stay).
     if (worktrees !== null)
       for (const closed of await worktrees.close()) dir.event({ type: "worktree_closed", ...closed });
@@ -233,7 +240,7 @@ class LegPort implements SchedulerPort {
     const what = retry.info.kind === "completion" ? `completion attempt ${retry.info.attempt}` : "retry";
     const standing = { ...failed, detail: `${failed.detail}; ${what} not started: ${why}` };
     this.ctx.store.rewriteLatest(node.id, () => standing);
-    this.ctx.store.save();
+    this.ctx.store.saveSoon();
     this.ctx.journal.failed(node.id, standing.cause, standing.detail);
     return { kind: "failed", row: standing, judged: retry.info.kind === "retry" && retry.info.judged };
   }
@@ -251,7 +258,7 @@ class LegPort implements SchedulerPort {
       feedback.detail,
     );
     for (const member of arc.body) memory.replies.delete(member);
-    store.save();
+    store.saveSoon();
   }
 
   settled(node: GraphNode, settlement: FinalSettlement): void {
@@ -286,7 +293,7 @@ class LegPort implements SchedulerPort {
       default:
         unreachable(settlement);
     }
-    store.save();
+    store.saveSoon();
   }
 
   skipped(node: GraphNode, reason: string): void {
@@ -298,7 +305,7 @@ class LegPort implements SchedulerPort {
     const { store } = this.ctx;
     store.patchNode(node.id, { status: "waiting" });
     store.setGate(node.id, { status: "waiting" });
-    store.save();
+    store.saveSoon();
     this.ctx.journal.gatePaused(node.id);
   }
 

@@ -1,8 +1,9 @@
 /**
  * What a leg reports while it runs, in the order it happens: one `events.jsonl` line per transition and
  * the matching progress hook, event first (SPEC §4 "State"; research/oh-my-graph.md §7.4). A recorded
- * execution is also a `state.json` write, made before its event, so a crash leaves a state file naming
- * every node that finished.
+ * execution is also a `state.json` save, requested before its event and on disk within the store's
+ * coalescing window (`run-state-store.ts`), so a crash leaves a state file naming every node that finished
+ * before that window.
  */
 import type { FailCause, LedgerRow } from "../core/ledger-row.js";
 import type { Redactor } from "../core/redact.js";
@@ -25,13 +26,14 @@ export class LegJournal {
   constructor(private readonly o: LegJournalOptions) {}
 
   /**
-   * Records one execution's row (already redacted): appended to `state.json`'s rows and saved, then its
+   * Records one execution's row (already redacted): appended to `state.json`'s rows and saved (within the
+   * store's coalescing window), then its
    * `node_passed` / `node_failed` event (none for a superseded FAIL), then `onNodeFinished` and `onRows`.
    */
   async record(row: LedgerRow): Promise<void> {
     const { store, dir, hooks } = this.o;
     store.addRow(row);
-    store.save();
+    store.saveSoon();
     if (row.verdict === "PASS")
       dir.event({ type: "node_passed", node: row.nodeId, qualifier: row.qualifier });
     else if (row.verdict === "FAIL" && row.superseded !== true)

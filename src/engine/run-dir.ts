@@ -1,6 +1,6 @@
 /**
- * The run directory (SPEC §4, §11): `state.json` (schema-versioned, written atomically after every
- * terminal node), `events.jsonl` (append-only, one JSON line per transition), `graph.json`, node outputs
+ * The run directory (SPEC §4, §11): `state.json` (schema-versioned, written atomically within the store's
+ * coalescing window of every terminal node and at every leg's end: `run-state-store.ts`), `events.jsonl` (append-only, one JSON line per transition), `graph.json`, node outputs
  * under `nodes/`, failed replies under `failed/`, `patch.diff` when nodes changed files, `ledger.json`; and,
  * only while a leg runs, the managed worktrees of `worktree:` nodes under `worktrees/` (`run-worktrees.ts`).
  */

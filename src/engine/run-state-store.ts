@@ -1,13 +1,26 @@
 /**
  * The mutable `state.json` of a run while a leg runs (SPEC §4 "State"): the caller seeds it (a fresh run
- * or a resumed one), the engine changes it per node and saves it atomically after every terminal node, and
- * the caller reads it afterwards (`run-state.ts` holds the file's shape).
+ * or a resumed one), the engine changes it per node and saves it atomically (whole file, temp + rename)
+ * within {@link STATE_COALESCE_MS} of every terminal node, and at every leg boundary at once; the caller
+ * reads it afterwards (`run-state.ts` holds the file's shape).
+ *
+ * Why coalesced (issue 16, B1): each save stringifies, redacts and hashes the whole state, which grows by a
+ * row per execution, on the engine's one thread — with 8 nodes settling together, one save per event was
+ * a large part of the engine's time between nodes. Every write is a snapshot of the whole state, so the
+ * file on disk is always a consistent prefix of the leg: a crash (`kill -9`) loses at most the last
+ * window's changes, and a resume then runs those nodes again, as it runs a node that was still running.
  */
 import type { LedgerRow } from "../core/ledger-row.js";
 import type { RedactingRunDirectory } from "./redacting-run-dir.js";
 import type { GateRecord, NodeRecord, RunState } from "./run-state.js";
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * How long (ms) a change saved with {@link RunStateStore.saveSoon} may wait before it is on disk: the most
+ * a crash can lose. Saves within one window become one write.
+ */
+export const STATE_COALESCE_MS = 200;
 
 /** A change to one node's record: its new `status` and any fields to set; the rest stay. */
 export type NodeRecordPatch = Partial<NodeRecord> & Pick<NodeRecord, "status">;
@@ -19,6 +32,10 @@ export type NodeRecordPatch = Partial<NodeRecord> & Pick<NodeRecord, "status">;
  */
 export class RunStateStore {
   state: Mutable<RunState>;
+  /** The pending {@link saveSoon} write, `null` when the file is up to date. */
+  #timer: NodeJS.Timeout | null = null;
+  /** Why the last background write failed, until a later write succeeds (thrown by {@link flush}). */
+  #failed: unknown = null;
 
   constructor(
     private readonly dir: RedactingRunDirectory,
@@ -27,9 +44,42 @@ export class RunStateStore {
     this.state = structuredClone(initial) as Mutable<RunState>;
   }
 
-  /** Writes `state.json` atomically (redacted). Throws when the write fails (an internal error). */
+  /**
+   * Writes `state.json` atomically (redacted) now, which also covers a pending {@link saveSoon}. Throws
+   * when the write fails (an internal error).
+   */
   save(): void {
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
     this.dir.writeJson("state.json", this.state);
+    this.#failed = null;
+  }
+
+  /**
+   * Saves the state within {@link STATE_COALESCE_MS} (one write for every change made meanwhile): what the
+   * engine calls per node event. A write that fails in the background is thrown by the next
+   * {@link flush} (unless a later write succeeded).
+   */
+  saveSoon(): void {
+    if (this.#timer !== null) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      try {
+        this.save();
+      } catch (error) {
+        this.#failed = error;
+      }
+    }, STATE_COALESCE_MS);
+  }
+
+  /** Writes a pending {@link saveSoon} now; throws a background write's failure. Nothing pending: no write. */
+  flush(): void {
+    if (this.#timer !== null) this.save();
+    else if (this.#failed !== null) {
+      const failed = this.#failed;
+      this.#failed = null;
+      throw failed;
+    }
   }
 
   node(id: string): NodeRecord | undefined {

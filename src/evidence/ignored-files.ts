@@ -176,7 +176,7 @@ function realOrSame(path: string): string {
 
 /**
  * lstat of every path (relative to `root`) into a flat array. Synchronous lstat is about twice as fast
- * as the thread-pool one for many small calls (bench/ignored-files.mjs), so it runs in slices, yielding
+ * as the thread-pool one for many small calls (bench/b4c-ignored-files.mjs), so it runs in slices, yielding
  * to the event loop between them: the process stays responsive (check-run updates, a model server).
  */
 async function statAll(root: string, paths: readonly string[]): Promise<Float64Array> {

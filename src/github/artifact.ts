@@ -22,7 +22,6 @@ import {
   writeFileSync,
 } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
-import { DefaultArtifactClient, GHESNotSupportedError } from "@actions/artifact";
 import { createRedactor } from "../core/redact.js";
 import { unreachable } from "../core/unreachable.js";
 import { RUN_STATE_DIGEST_FILE, type RunStateDigests, runStateDigestFileText } from "./run-state-digest.js";
@@ -140,7 +139,11 @@ export async function uploadRunArtifacts(options: UploadRunArtifactsOptions): Pr
       ledger: { kind: "skipped", name: ledgerName, reason: unavailable },
     };
   }
+  // Loaded only here (issue 16, B2): @actions/artifact and its Azure storage client are a fifth of the
+  // action's engine bundle, needed once at the end of a run; the action's start does not parse them.
+  const { DefaultArtifactClient, GHESNotSupportedError } = await import("@actions/artifact");
   const client = options.client ?? new DefaultArtifactClient();
+  const unsupported = (error: unknown): boolean => error instanceof GHESNotSupportedError;
   let staging: string | null = null;
   try {
     staging = mkdtempSync(join(options.stagingDir, "evidence-gate-artifacts-"));
@@ -156,8 +159,8 @@ export async function uploadRunArtifacts(options: UploadRunArtifactsOptions): Pr
       writeFileSync(digestFile, runStateDigestFileText(options.runId, options.digests));
       ledgerFiles.push(digestFile);
     }
-    const runDirectory = await upload(client, runName, runFiles, runCopy, options.warn);
-    const ledger = await upload(client, ledgerName, ledgerFiles, ledgerCopy, options.warn);
+    const runDirectory = await upload(client, runName, runFiles, runCopy, options.warn, unsupported);
+    const ledger = await upload(client, ledgerName, ledgerFiles, ledgerCopy, options.warn, unsupported);
     return { runDirectory, ledger };
   } catch (error) {
     // Staging the redacted copies failed (disk full, unreadable file): nothing was uploaded.
@@ -178,12 +181,14 @@ async function upload(
   files: string[],
   root: string,
   warn: (message: string) => void,
+  /** Whether the error is @actions/artifact's `GHESNotSupportedError`. */
+  unsupported: (error: unknown) => boolean,
 ): Promise<ArtifactOutcome> {
   try {
     const result = await client.uploadArtifact(name, files, root);
     return { kind: "uploaded", name, id: result.id ?? null, size: result.size ?? null, files: files.length };
   } catch (error) {
-    if (error instanceof GHESNotSupportedError) {
+    if (unsupported(error)) {
       return {
         kind: "skipped",
         name,

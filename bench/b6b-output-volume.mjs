@@ -2,7 +2,8 @@
 // the bare command in the same run, and prints a table. Not a test: nothing is asserted, nothing fails on
 // timing (CONVENTIONS "Testing doctrine").
 //
-//   node bench/output-volume.mjs [MB...=20 200] [ROUNDS=3]      e.g. node bench/output-volume.mjs 20 200 3
+//   node bench/b6b-output-volume.mjs [MB...] [ROUNDS]      e.g. node bench/b6b-output-volume.mjs 20 200 3
+//   (no arguments: 200 MB × BENCH_SCALE, one round, and the B6b row for `npm run bench`)
 //
 // Each measurement runs in its own Node child (the same script, bundled once with esbuild as the other
 // benches are), which times the run itself and reports its own peak RSS (`process.resourceUsage().maxRSS`),
@@ -24,6 +25,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { bundleScript } from "../scripts/bundle.mjs";
+import { benchScale, emitRow } from "./lib/row.mjs";
 
 const CHILD = process.argv[2] === "--child";
 
@@ -75,8 +77,14 @@ async function child([mode, command, bundle, repo]) {
 
 async function main() {
   const args = process.argv.slice(2).map(Number);
-  const sizes = args.length > 1 ? args.slice(0, -1) : args.length === 1 ? args : [20, 200];
-  const rounds = args.length > 1 ? args.at(-1) : 3;
+  // Without arguments (`npm run bench`): one size, 200 MB × BENCH_SCALE, one round.
+  const sizes =
+    args.length > 1
+      ? args.slice(0, -1)
+      : args.length === 1
+        ? args
+        : [Math.max(1, Math.round(200 * benchScale()))];
+  const rounds = args.length > 1 ? args.at(-1) : 1;
   const work = mkdtempSync(join(tmpdir(), "evidence-gate-bench-output-"));
   try {
     const entry = join(work, "entry.ts");
@@ -127,6 +135,17 @@ async function main() {
       }
     }
     print(rows, rounds, fixed);
+    // The `npm run bench` row (B6b, context for B6's memory: the time side), the largest size, short lines.
+    const last = rows.filter((r) => r.shape === "lines").at(-1);
+    emitRow({
+      id: "B6b",
+      measure: `verify of a command printing ${last.mb} MB of lines (wall)`,
+      figure: `${last.measured.verify.ms.toFixed(0)} ms`,
+      reference: `bare, piped to a node reader ${last.measured.pipe.ms.toFixed(0)} ms`,
+      goal: "— (context for B6)",
+      ratio: last.measured.verify.ms / last.measured.pipe.ms,
+      atGoal: null,
+    });
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -1,20 +1,23 @@
 // Measures the git-ignored files fingerprint (src/evidence/ignored-files.ts) on a repository with many
 // ignored files, and prints the numbers. Not a test: nothing is asserted.
 //
-//   node bench/ignored-files.mjs [FILES=50000] [ROUNDS=5]
+//   node bench/b4c-ignored-files.mjs [FILES=50000] [ROUNDS=5]
 //
 // It bundles the module with esbuild into a temp file (as scripts/demo.mjs does), makes a git repository
 // in a temp folder whose `node_modules/` holds FILES small ignored files (100 per package folder), then
 // times: `git ls-files --others --ignored --exclude-standard -z` alone, the full fingerprint (cold, then
-// ROUNDS warm runs), a comparison of two fingerprints after one edit, and the re-baseline merge.
+// ROUNDS warm runs), a comparison of two fingerprints after one edit, and the re-baseline merge. Its
+// `npm run bench` row (B4c, context for B4: no goal in issue 16) is the warm fingerprint against
+// `git ls-files` alone; without arguments FILES is 50000 × BENCH_SCALE.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { bundleScript } from "../scripts/bundle.mjs";
+import { benchScale, emitRow } from "./lib/row.mjs";
 
-const files = Number(process.argv[2] ?? 50_000);
+const files = Number(process.argv[2] ?? Math.round(50_000 * benchScale()));
 const rounds = Number(process.argv[3] ?? 5);
 const env = { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" };
 
@@ -49,11 +52,13 @@ try {
   console.log(`repository: ${files} ignored files written in ${ms(t)} ms (${repo})`);
 
   t = performance.now();
+  const gitStarted = performance.now();
   const listed = spawnSync("git", ["ls-files", "--others", "--ignored", "--exclude-standard", "-z"], {
     cwd: repo,
     env,
     maxBuffer: 1 << 30,
   });
+  const gitMs = performance.now() - gitStarted;
   console.log(`git ls-files alone: ${ms(t)} ms, ${listed.stdout.length} bytes of output`);
 
   const options = { baseEnv: env };
@@ -73,6 +78,15 @@ try {
   console.log(
     `fingerprint (warm, ${rounds} rounds): median ${median.toFixed(0)} ms, min ${times[0].toFixed(0)} ms, max ${times.at(-1).toFixed(0)} ms; same hash as the first: ${last.hash === first.hash}`,
   );
+  emitRow({
+    id: "B4c",
+    measure: `ignored-files fingerprint, ${files} ignored files (warm, median of ${rounds})`,
+    figure: `${median.toFixed(0)} ms`,
+    reference: `git ls-files --ignored alone ${gitMs.toFixed(0)} ms`,
+    goal: "— (context for B4)",
+    ratio: median / gitMs,
+    atGoal: null,
+  });
 
   writeFileSync(join(repo, "node_modules", "pkg-0", "lib", "file-0.js"), "module.exports = -1;\n");
   const edited = await ignoredFilesFingerprint(repo, options);
