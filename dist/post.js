@@ -6745,8 +6745,29 @@ function isSpace(code) {
   if (code < 128) return code === 32 || code >= 9 && code <= 13;
   return /\s/.test(String.fromCharCode(code));
 }
-function redactTokenShapes(text) {
-  return redactPemBlocks(redactOneLineShapes(text));
+function redactTokenShapes(text, options = {}) {
+  const shapes = redactPemBlocks(redactOneLineShapes(text));
+  return options.urlPasswords === false ? shapes : redactUrlPasswords(shapes);
+}
+function redactUrlPasswords(text) {
+  let at = text.indexOf("://");
+  if (at === -1) return text;
+  let out = "";
+  let copied = 0;
+  while (at !== -1) {
+    const start = at + 3;
+    let end = start;
+    while (end < text.length && !isSpace(text.charCodeAt(end)) && !AUTHORITY_END.has(text[end])) end++;
+    const authority = text.slice(start, end);
+    const atSign = authority.lastIndexOf("@");
+    const colon = atSign === -1 ? -1 : authority.indexOf(":");
+    if (colon !== -1 && colon < atSign - 1 && authority.slice(colon + 1, atSign) !== MASK) {
+      out += `${text.slice(copied, start + colon + 1)}${MASK}`;
+      copied = start + atSign;
+    }
+    at = text.indexOf("://", Math.max(end, start));
+  }
+  return copied === 0 ? text : out + text.slice(copied);
 }
 function redactOneLineShapes(text) {
   PREFIXES.lastIndex = 0;
@@ -6832,7 +6853,7 @@ function bodyBreak(text, at, before = false) {
   }
   return "";
 }
-var MASK, mixedCase, TOKEN_SHAPES, COMBINED, PREFIXES, ASCII_PUNCTUATION, PEM_BEGIN, PEM_END, PEM_SEP, PEM_LINE, PEM_OPEN_BODY;
+var MASK, mixedCase, TOKEN_SHAPES, COMBINED, PREFIXES, AUTHORITY_END, ASCII_PUNCTUATION, PEM_BEGIN, PEM_END, PEM_SEP, PEM_LINE, PEM_OPEN_BODY;
 var init_token_shapes = __esm({
   "src/core/token-shapes.ts"() {
     "use strict";
@@ -6854,6 +6875,7 @@ var init_token_shapes = __esm({
     ];
     COMBINED = RE2JS.compile(`\\b(?:${TOKEN_SHAPES.map((s) => `(${s.pattern})`).join("|")})`);
     PREFIXES = /gh[pousr]\\?_|github\\?_pat\\?_|sk-|npm\\?_|glpat-|xox[abeoprs]-|AKIA|ASIA|AIza|[rs]k\\?_(?:live|test)\\?_|eyJ/g;
+    AUTHORITY_END = /* @__PURE__ */ new Set(["/", "?", "#", '"', "'", "`", "<", ">", "\\"]);
     ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/;
     PEM_BEGIN = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----/y;
     PEM_END = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY-----/g;
@@ -6906,7 +6928,7 @@ function createRedactor(secrets) {
   const text = (value) => {
     let out = value.replace(INVISIBLE, "");
     for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
-    return redactTokenShapes(out);
+    return redactTokenShapes(out, { urlPasswords: false });
   };
   const deep = (value) => {
     if (typeof value === "string") return text(value);
@@ -6943,7 +6965,7 @@ function redactBytes(bytes, forms) {
     const latin1 = Buffer.from(needle, "utf8").toString("latin1");
     if (out.includes(latin1)) out = out.split(latin1).join(REDACTED);
   }
-  out = redactTokenShapes(out);
+  out = redactTokenShapes(out, { urlPasswords: false });
   return out === original ? bytes : Buffer.from(out, "latin1");
 }
 function isPlainObject(value) {
@@ -28452,10 +28474,12 @@ function checkRunWriteError(call) {
   const error2 = call.cause;
   const hasResponse = error2?.response !== void 0;
   const status = typeof error2?.status === "number" && hasResponse ? error2.status : void 0;
-  const githubMessage = githubMessageOf(call.cause) ?? (typeof error2?.message === "string" ? error2.message : void 0);
+  const notTheApi = hasResponse ? notGitHubJson(error2?.response) : null;
+  const githubMessage = notTheApi !== null ? void 0 : githubMessageOf(call.cause) ?? (typeof error2?.message === "string" ? error2.message : void 0);
   const [method = "", path6 = ""] = call.route.split(" ");
+  const url = error2?.request?.url;
   return new CheckRunWriteError({
-    message: describeFailure(call.what, status, githubMessage, hasResponse, error2?.request?.url),
+    message: notTheApi !== null ? `${call.what}: ${originOf(url) ?? "the server"} answered ${status ?? "without a status"} with ${notTheApi}, not the GitHub API's JSON. ${API_ROOT_HINT}` : describeFailure(call.what, status, githubMessage, hasResponse, url),
     status,
     request: {
       operation: call.operation,
@@ -28482,7 +28506,7 @@ function describeFailure(what, status, githubMessage, hasResponse, url) {
   if (!hasResponse) {
     const origin = originOf(url);
     const where = origin === null ? "" : ` at ${origin}`;
-    return `${what}: no answer from the GitHub API${where} (${githubMessage ?? "network error"}). The API root comes from GITHUB_API_URL (unset, it is https://api.github.com): check it and the network, then run again.`;
+    return `${what}: no answer from the GitHub API${where} (${githubMessage ?? "network error"}). ${API_ROOT_HINT}`;
   }
   const said = githubMessage === void 0 ? "" : ` "${githubMessage}"`;
   const answered = `${what}: GitHub answered ${status}${said}.`;
@@ -28494,6 +28518,13 @@ function describeFailure(what, status, githubMessage, hasResponse, url) {
   }
   return answered;
 }
+function notGitHubJson(response) {
+  const type = response?.headers?.["content-type"];
+  const contentType = typeof type === "string" ? type.split(";")[0].trim().toLowerCase() : "";
+  if (contentType.endsWith("json")) return null;
+  if (contentType === "" && (typeof response?.data !== "string" || response.data === "")) return null;
+  return contentType === "text/html" ? "an HTML page (text/html)" : `a ${contentType || "non-JSON"} body`;
+}
 function originOf(url) {
   if (url === void 0) return null;
   try {
@@ -28502,7 +28533,7 @@ function originOf(url) {
     return null;
   }
 }
-var CheckRunWriteError;
+var CheckRunWriteError, API_ROOT_HINT;
 var init_check_run_error = __esm({
   "src/github/check-run-error.ts"() {
     "use strict";
@@ -28520,6 +28551,7 @@ var init_check_run_error = __esm({
         this.githubMessage = init.githubMessage;
       }
     };
+    API_ROOT_HINT = "The API root comes from GITHUB_API_URL (unset, it is https://api.github.com; on GHES https://HOST/api/v3): check it and the network, then run again.";
   }
 });
 
@@ -34841,6 +34873,19 @@ var init_job_summary = __esm({
   }
 });
 
+// src/core/shown-command.ts
+function shownCommand(command) {
+  if (!/[\r\n]/.test(command)) return command;
+  return command.split(/\r\n|\r|\n/).map((line) => line.trim()).filter((line) => line !== "").join(LINE_BREAK_MARK);
+}
+var LINE_BREAK_MARK;
+var init_shown_command = __esm({
+  "src/core/shown-command.ts"() {
+    "use strict";
+    LINE_BREAK_MARK = " \u23CE ";
+  }
+});
+
 // src/ledger/conclusion-words.ts
 function countNodes(n) {
   return `${n} ${n === 1 ? "node" : "nodes"}`;
@@ -34963,7 +35008,7 @@ function judgeFailures(rows) {
       outcome: "failed",
       rule: "sink-verify-failed",
       title: `Failed: sink ${first.nodeId} failed its verify command`,
-      reason: `The engine ran "${verify.command}" for sink "${first.nodeId}" and it ${verifyExitWords(verify)}. A sink that fails its verification fails the run.`
+      reason: `The engine ran "${shownCommand(verify.command)}" for sink "${first.nodeId}" and it ${verifyExitWords(verify)}. A sink that fails its verification fails the run.`
     };
   }
   const failedRows = rows.filter((row, i) => row.verdict === "FAIL" && counts(rows, i));
@@ -34995,6 +35040,7 @@ function hasLaterRow(rows, i) {
 var init_judge_failures = __esm({
   "src/ledger/judge-failures.ts"() {
     "use strict";
+    init_shown_command();
     init_cells();
     init_conclusion_words();
   }
@@ -35035,6 +35081,8 @@ function judgeVerifiedSinks(sinks) {
   }
   const trees = verified.map((id) => last.get(id)?.verify?.evidenceTree ?? null);
   const offCommit = input.postedCommitTree !== null && trees.some((tree) => tree !== null && tree !== input.postedCommitTree);
+  const definition = verifyDefinitionChanged(input, offCommit);
+  if (definition !== null) return definition;
   const beyond = bytesBeyondTheTree(sinks, offCommit);
   if (beyond !== null) return beyond;
   if (input.postedCommitTree === null || trees.some((tree) => tree === null)) {
@@ -35084,6 +35132,20 @@ function judgeVerifiedSinks(sinks) {
     reason: `Every node passed (${executions} ${executions === 1 ? "execution" : "executions"}) and the engine ran the verify command of every non-gate sink on this commit's tree.`
   };
 }
+function verifyDefinitionChanged(input, offCommit) {
+  const record = input.changedFiles;
+  if (record === void 0 || record.verifyDefinition.length === 0) return null;
+  const named = record.verifyDefinition.slice(0, FLAGGED_NAMED).map((change) => `${change.path}: ${change.detail}`);
+  const more = record.flaggedTotal - named.length;
+  const list = `${named.join("; ")}${more > 0 ? `; and ${more} more` : ""}`;
+  return {
+    conclusion: "action_required",
+    outcome: "passed",
+    rule: "verify-definition-changed",
+    title: "Verified, but the nodes changed what the verify command runs",
+    reason: `Every sink's verify passed, but the nodes changed what defines it (${list}). A passing verify then shows only that the changed definition passes, not that the build and tests it ran before still pass (a script replaced by "true" passes on anything). A reviewer must read these changes and confirm they keep every build step and test running (no script emptied or pointed elsewhere, no test deleted, renamed away or skipped), then verify again; --commit and the action's push leave such changes uncommitted (patch.diff).` + (offCommit ? ` Besides, ${PATCH_NOT_ON_COMMIT}.` : "")
+  };
+}
 function bytesBeyondTheTree(sinks, offCommit) {
   const { input, last, verified } = sinks;
   const besides = offCommit ? ` Besides, ${PATCH_NOT_ON_COMMIT}.` : "";
@@ -35126,12 +35188,14 @@ function outsideWritesOf(rows) {
   const named = rows.filter((row) => row.outsideWrites !== void 0 && row.outsideWrites.total > 0).map((row) => `node "${row.nodeId}": ${describeOutsideWrites(row.outsideWrites)}`);
   return named.length > 0 ? [...new Set(named)].join("; ") : null;
 }
+var FLAGGED_NAMED;
 var init_judge_verified_sinks = __esm({
   "src/ledger/judge-verified-sinks.ts"() {
     "use strict";
     init_cells();
     init_conclusion_words();
     init_require_evidence();
+    FLAGGED_NAMED = 10;
   }
 });
 
@@ -35189,7 +35253,7 @@ function noEvidenceReason(answer) {
     case "none-detected":
       return "No build signal was detected and no verify command was given.";
     case "attached":
-      return `A verify command ("${answer.command}") was attached, but no sink was verified with it.`;
+      return `A verify command ("${shownCommand(answer.command)}") was attached, but no sink was verified with it.`;
     case "graph":
       return answer.verifiedSinks.length === 0 ? "No sink of the hand-written graph has a success_check.verify or completion.verify command, so the engine ran no build." : "The hand-written graph's verify commands did not verify any sink.";
     default:
@@ -35199,6 +35263,7 @@ function noEvidenceReason(answer) {
 var init_judge_completed_run = __esm({
   "src/ledger/judge-completed-run.ts"() {
     "use strict";
+    init_shown_command();
     init_unreachable();
     init_conclusion_words();
     init_judge_failures();

@@ -1,0 +1,17 @@
+import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
+
+// src/run/saved-state.ts
+var SAVED_STATE = {
+  /** The check run the main step created (saved at once after creating it, SPEC §6). */
+  checkRunId: "check-run-id",
+  /** The run id, which the check run's `external_id` carries while this run owns it. */
+  runId: "run-id",
+  /** `"true"` once the main step completed the check run itself: the post step has nothing to do. */
+  checkRunCompleted: "check-run-completed",
+  /** `"true"` once the main step received SIGINT/SIGTERM (the runner cancelling the step). */
+  cancelRequested: "cancel-requested"
+};
+
+export {
+  SAVED_STATE
+};
