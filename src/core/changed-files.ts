@@ -28,7 +28,11 @@ export type VerifyDefinitionKind =
   /** A test file deleted, or renamed (the runner may no longer find it). */
   | "test-file-removed"
   /** A skip / only marker (`.skip(`, `.only(`, `@pytest.mark.skip`, …) in a test file's added lines. */
-  | "skip-marker";
+  | "skip-marker"
+  /** Lines of a test file of the starting tree changed or removed (an assertion rewritten, a test guarded). */
+  | "test-lines-changed"
+  /** The maintainers' policy file (`.github/evidence-gate.yml`). */
+  | "policy-file";
 
 /** One change that touches what the verify command runs. */
 export interface VerifyDefinitionChange {

@@ -22,6 +22,7 @@ import {
   isTestPath,
   type PackageJsonSides,
   packageJsonPaths,
+  removedLineCountsByFile,
   type VerifyCommandAt,
 } from "./verify-definition.js";
 
@@ -75,7 +76,7 @@ export async function changedFilesRecord(
     changes,
     packageJsons,
     verifyCommands: options.verifyCommands.flatMap((c) => relativeCommand(root, c)),
-    addedLines: await testFilesAddedLines(run, options, changes),
+    ...(await testFilesDiffLines(run, options, changes)),
   });
   const counts: Record<ChangeStatus, number> = { added: 0, modified: 0, deleted: 0, renamed: 0 };
   for (const change of changes) counts[change.status] += 1;
@@ -153,16 +154,21 @@ async function blobText(
   }
 }
 
-/** The added lines of the changed test files (not deleted), from one `-U0` diff over them. */
-async function testFilesAddedLines(
+/**
+ * The added lines and the count of changed or removed lines of the changed test files (not deleted), from
+ * one `-U0` diff over them. A renamed file counts as a test file when either of its names is one.
+ */
+async function testFilesDiffLines(
   run: (args: readonly string[]) => Promise<string>,
   options: ChangedFilesOptions,
   changes: readonly ChangedFile[],
-): Promise<Map<string, string[]>> {
+): Promise<{ addedLines: Map<string, string[]>; removedLines: Map<string, number> }> {
   const tests = changes
-    .filter((c) => c.status !== "deleted" && isTestPath(c.path))
+    .filter(
+      (c) => c.status !== "deleted" && (isTestPath(c.path) || (c.from !== undefined && isTestPath(c.from))),
+    )
     .slice(0, MAX_TEST_FILES_SEARCHED);
-  if (tests.length === 0) return new Map();
+  if (tests.length === 0) return { addedLines: new Map(), removedLines: new Map() };
   const paths = tests.flatMap((c) => (c.from !== undefined ? [c.from, c.path] : [c.path]));
   const patch = await run([
     "--literal-pathspecs",
@@ -181,7 +187,7 @@ async function testFilesAddedLines(
     "--",
     ...paths,
   ]);
-  return addedLinesByFile(patch);
+  return { addedLines: addedLinesByFile(patch), removedLines: removedLineCountsByFile(patch) };
 }
 
 /** A verify command with its folder made repository-relative; none when it ran outside the repository. */

@@ -32,6 +32,12 @@
  *    the nodes deleted or renamed (under its new name the runner may not find it).
  * 5. `skip-marker` — a skip or only marker in a test file's added lines: `.skip(`, `.only(`, `xit(`,
  *    `xdescribe(`, `skip: true`, `@pytest.mark.skip`, `t.Skip(`, `#[ignore]`.
+ * 6. `test-lines-changed` — a test file of the starting tree with lines changed or removed (the `-` lines of
+ *    its diff): an assertion rewritten (`assert.equal(sum(1, 2), 3)` → `…, -1)`), a test body wrapped in a
+ *    condition that never holds (the re-indented lines), an expected value deleted. Lines only added (a new
+ *    test case appended) are not flagged: a fix that adds tests keeps `success`.
+ * 7. `policy-file` — the maintainers' policy file (`.github/evidence-gate.yml`: its `verify-cmd` is the
+ *    verify command of later runs, its `require-evidence` what counts as green), changed in any way.
  *
  * Rules 1 and 2 apply at any depth, except under the folders the build-signal scan never descends into
  * (hidden folders, `node_modules`, `vendor`, `dist`, `build`, … — `SKIPPED_FOLDERS`): a superset of the
@@ -40,6 +46,7 @@
  */
 import { posix } from "node:path";
 import type { ChangedFile, VerifyDefinitionChange } from "../core/changed-files.js";
+import { POLICY_FILE } from "../policy/policy-file.js";
 import { SKIPPED_FOLDERS } from "./build-signals.js";
 import { commandFiles } from "./verify-command-files.js";
 
@@ -87,13 +94,13 @@ const DEFINITION_PREFIXES: readonly string[] = [
 
 /** The markers of rule 5, each with the words the ledger prints. */
 const SKIP_MARKERS: readonly { readonly pattern: RegExp; readonly words: string }[] = [
-  { pattern: /\.skip\s*\(/, words: ".skip(" },
-  { pattern: /\.only\s*\(/, words: ".only(" },
-  { pattern: /\bxit\s*\(/, words: "xit(" },
-  { pattern: /\bxdescribe\s*\(/, words: "xdescribe(" },
+  { pattern: /\.skip\s*\(/, words: ".skip()" },
+  { pattern: /\.only\s*\(/, words: ".only()" },
+  { pattern: /\bxit\s*\(/, words: "xit()" },
+  { pattern: /\bxdescribe\s*\(/, words: "xdescribe()" },
   { pattern: /\bskip\s*:\s*true\b/, words: "skip: true" },
   { pattern: /@pytest\.mark\.skip/, words: "@pytest.mark.skip" },
-  { pattern: /\bt\.Skip(Now)?\s*\(/, words: "t.Skip(" },
+  { pattern: /\bt\.Skip(Now)?\s*\(/, words: "t.Skip()" },
   { pattern: /#\[ignore\]/, words: "#[ignore]" },
 ];
 
@@ -124,6 +131,8 @@ export interface VerifyDefinitionInput {
   readonly verifyCommands: readonly VerifyCommandAt[];
   /** A test file's added lines, by its (final) path; a path absent here has none known. */
   readonly addedLines: ReadonlyMap<string, readonly string[]>;
+  /** How many of a test file's lines were changed or removed (rule 6), by its (final) path; absent: none known. */
+  readonly removedLines?: ReadonlyMap<string, number>;
 }
 
 /**
@@ -168,6 +177,21 @@ export function classifyVerifyDefinition(input: VerifyDefinitionInput): VerifyDe
     const markers = change.status === "deleted" ? [] : markersIn(input.addedLines.get(change.path) ?? []);
     if (markers.length > 0 && isTestPath(change.path)) {
       out.push({ path: change.path, kind: "skip-marker", detail: `added ${markers.join(", ")}` });
+    }
+    const removed = change.status === "deleted" ? 0 : (input.removedLines?.get(change.path) ?? 0);
+    if (removed > 0 && before !== undefined && isTestPath(before)) {
+      out.push({
+        path: change.path,
+        kind: "test-lines-changed",
+        detail: `a test file, ${removed} existing line${removed === 1 ? "" : "s"} changed or removed`,
+      });
+    }
+    if ([change.path, change.from].includes(POLICY_FILE)) {
+      out.push({
+        path: change.path,
+        kind: "policy-file",
+        detail: `the maintainers' policy file (its verify-cmd and require-evidence decide later runs), ${change.status}`,
+      });
     }
   }
   return out;
@@ -265,6 +289,26 @@ export function addedLinesByFile(patch: string): Map<string, string[]> {
     }
   }
   return added;
+}
+
+/**
+ * How many lines each file of a `git diff` patch changed or removed: its `-` lines (not the `--- a/…`
+ * header), by the path of its `+++ b/…` header (a deleted file's `+++ /dev/null` counts for nothing).
+ */
+export function removedLineCountsByFile(patch: string): Map<string, number> {
+  const removed = new Map<string, number>();
+  let current: string | null = null;
+  for (const line of patch.split("\n")) {
+    if (line.startsWith("diff --git ")) {
+      current = null;
+    } else if (line.startsWith("+++ ")) {
+      const target = line.slice(4).replace(/\t$/, "");
+      current = target.startsWith("b/") ? target.slice(2) : null;
+    } else if (current !== null && line.startsWith("-")) {
+      removed.set(current, (removed.get(current) ?? 0) + 1);
+    }
+  }
+  return removed;
 }
 
 /** The markers of rule 5 found in `lines`, each once, in table order. */

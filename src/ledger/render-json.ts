@@ -297,6 +297,8 @@ const ChangedFilesSchema = z.strictObject({
           "named-by-verify",
           "test-file-removed",
           "skip-marker",
+          "test-lines-changed",
+          "policy-file",
         ]),
         detail: text,
         keys: z.array(line).max(MAX_LIST).optional(),

@@ -9,8 +9,8 @@
  * {@link writeFailureProblem} is the last resort for a write that fails anyway once the run is under way
  * (the disk fills, a folder is made read-only meanwhile).
  */
-import { accessSync, constants, statSync } from "node:fs";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { accessSync, constants, mkdirSync, rmdirSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { GitError, git } from "../proc/git.js";
 
 /** A filesystem error code, in words. */
@@ -45,6 +45,23 @@ function unwritable(path: string): string | null {
 }
 
 /**
+ * Why no folder can be made in the existing folder `parent` on the way to `dir`, or `null`: the first
+ * missing folder is made and removed again. `access(W_OK)` says yes to root on `/proc` (whose folders
+ * refuse `mkdir` with ENOENT), and there Node's recursive `mkdirSync` retries forever, at full CPU and
+ * deaf to SIGTERM (seen on Node 20 with `--runs-dir /proc/x`); a real `mkdir` answers for every filesystem.
+ */
+function childFolderProblem(parent: string, dir: string): string | null {
+  const first = join(parent, relative(parent, dir).split(sep)[0] ?? "");
+  try {
+    mkdirSync(first);
+  } catch (error) {
+    return worded(codeOf(error));
+  }
+  rmdirSync(first);
+  return null;
+}
+
+/**
  * Why the folder `dir` cannot hold what the run writes there (it is created when missing), or `null`: a
  * part of its path is a file, or the folder (or, when missing, its nearest existing ancestor) is not
  * writable.
@@ -71,7 +88,7 @@ export function folderWriteProblem(label: string, dir: string, fix: string): str
         ? `${label} is a file, not a folder: ${fix}`
         : `${label} cannot be created: ${path} is a file, not a folder. ${fix}`;
     }
-    const why = unwritable(path);
+    const why = unwritable(path) ?? (path === resolve(dir) ? null : childFolderProblem(path, resolve(dir)));
     if (why === null) return null;
     return path === resolve(dir)
       ? `${label} is not writable (${why}): ${fix}`

@@ -18,6 +18,7 @@ import {
   isTestPath,
   packageJsonKeysChanged,
   packageJsonPaths,
+  removedLineCountsByFile,
   type VerifyDefinitionInput,
 } from "../../src/evidence/verify-definition.js";
 import { hermeticGitEnv, makeTempRepo, type TempRepo } from "../support/temp-repo.js";
@@ -311,7 +312,7 @@ describe("rule 5: skip and only markers in a test file's added lines", () => {
       ]),
     });
     expect(flagged).toEqual([
-      { path: "test/sum.test.js", kind: "skip-marker", detail: "added .skip(, .only(, xit(" },
+      { path: "test/sum.test.js", kind: "skip-marker", detail: "added .skip(), .only(), xit()" },
     ]);
     expect(
       classify({
@@ -348,6 +349,75 @@ describe("rule 5: skip and only markers in a test file's added lines", () => {
       "",
     ].join("\n");
     expect([...addedLinesByFile(patch)]).toEqual([["test/a.test.js", ["new line"]]]);
+  });
+});
+
+describe("rule 6: lines of an existing test file changed or removed", () => {
+  it("an assertion rewritten or a test guarded is flagged; lines only added (a new case) are not", () => {
+    const flagged = classify({
+      changes: [modified("test/sum.test.js"), modified("test/more.test.js"), modified("src/sum.js")],
+      addedLines: new Map([
+        ["test/sum.test.js", ["  assert.equal(sum(1, 2), -1);"]],
+        ["test/more.test.js", ['test("adds negatives", () => {});']],
+      ]),
+      removedLines: new Map([
+        ["test/sum.test.js", 1],
+        ["src/sum.js", 3],
+      ]),
+    });
+    expect(flagged).toEqual([
+      {
+        path: "test/sum.test.js",
+        kind: "test-lines-changed",
+        detail: "a test file, 1 existing line changed or removed",
+      },
+    ]);
+  });
+
+  it("a test file renamed with edits counts by its old name; a new test file with no old side is not flagged", () => {
+    const flagged = classify({
+      changes: [
+        { path: "checks/sum.js", status: "renamed", from: "test/sum.test.js" },
+        { path: "test/new.test.js", status: "added" },
+      ],
+      addedLines: new Map(),
+      removedLines: new Map([["checks/sum.js", 2]]),
+    });
+    expect(flagged.map((f) => f.kind)).toEqual(["test-file-removed", "test-lines-changed"]);
+  });
+
+  it("counts the - lines of a -U0 patch by file, never the --- header or a deleted file", () => {
+    const patch = [
+      "diff --git a/test/a.test.js b/test/a.test.js",
+      "--- a/test/a.test.js",
+      "+++ b/test/a.test.js",
+      "@@ -1,2 +1 @@",
+      "-old",
+      "--- not a header: a line that was '-- x'",
+      "+new line",
+      "diff --git a/test/gone.test.js b/test/gone.test.js",
+      "--- a/test/gone.test.js",
+      "+++ /dev/null",
+      "@@ -1 +0,0 @@",
+      "-x",
+      "",
+    ].join("\n");
+    expect([...removedLineCountsByFile(patch)]).toEqual([["test/a.test.js", 2]]);
+  });
+});
+
+describe("rule 7: the maintainers' policy file", () => {
+  it("any change to .github/evidence-gate.yml is flagged (its verify-cmd is the next run's verify command)", () => {
+    for (const change of [
+      modified(".github/evidence-gate.yml"),
+      { path: ".github/evidence-gate.yml", status: "added" as const },
+      { path: ".github/old.yml", status: "renamed" as const, from: ".github/evidence-gate.yml" },
+    ]) {
+      expect(classify({ changes: [change], addedLines: new Map() }).map((f) => f.kind)).toEqual([
+        "policy-file",
+      ]);
+    }
+    expect(classify({ changes: [modified(".github/workflows/ci.yml")], addedLines: new Map() })).toEqual([]);
   });
 });
 
@@ -411,9 +481,14 @@ describe("the git side: changedFilesRecord on a real repository", () => {
           keys: ["scripts.test"],
         },
         { path: "test/other.test.js", kind: "test-file-removed", detail: "a test file, deleted" },
-        { path: "test/sum.test.js", kind: "skip-marker", detail: "added .skip(" },
+        { path: "test/sum.test.js", kind: "skip-marker", detail: "added .skip()" },
+        {
+          path: "test/sum.test.js",
+          kind: "test-lines-changed",
+          detail: "a test file, 1 existing line changed or removed",
+        },
       ],
-      flaggedTotal: 3,
+      flaggedTotal: 4,
     });
   });
 });

@@ -3,7 +3,7 @@
  * one of the operator's places, or git failing to write, is worded as the operator's problem (the path,
  * the reason, the fix); anything else stays an internal error.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -60,5 +60,14 @@ describe("folderWriteProblem", () => {
     made.push(dir);
     expect(folderWriteProblem("--runs-dir x", dir, "fix")).toBeNull();
     expect(folderWriteProblem("--runs-dir x", join(dir, "a", "b"), "fix")).toBeNull();
+    // The check makes the first missing folder and removes it again: nothing is left behind.
+    expect(existsSync(join(dir, "a"))).toBe(false);
+  });
+
+  it("a folder under /proc, where access(W_OK) says yes to root but mkdir refuses (ENOENT), is a problem, not a hang", () => {
+    // As root (CI) mkdir answers ENOENT; as another user access(W_OK) already answers EACCES.
+    expect(folderWriteProblem("--runs-dir /proc/x", "/proc/evidence-gate-x/runs", "fix")).toMatch(
+      /^--runs-dir \/proc\/x cannot be created: \/proc is not writable \((ENOENT|EACCES): [^)]+\)\. fix$/,
+    );
   });
 });
