@@ -37359,7 +37359,7 @@ function decideConclusion(input2) {
         outcome: "cancelled",
         rule: "cancelled",
         title: "Cancelled",
-        reason: "The run was cancelled (the workflow was cancelled, or the CLI was interrupted) before it finished; the rows below are what had finished."
+        reason: "The run was cancelled (the workflow was cancelled, or the CLI was interrupted) before it finished; the ledger's rows are what had finished."
       };
     case "abandoned":
       return {
@@ -37367,7 +37367,7 @@ function decideConclusion(input2) {
         outcome: "failed",
         rule: "abandoned",
         title: "Failed: the run was abandoned",
-        reason: "The run ended without finishing its check run (the main step died); the rows below are what had finished."
+        reason: "The run ended without finishing its check run (the main step died); the ledger's rows are what had finished."
       };
     case "timed-out":
       return {
@@ -37375,7 +37375,7 @@ function decideConclusion(input2) {
         outcome: "timed-out",
         rule: "timed-out",
         title: `Timed out after ${end.limit}`,
-        reason: `The run reached its time bound (${end.setting} ${end.limit}) and was stopped: every running node's processes were killed; the rows below are what had finished.`
+        reason: `The run reached its time bound (${end.setting} ${end.limit}) and was stopped: every running node's processes were killed; the ledger's rows are what had finished.`
       };
     default:
       return unreachable(end);
