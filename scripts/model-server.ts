@@ -40,6 +40,14 @@ async function main(): Promise<number> {
     console.error(USAGE);
     return 64;
   }
+  // The stop signals are caught before the URL is printed: a process that stops the server as soon as it
+  // reads the URL (a test, a process manager) must not find the default handler still in place.
+  // Handlers stay installed while the server closes: Ctrl-C in a terminal reaches this process twice
+  // (from the terminal and from the npm wrapper, which passes signals on), and a second SIGINT with no
+  // handler would kill it before the port is freed.
+  const stopped = new Promise<void>((done) => {
+    for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => done());
+  });
   const server = await startModelServer({ script });
   const claude = claudeEnvFor(server.url, "UNUSED");
   const lines = [
@@ -65,12 +73,7 @@ async function main(): Promise<number> {
       console.log(`request ${seen}: ${request.conversation ?? "(no conversation matched)"}`);
     }
   }, 200);
-  // Handlers stay installed while the server closes: Ctrl-C in a terminal reaches this process twice
-  // (from the terminal and from the npm wrapper, which passes signals on), and a second SIGINT with no
-  // handler would kill it before the port is freed.
-  await new Promise<void>((done) => {
-    for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => done());
-  });
+  await stopped;
   clearInterval(tick);
   await server.close();
   console.log(`stopped after ${server.requests.length} request${server.requests.length === 1 ? "" : "s"}`);
