@@ -3,6 +3,7 @@
  * variables: `mode`, or the default from which of `goal` / `graph` was given; a resume's run id and its one
  * decision; and every input a mode does not read refused by name rather than ignored.
  */
+import { isGitHubLogin } from "../core/github-login.js";
 import { isRunId } from "../core/run-id.js";
 import { unreachable } from "../core/unreachable.js";
 import { normaliseGraphPath } from "../graph/graph-path.js";
@@ -14,14 +15,6 @@ const MODES = ["auto", "run", "verify", "lint", "resume", "report"] as const;
 
 // What `{{ inputs.NAME }}` can name (graph/placeholders.ts): a name no placeholder can name is a typo.
 const INPUT_NAME = /^[A-Za-z0-9._/-]+$/;
-
-/**
- * A GitHub user login as GitHub allows it when an account is made: 1–39 characters, ASCII letters, digits and
- * hyphens, no leading, trailing or doubled hyphen. (A bot's `name[bot]` is refused: only a person clicks.)
- */
-export function isGitHubLogin(text: string): boolean {
-  return /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/.test(text);
-}
 
 export function raw(env: Env, name: string): string | undefined {
   const value = env[`INPUT_${name.toUpperCase()}`];

@@ -1,3 +1,4 @@
+import { isGitHubLogin } from "../core/github-login.js";
 import {
   type IgnoredFilesChanges,
   isWaitingGate,
@@ -85,15 +86,12 @@ export function formatDuration(ms: number): string {
   return `${minutes}m${String(seconds).padStart(2, "0")}s`;
 }
 
-/** A GitHub login (docs: alphanumerics and single hyphens, at most 39 characters, no leading hyphen). */
-const GITHUB_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}(?:\[bot\])?$/;
-
 /**
  * Who approved a gate, as a reader should see it: `@octocat` for a GitHub login (a button, a comment
  * command, `--by octocat`), as recorded otherwise (`root (local user)`: the CLI's default approver).
  */
 export function approverWords(login: string): string {
-  return GITHUB_LOGIN.test(login) ? `@${login}` : login;
+  return isGitHubLogin(login.replace(/\[bot\]$/, "")) ? `@${login}` : login;
 }
 
 /** The detail column: the row's own detail plus what its structured fields say (approval, supersession, skip). */
