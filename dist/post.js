@@ -34901,6 +34901,13 @@ var init_conclusion_words = __esm({
   }
 });
 
+// src/core/github-login.ts
+var init_github_login = __esm({
+  "src/core/github-login.ts"() {
+    "use strict";
+  }
+});
+
 // src/core/ledger-row.ts
 var init_ledger_row = __esm({
   "src/core/ledger-row.ts"() {
@@ -34989,6 +34996,7 @@ function patternWords(source) {
 var init_cells = __esm({
   "src/ledger/cells.ts"() {
     "use strict";
+    init_github_login();
     init_ledger_row();
     init_unreachable();
   }

@@ -34515,6 +34515,11 @@ function shownCommand(command) {
   return command.split(/\r\n|\r|\n/).map((line2) => line2.trim()).filter((line2) => line2 !== "").join(LINE_BREAK_MARK);
 }
 
+// src/core/github-login.ts
+function isGitHubLogin(text2) {
+  return /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/.test(text2);
+}
+
 // src/core/ledger-row.ts
 var NOTHING_SPENT = {
   sessionId: null,
@@ -34573,9 +34578,8 @@ function formatDuration(ms) {
   if (hours > 0) return `${hours}h${String(minutes).padStart(2, "0")}m`;
   return `${minutes}m${String(seconds).padStart(2, "0")}s`;
 }
-var GITHUB_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}(?:\[bot\])?$/;
 function approverWords(login2) {
-  return GITHUB_LOGIN.test(login2) ? `@${login2}` : login2;
+  return isGitHubLogin(login2.replace(/\[bot\]$/, "")) ? `@${login2}` : login2;
 }
 function rowDetail(row) {
   const parts = [row.detail];
@@ -50199,9 +50203,6 @@ function normaliseGraphPath(path2) {
 // src/action/mode-inputs.ts
 var MODES = ["auto", "run", "verify", "lint", "resume", "report"];
 var INPUT_NAME2 = /^[A-Za-z0-9._/-]+$/;
-function isGitHubLogin(text2) {
-  return /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/.test(text2);
-}
 function raw(env, name) {
   const value = env[`INPUT_${name.toUpperCase()}`];
   if (value === void 0) return void 0;
