@@ -34,6 +34,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import {
   actionTestResources,
   completion,
+  runPostStep,
   startArtifactService,
   stepDebug,
 } from "../support/action-harness.js";
@@ -402,6 +403,55 @@ describe("as root: isolate-user auto runs the verify command as the separate use
       temp: rootTemp,
     });
   });
+
+  it("as root: a main step killed while the verify command runs leaves its fresh home; the post step, given the saved state, removes it", async () => {
+    const repo = open.keep(await makeFixedSampleRepo());
+    const github = await startGitHubServer();
+    open.github = github;
+    const pidFile = join(repo.dir, "build", "verify.pid");
+    let killed: number[] = [];
+    const main = await open.run({
+      workspace: repo.dir,
+      inputs: {
+        mode: "verify",
+        "verify-cmd":
+          'mkdir -p build && echo planted > "$HOME/.npmrc" && echo $$ > build/verify.pid && exec sleep 60',
+        "isolate-user": "auto",
+      },
+      github,
+      env: { RUNNER_TEMP: rootTemp() },
+      onSpawn: (child) => {
+        const poll = setInterval(() => {
+          if (!existsSync(pidFile) || readFileSync(pidFile, "utf8").trim() === "") return;
+          clearInterval(poll);
+          open.pids.push(Number(readFileSync(pidFile, "utf8").trim()));
+          // As a runner's kill of the step: the action's processes, the engine included, by their ids.
+          const nodes = descendants(child.pid!).filter((pid) => {
+            try {
+              return readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "node";
+            } catch {
+              return false;
+            }
+          });
+          for (const pid of nodes.reverse()) process.kill(pid, "SIGKILL");
+          killed = nodes;
+        }, 50);
+        child.on("close", () => clearInterval(poll));
+      },
+    });
+    expect(
+      killed.length,
+      `the main step ended before it was killed:\n${main.stdout.slice(-3000)}`,
+    ).toBeGreaterThan(1);
+    const home = main.state["pr-user-home"]!;
+    expect(home).toMatch(/\/evidence-gate\/pr-user-[^/]+$/);
+    // Left by the killed step, with what the build wrote in it.
+    expect(existsSync(join(home, "home", ".npmrc"))).toBe(true);
+
+    const post = await runPostStep({ github, state: main.state });
+    expect(post.stdout, stepDebug(post)).toContain(`removed the separate user's fresh home ${home}`);
+    expect(existsSync(home)).toBe(false);
+  }, 120_000);
 
   it("as root: a verify printing yes (300 MB): the step log and the engine's memory stay bounded, the run ends as the command did", async () => {
     await yesRuns({
