@@ -79,6 +79,7 @@ async function plantedHomeRuns(o: {
     `printf 'script-shell=/bin/true\\n' > "${loginHome}/.npmrc" 2>/dev/null || echo "login home not writable"`,
     'mkdir -p "$XDG_CACHE_HOME" && echo planted > "$XDG_CACHE_HOME/planted" && echo planted > "$TMPDIR/planted"',
     'mkdir -p build && echo "$HOME $TMPDIR $XDG_CACHE_HOME" > build/run-home.txt',
+    'echo "npm_config_cache=$npm_config_cache" > build/npm-cache.txt',
   ].join("\n");
   const first = open.keep(await makeFixedSampleRepo());
   const second = open.keep(await makeSampleNodeRepo());
@@ -89,7 +90,8 @@ async function plantedHomeRuns(o: {
   const temp = o.temp();
   const planted = await open.run({
     workspace: first.dir,
-    inputs: { mode: "verify", "verify-cmd": plant, "isolate-user": "auto" },
+    // The operator's one shared cache: npm's, kept between runs (and said in the summary).
+    inputs: { mode: "verify", "verify-cmd": plant, "isolate-user": "auto", "pr-user-cache": "npm" },
     github,
     env: { RUNNER_TEMP: temp },
     ...(o.runAs ? { runAs: o.runAs } : {}),
@@ -106,11 +108,21 @@ async function plantedHomeRuns(o: {
   }
   expect(readdirSync(join(temp, "evidence-gate")).filter((n) => n.startsWith("pr-user-"))).toEqual([]);
   expect(planted.stdout).toContain("login home not writable");
+  expect(readFileSync(join(first.dir, "build", "npm-cache.txt"), "utf8")).toBe(
+    "npm_config_cache=/var/cache/evidence-gate-pr/npm\n",
+  );
+  expect(statSync("/var/cache/evidence-gate-pr/npm").mode & 0o777).toBe(0o700);
+  const checkRun = github.state.checkRuns.at(-1)?.output?.text ?? "";
+  expect(`${checkRun}${planted.summary}`).toContain(
+    "Shared caches (pr-user-cache): npm in /var/cache/evidence-gate-pr/npm, kept between runs",
+  );
   const login = execFileSync("getent", ["passwd", "evidence-gate-pr"]).toString().split(":")[5]!;
   expect(readdirSync(login)).toEqual([]);
   expect(statSync(login)).toMatchObject({ uid: 0 });
 
   const probe = [
+    // Without pr-user-cache, npm's cache is this run's own again.
+    'test -z "$npm_config_cache" || echo "SHARED-CACHE""-STILL-SET"',
     `for f in "$HOME/.npmrc" "${loginHome}/.npmrc" "$XDG_CACHE_HOME/planted" "$TMPDIR/planted" "${home}/.npmrc" "${tmp}/planted"; do if [ -e "$f" ]; then echo "LEFT-BY""-THE-LAST-RUN: $f"; fi; done`,
     "npm test",
   ].join("\n");
@@ -122,6 +134,9 @@ async function plantedHomeRuns(o: {
     ...(o.runAs ? { runAs: o.runAs } : {}),
   });
   expect(next.stdout).not.toContain("LEFT-BY-THE-LAST-RUN");
+  expect(next.stdout).not.toContain("SHARED-CACHE-STILL-SET");
+  // The probe ran to its end: the failure is npm test's.
+  expect(next.stdout).toContain("# fail 1");
   // The failing build fails: no planted script-shell turned it green.
   expect(next.outputs, stepDebug(next)).toMatchObject({ outcome: "failed", conclusion: "failure" });
 }
