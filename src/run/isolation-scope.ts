@@ -8,6 +8,7 @@
  * removes it where this step could not: `removeLeftRunHome`), hands the files it made back to the engine's
  * user (`proc/hand-back.ts`) and says what it had to kill.
  */
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { ChildScope } from "../proc/child-identity.js";
 import { handBackFiles } from "../proc/hand-back.js";
@@ -97,11 +98,12 @@ export async function withPrCodeIsolation(
  * The post step's part (issue 21 item 3): removes the fresh home the main step saved (`STATE_pr-user-home`)
  * and could not remove itself (the step was cancelled or killed), as root or through `sudo -n`.
  *
- * @returns what was done, one sentence for the log, or `null` when nothing was saved.
+ * @returns what was done, one sentence for the log, or `null` when nothing was saved or it is gone.
  */
 export function removeLeftRunHome(env: Readonly<Record<string, string | undefined>>): string | null {
   const saved = (env[`STATE_${SAVED_STATE.prUserHome}`] ?? "").trim();
-  if (saved === "") return null;
+  // Nothing saved, or the main step removed it itself (its "" came after the path, or it is simply gone).
+  if (saved === "" || !existsSync(saved)) return null;
   const problem = removeRunHome({ via: process.getuid?.() === 0 ? "root" : "sudo" }, saved);
   return problem === null
     ? `evidence-gate post step: removed the separate user's fresh home ${saved}, which the main step left.`
