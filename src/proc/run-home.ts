@@ -70,10 +70,11 @@ export function lockLoginHome(identity: ChildIdentity, loginHome: string): strin
     return `the login home ${loginHome} is not a folder of its own`;
   for (const step of [
     ["mkdir", "-p", loginHome],
-    // -xdev: what the user mounted or linked there is not followed (find deletes a link, not its target).
-    ["find", loginHome, "-xdev", "-mindepth", "1", "-delete"],
+    // Root's first, so nothing new can appear at its top while it is emptied.
     ["chown", "-h", "0:0", loginHome],
     ["chmod", "0755", loginHome],
+    // -xdev: what the user mounted or linked there is not followed (find deletes a link, not its target).
+    ["find", loginHome, "-xdev", "-mindepth", "1", "-delete"],
   ]) {
     const problem = runPrivileged(identity, step);
     if (problem !== null) return `emptying the login home ${loginHome} failed (${problem})`;
