@@ -104,6 +104,10 @@ describe("isolate-user where it cannot be set up", () => {
     expect(notRoot).toMatchObject({ kind: "off", required: false });
     expect(notRoot.note).toContain("`sudo -n true` failed");
     expect(notRoot.note).toContain("state.json");
+    // Without the user nothing is fresh per run: the note says the build's home is the runner's own.
+    expect(notRoot.note).toContain(
+      "the verify command's HOME, TMPDIR and caches are the runner's own, which a self-hosted runner keeps for the next job's build",
+    );
     const required = setUpIsolation({
       setting: "true",
       workspace,
