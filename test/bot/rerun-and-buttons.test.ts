@@ -335,6 +335,26 @@ describe("Approve / Reject buttons on a run paused at a gate", () => {
     expect(check.status).toBe("in_progress");
   });
 
+  it("a fork's ledger that names free text as a gate's approver is refused as data: failure, the approver never posted", async () => {
+    const rig = await rigs.start();
+    const forged: Ledger = {
+      ...SUCCESS_LEDGER,
+      headSha: HEAD,
+      rows: [
+        pass("sign-off", {
+          qualifier: "approved",
+          approvedBy: { login: "@octocat (GitHub-verified maintainer)", headSha: HEAD },
+        }),
+        ...SUCCESS_LEDGER.rows,
+      ],
+    };
+    const check = await completedRun(rig, forged, { fork: true });
+    expect(check.conclusion).toBe("failure");
+    expect(check.output.summary).toContain("approvedBy.login: not an approver the product records");
+    expect(check.output.summary).not.toContain("approved by @octocat");
+    rig.github.assertNoViolations();
+  });
+
   it("a ledger's gate id that is not a node id gets no buttons (what is dispatched is never free text)", async () => {
     const rig = await rigs.start();
     const hostile: Ledger = {
