@@ -142,7 +142,7 @@ function verifyDefinitionChanged(input: ConclusionInput, offCommit: boolean): Co
       (data
         ? "A test's data (a fixture, snapshot, golden file, or a file a test reads) changed too: a test then passes when its expected values were changed to match the code, not the code fixed. "
         : "") +
-      "A reviewer must read these changes and confirm they keep every build step and test running (no script emptied or pointed elsewhere, no test deleted, renamed away or skipped), then verify again; --commit and the action's push leave such changes uncommitted (patch.diff)." +
+      "A reviewer must read these changes and confirm they keep every build step and test running (no script emptied or pointed elsewhere, no test deleted, renamed away or skipped, no expected value changed to match the code), then verify again; --commit and the action's push leave such changes uncommitted (patch.diff)." +
       (offCommit ? ` Besides, ${PATCH_NOT_ON_COMMIT}.` : ""),
   };
 }

@@ -14,7 +14,13 @@ import { evidenceTree } from "../../src/evidence/evidence-tree.js";
 import { isCodeFile, isNamedBy, pathsNamedOnLine, testDataReason } from "../../src/evidence/test-data.js";
 import { decideConclusion } from "../../src/ledger/conclusion.js";
 import { verifiedRunInput } from "../ledger/fixtures.js";
-import { BUGGY_SUM, hermeticGitEnv, makeTempRepo, type TempRepo } from "../support/temp-repo.js";
+import {
+  BUGGY_SUM,
+  hermeticGitEnv,
+  makeTempRepo,
+  SAMPLE_PACKAGE_JSON,
+  type TempRepo,
+} from "../support/temp-repo.js";
 import { verifyOutcome } from "../support/verify-outcome.js";
 import { classify, modified } from "./classify.js";
 
@@ -151,12 +157,6 @@ describe("rules 8 and 9 in the classifier", () => {
   });
 });
 
-const NODE_PACKAGE = `${JSON.stringify(
-  { name: "sample", version: "1.0.0", private: true, type: "module", scripts: { test: "node --test" } },
-  null,
-  2,
-)}\n`;
-
 const nodeTest = (body: string[]): string =>
   [
     'import assert from "node:assert/strict";',
@@ -183,7 +183,7 @@ const CHEATS: readonly Cheat[] = [
   {
     name: "a fixture's expected value (fixtures/expected.json: 5 → -1)",
     files: {
-      "package.json": NODE_PACKAGE,
+      "package.json": SAMPLE_PACKAGE_JSON,
       "src/sum.js": BUGGY_SUM,
       "fixtures/expected.json": '{ "sum": 5 }\n',
       "test/sum.test.js": nodeTest([
@@ -203,7 +203,7 @@ const CHEATS: readonly Cheat[] = [
   {
     name: "a snapshot file rewritten (src/__snapshots__/sum.test.js.snap)",
     files: {
-      "package.json": NODE_PACKAGE,
+      "package.json": SAMPLE_PACKAGE_JSON,
       "src/sum.js": BUGGY_SUM,
       "src/__snapshots__/sum.test.js.snap": "exports[`sum 1`] = `5`;\n",
       "src/sum.test.js": nodeTest([
@@ -222,7 +222,7 @@ const CHEATS: readonly Cheat[] = [
   {
     name: "a golden file (testdata/sum.golden)",
     files: {
-      "package.json": NODE_PACKAGE,
+      "package.json": SAMPLE_PACKAGE_JSON,
       "src/sum.js": BUGGY_SUM,
       "testdata/sum.golden": "5\n",
       "test/sum.test.js": nodeTest([
@@ -254,7 +254,7 @@ const CHEATS: readonly Cheat[] = [
   {
     name: "a test data JSON file named by a test, outside the test folders (data/cases.json)",
     files: {
-      "package.json": NODE_PACKAGE,
+      "package.json": SAMPLE_PACKAGE_JSON,
       "src/sum.js": BUGGY_SUM,
       "data/cases.json": '[{ "a": 2, "b": 3, "sum": 5 }]\n',
       "test/sum.test.js": nodeTest([
