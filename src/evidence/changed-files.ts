@@ -305,12 +305,17 @@ async function namedByTests(
   return named;
 }
 
-/** The string literal of `line` that holds `name` (for the ledger's words), or `name` itself. */
-function literalNaming(line: string, name: string): string {
+/**
+ * The string literal of `line` that holds `name` (for the ledger's words), or `name` itself; the test file
+ * is the pull request's text, so control characters are shown as `?` (no terminal escape reaches the text
+ * ledger).
+ */
+export function literalNaming(line: string, name: string): string {
   const found = /"([^"\n]{1,300})"|'([^'\n]{1,300})'|`([^`\n]{1,300})`/g;
   for (const match of line.matchAll(found)) {
     const text = match[1] ?? match[2] ?? match[3] ?? "";
-    if (text.includes(name)) return text;
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what is replaced.
+    if (text.includes(name)) return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
   }
   return name;
 }

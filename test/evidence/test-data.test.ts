@@ -9,7 +9,7 @@
  * naming the file and why it counts.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { changedFilesRecord } from "../../src/evidence/changed-files.js";
+import { changedFilesRecord, literalNaming } from "../../src/evidence/changed-files.js";
 import { evidenceTree } from "../../src/evidence/evidence-tree.js";
 import { isCodeFile, isNamedBy, pathsNamedOnLine, testDataReason } from "../../src/evidence/test-data.js";
 import { decideConclusion } from "../../src/ledger/conclusion.js";
@@ -88,6 +88,15 @@ describe("the paths a test file's line names (rule 9's literals)", () => {
     expect(names("test/sum.test.js", 'readFileSync("cases.json")', "data/cases.json")).toBe(false);
     expect(names("test/sum.test.js", 'test("reads cases.json", () => {})', "data/cases.json")).toBe(false);
     expect(names("test/sum.test.js", 'const x = "data/cases.json.bak"', "data/cases.json")).toBe(false);
+  });
+});
+
+describe("the literal a flagged change quotes", () => {
+  it("is the literal holding the name, with control characters shown as ? (the test file is the pull request's text)", () => {
+    expect(literalNaming('readFileSync(new URL("../data/cases.json", import.meta.url))', "cases.json")).toBe(
+      "../data/cases.json",
+    );
+    expect(literalNaming('open("\u001b[2J../data/cases.json")', "cases.json")).toBe("?[2J../data/cases.json");
   });
 });
 
@@ -307,6 +316,30 @@ describe("five cheat shapes on real repositories: the verify passes, the run is 
     if (c.kind !== "definition-file") {
       expect(decided.title).toBe("Verified, but the nodes changed what the tests compare against");
     }
+  });
+
+  it("a git grep stopped at its byte bound (4 MiB of matching lines) keeps what it read", async () => {
+    const filler = Array.from({ length: 60_000 }, (_, i) => `// ${i} mentions cases.json ${"x".repeat(80)}`);
+    const repo = await makeTempRepo({
+      commit: true,
+      files: {
+        "data/cases.json": "[]\n",
+        "test/big.test.js": ['const cases = readFileSync("../data/cases.json");', ...filler, ""].join("\n"),
+      },
+    });
+    repos.push(repo);
+    const context = { baseEnv: hermeticGitEnv };
+    const baseTree = await repo.git(["rev-parse", "HEAD^{tree}"]);
+    await repo.write("data/cases.json", "[1]\n");
+    const finalTree = await evidenceTree(repo.dir, context);
+    const record = await changedFilesRecord(
+      repo.dir,
+      { baseTree, finalTree, verifyCommands: [{ command: "npm test", cwd: repo.dir }] },
+      context,
+    );
+    expect(record.verifyDefinition.map((f) => [f.path, f.kind])).toEqual([
+      ["data/cases.json", "named-by-test"],
+    ]);
   });
 
   it("a fix of the code with the tests' data untouched is still success (the data the test names is not flagged when unchanged, the code it imports never)", async () => {
