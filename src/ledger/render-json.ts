@@ -310,6 +310,8 @@ const ChangedFilesSchema = z.strictObject({
           "skip-marker",
           "test-lines-changed",
           "policy-file",
+          "test-data",
+          "named-by-test",
         ]),
         detail: text,
         keys: z.array(line).max(MAX_LIST).optional(),
