@@ -45,6 +45,7 @@ import { renderLedgerMarkdown } from "../ledger/render-markdown.js";
 import { renderLedgerText } from "../ledger/render-text.js";
 import { CommandFence } from "../proc/command-fence.js";
 import type { ActionInputs } from "./action-inputs.js";
+import { postVerdict } from "./posted-verdict.js";
 import type { Runner } from "./runner.js";
 import { checkRunReporter, runnerFolders, saveCheckRun } from "./running-mode.js";
 import { type Env, finishStep, usageFailure } from "./step-result.js";
@@ -152,20 +153,25 @@ export async function runReportMode(o: ReportModeOptions): Promise<void> {
   const conclusion = ledger.conclusion!;
   const appendix = reportedLedgerAppendix({ provenance, artifact, postedBy: "`mode: report`" });
   // The ledger came from an artifact the upstream run wrote: known secrets are redacted here too (issue 12 item 5).
-  await writeJobSummary(`${renderLedgerMarkdown(ledger)}\n${appendix}\n`, {
-    env,
-    redact: createRedactor(o.secrets).text,
-  });
   const fence = new CommandFence((t) => void process.stdout.write(t), true);
   for (const line of renderLedgerText(ledger).split("\n")) fence.line(line);
   fence.close();
   runner.setOutput("run-id", ledger.runId);
   runner.setOutput("ledger-path", found.path);
-  runner.setOutput("conclusion", conclusion.conclusion);
   if (ledger.evidenceTree) runner.setOutput("evidence-tree", ledger.evidenceTree);
-  const started = await reporter.start(ledger.runId, `Posting the ledger of run \`${ledger.runId}\`.`);
-  saveCheckRun(runner, started, ledger.runId);
-  const ref = await reporter.finish(ledger, { appendix });
+  const verdict = {
+    runner,
+    env,
+    verdict: conclusion.conclusion,
+    markdown: `${renderLedgerMarkdown(ledger)}\n${appendix}\n`,
+    redact: createRedactor(o.secrets).text,
+  };
+  // `conclusion` and the summary follow the check run: a refused write says the verdict was not posted.
+  const ref = await postVerdict(verdict, async () => {
+    const started = await reporter.start(ledger.runId, `Posting the ledger of run \`${ledger.runId}\`.`);
+    saveCheckRun(runner, started, ledger.runId);
+    return reporter.finish(ledger, { appendix });
+  });
   finishStep(
     runner,
     {
