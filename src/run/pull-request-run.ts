@@ -102,7 +102,6 @@ export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<
     runner.info(checkout.note);
     notes.push(checkout.note);
   } else {
-    // The workspace as the workflow checked it out: it must be the event's head or GitHub's merge of it.
     const problem = await eventCheckoutProblem({
       workspace: folders.workspace,
       headSha: subject.headSha,
