@@ -16,7 +16,7 @@
  * -n`. NEEDS `sudo` too (CI's `.ci/run` installs it): the test creates, idempotently, the user `eg-runner`
  * with a home and a sudoers drop-in (`eg-runner ALL=(ALL) NOPASSWD:ALL`, mode 0440, checked with `visudo
  * -cf`), gives it the repository, `RUNNER_TEMP` and the harness's files, and starts `node dist/index.js` as
- * it (`runAs`). Both describes are in one file because they share the user `evidence-gate-pr`, every
+ * it (`runAs`); the planted `git` and `mode: resume` are measured that way too. Both describes are in one file because they share the user `evidence-gate-pr`, every
  * process of which is killed when a run ends: two files would run side by side and kill each other's.
  */
 import { execFileSync, spawnSync } from "node:child_process";
@@ -568,5 +568,64 @@ describe("through sudo: the action runs as a runner-like user with passwordless 
     expect(runs.filter((uid) => uid !== prUid)).toEqual([]);
     expect(runs).toContain(prUid);
     expect(result.stdout).toContain(`passed over ${planted.first}`);
+  });
+
+  it("through sudo: mode resume: the resumed leg's verify command runs as evidence-gate-pr, cannot read the run directory, and what it made is the runner's after", async () => {
+    const repo = await makeFixedSampleRepo("the pull request").then(open.keep);
+    // Read before the hand-over: root's git refuses a repository another user owns.
+    const head = await repo.git(["rev-parse", "HEAD"]);
+    execFileSync("chown", ["-R", `${runner.uid}:${runner.gid}`, repo.dir]);
+    open.github = await startGitHubServer();
+    open.model = await startModelServer({ script: handGraphScript() });
+    open.service = await startArtifactService();
+    const { github, model, service } = open;
+    const [first, second] = [runnerFolder("eg-sudo-temp-"), runnerFolder("eg-sudo-temp-")];
+    const runs = join(second, "evidence-gate", "runs");
+    const probe = [
+      `test "$(id -un)" = evidence-gate-pr || exit 2`,
+      `if ls ${runs} >/dev/null 2>&1; then echo "LEAK: listed the run directories"; exit 4; fi`,
+      `if cat ${runs}/*/state.json >/dev/null 2>&1; then echo "LEAK: read state.json"; exit 5; fi`,
+      `if sudo -n true >/dev/null 2>&1; then echo "LEAK: sudo -n true"; exit 6; fi`,
+      "(umask 077 && mkdir -p build && echo resumed > build/resumed.txt)",
+      "npm test",
+    ];
+    const graph = GATED_GRAPH.replace(
+      "        command: npm test",
+      ["        command: |", ...probe.map((line) => `          ${line}`)].join("\n"),
+    );
+    expect(graph).toContain("LEAK: read state.json");
+    github.state.addFile({ ref: BASE_SHA, path: GRAPH_PATH, content: graph });
+    const paused = await open.run({
+      workspace: repo.dir,
+      inputs: { graph: GRAPH_PATH, inputs: "file=src/sum.js" },
+      github,
+      model,
+      env: { ...service.env, RUNNER_TEMP: first },
+      runAs: runner,
+    });
+    expect(paused.outputs.outcome, stepDebug(paused)).toBe("paused");
+    const runId = paused.outputs["run-id"]!;
+    const uploaded = service.artifacts.find((a) => a.name === `evidence-gate-run-${runId}`)!;
+    github.state.addArtifact({ name: uploaded.name, zip: uploaded.zip, headSha: head });
+
+    const resumed = await open.run({
+      workspace: repo.dir,
+      github,
+      model,
+      event: { name: "workflow_dispatch", inputs: { "run-id": runId } },
+      inputs: { mode: "resume", "resume-run-id": runId, "approve-gate": "sign-off", "isolate-user": "auto" },
+      env: { ...service.env, GITHUB_ACTOR: "octo-maintainer", RUNNER_TEMP: second },
+      runAs: runner,
+    });
+    expect(resumed.exitCode, stepDebug(resumed, 5000)).toBe(0);
+    expect(resumed.outputs, stepDebug(resumed, 5000)).toMatchObject({
+      outcome: "passed",
+      conclusion: "success",
+    });
+    expect(resumed.stdout).toContain("switched through sudo -n");
+    expect(resumed.modelRequests.map((r) => r.conversation)).toEqual(["finish"]);
+    expect(existsSync(join(runs, runId, "state.json"))).toBe(true);
+    expect(statSync(join(repo.dir, "build", "resumed.txt")).uid).toBe(runner.uid);
+    expect(completion(resumed)!.output!.summary).toContain("PASS (verified)");
   });
 });
