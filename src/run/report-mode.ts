@@ -39,12 +39,14 @@ import {
   readWorkflowRunLedger,
   refusedLedgerOutput,
   reportedLedgerAppendix,
+  type WorkflowRunLedger,
 } from "../github/workflow-run-ledger.js";
 import { escapeInline } from "../ledger/markdown-syntax.js";
 import { renderLedgerMarkdown } from "../ledger/render-markdown.js";
 import { renderLedgerText } from "../ledger/render-text.js";
 import { CommandFence } from "../proc/command-fence.js";
 import type { ActionInputs } from "./action-inputs.js";
+import { postVerdict } from "./posted-verdict.js";
 import type { Runner } from "./runner.js";
 import { checkRunReporter, runnerFolders, saveCheckRun } from "./running-mode.js";
 import { type Env, finishStep, usageFailure } from "./step-result.js";
@@ -148,24 +150,41 @@ export async function runReportMode(o: ReportModeOptions): Promise<void> {
       outcome: found.outcome,
     });
   }
+  return postLedger(o, reporter, found, provenance);
+}
+
+/**
+ * Posts a validated ledger as the check run (the log and the outputs first; `conclusion` and the job summary
+ * once the check run carries the verdict), then ends the step as its outcome says.
+ */
+async function postLedger(
+  o: ReportModeOptions,
+  reporter: CheckRunReporter,
+  found: Extract<WorkflowRunLedger, { kind: "ledger" }>,
+  provenance: string,
+): Promise<void> {
+  const { env, runner } = o;
   const { ledger, artifact } = found;
-  const conclusion = ledger.conclusion!;
   const appendix = reportedLedgerAppendix({ provenance, artifact, postedBy: "`mode: report`" });
-  // The ledger came from an artifact the upstream run wrote: known secrets are redacted here too (issue 12 item 5).
-  await writeJobSummary(`${renderLedgerMarkdown(ledger)}\n${appendix}\n`, {
-    env,
-    redact: createRedactor(o.secrets).text,
-  });
+  const conclusion = ledger.conclusion!;
   const fence = new CommandFence((t) => void process.stdout.write(t), true);
   for (const line of renderLedgerText(ledger).split("\n")) fence.line(line);
   fence.close();
   runner.setOutput("run-id", ledger.runId);
   runner.setOutput("ledger-path", found.path);
-  runner.setOutput("conclusion", conclusion.conclusion);
   if (ledger.evidenceTree) runner.setOutput("evidence-tree", ledger.evidenceTree);
-  const started = await reporter.start(ledger.runId, `Posting the ledger of run \`${ledger.runId}\`.`);
-  saveCheckRun(runner, started, ledger.runId);
-  const ref = await reporter.finish(ledger, { appendix });
+  // The ledger came from an artifact the upstream run wrote: known secrets are redacted here too (issue 12
+  // item 5). `conclusion` and the summary follow the check run: a refused write says it was not posted.
+  const redact = createRedactor(o.secrets).text;
+  const markdown = `${renderLedgerMarkdown(ledger)}\n${appendix}\n`;
+  const ref = await postVerdict(
+    { runner, env, verdict: conclusion.conclusion, markdown, redact },
+    async () => {
+      const started = await reporter.start(ledger.runId, `Posting the ledger of run \`${ledger.runId}\`.`);
+      saveCheckRun(runner, started, ledger.runId);
+      return reporter.finish(ledger, { appendix });
+    },
+  );
   finishStep(
     runner,
     {
