@@ -39,13 +39,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import {
   actionTestResources,
   completion,
+  runPostStep,
   startArtifactService,
   stepDebug,
 } from "../support/action-harness.js";
 import { startGitHubServer } from "../support/github-server/index.js";
 import { codexConfigFor, startModelServer } from "../support/model-server/index.js";
 import { GATED_GRAPH, GRAPH_PATH, handGraphScript } from "../support/scenarios/hand-graphs.js";
-import { makeFixedSampleRepo } from "../support/temp-repo.js";
+import { makeFixedSampleRepo, makeSampleNodeRepo } from "../support/temp-repo.js";
 
 const BASE_SHA = "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d";
 const MARK = "WHO-AM-I-MARK";
@@ -62,6 +63,205 @@ const GRAPH = [
 ].join("\n");
 
 const open = actionTestResources();
+
+/**
+ * Issue 21 item 3, as a self-hosted runner meets it: one pull request's build plants a `~/.npmrc` whose
+ * `script-shell=/bin/true` makes every `npm test` pass, in its `HOME`, in the login home of the user by
+ * its absolute path, and files in its `TMPDIR` and `XDG_CACHE_HOME`; the next pull request's build (a
+ * failing `npm test`) must find none of it and fail. On `main` the `HOME` was the login home, which
+ * survives: the second build passed.
+ */
+async function plantedHomeRuns(o: {
+  readonly temp: () => string;
+  readonly runAs?: { readonly uid: number; readonly gid: number };
+}): Promise<void> {
+  const loginHome = "$(getent passwd evidence-gate-pr | cut -d: -f6)";
+  const plant = [
+    `test "$(id -un)" = evidence-gate-pr`,
+    "printf 'script-shell=/bin/true\\n' > \"$HOME/.npmrc\"",
+    // The plant works in this run: npm reads it (so the next run's build would pass on it).
+    `test "$(npm config get script-shell)" = /bin/true`,
+    `printf 'script-shell=/bin/true\\n' > "${loginHome}/.npmrc" 2>/dev/null || echo "login home not writable"`,
+    'mkdir -p "$XDG_CACHE_HOME" && echo planted > "$XDG_CACHE_HOME/planted" && echo planted > "$TMPDIR/planted"',
+    'mkdir -p build && echo "$HOME $TMPDIR $XDG_CACHE_HOME" > build/run-home.txt',
+    'echo "npm_config_cache=$npm_config_cache" > build/npm-cache.txt',
+  ].join("\n");
+  const first = open.keep(await makeFixedSampleRepo());
+  const second = open.keep(await makeSampleNodeRepo());
+  for (const repo of o.runAs ? [first, second] : [])
+    execFileSync("chown", ["-R", `${o.runAs!.uid}:${o.runAs!.gid}`, repo.dir]);
+  const github = await startGitHubServer();
+  open.github = github;
+  const temp = o.temp();
+  const planted = await open.run({
+    workspace: first.dir,
+    // The operator's one shared cache: npm's, kept between runs (and said in the summary).
+    inputs: { mode: "verify", "verify-cmd": plant, "isolate-user": "auto", "pr-user-cache": "npm" },
+    github,
+    env: { RUNNER_TEMP: temp },
+    ...(o.runAs ? { runAs: o.runAs } : {}),
+  });
+  expect(planted.outputs, stepDebug(planted)).toMatchObject({ outcome: "passed", conclusion: "success" });
+  expect(planted.stdout).toContain("its HOME, TMPDIR and caches are fresh for this run");
+  const [home, tmp, cache] = readFileSync(join(first.dir, "build", "run-home.txt"), "utf8")
+    .trim()
+    .split(" ");
+  // Outside the workspace, under RUNNER_TEMP, and gone once the run ended.
+  for (const dir of [home!, tmp!, cache!]) {
+    expect(dir.startsWith(join(temp, "evidence-gate", "pr-user-"))).toBe(true);
+    expect(existsSync(dir), dir).toBe(false);
+  }
+  expect(readdirSync(join(temp, "evidence-gate")).filter((n) => n.startsWith("pr-user-"))).toEqual([]);
+  expect(planted.stdout).toContain("login home not writable");
+  expect(readFileSync(join(first.dir, "build", "npm-cache.txt"), "utf8")).toBe(
+    "npm_config_cache=/var/cache/evidence-gate-pr/npm\n",
+  );
+  expect(statSync("/var/cache/evidence-gate-pr/npm").mode & 0o777).toBe(0o700);
+  const checkRun = github.state.checkRuns.at(-1)?.output?.text ?? "";
+  expect(`${checkRun}${planted.summary}`).toContain(
+    "Shared caches (pr-user-cache): npm in /var/cache/evidence-gate-pr/npm, kept between runs",
+  );
+  const login = execFileSync("getent", ["passwd", "evidence-gate-pr"]).toString().split(":")[5]!;
+  expect(readdirSync(login)).toEqual([]);
+  expect(statSync(login)).toMatchObject({ uid: 0 });
+
+  const probe = [
+    // Without pr-user-cache, npm's cache is this run's own again.
+    'test -z "$npm_config_cache" || echo "SHARED-CACHE""-STILL-SET"',
+    `for f in "$HOME/.npmrc" "${loginHome}/.npmrc" "$XDG_CACHE_HOME/planted" "$TMPDIR/planted" "${home}/.npmrc" "${tmp}/planted"; do if [ -e "$f" ]; then echo "LEFT-BY""-THE-LAST-RUN: $f"; fi; done`,
+    "npm test",
+  ].join("\n");
+  const next = await open.run({
+    workspace: second.dir,
+    inputs: { mode: "verify", "verify-cmd": probe, "isolate-user": "auto" },
+    github,
+    env: { RUNNER_TEMP: temp },
+    ...(o.runAs ? { runAs: o.runAs } : {}),
+  });
+  expect(next.stdout).not.toContain("LEFT-BY-THE-LAST-RUN");
+  expect(next.stdout).not.toContain("SHARED-CACHE-STILL-SET");
+  // The probe ran to its end: the failure is npm test's.
+  expect(next.stdout).toContain("# fail 1");
+  // The failing build fails: no planted script-shell turned it green.
+  expect(next.outputs, stepDebug(next)).toMatchObject({ outcome: "failed", conclusion: "failure" });
+}
+
+/** Every process whose parent chain leads to `pid`, `pid` included. */
+function descendants(pid: number): number[] {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const found = [pid];
+  for (let i = 0; i < found.length; i++)
+    for (const [child, parent] of parents) if (parent === found[i]) found.push(child);
+  return found;
+}
+
+/** The engine's peak resident memory (VmHWM, KiB) of each `node` process under `pid`, read while it runs. */
+function watchNodeMemory(pid: number): { stop: () => number } {
+  const peaks = new Map<number, number>();
+  const read = (): void => {
+    for (const p of descendants(pid)) {
+      try {
+        const status = readFileSync(`/proc/${p}/status`, "utf8");
+        if (!/^Name:\s+node$/m.test(status)) continue;
+        const hwm = Number(/^VmHWM:\s+(\d+) kB$/m.exec(status)?.[1] ?? 0);
+        peaks.set(p, Math.max(peaks.get(p) ?? 0, hwm));
+      } catch {
+        // gone meanwhile
+      }
+    }
+  };
+  const timer = setInterval(read, 100);
+  read();
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return Math.max(0, ...peaks.values());
+    },
+  };
+}
+
+/** A `RUNNER_TEMP` as the runner makes it (mode 0755), of the test's user (root), removed after the test. */
+function rootTemp(): string {
+  const dir = mkdtempSync(join(tmpdir(), "eg-isolate-temp-"));
+  open.dirs.push(dir);
+  chmodSync(dir, 0o755);
+  return dir;
+}
+
+/** The stated bound of issue 21 item 5 on the engine's peak memory while a child prints without end. */
+const ENGINE_PEAK_KIB = 400 * 1024;
+/** What a `yes`-style verify prints (300 MB), and the step log's bound: the default 2 MiB, plus 1 MiB of the action's own lines. */
+const YES_BYTES = 300_000_000;
+const LOG_BOUND = 3 * 1024 * 1024;
+
+/**
+ * Issue 21 item 5: a verify command printing `yes` (300 MB) as fast as it can, through `node dist/index.js`:
+ * the step log stays under {@link LOG_BOUND} (the head, the marker naming what was left out, the tail with
+ * the last line), the engine's peak memory under {@link ENGINE_PEAK_KIB}, the run directory small, and the
+ * run still ends as the command did (passed, then failed).
+ */
+async function yesRuns(o: {
+  readonly temp: () => string;
+  readonly runAs?: { readonly uid: number; readonly gid: number };
+}): Promise<void> {
+  const repo = open.keep(await makeFixedSampleRepo());
+  if (o.runAs) execFileSync("chown", ["-R", `${o.runAs.uid}:${o.runAs.gid}`, repo.dir]);
+  const github = await startGitHubServer();
+  open.github = github;
+  for (const [command, expected] of [
+    [`yes | head -c ${YES_BYTES}\necho YES-TAIL-MARK`, { outcome: "passed", conclusion: "success" }],
+    [
+      `yes | head -c ${YES_BYTES / 3}\necho YES-TAIL-MARK\nexit 3`,
+      { outcome: "failed", conclusion: "failure" },
+    ],
+  ] as const) {
+    const temp = o.temp();
+    let memory: { stop: () => number } | null = null;
+    const result = await open.run({
+      workspace: repo.dir,
+      inputs: { mode: "verify", "verify-cmd": command, "isolate-user": "auto" },
+      github,
+      env: { RUNNER_TEMP: temp },
+      onSpawn: (child) => {
+        memory = watchNodeMemory(child.pid!);
+      },
+      ...(o.runAs ? { runAs: o.runAs } : {}),
+    });
+    const peakKib = (memory as { stop: () => number } | null)?.stop() ?? 0;
+    console.log(
+      `yes verify: step log ${result.stdout.length} bytes, engine peak ${Math.round(peakKib / 1024)} MiB`,
+    );
+    expect(result.outputs, stepDebug(result)).toMatchObject(expected);
+    expect(result.stdout.length).toBeLessThan(LOG_BOUND);
+    expect(result.stdout).toMatch(
+      /\[evidence-gate: \d+ bytes of this command's output left out of the log here/,
+    );
+    const afterMarker = result.stdout.slice(result.stdout.indexOf("left out of the log here"));
+    expect(afterMarker).toContain("YES-TAIL-MARK");
+    expect(peakKib).toBeGreaterThan(0);
+    expect(peakKib).toBeLessThan(ENGINE_PEAK_KIB);
+    // The run directory keeps the bounded record: the evidence's tail (with the last line), nothing more.
+    const runs = join(temp, "evidence-gate", "runs");
+    const [runDir] = readdirSync(runs).filter((name) => name !== ".gitignore");
+    const files = readdirSync(join(runs, runDir!), { recursive: true, withFileTypes: true }).filter((e) =>
+      e.isFile(),
+    );
+    const size = files.reduce((sum, e) => sum + statSync(join(e.parentPath, e.name)).size, 0);
+    expect(size).toBeLessThan(1024 * 1024);
+    console.log(`run directory: ${files.map((e) => e.name).join(", ")}`);
+    const record = files.map((e) => readFileSync(join(e.parentPath, e.name), "utf8")).join("\n");
+    expect(record).toContain("YES-TAIL-MARK");
+  }
+}
 
 /**
  * A `git` planted where a pull request can put one first on `PATH` (issue 21 item 2): in a folder of the
@@ -264,6 +464,67 @@ describe("as root: isolate-user auto runs the verify command as the separate use
     expect(statSync(join(repo.dir, "build", "resumed.txt")).uid).toBe(process.getuid!());
     expect(completion(resumed)!.output!.summary).toContain("PASS (verified)");
   });
+
+  it("as root: a file one run's build writes into the separate user's home is not there for the next run's build", async () => {
+    await plantedHomeRuns({
+      temp: rootTemp,
+    });
+  });
+
+  it("as root: a main step killed while the verify command runs leaves its fresh home; the post step, given the saved state, removes it", async () => {
+    const repo = open.keep(await makeFixedSampleRepo());
+    const github = await startGitHubServer();
+    open.github = github;
+    const pidFile = join(repo.dir, "build", "verify.pid");
+    let killed: number[] = [];
+    const main = await open.run({
+      workspace: repo.dir,
+      inputs: {
+        mode: "verify",
+        "verify-cmd":
+          'mkdir -p build && echo planted > "$HOME/.npmrc" && echo $$ > build/verify.pid && exec sleep 60',
+        "isolate-user": "auto",
+      },
+      github,
+      env: { RUNNER_TEMP: rootTemp() },
+      onSpawn: (child) => {
+        const poll = setInterval(() => {
+          if (!existsSync(pidFile) || readFileSync(pidFile, "utf8").trim() === "") return;
+          clearInterval(poll);
+          open.pids.push(Number(readFileSync(pidFile, "utf8").trim()));
+          // As a runner's kill of the step: the action's processes, the engine included, by their ids.
+          const nodes = descendants(child.pid!).filter((pid) => {
+            try {
+              return readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "node";
+            } catch {
+              return false;
+            }
+          });
+          for (const pid of nodes.reverse()) process.kill(pid, "SIGKILL");
+          killed = nodes;
+        }, 50);
+        child.on("close", () => clearInterval(poll));
+      },
+    });
+    expect(
+      killed.length,
+      `the main step ended before it was killed:\n${main.stdout.slice(-3000)}`,
+    ).toBeGreaterThan(1);
+    const home = main.state["pr-user-home"]!;
+    expect(home).toMatch(/\/evidence-gate\/pr-user-[^/]+$/);
+    // Left by the killed step, with what the build wrote in it.
+    expect(existsSync(join(home, "home", ".npmrc"))).toBe(true);
+
+    const post = await runPostStep({ github, state: main.state });
+    expect(post.stdout, stepDebug(post)).toContain(`removed the separate user's fresh home ${home}`);
+    expect(existsSync(home)).toBe(false);
+  }, 120_000);
+
+  it("as root: a verify printing yes (300 MB): the step log and the engine's memory stay bounded, the run ends as the command did", async () => {
+    await yesRuns({
+      temp: rootTemp,
+    });
+  }, 240_000);
 
   it("as root: a git planted first on PATH (a workspace folder, a world-writable folder) never runs as the engine's user; the verify command still finds it on its PATH", async () => {
     const repo = open.keep(await makeFixedSampleRepo());
@@ -545,6 +806,14 @@ describe("through sudo: the action runs as a runner-like user with passwordless 
     for (const made of ["private.txt", "notes", "notes/private.txt"])
       expect([made, statSync(join(repo.dir, made)).uid]).toEqual([made, runner.uid]);
   });
+
+  it("through sudo: a file one run's build writes into the separate user's home is not there for the next run's build", async () => {
+    await plantedHomeRuns({ temp: () => runnerFolder("eg-sudo-temp-"), runAs: runner });
+  });
+
+  it("through sudo: a verify printing yes (300 MB): the step log and the engine's memory stay bounded, the run ends as the command did", async () => {
+    await yesRuns({ temp: () => runnerFolder("eg-sudo-temp-"), runAs: runner });
+  }, 240_000);
 
   it("through sudo: a git planted first on PATH never runs as the runner's user (the engine's); the verify command still finds it", async () => {
     const repo = open.keep(await makeFixedSampleRepo());
