@@ -47,6 +47,7 @@ export function provenanceRefusal(
   if (found.kind === "unknown") {
     const denied = found.apiStatus === 401 || found.apiStatus === 403 || found.apiStatus === 404;
     const title = `evidence-gate: could not tell whether the pull request rewrote the workflow of ${run}`;
+    // `permissions` is trusted Markdown (code spans): the only fix sentence not escaped.
     const fix = denied
       ? `The token was refused: it needs ${o.permissions}.`
       : "A writer reviews the pull request, and re-runs its workflow once it can be told (its head is the run's, it lists fewer than 3000 files).";
@@ -55,7 +56,7 @@ export function provenanceRefusal(
       outcome: denied ? "usage-error" : "refused",
       title,
       reason: `${found.reason}. ${fix}`,
-      summary: `## ⚠️ ${escapeInline(title)}\n\n${escapeInline(found.reason)}.\n\nA ledger is posted as a verdict only from a run whose workflow definition is the base branch's; this one could not be checked, so nothing from it is posted as a verdict. ${escapeInline(fix)}${tail}`,
+      summary: `## ⚠️ ${escapeInline(title)}\n\n${escapeInline(found.reason)}.\n\nA ledger is posted as a verdict only from a run whose workflow definition is the base branch's; this one could not be checked, so nothing from it is posted as a verdict. ${denied ? fix : escapeInline(fix)}${tail}`,
     };
   }
   const pr = `pull request #${found.pullRequest}`;
