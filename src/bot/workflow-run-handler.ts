@@ -233,15 +233,15 @@ async function complete(
       );
       if (refusal !== null) {
         const { conclusion, title, summary } = refusal;
-        await checks.complete(target.id, {
-          conclusion,
-          title,
-          summary,
-          annotations: [],
-          actions: [],
-          key,
-          ...links,
-        });
+        const done = { conclusion, title, summary, annotations: [], actions: [], ...links };
+        // The pushed commit's check run (queued by the push's synchronize) is not left open either.
+        const onPushed = claimed === undefined ? undefined : await checks.find(claimed.sha.toLowerCase());
+        if (onPushed !== undefined && onPushed.status !== "completed") {
+          if (compareAttempt(attempt, onPushed.key) !== "older") {
+            await checks.complete(onPushed.id, { ...done, key: keyFor(upstream, attempt, onPushed) });
+          }
+        }
+        await checks.complete(target.id, { ...done, key });
         return {
           outcome: `completed:${refusal.conclusion}`,
           detail: `check run ${target.id}: ${refusal.reason}`,

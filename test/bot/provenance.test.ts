@@ -5,7 +5,8 @@
  * request is found by its head (GitHub links none to a fork's run).
  */
 import { describe, expect, it } from "vitest";
-import { SUCCESS_LEDGER } from "../ledger/fixtures.js";
+import type { Ledger } from "../../src/ledger/ledger.js";
+import { STARTING_TREE, SUCCESS_LEDGER } from "../ledger/fixtures.js";
 import {
   botRigs,
   pullRequestPayload,
@@ -104,6 +105,34 @@ describe("provenance: a ledger from a run the pull request rewrote is never a ve
     expect(everSuccess(github)).toBe(false);
     // The linked pull request is read by number.
     expect(github.callsTo("GET", "/repos/{owner}/{repo}/pulls/{pull_number}")).toHaveLength(1);
+    github.assertNoViolations();
+  });
+
+  it("a rewritten same-repository run that pushed a commit leaves neither check run open: the head's and the pushed commit's both complete action_required, nothing superseded", async () => {
+    const rig = await rigs.start();
+    const { github } = rig;
+    const pushed = "abcdefabcdefabcdefabcdefabcdefabcdefabcd";
+    github.state.addCommit({ sha: pushed, tree: STARTING_TREE, parents: [HEAD] });
+    const ledger: Ledger = {
+      ...SUCCESS_LEDGER,
+      headSha: HEAD,
+      postedCommit: { sha: pushed, tree: STARTING_TREE, description: "the pushed commit" },
+    };
+    await rig.deliver("pull_request", pullRequestPayload({ headSha: HEAD }));
+    uploadLedger(github, { ledger, runId: RUN, headSha: HEAD, fork: false, changedFiles: [GATE_WORKFLOW] });
+    // The run pushed onto the branch: the pull request's head is the pushed commit, whose check run is queued.
+    github.state.movePullRequestHead(42, pushed);
+    await rig.deliver("pull_request", pullRequestPayload({ action: "synchronize", headSha: pushed }));
+    const done = await rig.deliver(
+      "workflow_run",
+      workflowRunPayload({ action: "completed", runId: RUN, headSha: HEAD, fork: false, pullRequest: 42 }),
+    );
+    expect(JSON.parse(done.response).outcome, done.response).toBe("completed:action_required");
+    expect(github.state.checkRuns.map((r) => [r.headSha, r.status, r.conclusion])).toEqual([
+      [HEAD, "completed", "action_required"],
+      [pushed, "completed", "action_required"],
+    ]);
+    expect(everSuccess(github)).toBe(false);
     github.assertNoViolations();
   });
 
