@@ -5,9 +5,10 @@
  * 1. **provenance** ({@link provenanceRefusal}): the run's workflow definition is the base branch's
  *    (`run-provenance.ts`); a run the pull request rewrote gets `action_required` naming the changed files
  *    and what a writer does, and a run whose provenance cannot be told is never a verdict either;
- * 2. **agreement with GitHub** ({@link agreedWithRun}): a ledger that concludes `success` (or `neutral`)
- *    from a run GitHub reports `failure`, `cancelled` or `timed_out` is posted with GitHub's verdict
- *    (`cancelled`, `timed_out`, else `failure`), both named in its title and reason.
+ * 2. **agreement with GitHub** ({@link agreedWithRun}): a ledger whose step would have passed (`success`,
+ *    `neutral`, a pause or an `action_required` with outcome `passed`) from a run GitHub reports `failure`,
+ *    `cancelled` or `timed_out` is posted with GitHub's verdict (`cancelled`, `timed_out`, else `failure`),
+ *    both named in its title and reason.
  */
 import type { CheckConclusion, Conclusion } from "../ledger/conclusion.js";
 import type { Ledger } from "../ledger/ledger.js";
@@ -86,11 +87,13 @@ export function provenanceRefusal(
 }
 
 /**
- * `ledger` as posted for a run GitHub reports `upstream.conclusion`: unchanged when GitHub says `success`, or
- * when the ledger's own conclusion already asks for attention (`failure`, `action_required`, `cancelled`,
- * `timed_out`: a refused or paused run, whose step fails or passes by design); else its conclusion becomes
- * GitHub's (`cancelled`, `timed_out`, anything else `failure`) with rule `workflow-run-not-success`, and the
- * title and reason name both verdicts.
+ * `ledger` as posted for a run GitHub reports `upstream.conclusion`. The ledger's outcome says how its step
+ * ended (`src/run/step-result.ts`): `passed` and `paused` pass the step, every other outcome fails it. So the
+ * ledger stands when GitHub says `success`, or when its outcome already failed the step (`failed`, `refused`,
+ * `usage-error`, `cancelled`, `timed-out`: GitHub's `failure` is then the ledger's own doing). A `passed` or
+ * `paused` ledger from a run GitHub reports anything else disagrees with GitHub: its conclusion becomes
+ * GitHub's (`cancelled`, `timed_out`, anything else `failure`) with rule `workflow-run-not-success`, the title
+ * and reason naming both verdicts, and no gate buttons follow (the conclusion is no longer `action_required`).
  */
 export function agreedWithRun(
   ledger: Ledger,
@@ -98,7 +101,7 @@ export function agreedWithRun(
 ): Ledger {
   const own = ledger.conclusion;
   if (own === null || upstream.conclusion === "success") return ledger;
-  if (own.conclusion !== "success" && own.conclusion !== "neutral") return ledger;
+  if (own.outcome !== "passed" && own.outcome !== "paused") return ledger;
   const github = upstream.conclusion ?? "no conclusion";
   const conclusion: CheckConclusion =
     github === "cancelled" ? "cancelled" : github === "timed_out" ? "timed_out" : "failure";

@@ -60,8 +60,9 @@ export type ConclusionRule =
   /** Every node passed and the changes were verified, but the action's push of them was refused (SPEC §10). */
   | "push-refused"
   /**
-   * Posted by `mode: report` or the App only: the ledger concluded success (or neutral), but GitHub reports the
-   * workflow run that uploaded it failed, cancelled or timed out (issue 22 item 2).
+   * Posted by `mode: report` or the App only: the ledger's step would have passed (outcome `passed` or
+   * `paused`), but GitHub reports the workflow run that uploaded it failed, cancelled or timed out (issue 22
+   * item 2).
    */
   | "workflow-run-not-success"
   | "refused"

@@ -10,7 +10,8 @@ import { FAILURE_LEDGER, SUCCESS_LEDGER } from "../ledger/fixtures.js";
 
 const RUN = 30_433_642;
 
-function withConclusion(conclusion: "neutral" | "action_required" | "cancelled"): Ledger {
+/** SUCCESS_LEDGER with another conclusion, its outcome still `passed` (the step passed). */
+function withConclusion(conclusion: "neutral" | "action_required"): Ledger {
   return { ...SUCCESS_LEDGER, conclusion: { ...SUCCESS_LEDGER.conclusion!, conclusion } };
 }
 
@@ -37,11 +38,26 @@ describe("agreedWithRun", () => {
     }
   });
 
-  it("a neutral ledger (it passes a required check) is bounded too; a ledger that already asks for attention keeps its conclusion", () => {
-    expect(
-      agreedWithRun(withConclusion("neutral"), { runId: RUN, conclusion: "failure" }).conclusion,
-    ).toMatchObject({ conclusion: "failure" });
-    for (const ledger of [FAILURE_LEDGER, withConclusion("action_required"), withConclusion("cancelled")]) {
+  it("a ledger whose step would have passed (neutral, paused, action_required with outcome passed) is bounded too; one whose outcome failed its step keeps its conclusion", () => {
+    const paused: Ledger = {
+      ...SUCCESS_LEDGER,
+      conclusion: { ...SUCCESS_LEDGER.conclusion!, conclusion: "action_required", outcome: "paused" },
+    };
+    for (const ledger of [withConclusion("neutral"), withConclusion("action_required"), paused]) {
+      expect(agreedWithRun(ledger, { runId: RUN, conclusion: "failure" }).conclusion).toMatchObject({
+        conclusion: "failure",
+        rule: "workflow-run-not-success",
+      });
+    }
+    const refused: Ledger = {
+      ...SUCCESS_LEDGER,
+      conclusion: { ...SUCCESS_LEDGER.conclusion!, conclusion: "action_required", outcome: "refused" },
+    };
+    const cancelled: Ledger = {
+      ...SUCCESS_LEDGER,
+      conclusion: { ...SUCCESS_LEDGER.conclusion!, conclusion: "cancelled", outcome: "cancelled" },
+    };
+    for (const ledger of [FAILURE_LEDGER, refused, cancelled]) {
       expect(agreedWithRun(ledger, { runId: RUN, conclusion: "failure" })).toBe(ledger);
     }
   });
