@@ -250,6 +250,7 @@ describe("the two-stage flow under the App's identity", () => {
       headSha: head2,
       fork: false,
     });
+    github.state.movePullRequestHead(42, pushed2);
     await rig.deliver(
       "workflow_run",
       workflowRunPayload({

@@ -263,8 +263,9 @@ export const BASE_SHA = "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d";
  * Puts `ledger` among workflow run `runId`'s artifacts as `evidence-gate-ledger` (a fork's run by default) —
  * and, unless a pull request with head `headSha` is there already or `pullRequest` is `false`, opens the
  * pull request that run was for (#42, head branch `fix-sum` of the fork or of the repository, changing
- * `changedFiles`: default `src/sum.js`), which the App reads to check the run's provenance; when that pull
- * request is open already on another head, its head moves to `headSha` (the run was for its new head).
+ * `changedFiles`: default `src/sum.js`), which the App reads to check the run's provenance. A pull request of
+ * that number already there is left as it is (a resume run's ledger is about the default branch's head; a
+ * test that pushes to the branch moves the head itself, `state.movePullRequestHead`).
  */
 export function uploadLedger(
   github: GitHubServer,
@@ -277,14 +278,11 @@ export function uploadLedger(
     readonly changedFiles?: readonly string[];
   },
 ) {
-  const opened = github.state.pullRequests().some((p) => p.head.sha === o.headSha);
-  if (
-    o.pullRequest !== false &&
-    !opened &&
-    !github.state.movePullRequestHead(o.pullRequest ?? 42, o.headSha)
-  ) {
+  const number = o.pullRequest === false ? undefined : (o.pullRequest ?? 42);
+  const opened = github.state.pullRequests().some((p) => p.head.sha === o.headSha || p.number === number);
+  if (number !== undefined && !opened) {
     github.state.addPullRequest({
-      number: o.pullRequest ?? 42,
+      number,
       headSha: o.headSha,
       headRef: "fix-sum",
       ...((o.fork ?? true) ? { headRepository: FORK } : {}),
