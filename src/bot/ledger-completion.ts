@@ -9,7 +9,7 @@
  * appendix, cut with `withAppendix`), posted "by the evidence-gate App"; the failures' annotations are
  * placed on files of the head commit's tree (the bot has no checkout: the tree is read through the API) or,
  * when the output names none, on the workflow file. A run paused at a gate gets the Approve / Reject buttons
- * and the hidden marker saying which gate of which run they decide (`gate-buttons.ts`); a same-repository
+ * and the hidden marker saying which gate of which leg of which run they decide (`gate-buttons.ts`); a same-repository
  * run's check run also carries the run-state digests from the artifact (`run-state-digest.ts`), which the
  * resumed leg checks its run directory against, on the same last line as the gate marker.
  */
@@ -76,7 +76,8 @@ export async function ledgerCompletion(o: {
   const ledger = agreedWithRun(found.ledger, upstream);
   const links = upstream.htmlUrl === null ? {} : { detailsUrl: upstream.htmlUrl };
   const output = renderCheckRunOutput(ledger, links);
-  const waiting = waitingGate(ledger);
+  // The leg is the workflow run that uploaded this ledger: the buttons decide this gate of this leg only.
+  const waiting = waitingGate(ledger, { id: upstream.runId, attempt: upstream.runAttempt ?? 1 });
   // The run-state digests a later `mode: resume` checks its run directory against — a same-repository
   // run's only: a fork's run directory is never resumed (`run-artifact-download.ts`).
   const digests =

@@ -3,18 +3,32 @@
  * which GitHub sends only to the App that created the check run
  * (https://docs.github.com/rest/guides/using-the-rest-api-to-interact-with-checks#check-runs-and-requested-actions).
  *
- * In order, each refusal writing nothing but the check run's notice (and dispatching nothing):
+ * A click decides one gate of one run, once (issue 22 item 3). In order, each refusal dispatching nothing:
  *
- * 1. the check run is read again: it must still be `completed` / `action_required` with the bot's gate
- *    marker at the end of its summary — otherwise the click (or its redelivery) was already handled: no-op;
- * 2. the clicker must have write access, asked of GitHub (`writer-permission.ts`) — a reader's click is
+ * 1. the identifier must be one of the App's buttons (`approve-<digest>` / `reject-<digest>`,
+ *    `gate-buttons.ts`) — anything else (the bare `approve` of older buttons included) is ignored;
+ * 2. the check run is read again: it must still be `completed` / `action_required` with the bot's gate
+ *    marker at the end of its summary — otherwise the click was already acted on (the check run went
+ *    `in_progress` awaiting the dispatched resume, or completed since): `stale`, written nowhere;
+ * 3. the identifier's digest must be the one the marker gives **now** (this gate, this leg, this run): a click
+ *    made on, or redelivered from, buttons of an earlier gate or leg — GitHub's redelivery, the App's own
+ *    redelivery sweep after a slow answer, a page left open — is `stale`, and the check run says so;
+ * 4. the clicker must have write access, asked of GitHub (`writer-permission.ts`) — a reader's click is
  *    refused and the buttons stay for a writer;
- * 3. the pull request's head must still be the commit the buttons were shown for (the check run's
+ * 5. the pull request's head must still be the commit the buttons were shown for (the check run's
  *    `head_sha`): a click on an old head is refused and its buttons removed — the decision would bind code
  *    the clicker did not review (SPEC §9, the `@sha` rule of comment commands);
- * 4. the resume workflow (`RESUME_WORKFLOW_FILE`) is dispatched on the default branch with `run-id`, `sha`,
- *    `approve-gate` or `reject-gate`, and `approver` (the clicker's login) — and the check run goes
- *    `in_progress` without buttons, saying who decided.
+ * 6. the decision is recorded on the check run **before** the dispatch: it goes `in_progress` without
+ *    buttons, saying who decided, its `external_id` awaiting the resume (`check-key.ts`) — so a redelivery of
+ *    this click, from then on, meets step 2. Then the resume workflow (`RESUME_WORKFLOW_FILE`) is
+ *    dispatched on the default branch with `run-id`, `sha`, `approve-gate` or `reject-gate`, and `approver`
+ *    (the clicker's login). When GitHub refuses the dispatch, the check run is put back `action_required`
+ *    with the same buttons and a notice saying why (and an error GitHub did not answer is thrown after that,
+ *    so the delivery fails and is redelivered: nothing was dispatched, the same click may go again).
+ *
+ * Not closed: two replicas handling the same delivery in the same instant can both pass step 2 before
+ * either writes step 6 — GitHub's check runs have no conditional update. The resumed leg then refuses the
+ * second dispatch: its run is no longer paused at that gate (`engine/resume-action.ts`).
  */
 import { z } from "zod";
 import { CHECK_RUN_TEXT_MAX_BYTES } from "../github/check-run.js";
@@ -22,7 +36,15 @@ import { readRunStateDigests, runStateDigestMarker } from "../github/run-state-d
 import { truncateUtf8, utf8Bytes } from "../ledger/byte-budget.js";
 import { escapeInline } from "../ledger/markdown-syntax.js";
 import { type AppCheckRun, AppCheckRuns } from "./app-check-runs.js";
-import { decisionOf, type GateDecision, readGateMarker, type WaitingGate } from "./gate-buttons.js";
+import {
+  clickedButton,
+  decidesWaitingGate,
+  type GateDecision,
+  gateButtons,
+  legWords,
+  readGateMarker,
+  type WaitingGate,
+} from "./gate-buttons.js";
 import { type HandlerContext, type HandlerResult, parsePayload } from "./handler.js";
 import { commitSha, repositoryPart, senderPart } from "./payload-parts.js";
 import { accessWords, writerPermission } from "./writer-permission.js";
@@ -70,8 +92,14 @@ export async function onRequestedAction(ctx: HandlerContext, payload: unknown): 
       detail: `check run ${event.check_run.id} is not this App's "${ctx.config.checkName}"`,
     };
   }
-  const decision = decisionOf(event.requested_action.identifier);
-  if (decision === null) return { outcome: "ignored", detail: "not a button this App offers" };
+  const clicked = clickedButton(event.requested_action.identifier);
+  if (clicked === null) {
+    return {
+      outcome: "ignored",
+      detail: `not a button this App offers (identifier ${JSON.stringify(event.requested_action.identifier)}): nothing was dispatched`,
+    };
+  }
+  const { decision } = clicked;
   const { repository } = event;
   const owner = repository.owner.login;
   const repo = repository.name;
@@ -86,13 +114,20 @@ export async function onRequestedAction(ctx: HandlerContext, payload: unknown): 
   const check = await checks.get(event.check_run.id);
   const waiting = readGateMarker(check.summary);
   if (check.status !== "completed" || check.conclusion !== "action_required" || waiting === null) {
-    return {
-      outcome: "stale",
-      detail:
-        `check run ${check.id} is ${check.status} ${check.conclusion ?? ""}, waiting for no gate`.trim(),
-    };
+    return { outcome: "stale", detail: `${alreadyActedOn(check)} Nothing was dispatched.` };
   }
   const word = decision === "approve" ? "approval" : "rejection";
+  if (!decidesWaitingGate(clicked, waiting)) {
+    const why = `the ${word} by ${login} came from a button of another gate, leg or run (a redelivered click, or a page shown before the run moved on); check run ${check.id} now waits at gate ${waiting.gate} of run ${waiting.runId}, ${legWords(waiting.leg)}. A click decides the gate its button was shown for, once.`;
+    await checks.annotateOutput(check.id, {
+      title: check.title ?? `Paused at gate ${waiting.gate}`,
+      summary: withNotice(
+        check.summary ?? "",
+        `> **Not dispatched:** ${escapeInline(why)} To decide gate \`${waiting.gate}\`, use the buttons above.`,
+      ),
+    });
+    return { outcome: "stale", detail: `${why} Nothing was dispatched.` };
+  }
   const access = await writerPermission(ctx.octokit, { owner, repo, login });
   if (!access.allowed) {
     await checks.annotateOutput(check.id, {
@@ -119,7 +154,28 @@ export async function onRequestedAction(ctx: HandlerContext, payload: unknown): 
     );
     return { outcome: "refused", detail: moved };
   }
+  const verb = decision === "approve" ? "approved" : "rejected";
+  const key = { pullRequest: check.key?.pullRequest ?? null, run: check.key?.run ?? null };
+  // The resumed leg checks its run directory against the digests this check run carries: keep them.
+  const digests = readRunStateDigests(check.summary, waiting.runId);
+  // Recorded before the dispatch: from here on, this click (or its redelivery) finds the check run in_progress.
+  await checks.move(check.id, {
+    status: "in_progress",
+    key: { ...key, resume: waiting.runId },
+    output: {
+      title: `Gate ${waiting.gate} ${verb} by ${login}: resuming`,
+      summary: `${escapeInline(login)} (${accessWords(access.permission)}) ${verb} gate \`${waiting.gate}\` of run \`${waiting.runId}\` (${legWords(waiting.leg)}) on \`${check.headSha}\`. The resume workflow ${escapeInline(ctx.config.resumeWorkflowFile)} is dispatched on ${escapeInline(repository.default_branch)}; this check run completes with the resumed run's ledger.${digests === null ? "" : `\n\n${runStateDigestMarker(waiting.runId, digests)}`}`,
+    },
+  });
   const inputs = resumeInputs({ waiting, decision, headSha: check.headSha, approver: login });
+  const putBack = (notice: string) =>
+    checks.complete(check.id, {
+      conclusion: "action_required",
+      title: check.title ?? `Paused at gate ${waiting.gate}`,
+      summary: withNotice(check.summary ?? "", notice),
+      key,
+      actions: gateButtons(waiting),
+    });
   try {
     await ctx.octokit.rest.actions.createWorkflowDispatch({
       owner,
@@ -130,30 +186,30 @@ export async function onRequestedAction(ctx: HandlerContext, payload: unknown): 
     });
   } catch (error) {
     const status = (error as { status?: unknown }).status;
-    if (typeof status !== "number" || status >= 500) throw error;
     const said = (error as { response?: { data?: { message?: unknown } } }).response?.data?.message;
-    const why = `GitHub answered ${status}${typeof said === "string" ? ` "${said}"` : ""} to dispatching ${ctx.config.resumeWorkflowFile} on ${repository.default_branch}`;
-    await checks.annotateOutput(check.id, {
-      title: check.title ?? `Paused at gate ${waiting.gate}`,
-      summary: withNotice(
-        check.summary ?? "",
-        `> **Not dispatched:** ${escapeInline(why)}. The resume workflow must exist on the default branch and take the inputs \`run-id\`, \`sha\`, \`approve-gate\`, \`reject-gate\` and \`approver\` (docs/bot.md).`,
-      ),
-    });
+    const answered = typeof status === "number" && status < 500;
+    const why = `GitHub answered ${typeof status === "number" ? status : "nothing"}${typeof said === "string" ? ` "${said}"` : ""} to dispatching ${ctx.config.resumeWorkflowFile} on ${repository.default_branch}`;
+    await putBack(
+      answered
+        ? `> **Not dispatched:** ${escapeInline(why)}. The resume workflow must exist on the default branch and take the inputs \`run-id\`, \`sha\`, \`approve-gate\`, \`reject-gate\` and \`approver\` (docs/bot.md).`
+        : `> **Not dispatched:** ${escapeInline(why)}. The ${word} of gate \`${waiting.gate}\` by ${escapeInline(login)} will be tried again when this delivery is redelivered; a writer can also click again.`,
+    );
+    if (!answered) throw error;
     return { outcome: "dispatch-refused", detail: why };
   }
-  const verb = decision === "approve" ? "approved" : "rejected";
-  // The resumed leg checks its run directory against the digests this check run carries: keep them.
-  const digests = readRunStateDigests(check.summary, waiting.runId);
-  await checks.move(check.id, {
-    status: "in_progress",
-    key: { pullRequest: check.key?.pullRequest ?? null, run: check.key?.run ?? null, resume: waiting.runId },
-    output: {
-      title: `Gate ${waiting.gate} ${verb} by ${login}: resuming`,
-      summary: `${escapeInline(login)} (${accessWords(access.permission)}) ${verb} gate \`${waiting.gate}\` of run \`${waiting.runId}\` on \`${check.headSha}\`. The resume workflow ${escapeInline(ctx.config.resumeWorkflowFile)} was dispatched on ${escapeInline(repository.default_branch)}; this check run completes with the resumed run's ledger.${digests === null ? "" : `\n\n${runStateDigestMarker(waiting.runId, digests)}`}`,
-    },
-  });
-  return { outcome: "dispatched", detail: `${decision} ${waiting.gate} of ${waiting.runId} by ${login}` };
+  return {
+    outcome: "dispatched",
+    detail: `${decision} ${waiting.gate} of ${waiting.runId} (${legWords(waiting.leg)}) by ${login}`,
+  };
+}
+
+/** Why a click finds its check run waiting for no gate (one or two sentences). */
+function alreadyActedOn(check: AppCheckRun): string {
+  const awaited = check.key?.resume ?? null;
+  if (check.status !== "completed" && awaited !== null) {
+    return `the click was already acted on: check run ${check.id} is ${check.status}, awaiting the dispatched resume of run ${awaited}.`;
+  }
+  return `check run ${check.id} is ${`${check.status} ${check.conclusion ?? ""}`.trim()}, waiting for no gate: the run has moved on, or the click was already acted on.`;
 }
 
 /**

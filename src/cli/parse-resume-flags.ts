@@ -5,6 +5,7 @@
  * flags that would set them are not accepted here.
  */
 
+import { isGitHubLogin } from "../core/github-login.js";
 import { LEG, REPORT } from "./flag-groups.js";
 import type { Parsed } from "./parse-command.js";
 import { type LegFlags, onePositional, opt, parseFlags, type ReportFlags } from "./shared-flags.js";
@@ -18,7 +19,7 @@ export type ResumeFlagAction =
 export interface ResumeFlags extends LegFlags, ReportFlags {
   readonly runId: string;
   readonly action: ResumeFlagAction;
-  /** `--by LOGIN`: who approves or rejects (default: the local user). */
+  /** `--by LOGIN`: who approves or rejects, a GitHub login (core/github-login.ts); default: the local user. */
   readonly by?: string;
 }
 
@@ -33,7 +34,8 @@ export const RESUME_USAGE = `usage: evidence-gate resume RUN_ID (--approve GATE 
   --reject GATE                reject it: its dependents are skipped and the run fails
   --retry-failed               run again exactly the nodes that did not pass (after a failure or a
                                session-limit pause); passed nodes and their outputs are kept
-  --by LOGIN                   who approves or rejects (default: the local user, $USER)
+  --by LOGIN                   who approves or rejects: a GitHub login, shown as @LOGIN (default: the
+                               local user, $USER, recorded as NAME (local user))
   --concurrency N              nodes running at once (default: the concurrency the run started with; max 10)
 ${LEG.usage}${REPORT.usage}
 The leg continues the run in <runs-dir>/RUN_ID with the graph, inputs, runtime, model and tool policies
@@ -100,7 +102,11 @@ export function parseResumeFlags(argv: readonly string[]): ParsedResumeFlags {
         else action = { kind: approve !== undefined ? "approve" : "reject", gate };
       } else action = { kind: "retry-failed" };
       const by = f.str("by");
-      if (by !== undefined && by.trim() === "") errors.push("--by is empty: give who decides the gate");
+      // Validated as the action's `approver` input is (src/action/mode-inputs.ts): a login, shown as @login.
+      if (by !== undefined && !isGitHubLogin(by))
+        errors.push(
+          `--by is ${JSON.stringify(by)}: give a GitHub login (letters, digits and single hyphens, at most 39 characters, no @), e.g. --by octocat; without --by the approver is recorded as the local user`,
+        );
       if (by !== undefined && retry)
         errors.push("--by applies to --approve and --reject: --retry-failed decides no gate");
       const leg = LEG.read(f, errors);

@@ -3,12 +3,14 @@
  * paused or failed run (SPEC §2, §4; research/oh-my-graph.md §7.6–§7.7), reported like `run`: a line per
  * node event, the whole run's ledger, the check run, the exit code by outcome.
  *
- * The approver is `--by LOGIN`, else the local user (`$USER`, `$USERNAME`, else the OS account name).
+ * The approver is `--by LOGIN` (a GitHub login, refused otherwise), else the local user (`$USER`,
+ * `$USERNAME`, else the OS account name), recorded as `NAME (local user)` (`core/github-login.ts`).
  * The check run is created only once the engine accepted the resume, so a mistyped gate or run id never
  * replaces the paused run's check run.
  */
 import { userInfo } from "node:os";
 import { join } from "node:path";
+import { isLocalAccountName, localApprover } from "../core/github-login.js";
 import { unreachable } from "../core/unreachable.js";
 import type { ResumeAction } from "../engine/resume-action.js";
 import { cliSecrets } from "../run/credentials.js";
@@ -31,10 +33,17 @@ export async function runCliResume(argv: readonly string[], io: CliIo): Promise<
   const by =
     f.action.kind === "retry-failed"
       ? null
-      : (f.by ?? (local === undefined ? undefined : `${local} (local user)`));
+      : (f.by ?? (local === undefined || !isLocalAccountName(local) ? undefined : localApprover(local)));
   const where = await checkedRepository("resume", f, io, {
     runs: true,
-    extra: by === undefined ? ["cannot tell who decides the gate: give --by LOGIN"] : [],
+    extra:
+      by !== undefined
+        ? []
+        : local === undefined
+          ? ["cannot tell who decides the gate: give --by LOGIN"]
+          : [
+              `the local user ${JSON.stringify(local)} is not an account name (letters, digits, ".", "_", "-" or spaces): give --by LOGIN`,
+            ],
   });
   if ("exit" in where) return where.exit;
   const { repoDir } = where;

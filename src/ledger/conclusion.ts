@@ -88,7 +88,8 @@ export type RunEnd =
   | { readonly kind: "completed" }
   /**
    * Nothing ran: build evidence refusal (§5), no model credential and no verify command, unsupported trigger,
-   * the pull request's head moved after the run was decided on it (a comment command's `@sha`, §9), or a
+   * the pull request's head moved after the run was decided on it (a comment command's `@sha`, §9), a
+   * `pull_request` checkout that is neither the event's head nor GitHub's merge of it (§9), or a
    * fork's pull request that no writer approved at its head (its model key is not used) and no verify command.
    */
   | {
@@ -98,6 +99,7 @@ export type RunEnd =
         | "no-credential"
         | "unsupported-trigger"
         | "head-moved"
+        | "checkout-not-head"
         | "fork-unapproved";
       readonly message: string;
     }
@@ -244,6 +246,8 @@ function refusalTitle(reason: Extract<RunEnd, { kind: "refused" }>["reason"]): s
       return "Refused: unsupported trigger";
     case "head-moved":
       return "Refused: the pull request's head moved";
+    case "checkout-not-head":
+      return "Refused: the checkout is not the commit the event names";
     case "fork-unapproved":
       return "Refused: a fork's pull request needs a writer's approval at its head, and no verify command was given";
     default:

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isRecordedApprover } from "../core/github-login.js";
 import type { Ledger } from "./ledger.js";
 
 /**
@@ -114,7 +115,17 @@ const LedgerRowSchema = z.discriminatedUnion("verdict", [
     ...rowBase,
     verdict: z.literal("PASS"),
     qualifier: z.enum(["approved", "verified", "self-reported", "exit-only"]),
-    approvedBy: z.strictObject({ login: id, headSha: id }).optional(),
+    // Who approved is a GitHub login, `name[bot]` or `NAME (local user)` (core/github-login.ts): free text
+    // such as "@octocat (GitHub-verified maintainer)" is no approver, and such a ledger is not posted.
+    approvedBy: z
+      .strictObject({
+        login: id.refine(isRecordedApprover, {
+          message:
+            "not an approver the product records: a GitHub login, a bot's name[bot], or NAME (local user)",
+        }),
+        headSha: id,
+      })
+      .optional(),
   }),
   z.strictObject({
     ...rowBase,
@@ -300,6 +311,8 @@ const ChangedFilesSchema = z.strictObject({
           "skip-marker",
           "test-lines-changed",
           "policy-file",
+          "test-data",
+          "named-by-test",
         ]),
         detail: text,
         keys: z.array(line).max(MAX_LIST).optional(),

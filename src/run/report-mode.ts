@@ -55,6 +55,7 @@ import { renderLedgerMarkdown } from "../ledger/render-markdown.js";
 import { renderLedgerText } from "../ledger/render-text.js";
 import { CommandFence } from "../proc/command-fence.js";
 import type { ActionInputs } from "./action-inputs.js";
+import { postVerdict } from "./posted-verdict.js";
 import type { Runner } from "./runner.js";
 import { checkRunReporter, runnerFolders, saveCheckRun } from "./running-mode.js";
 import { type Env, finishStep, usageFailure } from "./step-result.js";
@@ -156,26 +157,44 @@ export async function runReportMode(o: ReportModeOptions): Promise<void> {
     provenance,
   });
   if (vetted.kind === "refused") return postRefusal(runner, reporter, env, vetted.refusal);
+  return postLedger(o, reporter, vetted.found, { provenance, upstream });
+}
+
+/**
+ * Posts a validated ledger as the check run (the log and the outputs first; `conclusion` and the job summary
+ * once the check run carries the verdict), then ends the step as its outcome says.
+ */
+async function postLedger(
+  o: ReportModeOptions,
+  reporter: CheckRunReporter,
+  found: Extract<WorkflowRunLedger, { kind: "ledger" }>,
+  about: { readonly provenance: string; readonly upstream: WorkflowRunEvent },
+): Promise<void> {
+  const { env, runner } = o;
+  const { provenance } = about;
+  const { artifact } = found;
   // GitHub's verdict on the run bounds the ledger's (issue 22 item 2).
-  const ledger = agreedWithRun(vetted.found.ledger, upstream);
-  const { artifact } = vetted.found;
-  const conclusion = ledger.conclusion!;
+  const ledger = agreedWithRun(found.ledger, about.upstream);
   const appendix = reportedLedgerAppendix({ provenance, artifact, postedBy: "`mode: report`" });
-  // The ledger came from an artifact the upstream run wrote: known secrets are redacted here too (issue 12 item 5).
-  await writeJobSummary(`${renderLedgerMarkdown(ledger)}\n${appendix}\n`, {
-    env,
-    redact: createRedactor(o.secrets).text,
-  });
+  const conclusion = ledger.conclusion!;
   const fence = new CommandFence((t) => void process.stdout.write(t), true);
   for (const line of renderLedgerText(ledger).split("\n")) fence.line(line);
   fence.close();
   runner.setOutput("run-id", ledger.runId);
-  runner.setOutput("ledger-path", vetted.found.path);
-  runner.setOutput("conclusion", conclusion.conclusion);
+  runner.setOutput("ledger-path", found.path);
   if (ledger.evidenceTree) runner.setOutput("evidence-tree", ledger.evidenceTree);
-  const started = await reporter.start(ledger.runId, `Posting the ledger of run \`${ledger.runId}\`.`);
-  saveCheckRun(runner, started, ledger.runId);
-  const ref = await reporter.finish(ledger, { appendix });
+  // The ledger came from an artifact the upstream run wrote: known secrets are redacted here too (issue 12
+  // item 5). `conclusion` and the summary follow the check run: a refused write says it was not posted.
+  const redact = createRedactor(o.secrets).text;
+  const markdown = `${renderLedgerMarkdown(ledger)}\n${appendix}\n`;
+  const ref = await postVerdict(
+    { runner, env, verdict: conclusion.conclusion, markdown, redact },
+    async () => {
+      const started = await reporter.start(ledger.runId, `Posting the ledger of run \`${ledger.runId}\`.`);
+      saveCheckRun(runner, started, ledger.runId);
+      return reporter.finish(ledger, { appendix });
+    },
+  );
   finishStep(
     runner,
     {
@@ -184,7 +203,7 @@ export async function runReportMode(o: ReportModeOptions): Promise<void> {
       checkRunId: ref.id,
       checkRunUrl: ref.htmlUrl,
       runId: ledger.runId,
-      ledgerPath: vetted.found.path,
+      ledgerPath: found.path,
       evidenceTree: ledger.evidenceTree,
     },
     conclusion.title,

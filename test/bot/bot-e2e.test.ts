@@ -221,7 +221,8 @@ describe("the bot with the bundled action", () => {
         checkRunId: check.id,
         headSha: head,
         sender: "mona",
-        identifier: "approve",
+        // The Approve button as shown: its identifier binds this run, leg and gate.
+        identifier: check.actions!.find((a) => a.label === "Approve sign-off")!.identifier,
       }),
     );
     expect(JSON.parse(clicked.response).outcome).toBe("dispatched");
@@ -293,7 +294,8 @@ describe("report-to: bot, Approve, resume: the App's check run from pause to the
         checkRunId: check.id,
         headSha: head,
         sender: "mona",
-        identifier: "approve",
+        // The Approve button as shown: its identifier binds this run, leg and gate.
+        identifier: check.actions!.find((a) => a.label === "Approve sign-off")!.identifier,
       }),
     );
     expect(JSON.parse(clicked.response).outcome).toBe("dispatched");

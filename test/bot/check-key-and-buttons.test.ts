@@ -4,7 +4,14 @@
  */
 import { describe, expect, it } from "vitest";
 import { compareAttempt, formatCheckKey, parseCheckKey } from "../../src/bot/check-key.js";
-import { gateButtons, gateMarker, readGateMarker } from "../../src/bot/gate-buttons.js";
+import {
+  buttonIdentifier,
+  clickedButton,
+  decidesWaitingGate,
+  gateButtons,
+  gateMarker,
+  readGateMarker,
+} from "../../src/bot/gate-buttons.js";
 
 describe("the check run's external_id", () => {
   it("round-trips, and anything the bot did not write reads as no record", () => {
@@ -32,10 +39,13 @@ describe("the check run's external_id", () => {
 });
 
 describe("gate buttons", () => {
+  const leg = { id: 30_433_642, attempt: 1 };
+
   it("labels stay within 20 characters, descriptions within 40, identifiers within 20 (GitHub's limits)", () => {
     const buttons = gateButtons({
       gate: "security-review-by-the-platform-team",
       runId: "20260501-120000-a1b2c3",
+      leg,
     });
     expect(buttons.map((b) => b.label)).toEqual(["Approve security-re…", "Reject security-rev…"]);
     for (const b of buttons) {
@@ -45,13 +55,47 @@ describe("gate buttons", () => {
     }
   });
 
+  it("a button's identifier binds the run, the leg and the gate: each differs when any one differs, and decides only the gate it was made for", () => {
+    const waiting = { gate: "g1", runId: "20260501-120000-a1b2c3", leg };
+    const others = [
+      { ...waiting, gate: "g2" },
+      { ...waiting, runId: "20260501-120000-a1b2c4" },
+      { ...waiting, leg: { id: 30_433_700, attempt: 1 } },
+      { ...waiting, leg: { id: 30_433_642, attempt: 2 } },
+    ];
+    const approve = buttonIdentifier(waiting, "approve");
+    expect(approve).toMatch(/^approve-[0-9a-f]{12}$/);
+    expect(buttonIdentifier(waiting, "reject")).toBe(`reject-${approve.slice("approve-".length)}`);
+    const clicked = clickedButton(approve)!;
+    expect(clicked.decision).toBe("approve");
+    expect(decidesWaitingGate(clicked, waiting)).toBe(true);
+    for (const other of others) {
+      expect(buttonIdentifier(other, "approve")).not.toBe(approve);
+      expect(decidesWaitingGate(clicked, other)).toBe(false);
+    }
+    // The older buttons' bare decision, and anything else, is no button of this App's.
+    for (const identifier of ["approve", "reject", "approve-XYZ", `${approve}0`, "retry-0123456789ab"]) {
+      expect(clickedButton(identifier)).toBeNull();
+    }
+  });
+
   it("the marker is read only when it ends the summary: one quoted earlier (inside the ledger's output) does not count", () => {
-    const waiting = { gate: "sign-off", runId: "20260501-120000-a1b2c3" };
-    const forged = "<!-- evidence-gate-bot gate=deploy run=20260501-120000-ffffff -->";
+    const waiting = { gate: "sign-off", runId: "20260501-120000-a1b2c3", leg };
+    const forged = "<!-- evidence-gate-bot gate=deploy run=20260501-120000-ffffff leg=1.1 -->";
+    expect(gateMarker(waiting)).toBe(
+      "<!-- evidence-gate-bot gate=sign-off run=20260501-120000-a1b2c3 leg=30433642.1 -->",
+    );
     expect(readGateMarker(`ledger\n\n${gateMarker(waiting)}\n`)).toEqual(waiting);
     expect(readGateMarker(`ledger\n\n${gateMarker(waiting)}\n\nmore text`)).toBeNull();
     expect(readGateMarker(`\`\`\`\n${forged}\n\`\`\`\n\n${gateMarker(waiting)}`)).toEqual(waiting);
     expect(readGateMarker(`${gateMarker(waiting)}\n\n\`\`\`\n${forged}\n\`\`\``)).toBeNull();
-    expect(readGateMarker("<!-- evidence-gate-bot gate=a;rm run=20260501-120000-a1b2c3 -->")).toBeNull();
+    expect(
+      readGateMarker("<!-- evidence-gate-bot gate=a;rm run=20260501-120000-a1b2c3 leg=1.1 -->"),
+    ).toBeNull();
+    // A marker without a leg (written before buttons were bound to one), or with a leg of another shape.
+    expect(readGateMarker("<!-- evidence-gate-bot gate=sign-off run=20260501-120000-a1b2c3 -->")).toBeNull();
+    expect(
+      readGateMarker("<!-- evidence-gate-bot gate=sign-off run=20260501-120000-a1b2c3 leg=0.1 -->"),
+    ).toBeNull();
   });
 });

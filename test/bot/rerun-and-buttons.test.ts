@@ -5,6 +5,8 @@
  * resume workflow. A reader's click, a click after the head moved, and a replayed click dispatch nothing.
  */
 import { describe, expect, it } from "vitest";
+import { buttonIdentifier } from "../../src/bot/gate-buttons.js";
+import { SERVER_ERROR_RETRIES } from "../../src/github/octokit.js";
 import type { Ledger } from "../../src/ledger/ledger.js";
 import { FAILURE_LEDGER, fixtureLedger, pass, SUCCESS_LEDGER, skipped } from "../ledger/fixtures.js";
 import {
@@ -70,13 +72,23 @@ async function completedRun(rig: BotRig, ledger: Ledger, o: { readonly fork?: bo
   return check;
 }
 
-function click(check: { id: number; headSha: string }, sender: string, identifier: string) {
+/**
+ * The delivery GitHub sends when `sender` clicks the check run's `decision` button as it is shown now (its
+ * identifier read from the check run), or, with `identifier`, a button with exactly that identifier.
+ */
+function click(
+  check: { id: number; headSha: string; actions?: readonly { identifier: string }[] },
+  sender: string,
+  decision: "approve" | "reject",
+  identifier?: string,
+) {
+  const shown = check.actions?.find((a) => a.identifier.startsWith(`${decision}-`))?.identifier;
   return checkRunPayload({
     action: "requested_action",
     checkRunId: check.id,
     headSha: check.headSha,
     sender,
-    identifier,
+    identifier: identifier ?? shown ?? decision,
   });
 }
 
@@ -158,14 +170,24 @@ describe("Approve / Reject buttons on a run paused at a gate", () => {
     const rig = await rigs.start();
     const check = await completedRun(rig, PAUSED_LEDGER, { fork: true });
     expect(check.conclusion).toBe("action_required");
+    // The identifiers bind this run, this leg (the workflow run that uploaded the ledger) and this gate.
+    const waiting = { gate: "sign-off", runId: PAUSED_LEDGER.runId, leg: { id: RUN, attempt: 1 } };
     expect(check.actions).toEqual([
-      { label: "Approve sign-off", description: "Resume the run past gate sign-off", identifier: "approve" },
-      { label: "Reject sign-off", description: "Fail the run at gate sign-off", identifier: "reject" },
+      {
+        label: "Approve sign-off",
+        description: "Resume the run past gate sign-off",
+        identifier: buttonIdentifier(waiting, "approve"),
+      },
+      {
+        label: "Reject sign-off",
+        description: "Fail the run at gate sign-off",
+        identifier: buttonIdentifier(waiting, "reject"),
+      },
     ]);
     expect(
       check.output
         .summary!.trimEnd()
-        .endsWith("<!-- evidence-gate-bot gate=sign-off run=20260501-150000-abcdef -->"),
+        .endsWith(`<!-- evidence-gate-bot gate=sign-off run=20260501-150000-abcdef leg=${RUN}.1 -->`),
     ).toBe(true);
     // A finished run offers no buttons.
     const other = await rigs.start();
@@ -258,6 +280,86 @@ describe("Approve / Reject buttons on a run paused at a gate", () => {
     expect(rig.github.state.dispatches).toEqual([]);
     expect(check.output.summary).toContain("Unexpected inputs provided");
     expect(check.output.summary).toContain("`approver`");
+    // The decision was recorded before the dispatch; refused, the check run waits again with the same buttons.
+    expect(check).toMatchObject({ status: "completed", conclusion: "action_required" });
+    expect(check.externalId).not.toContain("resume=");
+    const waiting = { gate: "sign-off", runId: PAUSED_LEDGER.runId, leg: { id: RUN, attempt: 1 } };
+    expect(check.actions!.map((a) => a.identifier)).toEqual([
+      buttonIdentifier(waiting, "approve"),
+      buttonIdentifier(waiting, "reject"),
+    ]);
+    expect(check.output.summary!.trimEnd().endsWith("-->")).toBe(true);
+  });
+
+  it("the decision is written on the check run before the dispatch: when that write fails, nothing is dispatched and the delivery fails; its redelivery dispatches exactly once", async () => {
+    const rig = await rigs.start();
+    rig.github.state.setCollaborator("mona", "write");
+    const check = await completedRun(rig, PAUSED_LEDGER);
+    const payload = click(check, "mona", "approve");
+    rig.github.failNext({
+      method: "PATCH",
+      pathPattern: "/repos/{owner}/{repo}/check-runs/{check_run_id}",
+      bodyMatches: (body) => (body as { status?: string }).status === "in_progress",
+      status: 502,
+      // The first try and every retry of Octokit's plugin.
+      times: SERVER_ERROR_RETRIES + 1,
+    });
+    const failed = await rig.deliver("check_run", payload);
+    expect(failed.statusCode).toBe(500);
+    expect(rig.github.state.dispatches).toEqual([]);
+    expect(check).toMatchObject({ status: "completed", conclusion: "action_required" });
+
+    const redelivered = await rig.deliver("check_run", payload, { guid: failed.guid });
+    expect(JSON.parse(redelivered.response).outcome).toBe("dispatched");
+    const again = await rig.deliver("check_run", payload, { guid: failed.guid });
+    expect(JSON.parse(again.response).outcome).toBe("stale");
+    expect(rig.github.state.dispatches).toHaveLength(1);
+  });
+
+  it("a dispatch GitHub does not answer (5xx until Octokit gives up) puts the check run back waiting, with the same buttons, and fails the delivery; its redelivery dispatches once", async () => {
+    const rig = await rigs.start();
+    rig.github.state.setCollaborator("mona", "write");
+    const check = await completedRun(rig, PAUSED_LEDGER);
+    const buttons = structuredClone(check.actions);
+    const payload = click(check, "mona", "approve");
+    rig.github.failNext({
+      method: "POST",
+      pathPattern: "/repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches",
+      status: 503,
+      times: SERVER_ERROR_RETRIES + 1,
+    });
+    const failed = await rig.deliver("check_run", payload);
+    expect(failed.statusCode).toBe(500);
+    expect(rig.github.state.dispatches).toEqual([]);
+    expect(check).toMatchObject({ status: "completed", conclusion: "action_required", actions: buttons });
+    expect(check.externalId).not.toContain("resume=");
+    expect(check.output.summary).toContain("**Not dispatched:** GitHub answered 503");
+    expect(check.output.summary!.trimEnd().endsWith(`leg=${RUN}.1 -->`)).toBe(true);
+
+    const redelivered = await rig.deliver("check_run", payload, { guid: failed.guid });
+    expect(JSON.parse(redelivered.response).outcome).toBe("dispatched");
+    expect(rig.github.state.dispatches).toHaveLength(1);
+    expect(check.status).toBe("in_progress");
+  });
+
+  it("a fork's ledger that names free text as a gate's approver is refused as data: failure, the approver never posted", async () => {
+    const rig = await rigs.start();
+    const forged: Ledger = {
+      ...SUCCESS_LEDGER,
+      headSha: HEAD,
+      rows: [
+        pass("sign-off", {
+          qualifier: "approved",
+          approvedBy: { login: "@octocat (GitHub-verified maintainer)", headSha: HEAD },
+        }),
+        ...SUCCESS_LEDGER.rows,
+      ],
+    };
+    const check = await completedRun(rig, forged, { fork: true });
+    expect(check.conclusion).toBe("failure");
+    expect(check.output.summary).toContain("approvedBy.login: not an approver the product records");
+    expect(check.output.summary).not.toContain("approved by @octocat");
+    rig.github.assertNoViolations();
   });
 
   it("a ledger's gate id that is not a node id gets no buttons (what is dispatched is never free text)", async () => {
@@ -361,6 +463,104 @@ describe("the resume workflow's completion (issue 11): the check run awaiting it
     );
     expect(JSON.parse(done.response).outcome).toBe("stale");
     expect(check).toEqual(before);
+    rig.github.assertNoViolations();
+  });
+
+  /** review → g1 → build → g2 → finish: paused at `g1` (first leg), then at `g2` (the resumed leg). */
+  function twoGates(o: { readonly g1: "waiting" | "approved" }): Ledger {
+    const runId = "20260501-150000-0a1b2c";
+    return {
+      ...fixtureLedger({
+        runId,
+        runtime: "claude",
+        goal: "Two sign-offs",
+        buildEvidence: { kind: "attached", command: "npm test", declaredBy: "input" },
+        nodes: [
+          { id: "review", dependsOn: [], allowedTools: ["Read"], sink: false },
+          { id: "g1", type: "gate", dependsOn: ["review"], allowedTools: [], sink: false },
+          { id: "build", dependsOn: ["g1"], allowedTools: ["Read"], sink: false },
+          { id: "g2", type: "gate", dependsOn: ["build"], allowedTools: [], sink: false },
+          { id: "finish", dependsOn: ["g2"], allowedTools: ["Read"], sink: true },
+        ],
+        rows:
+          o.g1 === "waiting"
+            ? [
+                pass("review"),
+                skipped("g1", { reason: "waiting for a person to approve or reject this gate" }),
+                skipped("build", { reason: 'not run yet: the run is paused at gate "g1"' }),
+                skipped("g2", { reason: 'not run yet: the run is paused at gate "g1"' }),
+                skipped("finish", { sink: true, reason: 'not run yet: the run is paused at gate "g1"' }),
+              ]
+            : [
+                pass("review"),
+                pass("g1", { qualifier: "approved", approvedBy: { login: "mona", headSha: HEAD } }),
+                pass("build"),
+                skipped("g2", { reason: "waiting for a person to approve or reject this gate" }),
+                skipped("finish", { sink: true, reason: 'not run yet: the run is paused at gate "g2"' }),
+              ],
+        planningCalls: [],
+        evidenceTree: null,
+        end: { kind: "paused", reason: "gate", nodeId: o.g1 === "waiting" ? "g1" : "g2" },
+      }),
+      headSha: HEAD,
+    };
+  }
+
+  it("a click decides one gate of one run, once: the approval of g1, redelivered (same X-GitHub-Delivery) after the resumed run paused at g2, dispatches nothing and says why; a click on g2's button dispatches exactly once", async () => {
+    const rig = await rigs.start();
+    rig.github.state.setCollaborator("mona", "write");
+    const first = twoGates({ g1: "waiting" });
+    const check = await completedRun(rig, first);
+    expect(check.actions!.map((a) => a.label)).toEqual(["Approve g1", "Reject g1"]);
+    const approveG1 = click(check, "mona", "approve");
+    const record = await rig.deliver("check_run", approveG1);
+    expect(JSON.parse(record.response).outcome).toBe("dispatched");
+    expect(rig.github.state.dispatches.map((d) => d.inputs["approve-gate"])).toEqual(["g1"]);
+
+    // The resumed leg (the resume workflow's run) pauses at g2: the check run waits again, with g2's buttons.
+    uploadLedger(rig.github, {
+      ledger: twoGates({ g1: "approved" }),
+      runId: RESUME_RUN,
+      headSha: MAIN,
+      fork: false,
+    });
+    const resumed = await rig.deliver(
+      "workflow_run",
+      resumeCompleted({ displayTitle: `evidence-gate resume ${first.runId} ${HEAD}` }),
+    );
+    expect(JSON.parse(resumed.response).outcome).toBe("completed:action_required");
+    expect(check.actions!.map((a) => a.label)).toEqual(["Approve g2", "Reject g2"]);
+
+    // The same delivery again (GitHub's redelivery, or the App's sweep after a slow answer).
+    const again = await rig.deliver("check_run", approveG1, { guid: record.guid });
+    expect(again.guid).toBe(record.guid);
+    expect(JSON.parse(again.response).outcome).toBe("stale");
+    expect(rig.github.state.dispatches).toHaveLength(1);
+    const line = rig.deliveries().find((l) => l.delivery === record.guid && l.outcome === "stale")!;
+    expect(line.detail).toContain(
+      `another gate, leg or run (a redelivered click, or a page shown before the run moved on); check run ${check.id} now waits at gate g2 of run ${first.runId}, workflow run ${RESUME_RUN} (attempt 1)`,
+    );
+    expect(line.detail).toContain("Nothing was dispatched.");
+    // The check run still waits at g2 with its buttons, and says why the click did nothing.
+    expect(check).toMatchObject({ status: "completed", conclusion: "action_required" });
+    expect(check.actions!.map((a) => a.label)).toEqual(["Approve g2", "Reject g2"]);
+    expect(check.output.summary).toContain(
+      "**Not dispatched:** the approval by mona came from a button of another gate",
+    );
+    expect(check.output.summary!.trimEnd().endsWith(`leg=${RESUME_RUN}.1 -->`)).toBe(true);
+
+    // A click on g2's own button decides g2, once.
+    const approveG2 = click(check, "mona", "approve");
+    const decided = await rig.deliver("check_run", approveG2);
+    expect(JSON.parse(decided.response).outcome).toBe("dispatched");
+    expect(rig.github.state.dispatches.map((d) => d.inputs)).toEqual([
+      { "run-id": first.runId, sha: HEAD, "approve-gate": "g1", approver: "mona" },
+      { "run-id": first.runId, sha: HEAD, "approve-gate": "g2", approver: "mona" },
+    ]);
+    const replay = await rig.deliver("check_run", approveG2, { guid: decided.guid });
+    expect(JSON.parse(replay.response).outcome).toBe("stale");
+    expect(rig.deliveries().at(-1)!.detail).toContain("the click was already acted on");
+    expect(rig.github.state.dispatches).toHaveLength(2);
     rig.github.assertNoViolations();
   });
 

@@ -58,7 +58,7 @@ describe("resume takes exactly one action, and each error names the flag and the
   test.each([
     [[ID, "--approve", " "], "--approve is empty"],
     [[ID, "--retry-failed", "--by", "alice"], "--by applies to --approve and --reject"],
-    [[ID, "--approve", "g", "--by", ""], "--by is empty"],
+    [[ID, "--approve", "g", "--by", ""], '--by is "": give a GitHub login'],
     [[ID, "--retry-failed", "--input", "a=1"], "--input does not apply to resume"],
     [[ID, "--retry-failed", "--model", "m"], "--model does not apply to resume"],
     [[ID, "--retry-failed", "--concurrency", "12"], "--concurrency"],
@@ -71,6 +71,28 @@ describe("resume takes exactly one action, and each error names the flag and the
     [[ID, "--retry-failed", "--verify-cmd", "x"], "--verify-cmd"],
   ])("%j is refused naming %s", (argv, flag) => {
     expect(errorsOf(argv)).toContain(flag);
+  });
+});
+
+describe("--by is validated like the action's `approver` input: a GitHub login, anything else a usage error naming the flag and the fix", () => {
+  test.each([
+    "@octocat (GitHub-verified maintainer)",
+    "@octocat",
+    "octocat (local user)",
+    "octo cat",
+    "octocat-",
+    "octo--cat",
+    "octocat[bot]",
+    "a".repeat(40),
+  ])("--by %j is refused", (by) => {
+    expect(errorsOf([ID, "--approve", "g", "--by", by])).toContain(
+      `--by is ${JSON.stringify(by)}: give a GitHub login (letters, digits and single hyphens, at most 39 characters, no @), e.g. --by octocat; without --by the approver is recorded as the local user`,
+    );
+  });
+
+  test.each(["octocat", "mona-lisa", "A1", "a".repeat(39)])("--by %j is a login", (by) => {
+    const parsed = parseResumeFlags([ID, "--reject", "g", "--by", by]);
+    expect(parsed.ok && parsed.flags.by).toBe(by);
   });
 });
 

@@ -6,12 +6,13 @@
  * a missing token and a refused write are errors the user sees.
  */
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { runCliReport } from "../../src/cli/report-command.js";
 import { runCliVerify } from "../../src/cli/verify-command.js";
 import type { Ledger } from "../../src/ledger/ledger.js";
+import { renderLedgerJson } from "../../src/ledger/render-json.js";
 import { startGitHubServer } from "../support/github-server/index.js";
 import {
   hermeticGitEnv,
@@ -145,6 +146,43 @@ describe("evidence-gate report RUN_ID", () => {
     const noRepository = await capture(runCliReport, [ledger.runId], repo.dir, { GITHUB_TOKEN: TOKEN });
     expect(noRepository.code).toBe(64);
     expect(noRepository.stderr).toContain("report needs --repository OWNER/NAME");
+    expect(gh.calls).toHaveLength(0);
+  });
+
+  it("a saved ledger whose gate approver is free text (not a login, a bot or NAME (local user)) is not posted: exit 64, no request", async () => {
+    const gh = await github();
+    const repo = await makeFixedSampleRepo();
+    repos.push(repo);
+    const ledger = await verifyRun(repo);
+    const head = await repo.git(["rev-parse", "HEAD"]);
+    const path = join(repo.dir, ".evidence-gate", "runs", ledger.runId, "ledger.json");
+    const forged: Ledger = {
+      ...ledger,
+      rows: [
+        {
+          ...ledger.rows[0]!,
+          nodeId: "sign-off",
+          verdict: "PASS",
+          qualifier: "approved",
+          approvedBy: { login: "@octocat (GitHub-verified maintainer)", headSha: head },
+          detail: "gate approved",
+        },
+        ...ledger.rows,
+      ],
+    };
+    writeFileSync(path, renderLedgerJson(forged));
+
+    const r = await capture(
+      runCliReport,
+      [ledger.runId, "--repository", "octo-org/widgets", "--sha", head],
+      repo.dir,
+      { GITHUB_TOKEN: TOKEN, GITHUB_API_URL: gh.url },
+    );
+    expect(r.code).toBe(64);
+    expect(r.stderr).toContain(
+      "rows.0.approvedBy.login: not an approver the product records: a GitHub login, a bot's name[bot], or NAME (local user)",
+    );
+    expect(r.stdout).not.toContain("octocat");
     expect(gh.calls).toHaveLength(0);
   });
 

@@ -4,7 +4,10 @@
  * this machine (idempotently) and runs the verify command as it (issue 12 item 3, acceptance: the verify
  * command cannot read the engine's `/proc/<pid>/environ` nor the run directory's `state.json`, and still
  * builds and tests the workspace), and in `mode: run` the real `claude` CLI and its Bash tool run as it
- * too, in a home it can write; `mode: resume` runs its resumed leg the same way. What the user made in the
+ * too, in a home it can write; `runtime: codex` runs the real codex CLI and its `exec_command` tool as it;
+ * `mode: resume` runs its resumed leg the same way. A `git` planted first on `PATH` (a workspace folder, a
+ * world-writable one) is run by the verify command, which keeps the job's `PATH`, and never by the engine
+ * (issue 21 item 2; as root and through sudo). What the user made in the
  * workspace is the runner's user's (here root's) after the step, a link out of it not followed (issue 12
  * leftovers). `RUNNER_TEMP` is made as the runner makes it (mode 0755).
  *
@@ -13,14 +16,16 @@
  * -n`. NEEDS `sudo` too (CI's `.ci/run` installs it): the test creates, idempotently, the user `eg-runner`
  * with a home and a sudoers drop-in (`eg-runner ALL=(ALL) NOPASSWD:ALL`, mode 0440, checked with `visudo
  * -cf`), gives it the repository, `RUNNER_TEMP` and the harness's files, and starts `node dist/index.js` as
- * it (`runAs`). Both describes are in one file because they share the user `evidence-gate-pr`, every
+ * it (`runAs`); the planted `git` and `mode: resume` are measured that way too. Both describes are in one file because they share the user `evidence-gate-pr`, every
  * process of which is killed when a run ends: two files would run side by side and kill each other's.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import {
+  appendFileSync,
   chmodSync,
   existsSync,
   lstatSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -38,7 +43,7 @@ import {
   stepDebug,
 } from "../support/action-harness.js";
 import { startGitHubServer } from "../support/github-server/index.js";
-import { startModelServer } from "../support/model-server/index.js";
+import { codexConfigFor, startModelServer } from "../support/model-server/index.js";
 import { GATED_GRAPH, GRAPH_PATH, handGraphScript } from "../support/scenarios/hand-graphs.js";
 import { makeFixedSampleRepo } from "../support/temp-repo.js";
 
@@ -57,6 +62,53 @@ const GRAPH = [
 ].join("\n");
 
 const open = actionTestResources();
+
+/**
+ * A `git` planted where a pull request can put one first on `PATH` (issue 21 item 2): in a folder of the
+ * workspace (`.tools/bin`, git-excluded so the tree stays the commit's) and, before it, in a folder anyone
+ * may write. Each appends the uid it runs as to `<probe>/git-ran`, then runs the real git.
+ *
+ * @returns the two folders (the world-writable one first) and the marker file.
+ */
+function plantGit(workspace: string, owner?: { readonly uid: number; readonly gid: number }) {
+  const probe = mkdtempSync(join(tmpdir(), "eg-planted-git-"));
+  open.dirs.push(probe);
+  chmodSync(probe, 0o777);
+  const marker = join(probe, "git-ran");
+  const open777 = join(probe, "bin");
+  const inWorkspace = join(workspace, ".tools", "bin");
+  for (const dir of [open777, inWorkspace]) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, "git"),
+      `#!/bin/sh\necho "$(id -u) ${dir}" >> '${marker}'\nexec /usr/bin/git "$@"\n`,
+    );
+    chmodSync(join(dir, "git"), 0o755);
+  }
+  chmodSync(open777, 0o777);
+  appendFileSync(join(workspace, ".git", "info", "exclude"), "/.tools/\n");
+  if (owner !== undefined)
+    execFileSync("chown", ["-R", `${owner.uid}:${owner.gid}`, join(workspace, ".tools")]);
+  return { folders: [open777, inWorkspace], marker, first: join(open777, "git") };
+}
+
+/** The uids the planted gits ran as (one per call), from the marker. */
+function plantedRuns(marker: string): number[] {
+  if (!existsSync(marker)) return [];
+  return readFileSync(marker, "utf8")
+    .trim()
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => Number(line.split(" ")[0]));
+}
+
+/** The verify command of the planted-git tests: it sees the job's PATH (the planted git first) and runs it. */
+const PLANTED_VERIFY = [
+  "mkdir -p build",
+  "command -v git > build/which-git.txt",
+  "git --version",
+  "npm test",
+].join("\n");
 
 describe("as root: isolate-user auto runs the verify command as the separate user", () => {
   it("as root: mode verify: the command is not root, cannot read the engine's environ or state.json, and builds and tests the workspace", async () => {
@@ -211,6 +263,86 @@ describe("as root: isolate-user auto runs the verify command as the separate use
     expect(existsSync(join(runs, runId, "state.json"))).toBe(true);
     expect(statSync(join(repo.dir, "build", "resumed.txt")).uid).toBe(process.getuid!());
     expect(completion(resumed)!.output!.summary).toContain("PASS (verified)");
+  });
+
+  it("as root: a git planted first on PATH (a workspace folder, a world-writable folder) never runs as the engine's user; the verify command still finds it on its PATH", async () => {
+    const repo = open.keep(await makeFixedSampleRepo());
+    const planted = plantGit(repo.dir);
+    open.github = await startGitHubServer();
+    const temp = mkdtempSync(join(tmpdir(), "eg-isolate-temp-"));
+    open.dirs.push(temp);
+    chmodSync(temp, 0o755);
+    const result = await open.run({
+      workspace: repo.dir,
+      inputs: { mode: "verify", "verify-cmd": PLANTED_VERIFY, "isolate-user": "auto" },
+      github: open.github,
+      env: { RUNNER_TEMP: temp },
+      prependPath: planted.folders,
+    });
+    expect(result.exitCode, stepDebug(result)).toBe(0);
+    expect(result.outputs, stepDebug(result)).toMatchObject({ outcome: "passed", conclusion: "success" });
+    // The PR user's command keeps the job's PATH: it found the planted git first.
+    expect(readFileSync(join(repo.dir, "build", "which-git.txt"), "utf8").trim()).toBe(planted.first);
+    const runs = plantedRuns(planted.marker);
+    const prUid = Number(execFileSync("id", ["-u", "evidence-gate-pr"]).toString().trim());
+    // The engine (root), which ran git for the evidence tree, never ran it ...
+    expect(runs.filter((uid) => uid !== prUid)).toEqual([]);
+    // ... while the PR user's command ran the git its PATH finds first (the probe works).
+    expect(runs).toContain(prUid);
+    expect(result.stdout).toContain(
+      "evidence-gate runs its own programs from trusted paths: git /usr/bin/git",
+    );
+    expect(result.stdout).toContain(`passed over ${planted.first}`);
+    expect(result.stdout).toContain(`passed over ${join(planted.folders[1]!, "git")}`);
+  });
+
+  it("as root: runtime codex: the real codex CLI and its exec_command tool run as the separate user", async () => {
+    const repo = await makeFixedSampleRepo("the pull request", {}).then(open.keep);
+    const CODEX_MARK = "WHO-AM-I-CODEX";
+    const { github, model } = await open.servers({
+      conversations: [
+        {
+          name: "look",
+          match: CODEX_MARK,
+          turns: [
+            { tool_calls: [{ name: "exec_command", input: { cmd: "echo who=$(id -un) uid=$(id -u)" } }] },
+            { text: "Done." },
+          ],
+        },
+      ],
+    });
+    github.state.addFile({
+      ref: BASE_SHA,
+      path: GRAPH_PATH,
+      content: GRAPH.replace(MARK, CODEX_MARK),
+    });
+    // codex's workspace-write sandbox may write /tmp: its fresh CODEX_HOMEs need a RUNNER_TEMP outside it.
+    const temp = mkdtempSync(join("/var/tmp", "eg-isolate-codex-"));
+    open.dirs.push(temp);
+    chmodSync(temp, 0o755);
+    const result = await open.run({
+      workspace: repo.dir,
+      inputs: {
+        graph: GRAPH_PATH,
+        "isolate-user": "auto",
+        runtime: "codex",
+        "openai-api-key": "sk-test-openai-isolate-0a1b2c3d4e5f",
+        "anthropic-api-key": "",
+        "codex-config": codexConfigFor(model.url).join("\n"),
+      },
+      github,
+      model,
+      env: { RUNNER_TEMP: temp, NO_PROXY: "127.0.0.1", no_proxy: "127.0.0.1" },
+    });
+    expect(result.exitCode, stepDebug(result)).toBe(0);
+    expect(result.outputs, stepDebug(result)).toMatchObject({ conclusion: "success" });
+    expect(result.stdout).toContain(
+      "isolate-user: the verify command and the model CLIs run as evidence-gate-pr",
+    );
+    expect(result.modelRequests.every((r) => r.api === "openai")).toBe(true);
+    const printed = JSON.stringify(result.modelRequests.at(-1)?.body ?? {});
+    expect(printed).toContain("who=evidence-gate-pr");
+    expect(printed).not.toContain("uid=0");
   });
 });
 
@@ -412,5 +544,88 @@ describe("through sudo: the action runs as a runner-like user with passwordless 
     expect(printed).toContain("home-writable");
     for (const made of ["private.txt", "notes", "notes/private.txt"])
       expect([made, statSync(join(repo.dir, made)).uid]).toEqual([made, runner.uid]);
+  });
+
+  it("through sudo: a git planted first on PATH never runs as the runner's user (the engine's); the verify command still finds it", async () => {
+    const repo = open.keep(await makeFixedSampleRepo());
+    execFileSync("chown", ["-R", `${runner.uid}:${runner.gid}`, repo.dir]);
+    const planted = plantGit(repo.dir, runner);
+    open.github = await startGitHubServer();
+    const result = await open.run({
+      workspace: repo.dir,
+      inputs: { mode: "verify", "verify-cmd": PLANTED_VERIFY, "isolate-user": "auto" },
+      github: open.github,
+      env: { RUNNER_TEMP: runnerFolder("eg-sudo-temp-") },
+      prependPath: planted.folders,
+      runAs: runner,
+    });
+    expect(result.exitCode, stepDebug(result)).toBe(0);
+    expect(result.outputs, stepDebug(result)).toMatchObject({ outcome: "passed", conclusion: "success" });
+    expect(result.stdout).toContain("switched through sudo -n");
+    expect(readFileSync(join(repo.dir, "build", "which-git.txt"), "utf8").trim()).toBe(planted.first);
+    const runs = plantedRuns(planted.marker);
+    const prUid = Number(execFileSync("id", ["-u", "evidence-gate-pr"]).toString().trim());
+    expect(runs.filter((uid) => uid !== prUid)).toEqual([]);
+    expect(runs).toContain(prUid);
+    expect(result.stdout).toContain(`passed over ${planted.first}`);
+  });
+
+  it("through sudo: mode resume: the resumed leg's verify command runs as evidence-gate-pr, cannot read the run directory, and what it made is the runner's after", async () => {
+    const repo = await makeFixedSampleRepo("the pull request").then(open.keep);
+    // Read before the hand-over: root's git refuses a repository another user owns.
+    const head = await repo.git(["rev-parse", "HEAD"]);
+    execFileSync("chown", ["-R", `${runner.uid}:${runner.gid}`, repo.dir]);
+    open.github = await startGitHubServer();
+    open.model = await startModelServer({ script: handGraphScript() });
+    open.service = await startArtifactService();
+    const { github, model, service } = open;
+    const [first, second] = [runnerFolder("eg-sudo-temp-"), runnerFolder("eg-sudo-temp-")];
+    const runs = join(second, "evidence-gate", "runs");
+    const probe = [
+      `test "$(id -un)" = evidence-gate-pr || exit 2`,
+      `if ls ${runs} >/dev/null 2>&1; then echo "LEAK: listed the run directories"; exit 4; fi`,
+      `if cat ${runs}/*/state.json >/dev/null 2>&1; then echo "LEAK: read state.json"; exit 5; fi`,
+      `if sudo -n true >/dev/null 2>&1; then echo "LEAK: sudo -n true"; exit 6; fi`,
+      "(umask 077 && mkdir -p build && echo resumed > build/resumed.txt)",
+      "npm test",
+    ];
+    const graph = GATED_GRAPH.replace(
+      "        command: npm test",
+      ["        command: |", ...probe.map((line) => `          ${line}`)].join("\n"),
+    );
+    expect(graph).toContain("LEAK: read state.json");
+    github.state.addFile({ ref: BASE_SHA, path: GRAPH_PATH, content: graph });
+    const paused = await open.run({
+      workspace: repo.dir,
+      inputs: { graph: GRAPH_PATH, inputs: "file=src/sum.js" },
+      github,
+      model,
+      env: { ...service.env, RUNNER_TEMP: first },
+      runAs: runner,
+    });
+    expect(paused.outputs.outcome, stepDebug(paused)).toBe("paused");
+    const runId = paused.outputs["run-id"]!;
+    const uploaded = service.artifacts.find((a) => a.name === `evidence-gate-run-${runId}`)!;
+    github.state.addArtifact({ name: uploaded.name, zip: uploaded.zip, headSha: head });
+
+    const resumed = await open.run({
+      workspace: repo.dir,
+      github,
+      model,
+      event: { name: "workflow_dispatch", inputs: { "run-id": runId } },
+      inputs: { mode: "resume", "resume-run-id": runId, "approve-gate": "sign-off", "isolate-user": "auto" },
+      env: { ...service.env, GITHUB_ACTOR: "octo-maintainer", RUNNER_TEMP: second },
+      runAs: runner,
+    });
+    expect(resumed.exitCode, stepDebug(resumed, 5000)).toBe(0);
+    expect(resumed.outputs, stepDebug(resumed, 5000)).toMatchObject({
+      outcome: "passed",
+      conclusion: "success",
+    });
+    expect(resumed.stdout).toContain("switched through sudo -n");
+    expect(resumed.modelRequests.map((r) => r.conversation)).toEqual(["finish"]);
+    expect(existsSync(join(runs, runId, "state.json"))).toBe(true);
+    expect(statSync(join(repo.dir, "build", "resumed.txt")).uid).toBe(runner.uid);
+    expect(completion(resumed)!.output!.summary).toContain("PASS (verified)");
   });
 });

@@ -146,6 +146,39 @@ describe("resume refuses what does not fit the run, and touches nothing (exit 64
     expect(right.exitCode, right.stderr).toBe(0);
   });
 
+  test("--by that is not a GitHub login, and a local user that is not an account name, are usage errors (exit 64) naming the flag and the fix: nothing is recorded as the approver, and the run still waits", async () => {
+    const h = await cliHarness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
+    const paused = await pausedAtGate(h);
+    const requestsBefore = h.server.requests.length;
+
+    const forged = await h.resume(paused.runId, [
+      "--approve",
+      "approve",
+      "--by",
+      "@octocat (GitHub-verified maintainer)",
+    ]);
+    expect(forged.exitCode).toBe(64);
+    expect(forged.stderr).toContain(
+      '--by is "@octocat (GitHub-verified maintainer)": give a GitHub login (letters, digits and single hyphens, at most 39 characters, no @), e.g. --by octocat',
+    );
+    expect(forged.stdout).not.toContain("octocat");
+    expect(forged.checkRunRequests).toBeNull();
+
+    const local = await h.resume(paused.runId, ["--approve", "approve"], {
+      env: { USER: "@octocat (GitHub-verified maintainer)" },
+    });
+    expect(local.exitCode).toBe(64);
+    expect(local.stderr).toContain(
+      'the local user "@octocat (GitHub-verified maintainer)" is not an account name (letters, digits, ".", "_", "-" or spaces): give --by LOGIN',
+    );
+    expect(h.server.requests).toHaveLength(requestsBefore);
+
+    // The run is still waiting: a login decides it, shown as @login.
+    const right = await h.resume(paused.runId, ["--approve", "approve", "--by", "octocat"]);
+    expect(right.exitCode, right.stderr).toBe(0);
+    expect(right.stdout).toContain("approved by @octocat at");
+  });
+
   test("an unknown run id and a missing action are usage errors naming what to give", async () => {
     const h = await cliHarness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseLedgerJson, renderLedgerJson } from "../../src/ledger/render-json.js";
-import { FAILURE_LEDGER, NEUTRAL_LEDGER, SUCCESS_LEDGER } from "./fixtures.js";
+import { FAILURE_LEDGER, NEUTRAL_LEDGER, pass, SUCCESS_LEDGER } from "./fixtures.js";
 
 describe("ledger JSON", () => {
   it("every fixture ledger round-trips through JSON and the schema unchanged", () => {
@@ -61,5 +61,38 @@ describe("ledger JSON", () => {
     const data = JSON.parse(renderLedgerJson(SUCCESS_LEDGER));
     data.rows[0].costUsd = -1;
     expect(parseLedgerJson(JSON.stringify(data)).ok).toBe(false);
+  });
+
+  it("who approved a gate is a GitHub login, a bot's name[bot] or NAME (local user): any other text is refused, so no surface posts it", () => {
+    const withApprover = (login: string) =>
+      renderLedgerJson({
+        ...SUCCESS_LEDGER,
+        rows: [
+          ...SUCCESS_LEDGER.rows,
+          pass("sign-off", { qualifier: "approved", approvedBy: { login, headSha: "0".repeat(40) } }),
+        ],
+      });
+    for (const login of [
+      "octocat",
+      "evidence-gate-app[bot]",
+      "carol (local user)",
+      "Jane Doe (local user)",
+    ]) {
+      expect(parseLedgerJson(withApprover(login)).ok, login).toBe(true);
+    }
+    for (const login of [
+      "@octocat (GitHub-verified maintainer)",
+      "@octocat",
+      "octocat (maintainer)",
+      "@octocat (local user)",
+      "root (local user) (local user)",
+      " (local user)",
+    ]) {
+      const parsed = parseLedgerJson(withApprover(login));
+      expect(parsed.ok, login).toBe(false);
+      expect(parsed.ok ? [] : parsed.issues).toContainEqual(
+        expect.stringMatching(/approvedBy\.login: not an approver the product records/),
+      );
+    }
   });
 });
