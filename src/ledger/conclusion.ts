@@ -59,6 +59,12 @@ export type ConclusionRule =
   | "engine-error"
   /** Every node passed and the changes were verified, but the action's push of them was refused (SPEC §10). */
   | "push-refused"
+  /**
+   * Posted by `mode: report` or the App only: the ledger's step would have passed (outcome `passed` or
+   * `paused`), but GitHub reports the workflow run that uploaded it failed, cancelled or timed out (issue 22
+   * item 2).
+   */
+  | "workflow-run-not-success"
   | "refused"
   | "usage-error"
   | "paused"

@@ -242,6 +242,7 @@ const ConclusionSchema = z.strictObject({
     "plan-refused",
     "engine-error",
     "push-refused",
+    "workflow-run-not-success",
     "refused",
     "usage-error",
     "paused",

@@ -83,11 +83,16 @@ describe("docs/examples: the two-stage workflows", () => {
     });
   });
 
-  it("stage 2 is mode report on the stage-1 workflow's completed runs, with actions: read and checks: write only, and runs no pull request code", () => {
+  it("stage 2 is mode report on the stage-1 workflow's completed runs, with actions: read, checks: write and the two reads of the provenance check only, and runs no pull request code", () => {
     expect(Object.keys(report.on)).toEqual(["workflow_run"]);
     expect(report.on.workflow_run).toEqual({ workflows: [pr.name], types: ["completed"] });
     expect(report.permissions).toEqual({});
-    expect(report.jobs.report?.permissions).toEqual({ actions: "read", checks: "write" });
+    expect(report.jobs.report?.permissions).toEqual({
+      actions: "read",
+      checks: "write",
+      "pull-requests": "read",
+      contents: "read",
+    });
     const step = gateStep(report);
     expect(step.with?.mode).toBe("report");
     // The same check name in both stages (the ledger artifact is `<check-name>-ledger`).
