@@ -4,6 +4,8 @@
  * checkout (`HEAD`, the objects of `HEAD`'s commit and tree, the index's stat data, `remote.origin.url`) is
  * read while the checkout is still what `actions/checkout` (and the action's own head checkout) made.
  */
+
+import { realpathSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import { GitError, type GitOptions, git } from "./git.js";
@@ -77,7 +79,15 @@ export async function makeTrustedGitDir(o: MakeTrustedGitDirOptions): Promise<Tr
   // No GIT_* variable of the job (a GIT_DIR, GIT_INDEX_FILE or GIT_CONFIG_* would change what is copied).
   const baseEnv = Object.fromEntries(Object.entries(o.baseEnv).filter(([name]) => !/^GIT_/i.test(name)));
   const inCheckout: GitOptions = { cwd: o.workspace, baseEnv, knownSecrets: o.knownSecrets };
-  const workTree = await git(["rev-parse", "--show-toplevel"], inCheckout);
+  const workTree = await optional(() => git(["rev-parse", "--show-toplevel"], inCheckout));
+  await mkdir(o.parent, { recursive: true, mode: 0o700 });
+  if (workTree === null) {
+    // Not a work tree: an empty folder as the git directory, so that every engine git call in the workspace
+    // still says "not a git repository" (as it did), even after PR code ran `git init` there.
+    const home = await mkdtemp(join(o.parent, ".trusted-git-"));
+    await mkdir(join(home, "none"));
+    return { gitDir: join(home, "none"), workTree: realpathSync(o.workspace), home, startCommit: null };
+  }
   const at = { ...inCheckout, cwd: workTree };
   const head = await optional(() => git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], at));
   const format = await optional(() => git(["rev-parse", "--show-object-format"], at));
@@ -86,7 +96,6 @@ export async function makeTrustedGitDir(o: MakeTrustedGitDirOptions): Promise<Tr
   );
   const originUrl = usableOrigin(await optional(() => git(["config", "--get", "remote.origin.url"], at)));
 
-  await mkdir(o.parent, { recursive: true, mode: 0o700 });
   // mkdtemp: mode 0700, owned by the engine's user; the parent is not writable by the pull request's user.
   const home = await mkdtemp(join(o.parent, ".trusted-git-"));
   const gitDir = join(home, "git");

@@ -11,6 +11,8 @@ import { ChildScope } from "../proc/child-identity.js";
 import { handBackFiles } from "../proc/hand-back.js";
 import { type IsolateSetting, setUpIsolation } from "../proc/isolate-user.js";
 import { killUserProcesses } from "../proc/leftovers.js";
+import { withTrustedGit } from "../proc/trusted-git.js";
+import { makeTrustedGitDir, removeTrustedGitDir } from "../proc/trusted-git-dir.js";
 import type { Runner } from "./runner.js";
 
 export interface PrCodeIsolationOptions {
@@ -24,6 +26,8 @@ export interface PrCodeIsolationOptions {
   /** `RUNNER_TEMP`: the model CLIs' homes under `<temp>/evidence-gate` are handed back after the run. */
   readonly temp: string;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** Values never passed to git (the run's secrets). */
+  readonly knownSecrets: readonly string[];
 }
 
 /**
@@ -49,9 +53,17 @@ export async function withPrCodeIsolation(
   if (isolation.kind === "off" && o.setting === "auto") runner.warning(isolation.note);
   else runner.info(isolation.note);
   const scope = new ChildScope(isolation.kind === "on" ? isolation.identity : null);
+  // Before any PR code runs: the engine's git from here on uses a git directory of its own (ADR 0012).
+  const trusted = await makeTrustedGitDir({
+    workspace: o.workspace,
+    parent: o.runsDir,
+    baseEnv: o.env,
+    knownSecrets: o.knownSecrets,
+  });
   try {
-    await scope.run(() => body(isolation.note));
+    await scope.run(() => withTrustedGit(trusted, () => body(isolation.note)));
   } finally {
+    await removeTrustedGitDir(trusted);
     const identity = scope.identity;
     const killed = scope.leftBehind + (identity !== null ? killUserProcesses(identity) : 0);
     if (killed > 0) {
