@@ -101,6 +101,16 @@ export function currentTrustedGit(): TrustedGitDir | null {
   return storage.getStore() ?? null;
 }
 
+/**
+ * Whether an engine git call in `cwd` runs on the trusted git directory (inside {@link withTrustedGit}, `cwd`
+ * in its work tree). A caller whose git command would start git in *another* repository of the workspace (a
+ * submodule's, whose git directory the pull request can write) uses it to keep that from happening.
+ */
+export function onTrustedGit(cwd: string): boolean {
+  const trusted = currentTrustedGit();
+  return trusted !== null && isInside(cwd, trusted.workTree);
+}
+
 /** `path` with symbolic links resolved where it exists, else as given (resolved against the cwd). */
 function real(path: string): string {
   try {
@@ -144,7 +154,7 @@ export function engineGitCall(
   },
 ): EngineGitCall {
   const trusted = currentTrustedGit();
-  if (trusted === null || !isInside(o.cwd, trusted.workTree)) {
+  if (trusted === null || !onTrustedGit(o.cwd)) {
     return {
       args: [...configArgs(PINNED_EVERYWHERE), ...args],
       baseEnv: o.baseEnv,

@@ -4,10 +4,11 @@
  * or include runs, and a lying fsmonitor cannot make the evidence tree the start tree. Real repositories,
  * real git, real planted programs (shell scripts that write a marker).
  */
-import { chmod, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { appendFile, chmod, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { findDirtySubmodules } from "../../src/evidence/evidence-gaps.js";
 import { evidenceTree } from "../../src/evidence/evidence-tree.js";
 import { commitWorkingTree, workingTreePatch } from "../../src/evidence/patch.js";
 import { git } from "../../src/proc/git.js";
@@ -189,6 +190,41 @@ describe("the trusted git directory", () => {
     } finally {
       await removeTrustedGitDir(dir);
     }
+  });
+});
+
+describe("a submodule's git directory (the pull request can write it too)", () => {
+  /** A superproject whose `lib/` submodule's git directory has a planted clean filter on every file. */
+  async function plantedSubmodule(): Promise<TempRepo> {
+    const sub = await makeTempRepo({ commit: true, files: { "sum.js": "a - b\n" } });
+    const top = repo;
+    await top.git(["-c", "protocol.file.allow=always", "submodule", "add", "--quiet", sub.dir, "lib"]);
+    await commitAll(top, "add lib");
+    await sub.cleanup();
+    const clean = await program("submodule-filter", "cat");
+    await appendFile(join(top.dir, ".git", "modules", "lib", "config"), `[filter "x"]\n\tclean = ${clean}\n`);
+    await top.write("lib/.gitattributes", "* filter=x\n");
+    await top.write("lib/sum.js", "a + b\n");
+    return top;
+  }
+
+  it("in the trusted scope, checking submodules runs nothing of the submodule's configuration", async () => {
+    const top = await plantedSubmodule();
+    const dir = await makeTrustedGitDir({ workspace: top.dir, parent: join(scratch, "runs"), ...context() });
+    try {
+      const dirty = await withTrustedGit(dir, () => findDirtySubmodules(top.dir, context()));
+      // Its uncommitted content is not seen there (ADR 0012: what does not hold).
+      expect(dirty).toEqual([]);
+      expect(await ran()).toEqual([]);
+    } finally {
+      await removeTrustedGitDir(dir);
+    }
+  });
+
+  it("outside it, git status runs the submodule's filter (the plant is live) and reports the submodule", async () => {
+    const top = await plantedSubmodule();
+    expect(await findDirtySubmodules(top.dir, context())).toEqual(["lib"]);
+    expect(await ran()).toContain("submodule-filter");
   });
 });
 
