@@ -195,7 +195,7 @@ export async function pushCommit(o: PushCommitOptions): Promise<PushResult> {
   try {
     await git(["init", "--quiet", "--bare", dir], { cwd: dir, ...context, set: isolated });
     await writeFile(join(dir, "objects", "info", "alternates"), `${objects}\n`);
-    // A shallow source (the trusted directory holds the start commit at depth 1): its boundary commits are
+    // A shallow source (the trusted copy of a shallow checkout, ADR 0012): its boundary commits are
     // the push repository's too, so the walk stops there (the server has them: the branch points at one).
     await copyFile(join(commonDir, "shallow"), join(dir, "shallow")).catch(() => undefined);
     await git(["config", "core.hooksPath", "/dev/null"], { cwd: dir, ...context, set: isolated });

@@ -1,15 +1,15 @@
 /**
  * Making and removing the trusted git directory of one run (ADR 0012; the scope and the call rule:
  * `trusted-git.ts`). Call {@link makeTrustedGitDir} before any PR code runs: what it copies from the
- * checkout (`HEAD`, the objects of `HEAD`'s commit and tree, the index's stat data, `remote.origin.url`) is
- * read while the checkout is still what `actions/checkout` (and the action's own head checkout) made.
+ * checkout (`HEAD`, its object store and `shallow` list, the index's stat data, an `https` `remote.origin.url`)
+ * is read while the checkout is still what `actions/checkout` (and the action's own head checkout) made.
  */
 
 import { realpathSync } from "node:fs";
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { copyFile, cp, lstat, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import { GitError, type GitOptions, git } from "./git.js";
-import { currentTrustedGit, type TrustedGitDir } from "./trusted-git.js";
+import { currentTrustedGit, isInside, type TrustedGitDir } from "./trusted-git.js";
 
 export interface MakeTrustedGitDirOptions {
   /** The workspace (a directory inside the checkout's work tree). */
@@ -59,16 +59,45 @@ async function optional(run: () => Promise<string>): Promise<string | null> {
 }
 
 /**
+ * Copies the checkout's object store (`objects/`, every pack and loose object, as files: never a hard link,
+ * whose inode the pull request's user could still write) and its `shallow` list into the trusted directory.
+ * Symbolic links are not followed or copied; `info/alternates` keeps only the absolute paths outside the
+ * work tree (a `--reference` store of the runner's), `info/http-alternates` nothing.
+ */
+async function copyObjects(o: {
+  readonly objects: string;
+  readonly shallow: string | null;
+  readonly into: string;
+  readonly workTree: string;
+}): Promise<void> {
+  const alternates = join(o.objects, "info", "alternates");
+  await cp(o.objects, join(o.into, "objects"), {
+    recursive: true,
+    force: true,
+    filter: async (src) =>
+      src !== alternates &&
+      src !== join(o.objects, "info", "http-alternates") &&
+      !(await lstat(src)).isSymbolicLink(),
+  });
+  const kept = (await readFile(alternates, "utf8").catch(() => ""))
+    .split("\n")
+    .filter((line) => isAbsolute(line) && !isInside(line, o.workTree));
+  if (kept.length > 0) await writeFile(join(o.into, "objects", "info", "alternates"), `${kept.join("\n")}\n`);
+  if (o.shallow !== null) await copyFile(o.shallow, join(o.into, "shallow")).catch(() => undefined);
+}
+
+/**
  * Makes the trusted git directory for `o.workspace`'s work tree (see the module comment) in a new 0700
  * folder under `o.parent`:
  * 1. `git init --bare --template=` (no sample hooks), then the engine's own `config` ({@link trustedConfig});
- * 2. `git fetch --depth=1 <checkout> <HEAD>` (objects of the start commit and its tree only; the parents
- *    stay shallow boundaries), then `HEAD` detached at it;
+ * 2. the checkout's object store and `shallow` list copied in ({@link copyObjects}), then `HEAD` detached at
+ *    the checkout's `HEAD`;
  * 3. the checkout's index copied in and read back onto `HEAD` (`read-tree -m`: entries that match keep
  *    their stat data), else `read-tree HEAD`; then `update-index --refresh` (stat data of files unchanged
  *    since the checkout), so the first evidence tree does not hash every file.
  *
- * Cost: step 2 copies the start tree's objects once per run (measured in ADR 0012).
+ * Cost: step 2 copies the checkout's `.git/objects` once per run — what `actions/checkout` fetched: the start
+ * tree alone at its default `fetch-depth: 1`, the whole history at `fetch-depth: 0` (measured in ADR 0012).
  *
  * @throws GitError when git cannot make it (the run must not start: the engine's git would have no
  *   directory to use); an Error when called inside a trusted scope already.
@@ -91,9 +120,13 @@ export async function makeTrustedGitDir(o: MakeTrustedGitDirOptions): Promise<Tr
   const at = { ...inCheckout, cwd: workTree };
   const head = await optional(() => git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], at));
   const format = await optional(() => git(["rev-parse", "--show-object-format"], at));
-  const indexPath = await optional(() =>
-    git(["rev-parse", "--path-format=absolute", "--git-path", "index"], at),
-  );
+  const gitPath = (name: string) =>
+    optional(() => git(["rev-parse", "--path-format=absolute", "--git-path", name], at));
+  const [indexPath, objects, shallow] = [
+    await gitPath("index"),
+    await gitPath("objects"),
+    await gitPath("shallow"),
+  ];
   const originUrl = usableOrigin(await optional(() => git(["config", "--get", "remote.origin.url"], at)));
 
   // mkdtemp: mode 0700, owned by the engine's user; the parent is not writable by the pull request's user.
@@ -113,29 +146,9 @@ export async function makeTrustedGitDir(o: MakeTrustedGitDirOptions): Promise<Tr
       here,
     );
     await writeFile(join(gitDir, "config"), trustedConfig({ sha256, originUrl }));
-    if (head === null) return dir;
-    const inTrusted = [
-      `--git-dir=${gitDir}`,
-      `--work-tree=${workTree}`,
-      "-c",
-      "protocol.allow=never",
-      "-c",
-      "protocol.file.allow=always",
-    ];
-    await git(
-      [
-        ...inTrusted,
-        "fetch",
-        "--quiet",
-        "--no-tags",
-        "--no-recurse-submodules",
-        "--no-write-fetch-head",
-        "--depth=1",
-        workTree,
-        head,
-      ],
-      here,
-    );
+    if (head === null || objects === null) return dir;
+    await copyObjects({ objects, shallow, into: gitDir, workTree });
+    const inTrusted = [`--git-dir=${gitDir}`, `--work-tree=${workTree}`];
     await git([...inTrusted, "update-ref", "--no-deref", "HEAD", head], here);
     const index = join(gitDir, "index");
     let seeded = false;
