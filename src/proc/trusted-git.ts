@@ -46,7 +46,8 @@ export interface TrustedGitDir {
  * start a program (or to trust a cache a program fills) that the engine's git never needs. A `-c` on the
  * command line wins over every configuration file, `include.path` included. Not pinned here, because a
  * user's own repository may need them and the trusted directory's configuration has none anyway: filters
- * (Git LFS), `core.sshCommand` and `credential.helper` (the action's fetches before PR code runs, from an
+ * (Git LFS), `diff.external` (an empty value would be run; the engine's diffs pass `--no-ext-diff`),
+ * `core.sshCommand` and `credential.helper` (the action's fetches before PR code runs, from an
  * `actions/checkout` with `ssh-key`), `gpg.program` (a CLI user's signed `--commit`).
  */
 export const PINNED_EVERYWHERE: readonly (readonly [string, string])[] = [
@@ -54,7 +55,6 @@ export const PINNED_EVERYWHERE: readonly (readonly [string, string])[] = [
   ["core.hooksPath", "/dev/null"],
   ["core.pager", "cat"],
   ["core.askPass", ""],
-  ["diff.external", ""],
 ];
 
 /**
