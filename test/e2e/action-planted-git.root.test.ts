@@ -60,8 +60,9 @@ function runnerTemp(owner?: { readonly uid: number; readonly gid: number }): str
 /**
  * The pull request's `plant.sh` (run from the checkout's root, as the separate user): every planted program
  * lives in `<markers>.programs/` (outside the checkout, so the run's tree holds only the two changes below), touches `<markers>/<name>-<uid>` and then does its job; the
- * fsmonitor answers "nothing changed" (protocol 2: a token, a NUL, no path). It then changes a tracked file
- * and adds `.gitattributes`, so the true evidence tree differs from the start tree.
+ * fsmonitor answers "nothing changed" (protocol 2: a token, a NUL, no path), and a `git status` stores its
+ * token in the checkout's index. It then changes a tracked file (after that `git status`: a git that asks the
+ * liar does not see it) and adds `.gitattributes`, so the true evidence tree differs from the start tree.
  */
 function plantScript(markers: string): string {
   return [
@@ -88,6 +89,8 @@ function plantScript(markers: string): string {
     "\texternal = $P/external-diff",
     "EOF",
     "printf '* filter=x diff=x\\n' > .gitattributes",
+    // The liar's token goes into the checkout's index first; the change after it is then "not there".
+    "git status >/dev/null 2>&1 || true",
     "printf '// planted\\n' >> src/sum.js",
     "",
   ].join("\n");

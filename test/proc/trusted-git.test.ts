@@ -4,6 +4,8 @@
  * or include runs, and a lying fsmonitor cannot make the evidence tree the start tree. Real repositories,
  * real git, real planted programs (shell scripts that write a marker).
  */
+import { execFileSync } from "node:child_process";
+import { copyFileSync } from "node:fs";
 import { appendFile, chmod, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -94,6 +96,21 @@ async function plant(gitDir: string, workTree: string): Promise<void> {
   await writeFile(join(workTree, ".gitattributes"), "* filter=x diff=t\n");
 }
 
+/**
+ * git run the way the pull request's own code runs it in the checkout (no engine pins), as the test itself;
+ * `scratchIndex`: `git add -A` into a copy of the checkout's index first, then the command.
+ */
+function rawGit(args: readonly string[], scratchIndex = false): string {
+  const env: NodeJS.ProcessEnv = { ...hermeticGitEnv } as NodeJS.ProcessEnv;
+  if (scratchIndex) {
+    const index = join(scratch, "scratch-index");
+    copyFileSync(join(repo.dir, ".git", "index"), index);
+    env.GIT_INDEX_FILE = index;
+    execFileSync("git", ["add", "-A"], { cwd: repo.dir, env });
+  }
+  return execFileSync("git", args, { cwd: repo.dir, env, encoding: "utf8" }).trim();
+}
+
 const ran = async (): Promise<string[]> => (await readdir(markers)).sort();
 
 /** The tree git makes of `files` in a fresh repository with no configuration at all. */
@@ -129,7 +146,16 @@ describe("the trusted git directory", () => {
     try {
       // The pull request's code: plant, then change a file.
       await plant(join(repo.dir, ".git"), repo.dir);
+      // The liar's token is stored in the checkout's index (as the pull request's own `git status` would).
+      rawGit(["status"]);
+      await new Promise((r) => setTimeout(r, 1100));
       await repo.write("a.txt", "changed\n");
+      // The lie is live: git in the checkout does not see the change to a.txt (a forged tree).
+      expect(rawGit(["write-tree"], true)).toBe(
+        await expectedTree({ "a.txt": "one\n", "b.txt": "two\n", ".gitattributes": "* filter=x diff=t\n" }),
+      );
+      await rm(markers, { recursive: true });
+      await mkdir(markers);
       const files = { "a.txt": "changed\n", "b.txt": "two\n", ".gitattributes": "* filter=x diff=t\n" };
       const start = await repo.git(["rev-parse", "HEAD"]).catch(() => null);
       await withTrustedGit(dir, async () => {
