@@ -143,6 +143,35 @@ async function plantedRepo(markers: string): Promise<TempRepo> {
   return open.keep(await makeFixedSampleRepo("the pull request", { "plant.sh": plantScript(markers) }));
 }
 
+/** The GitHub and model servers of a `mode: run` graph whose one node's Bash tool runs `plant.sh`. */
+async function plantingServers() {
+  const graph = [
+    "name: plant",
+    "nodes:",
+    "  - id: plant",
+    `    prompt: "${MARK}: run sh plant.sh."`,
+    "    allowed_tools: [Bash]",
+    "    success_check:",
+    "      verify:",
+    "        command: npm test",
+    "",
+  ].join("\n");
+  const servers = await open.servers({
+    conversations: [
+      {
+        name: "plant",
+        match: MARK,
+        turns: [
+          { tool_calls: [{ name: "Bash", input: { command: "sh plant.sh && echo planted-as=$(id -un)" } }] },
+          { text: "Done." },
+        ],
+      },
+    ],
+  });
+  servers.github.state.addFile({ ref: BASE_SHA, path: GRAPH_PATH, content: graph });
+  return servers;
+}
+
 /** `mode: verify` whose verify command plants, then tests: nothing planted runs as `engineUid`. */
 async function verifyPlanted(runAs?: { readonly uid: number; readonly gid: number }): Promise<void> {
   const markers = markerFolder();
@@ -190,32 +219,7 @@ describe("as root: the engine's git runs nothing the pull request planted in .gi
       `${headSha}:refs/heads/main`,
     ]);
     const expected = await plantedTree(source);
-    const graph = [
-      "name: plant",
-      "nodes:",
-      "  - id: plant",
-      `    prompt: "${MARK}: run sh plant.sh."`,
-      "    allowed_tools: [Bash]",
-      "    success_check:",
-      "      verify:",
-      "        command: npm test",
-      "",
-    ].join("\n");
-    const { github, model } = await open.servers({
-      conversations: [
-        {
-          name: "plant",
-          match: MARK,
-          turns: [
-            {
-              tool_calls: [{ name: "Bash", input: { command: "sh plant.sh && echo planted-as=$(id -un)" } }],
-            },
-            { text: "Done." },
-          ],
-        },
-      ],
-    });
-    github.state.addFile({ ref: BASE_SHA, path: GRAPH_PATH, content: graph });
+    const { github, model } = await plantingServers();
     const result = await open.run({
       workspace: source.dir,
       inputs: { graph: GRAPH_PATH, "isolate-user": "auto", push: "true", "push-token": PUSH_TOKEN },
@@ -247,5 +251,29 @@ describe("through sudo: the engine's git runs nothing the pull request planted i
 
   it("through sudo: mode verify: the planted programs never run as the runner's user; the evidence tree is the true one", async () => {
     await verifyPlanted(runner);
+  });
+
+  it("through sudo: mode run: the real claude CLI's Bash tool plants; nothing planted runs as the runner's user, the evidence tree is the true one", async () => {
+    const markers = markerFolder();
+    const repo = await plantedRepo(markers);
+    const expected = await plantedTree(repo);
+    execFileSync("chown", ["-R", `${runner.uid}:${runner.gid}`, repo.dir]);
+    const { github, model } = await plantingServers();
+    const result = await open.run({
+      workspace: repo.dir,
+      inputs: { graph: GRAPH_PATH, "isolate-user": "auto" },
+      github,
+      model,
+      env: { RUNNER_TEMP: runnerTemp(runner) },
+      runAs: runner,
+    });
+    expect(result.exitCode, stepDebug(result)).toBe(0);
+    expect(result.stdout).toContain("switched through sudo -n");
+    expect(JSON.stringify(result.modelRequests.at(-1)?.body ?? {})).toContain("planted-as=evidence-gate-pr");
+    expect(notThePrUser(markers)).toEqual([]);
+    // The node's changes are verified, on a tree that is not the commit's (the liar hid nothing).
+    expect(result.outputs, stepDebug(result)).toMatchObject({ conclusion: "action_required" });
+    expect(result.outputs["evidence-tree"]).toBe(expected);
+    provePlantLive(repo, markers);
   });
 });
