@@ -19,6 +19,7 @@
 import { createHash } from "node:crypto";
 import { lstat, readFile } from "node:fs/promises";
 import { git, gitStream } from "../proc/git.js";
+import { onTrustedGit } from "../proc/trusted-git.js";
 import type { GitContext } from "./evidence-tree.js";
 
 /** At most this many attributed files are compared through `git cat-file --filters`; over it, unknown. */
@@ -112,8 +113,13 @@ export async function evidenceGaps(
 export async function findDirtySubmodules(root: string, context: GitContext = {}): Promise<string[]> {
   // `-uno`: the superproject's untracked files are not needed; a submodule's untracked content is still
   // reported in its `S<c><m><u>` field with `--ignore-submodules=none`.
+  // On the trusted git directory (the action, ADR 0012), `none` would make git start `git status` inside
+  // each submodule, on the submodule's own git directory — which the pull request can write (its config is
+  // code): `dirty` reads only the submodule's HEAD, so a submodule's new commits are still reported, its
+  // uncommitted content is not (SECURITY.md, "The engine's git").
+  const ignore = onTrustedGit(root) ? "dirty" : "none";
   const out = await gitBytes(
-    ["status", "--porcelain=v2", "-z", "--ignore-submodules=none", "--untracked-files=no"],
+    ["status", "--porcelain=v2", "-z", `--ignore-submodules=${ignore}`, "--untracked-files=no"],
     root,
     context,
   );

@@ -16,11 +16,12 @@
  * have written — the checkout's `.git/config` (a remote URL, `url.*.insteadOf`, a proxy), its hooks, or a
  * `~/.gitconfig` — takes part in the one git process that holds the token.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { buildChildEnv } from "./child-env.js";
 import { GitError, git } from "./git.js";
 import { runProcess } from "./run-process.js";
+import { engineGitCall } from "./trusted-git.js";
 import { trustedCommand, trustedPathSetting } from "./trusted-tools.js";
 
 export interface GitCredential {
@@ -77,15 +78,20 @@ async function runCredentialed(
     readonly timeoutMs: number;
   },
 ): Promise<CredentialedResult> {
+  const call = engineGitCall(args, {
+    cwd: o.cwd,
+    baseEnv: withoutTracing(o.context.baseEnv),
+    set: { GIT_TERMINAL_PROMPT: "0", ...trustedPathSetting(), ...o.set, ...credentialConfig(o.credential) },
+  });
   const result = await runProcess({
     command: trustedCommand("git"),
-    args,
+    args: call.args,
     cwd: o.cwd,
     env: buildChildEnv({
-      base: withoutTracing(o.context.baseEnv),
+      base: call.baseEnv,
       child: { kind: "git" },
       knownSecrets: o.context.knownSecrets,
-      set: { GIT_TERMINAL_PROMPT: "0", ...trustedPathSetting(), ...o.set, ...credentialConfig(o.credential) },
+      set: call.set,
     }),
     timeoutMs: o.timeoutMs,
     tailBytes: 64 * 1024,
@@ -176,10 +182,13 @@ export async function pushCommit(o: PushCommitOptions): Promise<PushResult> {
     throw new Error(`Internal error: pushCommit needs 40-hex SHAs (got ${o.sha}, ${o.expectedOld})`);
   }
   const context = { baseEnv: o.baseEnv, knownSecrets: o.knownSecrets };
-  const objects = join(
-    await git(["rev-parse", "--path-format=absolute", "--git-common-dir"], { cwd: o.repoDir, ...context }),
-    "objects",
-  );
+  // Inside the action's trusted scope this is the trusted git directory (ADR 0012), never the checkout's
+  // `.git`, which the pull request's code could write.
+  const commonDir = await git(["rev-parse", "--path-format=absolute", "--git-common-dir"], {
+    cwd: o.repoDir,
+    ...context,
+  });
+  const objects = join(commonDir, "objects");
   // mkdtemp makes the folder 0700: no other user reads the repository (or anything git writes there).
   const dir = await mkdtemp(join(o.tempParent, "evidence-gate-push-"));
   // No system or global configuration, HOME = the private folder: only what is written here applies.
@@ -187,6 +196,9 @@ export async function pushCommit(o: PushCommitOptions): Promise<PushResult> {
   try {
     await git(["init", "--quiet", "--bare", dir], { cwd: dir, ...context, set: isolated });
     await writeFile(join(dir, "objects", "info", "alternates"), `${objects}\n`);
+    // A shallow source (the trusted copy of a shallow checkout, ADR 0012): its boundary commits are
+    // the push repository's too, so the walk stops there (the server has them: the branch points at one).
+    await copyFile(join(commonDir, "shallow"), join(dir, "shallow")).catch(() => undefined);
     await git(["config", "core.hooksPath", "/dev/null"], { cwd: dir, ...context, set: isolated });
     const ref = `refs/heads/${o.branch}`;
     const args = [

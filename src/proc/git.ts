@@ -1,9 +1,11 @@
 /**
  * Runs git through the exec seam with the git child environment of SPEC §9 (no token, no model
- * credential, no action inputs). Used for the evidence tree, the starting commit and `--commit`.
+ * credential, no action inputs). Used for the evidence tree, the starting commit and `--commit`. Inside a
+ * trusted scope (`trusted-git.ts`, ADR 0012) a call in the workspace runs on the trusted git directory.
  */
 import { buildChildEnv } from "./child-env.js";
 import { type ProcessResult, type RunProcessOptions, runProcess } from "./run-process.js";
+import { engineGitCall } from "./trusted-git.js";
 import { trustedCommand, trustedPathSetting } from "./trusted-tools.js";
 
 export interface GitOptions {
@@ -33,16 +35,22 @@ async function runGit(
   options: GitOptions,
   output: Pick<RunProcessOptions, "tailBytes" | "onStdoutData" | "signal">,
 ): Promise<Extract<ProcessResult, { kind: "exited" }>> {
+  // The trusted git directory and the pinned keys (issue 21 item 1, ADR 0012): decided in one place.
+  const call = engineGitCall(args, {
+    cwd: options.cwd,
+    baseEnv: options.baseEnv ?? process.env,
+    set: { GIT_TERMINAL_PROMPT: "0", ...trustedPathSetting(), ...options.set },
+  });
   const result = await runProcess({
     // The action's trusted git (resolved at start, never a PATH entry the pull request can write).
     command: trustedCommand("git"),
-    args,
+    args: call.args,
     cwd: options.cwd,
     env: buildChildEnv({
-      base: options.baseEnv ?? process.env,
+      base: call.baseEnv,
       child: { kind: "git" },
       knownSecrets: options.knownSecrets ?? [],
-      set: { GIT_TERMINAL_PROMPT: "0", ...trustedPathSetting(), ...options.set },
+      set: call.set,
     }),
     timeoutMs: options.timeoutMs ?? 120_000,
     // Local git ends by itself within its timeout: no orphan guard (one more process per git call).

@@ -15,6 +15,8 @@ import { handBackFiles } from "../proc/hand-back.js";
 import { type IsolateSetting, setUpIsolation } from "../proc/isolate-user.js";
 import { killUserProcesses } from "../proc/leftovers.js";
 import { removeRunHome, type SharedCache } from "../proc/run-home.js";
+import { withTrustedGit } from "../proc/trusted-git.js";
+import { makeTrustedGitDir, removeTrustedGitDir } from "../proc/trusted-git-dir.js";
 import type { Runner } from "./runner.js";
 import { SAVED_STATE } from "./saved-state.js";
 
@@ -31,6 +33,8 @@ export interface PrCodeIsolationOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Input `pr-user-cache`: the shared caches kept between runs (`proc/run-home.ts`). */
   readonly sharedCaches: readonly SharedCache[];
+  /** Values never passed to git (the run's secrets). */
+  readonly knownSecrets: readonly string[];
 }
 
 /**
@@ -64,9 +68,17 @@ export async function withPrCodeIsolation(
       "evidence-gate: pr-user-cache has no effect without the separate user: the verify command uses the runner's own caches.",
     );
   const scope = new ChildScope(isolation.kind === "on" ? isolation.identity : null);
+  // Before any PR code runs: the engine's git from here on uses a git directory of its own (ADR 0012).
+  const trusted = await makeTrustedGitDir({
+    workspace: o.workspace,
+    parent: o.runsDir,
+    baseEnv: o.env,
+    knownSecrets: o.knownSecrets,
+  });
   try {
-    await scope.run(() => body(isolation.note));
+    await scope.run(() => withTrustedGit(trusted, () => body(isolation.note)));
   } finally {
+    await removeTrustedGitDir(trusted);
     const identity = scope.identity;
     const killed = scope.leftBehind + (identity !== null ? killUserProcesses(identity) : 0);
     if (killed > 0) {

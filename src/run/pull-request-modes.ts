@@ -36,6 +36,7 @@ export async function runPullRequestModes(opened: PullRequestRun): Promise<void>
       temp: checkedOut.temp,
       env: checkedOut.env,
       sharedCaches: checkedOut.inputs.prUserCache,
+      knownSecrets: checkedOut.secrets,
     },
     (message, note) => endRun(withNote(note), { kind: "usage-error", message }),
     (note) => runMode(withNote(note)),

@@ -297,7 +297,14 @@ export async function runResumeMode(o: ResumeModeOptions): Promise<void> {
   // The leg runs PR code (the verify commands, the model CLIs): as the separate user, as the pull-request
   // modes do, once the run directory is vouched for and before anything of it runs.
   return withPrCodeIsolation(
-    { runner, setting: inputs.isolateUser, sharedCaches: inputs.prUserCache, ...folders, env },
+    {
+      runner,
+      setting: inputs.isolateUser,
+      sharedCaches: inputs.prUserCache,
+      ...folders,
+      env,
+      knownSecrets: o.secrets,
+    },
     (message) => refuse(message),
     (note) => {
       const run: RunningMode = {

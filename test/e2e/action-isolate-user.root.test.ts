@@ -29,7 +29,6 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
-  renameSync,
   statSync,
   writeFileSync,
 } from "node:fs";
@@ -45,6 +44,7 @@ import {
 } from "../support/action-harness.js";
 import { startGitHubServer } from "../support/github-server/index.js";
 import { codexConfigFor, startModelServer } from "../support/model-server/index.js";
+import { ensureRunnerUser } from "../support/runner-user.js";
 import { GATED_GRAPH, GRAPH_PATH, handGraphScript } from "../support/scenarios/hand-graphs.js";
 import { makeFixedSampleRepo, makeSampleNodeRepo } from "../support/temp-repo.js";
 
@@ -607,9 +607,6 @@ describe("as root: isolate-user auto runs the verify command as the separate use
   });
 });
 
-const RUNNER = "eg-runner";
-const SUDOERS = `/etc/sudoers.d/${RUNNER}`;
-const SUDOERS_LINE = `${RUNNER} ALL=(ALL) NOPASSWD:ALL\n`;
 const SUDO_MARK = "WHO-AM-I-THROUGH-SUDO";
 
 let runner: { readonly uid: number; readonly gid: number };
@@ -632,29 +629,7 @@ function prProcesses(needle: string): string[] {
 describe("through sudo: the action runs as a runner-like user with passwordless sudo", () => {
   // The runner-like user and its sudoers drop-in, created when missing (both idempotent).
   beforeAll(() => {
-    // A fresh machine of this project's kind has no sudo: the test installs Debian's package, as root,
-    // so that `npm test` alone runs it (CI's .ci/run installs it first).
-    if (spawnSync("sudo", ["-V"]).status !== 0) {
-      const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-      const installed =
-        spawnSync("apt-get", ["update", "-qq"], { env, stdio: "ignore" }).status === 0 &&
-        spawnSync("apt-get", ["install", "-y", "-qq", "sudo"], { env, stdio: "ignore" }).status === 0;
-      if (!installed || spawnSync("sudo", ["-V"]).status !== 0)
-        throw new Error("sudo is not installed and `apt-get install -y sudo` failed: install it as root");
-    }
-    if (spawnSync("id", ["-u", RUNNER]).status !== 0)
-      execFileSync("useradd", ["--create-home", "--user-group", "--shell", "/bin/bash", RUNNER]);
-    if (!existsSync(SUDOERS) || readFileSync(SUDOERS, "utf8") !== SUDOERS_LINE) {
-      const draft = `${SUDOERS}.draft`;
-      writeFileSync(draft, SUDOERS_LINE, { mode: 0o440 });
-      chmodSync(draft, 0o440);
-      execFileSync("visudo", ["-cf", draft]);
-      renameSync(draft, SUDOERS);
-    }
-    runner = {
-      uid: Number(execFileSync("id", ["-u", RUNNER]).toString().trim()),
-      gid: Number(execFileSync("id", ["-g", RUNNER]).toString().trim()),
-    };
+    runner = ensureRunnerUser();
   });
 
   it("through sudo: mode verify: the command runs as evidence-gate-pr, reads no ancestor's environ, nor the run directory, cannot sudo, builds and tests; its files are the runner's after, nothing of it is left", async () => {

@@ -1,0 +1,279 @@
+/**
+ * The engine's own git runs nothing the pull request configured (issue 21 item 1; ADR 0012), on the bundle
+ * as the runner runs it (`node dist/index.js`; build first). NEEDS ROOT (and installs `sudo` when missing,
+ * as `action-isolate-user.root.test.ts` does): with `isolate-user: auto` the pull request's code runs as
+ * `evidence-gate-pr`, which may write the workspace's `.git/`. Its committed `plant.sh` — run by the verify
+ * command, or by the real `claude` CLI's Bash tool — plants `core.fsmonitor` (a lying one: "nothing
+ * changed"), `filter.x.clean`/`smudge` with a `.gitattributes` line, `diff.x.textconv`, `diff.external`,
+ * and `core.hooksPath` with every hook; each planted program touches `<markers>/<name>-<uid>`. None of them
+ * may ever run as the engine's user (root, or the runner-like `eg-runner` through `sudo`), and the evidence
+ * tree is the working tree's true tree (a lying fsmonitor forges nothing). Each test ends by running git
+ * itself in the planted checkout, to show the plant was live.
+ *
+ * Run under the e2e lock (`flock /tmp/eg-e2e.lock npx vitest run <this file>`): it shares the user
+ * `evidence-gate-pr` with every other `*.root.test.ts`.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { actionTestResources, stepDebug, TEST_REPOSITORY } from "../support/action-harness.js";
+import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.js";
+import { startGitHubServer } from "../support/github-server/index.js";
+import { ensureRunnerUser } from "../support/runner-user.js";
+import { GRAPH_PATH } from "../support/scenarios/hand-graphs.js";
+import { hermeticGitEnv, makeFixedSampleRepo, type TempRepo } from "../support/temp-repo.js";
+
+const BASE_SHA = "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d";
+const PUSH_TOKEN = "ghp_plantedGitE2eToken00000000000000000";
+const BRANCH = "retry-exporter";
+const MARK = "PLANT-THE-GIT-CONFIG";
+
+const open = actionTestResources();
+let gitServer: GitHttpServer | undefined;
+afterEach(async () => {
+  await gitServer?.close();
+  gitServer = undefined;
+});
+
+/** A folder anyone may write (mode 0777) outside the workspace: the planted programs' markers. */
+function markerFolder(): string {
+  const dir = mkdtempSync(join(tmpdir(), "eg-planted-markers-"));
+  for (const made of [dir, `${dir}.programs`]) {
+    if (!existsSync(made)) execFileSync("mkdir", [made]);
+    open.dirs.push(made);
+    chmodSync(made, 0o777);
+  }
+  return dir;
+}
+
+/** A folder for `RUNNER_TEMP` (mode 0755, as the runner makes it), of `owner` when given. */
+function runnerTemp(owner?: { readonly uid: number; readonly gid: number }): string {
+  const dir = mkdtempSync(join(tmpdir(), "eg-planted-temp-"));
+  open.dirs.push(dir);
+  chmodSync(dir, 0o755);
+  if (owner !== undefined) execFileSync("chown", [`${owner.uid}:${owner.gid}`, dir]);
+  return dir;
+}
+
+/**
+ * The pull request's `plant.sh` (run from the checkout's root, as the separate user): every planted program
+ * lives in `<markers>.programs/` (outside the checkout, so the run's tree holds only the two changes below), touches `<markers>/<name>-<uid>` and then does its job; the
+ * fsmonitor answers "nothing changed" (protocol 2: a token, a NUL, no path), and a `git status` stores its
+ * token in the checkout's index. It then changes a tracked file (after that `git status`: a git that asks the
+ * liar does not see it) and adds `.gitattributes`, so the true evidence tree differs from the start tree.
+ */
+function plantScript(markers: string): string {
+  return [
+    "set -e",
+    `M=${markers}`,
+    `P=${markers}.programs`,
+    'mkdir -p "$P/hooks"',
+    'mk() { f="$1"; shift; { echo "#!/bin/sh"; echo "touch $M/$(basename "$f")-\\$(id -u)"; for l in "$@"; do printf "%s\\n" "$l"; done; } > "$f"; chmod 755 "$f"; }',
+    `mk "$P/fsmonitor" "printf 'token\\\\000'"`,
+    `mk "$P/clean" "cat"`,
+    `mk "$P/textconv" 'cat "$1"'`,
+    `mk "$P/external-diff"`,
+    'for h in pre-commit post-commit post-index-change reference-transaction post-checkout pre-push post-rewrite pre-auto-gc; do mk "$P/hooks/$h"; done',
+    "cat >> .git/config <<EOF",
+    "[core]",
+    "\tfsmonitor = $P/fsmonitor",
+    "\thooksPath = $P/hooks",
+    '[filter "x"]',
+    "\tclean = $P/clean",
+    "\tsmudge = $P/clean",
+    '[diff "x"]',
+    "\ttextconv = $P/textconv",
+    "[diff]",
+    "\texternal = $P/external-diff",
+    "EOF",
+    "printf '* filter=x diff=x\\n' > .gitattributes",
+    // The liar's token goes into the checkout's index first; the change after it is then "not there".
+    "git status >/dev/null 2>&1 || true",
+    "printf '// planted\\n' >> src/sum.js",
+    "",
+  ].join("\n");
+}
+
+/** The markers: `<program>-<uid>` for each planted program that ran. */
+const markersIn = (dir: string): string[] => readdirSync(dir).sort();
+
+/** Markers of planted programs that ran as anyone but `evidence-gate-pr` (the engine's user, root). */
+function notThePrUser(markers: string): string[] {
+  const prUid = execFileSync("id", ["-u", "evidence-gate-pr"], { encoding: "utf8" }).trim();
+  return markersIn(markers).filter((m) => !m.endsWith(`-${prUid}`));
+}
+
+/**
+ * The tree `plant.sh` leaves (the checkout's files, `src/sum.js` with the planted line, `.gitattributes`),
+ * made in a clone with no configuration before anything is planted.
+ */
+async function plantedTree(repo: TempRepo): Promise<string> {
+  const clone = mkdtempSync(join(tmpdir(), "eg-planted-clone-"));
+  open.dirs.push(clone);
+  const env = { ...hermeticGitEnv, GIT_CONFIG_PARAMETERS: "'safe.directory=*'" } as NodeJS.ProcessEnv;
+  execFileSync("git", ["clone", "--quiet", "--no-hardlinks", repo.dir, clone], { env });
+  writeFileSync(join(clone, ".gitattributes"), "* filter=x diff=x\n");
+  writeFileSync(join(clone, "src/sum.js"), `${readFileSync(join(clone, "src/sum.js"), "utf8")}// planted\n`);
+  execFileSync("git", ["add", "-A"], { cwd: clone, env });
+  return execFileSync("git", ["write-tree"], { cwd: clone, env, encoding: "utf8" }).trim();
+}
+
+/**
+ * Runs git as the test itself, in the planted checkout (`git add -A` into a scratch index, then `git diff`):
+ * the planted fsmonitor, filter, textconv and hooks run — so the plant was live, and a run that found
+ * nothing did so because the engine's git never read it.
+ */
+function provePlantLive(repo: TempRepo, markers: string): void {
+  const env = { ...process.env, GIT_CONFIG_PARAMETERS: "'safe.directory=*'" } as NodeJS.ProcessEnv;
+  const index = join(mkdtempSync(join(tmpdir(), "eg-planted-index-")), "index");
+  open.dirs.push(join(index, ".."));
+  spawnSync("git", ["add", "-A"], { cwd: repo.dir, env: { ...env, GIT_INDEX_FILE: index } });
+  spawnSync("git", ["diff", "HEAD", "--", "src/sum.js"], { cwd: repo.dir, env });
+  const uid = process.getuid!();
+  const ran = markersIn(markers).filter((m) => m.endsWith(`-${uid}`));
+  expect(ran, "the test's own git must run the planted programs").toEqual(
+    expect.arrayContaining([`clean-${uid}`, `fsmonitor-${uid}`, `post-index-change-${uid}`]),
+  );
+}
+
+/** A checkout (the fixed sample project and the pull request's `plant.sh`). */
+async function plantedRepo(markers: string): Promise<TempRepo> {
+  return open.keep(await makeFixedSampleRepo("the pull request", { "plant.sh": plantScript(markers) }));
+}
+
+/** The GitHub and model servers of a `mode: run` graph whose one node's Bash tool runs `plant.sh`. */
+async function plantingServers() {
+  const graph = [
+    "name: plant",
+    "nodes:",
+    "  - id: plant",
+    `    prompt: "${MARK}: run sh plant.sh."`,
+    "    allowed_tools: [Bash]",
+    "    success_check:",
+    "      verify:",
+    "        command: npm test",
+    "",
+  ].join("\n");
+  const servers = await open.servers({
+    conversations: [
+      {
+        name: "plant",
+        match: MARK,
+        turns: [
+          { tool_calls: [{ name: "Bash", input: { command: "sh plant.sh && echo planted-as=$(id -un)" } }] },
+          { text: "Done." },
+        ],
+      },
+    ],
+  });
+  servers.github.state.addFile({ ref: BASE_SHA, path: GRAPH_PATH, content: graph });
+  return servers;
+}
+
+/** `mode: verify` whose verify command plants, then tests: nothing planted runs as `engineUid`. */
+async function verifyPlanted(runAs?: { readonly uid: number; readonly gid: number }): Promise<void> {
+  const markers = markerFolder();
+  const repo = await plantedRepo(markers);
+  const headTree = await repo.git(["rev-parse", "HEAD^{tree}"]);
+  if (runAs !== undefined) execFileSync("chown", ["-R", `${runAs.uid}:${runAs.gid}`, repo.dir]);
+  const github = await startGitHubServer();
+  open.github = github;
+  const result = await open.run({
+    workspace: repo.dir,
+    inputs: { mode: "verify", "verify-cmd": "sh plant.sh && npm test", "isolate-user": "auto" },
+    github,
+    env: { RUNNER_TEMP: runnerTemp(runAs) },
+    ...(runAs !== undefined ? { runAs } : {}),
+  });
+  expect(result.stdout, stepDebug(result)).toContain(
+    "isolate-user: the verify command and the model CLIs run as evidence-gate-pr",
+  );
+  // The plant happened (as the separate user: its own git never ran, so no marker at all is expected).
+  if (runAs !== undefined) expect(result.stdout).toContain("switched through sudo -n");
+  expect(readFileSync(join(repo.dir, ".gitattributes"), "utf8")).toBe("* filter=x diff=x\n");
+  expect(notThePrUser(markers)).toEqual([]);
+  // The verify command ran on the commit's tree (the evidence tree is taken before it runs): success there.
+  expect(result.outputs, stepDebug(result)).toMatchObject({ outcome: "passed", conclusion: "success" });
+  expect(result.outputs["evidence-tree"]).toBe(headTree);
+  provePlantLive(repo, markers);
+}
+
+describe("as root: the engine's git runs nothing the pull request planted in .git", () => {
+  it("as root: mode verify: the planted fsmonitor, filter, textconv, external diff and hooks never run as root; the evidence tree is the true one", async () => {
+    await verifyPlanted();
+  });
+
+  it("as root: mode run with push: true: the real claude CLI's Bash tool plants; nothing planted runs as root, the pushed commit is the true tree", async () => {
+    const markers = markerFolder();
+    gitServer = await startGitHttpServer({ token: PUSH_TOKEN });
+    const bare = await gitServer.createRepository(TEST_REPOSITORY);
+    const source = await plantedRepo(markers);
+    const headSha = await source.git(["rev-parse", "HEAD"]);
+    await source.git([
+      "push",
+      "--quiet",
+      bare,
+      `${headSha}:refs/heads/${BRANCH}`,
+      `${headSha}:refs/heads/main`,
+    ]);
+    const expected = await plantedTree(source);
+    const { github, model } = await plantingServers();
+    const result = await open.run({
+      workspace: source.dir,
+      inputs: { graph: GRAPH_PATH, "isolate-user": "auto", push: "true", "push-token": PUSH_TOKEN },
+      github,
+      model,
+      headSha,
+      env: { RUNNER_TEMP: runnerTemp(), GITHUB_SERVER_URL: gitServer.url },
+    });
+    expect(result.exitCode, stepDebug(result)).toBe(0);
+    expect(JSON.stringify(result.modelRequests.at(-1)?.body ?? {})).toContain("planted-as=evidence-gate-pr");
+    expect(notThePrUser(markers)).toEqual([]);
+    expect(result.outputs, stepDebug(result, 20000)).toMatchObject({
+      conclusion: "success",
+      "pushed-sha": expect.stringMatching(/^[0-9a-f]{40}$/),
+    });
+    const pushed = result.outputs["pushed-sha"]!;
+    expect(await gitServer.gitIn(TEST_REPOSITORY, ["rev-parse", `refs/heads/${BRANCH}`])).toBe(pushed);
+    expect(await gitServer.gitIn(TEST_REPOSITORY, ["rev-parse", `${pushed}^{tree}`])).toBe(expected);
+    expect(result.outputs["evidence-tree"]).toBe(expected);
+    provePlantLive(source, markers);
+  });
+});
+
+describe("through sudo: the engine's git runs nothing the pull request planted in .git", () => {
+  let runner: { readonly uid: number; readonly gid: number };
+  beforeAll(() => {
+    runner = ensureRunnerUser();
+  });
+
+  it("through sudo: mode verify: the planted programs never run as the runner's user; the evidence tree is the true one", async () => {
+    await verifyPlanted(runner);
+  });
+
+  it("through sudo: mode run: the real claude CLI's Bash tool plants; nothing planted runs as the runner's user, the evidence tree is the true one", async () => {
+    const markers = markerFolder();
+    const repo = await plantedRepo(markers);
+    const expected = await plantedTree(repo);
+    execFileSync("chown", ["-R", `${runner.uid}:${runner.gid}`, repo.dir]);
+    const { github, model } = await plantingServers();
+    const result = await open.run({
+      workspace: repo.dir,
+      inputs: { graph: GRAPH_PATH, "isolate-user": "auto" },
+      github,
+      model,
+      env: { RUNNER_TEMP: runnerTemp(runner) },
+      runAs: runner,
+    });
+    expect(result.exitCode, stepDebug(result)).toBe(0);
+    expect(result.stdout).toContain("switched through sudo -n");
+    expect(JSON.stringify(result.modelRequests.at(-1)?.body ?? {})).toContain("planted-as=evidence-gate-pr");
+    expect(notThePrUser(markers)).toEqual([]);
+    // The node's changes are verified, on a tree that is not the commit's (the liar hid nothing).
+    expect(result.outputs, stepDebug(result)).toMatchObject({ conclusion: "action_required" });
+    expect(result.outputs["evidence-tree"]).toBe(expected);
+    provePlantLive(repo, markers);
+  });
+});
