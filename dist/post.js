@@ -7001,6 +7001,72 @@ var init_unreachable = __esm({
   }
 });
 
+// src/proc/child-env.ts
+function matchesAny(name, patterns) {
+  return patterns.some((p) => p.test(name));
+}
+function isSecretLikeName(name) {
+  const upper = name.toUpperCase();
+  if (matchesAny(upper, CLOUD_CREDENTIALS)) return true;
+  const words = upper.split(/[^A-Z0-9]+/).filter((w) => w !== "");
+  if (words.some((w) => SECRET_WORDS.has(w))) return true;
+  const last = words.at(-1);
+  return last !== void 0 && SECRET_LAST_WORDS.has(last);
+}
+function neverPassableReason(name) {
+  const upper = name.toUpperCase();
+  if (upper.startsWith("INPUT_")) return "it is an action input (inputs carry the action's secrets)";
+  if (upper === "GITHUB_TOKEN" || upper === "GH_TOKEN")
+    return "it is the GitHub token, which never reaches PR code";
+  if (ALWAYS_DROPPED_NAMES.has(upper))
+    return "it is a file-command path (PR code could forge the job's outputs, environment or summary)";
+  if (upper.startsWith("ACTIONS_")) return "it is a runner service token, URL or debug switch";
+  if (matchesAny(upper, [...CLAUDE_PROVIDER, ...CODEX_PROVIDER]))
+    return "it is a model credential or provider setting, which never reaches PR code";
+  return null;
+}
+var ALWAYS_DROPPED_NAMES, CLAUDE_PROVIDER, CODEX_PROVIDER, SECRET_WORDS, SECRET_LAST_WORDS, CLOUD_CREDENTIALS;
+var init_child_env = __esm({
+  "src/proc/child-env.ts"() {
+    "use strict";
+    init_redact();
+    init_unreachable();
+    ALWAYS_DROPPED_NAMES = /* @__PURE__ */ new Set([
+      "GITHUB_TOKEN",
+      "GH_TOKEN",
+      "GITHUB_ENV",
+      "GITHUB_OUTPUT",
+      "GITHUB_PATH",
+      "GITHUB_STATE",
+      "GITHUB_STEP_SUMMARY"
+    ]);
+    CLAUDE_PROVIDER = [/^ANTHROPIC_/, /^CLAUDE_CODE_/, /^CLAUDE_CONFIG_DIR$/];
+    CODEX_PROVIDER = [/^OPENAI_/, /^CODEX_/];
+    SECRET_WORDS = /* @__PURE__ */ new Set([
+      "TOKEN",
+      "TOKENS",
+      "SECRET",
+      "SECRETS",
+      "PASSWORD",
+      "PASSWORDS",
+      "PASSWD",
+      "PASSPHRASE",
+      "CREDENTIAL",
+      "CREDENTIALS",
+      "CREDS",
+      "APIKEY",
+      "APITOKEN",
+      "AUTHTOKEN",
+      "ACCESSTOKEN",
+      "ACCESSKEY",
+      "SECRETKEY",
+      "PRIVATEKEY"
+    ]);
+    SECRET_LAST_WORDS = /* @__PURE__ */ new Set(["KEY", "KEYS", "AUTH", "PAT", "PASS"]);
+    CLOUD_CREDENTIALS = [/^AWS_/, /^AZURE_/, /^CLOUDSDK_/, /^DOCKER_AUTH_CONFIG$/];
+  }
+});
+
 // node_modules/@actions/core/lib/utils.js
 function toCommandValue(input) {
   if (input === null || input === void 0) {
@@ -23002,8 +23068,8 @@ var require_cache = __commonJS({
        */
       #queryCache(requestQuery, options, targetStorage) {
         const resultList = [];
-        const storage = targetStorage ?? this.#relevantRequestResponseList;
-        for (const requestResponse of storage) {
+        const storage3 = targetStorage ?? this.#relevantRequestResponseList;
+        for (const requestResponse of storage3) {
           const [cachedRequest, cachedResponse] = requestResponse;
           if (this.#requestMatchesCachedItem(requestQuery, cachedRequest, cachedResponse, options)) {
             resultList.push(requestResponse);
@@ -35146,12 +35212,13 @@ function verifyDefinitionChanged(input, offCommit) {
   const named = record.verifyDefinition.slice(0, FLAGGED_NAMED).map((change) => `${change.path}: ${change.detail}`);
   const more = record.flaggedTotal - named.length;
   const list = `${named.join("; ")}${more > 0 ? `; and ${more} more` : ""}`;
+  const data = record.verifyDefinition.some((c) => c.kind === "test-data" || c.kind === "named-by-test");
   return {
     conclusion: "action_required",
     outcome: "passed",
     rule: "verify-definition-changed",
-    title: "Verified, but the nodes changed what the verify command runs",
-    reason: `Every sink's verify passed, but the nodes changed what defines it (${list}). A passing verify then shows only that the changed definition passes, not that the build and tests it ran before still pass (a script replaced by "true" passes on anything). A reviewer must read these changes and confirm they keep every build step and test running (no script emptied or pointed elsewhere, no test deleted, renamed away or skipped), then verify again; --commit and the action's push leave such changes uncommitted (patch.diff).` + (offCommit ? ` Besides, ${PATCH_NOT_ON_COMMIT}.` : "")
+    title: data ? "Verified, but the nodes changed what the tests compare against" : "Verified, but the nodes changed what the verify command runs",
+    reason: `Every sink's verify passed, but the nodes changed what defines it (${list}). A passing verify then shows only that the changed definition passes, not that the build and tests it ran before still pass (a script replaced by "true" passes on anything). ` + (data ? "A test's data (a fixture, snapshot, golden file, or a file a test reads) changed too: a test then passes when its expected values were changed to match the code, not the code fixed. " : "") + "A reviewer must read these changes and confirm they keep every build step and test running (no script emptied or pointed elsewhere, no test deleted, renamed away or skipped, no expected value changed to match the code), then verify again; --commit and the action's push leave such changes uncommitted (patch.diff)." + (offCommit ? ` Besides, ${PATCH_NOT_ON_COMMIT}.` : "")
   };
 }
 function bytesBeyondTheTree(sinks, offCommit) {
@@ -35369,6 +35436,8 @@ function refusalTitle(reason) {
       return "Refused: unsupported trigger";
     case "head-moved":
       return "Refused: the pull request's head moved";
+    case "checkout-not-head":
+      return "Refused: the checkout is not the commit the event names";
     case "fork-unapproved":
       return "Refused: a fork's pull request needs a writer's approval at its head, and no verify command was given";
     default:
@@ -35408,6 +35477,202 @@ var init_conclusion = __esm({
   }
 });
 
+// src/proc/which.ts
+var init_which = __esm({
+  "src/proc/which.ts"() {
+    "use strict";
+  }
+});
+
+// src/proc/child-identity.ts
+import { AsyncLocalStorage } from "node:async_hooks";
+function privileged(identity, argv) {
+  return identity.via === "root" ? [...argv] : ["sudo", "-n", ...argv];
+}
+var storage, SYSTEM_TOOLS_ENV;
+var init_child_identity = __esm({
+  "src/proc/child-identity.ts"() {
+    "use strict";
+    init_which();
+    storage = new AsyncLocalStorage();
+    SYSTEM_TOOLS_ENV = {
+      PATH: "/usr/sbin:/usr/bin:/sbin:/bin",
+      LANG: "C"
+    };
+  }
+});
+
+// src/proc/leftovers.ts
+var init_leftovers = __esm({
+  "src/proc/leftovers.ts"() {
+    "use strict";
+    init_child_identity();
+  }
+});
+
+// src/proc/hand-back.ts
+var init_hand_back = __esm({
+  "src/proc/hand-back.ts"() {
+    "use strict";
+    init_child_identity();
+    init_leftovers();
+  }
+});
+
+// src/proc/run-home.ts
+import { spawnSync } from "node:child_process";
+function runPrivileged(identity, argv) {
+  const [file, ...args] = privileged(identity, argv);
+  const done = spawnSync(file, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
+  if (done.status === 0) return null;
+  const why = (done.stderr ?? String(done.error ?? "")).trim().split("\n")[0] ?? "";
+  return `${argv[0]} exited ${done.status ?? done.signal}${why !== "" ? `: ${why}` : ""}`;
+}
+function removeRunHome(identity, root) {
+  if (!/\/pr-user-[^/]+$/.test(root)) return `${root} is not a run's fresh home (pr-user-XXXXXX)`;
+  const problem = runPrivileged(identity, ["rm", "-rf", "--one-file-system", root]);
+  return problem === null ? null : `could not remove ${root} (${problem})`;
+}
+var init_run_home = __esm({
+  "src/proc/run-home.ts"() {
+    "use strict";
+    init_child_identity();
+  }
+});
+
+// src/proc/isolate-user.ts
+var init_isolate_user = __esm({
+  "src/proc/isolate-user.ts"() {
+    "use strict";
+    init_child_identity();
+    init_run_home();
+    init_which();
+  }
+});
+
+// src/proc/trusted-git.ts
+import { AsyncLocalStorage as AsyncLocalStorage2 } from "node:async_hooks";
+var storage2;
+var init_trusted_git = __esm({
+  "src/proc/trusted-git.ts"() {
+    "use strict";
+    storage2 = new AsyncLocalStorage2();
+  }
+});
+
+// src/proc/bounded-lines.ts
+var init_bounded_lines = __esm({
+  "src/proc/bounded-lines.ts"() {
+    "use strict";
+  }
+});
+
+// src/proc/command-fence.ts
+var init_command_fence = __esm({
+  "src/proc/command-fence.ts"() {
+    "use strict";
+  }
+});
+
+// src/core/tail-window.ts
+var init_tail_window = __esm({
+  "src/core/tail-window.ts"() {
+    "use strict";
+  }
+});
+
+// src/proc/echo-budget.ts
+var DEFAULT_LOG_LIMIT_BYTES, LOG_LIMIT_RANGE, LINE_START_SEARCH_BYTES, EMPTY;
+var init_echo_budget = __esm({
+  "src/proc/echo-budget.ts"() {
+    "use strict";
+    init_tail_window();
+    DEFAULT_LOG_LIMIT_BYTES = 2 * 1024 * 1024;
+    LOG_LIMIT_RANGE = { min: 1024, max: 1024 * 1024 * 1024 };
+    LINE_START_SEARCH_BYTES = 64 * 1024;
+    EMPTY = Buffer.alloc(0);
+  }
+});
+
+// src/proc/line-framer.ts
+var DEFAULT_MAX_LINE_BYTES;
+var init_line_framer = __esm({
+  "src/proc/line-framer.ts"() {
+    "use strict";
+    DEFAULT_MAX_LINE_BYTES = 64 * 1024;
+  }
+});
+
+// src/proc/output-tail.ts
+var init_output_tail = __esm({
+  "src/proc/output-tail.ts"() {
+    "use strict";
+    init_tail_window();
+  }
+});
+
+// src/proc/child-output.ts
+var DEFAULT_TAIL, NEWLINE;
+var init_child_output = __esm({
+  "src/proc/child-output.ts"() {
+    "use strict";
+    init_bounded_lines();
+    init_command_fence();
+    init_echo_budget();
+    init_line_framer();
+    init_output_tail();
+    DEFAULT_TAIL = 64 * 1024;
+    NEWLINE = Buffer.from("\n");
+  }
+});
+
+// src/proc/trusted-tools.ts
+var init_trusted_tools = __esm({
+  "src/proc/trusted-tools.ts"() {
+    "use strict";
+  }
+});
+
+// src/proc/orphan-guard.ts
+var init_orphan_guard = __esm({
+  "src/proc/orphan-guard.ts"() {
+    "use strict";
+    init_trusted_tools();
+  }
+});
+
+// src/proc/run-process.ts
+var init_run_process = __esm({
+  "src/proc/run-process.ts"() {
+    "use strict";
+    init_child_identity();
+    init_child_output();
+    init_leftovers();
+    init_orphan_guard();
+    init_trusted_tools();
+  }
+});
+
+// src/proc/git.ts
+var init_git = __esm({
+  "src/proc/git.ts"() {
+    "use strict";
+    init_child_env();
+    init_run_process();
+    init_trusted_git();
+    init_trusted_tools();
+  }
+});
+
+// src/proc/trusted-git-dir.ts
+var init_trusted_git_dir = __esm({
+  "src/proc/trusted-git-dir.ts"() {
+    "use strict";
+    init_git();
+    init_trusted_git();
+  }
+});
+
 // src/run/saved-state.ts
 var SAVED_STATE;
 var init_saved_state = __esm({
@@ -35421,8 +35686,35 @@ var init_saved_state = __esm({
       /** `"true"` once the main step completed the check run itself: the post step has nothing to do. */
       checkRunCompleted: "check-run-completed",
       /** `"true"` once the main step received SIGINT/SIGTERM (the runner cancelling the step). */
-      cancelRequested: "cancel-requested"
+      cancelRequested: "cancel-requested",
+      /**
+       * The separate user's fresh home of this run (`proc/run-home.ts`), until the main step removed it: the post
+       * step removes what is still saved here (a cancelled or killed main step). `""` once removed.
+       */
+      prUserHome: "pr-user-home"
     };
+  }
+});
+
+// src/run/isolation-scope.ts
+import { existsSync as existsSync2 } from "node:fs";
+function removeLeftRunHome(env) {
+  const saved = (env[`STATE_${SAVED_STATE.prUserHome}`] ?? "").trim();
+  if (saved === "" || !existsSync2(saved)) return null;
+  const problem = removeRunHome({ via: process.getuid?.() === 0 ? "root" : "sudo" }, saved);
+  return problem === null ? `evidence-gate post step: removed the separate user's fresh home ${saved}, which the main step left.` : `evidence-gate post step: ${problem}.`;
+}
+var init_isolation_scope = __esm({
+  "src/run/isolation-scope.ts"() {
+    "use strict";
+    init_child_identity();
+    init_hand_back();
+    init_isolate_user();
+    init_leftovers();
+    init_run_home();
+    init_trusted_git();
+    init_trusted_git_dir();
+    init_saved_state();
   }
 });
 
@@ -35435,6 +35727,8 @@ function savedState(env, name) {
   return (env[`STATE_${name}`] ?? "").trim();
 }
 async function runPost(env = process.env) {
+  const removed = removeLeftRunHome(env);
+  if (removed !== null) info(removed);
   try {
     return await post(env);
   } catch (error2) {
@@ -35569,74 +35863,16 @@ var init_post = __esm({
     init_job_summary();
     init_octokit();
     init_conclusion();
+    init_isolation_scope();
     init_saved_state();
   }
 });
 
 // src/proc/clean-process.ts
+init_child_env();
 import { spawn } from "node:child_process";
 import { closeSync as closeSync2, readSync as readSync2 } from "node:fs";
 import { constants } from "node:os";
-
-// src/proc/child-env.ts
-init_redact();
-init_unreachable();
-var ALWAYS_DROPPED_NAMES = /* @__PURE__ */ new Set([
-  "GITHUB_TOKEN",
-  "GH_TOKEN",
-  "GITHUB_ENV",
-  "GITHUB_OUTPUT",
-  "GITHUB_PATH",
-  "GITHUB_STATE",
-  "GITHUB_STEP_SUMMARY"
-]);
-var CLAUDE_PROVIDER = [/^ANTHROPIC_/, /^CLAUDE_CODE_/, /^CLAUDE_CONFIG_DIR$/];
-var CODEX_PROVIDER = [/^OPENAI_/, /^CODEX_/];
-var SECRET_WORDS = /* @__PURE__ */ new Set([
-  "TOKEN",
-  "TOKENS",
-  "SECRET",
-  "SECRETS",
-  "PASSWORD",
-  "PASSWORDS",
-  "PASSWD",
-  "PASSPHRASE",
-  "CREDENTIAL",
-  "CREDENTIALS",
-  "CREDS",
-  "APIKEY",
-  "APITOKEN",
-  "AUTHTOKEN",
-  "ACCESSTOKEN",
-  "ACCESSKEY",
-  "SECRETKEY",
-  "PRIVATEKEY"
-]);
-var SECRET_LAST_WORDS = /* @__PURE__ */ new Set(["KEY", "KEYS", "AUTH", "PAT", "PASS"]);
-var CLOUD_CREDENTIALS = [/^AWS_/, /^AZURE_/, /^CLOUDSDK_/, /^DOCKER_AUTH_CONFIG$/];
-function matchesAny(name, patterns) {
-  return patterns.some((p) => p.test(name));
-}
-function isSecretLikeName(name) {
-  const upper = name.toUpperCase();
-  if (matchesAny(upper, CLOUD_CREDENTIALS)) return true;
-  const words = upper.split(/[^A-Z0-9]+/).filter((w) => w !== "");
-  if (words.some((w) => SECRET_WORDS.has(w))) return true;
-  const last = words.at(-1);
-  return last !== void 0 && SECRET_LAST_WORDS.has(last);
-}
-function neverPassableReason(name) {
-  const upper = name.toUpperCase();
-  if (upper.startsWith("INPUT_")) return "it is an action input (inputs carry the action's secrets)";
-  if (upper === "GITHUB_TOKEN" || upper === "GH_TOKEN")
-    return "it is the GitHub token, which never reaches PR code";
-  if (ALWAYS_DROPPED_NAMES.has(upper))
-    return "it is a file-command path (PR code could forge the job's outputs, environment or summary)";
-  if (upper.startsWith("ACTIONS_")) return "it is a runner service token, URL or debug switch";
-  if (matchesAny(upper, [...CLAUDE_PROVIDER, ...CODEX_PROVIDER]))
-    return "it is a model credential or provider setting, which never reaches PR code";
-  return null;
-}
 
 // src/proc/initial-environ.ts
 import { closeSync, openSync, readFileSync, readSync, writeSync } from "node:fs";

@@ -11,7 +11,7 @@ import {
 } from "./index-chunk-XHTVVGBM.js";
 import {
   SAVED_STATE
-} from "./index-chunk-O3PCZJL4.js";
+} from "./index-chunk-UUKVHXZK.js";
 import {
   Octokit,
   legacyRestEndpointMethods,
@@ -4004,10 +4004,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep9, value } = collItem;
+        const { start, key, sep: sep10, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep9?.[0],
+          next: key ?? sep10?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -4021,7 +4021,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep9) {
+          if (!keyProps.anchor && !keyProps.tag && !sep10) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map2.comment)
@@ -4045,7 +4045,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep9 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep10 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -4061,7 +4061,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep9, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep10, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -4152,7 +4152,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep9 = "";
+        let sep10 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -4166,13 +4166,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep9 + cb;
-              sep9 = "";
+                comment += sep10 + cb;
+              sep10 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep9 += source;
+                sep10 += source;
               hasSpace = true;
               break;
             default:
@@ -4215,18 +4215,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep9, value } = collItem;
+        const { start, key, sep: sep10, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep9?.[0],
+          next: key ?? sep10?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep9 && !value) {
+          if (!props.anchor && !props.tag && !sep10 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -4280,8 +4280,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap3 && !sep9 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep9, null, props, onError);
+        if (!isMap3 && !sep10 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep10, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -4293,7 +4293,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep9 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep10 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -4304,8 +4304,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap3 && !props.found && ctx.options.strict) {
-              if (sep9)
-                for (const st of sep9) {
+              if (sep10)
+                for (const st of sep10) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -4322,7 +4322,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep9, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep10, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -4502,7 +4502,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep9 = "";
+      let sep10 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -4519,24 +4519,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep9 + indent.slice(trimIndent) + content;
-          sep9 = "\n";
+          value += sep10 + indent.slice(trimIndent) + content;
+          sep10 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep9 === " ")
-            sep9 = "\n";
-          else if (!prevMoreIndented && sep9 === "\n")
-            sep9 = "\n\n";
-          value += sep9 + indent.slice(trimIndent) + content;
-          sep9 = "\n";
+          if (sep10 === " ")
+            sep10 = "\n";
+          else if (!prevMoreIndented && sep10 === "\n")
+            sep10 = "\n\n";
+          value += sep10 + indent.slice(trimIndent) + content;
+          sep10 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep9 === "\n")
+          if (sep10 === "\n")
             value += "\n";
           else
-            sep9 = "\n";
+            sep10 = "\n";
         } else {
-          value += sep9 + content;
-          sep9 = " ";
+          value += sep10 + content;
+          sep10 = " ";
           prevMoreIndented = false;
         }
       }
@@ -4719,25 +4719,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep9 = " ";
+      let sep10 = " ";
       let pos = line2.lastIndex;
       while (match = line2.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep9 === "\n")
-            res += sep9;
+          if (sep10 === "\n")
+            res += sep10;
           else
-            sep9 = "\n";
+            sep10 = "\n";
         } else {
-          res += sep9 + lm;
-          sep9 = " ";
+          res += sep10 + lm;
+          sep10 = " ";
         }
         pos = line2.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep9 + (match?.[1] ?? "");
+      return res + sep10 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -5547,14 +5547,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep9, value }) {
+    function stringifyItem({ start, key, sep: sep10, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep9)
-        for (const st of sep9)
+      if (sep10)
+        for (const st of sep10)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -6721,18 +6721,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep9;
+          let sep10;
           if (scalar.end) {
-            sep9 = scalar.end;
-            sep9.push(this.sourceToken);
+            sep10 = scalar.end;
+            sep10.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep9 = [this.sourceToken];
+            sep10 = [this.sourceToken];
           const map2 = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep9 }]
+            items: [{ start, key: scalar, sep: sep10 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map2;
@@ -6885,15 +6885,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep9 = it.sep;
-                  sep9.push(this.sourceToken);
+                  const sep10 = it.sep;
+                  sep10.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep9 }]
+                    items: [{ start: start2, key, sep: sep10 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -7087,13 +7087,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep9 = fc.end.splice(1, fc.end.length);
-            sep9.push(this.sourceToken);
+            const sep10 = fc.end.splice(1, fc.end.length);
+            sep10.push(this.sourceToken);
             const map2 = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep9 }]
+              items: [{ start, key: fc, sep: sep10 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map2;
@@ -8249,10 +8249,10 @@ var require_truncate = __commonJS({
   "node_modules/semver/functions/truncate.js"(exports, module) {
     "use strict";
     var parse3 = require_parse();
-    var constants2 = require_constants();
+    var constants3 = require_constants();
     var SemVer = require_semver();
     var truncate = (version2, truncation, options3) => {
-      if (!constants2.RELEASE_TYPES.includes(truncation)) {
+      if (!constants3.RELEASE_TYPES.includes(truncation)) {
         return null;
       }
       const clonedVersion = cloneInputVersion(version2, options3);
@@ -9492,7 +9492,7 @@ var require_semver2 = __commonJS({
   "node_modules/semver/index.js"(exports, module) {
     "use strict";
     var internalRe = require_re();
-    var constants2 = require_constants();
+    var constants3 = require_constants();
     var SemVer = require_semver();
     var identifiers = require_identifiers();
     var parse3 = require_parse();
@@ -9576,8 +9576,8 @@ var require_semver2 = __commonJS({
       re: internalRe.re,
       src: internalRe.src,
       tokens: internalRe.t,
-      SEMVER_SPEC_VERSION: constants2.SEMVER_SPEC_VERSION,
-      RELEASE_TYPES: constants2.RELEASE_TYPES,
+      SEMVER_SPEC_VERSION: constants3.SEMVER_SPEC_VERSION,
+      RELEASE_TYPES: constants3.RELEASE_TYPES,
       compareIdentifiers: identifiers.compareIdentifiers,
       rcompareIdentifiers: identifiers.rcompareIdentifiers
     };
@@ -10097,34 +10097,34 @@ var require_yauzl = __commonJS({
     exports.LocalFileHeader = LocalFileHeader;
     exports.RandomAccessReader = RandomAccessReader;
     function openPromise(path2, options3) {
-      return new Promise((resolve12, reject) => {
+      return new Promise((resolve14, reject) => {
         open4(path2, { ...options3, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve12(zipfile);
+          resolve14(zipfile);
         });
       });
     }
     function fromFdPromise(fd, options3) {
-      return new Promise((resolve12, reject) => {
+      return new Promise((resolve14, reject) => {
         fromFd(fd, { ...options3, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve12(zipfile);
+          resolve14(zipfile);
         });
       });
     }
     function fromBufferPromise2(buffer, options3) {
-      return new Promise((resolve12, reject) => {
+      return new Promise((resolve14, reject) => {
         fromBuffer(buffer, { ...options3, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve12(zipfile);
+          resolve14(zipfile);
         });
       });
     }
     function fromRandomAccessReaderPromise(reader, totalSize, options3) {
-      return new Promise((resolve12, reject) => {
+      return new Promise((resolve14, reject) => {
         fromRandomAccessReader(reader, totalSize, { ...options3, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve12(zipfile);
+          resolve14(zipfile);
         });
       });
     }
@@ -10408,15 +10408,15 @@ var require_yauzl = __commonJS({
         if (self.autoClose) self.close();
       }
       function onEntry(entry) {
-        let { resolve: resolve12 } = pendingResolveReject;
+        let { resolve: resolve14 } = pendingResolveReject;
         pendingResolveReject = null;
-        resolve12({ value: entry });
+        resolve14({ value: entry });
       }
       function onEnd() {
-        let { resolve: resolve12 } = pendingResolveReject;
+        let { resolve: resolve14 } = pendingResolveReject;
         pendingResolveReject = null;
         cleanup();
-        resolve12({ done: true });
+        resolve14({ done: true });
       }
       function onError(err) {
         let { reject } = pendingResolveReject;
@@ -10429,9 +10429,9 @@ var require_yauzl = __commonJS({
           return this;
         },
         next() {
-          const promise2 = new Promise((resolve12, reject) => {
+          const promise2 = new Promise((resolve14, reject) => {
             if (pendingResolveReject != null) throw new Error("next() called before previous Promise was resolved.");
-            pendingResolveReject = { resolve: resolve12, reject };
+            pendingResolveReject = { resolve: resolve14, reject };
           });
           self.readEntry();
           return promise2;
@@ -10620,26 +10620,26 @@ var require_yauzl = __commonJS({
       });
     };
     ZipFile.prototype.openReadStreamPromise = function(entry, options3) {
-      return new Promise((resolve12, reject) => {
+      return new Promise((resolve14, reject) => {
         this.openReadStream(entry, options3, function(err, readStream) {
           if (err) return reject(err);
-          resolve12(readStream);
+          resolve14(readStream);
         });
       });
     };
     ZipFile.prototype.openReadStreamLowLevelPromise = function(fileDataStart, compressedSize, relativeStart, relativeEnd, decompress, uncompressedSize) {
-      return new Promise((resolve12, reject) => {
+      return new Promise((resolve14, reject) => {
         this.openReadStream(fileDataStart, compressedSize, relativeStart, relativeEnd, decompress, uncompressedSize, function(err, readStream) {
           if (err) return reject(err);
-          resolve12(readStream);
+          resolve14(readStream);
         });
       });
     };
     ZipFile.prototype.readLocalFileHeaderPromise = function(entry, options3) {
-      return new Promise((resolve12, reject) => {
+      return new Promise((resolve14, reject) => {
         this.readLocalFileHeader(entry, options3, function(err, localFileHeader) {
           if (err) return reject(err);
-          resolve12(localFileHeader);
+          resolve14(localFileHeader);
         });
       });
     };
@@ -11129,7 +11129,7 @@ function describeMode(mode) {
 
 // src/run/base-agent-config-run.ts
 import { mkdtempSync } from "node:fs";
-import { join as join4 } from "node:path";
+import { join as join5 } from "node:path";
 
 // src/policy/agent-config-paths.ts
 var AGENT_CONFIG_FOLDERS = [".claude", ".codex"];
@@ -11212,7 +11212,7 @@ function currentChildIdentity() {
   return storage.getStore()?.identity ?? null;
 }
 function commandAs(identity, file2, args, env) {
-  const own2 = { ...env, HOME: env.HOME ?? identity.home };
+  const own2 = { ...env, ...identity.runEnv, HOME: env.HOME ?? identity.home };
   if (own2.GIT_CONFIG_COUNT === void 0) {
     own2.GIT_CONFIG_COUNT = "1";
     own2.GIT_CONFIG_KEY_0 = "safe.directory";
@@ -11222,7 +11222,11 @@ function commandAs(identity, file2, args, env) {
     const ids = [`--reuid=${identity.uid}`, `--regid=${identity.gid}`, "--init-groups"];
     return { file: identity.setpriv, args: [...ids, "--", file2, ...args], env: own2 };
   }
-  const pinned = [`PATH=${own2.PATH ?? "/usr/bin:/bin"}`, `HOME=${own2.HOME}`];
+  const pinned = [
+    `PATH=${own2.PATH ?? "/usr/bin:/bin"}`,
+    `HOME=${own2.HOME}`,
+    ...Object.entries(identity.runEnv ?? {}).map(([name, value]) => `${name}=${value}`)
+  ];
   return {
     // From the system folders, not the child's PATH (which an earlier step's GITHUB_PATH may have planted).
     file: findExecutable("sudo", SYSTEM_TOOLS_ENV.PATH) ?? "/usr/bin/sudo",
@@ -11251,7 +11255,7 @@ function giveToIdentity(path2) {
 }
 
 // src/proc/child-output.ts
-import { StringDecoder as StringDecoder2 } from "node:string_decoder";
+import { StringDecoder as StringDecoder3 } from "node:string_decoder";
 
 // src/proc/bounded-lines.ts
 import { StringDecoder } from "node:string_decoder";
@@ -11315,23 +11319,41 @@ var BoundedLines = class {
 
 // src/proc/command-fence.ts
 import { randomBytes } from "node:crypto";
+import { StringDecoder as StringDecoder2 } from "node:string_decoder";
 var CommandFence = class {
-  constructor(write, enabled) {
+  constructor(write, enabled, budget = null) {
     this.write = write;
     this.enabled = enabled;
+    this.budget = budget;
   }
   write;
   enabled;
+  budget;
   token = `eg-${randomBytes(16).toString("hex")}`;
   open = false;
   /** False while the last text written ended mid-line (a fragment of an over-long line). */
   atLineStart = true;
+  /** For {@link line}: a budget may cut a line inside a character. */
+  lineDecoder = new StringDecoder2("utf8");
   /** Echo one line of child output (without its newline), opening the fence first if needed. */
   line(text2) {
+    if (this.budget !== null) {
+      this.bytes(Buffer.from(`${text2}
+`, "utf8"), this.lineDecoder);
+      return;
+    }
     this.openFence();
     this.write(`${text2}
 `);
     this.atLineStart = true;
+  }
+  /**
+   * Echo raw child output (a run of whole lines or a fragment), the part the budget lets through now,
+   * decoded with the stream's own `decoder` (a character split between two pieces is echoed whole).
+   */
+  bytes(bytes, decoder2) {
+    const shown2 = this.budget !== null ? this.budget.take(bytes) : bytes;
+    if (shown2.length > 0) this.text(decoder2.write(shown2));
   }
   /**
    * Echo a run of child output as it is: whole lines, or the front of an over-long line (then the next
@@ -11343,8 +11365,20 @@ var CommandFence = class {
     this.write(text2);
     this.atLineStart = text2.endsWith("\n");
   }
-  /** Resume workflow commands. Safe to call more than once. */
+  /**
+   * Echo the budget's marker and the kept end of the output (once), then resume workflow commands. Safe to
+   * call more than once.
+   */
   close() {
+    const rest = this.budget?.finish() ?? { marker: null, tail: "" };
+    if (rest.marker !== null) {
+      this.openFence();
+      if (!this.atLineStart) this.write("\n");
+      this.write(`${rest.marker}
+`);
+      this.atLineStart = true;
+    }
+    this.text(rest.tail);
     if (this.open) {
       if (!this.atLineStart) this.write("\n");
       this.atLineStart = true;
@@ -11361,86 +11395,6 @@ var CommandFence = class {
     }
   }
 };
-
-// src/proc/line-framer.ts
-var DEFAULT_MAX_LINE_BYTES = 64 * 1024;
-var LF = 10;
-var CR = 13;
-var SMALL_COPY_BYTES = 4096;
-var LineFramer = class {
-  /**
-   * @param emit gets each piece, in stream order.
-   * @param maxLineBytes the most bytes of an unfinished line held (a positive integer).
-   */
-  constructor(emit, maxLineBytes = DEFAULT_MAX_LINE_BYTES) {
-    this.emit = emit;
-    this.maxLineBytes = maxLineBytes;
-  }
-  emit;
-  maxLineBytes;
-  pending = [];
-  pendingSize = 0;
-  /** True after a fragment, until the line's newline. */
-  midLine = false;
-  push(chunk) {
-    if (chunk.length === 0) return;
-    const newline = chunk.lastIndexOf(LF);
-    if (newline < 0) {
-      this.hold(chunk);
-      return;
-    }
-    let from = 0;
-    if (this.pendingSize > 0) {
-      const first = chunk.indexOf(LF);
-      this.emit("lines", foldCrLf(Buffer.concat([...this.pending, chunk.subarray(0, first + 1)])));
-      this.pending = [];
-      this.pendingSize = 0;
-      from = first + 1;
-    }
-    this.midLine = false;
-    if (newline + 1 > from) this.emit("lines", foldCrLf(chunk.subarray(from, newline + 1)));
-    this.hold(chunk.subarray(newline + 1));
-  }
-  /**
-   * Emits the stream's `last` piece (call once, when the stream ended): what is held, or an empty piece
-   * when the stream ended right after a fragment, so an unfinished line always ends in a `last` piece.
-   */
-  flush() {
-    if (this.pendingSize === 0 && !this.midLine) return;
-    const rest = Buffer.concat(this.pending);
-    this.pending = [];
-    this.pendingSize = 0;
-    this.midLine = false;
-    this.emit("last", rest);
-  }
-  hold(bytes) {
-    if (bytes.length === 0) return;
-    if (this.pendingSize + bytes.length <= this.maxLineBytes) {
-      this.pending.push(bytes.length < SMALL_COPY_BYTES ? Buffer.from(bytes) : bytes);
-      this.pendingSize += bytes.length;
-      return;
-    }
-    for (const part of this.pending) this.emit("fragment", part);
-    const carry = bytes[bytes.length - 1] === CR ? 1 : 0;
-    if (bytes.length > carry) this.emit("fragment", bytes.subarray(0, bytes.length - carry));
-    this.pending = carry === 1 ? [Buffer.from("\r")] : [];
-    this.pendingSize = carry;
-    this.midLine = true;
-  }
-};
-function foldCrLf(bytes) {
-  let at = bytes.indexOf("\r\n");
-  if (at < 0) return bytes;
-  const parts = [];
-  let from = 0;
-  while (at >= 0) {
-    parts.push(bytes.subarray(from, at));
-    from = at + 1;
-    at = bytes.indexOf("\r\n", from);
-  }
-  parts.push(bytes.subarray(from));
-  return Buffer.concat(parts);
-}
 
 // src/core/tail-window.ts
 var TailWindow = class {
@@ -11534,6 +11488,182 @@ function fromWholeCharacter(bytes) {
   return bytes.subarray(start);
 }
 
+// src/proc/echo-budget.ts
+var DEFAULT_LOG_LIMIT_BYTES = 2 * 1024 * 1024;
+var LOG_LIMIT_RANGE = { min: 1024, max: 1024 * 1024 * 1024 };
+var LF = 10;
+var LINE_START_SEARCH_BYTES = 64 * 1024;
+var EMPTY = Buffer.alloc(0);
+var EchoBudget = class {
+  /** @param limitBytes the most bytes of output shown (an integer ≥ 2). */
+  constructor(limitBytes) {
+    this.limitBytes = limitBytes;
+    if (!Number.isInteger(limitBytes) || limitBytes < 2)
+      throw new Error(`Internal error: an echo budget needs at least 2 bytes, got ${limitBytes}`);
+    this.#headLeft = Math.ceil(limitBytes / 2);
+    this.#tail = new TailWindow(Math.floor(limitBytes / 2));
+  }
+  limitBytes;
+  #headLeft;
+  #tail;
+  /** Bytes that went to the tail window (shown at the end, or left out). */
+  #held = 0;
+  #finished = false;
+  /** The last byte shown, or -1 before any. */
+  #lastShown = -1;
+  /**
+   * Takes the next bytes of output and returns the part to show now (a prefix of `bytes`, possibly empty);
+   * the rest is held for the end or left out.
+   */
+  take(bytes) {
+    if (this.#headLeft === 0 || this.#finished) {
+      this.#hold(bytes);
+      return EMPTY;
+    }
+    if (bytes.length <= this.#headLeft) {
+      this.#headLeft -= bytes.length;
+      if (bytes.length > 0) this.#lastShown = bytes[bytes.length - 1];
+      return bytes;
+    }
+    let cut = bytes.lastIndexOf(LF, this.#headLeft - 1) + 1;
+    if (cut === 0 && !this.#atLineEnd) cut = characterStart(bytes, this.#headLeft);
+    this.#headLeft = 0;
+    this.#hold(bytes.subarray(cut));
+    return bytes.subarray(0, cut);
+  }
+  /** Whether what was shown so far is whole lines (and something was shown). */
+  get #atLineEnd() {
+    return this.#lastShown === LF;
+  }
+  /** The bytes of output left out of the log so far (final once {@link finish} was called). */
+  get leftOutBytes() {
+    return this.#tail.droppedBytes;
+  }
+  /**
+   * The marker and the held end of the output (see {@link EchoRest}), when the child ended; nothing on a
+   * second call, and bytes taken after the first are only counted.
+   */
+  finish() {
+    if (this.#finished || this.#held === 0) {
+      this.#finished = true;
+      return { marker: null, tail: "" };
+    }
+    this.#finished = true;
+    const kept = this.#tail.bytes();
+    if (this.#tail.droppedBytes === 0) return { marker: null, tail: kept.toString("utf8") };
+    const newline = kept.indexOf(LF);
+    const near = Math.min(LINE_START_SEARCH_BYTES, kept.length / 2);
+    const from = newline >= 0 && newline < near ? newline + 1 : 0;
+    const shown2 = fromWholeCharacter(kept.subarray(from));
+    const leftOut = this.#tail.droppedBytes + kept.length - shown2.length;
+    const half = formatBytes(Math.floor(this.limitBytes / 2));
+    return {
+      marker: `[evidence-gate: ${leftOut} bytes of this command's output left out of the log here (output-log-limit ${formatBytes(this.limitBytes)}: about the first and the last ${half} are shown)]`,
+      tail: shown2.toString("utf8")
+    };
+  }
+  #hold(bytes) {
+    if (bytes.length === 0) return;
+    this.#held += bytes.length;
+    this.#tail.push(bytes);
+  }
+};
+function characterStart(bytes, at) {
+  let i = at;
+  while (i > 0 && (bytes[i] & 192) === 128) i--;
+  return i;
+}
+function formatBytes(bytes) {
+  for (const [unit, size] of [
+    ["GiB", 1024 ** 3],
+    ["MiB", 1024 ** 2],
+    ["KiB", 1024]
+  ]) {
+    if (bytes >= size && bytes % size === 0) return `${bytes / size} ${unit}`;
+  }
+  return `${bytes} bytes`;
+}
+
+// src/proc/line-framer.ts
+var DEFAULT_MAX_LINE_BYTES = 64 * 1024;
+var LF2 = 10;
+var CR = 13;
+var SMALL_COPY_BYTES = 4096;
+var LineFramer = class {
+  /**
+   * @param emit gets each piece, in stream order.
+   * @param maxLineBytes the most bytes of an unfinished line held (a positive integer).
+   */
+  constructor(emit, maxLineBytes = DEFAULT_MAX_LINE_BYTES) {
+    this.emit = emit;
+    this.maxLineBytes = maxLineBytes;
+  }
+  emit;
+  maxLineBytes;
+  pending = [];
+  pendingSize = 0;
+  /** True after a fragment, until the line's newline. */
+  midLine = false;
+  push(chunk) {
+    if (chunk.length === 0) return;
+    const newline = chunk.lastIndexOf(LF2);
+    if (newline < 0) {
+      this.hold(chunk);
+      return;
+    }
+    let from = 0;
+    if (this.pendingSize > 0) {
+      const first = chunk.indexOf(LF2);
+      this.emit("lines", foldCrLf(Buffer.concat([...this.pending, chunk.subarray(0, first + 1)])));
+      this.pending = [];
+      this.pendingSize = 0;
+      from = first + 1;
+    }
+    this.midLine = false;
+    if (newline + 1 > from) this.emit("lines", foldCrLf(chunk.subarray(from, newline + 1)));
+    this.hold(chunk.subarray(newline + 1));
+  }
+  /**
+   * Emits the stream's `last` piece (call once, when the stream ended): what is held, or an empty piece
+   * when the stream ended right after a fragment, so an unfinished line always ends in a `last` piece.
+   */
+  flush() {
+    if (this.pendingSize === 0 && !this.midLine) return;
+    const rest = Buffer.concat(this.pending);
+    this.pending = [];
+    this.pendingSize = 0;
+    this.midLine = false;
+    this.emit("last", rest);
+  }
+  hold(bytes) {
+    if (bytes.length === 0) return;
+    if (this.pendingSize + bytes.length <= this.maxLineBytes) {
+      this.pending.push(bytes.length < SMALL_COPY_BYTES ? Buffer.from(bytes) : bytes);
+      this.pendingSize += bytes.length;
+      return;
+    }
+    for (const part of this.pending) this.emit("fragment", part);
+    const carry = bytes[bytes.length - 1] === CR ? 1 : 0;
+    if (bytes.length > carry) this.emit("fragment", bytes.subarray(0, bytes.length - carry));
+    this.pending = carry === 1 ? [Buffer.from("\r")] : [];
+    this.pendingSize = carry;
+    this.midLine = true;
+  }
+};
+function foldCrLf(bytes) {
+  let at = bytes.indexOf("\r\n");
+  if (at < 0) return bytes;
+  const parts = [];
+  let from = 0;
+  while (at >= 0) {
+    parts.push(bytes.subarray(from, at));
+    from = at + 1;
+    at = bytes.indexOf("\r\n", from);
+  }
+  parts.push(bytes.subarray(from));
+  return Buffer.concat(parts);
+}
+
 // src/proc/output-tail.ts
 var OutputTail = class {
   window;
@@ -11557,14 +11687,22 @@ ${fromWholeCharacter(bytes).toString("utf8")}`;
 };
 
 // src/proc/child-output.ts
+function childEchoFence(echo) {
+  return new CommandFence(
+    echo.write,
+    echo.fenceWorkflowCommands,
+    new EchoBudget(echo.limitBytes ?? DEFAULT_LOG_LIMIT_BYTES)
+  );
+}
 var DEFAULT_TAIL = 64 * 1024;
+var NEWLINE = Buffer.from("\n");
 var ChildOutput = class {
   constructor(options3) {
     this.options = options3;
     const tailBytes = options3.tailBytes ?? DEFAULT_TAIL;
     this.stdoutTail = new OutputTail(tailBytes);
     this.stderrTail = new OutputTail(tailBytes);
-    this.fence = options3.echo ? new CommandFence(options3.echo.write, options3.echo.fenceWorkflowCommands) : null;
+    this.fence = options3.echo ? childEchoFence(options3.echo) : null;
     const maxLine = options3.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
     const framed = this.fence !== null || options3.onOutput !== void 0;
     this.stdoutFramer = framed || options3.onStdoutLine !== void 0 ? this.framer("stdout", options3.onStdoutLine, maxLine) : null;
@@ -11609,14 +11747,11 @@ var ChildOutput = class {
   framer(stream, onLine, maxLineBytes) {
     const lines = onLine !== void 0 ? new BoundedLines(onLine, maxLineBytes) : null;
     if (lines !== null) this.lineCutters.push(lines);
-    const decoder2 = this.fence !== null ? new StringDecoder2("utf8") : null;
+    const decoder2 = this.fence !== null ? new StringDecoder3("utf8") : null;
     return new LineFramer((kind, bytes) => {
       this.options.onOutput?.({ stream, kind, bytes });
-      if (decoder2 !== null) {
-        const text2 = decoder2.write(bytes);
-        this.fence?.text(kind === "last" ? `${text2}${decoder2.end()}
-` : text2);
-      }
+      if (decoder2 !== null)
+        this.fence?.bytes(kind === "last" ? Buffer.concat([bytes, NEWLINE]) : bytes, decoder2);
       lines?.piece(kind, bytes);
     }, maxLineBytes);
   }
@@ -11750,6 +11885,129 @@ function killUserProcesses(identity) {
 
 // src/proc/orphan-guard.ts
 import { spawn } from "node:child_process";
+
+// src/proc/trusted-tools.ts
+import { accessSync as accessSync2, constants as constants2, realpathSync, statSync as statSync2 } from "node:fs";
+import { basename, delimiter as delimiter2, dirname, isAbsolute as isAbsolute2, join as join2, relative, resolve, sep } from "node:path";
+var TOOL_NAMES = ["git", "sh", "npm"];
+var UntrustedToolError = class extends Error {
+  constructor(tool, message) {
+    super(message);
+    this.tool = tool;
+    this.name = "UntrustedToolError";
+  }
+  tool;
+};
+var STICKY = 512;
+var GROUP_OR_OTHER_WRITE = 18;
+function within(path2, root) {
+  const rel = relative(root, path2);
+  return rel === "" || !(rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute2(rel));
+}
+function ownerOrModeProblem(path2, st, o) {
+  if (!o.owners.includes(st.uid))
+    return `${path2} is owned by uid ${st.uid}, not root or the engine's own user (uid ${o.owners.join(", ")})`;
+  if ((st.mode & GROUP_OR_OTHER_WRITE) !== 0 && !(o.stickyOk && (st.mode & STICKY) !== 0))
+    return `${path2} is writable by its group or by others (mode ${(st.mode & 4095).toString(8)})`;
+  return null;
+}
+function folderChainProblem(dir, owners, selfStickyOk) {
+  for (let d = dir; ; d = dirname(d)) {
+    const problem = ownerOrModeProblem(d, statSync2(d), { owners, stickyOk: d !== dir || selfStickyOk });
+    if (problem !== null) return problem;
+    if (dirname(d) === d) return null;
+  }
+}
+function rootProblem(path2, roots) {
+  for (const root of roots) {
+    let real2;
+    try {
+      real2 = realpathSync(root);
+    } catch {
+      real2 = resolve(root);
+    }
+    if (within(path2, real2) || within(path2, resolve(root)))
+      return `${path2} lies in ${root}, which the pull request can write`;
+  }
+  return null;
+}
+function ownersOf(ctx) {
+  return ctx.owners ?? [0, ...process.getuid !== void 0 ? [process.getuid()] : []];
+}
+function checkExecutable(candidate, ctx) {
+  const owners = ownersOf(ctx);
+  try {
+    const dir = realpathSync(dirname(resolve(candidate)));
+    const path2 = join2(dir, basename(candidate));
+    const real2 = realpathSync(path2);
+    const st = statSync2(real2);
+    if (!st.isFile()) return { reason: `${real2} is not a regular file` };
+    accessSync2(real2, constants2.X_OK);
+    const problem = rootProblem(path2, ctx.untrustedRoots) ?? rootProblem(real2, ctx.untrustedRoots) ?? folderChainProblem(dir, owners, true) ?? folderChainProblem(dirname(real2), owners, true) ?? ownerOrModeProblem(real2, st, { owners, stickyOk: false });
+    return problem === null ? { path: path2 } : { reason: problem };
+  } catch (error63) {
+    return { reason: `${candidate}: ${error63.code ?? String(error63)}` };
+  }
+}
+function pathFolderProblem(folder, ctx) {
+  try {
+    const real2 = realpathSync(folder);
+    return rootProblem(real2, ctx.untrustedRoots) ?? rootProblem(resolve(folder), ctx.untrustedRoots) ?? folderChainProblem(real2, ownersOf(ctx), false);
+  } catch (error63) {
+    return `${folder}: ${error63.code ?? String(error63)}`;
+  }
+}
+function resolveTool(name, ctx, skipped) {
+  const searched = ctx.pathEnv ?? "";
+  const candidates = name === "sh" ? ["/bin/sh"] : searched.split(delimiter2).filter((folder) => folder !== "" && isAbsolute2(folder)).map((folder) => join2(folder, name));
+  const passed = [];
+  for (const candidate of candidates) {
+    let executable = false;
+    try {
+      accessSync2(candidate, constants2.X_OK);
+      executable = true;
+    } catch {
+    }
+    if (!executable) continue;
+    const checked = checkExecutable(candidate, ctx);
+    if ("path" in checked) {
+      skipped.push(...passed);
+      return { kind: "found", path: checked.path };
+    }
+    passed.push(`${candidate}: ${checked.reason}`);
+  }
+  skipped.push(...passed);
+  const where = name === "sh" ? "at /bin/sh" : `on PATH (${JSON.stringify(searched)})`;
+  const why = passed.length > 0 ? `; passed over: ${passed.join("; ")}` : "";
+  return {
+    kind: "missing",
+    message: `no trusted ${name} ${where}: the engine runs ${name} only from a folder nothing the pull request can write (not the workspace, RUNNER_TEMP or the separate user's home; owned by root or the engine's user; not writable by group or others)${why}. Install ${name} in a system folder (e.g. /usr/bin) that is on PATH`
+  };
+}
+function resolveTrustedTools(ctx) {
+  const skipped = [];
+  const tools = Object.fromEntries(
+    TOOL_NAMES.map((name) => [name, resolveTool(name, ctx, skipped)])
+  );
+  const path2 = (ctx.pathEnv ?? "").split(delimiter2).filter((folder) => folder !== "" && isAbsolute2(folder) && pathFolderProblem(folder, ctx) === null).join(delimiter2);
+  return { tools, path: path2, skipped };
+}
+var configured = null;
+function configureTrustedTools(ctx) {
+  configured = resolveTrustedTools(ctx);
+  return configured;
+}
+function trustedCommand(name, fallback = name) {
+  if (configured === null) return fallback;
+  const tool = configured.tools[name];
+  if (tool.kind === "missing") throw new UntrustedToolError(name, tool.message);
+  return tool.path;
+}
+function trustedPathSetting() {
+  return configured === null ? {} : { PATH: configured.path };
+}
+
+// src/proc/orphan-guard.ts
 var GUARD_NAME = "evidence-gate-orphan-guard";
 var GUARD_SCRIPT = `groups=' '
 while read -r line; do
@@ -11773,7 +12031,7 @@ function runningGuard() {
     return guard;
   let started2;
   try {
-    started2 = spawn("/bin/sh", ["-c", GUARD_SCRIPT, GUARD_NAME], {
+    started2 = spawn(trustedCommand("sh", "/bin/sh"), ["-c", GUARD_SCRIPT, GUARD_NAME], {
       env: { PATH: "/usr/bin:/bin" },
       stdio: ["pipe", "ignore", "ignore"],
       // Its own group: a signal to the engine's group (Ctrl-C) must not end the guard before the engine
@@ -11820,14 +12078,15 @@ function killGroup(pid, signal2, identity) {
 }
 function runProcess(options3) {
   const started2 = Date.now();
-  return new Promise((resolve12) => {
+  return new Promise((resolve14) => {
     if (options3.signal?.aborted) {
-      resolve12({ kind: "cancelled", stdoutTail: "", stderrTail: "", durationMs: 0, pid: null });
+      resolve14({ kind: "cancelled", stdoutTail: "", stderrTail: "", durationMs: 0, pid: null });
       return;
     }
-    const start = startLine(options3);
+    let start;
     let child;
     try {
+      start = startLine(options3);
       child = spawn2(start.file, start.args, {
         cwd: options3.cwd,
         env: start.env,
@@ -11835,14 +12094,14 @@ function runProcess(options3) {
         detached: true
       });
     } catch (error63) {
-      resolve12({ kind: "spawn_failed", message: String(error63), durationMs: Date.now() - started2 });
+      resolve14({ kind: "spawn_failed", message: String(error63), durationMs: Date.now() - started2 });
       return;
     }
-    superviseChild(child, { ...options3, marker: start.marker, scope: currentChildScope() }, started2, resolve12);
+    superviseChild(child, { ...options3, marker: start.marker, scope: currentChildScope() }, started2, resolve14);
   });
 }
 function startLine(options3) {
-  const [command, commandArgs] = options3.shell ? ["/bin/sh", ["-c", options3.command]] : [options3.command, [...options3.args ?? []]];
+  const [command, commandArgs] = options3.shell ? [trustedCommand("sh", "/bin/sh"), ["-c", options3.command]] : [options3.command, [...options3.args ?? []]];
   if (options3.prCode !== true)
     return { file: command, args: commandArgs, env: { ...options3.env }, marker: null };
   const { file: file2, args } = currentChildScope()?.launch(command, commandArgs) ?? {
@@ -11854,7 +12113,7 @@ function startLine(options3) {
   const identity = currentChildIdentity();
   return identity === null ? { file: file2, args, env, marker } : { ...commandAs(identity, file2, args, env), marker };
 }
-function superviseChild(child, options3, started2, resolve12) {
+function superviseChild(child, options3, started2, resolve14) {
   const output2 = new ChildOutput(options3);
   const pid = child.pid ?? null;
   const identity = options3.marker !== null ? options3.scope?.identity ?? null : null;
@@ -11887,7 +12146,7 @@ function superviseChild(child, options3, started2, resolve12) {
     output2.end();
     child.stdout?.destroy();
     child.stderr?.destroy();
-    resolve12(result);
+    resolve14(result);
   };
   child.on("error", (error63) => {
     finish2({ kind: "spawn_failed", message: error63.message, durationMs: Date.now() - started2 });
@@ -11921,6 +12180,84 @@ function resultOf(streams, end) {
   return { ...streams, kind: "signalled", signal: end.signal ?? "unknown" };
 }
 
+// src/proc/trusted-git.ts
+import { AsyncLocalStorage as AsyncLocalStorage2 } from "node:async_hooks";
+import { realpathSync as realpathSync2 } from "node:fs";
+import { isAbsolute as isAbsolute3, relative as relative2, resolve as resolve2 } from "node:path";
+var PINNED_EVERYWHERE = [
+  ["core.fsmonitor", "false"],
+  ["core.hooksPath", "/dev/null"],
+  ["core.pager", "cat"],
+  ["core.askPass", ""]
+];
+var PINNED_TRUSTED = [
+  ["core.attributesFile", "/dev/null"],
+  ["core.excludesFile", "/dev/null"],
+  ["core.untrackedCache", "false"],
+  ["core.splitIndex", "false"],
+  ["protocol.allow", "never"],
+  ["protocol.file.allow", "always"],
+  ["protocol.http.allow", "always"],
+  ["protocol.https.allow", "always"],
+  ["uploadpack.packObjectsHook", ""],
+  ["submodule.recurse", "false"]
+];
+var TRUSTED_ENV = {
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_ATTR_NOSYSTEM: "1",
+  GIT_NO_REPLACE_OBJECTS: "1",
+  GIT_PAGER: "cat",
+  PAGER: "cat",
+  GIT_TERMINAL_PROMPT: "0"
+};
+var storage2 = new AsyncLocalStorage2();
+function withTrustedGit(dir, body) {
+  return storage2.run(dir, body);
+}
+function currentTrustedGit() {
+  return storage2.getStore() ?? null;
+}
+function onTrustedGit(cwd) {
+  const trusted = currentTrustedGit();
+  return trusted !== null && isInside(cwd, trusted.workTree);
+}
+function real(path2) {
+  try {
+    return realpathSync2(path2);
+  } catch {
+    return resolve2(path2);
+  }
+}
+function isInside(dir, root) {
+  const rel = relative2(real(root), real(dir));
+  return rel === "" || !rel.startsWith("..") && !isAbsolute3(rel);
+}
+var configArgs = (pairs) => pairs.flatMap(([key, value]) => ["-c", `${key}=${value}`]);
+function engineGitCall(args, o) {
+  const trusted = currentTrustedGit();
+  if (trusted === null || !onTrustedGit(o.cwd)) {
+    return {
+      args: [...configArgs(PINNED_EVERYWHERE), ...args],
+      baseEnv: o.baseEnv,
+      set: o.set,
+      trusted: false
+    };
+  }
+  return {
+    args: [
+      `--git-dir=${trusted.gitDir}`,
+      `--work-tree=${trusted.workTree}`,
+      ...configArgs(PINNED_EVERYWHERE),
+      ...configArgs(PINNED_TRUSTED),
+      ...args
+    ],
+    baseEnv: Object.fromEntries(Object.entries(o.baseEnv).filter(([name]) => !/^GIT_/i.test(name))),
+    set: { ...TRUSTED_ENV, HOME: trusted.home, XDG_CONFIG_HOME: trusted.home, ...o.set },
+    trusted: true
+  };
+}
+
 // src/proc/git.ts
 var GitError = class extends Error {
   constructor(args, detail) {
@@ -11933,15 +12270,21 @@ var GitError = class extends Error {
   detail;
 };
 async function runGit(args, options3, output2) {
+  const call = engineGitCall(args, {
+    cwd: options3.cwd,
+    baseEnv: options3.baseEnv ?? process.env,
+    set: { GIT_TERMINAL_PROMPT: "0", ...trustedPathSetting(), ...options3.set }
+  });
   const result = await runProcess({
-    command: "git",
-    args,
+    // The action's trusted git (resolved at start, never a PATH entry the pull request can write).
+    command: trustedCommand("git"),
+    args: call.args,
     cwd: options3.cwd,
     env: buildChildEnv({
-      base: options3.baseEnv ?? process.env,
+      base: call.baseEnv,
       child: { kind: "git" },
       knownSecrets: options3.knownSecrets ?? [],
-      set: { GIT_TERMINAL_PROMPT: "0", ...options3.set }
+      set: call.set
     }),
     timeoutMs: options3.timeoutMs ?? 12e4,
     // Local git ends by itself within its timeout: no orphan guard (one more process per git call).
@@ -12135,12 +12478,12 @@ async function collect(tree, read) {
 
 // src/run/agent-config-restore.ts
 import { lstat, mkdir, readFile, readlink, rename, rm as rm2, rmdir, symlink, writeFile } from "node:fs/promises";
-import { dirname, join as join3 } from "node:path";
+import { dirname as dirname2, join as join4 } from "node:path";
 
 // src/evidence/evidence-tree.ts
 import { copyFile, mkdtemp, rm, stat, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { isAbsolute as isAbsolute2, join as join2 } from "node:path";
+import { isAbsolute as isAbsolute4, join as join3 } from "node:path";
 var NotAGitRepositoryError = class extends Error {
   constructor(dir, detail) {
     super(
@@ -12204,11 +12547,11 @@ async function seedFromUserIndex(userIndexPath, indexFile) {
 }
 async function withWorkingTreeIndex(repoDir, context, task2) {
   const root = await workTreeRoot(repoDir, context);
-  const tempDir = await mkdtemp(join2(tmpdir(), "evidence-gate-index-"));
-  const indexFile = join2(tempDir, "index");
+  const tempDir = await mkdtemp(join3(tmpdir(), "evidence-gate-index-"));
+  const indexFile = join3(tempDir, "index");
   try {
     const userIndex = await git(["rev-parse", "--git-path", "index"], gitOptions2(root, context));
-    const userIndexPath = isAbsolute2(userIndex) ? userIndex : join2(root, userIndex);
+    const userIndexPath = isAbsolute4(userIndex) ? userIndex : join3(root, userIndex);
     const seeded = await seedFromUserIndex(userIndexPath, indexFile);
     const scoped = (args) => git(args, gitOptions2(root, context, { GIT_INDEX_FILE: indexFile }));
     if (!seeded && await headCommit(root, context) !== null) await scoped(["read-tree", "HEAD"]);
@@ -12278,7 +12621,7 @@ async function parentsAreFolders(root, path2) {
   const segments3 = path2.split("/").slice(0, -1);
   let at = root;
   for (const segment of segments3) {
-    at = join3(at, segment);
+    at = join4(at, segment);
     try {
       const stats = await lstat(at);
       if (!stats.isDirectory()) return false;
@@ -12296,17 +12639,17 @@ async function pruneEmpty(dir, stop, keep) {
     } catch {
       return;
     }
-    at = dirname(at);
+    at = dirname2(at);
   }
 }
 async function place(root, path2, leaf) {
-  const target = join3(root, path2);
-  await mkdir(dirname(target), { recursive: true });
+  const target = join4(root, path2);
+  await mkdir(dirname2(target), { recursive: true });
   if (leaf.kind === "file") await writeFile(target, leaf.bytes, { mode: leaf.executable ? 493 : 420 });
   else if (leaf.kind === "symlink") await symlink(leaf.target, target);
 }
 async function move(from, to) {
-  await mkdir(dirname(to), { recursive: true });
+  await mkdir(dirname2(to), { recursive: true });
   try {
     await rename(from, to);
   } catch (error63) {
@@ -12387,7 +12730,7 @@ async function swapInBaseAgentConfig(o) {
   const prEntries = await withWorkingTreeIndex(root, plain, snapshotEntries);
   const existingFolders = /* @__PURE__ */ new Set();
   for (const path2 of paths) {
-    for (let dir = dirname(join3(root, path2)); dir.startsWith(`${root}/`); dir = dirname(dir)) {
+    for (let dir = dirname2(join4(root, path2)); dir.startsWith(`${root}/`); dir = dirname2(dir)) {
       const stats = await lstat(dir).catch(() => null);
       if (stats?.isDirectory()) existingFolders.add(dir);
     }
@@ -12395,17 +12738,17 @@ async function swapInBaseAgentConfig(o) {
   const prLeaves = /* @__PURE__ */ new Map();
   for (const path2 of paths) {
     if (!await parentsAreFolders(root, path2)) continue;
-    const leaf = await leafAt(join3(root, path2));
+    const leaf = await leafAt(join4(root, path2));
     if (leaf.kind === "absent" || leaf.kind === "other") continue;
     prLeaves.set(path2, leaf);
-    await move(join3(root, path2), join3(o.asideDir, path2));
-    await pruneEmpty(dirname(join3(root, path2)), root, /* @__PURE__ */ new Set());
+    await move(join4(root, path2), join4(o.asideDir, path2));
+    await pruneEmpty(dirname2(join4(root, path2)), root, /* @__PURE__ */ new Set());
   }
   const notPlaced = [];
   const placedLeaves = /* @__PURE__ */ new Map();
   for (const [path2, entry] of baseByPath) {
     const leaf = leafOf(entry);
-    const existing = await leafAt(join3(root, path2));
+    const existing = await leafAt(join4(root, path2));
     if (!await parentsAreFolders(root, path2) || existing.kind !== "absent") {
       notPlaced.push(
         `${path2} (something of the pull request's that is not agent configuration is in the way)`
@@ -12427,19 +12770,19 @@ async function swapInBaseAgentConfig(o) {
     const back = [];
     const changedByRun = [];
     for (const path2 of [...paths].reverse()) {
-      const now = await leafAt(join3(root, path2));
+      const now = await leafAt(join4(root, path2));
       if (!sameLeaf(now, placedLeaves.get(path2) ?? { kind: "absent" })) {
         changedByRun.push(path2);
         continue;
       }
       if (now.kind !== "absent") {
-        await rm2(join3(root, path2), { force: true });
-        await pruneEmpty(dirname(join3(root, path2)), root, existingFolders);
+        await rm2(join4(root, path2), { force: true });
+        await pruneEmpty(dirname2(join4(root, path2)), root, existingFolders);
       }
       back.push(path2);
     }
     for (const path2 of back) {
-      if (prLeaves.has(path2)) await move(join3(o.asideDir, path2), join3(root, path2));
+      if (prLeaves.has(path2)) await move(join4(o.asideDir, path2), join4(root, path2));
     }
     back.sort();
     changedByRun.sort();
@@ -12492,7 +12835,7 @@ var BaseAgentConfigRun = class {
       });
       if (base.gitNote !== void 0)
         this.#run.runner.info(`agent configuration: read through the API (${base.gitNote})`);
-      const asideDir = mkdtempSync(join4(temp, "evidence-gate", "pr-agent-config-"));
+      const asideDir = mkdtempSync(join5(temp, "evidence-gate", "pr-agent-config-"));
       this.#swap = await swapInBaseAgentConfig({ repoDir: workspace, asideDir, base, gitContext });
       const via = { git: "with git", "git-fetch": "with git (fetched)", api: "through the API" }[base.via];
       const swap = this.#swap;
@@ -12527,13 +12870,13 @@ var BaseAgentConfigRun = class {
 };
 
 // src/github/base-ref-graph.ts
-import { realpathSync } from "node:fs";
-import { join as join6, relative, sep } from "node:path";
+import { realpathSync as realpathSync3 } from "node:fs";
+import { join as join7, relative as relative3, sep as sep2 } from "node:path";
 
 // src/policy/policy-file.ts
 var import_yaml = __toESM(require_dist(), 1);
 import { open as open2 } from "node:fs/promises";
-import { join as join5 } from "node:path";
+import { join as join6 } from "node:path";
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -14545,8 +14888,8 @@ function emoji() {
 }
 var ipv4 = /^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])$/;
 var ipv6 = /^(([0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,7}:|([0-9a-fA-F]{1,4}:){1,6}:[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,5}(:[0-9a-fA-F]{1,4}){1,2}|([0-9a-fA-F]{1,4}:){1,4}(:[0-9a-fA-F]{1,4}){1,3}|([0-9a-fA-F]{1,4}:){1,3}(:[0-9a-fA-F]{1,4}){1,4}|([0-9a-fA-F]{1,4}:){1,2}(:[0-9a-fA-F]{1,4}){1,5}|[0-9a-fA-F]{1,4}:((:[0-9a-fA-F]{1,4}){1,6})|:((:[0-9a-fA-F]{1,4}){1,7}|:))$/;
-var mac = (delimiter2) => {
-  const escapedDelim = escapeRegex(delimiter2 ?? ":");
+var mac = (delimiter3) => {
+  const escapedDelim = escapeRegex(delimiter3 ?? ":");
   return new RegExp(`^(?:[0-9A-F]{2}${escapedDelim}){5}[0-9A-F]{2}$|^(?:[0-9a-f]{2}${escapedDelim}){5}[0-9a-f]{2}$`);
 };
 var cidrv4 = /^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\/([0-9]|[1-2][0-9]|3[0-2])$/;
@@ -17602,7 +17945,7 @@ var recursive = /* @__PURE__ */ new WeakMap();
 var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
-function isRecursive(inst, stack, resolve12) {
+function isRecursive(inst, stack, resolve14) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -17612,7 +17955,7 @@ function isRecursive(inst, stack, resolve12) {
   let result = NONE;
   const check2 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve12);
+      const answer = isRecursive(child, stack, resolve14);
       if (answer > result)
         result = answer;
     }
@@ -17623,7 +17966,7 @@ function isRecursive(inst, stack, resolve12) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve12) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve14) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -17687,7 +18030,7 @@ function isRecursive(inst, stack, resolve12) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve12 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve14 ? inst._zod.innerType : void 0);
       merge2(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -29097,8 +29440,8 @@ var tupleProcessor = (schema, ctx, _json, params) => {
   let minItems = def.items.length;
   while (minItems > 0) {
     const item = def.items[minItems - 1];
-    const optional3 = ctx.io === "input" ? inputOptin(item) !== void 0 : item._zod.optout === "optional";
-    if (!optional3)
+    const optional4 = ctx.io === "input" ? inputOptin(item) !== void 0 : item._zod.optout === "optional";
+    if (!optional4)
       break;
     minItems--;
   }
@@ -29193,17 +29536,17 @@ function rewriteKeyNames(ctx) {
     const names = (seen?.def ?? seen?.schema)?.propertyNames;
     if (!names || names === true || rewrites.has(names))
       continue;
-    const rewritten = stringifyKeyNames(bySchema, names, /* @__PURE__ */ new Set());
-    if (rewritten !== names)
-      rewrites.set(names, rewritten);
+    const rewritten2 = stringifyKeyNames(bySchema, names, /* @__PURE__ */ new Set());
+    if (rewritten2 !== names)
+      rewrites.set(names, rewritten2);
   }
   if (!rewrites.size)
     return;
   for (const entry of ctx.seen.values()) {
     for (const carrier of [entry.schema, entry.def]) {
-      const rewritten = carrier && rewrites.get(carrier.propertyNames);
-      if (rewritten)
-        carrier.propertyNames = rewritten;
+      const rewritten2 = carrier && rewrites.get(carrier.propertyNames);
+      if (rewritten2)
+        carrier.propertyNames = rewritten2;
     }
   }
 }
@@ -32033,9 +32376,9 @@ function fromJSONSchema(schema, params) {
 // node_modules/zod/v4/core/visit.js
 var RESOLVING = /* @__PURE__ */ Symbol("z.visit/resolving");
 function visit(schema, fnOrHandlers) {
-  const fn = typeof fnOrHandlers === "function" ? fnOrHandlers : (node3, rewritten) => {
+  const fn = typeof fnOrHandlers === "function" ? fnOrHandlers : (node3, rewritten2) => {
     const h = fnOrHandlers[node3._zod.def.type];
-    return h ? h(node3, rewritten) : node3;
+    return h ? h(node3, rewritten2) : node3;
   };
   const cache = /* @__PURE__ */ new Map();
   function run(s) {
@@ -32214,16 +32557,16 @@ function input(schema) {
   return visit(schema, {
     pipe: (s) => inSide(s._zod.def),
     // A default value belongs to the output side, so a rewritten inner type leaves it stranded. `.default()` widens the declared input type with `undefined`, and `optional` is what carries that across.
-    default: (s, rewritten) => rewritten ? optional(s._zod.def.innerType) : s,
+    default: (s, rewritten2) => rewritten2 ? optional(s._zod.def.innerType) : s,
     // A catch value is output-side too, but `.catch()` leaves the declared input type alone, so the inner schema stands on its own.
-    catch: (s, rewritten) => rewritten ? s._zod.def.innerType : s
+    catch: (s, rewritten2) => rewritten2 ? s._zod.def.innerType : s
   });
 }
 function output(schema) {
   return visit(schema, {
     pipe: (s) => outSide(s._zod.def),
     // A prefault value is fed through the schema, which makes it input-side, so a rewritten inner type leaves it stranded.
-    prefault: (s, rewritten) => rewritten ? s._zod.def.innerType : s
+    prefault: (s, rewritten2) => rewritten2 ? s._zod.def.innerType : s
   });
 }
 
@@ -32488,7 +32831,7 @@ function yamlErrorWords(error63) {
   return (error63.message.split("\n")[0] ?? error63.message).replace(/:$/, "");
 }
 function workingTreePolicyPath(repoDir) {
-  return join5(repoDir, ...POLICY_FILE.split("/"));
+  return join6(repoDir, ...POLICY_FILE.split("/"));
 }
 async function readBounded(path2, max = POLICY_FILE_MAX_BYTES) {
   let handle2;
@@ -32574,12 +32917,12 @@ async function readBaseRefGraph(octokit, target) {
   return { ok: true, text: text2, bytes: file2.bytes, source };
 }
 async function readWorkspaceGraph(workspace, path2) {
-  const file2 = join6(workspace, ...path2.split("/"));
-  let real;
+  const file2 = join7(workspace, ...path2.split("/"));
+  let real2;
   let root;
   try {
-    root = realpathSync(workspace);
-    real = realpathSync(file2);
+    root = realpathSync3(workspace);
+    real2 = realpathSync3(file2);
   } catch (error63) {
     const code = error63.code;
     if (code === "ENOENT" || code === "ENOTDIR") {
@@ -32590,16 +32933,16 @@ async function readWorkspaceGraph(workspace, path2) {
     }
     return { ok: false, message: `cannot read the graph file ${path2}: ${errorText(error63)}` };
   }
-  const inside2 = relative(root, real);
-  if (inside2 === "" || inside2 === ".." || inside2.startsWith(`..${sep}`) || inside2.startsWith(sep)) {
+  const inside2 = relative3(root, real2);
+  if (inside2 === "" || inside2 === ".." || inside2.startsWith(`..${sep2}`) || inside2.startsWith(sep2)) {
     return {
       ok: false,
-      message: `the graph file ${path2} resolves to ${real}, outside the workspace ${root}: a graph under review must be a file in the repository`
+      message: `the graph file ${path2} resolves to ${real2}, outside the workspace ${root}: a graph under review must be a file in the repository`
     };
   }
   let bytes;
   try {
-    bytes = await readBounded(real, GRAPH_FILE_MAX_BYTES);
+    bytes = await readBounded(real2, GRAPH_FILE_MAX_BYTES);
   } catch (error63) {
     return { ok: false, message: `cannot read the graph file ${path2}: ${errorText(error63)}` };
   }
@@ -32890,12 +33233,12 @@ import {
   rmSync,
   writeFileSync
 } from "node:fs";
-import { basename, dirname as dirname2, join as join8, relative as relative2 } from "node:path";
+import { basename as basename2, dirname as dirname3, join as join9, relative as relative4 } from "node:path";
 
 // src/github/run-state-digest.ts
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync as readFileSync2 } from "node:fs";
-import { join as join7 } from "node:path";
+import { join as join8 } from "node:path";
 var MARKER = /<!-- evidence-gate-run-state run=(\S+) state=([0-9a-f]{64}|none) graph=([0-9a-f]{64}|none) -->/g;
 function runStateDigestMarker(runId, digests) {
   return `<!-- evidence-gate-run-state run=${runId} state=${digests.state ?? "none"} graph=${digests.graph ?? "none"} -->`;
@@ -32917,7 +33260,7 @@ function runStateDigestProblem(runDir, expected) {
     ["state.json", expected.state],
     ["graph.json", expected.graph]
   ]) {
-    const path2 = join7(runDir, file2);
+    const path2 = join8(runDir, file2);
     const actual = existsSync(path2) ? createHash("sha256").update(readFileSync2(path2)).digest("hex") : null;
     if (actual !== digest) {
       return actual === null ? `${file2} is missing from the run directory, but the check run records it (sha256 ${digest})` : digest === null ? `${file2} is in the run directory, but the check run records none` : `${file2} has sha256 ${actual}, but the check run records ${digest}: it was changed after the engine wrote it`;
@@ -32990,16 +33333,16 @@ async function uploadRunArtifacts(options3) {
   const unsupported = (error63) => error63 instanceof GHESNotSupportedError;
   let staging = null;
   try {
-    staging = mkdtempSync2(join8(options3.stagingDir, "evidence-gate-artifacts-"));
-    const runCopy = join8(staging, "run");
+    staging = mkdtempSync2(join9(options3.stagingDir, "evidence-gate-artifacts-"));
+    const runCopy = join9(staging, "run");
     const runFiles = copyRedacted(options3.runDir, runCopy, options3.secrets);
-    const ledgerCopy = join8(staging, "ledger");
+    const ledgerCopy = join9(staging, "ledger");
     mkdirSync(ledgerCopy, { recursive: true });
-    const ledgerFile = join8(ledgerCopy, basename(options3.ledgerPath));
+    const ledgerFile = join9(ledgerCopy, basename2(options3.ledgerPath));
     writeFileSync(ledgerFile, fileRedactor(options3.secrets)(readFileSync3(options3.ledgerPath)));
     const ledgerFiles = [ledgerFile];
     if (options3.digests !== void 0) {
-      const digestFile = join8(ledgerCopy, RUN_STATE_DIGEST_FILE);
+      const digestFile = join9(ledgerCopy, RUN_STATE_DIGEST_FILE);
       writeFileSync(digestFile, runStateDigestFileText(options3.runId, options3.digests));
       ledgerFiles.push(digestFile);
     }
@@ -33039,14 +33382,14 @@ function copyRedacted(from, to, secrets) {
   const redactFile = fileRedactor(secrets);
   const walk = (dir) => {
     for (const entry of readdirSync2(dir, { withFileTypes: true })) {
-      const source = join8(dir, entry.name);
+      const source = join9(dir, entry.name);
       if (entry.isDirectory()) {
         walk(source);
         continue;
       }
       if (!entry.isFile()) continue;
-      const target = join8(to, relative2(from, source));
-      mkdirSync(dirname2(target), { recursive: true });
+      const target = join9(to, relative4(from, source));
+      mkdirSync(dirname3(target), { recursive: true });
       const bytes = readFileSync3(source);
       const redacted = redactFile(bytes);
       if (redacted === bytes) copyFileSync(source, target);
@@ -34503,10 +34846,27 @@ async function checkOutPullRequestHead(o) {
     note: `Checked out pull request #${o.number}'s head ${o.headSha.slice(0, 7)} (refs/pull/${o.number}/head) in the workspace; HEAD is that commit.`
   };
 }
+async function eventCheckoutProblem(o) {
+  let start;
+  try {
+    start = await startingCommit(o.workspace, {
+      baseEnv: o.baseEnv,
+      knownSecrets: o.knownSecrets,
+      prHead: o.headSha
+    });
+  } catch (error63) {
+    if (error63 instanceof NotAGitRepositoryError || error63 instanceof NoCommitError) return null;
+    throw error63;
+  }
+  if (start.sha.toLowerCase() === o.headSha.toLowerCase() || start.isMergeOfHead) return null;
+  const [base, head] = start.parents;
+  const held = start.parents.length === 2 && base !== void 0 && head !== void 0 ? `the merge commit ${start.sha}, whose head parent is ${head} (merged into ${base})` : `commit ${start.sha}`;
+  return `the checkout is not the commit the event names: pull_request.head.sha is ${o.headSha}, and the workspace holds ${held}. The pull request's head moved after this run was triggered (GitHub's merge ref follows the newest push), so its code is not what the event named; nothing ran. The run triggered by the newer push checks that head.`;
+}
 
 // src/run/running-mode.ts
 import { mkdirSync as mkdirSync4 } from "node:fs";
-import { join as join16, resolve as resolve3 } from "node:path";
+import { join as join17, resolve as resolve5 } from "node:path";
 
 // src/core/shown-command.ts
 var LINE_BREAK_MARK = " \u23CE ";
@@ -34518,6 +34878,14 @@ function shownCommand(command) {
 // src/core/github-login.ts
 function isGitHubLogin(text2) {
   return /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/.test(text2);
+}
+var LOCAL_USER_SUFFIX = " (local user)";
+function isLocalAccountName(text2) {
+  return /^[\p{L}\p{N}_][\p{L}\p{N}._ -]{0,63}$/u.test(text2) && text2.trimEnd() === text2;
+}
+function isRecordedApprover(text2) {
+  if (isGitHubLogin(text2.replace(/\[bot\]$/, ""))) return true;
+  return text2.endsWith(LOCAL_USER_SUFFIX) && isLocalAccountName(text2.slice(0, -LOCAL_USER_SUFFIX.length));
 }
 
 // src/core/ledger-row.ts
@@ -34721,6 +35089,10 @@ function goalLoopTotal(section) {
     else knownUsd += assessment.costUsd;
   }
   return unknownCalls === 0 ? { kind: "known", usd: knownUsd } : { kind: "unknown", knownUsd, unknownCalls };
+}
+function loopTotalsWords(section) {
+  const n = section.cycles.length;
+  return `(the whole goal loop: ${n} ${n === 1 ? "cycle" : "cycles"} with their planner, nodes and assessor calls; each cycle's run cost is in its section)`;
 }
 function assessmentWords(assessment, maxChars) {
   const cut = (text2) => oneLineCut(text2, maxChars);
@@ -35256,7 +35628,7 @@ function totalsSection(ledger) {
     "",
     ...ledger.mode === "auto" ? [`- planning cost: ${formatUsdTotal(totals2.planning)}`] : [],
     `- node cost: ${formatUsdTotal(totals2.nodes)}`,
-    `- **total cost: ${formatUsdTotal(totals2.total)}**`,
+    `- **total cost: ${formatUsdTotal(totals2.total)}**${ledger.goalLoop === void 0 ? "" : ` ${loopTotalsWords(ledger.goalLoop)}`}`,
     `- tokens: ${tokenWords(totals2.tokens)}`
   ].join("\n");
 }
@@ -35426,17 +35798,17 @@ ${appendix}`;
 
 // src/run/model-cli.ts
 import { chmodSync, mkdirSync as mkdirSync3, mkdtempSync as mkdtempSync3 } from "node:fs";
-import { join as join13 } from "node:path";
+import { join as join14 } from "node:path";
 
 // src/run/codex-home.ts
-import { join as join10 } from "node:path";
+import { join as join11 } from "node:path";
 
 // src/engine/outside-writes.ts
-import { lstatSync, realpathSync as realpathSync2 } from "node:fs";
-import { basename as basename2, dirname as dirname3, isAbsolute as isAbsolute3, join as join9, relative as relative3, resolve, sep as sep2 } from "node:path";
+import { lstatSync, realpathSync as realpathSync4 } from "node:fs";
+import { basename as basename3, dirname as dirname4, isAbsolute as isAbsolute5, join as join10, relative as relative5, resolve as resolve3, sep as sep3 } from "node:path";
 var OUTSIDE_WRITES_KEPT = 10;
 function outsideWrites(paths, where) {
-  const root = realOrSelf(resolve(where.repoRoot));
+  const root = realOrSelf(resolve3(where.repoRoot));
   const outside = /* @__PURE__ */ new Set();
   for (const path2 of paths) {
     const placed = placePath(path2, where.cwd);
@@ -35451,24 +35823,24 @@ function outsideWrites(paths, where) {
 }
 function liesInRepository(path2, where) {
   const placed = placePath(path2, where.cwd);
-  return placed !== null && inside(realOrSelf(resolve(where.repoRoot)), placed);
+  return placed !== null && inside(realOrSelf(resolve3(where.repoRoot)), placed);
 }
 function placePath(path2, cwd) {
-  if (path2 === "~" || path2.startsWith("~/") || path2.startsWith(`~${sep2}`)) return null;
-  const absolute = resolve(cwd, path2);
+  if (path2 === "~" || path2.startsWith("~/") || path2.startsWith(`~${sep3}`)) return null;
+  const absolute = resolve3(cwd, path2);
   const rest = [];
   let current = absolute;
   for (; ; ) {
     if (exists(current)) {
       try {
-        return rest.length === 0 ? realpathSync2(current) : join9(realpathSync2(current), ...rest);
+        return rest.length === 0 ? realpathSync4(current) : join10(realpathSync4(current), ...rest);
       } catch {
         return null;
       }
     }
-    const parent = dirname3(current);
+    const parent = dirname4(current);
     if (parent === current) return null;
-    rest.unshift(basename2(current));
+    rest.unshift(basename3(current));
     current = parent;
   }
 }
@@ -35482,14 +35854,14 @@ function exists(path2) {
 }
 function realOrSelf(path2) {
   try {
-    return realpathSync2(path2);
+    return realpathSync4(path2);
   } catch {
     return path2;
   }
 }
 function inside(root, path2) {
-  const rel = relative3(root, path2);
-  return rel === "" || !isAbsolute3(rel) && rel !== ".." && !rel.startsWith(`..${sep2}`);
+  const rel = relative5(root, path2);
+  return rel === "" || !isAbsolute5(rel) && rel !== ".." && !rel.startsWith(`..${sep3}`);
 }
 
 // src/run/codex-home.ts
@@ -35501,7 +35873,7 @@ function codexHomesRoot(env, workspace) {
   ];
   for (const [, base, rest] of candidates) {
     if (base === void 0 || base === "") continue;
-    const path2 = join10(base, ...rest);
+    const path2 = join11(base, ...rest);
     if (!writable.some((root) => liesInRepository(path2, { cwd: "/", repoRoot: root })))
       return { ok: true, path: path2 };
   }
@@ -35514,9 +35886,9 @@ function codexHomesRoot(env, workspace) {
 
 // src/run/install-cli.ts
 import { createHash as createHash2 } from "node:crypto";
-import { closeSync, mkdirSync as mkdirSync2, openSync, readSync, realpathSync as realpathSync3, statSync as statSync3 } from "node:fs";
+import { closeSync, mkdirSync as mkdirSync2, openSync, readSync, realpathSync as realpathSync5, statSync as statSync4 } from "node:fs";
 import { open as open3 } from "node:fs/promises";
-import { join as join12, relative as relative4, sep as sep3 } from "node:path";
+import { join as join13, relative as relative6, sep as sep4 } from "node:path";
 
 // node_modules/@actions/tool-cache/lib/tool-cache.js
 import * as fs from "fs";
@@ -35531,11 +35903,11 @@ var semver2 = __toESM(require_semver2(), 1);
 import { ok } from "assert";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve12) {
-      resolve12(value);
+    return value instanceof P ? value : new P(function(resolve14) {
+      resolve14(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve12, reject) {
+  return new (P || (P = Promise))(function(resolve14, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -35551,7 +35923,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve12(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve14(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -35724,7 +36096,7 @@ function runsOnNode(path2) {
   return /^#!\s*(?:\S*\/)?(?:env\s+(?:-S\s+)?)?(?:\S*\/)?node(?:\s|$)/.test(first);
 }
 function fileIdentity(path2) {
-  const s = statSync3(path2, { bigint: true });
+  const s = statSync4(path2, { bigint: true });
   return [s.dev, s.ino, s.size, s.mtimeNs, s.ctimeNs].join(":");
 }
 async function sha256Of(path2) {
@@ -35745,20 +36117,27 @@ async function sha256Of(path2) {
 async function ensureCli(cli, options3) {
   const cached2 = find(cli.cacheName, options3.version);
   if (cached2 !== "") {
-    const path3 = join12(cached2, "node_modules", ".bin", cli.bin);
+    const path3 = join13(cached2, "node_modules", ".bin", cli.bin);
     options3.log(`${cli.bin} ${options3.version} found in the tool cache: ${path3}`);
     return pin(cli, path3, false, options3);
   }
   const temp = options3.env.RUNNER_TEMP ?? "/tmp";
-  const prefix = join12(temp, `${cli.cacheName}-${options3.version}`);
+  const prefix = join13(temp, `${cli.cacheName}-${options3.version}`);
   mkdirSync2(prefix, { recursive: true });
   const spec = `${cli.npmPackage}@${options3.version}`;
   options3.log(`${cli.bin} ${options3.version} is not in the tool cache: installing ${spec} with npm`);
+  const npm = npmCommand();
+  if ("message" in npm) return { kind: "failed", message: `could not install ${spec}: ${npm.message}` };
   const result = await runProcess({
-    command: "npm",
-    args: ["install", "--no-audit", "--no-fund", "--prefer-online", "--prefix", prefix, spec],
+    command: npm.command,
+    args: [...npm.lead, "install", "--no-audit", "--no-fund", "--prefer-online", "--prefix", prefix, spec],
     cwd: temp,
-    env: buildChildEnv({ base: options3.env, child: { kind: "verify" }, knownSecrets: options3.knownSecrets }),
+    env: buildChildEnv({
+      base: options3.env,
+      child: { kind: "verify" },
+      knownSecrets: options3.knownSecrets,
+      set: trustedPathSetting()
+    }),
     timeoutMs: 10 * 6e4
   });
   if (result.kind !== "exited" || result.exitCode !== 0) {
@@ -35766,33 +36145,43 @@ async function ensureCli(cli, options3) {
     return { kind: "failed", message: `could not install ${spec}: ${why}` };
   }
   const dir = await cacheDir(prefix, cli.cacheName, options3.version);
-  const path2 = join12(dir, "node_modules", ".bin", cli.bin);
+  const path2 = join13(dir, "node_modules", ".bin", cli.bin);
   options3.log(`installed ${cli.bin} ${options3.version} into the tool cache: ${path2}`);
   return pin(cli, path2, true, options3);
 }
-async function pin(cli, path2, installed, options3) {
-  let real;
+function npmCommand() {
+  let npm;
   try {
-    real = realpathSync3(path2);
-    if (!statSync3(real).isFile()) throw new Error("not a regular file");
+    npm = trustedCommand("npm");
+  } catch (error63) {
+    if (error63 instanceof UntrustedToolError) return { message: error63.message };
+    throw error63;
+  }
+  return npm !== "npm" && runsOnNode(npm) ? { command: process.execPath, lead: [npm] } : { command: npm, lead: [] };
+}
+async function pin(cli, path2, installed, options3) {
+  let real2;
+  try {
+    real2 = realpathSync5(path2);
+    if (!statSync4(real2).isFile()) throw new Error("not a regular file");
   } catch (error63) {
     const why = error63 instanceof Error ? error63.message : String(error63);
     return {
       kind: "failed",
-      message: `the tool cache's ${cli.bin} ${options3.version} at ${path2} cannot be run (${why}): remove ${join12(path2, "..", "..", "..")} so the action installs ${cli.npmPackage}@${options3.version} again`
+      message: `the tool cache's ${cli.bin} ${options3.version} at ${path2} cannot be run (${why}): remove ${join13(path2, "..", "..", "..")} so the action installs ${cli.npmPackage}@${options3.version} again`
     };
   }
   if (options3.workspace !== void 0) {
-    const inside2 = relative4(options3.workspace, real);
-    if (inside2 === "" || !(inside2 === ".." || inside2.startsWith(`..${sep3}`))) {
+    const inside2 = relative6(options3.workspace, real2);
+    if (inside2 === "" || !(inside2 === ".." || inside2.startsWith(`..${sep4}`))) {
       return {
         kind: "failed",
-        message: `the tool cache's ${cli.bin} ${options3.version} at ${path2} leads into the workspace (${real}), which the pull request controls: it is not run. Remove ${join12(path2, "..", "..", "..")} so the action installs ${cli.npmPackage}@${options3.version} again`
+        message: `the tool cache's ${cli.bin} ${options3.version} at ${path2} leads into the workspace (${real2}), which the pull request controls: it is not run. Remove ${join13(path2, "..", "..", "..")} so the action installs ${cli.npmPackage}@${options3.version} again`
       };
     }
   }
-  const pinned = new PinnedCli(real, await sha256Of(real));
-  options3.log(`${cli.bin} ${options3.version} runs as ${real} (sha256 ${pinned.sha256})`);
+  const pinned = new PinnedCli(real2, await sha256Of(real2));
+  options3.log(`${cli.bin} ${options3.version} runs as ${real2} (sha256 ${pinned.sha256})`);
   return { kind: "found", path: path2, installed, pinned };
 }
 
@@ -35814,7 +36203,7 @@ var ModelCliSetup = class {
   #codexHomes = null;
   constructor(options3) {
     this.#options = options3;
-    this.#claudeHomes = join13(options3.temp, "evidence-gate", "homes");
+    this.#claudeHomes = join14(options3.temp, "evidence-gate", "homes");
   }
   /** The `claude` executable: `claude` until {@link beforeFirstModelCall} found or installed one. */
   get claudeExecutable() {
@@ -35883,7 +36272,7 @@ var ModelCliSetup = class {
     switch (runtime) {
       case "claude":
         mkdirSync3(this.#claudeHomes, { recursive: true });
-        set2.HOME = mkdtempSync3(join13(this.#claudeHomes, name));
+        set2.HOME = mkdtempSync3(join14(this.#claudeHomes, name));
         giveToIdentity(set2.HOME);
         break;
       case "codex": {
@@ -35892,8 +36281,8 @@ var ModelCliSetup = class {
             "Internal error: a codex call was made before beforeFirstModelCall chose its homes"
           );
         mkdirSync3(this.#codexHomes, { recursive: true, mode: 448 });
-        const home = mkdtempSync3(join13(this.#codexHomes, name));
-        const codexHome = join13(home, ".codex");
+        const home = mkdtempSync3(join14(this.#codexHomes, name));
+        const codexHome = join14(home, ".codex");
         mkdirSync3(codexHome);
         if (currentChildIdentity() !== null) {
           chmodSync(this.#codexHomes, 457);
@@ -35931,11 +36320,11 @@ var ModelCliSetup = class {
 
 // src/run/model-proxy.ts
 import { existsSync as existsSync4, readFileSync as readFileSync6 } from "node:fs";
-import { join as join15 } from "node:path";
+import { join as join16 } from "node:path";
 
 // src/engine/run-state.ts
 import { existsSync as existsSync3, readFileSync as readFileSync5 } from "node:fs";
-import { join as join14 } from "node:path";
+import { join as join15 } from "node:path";
 var RUN_STATE_SCHEMA_VERSION = 2;
 var usage = external_exports.object({
   inputTokens: external_exports.number(),
@@ -36062,7 +36451,7 @@ var RunStateError = class extends Error {
   name = "RunStateError";
 };
 function readRunState(runDir) {
-  const path2 = join14(runDir, "state.json");
+  const path2 = join15(runDir, "state.json");
   if (!existsSync3(path2)) {
     throw new RunStateError(
       `${path2} does not exist: the run directory holds no state (was the run refused, or is this the wrong run id?)`
@@ -36260,25 +36649,25 @@ function sendApiError(response, api, status, message) {
 function readBoundedBody(request, max) {
   const declared = Number(request.headers["content-length"] ?? "0");
   if (Number.isFinite(declared) && declared > max) return Promise.resolve({ kind: "too-large" });
-  return new Promise((resolve12, reject) => {
+  return new Promise((resolve14, reject) => {
     const chunks = [];
     let size = 0;
     const onData = (chunk) => {
       size += chunk.length;
       if (size > max) {
         request.off("data", onData);
-        resolve12({ kind: "too-large" });
+        resolve14({ kind: "too-large" });
         return;
       }
       chunks.push(chunk);
     };
     request.on("data", onData);
-    request.on("end", () => resolve12({ kind: "read", body: Buffer.concat(chunks) }));
+    request.on("end", () => resolve14({ kind: "read", body: Buffer.concat(chunks) }));
     request.on("error", reject);
   });
 }
 function readCapped(stream, max) {
-  return new Promise((resolve12, reject) => {
+  return new Promise((resolve14, reject) => {
     const chunks = [];
     let size = 0;
     stream.on("data", (chunk) => {
@@ -36286,7 +36675,7 @@ function readCapped(stream, max) {
       chunks.push(chunk.subarray(0, max - size));
       size += chunk.length;
     });
-    stream.on("end", () => resolve12(Buffer.concat(chunks)));
+    stream.on("end", () => resolve14(Buffer.concat(chunks)));
     stream.on("error", reject);
   });
 }
@@ -36471,11 +36860,11 @@ async function startKeyProxy(options3) {
       sendApiError(response, api, 500, `internal error (${message})`);
     });
   });
-  await new Promise((resolve12, reject) => {
+  await new Promise((resolve14, reject) => {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       server.off("error", reject);
-      resolve12();
+      resolve14();
     });
   });
   const { port } = server.address();
@@ -36494,10 +36883,10 @@ async function startKeyProxy(options3) {
       }
       return { ...out, ...env };
     },
-    close: () => new Promise((resolve12) => {
+    close: () => new Promise((resolve14) => {
       for (const outgoing of state.inFlight) outgoing.destroy();
       state.inFlight.clear();
-      server.close(() => resolve12());
+      server.close(() => resolve14());
       server.closeAllConnections();
       state.agent.destroy();
     })
@@ -36561,9 +36950,9 @@ async function started(credential, where, log) {
   };
 }
 function userSelectsProvider(env) {
-  const home = env.CODEX_HOME ?? (env.HOME !== void 0 ? join15(env.HOME, ".codex") : void 0);
+  const home = env.CODEX_HOME ?? (env.HOME !== void 0 ? join16(env.HOME, ".codex") : void 0);
   if (home === void 0) return false;
-  const config2 = join15(home, "config.toml");
+  const config2 = join16(home, "config.toml");
   return existsSync4(config2) && /^\s*model_provider\s*=/m.test(readFileSync6(config2, "utf8"));
 }
 async function openRunProxy(o) {
@@ -36672,8 +37061,8 @@ function progressHooks(runner2, reporter) {
 }
 
 // src/github/check-annotations.ts
-import { statSync as statSync4 } from "node:fs";
-import { isAbsolute as isAbsolute4, relative as relative5, resolve as resolve2, sep as sep4 } from "node:path";
+import { statSync as statSync5 } from "node:fs";
+import { isAbsolute as isAbsolute6, relative as relative7, resolve as resolve4, sep as sep5 } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 var MAX_LOCATIONS_PER_ROW = 10;
 var MAX_ANNOTATIONS = 250;
@@ -36716,7 +37105,7 @@ function workflowFileFromEnv(env) {
 }
 function failureAnnotations(ledger, options3) {
   const isFile = options3.isFile ?? defaultIsFile;
-  const root = resolve2(options3.repoRoot);
+  const root = resolve4(options3.repoRoot);
   const annotations = [];
   ledger.rows.forEach((row, i) => {
     if (!failed(ledger.rows, i)) return;
@@ -36777,16 +37166,16 @@ function failureWords(row) {
   return row.verdict === "FAIL" ? `failed (${row.cause.replace(/_/g, " ")})` : "failed";
 }
 function repositoryPath(written, base, root, isFile) {
-  const absolute = resolve2(base, written);
-  const rel = relative5(root, absolute);
-  if (rel === "" || rel.startsWith("..") || isAbsolute4(rel)) return null;
-  const path2 = rel.split(sep4).join("/");
+  const absolute = resolve4(base, written);
+  const rel = relative7(root, absolute);
+  if (rel === "" || rel.startsWith("..") || isAbsolute6(rel)) return null;
+  const path2 = rel.split(sep5).join("/");
   if (path2.split("/").includes("node_modules") || path2.startsWith(".git/")) return null;
   return isFile(absolute) ? path2 : null;
 }
 function defaultIsFile(path2) {
   try {
-    return statSync4(path2).isFile();
+    return statSync5(path2).isFile();
   } catch {
     return false;
   }
@@ -36999,7 +37388,7 @@ function totals(ledger) {
     // Only `auto` plans: a hand-written run has no planning line to read as "planning cost nothing".
     ...ledger.mode === "auto" ? [`PLANNING COST: ${formatUsdTotal(t.planning)}`] : [],
     `NODE COST:     ${formatUsdTotal(t.nodes)}`,
-    `TOTAL COST:    ${formatUsdTotal(t.total)}`,
+    `TOTAL COST:    ${formatUsdTotal(t.total)}${ledger.goalLoop === void 0 ? "" : ` ${loopTotalsWords(ledger.goalLoop)}`}`,
     `TOKENS:        ${tokenWords(t.tokens)}`
   ];
 }
@@ -37017,6 +37406,42 @@ function width(text2) {
   let n = 0;
   for (const _ of text2) n += 1;
   return n;
+}
+
+// src/run/posted-verdict.ts
+var VerdictNotPostedError = class extends Error {
+  constructor(verdict, cause) {
+    const why = cause instanceof Error ? cause.message : String(cause);
+    super(
+      `the engine's verdict was ${verdict}, but completing the check run failed, so it was not posted: ${why}`
+    );
+    this.verdict = verdict;
+    this.name = "VerdictNotPostedError";
+  }
+  verdict;
+};
+function notPostedConclusion(verdict) {
+  return `${verdict} (not posted)`;
+}
+function notPostedMarkdown(markdown, error63) {
+  const heading2 = `## \u26A0\uFE0F evidence-gate: ${error63.verdict} \u2014 not posted: the check run could not be completed`;
+  const why = `The engine reached the verdict **${error63.verdict}**, but it is not on the check run: ${error63.message}. The post step completes the check run \`failure\`; the ledger below is what the engine found.`;
+  const [first = "", ...rest] = markdown.split("\n");
+  return first.startsWith("## ") ? [heading2, "", why, ...rest].join("\n") : [heading2, "", why, "", markdown].join("\n");
+}
+async function postVerdict(o, post) {
+  const summaryOptions = { env: o.env, ...o.redact !== void 0 ? { redact: o.redact } : {} };
+  let posted;
+  try {
+    posted = await post();
+  } catch (error63) {
+    const notPosted = new VerdictNotPostedError(o.verdict, error63);
+    o.runner.setOutput("conclusion", notPostedConclusion(o.verdict));
+    await writeJobSummary(notPostedMarkdown(o.markdown, notPosted), summaryOptions);
+    throw notPosted;
+  }
+  await writeJobSummary(o.markdown, summaryOptions);
+  return posted;
 }
 
 // src/run/resume-hint.ts
@@ -37193,12 +37618,13 @@ function verifyDefinitionChanged(input2, offCommit) {
   const named = record2.verifyDefinition.slice(0, FLAGGED_NAMED).map((change) => `${change.path}: ${change.detail}`);
   const more = record2.flaggedTotal - named.length;
   const list = `${named.join("; ")}${more > 0 ? `; and ${more} more` : ""}`;
+  const data = record2.verifyDefinition.some((c) => c.kind === "test-data" || c.kind === "named-by-test");
   return {
     conclusion: "action_required",
     outcome: "passed",
     rule: "verify-definition-changed",
-    title: "Verified, but the nodes changed what the verify command runs",
-    reason: `Every sink's verify passed, but the nodes changed what defines it (${list}). A passing verify then shows only that the changed definition passes, not that the build and tests it ran before still pass (a script replaced by "true" passes on anything). A reviewer must read these changes and confirm they keep every build step and test running (no script emptied or pointed elsewhere, no test deleted, renamed away or skipped), then verify again; --commit and the action's push leave such changes uncommitted (patch.diff).` + (offCommit ? ` Besides, ${PATCH_NOT_ON_COMMIT}.` : "")
+    title: data ? "Verified, but the nodes changed what the tests compare against" : "Verified, but the nodes changed what the verify command runs",
+    reason: `Every sink's verify passed, but the nodes changed what defines it (${list}). A passing verify then shows only that the changed definition passes, not that the build and tests it ran before still pass (a script replaced by "true" passes on anything). ` + (data ? "A test's data (a fixture, snapshot, golden file, or a file a test reads) changed too: a test then passes when its expected values were changed to match the code, not the code fixed. " : "") + "A reviewer must read these changes and confirm they keep every build step and test running (no script emptied or pointed elsewhere, no test deleted, renamed away or skipped, no expected value changed to match the code), then verify again; --commit and the action's push leave such changes uncommitted (patch.diff)." + (offCommit ? ` Besides, ${PATCH_NOT_ON_COMMIT}.` : "")
   };
 }
 function bytesBeyondTheTree(sinks, offCommit) {
@@ -37395,6 +37821,8 @@ function refusalTitle(reason) {
       return "Refused: unsupported trigger";
     case "head-moved":
       return "Refused: the pull request's head moved";
+    case "checkout-not-head":
+      return "Refused: the checkout is not the commit the event names";
     case "fork-unapproved":
       return "Refused: a fork's pull request needs a writer's approval at its head, and no verify command was given";
     default:
@@ -37499,14 +37927,14 @@ ${notes}${hint === void 0 ? "" : `${hint}
 
 `}${artifactsMarkdown(artifacts, finished.runDir)}
 `;
-  await writeJobSummary(markdown, { env: o.env, redact: createRedactor(o.secrets).text });
+  const redact = createRedactor(o.secrets).text;
   const fence = new CommandFence((t) => runner2.write(t), true);
   for (const l of renderLedgerText(ledger).split("\n")) fence.line(l);
   fence.close();
   runner2.setOutput("ledger-path", finished.ledgerPath);
-  runner2.setOutput("conclusion", conclusion2.conclusion);
   if (ledger.evidenceTree) runner2.setOutput("evidence-tree", ledger.evidenceTree);
   if (o.reporter === null) {
+    await writeJobSummary(markdown, { env: o.env, redact });
     finishStep(
       runner2,
       {
@@ -37521,17 +37949,22 @@ ${notes}${hint === void 0 ? "" : `${hint}
     return;
   }
   const marker = runStateDigestMarker(runId, finished.digests);
-  const finalRef = await o.reporter.finish(ledger, {
-    // The run's notes reach the check run too (a reviewer reads them there: e.g. whose annotations these are).
-    appendix: `${notes}${hint === void 0 ? "" : `${hint}
+  const reporter = o.reporter;
+  const verdict = { runner: runner2, env: o.env, verdict: conclusion2.conclusion, markdown, redact };
+  const finalRef = await postVerdict(
+    verdict,
+    () => reporter.finish(ledger, {
+      // The run's notes reach the check run too (a reviewer reads them there: e.g. whose annotations these are).
+      appendix: `${notes}${hint === void 0 ? "" : `${hint}
 
 `}${marker}`,
-    annotations: failureAnnotations(ledger, {
-      repoRoot: o.workspace,
-      workflowFile: workflowFileFromEnv(o.env)
-    }),
-    ledgerArtifact: ledgerArtifactLink(artifacts.ledger, o.env)
-  });
+      annotations: failureAnnotations(ledger, {
+        repoRoot: o.workspace,
+        workflowFile: workflowFileFromEnv(o.env)
+      }),
+      ledgerArtifact: ledgerArtifactLink(artifacts.ledger, o.env)
+    })
+  );
   if (o.comment !== void 0) await postComment(o.comment, ledger, o, finalRef.htmlUrl);
   finishStep(
     runner2,
@@ -37598,9 +38031,9 @@ function postingReporter(run) {
   return run.noCheckRun === void 0 ? run.reporter : null;
 }
 function runnerFolders(env) {
-  const workspace = resolve3(env.GITHUB_WORKSPACE ?? process.cwd());
-  const temp = env.RUNNER_TEMP ?? join16(workspace, ".evidence-gate-tmp");
-  const runsDir = join16(temp, "evidence-gate", "runs");
+  const workspace = resolve5(env.GITHUB_WORKSPACE ?? process.cwd());
+  const temp = env.RUNNER_TEMP ?? join17(workspace, ".evidence-gate-tmp");
+  const runsDir = join17(temp, "evidence-gate", "runs");
   mkdirSync4(runsDir, { recursive: true });
   return { workspace, temp, runsDir };
 }
@@ -37671,7 +38104,11 @@ function actionPorts(run, workspace = {}, hooks = {}, proxy) {
     hooks: { ...progressHooks(runner2, run.reporter), ...hooks },
     // The log is public where the repository is: token shapes nobody declared go (the runner masks the
     // known secrets itself, `core.setSecret`); escapes and colours are kept, so the log reads as printed.
-    echo: { write: (text2) => runner2.write(redactTokenShapes(text2)), fenceWorkflowCommands: true },
+    echo: {
+      write: (text2) => runner2.write(redactTokenShapes(text2)),
+      fenceWorkflowCommands: true,
+      limitBytes: inputs.outputLogLimit
+    },
     ...run.signal ? { signal: run.signal } : {}
   };
 }
@@ -37758,6 +38195,15 @@ async function openPullRequestRun(o) {
     }
     runner2.info(checkout.note);
     notes.push(checkout.note);
+  } else {
+    const problem = await eventCheckoutProblem({
+      workspace: folders.workspace,
+      headSha: subject.headSha,
+      baseEnv: env,
+      knownSecrets: o.secrets
+    });
+    if (problem !== null)
+      return stop({ kind: "refused", reason: "checkout-not-head", message: problem }, problem, notes);
   }
   const policy = await readPolicy(runner2, { trigger, octokit, workspace: folders.workspace, notes });
   if (policy.kind === "ended") return stop(policy.end, policy.end.message, notes);
@@ -37984,7 +38430,7 @@ function stopWords(signal2) {
 }
 
 // src/engine/auto-plan.ts
-import { resolve as resolve7 } from "node:path";
+import { resolve as resolve9 } from "node:path";
 
 // src/evidence/build-evidence.ts
 import { posix } from "node:path";
@@ -38019,7 +38465,7 @@ function chooseVerifyCommand(o) {
 }
 
 // src/evidence/verify-suggestion.ts
-import { basename as basename3, dirname as dirname5 } from "node:path";
+import { basename as basename4, dirname as dirname6 } from "node:path";
 
 // src/evidence/folder-command.ts
 function shellWord(path2) {
@@ -38263,10 +38709,10 @@ function suggestVerifyCommand(signals) {
       signal: signal2,
       inner,
       /** Depth of the directory the suggestion is phrased from (the one scanned to find this signal). */
-      scanned: segments2(dirname5(signal2.file)) - (steps.length - up) + up,
+      scanned: segments2(dirname6(signal2.file)) - (steps.length - up) + up,
       /** For a folder that only climbs (`..`, `../..`): how far; after every climb otherwise. */
       climb: steps.length > 0 && up === steps.length ? up : Number.POSITIVE_INFINITY,
-      rank: signalRank(basename3(signal2.file))
+      rank: signalRank(basename4(signal2.file))
     };
   });
   const ordered = placed.sort(
@@ -38279,7 +38725,7 @@ function suggestVerifyCommand(signals) {
     command: first.signal.suggestion,
     signal: first.signal,
     guess: distinct.size > 1,
-    nested: first.inner === null ? null : { folder: dirname5(first.signal.file), command: first.inner.command }
+    nested: first.inner === null ? null : { folder: dirname6(first.signal.file), command: first.inner.command }
   };
 }
 
@@ -38376,11 +38822,11 @@ function refusalMessage(signals, spell, root) {
 }
 
 // src/evidence/build-signals.ts
-import { join as join18, relative as relative6, resolve as resolve4, sep as sep5 } from "node:path";
+import { join as join19, relative as relative8, resolve as resolve6, sep as sep6 } from "node:path";
 
 // src/evidence/directory-names.ts
 import { lstat as lstat2, opendir } from "node:fs/promises";
-import { join as join17 } from "node:path";
+import { join as join18 } from "node:path";
 var MAX_ENTRIES_PER_DIRECTORY = 1e4;
 async function listTopLevelNames(dir, options3 = {}) {
   const limit = options3.limit ?? MAX_ENTRIES_PER_DIRECTORY;
@@ -38415,7 +38861,7 @@ async function namesIn(dir, exact) {
   const found = /* @__PURE__ */ new Map();
   await Promise.all(
     exact.map(async (name) => {
-      const kind = listing.entries.get(name) ?? (listing.truncated ? await kindOf2(join17(dir, name)) : null);
+      const kind = listing.entries.get(name) ?? (listing.truncated ? await kindOf2(join18(dir, name)) : null);
       if (kind !== null) found.set(name, kind);
     })
   );
@@ -38459,7 +38905,7 @@ var SKIPPED_FOLDERS = /* @__PURE__ */ new Set([
 ]);
 var EXACT_NAMES = [.../* @__PURE__ */ new Set([...SIGNAL_NAMES, ...MONOREPO_FOLDERS])];
 async function scanBuildSignals(dirs) {
-  const unique = [...new Set(dirs.map((d) => resolve4(d)))];
+  const unique = [...new Set(dirs.map((d) => resolve6(d)))];
   const root = unique[0];
   if (root === void 0) return [];
   return scanDirectories(
@@ -38469,14 +38915,14 @@ async function scanBuildSignals(dirs) {
   );
 }
 async function scanBuildSignalsAlongPath(path2) {
-  const root = resolve4(path2.root);
-  const workDir = resolve4(path2.workingDirectory);
-  const down = relative6(root, workDir);
-  if (down.startsWith(`..${sep5}`) || down === ".." || resolve4(root, down) !== workDir) {
+  const root = resolve6(path2.root);
+  const workDir = resolve6(path2.workingDirectory);
+  const down = relative8(root, workDir);
+  if (down.startsWith(`..${sep6}`) || down === ".." || resolve6(root, down) !== workDir) {
     return scanBuildSignals([root, workDir]);
   }
-  const steps = down === "" ? [] : down.split(sep5);
-  const between = steps.slice(0, -1).map((_, i) => join18(root, ...steps.slice(0, i + 1))).slice(-MAX_PATH_FOLDERS);
+  const steps = down === "" ? [] : down.split(sep6);
+  const between = steps.slice(0, -1).map((_, i) => join19(root, ...steps.slice(0, i + 1))).slice(-MAX_PATH_FOLDERS);
   const dirs = [
     { dir: root, descend: true },
     ...between.map((dir) => ({ dir, descend: false })),
@@ -38500,9 +38946,9 @@ async function scanDirectories(root, dirs, phrase) {
     const { dir, descend } = dirs[i];
     if (!descend) continue;
     const folders = await subfoldersOf(dir, own2[i], seen);
-    for (const folder of folders) seen.add(join18(dir, ...folder.split("/")));
+    for (const folder of folders) seen.add(join19(dir, ...folder.split("/")));
     const found = await mapInBatches(folders, async (folder) => {
-      const abs = join18(dir, ...folder.split("/"));
+      const abs = join19(dir, ...folder.split("/"));
       return signalsOf(dir, abs, await namesIn(abs, EXACT_NAMES));
     });
     nested.set(dir, found.flat());
@@ -38510,19 +38956,19 @@ async function scanDirectories(root, dirs, phrase) {
   return dirs.flatMap(({ dir }, i) => [...signalsOf(dir, dir, own2[i]), ...nested.get(dir) ?? []]);
 }
 function relativePath(from, to) {
-  return relative6(from, to).split(sep5).join("/");
+  return relative8(from, to).split(sep6).join("/");
 }
 function displayPath(root, dir, name) {
-  const rel = relative6(root, join18(dir, name));
-  const inside2 = rel !== "" && !rel.startsWith(`..${sep5}`) && rel !== "..";
-  return (inside2 ? rel : join18(dir, name)).split(sep5).join("/");
+  const rel = relative8(root, join19(dir, name));
+  const inside2 = rel !== "" && !rel.startsWith(`..${sep6}`) && rel !== "..";
+  return (inside2 ? rel : join19(dir, name)).split(sep6).join("/");
 }
 var descendable = (name) => !name.startsWith(".") && !SKIPPED_FOLDERS.has(name);
 async function subfoldersOf(dir, names, exclude) {
   const picked = [];
   const take = (rel) => {
     if (picked.length >= MAX_SUBDIRECTORIES) return false;
-    if (!exclude.has(join18(dir, ...rel.split("/")))) picked.push(rel);
+    if (!exclude.has(join19(dir, ...rel.split("/")))) picked.push(rel);
     return true;
   };
   const top = new Set(names.folders());
@@ -38531,7 +38977,7 @@ async function subfoldersOf(dir, names, exclude) {
     if (!descendable(name)) continue;
     if (!take(name)) break;
     if (!MONOREPO_FOLDERS.includes(name)) continue;
-    const children = (await namesIn(join18(dir, name), [])).folders();
+    const children = (await namesIn(join19(dir, name), [])).folders();
     for (const child of children) {
       if (descendable(child) && !take(`${name}/${child}`)) break;
     }
@@ -38944,7 +39390,7 @@ function interpolate(template, ctx) {
   const failures = /* @__PURE__ */ new Map();
   for (const ref of placeholdersIn(template)) {
     if (values.has(ref.token) || failures.has(ref.token)) continue;
-    const resolved = resolve5(ref, ctx);
+    const resolved = resolve7(ref, ctx);
     if (resolved.ok) values.set(ref.token, resolved.value);
     else failures.set(ref.token, resolved.why);
   }
@@ -38959,7 +39405,7 @@ function interpolate(template, ctx) {
   const text2 = template.replace(TOKEN, (token) => values.get(token) ?? token);
   return { ok: true, text: text2 };
 }
-function resolve5(ref, ctx) {
+function resolve7(ref, ctx) {
   if (ref.problem !== null) return { ok: false, why: ref.problem };
   switch (ref.namespace) {
     case "inputs":
@@ -39614,23 +40060,23 @@ function schemaIssues(issues, raw2) {
 }
 function describeIssue(issue2, raw2) {
   const path2 = issue2.path.filter((key) => typeof key !== "symbol");
-  const { nodeId, prefix, relative: relative13 } = locate(path2, raw2);
+  const { nodeId, prefix, relative: relative15 } = locate(path2, raw2);
   const at = (field) => JSON.stringify(prefix + renderPath(field));
   const make2 = (reason) => ({ nodeId, reason });
   switch (issue2.code) {
     case "unrecognized_keys": {
       const inNode = path2[0] === "nodes" && typeof path2[1] === "number";
-      const shapeKey = relative13.filter((key) => typeof key === "string").join(".");
+      const shapeKey = relative15.filter((key) => typeof key === "string").join(".");
       const known = inNode ? NODE_OBJECT_FIELDS[shapeKey] : shapeKey === "" ? GRAPH_FIELDS : void 0;
       return issue2.keys.map((key) => {
         const goHint = inNode && shapeKey === "" && CITATION_FIELDS.has(key) ? CITATION_HINT : "";
         const knownList = known === void 0 ? "" : ` (known fields: ${known.join(", ")})`;
-        return make2(`unknown field ${at([...relative13, key])}${goHint}${knownList}`);
+        return make2(`unknown field ${at([...relative15, key])}${goHint}${knownList}`);
       });
     }
     case "invalid_type": {
-      if (issue2.input === void 0) return [make2(`missing required field ${at(relative13)}`)];
-      const subject = relative13.length === 0 && prefix !== "" ? prefix.replace(/\.$/, "") : `field ${at(relative13)}`;
+      if (issue2.input === void 0) return [make2(`missing required field ${at(relative15)}`)];
+      const subject = relative15.length === 0 && prefix !== "" ? prefix.replace(/\.$/, "") : `field ${at(relative15)}`;
       return [
         make2(
           `${subject} must be ${EXPECTED[issue2.expected] ?? issue2.expected} (got ${describe3(issue2.input)})`
@@ -39640,7 +40086,7 @@ function describeIssue(issue2, raw2) {
     case "invalid_value":
       return [
         make2(
-          `field ${at(relative13)} must be one of: ${issue2.values.map(String).join(", ")} (got ${describe3(issue2.input)})`
+          `field ${at(relative15)} must be one of: ${issue2.values.map(String).join(", ")} (got ${describe3(issue2.input)})`
         )
       ];
     case "invalid_union": {
@@ -39648,10 +40094,10 @@ function describeIssue(issue2, raw2) {
         const first = branch[0];
         return first?.code === "invalid_type" ? [EXPECTED[first.expected] ?? first.expected] : [];
       });
-      return [make2(`field ${at(relative13)} must be ${expected.join(" or ")} (got ${describe3(issue2.input)})`)];
+      return [make2(`field ${at(relative15)} must be ${expected.join(" or ")} (got ${describe3(issue2.input)})`)];
     }
     default:
-      return [make2(`field ${at(relative13)}: ${issue2.message}`)];
+      return [make2(`field ${at(relative15)}: ${issue2.message}`)];
   }
 }
 var EXPECTED = {
@@ -40581,43 +41027,43 @@ var DEFAULT_UNTRUSTED_MAX_CHARS = 8e3;
 var FILLERS = /* @__PURE__ */ new Set([4447, 4448, 12644, 65440]);
 var NEWLINE_LIKE = /\r\n|[\r\u0085\u2028\u2029]/g;
 var FORMAT_CHAR = new RegExp("^\\p{Cf}$", "u");
-function isVariationSelector(cp2) {
-  return cp2 >= 65024 && cp2 <= 65039 || cp2 >= 917760 && cp2 <= 917999;
+function isVariationSelector(cp3) {
+  return cp3 >= 65024 && cp3 <= 65039 || cp3 >= 917760 && cp3 <= 917999;
 }
-function isHidden(cp2) {
-  if (cp2 === 9 || cp2 === 10) return false;
-  if (cp2 < 32 || cp2 >= 127 && cp2 <= 159) return true;
-  if (cp2 >= 917504 && cp2 <= 917631) return true;
-  if (cp2 >= 55296 && cp2 <= 57343) return true;
-  if (FILLERS.has(cp2)) return true;
-  return FORMAT_CHAR.test(String.fromCodePoint(cp2));
+function isHidden(cp3) {
+  if (cp3 === 9 || cp3 === 10) return false;
+  if (cp3 < 32 || cp3 >= 127 && cp3 <= 159) return true;
+  if (cp3 >= 917504 && cp3 <= 917631) return true;
+  if (cp3 >= 55296 && cp3 <= 57343) return true;
+  if (FILLERS.has(cp3)) return true;
+  return FORMAT_CHAR.test(String.fromCodePoint(cp3));
 }
 var EMOJI = new RegExp("^\\p{Extended_Pictographic}$", "u");
 var EMOJI_MODIFIER = new RegExp("^\\p{Emoji_Modifier}$", "u");
 var HAN = new RegExp("^\\p{Script=Han}$", "u");
 var JOINING_SCRIPT = /^[\p{Script=Arabic}\p{Script=Syriac}\p{Script=Nko}\p{Script=Mongolian}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Oriya}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Sinhala}\p{Script=Khmer}\p{Script=Myanmar}]$/u;
-var char = (cp2) => cp2 === void 0 ? "" : String.fromCodePoint(cp2);
+var char = (cp3) => cp3 === void 0 ? "" : String.fromCodePoint(cp3);
 function joinerKept(cps, i, previousKept) {
-  const cp2 = cps[i];
+  const cp3 = cps[i];
   const next = cps[i + 1];
   if (previousKept === void 0 || next === void 0) return false;
   if (previousKept === 8204 || previousKept === 8205) return false;
   const prev = char(previousKept);
-  if (cp2 === 8205 && EMOJI.test(char(next))) {
+  if (cp3 === 8205 && EMOJI.test(char(next))) {
     if (EMOJI.test(prev) || EMOJI_MODIFIER.test(prev) || previousKept === 65039) return true;
   }
   const letter = (s) => /^[\p{L}\p{M}]$/u.test(s) && JOINING_SCRIPT.test(s);
   return letter(prev) && letter(char(next));
 }
 function selectorKept(cps, i, previousKept) {
-  const cp2 = cps[i];
+  const cp3 = cps[i];
   if (previousKept === void 0 || isVariationSelector(previousKept)) return false;
   if (i > 0 && isVariationSelector(cps[i - 1])) return false;
   const next = cps[i + 1];
   if (next !== void 0 && isVariationSelector(next)) return false;
   const prev = char(previousKept);
-  if (cp2 === 65038 || cp2 === 65039) return !/\s/u.test(prev);
-  return cp2 >= 917760 && HAN.test(prev);
+  if (cp3 === 65038 || cp3 === 65039) return !/\s/u.test(prev);
+  return cp3 >= 917760 && HAN.test(prev);
 }
 function stripHiddenChars(text2) {
   const cps = Array.from(text2, (ch) => ch.codePointAt(0) ?? 0);
@@ -40625,14 +41071,14 @@ function stripHiddenChars(text2) {
   let removed = 0;
   let previousKept;
   for (let i = 0; i < cps.length; i++) {
-    const cp2 = cps[i];
-    const keep = isVariationSelector(cp2) ? selectorKept(cps, i, previousKept) : cp2 === 8204 || cp2 === 8205 ? joinerKept(cps, i, previousKept) : !isHidden(cp2);
+    const cp3 = cps[i];
+    const keep = isVariationSelector(cp3) ? selectorKept(cps, i, previousKept) : cp3 === 8204 || cp3 === 8205 ? joinerKept(cps, i, previousKept) : !isHidden(cp3);
     if (!keep) {
       removed++;
       continue;
     }
-    out += String.fromCodePoint(cp2);
-    previousKept = cp2;
+    out += String.fromCodePoint(cp3);
+    previousKept = cp3;
   }
   return { text: out, removed };
 }
@@ -42279,7 +42725,7 @@ var CLAUDE_ENGINE_ENV = {
 };
 async function invokeClaude(call) {
   const parser = createClaudeStreamParser();
-  const fence = call.echo ? new CommandFence(call.echo.write, call.echo.fenceWorkflowCommands) : null;
+  const fence = call.echo ? childEchoFence(call.echo) : null;
   const args = buildClaudeArgv({
     prompt: call.prompt,
     permissionMode: call.permissionMode,
@@ -42630,7 +43076,7 @@ function detectCodexUsageLimit(texts) {
 // src/engine/invoke-codex.ts
 async function invokeCodex(call) {
   const parser = createCodexStreamParser();
-  const fence = call.echo ? new CommandFence(call.echo.write, call.echo.fenceWorkflowCommands) : null;
+  const fence = call.echo ? childEchoFence(call.echo) : null;
   const args = buildCodexArgv({
     prompt: call.prompt,
     permissionMode: call.permissionMode,
@@ -42787,20 +43233,20 @@ async function planWithRepair(options3) {
 }
 
 // src/engine/run-setup.ts
-import { existsSync as existsSync5, statSync as statSync5 } from "node:fs";
-import { resolve as resolve6 } from "node:path";
+import { existsSync as existsSync5, statSync as statSync6 } from "node:fs";
+import { resolve as resolve8 } from "node:path";
 function workingDirectoryProblem(repoDir, workDir) {
   if (!liesInRepository(workDir, { cwd: repoDir, repoRoot: repoDir })) {
     return `working directory ${workDir} is outside the repository ${repoDir}: working-directory / --working-directory must name a sub-folder of it`;
   }
-  if (!existsSync5(workDir) || !statSync5(workDir).isDirectory()) {
+  if (!existsSync5(workDir) || !statSync6(workDir).isDirectory()) {
     return `working directory ${workDir} is not a folder: check working-directory / --repo`;
   }
   return null;
 }
 async function prepareRepository(o) {
-  const repoDir = resolve6(o.repoDir);
-  const workDir = o.workingDirectory ? resolve6(repoDir, o.workingDirectory) : repoDir;
+  const repoDir = resolve8(o.repoDir);
+  const workDir = o.workingDirectory ? resolve8(repoDir, o.workingDirectory) : repoDir;
   const problem = workingDirectoryProblem(repoDir, workDir);
   if (problem !== null) return { ok: false, message: problem };
   let start;
@@ -42915,8 +43361,8 @@ async function startPlanning(o) {
     return { kind: "usage_error", message: "goal is empty: pass the goal (input `goal`, flag `--goal`)" };
   const runtimeProblem = runtimeOptionsProblem(o.runtime, o);
   if (runtimeProblem !== null) return { kind: "usage_error", message: runtimeProblem };
-  const repoDir = resolve7(o.repoDir);
-  const workDir = o.workingDirectory ? resolve7(repoDir, o.workingDirectory) : repoDir;
+  const repoDir = resolve9(o.repoDir);
+  const workDir = o.workingDirectory ? resolve9(repoDir, o.workingDirectory) : repoDir;
   const wdProblem = workingDirectoryProblem(repoDir, workDir);
   if (wdProblem !== null) return { kind: "usage_error", message: wdProblem };
   const signals = await scanBuildSignalsAlongPath({ root: repoDir, workingDirectory: workDir });
@@ -43024,17 +43470,100 @@ function sumKnown(calls) {
 }
 
 // src/evidence/changed-files.ts
-import { posix as posix4, relative as relative7, sep as sep6 } from "node:path";
+import { posix as posix5, relative as relative9, sep as sep7 } from "node:path";
 
 // src/core/changed-files.ts
 var MAX_CHANGED_FILES_KEPT = 200;
 var MAX_FLAGGED_KEPT = 100;
 
+// src/evidence/test-data.ts
+import { posix as posix2 } from "node:path";
+var DATA_FOLDERS = /* @__PURE__ */ new Map([
+  ["testdata", "test data"],
+  ["test-data", "test data"],
+  ["test_data", "test data"],
+  ["fixtures", "a test fixture"],
+  ["fixture", "a test fixture"],
+  ["__fixtures__", "a test fixture"],
+  ["__snapshots__", "a test snapshot"],
+  ["golden", "a golden file"],
+  ["goldens", "a golden file"],
+  ["__golden__", "a golden file"]
+]);
+var TEST_FOLDERS = /* @__PURE__ */ new Set(["test", "tests", "__tests__", "spec"]);
+var CODE_EXTENSIONS = new Set(
+  "js mjs cjs jsx ts mts cts tsx vue svelte py pyi go rb rs java kt kts scala groovy cs fs vb php swift c h cc cpp cxx hh hpp m mm ex exs erl hrl clj cljs lua pl pm dart r jl hs ml zig nim sh bash zsh ps1".split(" ")
+);
+function isCodeFile(path2) {
+  const name = posix2.basename(path2);
+  const dot = name.lastIndexOf(".");
+  return dot > 0 && CODE_EXTENSIONS.has(name.slice(dot + 1).toLowerCase());
+}
+function testDataReason(path2) {
+  const parts = path2.split("/");
+  const name = parts[parts.length - 1] ?? "";
+  const folders = parts.slice(0, -1);
+  for (const folder of folders) {
+    const words = DATA_FOLDERS.get(folder);
+    if (words !== void 0) return `${words} (under ${folder}/), what the tests compare against`;
+  }
+  if (name.endsWith(".snap")) return "a test snapshot (*.snap), what the tests compare against";
+  if (name.endsWith(".golden") || name.includes(".golden.")) {
+    return "a golden file (*.golden), what the tests compare against";
+  }
+  if (name.includes(".approved.")) {
+    return "an approved file of approval tests (*.approved.*), what the tests compare against";
+  }
+  const testFolder = folders.find((folder) => TEST_FOLDERS.has(folder));
+  if (testFolder !== void 0 && !isCodeFile(path2)) {
+    return `a data file under ${testFolder}/, what the tests read or compare against`;
+  }
+  return null;
+}
+var LITERAL_MAX_CHARS = 300;
+var LITERALS_PER_LINE = 16;
+var JOINED_MAX = 4;
+var LITERAL = /"((?:[^"\\\n]|\\.){1,300})"|'((?:[^'\\\n]|\\.){1,300})'|`([^`$\n]{1,300})`/g;
+function pathsNamedOnLine(testPath, line2) {
+  const literals = [];
+  for (const match of line2.matchAll(LITERAL)) {
+    const text2 = (match[1] ?? match[2] ?? match[3] ?? "").replaceAll("\\\\", "/");
+    if (text2.length <= LITERAL_MAX_CHARS) literals.push(text2);
+    if (literals.length >= LITERALS_PER_LINE) break;
+  }
+  const candidates = /* @__PURE__ */ new Set();
+  for (let i = 0; i < literals.length; i++) {
+    for (let n = 1; n <= JOINED_MAX && i + n <= literals.length; n++) {
+      candidates.add(literals.slice(i, i + n).join("/"));
+    }
+  }
+  const exact = /* @__PURE__ */ new Set();
+  const suffixes = /* @__PURE__ */ new Set();
+  const folder = posix2.dirname(testPath);
+  for (const candidate of candidates) {
+    if (candidate === "" || /\s/.test(candidate) || candidate.includes("//")) continue;
+    if (!candidate.startsWith("/")) {
+      const resolved = posix2.normalize(posix2.join(folder, candidate));
+      if (!resolved.startsWith("../") && resolved !== "..") exact.add(resolved);
+    }
+    const tail = candidate.replace(/^(?:\.{1,2}\/|\/)+/, "");
+    if (tail === "" || tail.startsWith("..")) continue;
+    exact.add(posix2.normalize(tail));
+    if (tail.includes("/")) suffixes.add(posix2.normalize(tail));
+  }
+  return { exact, suffixes };
+}
+function isNamedBy(path2, named) {
+  if (named.exact.has(path2)) return true;
+  for (const tail of named.suffixes) if (path2.endsWith(`/${tail}`)) return true;
+  return false;
+}
+
 // src/evidence/verify-definition.ts
-import { posix as posix3 } from "node:path";
+import { posix as posix4 } from "node:path";
 
 // src/evidence/verify-command-files.ts
-import { posix as posix2 } from "node:path";
+import { posix as posix3 } from "node:path";
 var INTERPRETERS = /* @__PURE__ */ new Set([
   "sh",
   "bash",
@@ -43079,7 +43608,7 @@ function commandFiles(command) {
     if (program === void 0) continue;
     if (program.includes("/")) files.push(program);
     const operands = words.slice(first + 1);
-    if (INTERPRETERS.has(posix2.basename(program))) {
+    if (INTERPRETERS.has(posix3.basename(program))) {
       const script = operands.find((w) => !w.startsWith("-"));
       if (script !== void 0) files.push(script);
     }
@@ -43140,7 +43669,6 @@ var SKIP_MARKERS = [
   { pattern: /\bt\.Skip(Now)?\s*\(/, words: "t.Skip()" },
   { pattern: /#\[ignore\]/, words: "#[ignore]" }
 ];
-var TEST_FOLDERS = /* @__PURE__ */ new Set(["test", "tests", "__tests__", "spec"]);
 function classifyVerifyDefinition(input2) {
   const named = namedPaths(input2.verifyCommands);
   const out = [];
@@ -43157,7 +43685,7 @@ function classifyVerifyDefinition(input2) {
       out.push({
         path: change.path,
         kind: "definition-file",
-        detail: `a build or test-runner definition file, ${change.status}`
+        detail: posix4.basename(definition) === "conftest.py" ? `pytest's conftest.py (the fixtures and hooks the tests under its folder use, what they compare against), a test-runner definition file, ${change.status}` : `a build or test-runner definition file, ${change.status}`
       });
     }
     const before = change.status === "renamed" ? change.from : change.path;
@@ -43169,7 +43697,9 @@ function classifyVerifyDefinition(input2) {
         detail: `named by the verify command "${command[0]}", ${change.status}`
       });
     }
-    if ((change.status === "deleted" || change.status === "renamed") && before && isTestPath(before)) {
+    const data = change.status === "added" || before === void 0 ? null : testDataReason(before);
+    const removedTest = change.status === "deleted" || change.status === "renamed";
+    if (removedTest && before && isTestPath(before) && data === null) {
       out.push({
         path: change.path,
         kind: "test-file-removed",
@@ -43181,7 +43711,7 @@ function classifyVerifyDefinition(input2) {
       out.push({ path: change.path, kind: "skip-marker", detail: `added ${markers.join(", ")}` });
     }
     const removed = change.status === "deleted" ? 0 : input2.removedLines?.get(change.path) ?? 0;
-    if (removed > 0 && before !== void 0 && isTestPath(before)) {
+    if (removed > 0 && before !== void 0 && isTestPath(before) && data === null) {
       out.push({
         path: change.path,
         kind: "test-lines-changed",
@@ -43195,13 +43725,24 @@ function classifyVerifyDefinition(input2) {
         detail: `the maintainers' policy file (its verify-cmd and require-evidence decide later runs), ${change.status}`
       });
     }
+    if (data !== null) {
+      out.push({ path: change.path, kind: "test-data", detail: `${data}, ${change.status}` });
+    }
+    const namer = before === void 0 || change.status === "added" ? void 0 : input2.namedByTests?.get(before);
+    if (namer !== void 0 && !out.some((flag) => flag.path === change.path)) {
+      out.push({
+        path: change.path,
+        kind: "named-by-test",
+        detail: `a data file the test ${namer.testPath} names ("${namer.literal}"), what it reads or compares against, ${change.status}`
+      });
+    }
   }
   return out;
 }
 function packageJsonPaths(change) {
   const before = change.status === "renamed" ? change.from : change.status === "added" ? void 0 : change.path;
   const after = change.status === "deleted" ? void 0 : change.path;
-  const pick2 = (p) => p !== void 0 && posix3.basename(p) === "package.json" && !underSkippedFolder(p);
+  const pick2 = (p) => p !== void 0 && posix4.basename(p) === "package.json" && !underSkippedFolder(p);
   return { ...pick2(before) ? { base: before } : {}, ...pick2(after) ? { final: after } : {} };
 }
 function packageJsonKeysChanged(sides) {
@@ -43229,7 +43770,7 @@ function packageJsonKeysChanged(sides) {
 }
 function isDefinitionFile(path2) {
   if (underSkippedFolder(path2)) return false;
-  const name = posix3.basename(path2);
+  const name = posix4.basename(path2);
   return DEFINITION_FILE_NAMES.has(name) || name.endsWith(".mk") || DEFINITION_PREFIXES.some((prefix) => name.startsWith(prefix));
 }
 function isTestPath(path2) {
@@ -43281,7 +43822,7 @@ function namedPaths(commands) {
   for (const { command, cwd } of commands) {
     for (const word of commandFiles(command)) {
       if (word.startsWith("/") || word.startsWith("~") || /[$*?`]/.test(word)) continue;
-      const path2 = posix3.normalize(posix3.join(cwd === "" ? "." : cwd, word));
+      const path2 = posix4.normalize(posix4.join(cwd === "" ? "." : cwd, word));
       if (path2 === "." || path2.startsWith("../") || path2 === "..") continue;
       const list = named.get(path2) ?? [];
       if (!list.includes(command)) list.push(command);
@@ -43318,6 +43859,22 @@ function canonical(value) {
 // src/evidence/changed-files.ts
 var MAX_PACKAGE_JSONS_READ = 200;
 var MAX_TEST_FILES_SEARCHED = 200;
+var MAX_NAMED_CANDIDATES = 500;
+var MAX_NAMED_GREP_BYTES = 4 * 1024 * 1024;
+var MAX_NAMED_LINE_CHARS = 2e3;
+var TEST_FILE_PATHSPECS = [
+  ":(glob)**/*.test.*",
+  ":(glob)**/*.spec.*",
+  ":(glob)**/*_test.go",
+  ":(glob)**/test_*.py",
+  ":(glob)**/*_test.py",
+  ":(glob)**/conftest.py",
+  ":(glob)**/test/**",
+  ":(glob)**/tests/**",
+  ":(glob)**/__tests__/**",
+  ":(glob)**/spec/**",
+  ":(exclude,glob)**/node_modules/**"
+];
 async function changedFilesRecord(repoDir, options3, context = {}) {
   const root = await workTreeRoot(repoDir, context);
   const run = (args) => git(args, { cwd: root, ...gitOptions3(context) });
@@ -43339,7 +43896,8 @@ async function changedFilesRecord(repoDir, options3, context = {}) {
     changes,
     packageJsons,
     verifyCommands: options3.verifyCommands.flatMap((c) => relativeCommand(root, c)),
-    ...await testFilesDiffLines(run, options3, changes)
+    ...await testFilesDiffLines(run, options3, changes),
+    namedByTests: await namedByTests(root, options3.baseTree, changes, context)
   });
   const counts2 = { added: 0, modified: 0, deleted: 0, renamed: 0 };
   for (const change of changes) counts2[change.status] += 1;
@@ -43423,9 +43981,77 @@ async function testFilesDiffLines(run, options3, changes) {
   ]);
   return { addedLines: addedLinesByFile(patch), removedLines: removedLineCountsByFile(patch) };
 }
+async function namedByTests(root, baseTree, changes, context) {
+  const named = /* @__PURE__ */ new Map();
+  const candidates = changes.filter((c) => c.status !== "added").map((c) => c.from ?? c.path).filter(
+    (p) => !isTestPath(p) && testDataReason(p) === null && !isDefinitionFile(p) && posix5.basename(p) !== "package.json" && !isCodeFile(p)
+  ).slice(0, MAX_NAMED_CANDIDATES);
+  if (candidates.length === 0) return named;
+  const byName = /* @__PURE__ */ new Map();
+  for (const path2 of candidates) {
+    const name = posix5.basename(path2);
+    byName.set(name, [...byName.get(name) ?? [], path2]);
+  }
+  const chunks = [];
+  let bytes = 0;
+  const stop = new AbortController();
+  const args = [
+    "grep",
+    "-z",
+    "-n",
+    "-I",
+    "-F",
+    "--no-color",
+    "--no-textconv",
+    ...[...byName.keys()].flatMap((name) => ["-e", name]),
+    baseTree,
+    "--",
+    ...TEST_FILE_PATHSPECS
+  ];
+  try {
+    await gitStream(args, {
+      cwd: root,
+      ...gitOptions3(context),
+      signal: stop.signal,
+      onStdout: (chunk) => {
+        if (bytes >= MAX_NAMED_GREP_BYTES) return;
+        chunks.push(chunk);
+        bytes += chunk.length;
+        if (bytes >= MAX_NAMED_GREP_BYTES) stop.abort();
+      }
+    });
+  } catch (error63) {
+    const nothing = error63 instanceof GitError && /exit 1:/.test(error63.detail);
+    if (!(nothing || stop.signal.aborted)) throw error63;
+  }
+  const prefix = `${baseTree}:`;
+  for (const record2 of Buffer.concat(chunks).toString("utf8").split("\n")) {
+    const [where, , line2] = record2.split("\0");
+    if (where === void 0 || line2 === void 0 || line2.length > MAX_NAMED_LINE_CHARS) continue;
+    const testPath = where.startsWith(prefix) ? where.slice(prefix.length) : where;
+    if (!isTestPath(testPath) && posix5.basename(testPath) !== "conftest.py") continue;
+    const paths = pathsNamedOnLine(testPath, line2);
+    for (const [name, sameName] of byName) {
+      if (!line2.includes(name)) continue;
+      for (const path2 of sameName) {
+        if (named.has(path2) || !isNamedBy(path2, paths)) continue;
+        named.set(path2, { testPath, literal: literalNaming(line2, name) });
+      }
+    }
+  }
+  return named;
+}
+function literalNaming(line2, name) {
+  const found = /"([^"\n]{1,300})"|'([^'\n]{1,300})'|`([^`\n]{1,300})`/g;
+  for (const match of line2.matchAll(found)) {
+    const text2 = match[1] ?? match[2] ?? match[3] ?? "";
+    if (text2.includes(name)) return text2.replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
+  }
+  return name;
+}
 function relativeCommand(root, c) {
-  const rel = relative7(root, c.cwd).split(sep6).join(posix4.sep);
-  if (rel.startsWith("..") || posix4.isAbsolute(rel)) return [];
+  const rel = relative9(root, c.cwd).split(sep7).join(posix5.sep);
+  if (rel.startsWith("..") || posix5.isAbsolute(rel)) return [];
   return [{ command: c.command, cwd: rel }];
 }
 
@@ -43440,6 +44066,23 @@ function computeTotals(rows, planningCalls) {
     total: addUsd(planning, nodes),
     tokens: sumTokens([...planningCalls, ...nodeCalls])
   };
+}
+function loopTotals(cycles, assessorCalls) {
+  const assessors = sumUsd(assessorCalls);
+  const planning = cycles.reduce((sum, t) => addUsd(sum, t.planning), assessors);
+  const nodes = cycles.reduce((sum, t) => addUsd(sum, t.nodes), sumUsd([]));
+  const assessorTokens = sumTokens(assessorCalls);
+  const tokens = cycles.reduce(
+    (sum, t) => ({
+      inputTokens: sum.inputTokens + t.tokens.inputTokens,
+      outputTokens: sum.outputTokens + t.tokens.outputTokens,
+      cacheReadInputTokens: sum.cacheReadInputTokens + t.tokens.cacheReadInputTokens,
+      cacheCreationInputTokens: sum.cacheCreationInputTokens + t.tokens.cacheCreationInputTokens,
+      callsWithoutUsage: sum.callsWithoutUsage + t.tokens.callsWithoutUsage
+    }),
+    assessorTokens
+  );
+  return { planning, nodes, total: addUsd(planning, nodes), tokens };
 }
 function spawnedNothing(row) {
   return row.sessionId === NOTHING_SPENT.sessionId && row.costUsd === NOTHING_SPENT.costUsd && row.usage === NOTHING_SPENT.usage;
@@ -43522,7 +44165,7 @@ function handBackBeforeEngineReads(dirs) {
 // src/evidence/patch.ts
 import { mkdtemp as mkdtemp2, readFile as readFile2, rm as rm3 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
-import { join as join19 } from "node:path";
+import { join as join20 } from "node:path";
 var FALLBACK_IDENTITY = {
   name: "evidence-gate",
   email: "evidence-gate@users.noreply.github.com"
@@ -43534,9 +44177,9 @@ function workingTreePatch(repoDir, baseCommit, context = {}) {
     const base = `${baseCommit}^{tree}`;
     const names = await scope.git(["diff", ...DIFF_FLAGS, "--name-only", "-z", base, tree]);
     const files = names.split("\0").filter((n) => n.length > 0).sort();
-    const outDir = await mkdtemp2(join19(tmpdir2(), "evidence-gate-patch-"));
+    const outDir = await mkdtemp2(join20(tmpdir2(), "evidence-gate-patch-"));
     try {
-      const out = join19(outDir, "patch.diff");
+      const out = join20(outDir, "patch.diff");
       await scope.git(["diff", ...DIFF_FLAGS, "--binary", `--output=${out}`, base, tree]);
       const diffBytes = await readFile2(out);
       return { diff: diffBytes.toString("utf8"), diffBytes, files, tree };
@@ -43732,7 +44375,7 @@ async function finishRun(frame, input2) {
   const sinks = input2.graph ? input2.graph.sinks : [];
   const gateSinks = input2.graph ? input2.graph.nodes.filter((n) => n.type === "gate" && sinks.includes(n.id)).map((n) => n.id) : [];
   const finalTree = input2.finalTree !== void 0 ? input2.finalTree : await workingTreeOrNull(frame);
-  const changedFiles = await changedFilesOf(frame, input2.rows, finalTree);
+  const changedFiles2 = await changedFilesOf(frame, input2.rows, finalTree);
   const judge = (postedCommitTree) => decideConclusion({
     rows: input2.rows,
     sinks,
@@ -43741,7 +44384,7 @@ async function finishRun(frame, input2) {
     postedCommitTree,
     requireEvidence: frame.requireEvidence,
     end: input2.end,
-    ...changedFiles !== null ? { changedFiles } : {}
+    ...changedFiles2 !== null ? { changedFiles: changedFiles2 } : {}
   });
   const changes = await settleNodesChanges(frame, { rows: input2.rows, end: input2.end, finalTree, judge });
   const { posted, publishRefused, patch } = changes;
@@ -43757,7 +44400,7 @@ async function finishRun(frame, input2) {
         description: `${posted.sha.slice(0, 7)} (${posted.note})`
       }
     } : {},
-    ...changedFiles !== null ? { changedFiles } : {},
+    ...changedFiles2 !== null ? { changedFiles: changedFiles2 } : {},
     ...patch ? { patch } : {}
   };
   const ledger = redactor.deep(unredacted);
@@ -43806,11 +44449,11 @@ async function workingTreeOrNull(frame) {
 }
 
 // src/engine/fresh-run.ts
-import { basename as basename4, isAbsolute as isAbsolute6, relative as relative9 } from "node:path";
+import { basename as basename5, isAbsolute as isAbsolute8, relative as relative11 } from "node:path";
 
 // src/evidence/ignored-files.ts
-import { lstatSync as lstatSync2, realpathSync as realpathSync4 } from "node:fs";
-import { isAbsolute as isAbsolute5, relative as relative8, sep as sep7 } from "node:path";
+import { lstatSync as lstatSync2, realpathSync as realpathSync6 } from "node:fs";
+import { isAbsolute as isAbsolute7, relative as relative10, sep as sep8 } from "node:path";
 
 // src/evidence/ignored-fingerprint.ts
 import { createHash as createHash3 } from "node:crypto";
@@ -44028,16 +44671,16 @@ function excludedPrefixes(root, exclude) {
   const prefixes = /* @__PURE__ */ new Set();
   const realRoot = realOrSame(root);
   for (const folder of exclude) {
-    if (!isAbsolute5(folder)) continue;
-    const rel = relative8(realRoot, realOrSame(folder));
-    if (rel === "" || rel.startsWith("..") || isAbsolute5(rel)) continue;
-    prefixes.add(Buffer.from(`${rel.split(sep7).join("/")}/`, "utf8").toString("latin1"));
+    if (!isAbsolute7(folder)) continue;
+    const rel = relative10(realRoot, realOrSame(folder));
+    if (rel === "" || rel.startsWith("..") || isAbsolute7(rel)) continue;
+    prefixes.add(Buffer.from(`${rel.split(sep8).join("/")}/`, "utf8").toString("latin1"));
   }
   return [...prefixes];
 }
 function realOrSame(path2) {
   try {
-    return realpathSync4(path2);
+    return realpathSync6(path2);
   } catch {
     return path2;
   }
@@ -44046,7 +44689,7 @@ async function statAll(root, paths) {
   const stats = new Float64Array(paths.length * STAT_FIELDS);
   const rootBytes = Buffer.from(`${root}/`, "utf8");
   for (let i = 0; i < paths.length; i++) {
-    if (i > 0 && i % STAT_SLICE === 0) await new Promise((resolve12) => setImmediate(resolve12));
+    if (i > 0 && i % STAT_SLICE === 0) await new Promise((resolve14) => setImmediate(resolve14));
     const rel = paths[i];
     const full = /^[\x20-\x7e]*$/.test(rel) ? `${root}/${rel}` : Buffer.concat([rootBytes, Buffer.from(rel, "latin1")]);
     const at = i * STAT_FIELDS;
@@ -44083,7 +44726,7 @@ import {
   writeFileSync as writeFileSync3
 } from "node:fs";
 import { hostname as hostname3 } from "node:os";
-import { join as join20 } from "node:path";
+import { join as join21 } from "node:path";
 
 // src/graph/file-name.ts
 function nodeFileName(id2) {
@@ -44092,7 +44735,7 @@ function nodeFileName(id2) {
 
 // src/engine/run-dir.ts
 function liveLockHolder(runDir) {
-  const path2 = join20(runDir, "run.lock");
+  const path2 = join21(runDir, "run.lock");
   if (!existsSync6(path2)) return null;
   const holder = (() => {
     try {
@@ -44114,12 +44757,12 @@ var RunDirectory = class {
   /** Creates `<runsDir>/<runId>/` and its `nodes/` and `failed/` folders. */
   constructor(runsDir, runId) {
     this.runId = runId;
-    this.path = join20(runsDir, runId);
-    mkdirSync5(join20(this.path, "nodes"), { recursive: true });
-    const ignore = join20(runsDir, ".gitignore");
+    this.path = join21(runsDir, runId);
+    mkdirSync5(join21(this.path, "nodes"), { recursive: true });
+    const ignore = join21(runsDir, ".gitignore");
     if (!existsSync6(ignore))
       writeFileSync3(ignore, "# written by evidence-gate: run directories stay out of git\n*\n");
-    mkdirSync5(join20(this.path, "failed"), { recursive: true });
+    mkdirSync5(join21(this.path, "failed"), { recursive: true });
   }
   runId;
   path;
@@ -44133,7 +44776,7 @@ var RunDirectory = class {
    * @returns `null` when taken, else why not (which process holds it).
    */
   lock() {
-    const path2 = join20(this.path, "run.lock");
+    const path2 = join21(this.path, "run.lock");
     const mine = `${process.pid}@${hostname3()}`;
     for (let attempt2 = 0; attempt2 < 2; attempt2++) {
       try {
@@ -44152,7 +44795,7 @@ var RunDirectory = class {
   }
   /** Releases the lock taken by {@link lock} (only if this process holds it). */
   unlock() {
-    const path2 = join20(this.path, "run.lock");
+    const path2 = join21(this.path, "run.lock");
     try {
       if (readFileSync7(path2, "utf8").trim() === `${process.pid}@${hostname3()}`) rmSync2(path2, { force: true });
     } catch {
@@ -44161,14 +44804,14 @@ var RunDirectory = class {
   /** Appends one event line with a timestamp. */
   event(event) {
     appendFileSync(
-      join20(this.path, "events.jsonl"),
+      join21(this.path, "events.jsonl"),
       `${JSON.stringify({ at: (/* @__PURE__ */ new Date()).toISOString(), ...event })}
 `
     );
   }
   /** Writes a JSON file atomically (temp file + rename), so a crash never leaves half a file. */
   writeJson(name, value) {
-    const target = join20(this.path, name);
+    const target = join21(this.path, name);
     const temp = `${target}.${process.pid}.tmp`;
     const text2 = `${JSON.stringify(value, null, 2)}
 `;
@@ -44191,23 +44834,23 @@ var RunDirectory = class {
   }
   /** Writes a text file (node output, patch) and returns its path. */
   writeText(name, text2) {
-    const target = join20(this.path, name);
+    const target = join21(this.path, name);
     writeFileSync3(target, text2);
     return target;
   }
   /** Writes a binary file (a patch need not be UTF-8) and returns its path. */
   writeBytes(name, bytes) {
-    const target = join20(this.path, name);
+    const target = join21(this.path, name);
     writeFileSync3(target, bytes);
     return target;
   }
   /** Path of a node's saved output (the `{{ artifacts.ID }}` target). */
   nodeOutputPath(nodeId) {
-    return join20(this.path, "nodes", `${nodeFileName(nodeId)}.out`);
+    return join21(this.path, "nodes", `${nodeFileName(nodeId)}.out`);
   }
   /** Path of a failed node's saved reply. */
   failedOutputPath(nodeId) {
-    return join20(this.path, "failed", `${nodeFileName(nodeId)}.out`);
+    return join21(this.path, "failed", `${nodeFileName(nodeId)}.out`);
   }
 };
 
@@ -44360,9 +45003,9 @@ function gitContextOf(o) {
 }
 function graphCommitSubject(name, source, repoDir) {
   if (name !== null) return name;
-  if (!isAbsolute6(source)) return `run ${source}`;
-  const inside2 = relative9(repoDir, source);
-  return `run ${inside2 !== "" && !inside2.startsWith("..") && !isAbsolute6(inside2) ? inside2 : basename4(source)}`;
+  if (!isAbsolute8(source)) return `run ${source}`;
+  const inside2 = relative11(repoDir, source);
+  return `run ${inside2 !== "" && !inside2.startsWith("..") && !isAbsolute8(inside2) ? inside2 : basename5(source)}`;
 }
 function frameCommit(o, message) {
   return o.commit ? { message, ...o.publish !== void 0 ? { publish: o.publish } : {} } : null;
@@ -44444,10 +45087,10 @@ function ignoredBaselineOf(frame, runsDir) {
 }
 
 // src/engine/leg.ts
-import { dirname as dirname6 } from "node:path";
+import { dirname as dirname7 } from "node:path";
 
 // src/evidence/verify.ts
-import { isAbsolute as isAbsolute7, relative as relative10 } from "node:path";
+import { isAbsolute as isAbsolute9, relative as relative12 } from "node:path";
 
 // src/evidence/verify-cache.ts
 function verifyCacheKey(verify, tree) {
@@ -44480,7 +45123,7 @@ var VERIFY_TAIL_BYTES = 4096;
 var NOTE_ROOM = 256;
 var OUTPUT_MATCHES_CAP_BYTES = 16 * 1024 * 1024;
 var PATTERN_QUOTE_CHARS = 120;
-var NEWLINE = Buffer.from("\n");
+var NEWLINE2 = Buffer.from("\n");
 var VerifyOutput = class {
   constructor(pattern) {
     this.pattern = pattern;
@@ -44495,7 +45138,7 @@ var VerifyOutput = class {
   piece(piece) {
     this.push(piece.bytes);
     this.lastWasUnterminated = piece.kind === "last";
-    if (this.lastWasUnterminated) this.push(NEWLINE);
+    if (this.lastWasUnterminated) this.push(NEWLINE2);
   }
   /**
    * Searches the collected output once: `{pattern, matched}`, plus `truncated: true` when bytes were
@@ -44601,8 +45244,9 @@ async function evidenceGaps(root, tree, context = {}) {
   return { dirtySubmodules, unrepresentedFiles };
 }
 async function findDirtySubmodules(root, context = {}) {
+  const ignore = onTrustedGit(root) ? "dirty" : "none";
   const out = await gitBytes2(
-    ["status", "--porcelain=v2", "-z", "--ignore-submodules=none", "--untracked-files=no"],
+    ["status", "--porcelain=v2", "-z", `--ignore-submodules=${ignore}`, "--untracked-files=no"],
     root,
     context
   );
@@ -44800,7 +45444,7 @@ async function measureAndRun(options3) {
   const output2 = new VerifyOutput(options3.outputMatches);
   const identity = currentChildIdentity();
   const result = await runProcess({
-    command: "/bin/sh",
+    command: trustedCommand("sh", "/bin/sh"),
     args: ["-e", "-c", options3.command],
     cwd: options3.cwd,
     // PR code: run as the separate user when the run has one, and nothing it starts outlives it.
@@ -44935,7 +45579,7 @@ var VerifyQueue = class {
       const startsAtStart = this.workStarts;
       const exclude = this.settings.ignoredFiles?.exclude;
       const runsDir = this.settings.ignoredFiles?.excludeRunDirectoriesUnder;
-      const elsewhere = (exclude ?? []).find((folder) => isInside(request.cwd, folder));
+      const elsewhere = (exclude ?? []).find((folder) => isInside2(request.cwd, folder));
       const handBack = () => {
         if (this.working === 0 && this.settings.handBack !== void 0)
           handBackBeforeEngineReads(this.settings.handBack);
@@ -44996,9 +45640,9 @@ var VerifyQueue = class {
     return next;
   }
 };
-function isInside(path2, folder) {
-  const rel = relative10(folder, path2);
-  return rel === "" || !rel.startsWith("..") && !isAbsolute7(rel);
+function isInside2(path2, folder) {
+  const rel = relative12(folder, path2);
+  return rel === "" || !rel.startsWith("..") && !isAbsolute9(rel);
 }
 
 // src/engine/graph-run.ts
@@ -45340,10 +45984,10 @@ function claudeFactsOf(outcome, sessionId) {
 }
 
 // src/engine/codex-call-report.ts
-import { join as join21 } from "node:path";
+import { join as join22 } from "node:path";
 function codexHomeOf(env) {
   if (env.CODEX_HOME !== void 0 && env.CODEX_HOME !== "") return env.CODEX_HOME;
-  return env.HOME !== void 0 && env.HOME !== "" ? join21(env.HOME, ".codex") : null;
+  return env.HOME !== void 0 && env.HOME !== "" ? join22(env.HOME, ".codex") : null;
 }
 async function callCodex(spec, ctx, signal2) {
   const session = spec.session ?? { kind: "fresh" };
@@ -46075,8 +46719,8 @@ function withExecutionWords(ctx, node3, input2, row) {
 }
 
 // src/engine/node-fields.ts
-import { existsSync as existsSync8, statSync as statSync6 } from "node:fs";
-import { resolve as resolve8 } from "node:path";
+import { existsSync as existsSync8, statSync as statSync7 } from "node:fs";
+import { resolve as resolve10 } from "node:path";
 function nodeFields(node3, values, dirs) {
   const verify = node3.success_check.verify;
   const quoted = shellWords(values);
@@ -46090,8 +46734,8 @@ function nodeFields(node3, values, dirs) {
   const failure3 = Object.values(texts).find((v) => v !== null && typeof v === "object");
   if (failure3 !== void 0) return { ok: false, detail: failure3.error };
   const resolved = texts;
-  const cwd = resolved.cwd === null ? dirs.workDir : resolve8(dirs.workDir, resolved.cwd);
-  const verifyCwd = resolved.verifyCwd === null ? cwd : resolve8(cwd, resolved.verifyCwd);
+  const cwd = resolved.cwd === null ? dirs.workDir : resolve10(dirs.workDir, resolved.cwd);
+  const verifyCwd = resolved.verifyCwd === null ? cwd : resolve10(cwd, resolved.verifyCwd);
   const problem = directoryProblem(cwd, dirs.repoDir, "cwd") ?? (verify ? directoryProblem(verifyCwd, dirs.repoDir, "success_check.verify.cwd") : null);
   if (problem !== null) return { ok: false, detail: problem };
   return {
@@ -46130,7 +46774,7 @@ function directoryProblem(dir, repoDir, field) {
   if (!liesInRepository(dir, { cwd: repoDir, repoRoot: repoDir })) {
     return `${field} ${dir} is outside the repository ${repoDir}: a node runs inside the repository whose tree is the evidence`;
   }
-  if (!existsSync8(dir) || !statSync6(dir).isDirectory()) return `${field} ${dir} is not a folder`;
+  if (!existsSync8(dir) || !statSync7(dir).isDirectory()) return `${field} ${dir} is not a folder`;
   return null;
 }
 
@@ -46405,8 +47049,8 @@ function runEndOfAbort(signal2) {
 }
 
 // src/engine/run-worktrees.ts
-import { existsSync as existsSync10, readdirSync as readdirSync4, realpathSync as realpathSync5, rmdirSync, rmSync as rmSync3 } from "node:fs";
-import { join as join22 } from "node:path";
+import { existsSync as existsSync10, readdirSync as readdirSync4, realpathSync as realpathSync7, rmdirSync, rmSync as rmSync3 } from "node:fs";
+import { join as join23 } from "node:path";
 var WORKTREES_FOLDER = "worktrees";
 function worktreeBranch(runId, name) {
   return `evidence-gate/${runId}/${name}`;
@@ -46428,7 +47072,7 @@ var RunWorktrees = class {
   }
   /** The folder holding the checkouts: `<runDir>/worktrees`. */
   get folder() {
-    return join22(this.#o.runDir, WORKTREES_FOLDER);
+    return join23(this.#o.runDir, WORKTREES_FOLDER);
   }
   /**
    * The checkout of worktree `name`, made the first time the leg asks for it (see the module docstring).
@@ -46470,7 +47114,7 @@ var RunWorktrees = class {
     return closed;
   }
   async #create(name) {
-    const path2 = join22(this.folder, name);
+    const path2 = join23(this.folder, name);
     const branch = worktreeBranch(this.#o.runId, name);
     try {
       await this.#git(["worktree", "prune"]);
@@ -46524,8 +47168,8 @@ var RunWorktrees = class {
   }
   async #isRegistered(path2) {
     const list = await this.#git(["worktree", "list", "--porcelain"]);
-    const real = realpathSync5(path2);
-    return list.split("\n").some((line2) => line2.startsWith("worktree ") && realOrSelf2(line2.slice("worktree ".length)) === real);
+    const real2 = realpathSync7(path2);
+    return list.split("\n").some((line2) => line2.startsWith("worktree ") && realOrSelf2(line2.slice("worktree ".length)) === real2);
   }
   async #branchExists(branch) {
     try {
@@ -46548,7 +47192,7 @@ var RunWorktrees = class {
 };
 function realOrSelf2(path2) {
   try {
-    return realpathSync5(path2);
+    return realpathSync7(path2);
   } catch {
     return path2;
   }
@@ -46600,8 +47244,8 @@ var Scheduler = class {
         if (!this.#launchable(stopping)) break;
         continue;
       }
-      await new Promise((resolve12) => {
-        this.#wake = resolve12;
+      await new Promise((resolve14) => {
+        this.#wake = resolve14;
       });
       this.#wake = null;
     }
@@ -46989,7 +47633,7 @@ async function runLegAndFinish(o) {
     ignoredFiles: {
       baseline: o.verify.ignoredBaseline,
       exclude: [frame.dir.path],
-      excludeRunDirectoriesUnder: dirname6(frame.dir.path)
+      excludeRunDirectoriesUnder: dirname7(frame.dir.path)
     },
     // The separate user's files, readable for the engine's git between two pieces of PR code.
     handBack: [frame.repoDir],
@@ -47154,7 +47798,7 @@ async function runPlan(o, { frame, store }, run) {
 
 // src/engine/goal-loop.ts
 import { writeFileSync as writeFileSync6 } from "node:fs";
-import { join as join23 } from "node:path";
+import { join as join24 } from "node:path";
 
 // src/ledger/render-json.ts
 function renderLedgerJson(ledger) {
@@ -47240,7 +47884,14 @@ var LedgerRowSchema = external_exports.discriminatedUnion("verdict", [
     ...rowBase,
     verdict: external_exports.literal("PASS"),
     qualifier: external_exports.enum(["approved", "verified", "self-reported", "exit-only"]),
-    approvedBy: external_exports.strictObject({ login: id, headSha: id }).optional()
+    // Who approved is a GitHub login, `name[bot]` or `NAME (local user)` (core/github-login.ts): free text
+    // such as "@octocat (GitHub-verified maintainer)" is no approver, and such a ledger is not posted.
+    approvedBy: external_exports.strictObject({
+      login: id.refine(isRecordedApprover, {
+        message: "not an approver the product records: a GitHub login, a bot's name[bot], or NAME (local user)"
+      }),
+      headSha: id
+    }).optional()
   }),
   external_exports.strictObject({
     ...rowBase,
@@ -47346,6 +47997,7 @@ var ConclusionSchema = external_exports.strictObject({
     "plan-refused",
     "engine-error",
     "push-refused",
+    "workflow-run-not-success",
     "refused",
     "usage-error",
     "paused",
@@ -47405,7 +48057,9 @@ var ChangedFilesSchema = external_exports.strictObject({
         "test-file-removed",
         "skip-marker",
         "test-lines-changed",
-        "policy-file"
+        "policy-file",
+        "test-data",
+        "named-by-test"
       ]),
       detail: text,
       keys: external_exports.array(line).max(MAX_LIST).optional()
@@ -47582,6 +48236,7 @@ async function runGoalLoop(o, loop) {
   }
   const cycles = [];
   const sections = [];
+  const spend = { cycles: [], assessorCalls: [] };
   let spent = { usd: 0, unknown: false };
   let last = null;
   let remaining;
@@ -47591,9 +48246,16 @@ async function runGoalLoop(o, loop) {
     const result = await runAuto(cycleOptions);
     if (result.kind !== "finished") {
       if (last === null) return result;
-      return finish(o, loop, last, cycles, sections, `cycle ${cycle} did not start: ${result.message}`);
+      return finish(
+        o,
+        loop,
+        last,
+        { cycles, sections, spend },
+        `cycle ${cycle} did not start: ${result.message}`
+      );
     }
     last = result;
+    spend.cycles.push(result.ledger.totals);
     spent = addUsd2(spent, result.ledger.totals.total);
     const record2 = (assessment) => {
       cycles.push({
@@ -47608,33 +48270,40 @@ async function runGoalLoop(o, loop) {
     const stop = stopBefore(cycle, loop, spent, o.signal);
     if (stop !== null) {
       record2(null);
-      return finish(o, loop, result, cycles, sections, stop);
+      return finish(o, loop, result, { cycles, sections, spend }, stop);
     }
     const assessed = await assess(o, loop, result);
     record2(assessed);
+    spend.assessorCalls.push(assessed.call);
     spent = addUsd2(
       spent,
       assessed.call.costUsd === null ? { kind: "unknown", knownUsd: 0, unknownCalls: 1 } : { kind: "known", usd: assessed.call.costUsd }
     );
     if (assessed.kind === "failed") {
-      return finish(o, loop, result, cycles, sections, `no assessment of cycle ${cycle}: ${assessed.reason}`);
+      return finish(
+        o,
+        loop,
+        result,
+        { cycles, sections, spend },
+        `no assessment of cycle ${cycle}: ${assessed.reason}`
+      );
     }
     if (assessed.assessment.goal_met) {
       return finish(
         o,
         loop,
         result,
-        cycles,
-        sections,
+        { cycles, sections, spend },
         `the assessor judged the goal met after cycle ${cycle}`
       );
     }
     remaining = assessed.assessment.remaining;
   }
 }
-function finish(o, loop, last, cycles, sections, stoppedBecause) {
+function finish(o, loop, last, { cycles, sections, spend }, stoppedBecause) {
   const ledger = createRedactor(o.knownSecrets).deep({
     ...last.ledger,
+    totals: loopTotals(spend.cycles, spend.assessorCalls),
     goalLoop: { maxCycles: loop.maxCycles, stoppedBecause, cycles: sections }
   });
   writeFileSync6(last.ledgerPath, renderLedgerJson(ledger));
@@ -47686,7 +48355,7 @@ function addUsd2(spent, total) {
   return total.kind === "known" ? { usd: spent.usd + total.usd, unknown: spent.unknown } : { usd: spent.usd + total.knownUsd, unknown: true };
 }
 function assess(o, loop, cycle) {
-  const cwd = o.workingDirectory !== void 0 ? join23(o.repoDir, o.workingDirectory) : o.repoDir;
+  const cwd = o.workingDirectory !== void 0 ? join24(o.repoDir, o.workingDirectory) : o.repoDir;
   return assessCycle({
     runtime: o.runtime,
     executable: executableFor(o.runtime, o),
@@ -47987,17 +48656,17 @@ async function runHandWritten(o) {
 
 // src/engine/resume-run.ts
 import { existsSync as existsSync14, readFileSync as readFileSync12 } from "node:fs";
-import { join as join26 } from "node:path";
+import { join as join27 } from "node:path";
 
 // src/engine/leg-end-files.ts
 import { existsSync as existsSync12 } from "node:fs";
-import { join as join24 } from "node:path";
+import { join as join25 } from "node:path";
 async function restoreLegEndFiles(state, runDir, gitContext) {
   const expected = state.leg_end_tree;
   if (expected === void 0 || expected === null) return null;
   const now = await evidenceTree(state.repo_dir, gitContext);
   if (now === expected) return null;
-  const patch = join24(runDir, "patch.diff");
+  const patch = join25(runDir, "patch.diff");
   if (now === state.starting_commit.tree && existsSync12(patch)) {
     try {
       await applyPatch(state.repo_dir, patch, gitContext);
@@ -48128,7 +48797,7 @@ function supersedeFailures(store, graph) {
 }
 
 // src/engine/resume-checks.ts
-import { relative as relative11, resolve as resolve9 } from "node:path";
+import { relative as relative13, resolve as resolve11 } from "node:path";
 function resumedRuntime(o, run) {
   const { state, runId } = run;
   const runtime = state.runtime;
@@ -48158,8 +48827,8 @@ async function resumedRepository(o, run, gitContext) {
   const { runId } = run;
   let state = run.state;
   if (o.repoDir !== void 0) {
-    const repoDir = resolve9(o.repoDir);
-    const workDir = resolve9(repoDir, relative11(state.repo_dir, state.work_dir));
+    const repoDir = resolve11(o.repoDir);
+    const workDir = resolve11(repoDir, relative13(state.repo_dir, state.work_dir));
     const problem = workingDirectoryProblem(repoDir, workDir);
     if (problem !== null) return { kind: "usage_error", message: problem };
     state = { ...state, repo_dir: repoDir, work_dir: workDir };
@@ -48192,7 +48861,7 @@ async function resumedRepository(o, run, gitContext) {
 
 // src/engine/resume-source.ts
 import { existsSync as existsSync13, readFileSync as readFileSync11 } from "node:fs";
-import { join as join25 } from "node:path";
+import { join as join26 } from "node:path";
 function readResumableRun(runsDir, runId) {
   if (!isRunId(runId)) {
     return {
@@ -48200,7 +48869,7 @@ function readResumableRun(runsDir, runId) {
       message: `${JSON.stringify(runId)} is not a run id (YYYYMMDD-HHMMSS-xxxxxx): give the id the run printed`
     };
   }
-  const path2 = join25(runsDir, runId);
+  const path2 = join26(runsDir, runId);
   if (!existsSync13(path2)) {
     return {
       kind: "usage_error",
@@ -48214,7 +48883,7 @@ function readResumableRun(runsDir, runId) {
     if (error63 instanceof RunStateError) return { kind: "usage_error", message: error63.message };
     throw error63;
   }
-  const graphPath = join25(path2, "graph.json");
+  const graphPath = join26(path2, "graph.json");
   if (!existsSync13(graphPath))
     return { kind: "usage_error", message: `${graphPath} does not exist: this run has no graph to resume` };
   let spec;
@@ -48248,7 +48917,7 @@ async function resumeRun(o) {
   const chosen = resumedRuntime(o, run);
   if (chosen.kind !== "runtime") return chosen;
   const { runtime, warnings } = chosen;
-  const ceilingProblem = missingCeilingProblem(run, join26(path2, "state.json"));
+  const ceilingProblem = missingCeilingProblem(run, join27(path2, "state.json"));
   if (ceilingProblem !== null) return { kind: "usage_error", message: ceilingProblem };
   const concurrencyWrong = concurrencyProblem(o.concurrency);
   if (concurrencyWrong !== null) return { kind: "usage_error", message: concurrencyWrong };
@@ -48342,7 +49011,7 @@ function resumedPlan(state, o) {
   };
 }
 function leftIgnoredBaseline(runDir) {
-  const baselinePath = join26(runDir, IGNORED_BASELINE_FILE);
+  const baselinePath = join27(runDir, IGNORED_BASELINE_FILE);
   return ignoredFilesFromData(
     existsSync14(baselinePath) ? safeJson(readFileSync12(baselinePath, "utf8")) : { kind: "unknown", reason: `${IGNORED_BASELINE_FILE} is missing`, overBound: false }
   );
@@ -48664,14 +49333,81 @@ Fix the graph on the base branch (check a fix with mode: lint).`;
 }
 
 // src/run/isolation-scope.ts
-import { join as join27 } from "node:path";
+import { join as join30 } from "node:path";
 
 // src/proc/isolate-user.ts
+import { spawnSync as spawnSync5 } from "node:child_process";
+import { chmodSync as chmodSync2, mkdirSync as mkdirSync7, statSync as statSync8 } from "node:fs";
+import { dirname as dirname8, resolve as resolve12 } from "node:path";
+
+// src/proc/run-home.ts
 import { spawnSync as spawnSync4 } from "node:child_process";
-import { chmodSync as chmodSync2, mkdirSync as mkdirSync6, statSync as statSync7 } from "node:fs";
-import { dirname as dirname7, resolve as resolve10 } from "node:path";
+import { mkdirSync as mkdirSync6, mkdtempSync as mkdtempSync4 } from "node:fs";
+import { join as join28 } from "node:path";
+var SHARED_CACHES = { npm: "npm_config_cache", pip: "PIP_CACHE_DIR" };
+var SHARED_CACHE_ROOT = "/var/cache/evidence-gate-pr";
+function runPrivileged(identity, argv) {
+  const [file2, ...args] = privileged(identity, argv);
+  const done = spawnSync4(file2, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
+  if (done.status === 0) return null;
+  const why = (done.stderr ?? String(done.error ?? "")).trim().split("\n")[0] ?? "";
+  return `${argv[0]} exited ${done.status ?? done.signal}${why !== "" ? `: ${why}` : ""}`;
+}
+function lockLoginHome(identity, loginHome) {
+  if (!loginHome.startsWith("/") || loginHome === "/")
+    return `the login home ${loginHome} is not a folder of its own`;
+  for (const step of [
+    ["mkdir", "-p", loginHome],
+    // Root's first, so nothing new can appear at its top while it is emptied.
+    ["chown", "-h", "0:0", loginHome],
+    ["chmod", "0755", loginHome],
+    // -xdev: what the user mounted or linked there is not followed (find deletes a link, not its target).
+    ["find", loginHome, "-xdev", "-mindepth", "1", "-delete"]
+  ]) {
+    const problem = runPrivileged(identity, step);
+    if (problem !== null) return `emptying the login home ${loginHome} failed (${problem})`;
+  }
+  return null;
+}
+function makeRunHome(identity, parent, caches) {
+  mkdirSync6(parent, { recursive: true });
+  const root = mkdtempSync4(join28(parent, "pr-user-"));
+  const dirs = { home: "home", tmp: "tmp", cache: "cache", config: "config", data: "data", state: "state" };
+  for (const name of Object.values(dirs)) mkdirSync6(join28(root, name), { mode: 448 });
+  const owner = `${identity.uid}:${identity.gid}`;
+  const sharedCaches = caches.map((name) => ({ name, path: join28(SHARED_CACHE_ROOT, name) }));
+  for (const step of [
+    ["chown", "-R", owner, root],
+    ["chmod", "0700", root],
+    ...sharedCaches.flatMap(({ path: path2 }) => [
+      ["mkdir", "-p", path2],
+      ["chown", owner, path2],
+      ["chmod", "0700", path2]
+    ])
+  ]) {
+    const problem = runPrivileged(identity, step);
+    if (problem !== null)
+      throw new Error(`could not make ${root} the fresh home of ${identity.user} (${problem})`);
+  }
+  const env = {
+    TMPDIR: join28(root, dirs.tmp),
+    XDG_CACHE_HOME: join28(root, dirs.cache),
+    XDG_CONFIG_HOME: join28(root, dirs.config),
+    XDG_DATA_HOME: join28(root, dirs.data),
+    XDG_STATE_HOME: join28(root, dirs.state)
+  };
+  for (const { name, path: path2 } of sharedCaches) env[SHARED_CACHES[name]] = path2;
+  return { root, home: join28(root, dirs.home), env, sharedCaches };
+}
+function removeRunHome(identity, root) {
+  if (!/\/pr-user-[^/]+$/.test(root)) return `${root} is not a run's fresh home (pr-user-XXXXXX)`;
+  const problem = runPrivileged(identity, ["rm", "-rf", "--one-file-system", root]);
+  return problem === null ? null : `could not remove ${root} (${problem})`;
+}
+
+// src/proc/isolate-user.ts
 var ISOLATED_USER = "evidence-gate-pr";
-var WITHOUT = "the verify command and the model CLIs run as the runner's own user, so PR code can read the action's process memory, the run directory (state.json) and RUNNER_TEMP, and write the job's file-command files (SECURITY.md, known limits); leftover processes are still killed when each command ends";
+var WITHOUT = "the verify command and the model CLIs run as the runner's own user, so PR code can read the action's process memory, the run directory (state.json) and RUNNER_TEMP, and write the job's file-command files (SECURITY.md, known limits); the verify command's HOME, TMPDIR and caches are the runner's own, which a self-hosted runner keeps for the next job's build (only the model CLIs get a fresh HOME); leftover processes are still killed when each command ends";
 function setUpIsolation(o) {
   if (o.setting === "false") {
     return { kind: "off", required: false, note: `isolate-user is false: ${WITHOUT}.` };
@@ -48687,7 +49423,7 @@ function setUpIsolation(o) {
 function runner(via) {
   return (argv) => {
     const [file2, ...args] = privileged({ via }, argv);
-    const result = spawnSync4(file2, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
+    const result = spawnSync5(file2, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
     return {
       ok: result.status === 0,
       out: result.stdout ?? "",
@@ -48698,7 +49434,7 @@ function runner(via) {
 function trySetUp(o) {
   if ((o.platform ?? process.platform) !== "linux") return "it needs Linux";
   const uid = o.uid ?? process.getuid?.() ?? -1;
-  const via = uid === 0 ? "root" : spawnSync4(o.sudo ?? "sudo", ["-n", "true"], { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } }).status === 0 ? "sudo" : null;
+  const via = uid === 0 ? "root" : spawnSync5(o.sudo ?? "sudo", ["-n", "true"], { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } }).status === 0 ? "sudo" : null;
   if (via === null) return "the action is not root and `sudo -n true` failed: no passwordless sudo";
   const setpriv = findExecutable("setpriv", SYSTEM_TOOLS_ENV.PATH);
   if (via === "root" && setpriv === null) return "setpriv (util-linux) is not installed";
@@ -48714,7 +49450,7 @@ function trySetUp(o) {
   if (!entry.ok || !Number.isInteger(userUid) || !Number.isInteger(userGid) || home === "")
     return `getent passwd ${user} gave no uid, gid and home`;
   if (userUid === 0) return `user ${user} is uid 0`;
-  const workspace = resolve10(o.workspace);
+  const workspace = resolve12(o.workspace);
   for (const step of [
     ["chgrp", "-R", String(userGid), workspace],
     ["chmod", "-R", "g+rwX", workspace],
@@ -48724,18 +49460,18 @@ function trySetUp(o) {
     if (!done.ok) return `${step[0]} on the workspace failed: ${done.err}`;
   }
   const opened = [];
-  for (let dir = dirname7(workspace); ; dir = dirname7(dir)) {
-    if ((statSync7(dir).mode & 1) === 0) {
+  for (let dir = dirname8(workspace); ; dir = dirname8(dir)) {
+    if ((statSync8(dir).mode & 1) === 0) {
       if (!run(["chmod", "o+x", dir]).ok) return `chmod o+x ${dir} failed`;
       opened.push(dir);
     }
-    if (dirname7(dir) === dir) break;
+    if (dirname8(dir) === dir) break;
   }
   for (const dir of o.privateDirs) {
-    mkdirSync6(dir, { recursive: true });
+    mkdirSync7(dir, { recursive: true });
     chmodSync2(dir, 448);
   }
-  const identity = {
+  const base = {
     user,
     uid: userUid,
     gid: userGid,
@@ -48743,12 +49479,153 @@ function trySetUp(o) {
     via,
     setpriv: setpriv ?? "/usr/bin/setpriv"
   };
+  const locked = lockLoginHome(base, home);
+  if (locked !== null) return locked;
+  let runHome;
+  try {
+    runHome = makeRunHome(base, o.runHomeParent, o.sharedCaches ?? []);
+  } catch (error63) {
+    return error63 instanceof Error ? error63.message : String(error63);
+  }
+  const identity = { ...base, home: runHome.home, runEnv: runHome.env };
   const traverse = opened.length > 0 ? `; others may now traverse (not list) ${opened.join(", ")}` : "";
+  const shared = runHome.sharedCaches.length > 0 ? ` Shared caches (pr-user-cache): ${runHome.sharedCaches.map((c) => `${c.name} in ${c.path}`).join(", ")}, kept between runs: what one pull request's build writes there, the next one's reads.` : "";
   return {
     kind: "on",
     identity,
-    note: `isolate-user: the verify command and the model CLIs run as ${user} (uid ${userUid}, switched ${via === "root" ? "with setpriv" : "through sudo -n"}), which can write the workspace and cannot read the run directory or the action's processes${traverse}; every process of ${user} is killed when the run ends, and what it made is handed back to the runner's user.`
+    runHome,
+    note: `isolate-user: the verify command and the model CLIs run as ${user} (uid ${userUid}, switched ${via === "root" ? "with setpriv" : "through sudo -n"}), which can write the workspace and cannot read the run directory or the action's processes${traverse}; its HOME, TMPDIR and caches are fresh for this run (${runHome.root}, removed when the run ends; its login home ${home} is emptied and not writable); every process of ${user} is killed when the run ends, and what it made is handed back to the runner's user.${shared}`
   };
+}
+
+// src/proc/trusted-git-dir.ts
+import { realpathSync as realpathSync8 } from "node:fs";
+import { copyFile as copyFile2, cp as cp2, lstat as lstat4, mkdir as mkdir2, mkdtemp as mkdtemp3, readFile as readFile4, rm as rm4, writeFile as writeFile2 } from "node:fs/promises";
+import { isAbsolute as isAbsolute10, join as join29 } from "node:path";
+function trustedConfig(o) {
+  const lines = [
+    "[core]",
+    `	repositoryformatversion = ${o.sha256 ? 1 : 0}`,
+    "	bare = false",
+    "	filemode = true",
+    "	logallrefupdates = false",
+    "[gc]",
+    "	auto = 0",
+    "[maintenance]",
+    "	auto = false"
+  ];
+  if (o.sha256) lines.push("[extensions]", "	objectformat = sha256");
+  if (o.originUrl !== null) lines.push('[remote "origin"]', `	url = ${o.originUrl}`);
+  return `${lines.join("\n")}
+`;
+}
+function usableOrigin(url2) {
+  if (url2 === null || !/^https?:\/\/[^\s"\\;#]+$/i.test(url2)) return null;
+  return url2;
+}
+async function optional3(run) {
+  try {
+    const value = await run();
+    return value === "" ? null : value;
+  } catch (error63) {
+    if (error63 instanceof GitError) return null;
+    throw error63;
+  }
+}
+async function copyObjects(o) {
+  const alternates = join29(o.objects, "info", "alternates");
+  await cp2(o.objects, join29(o.into, "objects"), {
+    recursive: true,
+    force: true,
+    filter: async (src) => src !== alternates && src !== join29(o.objects, "info", "http-alternates") && !(await lstat4(src)).isSymbolicLink()
+  });
+  const kept = (await readFile4(alternates, "utf8").catch(() => "")).split("\n").filter((line2) => isAbsolute10(line2) && !isInside(line2, o.workTree));
+  if (kept.length > 0) await writeFile2(join29(o.into, "objects", "info", "alternates"), `${kept.join("\n")}
+`);
+  if (o.shallow !== null) await copyFile2(o.shallow, join29(o.into, "shallow")).catch(() => void 0);
+}
+async function makeTrustedGitDir(o) {
+  if (currentTrustedGit() !== null)
+    throw new Error("Internal error: a trusted git directory is already in use");
+  const baseEnv = Object.fromEntries(Object.entries(o.baseEnv).filter(([name]) => !/^GIT_/i.test(name)));
+  const inCheckout = { cwd: o.workspace, baseEnv, knownSecrets: o.knownSecrets };
+  const workTree = await optional3(() => git(["rev-parse", "--show-toplevel"], inCheckout));
+  await mkdir2(o.parent, { recursive: true, mode: 448 });
+  if (workTree === null) {
+    const home2 = await mkdtemp3(join29(o.parent, ".trusted-git-"));
+    await mkdir2(join29(home2, "none"));
+    return { gitDir: join29(home2, "none"), workTree: realpathSync8(o.workspace), home: home2, startCommit: null };
+  }
+  const at = { ...inCheckout, cwd: workTree };
+  const head = await optional3(() => git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], at));
+  const format = await optional3(() => git(["rev-parse", "--show-object-format"], at));
+  const gitPath = (name) => optional3(() => git(["rev-parse", "--path-format=absolute", "--git-path", name], at));
+  const [indexPath, objects, shallow] = [
+    await gitPath("index"),
+    await gitPath("objects"),
+    await gitPath("shallow")
+  ];
+  const originUrl = usableOrigin(await optional3(() => git(["config", "--get", "remote.origin.url"], at)));
+  const home = await mkdtemp3(join29(o.parent, ".trusted-git-"));
+  const gitDir = join29(home, "git");
+  const dir = { gitDir, workTree, home, startCommit: head };
+  try {
+    const here = {
+      cwd: home,
+      baseEnv,
+      knownSecrets: o.knownSecrets,
+      set: { GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", HOME: home }
+    };
+    const sha256 = format === "sha256";
+    await git(
+      ["init", "--quiet", "--bare", "--template=", `--object-format=${sha256 ? "sha256" : "sha1"}`, gitDir],
+      here
+    );
+    await writeFile2(join29(gitDir, "config"), trustedConfig({ sha256, originUrl }));
+    if (head === null || objects === null) return dir;
+    await copyObjects({ objects, shallow, into: gitDir, workTree });
+    const inTrusted = [`--git-dir=${gitDir}`, `--work-tree=${workTree}`];
+    await git([...inTrusted, "update-ref", "--no-deref", "HEAD", head], here);
+    const index = join29(gitDir, "index");
+    let seeded = false;
+    if (indexPath !== null && isAbsolute10(indexPath)) {
+      try {
+        await copyFile2(indexPath, index);
+        await git(
+          [
+            ...inTrusted,
+            "-c",
+            "core.splitIndex=false",
+            "-c",
+            "core.untrackedCache=false",
+            "read-tree",
+            "-m",
+            "HEAD"
+          ],
+          here
+        );
+        seeded = true;
+      } catch (error63) {
+        if (!(error63 instanceof GitError) && error63.code !== "ENOENT") throw error63;
+      }
+    }
+    if (!seeded) {
+      await rm4(index, { force: true });
+      await git([...inTrusted, "read-tree", "HEAD"], here);
+    }
+    await git([...inTrusted, "-c", "core.fsmonitor=false", "update-index", "-q", "--refresh"], here).catch(
+      (error63) => {
+        if (!(error63 instanceof GitError)) throw error63;
+      }
+    );
+    return dir;
+  } catch (error63) {
+    await rm4(home, { recursive: true, force: true });
+    throw error63;
+  }
+}
+async function removeTrustedGitDir(dir) {
+  await rm4(dir.home, { recursive: true, force: true }).catch(() => void 0);
 }
 
 // src/run/isolation-scope.ts
@@ -48758,16 +49635,30 @@ async function withPrCodeIsolation(o, refuse2, body) {
     setting: o.setting,
     workspace: o.workspace,
     privateDirs: [o.runsDir],
-    env: o.env
+    env: o.env,
+    runHomeParent: join30(o.temp, "evidence-gate"),
+    sharedCaches: o.sharedCaches
   });
   if (isolation.kind === "off" && isolation.required)
     return refuse2(`input \`isolate-user\` is true, but ${isolation.note} Nothing was run.`, isolation.note);
   if (isolation.kind === "off" && o.setting === "auto") runner2.warning(isolation.note);
   else runner2.info(isolation.note);
+  if (isolation.kind === "on") runner2.saveState(SAVED_STATE.prUserHome, isolation.runHome.root);
+  if (isolation.kind === "off" && o.sharedCaches.length > 0)
+    runner2.info(
+      "evidence-gate: pr-user-cache has no effect without the separate user: the verify command uses the runner's own caches."
+    );
   const scope = new ChildScope(isolation.kind === "on" ? isolation.identity : null);
+  const trusted = await makeTrustedGitDir({
+    workspace: o.workspace,
+    parent: o.runsDir,
+    baseEnv: o.env,
+    knownSecrets: o.knownSecrets
+  });
   try {
-    await scope.run(() => body(isolation.note));
+    await scope.run(() => withTrustedGit(trusted, () => body(isolation.note)));
   } finally {
+    await removeTrustedGitDir(trusted);
     const identity = scope.identity;
     const killed = scope.leftBehind + (identity !== null ? killUserProcesses(identity) : 0);
     if (killed > 0) {
@@ -48775,9 +49666,12 @@ async function withPrCodeIsolation(o, refuse2, body) {
         `evidence-gate: ${killed} process${killed === 1 ? "" : "es"} the pull request's code (the verify command, a model CLI or its tools) left running ${killed === 1 ? "was" : "were"} killed${identity !== null ? ` (every process of ${identity.user} is killed when the run ends)` : ""}.`
       );
     }
+    const removed = isolation.kind === "on" ? removeRunHome(isolation.identity, isolation.runHome.root) : null;
+    if (removed === null && isolation.kind === "on") runner2.saveState(SAVED_STATE.prUserHome, "");
     const problems = identity !== null ? [
+      ...removed !== null ? [removed] : [],
       ...scope.handBackProblems,
-      ...handBackFiles(identity, [o.workspace, join27(o.temp, "evidence-gate")])
+      ...handBackFiles(identity, [o.workspace, join30(o.temp, "evidence-gate")])
     ] : [];
     for (const problem of problems)
       runner2.warning(
@@ -48787,8 +49681,8 @@ async function withPrCodeIsolation(o, refuse2, body) {
 }
 
 // src/proc/git-push.ts
-import { mkdtemp as mkdtemp3, rm as rm4, writeFile as writeFile2 } from "node:fs/promises";
-import { join as join28 } from "node:path";
+import { copyFile as copyFile3, mkdtemp as mkdtemp4, rm as rm5, writeFile as writeFile3 } from "node:fs/promises";
+import { join as join31 } from "node:path";
 var TRACE_VARIABLES = /^GIT_(TRACE|CURL_VERBOSE|REDACT_COOKIES)/i;
 function credentialConfig(credential) {
   const key = `http.${credential.serverUrl.replace(/\/+$/, "")}/.extraheader`;
@@ -48805,15 +49699,20 @@ function withoutTracing(env) {
   return Object.fromEntries(Object.entries(env).filter(([name]) => !TRACE_VARIABLES.test(name)));
 }
 async function runCredentialed(args, o) {
+  const call = engineGitCall(args, {
+    cwd: o.cwd,
+    baseEnv: withoutTracing(o.context.baseEnv),
+    set: { GIT_TERMINAL_PROMPT: "0", ...trustedPathSetting(), ...o.set, ...credentialConfig(o.credential) }
+  });
   const result = await runProcess({
-    command: "git",
-    args,
+    command: trustedCommand("git"),
+    args: call.args,
     cwd: o.cwd,
     env: buildChildEnv({
-      base: withoutTracing(o.context.baseEnv),
+      base: call.baseEnv,
       child: { kind: "git" },
       knownSecrets: o.context.knownSecrets,
-      set: { GIT_TERMINAL_PROMPT: "0", ...o.set, ...credentialConfig(o.credential) }
+      set: call.set
     }),
     timeoutMs: o.timeoutMs,
     tailBytes: 64 * 1024
@@ -48852,16 +49751,18 @@ async function pushCommit(o) {
     throw new Error(`Internal error: pushCommit needs 40-hex SHAs (got ${o.sha}, ${o.expectedOld})`);
   }
   const context = { baseEnv: o.baseEnv, knownSecrets: o.knownSecrets };
-  const objects = join28(
-    await git(["rev-parse", "--path-format=absolute", "--git-common-dir"], { cwd: o.repoDir, ...context }),
-    "objects"
-  );
-  const dir = await mkdtemp3(join28(o.tempParent, "evidence-gate-push-"));
+  const commonDir = await git(["rev-parse", "--path-format=absolute", "--git-common-dir"], {
+    cwd: o.repoDir,
+    ...context
+  });
+  const objects = join31(commonDir, "objects");
+  const dir = await mkdtemp4(join31(o.tempParent, "evidence-gate-push-"));
   const isolated = { GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", HOME: dir };
   try {
     await git(["init", "--quiet", "--bare", dir], { cwd: dir, ...context, set: isolated });
-    await writeFile2(join28(dir, "objects", "info", "alternates"), `${objects}
+    await writeFile3(join31(dir, "objects", "info", "alternates"), `${objects}
 `);
+    await copyFile3(join31(commonDir, "shallow"), join31(dir, "shallow")).catch(() => void 0);
     await git(["config", "core.hooksPath", "/dev/null"], { cwd: dir, ...context, set: isolated });
     const ref = `refs/heads/${o.branch}`;
     const args = [
@@ -48887,7 +49788,7 @@ async function pushCommit(o) {
       reason: result.stderr.trim().slice(-2e3) || `git push exited ${result.exitCode}`
     };
   } finally {
-    await rm4(dir, { recursive: true, force: true });
+    await rm5(dir, { recursive: true, force: true });
   }
 }
 
@@ -48918,6 +49819,12 @@ async function openPushMode(run) {
   run.runner.info(`push: the run starts from the pull request head ${event.headSha} (${event.headRef})`);
   const branch = event.headRef;
   const publish = async ({ sha: sha3 }) => {
+    const parent = await firstParent(run, sha3);
+    if (parent !== event.headSha)
+      return {
+        kind: "refused",
+        reason: `the commit to push, ${short2(sha3)}, does not stand on the pull request's head ${event.headSha} the event names (its parent is ${parent ?? "unknown"}): nothing was pushed`
+      };
     const result = await pushCommit({
       ...context,
       repoDir: run.workspace,
@@ -48981,6 +49888,18 @@ async function openPushMode(run) {
     return reporter;
   };
   return { ...run, push: { branch, publish, moveCheckRun } };
+}
+async function firstParent(run, sha3) {
+  try {
+    return await git(["rev-parse", "--verify", "--quiet", `${sha3}^1`], {
+      cwd: run.workspace,
+      baseEnv: run.env,
+      knownSecrets: run.secrets
+    });
+  } catch (error63) {
+    if (!(error63 instanceof GitError)) throw error63;
+    return null;
+  }
 }
 async function checkOutHead(run, o) {
   const { event } = run;
@@ -49138,7 +50057,9 @@ async function runPullRequestModes(opened) {
       workspace: checkedOut.workspace,
       runsDir: checkedOut.runsDir,
       temp: checkedOut.temp,
-      env: checkedOut.env
+      env: checkedOut.env,
+      sharedCaches: checkedOut.inputs.prUserCache,
+      knownSecrets: checkedOut.secrets
     },
     (message, note) => endRun(withNote(note), { kind: "usage-error", message }),
     (note) => runMode(withNote(note))
@@ -49221,82 +50142,239 @@ async function runAutoLeg(run, goal, proxy) {
   }
 }
 
-// src/github/workflow-run-event.ts
-var sha2 = external_exports.string().regex(/^[0-9a-fA-F]{40}$/, "expected a 40-hex commit SHA");
-var fullName = external_exports.string().regex(/^[^/\s]+\/[^/\s]+$/, "expected OWNER/NAME");
-var repository = external_exports.object({ id: external_exports.number().int(), full_name: fullName });
-var login = external_exports.object({ login: external_exports.string().min(1) }).nullable().optional();
-var payloadSchema = external_exports.object({
-  action: external_exports.string().min(1),
-  workflow_run: external_exports.object({
-    id: external_exports.number().int().positive(),
-    name: external_exports.string().nullable().optional(),
-    path: external_exports.string().optional(),
-    run_attempt: external_exports.number().int().positive().optional(),
-    event: external_exports.string().min(1),
-    conclusion: external_exports.string().nullable(),
-    head_sha: sha2,
-    head_branch: external_exports.string().nullable(),
-    head_repository: repository.nullable().optional(),
-    repository,
-    pull_requests: external_exports.array(external_exports.object({ number: external_exports.number().int().positive(), head: external_exports.object({ sha: external_exports.string() }) })).nullable().optional(),
-    actor: login,
-    triggering_actor: login,
-    html_url: external_exports.string().optional(),
-    display_title: external_exports.string().optional()
-  }),
-  repository: external_exports.object({ full_name: fullName })
-});
-var WorkflowRunEventError = class extends Error {
-  constructor(issues) {
-    super(`the workflow_run event payload (GITHUB_EVENT_PATH) cannot be read:
-- ${issues.join("\n- ")}`);
-    this.issues = issues;
+// src/github/run-provenance.ts
+var import_yaml4 = __toESM(require_dist(), 1);
+import { posix as posix6 } from "node:path";
+var PULL_REQUEST_FILES_CAP = 3e3;
+var MAX_DEFINITION_FILES = 32;
+var Unknown = class extends Error {
+  constructor(message, apiStatus = null) {
+    super(message);
+    this.apiStatus = apiStatus;
   }
-  issues;
-  name = "WorkflowRunEventError";
+  apiStatus;
 };
-function parseWorkflowRunEvent(payload) {
-  const parsed = payloadSchema.safeParse(payload);
-  if (!parsed.success) {
-    throw new WorkflowRunEventError(
-      parsed.error.issues.map(
-        (i) => `${i.path.length === 0 ? "(the payload)" : i.path.join(".")}: ${i.message}`
-      )
+async function checkRunProvenance(o) {
+  try {
+    const workflow = o.upstream.workflowPath;
+    if (workflow === null || workflow === "") {
+      throw new Unknown(`workflow run ${o.upstream.runId} names no workflow file (workflow_run.path)`);
+    }
+    const pulls = await pullRequestsOf(o);
+    for (const pull of pulls) {
+      const changed = await changedFiles(o, pull.number);
+      const definition = await definitionOf(o, pull, workflowFile(workflow));
+      const files = rewritten(changed, definition);
+      if (files.length > 0) return { kind: "rewritten", pullRequest: pull.number, files };
+    }
+    return { kind: "base", pullRequests: pulls.map((p) => p.number) };
+  } catch (error63) {
+    if (error63 instanceof Unknown)
+      return { kind: "unknown", reason: error63.message, apiStatus: error63.apiStatus };
+    throw error63;
+  }
+}
+function workflowFile(path2) {
+  const at = path2.indexOf("@");
+  return at === -1 ? path2 : path2.slice(0, at);
+}
+function apiRefusal(what, error63) {
+  const status = statusOf(error63);
+  const message = error63 instanceof Error ? error63.message : String(error63);
+  return new Unknown(
+    `${what} failed (${status === null ? "no answer" : `HTTP ${status}`}: ${message})`,
+    status
+  );
+}
+async function pullRequestsOf(o) {
+  const { upstream } = o;
+  const found = [];
+  const keep = (p) => {
+    const headRepository = p.head.repo?.full_name ?? null;
+    const head = p.head.sha.toLowerCase();
+    if (head !== upstream.headSha && head !== o.pushedSha?.toLowerCase()) return;
+    if (headRepository === null || upstream.headRepository === null) return;
+    if (headRepository.toLowerCase() !== upstream.headRepository.toLowerCase()) return;
+    found.push({ number: p.number, baseSha: p.base.sha, baseRef: p.base.ref });
+  };
+  if (upstream.pullRequests.length > 0) {
+    for (const number4 of upstream.pullRequests) {
+      try {
+        const { data } = await o.octokit.rest.pulls.get({
+          owner: o.owner,
+          repo: o.repo,
+          pull_number: number4
+        });
+        keep(data);
+      } catch (error63) {
+        throw apiRefusal(`reading pull request #${number4}`, error63);
+      }
+    }
+  } else {
+    if (upstream.headRepository === null || upstream.headBranch === null) {
+      throw new Unknown(
+        `workflow run ${upstream.runId} names no head repository or branch (the fork was deleted?), so its pull request cannot be found`
+      );
+    }
+    const headOwner = upstream.headRepository.split("/")[0];
+    const head = `${headOwner}:${upstream.headBranch}`;
+    try {
+      for await (const page of o.octokit.paginate.iterator(o.octokit.rest.pulls.list, {
+        owner: o.owner,
+        repo: o.repo,
+        state: "open",
+        head,
+        per_page: 100
+      })) {
+        for (const p of page.data) keep(p);
+      }
+    } catch (error63) {
+      throw apiRefusal(`listing the open pull requests with head ${head}`, error63);
+    }
+  }
+  if (found.length === 0) {
+    throw new Unknown(
+      `no open pull request of ${o.owner}/${o.repo} has head ${upstream.headRepository ?? "(deleted)"}:${upstream.headBranch ?? "(none)"} at ${upstream.headSha}: it was closed, or its head moved on since this run (the newer head's run reports on that commit)`
     );
   }
-  const run = parsed.data.workflow_run;
-  const headSha = run.head_sha.toLowerCase();
-  const head = run.head_repository ?? null;
-  return {
-    action: parsed.data.action,
-    runId: run.id,
-    runAttempt: run.run_attempt ?? null,
-    event: run.event,
-    conclusion: run.conclusion,
-    headSha,
-    headBranch: run.head_branch,
-    headRepository: head?.full_name ?? null,
-    repository: run.repository.full_name,
-    fromFork: head === null || head.id !== run.repository.id,
-    pullRequests: (run.pull_requests ?? []).filter((pr) => pr.head.sha.toLowerCase() === headSha).map((pr) => pr.number),
-    actor: run.actor?.login ?? null,
-    triggeringActor: run.triggering_actor?.login ?? null,
-    htmlUrl: run.html_url ?? null,
-    workflowName: run.name ?? null,
-    workflowPath: run.path ?? null,
-    displayTitle: run.display_title ?? null
+  return found;
+}
+async function changedFiles(o, number4) {
+  const paths = /* @__PURE__ */ new Set();
+  let listed2 = 0;
+  try {
+    for await (const page of o.octokit.paginate.iterator(o.octokit.rest.pulls.listFiles, {
+      owner: o.owner,
+      repo: o.repo,
+      pull_number: number4,
+      per_page: 100
+    })) {
+      for (const f of page.data) {
+        listed2 += 1;
+        paths.add(f.filename);
+        if (f.previous_filename !== void 0) paths.add(f.previous_filename);
+      }
+    }
+  } catch (error63) {
+    throw apiRefusal(`listing pull request #${number4}'s files`, error63);
+  }
+  if (listed2 >= PULL_REQUEST_FILES_CAP) {
+    throw new Unknown(
+      `pull request #${number4} changes ${PULL_REQUEST_FILES_CAP} files or more, and GitHub lists at most ${PULL_REQUEST_FILES_CAP}, so whether it changes the workflow that ran cannot be told`
+    );
+  }
+  return paths;
+}
+async function definitionOf(o, pull, workflow) {
+  const parts = [
+    { path: workflow, exact: true, role: "the workflow file that ran" },
+    { path: POLICY_FILE, exact: true, role: "the policy file" }
+  ];
+  const queue = [workflow];
+  const seen = /* @__PURE__ */ new Set([workflow]);
+  let read = 0;
+  while (queue.length > 0) {
+    const file2 = queue.shift();
+    if (read >= MAX_DEFINITION_FILES) {
+      throw new Unknown(
+        `the workflow names more than ${MAX_DEFINITION_FILES} local workflow and action files; they were not all read`
+      );
+    }
+    read += 1;
+    const text2 = await baseFile(o, pull, file2);
+    if (text2 === null) continue;
+    for (const uses of localUses(text2, file2)) {
+      if (seen.has(uses.path)) continue;
+      seen.add(uses.path);
+      if (uses.kind === "workflow") {
+        parts.push({ path: uses.path, exact: true, role: `the reusable workflow ./${uses.path} it uses` });
+        queue.push(uses.path);
+        continue;
+      }
+      const root = uses.path === ".";
+      parts.push({
+        path: uses.path,
+        exact: false,
+        role: root ? "the repository's root action (uses: ./), which it uses" : `the local action ./${uses.path} it uses`
+      });
+      const dir = root ? "" : `${uses.path}/`;
+      queue.push(`${dir}action.yml`, `${dir}action.yaml`);
+    }
+  }
+  return parts;
+}
+async function baseFile(o, pull, path2) {
+  try {
+    const file2 = await readBaseRefFile(
+      o.octokit,
+      { owner: o.owner, repo: o.repo, ref: pull.baseRef, sha: pull.baseSha },
+      path2,
+      { maxBytes: 1024 * 1024 }
+    );
+    if (file2.kind === "missing") return null;
+    if (file2.kind !== "file") {
+      throw new Unknown(`the base's ${path2} (at ${pull.baseSha}) cannot be read: ${file2.kind}`);
+    }
+    return file2.bytes.toString("utf8");
+  } catch (error63) {
+    if (!(error63 instanceof BaseRefReadError)) throw error63;
+    throw new Unknown(
+      `reading the base's ${path2} at ${pull.baseSha} failed (${error63.status === null ? "no answer" : `HTTP ${error63.status}`}: ${error63.message})`,
+      error63.status
+    );
+  }
+}
+function localUses(text2, file2) {
+  let doc;
+  try {
+    doc = (0, import_yaml4.parse)(text2);
+  } catch (error63) {
+    throw new Unknown(
+      `the base's ${file2} is not YAML (${error63 instanceof Error ? error63.message.split("\n")[0] : String(error63)})`
+    );
+  }
+  const found = [];
+  const walk = (node3) => {
+    if (Array.isArray(node3)) {
+      for (const item of node3) walk(item);
+      return;
+    }
+    if (typeof node3 !== "object" || node3 === null) return;
+    for (const [key, value] of Object.entries(node3)) {
+      if (key === "uses" && typeof value === "string" && value.trim().startsWith("./")) {
+        const path2 = posix6.normalize(value.trim().replace(/@.*$/, "")).replace(/\/+$/, "");
+        if (path2 === ".." || path2.startsWith("../")) {
+          throw new Unknown(`the base's ${file2} uses ${JSON.stringify(value)}, outside the repository`);
+        }
+        const workflow = path2.startsWith(".github/workflows/") && /\.ya?ml$/.test(path2);
+        found.push({ path: path2, kind: workflow ? "workflow" : "action" });
+      } else {
+        walk(value);
+      }
+    }
   };
+  walk(doc);
+  return found;
+}
+function rewritten(changed, definition) {
+  const files = [];
+  for (const part of definition) {
+    for (const path2 of changed) {
+      const hit = part.exact ? path2 === part.path : part.path === "." || path2.startsWith(`${part.path}/`);
+      if (hit && !files.some((f) => f.path === path2)) files.push({ path: path2, role: part.role });
+    }
+  }
+  return files;
 }
 
 // src/github/ledger-artifact.ts
-import { mkdtempSync as mkdtempSync5, readFileSync as readFileSync13, statSync as statSync8 } from "node:fs";
-import { join as join30 } from "node:path";
+import { mkdtempSync as mkdtempSync6, readFileSync as readFileSync13, statSync as statSync9 } from "node:fs";
+import { join as join33 } from "node:path";
 
 // src/github/artifact-zip.ts
 var import_yauzl = __toESM(require_yauzl(), 1);
-import { createWriteStream as createWriteStream2, existsSync as existsSync15, mkdirSync as mkdirSync7, mkdtempSync as mkdtempSync4, renameSync as renameSync3, rmSync as rmSync4 } from "node:fs";
-import { basename as basename5, dirname as dirname8, join as join29, relative as relative12, sep as sep8 } from "node:path";
+import { createWriteStream as createWriteStream2, existsSync as existsSync15, mkdirSync as mkdirSync8, mkdtempSync as mkdtempSync5, renameSync as renameSync3, rmSync as rmSync4 } from "node:fs";
+import { basename as basename6, dirname as dirname9, join as join32, relative as relative14, sep as sep9 } from "node:path";
 import { pipeline } from "node:stream/promises";
 var RUN_ARCHIVE_LIMITS = { maxEntries: 2e4, maxTotalBytes: 256 * 1024 * 1024 };
 var UnsafeArchiveError = class extends Error {
@@ -49327,8 +50405,8 @@ function archiveEntryProblem(entry) {
 }
 async function extractArtifactZip(zip, target, limits = RUN_ARCHIVE_LIMITS) {
   if (existsSync15(target)) throw new Error(`Internal error: ${target} exists already`);
-  mkdirSync7(dirname8(target), { recursive: true });
-  const staging = mkdtempSync4(join29(dirname8(target), `.${basename5(target)}.extract-`));
+  mkdirSync8(dirname9(target), { recursive: true });
+  const staging = mkdtempSync5(join32(dirname9(target), `.${basename6(target)}.extract-`));
   try {
     const counted2 = await extractInto(zip, staging, limits);
     renameSync3(staging, target);
@@ -49361,16 +50439,16 @@ async function extractInto(zip, root, limits) {
       zipfile.close();
       throw new UnsafeArchiveError(`entry ${JSON.stringify(entry.fileName)} is refused: ${problem}`);
     }
-    const path2 = join29(root, ...entry.fileName.split("/").filter((s) => s !== ""));
-    const inside2 = relative12(root, path2);
-    if (inside2 === "" || inside2.startsWith(`..${sep8}`) || inside2 === "..") {
+    const path2 = join32(root, ...entry.fileName.split("/").filter((s) => s !== ""));
+    const inside2 = relative14(root, path2);
+    if (inside2 === "" || inside2.startsWith(`..${sep9}`) || inside2 === "..") {
       zipfile.close();
       throw new UnsafeArchiveError(
         `entry ${JSON.stringify(entry.fileName)} is refused: it leaves the folder`
       );
     }
     if (entry.fileName.endsWith("/")) {
-      mkdirSync7(path2, { recursive: true });
+      mkdirSync8(path2, { recursive: true });
       continue;
     }
     bytes += entry.uncompressedSize;
@@ -49386,7 +50464,7 @@ async function extractInto(zip, root, limits) {
   return { files, bytes };
 }
 async function writeEntry(zipfile, entry, path2) {
-  mkdirSync7(dirname8(path2), { recursive: true });
+  mkdirSync8(dirname9(path2), { recursive: true });
   const stream = await zipfile.openReadStreamPromise(entry);
   await pipeline(stream, createWriteStream2(path2, { flags: "wx", mode: 420 }));
 }
@@ -49588,17 +50666,17 @@ async function readLedgerArtifact(o) {
     }
     throw error63;
   }
-  const folder = join30(mkdtempSync5(join30(o.tempDir, "evidence-gate-ledger-")), "artifact");
+  const folder = join33(mkdtempSync6(join33(o.tempDir, "evidence-gate-ledger-")), "artifact");
   try {
     await extractArtifactZip(zip, folder, o.limits ?? LEDGER_ARCHIVE_LIMITS);
   } catch (error63) {
     if (!(error63 instanceof UnsafeArchiveError)) throw error63;
     return { kind: "refused", reason: `${what} was refused: ${error63.message}`, issues: [] };
   }
-  const path2 = join30(folder, LEDGER_FILE);
+  const path2 = join33(folder, LEDGER_FILE);
   let stat3;
   try {
-    stat3 = statSync8(path2);
+    stat3 = statSync9(path2);
   } catch {
     return { kind: "refused", reason: `${what} holds no ${LEDGER_FILE} at its root`, issues: [] };
   }
@@ -49616,9 +50694,9 @@ async function readLedgerArtifact(o) {
   return { kind: "ledger", ledger: parsed.ledger, path: path2, digests: digestsBeside(folder, parsed.ledger.runId) };
 }
 function digestsBeside(folder, runId) {
-  const path2 = join30(folder, RUN_STATE_DIGEST_FILE);
+  const path2 = join33(folder, RUN_STATE_DIGEST_FILE);
   try {
-    if (!statSync8(path2).isFile()) return null;
+    if (!statSync9(path2).isFile()) return null;
     return parseRunStateDigestFile(readFileSync13(path2, "utf8"), runId);
   } catch {
     return null;
@@ -49761,6 +50839,146 @@ ${f.provenance}
   return { title, summary };
 }
 
+// src/github/run-verdict.ts
+function provenanceRefusal(found, o) {
+  if (found.kind === "base") return null;
+  const run = `workflow run ${o.upstream.runId}`;
+  const tail = `
+
+${PROVENANCE_HEADING}
+
+${o.provenance}
+`;
+  if (found.kind === "unknown") {
+    const denied = found.apiStatus === 401 || found.apiStatus === 403 || found.apiStatus === 404;
+    const title2 = `evidence-gate: could not tell whether the pull request rewrote the workflow of ${run}`;
+    const fix = denied ? `The token was refused: it needs ${o.permissions}.` : "A writer reviews the pull request, and re-runs its workflow once it can be told (its head is the run's, it lists fewer than 3000 files).";
+    return {
+      conclusion: denied ? "failure" : "action_required",
+      outcome: denied ? "usage-error" : "refused",
+      title: title2,
+      reason: `${found.reason}. ${fix}`,
+      summary: `## \u26A0\uFE0F ${escapeInline(title2)}
+
+${escapeInline(found.reason)}.
+
+A ledger is posted as a verdict only from a run whose workflow definition is the base branch's; this one could not be checked, so nothing from it is posted as a verdict. ${denied ? fix : escapeInline(fix)}${tail}`
+    };
+  }
+  const pr = `pull request #${found.pullRequest}`;
+  const title = `evidence-gate: ${pr} changes the workflow that produced this ledger`;
+  const list = found.files.map((f) => `- ${codeSpan(f.path, { inTable: false })}: ${escapeInline(f.role)}`).join("\n");
+  const names = found.files.map((f) => f.path).join(", ");
+  return {
+    conclusion: "action_required",
+    outcome: "refused",
+    title,
+    reason: `${pr} changes ${names}, part of what ${run} ran: its ledger is not posted as a verdict. A writer reviews the change; to get a verdict, land it on the base branch in a pull request of its own (or take it out of this one), then re-run this pull request's workflow.`,
+    summary: [
+      `## \u26A0\uFE0F ${escapeInline(title)}`,
+      "",
+      `${escapeInline(run)} ran the workflow as ${escapeInline(pr)} has it, and ${escapeInline(pr)} changes:`,
+      "",
+      list,
+      "",
+      "On a pull request GitHub runs the workflow as the pull request has it, so that run decided what it uploaded: its ledger is not evidence the gate produced, and this check is never `success` for it. Nothing from that run is posted as a verdict.",
+      "",
+      `**What a writer does:** review the change to ${found.files.length === 1 ? "this file" : "these files"}. To get a verdict, land it on the base branch in a pull request of its own (or take it out of this one), then re-run this pull request's workflow: a run whose workflow definition is the base branch's is posted as usual. A writer who reviewed the whole pull request, workflow change included, may instead merge it past this check (a bypass of the required check).`,
+      tail.slice(2)
+    ].join("\n")
+  };
+}
+function agreedWithRun(ledger, upstream) {
+  const own2 = ledger.conclusion;
+  if (own2 === null || upstream.conclusion === "success") return ledger;
+  if (own2.outcome !== "passed" && own2.outcome !== "paused") return ledger;
+  const github = upstream.conclusion ?? "no conclusion";
+  const conclusion2 = github === "cancelled" ? "cancelled" : github === "timed_out" ? "timed_out" : "failure";
+  const outcome = conclusion2 === "cancelled" ? "cancelled" : conclusion2 === "timed_out" ? "timed-out" : "failed";
+  return {
+    ...ledger,
+    conclusion: {
+      conclusion: conclusion2,
+      outcome,
+      rule: "workflow-run-not-success",
+      title: `Workflow run ${upstream.runId} ended ${github}; its ledger says ${own2.conclusion}`,
+      reason: `GitHub reports workflow run ${upstream.runId} ended ${github}, while the ledger it uploaded concludes ${own2.conclusion} (${own2.title}). A ledger's ${own2.conclusion} is posted only when GitHub's own verdict on the run is success too: a step failed, or the run was cancelled or timed out, after the ledger was written. Fix what failed (the run's log says what) and re-run the workflow.`
+    }
+  };
+}
+function needsProvenance(ledger, upstream) {
+  const posted = agreedWithRun(ledger, upstream).conclusion?.conclusion;
+  return posted === "success" || posted === "neutral" || posted === "action_required";
+}
+
+// src/github/workflow-run-event.ts
+var sha2 = external_exports.string().regex(/^[0-9a-fA-F]{40}$/, "expected a 40-hex commit SHA");
+var fullName = external_exports.string().regex(/^[^/\s]+\/[^/\s]+$/, "expected OWNER/NAME");
+var repository = external_exports.object({ id: external_exports.number().int(), full_name: fullName });
+var login = external_exports.object({ login: external_exports.string().min(1) }).nullable().optional();
+var payloadSchema = external_exports.object({
+  action: external_exports.string().min(1),
+  workflow_run: external_exports.object({
+    id: external_exports.number().int().positive(),
+    name: external_exports.string().nullable().optional(),
+    path: external_exports.string().optional(),
+    run_attempt: external_exports.number().int().positive().optional(),
+    event: external_exports.string().min(1),
+    conclusion: external_exports.string().nullable(),
+    head_sha: sha2,
+    head_branch: external_exports.string().nullable(),
+    head_repository: repository.nullable().optional(),
+    repository,
+    pull_requests: external_exports.array(external_exports.object({ number: external_exports.number().int().positive(), head: external_exports.object({ sha: external_exports.string() }) })).nullable().optional(),
+    actor: login,
+    triggering_actor: login,
+    html_url: external_exports.string().optional(),
+    display_title: external_exports.string().optional()
+  }),
+  repository: external_exports.object({ full_name: fullName })
+});
+var WorkflowRunEventError = class extends Error {
+  constructor(issues) {
+    super(`the workflow_run event payload (GITHUB_EVENT_PATH) cannot be read:
+- ${issues.join("\n- ")}`);
+    this.issues = issues;
+  }
+  issues;
+  name = "WorkflowRunEventError";
+};
+function parseWorkflowRunEvent(payload) {
+  const parsed = payloadSchema.safeParse(payload);
+  if (!parsed.success) {
+    throw new WorkflowRunEventError(
+      parsed.error.issues.map(
+        (i) => `${i.path.length === 0 ? "(the payload)" : i.path.join(".")}: ${i.message}`
+      )
+    );
+  }
+  const run = parsed.data.workflow_run;
+  const headSha = run.head_sha.toLowerCase();
+  const head = run.head_repository ?? null;
+  return {
+    action: parsed.data.action,
+    runId: run.id,
+    runAttempt: run.run_attempt ?? null,
+    event: run.event,
+    conclusion: run.conclusion,
+    headSha,
+    headBranch: run.head_branch,
+    headRepository: head?.full_name ?? null,
+    repository: run.repository.full_name,
+    fromFork: head === null || head.id !== run.repository.id,
+    pullRequests: (run.pull_requests ?? []).filter((pr) => pr.head.sha.toLowerCase() === headSha).map((pr) => pr.number),
+    actor: run.actor?.login ?? null,
+    triggeringActor: run.triggering_actor?.login ?? null,
+    htmlUrl: run.html_url ?? null,
+    workflowName: run.name ?? null,
+    workflowPath: run.path ?? null,
+    displayTitle: run.display_title ?? null
+  };
+}
+
 // src/run/report-mode.ts
 async function runReportMode(o) {
   const { env, inputs, runner: runner2 } = o;
@@ -49838,35 +51056,41 @@ async function runReportMode(o) {
     ...o.signal ? { signal: o.signal } : {},
     log: (message) => runner2.info(message)
   });
-  if (found.kind !== "ledger") {
-    return postFailure(runner2, reporter, env, {
-      externalId: found.refusedRunId ?? `workflow-run-${upstream.runId}`,
-      title: found.title,
-      reason: found.reason,
-      issues: found.issues,
-      provenance,
-      outcome: found.outcome
-    });
-  }
-  const { ledger, artifact } = found;
-  const conclusion2 = ledger.conclusion;
-  const appendix = reportedLedgerAppendix({ provenance, artifact, postedBy: "`mode: report`" });
-  await writeJobSummary(`${renderLedgerMarkdown(ledger)}
-${appendix}
-`, {
-    env,
-    redact: createRedactor(o.secrets).text
+  const vetted = await vet(found, {
+    octokit,
+    owner: context.owner,
+    repo: context.repo,
+    upstream,
+    provenance
   });
+  if (vetted.kind === "refused") return postRefusal(runner2, reporter, env, vetted.refusal);
+  return postLedger(o, reporter, vetted.found, { provenance, upstream });
+}
+async function postLedger(o, reporter, found, about) {
+  const { env, runner: runner2 } = o;
+  const { provenance } = about;
+  const { artifact } = found;
+  const ledger = agreedWithRun(found.ledger, about.upstream);
+  const appendix = reportedLedgerAppendix({ provenance, artifact, postedBy: "`mode: report`" });
+  const conclusion2 = ledger.conclusion;
   const fence = new CommandFence((t) => void process.stdout.write(t), true);
   for (const line2 of renderLedgerText(ledger).split("\n")) fence.line(line2);
   fence.close();
   runner2.setOutput("run-id", ledger.runId);
   runner2.setOutput("ledger-path", found.path);
-  runner2.setOutput("conclusion", conclusion2.conclusion);
   if (ledger.evidenceTree) runner2.setOutput("evidence-tree", ledger.evidenceTree);
-  const started2 = await reporter.start(ledger.runId, `Posting the ledger of run \`${ledger.runId}\`.`);
-  saveCheckRun(runner2, started2, ledger.runId);
-  const ref = await reporter.finish(ledger, { appendix });
+  const redact = createRedactor(o.secrets).text;
+  const markdown = `${renderLedgerMarkdown(ledger)}
+${appendix}
+`;
+  const ref = await postVerdict(
+    { runner: runner2, env, verdict: conclusion2.conclusion, markdown, redact },
+    async () => {
+      const started2 = await reporter.start(ledger.runId, `Posting the ledger of run \`${ledger.runId}\`.`);
+      saveCheckRun(runner2, started2, ledger.runId);
+      return reporter.finish(ledger, { appendix });
+    }
+  );
   finishStep(
     runner2,
     {
@@ -49881,17 +51105,47 @@ ${appendix}
     conclusion2.title
   );
 }
-async function postFailure(runner2, reporter, env, f) {
-  const { title, summary } = refusedLedgerOutput(f);
+async function vet(found, o) {
+  const { upstream, provenance } = o;
+  if (found.kind !== "ledger") {
+    const { title: title2, summary: summary2 } = refusedLedgerOutput({ ...found, provenance });
+    return {
+      kind: "refused",
+      refusal: {
+        externalId: found.refusedRunId ?? `workflow-run-${upstream.runId}`,
+        conclusion: "failure",
+        title: title2,
+        summary: summary2,
+        message: `${found.title}: ${found.reason}`,
+        outcome: found.outcome
+      }
+    };
+  }
+  if (!needsProvenance(found.ledger, upstream)) return { kind: "post", found };
+  const refusal = provenanceRefusal(await checkRunProvenance(o), {
+    upstream,
+    provenance,
+    permissions: REPORT_PERMISSIONS
+  });
+  if (refusal === null) return { kind: "post", found };
+  const { conclusion: conclusion2, title, summary, reason, outcome } = refusal;
+  return {
+    kind: "refused",
+    refusal: { externalId: found.ledger.runId, conclusion: conclusion2, title, summary, message: reason, outcome }
+  };
+}
+var REPORT_PERMISSIONS = "`pull-requests: read` (the pull request's changed files) and `contents: read` (the base's workflow file) in the report job's `permissions`";
+async function postRefusal(runner2, reporter, env, f) {
+  const { title, summary } = f;
   await writeJobSummary(summary, { env });
-  runner2.setOutput("conclusion", "failure");
+  runner2.setOutput("conclusion", f.conclusion);
   const ref = await reporter.start(f.externalId, summary, title);
   saveCheckRun(runner2, ref, f.externalId);
-  const done = await reporter.end("failure", title, summary);
+  const done = await reporter.end(f.conclusion, title, summary);
   finishStep(
     runner2,
-    { outcome: f.outcome, conclusion: "failure", checkRunId: done.id, checkRunUrl: done.htmlUrl },
-    `${f.title}: ${f.reason}`
+    { outcome: f.outcome, conclusion: f.conclusion, checkRunId: done.id, checkRunUrl: done.htmlUrl },
+    f.message
   );
 }
 async function skip(runner2, env, message) {
@@ -49904,7 +51158,7 @@ ${escapeInline(message)}
 
 // src/run/resume-mode.ts
 import { existsSync as existsSync16, rmSync as rmSync5 } from "node:fs";
-import { join as join31 } from "node:path";
+import { join as join34 } from "node:path";
 var SHA = /^[0-9a-f]{40}$/i;
 var failed2 = (end) => ({ kind: "not-resumed", ...end });
 async function fetchRunDirectory(o, where) {
@@ -49943,7 +51197,7 @@ async function fetchRunDirectory(o, where) {
   runner2.info(
     `run ${mode.runId}: artifact ${name} (id ${artifact.id}, ${artifact.sizeInBytes} bytes) of workflow run ${artifact.workflowRunId ?? "?"} on ${headSha.slice(0, 7)}`
   );
-  const runDir = join31(where.runsDir, mode.runId);
+  const runDir = join34(where.runsDir, mode.runId);
   try {
     const zip = await downloadRunArtifact({
       octokit,
@@ -49955,7 +51209,7 @@ async function fetchRunDirectory(o, where) {
     if (existsSync16(runDir)) rmSync5(runDir, { recursive: true, force: true });
     const extracted = await extractArtifactZip(zip, runDir);
     runner2.info(`run ${mode.runId}: ${extracted.files} files extracted into ${runDir}`);
-    rmSync5(join31(runDir, "run.lock"), { force: true });
+    rmSync5(join34(runDir, "run.lock"), { force: true });
   } catch (error63) {
     if (!(error63 instanceof RunArtifactError) && !(error63 instanceof UnsafeArchiveError)) throw error63;
     return failed2({
@@ -50065,7 +51319,14 @@ async function runResumeMode(o) {
     message
   });
   return withPrCodeIsolation(
-    { runner: runner2, setting: inputs.isolateUser, ...folders, env },
+    {
+      runner: runner2,
+      setting: inputs.isolateUser,
+      sharedCaches: inputs.prUserCache,
+      ...folders,
+      env,
+      knownSecrets: o.secrets
+    },
     (message) => refuse2(message),
     (note) => {
       const run = {
@@ -50137,6 +51398,23 @@ function recordedRunId(runDir) {
   }
 }
 
+// src/run/trusted-executables.ts
+function trustEngineExecutables(env, runner2) {
+  const roots = [env.GITHUB_WORKSPACE, env.RUNNER_TEMP].filter(
+    (root) => root !== void 0 && root.trim() !== ""
+  );
+  const trusted = configureTrustedTools({ pathEnv: env.PATH, untrustedRoots: roots });
+  const found = Object.entries(trusted.tools).map(
+    ([name, tool]) => tool.kind === "found" ? `${name} ${tool.path}` : `${name} (none trusted)`
+  );
+  runner2.info(`evidence-gate runs its own programs from trusted paths: ${found.join(", ")}`);
+  for (const skipped of trusted.skipped)
+    runner2.warning(
+      `evidence-gate: passed over ${skipped} \u2014 a folder on PATH the pull request can write, or not owned by root or this user; the engine never runs it (the verify command still sees the job's PATH).`
+    );
+  return trusted;
+}
+
 // src/run/max-cycles.ts
 var MAX_CYCLES = 5;
 function readMaxCycles(text2, name, errors) {
@@ -50164,6 +51442,46 @@ function readGoalLoop(given, names, errors) {
   return { maxCycles, ...maxCostUsd !== void 0 ? { maxCostUsd } : {} };
 }
 
+// src/run/output-and-home-inputs.ts
+var UNITS = {
+  "": 1,
+  b: 1,
+  byte: 1,
+  bytes: 1,
+  k: 1024,
+  kib: 1024,
+  m: 1024 ** 2,
+  mib: 1024 ** 2,
+  g: 1024 ** 3,
+  gib: 1024 ** 3
+};
+function readOutputLogLimit(text2, errors) {
+  if (text2 === void 0) return DEFAULT_LOG_LIMIT_BYTES;
+  const match = /^(\d+)\s*([a-z]*)$/i.exec(text2.trim());
+  const unit = match !== null ? UNITS[match[2].toLowerCase()] : void 0;
+  const bytes = match !== null && unit !== void 0 ? Number(match[1]) * unit : Number.NaN;
+  if (Number.isSafeInteger(bytes) && bytes >= LOG_LIMIT_RANGE.min && bytes <= LOG_LIMIT_RANGE.max)
+    return bytes;
+  errors.push(
+    `input \`output-log-limit\` is ${JSON.stringify(text2)}: give a size from 1KiB to 1GiB, e.g. 2MiB (the default), 512KiB or 1048576 (bytes)`
+  );
+  return DEFAULT_LOG_LIMIT_BYTES;
+}
+function readPrUserCache(text2, errors) {
+  const names = (text2 ?? "").split(/[\s,]+/).filter((name) => name !== "");
+  const known = Object.keys(SHARED_CACHES);
+  const caches = [];
+  for (const name of names) {
+    const found = known.find((k) => k === name.toLowerCase());
+    if (found === void 0)
+      errors.push(
+        `input \`pr-user-cache\` names ${JSON.stringify(name)}: give ${known.join(" or ")} (a cache kept between runs for the separate user), or leave it empty`
+      );
+    else if (!caches.includes(found)) caches.push(found);
+  }
+  return caches;
+}
+
 // src/run/repair-attempts.ts
 function readRepairAttempts(text2, name, errors) {
   if (text2 === void 0 || text2.trim() === "") return 0;
@@ -50184,7 +51502,7 @@ function readVerifyEnv(text2, o, errors) {
 }
 
 // src/graph/graph-path.ts
-import { posix as posix5 } from "node:path";
+import { posix as posix7 } from "node:path";
 function normaliseGraphPath(path2) {
   const refuse2 = (problem) => ({ ok: false, problem });
   if (/[\u0000-\u001f\u007f]/.test(path2)) return refuse2("a path holds no control characters");
@@ -50192,7 +51510,7 @@ function normaliseGraphPath(path2) {
   if (path2.startsWith("/") || /^[A-Za-z]:/.test(path2)) {
     return refuse2("give the path relative to the repository root, e.g. .github/evidence-gate/review.yml");
   }
-  const normal = posix5.normalize(path2);
+  const normal = posix7.normalize(path2);
   if (normal === ".." || normal.startsWith("../")) {
     return refuse2("the path leads out of the repository: give a file inside it");
   }
@@ -50586,6 +51904,8 @@ function readActionInputs(env) {
   const allowedBots = (raw(env, "allowed-bots") ?? "").split(/[\s,]+/).filter((s) => s !== "");
   const allowPullRequestTarget = bool2(env, "allow-pull-request-target", errors);
   const isolateUser = readIsolateUser(env, errors);
+  const prUserCache = readPrUserCache(raw(env, "pr-user-cache"), errors);
+  const outputLogLimit = readOutputLogLimit(raw(env, "output-log-limit"), errors);
   let pr;
   const prText = raw(env, "pr");
   if (prText !== void 0) {
@@ -50634,6 +51954,8 @@ function readActionInputs(env) {
       allowedBots,
       allowPullRequestTarget,
       isolateUser,
+      prUserCache,
+      outputLogLimit,
       ...pr !== void 0 ? { pr } : {},
       reportTo
     }
@@ -50641,10 +51963,10 @@ function readActionInputs(env) {
 }
 
 // src/action/lint-mode.ts
-import { resolve as resolve11 } from "node:path";
+import { resolve as resolve13 } from "node:path";
 
 // src/graph/cwd-rules.ts
-import { posix as posix6, win32 } from "node:path";
+import { posix as posix8, win32 } from "node:path";
 function placedNodesOf(data) {
   const nodes = isRecord5(data) ? data.nodes : void 0;
   if (!Array.isArray(nodes)) return [];
@@ -50687,7 +52009,7 @@ function cwdIssues(nodes) {
     const problem = placementProblem(
       "success_check.verify.cwd",
       verifyCwd,
-      base === null ? verifyCwd : posix6.join(base, verifyCwd),
+      base === null ? verifyCwd : posix8.join(base, verifyCwd),
       base
     );
     if (problem !== null) report(problem);
@@ -50695,14 +52017,14 @@ function cwdIssues(nodes) {
   return issues;
 }
 function isAbsolutePath(path2) {
-  return posix6.isAbsolute(path2) || win32.isAbsolute(path2);
+  return posix8.isAbsolute(path2) || win32.isAbsolute(path2);
 }
 function placementProblem(field, written, joined, base = null) {
   const refused = 'the run fails the node with "\u2026 is outside the repository"';
   if (isAbsolutePath(written)) {
     return `${field} ${JSON.stringify(written)} is an absolute path; write it relative to the run's working directory \u2014 a node works inside the repository (${refused} otherwise), and an absolute path ties the graph to one machine's folders`;
   }
-  const normal = posix6.normalize(joined);
+  const normal = posix8.normalize(joined);
   if (normal !== ".." && !normal.startsWith("../")) return null;
   return `${field} ${JSON.stringify(written)} climbs out of the run's working directory (${base === null ? "" : `joined to the node's cwd ${JSON.stringify(base)}, `}it resolves to ${JSON.stringify(normal)}) \u2014 a node works inside the repository, and ${refused}; name a folder inside the working directory`;
 }
@@ -51073,18 +52395,18 @@ function unquotedFeedback(graph, targetId) {
 }
 
 // src/graph/node-lines.ts
-var import_yaml4 = __toESM(require_dist(), 1);
+var import_yaml5 = __toESM(require_dist(), 1);
 function nodeIdLines(text2) {
   const lines = /* @__PURE__ */ new Map();
   try {
-    const lineCounter = new import_yaml4.LineCounter();
-    const doc = (0, import_yaml4.parseDocument)(text2, { lineCounter, prettyErrors: false });
+    const lineCounter = new import_yaml5.LineCounter();
+    const doc = (0, import_yaml5.parseDocument)(text2, { lineCounter, prettyErrors: false });
     const nodes = doc.get("nodes", true);
-    if (!(0, import_yaml4.isSeq)(nodes)) return lines;
+    if (!(0, import_yaml5.isSeq)(nodes)) return lines;
     for (const item of nodes.items) {
-      if (!(0, import_yaml4.isMap)(item)) continue;
+      if (!(0, import_yaml5.isMap)(item)) continue;
       const id2 = item.get("id", true);
-      if (!(0, import_yaml4.isScalar)(id2) || id2.range === void 0 || id2.range === null) continue;
+      if (!(0, import_yaml5.isScalar)(id2) || id2.range === void 0 || id2.range === null) continue;
       const value = String(id2.value);
       if (!lines.has(value)) lines.set(value, lineCounter.linePos(id2.range[0]).line);
     }
@@ -51108,7 +52430,7 @@ var coreRunner = {
 // src/action/lint-mode.ts
 async function runLintMode(o) {
   const { env, mode } = o;
-  const workspace = resolve11(env.GITHUB_WORKSPACE ?? process.cwd());
+  const workspace = resolve13(env.GITHUB_WORKSPACE ?? process.cwd());
   const read = await readWorkspaceGraph(workspace, mode.graph);
   if (!read.ok)
     return failWithoutCheckRun(coreRunner, env, {
@@ -51198,6 +52520,7 @@ ${message}
   }
 }
 async function main(env, signal2, exposeReporter) {
+  trustEngineExecutables(env, coreRunner);
   const parsed = readActionInputs(env);
   const secrets = actionSecrets(parsed.ok ? parsed.inputs : null, env);
   for (const secret of secrets) for (const form of secretForms(secret)) setSecret(form);
