@@ -113,7 +113,7 @@ describe("the bot with the bundled action", () => {
       "workflow_run",
       workflowRunPayload({ action: "completed", runId: RUN, headSha: head }),
     );
-    expect(done.statusCode, done.response).toBe(200);
+    expect([done.statusCode, done.outcome], done.response).toEqual([202, "completed:success"]);
     const check = rig.github.state.checkRuns.find((r) => r.name === "evidence-gate")!;
     expect(check).toMatchObject({ headSha: head, status: "completed", conclusion: "success" });
     rig.github.assertNoViolations();
@@ -209,7 +209,7 @@ describe("the bot with the bundled action", () => {
         identifier: check.actions!.find((a) => a.label === "Approve sign-off")!.identifier,
       }),
     );
-    expect(JSON.parse(clicked.response).outcome).toBe("dispatched");
+    expect(clicked.outcome).toBe("dispatched");
     expect(rig.github.state.dispatches).toEqual([
       {
         repository: "octo-org/widgets",
@@ -282,7 +282,7 @@ describe("report-to: bot, Approve, resume: the App's check run from pause to the
         identifier: check.actions!.find((a) => a.label === "Approve sign-off")!.identifier,
       }),
     );
-    expect(JSON.parse(clicked.response).outcome).toBe("dispatched");
+    expect(clicked.outcome).toBe("dispatched");
     expect(github.state.dispatches[0]?.inputs).toEqual({
       "run-id": runId,
       sha: head,
@@ -339,13 +339,13 @@ describe("report-to: bot, Approve, resume: the App's check run from pause to the
       displayTitle: `evidence-gate resume ${runId} ${head}`,
     });
     const done = await rig.deliver("workflow_run", resumeDone);
-    expect(JSON.parse(done.response).outcome, done.response).toBe("completed:success");
+    expect(done.outcome, done.response).toBe("completed:success");
     expect(check).toMatchObject({ status: "completed", conclusion: "success" });
     expect(check.output.summary).toContain("approved by @mona");
     expect(check.externalId).not.toContain("resume=");
     // A redelivery writes nothing more.
     const again = await rig.deliver("workflow_run", resumeDone);
-    expect(JSON.parse(again.response).outcome).toBe("stale");
+    expect(again.outcome).toBe("stale");
     github.assertNoViolations();
   });
 });
@@ -430,7 +430,7 @@ describe("push: true with report-to: bot: the App's check run follows the pushed
       headBranch: BRANCH,
     });
     const done = await rig.deliver("workflow_run", completed);
-    expect(JSON.parse(done.response).outcome, done.response).toBe("completed:success");
+    expect(done.outcome, done.response).toBe("completed:success");
     const [old, next] = github.state.checkRuns;
     expect(github.state.checkRuns).toHaveLength(2);
     expect(github.state.checkRuns.every((r) => r.status === "completed")).toBe(true);
@@ -454,7 +454,7 @@ describe("push: true with report-to: bot: the App's check run follows the pushed
     expect(next!.output.summary).toContain("Posted by the evidence-gate App from the artifact");
     // A redelivery of the completion writes nothing more.
     const again = await rig.deliver("workflow_run", completed);
-    expect(JSON.parse(again.response).outcome).toBe("stale");
+    expect(again.outcome).toBe("stale");
     github.assertNoViolations();
   });
 });
