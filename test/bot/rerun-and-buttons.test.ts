@@ -23,14 +23,6 @@ import {
 const HEAD = "0123456789abcdef0123456789abcdef01234567";
 const BASE = "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d";
 const RUN = 30_433_642;
-/** The outcomes the bot logged for every delivery of event `guid`, in order (the App's own redeliveries too). */
-function outcomesOf(rig: BotRig, guid: string): unknown[] {
-  return rig
-    .deliveries()
-    .filter((l) => l.delivery === guid)
-    .map((l) => l.outcome);
-}
-
 const rigs = botRigs();
 
 /** review → gate sign-off → finish, paused at sign-off (review passed). */
@@ -312,7 +304,7 @@ describe("Approve / Reject buttons on a run paused at a gate", () => {
 
     // The App asks GitHub to redeliver the failed delivery itself; that redelivery dispatches.
     await rig.settle();
-    expect(outcomesOf(rig, failed.guid)).toEqual(["error", "dispatched"]);
+    expect(rig.outcomes(failed.guid)).toEqual(["error", "dispatched"]);
     const again = await rig.deliver("check_run", payload, { guid: failed.guid });
     expect(again.outcome).toBe("stale");
     expect(rig.github.state.dispatches).toHaveLength(1);
@@ -339,7 +331,7 @@ describe("Approve / Reject buttons on a run paused at a gate", () => {
     expect(check.output.summary!.trimEnd().endsWith(`leg=${RUN}.1 -->`)).toBe(true);
 
     await rig.settle();
-    expect(outcomesOf(rig, failed.guid)).toEqual(["error", "dispatched"]);
+    expect(rig.outcomes(failed.guid)).toEqual(["error", "dispatched"]);
     expect(rig.github.state.dispatches).toHaveLength(1);
     expect(check.status).toBe("in_progress");
   });

@@ -32,6 +32,8 @@ export interface BotRig {
   ): Promise<BotDelivery>;
   /** The log lines of deliveries (kind `delivery`). */
   deliveries(): Record<string, unknown>[];
+  /** The outcomes the bot logged for every delivery of event `guid`, in order (its own redeliveries too). */
+  outcomes(guid: string): unknown[];
   /** Waits until the bot has no work left and GitHub no redelivery in flight (the App's own included). */
   settle(): Promise<void>;
 }
@@ -81,6 +83,10 @@ export function botRigs(): {
           return { ...record, outcome: typeof line?.outcome === "string" ? line.outcome : null };
         },
         deliveries: () => logs().filter((l) => l.kind === "delivery"),
+        outcomes: (guid) =>
+          logs()
+            .filter((l) => l.kind === "delivery" && l.delivery === guid)
+            .map((l) => l.outcome),
         async settle() {
           do {
             await bot.work.settled();
