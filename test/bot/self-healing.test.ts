@@ -125,4 +125,37 @@ describe("the bot heals itself", () => {
     expect(rig.logs.filter((l) => l.kind === "reconcile").at(-1)).toMatchObject({ open: 1, gone: 1 });
     rig.github.assertNoViolations();
   });
+
+  it("on shutdown the bot stops accepting, waits for in-flight work up to SHUTDOWN_DEADLINE, then abandons it and asks GitHub to redeliver it (issue 23 item 6)", async () => {
+    // Production waits: the work below waits out a 60 s Retry-After, far past the 1 s deadline.
+    const rig = await rigs.start({ EVIDENCE_GATE_BACKOFF_SECOND_MS: undefined, SHUTDOWN_DEADLINE: "1s" });
+    rig.github.failNext({
+      method: "POST",
+      pathPattern: "/repos/{owner}/{repo}/check-runs",
+      status: 403,
+      headers: { "retry-after": "60" },
+      body: {
+        message: "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
+        documentation_url: "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api",
+      },
+    });
+    const record = await rig.github.state.webhooks.deliver({
+      event: "pull_request",
+      payload: pullRequestPayload({ headSha: HEAD }),
+    });
+    expect(record.statusCode).toBe(202);
+    expect(rig.bot.work.active).toBe(1);
+    const started = performance.now();
+    await rig.bot.close();
+    // Well inside GitHub's own patience and any orchestrator's grace period; not a timing assertion.
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(rig.logs.find((l) => l.kind === "stop")).toMatchObject({ abandoned: 1, deliveries: record.guid });
+    expect(rig.logs.find((l) => l.kind === "redeliver-one")).toMatchObject({
+      delivery: record.guid,
+      result: "redelivered",
+    });
+    // It accepts nothing more.
+    await expect(fetch(`${rig.bot.url}/healthz`)).rejects.toThrow();
+    expect(rig.github.state.checkRuns).toEqual([]);
+  });
 });
