@@ -43,6 +43,7 @@ import {
   pullRequestPayload,
   RESUME_WORKFLOW_FILE,
   startAppGitHubServer,
+  WEBHOOK_SECRET,
   workflowRunPayload,
 } from "../support/bot-harness.js";
 import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.js";
@@ -494,6 +495,60 @@ describe("evidence-gate bot (dist/cli.js)", () => {
       });
       expect(await new Promise((done) => refused.on("close", done))).toBe(64);
       expect(err).toContain("APP_ID: is not set");
+    } finally {
+      await github.close();
+    }
+  });
+
+  it("SIGTERM with work in flight: the process stops accepting, gives the work SHUTDOWN_DEADLINE, asks GitHub to redeliver what did not finish, and exits 0 (issue 23 item 6)", {
+    timeout: 60_000,
+  }, async () => {
+    const github = await startAppGitHubServer();
+    try {
+      // Production waits, and a 60 s Retry-After on the check-run create: the work outlives the 1 s deadline.
+      github.failNext({
+        method: "POST",
+        pathPattern: "/repos/{owner}/{repo}/check-runs",
+        status: 403,
+        headers: { "retry-after": "60" },
+        body: {
+          message:
+            "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
+          documentation_url: "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api",
+        },
+      });
+      const child = spawn(process.execPath, [`${REPO_ROOT}/dist/cli.js`, "bot"], {
+        env: {
+          PATH: process.env.PATH,
+          ...botEnv(github, { EVIDENCE_GATE_BACKOFF_SECOND_MS: undefined, SHUTDOWN_DEADLINE: "1s" }),
+        } as NodeJS.ProcessEnv,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let out = "";
+      child.stdout.setEncoding("utf8").on("data", (c: string) => {
+        out += c;
+      });
+      const closed = new Promise<number | null>((done) => child.on("close", done));
+      for (let i = 0; i < 100 && !out.includes('"kind":"start"'); i++)
+        await new Promise((r) => setTimeout(r, 100));
+      const start = JSON.parse(out.split("\n").find((l) => l.includes('"kind":"start"'))!) as { url: string };
+      github.state.webhooks.target = { url: start.url, secret: WEBHOOK_SECRET };
+      const record = await github.state.webhooks.deliver({
+        event: "pull_request",
+        payload: pullRequestPayload({ headSha: "0123456789abcdef0123456789abcdef01234567" }),
+      });
+      expect(record.statusCode).toBe(202);
+      child.kill("SIGTERM");
+      // Exits long before the 60 s wait would have ended.
+      expect(await closed).toBe(0);
+      const lines = out
+        .split("\n")
+        .filter((l) => l !== "")
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(lines.find((l) => l.kind === "stop")).toMatchObject({ abandoned: 1, deliveries: record.guid });
+      expect(lines.find((l) => l.kind === "redeliver-one")).toMatchObject({ result: "redelivered" });
+      expect(github.callsTo("POST", "/app/hook/deliveries/{delivery_id}/attempts")).toHaveLength(1);
+      expect(github.state.checkRuns).toEqual([]);
     } finally {
       await github.close();
     }
