@@ -20,15 +20,28 @@ interface Job {
 export class DeliveryWork {
   readonly #jobs = new Set<Job>();
 
-  /** Starts `work` now (its rejection is the caller's to catch: it is logged, never thrown here). */
-  run(label: string, work: () => Promise<void>): void {
+  /** The last job per ordering key (see {@link run}). */
+  readonly #tails = new Map<string, Promise<void>>();
+
+  /**
+   * Starts `work` (its rejection is the caller's to catch: it is logged, never thrown here). With `key`, it
+   * starts only after the previous job of the same key finished: deliveries about one commit are worked in
+   * the order they arrived, so answering first does not make this process reorder them (a `workflow_run
+   * in_progress` worked after the same run's `completed`).
+   */
+  run(label: string, work: () => Promise<void>, key?: string): void {
+    const before = key === undefined ? Promise.resolve() : (this.#tails.get(key) ?? Promise.resolve());
     const job: Job = {
       label,
-      done: Promise.resolve()
+      done: before
         .then(work)
         .catch(() => {})
-        .finally(() => this.#jobs.delete(job)),
+        .finally(() => {
+          this.#jobs.delete(job);
+          if (key !== undefined && this.#tails.get(key) === job.done) this.#tails.delete(key);
+        }),
     };
+    if (key !== undefined) this.#tails.set(key, job.done);
     this.#jobs.add(job);
   }
 

@@ -117,6 +117,17 @@ export function createBotServer(o: BotServerOptions): Server {
   });
 }
 
+/**
+ * Deliveries about one commit share a key (installation, repository, head SHA — from `pull_request.head`,
+ * `workflow_run`, `check_run` or `check_suite`), so they are worked in arrival order; others run freely.
+ */
+function orderKey(installation: number, repository: string | null, payload: object): string | undefined {
+  const p = payload as Record<string, { head_sha?: unknown; head?: { sha?: unknown } } | undefined>;
+  const sha =
+    p.pull_request?.head?.sha ?? p.workflow_run?.head_sha ?? p.check_run?.head_sha ?? p.check_suite?.head_sha;
+  return typeof sha === "string" ? `${installation}:${repository ?? ""}:${sha.toLowerCase()}` : undefined;
+}
+
 type MutableLine = { -readonly [K in keyof DeliveryLine]: DeliveryLine[K] };
 
 async function handleDelivery(
@@ -225,20 +236,24 @@ async function handleDelivery(
     send(res, 202, { ok: true, outcome: "accepted" });
     line.status = 202;
     line.answeredMs = elapsed();
-    o.work.run(delivery, async () => {
-      try {
-        const result = await o.bot.receive({ id: delivery, name: event, payload });
-        line.outcome = result?.outcome ?? "ignored";
-        if (result?.detail !== undefined) line.detail = result.detail;
-      } catch (error) {
-        line.outcome = error instanceof MalformedPayloadError ? "malformed" : "error";
-        line.detail = error instanceof Error ? error.message : String(error);
-        if (!(error instanceof MalformedPayloadError)) o.onFailed?.({ id: delivery, name: event, error });
-      } finally {
-        line.ms = elapsed();
-        o.log.delivery(line);
-      }
-    });
+    o.work.run(
+      delivery,
+      async () => {
+        try {
+          const result = await o.bot.receive({ id: delivery, name: event, payload });
+          line.outcome = result?.outcome ?? "ignored";
+          if (result?.detail !== undefined) line.detail = result.detail;
+        } catch (error) {
+          line.outcome = error instanceof MalformedPayloadError ? "malformed" : "error";
+          line.detail = error instanceof Error ? error.message : String(error);
+          if (!(error instanceof MalformedPayloadError)) o.onFailed?.({ id: delivery, name: event, error });
+        } finally {
+          line.ms = elapsed();
+          o.log.delivery(line);
+        }
+      },
+      orderKey(installation, line.repository ?? null, payload),
+    );
   } catch (error) {
     refuse(
       500,

@@ -158,4 +158,38 @@ describe("the bot heals itself", () => {
     await expect(fetch(`${rig.bot.url}/healthz`)).rejects.toThrow();
     expect(rig.github.state.checkRuns).toEqual([]);
   });
+
+  it("deliveries about one commit are worked in the order they arrived, though each is answered at once: a completed answered while the in_progress still waits out a Retry-After is not overtaken", async () => {
+    const rig = await rigs.start({ EVIDENCE_GATE_BACKOFF_SECOND_MS: "100" });
+    await rig.deliver("pull_request", pullRequestPayload({ headSha: HEAD, fork: true }));
+    uploadLedger(rig.github, { ledger: { ...SUCCESS_LEDGER, headSha: HEAD }, runId: RUN, headSha: HEAD });
+    rig.github.failNext({
+      method: "PATCH",
+      pathPattern: "/repos/{owner}/{repo}/check-runs/{check_run_id}",
+      bodyMatches: (body) => (body as { status?: string }).status === "in_progress",
+      status: 403,
+      headers: { "retry-after": "5" },
+      body: {
+        message: "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
+        documentation_url: "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api",
+      },
+    });
+    const running = await rig.github.state.webhooks.deliver({
+      event: "workflow_run",
+      payload: workflowRunPayload({ action: "in_progress", runId: RUN, headSha: HEAD }),
+    });
+    const completed = await rig.github.state.webhooks.deliver({
+      event: "workflow_run",
+      payload: workflowRunPayload({ action: "completed", runId: RUN, headSha: HEAD }),
+    });
+    expect([running.statusCode, completed.statusCode]).toEqual([202, 202]);
+    await rig.settle();
+    const order = rig
+      .deliveries()
+      .filter((l) => l.event === "workflow_run")
+      .map((l) => l.outcome);
+    expect(order).toEqual(["check-in-progress", "completed:success"]);
+    expect(rig.github.state.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "success" });
+    rig.github.assertNoViolations();
+  });
 });
