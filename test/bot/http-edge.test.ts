@@ -12,6 +12,7 @@ import {
   botRigs,
   checkRunPayload,
   pullRequestPayload,
+  secondaryRateLimit,
   WEBHOOK_SECRET,
 } from "../support/bot-harness.js";
 
@@ -108,16 +109,13 @@ describe("the bot's HTTP edge", () => {
   it("a delivery is answered 202 before its work is done: a Retry-After on the check-run create is waited out after the answer (issue 23)", async () => {
     // 100 ms per second of GitHub's waits: Retry-After 12 is 1.2 s here, the order of events as in production.
     const rig = await rigs.start({ EVIDENCE_GATE_BACKOFF_SECOND_MS: "100" });
-    rig.github.failNext({
-      method: "POST",
-      pathPattern: "/repos/{owner}/{repo}/check-runs",
-      status: 403,
-      headers: { "retry-after": "12" },
-      body: {
-        message: "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
-        documentation_url: "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api",
-      },
-    });
+    rig.github.failNext(
+      secondaryRateLimit({
+        method: "POST",
+        pathPattern: "/repos/{owner}/{repo}/check-runs",
+        retryAfterS: 12,
+      }),
+    );
     const record = await rig.github.state.webhooks.deliver({
       event: "pull_request",
       payload: pullRequestPayload({ headSha: HEAD }),

@@ -20,6 +20,7 @@ import {
   botEnv,
   botRigs,
   pullRequestPayload,
+  secondaryRateLimit,
   uploadLedger,
   workflowRunPayload,
 } from "../support/bot-harness.js";
@@ -129,16 +130,13 @@ describe("the bot heals itself", () => {
   it("on shutdown the bot stops accepting, waits for in-flight work up to SHUTDOWN_DEADLINE, then abandons it and asks GitHub to redeliver it (issue 23 item 6)", async () => {
     // Production waits: the work below waits out a 60 s Retry-After, far past the 1 s deadline.
     const rig = await rigs.start({ EVIDENCE_GATE_BACKOFF_SECOND_MS: undefined, SHUTDOWN_DEADLINE: "1s" });
-    rig.github.failNext({
-      method: "POST",
-      pathPattern: "/repos/{owner}/{repo}/check-runs",
-      status: 403,
-      headers: { "retry-after": "60" },
-      body: {
-        message: "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
-        documentation_url: "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api",
-      },
-    });
+    rig.github.failNext(
+      secondaryRateLimit({
+        method: "POST",
+        pathPattern: "/repos/{owner}/{repo}/check-runs",
+        retryAfterS: 60,
+      }),
+    );
     const record = await rig.github.state.webhooks.deliver({
       event: "pull_request",
       payload: pullRequestPayload({ headSha: HEAD }),
@@ -163,17 +161,14 @@ describe("the bot heals itself", () => {
     const rig = await rigs.start({ EVIDENCE_GATE_BACKOFF_SECOND_MS: "100" });
     await rig.deliver("pull_request", pullRequestPayload({ headSha: HEAD, fork: true }));
     uploadLedger(rig.github, { ledger: { ...SUCCESS_LEDGER, headSha: HEAD }, runId: RUN, headSha: HEAD });
-    rig.github.failNext({
-      method: "PATCH",
-      pathPattern: "/repos/{owner}/{repo}/check-runs/{check_run_id}",
-      bodyMatches: (body) => (body as { status?: string }).status === "in_progress",
-      status: 403,
-      headers: { "retry-after": "5" },
-      body: {
-        message: "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
-        documentation_url: "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api",
-      },
-    });
+    rig.github.failNext(
+      secondaryRateLimit({
+        method: "PATCH",
+        pathPattern: "/repos/{owner}/{repo}/check-runs/{check_run_id}",
+        retryAfterS: 5,
+        bodyMatches: (body) => (body as { status?: string }).status === "in_progress",
+      }),
+    );
     const running = await rig.github.state.webhooks.deliver({
       event: "workflow_run",
       payload: workflowRunPayload({ action: "in_progress", runId: RUN, headSha: HEAD }),
