@@ -120,6 +120,7 @@ try {
         ledger: { ...rig.SUCCESS_LEDGER, headSha: sha(k) },
         runId: 9_000_000 + k,
         headSha: sha(k),
+        pullRequest: k + 1,
       });
     }
     const latencies = [];

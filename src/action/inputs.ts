@@ -19,6 +19,7 @@ import {
   type ReportTo,
 } from "../run/action-inputs.js";
 import { readGoalLoop } from "../run/max-cycles.js";
+import { readOutputLogLimit, readPrUserCache } from "../run/output-and-home-inputs.js";
 import { readRepairAttempts } from "../run/repair-attempts.js";
 import { readVerifyEnv } from "../run/request-fields.js";
 import { parseCodexConfig } from "../runtime/codex-argv.js";
@@ -162,6 +163,8 @@ export function readActionInputs(env: Env): InputsResult {
   const allowedBots = (raw(env, "allowed-bots") ?? "").split(/[\s,]+/).filter((s) => s !== "");
   const allowPullRequestTarget = bool(env, "allow-pull-request-target", errors);
   const isolateUser = readIsolateUser(env, errors);
+  const prUserCache = readPrUserCache(raw(env, "pr-user-cache"), errors);
+  const outputLogLimit = readOutputLogLimit(raw(env, "output-log-limit"), errors);
   let pr: number | undefined;
   const prText = raw(env, "pr");
   if (prText !== undefined) {
@@ -211,6 +214,8 @@ export function readActionInputs(env: Env): InputsResult {
       allowedBots,
       allowPullRequestTarget,
       isolateUser,
+      prUserCache,
+      outputLogLimit,
       ...(pr !== undefined ? { pr } : {}),
       reportTo,
     },

@@ -7,7 +7,8 @@
  * What the main step saved arrives as `STATE_<name>` variables (`core.getState`, names in ./state.ts). Nothing
  * is written when no check run was created, when the main step completed it itself, when GitHub already shows
  * it completed, or when its `external_id` names another run (a newer run took it over). A failed API call
- * fails this step with GitHub's answer: it is never swallowed.
+ * fails this step with GitHub's answer: it is never swallowed. First of all, the separate user's fresh home
+ * the main step left (cancelled, killed) is removed (issue 21 item 3; `run/isolation-scope.ts`).
  */
 import * as core from "@actions/core";
 import { createRedactor, secretForms } from "../core/redact.js";
@@ -15,6 +16,7 @@ import { CheckRunClient, type ExistingCheckRun } from "../github/check-run.js";
 import { writeJobSummary } from "../github/job-summary.js";
 import { octokitFromEnv } from "../github/octokit.js";
 import { decideEndWithoutRows, type RunEnd } from "../ledger/conclusion.js";
+import { removeLeftRunHome } from "../run/isolation-scope.js";
 import { SAVED_STATE } from "../run/saved-state.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -35,6 +37,9 @@ function savedState(env: Env, name: string): string {
 
 /** Runs the post step; sets the step's status. Never throws. */
 export async function runPost(env: Env = process.env): Promise<PostOutcome> {
+  // First, whatever the check run needs: nothing a pull request's build wrote stays for the next job's.
+  const removed = removeLeftRunHome(env);
+  if (removed !== null) core.info(removed);
   try {
     return await post(env);
   } catch (error) {

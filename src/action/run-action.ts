@@ -28,6 +28,7 @@ import { openPullRequestRun } from "../run/pull-request-run.js";
 import { runReportMode } from "../run/report-mode.js";
 import { runResumeMode } from "../run/resume-mode.js";
 import type { Env } from "../run/step-result.js";
+import { trustEngineExecutables } from "../run/trusted-executables.js";
 import { lintRequested, readActionInputs } from "./inputs.js";
 import { failLintInputs, runLintMode } from "./lint-mode.js";
 import { coreRunner } from "./runner.js";
@@ -65,6 +66,8 @@ async function main(
   signal: AbortSignal | undefined,
   exposeReporter: (r: CheckRunReporter) => void,
 ): Promise<void> {
+  // Before anything else runs: which git, sh and npm the engine runs (never a PATH entry the PR can write).
+  trustEngineExecutables(env, coreRunner);
   const parsed = readActionInputs(env);
   const secrets = actionSecrets(parsed.ok ? parsed.inputs : null, env);
   // Mask every form the redactor knows (raw, base64 at each offset, URL-encoded…) in the live log too.

@@ -2,7 +2,8 @@
  * How the App's check run completes for a finished workflow run (SPEC §2.3, §6): from the ledger
  * `readWorkflowRunLedger` (`src/github/workflow-run-ledger.ts`, the rule `mode: report` follows too)
  * validated, or — when there is none, or it was refused — `failure` saying why. Never green without a
- * ledger that passed every check.
+ * ledger that passed every check, nor from a run GitHub does not report `success` (`agreedWithRun`,
+ * `src/github/run-verdict.ts`: the ledger's success becomes GitHub's `failure`, `cancelled` or `timed_out`).
  *
  * With a ledger, the output is exactly what `mode: report` posts (`renderCheckRunOutput`, the provenance
  * appendix, cut with `withAppendix`), posted "by the evidence-gate App"; the failures' annotations are
@@ -18,6 +19,7 @@ import type { CheckRunAnnotation, CheckRunConclusion } from "../github/check-run
 import { withAppendix } from "../github/check-run-reporter.js";
 import type { GateOctokit } from "../github/octokit.js";
 import { runStateDigestMarker } from "../github/run-state-digest.js";
+import { agreedWithRun } from "../github/run-verdict.js";
 import type { WorkflowRunEvent } from "../github/workflow-run-event.js";
 import {
   ledgerProvenanceMarkdown,
@@ -69,7 +71,9 @@ export async function ledgerCompletion(o: {
     const refused = refusedLedgerOutput({ ...found, provenance });
     return { ...refused, conclusion: "failure", annotations: [], actions: [], runId: null };
   }
-  const { ledger, artifact } = found;
+  const { artifact } = found;
+  // GitHub's verdict on the run bounds the ledger's (issue 22 item 2): never success from a failed run.
+  const ledger = agreedWithRun(found.ledger, upstream);
   const links = upstream.htmlUrl === null ? {} : { detailsUrl: upstream.htmlUrl };
   const output = renderCheckRunOutput(ledger, links);
   // The leg is the workflow run that uploaded this ledger: the buttons decide this gate of this leg only.

@@ -6,6 +6,10 @@
  * or `failure` saying why there is none. A ledger that says the run pushed a commit (`push: true`, its
  * `postedCommit` not the head) is checked against GitHub's own view of that commit (`pushed-commit.ts`); then
  * the verdict goes on the pushed commit's check run and the head's is superseded ({@link movedToPushed}).
+ * Before a ledger that would post `success`, `neutral` or `action_required` is posted, the run's workflow
+ * definition must be the base branch's (`src/github/run-provenance.ts`): else the check completes
+ * `action_required` naming the changed file, and nothing from the run is posted. GitHub's own conclusion of
+ * the run bounds the ledger's (`ledger-completion.ts`; docs/adr/0013-ledger-provenance-from-the-pull-requests-files.md).
  *
  * Only runs of `.github/workflows/<WORKFLOW_FILE>` triggered by `pull_request` count (a `pull_request_target`
  * or `push` run of the same file is never reported). The commit is the event's `head_sha`, never the
@@ -21,6 +25,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
+import { checkRunProvenance } from "../github/run-provenance.js";
+import { needsProvenance, provenanceRefusal } from "../github/run-verdict.js";
 import {
   parseWorkflowRunEvent,
   type WorkflowRunEvent,
@@ -48,6 +54,10 @@ import { checkPushedCommit, shortSha } from "./pushed-commit.js";
 import { onResumeWorkflowRun } from "./resume-run-handler.js";
 
 const envelope = z.object({ repository: repositoryPart });
+
+/** The App permissions the provenance check reads with, as its refusals name them. */
+const APP_PERMISSIONS =
+  "the App's `pull_requests: read` and `contents: read` permissions (app.yml; an owner accepts them on the installation)";
 
 /** Waits before creating a missing check run on `requested` / `in_progress`, ms (scaled in tests). */
 const CREATE_PATIENCE_MS = [250, 500, 1000];
@@ -216,6 +226,35 @@ async function complete(
       read.kind === "ledger" && claimed !== undefined
         ? await checkedPushClaim(ctx, read, claimed, upstream, { owner, repo })
         : read;
+    if (found.kind === "ledger" && needsProvenance(found.ledger, upstream)) {
+      // Only a run whose workflow definition is the base branch's is posted as a verdict (issue 22 item 1).
+      const refusal = provenanceRefusal(
+        await checkRunProvenance({
+          octokit: ctx.octokit,
+          owner,
+          repo,
+          upstream,
+          ...(claimed === undefined ? {} : { pushedSha: claimed.sha }),
+        }),
+        { upstream, provenance: provenanceOf(upstream), permissions: APP_PERMISSIONS },
+      );
+      if (refusal !== null) {
+        const { conclusion, title, summary } = refusal;
+        const done = { conclusion, title, summary, annotations: [], actions: [], ...links };
+        // The pushed commit's check run (queued by the push's synchronize) is not left open either.
+        const onPushed = claimed === undefined ? undefined : await checks.find(claimed.sha.toLowerCase());
+        if (onPushed !== undefined && onPushed.status !== "completed") {
+          if (compareAttempt(attempt, onPushed.key) !== "older") {
+            await checks.complete(onPushed.id, { ...done, key: keyFor(upstream, attempt, onPushed) });
+          }
+        }
+        await checks.complete(target.id, { ...done, key });
+        return {
+          outcome: `completed:${refusal.conclusion}`,
+          detail: `check run ${target.id}: ${refusal.reason}`,
+        };
+      }
+    }
     if (found.kind === "ledger" && claimed !== undefined) {
       return movedToPushed(ctx, checks, { found, claimed, upstream, attempt, target, owner, repo });
     }

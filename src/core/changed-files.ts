@@ -32,7 +32,15 @@ export type VerifyDefinitionKind =
   /** Lines of a test file of the starting tree changed or removed (an assertion rewritten, a test guarded). */
   | "test-lines-changed"
   /** The maintainers' policy file (`.github/evidence-gate.yml`). */
-  | "policy-file";
+  | "policy-file"
+  /**
+   * What the tests compare against: a file of the starting tree under a test-data folder (`fixtures/`,
+   * `testdata/`, `__snapshots__/`, …), a snapshot or golden file (`*.snap`, `*.golden`, `*.approved.*`), or
+   * a data (non-code) file under a test folder — changed in any way.
+   */
+  | "test-data"
+  /** A data (non-code) file of the starting tree that a test file names in a string literal, changed. */
+  | "named-by-test";
 
 /** One change that touches what the verify command runs. */
 export interface VerifyDefinitionChange {

@@ -8,6 +8,7 @@ import type { VerifyQueue } from "../evidence/verify.js";
 import type { Pattern } from "../graph/pattern.js";
 import type { Runtime } from "../policy/disclosure.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
+import type { ChildEcho } from "../proc/child-output.js";
 import type { ClaudePermissionMode } from "../runtime/claude-argv.js";
 import type { ModelCalls } from "./call-report.js";
 import type { RunDirectory } from "./run-dir.js";
@@ -111,7 +112,7 @@ export interface NodeContext {
   readonly verifyQueue: NodeVerifier;
   /** The model calls; default `MODEL_CALLS` (call-report.ts): the real CLIs through the exec seam. */
   readonly calls?: ModelCalls;
-  readonly echo?: { readonly write: (text: string) => void; readonly fenceWorkflowCommands: boolean };
+  readonly echo?: ChildEcho;
   /**
    * Called once before the spawn with the session id when it is known then: minted (claude), resumed
    * (either runtime), or `null` for a fresh codex thread (its id arrives with `onSession`).

@@ -16,13 +16,21 @@
  * loop stopped. The last cycle allowed is not assessed: nothing would follow from its verdict. The last
  * run's ledger (returned, and rewritten to its `ledger.json`, redacted) carries every cycle as its
  * `goalLoop` section, so the check run, the job summary, the artifact and the CLI show one section per
- * cycle.
+ * cycle; its `totals` are the whole loop's spend (every cycle's planner and nodes, every assessor call —
+ * `loopTotals`), so TOTAL COST is what the goal cost, and each cycle's own run cost is in its section.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRedactor } from "../core/redact.js";
 import { nodeLabel, rowDetail, verdictLabel } from "../ledger/cells.js";
-import type { GoalCycleAssessment, GoalCycleSection, Ledger } from "../ledger/ledger.js";
+import {
+  type GoalCycleAssessment,
+  type GoalCycleSection,
+  type Ledger,
+  loopTotals,
+  type PlanningCall,
+  type Totals,
+} from "../ledger/ledger.js";
 import { renderLedgerJson } from "../ledger/render-json.js";
 import { renderLedgerText } from "../ledger/render-text.js";
 import { buildAssessorPrompt } from "../plan/assessor-prompt.js";
@@ -69,6 +77,7 @@ export async function runGoalLoop(o: AutoRunOptions, loop: GoalLoopOptions): Pro
   }
   const cycles: GoalCycle[] = [];
   const sections: GoalCycleSection[] = [];
+  const spend: LoopSpend = { cycles: [], assessorCalls: [] };
   let spent = { usd: 0, unknown: false };
   let last: FinishedLeg | null = null;
   let remaining: string | undefined;
@@ -80,9 +89,16 @@ export async function runGoalLoop(o: AutoRunOptions, loop: GoalLoopOptions): Pro
     const result = await runAuto(cycleOptions);
     if (result.kind !== "finished") {
       if (last === null) return result;
-      return finish(o, loop, last, cycles, sections, `cycle ${cycle} did not start: ${result.message}`);
+      return finish(
+        o,
+        loop,
+        last,
+        { cycles, sections, spend },
+        `cycle ${cycle} did not start: ${result.message}`,
+      );
     }
     last = result;
+    spend.cycles.push(result.ledger.totals);
     spent = addUsd(spent, result.ledger.totals.total);
     const record = (assessment: AssessResult | null): void => {
       cycles.push({
@@ -97,10 +113,11 @@ export async function runGoalLoop(o: AutoRunOptions, loop: GoalLoopOptions): Pro
     const stop = stopBefore(cycle, loop, spent, o.signal);
     if (stop !== null) {
       record(null);
-      return finish(o, loop, result, cycles, sections, stop);
+      return finish(o, loop, result, { cycles, sections, spend }, stop);
     }
     const assessed = await assess(o, loop, result);
     record(assessed);
+    spend.assessorCalls.push(assessed.call);
     spent = addUsd(
       spent,
       assessed.call.costUsd === null
@@ -108,15 +125,20 @@ export async function runGoalLoop(o: AutoRunOptions, loop: GoalLoopOptions): Pro
         : { kind: "known", usd: assessed.call.costUsd },
     );
     if (assessed.kind === "failed") {
-      return finish(o, loop, result, cycles, sections, `no assessment of cycle ${cycle}: ${assessed.reason}`);
+      return finish(
+        o,
+        loop,
+        result,
+        { cycles, sections, spend },
+        `no assessment of cycle ${cycle}: ${assessed.reason}`,
+      );
     }
     if (assessed.assessment.goal_met) {
       return finish(
         o,
         loop,
         result,
-        cycles,
-        sections,
+        { cycles, sections, spend },
         `the assessor judged the goal met after cycle ${cycle}`,
       );
     }
@@ -124,20 +146,34 @@ export async function runGoalLoop(o: AutoRunOptions, loop: GoalLoopOptions): Pro
   }
 }
 
+/** What the loop spent so far: each finished cycle's run totals and each assessor call's bill. */
+interface LoopSpend {
+  readonly cycles: Totals[];
+  readonly assessorCalls: PlanningCall[];
+}
+
+/** The loop's record so far: what each cycle was, as the result and as the ledger's section, and the spend. */
+interface LoopRecord {
+  readonly cycles: readonly GoalCycle[];
+  readonly sections: readonly GoalCycleSection[];
+  readonly spend: LoopSpend;
+}
+
 /**
- * The loop's result: the last run, its ledger carrying every cycle (`goalLoop`), which is also rewritten to
- * that run's `ledger.json` with the known secrets redacted — the file every surface reports from.
+ * The loop's result: the last run, its ledger carrying every cycle (`goalLoop`) and the whole loop's totals,
+ * which is also rewritten to that run's `ledger.json` with the known secrets redacted — the file every
+ * surface reports from.
  */
 function finish(
   o: AutoRunOptions,
   loop: GoalLoopOptions,
   last: FinishedLeg,
-  cycles: readonly GoalCycle[],
-  sections: readonly GoalCycleSection[],
+  { cycles, sections, spend }: LoopRecord,
   stoppedBecause: string,
 ): GoalLoopFinished {
   const ledger: Ledger = createRedactor(o.knownSecrets).deep({
     ...last.ledger,
+    totals: loopTotals(spend.cycles, spend.assessorCalls),
     goalLoop: { maxCycles: loop.maxCycles, stoppedBecause, cycles: sections },
   });
   writeFileSync(last.ledgerPath, renderLedgerJson(ledger));

@@ -5,7 +5,7 @@
  */
 
 import type { ToolPolicy } from "../policy/tool-policy.js";
-import { CommandFence } from "../proc/command-fence.js";
+import { type ChildEcho, childEchoFence } from "../proc/child-output.js";
 import { runProcess } from "../proc/run-process.js";
 import { buildClaudeArgv, type ClaudePermissionMode, type ClaudeSession } from "../runtime/claude-argv.js";
 import { type ClaudeOutcome, createClaudeStreamParser } from "../runtime/claude-stream.js";
@@ -31,7 +31,7 @@ export interface ClaudeCall {
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
   /** Echo stderr lines to the log (fenced from workflow commands in the action). */
-  readonly echo?: { readonly write: (text: string) => void; readonly fenceWorkflowCommands: boolean };
+  readonly echo?: ChildEcho;
 }
 
 /** Everything the engine needs from a finished call (see `cli-call.ts`). Durations in ms. */
@@ -61,7 +61,7 @@ export const CLAUDE_ENGINE_ENV: Readonly<Record<string, string>> = {
 export async function invokeClaude(call: ClaudeCall): Promise<ClaudeCallOutcome> {
   const parser = createClaudeStreamParser();
   // stderr is echoed inside a workflow-command fence, so the CLI (or a tool it ran) cannot issue commands.
-  const fence = call.echo ? new CommandFence(call.echo.write, call.echo.fenceWorkflowCommands) : null;
+  const fence = call.echo ? childEchoFence(call.echo) : null;
   const args = buildClaudeArgv({
     prompt: call.prompt,
     permissionMode: call.permissionMode,

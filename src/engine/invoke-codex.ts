@@ -14,7 +14,7 @@
  */
 
 import type { ToolPolicy } from "../policy/tool-policy.js";
-import { CommandFence } from "../proc/command-fence.js";
+import { type ChildEcho, childEchoFence } from "../proc/child-output.js";
 import { runProcess } from "../proc/run-process.js";
 import type { ClaudePermissionMode } from "../runtime/claude-argv.js";
 import { buildCodexArgv, type CodexSession } from "../runtime/codex-argv.js";
@@ -41,7 +41,7 @@ export interface CodexCall {
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
   /** Echo stderr lines to the log (fenced from workflow commands in the action). */
-  readonly echo?: { readonly write: (text: string) => void; readonly fenceWorkflowCommands: boolean };
+  readonly echo?: ChildEcho;
   /** Called once, as soon as `thread.started` arrives (while the process still runs). */
   readonly onThreadStarted?: (threadId: string) => void;
   /** Offer codex's plan tool (`buildCodexArgv`'s `planTool`): a completion gate reads the plan. */
@@ -63,7 +63,7 @@ export type CodexCallOutcome = CliCallOutcome<CodexCompleted, CodexOutcome, Stre
 export async function invokeCodex(call: CodexCall): Promise<CodexCallOutcome> {
   const parser = createCodexStreamParser();
   // stderr is echoed inside a workflow-command fence, so the CLI (or a tool it ran) cannot issue commands.
-  const fence = call.echo ? new CommandFence(call.echo.write, call.echo.fenceWorkflowCommands) : null;
+  const fence = call.echo ? childEchoFence(call.echo) : null;
   const args = buildCodexArgv({
     prompt: call.prompt,
     permissionMode: call.permissionMode,

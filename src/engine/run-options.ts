@@ -7,15 +7,16 @@
  */
 import type { RunId } from "../core/run-id.js";
 import type { IndexOverlay } from "../evidence/evidence-tree.js";
+import type { ChildEcho } from "../proc/child-output.js";
 import type { RunHooks } from "./leg.js";
 import type { PublishCommit } from "./run-frame.js";
 import type { BeforeFirstModelCall, ModelEnvBuilder } from "./runtime-setup.js";
 
-/** Children's output echoed to the log, optionally fenced from the runner's workflow-command parser. */
-export interface RunEcho {
-  readonly write: (text: string) => void;
-  readonly fenceWorkflowCommands: boolean;
-}
+/**
+ * Children's output echoed to the log, optionally fenced from the runner's workflow-command parser, at
+ * most `limitBytes` of each child's output (input `output-log-limit`; `proc/child-output.ts` `ChildEcho`).
+ */
+export type RunEcho = ChildEcho;
 
 /** The pull request a run gates (the action): its head, base and text. */
 export interface PullRequestContext {

@@ -38,6 +38,18 @@
  *    test case appended) are not flagged: a fix that adds tests keeps `success`.
  * 7. `policy-file` — the maintainers' policy file (`.github/evidence-gate.yml`: its `verify-cmd` is the
  *    verify command of later runs, its `require-evidence` what counts as green), changed in any way.
+ * 8. `test-data` — what the tests compare against (`test-data.ts`, ADR 0014): a file of the starting tree
+ *    under a test-data folder (`fixtures/`, `__fixtures__/`, `testdata/`, `__snapshots__/`, `golden/`, …),
+ *    a snapshot or golden file (`*.snap`, `*.golden`, `*.approved.*`), or a data (non-code) file under a
+ *    test folder (`test/fixtures/expected.json`, `src/test/resources/cases.csv`), changed in any way —
+ *    modified (even lines only added: a JSON key appended, a second snapshot of the same name, overrides
+ *    the first), deleted (Jest re-writes a missing snapshot) or renamed. Such a file is judged here, not by
+ *    rules 4 and 6 (even when its name looks like a test's: `sum.test.js.snap`). A new fixture is not.
+ * 9. `named-by-test` — a data (non-code) file of the starting tree that a test file of the starting tree
+ *    names in a string literal (`readFileSync(new URL("../data/cases.json", import.meta.url))`), changed in
+ *    any way; the git side finds the names (`changed-files.ts`, bounded there) and hands them in as
+ *    `namedByTests`. A code file a test names (`import "../src/sum.js"`) is the code under test, not
+ *    flagged; nor is a `package.json` (rule 1 judges it) or a path another rule flagged already.
  *
  * Rules 1 and 2 apply at any depth, except under the folders the build-signal scan never descends into
  * (hidden folders, `node_modules`, `vendor`, `dist`, `build`, … — `SKIPPED_FOLDERS`): a superset of the
@@ -48,6 +60,7 @@ import { posix } from "node:path";
 import type { ChangedFile, VerifyDefinitionChange } from "../core/changed-files.js";
 import { POLICY_FILE } from "../policy/policy-file.js";
 import { SKIPPED_FOLDERS } from "./build-signals.js";
+import { TEST_FOLDERS, testDataReason } from "./test-data.js";
 import { commandFiles } from "./verify-command-files.js";
 
 /** The `package.json` keys that configure a test runner (rule 1), besides `scripts`. */
@@ -104,9 +117,6 @@ const SKIP_MARKERS: readonly { readonly pattern: RegExp; readonly words: string 
   { pattern: /#\[ignore\]/, words: "#[ignore]" },
 ];
 
-/** Folder names under which a file is a test file (rule 4). */
-const TEST_FOLDERS: ReadonlySet<string> = new Set(["test", "tests", "__tests__", "spec"]);
-
 /** One verify command as it ran: the command line and its folder relative to the repository root (`""`: the root). */
 export interface VerifyCommandAt {
   readonly command: string;
@@ -133,6 +143,11 @@ export interface VerifyDefinitionInput {
   readonly addedLines: ReadonlyMap<string, readonly string[]>;
   /** How many of a test file's lines were changed or removed (rule 6), by its (final) path; absent: none known. */
   readonly removedLines?: ReadonlyMap<string, number>;
+  /**
+   * Rule 9: for a changed data file a test file of the starting tree names, by its path in the starting
+   * tree, the first such test file and the literal naming it. Absent: none known.
+   */
+  readonly namedByTests?: ReadonlyMap<string, { readonly testPath: string; readonly literal: string }>;
 }
 
 /**
@@ -155,7 +170,10 @@ export function classifyVerifyDefinition(input: VerifyDefinitionInput): VerifyDe
       out.push({
         path: change.path,
         kind: "definition-file",
-        detail: `a build or test-runner definition file, ${change.status}`,
+        detail:
+          posix.basename(definition) === "conftest.py"
+            ? `pytest's conftest.py (the fixtures and hooks the tests under its folder use, what they compare against), a test-runner definition file, ${change.status}`
+            : `a build or test-runner definition file, ${change.status}`,
       });
     }
     const before = change.status === "renamed" ? change.from : change.path;
@@ -167,7 +185,9 @@ export function classifyVerifyDefinition(input: VerifyDefinitionInput): VerifyDe
         detail: `named by the verify command "${command[0]}", ${change.status}`,
       });
     }
-    if ((change.status === "deleted" || change.status === "renamed") && before && isTestPath(before)) {
+    const data = change.status === "added" || before === undefined ? null : testDataReason(before);
+    const removedTest = change.status === "deleted" || change.status === "renamed";
+    if (removedTest && before && isTestPath(before) && data === null) {
       out.push({
         path: change.path,
         kind: "test-file-removed",
@@ -179,7 +199,7 @@ export function classifyVerifyDefinition(input: VerifyDefinitionInput): VerifyDe
       out.push({ path: change.path, kind: "skip-marker", detail: `added ${markers.join(", ")}` });
     }
     const removed = change.status === "deleted" ? 0 : (input.removedLines?.get(change.path) ?? 0);
-    if (removed > 0 && before !== undefined && isTestPath(before)) {
+    if (removed > 0 && before !== undefined && isTestPath(before) && data === null) {
       out.push({
         path: change.path,
         kind: "test-lines-changed",
@@ -191,6 +211,18 @@ export function classifyVerifyDefinition(input: VerifyDefinitionInput): VerifyDe
         path: change.path,
         kind: "policy-file",
         detail: `the maintainers' policy file (its verify-cmd and require-evidence decide later runs), ${change.status}`,
+      });
+    }
+    if (data !== null) {
+      out.push({ path: change.path, kind: "test-data", detail: `${data}, ${change.status}` });
+    }
+    const namer =
+      before === undefined || change.status === "added" ? undefined : input.namedByTests?.get(before);
+    if (namer !== undefined && !out.some((flag) => flag.path === change.path)) {
+      out.push({
+        path: change.path,
+        kind: "named-by-test",
+        detail: `a data file the test ${namer.testPath} names ("${namer.literal}"), what it reads or compares against, ${change.status}`,
       });
     }
   }

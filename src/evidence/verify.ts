@@ -17,6 +17,7 @@ import { buildChildEnv } from "../proc/child-env.js";
 import { currentChildIdentity } from "../proc/child-identity.js";
 import { handBackBeforeEngineReads } from "../proc/hand-back.js";
 import { type ProcessResult, type RunProcessOptions, runProcess } from "../proc/run-process.js";
+import { trustedCommand } from "../proc/trusted-tools.js";
 import type { GitContext, IndexOverlay } from "./evidence-tree.js";
 import { acceptVerifyChanges, type IgnoredFiles, ignoredFilesFingerprint } from "./ignored-files.js";
 import { VerifyCache, verifyCacheKey } from "./verify-cache.js";
@@ -102,7 +103,7 @@ async function measureAndRun(options: RunVerifyOptions): Promise<{
   // `sh -e -c`: a multi-line (or `;`-joined) verify command stops at its first failing command, as a
   // workflow's `run:` step does; otherwise only the last line's exit code would count.
   const result = await runProcess({
-    command: "/bin/sh",
+    command: trustedCommand("sh", "/bin/sh"),
     args: ["-e", "-c", options.command],
     cwd: options.cwd,
     // PR code: run as the separate user when the run has one, and nothing it starts outlives it.

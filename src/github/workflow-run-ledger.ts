@@ -14,6 +14,9 @@
  * - a run that uploaded no ledger (it crashed, was cancelled, or stopped before its ledger) is reported as
  *   such — never as passing.
  *
+ * A ledger that passes all this is still posted only from a run whose workflow definition is the base
+ * branch's, and only as green as GitHub's own conclusion of the run (`run-provenance.ts`, `run-verdict.ts`).
+ *
  * What is posted is re-rendered from the validated ledger by the product's renderer, never copied from the
  * artifact; the words around it ({@link ledgerProvenanceMarkdown}, {@link refusedLedgerOutput}) escape every
  * event value.

@@ -291,6 +291,15 @@ export function goalLoopTotal(section: GoalLoopSection): UsdTotal {
 }
 
 /**
+ * What a goal loop's ledger totals cover, in words (plain text, no model text): `(the whole goal loop: 2
+ * cycles with their planner, nodes and assessor calls; each cycle's run cost is in its section)`.
+ */
+export function loopTotalsWords(section: GoalLoopSection): string {
+  const n = section.cycles.length;
+  return `(the whole goal loop: ${n} ${n === 1 ? "cycle" : "cycles"} with their planner, nodes and assessor calls; each cycle's run cost is in its section)`;
+}
+
+/**
  * The assessor's verdict on one cycle in words, the model's text cut to `maxChars` characters each
  * (`null`: whole) and flattened to one line; plain text, each renderer escapes it.
  */

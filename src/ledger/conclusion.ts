@@ -59,6 +59,12 @@ export type ConclusionRule =
   | "engine-error"
   /** Every node passed and the changes were verified, but the action's push of them was refused (SPEC §10). */
   | "push-refused"
+  /**
+   * Posted by `mode: report` or the App only: the ledger's step would have passed (outcome `passed` or
+   * `paused`), but GitHub reports the workflow run that uploaded it failed, cancelled or timed out (issue 22
+   * item 2).
+   */
+  | "workflow-run-not-success"
   | "refused"
   | "usage-error"
   | "paused"
@@ -82,7 +88,8 @@ export type RunEnd =
   | { readonly kind: "completed" }
   /**
    * Nothing ran: build evidence refusal (§5), no model credential and no verify command, unsupported trigger,
-   * the pull request's head moved after the run was decided on it (a comment command's `@sha`, §9), or a
+   * the pull request's head moved after the run was decided on it (a comment command's `@sha`, §9), a
+   * `pull_request` checkout that is neither the event's head nor GitHub's merge of it (§9), or a
    * fork's pull request that no writer approved at its head (its model key is not used) and no verify command.
    */
   | {
@@ -92,6 +99,7 @@ export type RunEnd =
         | "no-credential"
         | "unsupported-trigger"
         | "head-moved"
+        | "checkout-not-head"
         | "fork-unapproved";
       readonly message: string;
     }
@@ -238,6 +246,8 @@ function refusalTitle(reason: Extract<RunEnd, { kind: "refused" }>["reason"]): s
       return "Refused: unsupported trigger";
     case "head-moved":
       return "Refused: the pull request's head moved";
+    case "checkout-not-head":
+      return "Refused: the checkout is not the commit the event names";
     case "fork-unapproved":
       return "Refused: a fork's pull request needs a writer's approval at its head, and no verify command was given";
     default:

@@ -8,7 +8,8 @@
  *    which compare with the main working tree's start and would misname the difference;
  * 1. the nodes changed what defines the verify command — a `package.json`'s scripts or test-runner keys,
  *    a build or test-runner definition file, a file the command names, a test file deleted, renamed or
- *    given a skip marker (`changedFiles.verifyDefinition`, `evidence/verify-definition.ts`):
+ *    given a skip marker, what the tests compare against (a fixture, snapshot or golden file, a data file a
+ *    test names) (`changedFiles.verifyDefinition`, `evidence/verify-definition.ts`):
  *    `action_required`, because a passing verify then says only that the changed definition passed (a
  *    `"test": "true"` passes on anything), and before the tree rules, so it never falls to a `neutral`;
  * 2. bytes beyond the evidence tree — git-ignored files changed since the run started, files written
@@ -127,15 +128,21 @@ function verifyDefinitionChanged(input: ConclusionInput, offCommit: boolean): Co
     .map((change) => `${change.path}: ${change.detail}`);
   const more = record.flaggedTotal - named.length;
   const list = `${named.join("; ")}${more > 0 ? `; and ${more} more` : ""}`;
+  const data = record.verifyDefinition.some((c) => c.kind === "test-data" || c.kind === "named-by-test");
   return {
     conclusion: "action_required",
     outcome: "passed",
     rule: "verify-definition-changed",
-    title: "Verified, but the nodes changed what the verify command runs",
+    title: data
+      ? "Verified, but the nodes changed what the tests compare against"
+      : "Verified, but the nodes changed what the verify command runs",
     reason:
       `Every sink's verify passed, but the nodes changed what defines it (${list}). ` +
       'A passing verify then shows only that the changed definition passes, not that the build and tests it ran before still pass (a script replaced by "true" passes on anything). ' +
-      "A reviewer must read these changes and confirm they keep every build step and test running (no script emptied or pointed elsewhere, no test deleted, renamed away or skipped), then verify again; --commit and the action's push leave such changes uncommitted (patch.diff)." +
+      (data
+        ? "A test's data (a fixture, snapshot, golden file, or a file a test reads) changed too: a test then passes when its expected values were changed to match the code, not the code fixed. "
+        : "") +
+      "A reviewer must read these changes and confirm they keep every build step and test running (no script emptied or pointed elsewhere, no test deleted, renamed away or skipped, no expected value changed to match the code), then verify again; --commit and the action's push leave such changes uncommitted (patch.diff)." +
       (offCommit ? ` Besides, ${PATCH_NOT_ON_COMMIT}.` : ""),
   };
 }

@@ -188,6 +188,11 @@ export interface TokenTotals {
   readonly callsWithoutUsage: number;
 }
 
+/**
+ * A run's spend: its planner calls, its node calls, both, and their tokens. On the ledger of a goal loop's
+ * last run (`goalLoop` present) these are the whole loop's — every cycle's planner and nodes, and every
+ * assessor call, counted in `planning` ({@link loopTotals}); each cycle's own is its section's `total`.
+ */
 export interface Totals {
   readonly planning: UsdTotal;
   readonly nodes: UsdTotal;
@@ -221,6 +226,30 @@ export function computeTotals(rows: readonly LedgerRow[], planningCalls: readonl
     total: addUsd(planning, nodes),
     tokens: sumTokens([...planningCalls, ...nodeCalls]),
   };
+}
+
+/**
+ * The totals of a whole goal loop (`max-cycles` above 1, SPEC §7; issue 22 item 5): every cycle's
+ * planning, node and token totals (`cycles`, each a cycle's own `computeTotals`) plus every assessor call
+ * (`assessorCalls`), counted as planning. A call or cycle without USD keeps the sum `unknown` with the
+ * known subtotal, as {@link computeTotals} does. Equal to `goalLoopTotal` of the loop's section.
+ */
+export function loopTotals(cycles: readonly Totals[], assessorCalls: readonly PlanningCall[]): Totals {
+  const assessors = sumUsd(assessorCalls);
+  const planning = cycles.reduce((sum, t) => addUsd(sum, t.planning), assessors);
+  const nodes = cycles.reduce((sum, t) => addUsd(sum, t.nodes), sumUsd([]));
+  const assessorTokens = sumTokens(assessorCalls);
+  const tokens = cycles.reduce(
+    (sum, t) => ({
+      inputTokens: sum.inputTokens + t.tokens.inputTokens,
+      outputTokens: sum.outputTokens + t.tokens.outputTokens,
+      cacheReadInputTokens: sum.cacheReadInputTokens + t.tokens.cacheReadInputTokens,
+      cacheCreationInputTokens: sum.cacheCreationInputTokens + t.tokens.cacheCreationInputTokens,
+      callsWithoutUsage: sum.callsWithoutUsage + t.tokens.callsWithoutUsage,
+    }),
+    assessorTokens,
+  );
+  return { planning, nodes, total: addUsd(planning, nodes), tokens };
 }
 
 /** A row no CLI call stands behind (`NOTHING_SPENT`'s fields): no session, nothing spent, no usage. */

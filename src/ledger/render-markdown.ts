@@ -8,6 +8,7 @@ import {
   formatDuration,
   formatUsd,
   formatUsdTotal,
+  loopTotalsWords,
   nodeLabel,
   rowDetail,
   runtimeWords,
@@ -318,7 +319,7 @@ function totalsSection(ledger: Ledger): string {
     "",
     ...(ledger.mode === "auto" ? [`- planning cost: ${formatUsdTotal(totals.planning)}`] : []),
     `- node cost: ${formatUsdTotal(totals.nodes)}`,
-    `- **total cost: ${formatUsdTotal(totals.total)}**`,
+    `- **total cost: ${formatUsdTotal(totals.total)}**${ledger.goalLoop === undefined ? "" : ` ${loopTotalsWords(ledger.goalLoop)}`}`,
     `- tokens: ${tokenWords(totals.tokens)}`,
   ].join("\n");
 }

@@ -6,6 +6,7 @@ import {
   formatDuration,
   formatUsd,
   formatUsdTotal,
+  loopTotalsWords,
   nodeLabel,
   rowDetail,
   runtimeWords,
@@ -136,13 +137,14 @@ function table(rows: readonly LedgerRow[]): string[] {
   return out;
 }
 
+/** The totals lines; a goal loop's ledger says its totals are the whole loop's (`loopTotals`). */
 function totals(ledger: Ledger): string[] {
   const { totals: t } = ledger;
   return [
     // Only `auto` plans: a hand-written run has no planning line to read as "planning cost nothing".
     ...(ledger.mode === "auto" ? [`PLANNING COST: ${formatUsdTotal(t.planning)}`] : []),
     `NODE COST:     ${formatUsdTotal(t.nodes)}`,
-    `TOTAL COST:    ${formatUsdTotal(t.total)}`,
+    `TOTAL COST:    ${formatUsdTotal(t.total)}${ledger.goalLoop === undefined ? "" : ` ${loopTotalsWords(ledger.goalLoop)}`}`,
     `TOKENS:        ${tokenWords(t.tokens)}`,
   ];
 }

@@ -15,8 +15,9 @@
  *   /usr/bin/env PATH=<PATH> HOME=<home> <file> <args>` — `--preserve-env` keeps the built environment
  *   (sudoers' `ALL` grants imply `SETENV`), and `env` restores `PATH`, which sudo's `secure_path` replaces.
  *   Neither value is a secret (the child's environment holds none; see `child-env.ts`).
- * Either way the child's `HOME` is the user's own unless its environment already names one (the model
- * CLIs' fresh homes, handed to the user with {@link giveToIdentity}), and git inside it trusts the
+ * Either way the child's `HOME` is the run's fresh home (`run-home.ts`) unless its environment already
+ * names one (the model CLIs' fresh homes, handed to the user with {@link giveToIdentity}), its `TMPDIR`,
+ * `XDG_*_HOME` and shared caches are the run's ({@link ChildIdentity.runEnv}), and git inside it trusts the
  * workspace (`safe.directory=*` through `GIT_CONFIG_COUNT`: the workspace belongs to the runner's user).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
@@ -30,8 +31,16 @@ export interface ChildIdentity {
   readonly user: string;
   readonly uid: number;
   readonly gid: number;
-  /** The user's home folder (created with the user). */
+  /**
+   * The children's `HOME`: the run's fresh home (`run-home.ts`) once the set-up made it, else the user's
+   * login home.
+   */
   readonly home: string;
+  /**
+   * Set on every child started as the user, over its environment: the run's fresh `TMPDIR`, `XDG_*_HOME`
+   * and shared caches' variables (`run-home.ts` `RunHome.env`).
+   */
+  readonly runEnv?: Readonly<Record<string, string>>;
   /** How the engine switches to it: it is root itself, or it runs `sudo -n`. */
   readonly via: "root" | "sudo";
   /** Absolute path of `setpriv` (`via: "root"`). */
@@ -99,7 +108,7 @@ export function commandAs(
   args: readonly string[],
   env: Readonly<Record<string, string>>,
 ): { readonly file: string; readonly args: string[]; readonly env: Record<string, string> } {
-  const own: Record<string, string> = { ...env, HOME: env.HOME ?? identity.home };
+  const own: Record<string, string> = { ...env, ...identity.runEnv, HOME: env.HOME ?? identity.home };
   if (own.GIT_CONFIG_COUNT === undefined) {
     own.GIT_CONFIG_COUNT = "1";
     own.GIT_CONFIG_KEY_0 = "safe.directory";
@@ -109,7 +118,12 @@ export function commandAs(
     const ids = [`--reuid=${identity.uid}`, `--regid=${identity.gid}`, "--init-groups"];
     return { file: identity.setpriv, args: [...ids, "--", file, ...args], env: own };
   }
-  const pinned = [`PATH=${own.PATH ?? "/usr/bin:/bin"}`, `HOME=${own.HOME}`];
+  // sudo may drop or reset some of these (secure_path, env_delete): `env` sets them again.
+  const pinned = [
+    `PATH=${own.PATH ?? "/usr/bin:/bin"}`,
+    `HOME=${own.HOME}`,
+    ...Object.entries(identity.runEnv ?? {}).map(([name, value]) => `${name}=${value}`),
+  ];
   return {
     // From the system folders, not the child's PATH (which an earlier step's GITHUB_PATH may have planted).
     file: findExecutable("sudo", SYSTEM_TOOLS_ENV.PATH) ?? "/usr/bin/sudo",

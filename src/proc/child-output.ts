@@ -1,6 +1,7 @@
 import { StringDecoder } from "node:string_decoder";
 import { BoundedLines } from "./bounded-lines.js";
 import { CommandFence } from "./command-fence.js";
+import { DEFAULT_LOG_LIMIT_BYTES, EchoBudget } from "./echo-budget.js";
 import { DEFAULT_MAX_LINE_BYTES, LineFramer, type OutputPiece, type PieceKind } from "./line-framer.js";
 import { OutputTail } from "./output-tail.js";
 
@@ -35,20 +36,43 @@ export interface ChildOutputOptions {
   readonly onOutput?: (piece: OutputPiece) => void;
   /**
    * Echo both streams as they arrive (runs of whole lines; an over-long line in fragments, continued on
-   * the same log line), fenced from workflow commands when `fenceWorkflowCommands`.
+   * the same log line), fenced from workflow commands when `fenceWorkflowCommands`, bounded to `limitBytes`
+   * of the child's output (default {@link DEFAULT_LOG_LIMIT_BYTES}; `echo-budget.ts`).
    */
-  readonly echo?: { readonly write: (text: string) => void; readonly fenceWorkflowCommands: boolean };
+  readonly echo?: ChildEcho;
+}
+
+/**
+ * Where a child's output is echoed (the step log, a terminal): `write` gets text, fenced from workflow
+ * commands when `fenceWorkflowCommands`; at most `limitBytes` of one child's output reach it, the first and
+ * the last half, with a marker naming what was left out between them (input `output-log-limit`; default
+ * {@link DEFAULT_LOG_LIMIT_BYTES}).
+ */
+export interface ChildEcho {
+  readonly write: (text: string) => void;
+  readonly fenceWorkflowCommands: boolean;
+  readonly limitBytes?: number;
+}
+
+/** The fence one child's echo goes through, bounded by the echo's limit (see {@link ChildEcho}). */
+export function childEchoFence(echo: ChildEcho): CommandFence {
+  return new CommandFence(
+    echo.write,
+    echo.fenceWorkflowCommands,
+    new EchoBudget(echo.limitBytes ?? DEFAULT_LOG_LIMIT_BYTES),
+  );
 }
 
 const DEFAULT_TAIL = 64 * 1024;
+const NEWLINE = Buffer.from("\n");
 
 /**
  * Where one child's stdout and stderr go, read once, chunk by chunk, in linear time and bounded memory:
  * each stream's raw bytes into its {@link OutputTail}; raw stdout chunks to `onStdoutData`; and, only
  * when a consumer wants lines, through a {@link LineFramer} per stream to `onOutput` (runs of whole
  * lines, both streams in arrival order), to the echo (fenced) and to the line callbacks (each line cut at
- * `maxLineBytes`, see {@link BoundedLines}). Nothing here ever holds more than the tails and one
- * unfinished line per stream.
+ * `maxLineBytes`, see {@link BoundedLines}). Nothing here ever holds more than the tails, one unfinished
+ * line per stream and the echo's held end ({@link EchoBudget}), and the echo writes at most its limit.
  */
 export class ChildOutput {
   private readonly stdoutTail: OutputTail;
@@ -64,9 +88,7 @@ export class ChildOutput {
     const tailBytes = options.tailBytes ?? DEFAULT_TAIL;
     this.stdoutTail = new OutputTail(tailBytes);
     this.stderrTail = new OutputTail(tailBytes);
-    this.fence = options.echo
-      ? new CommandFence(options.echo.write, options.echo.fenceWorkflowCommands)
-      : null;
+    this.fence = options.echo ? childEchoFence(options.echo) : null;
     const maxLine = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
     const framed = this.fence !== null || options.onOutput !== undefined;
     this.stdoutFramer =
@@ -121,10 +143,8 @@ export class ChildOutput {
     const decoder = this.fence !== null ? new StringDecoder("utf8") : null;
     return new LineFramer((kind: PieceKind, bytes: Buffer) => {
       this.options.onOutput?.({ stream, kind, bytes });
-      if (decoder !== null) {
-        const text = decoder.write(bytes);
-        this.fence?.text(kind === "last" ? `${text}${decoder.end()}\n` : text);
-      }
+      if (decoder !== null)
+        this.fence?.bytes(kind === "last" ? Buffer.concat([bytes, NEWLINE]) : bytes, decoder);
       lines?.piece(kind, bytes);
     }, maxLineBytes);
   }

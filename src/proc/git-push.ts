@@ -21,6 +21,7 @@ import { join } from "node:path";
 import { buildChildEnv } from "./child-env.js";
 import { GitError, git } from "./git.js";
 import { runProcess } from "./run-process.js";
+import { trustedCommand, trustedPathSetting } from "./trusted-tools.js";
 
 export interface GitCredential {
   /** The server's base URL (`GITHUB_SERVER_URL`, e.g. `https://github.com`): the header goes to it only. */
@@ -77,14 +78,14 @@ async function runCredentialed(
   },
 ): Promise<CredentialedResult> {
   const result = await runProcess({
-    command: "git",
+    command: trustedCommand("git"),
     args,
     cwd: o.cwd,
     env: buildChildEnv({
       base: withoutTracing(o.context.baseEnv),
       child: { kind: "git" },
       knownSecrets: o.context.knownSecrets,
-      set: { GIT_TERMINAL_PROMPT: "0", ...o.set, ...credentialConfig(o.credential) },
+      set: { GIT_TERMINAL_PROMPT: "0", ...trustedPathSetting(), ...o.set, ...credentialConfig(o.credential) },
     }),
     timeoutMs: o.timeoutMs,
     tailBytes: 64 * 1024,

@@ -4,6 +4,7 @@
  */
 import { buildChildEnv } from "./child-env.js";
 import { type ProcessResult, type RunProcessOptions, runProcess } from "./run-process.js";
+import { trustedCommand, trustedPathSetting } from "./trusted-tools.js";
 
 export interface GitOptions {
   readonly cwd: string;
@@ -33,14 +34,15 @@ async function runGit(
   output: Pick<RunProcessOptions, "tailBytes" | "onStdoutData" | "signal">,
 ): Promise<Extract<ProcessResult, { kind: "exited" }>> {
   const result = await runProcess({
-    command: "git",
+    // The action's trusted git (resolved at start, never a PATH entry the pull request can write).
+    command: trustedCommand("git"),
     args,
     cwd: options.cwd,
     env: buildChildEnv({
       base: options.baseEnv ?? process.env,
       child: { kind: "git" },
       knownSecrets: options.knownSecrets ?? [],
-      set: { GIT_TERMINAL_PROMPT: "0", ...options.set },
+      set: { GIT_TERMINAL_PROMPT: "0", ...trustedPathSetting(), ...options.set },
     }),
     timeoutMs: options.timeoutMs ?? 120_000,
     // Local git ends by itself within its timeout: no orphan guard (one more process per git call).

@@ -10,7 +10,9 @@
  *    group (`chgrp -R`), group read/write is added (`chmod -R g+rwX`, owners unchanged, so the runner's user
  *    can still clean it) and its folders get the setgid bit (new files keep the group); each folder above
  *    it that others cannot traverse gets `o+x` (traverse, not list: named in the notice);
- * 3. each of `privateDirs` (the run directories) becomes mode 0700, so the user cannot read `state.json`.
+ * 3. each of `privateDirs` (the run directories) becomes mode 0700, so the user cannot read `state.json`;
+ * 4. the user's login home is emptied and locked, and the run gets a fresh home, temp folder and caches
+ *    (`run-home.ts`; issue 21 item 3), removed when the run ends.
  * When no PR code runs any more, what the user made goes back to the engine's user (`hand-back.ts`).
  * What it then can and cannot read is measured in `test/proc/isolate-user.root.test.ts` (SECURITY.md).
  */
@@ -19,6 +21,7 @@ import { chmodSync, mkdirSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { ChildIdentity } from "./child-identity.js";
 import { privileged, SYSTEM_TOOLS_ENV } from "./child-identity.js";
+import { lockLoginHome, makeRunHome, type RunHome, type SharedCache } from "./run-home.js";
 import { findExecutable } from "./which.js";
 
 /** Input `isolate-user`: `auto` (on where it can be set up), `true` (required), `false` (off). */
@@ -29,7 +32,13 @@ export const ISOLATED_USER = "evidence-gate-pr";
 
 /** What the set-up came to, with the one line the summary and the log show. */
 export type Isolation =
-  | { readonly kind: "on"; readonly identity: ChildIdentity; readonly note: string }
+  | {
+      readonly kind: "on";
+      readonly identity: ChildIdentity;
+      /** The run's fresh home, temp folder and caches (remove it with `removeRunHome` when the run ends). */
+      readonly runHome: RunHome;
+      readonly note: string;
+    }
   | {
       readonly kind: "off";
       /** `true` when `isolate-user: true` asked for it: the run must not go on. */
@@ -43,6 +52,10 @@ export interface IsolationOptions {
   readonly workspace: string;
   /** Folders the user must not read (the run directories): made mode 0700. */
   readonly privateDirs: readonly string[];
+  /** Where the run's fresh home is made (`<RUNNER_TEMP>/evidence-gate`: outside the workspace). */
+  readonly runHomeParent: string;
+  /** Input `pr-user-cache`: the shared caches kept between runs (`run-home.ts`); default none. */
+  readonly sharedCaches?: readonly SharedCache[];
   /** The run's environment (unused for the privileged tools, which run with `SYSTEM_TOOLS_ENV`). */
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Default `process.platform`, `process.getuid()`, {@link ISOLATED_USER}: tests only. */
@@ -59,7 +72,7 @@ export interface IsolationOptions {
 
 /** What does not hold without the user (the notice's second half). */
 const WITHOUT =
-  "the verify command and the model CLIs run as the runner's own user, so PR code can read the action's process memory, the run directory (state.json) and RUNNER_TEMP, and write the job's file-command files (SECURITY.md, known limits); leftover processes are still killed when each command ends";
+  "the verify command and the model CLIs run as the runner's own user, so PR code can read the action's process memory, the run directory (state.json) and RUNNER_TEMP, and write the job's file-command files (SECURITY.md, known limits); the verify command's HOME, TMPDIR and caches are the runner's own, which a self-hosted runner keeps for the next job's build (only the model CLIs get a fresh HOME); leftover processes are still killed when each command ends";
 
 /** Sets up the user (see the module comment), or says why not. Never throws. */
 export function setUpIsolation(o: IsolationOptions): Isolation {
@@ -137,7 +150,7 @@ function trySetUp(o: IsolationOptions): Isolation | string {
     mkdirSync(dir, { recursive: true });
     chmodSync(dir, 0o700);
   }
-  const identity: ChildIdentity = {
+  const base: ChildIdentity = {
     user,
     uid: userUid,
     gid: userGid,
@@ -145,10 +158,24 @@ function trySetUp(o: IsolationOptions): Isolation | string {
     via,
     setpriv: setpriv ?? "/usr/bin/setpriv",
   };
+  const locked = lockLoginHome(base, home);
+  if (locked !== null) return locked;
+  let runHome: RunHome;
+  try {
+    runHome = makeRunHome(base, o.runHomeParent, o.sharedCaches ?? []);
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+  const identity: ChildIdentity = { ...base, home: runHome.home, runEnv: runHome.env };
   const traverse = opened.length > 0 ? `; others may now traverse (not list) ${opened.join(", ")}` : "";
+  const shared =
+    runHome.sharedCaches.length > 0
+      ? ` Shared caches (pr-user-cache): ${runHome.sharedCaches.map((c) => `${c.name} in ${c.path}`).join(", ")}, kept between runs: what one pull request's build writes there, the next one's reads.`
+      : "";
   return {
     kind: "on",
     identity,
-    note: `isolate-user: the verify command and the model CLIs run as ${user} (uid ${userUid}, switched ${via === "root" ? "with setpriv" : "through sudo -n"}), which can write the workspace and cannot read the run directory or the action's processes${traverse}; every process of ${user} is killed when the run ends, and what it made is handed back to the runner's user.`,
+    runHome,
+    note: `isolate-user: the verify command and the model CLIs run as ${user} (uid ${userUid}, switched ${via === "root" ? "with setpriv" : "through sudo -n"}), which can write the workspace and cannot read the run directory or the action's processes${traverse}; its HOME, TMPDIR and caches are fresh for this run (${runHome.root}, removed when the run ends; its login home ${home} is emptied and not writable); every process of ${user} is killed when the run ends, and what it made is handed back to the runner's user.${shared}`,
   };
 }

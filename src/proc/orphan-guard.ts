@@ -16,6 +16,7 @@
  * groups are registered with it again.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { trustedCommand } from "./trusted-tools.js";
 
 /** A guarded process group. */
 export interface OrphanGuard {
@@ -60,7 +61,7 @@ function runningGuard(): ChildProcess | null {
     return guard;
   let started: ChildProcess;
   try {
-    started = spawn("/bin/sh", ["-c", GUARD_SCRIPT, GUARD_NAME], {
+    started = spawn(trustedCommand("sh", "/bin/sh"), ["-c", GUARD_SCRIPT, GUARD_NAME], {
       env: { PATH: "/usr/bin:/bin" },
       stdio: ["pipe", "ignore", "ignore"],
       // Its own group: a signal to the engine's group (Ctrl-C) must not end the guard before the engine

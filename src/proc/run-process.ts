@@ -23,6 +23,7 @@ import {
 import { ChildOutput, type ChildOutputOptions } from "./child-output.js";
 import { killMarked, SPAWN_MARKER, signalAs, startTicksOf } from "./leftovers.js";
 import { guardGroup } from "./orphan-guard.js";
+import { trustedCommand } from "./trusted-tools.js";
 
 export type { ChildOutputOptions } from "./child-output.js";
 export type { OutputPiece, PieceKind } from "./line-framer.js";
@@ -111,9 +112,11 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
       resolve({ kind: "cancelled", stdoutTail: "", stderrTail: "", durationMs: 0, pid: null });
       return;
     }
-    const start = startLine(options);
+    let start: ReturnType<typeof startLine>;
     let child: ReturnType<typeof spawn>;
     try {
+      // No trusted shell (the action's start found none) is a spawn failure naming it, like a missing file.
+      start = startLine(options);
       child = spawn(start.file, start.args, {
         cwd: options.cwd,
         env: start.env,
@@ -140,7 +143,7 @@ function startLine(options: RunProcessOptions): {
   readonly marker: string | null;
 } {
   const [command, commandArgs] = options.shell
-    ? ["/bin/sh", ["-c", options.command]]
+    ? [trustedCommand("sh", "/bin/sh"), ["-c", options.command]]
     : [options.command, [...(options.args ?? [])]];
   if (options.prCode !== true)
     return { file: command, args: commandArgs, env: { ...options.env }, marker: null };

@@ -7,6 +7,7 @@
 import { unreachable } from "../core/unreachable.js";
 import type { Runtime } from "../engine/runtime-setup.js";
 import type { IsolateSetting } from "../proc/isolate-user.js";
+import type { SharedCache } from "../proc/run-home.js";
 
 export type { IsolateSetting } from "../proc/isolate-user.js";
 
@@ -113,6 +114,16 @@ export interface ActionInputs {
    * turns it off. Either way off is said once, loudly, in the log and the summary.
    */
   readonly isolateUser: IsolateSetting;
+  /**
+   * `pr-user-cache` (default none): shared caches (`npm`, `pip`) the separate user's builds keep between
+   * runs (`proc/run-home.ts`); every other cache, its `HOME` and `TMPDIR` are fresh per run.
+   */
+  readonly prUserCache: readonly SharedCache[];
+  /**
+   * `output-log-limit` (bytes; default 2 MiB): the most of one child's output the step log shows, its first
+   * and last half with a marker between (`proc/echo-budget.ts`).
+   */
+  readonly outputLogLimit: number;
   /** `pr`: the pull request a `workflow_dispatch` run gates (else the dispatch payload's `inputs.pr`). */
   readonly pr?: number;
   /**

@@ -18,6 +18,7 @@ import { join, relative, sep } from "node:path";
 import * as toolCache from "@actions/tool-cache";
 import { buildChildEnv } from "../proc/child-env.js";
 import { runProcess } from "../proc/run-process.js";
+import { trustedCommand, trustedPathSetting, UntrustedToolError } from "../proc/trusted-tools.js";
 
 /** One model CLI as npm ships it. */
 export interface ModelCliPackage {
@@ -163,11 +164,18 @@ export async function ensureCli(
   mkdirSync(prefix, { recursive: true });
   const spec = `${cli.npmPackage}@${options.version}`;
   options.log(`${cli.bin} ${options.version} is not in the tool cache: installing ${spec} with npm`);
+  const npm = npmCommand();
+  if ("message" in npm) return { kind: "failed", message: `could not install ${spec}: ${npm.message}` };
   const result = await runProcess({
-    command: "npm",
-    args: ["install", "--no-audit", "--no-fund", "--prefer-online", "--prefix", prefix, spec],
+    command: npm.command,
+    args: [...npm.lead, "install", "--no-audit", "--no-fund", "--prefer-online", "--prefix", prefix, spec],
     cwd: temp,
-    env: buildChildEnv({ base: options.env, child: { kind: "verify" }, knownSecrets: options.knownSecrets }),
+    env: buildChildEnv({
+      base: options.env,
+      child: { kind: "verify" },
+      knownSecrets: options.knownSecrets,
+      set: trustedPathSetting(),
+    }),
     timeoutMs: 10 * 60_000,
   });
   if (result.kind !== "exited" || result.exitCode !== 0) {
@@ -181,6 +189,24 @@ export async function ensureCli(
   const path = join(dir, "node_modules", ".bin", cli.bin);
   options.log(`installed ${cli.bin} ${options.version} into the tool cache: ${path}`);
   return pin(cli, path, true, options);
+}
+
+/**
+ * How npm is started: the action's trusted npm (`trusted-tools.ts`), and when it is a node script (npm's
+ * `npm-cli.js`, whose `#!/usr/bin/env node` would take the first `node` on `PATH`) on the engine's own node;
+ * outside the action, `npm` from the call's `PATH`.
+ */
+function npmCommand(): { readonly command: string; readonly lead: string[] } | { readonly message: string } {
+  let npm: string;
+  try {
+    npm = trustedCommand("npm");
+  } catch (error) {
+    if (error instanceof UntrustedToolError) return { message: error.message };
+    throw error;
+  }
+  return npm !== "npm" && runsOnNode(npm)
+    ? { command: process.execPath, lead: [npm] }
+    : { command: npm, lead: [] };
 }
 
 /** Resolves and pins the tool cache's executable, or says why it cannot be run. */

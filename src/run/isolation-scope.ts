@@ -3,15 +3,20 @@
  * SECURITY.md "A separate user for PR code"): the pull-request modes (`auto`, `run`, `verify`) and `mode:
  * resume` alike. Sets the user up (`proc/isolate-user.ts`), refuses the run where `isolate-user: true` and it
  * cannot be set up, warns where `auto` goes on without it, runs the mode in a child scope (every PR-code
- * child as the user), and when the mode is over kills every process of the user, hands the files it made
- * back to the engine's user (`proc/hand-back.ts`) and says what it had to kill.
+ * child as the user, with a fresh home, temp folder and caches: `proc/run-home.ts`), and when the mode is
+ * over kills every process of the user, removes the run's fresh home (saved for the post step first, which
+ * removes it where this step could not: `removeLeftRunHome`), hands the files it made back to the engine's
+ * user (`proc/hand-back.ts`) and says what it had to kill.
  */
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { ChildScope } from "../proc/child-identity.js";
 import { handBackFiles } from "../proc/hand-back.js";
 import { type IsolateSetting, setUpIsolation } from "../proc/isolate-user.js";
 import { killUserProcesses } from "../proc/leftovers.js";
+import { removeRunHome, type SharedCache } from "../proc/run-home.js";
 import type { Runner } from "./runner.js";
+import { SAVED_STATE } from "./saved-state.js";
 
 export interface PrCodeIsolationOptions {
   readonly runner: Runner;
@@ -24,6 +29,8 @@ export interface PrCodeIsolationOptions {
   /** `RUNNER_TEMP`: the model CLIs' homes under `<temp>/evidence-gate` are handed back after the run. */
   readonly temp: string;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** Input `pr-user-cache`: the shared caches kept between runs (`proc/run-home.ts`). */
+  readonly sharedCaches: readonly SharedCache[];
 }
 
 /**
@@ -43,11 +50,19 @@ export async function withPrCodeIsolation(
     workspace: o.workspace,
     privateDirs: [o.runsDir],
     env: o.env,
+    runHomeParent: join(o.temp, "evidence-gate"),
+    sharedCaches: o.sharedCaches,
   });
   if (isolation.kind === "off" && isolation.required)
     return refuse(`input \`isolate-user\` is true, but ${isolation.note} Nothing was run.`, isolation.note);
   if (isolation.kind === "off" && o.setting === "auto") runner.warning(isolation.note);
   else runner.info(isolation.note);
+  // The post step's last net: it removes the fresh home where this step ends before it could (cancelled).
+  if (isolation.kind === "on") runner.saveState(SAVED_STATE.prUserHome, isolation.runHome.root);
+  if (isolation.kind === "off" && o.sharedCaches.length > 0)
+    runner.info(
+      "evidence-gate: pr-user-cache has no effect without the separate user: the verify command uses the runner's own caches.",
+    );
   const scope = new ChildScope(isolation.kind === "on" ? isolation.identity : null);
   try {
     await scope.run(() => body(isolation.note));
@@ -59,10 +74,15 @@ export async function withPrCodeIsolation(
         `evidence-gate: ${killed} process${killed === 1 ? "" : "es"} the pull request's code (the verify command, a model CLI or its tools) left running ${killed === 1 ? "was" : "were"} killed${identity !== null ? ` (every process of ${identity.user} is killed when the run ends)` : ""}.`,
       );
     }
-    // Nothing of the user runs now: what it made in the workspace and in its homes is the runner's again.
+    // Nothing of the user runs now: its fresh home goes, and what it made in the workspace and in the model
+    // CLIs' homes is the runner's again.
+    const removed =
+      isolation.kind === "on" ? removeRunHome(isolation.identity, isolation.runHome.root) : null;
+    if (removed === null && isolation.kind === "on") runner.saveState(SAVED_STATE.prUserHome, "");
     const problems =
       identity !== null
         ? [
+            ...(removed !== null ? [removed] : []),
             ...scope.handBackProblems,
             ...handBackFiles(identity, [o.workspace, join(o.temp, "evidence-gate")]),
           ]
@@ -72,4 +92,20 @@ export async function withPrCodeIsolation(
         `evidence-gate: ${problem}; later steps of the job may not be able to read or delete those files.`,
       );
   }
+}
+
+/**
+ * The post step's part (issue 21 item 3): removes the fresh home the main step saved (`STATE_pr-user-home`)
+ * and could not remove itself (the step was cancelled or killed), as root or through `sudo -n`.
+ *
+ * @returns what was done, one sentence for the log, or `null` when nothing was saved or it is gone.
+ */
+export function removeLeftRunHome(env: Readonly<Record<string, string | undefined>>): string | null {
+  const saved = (env[`STATE_${SAVED_STATE.prUserHome}`] ?? "").trim();
+  // Nothing saved, or the main step removed it itself (its "" came after the path, or it is simply gone).
+  if (saved === "" || !existsSync(saved)) return null;
+  const problem = removeRunHome({ via: process.getuid?.() === 0 ? "root" : "sudo" }, saved);
+  return problem === null
+    ? `evidence-gate post step: removed the separate user's fresh home ${saved}, which the main step left.`
+    : `evidence-gate post step: ${problem}.`;
 }

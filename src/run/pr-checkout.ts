@@ -13,6 +13,12 @@
  *    `@sha` named); a push in between is refused, never run.
  * 3. `git checkout --detach <sha>`, then `HEAD` must equal the head SHA before anything runs.
  */
+import {
+  NoCommitError,
+  NotAGitRepositoryError,
+  type StartingCommit,
+  startingCommit,
+} from "../evidence/evidence-tree.js";
 import { GitError, git } from "../proc/git.js";
 
 export interface PullRequestCheckoutOptions {
@@ -93,4 +99,42 @@ export async function checkOutPullRequestHead(o: PullRequestCheckoutOptions): Pr
     ok: true,
     note: `Checked out pull request #${o.number}'s head ${o.headSha.slice(0, 7)} (refs/pull/${o.number}/head) in the workspace; HEAD is that commit.`,
   };
+}
+
+/**
+ * Why the workspace a `pull_request` run was handed is not the commit the event names (SPEC §9: "the
+ * checkout must be the event's head or GitHub's merge of exactly that head"; issue 21 item 6), or `null`
+ * when it is: `HEAD` is `headSha`, or a two-parent commit whose second (head) parent is `headSha`. GitHub's
+ * merge ref follows the newest push, so a re-run, or a run that started late, can hold the merge of a
+ * newer head than the event's — running it would put the old SHA's verdict on code it never named.
+ * A workspace that is no git repository (or has no commit) is left to the run's own check, which reports it.
+ *
+ * @param o.workspace `GITHUB_WORKSPACE`; `o.headSha` `pull_request.head.sha` (40 hex).
+ * @returns one sentence naming both SHAs, for a refusal.
+ * @throws GitError when git fails otherwise.
+ */
+export async function eventCheckoutProblem(o: {
+  readonly workspace: string;
+  readonly headSha: string;
+  readonly baseEnv: Readonly<Record<string, string | undefined>>;
+  readonly knownSecrets: readonly string[];
+}): Promise<string | null> {
+  let start: StartingCommit;
+  try {
+    start = await startingCommit(o.workspace, {
+      baseEnv: o.baseEnv,
+      knownSecrets: o.knownSecrets,
+      prHead: o.headSha,
+    });
+  } catch (error) {
+    if (error instanceof NotAGitRepositoryError || error instanceof NoCommitError) return null;
+    throw error;
+  }
+  if (start.sha.toLowerCase() === o.headSha.toLowerCase() || start.isMergeOfHead) return null;
+  const [base, head] = start.parents;
+  const held =
+    start.parents.length === 2 && base !== undefined && head !== undefined
+      ? `the merge commit ${start.sha}, whose head parent is ${head} (merged into ${base})`
+      : `commit ${start.sha}`;
+  return `the checkout is not the commit the event names: pull_request.head.sha is ${o.headSha}, and the workspace holds ${held}. The pull request's head moved after this run was triggered (GitHub's merge ref follows the newest push), so its code is not what the event named; nothing ran. The run triggered by the newer push checks that head.`;
 }

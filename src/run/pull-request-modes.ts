@@ -35,6 +35,7 @@ export async function runPullRequestModes(opened: PullRequestRun): Promise<void>
       runsDir: checkedOut.runsDir,
       temp: checkedOut.temp,
       env: checkedOut.env,
+      sharedCaches: checkedOut.inputs.prUserCache,
     },
     (message, note) => endRun(withNote(note), { kind: "usage-error", message }),
     (note) => runMode(withNote(note)),

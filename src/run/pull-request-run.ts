@@ -25,7 +25,7 @@ import type { RunEnd } from "../ledger/conclusion.js";
 import { autoRunPolicy, type PolicyFileResult, policySummary } from "../policy/policy-file.js";
 import { describeMode, type InputsResult } from "./action-inputs.js";
 import { stopOnOwnPush } from "./loop-guard.js";
-import { checkOutPullRequestHead } from "./pr-checkout.js";
+import { checkOutPullRequestHead, eventCheckoutProblem } from "./pr-checkout.js";
 import type { Runner } from "./runner.js";
 import { checkRunReporter, type RunningMode, runnerFolders, saveCheckRun } from "./running-mode.js";
 import { type Env, endEarly, usageFailure } from "./step-result.js";
@@ -101,6 +101,15 @@ export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<
     }
     runner.info(checkout.note);
     notes.push(checkout.note);
+  } else {
+    const problem = await eventCheckoutProblem({
+      workspace: folders.workspace,
+      headSha: subject.headSha,
+      baseEnv: env,
+      knownSecrets: o.secrets,
+    });
+    if (problem !== null)
+      return stop({ kind: "refused", reason: "checkout-not-head", message: problem }, problem, notes);
   }
   const policy = await readPolicy(runner, { trigger, octokit, workspace: folders.workspace, notes });
   if (policy.kind === "ended") return stop(policy.end, policy.end.message, notes);

@@ -75,6 +75,13 @@ export async function openPushMode(
   run.runner.info(`push: the run starts from the pull request head ${event.headSha} (${event.headRef})`);
   const branch = event.headRef;
   const publish: PublishCommit = async ({ sha }) => {
+    // The same rule as at the start (SPEC §9): what is pushed stands on the head the event names, nothing else.
+    const parent = await firstParent(run, sha);
+    if (parent !== event.headSha)
+      return {
+        kind: "refused",
+        reason: `the commit to push, ${short(sha)}, does not stand on the pull request's head ${event.headSha} the event names (its parent is ${parent ?? "unknown"}): nothing was pushed`,
+      };
     const result = await pushCommit({
       ...context,
       repoDir: run.workspace,
@@ -142,6 +149,20 @@ export async function openPushMode(
     return reporter;
   };
   return { ...run, push: { branch, publish, moveCheckRun } };
+}
+
+/** The first parent of `sha` in the workspace, or `null` when git cannot name one (a root commit, an error). */
+async function firstParent(run: PullRequestRun, sha: string): Promise<string | null> {
+  try {
+    return await git(["rev-parse", "--verify", "--quiet", `${sha}^1`], {
+      cwd: run.workspace,
+      baseEnv: run.env,
+      knownSecrets: run.secrets,
+    });
+  } catch (error) {
+    if (!(error instanceof GitError)) throw error;
+    return null;
+  }
 }
 
 /**

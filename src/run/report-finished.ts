@@ -32,6 +32,7 @@ import { commentMarker, renderCommentBody } from "../ledger/render-comment.js";
 import { renderLedgerMarkdown } from "../ledger/render-markdown.js";
 import { renderLedgerText } from "../ledger/render-text.js";
 import { CommandFence } from "../proc/command-fence.js";
+import { postVerdict } from "./posted-verdict.js";
 import { resumeHintMarkdown } from "./resume-hint.js";
 import type { Runner } from "./runner.js";
 import { type Env, finishStep } from "./step-result.js";
@@ -84,15 +85,16 @@ export async function reportFinished(o: ReportFinishedOptions): Promise<void> {
   const notes = (o.notes ?? []).map((note) => `> ${escapeInline(note)}\n\n`).join("");
   const markdown = `${renderLedgerMarkdown(ledger)}\n${notes}${hint === undefined ? "" : `${hint}\n\n`}${artifactsMarkdown(artifacts, finished.runDir)}\n`;
   // Known secrets as the check run and the comment lose them; token shapes go in writeJobSummary itself.
-  await writeJobSummary(markdown, { env: o.env, redact: createRedactor(o.secrets).text });
+  const redact = createRedactor(o.secrets).text;
   const fence = new CommandFence((t) => runner.write(t), true);
   for (const l of renderLedgerText(ledger).split("\n")) fence.line(l);
   fence.close();
-  // Outputs first: a failed final write must not hide the ledger from later steps.
+  // Outputs first: a failed final write must not hide the ledger from later steps. `conclusion` waits for
+  // the check run: it never claims a verdict GitHub does not show (`posted-verdict.ts`).
   runner.setOutput("ledger-path", finished.ledgerPath);
-  runner.setOutput("conclusion", conclusion.conclusion);
   if (ledger.evidenceTree) runner.setOutput("evidence-tree", ledger.evidenceTree);
   if (o.reporter === null) {
+    await writeJobSummary(markdown, { env: o.env, redact });
     finishStep(
       runner,
       {
@@ -108,15 +110,19 @@ export async function reportFinished(o: ReportFinishedOptions): Promise<void> {
   }
   // The digests go last, hidden: a later `mode: resume` checks the downloaded run directory against them.
   const marker = runStateDigestMarker(runId, finished.digests);
-  const finalRef = await o.reporter.finish(ledger, {
-    // The run's notes reach the check run too (a reviewer reads them there: e.g. whose annotations these are).
-    appendix: `${notes}${hint === undefined ? "" : `${hint}\n\n`}${marker}`,
-    annotations: failureAnnotations(ledger, {
-      repoRoot: o.workspace,
-      workflowFile: workflowFileFromEnv(o.env),
+  const reporter = o.reporter;
+  const verdict = { runner, env: o.env, verdict: conclusion.conclusion, markdown, redact };
+  const finalRef = await postVerdict(verdict, () =>
+    reporter.finish(ledger, {
+      // The run's notes reach the check run too (a reviewer reads them there: e.g. whose annotations these are).
+      appendix: `${notes}${hint === undefined ? "" : `${hint}\n\n`}${marker}`,
+      annotations: failureAnnotations(ledger, {
+        repoRoot: o.workspace,
+        workflowFile: workflowFileFromEnv(o.env),
+      }),
+      ledgerArtifact: ledgerArtifactLink(artifacts.ledger, o.env),
     }),
-    ledgerArtifact: ledgerArtifactLink(artifacts.ledger, o.env),
-  });
+  );
   if (o.comment !== undefined) await postComment(o.comment, ledger, o, finalRef.htmlUrl);
   finishStep(
     runner,

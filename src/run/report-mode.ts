@@ -18,7 +18,14 @@
  * - the check run's text is re-rendered from the validated ledger by the product's renderer (every text
  *   field escaped or fenced), never copied from the artifact;
  * - anything refused, and a run that uploaded no ledger (it crashed, was cancelled, or stopped before its
- *   ledger), gets a `failure` check run saying why, and the step fails: never green, never silent.
+ *   ledger), gets a `failure` check run saying why, and the step fails: never green, never silent;
+ * - a ledger that would post `success`, `neutral` or `action_required` is posted only from a run whose workflow
+ *   definition is the base branch's (`src/github/run-provenance.ts`: the pull request's changed files, the
+ *   base's workflow and the local actions it uses); else `action_required` naming the changed file (or
+ *   `failure` when the token cannot read them), and the step fails;
+ * - GitHub's conclusion of the run bounds the ledger's: a `success` ledger from a run GitHub reports
+ *   `failure`, `cancelled` or `timed_out` is posted with GitHub's conclusion, naming both
+ *   (`src/github/run-verdict.ts`; docs/adr/0013-ledger-provenance-from-the-pull-requests-files.md).
  *
  * A same-repository pull request's run posts its own check run (its token can), so a `workflow_run` of one
  * is left alone with a notice — unless Dependabot triggered it (read-only token too, SPEC §10).
@@ -28,7 +35,9 @@ import type { CheckRunReporter } from "../github/check-run-reporter.js";
 import { readEventContext } from "../github/event-context.js";
 import { isDependabot } from "../github/fork.js";
 import { writeJobSummary } from "../github/job-summary.js";
-import { apiUrlFromEnv, createOctokit } from "../github/octokit.js";
+import { apiUrlFromEnv, createOctokit, type GateOctokit } from "../github/octokit.js";
+import { checkRunProvenance } from "../github/run-provenance.js";
+import { agreedWithRun, needsProvenance, provenanceRefusal } from "../github/run-verdict.js";
 import {
   parseWorkflowRunEvent,
   type WorkflowRunEvent,
@@ -39,12 +48,14 @@ import {
   readWorkflowRunLedger,
   refusedLedgerOutput,
   reportedLedgerAppendix,
+  type WorkflowRunLedger,
 } from "../github/workflow-run-ledger.js";
 import { escapeInline } from "../ledger/markdown-syntax.js";
 import { renderLedgerMarkdown } from "../ledger/render-markdown.js";
 import { renderLedgerText } from "../ledger/render-text.js";
 import { CommandFence } from "../proc/command-fence.js";
 import type { ActionInputs } from "./action-inputs.js";
+import { postVerdict } from "./posted-verdict.js";
 import type { Runner } from "./runner.js";
 import { checkRunReporter, runnerFolders, saveCheckRun } from "./running-mode.js";
 import { type Env, finishStep, usageFailure } from "./step-result.js";
@@ -138,34 +149,52 @@ export async function runReportMode(o: ReportModeOptions): Promise<void> {
     ...(o.signal ? { signal: o.signal } : {}),
     log: (message) => runner.info(message),
   });
-  if (found.kind !== "ledger") {
-    return postFailure(runner, reporter, env, {
-      externalId: found.refusedRunId ?? `workflow-run-${upstream.runId}`,
-      title: found.title,
-      reason: found.reason,
-      issues: found.issues,
-      provenance,
-      outcome: found.outcome,
-    });
-  }
-  const { ledger, artifact } = found;
-  const conclusion = ledger.conclusion!;
-  const appendix = reportedLedgerAppendix({ provenance, artifact, postedBy: "`mode: report`" });
-  // The ledger came from an artifact the upstream run wrote: known secrets are redacted here too (issue 12 item 5).
-  await writeJobSummary(`${renderLedgerMarkdown(ledger)}\n${appendix}\n`, {
-    env,
-    redact: createRedactor(o.secrets).text,
+  const vetted = await vet(found, {
+    octokit,
+    owner: context.owner,
+    repo: context.repo,
+    upstream,
+    provenance,
   });
+  if (vetted.kind === "refused") return postRefusal(runner, reporter, env, vetted.refusal);
+  return postLedger(o, reporter, vetted.found, { provenance, upstream });
+}
+
+/**
+ * Posts a validated ledger as the check run (the log and the outputs first; `conclusion` and the job summary
+ * once the check run carries the verdict), then ends the step as its outcome says.
+ */
+async function postLedger(
+  o: ReportModeOptions,
+  reporter: CheckRunReporter,
+  found: Extract<WorkflowRunLedger, { kind: "ledger" }>,
+  about: { readonly provenance: string; readonly upstream: WorkflowRunEvent },
+): Promise<void> {
+  const { env, runner } = o;
+  const { provenance } = about;
+  const { artifact } = found;
+  // GitHub's verdict on the run bounds the ledger's (issue 22 item 2).
+  const ledger = agreedWithRun(found.ledger, about.upstream);
+  const appendix = reportedLedgerAppendix({ provenance, artifact, postedBy: "`mode: report`" });
+  const conclusion = ledger.conclusion!;
   const fence = new CommandFence((t) => void process.stdout.write(t), true);
   for (const line of renderLedgerText(ledger).split("\n")) fence.line(line);
   fence.close();
   runner.setOutput("run-id", ledger.runId);
   runner.setOutput("ledger-path", found.path);
-  runner.setOutput("conclusion", conclusion.conclusion);
   if (ledger.evidenceTree) runner.setOutput("evidence-tree", ledger.evidenceTree);
-  const started = await reporter.start(ledger.runId, `Posting the ledger of run \`${ledger.runId}\`.`);
-  saveCheckRun(runner, started, ledger.runId);
-  const ref = await reporter.finish(ledger, { appendix });
+  // The ledger came from an artifact the upstream run wrote: known secrets are redacted here too (issue 12
+  // item 5). `conclusion` and the summary follow the check run: a refused write says it was not posted.
+  const redact = createRedactor(o.secrets).text;
+  const markdown = `${renderLedgerMarkdown(ledger)}\n${appendix}\n`;
+  const ref = await postVerdict(
+    { runner, env, verdict: conclusion.conclusion, markdown, redact },
+    async () => {
+      const started = await reporter.start(ledger.runId, `Posting the ledger of run \`${ledger.runId}\`.`);
+      saveCheckRun(runner, started, ledger.runId);
+      return reporter.finish(ledger, { appendix });
+    },
+  );
   finishStep(
     runner,
     {
@@ -181,30 +210,82 @@ export async function runReportMode(o: ReportModeOptions): Promise<void> {
   );
 }
 
-/** A `failure` check run on the event's head commit saying why nothing was posted as the verdict. */
-async function postFailure(
-  runner: Runner,
-  reporter: CheckRunReporter,
-  env: Env,
-  f: {
-    readonly externalId: string;
-    readonly title: string;
-    readonly reason: string;
-    readonly issues: readonly string[];
+/** A refusal {@link postRefusal} posts. */
+interface Refusal {
+  readonly externalId: string;
+  readonly conclusion: "failure" | "action_required";
+  readonly title: string;
+  readonly summary: string;
+  readonly message: string;
+  readonly outcome: "failed" | "usage-error" | "refused";
+}
+
+/**
+ * The ledger to post, or why none is: no ledger, a refused one (`failure`), or — for a ledger that would
+ * post `success`, `neutral` or `action_required` — a run whose workflow definition is not the base branch's
+ * (issue 22 item 1: `action_required` naming the changed file; `failure` when the token cannot tell).
+ */
+async function vet(
+  found: WorkflowRunLedger,
+  o: {
+    readonly octokit: GateOctokit;
+    readonly owner: string;
+    readonly repo: string;
+    readonly upstream: WorkflowRunEvent;
     readonly provenance: string;
-    readonly outcome: "failed" | "usage-error";
   },
-): Promise<void> {
-  const { title, summary } = refusedLedgerOutput(f);
+): Promise<
+  | { readonly kind: "post"; readonly found: Extract<WorkflowRunLedger, { kind: "ledger" }> }
+  | { readonly kind: "refused"; readonly refusal: Refusal }
+> {
+  const { upstream, provenance } = o;
+  if (found.kind !== "ledger") {
+    const { title, summary } = refusedLedgerOutput({ ...found, provenance });
+    return {
+      kind: "refused",
+      refusal: {
+        externalId: found.refusedRunId ?? `workflow-run-${upstream.runId}`,
+        conclusion: "failure",
+        title,
+        summary,
+        message: `${found.title}: ${found.reason}`,
+        outcome: found.outcome,
+      },
+    };
+  }
+  if (!needsProvenance(found.ledger, upstream)) return { kind: "post", found };
+  const refusal = provenanceRefusal(await checkRunProvenance(o), {
+    upstream,
+    provenance,
+    permissions: REPORT_PERMISSIONS,
+  });
+  if (refusal === null) return { kind: "post", found };
+  const { conclusion, title, summary, reason, outcome } = refusal;
+  return {
+    kind: "refused",
+    refusal: { externalId: found.ledger.runId, conclusion, title, summary, message: reason, outcome },
+  };
+}
+
+/** The permissions `mode: report` needs beyond `actions: read` and `checks: write`, as its refusals name them. */
+const REPORT_PERMISSIONS =
+  "`pull-requests: read` (the pull request's changed files) and `contents: read` (the base's workflow file) in the report job's `permissions`";
+
+/**
+ * A check run on the event's head commit saying why nothing was posted as the verdict (`failure`, or
+ * `action_required` for a run the pull request rewrote); the step fails with `message`.
+ */
+async function postRefusal(runner: Runner, reporter: CheckRunReporter, env: Env, f: Refusal): Promise<void> {
+  const { title, summary } = f;
   await writeJobSummary(summary, { env });
-  runner.setOutput("conclusion", "failure");
+  runner.setOutput("conclusion", f.conclusion);
   const ref = await reporter.start(f.externalId, summary, title);
   saveCheckRun(runner, ref, f.externalId);
-  const done = await reporter.end("failure", title, summary);
+  const done = await reporter.end(f.conclusion, title, summary);
   finishStep(
     runner,
-    { outcome: f.outcome, conclusion: "failure", checkRunId: done.id, checkRunUrl: done.htmlUrl },
-    `${f.title}: ${f.reason}`,
+    { outcome: f.outcome, conclusion: f.conclusion, checkRunId: done.id, checkRunUrl: done.htmlUrl },
+    f.message,
   );
 }
 

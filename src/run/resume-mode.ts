@@ -297,7 +297,7 @@ export async function runResumeMode(o: ResumeModeOptions): Promise<void> {
   // The leg runs PR code (the verify commands, the model CLIs): as the separate user, as the pull-request
   // modes do, once the run directory is vouched for and before anything of it runs.
   return withPrCodeIsolation(
-    { runner, setting: inputs.isolateUser, ...folders, env },
+    { runner, setting: inputs.isolateUser, sharedCaches: inputs.prUserCache, ...folders, env },
     (message) => refuse(message),
     (note) => {
       const run: RunningMode = {

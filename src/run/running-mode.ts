@@ -187,7 +187,11 @@ export function actionPorts(
     hooks: { ...progressHooks(runner, run.reporter), ...hooks },
     // The log is public where the repository is: token shapes nobody declared go (the runner masks the
     // known secrets itself, `core.setSecret`); escapes and colours are kept, so the log reads as printed.
-    echo: { write: (text) => runner.write(redactTokenShapes(text)), fenceWorkflowCommands: true },
+    echo: {
+      write: (text) => runner.write(redactTokenShapes(text)),
+      fenceWorkflowCommands: true,
+      limitBytes: inputs.outputLogLimit,
+    },
     ...(run.signal ? { signal: run.signal } : {}),
   };
 }

@@ -11,4 +11,9 @@ export const SAVED_STATE = {
   checkRunCompleted: "check-run-completed",
   /** `"true"` once the main step received SIGINT/SIGTERM (the runner cancelling the step). */
   cancelRequested: "cancel-requested",
+  /**
+   * The separate user's fresh home of this run (`proc/run-home.ts`), until the main step removed it: the post
+   * step removes what is still saved here (a cancelled or killed main step). `""` once removed.
+   */
+  prUserHome: "pr-user-home",
 } as const;

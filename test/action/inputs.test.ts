@@ -103,6 +103,26 @@ describe("mode", () => {
     ]);
   });
 
+  it("pr-user-cache: none by default; npm and pip, by spaces, commas or lines, once each; an unknown name is refused naming the input", () => {
+    expect(ok({ goal: "g" }).prUserCache).toEqual([]);
+    expect(ok({ goal: "g", "pr-user-cache": "npm, pip\nNPM" }).prUserCache).toEqual(["npm", "pip"]);
+    expect(errors({ goal: "g", "pr-user-cache": "npm cargo" })).toEqual([
+      'input `pr-user-cache` names "cargo": give npm or pip (a cache kept between runs for the separate user), or leave it empty',
+    ]);
+  });
+
+  it("output-log-limit: 2 MiB by default; bytes, KiB, MiB or GiB from 1 KiB to 1 GiB; anything else names the input and an example", () => {
+    expect(ok({ goal: "g" }).outputLogLimit).toBe(2 * 1024 * 1024);
+    expect(ok({ goal: "g", "output-log-limit": "512KiB" }).outputLogLimit).toBe(512 * 1024);
+    expect(ok({ goal: "g", "output-log-limit": "4 M" }).outputLogLimit).toBe(4 * 1024 * 1024);
+    expect(ok({ goal: "g", "output-log-limit": "1GiB" }).outputLogLimit).toBe(1024 ** 3);
+    expect(ok({ goal: "g", "output-log-limit": "1024" }).outputLogLimit).toBe(1024);
+    for (const bad of ["1023", "2GiB", "2.5MiB", "lots", "-1"])
+      expect(errors({ goal: "g", "output-log-limit": bad })).toEqual([
+        `input \`output-log-limit\` is ${JSON.stringify(bad)}: give a size from 1KiB to 1GiB, e.g. 2MiB (the default), 512KiB or 1048576 (bytes)`,
+      ]);
+  });
+
   it("mode report takes no goal, graph or inputs (SPEC §10: everything comes from the workflow_run event and the artifact)", () => {
     expect(ok({ mode: "report" }).mode).toEqual({ kind: "report" });
     expect(errors({ mode: "report", goal: "g", inputs: "a=1" })).toEqual([

@@ -103,6 +103,15 @@ describe("the bot with the bundled action", () => {
     const uploaded = ledgerOf(open.service);
 
     await rig.deliver("workflow_run", workflowRunPayload({ action: "requested", runId: RUN, headSha: head }));
+    // The fork's open pull request (found by its head: GitHub links none to a fork's run) changes no workflow.
+    const forkPull = {
+      number: 42,
+      headSha: head,
+      headRef: "fix-sum",
+      headRepository: FORK,
+      baseSha: BASE_SHA,
+    };
+    rig.github.state.addPullRequest(forkPull);
     rig.github.state.addArtifact({
       name: uploaded.name,
       zip: uploaded.zip,
@@ -122,6 +131,7 @@ describe("the bot with the bundled action", () => {
     // mode: report, from the same artifact on the same event, with GITHUB_TOKEN.
     const plain = await startGitHubServer();
     try {
+      plain.state.addPullRequest(forkPull);
       plain.state.addArtifact({
         name: uploaded.name,
         zip: uploaded.zip,
@@ -164,7 +174,13 @@ describe("the bot with the bundled action", () => {
     open.service = await startArtifactService();
     open.model = await startModelServer({ script: handGraphScript() });
     rig.github.state.addFile({ ref: BASE_SHA, path: GRAPH_PATH, content: GATED_GRAPH });
-    rig.github.state.addPullRequest({ number: 42, headSha: head, baseSha: BASE_SHA, headRepository: FORK });
+    rig.github.state.addPullRequest({
+      number: 42,
+      headSha: head,
+      headRef: "fix-sum",
+      baseSha: BASE_SHA,
+      headRepository: FORK,
+    });
     rig.github.state.setCollaborator("mona", "write");
     await rig.deliver("pull_request", pullRequestPayload({ headSha: head, fork: true }));
 
@@ -415,6 +431,8 @@ describe("push: true with report-to: bot: the App's check run follows the pushed
     const tree = await gitServer.gitIn(TEST_REPOSITORY, ["rev-parse", `${pushed}^{tree}`]);
     const parents = (await gitServer.gitIn(TEST_REPOSITORY, ["rev-parse", `${pushed}^@`])).split("\n");
     github.state.addCommit({ sha: pushed, tree, parents });
+    // The pull request's head is now the pushed commit.
+    github.state.addPullRequest({ number: 42, headSha: pushed, headRef: BRANCH, baseSha: BASE_SHA });
     await rig.deliver("pull_request", pullRequestPayload({ action: "synchronize", headSha: pushed }));
     expect(github.state.checkRuns.map((r) => [r.headSha, r.status])).toEqual([
       [head, "in_progress"],

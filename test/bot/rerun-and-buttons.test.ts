@@ -56,6 +56,7 @@ async function completedRun(rig: BotRig, ledger: Ledger, o: { readonly fork?: bo
   rig.github.state.addPullRequest({
     number: 42,
     headSha: HEAD,
+    headRef: "fix-sum",
     baseSha: BASE,
     ...(fork ? { headRepository: "forker/widgets" } : {}),
   });
@@ -141,7 +142,13 @@ describe("Re-run on the App's check run", () => {
   it("a check run whose workflow run cannot be found is completed failure saying so", async () => {
     const rig = await rigs.start();
     rig.github.state.setCollaborator("mona", "write");
-    rig.github.state.addPullRequest({ number: 42, headSha: HEAD, baseSha: BASE });
+    rig.github.state.addPullRequest({
+      number: 42,
+      headSha: HEAD,
+      headRef: "fix-sum",
+      headRepository: "forker/widgets",
+      baseSha: BASE,
+    });
     uploadLedger(rig.github, { ledger: { ...SUCCESS_LEDGER, headSha: HEAD }, runId: RUN, headSha: HEAD });
     // The run is not known to GitHub any more (deleted): no addWorkflowRun.
     await rig.deliver("workflow_run", workflowRunPayload({ action: "completed", runId: RUN, headSha: HEAD }));

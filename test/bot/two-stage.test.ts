@@ -194,6 +194,8 @@ describe("the two-stage flow under the App's identity", () => {
       postedCommit: { sha: pushed, tree: STARTING_TREE, description: "the pushed commit" },
     };
     uploadLedger(github, { ledger, runId: RUN, headSha: HEAD, fork: false });
+    // The run pushed onto the pull request's branch: its head is the pushed commit when the App reads it.
+    github.state.movePullRequestHead(42, pushed);
     const completed = workflowRunPayload({
       action: "completed",
       runId: RUN,
@@ -248,6 +250,7 @@ describe("the two-stage flow under the App's identity", () => {
       headSha: head2,
       fork: false,
     });
+    github.state.movePullRequestHead(42, pushed2);
     await rig.deliver(
       "workflow_run",
       workflowRunPayload({

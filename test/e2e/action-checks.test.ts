@@ -3,8 +3,9 @@
  * GitHub server that holds every request to GitHub's OpenAPI description. A re-run on the same head SHA
  * updates the one check run; a 502 on creating it is retried without making a second one; failures are
  * annotated where the verify output names them; a refused final write fails the step naming
- * `checks: write` after the job summary carries the full ledger, and the post step completes the check run
- * `failure` — never green, never stuck in progress.
+ * `checks: write`, the job summary carries the full ledger under a heading that says the verdict was not
+ * posted, output `conclusion` says so too, and the post step completes the check run `failure` — never
+ * green, never stuck in progress.
  */
 import { describe, expect, it } from "vitest";
 import { BACKOFF_SECOND_MS_VARIABLE } from "../../src/github/octokit.js";
@@ -243,10 +244,17 @@ describe("action: a refused final write is loud (SPEC §6, §10)", () => {
     const errors = result.commands.filter((c) => c.startsWith("::error::"));
     expect(errors.join("\n")).toContain("checks: write");
     expect(errors.join("\n")).toContain("403");
-    // The full ledger was written before the refused write.
+    // The full ledger is in the job summary all the same ...
     expect(result.summary).toContain("PASS (verified)");
     expect(result.summary).toContain("`review`");
-    expect(result.outputs.conclusion).toBe("success");
+    // ... under a heading, and with a `conclusion`, that say the verdict was reached and not posted
+    // (issue 21 item 7: the outputs never claim more than the check run).
+    // (The summary's writer drops the emoji's variation selector.)
+    expect(result.summary.split("\n")[0]).toMatch(
+      /^## ⚠\uFE0F? evidence-gate: success — not posted: the check run could not be completed$/,
+    );
+    expect(result.summary).not.toContain("✅");
+    expect(result.outputs.conclusion).toBe("success (not posted)");
     expect(result.outputs.outcome).toBe("failed");
     expect(result.state["check-run-completed"]).toBeUndefined();
     expect(github.state.checkRuns[0]!.status).not.toBe("completed");

@@ -238,6 +238,52 @@ describe("action: the tool cache's claude, never PATH (dist/index.js)", () => {
     github.assertNoViolations();
   });
 
+  it("npm as a node script (#!/usr/bin/env node) runs on the action's own node: a node planted first on PATH, in a folder others may write, never runs, and is not on npm's PATH", async () => {
+    const cache = join(scratch, "tool-cache-node-npm");
+    const npmLog = join(scratch, "node-npm-log");
+    const marker = join(scratch, "planted-node-ran");
+    const npmBin = join(scratch, "node-npm-bin");
+    // A stand-in npm written the way npm's own npm-cli.js starts: it records which node ran it and its PATH,
+    // then "installs" by linking the pinned CLI under --prefix.
+    executable(
+      join(npmBin, "npm"),
+      [
+        "#!/usr/bin/env node",
+        'const fs = require("node:fs");',
+        'const path = require("node:path");',
+        "const args = process.argv.slice(2);",
+        `fs.writeFileSync(${JSON.stringify(npmLog)}, process.execPath + "\\n" + process.env.PATH);`,
+        'const prefix = args[args.indexOf("--prefix") + 1];',
+        'fs.mkdirSync(path.join(prefix, "node_modules", ".bin"), { recursive: true });',
+        `fs.symlinkSync(${JSON.stringify(REAL_CLAUDE)}, path.join(prefix, "node_modules", ".bin", "claude"));`,
+        "",
+      ].join("\n"),
+    );
+    const openBin = join(scratch, "open-node-bin");
+    executable(
+      join(openBin, "node"),
+      `#!/bin/sh\necho "$*" >> '${marker}'\nexec '${process.execPath}' "$@"\n`,
+    );
+    chmodSync(openBin, 0o777);
+    const result = await open.run({
+      workspace: repo.dir,
+      // Not `npm test`: the stand-in would answer it (the verify command keeps the job's PATH).
+      inputs: { ...inputs, "verify-cmd": "test -f src/sum.js", "claude-version": VERSION },
+      github,
+      model,
+      claudeOnPath: false,
+      toolCache: cache,
+      prependPath: [openBin, npmBin],
+    });
+    expect(result.exitCode, result.stdout.slice(-3000)).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+    const [node, path] = readFileSync(npmLog, "utf8").split("\n");
+    expect(node).not.toBe(join(openBin, "node"));
+    expect(path!.split(":")).not.toContain(openBin);
+    expect(path!.split(":")).toContain(npmBin);
+    expect(result.outputs).toMatchObject({ outcome: "passed", conclusion: "success" });
+  });
+
   it("a failed install is a usage error on the check run: nothing reaches a model, the step fails naming the package", async () => {
     const bin = join(scratch, "npm-bin");
     executable(

@@ -160,6 +160,44 @@ function uploadedByForkRun(github: GitHubServer, zip: Buffer, extra: { sizeInByt
   });
 }
 
+/** The upstream workflow file (`workflow_run.path` of {@link workflowRunPayload}). */
+const PR_WORKFLOW = ".github/workflows/evidence-gate-pr.yml";
+
+/**
+ * The fork's open pull request #42 whose head is `headSha` (GitHub has one for every fork `pull_request` run;
+ * the report finds it by head owner and branch), changing `files`; the base's copy of the workflow at
+ * {@link BASE_SHA} uses the local action `./.github/actions/setup`.
+ */
+function openForkPullRequest(
+  github: GitHubServer,
+  headSha: string,
+  files: readonly string[] = ["src/sum.js"],
+) {
+  github.state.addFile({
+    ref: BASE_SHA,
+    path: PR_WORKFLOW,
+    content: [
+      "on: pull_request",
+      "jobs:",
+      "  gate:",
+      "    runs-on: ubuntu-latest",
+      "    steps:",
+      "      - uses: actions/checkout@v5",
+      "      - uses: ./.github/actions/setup",
+      "      - uses: evidence-gate/evidence-gate@v0",
+      "",
+    ].join("\n"),
+  });
+  return github.state.addPullRequest({
+    number: 42,
+    headSha,
+    headRef: "fix-sum",
+    headRepository: FORK,
+    baseSha: BASE_SHA,
+    files,
+  });
+}
+
 /** Every call the run made to a check-run route (create, update, get, list). */
 function checkRunCalls(result: ActionRun) {
   return result.calls.filter((c) => (c.route ?? c.path).includes("check-runs"));
@@ -233,7 +271,9 @@ describe("fork pull requests, stage 1: the pull request's run posts no check run
     expect(post.exitCode).toBe(0);
     expect(post.calls).toEqual([]);
 
-    // Stage 2: GitHub lists the artifact among the fork run's; the report workflow posts it.
+    // Stage 2: GitHub lists the artifact among the fork run's; the report workflow posts it. The pull
+    // request does not touch the workflow, so its run's ledger is a verdict.
+    openForkPullRequest(github, head);
     github.state.addArtifact({
       name: uploaded!.name,
       zip: uploaded!.zip,
@@ -301,6 +341,7 @@ describe("fork pull requests: mode verify, then mode report (issue 11)", () => {
     const uploaded = service.artifacts.find((a) => a.name === LEDGER_ARTIFACT);
     expect(uploaded?.finalized).toBe(true);
 
+    openForkPullRequest(github, head);
     github.state.addArtifact({
       name: uploaded!.name,
       zip: uploaded!.zip,
@@ -457,6 +498,68 @@ describe("fork pull requests, stage 2: mode report posts only a ledger it can vo
     } finally {
       await bombServer.close();
     }
+  });
+
+  it("a fork's forged ledger — its pull request changed the workflow file that ran — is refused: action_required naming the file and what a writer does, never success (issue 22 item 1)", async () => {
+    const repo = await fixedRepo();
+    open.github = await startGitHubServer();
+    const github = open.github;
+    // The fork's workflow uploaded another tree's genuine passing ledger, re-pointed at its own head.
+    openForkPullRequest(github, HEAD, ["src/sum.js", PR_WORKFLOW]);
+    uploadedByForkRun(github, ledgerZip({ ...SUCCESS_LEDGER, headSha: HEAD }));
+
+    const result = await report(repo.dir, github, workflowRunPayload({ headSha: HEAD }));
+
+    expect(result.exitCode, debugOf(result)).toBe(1);
+    expect(result.outputs).toMatchObject({ outcome: "refused", conclusion: "action_required" });
+    expect(github.state.checkRuns).toHaveLength(1);
+    expect(github.state.checkRuns[0]).toMatchObject({
+      headSha: HEAD,
+      status: "completed",
+      conclusion: "action_required",
+    });
+    expect(checkRunWrites(result).some((w) => w.body.conclusion === "success")).toBe(false);
+    const output = completion(result)!.output!;
+    expect(output.title).toBe(
+      "evidence-gate: pull request #42 changes the workflow that produced this ledger",
+    );
+    expect(output.summary).toContain(`- \`${PR_WORKFLOW}\`: the workflow file that ran`);
+    expect(output.summary).not.toContain("src/sum.js");
+    expect(output.summary).toContain("**What a writer does:**");
+    expect(output.summary).not.toContain("PASS (verified)");
+    expect(result.summary).toContain(PR_WORKFLOW);
+    // The fork's pull request was found by its head (GitHub links none to a fork's run), its files listed.
+    expect(result.calls.find((c) => c.route === "/repos/{owner}/{repo}/pulls")).toMatchObject({
+      query: { head: "forker:fix-sum", state: "open" },
+      status: 200,
+    });
+    expect(result.commands.find((c) => c.startsWith("::error::"))).toContain(PR_WORKFLOW);
+    github.assertNoViolations();
+  });
+
+  it("a workflow run GitHub reports failure, with a success ledger, completes the check failure naming both verdicts (issue 22 item 2)", async () => {
+    const repo = await fixedRepo();
+    open.github = await startGitHubServer();
+    const github = open.github;
+    openForkPullRequest(github, HEAD);
+    uploadedByForkRun(github, ledgerZip({ ...SUCCESS_LEDGER, headSha: HEAD }));
+
+    const result = await report(
+      repo.dir,
+      github,
+      workflowRunPayload({ headSha: HEAD, conclusion: "failure" }),
+    );
+
+    expect(result.exitCode, debugOf(result)).toBe(1);
+    expect(result.outputs).toMatchObject({ outcome: "failed", conclusion: "failure" });
+    expect(github.state.checkRuns).toHaveLength(1);
+    expect(github.state.checkRuns[0]).toMatchObject({ headSha: HEAD, conclusion: "failure" });
+    expect(checkRunWrites(result).some((w) => w.body.conclusion === "success")).toBe(false);
+    const output = completion(result)!.output!;
+    expect(output.title).toBe(`Workflow run ${WORKFLOW_RUN_ID} ended failure; its ledger says success`);
+    expect(output.summary).toContain(`GitHub reports workflow run ${WORKFLOW_RUN_ID} ended failure`);
+    expect(output.summary).toContain("while the ledger it uploaded concludes success");
+    github.assertNoViolations();
   });
 
   it("a run that uploaded no ledger (cancelled) gets a failure check run saying so, never green", async () => {

@@ -3,14 +3,17 @@
  * CLIs against the scripted model server, a real sample repository and verify command. One behaviour per
  * test: a met goal makes no second plan; an unmet goal's `remaining` reaches cycle 2's planner prompt
  * fenced, the assessor is tool-less, and the last run's ledger (and `ledger.json`) carries one section per
- * cycle; the `max-cost-usd` ceiling stops before the next cycle (codex:
+ * cycle, and its totals are the whole loop's spend (issue 22 item 5); the `max-cost-usd` ceiling stops before the next cycle (codex:
  * unmeasurable); a met verdict over a failed run leaves the run failed.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import type { Runtime } from "../../src/engine/runtime-setup.js";
+import { formatUsdTotal, goalLoopTotal } from "../../src/ledger/cells.js";
+import type { UsdTotal } from "../../src/ledger/ledger.js";
 import { parseLedgerJson } from "../../src/ledger/render-json.js";
 import { renderCheckRunOutput } from "../../src/ledger/render-markdown.js";
+import { renderLedgerText } from "../../src/ledger/render-text.js";
 import type { ModelScript } from "../support/model-server/index.js";
 import { makeSampleNodeRepo } from "../support/temp-repo.js";
 import { graphHarnessPerTest, requestsOf } from "./graph-harness.js";
@@ -133,6 +136,38 @@ describe.each(RUNTIMES)("the goal loop on %s", (runtime) => {
     ]);
     expect(loop?.cycles[0]?.assessment).toMatchObject({ goalMet: false, remaining: REMAINING });
     expect(loop?.stoppedBecause).toBe("max-cycles 2 reached");
+    // TOTAL COST and totals.total are the whole loop's spend (issue 22 item 5): both cycles' runs and the
+    // assessor's call, equal to the loop section's whole-goal figure; each cycle's own is in its section.
+    if (loop === undefined) throw new Error("no goal-loop section");
+    const [one, two] = loop.cycles;
+    if (one === undefined || two === undefined) throw new Error("two cycles expected");
+    const assessorUsd = one.assessment.kind === "assessed" ? one.assessment.costUsd : undefined;
+    const known = (t: UsdTotal): number => (t.kind === "known" ? t.usd : t.knownUsd);
+    const whole = goalLoopTotal(loop);
+    expect(result.ledger.totals.total.kind).toBe(whole.kind);
+    expect(known(result.ledger.totals.total)).toBeCloseTo(known(whole), 12);
+    expect(result.ledger.totals.total).not.toEqual(two.total);
+    if (runtime === "claude") {
+      if (one.total.kind !== "known" || two.total.kind !== "known" || typeof assessorUsd !== "number") {
+        throw new Error(`claude reports every cost: ${JSON.stringify([one.total, two.total, assessorUsd])}`);
+      }
+      expect(one.total.usd).toBeGreaterThan(0);
+      expect(result.ledger.totals.total.kind).toBe("known");
+      expect(known(result.ledger.totals.total)).toBeCloseTo(one.total.usd + two.total.usd + assessorUsd, 12);
+      expect(renderLedgerText(result.ledger)).toContain(
+        `TOTAL COST:    ${formatUsdTotal(goalLoopTotal(loop))} (the whole goal loop: 2 cycles`,
+      );
+    } else {
+      // codex reports no USD: the sum stays unknown, the known subtotal (and unknown calls) summed.
+      expect(result.ledger.totals.total).toMatchObject({ kind: "unknown" });
+      expect(known(result.ledger.totals.total)).toBeCloseTo(known(one.total) + known(two.total), 12);
+      expect(result.ledger.totals.total.kind === "unknown" && result.ledger.totals.total.unknownCalls).toBe(
+        (one.total.kind === "unknown" ? one.total.unknownCalls : 0) +
+          (two.total.kind === "unknown" ? two.total.unknownCalls : 0) +
+          1,
+      );
+    }
+    expect(result.ledger.totals.tokens.inputTokens).toBeGreaterThan(0);
     expect(parseLedgerJson(readFileSync(result.ledgerPath, "utf8"))).toEqual({
       ok: true,
       ledger: result.ledger,

@@ -6,36 +6,23 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ChangedFile } from "../../src/core/changed-files.js";
 import { changedFilesRecord, parseNameStatus } from "../../src/evidence/changed-files.js";
 import { evidenceTree } from "../../src/evidence/evidence-tree.js";
 import { SIGNAL_NAMES } from "../../src/evidence/signal-rules.js";
 import { commandFiles } from "../../src/evidence/verify-command-files.js";
 import {
   addedLinesByFile,
-  classifyVerifyDefinition,
   isDefinitionFile,
   isTestPath,
   packageJsonKeysChanged,
   packageJsonPaths,
   removedLineCountsByFile,
-  type VerifyDefinitionInput,
 } from "../../src/evidence/verify-definition.js";
 import { hermeticGitEnv, makeTempRepo, type TempRepo } from "../support/temp-repo.js";
+import { classify, modified } from "./classify.js";
 
 const pkg = (fields: Record<string, unknown>): string =>
   `${JSON.stringify({ name: "sample", version: "1.0.0", ...fields }, null, 2)}\n`;
-
-function classify(fields: Partial<VerifyDefinitionInput> & { changes: readonly ChangedFile[] }) {
-  return classifyVerifyDefinition({
-    packageJsons: new Map(),
-    verifyCommands: [{ command: "npm test", cwd: "" }],
-    addedLines: new Map(),
-    ...fields,
-  });
-}
-
-const modified = (path: string): ChangedFile => ({ path, status: "modified" });
 
 // The markers as the test files under judgement hold them, spelled in parts so that this file itself holds
 // no focused or skipped test call for a reader (or a linter) to take for one.
@@ -149,9 +136,11 @@ describe("rule 2: build and test-runner definition files, any change", () => {
     "pyproject.toml",
   ])("%s is a definition file", (path) => {
     expect(isDefinitionFile(path)).toBe(true);
-    expect(classify({ changes: [modified(path)] })).toEqual([
-      { path, kind: "definition-file", detail: "a build or test-runner definition file, modified" },
-    ]);
+    // conftest.py says what it holds (pytest's fixtures: what the tests compare against; test-data.test.ts).
+    const detail = path.endsWith("conftest.py")
+      ? "pytest's conftest.py (the fixtures and hooks the tests under its folder use, what they compare against), a test-runner definition file, modified"
+      : "a build or test-runner definition file, modified";
+    expect(classify({ changes: [modified(path)] })).toEqual([{ path, kind: "definition-file", detail }]);
   });
 
   it("a source file, a README, a lockfile, or a Makefile under node_modules is not", () => {

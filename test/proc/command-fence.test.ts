@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CommandFence } from "../../src/proc/command-fence.js";
+import { EchoBudget } from "../../src/proc/echo-budget.js";
 import { type RunProcessOptions, runProcess } from "../../src/proc/run-process.js";
 import { eventually, killLeftovers, minimalEnv, parsePid, processIsGone } from "./process-probe.js";
 
@@ -221,5 +222,35 @@ describe("CommandFence", () => {
     fence.line("::set-output name=x::y");
     fence.close();
     expect(written).toEqual(["::set-output name=x::y\n"]);
+  });
+
+  it("with a budget (a model CLI's stderr, line by line), at most the limit of lines reach the log, then the marker and the last lines inside the fence", () => {
+    const written: string[] = [];
+    const fence = new CommandFence((t) => written.push(t), true, new EchoBudget(1024));
+    for (let i = 1; i <= 10_000; i++) fence.line(`line ${i} ::set-output name=x::${i}`);
+    fence.close();
+    const text = written.join("");
+    const token = /^::stop-commands::(eg-[0-9a-f]{32})\n/.exec(text)?.[1];
+    expect(token).toBeDefined();
+    expect(text.endsWith(`line 10000 ::set-output name=x::10000\n::${token}::\n`)).toBe(true);
+    const marker = /\[evidence-gate: (\d+) bytes of this command's output left out of the log here/.exec(
+      text,
+    );
+    expect(marker).not.toBeNull();
+    const body = text.slice(text.indexOf("\n") + 1, text.lastIndexOf(`::${token}::`));
+    const all = Array.from(
+      { length: 10_000 },
+      (_, i) => `line ${i + 1} ::set-output name=x::${i + 1}\n`,
+    ).join("");
+    const markerLine = body.slice(
+      body.indexOf("[evidence-gate"),
+      body.indexOf("\n", body.indexOf("[evidence-gate")) + 1,
+    );
+    expect(body.length - markerLine.length).toBeLessThanOrEqual(1024);
+    expect(body.length - markerLine.length + Number(marker![1])).toBe(all.length);
+    // Only the two fence markers are outside: every line of the child's is inside the fence.
+    expect(
+      text.split("\n").filter((l) => l.startsWith(`::${token}`) || l.startsWith("::stop-commands")),
+    ).toHaveLength(2);
   });
 });

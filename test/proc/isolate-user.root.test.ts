@@ -24,6 +24,7 @@ const workspace = join(root, "workspace");
 const temp = join(root, "runner-temp");
 const runsDir = join(temp, "evidence-gate", "runs");
 const fileCommand = join(temp, "_runner_file_commands", "set_output_1");
+const runHomeParent = join(temp, "evidence-gate");
 const runnerHome = userInfo().homedir;
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -79,7 +80,13 @@ async function asUser(script: string): Promise<Record<string, string>> {
 
 describe("isolate-user where it cannot be set up", () => {
   it("off, or not root without passwordless sudo: off with the notice saying what does not hold", () => {
-    const off = setUpIsolation({ setting: "false", workspace, privateDirs: [], env: process.env });
+    const off = setUpIsolation({
+      setting: "false",
+      workspace,
+      privateDirs: [],
+      env: process.env,
+      runHomeParent,
+    });
     expect(off).toMatchObject({ kind: "off", required: false });
     expect(off.note).toMatch(
       /^isolate-user is false: the verify command and the model CLIs run as the runner's own user/,
@@ -89,6 +96,7 @@ describe("isolate-user where it cannot be set up", () => {
       workspace,
       privateDirs: [],
       env: process.env,
+      runHomeParent,
       uid: 1000,
       // This machine's root has sudo: a `sudo -n true` that fails, as for a user not in sudoers.
       sudo: "/bin/false",
@@ -96,11 +104,16 @@ describe("isolate-user where it cannot be set up", () => {
     expect(notRoot).toMatchObject({ kind: "off", required: false });
     expect(notRoot.note).toContain("`sudo -n true` failed");
     expect(notRoot.note).toContain("state.json");
+    // Without the user nothing is fresh per run: the note says the build's home is the runner's own.
+    expect(notRoot.note).toContain(
+      "the verify command's HOME, TMPDIR and caches are the runner's own, which a self-hosted runner keeps for the next job's build",
+    );
     const required = setUpIsolation({
       setting: "true",
       workspace,
       privateDirs: [],
       env: process.env,
+      runHomeParent,
       platform: "darwin",
     });
     expect(required).toMatchObject({ kind: "off", required: true });
@@ -115,6 +128,7 @@ describe("as root: the separate user for PR code", () => {
       workspace,
       privateDirs: [runsDir],
       env: process.env,
+      runHomeParent,
       user: PROBE_USER,
     });
     const second: Isolation = setUpIsolation({
@@ -122,12 +136,19 @@ describe("as root: the separate user for PR code", () => {
       workspace,
       privateDirs: [runsDir],
       env: process.env,
+      runHomeParent,
       user: PROBE_USER,
     });
     expect(first.kind).toBe("on");
     expect(second.kind).toBe("on");
     if (first.kind !== "on" || second.kind !== "on") return;
-    expect(second.identity).toEqual(first.identity);
+    // The same user, set up the same way; each set-up makes its run a fresh home of its own.
+    const fresh = ({ home: _h, runEnv: _e, ...same }: ChildIdentity) => same;
+    expect(fresh(second.identity)).toEqual(fresh(first.identity));
+    expect(second.runHome.root).not.toBe(first.runHome.root);
+    expect(first.identity.home).toBe(first.runHome.home);
+    expect(statSync(first.runHome.root)).toMatchObject({ uid: first.identity.uid });
+    expect(statSync(first.runHome.root).mode & 0o777).toBe(0o700);
     expect(first.identity.user).toBe(PROBE_USER);
     expect(first.identity.uid).not.toBe(0);
     expect(first.identity.via).toBe("root");

@@ -83,6 +83,8 @@ describe("one 100 MB line", () => {
           end = (end + text).slice(-200);
         },
         fenceWorkflowCommands: true,
+        // Above the output: the whole line is echoed (the bound itself is the next test's).
+        limitBytes: 200 * MB,
       },
     });
     const token = /^::stop-commands::(eg-[0-9a-f]{32})\n$/.exec(first)?.[1];
@@ -92,6 +94,68 @@ describe("one 100 MB line", () => {
       first.length + 100 * MB + 4 + "::add-mask::unterminated\n".length + `::${token}::\n`.length,
     );
   }, 130_000);
+});
+
+describe("bounded in the log (issue 21 item 5: a verify printing `yes` sent 0.25–0.75 GB to the step log)", () => {
+  it("by default 2 MiB reach the echo: the first MiB, a marker naming what was left out, the last MiB, in the fence", async () => {
+    let echoed = 0;
+    let first = "";
+    let head = "";
+    let end = "";
+    let markers = 0;
+    await sh(`${oneLine(100 * MB)}; printf '::add-mask::unterminated'`, {
+      echo: {
+        write: (text) => {
+          if (first === "") first = text;
+          else if (head.length < 64) head += text.slice(0, 64);
+          if (text.includes("left out of the log")) markers++;
+          echoed += text.length;
+          end = (end + text).slice(-3 * 1024 * 1024);
+        },
+        fenceWorkflowCommands: true,
+      },
+    });
+    const token = /^::stop-commands::(eg-[0-9a-f]{32})\n$/.exec(first)?.[1];
+    expect(token).toBeDefined();
+    const MiB = 1024 * 1024;
+    const total = 100 * MB + 4 + "::add-mask::unterminated\n".length;
+    // The head (exactly 1 MiB: the line has no newline to cut at), the marker, the last MiB, the fence.
+    expect(head.startsWith("x".repeat(64))).toBe(true);
+    const marker =
+      /\n\[evidence-gate: (\d+) bytes of this command's output left out of the log here \(output-log-limit 2 MiB: about the first and the last 1 MiB are shown\)\]\n/.exec(
+        end,
+      );
+    expect(marker).not.toBeNull();
+    expect(markers).toBe(1);
+    const leftOut = Number(marker![1]);
+    expect(leftOut).toBe(total - 2 * MiB);
+    expect(end.endsWith(`xxxEND\n::add-mask::unterminated\n::${token}::\n`)).toBe(true);
+    expect(end.slice(marker!.index + marker![0].length).length).toBe(MiB + `::${token}::\n`.length);
+    expect(echoed).toBe(first.length + 2 * MiB + 1 + marker![0].length - 1 + `::${token}::\n`.length);
+  }, 130_000);
+
+  it("a small limit keeps whole lines: the head ends and the tail starts at a line", async () => {
+    let echoed = "";
+    await sh("seq 1 100000", {
+      echo: {
+        write: (text) => {
+          echoed += text;
+        },
+        fenceWorkflowCommands: false,
+        limitBytes: 1024,
+      },
+    });
+    const [head, marker, tail, ...rest] = echoed.split(/\n(?=\[evidence-gate)|(?<=shown\)\])\n/);
+    expect(rest).toEqual([]);
+    expect(head!.split("\n").slice(0, 3)).toEqual(["1", "2", "3"]);
+    expect(head!.endsWith("\n") || /\d$/.test(head!)).toBe(true);
+    expect(Buffer.byteLength(`${head}\n`)).toBeLessThanOrEqual(512);
+    expect(tail!.endsWith("99999\n100000\n")).toBe(true);
+    expect(Number(tail!.split("\n")[0]) + 1).toBe(Number(tail!.split("\n")[1]));
+    const leftOut = Number(/(\d+) bytes/.exec(marker!)![1]);
+    const all = Buffer.byteLength(Array.from({ length: 100000 }, (_, i) => `${i + 1}\n`).join(""));
+    expect(Buffer.byteLength(`${head}\n`) + leftOut + Buffer.byteLength(tail!)).toBe(all);
+  });
 });
 
 describe("many short lines", () => {

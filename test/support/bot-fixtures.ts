@@ -256,7 +256,17 @@ export function ledgerZip(ledger: Ledger | string): Buffer {
   return buildZip([{ name: "ledger.json", content: text, deflate: true }]);
 }
 
-/** Puts `ledger` among workflow run `runId`'s artifacts as `evidence-gate-ledger` (a fork's run by default). */
+/** The base SHA of the pull requests {@link uploadLedger} opens (the one `workflowRunPayload` links). */
+export const BASE_SHA = "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d";
+
+/**
+ * Puts `ledger` among workflow run `runId`'s artifacts as `evidence-gate-ledger` (a fork's run by default) —
+ * and, unless a pull request with head `headSha` is there already or `pullRequest` is `false`, opens the
+ * pull request that run was for (#42, head branch `fix-sum` of the fork or of the repository, changing
+ * `changedFiles`: default `src/sum.js`), which the App reads to check the run's provenance. A pull request of
+ * that number already there is left as it is (a resume run's ledger is about the default branch's head; a
+ * test that pushes to the branch moves the head itself, `state.movePullRequestHead`).
+ */
 export function uploadLedger(
   github: GitHubServer,
   o: {
@@ -264,8 +274,22 @@ export function uploadLedger(
     readonly runId: number;
     readonly headSha: string;
     readonly fork?: boolean;
+    readonly pullRequest?: number | false;
+    readonly changedFiles?: readonly string[];
   },
 ) {
+  const number = o.pullRequest === false ? undefined : (o.pullRequest ?? 42);
+  const opened = github.state.pullRequests().some((p) => p.head.sha === o.headSha || p.number === number);
+  if (number !== undefined && !opened) {
+    github.state.addPullRequest({
+      number,
+      headSha: o.headSha,
+      headRef: "fix-sum",
+      ...((o.fork ?? true) ? { headRepository: FORK } : {}),
+      baseSha: BASE_SHA,
+      files: o.changedFiles ?? ["src/sum.js"],
+    });
+  }
   return github.state.addArtifact({
     name: "evidence-gate-ledger",
     zip: ledgerZip(o.ledger),

@@ -80,6 +80,12 @@ export async function commitAll(repo: TempRepo, message: string): Promise<string
 
 /** The buggy source of the sample project: `sum` subtracts. */
 export const BUGGY_SUM = "export function sum(a, b) {\n  return a - b;\n}\n";
+/** The sample project's `package.json`: an ES module whose `npm test` runs `node --test`. */
+export const SAMPLE_PACKAGE_JSON = `${JSON.stringify(
+  { name: "sample", version: "1.0.0", private: true, type: "module", scripts: { test: "node --test" } },
+  null,
+  2,
+)}\n`;
 /** The fixed source of the sample project. */
 export const FIXED_SUM = "export function sum(a, b) {\n  return a + b;\n}\n";
 /** The name of the sample project's test, which fails until `sum` is fixed. */
@@ -93,11 +99,7 @@ export function makeSampleNodeRepo(): Promise<TempRepo> {
   return makeTempRepo({
     commit: true,
     files: {
-      "package.json": `${JSON.stringify(
-        { name: "sample", version: "1.0.0", private: true, type: "module", scripts: { test: "node --test" } },
-        null,
-        2,
-      )}\n`,
+      "package.json": SAMPLE_PACKAGE_JSON,
       ".gitignore": "node_modules/\ndist/\n",
       "src/sum.js": BUGGY_SUM,
       "test/sum.test.js": [

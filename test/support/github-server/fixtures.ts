@@ -36,6 +36,16 @@ export interface PullRequestFixture {
   readonly user: AccountFixture;
   readonly head: { readonly ref: string; readonly sha: string; readonly repository: RepositoryFixture };
   readonly base: { readonly ref: string; readonly sha: string; readonly repository: RepositoryFixture };
+  /** What `GET …/pulls/{n}/files` lists: the paths the pull request changes (GitHub lists at most 3000). */
+  readonly files: readonly PullRequestFileFixture[];
+}
+
+/** One changed file of a pull request (a `diff-entry`). */
+export interface PullRequestFileFixture {
+  readonly filename: string;
+  readonly status: "added" | "removed" | "modified" | "renamed";
+  /** The old path of a renamed file. */
+  readonly previousFilename?: string;
 }
 
 export interface AppFixture {
@@ -287,7 +297,29 @@ export function pullRequestBody(pull: PullRequestFixture, origins: Origins): Rec
     commits: 1,
     additions: 1,
     deletions: 0,
-    changed_files: 1,
+    changed_files: pull.files.length,
+  };
+}
+
+/** A pull request's changed file as `GET …/pulls/{n}/files` lists it (`diff-entry`). */
+export function pullRequestFileBody(
+  pull: PullRequestFixture,
+  file: PullRequestFileFixture,
+  origins: Origins,
+): Record<string, unknown> {
+  const repo = fullName(pull.head.repository);
+  const content = Buffer.from(`${file.filename}@${pull.head.sha}`);
+  return {
+    sha: gitBlobSha(content),
+    filename: file.filename,
+    status: file.status,
+    additions: file.status === "removed" ? 0 : 1,
+    deletions: file.status === "added" ? 0 : 1,
+    changes: file.status === "added" || file.status === "removed" ? 1 : 2,
+    blob_url: `${origins.web}/${repo}/blob/${pull.head.sha}/${file.filename}`,
+    raw_url: `${origins.web}/${repo}/raw/${pull.head.sha}/${file.filename}`,
+    contents_url: `${origins.api}/repos/${repo}/contents/${file.filename}?ref=${pull.head.sha}`,
+    ...(file.previousFilename === undefined ? {} : { previous_filename: file.previousFilename }),
   };
 }
 

@@ -4,7 +4,7 @@
  * route, each is reached only after the request passed GitHub's description, and each response is checked
  * against it.
  */
-import { pullRequestBody, repositoryBody } from "./fixtures.js";
+import { repositoryBody } from "./fixtures.js";
 import type { Route, RouteContext, RouteResponse } from "./routes.js";
 import type { WorkflowRunFixture } from "./state.js";
 
@@ -218,22 +218,6 @@ const listInstallationRepositories: Route = {
   },
 };
 
-/** `GET /repos/{owner}/{repo}/pulls?state=open`: the pull requests whose base is the repository. */
-const listPullRequests: Route = {
-  method: "GET",
-  template: "/repos/{owner}/{repo}/pulls",
-  handle(request, context) {
-    const repository = context.state.repository(String(request.params.owner), String(request.params.repo));
-    if (repository === undefined) return error(404, "Not Found", context);
-    const state = request.query.state ?? "open";
-    const pulls = context.state
-      .pullRequests()
-      .filter((p) => p.base.repository === repository && (state === "all" || p.state === state))
-      .map((p) => pullRequestBody(p, context.origins));
-    return { status: 200, body: pulls };
-  },
-};
-
 function workflowRunBody(run: WorkflowRunFixture): Record<string, unknown> | undefined {
   return run.body === undefined ? undefined : { ...run.body, id: run.id, run_attempt: run.attempt };
 }
@@ -273,7 +257,6 @@ const listWorkflowRuns: Route = {
 export const APP_ROUTES: readonly Route[] = [
   listInstallations,
   listInstallationRepositories,
-  listPullRequests,
   getWorkflowRun,
   listWorkflowRuns,
   createInstallationAccessToken,

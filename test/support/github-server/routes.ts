@@ -14,6 +14,7 @@ import {
   issueCommentBody,
   type Origins,
   pullRequestBody,
+  pullRequestFileBody,
   repositoryBody,
   type StoredCheckRun,
   simpleUser,
@@ -274,6 +275,55 @@ const getPullRequest: Route = {
     return pull === undefined
       ? notFound(context)
       : { status: 200, body: pullRequestBody(pull, context.origins) };
+  },
+};
+
+/** GitHub lists at most this many files of a pull request (`GET …/pulls/{n}/files`). */
+const PULL_REQUEST_FILES_CAP = 3000;
+
+const listPullRequests: Route = {
+  method: "GET",
+  template: "/repos/{owner}/{repo}/pulls",
+  handle(request, context) {
+    const repository = repositoryOf(request, context);
+    if (repository === undefined) return notFound(context);
+    const q = request.query;
+    const state = typeof q.state === "string" ? q.state : "open";
+    // `head`: "user:ref-name" or "organization:ref-name" (the head repository's owner and branch).
+    const head = typeof q.head === "string" ? q.head : undefined;
+    const all = context.state
+      .pullRequests()
+      .filter((p) => p.base.repository === repository)
+      .filter((p) => state === "all" || p.state === state)
+      .filter(
+        (p) =>
+          head === undefined ||
+          `${p.head.repository.owner.login}:${p.head.ref}`.toLowerCase() === head.toLowerCase(),
+      )
+      .sort((a, b) => b.number - a.number);
+    const { slice, headers } = pageOf(all, request);
+    return { status: 200, headers, body: slice.map((p) => pullRequestBody(p, context.origins)) };
+  },
+};
+
+const listPullRequestFiles: Route = {
+  method: "GET",
+  template: "/repos/{owner}/{repo}/pulls/{pull_number}/files",
+  handle(request, context) {
+    const pull = context.state.pullRequest(
+      String(request.params.owner),
+      String(request.params.repo),
+      Number(request.params.pull_number),
+    );
+    if (pull === undefined) return notFound(context);
+    // "Responses include a maximum of 3000 files."
+    const listed = pull.files.slice(0, PULL_REQUEST_FILES_CAP);
+    const { slice, headers } = pageOf(listed, request);
+    return {
+      status: 200,
+      headers,
+      body: slice.map((f) => pullRequestFileBody(pull, f, context.origins)),
+    };
   },
 };
 
@@ -623,6 +673,8 @@ export const ROUTES: readonly Route[] = [
   listCheckRunsForRef,
   getContent,
   getPullRequest,
+  listPullRequests,
+  listPullRequestFiles,
   getRepository,
   listArtifactsForRepo,
   listWorkflowRunArtifacts,

@@ -10,6 +10,7 @@ import {
   type ArtifactFixture,
   GITHUB_ACTIONS_APP,
   gitBlobSha,
+  type PullRequestFileFixture,
   type PullRequestFixture,
   type RepositoryFixture,
   type StoredCheckRun,
@@ -47,6 +48,11 @@ export interface AddPullRequestInput {
   readonly headRepository?: string;
   readonly baseSha: string;
   readonly baseRef?: string;
+  /**
+   * The paths it changes (`GET …/pulls/{n}/files`): a path is a modified file; default one modified
+   * `README.md` (the default title's change).
+   */
+  readonly files?: readonly (string | PullRequestFileFixture)[];
 }
 
 /** An issue (or pull-request) comment as the double stores it. */
@@ -286,6 +292,9 @@ export class GitHubServerState {
       user: { login: input.author ?? head.owner.login, id: this.nextId(), type: "User" },
       head: { ref: input.headRef ?? "feature", sha: input.headSha, repository: head },
       base: { ref: input.baseRef ?? base.defaultBranch, sha: input.baseSha, repository: base },
+      files: (input.files ?? ["README.md"]).map((f) =>
+        typeof f === "string" ? { filename: f, status: "modified" } : f,
+      ),
     };
     this.#pulls.push(pull);
     return pull;
@@ -340,6 +349,17 @@ export class GitHubServerState {
   /** Every repository the double knows (the App is installed on all of them). */
   repositories(): readonly RepositoryFixture[] {
     return [...this.#repositories.values()];
+  }
+
+  /** Moves pull request `number`'s head to `sha` (a push to its branch); the pull request, or `undefined`. */
+  movePullRequestHead(number: number, sha: string, repository?: string): PullRequestFixture | undefined {
+    const base = this.#require(repository ?? this.defaultRepository);
+    const at = this.#pulls.findIndex((p) => p.base.repository === base && p.number === number);
+    if (at === -1) return undefined;
+    const pull = this.#pulls[at]!;
+    const moved = { ...pull, head: { ...pull.head, sha } };
+    this.#pulls[at] = moved;
+    return moved;
   }
 
   pullRequests(): readonly PullRequestFixture[] {
