@@ -12,6 +12,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { readBotConfig } from "../../src/bot/config.js";
+import { createBotLog } from "../../src/bot/delivery-log.js";
+import { reconcileOpenCheckRuns } from "../../src/bot/reconcile.js";
 import { startBot } from "../../src/bot/start-bot.js";
 import { SERVER_ERROR_RETRIES } from "../../src/github/octokit.js";
 import { SUCCESS_LEDGER } from "../ledger/fixtures.js";
@@ -32,7 +34,13 @@ const rigs = botRigs();
 
 /** A pull request whose check run went `in_progress` for workflow run `RUN`; the run then completed at GitHub. */
 async function runCompletedButNotDelivered(rig: BotRig, headSha = HEAD, runId = RUN, readable = true) {
-  rig.github.state.addPullRequest({ number: 42, headSha, baseSha: BASE, headRepository: "forker/widgets" });
+  rig.github.state.addPullRequest({
+    number: 42,
+    headSha,
+    baseSha: BASE,
+    headRepository: "forker/widgets",
+    headRef: "fix-sum",
+  });
   await rig.deliver("pull_request", pullRequestPayload({ headSha, fork: true }));
   await rig.deliver("workflow_run", workflowRunPayload({ action: "requested", runId, headSha }));
   uploadLedger(rig.github, { ledger: { ...SUCCESS_LEDGER, headSha }, runId, headSha });
@@ -76,21 +84,27 @@ describe("the bot heals itself", () => {
   });
 
   it("a workflow_run completed that never arrived (a replica killed mid-delivery): two replicas' reconcile sweeps at the same moment complete the one check run from the run's real state (issue 23)", async () => {
-    const rig = await rigs.start({ RECONCILE_AFTER: "1s" });
+    const rig = await rigs.start();
     const check = await runCompletedButNotDelivered(rig);
     // A second replica of the same App, pointed at the same GitHub.
-    let secondLog = "";
-    const second = await startBot(readBotConfig(botEnv(rig.github, { RECONCILE_AFTER: "1s" })), {
-      write: (line) => {
-        secondLog += line;
-      },
-    });
+    const second = await startBot(readBotConfig(botEnv(rig.github)), { write: () => {} });
+    const config = readBotConfig(botEnv(rig.github));
+    const lines: Record<string, unknown>[] = [];
+    const log = createBotLog({ secrets: [], write: (l) => void lines.push(JSON.parse(l)) });
     try {
-      // Younger than RECONCILE_AFTER: left alone.
-      await rig.bot.reconcile();
+      // Not yet older than RECONCILE_AFTER (15 min): left alone.
+      expect(await reconcileOpenCheckRuns(rig.bot.bot, config, log)).toMatchObject({ open: 0 });
       expect(check.status).toBe("in_progress");
-      await sleep(1_100);
-      await Promise.all([rig.bot.reconcile(), second.reconcile()]);
+      // An hour later, both replicas sweep at once.
+      const later = () => new Date(Date.now() + 3_600_000);
+      const sweeps = await Promise.all([
+        reconcileOpenCheckRuns(rig.bot.bot, config, log, later),
+        reconcileOpenCheckRuns(second.bot, config, log, later),
+      ]);
+      expect(sweeps.map((s) => s.failed)).toEqual([0, 0]);
+      expect(sweeps.map((s) => s.open)).toEqual([1, 1]);
+      // A later sweep finds nothing open.
+      expect(await reconcileOpenCheckRuns(rig.bot.bot, config, log, later)).toMatchObject({ open: 0 });
     } finally {
       await second.close();
     }
@@ -101,22 +115,14 @@ describe("the bot heals itself", () => {
       externalId: `evidence-gate-bot:pr=42:run=${RUN}:attempt=1`,
     });
     expect(check.output.summary).toContain("PASS (verified)");
-    const notes = [
-      ...rig.logs,
-      ...secondLog
-        .split("\n")
-        .filter((l) => l !== "")
-        .map((l) => JSON.parse(l)),
-    ];
-    const settled = notes.filter((l) => l.kind === "reconcile-check");
-    expect(settled.map((l) => l.outcome)).toEqual(expect.arrayContaining(["completed:success"]));
-    // A later sweep finds nothing open.
-    await rig.bot.reconcile();
-    expect(rig.logs.filter((l) => l.kind === "reconcile").at(-1)).toMatchObject({ open: 0, failed: 0 });
+    expect(lines.filter((l) => l.kind === "reconcile-check").map((l) => l.outcome)).toContain(
+      "completed:success",
+    );
     rig.github.assertNoViolations();
   });
 
   it("a check run whose workflow run is gone is completed failure saying so — never left in_progress, never green", async () => {
+    // RECONCILE_AFTER 1s: by the time the sweep runs, the check run is older than that.
     const rig = await rigs.start({ RECONCILE_AFTER: "1s" });
     const check = await runCompletedButNotDelivered(rig, HEAD, RUN, false);
     await sleep(1_100);
