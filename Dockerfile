@@ -6,7 +6,7 @@
 # dist/cli.js is one self-contained bundle (esbuild), so the image needs Node and that file only.
 FROM node:24-alpine
 WORKDIR /app
-COPY package.json LICENSE* ./
+COPY package.json LICENSE ./
 COPY dist/cli.js ./dist/cli.js
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \

@@ -51,6 +51,35 @@ export interface BotApp {
   }): Promise<HandlerResult | null>;
   /** `@octokit/webhooks`' HMAC-SHA256 check of `X-Hub-Signature-256` against the raw body. */
   verify(body: string, signature: string): Promise<boolean>;
+  /** Whether a handler takes event `name` with `action` ({@link ROUTES}). */
+  handles(name: string, action: string | null): boolean;
+}
+
+/** {@link ROUTES} as `event` / `event.action` names. */
+const ROUTED = new Set<string>(ROUTES.map(([name]) => name));
+
+/**
+ * The Octokit class of the App's clients: `gateOctokitOptions`, with plugin-throttling's limiter groups keyed
+ * per installation (`throttle.id`), so each installation has its own write queue — writes one second apart
+ * per installation token, as GitHub asks ("wait at least one second between each" write, REST API best
+ * practices), not per process — and the App's own client (JWT) another.
+ */
+function perInstallationOctokit(options: ReturnType<typeof gateOctokitOptions>): typeof GateOctokit {
+  const Base = GateOctokit.defaults(options);
+  return class InstallationOctokit extends Base {
+    constructor(...args: ConstructorParameters<typeof Base>) {
+      const given = (args[0] ?? {}) as { auth?: { installationId?: unknown }; throttle?: object };
+      const installation = given.auth?.installationId;
+      super({
+        ...given,
+        throttle: {
+          ...options.throttle,
+          ...given.throttle,
+          id: typeof installation === "number" ? `installation-${installation}` : "app",
+        },
+      } as ConstructorParameters<typeof Base>[0]);
+    }
+  } as unknown as typeof GateOctokit;
 }
 
 export function createBotApp(config: BotConfig, log: BotLog): BotApp {
@@ -60,7 +89,7 @@ export function createBotApp(config: BotConfig, log: BotLog): BotApp {
     warn: (message: string) => log.note("octokit", { level: "warn", message }),
     error: (message: string) => log.note("octokit", { level: "error", message }),
   };
-  const Octokit = GateOctokit.defaults(
+  const Octokit = perInstallationOctokit(
     gateOctokitOptions({
       baseUrl: config.apiUrl,
       timing: config.timing,
@@ -106,5 +135,6 @@ export function createBotApp(config: BotConfig, log: BotLog): BotApp {
       return results.get(delivery.payload) ?? null;
     },
     verify: (body, signature) => app.webhooks.verify(body, signature),
+    handles: (name, action) => ROUTED.has(name) || (action !== null && ROUTED.has(`${name}.${action}`)),
   };
 }

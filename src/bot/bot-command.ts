@@ -1,6 +1,7 @@
 /**
  * `evidence-gate bot` (SPEC §2): starts the GitHub App server (configuration from the environment,
- * `config.ts`) and runs until SIGINT / SIGTERM; `evidence-gate bot --redeliver-failed [--since 1h]` instead
+ * `config.ts`) and runs until SIGINT / SIGTERM — then stops accepting, lets in-flight work finish for at most
+ * `SHUTDOWN_DEADLINE` (25 s), asks GitHub to redeliver what did not, and exits; `evidence-gate bot --redeliver-failed [--since 1h]` instead
  * asks GitHub once to redeliver the App's failed deliveries of that window and exits. Exit codes: 0 done,
  * 1 GitHub refused, 64 usage or configuration error (naming the variable or flag).
  */
@@ -17,7 +18,8 @@ the App's failed deliveries of the last SPAN (default: REDELIVER_SINCE, else 1h)
 
 environment: APP_ID, PRIVATE_KEY or PRIVATE_KEY_PATH, WEBHOOK_SECRET, PORT (3000), HOST (127.0.0.1),
 CHECK_NAME (evidence-gate), WORKFLOW_FILE (evidence-gate.yml), RESUME_WORKFLOW_FILE, GITHUB_API_URL,
-REDELIVER_EVERY (off), REDELIVER_SINCE (1h). See docs/bot.md.
+REDELIVER_EVERY (10m; off), REDELIVER_SINCE (1h), RECONCILE_EVERY (10m; off), RECONCILE_AFTER (15m),
+SHUTDOWN_DEADLINE (25s). See docs/bot.md.
 `;
 
 export interface BotCommandIo {
@@ -99,6 +101,11 @@ export async function runBotCommand(argv: readonly string[], io: BotCommandIo): 
     process.once("SIGINT", () => resolve());
     process.once("SIGTERM", () => resolve());
   });
+  // Stops accepting, waits for in-flight work up to SHUTDOWN_DEADLINE, asks GitHub to redeliver the rest.
   await running.close();
+  if (io.signal === undefined) {
+    // Abandoned work may still hold timers (a rate-limit wait): exit anyway, once the log is flushed.
+    setTimeout(() => process.exit(0), 1_000).unref();
+  }
   return 0;
 }

@@ -14,8 +14,11 @@
  * | `WORKFLOW_FILE` | the pull request workflow's file name under `.github/workflows/` | `evidence-gate.yml` |
  * | `RESUME_WORKFLOW_FILE` | the resume workflow the buttons dispatch | `WORKFLOW_FILE` with `-resume` before `.yml` |
  * | `GITHUB_API_URL` | REST API root (GitHub Enterprise Server: `https://HOST/api/v3`) | `https://api.github.com` |
- * | `REDELIVER_EVERY` | opt-in: redeliver failed deliveries on this period (`15m`, `1h`) | off |
- * | `REDELIVER_SINCE` | how far back `--redeliver-failed` and the timer look | `1h` |
+ * | `REDELIVER_EVERY` | redeliver the App's failed deliveries on this period (`15m`, `1h`; `off`: never) | `10m` |
+ * | `REDELIVER_SINCE` | how far back `--redeliver-failed`, the timer and a self-redelivery look | `1h` |
+ * | `RECONCILE_EVERY` | reconcile the App's own `queued` / `in_progress` check runs on this period (`off`: never) | `10m` |
+ * | `RECONCILE_AFTER` | a check run is reconciled once it is older than this | `15m` |
+ * | `SHUTDOWN_DEADLINE` | on SIGTERM / SIGINT, how long in-flight work may take before the bot exits | `25s` |
  * | `EVIDENCE_GATE_BACKOFF_SECOND_MS` | tests only: milliseconds per second of retry backoff | `1000` |
  */
 import { readFileSync } from "node:fs";
@@ -36,10 +39,16 @@ export interface BotConfig {
   /** A file name, e.g. `evidence-gate-resume.yml`: the workflow "Approve"/"Reject" dispatch. */
   readonly resumeWorkflowFile: string;
   readonly apiUrl: string;
-  /** Milliseconds between redelivery sweeps inside the server; `null`: off (the default). */
+  /** Milliseconds between redelivery sweeps inside the server (default 10 min); `null`: off (`off`). */
   readonly redeliverEveryMs: number | null;
   /** How far back a redelivery sweep looks, ms. */
   readonly redeliverSinceMs: number;
+  /** Milliseconds between reconcile sweeps of the App's open check runs (default 10 min); `null`: off. */
+  readonly reconcileEveryMs: number | null;
+  /** A `queued` / `in_progress` check run older than this (ms, by `started_at`) is reconciled (default 15 min). */
+  readonly reconcileAfterMs: number;
+  /** On SIGTERM / SIGINT, ms in-flight work may take before the process exits (default 25 s). */
+  readonly shutdownDeadlineMs: number;
   readonly timing: OctokitTiming;
 }
 
@@ -156,12 +165,15 @@ export function readBotConfig(env: Env): BotConfig {
   if (!/^https?:\/\/[^\s/]+(\/\S*)?$/.test(apiUrl)) {
     throw new BotConfigError("GITHUB_API_URL", `${JSON.stringify(apiUrl)} is not an http(s) URL`);
   }
-  const span = (name: string, fallback: string | null): number | null => {
+  const span = (name: string, fallback: string, o: { readonly off?: boolean } = {}): number | null => {
     const text = value(env, name) ?? fallback;
-    if (text === null) return null;
+    if (o.off === true && text.toLowerCase() === "off") return null;
     const ms = parseSpan(text);
     if (ms === null || ms === 0) {
-      throw new BotConfigError(name, `${JSON.stringify(text)} is not a period such as 90s, 15m, 1h or 2d`);
+      throw new BotConfigError(
+        name,
+        `${JSON.stringify(text)} is not a period such as 90s, 15m, 1h or 2d${o.off === true ? " (or off)" : ""}`,
+      );
     }
     return ms;
   };
@@ -181,8 +193,11 @@ export function readBotConfig(env: Env): BotConfig {
     workflowFile,
     resumeWorkflowFile,
     apiUrl,
-    redeliverEveryMs: span("REDELIVER_EVERY", null),
+    redeliverEveryMs: span("REDELIVER_EVERY", "10m", { off: true }),
     redeliverSinceMs: span("REDELIVER_SINCE", "1h") ?? 3_600_000,
+    reconcileEveryMs: span("RECONCILE_EVERY", "10m", { off: true }),
+    reconcileAfterMs: span("RECONCILE_AFTER", "15m") ?? 900_000,
+    shutdownDeadlineMs: span("SHUTDOWN_DEADLINE", "25s") ?? 25_000,
     timing,
   };
 }

@@ -6,7 +6,7 @@
  */
 import { createRedactor } from "../core/redact.js";
 
-/** One delivery's line. `ms` is wall time from the first byte read to the answer sent. */
+/** One delivery's line. `ms` is wall time from the first byte read to the answer sent (refused, ignored) or to the end of the work (accepted). */
 export interface DeliveryLine {
   /** `X-GitHub-Delivery` (a GUID), or `null` when the request had none. */
   readonly delivery: string | null;
@@ -20,6 +20,11 @@ export interface DeliveryLine {
   readonly status: number;
   /** What the bot did, e.g. `check-queued`, `completed:failure`, `ignored`, `bad-signature`. */
   readonly outcome: string;
+  /**
+   * Wall time from the first byte read to the answer, ms — for an accepted delivery, whose line is
+   * written when its work finished; `ms` is then the time to the end of the work.
+   */
+  readonly answeredMs?: number;
   readonly ms: number;
   /** One sentence: why (a refusal, an ignored event, an error message — redacted). */
   readonly detail?: string;
@@ -27,7 +32,7 @@ export interface DeliveryLine {
 
 export interface BotLog {
   delivery(line: DeliveryLine): void;
-  /** A line that is not about one delivery (`start`, `stop`, `redeliver`, Octokit's retry warnings). */
+  /** A line that is not about one delivery (`start`, `stop`, `redeliver`, `reconcile`, Octokit's retry warnings). */
   note(kind: string, fields: Readonly<Record<string, string | number | boolean | null>>): void;
 }
 

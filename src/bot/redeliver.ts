@@ -86,3 +86,41 @@ export async function redeliverFailed(
   }
   return { listed, failed, redelivered, skipped };
 }
+
+/** How many deliveries of one event (GUID) the App asks for at most, the first included. */
+export const MAX_DELIVERY_ATTEMPTS = 5;
+
+/** What {@link redeliverDelivery} did. */
+export type SelfRedelivery =
+  | { readonly kind: "redelivered"; readonly deliveryId: number; readonly attempt: number }
+  | { readonly kind: "gave-up"; readonly attempts: number }
+  | { readonly kind: "not-found" };
+
+/**
+ * Asks GitHub to redeliver the event `guid`, whose work failed after the bot answered it `202` (so GitHub
+ * records that delivery as OK and {@link redeliverFailed} would never pick it): the newest delivery of that
+ * GUID among the App's deliveries of the last `sinceMs` is redelivered, unless the event was already
+ * delivered {@link MAX_DELIVERY_ATTEMPTS} times — GitHub's delivery log is the count, so any replica may
+ * ask, and the count holds across replicas and restarts. Authenticates as the App (JWT).
+ * @throws the client's error when GitHub refuses the listing or the redelivery.
+ */
+export async function redeliverDelivery(
+  octokit: GateOctokit,
+  o: { readonly guid: string; readonly sinceMs: number; readonly now?: Date },
+): Promise<SelfRedelivery> {
+  const cutoff = (o.now ?? new Date()).getTime() - o.sinceMs;
+  const mine: Delivery[] = [];
+  pages: for await (const page of octokit.paginate.iterator(octokit.rest.apps.listWebhookDeliveries, {
+    per_page: 100,
+  })) {
+    for (const d of page.data as readonly Delivery[]) {
+      if (Date.parse(d.delivered_at) < cutoff) break pages;
+      if (d.guid === o.guid) mine.push(d);
+    }
+  }
+  if (mine.length === 0) return { kind: "not-found" };
+  if (mine.length >= MAX_DELIVERY_ATTEMPTS) return { kind: "gave-up", attempts: mine.length };
+  const newest = [...mine].sort((a, b) => b.id - a.id)[0]!;
+  await octokit.rest.apps.redeliverWebhookDelivery({ delivery_id: newest.id });
+  return { kind: "redelivered", deliveryId: newest.id, attempt: mine.length + 1 };
+}

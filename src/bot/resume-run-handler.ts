@@ -21,7 +21,7 @@ import {
   type WorkflowRunLedger,
 } from "../github/workflow-run-ledger.js";
 import type { AppCheckRuns } from "./app-check-runs.js";
-import type { HandlerContext, HandlerResult } from "./handler.js";
+import { type HandlerContext, type HandlerResult, throwIfTransient } from "./handler.js";
 import { ledgerCompletion } from "./ledger-completion.js";
 
 /** What the run's `run-name` says it resumes: `… <run id> <40-hex sha> …`. */
@@ -58,6 +58,7 @@ export async function onResumeWorkflowRun(
       checkName: ctx.config.checkName,
       tempDir,
     });
+    throwIfTransient(read);
     const awaited = awaitedResume(upstream.displayTitle, read);
     if (awaited === null) {
       return {

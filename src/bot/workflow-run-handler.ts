@@ -41,7 +41,13 @@ import type { Ledger, StartingCommit } from "../ledger/ledger.js";
 import { codeSpan, escapeInline } from "../ledger/markdown-syntax.js";
 import { type AppCheckRun, AppCheckRuns } from "./app-check-runs.js";
 import { type CheckKey, compareAttempt, type RunAttempt } from "./check-key.js";
-import { type HandlerContext, type HandlerResult, MalformedPayloadError, parsePayload } from "./handler.js";
+import {
+  type HandlerContext,
+  type HandlerResult,
+  MalformedPayloadError,
+  parsePayload,
+  throwIfTransient,
+} from "./handler.js";
 import { ledgerCompletion, provenanceOf } from "./ledger-completion.js";
 import { repositoryPart } from "./payload-parts.js";
 import { checkPushedCommit, shortSha } from "./pushed-commit.js";
@@ -210,6 +216,7 @@ async function complete(
       checkName: ctx.config.checkName,
       tempDir,
     });
+    throwIfTransient(read);
     const key = keyFor(upstream, attempt, target);
     const detailsUrl = upstream.htmlUrl ?? undefined;
     const links = detailsUrl === undefined ? {} : { detailsUrl };

@@ -31,14 +31,21 @@ export interface RunArtifact {
   readonly headSha: string | null;
 }
 
-/** A lookup or download that cannot go on; `status` is GitHub's HTTP status when it answered. */
+/**
+ * A lookup or download that cannot go on; `status` is GitHub's HTTP status when it answered. `transient`:
+ * GitHub did not answer, or answered 5xx / 429 after the client's retries — the same request later may
+ * succeed, so it is no verdict on the artifact (the bot fails the delivery, to be redelivered).
+ */
 export class RunArtifactError extends Error {
   override readonly name = "RunArtifactError";
+  readonly transient: boolean;
   constructor(
     message: string,
     readonly status: number | null,
+    transient?: boolean,
   ) {
     super(message);
+    this.transient = transient ?? (status !== null && (status >= 500 || status === 429));
   }
 }
 
@@ -186,6 +193,7 @@ export async function downloadRunArtifact(options: DownloadRunArtifactOptions): 
     throw new RunArtifactError(
       `could not download ${what} from its storage URL: ${error instanceof Error ? error.message : String(error)}`,
       null,
+      true,
     );
   }
   if (!blob.ok || blob.body === null) {
@@ -240,5 +248,6 @@ export function artifactApiError(error: unknown, what: string): RunArtifactError
   return new RunArtifactError(
     `${what} (${status === null ? "no answer" : `HTTP ${status}`}: ${detail}).${permission}`,
     status,
+    status === null || status >= 500 || status === 429,
   );
 }

@@ -70,6 +70,11 @@ export type WorkflowRunLedger =
       readonly outcome: "failed" | "usage-error";
       /** The run id of a schema-valid ledger that was refused (a later check refused it), else absent. */
       readonly refusedRunId?: string;
+      /**
+       * `true`: GitHub did not answer or answered 5xx / 429 ({@link RunArtifactError.transient}) — no verdict
+       * on the run; the bot fails the delivery so it is redelivered instead of completing the check.
+       */
+      readonly transient?: true;
     };
 
 /**
@@ -100,6 +105,7 @@ export async function readWorkflowRunLedgerUnchecked(
     issues: [],
     // 401/403/404: the token lacks `actions: read` — something the workflow's (or App's) owner must change.
     outcome: error.status === 401 || error.status === 403 || error.status === 404 ? "usage-error" : "failed",
+    ...(error.transient ? { transient: true as const } : {}),
   });
   let artifact: RunArtifact;
   try {

@@ -43,6 +43,7 @@ import {
   pullRequestPayload,
   RESUME_WORKFLOW_FILE,
   startAppGitHubServer,
+  WEBHOOK_SECRET,
   workflowRunPayload,
 } from "../support/bot-harness.js";
 import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.js";
@@ -122,7 +123,7 @@ describe("the bot with the bundled action", () => {
       "workflow_run",
       workflowRunPayload({ action: "completed", runId: RUN, headSha: head }),
     );
-    expect(done.statusCode, done.response).toBe(200);
+    expect([done.statusCode, done.outcome], done.response).toEqual([202, "completed:success"]);
     const check = rig.github.state.checkRuns.find((r) => r.name === "evidence-gate")!;
     expect(check).toMatchObject({ headSha: head, status: "completed", conclusion: "success" });
     rig.github.assertNoViolations();
@@ -225,7 +226,7 @@ describe("the bot with the bundled action", () => {
         identifier: check.actions!.find((a) => a.label === "Approve sign-off")!.identifier,
       }),
     );
-    expect(JSON.parse(clicked.response).outcome).toBe("dispatched");
+    expect(clicked.outcome).toBe("dispatched");
     expect(rig.github.state.dispatches).toEqual([
       {
         repository: "octo-org/widgets",
@@ -298,7 +299,7 @@ describe("report-to: bot, Approve, resume: the App's check run from pause to the
         identifier: check.actions!.find((a) => a.label === "Approve sign-off")!.identifier,
       }),
     );
-    expect(JSON.parse(clicked.response).outcome).toBe("dispatched");
+    expect(clicked.outcome).toBe("dispatched");
     expect(github.state.dispatches[0]?.inputs).toEqual({
       "run-id": runId,
       sha: head,
@@ -355,13 +356,13 @@ describe("report-to: bot, Approve, resume: the App's check run from pause to the
       displayTitle: `evidence-gate resume ${runId} ${head}`,
     });
     const done = await rig.deliver("workflow_run", resumeDone);
-    expect(JSON.parse(done.response).outcome, done.response).toBe("completed:success");
+    expect(done.outcome, done.response).toBe("completed:success");
     expect(check).toMatchObject({ status: "completed", conclusion: "success" });
     expect(check.output.summary).toContain("approved by @mona");
     expect(check.externalId).not.toContain("resume=");
     // A redelivery writes nothing more.
     const again = await rig.deliver("workflow_run", resumeDone);
-    expect(JSON.parse(again.response).outcome).toBe("stale");
+    expect(again.outcome).toBe("stale");
     github.assertNoViolations();
   });
 });
@@ -448,7 +449,7 @@ describe("push: true with report-to: bot: the App's check run follows the pushed
       headBranch: BRANCH,
     });
     const done = await rig.deliver("workflow_run", completed);
-    expect(JSON.parse(done.response).outcome, done.response).toBe("completed:success");
+    expect(done.outcome, done.response).toBe("completed:success");
     const [old, next] = github.state.checkRuns;
     expect(github.state.checkRuns).toHaveLength(2);
     expect(github.state.checkRuns.every((r) => r.status === "completed")).toBe(true);
@@ -472,7 +473,7 @@ describe("push: true with report-to: bot: the App's check run follows the pushed
     expect(next!.output.summary).toContain("Posted by the evidence-gate App from the artifact");
     // A redelivery of the completion writes nothing more.
     const again = await rig.deliver("workflow_run", completed);
-    expect(JSON.parse(again.response).outcome).toBe("stale");
+    expect(again.outcome).toBe("stale");
     github.assertNoViolations();
   });
 });
@@ -512,6 +513,60 @@ describe("evidence-gate bot (dist/cli.js)", () => {
       });
       expect(await new Promise((done) => refused.on("close", done))).toBe(64);
       expect(err).toContain("APP_ID: is not set");
+    } finally {
+      await github.close();
+    }
+  });
+
+  it("SIGTERM with work in flight: the process stops accepting, gives the work SHUTDOWN_DEADLINE, asks GitHub to redeliver what did not finish, and exits 0 (issue 23 item 6)", {
+    timeout: 60_000,
+  }, async () => {
+    const github = await startAppGitHubServer();
+    try {
+      // Production waits, and a 60 s Retry-After on the check-run create: the work outlives the 1 s deadline.
+      github.failNext({
+        method: "POST",
+        pathPattern: "/repos/{owner}/{repo}/check-runs",
+        status: 403,
+        headers: { "retry-after": "60" },
+        body: {
+          message:
+            "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
+          documentation_url: "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api",
+        },
+      });
+      const child = spawn(process.execPath, [`${REPO_ROOT}/dist/cli.js`, "bot"], {
+        env: {
+          PATH: process.env.PATH,
+          ...botEnv(github, { EVIDENCE_GATE_BACKOFF_SECOND_MS: undefined, SHUTDOWN_DEADLINE: "1s" }),
+        } as NodeJS.ProcessEnv,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let out = "";
+      child.stdout.setEncoding("utf8").on("data", (c: string) => {
+        out += c;
+      });
+      const closed = new Promise<number | null>((done) => child.on("close", done));
+      for (let i = 0; i < 100 && !out.includes('"kind":"start"'); i++)
+        await new Promise((r) => setTimeout(r, 100));
+      const start = JSON.parse(out.split("\n").find((l) => l.includes('"kind":"start"'))!) as { url: string };
+      github.state.webhooks.target = { url: start.url, secret: WEBHOOK_SECRET };
+      const record = await github.state.webhooks.deliver({
+        event: "pull_request",
+        payload: pullRequestPayload({ headSha: "0123456789abcdef0123456789abcdef01234567" }),
+      });
+      expect(record.statusCode).toBe(202);
+      child.kill("SIGTERM");
+      // Exits long before the 60 s wait would have ended.
+      expect(await closed).toBe(0);
+      const lines = out
+        .split("\n")
+        .filter((l) => l !== "")
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(lines.find((l) => l.kind === "stop")).toMatchObject({ abandoned: 1, deliveries: record.guid });
+      expect(lines.find((l) => l.kind === "redeliver-one")).toMatchObject({ result: "redelivered" });
+      expect(github.callsTo("POST", "/app/hook/deliveries/{delivery_id}/attempts")).toHaveLength(1);
+      expect(github.state.checkRuns).toEqual([]);
     } finally {
       await github.close();
     }

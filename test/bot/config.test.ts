@@ -32,8 +32,11 @@ describe("readBotConfig", () => {
       workflowFile: "evidence-gate.yml",
       resumeWorkflowFile: "evidence-gate-resume.yml",
       apiUrl: "https://api.github.com",
-      redeliverEveryMs: null,
+      redeliverEveryMs: 600_000,
       redeliverSinceMs: 3_600_000,
+      reconcileEveryMs: 600_000,
+      reconcileAfterMs: 900_000,
+      shutdownDeadlineMs: 25_000,
     });
   });
 
@@ -74,6 +77,9 @@ describe("readBotConfig", () => {
     ["WORKFLOW_FILE", { WORKFLOW_FILE: ".github/workflows/x.yml" }, "no folder"],
     ["GITHUB_API_URL", { GITHUB_API_URL: "ftp://x" }, "is not an http(s) URL"],
     ["REDELIVER_EVERY", { REDELIVER_EVERY: "often" }, "is not a period"],
+    ["RECONCILE_EVERY", { RECONCILE_EVERY: "0s" }, "(or off)"],
+    ["RECONCILE_AFTER", { RECONCILE_AFTER: "off" }, "is not a period"],
+    ["SHUTDOWN_DEADLINE", { SHUTDOWN_DEADLINE: "soon" }, "is not a period"],
     [
       "EVIDENCE_GATE_BACKOFF_SECOND_MS",
       { EVIDENCE_GATE_BACKOFF_SECOND_MS: "-1" },

@@ -3,12 +3,16 @@
  * server with the webhook secret, the bot's every API call going back to that server. What is answered to
  * each kind of delivery, and that nothing is posted for one the bot must not act on.
  */
+import { request } from "node:http";
 import { describe, expect, it } from "vitest";
+import { MAX_UNVERIFIED_BODIES } from "../../src/bot/http-server.js";
+import { MAX_DELIVERY_ATTEMPTS } from "../../src/bot/redeliver.js";
 import {
   appKeys,
   botRigs,
   checkRunPayload,
   pullRequestPayload,
+  secondaryRateLimit,
   WEBHOOK_SECRET,
 } from "../support/bot-harness.js";
 
@@ -54,7 +58,7 @@ describe("the bot's HTTP edge", () => {
     expect(rig.deliveries().at(-1)).toMatchObject({ status: 413, outcome: "too-large" });
   });
 
-  it("an event no handler takes is acknowledged (202) and ignored; a body that is not JSON, and a signed payload that lacks its fields, are 400 with nothing posted", async () => {
+  it("an event no handler takes, and a body that is not JSON, are answered at once (202 ignored, 400); a signed payload that lacks its fields is accepted, then logged malformed with nothing posted and never redelivered", async () => {
     const rig = await rigs.start();
     const unknown = await rig.deliver("star", { action: "created", starred_at: null });
     const notJson = await rig.deliver("pull_request", null, { rawBody: "{not json" });
@@ -70,19 +74,137 @@ describe("the bot's HTTP edge", () => {
     delete noRun.check_run;
     const malformedClick = await rig.deliver("check_run", noRun);
     expect([unknown.statusCode, notJson.statusCode, malformed.statusCode, malformedClick.statusCode]).toEqual(
-      [202, 400, 400, 400],
+      [202, 400, 202, 202],
     );
-    expect(JSON.parse(malformed.response).error).toContain("pull_request.head.sha");
+    const lines = rig.deliveries();
+    expect(lines.find((l) => l.delivery === malformed.guid)).toMatchObject({
+      status: 202,
+      outcome: "malformed",
+    });
+    expect(String(lines.find((l) => l.delivery === malformed.guid)!.detail)).toContain(
+      "pull_request.head.sha",
+    );
+    expect(lines.find((l) => l.delivery === malformedClick.guid)).toMatchObject({ outcome: "malformed" });
     expect(
       rig.github.calls.filter(
         (c) => c.method !== "GET" && c.route !== "/app/installations/{installation_id}/access_tokens",
       ),
     ).toEqual([]);
     expect(rig.github.state.checkRuns).toEqual([]);
+    expect(rig.github.state.webhooks.records.filter((r) => r.redelivery)).toEqual([]);
     rig.github.assertNoViolations();
   });
 
-  it("a handler that fails answers 500 after logging it, so the delivery shows failed and can be redelivered", async () => {
+  it("a payload without an installation is acknowledged and ignored: no 500, no API call at all (issue 23)", async () => {
+    const rig = await rigs.start();
+    const payload = pullRequestPayload({ headSha: HEAD }) as Record<string, unknown>;
+    delete payload.installation;
+    const record = await rig.deliver("pull_request", payload);
+    expect(record.statusCode).toBe(202);
+    expect(rig.deliveries().at(-1)).toMatchObject({ status: 202, outcome: "ignored" });
+    expect(String(rig.deliveries().at(-1)!.detail)).toContain("no installation");
+    expect(rig.github.calls).toEqual([]);
+  });
+
+  it("a delivery is answered 202 before its work is done: a Retry-After on the check-run create is waited out after the answer (issue 23)", async () => {
+    // 100 ms per second of GitHub's waits: Retry-After 12 is 1.2 s here, the order of events as in production.
+    const rig = await rigs.start({ EVIDENCE_GATE_BACKOFF_SECOND_MS: "100" });
+    rig.github.failNext(
+      secondaryRateLimit({
+        method: "POST",
+        pathPattern: "/repos/{owner}/{repo}/check-runs",
+        retryAfterS: 12,
+      }),
+    );
+    const record = await rig.github.state.webhooks.deliver({
+      event: "pull_request",
+      payload: pullRequestPayload({ headSha: HEAD }),
+    });
+    expect(record.statusCode).toBe(202);
+    expect(JSON.parse(record.response)).toEqual({ ok: true, outcome: "accepted" });
+    // Answered while the work still waits for GitHub's Retry-After: nothing is written yet.
+    expect(rig.github.state.checkRuns).toEqual([]);
+    await rig.bot.work.settled();
+    expect(rig.github.state.checkRuns).toHaveLength(1);
+    const creates = rig.github.callsTo("POST", "/repos/{owner}/{repo}/check-runs");
+    expect(creates.map((c) => [c.status, c.injected])).toEqual([
+      [403, true],
+      [201, false],
+    ]);
+    expect(rig.deliveries().at(-1)).toMatchObject({
+      delivery: record.guid,
+      status: 202,
+      outcome: "check-queued",
+    });
+    expect(rig.logs.some((l) => l.kind === "octokit" && String(l.message).includes("secondary"))).toBe(true);
+    rig.github.assertNoViolations();
+  });
+
+  it("15 pull requests opened at once, with production waits (writes one second apart per installation): every delivery is answered inside GitHub's 10 s, and all 15 check runs are created after (issue 23)", {
+    timeout: 90_000,
+  }, async () => {
+    const rig = await rigs.start({ EVIDENCE_GATE_BACKOFF_SECOND_MS: undefined });
+    const heads = Array.from({ length: 15 }, (_, i) => i.toString(16).padStart(2, "0").repeat(20));
+    const records = await Promise.all(
+      heads.map((headSha, i) =>
+        rig.github.state.webhooks.deliver({
+          event: "pull_request",
+          payload: pullRequestPayload({ headSha, number: 100 + i }),
+        }),
+      ),
+    );
+    // The double gives up after GitHub's 10 s, as GitHub does ("timed out").
+    expect(records.map((r) => [r.status, r.statusCode])).toEqual(heads.map(() => ["OK", 202]));
+    await rig.bot.work.settled();
+    expect(new Set(rig.github.state.checkRuns.map((c) => c.headSha))).toEqual(new Set(heads));
+    rig.github.assertNoViolations();
+  });
+
+  it("a body without a signature header is refused 401 before it is read; bodies read before their signature is checked are bounded (503 beyond) (issue 23)", async () => {
+    const rig = await rigs.start();
+    const { hostname, port } = new URL(rig.bot.url);
+    /** Starts a delivery whose body never finishes; resolves with the status once answered. */
+    const stalled = (headers: Record<string, string>) => {
+      const req = request({
+        hostname,
+        port,
+        method: "POST",
+        path: "/",
+        headers: {
+          "content-type": "application/json",
+          "content-length": String(24 * 1024 * 1024),
+          "x-github-event": "pull_request",
+          "x-github-delivery": "11111111-2222-3333-4444-555555555555",
+          ...headers,
+        },
+      });
+      const answered = new Promise<number>((resolve, reject) => {
+        req.on("response", (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on("error", reject);
+      });
+      req.write(Buffer.alloc(1024, 0x20));
+      return { req, answered };
+    };
+    const unsigned = stalled({});
+    expect(await unsigned.answered).toBe(401);
+    unsigned.req.destroy();
+    const signed = { "x-hub-signature-256": `sha256=${"0".repeat(64)}` };
+    const reading = Array.from({ length: MAX_UNVERIFIED_BODIES }, () => stalled(signed));
+    // Let the server take them all in before the one over the bound.
+    await new Promise((r) => setTimeout(r, 300));
+    const over = stalled(signed);
+    expect(await over.answered).toBe(503);
+    over.req.destroy();
+    for (const r of reading) r.req.destroy();
+    await Promise.allSettled(reading.map((r) => r.answered));
+    expect(rig.deliveries().map((l) => l.outcome)).toEqual(expect.arrayContaining(["bad-signature", "busy"]));
+    expect(rig.github.calls).toEqual([]);
+  });
+
+  it("a handler that fails after the answer is logged, and the App itself asks GitHub to redeliver that delivery, which then does the work (issue 23)", async () => {
     const rig = await rigs.start();
     rig.github.failNext({
       method: "POST",
@@ -91,22 +213,48 @@ describe("the bot's HTTP edge", () => {
       times: 1,
     });
     const record = await rig.deliver("pull_request", pullRequestPayload({ headSha: HEAD }));
-    expect(record.statusCode).toBe(500);
-    expect(JSON.parse(record.response)).toEqual({ error: "the handler failed" });
-    expect(rig.deliveries().at(-1)).toMatchObject({
-      delivery: record.guid,
+    expect(record.statusCode).toBe(202);
+    await rig.github.state.webhooks.settled();
+    await rig.bot.work.settled();
+    const lines = rig.deliveries().filter((l) => l.delivery === record.guid);
+    expect(lines.map((l) => [l.status, l.outcome])).toEqual([
+      [202, "error"],
+      [202, "check-queued"],
+    ]);
+    expect(lines[0]).toMatchObject({
       event: "pull_request",
       action: "opened",
       repository: "octo-org/widgets",
-      status: 500,
-      outcome: "error",
     });
+    const attempts = rig.github.state.webhooks.records.filter((r) => r.guid === record.guid);
+    expect(attempts.map((r) => r.redelivery)).toEqual([false, true]);
+    expect(rig.github.state.checkRuns).toHaveLength(1);
+    expect(rig.logs.some((l) => l.kind === "redeliver-one" && l.result === "redelivered")).toBe(true);
+    rig.github.assertNoViolations();
+  });
+
+  it("a delivery that keeps failing is redelivered at most MAX_DELIVERY_ATTEMPTS times in all, counted in GitHub's delivery log", async () => {
+    const rig = await rigs.start();
+    rig.github.failNext({
+      method: "POST",
+      pathPattern: "/repos/{owner}/{repo}/check-runs",
+      status: 422,
+      times: 100,
+    });
+    const record = await rig.deliver("pull_request", pullRequestPayload({ headSha: HEAD }));
+    for (let i = 0; i < 10; i++) {
+      await rig.github.state.webhooks.settled();
+      await rig.bot.work.settled();
+    }
+    const attempts = rig.github.state.webhooks.records.filter((r) => r.guid === record.guid);
+    expect(attempts).toHaveLength(MAX_DELIVERY_ATTEMPTS);
+    expect(rig.logs.some((l) => l.kind === "redeliver-one" && l.result === "gave-up")).toBe(true);
   });
 
   it("one JSON log line per delivery (delivery id, event, repository, outcome, ms) that never holds a token, the key, the secret or the body", async () => {
     const rig = await rigs.start();
     const record = await rig.deliver("pull_request", pullRequestPayload({ headSha: HEAD }));
-    expect(record.statusCode).toBe(200);
+    expect(record.statusCode).toBe(202);
     const line = rig.deliveries().at(-1)!;
     expect(line).toMatchObject({
       kind: "delivery",
@@ -114,10 +262,11 @@ describe("the bot's HTTP edge", () => {
       event: "pull_request",
       action: "opened",
       repository: "octo-org/widgets",
-      status: 200,
+      status: 202,
       outcome: "check-queued",
     });
     expect(typeof line.ms).toBe("number");
+    expect(typeof line.answeredMs).toBe("number");
     const text = rig.logText();
     const tokens = rig.github.state.appAuth!.tokens.map((t) => t.token);
     expect(tokens.length).toBeGreaterThan(0);

@@ -46,7 +46,7 @@ describe("provenance: a ledger from a run the pull request rewrote is never a ve
       "workflow_run",
       workflowRunPayload({ action: "completed", runId: RUN, headSha: HEAD }),
     );
-    expect(JSON.parse(refused.response).outcome, refused.response).toBe("completed:action_required");
+    expect(refused.outcome, refused.response).toBe("completed:action_required");
     const check = theCheck(forged.github);
     expect(check).toMatchObject({ headSha: HEAD, status: "completed", conclusion: "action_required" });
     expect(check.output.title).toBe(
@@ -73,7 +73,7 @@ describe("provenance: a ledger from a run the pull request rewrote is never a ve
       "workflow_run",
       workflowRunPayload({ action: "completed", runId: RUN, headSha: HEAD }),
     );
-    expect(JSON.parse(posted.response).outcome, posted.response).toBe("completed:success");
+    expect(posted.outcome, posted.response).toBe("completed:success");
     expect(theCheck(genuine.github)).toMatchObject({ conclusion: "success" });
     genuine.github.assertNoViolations();
   });
@@ -94,7 +94,7 @@ describe("provenance: a ledger from a run the pull request rewrote is never a ve
       "workflow_run",
       workflowRunPayload({ action: "completed", runId: RUN, headSha: HEAD, fork: false, pullRequest: 42 }),
     );
-    expect(JSON.parse(done.response).outcome, done.response).toBe("completed:action_required");
+    expect(done.outcome, done.response).toBe("completed:action_required");
     const check = theCheck(github);
     expect(check).toMatchObject({
       conclusion: "action_required",
@@ -127,7 +127,7 @@ describe("provenance: a ledger from a run the pull request rewrote is never a ve
       "workflow_run",
       workflowRunPayload({ action: "completed", runId: RUN, headSha: HEAD, fork: false, pullRequest: 42 }),
     );
-    expect(JSON.parse(done.response).outcome, done.response).toBe("completed:action_required");
+    expect(done.outcome, done.response).toBe("completed:action_required");
     expect(github.state.checkRuns.map((r) => [r.headSha, r.status, r.conclusion])).toEqual([
       [HEAD, "completed", "action_required"],
       [pushed, "completed", "action_required"],
@@ -148,7 +148,7 @@ describe("provenance: a ledger from a run the pull request rewrote is never a ve
       "workflow_run",
       workflowRunPayload({ action: "completed", runId: RUN, headSha: HEAD }),
     );
-    expect(JSON.parse(done.response).outcome, done.response).toBe("completed:action_required");
+    expect(done.outcome, done.response).toBe("completed:action_required");
     expect(theCheck(rig.github).output.summary).toContain("no open pull request of octo-org/widgets");
     rig.github.assertNoViolations();
   });
@@ -168,7 +168,7 @@ describe("agreement: the check is success only when GitHub's run conclusion is s
         "workflow_run",
         workflowRunPayload({ action: "completed", runId: RUN, headSha: HEAD, conclusion: run }),
       );
-      expect(JSON.parse(done.response).outcome, done.response).toBe(`completed:${posted}`);
+      expect(done.outcome, done.response).toBe(`completed:${posted}`);
       const check = theCheck(rig.github);
       expect(check.conclusion).toBe(posted);
       expect(check.output.title).toBe(`Workflow run ${RUN} ended ${run}; its ledger says success`);

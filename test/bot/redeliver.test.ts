@@ -4,12 +4,23 @@
  * each event none of whose deliveries succeeded; the bot, idempotent, then does what the first delivery
  * should have. The same sweep runs inside the server on a timer when `REDELIVER_EVERY` is set.
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { runBotCommand } from "../../src/bot/bot-command.js";
 import { botEnv, botRigs, pullRequestPayload } from "../support/bot-harness.js";
 
 const HEAD = "0123456789abcdef0123456789abcdef01234567";
 const rigs = botRigs();
+
+/** A loopback URL nothing listens on (a replica that is down). */
+async function deadUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return `http://127.0.0.1:${port}/`;
+}
 
 function io(env: Record<string, string | undefined>) {
   let out = "";
@@ -22,26 +33,28 @@ function io(env: Record<string, string | undefined>) {
 }
 
 describe("redelivery of failed deliveries", () => {
-  it("--redeliver-failed redelivers the event whose handler failed (and not the one refused as malformed); the redelivery creates the check run; a second sweep has nothing to do", async () => {
+  it("--redeliver-failed redelivers the event GitHub could not deliver (and not the one refused as malformed); the redelivery creates the check run; a second sweep has nothing to do", async () => {
     const rig = await rigs.start();
     const { github } = rig;
-    github.failNext({ method: "POST", pathPattern: "/repos/{owner}/{repo}/check-runs", status: 422 });
-    const failed = await rig.deliver("pull_request", pullRequestPayload({ headSha: HEAD }));
-    const malformed = await rig.deliver("pull_request", { action: "opened", installation: { id: 31_337 } });
-    expect([failed.statusCode, malformed.statusCode]).toEqual([500, 400]);
+    // The bot was unreachable for this one (a replica down): GitHub recorded it failed.
+    const failed = await rig.deliver("pull_request", pullRequestPayload({ headSha: HEAD }), {
+      url: await deadUrl(),
+    });
+    const malformed = await rig.deliver("pull_request", null, { rawBody: "{not json" });
+    expect([failed.statusCode, malformed.statusCode]).toEqual([0, 400]);
     expect(github.state.checkRuns).toEqual([]);
 
     const cli = io(botEnv(github));
     expect(await runBotCommand(["--redeliver-failed", "--since", "1h"], cli.io)).toBe(0);
-    await github.state.webhooks.settled();
+    await rig.settle();
 
     const line = JSON.parse(cli.out().trim().split("\n").at(-1)!) as Record<string, unknown>;
     expect(line).toMatchObject({ kind: "redeliver", listed: 2, failed: 2, redelivered: 1, skipped: 1 });
     expect(cli.err()).toContain("the payload itself was refused");
     const again = github.state.webhooks.records.filter((r) => r.guid === failed.guid);
     expect(again.map((r) => [r.redelivery, r.statusCode])).toEqual([
-      [false, 500],
-      [true, 200],
+      [false, 0],
+      [true, 202],
     ]);
     expect(github.state.checkRuns).toHaveLength(1);
     // The listing and the redelivery are the App's own calls, with its JWT.
@@ -55,13 +68,15 @@ describe("redelivery of failed deliveries", () => {
     github.assertNoViolations();
   });
 
-  it("REDELIVER_EVERY runs the same sweep inside the server (opt-in)", async () => {
+  it("REDELIVER_EVERY runs the same sweep inside the server (on by default: every 10 minutes)", async () => {
     const rig = await rigs.start({ REDELIVER_EVERY: "1s" });
-    rig.github.failNext({ method: "POST", pathPattern: "/repos/{owner}/{repo}/check-runs", status: 422 });
-    expect((await rig.deliver("pull_request", pullRequestPayload({ headSha: HEAD }))).statusCode).toBe(500);
+    const failed = await rig.deliver("pull_request", pullRequestPayload({ headSha: HEAD }), {
+      url: await deadUrl(),
+    });
+    expect(failed.status).toBe("failed to connect");
     for (let i = 0; i < 50 && rig.github.state.checkRuns.length === 0; i++) {
       await new Promise((r) => setTimeout(r, 100));
-      await rig.github.state.webhooks.settled();
+      await rig.settle();
     }
     expect(rig.github.state.checkRuns).toHaveLength(1);
     expect(rig.logs.some((l) => l.kind === "redeliver" && l.redelivered === 1)).toBe(true);

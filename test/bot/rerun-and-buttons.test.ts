@@ -107,7 +107,7 @@ describe("Re-run on the App's check run", () => {
         externalId: check.externalId,
       }),
     );
-    expect(JSON.parse(record.response).outcome).toBe("rerun");
+    expect(record.outcome).toBe("rerun");
     expect(rig.github.state.reruns).toEqual([RUN]);
     expect(rig.github.callsTo("POST", "/repos/{owner}/{repo}/actions/runs/{run_id}/rerun")[0]!.path).toBe(
       `/repos/octo-org/widgets/actions/runs/${RUN}/rerun`,
@@ -131,7 +131,7 @@ describe("Re-run on the App's check run", () => {
     rig.github.state.setCollaborator("reader", "read");
     const check = await completedRun(rig, { ...FAILURE_LEDGER, headSha: HEAD });
     const refused = await rig.deliver("check_suite", checkSuitePayload({ headSha: HEAD, sender: "reader" }));
-    expect(JSON.parse(refused.response).outcome).toBe("refused");
+    expect(refused.outcome).toBe("refused");
     expect(rig.github.state.reruns).toEqual([]);
     expect(check.status).toBe("completed");
     await rig.deliver("check_suite", checkSuitePayload({ headSha: HEAD, sender: "mona" }));
@@ -202,7 +202,7 @@ describe("Approve / Reject buttons on a run paused at a gate", () => {
     const check = await completedRun(rig, PAUSED_LEDGER, { fork: true });
     const payload = click(check, "mona", "approve");
     const record = await rig.deliver("check_run", payload);
-    expect(JSON.parse(record.response).outcome).toBe("dispatched");
+    expect(record.outcome).toBe("dispatched");
     expect(rig.github.state.dispatches).toEqual([
       {
         repository: "octo-org/widgets",
@@ -219,7 +219,7 @@ describe("Approve / Reject buttons on a run paused at a gate", () => {
     ).toContain("/mona/");
 
     const replay = await rig.deliver("check_run", payload, { guid: record.guid });
-    expect(JSON.parse(replay.response).outcome).toBe("stale");
+    expect(replay.outcome).toBe("stale");
     expect(rig.github.state.dispatches).toHaveLength(1);
     rig.github.assertNoViolations();
   });
@@ -241,7 +241,7 @@ describe("Approve / Reject buttons on a run paused at a gate", () => {
     const record = await rig.deliver("check_run", click(check, "reader", "approve"));
     // The clicker's login in the payload says nothing about access: a stranger is refused too.
     await rig.deliver("check_run", click(check, "stranger", "approve"));
-    expect(JSON.parse(record.response).outcome).toBe("refused");
+    expect(record.outcome).toBe("refused");
     expect(rig.github.state.dispatches).toEqual([]);
     expect(check.conclusion).toBe("action_required");
     expect(check.actions).toHaveLength(2);
@@ -258,7 +258,7 @@ describe("Approve / Reject buttons on a run paused at a gate", () => {
     const pull = rig.github.state.pullRequest("octo-org", "widgets", 42)!;
     (pull.head as { sha: string }).sha = "fedcba9876543210fedcba9876543210fedcba98";
     const record = await rig.deliver("check_run", click(check, "mona", "approve"));
-    expect(JSON.parse(record.response).outcome).toBe("refused");
+    expect(record.outcome).toBe("refused");
     expect(rig.github.state.dispatches).toEqual([]);
     expect(check).toMatchObject({ conclusion: "action_required", actions: [] });
     expect(check.output.title).toBe("Gate sign-off: not decided, the pull request moved on");
@@ -276,7 +276,7 @@ describe("Approve / Reject buttons on a run paused at a gate", () => {
     });
     const check = await completedRun(rig, PAUSED_LEDGER);
     const record = await rig.deliver("check_run", click(check, "mona", "approve"));
-    expect(JSON.parse(record.response).outcome).toBe("dispatch-refused");
+    expect(record.outcome).toBe("dispatch-refused");
     expect(rig.github.state.dispatches).toEqual([]);
     expect(check.output.summary).toContain("Unexpected inputs provided");
     expect(check.output.summary).toContain("`approver`");
@@ -305,14 +305,15 @@ describe("Approve / Reject buttons on a run paused at a gate", () => {
       times: SERVER_ERROR_RETRIES + 1,
     });
     const failed = await rig.deliver("check_run", payload);
-    expect(failed.statusCode).toBe(500);
+    expect([failed.statusCode, failed.outcome]).toEqual([202, "error"]);
     expect(rig.github.state.dispatches).toEqual([]);
     expect(check).toMatchObject({ status: "completed", conclusion: "action_required" });
 
-    const redelivered = await rig.deliver("check_run", payload, { guid: failed.guid });
-    expect(JSON.parse(redelivered.response).outcome).toBe("dispatched");
+    // The App asks GitHub to redeliver the failed delivery itself; that redelivery dispatches.
+    await rig.settle();
+    expect(rig.outcomes(failed.guid)).toEqual(["error", "dispatched"]);
     const again = await rig.deliver("check_run", payload, { guid: failed.guid });
-    expect(JSON.parse(again.response).outcome).toBe("stale");
+    expect(again.outcome).toBe("stale");
     expect(rig.github.state.dispatches).toHaveLength(1);
   });
 
@@ -329,15 +330,15 @@ describe("Approve / Reject buttons on a run paused at a gate", () => {
       times: SERVER_ERROR_RETRIES + 1,
     });
     const failed = await rig.deliver("check_run", payload);
-    expect(failed.statusCode).toBe(500);
+    expect([failed.statusCode, failed.outcome]).toEqual([202, "error"]);
     expect(rig.github.state.dispatches).toEqual([]);
     expect(check).toMatchObject({ status: "completed", conclusion: "action_required", actions: buttons });
     expect(check.externalId).not.toContain("resume=");
     expect(check.output.summary).toContain("**Not dispatched:** GitHub answered 503");
     expect(check.output.summary!.trimEnd().endsWith(`leg=${RUN}.1 -->`)).toBe(true);
 
-    const redelivered = await rig.deliver("check_run", payload, { guid: failed.guid });
-    expect(JSON.parse(redelivered.response).outcome).toBe("dispatched");
+    await rig.settle();
+    expect(rig.outcomes(failed.guid)).toEqual(["error", "dispatched"]);
     expect(rig.github.state.dispatches).toHaveLength(1);
     expect(check.status).toBe("in_progress");
   });
@@ -398,7 +399,7 @@ describe("the resume workflow's completion (issue 11): the check run awaiting it
     rig.github.state.setCollaborator("mona", "write");
     const check = await completedRun(rig, PAUSED_LEDGER);
     const record = await rig.deliver("check_run", click(check, "mona", "approve"));
-    expect(JSON.parse(record.response).outcome).toBe("dispatched");
+    expect(record.outcome).toBe("dispatched");
     expect(check.externalId).toContain(`:resume=${PAUSED_LEDGER.runId}`);
     return check;
   }
@@ -413,7 +414,7 @@ describe("the resume workflow's completion (issue 11): the check run awaiting it
         conclusion: "failure",
       }),
     );
-    expect(JSON.parse(done.response).outcome).toBe("completed:failure");
+    expect(done.outcome).toBe("completed:failure");
     expect(check).toMatchObject({ status: "completed", conclusion: "failure" });
     expect(check.output.summary).toContain(`workflow run ${RESUME_RUN} uploaded no ledger`);
     expect(check.externalId).not.toContain("resume=");
@@ -433,7 +434,7 @@ describe("the resume workflow's completion (issue 11): the check run awaiting it
       "workflow_run",
       resumeCompleted({ displayTitle: `evidence-gate resume ${PAUSED_LEDGER.runId} ${HEAD}` }),
     );
-    expect(JSON.parse(done.response).outcome).toBe("completed:failure");
+    expect(done.outcome).toBe("completed:failure");
     expect(check.output.summary).toContain(`run ${PAUSED_LEDGER.runId} was awaited`);
     rig.github.assertNoViolations();
   });
@@ -448,7 +449,7 @@ describe("the resume workflow's completion (issue 11): the check run awaiting it
       fork: false,
     });
     const done = await rig.deliver("workflow_run", resumeCompleted({ displayTitle: "evidence-gate resume" }));
-    expect(JSON.parse(done.response).outcome).toBe("completed:success");
+    expect(done.outcome).toBe("completed:success");
     expect(check).toMatchObject({ status: "completed", conclusion: "success" });
     rig.github.assertNoViolations();
   });
@@ -461,7 +462,7 @@ describe("the resume workflow's completion (issue 11): the check run awaiting it
       "workflow_run",
       resumeCompleted({ displayTitle: `evidence-gate resume ${PAUSED_LEDGER.runId} ${HEAD}` }),
     );
-    expect(JSON.parse(done.response).outcome).toBe("stale");
+    expect(done.outcome).toBe("stale");
     expect(check).toEqual(before);
     rig.github.assertNoViolations();
   });
@@ -514,7 +515,7 @@ describe("the resume workflow's completion (issue 11): the check run awaiting it
     expect(check.actions!.map((a) => a.label)).toEqual(["Approve g1", "Reject g1"]);
     const approveG1 = click(check, "mona", "approve");
     const record = await rig.deliver("check_run", approveG1);
-    expect(JSON.parse(record.response).outcome).toBe("dispatched");
+    expect(record.outcome).toBe("dispatched");
     expect(rig.github.state.dispatches.map((d) => d.inputs["approve-gate"])).toEqual(["g1"]);
 
     // The resumed leg (the resume workflow's run) pauses at g2: the check run waits again, with g2's buttons.
@@ -528,13 +529,13 @@ describe("the resume workflow's completion (issue 11): the check run awaiting it
       "workflow_run",
       resumeCompleted({ displayTitle: `evidence-gate resume ${first.runId} ${HEAD}` }),
     );
-    expect(JSON.parse(resumed.response).outcome).toBe("completed:action_required");
+    expect(resumed.outcome).toBe("completed:action_required");
     expect(check.actions!.map((a) => a.label)).toEqual(["Approve g2", "Reject g2"]);
 
     // The same delivery again (GitHub's redelivery, or the App's sweep after a slow answer).
     const again = await rig.deliver("check_run", approveG1, { guid: record.guid });
     expect(again.guid).toBe(record.guid);
-    expect(JSON.parse(again.response).outcome).toBe("stale");
+    expect(again.outcome).toBe("stale");
     expect(rig.github.state.dispatches).toHaveLength(1);
     const line = rig.deliveries().find((l) => l.delivery === record.guid && l.outcome === "stale")!;
     expect(line.detail).toContain(
@@ -552,13 +553,13 @@ describe("the resume workflow's completion (issue 11): the check run awaiting it
     // A click on g2's own button decides g2, once.
     const approveG2 = click(check, "mona", "approve");
     const decided = await rig.deliver("check_run", approveG2);
-    expect(JSON.parse(decided.response).outcome).toBe("dispatched");
+    expect(decided.outcome).toBe("dispatched");
     expect(rig.github.state.dispatches.map((d) => d.inputs)).toEqual([
       { "run-id": first.runId, sha: HEAD, "approve-gate": "g1", approver: "mona" },
       { "run-id": first.runId, sha: HEAD, "approve-gate": "g2", approver: "mona" },
     ]);
     const replay = await rig.deliver("check_run", approveG2, { guid: decided.guid });
-    expect(JSON.parse(replay.response).outcome).toBe("stale");
+    expect(replay.outcome).toBe("stale");
     expect(rig.deliveries().at(-1)!.detail).toContain("the click was already acted on");
     expect(rig.github.state.dispatches).toHaveLength(2);
     rig.github.assertNoViolations();
@@ -571,7 +572,7 @@ describe("the resume workflow's completion (issue 11): the check run awaiting it
       "workflow_run",
       workflowRunPayload({ action: "completed", runId: RUN, headSha: HEAD, fork: false, pullRequest: 42 }),
     );
-    expect(JSON.parse(again.response).outcome).toBe("stale");
+    expect(again.outcome).toBe("stale");
     expect(check.status).toBe("in_progress");
   });
 });

@@ -43,7 +43,7 @@ describe("the two-stage flow under the App's identity", () => {
 
     expect(
       (await rig.deliver("pull_request", pullRequestPayload({ headSha: HEAD, fork: true }))).statusCode,
-    ).toBe(200);
+    ).toBe(202);
     let check = theCheck(github);
     expect(check).toMatchObject({
       app: BOT_APP,
@@ -67,7 +67,7 @@ describe("the two-stage flow under the App's identity", () => {
       "workflow_run",
       workflowRunPayload({ action: "completed", runId: RUN, headSha: HEAD }),
     );
-    expect(done.statusCode).toBe(200);
+    expect(done.statusCode).toBe(202);
     check = theCheck(github);
     expect(check).toMatchObject({
       status: "completed",
@@ -204,7 +204,7 @@ describe("the two-stage flow under the App's identity", () => {
       pullRequest: 42,
     });
     const done = await rig.deliver("workflow_run", completed);
-    expect(JSON.parse(done.response).outcome, done.response).toBe("completed:success");
+    expect(done.outcome, done.response).toBe("completed:success");
     const [old, next] = github.state.checkRuns;
     expect(github.state.checkRuns).toHaveLength(2);
     expect(old).toMatchObject({ headSha: HEAD, status: "completed", conclusion: "neutral" });
@@ -383,7 +383,7 @@ describe("the two-stage flow under the App's identity", () => {
     );
     expect(theCheck(github)).toMatchObject({ status: "completed", conclusion: "failure" });
     const record = await rig.deliver("workflow_run", attempt1);
-    expect(JSON.parse(record.response).outcome).toBe("stale");
+    expect(record.outcome).toBe("stale");
     expect(theCheck(github)).toMatchObject({
       conclusion: "failure",
       externalId: `evidence-gate-bot:run=${RUN}:attempt=2`,
@@ -421,7 +421,7 @@ describe("the two-stage flow under the App's identity", () => {
         conclusion: "skipped",
       });
     }
-    expect(rig.github.state.webhooks.records.every((r) => r.statusCode === 200)).toBe(true);
+    expect(rig.github.state.webhooks.records.every((r) => r.statusCode === 202)).toBe(true);
     github.assertNoViolations();
   });
 
@@ -441,7 +441,7 @@ describe("the two-stage flow under the App's identity", () => {
       headers: { "retry-after": "1" },
     });
     const record = await rig.deliver("pull_request", pullRequestPayload({ headSha: HEAD }));
-    expect(record.statusCode).toBe(200);
+    expect(record.statusCode).toBe(202);
     expect(github.calls.filter((c) => c.injected).map((c) => c.status)).toEqual([502, 502, 429]);
     expect(theCheck(github).status).toBe("queued");
     expect(

@@ -12,7 +12,7 @@ import { createRequire } from "node:module";
 import type { Ledger } from "../../src/ledger/ledger.js";
 import { renderLedgerJson } from "../../src/ledger/render-json.js";
 import type { AppFixture } from "./github-server/fixtures.js";
-import { type GitHubServer, startGitHubServer } from "./github-server/index.js";
+import { type FaultSpec, type GitHubServer, startGitHubServer } from "./github-server/index.js";
 import { buildZip } from "./zip-builder.js";
 
 /** The test App (its check runs are this App's). */
@@ -297,4 +297,27 @@ export function uploadLedger(
     fromFork: o.fork ?? true,
     workflowRunId: o.runId,
   });
+}
+
+/**
+ * A `failNext` fault: GitHub's secondary rate limit (403, its message, `Retry-After` in seconds) on the
+ * matching request — what plugin-throttling waits out (https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api).
+ */
+export function secondaryRateLimit(o: {
+  readonly method: string;
+  readonly pathPattern: string;
+  readonly retryAfterS: number;
+  readonly bodyMatches?: (body: unknown) => boolean;
+}): FaultSpec {
+  return {
+    method: o.method,
+    pathPattern: o.pathPattern,
+    status: 403,
+    headers: { "retry-after": String(o.retryAfterS) },
+    body: {
+      message: "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
+      documentation_url: "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api",
+    },
+    ...(o.bodyMatches === undefined ? {} : { bodyMatches: o.bodyMatches }),
+  };
 }

@@ -10,6 +10,9 @@ import type { DeliverInput, DeliveryRecord, GitHubServer } from "./github-server
 
 export * from "./bot-fixtures.js";
 
+/** A delivery as GitHub recorded it, with the outcome the bot logged for it. */
+export type BotDelivery = DeliveryRecord & { readonly outcome: string | null };
+
 export interface BotRig {
   readonly github: GitHubServer;
   readonly bot: RunningBot;
@@ -17,14 +20,22 @@ export interface BotRig {
   readonly logs: Record<string, unknown>[];
   /** The raw log text (to check that no secret is in it). */
   logText(): string;
-  /** Sends a signed delivery to the bot (as GitHub would) and waits for its answer. */
+  /**
+   * Sends a signed delivery to the bot (as GitHub would), waits for its answer, then for the bot's work
+   * after the answer (the handler runs after the `202`): GitHub's record of the delivery, and `outcome` —
+   * what the work did, from the bot's log line for that delivery (`null` when it logged none).
+   */
   deliver(
     event: string,
     payload: unknown,
     extra?: Omit<DeliverInput, "event" | "payload">,
-  ): Promise<DeliveryRecord>;
+  ): Promise<BotDelivery>;
   /** The log lines of deliveries (kind `delivery`). */
   deliveries(): Record<string, unknown>[];
+  /** The outcomes the bot logged for every delivery of event `guid`, in order (its own redeliveries too). */
+  outcomes(guid: string): unknown[];
+  /** Waits until the bot has no work left and GitHub no redelivery in flight (the App's own included). */
+  settle(): Promise<void>;
 }
 
 /** Starts a GitHub server and a bot pointed at it; both closed after each test. */
@@ -62,8 +73,26 @@ export function botRigs(): {
           return logs();
         },
         logText: () => text,
-        deliver: (event, payload, extra = {}) => github.state.webhooks.deliver({ event, payload, ...extra }),
+        deliver: async (event, payload, extra = {}) => {
+          const record = await github.state.webhooks.deliver({ event, payload, ...extra });
+          // The delivery's own work; the App's own redelivery of a failed one comes later (`settle`).
+          await bot.work.settled((label) => !label.startsWith("redeliver "));
+          const line = logs()
+            .filter((l) => l.kind === "delivery" && l.delivery === record.guid)
+            .at(-1);
+          return { ...record, outcome: typeof line?.outcome === "string" ? line.outcome : null };
+        },
         deliveries: () => logs().filter((l) => l.kind === "delivery"),
+        outcomes: (guid) =>
+          logs()
+            .filter((l) => l.kind === "delivery" && l.delivery === guid)
+            .map((l) => l.outcome),
+        async settle() {
+          do {
+            await bot.work.settled();
+            await github.state.webhooks.settled();
+          } while (bot.work.active > 0);
+        },
       };
     },
   };

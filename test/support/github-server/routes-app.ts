@@ -4,7 +4,9 @@
  * route, each is reached only after the request passed GitHub's description, and each response is checked
  * against it.
  */
+import { repositoryBody } from "./fixtures.js";
 import type { Route, RouteContext, RouteResponse } from "./routes.js";
+import type { WorkflowRunFixture } from "./state.js";
 
 function error(status: number, message: string, context: RouteContext, violation?: string): RouteResponse {
   return {
@@ -161,7 +163,102 @@ const createWorkflowDispatch: Route = {
   },
 };
 
+const CREATED = "2026-01-05T10:00:00Z";
+
+/** `GET /app/installations` (the App's JWT): the one installation the double knows, on the App's owner. */
+const listInstallations: Route = {
+  method: "GET",
+  template: "/app/installations",
+  handle(_request, context) {
+    const auth = context.state.appAuth;
+    const app = context.state.app;
+    if (auth === null) return error(404, "Not Found", context, "this server was started without appAuth");
+    const id = auth.options.installationId;
+    const account = context.state.repository(
+      ...(context.state.defaultRepository.split("/") as [string, string]),
+    )!.owner;
+    return {
+      status: 200,
+      body: [
+        {
+          id,
+          app_id: app.id,
+          app_slug: app.slug,
+          target_id: account.id,
+          target_type: account.type,
+          single_file_name: null,
+          repository_selection: "all",
+          access_tokens_url: `${context.origins.api}/app/installations/${id}/access_tokens`,
+          html_url: `${context.origins.web}/organizations/${account.login}/settings/installations/${id}`,
+          repositories_url: `${context.origins.api}/installation/repositories`,
+          events: ["check_run", "check_suite", "pull_request", "workflow_run"],
+          // Nullable in the description; the double's validator does not accept its simple-user branch here.
+          account: null,
+          permissions: { actions: "write", checks: "write", contents: "read", metadata: "read" },
+          created_at: CREATED,
+          updated_at: CREATED,
+          suspended_by: null,
+          suspended_at: null,
+        },
+      ],
+    };
+  },
+};
+
+/** `GET /installation/repositories` (an installation token): every repository the double knows. */
+const listInstallationRepositories: Route = {
+  method: "GET",
+  template: "/installation/repositories",
+  handle(_request, context) {
+    const repositories = context.state.repositories().map((r) => repositoryBody(r, context.origins));
+    return {
+      status: 200,
+      body: { total_count: repositories.length, repository_selection: "all", repositories },
+    };
+  },
+};
+
+function workflowRunBody(run: WorkflowRunFixture): Record<string, unknown> | undefined {
+  return run.body === undefined ? undefined : { ...run.body, id: run.id, run_attempt: run.attempt };
+}
+
+/** `GET /repos/{owner}/{repo}/actions/runs/{run_id}`: a run whose fixture carries a body; 404 otherwise. */
+const getWorkflowRun: Route = {
+  method: "GET",
+  template: "/repos/{owner}/{repo}/actions/runs/{run_id}",
+  handle(request, context) {
+    const repository = context.state.repository(String(request.params.owner), String(request.params.repo));
+    const id = Number(request.params.run_id);
+    const run = context.state.workflowRuns.find((r) => r.id === id && r.repository === repository);
+    const body = run === undefined ? undefined : workflowRunBody(run);
+    return body === undefined ? error(404, "Not Found", context) : { status: 200, body };
+  },
+};
+
+/** `GET /repos/{owner}/{repo}/actions/runs` (`head_sha`, `event` filters): newest first. */
+const listWorkflowRuns: Route = {
+  method: "GET",
+  template: "/repos/{owner}/{repo}/actions/runs",
+  handle(request, context) {
+    const repository = context.state.repository(String(request.params.owner), String(request.params.repo));
+    if (repository === undefined) return error(404, "Not Found", context);
+    const { head_sha: headSha, event } = request.query;
+    const runs = context.state.workflowRuns
+      .filter((r) => r.repository === repository && (headSha === undefined || r.headSha === headSha))
+      .map(workflowRunBody)
+      .filter(
+        (b): b is Record<string, unknown> => b !== undefined && (event === undefined || b.event === event),
+      )
+      .sort((a, b) => Number(b.id) - Number(a.id));
+    return { status: 200, body: { total_count: runs.length, workflow_runs: runs } };
+  },
+};
+
 export const APP_ROUTES: readonly Route[] = [
+  listInstallations,
+  listInstallationRepositories,
+  getWorkflowRun,
+  listWorkflowRuns,
   createInstallationAccessToken,
   listWebhookDeliveries,
   redeliverWebhookDelivery,

@@ -130,6 +130,12 @@ export interface WorkflowRunFixture {
   attempt: number;
   /** Too old or otherwise not re-runnable: the rerun route answers 403 with GitHub's message. */
   readonly rerunRefused?: string;
+  /**
+   * What `GET …/actions/runs/{id}` and the run listing answer: a workflow run as GitHub shows it (a webhook
+   * payload's `workflow_run` has the same shape); `run_attempt` is {@link attempt}. Without it the run is
+   * only re-runnable, not readable.
+   */
+  body?: Record<string, unknown>;
 }
 
 /** A `workflow_dispatch` the product asked for. */
@@ -215,6 +221,7 @@ export class GitHubServerState {
     readonly attempt?: number;
     readonly repository?: string;
     readonly rerunRefused?: string;
+    readonly body?: Record<string, unknown>;
   }): WorkflowRunFixture {
     const run: WorkflowRunFixture = {
       id: input.id,
@@ -222,6 +229,7 @@ export class GitHubServerState {
       headSha: input.headSha,
       attempt: input.attempt ?? 1,
       ...(input.rerunRefused === undefined ? {} : { rerunRefused: input.rerunRefused }),
+      ...(input.body === undefined ? {} : { body: input.body }),
     };
     this.workflowRuns.push(run);
     return run;
@@ -336,6 +344,11 @@ export class GitHubServerState {
   pullRequest(owner: string, repo: string, number: number): PullRequestFixture | undefined {
     const repository = this.repository(owner, repo);
     return this.#pulls.find((p) => p.base.repository === repository && p.number === number);
+  }
+
+  /** Every repository the double knows (the App is installed on all of them). */
+  repositories(): readonly RepositoryFixture[] {
+    return [...this.#repositories.values()];
   }
 
   /** Moves pull request `number`'s head to `sha` (a push to its branch); the pull request, or `undefined`. */
