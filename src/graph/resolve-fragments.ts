@@ -20,13 +20,14 @@
  *   errors naming the chain.
  *
  * `with:` must bind exactly the fragment's declared `substitutions`: a missing or an extra binding is an
- * error. A graph file's own ids, `depends_on` entries and `feedback.rerun` may not contain `/` — only the
- * splicer writes one. Every problem is an issue on the citing node (its spliced id when nested); a node
+ * error. A graph file's own ids, `depends_on` entries, `feedback.rerun` and placeholder tokens (in any
+ * field, `with:` bindings included) may not contain `/` — only the splicer writes one. No node may share its
+ * id with a multi-node citation (the id stands for the fragment's exit). Every problem is an issue on the citing node (its spliced id when nested); a node
  * whose citation fails stays in the graph as a stand-in, so the rest of the graph is still judged.
  */
 import { type Fragment, type FragmentJudgement, judgeFragment } from "./fragment-file.js";
 import { type FragmentLibrary, fragmentNameProblem, MAX_FRAGMENT_DEPTH } from "./fragment-source.js";
-import { renameRefsIn, substituteWith } from "./fragment-text.js";
+import { refsIn, renameRefsIn, substituteWith } from "./fragment-text.js";
 import type { GraphIssue } from "./issue.js";
 import { isRecord } from "./plain-data.js";
 
@@ -66,6 +67,7 @@ export function resolveFragments(data: Record<string, unknown>, library: Fragmen
       spliced.push(rest);
     } else spliced.push(node);
   });
+  splicer.checkCollisions(spliced);
   return { data: { ...data, nodes: splicer.pointAtExits(spliced) }, issues: splicer.issues };
 }
 
@@ -103,6 +105,35 @@ class Splicer {
             `${JSON.stringify(citing)} instead (it stands for the fragment's exit)`,
         );
       }
+    }
+    // Every string, `with:` bindings included (Go `refuseAuthoredNamespaces` walks every scalar): a
+    // token is where reaching into a citation leaks data, and the spliced id it names really exists.
+    for (const { id, token } of refsIn(node)) {
+      if (id.includes("/")) {
+        const citing = id.slice(0, id.indexOf("/"));
+        this.issue(
+          node,
+          `${token} names ${JSON.stringify(id)}, a node inside a fragment citation, whose internals a graph ` +
+            `file may not read: name the citing node ${JSON.stringify(citing)} instead (it stands for the fragment's exit)`,
+        );
+      }
+    }
+  }
+
+  /**
+   * A hand-written node sharing its id with a multi-node citation (Go `refuseLoopIDCollisions`): the
+   * citation's id leaves the spliced graph, so duplicate-id validation cannot see the pair, and every
+   * reference to the id would be aimed at the fragment's exit, orphaning the hand-written node.
+   */
+  checkCollisions(nodes: readonly unknown[]): void {
+    for (const node of nodes) {
+      if (!isRecord(node) || typeof node.id !== "string" || !this.exits.has(node.id)) continue;
+      this.issue(
+        node,
+        `a node citing a multi-node fragment shares its id ${JSON.stringify(node.id)} with this node — ` +
+          `depends_on: [${node.id}] and {{ artifacts.${node.id} }} name that fragment's exit, so this node ` +
+          "would be bypassed: give one of the two another id",
+      );
     }
   }
 
