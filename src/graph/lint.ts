@@ -48,6 +48,7 @@ import { type FragmentSource, gatherFragments } from "./fragment-source.js";
 import type { Graph } from "./graph.js";
 import type { GraphIssue } from "./issue.js";
 import {
+  arcQuotesItsPayload,
   lookalikeAdvice,
   type NotRunKind,
   notRunAdvice,
@@ -259,13 +260,7 @@ function unquotedFeedback(graph: Graph, targetId: string): string[] {
   const reasons: string[] = [];
   for (const declarer of graph.nodes) {
     const arc = declarer.feedback;
-    if (arc === null || arc.rerun !== targetId) continue;
-    const quoted = arc.body.some((id) =>
-      placeholdersIn(graph.nodes_by_id.get(id)?.prompt ?? "").some(
-        (ref) => ref.namespace === "feedback" && ref.name === declarer.id && ref.problem === null,
-      ),
-    );
-    if (quoted) continue;
+    if (arc === null || arc.rerun !== targetId || arcQuotesItsPayload(graph, declarer)) continue;
     const token = `{{ feedback.${declarer.id} }}`;
     reasons.push(
       `re-run by the feedback arc of ${JSON.stringify(declarer.id)}, but no prompt in that arc's body quotes ` +
