@@ -29,6 +29,10 @@
  *    completion command (or the verify cwd): model-written text decides what the check runs.
  * 6. `feedback-not-quoted` — a feedback arc whose body's prompts never quote `{{ feedback.DECLARER }}`;
  *    reported on the rerun target, where the token belongs (Go ADR 0028).
+ *    `feedback-reach` — a fan-in declarer whose arc cannot re-run one of its producers, with the rerun
+ *    target that would (`lint-arcs.ts`, Go `LintFeedbackReach`); `session-across-cwd` — `handoff: session`
+ *    in another `cwd` than its parent; `session-retry-cold` — `handoff: session` with retries, which start
+ *    fresh (Go `handoff.LintSessions`).
  * 7. `retry-never-fires` — `retry.max` > 0 with no cause in `retry.on`; `costly-retry` /
  *    `costly-feedback` — `retry.max` / `feedback.max` above 10, with the worst-case executions.
  * 8. `no-tools-no-verify` — an agent node declaring neither `allowed_tools` nor an engine-run check
@@ -47,6 +51,7 @@ import { cwdIssues, placedNodesOf } from "./cwd-rules.js";
 import { type FragmentSource, gatherFragments } from "./fragment-source.js";
 import type { Graph } from "./graph.js";
 import type { GraphIssue } from "./issue.js";
+import { feedbackReach, type SessionAdviceKind, sessionAdvice } from "./lint-arcs.js";
 import {
   arcQuotesItsPayload,
   lookalikeAdvice,
@@ -75,6 +80,9 @@ export type AdvisoryKind =
   | "unchecked-verdict"
   | "verify-splices-model-output"
   | "feedback-not-quoted"
+  | "feedback-reach"
+  | SessionAdviceKind
+  | "unreferenced-substitution"
   | SpendAdviceKind
   | "no-tools-no-verify"
   | SinkAdviceKind
@@ -153,6 +161,7 @@ export function graphAdvisories(graph: Graph, options: { readonly inputs: readon
   const declared = new Set(graph.inputs);
   const specs = new Map((graph.spec.nodes ?? []).map((spec) => [spec.id, spec] as const));
   const sinks = sinkAdvice(graph);
+  const reach = feedbackReach(graph);
   const advisories: Advisory[] = [];
   for (const node of graph.nodes) {
     const spec = specs.get(node.id);
@@ -182,6 +191,8 @@ export function graphAdvisories(graph: Graph, options: { readonly inputs: readon
       }
       for (const reason of splicedVerifyText(spec)) add("verify-splices-model-output", reason);
       for (const reason of unquotedFeedback(graph, node.id)) add("feedback-not-quoted", reason);
+      for (const found of reach) if (found.declarer === node.id) add("feedback-reach", found.reason);
+      for (const { kind, reason } of sessionAdvice(graph, node)) add(kind, reason);
       for (const { kind, reason } of spendAdvice(graph, node)) add(kind, reason);
       // A completion command is engine-run like success_check.verify; a todos gate is the model's own plan.
       if (spec.allowed_tools === undefined && !hasEngineRunCheck(node)) {

@@ -11,14 +11,17 @@
  * the allowlist), `handoff: artifact`, `timeout`, `success_check.exit_zero`, `success_check.result_matches`,
  * `retry` and `feedback` — each at most {@link MAX_PLANNED_REPEATS} (SPEC §8; Go `validatePlannedNodes`:
  * a `verify_failed` retry is the one lever a plan has on how often the operator's verify command runs) —
- * and a feedback arc's body must quote `{{ feedback.DECLARER }}` in a prompt (Go
- * `validatePlannedFeedbackQuoting`: a blind arc repeats the same prompts at the operator's expense).
+ * a feedback arc's body must quote `{{ feedback.DECLARER }}` in a prompt (Go
+ * `validatePlannedFeedbackQuoting`: a blind arc repeats the same prompts at the operator's expense), and
+ * must re-run every producer its declarer fans in from when some rerun target would (Go
+ * `validatePlannedFeedbackReach`).
  * The verify command, a working directory, a gate, a permission mode, a subagent and a budget come only
  * from trusted code or not at all. Completion and session handoff wait until planned nodes support them.
  */
 import type { Graph } from "../graph/graph.js";
 import type { GraphIssue } from "../graph/issue.js";
 // `null` mapping values are absent fields, as the graph module reads them (YAML's empty values).
+import { feedbackReach } from "../graph/lint-arcs.js";
 import { arcQuotesItsPayload } from "../graph/lint-rules.js";
 import { loadGraphObject } from "../graph/load.js";
 import { isRecord, withoutNulls } from "../graph/plain-data.js";
@@ -289,6 +292,22 @@ function repeatRefusal(field: "retry" | "feedback", value: unknown): string | un
 }
 
 /**
+ * Feedback arcs that cannot re-run a producer their declarer judges, refused when a covering rerun target
+ * exists (Go `validatePlannedFeedbackReach`: a plan has no author to weigh the advisory, and the fix is
+ * one edit the repair call can make). Without a covering target the shape stays lint's advice.
+ */
+function reachRefusals(graph: Graph): string[] {
+  return feedbackReach(graph)
+    .filter((found) => found.suggestion !== null)
+    .map(
+      (found) =>
+        `node ${quote(found.declarer)}: its feedback arc re-runs ${quote(found.rerun)} but not producer ` +
+        `${quote(found.producer)}, so a defect found there could never be repaired; use rerun ` +
+        `${quote(found.suggestion)}, whose body covers every producer it depends on`,
+    );
+}
+
+/**
  * Feedback arcs whose body never quotes `{{ feedback.DECLARER }}` in a prompt, as one refusal (Go
  * `validatePlannedFeedbackQuoting`); `[]` when every arc quotes its payload.
  */
@@ -309,7 +328,7 @@ function formatGraphIssue(issue: GraphIssue): string {
 /** The graph module's findings about the projected plan, minus repeats of a "/" refusal already given. */
 function structuralRefusals(projected: Record<string, unknown>[], slashIds: ReadonlySet<string>): string[] {
   const loaded = loadGraphObject({ version: "1", nodes: projected }, "planner reply");
-  if (loaded.ok) return blindArcRefusals(loaded.graph);
+  if (loaded.ok) return [...reachRefusals(loaded.graph), ...blindArcRefusals(loaded.graph)];
   return loaded.issues
     .filter(
       (issue) =>

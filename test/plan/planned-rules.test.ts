@@ -282,6 +282,33 @@ describe("per-node refusals", () => {
     ]);
   });
 
+  it("refuses an arc that cannot re-run a producer when another target would (Go validatePlannedFeedbackReach)", () => {
+    const plan = {
+      name: "fix",
+      version: "1",
+      nodes: [
+        { id: "spec", prompt: "Write the spec.", allowed_tools: ["Write"] },
+        { id: "a", depends_on: ["spec"], prompt: "Do a. {{ feedback.review }}", allowed_tools: ["Edit"] },
+        { id: "b", depends_on: ["spec"], prompt: "Do b.", allowed_tools: ["Edit"] },
+        {
+          id: "review",
+          depends_on: ["a", "b"],
+          prompt: "Judge a and b.",
+          allowed_tools: ["Read"],
+          feedback: { rerun: "a", max: 2 },
+        },
+      ],
+    };
+    expect(refusalsOf(plan)).toEqual([
+      'node "review": its feedback arc re-runs "a" but not producer "b", so a defect found there could never be repaired; use rerun "spec", whose body covers every producer it depends on',
+    ]);
+    const fixed = {
+      ...plan,
+      nodes: plan.nodes.map((n) => (n.id === "review" ? { ...n, feedback: { rerun: "spec", max: 2 } } : n)),
+    };
+    expect(validate(fixed).ok).toBe(true);
+  });
+
   it("a feedback arc on itself is refused by the graph module's rule", () => {
     expect(refusalsOf(oneNode({ feedback: { rerun: "edit", max: 1 } }))).toEqual([
       expect.stringContaining('feedback.rerun "edit" is not a proper depends_on ancestor'),
