@@ -41,6 +41,9 @@
  * 9. `unverified-sink` — an agent sink without an engine-run check (as in 8); `only-gate-sinks` — every
  *    sink is a gate (reported on the first). Either way the run can conclude `neutral` at best.
  *
+ * 0. Before every node's: `unreferenced-substitution` — a fragment's declared substitution point its body
+ *    never references (Go `FragmentAdvisory`), on the fragment's first citing node.
+ *
  * 10. `exit-code-unchecked` — `result_matches` without `exit_zero: true` nor a `verify` command (which
  *    decides the node by its own exit code; issue 17 item 9). The Go CLI this ports does not
  *    check the exit code then (research §2.3), so a graph shared with it can pass a crashed run there; this
@@ -64,7 +67,13 @@ import {
   worktreeAdvice,
 } from "./lint-rules.js";
 import { uncheckedVerdict } from "./lint-verdicts.js";
-import { judgeGraphObject, type LoadOptions, readGraphText, uniqueIssues } from "./load.js";
+import {
+  type FragmentSplice,
+  judgeGraphObject,
+  type LoadOptions,
+  readGraphText,
+  uniqueIssues,
+} from "./load.js";
 import { hasEngineRunCheck, hasTodosGate } from "./node-checks.js";
 import { placeholdersIn } from "./placeholders.js";
 import type { NodeSpec } from "./schema.js";
@@ -106,6 +115,8 @@ export interface LintOptions extends LoadOptions {
 export interface LintResult {
   readonly errors: readonly GraphIssue[];
   readonly advisories: readonly Advisory[];
+  /** Every `use:` resolved, for the splice disclosure (`formatSplice`); `[]` without fragments. */
+  readonly splices: readonly FragmentSplice[];
 }
 
 /**
@@ -121,11 +132,18 @@ export interface LintResult {
 export function lintGraph(text: string, source: string, options: LintOptions = {}): LintResult {
   const { inputs, ...loadOptions } = options;
   const read = readGraphText(text, source);
-  if (!read.ok) return { errors: read.issues, advisories: [] };
+  if (!read.ok) return { errors: read.issues, advisories: [], splices: [] };
   const judged = judgeGraphObject(read.data, source, loadOptions);
+  const fragmentAdvice = judged.notes.map(
+    ({ nodeId, reason }): Advisory => ({ nodeId, kind: "unreferenced-substitution", reason }),
+  );
   return {
     errors: uniqueIssues([...judged.issues, ...cwdIssues(placedNodesOf(judged.data))]),
-    advisories: judged.graph === null ? [] : graphAdvisories(judged.graph, { inputs: inputs ?? [] }),
+    advisories:
+      judged.graph === null
+        ? []
+        : [...fragmentAdvice, ...graphAdvisories(judged.graph, { inputs: inputs ?? [] })],
+    splices: judged.splices,
   };
 }
 
@@ -141,7 +159,7 @@ export async function lintGraphFile(
   options: Omit<LintOptions, "fragments"> = {},
 ): Promise<LintResult> {
   const read = readGraphText(text, source);
-  if (!read.ok) return { errors: read.issues, advisories: [] };
+  if (!read.ok) return { errors: read.issues, advisories: [], splices: [] };
   const library = await gatherFragments(read.data, fragments);
   return lintGraph(text, source, { ...options, fragments: library });
 }
