@@ -107,6 +107,8 @@ export type GoalCycleAssessment =
       readonly remaining: string;
       readonly evidence: string;
       readonly costUsd: number | null;
+      /** Set when the assessor CLI failed to start and a retry started it (engine/start-retry.ts). */
+      readonly startRetries?: string;
     }
   | { readonly kind: "failed"; readonly reason: string; readonly costUsd: number | null }
   /** Not assessed: the last cycle allowed, or the loop stopped first (the cost ceiling, a stop). */

@@ -282,6 +282,7 @@ const GoalLoopSchema = z.strictObject({
             remaining: text,
             evidence: text,
             costUsd: usd.nullable(),
+            startRetries: text.optional(),
           }),
           z.strictObject({ kind: z.literal("failed"), reason: text, costUsd: usd.nullable() }),
           z.strictObject({ kind: z.literal("not_assessed") }),
