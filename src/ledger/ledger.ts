@@ -160,6 +160,12 @@ export interface PlanSection {
    */
   readonly warnings?: readonly string[];
   /**
+   * The splice disclosure of a hand-written graph built from fragments (Go `printFragmentResolutions`):
+   * one line per resolved `use:` (`formatSplice`), saying which fragment it spliced, what the citing node
+   * overrode, which ids it minted and which grants a binding assembled. Absent: no fragment.
+   */
+  readonly fragments?: readonly string[];
+  /**
    * What was removed from the pull request's text (title, body, the comment that started the run) before
    * the planner saw it: one entry per source that lost anything. Absent: nothing was removed, or nothing
    * untrusted was quoted.

@@ -186,6 +186,7 @@ const PlanSectionSchema = z.strictObject({
   repaired: z.strictObject({ refusals: z.array(text).max(MAX_LIST) }).optional(),
   policy: z.strictObject({ source: line, requireEvidence: z.boolean() }).optional(),
   warnings: z.array(text).max(MAX_LIST).optional(),
+  fragments: z.array(text).max(MAX_LIST).optional(),
   untrustedText: z
     .array(
       z.strictObject({
