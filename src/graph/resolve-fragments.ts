@@ -27,8 +27,9 @@
  */
 import { type Fragment, type FragmentJudgement, judgeFragment } from "./fragment-file.js";
 import { type FragmentLibrary, fragmentNameProblem, MAX_FRAGMENT_DEPTH } from "./fragment-source.js";
-import { refsIn, renameRefsIn, substituteWith } from "./fragment-text.js";
+import { refsIn, renameRefsIn, stringsIn, substituteWith } from "./fragment-text.js";
 import type { GraphIssue } from "./issue.js";
+import { placeholdersIn } from "./placeholders.js";
 import { isRecord } from "./plain-data.js";
 
 /**
@@ -186,12 +187,38 @@ class Splicer {
    */
   checkCollisions(nodes: readonly unknown[]): void {
     for (const node of nodes) {
+      if (isRecord(node)) this.checkLoopRefs(node);
       if (!isRecord(node) || typeof node.id !== "string" || !this.exits.has(node.id)) continue;
       this.issue(
         node,
         `a node citing a multi-node fragment shares its id ${JSON.stringify(node.id)} with this node — ` +
           `depends_on: [${node.id}] and {{ artifacts.${node.id} }} name that fragment's exit, so this node ` +
           "would be bypassed: give one of the two another id",
+      );
+    }
+  }
+
+  /**
+   * A `feedback.rerun` or `{{ feedback.ID }}` naming a multi-node citation (Go: "a loop is not a rerun
+   * target"): unlike `depends_on` and `{{ artifacts.ID }}`, neither stands for the exit — re-running the
+   * citation would re-run one node of it, and its arcs are declared inside the fragment.
+   */
+  private checkLoopRefs(node: Record<string, unknown>): void {
+    const rerun = isRecord(node.feedback) ? node.feedback.rerun : undefined;
+    if (typeof rerun === "string" && this.exits.has(rerun)) {
+      this.issue(
+        node,
+        `feedback.rerun names ${JSON.stringify(rerun)}, a node citing a nodes: fragment, which is not a rerun ` +
+          "target (its id stands for the fragment's exit, and re-running that alone would not re-run the " +
+          "fragment); name a node of this graph, or declare the arc inside the fragment",
+      );
+    }
+    for (const ref of stringsIn(node).flatMap((text) => placeholdersIn(text))) {
+      if (ref.namespace !== "feedback" || ref.problem !== null || !this.exits.has(ref.name)) continue;
+      this.issue(
+        node,
+        `${ref.token} names ${JSON.stringify(ref.name)}, a node citing a nodes: fragment: its feedback arcs are ` +
+          "declared, and quoted, inside the fragment; quote the feedback of a node of this graph",
       );
     }
   }

@@ -307,4 +307,22 @@ describe("the Go CLI's fragment refusals (issue 26)", () => {
       ),
     ]);
   });
+
+  test("a feedback arc or feedback token naming a nodes: citation is refused, saying why", async () => {
+    const rerun = await issuesWith(
+      "nodes:\n  - { id: qa, use: pair }\n" +
+        '  - { id: pr, depends_on: [qa], prompt: "p", allowed_tools: [Read], feedback: { rerun: qa, max: 1 } }\n',
+      { pair },
+    );
+    expect(rerun[0]).toBe(
+      'invalid graph: node "pr": feedback.rerun names "qa", a node citing a nodes: fragment, which is not a rerun target (its id stands for the fragment\'s exit, and re-running that alone would not re-run the fragment); name a node of this graph, or declare the arc inside the fragment',
+    );
+    const token = await issuesWith(
+      'nodes:\n  - { id: qa, use: pair }\n  - { id: pr, depends_on: [qa], prompt: "p {{ feedback.qa }}", allowed_tools: [Read] }\n',
+      { pair },
+    );
+    expect(token[0]).toBe(
+      'invalid graph: node "pr": {{ feedback.qa }} names "qa", a node citing a nodes: fragment: its feedback arcs are declared, and quoted, inside the fragment; quote the feedback of a node of this graph',
+    );
+  });
 });
