@@ -7,6 +7,7 @@
 import { resolve } from "node:path";
 import { fragmentsBeside } from "../graph/fragment-source.js";
 import { type Advisory, formatAdvisory, lintGraphFile } from "../graph/lint.js";
+import { type FragmentSplice, formatSplice } from "../graph/load.js";
 import { formatIssue, type GraphIssue } from "../graph/validate.js";
 import { EXIT } from "../run/exit-codes.js";
 import { refuseUsage } from "../run/local-setup.js";
@@ -68,9 +69,10 @@ export function parseLintFlags(argv: readonly string[]): ParsedLintFlags {
 }
 
 /**
- * Runs `lint` and returns the process exit code. Errors and advisories go to `io.out` (they are the
- * command's output), one per line, then `N errors, M advisories`; with `--json`, `io.out` holds only the
- * JSON `{graph, errors: [{nodeId, reason, text}], advisories: [{nodeId, kind, reason, text}]}`. Usage
+ * Runs `lint` and returns the process exit code. The splice disclosure (one `fragment: …` line per
+ * resolved `use:`), errors and advisories go to `io.out` (they are the command's output), one per line,
+ * then `N errors, M advisories`; with `--json`, `io.out` holds only the JSON `{graph, fragments: [{nodeId,
+ * fragment, …, text}], errors: [{nodeId, reason, text}], advisories: [{nodeId, kind, reason, text}]}`. Usage
  * problems go to `io.err`.
  */
 export async function runCliLint(argv: readonly string[], io: LintIo): Promise<number> {
@@ -81,16 +83,27 @@ export async function runCliLint(argv: readonly string[], io: LintIo): Promise<n
   const read = readGraphFile(path, graph);
   if (!read.ok) return refuseUsage(io, "lint", [read.error])!;
   // The spliced graph is what is linted: fragments are read from fragments/NAME.yaml beside the file.
-  const { errors, advisories } = await lintGraphFile(read.text, graph, fragmentsBeside(path, graph), {
-    inputs: Object.keys(inputs),
-    ...(verifyTimeoutMs !== undefined ? { verifyTimeoutCeilingMs: verifyTimeoutMs } : {}),
-  });
-  io.out.write(json ? renderJson(graph, errors, advisories) : renderLines(errors, advisories));
+  const { errors, advisories, splices } = await lintGraphFile(
+    read.text,
+    graph,
+    fragmentsBeside(path, graph),
+    {
+      inputs: Object.keys(inputs),
+      ...(verifyTimeoutMs !== undefined ? { verifyTimeoutCeilingMs: verifyTimeoutMs } : {}),
+    },
+  );
+  io.out.write(
+    json ? renderJson(graph, errors, advisories, splices) : renderLines(errors, advisories, splices),
+  );
   return errors.length > 0 ? EXIT.failed : EXIT.passed;
 }
 
-function renderLines(errors: readonly GraphIssue[], advisories: readonly Advisory[]): string {
-  const lines = [...errors.map(formatIssue), ...advisories.map(formatAdvisory)];
+function renderLines(
+  errors: readonly GraphIssue[],
+  advisories: readonly Advisory[],
+  splices: readonly FragmentSplice[],
+): string {
+  const lines = [...splices.map(formatSplice), ...errors.map(formatIssue), ...advisories.map(formatAdvisory)];
   const count = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
   lines.push(
     `${count(errors.length, "error", "errors")}, ${count(advisories.length, "advisory", "advisories")}`,
@@ -98,9 +111,15 @@ function renderLines(errors: readonly GraphIssue[], advisories: readonly Advisor
   return `${lines.join("\n")}\n`;
 }
 
-function renderJson(graph: string, errors: readonly GraphIssue[], advisories: readonly Advisory[]): string {
+function renderJson(
+  graph: string,
+  errors: readonly GraphIssue[],
+  advisories: readonly Advisory[],
+  splices: readonly FragmentSplice[],
+): string {
   const report = {
     graph,
+    fragments: splices.map((splice) => ({ ...splice, text: formatSplice(splice) })),
     errors: errors.map((issue) => ({ ...issue, text: formatIssue(issue) })),
     advisories: advisories.map((advisory) => ({ ...advisory, text: formatAdvisory(advisory) })),
   };

@@ -8,7 +8,7 @@
 import { resolve } from "node:path";
 import { fragmentsBeside } from "../graph/fragment-source.js";
 import { formatIssue } from "../graph/issue.js";
-import { loadGraphFile } from "../graph/load.js";
+import { formatSplice, loadGraphFile } from "../graph/load.js";
 import { EXIT } from "../run/exit-codes.js";
 import { refuseUsage } from "../run/local-setup.js";
 import { VERIFY_TIMEOUT, type VerifyTimeoutFlags } from "./flag-groups.js";
@@ -52,7 +52,7 @@ export function parseResolveFlags(argv: readonly string[]): Parsed<ResolveFlags>
 
 /**
  * Runs `resolve` and returns the process exit code: the spliced graph's spec as indented JSON on
- * `io.out`, or each `invalid graph: …` line and a count on `io.err`.
+ * `io.out` (with the splice disclosure, one `fragment: …` line per resolved `use:`, on `io.err`), or each `invalid graph: …` line and a count on `io.err`.
  */
 export async function runCliResolve(argv: readonly string[], io: ResolveIo): Promise<number> {
   const parsed = parseOrExit(argv, io, "resolve", RESOLVE_USAGE, parseResolveFlags);
@@ -71,6 +71,8 @@ export async function runCliResolve(argv: readonly string[], io: ResolveIo): Pro
     );
     return EXIT.failed;
   }
+  // The disclosure goes to stderr, so stdout stays the spliced spec, parseable as JSON.
+  for (const splice of loaded.splices) io.err.write(`${formatSplice(splice)}\n`);
   io.out.write(`${JSON.stringify(loaded.graph.spec, null, 2)}\n`);
   return EXIT.passed;
 }

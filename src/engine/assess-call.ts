@@ -13,6 +13,7 @@ import { codexTokenUsage } from "./codex-usage.js";
 import { invokeClaude } from "./invoke-claude.js";
 import { invokeCodex } from "./invoke-codex.js";
 import type { PlanningCall } from "./plan-call.js";
+import { START_ATTEMPTS, START_BACKOFF_MS, withStartRetry } from "./start-retry.js";
 
 /** How one assessor call is made: the run's CLI, its environment and where it runs. Times in ms. */
 export interface AssessCallOptions {
@@ -29,7 +30,13 @@ export interface AssessCallOptions {
 
 /** The assessor's verdict with the call's bill, or why there is no verdict (the bill still counts). */
 export type AssessResult =
-  | { readonly kind: "assessed"; readonly assessment: Assessment; readonly call: PlanningCall }
+  | {
+      readonly kind: "assessed";
+      readonly assessment: Assessment;
+      readonly call: PlanningCall;
+      /** Each failed start of the assessor CLI that was retried (`withStartRetry`), in order. */
+      readonly failedStarts: readonly string[];
+    }
   | { readonly kind: "failed"; readonly reason: string; readonly call: PlanningCall };
 
 /** Makes the assessor call. Never throws for the call's own failures. */
@@ -38,33 +45,51 @@ export async function assessCycle(o: AssessCallOptions): Promise<AssessResult> {
   if (!reply.ok) return { kind: "failed", reason: reply.reason, call: reply.call };
   const parsed = parseAssessment(reply.text);
   if (!parsed.ok) return { kind: "failed", reason: parsed.reason, call: reply.call };
-  return { kind: "assessed", assessment: parsed.assessment, call: reply.call };
+  return {
+    kind: "assessed",
+    assessment: parsed.assessment,
+    call: reply.call,
+    failedStarts: reply.failedStarts,
+  };
 }
 
 type Reply =
-  | { readonly ok: true; readonly text: string; readonly call: PlanningCall }
+  | {
+      readonly ok: true;
+      readonly text: string;
+      readonly call: PlanningCall;
+      readonly failedStarts: readonly string[];
+    }
   | { readonly ok: false; readonly reason: string; readonly call: PlanningCall };
 
 function noResultWords(kind: string, detail: string | undefined): string {
   if (kind === "timed_out") return "the assessor call timed out";
   if (kind === "cancelled") return "the assessor call was cancelled";
+  if (kind === "spawn_failed") {
+    return `the assessor CLI could not start (${START_ATTEMPTS} attempts, ${START_BACKOFF_MS} ms apart): ${detail ?? kind}`;
+  }
   return `the assessor call failed: ${detail ?? kind}`;
 }
 
 async function claudeReply(o: AssessCallOptions): Promise<Reply> {
   const sessionId = randomUUID();
-  const outcome = await invokeClaude({
-    executable: o.executable,
-    prompt: o.prompt,
-    permissionMode: "plan",
-    policy: assessorPolicy(),
-    session: { kind: "fresh", sessionId },
-    ...(o.model !== undefined ? { model: o.model } : {}),
-    cwd: o.cwd,
-    env: o.env,
-    timeoutMs: o.timeoutMs,
-    ...(o.signal ? { signal: o.signal } : {}),
-  });
+  const retried = await withStartRetry(
+    () =>
+      invokeClaude({
+        executable: o.executable,
+        prompt: o.prompt,
+        permissionMode: "plan",
+        policy: assessorPolicy(),
+        session: { kind: "fresh", sessionId },
+        ...(o.model !== undefined ? { model: o.model } : {}),
+        cwd: o.cwd,
+        env: o.env,
+        timeoutMs: o.timeoutMs,
+        ...(o.signal ? { signal: o.signal } : {}),
+      }),
+    o.signal,
+  );
+  const outcome = retried.outcome;
   if (outcome.kind !== "completed") {
     const call = { sessionId, costUsd: null, usage: null, durationMs: outcome.durationMs };
     const detail =
@@ -89,23 +114,28 @@ async function claudeReply(o: AssessCallOptions): Promise<Reply> {
       call,
     };
   }
-  return { ok: true, text: r.result ?? "", call };
+  return { ok: true, text: r.result ?? "", call, failedStarts: retried.failedStarts };
 }
 
 async function codexReply(o: AssessCallOptions): Promise<Reply> {
-  const outcome = await invokeCodex({
-    executable: o.executable,
-    prompt: o.prompt,
-    permissionMode: "plan",
-    policy: assessorPolicy(),
-    session: { kind: "fresh" },
-    ...(o.model !== undefined ? { model: o.model } : {}),
-    ...(o.codexConfig !== undefined ? { config: o.codexConfig } : {}),
-    cwd: o.cwd,
-    env: o.env,
-    timeoutMs: o.timeoutMs,
-    ...(o.signal ? { signal: o.signal } : {}),
-  });
+  const retried = await withStartRetry(
+    () =>
+      invokeCodex({
+        executable: o.executable,
+        prompt: o.prompt,
+        permissionMode: "plan",
+        policy: assessorPolicy(),
+        session: { kind: "fresh" },
+        ...(o.model !== undefined ? { model: o.model } : {}),
+        ...(o.codexConfig !== undefined ? { config: o.codexConfig } : {}),
+        cwd: o.cwd,
+        env: o.env,
+        timeoutMs: o.timeoutMs,
+        ...(o.signal ? { signal: o.signal } : {}),
+      }),
+    o.signal,
+  );
+  const outcome = retried.outcome;
   if (outcome.kind !== "completed") {
     const threadId =
       outcome.kind === "timed_out"
@@ -137,5 +167,5 @@ async function codexReply(o: AssessCallOptions): Promise<Reply> {
       call,
     };
   }
-  return { ok: true, text: r.reply ?? "", call };
+  return { ok: true, text: r.reply ?? "", call, failedStarts: retried.failedStarts };
 }

@@ -29,6 +29,7 @@ import type { ToolPolicy } from "../policy/tool-policy.js";
 import { type PlanCallResult, type PlanningCall, planWithRepair } from "./plan-call.js";
 import { workingDirectoryProblem } from "./run-setup.js";
 import { runtimeOptionsProblem, runtimeWarnings } from "./runtime-setup.js";
+import { startRetryNote } from "./start-retry.js";
 
 /** What the planning half needs: the subset of `AutoRunOptions` that `plan` takes too. Times in ms. */
 export interface AutoPlanOptions {
@@ -208,6 +209,8 @@ export async function planAuto(
       ? { policy: { source: o.policy.source, requireEvidence: o.policy.requireEvidence === true } }
       : {};
 
+  // A planner CLI that failed to start and was retried is said on the ledger (issue 26).
+  const startNote = startRetryNote("the planner CLI", planned.failedStarts, planned.kind === "planned");
   if (planned.kind === "rejected") {
     // No node was planned, so no policy was built; the slot states the ceiling this run's nodes would have
     // had, read from the same ceiling function with the same option (one node's worth).
@@ -219,6 +222,7 @@ export async function planAuto(
       planningCostUsd: sumKnown(planned.calls),
       ...(planned.repairAttempted ? { repaired: { refusals: [...planned.refusals] } } : {}),
       ...policyNote,
+      ...(startNote !== null ? { warnings: [startNote] } : {}),
       ...untrustedTextNote,
     };
     return { kind: "rejected", plan, planned, calls: planned.calls };
@@ -241,7 +245,7 @@ export async function planAuto(
   }
   const graph = loaded.graph;
   const policies = plannedNodePolicies(graph.nodes, ceiling);
-  const warnings = runtimeWarnings(o.runtime, graph);
+  const warnings = [...(startNote !== null ? [startNote] : []), ...runtimeWarnings(o.runtime, graph)];
   const plan: PlanSection = {
     buildEvidence: answer,
     sinkCommands:

@@ -38,6 +38,7 @@ import { type AssessResult, assessCycle } from "./assess-call.js";
 import { type AutoRunOptions, type AutoRunResult, runAuto } from "./auto-run.js";
 import type { FinishedLeg } from "./leg.js";
 import { executableFor } from "./runtime-setup.js";
+import { startRetryNote } from "./start-retry.js";
 
 /** The goal loop's own options, beside `auto`'s. */
 export interface GoalLoopOptions {
@@ -223,7 +224,15 @@ function cycleAssessment(assessed: AssessResult | null): GoalCycleAssessment {
     return { kind: "failed", reason: assessed.reason, costUsd: assessed.call.costUsd };
   }
   const { goal_met, remaining, evidence } = assessed.assessment;
-  return { kind: "assessed", goalMet: goal_met, remaining, evidence, costUsd: assessed.call.costUsd };
+  const retried = startRetryNote("the assessor CLI", assessed.failedStarts, true);
+  return {
+    kind: "assessed",
+    goalMet: goal_met,
+    remaining,
+    evidence,
+    costUsd: assessed.call.costUsd,
+    ...(retried !== null ? { startRetries: retried } : {}),
+  };
 }
 
 /** Why no further cycle may follow cycle `cycle`, or `null` when one may. */

@@ -5,7 +5,7 @@
  */
 import type { Graph } from "../graph/graph.js";
 import { formatIssue, type GraphIssue } from "../graph/issue.js";
-import { type FragmentSource, loadGraphFile, loadGraphText } from "../graph/load.js";
+import { type FragmentSource, formatSplice, loadGraphFile, loadGraphText } from "../graph/load.js";
 import { placeholdersIn } from "../graph/placeholders.js";
 import type { AgentSource } from "../policy/agent-definition.js";
 import type { Runtime } from "../policy/disclosure.js";
@@ -49,6 +49,8 @@ export type HandGraphResult =
       readonly kind: "loaded";
       readonly graph: Graph;
       readonly warnings: readonly string[];
+      /** The splice disclosure, one `fragment: …` line per resolved `use:` (empty: no fragment). */
+      readonly fragments: readonly string[];
       /** The subagents its nodes name, read from the trusted tree (empty when none does). */
       readonly agents: GraphAgents;
     }
@@ -90,7 +92,8 @@ export async function loadHandWrittenGraph(o: HandGraphOptions): Promise<HandGra
   }
   const concurrencyWrong = concurrencyProblem(o.concurrency);
   if (concurrencyWrong !== null) return { kind: "usage_error", message: concurrencyWrong };
-  return { kind: "loaded", graph, warnings, agents: agents.agents };
+  const fragments = "splices" in loaded ? loaded.splices.map(formatSplice) : [];
+  return { kind: "loaded", graph, warnings, fragments, agents: agents.agents };
 }
 
 /**

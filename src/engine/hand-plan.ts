@@ -21,6 +21,8 @@ export interface HandPlanOptions {
   readonly policy?: RecordedPolicy;
   /** What the runtime will not enforce of the graph (`runtimeWarnings`); listed in the plan when any. */
   readonly warnings: readonly string[];
+  /** The splice disclosure lines (`formatSplice`); listed in the plan when any. */
+  readonly fragments?: readonly string[];
   /** The subagents the graph's nodes name (`hand-agents.ts`); a node's goes on its policy. */
   readonly agents?: GraphAgents;
 }
@@ -79,6 +81,7 @@ export function handWrittenPlan(graph: Graph, o: HandPlanOptions): HandPlan {
       ? { policy: { source: o.policy.source, requireEvidence: o.policy.requireEvidence === true } }
       : {}),
     ...(o.warnings.length > 0 ? { warnings: o.warnings } : {}),
+    ...(o.fragments !== undefined && o.fragments.length > 0 ? { fragments: o.fragments } : {}),
   };
   return { answer, policies, plan };
 }

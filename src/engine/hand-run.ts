@@ -77,7 +77,7 @@ export async function runHandWritten(o: HandRunOptions): Promise<HandRunResult> 
     agents: o.agents ?? agentsAtCommit(o.repoDir, { baseEnv: o.baseEnv }),
   });
   if (loaded.kind !== "loaded") return loaded;
-  const { graph, warnings, agents } = loaded;
+  const { graph, warnings, fragments, agents } = loaded;
   const gitContext = gitContextOf(o);
   const prepared = await prepareFreshRepository(o, { commit: o.commit, gitContext });
   if (!prepared.ok) return { kind: "usage_error", message: prepared.message };
@@ -91,6 +91,7 @@ export async function runHandWritten(o: HandRunOptions): Promise<HandRunResult> 
     runtime: o.runtime,
     ...(o.policy !== undefined ? { policy: o.policy } : {}),
     warnings,
+    fragments,
     agents,
   });
   const frame = openFreshRun(o, {

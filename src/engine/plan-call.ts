@@ -16,6 +16,7 @@ import type { Runtime } from "../policy/disclosure.js";
 import { codexTokenUsage } from "./codex-usage.js";
 import { invokeClaude } from "./invoke-claude.js";
 import { invokeCodex } from "./invoke-codex.js";
+import { START_ATTEMPTS, START_BACKOFF_MS, withStartRetry } from "./start-retry.js";
 
 /** One planner call's bill, for the ledger totals. `costUsd: null` = unknown. */
 export interface PlanningCall {
@@ -33,6 +34,8 @@ export type PlanCallResult =
       readonly calls: readonly PlanningCall[];
       /** Refusals of the first reply when a repair call was needed. */
       readonly repairedFrom: readonly string[] | null;
+      /** Each failed start of the planner CLI that was retried (`withStartRetry`), in order. */
+      readonly failedStarts: readonly string[];
     }
   | {
       readonly kind: "rejected";
@@ -43,6 +46,8 @@ export type PlanCallResult =
       readonly calls: readonly PlanningCall[];
       /** True when a repair call was made (the first reply broke the planned-node rules). */
       readonly repairAttempted: boolean;
+      /** Each failed start of the planner CLI that was retried (`withStartRetry`), in order. */
+      readonly failedStarts: readonly string[];
     };
 
 export interface PlanCallOptions {
@@ -68,11 +73,16 @@ type Attempt =
 /** One planner call's reply, runtime-neutral: the text, or why there is none. */
 type Reply = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly attempt: Attempt };
 
-async function attempt(options: PlanCallOptions, prompt: string, calls: PlanningCall[]): Promise<Attempt> {
+async function attempt(
+  options: PlanCallOptions,
+  prompt: string,
+  calls: PlanningCall[],
+  starts: string[],
+): Promise<Attempt> {
   const reply =
     (options.runtime ?? "claude") === "codex"
-      ? await codexReply(options, prompt, calls)
-      : await claudeReply(options, prompt, calls);
+      ? await codexReply(options, prompt, calls, starts)
+      : await claudeReply(options, prompt, calls, starts);
   if (!reply.ok) return reply.attempt;
   const json = extractPlanJson(reply.text);
   if (!json.ok) {
@@ -94,7 +104,7 @@ function noCallWords(
 ): string {
   switch (outcome.kind) {
     case "spawn_failed":
-      return `could not start ${options.executable}: ${outcome.message}`;
+      return `could not start ${options.executable} (${START_ATTEMPTS} attempts, ${START_BACKOFF_MS} ms apart): ${outcome.message}`;
     case "no_result":
       return outcome.reason;
     case "timed_out":
@@ -110,20 +120,31 @@ const unusable = (why: string, rejected: unknown = null): Reply => ({
 });
 
 /** The codex planner call: `exec --sandbox read-only`, a fresh thread, cost unknown. */
-async function codexReply(options: PlanCallOptions, prompt: string, calls: PlanningCall[]): Promise<Reply> {
-  const outcome = await invokeCodex({
-    executable: options.executable,
-    prompt,
-    permissionMode: "plan",
-    policy: plannerPolicy(),
-    session: { kind: "fresh" },
-    ...(options.model !== undefined ? { model: options.model } : {}),
-    ...(options.codexConfig !== undefined ? { config: options.codexConfig } : {}),
-    cwd: options.cwd,
-    env: options.env,
-    timeoutMs: options.timeoutMs,
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
+async function codexReply(
+  options: PlanCallOptions,
+  prompt: string,
+  calls: PlanningCall[],
+  starts: string[],
+): Promise<Reply> {
+  const retried = await withStartRetry(
+    () =>
+      invokeCodex({
+        executable: options.executable,
+        prompt,
+        permissionMode: "plan",
+        policy: plannerPolicy(),
+        session: { kind: "fresh" },
+        ...(options.model !== undefined ? { model: options.model } : {}),
+        ...(options.codexConfig !== undefined ? { config: options.codexConfig } : {}),
+        cwd: options.cwd,
+        env: options.env,
+        timeoutMs: options.timeoutMs,
+        ...(options.signal ? { signal: options.signal } : {}),
+      }),
+    options.signal,
+  );
+  starts.push(...retried.failedStarts);
+  const outcome = retried.outcome;
   if (outcome.kind !== "completed") {
     const threadId =
       outcome.kind === "timed_out"
@@ -150,20 +171,31 @@ async function codexReply(options: PlanCallOptions, prompt: string, calls: Plann
 }
 
 /** The claude planner call: `-p --permission-mode plan` with every deniable tool denied. */
-async function claudeReply(options: PlanCallOptions, prompt: string, calls: PlanningCall[]): Promise<Reply> {
+async function claudeReply(
+  options: PlanCallOptions,
+  prompt: string,
+  calls: PlanningCall[],
+  starts: string[],
+): Promise<Reply> {
   const sessionId = randomUUID();
-  const outcome = await invokeClaude({
-    executable: options.executable,
-    prompt,
-    permissionMode: "plan",
-    policy: plannerPolicy(),
-    session: { kind: "fresh", sessionId },
-    ...(options.model !== undefined ? { model: options.model } : {}),
-    cwd: options.cwd,
-    env: options.env,
-    timeoutMs: options.timeoutMs,
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
+  const retried = await withStartRetry(
+    () =>
+      invokeClaude({
+        executable: options.executable,
+        prompt,
+        permissionMode: "plan",
+        policy: plannerPolicy(),
+        session: { kind: "fresh", sessionId },
+        ...(options.model !== undefined ? { model: options.model } : {}),
+        cwd: options.cwd,
+        env: options.env,
+        timeoutMs: options.timeoutMs,
+        ...(options.signal ? { signal: options.signal } : {}),
+      }),
+    options.signal,
+  );
+  starts.push(...retried.failedStarts);
+  const outcome = retried.outcome;
   if (outcome.kind !== "completed") {
     calls.push({ sessionId, costUsd: null, usage: null, durationMs: outcome.durationMs });
     return unusable(noCallWords(options, outcome));
@@ -184,8 +216,10 @@ async function claudeReply(options: PlanCallOptions, prompt: string, calls: Plan
 /** Plans once, repairs at most once. Never throws for the planner's own failures. */
 export async function planWithRepair(options: PlanCallOptions): Promise<PlanCallResult> {
   const calls: PlanningCall[] = [];
-  const first = await attempt(options, options.prompt, calls);
-  if (first.kind === "ok") return { kind: "planned", spec: first.spec, calls, repairedFrom: null };
+  const failedStarts: string[] = [];
+  const first = await attempt(options, options.prompt, calls, failedStarts);
+  if (first.kind === "ok")
+    return { kind: "planned", spec: first.spec, calls, repairedFrom: null, failedStarts };
   if (!first.repairable) {
     return {
       kind: "rejected",
@@ -194,11 +228,17 @@ export async function planWithRepair(options: PlanCallOptions): Promise<PlanCall
       rejected: first.rejected,
       calls,
       repairAttempted: false,
+      failedStarts,
     };
   }
-  const second = await attempt(options, buildRepairPrompt(options.prompt, first.refusals), calls);
+  const second = await attempt(
+    options,
+    buildRepairPrompt(options.prompt, first.refusals),
+    calls,
+    failedStarts,
+  );
   if (second.kind === "ok")
-    return { kind: "planned", spec: second.spec, calls, repairedFrom: first.refusals };
+    return { kind: "planned", spec: second.spec, calls, repairedFrom: first.refusals, failedStarts };
   return {
     kind: "rejected",
     reason: `the plan was refused twice: ${second.refusals.join("; ")}`,
@@ -206,5 +246,6 @@ export async function planWithRepair(options: PlanCallOptions): Promise<PlanCall
     rejected: second.rejected,
     calls,
     repairAttempted: true,
+    failedStarts,
   };
 }

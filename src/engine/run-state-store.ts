@@ -91,10 +91,11 @@ export class RunStateStore {
   }
 
   /**
-   * Changes one node's record: `patch` over the previous record's session, executions, feedback rounds,
-   * thread usage and completion progress (a node without a record starts with no session and 0
-   * executions). Other previous fields (`judged`, `session_cost_usd`) are dropped unless the patch sets
-   * them; `completion: undefined` clears the progress.
+   * Changes one node's record: `patch` over the previous record's session, its cumulative cost (claude),
+   * executions, feedback rounds, thread usage and completion progress (a node without a record starts with
+   * no session and 0 executions). `judged` is dropped unless the patch sets it; `completion: undefined`
+   * clears the progress. The session's cost stays with its session id: a `handoff: session` child resuming
+   * it records only its own share, which a status patch dropping the cost would make unknown (issue 26).
    */
   patchNode(id: string, patch: NodeRecordPatch): void {
     const prev = this.node(id);
@@ -102,6 +103,7 @@ export class RunStateStore {
       session_id: prev?.session_id ?? null,
       executions: prev?.executions ?? 0,
       ...(prev?.feedback_rounds !== undefined ? { feedback_rounds: prev.feedback_rounds } : {}),
+      ...(prev?.session_cost_usd !== undefined ? { session_cost_usd: prev.session_cost_usd } : {}),
       ...(prev?.thread_usage !== undefined ? { thread_usage: prev.thread_usage } : {}),
       ...(prev?.completion !== undefined ? { completion: prev.completion } : {}),
       ...patch,

@@ -27,6 +27,8 @@ interface FragmentBase {
   readonly location: string;
   readonly description: string;
   readonly substitutions: readonly string[];
+  /** Declared substitution points the body never references (Go: drift smell, a lint advisory). */
+  readonly unreferenced: readonly string[];
 }
 
 /** A judged fragment file: its node body (`single`), or its nodes and exit (`multi`), as plain data. */
@@ -82,10 +84,11 @@ export function judgeFragment(name: string, read: FragmentRead | undefined): Fra
   const description = typeof data.description === "string" ? data.description.trim() : "";
   if (description === "") reasons.push("description: is missing or empty — say what the spliced node does");
   const substitutions = substitutionsOf(data.substitutions, reasons);
-  const base = { name, location, description, substitutions };
   const body = bodyOf(data, reasons);
+  let unreferenced: string[] = [];
   if (body !== null) {
     const tokens = withTokensIn(body.kind === "single" ? body.node : body.nodes);
+    unreferenced = substitutions.filter((point) => !tokens.names.includes(point));
     for (const token of tokens.malformed) {
       reasons.push(
         `${JSON.stringify(token)} claims the with namespace but is not {{ with.NAME }}, so it could never be ` +
@@ -99,7 +102,7 @@ export function judgeFragment(name: string, read: FragmentRead | undefined): Fra
     }
   }
   if (reasons.length > 0 || body === null) return refuse(...reasons);
-  return { ok: true, fragment: { ...base, ...body } };
+  return { ok: true, fragment: { name, location, description, substitutions, unreferenced, ...body } };
 }
 
 function substitutionsOf(value: unknown, reasons: string[]): string[] {

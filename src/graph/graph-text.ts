@@ -1,6 +1,8 @@
 /**
  * A graph or fragment file's text as plain data (SPEC §3: YAML, or JSON — JSON is YAML): one document,
- * unique keys, bounded alias expansion, and a numeric `version` kept as it was written. Syntax errors are
+ * unique keys, bounded alias expansion, YAML 1.1 merge keys (`<<: *base`, as the Go CLI's `yaml.v3` reads
+ * them: the node's own keys win, then the merged mappings in order), and a numeric `version` kept as it was
+ * written. Syntax errors are
  * returned as {@link GraphIssue}s that name the file and the position.
  */
 import { isMap, isScalar, parseAllDocuments, parseDocument, type YAMLError } from "yaml";
@@ -14,10 +16,11 @@ export type GraphData =
 
 /**
  * Parses `text` as one YAML document (JSON included) into plain data, keeping a numeric `version` as it
- * was written. Refuses several documents, duplicate keys, and alias expansion past 100 ("billion laughs").
+ * was written; `<<:` merges (`yaml`'s `merge: true`). Refuses several documents, duplicate keys, and alias
+ * expansion past 100 ("billion laughs").
  */
 export function readGraphText(text: string, source: string): GraphData {
-  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true, merge: true });
   if (doc.errors.length > 0) {
     return {
       ok: false,

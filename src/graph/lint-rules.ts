@@ -7,7 +7,7 @@
  */
 import type { Graph, GraphNode } from "./graph.js";
 import { hasEngineRunCheck, hasTodosGate } from "./node-checks.js";
-import { lookalikePlaceholdersIn } from "./placeholders.js";
+import { lookalikePlaceholdersIn, placeholdersIn } from "./placeholders.js";
 import { type NodeSpec, RETRY_CAUSES } from "./schema.js";
 import { ancestorsOf } from "./topology.js";
 import { templatedFields } from "./validate-placeholders.js";
@@ -289,4 +289,18 @@ export function worktreeAdvice(
 /** `worktree "NAME"`, or `the main working tree`. */
 function placeOf(node: GraphNode): string {
   return node.worktree === null ? "the main working tree" : `worktree ${JSON.stringify(node.worktree)}`;
+}
+
+/**
+ * True when some prompt in the body of `declarer`'s feedback arc quotes `{{ feedback.DECLARER }}` (Go ADR
+ * 0028); false for a blind arc, whose rounds repeat the same prompts. False when `declarer` has no arc.
+ */
+export function arcQuotesItsPayload(graph: Graph, declarer: GraphNode): boolean {
+  const arc = declarer.feedback;
+  if (arc === null) return false;
+  return arc.body.some((id) =>
+    placeholdersIn(graph.nodes_by_id.get(id)?.prompt ?? "").some(
+      (ref) => ref.namespace === "feedback" && ref.name === declarer.id && ref.problem === null,
+    ),
+  );
 }

@@ -29,6 +29,10 @@
  *    completion command (or the verify cwd): model-written text decides what the check runs.
  * 6. `feedback-not-quoted` — a feedback arc whose body's prompts never quote `{{ feedback.DECLARER }}`;
  *    reported on the rerun target, where the token belongs (Go ADR 0028).
+ *    `feedback-reach` — a fan-in declarer whose arc cannot re-run one of its producers, with the rerun
+ *    target that would (`lint-arcs.ts`, Go `LintFeedbackReach`); `session-across-cwd` — `handoff: session`
+ *    in another `cwd` than its parent; `session-retry-cold` — `handoff: session` with retries, which start
+ *    fresh (Go `handoff.LintSessions`).
  * 7. `retry-never-fires` — `retry.max` > 0 with no cause in `retry.on`; `costly-retry` /
  *    `costly-feedback` — `retry.max` / `feedback.max` above 10, with the worst-case executions.
  * 8. `no-tools-no-verify` — an agent node declaring neither `allowed_tools` nor an engine-run check
@@ -36,6 +40,9 @@
  *    gate is the model's own plan, so it does not silence the advisory, which names it.
  * 9. `unverified-sink` — an agent sink without an engine-run check (as in 8); `only-gate-sinks` — every
  *    sink is a gate (reported on the first). Either way the run can conclude `neutral` at best.
+ *
+ * 0. Before every node's: `unreferenced-substitution` — a fragment's declared substitution point its body
+ *    never references (Go `FragmentAdvisory`), on the fragment's first citing node.
  *
  * 10. `exit-code-unchecked` — `result_matches` without `exit_zero: true` nor a `verify` command (which
  *    decides the node by its own exit code; issue 17 item 9). The Go CLI this ports does not
@@ -47,7 +54,9 @@ import { cwdIssues, placedNodesOf } from "./cwd-rules.js";
 import { type FragmentSource, gatherFragments } from "./fragment-source.js";
 import type { Graph } from "./graph.js";
 import type { GraphIssue } from "./issue.js";
+import { feedbackReach, type SessionAdviceKind, sessionAdvice } from "./lint-arcs.js";
 import {
+  arcQuotesItsPayload,
   lookalikeAdvice,
   type NotRunKind,
   notRunAdvice,
@@ -58,7 +67,13 @@ import {
   worktreeAdvice,
 } from "./lint-rules.js";
 import { uncheckedVerdict } from "./lint-verdicts.js";
-import { judgeGraphObject, type LoadOptions, readGraphText, uniqueIssues } from "./load.js";
+import {
+  type FragmentSplice,
+  judgeGraphObject,
+  type LoadOptions,
+  readGraphText,
+  uniqueIssues,
+} from "./load.js";
 import { hasEngineRunCheck, hasTodosGate } from "./node-checks.js";
 import { placeholdersIn } from "./placeholders.js";
 import type { NodeSpec } from "./schema.js";
@@ -74,6 +89,9 @@ export type AdvisoryKind =
   | "unchecked-verdict"
   | "verify-splices-model-output"
   | "feedback-not-quoted"
+  | "feedback-reach"
+  | SessionAdviceKind
+  | "unreferenced-substitution"
   | SpendAdviceKind
   | "no-tools-no-verify"
   | SinkAdviceKind
@@ -97,6 +115,8 @@ export interface LintOptions extends LoadOptions {
 export interface LintResult {
   readonly errors: readonly GraphIssue[];
   readonly advisories: readonly Advisory[];
+  /** Every `use:` resolved, for the splice disclosure (`formatSplice`); `[]` without fragments. */
+  readonly splices: readonly FragmentSplice[];
 }
 
 /**
@@ -112,11 +132,18 @@ export interface LintResult {
 export function lintGraph(text: string, source: string, options: LintOptions = {}): LintResult {
   const { inputs, ...loadOptions } = options;
   const read = readGraphText(text, source);
-  if (!read.ok) return { errors: read.issues, advisories: [] };
+  if (!read.ok) return { errors: read.issues, advisories: [], splices: [] };
   const judged = judgeGraphObject(read.data, source, loadOptions);
+  const fragmentAdvice = judged.notes.map(
+    ({ nodeId, reason }): Advisory => ({ nodeId, kind: "unreferenced-substitution", reason }),
+  );
   return {
     errors: uniqueIssues([...judged.issues, ...cwdIssues(placedNodesOf(judged.data))]),
-    advisories: judged.graph === null ? [] : graphAdvisories(judged.graph, { inputs: inputs ?? [] }),
+    advisories:
+      judged.graph === null
+        ? []
+        : [...fragmentAdvice, ...graphAdvisories(judged.graph, { inputs: inputs ?? [] })],
+    splices: judged.splices,
   };
 }
 
@@ -132,7 +159,7 @@ export async function lintGraphFile(
   options: Omit<LintOptions, "fragments"> = {},
 ): Promise<LintResult> {
   const read = readGraphText(text, source);
-  if (!read.ok) return { errors: read.issues, advisories: [] };
+  if (!read.ok) return { errors: read.issues, advisories: [], splices: [] };
   const library = await gatherFragments(read.data, fragments);
   return lintGraph(text, source, { ...options, fragments: library });
 }
@@ -152,6 +179,7 @@ export function graphAdvisories(graph: Graph, options: { readonly inputs: readon
   const declared = new Set(graph.inputs);
   const specs = new Map((graph.spec.nodes ?? []).map((spec) => [spec.id, spec] as const));
   const sinks = sinkAdvice(graph);
+  const reach = feedbackReach(graph);
   const advisories: Advisory[] = [];
   for (const node of graph.nodes) {
     const spec = specs.get(node.id);
@@ -181,6 +209,8 @@ export function graphAdvisories(graph: Graph, options: { readonly inputs: readon
       }
       for (const reason of splicedVerifyText(spec)) add("verify-splices-model-output", reason);
       for (const reason of unquotedFeedback(graph, node.id)) add("feedback-not-quoted", reason);
+      for (const found of reach) if (found.declarer === node.id) add("feedback-reach", found.reason);
+      for (const { kind, reason } of sessionAdvice(graph, node)) add(kind, reason);
       for (const { kind, reason } of spendAdvice(graph, node)) add(kind, reason);
       // A completion command is engine-run like success_check.verify; a todos gate is the model's own plan.
       if (spec.allowed_tools === undefined && !hasEngineRunCheck(node)) {
@@ -259,13 +289,7 @@ function unquotedFeedback(graph: Graph, targetId: string): string[] {
   const reasons: string[] = [];
   for (const declarer of graph.nodes) {
     const arc = declarer.feedback;
-    if (arc === null || arc.rerun !== targetId) continue;
-    const quoted = arc.body.some((id) =>
-      placeholdersIn(graph.nodes_by_id.get(id)?.prompt ?? "").some(
-        (ref) => ref.namespace === "feedback" && ref.name === declarer.id && ref.problem === null,
-      ),
-    );
-    if (quoted) continue;
+    if (arc === null || arc.rerun !== targetId || arcQuotesItsPayload(graph, declarer)) continue;
     const token = `{{ feedback.${declarer.id} }}`;
     reasons.push(
       `re-run by the feedback arc of ${JSON.stringify(declarer.id)}, but no prompt in that arc's body quotes ` +

@@ -17,7 +17,7 @@ import { buildGraph, type Graph } from "./graph.js";
 import { readGraphText } from "./graph-text.js";
 import type { GraphIssue } from "./issue.js";
 import { isRecord, withoutNulls } from "./plain-data.js";
-import { resolveFragments } from "./resolve-fragments.js";
+import { type FragmentNote, type FragmentSplice, resolveFragments } from "./resolve-fragments.js";
 import { salvageSpec } from "./salvage.js";
 import { GraphSpecSchema } from "./schema.js";
 import { schemaIssues } from "./schema-issues.js";
@@ -41,7 +41,12 @@ export interface LoadOptions extends ValidateOptions {
  * each with `formatIssue`.
  */
 export type LoadResult =
-  | { readonly ok: true; readonly graph: Graph }
+  | {
+      readonly ok: true;
+      readonly graph: Graph;
+      /** Every `use:` resolved, for the splice disclosure ({@link formatSplice}); `[]` without fragments. */
+      readonly splices: readonly FragmentSplice[];
+    }
   | { readonly ok: false; readonly issues: readonly GraphIssue[] };
 
 /**
@@ -79,7 +84,9 @@ export async function loadGraphFile(
  */
 export function loadGraphObject(value: unknown, source: string, options: LoadOptions = {}): LoadResult {
   const judged = judgeGraphObject(value, source, options);
-  return judged.graph !== null ? { ok: true, graph: judged.graph } : { ok: false, issues: judged.issues };
+  return judged.graph !== null
+    ? { ok: true, graph: judged.graph, splices: judged.splices }
+    : { ok: false, issues: judged.issues };
 }
 
 /** What the loader found in a graph object: every issue, and the graph when there is none. */
@@ -96,6 +103,10 @@ export interface GraphJudgement {
    * written; `null` when it is not a mapping.
    */
   readonly data: Record<string, unknown> | null;
+  /** Every `use:` resolved (whether or not the graph then loads). */
+  readonly splices: readonly FragmentSplice[];
+  /** Advice about the fragment files spliced (e.g. an unreferenced substitution point). */
+  readonly notes: readonly FragmentNote[];
 }
 
 /** Judges a parsed graph object with every shape and semantic rule (see {@link loadGraphObject}). */
@@ -105,6 +116,8 @@ export function judgeGraphObject(value: unknown, source: string, options: LoadOp
       issues: [{ nodeId: null, reason: `${source} is empty: a graph needs a nodes list` }],
       graph: null,
       data: null,
+      splices: [],
+      notes: [],
     };
   }
   const cleaned = withoutNulls(value);
@@ -118,21 +131,27 @@ export function judgeGraphObject(value: unknown, source: string, options: LoadOp
       issues: [{ nodeId: null, reason: `a graph must be a mapping with a nodes list (got ${got})` }],
       graph: null,
       data: null,
+      splices: [],
+      notes: [],
     };
   }
   const { fragments, ...validateOptions } = options;
   const spliced =
-    fragments === undefined ? { data: cleaned, issues: [] } : resolveFragments(cleaned, fragments);
+    fragments === undefined
+      ? { data: cleaned, issues: [], splices: [], notes: [] }
+      : resolveFragments(cleaned, fragments);
   const raw = spliced.data;
+  const { splices, notes } = spliced;
 
   const parsed = GraphSpecSchema.safeParse(raw, { reportInput: true });
   if (parsed.success && spliced.issues.length === 0) {
     const issues = validateGraph(parsed.data, validateOptions);
-    return { issues, graph: issues.length === 0 ? buildGraph(parsed.data, source) : null, data: raw };
+    const graph = issues.length === 0 ? buildGraph(parsed.data, source) : null;
+    return { issues, graph, data: raw, splices, notes };
   }
   if (parsed.success) {
     const issues = [...spliced.issues, ...validateGraph(parsed.data, validateOptions)];
-    return { issues: uniqueIssues(issues), graph: null, data: raw };
+    return { issues: uniqueIssues(issues), graph: null, data: raw, splices, notes };
   }
   const salvaged = salvageSpec(raw, parsed.error.issues);
   const issues = [
@@ -140,7 +159,7 @@ export function judgeGraphObject(value: unknown, source: string, options: LoadOp
     ...schemaIssues(parsed.error.issues, raw),
     ...(salvaged === null ? [] : validateGraph(salvaged, validateOptions)),
   ];
-  return { issues: uniqueIssues(issues), graph: null, data: raw };
+  return { issues: uniqueIssues(issues), graph: null, data: raw, splices, notes };
 }
 
 /** `issues` without repeats (same node, same reason), first occurrence kept. */
@@ -156,3 +175,4 @@ export function uniqueIssues(issues: readonly GraphIssue[]): GraphIssue[] {
 
 export type { FragmentLibrary, FragmentRead, FragmentSource } from "./fragment-source.js";
 export type { Graph, GraphNode } from "./graph.js";
+export { type FragmentSplice, formatSplice } from "./resolve-fragments.js";

@@ -20,20 +20,74 @@
  *   errors naming the chain.
  *
  * `with:` must bind exactly the fragment's declared `substitutions`: a missing or an extra binding is an
- * error. A graph file's own ids, `depends_on` entries and `feedback.rerun` may not contain `/` — only the
- * splicer writes one. Every problem is an issue on the citing node (its spliced id when nested); a node
+ * error. A graph file's own ids, `depends_on` entries, `feedback.rerun` and placeholder tokens (in any
+ * field, `with:` bindings included) may not contain `/` — only the splicer writes one. No node may share its
+ * id with a multi-node citation (the id stands for the fragment's exit). Every problem is an issue on the citing node (its spliced id when nested); a node
  * whose citation fails stays in the graph as a stand-in, so the rest of the graph is still judged.
  */
 import { type Fragment, type FragmentJudgement, judgeFragment } from "./fragment-file.js";
 import { type FragmentLibrary, fragmentNameProblem, MAX_FRAGMENT_DEPTH } from "./fragment-source.js";
-import { renameRefsIn, substituteWith } from "./fragment-text.js";
+import { refsIn, renameRefsIn, stringsIn, substituteWith } from "./fragment-text.js";
 import type { GraphIssue } from "./issue.js";
+import { placeholdersIn } from "./placeholders.js";
 import { isRecord } from "./plain-data.js";
 
-/** The spliced graph data, and every problem splicing found. */
+/**
+ * One resolved `use:`, for the splice disclosure `lint`, `resolve` and a run's plan print (Go
+ * `FragmentResolution`): what a citation pulled in is announced at every run, not only visible to whoever
+ * opens the fragment file.
+ */
+export interface FragmentSplice {
+  /** The citing node's id (its spliced id when the citation sits inside a fragment). */
+  readonly nodeId: string;
+  readonly fragment: string;
+  /** The fragment file's `description:`. */
+  readonly description: string;
+  /** Where the fragment file was read, e.g. `fragments/check.yaml`. */
+  readonly location: string;
+  /** Citation hops: 1 for a `use:` in the graph file, 2 for one inside a fragment it cites, … */
+  readonly depth: number;
+  /** Single-node: the body's fields the citing node replaced, in the fragment file's order. */
+  readonly overridden: readonly string[];
+  /** Multi-node: the spliced ids this citation minted that stand in the graph (a nested `use:` is not one). */
+  readonly spliced: readonly string[];
+  /** Spliced nodes whose `allowed_tools` a `with:` binding changed, with the tools as bound. */
+  readonly grants: readonly { readonly nodeId: string; readonly tools: unknown }[];
+}
+
+/** A finding about a fragment file that does not stop the load (Go `FragmentAdvisory`), on its first citer. */
+export interface FragmentNote {
+  readonly nodeId: string;
+  readonly reason: string;
+}
+
+/** The spliced graph data, every problem splicing found, what it spliced, and its advice. */
 export interface SpliceResult {
   readonly data: Record<string, unknown>;
   readonly issues: readonly GraphIssue[];
+  /** Every resolved citation, in the order spliced (a nested one after its parent). */
+  readonly splices: readonly FragmentSplice[];
+  readonly notes: readonly FragmentNote[];
+}
+
+/**
+ * The disclosure line of one splice: `fragment: node "t" spliced from "check" (fragments/check.yaml) —
+ * DESCRIPTION`, then ` — node overrides: a, b`, ` — nodes: t/x, t/y`, ` — grants: t [Read, Bash(npm *)]`
+ * when there are any (Go `printFragmentResolutions`).
+ */
+export function formatSplice(splice: FragmentSplice): string {
+  const parts = [
+    `fragment: node ${JSON.stringify(splice.nodeId)} spliced from ${JSON.stringify(splice.fragment)} ` +
+      `(${splice.location}) — ${splice.description}`,
+  ];
+  if (splice.overridden.length > 0) parts.push(`node overrides: ${splice.overridden.join(", ")}`);
+  if (splice.spliced.length > 0) parts.push(`nodes: ${splice.spliced.join(", ")}`);
+  if (splice.grants.length > 0) {
+    const grant = (tools: unknown): string =>
+      Array.isArray(tools) ? `[${tools.map(String).join(", ")}]` : JSON.stringify(tools);
+    parts.push(`grants: ${splice.grants.map((g) => `${g.nodeId} ${grant(g.tools)}`).join("; ")}`);
+  }
+  return parts.join(" — ");
 }
 
 type SingleFragment = Extract<Fragment, { kind: "single" }>;
@@ -47,7 +101,7 @@ const WIRING = ["id", "use", "with", "depends_on", "cwd", "worktree"];
  * `library`. Returns a new object; `data` is not changed. Never throws on bad input.
  */
 export function resolveFragments(data: Record<string, unknown>, library: FragmentLibrary): SpliceResult {
-  if (!Array.isArray(data.nodes)) return { data, issues: [] };
+  if (!Array.isArray(data.nodes)) return { data, issues: [], splices: [], notes: [] };
   const splicer = new Splicer(library);
   const spliced: unknown[] = [];
   data.nodes.forEach((node: unknown) => {
@@ -66,11 +120,19 @@ export function resolveFragments(data: Record<string, unknown>, library: Fragmen
       spliced.push(rest);
     } else spliced.push(node);
   });
-  return { data: { ...data, nodes: splicer.pointAtExits(spliced) }, issues: splicer.issues };
+  splicer.checkCollisions(spliced);
+  return {
+    data: { ...data, nodes: splicer.pointAtExits(spliced) },
+    issues: splicer.issues,
+    splices: splicer.splices,
+    notes: splicer.notes,
+  };
 }
 
 class Splicer {
   readonly issues: GraphIssue[] = [];
+  readonly splices: FragmentSplice[] = [];
+  readonly notes: FragmentNote[] = [];
   /** A multi-node citation's id → its exit's spliced id. */
   private readonly exits = new Map<string, string>();
   private readonly judged = new Map<string, { judgement: FragmentJudgement; firstCitedBy: string }>();
@@ -104,6 +166,61 @@ class Splicer {
         );
       }
     }
+    // Every string, `with:` bindings included (Go `refuseAuthoredNamespaces` walks every scalar): a
+    // token is where reaching into a citation leaks data, and the spliced id it names really exists.
+    for (const { id, token } of refsIn(node)) {
+      if (id.includes("/")) {
+        const citing = id.slice(0, id.indexOf("/"));
+        this.issue(
+          node,
+          `${token} names ${JSON.stringify(id)}, a node inside a fragment citation, whose internals a graph ` +
+            `file may not read: name the citing node ${JSON.stringify(citing)} instead (it stands for the fragment's exit)`,
+        );
+      }
+    }
+  }
+
+  /**
+   * A hand-written node sharing its id with a multi-node citation (Go `refuseLoopIDCollisions`): the
+   * citation's id leaves the spliced graph, so duplicate-id validation cannot see the pair, and every
+   * reference to the id would be aimed at the fragment's exit, orphaning the hand-written node.
+   */
+  checkCollisions(nodes: readonly unknown[]): void {
+    for (const node of nodes) {
+      if (isRecord(node)) this.checkLoopRefs(node);
+      if (!isRecord(node) || typeof node.id !== "string" || !this.exits.has(node.id)) continue;
+      this.issue(
+        node,
+        `a node citing a multi-node fragment shares its id ${JSON.stringify(node.id)} with this node — ` +
+          `depends_on: [${node.id}] and {{ artifacts.${node.id} }} name that fragment's exit, so this node ` +
+          "would be bypassed: give one of the two another id",
+      );
+    }
+  }
+
+  /**
+   * A `feedback.rerun` or `{{ feedback.ID }}` naming a multi-node citation (Go: "a loop is not a rerun
+   * target"): unlike `depends_on` and `{{ artifacts.ID }}`, neither stands for the exit — re-running the
+   * citation would re-run one node of it, and its arcs are declared inside the fragment.
+   */
+  private checkLoopRefs(node: Record<string, unknown>): void {
+    const rerun = isRecord(node.feedback) ? node.feedback.rerun : undefined;
+    if (typeof rerun === "string" && this.exits.has(rerun)) {
+      this.issue(
+        node,
+        `feedback.rerun names ${JSON.stringify(rerun)}, a node citing a nodes: fragment, which is not a rerun ` +
+          "target (its id stands for the fragment's exit, and re-running that alone would not re-run the " +
+          "fragment); name a node of this graph, or declare the arc inside the fragment",
+      );
+    }
+    for (const ref of stringsIn(node).flatMap((text) => placeholdersIn(text))) {
+      if (ref.namespace !== "feedback" || ref.problem !== null || !this.exits.has(ref.name)) continue;
+      this.issue(
+        node,
+        `${ref.token} names ${JSON.stringify(ref.name)}, a node citing a nodes: fragment: its feedback arcs are ` +
+          "declared, and quoted, inside the fragment; quote the feedback of a node of this graph",
+      );
+    }
   }
 
   /** Splices the citing node `using` into `out`; `chain` is the fragment names cited on the way here. */
@@ -134,6 +251,14 @@ class Splicer {
       unknown
     >;
     const merged = { ...body, ...overrides };
+    this.record(using, fragment, next.length, {
+      overridden: Object.keys(fragment.node).filter((key) => Object.hasOwn(overrides, key)),
+      spliced: [],
+      grants:
+        touchedGrant(fragment.node, body) && !Object.hasOwn(overrides, "allowed_tools")
+          ? [{ nodeId: using.id as string, tools: merged.allowed_tools }]
+          : [],
+    });
     if (merged.use !== undefined) this.splice(merged, next, out);
     else out.push(merged);
   }
@@ -173,6 +298,15 @@ class Splicer {
       if (using.worktree !== undefined) node.worktree = using.worktree;
     }
     this.exits.set(using.id as string, prefix + fragment.exit);
+    this.record(using, fragment, next.length, {
+      overridden: [],
+      spliced: nodes.filter((node) => node.use === undefined).map((node) => node.id as string),
+      grants: nodes.flatMap((node, index) =>
+        touchedGrant(renamed[index] ?? {}, node)
+          ? [{ nodeId: node.id as string, tools: node.allowed_tools }]
+          : [],
+      ),
+    });
     for (const node of nodes) {
       if (node.use !== undefined) this.splice(node, next, out);
       else out.push(node);
@@ -199,6 +333,29 @@ class Splicer {
       }
       return pointed;
     });
+  }
+
+  /** Records a resolved citation, and (once per fragment) its unreferenced substitution points. */
+  private record(
+    using: Record<string, unknown>,
+    fragment: Fragment,
+    depth: number,
+    what: Pick<FragmentSplice, "overridden" | "spliced" | "grants">,
+  ): void {
+    const { name: fragmentName, description, location } = fragment;
+    const nodeId = using.id as string;
+    this.splices.push({ nodeId, fragment: fragmentName, description, location, depth, ...what });
+    if (this.splices.some((s) => s.fragment === fragmentName && s !== this.splices.at(-1))) return;
+    for (const point of fragment.unreferenced) {
+      this.notes.push({
+        nodeId,
+        reason:
+          `use ${JSON.stringify(fragmentName)} (${location}): substitution point ${JSON.stringify(point)} is declared ` +
+          "but never referenced in the fragment's body, so every citation must bind a value that goes nowhere " +
+          `(drift: the body moved, the declaration did not); remove it from substitutions, or put {{ with.${point} }} ` +
+          "where it was meant to go",
+      });
+    }
   }
 
   /** The fragment `using` cites with valid bindings, or `null` after reporting why not. */
@@ -290,6 +447,14 @@ class Splicer {
     for (const problem of substituted.problems) this.issue(using, `${at}: ${problem}`);
     return substituted.value;
   }
+}
+
+/** True when substitution changed a node's `allowed_tools` (compared as data, never by scanning for `{{`). */
+function touchedGrant(
+  before: Readonly<Record<string, unknown>>,
+  after: Readonly<Record<string, unknown>>,
+): boolean {
+  return JSON.stringify(before.allowed_tools) !== JSON.stringify(after.allowed_tools);
 }
 
 /** A fragment node renamed into the citation's namespace: its id, its wiring and its own tokens. */

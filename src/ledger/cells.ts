@@ -313,7 +313,8 @@ export function assessmentWords(assessment: GoalCycleAssessment, maxChars: numbe
     case "assessed": {
       const verdict = assessment.goalMet ? "goal met" : "goal not met";
       const remaining = assessment.remaining.trim() === "" ? "" : `; remaining: ${cut(assessment.remaining)}`;
-      return `${verdict}${remaining}; evidence: ${cut(assessment.evidence)}; assessor cost ${formatUsd(assessment.costUsd)}`;
+      const retried = assessment.startRetries === undefined ? "" : `; ${assessment.startRetries}`;
+      return `${verdict}${remaining}; evidence: ${cut(assessment.evidence)}; assessor cost ${formatUsd(assessment.costUsd)}${retried}`;
     }
     default:
       return unreachable(assessment);

@@ -107,6 +107,8 @@ export type GoalCycleAssessment =
       readonly remaining: string;
       readonly evidence: string;
       readonly costUsd: number | null;
+      /** Set when the assessor CLI failed to start and a retry started it (engine/start-retry.ts). */
+      readonly startRetries?: string;
     }
   | { readonly kind: "failed"; readonly reason: string; readonly costUsd: number | null }
   /** Not assessed: the last cycle allowed, or the loop stopped first (the cost ceiling, a stop). */
@@ -157,6 +159,12 @@ export interface PlanSection {
    * node that runs with permissions bypassed (`permission_mode: bypassPermissions`). Absent: none.
    */
   readonly warnings?: readonly string[];
+  /**
+   * The splice disclosure of a hand-written graph built from fragments (Go `printFragmentResolutions`):
+   * one line per resolved `use:` (`formatSplice`), saying which fragment it spliced, what the citing node
+   * overrode, which ids it minted and which grants a binding assembled. Absent: no fragment.
+   */
+  readonly fragments?: readonly string[];
   /**
    * What was removed from the pull request's text (title, body, the comment that started the run) before
    * the planner saw it: one entry per source that lost anything. Absent: nothing was removed, or nothing

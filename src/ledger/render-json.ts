@@ -186,6 +186,7 @@ const PlanSectionSchema = z.strictObject({
   repaired: z.strictObject({ refusals: z.array(text).max(MAX_LIST) }).optional(),
   policy: z.strictObject({ source: line, requireEvidence: z.boolean() }).optional(),
   warnings: z.array(text).max(MAX_LIST).optional(),
+  fragments: z.array(text).max(MAX_LIST).optional(),
   untrustedText: z
     .array(
       z.strictObject({
@@ -283,6 +284,7 @@ const GoalLoopSchema = z.strictObject({
             remaining: text,
             evidence: text,
             costUsd: usd.nullable(),
+            startRetries: text.optional(),
           }),
           z.strictObject({ kind: z.literal("failed"), reason: text, costUsd: usd.nullable() }),
           z.strictObject({ kind: z.literal("not_assessed") }),

@@ -222,6 +222,10 @@ function planSection(ledger: Ledger): string {
   lines.push("", `**Tool ceiling:** ${escapeInline(plan.disclosure)}`, "", evidenceTreeLine(ledger));
   const removed = untrustedTextWords(plan.untrustedText);
   if (removed !== null) lines.push("", `**Untrusted text:** ${escapeInline(removed)}`);
+  if (plan.fragments !== undefined && plan.fragments.length > 0) {
+    lines.push("", "**Fragments spliced:**");
+    for (const line of plan.fragments) lines.push(`- ${escapeInline(line)}`);
+  }
   if (plan.warnings !== undefined && plan.warnings.length > 0) {
     lines.push("", "**Warnings:**");
     for (const warning of plan.warnings) lines.push(`- ${escapeInline(warning)}`);

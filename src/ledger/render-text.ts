@@ -50,6 +50,7 @@ export function renderLedgerText(ledger: Ledger): string {
   if (policy !== undefined)
     lines.push(`Policy: ${oneLine(policy.source)} — require-evidence: ${policy.requireEvidence}`);
   lines.push(...buildEvidence(ledger));
+  for (const line of ledger.plan.fragments ?? []) lines.push(oneLine(line));
   for (const warning of ledger.plan.warnings ?? []) lines.push(`Warning: ${oneLine(warning)}`);
   const removed = untrustedTextWords(ledger.plan.untrustedText);
   if (removed !== null) lines.push(`Untrusted text: ${removed}`);

@@ -8,18 +8,30 @@
  * — because the one repair call quotes them all.
  *
  * A planned node carries exactly: `id`, `depends_on`, `prompt`, `allowed_tools` (non-empty, each entry on
- * the allowlist), `handoff: artifact`, `timeout`, `success_check.exit_zero`, `success_check.result_matches`.
+ * the allowlist), `handoff: artifact`, `timeout`, `success_check.exit_zero`, `success_check.result_matches`,
+ * `retry` and `feedback` — each at most {@link MAX_PLANNED_REPEATS} (SPEC §8; Go `validatePlannedNodes`:
+ * a `verify_failed` retry is the one lever a plan has on how often the operator's verify command runs) —
+ * a feedback arc's body must quote `{{ feedback.DECLARER }}` in a prompt (Go
+ * `validatePlannedFeedbackQuoting`: a blind arc repeats the same prompts at the operator's expense), and
+ * must re-run every producer its declarer fans in from when some rerun target would (Go
+ * `validatePlannedFeedbackReach`).
  * The verify command, a working directory, a gate, a permission mode, a subagent and a budget come only
- * from trusted code or not at all. Retry, feedback and completion wait until planned nodes support them.
+ * from trusted code or not at all. Completion and session handoff wait until planned nodes support them.
  */
+import type { Graph } from "../graph/graph.js";
 import type { GraphIssue } from "../graph/issue.js";
-import { loadGraphObject } from "../graph/load.js";
 // `null` mapping values are absent fields, as the graph module reads them (YAML's empty values).
+import { feedbackReach } from "../graph/lint-arcs.js";
+import { arcQuotesItsPayload } from "../graph/lint-rules.js";
+import { loadGraphObject } from "../graph/load.js";
 import { isRecord, withoutNulls } from "../graph/plain-data.js";
 import { unscopedGrantReason } from "../policy/allowlist.js";
 
 /** The most nodes a plan may have; the planner prompt asks for 1 to this many. */
 export const MAX_PLANNED_NODES = 6;
+
+/** The largest `retry.max` and `feedback.max` a planned node may carry (SPEC §8; the Go CLI's cap). */
+export const MAX_PLANNED_REPEATS = 3;
 
 /** A planned node after validation: only the fields a plan may carry, plus `verify` from trusted code. */
 export type PlannedNode = {
@@ -29,6 +41,10 @@ export type PlannedNode = {
   allowed_tools: string[];
   handoff?: "artifact";
   timeout?: string;
+  /** Retries of a failed attempt: `max` ≤ {@link MAX_PLANNED_REPEATS}, `on` the causes (graph module's set). */
+  retry?: { max: number; on: string[] };
+  /** A bounded re-run arc: `rerun` an ancestor, `max` ≤ {@link MAX_PLANNED_REPEATS}. */
+  feedback?: { rerun: string; max: number };
   success_check?: {
     exit_zero?: boolean;
     result_matches?: string;
@@ -67,6 +83,8 @@ const NODE_FIELDS = [
   "handoff",
   "timeout",
   "success_check",
+  "retry",
+  "feedback",
 ] as const;
 const CHECK_FIELDS = ["exit_zero", "result_matches"] as const;
 
@@ -88,8 +106,6 @@ const REFUSED_NODE_FIELDS: Readonly<Record<string, string>> = {
   cwd: "a planned node always runs in the run's working directory; leave cwd out",
   agent: "a plan never chooses a subagent definition for a node it wrote",
   budget_usd: "planned nodes carry no budget; a timeout is their hang guard",
-  retry: NOT_YET,
-  feedback: NOT_YET,
   completion: `${NOT_YET}; the operator's repair-attempts input gives the sinks a completion gate`,
   worktree:
     "managed worktrees are for hand-written graphs (their creation is not a tool call, so no ceiling sees it); " +
@@ -237,6 +253,10 @@ function reviewNode(node: unknown, index: number, allowlist: readonly string[]):
   }
   const checkRefusals = has(node, "success_check") ? successCheckRefusals(node.success_check) : [];
   refusals.push(...checkRefusals);
+  for (const field of ["retry", "feedback"] as const) {
+    const refusal = has(node, field) ? repeatRefusal(field, node[field]) : undefined;
+    if (refusal !== undefined) refusals.push(refusal);
+  }
 
   let projected: Record<string, unknown> | null = null;
   if (hasId) {
@@ -244,6 +264,9 @@ function reviewNode(node: unknown, index: number, allowlist: readonly string[]):
     if (has(node, "depends_on")) projected.depends_on = node.depends_on;
     if (has(node, "timeout")) projected.timeout = node.timeout;
     if (has(node, "handoff") && handoffOk) projected.handoff = node.handoff;
+    // Over the cap is refused above, but the arc still stands for the structural checks (its tokens).
+    if (isRecord(node.retry)) projected.retry = node.retry;
+    if (isRecord(node.feedback)) projected.feedback = node.feedback;
     if (tools.length === 0) projected.allowed_tools = node.allowed_tools;
     if (isRecord(node.success_check)) {
       const check = node.success_check;
@@ -255,6 +278,49 @@ function reviewNode(node: unknown, index: number, allowlist: readonly string[]):
   return { refusals: refusals.map((reason) => `${where}: ${reason}`), projected, slashId };
 }
 
+/** Why a planned `retry` or `feedback` is refused: not a mapping, or `max` above the cap. */
+function repeatRefusal(field: "retry" | "feedback", value: unknown): string | undefined {
+  if (!isRecord(value)) return `${field} must be an object`;
+  const max = value.max;
+  if (typeof max === "number" && max > MAX_PLANNED_REPEATS) {
+    return (
+      `${field}.max ${max} is over ${MAX_PLANNED_REPEATS}, the most a plan may ask for ` +
+      `(${field === "retry" ? "each retry" : "each round"} is paid for and may run the operator's verify command again)`
+    );
+  }
+  return undefined;
+}
+
+/**
+ * Feedback arcs that cannot re-run a producer their declarer judges, refused when a covering rerun target
+ * exists (Go `validatePlannedFeedbackReach`: a plan has no author to weigh the advisory, and the fix is
+ * one edit the repair call can make). Without a covering target the shape stays lint's advice.
+ */
+function reachRefusals(graph: Graph): string[] {
+  return feedbackReach(graph)
+    .filter((found) => found.suggestion !== null)
+    .map(
+      (found) =>
+        `node ${quote(found.declarer)}: its feedback arc re-runs ${quote(found.rerun)} but not producer ` +
+        `${quote(found.producer)}, so a defect found there could never be repaired; use rerun ` +
+        `${quote(found.suggestion)}, whose body covers every producer it depends on`,
+    );
+}
+
+/**
+ * Feedback arcs whose body never quotes `{{ feedback.DECLARER }}` in a prompt, as one refusal (Go
+ * `validatePlannedFeedbackQuoting`); `[]` when every arc quotes its payload.
+ */
+function blindArcRefusals(graph: Graph): string[] {
+  const blind = graph.nodes.filter((d) => d.feedback !== null && !arcQuotesItsPayload(graph, d));
+  if (blind.length === 0) return [];
+  const arcs = blind.map((d) => `${quote(d.id)} (rerun ${quote(d.feedback?.rerun)})`).join(", ");
+  return [
+    `the feedback arc of ${arcs} never quotes its payload: a round would repeat the same prompts; put ` +
+      `${blind.map((d) => `{{ feedback.${d.id} }}`).join(", ")} in the prompt of the rerun target`,
+  ];
+}
+
 function formatGraphIssue(issue: GraphIssue): string {
   return issue.nodeId === null ? issue.reason : `node ${quote(issue.nodeId)}: ${issue.reason}`;
 }
@@ -262,7 +328,7 @@ function formatGraphIssue(issue: GraphIssue): string {
 /** The graph module's findings about the projected plan, minus repeats of a "/" refusal already given. */
 function structuralRefusals(projected: Record<string, unknown>[], slashIds: ReadonlySet<string>): string[] {
   const loaded = loadGraphObject({ version: "1", nodes: projected }, "planner reply");
-  if (loaded.ok) return [];
+  if (loaded.ok) return [...reachRefusals(loaded.graph), ...blindArcRefusals(loaded.graph)];
   return loaded.issues
     .filter(
       (issue) =>
@@ -304,6 +370,13 @@ function toSpec(plan: Record<string, unknown>, projected: readonly Record<string
     if (Array.isArray(node.depends_on)) out.depends_on = [...(node.depends_on as string[])];
     if (node.handoff === "artifact") out.handoff = "artifact";
     if (typeof node.timeout === "string") out.timeout = node.timeout;
+    if (isRecord(node.retry)) {
+      const { max, on } = node.retry;
+      out.retry = { max: typeof max === "number" ? max : 0, on: Array.isArray(on) ? on.map(String) : [] };
+    }
+    if (isRecord(node.feedback)) {
+      out.feedback = { rerun: String(node.feedback.rerun), max: Number(node.feedback.max) };
+    }
     if (isRecord(node.success_check)) {
       const check: NonNullable<PlannedNode["success_check"]> = {};
       if (typeof node.success_check.exit_zero === "boolean") check.exit_zero = node.success_check.exit_zero;

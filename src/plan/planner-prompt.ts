@@ -9,8 +9,9 @@
  */
 
 import type { UntrustedTextRemoval } from "../core/untrusted-text-report.js";
+import { RETRY_CAUSES } from "../graph/schema.js";
 import type { Runtime } from "../policy/disclosure.js";
-import { MAX_PLANNED_NODES } from "./planned-rules.js";
+import { MAX_PLANNED_NODES, MAX_PLANNED_REPEATS } from "./planned-rules.js";
 import { type QuotedText, quoteUntrusted, removalOf, sanitiseUntrusted } from "./untrusted-text.js";
 
 /** The verdict pattern a check node carries: PASS alone, allowing Markdown emphasis and whitespace around it. */
@@ -144,10 +145,16 @@ function formatSection(allowlist: readonly string[], runtime: Runtime): string {
     '- "timeout": optional Go duration such as "30m" or "1h30m"; a hang guard, so be generous.',
     '- "success_check": optional; "exit_zero" (true or false) and "result_matches" (an RE2 pattern searched',
     "  in the node's final reply; ^ and $ anchor the whole reply).",
+    `- "retry": optional {"max": 1 to ${MAX_PLANNED_REPEATS}, "on": [causes]}; a failed attempt runs again when its`,
+    `  cause is listed. Causes: ${RETRY_CAUSES.join(", ")}.`,
+    `- "feedback": optional {"rerun": "ID", "max": 1 to ${MAX_PLANNED_REPEATS}} on a checking node: when it fails, ID`,
+    "  (a node it depends on, directly or through others) and every node between them run again. Put",
+    "  {{ feedback.CHECKER }} (CHECKER: the id of the node declaring the arc) in the prompt of ID, so the",
+    "  re-run sees why the check failed.",
     "",
     "The plan is refused if any node carries another field. In particular a node never sets success_check.verify",
-    "(the engine attaches the operator's verify command itself), cwd, type, permission_mode, agent, budget_usd,",
-    "retry, feedback or completion.",
+    "(the engine attaches the operator's verify command itself), cwd, type, permission_mode, agent, budget_usd",
+    "or completion.",
   ].join("\n");
 }
 

@@ -140,6 +140,7 @@ export function planLines(plan: PlanSection, title: string): string[] {
     const what = node.type === "gate" ? "gate (a person approves)" : `[${node.allowedTools.join(", ")}]`;
     lines.push(`  ${node.id}${deps}  ${what}${verify ? `  verify: ${shownCommand(verify.command)}` : ""}`);
   }
+  lines.push(...(plan.fragments ?? []));
   lines.push(`build evidence: ${buildEvidenceWords(plan.buildEvidence)}`);
   lines.push(
     plan.disclosure

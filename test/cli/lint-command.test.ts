@@ -149,6 +149,7 @@ nodes:
     expect(errors.code).toBe(1);
     expect(JSON.parse(errors.stdout)).toEqual({
       graph: "mixed.json",
+      fragments: [],
       errors: [
         {
           nodeId: "a",
@@ -170,6 +171,7 @@ nodes:
       "success_check.verify with a command that checks its work";
     expect(JSON.parse(advised.stdout)).toEqual({
       graph: "advised.json",
+      fragments: [],
       errors: [],
       advisories: [
         { nodeId: "a", kind: "no-tools-no-verify", reason, text: `advisory: node "a": ${reason}` },

@@ -37,11 +37,19 @@ async function call(
   return { code, stdout, stderr };
 }
 
+/** What `sum-lane.yaml` splices: a nodes: fragment (naming the ids it minted), its nested citation, a node: one. */
+const SPLICE_LINES = [
+  'fragment: node "lane" spliced from "fix-and-check" (graphs/fragments/fix-and-check.yaml) — fix one file, then review the change and verify it with npm test — nodes: lane/implement',
+  'fragment: node "lane/check" spliced from "npm-check" (graphs/fragments/npm-check.yaml) — review a change and have the engine verify it with npm test',
+  'fragment: node "report" spliced from "read-report" (graphs/fragments/read-report.yaml) — read the fixed file and report on it, verified again with npm test',
+];
+
 describe("resolve GRAPH", () => {
   test("prints the spliced graph: a multi-node fragment with exit, a two-hop nested one, a single-node one", async () => {
     cpSync(FIXTURE, join(dir, "graphs"), { recursive: true });
     const r = await call(runCliResolve, "graphs/sum-lane.yaml");
-    expect(r.stderr).toBe("");
+    // The splice disclosure (issue 26; Go printFragmentResolutions), on stderr so stdout stays JSON.
+    expect(r.stderr.split("\n")).toEqual([...SPLICE_LINES, ""]);
     expect(r.code).toBe(0);
     if (UPDATE) writeFileSync(GOLDEN, r.stdout);
     const printed = JSON.parse(r.stdout);
@@ -106,7 +114,7 @@ describe("lint GRAPH judges the spliced graph", () => {
   test("the fragment graph lints clean: no error, no advisory", async () => {
     cpSync(FIXTURE, join(dir, "graphs"), { recursive: true });
     const r = await call(runCliLint, "graphs/sum-lane.yaml");
-    expect(r.stdout).toBe("0 errors, 0 advisories\n");
+    expect(r.stdout).toBe(`${SPLICE_LINES.join("\n")}\n0 errors, 0 advisories\n`);
     expect(r.code).toBe(0);
   });
 

@@ -657,3 +657,37 @@ nodes:
     expect(requestsOf(h.server.requests, "summarise")).toHaveLength(1);
   });
 });
+
+describe("handoff: session cost on claude (issue 26)", () => {
+  test("a session child's cost is its share of the resumed session, so TOTAL COST is known", async () => {
+    const h = await harness({
+      script: () => ({
+        conversations: [
+          { name: "plan", match: "PLAN-MARK", turns: [{ text: "Plan: make sum() add." }] },
+          { name: "implement", match: "IMPLEMENT-MARK", turns: [{ text: "DONE: sum now adds" }] },
+        ],
+      }),
+    });
+    const { ledger, runDir } = await h.run(`
+name: session-cost
+nodes:
+  - id: plan
+    prompt: "PLAN-MARK: write a one-line plan."
+    allowed_tools: [Read]
+  - id: implement
+    depends_on: [plan]
+    handoff: session
+    prompt: "IMPLEMENT-MARK: carry out the plan."
+    allowed_tools: [Read]
+`);
+    expect(rowWords(ledger.rows)).toEqual(["plan PASS (exit-only)", "implement PASS (exit-only)"]);
+    const [plan, implement] = ledger.rows.map(asPass);
+    expect(implement!.sessionId).toBe(plan!.sessionId);
+    expect(plan!.costUsd).toBeGreaterThan(0);
+    expect(implement!.costUsd).toBeGreaterThan(0);
+    // The parent's record keeps its session's cumulative cost after its PASS is settled.
+    expect(readState(runDir).nodes.plan).toMatchObject({ status: "passed", session_cost_usd: plan!.costUsd });
+    expect(ledger.totals.nodes.kind).toBe("known");
+    expect(ledger.totals.total.kind).toBe("known");
+  });
+});

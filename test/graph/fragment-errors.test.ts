@@ -260,3 +260,69 @@ describe("the rest of the graph is still judged", () => {
     ]);
   });
 });
+
+describe("the Go CLI's fragment refusals (issue 26)", () => {
+  const pair = `fragment: pair\ndescription: d\nexit: review\nnodes:\n  - { id: impl, prompt: a, allowed_tools: [Read] }\n  - { id: review, depends_on: [impl], prompt: b, allowed_tools: [Read] }\n`;
+  const withTask = `fragment: pair\ndescription: d\nsubstitutions: [task]\nexit: review\nnodes:\n  - { id: impl, prompt: "{{ with.task }}", allowed_tools: [Read] }\n  - { id: review, depends_on: [impl], prompt: b, allowed_tools: [Read] }\n`;
+
+  test("a hand-written node sharing its id with a multi-node citation is refused, not bypassed", async () => {
+    const issues = await issuesWith(
+      "nodes:\n  - { id: qa, prompt: the hand-written one, allowed_tools: [Read] }\n  - { id: qa, use: pair }\n" +
+        '  - { id: pr, depends_on: [qa], prompt: "{{ artifacts.qa }}", allowed_tools: [Read] }\n',
+      { pair },
+    );
+    expect(issues).toEqual([
+      'invalid graph: node "qa": a node citing a multi-node fragment shares its id "qa" with this node — depends_on: [qa] and {{ artifacts.qa }} name that fragment\'s exit, so this node would be bypassed: give one of the two another id',
+    ]);
+  });
+
+  test("the collision is refused whichever of the two comes first", async () => {
+    const issues = await issuesWith(
+      "nodes:\n  - { id: qa, use: pair }\n  - { id: qa, prompt: the hand-written one, allowed_tools: [Read] }\n",
+      { pair },
+    );
+    expect(issues).toEqual([expect.stringContaining('shares its id "qa" with this node')]);
+  });
+
+  test("a prompt token reaching into a citation's internal node is refused", async () => {
+    const issues = await issuesWith(
+      "nodes:\n  - { id: qa, use: pair }\n" +
+        '  - { id: pr, depends_on: [qa], prompt: "fix {{ artifacts.qa/impl | inline }}", allowed_tools: [Read] }\n',
+      { pair },
+    );
+    expect(issues).toEqual([
+      'invalid graph: node "pr": {{ artifacts.qa/impl | inline }} names "qa/impl", a node inside a fragment citation, whose internals a graph file may not read: name the citing node "qa" instead (it stands for the fragment\'s exit)',
+    ]);
+  });
+
+  test("a with: binding reaching into another citation's internal node is refused", async () => {
+    const issues = await issuesWith(
+      "nodes:\n  - { id: qa, use: pair }\n  - id: qb\n    use: pair2\n    depends_on: [qa]\n" +
+        '    with: { task: "redo {{ artifacts.qa/impl }}" }\n',
+      { pair, pair2: withTask.replace("fragment: pair", "fragment: pair2") },
+    );
+    expect(issues).toEqual([
+      expect.stringContaining(
+        'node "qb": {{ artifacts.qa/impl }} names "qa/impl", a node inside a fragment citation',
+      ),
+    ]);
+  });
+
+  test("a feedback arc or feedback token naming a nodes: citation is refused, saying why", async () => {
+    const rerun = await issuesWith(
+      "nodes:\n  - { id: qa, use: pair }\n" +
+        '  - { id: pr, depends_on: [qa], prompt: "p", allowed_tools: [Read], feedback: { rerun: qa, max: 1 } }\n',
+      { pair },
+    );
+    expect(rerun[0]).toBe(
+      'invalid graph: node "pr": feedback.rerun names "qa", a node citing a nodes: fragment, which is not a rerun target (its id stands for the fragment\'s exit, and re-running that alone would not re-run the fragment); name a node of this graph, or declare the arc inside the fragment',
+    );
+    const token = await issuesWith(
+      'nodes:\n  - { id: qa, use: pair }\n  - { id: pr, depends_on: [qa], prompt: "p {{ feedback.qa }}", allowed_tools: [Read] }\n',
+      { pair },
+    );
+    expect(token[0]).toBe(
+      'invalid graph: node "pr": {{ feedback.qa }} names "qa", a node citing a nodes: fragment: its feedback arcs are declared, and quoted, inside the fragment; quote the feedback of a node of this graph',
+    );
+  });
+});

@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { fragmentsBeside } from "../../src/graph/fragment-source.js";
-import { loadGraphFile, loadGraphText } from "../../src/graph/load.js";
+import { formatIssue } from "../../src/graph/issue.js";
+import { formatSplice, loadGraphFile, loadGraphText } from "../../src/graph/load.js";
 import {
   issuesWith,
   lintWith,
@@ -311,5 +312,60 @@ describe("fragment files on disk (fragmentsBeside)", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the splice disclosure and the fragment advisory (issue 26; Go FragmentResolution)", () => {
+  const check = nodeFragment(
+    "check",
+    ["cmd", "extra"],
+    '  prompt: "run {{ with.cmd }}"\n  allowed_tools: [Read, "{{ with.extra }}"]\n  timeout: 5m\n  retry: { max: 1, on: [nonzero_exit] }\n',
+  );
+
+  test("a node: citation names what the citing node overrode and the grant a binding assembled", async () => {
+    const loaded = await loadWith(
+      'nodes:\n  - id: t\n    use: check\n    with: { cmd: make, extra: "Bash(make *)" }\n    timeout: 9m\n    retry: { max: 0, on: [] }\n',
+      { check },
+    );
+    if (!loaded.ok) throw new Error(loaded.issues.map(formatIssue).join("\n"));
+    expect(loaded.splices.map(formatSplice)).toEqual([
+      'fragment: node "t" spliced from "check" (fragments/check.yaml) — the check fragment — node overrides: timeout, retry — grants: t [Read, Bash(make *)]',
+    ]);
+  });
+
+  test("a nodes: citation names the ids it minted; a grant written out in the file is not repeated", async () => {
+    const pair =
+      "fragment: pair\ndescription: a pair\nexit: b\nnodes:\n  - { id: a, prompt: a, allowed_tools: [Read] }\n" +
+      "  - { id: b, depends_on: [a], prompt: b, allowed_tools: [Read] }\n";
+    const loaded = await loadWith("nodes:\n  - { id: p, use: pair }\n", { pair });
+    if (!loaded.ok) throw new Error(loaded.issues.map(formatIssue).join("\n"));
+    expect(loaded.splices).toEqual([
+      {
+        nodeId: "p",
+        fragment: "pair",
+        description: "a pair",
+        location: "fragments/pair.yaml",
+        depth: 1,
+        overridden: [],
+        spliced: ["p/a", "p/b"],
+        grants: [],
+      },
+    ]);
+  });
+
+  test("a substitution point the body never references is an advisory, once per fragment", async () => {
+    const unused = nodeFragment(
+      "unused",
+      ["cmd", "stale"],
+      '  prompt: "run {{ with.cmd }}"\n  allowed_tools: [Read]\n',
+    );
+    const { errors, advisories } = await lintWith(
+      "nodes:\n  - { id: t, use: unused, with: { cmd: a, stale: b } }\n  - { id: u, use: unused, with: { cmd: a, stale: b } }\n",
+      { unused },
+    );
+    expect(errors).toEqual([]);
+    expect(advisories.filter((a) => a.includes("never referenced"))).toEqual([
+      'advisory: node "t": use "unused" (fragments/unused.yaml): substitution point "stale" is declared but never referenced in the fragment\'s body, so every citation must bind a value that goes nowhere (drift: the body moved, the declaration did not); remove it from substitutions, or put {{ with.stale }} where it was meant to go',
+    ]);
   });
 });

@@ -55,7 +55,7 @@ describe("lintGraph: errors are the loader's, advisories need a graph that loads
         JSON.stringify(graphOf(tooled("a"), tooled("b", { depends_on: ["a"], ...VERIFIED }))),
         "g.yaml",
       ),
-    ).toEqual({ errors: [], advisories: [] });
+    ).toEqual({ errors: [], advisories: [], splices: [] });
   });
 
   test('an advisory renders as `advisory: node "ID": REASON` and carries its kind', () => {
@@ -142,6 +142,7 @@ describe("unresolved-input: {{ inputs.X }} with no --input X", () => {
         },
       ],
       advisories: [],
+      splices: [],
     });
   });
 });

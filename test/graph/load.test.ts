@@ -339,3 +339,41 @@ nodes:
     ]);
   });
 });
+
+describe("YAML merge keys (<<:), as the Go CLI's YAML library reads them (issue 26)", () => {
+  const merged = `
+nodes:
+  - &base
+    id: a
+    prompt: one
+    allowed_tools: [Read]
+    timeout: 5m
+  - <<: *base
+    id: b
+    depends_on: [a]
+    prompt: two
+`;
+
+  test("a node merges another's fields; its own keys win", () => {
+    const loaded = loadGraphText(merged, "graph.yaml");
+    if (!loaded.ok) throw new Error(loaded.issues.map(formatIssue).join("\n"));
+    const b = loaded.graph.nodes_by_id.get("b")!;
+    expect(b.allowed_tools).toEqual(["Read"]);
+    expect(b.timeout_ms).toBe(300_000);
+    expect(b.prompt).toBe("two");
+    expect(b.depends_on).toEqual(["a"]);
+  });
+
+  test("a list of merged mappings: the earlier one wins, as YAML's merge key says", () => {
+    const text = `
+nodes:
+  - &one { id: a, prompt: one, timeout: 1m }
+  - &two { id: c, prompt: two, timeout: 2m, allowed_tools: [Grep] }
+  - { <<: [*one, *two], id: b }
+`;
+    const loaded = loadGraphText(text, "graph.yaml");
+    if (!loaded.ok) throw new Error(loaded.issues.map(formatIssue).join("\n"));
+    const b = loaded.graph.nodes_by_id.get("b")!;
+    expect([b.prompt, b.timeout_ms, b.allowed_tools]).toEqual(["one", 60_000, ["Grep"]]);
+  });
+});

@@ -201,10 +201,117 @@ describe("per-node refusals", () => {
     ]);
   });
 
-  it("refuses retry and feedback as not yet supported for planned nodes", () => {
-    expect(refusalsOf(oneNode({ retry: { max: 1 }, feedback: { rerun: "edit", max: 1 } }))).toEqual([
-      'node "edit": retry: not yet supported for planned nodes',
-      'node "edit": feedback: not yet supported for planned nodes',
+  it("accepts retry and feedback up to 3 (SPEC §8), and keeps them in the spec", () => {
+    const plan = {
+      name: "fix",
+      version: "1",
+      nodes: [
+        {
+          id: "edit",
+          prompt: "Fix it. Reviewer said: {{ feedback.check }}",
+          allowed_tools: ["Read", "Edit"],
+          retry: { max: 3, on: ["nonzero_exit"] },
+        },
+        {
+          id: "check",
+          depends_on: ["edit"],
+          prompt: "Check {{ artifacts.edit }}. Reply exactly PASS.",
+          allowed_tools: ["Read"],
+          success_check: { exit_zero: true, result_matches: PASS_PATTERN },
+          retry: { max: 1, on: ["verify_failed"] },
+          feedback: { rerun: "edit", max: 3 },
+        },
+      ],
+    };
+    expect(validate(plan)).toEqual({ ok: true, spec: plan });
+  });
+
+  it("refuses retry.max and feedback.max over 3, saying why", () => {
+    const plan = {
+      name: "fix",
+      version: "1",
+      nodes: [
+        {
+          id: "edit",
+          prompt: "Fix it: {{ feedback.check }}",
+          allowed_tools: ["Edit"],
+          retry: { max: 4, on: ["timeout"] },
+        },
+        {
+          id: "check",
+          depends_on: ["edit"],
+          prompt: "p",
+          allowed_tools: ["Read"],
+          feedback: { rerun: "edit", max: 5 },
+        },
+      ],
+    };
+    expect(refusalsOf(plan)).toEqual([
+      'node "edit": retry.max 4 is over 3, the most a plan may ask for (each retry is paid for and may run the operator\'s verify command again)',
+      'node "check": feedback.max 5 is over 3, the most a plan may ask for (each round is paid for and may run the operator\'s verify command again)',
+    ]);
+  });
+
+  it("refuses a retry or feedback that is not an object, and a retry cause outside the closed set", () => {
+    expect(refusalsOf(oneNode({ retry: 2, feedback: "edit" }))).toEqual([
+      'node "edit": retry must be an object',
+      'node "edit": feedback must be an object',
+    ]);
+    expect(refusalsOf(oneNode({ retry: { max: 1, on: ["flaky"] } }))).toEqual([
+      expect.stringContaining('node "edit": retry.on'),
+    ]);
+  });
+
+  it("refuses a feedback arc whose body never quotes {{ feedback.DECLARER }} (Go validatePlannedFeedbackQuoting)", () => {
+    const plan = {
+      name: "fix",
+      version: "1",
+      nodes: [
+        { id: "edit", prompt: "Fix it.", allowed_tools: ["Edit"] },
+        {
+          id: "check",
+          depends_on: ["edit"],
+          prompt: "p",
+          allowed_tools: ["Read"],
+          feedback: { rerun: "edit", max: 2 },
+        },
+      ],
+    };
+    expect(refusalsOf(plan)).toEqual([
+      'the feedback arc of "check" (rerun "edit") never quotes its payload: a round would repeat the same prompts; put {{ feedback.check }} in the prompt of the rerun target',
+    ]);
+  });
+
+  it("refuses an arc that cannot re-run a producer when another target would (Go validatePlannedFeedbackReach)", () => {
+    const plan = {
+      name: "fix",
+      version: "1",
+      nodes: [
+        { id: "spec", prompt: "Write the spec.", allowed_tools: ["Write"] },
+        { id: "a", depends_on: ["spec"], prompt: "Do a. {{ feedback.review }}", allowed_tools: ["Edit"] },
+        { id: "b", depends_on: ["spec"], prompt: "Do b.", allowed_tools: ["Edit"] },
+        {
+          id: "review",
+          depends_on: ["a", "b"],
+          prompt: "Judge a and b.",
+          allowed_tools: ["Read"],
+          feedback: { rerun: "a", max: 2 },
+        },
+      ],
+    };
+    expect(refusalsOf(plan)).toEqual([
+      'node "review": its feedback arc re-runs "a" but not producer "b", so a defect found there could never be repaired; use rerun "spec", whose body covers every producer it depends on',
+    ]);
+    const fixed = {
+      ...plan,
+      nodes: plan.nodes.map((n) => (n.id === "review" ? { ...n, feedback: { rerun: "spec", max: 2 } } : n)),
+    };
+    expect(validate(fixed).ok).toBe(true);
+  });
+
+  it("a feedback arc on itself is refused by the graph module's rule", () => {
+    expect(refusalsOf(oneNode({ feedback: { rerun: "edit", max: 1 } }))).toEqual([
+      expect.stringContaining('feedback.rerun "edit" is not a proper depends_on ancestor'),
     ]);
   });
 
@@ -232,7 +339,7 @@ describe("per-node refusals", () => {
 
   it("refuses an unknown node field, naming it and the allowed ones", () => {
     expect(refusalsOf(oneNode({ model: "opus" }))).toEqual([
-      'node "edit": "model" is not a planned-node field (a planned node has only id, depends_on, prompt, allowed_tools, handoff, timeout, success_check)',
+      'node "edit": "model" is not a planned-node field (a planned node has only id, depends_on, prompt, allowed_tools, handoff, timeout, success_check, retry, feedback)',
     ]);
   });
 
@@ -323,7 +430,7 @@ describe("per-node refusals", () => {
   it("quotes planner-chosen text safely and bounded, so a refusal stays one line", () => {
     const [refusal] = refusalsOf(oneNode({ [`evil\n${"x".repeat(200)}`]: 1 }));
     expect(refusal).toBe(
-      `node "edit": "evil\\n${"x".repeat(75)}…" is not a planned-node field (a planned node has only id, depends_on, prompt, allowed_tools, handoff, timeout, success_check)`,
+      `node "edit": "evil\\n${"x".repeat(75)}…" is not a planned-node field (a planned node has only id, depends_on, prompt, allowed_tools, handoff, timeout, success_check, retry, feedback)`,
     );
   });
 });

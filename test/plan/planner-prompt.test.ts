@@ -146,7 +146,14 @@ describe("the planner prompt: the reply it asks for", () => {
       "handoff",
       "timeout",
       "success_check",
+      "retry",
+      "feedback",
     ]);
+    expect(prompt).toContain('- "retry": optional {"max": 1 to 3, "on": [causes]}');
+    expect(prompt).toContain('- "feedback": optional {"rerun": "ID", "max": 1 to 3}');
+    expect(prompt).toContain(
+      "Put\n  {{ feedback.CHECKER }} (CHECKER: the id of the node declaring the arc) in the prompt of ID",
+    );
     expect(prompt).toContain('- "handoff": "artifact" (optional; it is the default).');
     expect(prompt).toContain('- "timeout": optional Go duration such as "30m" or "1h30m"');
     expect(prompt).toContain('"exit_zero" (true or false) and "result_matches" (an RE2 pattern');
@@ -167,8 +174,8 @@ describe("the planner prompt: the reply it asks for", () => {
   it("names the fields the plan is refused for", () => {
     expect(prompt).toContain(
       "The plan is refused if any node carries another field. In particular a node never sets success_check.verify\n" +
-        "(the engine attaches the operator's verify command itself), cwd, type, permission_mode, agent, budget_usd,\n" +
-        "retry, feedback or completion.",
+        "(the engine attaches the operator's verify command itself), cwd, type, permission_mode, agent, budget_usd\n" +
+        "or completion.",
     );
   });
 
