@@ -292,6 +292,13 @@ export async function swapInBaseAgentConfig(o: SwapInOptions): Promise<AgentConf
     const changedByRun: string[] = [];
     // Deepest first: a folder the base's files made is empty (and pruned) before its own path is judged.
     for (const path of [...paths].reverse()) {
+      // PR code ran since the swap: a folder on the way may now be a link (`x/.claude` → any folder), and
+      // reading, removing or renaming through it would act outside the work tree as the engine's user.
+      // Such a path is left as the run made it, and its aside copy stays aside.
+      if (!(await parentsAreFolders(root, path))) {
+        changedByRun.push(path);
+        continue;
+      }
       const now = await leafAt(join(root, path));
       if (!sameLeaf(now, placedLeaves.get(path) ?? { kind: "absent" })) {
         changedByRun.push(path);
@@ -303,12 +310,19 @@ export async function swapInBaseAgentConfig(o: SwapInOptions): Promise<AgentConf
       }
       back.push(path);
     }
+    const restoredPaths: string[] = [];
     for (const path of back) {
+      // Checked again just before the move: `mkdir -p` and `rename` follow a link in a parent folder.
+      if (prLeaves.has(path) && !(await parentsAreFolders(root, path))) {
+        changedByRun.push(path);
+        continue;
+      }
       if (prLeaves.has(path)) await move(join(o.asideDir, path), join(root, path));
+      restoredPaths.push(path);
     }
-    back.sort();
+    restoredPaths.sort();
     changedByRun.sort();
-    return { restored: back, changedByRun, asideDir: o.asideDir };
+    return { restored: restoredPaths, changedByRun, asideDir: o.asideDir };
   };
   return { overlay: overlayFor(prEntries, placedEntries), paths, differing, notPlaced, restore };
 }

@@ -3,7 +3,7 @@
  * git, fetched from `origin`, or through the OpenAPI-validating GitHub server; the pull request's copies
  * are held aside and put back; and the swap never shows in an evidence tree or a patch (SPEC §6, §11).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -167,6 +167,37 @@ describe("swapInBaseAgentConfig", () => {
     expect(report.changedByRun).toEqual([]);
     for (const [path, text] of Object.entries(ignored)) expect(at(repo, path), path).toBe(text);
     expect(await repo.git(["status", "--porcelain", "--ignored"])).toBe(statusBefore);
+  });
+
+  it("never follows a folder the run turned into a link: the pull request's copy stays aside and nothing is written outside the work tree", async () => {
+    const { repo, baseSha, aside } = await prRepo();
+    await repo.write("x/.claude/pwned", "the pull request's bytes\n");
+    await commitAll(repo, "a nested agent folder");
+    const base = await readBaseAgentConfig({
+      root: repo.dir,
+      baseSha,
+      gitContext,
+      api: {
+        octokit: createOctokit({ token: "unused", baseUrl: "http://127.0.0.1:9" }),
+        owner: "o",
+        repo: "r",
+      },
+    });
+    const swap = await swapInBaseAgentConfig({ repoDir: repo.dir, asideDir: aside, base, gitContext });
+    expect(at(repo, "x/.claude/pwned")).toBeNull();
+    // PR code (the verify command) runs: it makes the pruned folder a link to a folder outside the tree.
+    const outside = mkdtempSync(join(tmpdir(), "eg-outside-"));
+    cleanups.push(() => rmSync(outside, { recursive: true, force: true }));
+    mkdirSync(join(repo.dir, "x"), { recursive: true });
+    symlinkSync(outside, join(repo.dir, "x/.claude"));
+
+    const report = await swap.restore();
+    expect(readdirSync(outside)).toEqual([]);
+    expect(report.changedByRun).toContain("x/.claude/pwned");
+    expect(report.restored).not.toContain("x/.claude/pwned");
+    expect(readFileSync(join(aside, "x/.claude/pwned"), "utf8")).toBe("the pull request's bytes\n");
+    // The other paths still come back.
+    expect(at(repo, "CLAUDE.md")).toBe("pr instructions\n");
   });
 
   it("is invisible to the evidence: the evidence tree is the pull request's, and patch.diff holds only the nodes' changes", async () => {
