@@ -201,13 +201,16 @@ export function parseFileCommand(text: string): Record<string, string> {
 }
 
 /**
- * The workflow commands the runner would process in `stdout`: lines starting `::`, except those inside a
- * `::stop-commands::TOKEN` … `::TOKEN::` window (GitHub Docs, "Stopping and starting workflow commands").
+ * The workflow commands the runner would process in `stdout`: lines starting `::` once leading blanks are
+ * trimmed (the runner's `ActionCommand.TryParseV2` trims them), lines split at `\n`, `\r\n` and a lone `\r`
+ * alike (it reads the log with `ReadLine`), except those inside a `::stop-commands::TOKEN` … `::TOKEN::`
+ * window (GitHub Docs, "Stopping and starting workflow commands").
  */
 export function activeWorkflowCommands(stdout: string): string[] {
   const active: string[] = [];
   let stopToken: string | null = null;
-  for (const line of stdout.split(/\r?\n/)) {
+  for (const raw of stdout.split(/\r\n|\r|\n/)) {
+    const line = raw.trimStart();
     if (stopToken !== null) {
       if (line === `::${stopToken}::`) stopToken = null;
       continue;
