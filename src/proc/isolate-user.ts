@@ -21,6 +21,7 @@ import { chmodSync, mkdirSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { ChildIdentity } from "./child-identity.js";
 import { privileged, SYSTEM_TOOLS_ENV } from "./child-identity.js";
+import { killUserProcesses } from "./leftovers.js";
 import { lockLoginHome, makeRunHome, type RunHome, type SharedCache } from "./run-home.js";
 import { findExecutable } from "./which.js";
 
@@ -158,6 +159,9 @@ function trySetUp(o: IsolationOptions): Isolation | string {
     via,
     setpriv: setpriv ?? "/usr/bin/setpriv",
   };
+  // Nothing of the user may outlive a run into this one (a fork chain that survived an earlier run's kills
+  // wrote into the next run's fresh home): every process of the user is killed before anything is made.
+  const survivors = killUserProcesses(base);
   const locked = lockLoginHome(base, home);
   if (locked !== null) return locked;
   let runHome: RunHome;
@@ -172,10 +176,14 @@ function trySetUp(o: IsolationOptions): Isolation | string {
     runHome.sharedCaches.length > 0
       ? ` Shared caches (pr-user-cache): ${runHome.sharedCaches.map((c) => `${c.name} in ${c.path}`).join(", ")}, kept between runs: what one pull request's build writes there, the next one's reads.`
       : "";
+  const killedFirst =
+    survivors > 0
+      ? ` ${survivors} process${survivors === 1 ? "" : "es"} of ${user} left from before this run ${survivors === 1 ? "was" : "were"} killed first.`
+      : "";
   return {
     kind: "on",
     identity,
     runHome,
-    note: `isolate-user: the verify command and the model CLIs run as ${user} (uid ${userUid}, switched ${via === "root" ? "with setpriv" : "through sudo -n"}), which can write the workspace and cannot read the run directory or the action's processes${traverse}; its HOME, TMPDIR and caches are fresh for this run (${runHome.root}, removed when the run ends; its login home ${home} is emptied and not writable); every process of ${user} is killed when the run ends, and what it made is handed back to the runner's user.${shared}`,
+    note: `isolate-user: the verify command and the model CLIs run as ${user} (uid ${userUid}, switched ${via === "root" ? "with setpriv" : "through sudo -n"}), which can write the workspace and cannot read the run directory or the action's processes${traverse}; its HOME, TMPDIR and caches are fresh for this run (${runHome.root}, removed when the run ends; its login home ${home} is emptied and not writable); every process of ${user} is killed when the run ends, and what it made is handed back to the runner's user.${shared}${killedFirst}`,
   };
 }

@@ -218,7 +218,28 @@ export function killMarked(
 }
 
 /**
- * Kills every process of `identity`'s user (`pkill -KILL -u`, with `sudo -n` unless the engine is root).
+ * `kill(-1, SIGKILL)` sent **as the user**: the kernel signals every process that user may signal — all of
+ * its own — in one pass under the task-list lock, so a fork chain (each process forks its successor and
+ * exits at once) cannot outrun it the way it outruns a `pgrep` list followed by `pkill` (an attack kept
+ * 39–94 such processes alive through five `pgrep`/`pkill` rounds, and they planted a `~/.npmrc` into the
+ * next run's fresh home). The shell that sends it is the user's too and is spared by the kernel (the
+ * sender's own process is), then exits. Source: kill(2), "If pid equals -1, then sig is sent to every
+ * process for which the calling process has permission to send signals, except for process 1 (init)".
+ */
+function killAllAsUser(identity: ChildIdentity): void {
+  // dash's builtin: `kill -9 -1` (it reads `-s KILL -1` and `-- -1` as bad options).
+  const send = ["/bin/sh", "-c", "kill -9 -1"];
+  const argv =
+    identity.via === "root"
+      ? [identity.setpriv, `--reuid=${identity.uid}`, `--regid=${identity.gid}`, "--clear-groups", ...send]
+      : ["sudo", "-n", "-u", identity.user, ...send];
+  spawnSync(argv[0] as string, argv.slice(1), { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
+}
+
+/**
+ * Kills every process of `identity`'s user: `kill(-1, SIGKILL)` as the user ({@link killAllAsUser}), then
+ * `pkill -KILL -u` (with `sudo -n` unless the engine is root) for anything left, until `pgrep` finds none
+ * or {@link MAX_ROUNDS} rounds passed.
  *
  * @returns how many processes were found and killed (0: the user ran nothing any more).
  */
@@ -232,6 +253,7 @@ export function killUserProcesses(identity: ChildIdentity): number {
       .split("\n")
       .filter((line) => /^\d+$/.test(line.trim()) && sessionOf(Number(line)) !== null);
     if (pids.length === 0) break;
+    killAllAsUser(identity);
     const [pkill, ...pkillArgs] = privileged(identity, ["pkill", "-KILL", "-u", String(identity.uid)]);
     spawnSync(pkill as string, pkillArgs, { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
     killed += pids.length;
