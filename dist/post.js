@@ -35545,6 +35545,7 @@ var init_isolate_user = __esm({
   "src/proc/isolate-user.ts"() {
     "use strict";
     init_child_identity();
+    init_leftovers();
     init_run_home();
     init_which();
   }

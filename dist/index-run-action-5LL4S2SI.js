@@ -11869,6 +11869,11 @@ function killMarked(marker, session, sinceTicks = null, identity = null) {
   }
   return [...killed];
 }
+function killAllAsUser(identity) {
+  const send = ["/bin/sh", "-c", "kill -9 -1"];
+  const argv = identity.via === "root" ? [identity.setpriv, `--reuid=${identity.uid}`, `--regid=${identity.gid}`, "--clear-groups", ...send] : ["sudo", "-n", "-u", identity.user, ...send];
+  spawnSync2(argv[0], argv.slice(1), { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
+}
 function killUserProcesses(identity) {
   let killed = 0;
   for (let round = 0; round < MAX_ROUNDS; round++) {
@@ -11876,6 +11881,7 @@ function killUserProcesses(identity) {
     const listed2 = spawnSync2(pgrep, pgrepArgs, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
     const pids = (listed2.stdout ?? "").split("\n").filter((line2) => /^\d+$/.test(line2.trim()) && sessionOf(Number(line2)) !== null);
     if (pids.length === 0) break;
+    killAllAsUser(identity);
     const [pkill, ...pkillArgs] = privileged(identity, ["pkill", "-KILL", "-u", String(identity.uid)]);
     spawnSync2(pkill, pkillArgs, { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
     killed += pids.length;
@@ -12770,6 +12776,10 @@ async function swapInBaseAgentConfig(o) {
     const back = [];
     const changedByRun = [];
     for (const path2 of [...paths].reverse()) {
+      if (!await parentsAreFolders(root, path2)) {
+        changedByRun.push(path2);
+        continue;
+      }
       const now = await leafAt(join4(root, path2));
       if (!sameLeaf(now, placedLeaves.get(path2) ?? { kind: "absent" })) {
         changedByRun.push(path2);
@@ -12781,12 +12791,18 @@ async function swapInBaseAgentConfig(o) {
       }
       back.push(path2);
     }
+    const restoredPaths = [];
     for (const path2 of back) {
+      if (prLeaves.has(path2) && !await parentsAreFolders(root, path2)) {
+        changedByRun.push(path2);
+        continue;
+      }
       if (prLeaves.has(path2)) await move(join4(o.asideDir, path2), join4(root, path2));
+      restoredPaths.push(path2);
     }
-    back.sort();
+    restoredPaths.sort();
     changedByRun.sort();
-    return { restored: back, changedByRun, asideDir: o.asideDir };
+    return { restored: restoredPaths, changedByRun, asideDir: o.asideDir };
   };
   return { overlay: overlayFor(prEntries, placedEntries), paths, differing, notPlaced, restore };
 }
@@ -33004,7 +33020,7 @@ function withoutNulls(value) {
 
 // src/graph/graph-text.ts
 function readGraphText(text2, source) {
-  const doc = (0, import_yaml2.parseDocument)(text2, { prettyErrors: true, uniqueKeys: true });
+  const doc = (0, import_yaml2.parseDocument)(text2, { prettyErrors: true, uniqueKeys: true, merge: true });
   if (doc.errors.length > 0) {
     return {
       ok: false,
@@ -35104,7 +35120,8 @@ function assessmentWords(assessment, maxChars) {
     case "assessed": {
       const verdict = assessment.goalMet ? "goal met" : "goal not met";
       const remaining = assessment.remaining.trim() === "" ? "" : `; remaining: ${cut(assessment.remaining)}`;
-      return `${verdict}${remaining}; evidence: ${cut(assessment.evidence)}; assessor cost ${formatUsd(assessment.costUsd)}`;
+      const retried = assessment.startRetries === void 0 ? "" : `; ${assessment.startRetries}`;
+      return `${verdict}${remaining}; evidence: ${cut(assessment.evidence)}; assessor cost ${formatUsd(assessment.costUsd)}${retried}`;
     }
     default:
       return unreachable(assessment);
@@ -35542,6 +35559,10 @@ function planSection(ledger) {
   lines.push("", `**Tool ceiling:** ${escapeInline(plan.disclosure)}`, "", evidenceTreeLine(ledger));
   const removed = untrustedTextWords(plan.untrustedText);
   if (removed !== null) lines.push("", `**Untrusted text:** ${escapeInline(removed)}`);
+  if (plan.fragments !== void 0 && plan.fragments.length > 0) {
+    lines.push("", "**Fragments spliced:**");
+    for (const line2 of plan.fragments) lines.push(`- ${escapeInline(line2)}`);
+  }
   if (plan.warnings !== void 0 && plan.warnings.length > 0) {
     lines.push("", "**Warnings:**");
     for (const warning2 of plan.warnings) lines.push(`- ${escapeInline(warning2)}`);
@@ -37305,6 +37326,7 @@ function renderLedgerText(ledger) {
   if (policy !== void 0)
     lines.push(`Policy: ${oneLine2(policy.source)} \u2014 require-evidence: ${policy.requireEvidence}`);
   lines.push(...buildEvidence(ledger));
+  for (const line2 of ledger.plan.fragments ?? []) lines.push(oneLine2(line2));
   for (const warning2 of ledger.plan.warnings ?? []) lines.push(`Warning: ${oneLine2(warning2)}`);
   const removed = untrustedTextWords(ledger.plan.untrustedText);
   if (removed !== null) lines.push(`Untrusted text: ${removed}`);
@@ -39623,10 +39645,11 @@ function judgeFragment(name, read) {
   const description = typeof data.description === "string" ? data.description.trim() : "";
   if (description === "") reasons.push("description: is missing or empty \u2014 say what the spliced node does");
   const substitutions = substitutionsOf(data.substitutions, reasons);
-  const base = { name, location, description, substitutions };
   const body = bodyOf(data, reasons);
+  let unreferenced = [];
   if (body !== null) {
     const tokens = withTokensIn(body.kind === "single" ? body.node : body.nodes);
+    unreferenced = substitutions.filter((point) => !tokens.names.includes(point));
     for (const token of tokens.malformed) {
       reasons.push(
         `${JSON.stringify(token)} claims the with namespace but is not {{ with.NAME }}, so it could never be substituted and would reach the model as written`
@@ -39639,7 +39662,7 @@ function judgeFragment(name, read) {
     }
   }
   if (reasons.length > 0 || body === null) return refuse2(...reasons);
-  return { ok: true, fragment: { ...base, ...body } };
+  return { ok: true, fragment: { name, location, description, substitutions, unreferenced, ...body } };
 }
 function substitutionsOf(value, reasons) {
   if (value === void 0) return [];
@@ -39754,9 +39777,21 @@ function multiBody(nodes, exit, reasons) {
 }
 
 // src/graph/resolve-fragments.ts
+function formatSplice(splice) {
+  const parts = [
+    `fragment: node ${JSON.stringify(splice.nodeId)} spliced from ${JSON.stringify(splice.fragment)} (${splice.location}) \u2014 ${splice.description}`
+  ];
+  if (splice.overridden.length > 0) parts.push(`node overrides: ${splice.overridden.join(", ")}`);
+  if (splice.spliced.length > 0) parts.push(`nodes: ${splice.spliced.join(", ")}`);
+  if (splice.grants.length > 0) {
+    const grant = (tools) => Array.isArray(tools) ? `[${tools.map(String).join(", ")}]` : JSON.stringify(tools);
+    parts.push(`grants: ${splice.grants.map((g) => `${g.nodeId} ${grant(g.tools)}`).join("; ")}`);
+  }
+  return parts.join(" \u2014 ");
+}
 var WIRING = ["id", "use", "with", "depends_on", "cwd", "worktree"];
 function resolveFragments(data, library) {
-  if (!Array.isArray(data.nodes)) return { data, issues: [] };
+  if (!Array.isArray(data.nodes)) return { data, issues: [], splices: [], notes: [] };
   const splicer = new Splicer(library);
   const spliced = [];
   data.nodes.forEach((node3) => {
@@ -39775,7 +39810,13 @@ function resolveFragments(data, library) {
       spliced.push(rest);
     } else spliced.push(node3);
   });
-  return { data: { ...data, nodes: splicer.pointAtExits(spliced) }, issues: splicer.issues };
+  splicer.checkCollisions(spliced);
+  return {
+    data: { ...data, nodes: splicer.pointAtExits(spliced) },
+    issues: splicer.issues,
+    splices: splicer.splices,
+    notes: splicer.notes
+  };
 }
 var Splicer = class {
   constructor(library) {
@@ -39783,6 +39824,8 @@ var Splicer = class {
   }
   library;
   issues = [];
+  splices = [];
+  notes = [];
   /** A multi-node citation's id → its exit's spliced id. */
   exits = /* @__PURE__ */ new Map();
   judged = /* @__PURE__ */ new Map();
@@ -39811,6 +39854,51 @@ var Splicer = class {
         );
       }
     }
+    for (const { id: id2, token } of refsIn(node3)) {
+      if (id2.includes("/")) {
+        const citing = id2.slice(0, id2.indexOf("/"));
+        this.issue(
+          node3,
+          `${token} names ${JSON.stringify(id2)}, a node inside a fragment citation, whose internals a graph file may not read: name the citing node ${JSON.stringify(citing)} instead (it stands for the fragment's exit)`
+        );
+      }
+    }
+  }
+  /**
+   * A hand-written node sharing its id with a multi-node citation (Go `refuseLoopIDCollisions`): the
+   * citation's id leaves the spliced graph, so duplicate-id validation cannot see the pair, and every
+   * reference to the id would be aimed at the fragment's exit, orphaning the hand-written node.
+   */
+  checkCollisions(nodes) {
+    for (const node3 of nodes) {
+      if (isRecord(node3)) this.checkLoopRefs(node3);
+      if (!isRecord(node3) || typeof node3.id !== "string" || !this.exits.has(node3.id)) continue;
+      this.issue(
+        node3,
+        `a node citing a multi-node fragment shares its id ${JSON.stringify(node3.id)} with this node \u2014 depends_on: [${node3.id}] and {{ artifacts.${node3.id} }} name that fragment's exit, so this node would be bypassed: give one of the two another id`
+      );
+    }
+  }
+  /**
+   * A `feedback.rerun` or `{{ feedback.ID }}` naming a multi-node citation (Go: "a loop is not a rerun
+   * target"): unlike `depends_on` and `{{ artifacts.ID }}`, neither stands for the exit — re-running the
+   * citation would re-run one node of it, and its arcs are declared inside the fragment.
+   */
+  checkLoopRefs(node3) {
+    const rerun = isRecord(node3.feedback) ? node3.feedback.rerun : void 0;
+    if (typeof rerun === "string" && this.exits.has(rerun)) {
+      this.issue(
+        node3,
+        `feedback.rerun names ${JSON.stringify(rerun)}, a node citing a nodes: fragment, which is not a rerun target (its id stands for the fragment's exit, and re-running that alone would not re-run the fragment); name a node of this graph, or declare the arc inside the fragment`
+      );
+    }
+    for (const ref of stringsIn(node3).flatMap((text2) => placeholdersIn(text2))) {
+      if (ref.namespace !== "feedback" || ref.problem !== null || !this.exits.has(ref.name)) continue;
+      this.issue(
+        node3,
+        `${ref.token} names ${JSON.stringify(ref.name)}, a node citing a nodes: fragment: its feedback arcs are declared, and quoted, inside the fragment; quote the feedback of a node of this graph`
+      );
+    }
   }
   /** Splices the citing node `using` into `out`; `chain` is the fragment names cited on the way here. */
   splice(using, chain, out) {
@@ -39831,6 +39919,11 @@ var Splicer = class {
     }
     const body = this.substitute(using, at, fragment.node, isRecord(bound2) ? bound2 : {});
     const merged = { ...body, ...overrides };
+    this.record(using, fragment, next.length, {
+      overridden: Object.keys(fragment.node).filter((key) => Object.hasOwn(overrides, key)),
+      spliced: [],
+      grants: touchedGrant(fragment.node, body) && !Object.hasOwn(overrides, "allowed_tools") ? [{ nodeId: using.id, tools: merged.allowed_tools }] : []
+    });
     if (merged.use !== void 0) this.splice(merged, next, out);
     else out.push(merged);
   }
@@ -39863,6 +39956,13 @@ var Splicer = class {
       if (using.worktree !== void 0) node3.worktree = using.worktree;
     }
     this.exits.set(using.id, prefix + fragment.exit);
+    this.record(using, fragment, next.length, {
+      overridden: [],
+      spliced: nodes.filter((node3) => node3.use === void 0).map((node3) => node3.id),
+      grants: nodes.flatMap(
+        (node3, index) => touchedGrant(renamed[index] ?? {}, node3) ? [{ nodeId: node3.id, tools: node3.allowed_tools }] : []
+      )
+    });
     for (const node3 of nodes) {
       if (node3.use !== void 0) this.splice(node3, next, out);
       else out.push(node3);
@@ -39888,6 +39988,19 @@ var Splicer = class {
       }
       return pointed;
     });
+  }
+  /** Records a resolved citation, and (once per fragment) its unreferenced substitution points. */
+  record(using, fragment, depth, what) {
+    const { name: fragmentName, description, location } = fragment;
+    const nodeId = using.id;
+    this.splices.push({ nodeId, fragment: fragmentName, description, location, depth, ...what });
+    if (this.splices.some((s) => s.fragment === fragmentName && s !== this.splices.at(-1))) return;
+    for (const point of fragment.unreferenced) {
+      this.notes.push({
+        nodeId,
+        reason: `use ${JSON.stringify(fragmentName)} (${location}): substitution point ${JSON.stringify(point)} is declared but never referenced in the fragment's body, so every citation must bind a value that goes nowhere (drift: the body moved, the declaration did not); remove it from substitutions, or put {{ with.${point} }} where it was meant to go`
+      });
+    }
   }
   /** The fragment `using` cites with valid bindings, or `null` after reporting why not. */
   fragmentFor(using, chain) {
@@ -39972,6 +40085,9 @@ var Splicer = class {
     return substituted.value;
   }
 };
+function touchedGrant(before, after) {
+  return JSON.stringify(before.allowed_tools) !== JSON.stringify(after.allowed_tools);
+}
 function namespaced(node3, prefix, inner) {
   const copy = renameRefsIn(structuredClone(node3), inner);
   copy.id = prefix + String(node3.id);
@@ -40497,14 +40613,16 @@ async function loadGraphFile(text2, source, fragments, options3 = {}) {
 }
 function loadGraphObject(value, source, options3 = {}) {
   const judged = judgeGraphObject(value, source, options3);
-  return judged.graph !== null ? { ok: true, graph: judged.graph } : { ok: false, issues: judged.issues };
+  return judged.graph !== null ? { ok: true, graph: judged.graph, splices: judged.splices } : { ok: false, issues: judged.issues };
 }
 function judgeGraphObject(value, source, options3 = {}) {
   if (value === null || value === void 0) {
     return {
       issues: [{ nodeId: null, reason: `${source} is empty: a graph needs a nodes list` }],
       graph: null,
-      data: null
+      data: null,
+      splices: [],
+      notes: []
     };
   }
   const cleaned = withoutNulls(value);
@@ -40513,20 +40631,24 @@ function judgeGraphObject(value, source, options3 = {}) {
     return {
       issues: [{ nodeId: null, reason: `a graph must be a mapping with a nodes list (got ${got})` }],
       graph: null,
-      data: null
+      data: null,
+      splices: [],
+      notes: []
     };
   }
   const { fragments, ...validateOptions } = options3;
-  const spliced = fragments === void 0 ? { data: cleaned, issues: [] } : resolveFragments(cleaned, fragments);
+  const spliced = fragments === void 0 ? { data: cleaned, issues: [], splices: [], notes: [] } : resolveFragments(cleaned, fragments);
   const raw2 = spliced.data;
+  const { splices, notes } = spliced;
   const parsed = GraphSpecSchema.safeParse(raw2, { reportInput: true });
   if (parsed.success && spliced.issues.length === 0) {
     const issues2 = validateGraph(parsed.data, validateOptions);
-    return { issues: issues2, graph: issues2.length === 0 ? buildGraph(parsed.data, source) : null, data: raw2 };
+    const graph = issues2.length === 0 ? buildGraph(parsed.data, source) : null;
+    return { issues: issues2, graph, data: raw2, splices, notes };
   }
   if (parsed.success) {
     const issues2 = [...spliced.issues, ...validateGraph(parsed.data, validateOptions)];
-    return { issues: uniqueIssues(issues2), graph: null, data: raw2 };
+    return { issues: uniqueIssues(issues2), graph: null, data: raw2, splices, notes };
   }
   const salvaged = salvageSpec(raw2, parsed.error.issues);
   const issues = [
@@ -40534,7 +40656,7 @@ function judgeGraphObject(value, source, options3 = {}) {
     ...schemaIssues(parsed.error.issues, raw2),
     ...salvaged === null ? [] : validateGraph(salvaged, validateOptions)
   ];
-  return { issues: uniqueIssues(issues), graph: null, data: raw2 };
+  return { issues: uniqueIssues(issues), graph: null, data: raw2, splices, notes };
 }
 function uniqueIssues(issues) {
   const seen = /* @__PURE__ */ new Set();
@@ -40579,8 +40701,240 @@ function attachVerifyCommand(spec, command, options3) {
   return attached;
 }
 
+// src/graph/lint-arcs.ts
+function feedbackReach(graph) {
+  const topology = topologyOf(graph);
+  const found = [];
+  for (const node3 of graph.nodes) {
+    const arc = node3.feedback;
+    if (arc === null || arc.body.length === 0) continue;
+    const upstream = ancestorsOf(topology, arc.rerun);
+    const outside = node3.depends_on.filter(
+      (parent) => !arc.body.includes(parent) && !upstream.has(parent) && graph.nodes_by_id.get(parent) !== void 0 && graph.nodes_by_id.get(parent)?.type !== "gate"
+    );
+    if (outside.length === 0) continue;
+    const suggestion = coveringTarget(graph, topology, node3, outside);
+    const fix = suggestion === null ? "no single rerun target covers every producer and still validates, so the fix is structural: put the producers on one path below a shared ancestor, or give each its own reviewer" : `consider rerun: ${suggestion} \u2014 its body covers every producer this node depends on and still validates`;
+    for (const producer of outside) {
+      found.push({
+        declarer: node3.id,
+        rerun: arc.rerun,
+        producer,
+        suggestion,
+        reason: `feedback re-runs ${JSON.stringify(arc.rerun)}, whose body {${arc.body.join(", ")}} leaves out producer ${JSON.stringify(producer)}, which is not upstream of the arc either: a defect this node finds in ${JSON.stringify(producer)}'s output cannot be repaired \u2014 each round re-judges the same artifact until the rounds are spent (this reads depends_on, not what the prompt judges: ignore it if ${JSON.stringify(producer)} is only stable context); ${fix}`
+      });
+    }
+  }
+  return found;
+}
+function sessionAdvice(graph, node3) {
+  if (node3.type === "gate" || node3.handoff !== "session") return [];
+  const found = [];
+  const parent = graph.nodes_by_id.get(node3.depends_on[0] ?? "");
+  const cwd = (n) => (n.cwd ?? "").trim();
+  if (parent !== void 0 && parent.worktree === node3.worktree && cwd(parent) !== cwd(node3)) {
+    const place2 = (n) => cwd(n) === "" ? "the run's working directory" : `cwd ${JSON.stringify(cwd(n))}`;
+    found.push({
+      kind: "session-across-cwd",
+      reason: `has handoff: session, but runs in ${place2(node3)} while its parent ${JSON.stringify(parent.id)} ran in ${place2(parent)}: claude finds a conversation to resume only under the folder it ran in, so the resume fails or starts cold; give both the same cwd, or use handoff: artifact`
+    });
+  }
+  if (node3.retry.max > 0 && node3.retry.on.length > 0) {
+    found.push({
+      kind: "session-retry-cold",
+      reason: "has handoff: session and retry: a retried attempt starts a fresh session, not its parent's, so it sees only its own prompt (and the failed reply it quotes); make the prompt work cold, or drop retry"
+    });
+  }
+  return found;
+}
+function topologyOf(graph) {
+  return graph.nodes.map(({ id: id2, depends_on, feedback }) => ({
+    id: id2,
+    depends_on,
+    ...feedback !== null ? { feedback: { rerun: feedback.rerun } } : {}
+  }));
+}
+function coveringTarget(graph, topology, declarer, producers) {
+  const current = declarer.feedback?.rerun ?? "";
+  const order = graph.nodes.map((n) => n.id);
+  let best = null;
+  for (const candidate of order.filter((id2) => ancestorsOf(topology, declarer.id).has(id2))) {
+    const aimed = topology.map((n) => n.id === declarer.id ? { ...n, feedback: { rerun: candidate } } : n);
+    const body = feedbackBodyOf(aimed, declarer.id);
+    if (!body.includes(current) || !producers.every((p) => body.includes(p))) continue;
+    if (best !== null && body.length >= best.size) continue;
+    if (validateGraph(withRerun(graph.spec, declarer.id, candidate)).length > 0) continue;
+    best = { id: candidate, size: body.length };
+  }
+  return best?.id ?? null;
+}
+function withRerun(spec, declarer, rerun) {
+  return {
+    ...spec,
+    nodes: (spec.nodes ?? []).map(
+      (n) => n.id === declarer && n.feedback !== void 0 ? { ...n, feedback: { ...n.feedback, rerun } } : n
+    )
+  };
+}
+
+// src/graph/node-checks.ts
+function engineRunCommandOf(node3) {
+  if (node3.success_check.verify !== null) return node3.success_check.verify.command;
+  return node3.completion?.verify.kind === "command" ? node3.completion.verify.command : null;
+}
+function hasEngineRunCheck(node3) {
+  return engineRunCommandOf(node3) !== null;
+}
+function hasTodosGate(node3) {
+  return node3.completion?.verify.kind === "todos_all_done";
+}
+
+// src/graph/lint-rules.ts
+var SPEND_ADVISORY_ABOVE = 10;
+var NEUTRAL_AT_BEST = "so the run's conclusion can be neutral at best (failure under the policy file's require-evidence: true)";
+function lookalikeAdvice(graph, spec) {
+  const producers = new Set(
+    graph.nodes.filter((n) => n.type !== "gate" && n.id !== spec.id).map((n) => n.id)
+  );
+  const inputs = new Set(graph.inputs);
+  const reasons = [];
+  for (const [field, template] of templatedFields(spec)) {
+    const seen = /* @__PURE__ */ new Set();
+    for (const ref of lookalikePlaceholdersIn(template)) {
+      if (seen.has(ref.token)) continue;
+      seen.add(ref.token);
+      const how = field === "prompt" ? "sent to the model" : "used";
+      const meant = likelyMeant(ref.namespace, ref.path, ref.filter, producers, inputs);
+      const hint = ref.namespace === "self" ? "the Go CLI's self namespace ({{ self.previous }}, {{ self.timeout }}) is not supported in this version" : meant === null ? "placeholders are {{ inputs.NAME }}, {{ artifacts.ID }}, {{ artifacts.ID | inline }} and {{ feedback.ID }}" : `did you mean ${meant}?`;
+      const literal2 = `{ { ${ref.token.slice(2, -2).trim()} } }`;
+      reasons.push(
+        `${field}: ${ref.token} looks like a placeholder but its namespace ${JSON.stringify(ref.namespace)} is not inputs, artifacts or feedback, so it is ${how} literally; ${hint} (to keep the braces literally, write ${literal2})`
+      );
+    }
+  }
+  return reasons;
+}
+var NAMESPACES2 = ["inputs", "artifacts", "feedback"];
+function likelyMeant(namespace, path2, filter, producers, inputs) {
+  const lower = namespace.toLowerCase();
+  const valid2 = NAMESPACES2.find((ns) => lower === ns || `${lower}s` === ns || lower === `${ns}s`);
+  if (valid2 !== void 0) {
+    if (path2.length === 0) {
+      return valid2 === "inputs" ? "{{ inputs.NAME }}" : valid2 === "artifacts" ? "{{ artifacts.ID }}" : "{{ feedback.ID }}";
+    }
+    return `{{ ${valid2}.${path2.join(".")}${filter !== null ? ` | ${filter}` : ""} }}`;
+  }
+  const words = [namespace, ...path2];
+  const node3 = words.find((word) => producers.has(word));
+  if (node3 !== void 0)
+    return `{{ artifacts.${node3} | inline }} (its reply; {{ artifacts.${node3} }} is its file's path)`;
+  const input2 = words.find((word) => inputs.has(word));
+  if (input2 !== void 0) return `{{ inputs.${input2} }}`;
+  return null;
+}
+function sinkAdvice(graph) {
+  const advice = /* @__PURE__ */ new Map();
+  const sinks = graph.sinks.flatMap((id2) => {
+    const node3 = graph.nodes_by_id.get(id2);
+    return node3 === void 0 ? [] : [node3];
+  });
+  const agentSinks = sinks.filter((node3) => node3.type !== "gate");
+  const [firstGate] = sinks;
+  if (agentSinks.length === 0 && firstGate !== void 0) {
+    const gates = sinks.map((node3) => JSON.stringify(node3.id)).join(", ");
+    const reason = graph.nodes.every((node3) => node3.type === "gate") ? `the graph has only gates: nothing runs and nothing is verified, ${NEUTRAL_AT_BEST}; add an agent node after the gates with success_check.verify running a command that checks the work` : `every sink of the graph is a gate (${gates}) and a person's approval is not build evidence, ${NEUTRAL_AT_BEST}; add an agent node after ${sinks.length === 1 ? "the gate" : "the gates"} with success_check.verify running a command that checks the work`;
+    advice.set(firstGate.id, [{ kind: "only-gate-sinks", reason }]);
+    return advice;
+  }
+  for (const node3 of agentSinks) {
+    if (hasEngineRunCheck(node3)) continue;
+    const reason = hasTodosGate(node3) ? `is a sink (no node depends on it) whose only check is completion todos: all_done, which reads the plan the model declared about its own work, not an engine-run verify: success needs an engine-run verify on every sink that is not a gate, ${NEUTRAL_AT_BEST}; add success_check.verify (or make completion.verify a command) that checks the work (the test suite, a build)` : `is a sink (no node depends on it) without success_check.verify: success needs an engine-run verify on every sink that is not a gate, ${NEUTRAL_AT_BEST}; add success_check.verify to it with a command that checks the work (the test suite, a build)`;
+    advice.set(node3.id, [{ kind: "unverified-sink", reason }]);
+  }
+  return advice;
+}
+function spendAdvice(graph, node3) {
+  const found = [];
+  const { max, on: on2 } = node3.retry;
+  if (max > 0 && on2.length === 0) {
+    found.push({
+      kind: "retry-never-fires",
+      reason: `retry.max is ${max} but retry.on lists no cause, so it never retries; list the causes to retry on (${RETRY_CAUSES.join(", ")}), or remove retry`
+    });
+  } else if (max > SPEND_ADVISORY_ABOVE) {
+    const owner = graph.nodes.find((n) => n.feedback?.body.includes(node3.id) === true);
+    const rounds = owner?.feedback?.max ?? 0;
+    const times = rounds === 0 ? `1 + ${max} = ${1 + max} times` : `(1 + ${max}) \xD7 (1 + ${rounds}) = ${(1 + max) * (1 + rounds)} times (its retries in each of the ${1 + rounds} runs of ${JSON.stringify(owner?.id)}'s feedback arc)`;
+    found.push({
+      kind: "costly-retry",
+      reason: `retry.max is ${max}, so this node may run up to ${times}, each a paid model call; lower retry.max to ${SPEND_ADVISORY_ABOVE} or fewer`
+    });
+  }
+  const arc = node3.feedback;
+  if (arc !== null && arc.max > SPEND_ADVISORY_ABOVE) {
+    const rounds = 1 + arc.max;
+    const plain = rounds * arc.body.length;
+    const withRetries = rounds * arc.body.reduce((sum, id2) => {
+      const member = graph.nodes_by_id.get(id2);
+      const retries = member !== void 0 && member.retry.on.length > 0 ? member.retry.max : 0;
+      return sum + 1 + retries;
+    }, 0);
+    const body = arc.body.map((id2) => JSON.stringify(id2)).join(", ");
+    found.push({
+      kind: "costly-feedback",
+      reason: `feedback.max is ${arc.max}, so the arc may run its body (${body}) ${rounds} times: up to (1 + ${arc.max}) \xD7 ${arc.body.length} = ${plain} executions` + (withRetries > plain ? ` (${withRetries} with the body's retries)` : "") + `, each a paid model call; lower feedback.max to ${SPEND_ADVISORY_ABOVE} or fewer`
+    });
+  }
+  return found;
+}
+function notRunAdvice(node3) {
+  const found = [];
+  if (node3.description !== null) {
+    found.push({
+      kind: "description-not-shown",
+      reason: "has a description, which this version keeps in graph.json but does not print when the run pauses at the gate: say what the approver should read in the gate's upstream reply or the PR instead"
+    });
+  }
+  return found;
+}
+function worktreeAdvice(graph, node3) {
+  if (node3.type === "gate") return [];
+  const parent = node3.handoff === "session" ? graph.nodes_by_id.get(node3.depends_on[0] ?? "") : void 0;
+  const across = parent !== void 0 && parent.worktree !== node3.worktree ? [
+    {
+      kind: "session-across-worktrees",
+      reason: `has handoff: session, but its parent ${JSON.stringify(parent.id)} runs in ${placeOf(parent)} and it runs in ${placeOf(node3)}: claude finds a conversation to resume only from the folder it ran in, so the resume fails (No conversation found); put both in the same worktree, or use handoff: artifact`
+    }
+  ] : [];
+  if (node3.worktree === null) return across;
+  const reached = graph.sinks.some((id2) => {
+    const sink = graph.nodes_by_id.get(id2);
+    return sink !== void 0 && sink.type !== "gate" && sink.worktree === node3.worktree && sink.success_check.verify !== null && (sink.id === node3.id || ancestorsOf(
+      graph.nodes.map(({ id: id3, depends_on }) => ({ id: id3, depends_on })),
+      sink.id
+    ).has(node3.id));
+  });
+  if (reached) return across;
+  const name = node3.worktree;
+  const reason = `runs in worktree ${JSON.stringify(name)}: its changes are committed on the branch evidence-gate/<run id>/${name}, not in the main working tree, and no sink with success_check.verify in worktree ${JSON.stringify(name)} is this node or depends on it, so no verify of the run checks them (the sinks verify other files) and the run's evidence says nothing about them; add a sink after it with worktree: ${name} and success_check.verify, or merge the branch and verify it yourself`;
+  return [{ kind: "worktree-unverified", reason }, ...across];
+}
+function placeOf(node3) {
+  return node3.worktree === null ? "the main working tree" : `worktree ${JSON.stringify(node3.worktree)}`;
+}
+function arcQuotesItsPayload(graph, declarer) {
+  const arc = declarer.feedback;
+  if (arc === null) return false;
+  return arc.body.some(
+    (id2) => placeholdersIn(graph.nodes_by_id.get(id2)?.prompt ?? "").some(
+      (ref) => ref.namespace === "feedback" && ref.name === declarer.id && ref.problem === null
+    )
+  );
+}
+
 // src/plan/planned-rules.ts
 var MAX_PLANNED_NODES = 6;
+var MAX_PLANNED_REPEATS = 3;
 var PLAN_FIELDS = ["name", "version", "nodes"];
 var NODE_FIELDS = [
   "id",
@@ -40589,7 +40943,9 @@ var NODE_FIELDS = [
   "allowed_tools",
   "handoff",
   "timeout",
-  "success_check"
+  "success_check",
+  "retry",
+  "feedback"
 ];
 var CHECK_FIELDS = ["exit_zero", "result_matches"];
 var VERIFY_REFUSAL = "a planned node never carries a shell command \u2014 the engine attaches the operator's verify command itself";
@@ -40603,8 +40959,6 @@ var REFUSED_NODE_FIELDS = {
   cwd: "a planned node always runs in the run's working directory; leave cwd out",
   agent: "a plan never chooses a subagent definition for a node it wrote",
   budget_usd: "planned nodes carry no budget; a timeout is their hang guard",
-  retry: NOT_YET,
-  feedback: NOT_YET,
   completion: `${NOT_YET}; the operator's repair-attempts input gives the sinks a completion gate`,
   worktree: "managed worktrees are for hand-written graphs (their creation is not a tool call, so no ceiling sees it); a planned node always runs in the run's working tree",
   use: "fragments are for hand-written graphs, spliced when the graph file is loaded; a plan spells every node out",
@@ -40720,12 +41074,18 @@ function reviewNode(node3, index, allowlist) {
   }
   const checkRefusals = has(node3, "success_check") ? successCheckRefusals(node3.success_check) : [];
   refusals.push(...checkRefusals);
+  for (const field of ["retry", "feedback"]) {
+    const refusal = has(node3, field) ? repeatRefusal(field, node3[field]) : void 0;
+    if (refusal !== void 0) refusals.push(refusal);
+  }
   let projected = null;
   if (hasId) {
     projected = { id: node3.id, prompt: promptOk ? node3.prompt : "(refused above)" };
     if (has(node3, "depends_on")) projected.depends_on = node3.depends_on;
     if (has(node3, "timeout")) projected.timeout = node3.timeout;
     if (has(node3, "handoff") && handoffOk) projected.handoff = node3.handoff;
+    if (isRecord(node3.retry)) projected.retry = node3.retry;
+    if (isRecord(node3.feedback)) projected.feedback = node3.feedback;
     if (tools.length === 0) projected.allowed_tools = node3.allowed_tools;
     if (isRecord(node3.success_check)) {
       const check2 = node3.success_check;
@@ -40736,12 +41096,33 @@ function reviewNode(node3, index, allowlist) {
   }
   return { refusals: refusals.map((reason) => `${where}: ${reason}`), projected, slashId };
 }
+function repeatRefusal(field, value) {
+  if (!isRecord(value)) return `${field} must be an object`;
+  const max = value.max;
+  if (typeof max === "number" && max > MAX_PLANNED_REPEATS) {
+    return `${field}.max ${max} is over ${MAX_PLANNED_REPEATS}, the most a plan may ask for (${field === "retry" ? "each retry" : "each round"} is paid for and may run the operator's verify command again)`;
+  }
+  return void 0;
+}
+function reachRefusals(graph) {
+  return feedbackReach(graph).filter((found) => found.suggestion !== null).map(
+    (found) => `node ${quote(found.declarer)}: its feedback arc re-runs ${quote(found.rerun)} but not producer ${quote(found.producer)}, so a defect found there could never be repaired; use rerun ${quote(found.suggestion)}, whose body covers every producer it depends on`
+  );
+}
+function blindArcRefusals(graph) {
+  const blind = graph.nodes.filter((d) => d.feedback !== null && !arcQuotesItsPayload(graph, d));
+  if (blind.length === 0) return [];
+  const arcs = blind.map((d) => `${quote(d.id)} (rerun ${quote(d.feedback?.rerun)})`).join(", ");
+  return [
+    `the feedback arc of ${arcs} never quotes its payload: a round would repeat the same prompts; put ${blind.map((d) => `{{ feedback.${d.id} }}`).join(", ")} in the prompt of the rerun target`
+  ];
+}
 function formatGraphIssue(issue2) {
   return issue2.nodeId === null ? issue2.reason : `node ${quote(issue2.nodeId)}: ${issue2.reason}`;
 }
 function structuralRefusals(projected, slashIds) {
   const loaded = loadGraphObject({ version: "1", nodes: projected }, "planner reply");
-  if (loaded.ok) return [];
+  if (loaded.ok) return [...reachRefusals(loaded.graph), ...blindArcRefusals(loaded.graph)];
   return loaded.issues.filter(
     (issue2) => !(issue2.nodeId !== null && slashIds.has(issue2.nodeId) && issue2.reason.startsWith("node id "))
   ).map(formatGraphIssue);
@@ -40771,6 +41152,13 @@ function toSpec(plan, projected) {
     if (Array.isArray(node3.depends_on)) out.depends_on = [...node3.depends_on];
     if (node3.handoff === "artifact") out.handoff = "artifact";
     if (typeof node3.timeout === "string") out.timeout = node3.timeout;
+    if (isRecord(node3.retry)) {
+      const { max, on: on2 } = node3.retry;
+      out.retry = { max: typeof max === "number" ? max : 0, on: Array.isArray(on2) ? on2.map(String) : [] };
+    }
+    if (isRecord(node3.feedback)) {
+      out.feedback = { rerun: String(node3.feedback.rerun), max: Number(node3.feedback.max) };
+    }
     if (isRecord(node3.success_check)) {
       const check2 = {};
       if (typeof node3.success_check.exit_zero === "boolean") check2.exit_zero = node3.success_check.exit_zero;
@@ -41270,10 +41658,16 @@ function formatSection(allowlist, runtime) {
     '- "timeout": optional Go duration such as "30m" or "1h30m"; a hang guard, so be generous.',
     '- "success_check": optional; "exit_zero" (true or false) and "result_matches" (an RE2 pattern searched',
     "  in the node's final reply; ^ and $ anchor the whole reply).",
+    `- "retry": optional {"max": 1 to ${MAX_PLANNED_REPEATS}, "on": [causes]}; a failed attempt runs again when its`,
+    `  cause is listed. Causes: ${RETRY_CAUSES.join(", ")}.`,
+    `- "feedback": optional {"rerun": "ID", "max": 1 to ${MAX_PLANNED_REPEATS}} on a checking node: when it fails, ID`,
+    "  (a node it depends on, directly or through others) and every node between them run again. Put",
+    "  {{ feedback.CHECKER }} (CHECKER: the id of the node declaring the arc) in the prompt of ID, so the",
+    "  re-run sees why the check failed.",
     "",
     "The plan is refused if any node carries another field. In particular a node never sets success_check.verify",
-    "(the engine attaches the operator's verify command itself), cwd, type, permission_mode, agent, budget_usd,",
-    "retry, feedback or completion."
+    "(the engine attaches the operator's verify command itself), cwd, type, permission_mode, agent, budget_usd",
+    "or completion."
   ].join("\n");
 }
 function rulesSection() {
@@ -43114,9 +43508,34 @@ async function invokeCodex(call) {
   }));
 }
 
+// src/engine/start-retry.ts
+var START_ATTEMPTS = 3;
+var START_BACKOFF_MS = 300;
+async function withStartRetry(call, signal2, backoffMs = START_BACKOFF_MS) {
+  const failedStarts = [];
+  for (let attempt2 = 1; ; attempt2++) {
+    const outcome = await call();
+    if (outcome.kind !== "spawn_failed" || attempt2 >= START_ATTEMPTS || signal2?.aborted === true) {
+      return { outcome, failedStarts };
+    }
+    failedStarts.push(messageOf(outcome));
+    await new Promise((resolve14) => setTimeout(resolve14, backoffMs));
+  }
+}
+function startRetryNote(what, failedStarts, started2) {
+  if (failedStarts.length === 0) return null;
+  const n = failedStarts.length;
+  const ending = started2 ? `it started on attempt ${n + 1} of ${START_ATTEMPTS}` : `all ${START_ATTEMPTS} attempts failed to start`;
+  return `${what} failed to start ${n === 1 ? "once" : `${n} times`} (${failedStarts[0]}); retried ${START_BACKOFF_MS} ms apart, ${ending}`;
+}
+function messageOf(outcome) {
+  const message = outcome.message;
+  return typeof message === "string" ? message : outcome.kind;
+}
+
 // src/engine/plan-call.ts
-async function attempt(options3, prompt, calls) {
-  const reply = (options3.runtime ?? "claude") === "codex" ? await codexReply(options3, prompt, calls) : await claudeReply(options3, prompt, calls);
+async function attempt(options3, prompt, calls, starts) {
+  const reply = (options3.runtime ?? "claude") === "codex" ? await codexReply(options3, prompt, calls, starts) : await claudeReply(options3, prompt, calls, starts);
   if (!reply.ok) return reply.attempt;
   const json2 = extractPlanJson(reply.text);
   if (!json2.ok) {
@@ -43130,7 +43549,7 @@ async function attempt(options3, prompt, calls) {
 function noCallWords(options3, outcome) {
   switch (outcome.kind) {
     case "spawn_failed":
-      return `could not start ${options3.executable}: ${outcome.message}`;
+      return `could not start ${options3.executable} (${START_ATTEMPTS} attempts, ${START_BACKOFF_MS} ms apart): ${outcome.message}`;
     case "no_result":
       return outcome.reason;
     case "timed_out":
@@ -43143,20 +43562,25 @@ var unusable = (why, rejected = null) => ({
   ok: false,
   attempt: { kind: "refused", refusals: [why], rejected, repairable: false }
 });
-async function codexReply(options3, prompt, calls) {
-  const outcome = await invokeCodex({
-    executable: options3.executable,
-    prompt,
-    permissionMode: "plan",
-    policy: plannerPolicy(),
-    session: { kind: "fresh" },
-    ...options3.model !== void 0 ? { model: options3.model } : {},
-    ...options3.codexConfig !== void 0 ? { config: options3.codexConfig } : {},
-    cwd: options3.cwd,
-    env: options3.env,
-    timeoutMs: options3.timeoutMs,
-    ...options3.signal ? { signal: options3.signal } : {}
-  });
+async function codexReply(options3, prompt, calls, starts) {
+  const retried = await withStartRetry(
+    () => invokeCodex({
+      executable: options3.executable,
+      prompt,
+      permissionMode: "plan",
+      policy: plannerPolicy(),
+      session: { kind: "fresh" },
+      ...options3.model !== void 0 ? { model: options3.model } : {},
+      ...options3.codexConfig !== void 0 ? { config: options3.codexConfig } : {},
+      cwd: options3.cwd,
+      env: options3.env,
+      timeoutMs: options3.timeoutMs,
+      ...options3.signal ? { signal: options3.signal } : {}
+    }),
+    options3.signal
+  );
+  starts.push(...retried.failedStarts);
+  const outcome = retried.outcome;
   if (outcome.kind !== "completed") {
     const threadId = outcome.kind === "timed_out" ? outcome.partial.threadId : outcome.kind === "spawn_failed" ? null : outcome.threadId;
     calls.push({ sessionId: threadId, costUsd: null, usage: null, durationMs: outcome.durationMs });
@@ -43175,20 +43599,25 @@ async function codexReply(options3, prompt, calls) {
   if (r.agentMessages === 0) return unusable("the planner call completed without a reply (no agent message)");
   return { ok: true, text: r.reply ?? "" };
 }
-async function claudeReply(options3, prompt, calls) {
+async function claudeReply(options3, prompt, calls, starts) {
   const sessionId = randomUUID2();
-  const outcome = await invokeClaude({
-    executable: options3.executable,
-    prompt,
-    permissionMode: "plan",
-    policy: plannerPolicy(),
-    session: { kind: "fresh", sessionId },
-    ...options3.model !== void 0 ? { model: options3.model } : {},
-    cwd: options3.cwd,
-    env: options3.env,
-    timeoutMs: options3.timeoutMs,
-    ...options3.signal ? { signal: options3.signal } : {}
-  });
+  const retried = await withStartRetry(
+    () => invokeClaude({
+      executable: options3.executable,
+      prompt,
+      permissionMode: "plan",
+      policy: plannerPolicy(),
+      session: { kind: "fresh", sessionId },
+      ...options3.model !== void 0 ? { model: options3.model } : {},
+      cwd: options3.cwd,
+      env: options3.env,
+      timeoutMs: options3.timeoutMs,
+      ...options3.signal ? { signal: options3.signal } : {}
+    }),
+    options3.signal
+  );
+  starts.push(...retried.failedStarts);
+  const outcome = retried.outcome;
   if (outcome.kind !== "completed") {
     calls.push({ sessionId, costUsd: null, usage: null, durationMs: outcome.durationMs });
     return unusable(noCallWords(options3, outcome));
@@ -43207,8 +43636,10 @@ async function claudeReply(options3, prompt, calls) {
 }
 async function planWithRepair(options3) {
   const calls = [];
-  const first = await attempt(options3, options3.prompt, calls);
-  if (first.kind === "ok") return { kind: "planned", spec: first.spec, calls, repairedFrom: null };
+  const failedStarts = [];
+  const first = await attempt(options3, options3.prompt, calls, failedStarts);
+  if (first.kind === "ok")
+    return { kind: "planned", spec: first.spec, calls, repairedFrom: null, failedStarts };
   if (!first.repairable) {
     return {
       kind: "rejected",
@@ -43216,19 +43647,26 @@ async function planWithRepair(options3) {
       refusals: first.refusals,
       rejected: first.rejected,
       calls,
-      repairAttempted: false
+      repairAttempted: false,
+      failedStarts
     };
   }
-  const second = await attempt(options3, buildRepairPrompt(options3.prompt, first.refusals), calls);
+  const second = await attempt(
+    options3,
+    buildRepairPrompt(options3.prompt, first.refusals),
+    calls,
+    failedStarts
+  );
   if (second.kind === "ok")
-    return { kind: "planned", spec: second.spec, calls, repairedFrom: first.refusals };
+    return { kind: "planned", spec: second.spec, calls, repairedFrom: first.refusals, failedStarts };
   return {
     kind: "rejected",
     reason: `the plan was refused twice: ${second.refusals.join("; ")}`,
     refusals: second.refusals,
     rejected: second.rejected,
     calls,
-    repairAttempted: true
+    repairAttempted: true,
+    failedStarts
   };
 }
 
@@ -43416,6 +43854,7 @@ async function planAuto(o, start, call) {
   const ceiling = { loadedUserConfig: o.acceptLoadedUserConfig };
   const slot = (policies2) => plannedRunDisclosure(policies2, { runtime: o.runtime, surface: o.surface });
   const policyNote = o.policy?.source !== void 0 ? { policy: { source: o.policy.source, requireEvidence: o.policy.requireEvidence === true } } : {};
+  const startNote = startRetryNote("the planner CLI", planned.failedStarts, planned.kind === "planned");
   if (planned.kind === "rejected") {
     const plan2 = {
       buildEvidence: answer,
@@ -43425,6 +43864,7 @@ async function planAuto(o, start, call) {
       planningCostUsd: sumKnown(planned.calls),
       ...planned.repairAttempted ? { repaired: { refusals: [...planned.refusals] } } : {},
       ...policyNote,
+      ...startNote !== null ? { warnings: [startNote] } : {},
       ...untrustedTextNote
     };
     return { kind: "rejected", plan: plan2, planned, calls: planned.calls };
@@ -43445,7 +43885,7 @@ async function planAuto(o, start, call) {
   }
   const graph = loaded.graph;
   const policies = plannedNodePolicies(graph.nodes, ceiling);
-  const warnings = runtimeWarnings(o.runtime, graph);
+  const warnings = [...startNote !== null ? [startNote] : [], ...runtimeWarnings(o.runtime, graph)];
   const plan = {
     buildEvidence: answer,
     sinkCommands: answer.kind === "attached" ? graph.sinks.map((id2) => ({ nodeId: id2, command: answer.command })) : [],
@@ -44606,7 +45046,7 @@ async function ignoredFilesFingerprint(dir, options3 = {}) {
   try {
     root = await workTreeRoot(dir, options3);
   } catch (error63) {
-    return unknown2(`the git-ignored files could not be listed: ${messageOf(error63)}`);
+    return unknown2(`the git-ignored files could not be listed: ${messageOf2(error63)}`);
   }
   const prefixes = excludedPrefixes(root, options3.exclude ?? []);
   const runsPrefix = options3.excludeRunDirectoriesUnder === void 0 ? null : excludedPrefixes(root, [options3.excludeRunDirectoriesUnder])[0] ?? null;
@@ -44645,7 +45085,7 @@ async function ignoredFilesFingerprint(dir, options3 = {}) {
     });
   } catch (error63) {
     if (!(overBound && error63 instanceof GitError)) {
-      return unknown2(`git ls-files (the git-ignored files) failed: ${messageOf(error63)}`);
+      return unknown2(`git ls-files (the git-ignored files) failed: ${messageOf2(error63)}`);
     }
   }
   if (overBound) {
@@ -44663,7 +45103,7 @@ async function ignoredFilesFingerprint(dir, options3 = {}) {
 function unknown2(reason) {
   return { kind: "unknown", reason, overBound: false };
 }
-function messageOf(error63) {
+function messageOf2(error63) {
   return error63 instanceof Error ? error63.message : String(error63);
 }
 var RUN_DIRECTORY = /^\d{8}-\d{6}-[0-9a-f]{6}\//;
@@ -44939,10 +45379,11 @@ var RunStateStore = class {
     this.state.nodes = { ...this.state.nodes, [id2]: record2 };
   }
   /**
-   * Changes one node's record: `patch` over the previous record's session, executions, feedback rounds,
-   * thread usage and completion progress (a node without a record starts with no session and 0
-   * executions). Other previous fields (`judged`, `session_cost_usd`) are dropped unless the patch sets
-   * them; `completion: undefined` clears the progress.
+   * Changes one node's record: `patch` over the previous record's session, its cumulative cost (claude),
+   * executions, feedback rounds, thread usage and completion progress (a node without a record starts with
+   * no session and 0 executions). `judged` is dropped unless the patch sets it; `completion: undefined`
+   * clears the progress. The session's cost stays with its session id: a `handoff: session` child resuming
+   * it records only its own share, which a status patch dropping the cost would make unknown (issue 26).
    */
   patchNode(id2, patch) {
     const prev = this.node(id2);
@@ -44950,6 +45391,7 @@ var RunStateStore = class {
       session_id: prev?.session_id ?? null,
       executions: prev?.executions ?? 0,
       ...prev?.feedback_rounds !== void 0 ? { feedback_rounds: prev.feedback_rounds } : {},
+      ...prev?.session_cost_usd !== void 0 ? { session_cost_usd: prev.session_cost_usd } : {},
       ...prev?.thread_usage !== void 0 ? { thread_usage: prev.thread_usage } : {},
       ...prev?.completion !== void 0 ? { completion: prev.completion } : {},
       ...patch
@@ -45226,7 +45668,7 @@ async function evidenceGaps(root, tree, context = {}) {
       (error63) => ({
         total: null,
         examples: [],
-        note: `the working tree could not be compared with the evidence tree: ${messageOf2(error63)}`
+        note: `the working tree could not be compared with the evidence tree: ${messageOf3(error63)}`
       })
     )
   ]);
@@ -45356,7 +45798,7 @@ function blobId(content, idLength) {
   hash2.update(content);
   return hash2.digest("hex");
 }
-function messageOf2(error63) {
+function messageOf3(error63) {
   return error63 instanceof Error ? error63.message : String(error63);
 }
 
@@ -47130,7 +47572,7 @@ var RunWorktrees = class {
       return { name, path: path2, branch, origin: "created" };
     } catch (error63) {
       throw new Error(
-        `worktree ${JSON.stringify(name)} could not be created at ${path2} on branch ${branch}: ${messageOf3(error63)}`
+        `worktree ${JSON.stringify(name)} could not be created at ${path2} on branch ${branch}: ${messageOf4(error63)}`
       );
     }
   }
@@ -47150,7 +47592,7 @@ var RunWorktrees = class {
         branch,
         commit: null,
         removed: false,
-        problem: `its changes could not be committed (${messageOf3(error63)}), so the checkout ${path2} is kept: commit or copy them, then \`git worktree remove --force ${path2}\``
+        problem: `its changes could not be committed (${messageOf4(error63)}), so the checkout ${path2} is kept: commit or copy them, then \`git worktree remove --force ${path2}\``
       };
     }
     try {
@@ -47162,7 +47604,7 @@ var RunWorktrees = class {
         branch,
         commit,
         removed: false,
-        problem: `the checkout ${path2} could not be removed (${messageOf3(error63)}); its changes are on ${branch}: remove it with \`git worktree remove --force ${path2}\``
+        problem: `the checkout ${path2} could not be removed (${messageOf4(error63)}); its changes are on ${branch}: remove it with \`git worktree remove --force ${path2}\``
       };
     }
   }
@@ -47197,7 +47639,7 @@ function realOrSelf2(path2) {
     return path2;
   }
 }
-function messageOf3(error63) {
+function messageOf4(error63) {
   return error63 instanceof Error ? error63.message : String(error63);
 }
 
@@ -47947,6 +48389,7 @@ var PlanSectionSchema = external_exports.strictObject({
   repaired: external_exports.strictObject({ refusals: external_exports.array(text).max(MAX_LIST) }).optional(),
   policy: external_exports.strictObject({ source: line, requireEvidence: external_exports.boolean() }).optional(),
   warnings: external_exports.array(text).max(MAX_LIST).optional(),
+  fragments: external_exports.array(text).max(MAX_LIST).optional(),
   untrustedText: external_exports.array(
     external_exports.strictObject({
       source: id,
@@ -48033,7 +48476,8 @@ var GoalLoopSchema = external_exports.strictObject({
           goalMet: external_exports.boolean(),
           remaining: text,
           evidence: text,
-          costUsd: usd.nullable()
+          costUsd: usd.nullable(),
+          startRetries: text.optional()
         }),
         external_exports.strictObject({ kind: external_exports.literal("failed"), reason: text, costUsd: usd.nullable() }),
         external_exports.strictObject({ kind: external_exports.literal("not_assessed") })
@@ -48150,27 +48594,39 @@ async function assessCycle(o) {
   if (!reply.ok) return { kind: "failed", reason: reply.reason, call: reply.call };
   const parsed = parseAssessment(reply.text);
   if (!parsed.ok) return { kind: "failed", reason: parsed.reason, call: reply.call };
-  return { kind: "assessed", assessment: parsed.assessment, call: reply.call };
+  return {
+    kind: "assessed",
+    assessment: parsed.assessment,
+    call: reply.call,
+    failedStarts: reply.failedStarts
+  };
 }
 function noResultWords2(kind, detail) {
   if (kind === "timed_out") return "the assessor call timed out";
   if (kind === "cancelled") return "the assessor call was cancelled";
+  if (kind === "spawn_failed") {
+    return `the assessor CLI could not start (${START_ATTEMPTS} attempts, ${START_BACKOFF_MS} ms apart): ${detail ?? kind}`;
+  }
   return `the assessor call failed: ${detail ?? kind}`;
 }
 async function claudeReply2(o) {
   const sessionId = randomUUID4();
-  const outcome = await invokeClaude({
-    executable: o.executable,
-    prompt: o.prompt,
-    permissionMode: "plan",
-    policy: assessorPolicy(),
-    session: { kind: "fresh", sessionId },
-    ...o.model !== void 0 ? { model: o.model } : {},
-    cwd: o.cwd,
-    env: o.env,
-    timeoutMs: o.timeoutMs,
-    ...o.signal ? { signal: o.signal } : {}
-  });
+  const retried = await withStartRetry(
+    () => invokeClaude({
+      executable: o.executable,
+      prompt: o.prompt,
+      permissionMode: "plan",
+      policy: assessorPolicy(),
+      session: { kind: "fresh", sessionId },
+      ...o.model !== void 0 ? { model: o.model } : {},
+      cwd: o.cwd,
+      env: o.env,
+      timeoutMs: o.timeoutMs,
+      ...o.signal ? { signal: o.signal } : {}
+    }),
+    o.signal
+  );
+  const outcome = retried.outcome;
   if (outcome.kind !== "completed") {
     const call2 = { sessionId, costUsd: null, usage: null, durationMs: outcome.durationMs };
     const detail = outcome.kind === "spawn_failed" ? outcome.message : outcome.kind === "no_result" ? outcome.reason : void 0;
@@ -48190,22 +48646,26 @@ async function claudeReply2(o) {
       call
     };
   }
-  return { ok: true, text: r.result ?? "", call };
+  return { ok: true, text: r.result ?? "", call, failedStarts: retried.failedStarts };
 }
 async function codexReply2(o) {
-  const outcome = await invokeCodex({
-    executable: o.executable,
-    prompt: o.prompt,
-    permissionMode: "plan",
-    policy: assessorPolicy(),
-    session: { kind: "fresh" },
-    ...o.model !== void 0 ? { model: o.model } : {},
-    ...o.codexConfig !== void 0 ? { config: o.codexConfig } : {},
-    cwd: o.cwd,
-    env: o.env,
-    timeoutMs: o.timeoutMs,
-    ...o.signal ? { signal: o.signal } : {}
-  });
+  const retried = await withStartRetry(
+    () => invokeCodex({
+      executable: o.executable,
+      prompt: o.prompt,
+      permissionMode: "plan",
+      policy: assessorPolicy(),
+      session: { kind: "fresh" },
+      ...o.model !== void 0 ? { model: o.model } : {},
+      ...o.codexConfig !== void 0 ? { config: o.codexConfig } : {},
+      cwd: o.cwd,
+      env: o.env,
+      timeoutMs: o.timeoutMs,
+      ...o.signal ? { signal: o.signal } : {}
+    }),
+    o.signal
+  );
+  const outcome = retried.outcome;
   if (outcome.kind !== "completed") {
     const threadId = outcome.kind === "timed_out" ? outcome.partial.threadId : outcome.kind === "spawn_failed" ? null : outcome.threadId;
     const call2 = { sessionId: threadId, costUsd: null, usage: null, durationMs: outcome.durationMs };
@@ -48226,7 +48686,7 @@ async function codexReply2(o) {
       call
     };
   }
-  return { ok: true, text: r.reply ?? "", call };
+  return { ok: true, text: r.reply ?? "", call, failedStarts: retried.failedStarts };
 }
 
 // src/engine/goal-loop.ts
@@ -48337,7 +48797,15 @@ function cycleAssessment(assessed) {
     return { kind: "failed", reason: assessed.reason, costUsd: assessed.call.costUsd };
   }
   const { goal_met, remaining, evidence } = assessed.assessment;
-  return { kind: "assessed", goalMet: goal_met, remaining, evidence, costUsd: assessed.call.costUsd };
+  const retried = startRetryNote("the assessor CLI", assessed.failedStarts, true);
+  return {
+    kind: "assessed",
+    goalMet: goal_met,
+    remaining,
+    evidence,
+    costUsd: assessed.call.costUsd,
+    ...retried !== null ? { startRetries: retried } : {}
+  };
 }
 function stopBefore(cycle, loop, spent, signal2) {
   if (cycle >= loop.maxCycles) return `max-cycles ${loop.maxCycles} reached`;
@@ -48489,7 +48957,8 @@ ${loaded.issues.map(formatIssue).join("\n")}`
   }
   const concurrencyWrong = concurrencyProblem(o.concurrency);
   if (concurrencyWrong !== null) return { kind: "usage_error", message: concurrencyWrong };
-  return { kind: "loaded", graph, warnings, agents: agents.agents };
+  const fragments = "splices" in loaded ? loaded.splices.map(formatSplice) : [];
+  return { kind: "loaded", graph, warnings, fragments, agents: agents.agents };
 }
 function worktreeRefusal(graph, source, configSwapped) {
   if (!configSwapped) return null;
@@ -48515,18 +48984,6 @@ function missingInputs(graph, inputs) {
     }
   }
   return [...missing];
-}
-
-// src/graph/node-checks.ts
-function engineRunCommandOf(node3) {
-  if (node3.success_check.verify !== null) return node3.success_check.verify.command;
-  return node3.completion?.verify.kind === "command" ? node3.completion.verify.command : null;
-}
-function hasEngineRunCheck(node3) {
-  return engineRunCommandOf(node3) !== null;
-}
-function hasTodosGate(node3) {
-  return node3.completion?.verify.kind === "todos_all_done";
 }
 
 // src/engine/hand-plan.ts
@@ -48571,7 +49028,8 @@ function handWrittenPlan(graph, o) {
     })),
     planningCostUsd: 0,
     ...o.policy?.source !== void 0 ? { policy: { source: o.policy.source, requireEvidence: o.policy.requireEvidence === true } } : {},
-    ...o.warnings.length > 0 ? { warnings: o.warnings } : {}
+    ...o.warnings.length > 0 ? { warnings: o.warnings } : {},
+    ...o.fragments !== void 0 && o.fragments.length > 0 ? { fragments: o.fragments } : {}
   };
   return { answer, policies, plan };
 }
@@ -48583,7 +49041,7 @@ async function runHandWritten(o) {
     agents: o.agents ?? agentsAtCommit(o.repoDir, { baseEnv: o.baseEnv })
   });
   if (loaded.kind !== "loaded") return loaded;
-  const { graph, warnings, agents } = loaded;
+  const { graph, warnings, fragments, agents } = loaded;
   const gitContext = gitContextOf(o);
   const prepared = await prepareFreshRepository(o, { commit: o.commit, gitContext });
   if (!prepared.ok) return { kind: "usage_error", message: prepared.message };
@@ -48596,6 +49054,7 @@ async function runHandWritten(o) {
     runtime: o.runtime,
     ...o.policy !== void 0 ? { policy: o.policy } : {},
     warnings,
+    fragments,
     agents
   });
   const frame = openFreshRun(o, {
@@ -49479,6 +49938,7 @@ function trySetUp(o) {
     via,
     setpriv: setpriv ?? "/usr/bin/setpriv"
   };
+  const survivors = killUserProcesses(base);
   const locked = lockLoginHome(base, home);
   if (locked !== null) return locked;
   let runHome;
@@ -49490,11 +49950,12 @@ function trySetUp(o) {
   const identity = { ...base, home: runHome.home, runEnv: runHome.env };
   const traverse = opened.length > 0 ? `; others may now traverse (not list) ${opened.join(", ")}` : "";
   const shared = runHome.sharedCaches.length > 0 ? ` Shared caches (pr-user-cache): ${runHome.sharedCaches.map((c) => `${c.name} in ${c.path}`).join(", ")}, kept between runs: what one pull request's build writes there, the next one's reads.` : "";
+  const killedFirst = survivors > 0 ? ` ${survivors} process${survivors === 1 ? "" : "es"} of ${user} left from before this run ${survivors === 1 ? "was" : "were"} killed first.` : "";
   return {
     kind: "on",
     identity,
     runHome,
-    note: `isolate-user: the verify command and the model CLIs run as ${user} (uid ${userUid}, switched ${via === "root" ? "with setpriv" : "through sudo -n"}), which can write the workspace and cannot read the run directory or the action's processes${traverse}; its HOME, TMPDIR and caches are fresh for this run (${runHome.root}, removed when the run ends; its login home ${home} is emptied and not writable); every process of ${user} is killed when the run ends, and what it made is handed back to the runner's user.${shared}`
+    note: `isolate-user: the verify command and the model CLIs run as ${user} (uid ${userUid}, switched ${via === "root" ? "with setpriv" : "through sudo -n"}), which can write the workspace and cannot read the run directory or the action's processes${traverse}; its HOME, TMPDIR and caches are fresh for this run (${runHome.root}, removed when the run ends; its login home ${home} is emptied and not writable); every process of ${user} is killed when the run ends, and what it made is handed back to the runner's user.${shared}${killedFirst}`
   };
 }
 
@@ -50473,12 +50934,14 @@ async function writeEntry(zipfile, entry, path2) {
 import { createHash as createHash6 } from "node:crypto";
 var RUN_ARTIFACT_MAX_BYTES = 64 * 1024 * 1024;
 var RunArtifactError = class extends Error {
-  constructor(message, status) {
+  constructor(message, status, transient) {
     super(message);
     this.status = status;
+    this.transient = transient ?? (status !== null && (status >= 500 || status === 429));
   }
   status;
   name = "RunArtifactError";
+  transient;
 };
 async function findRunArtifact(octokit, target) {
   let listed2;
@@ -50571,7 +51034,8 @@ async function downloadRunArtifact(options3) {
   } catch (error63) {
     throw new RunArtifactError(
       `could not download ${what} from its storage URL: ${error63 instanceof Error ? error63.message : String(error63)}`,
-      null
+      null,
+      true
     );
   }
   if (!blob.ok || blob.body === null) {
@@ -50614,7 +51078,8 @@ function artifactApiError(error63, what) {
   const permission = status === 401 || status === 403 || status === 404 ? " Listing and downloading artifacts needs the token permission `actions: read`: add it to the job's `permissions`." : "";
   return new RunArtifactError(
     `${what} (${status === null ? "no answer" : `HTTP ${status}`}: ${detail}).${permission}`,
-    status
+    status,
+    status === null || status >= 500 || status === 429
   );
 }
 
@@ -50717,7 +51182,8 @@ async function readWorkflowRunLedgerUnchecked(o) {
     reason: error63.message,
     issues: [],
     // 401/403/404: the token lacks `actions: read` — something the workflow's (or App's) owner must change.
-    outcome: error63.status === 401 || error63.status === 403 || error63.status === 404 ? "usage-error" : "failed"
+    outcome: error63.status === 401 || error63.status === 403 || error63.status === 404 ? "usage-error" : "failed",
+    ...error63.transient ? { transient: true } : {}
   });
   let artifact;
   try {
@@ -52035,140 +52501,6 @@ function isRecord5(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-// src/graph/lint-rules.ts
-var SPEND_ADVISORY_ABOVE = 10;
-var NEUTRAL_AT_BEST = "so the run's conclusion can be neutral at best (failure under the policy file's require-evidence: true)";
-function lookalikeAdvice(graph, spec) {
-  const producers = new Set(
-    graph.nodes.filter((n) => n.type !== "gate" && n.id !== spec.id).map((n) => n.id)
-  );
-  const inputs = new Set(graph.inputs);
-  const reasons = [];
-  for (const [field, template] of templatedFields(spec)) {
-    const seen = /* @__PURE__ */ new Set();
-    for (const ref of lookalikePlaceholdersIn(template)) {
-      if (seen.has(ref.token)) continue;
-      seen.add(ref.token);
-      const how = field === "prompt" ? "sent to the model" : "used";
-      const meant = likelyMeant(ref.namespace, ref.path, ref.filter, producers, inputs);
-      const hint = ref.namespace === "self" ? "the Go CLI's self namespace ({{ self.previous }}, {{ self.timeout }}) is not supported in this version" : meant === null ? "placeholders are {{ inputs.NAME }}, {{ artifacts.ID }}, {{ artifacts.ID | inline }} and {{ feedback.ID }}" : `did you mean ${meant}?`;
-      const literal2 = `{ { ${ref.token.slice(2, -2).trim()} } }`;
-      reasons.push(
-        `${field}: ${ref.token} looks like a placeholder but its namespace ${JSON.stringify(ref.namespace)} is not inputs, artifacts or feedback, so it is ${how} literally; ${hint} (to keep the braces literally, write ${literal2})`
-      );
-    }
-  }
-  return reasons;
-}
-var NAMESPACES2 = ["inputs", "artifacts", "feedback"];
-function likelyMeant(namespace, path2, filter, producers, inputs) {
-  const lower = namespace.toLowerCase();
-  const valid2 = NAMESPACES2.find((ns) => lower === ns || `${lower}s` === ns || lower === `${ns}s`);
-  if (valid2 !== void 0) {
-    if (path2.length === 0) {
-      return valid2 === "inputs" ? "{{ inputs.NAME }}" : valid2 === "artifacts" ? "{{ artifacts.ID }}" : "{{ feedback.ID }}";
-    }
-    return `{{ ${valid2}.${path2.join(".")}${filter !== null ? ` | ${filter}` : ""} }}`;
-  }
-  const words = [namespace, ...path2];
-  const node3 = words.find((word) => producers.has(word));
-  if (node3 !== void 0)
-    return `{{ artifacts.${node3} | inline }} (its reply; {{ artifacts.${node3} }} is its file's path)`;
-  const input2 = words.find((word) => inputs.has(word));
-  if (input2 !== void 0) return `{{ inputs.${input2} }}`;
-  return null;
-}
-function sinkAdvice(graph) {
-  const advice = /* @__PURE__ */ new Map();
-  const sinks = graph.sinks.flatMap((id2) => {
-    const node3 = graph.nodes_by_id.get(id2);
-    return node3 === void 0 ? [] : [node3];
-  });
-  const agentSinks = sinks.filter((node3) => node3.type !== "gate");
-  const [firstGate] = sinks;
-  if (agentSinks.length === 0 && firstGate !== void 0) {
-    const gates = sinks.map((node3) => JSON.stringify(node3.id)).join(", ");
-    const reason = graph.nodes.every((node3) => node3.type === "gate") ? `the graph has only gates: nothing runs and nothing is verified, ${NEUTRAL_AT_BEST}; add an agent node after the gates with success_check.verify running a command that checks the work` : `every sink of the graph is a gate (${gates}) and a person's approval is not build evidence, ${NEUTRAL_AT_BEST}; add an agent node after ${sinks.length === 1 ? "the gate" : "the gates"} with success_check.verify running a command that checks the work`;
-    advice.set(firstGate.id, [{ kind: "only-gate-sinks", reason }]);
-    return advice;
-  }
-  for (const node3 of agentSinks) {
-    if (hasEngineRunCheck(node3)) continue;
-    const reason = hasTodosGate(node3) ? `is a sink (no node depends on it) whose only check is completion todos: all_done, which reads the plan the model declared about its own work, not an engine-run verify: success needs an engine-run verify on every sink that is not a gate, ${NEUTRAL_AT_BEST}; add success_check.verify (or make completion.verify a command) that checks the work (the test suite, a build)` : `is a sink (no node depends on it) without success_check.verify: success needs an engine-run verify on every sink that is not a gate, ${NEUTRAL_AT_BEST}; add success_check.verify to it with a command that checks the work (the test suite, a build)`;
-    advice.set(node3.id, [{ kind: "unverified-sink", reason }]);
-  }
-  return advice;
-}
-function spendAdvice(graph, node3) {
-  const found = [];
-  const { max, on: on2 } = node3.retry;
-  if (max > 0 && on2.length === 0) {
-    found.push({
-      kind: "retry-never-fires",
-      reason: `retry.max is ${max} but retry.on lists no cause, so it never retries; list the causes to retry on (${RETRY_CAUSES.join(", ")}), or remove retry`
-    });
-  } else if (max > SPEND_ADVISORY_ABOVE) {
-    const owner = graph.nodes.find((n) => n.feedback?.body.includes(node3.id) === true);
-    const rounds = owner?.feedback?.max ?? 0;
-    const times = rounds === 0 ? `1 + ${max} = ${1 + max} times` : `(1 + ${max}) \xD7 (1 + ${rounds}) = ${(1 + max) * (1 + rounds)} times (its retries in each of the ${1 + rounds} runs of ${JSON.stringify(owner?.id)}'s feedback arc)`;
-    found.push({
-      kind: "costly-retry",
-      reason: `retry.max is ${max}, so this node may run up to ${times}, each a paid model call; lower retry.max to ${SPEND_ADVISORY_ABOVE} or fewer`
-    });
-  }
-  const arc = node3.feedback;
-  if (arc !== null && arc.max > SPEND_ADVISORY_ABOVE) {
-    const rounds = 1 + arc.max;
-    const plain = rounds * arc.body.length;
-    const withRetries = rounds * arc.body.reduce((sum, id2) => {
-      const member = graph.nodes_by_id.get(id2);
-      const retries = member !== void 0 && member.retry.on.length > 0 ? member.retry.max : 0;
-      return sum + 1 + retries;
-    }, 0);
-    const body = arc.body.map((id2) => JSON.stringify(id2)).join(", ");
-    found.push({
-      kind: "costly-feedback",
-      reason: `feedback.max is ${arc.max}, so the arc may run its body (${body}) ${rounds} times: up to (1 + ${arc.max}) \xD7 ${arc.body.length} = ${plain} executions` + (withRetries > plain ? ` (${withRetries} with the body's retries)` : "") + `, each a paid model call; lower feedback.max to ${SPEND_ADVISORY_ABOVE} or fewer`
-    });
-  }
-  return found;
-}
-function notRunAdvice(node3) {
-  const found = [];
-  if (node3.description !== null) {
-    found.push({
-      kind: "description-not-shown",
-      reason: "has a description, which this version keeps in graph.json but does not print when the run pauses at the gate: say what the approver should read in the gate's upstream reply or the PR instead"
-    });
-  }
-  return found;
-}
-function worktreeAdvice(graph, node3) {
-  if (node3.type === "gate") return [];
-  const parent = node3.handoff === "session" ? graph.nodes_by_id.get(node3.depends_on[0] ?? "") : void 0;
-  const across = parent !== void 0 && parent.worktree !== node3.worktree ? [
-    {
-      kind: "session-across-worktrees",
-      reason: `has handoff: session, but its parent ${JSON.stringify(parent.id)} runs in ${placeOf(parent)} and it runs in ${placeOf(node3)}: claude finds a conversation to resume only from the folder it ran in, so the resume fails (No conversation found); put both in the same worktree, or use handoff: artifact`
-    }
-  ] : [];
-  if (node3.worktree === null) return across;
-  const reached = graph.sinks.some((id2) => {
-    const sink = graph.nodes_by_id.get(id2);
-    return sink !== void 0 && sink.type !== "gate" && sink.worktree === node3.worktree && sink.success_check.verify !== null && (sink.id === node3.id || ancestorsOf(
-      graph.nodes.map(({ id: id3, depends_on }) => ({ id: id3, depends_on })),
-      sink.id
-    ).has(node3.id));
-  });
-  if (reached) return across;
-  const name = node3.worktree;
-  const reason = `runs in worktree ${JSON.stringify(name)}: its changes are committed on the branch evidence-gate/<run id>/${name}, not in the main working tree, and no sink with success_check.verify in worktree ${JSON.stringify(name)} is this node or depends on it, so no verify of the run checks them (the sinks verify other files) and the run's evidence says nothing about them; add a sink after it with worktree: ${name} and success_check.verify, or merge the branch and verify it yourself`;
-  return [{ kind: "worktree-unverified", reason }, ...across];
-}
-function placeOf(node3) {
-  return node3.worktree === null ? "the main working tree" : `worktree ${JSON.stringify(node3.worktree)}`;
-}
-
 // src/graph/lint-verdicts.ts
 var REPLY_VERBS = [
   "reply",
@@ -52285,11 +52617,15 @@ function uncheckedVerdict(node3) {
 function lintGraph(text2, source, options3 = {}) {
   const { inputs, ...loadOptions } = options3;
   const read = readGraphText(text2, source);
-  if (!read.ok) return { errors: read.issues, advisories: [] };
+  if (!read.ok) return { errors: read.issues, advisories: [], splices: [] };
   const judged = judgeGraphObject(read.data, source, loadOptions);
+  const fragmentAdvice = judged.notes.map(
+    ({ nodeId, reason }) => ({ nodeId, kind: "unreferenced-substitution", reason })
+  );
   return {
     errors: uniqueIssues([...judged.issues, ...cwdIssues(placedNodesOf(judged.data))]),
-    advisories: judged.graph === null ? [] : graphAdvisories(judged.graph, { inputs: inputs ?? [] })
+    advisories: judged.graph === null ? [] : [...fragmentAdvice, ...graphAdvisories(judged.graph, { inputs: inputs ?? [] })],
+    splices: judged.splices
   };
 }
 function formatAdvisory(advisory) {
@@ -52300,6 +52636,7 @@ function graphAdvisories(graph, options3) {
   const declared = new Set(graph.inputs);
   const specs = new Map((graph.spec.nodes ?? []).map((spec) => [spec.id, spec]));
   const sinks = sinkAdvice(graph);
+  const reach = feedbackReach(graph);
   const advisories = [];
   for (const node3 of graph.nodes) {
     const spec = specs.get(node3.id);
@@ -52322,6 +52659,8 @@ function graphAdvisories(graph, options3) {
       }
       for (const reason of splicedVerifyText(spec)) add("verify-splices-model-output", reason);
       for (const reason of unquotedFeedback(graph, node3.id)) add("feedback-not-quoted", reason);
+      for (const found of reach) if (found.declarer === node3.id) add("feedback-reach", found.reason);
+      for (const { kind, reason } of sessionAdvice(graph, node3)) add(kind, reason);
       for (const { kind, reason } of spendAdvice(graph, node3)) add(kind, reason);
       if (spec.allowed_tools === void 0 && !hasEngineRunCheck(node3)) {
         add(
@@ -52379,13 +52718,7 @@ function unquotedFeedback(graph, targetId) {
   const reasons = [];
   for (const declarer of graph.nodes) {
     const arc = declarer.feedback;
-    if (arc === null || arc.rerun !== targetId) continue;
-    const quoted = arc.body.some(
-      (id2) => placeholdersIn(graph.nodes_by_id.get(id2)?.prompt ?? "").some(
-        (ref) => ref.namespace === "feedback" && ref.name === declarer.id && ref.problem === null
-      )
-    );
-    if (quoted) continue;
+    if (arc === null || arc.rerun !== targetId || arcQuotesItsPayload(graph, declarer)) continue;
     const token = `{{ feedback.${declarer.id} }}`;
     reasons.push(
       `re-run by the feedback arc of ${JSON.stringify(declarer.id)}, but no prompt in that arc's body quotes ${token}, so each round repeats the same prompts \u2014 twice the money, same result; paste ${token} into the prompt of ${JSON.stringify(targetId)}`
@@ -52416,8 +52749,20 @@ function nodeIdLines(text2) {
 }
 
 // src/action/runner.ts
+import { randomBytes as randomBytes5 } from "node:crypto";
+var WORKFLOW_COMMAND_LINE = /^\s*(::|##\[)/m;
+function infoFenced(message) {
+  if (!WORKFLOW_COMMAND_LINE.test(message)) {
+    info(message);
+    return;
+  }
+  const token = `eg-${randomBytes5(16).toString("hex")}`;
+  info(`::stop-commands::${token}`);
+  info(message);
+  info(`::${token}::`);
+}
 var coreRunner = {
-  info: (message) => info(message),
+  info: infoFenced,
   notice: (message) => notice(message),
   warning: (message) => warning(message),
   error: (message) => error(message),
