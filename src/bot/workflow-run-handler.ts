@@ -17,8 +17,9 @@
  * `resume-run-handler.ts`, which completes the check run awaiting them.
  *
  * Idempotent and ordered by attempt (`check-key.ts`): a check run is only rewritten by a newer workflow run
- * or a newer attempt; the same attempt again (a redelivery) after the check completed, or an older one,
- * writes nothing. When no check run exists yet (the `pull_request` delivery is late or lost, or the App was
+ * or a newer attempt; the same attempt again (a redelivery, a late `requested`) after the check completed, or
+ * an older one, writes nothing. A completed check run never moves back: a newer run or attempt on its head
+ * gets a fresh check run that takes over from it (`AppCheckRuns.replace`). When no check run exists yet (the `pull_request` delivery is late or lost, or the App was
  * installed after the pull request opened), `requested` / `in_progress` wait briefly for it, then create it.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -159,6 +160,19 @@ async function markRunning(
   if (order === "older" || (order === "same" && existing.status !== "queued")) {
     return { outcome: "stale", detail: `check run ${existing.id} already records ${existing.externalId}` };
   }
+  if (existing.status === "completed") {
+    // A completed check run never moves back: a newer run or attempt gets a fresh check run (issue 23 item 1).
+    const made = await checks.replace(existing, {
+      key: keyFor(upstream, attempt, existing),
+      status: "in_progress",
+      output,
+      ...(detailsUrl === undefined ? {} : { detailsUrl }),
+    });
+    return {
+      outcome: "check-in-progress",
+      detail: `check run ${made.run.id} after completed check run ${existing.id}, run ${attempt.id} attempt ${attempt.attempt}`,
+    };
+  }
   await checks.move(existing.id, {
     status: "in_progress",
     key: keyFor(upstream, attempt, existing),
@@ -185,6 +199,17 @@ async function complete(
     const awaitingResume = typeof target.key?.resume === "string";
     if (order === "older" || (order === "same" && (target.status === "completed" || awaitingResume))) {
       return { outcome: "stale", detail: `check run ${target.id} already records ${target.externalId}` };
+    }
+    if (target.status === "completed") {
+      // A newer run or attempt on a head whose check completed: a fresh check run (issue 23 item 1).
+      target = (
+        await checks.replace(target, {
+          key: keyFor(upstream, attempt, target),
+          status: "in_progress",
+          output: runningOutput(upstream, attempt),
+          ...(upstream.htmlUrl === null ? {} : { detailsUrl: upstream.htmlUrl }),
+        })
+      ).run;
     }
   } else {
     target = (

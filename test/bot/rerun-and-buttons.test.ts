@@ -93,7 +93,7 @@ function click(
 }
 
 describe("Re-run on the App's check run", () => {
-  it("check_run.rerequested from a writer re-runs the workflow run the check run records, and the check goes back to queued for the next attempt", async () => {
+  it("check_run.rerequested from a writer re-runs the workflow run the check run records, in a fresh check run queued for the next attempt; the clicked one stays as it completed", async () => {
     const rig = await rigs.start();
     rig.github.state.setCollaborator("mona", "write");
     const check = await completedRun(rig, { ...FAILURE_LEDGER, headSha: HEAD });
@@ -113,15 +113,23 @@ describe("Re-run on the App's check run", () => {
       `/repos/octo-org/widgets/actions/runs/${RUN}/rerun`,
     );
     expect(check).toMatchObject({
+      status: "completed",
+      conclusion: "failure",
+      externalId: `evidence-gate-bot:pr=42:run=${RUN}:attempt=1:next`,
+    });
+    const fresh = rig.github.state.checkRuns.filter((r) => r.name === "evidence-gate")[1]!;
+    expect(fresh).toMatchObject({
       status: "queued",
+      headSha: HEAD,
       externalId: `evidence-gate-bot:pr=42:run=${RUN}:attempt=2`,
     });
-    // The new attempt's events then drive the same check run.
+    // The new attempt's events then drive the fresh check run.
     await rig.deliver(
       "workflow_run",
       workflowRunPayload({ action: "in_progress", runId: RUN, headSha: HEAD, fork: false, attempt: 2 }),
     );
-    expect(check.status).toBe("in_progress");
+    expect(fresh.status).toBe("in_progress");
+    expect(check.status).toBe("completed");
     rig.github.assertNoViolations();
   });
 

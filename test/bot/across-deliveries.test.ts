@@ -1,0 +1,154 @@
+/**
+ * The bot across deliveries (issue 23 items 1 and 4): check-run transitions only move forward for one
+ * workflow run and attempt, a Re-run makes a fresh check run per attempt and a repeated Re-run does nothing,
+ * and a run GitHub holds for a maintainer's approval waits instead of failing.
+ */
+import { describe, expect, it } from "vitest";
+import { FAILURE_LEDGER, SUCCESS_LEDGER } from "../ledger/fixtures.js";
+import {
+  type BotRig,
+  botRigs,
+  checkRunPayload,
+  pullRequestPayload,
+  uploadLedger,
+  workflowRunPayload,
+} from "../support/bot-harness.js";
+
+const HEAD = "0123456789abcdef0123456789abcdef01234567";
+const BASE = "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d";
+const RUN = 30_433_642;
+const rigs = botRigs();
+
+function appChecks(rig: BotRig) {
+  return rig.github.state.checkRuns.filter((r) => r.name === "evidence-gate");
+}
+
+async function completedRun(rig: BotRig, fork = false) {
+  rig.github.state.addPullRequest({
+    number: 42,
+    headSha: HEAD,
+    headRef: "fix-sum",
+    baseSha: BASE,
+    ...(fork ? { headRepository: "forker/widgets" } : {}),
+  });
+  rig.github.state.addWorkflowRun({ id: RUN, headSha: HEAD });
+  await rig.deliver("pull_request", pullRequestPayload({ headSha: HEAD, fork }));
+  uploadLedger(rig.github, { ledger: { ...FAILURE_LEDGER, headSha: HEAD }, runId: RUN, headSha: HEAD, fork });
+  await rig.deliver(
+    "workflow_run",
+    workflowRunPayload({ action: "requested", runId: RUN, headSha: HEAD, fork, pullRequest: 42 }),
+  );
+  await rig.deliver(
+    "workflow_run",
+    workflowRunPayload({ action: "completed", runId: RUN, headSha: HEAD, fork, pullRequest: 42 }),
+  );
+  const check = appChecks(rig)[0]!;
+  expect(check).toMatchObject({ status: "completed", conclusion: "failure" });
+  return check;
+}
+
+describe("check-run transitions only move forward", () => {
+  it("a late workflow_run.requested (and in_progress) after completed leaves the completed check as it is", async () => {
+    const rig = await rigs.start();
+    const check = await completedRun(rig);
+    for (const action of ["requested", "in_progress"] as const) {
+      const record = await rig.deliver(
+        "workflow_run",
+        workflowRunPayload({ action, runId: RUN, headSha: HEAD, fork: false, pullRequest: 42 }),
+      );
+      expect(JSON.parse(record.response).outcome).toBe("stale");
+    }
+    expect(check).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(appChecks(rig)).toHaveLength(1);
+    rig.github.assertNoViolations();
+  });
+});
+
+describe("Re-run: a fresh check run per attempt, a repeated Re-run does nothing", () => {
+  function rerunClick(check: { id: number; externalId: string | null }) {
+    return checkRunPayload({
+      action: "rerequested",
+      checkRunId: check.id,
+      headSha: HEAD,
+      sender: "mona",
+      externalId: check.externalId,
+    });
+  }
+
+  it("a repeated Re-run while attempt 2 runs, and again after it passed, re-runs nothing more and attempt 2's verdict stands", async () => {
+    const rig = await rigs.start();
+    rig.github.state.setCollaborator("mona", "write");
+    const first = await completedRun(rig);
+    const click = rerunClick(first);
+    expect(JSON.parse((await rig.deliver("check_run", click)).response).outcome).toBe("rerun");
+    expect(rig.github.state.reruns).toEqual([RUN]);
+    // The same click again (a second click on the page as it was; a redelivery) while attempt 2 runs.
+    const again = await rig.deliver("check_run", click);
+    expect(JSON.parse(again.response).outcome).toBe("stale");
+    await rig.deliver(
+      "workflow_run",
+      workflowRunPayload({ action: "in_progress", runId: RUN, headSha: HEAD, fork: false, attempt: 2 }),
+    );
+    uploadLedger(rig.github, {
+      ledger: { ...SUCCESS_LEDGER, headSha: HEAD },
+      runId: RUN,
+      headSha: HEAD,
+      fork: false,
+    });
+    rig.github.state.workflowRuns[0]!.running = false;
+    await rig.deliver(
+      "workflow_run",
+      workflowRunPayload({
+        action: "completed",
+        runId: RUN,
+        headSha: HEAD,
+        fork: false,
+        attempt: 2,
+        pullRequest: 42,
+      }),
+    );
+    const checks = appChecks(rig);
+    expect(checks).toHaveLength(2);
+    expect(checks[1]).toMatchObject({
+      status: "completed",
+      conclusion: "success",
+      externalId: `evidence-gate-bot:pr=42:run=${RUN}:attempt=2`,
+    });
+    // The repeat after attempt 2: nothing re-run, no model spent, attempt 2's verdict stands.
+    expect(JSON.parse((await rig.deliver("check_run", click)).response).outcome).toBe("stale");
+    expect(rig.github.state.reruns).toEqual([RUN]);
+    expect(checks[1]!.conclusion).toBe("success");
+    expect(checks[0]).toMatchObject({ status: "completed", conclusion: "failure" });
+    // A Re-run of attempt 2's own check run is a new request: attempt 3, a third check run.
+    expect(JSON.parse((await rig.deliver("check_run", rerunClick(checks[1]!))).response).outcome).toBe(
+      "rerun",
+    );
+    expect(rig.github.state.reruns).toEqual([RUN, RUN]);
+    expect(appChecks(rig)).toHaveLength(3);
+    rig.github.assertNoViolations();
+  });
+
+  it("a newer attempt started from the Actions tab after the check completed gets a fresh check run; the completed one never moves back", async () => {
+    const rig = await rigs.start();
+    const first = await completedRun(rig);
+    await rig.deliver(
+      "workflow_run",
+      workflowRunPayload({
+        action: "requested",
+        runId: RUN,
+        headSha: HEAD,
+        fork: false,
+        attempt: 2,
+        pullRequest: 42,
+      }),
+    );
+    expect(first).toMatchObject({ status: "completed", conclusion: "failure" });
+    const checks = appChecks(rig);
+    expect(checks).toHaveLength(2);
+    expect(checks[1]).toMatchObject({
+      status: "in_progress",
+      externalId: `evidence-gate-bot:pr=42:run=${RUN}:attempt=2`,
+    });
+    rig.github.assertNoViolations();
+  });
+});
