@@ -152,3 +152,40 @@ describe("Re-run: a fresh check run per attempt, a repeated Re-run does nothing"
     rig.github.assertNoViolations();
   });
 });
+
+describe("a fork run GitHub holds for a maintainer's approval", () => {
+  it("completed with action_required before any job ran waits (queued, saying so), never failure; once approved, the same run's events run it and complete it with its ledger", async () => {
+    const rig = await rigs.start();
+    rig.github.state.addPullRequest({
+      number: 42,
+      headSha: HEAD,
+      headRef: "fix-sum",
+      baseSha: BASE,
+      headRepository: "forker/widgets",
+    });
+    await rig.deliver("pull_request", pullRequestPayload({ headSha: HEAD, fork: true }));
+    await rig.deliver("workflow_run", workflowRunPayload({ action: "requested", runId: RUN, headSha: HEAD }));
+    const held = await rig.deliver(
+      "workflow_run",
+      workflowRunPayload({ action: "completed", runId: RUN, headSha: HEAD, conclusion: "action_required" }),
+    );
+    expect(JSON.parse(held.response).outcome).toBe("held-for-approval");
+    const check = appChecks(rig)[0]!;
+    expect(check).toMatchObject({ status: "queued", conclusion: null });
+    expect(check.output.title).toBe("Waiting for a maintainer to approve the workflow run");
+    // A late requested of the held run does not say it runs.
+    await rig.deliver("workflow_run", workflowRunPayload({ action: "requested", runId: RUN, headSha: HEAD }));
+    expect(check.status).toBe("queued");
+    // A maintainer approves: the same run (same attempt) runs and completes.
+    await rig.deliver(
+      "workflow_run",
+      workflowRunPayload({ action: "in_progress", runId: RUN, headSha: HEAD }),
+    );
+    expect(check.status).toBe("in_progress");
+    uploadLedger(rig.github, { ledger: { ...SUCCESS_LEDGER, headSha: HEAD }, runId: RUN, headSha: HEAD });
+    await rig.deliver("workflow_run", workflowRunPayload({ action: "completed", runId: RUN, headSha: HEAD }));
+    expect(check).toMatchObject({ status: "completed", conclusion: "success" });
+    expect(appChecks(rig)).toHaveLength(1);
+    rig.github.assertNoViolations();
+  });
+});
