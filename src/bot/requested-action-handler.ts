@@ -214,7 +214,10 @@ function alreadyActedOn(check: AppCheckRun): string {
 
 /**
  * Why the pull request's head is no longer the check run's commit (one sentence), or `null` when it still is.
- * The pull request comes from the check run's record; a check run that records none cannot be tied to one.
+ * The pull request comes from the check run's record. A check run that records none — a fork's, created from
+ * `workflow_run` (whose `pull_requests` is empty for a fork) before the `pull_request` delivery — is tied to
+ * the open pull requests GitHub lists whose head is its commit now (issue 23 item 4): with one, the head has
+ * not moved; with none, it has.
  */
 async function headMoved(
   ctx: HandlerContext,
@@ -223,7 +226,14 @@ async function headMoved(
 ): Promise<string | null> {
   const number = check.key?.pullRequest ?? null;
   if (number === null) {
-    return `check run ${check.id} records no pull request, so its head cannot be compared with ${check.headSha.slice(0, 7)}.`;
+    const open = await ctx.octokit.paginate(ctx.octokit.rest.pulls.list, {
+      owner: o.owner,
+      repo: o.repo,
+      state: "open",
+      per_page: 100,
+    });
+    if (open.some((p) => p.head.sha.toLowerCase() === check.headSha)) return null;
+    return `no open pull request has ${check.headSha.slice(0, 7)} (the commit these buttons were shown for) as its head now.`;
   }
   const { data } = await ctx.octokit.rest.pulls.get({ owner: o.owner, repo: o.repo, pull_number: number });
   const head = commitSha.safeParse(data.head.sha);

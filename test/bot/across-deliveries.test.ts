@@ -13,11 +13,13 @@ import {
   uploadLedger,
   workflowRunPayload,
 } from "../support/bot-harness.js";
+import { pausedLedger } from "../support/paused-ledger.js";
 
 const HEAD = "0123456789abcdef0123456789abcdef01234567";
 const BASE = "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d";
 const RUN = 30_433_642;
 const rigs = botRigs();
+const PAUSED_LEDGER = pausedLedger(HEAD);
 
 function appChecks(rig: BotRig) {
   return rig.github.state.checkRuns.filter((r) => r.name === "evidence-gate");
@@ -186,6 +188,53 @@ describe("a fork run GitHub holds for a maintainer's approval", () => {
     await rig.deliver("workflow_run", workflowRunPayload({ action: "completed", runId: RUN, headSha: HEAD }));
     expect(check).toMatchObject({ status: "completed", conclusion: "success" });
     expect(appChecks(rig)).toHaveLength(1);
+    rig.github.assertNoViolations();
+  });
+});
+
+describe("Approve on a fork's check run created before its pull_request delivery", () => {
+  it("records no pull request, yet a writer's Approve dispatches while an open pull request has that head", async () => {
+    const rig = await rigs.start();
+    rig.github.state.setCollaborator("mona", "write");
+    rig.github.state.addWorkflowRun({ id: RUN, headSha: HEAD });
+    // No pull_request delivery: the fork's workflow_run (no pull_requests) creates the check run.
+    uploadLedger(rig.github, { ledger: PAUSED_LEDGER, runId: RUN, headSha: HEAD });
+    await rig.deliver("workflow_run", workflowRunPayload({ action: "completed", runId: RUN, headSha: HEAD }));
+    const check = appChecks(rig)[0]!;
+    expect(check).toMatchObject({ status: "completed", conclusion: "action_required" });
+    expect(check.externalId).toBe(`evidence-gate-bot:run=${RUN}:attempt=1`);
+    const approve = checkRunPayload({
+      action: "requested_action",
+      checkRunId: check.id,
+      headSha: HEAD,
+      sender: "mona",
+      identifier: check.actions!.find((a) => a.identifier.startsWith("approve-"))!.identifier,
+    });
+    const record = await rig.deliver("check_run", approve);
+    expect(JSON.parse(record.response).outcome, record.response).toBe("dispatched");
+    expect(rig.github.state.dispatches).toHaveLength(1);
+    rig.github.assertNoViolations();
+  });
+
+  it("is refused when no open pull request has the check run's commit as its head", async () => {
+    const rig = await rigs.start();
+    rig.github.state.setCollaborator("mona", "write");
+    uploadLedger(rig.github, { ledger: PAUSED_LEDGER, runId: RUN, headSha: HEAD });
+    await rig.deliver("workflow_run", workflowRunPayload({ action: "completed", runId: RUN, headSha: HEAD }));
+    const check = appChecks(rig)[0]!;
+    rig.github.state.movePullRequestHead(42, "fedcba9876543210fedcba9876543210fedcba98");
+    const record = await rig.deliver(
+      "check_run",
+      checkRunPayload({
+        action: "requested_action",
+        checkRunId: check.id,
+        headSha: HEAD,
+        sender: "mona",
+        identifier: check.actions!.find((a) => a.identifier.startsWith("approve-"))!.identifier,
+      }),
+    );
+    expect(JSON.parse(record.response).outcome).toBe("refused");
+    expect(rig.github.state.dispatches).toHaveLength(0);
     rig.github.assertNoViolations();
   });
 });

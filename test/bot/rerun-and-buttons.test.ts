@@ -19,36 +19,14 @@ import {
   uploadLedger,
   workflowRunPayload,
 } from "../support/bot-harness.js";
+import { pausedLedger } from "../support/paused-ledger.js";
 
 const HEAD = "0123456789abcdef0123456789abcdef01234567";
 const BASE = "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d";
 const RUN = 30_433_642;
 const rigs = botRigs();
 
-/** review → gate sign-off → finish, paused at sign-off (review passed). */
-const PAUSED_LEDGER: Ledger = {
-  ...fixtureLedger({
-    runId: "20260501-150000-abcdef",
-    runtime: "claude",
-    goal: "Review and sign off",
-    buildEvidence: { kind: "attached", command: "npm test", declaredBy: "input" },
-    nodes: [
-      { id: "review", dependsOn: [], allowedTools: ["Read"], sink: false },
-      { id: "sign-off", type: "gate", dependsOn: ["review"], allowedTools: [], sink: false },
-      { id: "finish", dependsOn: ["sign-off"], allowedTools: ["Read"], sink: true },
-    ],
-    // As the engine writes a pause: the gate and what follows it SKIPPED.
-    rows: [
-      pass("review"),
-      skipped("sign-off", { reason: "waiting for a person to approve or reject this gate" }),
-      skipped("finish", { sink: true, reason: 'not run yet: the run is paused at gate "sign-off"' }),
-    ],
-    planningCalls: [],
-    evidenceTree: null,
-    end: { kind: "paused", reason: "gate", nodeId: "sign-off" },
-  }),
-  headSha: HEAD,
-};
+const PAUSED_LEDGER: Ledger = pausedLedger(HEAD);
 
 /** A pull request whose run completed with `ledger`: the App's check run completed on HEAD. */
 async function completedRun(rig: BotRig, ledger: Ledger, o: { readonly fork?: boolean } = {}) {
