@@ -24,6 +24,7 @@ import { redactTokenShapes } from "../core/token-shapes.js";
 import { type CheckRunAnnotation, CheckRunClient, type CheckRunConclusion } from "../github/check-run.js";
 import type { GateOctokit } from "../github/octokit.js";
 import { type CheckKey, formatCheckKey, parseCheckKey } from "./check-key.js";
+import { REVERIFY_BUTTON } from "./gate-buttons.js";
 
 /** One of the App's check runs, as GitHub shows it now. */
 export interface AppCheckRun {
@@ -235,7 +236,8 @@ export class AppCheckRuns {
 
   /**
    * Completes a check run through {@link CheckRunClient.complete}: conclusion, output, the annotations 50 per
-   * request; then the buttons, when there are any (a second write: the client's completion carries none).
+   * request; then the buttons — `actions`, then Re-verify on every completed check run — in a second write
+   * (the client's completion carries none).
    */
   async complete(
     id: number,
@@ -256,14 +258,14 @@ export class AppCheckRuns {
       ...(input.detailsUrl === undefined ? {} : { detailsUrl: input.detailsUrl }),
       ...(input.annotations === undefined ? {} : { annotations: input.annotations }),
     });
-    if (input.actions !== undefined && input.actions.length > 0) {
-      await this.#o.octokit.rest.checks.update({
-        owner: this.#o.owner,
-        repo: this.#o.repo,
-        check_run_id: id,
-        actions: [...input.actions],
-      });
-    }
+    // Every completed check run offers Re-verify (issue 23 item 5) after its own buttons; GitHub allows three.
+    const actions = [...(input.actions ?? []), REVERIFY_BUTTON].slice(0, 3);
+    await this.#o.octokit.rest.checks.update({
+      owner: this.#o.owner,
+      repo: this.#o.repo,
+      check_run_id: id,
+      actions,
+    });
   }
 
   /** {@link #list} without the runs a later one took over from (`:next`); all of them if every run is marked. */

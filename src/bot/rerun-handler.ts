@@ -41,7 +41,8 @@ const checkSuiteSchema = z.object({
   sender: senderPart,
 });
 
-function checksOf(ctx: HandlerContext, repository: z.infer<typeof repositoryPart>): AppCheckRuns {
+/** The App's check runs named `CHECK_NAME` on `repository`, through the installation client. */
+export function checksOf(ctx: HandlerContext, repository: z.infer<typeof repositoryPart>): AppCheckRuns {
   return new AppCheckRuns({
     octokit: ctx.octokit,
     owner: repository.owner.login,

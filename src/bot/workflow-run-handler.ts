@@ -13,7 +13,7 @@
  *
  * Only runs of `.github/workflows/<WORKFLOW_FILE>` triggered by `pull_request` count (a `pull_request_target`
  * or `push` run of the same file is never reported). The commit is the event's `head_sha`, never the
- * artifact's. The `workflow_dispatch` runs of `RESUME_WORKFLOW_FILE` (the resume the buttons dispatch) go to
+ * artifact's. The `workflow_dispatch` runs of `WORKFLOW_FILE` itself are Re-verify runs (`reverify.ts`). The `workflow_dispatch` runs of `RESUME_WORKFLOW_FILE` (the resume the buttons dispatch) go to
  * `resume-run-handler.ts`, which completes the check run awaiting them.
  *
  * Idempotent and ordered by attempt (`check-key.ts`): a check run is only rewritten by a newer workflow run
@@ -38,15 +38,17 @@ import {
   readWorkflowRunLedger,
   type WorkflowRunLedger,
 } from "../github/workflow-run-ledger.js";
-import type { Ledger, StartingCommit } from "../ledger/ledger.js";
-import { codeSpan, escapeInline } from "../ledger/markdown-syntax.js";
+import type { StartingCommit } from "../ledger/ledger.js";
+import { codeSpan } from "../ledger/markdown-syntax.js";
 import { type AppCheckRun, AppCheckRuns } from "./app-check-runs.js";
-import { type CheckKey, compareAttempt, type RunAttempt } from "./check-key.js";
+import { compareAttempt, type RunAttempt } from "./check-key.js";
 import { type HandlerContext, type HandlerResult, MalformedPayloadError, parsePayload } from "./handler.js";
 import { ledgerCompletion, provenanceOf } from "./ledger-completion.js";
 import { repositoryPart } from "./payload-parts.js";
-import { checkPushedCommit, shortSha } from "./pushed-commit.js";
+import { checkedPushClaim, pushedCommitOf, shortSha } from "./pushed-commit.js";
 import { onResumeWorkflowRun } from "./resume-run-handler.js";
+import { onVerifyWorkflowRun } from "./reverify.js";
+import { HOLD_TITLE, holdForApproval, keyFor, runningOutput } from "./run-check-state.js";
 
 const envelope = z.object({ repository: repositoryPart });
 
@@ -85,6 +87,12 @@ export async function onWorkflowRun(ctx: HandlerContext, payload: unknown): Prom
       repo: repository.name,
     });
   }
+  if (upstream.workflowPath === workflow && upstream.event === "workflow_dispatch" && sameRepository) {
+    return onVerifyWorkflowRun(ctx, checks, upstream, {
+      owner: repository.owner.login,
+      repo: repository.name,
+    });
+  }
   if (upstream.workflowPath !== workflow) {
     return {
       outcome: "ignored",
@@ -112,76 +120,6 @@ export async function onWorkflowRun(ctx: HandlerContext, payload: unknown): Prom
     default:
       return { outcome: "ignored", detail: `workflow_run ${upstream.action}` };
   }
-}
-
-function keyFor(
-  upstream: WorkflowRunEvent,
-  attempt: RunAttempt,
-  existing: AppCheckRun | undefined,
-): CheckKey {
-  return { pullRequest: existing?.key?.pullRequest ?? upstream.pullRequests[0] ?? null, run: attempt };
-}
-
-/** "workflow run N", linked to the run when its address is an https URL. */
-function runLink(upstream: WorkflowRunEvent): string {
-  return upstream.htmlUrl !== null && /^https:\/\/\S+$/.test(upstream.htmlUrl)
-    ? `[workflow run ${upstream.runId}](${upstream.htmlUrl})`
-    : `workflow run ${upstream.runId}`;
-}
-
-function runningOutput(upstream: WorkflowRunEvent, attempt: RunAttempt) {
-  const run = runLink(upstream);
-  return {
-    title: `Workflow run ${upstream.runId} is running`,
-    summary: `${run}${upstream.workflowName ? ` of ${escapeInline(upstream.workflowName)}` : ""} (attempt ${attempt.attempt}) is running on \`${upstream.headSha}\`. This check run completes with that run's qualified ledger; until then it is not a verdict.`,
-  };
-}
-
-/** The title of a check run whose workflow run GitHub holds for a maintainer's approval. */
-export const HOLD_TITLE = "Waiting for a maintainer to approve the workflow run";
-
-/**
- * A run GitHub holds before any job ran — a first-time contributor's fork (GitHub sends `workflow_run`
- * `completed` with `conclusion: action_required`; https://docs.github.com/actions/managing-workflow-runs/approving-workflow-runs-from-public-forks):
- * no verdict, so the check run is put back `queued` saying it waits for a maintainer to approve the workflow
- * run, recording the run and attempt. Once approved, the same run and attempt runs: its `in_progress` moves the
- * check on and its `completed` completes it (issue 23 item 4). A completed check run is never reopened for it.
- */
-async function holdForApproval(
-  checks: AppCheckRuns,
-  upstream: WorkflowRunEvent,
-  attempt: RunAttempt,
-): Promise<HandlerResult> {
-  const existing = await checks.find(upstream.headSha);
-  const link = runLink(upstream);
-  const output = {
-    title: HOLD_TITLE,
-    summary: `GitHub holds ${link} on \`${upstream.headSha}\` until a maintainer approves it (a first-time contributor's fork: the Actions tab's "Approve and run"). No job has run; this is not a verdict. This check run follows the approved run and completes with its qualified ledger.`,
-  };
-  const detailsUrl = upstream.htmlUrl ?? undefined;
-  const links = detailsUrl === undefined ? {} : { detailsUrl };
-  if (existing === undefined) {
-    const made = await checks.create({
-      headSha: upstream.headSha,
-      key: keyFor(upstream, attempt, undefined),
-      status: "queued",
-      output,
-      ...links,
-    });
-    return { outcome: "held-for-approval", detail: `check run ${made.run.id} waits for approval` };
-  }
-  const order = compareAttempt(attempt, existing.key);
-  // The hold follows the run's `requested` / `in_progress`; a completed check of this attempt stays completed.
-  if (order === "older" || (order === "same" && existing.status === "completed")) {
-    return { outcome: "stale", detail: `check run ${existing.id} already records ${existing.externalId}` };
-  }
-  const key = keyFor(upstream, attempt, existing);
-  if (existing.status === "completed") {
-    const made = await checks.replace(existing, { key, status: "queued", output, ...links });
-    return { outcome: "held-for-approval", detail: `check run ${made.run.id} waits for approval` };
-  }
-  await checks.move(existing.id, { status: "queued", key, output, ...links });
-  return { outcome: "held-for-approval", detail: `check run ${existing.id} waits for approval` };
 }
 
 async function markRunning(
@@ -297,7 +235,7 @@ async function complete(
     // A ledger claiming a push: GitHub must show that commit as the ledger says, else the claim is refused.
     const found =
       read.kind === "ledger" && claimed !== undefined
-        ? await checkedPushClaim(ctx, read, claimed, upstream, { owner, repo })
+        ? await checkedPushClaim(ctx.octokit, read, claimed, upstream, { owner, repo })
         : read;
     if (found.kind === "ledger" && needsProvenance(found.ledger, upstream)) {
       // Only a run whose workflow definition is the base branch's is posted as a verdict (issue 22 item 1).
@@ -346,37 +284,6 @@ async function complete(
 }
 
 type FoundLedger = Extract<WorkflowRunLedger, { kind: "ledger" }>;
-
-/** The commit the ledger says the run pushed (`postedCommit`), when it is not the event's head; else `undefined`. */
-function pushedCommitOf(ledger: Ledger, upstream: WorkflowRunEvent): StartingCommit | undefined {
-  const posted = ledger.postedCommit;
-  if (posted === undefined || posted.sha.toLowerCase() === upstream.headSha.toLowerCase()) return undefined;
-  return posted;
-}
-
-/** `found`, or — when GitHub does not show the pushed commit the ledger claims (`pushed-commit.ts`) — why not. */
-async function checkedPushClaim(
-  ctx: HandlerContext,
-  found: FoundLedger,
-  claimed: StartingCommit,
-  upstream: WorkflowRunEvent,
-  where: { readonly owner: string; readonly repo: string },
-): Promise<WorkflowRunLedger> {
-  const problem = await checkPushedCommit(
-    ctx.octokit,
-    { ...where, claimed },
-    { headSha: upstream.headSha, fromFork: upstream.fromFork, repository: `${where.owner}/${where.repo}` },
-  );
-  if (problem === null) return found;
-  return {
-    kind: "none",
-    title: `the ledger of workflow run ${upstream.runId} claims a push GitHub does not show`,
-    reason: `Artifact ${found.artifact.name} (id ${found.artifact.id}): ${problem}. Nothing is posted on the commit it names.`,
-    issues: [],
-    outcome: "failed",
-    refusedRunId: found.ledger.runId,
-  };
-}
 
 /**
  * `push: true` (`pushed-commit.ts` checked the claim): the verdict goes on the App's check run on the pushed

@@ -11,6 +11,7 @@ import {
   checkRunPayload,
   pullRequestPayload,
   uploadLedger,
+  WORKFLOW_FILE,
   workflowRunPayload,
 } from "../support/bot-harness.js";
 import { pausedLedger } from "../support/paused-ledger.js";
@@ -235,6 +236,96 @@ describe("Approve on a fork's check run created before its pull_request delivery
     );
     expect(JSON.parse(record.response).outcome).toBe("refused");
     expect(rig.github.state.dispatches).toHaveLength(0);
+    rig.github.assertNoViolations();
+  });
+});
+
+describe("Re-verify: the verify command only, on the pull request's current head, as a fresh check run", () => {
+  const NEW_HEAD = "fedcba9876543210fedcba9876543210fedcba98";
+  const VERIFY_RUN = 30_500_000;
+
+  function reverifyClick(check: { id: number }, sender: string) {
+    return checkRunPayload({
+      action: "requested_action",
+      checkRunId: check.id,
+      headSha: HEAD,
+      sender,
+      identifier: "reverify",
+    });
+  }
+
+  it("every completed check run carries Re-verify; a writer's click dispatches the workflow in mode verify on the current head once, and its run completes the fresh check run", async () => {
+    const rig = await rigs.start();
+    rig.github.state.addWorkflow({
+      file: WORKFLOW_FILE,
+      inputs: [{ name: "mode" }, { name: "sha" }, { name: "pull-request" }],
+    });
+    rig.github.state.setCollaborator("mona", "write");
+    rig.github.state.setCollaborator("reader", "read");
+    const first = await completedRun(rig);
+    expect(first.actions).toEqual([
+      { label: "Re-verify", description: "Run only the verify command: no model", identifier: "reverify" },
+    ]);
+    // A reader's click dispatches nothing.
+    const refused = await rig.deliver("check_run", reverifyClick(first, "reader"));
+    expect(JSON.parse(refused.response).outcome).toBe("refused");
+    // The pull request moved on since: Re-verify is about its current head.
+    rig.github.state.movePullRequestHead(42, NEW_HEAD);
+    const click = reverifyClick(first, "mona");
+    const record = await rig.deliver("check_run", click);
+    expect(JSON.parse(record.response).outcome, record.response).toBe("dispatched");
+    expect(rig.github.state.dispatches).toEqual([
+      {
+        repository: "octo-org/widgets",
+        workflow: WORKFLOW_FILE,
+        ref: "main",
+        inputs: { mode: "verify", sha: NEW_HEAD, "pull-request": "42" },
+      },
+    ]);
+    expect(rig.github.state.reruns).toEqual([]);
+    const fresh = rig.github.state.checkRuns.find(
+      (r) => r.headSha === NEW_HEAD && r.name === "evidence-gate",
+    )!;
+    expect(fresh).toMatchObject({ status: "queued", externalId: "evidence-gate-bot:pr=42:verify" });
+    // The click again (a redelivery, a second click): nothing more.
+    expect(JSON.parse((await rig.deliver("check_run", click)).response).outcome).toBe("stale");
+    expect(rig.github.state.dispatches).toHaveLength(1);
+    // The dispatched run (on the default branch) completes the fresh check run with its ledger.
+    uploadLedger(rig.github, {
+      ledger: { ...SUCCESS_LEDGER, headSha: NEW_HEAD },
+      runId: VERIFY_RUN,
+      headSha: NEW_HEAD,
+      fork: false,
+    });
+    const done = await rig.deliver(
+      "workflow_run",
+      workflowRunPayload({
+        action: "completed",
+        runId: VERIFY_RUN,
+        headSha: BASE,
+        fork: false,
+        event: "workflow_dispatch",
+        displayTitle: `evidence-gate verify ${NEW_HEAD}`,
+      }),
+    );
+    expect(JSON.parse(done.response).outcome, done.response).toBe("completed:success");
+    expect(fresh).toMatchObject({ status: "completed", conclusion: "success" });
+    expect(first).toMatchObject({ status: "completed", conclusion: "failure" });
+    rig.github.assertNoViolations();
+  });
+
+  it("a workflow that does not take the verify inputs: the fresh check run completes failure saying what to declare, and keeps Re-verify", async () => {
+    const rig = await rigs.start();
+    rig.github.state.addWorkflow({ file: WORKFLOW_FILE, inputs: [] });
+    rig.github.state.setCollaborator("mona", "admin");
+    const first = await completedRun(rig);
+    const record = await rig.deliver("check_run", reverifyClick(first, "mona"));
+    expect(JSON.parse(record.response).outcome).toBe("dispatch-refused");
+    const checks = appChecks(rig);
+    expect(checks).toHaveLength(2);
+    expect(checks[1]).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(checks[1]!.output.summary).toContain("`mode`, `sha` and `pull-request`");
+    expect(checks[1]!.actions?.map((a) => a.identifier)).toEqual(["reverify"]);
     rig.github.assertNoViolations();
   });
 });

@@ -5,7 +5,7 @@
  * resume workflow. A reader's click, a click after the head moved, and a replayed click dispatch nothing.
  */
 import { describe, expect, it } from "vitest";
-import { buttonIdentifier } from "../../src/bot/gate-buttons.js";
+import { buttonIdentifier, REVERIFY_BUTTON } from "../../src/bot/gate-buttons.js";
 import { SERVER_ERROR_RETRIES } from "../../src/github/octokit.js";
 import type { Ledger } from "../../src/ledger/ledger.js";
 import { FAILURE_LEDGER, fixtureLedger, pass, SUCCESS_LEDGER, skipped } from "../ledger/fixtures.js";
@@ -169,16 +169,17 @@ describe("Approve / Reject buttons on a run paused at a gate", () => {
         description: "Fail the run at gate sign-off",
         identifier: buttonIdentifier(waiting, "reject"),
       },
+      REVERIFY_BUTTON,
     ]);
     expect(
       check.output
         .summary!.trimEnd()
         .endsWith(`<!-- evidence-gate-bot gate=sign-off run=20260501-150000-abcdef leg=${RUN}.1 -->`),
     ).toBe(true);
-    // A finished run offers no buttons.
+    // A finished run offers no gate buttons: only Re-verify.
     const other = await rigs.start();
     const done = await completedRun(other, { ...SUCCESS_LEDGER, headSha: HEAD });
-    expect(done.actions).toBeUndefined();
+    expect(done.actions).toEqual([REVERIFY_BUTTON]);
     rig.github.assertNoViolations();
   });
 
@@ -230,7 +231,7 @@ describe("Approve / Reject buttons on a run paused at a gate", () => {
     expect(JSON.parse(record.response).outcome).toBe("refused");
     expect(rig.github.state.dispatches).toEqual([]);
     expect(check.conclusion).toBe("action_required");
-    expect(check.actions).toHaveLength(2);
+    expect(check.actions).toHaveLength(3);
     expect(check.output.summary).toContain("**Refused:** reader has read access");
     expect(check.output.summary).toContain("**Refused:** stranger has no access");
     expect(check.output.summary!.trimEnd().endsWith("-->")).toBe(true);
@@ -246,7 +247,8 @@ describe("Approve / Reject buttons on a run paused at a gate", () => {
     const record = await rig.deliver("check_run", click(check, "mona", "approve"));
     expect(JSON.parse(record.response).outcome).toBe("refused");
     expect(rig.github.state.dispatches).toEqual([]);
-    expect(check).toMatchObject({ conclusion: "action_required", actions: [] });
+    // The gate buttons go; Re-verify (of the pull request's current head) stays.
+    expect(check).toMatchObject({ conclusion: "action_required", actions: [REVERIFY_BUTTON] });
     expect(check.output.title).toBe("Gate sign-off: not decided, the pull request moved on");
     expect(check.output.summary).toContain("head is now fedcba9, not 0123456");
     rig.github.assertNoViolations();
@@ -273,6 +275,7 @@ describe("Approve / Reject buttons on a run paused at a gate", () => {
     expect(check.actions!.map((a) => a.identifier)).toEqual([
       buttonIdentifier(waiting, "approve"),
       buttonIdentifier(waiting, "reject"),
+      "reverify",
     ]);
     expect(check.output.summary!.trimEnd().endsWith("-->")).toBe(true);
   });
@@ -359,7 +362,7 @@ describe("Approve / Reject buttons on a run paused at a gate", () => {
     };
     const check = await completedRun(rig, hostile);
     expect(check.conclusion).toBe("action_required");
-    expect(check.actions).toBeUndefined();
+    expect(check.actions).toEqual([REVERIFY_BUTTON]);
     expect(check.output.summary).not.toContain("<!-- evidence-gate-bot gate=");
   });
 });
@@ -497,7 +500,7 @@ describe("the resume workflow's completion (issue 11): the check run awaiting it
     rig.github.state.setCollaborator("mona", "write");
     const first = twoGates({ g1: "waiting" });
     const check = await completedRun(rig, first);
-    expect(check.actions!.map((a) => a.label)).toEqual(["Approve g1", "Reject g1"]);
+    expect(check.actions!.map((a) => a.label)).toEqual(["Approve g1", "Reject g1", "Re-verify"]);
     const approveG1 = click(check, "mona", "approve");
     const record = await rig.deliver("check_run", approveG1);
     expect(JSON.parse(record.response).outcome).toBe("dispatched");
@@ -515,7 +518,7 @@ describe("the resume workflow's completion (issue 11): the check run awaiting it
       resumeCompleted({ displayTitle: `evidence-gate resume ${first.runId} ${HEAD}` }),
     );
     expect(JSON.parse(resumed.response).outcome).toBe("completed:action_required");
-    expect(check.actions!.map((a) => a.label)).toEqual(["Approve g2", "Reject g2"]);
+    expect(check.actions!.map((a) => a.label)).toEqual(["Approve g2", "Reject g2", "Re-verify"]);
 
     // The same delivery again (GitHub's redelivery, or the App's sweep after a slow answer).
     const again = await rig.deliver("check_run", approveG1, { guid: record.guid });
@@ -529,7 +532,7 @@ describe("the resume workflow's completion (issue 11): the check run awaiting it
     expect(line.detail).toContain("Nothing was dispatched.");
     // The check run still waits at g2 with its buttons, and says why the click did nothing.
     expect(check).toMatchObject({ status: "completed", conclusion: "action_required" });
-    expect(check.actions!.map((a) => a.label)).toEqual(["Approve g2", "Reject g2"]);
+    expect(check.actions!.map((a) => a.label)).toEqual(["Approve g2", "Reject g2", "Re-verify"]);
     expect(check.output.summary).toContain(
       "**Not dispatched:** the approval by mona came from a button of another gate",
     );
