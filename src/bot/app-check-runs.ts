@@ -9,6 +9,12 @@
  * created is renamed `<name> (duplicate)` and completed `skipped` — GitHub has no delete for check runs,
  * and a renamed run cannot stand in for the required check. Every lookup takes the lowest id too.
  *
+ * A head can have a later check run of the same name (issue 23 item 1; GitHub's "requesting a new check run",
+ * https://docs.github.com/rest/guides/using-the-rest-api-to-interact-with-checks): {@link AppCheckRuns.replace}
+ * creates it when a completed check run is Re-run or Re-verified, or a newer workflow run reaches a head whose
+ * check completed, and then marks the earlier one `:next` in its `external_id` (`check-key.ts`). Lookups skip
+ * runs so marked: a completed check run is history and never moves back.
+ *
  * Every output written is cleared of token shapes (`core/token-shapes.ts`; issue 12 item 5): the writes here
  * (create, move, annotateOutput) as the completion through {@link CheckRunClient} is, since a summary can
  * quote what a workflow run or its ledger artifact printed.
@@ -18,6 +24,7 @@ import { redactTokenShapes } from "../core/token-shapes.js";
 import { type CheckRunAnnotation, CheckRunClient, type CheckRunConclusion } from "../github/check-run.js";
 import type { GateOctokit } from "../github/octokit.js";
 import { type CheckKey, formatCheckKey, parseCheckKey } from "./check-key.js";
+import { REVERIFY_BUTTON } from "./gate-buttons.js";
 
 /** One of the App's check runs, as GitHub shows it now. */
 export interface AppCheckRun {
@@ -108,7 +115,7 @@ export class AppCheckRuns {
 
   /** The App's check run named {@link name} on `headSha` (the lowest id when a race made two), or `undefined`. */
   async find(headSha: string): Promise<AppCheckRun | undefined> {
-    return (await this.#list(headSha))[0];
+    return (await this.#current(headSha))[0];
   }
 
   /** One check run by id (any app's: the caller checks it is the App's and named {@link name}). */
@@ -132,6 +139,8 @@ export class AppCheckRuns {
     readonly status: "queued" | "in_progress";
     readonly output: CheckOutput;
     readonly detailsUrl?: string;
+    /** The completed check run this one takes over from ({@link replace}): only later runs race with it. */
+    readonly replacing?: number;
   }): Promise<{ readonly run: AppCheckRun; readonly created: boolean }> {
     const { data } = await this.#o.octokit.rest.checks.create({
       owner: this.#o.owner,
@@ -145,7 +154,8 @@ export class AppCheckRuns {
       ...(input.detailsUrl === undefined ? {} : { details_url: input.detailsUrl }),
     });
     const mine = fromListed(data);
-    const first = (await this.#list(input.headSha))[0] ?? mine;
+    const after = input.replacing ?? 0;
+    const first = (await this.#current(input.headSha)).find((r) => r.id > after) ?? mine;
     if (first.id === mine.id) return { run: mine, created: true };
     await this.#o.octokit.rest.checks.update({
       owner: this.#o.owner,
@@ -161,6 +171,32 @@ export class AppCheckRuns {
       },
     });
     return { run: first, created: false };
+  }
+
+  /**
+   * A fresh check run on `old`'s head taking over from `old` (a completed check run, which is never moved
+   * back): created, the race with concurrent deliveries settled among runs later than `old`, then `old` marked
+   * `:next` so lookups skip it. Idempotent: a redelivery finds the fresh run with {@link find}.
+   */
+  async replace(
+    old: AppCheckRun,
+    input: {
+      readonly key: CheckKey;
+      readonly status: "queued" | "in_progress";
+      readonly output: CheckOutput;
+      readonly detailsUrl?: string;
+    },
+  ): Promise<{ readonly run: AppCheckRun; readonly created: boolean }> {
+    const made = await this.create({ ...input, headSha: old.headSha, replacing: old.id });
+    if (made.run.id !== old.id) {
+      await this.#o.octokit.rest.checks.update({
+        owner: this.#o.owner,
+        repo: this.#o.repo,
+        check_run_id: old.id,
+        external_id: formatCheckKey({ ...(old.key ?? { pullRequest: null, run: null }), next: true }),
+      });
+    }
+    return made;
   }
 
   /** Moves a check run to `queued` or `in_progress` with a new output (and record, details link, buttons). */
@@ -200,7 +236,8 @@ export class AppCheckRuns {
 
   /**
    * Completes a check run through {@link CheckRunClient.complete}: conclusion, output, the annotations 50 per
-   * request; then the buttons, when there are any (a second write: the client's completion carries none).
+   * request; then the buttons — `actions`, then Re-verify on every completed check run — in a second write
+   * (the client's completion carries none).
    */
   async complete(
     id: number,
@@ -221,17 +258,24 @@ export class AppCheckRuns {
       ...(input.detailsUrl === undefined ? {} : { detailsUrl: input.detailsUrl }),
       ...(input.annotations === undefined ? {} : { annotations: input.annotations }),
     });
-    if (input.actions !== undefined && input.actions.length > 0) {
-      await this.#o.octokit.rest.checks.update({
-        owner: this.#o.owner,
-        repo: this.#o.repo,
-        check_run_id: id,
-        actions: [...input.actions],
-      });
-    }
+    // Every completed check run offers Re-verify (issue 23 item 5) after its own buttons; GitHub allows three.
+    const actions = [...(input.actions ?? []), REVERIFY_BUTTON].slice(0, 3);
+    await this.#o.octokit.rest.checks.update({
+      owner: this.#o.owner,
+      repo: this.#o.repo,
+      check_run_id: id,
+      actions,
+    });
   }
 
-  /** The App's runs named {@link name} on `headSha`, lowest id first (first 100: one per name in practice). */
+  /** {@link #list} without the runs a later one took over from (`:next`); all of them if every run is marked. */
+  async #current(headSha: string): Promise<AppCheckRun[]> {
+    const all = await this.#list(headSha);
+    const live = all.filter((r) => r.key?.next !== true);
+    return live.length > 0 ? live : all.slice(-1);
+  }
+
+  /** The App's runs named {@link name} on `headSha`, lowest id first (first 100: a few per name in practice). */
   async #list(headSha: string): Promise<AppCheckRun[]> {
     const { data } = await this.#o.octokit.rest.checks.listForRef({
       owner: this.#o.owner,

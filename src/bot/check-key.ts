@@ -6,7 +6,9 @@
  *
  * Form: `evidence-gate-bot` then `:pr=<number>` when the pull request is known, then
  * `:run=<workflow run id>:attempt=<n>` once a workflow run wrote it, then `:resume=<run id>` while a
- * dispatched resume of that evidence-gate run is awaited (a writer clicked Approve / Reject) — e.g.
+ * dispatched resume of that evidence-gate run is awaited (a writer clicked Approve / Reject), then `:verify` on a check run a Re-verify created, then `:next` once a
+ * later check run on the same head took over from it (a Re-run, a Re-verify, a newer workflow run after it
+ * completed: GitHub's "requesting a new check run", issue 23 item 1) — e.g.
  * `evidence-gate-bot:pr=42:run=30433642:attempt=1:resume=20261202-040000-a1b2c3`.
  */
 
@@ -24,18 +26,26 @@ export interface CheckKey {
    * none. The resume workflow's completion is matched by it (`resume-run-handler.ts`).
    */
   readonly resume?: string | null;
+  /**
+   * `true` on a check run a writer's Re-verify created (`reverify.ts`): it awaits the `workflow_dispatch` run
+   * of the workflow in `mode: verify` that the click dispatched. Written `:verify`.
+   */
+  readonly verify?: boolean;
+  /** `true` once a later check run on the same head took over: this one is history and is never written again. */
+  readonly next?: boolean;
 }
 
 const PREFIX = "evidence-gate-bot";
 const FORM =
-  /^evidence-gate-bot(?::pr=([1-9]\d{0,9}))?(?::run=([1-9]\d{0,15}):attempt=([1-9]\d{0,4}))?(?::resume=(\d{8}-\d{6}-[0-9a-f]{6}))?$/;
+  /^evidence-gate-bot(?::pr=([1-9]\d{0,9}))?(?::run=([1-9]\d{0,15}):attempt=([1-9]\d{0,4}))?(?::resume=(\d{8}-\d{6}-[0-9a-f]{6}))?(:verify)?(:next)?$/;
 
 /** The `external_id` for `key`. */
 export function formatCheckKey(key: CheckKey): string {
   const pr = key.pullRequest === null ? "" : `:pr=${key.pullRequest}`;
   const run = key.run === null ? "" : `:run=${key.run.id}:attempt=${key.run.attempt}`;
   const resume = key.resume === undefined || key.resume === null ? "" : `:resume=${key.resume}`;
-  return `${PREFIX}${pr}${run}${resume}`;
+  const verify = key.verify === true ? ":verify" : "";
+  return `${PREFIX}${pr}${run}${resume}${verify}${key.next === true ? ":next" : ""}`;
 }
 
 /** The key an `external_id` holds, or `null` when it is not one the bot wrote. */
@@ -46,6 +56,8 @@ export function parseCheckKey(externalId: string | null | undefined): CheckKey |
     pullRequest: m[1] === undefined ? null : Number(m[1]),
     run: m[2] === undefined ? null : { id: Number(m[2]), attempt: Number(m[3]) },
     ...(m[4] === undefined ? {} : { resume: m[4] }),
+    ...(m[5] === undefined ? {} : { verify: true }),
+    ...(m[6] === undefined ? {} : { next: true }),
   };
 }
 

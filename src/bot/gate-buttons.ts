@@ -154,3 +154,13 @@ export function clickedButton(identifier: string): ClickedButton | null {
 export function decidesWaitingGate(clicked: ClickedButton, waiting: WaitingGate): boolean {
   return clicked.digest === buttonDigest(waiting);
 }
+
+/** The Re-verify button's identifier (≤ 20 characters, GitHub's limit). */
+export const REVERIFY_IDENTIFIER = "reverify";
+
+/** The button every completed check run of the App carries (`AppCheckRuns.complete`; `reverify.ts`); GitHub's limits hold. */
+export const REVERIFY_BUTTON: CheckRunButton = {
+  label: "Re-verify",
+  description: "Run only the verify command: no model",
+  identifier: REVERIFY_IDENTIFIER,
+};

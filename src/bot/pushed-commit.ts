@@ -13,7 +13,9 @@
  * {@link pushedCommitProblem} is the decision (pure); {@link checkPushedCommit} asks GitHub and applies it.
  */
 import type { GateOctokit } from "../github/octokit.js";
-import type { StartingCommit } from "../ledger/ledger.js";
+import type { WorkflowRunEvent } from "../github/workflow-run-event.js";
+import type { WorkflowRunLedger } from "../github/workflow-run-ledger.js";
+import type { Ledger, StartingCommit } from "../ledger/ledger.js";
 
 /** What GitHub says of a commit object: its SHA, tree SHA and parent SHAs (in order), all 40 hex. */
 export interface GitCommitFacts {
@@ -105,4 +107,35 @@ export async function checkPushedCommit(
     commit = null;
   }
   return pushedCommitProblem(o.claimed, context, commit);
+}
+
+/** The commit the ledger says the run pushed (`postedCommit`), when it is not the event's head; else `undefined`. */
+export function pushedCommitOf(ledger: Ledger, upstream: WorkflowRunEvent): StartingCommit | undefined {
+  const posted = ledger.postedCommit;
+  if (posted === undefined || posted.sha.toLowerCase() === upstream.headSha.toLowerCase()) return undefined;
+  return posted;
+}
+
+/** `found`, or — when GitHub does not show the pushed commit the ledger claims (`pushed-commit.ts`) — why not. */
+export async function checkedPushClaim(
+  octokit: GateOctokit,
+  found: Extract<WorkflowRunLedger, { kind: "ledger" }>,
+  claimed: StartingCommit,
+  upstream: WorkflowRunEvent,
+  where: { readonly owner: string; readonly repo: string },
+): Promise<WorkflowRunLedger> {
+  const problem = await checkPushedCommit(
+    octokit,
+    { ...where, claimed },
+    { headSha: upstream.headSha, fromFork: upstream.fromFork, repository: `${where.owner}/${where.repo}` },
+  );
+  if (problem === null) return found;
+  return {
+    kind: "none",
+    title: `the ledger of workflow run ${upstream.runId} claims a push GitHub does not show`,
+    reason: `Artifact ${found.artifact.name} (id ${found.artifact.id}): ${problem}. Nothing is posted on the commit it names.`,
+    issues: [],
+    outcome: "failed",
+    refusedRunId: found.ledger.runId,
+  };
 }

@@ -3,6 +3,8 @@
  * which GitHub sends only to the App that created the check run
  * (https://docs.github.com/rest/guides/using-the-rest-api-to-interact-with-checks#check-runs-and-requested-actions).
  *
+ * The Re-verify button (identifier `reverify`) goes to `reverify.ts`.
+ *
  * A click decides one gate of one run, once (issue 22 item 3). In order, each refusal dispatching nothing:
  *
  * 1. the identifier must be one of the App's buttons (`approve-<digest>` / `reject-<digest>`,
@@ -35,18 +37,22 @@ import { CHECK_RUN_TEXT_MAX_BYTES } from "../github/check-run.js";
 import { readRunStateDigests, runStateDigestMarker } from "../github/run-state-digest.js";
 import { truncateUtf8, utf8Bytes } from "../ledger/byte-budget.js";
 import { escapeInline } from "../ledger/markdown-syntax.js";
-import { type AppCheckRun, AppCheckRuns } from "./app-check-runs.js";
+import type { AppCheckRun } from "./app-check-runs.js";
 import {
   clickedButton,
   decidesWaitingGate,
   type GateDecision,
   gateButtons,
   legWords,
+  REVERIFY_BUTTON,
+  REVERIFY_IDENTIFIER,
   readGateMarker,
   type WaitingGate,
 } from "./gate-buttons.js";
 import { type HandlerContext, type HandlerResult, parsePayload } from "./handler.js";
 import { commitSha, repositoryPart, senderPart } from "./payload-parts.js";
+import { checksOf } from "./rerun-handler.js";
+import { onReverifyClick, openPullRequestAt } from "./reverify.js";
 import { accessWords, writerPermission } from "./writer-permission.js";
 
 const schema = z.object({
@@ -92,6 +98,15 @@ export async function onRequestedAction(ctx: HandlerContext, payload: unknown): 
       detail: `check run ${event.check_run.id} is not this App's "${ctx.config.checkName}"`,
     };
   }
+  const { repository } = event;
+  const owner = repository.owner.login;
+  const repo = repository.name;
+  const login = event.sender.login;
+  const checks = checksOf(ctx, repository);
+  if (event.requested_action.identifier === REVERIFY_IDENTIFIER) {
+    const click = { owner, repo, defaultBranch: repository.default_branch, login };
+    return onReverifyClick(ctx, checks, event.check_run.id, click);
+  }
   const clicked = clickedButton(event.requested_action.identifier);
   if (clicked === null) {
     return {
@@ -100,17 +115,6 @@ export async function onRequestedAction(ctx: HandlerContext, payload: unknown): 
     };
   }
   const { decision } = clicked;
-  const { repository } = event;
-  const owner = repository.owner.login;
-  const repo = repository.name;
-  const login = event.sender.login;
-  const checks = new AppCheckRuns({
-    octokit: ctx.octokit,
-    owner,
-    repo,
-    appId: ctx.config.appId,
-    name: ctx.config.checkName,
-  });
   const check = await checks.get(event.check_run.id);
   const waiting = readGateMarker(check.summary);
   if (check.status !== "completed" || check.conclusion !== "action_required" || waiting === null) {
@@ -150,7 +154,8 @@ export async function onRequestedAction(ctx: HandlerContext, payload: unknown): 
           `> **Refused:** the ${word} of gate \`${waiting.gate}\` by ${escapeInline(login)} was not dispatched: ${escapeInline(moved)} A decision binds the commit it was shown for; the new head gets its own run and check run.`,
         ),
       },
-      [],
+      // The gate buttons go; Re-verify (of the pull request's current head) stays.
+      [REVERIFY_BUTTON],
     );
     return { outcome: "refused", detail: moved };
   }
@@ -214,7 +219,10 @@ function alreadyActedOn(check: AppCheckRun): string {
 
 /**
  * Why the pull request's head is no longer the check run's commit (one sentence), or `null` when it still is.
- * The pull request comes from the check run's record; a check run that records none cannot be tied to one.
+ * The pull request comes from the check run's record. A check run that records none — a fork's, created from
+ * `workflow_run` (whose `pull_requests` is empty for a fork) before the `pull_request` delivery — is tied to
+ * the open pull requests GitHub lists whose head is its commit now (issue 23 item 4): with one, the head has
+ * not moved; with none, it has.
  */
 async function headMoved(
   ctx: HandlerContext,
@@ -223,7 +231,8 @@ async function headMoved(
 ): Promise<string | null> {
   const number = check.key?.pullRequest ?? null;
   if (number === null) {
-    return `check run ${check.id} records no pull request, so its head cannot be compared with ${check.headSha.slice(0, 7)}.`;
+    if ((await openPullRequestAt(ctx, o, check.headSha)) !== undefined) return null;
+    return `no open pull request has ${check.headSha.slice(0, 7)} (the commit these buttons were shown for) as its head now.`;
   }
   const { data } = await ctx.octokit.rest.pulls.get({ owner: o.owner, repo: o.repo, pull_number: number });
   const head = commitSha.safeParse(data.head.sha);

@@ -8,8 +8,14 @@
  * The person who clicked must have write access (asked of GitHub, never taken from the event). The re-run
  * keeps the run's own trigger (`pull_request`): a fork's run gets a fork's token and no secrets again.
  * A check run that records no workflow run, or whose run GitHub cannot re-run (gone, too old), is completed
- * `failure` saying so. After the request the check run is `queued` and records the next attempt, so the
- * earlier attempt's late or redelivered events cannot complete it.
+ * `failure` saying so.
+ *
+ * Idempotent (issue 23 item 1): only the head's current check run, once completed, can be re-run. The re-run
+ * gets a fresh check run, `queued`, recording the next attempt (GitHub's "requesting a new check run"); the
+ * clicked one stays as it completed and is marked `:next` (`AppCheckRuns.replace`). So a repeated Re-run of the
+ * same attempt — a second click, a redelivery — names a check run that is no longer current, or one still
+ * queued or running, and does nothing: no 403 from GitHub turned into a verdict, no extra re-run that costs a
+ * model's spend.
  */
 import { z } from "zod";
 import { escapeInline } from "../ledger/markdown-syntax.js";
@@ -35,7 +41,8 @@ const checkSuiteSchema = z.object({
   sender: senderPart,
 });
 
-function checksOf(ctx: HandlerContext, repository: z.infer<typeof repositoryPart>): AppCheckRuns {
+/** The App's check runs named `CHECK_NAME` on `repository`, through the installation client. */
+export function checksOf(ctx: HandlerContext, repository: z.infer<typeof repositoryPart>): AppCheckRuns {
   return new AppCheckRuns({
     octokit: ctx.octokit,
     owner: repository.owner.login,
@@ -92,6 +99,16 @@ async function rerun(
       detail: `${login} has ${accessWords(access.permission)}; a re-run needs write`,
     };
   }
+  const current = await checks.find(check.headSha);
+  if (current?.id !== check.id || check.key?.next === true) {
+    return {
+      outcome: "stale",
+      detail: `check run ${check.id} was already re-run${current === undefined ? "" : `: check run ${current.id} is current`}`,
+    };
+  }
+  if (check.status !== "completed") {
+    return { outcome: "stale", detail: `check run ${check.id} is ${check.status}: its run is not over` };
+  }
   const key = check.key ?? { pullRequest: null, run: null };
   const recorded = key.run;
   const fail = async (title: string, reason: string): Promise<HandlerResult> => {
@@ -120,7 +137,7 @@ async function rerun(
       `GitHub answered ${status}${typeof said === "string" ? ` "${said}"` : ""} to re-running workflow run ${recorded.id} (it was deleted, or is too old to re-run).`,
     );
   }
-  await checks.move(check.id, {
+  const made = await checks.replace(check, {
     status: "queued",
     key: { pullRequest: key.pullRequest, run: { id: recorded.id, attempt: recorded.attempt + 1 } },
     output: {
@@ -128,5 +145,8 @@ async function rerun(
       summary: `${escapeInline(login)} asked for a re-run: workflow run ${recorded.id} runs again (attempt ${recorded.attempt + 1}). This check run completes with that attempt's ledger.`,
     },
   });
-  return { outcome: "rerun", detail: `workflow run ${recorded.id} re-run by ${login}` };
+  return {
+    outcome: "rerun",
+    detail: `workflow run ${recorded.id} re-run by ${login}; check run ${made.run.id} follows it`,
+  };
 }

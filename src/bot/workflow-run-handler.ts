@@ -13,12 +13,13 @@
  *
  * Only runs of `.github/workflows/<WORKFLOW_FILE>` triggered by `pull_request` count (a `pull_request_target`
  * or `push` run of the same file is never reported). The commit is the event's `head_sha`, never the
- * artifact's. The `workflow_dispatch` runs of `RESUME_WORKFLOW_FILE` (the resume the buttons dispatch) go to
+ * artifact's. The `workflow_dispatch` runs of `WORKFLOW_FILE` itself are Re-verify runs (`reverify.ts`). The `workflow_dispatch` runs of `RESUME_WORKFLOW_FILE` (the resume the buttons dispatch) go to
  * `resume-run-handler.ts`, which completes the check run awaiting them.
  *
  * Idempotent and ordered by attempt (`check-key.ts`): a check run is only rewritten by a newer workflow run
- * or a newer attempt; the same attempt again (a redelivery) after the check completed, or an older one,
- * writes nothing. When no check run exists yet (the `pull_request` delivery is late or lost, or the App was
+ * or a newer attempt; the same attempt again (a redelivery, a late `requested`) after the check completed, or
+ * an older one, writes nothing. A completed check run never moves back: a newer run or attempt on its head
+ * gets a fresh check run that takes over from it (`AppCheckRuns.replace`). When no check run exists yet (the `pull_request` delivery is late or lost, or the App was
  * installed after the pull request opened), `requested` / `in_progress` wait briefly for it, then create it.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -37,10 +38,10 @@ import {
   readWorkflowRunLedger,
   type WorkflowRunLedger,
 } from "../github/workflow-run-ledger.js";
-import type { Ledger, StartingCommit } from "../ledger/ledger.js";
-import { codeSpan, escapeInline } from "../ledger/markdown-syntax.js";
+import type { StartingCommit } from "../ledger/ledger.js";
+import { codeSpan } from "../ledger/markdown-syntax.js";
 import { type AppCheckRun, AppCheckRuns } from "./app-check-runs.js";
-import { type CheckKey, compareAttempt, type RunAttempt } from "./check-key.js";
+import { compareAttempt, type RunAttempt } from "./check-key.js";
 import {
   type HandlerContext,
   type HandlerResult,
@@ -50,8 +51,10 @@ import {
 } from "./handler.js";
 import { ledgerCompletion, provenanceOf } from "./ledger-completion.js";
 import { repositoryPart } from "./payload-parts.js";
-import { checkPushedCommit, shortSha } from "./pushed-commit.js";
+import { checkedPushClaim, pushedCommitOf, shortSha } from "./pushed-commit.js";
 import { onResumeWorkflowRun } from "./resume-run-handler.js";
+import { onVerifyWorkflowRun } from "./reverify.js";
+import { HOLD_TITLE, holdForApproval, keyFor, runningOutput } from "./run-check-state.js";
 
 const envelope = z.object({ repository: repositoryPart });
 
@@ -90,6 +93,12 @@ export async function onWorkflowRun(ctx: HandlerContext, payload: unknown): Prom
       repo: repository.name,
     });
   }
+  if (upstream.workflowPath === workflow && upstream.event === "workflow_dispatch" && sameRepository) {
+    return onVerifyWorkflowRun(ctx, checks, upstream, {
+      owner: repository.owner.login,
+      repo: repository.name,
+    });
+  }
   if (upstream.workflowPath !== workflow) {
     return {
       outcome: "ignored",
@@ -111,29 +120,12 @@ export async function onWorkflowRun(ctx: HandlerContext, payload: unknown): Prom
     case "in_progress":
       return markRunning(ctx, checks, upstream, attempt);
     case "completed":
-      return complete(ctx, checks, upstream, attempt, repository);
+      return upstream.conclusion === "action_required"
+        ? holdForApproval(checks, upstream, attempt)
+        : complete(ctx, checks, upstream, attempt, repository);
     default:
       return { outcome: "ignored", detail: `workflow_run ${upstream.action}` };
   }
-}
-
-function keyFor(
-  upstream: WorkflowRunEvent,
-  attempt: RunAttempt,
-  existing: AppCheckRun | undefined,
-): CheckKey {
-  return { pullRequest: existing?.key?.pullRequest ?? upstream.pullRequests[0] ?? null, run: attempt };
-}
-
-function runningOutput(upstream: WorkflowRunEvent, attempt: RunAttempt) {
-  const run =
-    upstream.htmlUrl !== null && /^https:\/\/\S+$/.test(upstream.htmlUrl)
-      ? `[workflow run ${upstream.runId}](${upstream.htmlUrl})`
-      : `workflow run ${upstream.runId}`;
-  return {
-    title: `Workflow run ${upstream.runId} is running`,
-    summary: `${run}${upstream.workflowName ? ` of ${escapeInline(upstream.workflowName)}` : ""} (attempt ${attempt.attempt}) is running on \`${upstream.headSha}\`. This check run completes with that run's qualified ledger; until then it is not a verdict.`,
-  };
 }
 
 async function markRunning(
@@ -162,8 +154,23 @@ async function markRunning(
     existing = made.run;
   }
   const order = compareAttempt(attempt, existing.key);
-  if (order === "older" || (order === "same" && existing.status !== "queued")) {
+  // A late `requested` of a run held for approval does not say it runs: only its `in_progress` does.
+  const held = order === "same" && existing.title === HOLD_TITLE && upstream.action === "requested";
+  if (order === "older" || held || (order === "same" && existing.status !== "queued")) {
     return { outcome: "stale", detail: `check run ${existing.id} already records ${existing.externalId}` };
+  }
+  if (existing.status === "completed") {
+    // A completed check run never moves back: a newer run or attempt gets a fresh check run (issue 23 item 1).
+    const made = await checks.replace(existing, {
+      key: keyFor(upstream, attempt, existing),
+      status: "in_progress",
+      output,
+      ...(detailsUrl === undefined ? {} : { detailsUrl }),
+    });
+    return {
+      outcome: "check-in-progress",
+      detail: `check run ${made.run.id} after completed check run ${existing.id}, run ${attempt.id} attempt ${attempt.attempt}`,
+    };
   }
   await checks.move(existing.id, {
     status: "in_progress",
@@ -191,6 +198,17 @@ async function complete(
     const awaitingResume = typeof target.key?.resume === "string";
     if (order === "older" || (order === "same" && (target.status === "completed" || awaitingResume))) {
       return { outcome: "stale", detail: `check run ${target.id} already records ${target.externalId}` };
+    }
+    if (target.status === "completed") {
+      // A newer run or attempt on a head whose check completed: a fresh check run (issue 23 item 1).
+      target = (
+        await checks.replace(target, {
+          key: keyFor(upstream, attempt, target),
+          status: "in_progress",
+          output: runningOutput(upstream, attempt),
+          ...(upstream.htmlUrl === null ? {} : { detailsUrl: upstream.htmlUrl }),
+        })
+      ).run;
     }
   } else {
     target = (
@@ -224,7 +242,7 @@ async function complete(
     // A ledger claiming a push: GitHub must show that commit as the ledger says, else the claim is refused.
     const found =
       read.kind === "ledger" && claimed !== undefined
-        ? await checkedPushClaim(ctx, read, claimed, upstream, { owner, repo })
+        ? await checkedPushClaim(ctx.octokit, read, claimed, upstream, { owner, repo })
         : read;
     if (found.kind === "ledger" && needsProvenance(found.ledger, upstream)) {
       // Only a run whose workflow definition is the base branch's is posted as a verdict (issue 22 item 1).
@@ -273,37 +291,6 @@ async function complete(
 }
 
 type FoundLedger = Extract<WorkflowRunLedger, { kind: "ledger" }>;
-
-/** The commit the ledger says the run pushed (`postedCommit`), when it is not the event's head; else `undefined`. */
-function pushedCommitOf(ledger: Ledger, upstream: WorkflowRunEvent): StartingCommit | undefined {
-  const posted = ledger.postedCommit;
-  if (posted === undefined || posted.sha.toLowerCase() === upstream.headSha.toLowerCase()) return undefined;
-  return posted;
-}
-
-/** `found`, or — when GitHub does not show the pushed commit the ledger claims (`pushed-commit.ts`) — why not. */
-async function checkedPushClaim(
-  ctx: HandlerContext,
-  found: FoundLedger,
-  claimed: StartingCommit,
-  upstream: WorkflowRunEvent,
-  where: { readonly owner: string; readonly repo: string },
-): Promise<WorkflowRunLedger> {
-  const problem = await checkPushedCommit(
-    ctx.octokit,
-    { ...where, claimed },
-    { headSha: upstream.headSha, fromFork: upstream.fromFork, repository: `${where.owner}/${where.repo}` },
-  );
-  if (problem === null) return found;
-  return {
-    kind: "none",
-    title: `the ledger of workflow run ${upstream.runId} claims a push GitHub does not show`,
-    reason: `Artifact ${found.artifact.name} (id ${found.artifact.id}): ${problem}. Nothing is posted on the commit it names.`,
-    issues: [],
-    outcome: "failed",
-    refusedRunId: found.ledger.runId,
-  };
-}
 
 /**
  * `push: true` (`pushed-commit.ts` checked the claim): the verdict goes on the App's check run on the pushed

@@ -213,7 +213,7 @@ describe("the bot with the bundled action", () => {
     await rig.deliver("workflow_run", workflowRunPayload({ action: "completed", runId: RUN, headSha: head }));
     const check = rig.github.state.checkRuns.find((r) => r.name === "evidence-gate")!;
     expect(check).toMatchObject({ status: "completed", conclusion: "action_required" });
-    expect(check.actions?.map((a) => a.label)).toEqual(["Approve sign-off", "Reject sign-off"]);
+    expect(check.actions?.map((a) => a.label)).toEqual(["Approve sign-off", "Reject sign-off", "Re-verify"]);
 
     const clicked = await rig.deliver(
       "check_run",

@@ -4,7 +4,9 @@
  * the local GitHub double: the pull request's changed files come from `GET …/pulls/{n}/files`, a fork's pull
  * request is found by its head (GitHub links none to a fork's run).
  */
+
 import { describe, expect, it } from "vitest";
+import { REVERIFY_BUTTON } from "../../src/bot/gate-buttons.js";
 import type { Ledger } from "../../src/ledger/ledger.js";
 import { STARTING_TREE, SUCCESS_LEDGER } from "../ledger/fixtures.js";
 import {
@@ -101,7 +103,8 @@ describe("provenance: a ledger from a run the pull request rewrote is never a ve
       externalId: expect.stringContaining(`run=${RUN}`),
     });
     expect(check.output.summary).toContain(GATE_WORKFLOW);
-    expect(check.actions ?? []).toEqual([]);
+    // No gate buttons from the refused run; only Re-verify, which dispatches the base's workflow.
+    expect(check.actions).toEqual([REVERIFY_BUTTON]);
     expect(everSuccess(github)).toBe(false);
     // The linked pull request is read by number.
     expect(github.callsTo("GET", "/repos/{owner}/{repo}/pulls/{pull_number}")).toHaveLength(1);

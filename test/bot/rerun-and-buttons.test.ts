@@ -5,7 +5,7 @@
  * resume workflow. A reader's click, a click after the head moved, and a replayed click dispatch nothing.
  */
 import { describe, expect, it } from "vitest";
-import { buttonIdentifier } from "../../src/bot/gate-buttons.js";
+import { buttonIdentifier, REVERIFY_BUTTON } from "../../src/bot/gate-buttons.js";
 import { SERVER_ERROR_RETRIES } from "../../src/github/octokit.js";
 import type { Ledger } from "../../src/ledger/ledger.js";
 import { FAILURE_LEDGER, fixtureLedger, pass, SUCCESS_LEDGER, skipped } from "../ledger/fixtures.js";
@@ -19,36 +19,14 @@ import {
   uploadLedger,
   workflowRunPayload,
 } from "../support/bot-harness.js";
+import { pausedLedger } from "../support/paused-ledger.js";
 
 const HEAD = "0123456789abcdef0123456789abcdef01234567";
 const BASE = "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d";
 const RUN = 30_433_642;
 const rigs = botRigs();
 
-/** review → gate sign-off → finish, paused at sign-off (review passed). */
-const PAUSED_LEDGER: Ledger = {
-  ...fixtureLedger({
-    runId: "20260501-150000-abcdef",
-    runtime: "claude",
-    goal: "Review and sign off",
-    buildEvidence: { kind: "attached", command: "npm test", declaredBy: "input" },
-    nodes: [
-      { id: "review", dependsOn: [], allowedTools: ["Read"], sink: false },
-      { id: "sign-off", type: "gate", dependsOn: ["review"], allowedTools: [], sink: false },
-      { id: "finish", dependsOn: ["sign-off"], allowedTools: ["Read"], sink: true },
-    ],
-    // As the engine writes a pause: the gate and what follows it SKIPPED.
-    rows: [
-      pass("review"),
-      skipped("sign-off", { reason: "waiting for a person to approve or reject this gate" }),
-      skipped("finish", { sink: true, reason: 'not run yet: the run is paused at gate "sign-off"' }),
-    ],
-    planningCalls: [],
-    evidenceTree: null,
-    end: { kind: "paused", reason: "gate", nodeId: "sign-off" },
-  }),
-  headSha: HEAD,
-};
+const PAUSED_LEDGER: Ledger = pausedLedger(HEAD);
 
 /** A pull request whose run completed with `ledger`: the App's check run completed on HEAD. */
 async function completedRun(rig: BotRig, ledger: Ledger, o: { readonly fork?: boolean } = {}) {
@@ -93,7 +71,7 @@ function click(
 }
 
 describe("Re-run on the App's check run", () => {
-  it("check_run.rerequested from a writer re-runs the workflow run the check run records, and the check goes back to queued for the next attempt", async () => {
+  it("check_run.rerequested from a writer re-runs the workflow run the check run records, in a fresh check run queued for the next attempt; the clicked one stays as it completed", async () => {
     const rig = await rigs.start();
     rig.github.state.setCollaborator("mona", "write");
     const check = await completedRun(rig, { ...FAILURE_LEDGER, headSha: HEAD });
@@ -113,15 +91,23 @@ describe("Re-run on the App's check run", () => {
       `/repos/octo-org/widgets/actions/runs/${RUN}/rerun`,
     );
     expect(check).toMatchObject({
+      status: "completed",
+      conclusion: "failure",
+      externalId: `evidence-gate-bot:pr=42:run=${RUN}:attempt=1:next`,
+    });
+    const fresh = rig.github.state.checkRuns.filter((r) => r.name === "evidence-gate")[1]!;
+    expect(fresh).toMatchObject({
       status: "queued",
+      headSha: HEAD,
       externalId: `evidence-gate-bot:pr=42:run=${RUN}:attempt=2`,
     });
-    // The new attempt's events then drive the same check run.
+    // The new attempt's events then drive the fresh check run.
     await rig.deliver(
       "workflow_run",
       workflowRunPayload({ action: "in_progress", runId: RUN, headSha: HEAD, fork: false, attempt: 2 }),
     );
-    expect(check.status).toBe("in_progress");
+    expect(fresh.status).toBe("in_progress");
+    expect(check.status).toBe("completed");
     rig.github.assertNoViolations();
   });
 
@@ -183,16 +169,17 @@ describe("Approve / Reject buttons on a run paused at a gate", () => {
         description: "Fail the run at gate sign-off",
         identifier: buttonIdentifier(waiting, "reject"),
       },
+      REVERIFY_BUTTON,
     ]);
     expect(
       check.output
         .summary!.trimEnd()
         .endsWith(`<!-- evidence-gate-bot gate=sign-off run=20260501-150000-abcdef leg=${RUN}.1 -->`),
     ).toBe(true);
-    // A finished run offers no buttons.
+    // A finished run offers no gate buttons: only Re-verify.
     const other = await rigs.start();
     const done = await completedRun(other, { ...SUCCESS_LEDGER, headSha: HEAD });
-    expect(done.actions).toBeUndefined();
+    expect(done.actions).toEqual([REVERIFY_BUTTON]);
     rig.github.assertNoViolations();
   });
 
@@ -244,7 +231,7 @@ describe("Approve / Reject buttons on a run paused at a gate", () => {
     expect(record.outcome).toBe("refused");
     expect(rig.github.state.dispatches).toEqual([]);
     expect(check.conclusion).toBe("action_required");
-    expect(check.actions).toHaveLength(2);
+    expect(check.actions).toHaveLength(3);
     expect(check.output.summary).toContain("**Refused:** reader has read access");
     expect(check.output.summary).toContain("**Refused:** stranger has no access");
     expect(check.output.summary!.trimEnd().endsWith("-->")).toBe(true);
@@ -260,7 +247,8 @@ describe("Approve / Reject buttons on a run paused at a gate", () => {
     const record = await rig.deliver("check_run", click(check, "mona", "approve"));
     expect(record.outcome).toBe("refused");
     expect(rig.github.state.dispatches).toEqual([]);
-    expect(check).toMatchObject({ conclusion: "action_required", actions: [] });
+    // The gate buttons go; Re-verify (of the pull request's current head) stays.
+    expect(check).toMatchObject({ conclusion: "action_required", actions: [REVERIFY_BUTTON] });
     expect(check.output.title).toBe("Gate sign-off: not decided, the pull request moved on");
     expect(check.output.summary).toContain("head is now fedcba9, not 0123456");
     rig.github.assertNoViolations();
@@ -287,6 +275,7 @@ describe("Approve / Reject buttons on a run paused at a gate", () => {
     expect(check.actions!.map((a) => a.identifier)).toEqual([
       buttonIdentifier(waiting, "approve"),
       buttonIdentifier(waiting, "reject"),
+      "reverify",
     ]);
     expect(check.output.summary!.trimEnd().endsWith("-->")).toBe(true);
   });
@@ -374,7 +363,7 @@ describe("Approve / Reject buttons on a run paused at a gate", () => {
     };
     const check = await completedRun(rig, hostile);
     expect(check.conclusion).toBe("action_required");
-    expect(check.actions).toBeUndefined();
+    expect(check.actions).toEqual([REVERIFY_BUTTON]);
     expect(check.output.summary).not.toContain("<!-- evidence-gate-bot gate=");
   });
 });
@@ -512,7 +501,7 @@ describe("the resume workflow's completion (issue 11): the check run awaiting it
     rig.github.state.setCollaborator("mona", "write");
     const first = twoGates({ g1: "waiting" });
     const check = await completedRun(rig, first);
-    expect(check.actions!.map((a) => a.label)).toEqual(["Approve g1", "Reject g1"]);
+    expect(check.actions!.map((a) => a.label)).toEqual(["Approve g1", "Reject g1", "Re-verify"]);
     const approveG1 = click(check, "mona", "approve");
     const record = await rig.deliver("check_run", approveG1);
     expect(record.outcome).toBe("dispatched");
@@ -530,7 +519,7 @@ describe("the resume workflow's completion (issue 11): the check run awaiting it
       resumeCompleted({ displayTitle: `evidence-gate resume ${first.runId} ${HEAD}` }),
     );
     expect(resumed.outcome).toBe("completed:action_required");
-    expect(check.actions!.map((a) => a.label)).toEqual(["Approve g2", "Reject g2"]);
+    expect(check.actions!.map((a) => a.label)).toEqual(["Approve g2", "Reject g2", "Re-verify"]);
 
     // The same delivery again (GitHub's redelivery, or the App's sweep after a slow answer).
     const again = await rig.deliver("check_run", approveG1, { guid: record.guid });
@@ -544,7 +533,7 @@ describe("the resume workflow's completion (issue 11): the check run awaiting it
     expect(line.detail).toContain("Nothing was dispatched.");
     // The check run still waits at g2 with its buttons, and says why the click did nothing.
     expect(check).toMatchObject({ status: "completed", conclusion: "action_required" });
-    expect(check.actions!.map((a) => a.label)).toEqual(["Approve g2", "Reject g2"]);
+    expect(check.actions!.map((a) => a.label)).toEqual(["Approve g2", "Reject g2", "Re-verify"]);
     expect(check.output.summary).toContain(
       "**Not dispatched:** the approval by mona came from a button of another gate",
     );

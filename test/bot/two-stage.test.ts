@@ -354,20 +354,23 @@ describe("the two-stage flow under the App's identity", () => {
     github.assertNoViolations();
   });
 
-  it("a completed check run is rewritten only by a newer attempt: attempt 2's failure replaces attempt 1's success, and attempt 1 replayed afterwards changes nothing", async () => {
+  it("a completed check run never moves back: attempt 2 gets a fresh check run (its failure is the head's verdict), attempt 1's stays success, and attempt 1 replayed afterwards changes nothing", async () => {
     const rig = await rigs.start();
     const { github } = rig;
     uploadLedger(github, { ledger: { ...SUCCESS_LEDGER, headSha: HEAD }, runId: RUN, headSha: HEAD });
     const attempt1 = workflowRunPayload({ action: "completed", runId: RUN, headSha: HEAD, attempt: 1 });
     await rig.deliver("workflow_run", attempt1);
-    expect(theCheck(github).conclusion).toBe("success");
+    const first = theCheck(github);
+    expect(first.conclusion).toBe("success");
+    const current = () => github.state.checkRuns.filter((r) => r.name === "evidence-gate")[1]!;
     // The re-run uploads a new artifact (newest first): this one a failure.
     uploadLedger(github, { ledger: { ...FAILURE_LEDGER, headSha: HEAD }, runId: RUN, headSha: HEAD });
     await rig.deliver(
       "workflow_run",
       workflowRunPayload({ action: "requested", runId: RUN, headSha: HEAD, attempt: 2 }),
     );
-    expect(theCheck(github)).toMatchObject({
+    expect(first).toMatchObject({ status: "completed", conclusion: "success" });
+    expect(current()).toMatchObject({
       status: "in_progress",
       externalId: `evidence-gate-bot:run=${RUN}:attempt=2`,
     });
@@ -381,10 +384,14 @@ describe("the two-stage flow under the App's identity", () => {
         conclusion: "failure",
       }),
     );
-    expect(theCheck(github)).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(current()).toMatchObject({ status: "completed", conclusion: "failure" });
     const record = await rig.deliver("workflow_run", attempt1);
     expect(record.outcome).toBe("stale");
-    expect(theCheck(github)).toMatchObject({
+    expect(first).toMatchObject({
+      conclusion: "success",
+      externalId: `evidence-gate-bot:run=${RUN}:attempt=1:next`,
+    });
+    expect(current()).toMatchObject({
       conclusion: "failure",
       externalId: `evidence-gate-bot:run=${RUN}:attempt=2`,
     });

@@ -113,7 +113,9 @@ const reRunWorkflow: Route = {
     const run = context.state.workflowRuns.find((r) => r.id === id && r.repository === repository);
     if (run === undefined) return error(404, "Not Found", context);
     if (run.rerunRefused !== undefined) return error(403, run.rerunRefused, context);
+    if (run.running) return error(403, "This workflow is already running", context);
     run.attempt += 1;
+    run.running = true;
     context.state.reruns.push(id);
     return { status: 201, body: {} };
   },

@@ -128,6 +128,11 @@ export interface WorkflowRunFixture {
   readonly repository: RepositoryFixture;
   readonly headSha: string;
   attempt: number;
+  /**
+   * An attempt is queued or running (set by a re-run; a test sets it back to `false` when that attempt
+   * finished): GitHub refuses another re-run with 403 "This workflow is already running".
+   */
+  running: boolean;
   /** Too old or otherwise not re-runnable: the rerun route answers 403 with GitHub's message. */
   readonly rerunRefused?: string;
   /**
@@ -228,6 +233,7 @@ export class GitHubServerState {
       repository: this.#require(input.repository ?? this.defaultRepository),
       headSha: input.headSha,
       attempt: input.attempt ?? 1,
+      running: false,
       ...(input.rerunRefused === undefined ? {} : { rerunRefused: input.rerunRefused }),
       ...(input.body === undefined ? {} : { body: input.body }),
     };
