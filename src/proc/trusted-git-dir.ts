@@ -86,6 +86,23 @@ async function copyObjects(o: {
   if (o.shallow !== null) await copyFile(o.shallow, join(o.into, "shallow")).catch(() => undefined);
 }
 
+/** Bound on the copied `info/exclude` (patterns, never a program; a larger one is left out). */
+const MAX_EXCLUDE_BYTES = 1024 * 1024;
+
+/**
+ * The checkout's `info/exclude` (ignore patterns a step before the action may have written, e.g. for a tool
+ * folder) copied as it is at the making, before any PR code ran, so that what was ignored stays ignored. A
+ * link or anything but a regular file up to {@link MAX_EXCLUDE_BYTES} is left out: patterns are data, and
+ * the copy is the engine's own file from then on.
+ */
+async function copyExclude(exclude: string | null, gitDir: string): Promise<void> {
+  if (exclude === null || !isAbsolute(exclude)) return;
+  const stats = await lstat(exclude).catch(() => null);
+  if (stats === null || !stats.isFile() || stats.size > MAX_EXCLUDE_BYTES) return;
+  await mkdir(join(gitDir, "info"), { recursive: true });
+  await copyFile(exclude, join(gitDir, "info", "exclude"));
+}
+
 /**
  * Makes the trusted git directory for `o.workspace`'s work tree (see the module comment) in a new 0700
  * folder under `o.parent`:
@@ -122,10 +139,11 @@ export async function makeTrustedGitDir(o: MakeTrustedGitDirOptions): Promise<Tr
   const format = await optional(() => git(["rev-parse", "--show-object-format"], at));
   const gitPath = (name: string) =>
     optional(() => git(["rev-parse", "--path-format=absolute", "--git-path", name], at));
-  const [indexPath, objects, shallow] = [
+  const [indexPath, objects, shallow, exclude] = [
     await gitPath("index"),
     await gitPath("objects"),
     await gitPath("shallow"),
+    await gitPath("info/exclude"),
   ];
   const originUrl = usableOrigin(await optional(() => git(["config", "--get", "remote.origin.url"], at)));
 
@@ -148,6 +166,7 @@ export async function makeTrustedGitDir(o: MakeTrustedGitDirOptions): Promise<Tr
     await writeFile(join(gitDir, "config"), trustedConfig({ sha256, originUrl }));
     if (head === null || objects === null) return dir;
     await copyObjects({ objects, shallow, into: gitDir, workTree });
+    await copyExclude(exclude, gitDir);
     const inTrusted = [`--git-dir=${gitDir}`, `--work-tree=${workTree}`];
     await git([...inTrusted, "update-ref", "--no-deref", "HEAD", head], here);
     const index = join(gitDir, "index");
