@@ -321,7 +321,7 @@ describe("--commit commits only evidence that would stand on the commit", () => 
 
     const r = await h.run(["--verify-cmd", "npm test", "--commit"]);
 
-    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(4);
     expect(r.ledger?.conclusion?.conclusion).toBe("action_required");
     expect(await h.repo.git(["rev-parse", "HEAD"])).toBe(head);
     expect(r.stdout).toContain(
