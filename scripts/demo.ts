@@ -7,7 +7,7 @@
  * a copy of the sample repository after the run, demo-out/sample-repo. No API key, no network.
  */
 import { spawn } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { claudeEnvFor, startModelServer } from "../test/support/model-server/index.js";
@@ -17,6 +17,14 @@ import { makeSampleNodeRepo } from "../test/support/temp-repo.js";
 const root = resolve(process.argv[2] ?? ".");
 // The outputs' folder: demo-out under the repository root, or the second argument (the tests use a temp one).
 const outDir = resolve(process.argv[3] ?? join(root, "demo-out"));
+// A path that exists and is not a folder would fail mkdir with a raw EEXIST stack: say what to give instead.
+const existing = statSync(outDir, { throwIfNoEntry: false });
+if (existing !== undefined && !existing.isDirectory()) {
+  process.stderr.write(
+    `npm run demo: the output folder ${outDir} exists and is not a folder: give the path of a folder (new or existing), e.g. npm run demo -- ./demo-out, or nothing for demo-out\n`,
+  );
+  process.exit(64);
+}
 mkdirSync(outDir, { recursive: true });
 const repo = await makeSampleNodeRepo();
 const start = await repo.git(["rev-parse", "HEAD"]);

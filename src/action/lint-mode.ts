@@ -3,14 +3,17 @@
  * `evidence-gate lint` — every load error and every advisory — with nothing run and no model called. Each
  * finding goes to the log as an annotation on the graph file (at its node's line when it can be found) and
  * to the job summary. The step fails on any error; advisories alone pass. No check run is posted: the
- * step's own status is the verdict.
+ * step's own status is the verdict. As `evidence-gate lint` does, the graph is linted spliced: a `use: NAME`
+ * node's fragment is read from `fragments/NAME.yaml` beside the graph file in the workspace. Output
+ * `outcome` is `passed` or `failed` only (README "Outputs"), an unreadable graph or a bad input included.
  */
 import { resolve } from "node:path";
 import * as core from "@actions/core";
 import { readWorkspaceGraph } from "../github/base-ref-graph.js";
 import { writeJobSummary } from "../github/job-summary.js";
+import { fragmentsBeside } from "../graph/fragment-source.js";
 import { formatIssue } from "../graph/issue.js";
-import { formatAdvisory, lintGraph } from "../graph/lint.js";
+import { formatAdvisory, lintGraphFile } from "../graph/lint.js";
 import { nodeIdLines } from "../graph/node-lines.js";
 import { escapeInline } from "../ledger/markdown-syntax.js";
 import type { ActionInputs, ModeInputs } from "../run/action-inputs.js";
@@ -29,14 +32,20 @@ export async function runLintMode(o: LintModeOptions): Promise<void> {
   const read = await readWorkspaceGraph(workspace, mode.graph);
   if (!read.ok)
     return failWithoutCheckRun(coreRunner, env, {
-      outcome: "usage-error",
+      outcome: "failed",
       title: "the graph could not be read",
       message: read.message,
     });
-  const { errors, advisories } = lintGraph(read.text, mode.graph, {
-    inputs: Object.keys(mode.graphInputs),
-    verifyTimeoutCeilingMs: o.inputs.verifyTimeoutMs,
-  });
+  const { errors, advisories } = await lintGraphFile(
+    read.text,
+    mode.graph,
+    fragmentsBeside(read.file, mode.graph),
+    {
+      inputs: Object.keys(mode.graphInputs),
+      verifyTimeoutCeilingMs: o.inputs.verifyTimeoutMs,
+      giveInput: (name) => `add the line \`${name}=VALUE\` to the input \`inputs\``,
+    },
+  );
   const lines = nodeIdLines(read.text);
   const at = (nodeId: string | null): core.AnnotationProperties => {
     const line = nodeId === null ? undefined : lines.get(nodeId);
@@ -69,7 +78,7 @@ export async function runLintMode(o: LintModeOptions): Promise<void> {
 
 /**
  * `mode: lint` with an input problem: the step fails with every problem in the log and the job summary,
- * output `outcome=usage-error`. No API call and no check run, as for any lint.
+ * output `outcome=failed` (lint sets `passed` or `failed` only). No API call and no check run, as for any lint.
  */
 export async function failLintInputs(env: Env, errors: readonly string[]): Promise<void> {
   const summary = [
@@ -81,7 +90,7 @@ export async function failLintInputs(env: Env, errors: readonly string[]): Promi
     "",
   ].join("\n");
   await writeJobSummary(summary, { env });
-  core.setOutput("outcome", "usage-error");
+  core.setOutput("outcome", "failed");
   core.setFailed(`evidence-gate: lint: ${errors.join("\n")}`);
 }
 

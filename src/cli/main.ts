@@ -1,6 +1,7 @@
 /**
  * The `evidence-gate` CLI entry point: parse, call the engine once, map the result to an exit code
- * (SPEC §2: 0 passed, 1 failed, 2 paused, 3 refused, 64 usage error, 124 timed out, 130 interrupted).
+ * (SPEC §2, §10: 0 passed, 1 failed, 2 paused, 3 refused, 4 passed but action_required, 64 usage error,
+ * 124 timed out, 130 interrupted).
  */
 import { resolve } from "node:path";
 import { EXIT } from "../run/exit-codes.js";
@@ -37,7 +38,7 @@ options:
 
 run \`evidence-gate <command> --help\` for a command's options.
 Exit codes: 0 passed, 1 failed, 2 paused (gate or session limit), 3 refused (no build evidence),
-64 usage error, 124 run timed out, 130 interrupted.
+4 passed but action_required (read CONCLUSION), 64 usage error, 124 run timed out, 130 interrupted.
 `;
 
 /** The commands that spawn model CLIs (a leg of a run, or `plan`'s planner): SIGINT/SIGTERM stops them. */

@@ -68,8 +68,8 @@ export const AUTO_USAGE = `usage: evidence-gate auto --goal TEXT (--verify-cmd C
                                --max-cycles above 1
 ${LOADED_USER_CONFIG_USAGE}${FRESH_RUN.usage}  --concurrency N              nodes running at once (default 4, max 10)
 ${LEG.usage}${REPORT.usage}
-Exit: 0 passed (whatever the conclusion: read CONCLUSION), 1 failed, 2 paused (gate or session limit),
-3 refused (no build evidence), 64 usage error, 124 timed out (--timeout), 130 interrupted.
+Exit: 0 passed, 1 failed, 2 paused (gate or session limit), 3 refused (no build evidence), 4 passed but
+action_required (read CONCLUSION), 64 usage error, 124 timed out (--timeout), 130 interrupted.
 `;
 
 /** The flags that decide a plan, as `auto` and `plan` both read them. */

@@ -43,8 +43,8 @@ recorded there, on the same commit the run started at. A codex run's --codex-con
 recorded (they may carry a secret): give them again. A run started with --accept-loaded-user-config
 keeps it (printed before the leg runs); resume has no flag to set or widen it.
 
-Exit: 0 passed (or nothing to retry), 1 failed (a rejected gate included), 2 paused again, 64 usage error,
-124 timed out (--timeout), 130 interrupted.
+Exit: 0 passed (or nothing to retry), 1 failed (a rejected gate included), 2 paused again, 4 passed but
+action_required (read CONCLUSION), 64 usage error, 124 timed out (--timeout), 130 interrupted.
 `;
 
 const ACTIONS = "--approve GATE, --reject GATE or --retry-failed";

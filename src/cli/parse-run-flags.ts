@@ -37,7 +37,8 @@ The graph's own verify commands (success_check.verify, a completion.verify comma
 evidence (no refusal applies to run). A gate pauses the run (exit 2) and prints the
 \`evidence-gate resume\` commands that approve or reject it.
 
-Exit: 0 passed, 1 failed, 2 paused (gate or session limit), 64 usage error (bad flags, unreadable or
+Exit: 0 passed, 1 failed, 2 paused (gate or session limit), 4 passed but action_required (read
+CONCLUSION), 64 usage error (bad flags, unreadable or
 invalid graph: every problem is printed and nothing runs), 124 timed out (--timeout), 130 interrupted.
 `;
 

@@ -68,7 +68,8 @@ export async function runCliAuto(argv: readonly string[], io: CliIo): Promise<nu
         leg.ports(
           {
             onPlan: (plan) => {
-              for (const l of planLines(plan, planTitle(plan))) report.line(l);
+              const title = planTitle(plan, { interrupted: io.signal?.aborted === true });
+              for (const l of planLines(plan, title)) report.line(l);
             },
           },
           undefined,

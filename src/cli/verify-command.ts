@@ -40,7 +40,8 @@ export const VERIFY_USAGE = `usage: evidence-gate verify [--verify-cmd CMD] [opt
                                is the working directory
   --runs-dir DIR               where run directories go (default <repo>/.evidence-gate/runs)
 ${RUN_TIMEOUT.usage}${REPORT.usage}
-Exit: 0 the command passed, 1 it failed (a non-zero exit or its timeout), 64 usage error (bad flags, no
+Exit: 0 the command passed, 1 it failed (a non-zero exit or its timeout), 4 it passed but the conclusion
+is action_required (e.g. the verify definition changed; read CONCLUSION), 64 usage error (bad flags, no
 command to run), 124 run timed out (--timeout), 130 interrupted.
 `;
 

@@ -11,6 +11,7 @@ import { evidenceTree } from "../evidence/evidence-tree.js";
 import type { Graph } from "../graph/graph.js";
 import { type Conclusion, decideConclusion, type RunEnd } from "../ledger/conclusion.js";
 import { computeTotals, type Ledger, type PlanningCall, type PlanSection } from "../ledger/ledger.js";
+import { fitLedgerText } from "../ledger/render-json.js";
 import { handBackPrCodeFiles } from "../proc/hand-back.js";
 import { settleNodesChanges } from "./nodes-changes.js";
 import type { RunFrame } from "./run-frame.js";
@@ -52,7 +53,8 @@ function unconcluded(frame: RunFrame, input: Omit<FinishInput, "graph" | "end">)
     schemaVersion: 1,
     runId: frame.runId,
     mode: frame.mode,
-    ...(frame.goal !== undefined ? { goal: frame.goal } : {}),
+    // A goal longer than a ledger field holds is cut with a marker, so the ledger reads back.
+    ...(frame.goal !== undefined ? { goal: fitLedgerText(frame.goal) } : {}),
     runtime: frame.runtime,
     ...(frame.model !== undefined ? { model: frame.model } : {}),
     plan: input.plan,

@@ -6,12 +6,12 @@
  */
 import { realpathSync } from "node:fs";
 import { join, relative, sep } from "node:path";
+import { GRAPH_FILE_MAX_BYTES } from "../core/graph-file-limit.js";
 import { readBounded } from "../policy/policy-file.js";
 import { type BaseRefFile, BaseRefReadError, readBaseRefFile, unusableReason } from "./base-ref-file.js";
 import type { GateOctokit } from "./octokit.js";
 
-/** The largest graph file read: 1 MiB (a graph is a few KiB; the contents API inlines up to 1 MB). */
-export const GRAPH_FILE_MAX_BYTES = 1024 * 1024;
+export { GRAPH_FILE_MAX_BYTES };
 
 export interface BaseRefGraphTarget {
   readonly owner: string;

@@ -107,7 +107,15 @@ export interface Advisory {
 /** Lint options: load options plus the input names the run would be given (`--input NAME=…`). */
 export interface LintOptions extends LoadOptions {
   readonly inputs?: readonly string[];
+  /**
+   * How the reader gives input NAME a value, for the `unresolved-input` advice: the CLI's
+   * `--input NAME=VALUE` by default ({@link CLI_INPUT_HOW}); the action's lint names its `inputs` input.
+   */
+  readonly giveInput?: (name: string) => string;
 }
+
+/** The CLI's way to give a graph input a value: `pass --input NAME=VALUE`. */
+export const CLI_INPUT_HOW = (name: string): string => `pass --input ${name}=VALUE`;
 
 /**
  * Every error (the loader's, then the `cwd` errors) and, when the graph loads, every advisory.
@@ -130,7 +138,7 @@ export interface LintResult {
  *   on bad input.
  */
 export function lintGraph(text: string, source: string, options: LintOptions = {}): LintResult {
-  const { inputs, ...loadOptions } = options;
+  const { inputs, giveInput, ...loadOptions } = options;
   const read = readGraphText(text, source);
   if (!read.ok) return { errors: read.issues, advisories: [], splices: [] };
   const judged = judgeGraphObject(read.data, source, loadOptions);
@@ -142,7 +150,13 @@ export function lintGraph(text: string, source: string, options: LintOptions = {
     advisories:
       judged.graph === null
         ? []
-        : [...fragmentAdvice, ...graphAdvisories(judged.graph, { inputs: inputs ?? [] })],
+        : [
+            ...fragmentAdvice,
+            ...graphAdvisories(judged.graph, {
+              inputs: inputs ?? [],
+              ...(giveInput !== undefined ? { giveInput } : {}),
+            }),
+          ],
     splices: judged.splices,
   };
 }
@@ -174,8 +188,12 @@ export function formatAdvisory(advisory: Advisory): string {
  * docstring. `inputs` are the names the run will be given. A gate spawns nothing, so it gets only the
  * graph's `only-gate-sinks` advice.
  */
-export function graphAdvisories(graph: Graph, options: { readonly inputs: readonly string[] }): Advisory[] {
+export function graphAdvisories(
+  graph: Graph,
+  options: { readonly inputs: readonly string[]; readonly giveInput?: (name: string) => string },
+): Advisory[] {
   const given = new Set(options.inputs);
+  const giveInput = options.giveInput ?? CLI_INPUT_HOW;
   const declared = new Set(graph.inputs);
   const specs = new Map((graph.spec.nodes ?? []).map((spec) => [spec.id, spec] as const));
   const sinks = sinkAdvice(graph);
@@ -187,7 +205,8 @@ export function graphAdvisories(graph: Graph, options: { readonly inputs: readon
       advisories.push({ nodeId: node.id, kind, reason });
     };
     if (node.type !== "gate" && spec !== undefined) {
-      for (const reason of unresolvedInputs(spec, given, declared)) add("unresolved-input", reason);
+      for (const reason of unresolvedInputs(spec, given, declared, giveInput))
+        add("unresolved-input", reason);
       for (const reason of lookalikeAdvice(graph, spec)) add("unknown-placeholder", reason);
     }
     for (const { kind, reason } of [...worktreeAdvice(graph, node), ...notRunAdvice(node)]) add(kind, reason);
@@ -232,7 +251,12 @@ export function graphAdvisories(graph: Graph, options: { readonly inputs: readon
   return advisories;
 }
 
-function unresolvedInputs(spec: NodeSpec, given: Set<string>, declared: Set<string>): string[] {
+function unresolvedInputs(
+  spec: NodeSpec,
+  given: Set<string>,
+  declared: Set<string>,
+  giveInput: (name: string) => string,
+): string[] {
   const reasons: string[] = [];
   const seen = new Set<string>();
   for (const [field, template] of templatedFields(spec)) {
@@ -241,13 +265,13 @@ function unresolvedInputs(spec: NodeSpec, given: Set<string>, declared: Set<stri
       const key = `${field}\u0000${ref.name}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const pass = `--input ${ref.name}=VALUE`;
+      const pass = giveInput(ref.name);
       reasons.push(
         declared.has(ref.name)
           ? `${field}: {{ inputs.${ref.name} }} is declared in inputs: but no value was given, so run ` +
-              `refuses to start without it; pass ${pass}`
+              `refuses to start without it; ${pass}`
           : `${field}: {{ inputs.${ref.name} }} names an input that is neither declared in inputs: nor given, ` +
-              `so run refuses to start without it; pass ${pass} (and declare it under inputs: to document it)`,
+              `so run refuses to start without it; ${pass} (and declare it under inputs: to document it)`,
       );
     }
   }

@@ -39,7 +39,27 @@ export function parseLedgerJson(text: string): ParsedLedger {
 
 const MAX_ID = 256;
 const MAX_LINE = 4096;
-const MAX_TEXT = 65_536;
+/**
+ * The longest free text a ledger field holds (the goal, a reply, a detail), in UTF-16 code units: the one
+ * limit both {@link parseLedgerJson} checks and the writer cuts to ({@link fitLedgerText}), so a run's
+ * own ledger.json always reads back.
+ */
+export const LEDGER_TEXT_MAX_CHARS = 65_536;
+const MAX_TEXT = LEDGER_TEXT_MAX_CHARS;
+
+/**
+ * `text` as a ledger field holds it: unchanged when it fits {@link LEDGER_TEXT_MAX_CHARS}, else its head
+ * followed by a visible ` … [cut: N more characters]` marker, the whole at most the limit.
+ */
+export function fitLedgerText(text: string): string {
+  if (text.length <= LEDGER_TEXT_MAX_CHARS) return text;
+  // The marker's digits depend on how much is cut; reserve the widest it can be.
+  const reserve = ` … [cut: ${text.length} more characters]`.length;
+  let head = text.slice(0, LEDGER_TEXT_MAX_CHARS - reserve);
+  // Never end on half of a surrogate pair.
+  if (/[\uD800-\uDBFF]$/.test(head)) head = head.slice(0, -1);
+  return `${head} … [cut: ${text.length - head.length} more characters]`;
+}
 const MAX_LIST = 10_000;
 
 const id = z.string().min(1).max(MAX_ID);

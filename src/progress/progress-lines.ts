@@ -110,11 +110,13 @@ export function gateReachedLine(gate: string): string {
  * The plan's title line for `auto` and `plan` (`plan: 2 nodes (re-planned once after a refusal), planner
  * $0.0008`); for a plan with no node — refused again after its repair, or a planner reply that could not be
  * used — `plan: refused, nothing to run` / `plan: planning failed, nothing to run`, with the planner's cost
- * too (it was spent).
+ * too (it was spent). `interrupted` (Ctrl-C or SIGTERM came while planning) makes an empty plan's title
+ * `plan: interrupted while planning, nothing to run`.
  */
-export function planTitle(plan: PlanSection): string {
+export function planTitle(plan: PlanSection, o: { readonly interrupted?: boolean } = {}): string {
   const cost = `planner ${formatUsd(plan.planningCostUsd)}`;
   const n = plan.nodes.length;
+  if (n === 0 && o.interrupted === true) return `plan: interrupted while planning, nothing to run (${cost})`;
   if (n === 0)
     return `plan: ${plan.repaired !== undefined ? "refused" : "planning failed"}, nothing to run (${cost})`;
   return `plan: ${n} node${n === 1 ? "" : "s"}${plan.repaired ? " (re-planned once after a refusal)" : ""}, ${cost}`;

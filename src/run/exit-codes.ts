@@ -6,16 +6,22 @@ export const EXIT = {
   failed: 1,
   paused: 2,
   refused: 3,
+  /** Passed, but the check run's conclusion is `action_required` (SPEC §10). */
+  passedActionRequired: 4,
   usage: 64,
   timedOut: 124,
   interrupted: 130,
 } as const;
 
-/** The exit code for a finished run: by its outcome, whatever the conclusion (SPEC §10). */
+/**
+ * The exit code for a finished run: by its outcome, except that a passed run whose conclusion is
+ * `action_required` (evidence not on this commit, the verify definition changed, a run the PR rewrote, no
+ * test ran) exits 4, so a script gating on the exit code does not go green on it (SPEC §10).
+ */
 export function exitCodeFor(ledger: Ledger): number {
   switch (ledger.conclusion?.outcome) {
     case "passed":
-      return EXIT.passed;
+      return ledger.conclusion.conclusion === "action_required" ? EXIT.passedActionRequired : EXIT.passed;
     case "paused":
       return EXIT.paused;
     case "refused":

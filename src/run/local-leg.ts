@@ -138,14 +138,20 @@ export class CliLeg<Id extends string = string> {
 
   /**
    * The leg finished: {@link RunReport.finished}, then how to continue the run when it paused or was
-   * interrupted — only when `resume` can (the run directory holds a `state.json`; a `verify` run has none).
+   * interrupted — only when `resume` can (the run directory holds a `state.json` and a `graph.json`; a
+   * `verify` run has neither, and an `auto` run interrupted while planning has no graph yet).
    */
   finished(result: { readonly ledger: Ledger; readonly ledgerPath: string }): Promise<number> {
-    const resumable = existsSync(join(this.runsDir, this.#o.runId, "state.json"));
-    return this.#o.report.finished(this.#o.runId, result, {
-      commit: this.#o.flags.commit,
-      next: resumable ? this.progress.resumeLines(result.ledger.conclusion?.outcome) : [],
-    });
+    const dir = join(this.runsDir, this.#o.runId);
+    const outcome = result.ledger.conclusion?.outcome;
+    const planned = existsSync(join(dir, "graph.json"));
+    const resumable = planned && existsSync(join(dir, "state.json"));
+    const next = resumable
+      ? this.progress.resumeLines(outcome)
+      : outcome === "cancelled" && !planned && result.ledger.mode === "auto"
+        ? ["interrupted while planning: nothing ran, so there is nothing to resume; run the command again"]
+        : [];
+    return this.#o.report.finished(this.#o.runId, result, { commit: this.#o.flags.commit, next });
   }
 }
 

@@ -9,7 +9,16 @@
  * {@link writeFailureProblem} is the last resort for a write that fails anyway once the run is under way
  * (the disk fills, a folder is made read-only meanwhile).
  */
-import { accessSync, constants, mkdirSync, rmdirSync, statSync } from "node:fs";
+import {
+  accessSync,
+  closeSync,
+  constants,
+  mkdirSync,
+  openSync,
+  rmdirSync,
+  statSync,
+  unlinkSync,
+} from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { GitError, git } from "../proc/git.js";
 
@@ -98,7 +107,9 @@ export function folderWriteProblem(label: string, dir: string, fix: string): str
 
 /**
  * Why an output file (`--summary-out`, `--check-run-out`) cannot be written, or `null`: the path is a
- * folder, its folder does not exist or is not writable, or the file exists and is not writable.
+ * folder, its folder does not exist or is not writable, or the file exists and is not writable. A file that
+ * does not exist yet is really created and removed again: `access(W_OK)` says yes to root on `/proc`,
+ * where creating a file fails (ENOENT) — once the run had finished, with a stack trace.
  *
  * @param flag the flag and its value as given (`--summary-out s.md`); `file` is the resolved path.
  */
@@ -116,10 +127,21 @@ export function outputFileProblem(flag: string, file: string): string | null {
   } catch {
     return `${flag}: the folder ${folder} does not exist`;
   }
-  const why = stats !== undefined ? fileUnwritable(file) : unwritable(folder);
+  const why = stats !== undefined ? fileUnwritable(file) : (unwritable(folder) ?? newFileProblem(file));
   return why === null
     ? null
     : `${flag} cannot be written (${why}): give a path in a writable folder, or leave ${flag.split(" ")[0]} out`;
+}
+
+/** Why `file` (absent) cannot be created, or `null`: it is created empty and removed again. */
+function newFileProblem(file: string): string | null {
+  try {
+    closeSync(openSync(file, "wx"));
+  } catch (error) {
+    return worded(codeOf(error));
+  }
+  unlinkSync(file);
+  return null;
 }
 
 function fileUnwritable(file: string): string | null {

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -64,6 +65,28 @@ const SINK_REASON =
   "sink that is not a gate, so the run's conclusion can be neutral at best (failure under the policy file's " +
   "require-evidence: true); add success_check.verify to it with a command that checks the work (the test " +
   "suite, a build)";
+
+describe("the graph file is read bounded, and only a regular file is read (lint, resolve and run share the read)", () => {
+  test("/dev/zero and a FIFO are refused at once with a usage error naming the file: exit 64", async () => {
+    const zero = await lint("/dev/zero");
+    expect(zero.code).toBe(64);
+    expect(zero.stderr).toContain('"/dev/zero" is not a regular file');
+
+    execFileSync("mkfifo", [join(dir, "pipe.yml")]);
+    const fifo = await lint("pipe.yml");
+    expect(fifo.code).toBe(64);
+    expect(fifo.stderr).toContain('"pipe.yml"');
+    expect(fifo.stderr).toContain("is not a regular file");
+  });
+
+  test("a graph file over 1 MiB is refused with a usage error naming the file and the limit: exit 64", async () => {
+    write("big.yml", `# ${"x".repeat(1024 * 1024)}\nnodes: []\n`);
+    const big = await lint("big.yml");
+    expect(big.code).toBe(64);
+    expect(big.stderr).toContain('"big.yml"');
+    expect(big.stderr).toContain("1048576 bytes");
+  });
+});
 
 describe("evidence-gate lint GRAPH: every error, every advisory, a summary", () => {
   test("a graph with five distinct errors prints all five, one per line, then the count: exit 1", async () => {

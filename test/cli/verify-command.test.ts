@@ -67,7 +67,7 @@ describe("evidence-gate verify", () => {
       JSON.stringify({ ...manifest, scripts: { test: "node --test && true" } }, null, 2),
     );
     const r = await verify(repo, ["--verify-cmd", "npm test"]);
-    expect(r.code, r.stderr + r.stdout).toBe(0);
+    expect(r.code, r.stderr + r.stdout).toBe(4);
     expect(r.ledger?.changedFiles).toBeUndefined();
     expect(r.ledger?.conclusion).toMatchObject({
       conclusion: "action_required",

@@ -3,8 +3,9 @@
  * workspace, annotates the graph file with every error (failing the step) and every advisory (passing),
  * writes them to the job summary, and calls neither a model nor the GitHub API.
  */
-import { symlinkSync } from "node:fs";
-import { join } from "node:path";
+import { readdirSync, readFileSync, symlinkSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { type ActionRun, actionTestResources } from "../support/action-harness.js";
 import { startGitHubServer } from "../support/github-server/index.js";
@@ -19,9 +20,24 @@ import { commitAll, makeTempRepo } from "../support/temp-repo.js";
 
 const open = actionTestResources();
 
-async function lint(graph: string | null, inputs: Record<string, string> = {}): Promise<ActionRun> {
+const FRAGMENTS = fileURLToPath(new URL("../fixtures/fragment-graphs/fragments/", import.meta.url));
+
+/** The fixture fragments, at `fragments/NAME.yaml` beside {@link GRAPH_PATH}, as files of the workspace. */
+function fragmentFiles(): Record<string, string> {
+  const folder = join(dirname(GRAPH_PATH), "fragments");
+  return Object.fromEntries(
+    readdirSync(FRAGMENTS).map((name) => [join(folder, name), readFileSync(join(FRAGMENTS, name), "utf8")]),
+  );
+}
+
+async function lint(
+  graph: string | null,
+  inputs: Record<string, string> = {},
+  files: Record<string, string> = {},
+): Promise<ActionRun> {
   const repo = open.keep(await makeTempRepo({ commit: false, files: { "README.md": "notes\n" } }));
   if (graph !== null) await repo.write(GRAPH_PATH, graph);
+  for (const [path, text] of Object.entries(files)) await repo.write(path, text);
   await commitAll(repo, "the graph under review");
   open.github = open.github ?? (await startGitHubServer());
   return open.run({
@@ -78,12 +94,37 @@ describe("action mode lint: the graph under review, checked without running (SPE
     expect(result.summary).toContain("0 errors, 0 advisories");
   });
 
+  it("a graph citing fragments is linted spliced, with fragments/NAME.yaml read from the workspace beside it, as the CLI lints it", async () => {
+    const graph = readFileSync(join(FRAGMENTS, "..", "sum-lane.yaml"), "utf8");
+    const spliced = await lint(graph, {}, fragmentFiles());
+    expect(
+      spliced.commands.filter((c) => c.startsWith("::error")),
+      spliced.stdout,
+    ).toEqual([]);
+    expect(spliced.exitCode).toBe(0);
+    expect(spliced.outputs.outcome).toBe("passed");
+
+    // An id with "/" is refused as the CLI refuses it (only splicing writes such ids).
+    const slashed = await lint(
+      ["nodes:", "  - id: ../x", "    use: read-report", "    with:", '      verdict: "ok"', ""].join("\n"),
+      {},
+      fragmentFiles(),
+    );
+    expect(slashed.exitCode).toBe(1);
+    expect(slashed.outputs.outcome).toBe("failed");
+    expect(slashed.summary).toContain("which only fragment splicing writes");
+  });
+
   it("input `inputs` is what the run would be given: a {{ inputs.file }} without it is an advisory, with it none", async () => {
     const without = await lint(GATED_GRAPH);
     expect(without.exitCode).toBe(0);
     expect(without.commands.filter((c) => c.startsWith("::warning "))).toEqual([
       expect.stringMatching(/advisory: node "review": .*inputs\.file/),
     ]);
+    // The advice names the action's input, not the CLI's flag.
+    const advice = without.commands.find((c) => c.startsWith("::warning "))!;
+    expect(advice).toContain("add the line `file=VALUE` to the input `inputs`");
+    expect(`${advice}\n${without.summary}`).not.toContain("--input");
     const given = await lint(GATED_GRAPH, { inputs: "file=src/sum.js" });
     expect(given.commands.filter((c) => c.startsWith("::warning"))).toEqual([]);
   });
@@ -91,7 +132,8 @@ describe("action mode lint: the graph under review, checked without running (SPE
   it("a graph path that is missing, or a symlink out of the workspace, fails the step without reading anything outside", async () => {
     const missing = await lint(null);
     expect(missing.exitCode).toBe(1);
-    expect(missing.outputs.outcome).toBe("usage-error");
+    // Lint sets `passed` or `failed` only (README "Outputs").
+    expect(missing.outputs.outcome).toBe("failed");
     expect(missing.summary).toContain(`no graph file at ${GRAPH_PATH} in the workspace`);
 
     const repo = open.keep(await makeTempRepo({ commit: false, files: { "README.md": "notes\n" } }));
@@ -112,7 +154,7 @@ describe("action mode lint: the graph under review, checked without running (SPE
     const expectNoCheckRun = (result: ActionRun): void => {
       expect(result.exitCode).toBe(1);
       expect(result.calls).toEqual([]);
-      expect(result.outputs).toEqual({ outcome: "usage-error" });
+      expect(result.outputs).toEqual({ outcome: "failed" });
       expect(result.state).toEqual({});
       expect(`${result.stdout}\n${result.summary}`).not.toContain("github-token");
       expect(result.summary).toContain("evidence-gate lint: the inputs have problems");

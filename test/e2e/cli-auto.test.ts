@@ -199,7 +199,7 @@ describe("the two-node plan through the real CLI (SPEC §4–§6)", () => {
 
     const r = await h.run(["--verify-cmd", "npm test"]);
 
-    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(4);
     const ledger = r.ledger!;
     expect(rowWords(ledger)).toEqual(["implement PASS (exit-only)", "check PASS (verified)"]);
     expect(ledger.conclusion?.conclusion).toBe("action_required");

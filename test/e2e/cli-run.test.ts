@@ -24,13 +24,13 @@ import { commitAll, FIXED_SUM } from "../support/temp-repo.js";
 const lines = (text: string): string[] => text.split("\n");
 
 describe("run GRAPH: a line per node event, the ledger, the exit code by outcome", () => {
-  test("implement → check (verify npm test) passes: plan, started / verifying / PASS lines with qualifier and cost, the ledger table, exit 0", async () => {
+  test("implement → check (verify npm test) passes: plan, started / verifying / PASS lines with qualifier and cost, the ledger table, exit 4 (action_required: the fix is not committed)", async () => {
     const h = await cliHarness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
     const graph = h.writeGraph("fix.yml", FIX_GRAPH);
 
     const r = await h.runGraph(graph, []);
 
-    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(4);
     expect(rowWords(r.ledger!)).toEqual(["implement PASS (exit-only)", "check PASS (verified)"]);
     expect(r.ledger?.mode).toBe("run");
     expect(r.ledger?.conclusion?.outcome).toBe("passed");
@@ -124,7 +124,7 @@ describe("run GRAPH: a line per node event, the ledger, the exit code by outcome
 
     const r = await h.runGraph(h.writeGraph("retry.yml", FIX_GRAPH_WITH_RETRY), []);
 
-    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(4);
     expect(rowWords(r.ledger!)).toEqual([
       "implement PASS (exit-only)",
       "check FAIL result_mismatch superseded",
@@ -145,7 +145,7 @@ describe("run GRAPH: a line per node event, the ledger, the exit code by outcome
 
     const r = await h.runGraph(h.writeGraph("fix.yml", FIX_GRAPH), ["--json"]);
 
-    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(4);
     const printed = JSON.parse(r.stdout) as { runId: string; rows: unknown[] };
     expect(printed.runId).toBe(r.ledger?.runId);
     expect(printed.rows).toHaveLength(2);

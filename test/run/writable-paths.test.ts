@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { GitError } from "../../src/proc/git.js";
-import { folderWriteProblem, writeFailureProblem } from "../../src/run/writable-paths.js";
+import { folderWriteProblem, outputFileProblem, writeFailureProblem } from "../../src/run/writable-paths.js";
 
 const made: string[] = [];
 afterEach(() => {
@@ -69,5 +69,20 @@ describe("folderWriteProblem", () => {
     expect(folderWriteProblem("--runs-dir /proc/x", "/proc/evidence-gate-x/runs", "fix")).toMatch(
       /^--runs-dir \/proc\/x cannot be created: \/proc is not writable \((ENOENT|EACCES): [^)]+\)\. fix$/,
     );
+  });
+});
+
+describe("outputFileProblem: a file is really created (and removed) before the run, as a folder is", () => {
+  it("a file under /proc, where access(W_OK) says yes to root but creating refuses, is a problem before the run", () => {
+    expect(outputFileProblem("--summary-out /proc/x.md", "/proc/evidence-gate-x.md")).toMatch(
+      /^--summary-out \/proc\/x\.md cannot be written \((ENOENT|EACCES|EPERM)[^)]*\): give a path in a writable folder, or leave --summary-out out$/,
+    );
+  });
+
+  it("a new file in a writable folder is no problem, and the probe leaves nothing behind", () => {
+    const dir = mkdtempSync(join(tmpdir(), "eg-out-"));
+    made.push(dir);
+    expect(outputFileProblem("--summary-out s.md", join(dir, "s.md"))).toBeNull();
+    expect(existsSync(join(dir, "s.md"))).toBe(false);
   });
 });
