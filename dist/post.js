@@ -35666,11 +35666,13 @@ var init_git = __esm({
 });
 
 // src/proc/trusted-git-dir.ts
+var MAX_EXCLUDE_BYTES;
 var init_trusted_git_dir = __esm({
   "src/proc/trusted-git-dir.ts"() {
     "use strict";
     init_git();
     init_trusted_git();
+    MAX_EXCLUDE_BYTES = 1024 * 1024;
   }
 });
 

@@ -12889,6 +12889,9 @@ var BaseAgentConfigRun = class {
 import { realpathSync as realpathSync3 } from "node:fs";
 import { join as join7, relative as relative3, sep as sep2 } from "node:path";
 
+// src/core/graph-file-limit.ts
+var GRAPH_FILE_MAX_BYTES = 1024 * 1024;
+
 // src/policy/policy-file.ts
 var import_yaml = __toESM(require_dist(), 1);
 import { open as open2 } from "node:fs/promises";
@@ -32892,7 +32895,6 @@ function isErrno(error63, code) {
 }
 
 // src/github/base-ref-graph.ts
-var GRAPH_FILE_MAX_BYTES = 1024 * 1024;
 function baseRefGraphSource(target) {
   return `base ref ${target.baseRef} (${target.baseSha.slice(0, 7)}): ${target.path}`;
 }
@@ -32998,6 +33000,10 @@ function nodeIssue(node3, index, reason) {
   return node3.id.trim() === "" ? { nodeId: null, reason: `nodes[${index}]: ${reason}` } : { nodeId: node3.id, reason };
 }
 
+// src/graph/fragment-source.ts
+import { lstat as lstat2, readFile as readFile2, realpath } from "node:fs/promises";
+import { dirname as dirname3, join as join8 } from "node:path";
+
 // src/graph/graph-text.ts
 var import_yaml2 = __toESM(require_dist(), 1);
 
@@ -33058,6 +33064,46 @@ var BARE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 function fragmentNameProblem(name) {
   if (BARE_NAME.test(name) && !name.includes("..")) return null;
   return `${JSON.stringify(name)} is not a fragment name: write a bare file name (letters, digits, ".", "_" or "-", starting with a letter or digit, no ".." and no "/"), which is looked up as fragments/NAME.yaml beside the graph file and nowhere else`;
+}
+function fragmentsBeside(graphPath, shownGraphPath = graphPath) {
+  const folder = join8(dirname3(graphPath), "fragments");
+  const shownFolder = join8(dirname3(shownGraphPath), "fragments");
+  return {
+    async read(name) {
+      const location = join8(shownFolder, `${name}.yaml`);
+      const problem = fragmentNameProblem(name);
+      if (problem !== null) return { kind: "unreadable", location, reason: problem };
+      const path2 = join8(folder, `${name}.yaml`);
+      try {
+        const entry = await lstat2(path2);
+        if (entry.isSymbolicLink()) {
+          return {
+            kind: "unreadable",
+            location,
+            reason: "it is a symlink, and a fragment is read only from a regular file in fragments/ (a link could reach a file outside it): put the fragment's text in the file itself"
+          };
+        }
+        if (entry.isDirectory()) {
+          return { kind: "unreadable", location, reason: "it is a directory, not a fragment file" };
+        }
+        if (dirname3(await realpath(path2)) !== join8(await realpath(dirname3(graphPath)), "fragments")) {
+          return {
+            kind: "unreadable",
+            location,
+            reason: "it resolves outside the graph's fragments/ folder (is fragments/ a symlink?): make fragments/ a real folder beside the graph"
+          };
+        }
+        return { kind: "found", location, text: await readFile2(path2, "utf8") };
+      } catch (error63) {
+        if (error63.code === "ENOENT") return { kind: "missing", location };
+        return {
+          kind: "unreadable",
+          location,
+          reason: error63 instanceof Error ? error63.message : String(error63)
+        };
+      }
+    }
+  };
 }
 function citedNames(nodes) {
   const list = Array.isArray(nodes) ? nodes : [nodes];
@@ -33249,12 +33295,12 @@ import {
   rmSync,
   writeFileSync
 } from "node:fs";
-import { basename as basename2, dirname as dirname3, join as join9, relative as relative4 } from "node:path";
+import { basename as basename2, dirname as dirname4, join as join10, relative as relative4 } from "node:path";
 
 // src/github/run-state-digest.ts
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync as readFileSync2 } from "node:fs";
-import { join as join8 } from "node:path";
+import { join as join9 } from "node:path";
 var MARKER = /<!-- evidence-gate-run-state run=(\S+) state=([0-9a-f]{64}|none) graph=([0-9a-f]{64}|none) -->/g;
 function runStateDigestMarker(runId, digests) {
   return `<!-- evidence-gate-run-state run=${runId} state=${digests.state ?? "none"} graph=${digests.graph ?? "none"} -->`;
@@ -33276,7 +33322,7 @@ function runStateDigestProblem(runDir, expected) {
     ["state.json", expected.state],
     ["graph.json", expected.graph]
   ]) {
-    const path2 = join8(runDir, file2);
+    const path2 = join9(runDir, file2);
     const actual = existsSync(path2) ? createHash("sha256").update(readFileSync2(path2)).digest("hex") : null;
     if (actual !== digest) {
       return actual === null ? `${file2} is missing from the run directory, but the check run records it (sha256 ${digest})` : digest === null ? `${file2} is in the run directory, but the check run records none` : `${file2} has sha256 ${actual}, but the check run records ${digest}: it was changed after the engine wrote it`;
@@ -33349,16 +33395,16 @@ async function uploadRunArtifacts(options3) {
   const unsupported = (error63) => error63 instanceof GHESNotSupportedError;
   let staging = null;
   try {
-    staging = mkdtempSync2(join9(options3.stagingDir, "evidence-gate-artifacts-"));
-    const runCopy = join9(staging, "run");
+    staging = mkdtempSync2(join10(options3.stagingDir, "evidence-gate-artifacts-"));
+    const runCopy = join10(staging, "run");
     const runFiles = copyRedacted(options3.runDir, runCopy, options3.secrets);
-    const ledgerCopy = join9(staging, "ledger");
+    const ledgerCopy = join10(staging, "ledger");
     mkdirSync(ledgerCopy, { recursive: true });
-    const ledgerFile = join9(ledgerCopy, basename2(options3.ledgerPath));
+    const ledgerFile = join10(ledgerCopy, basename2(options3.ledgerPath));
     writeFileSync(ledgerFile, fileRedactor(options3.secrets)(readFileSync3(options3.ledgerPath)));
     const ledgerFiles = [ledgerFile];
     if (options3.digests !== void 0) {
-      const digestFile = join9(ledgerCopy, RUN_STATE_DIGEST_FILE);
+      const digestFile = join10(ledgerCopy, RUN_STATE_DIGEST_FILE);
       writeFileSync(digestFile, runStateDigestFileText(options3.runId, options3.digests));
       ledgerFiles.push(digestFile);
     }
@@ -33398,14 +33444,14 @@ function copyRedacted(from, to, secrets) {
   const redactFile = fileRedactor(secrets);
   const walk = (dir) => {
     for (const entry of readdirSync2(dir, { withFileTypes: true })) {
-      const source = join9(dir, entry.name);
+      const source = join10(dir, entry.name);
       if (entry.isDirectory()) {
         walk(source);
         continue;
       }
       if (!entry.isFile()) continue;
-      const target = join9(to, relative4(from, source));
-      mkdirSync(dirname3(target), { recursive: true });
+      const target = join10(to, relative4(from, source));
+      mkdirSync(dirname4(target), { recursive: true });
       const bytes = readFileSync3(source);
       const redacted = redactFile(bytes);
       if (redacted === bytes) copyFileSync(source, target);
@@ -34882,7 +34928,7 @@ async function eventCheckoutProblem(o) {
 
 // src/run/running-mode.ts
 import { mkdirSync as mkdirSync4 } from "node:fs";
-import { join as join17, resolve as resolve5 } from "node:path";
+import { join as join18, resolve as resolve5 } from "node:path";
 
 // src/core/shown-command.ts
 var LINE_BREAK_MARK = " \u23CE ";
@@ -35819,14 +35865,14 @@ ${appendix}`;
 
 // src/run/model-cli.ts
 import { chmodSync, mkdirSync as mkdirSync3, mkdtempSync as mkdtempSync3 } from "node:fs";
-import { join as join14 } from "node:path";
+import { join as join15 } from "node:path";
 
 // src/run/codex-home.ts
-import { join as join11 } from "node:path";
+import { join as join12 } from "node:path";
 
 // src/engine/outside-writes.ts
 import { lstatSync, realpathSync as realpathSync4 } from "node:fs";
-import { basename as basename3, dirname as dirname4, isAbsolute as isAbsolute5, join as join10, relative as relative5, resolve as resolve3, sep as sep3 } from "node:path";
+import { basename as basename3, dirname as dirname5, isAbsolute as isAbsolute5, join as join11, relative as relative5, resolve as resolve3, sep as sep3 } from "node:path";
 var OUTSIDE_WRITES_KEPT = 10;
 function outsideWrites(paths, where) {
   const root = realOrSelf(resolve3(where.repoRoot));
@@ -35854,12 +35900,12 @@ function placePath(path2, cwd) {
   for (; ; ) {
     if (exists(current)) {
       try {
-        return rest.length === 0 ? realpathSync4(current) : join10(realpathSync4(current), ...rest);
+        return rest.length === 0 ? realpathSync4(current) : join11(realpathSync4(current), ...rest);
       } catch {
         return null;
       }
     }
-    const parent = dirname4(current);
+    const parent = dirname5(current);
     if (parent === current) return null;
     rest.unshift(basename3(current));
     current = parent;
@@ -35894,7 +35940,7 @@ function codexHomesRoot(env, workspace) {
   ];
   for (const [, base, rest] of candidates) {
     if (base === void 0 || base === "") continue;
-    const path2 = join11(base, ...rest);
+    const path2 = join12(base, ...rest);
     if (!writable.some((root) => liesInRepository(path2, { cwd: "/", repoRoot: root })))
       return { ok: true, path: path2 };
   }
@@ -35909,7 +35955,7 @@ function codexHomesRoot(env, workspace) {
 import { createHash as createHash2 } from "node:crypto";
 import { closeSync, mkdirSync as mkdirSync2, openSync, readSync, realpathSync as realpathSync5, statSync as statSync4 } from "node:fs";
 import { open as open3 } from "node:fs/promises";
-import { join as join13, relative as relative6, sep as sep4 } from "node:path";
+import { join as join14, relative as relative6, sep as sep4 } from "node:path";
 
 // node_modules/@actions/tool-cache/lib/tool-cache.js
 import * as fs from "fs";
@@ -36138,12 +36184,12 @@ async function sha256Of(path2) {
 async function ensureCli(cli, options3) {
   const cached2 = find(cli.cacheName, options3.version);
   if (cached2 !== "") {
-    const path3 = join13(cached2, "node_modules", ".bin", cli.bin);
+    const path3 = join14(cached2, "node_modules", ".bin", cli.bin);
     options3.log(`${cli.bin} ${options3.version} found in the tool cache: ${path3}`);
     return pin(cli, path3, false, options3);
   }
   const temp = options3.env.RUNNER_TEMP ?? "/tmp";
-  const prefix = join13(temp, `${cli.cacheName}-${options3.version}`);
+  const prefix = join14(temp, `${cli.cacheName}-${options3.version}`);
   mkdirSync2(prefix, { recursive: true });
   const spec = `${cli.npmPackage}@${options3.version}`;
   options3.log(`${cli.bin} ${options3.version} is not in the tool cache: installing ${spec} with npm`);
@@ -36166,7 +36212,7 @@ async function ensureCli(cli, options3) {
     return { kind: "failed", message: `could not install ${spec}: ${why}` };
   }
   const dir = await cacheDir(prefix, cli.cacheName, options3.version);
-  const path2 = join13(dir, "node_modules", ".bin", cli.bin);
+  const path2 = join14(dir, "node_modules", ".bin", cli.bin);
   options3.log(`installed ${cli.bin} ${options3.version} into the tool cache: ${path2}`);
   return pin(cli, path2, true, options3);
 }
@@ -36189,7 +36235,7 @@ async function pin(cli, path2, installed, options3) {
     const why = error63 instanceof Error ? error63.message : String(error63);
     return {
       kind: "failed",
-      message: `the tool cache's ${cli.bin} ${options3.version} at ${path2} cannot be run (${why}): remove ${join13(path2, "..", "..", "..")} so the action installs ${cli.npmPackage}@${options3.version} again`
+      message: `the tool cache's ${cli.bin} ${options3.version} at ${path2} cannot be run (${why}): remove ${join14(path2, "..", "..", "..")} so the action installs ${cli.npmPackage}@${options3.version} again`
     };
   }
   if (options3.workspace !== void 0) {
@@ -36197,7 +36243,7 @@ async function pin(cli, path2, installed, options3) {
     if (inside2 === "" || !(inside2 === ".." || inside2.startsWith(`..${sep4}`))) {
       return {
         kind: "failed",
-        message: `the tool cache's ${cli.bin} ${options3.version} at ${path2} leads into the workspace (${real2}), which the pull request controls: it is not run. Remove ${join13(path2, "..", "..", "..")} so the action installs ${cli.npmPackage}@${options3.version} again`
+        message: `the tool cache's ${cli.bin} ${options3.version} at ${path2} leads into the workspace (${real2}), which the pull request controls: it is not run. Remove ${join14(path2, "..", "..", "..")} so the action installs ${cli.npmPackage}@${options3.version} again`
       };
     }
   }
@@ -36224,7 +36270,7 @@ var ModelCliSetup = class {
   #codexHomes = null;
   constructor(options3) {
     this.#options = options3;
-    this.#claudeHomes = join14(options3.temp, "evidence-gate", "homes");
+    this.#claudeHomes = join15(options3.temp, "evidence-gate", "homes");
   }
   /** The `claude` executable: `claude` until {@link beforeFirstModelCall} found or installed one. */
   get claudeExecutable() {
@@ -36293,7 +36339,7 @@ var ModelCliSetup = class {
     switch (runtime) {
       case "claude":
         mkdirSync3(this.#claudeHomes, { recursive: true });
-        set2.HOME = mkdtempSync3(join14(this.#claudeHomes, name));
+        set2.HOME = mkdtempSync3(join15(this.#claudeHomes, name));
         giveToIdentity(set2.HOME);
         break;
       case "codex": {
@@ -36302,8 +36348,8 @@ var ModelCliSetup = class {
             "Internal error: a codex call was made before beforeFirstModelCall chose its homes"
           );
         mkdirSync3(this.#codexHomes, { recursive: true, mode: 448 });
-        const home = mkdtempSync3(join14(this.#codexHomes, name));
-        const codexHome = join14(home, ".codex");
+        const home = mkdtempSync3(join15(this.#codexHomes, name));
+        const codexHome = join15(home, ".codex");
         mkdirSync3(codexHome);
         if (currentChildIdentity() !== null) {
           chmodSync(this.#codexHomes, 457);
@@ -36341,11 +36387,11 @@ var ModelCliSetup = class {
 
 // src/run/model-proxy.ts
 import { existsSync as existsSync4, readFileSync as readFileSync6 } from "node:fs";
-import { join as join16 } from "node:path";
+import { join as join17 } from "node:path";
 
 // src/engine/run-state.ts
 import { existsSync as existsSync3, readFileSync as readFileSync5 } from "node:fs";
-import { join as join15 } from "node:path";
+import { join as join16 } from "node:path";
 var RUN_STATE_SCHEMA_VERSION = 2;
 var usage = external_exports.object({
   inputTokens: external_exports.number(),
@@ -36472,7 +36518,7 @@ var RunStateError = class extends Error {
   name = "RunStateError";
 };
 function readRunState(runDir) {
-  const path2 = join15(runDir, "state.json");
+  const path2 = join16(runDir, "state.json");
   if (!existsSync3(path2)) {
     throw new RunStateError(
       `${path2} does not exist: the run directory holds no state (was the run refused, or is this the wrong run id?)`
@@ -36971,9 +37017,9 @@ async function started(credential, where, log) {
   };
 }
 function userSelectsProvider(env) {
-  const home = env.CODEX_HOME ?? (env.HOME !== void 0 ? join16(env.HOME, ".codex") : void 0);
+  const home = env.CODEX_HOME ?? (env.HOME !== void 0 ? join17(env.HOME, ".codex") : void 0);
   if (home === void 0) return false;
-  const config2 = join16(home, "config.toml");
+  const config2 = join17(home, "config.toml");
   return existsSync4(config2) && /^\s*model_provider\s*=/m.test(readFileSync6(config2, "utf8"));
 }
 async function openRunProxy(o) {
@@ -38054,8 +38100,8 @@ function postingReporter(run) {
 }
 function runnerFolders(env) {
   const workspace = resolve5(env.GITHUB_WORKSPACE ?? process.cwd());
-  const temp = env.RUNNER_TEMP ?? join17(workspace, ".evidence-gate-tmp");
-  const runsDir = join17(temp, "evidence-gate", "runs");
+  const temp = env.RUNNER_TEMP ?? join18(workspace, ".evidence-gate-tmp");
+  const runsDir = join18(temp, "evidence-gate", "runs");
   mkdirSync4(runsDir, { recursive: true });
   return { workspace, temp, runsDir };
 }
@@ -38487,7 +38533,7 @@ function chooseVerifyCommand(o) {
 }
 
 // src/evidence/verify-suggestion.ts
-import { basename as basename4, dirname as dirname6 } from "node:path";
+import { basename as basename4, dirname as dirname7 } from "node:path";
 
 // src/evidence/folder-command.ts
 function shellWord(path2) {
@@ -38731,7 +38777,7 @@ function suggestVerifyCommand(signals) {
       signal: signal2,
       inner,
       /** Depth of the directory the suggestion is phrased from (the one scanned to find this signal). */
-      scanned: segments2(dirname6(signal2.file)) - (steps.length - up) + up,
+      scanned: segments2(dirname7(signal2.file)) - (steps.length - up) + up,
       /** For a folder that only climbs (`..`, `../..`): how far; after every climb otherwise. */
       climb: steps.length > 0 && up === steps.length ? up : Number.POSITIVE_INFINITY,
       rank: signalRank(basename4(signal2.file))
@@ -38747,7 +38793,7 @@ function suggestVerifyCommand(signals) {
     command: first.signal.suggestion,
     signal: first.signal,
     guess: distinct.size > 1,
-    nested: first.inner === null ? null : { folder: dirname6(first.signal.file), command: first.inner.command }
+    nested: first.inner === null ? null : { folder: dirname7(first.signal.file), command: first.inner.command }
   };
 }
 
@@ -38844,11 +38890,11 @@ function refusalMessage(signals, spell, root) {
 }
 
 // src/evidence/build-signals.ts
-import { join as join19, relative as relative8, resolve as resolve6, sep as sep6 } from "node:path";
+import { join as join20, relative as relative8, resolve as resolve6, sep as sep6 } from "node:path";
 
 // src/evidence/directory-names.ts
-import { lstat as lstat2, opendir } from "node:fs/promises";
-import { join as join18 } from "node:path";
+import { lstat as lstat3, opendir } from "node:fs/promises";
+import { join as join19 } from "node:path";
 var MAX_ENTRIES_PER_DIRECTORY = 1e4;
 async function listTopLevelNames(dir, options3 = {}) {
   const limit = options3.limit ?? MAX_ENTRIES_PER_DIRECTORY;
@@ -38883,7 +38929,7 @@ async function namesIn(dir, exact) {
   const found = /* @__PURE__ */ new Map();
   await Promise.all(
     exact.map(async (name) => {
-      const kind = listing.entries.get(name) ?? (listing.truncated ? await kindOf2(join18(dir, name)) : null);
+      const kind = listing.entries.get(name) ?? (listing.truncated ? await kindOf2(join19(dir, name)) : null);
       if (kind !== null) found.set(name, kind);
     })
   );
@@ -38896,7 +38942,7 @@ async function namesIn(dir, exact) {
 }
 async function kindOf2(path2) {
   try {
-    const stats = await lstat2(path2);
+    const stats = await lstat3(path2);
     return stats.isDirectory() ? "dir" : "file";
   } catch {
     return null;
@@ -38944,7 +38990,7 @@ async function scanBuildSignalsAlongPath(path2) {
     return scanBuildSignals([root, workDir]);
   }
   const steps = down === "" ? [] : down.split(sep6);
-  const between = steps.slice(0, -1).map((_, i) => join19(root, ...steps.slice(0, i + 1))).slice(-MAX_PATH_FOLDERS);
+  const between = steps.slice(0, -1).map((_, i) => join20(root, ...steps.slice(0, i + 1))).slice(-MAX_PATH_FOLDERS);
   const dirs = [
     { dir: root, descend: true },
     ...between.map((dir) => ({ dir, descend: false })),
@@ -38968,9 +39014,9 @@ async function scanDirectories(root, dirs, phrase) {
     const { dir, descend } = dirs[i];
     if (!descend) continue;
     const folders = await subfoldersOf(dir, own2[i], seen);
-    for (const folder of folders) seen.add(join19(dir, ...folder.split("/")));
+    for (const folder of folders) seen.add(join20(dir, ...folder.split("/")));
     const found = await mapInBatches(folders, async (folder) => {
-      const abs = join19(dir, ...folder.split("/"));
+      const abs = join20(dir, ...folder.split("/"));
       return signalsOf(dir, abs, await namesIn(abs, EXACT_NAMES));
     });
     nested.set(dir, found.flat());
@@ -38981,16 +39027,16 @@ function relativePath(from, to) {
   return relative8(from, to).split(sep6).join("/");
 }
 function displayPath(root, dir, name) {
-  const rel = relative8(root, join19(dir, name));
+  const rel = relative8(root, join20(dir, name));
   const inside2 = rel !== "" && !rel.startsWith(`..${sep6}`) && rel !== "..";
-  return (inside2 ? rel : join19(dir, name)).split(sep6).join("/");
+  return (inside2 ? rel : join20(dir, name)).split(sep6).join("/");
 }
 var descendable = (name) => !name.startsWith(".") && !SKIPPED_FOLDERS.has(name);
 async function subfoldersOf(dir, names, exclude) {
   const picked = [];
   const take = (rel) => {
     if (picked.length >= MAX_SUBDIRECTORIES) return false;
-    if (!exclude.has(join19(dir, ...rel.split("/")))) picked.push(rel);
+    if (!exclude.has(join20(dir, ...rel.split("/")))) picked.push(rel);
     return true;
   };
   const top = new Set(names.folders());
@@ -38999,7 +39045,7 @@ async function subfoldersOf(dir, names, exclude) {
     if (!descendable(name)) continue;
     if (!take(name)) break;
     if (!MONOREPO_FOLDERS.includes(name)) continue;
-    const children = (await namesIn(join19(dir, name), [])).folders();
+    const children = (await namesIn(join20(dir, name), [])).folders();
     for (const child of children) {
       if (descendable(child) && !take(`${name}/${child}`)) break;
     }
@@ -44568,6 +44614,311 @@ function sumTokens(calls) {
   return totals2;
 }
 
+// src/ledger/render-json.ts
+function renderLedgerJson(ledger) {
+  return `${JSON.stringify(ledger, null, 2)}
+`;
+}
+function parseLedgerJson(text2) {
+  let data;
+  try {
+    data = JSON.parse(text2);
+  } catch (error63) {
+    return { ok: false, issues: [`not JSON: ${error63 instanceof Error ? error63.message : String(error63)}`] };
+  }
+  const parsed = LedgerJsonSchema.safeParse(data);
+  if (parsed.success) return { ok: true, ledger: parsed.data };
+  return {
+    ok: false,
+    issues: parsed.error.issues.map(
+      (issue2) => `${issue2.path.length === 0 ? "(root)" : issue2.path.join(".")}: ${issue2.message}`
+    )
+  };
+}
+var MAX_ID = 256;
+var MAX_LINE = 4096;
+var LEDGER_TEXT_MAX_CHARS = 65536;
+var MAX_TEXT = LEDGER_TEXT_MAX_CHARS;
+function fitLedgerText(text2) {
+  if (text2.length <= LEDGER_TEXT_MAX_CHARS) return text2;
+  const reserve = ` \u2026 [cut: ${text2.length} more characters]`.length;
+  let head = text2.slice(0, LEDGER_TEXT_MAX_CHARS - reserve);
+  if (/[\uD800-\uDBFF]$/.test(head)) head = head.slice(0, -1);
+  return `${head} \u2026 [cut: ${text2.length - head.length} more characters]`;
+}
+var MAX_LIST = 1e4;
+var id = external_exports.string().min(1).max(MAX_ID);
+var line = external_exports.string().max(MAX_LINE);
+var text = external_exports.string().max(MAX_TEXT);
+var usd = external_exports.number().nonnegative();
+var count2 = external_exports.number().int().nonnegative();
+var timestamp = external_exports.string().max(64);
+var TokenUsageSchema = external_exports.strictObject({
+  inputTokens: count2,
+  outputTokens: count2,
+  cacheReadInputTokens: count2.optional(),
+  cacheCreationInputTokens: count2.optional()
+});
+var VerifyEvidenceSchema = external_exports.strictObject({
+  command: line,
+  cwd: line,
+  exitCode: external_exports.number().int().nullable(),
+  expectExit: external_exports.number().int(),
+  outcome: external_exports.enum(["passed", "failed", "timed_out", "spawn_failed"]),
+  durationMs: count2,
+  outputTail: text,
+  evidenceTree: id.nullable(),
+  reusedFrom: id.optional(),
+  ignoredFiles: external_exports.enum(["unchanged", "changed", "unknown"]).optional(),
+  ignoredFilesChanges: external_exports.strictObject({
+    total: count2.nullable(),
+    examples: external_exports.array(external_exports.strictObject({ path: line, change: external_exports.enum(["modified", "added", "removed"]) })).max(MAX_LIST),
+    note: line.optional()
+  }).optional(),
+  ignoredFilesReason: text.optional(),
+  dirtySubmodules: external_exports.array(line).max(MAX_LIST).optional(),
+  unrepresentedFiles: external_exports.strictObject({ total: count2.nullable(), examples: external_exports.array(line).max(MAX_LIST), note: text.optional() }).optional(),
+  outputMatches: external_exports.strictObject({ pattern: text, matched: external_exports.boolean(), truncated: external_exports.literal(true).optional() }).optional()
+});
+var rowBase = {
+  nodeId: id,
+  label: line.optional(),
+  sessionId: id.nullable(),
+  costUsd: usd.nullable(),
+  durationMs: count2,
+  deniedToolCalls: count2,
+  usage: TokenUsageSchema.nullable(),
+  numTurns: count2.nullable(),
+  sink: external_exports.boolean(),
+  verify: VerifyEvidenceSchema.optional(),
+  outsideWrites: external_exports.strictObject({ total: count2, paths: external_exports.array(line).max(10) }).optional(),
+  completion: external_exports.strictObject({
+    attempt: count2,
+    maxAttempts: count2,
+    check: external_exports.enum(["passed", "failed", "not_run", "could_not_run"]),
+    reason: text.optional()
+  }).optional(),
+  worktree: external_exports.strictObject({ name: line, branch: line }).optional(),
+  detail: text
+};
+var LedgerRowSchema = external_exports.discriminatedUnion("verdict", [
+  external_exports.strictObject({
+    ...rowBase,
+    verdict: external_exports.literal("PASS"),
+    qualifier: external_exports.enum(["approved", "verified", "self-reported", "exit-only"]),
+    // Who approved is a GitHub login, `name[bot]` or `NAME (local user)` (core/github-login.ts): free text
+    // such as "@octocat (GitHub-verified maintainer)" is no approver, and such a ledger is not posted.
+    approvedBy: external_exports.strictObject({
+      login: id.refine(isRecordedApprover, {
+        message: "not an approver the product records: a GitHub login, a bot's name[bot], or NAME (local user)"
+      }),
+      headSha: id
+    }).optional()
+  }),
+  external_exports.strictObject({
+    ...rowBase,
+    verdict: external_exports.literal("FAIL"),
+    cause: external_exports.enum([
+      "verify_failed",
+      "result_mismatch",
+      "nonzero_exit",
+      "timeout",
+      "run_error",
+      "output_error",
+      "budget_exceeded",
+      "incomplete",
+      "rejected",
+      "cancelled"
+    ]),
+    superseded: external_exports.boolean().optional(),
+    stoppedBy: text.optional()
+  }),
+  external_exports.strictObject({ ...rowBase, verdict: external_exports.literal("SKIPPED"), reason: text }),
+  external_exports.strictObject({
+    ...rowBase,
+    verdict: external_exports.literal("PAUSED"),
+    pause: external_exports.literal("session_limit"),
+    resetsAt: line.nullable()
+  })
+]);
+var BuildSignalSchema = external_exports.strictObject({ file: line, ecosystem: line, suggestion: line });
+var BuildEvidenceSchema = external_exports.discriminatedUnion("kind", [
+  external_exports.strictObject({ kind: external_exports.literal("attached"), command: line, declaredBy: external_exports.enum(["input", "policy"]) }),
+  external_exports.strictObject({ kind: external_exports.literal("declared"), signals: external_exports.array(BuildSignalSchema).max(MAX_LIST) }),
+  external_exports.strictObject({ kind: external_exports.literal("none-detected") }),
+  external_exports.strictObject({
+    kind: external_exports.literal("graph"),
+    verifiedSinks: external_exports.array(line).max(MAX_LIST),
+    unverifiedSinks: external_exports.array(line).max(MAX_LIST)
+  })
+]);
+var PlanSectionSchema = external_exports.strictObject({
+  buildEvidence: BuildEvidenceSchema,
+  sinkCommands: external_exports.array(external_exports.strictObject({ nodeId: id, command: line })).max(MAX_LIST),
+  disclosure: text,
+  nodes: external_exports.array(
+    external_exports.strictObject({
+      id,
+      type: external_exports.enum(["agent", "gate"]).optional(),
+      dependsOn: external_exports.array(id).max(MAX_LIST),
+      allowedTools: external_exports.array(line).max(MAX_LIST),
+      sink: external_exports.boolean()
+    })
+  ).max(MAX_LIST),
+  planningCostUsd: usd.nullable(),
+  repaired: external_exports.strictObject({ refusals: external_exports.array(text).max(MAX_LIST) }).optional(),
+  policy: external_exports.strictObject({ source: line, requireEvidence: external_exports.boolean() }).optional(),
+  warnings: external_exports.array(text).max(MAX_LIST).optional(),
+  fragments: external_exports.array(text).max(MAX_LIST).optional(),
+  untrustedText: external_exports.array(
+    external_exports.strictObject({
+      source: id,
+      hiddenChars: count2,
+      htmlComments: count2,
+      hiddenHtml: count2,
+      altTexts: count2,
+      omittedChars: count2
+    })
+  ).max(MAX_LIST).optional()
+});
+var UsdTotalSchema = external_exports.discriminatedUnion("kind", [
+  external_exports.strictObject({ kind: external_exports.literal("known"), usd }),
+  external_exports.strictObject({ kind: external_exports.literal("unknown"), knownUsd: usd, unknownCalls: count2 })
+]);
+var TotalsSchema = external_exports.strictObject({
+  planning: UsdTotalSchema,
+  nodes: UsdTotalSchema,
+  total: UsdTotalSchema,
+  tokens: external_exports.strictObject({
+    inputTokens: count2,
+    outputTokens: count2,
+    cacheReadInputTokens: count2,
+    cacheCreationInputTokens: count2,
+    callsWithoutUsage: count2
+  })
+});
+var ConclusionSchema = external_exports.strictObject({
+  conclusion: external_exports.enum(["success", "neutral", "action_required", "failure", "cancelled", "timed_out"]),
+  outcome: external_exports.enum(["passed", "failed", "refused", "paused", "cancelled", "timed-out", "usage-error"]),
+  rule: external_exports.enum([
+    "verified-on-commit",
+    "verified-off-commit",
+    "verified-different-trees",
+    "verified-tree-unknown",
+    "verified-ignored-files-changed",
+    "verified-ignored-files-unknown",
+    "verified-bytes-not-in-tree",
+    "verified-outside-writes",
+    "verified-in-worktree",
+    "verify-definition-changed",
+    "no-engine-evidence",
+    "partially-verified",
+    "only-gate-sinks",
+    "node-failed",
+    "sink-verify-failed",
+    "node-did-not-run",
+    "plan-refused",
+    "engine-error",
+    "push-refused",
+    "workflow-run-not-success",
+    "refused",
+    "usage-error",
+    "paused",
+    "cancelled",
+    "abandoned",
+    "timed-out"
+  ]),
+  title: text,
+  reason: text
+});
+var GoalLoopSchema = external_exports.strictObject({
+  maxCycles: count2,
+  stoppedBecause: text,
+  cycles: external_exports.array(
+    external_exports.strictObject({
+      cycle: count2,
+      runId: id,
+      remainingIn: text.optional(),
+      conclusion: ConclusionSchema.pick({ conclusion: true, outcome: true, title: true }).nullable(),
+      rows: external_exports.array(
+        external_exports.strictObject({
+          node: line,
+          verdict: line,
+          costUsd: usd.nullable(),
+          durationMs: count2,
+          detail: text
+        })
+      ).max(MAX_LIST),
+      total: UsdTotalSchema,
+      assessment: external_exports.discriminatedUnion("kind", [
+        external_exports.strictObject({
+          kind: external_exports.literal("assessed"),
+          goalMet: external_exports.boolean(),
+          remaining: text,
+          evidence: text,
+          costUsd: usd.nullable(),
+          startRetries: text.optional()
+        }),
+        external_exports.strictObject({ kind: external_exports.literal("failed"), reason: text, costUsd: usd.nullable() }),
+        external_exports.strictObject({ kind: external_exports.literal("not_assessed") })
+      ])
+    })
+  ).max(100)
+});
+var CommitSchema = external_exports.strictObject({ sha: id, tree: id, description: line });
+var changeStatus = external_exports.enum(["added", "modified", "deleted", "renamed"]);
+var ChangedFilesSchema = external_exports.strictObject({
+  total: count2,
+  counts: external_exports.strictObject({ added: count2, modified: count2, deleted: count2, renamed: count2 }),
+  files: external_exports.array(external_exports.strictObject({ path: line, status: changeStatus, from: line.optional() })).max(MAX_LIST),
+  verifyDefinition: external_exports.array(
+    external_exports.strictObject({
+      path: line,
+      kind: external_exports.enum([
+        "package-scripts",
+        "definition-file",
+        "named-by-verify",
+        "test-file-removed",
+        "skip-marker",
+        "test-lines-changed",
+        "policy-file",
+        "test-data",
+        "named-by-test"
+      ]),
+      detail: text,
+      keys: external_exports.array(line).max(MAX_LIST).optional()
+    })
+  ).max(MAX_LIST),
+  flaggedTotal: count2
+});
+var LedgerJsonSchema = external_exports.strictObject({
+  schemaVersion: external_exports.literal(1),
+  runId: id,
+  mode: external_exports.enum(["auto", "run", "verify"]),
+  goal: text.optional(),
+  runtime: external_exports.enum(["claude", "codex"]),
+  model: line.optional(),
+  plan: PlanSectionSchema,
+  rows: external_exports.array(LedgerRowSchema).max(MAX_LIST),
+  totals: TotalsSchema,
+  conclusion: ConclusionSchema.nullable(),
+  startedAt: timestamp,
+  finishedAt: timestamp.nullable(),
+  startingCommit: CommitSchema.nullable(),
+  headSha: external_exports.string().regex(/^[0-9a-f]{40}$/, "expected a 40-hex commit SHA").optional(),
+  postedCommit: CommitSchema.optional(),
+  evidenceTree: id.nullable(),
+  changedFiles: ChangedFilesSchema.optional(),
+  patch: external_exports.strictObject({
+    path: line,
+    bytes: count2,
+    preview: text,
+    holdsSecret: external_exports.literal(true).optional(),
+    notCommittedBecause: text.optional()
+  }).optional(),
+  goalLoop: GoalLoopSchema.optional()
+});
+
 // src/proc/hand-back.ts
 import { spawnSync as spawnSync3 } from "node:child_process";
 function handBackFiles(identity, dirs, owner = process.getuid?.() ?? 0) {
@@ -44603,9 +44954,9 @@ function handBackBeforeEngineReads(dirs) {
 }
 
 // src/evidence/patch.ts
-import { mkdtemp as mkdtemp2, readFile as readFile2, rm as rm3 } from "node:fs/promises";
+import { mkdtemp as mkdtemp2, readFile as readFile3, rm as rm3 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
-import { join as join20 } from "node:path";
+import { join as join21 } from "node:path";
 var FALLBACK_IDENTITY = {
   name: "evidence-gate",
   email: "evidence-gate@users.noreply.github.com"
@@ -44617,11 +44968,11 @@ function workingTreePatch(repoDir, baseCommit, context = {}) {
     const base = `${baseCommit}^{tree}`;
     const names = await scope.git(["diff", ...DIFF_FLAGS, "--name-only", "-z", base, tree]);
     const files = names.split("\0").filter((n) => n.length > 0).sort();
-    const outDir = await mkdtemp2(join20(tmpdir2(), "evidence-gate-patch-"));
+    const outDir = await mkdtemp2(join21(tmpdir2(), "evidence-gate-patch-"));
     try {
-      const out = join20(outDir, "patch.diff");
+      const out = join21(outDir, "patch.diff");
       await scope.git(["diff", ...DIFF_FLAGS, "--binary", `--output=${out}`, base, tree]);
-      const diffBytes = await readFile2(out);
+      const diffBytes = await readFile3(out);
       return { diff: diffBytes.toString("utf8"), diffBytes, files, tree };
     } finally {
       await rm3(outDir, { recursive: true, force: true });
@@ -44796,7 +45147,8 @@ function unconcluded(frame, input2) {
     schemaVersion: 1,
     runId: frame.runId,
     mode: frame.mode,
-    ...frame.goal !== void 0 ? { goal: frame.goal } : {},
+    // A goal longer than a ledger field holds is cut with a marker, so the ledger reads back.
+    ...frame.goal !== void 0 ? { goal: fitLedgerText(frame.goal) } : {},
     runtime: frame.runtime,
     ...frame.model !== void 0 ? { model: frame.model } : {},
     plan: input2.plan,
@@ -45166,7 +45518,7 @@ import {
   writeFileSync as writeFileSync3
 } from "node:fs";
 import { hostname as hostname3 } from "node:os";
-import { join as join21 } from "node:path";
+import { join as join22 } from "node:path";
 
 // src/graph/file-name.ts
 function nodeFileName(id2) {
@@ -45175,7 +45527,7 @@ function nodeFileName(id2) {
 
 // src/engine/run-dir.ts
 function liveLockHolder(runDir) {
-  const path2 = join21(runDir, "run.lock");
+  const path2 = join22(runDir, "run.lock");
   if (!existsSync6(path2)) return null;
   const holder = (() => {
     try {
@@ -45197,12 +45549,12 @@ var RunDirectory = class {
   /** Creates `<runsDir>/<runId>/` and its `nodes/` and `failed/` folders. */
   constructor(runsDir, runId) {
     this.runId = runId;
-    this.path = join21(runsDir, runId);
-    mkdirSync5(join21(this.path, "nodes"), { recursive: true });
-    const ignore = join21(runsDir, ".gitignore");
+    this.path = join22(runsDir, runId);
+    mkdirSync5(join22(this.path, "nodes"), { recursive: true });
+    const ignore = join22(runsDir, ".gitignore");
     if (!existsSync6(ignore))
       writeFileSync3(ignore, "# written by evidence-gate: run directories stay out of git\n*\n");
-    mkdirSync5(join21(this.path, "failed"), { recursive: true });
+    mkdirSync5(join22(this.path, "failed"), { recursive: true });
   }
   runId;
   path;
@@ -45216,7 +45568,7 @@ var RunDirectory = class {
    * @returns `null` when taken, else why not (which process holds it).
    */
   lock() {
-    const path2 = join21(this.path, "run.lock");
+    const path2 = join22(this.path, "run.lock");
     const mine = `${process.pid}@${hostname3()}`;
     for (let attempt2 = 0; attempt2 < 2; attempt2++) {
       try {
@@ -45235,7 +45587,7 @@ var RunDirectory = class {
   }
   /** Releases the lock taken by {@link lock} (only if this process holds it). */
   unlock() {
-    const path2 = join21(this.path, "run.lock");
+    const path2 = join22(this.path, "run.lock");
     try {
       if (readFileSync7(path2, "utf8").trim() === `${process.pid}@${hostname3()}`) rmSync2(path2, { force: true });
     } catch {
@@ -45244,14 +45596,14 @@ var RunDirectory = class {
   /** Appends one event line with a timestamp. */
   event(event) {
     appendFileSync(
-      join21(this.path, "events.jsonl"),
+      join22(this.path, "events.jsonl"),
       `${JSON.stringify({ at: (/* @__PURE__ */ new Date()).toISOString(), ...event })}
 `
     );
   }
   /** Writes a JSON file atomically (temp file + rename), so a crash never leaves half a file. */
   writeJson(name, value) {
-    const target = join21(this.path, name);
+    const target = join22(this.path, name);
     const temp = `${target}.${process.pid}.tmp`;
     const text2 = `${JSON.stringify(value, null, 2)}
 `;
@@ -45274,23 +45626,23 @@ var RunDirectory = class {
   }
   /** Writes a text file (node output, patch) and returns its path. */
   writeText(name, text2) {
-    const target = join21(this.path, name);
+    const target = join22(this.path, name);
     writeFileSync3(target, text2);
     return target;
   }
   /** Writes a binary file (a patch need not be UTF-8) and returns its path. */
   writeBytes(name, bytes) {
-    const target = join21(this.path, name);
+    const target = join22(this.path, name);
     writeFileSync3(target, bytes);
     return target;
   }
   /** Path of a node's saved output (the `{{ artifacts.ID }}` target). */
   nodeOutputPath(nodeId) {
-    return join21(this.path, "nodes", `${nodeFileName(nodeId)}.out`);
+    return join22(this.path, "nodes", `${nodeFileName(nodeId)}.out`);
   }
   /** Path of a failed node's saved reply. */
   failedOutputPath(nodeId) {
-    return join21(this.path, "failed", `${nodeFileName(nodeId)}.out`);
+    return join22(this.path, "failed", `${nodeFileName(nodeId)}.out`);
   }
 };
 
@@ -45529,7 +45881,7 @@ function ignoredBaselineOf(frame, runsDir) {
 }
 
 // src/engine/leg.ts
-import { dirname as dirname7 } from "node:path";
+import { dirname as dirname8 } from "node:path";
 
 // src/evidence/verify.ts
 import { isAbsolute as isAbsolute9, relative as relative12 } from "node:path";
@@ -45638,7 +45990,7 @@ function boundedTail(parts) {
 
 // src/evidence/evidence-gaps.ts
 import { createHash as createHash5 } from "node:crypto";
-import { lstat as lstat3, readFile as readFile3 } from "node:fs/promises";
+import { lstat as lstat4, readFile as readFile4 } from "node:fs/promises";
 var DEFAULT_MAX_FILTERED_FILES = 2e3;
 var MAX_GAP_EXAMPLES = 10;
 var CHECK_ATTR_BATCH_BYTES = 64 * 1024;
@@ -45730,7 +46082,7 @@ async function findUnrepresentedFiles(root, tree, context = {}) {
     const id2 = blobs.get(path2);
     let raw2;
     try {
-      raw2 = (await lstat3(`${root}/${path2}`)).isFile() ? await readFile3(`${root}/${path2}`) : null;
+      raw2 = (await lstat4(`${root}/${path2}`)).isFile() ? await readFile4(`${root}/${path2}`) : null;
     } catch {
       raw2 = null;
     }
@@ -46426,10 +46778,10 @@ function claudeFactsOf(outcome, sessionId) {
 }
 
 // src/engine/codex-call-report.ts
-import { join as join22 } from "node:path";
+import { join as join23 } from "node:path";
 function codexHomeOf(env) {
   if (env.CODEX_HOME !== void 0 && env.CODEX_HOME !== "") return env.CODEX_HOME;
-  return env.HOME !== void 0 && env.HOME !== "" ? join22(env.HOME, ".codex") : null;
+  return env.HOME !== void 0 && env.HOME !== "" ? join23(env.HOME, ".codex") : null;
 }
 async function callCodex(spec, ctx, signal2) {
   const session = spec.session ?? { kind: "fresh" };
@@ -47492,7 +47844,7 @@ function runEndOfAbort(signal2) {
 
 // src/engine/run-worktrees.ts
 import { existsSync as existsSync10, readdirSync as readdirSync4, realpathSync as realpathSync7, rmdirSync, rmSync as rmSync3 } from "node:fs";
-import { join as join23 } from "node:path";
+import { join as join24 } from "node:path";
 var WORKTREES_FOLDER = "worktrees";
 function worktreeBranch(runId, name) {
   return `evidence-gate/${runId}/${name}`;
@@ -47514,7 +47866,7 @@ var RunWorktrees = class {
   }
   /** The folder holding the checkouts: `<runDir>/worktrees`. */
   get folder() {
-    return join23(this.#o.runDir, WORKTREES_FOLDER);
+    return join24(this.#o.runDir, WORKTREES_FOLDER);
   }
   /**
    * The checkout of worktree `name`, made the first time the leg asks for it (see the module docstring).
@@ -47556,7 +47908,7 @@ var RunWorktrees = class {
     return closed;
   }
   async #create(name) {
-    const path2 = join23(this.folder, name);
+    const path2 = join24(this.folder, name);
     const branch = worktreeBranch(this.#o.runId, name);
     try {
       await this.#git(["worktree", "prune"]);
@@ -48075,7 +48427,7 @@ async function runLegAndFinish(o) {
     ignoredFiles: {
       baseline: o.verify.ignoredBaseline,
       exclude: [frame.dir.path],
-      excludeRunDirectoriesUnder: dirname7(frame.dir.path)
+      excludeRunDirectoriesUnder: dirname8(frame.dir.path)
     },
     // The separate user's files, readable for the engine's git between two pieces of PR code.
     handBack: [frame.repoDir],
@@ -48240,304 +48592,7 @@ async function runPlan(o, { frame, store }, run) {
 
 // src/engine/goal-loop.ts
 import { writeFileSync as writeFileSync6 } from "node:fs";
-import { join as join24 } from "node:path";
-
-// src/ledger/render-json.ts
-function renderLedgerJson(ledger) {
-  return `${JSON.stringify(ledger, null, 2)}
-`;
-}
-function parseLedgerJson(text2) {
-  let data;
-  try {
-    data = JSON.parse(text2);
-  } catch (error63) {
-    return { ok: false, issues: [`not JSON: ${error63 instanceof Error ? error63.message : String(error63)}`] };
-  }
-  const parsed = LedgerJsonSchema.safeParse(data);
-  if (parsed.success) return { ok: true, ledger: parsed.data };
-  return {
-    ok: false,
-    issues: parsed.error.issues.map(
-      (issue2) => `${issue2.path.length === 0 ? "(root)" : issue2.path.join(".")}: ${issue2.message}`
-    )
-  };
-}
-var MAX_ID = 256;
-var MAX_LINE = 4096;
-var MAX_TEXT = 65536;
-var MAX_LIST = 1e4;
-var id = external_exports.string().min(1).max(MAX_ID);
-var line = external_exports.string().max(MAX_LINE);
-var text = external_exports.string().max(MAX_TEXT);
-var usd = external_exports.number().nonnegative();
-var count2 = external_exports.number().int().nonnegative();
-var timestamp = external_exports.string().max(64);
-var TokenUsageSchema = external_exports.strictObject({
-  inputTokens: count2,
-  outputTokens: count2,
-  cacheReadInputTokens: count2.optional(),
-  cacheCreationInputTokens: count2.optional()
-});
-var VerifyEvidenceSchema = external_exports.strictObject({
-  command: line,
-  cwd: line,
-  exitCode: external_exports.number().int().nullable(),
-  expectExit: external_exports.number().int(),
-  outcome: external_exports.enum(["passed", "failed", "timed_out", "spawn_failed"]),
-  durationMs: count2,
-  outputTail: text,
-  evidenceTree: id.nullable(),
-  reusedFrom: id.optional(),
-  ignoredFiles: external_exports.enum(["unchanged", "changed", "unknown"]).optional(),
-  ignoredFilesChanges: external_exports.strictObject({
-    total: count2.nullable(),
-    examples: external_exports.array(external_exports.strictObject({ path: line, change: external_exports.enum(["modified", "added", "removed"]) })).max(MAX_LIST),
-    note: line.optional()
-  }).optional(),
-  ignoredFilesReason: text.optional(),
-  dirtySubmodules: external_exports.array(line).max(MAX_LIST).optional(),
-  unrepresentedFiles: external_exports.strictObject({ total: count2.nullable(), examples: external_exports.array(line).max(MAX_LIST), note: text.optional() }).optional(),
-  outputMatches: external_exports.strictObject({ pattern: text, matched: external_exports.boolean(), truncated: external_exports.literal(true).optional() }).optional()
-});
-var rowBase = {
-  nodeId: id,
-  label: line.optional(),
-  sessionId: id.nullable(),
-  costUsd: usd.nullable(),
-  durationMs: count2,
-  deniedToolCalls: count2,
-  usage: TokenUsageSchema.nullable(),
-  numTurns: count2.nullable(),
-  sink: external_exports.boolean(),
-  verify: VerifyEvidenceSchema.optional(),
-  outsideWrites: external_exports.strictObject({ total: count2, paths: external_exports.array(line).max(10) }).optional(),
-  completion: external_exports.strictObject({
-    attempt: count2,
-    maxAttempts: count2,
-    check: external_exports.enum(["passed", "failed", "not_run", "could_not_run"]),
-    reason: text.optional()
-  }).optional(),
-  worktree: external_exports.strictObject({ name: line, branch: line }).optional(),
-  detail: text
-};
-var LedgerRowSchema = external_exports.discriminatedUnion("verdict", [
-  external_exports.strictObject({
-    ...rowBase,
-    verdict: external_exports.literal("PASS"),
-    qualifier: external_exports.enum(["approved", "verified", "self-reported", "exit-only"]),
-    // Who approved is a GitHub login, `name[bot]` or `NAME (local user)` (core/github-login.ts): free text
-    // such as "@octocat (GitHub-verified maintainer)" is no approver, and such a ledger is not posted.
-    approvedBy: external_exports.strictObject({
-      login: id.refine(isRecordedApprover, {
-        message: "not an approver the product records: a GitHub login, a bot's name[bot], or NAME (local user)"
-      }),
-      headSha: id
-    }).optional()
-  }),
-  external_exports.strictObject({
-    ...rowBase,
-    verdict: external_exports.literal("FAIL"),
-    cause: external_exports.enum([
-      "verify_failed",
-      "result_mismatch",
-      "nonzero_exit",
-      "timeout",
-      "run_error",
-      "output_error",
-      "budget_exceeded",
-      "incomplete",
-      "rejected",
-      "cancelled"
-    ]),
-    superseded: external_exports.boolean().optional(),
-    stoppedBy: text.optional()
-  }),
-  external_exports.strictObject({ ...rowBase, verdict: external_exports.literal("SKIPPED"), reason: text }),
-  external_exports.strictObject({
-    ...rowBase,
-    verdict: external_exports.literal("PAUSED"),
-    pause: external_exports.literal("session_limit"),
-    resetsAt: line.nullable()
-  })
-]);
-var BuildSignalSchema = external_exports.strictObject({ file: line, ecosystem: line, suggestion: line });
-var BuildEvidenceSchema = external_exports.discriminatedUnion("kind", [
-  external_exports.strictObject({ kind: external_exports.literal("attached"), command: line, declaredBy: external_exports.enum(["input", "policy"]) }),
-  external_exports.strictObject({ kind: external_exports.literal("declared"), signals: external_exports.array(BuildSignalSchema).max(MAX_LIST) }),
-  external_exports.strictObject({ kind: external_exports.literal("none-detected") }),
-  external_exports.strictObject({
-    kind: external_exports.literal("graph"),
-    verifiedSinks: external_exports.array(line).max(MAX_LIST),
-    unverifiedSinks: external_exports.array(line).max(MAX_LIST)
-  })
-]);
-var PlanSectionSchema = external_exports.strictObject({
-  buildEvidence: BuildEvidenceSchema,
-  sinkCommands: external_exports.array(external_exports.strictObject({ nodeId: id, command: line })).max(MAX_LIST),
-  disclosure: text,
-  nodes: external_exports.array(
-    external_exports.strictObject({
-      id,
-      type: external_exports.enum(["agent", "gate"]).optional(),
-      dependsOn: external_exports.array(id).max(MAX_LIST),
-      allowedTools: external_exports.array(line).max(MAX_LIST),
-      sink: external_exports.boolean()
-    })
-  ).max(MAX_LIST),
-  planningCostUsd: usd.nullable(),
-  repaired: external_exports.strictObject({ refusals: external_exports.array(text).max(MAX_LIST) }).optional(),
-  policy: external_exports.strictObject({ source: line, requireEvidence: external_exports.boolean() }).optional(),
-  warnings: external_exports.array(text).max(MAX_LIST).optional(),
-  fragments: external_exports.array(text).max(MAX_LIST).optional(),
-  untrustedText: external_exports.array(
-    external_exports.strictObject({
-      source: id,
-      hiddenChars: count2,
-      htmlComments: count2,
-      hiddenHtml: count2,
-      altTexts: count2,
-      omittedChars: count2
-    })
-  ).max(MAX_LIST).optional()
-});
-var UsdTotalSchema = external_exports.discriminatedUnion("kind", [
-  external_exports.strictObject({ kind: external_exports.literal("known"), usd }),
-  external_exports.strictObject({ kind: external_exports.literal("unknown"), knownUsd: usd, unknownCalls: count2 })
-]);
-var TotalsSchema = external_exports.strictObject({
-  planning: UsdTotalSchema,
-  nodes: UsdTotalSchema,
-  total: UsdTotalSchema,
-  tokens: external_exports.strictObject({
-    inputTokens: count2,
-    outputTokens: count2,
-    cacheReadInputTokens: count2,
-    cacheCreationInputTokens: count2,
-    callsWithoutUsage: count2
-  })
-});
-var ConclusionSchema = external_exports.strictObject({
-  conclusion: external_exports.enum(["success", "neutral", "action_required", "failure", "cancelled", "timed_out"]),
-  outcome: external_exports.enum(["passed", "failed", "refused", "paused", "cancelled", "timed-out", "usage-error"]),
-  rule: external_exports.enum([
-    "verified-on-commit",
-    "verified-off-commit",
-    "verified-different-trees",
-    "verified-tree-unknown",
-    "verified-ignored-files-changed",
-    "verified-ignored-files-unknown",
-    "verified-bytes-not-in-tree",
-    "verified-outside-writes",
-    "verified-in-worktree",
-    "verify-definition-changed",
-    "no-engine-evidence",
-    "partially-verified",
-    "only-gate-sinks",
-    "node-failed",
-    "sink-verify-failed",
-    "node-did-not-run",
-    "plan-refused",
-    "engine-error",
-    "push-refused",
-    "workflow-run-not-success",
-    "refused",
-    "usage-error",
-    "paused",
-    "cancelled",
-    "abandoned",
-    "timed-out"
-  ]),
-  title: text,
-  reason: text
-});
-var GoalLoopSchema = external_exports.strictObject({
-  maxCycles: count2,
-  stoppedBecause: text,
-  cycles: external_exports.array(
-    external_exports.strictObject({
-      cycle: count2,
-      runId: id,
-      remainingIn: text.optional(),
-      conclusion: ConclusionSchema.pick({ conclusion: true, outcome: true, title: true }).nullable(),
-      rows: external_exports.array(
-        external_exports.strictObject({
-          node: line,
-          verdict: line,
-          costUsd: usd.nullable(),
-          durationMs: count2,
-          detail: text
-        })
-      ).max(MAX_LIST),
-      total: UsdTotalSchema,
-      assessment: external_exports.discriminatedUnion("kind", [
-        external_exports.strictObject({
-          kind: external_exports.literal("assessed"),
-          goalMet: external_exports.boolean(),
-          remaining: text,
-          evidence: text,
-          costUsd: usd.nullable(),
-          startRetries: text.optional()
-        }),
-        external_exports.strictObject({ kind: external_exports.literal("failed"), reason: text, costUsd: usd.nullable() }),
-        external_exports.strictObject({ kind: external_exports.literal("not_assessed") })
-      ])
-    })
-  ).max(100)
-});
-var CommitSchema = external_exports.strictObject({ sha: id, tree: id, description: line });
-var changeStatus = external_exports.enum(["added", "modified", "deleted", "renamed"]);
-var ChangedFilesSchema = external_exports.strictObject({
-  total: count2,
-  counts: external_exports.strictObject({ added: count2, modified: count2, deleted: count2, renamed: count2 }),
-  files: external_exports.array(external_exports.strictObject({ path: line, status: changeStatus, from: line.optional() })).max(MAX_LIST),
-  verifyDefinition: external_exports.array(
-    external_exports.strictObject({
-      path: line,
-      kind: external_exports.enum([
-        "package-scripts",
-        "definition-file",
-        "named-by-verify",
-        "test-file-removed",
-        "skip-marker",
-        "test-lines-changed",
-        "policy-file",
-        "test-data",
-        "named-by-test"
-      ]),
-      detail: text,
-      keys: external_exports.array(line).max(MAX_LIST).optional()
-    })
-  ).max(MAX_LIST),
-  flaggedTotal: count2
-});
-var LedgerJsonSchema = external_exports.strictObject({
-  schemaVersion: external_exports.literal(1),
-  runId: id,
-  mode: external_exports.enum(["auto", "run", "verify"]),
-  goal: text.optional(),
-  runtime: external_exports.enum(["claude", "codex"]),
-  model: line.optional(),
-  plan: PlanSectionSchema,
-  rows: external_exports.array(LedgerRowSchema).max(MAX_LIST),
-  totals: TotalsSchema,
-  conclusion: ConclusionSchema.nullable(),
-  startedAt: timestamp,
-  finishedAt: timestamp.nullable(),
-  startingCommit: CommitSchema.nullable(),
-  headSha: external_exports.string().regex(/^[0-9a-f]{40}$/, "expected a 40-hex commit SHA").optional(),
-  postedCommit: CommitSchema.optional(),
-  evidenceTree: id.nullable(),
-  changedFiles: ChangedFilesSchema.optional(),
-  patch: external_exports.strictObject({
-    path: line,
-    bytes: count2,
-    preview: text,
-    holdsSecret: external_exports.literal(true).optional(),
-    notCommittedBecause: text.optional()
-  }).optional(),
-  goalLoop: GoalLoopSchema.optional()
-});
+import { join as join25 } from "node:path";
 
 // src/plan/assessor-prompt.ts
 var LEDGER_MAX_CHARS = 12e3;
@@ -48823,7 +48878,7 @@ function addUsd2(spent, total) {
   return total.kind === "known" ? { usd: spent.usd + total.usd, unknown: spent.unknown } : { usd: spent.usd + total.knownUsd, unknown: true };
 }
 function assess(o, loop, cycle) {
-  const cwd = o.workingDirectory !== void 0 ? join24(o.repoDir, o.workingDirectory) : o.repoDir;
+  const cwd = o.workingDirectory !== void 0 ? join25(o.repoDir, o.workingDirectory) : o.repoDir;
   return assessCycle({
     runtime: o.runtime,
     executable: executableFor(o.runtime, o),
@@ -49115,17 +49170,17 @@ async function runHandWritten(o) {
 
 // src/engine/resume-run.ts
 import { existsSync as existsSync14, readFileSync as readFileSync12 } from "node:fs";
-import { join as join27 } from "node:path";
+import { join as join28 } from "node:path";
 
 // src/engine/leg-end-files.ts
 import { existsSync as existsSync12 } from "node:fs";
-import { join as join25 } from "node:path";
+import { join as join26 } from "node:path";
 async function restoreLegEndFiles(state, runDir, gitContext) {
   const expected = state.leg_end_tree;
   if (expected === void 0 || expected === null) return null;
   const now = await evidenceTree(state.repo_dir, gitContext);
   if (now === expected) return null;
-  const patch = join25(runDir, "patch.diff");
+  const patch = join26(runDir, "patch.diff");
   if (now === state.starting_commit.tree && existsSync12(patch)) {
     try {
       await applyPatch(state.repo_dir, patch, gitContext);
@@ -49320,7 +49375,7 @@ async function resumedRepository(o, run, gitContext) {
 
 // src/engine/resume-source.ts
 import { existsSync as existsSync13, readFileSync as readFileSync11 } from "node:fs";
-import { join as join26 } from "node:path";
+import { join as join27 } from "node:path";
 function readResumableRun(runsDir, runId) {
   if (!isRunId(runId)) {
     return {
@@ -49328,7 +49383,7 @@ function readResumableRun(runsDir, runId) {
       message: `${JSON.stringify(runId)} is not a run id (YYYYMMDD-HHMMSS-xxxxxx): give the id the run printed`
     };
   }
-  const path2 = join26(runsDir, runId);
+  const path2 = join27(runsDir, runId);
   if (!existsSync13(path2)) {
     return {
       kind: "usage_error",
@@ -49342,7 +49397,7 @@ function readResumableRun(runsDir, runId) {
     if (error63 instanceof RunStateError) return { kind: "usage_error", message: error63.message };
     throw error63;
   }
-  const graphPath = join26(path2, "graph.json");
+  const graphPath = join27(path2, "graph.json");
   if (!existsSync13(graphPath))
     return { kind: "usage_error", message: `${graphPath} does not exist: this run has no graph to resume` };
   let spec;
@@ -49376,7 +49431,7 @@ async function resumeRun(o) {
   const chosen = resumedRuntime(o, run);
   if (chosen.kind !== "runtime") return chosen;
   const { runtime, warnings } = chosen;
-  const ceilingProblem = missingCeilingProblem(run, join27(path2, "state.json"));
+  const ceilingProblem = missingCeilingProblem(run, join28(path2, "state.json"));
   if (ceilingProblem !== null) return { kind: "usage_error", message: ceilingProblem };
   const concurrencyWrong = concurrencyProblem(o.concurrency);
   if (concurrencyWrong !== null) return { kind: "usage_error", message: concurrencyWrong };
@@ -49470,7 +49525,7 @@ function resumedPlan(state, o) {
   };
 }
 function leftIgnoredBaseline(runDir) {
-  const baselinePath = join27(runDir, IGNORED_BASELINE_FILE);
+  const baselinePath = join28(runDir, IGNORED_BASELINE_FILE);
   return ignoredFilesFromData(
     existsSync14(baselinePath) ? safeJson(readFileSync12(baselinePath, "utf8")) : { kind: "unknown", reason: `${IGNORED_BASELINE_FILE} is missing`, overBound: false }
   );
@@ -49792,17 +49847,17 @@ Fix the graph on the base branch (check a fix with mode: lint).`;
 }
 
 // src/run/isolation-scope.ts
-import { join as join30 } from "node:path";
+import { join as join31 } from "node:path";
 
 // src/proc/isolate-user.ts
 import { spawnSync as spawnSync5 } from "node:child_process";
 import { chmodSync as chmodSync2, mkdirSync as mkdirSync7, statSync as statSync8 } from "node:fs";
-import { dirname as dirname8, resolve as resolve12 } from "node:path";
+import { dirname as dirname9, resolve as resolve12 } from "node:path";
 
 // src/proc/run-home.ts
 import { spawnSync as spawnSync4 } from "node:child_process";
 import { mkdirSync as mkdirSync6, mkdtempSync as mkdtempSync4 } from "node:fs";
-import { join as join28 } from "node:path";
+import { join as join29 } from "node:path";
 var SHARED_CACHES = { npm: "npm_config_cache", pip: "PIP_CACHE_DIR" };
 var SHARED_CACHE_ROOT = "/var/cache/evidence-gate-pr";
 function runPrivileged(identity, argv) {
@@ -49830,11 +49885,11 @@ function lockLoginHome(identity, loginHome) {
 }
 function makeRunHome(identity, parent, caches) {
   mkdirSync6(parent, { recursive: true });
-  const root = mkdtempSync4(join28(parent, "pr-user-"));
+  const root = mkdtempSync4(join29(parent, "pr-user-"));
   const dirs = { home: "home", tmp: "tmp", cache: "cache", config: "config", data: "data", state: "state" };
-  for (const name of Object.values(dirs)) mkdirSync6(join28(root, name), { mode: 448 });
+  for (const name of Object.values(dirs)) mkdirSync6(join29(root, name), { mode: 448 });
   const owner = `${identity.uid}:${identity.gid}`;
-  const sharedCaches = caches.map((name) => ({ name, path: join28(SHARED_CACHE_ROOT, name) }));
+  const sharedCaches = caches.map((name) => ({ name, path: join29(SHARED_CACHE_ROOT, name) }));
   for (const step of [
     ["chown", "-R", owner, root],
     ["chmod", "0700", root],
@@ -49849,14 +49904,14 @@ function makeRunHome(identity, parent, caches) {
       throw new Error(`could not make ${root} the fresh home of ${identity.user} (${problem})`);
   }
   const env = {
-    TMPDIR: join28(root, dirs.tmp),
-    XDG_CACHE_HOME: join28(root, dirs.cache),
-    XDG_CONFIG_HOME: join28(root, dirs.config),
-    XDG_DATA_HOME: join28(root, dirs.data),
-    XDG_STATE_HOME: join28(root, dirs.state)
+    TMPDIR: join29(root, dirs.tmp),
+    XDG_CACHE_HOME: join29(root, dirs.cache),
+    XDG_CONFIG_HOME: join29(root, dirs.config),
+    XDG_DATA_HOME: join29(root, dirs.data),
+    XDG_STATE_HOME: join29(root, dirs.state)
   };
   for (const { name, path: path2 } of sharedCaches) env[SHARED_CACHES[name]] = path2;
-  return { root, home: join28(root, dirs.home), env, sharedCaches };
+  return { root, home: join29(root, dirs.home), env, sharedCaches };
 }
 function removeRunHome(identity, root) {
   if (!/\/pr-user-[^/]+$/.test(root)) return `${root} is not a run's fresh home (pr-user-XXXXXX)`;
@@ -49919,12 +49974,12 @@ function trySetUp(o) {
     if (!done.ok) return `${step[0]} on the workspace failed: ${done.err}`;
   }
   const opened = [];
-  for (let dir = dirname8(workspace); ; dir = dirname8(dir)) {
+  for (let dir = dirname9(workspace); ; dir = dirname9(dir)) {
     if ((statSync8(dir).mode & 1) === 0) {
       if (!run(["chmod", "o+x", dir]).ok) return `chmod o+x ${dir} failed`;
       opened.push(dir);
     }
-    if (dirname8(dir) === dir) break;
+    if (dirname9(dir) === dir) break;
   }
   for (const dir of o.privateDirs) {
     mkdirSync7(dir, { recursive: true });
@@ -49961,8 +50016,8 @@ function trySetUp(o) {
 
 // src/proc/trusted-git-dir.ts
 import { realpathSync as realpathSync8 } from "node:fs";
-import { copyFile as copyFile2, cp as cp2, lstat as lstat4, mkdir as mkdir2, mkdtemp as mkdtemp3, readFile as readFile4, rm as rm4, writeFile as writeFile2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute10, join as join29 } from "node:path";
+import { copyFile as copyFile2, cp as cp2, lstat as lstat5, mkdir as mkdir2, mkdtemp as mkdtemp3, readFile as readFile5, rm as rm4, writeFile as writeFile2 } from "node:fs/promises";
+import { isAbsolute as isAbsolute10, join as join30 } from "node:path";
 function trustedConfig(o) {
   const lines = [
     "[core]",
@@ -49994,16 +50049,24 @@ async function optional3(run) {
   }
 }
 async function copyObjects(o) {
-  const alternates = join29(o.objects, "info", "alternates");
-  await cp2(o.objects, join29(o.into, "objects"), {
+  const alternates = join30(o.objects, "info", "alternates");
+  await cp2(o.objects, join30(o.into, "objects"), {
     recursive: true,
     force: true,
-    filter: async (src) => src !== alternates && src !== join29(o.objects, "info", "http-alternates") && !(await lstat4(src)).isSymbolicLink()
+    filter: async (src) => src !== alternates && src !== join30(o.objects, "info", "http-alternates") && !(await lstat5(src)).isSymbolicLink()
   });
-  const kept = (await readFile4(alternates, "utf8").catch(() => "")).split("\n").filter((line2) => isAbsolute10(line2) && !isInside(line2, o.workTree));
-  if (kept.length > 0) await writeFile2(join29(o.into, "objects", "info", "alternates"), `${kept.join("\n")}
+  const kept = (await readFile5(alternates, "utf8").catch(() => "")).split("\n").filter((line2) => isAbsolute10(line2) && !isInside(line2, o.workTree));
+  if (kept.length > 0) await writeFile2(join30(o.into, "objects", "info", "alternates"), `${kept.join("\n")}
 `);
-  if (o.shallow !== null) await copyFile2(o.shallow, join29(o.into, "shallow")).catch(() => void 0);
+  if (o.shallow !== null) await copyFile2(o.shallow, join30(o.into, "shallow")).catch(() => void 0);
+}
+var MAX_EXCLUDE_BYTES = 1024 * 1024;
+async function copyExclude(exclude, gitDir) {
+  if (exclude === null || !isAbsolute10(exclude)) return;
+  const stats = await lstat5(exclude).catch(() => null);
+  if (stats === null || !stats.isFile() || stats.size > MAX_EXCLUDE_BYTES) return;
+  await mkdir2(join30(gitDir, "info"), { recursive: true });
+  await copyFile2(exclude, join30(gitDir, "info", "exclude"));
 }
 async function makeTrustedGitDir(o) {
   if (currentTrustedGit() !== null)
@@ -50013,22 +50076,23 @@ async function makeTrustedGitDir(o) {
   const workTree = await optional3(() => git(["rev-parse", "--show-toplevel"], inCheckout));
   await mkdir2(o.parent, { recursive: true, mode: 448 });
   if (workTree === null) {
-    const home2 = await mkdtemp3(join29(o.parent, ".trusted-git-"));
-    await mkdir2(join29(home2, "none"));
-    return { gitDir: join29(home2, "none"), workTree: realpathSync8(o.workspace), home: home2, startCommit: null };
+    const home2 = await mkdtemp3(join30(o.parent, ".trusted-git-"));
+    await mkdir2(join30(home2, "none"));
+    return { gitDir: join30(home2, "none"), workTree: realpathSync8(o.workspace), home: home2, startCommit: null };
   }
   const at = { ...inCheckout, cwd: workTree };
   const head = await optional3(() => git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], at));
   const format = await optional3(() => git(["rev-parse", "--show-object-format"], at));
   const gitPath = (name) => optional3(() => git(["rev-parse", "--path-format=absolute", "--git-path", name], at));
-  const [indexPath, objects, shallow] = [
+  const [indexPath, objects, shallow, exclude] = [
     await gitPath("index"),
     await gitPath("objects"),
-    await gitPath("shallow")
+    await gitPath("shallow"),
+    await gitPath("info/exclude")
   ];
   const originUrl = usableOrigin(await optional3(() => git(["config", "--get", "remote.origin.url"], at)));
-  const home = await mkdtemp3(join29(o.parent, ".trusted-git-"));
-  const gitDir = join29(home, "git");
+  const home = await mkdtemp3(join30(o.parent, ".trusted-git-"));
+  const gitDir = join30(home, "git");
   const dir = { gitDir, workTree, home, startCommit: head };
   try {
     const here = {
@@ -50042,12 +50106,13 @@ async function makeTrustedGitDir(o) {
       ["init", "--quiet", "--bare", "--template=", `--object-format=${sha256 ? "sha256" : "sha1"}`, gitDir],
       here
     );
-    await writeFile2(join29(gitDir, "config"), trustedConfig({ sha256, originUrl }));
+    await writeFile2(join30(gitDir, "config"), trustedConfig({ sha256, originUrl }));
     if (head === null || objects === null) return dir;
     await copyObjects({ objects, shallow, into: gitDir, workTree });
+    await copyExclude(exclude, gitDir);
     const inTrusted = [`--git-dir=${gitDir}`, `--work-tree=${workTree}`];
     await git([...inTrusted, "update-ref", "--no-deref", "HEAD", head], here);
-    const index = join29(gitDir, "index");
+    const index = join30(gitDir, "index");
     let seeded = false;
     if (indexPath !== null && isAbsolute10(indexPath)) {
       try {
@@ -50097,7 +50162,7 @@ async function withPrCodeIsolation(o, refuse2, body) {
     workspace: o.workspace,
     privateDirs: [o.runsDir],
     env: o.env,
-    runHomeParent: join30(o.temp, "evidence-gate"),
+    runHomeParent: join31(o.temp, "evidence-gate"),
     sharedCaches: o.sharedCaches
   });
   if (isolation.kind === "off" && isolation.required)
@@ -50132,7 +50197,7 @@ async function withPrCodeIsolation(o, refuse2, body) {
     const problems = identity !== null ? [
       ...removed !== null ? [removed] : [],
       ...scope.handBackProblems,
-      ...handBackFiles(identity, [o.workspace, join30(o.temp, "evidence-gate")])
+      ...handBackFiles(identity, [o.workspace, join31(o.temp, "evidence-gate")])
     ] : [];
     for (const problem of problems)
       runner2.warning(
@@ -50143,7 +50208,7 @@ async function withPrCodeIsolation(o, refuse2, body) {
 
 // src/proc/git-push.ts
 import { copyFile as copyFile3, mkdtemp as mkdtemp4, rm as rm5, writeFile as writeFile3 } from "node:fs/promises";
-import { join as join31 } from "node:path";
+import { join as join32 } from "node:path";
 var TRACE_VARIABLES = /^GIT_(TRACE|CURL_VERBOSE|REDACT_COOKIES)/i;
 function credentialConfig(credential) {
   const key = `http.${credential.serverUrl.replace(/\/+$/, "")}/.extraheader`;
@@ -50216,14 +50281,14 @@ async function pushCommit(o) {
     cwd: o.repoDir,
     ...context
   });
-  const objects = join31(commonDir, "objects");
-  const dir = await mkdtemp4(join31(o.tempParent, "evidence-gate-push-"));
+  const objects = join32(commonDir, "objects");
+  const dir = await mkdtemp4(join32(o.tempParent, "evidence-gate-push-"));
   const isolated = { GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", HOME: dir };
   try {
     await git(["init", "--quiet", "--bare", dir], { cwd: dir, ...context, set: isolated });
-    await writeFile3(join31(dir, "objects", "info", "alternates"), `${objects}
+    await writeFile3(join32(dir, "objects", "info", "alternates"), `${objects}
 `);
-    await copyFile3(join31(commonDir, "shallow"), join31(dir, "shallow")).catch(() => void 0);
+    await copyFile3(join32(commonDir, "shallow"), join32(dir, "shallow")).catch(() => void 0);
     await git(["config", "core.hooksPath", "/dev/null"], { cwd: dir, ...context, set: isolated });
     const ref = `refs/heads/${o.branch}`;
     const args = [
@@ -50830,12 +50895,12 @@ function rewritten(changed, definition) {
 
 // src/github/ledger-artifact.ts
 import { mkdtempSync as mkdtempSync6, readFileSync as readFileSync13, statSync as statSync9 } from "node:fs";
-import { join as join33 } from "node:path";
+import { join as join34 } from "node:path";
 
 // src/github/artifact-zip.ts
 var import_yauzl = __toESM(require_yauzl(), 1);
 import { createWriteStream as createWriteStream2, existsSync as existsSync15, mkdirSync as mkdirSync8, mkdtempSync as mkdtempSync5, renameSync as renameSync3, rmSync as rmSync4 } from "node:fs";
-import { basename as basename6, dirname as dirname9, join as join32, relative as relative14, sep as sep9 } from "node:path";
+import { basename as basename6, dirname as dirname10, join as join33, relative as relative14, sep as sep9 } from "node:path";
 import { pipeline } from "node:stream/promises";
 var RUN_ARCHIVE_LIMITS = { maxEntries: 2e4, maxTotalBytes: 256 * 1024 * 1024 };
 var UnsafeArchiveError = class extends Error {
@@ -50866,8 +50931,8 @@ function archiveEntryProblem(entry) {
 }
 async function extractArtifactZip(zip, target, limits = RUN_ARCHIVE_LIMITS) {
   if (existsSync15(target)) throw new Error(`Internal error: ${target} exists already`);
-  mkdirSync8(dirname9(target), { recursive: true });
-  const staging = mkdtempSync5(join32(dirname9(target), `.${basename6(target)}.extract-`));
+  mkdirSync8(dirname10(target), { recursive: true });
+  const staging = mkdtempSync5(join33(dirname10(target), `.${basename6(target)}.extract-`));
   try {
     const counted2 = await extractInto(zip, staging, limits);
     renameSync3(staging, target);
@@ -50900,7 +50965,7 @@ async function extractInto(zip, root, limits) {
       zipfile.close();
       throw new UnsafeArchiveError(`entry ${JSON.stringify(entry.fileName)} is refused: ${problem}`);
     }
-    const path2 = join32(root, ...entry.fileName.split("/").filter((s) => s !== ""));
+    const path2 = join33(root, ...entry.fileName.split("/").filter((s) => s !== ""));
     const inside2 = relative14(root, path2);
     if (inside2 === "" || inside2.startsWith(`..${sep9}`) || inside2 === "..") {
       zipfile.close();
@@ -50925,7 +50990,7 @@ async function extractInto(zip, root, limits) {
   return { files, bytes };
 }
 async function writeEntry(zipfile, entry, path2) {
-  mkdirSync8(dirname9(path2), { recursive: true });
+  mkdirSync8(dirname10(path2), { recursive: true });
   const stream = await zipfile.openReadStreamPromise(entry);
   await pipeline(stream, createWriteStream2(path2, { flags: "wx", mode: 420 }));
 }
@@ -51131,14 +51196,14 @@ async function readLedgerArtifact(o) {
     }
     throw error63;
   }
-  const folder = join33(mkdtempSync6(join33(o.tempDir, "evidence-gate-ledger-")), "artifact");
+  const folder = join34(mkdtempSync6(join34(o.tempDir, "evidence-gate-ledger-")), "artifact");
   try {
     await extractArtifactZip(zip, folder, o.limits ?? LEDGER_ARCHIVE_LIMITS);
   } catch (error63) {
     if (!(error63 instanceof UnsafeArchiveError)) throw error63;
     return { kind: "refused", reason: `${what} was refused: ${error63.message}`, issues: [] };
   }
-  const path2 = join33(folder, LEDGER_FILE);
+  const path2 = join34(folder, LEDGER_FILE);
   let stat3;
   try {
     stat3 = statSync9(path2);
@@ -51159,7 +51224,7 @@ async function readLedgerArtifact(o) {
   return { kind: "ledger", ledger: parsed.ledger, path: path2, digests: digestsBeside(folder, parsed.ledger.runId) };
 }
 function digestsBeside(folder, runId) {
-  const path2 = join33(folder, RUN_STATE_DIGEST_FILE);
+  const path2 = join34(folder, RUN_STATE_DIGEST_FILE);
   try {
     if (!statSync9(path2).isFile()) return null;
     return parseRunStateDigestFile(readFileSync13(path2, "utf8"), runId);
@@ -51624,7 +51689,7 @@ ${escapeInline(message)}
 
 // src/run/resume-mode.ts
 import { existsSync as existsSync16, rmSync as rmSync5 } from "node:fs";
-import { join as join34 } from "node:path";
+import { join as join35 } from "node:path";
 var SHA = /^[0-9a-f]{40}$/i;
 var failed2 = (end) => ({ kind: "not-resumed", ...end });
 async function fetchRunDirectory(o, where) {
@@ -51663,7 +51728,7 @@ async function fetchRunDirectory(o, where) {
   runner2.info(
     `run ${mode.runId}: artifact ${name} (id ${artifact.id}, ${artifact.sizeInBytes} bytes) of workflow run ${artifact.workflowRunId ?? "?"} on ${headSha.slice(0, 7)}`
   );
-  const runDir = join34(where.runsDir, mode.runId);
+  const runDir = join35(where.runsDir, mode.runId);
   try {
     const zip = await downloadRunArtifact({
       octokit,
@@ -51675,7 +51740,7 @@ async function fetchRunDirectory(o, where) {
     if (existsSync16(runDir)) rmSync5(runDir, { recursive: true, force: true });
     const extracted = await extractArtifactZip(zip, runDir);
     runner2.info(`run ${mode.runId}: ${extracted.files} files extracted into ${runDir}`);
-    rmSync5(join34(runDir, "run.lock"), { force: true });
+    rmSync5(join35(runDir, "run.lock"), { force: true });
   } catch (error63) {
     if (!(error63 instanceof RunArtifactError) && !(error63 instanceof UnsafeArchiveError)) throw error63;
     return failed2({
@@ -52614,8 +52679,9 @@ function uncheckedVerdict(node3) {
 }
 
 // src/graph/lint.ts
+var CLI_INPUT_HOW = (name) => `pass --input ${name}=VALUE`;
 function lintGraph(text2, source, options3 = {}) {
-  const { inputs, ...loadOptions } = options3;
+  const { inputs, giveInput, ...loadOptions } = options3;
   const read = readGraphText(text2, source);
   if (!read.ok) return { errors: read.issues, advisories: [], splices: [] };
   const judged = judgeGraphObject(read.data, source, loadOptions);
@@ -52624,15 +52690,28 @@ function lintGraph(text2, source, options3 = {}) {
   );
   return {
     errors: uniqueIssues([...judged.issues, ...cwdIssues(placedNodesOf(judged.data))]),
-    advisories: judged.graph === null ? [] : [...fragmentAdvice, ...graphAdvisories(judged.graph, { inputs: inputs ?? [] })],
+    advisories: judged.graph === null ? [] : [
+      ...fragmentAdvice,
+      ...graphAdvisories(judged.graph, {
+        inputs: inputs ?? [],
+        ...giveInput !== void 0 ? { giveInput } : {}
+      })
+    ],
     splices: judged.splices
   };
+}
+async function lintGraphFile(text2, source, fragments, options3 = {}) {
+  const read = readGraphText(text2, source);
+  if (!read.ok) return { errors: read.issues, advisories: [], splices: [] };
+  const library = await gatherFragments(read.data, fragments);
+  return lintGraph(text2, source, { ...options3, fragments: library });
 }
 function formatAdvisory(advisory) {
   return `advisory: node ${JSON.stringify(advisory.nodeId)}: ${advisory.reason}`;
 }
 function graphAdvisories(graph, options3) {
   const given = new Set(options3.inputs);
+  const giveInput = options3.giveInput ?? CLI_INPUT_HOW;
   const declared = new Set(graph.inputs);
   const specs = new Map((graph.spec.nodes ?? []).map((spec) => [spec.id, spec]));
   const sinks = sinkAdvice(graph);
@@ -52644,7 +52723,8 @@ function graphAdvisories(graph, options3) {
       advisories.push({ nodeId: node3.id, kind, reason });
     };
     if (node3.type !== "gate" && spec !== void 0) {
-      for (const reason of unresolvedInputs(spec, given, declared)) add("unresolved-input", reason);
+      for (const reason of unresolvedInputs(spec, given, declared, giveInput))
+        add("unresolved-input", reason);
       for (const reason of lookalikeAdvice(graph, spec)) add("unknown-placeholder", reason);
     }
     for (const { kind, reason } of [...worktreeAdvice(graph, node3), ...notRunAdvice(node3)]) add(kind, reason);
@@ -52673,7 +52753,7 @@ function graphAdvisories(graph, options3) {
   }
   return advisories;
 }
-function unresolvedInputs(spec, given, declared) {
+function unresolvedInputs(spec, given, declared, giveInput) {
   const reasons = [];
   const seen = /* @__PURE__ */ new Set();
   for (const [field, template] of templatedFields(spec)) {
@@ -52682,9 +52762,9 @@ function unresolvedInputs(spec, given, declared) {
       const key = `${field}\0${ref.name}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const pass = `--input ${ref.name}=VALUE`;
+      const pass = giveInput(ref.name);
       reasons.push(
-        declared.has(ref.name) ? `${field}: {{ inputs.${ref.name} }} is declared in inputs: but no value was given, so run refuses to start without it; pass ${pass}` : `${field}: {{ inputs.${ref.name} }} names an input that is neither declared in inputs: nor given, so run refuses to start without it; pass ${pass} (and declare it under inputs: to document it)`
+        declared.has(ref.name) ? `${field}: {{ inputs.${ref.name} }} is declared in inputs: but no value was given, so run refuses to start without it; ${pass}` : `${field}: {{ inputs.${ref.name} }} names an input that is neither declared in inputs: nor given, so run refuses to start without it; ${pass} (and declare it under inputs: to document it)`
       );
     }
   }
@@ -52779,14 +52859,20 @@ async function runLintMode(o) {
   const read = await readWorkspaceGraph(workspace, mode.graph);
   if (!read.ok)
     return failWithoutCheckRun(coreRunner, env, {
-      outcome: "usage-error",
+      outcome: "failed",
       title: "the graph could not be read",
       message: read.message
     });
-  const { errors, advisories } = lintGraph(read.text, mode.graph, {
-    inputs: Object.keys(mode.graphInputs),
-    verifyTimeoutCeilingMs: o.inputs.verifyTimeoutMs
-  });
+  const { errors, advisories } = await lintGraphFile(
+    read.text,
+    mode.graph,
+    fragmentsBeside(read.file, mode.graph),
+    {
+      inputs: Object.keys(mode.graphInputs),
+      verifyTimeoutCeilingMs: o.inputs.verifyTimeoutMs,
+      giveInput: (name) => `add the line \`${name}=VALUE\` to the input \`inputs\``
+    }
+  );
   const lines = nodeIdLines(read.text);
   const at = (nodeId) => {
     const line2 = nodeId === null ? void 0 : lines.get(nodeId);
@@ -52826,7 +52912,7 @@ async function failLintInputs(env, errors) {
     ""
   ].join("\n");
   await writeJobSummary(summary, { env });
-  setOutput("outcome", "usage-error");
+  setOutput("outcome", "failed");
   setFailed(`evidence-gate: lint: ${errors.join("\n")}`);
 }
 function plural2(n, one, many) {
