@@ -50,6 +50,20 @@ async function prRepo(): Promise<{ repo: TempRepo; baseSha: string; aside: strin
   return { repo, baseSha, aside };
 }
 
+/** The base's agent configuration read with git from `repo` (the API stand-in is never reached). */
+function baseByGit(repo: TempRepo, baseSha: string) {
+  return readBaseAgentConfig({
+    root: repo.dir,
+    baseSha,
+    gitContext,
+    api: {
+      octokit: createOctokit({ token: "unused", baseUrl: "http://127.0.0.1:9" }),
+      owner: "o",
+      repo: "r",
+    },
+  });
+}
+
 const at = (repo: TempRepo, path: string) =>
   existsSync(join(repo.dir, path)) ? readFileSync(join(repo.dir, path), "utf8") : null;
 
@@ -77,16 +91,7 @@ describe("agent configuration paths (SPEC §9)", () => {
 describe("swapInBaseAgentConfig", () => {
   it("puts the base commit's copies in place (absent on base → absent), keeps the pull request's aside, and puts them back", async () => {
     const { repo, baseSha, aside } = await prRepo();
-    const base = await readBaseAgentConfig({
-      root: repo.dir,
-      baseSha,
-      gitContext,
-      api: {
-        octokit: createOctokit({ token: "unused", baseUrl: "http://127.0.0.1:9" }),
-        owner: "o",
-        repo: "r",
-      },
-    });
+    const base = await baseByGit(repo, baseSha);
     expect(base.via).toBe("git");
     expect(base.entries.map((e) => e.path).sort()).toEqual([
       ".claude/settings.json",
@@ -141,16 +146,7 @@ describe("swapInBaseAgentConfig", () => {
     expect(await repo.git(["status", "--porcelain"])).toBe("");
     const statusBefore = await repo.git(["status", "--porcelain", "--ignored"]);
     const treeBefore = await evidenceTree(repo.dir, gitContext);
-    const base = await readBaseAgentConfig({
-      root: repo.dir,
-      baseSha,
-      gitContext,
-      api: {
-        octokit: createOctokit({ token: "unused", baseUrl: "http://127.0.0.1:9" }),
-        owner: "o",
-        repo: "r",
-      },
-    });
+    const base = await baseByGit(repo, baseSha);
 
     const swap = await swapInBaseAgentConfig({ repoDir: repo.dir, asideDir: aside, base, gitContext });
     for (const [path, text] of Object.entries(ignored)) {
@@ -173,16 +169,7 @@ describe("swapInBaseAgentConfig", () => {
     const { repo, baseSha, aside } = await prRepo();
     await repo.write("x/.claude/pwned", "the pull request's bytes\n");
     await commitAll(repo, "a nested agent folder");
-    const base = await readBaseAgentConfig({
-      root: repo.dir,
-      baseSha,
-      gitContext,
-      api: {
-        octokit: createOctokit({ token: "unused", baseUrl: "http://127.0.0.1:9" }),
-        owner: "o",
-        repo: "r",
-      },
-    });
+    const base = await baseByGit(repo, baseSha);
     const swap = await swapInBaseAgentConfig({ repoDir: repo.dir, asideDir: aside, base, gitContext });
     expect(at(repo, "x/.claude/pwned")).toBeNull();
     // PR code (the verify command) runs: it makes the pruned folder a link to a folder outside the tree.
@@ -203,16 +190,7 @@ describe("swapInBaseAgentConfig", () => {
   it("is invisible to the evidence: the evidence tree is the pull request's, and patch.diff holds only the nodes' changes", async () => {
     const { repo, baseSha, aside } = await prRepo();
     const before = await evidenceTree(repo.dir, gitContext);
-    const base = await readBaseAgentConfig({
-      root: repo.dir,
-      baseSha,
-      gitContext,
-      api: {
-        octokit: createOctokit({ token: "unused", baseUrl: "http://127.0.0.1:9" }),
-        owner: "o",
-        repo: "r",
-      },
-    });
+    const base = await baseByGit(repo, baseSha);
     const swap = await swapInBaseAgentConfig({ repoDir: repo.dir, asideDir: aside, base, gitContext });
     const overlaid = { ...gitContext, indexOverlay: swap.overlay };
     // Without the overlay the swap would be "the nodes' change" and success impossible.
