@@ -150,8 +150,28 @@ interface RowBase {
    * evidence tree of any verify run there, the final tree or `patch.diff`. Absent: the main working tree.
    */
   readonly worktree?: { readonly name: string; readonly branch: string };
+  /**
+   * What the node's final reply claimed about the build and tests, each beside what the engine observed
+   * (issue 25 item 4; `evidence/node-claims.ts` holds the fixed patterns). Set on a row whose verify
+   * command ran and whose reply made a claim; never changes the verdict. Absent: no claim, or no verify.
+   */
+  readonly claims?: readonly RowClaim[];
   /** Free text shown in the detail column. */
   readonly detail: string;
+}
+
+/**
+ * One claim a node's reply made and whether the observation contradicts it. `kind`: `tests-pass` ("all
+ * tests pass"), `tests-count` ("20/21 tests pass": `passed`, `total` or `null`), `build-succeeds`,
+ * `fixed`. `quote`: the sentence that made it (one line, at most 160 characters; model text, shown as
+ * data). `contradiction`: why the observation disagrees, `null` when it does not.
+ */
+export interface RowClaim {
+  readonly kind: "tests-pass" | "tests-count" | "build-succeeds" | "fixed";
+  readonly quote: string;
+  readonly passed?: number;
+  readonly total?: number | null;
+  readonly contradiction: string | null;
 }
 
 /** One attempt of a node's completion gate, as its row records it (see `RowBase.completion`). */

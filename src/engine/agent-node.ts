@@ -24,8 +24,16 @@
  */
 
 import { writeFileSync } from "node:fs";
-import type { FailCause, LedgerRow, PassRow, TokenUsage, VerifyEvidence } from "../core/ledger-row.js";
+import type {
+  FailCause,
+  LedgerRow,
+  PassRow,
+  RowClaim,
+  TokenUsage,
+  VerifyEvidence,
+} from "../core/ledger-row.js";
 import { shownCommand } from "../core/shown-command.js";
+import { claimsForRow } from "../evidence/node-claims.js";
 import { qualifierFor } from "../evidence/qualifier.js";
 import { searchPattern } from "../graph/pattern.js";
 import { ignoredFilesWords, outsideWritesWords, verifyExitWords } from "../ledger/cells.js";
@@ -216,7 +224,7 @@ class RowMaker {
         verdict: "FAIL",
         cause,
         detail: this.#withOutside(detail),
-        ...(more.verify ? { verify: more.verify } : {}),
+        ...(more.verify ? { verify: more.verify, ...this.#claims(more.verify) } : {}),
       },
       reply: this.call.facts.reply,
       judged: more.judged ?? false,
@@ -271,13 +279,19 @@ class RowMaker {
         verdict: "PASS",
         qualifier,
         detail: this.#withOutside(detail),
-        ...(verify ? { verify } : {}),
+        ...(verify ? { verify, ...this.#claims(verify) } : {}),
       },
       reply: this.call.facts.reply,
       judged: false,
       sessionLimit: null,
       ...this.#extras,
     };
+  }
+
+  /** The reply's claims beside the verify's result (issue 25 item 4), as a spreadable row field. */
+  #claims(verify: VerifyEvidence): { claims?: RowClaim[] } {
+    const claims = claimsForRow(this.call.facts.reply, verify);
+    return claims !== undefined ? { claims } : {};
   }
 
   #withOutside(detail: string): string {

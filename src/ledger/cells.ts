@@ -4,6 +4,7 @@ import {
   isWaitingGate,
   type LedgerRow,
   type OutsideWrites,
+  type RowClaim,
   type VerifyEvidence,
 } from "../core/ledger-row.js";
 import { unreachable } from "../core/unreachable.js";
@@ -110,7 +111,20 @@ export function rowDetail(row: LedgerRow): string {
   const outside = outsideWritesWords(row.outsideWrites);
   if (outside !== null && !row.detail.includes(outside)) parts.push(outside);
   if (row.worktree !== undefined) parts.push(worktreeWords(row.worktree));
+  for (const claim of row.claims ?? []) parts.push(claimWords(claim));
   return parts.filter((part) => part !== "").join("; ");
+}
+
+/**
+ * A node's claim beside the observation, as the detail column shows it (issue 25 item 4):
+ * `the node said "All 12 tests pass." — contradicted: the verify command failed (exit 1)`, or
+ * `… — agrees with what the engine observed`. The quote is model text: renderers escape it as data.
+ */
+export function claimWords(claim: RowClaim): string {
+  const said = `the node said "${claim.quote}"`;
+  return claim.contradiction !== null
+    ? `${said} — contradicted: ${claim.contradiction}`
+    : `${said} — agrees with what the engine observed`;
 }
 
 /**
@@ -243,6 +257,15 @@ export function verifyExitWords(verify: VerifyEvidence): string {
 function patternWords(source: string): string {
   const flat = source.replace(/\r?\n/g, "\\n");
   return flat.length > 120 ? `${flat.slice(0, 119)}…` : flat;
+}
+
+/** The claims the observation contradicts, with their rows, in row order: each is named in the summary. */
+export function contradictedClaims(
+  rows: readonly LedgerRow[],
+): { readonly row: LedgerRow; readonly claim: RowClaim }[] {
+  return rows.flatMap((row) =>
+    (row.claims ?? []).filter((claim) => claim.contradiction !== null).map((claim) => ({ row, claim })),
+  );
 }
 
 /** The rows whose verify command ran and did not pass: each gets a detail block under the table. */

@@ -127,6 +127,18 @@ const rowBase = {
     })
     .optional(),
   worktree: z.strictObject({ name: line, branch: line }).optional(),
+  claims: z
+    .array(
+      z.strictObject({
+        kind: z.enum(["tests-pass", "tests-count", "build-succeeds", "fixed"]),
+        quote: line,
+        passed: count.optional(),
+        total: count.nullable().optional(),
+        contradiction: line.nullable(),
+      }),
+    )
+    .max(4)
+    .optional(),
   detail: text,
 };
 

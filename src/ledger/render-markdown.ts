@@ -4,6 +4,7 @@ import { unreachable } from "../core/unreachable.js";
 import { CHECK_RUN_TEXT_MAX_BYTES, truncateUtf8, utf8Bytes } from "./byte-budget.js";
 import {
   conclusionLabel,
+  contradictedClaims,
   failedVerifications,
   formatDuration,
   formatUsd,
@@ -153,6 +154,7 @@ function summarySections(ledger: Ledger, detail: Detail): string[] {
     planSection(ledger),
     ledgerTable(ledger.rows, detail),
     ...failedVerifications(ledger.rows).map(({ row, verify }) => failedVerifyBlock(row, verify, detail)),
+    ...claimsSection(ledger.rows),
     ...(ledger.changedFiles !== undefined ? [changedFilesMarkdown(ledger.changedFiles)] : []),
     totalsSection(ledger),
   ];
@@ -314,6 +316,27 @@ function failedVerifyBlock(row: LedgerRow, verify: VerifyEvidence, detail: Detai
   const tail = lastLines(verify.outputTail, detail.tailLines);
   lines.push("", tail === "" ? "The command printed nothing." : `Output (tail):\n\n${fencedBlock(tail)}`);
   return lines.join("\n");
+}
+
+/**
+ * The claims a node made that the engine's observation contradicts (issue 25 item 4): one line each, the
+ * quote as escaped data. Empty when none: a truthful node adds nothing to the summary.
+ */
+function claimsSection(rows: readonly LedgerRow[]): string[] {
+  const contradicted = contradictedClaims(rows);
+  if (contradicted.length === 0) return [];
+  const lines = [
+    "### ⚠️ What a node claimed, and what the engine observed",
+    "",
+    "The verdicts above are the engine's observation; these claims in the nodes' replies disagree with it.",
+    "",
+  ];
+  for (const { row, claim } of contradicted) {
+    lines.push(
+      `- ${codeSpan(nodeLabel(row), { inTable: false })} said “${escapeInline(claim.quote)}” — ${escapeInline(claim.contradiction ?? "")}`,
+    );
+  }
+  return [lines.join("\n")];
 }
 
 function totalsSection(ledger: Ledger): string {

@@ -360,6 +360,37 @@ describe("the engine's verify command decides `verified`", () => {
     expect(row.detail).toContain(command);
     expect(row.detail).toContain("exited 3");
   });
+
+  it("the reply's claim sits beside the verify's result: a lie is named, the truth agrees, the verdict is the observation's", async () => {
+    const repo = await tempRepo();
+    const lying = expectFail(
+      await runNode(answers({ result: "I fixed the bug. All 12 tests pass." }), {
+        spec: { verify: { command: "exit 1", cwd: repo.dir, timeoutMs: 60_000, expectExit: 0 } },
+      }),
+    );
+    expect(lying.cause).toBe("verify_failed");
+    expect(lying.claims).toEqual([
+      {
+        kind: "fixed",
+        quote: "I fixed the bug.",
+        contradiction: "claimed a fix; the verify command failed (exit 1)",
+      },
+      {
+        kind: "tests-count",
+        passed: 12,
+        total: null,
+        quote: "All 12 tests pass.",
+        contradiction: "claimed 12 passing tests; the verify command failed (exit 1)",
+      },
+    ]);
+    const truthful = expectPass(
+      await runNode(answers({ result: "All tests pass." }), {
+        spec: { verify: { command: "true", cwd: repo.dir, timeoutMs: 60_000, expectExit: 0 } },
+      }),
+    );
+    expect(truthful.qualifier).toBe("verified");
+    expect(truthful.claims).toEqual([{ kind: "tests-pass", quote: "All tests pass.", contradiction: null }]);
+  });
 });
 
 describe("session, cost and denied tool calls on the row", () => {
