@@ -26,10 +26,10 @@ import { DEFAULT_PLANNED_ALLOWLIST, extendAllowlist } from "../policy/allowlist.
 import { plannedNodePolicies, plannedNodePolicy } from "../policy/ceiling.js";
 import { plannedRunDisclosure, type Runtime } from "../policy/disclosure.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
+import { startRetryNote } from "../runtime/start-retry.js";
 import { type PlanCallResult, type PlanningCall, planWithRepair } from "./plan-call.js";
 import { workingDirectoryProblem } from "./run-setup.js";
 import { runtimeOptionsProblem, runtimeWarnings } from "./runtime-setup.js";
-import { startRetryNote } from "./start-retry.js";
 
 /** What the planning half needs: the subset of `AutoRunOptions` that `plan` takes too. Times in ms. */
 export interface AutoPlanOptions {

@@ -9,10 +9,10 @@
  */
 import type { FailCause, TokenUsage } from "../core/ledger-row.js";
 import { unreachable } from "../core/unreachable.js";
-import type { CliCallOutcome } from "./cli-call.js";
+import type { CliCallOutcome } from "../runtime/cli-call.js";
+import { type ClaudeCall, type ClaudeCallOutcome, invokeClaude } from "../runtime/invoke-claude.js";
+import { type CodexCall, type CodexCallOutcome, invokeCodex } from "../runtime/invoke-codex.js";
 import type { DeclaredPlan } from "./completion-progress.js";
-import { type ClaudeCall, type ClaudeCallOutcome, invokeClaude } from "./invoke-claude.js";
-import { type CodexCall, type CodexCallOutcome, invokeCodex } from "./invoke-codex.js";
 
 /**
  * The two model-CLI calls a node can make. Each resolves to the call's folded outcome and never rejects

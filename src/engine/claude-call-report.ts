@@ -5,6 +5,7 @@
  * session's cost is this call's share of the session's cumulative cost.
  */
 import { randomUUID } from "node:crypto";
+import type { ClaudeCallOutcome } from "../runtime/invoke-claude.js";
 import type { AgentNodeSpec, NodeContext } from "./agent-node-spec.js";
 import {
   type CallFacts,
@@ -17,7 +18,6 @@ import {
   unfinishedCall,
 } from "./call-report.js";
 import { planOfClaudeTodos } from "./completion-progress.js";
-import type { ClaudeCallOutcome } from "./invoke-claude.js";
 
 /**
  * Runs the node's claude call through `ctx.calls` (default: the real CLI) and folds its outcome.

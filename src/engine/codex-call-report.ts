@@ -11,6 +11,8 @@ import { join } from "node:path";
 import type { FailCause, TokenUsage } from "../core/ledger-row.js";
 import { unreachable } from "../core/unreachable.js";
 import { codexPromptProblem, isCodexThreadId } from "../runtime/codex-argv.js";
+import { codexTokenUsage, usageSince } from "../runtime/codex-usage.js";
+import type { CodexCallOutcome } from "../runtime/invoke-codex.js";
 import type { AgentNodeSpec, NodeContext } from "./agent-node-spec.js";
 import {
   type CallFacts,
@@ -23,9 +25,7 @@ import {
   sessionLostFailure,
   unfinishedCall,
 } from "./call-report.js";
-import { codexTokenUsage, usageSince } from "./codex-usage.js";
 import { planOfCodexTodos } from "./completion-progress.js";
-import type { CodexCallOutcome } from "./invoke-codex.js";
 
 /**
  * The `CODEX_HOME` an environment gives codex: `CODEX_HOME`, else `$HOME/.codex` (codex's default), else

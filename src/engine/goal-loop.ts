@@ -34,11 +34,11 @@ import {
 import { renderLedgerJson } from "../ledger/render-json.js";
 import { renderLedgerText } from "../ledger/render-text.js";
 import { buildAssessorPrompt } from "../plan/assessor-prompt.js";
+import { startRetryNote } from "../runtime/start-retry.js";
 import { type AssessResult, assessCycle } from "./assess-call.js";
 import { type AutoRunOptions, type AutoRunResult, runAuto } from "./auto-run.js";
 import type { FinishedLeg } from "./leg.js";
 import { executableFor } from "./runtime-setup.js";
-import { startRetryNote } from "./start-retry.js";
 
 /** The goal loop's own options, beside `auto`'s. */
 export interface GoalLoopOptions {

@@ -6,25 +6,17 @@
  * rules with every refusal collected, and — once — repaired by a fresh call that quotes the refusals
  * fenced. A second refusal fails the run and keeps the rejected spec.
  */
-import { randomUUID } from "node:crypto";
-import type { TokenUsage } from "../core/ledger-row.js";
+import { unreachable } from "../core/unreachable.js";
 import { extractPlanJson } from "../plan/parse-plan.js";
 import { type PlannedSpec, validatePlannedSpec } from "../plan/planned-rules.js";
 import { buildRepairPrompt } from "../plan/repair-prompt.js";
 import { plannerPolicy } from "../policy/ceiling.js";
 import type { Runtime } from "../policy/disclosure.js";
-import { codexTokenUsage } from "./codex-usage.js";
-import { invokeClaude } from "./invoke-claude.js";
-import { invokeCodex } from "./invoke-codex.js";
-import { START_ATTEMPTS, START_BACKOFF_MS, withStartRetry } from "./start-retry.js";
+import { askReadOnly, type ModelCallBill, type ReadOnlyReply } from "../runtime/read-only-call.js";
+import { START_ATTEMPTS, START_BACKOFF_MS } from "../runtime/start-retry.js";
 
-/** One planner call's bill, for the ledger totals. `costUsd: null` = unknown. */
-export interface PlanningCall {
-  readonly sessionId: string | null;
-  readonly costUsd: number | null;
-  readonly usage: TokenUsage | null;
-  readonly durationMs: number;
-}
+/** One planner (or assessor) call's bill, for the ledger totals. `costUsd: null` = unknown. */
+export type PlanningCall = ModelCallBill;
 
 export type PlanCallResult =
   | {
@@ -70,20 +62,34 @@ type Attempt =
   | { kind: "ok"; spec: PlannedSpec }
   | { kind: "refused"; refusals: string[]; rejected: unknown; repairable: boolean };
 
-/** One planner call's reply, runtime-neutral: the text, or why there is none. */
-type Reply = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly attempt: Attempt };
-
 async function attempt(
   options: PlanCallOptions,
   prompt: string,
   calls: PlanningCall[],
   starts: string[],
 ): Promise<Attempt> {
-  const reply =
-    (options.runtime ?? "claude") === "codex"
-      ? await codexReply(options, prompt, calls, starts)
-      : await claudeReply(options, prompt, calls, starts);
-  if (!reply.ok) return reply.attempt;
+  const reply = await askReadOnly({
+    runtime: options.runtime ?? "claude",
+    executable: options.executable,
+    ...(options.codexConfig !== undefined ? { codexConfig: options.codexConfig } : {}),
+    prompt,
+    policy: plannerPolicy(),
+    cwd: options.cwd,
+    env: options.env,
+    ...(options.model !== undefined ? { model: options.model } : {}),
+    timeoutMs: options.timeoutMs,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  starts.push(...reply.failedStarts);
+  calls.push(reply.call);
+  if (!reply.ok) {
+    return {
+      kind: "refused",
+      refusals: [noPlanWords(options, reply)],
+      rejected: reply.replyText,
+      repairable: false,
+    };
+  }
   const json = extractPlanJson(reply.text);
   if (!json.ok) {
     return { kind: "refused", refusals: [json.message], rejected: reply.text, repairable: false };
@@ -94,123 +100,24 @@ async function attempt(
   return { kind: "ok", spec: checked.spec };
 }
 
-/** Why a call that ended without a result produced no plan. */
-function noCallWords(
-  options: PlanCallOptions,
-  outcome:
-    | { readonly kind: "spawn_failed"; readonly message: string }
-    | { readonly kind: "no_result"; readonly reason: string }
-    | { readonly kind: "timed_out" | "cancelled" },
-): string {
-  switch (outcome.kind) {
+/** Why a planner call produced no reply to read. */
+function noPlanWords(options: PlanCallOptions, reply: Extract<ReadOnlyReply, { ok: false }>): string {
+  switch (reply.ended) {
     case "spawn_failed":
-      return `could not start ${options.executable} (${START_ATTEMPTS} attempts, ${START_BACKOFF_MS} ms apart): ${outcome.message}`;
+      return `could not start ${options.executable} (${START_ATTEMPTS} attempts, ${START_BACKOFF_MS} ms apart): ${reply.detail}`;
     case "no_result":
-      return outcome.reason;
+      return reply.detail;
     case "timed_out":
       return "the planner call timed out";
-    default:
+    case "cancelled":
       return "the planner call was cancelled";
+    case "failed":
+      return `the planner call failed: ${reply.detail}`;
+    case "no_reply":
+      return `the planner call ${reply.detail}`;
+    default:
+      return unreachable(reply.ended);
   }
-}
-
-const unusable = (why: string, rejected: unknown = null): Reply => ({
-  ok: false,
-  attempt: { kind: "refused", refusals: [why], rejected, repairable: false },
-});
-
-/** The codex planner call: `exec --sandbox read-only`, a fresh thread, cost unknown. */
-async function codexReply(
-  options: PlanCallOptions,
-  prompt: string,
-  calls: PlanningCall[],
-  starts: string[],
-): Promise<Reply> {
-  const retried = await withStartRetry(
-    () =>
-      invokeCodex({
-        executable: options.executable,
-        prompt,
-        permissionMode: "plan",
-        policy: plannerPolicy(),
-        session: { kind: "fresh" },
-        ...(options.model !== undefined ? { model: options.model } : {}),
-        ...(options.codexConfig !== undefined ? { config: options.codexConfig } : {}),
-        cwd: options.cwd,
-        env: options.env,
-        timeoutMs: options.timeoutMs,
-        ...(options.signal ? { signal: options.signal } : {}),
-      }),
-    options.signal,
-  );
-  starts.push(...retried.failedStarts);
-  const outcome = retried.outcome;
-  if (outcome.kind !== "completed") {
-    const threadId =
-      outcome.kind === "timed_out"
-        ? outcome.partial.threadId
-        : outcome.kind === "spawn_failed"
-          ? null
-          : outcome.threadId;
-    calls.push({ sessionId: threadId, costUsd: null, usage: null, durationMs: outcome.durationMs });
-    return unusable(noCallWords(options, outcome));
-  }
-  const r = outcome.result;
-  // Codex reports no USD: the planning cost is unknown, never $0 (SPEC §6).
-  calls.push({
-    sessionId: r.threadId,
-    costUsd: null,
-    usage: r.usage !== null ? codexTokenUsage(r.usage) : null,
-    durationMs: outcome.durationMs,
-  });
-  if (r.isError || outcome.exitCode !== 0) {
-    return unusable(`the planner call failed: ${r.failureDetail ?? `exit ${outcome.exitCode}`}`, r.reply);
-  }
-  if (r.agentMessages === 0) return unusable("the planner call completed without a reply (no agent message)");
-  return { ok: true, text: r.reply ?? "" };
-}
-
-/** The claude planner call: `-p --permission-mode plan` with every deniable tool denied. */
-async function claudeReply(
-  options: PlanCallOptions,
-  prompt: string,
-  calls: PlanningCall[],
-  starts: string[],
-): Promise<Reply> {
-  const sessionId = randomUUID();
-  const retried = await withStartRetry(
-    () =>
-      invokeClaude({
-        executable: options.executable,
-        prompt,
-        permissionMode: "plan",
-        policy: plannerPolicy(),
-        session: { kind: "fresh", sessionId },
-        ...(options.model !== undefined ? { model: options.model } : {}),
-        cwd: options.cwd,
-        env: options.env,
-        timeoutMs: options.timeoutMs,
-        ...(options.signal ? { signal: options.signal } : {}),
-      }),
-    options.signal,
-  );
-  starts.push(...retried.failedStarts);
-  const outcome = retried.outcome;
-  if (outcome.kind !== "completed") {
-    calls.push({ sessionId, costUsd: null, usage: null, durationMs: outcome.durationMs });
-    return unusable(noCallWords(options, outcome));
-  }
-  const r = outcome.result;
-  calls.push({
-    sessionId: r.sessionId,
-    costUsd: r.totalCostUsd,
-    usage: r.usage,
-    durationMs: outcome.durationMs,
-  });
-  if (r.isError || outcome.exitCode !== 0) {
-    return unusable(`the planner call failed: ${r.failureDetail ?? `exit ${outcome.exitCode}`}`, r.result);
-  }
-  return { ok: true, text: r.result ?? "" };
 }
 
 /** Plans once, repairs at most once. Never throws for the planner's own failures. */

@@ -107,7 +107,7 @@ export type GoalCycleAssessment =
       readonly remaining: string;
       readonly evidence: string;
       readonly costUsd: number | null;
-      /** Set when the assessor CLI failed to start and a retry started it (engine/start-retry.ts). */
+      /** Set when the assessor CLI failed to start and a retry started it (runtime/start-retry.ts). */
       readonly startRetries?: string;
     }
   | { readonly kind: "failed"; readonly reason: string; readonly costUsd: number | null }

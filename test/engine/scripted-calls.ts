@@ -8,12 +8,12 @@
  */
 import { randomUUID } from "node:crypto";
 import type { ModelCalls } from "../../src/engine/call-report.js";
-import { foldCliCall } from "../../src/engine/cli-call.js";
-import type { ClaudeCall } from "../../src/engine/invoke-claude.js";
-import type { CodexCall } from "../../src/engine/invoke-codex.js";
 import type { ProcessResult } from "../../src/proc/run-process.js";
 import { createClaudeStreamParser } from "../../src/runtime/claude-stream.js";
+import { foldCliCall } from "../../src/runtime/cli-call.js";
 import { createCodexStreamParser } from "../../src/runtime/codex-stream.js";
+import type { ClaudeCall } from "../../src/runtime/invoke-claude.js";
+import type { CodexCall } from "../../src/runtime/invoke-codex.js";
 
 /** One call's stream and how its process ends. */
 export type ScriptedPlay =

@@ -9,8 +9,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { assessCycle } from "../../src/engine/assess-call.js";
 import { planWithRepair } from "../../src/engine/plan-call.js";
-import { START_ATTEMPTS, startRetryNote, withStartRetry } from "../../src/engine/start-retry.js";
 import { runProcess } from "../../src/proc/run-process.js";
+import { START_ATTEMPTS, startRetryNote, withStartRetry } from "../../src/runtime/start-retry.js";
 
 let dir: string;
 beforeEach(() => {

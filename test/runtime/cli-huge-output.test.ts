@@ -10,9 +10,9 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { invokeClaude } from "../../src/engine/invoke-claude.js";
-import { invokeCodex } from "../../src/engine/invoke-codex.js";
 import type { ToolPolicy } from "../../src/policy/tool-policy.js";
+import { invokeClaude } from "../../src/runtime/invoke-claude.js";
+import { invokeCodex } from "../../src/runtime/invoke-codex.js";
 import { STRING_CAP_BYTES } from "../../src/runtime/stream-bounds.js";
 
 const dir = mkdtempSync(join(tmpdir(), "eg-cli-huge-output-"));

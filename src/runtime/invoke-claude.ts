@@ -7,8 +7,8 @@
 import type { ToolPolicy } from "../policy/tool-policy.js";
 import { type ChildEcho, childEchoFence } from "../proc/child-output.js";
 import { runProcess } from "../proc/run-process.js";
-import { buildClaudeArgv, type ClaudePermissionMode, type ClaudeSession } from "../runtime/claude-argv.js";
-import { type ClaudeOutcome, createClaudeStreamParser } from "../runtime/claude-stream.js";
+import { buildClaudeArgv, type ClaudePermissionMode, type ClaudeSession } from "./claude-argv.js";
+import { type ClaudeOutcome, createClaudeStreamParser } from "./claude-stream.js";
 import { type CliCallOutcome, foldCliCall } from "./cli-call.js";
 
 export interface ClaudeCall {

@@ -14,7 +14,7 @@
  *   call's row therefore carries its cumulative count minus the thread's count before it.
  */
 import type { TokenUsage } from "../core/ledger-row.js";
-import type { CodexUsage } from "../runtime/codex-stream.js";
+import type { CodexUsage } from "./codex-stream.js";
 
 /** Codex's `turn.completed.usage` in the ledger's convention (see the module comment). Token counts. */
 export function codexTokenUsage(usage: CodexUsage): TokenUsage {

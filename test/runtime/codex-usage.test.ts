@@ -3,7 +3,7 @@
  * onto the ledger's claude-shaped usage, and one call's share of a thread.
  */
 import { describe, expect, it } from "vitest";
-import { codexTokenUsage, usageSince } from "../../src/engine/codex-usage.js";
+import { codexTokenUsage, usageSince } from "../../src/runtime/codex-usage.js";
 
 describe("codexTokenUsage", () => {
   it("splits cached input out of input_tokens (codex counts it inside; the ledger beside it) and keeps output as printed", () => {

@@ -16,10 +16,10 @@
 import type { ToolPolicy } from "../policy/tool-policy.js";
 import { type ChildEcho, childEchoFence } from "../proc/child-output.js";
 import { runProcess } from "../proc/run-process.js";
-import type { ClaudePermissionMode } from "../runtime/claude-argv.js";
-import { buildCodexArgv, type CodexSession } from "../runtime/codex-argv.js";
-import { type CodexCompleted, type CodexOutcome, createCodexStreamParser } from "../runtime/codex-stream.js";
+import type { ClaudePermissionMode } from "./claude-argv.js";
 import { type CliCallOutcome, foldCliCall } from "./cli-call.js";
+import { buildCodexArgv, type CodexSession } from "./codex-argv.js";
+import { type CodexCompleted, type CodexOutcome, createCodexStreamParser } from "./codex-stream.js";
 
 export interface CodexCall {
   /** Path or name of the `codex` executable. */
