@@ -21,7 +21,7 @@ import {
 import { readGoalLoop } from "../run/max-cycles.js";
 import { readOutputLogLimit, readPrUserCache } from "../run/output-and-home-inputs.js";
 import { readRepairAttempts } from "../run/repair-attempts.js";
-import { readVerifyEnv } from "../run/request-fields.js";
+import { readVerifyEnv, readVerifyRepeat } from "../run/request-fields.js";
 import { parseCodexConfig } from "../runtime/codex-argv.js";
 import { bool, raw, readMode, strayInputs } from "./mode-inputs.js";
 
@@ -177,6 +177,7 @@ export function readActionInputs(env: Env): InputsResult {
     { label: "input `verify-env`", separators: /[\s,]+/ },
     errors,
   );
+  const verifyRepeat = readVerifyRepeat(raw(env, "verify-repeat"), "input `verify-repeat`", errors);
   const reportTo = readReportTo(env, errors);
   if (errors.length > 0 || mode === undefined) {
     return { ok: false, errors: errors.length > 0 ? errors : ["Internal error: no mode and no error"] };
@@ -190,6 +191,7 @@ export function readActionInputs(env: Env): InputsResult {
       ...opt("verifyCmd", verifyCmd),
       verifyTimeoutMs,
       verifyEnv,
+      ...(verifyRepeat !== undefined ? { verifyRepeat } : {}),
       acceptNoBuildEvidence: accept,
       acceptLoadedUserConfig: mode.kind === "auto" && acceptLoaded,
       repairAttempts,

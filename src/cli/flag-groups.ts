@@ -7,8 +7,9 @@
  */
 import { type Runtime, runtimeOptionsProblem } from "../engine/runtime-setup.js";
 import { parseDuration } from "../graph/duration.js";
+import { MAX_VERIFY_REPEAT } from "../policy/policy-file.js";
 import type { LegFlags, ReportFlags } from "../run/local-setup.js";
-import { readVerifyEnv } from "../run/request-fields.js";
+import { readVerifyEnv, readVerifyRepeat } from "../run/request-fields.js";
 import { parseCodexConfig } from "../runtime/codex-argv.js";
 import { type FlagGroup, type FlagReader, type FlagSpec, opt } from "./shared-flags.js";
 
@@ -98,6 +99,33 @@ function verifyTimeoutFlags(f: FlagReader, errors: string[]): VerifyTimeoutFlags
   return {};
 }
 
+/** `--verify-repeat N`: runs per verify command (issue 25 item 5). */
+const VERIFY_REPEAT_OPTIONS = {
+  "verify-repeat": { type: "string" },
+} as const satisfies Record<string, FlagSpec>;
+
+/** `--verify-repeat` read: 1–{@link MAX_VERIFY_REPEAT}; absent = the policy's, else once. */
+export interface VerifyRepeatFlags {
+  readonly verifyRepeat?: number;
+}
+
+/** Reads {@link VERIFY_REPEAT_OPTIONS}, pushing a bad count onto `errors`. */
+function verifyRepeatFlags(f: FlagReader, errors: string[]): VerifyRepeatFlags {
+  return opt("verifyRepeat", readVerifyRepeat(f.str("verify-repeat"), "--verify-repeat", errors));
+}
+
+/** The usage line of {@link VERIFY_REPEAT_OPTIONS}. */
+const VERIFY_REPEAT_USAGE = `  --verify-repeat N            run each verify command N times (1-${MAX_VERIFY_REPEAT}) on the same tree; mixed
+                               results are flaky, never a pass
+`;
+
+/** `--verify-repeat N` alone (part of {@link FRESH_RUN}): `verify` takes it too. */
+export const VERIFY_REPEAT: FlagGroup<VerifyRepeatFlags> = {
+  options: VERIFY_REPEAT_OPTIONS,
+  usage: VERIFY_REPEAT_USAGE,
+  read: verifyRepeatFlags,
+};
+
 /** Flags of a fresh run (`auto`, `run`): what its nodes and verify commands get. */
 const FRESH_RUN_OPTIONS = {
   runtime: { type: "string" },
@@ -105,6 +133,7 @@ const FRESH_RUN_OPTIONS = {
   "working-directory": { type: "string" },
   ...VERIFY_TIMEOUT_OPTIONS,
   "verify-env": { type: "string" },
+  ...VERIFY_REPEAT_OPTIONS,
   "continue-on-fail": { type: "boolean" },
 } as const satisfies Record<string, FlagSpec>;
 
@@ -117,6 +146,8 @@ export interface FreshRunFlags {
   /** `--verify-timeout` in ms (1s..24h); absent = the command's default. */
   readonly verifyTimeoutMs?: number;
   readonly verifyEnv: readonly string[];
+  /** `--verify-repeat` (1–10); absent = the policy's, else once. */
+  readonly verifyRepeat?: number;
   readonly continueOnFail: boolean;
 }
 
@@ -147,6 +178,7 @@ function freshRunFlags(f: FlagReader, errors: string[]): FreshRunFlags {
     ...opt("workingDirectory", f.str("working-directory")),
     ...opt("verifyTimeoutMs", verifyTimeoutMs),
     verifyEnv,
+    ...verifyRepeatFlags(f, errors),
     continueOnFail: f.bool("continue-on-fail"),
   };
 }
@@ -200,7 +232,7 @@ function reportFlags(f: FlagReader, errors: string[]): ReportFlags {
 
 /** The usage lines of {@link FRESH_RUN_OPTIONS} (`verify-timeout` is each command's own line). */
 const FRESH_RUN_USAGE = `  --verify-env NAMES           comma-separated variables passed to the verify commands
-  --runtime claude|codex       model CLI every node (and auto's planner) runs (default claude)
+${VERIFY_REPEAT_USAGE}  --runtime claude|codex       model CLI every node (and auto's planner) runs (default claude)
   --model M                    model passed to the CLI (claude --model, codex -m; default: the CLI's own)
   --working-directory DIR      folder to run in, resolved from --repo (inside the working tree)
   --continue-on-fail           prune only a failed node's descendants instead of halting

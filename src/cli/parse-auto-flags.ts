@@ -157,7 +157,7 @@ export function parseAutoFlags(argv: readonly string[]): ParsedFlags {
 
 /**
  * Flags of `evidence-gate plan` (SPEC §2, §11: `auto --plan-only`): the ones that decide the plan, as
- * `auto` reads them. Nothing runs, so the flags that only shape a run (`--verify-env`,
+ * `auto` reads them. Nothing runs, so the flags that only shape a run (`--verify-env`, `--verify-repeat`,
  * `--continue-on-fail`, `--runs-dir`, `--concurrency`, `--commit`) are refused by name rather than
  * ignored, and no check run is made.
  */
@@ -204,6 +204,7 @@ error, 130 interrupted.
 /** Flags `auto` takes that mean nothing when nothing runs, with why. */
 const RUN_ONLY_FLAGS = [
   "verify-env",
+  "verify-repeat",
   "continue-on-fail",
   "runs-dir",
   "concurrency",

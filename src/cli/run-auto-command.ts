@@ -62,6 +62,7 @@ export async function runCliAuto(argv: readonly string[], io: CliIo): Promise<nu
           continueOnFail: f.continueOnFail,
           verifyTimeoutMs: f.verifyTimeoutMs,
           verifyEnv: f.verifyEnv,
+          ...(f.verifyRepeat !== undefined ? { verifyRepeat: f.verifyRepeat } : {}),
           ...(policy !== undefined ? { policy } : {}),
           ...(f.sha !== undefined ? { postedHeadSha: f.sha } : {}),
         },

@@ -66,6 +66,7 @@ export async function runCliRun(argv: readonly string[], io: CliIo): Promise<num
           continueOnFail: f.continueOnFail,
           verifyTimeoutMs: f.verifyTimeoutMs ?? 10 * 60_000,
           verifyEnv: f.verifyEnv,
+          ...(f.verifyRepeat !== undefined ? { verifyRepeat: f.verifyRepeat } : {}),
           ...(policy !== undefined ? { policy } : {}),
           ...(f.sha !== undefined ? { postedHeadSha: f.sha } : {}),
         },

@@ -14,7 +14,7 @@ import type { RunTimeout } from "../run/request.js";
 import { readVerifyEnv } from "../run/request-fields.js";
 import { startRun } from "../run/start-run.js";
 import { prepareFreshRun } from "../run/terminal-report.js";
-import { REPORT, RUN_TIMEOUT, VERIFY_TIMEOUT } from "./flag-groups.js";
+import { REPORT, RUN_TIMEOUT, VERIFY_REPEAT, VERIFY_TIMEOUT } from "./flag-groups.js";
 import { type Parsed, parseOrExit } from "./parse-command.js";
 import { opt, parseFlags, type ReportFlags } from "./shared-flags.js";
 
@@ -22,6 +22,8 @@ export interface VerifyFlags extends ReportFlags {
   readonly verifyCmd?: string;
   readonly verifyTimeoutMs: number;
   readonly verifyEnv: readonly string[];
+  /** `--verify-repeat N` (1–10); absent = the policy's, else once. */
+  readonly verifyRepeat?: number;
   readonly workingDirectory?: string;
   readonly repo: string;
   readonly runsDir?: string;
@@ -35,7 +37,7 @@ export const VERIFY_USAGE = `usage: evidence-gate verify [--verify-cmd CMD] [opt
                                (default: verify-cmd in .github/evidence-gate.yml)
   --verify-timeout DURATION    its timeout, Go syntax (default 10m)
   --verify-env NAMES           variables passed through to it (comma separated)
-  --working-directory DIR      folder to run it in, resolved from --repo (inside the working tree)
+${VERIFY_REPEAT.usage}  --working-directory DIR      folder to run it in, resolved from --repo (inside the working tree)
   --repo DIR                   a folder in the repository's git working tree (default .); a sub-folder
                                is the working directory
   --runs-dir DIR               where run directories go (default <repo>/.evidence-gate/runs)
@@ -56,6 +58,7 @@ export function parseVerifyFlags(argv: readonly string[]): Parsed<VerifyFlags> {
       repo: { type: "string" },
       "runs-dir": { type: "string" },
       ...VERIFY_TIMEOUT.options,
+      ...VERIFY_REPEAT.options,
       ...RUN_TIMEOUT.options,
       ...REPORT.options,
     },
@@ -77,6 +80,7 @@ export function parseVerifyFlags(argv: readonly string[]): Parsed<VerifyFlags> {
         ...opt("verifyCmd", verifyCmd),
         verifyTimeoutMs: verifyTimeoutMs ?? 10 * 60_000,
         verifyEnv,
+        ...VERIFY_REPEAT.read(f, errors),
         ...opt("workingDirectory", f.str("working-directory")),
         repo: f.str("repo") ?? ".",
         ...opt("runsDir", f.str("runs-dir")),
@@ -135,6 +139,7 @@ export async function runCliVerify(argv: readonly string[], io: CliIo): Promise<
       continueOnFail: false,
       verifyTimeoutMs: f.verifyTimeoutMs,
       verifyEnv: f.verifyEnv,
+      ...opt("verifyRepeat", f.verifyRepeat),
       ...opt("policy", policy),
       ...opt("postedHeadSha", f.sha),
     },

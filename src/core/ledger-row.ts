@@ -68,6 +68,12 @@ export interface VerifyEvidence {
     readonly matched: boolean;
     readonly truncated?: true;
   };
+  /**
+   * `verify-repeat` (issue 25 item 5): how many times the command ran on this tree and how many of those
+   * passed. `0 < passed < runs` is flaky, and `outcome` is then the first failing run's: never a pass.
+   * Absent: it ran once.
+   */
+  readonly repeat?: { readonly runs: number; readonly passed: number };
 }
 
 /** Files the evidence tree does not represent: how many (`null` = not known), up to 10 of them, and why not known. */

@@ -103,7 +103,11 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
     repo: prepared.repo,
     concurrency: o.concurrency,
     onFail: o.onFail,
-    verify: { timeout_ms: o.verifyTimeoutMs, env: [...o.verifyEnv] },
+    verify: {
+      timeout_ms: o.verifyTimeoutMs,
+      env: [...o.verifyEnv],
+      ...(o.verifyRepeat !== undefined ? { repeat: o.verifyRepeat } : {}),
+    },
     ...(o.policy ? { policy: o.policy } : {}),
     toolPolicies: {},
     plan: null,
@@ -211,6 +215,7 @@ async function runPlan(
       passThrough: o.verifyEnv,
       knownSecrets: o.knownSecrets,
       ignoredBaseline: run.ignoredBaseline,
+      ...(o.verifyRepeat !== undefined ? { repeat: o.verifyRepeat } : {}),
     },
     ...legCaller(o),
   });

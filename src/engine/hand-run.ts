@@ -117,7 +117,11 @@ export async function runHandWritten(o: HandRunOptions): Promise<HandRunResult> 
     concurrency,
     onFail,
     // For `run` the recorded timeout is the ceiling the graph was validated with (resume re-validates).
-    verify: { timeout_ms: o.verifyTimeoutCeilingMs ?? 10 * 60_000, env: [...o.verifyEnv] },
+    verify: {
+      timeout_ms: o.verifyTimeoutCeilingMs ?? 10 * 60_000,
+      env: [...o.verifyEnv],
+      ...(o.verifyRepeat !== undefined ? { repeat: o.verifyRepeat } : {}),
+    },
     ...(o.policy ? { policy: o.policy } : {}),
     toolPolicies: policies,
     plan,
@@ -144,6 +148,7 @@ export async function runHandWritten(o: HandRunOptions): Promise<HandRunResult> 
       passThrough: o.verifyEnv,
       knownSecrets: o.knownSecrets,
       ignoredBaseline,
+      ...(o.verifyRepeat !== undefined ? { repeat: o.verifyRepeat } : {}),
     },
     ...legCaller(o),
   });

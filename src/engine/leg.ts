@@ -52,6 +52,8 @@ export interface LegOptions
     readonly passThrough: readonly string[];
     readonly knownSecrets: readonly string[];
     readonly ignoredBaseline: IgnoredFiles;
+    /** `verify-repeat`: runs per verify (absent: once). */
+    readonly repeat?: number;
   };
   readonly hooks?: RunHooks;
 }
@@ -101,6 +103,7 @@ export async function runLegAndFinish(o: LegOptions): Promise<FinishedRun & { re
     },
     // The separate user's files, readable for the engine's git between two pieces of PR code.
     handBack: [frame.repoDir],
+    ...(o.verify.repeat !== undefined ? { repeat: o.verify.repeat } : {}),
     ...(o.echo ? { echo: o.echo } : {}),
   });
   const leg = await executeGraph({

@@ -150,6 +150,7 @@ export async function resumeRun(o: ResumeOptions): Promise<ResumeResult> {
       passThrough: state.verify.env,
       knownSecrets: o.knownSecrets,
       ignoredBaseline: leftIgnoredBaseline(path),
+      ...(state.verify.repeat !== undefined ? { repeat: state.verify.repeat } : {}),
     },
     ...legCaller(o),
   });

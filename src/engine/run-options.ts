@@ -73,4 +73,10 @@ export interface EngineRunBase extends ModelCliOptions {
   readonly hooks?: RunHooks;
   /** Run id to use (the action mints it before creating the check run); default: minted by the driver. */
   readonly runId?: RunId;
+  /**
+   * `verify-repeat` (issue 25 item 5): every verify command runs this many times (2–10) on the same tree;
+   * mixed results are flaky, never a pass (`evidence/verify.ts` `combineRepeats`). Absent: once. A resumed
+   * leg keeps the first leg's.
+   */
+  readonly verifyRepeat?: number;
 }

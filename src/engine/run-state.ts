@@ -148,8 +148,12 @@ export interface RunState {
   readonly work_dir: string;
   readonly concurrency: number;
   readonly on_fail: "halt" | "continue";
-  /** The verify timeout and `verify-env` names of the first leg (a resumed leg keeps them). */
-  readonly verify: { readonly timeout_ms: number; readonly env: readonly string[] };
+  /** The verify timeout, `verify-env` names and `verify-repeat` of the first leg (a resumed leg keeps them). */
+  readonly verify: {
+    readonly timeout_ms: number;
+    readonly env: readonly string[];
+    readonly repeat?: number;
+  };
   /** Base-branch policy: `require-evidence` and where it was read. */
   readonly policy?: { readonly require_evidence: boolean; readonly source?: string };
   /** Every node's tool policy, fixed at the first leg; a resumed leg uses these verbatim (SPEC §8). */
@@ -238,7 +242,11 @@ const stateSchema = z.object({
   work_dir: z.string(),
   concurrency: z.number().int().min(1),
   on_fail: z.enum(["halt", "continue"]),
-  verify: z.object({ timeout_ms: z.number().int().positive(), env: z.array(z.string()) }),
+  verify: z.object({
+    timeout_ms: z.number().int().positive(),
+    env: z.array(z.string()),
+    repeat: z.number().int().min(1).max(10).optional(),
+  }),
   policy: z.object({ require_evidence: z.boolean(), source: z.string().optional() }).optional(),
   tool_policies: z.record(z.string(), policySchema),
   planning_calls: z.array(z.object({ costUsd: z.number().nullable(), usage })),

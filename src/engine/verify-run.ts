@@ -117,6 +117,7 @@ export async function runVerifyOnly(o: VerifyRunOptions): Promise<VerifyRunResul
     env: o.baseEnv,
     passThrough: o.verifyEnv,
     knownSecrets: o.knownSecrets,
+    ...(o.verifyRepeat !== undefined ? { repeat: o.verifyRepeat } : {}),
     ...(o.echo ? { echo: o.echo } : {}),
     ...(o.signal ? { signal: o.signal } : {}),
   });

@@ -17,6 +17,8 @@ export interface VerifyCacheKey {
   readonly expectExit: number;
   /** The `output_matches` pattern's source as written in the graph; `null` when there is none. */
   readonly outputMatches: string | null;
+  /** How many times the command runs (`verify-repeat`): one run is not the evidence of three. */
+  readonly repeat: number;
 }
 
 /** The key of a verify of `command` in `cwd` on `tree`. */
@@ -26,6 +28,7 @@ export function verifyCacheKey(
     readonly cwd: string;
     readonly expectExit: number;
     readonly outputMatches?: Pattern;
+    readonly repeat?: number;
   },
   tree: string,
 ): VerifyCacheKey {
@@ -35,6 +38,7 @@ export function verifyCacheKey(
     cwd: verify.cwd,
     expectExit: verify.expectExit,
     outputMatches: verify.outputMatches?.source ?? null,
+    repeat: Math.max(1, Math.floor(verify.repeat ?? 1)),
   };
 }
 
@@ -46,7 +50,7 @@ export class VerifyCache {
   >();
 
   private static id(key: VerifyCacheKey): string {
-    return JSON.stringify([key.tree, key.command, key.cwd, key.expectExit, key.outputMatches]);
+    return JSON.stringify([key.tree, key.command, key.cwd, key.expectExit, key.outputMatches, key.repeat]);
   }
 
   /** The first recorded result for `key` and the node it was recorded for. */

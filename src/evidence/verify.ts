@@ -58,6 +58,12 @@ export interface RunVerifyOptions {
    * the exit code alone decides, and the output is not buffered beyond the 4 KiB tail.
    */
   readonly outputMatches?: Pattern;
+  /**
+   * `verify-repeat` (input, `--verify-repeat`, policy key; issue 25 item 5): run the command this many
+   * times (1–10) on the same working tree, one after another; mixed results are flaky, never a pass
+   * ({@link combineRepeats}). Absent or 1: once.
+   */
+  readonly repeat?: number;
 }
 
 /**
@@ -98,6 +104,30 @@ async function measureAndRun(options: RunVerifyOptions): Promise<{
     }
   }
 
+  const runs: VerifyEvidence[] = [];
+  const wanted = Math.max(1, Math.floor(options.repeat ?? 1));
+  for (let run = 1; run <= wanted; run++) {
+    runs.push(await runOnce(options, snapshot, tree));
+    // A cancelled run stops; a command that cannot start will not start the next time either.
+    if (options.signal?.aborted === true || runs[runs.length - 1]?.outcome === "spawn_failed") break;
+  }
+  const evidence = wanted === 1 ? runs[0]! : combineRepeats(runs);
+  // Only a judged result is evidence about the tree; a command that could not run is tried again.
+  if (options.reuse && key !== null && (evidence.outcome === "passed" || evidence.outcome === "failed")) {
+    options.reuse.cache.record(key, options.reuse.nodeId, evidence);
+  }
+  return { evidence, before, ran: true };
+}
+
+/**
+ * One run of the command on the tree `snapshot` described: spawned as PR code (the separate user when
+ * the run has one), judged by its exit code and `output_matches`.
+ */
+async function runOnce(
+  options: RunVerifyOptions,
+  snapshot: Awaited<ReturnType<typeof snapshotBeforeVerify>>,
+  tree: string | null,
+): Promise<VerifyEvidence> {
   const output = new VerifyOutput(options.outputMatches);
   const identity = currentChildIdentity();
   // `sh -e -c`: a multi-line (or `;`-joined) verify command stops at its first failing command, as a
@@ -128,7 +158,7 @@ async function measureAndRun(options: RunVerifyOptions): Promise<{
   // The pattern searches whatever output arrived, once, whatever the outcome; only an `exited` result can
   // pass on it.
   const outputMatches = output.judge();
-  const evidence = judgeResult(result, {
+  return judgeResult(result, {
     base: {
       command: options.command,
       cwd: options.cwd,
@@ -141,11 +171,23 @@ async function measureAndRun(options: RunVerifyOptions): Promise<{
     },
     tail: (note) => output.evidenceTail(snapshot.treeNote, outputMatches, withLeftBehind(note, result)),
   });
-  // Only a judged result is evidence about the tree; a command that could not run is tried again.
-  if (options.reuse && key !== null && (evidence.outcome === "passed" || evidence.outcome === "failed")) {
-    options.reuse.cache.record(key, options.reuse.nodeId, evidence);
-  }
-  return { evidence, before, ran: true };
+}
+
+/**
+ * The evidence of `verify-repeat` runs of one command on one tree (issue 25 item 5): every run passed —
+ * the last run's evidence; any did not — the first that did not, so its exit code and output are the ones
+ * shown. `repeat` records how many ran and passed: some but not all is flaky, and flaky is never a pass
+ * (`outcome` is the failing run's). Durations are summed (ms).
+ */
+export function combineRepeats(runs: readonly VerifyEvidence[]): VerifyEvidence {
+  const passed = runs.filter((run) => run.outcome === "passed").length;
+  const shown = runs.find((run) => run.outcome !== "passed") ?? runs[runs.length - 1];
+  if (shown === undefined) throw new Error("combineRepeats: no run to combine");
+  return {
+    ...shown,
+    durationMs: runs.reduce((sum, run) => sum + run.durationMs, 0),
+    repeat: { runs: runs.length, passed },
+  };
 }
 
 /**
@@ -245,6 +287,8 @@ export interface VerifyRunSettings {
    * leaves the evidence tree unknown: never a false success. Default: none.
    */
   readonly handBack?: readonly string[];
+  /** `verify-repeat`: every verify of the run runs this many times ({@link RunVerifyOptions.repeat}). */
+  readonly repeat?: number;
 }
 
 /** One sink's verify, as the engine asks for it. */
@@ -328,6 +372,7 @@ export class VerifyQueue {
         ...(this.settings.echo !== undefined ? { echo: this.settings.echo } : {}),
         ...(request.signal !== undefined ? { signal: request.signal } : {}),
         ...(request.outputMatches != null ? { outputMatches: request.outputMatches } : {}),
+        ...(this.settings.repeat !== undefined ? { repeat: this.settings.repeat } : {}),
       };
       if (baseline !== null && elsewhere !== undefined) {
         // Not reused, nor kept for reuse: the same tree there is not the same evidence (other ignored files).

@@ -228,6 +228,16 @@ export function describeOutsideWrites(writes: OutsideWrites, shown = 10): string
  * says so.
  */
 export function verifyExitWords(verify: VerifyEvidence): string {
+  const words = singleRunWords(verify);
+  const repeat = verify.repeat;
+  if (repeat === undefined) return words;
+  if (repeat.passed === repeat.runs) return `${words} in each of ${repeat.runs} runs on the same tree`;
+  if (repeat.passed === 0) return `${words}; it passed none of ${repeat.runs} runs on the same tree`;
+  return `flaky: passed ${repeat.passed} of ${repeat.runs} runs on the same tree (a flaky result is not a pass); the first failing run ${words}`;
+}
+
+/** {@link verifyExitWords} for one run. */
+function singleRunWords(verify: VerifyEvidence): string {
   const matches = verify.outputMatches;
   const truncated =
     matches?.truncated === true

@@ -61,6 +61,8 @@ export function fitLedgerText(text: string): string {
   return `${head} … [cut: ${text.length - head.length} more characters]`;
 }
 const MAX_LIST = 10_000;
+/** The most runs `verify-repeat` allows (inputs.ts checks the input against the same bound). */
+const MAX_REPEAT = 10;
 
 const id = z.string().min(1).max(MAX_ID);
 const line = z.string().max(MAX_LINE);
@@ -103,6 +105,10 @@ const VerifyEvidenceSchema = z.strictObject({
     .optional(),
   outputMatches: z
     .strictObject({ pattern: text, matched: z.boolean(), truncated: z.literal(true).optional() })
+    .optional(),
+  repeat: z
+    .strictObject({ runs: count.min(1).max(MAX_REPEAT), passed: count.max(MAX_REPEAT) })
+    .refine((r) => r.passed <= r.runs, { message: "passed cannot exceed runs" })
     .optional(),
 });
 

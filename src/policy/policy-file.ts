@@ -27,7 +27,11 @@ export const POLICY_KEYS = [
   "planned-tools",
   "allowed-bots",
   "comment-commands",
+  "verify-repeat",
 ] as const;
+
+/** The most runs `verify-repeat` may ask for (input, flag, policy key): ten builds is already a lot. */
+export const MAX_VERIFY_REPEAT = 10;
 
 /** The policy's values; defaults filled in. */
 export interface Policy {
@@ -41,6 +45,12 @@ export interface Policy {
   readonly allowedBots: readonly string[];
   /** Whether `/evidence-gate run` comment commands are accepted (default true). */
   readonly commentCommands: boolean;
+  /**
+   * `verify-repeat`: every verify command runs this many times (1–{@link MAX_VERIFY_REPEAT}) and mixed
+   * results are flaky, not green (issue 25 item 5). A floor: a workflow input or flag may ask for more,
+   * never fewer. Absent: once.
+   */
+  readonly verifyRepeat?: number;
 }
 
 /** The policy when there is no policy file. */
@@ -119,6 +129,14 @@ const PolicyFileSchema = z.strictObject(
     "planned-tools": stringList("planned-tools").optional(),
     "allowed-bots": stringList("allowed-bots").optional(),
     "comment-commands": bool("comment-commands", "").optional(),
+    "verify-repeat": z
+      .number({ error: (issue) => `verify-repeat must be a whole number, got ${shown(issue.input)}` })
+      .int({ error: (issue) => `verify-repeat must be a whole number, got ${shown(issue.input)}` })
+      .min(1, { error: "verify-repeat must be at least 1 (1 = run once)" })
+      .max(MAX_VERIFY_REPEAT, {
+        error: `verify-repeat may be at most ${MAX_VERIFY_REPEAT} (each run is a full build)`,
+      })
+      .optional(),
   },
   {
     error: (issue) =>
@@ -196,6 +214,7 @@ export function parsePolicyFile(content: string | Uint8Array, source: PolicySour
       plannedTools: Object.freeze([...plannedTools]),
       allowedBots: Object.freeze([...(values["allowed-bots"] ?? [])]),
       commentCommands: values["comment-commands"] ?? true,
+      ...(values["verify-repeat"] !== undefined ? { verifyRepeat: values["verify-repeat"] } : {}),
     },
     source,
   };
@@ -277,6 +296,7 @@ export function autoRunPolicy(result: Extract<PolicyFileResult, { ok: true }>):
       readonly verifyCmd?: string;
       readonly requireEvidence: boolean;
       readonly plannedTools: readonly string[];
+      readonly verifyRepeat?: number;
       readonly source: string;
     }
   | undefined {
@@ -285,6 +305,7 @@ export function autoRunPolicy(result: Extract<PolicyFileResult, { ok: true }>):
     ...(result.policy.verifyCmd !== undefined ? { verifyCmd: result.policy.verifyCmd } : {}),
     requireEvidence: result.policy.requireEvidence,
     plannedTools: result.policy.plannedTools,
+    ...(result.policy.verifyRepeat !== undefined ? { verifyRepeat: result.policy.verifyRepeat } : {}),
     source: describePolicySource(result.source),
   };
 }
@@ -294,6 +315,7 @@ export function policySummary(policy: Policy): string {
   const parts = [`require-evidence ${policy.requireEvidence}`];
   if (policy.verifyCmd !== undefined) parts.push(`verify-cmd ${JSON.stringify(policy.verifyCmd)}`);
   if (policy.plannedTools.length > 0) parts.push(`planned-tools ${policy.plannedTools.join(", ")}`);
+  if (policy.verifyRepeat !== undefined) parts.push(`verify-repeat ${policy.verifyRepeat}`);
   return parts.join(", ");
 }
 

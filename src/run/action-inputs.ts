@@ -50,6 +50,8 @@ export interface ActionInputs {
    */
   readonly timeoutMinutes: number;
   readonly verifyEnv: readonly string[];
+  /** Input `verify-repeat` (1–10): runs per verify command; absent = the policy's, else once. */
+  readonly verifyRepeat?: number;
   readonly acceptNoBuildEvidence: boolean;
   /**
    * `runtime: claude|codex` (default `claude`): the CLI `auto` and `run` spawn. `resume` ignores it (the

@@ -3,6 +3,7 @@
  * surfaces cannot drift: each reader takes the raw text and the name to quote in messages (`--verify-env`,
  * ``input `verify-env` ``), and pushes every problem onto `errors`.
  */
+import { MAX_VERIFY_REPEAT } from "../policy/policy-file.js";
 import { verifyEnvProblems } from "../proc/child-env.js";
 
 /**
@@ -21,4 +22,23 @@ export function readVerifyEnv(
     .filter((s) => s !== "");
   errors.push(...verifyEnvProblems(names, o.label));
   return names;
+}
+
+/**
+ * `verify-repeat` as the input or flag gives it (issue 25 item 5): a whole number from 1 to
+ * {@link MAX_VERIFY_REPEAT}, how many times each verify command runs on the same tree. `undefined` when
+ * not given (blank) or wrong — a wrong value pushes one error naming `label` and the fix onto `errors`.
+ */
+export function readVerifyRepeat(
+  text: string | undefined,
+  label: string,
+  errors: string[],
+): number | undefined {
+  if (text === undefined || text.trim() === "") return undefined;
+  const n = /^\d+$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
+  if (Number.isInteger(n) && n >= 1 && n <= MAX_VERIFY_REPEAT) return n;
+  errors.push(
+    `${label} ${JSON.stringify(text)}: give a whole number from 1 to ${MAX_VERIFY_REPEAT} (how many times each verify command runs on the same tree)`,
+  );
+  return undefined;
 }

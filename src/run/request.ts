@@ -80,6 +80,8 @@ export interface RunPolicy {
   readonly requireEvidence: boolean;
   /** Extra planned-node grants (`auto` only). */
   readonly plannedTools?: readonly string[];
+  /** `verify-repeat` from the policy file: a floor for {@link RunRequest.verifyRepeat}. */
+  readonly verifyRepeat?: number;
   /** Where the file was read (`describePolicySource`), named in the ledger's plan section. */
   readonly source?: string;
 }
@@ -102,6 +104,11 @@ export interface RunRequest {
   readonly verifyTimeoutMs?: number;
   /** Variable names passed through to verify commands (`verify-env`); default none. */
   readonly verifyEnv?: readonly string[];
+  /**
+   * `verify-repeat` (input, `--verify-repeat`): runs per verify command, 1–10; the policy's value is a
+   * floor (the larger one applies). Absent: the policy's, else once.
+   */
+  readonly verifyRepeat?: number;
   readonly policy?: RunPolicy;
   /** Commit the nodes' changes when the run ends (CLI `--commit`, the action's `push`). */
   readonly commit: boolean;

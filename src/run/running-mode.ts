@@ -144,6 +144,7 @@ export function actionRequestBase(run: RunningMode): Omit<RunRequest, "mode"> & 
     continueOnFail: inputs.continueOnFail,
     verifyTimeoutMs: inputs.verifyTimeoutMs,
     verifyEnv: inputs.verifyEnv,
+    ...(inputs.verifyRepeat !== undefined ? { verifyRepeat: inputs.verifyRepeat } : {}),
     commit: run.push !== undefined,
     runsDir: run.runsDir,
     surface: "action",

@@ -55,6 +55,15 @@ export async function startRun<K extends RunModeRequest["kind"]>(
   }
 }
 
+/**
+ * The run's `verify-repeat`: the larger of the request's and the policy file's (the policy is a floor a
+ * workflow cannot lower); nothing when that is one run.
+ */
+function verifyRepeatOf(request: RunRequest): { verifyRepeat?: number } {
+  const repeat = Math.max(request.verifyRepeat ?? 1, request.policy?.verifyRepeat ?? 1);
+  return repeat > 1 ? { verifyRepeat: repeat } : {};
+}
+
 /** The options every driver takes alike (`EngineRunBase`), from the request and the ports. */
 export function engineBase(request: RunRequest, ports: RunPorts): EngineRunBase {
   const { modelCli, workspace } = ports;
@@ -87,6 +96,7 @@ export function engineBase(request: RunRequest, ports: RunPorts): EngineRunBase 
     ...(workspace?.indexOverlay !== undefined ? { indexOverlay: workspace.indexOverlay } : {}),
     baseEnv: request.baseEnv,
     knownSecrets: request.knownSecrets,
+    ...verifyRepeatOf(request),
     ...(ports.echo !== undefined ? { echo: ports.echo } : {}),
     ...(ports.signal !== undefined ? { signal: ports.signal } : {}),
     ...(ports.hooks !== undefined ? { hooks: ports.hooks } : {}),

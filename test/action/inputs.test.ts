@@ -521,3 +521,15 @@ describe("report-to and approver (issue 11: the evidence-gate App)", () => {
     ]);
   });
 });
+
+describe("verify-repeat", () => {
+  it("a whole number 1-10 is read; blank is once (absent); anything else names the input and the fix", () => {
+    expect(ok({ goal: "g", "verify-repeat": "3" }).verifyRepeat).toBe(3);
+    expect(ok({ goal: "g", "verify-repeat": "" }).verifyRepeat).toBeUndefined();
+    for (const bad of ["0", "11", "-1", "3x"]) {
+      expect(errors({ goal: "g", "verify-repeat": bad })).toEqual([
+        `input \`verify-repeat\` ${JSON.stringify(bad)}: give a whole number from 1 to 10 (how many times each verify command runs on the same tree)`,
+      ]);
+    }
+  });
+});

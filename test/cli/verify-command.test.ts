@@ -3,7 +3,9 @@
  * command once (the sample project's real `npm test`), the ledger has one `verify (engine)` row, and the
  * exit code follows the outcome: 0 passed, 1 failed, 64 when there is no command.
  */
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { runCliVerify } from "../../src/cli/verify-command.js";
 import type { Ledger } from "../../src/ledger/ledger.js";
@@ -140,5 +142,54 @@ describe("evidence-gate verify", () => {
       /The policy file \.github\/evidence-gate\.yml.* sets an empty verify-cmd \(blank, or only # comments\), which would pass every time/,
     );
     expect(fromPolicy.ledger).toBeNull();
+  });
+
+  it("--verify-repeat 3 on a command that passes, fails, passes: flaky, never green — exit 1, failure, the counts on the row", async () => {
+    const repo = await makeFixedSampleRepo();
+    repos.push(repo);
+    const counter = join(mkdtempSync(join(tmpdir(), "eg-repeat-")), "n");
+    // Odd runs pass, even runs fail: the same tree, a different result.
+    const command = `n=$(cat ${counter} 2>/dev/null || echo 0); n=$((n+1)); echo $n > ${counter}; echo run $n; [ $((n % 2)) -eq 1 ]`;
+    const r = await verify(repo, ["--verify-cmd", command, "--verify-repeat", "3"]);
+    expect(r.code, r.stderr + r.stdout).toBe(1);
+    expect(readFileSync(counter, "utf8").trim()).toBe("3");
+    const row = r.ledger?.rows[0];
+    expect(row).toMatchObject({ verdict: "FAIL", cause: "verify_failed" });
+    expect(row?.verify).toMatchObject({ outcome: "failed", exitCode: 1, repeat: { runs: 3, passed: 2 } });
+    // The failing run's output is the one kept.
+    expect(row?.verify?.outputTail).toContain("run 2");
+    expect(r.ledger?.conclusion?.conclusion).toBe("failure");
+    expect(r.stdout).toContain("flaky: passed 2 of 3 runs on the same tree (a flaky result is not a pass)");
+  });
+
+  it("--verify-repeat 2 on a passing build: success, 'in each of 2 runs'; the policy file's verify-repeat is a floor the flag cannot lower", async () => {
+    const repo = await makeFixedSampleRepo();
+    repos.push(repo);
+    const r = await verify(repo, ["--verify-cmd", "npm test", "--verify-repeat", "2"]);
+    expect(r.code, r.stderr + r.stdout).toBe(0);
+    expect(r.ledger?.rows[0]?.verify?.repeat).toEqual({ runs: 2, passed: 2 });
+    expect(r.stdout).toContain("in each of 2 runs on the same tree");
+
+    const floored = await makeFixedSampleRepo("fix", { ".github/evidence-gate.yml": "verify-repeat: 3\n" });
+    repos.push(floored);
+    const f = await verify(floored, ["--verify-cmd", "npm test", "--verify-repeat", "1"]);
+    expect(f.code, f.stderr + f.stdout).toBe(0);
+    expect(f.ledger?.rows[0]?.verify?.repeat).toEqual({ runs: 3, passed: 3 });
+  });
+
+  it("a --verify-repeat that is not 1-10, or a policy verify-repeat of 11, is a usage error naming the fix: exit 64, nothing ran", async () => {
+    const repo = await makeFixedSampleRepo();
+    repos.push(repo);
+    for (const bad of ["0", "11", "two", "1.5"]) {
+      const r = await verify(repo, ["--verify-cmd", "npm test", "--verify-repeat", bad]);
+      expect(r.code, bad).toBe(64);
+      expect(r.stderr).toContain(`--verify-repeat ${JSON.stringify(bad)}: give a whole number from 1 to 10`);
+      expect(r.ledger).toBeNull();
+    }
+    const policy = await makeFixedSampleRepo("fix", { ".github/evidence-gate.yml": "verify-repeat: 11\n" });
+    repos.push(policy);
+    const p = await verify(policy, ["--verify-cmd", "npm test"]);
+    expect(p.code, p.stdout).toBe(64);
+    expect(p.stderr).toContain("verify-repeat may be at most 10 (each run is a full build)");
   });
 });
