@@ -11,17 +11,14 @@
  * inputs the bot dispatched), else from the ledger's own run id and head — and in both cases only a check run
  * of this App on that commit that awaits exactly that run is written. Anything else writes nothing.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { WorkflowRunEvent } from "../github/workflow-run-event.js";
 import {
-  readWorkflowRunLedgerUnchecked,
   refusedUnlessAbout,
   type WorkflowRunLedger,
+  withWorkflowRunLedger,
 } from "../github/workflow-run-ledger.js";
 import type { AppCheckRuns } from "./app-check-runs.js";
-import { type HandlerContext, type HandlerResult, throwIfTransient } from "./handler.js";
+import type { HandlerContext, HandlerResult } from "./handler.js";
 import { ledgerCompletion } from "./ledger-completion.js";
 
 /** What the run's `run-name` says it resumes: `… <run id> <40-hex sha> …`. */
@@ -48,17 +45,8 @@ export async function onResumeWorkflowRun(
     // The check run went `in_progress` when the bot dispatched the resume.
     return { outcome: "ignored", detail: `resume workflow run ${upstream.runId} ${upstream.action}` };
   }
-  // A fresh folder per delivery, removed after: the server keeps nothing on disk.
-  const tempDir = mkdtempSync(join(tmpdir(), "evidence-gate-bot-"));
-  try {
-    const read = await readWorkflowRunLedgerUnchecked({
-      octokit: ctx.octokit,
-      ...where,
-      upstream,
-      checkName: ctx.config.checkName,
-      tempDir,
-    });
-    throwIfTransient(read);
+  const reading = { octokit: ctx.octokit, ...where, upstream, checkName: ctx.config.checkName };
+  return withWorkflowRunLedger({ ...reading, checkAgainst: "caller" }, async (read) => {
     const awaited = awaitedResume(upstream.displayTitle, read);
     if (awaited === null) {
       return {
@@ -96,7 +84,5 @@ export async function onResumeWorkflowRun(
           ? `check run ${target.id}: resumed run ${found.ledger.runId} from artifact ${found.artifact.id}`
           : `check run ${target.id}: ${found.title}`,
     };
-  } finally {
-    rmSync(tempDir, { recursive: true, force: true });
-  }
+  });
 }

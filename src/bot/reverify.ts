@@ -20,11 +20,8 @@
  * commit that awaits a Re-verify is written — from the ledger, read by the shared rule and checked against the
  * check run's own head commit, or `failure` saying why there is none. Anything else writes nothing.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { WorkflowRunEvent } from "../github/workflow-run-event.js";
-import { readWorkflowRunLedgerUnchecked, refusedUnlessAbout } from "../github/workflow-run-ledger.js";
+import { refusedUnlessAbout, withWorkflowRunLedger } from "../github/workflow-run-ledger.js";
 import { escapeInline } from "../ledger/markdown-syntax.js";
 import type { AppCheckRun, AppCheckRuns } from "./app-check-runs.js";
 import type { HandlerContext, HandlerResult } from "./handler.js";
@@ -168,15 +165,8 @@ export async function onVerifyWorkflowRun(
   if (upstream.action !== "completed") {
     return { outcome: "ignored", detail: `Re-verify workflow run ${upstream.runId} ${upstream.action}` };
   }
-  const tempDir = mkdtempSync(join(tmpdir(), "evidence-gate-bot-"));
-  try {
-    const read = await readWorkflowRunLedgerUnchecked({
-      octokit: ctx.octokit,
-      ...where,
-      upstream,
-      checkName: ctx.config.checkName,
-      tempDir,
-    });
+  const reading = { octokit: ctx.octokit, ...where, upstream, checkName: ctx.config.checkName };
+  return withWorkflowRunLedger({ ...reading, checkAgainst: "caller" }, async (read) => {
     const sha =
       VERIFYING.exec(upstream.displayTitle ?? "")?.[1] ??
       (read.kind === "ledger" ? read.ledger.headSha?.toLowerCase() : undefined);
@@ -206,7 +196,5 @@ export async function onVerifyWorkflowRun(
       outcome: `completed:${done.conclusion}`,
       detail: `check run ${target.id}: Re-verify run ${upstream.runId}`,
     };
-  } finally {
-    rmSync(tempDir, { recursive: true, force: true });
-  }
+  });
 }

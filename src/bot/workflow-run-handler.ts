@@ -22,9 +22,6 @@
  * gets a fresh check run that takes over from it (`AppCheckRuns.replace`). When no check run exists yet (the `pull_request` delivery is late or lost, or the App was
  * installed after the pull request opened), `requested` / `in_progress` wait briefly for it, then create it.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { z } from "zod";
 import { checkRunProvenance } from "../github/run-provenance.js";
 import { needsProvenance, provenanceRefusal } from "../github/run-verdict.js";
@@ -35,20 +32,14 @@ import {
 } from "../github/workflow-run-event.js";
 import {
   PROVENANCE_HEADING,
-  readWorkflowRunLedger,
   type WorkflowRunLedger,
+  withWorkflowRunLedger,
 } from "../github/workflow-run-ledger.js";
 import type { StartingCommit } from "../ledger/ledger.js";
 import { codeSpan } from "../ledger/markdown-syntax.js";
 import { type AppCheckRun, AppCheckRuns } from "./app-check-runs.js";
 import { compareAttempt, type RunAttempt } from "./check-key.js";
-import {
-  type HandlerContext,
-  type HandlerResult,
-  MalformedPayloadError,
-  parsePayload,
-  throwIfTransient,
-} from "./handler.js";
+import { type HandlerContext, type HandlerResult, MalformedPayloadError, parsePayload } from "./handler.js";
 import { ledgerCompletion, provenanceOf } from "./ledger-completion.js";
 import { repositoryPart } from "./payload-parts.js";
 import { checkedPushClaim, pushedCommitOf, shortSha } from "./pushed-commit.js";
@@ -223,18 +214,8 @@ async function complete(
   }
   const owner = repository.owner.login;
   const repo = repository.name;
-  // A fresh folder per delivery, removed after: the server keeps nothing on disk.
-  const tempDir = mkdtempSync(join(tmpdir(), "evidence-gate-bot-"));
-  try {
-    const read = await readWorkflowRunLedger({
-      octokit: ctx.octokit,
-      owner,
-      repo,
-      upstream,
-      checkName: ctx.config.checkName,
-      tempDir,
-    });
-    throwIfTransient(read);
+  const reading = { octokit: ctx.octokit, owner, repo, upstream, checkName: ctx.config.checkName };
+  return withWorkflowRunLedger({ ...reading, checkAgainst: "event" }, async (read) => {
     const key = keyFor(upstream, attempt, target);
     const detailsUrl = upstream.htmlUrl ?? undefined;
     const links = detailsUrl === undefined ? {} : { detailsUrl };
@@ -285,9 +266,7 @@ async function complete(
           ? `check run ${target.id}: run ${found.ledger.runId} from artifact ${found.artifact.id}`
           : `check run ${target.id}: ${found.title}`,
     };
-  } finally {
-    rmSync(tempDir, { recursive: true, force: true });
-  }
+  });
 }
 
 type FoundLedger = Extract<WorkflowRunLedger, { kind: "ledger" }>;

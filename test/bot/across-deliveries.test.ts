@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { FAILURE_LEDGER, SUCCESS_LEDGER } from "../ledger/fixtures.js";
 import {
+  artifactsOutage,
   type BotRig,
   botRigs,
   checkRunPayload,
@@ -262,6 +263,24 @@ describe("Re-verify: the verify command only, on the pull request's current head
     });
   }
 
+  /** The Re-verify run of `sha` completed (on the default branch), its passing ledger uploaded. */
+  function verifyRunCompleted(rig: BotRig, sha: string) {
+    uploadLedger(rig.github, {
+      ledger: { ...SUCCESS_LEDGER, headSha: sha },
+      runId: VERIFY_RUN,
+      headSha: sha,
+      fork: false,
+    });
+    return workflowRunPayload({
+      action: "completed",
+      runId: VERIFY_RUN,
+      headSha: BASE,
+      fork: false,
+      event: "workflow_dispatch",
+      displayTitle: `evidence-gate verify ${sha}`,
+    });
+  }
+
   it("every completed check run carries Re-verify; a writer's click dispatches the workflow in mode verify on the current head once, and its run completes the fresh check run", async () => {
     const rig = await rigs.start();
     rig.github.state.addWorkflow({
@@ -299,26 +318,32 @@ describe("Re-verify: the verify command only, on the pull request's current head
     expect(outcomeOf(await rig.deliver("check_run", click))).toBe("stale");
     expect(rig.github.state.dispatches).toHaveLength(1);
     // The dispatched run (on the default branch) completes the fresh check run with its ledger.
-    uploadLedger(rig.github, {
-      ledger: { ...SUCCESS_LEDGER, headSha: NEW_HEAD },
-      runId: VERIFY_RUN,
-      headSha: NEW_HEAD,
-      fork: false,
-    });
-    const done = await rig.deliver(
-      "workflow_run",
-      workflowRunPayload({
-        action: "completed",
-        runId: VERIFY_RUN,
-        headSha: BASE,
-        fork: false,
-        event: "workflow_dispatch",
-        displayTitle: `evidence-gate verify ${NEW_HEAD}`,
-      }),
-    );
+    const done = await rig.deliver("workflow_run", verifyRunCompleted(rig, NEW_HEAD));
     expect(outcomeOf(done), done.response).toBe("completed:success");
     expect(fresh).toMatchObject({ status: "completed", conclusion: "success" });
     expect(first).toMatchObject({ status: "completed", conclusion: "failure" });
+    rig.github.assertNoViolations();
+  });
+
+  it("a transient 5xx reading a Re-verify run's ledger is no verdict: the fresh check run stays open, the delivery fails, and the App's redelivery completes it (issue 23)", async () => {
+    const rig = await rigs.start();
+    rig.github.state.addWorkflow({
+      file: WORKFLOW_FILE,
+      inputs: [{ name: "mode" }, { name: "sha" }, { name: "pull-request" }],
+    });
+    rig.github.state.setCollaborator("mona", "write");
+    const first = await completedRun(rig);
+    expect(outcomeOf(await rig.deliver("check_run", reverifyClick(first, "mona")))).toBe("dispatched");
+    const fresh = appChecks(rig).find((r) => r.id !== first.id)!;
+    expect(fresh).toMatchObject({ status: "queued", externalId: "evidence-gate-bot:pr=42:verify" });
+    const completed = verifyRunCompleted(rig, HEAD);
+    rig.github.failNext(artifactsOutage());
+    const done = await rig.deliver("workflow_run", completed);
+    expect(outcomeOf(done)).toBe("error");
+    expect(fresh).toMatchObject({ status: "queued", conclusion: null });
+    await rig.settle();
+    expect(rig.outcomes(done.guid)).toEqual(["error", "completed:success"]);
+    expect(fresh).toMatchObject({ status: "completed", conclusion: "success" });
     rig.github.assertNoViolations();
   });
 

@@ -15,9 +15,9 @@ import { readBotConfig } from "../../src/bot/config.js";
 import { createBotLog } from "../../src/bot/delivery-log.js";
 import { reconcileOpenCheckRuns } from "../../src/bot/reconcile.js";
 import { startBot } from "../../src/bot/start-bot.js";
-import { SERVER_ERROR_RETRIES } from "../../src/github/octokit.js";
 import { SUCCESS_LEDGER } from "../ledger/fixtures.js";
 import {
+  artifactsOutage,
   type BotRig,
   botEnv,
   botRigs,
@@ -63,12 +63,7 @@ describe("the bot heals itself", () => {
     await rig.deliver("pull_request", pullRequestPayload({ headSha: HEAD, fork: true }));
     await rig.deliver("workflow_run", workflowRunPayload({ action: "requested", runId: RUN, headSha: HEAD }));
     uploadLedger(rig.github, { ledger: { ...SUCCESS_LEDGER, headSha: HEAD }, runId: RUN, headSha: HEAD });
-    rig.github.failNext({
-      method: "GET",
-      pathPattern: "/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts",
-      status: 502,
-      times: SERVER_ERROR_RETRIES + 1,
-    });
+    rig.github.failNext(artifactsOutage());
     const done = await rig.deliver(
       "workflow_run",
       workflowRunPayload({ action: "completed", runId: RUN, headSha: HEAD }),
