@@ -46,3 +46,14 @@ export function parsePayload<T>(event: string, schema: z.ZodType<T>, payload: un
     ),
   );
 }
+
+/**
+ * The answer to a redelivery of a delivery that already finished (its `X-GitHub-Delivery` marks check run
+ * `id`: `app-check-runs.ts`, de-duplication on completion): nothing is written or dispatched again.
+ */
+export function alreadyDone(run: { readonly id: number }): HandlerResult {
+  return {
+    outcome: "duplicate",
+    detail: `check run ${run.id} records that this delivery already finished: nothing was done again`,
+  };
+}

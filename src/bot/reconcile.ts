@@ -112,7 +112,8 @@ export async function reconcileOpenCheckRuns(
           const ctx: HandlerContext = {
             config,
             octokit,
-            deliveryId: `reconcile:${check.id}`,
+            // Its completions are marked as a delivery's are (`app-check-runs.ts`).
+            deliveryId: `reconcile-${check.id}`,
             sleep: (ms) => sleep(Math.round(ms * scale)),
           };
           const settle = async (run: WorkflowRunBody): Promise<string> => {

@@ -18,7 +18,7 @@ import {
   withWorkflowRunLedger,
 } from "../github/workflow-run-ledger.js";
 import type { AppCheckRuns } from "./app-check-runs.js";
-import type { HandlerContext, HandlerResult } from "./handler.js";
+import { alreadyDone, type HandlerContext, type HandlerResult } from "./handler.js";
 import { ledgerCompletion } from "./ledger-completion.js";
 
 /** What the run's `run-name` says it resumes: `… <run id> <40-hex sha> …`. */
@@ -55,7 +55,13 @@ export async function onResumeWorkflowRun(
       };
     }
     const target = await checks.find(awaited.headSha);
-    if (target === undefined || target.status === "completed" || target.key?.resume !== awaited.runId) {
+    if (target !== undefined && checks.doneHere(target)) return alreadyDone(target);
+    // This delivery completed the check run and died before its last write: it is done again, in place.
+    const redo = target !== undefined && checks.unfinishedHere(target);
+    if (
+      target === undefined ||
+      (!redo && (target.status === "completed" || target.key?.resume !== awaited.runId))
+    ) {
       return {
         outcome: "stale",
         detail: `no check run on ${awaited.headSha.slice(0, 7)} awaits the resume of run ${awaited.runId}`,
@@ -74,8 +80,9 @@ export async function onResumeWorkflowRun(
     const done = await ledgerCompletion({ found, upstream: about, octokit: ctx.octokit, ...where });
     await checks.complete(target.id, {
       ...done,
-      key: { pullRequest: target.key.pullRequest, run: target.key.run, resume: null },
+      key: { pullRequest: target.key?.pullRequest ?? null, run: target.key?.run ?? null, resume: null },
       ...(upstream.htmlUrl === null ? {} : { detailsUrl: upstream.htmlUrl }),
+      last: true,
     });
     return {
       outcome: `completed:${done.conclusion}`,

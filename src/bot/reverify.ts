@@ -24,7 +24,7 @@ import type { WorkflowRunEvent } from "../github/workflow-run-event.js";
 import { refusedUnlessAbout, withWorkflowRunLedger } from "../github/workflow-run-ledger.js";
 import { escapeInline } from "../ledger/markdown-syntax.js";
 import type { AppCheckRun, AppCheckRuns } from "./app-check-runs.js";
-import type { HandlerContext, HandlerResult } from "./handler.js";
+import { alreadyDone, type HandlerContext, type HandlerResult } from "./handler.js";
 import { ledgerCompletion } from "./ledger-completion.js";
 import { commitSha } from "./payload-parts.js";
 import { accessWords, writerPermission } from "./writer-permission.js";
@@ -58,6 +58,7 @@ export async function onReverifyClick(
 ): Promise<HandlerResult> {
   const { owner, repo, login } = click;
   const check = await checks.get(checkRunId);
+  if (checks.doneHere(check)) return alreadyDone(check);
   const current = await checks.find(check.headSha);
   if (check.status !== "completed" || current?.id !== check.id) {
     return {
@@ -108,6 +109,7 @@ export async function onReverifyClick(
       key,
       title: "evidence-gate: Re-verify not dispatched",
       summary: `## ❌ Re-verify not dispatched\n\n${escapeInline(why)}. The workflow must exist on the default branch and accept \`workflow_dispatch\` with the inputs \`mode\`, \`sha\` and \`pull-request\` (docs/bot.md, "Re-verify"). Nothing ran; a writer can click Re-verify again.`,
+      last: true,
     });
     return { outcome: "dispatch-refused", detail: why };
   }
@@ -171,7 +173,10 @@ export async function onVerifyWorkflowRun(
       VERIFYING.exec(upstream.displayTitle ?? "")?.[1] ??
       (read.kind === "ledger" ? read.ledger.headSha?.toLowerCase() : undefined);
     const target = sha === undefined ? undefined : await checks.find(sha);
-    if (target === undefined || target.status === "completed" || target.key?.verify !== true) {
+    if (target !== undefined && checks.doneHere(target)) return alreadyDone(target);
+    // This delivery completed the check run and died before its last write: it is done again, in place.
+    const redo = target !== undefined && checks.unfinishedHere(target);
+    if (target === undefined || (!redo && (target.status === "completed" || target.key?.verify !== true))) {
       return {
         outcome: "stale",
         detail: `no check run awaits a Re-verify${sha === undefined ? "" : ` on ${sha.slice(0, 7)}`} (workflow run ${upstream.runId})`,
@@ -186,11 +191,12 @@ export async function onVerifyWorkflowRun(
     await checks.complete(target.id, {
       ...done,
       key: {
-        pullRequest: target.key.pullRequest,
+        pullRequest: target.key?.pullRequest ?? null,
         run: { id: upstream.runId, attempt: upstream.runAttempt ?? 1 },
         verify: true,
       },
       ...(upstream.htmlUrl === null ? {} : { detailsUrl: upstream.htmlUrl }),
+      last: true,
     });
     return {
       outcome: `completed:${done.conclusion}`,

@@ -37,12 +37,19 @@ import {
 } from "../github/workflow-run-ledger.js";
 import type { StartingCommit } from "../ledger/ledger.js";
 import { codeSpan } from "../ledger/markdown-syntax.js";
-import { type AppCheckRun, AppCheckRuns } from "./app-check-runs.js";
+import type { AppCheckRun, AppCheckRuns } from "./app-check-runs.js";
 import { compareAttempt, type RunAttempt } from "./check-key.js";
-import { type HandlerContext, type HandlerResult, MalformedPayloadError, parsePayload } from "./handler.js";
+import {
+  alreadyDone,
+  type HandlerContext,
+  type HandlerResult,
+  MalformedPayloadError,
+  parsePayload,
+} from "./handler.js";
 import { ledgerCompletion, provenanceOf } from "./ledger-completion.js";
 import { repositoryPart } from "./payload-parts.js";
 import { checkedPushClaim, pushedCommitOf, shortSha } from "./pushed-commit.js";
+import { checksOf } from "./rerun-handler.js";
 import { onResumeWorkflowRun } from "./resume-run-handler.js";
 import { onVerifyWorkflowRun } from "./reverify.js";
 import { HOLD_TITLE, holdForApproval, keyFor, runningOutput } from "./run-check-state.js";
@@ -66,13 +73,7 @@ export async function onWorkflowRun(ctx: HandlerContext, payload: unknown): Prom
     throw new MalformedPayloadError("workflow_run", error.issues);
   }
   const workflow = `.github/workflows/${ctx.config.workflowFile}`;
-  const checks = new AppCheckRuns({
-    octokit: ctx.octokit,
-    owner: repository.owner.login,
-    repo: repository.name,
-    appId: ctx.config.appId,
-    name: ctx.config.checkName,
-  });
+  const checks = checksOf(ctx, repository);
   const sameRepository = upstream.repository.toLowerCase() === repository.full_name.toLowerCase();
   if (
     upstream.workflowPath === `.github/workflows/${ctx.config.resumeWorkflowFile}` &&
@@ -131,6 +132,7 @@ async function markRunning(
     await ctx.sleep(wait);
     existing = await checks.find(upstream.headSha);
   }
+  if (existing !== undefined && checks.doneHere(existing)) return alreadyDone(existing);
   const output = runningOutput(upstream, attempt);
   const detailsUrl = upstream.htmlUrl ?? undefined;
   if (existing === undefined) {
@@ -140,6 +142,7 @@ async function markRunning(
       status: "in_progress",
       output,
       ...(detailsUrl === undefined ? {} : { detailsUrl }),
+      last: true,
     });
     if (made.created) return { outcome: "check-in-progress", detail: `created check run ${made.run.id}` };
     existing = made.run;
@@ -157,6 +160,7 @@ async function markRunning(
       status: "in_progress",
       output,
       ...(detailsUrl === undefined ? {} : { detailsUrl }),
+      last: true,
     });
     return {
       outcome: "check-in-progress",
@@ -168,6 +172,7 @@ async function markRunning(
     key: keyFor(upstream, attempt, existing),
     output,
     ...(detailsUrl === undefined ? {} : { detailsUrl }),
+    last: true,
   });
   return {
     outcome: "check-in-progress",
@@ -184,13 +189,19 @@ async function complete(
 ): Promise<HandlerResult> {
   let target = await checks.find(upstream.headSha);
   if (target !== undefined) {
+    if (checks.doneHere(target)) return alreadyDone(target);
     const order = compareAttempt(attempt, target.key);
+    // This delivery completed the check run and died before its last write: it is done again, in place.
+    const redo = order === "same" && checks.unfinishedHere(target);
     // A redelivered completion of the run that paused must not overwrite the check awaiting its resume.
     const awaitingResume = typeof target.key?.resume === "string";
-    if (order === "older" || (order === "same" && (target.status === "completed" || awaitingResume))) {
+    if (
+      !redo &&
+      (order === "older" || (order === "same" && (target.status === "completed" || awaitingResume)))
+    ) {
       return { outcome: "stale", detail: `check run ${target.id} already records ${target.externalId}` };
     }
-    if (target.status === "completed") {
+    if (target.status === "completed" && !redo) {
       // A newer run or attempt on a head whose check completed: a fresh check run (issue 23 item 1).
       target = (
         await checks.replace(target, {
@@ -247,7 +258,7 @@ async function complete(
             await checks.complete(onPushed.id, { ...done, key: keyFor(upstream, attempt, onPushed) });
           }
         }
-        await checks.complete(target.id, { ...done, key });
+        await checks.complete(target.id, { ...done, key, last: true });
         return {
           outcome: `completed:${refusal.conclusion}`,
           detail: `check run ${target.id}: ${refusal.reason}`,
@@ -258,7 +269,7 @@ async function complete(
       return movedToPushed(ctx, checks, { found, claimed, upstream, attempt, target, owner, repo });
     }
     const done = await ledgerCompletion({ found, upstream, octokit: ctx.octokit, owner, repo });
-    await checks.complete(target.id, { ...done, key, ...links });
+    await checks.complete(target.id, { ...done, key, ...links, last: true });
     return {
       outcome: `completed:${done.conclusion}`,
       detail:
@@ -351,6 +362,7 @@ async function movedToPushed(
     ].join("\n"),
     key: keyFor(upstream, attempt, target),
     ...links,
+    last: true,
   });
   return {
     outcome: `completed:${done.conclusion}`,

@@ -4,6 +4,8 @@
  * and a run GitHub holds for a maintainer's approval waits instead of failing.
  */
 import { describe, expect, it } from "vitest";
+import { REVERIFY_BUTTON } from "../../src/bot/gate-buttons.js";
+import { SERVER_ERROR_RETRIES } from "../../src/github/octokit.js";
 import { FAILURE_LEDGER, SUCCESS_LEDGER } from "../ledger/fixtures.js";
 import {
   artifactsOutage,
@@ -73,6 +75,51 @@ describe("check-run transitions only move forward", () => {
       expect(outcomeOf(record)).toBe("stale");
     }
     expect(check).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(appChecks(rig)).toHaveLength(1);
+    rig.github.assertNoViolations();
+  });
+});
+
+describe("deliveries are de-duplicated on completion, not on receipt", () => {
+  it("a workflow_run.completed whose last write failed is done again by its redelivery (same X-GitHub-Delivery); once it finished, a redelivery only reads", async () => {
+    const rig = await rigs.start();
+    rig.github.state.addPullRequest({ number: 42, headSha: HEAD, headRef: "fix-sum", baseSha: BASE });
+    rig.github.state.addWorkflowRun({ id: RUN, headSha: HEAD });
+    await rig.deliver("pull_request", pullRequestPayload({ headSha: HEAD, fork: false }));
+    uploadLedger(rig.github, {
+      ledger: { ...FAILURE_LEDGER, headSha: HEAD },
+      runId: RUN,
+      headSha: HEAD,
+      fork: false,
+    });
+    const completed = workflowRunPayload({
+      action: "completed",
+      runId: RUN,
+      headSha: HEAD,
+      fork: false,
+      pullRequest: 42,
+    });
+    // The completion is written; the last write (the buttons) never gets through: the delivery died mid-way.
+    rig.github.failNext({
+      method: "PATCH",
+      pathPattern: "/repos/{owner}/{repo}/check-runs/{check_run_id}",
+      bodyMatches: (body) => (body as { actions?: unknown }).actions !== undefined,
+      status: 502,
+      times: SERVER_ERROR_RETRIES + 1,
+    });
+    const failed = await rig.github.state.webhooks.deliver({ event: "workflow_run", payload: completed });
+    await rig.settle();
+    expect(rig.outcomes(failed.guid)).toEqual(["error", "completed:failure"]);
+    const check = appChecks(rig)[0]!;
+    expect(check).toMatchObject({ status: "completed", conclusion: "failure", actions: [REVERIFY_BUTTON] });
+    expect(check.output.summary).toContain(`delivery=${failed.guid}`);
+    const done = structuredClone(check);
+    const callsBefore = rig.github.calls.length;
+    const again = await rig.deliver("workflow_run", completed, { guid: failed.guid });
+    expect(outcomeOf(again)).toBe("duplicate");
+    const made = rig.github.calls.slice(callsBefore);
+    expect(made.filter((c) => c.method !== "GET").map((c) => `${c.method} ${c.route}`)).toEqual([]);
+    expect(check).toEqual(done);
     expect(appChecks(rig)).toHaveLength(1);
     rig.github.assertNoViolations();
   });
