@@ -12,7 +12,9 @@
  * the run bounds the ledger's (`ledger-completion.ts`; docs/adr/0013-ledger-provenance-from-the-pull-requests-files.md).
  *
  * Only runs of `.github/workflows/<WORKFLOW_FILE>` triggered by `pull_request` count (a `pull_request_target`
- * or `push` run of the same file is never reported). The commit is the event's `head_sha`, never the
+ * or `push` run of the same file is never reported), and those triggered by `issue_comment` (a
+ * `/evidence-gate run` comment with `report-to: bot`), whose pull request is found from the ledger's head and
+ * checked with GitHub (`comment-run.ts`). The commit is the event's `head_sha`, never the
  * artifact's. The `workflow_dispatch` runs of `WORKFLOW_FILE` itself are Re-verify runs (`reverify.ts`). The `workflow_dispatch` runs of `RESUME_WORKFLOW_FILE` (the resume the buttons dispatch) go to
  * `resume-run-handler.ts`, which completes the check run awaiting them.
  *
@@ -39,6 +41,7 @@ import type { StartingCommit } from "../ledger/ledger.js";
 import { codeSpan } from "../ledger/markdown-syntax.js";
 import type { AppCheckRun, AppCheckRuns } from "./app-check-runs.js";
 import { compareAttempt, type RunAttempt } from "./check-key.js";
+import { commentRunAsPullRequestRun } from "./comment-run.js";
 import {
   alreadyDone,
   type HandlerContext,
@@ -96,6 +99,12 @@ export async function onWorkflowRun(ctx: HandlerContext, payload: unknown): Prom
       outcome: "ignored",
       detail: `workflow ${upstream.workflowPath ?? "(no path)"} is not ${workflow}`,
     };
+  }
+  if (upstream.event === "issue_comment" && sameRepository) {
+    // A `/evidence-gate run` comment's run: its pull request comes from its ledger, checked with GitHub.
+    const view = await commentRunAsPullRequestRun(ctx, upstream, repository);
+    if (!("runId" in view)) return view;
+    return complete(ctx, checks, view, { id: view.runId, attempt: view.runAttempt ?? 1 }, repository);
   }
   if (upstream.event !== "pull_request") {
     return {
