@@ -262,14 +262,19 @@ export class AppCheckRuns {
   ): Promise<{ readonly run: AppCheckRun; readonly created: boolean }> {
     const made = await this.create({ ...input, headSha: old.headSha, replacing: old.id });
     if (made.run.id !== old.id) {
-      await this.#o.octokit.rest.checks.update({
-        owner: this.#o.owner,
-        repo: this.#o.repo,
-        check_run_id: old.id,
-        external_id: formatCheckKey({ ...(old.key ?? { pullRequest: null, run: null }), next: true }),
-      });
+      await this.record(old.id, { ...(old.key ?? { pullRequest: null, run: null }), next: true });
     }
     return made;
+  }
+
+  /** Rewrites only what check run `id` records (`external_id`, `check-key.ts`): status and output stay. */
+  async record(id: number, key: CheckKey): Promise<void> {
+    await this.#o.octokit.rest.checks.update({
+      owner: this.#o.owner,
+      repo: this.#o.repo,
+      check_run_id: id,
+      external_id: formatCheckKey(key),
+    });
   }
 
   /** Moves a check run to `queued` or `in_progress` with a new output (and record, details link, buttons). */

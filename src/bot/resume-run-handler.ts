@@ -24,13 +24,21 @@ import { ledgerCompletion } from "./ledger-completion.js";
 /** What the run's `run-name` says it resumes: `… <run id> <40-hex sha> …`. */
 const AWAITED = /\b(\d{8}-\d{6}-[0-9a-f]{6})\s+([0-9a-f]{40})\b/;
 
+/** The run id and head a resume run's `run-name` (`evidence-gate resume <run id> <sha>`) names, else `null`. */
+export function resumeNamedBy(
+  displayTitle: string | null,
+): { readonly runId: string; readonly headSha: string } | null {
+  const named = AWAITED.exec(displayTitle ?? "");
+  return named === null ? null : { runId: named[1]!, headSha: named[2]! };
+}
+
 /** The run id and head a resume run is for: from its `run-name`, else from the ledger it left. */
 export function awaitedResume(
   displayTitle: string | null,
   found: WorkflowRunLedger,
 ): { readonly runId: string; readonly headSha: string } | null {
-  const named = AWAITED.exec(displayTitle ?? "");
-  if (named !== null) return { runId: named[1]!, headSha: named[2]! };
+  const named = resumeNamedBy(displayTitle);
+  if (named !== null) return named;
   if (found.kind !== "ledger" || found.ledger.headSha === undefined) return null;
   return { runId: found.ledger.runId, headSha: found.ledger.headSha };
 }

@@ -41,6 +41,11 @@ export interface VerifyInputs {
 /** What a Re-verify run's `run-name` says it verifies: `… verify <40-hex sha> …`. */
 const VERIFYING = /\bverify\s+([0-9a-f]{40})\b/;
 
+/** The commit a Re-verify run's `run-name` (`evidence-gate verify <sha>`, docs/bot.md) names, else `null`. */
+export function verifiedBy(displayTitle: string | null): string | null {
+  return VERIFYING.exec(displayTitle ?? "")?.[1] ?? null;
+}
+
 /** Where and by whom: the repository of the click and the clicker's login. */
 export interface ReverifyClick {
   readonly owner: string;
@@ -170,7 +175,7 @@ export async function onVerifyWorkflowRun(
   const reading = { octokit: ctx.octokit, ...where, upstream, checkName: ctx.config.checkName };
   return withWorkflowRunLedger({ ...reading, checkAgainst: "caller" }, async (read) => {
     const sha =
-      VERIFYING.exec(upstream.displayTitle ?? "")?.[1] ??
+      verifiedBy(upstream.displayTitle) ??
       (read.kind === "ledger" ? read.ledger.headSha?.toLowerCase() : undefined);
     const target = sha === undefined ? undefined : await checks.find(sha);
     if (target !== undefined && checks.doneHere(target)) return alreadyDone(target);
