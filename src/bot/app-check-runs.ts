@@ -351,7 +351,17 @@ export class AppCheckRuns {
       actions,
       ...(this.#mark(input.last, true) === undefined
         ? {}
-        : { output: this.#output({ title: input.title, summary: input.summary }, true) }),
+        : {
+            // The whole output again (GitHub's PATCH does not promise to keep a text it is not sent).
+            output: this.#output(
+              {
+                title: input.title,
+                summary: input.summary,
+                ...(input.text === undefined || input.text === "" ? {} : { text: input.text }),
+              },
+              true,
+            ),
+          }),
     });
   }
 
