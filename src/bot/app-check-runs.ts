@@ -15,6 +15,17 @@
  * check completed, and then marks the earlier one `:next` in its `external_id` (`check-key.ts`). Lookups skip
  * runs so marked: a completed check run is history and never moves back.
  *
+ * Delivery de-duplication on completion (issue 23 item 1; SPEC §2 "a delivery is de-duplicated on
+ * completion"): the write that **ends** a delivery's work (`last: true`) opens the summary with a hidden
+ * marker naming that delivery's `X-GitHub-Delivery` ({@link deliveryMarker}); every other write drops it. A
+ * redelivery carries the same id, so a handler that finds its check run marked with its own delivery
+ * ({@link AppCheckRuns.doneHere}) does nothing. A completion takes two writes (the conclusion, then the
+ * buttons): the first marks the delivery `unfinished`, the second `done`, so a delivery that died between
+ * them is recognised by its redelivery ({@link AppCheckRuns.unfinishedHere}) and done again; one that died
+ * before its first write left no mark and is done again as any delivery. GitHub's check run is the record:
+ * no database. The marker names only the last delivery that wrote the check run; a redelivery of an earlier
+ * one is held by the handlers' own forward-only rules (`check-key.ts`).
+ *
  * Every output written is cleared of token shapes (`core/token-shapes.ts`; issue 12 item 5): the writes here
  * (create, move, annotateOutput) as the completion through {@link CheckRunClient} is, since a summary can
  * quote what a workflow run or its ledger artifact printed.
@@ -22,6 +33,7 @@
 
 import { redactTokenShapes } from "../core/token-shapes.js";
 import { type CheckRunAnnotation, CheckRunClient, type CheckRunConclusion } from "../github/check-run.js";
+import { checkRunOutput } from "../github/check-run-output.js";
 import type { GateOctokit } from "../github/octokit.js";
 import { type CheckKey, formatCheckKey, parseCheckKey } from "./check-key.js";
 import { REVERIFY_BUTTON } from "./gate-buttons.js";
@@ -38,6 +50,8 @@ export interface AppCheckRun {
   readonly summary: string | null;
   readonly title: string | null;
   readonly htmlUrl: string | null;
+  /** The delivery whose last write this check run carries ({@link deliveryMarker}), else `null`. */
+  readonly deliveryMark: DeliveryMark | null;
 }
 
 /** A button on the check run (`actions`): label ≤ 20, description ≤ 40, identifier ≤ 20 characters. */
@@ -60,6 +74,42 @@ export interface AppCheckRunsOptions {
   readonly repo: string;
   readonly appId: number;
   readonly name: string;
+  /**
+   * The `X-GitHub-Delivery` being worked: a write with `last: true` records it on the check run (see the
+   * module comment). Absent (the reconcile sweep): nothing is recorded.
+   */
+  readonly delivery?: string;
+}
+
+/**
+ * What a check run's summary says about the delivery that wrote it last: `delivery` (its
+ * `X-GitHub-Delivery`: GitHub's GUID, or `reconcile-<check run id>` for the reconcile sweep) finished its work
+ * (`done`), or made the first write of a completion and not the last (`done: false`).
+ */
+export interface DeliveryMark {
+  readonly delivery: string;
+  readonly done: boolean;
+}
+
+/** A delivery id the marker can hold: letters, digits and dashes, at most 64. */
+const DELIVERY_ID = /^[0-9A-Za-z-]{1,64}$/;
+const MARKER = /^<!-- evidence-gate-bot delivery=([0-9A-Za-z-]{1,64})( unfinished)? -->\n/;
+
+/** The hidden first line of a summary carrying `mark`. */
+export function deliveryMarker(mark: DeliveryMark): string {
+  return `<!-- evidence-gate-bot delivery=${mark.delivery}${mark.done ? "" : " unfinished"} -->\n`;
+}
+
+/** The mark a summary opens with, or `null`. */
+export function deliveryMarkOf(summary: string | null): DeliveryMark | null {
+  const m = MARKER.exec(summary ?? "");
+  return m === null ? null : { delivery: m[1]!, done: m[2] === undefined };
+}
+
+/** `summary` without its mark, then with `mark` when given. */
+function stamped(summary: string, mark: DeliveryMark | undefined): string {
+  const bare = summary.replace(MARKER, "");
+  return mark === undefined ? bare : `${deliveryMarker(mark)}${bare}`;
 }
 
 interface ListedRun {
@@ -85,15 +135,7 @@ function fromListed(run: ListedRun): AppCheckRun {
     summary: run.output.summary,
     title: run.output.title,
     htmlUrl: run.html_url,
-  };
-}
-
-/** `output` with every token shape in its title, summary and text replaced (see the module comment). */
-function cleared(output: CheckOutput): CheckOutput {
-  return {
-    title: redactTokenShapes(output.title),
-    summary: redactTokenShapes(output.summary),
-    ...(output.text === undefined ? {} : { text: redactTokenShapes(output.text) }),
+    deliveryMark: deliveryMarkOf(run.output.summary),
   };
 }
 
@@ -111,6 +153,34 @@ export class AppCheckRuns {
 
   get name(): string {
     return this.#o.name;
+  }
+
+  /** `true` when `run` says this delivery finished its work: this is a redelivery of a finished delivery. */
+  doneHere(run: Pick<AppCheckRun, "deliveryMark">): boolean {
+    const mark = run.deliveryMark;
+    return mark !== null && mark.delivery === this.#o.delivery && mark.done;
+  }
+
+  /** `true` when `run` says this delivery made the first write of a completion and died before the last. */
+  unfinishedHere(run: Pick<AppCheckRun, "deliveryMark">): boolean {
+    const mark = run.deliveryMark;
+    return mark !== null && mark.delivery === this.#o.delivery && !mark.done;
+  }
+
+  /** This delivery's mark for a write that is its `last` (`done`: the last write of all), else none. */
+  #mark(last: boolean | undefined, done: boolean): DeliveryMark | undefined {
+    const delivery = this.#o.delivery;
+    if (last !== true || delivery === undefined || !DELIVERY_ID.test(delivery)) return undefined;
+    return { delivery, done };
+  }
+
+  /**
+   * `output` for a write: token shapes cleared, the delivery marker set when `last` (see the module comment),
+   * each part cut to GitHub's limit (the marker opens the summary, so a cut at the end keeps it).
+   */
+  #output(output: CheckOutput, last: boolean | undefined): CheckOutput {
+    const summary = stamped(output.summary, this.#mark(last, true));
+    return checkRunOutput({ ...output, summary }, { redact: redactTokenShapes, warn: () => {} });
   }
 
   /** The App's check run named {@link name} on `headSha` (the lowest id when a race made two), or `undefined`. */
@@ -141,6 +211,8 @@ export class AppCheckRuns {
     readonly detailsUrl?: string;
     /** The completed check run this one takes over from ({@link replace}): only later runs race with it. */
     readonly replacing?: number;
+    /** This write ends the delivery's work: it records the delivery (see the module comment). */
+    readonly last?: boolean;
   }): Promise<{ readonly run: AppCheckRun; readonly created: boolean }> {
     const { data } = await this.#o.octokit.rest.checks.create({
       owner: this.#o.owner,
@@ -150,7 +222,7 @@ export class AppCheckRuns {
       external_id: formatCheckKey(input.key),
       status: input.status,
       ...(input.status === "in_progress" ? { started_at: timestamp() } : {}),
-      output: cleared(input.output),
+      output: this.#output(input.output, input.last),
       ...(input.detailsUrl === undefined ? {} : { details_url: input.detailsUrl }),
     });
     const mine = fromListed(data);
@@ -185,18 +257,24 @@ export class AppCheckRuns {
       readonly status: "queued" | "in_progress";
       readonly output: CheckOutput;
       readonly detailsUrl?: string;
+      readonly last?: boolean;
     },
   ): Promise<{ readonly run: AppCheckRun; readonly created: boolean }> {
     const made = await this.create({ ...input, headSha: old.headSha, replacing: old.id });
     if (made.run.id !== old.id) {
-      await this.#o.octokit.rest.checks.update({
-        owner: this.#o.owner,
-        repo: this.#o.repo,
-        check_run_id: old.id,
-        external_id: formatCheckKey({ ...(old.key ?? { pullRequest: null, run: null }), next: true }),
-      });
+      await this.record(old.id, { ...(old.key ?? { pullRequest: null, run: null }), next: true });
     }
     return made;
+  }
+
+  /** Rewrites only what check run `id` records (`external_id`, `check-key.ts`): status and output stay. */
+  async record(id: number, key: CheckKey): Promise<void> {
+    await this.#o.octokit.rest.checks.update({
+      owner: this.#o.owner,
+      repo: this.#o.repo,
+      check_run_id: id,
+      external_id: formatCheckKey(key),
+    });
   }
 
   /** Moves a check run to `queued` or `in_progress` with a new output (and record, details link, buttons). */
@@ -207,6 +285,7 @@ export class AppCheckRuns {
       readonly key?: CheckKey;
       readonly output: CheckOutput;
       readonly detailsUrl?: string;
+      readonly last?: boolean;
     },
   ): Promise<void> {
     await this.#o.octokit.rest.checks.update({
@@ -215,7 +294,7 @@ export class AppCheckRuns {
       check_run_id: id,
       status: input.status,
       ...(input.status === "in_progress" ? { started_at: timestamp() } : {}),
-      output: cleared(input.output),
+      output: this.#output(input.output, input.last),
       // A check run that moves on offers no buttons from its earlier state.
       actions: [],
       ...(input.key === undefined ? {} : { external_id: formatCheckKey(input.key) }),
@@ -223,13 +302,16 @@ export class AppCheckRuns {
     });
   }
 
-  /** Replaces the output of a check run (and its buttons when `actions` is given), status unchanged. */
+  /**
+   * Replaces the output of a check run (and its buttons when `actions` is given), status unchanged; the write
+   * that ends a delivery's work, so it records the delivery (a refusal said on the check run).
+   */
   async annotateOutput(id: number, output: CheckOutput, actions?: readonly CheckRunButton[]): Promise<void> {
     await this.#o.octokit.rest.checks.update({
       owner: this.#o.owner,
       repo: this.#o.repo,
       check_run_id: id,
-      output: cleared(output),
+      output: this.#output(output, true),
       ...(actions === undefined ? {} : { actions: [...actions] }),
     });
   }
@@ -237,7 +319,8 @@ export class AppCheckRuns {
   /**
    * Completes a check run through {@link CheckRunClient.complete}: conclusion, output, the annotations 50 per
    * request; then the buttons — `actions`, then Re-verify on every completed check run — in a second write
-   * (the client's completion carries none).
+   * (the client's completion carries none). With `last`, that second write — the last — also rewrites the
+   * title and summary with the delivery marker, so a delivery that dies between the two is done again.
    */
   async complete(
     id: number,
@@ -247,12 +330,13 @@ export class AppCheckRuns {
       readonly detailsUrl?: string;
       readonly annotations?: readonly CheckRunAnnotation[];
       readonly actions?: readonly CheckRunButton[];
+      readonly last?: boolean;
     },
   ): Promise<void> {
     await this.#client.complete(id, {
       conclusion: input.conclusion,
       title: input.title,
-      summary: input.summary,
+      summary: stamped(input.summary, this.#mark(input.last, false)),
       ...(input.text === undefined || input.text === "" ? {} : { text: input.text }),
       externalId: formatCheckKey(input.key),
       ...(input.detailsUrl === undefined ? {} : { detailsUrl: input.detailsUrl }),
@@ -265,6 +349,19 @@ export class AppCheckRuns {
       repo: this.#o.repo,
       check_run_id: id,
       actions,
+      ...(this.#mark(input.last, true) === undefined
+        ? {}
+        : {
+            // The whole output again (GitHub's PATCH does not promise to keep a text it is not sent).
+            output: this.#output(
+              {
+                title: input.title,
+                summary: input.summary,
+                ...(input.text === undefined || input.text === "" ? {} : { text: input.text }),
+              },
+              true,
+            ),
+          }),
     });
   }
 

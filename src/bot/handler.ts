@@ -48,20 +48,12 @@ export function parsePayload<T>(event: string, schema: z.ZodType<T>, payload: un
 }
 
 /**
- * GitHub did not answer, or answered 5xx / 429 after the client's retries: no verdict can be drawn. The
- * delivery fails (logged `error`) and the App asks GitHub to redeliver it; the check run is not completed.
+ * The answer to a redelivery of a delivery that already finished (its `X-GitHub-Delivery` marks check run
+ * `id`: `app-check-runs.ts`, de-duplication on completion): nothing is written or dispatched again.
  */
-export class TransientGitHubError extends Error {
-  override readonly name = "TransientGitHubError";
-}
-
-/** Throws {@link TransientGitHubError} when a ledger read failed only because GitHub did not answer well. */
-export function throwIfTransient(read: {
-  readonly kind: string;
-  readonly transient?: true;
-  readonly reason?: string;
-}): void {
-  if (read.kind === "none" && read.transient === true) {
-    throw new TransientGitHubError(`GitHub did not answer well, try again later: ${read.reason ?? ""}`);
-  }
+export function alreadyDone(run: { readonly id: number }): HandlerResult {
+  return {
+    outcome: "duplicate",
+    detail: `check run ${run.id} records that this delivery already finished: nothing was done again`,
+  };
 }

@@ -9,9 +9,9 @@
  */
 import { z } from "zod";
 import { escapeInline } from "../ledger/markdown-syntax.js";
-import { AppCheckRuns } from "./app-check-runs.js";
 import { type HandlerContext, type HandlerResult, parsePayload } from "./handler.js";
 import { commitSha, repositoryPart, workflowPageUrl } from "./payload-parts.js";
+import { checksOf } from "./rerun-handler.js";
 
 /** The `pull_request` actions that put a (new) head commit in front of the workflow. */
 export const PULL_REQUEST_ACTIONS = ["opened", "synchronize", "reopened", "ready_for_review"] as const;
@@ -33,13 +33,7 @@ export async function onPullRequest(ctx: HandlerContext, payload: unknown): Prom
   }
   const { repository } = event;
   const headSha = event.pull_request.head.sha;
-  const checks = new AppCheckRuns({
-    octokit: ctx.octokit,
-    owner: repository.owner.login,
-    repo: repository.name,
-    appId: ctx.config.appId,
-    name: ctx.config.checkName,
-  });
+  const checks = checksOf(ctx, repository);
   const existing = await checks.find(headSha);
   if (existing !== undefined) {
     return {
@@ -57,6 +51,7 @@ export async function onPullRequest(ctx: HandlerContext, payload: unknown): Prom
       title: `Waiting for ${ctx.config.workflowFile}`,
       summary: `Waiting for the workflow [${escapeInline(ctx.config.workflowFile)}](${workflowUrl}) to run on \`${headSha}\` (pull request #${event.number}). This check run follows that workflow run and completes with its qualified ledger; until then it is not a verdict.`,
     },
+    last: true,
   });
   return made.created
     ? { outcome: "check-queued", detail: `check run ${made.run.id} on ${headSha.slice(0, 7)}` }

@@ -16,7 +16,18 @@
  * - it records none (only the `pull_request` delivery arrived): the newest `pull_request` run of
  *   `WORKFLOW_FILE` on that head (`GET …/actions/runs?head_sha=…`), handled as its event would be
  *   (`in_progress` or `completed`); no run at all → left alone;
- * - it awaits a resume (the buttons dispatched one) → left alone (the resume workflow's completion settles it).
+ * - it awaits a resume (a writer's Approve / Reject, `:resume=<run id>`): the newest `workflow_dispatch` run
+ *   of `RESUME_WORKFLOW_FILE` whose `run-name` names that run id and the head (`GET …/actions/runs?event=
+ *   workflow_dispatch`). Completed → its completion handler (`resume-run-handler.ts`); running → nothing;
+ *   none — the click's dispatch never produced a run (the process died between recording the click and
+ *   dispatching, or the dispatch was lost) — the check run stops awaiting it and is settled from the leg that
+ *   paused (its recorded workflow run, as above): the run still waits at its gate, so the check run shows the
+ *   gate's buttons again;
+ * - it awaits a Re-verify (`:verify`, no run recorded yet): the newest `workflow_dispatch` run of
+ *   `WORKFLOW_FILE` whose `run-name` names the head (`evidence-gate verify <sha>`). Completed → its
+ *   completion handler (`reverify.ts`); running → nothing; none — the click's dispatch never produced a run —
+ *   the check run completes `failure` "Re-verify never ran", with the Re-verify button to try again (never
+ *   settled from the head's earlier full run, whose verdict it took over from).
  *
  * Safe from any number of replicas at once: each write is one a delivery of the same event would make, the
  * handlers only move a check run forward for a given run and attempt, and two replicas settling the same
@@ -26,12 +37,15 @@
 
 import { setTimeout as sleep } from "node:timers/promises";
 import type { GateOctokit } from "../github/octokit.js";
+import { escapeInline } from "../ledger/markdown-syntax.js";
 import { AppCheckRuns } from "./app-check-runs.js";
 import type { BotApp } from "./bot-app.js";
-import { parseCheckKey } from "./check-key.js";
+import { type CheckKey, parseCheckKey, type RunAttempt } from "./check-key.js";
 import type { BotConfig } from "./config.js";
 import type { BotLog } from "./delivery-log.js";
 import type { HandlerContext } from "./handler.js";
+import { resumeNamedBy } from "./resume-run-handler.js";
+import { verifiedBy } from "./reverify.js";
 import { onWorkflowRun } from "./workflow-run-handler.js";
 
 /** What one sweep did (counts). */
@@ -55,6 +69,7 @@ interface WorkflowRunBody {
   readonly path: string;
   readonly event: string;
   readonly repository: unknown;
+  readonly display_title?: string;
 }
 
 function statusOf(error: unknown): number | null {
@@ -112,7 +127,8 @@ export async function reconcileOpenCheckRuns(
           const ctx: HandlerContext = {
             config,
             octokit,
-            deliveryId: `reconcile:${check.id}`,
+            // Its completions are marked as a delivery's are (`app-check-runs.ts`).
+            deliveryId: `reconcile-${check.id}`,
             sleep: (ms) => sleep(Math.round(ms * scale)),
           };
           const settle = async (run: WorkflowRunBody): Promise<string> => {
@@ -125,30 +141,71 @@ export async function reconcileOpenCheckRuns(
             });
             return result.outcome;
           };
-          let outcome: string;
-          if (key?.resume) {
-            outcome = "left:awaits-resume";
-          } else if (key?.run) {
-            let run: WorkflowRunBody | null = null;
+          /** The newest `workflow_dispatch` run of `file` whose `run-name` `names` accepts, if any. */
+          const dispatched = async (file: string, names: (title: string | null) => boolean) => {
+            const { data: listed } = await octokit.rest.actions.listWorkflowRunsForRepo({
+              owner,
+              repo,
+              event: "workflow_dispatch",
+              per_page: 100,
+            });
+            return (listed.workflow_runs as unknown as WorkflowRunBody[])
+              .filter((r) => r.path === `.github/workflows/${file}` && names(r.display_title ?? null))
+              .sort((a, b) => b.id - a.id)[0];
+          };
+          /** The recorded workflow run settled as GitHub shows it now: completed, running, or gone (404). */
+          const fromRecordedRun = async (run: RunAttempt, k: CheckKey): Promise<string> => {
+            let body: WorkflowRunBody | null = null;
             try {
-              run = (await octokit.rest.actions.getWorkflowRun({ owner, repo, run_id: key.run.id }))
+              body = (await octokit.rest.actions.getWorkflowRun({ owner, repo, run_id: run.id }))
                 .data as unknown as WorkflowRunBody;
             } catch (error) {
               if (statusOf(error) !== 404) throw error;
             }
-            if (run === null) {
+            if (body === null) {
+              await checks.complete(check.id, {
+                conclusion: "failure",
+                key: k,
+                title: `Workflow run ${run.id} is gone`,
+                summary: `This check run waited for [workflow run ${run.id}](${check.details_url ?? ""}) (attempt ${run.attempt}), which GitHub no longer has (deleted, or its repository's history was rewritten). No ledger can be read, so this check is not a verdict: push a commit or re-run the workflow to get one.`,
+              });
+              return "gone";
+            }
+            return body.status === "completed" ? settle(body) : "left:running";
+          };
+          let outcome: string;
+          if (key?.resume) {
+            const awaited = key.resume;
+            const resume = await dispatched(config.resumeWorkflowFile, (title) => {
+              const named = resumeNamedBy(title);
+              return named?.runId === awaited && named.headSha === sha;
+            });
+            if (resume !== undefined) {
+              outcome = resume.status === "completed" ? await settle(resume) : "left:resume-running";
+            } else if (key.run === null) {
+              outcome = "left:awaits-resume";
+            } else {
+              // The click's dispatch never produced a run: the leg that paused is the real state.
+              const leg = { ...key, resume: null };
+              await checks.record(check.id, leg);
+              const settled = await fromRecordedRun(key.run, leg);
+              outcome = settled === "gone" ? "gone" : `lost-click:${settled}`;
+            }
+          } else if (key?.verify === true && key.run === null) {
+            const verify = await dispatched(config.workflowFile, (title) => verifiedBy(title) === sha);
+            if (verify !== undefined) {
+              outcome = verify.status === "completed" ? await settle(verify) : "left:verify-running";
+            } else {
               await checks.complete(check.id, {
                 conclusion: "failure",
                 key,
-                title: `Workflow run ${key.run.id} is gone`,
-                summary: `This check run waited for [workflow run ${key.run.id}](${check.details_url ?? ""}) (attempt ${key.run.attempt}), which GitHub no longer has (deleted, or its repository's history was rewritten). No ledger can be read, so this check is not a verdict: push a commit or re-run the workflow to get one.`,
+                title: "evidence-gate: Re-verify never ran",
+                summary: `## ❌ Re-verify never ran\n\nA writer's Re-verify queued this check run on \`${sha}\`, but no run of ${escapeInline(config.workflowFile)} named \`evidence-gate verify ${sha}\` exists ${Math.round(config.reconcileAfterMs / 60_000)} minutes later: the dispatch was lost. Nothing was verified, so this check is not a verdict; click Re-verify again.`,
               });
-              outcome = "gone";
-            } else if (run.status === "completed") {
-              outcome = await settle(run);
-            } else {
-              outcome = "left:running";
+              outcome = "lost-click:completed:failure";
             }
+          } else if (key?.run) {
+            outcome = await fromRecordedRun(key.run, key);
           } else {
             const { data: listed } = await octokit.rest.actions.listWorkflowRunsForRepo({
               owner,

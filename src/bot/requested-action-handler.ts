@@ -49,7 +49,7 @@ import {
   readGateMarker,
   type WaitingGate,
 } from "./gate-buttons.js";
-import { type HandlerContext, type HandlerResult, parsePayload } from "./handler.js";
+import { alreadyDone, type HandlerContext, type HandlerResult, parsePayload } from "./handler.js";
 import { commitSha, repositoryPart, senderPart } from "./payload-parts.js";
 import { checksOf } from "./rerun-handler.js";
 import { onReverifyClick, openPullRequestAt } from "./reverify.js";
@@ -116,6 +116,7 @@ export async function onRequestedAction(ctx: HandlerContext, payload: unknown): 
   }
   const { decision } = clicked;
   const check = await checks.get(event.check_run.id);
+  if (checks.doneHere(check)) return alreadyDone(check);
   const waiting = readGateMarker(check.summary);
   if (check.status !== "completed" || check.conclusion !== "action_required" || waiting === null) {
     return { outcome: "stale", detail: `${alreadyActedOn(check)} Nothing was dispatched.` };
@@ -173,13 +174,15 @@ export async function onRequestedAction(ctx: HandlerContext, payload: unknown): 
     },
   });
   const inputs = resumeInputs({ waiting, decision, headSha: check.headSha, approver: login });
-  const putBack = (notice: string) =>
+  // Put back after a refusal the delivery is done (`last`); after no answer it fails and is done again.
+  const putBack = (notice: string, last: boolean) =>
     checks.complete(check.id, {
       conclusion: "action_required",
       title: check.title ?? `Paused at gate ${waiting.gate}`,
       summary: withNotice(check.summary ?? "", notice),
       key,
       actions: gateButtons(waiting),
+      last,
     });
   try {
     await ctx.octokit.rest.actions.createWorkflowDispatch({
@@ -198,6 +201,7 @@ export async function onRequestedAction(ctx: HandlerContext, payload: unknown): 
       answered
         ? `> **Not dispatched:** ${escapeInline(why)}. The resume workflow must exist on the default branch and take the inputs \`run-id\`, \`sha\`, \`approve-gate\`, \`reject-gate\` and \`approver\` (docs/bot.md).`
         : `> **Not dispatched:** ${escapeInline(why)}. The ${word} of gate \`${waiting.gate}\` by ${escapeInline(login)} will be tried again when this delivery is redelivered; a writer can also click again.`,
+      answered,
     );
     if (!answered) throw error;
     return { outcome: "dispatch-refused", detail: why };

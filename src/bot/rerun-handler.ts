@@ -20,7 +20,7 @@
 import { z } from "zod";
 import { escapeInline } from "../ledger/markdown-syntax.js";
 import { type AppCheckRun, AppCheckRuns } from "./app-check-runs.js";
-import { type HandlerContext, type HandlerResult, parsePayload } from "./handler.js";
+import { alreadyDone, type HandlerContext, type HandlerResult, parsePayload } from "./handler.js";
 import { commitSha, repositoryPart, senderPart } from "./payload-parts.js";
 import { accessWords, writerPermission } from "./writer-permission.js";
 
@@ -49,6 +49,7 @@ export function checksOf(ctx: HandlerContext, repository: z.infer<typeof reposit
     repo: repository.name,
     appId: ctx.config.appId,
     name: ctx.config.checkName,
+    delivery: ctx.deliveryId,
   });
 }
 
@@ -89,6 +90,7 @@ async function rerun(
   check: AppCheckRun,
   event: { readonly repository: z.infer<typeof repositoryPart>; readonly sender: z.infer<typeof senderPart> },
 ): Promise<HandlerResult> {
+  if (checks.doneHere(check)) return alreadyDone(check);
   const owner = event.repository.owner.login;
   const repo = event.repository.name;
   const login = event.sender.login;
@@ -117,6 +119,7 @@ async function rerun(
       key,
       title: `evidence-gate: ${title}`,
       summary: `## ❌ ${escapeInline(title)}\n\n${escapeInline(reason)}\n\nNothing was re-run. Push a commit, or re-run the workflow from the Actions tab, to get a new verdict.`,
+      last: true,
     });
     return { outcome: "completed:failure", detail: title };
   };
@@ -144,6 +147,7 @@ async function rerun(
       title: `Re-run of workflow run ${recorded.id} requested`,
       summary: `${escapeInline(login)} asked for a re-run: workflow run ${recorded.id} runs again (attempt ${recorded.attempt + 1}). This check run completes with that attempt's ledger.`,
     },
+    last: true,
   });
   return {
     outcome: "rerun",

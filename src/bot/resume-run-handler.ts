@@ -11,29 +11,34 @@
  * inputs the bot dispatched), else from the ledger's own run id and head — and in both cases only a check run
  * of this App on that commit that awaits exactly that run is written. Anything else writes nothing.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { WorkflowRunEvent } from "../github/workflow-run-event.js";
 import {
-  readWorkflowRunLedgerUnchecked,
   refusedUnlessAbout,
   type WorkflowRunLedger,
+  withWorkflowRunLedger,
 } from "../github/workflow-run-ledger.js";
 import type { AppCheckRuns } from "./app-check-runs.js";
-import { type HandlerContext, type HandlerResult, throwIfTransient } from "./handler.js";
+import { alreadyDone, type HandlerContext, type HandlerResult } from "./handler.js";
 import { ledgerCompletion } from "./ledger-completion.js";
 
 /** What the run's `run-name` says it resumes: `… <run id> <40-hex sha> …`. */
 const AWAITED = /\b(\d{8}-\d{6}-[0-9a-f]{6})\s+([0-9a-f]{40})\b/;
+
+/** The run id and head a resume run's `run-name` (`evidence-gate resume <run id> <sha>`) names, else `null`. */
+export function resumeNamedBy(
+  displayTitle: string | null,
+): { readonly runId: string; readonly headSha: string } | null {
+  const named = AWAITED.exec(displayTitle ?? "");
+  return named === null ? null : { runId: named[1]!, headSha: named[2]! };
+}
 
 /** The run id and head a resume run is for: from its `run-name`, else from the ledger it left. */
 export function awaitedResume(
   displayTitle: string | null,
   found: WorkflowRunLedger,
 ): { readonly runId: string; readonly headSha: string } | null {
-  const named = AWAITED.exec(displayTitle ?? "");
-  if (named !== null) return { runId: named[1]!, headSha: named[2]! };
+  const named = resumeNamedBy(displayTitle);
+  if (named !== null) return named;
   if (found.kind !== "ledger" || found.ledger.headSha === undefined) return null;
   return { runId: found.ledger.runId, headSha: found.ledger.headSha };
 }
@@ -48,17 +53,8 @@ export async function onResumeWorkflowRun(
     // The check run went `in_progress` when the bot dispatched the resume.
     return { outcome: "ignored", detail: `resume workflow run ${upstream.runId} ${upstream.action}` };
   }
-  // A fresh folder per delivery, removed after: the server keeps nothing on disk.
-  const tempDir = mkdtempSync(join(tmpdir(), "evidence-gate-bot-"));
-  try {
-    const read = await readWorkflowRunLedgerUnchecked({
-      octokit: ctx.octokit,
-      ...where,
-      upstream,
-      checkName: ctx.config.checkName,
-      tempDir,
-    });
-    throwIfTransient(read);
+  const reading = { octokit: ctx.octokit, ...where, upstream, checkName: ctx.config.checkName };
+  return withWorkflowRunLedger({ ...reading, checkAgainst: "caller" }, async (read) => {
     const awaited = awaitedResume(upstream.displayTitle, read);
     if (awaited === null) {
       return {
@@ -67,7 +63,13 @@ export async function onResumeWorkflowRun(
       };
     }
     const target = await checks.find(awaited.headSha);
-    if (target === undefined || target.status === "completed" || target.key?.resume !== awaited.runId) {
+    if (target !== undefined && checks.doneHere(target)) return alreadyDone(target);
+    // This delivery completed the check run and died before its last write: it is done again, in place.
+    const redo = target !== undefined && checks.unfinishedHere(target);
+    if (
+      target === undefined ||
+      (!redo && (target.status === "completed" || target.key?.resume !== awaited.runId))
+    ) {
       return {
         outcome: "stale",
         detail: `no check run on ${awaited.headSha.slice(0, 7)} awaits the resume of run ${awaited.runId}`,
@@ -86,8 +88,9 @@ export async function onResumeWorkflowRun(
     const done = await ledgerCompletion({ found, upstream: about, octokit: ctx.octokit, ...where });
     await checks.complete(target.id, {
       ...done,
-      key: { pullRequest: target.key.pullRequest, run: target.key.run, resume: null },
+      key: { pullRequest: target.key?.pullRequest ?? null, run: target.key?.run ?? null, resume: null },
       ...(upstream.htmlUrl === null ? {} : { detailsUrl: upstream.htmlUrl }),
+      last: true,
     });
     return {
       outcome: `completed:${done.conclusion}`,
@@ -96,7 +99,5 @@ export async function onResumeWorkflowRun(
           ? `check run ${target.id}: resumed run ${found.ledger.runId} from artifact ${found.artifact.id}`
           : `check run ${target.id}: ${found.title}`,
     };
-  } finally {
-    rmSync(tempDir, { recursive: true, force: true });
-  }
+  });
 }

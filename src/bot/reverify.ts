@@ -20,14 +20,11 @@
  * commit that awaits a Re-verify is written — from the ledger, read by the shared rule and checked against the
  * check run's own head commit, or `failure` saying why there is none. Anything else writes nothing.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { WorkflowRunEvent } from "../github/workflow-run-event.js";
-import { readWorkflowRunLedgerUnchecked, refusedUnlessAbout } from "../github/workflow-run-ledger.js";
+import { refusedUnlessAbout, withWorkflowRunLedger } from "../github/workflow-run-ledger.js";
 import { escapeInline } from "../ledger/markdown-syntax.js";
 import type { AppCheckRun, AppCheckRuns } from "./app-check-runs.js";
-import type { HandlerContext, HandlerResult } from "./handler.js";
+import { alreadyDone, type HandlerContext, type HandlerResult } from "./handler.js";
 import { ledgerCompletion } from "./ledger-completion.js";
 import { commitSha } from "./payload-parts.js";
 import { accessWords, writerPermission } from "./writer-permission.js";
@@ -43,6 +40,11 @@ export interface VerifyInputs {
 
 /** What a Re-verify run's `run-name` says it verifies: `… verify <40-hex sha> …`. */
 const VERIFYING = /\bverify\s+([0-9a-f]{40})\b/;
+
+/** The commit a Re-verify run's `run-name` (`evidence-gate verify <sha>`, docs/bot.md) names, else `null`. */
+export function verifiedBy(displayTitle: string | null): string | null {
+  return VERIFYING.exec(displayTitle ?? "")?.[1] ?? null;
+}
 
 /** Where and by whom: the repository of the click and the clicker's login. */
 export interface ReverifyClick {
@@ -61,6 +63,7 @@ export async function onReverifyClick(
 ): Promise<HandlerResult> {
   const { owner, repo, login } = click;
   const check = await checks.get(checkRunId);
+  if (checks.doneHere(check)) return alreadyDone(check);
   const current = await checks.find(check.headSha);
   if (check.status !== "completed" || current?.id !== check.id) {
     return {
@@ -111,6 +114,7 @@ export async function onReverifyClick(
       key,
       title: "evidence-gate: Re-verify not dispatched",
       summary: `## ❌ Re-verify not dispatched\n\n${escapeInline(why)}. The workflow must exist on the default branch and accept \`workflow_dispatch\` with the inputs \`mode\`, \`sha\` and \`pull-request\` (docs/bot.md, "Re-verify"). Nothing ran; a writer can click Re-verify again.`,
+      last: true,
     });
     return { outcome: "dispatch-refused", detail: why };
   }
@@ -168,20 +172,16 @@ export async function onVerifyWorkflowRun(
   if (upstream.action !== "completed") {
     return { outcome: "ignored", detail: `Re-verify workflow run ${upstream.runId} ${upstream.action}` };
   }
-  const tempDir = mkdtempSync(join(tmpdir(), "evidence-gate-bot-"));
-  try {
-    const read = await readWorkflowRunLedgerUnchecked({
-      octokit: ctx.octokit,
-      ...where,
-      upstream,
-      checkName: ctx.config.checkName,
-      tempDir,
-    });
+  const reading = { octokit: ctx.octokit, ...where, upstream, checkName: ctx.config.checkName };
+  return withWorkflowRunLedger({ ...reading, checkAgainst: "caller" }, async (read) => {
     const sha =
-      VERIFYING.exec(upstream.displayTitle ?? "")?.[1] ??
+      verifiedBy(upstream.displayTitle) ??
       (read.kind === "ledger" ? read.ledger.headSha?.toLowerCase() : undefined);
     const target = sha === undefined ? undefined : await checks.find(sha);
-    if (target === undefined || target.status === "completed" || target.key?.verify !== true) {
+    if (target !== undefined && checks.doneHere(target)) return alreadyDone(target);
+    // This delivery completed the check run and died before its last write: it is done again, in place.
+    const redo = target !== undefined && checks.unfinishedHere(target);
+    if (target === undefined || (!redo && (target.status === "completed" || target.key?.verify !== true))) {
       return {
         outcome: "stale",
         detail: `no check run awaits a Re-verify${sha === undefined ? "" : ` on ${sha.slice(0, 7)}`} (workflow run ${upstream.runId})`,
@@ -196,17 +196,16 @@ export async function onVerifyWorkflowRun(
     await checks.complete(target.id, {
       ...done,
       key: {
-        pullRequest: target.key.pullRequest,
+        pullRequest: target.key?.pullRequest ?? null,
         run: { id: upstream.runId, attempt: upstream.runAttempt ?? 1 },
         verify: true,
       },
       ...(upstream.htmlUrl === null ? {} : { detailsUrl: upstream.htmlUrl }),
+      last: true,
     });
     return {
       outcome: `completed:${done.conclusion}`,
       detail: `check run ${target.id}: Re-verify run ${upstream.runId}`,
     };
-  } finally {
-    rmSync(tempDir, { recursive: true, force: true });
-  }
+  });
 }

@@ -7,7 +7,7 @@ import type { WorkflowRunEvent } from "../github/workflow-run-event.js";
 import { escapeInline } from "../ledger/markdown-syntax.js";
 import type { AppCheckRun, AppCheckRuns } from "./app-check-runs.js";
 import { type CheckKey, compareAttempt, type RunAttempt } from "./check-key.js";
-import type { HandlerResult } from "./handler.js";
+import { alreadyDone, type HandlerResult } from "./handler.js";
 
 /** The record for `attempt`: the pull request the check run already records, else the event's first. */
 export function keyFor(
@@ -50,6 +50,7 @@ export async function holdForApproval(
   attempt: RunAttempt,
 ): Promise<HandlerResult> {
   const existing = await checks.find(upstream.headSha);
+  if (existing !== undefined && checks.doneHere(existing)) return alreadyDone(existing);
   const link = runLink(upstream);
   const output = {
     title: HOLD_TITLE,
@@ -64,6 +65,7 @@ export async function holdForApproval(
       status: "queued",
       output,
       ...links,
+      last: true,
     });
     return { outcome: "held-for-approval", detail: `check run ${made.run.id} waits for approval` };
   }
@@ -74,9 +76,9 @@ export async function holdForApproval(
   }
   const key = keyFor(upstream, attempt, existing);
   if (existing.status === "completed") {
-    const made = await checks.replace(existing, { key, status: "queued", output, ...links });
+    const made = await checks.replace(existing, { key, status: "queued", output, ...links, last: true });
     return { outcome: "held-for-approval", detail: `check run ${made.run.id} waits for approval` };
   }
-  await checks.move(existing.id, { status: "queued", key, output, ...links });
+  await checks.move(existing.id, { status: "queued", key, output, ...links, last: true });
   return { outcome: "held-for-approval", detail: `check run ${existing.id} waits for approval` };
 }

@@ -12,7 +12,9 @@
  * the run bounds the ledger's (`ledger-completion.ts`; docs/adr/0013-ledger-provenance-from-the-pull-requests-files.md).
  *
  * Only runs of `.github/workflows/<WORKFLOW_FILE>` triggered by `pull_request` count (a `pull_request_target`
- * or `push` run of the same file is never reported). The commit is the event's `head_sha`, never the
+ * or `push` run of the same file is never reported), and those triggered by `issue_comment` (a
+ * `/evidence-gate run` comment with `report-to: bot`), whose pull request is found from the ledger's head and
+ * checked with GitHub (`comment-run.ts`). The commit is the event's `head_sha`, never the
  * artifact's. The `workflow_dispatch` runs of `WORKFLOW_FILE` itself are Re-verify runs (`reverify.ts`). The `workflow_dispatch` runs of `RESUME_WORKFLOW_FILE` (the resume the buttons dispatch) go to
  * `resume-run-handler.ts`, which completes the check run awaiting them.
  *
@@ -22,9 +24,6 @@
  * gets a fresh check run that takes over from it (`AppCheckRuns.replace`). When no check run exists yet (the `pull_request` delivery is late or lost, or the App was
  * installed after the pull request opened), `requested` / `in_progress` wait briefly for it, then create it.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { z } from "zod";
 import { checkRunProvenance } from "../github/run-provenance.js";
 import { needsProvenance, provenanceRefusal } from "../github/run-verdict.js";
@@ -35,23 +34,25 @@ import {
 } from "../github/workflow-run-event.js";
 import {
   PROVENANCE_HEADING,
-  readWorkflowRunLedger,
   type WorkflowRunLedger,
+  withWorkflowRunLedger,
 } from "../github/workflow-run-ledger.js";
 import type { StartingCommit } from "../ledger/ledger.js";
 import { codeSpan } from "../ledger/markdown-syntax.js";
-import { type AppCheckRun, AppCheckRuns } from "./app-check-runs.js";
+import type { AppCheckRun, AppCheckRuns } from "./app-check-runs.js";
 import { compareAttempt, type RunAttempt } from "./check-key.js";
+import { commentRunAsPullRequestRun } from "./comment-run.js";
 import {
+  alreadyDone,
   type HandlerContext,
   type HandlerResult,
   MalformedPayloadError,
   parsePayload,
-  throwIfTransient,
 } from "./handler.js";
 import { ledgerCompletion, provenanceOf } from "./ledger-completion.js";
 import { repositoryPart } from "./payload-parts.js";
 import { checkedPushClaim, pushedCommitOf, shortSha } from "./pushed-commit.js";
+import { checksOf } from "./rerun-handler.js";
 import { onResumeWorkflowRun } from "./resume-run-handler.js";
 import { onVerifyWorkflowRun } from "./reverify.js";
 import { HOLD_TITLE, holdForApproval, keyFor, runningOutput } from "./run-check-state.js";
@@ -75,13 +76,7 @@ export async function onWorkflowRun(ctx: HandlerContext, payload: unknown): Prom
     throw new MalformedPayloadError("workflow_run", error.issues);
   }
   const workflow = `.github/workflows/${ctx.config.workflowFile}`;
-  const checks = new AppCheckRuns({
-    octokit: ctx.octokit,
-    owner: repository.owner.login,
-    repo: repository.name,
-    appId: ctx.config.appId,
-    name: ctx.config.checkName,
-  });
+  const checks = checksOf(ctx, repository);
   const sameRepository = upstream.repository.toLowerCase() === repository.full_name.toLowerCase();
   if (
     upstream.workflowPath === `.github/workflows/${ctx.config.resumeWorkflowFile}` &&
@@ -104,6 +99,12 @@ export async function onWorkflowRun(ctx: HandlerContext, payload: unknown): Prom
       outcome: "ignored",
       detail: `workflow ${upstream.workflowPath ?? "(no path)"} is not ${workflow}`,
     };
+  }
+  if (upstream.event === "issue_comment" && sameRepository) {
+    // A `/evidence-gate run` comment's run: its pull request comes from its ledger, checked with GitHub.
+    const view = await commentRunAsPullRequestRun(ctx, upstream, repository);
+    if (!("runId" in view)) return view;
+    return complete(ctx, checks, view, { id: view.runId, attempt: view.runAttempt ?? 1 }, repository);
   }
   if (upstream.event !== "pull_request") {
     return {
@@ -140,6 +141,7 @@ async function markRunning(
     await ctx.sleep(wait);
     existing = await checks.find(upstream.headSha);
   }
+  if (existing !== undefined && checks.doneHere(existing)) return alreadyDone(existing);
   const output = runningOutput(upstream, attempt);
   const detailsUrl = upstream.htmlUrl ?? undefined;
   if (existing === undefined) {
@@ -149,6 +151,7 @@ async function markRunning(
       status: "in_progress",
       output,
       ...(detailsUrl === undefined ? {} : { detailsUrl }),
+      last: true,
     });
     if (made.created) return { outcome: "check-in-progress", detail: `created check run ${made.run.id}` };
     existing = made.run;
@@ -166,6 +169,7 @@ async function markRunning(
       status: "in_progress",
       output,
       ...(detailsUrl === undefined ? {} : { detailsUrl }),
+      last: true,
     });
     return {
       outcome: "check-in-progress",
@@ -177,6 +181,7 @@ async function markRunning(
     key: keyFor(upstream, attempt, existing),
     output,
     ...(detailsUrl === undefined ? {} : { detailsUrl }),
+    last: true,
   });
   return {
     outcome: "check-in-progress",
@@ -193,13 +198,19 @@ async function complete(
 ): Promise<HandlerResult> {
   let target = await checks.find(upstream.headSha);
   if (target !== undefined) {
+    if (checks.doneHere(target)) return alreadyDone(target);
     const order = compareAttempt(attempt, target.key);
+    // This delivery completed the check run and died before its last write: it is done again, in place.
+    const redo = order === "same" && checks.unfinishedHere(target);
     // A redelivered completion of the run that paused must not overwrite the check awaiting its resume.
     const awaitingResume = typeof target.key?.resume === "string";
-    if (order === "older" || (order === "same" && (target.status === "completed" || awaitingResume))) {
+    if (
+      !redo &&
+      (order === "older" || (order === "same" && (target.status === "completed" || awaitingResume)))
+    ) {
       return { outcome: "stale", detail: `check run ${target.id} already records ${target.externalId}` };
     }
-    if (target.status === "completed") {
+    if (target.status === "completed" && !redo) {
       // A newer run or attempt on a head whose check completed: a fresh check run (issue 23 item 1).
       target = (
         await checks.replace(target, {
@@ -223,18 +234,8 @@ async function complete(
   }
   const owner = repository.owner.login;
   const repo = repository.name;
-  // A fresh folder per delivery, removed after: the server keeps nothing on disk.
-  const tempDir = mkdtempSync(join(tmpdir(), "evidence-gate-bot-"));
-  try {
-    const read = await readWorkflowRunLedger({
-      octokit: ctx.octokit,
-      owner,
-      repo,
-      upstream,
-      checkName: ctx.config.checkName,
-      tempDir,
-    });
-    throwIfTransient(read);
+  const reading = { octokit: ctx.octokit, owner, repo, upstream, checkName: ctx.config.checkName };
+  return withWorkflowRunLedger({ ...reading, checkAgainst: "event" }, async (read) => {
     const key = keyFor(upstream, attempt, target);
     const detailsUrl = upstream.htmlUrl ?? undefined;
     const links = detailsUrl === undefined ? {} : { detailsUrl };
@@ -266,7 +267,7 @@ async function complete(
             await checks.complete(onPushed.id, { ...done, key: keyFor(upstream, attempt, onPushed) });
           }
         }
-        await checks.complete(target.id, { ...done, key });
+        await checks.complete(target.id, { ...done, key, last: true });
         return {
           outcome: `completed:${refusal.conclusion}`,
           detail: `check run ${target.id}: ${refusal.reason}`,
@@ -277,7 +278,7 @@ async function complete(
       return movedToPushed(ctx, checks, { found, claimed, upstream, attempt, target, owner, repo });
     }
     const done = await ledgerCompletion({ found, upstream, octokit: ctx.octokit, owner, repo });
-    await checks.complete(target.id, { ...done, key, ...links });
+    await checks.complete(target.id, { ...done, key, ...links, last: true });
     return {
       outcome: `completed:${done.conclusion}`,
       detail:
@@ -285,9 +286,7 @@ async function complete(
           ? `check run ${target.id}: run ${found.ledger.runId} from artifact ${found.artifact.id}`
           : `check run ${target.id}: ${found.title}`,
     };
-  } finally {
-    rmSync(tempDir, { recursive: true, force: true });
-  }
+  });
 }
 
 type FoundLedger = Extract<WorkflowRunLedger, { kind: "ledger" }>;
@@ -372,6 +371,7 @@ async function movedToPushed(
     ].join("\n"),
     key: keyFor(upstream, attempt, target),
     ...links,
+    last: true,
   });
   return {
     outcome: `completed:${done.conclusion}`,

@@ -21,6 +21,9 @@
  * artifact; the words around it ({@link ledgerProvenanceMarkdown}, {@link refusedLedgerOutput}) escape every
  * event value.
  */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { decideConclusion } from "../ledger/conclusion.js";
 import type { Ledger } from "../ledger/ledger.js";
 import { codeSpan, escapeInline, fencedBlock } from "../ledger/markdown-syntax.js";
@@ -150,6 +153,54 @@ export async function readWorkflowRunLedgerUnchecked(
     return { kind: "none", title, reason: read.reason, issues: read.issues, outcome: "failed" };
   }
   return { kind: "ledger", ledger: read.ledger, path: read.path, artifact, digests: read.digests };
+}
+
+/**
+ * GitHub did not answer, or answered 5xx / 429 past the client's retries, while a ledger was looked up or
+ * downloaded ({@link RunArtifactError.transient}): no verdict can be drawn. The bot lets the delivery fail
+ * (logged `error`) so the App redelivers it; the check run is not completed.
+ */
+export class TransientGitHubError extends Error {
+  override readonly name = "TransientGitHubError";
+}
+
+/** What {@link withWorkflowRunLedger} reads: the options of {@link readWorkflowRunLedger} less the folder. */
+export interface ScratchLedgerOptions extends Omit<ReadWorkflowRunLedgerOptions, "tempDir"> {
+  /**
+   * `event`: the ledger is checked against the event's head ({@link readWorkflowRunLedger}); `caller`: not
+   * checked here ({@link readWorkflowRunLedgerUnchecked}) — the run's event does not name the commit (the
+   * resume and Re-verify runs the App dispatches run on the default branch), and the caller checks it with
+   * {@link refusedUnlessAbout} against the commit of its own check run.
+   */
+  readonly checkAgainst: "event" | "caller";
+}
+
+/**
+ * The bot's one way to read a workflow run's ledger: a fresh scratch folder in the OS temp dir, the artifact
+ * read into it ({@link readWorkflowRunLedger} or {@link readWorkflowRunLedgerUnchecked}), `use` called with
+ * the answer while the extracted files exist, and the folder removed after — whatever `use` does — so the
+ * server keeps nothing on disk.
+ * @throws {TransientGitHubError} before `use` is called when the read failed only because GitHub did not
+ *   answer well (never a `none` answer, which would become a final verdict); else whatever `use` throws.
+ */
+export async function withWorkflowRunLedger<T>(
+  o: ScratchLedgerOptions,
+  use: (read: WorkflowRunLedger) => Promise<T>,
+): Promise<T> {
+  const tempDir = await mkdtemp(join(tmpdir(), "evidence-gate-ledger-"));
+  try {
+    const options = { ...o, tempDir };
+    const read =
+      o.checkAgainst === "event"
+        ? await readWorkflowRunLedger(options)
+        : await readWorkflowRunLedgerUnchecked(options);
+    if (read.kind === "none" && read.transient === true) {
+      throw new TransientGitHubError(`GitHub did not answer well, try again later: ${read.reason}`);
+    }
+    return await use(read);
+  } finally {
+    await rm(tempDir, { recursive: true, force: true });
+  }
 }
 
 /**

@@ -4,8 +4,11 @@
  * and a run GitHub holds for a maintainer's approval waits instead of failing.
  */
 import { describe, expect, it } from "vitest";
+import { REVERIFY_BUTTON } from "../../src/bot/gate-buttons.js";
+import { SERVER_ERROR_RETRIES } from "../../src/github/octokit.js";
 import { FAILURE_LEDGER, SUCCESS_LEDGER } from "../ledger/fixtures.js";
 import {
+  artifactsOutage,
   type BotRig,
   botRigs,
   checkRunPayload,
@@ -72,6 +75,51 @@ describe("check-run transitions only move forward", () => {
       expect(outcomeOf(record)).toBe("stale");
     }
     expect(check).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(appChecks(rig)).toHaveLength(1);
+    rig.github.assertNoViolations();
+  });
+});
+
+describe("deliveries are de-duplicated on completion, not on receipt", () => {
+  it("a workflow_run.completed whose last write failed is done again by its redelivery (same X-GitHub-Delivery); once it finished, a redelivery only reads", async () => {
+    const rig = await rigs.start();
+    rig.github.state.addPullRequest({ number: 42, headSha: HEAD, headRef: "fix-sum", baseSha: BASE });
+    rig.github.state.addWorkflowRun({ id: RUN, headSha: HEAD });
+    await rig.deliver("pull_request", pullRequestPayload({ headSha: HEAD, fork: false }));
+    uploadLedger(rig.github, {
+      ledger: { ...FAILURE_LEDGER, headSha: HEAD },
+      runId: RUN,
+      headSha: HEAD,
+      fork: false,
+    });
+    const completed = workflowRunPayload({
+      action: "completed",
+      runId: RUN,
+      headSha: HEAD,
+      fork: false,
+      pullRequest: 42,
+    });
+    // The completion is written; the last write (the buttons) never gets through: the delivery died mid-way.
+    rig.github.failNext({
+      method: "PATCH",
+      pathPattern: "/repos/{owner}/{repo}/check-runs/{check_run_id}",
+      bodyMatches: (body) => (body as { actions?: unknown }).actions !== undefined,
+      status: 502,
+      times: SERVER_ERROR_RETRIES + 1,
+    });
+    const failed = await rig.github.state.webhooks.deliver({ event: "workflow_run", payload: completed });
+    await rig.settle();
+    expect(rig.outcomes(failed.guid)).toEqual(["error", "completed:failure"]);
+    const check = appChecks(rig)[0]!;
+    expect(check).toMatchObject({ status: "completed", conclusion: "failure", actions: [REVERIFY_BUTTON] });
+    expect(check.output.summary).toContain(`delivery=${failed.guid}`);
+    const done = structuredClone(check);
+    const callsBefore = rig.github.calls.length;
+    const again = await rig.deliver("workflow_run", completed, { guid: failed.guid });
+    expect(outcomeOf(again)).toBe("duplicate");
+    const made = rig.github.calls.slice(callsBefore);
+    expect(made.filter((c) => c.method !== "GET").map((c) => `${c.method} ${c.route}`)).toEqual([]);
+    expect(check).toEqual(done);
     expect(appChecks(rig)).toHaveLength(1);
     rig.github.assertNoViolations();
   });
@@ -262,6 +310,24 @@ describe("Re-verify: the verify command only, on the pull request's current head
     });
   }
 
+  /** The Re-verify run of `sha` completed (on the default branch), its passing ledger uploaded. */
+  function verifyRunCompleted(rig: BotRig, sha: string) {
+    uploadLedger(rig.github, {
+      ledger: { ...SUCCESS_LEDGER, headSha: sha },
+      runId: VERIFY_RUN,
+      headSha: sha,
+      fork: false,
+    });
+    return workflowRunPayload({
+      action: "completed",
+      runId: VERIFY_RUN,
+      headSha: BASE,
+      fork: false,
+      event: "workflow_dispatch",
+      displayTitle: `evidence-gate verify ${sha}`,
+    });
+  }
+
   it("every completed check run carries Re-verify; a writer's click dispatches the workflow in mode verify on the current head once, and its run completes the fresh check run", async () => {
     const rig = await rigs.start();
     rig.github.state.addWorkflow({
@@ -299,26 +365,32 @@ describe("Re-verify: the verify command only, on the pull request's current head
     expect(outcomeOf(await rig.deliver("check_run", click))).toBe("stale");
     expect(rig.github.state.dispatches).toHaveLength(1);
     // The dispatched run (on the default branch) completes the fresh check run with its ledger.
-    uploadLedger(rig.github, {
-      ledger: { ...SUCCESS_LEDGER, headSha: NEW_HEAD },
-      runId: VERIFY_RUN,
-      headSha: NEW_HEAD,
-      fork: false,
-    });
-    const done = await rig.deliver(
-      "workflow_run",
-      workflowRunPayload({
-        action: "completed",
-        runId: VERIFY_RUN,
-        headSha: BASE,
-        fork: false,
-        event: "workflow_dispatch",
-        displayTitle: `evidence-gate verify ${NEW_HEAD}`,
-      }),
-    );
+    const done = await rig.deliver("workflow_run", verifyRunCompleted(rig, NEW_HEAD));
     expect(outcomeOf(done), done.response).toBe("completed:success");
     expect(fresh).toMatchObject({ status: "completed", conclusion: "success" });
     expect(first).toMatchObject({ status: "completed", conclusion: "failure" });
+    rig.github.assertNoViolations();
+  });
+
+  it("a transient 5xx reading a Re-verify run's ledger is no verdict: the fresh check run stays open, the delivery fails, and the App's redelivery completes it (issue 23)", async () => {
+    const rig = await rigs.start();
+    rig.github.state.addWorkflow({
+      file: WORKFLOW_FILE,
+      inputs: [{ name: "mode" }, { name: "sha" }, { name: "pull-request" }],
+    });
+    rig.github.state.setCollaborator("mona", "write");
+    const first = await completedRun(rig);
+    expect(outcomeOf(await rig.deliver("check_run", reverifyClick(first, "mona")))).toBe("dispatched");
+    const fresh = appChecks(rig).find((r) => r.id !== first.id)!;
+    expect(fresh).toMatchObject({ status: "queued", externalId: "evidence-gate-bot:pr=42:verify" });
+    const completed = verifyRunCompleted(rig, HEAD);
+    rig.github.failNext(artifactsOutage());
+    const done = await rig.deliver("workflow_run", completed);
+    expect(outcomeOf(done)).toBe("error");
+    expect(fresh).toMatchObject({ status: "queued", conclusion: null });
+    await rig.settle();
+    expect(rig.outcomes(done.guid)).toEqual(["error", "completed:success"]);
+    expect(fresh).toMatchObject({ status: "completed", conclusion: "success" });
     rig.github.assertNoViolations();
   });
 

@@ -152,6 +152,8 @@ describe("the bot with the bundled action", () => {
       const posted = plain.state.checkRuns[0]!;
       const same = (text: string | null) =>
         (text ?? "")
+          // The App's summary opens with the delivery that completed it (de-duplication on completion).
+          .replace(/^<!-- evidence-gate-bot delivery=[0-9A-Za-z-]+ -->\n/, "")
           .replace("Posted by `mode: report`", "Posted by the evidence-gate App")
           .replace(/\(id \d+\)/g, "(id N)");
       expect(check.conclusion).toBe(posted.conclusion);
@@ -203,14 +205,26 @@ describe("the bot with the bundled action", () => {
     const runId = paused.outputs["run-id"]!;
     const uploaded = ledgerOf(open.service);
 
+    // The comment's run ran on the default branch: GitHub's workflow_run names its head, not the pull
+    // request's, and no pull request; the App finds the pull request from the ledger, checked with GitHub.
     rig.github.state.addArtifact({
       name: uploaded.name,
       zip: uploaded.zip,
-      headSha: head,
-      fromFork: true,
+      headSha: BASE_SHA,
+      fromFork: false,
       workflowRunId: RUN,
     });
-    await rig.deliver("workflow_run", workflowRunPayload({ action: "completed", runId: RUN, headSha: head }));
+    await rig.deliver(
+      "workflow_run",
+      workflowRunPayload({
+        action: "completed",
+        runId: RUN,
+        headSha: BASE_SHA,
+        headBranch: "main",
+        fork: false,
+        event: "issue_comment",
+      }),
+    );
     const check = rig.github.state.checkRuns.find((r) => r.name === "evidence-gate")!;
     expect(check).toMatchObject({ status: "completed", conclusion: "action_required" });
     expect(check.actions?.map((a) => a.label)).toEqual(["Approve sign-off", "Reject sign-off", "Re-verify"]);

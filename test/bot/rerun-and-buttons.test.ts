@@ -280,6 +280,29 @@ describe("Approve / Reject buttons on a run paused at a gate", () => {
     expect(check.output.summary!.trimEnd().endsWith("-->")).toBe(true);
   });
 
+  it("a redelivery of a click whose delivery already finished (the dispatch refused, the check put back) does nothing: only reads, no dispatch, no write (issue 23: de-duplicated on completion)", async () => {
+    const rig = await rigs.start();
+    rig.github.state.setCollaborator("mona", "write");
+    rig.github.state.workflows.splice(0);
+    rig.github.state.addWorkflow({ file: RESUME_WORKFLOW_FILE, inputs: [{ name: "run-id" }] });
+    const check = await completedRun(rig, PAUSED_LEDGER);
+    const first = await rig.deliver("check_run", click(check, "mona", "approve"));
+    expect(first.outcome).toBe("dispatch-refused");
+    const after = structuredClone(check);
+    const callsBefore = rig.github.calls.length;
+    // GitHub's redelivery: the same X-GitHub-Delivery and body.
+    const again = await rig.deliver("check_run", click(check, "mona", "approve"), { guid: first.guid });
+    expect(again.outcome).toBe("duplicate");
+    const made = rig.github.calls.slice(callsBefore).filter((c) => c.route !== null);
+    expect(made.length).toBeGreaterThan(0);
+    expect(made.filter((c) => c.method !== "GET").map((c) => `${c.method} ${c.route}`)).toEqual([]);
+    expect(check).toEqual(after);
+    // Another click (a new delivery) on the same check run is worked as usual.
+    const other = await rig.deliver("check_run", click(check, "mona", "approve"));
+    expect(other.outcome).toBe("dispatch-refused");
+    rig.github.assertNoViolations();
+  });
+
   it("the decision is written on the check run before the dispatch: when that write fails, nothing is dispatched and the delivery fails; its redelivery dispatches exactly once", async () => {
     const rig = await rigs.start();
     rig.github.state.setCollaborator("mona", "write");

@@ -13,27 +13,68 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { readBotConfig } from "../../src/bot/config.js";
 import { createBotLog } from "../../src/bot/delivery-log.js";
+import { REVERIFY_BUTTON } from "../../src/bot/gate-buttons.js";
 import { reconcileOpenCheckRuns } from "../../src/bot/reconcile.js";
 import { startBot } from "../../src/bot/start-bot.js";
-import { SERVER_ERROR_RETRIES } from "../../src/github/octokit.js";
+import type { Ledger } from "../../src/ledger/ledger.js";
 import { SUCCESS_LEDGER } from "../ledger/fixtures.js";
 import {
+  artifactsOutage,
   type BotRig,
   botEnv,
   botRigs,
+  checkRunPayload,
   pullRequestPayload,
+  RESUME_WORKFLOW_FILE,
   secondaryRateLimit,
   uploadLedger,
+  WORKFLOW_FILE,
   workflowRunPayload,
 } from "../support/bot-harness.js";
+import { pausedLedger } from "../support/paused-ledger.js";
 
 const HEAD = "0123456789abcdef0123456789abcdef01234567";
 const BASE = "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d";
 const RUN = 30_433_642;
 const rigs = botRigs();
+const BASE_HEAD = "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d";
+
+/** A click of the button `identifier` on check run `check` by `sender`, as GitHub delivers it. */
+function clickOn(check: { id: number; headSha: string }, sender: string, identifier: string) {
+  return checkRunPayload({
+    action: "requested_action",
+    checkRunId: check.id,
+    headSha: check.headSha,
+    sender,
+    identifier,
+  });
+}
+
+/** A `workflow_dispatch` run the App dispatched (on the default branch), completed, as GitHub lists it. */
+function dispatchedRunCompleted(rig: BotRig, o: { runId: number; path: string; displayTitle: string }) {
+  const body = (
+    workflowRunPayload({
+      action: "completed",
+      runId: o.runId,
+      headSha: BASE_HEAD,
+      headBranch: "main",
+      fork: false,
+      event: "workflow_dispatch",
+      path: o.path,
+      displayTitle: o.displayTitle,
+    }) as { workflow_run: Record<string, unknown> }
+  ).workflow_run;
+  rig.github.state.addWorkflowRun({ id: o.runId, headSha: BASE_HEAD, body });
+}
 
 /** A pull request whose check run went `in_progress` for workflow run `RUN`; the run then completed at GitHub. */
-async function runCompletedButNotDelivered(rig: BotRig, headSha = HEAD, runId = RUN, readable = true) {
+async function runCompletedButNotDelivered(
+  rig: BotRig,
+  headSha = HEAD,
+  runId = RUN,
+  readable = true,
+  ledger: Ledger = SUCCESS_LEDGER,
+) {
   rig.github.state.addPullRequest({
     number: 42,
     headSha,
@@ -43,7 +84,7 @@ async function runCompletedButNotDelivered(rig: BotRig, headSha = HEAD, runId = 
   });
   await rig.deliver("pull_request", pullRequestPayload({ headSha, fork: true }));
   await rig.deliver("workflow_run", workflowRunPayload({ action: "requested", runId, headSha }));
-  uploadLedger(rig.github, { ledger: { ...SUCCESS_LEDGER, headSha }, runId, headSha });
+  uploadLedger(rig.github, { ledger: { ...ledger, headSha }, runId, headSha });
   const completed = workflowRunPayload({ action: "completed", runId, headSha }) as {
     workflow_run: Record<string, unknown>;
   };
@@ -63,12 +104,7 @@ describe("the bot heals itself", () => {
     await rig.deliver("pull_request", pullRequestPayload({ headSha: HEAD, fork: true }));
     await rig.deliver("workflow_run", workflowRunPayload({ action: "requested", runId: RUN, headSha: HEAD }));
     uploadLedger(rig.github, { ledger: { ...SUCCESS_LEDGER, headSha: HEAD }, runId: RUN, headSha: HEAD });
-    rig.github.failNext({
-      method: "GET",
-      pathPattern: "/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts",
-      status: 502,
-      times: SERVER_ERROR_RETRIES + 1,
-    });
+    rig.github.failNext(artifactsOutage());
     const done = await rig.deliver(
       "workflow_run",
       workflowRunPayload({ action: "completed", runId: RUN, headSha: HEAD }),
@@ -191,6 +227,96 @@ describe("the bot heals itself", () => {
       .map((l) => l.outcome);
     expect(order).toEqual(["check-in-progress", "completed:success"]);
     expect(rig.github.state.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "success" });
+    rig.github.assertNoViolations();
+  });
+
+  it("the sweep knows Re-verify check runs: a lost Re-verify dispatch completes failure 'never ran' (never the head's earlier full run's verdict); a Re-verify run that completed settles its check run (issue 23)", async () => {
+    const rig = await rigs.start({ RECONCILE_AFTER: "1s" });
+    rig.github.state.setCollaborator("mona", "write");
+    rig.github.state.addWorkflow({
+      file: WORKFLOW_FILE,
+      inputs: [{ name: "mode" }, { name: "sha" }, { name: "pull-request" }],
+    });
+    const first = await runCompletedButNotDelivered(rig);
+    await rig.deliver("workflow_run", workflowRunPayload({ action: "completed", runId: RUN, headSha: HEAD }));
+    expect(first).toMatchObject({ status: "completed", conclusion: "success" });
+    const clicked = await rig.deliver("check_run", clickOn(first, "mona", "reverify"));
+    expect(clicked.outcome).toBe("dispatched");
+    const lost = rig.github.state.checkRuns.find((c) => c.id !== first.id)!;
+    expect(lost).toMatchObject({ status: "queued", externalId: "evidence-gate-bot:pr=42:verify" });
+    // The dispatch produced no run (GitHub lost it, or the process died with it): no such run, ever.
+    await sleep(1_100);
+    await rig.bot.reconcile();
+    expect(lost).toMatchObject({ status: "completed", conclusion: "failure", actions: [REVERIFY_BUTTON] });
+    expect(lost.output.title).toBe("evidence-gate: Re-verify never ran");
+
+    // Again; this time the run exists and completed, but its delivery was lost.
+    expect((await rig.deliver("check_run", clickOn(lost, "mona", "reverify"))).outcome).toBe("dispatched");
+    const fresh = rig.github.state.checkRuns.at(-1)!;
+    expect(fresh).toMatchObject({ status: "queued", externalId: "evidence-gate-bot:pr=42:verify" });
+    const VERIFY_RUN = 30_500_000;
+    uploadLedger(rig.github, {
+      ledger: { ...SUCCESS_LEDGER, headSha: HEAD },
+      runId: VERIFY_RUN,
+      headSha: BASE_HEAD,
+      fork: false,
+      pullRequest: false,
+    });
+    dispatchedRunCompleted(rig, {
+      runId: VERIFY_RUN,
+      path: `.github/workflows/${WORKFLOW_FILE}`,
+      displayTitle: `evidence-gate verify ${HEAD}`,
+    });
+    await sleep(1_100);
+    await rig.bot.reconcile();
+    expect(fresh).toMatchObject({
+      status: "completed",
+      conclusion: "success",
+      externalId: `evidence-gate-bot:pr=42:run=${VERIFY_RUN}:attempt=1:verify`,
+    });
+    rig.github.assertNoViolations();
+  });
+
+  it("the sweep repairs a lost Approve click: a check run left in_progress awaiting a resume that never ran waits at its gate again, with its buttons; a resume run that completed settles it (issue 23)", async () => {
+    const rig = await rigs.start({ RECONCILE_AFTER: "1s" });
+    rig.github.state.setCollaborator("mona", "write");
+    const paused = pausedLedger(HEAD);
+    const check = await runCompletedButNotDelivered(rig, HEAD, RUN, true, paused);
+    await rig.deliver("workflow_run", workflowRunPayload({ action: "completed", runId: RUN, headSha: HEAD }));
+    expect(check).toMatchObject({ status: "completed", conclusion: "action_required" });
+    const buttons = structuredClone(check.actions);
+    const approve = buttons!.find((a) => a.identifier.startsWith("approve-"))!.identifier;
+    expect((await rig.deliver("check_run", clickOn(check, "mona", approve))).outcome).toBe("dispatched");
+    expect(check).toMatchObject({ status: "in_progress" });
+    expect(check.externalId).toContain(`:resume=${paused.runId}`);
+    // No resume run ever appears.
+    await sleep(1_100);
+    await rig.bot.reconcile();
+    expect(check).toMatchObject({ status: "completed", conclusion: "action_required", actions: buttons });
+    expect(check.externalId).toBe(`evidence-gate-bot:pr=42:run=${RUN}:attempt=1`);
+    expect(rig.logs.filter((l) => l.kind === "reconcile-check").at(-1)).toMatchObject({
+      outcome: "lost-click:completed:action_required",
+    });
+
+    // Clicked again; the resume run completes, and its delivery is lost.
+    expect((await rig.deliver("check_run", clickOn(check, "mona", approve))).outcome).toBe("dispatched");
+    const RESUME_RUN = 30_600_000;
+    uploadLedger(rig.github, {
+      ledger: { ...SUCCESS_LEDGER, runId: paused.runId, headSha: HEAD },
+      runId: RESUME_RUN,
+      headSha: BASE_HEAD,
+      fork: false,
+      pullRequest: false,
+    });
+    dispatchedRunCompleted(rig, {
+      runId: RESUME_RUN,
+      path: `.github/workflows/${RESUME_WORKFLOW_FILE}`,
+      displayTitle: `evidence-gate resume ${paused.runId} ${HEAD}`,
+    });
+    await sleep(1_100);
+    await rig.bot.reconcile();
+    expect(check).toMatchObject({ status: "completed", conclusion: "success" });
+    expect(rig.github.state.dispatches).toHaveLength(2);
     rig.github.assertNoViolations();
   });
 });

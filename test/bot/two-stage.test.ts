@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import type { Ledger } from "../../src/ledger/ledger.js";
 import { FAILURE_LEDGER, STARTING_TREE, SUCCESS_LEDGER } from "../ledger/fixtures.js";
 import {
+  BASE_SHA,
   BOT_APP,
   botRigs,
   pullRequestPayload,
@@ -474,5 +475,86 @@ describe("the two-stage flow under the App's identity", () => {
     );
     expect(writes(github)).toEqual([]);
     expect(rig.deliveries().map((l) => l.outcome)).toEqual(["ignored", "ignored"]);
+  });
+});
+
+describe("a /evidence-gate run comment's run with report-to: bot (issue 23 item 4)", () => {
+  /**
+   * The `workflow_run` GitHub sends for an `issue_comment` run: the workflow ran on the default branch, so
+   * `head_sha` is the default branch's head, `head_branch` is `main`, the head repository is the base's and
+   * `pull_requests` is empty — whatever pull request the comment was on.
+   */
+  function commentRunCompleted() {
+    return workflowRunPayload({
+      action: "completed",
+      runId: RUN,
+      headSha: BASE_SHA,
+      headBranch: "main",
+      fork: false,
+      event: "issue_comment",
+    });
+  }
+
+  it("is posted by the App on the head of the open pull request its ledger names, checked with GitHub and under the provenance rule", async () => {
+    const rig = await rigs.start();
+    const { github } = rig;
+    github.state.addPullRequest({
+      number: 42,
+      headSha: HEAD,
+      headRef: "fix-sum",
+      headRepository: "forker/widgets",
+      baseSha: BASE_SHA,
+      files: ["src/sum.js"],
+    });
+    await rig.deliver("pull_request", pullRequestPayload({ headSha: HEAD, fork: true }));
+    // The comment's run uploaded a ledger about the pull request's head; its own head is the default branch's.
+    uploadLedger(github, {
+      ledger: { ...SUCCESS_LEDGER, headSha: HEAD },
+      runId: RUN,
+      headSha: BASE_SHA,
+      fork: false,
+      pullRequest: false,
+    });
+    const payload = commentRunCompleted();
+    expect((payload.workflow_run as { pull_requests: unknown[] }).pull_requests).toEqual([]);
+    const done = await rig.deliver("workflow_run", payload);
+    expect(done.outcome, JSON.stringify(rig.deliveries().at(-1))).toBe("completed:success");
+    const check = theCheck(github);
+    expect(check).toMatchObject({
+      headSha: HEAD,
+      status: "completed",
+      conclusion: "success",
+      externalId: `evidence-gate-bot:pr=42:run=${RUN}:attempt=1`,
+      detailsUrl: `https://github.com/octo-org/widgets/actions/runs/${RUN}`,
+    });
+    expect(check.output.summary).toContain("PASS (verified)");
+    expect(check.output.summary).toContain("from the fork `forker/widgets`");
+    // The provenance rule read the pull request's files (ADR 0013).
+    expect(github.callsTo("GET", "/repos/{owner}/{repo}/pulls/{pull_number}/files").length).toBeGreaterThan(
+      0,
+    );
+    github.assertNoViolations();
+  });
+
+  it("posts nothing when no open pull request has the ledger's head: the artifact alone never names the commit", async () => {
+    const rig = await rigs.start();
+    const { github } = rig;
+    github.state.addPullRequest({ number: 42, headSha: HEAD, headRef: "fix-sum", baseSha: BASE_SHA });
+    await rig.deliver("pull_request", pullRequestPayload({ headSha: HEAD, fork: false }));
+    const elsewhere = "fedcba9876543210fedcba9876543210fedcba98";
+    uploadLedger(github, {
+      ledger: { ...SUCCESS_LEDGER, headSha: elsewhere },
+      runId: RUN,
+      headSha: BASE_SHA,
+      fork: false,
+      pullRequest: false,
+    });
+    const before = writes(github).length;
+    const done = await rig.deliver("workflow_run", commentRunCompleted());
+    expect(done.outcome).toBe("stale");
+    expect(writes(github)).toHaveLength(before);
+    expect(theCheck(github)).toMatchObject({ headSha: HEAD, status: "queued" });
+    expect(github.state.checkRuns.some((r) => r.headSha === elsewhere)).toBe(false);
+    github.assertNoViolations();
   });
 });

@@ -9,6 +9,7 @@
  */
 import { generateKeyPairSync } from "node:crypto";
 import { createRequire } from "node:module";
+import { SERVER_ERROR_RETRIES } from "../../src/github/octokit.js";
 import type { Ledger } from "../../src/ledger/ledger.js";
 import { renderLedgerJson } from "../../src/ledger/render-json.js";
 import type { AppFixture } from "./github-server/fixtures.js";
@@ -319,5 +320,15 @@ export function secondaryRateLimit(o: {
       documentation_url: "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api",
     },
     ...(o.bodyMatches === undefined ? {} : { bodyMatches: o.bodyMatches }),
+  };
+}
+
+/** The artifact list of a workflow run answering 502 past Octokit's retries: one transient outage. */
+export function artifactsOutage(): FaultSpec {
+  return {
+    method: "GET",
+    pathPattern: "/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts",
+    status: 502,
+    times: SERVER_ERROR_RETRIES + 1,
   };
 }
