@@ -16,7 +16,11 @@
  * - it records none (only the `pull_request` delivery arrived): the newest `pull_request` run of
  *   `WORKFLOW_FILE` on that head (`GET …/actions/runs?head_sha=…`), handled as its event would be
  *   (`in_progress` or `completed`); no run at all → left alone;
- * - it awaits a resume (the buttons dispatched one) → left alone (the resume workflow's completion settles it).
+ * - it awaits a resume (the buttons dispatched one) → left alone (the resume workflow's completion settles it);
+ * - it is not the commit's check run (a lower id, not taken over, is) and records no newer workflow run
+ *   attempt than that one: a race's duplicate whose replica died before renaming it, or whose rename failed →
+ *   renamed `<name> (duplicate)` and completed `skipped` ({@link AppCheckRuns.retire}); a Re-verify's check run
+ *   (`:verify`) is never taken for one.
  *
  * Safe from any number of replicas at once: each write is one a delivery of the same event would make, the
  * handlers only move a check run forward for a given run and attempt, and two replicas settling the same
@@ -28,7 +32,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { GateOctokit } from "../github/octokit.js";
 import { AppCheckRuns } from "./app-check-runs.js";
 import type { BotApp } from "./bot-app.js";
-import { parseCheckKey } from "./check-key.js";
+import { compareAttempt, parseCheckKey } from "./check-key.js";
 import type { BotConfig } from "./config.js";
 import type { BotLog } from "./delivery-log.js";
 import type { HandlerContext } from "./handler.js";
@@ -43,6 +47,11 @@ export interface ReconcileSweep {
   readonly settled: number;
   /** Completed `failure` because their workflow run is gone. */
   readonly gone: number;
+  /**
+   * Renamed `<name> (duplicate)` and completed `skipped`: a later open check run on a head whose check run is
+   * another (a race's loser never renamed), recording no newer workflow run attempt than that one.
+   */
+  readonly duplicates: number;
   /** Left open: their run still runs, awaits a resume, or none exists. */
   readonly left: number;
   /** Repositories whose sweep failed (API errors; logged). */
@@ -72,7 +81,7 @@ export async function reconcileOpenCheckRuns(
   log: BotLog,
   now: () => Date = () => new Date(),
 ): Promise<ReconcileSweep> {
-  const counts = { repositories: 0, open: 0, settled: 0, gone: 0, left: 0, failed: 0 };
+  const counts = { repositories: 0, open: 0, settled: 0, gone: 0, duplicates: 0, left: 0, failed: 0 };
   const scale = (config.timing.retryBaseMs ?? 1000) / 1000;
   for await (const { octokit: client, repository, installation } of reconcileTargets(bot)) {
     counts.repositories += 1;
@@ -106,6 +115,15 @@ export async function reconcileOpenCheckRuns(
             c.status !== "completed" &&
             Date.parse(c.started_at ?? "") < cutoff,
         );
+        // The commit's check run: the lowest id not taken over by a later one (`AppCheckRuns`' rule).
+        const live = data.check_runs
+          .filter(
+            (c) =>
+              c.name === config.checkName &&
+              c.app?.id === config.appId &&
+              parseCheckKey(c.external_id)?.next !== true,
+          )
+          .sort((a, b) => a.id - b.id);
         for (const check of stuck) {
           counts.open += 1;
           const key = parseCheckKey(check.external_id);
@@ -126,8 +144,20 @@ export async function reconcileOpenCheckRuns(
             return result.outcome;
           };
           let outcome: string;
+          const kept = live[0];
           if (key?.resume) {
             outcome = "left:awaits-resume";
+          } else if (
+            kept !== undefined &&
+            kept.id < check.id &&
+            key?.verify !== true &&
+            (!key?.run || compareAttempt(key.run, parseCheckKey(kept.external_id)) !== "newer")
+          ) {
+            // A duplicate whose renaming never happened (its replica died between the create and the
+            // rename, or the rename failed): it records nothing newer than the commit's check run, and no
+            // delivery will ever move it — lookups find the other one.
+            await checks.retire(check.id, kept.id);
+            outcome = "duplicate";
           } else if (key?.run) {
             let run: WorkflowRunBody | null = null;
             try {
@@ -163,6 +193,7 @@ export async function reconcileOpenCheckRuns(
             outcome = runs[0] === undefined ? "left:no-run" : await settle(runs[0]);
           }
           if (outcome === "gone") counts.gone += 1;
+          else if (outcome === "duplicate") counts.duplicates += 1;
           else if (outcome.startsWith("left:")) counts.left += 1;
           else counts.settled += 1;
           log.note("reconcile-check", {
