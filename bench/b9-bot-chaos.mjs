@@ -50,6 +50,7 @@ try {
   const span = (s) => `${Math.max(1, Math.round(s * scaled))}s`;
   const r = await rig.runChaos({
     replicaEntry: entry,
+    proxyEntry: join(ROOT, "test", "support", "round-robin-proxy.mjs"),
     replicas,
     pullRequests: pulls,
     backoffSecondMs: backoff,
@@ -69,7 +70,7 @@ try {
       v.checkRuns[0].status !== "completed" ||
       v.checkRuns[0].conclusion !== v.conclusion,
   );
-  const late = r.deliveries.filter((d) => d.status === "timed out" || d.duration >= 10);
+  const late = r.answers.filter((a) => a.ms >= 10_000);
   const extraRuns = r.reruns.length - r.expectedReruns.length + r.dispatches;
   const byStatus = {};
   for (const d of r.deliveries) byStatus[d.statusCode] = (byStatus[d.statusCode] ?? 0) + 1;
@@ -78,7 +79,7 @@ try {
     `bot chaos (seed ${r.seed}, waits ${backoff === 1000 ? "production" : `× ${scaled}`}): ${r.replicas} replicas, ${r.pullRequests} pull requests, ${r.expected.length} (head, attempt) verdicts, ${r.events} events sent twice, ${r.deliveries.length} delivery attempts (answers by status ${JSON.stringify(byStatus)})`,
   );
   console.log(
-    `answer (GitHub's send to the answer, through the proxy): p50 ${r.answerMs.p50.toFixed(0)} ms, p99 ${r.answerMs.p99.toFixed(0)} ms, max ${r.answerMs.max.toFixed(0)} ms; ${late.length} at or past 10 s`,
+    `answer at the load balancer (${r.answers.length} answers): p50 ${r.answerMs.p50.toFixed(0)} ms, p99 ${r.answerMs.p99.toFixed(0)} ms, max ${r.answerMs.max.toFixed(0)} ms; ${late.length} at or past 10 s (at GitHub's sender, in the bench's busy process: p50 ${r.senderMs.p50.toFixed(0)} ms, p99 ${r.senderMs.p99.toFixed(0)} ms)`,
   );
   console.log(
     `kill -9: replica ${r.killed?.replica ?? "—"} at ${((r.killed?.atMs ?? 0) / 1000).toFixed(1)} s with ${r.killed?.unfinished ?? 0} answered deliveries unfinished; ${r.faultsInjected} faults injected; the App redelivered ${r.selfRedelivered} failed deliveries itself, its reconcile sweeps settled ${r.reconciled} check runs`,

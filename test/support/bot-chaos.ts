@@ -49,6 +49,8 @@ import type { DeliveryRecord, FaultSpec, GitHubServer } from "./github-server/in
 export interface ChaosOptions {
   /** `node <replicaEntry>` starts one replica (a bundle of `bench/bot-replica.ts`). */
   readonly replicaEntry: string;
+  /** The load balancer's script; default `round-robin-proxy.mjs` beside this module (a bundle passes its path). */
+  readonly proxyEntry?: string;
   /** Bot replicas behind the proxy (2 or 3). */
   readonly replicas: number;
   readonly pullRequests: number;
@@ -214,8 +216,7 @@ interface ProxyAnswer {
 }
 
 /** Starts `round-robin-proxy.mjs` in front of `upstreams`; its answers are collected in `answered`. */
-function startProxy(upstreams: readonly Replica[]) {
-  const script = fileURLToPath(new URL("./round-robin-proxy.mjs", import.meta.url));
+function startProxy(upstreams: readonly Replica[], script: string) {
   const child = spawn(process.execPath, [script, ...upstreams.map((u) => u.url)], {
     env: { PATH: process.env.PATH },
     stdio: ["ignore", "pipe", "inherit"],
@@ -297,7 +298,10 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
   try {
     for (let i = 0; i < o.replicas; i++)
       replicas.push(await startReplica(o.replicaEntry, { PATH: process.env.PATH, ...env }));
-    proxy = await startProxy(replicas);
+    proxy = await startProxy(
+      replicas,
+      o.proxyEntry ?? fileURLToPath(new URL("./round-robin-proxy.mjs", import.meta.url)),
+    );
     github.state.webhooks.target = { url: proxy.url, secret: WEBHOOK_SECRET };
     const guids: string[] = [];
 
@@ -464,12 +468,19 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
       }
       if (first === undefined) return;
       expectedReruns.push(runId);
+      const clicked = guids.length;
       await send(
         "check_run",
         checkRunPayload({ action: "rerequested", checkRunId: first.id, headSha, sender: "mona" }),
       );
+      const click = guids[clicked]!;
       while (performance.now() < deadline && !github.state.reruns.includes(runId)) await sleep(100);
       if (!github.state.reruns.includes(runId)) return;
+      // A real attempt runs for minutes, far longer than the click's handling: attempt 2 finishes only once
+      // both copies of the click were worked (GitHub refuses a re-run while an attempt runs).
+      const worked = () =>
+        replicas.flatMap((r) => r.lines).filter((l) => l.kind === "delivery" && l.delivery === click).length;
+      while (performance.now() < deadline && worked() < 2) await sleep(100);
       const ledger2 = ledger1.conclusion?.conclusion === "success" ? FAILURE_LEDGER : SUCCESS_LEDGER;
       expected.push({
         pullRequest: number,
