@@ -3,8 +3,9 @@
  * processes) behind one round-robin address, 54 pull requests, every delivery sent twice, one in three pull
  * requests' deliveries reordered and delayed, one replica `kill -9`ed mid-delivery, 5xx and `Retry-After`
  * injected by the OpenAPI-checked GitHub double, a writer's Re-run on one in six. The replicas run with
- * waits scaled to 1/10 (`EVIDENCE_GATE_BACKOFF_SECOND_MS=100`) and sweeps every 2 s, so the test takes well
- * under a minute; `bench/b9-bot-chaos.mjs` runs it with production waits and prints the figures.
+ * waits scaled to 1/10 (`EVIDENCE_GATE_BACKOFF_SECOND_MS=100`) and sweeps every 10–15 s (about 5 minutes on
+ * 2 cores at load 20+, docs/bot.md "Under chaos"); `bench/b9-bot-chaos.mjs` runs it with production waits and
+ * prints the figures.
  *
  * Asserted at the end, from GitHub's state: every pull request has exactly one completed check run per head
  * and attempt, each with its ledger's conclusion; nothing of the App's is left `queued` / `in_progress`; one
