@@ -227,22 +227,38 @@ export class AppCheckRuns {
     });
     const mine = fromListed(data);
     const after = input.replacing ?? 0;
-    const first = (await this.#current(input.headSha)).find((r) => r.id > after) ?? mine;
-    if (first.id === mine.id) return { run: mine, created: true };
+    const current = (await this.#current(input.headSha)).filter((r) => r.id > after);
+    const first = current[0] ?? mine;
+    // Besides this call's own run, a create whose answer was lost (a 5xx after GitHub made the run, retried
+    // by Octokit) left a run this call never saw: every later open run carrying the same record is a
+    // duplicate of the commit's check run, whoever made it.
+    const record = formatCheckKey(input.key);
+    const duplicates = current.filter(
+      (r) => r.id !== first.id && (r.id === mine.id || (r.status !== "completed" && r.externalId === record)),
+    );
+    if (first.id !== mine.id && !duplicates.some((r) => r.id === mine.id)) duplicates.push(mine);
+    for (const duplicate of duplicates) await this.retire(duplicate.id, first.id);
+    return first.id === mine.id ? { run: mine, created: true } : { run: first, created: false };
+  }
+
+  /**
+   * Renames check run `id` `<name> (duplicate)` and completes it `skipped`, pointing at `keptId`, the commit's
+   * check run (GitHub has no delete for check runs; a renamed run cannot stand in for the required check).
+   */
+  async retire(id: number, keptId: number): Promise<void> {
     await this.#o.octokit.rest.checks.update({
       owner: this.#o.owner,
       repo: this.#o.repo,
-      check_run_id: mine.id,
+      check_run_id: id,
       name: `${this.#o.name}${DUPLICATE_SUFFIX}`,
       status: "completed",
       conclusion: "skipped",
       completed_at: timestamp(),
       output: {
         title: "Duplicate: see the other check run",
-        summary: `Two deliveries for this commit were handled at once and each created a check run. Check run ${first.id} ("${this.#o.name}") is this commit's; this one was renamed so it cannot stand in for it.`,
+        summary: `Two deliveries for this commit were handled at once and each created a check run. Check run ${keptId} ("${this.#o.name}") is this commit's; this one was renamed so it cannot stand in for it.`,
       },
     });
-    return { run: first, created: false };
   }
 
   /**

@@ -27,7 +27,11 @@
  *   `WORKFLOW_FILE` whose `run-name` names the head (`evidence-gate verify <sha>`). Completed → its
  *   completion handler (`reverify.ts`); running → nothing; none — the click's dispatch never produced a run —
  *   the check run completes `failure` "Re-verify never ran", with the Re-verify button to try again (never
- *   settled from the head's earlier full run, whose verdict it took over from).
+ *   settled from the head's earlier full run, whose verdict it took over from);
+ * - it is not the commit's check run (a lower id, not taken over, is) and records no newer workflow run
+ *   attempt than that one: a race's duplicate whose replica died before renaming it, or whose rename failed →
+ *   renamed `<name> (duplicate)` and completed `skipped` ({@link AppCheckRuns.retire}); a Re-verify's check run
+ *   (`:verify`) or one awaiting a resume is never taken for one.
  *
  * Safe from any number of replicas at once: each write is one a delivery of the same event would make, the
  * handlers only move a check run forward for a given run and attempt, and two replicas settling the same
@@ -40,7 +44,7 @@ import type { GateOctokit } from "../github/octokit.js";
 import { escapeInline } from "../ledger/markdown-syntax.js";
 import { AppCheckRuns } from "./app-check-runs.js";
 import type { BotApp } from "./bot-app.js";
-import { type CheckKey, parseCheckKey, type RunAttempt } from "./check-key.js";
+import { type CheckKey, compareAttempt, parseCheckKey, type RunAttempt } from "./check-key.js";
 import type { BotConfig } from "./config.js";
 import type { BotLog } from "./delivery-log.js";
 import type { HandlerContext } from "./handler.js";
@@ -57,6 +61,8 @@ export interface ReconcileSweep {
   readonly settled: number;
   /** Completed `failure` because their workflow run is gone. */
   readonly gone: number;
+  /** Duplicates a race left open (their replica died before renaming them): renamed and skipped. */
+  readonly duplicates: number;
   /** Left open: their run still runs, awaits a resume, or none exists. */
   readonly left: number;
   /** Repositories whose sweep failed (API errors; logged). */
@@ -87,7 +93,7 @@ export async function reconcileOpenCheckRuns(
   log: BotLog,
   now: () => Date = () => new Date(),
 ): Promise<ReconcileSweep> {
-  const counts = { repositories: 0, open: 0, settled: 0, gone: 0, left: 0, failed: 0 };
+  const counts = { repositories: 0, open: 0, settled: 0, gone: 0, duplicates: 0, left: 0, failed: 0 };
   const scale = (config.timing.retryBaseMs ?? 1000) / 1000;
   for await (const { octokit: client, repository, installation } of reconcileTargets(bot)) {
     counts.repositories += 1;
@@ -121,6 +127,15 @@ export async function reconcileOpenCheckRuns(
             c.status !== "completed" &&
             Date.parse(c.started_at ?? "") < cutoff,
         );
+        // The commit's check run: the lowest id not taken over by a later one (`AppCheckRuns`' rule).
+        const live = data.check_runs
+          .filter(
+            (c) =>
+              c.name === config.checkName &&
+              c.app?.id === config.appId &&
+              parseCheckKey(c.external_id)?.next !== true,
+          )
+          .sort((a, b) => a.id - b.id);
         for (const check of stuck) {
           counts.open += 1;
           const key = parseCheckKey(check.external_id);
@@ -174,6 +189,7 @@ export async function reconcileOpenCheckRuns(
             return body.status === "completed" ? settle(body) : "left:running";
           };
           let outcome: string;
+          const kept = live[0];
           if (key?.resume) {
             const awaited = key.resume;
             const resume = await dispatched(config.resumeWorkflowFile, (title) => {
@@ -191,6 +207,17 @@ export async function reconcileOpenCheckRuns(
               const settled = await fromRecordedRun(key.run, leg);
               outcome = settled === "gone" ? "gone" : `lost-click:${settled}`;
             }
+          } else if (
+            kept !== undefined &&
+            kept.id < check.id &&
+            key?.verify !== true &&
+            (!key?.run || compareAttempt(key.run, parseCheckKey(kept.external_id)) !== "newer")
+          ) {
+            // A duplicate whose renaming never happened (its replica died between the create and the
+            // rename, or the rename failed): it records nothing newer than the commit's check run, and no
+            // delivery will ever move it — lookups find the other one.
+            await checks.retire(check.id, kept.id);
+            outcome = "duplicate";
           } else if (key?.verify === true && key.run === null) {
             const verify = await dispatched(config.workflowFile, (title) => verifiedBy(title) === sha);
             if (verify !== undefined) {
@@ -220,6 +247,7 @@ export async function reconcileOpenCheckRuns(
             outcome = runs[0] === undefined ? "left:no-run" : await settle(runs[0]);
           }
           if (outcome === "gone") counts.gone += 1;
+          else if (outcome === "duplicate") counts.duplicates += 1;
           else if (outcome.startsWith("left:")) counts.left += 1;
           else counts.settled += 1;
           log.note("reconcile-check", {

@@ -15,7 +15,9 @@
  * clicked one stays as it completed and is marked `:next` (`AppCheckRuns.replace`). So a repeated Re-run of the
  * same attempt — a second click, a redelivery — names a check run that is no longer current, or one still
  * queued or running, and does nothing: no 403 from GitHub turned into a verdict, no extra re-run that costs a
- * model's spend.
+ * model's spend. Two copies of one click worked at the same moment on two replicas both find the clicked check
+ * run current; GitHub's attempt counter settles them (`GET …/actions/runs/{id}`, before the re-run and after a
+ * refusal): a run already past the attempt the check run records was re-run by the other copy (`stale`).
  */
 import { z } from "zod";
 import { escapeInline } from "../ledger/markdown-syntax.js";
@@ -129,11 +131,27 @@ async function rerun(
       `Check run ${check.id} records no workflow run (${check.externalId ?? "no external id"}): the workflow never reported to it.`,
     );
   }
+  // Another copy of this click (a duplicate delivery on another replica, worked at the same moment) may have
+  // re-run the run already — GitHub's attempt counter is the record: a run past the attempt this check run
+  // records was re-run, and re-running it again would cost a model's spend (before) or get GitHub's 403
+  // "already running", which is no verdict (after).
+  const movedOn = async (): Promise<HandlerResult | null> => {
+    const attempt = await runAttempt(ctx, owner, repo, recorded.id);
+    if (attempt === null || attempt <= recorded.attempt) return null;
+    return {
+      outcome: "stale",
+      detail: `workflow run ${recorded.id} is at attempt ${attempt} already; check run ${check.id} records attempt ${recorded.attempt}`,
+    };
+  };
+  const before = await movedOn();
+  if (before !== null) return before;
   try {
     await ctx.octokit.rest.actions.reRunWorkflow({ owner, repo, run_id: recorded.id });
   } catch (error) {
     const status = (error as { status?: unknown }).status;
     if (typeof status !== "number" || status >= 500) throw error;
+    const after = await movedOn();
+    if (after !== null) return after;
     const said = (error as { response?: { data?: { message?: unknown } } }).response?.data?.message;
     return fail(
       `workflow run ${recorded.id} cannot be re-run`,
@@ -153,4 +171,25 @@ async function rerun(
     outcome: "rerun",
     detail: `workflow run ${recorded.id} re-run by ${login}; check run ${made.run.id} follows it`,
   };
+}
+
+/**
+ * Workflow run `runId`'s `run_attempt` as GitHub shows it now (`GET …/actions/runs/{id}`), or `null` when
+ * GitHub answers 4xx (the run is gone or not readable: the re-run request then says what GitHub thinks).
+ * @throws a 5xx or no answer, after Octokit's retries (the delivery fails and is redelivered).
+ */
+async function runAttempt(
+  ctx: HandlerContext,
+  owner: string,
+  repo: string,
+  runId: number,
+): Promise<number | null> {
+  try {
+    const { data } = await ctx.octokit.rest.actions.getWorkflowRun({ owner, repo, run_id: runId });
+    return data.run_attempt ?? 1;
+  } catch (error) {
+    const status = (error as { status?: unknown }).status;
+    if (typeof status === "number" && status < 500) return null;
+    throw error;
+  }
 }
