@@ -6,7 +6,7 @@
 import { dirname } from "node:path";
 import type { RunId } from "../core/run-id.js";
 import type { IgnoredFiles } from "../evidence/ignored-files.js";
-import { VerifyQueue } from "../evidence/verify.js";
+import { type ReceiptSettings, VerifyQueue } from "../evidence/verify.js";
 import type { Ledger, PlanningCall, PlanSection } from "../ledger/ledger.js";
 import { type FinishedRun, finishRun, snapshotLedger, workingTreeOrNull } from "./finish-run.js";
 import { executeGraph, type GraphRunOptions } from "./graph-run.js";
@@ -52,6 +52,8 @@ export interface LegOptions
     readonly passThrough: readonly string[];
     readonly knownSecrets: readonly string[];
     readonly ignoredBaseline: IgnoredFiles;
+    /** The run's test-receipt settings (policy `require-tests`, `test-reports`). */
+    readonly receipts?: ReceiptSettings;
   };
   readonly hooks?: RunHooks;
 }
@@ -101,6 +103,7 @@ export async function runLegAndFinish(o: LegOptions): Promise<FinishedRun & { re
     },
     // The separate user's files, readable for the engine's git between two pieces of PR code.
     handBack: [frame.repoDir],
+    ...(o.verify.receipts !== undefined ? { receipts: o.verify.receipts } : {}),
     ...(o.echo ? { echo: o.echo } : {}),
   });
   const leg = await executeGraph({

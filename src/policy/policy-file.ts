@@ -2,7 +2,9 @@
  * The maintainers' policy file `.github/evidence-gate.yml` (SPEC §5, §9, §11). In the action it is read
  * from the **base** ref through the API (a pull request cannot loosen its own gate); in the CLI from the
  * working tree. It is the one repository file that may widen anything: a default verify command, scoped
- * planned-node grants (checked by {@link extendAllowlist}), and `require-evidence: true`.
+ * planned-node grants (checked by {@link extendAllowlist}), `require-evidence: true`, `require-tests: true`
+ * (ADR 0016: a verify is evidence only when a test runner shows a test ran) and `test-reports` (the report
+ * files the verify command writes, read for its test receipt).
  *
  * A policy file that exists is applied whole or not at all: a malformed one is a usage error (fail closed),
  * never silently ignored. Reading is bounded ({@link POLICY_FILE_MAX_BYTES}).
@@ -11,6 +13,7 @@ import { open } from "node:fs/promises";
 import { join } from "node:path";
 import { parseDocument } from "yaml";
 import { z } from "zod";
+import { testReportsPatternProblem } from "../core/test-reports-pattern.js";
 import { unreachable } from "../core/unreachable.js";
 import { DEFAULT_PLANNED_ALLOWLIST, extendAllowlist } from "./allowlist.js";
 
@@ -27,6 +30,8 @@ export const POLICY_KEYS = [
   "planned-tools",
   "allowed-bots",
   "comment-commands",
+  "require-tests",
+  "test-reports",
 ] as const;
 
 /** The policy's values; defaults filled in. */
@@ -41,6 +46,13 @@ export interface Policy {
   readonly allowedBots: readonly string[];
   /** Whether `/evidence-gate run` comment commands are accepted (default true). */
   readonly commentCommands: boolean;
+  /**
+   * `true`: a sink's verify is evidence only with a test receipt that ran at least one test; without one
+   * (a build-only command, an unrecognised runner) or with none run, the run fails (ADR 0016).
+   */
+  readonly requireTests: boolean;
+  /** Glob patterns (relative to the verify command's directory) of the test reports it writes. */
+  readonly testReports: readonly string[];
 }
 
 /** The policy when there is no policy file. */
@@ -49,6 +61,8 @@ export const DEFAULT_POLICY: Policy = Object.freeze({
   plannedTools: Object.freeze([]) as readonly string[],
   allowedBots: Object.freeze([]) as readonly string[],
   commentCommands: true,
+  requireTests: false,
+  testReports: Object.freeze([]) as readonly string[],
 });
 
 /** Where the policy came from. */
@@ -119,6 +133,15 @@ const PolicyFileSchema = z.strictObject(
     "planned-tools": stringList("planned-tools").optional(),
     "allowed-bots": stringList("allowed-bots").optional(),
     "comment-commands": bool("comment-commands", "").optional(),
+    "require-tests": bool("require-tests", " (YAML 1.2: yes/no/on/off are strings, not booleans)").optional(),
+    "test-reports": stringList("test-reports")
+      .superRefine((patterns, context) => {
+        for (const pattern of patterns) {
+          const problem = testReportsPatternProblem(pattern);
+          if (problem !== null) context.addIssue({ code: "custom", message: problem });
+        }
+      })
+      .optional(),
   },
   {
     error: (issue) =>
@@ -196,6 +219,8 @@ export function parsePolicyFile(content: string | Uint8Array, source: PolicySour
       plannedTools: Object.freeze([...plannedTools]),
       allowedBots: Object.freeze([...(values["allowed-bots"] ?? [])]),
       commentCommands: values["comment-commands"] ?? true,
+      requireTests: values["require-tests"] ?? false,
+      testReports: Object.freeze([...(values["test-reports"] ?? [])]),
     },
     source,
   };
@@ -277,6 +302,8 @@ export function autoRunPolicy(result: Extract<PolicyFileResult, { ok: true }>):
       readonly verifyCmd?: string;
       readonly requireEvidence: boolean;
       readonly plannedTools: readonly string[];
+      readonly requireTests: boolean;
+      readonly testReports: readonly string[];
       readonly source: string;
     }
   | undefined {
@@ -285,6 +312,8 @@ export function autoRunPolicy(result: Extract<PolicyFileResult, { ok: true }>):
     ...(result.policy.verifyCmd !== undefined ? { verifyCmd: result.policy.verifyCmd } : {}),
     requireEvidence: result.policy.requireEvidence,
     plannedTools: result.policy.plannedTools,
+    requireTests: result.policy.requireTests,
+    testReports: result.policy.testReports,
     source: describePolicySource(result.source),
   };
 }
@@ -294,6 +323,8 @@ export function policySummary(policy: Policy): string {
   const parts = [`require-evidence ${policy.requireEvidence}`];
   if (policy.verifyCmd !== undefined) parts.push(`verify-cmd ${JSON.stringify(policy.verifyCmd)}`);
   if (policy.plannedTools.length > 0) parts.push(`planned-tools ${policy.plannedTools.join(", ")}`);
+  if (policy.requireTests) parts.push("require-tests true");
+  if (policy.testReports.length > 0) parts.push(`test-reports ${policy.testReports.join(", ")}`);
   return parts.join(", ");
 }
 
