@@ -145,3 +145,32 @@ describe("the receipt of a verify with test-reports", () => {
     });
   });
 });
+
+describe("finding the report files (test-report-files.ts)", () => {
+  it("reads a fresh file the pattern matches; passes over a symbolic link and a stale file; never leaves the folder", async () => {
+    const { mkdtemp, mkdir, writeFile, symlink, utimes, rm } = await import("node:fs/promises");
+    const { tmpdir } = await import("node:os");
+    const { readTestReportFiles } = await import("../../src/evidence/test-report-files.js");
+    const root = await mkdtemp(join(tmpdir(), "eg-reports-"));
+    try {
+      const dir = join(root, "repo");
+      await mkdir(join(dir, "reports/nested"), { recursive: true });
+      await mkdir(join(root, "outside"));
+      await writeFile(join(root, "outside/secret.xml"), fixture("pytest-junit.xml"));
+      const started = Date.now();
+      await writeFile(join(dir, "reports/nested/a.xml"), fixture("node-junit.xml"));
+      await writeFile(join(dir, "reports/old.xml"), fixture("node-junit.xml"));
+      await utimes(join(dir, "reports/old.xml"), new Date(started - 60_000), new Date(started - 60_000));
+      await symlink(join(root, "outside/secret.xml"), join(dir, "reports/link.xml"));
+      await symlink(join(root, "outside"), join(dir, "out"));
+      const read = await readTestReportFiles(dir, ["reports/**/*.xml", "out/*.xml"], started);
+      expect(read.files.map((f) => f.path)).toEqual(["reports/nested/a.xml"]);
+      expect(read.passedOver).toEqual([
+        { path: "reports/link.xml", reason: "a symbolic link (not followed)" },
+        { path: "reports/old.xml", reason: "older than the verify command (not written by it)" },
+      ]);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});

@@ -67,6 +67,9 @@ describe("the conclusion", () => {
     });
     expect(decided).toMatchObject({ conclusion: "action_required", rule: "verified-failing-tests" });
     expect(decided.reason).toContain("ran 3 tests: 2 passed, 1 failed (suite › adds)");
+    // A verify that expects the tests to fail (expect_exit: 1, a reproduction) is not flagged for it.
+    const failing = counts({ ran: 1, failed: 1, failedNames: ["reproduces the bug"] });
+    expect(judge({ receipt: failing, expectExit: 1 }).conclusion).toBe("success");
   });
 
   test("require-tests: no receipt or no test is failure; a test run is success", () => {
