@@ -26,7 +26,8 @@ const NOTE_ROOM = 256;
 export const OUTPUT_MATCHES_CAP_BYTES = 16 * 1024 * 1024;
 /**
  * The most combined output kept for reading a test receipt, in bytes (1 MiB): its first and last 512 KiB
- * when longer (`test-receipt.ts` reads a cut output strictly). A runner's summary is at the end, and a
+ * when longer (`test-receipt.ts` reads a cut output strictly). With `output_matches` the pattern's
+ * larger buffer ({@link OUTPUT_MATCHES_CAP_BYTES}) is read instead. A runner's summary is at the end, and a
  * test run's whole output is usually far below this.
  */
 export const RECEIPT_OUTPUT_BYTES = 1024 * 1024;
@@ -46,12 +47,16 @@ export class VerifyOutput {
   private readonly tail = new OutputTail(VERIFY_TAIL_BYTES - NOTE_ROOM);
   /** The full output, buffered only when a pattern will search it. */
   private readonly full: BoundedOutput | null;
-  /** The output a test receipt is read from (always kept; bounded). */
-  private readonly receiptOutput = new BoundedOutput(RECEIPT_OUTPUT_BYTES);
+  /**
+   * The output a test receipt is read from: its own bounded buffer, or — with `output_matches` — the
+   * pattern's (one copy of the output, not two: a large output's cost is in the copying).
+   */
+  private readonly receiptOutput: BoundedOutput;
   private lastWasUnterminated = false;
 
   constructor(private readonly pattern: Pattern | undefined) {
     this.full = pattern !== undefined ? new BoundedOutput(OUTPUT_MATCHES_CAP_BYTES) : null;
+    this.receiptOutput = this.full ?? new BoundedOutput(RECEIPT_OUTPUT_BYTES);
   }
 
   /** Takes one piece of the command's output (the seam's `onOutput`). */
@@ -98,7 +103,6 @@ export class VerifyOutput {
   private push(bytes: Buffer): void {
     this.tail.push(bytes);
     this.receiptOutput.push(bytes);
-    this.full?.push(bytes);
   }
 
   /** The tail's notes about `output_matches`: what was not searched, and that the output did not match. */
