@@ -59,6 +59,18 @@ export class BoundedOutput {
   }
 
   /**
+   * The kept head and tail as UTF-8 text, apart (the tail starting on a whole character); when nothing
+   * was dropped the whole output is the head and the tail is empty.
+   */
+  pieces(): { readonly head: string; readonly tail: string } {
+    const head = this.head.subarray(0, this.headSize);
+    if (this.tail.droppedBytes === 0) {
+      return { head: Buffer.concat([head, this.tail.bytes()]).toString("utf8"), tail: "" };
+    }
+    return { head: head.toString("utf8"), tail: fromWholeCharacter(this.tail.bytes()).toString("utf8") };
+  }
+
+  /**
    * The kept output as UTF-8 text. When bytes were dropped: the head, `\n`, and the tail starting on a
    * whole character (a character cut at the head's end decodes as U+FFFD).
    */

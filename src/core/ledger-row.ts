@@ -74,7 +74,58 @@ export interface VerifyEvidence {
    * Absent: it ran once.
    */
   readonly repeat?: { readonly runs: number; readonly passed: number };
+  /**
+   * What the command's tests did, as its test runner reported it (issue 25 item 1; SPEC §7b): counts read
+   * from report files the command wrote (JUnit XML, TAP) or from a recognised runner's summary lines in
+   * its output, or `kind: "none"` when nothing was recognised (a build-only command). Absent: a ledger
+   * written before receipts existed, or a verify that could not run (timed out, could not start).
+   */
+  readonly receipt?: TestReceipt;
+  /**
+   * Set when the maintainers' policy `require-tests: true` applied to this verify: it is evidence only
+   * with a receipt that ran at least one test (`ledger/judge-verified-sinks.ts`). Absent: not required.
+   */
+  readonly testsRequired?: true;
 }
+
+/**
+ * A verify command's test receipt (issue 25 item 1): what its tests did, as the runner reported it — never
+ * a guess. `counts` when a runner's report or summary was read; `none` when nothing was recognised.
+ */
+export type TestReceipt = TestCounts | NoTestReceipt;
+
+/**
+ * The counts of one verify (summed over every summary or report read). `ran` is `passed + failed`: a
+ * skipped (or todo, or pending) test is not a test that ran. `ran: 0` is "ran no test", which never makes
+ * evidence (ADR 0016).
+ */
+export interface TestCounts {
+  readonly kind: "counts";
+  /** The runners (or report formats) read, e.g. `["pytest"]`, `["junit-xml"]`; at least one. */
+  readonly runners: readonly string[];
+  /** Where the counts were read: the command's output, or report files it wrote. */
+  readonly source: "output" | "reports";
+  /** With `source: "reports"`: the files read (relative to the command's directory; at most 10). */
+  readonly files?: readonly string[];
+  readonly ran: number;
+  readonly passed: number;
+  readonly failed: number;
+  readonly skipped: number;
+  /** The failing tests' names as the runner printed them (at most {@link RECEIPT_MAX_NAMES}). */
+  readonly failedNames: readonly string[];
+  /** `false` when the runner reported failures whose names were not all read (cut output, more than kept). */
+  readonly failedNamesComplete: boolean;
+}
+
+/** No receipt: no report file was found and no runner's summary was recognised (or it was cut off). */
+export interface NoTestReceipt {
+  readonly kind: "none";
+  /** Why, in a few words (e.g. "no test runner's summary was recognised in the output"). */
+  readonly reason: string;
+}
+
+/** The most failing-test names a receipt keeps. */
+export const RECEIPT_MAX_NAMES = 20;
 
 /** Files the evidence tree does not represent: how many (`null` = not known), up to 10 of them, and why not known. */
 export interface UnrepresentedFiles {

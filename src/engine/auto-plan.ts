@@ -75,6 +75,8 @@ export interface AutoPlanOptions {
   readonly policy?: {
     readonly verifyCmd?: string;
     readonly requireEvidence?: boolean;
+    readonly requireTests?: boolean;
+    readonly testReports?: readonly string[];
     readonly plannedTools?: readonly string[];
     readonly source?: string;
   };

@@ -7,6 +7,7 @@
  */
 import type { BuildSignal } from "../core/build-evidence-answer.js";
 import type { IgnoredFiles } from "../evidence/ignored-files.js";
+import { receiptSettingsOf } from "../evidence/verify.js";
 import type { RunEnd } from "../ledger/conclusion.js";
 import type { Runtime } from "../policy/disclosure.js";
 import { type AutoPlanOptions, type AutoPlanResult, planAuto, startPlanning } from "./auto-plan.js";
@@ -216,6 +217,7 @@ async function runPlan(
       knownSecrets: o.knownSecrets,
       ignoredBaseline: run.ignoredBaseline,
       ...(o.verifyRepeat !== undefined ? { repeat: o.verifyRepeat } : {}),
+      receipts: receiptSettingsOf(o.policy),
     },
     ...legCaller(o),
   });

@@ -29,6 +29,10 @@ import { codexConfigKeys } from "./runtime-setup.js";
 /** The base-branch policy facts a fresh run records: `require-evidence`, and where it was read. */
 export interface RecordedPolicy {
   readonly requireEvidence?: boolean;
+  /** `require-tests: true` (ADR 0016): a verify is evidence only with a receipt that ran a test. */
+  readonly requireTests?: boolean;
+  /** `test-reports`: report files the verify command writes (issue 25). */
+  readonly testReports?: readonly string[];
   readonly source?: string;
 }
 
@@ -213,6 +217,10 @@ export function startRunState(
       ? {
           policy: {
             require_evidence: first.policy.requireEvidence === true,
+            ...(first.policy.requireTests === true ? { require_tests: true } : {}),
+            ...(first.policy.testReports !== undefined && first.policy.testReports.length > 0
+              ? { test_reports: first.policy.testReports }
+              : {}),
             ...(first.policy.source !== undefined ? { source: first.policy.source } : {}),
           },
         }

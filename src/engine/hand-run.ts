@@ -8,6 +8,8 @@
  * command too), and each node gets only its own `allowed_tools` (no ceiling; SPEC §8). The answer
  * recorded is `graph`, naming which sinks verify (`hand-plan.ts`).
  */
+
+import { receiptSettingsOf } from "../evidence/verify.js";
 import type { GraphIssue } from "../graph/issue.js";
 import type { FragmentSource } from "../graph/load.js";
 import type { AgentSource } from "../policy/agent-definition.js";
@@ -20,6 +22,7 @@ import {
   ignoredBaselineOf,
   openFreshRun,
   prepareFreshRepository,
+  type RecordedPolicy,
   startRunState,
 } from "./fresh-run.js";
 import { agentsAtCommit } from "./hand-agents.js";
@@ -60,7 +63,7 @@ export interface HandRunOptions extends EngineRunBase {
   readonly pr?: PullRequestContext;
   readonly postedHeadSha?: string;
   /** Base-branch policy: `require-evidence` turns every unverified `neutral` into `failure`. */
-  readonly policy?: { readonly requireEvidence?: boolean; readonly source?: string };
+  readonly policy?: RecordedPolicy;
 }
 
 export type HandRunResult =
@@ -149,6 +152,7 @@ export async function runHandWritten(o: HandRunOptions): Promise<HandRunResult> 
       knownSecrets: o.knownSecrets,
       ignoredBaseline,
       ...(o.verifyRepeat !== undefined ? { repeat: o.verifyRepeat } : {}),
+      receipts: receiptSettingsOf(o.policy),
     },
     ...legCaller(o),
   });

@@ -6,7 +6,7 @@
 import { dirname } from "node:path";
 import type { RunId } from "../core/run-id.js";
 import type { IgnoredFiles } from "../evidence/ignored-files.js";
-import { VerifyQueue } from "../evidence/verify.js";
+import { type ReceiptSettings, VerifyQueue } from "../evidence/verify.js";
 import type { Ledger, PlanningCall, PlanSection } from "../ledger/ledger.js";
 import { type FinishedRun, finishRun, snapshotLedger, workingTreeOrNull } from "./finish-run.js";
 import { executeGraph, type GraphRunOptions } from "./graph-run.js";
@@ -54,6 +54,8 @@ export interface LegOptions
     readonly ignoredBaseline: IgnoredFiles;
     /** `verify-repeat`: runs per verify (absent: once). */
     readonly repeat?: number;
+    /** The run's test-receipt settings (policy `require-tests`, `test-reports`). */
+    readonly receipts?: ReceiptSettings;
   };
   readonly hooks?: RunHooks;
 }
@@ -104,6 +106,7 @@ export async function runLegAndFinish(o: LegOptions): Promise<FinishedRun & { re
     // The separate user's files, readable for the engine's git between two pieces of PR code.
     handBack: [frame.repoDir],
     ...(o.verify.repeat !== undefined ? { repeat: o.verify.repeat } : {}),
+    ...(o.verify.receipts !== undefined ? { receipts: o.verify.receipts } : {}),
     ...(o.echo ? { echo: o.echo } : {}),
   });
   const leg = await executeGraph({

@@ -15,6 +15,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRedactor } from "../core/redact.js";
 import { type IgnoredFiles, ignoredFilesFromData } from "../evidence/ignored-files.js";
+import { receiptSettingsOf } from "../evidence/verify.js";
 import type { PlanSection } from "../ledger/ledger.js";
 import { handWrittenDisclosure, plannedRunDisclosure, type Runtime } from "../policy/disclosure.js";
 import { snapshotLedger } from "./finish-run.js";
@@ -151,6 +152,10 @@ export async function resumeRun(o: ResumeOptions): Promise<ResumeResult> {
       knownSecrets: o.knownSecrets,
       ignoredBaseline: leftIgnoredBaseline(path),
       ...(state.verify.repeat !== undefined ? { repeat: state.verify.repeat } : {}),
+      receipts: receiptSettingsOf({
+        ...(state.policy?.require_tests === true ? { requireTests: true } : {}),
+        ...(state.policy?.test_reports !== undefined ? { testReports: state.policy.test_reports } : {}),
+      }),
     },
     ...legCaller(o),
   });

@@ -155,7 +155,14 @@ export interface RunState {
     readonly repeat?: number;
   };
   /** Base-branch policy: `require-evidence` and where it was read. */
-  readonly policy?: { readonly require_evidence: boolean; readonly source?: string };
+  readonly policy?: {
+    readonly require_evidence: boolean;
+    /** `require-tests: true` (ADR 0016); absent: false. */
+    readonly require_tests?: boolean;
+    /** `test-reports` patterns (issue 25); absent: none. */
+    readonly test_reports?: readonly string[];
+    readonly source?: string;
+  };
   /** Every node's tool policy, fixed at the first leg; a resumed leg uses these verbatim (SPEC §8). */
   readonly tool_policies: Readonly<Record<string, ToolPolicy>>;
   readonly planning_calls: readonly PlanningCall[];
@@ -247,7 +254,14 @@ const stateSchema = z.object({
     env: z.array(z.string()),
     repeat: z.number().int().min(1).max(10).optional(),
   }),
-  policy: z.object({ require_evidence: z.boolean(), source: z.string().optional() }).optional(),
+  policy: z
+    .object({
+      require_evidence: z.boolean(),
+      require_tests: z.boolean().optional(),
+      test_reports: z.array(z.string()).optional(),
+      source: z.string().optional(),
+    })
+    .optional(),
   tool_policies: z.record(z.string(), policySchema),
   planning_calls: z.array(z.object({ costUsd: z.number().nullable(), usage })),
   // The engine's own rendering input; kept as data (renderers bound and escape every string they print).

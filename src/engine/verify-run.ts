@@ -12,14 +12,14 @@
 import { type LedgerRow, NOTHING_SPENT } from "../core/ledger-row.js";
 import { runTimedOut, stopWords } from "../core/run-timeout.js";
 import { shownCommand } from "../core/shown-command.js";
-import { runVerify } from "../evidence/verify.js";
+import { receiptSettingsOf, runVerify } from "../evidence/verify.js";
 import { emptyVerifyCommandProblem } from "../evidence/verify-choice.js";
 import { verifyExitWords } from "../ledger/cells.js";
 import type { RunEnd } from "../ledger/conclusion.js";
 import type { PlanSection } from "../ledger/ledger.js";
 import { verifyOnlyDisclosure } from "../policy/disclosure.js";
 import { finishRun, type GraphOutline, snapshotLedger } from "./finish-run.js";
-import { openFreshRun, prepareFreshRepository } from "./fresh-run.js";
+import { openFreshRun, prepareFreshRepository, type RecordedPolicy } from "./fresh-run.js";
 import type { FinishedLeg } from "./leg.js";
 import { runEndOfAbort } from "./run-end.js";
 import type { EngineRunBase, ModelCliOptions, PullRequestContext } from "./run-options.js";
@@ -50,7 +50,7 @@ export interface VerifyRunOptions
   /** CLI `--sha`: the head the check is posted on when HEAD is a merge of it. */
   readonly postedHeadSha?: string;
   /** Base-branch policy: `require-evidence` and where it was read (the plan section names it). */
-  readonly policy?: { readonly requireEvidence?: boolean; readonly source?: string };
+  readonly policy?: RecordedPolicy;
 }
 
 export type VerifyRunResult = { readonly kind: "usage_error"; readonly message: string } | FinishedLeg;
@@ -118,6 +118,7 @@ export async function runVerifyOnly(o: VerifyRunOptions): Promise<VerifyRunResul
     passThrough: o.verifyEnv,
     knownSecrets: o.knownSecrets,
     ...(o.verifyRepeat !== undefined ? { repeat: o.verifyRepeat } : {}),
+    receipts: receiptSettingsOf(o.policy),
     ...(o.echo ? { echo: o.echo } : {}),
     ...(o.signal ? { signal: o.signal } : {}),
   });

@@ -57,16 +57,16 @@ export interface CheckedClaim {
 
 /**
  * The claims of `reply` set beside `verify` as a row records them (`RowBase.claims`), or `undefined` when
- * no verify ran or the reply claims nothing. `tests`: the receipt's counts when one was read.
+ * no verify ran or the reply claims nothing. The verify's test receipt, when one was read, gives the
+ * counts a claimed count is checked against.
  */
-export function claimsForRow(
-  reply: string,
-  verify: VerifyEvidence | undefined,
-  tests: ClaimObservation["tests"] = null,
-): RowClaim[] | undefined {
+export function claimsForRow(reply: string, verify: VerifyEvidence | undefined): RowClaim[] | undefined {
   if (verify === undefined) return undefined;
   const claims = readNodeClaims(reply);
   if (claims.length === 0) return undefined;
+  const receipt = verify.receipt;
+  const tests =
+    receipt?.kind === "counts" ? { run: receipt.ran, passed: receipt.passed, failed: receipt.failed } : null;
   return checkClaims(claims, { outcome: verify.outcome, exitCode: verify.exitCode, tests }).map(
     ({ claim, contradiction }) => ({ ...claim, contradiction }),
   );
@@ -188,6 +188,12 @@ export function checkClaims(claims: readonly NodeClaim[], seen: ClaimObservation
             ? "claimed the build succeeds"
             : "claimed a fix";
       return { claim, contradiction: `${what}; ${failedWords}` };
+    }
+    if ((claim.kind === "tests-pass" || claim.kind === "fixed") && seen.tests?.run === 0) {
+      return {
+        claim,
+        contradiction: `${claim.kind === "fixed" ? "claimed a fix" : "claimed the tests pass"}; the receipt shows no test ran`,
+      };
     }
     if (claim.kind === "tests-pass" && seen.tests !== null && seen.tests.failed > 0) {
       return {

@@ -10,6 +10,7 @@ import type { VerifyEvidence } from "../core/ledger-row.js";
 import { type Pattern, searchPattern } from "../graph/pattern.js";
 import { OutputTail } from "../proc/output-tail.js";
 import type { OutputPiece } from "../proc/run-process.js";
+import type { KeptOutput } from "./test-receipt.js";
 
 /** The output tail kept on a verify's evidence, in bytes (SPEC §6: bounded; ledger model: ≤ 4 KiB). */
 export const VERIFY_TAIL_BYTES = 4096;
@@ -23,6 +24,13 @@ const NOTE_ROOM = 256;
  * milliseconds to a few hundred (measured with `re2js`), and the buffer is released when the verify ends.
  */
 export const OUTPUT_MATCHES_CAP_BYTES = 16 * 1024 * 1024;
+/**
+ * The most combined output kept for reading a test receipt, in bytes (1 MiB): its first and last 512 KiB
+ * when longer (`test-receipt.ts` reads a cut output strictly). With `output_matches` the pattern's
+ * larger buffer ({@link OUTPUT_MATCHES_CAP_BYTES}) is read instead. A runner's summary is at the end, and a
+ * test run's whole output is usually far below this.
+ */
+export const RECEIPT_OUTPUT_BYTES = 1024 * 1024;
 /** How much of a pattern the tail's note and the ledger's words quote (characters). */
 const PATTERN_QUOTE_CHARS = 120;
 
@@ -39,10 +47,16 @@ export class VerifyOutput {
   private readonly tail = new OutputTail(VERIFY_TAIL_BYTES - NOTE_ROOM);
   /** The full output, buffered only when a pattern will search it. */
   private readonly full: BoundedOutput | null;
+  /**
+   * The output a test receipt is read from: its own bounded buffer, or — with `output_matches` — the
+   * pattern's (one copy of the output, not two: a large output's cost is in the copying).
+   */
+  private readonly receiptOutput: BoundedOutput;
   private lastWasUnterminated = false;
 
   constructor(private readonly pattern: Pattern | undefined) {
     this.full = pattern !== undefined ? new BoundedOutput(OUTPUT_MATCHES_CAP_BYTES) : null;
+    this.receiptOutput = this.full ?? new BoundedOutput(RECEIPT_OUTPUT_BYTES);
   }
 
   /** Takes one piece of the command's output (the seam's `onOutput`). */
@@ -81,9 +95,14 @@ export class VerifyOutput {
     return boundedTail([treeNote, this.tail.text(), ...this.matchNotes(judged), note]);
   }
 
+  /** The output kept for the test receipt: all of it, or its head and tail with the count dropped between. */
+  keptForReceipt(): KeptOutput {
+    return { ...this.receiptOutput.pieces(), droppedBytes: this.receiptOutput.droppedBytes };
+  }
+
   private push(bytes: Buffer): void {
     this.tail.push(bytes);
-    this.full?.push(bytes);
+    this.receiptOutput.push(bytes);
   }
 
   /** The tail's notes about `output_matches`: what was not searched, and that the output did not match. */

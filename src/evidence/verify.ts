@@ -20,6 +20,8 @@ import { type ProcessResult, type RunProcessOptions, runProcess } from "../proc/
 import { trustedCommand } from "../proc/trusted-tools.js";
 import type { GitContext, IndexOverlay } from "./evidence-tree.js";
 import { acceptVerifyChanges, type IgnoredFiles, ignoredFilesFingerprint } from "./ignored-files.js";
+import { decideReceipt } from "./test-receipt.js";
+import { readTestReportFiles } from "./test-report-files.js";
 import { VerifyCache, verifyCacheKey } from "./verify-cache.js";
 import { VerifyOutput } from "./verify-output.js";
 import { type IgnoredFilesCheck, ranOnTheTreeAlone, snapshotBeforeVerify } from "./verify-snapshot.js";
@@ -64,6 +66,30 @@ export interface RunVerifyOptions {
    * ({@link combineRepeats}). Absent or 1: once.
    */
   readonly repeat?: number;
+  /** How the test receipt is read, and whether the policy requires one (issue 25); default: from the output. */
+  readonly receipts?: ReceiptSettings;
+}
+
+/**
+ * The run's test-receipt settings (issue 25 items 1 and 2): the `test-reports` patterns (report files the
+ * command writes, read after it ends; relative to its directory) and the policy's `require-tests: true`,
+ * recorded on each evidence as `testsRequired`.
+ */
+export interface ReceiptSettings {
+  readonly reports?: readonly string[];
+  readonly requireTests?: boolean;
+}
+
+/** The receipt settings of a run's policy (`require-tests`, `test-reports`; absent: defaults). */
+export function receiptSettingsOf(
+  policy: { readonly requireTests?: boolean; readonly testReports?: readonly string[] } | undefined,
+): ReceiptSettings {
+  return {
+    ...(policy?.testReports !== undefined && policy.testReports.length > 0
+      ? { reports: policy.testReports }
+      : {}),
+    ...(policy?.requireTests === true ? { requireTests: true } : {}),
+  };
 }
 
 /**
@@ -130,6 +156,7 @@ async function runOnce(
 ): Promise<VerifyEvidence> {
   const output = new VerifyOutput(options.outputMatches);
   const identity = currentChildIdentity();
+  const startedAtMs = Date.now();
   // `sh -e -c`: a multi-line (or `;`-joined) verify command stops at its first failing command, as a
   // workflow's `run:` step does; otherwise only the last line's exit code would count.
   const result = await runProcess({
@@ -158,7 +185,16 @@ async function runOnce(
   // The pattern searches whatever output arrived, once, whatever the outcome; only an `exited` result can
   // pass on it.
   const outputMatches = output.judge();
-  return judgeResult(result, {
+  // A receipt is read only from a command that ran to its end; one killed or timed out has none.
+  const reports = options.receipts?.reports ?? [];
+  const receipt =
+    result.kind === "exited"
+      ? decideReceipt(
+          output.keptForReceipt(),
+          reports.length > 0 ? await readTestReportFiles(options.cwd, reports, startedAtMs) : null,
+        )
+      : undefined;
+  const judged = judgeResult(result, {
     base: {
       command: options.command,
       cwd: options.cwd,
@@ -171,6 +207,11 @@ async function runOnce(
     },
     tail: (note) => output.evidenceTail(snapshot.treeNote, outputMatches, withLeftBehind(note, result)),
   });
+  return {
+    ...judged,
+    ...(receipt !== undefined ? { receipt } : {}),
+    ...(options.receipts?.requireTests === true ? { testsRequired: true as const } : {}),
+  };
 }
 
 /**
@@ -289,6 +330,8 @@ export interface VerifyRunSettings {
   readonly handBack?: readonly string[];
   /** `verify-repeat`: every verify of the run runs this many times ({@link RunVerifyOptions.repeat}). */
   readonly repeat?: number;
+  /** The run's test-receipt settings ({@link ReceiptSettings}); default: read from the output, not required. */
+  readonly receipts?: ReceiptSettings;
 }
 
 /** One sink's verify, as the engine asks for it. */
@@ -373,6 +416,7 @@ export class VerifyQueue {
         ...(request.signal !== undefined ? { signal: request.signal } : {}),
         ...(request.outputMatches != null ? { outputMatches: request.outputMatches } : {}),
         ...(this.settings.repeat !== undefined ? { repeat: this.settings.repeat } : {}),
+        ...(this.settings.receipts !== undefined ? { receipts: this.settings.receipts } : {}),
       };
       if (baseline !== null && elsewhere !== undefined) {
         // Not reused, nor kept for reuse: the same tree there is not the same evidence (other ignored files).

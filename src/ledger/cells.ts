@@ -5,6 +5,7 @@ import {
   type LedgerRow,
   type OutsideWrites,
   type RowClaim,
+  type TestReceipt,
   type VerifyEvidence,
 } from "../core/ledger-row.js";
 import { unreachable } from "../core/unreachable.js";
@@ -112,7 +113,40 @@ export function rowDetail(row: LedgerRow): string {
   if (outside !== null && !row.detail.includes(outside)) parts.push(outside);
   if (row.worktree !== undefined) parts.push(worktreeWords(row.worktree));
   for (const claim of row.claims ?? []) parts.push(claimWords(claim));
+  const receipt = row.verify?.receipt;
+  if (receipt !== undefined && row.verify?.reusedFrom === undefined) {
+    const words = receiptWords(receipt);
+    if (!row.detail.includes(words)) parts.push(words);
+  }
   return parts.filter((part) => part !== "").join("; ");
+}
+
+/** How many failing tests' names a receipt's words name (the JSON keeps up to `RECEIPT_MAX_NAMES`). */
+const RECEIPT_NAMES_SHOWN = 5;
+
+/**
+ * A verify's test receipt in words (issue 25; ADR 0016): `ran 12 tests: 11 passed, 1 failed (test_x),
+ * 2 skipped, per pytest`, `ran no test (3 skipped), per node:test`, or `no test receipt: REASON`.
+ */
+export function receiptWords(receipt: TestReceipt): string {
+  if (receipt.kind === "none") return `no test receipt: ${receipt.reason}`;
+  const from =
+    receipt.source === "reports"
+      ? `${receipt.runners.join(", ")} report${(receipt.files?.length ?? 0) === 1 ? "" : "s"} ${(receipt.files ?? []).join(", ")}`
+      : receipt.runners.join(", ");
+  const skipped = receipt.skipped > 0 ? `${receipt.skipped} skipped` : null;
+  if (receipt.ran === 0) return `ran no test${skipped !== null ? ` (${skipped})` : ""}, per ${from}`;
+  const shown = receipt.failedNames
+    .slice(0, RECEIPT_NAMES_SHOWN)
+    .map((name) => (name.length > 120 ? `${name.slice(0, 119)}…` : name));
+  const more = receipt.failedNames.length > shown.length || !receipt.failedNamesComplete;
+  const names = receipt.failed > 0 && shown.length > 0 ? ` (${shown.join(", ")}${more ? ", …" : ""})` : "";
+  const parts = [
+    `${receipt.passed} passed`,
+    ...(receipt.failed > 0 ? [`${receipt.failed} failed${names}`] : []),
+    ...(skipped !== null ? [skipped] : []),
+  ];
+  return `ran ${receipt.ran} ${receipt.ran === 1 ? "test" : "tests"}: ${parts.join(", ")}, per ${from}`;
 }
 
 /**

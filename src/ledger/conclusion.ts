@@ -49,6 +49,12 @@ export type ConclusionRule =
   | "verified-in-worktree"
   /** Every sink verified, but the nodes changed what defines the verify command (its scripts, build files, test files). */
   | "verify-definition-changed"
+  /** Every sink verified, but a recognised test runner reported that a sink's verify ran no test (ADR 0016). */
+  | "verified-no-test"
+  /** Every sink verified (exit code as expected), but a sink's test runner reported failing tests. */
+  | "verified-failing-tests"
+  /** The policy's `require-tests: true`, and a sink's verify has no receipt or ran no test (ADR 0016). */
+  | "tests-required"
   | "no-engine-evidence"
   | "partially-verified"
   | "only-gate-sinks"

@@ -6,6 +6,10 @@
  * 0. a sink that ran in a managed worktree (`worktree:`): its verify ran on that worktree's files, which are
  *    on its branch — not the main working tree, not the posted commit: `action_required`, before the rest,
  *    which compare with the main working tree's start and would misname the difference;
+ * 0b. the test receipts (ADR 0016): under the policy's `require-tests: true`, a sink's verify without a
+ *    receipt or that ran no test is `failure`; otherwise a recognised runner that ran no test, or that
+ *    reported failing tests while the command exited as expected, is `action_required` — before the tree
+ *    rules, so "ran no test" never falls to a `neutral` (which satisfies branch protection);
  * 1. the nodes changed what defines the verify command — a `package.json`'s scripts or test-runner keys,
  *    a build or test-runner definition file, a file the command names, a test file deleted, renamed or
  *    given a skip marker, what the tests compare against (a fixture, snapshot or golden file, a data file a
@@ -24,7 +28,7 @@
  * (`engine/nodes-changes.ts` judges the run as if committed): they are saved as `patch.diff` instead.
  */
 import type { LedgerRow } from "../core/ledger-row.js";
-import { describeIgnoredChanges, describeOutsideWrites, evidenceGapParts } from "./cells.js";
+import { describeIgnoredChanges, describeOutsideWrites, evidenceGapParts, receiptWords } from "./cells.js";
 import type { Conclusion, ConclusionInput } from "./conclusion.js";
 import { countNodes, PATCH_NOT_ON_COMMIT } from "./conclusion-words.js";
 import { neutralOrFailure } from "./require-evidence.js";
@@ -54,6 +58,8 @@ export function judgeVerifiedSinks(sinks: VerifiedSinks): Conclusion {
       reason: `Every sink was verified, but ${inWorktree.length === 1 ? "a sink" : "sinks"} ran in a managed worktree (${inWorktree.join("; ")}): the verify command ran on that branch's files, not on the main working tree or this commit. Merge the branch (or check it out) and verify it, or re-run with the sinks in the main working tree.`,
     };
   }
+  const receipts = judgeReceipts(sinks);
+  if (receipts !== null) return receipts;
   const trees = verified.map((id) => last.get(id)?.verify?.evidenceTree ?? null);
   const offCommit =
     input.postedCommitTree !== null && trees.some((tree) => tree !== null && tree !== input.postedCommitTree);
@@ -218,4 +224,60 @@ function outsideWritesOf(rows: readonly LedgerRow[]): string | null {
     .filter((row) => row.outsideWrites !== undefined && row.outsideWrites.total > 0)
     .map((row) => `node "${row.nodeId}": ${describeOutsideWrites(row.outsideWrites!)}`);
   return named.length > 0 ? [...new Set(named)].join("; ") : null;
+}
+
+/**
+ * The receipts rule (ADR 0016; SPEC §6 "a recognised test runner reports that the verify command ran no
+ * test"), or `null` when every verified sink's receipt makes evidence. A sink's row says which.
+ */
+function judgeReceipts(sinks: VerifiedSinks): Conclusion | null {
+  const { last, verified } = sinks;
+  const required: string[] = [];
+  const noTest: string[] = [];
+  const failing: string[] = [];
+  for (const id of verified) {
+    const verify = last.get(id)?.verify;
+    const receipt = verify?.receipt;
+    if (
+      verify?.testsRequired === true &&
+      (receipt === undefined || receipt.kind === "none" || receipt.ran === 0)
+    ) {
+      required.push(
+        `sink "${id}": ${receipt === undefined || receipt.kind === "none" ? `no test receipt (${receipt?.reason ?? "none recorded"})` : receiptWords(receipt)}`,
+      );
+    } else if (receipt?.kind === "counts" && receipt.ran === 0) {
+      noTest.push(`sink "${id}": ${receiptWords(receipt)}`);
+    } else if (receipt?.kind === "counts" && receipt.failed > 0 && verify?.expectExit === 0) {
+      // A verify that expects a non-zero exit (`expect_exit: 1`: "this test must fail") wants failures.
+      failing.push(`sink "${id}": ${receiptWords(receipt)}`);
+    }
+  }
+  if (required.length > 0) {
+    return {
+      conclusion: "failure",
+      outcome: "failed",
+      rule: "tests-required",
+      title: "Failed (require-tests): a verify ran no test the engine could see",
+      reason: `The maintainers' policy file (.github/evidence-gate.yml) sets require-tests: true, and ${required.join("; ")}. A verify counts as evidence only when a recognised test runner (or a test report the command wrote, test-reports) shows at least one test ran. Make the verify command run the tests, or name the report files it writes in test-reports.`,
+    };
+  }
+  if (noTest.length > 0) {
+    return {
+      conclusion: "action_required",
+      outcome: "passed",
+      rule: "verified-no-test",
+      title: "Verified, but the verify command ran no test",
+      reason: `The verify command exited as expected, but its test runner reported that no test ran (${noTest.join("; ")}): test files moved, a filter that matches nothing, or a runner pointed at the wrong folder all look like this, and a command that tests nothing is no evidence that the change works. Make the command run the tests and verify again.`,
+    };
+  }
+  if (failing.length > 0) {
+    return {
+      conclusion: "action_required",
+      outcome: "passed",
+      rule: "verified-failing-tests",
+      title: "Verified, but the test runner reported failing tests",
+      reason: `The verify command exited as expected, but its test runner reported failing tests (${failing.join("; ")}): the command ignores its tests' result (an "|| true", a runner told not to fail). Fix the tests, or make the command fail when they fail, and verify again.`,
+    };
+  }
+  return null;
 }

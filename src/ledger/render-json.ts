@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isRecordedApprover } from "../core/github-login.js";
+import { RECEIPT_MAX_NAMES } from "../core/ledger-row.js";
 import type { Ledger } from "./ledger.js";
 
 /**
@@ -78,6 +79,23 @@ const TokenUsageSchema = z.strictObject({
   cacheCreationInputTokens: count.optional(),
 });
 
+/** A verify's test receipt (`TestReceipt`, issue 25 item 1). */
+const TestReceiptSchema = z.discriminatedUnion("kind", [
+  z.strictObject({
+    kind: z.literal("counts"),
+    runners: z.array(line).min(1).max(100),
+    source: z.enum(["output", "reports"]),
+    files: z.array(line).max(10).optional(),
+    ran: count,
+    passed: count,
+    failed: count,
+    skipped: count,
+    failedNames: z.array(text).max(RECEIPT_MAX_NAMES),
+    failedNamesComplete: z.boolean(),
+  }),
+  z.strictObject({ kind: z.literal("none"), reason: text }),
+]);
+
 const VerifyEvidenceSchema = z.strictObject({
   command: line,
   cwd: line,
@@ -110,6 +128,9 @@ const VerifyEvidenceSchema = z.strictObject({
     .strictObject({ runs: count.min(1).max(MAX_REPEAT), passed: count.max(MAX_REPEAT) })
     .refine((r) => r.passed <= r.runs, { message: "passed cannot exceed runs" })
     .optional(),
+  // Issue 25 item 1: absent in ledgers written before receipts existed (they still load).
+  receipt: TestReceiptSchema.optional(),
+  testsRequired: z.literal(true).optional(),
 });
 
 const rowBase = {
@@ -272,6 +293,9 @@ const ConclusionSchema = z.strictObject({
     "verified-outside-writes",
     "verified-in-worktree",
     "verify-definition-changed",
+    "verified-no-test",
+    "verified-failing-tests",
+    "tests-required",
     "no-engine-evidence",
     "partially-verified",
     "only-gate-sinks",

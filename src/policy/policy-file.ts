@@ -2,7 +2,9 @@
  * The maintainers' policy file `.github/evidence-gate.yml` (SPEC §5, §9, §11). In the action it is read
  * from the **base** ref through the API (a pull request cannot loosen its own gate); in the CLI from the
  * working tree. It is the one repository file that may widen anything: a default verify command, scoped
- * planned-node grants (checked by {@link extendAllowlist}), and `require-evidence: true`.
+ * planned-node grants (checked by {@link extendAllowlist}), `require-evidence: true`, `require-tests: true`
+ * (ADR 0016: a verify is evidence only when a test runner shows a test ran) and `test-reports` (the report
+ * files the verify command writes, read for its test receipt).
  *
  * A policy file that exists is applied whole or not at all: a malformed one is a usage error (fail closed),
  * never silently ignored. Reading is bounded ({@link POLICY_FILE_MAX_BYTES}).
@@ -11,6 +13,7 @@ import { open } from "node:fs/promises";
 import { join } from "node:path";
 import { parseDocument } from "yaml";
 import { z } from "zod";
+import { testReportsPatternProblem } from "../core/test-reports-pattern.js";
 import { unreachable } from "../core/unreachable.js";
 import { DEFAULT_PLANNED_ALLOWLIST, extendAllowlist } from "./allowlist.js";
 
@@ -28,6 +31,8 @@ export const POLICY_KEYS = [
   "allowed-bots",
   "comment-commands",
   "verify-repeat",
+  "require-tests",
+  "test-reports",
 ] as const;
 
 /** The most runs `verify-repeat` may ask for (input, flag, policy key): ten builds is already a lot. */
@@ -51,6 +56,13 @@ export interface Policy {
    * never fewer. Absent: once.
    */
   readonly verifyRepeat?: number;
+  /**
+   * `true`: a sink's verify is evidence only with a test receipt that ran at least one test; without one
+   * (a build-only command, an unrecognised runner) or with none run, the run fails (ADR 0016).
+   */
+  readonly requireTests: boolean;
+  /** Glob patterns (relative to the verify command's directory) of the test reports it writes. */
+  readonly testReports: readonly string[];
 }
 
 /** The policy when there is no policy file. */
@@ -59,6 +71,8 @@ export const DEFAULT_POLICY: Policy = Object.freeze({
   plannedTools: Object.freeze([]) as readonly string[],
   allowedBots: Object.freeze([]) as readonly string[],
   commentCommands: true,
+  requireTests: false,
+  testReports: Object.freeze([]) as readonly string[],
 });
 
 /** Where the policy came from. */
@@ -129,6 +143,15 @@ const PolicyFileSchema = z.strictObject(
     "planned-tools": stringList("planned-tools").optional(),
     "allowed-bots": stringList("allowed-bots").optional(),
     "comment-commands": bool("comment-commands", "").optional(),
+    "require-tests": bool("require-tests", " (YAML 1.2: yes/no/on/off are strings, not booleans)").optional(),
+    "test-reports": stringList("test-reports")
+      .superRefine((patterns, context) => {
+        for (const pattern of patterns) {
+          const problem = testReportsPatternProblem(pattern);
+          if (problem !== null) context.addIssue({ code: "custom", message: problem });
+        }
+      })
+      .optional(),
     "verify-repeat": z
       .number({ error: (issue) => `verify-repeat must be a whole number, got ${shown(issue.input)}` })
       .int({ error: (issue) => `verify-repeat must be a whole number, got ${shown(issue.input)}` })
@@ -215,6 +238,8 @@ export function parsePolicyFile(content: string | Uint8Array, source: PolicySour
       allowedBots: Object.freeze([...(values["allowed-bots"] ?? [])]),
       commentCommands: values["comment-commands"] ?? true,
       ...(values["verify-repeat"] !== undefined ? { verifyRepeat: values["verify-repeat"] } : {}),
+      requireTests: values["require-tests"] ?? false,
+      testReports: Object.freeze([...(values["test-reports"] ?? [])]),
     },
     source,
   };
@@ -297,6 +322,8 @@ export function autoRunPolicy(result: Extract<PolicyFileResult, { ok: true }>):
       readonly requireEvidence: boolean;
       readonly plannedTools: readonly string[];
       readonly verifyRepeat?: number;
+      readonly requireTests: boolean;
+      readonly testReports: readonly string[];
       readonly source: string;
     }
   | undefined {
@@ -306,6 +333,8 @@ export function autoRunPolicy(result: Extract<PolicyFileResult, { ok: true }>):
     requireEvidence: result.policy.requireEvidence,
     plannedTools: result.policy.plannedTools,
     ...(result.policy.verifyRepeat !== undefined ? { verifyRepeat: result.policy.verifyRepeat } : {}),
+    requireTests: result.policy.requireTests,
+    testReports: result.policy.testReports,
     source: describePolicySource(result.source),
   };
 }
@@ -316,6 +345,8 @@ export function policySummary(policy: Policy): string {
   if (policy.verifyCmd !== undefined) parts.push(`verify-cmd ${JSON.stringify(policy.verifyCmd)}`);
   if (policy.plannedTools.length > 0) parts.push(`planned-tools ${policy.plannedTools.join(", ")}`);
   if (policy.verifyRepeat !== undefined) parts.push(`verify-repeat ${policy.verifyRepeat}`);
+  if (policy.requireTests) parts.push("require-tests true");
+  if (policy.testReports.length > 0) parts.push(`test-reports ${policy.testReports.join(", ")}`);
   return parts.join(", ");
 }
 

@@ -78,6 +78,10 @@ export type RunModeRequest =
 /** The maintainers' policy as a run applies it (SPEC §5, §11); the verify command is in the mode. */
 export interface RunPolicy {
   readonly requireEvidence: boolean;
+  /** `require-tests: true` (ADR 0016); absent: false. */
+  readonly requireTests?: boolean;
+  /** `test-reports` patterns: the report files the verify command writes (issue 25); absent: none. */
+  readonly testReports?: readonly string[];
   /** Extra planned-node grants (`auto` only). */
   readonly plannedTools?: readonly string[];
   /** `verify-repeat` from the policy file: a floor for {@link RunRequest.verifyRepeat}. */

@@ -144,7 +144,14 @@ async function dispatch(request: RunRequest, ports: RunPorts): Promise<RunOutcom
   };
   const judged =
     policy !== undefined
-      ? { policy: { requireEvidence: policy.requireEvidence, ...optional("source", policy.source) } }
+      ? {
+          policy: {
+            requireEvidence: policy.requireEvidence,
+            ...optional("requireTests", policy.requireTests),
+            ...optional("testReports", policy.testReports),
+            ...optional("source", policy.source),
+          },
+        }
       : {};
   switch (mode.kind) {
     case "auto":
@@ -165,6 +172,8 @@ async function dispatch(request: RunRequest, ports: RunPorts): Promise<RunOutcom
             ? {
                 policy: {
                   requireEvidence: policy.requireEvidence,
+                  ...optional("requireTests", policy.requireTests),
+                  ...optional("testReports", policy.testReports),
                   ...optional("plannedTools", policy.plannedTools),
                   ...optional("source", policy.source),
                 },

@@ -7,33 +7,15 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { runCliVerify } from "../../src/cli/verify-command.js";
-import type { Ledger } from "../../src/ledger/ledger.js";
-import {
-  hermeticGitEnv,
-  makeFixedSampleRepo,
-  makeSampleNodeRepo,
-  type TempRepo,
-} from "../support/temp-repo.js";
+import { cliVerify } from "../support/cli-verify.js";
+import { makeFixedSampleRepo, makeSampleNodeRepo, type TempRepo } from "../support/temp-repo.js";
 
 const repos: TempRepo[] = [];
 afterEach(async () => {
   for (const repo of repos.splice(0)) await repo.cleanup();
 });
 
-async function verify(repo: TempRepo, flags: readonly string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCliVerify(["--repo", repo.dir, ...flags], {
-    cwd: repo.dir,
-    env: { ...hermeticGitEnv, ANTHROPIC_API_KEY: undefined },
-    out: { write: (t: string) => (stdout += t) },
-    err: { write: (t: string) => (stderr += t) },
-  });
-  const ledgerPath = /^ledger: (.+)$/m.exec(stdout)?.[1];
-  const ledger = ledgerPath ? (JSON.parse(readFileSync(ledgerPath, "utf8")) as Ledger) : null;
-  return { code, stdout, stderr, ledger };
-}
+const verify = cliVerify;
 
 describe("evidence-gate verify", () => {
   it("passes with one `verify (engine)` PASS (verified) row on a tree where the command exits 0: exit 0, success", async () => {

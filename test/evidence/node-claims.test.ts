@@ -108,4 +108,14 @@ describe("checkClaims: the claim beside the observation", () => {
     });
     expect(checked?.contradiction).toBe("claimed the tests pass; the receipt shows 1 failed");
   });
+
+  it("a receipt that ran no test contradicts 'tests pass' and a claimed count (the zero-tests case)", () => {
+    const none = { ...passed, tests: { run: 0, passed: 0, failed: 0 } };
+    expect(checkClaims(readNodeClaims("All tests pass."), none)[0]?.contradiction).toBe(
+      "claimed the tests pass; the receipt shows no test ran",
+    );
+    expect(checkClaims(readNodeClaims("5 passing"), none)[0]?.contradiction).toBe(
+      "claimed 5 passing tests; the receipt shows 0 passed of 0",
+    );
+  });
 });

@@ -39,7 +39,25 @@ describe("policy file: each key", () => {
       plannedTools: [],
       allowedBots: [],
       commentCommands: true,
+      requireTests: false,
+      testReports: [],
     });
+  });
+
+  it("require-tests is a boolean; test-reports a list of relative patterns inside the folder (issue 25)", () => {
+    expect(ok("require-tests: true\n").requireTests).toBe(true);
+    expect(ok("test-reports: [reports/*.xml, 'build/test-results/**/*.xml']\n").testReports).toEqual([
+      "reports/*.xml",
+      "build/test-results/**/*.xml",
+    ]);
+    expect(errors("require-tests: yes\n")[0]).toContain(
+      'require-tests must be true or false, got string "yes"',
+    );
+    expect(errors("test-reports: /tmp/r.xml\n")[0]).toContain("test-reports must be a list of strings");
+    expect(errors("test-reports: [/tmp/r.xml]\n")[0]).toContain(
+      "is absolute: give a path relative to the verify command's directory",
+    );
+    expect(errors("test-reports: [../x/*.xml]\n")[0]).toContain("leaves the verify command's directory");
   });
 
   it("require-evidence is a boolean", () => {
@@ -82,6 +100,8 @@ describe("policy file: each key", () => {
         "planned-tools: ['Bash(./gradlew test *)']",
         "allowed-bots: ['renovate[bot]']",
         "comment-commands: false",
+        "require-tests: true",
+        "test-reports: [build/test-results/**/*.xml]",
         "",
       ].join("\n"),
     );
@@ -91,9 +111,11 @@ describe("policy file: each key", () => {
       plannedTools: ["Bash(./gradlew test *)"],
       allowedBots: ["renovate[bot]"],
       commentCommands: false,
+      requireTests: true,
+      testReports: ["build/test-results/**/*.xml"],
     });
     expect(policySummary(policy)).toBe(
-      'require-evidence true, verify-cmd "./gradlew check", planned-tools Bash(./gradlew test *)',
+      'require-evidence true, verify-cmd "./gradlew check", planned-tools Bash(./gradlew test *), require-tests true, test-reports build/test-results/**/*.xml',
     );
   });
 });
@@ -214,6 +236,8 @@ describe("policy source words", () => {
       requireEvidence: true,
       verifyCmd: "make check",
       plannedTools: [],
+      requireTests: false,
+      testReports: [],
       source: `${POLICY_FILE} (base ref main, commit 1a2b3c4)`,
     });
     expect(autoRunPolicy({ ok: true, policy: DEFAULT_POLICY, source: { kind: "none" } })).toBeUndefined();
