@@ -88,7 +88,7 @@ function commentGoal(run: PullRequestRun): { readonly goal: string; readonly not
   const request = run.event.request;
   const goal = request?.text.trim();
   if (request === undefined || goal === undefined || goal === "") return undefined;
-  const note = `The goal is the text of @${request.author}'s /evidence-gate run comment (a writer's instruction, SPEC §9), not the workflow's goal input.`;
+  const note = `The goal is the text of @${request.author}'s /evidence-gate run comment (a writer's instruction: README, Triggers), not the workflow's goal input.`;
   run.runner.info(note);
   return { goal, note };
 }

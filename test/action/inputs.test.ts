@@ -306,8 +306,8 @@ describe("inputs a mode does not read are refused, not ignored", () => {
   it("run: verify-cmd and accept-no-build-evidence (the graph declares its own verify)", () => {
     const found = errors({ graph: "g.yml", "verify-cmd": "npm test", "accept-no-build-evidence": "true" });
     expect(found).toEqual([
-      "input `verify-cmd` does not apply to mode run: a hand-written graph declares its own success_check.verify on each node (SPEC §5); drop it",
-      "input `accept-no-build-evidence` does not apply to mode run: a hand-written graph declares its own success_check.verify on each node (SPEC §5); drop it",
+      "input `verify-cmd` does not apply to mode run: a hand-written graph declares its own success_check.verify on each node (README: A hand-written graph); drop it",
+      "input `accept-no-build-evidence` does not apply to mode run: a hand-written graph declares its own success_check.verify on each node (README: A hand-written graph); drop it",
     ]);
   });
 
