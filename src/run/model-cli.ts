@@ -50,18 +50,27 @@ export interface ModelCliPort {
 export interface RunProxy {
   readonly runtime: Runtime;
   readonly proxy: KeyProxy;
+  /**
+   * Says the proxy's one line (what the model CLI gets instead of the key); {@link throughProxy} calls it
+   * as the first model environment is built, so a usage error found before any model call is printed with
+   * nothing before it (issue 26). Idempotent.
+   */
+  readonly announce?: () => void;
 }
 
 /**
  * `env` for a model CLI of `runtime`: through the proxy when it holds that runtime's credential (the real
- * credential removed, the proxy's base URL and the dummy set), else as built.
+ * credential removed, the proxy's base URL and the dummy set; the proxy's line said the first time), else
+ * as built.
  */
 export function throughProxy(
   proxy: RunProxy | undefined,
   runtime: Runtime,
   env: Readonly<Record<string, string>>,
 ): Readonly<Record<string, string>> {
-  return proxy !== undefined && proxy.runtime === runtime ? proxy.proxy.applyTo(env) : env;
+  if (proxy === undefined || proxy.runtime !== runtime) return env;
+  proxy.announce?.();
+  return proxy.proxy.applyTo(env);
 }
 
 /**
