@@ -148,7 +148,7 @@ async function endRejectedPlan(
     ? runEndOfAbort(o.signal)
     : rejected.repairAttempted
       ? { kind: "plan-refused", refusals: rejected.refusals }
-      : { kind: "engine-error", message: `planning failed: ${rejected.reason}` };
+      : { kind: "planning-failed", message: rejected.reason };
   store.state.planning_calls = [...planned.calls];
   store.state.legs = closeLeg(store.state.legs, end);
   store.save();
