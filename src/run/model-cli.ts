@@ -24,7 +24,12 @@
 import { chmodSync, mkdirSync, mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import { unreachable } from "../core/unreachable.js";
-import type { BeforeFirstModelCall, ModelEnvBuilder, Runtime } from "../engine/runtime-setup.js";
+import type {
+  BeforeFirstModelCall,
+  CliSetupFailure,
+  ModelEnvBuilder,
+  Runtime,
+} from "../engine/runtime-setup.js";
 import { buildChildEnv } from "../proc/child-env.js";
 import { currentChildIdentity, currentChildScope, giveToIdentity } from "../proc/child-identity.js";
 import type { KeyProxy } from "../proxy/key-proxy.js";
@@ -146,9 +151,11 @@ export class ModelCliSetup implements ModelCliPort {
 
   /**
    * Checks the runtime's credential and home folder, then finds or installs its CLI; the engine calls it
-   * after its own checks. Returns a usage-error message, or `null`.
+   * after its own checks. Returns a usage-error message (a missing credential, an unusable `RUNNER_TEMP`),
+   * a setup failure (the CLI could not be installed or run from the tool cache: the runner's environment),
+   * or `null`.
    */
-  readonly beforeFirstModelCall = async (runtime: Runtime): Promise<string | null> => {
+  readonly beforeFirstModelCall = async (runtime: Runtime): Promise<string | CliSetupFailure | null> => {
     const { credentials, versions, env, secrets, log } = this.#options;
     switch (runtime) {
       case "claude": {
@@ -159,7 +166,7 @@ export class ModelCliSetup implements ModelCliPort {
           log,
           workspace: this.#options.workspace,
         });
-        if (found.kind === "failed") return found.message;
+        if (found.kind === "failed") return { kind: "setup-failed", message: found.message };
         this.#claudeExecutable = found.pinned.path;
         this.#pinned.set("claude", found.pinned);
         runOnOwnNode(found.pinned);
@@ -177,7 +184,7 @@ export class ModelCliSetup implements ModelCliPort {
           log,
           workspace: this.#options.workspace,
         });
-        if (found.kind === "failed") return found.message;
+        if (found.kind === "failed") return { kind: "setup-failed", message: found.message };
         this.#codexExecutable = found.pinned.path;
         this.#pinned.set("codex", found.pinned);
         runOnOwnNode(found.pinned);

@@ -130,6 +130,8 @@ async function runAutoLeg(run: PullRequestRun, goal: string, proxy: RunProxy | u
   switch (result.kind) {
     case "usage_error":
       return endRun(run, { kind: "usage-error", message: result.message }, notes);
+    case "setup_failed":
+      return endRun(run, { kind: "setup-failed", message: result.message }, notes);
     case "refused":
       return endRun(run, { kind: "refused", reason: "build-evidence", message: result.message }, notes);
     case "finished":

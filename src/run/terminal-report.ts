@@ -31,7 +31,10 @@ export interface ReportContext {
 }
 
 /** A run that ended before any node ran: a usage error, or a refusal (SPEC §5). */
-export type EarlyEnd = Extract<RunEnd, { kind: "usage-error" } | { kind: "refused" }>;
+export type EarlyEnd = Extract<
+  RunEnd,
+  { kind: "usage-error" } | { kind: "refused" } | { kind: "setup-failed" }
+>;
 
 /**
  * What a fresh run (`auto`, `run`) sets up before it starts: the secrets in the environment, the report
