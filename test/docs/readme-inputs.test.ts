@@ -28,7 +28,9 @@ function readmeInputs(): Set<string> {
 
 describe("README inputs table", () => {
   it("has a row for every input action.yml declares", () => {
-    const action = parse(readFileSync(join(REPO, "action.yml"), "utf8")) as { inputs: Record<string, unknown> };
+    const action = parse(readFileSync(join(REPO, "action.yml"), "utf8")) as {
+      inputs: Record<string, unknown>;
+    };
     const documented = readmeInputs();
     expect(documented.size).toBeGreaterThan(10);
     expect(Object.keys(action.inputs).filter((name) => !documented.has(name))).toEqual([]);
