@@ -9,6 +9,7 @@
  * together, or neither outside `verify`, `resume` and `report`, is a usage error.
  */
 import { type Runtime, runtimeOptionsProblem } from "../engine/runtime-setup.js";
+import { artifactModeProblem } from "../github/artifact.js";
 import { parseDuration } from "../graph/duration.js";
 import {
   DEFAULT_CLAUDE_VERSION,
@@ -179,6 +180,15 @@ export function readActionInputs(env: Env): InputsResult {
   );
   const verifyRepeat = readVerifyRepeat(raw(env, "verify-repeat"), "input `verify-repeat`", errors);
   const reportTo = readReportTo(env, errors);
+  // GitHub Enterprise Server: @actions/artifact refuses it, so what needs an artifact cannot work (issue 26).
+  const needsArtifacts =
+    mode?.kind === "resume" || mode?.kind === "report"
+      ? `mode ${mode.kind}`
+      : reportTo === "bot" && mode?.kind !== "lint"
+        ? "report-to: bot"
+        : null;
+  const ghes = needsArtifacts !== null ? artifactModeProblem(env.GITHUB_SERVER_URL, needsArtifacts) : null;
+  if (ghes !== null) errors.push(ghes);
   if (errors.length > 0 || mode === undefined) {
     return { ok: false, errors: errors.length > 0 ? errors : ["Internal error: no mode and no error"] };
   }

@@ -254,7 +254,7 @@ export function strayInputs(env: Env, mode: ModeInputs, errors: string[]): void 
     case "run":
       refuse(
         ["verify-cmd", "accept-no-build-evidence"],
-        "a hand-written graph declares its own success_check.verify on each node (SPEC §5); drop it",
+        "a hand-written graph declares its own success_check.verify on each node (README: A hand-written graph); drop it",
       );
       refuse(
         ["accept-loaded-user-config"],
@@ -262,7 +262,7 @@ export function strayInputs(env: Env, mode: ModeInputs, errors: string[]): void 
       );
       refuse(
         ["repair-attempts", "max-cycles", "max-cost-usd"],
-        "a hand-written graph declares completion (with its own max_attempts) on the nodes it gates (SPEC §7); drop it",
+        "a hand-written graph declares completion (with its own max_attempts) on the nodes it gates (docs/graph-format.md: completion); drop it",
       );
       return;
     case "verify":

@@ -10,7 +10,7 @@
  * for build evidence, 64 usage error, 130 interrupted.
  */
 import { autoRunPolicy } from "../policy/policy-file.js";
-import { planLines, planTitle } from "../progress/progress-lines.js";
+import { planLines, planTitle, promptLines } from "../progress/progress-lines.js";
 import { cliSecrets } from "../run/credentials.js";
 import { EXIT } from "../run/exit-codes.js";
 import { withLocalProxy } from "../run/local-leg.js";
@@ -105,6 +105,7 @@ export async function runCliPlan(argv: readonly string[], io: CliIo): Promise<nu
   }
   if (!f.json) {
     for (const l of planLines(plan, planTitle(plan))) say.line(l);
+    for (const l of promptLines(result.spec.nodes)) say.line(l);
   }
   say.line("plan only: no node ran and no run directory was made");
   return EXIT.passed;

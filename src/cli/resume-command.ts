@@ -111,6 +111,9 @@ export async function runCliResume(argv: readonly string[], io: CliIo): Promise<
         case "usage_error":
           report.error(result.message);
           return EXIT.usage;
+        case "setup_failed":
+          report.error(result.message);
+          return EXIT.failed;
         case "nothing_to_retry":
           // A rejected gate keeps the run failed: `resume --retry-failed && deploy` must not go ahead.
           if (result.failed) {

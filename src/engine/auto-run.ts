@@ -26,7 +26,7 @@ import type { RunFrame } from "./run-frame.js";
 import type { EngineRunBase, PullRequestContext } from "./run-options.js";
 import { closeLeg } from "./run-state.js";
 import type { RunStateStore } from "./run-state-store.js";
-import { executableFor, modelCliProblem } from "./runtime-setup.js";
+import { executableFor, modelCliEnd, modelCliProblem, type SetupFailed } from "./runtime-setup.js";
 
 /**
  * Everything `auto` needs, parsed and checked by the entry point. Times in ms. The fields the planning
@@ -70,6 +70,7 @@ export type AutoRunHooks = RunHooks;
 
 export type AutoRunResult =
   | { readonly kind: "usage_error"; readonly message: string }
+  | SetupFailed
   | { readonly kind: "refused"; readonly message: string; readonly signals: readonly BuildSignal[] }
   | FinishedLeg;
 
@@ -83,7 +84,7 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
   const prepared = await prepareFreshRepository(o, { commit: o.commit, gitContext });
   if (!prepared.ok) return { kind: "usage_error", message: prepared.message };
   const cliProblem = await modelCliProblem(o, o.runtime, { findExecutable: true });
-  if (cliProblem !== null) return { kind: "usage_error", message: cliProblem };
+  if (cliProblem !== null) return modelCliEnd(cliProblem);
 
   const frame = openFreshRun(o, {
     mode: "auto",
@@ -153,7 +154,7 @@ async function endRejectedPlan(
     ? runEndOfAbort(o.signal)
     : rejected.repairAttempted
       ? { kind: "plan-refused", refusals: rejected.refusals }
-      : { kind: "engine-error", message: `planning failed: ${rejected.reason}` };
+      : { kind: "planning-failed", message: rejected.reason };
   store.state.planning_calls = [...planned.calls];
   store.state.legs = closeLeg(store.state.legs, end);
   store.save();

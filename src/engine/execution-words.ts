@@ -28,6 +28,7 @@ export function withExecutionWords(
   const retryWord = node.completion !== null ? "retry attempt" : "attempt";
   const words = [
     maxAttempts > 1 ? `${retryWord} ${input.attempt}/${maxAttempts}` : null,
+    notRetriedWords(node, input, row),
     input.attempt > 1 && node.handoff === "session"
       ? "retry started fresh — parent session not resumed"
       : null,
@@ -45,4 +46,17 @@ export function withExecutionWords(
     };
   }
   return worded;
+}
+
+/**
+ * Why a failed attempt with attempts left is the node's last (SPEC §4 "Failure"; docs/graph-format.md
+ * "Retries": a failure is retried only when `retry.on` lists its cause, as in the Go CLI): without it,
+ * "attempt 1/2" would promise a second attempt that never comes. `null` when the row is not such a FAIL, the
+ * node has no retry, or its completion gate words its attempts (`completion-judge.ts`).
+ */
+function notRetriedWords(node: GraphNode, input: ExecutionInput, row: LedgerRow): string | null {
+  if (row.verdict !== "FAIL" || row.cause === "cancelled" || node.completion !== null) return null;
+  if (input.attempt >= attemptsInAll(node) || node.retry.on.includes(row.cause as never)) return null;
+  const why = row.cause === "run_error" ? " (a failed model API call is run_error)" : "";
+  return `not retried: retry.on lists ${node.retry.on.join(", ")}, not ${row.cause}${why}`;
 }

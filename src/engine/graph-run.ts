@@ -314,7 +314,10 @@ class LegPort implements SchedulerPort {
   }
 }
 
-/** A SKIPPED row for every node that did not run this leg (skipped, pending, waiting, limited). */
+/**
+ * A SKIPPED row for every node that did not run this leg (skipped, pending, waiting). A node stopped at the
+ * model's session limit (`limited`) has its PAUSED row, which says how to resume it: it is shown once.
+ */
 function skippedRows(
   graph: Graph,
   states: ReadonlyMap<string, ScheduleState>,
@@ -323,7 +326,7 @@ function skippedRows(
   const rows: SkippedRow[] = [];
   for (const node of graph.nodes) {
     const s = states.get(node.id);
-    if (s !== "skipped" && s !== "pending" && s !== "waiting" && s !== "limited") continue;
+    if (s !== "skipped" && s !== "pending" && s !== "waiting") continue;
     rows.push({
       nodeId: node.id,
       verdict: "SKIPPED",

@@ -30,7 +30,7 @@ import { type HandGraphOptions, loadHandWrittenGraph } from "./hand-graph.js";
 import { handWrittenPlan } from "./hand-plan.js";
 import { type FinishedLeg, legCaller, runLegAndFinish } from "./leg.js";
 import type { EngineRunBase, PullRequestContext } from "./run-options.js";
-import { modelCliProblem } from "./runtime-setup.js";
+import { modelCliEnd, modelCliProblem, type SetupFailed } from "./runtime-setup.js";
 
 /** Everything `run` needs, parsed and checked by the entry point. Times in ms. */
 export interface HandRunOptions extends EngineRunBase {
@@ -68,6 +68,7 @@ export interface HandRunOptions extends EngineRunBase {
 
 export type HandRunResult =
   | { readonly kind: "usage_error"; readonly message: string }
+  | SetupFailed
   /** The graph did not load: every issue, each rendered `invalid graph: node "ID": REASON`. */
   | { readonly kind: "invalid_graph"; readonly issues: readonly GraphIssue[]; readonly message: string }
   | FinishedLeg;
@@ -87,7 +88,7 @@ export async function runHandWritten(o: HandRunOptions): Promise<HandRunResult> 
   const { repo } = prepared;
   const hasAgents = graph.nodes.some((n) => n.type !== "gate");
   const cliProblem = await modelCliProblem(o, o.runtime, { findExecutable: hasAgents });
-  if (cliProblem !== null) return { kind: "usage_error", message: cliProblem };
+  if (cliProblem !== null) return modelCliEnd(cliProblem);
 
   const { answer, policies, plan } = handWrittenPlan(graph, {
     surface: o.surface,

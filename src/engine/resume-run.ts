@@ -42,7 +42,7 @@ import type { EngineRunBase } from "./run-options.js";
 import { concurrencyProblem } from "./run-setup.js";
 import type { RunState } from "./run-state.js";
 import { RunStateStore } from "./run-state-store.js";
-import { modelCliProblem } from "./runtime-setup.js";
+import { modelCliEnd, modelCliProblem, type SetupFailed } from "./runtime-setup.js";
 
 export interface ResumeOptions extends Omit<EngineRunBase, "runId" | "publish" | "indexOverlay"> {
   readonly runId: string;
@@ -73,7 +73,7 @@ export interface ResumeOptions extends Omit<EngineRunBase, "runId" | "publish" |
 }
 
 /** A refusal (nothing was run), nothing left to retry, or the leg's ledger. */
-export type ResumeResult = UsageError | NothingToRetry | FinishedLeg;
+export type ResumeResult = UsageError | SetupFailed | NothingToRetry | FinishedLeg;
 
 /** Resumes a run. Rejects only on internal errors. */
 export async function resumeRun(o: ResumeOptions): Promise<ResumeResult> {
@@ -100,7 +100,7 @@ export async function resumeRun(o: ResumeOptions): Promise<ResumeResult> {
   if (unfit !== null) return unfit;
   if (graph.nodes.some((n) => n.type !== "gate" && store.node(n.id)?.status !== "passed")) {
     const cliProblem = await modelCliProblem(o, runtime, { findExecutable: true });
-    if (cliProblem !== null) return { kind: "usage_error", message: cliProblem };
+    if (cliProblem !== null) return modelCliEnd(cliProblem);
   }
   const takeProblem = await takeRunForLeg(dir, state, { commit: o.commit, gitContext });
   if (takeProblem !== null) return { kind: "usage_error", message: takeProblem };

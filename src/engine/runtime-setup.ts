@@ -53,11 +53,41 @@ export interface RuntimeOptions {
 export type ModelEnvBuilder = (label: string, runtime: Runtime) => Readonly<Record<string, string>>;
 
 /**
+ * The model CLI could not be set up (the action's npm install of it failed, or the tool cache's copy cannot
+ * be run): the runner's environment failed, not the operator's inputs — the run ends `failure` (conclusion
+ * rule `setup-failed`), never as a usage error (issue 26).
+ */
+export interface CliSetupFailure {
+  readonly kind: "setup-failed";
+  /** One or more sentences naming the package and what npm (or the tool cache) said. */
+  readonly message: string;
+}
+
+/**
  * Called once, after every check that can refuse the run and before the first model call, with the run's
  * runtime (the action checks that runtime's credential input and finds or installs its CLI here, so a
- * refused run installs nothing). Resolves to a usage-error message to stop the run, or `null` to go on.
+ * refused run installs nothing). Resolves to a usage-error message or a {@link CliSetupFailure} to stop
+ * the run, or `null` to go on.
  */
-export type BeforeFirstModelCall = (runtime: Runtime) => Promise<string | null>;
+export type BeforeFirstModelCall = (runtime: Runtime) => Promise<string | CliSetupFailure | null>;
+
+/**
+ * The engine's result for a model CLI that cannot be used: a usage error (a message), or a setup failure
+ * (`setup_failed`, the runner's environment).
+ */
+/** An engine result: the model CLI could not be set up ({@link CliSetupFailure}). */
+export interface SetupFailed {
+  readonly kind: "setup_failed";
+  readonly message: string;
+}
+
+export function modelCliEnd(
+  problem: string | CliSetupFailure,
+): { readonly kind: "usage_error"; readonly message: string } | SetupFailed {
+  return typeof problem === "string"
+    ? { kind: "usage_error", message: problem }
+    : { kind: "setup_failed", message: problem.message };
+}
 
 /**
  * The keys of `codex-config` pairs (`KEY=VALUE` → `KEY`), as `state.json` records them (no values). The key
@@ -153,13 +183,13 @@ export interface ModelCliReadiness extends RuntimeOptions {
  * with `findExecutable` — the runtime's CLI is on the run's PATH (`missingCliProblem`; a graph of gates
  * only spawns no CLI).
  *
- * @returns the usage-error message, or `null` when the run may go on.
+ * @returns the usage-error message or the setup failure, or `null` when the run may go on.
  */
 export async function modelCliProblem(
   o: ModelCliReadiness,
   runtime: Runtime,
   check: { readonly findExecutable: boolean },
-): Promise<string | null> {
+): Promise<string | CliSetupFailure | null> {
   const setupError = (await o.beforeFirstModelCall?.(runtime)) ?? null;
   if (setupError !== null) return setupError;
   if (!check.findExecutable) return null;

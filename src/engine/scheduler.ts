@@ -330,7 +330,7 @@ export class Scheduler {
     }
   }
 
-  /** The reasons of nodes that never ran this leg: pending behind a pause, waiting at a gate, limited. */
+  /** The reasons of nodes that never ran this leg: pending behind a pause, waiting at a gate (a limited node has its PAUSED row). */
   #closeLeg(): void {
     const pause = this.#pause;
     for (const node of this.#o.graph.nodes) {
@@ -346,8 +346,6 @@ export class Scheduler {
         this.#o.port.neverRan(node);
       } else if (s === "waiting") {
         this.#reasons.set(node.id, GATE_WAITING_REASON);
-      } else if (s === "limited") {
-        this.#reasons.set(node.id, "paused at the model's session limit; resume with --retry-failed");
       }
     }
   }

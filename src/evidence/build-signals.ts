@@ -9,23 +9,28 @@
  *   calls, so a `package.json` is never missed because the directory is huge), and only the glob rules
  *   (`*.csproj`, `*.sln`, …) and the name-based hints (lockfiles, wrappers) read the listing, which stops
  *   after `MAX_ENTRIES_PER_DIRECTORY` entries (`directory-names.ts`).
- * - One level down, from the root and the working directory: the same scan over each one's immediate
- *   subdirectories, and over the children of the conventional monorepo folders ({@link MONOREPO_FOLDERS}:
- *   `packages/app`, `apps/web`, …), skipping hidden folders and {@link SKIPPED_FOLDERS} and stopping after
- *   {@link MAX_SUBDIRECTORIES} of them per directory. Symbolic links are never followed. A signal found
- *   there is still a reason to refuse; its suggestion runs the command in that folder,
- *   `(cd packages/app && npm test)`.
+ * - Below, from the root and the working directory: the same scan over the folders up to
+ *   {@link MAX_DEPTH} levels down (`src/app/pom.xml`, `a/b/c/package.json`; issue 26), breadth first —
+ *   every folder of one level before the next, and the conventional monorepo folders' children
+ *   ({@link MONOREPO_FOLDERS}: `packages/app`, `apps/web`, …) first of theirs — skipping hidden folders and
+ *   {@link SKIPPED_FOLDERS} and stopping after {@link MAX_SUBDIRECTORIES} of them per directory. Symbolic
+ *   links are never followed. A signal found there is still a reason to refuse; its suggestion runs the
+ *   command in that folder, `(cd packages/app && npm test)` (a test file in a `tests` folder: one folder
+ *   up).
  * - {@link scanBuildSignalsAlongPath} also scans the top level of every folder between the root and the
  *   working directory (at most {@link MAX_PATH_FOLDERS}), so `pkg/package.json` is found from `pkg/src`.
  */
-import { join, relative, resolve, sep } from "node:path";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import type { BuildSignal } from "../core/build-evidence-answer.js";
 import { type Names, namesIn } from "./directory-names.js";
 import { commandInFolder } from "./folder-command.js";
-import { SIGNAL_NAMES, signalsIn } from "./signal-rules.js";
+import { SIGNAL_NAMES, signalsIn, TEST_FOLDERS } from "./signal-rules.js";
 
-/** Most subdirectories scanned one level below each scanned directory (monorepo children included). */
+/** Most subdirectories scanned below each scanned directory, every level counted (monorepo children included). */
 export const MAX_SUBDIRECTORIES = 200;
+
+/** How many levels below a scanned directory are scanned: `a/b/c/package.json` is found, `a/b/c/d/…` is not. */
+export const MAX_DEPTH = 3;
 
 /**
  * Most folders scanned between the root and the working directory (both excluded); on a deeper path the
@@ -63,12 +68,12 @@ export const SKIPPED_FOLDERS: ReadonlySet<string> = new Set([
 const EXACT_NAMES = [...new Set([...SIGNAL_NAMES, ...MONOREPO_FOLDERS])];
 
 /**
- * Scans each directory's top level, and one level below it, for build signals.
+ * Scans each directory's top level, and the folders below it (up to {@link MAX_DEPTH} levels), for build signals.
  *
  * @param dirs the checked-out root first, then `working-directory` if set. Duplicates are scanned once.
  * @returns for each directory in order: its own signals by table priority, then those of the folders one
  *   level down (in path order, each by table priority). `file` is relative to `dirs[0]`; a signal found
- *   one level down suggests `(cd <folder> && <command>)`, the folder relative to the directory scanned.
+ *   below it suggests `(cd <folder> && <command>)`, the folder relative to the directory scanned.
  *   A folder is scanned once, from the deepest directory that reaches it (where the command would run).
  *   An unreadable or missing directory contributes none.
  */
@@ -95,12 +100,12 @@ export interface RepositoryPath {
  * Scans the root, every folder from it down to the working directory, and the working directory itself,
  * for build signals — so `cd pkg/src && evidence-gate auto` finds `pkg/package.json`.
  *
- * The root and the working directory are scanned as {@link scanBuildSignals} scans them (top level and one
- * level down); each folder between them only at its top level (at most {@link MAX_PATH_FOLDERS}, the
+ * The root and the working directory are scanned as {@link scanBuildSignals} scans them (top level and up
+ * to {@link MAX_DEPTH} levels down); each folder between them only at its top level (at most {@link MAX_PATH_FOLDERS}, the
  * nearest to the working directory), since what sits beside the path is other projects' build files.
  *
  * @returns in path order (root first): each directory's own signals by table priority, then for the root
- *   and the working directory those one level down (in path order). `file` is relative to `root`
+ *   and the working directory those below them (in path order). `file` is relative to `root`
  *   (`pkg/package.json`). Every suggestion is phrased from the working directory, where a verify command
  *   runs: plain for its own signals, else `(cd <folder> && <command>)` with the folder relative to it
  *   (`(cd .. && npm test)`, `(cd app && make)`). A working directory outside `root` is scanned as
@@ -126,7 +131,7 @@ export async function scanBuildSignalsAlongPath(path: RepositoryPath): Promise<B
   return scanDirectories(root, dirs, (_from, folder) => relativePath(workDir, folder));
 }
 
-/** One directory to scan, and whether to scan one level below it too. */
+/** One directory to scan, and whether to scan the folders below it too. */
 interface ScannedDirectory {
   readonly dir: string;
   readonly descend: boolean;
@@ -140,7 +145,7 @@ type Phrasing = (from: string, folder: string) => string;
 
 /**
  * The signals of `dirs` (each resolved, none twice), in their order: each one's own, then for those that
- * descend the signals one level down. A folder is scanned once, from the last directory that reaches it.
+ * descend the signals below them. A folder is scanned once, from the last directory that reaches it.
  */
 async function scanDirectories(
   root: string,
@@ -151,11 +156,14 @@ async function scanDirectories(
   const seen = new Set(dirs.map(({ dir }) => dir));
   const nested = new Map<string, BuildSignal[]>();
   const signalsOf = (from: string, folder: string, names: Names): BuildSignal[] => {
-    const where = phrase(from, folder);
+    const shaped = (where: string) => (command: string) =>
+      where === "" ? command : commandInFolder(where, command);
     return signalsIn(
       names,
       (name) => displayPath(root, folder, name),
-      (command) => (where === "" ? command : commandInFolder(where, command)),
+      shaped(phrase(from, folder)),
+      // A test file in `tests/` belongs to the project one folder up: its command runs there.
+      TEST_FOLDERS.includes(basename(folder)) ? shaped(phrase(from, dirname(folder))) : undefined,
     );
   };
   // The last directory (the working directory) claims the folders it reaches first, so a nested
@@ -164,11 +172,10 @@ async function scanDirectories(
     const { dir, descend } = dirs[i]!;
     if (!descend) continue;
     const folders = await subfoldersOf(dir, own[i]!, seen);
-    for (const folder of folders) seen.add(join(dir, ...folder.split("/")));
-    const found = await mapInBatches(folders, async (folder) => {
-      const abs = join(dir, ...folder.split("/"));
-      return signalsOf(dir, abs, await namesIn(abs, EXACT_NAMES));
-    });
+    for (const folder of folders.keys()) seen.add(join(dir, ...folder.split("/")));
+    const found = await mapInBatches([...folders.entries()], async ([folder, names]) =>
+      signalsOf(dir, join(dir, ...folder.split("/")), names),
+    );
     nested.set(dir, found.flat());
   }
   return dirs.flatMap(({ dir }, i) => [...signalsOf(dir, dir, own[i]!), ...(nested.get(dir) ?? [])]);
@@ -190,30 +197,52 @@ function displayPath(root: string, dir: string, name: string): string {
 const descendable = (name: string): boolean => !name.startsWith(".") && !SKIPPED_FOLDERS.has(name);
 
 /**
- * The folders one level below a scanned directory, as `/`-separated paths relative to it: each immediate
- * subdirectory, followed by the children of a monorepo folder (`packages`, then `packages/app`, …), in
- * name order, at most {@link MAX_SUBDIRECTORIES}. Folders in `exclude` (absolute) are passed over and not
- * counted.
+ * The folders below a scanned directory, up to {@link MAX_DEPTH} levels, with their names: `/`-separated
+ * paths relative to it, in path order. Breadth first — a level's folders are all taken before the next
+ * level's, a monorepo folder's children (`packages/app`) first of their level — at most
+ * {@link MAX_SUBDIRECTORIES} in all. Folders in `exclude` (absolute) are neither taken nor counted, and not
+ * descended into (another scanned directory covers them). Each folder is listed once.
  */
-async function subfoldersOf(dir: string, names: Names, exclude: ReadonlySet<string>): Promise<string[]> {
-  const picked: string[] = [];
-  const take = (rel: string): boolean => {
-    if (picked.length >= MAX_SUBDIRECTORIES) return false;
-    if (!exclude.has(join(dir, ...rel.split("/")))) picked.push(rel);
-    return true;
+async function subfoldersOf(
+  dir: string,
+  names: Names,
+  exclude: ReadonlySet<string>,
+): Promise<Map<string, Names>> {
+  const picked = new Map<string, Names>();
+  const childrenOf = (parent: string, listed: Names): string[] => {
+    const found = new Set(listed.folders());
+    if (parent === "") for (const name of MONOREPO_FOLDERS) if (listed.has(name, "dir")) found.add(name);
+    return [...found]
+      .sort()
+      .filter(descendable)
+      .map((name) => (parent === "" ? name : `${parent}/${name}`))
+      .filter((rel) => !exclude.has(join(dir, ...rel.split("/"))));
   };
-  const top = new Set(names.folders());
-  for (const name of MONOREPO_FOLDERS) if (names.has(name, "dir")) top.add(name);
-  for (const name of [...top].sort()) {
-    if (!descendable(name)) continue;
-    if (!take(name)) break;
-    if (!MONOREPO_FOLDERS.includes(name)) continue;
-    const children = (await namesIn(join(dir, name), [])).folders();
-    for (const child of children) {
-      if (descendable(child) && !take(`${name}/${child}`)) break;
-    }
+  const isMonorepoChild = (rel: string): boolean => MONOREPO_FOLDERS.includes(rel.split("/")[0]!);
+  let level = childrenOf("", names);
+  for (let depth = 1; depth <= MAX_DEPTH && level.length > 0; depth++) {
+    const ordered =
+      depth === 2 ? [...level.filter(isMonorepoChild), ...level.filter((r) => !isMonorepoChild(r))] : level;
+    const taken = ordered.slice(0, MAX_SUBDIRECTORIES - picked.size);
+    const listed = await mapInBatches(taken, async (rel) => {
+      const listing = await namesIn(join(dir, ...rel.split("/")), EXACT_NAMES);
+      return [rel, listing] as const;
+    });
+    for (const [rel, listing] of listed) picked.set(rel, listing);
+    if (picked.size >= MAX_SUBDIRECTORIES) break;
+    level = listed.flatMap(([rel, listing]) => childrenOf(rel, listing));
   }
-  return picked;
+  return new Map([...picked].sort(([a], [b]) => comparePaths(a, b)));
+}
+
+/** Path order: folder by folder, so `a/b` sorts before `a-c` and `a/b` right after `a`. */
+function comparePaths(a: string, b: string): number {
+  const x = a.split("/");
+  const y = b.split("/");
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
+  }
+  return x.length - y.length;
 }
 
 /** Subfolder scans in flight at once. */

@@ -23,7 +23,11 @@ export interface TopLevelNames {
 /** The names one signal rule looks at. `has` answers for exact names even beyond the listing's limit. */
 export interface Names {
   readonly has: (name: string, kind?: "file" | "dir") => boolean;
-  readonly matching: (suffix: string) => readonly string[];
+  /**
+   * File names matching a glob with one `*` (`*.csproj`, `test_*.py`): the text before and after the star
+   * at the name's start and end, at least one character between them. Sorted.
+   */
+  readonly matching: (glob: string) => readonly string[];
   /** Subdirectory names from the (bounded) listing, sorted. */
   readonly folders: () => readonly string[];
 }
@@ -82,10 +86,13 @@ export async function namesIn(dir: string, exact: readonly string[]): Promise<Na
     [...listing.entries].filter(([, k]) => k === kind).map(([name]) => name);
   return {
     has: (name, kind = "file") => found.get(name) === kind,
-    matching: (suffix) =>
-      named("file")
-        .filter((name) => name.endsWith(suffix) && name.length > suffix.length)
-        .sort(),
+    matching: (glob) => {
+      const star = glob.indexOf("*");
+      const [head, tail] = star === -1 ? [glob, ""] : [glob.slice(0, star), glob.slice(star + 1)];
+      return named("file")
+        .filter((n) => n.startsWith(head) && n.endsWith(tail) && n.length > head.length + tail.length)
+        .sort();
+    },
     folders: () => named("dir").sort(),
   };
 }

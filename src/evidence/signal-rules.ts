@@ -10,8 +10,13 @@ import type { BuildSignal } from "../core/build-evidence-answer.js";
 import type { Names } from "./directory-names.js";
 
 interface SignalRule {
-  /** An exact file name, or `*.ext` for a glob over the (bounded) listing. */
+  /** An exact file name, or a glob with one `*` (`*.csproj`, `test_*.py`) over the (bounded) listing. */
   readonly pattern: string;
+  /**
+   * A test file whose project is its test folder's parent: found in a folder named `tests` or `test`, its
+   * command runs one folder up (`pytest` at the root for `tests/test_x.py`, not inside `tests/`).
+   */
+  readonly testFile?: true;
   readonly ecosystem: (names: Names) => string;
   readonly suggestion: (names: Names) => string;
   /** The rule stays silent when one of these files sits beside it (a lockfile next to its manifest). */
@@ -108,6 +113,13 @@ const RULES: readonly SignalRule[] = [
   { pattern: "package-lock.json", ...node, unlessBeside: NODE_MANIFEST },
   { pattern: "bun.lockb", ...node, unlessBeside: NODE_MANIFEST },
   { pattern: "bun.lock", ...node, unlessBeside: NODE_MANIFEST },
+  // A TypeScript project without a package.json still type-checks (issue 26).
+  {
+    pattern: "tsconfig.json",
+    ecosystem: fixed("TypeScript"),
+    suggestion: fixed("npx --yes -p typescript tsc --noEmit"),
+    unlessBeside: NODE_MANIFEST,
+  },
   { pattern: "deno.json", ecosystem: fixed("Deno"), suggestion: fixed("deno test") },
   { pattern: "deno.jsonc", ecosystem: fixed("Deno"), suggestion: fixed("deno test") },
   // Python
@@ -121,6 +133,10 @@ const RULES: readonly SignalRule[] = [
   { pattern: "tox.ini", ecosystem: fixed("Python (tox)"), suggestion: fixed("tox") },
   { pattern: "noxfile.py", ecosystem: fixed("Python (nox)"), suggestion: fixed("nox") },
   { pattern: "pytest.ini", ...python },
+  // Python tests alone (no manifest): pytest's own files name the project (issue 26).
+  { pattern: "conftest.py", ecosystem: fixed("Python (pytest)"), suggestion: fixed("pytest") },
+  { pattern: "test_*.py", ecosystem: fixed("Python (pytest)"), suggestion: fixed("pytest"), testFile: true },
+  { pattern: "*_test.py", ecosystem: fixed("Python (pytest)"), suggestion: fixed("pytest"), testFile: true },
   { pattern: "requirements.txt", ...python },
   { pattern: "pants.toml", ecosystem: fixed("Pants"), suggestion: fixed("pants test ::") },
   // Ruby
@@ -222,7 +238,7 @@ const RULES: readonly SignalRule[] = [
  */
 export const SIGNAL_NAMES: readonly string[] = [
   ...new Set([
-    ...RULES.map((r) => r.pattern).filter((p) => !p.startsWith("*")),
+    ...RULES.map((r) => r.pattern).filter((p) => !p.includes("*")),
     ...RULES.flatMap((r) => r.unlessBeside ?? []),
     "mill",
     ".metadata",
@@ -231,25 +247,34 @@ export const SIGNAL_NAMES: readonly string[] = [
   ]),
 ];
 
-/** The signals one directory's names carry, by table priority. `suggest` shapes each command. */
+/** Folders whose test files ({@link SignalRule.testFile}) belong to the project one folder up. */
+export const TEST_FOLDERS: readonly string[] = ["tests", "test"];
+
+/**
+ * The signals one directory's names carry, by table priority. `suggest` shapes each command, run in that
+ * directory; `suggestAbove`, when the directory is a test folder ({@link TEST_FOLDERS}), shapes a test
+ * file's command, run one folder up. A test file elsewhere, or without `suggestAbove`, is run where it is.
+ */
 export function signalsIn(
   names: Names,
   display: (name: string) => string,
   suggest: (command: string) => string,
+  suggestAbove?: (command: string) => string,
 ): BuildSignal[] {
   const signals: BuildSignal[] = [];
   for (const rule of RULES) {
     if (rule.unlessBeside?.some((name) => names.has(name))) continue;
-    const files = rule.pattern.startsWith("*")
-      ? names.matching(rule.pattern.slice(1))
+    const files = rule.pattern.includes("*")
+      ? names.matching(rule.pattern)
       : names.has(rule.pattern)
         ? [rule.pattern]
         : [];
+    const shape = rule.testFile === true && suggestAbove !== undefined ? suggestAbove : suggest;
     for (const name of files) {
       signals.push({
         file: display(name),
         ecosystem: rule.ecosystem(names),
-        suggestion: suggest(rule.suggestion(names)),
+        suggestion: shape(rule.suggestion(names)),
       });
     }
   }
@@ -258,8 +283,11 @@ export function signalsIn(
 
 /** The table position of the rule a signal file name (`package.json`, `App.csproj`) matches; after all when none. */
 export function signalRank(fileName: string): number {
-  const index = RULES.findIndex((r) =>
-    r.pattern.startsWith("*") ? fileName.endsWith(r.pattern.slice(1)) : r.pattern === fileName,
-  );
+  const index = RULES.findIndex((r) => {
+    const star = r.pattern.indexOf("*");
+    return star === -1
+      ? r.pattern === fileName
+      : fileName.startsWith(r.pattern.slice(0, star)) && fileName.endsWith(r.pattern.slice(star + 1));
+  });
   return index === -1 ? RULES.length : index;
 }

@@ -294,3 +294,31 @@ export function artifactsMarkdown(artifacts: RunArtifacts, runDir: string): stri
     lines.push("", `The run directory is on the runner at \`${runDir}\`.`);
   return lines.join("\n");
 }
+
+/**
+ * Whether `@actions/artifact` refuses the server at `serverUrl` (`GITHUB_SERVER_URL`): GitHub Enterprise
+ * Server, whose artifact service the package's v2+ client does not support. The same rule as the package's
+ * own `isGhes()` (`@actions/artifact` `internal/shared/config`): any host but `github.com`, a `*.ghe.com`
+ * tenant (GitHub Enterprise Cloud with data residency) or `*.ghe.localhost`.
+ */
+export function artifactsUnsupportedOn(serverUrl: string): boolean {
+  let host: string;
+  try {
+    host = new URL(serverUrl).hostname.toUpperCase();
+  } catch {
+    return false;
+  }
+  return host !== "GITHUB.COM" && !host.endsWith(".GHE.COM") && !host.endsWith(".GHE.LOCALHOST");
+}
+
+/**
+ * Why the action cannot work as asked on GitHub Enterprise Server, or `null` (issue 26): `mode: resume`
+ * downloads the run's artifact, `mode: report` and the App (`report-to: bot`) the ledger artifact, and
+ * `@actions/artifact` refuses GHES ({@link artifactsUnsupportedOn}). `uses` names what was asked
+ * (`"mode resume"`, `"report-to: bot"`).
+ */
+export function artifactModeProblem(serverUrl: string | undefined, uses: string): string | null {
+  const server = (serverUrl ?? "https://github.com").trim().replace(/\/+$/, "");
+  if (!artifactsUnsupportedOn(server)) return null;
+  return `${uses} needs workflow artifacts, which @actions/artifact does not support on GitHub Enterprise Server (GITHUB_SERVER_URL ${server}): mode resume, mode report and report-to: bot cannot work there. Run mode auto, run, verify or lint (the job summary carries the ledger), or run on github.com`;
+}

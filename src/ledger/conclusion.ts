@@ -62,6 +62,10 @@ export type ConclusionRule =
   | "sink-verify-failed"
   | "node-did-not-run"
   | "plan-refused"
+  /** The planner call failed or gave no usable plan (no JSON plan in its reply): not repairable. */
+  | "planning-failed"
+  /** The model CLI could not be set up (its npm install failed): the runner's environment, not the inputs. */
+  | "setup-failed"
   | "engine-error"
   /** Every node passed and the changes were verified, but the action's push of them was refused (SPEC §10). */
   | "push-refused"
@@ -112,6 +116,16 @@ export type RunEnd =
   | { readonly kind: "usage-error"; readonly message: string }
   /** The planner's spec was refused, repaired once, and refused again (§8). */
   | { readonly kind: "plan-refused"; readonly refusals: readonly string[] }
+  /**
+   * The planner call failed, timed out or gave a reply with no plan in it (an unparseable reply, a model API
+   * that refused the credential): a planning failure (README "Conclusions"), not the engine's error.
+   */
+  | { readonly kind: "planning-failed"; readonly message: string }
+  /**
+   * The model CLI could not be set up before the first model call (the action's npm install of the pinned
+   * `claude` / `codex` failed): the runner's environment failed, not the operator's inputs.
+   */
+  | { readonly kind: "setup-failed"; readonly message: string }
   | { readonly kind: "engine-error"; readonly message: string }
   | { readonly kind: "paused"; readonly reason: "gate" | "session-limit"; readonly nodeId: string }
   /** The workflow was cancelled. */
@@ -201,6 +215,22 @@ export function decideConclusion(input: ConclusionInput): Conclusion {
         title: "Failed: the plan was refused twice",
         reason: `The planner's graph broke the planned-node rules after one repair: ${end.refusals.join("; ")}. No node ran.`,
       };
+    case "planning-failed":
+      return {
+        conclusion: "failure",
+        outcome: "failed",
+        rule: "planning-failed",
+        title: "Failed: planning failed (no usable plan)",
+        reason: `Planning failed: ${end.message}.${credentialHint(end.message)} No node ran.`,
+      };
+    case "setup-failed":
+      return {
+        conclusion: "failure",
+        outcome: "failed",
+        rule: "setup-failed",
+        title: "Failed: the model CLI could not be installed",
+        reason: `${end.message} Nothing ran and nothing was spent. This is the runner's environment (the network, the npm registry), not your inputs: run the job again once the registry is reachable, or give the runner a tool cache that holds the CLI.`,
+      };
     case "engine-error":
       return {
         conclusion: "failure",
@@ -240,6 +270,16 @@ export function decideConclusion(input: ConclusionInput): Conclusion {
     default:
       return unreachable(end);
   }
+}
+
+/**
+ * A sentence naming the model credential when a planner failure reads like the model API refusing it
+ * (claude 2.1.332: "Invalid API key · Please run /login"; an HTTP 401 / `authentication_error`), else "".
+ */
+function credentialHint(message: string): string {
+  return /invalid api key|please run \/login|authentication_error|\b401\b|unauthorized/i.test(message)
+    ? " The model API refused the credential: check the model key (the CLI: ANTHROPIC_API_KEY, OPENAI_API_KEY; the action: anthropic-api-key, claude-code-oauth-token, openai-api-key)."
+    : "";
 }
 
 function refusalTitle(reason: Extract<RunEnd, { kind: "refused" }>["reason"]): string {

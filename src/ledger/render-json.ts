@@ -303,6 +303,8 @@ const ConclusionSchema = z.strictObject({
     "sink-verify-failed",
     "node-did-not-run",
     "plan-refused",
+    "planning-failed",
+    "setup-failed",
     "engine-error",
     "push-refused",
     "workflow-run-not-success",

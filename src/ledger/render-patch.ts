@@ -1,6 +1,7 @@
 /**
  * The ledger's patch section in Markdown (job summary, check run): where the nodes' uncommitted changes
- * were saved (`patch.diff`), a warning when they hold a known secret, and a bounded preview of the diff.
+ * (in `mode: verify`, which runs no node, the working tree's) were saved (`patch.diff`), a warning when
+ * they hold a known secret, and a bounded preview of the diff.
  */
 import { utf8Bytes } from "./byte-budget.js";
 import type { Ledger } from "./ledger.js";
@@ -16,10 +17,14 @@ export interface PreviewBounds {
 export function patchSection(ledger: Ledger, detail: PreviewBounds): string {
   const { patch } = ledger;
   if (patch === undefined) return "";
+  const where = `${codeSpan(patch.path, { inTable: false })} (${patch.bytes} bytes)`;
   const lines = [
     "### Patch",
     "",
-    `The nodes changed files that are not on the posted commit: ${codeSpan(patch.path, { inTable: false })} (${patch.bytes} bytes).`,
+    // `mode: verify` runs no node: the changes were in the working tree before the run (issue 26).
+    ledger.mode === "verify"
+      ? `The working tree the verify command ran on holds changes that are not on the posted commit: ${where}.`
+      : `The nodes changed files that are not on the posted commit: ${where}.`,
   ];
   if (patch.holdsSecret === true) {
     lines.push(

@@ -154,6 +154,31 @@ export function planLines(plan: PlanSection, title: string): string[] {
   return lines;
 }
 
+/** Characters of one prompt {@link promptLines} shows. */
+export const SHOWN_PROMPT_CHARS = 300;
+
+/**
+ * What each planned node will be asked, for `plan` without `--json` (issue 26): a heading, then one line per
+ * node with a prompt — `  ID: PROMPT`, line breaks shown as `⏎`, cut after {@link SHOWN_PROMPT_CHARS}
+ * characters with the rest counted (`--json` prints every prompt whole). `[]` when no node has a prompt.
+ */
+export function promptLines(nodes: readonly { readonly id: string; readonly prompt?: string }[]): string[] {
+  const shown = nodes.filter((n) => n.prompt !== undefined && n.prompt.trim() !== "");
+  if (shown.length === 0) return [];
+  return [
+    `prompts (one line each, cut at ${SHOWN_PROMPT_CHARS} characters; --json prints them whole):`,
+    ...shown.map((node) => {
+      const one = node.prompt!.trim().replace(/\s*\n\s*/g, " ⏎ ");
+      const chars = [...one];
+      const cut =
+        chars.length > SHOWN_PROMPT_CHARS
+          ? `${chars.slice(0, SHOWN_PROMPT_CHARS).join("")}… (${chars.length - SHOWN_PROMPT_CHARS} more characters)`
+          : one;
+      return `  ${node.id}: ${cut}`;
+    }),
+  ];
+}
+
 const NO_EVIDENCE = "NONE — every verdict below is the model's, about its own work";
 
 function buildEvidenceWords(answer: PlanSection["buildEvidence"]): string {

@@ -277,6 +277,19 @@ function relay(state: ProxyState, answer: IncomingMessage, response: ServerRespo
   );
 }
 
+/** The upstream (origin and path, no credential) of each proxy listening in this process, by its `host:port`. */
+const LIVE_UPSTREAMS = new Map<string, string>();
+
+/**
+ * The model API a listening key proxy at `host` (`127.0.0.1:PORT`, as a CLI names its base URL's host)
+ * relays to — the operator's `ANTHROPIC_BASE_URL` / provider `base_url`, else the vendor's API — or
+ * `undefined` when no proxy of this process listens there. A model CLI's error names the proxy's loopback
+ * address; this is what the user configured (issue 26).
+ */
+export function keyProxyUpstream(host: string): string | undefined {
+  return LIVE_UPSTREAMS.get(host);
+}
+
 /**
  * Starts the proxy for one credential.
  *
@@ -320,6 +333,8 @@ export async function startKeyProxy(options: KeyProxyOptions): Promise<KeyProxy>
   });
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}/${secretText}`;
+  const host = `127.0.0.1:${port}`;
+  LIVE_UPSTREAMS.set(host, `${upstream.origin}${state.upstreamPath}`);
   const env: Record<string, string> =
     credential.runtime === "claude"
       ? { ANTHROPIC_BASE_URL: baseUrl, ...dummyCredentialEnv(credential) }
@@ -339,6 +354,7 @@ export async function startKeyProxy(options: KeyProxyOptions): Promise<KeyProxy>
     },
     close: () =>
       new Promise<void>((resolve) => {
+        LIVE_UPSTREAMS.delete(host);
         for (const outgoing of state.inFlight) outgoing.destroy();
         state.inFlight.clear();
         server.close(() => resolve());

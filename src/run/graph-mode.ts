@@ -100,6 +100,8 @@ async function runGraphLeg(
   switch (result.kind) {
     case "usage_error":
       return endRun(run, { kind: "usage-error", message: result.message }, notes);
+    case "setup_failed":
+      return endRun(run, { kind: "setup-failed", message: result.message }, notes);
     case "invalid_graph": {
       // Every issue, one per line; the graph on the base branch must change before anything can run.
       const message = `${graph.source} does not load (${result.issues.length} ${result.issues.length === 1 ? "issue" : "issues"}):\n${result.issues.map((issue) => `- ${formatIssue(issue)}`).join("\n")}\nFix the graph on the base branch (check a fix with mode: lint).`;

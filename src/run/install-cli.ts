@@ -132,8 +132,9 @@ export type CliLookup =
   | { readonly kind: "failed"; readonly message: string };
 
 /**
- * The CLI in `<tool cache>/<cacheName>/<version>`, installed there first (with `npm install --prefer-online
- * --prefix RUNNER_TEMP/<cacheName>-<version> <package>@<version>`, then cached) when it is not cached.
+ * The CLI in `<tool cache>/<cacheName>/<version>`, installed there first (with `npm install
+ * {@link NPM_INSTALL_FLAGS} --prefix RUNNER_TEMP/<cacheName>-<version> <package>@<version>`, then cached)
+ * when it is not cached.
  * `PATH` is read only to find npm, never the CLI.
  *
  * @param workspace `GITHUB_WORKSPACE`: an executable whose real path lies in it (the pull request's files)
@@ -168,7 +169,7 @@ export async function ensureCli(
   if ("message" in npm) return { kind: "failed", message: `could not install ${spec}: ${npm.message}` };
   const result = await runProcess({
     command: npm.command,
-    args: [...npm.lead, "install", "--no-audit", "--no-fund", "--prefer-online", "--prefix", prefix, spec],
+    args: [...npm.lead, "install", ...NPM_INSTALL_FLAGS, "--prefix", prefix, spec],
     cwd: temp,
     env: buildChildEnv({
       base: options.env,
@@ -190,6 +191,22 @@ export async function ensureCli(
   options.log(`installed ${cli.bin} ${options.version} into the tool cache: ${path}`);
   return pin(cli, path, true, options);
 }
+
+/**
+ * `npm install`'s flags. The retry bounds make an unreachable registry fail in seconds: npm's defaults
+ * (`fetch-retries` 2, `fetch-retry-mintimeout` 10 s, `fetch-retry-maxtimeout` 60 s) spent ~75 s on a
+ * refused connection before giving up (measured with npm 10; issue 26), all of it before the run could say
+ * why. Two retries 1–4 s apart still ride out a blip; a slow download is not cut short (`fetch-timeout`,
+ * the wait for one response, keeps npm's 5 min).
+ */
+export const NPM_INSTALL_FLAGS: readonly string[] = [
+  "--no-audit",
+  "--no-fund",
+  "--prefer-online",
+  "--fetch-retries=2",
+  "--fetch-retry-mintimeout=1000",
+  "--fetch-retry-maxtimeout=4000",
+];
 
 /**
  * How npm is started: the action's trusted npm (`trusted-tools.ts`), and when it is a node script (npm's

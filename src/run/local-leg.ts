@@ -128,6 +128,10 @@ export class CliLeg<Id extends string = string> {
       case "refused":
         await report.endedEarly({ kind: "refused", reason: "build-evidence", message: outcome.message });
         return EXIT.refused;
+      case "setup_failed":
+        // The CLI installs nothing (the executable comes from PATH or a flag): kept for the action's ports.
+        await report.endedEarly({ kind: "setup-failed", message: outcome.message });
+        return EXIT.failed;
       case "finished":
         // The goal loop's cycles (`--max-cycles` above 1) are in the last run's ledger (`goalLoop`).
         return this.finished(outcome);

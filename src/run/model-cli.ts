@@ -24,7 +24,12 @@
 import { chmodSync, mkdirSync, mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import { unreachable } from "../core/unreachable.js";
-import type { BeforeFirstModelCall, ModelEnvBuilder, Runtime } from "../engine/runtime-setup.js";
+import type {
+  BeforeFirstModelCall,
+  CliSetupFailure,
+  ModelEnvBuilder,
+  Runtime,
+} from "../engine/runtime-setup.js";
 import { buildChildEnv } from "../proc/child-env.js";
 import { currentChildIdentity, currentChildScope, giveToIdentity } from "../proc/child-identity.js";
 import type { KeyProxy } from "../proxy/key-proxy.js";
@@ -50,18 +55,27 @@ export interface ModelCliPort {
 export interface RunProxy {
   readonly runtime: Runtime;
   readonly proxy: KeyProxy;
+  /**
+   * Says the proxy's one line (what the model CLI gets instead of the key); {@link throughProxy} calls it
+   * as the first model environment is built, so a usage error found before any model call is printed with
+   * nothing before it (issue 26). Idempotent.
+   */
+  readonly announce?: () => void;
 }
 
 /**
  * `env` for a model CLI of `runtime`: through the proxy when it holds that runtime's credential (the real
- * credential removed, the proxy's base URL and the dummy set), else as built.
+ * credential removed, the proxy's base URL and the dummy set; the proxy's line said the first time), else
+ * as built.
  */
 export function throughProxy(
   proxy: RunProxy | undefined,
   runtime: Runtime,
   env: Readonly<Record<string, string>>,
 ): Readonly<Record<string, string>> {
-  return proxy !== undefined && proxy.runtime === runtime ? proxy.proxy.applyTo(env) : env;
+  if (proxy === undefined || proxy.runtime !== runtime) return env;
+  proxy.announce?.();
+  return proxy.proxy.applyTo(env);
 }
 
 /**
@@ -137,9 +151,11 @@ export class ModelCliSetup implements ModelCliPort {
 
   /**
    * Checks the runtime's credential and home folder, then finds or installs its CLI; the engine calls it
-   * after its own checks. Returns a usage-error message, or `null`.
+   * after its own checks. Returns a usage-error message (a missing credential, an unusable `RUNNER_TEMP`),
+   * a setup failure (the CLI could not be installed or run from the tool cache: the runner's environment),
+   * or `null`.
    */
-  readonly beforeFirstModelCall = async (runtime: Runtime): Promise<string | null> => {
+  readonly beforeFirstModelCall = async (runtime: Runtime): Promise<string | CliSetupFailure | null> => {
     const { credentials, versions, env, secrets, log } = this.#options;
     switch (runtime) {
       case "claude": {
@@ -150,7 +166,7 @@ export class ModelCliSetup implements ModelCliPort {
           log,
           workspace: this.#options.workspace,
         });
-        if (found.kind === "failed") return found.message;
+        if (found.kind === "failed") return { kind: "setup-failed", message: found.message };
         this.#claudeExecutable = found.pinned.path;
         this.#pinned.set("claude", found.pinned);
         runOnOwnNode(found.pinned);
@@ -168,7 +184,7 @@ export class ModelCliSetup implements ModelCliPort {
           log,
           workspace: this.#options.workspace,
         });
-        if (found.kind === "failed") return found.message;
+        if (found.kind === "failed") return { kind: "setup-failed", message: found.message };
         this.#codexExecutable = found.pinned.path;
         this.#pinned.set("codex", found.pinned);
         runOnOwnNode(found.pinned);

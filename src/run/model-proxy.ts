@@ -119,7 +119,8 @@ function userSelectsProvider(env: Env): boolean {
 }
 
 /**
- * The proxy for a run of `runtime` as a {@link RunProxy} (`model-cli.ts`), its note said through `say`:
+ * The proxy for a run of `runtime` as a {@link RunProxy} (`model-cli.ts`), its note said through `say` when the
+ * first model CLI environment is built (`RunProxy.announce`):
  * `undefined` when nothing is proxied, a usage-error message when the settings cannot be proxied.
  */
 export async function openRunProxy(
@@ -129,10 +130,16 @@ export async function openRunProxy(
 > {
   const start = await startModelProxy(o);
   if (start.kind === "refused") return { kind: "refused", message: `${start.message}. Nothing was run.` };
-  if (start.kind === "started") o.say(start.note);
-  return start.kind === "started"
-    ? { kind: "ok", proxy: { runtime: o.runtime, proxy: start.proxy } }
-    : { kind: "ok" };
+  if (start.kind !== "started") return { kind: "ok" };
+  // Said when the first model CLI environment is built, not now: a usage error found before any model
+  // call is then the first thing printed (issue 26).
+  let said = false;
+  const announce = (): void => {
+    if (said) return;
+    said = true;
+    o.say(start.note);
+  };
+  return { kind: "ok", proxy: { runtime: o.runtime, proxy: start.proxy, announce } };
 }
 
 /** One log line for a proxy event (method and path only: never a body or a header). */

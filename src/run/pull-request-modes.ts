@@ -88,7 +88,7 @@ function commentGoal(run: PullRequestRun): { readonly goal: string; readonly not
   const request = run.event.request;
   const goal = request?.text.trim();
   if (request === undefined || goal === undefined || goal === "") return undefined;
-  const note = `The goal is the text of @${request.author}'s /evidence-gate run comment (a writer's instruction, SPEC §9), not the workflow's goal input.`;
+  const note = `The goal is the text of @${request.author}'s /evidence-gate run comment (a writer's instruction: README, Triggers), not the workflow's goal input.`;
   run.runner.info(note);
   return { goal, note };
 }
@@ -130,6 +130,8 @@ async function runAutoLeg(run: PullRequestRun, goal: string, proxy: RunProxy | u
   switch (result.kind) {
     case "usage_error":
       return endRun(run, { kind: "usage-error", message: result.message }, notes);
+    case "setup_failed":
+      return endRun(run, { kind: "setup-failed", message: result.message }, notes);
     case "refused":
       return endRun(run, { kind: "refused", reason: "build-evidence", message: result.message }, notes);
     case "finished":

@@ -363,6 +363,13 @@ async function resumeLeg(
           ? result.message
           : `${result.message} Nothing ran.`,
       });
+    case "setup_failed":
+      // The runner's environment (the CLI install), not the dispatch's inputs: the check run keeps its verdict.
+      return failWithoutCheckRun(runner, env, {
+        outcome: "failed",
+        title: `run ${mode.runId} was not resumed: the model CLI could not be installed`,
+        message: `${result.message} Nothing ran; run the workflow again once the npm registry is reachable.`,
+      });
     case "nothing_to_retry":
       return failWithoutCheckRun(runner, env, {
         outcome: "usage-error",

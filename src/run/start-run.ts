@@ -19,7 +19,7 @@ import { runGoalLoop } from "../engine/goal-loop.js";
 import { runHandWritten } from "../engine/hand-run.js";
 import { resumeRun } from "../engine/resume-run.js";
 import type { EngineRunBase } from "../engine/run-options.js";
-import type { Runtime } from "../engine/runtime-setup.js";
+import type { CliSetupFailure, Runtime } from "../engine/runtime-setup.js";
 import { runVerifyOnly } from "../engine/verify-run.js";
 import type { OutcomeOf, RunModeRequest, RunOutcome, RunPorts, RunRequest } from "./request.js";
 
@@ -89,7 +89,7 @@ export function engineBase(request: RunRequest, ports: RunPorts): EngineRunBase 
     ...(before !== undefined || install !== undefined
       ? {
           // The workspace first (the agent-configuration swap), then the CLI install: a refused run does neither.
-          beforeFirstModelCall: async (runtime: Runtime): Promise<string | null> =>
+          beforeFirstModelCall: async (runtime: Runtime): Promise<string | CliSetupFailure | null> =>
             (await before?.()) ?? (await install?.(runtime)) ?? null,
         }
       : {}),

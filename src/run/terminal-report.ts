@@ -31,7 +31,10 @@ export interface ReportContext {
 }
 
 /** A run that ended before any node ran: a usage error, or a refusal (SPEC §5). */
-export type EarlyEnd = Extract<RunEnd, { kind: "usage-error" } | { kind: "refused" }>;
+export type EarlyEnd = Extract<
+  RunEnd,
+  { kind: "usage-error" } | { kind: "refused" } | { kind: "setup-failed" }
+>;
 
 /**
  * What a fresh run (`auto`, `run`) sets up before it starts: the secrets in the environment, the report
@@ -281,6 +284,8 @@ export class RunReport {
         `--commit: nothing was committed because ${why}; the nodes' changes are in ${ledger.patch.path}`,
       );
     }
+    if (o.commit && ledger.postedCommit === undefined && ledger.patch === undefined)
+      this.line(nothingToCommit(ledger));
     this.line(`ledger: ${result.ledgerPath}`);
     for (const line of o.next) this.line(line);
     if (postError !== null) {
@@ -322,4 +327,13 @@ export class RunReport {
     // Progress, not the result: on stderr, so stdout stays the ledger alone under --json.
     this.#ctx.io.err.write(`check-run requests: ${path}\n`);
   }
+}
+
+/**
+ * The `--commit` line of a run that left no changes to commit (no commit made, no `patch.diff`): `--commit`
+ * is never silent (issue 26). The nodes changed nothing, or the run stopped before a node changed a file.
+ */
+function nothingToCommit(ledger: Ledger): string {
+  const start = ledger.startingCommit?.sha;
+  return `--commit: nothing to commit: the nodes changed no file${start !== undefined ? ` (HEAD stays ${start.slice(0, 7)})` : ""}`;
 }

@@ -10,6 +10,7 @@ import { runProcess } from "../proc/run-process.js";
 import { buildClaudeArgv, type ClaudePermissionMode, type ClaudeSession } from "./claude-argv.js";
 import { type ClaudeOutcome, createClaudeStreamParser } from "./claude-stream.js";
 import { type CliCallOutcome, foldCliCall } from "./cli-call.js";
+import { namingModelApi } from "./model-api-words.js";
 
 export interface ClaudeCall {
   /** Path or name of the `claude` executable. */
@@ -85,8 +86,13 @@ export async function invokeClaude(call: ClaudeCall): Promise<ClaudeCallOutcome>
     ...(fence ? { onStderrLine: (line: string) => fence.line(line) } : {}),
   });
   fence?.close();
-  return foldCliCall("claude", result, parser.finish, (parsed) => ({
+  const folded = foldCliCall("claude", result, parser.finish, (parsed) => ({
     deniedToolCalls: parsed.deniedToolCalls,
     writtenPaths: parsed.writtenPaths,
   }));
+  // An API error's hint names the model API, not the loopback proxy claude was pointed at (issue 26).
+  const detail = folded.kind === "completed" ? folded.result.failureDetail : null;
+  return folded.kind === "completed" && detail !== null
+    ? { ...folded, result: { ...folded.result, failureDetail: namingModelApi(detail) } }
+    : folded;
 }

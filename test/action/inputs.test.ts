@@ -306,8 +306,8 @@ describe("inputs a mode does not read are refused, not ignored", () => {
   it("run: verify-cmd and accept-no-build-evidence (the graph declares its own verify)", () => {
     const found = errors({ graph: "g.yml", "verify-cmd": "npm test", "accept-no-build-evidence": "true" });
     expect(found).toEqual([
-      "input `verify-cmd` does not apply to mode run: a hand-written graph declares its own success_check.verify on each node (SPEC §5); drop it",
-      "input `accept-no-build-evidence` does not apply to mode run: a hand-written graph declares its own success_check.verify on each node (SPEC §5); drop it",
+      "input `verify-cmd` does not apply to mode run: a hand-written graph declares its own success_check.verify on each node (README: A hand-written graph); drop it",
+      "input `accept-no-build-evidence` does not apply to mode run: a hand-written graph declares its own success_check.verify on each node (README: A hand-written graph); drop it",
     ]);
   });
 
@@ -531,5 +531,31 @@ describe("verify-repeat", () => {
         `input \`verify-repeat\` ${JSON.stringify(bad)}: give a whole number from 1 to 10 (how many times each verify command runs on the same tree)`,
       ]);
     }
+  });
+});
+
+describe("GitHub Enterprise Server: the modes that need workflow artifacts are refused (issue 26)", () => {
+  const GHES = { GITHUB_SERVER_URL: "https://ghe.example.com" };
+  const read = (inputs: Inputs, server: Record<string, string>) =>
+    readActionInputs({ ...env(inputs), ...server });
+  const RESUME = { mode: "resume", "resume-run-id": "20250101-120000-abcdef", "retry-failed": "true" };
+
+  it.each([
+    ["mode resume", RESUME, "mode resume"],
+    ["mode report", { mode: "report" }, "mode report"],
+    ["report-to: bot", { goal: "Fix it.", "verify-cmd": "npm test", "report-to": "bot" }, "report-to: bot"],
+  ])("%s on GHES is a usage error naming the modes and why", (_name, inputs, named) => {
+    const parsed = read(inputs, GHES);
+    expect(parsed.ok).toBe(false);
+    const problem = parsed.ok ? "" : parsed.errors.join("\n");
+    expect(problem).toContain(`${named} needs workflow artifacts`);
+    expect(problem).toContain("GitHub Enterprise Server (GITHUB_SERVER_URL https://ghe.example.com)");
+    expect(problem).toContain("mode resume, mode report and report-to: bot cannot work there");
+  });
+
+  it("the same inputs on github.com, a GHE.com tenant, and a plain run on GHES are accepted", () => {
+    for (const server of ["https://github.com", "https://acme.ghe.com"])
+      expect(read(RESUME, { GITHUB_SERVER_URL: server }).ok).toBe(true);
+    expect(read({ goal: "Fix it.", "verify-cmd": "npm test" }, GHES).ok).toBe(true);
   });
 });

@@ -3,9 +3,9 @@
  * command once (the sample project's real `npm test`), the ledger has one `verify (engine)` row, and the
  * exit code follows the outcome: 0 passed, 1 failed, 64 when there is no command.
  */
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { cliVerify } from "../support/cli-verify.js";
 import { makeFixedSampleRepo, makeSampleNodeRepo, type TempRepo } from "../support/temp-repo.js";
@@ -50,13 +50,21 @@ describe("evidence-gate verify", () => {
       "package.json",
       JSON.stringify({ ...manifest, scripts: { test: "node --test && true" } }, null, 2),
     );
-    const r = await verify(repo, ["--verify-cmd", "npm test"]);
+    const summaryPath = join(repo.dir, "..", `${basename(repo.dir)}-summary.md`);
+    const r = await verify(repo, ["--verify-cmd", "npm test", "--summary-out", summaryPath]);
     expect(r.code, r.stderr + r.stdout).toBe(4);
     expect(r.ledger?.changedFiles).toBeUndefined();
     expect(r.ledger?.conclusion).toMatchObject({
       conclusion: "action_required",
       rule: "verified-off-commit",
     });
+    // No node ran, so nothing says a node changed files (issue 26): the working tree differs from the commit.
+    const summary = readFileSync(summaryPath, "utf8");
+    rmSync(summaryPath, { force: true });
+    expect(`${summary}\n${r.stdout}`).not.toMatch(/the nodes changed/i);
+    expect(summary).toContain(
+      "The working tree the verify command ran on holds changes that are not on the posted commit",
+    );
   });
 
   it("fails with the one row FAIL (verify_failed), the exit code and output tail kept: exit 1, failure", async () => {

@@ -144,6 +144,36 @@ describe("ensureCli(CLAUDE_CLI) (in process)", () => {
   });
 });
 
+describe("ensureCli when the npm registry cannot be reached (issue 26)", () => {
+  it("fails fast: the real npm, pointed at a registry nobody answers, gives up within seconds (bounded retries and timeouts), naming the package", async () => {
+    const cache = join(scratch, "tool-cache");
+    vi.stubEnv("RUNNER_TOOL_CACHE", cache);
+    const npmDir = join(REAL_NPM!, "..");
+    const started = Date.now();
+    const found = await ensureCli(CLAUDE_CLI, {
+      version: VERSION,
+      env: {
+        PATH: `${npmDir}:${process.env.PATH ?? ""}`,
+        HOME: scratch,
+        RUNNER_TOOL_CACHE: cache,
+        RUNNER_TEMP: scratch,
+        // Port 9 (discard) on loopback: nothing listens, every request is refused at once.
+        npm_config_registry: "http://127.0.0.1:9/",
+        npm_config_cache: join(scratch, "npm-cache"),
+      },
+      knownSecrets: [],
+      log: () => {},
+    });
+    const elapsed = Date.now() - started;
+    expect(found.kind).toBe("failed");
+    expect(found.kind === "failed" ? found.message : "").toContain(
+      `could not install @anthropic-ai/claude-code@${VERSION}`,
+    );
+    // npm's defaults (2 retries, 10 s then 60 s apart) spent ~73 s here before giving up.
+    expect(elapsed).toBeLessThan(30_000);
+  }, 120_000);
+});
+
 describe("action: the tool cache's claude, never PATH (dist/index.js)", () => {
   const open = actionTestResources();
   let repo: TempRepo;
@@ -225,6 +255,9 @@ describe("action: the tool cache's claude, never PATH (dist/index.js)", () => {
       "--no-audit",
       "--no-fund",
       "--prefer-online",
+      "--fetch-retries=2",
+      "--fetch-retry-mintimeout=1000",
+      "--fetch-retry-maxtimeout=4000",
       "--prefix",
       prefix,
       `@anthropic-ai/claude-code@${VERSION}`,
@@ -284,7 +317,7 @@ describe("action: the tool cache's claude, never PATH (dist/index.js)", () => {
     expect(result.outputs).toMatchObject({ outcome: "passed", conclusion: "success" });
   });
 
-  it("a failed install is a usage error on the check run: nothing reaches a model, the step fails naming the package", async () => {
+  it("a failed install is the runner's environment failing, not a usage error: check run failure, outcome failed, nothing reaches a model, the step fails naming the package (issue 26)", async () => {
     const bin = join(scratch, "npm-bin");
     executable(
       join(bin, "npm"),
@@ -300,7 +333,9 @@ describe("action: the tool cache's claude, never PATH (dist/index.js)", () => {
     });
     expect(result.exitCode, result.stdout.slice(-3000)).toBe(1);
     expect(model.requests).toHaveLength(0);
-    expect(result.outputs).toMatchObject({ outcome: "usage-error", conclusion: "action_required" });
+    expect(result.outputs).toMatchObject({ outcome: "failed", conclusion: "failure" });
+    expect(completion(result)!.output!.title).toBe("Failed: the model CLI could not be installed");
+    expect(result.stdout).not.toMatch(/usage error/i);
     const summary = completion(result)!.output!.summary!;
     expect(summary).toContain(`could not install @anthropic-ai/claude-code@${VERSION}`);
     expect(summary).toContain("npm exited 1");

@@ -247,6 +247,29 @@ describe("the two-node plan through the real CLI (SPEC §4–§6)", () => {
     expect(runs.map((run) => [run.headSha, run.completions.map((c) => c.conclusion)])).toEqual([
       [start, ["success"]],
     ]);
+    // --commit is never silent: with nothing to commit it says so (issue 26).
+    expect(r.stdout).toContain(
+      `--commit: nothing to commit: the nodes changed no file (HEAD stays ${start.slice(0, 7)})`,
+    );
+  });
+
+  test("a planner reply with no plan in it ends the run 'planning failed', never 'engine error': exit 1, failure, no node ran (issue 26)", async () => {
+    const h = await cliHarness({
+      script: (repo) =>
+        fixSumScript({ repoDir: repo.dir, plannerReplies: ["I would rather not plan today."] }),
+    });
+
+    const r = await h.run(["--verify-cmd", "npm test"]);
+
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.ledger?.rows).toEqual([]);
+    expect(r.ledger?.conclusion).toMatchObject({
+      conclusion: "failure",
+      outcome: "failed",
+      rule: "planning-failed",
+      title: "Failed: planning failed (no usable plan)",
+    });
+    expect(`${r.stdout}${r.stderr}${r.summary}`).not.toMatch(/engine error/i);
   });
 
   // One run shows both: what a failed sink says, and that --commit never commits it.

@@ -37,6 +37,12 @@ describe("the CLI refuses, before any model call, what would make its verdict li
     expect(r.stderr).toContain("--commit needs a clean working tree");
     expect(h.server.requests).toHaveLength(0);
     expect(await h.repo.git(["rev-parse", "HEAD"])).toBe(head);
+    // The usage error comes first, with nothing before it: the key proxy's line is for a run that starts
+    // (the harness gives an ANTHROPIC_API_KEY, so the proxy is set up; issue 26).
+    expect(`${r.stdout}${r.stderr}`).not.toContain("key proxy");
+    expect(r.stderr.trimStart().startsWith("evidence-gate auto: --commit needs a clean working tree")).toBe(
+      true,
+    );
   });
 
   test("--working-directory outside the repository is a usage error naming both", async () => {

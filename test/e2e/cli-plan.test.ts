@@ -61,3 +61,30 @@ describe("evidence-gate plan: when no plan comes out", () => {
     expect(h.runDirs()).toEqual([]);
   });
 });
+
+describe("evidence-gate plan: what each node will be asked (issue 26)", () => {
+  it("without --json the plan shows each node's prompt, on one line, cut to a bound with the rest counted", async () => {
+    const long = `${MARKS.review} whether it looks correct.\nThen list every risk.\n${"x".repeat(600)}`;
+    const h = await cliHarness({
+      script: (repo) =>
+        fixSumScript({
+          repoDir: repo.dir,
+          plannerReplies: [
+            JSON.stringify({
+              name: "review",
+              version: "1",
+              nodes: [{ id: "review", prompt: long, allowed_tools: ["Read"] }],
+            }),
+          ],
+        }),
+    });
+    const r = await plan(h);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.split("\n");
+    const at = lines.indexOf("prompts (one line each, cut at 300 characters; --json prints them whole):");
+    expect(at, r.stdout).toBeGreaterThan(0);
+    const shown = lines[at + 1]!;
+    const oneLine = long.replace(/\s*\n\s*/g, " ⏎ ");
+    expect(shown).toBe(`  review: ${oneLine.slice(0, 300)}… (${oneLine.length - 300} more characters)`);
+  });
+});

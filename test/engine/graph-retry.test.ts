@@ -417,3 +417,32 @@ describe("on claude, budget_exceeded (codex reports no cost to hold a budget aga
     listedIsRetried("claude", BUDGET_CASE));
   test("not listed (every other cause is): one FAIL, no retry", () => unlistedIsFinal("claude", BUDGET_CASE));
 });
+
+describe("a failure whose cause retry.on does not list (issue 26)", () => {
+  test("a model API failure (run_error) under retry.on [nonzero_exit]: one FAIL whose row says it was not retried and why, and names the model API, not an 'inference gateway'", async () => {
+    const h = await harness({ runtime: "claude", script: () => fixScript() });
+    const broken = await failingApi();
+    const { ledger } = await h.run(
+      `
+name: unlisted
+nodes:
+  - id: fix
+    prompt: ${JSON.stringify(PROMPT)}
+    allowed_tools: [Read, Edit]
+    retry: { max: 1, on: [nonzero_exit] }
+`,
+      { executions: { fix: [{ server: broken }, "real"] } },
+    );
+    expect(rowWords(ledger.rows)).toEqual(["fix FAIL run_error"]);
+    expect(h.spawnsOf("fix")).toBe(1);
+    const detail = asFail(ledger.rows[0]).detail;
+    // "attempt 1/2" alone would promise a second attempt that never comes.
+    expect(detail).toContain(
+      "attempt 1/2; not retried: retry.on lists nonzero_exit, not run_error (a failed model API call is run_error)",
+    );
+    // claude's own hint names whatever ANTHROPIC_BASE_URL it was given as an "inference gateway"; the row
+    // names the model API and the base URL it was pointed at instead.
+    expect(detail).not.toContain("inference gateway");
+    expect(detail).toContain(`If it persists, check the model API at ${new URL(broken.url).host}`);
+  });
+});

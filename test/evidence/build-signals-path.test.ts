@@ -109,8 +109,9 @@ describe("scanBuildSignalsAlongPath", () => {
     const depth = MAX_PATH_FOLDERS + 8;
     const folders = Array.from({ length: depth }, (_, i) => `d${i + 1}`);
     const at = (n: number): string => folders.slice(0, n).join("/");
-    // Signals in d2 (too far from the working directory) and d9 (the farthest scanned: d9 … d39).
-    const root = await dirWith([`${at(2)}/Makefile`, `${at(9)}/go.mod`, `${at(depth)}/`]);
+    // Signals in d4 (too far from the working directory, and deeper than the root's descent reaches) and
+    // d9 (among the nearest scanned: d8 … d39).
+    const root = await dirWith([`${at(4)}/Makefile`, `${at(9)}/go.mod`, `${at(depth)}/`]);
     const signals = await scanBuildSignalsAlongPath({ root, workingDirectory: join(root, ...folders) });
     expect(signals.map((s) => s.file)).toEqual([`${at(9)}/go.mod`]);
     expect(signals[0]?.suggestion).toBe(

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { BuildSignal } from "../../src/core/build-evidence-answer.js";
 import {
+  MAX_DEPTH,
   MAX_SUBDIRECTORIES,
   MONOREPO_FOLDERS,
   SKIPPED_FOLDERS,
@@ -251,9 +252,51 @@ describe("scanBuildSignals", () => {
     expect(await scanBuildSignals([dir])).toEqual([]);
   });
 
-  it("reads one level down and no further: a signal two folders deep is not detected", async () => {
-    const dir = await dirWith(["docs/site/package.json", "src/app/Makefile", "README.md"]);
+  it(`reads ${MAX_DEPTH} levels down and no further (issue 26): src/app/pom.xml and a/b/c/package.json are found, a/b/c/d/package.json is not`, async () => {
+    expect(MAX_DEPTH).toBe(3);
+    const dir = await dirWith(["src/app/pom.xml", "a/b/c/package.json", "w/x/y/z/package.json", "README.md"]);
+    expect(await scanBuildSignals([dir])).toEqual([
+      { file: "a/b/c/package.json", ecosystem: "Node.js (npm)", suggestion: "(cd a/b/c && npm test)" },
+      { file: "src/app/pom.xml", ecosystem: "Maven", suggestion: "(cd src/app && mvn -B verify)" },
+    ]);
+  });
+
+  it("never descends into dependencies, build output or hidden folders, at any depth", async () => {
+    const dir = await dirWith([
+      "node_modules/x/y/package.json",
+      "web/node_modules/left-pad/package.json",
+      "vendor/a/b/pom.xml",
+      "src/vendor/lib/go.mod",
+      ".git/a/package.json",
+      "src/.cache/Makefile",
+    ]);
     expect(await scanBuildSignals([dir])).toEqual([]);
+  });
+
+  it("a Python repository with only tests/test_x.py, or only conftest.py, is not none-detected: pytest, run from the project (issue 26)", async () => {
+    const tests = await dirWith(["tests/test_sum.py", "sum.py"]);
+    expect(await scanBuildSignals([tests])).toEqual([
+      { file: "tests/test_sum.py", ecosystem: "Python (pytest)", suggestion: "pytest" },
+    ]);
+    const conftest = await dirWith(["conftest.py", "sum.py"]);
+    expect(await scanBuildSignals([conftest])).toEqual([
+      { file: "conftest.py", ecosystem: "Python (pytest)", suggestion: "pytest" },
+    ]);
+    const nested = await dirWith(["svc/tests/sum_test.py"]);
+    expect(await scanBuildSignals([nested])).toEqual([
+      { file: "svc/tests/sum_test.py", ecosystem: "Python (pytest)", suggestion: "(cd svc && pytest)" },
+    ]);
+    // A name that only looks alike is not a test file.
+    expect(await scanBuildSignals([await dirWith(["test_.py", "tests/notes.py"])])).toEqual([]);
+  });
+
+  it("a tsconfig.json alone is a TypeScript project; beside a package.json it adds nothing (issue 26)", async () => {
+    expect(await scanBuildSignals([await dirWith(["tsconfig.json", "src/index.ts"])])).toEqual([
+      { file: "tsconfig.json", ecosystem: "TypeScript", suggestion: "npx --yes -p typescript tsc --noEmit" },
+    ]);
+    expect(
+      (await scanBuildSignals([await dirWith(["tsconfig.json", "package.json"])])).map((s) => s.file),
+    ).toEqual(["package.json"]);
   });
 
   it("a missing directory yields no signals rather than an error", async () => {
@@ -455,14 +498,20 @@ describe("one level down (SPEC §5: bounded, names only)", () => {
     expect(files.at(-1)).toBe("d199/Makefile");
   });
 
-  it("counts a monorepo folder's children toward the same bound", async () => {
+  it("counts every level's folders toward the same bound, breadth first, a monorepo folder's children first of their level", async () => {
     const names = Array.from({ length: MAX_SUBDIRECTORIES + 5 }, (_, i) => `p${String(i).padStart(3, "0")}`);
-    const dir = await dirWith([...names.map((n) => `packages/${n}/package.json`), "zz/Makefile"]);
+    const dir = await dirWith([
+      ...names.map((n) => `packages/${n}/package.json`),
+      "zz/Makefile",
+      "aa/deep/go.mod",
+    ]);
     const files = (await scanBuildSignals([dir])).map((s) => s.file);
-    // `packages` itself is one of the 200, so 199 of its children are scanned and `zz` is not reached.
-    expect(files).toHaveLength(MAX_SUBDIRECTORIES - 1);
-    expect(files.at(-1)).toBe("packages/p198/package.json");
-    expect(files).not.toContain("zz/Makefile");
+    // Level 1 (aa, packages, zz) first, then level 2: packages' children before aa/deep, up to 200 in all.
+    expect(files).toHaveLength(MAX_SUBDIRECTORIES - 3 + 1);
+    expect(files).toContain("zz/Makefile");
+    expect(files).toContain("packages/p196/package.json");
+    expect(files).not.toContain("packages/p197/package.json");
+    expect(files).not.toContain("aa/deep/go.mod");
   });
 
   it("phrases a folder the working directory reaches from the working directory, and scans it once", async () => {

@@ -268,6 +268,50 @@ describe("decideConclusion — SPEC §6, row by row", () => {
       expect(decided.reason).toContain("tool WebFetch");
     });
 
+    it("a planning failure is failure headlined as one, never 'engine error'; a refused credential is named (issue 26)", () => {
+      const unusable = decideConclusion(
+        run({ rows: [], end: { kind: "planning-failed", message: "the reply holds no JSON plan" } }),
+      );
+      expect(unusable).toMatchObject({
+        conclusion: "failure",
+        outcome: "failed",
+        rule: "planning-failed",
+        title: "Failed: planning failed (no usable plan)",
+      });
+      expect(unusable.reason).toBe("Planning failed: the reply holds no JSON plan. No node ran.");
+      const noKey = decideConclusion(
+        run({
+          rows: [],
+          end: {
+            kind: "planning-failed",
+            message: "the planner call failed: Invalid API key · Please run /login",
+          },
+        }),
+      );
+      expect(noKey.title).not.toMatch(/engine error/i);
+      expect(noKey.reason).toContain("The model API refused the credential: check the model key");
+    });
+
+    it("a model CLI that could not be installed is failure, the runner's environment named, never a usage error (issue 26)", () => {
+      const decided = decideConclusion(
+        run({
+          rows: [],
+          end: {
+            kind: "setup-failed",
+            message: "could not install @anthropic-ai/claude-code@2.1.332: npm exited 1.",
+          },
+        }),
+      );
+      expect(decided).toMatchObject({
+        conclusion: "failure",
+        outcome: "failed",
+        rule: "setup-failed",
+        title: "Failed: the model CLI could not be installed",
+      });
+      expect(decided.reason).toContain("not your inputs");
+      expect(decided.reason).toContain("Nothing ran and nothing was spent.");
+    });
+
     it("an engine error is failure whatever the rows say", () => {
       const decided = decideConclusion(
         run({ end: { kind: "engine-error", message: "state.json: disk full" } }),

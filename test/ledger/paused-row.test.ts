@@ -9,7 +9,7 @@ import { renderCommentBody } from "../../src/ledger/render-comment.js";
 import { parseLedgerJson, renderLedgerJson } from "../../src/ledger/render-json.js";
 import { renderLedgerMarkdown } from "../../src/ledger/render-markdown.js";
 import { renderLedgerText } from "../../src/ledger/render-text.js";
-import { ATTACHED, fixtureLedger, pass, STARTING_TREE, skipped } from "./fixtures.js";
+import { ATTACHED, fixtureLedger, pass, STARTING_TREE } from "./fixtures.js";
 
 function paused(resetsAt: string | null): PausedRow {
   const { qualifier: _qualifier, ...base } = pass("build");
@@ -33,11 +33,7 @@ function pausedLedger(resetsAt: string | null) {
       { id: "plan", dependsOn: [], allowedTools: ["Read"], sink: false },
       { id: "build", dependsOn: ["plan"], allowedTools: ["Read"], sink: true },
     ],
-    rows: [
-      pass("plan"),
-      paused(resetsAt),
-      skipped("build", { reason: "paused at the model's session limit; resume with --retry-failed" }),
-    ],
+    rows: [pass("plan"), paused(resetsAt)],
     planningCalls: [],
     evidenceTree: STARTING_TREE,
     end: { kind: "paused", reason: "session-limit", nodeId: "build" },
@@ -53,7 +49,7 @@ describe("a PAUSED session-limit row", () => {
     expect(text).not.toContain("FAIL");
     expect(renderLedgerMarkdown(ledger)).toContain("PAUSED session limit, resets 5:30pm (Europe/Paris)");
     const comment = renderCommentBody(ledger, { checkName: "evidence-gate", checkRunUrl: null });
-    expect(comment).toContain("0 failed · 1 skipped · 1 paused");
+    expect(comment).toContain("0 failed · 0 skipped · 1 paused");
     expect(comment).toContain("| build | PAUSED | session limit, resets 5:30pm (Europe/Paris) |");
   });
 
