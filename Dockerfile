@@ -3,11 +3,12 @@
 #   docker build -t evidence-gate-bot .
 #   docker run --rm -p 3000:3000 -e APP_ID=… -e WEBHOOK_SECRET=… -e PRIVATE_KEY_PATH=/run/secrets/app.pem \
 #     -v "$PWD/app.pem:/run/secrets/app.pem:ro" evidence-gate-bot
-# dist/cli.js is one self-contained bundle (esbuild), so the image needs Node and that file only.
+# The CLI bundle (esbuild) is dist/cli.js and the chunks it loads per command (dist/cli-*.js), so the image
+# needs Node and those files only.
 FROM node:24-alpine
 WORKDIR /app
 COPY package.json LICENSE ./
-COPY dist/cli.js ./dist/cli.js
+COPY dist/cli.js dist/cli-*.js ./dist/
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000

@@ -25,10 +25,12 @@ const shared = {
 // The action's entry is split at its dynamic imports (issue 16, B2): the runner's process only launches the
 // clean engine process, so it loads the small launcher chunk, not the whole engine; the engine process loads
 // the rest. Chunks sit flat beside index.js (scripts/check-dist.mjs compares files by name).
+// The CLI is split the same way, at its per-command dynamic imports (src/cli/dispatch.ts; issue 24 item 5):
+// `evidence-gate --version` loads the small cli.js alone, and each command only its own chunks.
 // A rebuild leaves no chunk of an earlier build behind (their names carry a content hash).
 if (existsSync(outdir))
   for (const name of readdirSync(outdir))
-    if (/^index-.*\.js$/.test(name)) rmSync(join(outdir, name), { force: true });
+    if (/^(?:index|cli)-.*\.js$/.test(name)) rmSync(join(outdir, name), { force: true });
 await build({
   ...shared,
   entryPoints: { index: "src/action/main.ts" },
@@ -42,6 +44,8 @@ await build({
   ...shared,
   entryPoints: { cli: "src/cli/main.ts" },
   outdir,
+  splitting: true,
+  chunkNames: "cli-[name]-[hash]",
   banner: { js: `#!/usr/bin/env node\n${shared.banner.js}` },
 });
 // The CLI is the package's `bin`: executable, so `npx evidence-gate` runs it (git records the mode too).

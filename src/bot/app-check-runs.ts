@@ -5,9 +5,10 @@
  *
  * One check run per name and head SHA, with any number of replicas: deliveries for one commit can be
  * handled at once on two replicas, and each may find none and create one. After every create the runs
- * are listed again; the one with the lowest id is the commit's check run, and a later one this call
- * created is renamed `<name> (duplicate)` and completed `skipped` — GitHub has no delete for check runs,
- * and a renamed run cannot stand in for the required check. Every lookup takes the lowest id too.
+ * are listed again; the one with the lowest id is the commit's check run (the identity rule, `ourCheckRun`;
+ * ADR 0007), and a later one this call created is renamed `<name> (duplicate)` and completed `skipped` —
+ * GitHub has no delete for check runs, and a renamed run cannot stand in for the required check. Every
+ * lookup goes through the same rule.
  *
  * A head can have a later check run of the same name (issue 23 item 1; GitHub's "requesting a new check run",
  * https://docs.github.com/rest/guides/using-the-rest-api-to-interact-with-checks): {@link AppCheckRuns.replace}
@@ -32,7 +33,12 @@
  */
 
 import { redactTokenShapes } from "../core/token-shapes.js";
-import { type CheckRunAnnotation, CheckRunClient, type CheckRunConclusion } from "../github/check-run.js";
+import {
+  type CheckRunAnnotation,
+  CheckRunClient,
+  type CheckRunConclusion,
+  ourCheckRun,
+} from "../github/check-run.js";
 import { checkRunOutput } from "../github/check-run-output.js";
 import type { GateOctokit } from "../github/octokit.js";
 import { type CheckKey, formatCheckKey, parseCheckKey } from "./check-key.js";
@@ -185,7 +191,7 @@ export class AppCheckRuns {
 
   /** The App's check run named {@link name} on `headSha` (the lowest id when a race made two), or `undefined`. */
   async find(headSha: string): Promise<AppCheckRun | undefined> {
-    return (await this.#current(headSha))[0];
+    return ourCheckRun(await this.#current(headSha));
   }
 
   /** One check run by id (any app's: the caller checks it is the App's and named {@link name}). */
@@ -228,7 +234,7 @@ export class AppCheckRuns {
     const mine = fromListed(data);
     const after = input.replacing ?? 0;
     const current = (await this.#current(input.headSha)).filter((r) => r.id > after);
-    const first = current[0] ?? mine;
+    const first = ourCheckRun(current) ?? mine;
     // Besides this call's own run, a create whose answer was lost (a 5xx after GitHub made the run, retried
     // by Octokit) left a run this call never saw: every later open run carrying the same record is a
     // duplicate of the commit's check run, whoever made it.

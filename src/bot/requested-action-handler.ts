@@ -35,6 +35,7 @@
 import { z } from "zod";
 import { CHECK_RUN_TEXT_MAX_BYTES } from "../github/check-run.js";
 import { readRunStateDigests, runStateDigestMarker } from "../github/run-state-digest.js";
+import { accessWords, checkWriter } from "../github/writer-check.js";
 import { truncateUtf8, utf8Bytes } from "../ledger/byte-budget.js";
 import { escapeInline } from "../ledger/markdown-syntax.js";
 import type { AppCheckRun } from "./app-check-runs.js";
@@ -53,7 +54,6 @@ import { alreadyDone, type HandlerContext, type HandlerResult, parsePayload } fr
 import { commitSha, repositoryPart, senderPart } from "./payload-parts.js";
 import { checksOf } from "./rerun-handler.js";
 import { onReverifyClick, openPullRequestAt } from "./reverify.js";
-import { accessWords, writerPermission } from "./writer-permission.js";
 
 const schema = z.object({
   check_run: z.object({
@@ -133,8 +133,8 @@ export async function onRequestedAction(ctx: HandlerContext, payload: unknown): 
     });
     return { outcome: "stale", detail: `${why} Nothing was dispatched.` };
   }
-  const access = await writerPermission(ctx.octokit, { owner, repo, login });
-  if (!access.allowed) {
+  const access = await checkWriter(ctx.octokit, { owner, repo, login });
+  if (!access.isWriter) {
     await checks.annotateOutput(check.id, {
       title: check.title ?? `Paused at gate ${waiting.gate}`,
       summary: withNotice(

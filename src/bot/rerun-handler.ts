@@ -20,11 +20,11 @@
  * refusal): a run already past the attempt the check run records was re-run by the other copy (`stale`).
  */
 import { z } from "zod";
+import { accessWords, checkWriter } from "../github/writer-check.js";
 import { escapeInline } from "../ledger/markdown-syntax.js";
 import { type AppCheckRun, AppCheckRuns } from "./app-check-runs.js";
 import { alreadyDone, type HandlerContext, type HandlerResult, parsePayload } from "./handler.js";
 import { commitSha, repositoryPart, senderPart } from "./payload-parts.js";
-import { accessWords, writerPermission } from "./writer-permission.js";
 
 const checkRunSchema = z.object({
   check_run: z.object({
@@ -96,8 +96,8 @@ async function rerun(
   const owner = event.repository.owner.login;
   const repo = event.repository.name;
   const login = event.sender.login;
-  const access = await writerPermission(ctx.octokit, { owner, repo, login });
-  if (!access.allowed) {
+  const access = await checkWriter(ctx.octokit, { owner, repo, login });
+  if (!access.isWriter) {
     return {
       outcome: "refused",
       detail: `${login} has ${accessWords(access.permission)}; a re-run needs write`,

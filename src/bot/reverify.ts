@@ -22,12 +22,12 @@
  */
 import type { WorkflowRunEvent } from "../github/workflow-run-event.js";
 import { refusedUnlessAbout, withWorkflowRunLedger } from "../github/workflow-run-ledger.js";
+import { accessWords, checkWriter } from "../github/writer-check.js";
 import { escapeInline } from "../ledger/markdown-syntax.js";
 import type { AppCheckRun, AppCheckRuns } from "./app-check-runs.js";
 import { alreadyDone, type HandlerContext, type HandlerResult } from "./handler.js";
 import { ledgerCompletion } from "./ledger-completion.js";
 import { commitSha } from "./payload-parts.js";
-import { accessWords, writerPermission } from "./writer-permission.js";
 
 /** The inputs the pull request workflow is dispatched with for a Re-verify (docs/bot.md). */
 export interface VerifyInputs {
@@ -71,8 +71,8 @@ export async function onReverifyClick(
       detail: `check run ${check.id} is not the completed check run of ${check.headSha.slice(0, 7)} any more (already re-verified or re-run): nothing was dispatched`,
     };
   }
-  const access = await writerPermission(ctx.octokit, { owner, repo, login });
-  if (!access.allowed) {
+  const access = await checkWriter(ctx.octokit, { owner, repo, login });
+  if (!access.isWriter) {
     return {
       outcome: "refused",
       detail: `${login} has ${accessWords(access.permission)}; a Re-verify needs write: nothing was dispatched`,

@@ -158,11 +158,10 @@ export class CheckRunClient {
           `${error.message} Looking for it before trying again (retry ${retry + 1} of ${SERVER_ERROR_RETRIES}).`,
         );
         await sleep(serverErrorBackoffMs(this.#octokit, retry + 1));
-        const made = await this.#find(
-          input.name,
-          input.headSha,
-          (run) => run.externalId === input.externalId,
-          { filter: "all" },
+        const made = ourCheckRun(
+          await this.#find(input.name, input.headSha, (run) => run.externalId === input.externalId, {
+            filter: "all",
+          }),
         );
         if (made !== undefined) return { id: made.id, htmlUrl: made.htmlUrl };
       }
@@ -243,7 +242,7 @@ export class CheckRunClient {
     readonly headSha: string;
     readonly carries: (run: ExistingCheckRun) => boolean;
   }): Promise<ExistingCheckRun | undefined> {
-    return this.#find(input.name, input.headSha, input.carries, { filter: "all" });
+    return newestOf(await this.#find(input.name, input.headSha, input.carries, { filter: "all" }));
   }
 
   /**
@@ -255,19 +254,21 @@ export class CheckRunClient {
     readonly headSha: string;
     readonly appId?: number;
   }): Promise<ExistingCheckRun | undefined> {
-    return this.#find(
-      input.name,
-      input.headSha,
-      (run) => input.appId === undefined || run.appId === input.appId,
-      { filter: "latest", ...(input.appId === undefined ? {} : { app_id: input.appId }) },
+    return newestOf(
+      await this.#find(
+        input.name,
+        input.headSha,
+        (run) => input.appId === undefined || run.appId === input.appId,
+        { filter: "latest", ...(input.appId === undefined ? {} : { app_id: input.appId }) },
+      ),
     );
   }
 
   /**
    * The check run a new run on `headSha` takes over instead of creating a second one (SPEC §6: "a re-run
    * finds the existing check run by name and head SHA … and updates it"), or `undefined` when a new one
-   * must be created. It is the newest check run named `name` whose `external_id` is an evidence-gate run
-   * id (`YYYYMMDD-HHMMSS-<6 hex>`) — that test keeps a same-named check run evidence-gate did not create
+   * must be created. Of the check runs named `name` whose `external_id` is an evidence-gate run id
+   * (`YYYYMMDD-HHMMSS-<6 hex>`) it is the one {@link ourCheckRun} picks (the lowest id: ADR 0007) — that test keeps a same-named check run evidence-gate did not create
    * (GitHub's own check run for a job called like the check, another tool's) out of reach. It is taken over
    * even when it carries annotations: GitHub appends annotations and offers no way to remove them, so the
    * caller says in the new run's summary that those marks are an earlier run's (`annotationsCount`).
@@ -275,31 +276,32 @@ export class CheckRunClient {
    * Re-runs: every leg mints a new run id, so "Re-run jobs" (same `GITHUB_RUN_ID`, next
    * `GITHUB_RUN_ATTEMPT`), a new workflow run on the same commit (`reopened`, a manual dispatch) and a
    * second workflow naming the same check all land on this one check run; `external_id` then names the
-   * newest run, which is how the post step of an older one knows it was taken over.
+   * latest run that took it over, which is how the post step of an older one knows it was taken over.
    */
   async findReusable(input: {
     readonly name: string;
     readonly headSha: string;
   }): Promise<ExistingCheckRun | undefined> {
-    const newest = await this.#find(
-      input.name,
-      input.headSha,
-      (run) => run.externalId !== null && isRunId(run.externalId),
-      { filter: "all" },
+    return ourCheckRun(
+      await this.#find(
+        input.name,
+        input.headSha,
+        (run) => run.externalId !== null && isRunId(run.externalId),
+        { filter: "all" },
+      ),
     );
-    return newest;
   }
 
   /**
-   * The newest check run named `name` on `headSha` that `accept`s, among the first 100 GitHub lists for
-   * `filter` (`all`: every run; `latest`: the newest per app and name) and `app_id`.
+   * The check runs named `name` on `headSha` that `accept`s, among the first 100 GitHub lists for `filter`
+   * (`all`: every run; `latest`: the newest per app and name) and `app_id`, in GitHub's order.
    */
   async #find(
     name: string,
     headSha: string,
     accept: (run: ExistingCheckRun) => boolean,
     filters: { readonly filter: "all" | "latest"; readonly app_id?: number },
-  ): Promise<ExistingCheckRun | undefined> {
+  ): Promise<ExistingCheckRun[]> {
     const query = { check_name: name, ...filters, per_page: 100 };
     const what = `Could not list check runs named "${name}" on ${headSha.slice(0, 7)} in ${this.#slug()}`;
     const { data } = await this.#call(
@@ -318,8 +320,7 @@ export class CheckRunClient {
     return data.check_runs
       .filter((run) => run.name === name)
       .map(existingCheckRunOf)
-      .filter(accept)
-      .sort((a, b) => b.id - a.id)[0];
+      .filter(accept);
   }
 
   async #patch(
@@ -360,4 +361,26 @@ export class CheckRunClient {
   #slug(): string {
     return `${this.#owner}/${this.#repo}`;
   }
+}
+
+/**
+ * The check-run identity rule (ADR 0007): of the check runs a surface counts as a commit's own for one name
+ * and head SHA, ours is the one with the lowest id — the first created. GitHub's check-run ids grow, so every
+ * reader picks the same run whenever it looks, whatever was created after it (a duplicate a race of two
+ * deliveries or two workflows left); a "newest" rule would move to each later duplicate. The action's
+ * take-over ({@link CheckRunClient.findReusable}) and the App's lookups (`bot/app-check-runs.ts`) both use it.
+ *
+ * @returns `undefined` for no candidates.
+ */
+export function ourCheckRun<T extends { readonly id: number }>(candidates: readonly T[]): T | undefined {
+  let lowest: T | undefined;
+  for (const run of candidates) if (lowest === undefined || run.id < lowest.id) lowest = run;
+  return lowest;
+}
+
+/** The candidate with the highest id (the latest created): for "the newest run carrying X", not identity. */
+function newestOf<T extends { readonly id: number }>(candidates: readonly T[]): T | undefined {
+  let highest: T | undefined;
+  for (const run of candidates) if (highest === undefined || run.id > highest.id) highest = run;
+  return highest;
 }

@@ -58,57 +58,6 @@ export function parseCommentCommand(body: string): CommentCommand {
   return { kind: "run", sha, text: goalText };
 }
 
-/** Roles that may start a run by comment (SPEC §9: write permission). */
-export const WRITER_ROLES = ["admin", "maintain", "write"] as const;
-
-/** The commenter's access: their role (`role_name`, else `permission`), or `none` when not a collaborator. */
-export interface CommenterAccess {
-  readonly role: string;
-  readonly canWrite: boolean;
-}
-
-/** The permission lookup failed for a reason other than "not a collaborator". */
-export class PermissionLookupError extends Error {
-  override readonly name = "PermissionLookupError";
-  constructor(
-    message: string,
-    readonly status: number | null,
-  ) {
-    super(message);
-  }
-}
-
-/**
- * The user's role on the repository. 404 (not a collaborator, or no such user) is `none`.
- * @throws {PermissionLookupError} on any other failure (the caller refuses the command: fail closed).
- */
-export async function commenterAccess(
-  octokit: GateOctokit,
-  target: { readonly owner: string; readonly repo: string; readonly username: string },
-): Promise<CommenterAccess> {
-  try {
-    const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
-      owner: target.owner,
-      repo: target.repo,
-      username: target.username,
-    });
-    // `permission` folds maintain into write and triage into read; `role_name` keeps them apart.
-    const role = (data.role_name || data.permission || "none").toLowerCase();
-    const canWrite =
-      (WRITER_ROLES as readonly string[]).includes(role) ||
-      data.permission === "admin" ||
-      data.permission === "write";
-    return { role, canWrite };
-  } catch (error) {
-    const status = statusOf(error);
-    if (status === 404) return { role: "none", canWrite: false };
-    throw new PermissionLookupError(
-      `could not read ${target.username}'s permission on ${target.owner}/${target.repo} (${status === null ? "no answer" : `HTTP ${status}`}: ${error instanceof Error ? error.message : String(error)})`,
-      status,
-    );
-  }
-}
-
 /** The reactions this product leaves: `eyes` (a run starts) and `-1` (refused). */
 export type CommandReaction = "eyes" | "-1";
 

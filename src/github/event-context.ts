@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { isDependabot, isForkHead } from "./fork.js";
+import { isDependabot, isForkHead, type RepositoryIdentity } from "./fork.js";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -101,7 +101,11 @@ export class EventContextError extends Error {
 }
 
 const sha = z.string().regex(/^[0-9a-f]{40}$/, "expected a 40-hex commit SHA");
-const repoRef = z.object({ full_name: z.string().regex(/^[^/\s]+\/[^/\s]+$/, "expected OWNER/NAME") });
+// `id` is kept when the payload has it: the fork test prefers ids (fork.ts `isForkHead`).
+const repoRef = z.object({
+  id: z.number().int().optional(),
+  full_name: z.string().regex(/^[^/\s]+\/[^/\s]+$/, "expected OWNER/NAME"),
+});
 
 /** The fields of a `pull_request` webhook payload this product reads; the rest is ignored. */
 const pullRequestPayload = z.object({
@@ -256,12 +260,12 @@ export interface PullRequestShape {
   readonly head: {
     readonly sha: string;
     readonly ref: string;
-    readonly repo?: { readonly full_name: string } | null;
+    readonly repo?: RepositoryIdentity | null;
   };
   readonly base: {
     readonly sha: string;
     readonly ref: string;
-    readonly repo: { readonly full_name: string };
+    readonly repo: RepositoryIdentity;
   };
   readonly user?: { readonly login: string; readonly type: string } | null;
 }
@@ -286,7 +290,7 @@ export function pullRequestFields(
     baseRef: pr.base.ref,
     title: pr.title,
     body: pr.body ?? "",
-    isFork: isForkHead(headRepoFullName, pr.base.repo.full_name),
+    isFork: isForkHead(pr.head.repo, pr.base.repo),
     isDependabot: isDependabot(login, o.actor),
     draft: pr.draft ?? false,
     action: o.action,

@@ -2,19 +2,35 @@
  * Whether a pull request's token is read-only and its workflow gets no repository secrets (SPEC §10;
  * GitHub Docs, "Events that trigger workflows" → `pull_request`: workflows on a fork's pull request, or on
  * one Dependabot opened or triggered, get a read-only `GITHUB_TOKEN` and no repository secrets). The one
- * place both tests are made, for a `pull_request` payload and for a pull request read through the API.
+ * place both tests are made, for a `pull_request` payload, a pull request read through the API and (the fork
+ * test) a `workflow_run` payload.
  */
 import { COMMENT_COMMAND } from "./comment-command.js";
 
 /** Dependabot's login on pull requests and as the workflow's actor. */
 export const DEPENDABOT_LOGIN = "dependabot[bot]";
 
+/** A repository as a payload or an API answer names it: its id, its `OWNER/NAME`, or both. */
+export interface RepositoryIdentity {
+  readonly id?: number;
+  readonly full_name?: string;
+}
+
 /**
- * True when the head branch lives in another repository than the base: a fork, or a head repository that
- * was deleted (`headRepoFullName` `null`). Repository names compare case-insensitively (GitHub's are).
+ * The fork test: true when the head branch lives in another repository than the base — a fork, or a head
+ * repository that was deleted (`head` `null` or absent). The one place it is made, for a `pull_request`
+ * payload, a pull request read through the API, a `workflow_run` payload (`head_repository` against
+ * `repository`) and a listed artifact's run (`head_repository_id` against `repository_id`). Repository ids
+ * decide when both sides carry one (an id survives a rename or a transfer; a name can be reused by another
+ * repository); else names, case-insensitively (GitHub's are); with neither pair to compare, a fork (the same
+ * repository is never assumed).
  */
-export function isForkHead(headRepoFullName: string | null, baseRepoFullName: string): boolean {
-  return headRepoFullName === null || headRepoFullName.toLowerCase() !== baseRepoFullName.toLowerCase();
+export function isForkHead(head: RepositoryIdentity | null | undefined, base: RepositoryIdentity): boolean {
+  if (head === null || head === undefined) return true;
+  if (head.id !== undefined && base.id !== undefined) return head.id !== base.id;
+  if (head.full_name !== undefined && base.full_name !== undefined)
+    return head.full_name.toLowerCase() !== base.full_name.toLowerCase();
+  return true;
 }
 
 /** True when any of `logins` (the pull request's author, the workflow's actor, …) is Dependabot. */

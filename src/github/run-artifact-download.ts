@@ -13,6 +13,7 @@
  */
 import { createHash } from "node:crypto";
 import { statusOf } from "./base-ref-file.js";
+import { isForkHead } from "./fork.js";
 import type { GateOctokit } from "./octokit.js";
 
 /** The largest run-directory artifact downloaded: 64 MiB (a run directory is mostly small JSON and text). */
@@ -86,7 +87,8 @@ export async function findRunArtifact(
     if (run === null || run === undefined || run.repository_id === undefined) {
       return `artifact ${a.id} names no workflow run of this repository`;
     }
-    if (run.head_repository_id !== run.repository_id) {
+    const head = run.head_repository_id === undefined ? null : { id: run.head_repository_id };
+    if (isForkHead(head, { id: run.repository_id })) {
       return `artifact ${a.id} was uploaded by a workflow run of a fork (workflow run ${run.id})`;
     }
     return null;

@@ -27,16 +27,11 @@
  */
 import { z } from "zod";
 import { type BaseRefPolicy, PolicyReadError, readBaseRefPolicy } from "./base-policy.js";
-import {
-  COMMENT_COMMAND,
-  commenterAccess,
-  PermissionLookupError,
-  parseCommentCommand,
-  reactToComment,
-} from "./comment-command.js";
+import { COMMENT_COMMAND, parseCommentCommand, reactToComment } from "./comment-command.js";
 import type { EventContext, OtherEventContext, PullRequestFields } from "./event-context.js";
 import type { GateOctokit } from "./octokit.js";
 import { PullRequestReadError, readPullRequest } from "./pull-request-subject.js";
+import { checkWriter, PermissionLookupError } from "./writer-check.js";
 
 /** The events a run can start from. */
 export type TriggerName = "pull_request" | "pull_request_target" | "issue_comment" | "workflow_dispatch";
@@ -302,10 +297,10 @@ async function authorDenied(
     let canWrite: boolean;
     let role: string;
     try {
-      ({ canWrite, role } = await commenterAccess(o.octokit, {
+      ({ isWriter: canWrite, role } = await checkWriter(o.octokit, {
         owner: event.owner,
         repo: event.repo,
-        username: login,
+        login,
       }));
     } catch (error) {
       if (!(error instanceof PermissionLookupError)) throw error;

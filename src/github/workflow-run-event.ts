@@ -3,13 +3,14 @@
  * whose ledger artifact is posted, and the identity the check run is posted under. GitHub writes this
  * payload, so it is the trusted half of the two-stage pattern: the commit (`workflow_run.head_sha`), the
  * head repository and branch, the pull requests GitHub linked, and whether the run came from a fork
- * (`head_repository.id` ≠ `repository.id`) all come from here, never from the artifact
+ * (fork.ts `isForkHead`: `head_repository.id` ≠ `repository.id`) all come from here, never from the artifact
  * (research/security.md §1.3; https://docs.github.com/webhooks/webhook-events-and-payloads#workflow_run).
  *
  * `workflow_run.pull_requests` is empty for a pull request from a fork (GitHub links only pull requests
  * whose head is in the same repository), so the pull request is known by its head repository and branch.
  */
 import { z } from "zod";
+import { isForkHead } from "./fork.js";
 
 /** What `mode: report` needs of a `workflow_run` event. */
 export interface WorkflowRunEvent {
@@ -115,7 +116,7 @@ export function parseWorkflowRunEvent(payload: unknown): WorkflowRunEvent {
     headBranch: run.head_branch,
     headRepository: head?.full_name ?? null,
     repository: run.repository.full_name,
-    fromFork: head === null || head.id !== run.repository.id,
+    fromFork: isForkHead(head, run.repository),
     pullRequests: (run.pull_requests ?? [])
       .filter((pr) => pr.head.sha.toLowerCase() === headSha)
       .map((pr) => pr.number),

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { coreRunner } from "../../src/action/runner.js";
-import { activeWorkflowCommands } from "../support/action-harness.js";
+import { activeWorkflowCommands } from "../support/workflow-commands.js";
 
 const realWrite = process.stdout.write.bind(process.stdout);
 afterEach(() => {

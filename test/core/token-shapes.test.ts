@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { createRedactor, REDACTED } from "../../src/core/redact.js";
 import { hasTokenShape, redactTokenShapes, TOKEN_SHAPES } from "../../src/core/token-shapes.js";
 import { escapeCell, escapeInline } from "../../src/ledger/markdown-syntax.js";
-import { REPO_ROOT } from "../support/action-harness.js";
+import { REPO_ROOT } from "../support/repo-root.js";
 
 const ALPHABET = "aB3dE5fG7hJ9kLmN2pQ4rS6tU8vW0xYz";
 /** `n` characters of mixed-case base62 filler. */

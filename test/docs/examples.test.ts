@@ -18,7 +18,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { REPO_ROOT } from "../support/action-harness.js";
+import { REPO_ROOT } from "../support/repo-root.js";
 
 interface Step {
   readonly uses?: string;

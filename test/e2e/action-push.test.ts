@@ -467,8 +467,9 @@ describe("action push: true (SPEC §10)", () => {
       baseSha: w.baseSha,
       env: { GITHUB_SERVER_URL: w.git.url },
       editPayload: (payload) => {
-        const pr = payload.pull_request as { head: { repo: { full_name: string } } };
-        pr.head.repo.full_name = "mona/widgets";
+        const pr = payload.pull_request as { head: { repo: { id: number; full_name: string } } };
+        // A fork is its own repository: another name and another id (the fork test prefers ids).
+        pr.head.repo = { ...pr.head.repo, id: 99_000_001, full_name: "mona/widgets" };
       },
     });
 

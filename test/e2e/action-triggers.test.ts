@@ -39,6 +39,8 @@ const POLICY = ".github/evidence-gate.yml";
 const REACTIONS = "/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions";
 const CHECK_RUNS = "/repos/{owner}/{repo}/check-runs";
 const FORK = "contributor/widgets";
+/** The fork's repository id: a fork is its own repository, so GitHub's payload carries another id. */
+const FORK_ID = 99_000_001;
 
 async function heads(): Promise<PullRequestHeads> {
   const made = await makePullRequestHeads();
@@ -70,7 +72,7 @@ async function githubFor(
 
 /** The fields of the event fixture's `pull_request` a test edits. */
 interface PullRequestShape {
-  head: { sha: string; repo: { full_name: string } };
+  head: { sha: string; repo: { id: number; full_name: string } };
   user: { login: string; id: number; type: string };
 }
 
@@ -348,7 +350,7 @@ describe("action: workflow_dispatch, pull_request_target, other events (SPEC §1
     const h = await heads();
     const github = await githubFor(h, { fork: true });
     const event = pullRequestEvent("pull_request_target", h.headSha, (p) => {
-      p.pull_request.head.repo.full_name = FORK;
+      p.pull_request.head.repo = { ...p.pull_request.head.repo, id: FORK_ID, full_name: FORK };
     });
     const refused = await run({
       workspace: h.workspace.dir,
@@ -532,7 +534,7 @@ describe("action: a fork's pull request without a model credential, or without a
       github,
       model,
       event: pullRequestEvent("pull_request", workspaceHead, (p) => {
-        p.pull_request.head.repo.full_name = FORK;
+        p.pull_request.head.repo = { ...p.pull_request.head.repo, id: FORK_ID, full_name: FORK };
       }),
     });
     expect(result.modelRequests).toHaveLength(0);

@@ -13,6 +13,7 @@ import {
   CheckRunClient,
   CheckRunWriteError,
   clampCheckRunTitle,
+  ourCheckRun,
 } from "../../src/github/check-run.js";
 import { createOctokit, SERVER_ERROR_RETRIES } from "../../src/github/octokit.js";
 import { type GitHubServer, startGitHubServer, TEST_TIMING } from "../support/github-server/index.js";
@@ -398,23 +399,24 @@ describe("CheckRunClient.create: retried without ever making a second check run"
 });
 
 describe("CheckRunClient.findReusable: the check run a re-run takes over", () => {
-  it("the newest same-named check run whose external_id is a run id, whatever its status", async () => {
-    const older = server.state.seedCheckRun({
-      name: "evidence-gate",
-      headSha: HEAD_SHA,
-      externalId: "20250311-080000-000000",
-      conclusion: "failure",
-    });
-    const newer = server.state.seedCheckRun({
+  it("the same-named check run with a run id in external_id and the lowest id (ADR 0007: the first created), whatever its status", async () => {
+    // GitHub's own check run of a job named like the check, created first: no run id in external_id.
+    server.state.seedCheckRun({ name: "evidence-gate", headSha: HEAD_SHA, externalId: "5a1e0c1d-job" });
+    const first = server.state.seedCheckRun({
       name: "evidence-gate",
       headSha: HEAD_SHA,
       externalId: "20250311-090000-000000",
+      conclusion: "failure",
+    });
+    // A duplicate a race left (two workflows on one commit), created later: never ours.
+    const later = server.state.seedCheckRun({
+      name: "evidence-gate",
+      headSha: HEAD_SHA,
+      externalId: "20250311-080000-000000",
       conclusion: "success",
     });
-    // GitHub's own check run of a job named like the check: no run id in external_id.
-    server.state.seedCheckRun({ name: "evidence-gate", headSha: HEAD_SHA, externalId: "5a1e0c1d-job" });
-    expect((await client().findReusable({ name: "evidence-gate", headSha: HEAD_SHA }))?.id).toBe(newer.id);
-    expect(older.id).toBeLessThan(newer.id);
+    expect((await client().findReusable({ name: "evidence-gate", headSha: HEAD_SHA }))?.id).toBe(first.id);
+    expect(first.id).toBeLessThan(later.id);
     expect(server.calls[0]?.query).toEqual({ check_name: "evidence-gate", filter: "all", per_page: "100" });
     server.assertNoViolations();
   });
@@ -430,7 +432,7 @@ describe("CheckRunClient.findReusable: the check run a re-run takes over", () =>
     expect(await client().findReusable({ name: "evidence-gate", headSha: HEAD_SHA })).toBeUndefined();
   });
 
-  it("the newest even when it carries annotations (SPEC §6: one per name and head SHA), with their count", async () => {
+  it("taken over even when it carries annotations (SPEC §6: one per name and head SHA), with their count", async () => {
     const marked = server.state.seedCheckRun({
       name: "evidence-gate",
       headSha: HEAD_SHA,
@@ -628,5 +630,19 @@ describe("CheckRunClient: summary and text cut by UTF-8 bytes at 65535", () => {
     expect(sent).not.toContain("😀");
     expect(sent).not.toContain("\uFFFD");
     expect(sent).toContain("Cut by evidence-gate");
+  });
+});
+
+describe("ourCheckRun: the check-run identity rule (ADR 0007), shared by the action and the App", () => {
+  it("the lowest id, whatever order GitHub lists them in; none of none", () => {
+    expect(ourCheckRun([{ id: 30 }, { id: 12 }, { id: 21 }])).toEqual({ id: 12 });
+    expect(ourCheckRun([{ id: 7 }])).toEqual({ id: 7 });
+    expect(ourCheckRun([])).toBeUndefined();
+  });
+
+  it("stable as later runs are created: adding a higher id never changes the answer", () => {
+    const runs = [{ id: 40 }, { id: 41 }];
+    const before = ourCheckRun(runs);
+    expect(ourCheckRun([...runs, { id: 99 }, { id: 42 }])).toBe(before);
   });
 });

@@ -115,6 +115,32 @@ describe("readEventContext: pull_request", () => {
     expect(context).toMatchObject({ kind: "pull_request", isFork: true, headRepoFullName: "mona/widgets" });
   });
 
+  it("the fork test reads repository ids when the payload has them: a renamed head repository with the base's id is no fork, another id under the base's name is one", () => {
+    const payload = fixture() as unknown as {
+      pull_request: {
+        head: { repo: { id: number; full_name: string } };
+        base: { repo: { id: number; full_name: string } };
+      };
+    };
+    const baseId = payload.pull_request.base.repo.id;
+    payload.pull_request.head.repo = {
+      ...payload.pull_request.head.repo,
+      id: baseId,
+      full_name: "octo-org/widgets-old-name",
+    };
+    expect(readEventContext(runnerEnv({ GITHUB_EVENT_PATH: writePayload(payload) }))).toMatchObject({
+      isFork: false,
+    });
+    payload.pull_request.head.repo = {
+      ...payload.pull_request.head.repo,
+      id: baseId + 1,
+      full_name: "octo-org/widgets",
+    };
+    expect(readEventContext(runnerEnv({ GITHUB_EVENT_PATH: writePayload(payload) }))).toMatchObject({
+      isFork: true,
+    });
+  });
+
   it("a deleted head repository (head.repo null) counts as a fork PR", () => {
     const payload = fixture();
     payload.pull_request.head.repo = null;

@@ -24,7 +24,6 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach } from "vitest";
 import { parse as parseYaml } from "yaml";
 import {
@@ -41,9 +40,11 @@ import {
   SCRIPTED_API_KEY,
   startModelServer,
 } from "./model-server/index.js";
+import { REPO_ROOT } from "./repo-root.js";
 import type { TempRepo } from "./temp-repo.js";
+import { activeWorkflowCommands } from "./workflow-commands.js";
 
-export const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
+export { activeWorkflowCommands, REPO_ROOT };
 export const ACTION_ENTRY = join(REPO_ROOT, "dist", "index.js");
 export const POST_ENTRY = join(REPO_ROOT, "dist", "post.js");
 export const NODE_MODULES_BIN = join(REPO_ROOT, "node_modules", ".bin");
@@ -198,31 +199,6 @@ export function parseFileCommand(text: string): Record<string, string> {
     result[line.slice(0, eq)] = line.slice(eq + 1);
   }
   return result;
-}
-
-/**
- * The workflow commands the runner would process in `stdout`: lines starting `::` once leading blanks are
- * trimmed (the runner's `ActionCommand.TryParseV2` trims them), lines split at `\n`, `\r\n` and a lone `\r`
- * alike (it reads the log with `ReadLine`), except those inside a `::stop-commands::TOKEN` … `::TOKEN::`
- * window (GitHub Docs, "Stopping and starting workflow commands").
- */
-export function activeWorkflowCommands(stdout: string): string[] {
-  const active: string[] = [];
-  let stopToken: string | null = null;
-  for (const raw of stdout.split(/\r\n|\r|\n/)) {
-    const line = raw.trimStart();
-    if (stopToken !== null) {
-      if (line === `::${stopToken}::`) stopToken = null;
-      continue;
-    }
-    const stop = /^::stop-commands::(.+)$/.exec(line);
-    if (stop !== null) {
-      stopToken = stop[1]!;
-      continue;
-    }
-    if (line.startsWith("::")) active.push(line);
-  }
-  return active;
 }
 
 /**
