@@ -2,7 +2,7 @@
 // `evidence-gate bot`) behind one round-robin address, every delivery sent twice, one pull request in three
 // with its deliveries reordered and delayed, one replica `kill -9`ed mid-delivery, 5xx and `Retry-After`
 // injected by the OpenAPI-checked GitHub double, a writer's Re-run on one pull request in six
-// (test/support/bot-chaos.ts; test/bot/chaos.test.ts asserts the same scenario at test size). The replicas
+// (test/support/bot-chaos.ts; test/e2e/bot-chaos.test.ts asserts the same scenario at test size). The replicas
 // run with PRODUCTION waits (writes one second apart per installation, Retry-After in full, 1/4/9 s 5xx
 // backoff) and their sweeps every 30 s. Prints the figures (docs/bot.md "Under chaos") and one row; fails
 // on nothing timed (CONVENTIONS: benches never fail on timing) — its row is "at goal" only when the outcome

@@ -1,5 +1,5 @@
 /**
- * What the chaos test (`test/bot/chaos.test.ts`) found, each pinned down alone with the real bot in-process
+ * What the chaos test (`test/e2e/bot-chaos.test.ts`) found, each pinned down alone with the real bot in-process
  * and the OpenAPI-checked GitHub double:
  *
  * - the same Re-run click delivered twice and worked on two replicas at once: the copy that comes second

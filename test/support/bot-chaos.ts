@@ -21,7 +21,7 @@
  * (a `502` from the proxy when the replica died mid-request) are redelivered only when the App asks
  * (`REDELIVER_EVERY`) — the App's own sweeps (`RECONCILE_EVERY`) repair the work the killed replica lost.
  *
- * No test runner inside: `test/bot/chaos.test.ts` asserts on {@link ChaosResult}; `bench/b9-bot-chaos.mjs`
+ * No test runner inside: `test/e2e/bot-chaos.test.ts` asserts on {@link ChaosResult}; `bench/b9-bot-chaos.mjs`
  * prints it at a larger scale with production waits.
  */
 import { type ChildProcess, spawn } from "node:child_process";

@@ -1,8 +1,8 @@
-// B9 (issue 24 item 5): the CPU `evidence-gate --version` and `evidence-gate --help` cost, against
+// B10 (issue 24 item 5): the CPU `evidence-gate --version` and `evidence-gate --help` cost, against
 // `node -e 0` on the same machine in the same run. The CLI loads each command's code only when that
 // command runs (src/cli/dispatch.ts), so these two should cost about what Node's own start-up does.
 //
-//   node bench/b9-cli-start.mjs
+//   node bench/b10-cli-start.mjs
 //
 // Each round runs `node -e 0` then `node dist/cli.js FLAG` (a pair, back to back, so both see the same
 // load), each under /usr/bin/time (`%U %S`: the child's user + system CPU seconds, from the kernel's rusage).
@@ -16,8 +16,8 @@ const PAIRS = 7;
 const TIME = "/usr/bin/time";
 const GOAL = "≤ 2×";
 const cases = [
-  { id: "B9", flag: "--version" },
-  { id: "B9b", flag: "--help" },
+  { id: "B10", flag: "--version" },
+  { id: "B10b", flag: "--help" },
 ];
 
 /** CPU milliseconds (user + system) of one `node ARGS` run, read from /usr/bin/time's last stderr line. */
