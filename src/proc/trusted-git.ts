@@ -23,7 +23,9 @@
  * `--git-dir` the engine owns is not discovered. Outside a trusted scope (the CLI on a user's own machine,
  * and the action's steps before PR code runs), git uses the repository as it is — it is the user's own
  * configuration — with the keys that only start programs the engine never needs pinned off
- * ({@link PINNED_EVERYWHERE}).
+ * ({@link PINNED_EVERYWHERE}); in the action's steps before the trusted directory exists, also every
+ * other key that could start a program there, the checkout's own filter drivers included
+ * ({@link guardCheckoutConfiguration}).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { realpathSync } from "node:fs";
