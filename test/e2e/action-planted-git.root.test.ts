@@ -99,12 +99,15 @@ function plantScript(markers: string): string {
   ].join("\n");
 }
 
-/** `plant.sh`'s first part: the planted programs, the `.git/config` naming them, the `.gitattributes` line. */
-function plantConfigScript(markers: string): string {
+/**
+ * `plant.sh`'s first part: the planted programs (in `programs`), the `.git/config` naming them, the
+ * `.gitattributes` line.
+ */
+function plantConfigScript(markers: string, programs = `${markers}.programs`): string {
   return [
     "set -e",
     `M=${markers}`,
-    `P=${markers}.programs`,
+    `P=${programs}`,
     'mkdir -p "$P/hooks"',
     'mk() { f="$1"; shift; { echo "#!/bin/sh"; echo "touch $M/$(basename "$f")-\\$(id -u)"; for l in "$@"; do printf "%s\\n" "$l"; done; } > "$f"; chmod 755 "$f"; }',
     `mk "$P/fsmonitor" "printf 'token\\\\000'"`,
@@ -289,9 +292,8 @@ async function pushPlanted(runAs: RunAs): Promise<void> {
   ]);
   const expected = await plantedTree(source);
   // An earlier step of the job (or a kept self-hosted workspace) left the checkout's .git/config planted.
-  execFileSync("sh", ["-c", plantConfigScript(markers)], { cwd: source.dir });
-  // The pull request's plant.sh writes the same programs again, as the separate user.
-  execFileSync("chmod", ["-R", "a+rwX", `${markers}.programs`]);
+  open.dirs.push(`${markers}.before`);
+  execFileSync("sh", ["-c", plantConfigScript(markers, `${markers}.before`)], { cwd: source.dir });
   if (runAs !== undefined) execFileSync("chown", ["-R", `${runAs.uid}:${runAs.gid}`, source.dir]);
   const { github, model } = await plantingServers();
   const result = await open.run({
