@@ -27,8 +27,8 @@ import { runPullRequestModes } from "../run/pull-request-modes.js";
 import { openPullRequestRun } from "../run/pull-request-run.js";
 import { runReportMode } from "../run/report-mode.js";
 import { runResumeMode } from "../run/resume-mode.js";
-import type { Env } from "../run/step-result.js";
-import { trustEngineExecutables } from "../run/trusted-executables.js";
+import { type Env, endEarly, usageFailure } from "../run/step-result.js";
+import { noTrustedGit, trustEngineExecutables } from "../run/trusted-executables.js";
 import { lintRequested, readActionInputs } from "./inputs.js";
 import { failLintInputs, runLintMode } from "./lint-mode.js";
 import { coreRunner } from "./runner.js";
@@ -43,6 +43,28 @@ export async function runAction(env: Env = process.env, signal?: AbortSignal): P
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const r = reporter as CheckRunReporter | null;
+    if (noTrustedGit(error)) {
+      // Before anything ran (the first engine git call, or the trusted git directory): a usage error
+      // naming the fix, on the check run when there is one, never "an internal error".
+      try {
+        await endEarly(
+          coreRunner,
+          r !== null && r.ref !== null && !r.completed ? r : null,
+          {
+            kind: "usage-error",
+            message,
+          },
+          message,
+          env,
+        );
+      } catch (writeError) {
+        core.error(
+          `could not complete the check run after the usage error: ${writeError instanceof Error ? writeError.message : String(writeError)}`,
+        );
+        usageFailure(coreRunner, message);
+      }
+      return;
+    }
     if (r !== null && r.ref !== null && !r.completed) {
       try {
         await r.end(

@@ -5,7 +5,13 @@
  */
 import { buildChildEnv } from "./child-env.js";
 import { type ProcessResult, type RunProcessOptions, runProcess } from "./run-process.js";
-import { engineGitCall } from "./trusted-git.js";
+import {
+  CHECKOUT_PROGRAM_KEYS_ARGS,
+  checkoutConfigurationGuarded,
+  checkoutProgramPins,
+  currentTrustedGit,
+  engineGitCall,
+} from "./trusted-git.js";
 import { trustedCommand, trustedPathSetting } from "./trusted-tools.js";
 
 export interface GitOptions {
@@ -29,14 +35,35 @@ export class GitError extends Error {
   }
 }
 
+/**
+ * In the action, before the trusted scope (issue 21; `trusted-git.ts`): the `-c` pins of the per-name
+ * program keys the checkout's own configuration holds (filter drivers, a remote's programs), read with
+ * `git config` (which starts no program). Empty in the CLI, inside a trusted scope, and for a call on a
+ * git directory the engine names itself (`--git-dir=`, its own).
+ */
+async function beforeScopePins(args: readonly string[], options: GitOptions): Promise<string[]> {
+  if (!checkoutConfigurationGuarded() || currentTrustedGit() !== null) return [];
+  if (args.some((arg) => arg.startsWith("--git-dir="))) return [];
+  try {
+    const listed = await runGit(CHECKOUT_PROGRAM_KEYS_ARGS, options, { tailBytes: 1024 * 1024 }, []);
+    return checkoutProgramPins(listed.stdoutTail);
+  } catch (error) {
+    // Exit 1: no such key (or not a repository, which the call itself will say).
+    if (error instanceof GitError) return [];
+    throw error;
+  }
+}
+
 /** Runs git once through the seam and turns every outcome but exit 0 into a {@link GitError}. */
 async function runGit(
   args: readonly string[],
   options: GitOptions,
   output: Pick<RunProcessOptions, "tailBytes" | "onStdoutData" | "signal">,
+  pins?: readonly string[],
 ): Promise<Extract<ProcessResult, { kind: "exited" }>> {
+  const before = pins ?? (await beforeScopePins(args, options));
   // The trusted git directory and the pinned keys (issue 21 item 1, ADR 0012): decided in one place.
-  const call = engineGitCall(args, {
+  const call = engineGitCall([...before, ...args], {
     cwd: options.cwd,
     baseEnv: options.baseEnv ?? process.env,
     set: { GIT_TERMINAL_PROMPT: "0", ...trustedPathSetting(), ...options.set },

@@ -11,8 +11,9 @@
  *    can still clean it) and its folders get the setgid bit (new files keep the group); each folder above
  *    it that others cannot traverse gets `o+x` (traverse, not list: named in the notice);
  * 3. each of `privateDirs` (the run directories) becomes mode 0700, so the user cannot read `state.json`;
- * 4. the user's login home is emptied and locked, and the run gets a fresh home, temp folder and caches
- *    (`run-home.ts`; issue 21 item 3), removed when the run ends.
+ * 4. every process of the user is killed, what it left in `/tmp`, `/var/tmp` and `/dev/shm` is removed, its
+ *    login home is emptied and locked, and the run gets a fresh home, temp folder and caches (`run-home.ts`;
+ *    issue 21 item 3), removed (and the shared temporary folders swept again) when the run ends.
  * When no PR code runs any more, what the user made goes back to the engine's user (`hand-back.ts`).
  * What it then can and cannot read is measured in `test/proc/isolate-user.root.test.ts` (SECURITY.md).
  */
@@ -22,7 +23,14 @@ import { dirname, resolve } from "node:path";
 import type { ChildIdentity } from "./child-identity.js";
 import { privileged, SYSTEM_TOOLS_ENV } from "./child-identity.js";
 import { killUserProcesses } from "./leftovers.js";
-import { lockLoginHome, makeRunHome, type RunHome, type SharedCache } from "./run-home.js";
+import {
+  lockLoginHome,
+  makeRunHome,
+  type RunHome,
+  SHARED_TEMP_DIRS,
+  type SharedCache,
+  sweepSharedTemp,
+} from "./run-home.js";
 import { findExecutable } from "./which.js";
 
 /** Input `isolate-user`: `auto` (on where it can be set up), `true` (required), `false` (off). */
@@ -162,6 +170,8 @@ function trySetUp(o: IsolationOptions): Isolation | string {
   // Nothing of the user may outlive a run into this one (a fork chain that survived an earlier run's kills
   // wrote into the next run's fresh home): every process of the user is killed before anything is made.
   const survivors = killUserProcesses(base);
+  // Nor anything it left in /tmp, /var/tmp or /dev/shm since (a file written after the last run's sweep).
+  const unswept = sweepSharedTemp(base, { keep: [workspace, ...o.privateDirs, o.runHomeParent] });
   const locked = lockLoginHome(base, home);
   if (locked !== null) return locked;
   let runHome: RunHome;
@@ -180,10 +190,11 @@ function trySetUp(o: IsolationOptions): Isolation | string {
     survivors > 0
       ? ` ${survivors} process${survivors === 1 ? "" : "es"} of ${user} left from before this run ${survivors === 1 ? "was" : "were"} killed first.`
       : "";
+  const sweepProblems = unswept.length > 0 ? ` Before this run: ${unswept.join("; ")}.` : "";
   return {
     kind: "on",
     identity,
     runHome,
-    note: `isolate-user: the verify command and the model CLIs run as ${user} (uid ${userUid}, switched ${via === "root" ? "with setpriv" : "through sudo -n"}), which can write the workspace and cannot read the run directory or the action's processes${traverse}; its HOME, TMPDIR and caches are fresh for this run (${runHome.root}, removed when the run ends; its login home ${home} is emptied and not writable); every process of ${user} is killed when the run ends, and what it made is handed back to the runner's user.${shared}${killedFirst}`,
+    note: `isolate-user: the verify command and the model CLIs run as ${user} (uid ${userUid}, switched ${via === "root" ? "with setpriv" : "through sudo -n"}), which can write the workspace and cannot read the run directory or the action's processes${traverse}; its HOME, TMPDIR and caches are fresh for this run (${runHome.root}, removed when the run ends; its login home ${home} is emptied and not writable); every process of ${user} is killed when the run ends, what it made is handed back to the runner's user, and what it left in ${SHARED_TEMP_DIRS.join(", ")} is removed.${shared}${killedFirst}${sweepProblems}`,
   };
 }

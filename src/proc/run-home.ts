@@ -15,12 +15,18 @@
  * 3. It is removed when the run ends ({@link removeRunHome}: after every process of the user was killed),
  *    and by the post step where the main step could not (cancelled, killed): the folder is saved as state.
  *
+ * 4. What the user leaves in the machine's shared temporary folders (`/tmp`, `/var/tmp`, `/dev/shm`: every user
+ *    may write them, so a build can leave a file there for the next pull request's build, whose `TMPDIR` is
+ *    fresh but whose tools may still look there by name) is removed at the run's end and at the next
+ *    set-up ({@link sweepSharedTemp}): each entry owned by the user's uid, never one of another owner,
+ *    never through a link.
+ *
  * Shared caches (input `pr-user-cache`) are the operator's choice: each named one lives in
  * `/var/cache/evidence-gate-pr/<name>` (owned by the user, mode 0700), kept between runs, and its variable
  * points there ({@link SHARED_CACHES}). What one pull request's build writes in it, the next one's reads.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { lstatSync, mkdirSync, mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import { type ChildIdentity, privileged, SYSTEM_TOOLS_ENV } from "./child-identity.js";
 
@@ -134,4 +140,63 @@ export function removeRunHome(identity: Via, root: string): string | null {
   if (!/\/pr-user-[^/]+$/.test(root)) return `${root} is not a run's fresh home (pr-user-XXXXXX)`;
   const problem = runPrivileged(identity, ["rm", "-rf", "--one-file-system", root]);
   return problem === null ? null : `could not remove ${root} (${problem})`;
+}
+
+/**
+ * The machine's shared temporary folders: every user may write them (sticky, mode 1777), so what the
+ * separate user leaves there outlives its run unless {@link sweepSharedTemp} removes it.
+ */
+export const SHARED_TEMP_DIRS: readonly string[] = ["/tmp", "/var/tmp", "/dev/shm"];
+
+/** `path` as a `find -path` pattern that matches it literally (its glob characters escaped). */
+const literalPattern = (path: string): string => path.replace(/[\\*?[\]]/g, "\\$&");
+
+/**
+ * Removes every file, folder and link owned by the user's uid in each of `dirs` (default
+ * {@link SHARED_TEMP_DIRS}; step 4 of the module comment), as root or through `sudo -n`: `find <dir> -xdev
+ * -mindepth 1 -uid <uid> -delete`, which never follows a link (a link is removed, not its target), never
+ * leaves the folder's file system (a mount the user made is not entered) and removes nothing of another
+ * owner (a folder of the user holding another owner's file stays, and is named in the problems). A `dir` that
+ * is not a real folder (missing, a link) is passed over. `keep` are folders whose contents are not removed
+ * whoever owns them (the workspace and `RUNNER_TEMP` where they lie under a swept folder: their files are
+ * handed back, not deleted). Call it only when no process of the user runs (after `killUserProcesses`).
+ *
+ * @returns one sentence per folder that could not be swept whole (empty: all swept).
+ */
+export function sweepSharedTemp(
+  identity: Pick<ChildIdentity, "via" | "uid">,
+  o: { readonly dirs?: readonly string[]; readonly keep?: readonly string[] } = {},
+): string[] {
+  const problems: string[] = [];
+  const kept = (o.keep ?? []).flatMap((dir) => [
+    "!",
+    "-path",
+    literalPattern(dir),
+    "!",
+    "-path",
+    `${literalPattern(dir)}/*`,
+  ]);
+  for (const dir of o.dirs ?? SHARED_TEMP_DIRS) {
+    let real: boolean;
+    try {
+      real = lstatSync(dir).isDirectory();
+    } catch {
+      real = false;
+    }
+    if (!real) continue;
+    const problem = runPrivileged(identity, [
+      "find",
+      dir,
+      "-xdev",
+      "-mindepth",
+      "1",
+      "-uid",
+      String(identity.uid),
+      ...kept,
+      "-delete",
+    ]);
+    if (problem !== null)
+      problems.push(`could not remove everything of uid ${identity.uid} in ${dir} (${problem})`);
+  }
+  return problems;
 }

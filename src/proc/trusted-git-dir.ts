@@ -11,6 +11,23 @@ import { isAbsolute, join } from "node:path";
 import { GitError, type GitOptions, git } from "./git.js";
 import { currentTrustedGit, isInside, type TrustedGitDir } from "./trusted-git.js";
 
+/**
+ * The trusted git directory could not be made (ADR 0012): the run must not start, and the step says what to
+ * fix (a usage error, as the action's run maps it: the job's git, the checkout or `RUNNER_TEMP` is not as
+ * the action needs it).
+ */
+export class TrustedGitDirError extends Error {
+  constructor(
+    readonly parent: string,
+    readonly detail: string,
+  ) {
+    super(
+      `the engine's own git directory could not be made in ${parent} from the checkout (${detail}). The action needs the checkout actions/checkout made (its .git readable by the job's user), a git of version 2.31 or later on PATH, and room in RUNNER_TEMP for a copy of the checkout's .git/objects (SECURITY.md, "The engine's git")`,
+    );
+    this.name = "TrustedGitDirError";
+  }
+}
+
 export interface MakeTrustedGitDirOptions {
   /** The workspace (a directory inside the checkout's work tree). */
   readonly workspace: string;
@@ -116,7 +133,7 @@ async function copyExclude(exclude: string | null, gitDir: string): Promise<void
  * Cost: step 2 copies the checkout's `.git/objects` once per run — what `actions/checkout` fetched: the start
  * tree alone at its default `fetch-depth: 1`, the whole history at `fetch-depth: 0` (measured in ADR 0012).
  *
- * @throws GitError when git cannot make it (the run must not start: the engine's git would have no
+ * @throws TrustedGitDirError when it cannot be made (the run must not start: the engine's git would have no
  *   directory to use); an Error when called inside a trusted scope already.
  */
 export async function makeTrustedGitDir(o: MakeTrustedGitDirOptions): Promise<TrustedGitDir> {
@@ -205,6 +222,9 @@ export async function makeTrustedGitDir(o: MakeTrustedGitDirOptions): Promise<Tr
     return dir;
   } catch (error) {
     await rm(home, { recursive: true, force: true });
+    if (error instanceof GitError) throw new TrustedGitDirError(o.parent, error.message);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (typeof code === "string") throw new TrustedGitDirError(o.parent, (error as Error).message);
     throw error;
   }
 }

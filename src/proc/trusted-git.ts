@@ -23,7 +23,9 @@
  * `--git-dir` the engine owns is not discovered. Outside a trusted scope (the CLI on a user's own machine,
  * and the action's steps before PR code runs), git uses the repository as it is — it is the user's own
  * configuration — with the keys that only start programs the engine never needs pinned off
- * ({@link PINNED_EVERYWHERE}).
+ * ({@link PINNED_EVERYWHERE}); in the action's steps before the trusted directory exists, also every
+ * other key that could start a program there, the checkout's own filter drivers included
+ * ({@link guardCheckoutConfiguration}).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { realpathSync } from "node:fs";
@@ -56,6 +58,89 @@ export const PINNED_EVERYWHERE: readonly (readonly [string, string])[] = [
   ["core.pager", "cat"],
   ["core.askPass", ""],
 ];
+
+/**
+ * Configuration added, in the action, to every engine git call made *before* the trusted git directory
+ * exists (the loop guard, the event-checkout check, the head checkout and push mode's fetch and checkout,
+ * the trusted directory's own reads of the checkout) — calls that must read the checkout's `.git` as it is,
+ * which an earlier step of the job, or a pull request's code on a self-hosted runner's kept workspace, may
+ * have written. Each key names a program git could start during those calls (a fetch, a checkout, an
+ * `add -A` into a scratch index), pinned to one that starts nothing of the checkout's: remote helpers and
+ * protocols beyond `file`, `http(s)` and `ssh`, the ssh command, credential helpers (the action sends its
+ * token as a header), the alternate-refs command, automatic gc and maintenance, submodules. Per-name keys
+ * (`filter.<x>.clean`, …) cannot be pinned by a fixed list: {@link checkoutProgramPins} pins those the
+ * checkout's own configuration names. `safe.directory` is left as it is.
+ */
+const PINNED_BEFORE_SCOPE: readonly (readonly [string, string])[] = [
+  ["protocol.allow", "never"],
+  ["protocol.file.allow", "always"],
+  ["protocol.http.allow", "always"],
+  ["protocol.https.allow", "always"],
+  ["protocol.ssh.allow", "always"],
+  ["core.sshCommand", "ssh"],
+  ["credential.helper", ""],
+  ["core.alternateRefsCommand", "true"],
+  ["gc.auto", "0"],
+  ["maintenance.auto", "false"],
+  ["submodule.recurse", "false"],
+  ["fetch.recurseSubmodules", "false"],
+];
+
+let checkoutGuarded = false;
+
+/**
+ * Called once at the action's start (`run/trusted-executables.ts`): from then on, every engine git call
+ * outside a trusted scope gets {@link PINNED_BEFORE_SCOPE} and the checkout's per-name program keys pinned
+ * ({@link checkoutProgramPins}). The CLI does not call it: a user's own repository configuration is theirs.
+ * `on: false` undoes it (tests, which share one module registry per worker).
+ */
+export function guardCheckoutConfiguration(on = true): void {
+  checkoutGuarded = on;
+}
+
+/** Whether {@link guardCheckoutConfiguration} ran (the action). */
+export function checkoutConfigurationGuarded(): boolean {
+  return checkoutGuarded;
+}
+
+/**
+ * The `git config` call that lists the per-name keys of the checkout's own configuration (`local` and
+ * `worktree` scopes, includes followed: reading configuration starts no program) that could name a program
+ * during a call before the trusted scope: filter drivers, and a remote's upload and receive programs.
+ */
+export const CHECKOUT_PROGRAM_KEYS_ARGS: readonly string[] = [
+  "config",
+  "--show-scope",
+  "--name-only",
+  "--get-regexp",
+  "^(filter|remote)\\.",
+];
+
+/**
+ * The `-c` pins for the keys {@link CHECKOUT_PROGRAM_KEYS_ARGS} listed (`scope<TAB>key` lines): each filter
+ * driver's `clean`, `smudge` and `process` emptied (git then runs no filter; measured on git 2.39) and
+ * `required` off, so a `.gitattributes` line naming it changes nothing; a remote's `uploadpack` and
+ * `receivepack` back to git's own programs. Keys of the system and global configuration (the operator's,
+ * e.g. Git LFS installed system-wide) are left alone.
+ */
+export function checkoutProgramPins(listed: string): string[] {
+  const pins = new Map<string, string>();
+  for (const line of listed.split("\n")) {
+    const [scope, key] = line.split("\t");
+    if (key === undefined || (scope !== "local" && scope !== "worktree")) continue;
+    const lower = key.toLowerCase();
+    const filter = /^filter\.(.+)\.[^.]+$/s.exec(key);
+    if (filter !== null) {
+      const name = filter[1]!;
+      for (const field of ["clean", "smudge", "process"]) pins.set(`filter.${name}.${field}`, "");
+      pins.set(`filter.${name}.required`, "false");
+      continue;
+    }
+    const remote = /^remote\.(.+)\.(uploadpack|receivepack)$/is.exec(key);
+    if (remote !== null) pins.set(key, lower.endsWith("uploadpack") ? "git-upload-pack" : "git-receive-pack");
+  }
+  return [...pins].flatMap(([key, value]) => ["-c", `${key}=${value}`]);
+}
 
 /**
  * Configuration added inside a trusted scope: the trusted directory's own configuration names nothing, and
@@ -155,8 +240,9 @@ export function engineGitCall(
 ): EngineGitCall {
   const trusted = currentTrustedGit();
   if (trusted === null || !onTrustedGit(o.cwd)) {
+    const before = checkoutGuarded && trusted === null ? configArgs(PINNED_BEFORE_SCOPE) : [];
     return {
-      args: [...configArgs(PINNED_EVERYWHERE), ...args],
+      args: [...configArgs(PINNED_EVERYWHERE), ...before, ...args],
       baseEnv: o.baseEnv,
       set: o.set,
       trusted: false,

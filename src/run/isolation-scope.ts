@@ -6,7 +6,8 @@
  * child as the user, with a fresh home, temp folder and caches: `proc/run-home.ts`), and when the mode is
  * over kills every process of the user, removes the run's fresh home (saved for the post step first, which
  * removes it where this step could not: `removeLeftRunHome`), hands the files it made back to the engine's
- * user (`proc/hand-back.ts`) and says what it had to kill.
+ * user (`proc/hand-back.ts`), removes what it left in the shared temporary folders (`sweepSharedTemp`) and
+ * says what it had to kill.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -14,7 +15,7 @@ import { ChildScope } from "../proc/child-identity.js";
 import { handBackFiles } from "../proc/hand-back.js";
 import { type IsolateSetting, setUpIsolation } from "../proc/isolate-user.js";
 import { killUserProcesses } from "../proc/leftovers.js";
-import { removeRunHome, type SharedCache } from "../proc/run-home.js";
+import { removeRunHome, type SharedCache, sweepSharedTemp } from "../proc/run-home.js";
 import { withTrustedGit } from "../proc/trusted-git.js";
 import { makeTrustedGitDir, removeTrustedGitDir } from "../proc/trusted-git-dir.js";
 import type { Runner } from "./runner.js";
@@ -91,12 +92,15 @@ export async function withPrCodeIsolation(
     const removed =
       isolation.kind === "on" ? removeRunHome(isolation.identity, isolation.runHome.root) : null;
     if (removed === null && isolation.kind === "on") runner.saveState(SAVED_STATE.prUserHome, "");
+    const handedBack = [o.workspace, join(o.temp, "evidence-gate")];
     const problems =
       identity !== null
         ? [
             ...(removed !== null ? [removed] : []),
             ...scope.handBackProblems,
-            ...handBackFiles(identity, [o.workspace, join(o.temp, "evidence-gate")]),
+            ...handBackFiles(identity, handedBack),
+            // Last: what it left in /tmp, /var/tmp and /dev/shm (its files in the folders above are handed back).
+            ...sweepSharedTemp(identity, { keep: [...handedBack, o.temp] }),
           ]
         : [];
     for (const problem of problems)

@@ -69,14 +69,26 @@ const open = actionTestResources();
  * `script-shell=/bin/true` makes every `npm test` pass, in its `HOME`, in the login home of the user by
  * its absolute path, and files in its `TMPDIR` and `XDG_CACHE_HOME`; the next pull request's build (a
  * failing `npm test`) must find none of it and fail. On `main` the `HOME` was the login home, which
- * survives: the second build passed.
+ * survives: the second build passed. The build also leaves files, a folder and a link in the machine's
+ * shared temporary folders (`/tmp`, `/var/tmp`, `/dev/shm`): gone when the run ends, the link's target (root's)
+ * kept; and a file the user wrote into `/dev/shm` after that (as a process outliving the run would) is gone
+ * before the next run's build runs.
  */
 async function plantedHomeRuns(o: {
   readonly temp: () => string;
   readonly runAs?: { readonly uid: number; readonly gid: number };
 }): Promise<void> {
   const loginHome = "$(getent passwd evidence-gate-pr | cut -d: -f6)";
+  const tag = `eg-left-${process.pid}-${Date.now()}`;
+  const left = ["/tmp", "/var/tmp", "/dev/shm"].map((dir) => join(dir, tag));
+  // Root's, outside the user's reach but named by its link: the sweep must not follow the link.
+  const rootsFile = join(tmpdir(), `${tag}-roots`);
+  writeFileSync(rootsFile, "root's\n");
+  open.dirs.push(rootsFile);
   const plant = [
+    ...left.map((path) => `echo planted > '${path}'`),
+    `mkdir '${left[0]}.d' && echo planted > '${left[0]}.d/inside'`,
+    `ln -s '${rootsFile}' '${left[0]}.link'`,
     `test "$(id -un)" = evidence-gate-pr`,
     "printf 'script-shell=/bin/true\\n' > \"$HOME/.npmrc\"",
     // The plant works in this run: npm reads it (so the next run's build would pass on it).
@@ -124,11 +136,21 @@ async function plantedHomeRuns(o: {
   const login = execFileSync("getent", ["passwd", "evidence-gate-pr"]).toString().split(":")[5]!;
   expect(readdirSync(login)).toEqual([]);
   expect(statSync(login)).toMatchObject({ uid: 0 });
+  // The shared temporary folders: what the build left there is gone, what a link named is not.
+  for (const path of [...left, `${left[0]}.d`, `${left[0]}.link`])
+    expect(existsSync(path) || isLink(path), path).toBe(false);
+  expect(readFileSync(rootsFile, "utf8")).toBe("root's\n");
+  expect(planted.stdout).toContain("what it left in /tmp, /var/tmp, /dev/shm is removed");
+  // Written by the user after the run's end (a process that outlived it would): the next set-up removes it.
+  const late = join("/dev/shm", `${tag}-late`);
+  writeFileSync(late, "planted after the run\n");
+  const prUser = execFileSync("getent", ["passwd", "evidence-gate-pr"]).toString().split(":");
+  execFileSync("chown", [`${prUser[2]}:${prUser[3]}`, late]);
 
   const probe = [
     // Without pr-user-cache, npm's cache is this run's own again.
     'test -z "$npm_config_cache" || echo "SHARED-CACHE""-STILL-SET"',
-    `for f in "$HOME/.npmrc" "${loginHome}/.npmrc" "$XDG_CACHE_HOME/planted" "$TMPDIR/planted" "${home}/.npmrc" "${tmp}/planted"; do if [ -e "$f" ]; then echo "LEFT-BY""-THE-LAST-RUN: $f"; fi; done`,
+    `for f in "$HOME/.npmrc" "${loginHome}/.npmrc" "$XDG_CACHE_HOME/planted" "$TMPDIR/planted" "${home}/.npmrc" "${tmp}/planted" ${[...left, late].map((f) => `'${f}'`).join(" ")}; do if [ -e "$f" ]; then echo "LEFT-BY""-THE-LAST-RUN: $f"; fi; done`,
     "npm test",
   ].join("\n");
   const next = await open.run({
@@ -139,11 +161,21 @@ async function plantedHomeRuns(o: {
     ...(o.runAs ? { runAs: o.runAs } : {}),
   });
   expect(next.stdout).not.toContain("LEFT-BY-THE-LAST-RUN");
+  expect(existsSync(late)).toBe(false);
   expect(next.stdout).not.toContain("SHARED-CACHE-STILL-SET");
   // The probe ran to its end: the failure is npm test's.
   expect(next.stdout).toContain("# fail 1");
   // The failing build fails: no planted script-shell turned it green.
   expect(next.outputs, stepDebug(next)).toMatchObject({ outcome: "failed", conclusion: "failure" });
+}
+
+/** Whether `path` is a symbolic link (`existsSync` follows it). */
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 /** Every process whose parent chain leads to `pid`, `pid` included. */
@@ -275,6 +307,9 @@ function plantGit(workspace: string, owner?: { readonly uid: number; readonly gi
   open.dirs.push(probe);
   chmodSync(probe, 0o777);
   const marker = join(probe, "git-ran");
+  // Made here (root's, writable by all): the user's appends leave it root's, so the run's end keeps it.
+  writeFileSync(marker, "");
+  chmodSync(marker, 0o666);
   const open777 = join(probe, "bin");
   const inWorkspace = join(workspace, ".tools", "bin");
   for (const dir of [open777, inWorkspace]) {

@@ -14,21 +14,39 @@
  * `evidence-gate-pr` with every other `*.root.test.ts`.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { actionTestResources, stepDebug, TEST_REPOSITORY } from "../support/action-harness.js";
+import {
+  type ActionRun,
+  actionTestResources,
+  startArtifactService,
+  stepDebug,
+  TEST_REPOSITORY,
+} from "../support/action-harness.js";
 import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.js";
 import { startGitHubServer } from "../support/github-server/index.js";
+import { startModelServer } from "../support/model-server/index.js";
 import { ensureRunnerUser } from "../support/runner-user.js";
-import { GRAPH_PATH } from "../support/scenarios/hand-graphs.js";
+import { fixSumScript, MARKS, reviewOnlyPlan } from "../support/scenarios/fix-sum.js";
+import { GATED_GRAPH, GRAPH_PATH, handGraphScript } from "../support/scenarios/hand-graphs.js";
 import { hermeticGitEnv, makeFixedSampleRepo, type TempRepo } from "../support/temp-repo.js";
 
 const BASE_SHA = "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d";
 const PUSH_TOKEN = "ghp_plantedGitE2eToken00000000000000000";
 const BRANCH = "retry-exporter";
 const MARK = "PLANT-THE-GIT-CONFIG";
+/** A test that runs the real claude CLI through the bundle, once or twice, on a loaded 2-core machine. */
+const REAL_CLI_MS = 240_000;
 
 const open = actionTestResources();
 let gitServer: GitHttpServer | undefined;
@@ -37,9 +55,16 @@ afterEach(async () => {
   gitServer = undefined;
 });
 
+/**
+ * Where the markers folders are made: not under `/tmp`, `/var/tmp` or `/dev/shm`, whose files of the separate
+ * user the run's end removes (the planted programs, which the test's own git runs after the run).
+ */
+const MARKERS_PARENT = "/var/lib/evidence-gate-e2e";
+
 /** A folder anyone may write (mode 0777) outside the workspace: the planted programs' markers. */
 function markerFolder(): string {
-  const dir = mkdtempSync(join(tmpdir(), "eg-planted-markers-"));
+  mkdirSync(MARKERS_PARENT, { recursive: true, mode: 0o755 });
+  const dir = mkdtempSync(join(MARKERS_PARENT, "planted-markers-"));
   for (const made of [dir, `${dir}.programs`]) {
     if (!existsSync(made)) execFileSync("mkdir", [made]);
     open.dirs.push(made);
@@ -66,9 +91,23 @@ function runnerTemp(owner?: { readonly uid: number; readonly gid: number }): str
  */
 function plantScript(markers: string): string {
   return [
+    plantConfigScript(markers),
+    // The liar's token goes into the checkout's index first; the change after it is then "not there".
+    "git status >/dev/null 2>&1 || true",
+    "printf '// planted\\n' >> src/sum.js",
+    "",
+  ].join("\n");
+}
+
+/**
+ * `plant.sh`'s first part: the planted programs (in `programs`), the `.git/config` naming them, the
+ * `.gitattributes` line.
+ */
+function plantConfigScript(markers: string, programs = `${markers}.programs`): string {
+  return [
     "set -e",
     `M=${markers}`,
-    `P=${markers}.programs`,
+    `P=${programs}`,
     'mkdir -p "$P/hooks"',
     'mk() { f="$1"; shift; { echo "#!/bin/sh"; echo "touch $M/$(basename "$f")-\\$(id -u)"; for l in "$@"; do printf "%s\\n" "$l"; done; } > "$f"; chmod 755 "$f"; }',
     `mk "$P/fsmonitor" "printf 'token\\\\000'"`,
@@ -89,10 +128,6 @@ function plantScript(markers: string): string {
     "\texternal = $P/external-diff",
     "EOF",
     "printf '* filter=x diff=x\\n' > .gitattributes",
-    // The liar's token goes into the checkout's index first; the change after it is then "not there".
-    "git status >/dev/null 2>&1 || true",
-    "printf '// planted\\n' >> src/sum.js",
-    "",
   ].join("\n");
 }
 
@@ -172,75 +207,192 @@ async function plantingServers() {
   return servers;
 }
 
-/** `mode: verify` whose verify command plants, then tests: nothing planted runs as `engineUid`. */
-async function verifyPlanted(runAs?: { readonly uid: number; readonly gid: number }): Promise<void> {
-  const markers = markerFolder();
-  const repo = await plantedRepo(markers);
-  const headTree = await repo.git(["rev-parse", "HEAD^{tree}"]);
-  if (runAs !== undefined) execFileSync("chown", ["-R", `${runAs.uid}:${runAs.gid}`, repo.dir]);
-  const github = await startGitHubServer();
-  open.github = github;
-  const result = await open.run({
-    workspace: repo.dir,
-    inputs: { mode: "verify", "verify-cmd": "sh plant.sh && npm test", "isolate-user": "auto" },
-    github,
-    env: { RUNNER_TEMP: runnerTemp(runAs) },
-    ...(runAs !== undefined ? { runAs } : {}),
-  });
+/** The user `node dist/index.js` is started as (the runner-like `eg-runner`), or the test's own (root). */
+type RunAs = { readonly uid: number; readonly gid: number } | undefined;
+
+/** What every planted run must show: the separate user ran the PR's code, the plant happened, nothing ran as the engine. */
+function expectPlantedNothingRan(
+  result: ActionRun,
+  o: { repo: TempRepo; markers: string; runAs: RunAs },
+): void {
   expect(result.stdout, stepDebug(result)).toContain(
     "isolate-user: the verify command and the model CLIs run as evidence-gate-pr",
   );
+  if (o.runAs !== undefined) expect(result.stdout).toContain("switched through sudo -n");
   // The plant happened (as the separate user: its own git never ran, so no marker at all is expected).
-  if (runAs !== undefined) expect(result.stdout).toContain("switched through sudo -n");
-  expect(readFileSync(join(repo.dir, ".gitattributes"), "utf8")).toBe("* filter=x diff=x\n");
-  expect(notThePrUser(markers)).toEqual([]);
+  expect(readFileSync(join(o.repo.dir, ".gitattributes"), "utf8")).toBe("* filter=x diff=x\n");
+  expect(notThePrUser(o.markers)).toEqual([]);
+}
+
+/**
+ * A verify command that plants, then tests (`sh plant.sh && npm test`), in `mode: verify`, or in `mode:
+ * auto` with the real claude CLI (the scripted planner plans one review node; the operator's verify command
+ * is its sink's): nothing planted runs as the engine's user — not in the evidence tree, nor in the run's
+ * end (the final tree, changed files, patch), which the engine's git reads after the plant.
+ */
+async function verifyCommandPlants(o: {
+  readonly mode: "verify" | "auto";
+  readonly runAs: RunAs;
+}): Promise<void> {
+  const markers = markerFolder();
+  const repo = await plantedRepo(markers);
+  const headTree = await repo.git(["rev-parse", "HEAD^{tree}"]);
+  if (o.runAs !== undefined) execFileSync("chown", ["-R", `${o.runAs.uid}:${o.runAs.gid}`, repo.dir]);
+  const verifyCmd = "sh plant.sh && npm test";
+  const { github, model } =
+    o.mode === "auto"
+      ? await open.servers(fixSumScript({ repoDir: repo.dir, plannerReplies: [reviewOnlyPlan()] }))
+      : { github: await startGitHubServer(), model: undefined };
+  open.github = github;
+  const result = await open.run({
+    workspace: repo.dir,
+    inputs:
+      o.mode === "auto"
+        ? { goal: `${MARKS.plannerGoal}.`, "verify-cmd": verifyCmd, "isolate-user": "auto" }
+        : { mode: "verify", "verify-cmd": verifyCmd, "isolate-user": "auto" },
+    github,
+    ...(model !== undefined ? { model } : {}),
+    env: { RUNNER_TEMP: runnerTemp(o.runAs) },
+    ...(o.runAs !== undefined ? { runAs: o.runAs } : {}),
+  });
+  expectPlantedNothingRan(result, { repo, markers, runAs: o.runAs });
+  if (model !== undefined) expect(model.requests.map((r) => r.conversation)).toEqual(["planner", "review"]);
   // The verify command ran on the commit's tree (the evidence tree is taken before it runs): success there.
   expect(result.outputs, stepDebug(result)).toMatchObject({ outcome: "passed", conclusion: "success" });
   expect(result.outputs["evidence-tree"]).toBe(headTree);
   provePlantLive(repo, markers);
 }
 
+/**
+ * `mode: run` with `push: true`, the checkout's `.git/config` planted twice: before the action starts (as an
+ * earlier step of the job, or a pull request's code in a self-hosted runner's kept workspace, could: push
+ * mode's own git calls — the clean-checkout check's `git add -A`, the head checkout — read it before the
+ * trusted git directory exists), and by the real claude CLI's Bash tool (`plantingServers`). Nothing
+ * planted runs as the engine's user, and the pushed commit (made in the trusted directory) holds the true
+ * tree.
+ */
+async function pushPlanted(runAs: RunAs): Promise<void> {
+  const markers = markerFolder();
+  gitServer = await startGitHttpServer({ token: PUSH_TOKEN });
+  const bare = await gitServer.createRepository(TEST_REPOSITORY);
+  // Planted before the action starts: the commit names the filter for every file (.gitattributes).
+  const source = open.keep(
+    await makeFixedSampleRepo("the pull request", {
+      "plant.sh": plantScript(markers),
+      ".gitattributes": "* filter=x diff=x\n",
+    }),
+  );
+  const headSha = await source.git(["rev-parse", "HEAD"]);
+  await source.git([
+    "push",
+    "--quiet",
+    bare,
+    `${headSha}:refs/heads/${BRANCH}`,
+    `${headSha}:refs/heads/main`,
+  ]);
+  const expected = await plantedTree(source);
+  // An earlier step of the job (or a kept self-hosted workspace) left the checkout's .git/config planted.
+  open.dirs.push(`${markers}.before`);
+  execFileSync("sh", ["-c", plantConfigScript(markers, `${markers}.before`)], { cwd: source.dir });
+  if (runAs !== undefined) execFileSync("chown", ["-R", `${runAs.uid}:${runAs.gid}`, source.dir]);
+  const { github, model } = await plantingServers();
+  const result = await open.run({
+    workspace: source.dir,
+    inputs: { graph: GRAPH_PATH, "isolate-user": "auto", push: "true", "push-token": PUSH_TOKEN },
+    github,
+    model,
+    headSha,
+    env: { RUNNER_TEMP: runnerTemp(runAs), GITHUB_SERVER_URL: gitServer.url },
+    ...(runAs !== undefined ? { runAs } : {}),
+  });
+  expect(result.exitCode, stepDebug(result)).toBe(0);
+  expect(JSON.stringify(result.modelRequests.at(-1)?.body ?? {})).toContain("planted-as=evidence-gate-pr");
+  expectPlantedNothingRan(result, { repo: source, markers, runAs });
+  expect(result.outputs, stepDebug(result, 20000)).toMatchObject({
+    conclusion: "success",
+    "pushed-sha": expect.stringMatching(/^[0-9a-f]{40}$/),
+  });
+  const pushed = result.outputs["pushed-sha"]!;
+  expect(await gitServer.gitIn(TEST_REPOSITORY, ["rev-parse", `refs/heads/${BRANCH}`])).toBe(pushed);
+  expect(await gitServer.gitIn(TEST_REPOSITORY, ["rev-parse", `${pushed}^{tree}`])).toBe(expected);
+  expect(result.outputs["evidence-tree"]).toBe(expected);
+  provePlantLive(source, markers);
+}
+
+/**
+ * `mode: resume`: a `mode: run` of the gated graph (review → gate `sign-off` → finish, whose verify command
+ * plants) pauses and uploads its run directory; a `workflow_dispatch` approves the gate, and the resumed
+ * leg's verify command plants. Nothing planted runs as the engine's user in the resumed leg's end (final
+ * tree, changed files, patch, the re-uploaded run directory), and its evidence tree is the commit's.
+ */
+async function resumePlanted(runAs: RunAs): Promise<void> {
+  const markers = markerFolder();
+  const repo = await plantedRepo(markers);
+  const head = await repo.git(["rev-parse", "HEAD"]);
+  const headTree = await repo.git(["rev-parse", "HEAD^{tree}"]);
+  if (runAs !== undefined) execFileSync("chown", ["-R", `${runAs.uid}:${runAs.gid}`, repo.dir]);
+  open.github = await startGitHubServer();
+  open.model = await startModelServer({ script: handGraphScript() });
+  open.service = await startArtifactService();
+  const { github, model, service } = open;
+  const graph = GATED_GRAPH.replace("command: npm test", "command: sh plant.sh && npm test");
+  expect(graph).not.toBe(GATED_GRAPH);
+  github.state.addFile({ ref: BASE_SHA, path: GRAPH_PATH, content: graph });
+  const common = { workspace: repo.dir, github, model, ...(runAs !== undefined ? { runAs } : {}) };
+  const paused = await open.run({
+    ...common,
+    inputs: { graph: GRAPH_PATH, inputs: "file=src/sum.js", "isolate-user": "auto" },
+    env: { ...service.env, RUNNER_TEMP: runnerTemp(runAs) },
+  });
+  expect(paused.outputs.outcome, stepDebug(paused, 30000)).toBe("paused");
+  const runId = paused.outputs["run-id"]!;
+  const uploaded = service.artifacts.find((a) => a.name === `evidence-gate-run-${runId}`);
+  expect(uploaded, stepDebug(paused)).toBeDefined();
+  github.state.addArtifact({ name: uploaded!.name, zip: uploaded!.zip, headSha: head });
+  const resumed = await open.run({
+    ...common,
+    event: { name: "workflow_dispatch", inputs: { "run-id": runId } },
+    inputs: { mode: "resume", "resume-run-id": runId, "approve-gate": "sign-off", "isolate-user": "auto" },
+    env: { ...service.env, GITHUB_ACTOR: "octo-maintainer", RUNNER_TEMP: runnerTemp(runAs) },
+  });
+  expect(
+    resumed.modelRequests.map((r) => r.conversation),
+    stepDebug(resumed),
+  ).toEqual(["finish"]);
+  expectPlantedNothingRan(resumed, { repo, markers, runAs });
+  expect(resumed.outputs, stepDebug(resumed)).toMatchObject({ outcome: "passed", conclusion: "success" });
+  expect(resumed.outputs["evidence-tree"]).toBe(headTree);
+  provePlantLive(repo, markers);
+}
+
 describe("as root: the engine's git runs nothing the pull request planted in .git", () => {
   it("as root: mode verify: the planted fsmonitor, filter, textconv, external diff and hooks never run as root; the evidence tree is the true one", async () => {
-    await verifyPlanted();
+    await verifyCommandPlants({ mode: "verify", runAs: undefined });
   });
 
-  it("as root: mode run with push: true: the real claude CLI's Bash tool plants; nothing planted runs as root, the pushed commit is the true tree", async () => {
-    const markers = markerFolder();
-    gitServer = await startGitHttpServer({ token: PUSH_TOKEN });
-    const bare = await gitServer.createRepository(TEST_REPOSITORY);
-    const source = await plantedRepo(markers);
-    const headSha = await source.git(["rev-parse", "HEAD"]);
-    await source.git([
-      "push",
-      "--quiet",
-      bare,
-      `${headSha}:refs/heads/${BRANCH}`,
-      `${headSha}:refs/heads/main`,
-    ]);
-    const expected = await plantedTree(source);
-    const { github, model } = await plantingServers();
-    const result = await open.run({
-      workspace: source.dir,
-      inputs: { graph: GRAPH_PATH, "isolate-user": "auto", push: "true", "push-token": PUSH_TOKEN },
-      github,
-      model,
-      headSha,
-      env: { RUNNER_TEMP: runnerTemp(), GITHUB_SERVER_URL: gitServer.url },
-    });
-    expect(result.exitCode, stepDebug(result)).toBe(0);
-    expect(JSON.stringify(result.modelRequests.at(-1)?.body ?? {})).toContain("planted-as=evidence-gate-pr");
-    expect(notThePrUser(markers)).toEqual([]);
-    expect(result.outputs, stepDebug(result, 20000)).toMatchObject({
-      conclusion: "success",
-      "pushed-sha": expect.stringMatching(/^[0-9a-f]{40}$/),
-    });
-    const pushed = result.outputs["pushed-sha"]!;
-    expect(await gitServer.gitIn(TEST_REPOSITORY, ["rev-parse", `refs/heads/${BRANCH}`])).toBe(pushed);
-    expect(await gitServer.gitIn(TEST_REPOSITORY, ["rev-parse", `${pushed}^{tree}`])).toBe(expected);
-    expect(result.outputs["evidence-tree"]).toBe(expected);
-    provePlantLive(source, markers);
-  });
+  it(
+    "as root: mode auto with the real claude CLI: the planned node's verify command plants; nothing planted runs as root, the evidence tree is the true one",
+    async () => {
+      await verifyCommandPlants({ mode: "auto", runAs: undefined });
+    },
+    REAL_CLI_MS,
+  );
+
+  it(
+    "as root: mode run with push: true: planted before the action starts and by the real claude CLI's Bash tool; nothing planted runs as root, the pushed commit is the true tree",
+    async () => {
+      await pushPlanted(undefined);
+    },
+    REAL_CLI_MS,
+  );
+
+  it(
+    "as root: mode resume: the resumed leg's verify command plants; nothing planted runs as root, the evidence tree is the true one",
+    async () => {
+      await resumePlanted(undefined);
+    },
+    REAL_CLI_MS,
+  );
 });
 
 describe("through sudo: the engine's git runs nothing the pull request planted in .git", () => {
@@ -250,30 +402,65 @@ describe("through sudo: the engine's git runs nothing the pull request planted i
   });
 
   it("through sudo: mode verify: the planted programs never run as the runner's user; the evidence tree is the true one", async () => {
-    await verifyPlanted(runner);
+    await verifyCommandPlants({ mode: "verify", runAs: runner });
   });
 
-  it("through sudo: mode run: the real claude CLI's Bash tool plants; nothing planted runs as the runner's user, the evidence tree is the true one", async () => {
+  it(
+    "through sudo: mode auto with the real claude CLI: the planned node's verify command plants; nothing planted runs as the runner's user, the evidence tree is the true one",
+    async () => {
+      await verifyCommandPlants({ mode: "auto", runAs: runner });
+    },
+    REAL_CLI_MS,
+  );
+
+  it(
+    "through sudo: mode run with push: true: planted before the action starts and by the real claude CLI's Bash tool; nothing planted runs as the runner's user, the pushed commit is the true tree",
+    async () => {
+      await pushPlanted(runner);
+    },
+    REAL_CLI_MS,
+  );
+
+  it(
+    "through sudo: mode resume: the resumed leg's verify command plants; nothing planted runs as the runner's user, the evidence tree is the true one",
+    async () => {
+      await resumePlanted(runner);
+    },
+    REAL_CLI_MS,
+  );
+});
+
+describe("as root: no trusted git", () => {
+  it("as root: the only git on PATH is the pull request's (a workspace folder): a usage error naming PATH and the fix, posted on the check run; the planted git never ran", async () => {
     const markers = markerFolder();
     const repo = await plantedRepo(markers);
-    const expected = await plantedTree(repo);
-    execFileSync("chown", ["-R", `${runner.uid}:${runner.gid}`, repo.dir]);
-    const { github, model } = await plantingServers();
+    const bin = join(repo.dir, ".tools", "bin");
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(
+      join(bin, "git"),
+      `#!/bin/sh\ntouch '${join(markers, "git")}'-$(id -u)\nexec /usr/bin/git "$@"\n`,
+    );
+    chmodSync(join(bin, "git"), 0o755);
+    const github = await startGitHubServer();
+    open.github = github;
     const result = await open.run({
       workspace: repo.dir,
-      inputs: { graph: GRAPH_PATH, "isolate-user": "auto" },
+      inputs: { mode: "verify", "verify-cmd": "npm test", "isolate-user": "auto" },
       github,
-      model,
-      env: { RUNNER_TEMP: runnerTemp(runner) },
-      runAs: runner,
+      env: { RUNNER_TEMP: runnerTemp(undefined), PATH: bin },
     });
-    expect(result.exitCode, stepDebug(result)).toBe(0);
-    expect(result.stdout).toContain("switched through sudo -n");
-    expect(JSON.stringify(result.modelRequests.at(-1)?.body ?? {})).toContain("planted-as=evidence-gate-pr");
-    expect(notThePrUser(markers)).toEqual([]);
-    // The node's changes are verified, on a tree that is not the commit's (the liar hid nothing).
-    expect(result.outputs, stepDebug(result)).toMatchObject({ conclusion: "action_required" });
-    expect(result.outputs["evidence-tree"]).toBe(expected);
-    provePlantLive(repo, markers);
+    expect(result.exitCode, stepDebug(result)).toBe(1);
+    expect(markersIn(markers)).toEqual([]);
+    expect(result.outputs).toMatchObject({ outcome: "usage-error", conclusion: "action_required" });
+    const text = `no trusted git on PATH (${JSON.stringify(bin)})`;
+    expect(result.stdout).toContain(text);
+    expect(result.stdout).toContain("Install git in a system folder (e.g. /usr/bin) that is on PATH");
+    expect(result.stdout).not.toContain("internal error");
+    expect(result.summary).toContain(text);
+    expect(github.state.checkRuns.at(-1)).toMatchObject({
+      status: "completed",
+      conclusion: "action_required",
+    });
+    expect(github.state.checkRuns.at(-1)?.output?.summary ?? "").toContain(text);
   });
 });

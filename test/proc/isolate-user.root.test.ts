@@ -8,7 +8,16 @@
  * folder made the way the runner makes its own (default umask, the file-command files inside it 0644).
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,6 +25,7 @@ import { runVerify } from "../../src/evidence/verify.js";
 import { type ChildIdentity, withChildIdentity } from "../../src/proc/child-identity.js";
 import { ISOLATED_USER, type Isolation, setUpIsolation } from "../../src/proc/isolate-user.js";
 import { killUserProcesses } from "../../src/proc/leftovers.js";
+import { sweepSharedTemp } from "../../src/proc/run-home.js";
 import { runProcess } from "../../src/proc/run-process.js";
 import { eventually, minimalEnv, processIsGone } from "./process-probe.js";
 
@@ -59,6 +69,18 @@ beforeAll(() => {
 /** A shell line that prints `name=yes` when `test` succeeds as the user, else `name=no`. */
 const probe = (name: string, test: string) =>
   `if ${test} >/dev/null 2>&1; then echo ${name}=yes; else echo ${name}=no; fi`;
+
+/** Runs `script` with `sh -c` as the user, started plainly with setpriv (not through the exec seam). */
+const asTheUser = (script: string): Buffer =>
+  execFileSync(identity.setpriv, [
+    `--reuid=${identity.uid}`,
+    `--regid=${identity.gid}`,
+    "--init-groups",
+    "--",
+    "sh",
+    "-c",
+    script,
+  ]);
 
 async function asUser(script: string): Promise<Record<string, string>> {
   const lines: string[] = [];
@@ -216,23 +238,47 @@ describe("as root: the separate user for PR code", () => {
 
   it("as root: every process the user left running is killed when the run ends, setsid included", async () => {
     // Not prCode's per-child kill: a plain spawn as the user, so only the user-wide kill can reach it.
-    const pid = Number(
-      execFileSync(identity.setpriv, [
-        `--reuid=${identity.uid}`,
-        `--regid=${identity.gid}`,
-        "--init-groups",
-        "--",
-        "sh",
-        "-c",
-        "setsid sleep 300 >/dev/null 2>&1 & echo $!",
-      ])
-        .toString()
-        .trim(),
-    );
+    const pid = Number(asTheUser("setsid sleep 300 >/dev/null 2>&1 & echo $!").toString().trim());
     expect(processIsGone(pid)).toBe(false);
     expect(killUserProcesses(identity)).toBeGreaterThanOrEqual(1);
     await eventually(() => processIsGone(pid), 10_000);
     expect(processIsGone(pid)).toBe(true);
     expect(killUserProcesses(identity)).toBe(0);
+  });
+
+  it("as root: the sweep of the shared temporary folders removes the user's files, folders and links, and nothing of another owner, nor what a link names, nor a kept folder's contents", () => {
+    // A stand-in for /tmp: sticky and world-writable, as the real ones are.
+    const shared = join(root, "shared-tmp");
+    mkdirSync(shared);
+    chmodSync(shared, 0o1777);
+    const rootsFile = join(root, "roots-file");
+    writeFileSync(rootsFile, "root's\n");
+    writeFileSync(join(shared, "roots-own"), "root's\n");
+    const kept = join(shared, "kept");
+    mkdirSync(kept, { mode: 0o777 });
+    chmodSync(kept, 0o777);
+    asTheUser(
+      [
+        `cd '${shared}'`,
+        "echo left > file",
+        "mkdir -p dir/deeper && echo left > dir/deeper/file",
+        `ln -s '${rootsFile}' link`,
+        "mkdir holds-roots && chmod 777 holds-roots",
+        "echo left > kept/file",
+      ].join(" && "),
+    );
+    writeFileSync(join(shared, "holds-roots", "roots"), "root's\n");
+    const problems = sweepSharedTemp(identity, { dirs: [shared, join(root, "no-such-dir")], keep: [kept] });
+    expect(readdirSync(shared).sort()).toEqual(["holds-roots", "kept", "roots-own"]);
+    expect(readFileSync(rootsFile, "utf8")).toBe("root's\n");
+    expect(readFileSync(join(shared, "holds-roots", "roots"), "utf8")).toBe("root's\n");
+    expect(readFileSync(join(kept, "file"), "utf8")).toBe("left\n");
+    // The user's folder holding root's file cannot go whole: said, not hidden.
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain(`could not remove everything of uid ${identity.uid} in ${shared}`);
+    // Nothing of the user's left to sweep a second time but that folder.
+    rmSync(join(shared, "holds-roots", "roots"));
+    expect(sweepSharedTemp(identity, { dirs: [shared], keep: [kept] })).toEqual([]);
+    expect(readdirSync(shared).sort()).toEqual(["kept", "roots-own"]);
   });
 });

@@ -15,7 +15,9 @@ import { evidenceTree } from "../../src/evidence/evidence-tree.js";
 import { commitWorkingTree, workingTreePatch } from "../../src/evidence/patch.js";
 import { git } from "../../src/proc/git.js";
 import {
+  checkoutProgramPins,
   engineGitCall,
+  guardCheckoutConfiguration,
   PINNED_EVERYWHERE,
   type TrustedGitDir,
   withTrustedGit,
@@ -184,6 +186,28 @@ describe("the trusted git directory", () => {
     expect(await ran()).not.toContain("fsmonitor");
   });
 
+  it("in the action before its scope (the checkout read as it is), the same plant runs nothing: the checkout's filter drivers are pinned empty, and the tree is the true one", async () => {
+    await plant(join(repo.dir, ".git"), repo.dir);
+    await repo.write("a.txt", "changed\n");
+    guardCheckoutConfiguration();
+    try {
+      const tree = await evidenceTree(repo.dir, context());
+      expect(await ran()).toEqual([]);
+      expect(tree).toBe(
+        await expectedTree({
+          "a.txt": "changed\n",
+          "b.txt": "two\n",
+          ".gitattributes": "* filter=x diff=t\n",
+        }),
+      );
+    } finally {
+      guardCheckoutConfiguration(false);
+    }
+    // The plant is live: unguarded, the same call runs the checkout's filter.
+    await evidenceTree(repo.dir, context());
+    expect(await ran()).toContain("filter");
+  });
+
   it("holds when the pull request renames .git and puts its own", async () => {
     const dir = await makeTrustedGitDir({ workspace: repo.dir, parent: join(scratch, "runs"), ...context() });
     try {
@@ -284,6 +308,32 @@ describe("engineGitCall", () => {
         HOME: "/trusted",
       });
     });
+  });
+
+  it("pins each filter driver and remote program the checkout's own configuration names, and nothing of the operator's", () => {
+    const listed = [
+      "local\tfilter.x.clean",
+      "worktree\tfilter.My.Driver.smudge",
+      "system\tfilter.lfs.process",
+      "global\tremote.origin.uploadpack",
+      "local\tremote.origin.uploadpack",
+      "local\tremote.up.stream.receivepack",
+      "local\tremote.origin.url",
+    ].join("\n");
+    expect(checkoutProgramPins(listed)).toEqual(
+      [
+        "filter.x.clean=",
+        "filter.x.smudge=",
+        "filter.x.process=",
+        "filter.x.required=false",
+        "filter.My.Driver.clean=",
+        "filter.My.Driver.smudge=",
+        "filter.My.Driver.process=",
+        "filter.My.Driver.required=false",
+        "remote.origin.uploadpack=git-upload-pack",
+        "remote.up.stream.receivepack=git-receive-pack",
+      ].flatMap((pin) => ["-c", pin]),
+    );
   });
 
   it("does not route a call outside the work tree (the push repository)", async () => {
