@@ -8,7 +8,8 @@
  * is written when no check run was created, when the main step completed it itself, when GitHub already shows
  * it completed, or when its `external_id` names another run (a newer run took it over). A failed API call
  * fails this step with GitHub's answer: it is never swallowed. First of all, the separate user's fresh home
- * the main step left (cancelled, killed) is removed (issue 21 item 3; `run/isolation-scope.ts`).
+ * the main step left (cancelled, killed) is removed (issue 21 item 3; `run/isolation-scope.ts`), and the
+ * checkout's git directories are put back as they were before PR code ran (`proc/checkout-git.ts`).
  */
 import * as core from "@actions/core";
 import { createRedactor, secretForms } from "../core/redact.js";
@@ -16,7 +17,7 @@ import { CheckRunClient, type ExistingCheckRun } from "../github/check-run.js";
 import { writeJobSummary } from "../github/job-summary.js";
 import { octokitFromEnv } from "../github/octokit.js";
 import { decideEndWithoutRows, type RunEnd } from "../ledger/conclusion.js";
-import { removeLeftRunHome } from "../run/isolation-scope.js";
+import { removeLeftRunHome, restoreLeftCheckoutGit } from "../run/isolation-scope.js";
 import { SAVED_STATE } from "../run/saved-state.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -40,6 +41,11 @@ export async function runPost(env: Env = process.env): Promise<PostOutcome> {
   // First, whatever the check run needs: nothing a pull request's build wrote stays for the next job's.
   const removed = removeLeftRunHome(env);
   if (removed !== null) core.info(removed);
+  // ... and nothing it wrote into the checkout's `.git` is there for actions/checkout's post step, which runs
+  // after this one (post steps run in reverse order) and starts git in the checkout as the runner's user.
+  const restored = restoreLeftCheckoutGit(env);
+  for (const line of restored.info) core.info(line);
+  for (const line of restored.warnings) core.warning(line);
   try {
     return await post(env);
   } catch (error) {

@@ -13,7 +13,8 @@
  * 3. each of `privateDirs` (the run directories) becomes mode 0700, so the user cannot read `state.json`;
  * 4. every process of the user is killed, what it left in `/tmp`, `/var/tmp` and `/dev/shm` is removed, its
  *    login home is emptied and locked, and the run gets a fresh home, temp folder and caches (`run-home.ts`;
- *    issue 21 item 3), removed (and the shared temporary folders swept again) when the run ends.
+ *    issue 21 item 3), removed (and the shared temporary folders swept again) when the run ends;
+ * 5. the user is refused cron and at, and a crontab or at job it has is removed (`scheduled-jobs.ts`).
  * When no PR code runs any more, what the user made goes back to the engine's user (`hand-back.ts`).
  * What it then can and cannot read is measured in `test/proc/isolate-user.root.test.ts` (SECURITY.md).
  */
@@ -31,6 +32,7 @@ import {
   type SharedCache,
   sweepSharedTemp,
 } from "./run-home.js";
+import { denyScheduledJobs, removeScheduledJobs } from "./scheduled-jobs.js";
 import { findExecutable } from "./which.js";
 
 /** Input `isolate-user`: `auto` (on where it can be set up), `true` (required), `false` (off). */
@@ -138,6 +140,10 @@ function trySetUp(o: IsolationOptions): Isolation | string {
   if (!entry.ok || !Number.isInteger(userUid) || !Number.isInteger(userGid) || home === "")
     return `getent passwd ${user} gave no uid, gid and home`;
   if (userUid === 0) return `user ${user} is uid 0`;
+  // No cron or at job of the user may start anything after its run (`scheduled-jobs.ts`).
+  const scheduling = denyScheduledJobs({ via }, user);
+  const left = removeScheduledJobs({ via }, user);
+  if (scheduling.length + left.problems.length > 0) return [...scheduling, ...left.problems].join("; ");
   const workspace = resolve(o.workspace);
   for (const step of [
     ["chgrp", "-R", String(userGid), workspace],

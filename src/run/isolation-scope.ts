@@ -9,13 +9,15 @@
  * user (`proc/hand-back.ts`), removes what it left in the shared temporary folders (`sweepSharedTemp`) and
  * says what it had to kill.
  */
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { ChildScope } from "../proc/child-identity.js";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { guardCheckoutGit, readCheckoutGitGuard, restoreCheckoutGit } from "../proc/checkout-git.js";
+import { type ChildIdentity, ChildScope } from "../proc/child-identity.js";
 import { handBackFiles } from "../proc/hand-back.js";
 import { type IsolateSetting, setUpIsolation } from "../proc/isolate-user.js";
 import { killUserProcesses } from "../proc/leftovers.js";
 import { removeRunHome, type SharedCache, sweepSharedTemp } from "../proc/run-home.js";
+import { removeScheduledJobs } from "../proc/scheduled-jobs.js";
 import { withTrustedGit } from "../proc/trusted-git.js";
 import { makeTrustedGitDir, removeTrustedGitDir } from "../proc/trusted-git-dir.js";
 import type { Runner } from "./runner.js";
@@ -76,11 +78,30 @@ export async function withPrCodeIsolation(
     baseEnv: o.env,
     knownSecrets: o.knownSecrets,
   });
+  // ... and the checkout's own `.git` is recorded and locked, to be put back when the run ends (the runner's
+  // git after the action reads it: actions/checkout's post step, the next job's checkout).
+  const guard =
+    isolation.kind === "on"
+      ? guardCheckoutGit(
+          isolation.identity,
+          resolve(o.workspace),
+          mkdtempSync(join(o.runsDir, ".checkout-git-")),
+        )
+      : null;
+  if (guard !== null && typeof guard !== "string") runner.saveState(SAVED_STATE.checkoutGit, guard.snapshot);
   try {
+    if (typeof guard === "string")
+      throw new Error(`evidence-gate: ${guard}; nothing of the pull request's code was run.`);
     await scope.run(() => withTrustedGit(trusted, () => body(isolation.note)));
   } finally {
     await removeTrustedGitDir(trusted);
     const identity = scope.identity;
+    // First, nothing scheduled may start a process of the user after the kill below (`crontab -`, `at`).
+    const unscheduled = identity !== null ? removeScheduledJobs(identity, identity.user) : null;
+    if (unscheduled !== null && unscheduled.removed.length > 0)
+      runner.warning(
+        `evidence-gate: the pull request's code had scheduled jobs as ${identity?.user}, removed: ${unscheduled.removed.join(", ")}.`,
+      );
     const killed = scope.leftBehind + (identity !== null ? killUserProcesses(identity) : 0);
     if (killed > 0) {
       runner.warning(
@@ -99,15 +120,60 @@ export async function withPrCodeIsolation(
             ...(removed !== null ? [removed] : []),
             ...scope.handBackProblems,
             ...handBackFiles(identity, handedBack),
+            ...(unscheduled?.problems ?? []),
             // Last: what it left in /tmp, /var/tmp and /dev/shm (its files in the folders above are handed back).
             ...sweepSharedTemp(identity, { keep: [...handedBack, o.temp] }),
           ]
         : [];
+    // Nothing of the user runs and what it made is the runner's: the checkout's `.git` goes back.
+    if (guard !== null && typeof guard !== "string") {
+      const put = restoreCheckoutGit(guard);
+      problems.push(...put.problems);
+      if (put.restored.length > 0) runner.warning(restoredWarning(put.restored));
+    }
     for (const problem of problems)
       runner.warning(
         `evidence-gate: ${problem}; later steps of the job may not be able to read or delete those files.`,
       );
   }
+}
+
+/** The warning naming what the pull request's code had changed in the checkout's git directories. */
+function restoredWarning(restored: readonly string[]): string {
+  return `evidence-gate: the pull request's code had changed the checkout's git directories; put back as they were before it ran (nothing it wrote there may run as the runner's user in a later step): ${restored.join(", ")}.`;
+}
+
+/**
+ * The post step's second line for the checkout's `.git` (`proc/checkout-git.ts`): where the main step saved
+ * a snapshot (`STATE_checkout-git`), removes the user's scheduled jobs, kills every process of the user,
+ * hands what it made in the workspace back to the engine's user, puts every recorded `.git` back as it was
+ * before PR code ran (again: the main step did it when it ended, unless it was killed), and removes the
+ * snapshot. As root or through `sudo -n`, as the main step.
+ *
+ * @returns sentences for the log (what was put back, and warnings), empty when nothing was saved.
+ */
+export function restoreLeftCheckoutGit(env: Readonly<Record<string, string | undefined>>): {
+  readonly info: string[];
+  readonly warnings: string[];
+} {
+  const saved = (env[`STATE_${SAVED_STATE.checkoutGit}`] ?? "").trim();
+  const guard = saved === "" ? null : readCheckoutGitGuard(saved);
+  if (guard === null) return { info: [], warnings: [] };
+  const identity: ChildIdentity = { ...guard.identity, home: "" };
+  const unscheduled = removeScheduledJobs(identity, identity.user);
+  killUserProcesses(identity);
+  const handed = handBackFiles(identity, [guard.workspace]);
+  const put = restoreCheckoutGit(guard);
+  rmSync(guard.snapshot, { recursive: true, force: true });
+  return {
+    info: [
+      `evidence-gate post step: checked the checkout's git directories against the snapshot taken before the pull request's code ran${put.restored.length === 0 ? ": unchanged" : ""}.`,
+    ],
+    warnings: [
+      ...(put.restored.length > 0 ? [restoredWarning(put.restored)] : []),
+      ...[...unscheduled.problems, ...handed, ...put.problems].map((p) => `evidence-gate post step: ${p}.`),
+    ],
+  };
 }
 
 /**

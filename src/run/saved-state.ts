@@ -16,4 +16,9 @@ export const SAVED_STATE = {
    * step removes what is still saved here (a cancelled or killed main step). `""` once removed.
    */
   prUserHome: "pr-user-home",
+  /**
+   * The snapshot of the checkout's `.git` taken before PR code ran (`proc/checkout-git.ts`): the post step
+   * puts the checkout's git directories back from it once more, then removes it.
+   */
+  checkoutGit: "checkout-git",
 } as const;

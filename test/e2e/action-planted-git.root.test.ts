@@ -115,6 +115,9 @@ function plantConfigScript(markers: string, programs = `${markers}.programs`): s
     `mk "$P/textconv" 'cat "$1"'`,
     `mk "$P/external-diff"`,
     'for h in pre-commit post-commit post-index-change reference-transaction post-checkout pre-push post-rewrite pre-auto-gc; do mk "$P/hooks/$h"; done',
+    // The checkout's own .git has no group write during the run (src/proc/checkout-git.ts): a copy of it,
+    // the user's own, is put in its place (the workspace root is writable) and planted.
+    'cp -a .git "$P/git" && mv .git .git.orig && mv "$P/git" .git',
     "cat >> .git/config <<EOF",
     "[core]",
     "\tfsmonitor = $P/fsmonitor",
@@ -128,6 +131,12 @@ function plantConfigScript(markers: string, programs = `${markers}.programs`): s
     "\texternal = $P/external-diff",
     "EOF",
     "printf '* filter=x diff=x\\n' > .gitattributes",
+    // The liar's token goes into the checkout's index first; the change after it is then "not there".
+    "git status >/dev/null 2>&1 || true",
+    "printf '// planted\\n' >> src/sum.js",
+    // Kept for provePlantLive: the run's end puts the checkout's original .git back.
+    'cp -a .git "$P/live"',
+    "",
   ].join("\n");
 }
 
@@ -161,7 +170,13 @@ async function plantedTree(repo: TempRepo): Promise<string> {
  * nothing did so because the engine's git never read it.
  */
 function provePlantLive(repo: TempRepo, markers: string): void {
-  const env = { ...process.env, GIT_CONFIG_PARAMETERS: "'safe.directory=*'" } as NodeJS.ProcessEnv;
+  // The planted .git as the plant left it (the checkout's own is put back when the run ends).
+  const env = {
+    ...process.env,
+    GIT_CONFIG_PARAMETERS: "'safe.directory=*'",
+    GIT_DIR: `${markers}.programs/live`,
+    GIT_WORK_TREE: repo.dir,
+  } as NodeJS.ProcessEnv;
   const index = join(mkdtempSync(join(tmpdir(), "eg-planted-index-")), "index");
   open.dirs.push(join(index, ".."));
   spawnSync("git", ["add", "-A"], { cwd: repo.dir, env: { ...env, GIT_INDEX_FILE: index } });
