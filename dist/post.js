@@ -7166,15 +7166,15 @@ function issueFileCommand(command, message) {
   });
 }
 function prepareKeyValueMessage(key, value) {
-  const delimiter3 = `ghadelimiter_${crypto.randomUUID()}`;
+  const delimiter4 = `ghadelimiter_${crypto.randomUUID()}`;
   const convertedValue = toCommandValue(value);
-  if (key.includes(delimiter3)) {
-    throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter3}"`);
+  if (key.includes(delimiter4)) {
+    throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter4}"`);
   }
-  if (convertedValue.includes(delimiter3)) {
-    throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter3}"`);
+  if (convertedValue.includes(delimiter4)) {
+    throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter4}"`);
   }
-  return `${key}<<${delimiter3}${os2.EOL}${convertedValue}${os2.EOL}${delimiter3}`;
+  return `${key}<<${delimiter4}${os2.EOL}${convertedValue}${os2.EOL}${delimiter4}`;
 }
 var init_file_command = __esm({
   "node_modules/@actions/core/lib/file-command.js"() {
@@ -13010,7 +13010,7 @@ var require_client_h1 = __commonJS({
       kResume,
       kHTTPContext
     } = require_symbols();
-    var constants4 = require_constants2();
+    var constants5 = require_constants2();
     var EMPTY_BUF = Buffer.alloc(0);
     var FastBuffer = Buffer[Symbol.species];
     var addListener = util.addListener;
@@ -13085,7 +13085,7 @@ var require_client_h1 = __commonJS({
       constructor(client, socket, { exports: exports2 }) {
         assert(Number.isFinite(client[kMaxHeadersSize]) && client[kMaxHeadersSize] > 0);
         this.llhttp = exports2;
-        this.ptr = this.llhttp.llhttp_alloc(constants4.TYPE.RESPONSE);
+        this.ptr = this.llhttp.llhttp_alloc(constants5.TYPE.RESPONSE);
         this.client = client;
         this.socket = socket;
         this.timeout = null;
@@ -13180,11 +13180,11 @@ var require_client_h1 = __commonJS({
             currentBufferRef = null;
           }
           const offset = llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr;
-          if (ret !== constants4.ERROR.OK) {
+          if (ret !== constants5.ERROR.OK) {
             const body = data.subarray(offset);
-            if (ret === constants4.ERROR.PAUSED_UPGRADE) {
+            if (ret === constants5.ERROR.PAUSED_UPGRADE) {
               this.onUpgrade(body);
-            } else if (ret === constants4.ERROR.PAUSED) {
+            } else if (ret === constants5.ERROR.PAUSED) {
               this.paused = true;
               socket.unshift(body);
             } else {
@@ -13207,10 +13207,10 @@ var require_client_h1 = __commonJS({
         } finally {
           currentParser = null;
         }
-        if (ret === constants4.ERROR.OK) {
+        if (ret === constants5.ERROR.OK) {
           return null;
         }
-        if (ret === constants4.ERROR.PAUSED || ret === constants4.ERROR.PAUSED_UPGRADE) {
+        if (ret === constants5.ERROR.PAUSED || ret === constants5.ERROR.PAUSED_UPGRADE) {
           this.paused = true;
           return null;
         }
@@ -13227,7 +13227,7 @@ var require_client_h1 = __commonJS({
           const len = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
           message = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len).toString() + ")";
         }
-        return new HTTPParserError(message, constants4.ERROR[ret], data);
+        return new HTTPParserError(message, constants5.ERROR[ret], data);
       }
       destroy() {
         assert(this.ptr != null);
@@ -13407,7 +13407,7 @@ var require_client_h1 = __commonJS({
           socket[kBlocking] = false;
           client[kResume]();
         }
-        return pause ? constants4.ERROR.PAUSED : 0;
+        return pause ? constants5.ERROR.PAUSED : 0;
       }
       onBody(buf) {
         const { client, socket, statusCode, maxResponseSize } = this;
@@ -13429,7 +13429,7 @@ var require_client_h1 = __commonJS({
         }
         this.bytesRead += buf.length;
         if (request2.onData(buf) === false) {
-          return constants4.ERROR.PAUSED;
+          return constants5.ERROR.PAUSED;
         }
       }
       onMessageComplete() {
@@ -13465,13 +13465,13 @@ var require_client_h1 = __commonJS({
         if (socket[kWriting]) {
           assert(client[kRunning] === 0);
           util.destroy(socket, new InformationalError("reset"));
-          return constants4.ERROR.PAUSED;
+          return constants5.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants4.ERROR.PAUSED;
+          return constants5.ERROR.PAUSED;
         } else if (socket[kReset] && client[kRunning] === 0) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants4.ERROR.PAUSED;
+          return constants5.ERROR.PAUSED;
         } else if (client[kPipelining] == null || client[kPipelining] === 1) {
           setImmediate(() => client[kResume]());
         } else {
@@ -19261,10 +19261,10 @@ var require_headers = __commonJS({
         const lowercaseName = isLowerCase ? name : name.toLowerCase();
         const exists2 = this[kHeadersMap].get(lowercaseName);
         if (exists2) {
-          const delimiter3 = lowercaseName === "cookie" ? "; " : ", ";
+          const delimiter4 = lowercaseName === "cookie" ? "; " : ", ";
           this[kHeadersMap].set(lowercaseName, {
             name: exists2.name,
-            value: `${exists2.value}${delimiter3}${value}`
+            value: `${exists2.value}${delimiter4}${value}`
           });
         } else {
           this[kHeadersMap].set(lowercaseName, { name, value });
@@ -29104,7 +29104,7 @@ var require_light = __commonJS({
           }
           return this.Events.trigger("scheduled", { args: this.args, options: this.options });
         }
-        async doExecute(chained, clearGlobalState, run, free) {
+        async doExecute(chained, clearGlobalState, run2, free) {
           var error2, eventInfo, passed;
           if (this.retryCount === 0) {
             this._assertStatus("RUNNING");
@@ -29124,10 +29124,10 @@ var require_light = __commonJS({
             }
           } catch (error1) {
             error2 = error1;
-            return this._onFailure(error2, eventInfo, clearGlobalState, run, free);
+            return this._onFailure(error2, eventInfo, clearGlobalState, run2, free);
           }
         }
-        doExpire(clearGlobalState, run, free) {
+        doExpire(clearGlobalState, run2, free) {
           var error2, eventInfo;
           if (this._states.jobStatus(this.options.id === "RUNNING")) {
             this._states.next(this.options.id);
@@ -29135,9 +29135,9 @@ var require_light = __commonJS({
           this._assertStatus("EXECUTING");
           eventInfo = { args: this.args, options: this.options, retryCount: this.retryCount };
           error2 = new BottleneckError$1(`This job timed out after ${this.options.expiration} ms.`);
-          return this._onFailure(error2, eventInfo, clearGlobalState, run, free);
+          return this._onFailure(error2, eventInfo, clearGlobalState, run2, free);
         }
-        async _onFailure(error2, eventInfo, clearGlobalState, run, free) {
+        async _onFailure(error2, eventInfo, clearGlobalState, run2, free) {
           var retry2, retryAfter;
           if (clearGlobalState()) {
             retry2 = await this.Events.trigger("failed", error2, eventInfo);
@@ -29145,7 +29145,7 @@ var require_light = __commonJS({
               retryAfter = ~~retry2;
               this.Events.trigger("retry", `Retrying ${this.options.id} after ${retryAfter} ms`, eventInfo);
               this.retryCount++;
-              return run(retryAfter);
+              return run2(retryAfter);
             } else {
               this.doDone(eventInfo);
               await free(this.options, eventInfo);
@@ -29783,17 +29783,17 @@ var require_light = __commonJS({
             }
           }
           _run(index, job, wait) {
-            var clearGlobalState, free, run;
+            var clearGlobalState, free, run2;
             job.doRun();
             clearGlobalState = this._clearGlobalState.bind(this, index);
-            run = this._run.bind(this, index, job);
+            run2 = this._run.bind(this, index, job);
             free = this._free.bind(this, index, job);
             return this._scheduled[index] = {
               timeout: setTimeout(() => {
-                return job.doExecute(this._limiter, clearGlobalState, run, free);
+                return job.doExecute(this._limiter, clearGlobalState, run2, free);
               }, wait),
               expiration: job.options.expiration != null ? setTimeout(function() {
-                return job.doExpire(clearGlobalState, run, free);
+                return job.doExpire(clearGlobalState, run2, free);
               }, wait + job.options.expiration) : void 0,
               job
             };
@@ -34671,6 +34671,16 @@ import { setTimeout as sleep } from "node:timers/promises";
 function githubTimestamp(date) {
   return date.toISOString().replace(/\.\d{3}Z$/, "Z");
 }
+function ourCheckRun(candidates) {
+  let lowest;
+  for (const run2 of candidates) if (lowest === void 0 || run2.id < lowest.id) lowest = run2;
+  return lowest;
+}
+function newestOf(candidates) {
+  let highest;
+  for (const run2 of candidates) if (highest === void 0 || run2.id > highest.id) highest = run2;
+  return highest;
+}
 var CheckRunClient;
 var init_check_run = __esm({
   "src/github/check-run.ts"() {
@@ -34742,11 +34752,10 @@ var init_check_run = __esm({
               `${error2.message} Looking for it before trying again (retry ${retry2 + 1} of ${SERVER_ERROR_RETRIES}).`
             );
             await sleep(serverErrorBackoffMs(this.#octokit, retry2 + 1));
-            const made = await this.#find(
-              input.name,
-              input.headSha,
-              (run) => run.externalId === input.externalId,
-              { filter: "all" }
+            const made = ourCheckRun(
+              await this.#find(input.name, input.headSha, (run2) => run2.externalId === input.externalId, {
+                filter: "all"
+              })
             );
             if (made !== void 0) return { id: made.id, htmlUrl: made.htmlUrl };
           }
@@ -34815,25 +34824,27 @@ var init_check_run = __esm({
        * `filter: all`) — e.g. the one holding a run's run-state digest, posted by the action or by the App.
        */
       async findCarrying(input) {
-        return this.#find(input.name, input.headSha, input.carries, { filter: "all" });
+        return newestOf(await this.#find(input.name, input.headSha, input.carries, { filter: "all" }));
       }
       /**
        * The newest check run named `name` on `headSha`, optionally only among `appId`'s runs (the token's
        * own app: GitHub Actions is 15368 on github.com), or `undefined` when there is none.
        */
       async findLatest(input) {
-        return this.#find(
-          input.name,
-          input.headSha,
-          (run) => input.appId === void 0 || run.appId === input.appId,
-          { filter: "latest", ...input.appId === void 0 ? {} : { app_id: input.appId } }
+        return newestOf(
+          await this.#find(
+            input.name,
+            input.headSha,
+            (run2) => input.appId === void 0 || run2.appId === input.appId,
+            { filter: "latest", ...input.appId === void 0 ? {} : { app_id: input.appId } }
+          )
         );
       }
       /**
        * The check run a new run on `headSha` takes over instead of creating a second one (SPEC §6: "a re-run
        * finds the existing check run by name and head SHA … and updates it"), or `undefined` when a new one
-       * must be created. It is the newest check run named `name` whose `external_id` is an evidence-gate run
-       * id (`YYYYMMDD-HHMMSS-<6 hex>`) — that test keeps a same-named check run evidence-gate did not create
+       * must be created. Of the check runs named `name` whose `external_id` is an evidence-gate run id
+       * (`YYYYMMDD-HHMMSS-<6 hex>`) it is the one {@link ourCheckRun} picks (the lowest id: ADR 0007) — that test keeps a same-named check run evidence-gate did not create
        * (GitHub's own check run for a job called like the check, another tool's) out of reach. It is taken over
        * even when it carries annotations: GitHub appends annotations and offers no way to remove them, so the
        * caller says in the new run's summary that those marks are an earlier run's (`annotationsCount`).
@@ -34841,20 +34852,21 @@ var init_check_run = __esm({
        * Re-runs: every leg mints a new run id, so "Re-run jobs" (same `GITHUB_RUN_ID`, next
        * `GITHUB_RUN_ATTEMPT`), a new workflow run on the same commit (`reopened`, a manual dispatch) and a
        * second workflow naming the same check all land on this one check run; `external_id` then names the
-       * newest run, which is how the post step of an older one knows it was taken over.
+       * latest run that took it over, which is how the post step of an older one knows it was taken over.
        */
       async findReusable(input) {
-        const newest = await this.#find(
-          input.name,
-          input.headSha,
-          (run) => run.externalId !== null && isRunId(run.externalId),
-          { filter: "all" }
+        return ourCheckRun(
+          await this.#find(
+            input.name,
+            input.headSha,
+            (run2) => run2.externalId !== null && isRunId(run2.externalId),
+            { filter: "all" }
+          )
         );
-        return newest;
       }
       /**
-       * The newest check run named `name` on `headSha` that `accept`s, among the first 100 GitHub lists for
-       * `filter` (`all`: every run; `latest`: the newest per app and name) and `app_id`.
+       * The check runs named `name` on `headSha` that `accept`s, among the first 100 GitHub lists for `filter`
+       * (`all`: every run; `latest`: the newest per app and name) and `app_id`, in GitHub's order.
        */
       async #find(name, headSha, accept, filters) {
         const query = { check_name: name, ...filters, per_page: 100 };
@@ -34871,7 +34883,7 @@ var init_check_run = __esm({
             ...query
           })
         );
-        return data.check_runs.filter((run) => run.name === name).map(existingCheckRunOf).filter(accept).sort((a, b) => b.id - a.id)[0];
+        return data.check_runs.filter((run2) => run2.name === name).map(existingCheckRunOf).filter(accept);
       }
       async #patch(operation, id, body) {
         const what = `Could not ${operation} check run ${id} in ${this.#slug()}`;
@@ -34992,6 +35004,21 @@ function formatDuration(ms) {
   if (hours > 0) return `${hours}h${String(minutes).padStart(2, "0")}m`;
   return `${minutes}m${String(seconds).padStart(2, "0")}s`;
 }
+function receiptWords(receipt) {
+  if (receipt.kind === "none") return `no test receipt: ${receipt.reason}`;
+  const from = receipt.source === "reports" ? `${receipt.runners.join(", ")} report${(receipt.files?.length ?? 0) === 1 ? "" : "s"} ${(receipt.files ?? []).join(", ")}` : receipt.runners.join(", ");
+  const skipped = receipt.skipped > 0 ? `${receipt.skipped} skipped` : null;
+  if (receipt.ran === 0) return `ran no test${skipped !== null ? ` (${skipped})` : ""}, per ${from}`;
+  const shown = receipt.failedNames.slice(0, RECEIPT_NAMES_SHOWN).map((name) => name.length > 120 ? `${name.slice(0, 119)}\u2026` : name);
+  const more = receipt.failedNames.length > shown.length || !receipt.failedNamesComplete;
+  const names = receipt.failed > 0 && shown.length > 0 ? ` (${shown.join(", ")}${more ? ", \u2026" : ""})` : "";
+  const parts = [
+    `${receipt.passed} passed`,
+    ...receipt.failed > 0 ? [`${receipt.failed} failed${names}`] : [],
+    ...skipped !== null ? [skipped] : []
+  ];
+  return `ran ${receipt.ran} ${receipt.ran === 1 ? "test" : "tests"}: ${parts.join(", ")}, per ${from}`;
+}
 function evidenceGapParts(verify, shown = 10) {
   if (verify === void 0) return [];
   const clip = (path6) => path6.length > 200 ? `\u2026${path6.slice(-199)}` : path6;
@@ -35037,6 +35064,14 @@ function describeOutsideWrites(writes, shown = 10) {
   return parts.length > 0 ? parts.join(", ") : "(no path recorded)";
 }
 function verifyExitWords(verify) {
+  const words = singleRunWords(verify);
+  const repeat = verify.repeat;
+  if (repeat === void 0) return words;
+  if (repeat.passed === repeat.runs) return `${words} in each of ${repeat.runs} runs on the same tree`;
+  if (repeat.passed === 0) return `${words}; it passed none of ${repeat.runs} runs on the same tree`;
+  return `flaky: passed ${repeat.passed} of ${repeat.runs} runs on the same tree (a flaky result is not a pass); the first failing run ${words}`;
+}
+function singleRunWords(verify) {
   const matches = verify.outputMatches;
   const truncated = matches?.truncated === true ? " (only its first and last 8 MiB were searched; the output was longer)" : "";
   switch (verify.outcome) {
@@ -35059,12 +35094,14 @@ function patternWords(source) {
   const flat = source.replace(/\r?\n/g, "\\n");
   return flat.length > 120 ? `${flat.slice(0, 119)}\u2026` : flat;
 }
+var RECEIPT_NAMES_SHOWN;
 var init_cells = __esm({
   "src/ledger/cells.ts"() {
     "use strict";
     init_github_login();
     init_ledger_row();
     init_unreachable();
+    RECEIPT_NAMES_SHOWN = 5;
   }
 });
 
@@ -35153,6 +35190,8 @@ function judgeVerifiedSinks(sinks) {
       reason: `Every sink was verified, but ${inWorktree.length === 1 ? "a sink" : "sinks"} ran in a managed worktree (${inWorktree.join("; ")}): the verify command ran on that branch's files, not on the main working tree or this commit. Merge the branch (or check it out) and verify it, or re-run with the sinks in the main working tree.`
     };
   }
+  const receipts = judgeReceipts(sinks);
+  if (receipts !== null) return receipts;
   const trees = verified.map((id) => last.get(id)?.verify?.evidenceTree ?? null);
   const offCommit = input.postedCommitTree !== null && trees.some((tree) => tree !== null && tree !== input.postedCommitTree);
   const definition = verifyDefinitionChanged(input, offCommit);
@@ -35188,13 +35227,13 @@ function judgeVerifiedSinks(sinks) {
   }
   const ignoredUnknown = verified.filter((id) => last.get(id)?.verify?.ignoredFiles === "unknown");
   if (ignoredUnknown.length > 0) {
-    const why = [
+    const why2 = [
       ...new Set(ignoredUnknown.map((id) => last.get(id)?.verify?.ignoredFilesReason ?? "unknown reason"))
     ].join("; ");
     return neutralOrFailure(input.requireEvidence, {
       rule: "verified-ignored-files-unknown",
       title: `Verified, but the git-ignored files could not be compared (${countNodes(last.size)} passed)`,
-      reason: `Every sink was verified on this commit's tree, but the git-ignored files the verify command may read could not be compared with the run's start (${why}), so the evidence cannot be shown to rest on this commit alone.`
+      reason: `Every sink was verified on this commit's tree, but the git-ignored files the verify command may read could not be compared with the run's start (${why2}), so the evidence cannot be shown to rest on this commit alone.`
     });
   }
   const executions = input.rows.length;
@@ -35262,6 +35301,53 @@ function bytesBeyondTheTree(sinks, offCommit) {
 function outsideWritesOf(rows) {
   const named = rows.filter((row) => row.outsideWrites !== void 0 && row.outsideWrites.total > 0).map((row) => `node "${row.nodeId}": ${describeOutsideWrites(row.outsideWrites)}`);
   return named.length > 0 ? [...new Set(named)].join("; ") : null;
+}
+function judgeReceipts(sinks) {
+  const { last, verified } = sinks;
+  const required = [];
+  const noTest = [];
+  const failing = [];
+  for (const id of verified) {
+    const verify = last.get(id)?.verify;
+    const receipt = verify?.receipt;
+    if (verify?.testsRequired === true && (receipt === void 0 || receipt.kind === "none" || receipt.ran === 0)) {
+      required.push(
+        `sink "${id}": ${receipt === void 0 || receipt.kind === "none" ? `no test receipt (${receipt?.reason ?? "none recorded"})` : receiptWords(receipt)}`
+      );
+    } else if (receipt?.kind === "counts" && receipt.ran === 0) {
+      noTest.push(`sink "${id}": ${receiptWords(receipt)}`);
+    } else if (receipt?.kind === "counts" && receipt.failed > 0 && verify?.expectExit === 0) {
+      failing.push(`sink "${id}": ${receiptWords(receipt)}`);
+    }
+  }
+  if (required.length > 0) {
+    return {
+      conclusion: "failure",
+      outcome: "failed",
+      rule: "tests-required",
+      title: "Failed (require-tests): a verify ran no test the engine could see",
+      reason: `The maintainers' policy file (.github/evidence-gate.yml) sets require-tests: true, and ${required.join("; ")}. A verify counts as evidence only when a recognised test runner (or a test report the command wrote, test-reports) shows at least one test ran. Make the verify command run the tests, or name the report files it writes in test-reports.`
+    };
+  }
+  if (noTest.length > 0) {
+    return {
+      conclusion: "action_required",
+      outcome: "passed",
+      rule: "verified-no-test",
+      title: "Verified, but the verify command ran no test",
+      reason: `The verify command exited as expected, but its test runner reported that no test ran (${noTest.join("; ")}): test files moved, a filter that matches nothing, or a runner pointed at the wrong folder all look like this, and a command that tests nothing is no evidence that the change works. Make the command run the tests and verify again.`
+    };
+  }
+  if (failing.length > 0) {
+    return {
+      conclusion: "action_required",
+      outcome: "passed",
+      rule: "verified-failing-tests",
+      title: "Verified, but the test runner reported failing tests",
+      reason: `The verify command exited as expected, but its test runner reported failing tests (${failing.join("; ")}): the command ignores its tests' result (an "|| true", a runner told not to fail). Fix the tests, or make the command fail when they fail, and verify again.`
+    };
+  }
+  return null;
 }
 var FLAGGED_NAMED;
 var init_judge_verified_sinks = __esm({
@@ -35388,6 +35474,22 @@ function decideConclusion(input) {
         title: "Failed: the plan was refused twice",
         reason: `The planner's graph broke the planned-node rules after one repair: ${end.refusals.join("; ")}. No node ran.`
       };
+    case "planning-failed":
+      return {
+        conclusion: "failure",
+        outcome: "failed",
+        rule: "planning-failed",
+        title: "Failed: planning failed (no usable plan)",
+        reason: `Planning failed: ${end.message}.${credentialHint(end.message)} No node ran.`
+      };
+    case "setup-failed":
+      return {
+        conclusion: "failure",
+        outcome: "failed",
+        rule: "setup-failed",
+        title: "Failed: the model CLI could not be installed",
+        reason: `${end.message} Nothing ran and nothing was spent. This is the runner's environment (the network, the npm registry), not your inputs: run the job again once the registry is reachable, or give the runner a tool cache that holds the CLI.`
+      };
     case "engine-error":
       return {
         conclusion: "failure",
@@ -35425,6 +35527,9 @@ function decideConclusion(input) {
     default:
       return unreachable(end);
   }
+}
+function credentialHint(message) {
+  return /invalid api key|please run \/login|authentication_error|\b401\b|unauthorized/i.test(message) ? " The model API refused the credential: check the model key (the CLI: ANTHROPIC_API_KEY, OPENAI_API_KEY; the action: anthropic-api-key, claude-code-oauth-token, openai-api-key)." : "";
 }
 function refusalTitle(reason) {
   switch (reason) {
@@ -35478,6 +35583,19 @@ var init_conclusion = __esm({
 });
 
 // src/proc/which.ts
+import { accessSync, constants as constants4 } from "node:fs";
+import { delimiter as delimiter3, isAbsolute, join as join3 } from "node:path";
+function findExecutable(name, pathEnv) {
+  const candidates = name.includes("/") || isAbsolute(name) ? [name] : (pathEnv ?? "").split(delimiter3).filter(Boolean).map((d) => join3(d, name));
+  for (const candidate of candidates) {
+    try {
+      accessSync(candidate, constants4.X_OK);
+      return candidate;
+    } catch {
+    }
+  }
+  return null;
+}
 var init_which = __esm({
   "src/proc/which.ts"() {
     "use strict";
@@ -35502,15 +35620,230 @@ var init_child_identity = __esm({
   }
 });
 
+// src/proc/checkout-git.ts
+import { spawnSync } from "node:child_process";
+import {
+  chmodSync,
+  cpSync,
+  existsSync as existsSync2,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync as readFileSync2,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync
+} from "node:fs";
+import { basename as basename3, dirname as dirname3, join as join4, relative as relative2 } from "node:path";
+function gitDirsIn(gitDir, rel = "") {
+  const dirs = [rel];
+  for (const sub of ["modules", "worktrees"]) {
+    const walk = (at) => {
+      let names;
+      try {
+        names = readdirSync(join4(gitDir, at));
+      } catch {
+        return;
+      }
+      for (const name of names) {
+        const child2 = join4(at, name);
+        const stats = lstatSync(join4(gitDir, child2));
+        if (!stats.isDirectory()) continue;
+        if (existsSync2(join4(gitDir, child2, "HEAD"))) dirs.push(...gitDirsIn(gitDir, child2));
+        else if (sub === "modules") walk(child2);
+      }
+    };
+    walk(join4(rel, sub));
+  }
+  return [...new Set(dirs)];
+}
+function findByInode(entry, workspace) {
+  const matches = (path6) => {
+    try {
+      const stats = lstatSync(path6);
+      return stats.ino === entry.ino && stats.dev === entry.dev;
+    } catch {
+      return false;
+    }
+  };
+  const parent = dirname3(entry.path);
+  for (const name of existsSync2(parent) ? readdirSync(parent) : []) {
+    if (matches(join4(parent, name))) return join4(parent, name);
+  }
+  const found = spawnSync("find", [workspace, "-xdev", "-inum", String(entry.ino), "-print0"], {
+    encoding: "utf8",
+    env: { ...SYSTEM_TOOLS_ENV }
+  });
+  return (found.stdout ?? "").split("\0").find((path6) => path6 !== "" && matches(path6)) ?? null;
+}
+function isRecorded(entry, path6) {
+  try {
+    const stats = lstatSync(path6);
+    return stats.ino === entry.ino && stats.dev === entry.dev;
+  } catch {
+    return false;
+  }
+}
+function restoreEntry(entry, workspace) {
+  if (isRecorded(entry, entry.path)) {
+    if (entry.kind === "file" && readFileSync2(entry.path).toString("base64") !== entry.content)
+      writeFileSync(entry.path, Buffer.from(entry.content ?? "", "base64"));
+    return null;
+  }
+  const original = findByInode(entry, workspace);
+  mkdirSync(dirname3(entry.path), { recursive: true });
+  rmSync(entry.path, { recursive: true, force: true });
+  if (original !== null) {
+    renameSync(original, entry.path);
+    return null;
+  }
+  if (entry.kind === "file") writeFileSync(entry.path, Buffer.from(entry.content ?? "", "base64"));
+  else if (entry.kind === "link") symlinkSync(entry.content ?? "", entry.path);
+  else return `the checkout's git directory ${entry.path} was gone; what stood in its place was removed`;
+  return null;
+}
+function sameTree(a, b) {
+  const sa = lstatSync(a, { throwIfNoEntry: false });
+  const sb = lstatSync(b, { throwIfNoEntry: false });
+  if (sa === void 0 || sb === void 0) return sa === sb;
+  if (sa.isSymbolicLink() || sb.isSymbolicLink())
+    return sa.isSymbolicLink() && sb.isSymbolicLink() && readlinkSync(a) === readlinkSync(b);
+  if (sa.isDirectory() !== sb.isDirectory() || (sa.mode & 73) !== (sb.mode & 73)) return false;
+  if (!sa.isDirectory()) return sa.isFile() && sb.isFile() && readFileSync2(a).equals(readFileSync2(b));
+  const names = readdirSync(a).sort();
+  const other = readdirSync(b).sort();
+  return names.length === other.length && names.every((n, i) => n === other[i] && sameTree(join4(a, n), join4(b, n)));
+}
+function restoreGitDir(from, gitDir) {
+  for (const rel of gitDirsIn(from)) {
+    for (const name of [...CONTROL_FILES, ...CONTROL_DIRS]) {
+      const saved = join4(from, rel, name);
+      const live = join4(gitDir, rel, name);
+      if (sameTree(saved, live)) continue;
+      rmSync(live, { recursive: true, force: true });
+      if (existsSync2(saved)) cpSync(saved, live, { recursive: true, verbatimSymlinks: true });
+    }
+  }
+}
+function restoreCheckoutGit(guard) {
+  const restored = [];
+  const problems = [];
+  for (const [index, entry] of guard.entries.entries()) {
+    try {
+      const wasThere = isRecorded(entry, entry.path);
+      const problem = restoreEntry(entry, guard.workspace);
+      if (problem !== null) problems.push(problem);
+      else if (!wasThere)
+        restored.push(`${relative2(guard.workspace, entry.path) || basename3(entry.path)} (replaced)`);
+      const saved = join4(guard.snapshot, String(index));
+      if (entry.kind === "dir" && problem === null && existsSync2(saved)) {
+        const before = sameSnapshot(saved, entry.path);
+        restoreGitDir(saved, entry.path);
+        if (!before) restored.push(`${relative2(guard.workspace, entry.path) || ".git"} (changed)`);
+      }
+    } catch (error2) {
+      problems.push(
+        `could not put ${entry.path} back (${error2 instanceof Error ? error2.message : String(error2)})`
+      );
+    }
+  }
+  return { restored, problems };
+}
+function sameSnapshot(from, gitDir) {
+  return gitDirsIn(from).every(
+    (rel) => [...CONTROL_FILES, ...CONTROL_DIRS].every(
+      (name) => sameTree(join4(from, rel, name), join4(gitDir, rel, name))
+    )
+  );
+}
+function readCheckoutGitGuard(snapshot) {
+  try {
+    if (!statSync(snapshot).isDirectory()) return null;
+    return JSON.parse(readFileSync2(join4(snapshot, GUARD_FILE), "utf8"));
+  } catch {
+    return null;
+  }
+}
+var GUARD_FILE, CONTROL_FILES, CONTROL_DIRS;
+var init_checkout_git = __esm({
+  "src/proc/checkout-git.ts"() {
+    "use strict";
+    init_child_identity();
+    GUARD_FILE = "guard.json";
+    CONTROL_FILES = ["config", "config.worktree", "commondir", "gitdir"];
+    CONTROL_DIRS = ["hooks", "info"];
+  }
+});
+
 // src/proc/leftovers.ts
+import { spawnSync as spawnSync2 } from "node:child_process";
+import { readdirSync as readdirSync2, readFileSync as readFileSync3, statSync as statSync2 } from "node:fs";
+function statOf(pid) {
+  try {
+    const stat3 = readFileSync3(`/proc/${pid}/stat`, "utf8");
+    const fields = stat3.slice(stat3.lastIndexOf(")") + 2).split(" ");
+    return fields[0] === "Z" ? null : { group: Number(fields[2]), session: Number(fields[3]), startTicks: Number(fields[19]) };
+  } catch {
+    return null;
+  }
+}
+function sessionOf(pid) {
+  return statOf(pid)?.session ?? null;
+}
+function killAllAsUser(identity) {
+  const send = ["/bin/sh", "-c", "kill -9 -1"];
+  const argv = identity.via === "root" ? [identity.setpriv, `--reuid=${identity.uid}`, `--regid=${identity.gid}`, "--clear-groups", ...send] : ["sudo", "-n", "-u", identity.user, ...send];
+  spawnSync2(argv[0], argv.slice(1), { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
+}
+function killUserProcesses(identity) {
+  let killed = 0;
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const [pgrep, ...pgrepArgs] = privileged(identity, ["pgrep", "-u", String(identity.uid)]);
+    const listed = spawnSync2(pgrep, pgrepArgs, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
+    const pids = (listed.stdout ?? "").split("\n").filter((line) => /^\d+$/.test(line.trim()) && sessionOf(Number(line)) !== null);
+    if (pids.length === 0) break;
+    killAllAsUser(identity);
+    const [pkill, ...pkillArgs] = privileged(identity, ["pkill", "-KILL", "-u", String(identity.uid)]);
+    spawnSync2(pkill, pkillArgs, { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
+    killed += pids.length;
+  }
+  return killed;
+}
+var MAX_ROUNDS;
 var init_leftovers = __esm({
   "src/proc/leftovers.ts"() {
     "use strict";
     init_child_identity();
+    MAX_ROUNDS = 5;
   }
 });
 
 // src/proc/hand-back.ts
+import { spawnSync as spawnSync3 } from "node:child_process";
+function handBackFiles(identity, dirs, owner = process.getuid?.() ?? 0) {
+  const problems = [];
+  const uid = String(identity.uid);
+  for (const dir of dirs) {
+    for (const step of [
+      ["find", dir, "-user", uid, "!", "-type", "l", "-exec", "chmod", "g+rwX", "{}", "+"],
+      ["chown", "-R", "-h", `--from=${uid}`, String(owner), dir]
+    ]) {
+      const [file, ...args] = privileged(identity, step);
+      const done = spawnSync3(file, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
+      if (done.status === 0) continue;
+      const why2 = (done.stderr ?? String(done.error ?? "")).trim().split("\n")[0] ?? "";
+      if (/No such file or directory/.test(why2) && step[0] === "find" && why2.includes(`'${dir}'`)) break;
+      problems.push(
+        `could not hand ${dir} back from ${identity.user} (${step[0]} exited ${done.status ?? done.signal}: ${why2})`
+      );
+      break;
+    }
+  }
+  return problems;
+}
 var init_hand_back = __esm({
   "src/proc/hand-back.ts"() {
     "use strict";
@@ -35520,13 +35853,13 @@ var init_hand_back = __esm({
 });
 
 // src/proc/run-home.ts
-import { spawnSync } from "node:child_process";
+import { spawnSync as spawnSync4 } from "node:child_process";
 function runPrivileged(identity, argv) {
   const [file, ...args] = privileged(identity, argv);
-  const done = spawnSync(file, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
+  const done = spawnSync4(file, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
   if (done.status === 0) return null;
-  const why = (done.stderr ?? String(done.error ?? "")).trim().split("\n")[0] ?? "";
-  return `${argv[0]} exited ${done.status ?? done.signal}${why !== "" ? `: ${why}` : ""}`;
+  const why2 = (done.stderr ?? String(done.error ?? "")).trim().split("\n")[0] ?? "";
+  return `${argv[0]} exited ${done.status ?? done.signal}${why2 !== "" ? `: ${why2}` : ""}`;
 }
 function removeRunHome(identity, root) {
   if (!/\/pr-user-[^/]+$/.test(root)) return `${root} is not a run's fresh home (pr-user-XXXXXX)`;
@@ -35540,6 +35873,60 @@ var init_run_home = __esm({
   }
 });
 
+// src/proc/scheduled-jobs.ts
+import { spawnSync as spawnSync5 } from "node:child_process";
+import { existsSync as existsSync3 } from "node:fs";
+import { join as join5 } from "node:path";
+function run(via, argv, input) {
+  const [file, ...args] = privileged(via, argv);
+  return spawnSync5(file, args, {
+    encoding: "utf8",
+    env: { ...SYSTEM_TOOLS_ENV },
+    ...input !== void 0 ? { input } : {}
+  });
+}
+function why(done) {
+  return `exited ${done.status ?? done.signal}: ${(done.stderr ?? String(done.error ?? "")).trim().split("\n")[0] ?? ""}`;
+}
+function removeScheduledJobs(via, user) {
+  const removed = [];
+  const problems = [];
+  const has = (tool) => findExecutable(tool, SYSTEM_TOOLS_ENV.PATH) !== null;
+  for (const spool of CRON_SPOOLS) {
+    const file = join5(spool, user);
+    if (run(via, ["test", "-e", file]).status !== 0) continue;
+    const done = run(via, ["rm", "-f", file]);
+    if (done.status === 0 && run(via, ["touch", spool]).status === 0) removed.push("its crontab");
+    else problems.push(`could not remove the crontab of ${user} (${file}: rm ${why(done)})`);
+  }
+  if (has("atq") && has("atrm")) {
+    const jobs = (run(via, ["atq"]).stdout ?? "").split("\n").map((entry) => entry.trim().split(/\s+/)).filter((fields) => fields.length > 1 && fields.at(-1) === user && /^\d+$/.test(fields[0] ?? "")).map((fields) => fields[0]);
+    if (jobs.length > 0) {
+      const done = run(via, ["atrm", ...jobs]);
+      if (done.status === 0) removed.push(`${jobs.length} at job${jobs.length === 1 ? "" : "s"}`);
+      else problems.push(`could not remove the at jobs of ${user} (atrm ${why(done)})`);
+    }
+  }
+  if (existsSync3("/run/systemd/system") && has("loginctl")) {
+    const lingering = run(via, ["loginctl", "show-user", user, "--property=Linger"]).stdout ?? "";
+    if (/Linger=yes/.test(lingering)) {
+      const done = run(via, ["loginctl", "disable-linger", user]);
+      if (done.status === 0) removed.push("its systemd lingering");
+      else problems.push(`could not switch systemd lingering off for ${user} (loginctl ${why(done)})`);
+    }
+  }
+  return { removed, problems };
+}
+var CRON_SPOOLS;
+var init_scheduled_jobs = __esm({
+  "src/proc/scheduled-jobs.ts"() {
+    "use strict";
+    init_child_identity();
+    init_which();
+    CRON_SPOOLS = ["/var/spool/cron/crontabs", "/var/spool/cron"];
+  }
+});
+
 // src/proc/isolate-user.ts
 var init_isolate_user = __esm({
   "src/proc/isolate-user.ts"() {
@@ -35547,6 +35934,7 @@ var init_isolate_user = __esm({
     init_child_identity();
     init_leftovers();
     init_run_home();
+    init_scheduled_jobs();
     init_which();
   }
 });
@@ -35694,27 +36082,57 @@ var init_saved_state = __esm({
        * The separate user's fresh home of this run (`proc/run-home.ts`), until the main step removed it: the post
        * step removes what is still saved here (a cancelled or killed main step). `""` once removed.
        */
-      prUserHome: "pr-user-home"
+      prUserHome: "pr-user-home",
+      /**
+       * The snapshot of the checkout's `.git` taken before PR code ran (`proc/checkout-git.ts`): the post step
+       * puts the checkout's git directories back from it once more, then removes it.
+       */
+      checkoutGit: "checkout-git"
     };
   }
 });
 
 // src/run/isolation-scope.ts
-import { existsSync as existsSync2 } from "node:fs";
+import { existsSync as existsSync4, mkdtempSync, rmSync as rmSync2 } from "node:fs";
+function restoredWarning(restored) {
+  return `evidence-gate: the pull request's code had changed the checkout's git directories; put back as they were before it ran (nothing it wrote there may run as the runner's user in a later step): ${restored.join(", ")}.`;
+}
+function restoreLeftCheckoutGit(env) {
+  const saved = (env[`STATE_${SAVED_STATE.checkoutGit}`] ?? "").trim();
+  const guard = saved === "" ? null : readCheckoutGitGuard(saved);
+  if (guard === null) return { info: [], warnings: [] };
+  const identity = { ...guard.identity, home: "" };
+  const unscheduled = removeScheduledJobs(identity, identity.user);
+  killUserProcesses(identity);
+  const handed = handBackFiles(identity, [guard.workspace]);
+  const put = restoreCheckoutGit(guard);
+  rmSync2(guard.snapshot, { recursive: true, force: true });
+  return {
+    info: [
+      `evidence-gate post step: checked the checkout's git directories against the snapshot taken before the pull request's code ran${put.restored.length === 0 ? ": unchanged" : ""}.`
+    ],
+    warnings: [
+      ...put.restored.length > 0 ? [restoredWarning(put.restored)] : [],
+      ...[...unscheduled.problems, ...handed, ...put.problems].map((p) => `evidence-gate post step: ${p}.`)
+    ]
+  };
+}
 function removeLeftRunHome(env) {
   const saved = (env[`STATE_${SAVED_STATE.prUserHome}`] ?? "").trim();
-  if (saved === "" || !existsSync2(saved)) return null;
+  if (saved === "" || !existsSync4(saved)) return null;
   const problem = removeRunHome({ via: process.getuid?.() === 0 ? "root" : "sudo" }, saved);
   return problem === null ? `evidence-gate post step: removed the separate user's fresh home ${saved}, which the main step left.` : `evidence-gate post step: ${problem}.`;
 }
 var init_isolation_scope = __esm({
   "src/run/isolation-scope.ts"() {
     "use strict";
+    init_checkout_git();
     init_child_identity();
     init_hand_back();
     init_isolate_user();
     init_leftovers();
     init_run_home();
+    init_scheduled_jobs();
     init_trusted_git();
     init_trusted_git_dir();
     init_saved_state();
@@ -35732,6 +36150,9 @@ function savedState(env, name) {
 async function runPost(env = process.env) {
   const removed = removeLeftRunHome(env);
   if (removed !== null) info(removed);
+  const restored = restoreLeftCheckoutGit(env);
+  for (const line of restored.info) info(line);
+  for (const line of restored.warnings) warning(line);
   try {
     return await post(env);
   } catch (error2) {
@@ -35813,10 +36234,10 @@ async function post(env) {
   return { kind: "completed", checkRunId, conclusion };
 }
 function postSummary(env, facts) {
-  const run = facts.runId === "" ? "the run" : `run \`${facts.runId}\``;
+  const run2 = facts.runId === "" ? "the run" : `run \`${facts.runId}\``;
   const logs = workflowRunUrl(env);
   const where = logs === null ? "" : ` The step logs are in [the workflow run](${logs}).`;
-  const body = facts.cancelled ? `The workflow was cancelled before ${run} finished: the main step was stopped before it could post its ledger and left the check run \`${facts.status}\`, so the action's post step completed it \`cancelled\`. Nothing here is a verdict on this change; re-run the job for one.` : `${run.charAt(0).toUpperCase()}${run.slice(1)} ended before reporting (the main step crashed or was killed): it left the check run \`${facts.status}\`, so the action's post step completed it \`failure\`. A run that did not report cannot pass; re-run the job.`;
+  const body = facts.cancelled ? `The workflow was cancelled before ${run2} finished: the main step was stopped before it could post its ledger and left the check run \`${facts.status}\`, so the action's post step completed it \`cancelled\`. Nothing here is a verdict on this change; re-run the job for one.` : `${run2.charAt(0).toUpperCase()}${run2.slice(1)} ended before reporting (the main step crashed or was killed): it left the check run \`${facts.status}\`, so the action's post step completed it \`failure\`. A run that did not report cannot pass; re-run the job.`;
   return `## ${facts.title}
 
 ${body}${where}

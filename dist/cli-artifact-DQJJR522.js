@@ -1,11 +1,17 @@
+#!/usr/bin/env node
 import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
+import {
+  XMLParser,
+  XMLValidator,
+  json2xml_default
+} from "./cli-chunk-Q7OBBQAX.js";
 import {
   Octokit,
   paginateRest,
   requestLog,
   restEndpointMethods,
   retry
-} from "./index-chunk-6FLVESTP.js";
+} from "./cli-chunk-NXCD5NAZ.js";
 import {
   BearerCredentialHandler,
   HttpClient,
@@ -17,20 +23,20 @@ import {
   require_undici,
   setSecret,
   warning
-} from "./index-chunk-NT3OSKPH.js";
+} from "./cli-chunk-7GOMFJEZ.js";
 import {
   __commonJS,
   __export,
   __require,
   __toESM
-} from "./index-chunk-R2FWSBIE.js";
+} from "./cli-chunk-VKCPXAXI.js";
 
 // node_modules/@protobuf-ts/runtime/build/commonjs/json-typings.js
 var require_json_typings = __commonJS({
-  "node_modules/@protobuf-ts/runtime/build/commonjs/json-typings.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime/build/commonjs/json-typings.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.isJsonObject = exports2.typeofJsonValue = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.isJsonObject = exports.typeofJsonValue = void 0;
     function typeofJsonValue2(value) {
       let t = typeof value;
       if (t == "object") {
@@ -41,20 +47,20 @@ var require_json_typings = __commonJS({
       }
       return t;
     }
-    exports2.typeofJsonValue = typeofJsonValue2;
+    exports.typeofJsonValue = typeofJsonValue2;
     function isJsonObject(value) {
       return value !== null && typeof value == "object" && !Array.isArray(value);
     }
-    exports2.isJsonObject = isJsonObject;
+    exports.isJsonObject = isJsonObject;
   }
 });
 
 // node_modules/@protobuf-ts/runtime/build/commonjs/base64.js
 var require_base64 = __commonJS({
-  "node_modules/@protobuf-ts/runtime/build/commonjs/base64.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime/build/commonjs/base64.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.base64encode = exports2.base64decode = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.base64encode = exports.base64decode = void 0;
     var encTable = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".split("");
     var decTable = [];
     for (let i = 0; i < encTable.length; i++)
@@ -110,7 +116,7 @@ var require_base64 = __commonJS({
         throw Error(`invalid base64 string.`);
       return bytes.subarray(0, bytePos);
     }
-    exports2.base64decode = base64decode;
+    exports.base64decode = base64decode;
     function base64encode2(bytes) {
       let base64 = "", groupPos = 0, b, p = 0;
       for (let i = 0; i < bytes.length; i++) {
@@ -141,16 +147,16 @@ var require_base64 = __commonJS({
       }
       return base64;
     }
-    exports2.base64encode = base64encode2;
+    exports.base64encode = base64encode2;
   }
 });
 
 // node_modules/@protobuf-ts/runtime/build/commonjs/protobufjs-utf8.js
 var require_protobufjs_utf8 = __commonJS({
-  "node_modules/@protobuf-ts/runtime/build/commonjs/protobufjs-utf8.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime/build/commonjs/protobufjs-utf8.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.utf8read = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.utf8read = void 0;
     var fromCharCodes = (chunk) => String.fromCharCode.apply(String, chunk);
     function utf8read(bytes) {
       if (bytes.length < 1)
@@ -181,16 +187,16 @@ var require_protobufjs_utf8 = __commonJS({
       }
       return fromCharCodes(chunk.slice(0, i));
     }
-    exports2.utf8read = utf8read;
+    exports.utf8read = utf8read;
   }
 });
 
 // node_modules/@protobuf-ts/runtime/build/commonjs/binary-format-contract.js
 var require_binary_format_contract = __commonJS({
-  "node_modules/@protobuf-ts/runtime/build/commonjs/binary-format-contract.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime/build/commonjs/binary-format-contract.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.WireType = exports2.mergeBinaryOptions = exports2.UnknownFieldHandler = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.WireType = exports.mergeBinaryOptions = exports.UnknownFieldHandler = void 0;
     var UnknownFieldHandler4;
     (function(UnknownFieldHandler5) {
       UnknownFieldHandler5.symbol = /* @__PURE__ */ Symbol.for("protobuf-ts/unknown");
@@ -211,11 +217,11 @@ var require_binary_format_contract = __commonJS({
       };
       UnknownFieldHandler5.last = (message, fieldNo) => UnknownFieldHandler5.list(message, fieldNo).slice(-1)[0];
       const is = (message) => message && Array.isArray(message[UnknownFieldHandler5.symbol]);
-    })(UnknownFieldHandler4 = exports2.UnknownFieldHandler || (exports2.UnknownFieldHandler = {}));
+    })(UnknownFieldHandler4 = exports.UnknownFieldHandler || (exports.UnknownFieldHandler = {}));
     function mergeBinaryOptions(a, b) {
       return Object.assign(Object.assign({}, a), b);
     }
-    exports2.mergeBinaryOptions = mergeBinaryOptions;
+    exports.mergeBinaryOptions = mergeBinaryOptions;
     var WireType4;
     (function(WireType5) {
       WireType5[WireType5["Varint"] = 0] = "Varint";
@@ -224,16 +230,16 @@ var require_binary_format_contract = __commonJS({
       WireType5[WireType5["StartGroup"] = 3] = "StartGroup";
       WireType5[WireType5["EndGroup"] = 4] = "EndGroup";
       WireType5[WireType5["Bit32"] = 5] = "Bit32";
-    })(WireType4 = exports2.WireType || (exports2.WireType = {}));
+    })(WireType4 = exports.WireType || (exports.WireType = {}));
   }
 });
 
 // node_modules/@protobuf-ts/runtime/build/commonjs/goog-varint.js
 var require_goog_varint = __commonJS({
-  "node_modules/@protobuf-ts/runtime/build/commonjs/goog-varint.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime/build/commonjs/goog-varint.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.varint32read = exports2.varint32write = exports2.int64toString = exports2.int64fromString = exports2.varint64write = exports2.varint64read = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.varint32read = exports.varint32write = exports.int64toString = exports.int64fromString = exports.varint64write = exports.varint64read = void 0;
     function varint64read() {
       let lowBits = 0;
       let highBits = 0;
@@ -262,7 +268,7 @@ var require_goog_varint = __commonJS({
       }
       throw new Error("invalid varint");
     }
-    exports2.varint64read = varint64read;
+    exports.varint64read = varint64read;
     function varint64write(lo, hi, bytes) {
       for (let i = 0; i < 28; i = i + 7) {
         const shift = lo >>> i;
@@ -290,7 +296,7 @@ var require_goog_varint = __commonJS({
       }
       bytes.push(hi >>> 31 & 1);
     }
-    exports2.varint64write = varint64write;
+    exports.varint64write = varint64write;
     var TWO_PWR_32_DBL = (1 << 16) * (1 << 16);
     function int64fromString(dec) {
       let minus = dec[0] == "-";
@@ -314,7 +320,7 @@ var require_goog_varint = __commonJS({
       add1e6digit(-6);
       return [minus, lowBits, highBits];
     }
-    exports2.int64fromString = int64fromString;
+    exports.int64fromString = int64fromString;
     function int64toString(bitsLow, bitsHigh) {
       if (bitsHigh >>> 0 <= 2097151) {
         return "" + (TWO_PWR_32_DBL * bitsHigh + (bitsLow >>> 0));
@@ -357,7 +363,7 @@ var require_goog_varint = __commonJS({
         1
       );
     }
-    exports2.int64toString = int64toString;
+    exports.int64toString = int64toString;
     function varint32write(value, bytes) {
       if (value >= 0) {
         while (value > 127) {
@@ -373,7 +379,7 @@ var require_goog_varint = __commonJS({
         bytes.push(1);
       }
     }
-    exports2.varint32write = varint32write;
+    exports.varint32write = varint32write;
     function varint32read() {
       let b = this.buf[this.pos++];
       let result = b & 127;
@@ -408,16 +414,16 @@ var require_goog_varint = __commonJS({
       this.assertBounds();
       return result >>> 0;
     }
-    exports2.varint32read = varint32read;
+    exports.varint32read = varint32read;
   }
 });
 
 // node_modules/@protobuf-ts/runtime/build/commonjs/pb-long.js
 var require_pb_long = __commonJS({
-  "node_modules/@protobuf-ts/runtime/build/commonjs/pb-long.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime/build/commonjs/pb-long.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.PbLong = exports2.PbULong = exports2.detectBi = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.PbLong = exports.PbULong = exports.detectBi = void 0;
     var goog_varint_1 = require_goog_varint();
     var BI;
     function detectBi() {
@@ -432,7 +438,7 @@ var require_pb_long = __commonJS({
         V: dv
       } : void 0;
     }
-    exports2.detectBi = detectBi;
+    exports.detectBi = detectBi;
     detectBi();
     function assertBi(bi) {
       if (!bi)
@@ -531,7 +537,7 @@ var require_pb_long = __commonJS({
         return BI.V.getBigUint64(0, true);
       }
     };
-    exports2.PbULong = PbULong;
+    exports.PbULong = PbULong;
     PbULong.ZERO = new PbULong(0, 0);
     var PbLong2 = class _PbLong extends SharedPbLong {
       /**
@@ -625,17 +631,17 @@ var require_pb_long = __commonJS({
         return BI.V.getBigInt64(0, true);
       }
     };
-    exports2.PbLong = PbLong2;
+    exports.PbLong = PbLong2;
     PbLong2.ZERO = new PbLong2(0, 0);
   }
 });
 
 // node_modules/@protobuf-ts/runtime/build/commonjs/binary-reader.js
 var require_binary_reader = __commonJS({
-  "node_modules/@protobuf-ts/runtime/build/commonjs/binary-reader.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime/build/commonjs/binary-reader.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.BinaryReader = exports2.binaryReadOptions = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.BinaryReader = exports.binaryReadOptions = void 0;
     var binary_format_contract_1 = require_binary_format_contract();
     var pb_long_1 = require_pb_long();
     var goog_varint_1 = require_goog_varint();
@@ -646,7 +652,7 @@ var require_binary_reader = __commonJS({
     function binaryReadOptions(options) {
       return options ? Object.assign(Object.assign({}, defaultsRead), options) : defaultsRead;
     }
-    exports2.binaryReadOptions = binaryReadOptions;
+    exports.binaryReadOptions = binaryReadOptions;
     var BinaryReader = class {
       constructor(buf, textDecoder) {
         this.varint64 = goog_varint_1.varint64read;
@@ -803,26 +809,26 @@ var require_binary_reader = __commonJS({
         return this.textDecoder.decode(this.bytes());
       }
     };
-    exports2.BinaryReader = BinaryReader;
+    exports.BinaryReader = BinaryReader;
   }
 });
 
 // node_modules/@protobuf-ts/runtime/build/commonjs/assert.js
 var require_assert = __commonJS({
-  "node_modules/@protobuf-ts/runtime/build/commonjs/assert.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime/build/commonjs/assert.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.assertFloat32 = exports2.assertUInt32 = exports2.assertInt32 = exports2.assertNever = exports2.assert = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.assertFloat32 = exports.assertUInt32 = exports.assertInt32 = exports.assertNever = exports.assert = void 0;
     function assert(condition, msg) {
       if (!condition) {
         throw new Error(msg);
       }
     }
-    exports2.assert = assert;
+    exports.assert = assert;
     function assertNever(value, msg) {
       throw new Error(msg !== null && msg !== void 0 ? msg : "Unexpected object: " + value);
     }
-    exports2.assertNever = assertNever;
+    exports.assertNever = assertNever;
     var FLOAT32_MAX = 34028234663852886e22;
     var FLOAT32_MIN = -34028234663852886e22;
     var UINT32_MAX = 4294967295;
@@ -834,14 +840,14 @@ var require_assert = __commonJS({
       if (!Number.isInteger(arg) || arg > INT32_MAX || arg < INT32_MIN)
         throw new Error("invalid int 32: " + arg);
     }
-    exports2.assertInt32 = assertInt32;
+    exports.assertInt32 = assertInt32;
     function assertUInt32(arg) {
       if (typeof arg !== "number")
         throw new Error("invalid uint 32: " + typeof arg);
       if (!Number.isInteger(arg) || arg > UINT32_MAX || arg < 0)
         throw new Error("invalid uint 32: " + arg);
     }
-    exports2.assertUInt32 = assertUInt32;
+    exports.assertUInt32 = assertUInt32;
     function assertFloat32(arg) {
       if (typeof arg !== "number")
         throw new Error("invalid float 32: " + typeof arg);
@@ -850,16 +856,16 @@ var require_assert = __commonJS({
       if (arg > FLOAT32_MAX || arg < FLOAT32_MIN)
         throw new Error("invalid float 32: " + arg);
     }
-    exports2.assertFloat32 = assertFloat32;
+    exports.assertFloat32 = assertFloat32;
   }
 });
 
 // node_modules/@protobuf-ts/runtime/build/commonjs/binary-writer.js
 var require_binary_writer = __commonJS({
-  "node_modules/@protobuf-ts/runtime/build/commonjs/binary-writer.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime/build/commonjs/binary-writer.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.BinaryWriter = exports2.binaryWriteOptions = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.BinaryWriter = exports.binaryWriteOptions = void 0;
     var pb_long_1 = require_pb_long();
     var goog_varint_1 = require_goog_varint();
     var assert_1 = require_assert();
@@ -870,7 +876,7 @@ var require_binary_writer = __commonJS({
     function binaryWriteOptions(options) {
       return options ? Object.assign(Object.assign({}, defaultsWrite), options) : defaultsWrite;
     }
-    exports2.binaryWriteOptions = binaryWriteOptions;
+    exports.binaryWriteOptions = binaryWriteOptions;
     var BinaryWriter = class {
       constructor(textEncoder) {
         this.stack = [];
@@ -1075,16 +1081,16 @@ var require_binary_writer = __commonJS({
         return this;
       }
     };
-    exports2.BinaryWriter = BinaryWriter;
+    exports.BinaryWriter = BinaryWriter;
   }
 });
 
 // node_modules/@protobuf-ts/runtime/build/commonjs/json-format-contract.js
 var require_json_format_contract = __commonJS({
-  "node_modules/@protobuf-ts/runtime/build/commonjs/json-format-contract.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime/build/commonjs/json-format-contract.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.mergeJsonOptions = exports2.jsonWriteOptions = exports2.jsonReadOptions = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.mergeJsonOptions = exports.jsonWriteOptions = exports.jsonReadOptions = void 0;
     var defaultsWrite = {
       emitDefaultValues: false,
       enumAsInteger: false,
@@ -1097,37 +1103,37 @@ var require_json_format_contract = __commonJS({
     function jsonReadOptions(options) {
       return options ? Object.assign(Object.assign({}, defaultsRead), options) : defaultsRead;
     }
-    exports2.jsonReadOptions = jsonReadOptions;
+    exports.jsonReadOptions = jsonReadOptions;
     function jsonWriteOptions(options) {
       return options ? Object.assign(Object.assign({}, defaultsWrite), options) : defaultsWrite;
     }
-    exports2.jsonWriteOptions = jsonWriteOptions;
+    exports.jsonWriteOptions = jsonWriteOptions;
     function mergeJsonOptions(a, b) {
       var _a, _b;
       let c = Object.assign(Object.assign({}, a), b);
       c.typeRegistry = [...(_a = a === null || a === void 0 ? void 0 : a.typeRegistry) !== null && _a !== void 0 ? _a : [], ...(_b = b === null || b === void 0 ? void 0 : b.typeRegistry) !== null && _b !== void 0 ? _b : []];
       return c;
     }
-    exports2.mergeJsonOptions = mergeJsonOptions;
+    exports.mergeJsonOptions = mergeJsonOptions;
   }
 });
 
 // node_modules/@protobuf-ts/runtime/build/commonjs/message-type-contract.js
 var require_message_type_contract = __commonJS({
-  "node_modules/@protobuf-ts/runtime/build/commonjs/message-type-contract.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime/build/commonjs/message-type-contract.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.MESSAGE_TYPE = void 0;
-    exports2.MESSAGE_TYPE = /* @__PURE__ */ Symbol.for("protobuf-ts/message-type");
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.MESSAGE_TYPE = void 0;
+    exports.MESSAGE_TYPE = /* @__PURE__ */ Symbol.for("protobuf-ts/message-type");
   }
 });
 
 // node_modules/@protobuf-ts/runtime/build/commonjs/lower-camel-case.js
 var require_lower_camel_case = __commonJS({
-  "node_modules/@protobuf-ts/runtime/build/commonjs/lower-camel-case.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime/build/commonjs/lower-camel-case.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.lowerCamelCase = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.lowerCamelCase = void 0;
     function lowerCamelCase(snakeCase) {
       let capNext = false;
       const sb = [];
@@ -1149,16 +1155,16 @@ var require_lower_camel_case = __commonJS({
       }
       return sb.join("");
     }
-    exports2.lowerCamelCase = lowerCamelCase;
+    exports.lowerCamelCase = lowerCamelCase;
   }
 });
 
 // node_modules/@protobuf-ts/runtime/build/commonjs/reflection-info.js
 var require_reflection_info = __commonJS({
-  "node_modules/@protobuf-ts/runtime/build/commonjs/reflection-info.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime/build/commonjs/reflection-info.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.readMessageOption = exports2.readFieldOption = exports2.readFieldOptions = exports2.normalizeFieldInfo = exports2.RepeatType = exports2.LongType = exports2.ScalarType = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.readMessageOption = exports.readFieldOption = exports.readFieldOptions = exports.normalizeFieldInfo = exports.RepeatType = exports.LongType = exports.ScalarType = void 0;
     var lower_camel_case_1 = require_lower_camel_case();
     var ScalarType2;
     (function(ScalarType3) {
@@ -1177,19 +1183,19 @@ var require_reflection_info = __commonJS({
       ScalarType3[ScalarType3["SFIXED64"] = 16] = "SFIXED64";
       ScalarType3[ScalarType3["SINT32"] = 17] = "SINT32";
       ScalarType3[ScalarType3["SINT64"] = 18] = "SINT64";
-    })(ScalarType2 = exports2.ScalarType || (exports2.ScalarType = {}));
+    })(ScalarType2 = exports.ScalarType || (exports.ScalarType = {}));
     var LongType2;
     (function(LongType3) {
       LongType3[LongType3["BIGINT"] = 0] = "BIGINT";
       LongType3[LongType3["STRING"] = 1] = "STRING";
       LongType3[LongType3["NUMBER"] = 2] = "NUMBER";
-    })(LongType2 = exports2.LongType || (exports2.LongType = {}));
+    })(LongType2 = exports.LongType || (exports.LongType = {}));
     var RepeatType;
     (function(RepeatType2) {
       RepeatType2[RepeatType2["NO"] = 0] = "NO";
       RepeatType2[RepeatType2["PACKED"] = 1] = "PACKED";
       RepeatType2[RepeatType2["UNPACKED"] = 2] = "UNPACKED";
-    })(RepeatType = exports2.RepeatType || (exports2.RepeatType = {}));
+    })(RepeatType = exports.RepeatType || (exports.RepeatType = {}));
     function normalizeFieldInfo(field) {
       var _a, _b, _c, _d;
       field.localName = (_a = field.localName) !== null && _a !== void 0 ? _a : lower_camel_case_1.lowerCamelCase(field.name);
@@ -1198,13 +1204,13 @@ var require_reflection_info = __commonJS({
       field.opt = (_d = field.opt) !== null && _d !== void 0 ? _d : field.repeat ? false : field.oneof ? false : field.kind == "message";
       return field;
     }
-    exports2.normalizeFieldInfo = normalizeFieldInfo;
+    exports.normalizeFieldInfo = normalizeFieldInfo;
     function readFieldOptions(messageType, fieldName, extensionName, extensionType) {
       var _a;
       const options = (_a = messageType.fields.find((m, i) => m.localName == fieldName || i == fieldName)) === null || _a === void 0 ? void 0 : _a.options;
       return options && options[extensionName] ? extensionType.fromJson(options[extensionName]) : void 0;
     }
-    exports2.readFieldOptions = readFieldOptions;
+    exports.readFieldOptions = readFieldOptions;
     function readFieldOption(messageType, fieldName, extensionName, extensionType) {
       var _a;
       const options = (_a = messageType.fields.find((m, i) => m.localName == fieldName || i == fieldName)) === null || _a === void 0 ? void 0 : _a.options;
@@ -1217,7 +1223,7 @@ var require_reflection_info = __commonJS({
       }
       return extensionType ? extensionType.fromJson(optionVal) : optionVal;
     }
-    exports2.readFieldOption = readFieldOption;
+    exports.readFieldOption = readFieldOption;
     function readMessageOption(messageType, extensionName, extensionType) {
       const options = messageType.options;
       const optionVal = options[extensionName];
@@ -1226,16 +1232,16 @@ var require_reflection_info = __commonJS({
       }
       return extensionType ? extensionType.fromJson(optionVal) : optionVal;
     }
-    exports2.readMessageOption = readMessageOption;
+    exports.readMessageOption = readMessageOption;
   }
 });
 
 // node_modules/@protobuf-ts/runtime/build/commonjs/oneof.js
 var require_oneof = __commonJS({
-  "node_modules/@protobuf-ts/runtime/build/commonjs/oneof.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime/build/commonjs/oneof.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.getSelectedOneofValue = exports2.clearOneofValue = exports2.setUnknownOneofValue = exports2.setOneofValue = exports2.getOneofValue = exports2.isOneofGroup = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.getSelectedOneofValue = exports.clearOneofValue = exports.setUnknownOneofValue = exports.setOneofValue = exports.getOneofValue = exports.isOneofGroup = void 0;
     function isOneofGroup(any) {
       if (typeof any != "object" || any === null || !any.hasOwnProperty("oneofKind")) {
         return false;
@@ -1251,11 +1257,11 @@ var require_oneof = __commonJS({
           return false;
       }
     }
-    exports2.isOneofGroup = isOneofGroup;
+    exports.isOneofGroup = isOneofGroup;
     function getOneofValue(oneof, kind) {
       return oneof[kind];
     }
-    exports2.getOneofValue = getOneofValue;
+    exports.getOneofValue = getOneofValue;
     function setOneofValue(oneof, kind, value) {
       if (oneof.oneofKind !== void 0) {
         delete oneof[oneof.oneofKind];
@@ -1265,7 +1271,7 @@ var require_oneof = __commonJS({
         oneof[kind] = value;
       }
     }
-    exports2.setOneofValue = setOneofValue;
+    exports.setOneofValue = setOneofValue;
     function setUnknownOneofValue(oneof, kind, value) {
       if (oneof.oneofKind !== void 0) {
         delete oneof[oneof.oneofKind];
@@ -1275,30 +1281,30 @@ var require_oneof = __commonJS({
         oneof[kind] = value;
       }
     }
-    exports2.setUnknownOneofValue = setUnknownOneofValue;
+    exports.setUnknownOneofValue = setUnknownOneofValue;
     function clearOneofValue(oneof) {
       if (oneof.oneofKind !== void 0) {
         delete oneof[oneof.oneofKind];
       }
       oneof.oneofKind = void 0;
     }
-    exports2.clearOneofValue = clearOneofValue;
+    exports.clearOneofValue = clearOneofValue;
     function getSelectedOneofValue(oneof) {
       if (oneof.oneofKind === void 0) {
         return void 0;
       }
       return oneof[oneof.oneofKind];
     }
-    exports2.getSelectedOneofValue = getSelectedOneofValue;
+    exports.getSelectedOneofValue = getSelectedOneofValue;
   }
 });
 
 // node_modules/@protobuf-ts/runtime/build/commonjs/reflection-type-check.js
 var require_reflection_type_check = __commonJS({
-  "node_modules/@protobuf-ts/runtime/build/commonjs/reflection-type-check.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime/build/commonjs/reflection-type-check.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.ReflectionTypeCheck = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.ReflectionTypeCheck = void 0;
     var reflection_info_1 = require_reflection_info();
     var oneof_1 = require_oneof();
     var ReflectionTypeCheck = class {
@@ -1512,16 +1518,16 @@ var require_reflection_type_check = __commonJS({
         }
       }
     };
-    exports2.ReflectionTypeCheck = ReflectionTypeCheck;
+    exports.ReflectionTypeCheck = ReflectionTypeCheck;
   }
 });
 
 // node_modules/@protobuf-ts/runtime/build/commonjs/reflection-long-convert.js
 var require_reflection_long_convert = __commonJS({
-  "node_modules/@protobuf-ts/runtime/build/commonjs/reflection-long-convert.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime/build/commonjs/reflection-long-convert.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.reflectionLongConvert = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.reflectionLongConvert = void 0;
     var reflection_info_1 = require_reflection_info();
     function reflectionLongConvert(long, type) {
       switch (type) {
@@ -1533,16 +1539,16 @@ var require_reflection_long_convert = __commonJS({
           return long.toString();
       }
     }
-    exports2.reflectionLongConvert = reflectionLongConvert;
+    exports.reflectionLongConvert = reflectionLongConvert;
   }
 });
 
 // node_modules/@protobuf-ts/runtime/build/commonjs/reflection-json-reader.js
 var require_reflection_json_reader = __commonJS({
-  "node_modules/@protobuf-ts/runtime/build/commonjs/reflection-json-reader.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime/build/commonjs/reflection-json-reader.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.ReflectionJsonReader = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.ReflectionJsonReader = void 0;
     var json_typings_1 = require_json_typings();
     var base64_1 = require_base64();
     var reflection_info_1 = require_reflection_info();
@@ -1832,16 +1838,16 @@ var require_reflection_json_reader = __commonJS({
         this.assert(false, fieldName + (e ? " - " + e : ""), json);
       }
     };
-    exports2.ReflectionJsonReader = ReflectionJsonReader;
+    exports.ReflectionJsonReader = ReflectionJsonReader;
   }
 });
 
 // node_modules/@protobuf-ts/runtime/build/commonjs/reflection-json-writer.js
 var require_reflection_json_writer = __commonJS({
-  "node_modules/@protobuf-ts/runtime/build/commonjs/reflection-json-writer.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime/build/commonjs/reflection-json-writer.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.ReflectionJsonWriter = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.ReflectionJsonWriter = void 0;
     var base64_1 = require_base64();
     var pb_long_1 = require_pb_long();
     var reflection_info_1 = require_reflection_info();
@@ -2052,16 +2058,16 @@ var require_reflection_json_writer = __commonJS({
         }
       }
     };
-    exports2.ReflectionJsonWriter = ReflectionJsonWriter;
+    exports.ReflectionJsonWriter = ReflectionJsonWriter;
   }
 });
 
 // node_modules/@protobuf-ts/runtime/build/commonjs/reflection-scalar-default.js
 var require_reflection_scalar_default = __commonJS({
-  "node_modules/@protobuf-ts/runtime/build/commonjs/reflection-scalar-default.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime/build/commonjs/reflection-scalar-default.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.reflectionScalarDefault = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.reflectionScalarDefault = void 0;
     var reflection_info_1 = require_reflection_info();
     var reflection_long_convert_1 = require_reflection_long_convert();
     var pb_long_1 = require_pb_long();
@@ -2087,16 +2093,16 @@ var require_reflection_scalar_default = __commonJS({
           return 0;
       }
     }
-    exports2.reflectionScalarDefault = reflectionScalarDefault;
+    exports.reflectionScalarDefault = reflectionScalarDefault;
   }
 });
 
 // node_modules/@protobuf-ts/runtime/build/commonjs/reflection-binary-reader.js
 var require_reflection_binary_reader = __commonJS({
-  "node_modules/@protobuf-ts/runtime/build/commonjs/reflection-binary-reader.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime/build/commonjs/reflection-binary-reader.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.ReflectionBinaryReader = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.ReflectionBinaryReader = void 0;
     var binary_format_contract_1 = require_binary_format_contract();
     var reflection_info_1 = require_reflection_info();
     var reflection_long_convert_1 = require_reflection_long_convert();
@@ -2261,16 +2267,16 @@ var require_reflection_binary_reader = __commonJS({
         }
       }
     };
-    exports2.ReflectionBinaryReader = ReflectionBinaryReader;
+    exports.ReflectionBinaryReader = ReflectionBinaryReader;
   }
 });
 
 // node_modules/@protobuf-ts/runtime/build/commonjs/reflection-binary-writer.js
 var require_reflection_binary_writer = __commonJS({
-  "node_modules/@protobuf-ts/runtime/build/commonjs/reflection-binary-writer.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime/build/commonjs/reflection-binary-writer.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.ReflectionBinaryWriter = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.ReflectionBinaryWriter = void 0;
     var binary_format_contract_1 = require_binary_format_contract();
     var reflection_info_1 = require_reflection_info();
     var assert_1 = require_assert();
@@ -2480,16 +2486,16 @@ var require_reflection_binary_writer = __commonJS({
         return [t, m, i || d];
       }
     };
-    exports2.ReflectionBinaryWriter = ReflectionBinaryWriter;
+    exports.ReflectionBinaryWriter = ReflectionBinaryWriter;
   }
 });
 
 // node_modules/@protobuf-ts/runtime/build/commonjs/reflection-create.js
 var require_reflection_create = __commonJS({
-  "node_modules/@protobuf-ts/runtime/build/commonjs/reflection-create.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime/build/commonjs/reflection-create.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.reflectionCreate = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.reflectionCreate = void 0;
     var reflection_scalar_default_1 = require_reflection_scalar_default();
     var message_type_contract_1 = require_message_type_contract();
     function reflectionCreate(type) {
@@ -2517,16 +2523,16 @@ var require_reflection_create = __commonJS({
       }
       return msg;
     }
-    exports2.reflectionCreate = reflectionCreate;
+    exports.reflectionCreate = reflectionCreate;
   }
 });
 
 // node_modules/@protobuf-ts/runtime/build/commonjs/reflection-merge-partial.js
 var require_reflection_merge_partial = __commonJS({
-  "node_modules/@protobuf-ts/runtime/build/commonjs/reflection-merge-partial.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime/build/commonjs/reflection-merge-partial.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.reflectionMergePartial = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.reflectionMergePartial = void 0;
     function reflectionMergePartial4(info2, target, source) {
       let fieldValue, input = source, output;
       for (let field of info2.fields) {
@@ -2587,16 +2593,16 @@ var require_reflection_merge_partial = __commonJS({
         }
       }
     }
-    exports2.reflectionMergePartial = reflectionMergePartial4;
+    exports.reflectionMergePartial = reflectionMergePartial4;
   }
 });
 
 // node_modules/@protobuf-ts/runtime/build/commonjs/reflection-equals.js
 var require_reflection_equals = __commonJS({
-  "node_modules/@protobuf-ts/runtime/build/commonjs/reflection-equals.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime/build/commonjs/reflection-equals.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.reflectionEquals = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.reflectionEquals = void 0;
     var reflection_info_1 = require_reflection_info();
     function reflectionEquals(info2, a, b) {
       if (a === b)
@@ -2627,7 +2633,7 @@ var require_reflection_equals = __commonJS({
       }
       return true;
     }
-    exports2.reflectionEquals = reflectionEquals;
+    exports.reflectionEquals = reflectionEquals;
     var objectValues = Object.values;
     function primitiveEq(type, a, b) {
       if (a === b)
@@ -2664,10 +2670,10 @@ var require_reflection_equals = __commonJS({
 
 // node_modules/@protobuf-ts/runtime/build/commonjs/message-type.js
 var require_message_type = __commonJS({
-  "node_modules/@protobuf-ts/runtime/build/commonjs/message-type.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime/build/commonjs/message-type.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.MessageType = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.MessageType = void 0;
     var message_type_contract_1 = require_message_type_contract();
     var reflection_info_1 = require_reflection_info();
     var reflection_type_check_1 = require_reflection_type_check();
@@ -2837,30 +2843,30 @@ var require_message_type = __commonJS({
         return message;
       }
     };
-    exports2.MessageType = MessageType4;
+    exports.MessageType = MessageType4;
   }
 });
 
 // node_modules/@protobuf-ts/runtime/build/commonjs/reflection-contains-message-type.js
 var require_reflection_contains_message_type = __commonJS({
-  "node_modules/@protobuf-ts/runtime/build/commonjs/reflection-contains-message-type.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime/build/commonjs/reflection-contains-message-type.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.containsMessageType = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.containsMessageType = void 0;
     var message_type_contract_1 = require_message_type_contract();
     function containsMessageType(msg) {
       return msg[message_type_contract_1.MESSAGE_TYPE] != null;
     }
-    exports2.containsMessageType = containsMessageType;
+    exports.containsMessageType = containsMessageType;
   }
 });
 
 // node_modules/@protobuf-ts/runtime/build/commonjs/enum-object.js
 var require_enum_object = __commonJS({
-  "node_modules/@protobuf-ts/runtime/build/commonjs/enum-object.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime/build/commonjs/enum-object.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.listEnumNumbers = exports2.listEnumNames = exports2.listEnumValues = exports2.isEnumObject = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.listEnumNumbers = exports.listEnumNames = exports.listEnumValues = exports.isEnumObject = void 0;
     function isEnumObject(arg) {
       if (typeof arg != "object" || arg === null) {
         return false;
@@ -2888,7 +2894,7 @@ var require_enum_object = __commonJS({
       }
       return true;
     }
-    exports2.isEnumObject = isEnumObject;
+    exports.isEnumObject = isEnumObject;
     function listEnumValues(enumObject) {
       if (!isEnumObject(enumObject))
         throw new Error("not a typescript enum object");
@@ -2898,199 +2904,199 @@ var require_enum_object = __commonJS({
           values.push({ name, number });
       return values;
     }
-    exports2.listEnumValues = listEnumValues;
+    exports.listEnumValues = listEnumValues;
     function listEnumNames(enumObject) {
       return listEnumValues(enumObject).map((val) => val.name);
     }
-    exports2.listEnumNames = listEnumNames;
+    exports.listEnumNames = listEnumNames;
     function listEnumNumbers(enumObject) {
       return listEnumValues(enumObject).map((val) => val.number).filter((num, index, arr) => arr.indexOf(num) == index);
     }
-    exports2.listEnumNumbers = listEnumNumbers;
+    exports.listEnumNumbers = listEnumNumbers;
   }
 });
 
 // node_modules/@protobuf-ts/runtime/build/commonjs/index.js
 var require_commonjs = __commonJS({
-  "node_modules/@protobuf-ts/runtime/build/commonjs/index.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime/build/commonjs/index.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
+    Object.defineProperty(exports, "__esModule", { value: true });
     var json_typings_1 = require_json_typings();
-    Object.defineProperty(exports2, "typeofJsonValue", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "typeofJsonValue", { enumerable: true, get: function() {
       return json_typings_1.typeofJsonValue;
     } });
-    Object.defineProperty(exports2, "isJsonObject", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "isJsonObject", { enumerable: true, get: function() {
       return json_typings_1.isJsonObject;
     } });
     var base64_1 = require_base64();
-    Object.defineProperty(exports2, "base64decode", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "base64decode", { enumerable: true, get: function() {
       return base64_1.base64decode;
     } });
-    Object.defineProperty(exports2, "base64encode", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "base64encode", { enumerable: true, get: function() {
       return base64_1.base64encode;
     } });
     var protobufjs_utf8_1 = require_protobufjs_utf8();
-    Object.defineProperty(exports2, "utf8read", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "utf8read", { enumerable: true, get: function() {
       return protobufjs_utf8_1.utf8read;
     } });
     var binary_format_contract_1 = require_binary_format_contract();
-    Object.defineProperty(exports2, "WireType", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "WireType", { enumerable: true, get: function() {
       return binary_format_contract_1.WireType;
     } });
-    Object.defineProperty(exports2, "mergeBinaryOptions", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "mergeBinaryOptions", { enumerable: true, get: function() {
       return binary_format_contract_1.mergeBinaryOptions;
     } });
-    Object.defineProperty(exports2, "UnknownFieldHandler", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "UnknownFieldHandler", { enumerable: true, get: function() {
       return binary_format_contract_1.UnknownFieldHandler;
     } });
     var binary_reader_1 = require_binary_reader();
-    Object.defineProperty(exports2, "BinaryReader", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "BinaryReader", { enumerable: true, get: function() {
       return binary_reader_1.BinaryReader;
     } });
-    Object.defineProperty(exports2, "binaryReadOptions", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "binaryReadOptions", { enumerable: true, get: function() {
       return binary_reader_1.binaryReadOptions;
     } });
     var binary_writer_1 = require_binary_writer();
-    Object.defineProperty(exports2, "BinaryWriter", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "BinaryWriter", { enumerable: true, get: function() {
       return binary_writer_1.BinaryWriter;
     } });
-    Object.defineProperty(exports2, "binaryWriteOptions", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "binaryWriteOptions", { enumerable: true, get: function() {
       return binary_writer_1.binaryWriteOptions;
     } });
     var pb_long_1 = require_pb_long();
-    Object.defineProperty(exports2, "PbLong", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "PbLong", { enumerable: true, get: function() {
       return pb_long_1.PbLong;
     } });
-    Object.defineProperty(exports2, "PbULong", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "PbULong", { enumerable: true, get: function() {
       return pb_long_1.PbULong;
     } });
     var json_format_contract_1 = require_json_format_contract();
-    Object.defineProperty(exports2, "jsonReadOptions", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "jsonReadOptions", { enumerable: true, get: function() {
       return json_format_contract_1.jsonReadOptions;
     } });
-    Object.defineProperty(exports2, "jsonWriteOptions", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "jsonWriteOptions", { enumerable: true, get: function() {
       return json_format_contract_1.jsonWriteOptions;
     } });
-    Object.defineProperty(exports2, "mergeJsonOptions", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "mergeJsonOptions", { enumerable: true, get: function() {
       return json_format_contract_1.mergeJsonOptions;
     } });
     var message_type_contract_1 = require_message_type_contract();
-    Object.defineProperty(exports2, "MESSAGE_TYPE", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "MESSAGE_TYPE", { enumerable: true, get: function() {
       return message_type_contract_1.MESSAGE_TYPE;
     } });
     var message_type_1 = require_message_type();
-    Object.defineProperty(exports2, "MessageType", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "MessageType", { enumerable: true, get: function() {
       return message_type_1.MessageType;
     } });
     var reflection_info_1 = require_reflection_info();
-    Object.defineProperty(exports2, "ScalarType", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "ScalarType", { enumerable: true, get: function() {
       return reflection_info_1.ScalarType;
     } });
-    Object.defineProperty(exports2, "LongType", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "LongType", { enumerable: true, get: function() {
       return reflection_info_1.LongType;
     } });
-    Object.defineProperty(exports2, "RepeatType", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "RepeatType", { enumerable: true, get: function() {
       return reflection_info_1.RepeatType;
     } });
-    Object.defineProperty(exports2, "normalizeFieldInfo", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "normalizeFieldInfo", { enumerable: true, get: function() {
       return reflection_info_1.normalizeFieldInfo;
     } });
-    Object.defineProperty(exports2, "readFieldOptions", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "readFieldOptions", { enumerable: true, get: function() {
       return reflection_info_1.readFieldOptions;
     } });
-    Object.defineProperty(exports2, "readFieldOption", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "readFieldOption", { enumerable: true, get: function() {
       return reflection_info_1.readFieldOption;
     } });
-    Object.defineProperty(exports2, "readMessageOption", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "readMessageOption", { enumerable: true, get: function() {
       return reflection_info_1.readMessageOption;
     } });
     var reflection_type_check_1 = require_reflection_type_check();
-    Object.defineProperty(exports2, "ReflectionTypeCheck", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "ReflectionTypeCheck", { enumerable: true, get: function() {
       return reflection_type_check_1.ReflectionTypeCheck;
     } });
     var reflection_create_1 = require_reflection_create();
-    Object.defineProperty(exports2, "reflectionCreate", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "reflectionCreate", { enumerable: true, get: function() {
       return reflection_create_1.reflectionCreate;
     } });
     var reflection_scalar_default_1 = require_reflection_scalar_default();
-    Object.defineProperty(exports2, "reflectionScalarDefault", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "reflectionScalarDefault", { enumerable: true, get: function() {
       return reflection_scalar_default_1.reflectionScalarDefault;
     } });
     var reflection_merge_partial_1 = require_reflection_merge_partial();
-    Object.defineProperty(exports2, "reflectionMergePartial", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "reflectionMergePartial", { enumerable: true, get: function() {
       return reflection_merge_partial_1.reflectionMergePartial;
     } });
     var reflection_equals_1 = require_reflection_equals();
-    Object.defineProperty(exports2, "reflectionEquals", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "reflectionEquals", { enumerable: true, get: function() {
       return reflection_equals_1.reflectionEquals;
     } });
     var reflection_binary_reader_1 = require_reflection_binary_reader();
-    Object.defineProperty(exports2, "ReflectionBinaryReader", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "ReflectionBinaryReader", { enumerable: true, get: function() {
       return reflection_binary_reader_1.ReflectionBinaryReader;
     } });
     var reflection_binary_writer_1 = require_reflection_binary_writer();
-    Object.defineProperty(exports2, "ReflectionBinaryWriter", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "ReflectionBinaryWriter", { enumerable: true, get: function() {
       return reflection_binary_writer_1.ReflectionBinaryWriter;
     } });
     var reflection_json_reader_1 = require_reflection_json_reader();
-    Object.defineProperty(exports2, "ReflectionJsonReader", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "ReflectionJsonReader", { enumerable: true, get: function() {
       return reflection_json_reader_1.ReflectionJsonReader;
     } });
     var reflection_json_writer_1 = require_reflection_json_writer();
-    Object.defineProperty(exports2, "ReflectionJsonWriter", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "ReflectionJsonWriter", { enumerable: true, get: function() {
       return reflection_json_writer_1.ReflectionJsonWriter;
     } });
     var reflection_contains_message_type_1 = require_reflection_contains_message_type();
-    Object.defineProperty(exports2, "containsMessageType", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "containsMessageType", { enumerable: true, get: function() {
       return reflection_contains_message_type_1.containsMessageType;
     } });
     var oneof_1 = require_oneof();
-    Object.defineProperty(exports2, "isOneofGroup", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "isOneofGroup", { enumerable: true, get: function() {
       return oneof_1.isOneofGroup;
     } });
-    Object.defineProperty(exports2, "setOneofValue", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "setOneofValue", { enumerable: true, get: function() {
       return oneof_1.setOneofValue;
     } });
-    Object.defineProperty(exports2, "getOneofValue", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "getOneofValue", { enumerable: true, get: function() {
       return oneof_1.getOneofValue;
     } });
-    Object.defineProperty(exports2, "clearOneofValue", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "clearOneofValue", { enumerable: true, get: function() {
       return oneof_1.clearOneofValue;
     } });
-    Object.defineProperty(exports2, "getSelectedOneofValue", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "getSelectedOneofValue", { enumerable: true, get: function() {
       return oneof_1.getSelectedOneofValue;
     } });
     var enum_object_1 = require_enum_object();
-    Object.defineProperty(exports2, "listEnumValues", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "listEnumValues", { enumerable: true, get: function() {
       return enum_object_1.listEnumValues;
     } });
-    Object.defineProperty(exports2, "listEnumNames", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "listEnumNames", { enumerable: true, get: function() {
       return enum_object_1.listEnumNames;
     } });
-    Object.defineProperty(exports2, "listEnumNumbers", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "listEnumNumbers", { enumerable: true, get: function() {
       return enum_object_1.listEnumNumbers;
     } });
-    Object.defineProperty(exports2, "isEnumObject", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "isEnumObject", { enumerable: true, get: function() {
       return enum_object_1.isEnumObject;
     } });
     var lower_camel_case_1 = require_lower_camel_case();
-    Object.defineProperty(exports2, "lowerCamelCase", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "lowerCamelCase", { enumerable: true, get: function() {
       return lower_camel_case_1.lowerCamelCase;
     } });
     var assert_1 = require_assert();
-    Object.defineProperty(exports2, "assert", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "assert", { enumerable: true, get: function() {
       return assert_1.assert;
     } });
-    Object.defineProperty(exports2, "assertNever", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "assertNever", { enumerable: true, get: function() {
       return assert_1.assertNever;
     } });
-    Object.defineProperty(exports2, "assertInt32", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "assertInt32", { enumerable: true, get: function() {
       return assert_1.assertInt32;
     } });
-    Object.defineProperty(exports2, "assertUInt32", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "assertUInt32", { enumerable: true, get: function() {
       return assert_1.assertUInt32;
     } });
-    Object.defineProperty(exports2, "assertFloat32", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "assertFloat32", { enumerable: true, get: function() {
       return assert_1.assertFloat32;
     } });
   }
@@ -3098,10 +3104,10 @@ var require_commonjs = __commonJS({
 
 // node_modules/@protobuf-ts/runtime-rpc/build/commonjs/reflection-info.js
 var require_reflection_info2 = __commonJS({
-  "node_modules/@protobuf-ts/runtime-rpc/build/commonjs/reflection-info.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime-rpc/build/commonjs/reflection-info.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.readServiceOption = exports2.readMethodOption = exports2.readMethodOptions = exports2.normalizeMethodInfo = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.readServiceOption = exports.readMethodOption = exports.readMethodOptions = exports.normalizeMethodInfo = void 0;
     var runtime_1 = require_commonjs();
     function normalizeMethodInfo(method, service) {
       var _a, _b, _c;
@@ -3114,13 +3120,13 @@ var require_reflection_info2 = __commonJS({
       m.idempotency = (_c = m.idempotency) !== null && _c !== void 0 ? _c : void 0;
       return m;
     }
-    exports2.normalizeMethodInfo = normalizeMethodInfo;
+    exports.normalizeMethodInfo = normalizeMethodInfo;
     function readMethodOptions(service, methodName, extensionName, extensionType) {
       var _a;
       const options = (_a = service.methods.find((m, i) => m.localName === methodName || i === methodName)) === null || _a === void 0 ? void 0 : _a.options;
       return options && options[extensionName] ? extensionType.fromJson(options[extensionName]) : void 0;
     }
-    exports2.readMethodOptions = readMethodOptions;
+    exports.readMethodOptions = readMethodOptions;
     function readMethodOption(service, methodName, extensionName, extensionType) {
       var _a;
       const options = (_a = service.methods.find((m, i) => m.localName === methodName || i === methodName)) === null || _a === void 0 ? void 0 : _a.options;
@@ -3133,7 +3139,7 @@ var require_reflection_info2 = __commonJS({
       }
       return extensionType ? extensionType.fromJson(optionVal) : optionVal;
     }
-    exports2.readMethodOption = readMethodOption;
+    exports.readMethodOption = readMethodOption;
     function readServiceOption(service, extensionName, extensionType) {
       const options = service.options;
       if (!options) {
@@ -3145,16 +3151,16 @@ var require_reflection_info2 = __commonJS({
       }
       return extensionType ? extensionType.fromJson(optionVal) : optionVal;
     }
-    exports2.readServiceOption = readServiceOption;
+    exports.readServiceOption = readServiceOption;
   }
 });
 
 // node_modules/@protobuf-ts/runtime-rpc/build/commonjs/service-type.js
 var require_service_type = __commonJS({
-  "node_modules/@protobuf-ts/runtime-rpc/build/commonjs/service-type.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime-rpc/build/commonjs/service-type.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.ServiceType = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.ServiceType = void 0;
     var reflection_info_1 = require_reflection_info2();
     var ServiceType2 = class {
       constructor(typeName, methods, options) {
@@ -3163,16 +3169,16 @@ var require_service_type = __commonJS({
         this.options = options !== null && options !== void 0 ? options : {};
       }
     };
-    exports2.ServiceType = ServiceType2;
+    exports.ServiceType = ServiceType2;
   }
 });
 
 // node_modules/@protobuf-ts/runtime-rpc/build/commonjs/rpc-error.js
 var require_rpc_error = __commonJS({
-  "node_modules/@protobuf-ts/runtime-rpc/build/commonjs/rpc-error.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime-rpc/build/commonjs/rpc-error.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.RpcError = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.RpcError = void 0;
     var RpcError = class extends Error {
       constructor(message, code = "UNKNOWN", meta) {
         super(message);
@@ -3201,16 +3207,16 @@ var require_rpc_error = __commonJS({
         return l.join("\n");
       }
     };
-    exports2.RpcError = RpcError;
+    exports.RpcError = RpcError;
   }
 });
 
 // node_modules/@protobuf-ts/runtime-rpc/build/commonjs/rpc-options.js
 var require_rpc_options = __commonJS({
-  "node_modules/@protobuf-ts/runtime-rpc/build/commonjs/rpc-options.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime-rpc/build/commonjs/rpc-options.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.mergeRpcOptions = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.mergeRpcOptions = void 0;
     var runtime_1 = require_commonjs();
     function mergeRpcOptions(defaults2, options) {
       if (!options)
@@ -3239,7 +3245,7 @@ var require_rpc_options = __commonJS({
       }
       return o;
     }
-    exports2.mergeRpcOptions = mergeRpcOptions;
+    exports.mergeRpcOptions = mergeRpcOptions;
     function copy(a, into) {
       if (!a)
         return;
@@ -3258,16 +3264,16 @@ var require_rpc_options = __commonJS({
 
 // node_modules/@protobuf-ts/runtime-rpc/build/commonjs/deferred.js
 var require_deferred = __commonJS({
-  "node_modules/@protobuf-ts/runtime-rpc/build/commonjs/deferred.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime-rpc/build/commonjs/deferred.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.Deferred = exports2.DeferredState = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.Deferred = exports.DeferredState = void 0;
     var DeferredState;
     (function(DeferredState2) {
       DeferredState2[DeferredState2["PENDING"] = 0] = "PENDING";
       DeferredState2[DeferredState2["REJECTED"] = 1] = "REJECTED";
       DeferredState2[DeferredState2["RESOLVED"] = 2] = "RESOLVED";
-    })(DeferredState = exports2.DeferredState || (exports2.DeferredState = {}));
+    })(DeferredState = exports.DeferredState || (exports.DeferredState = {}));
     var Deferred = class {
       /**
        * @param preventUnhandledRejectionWarning - prevents the warning
@@ -3337,16 +3343,16 @@ var require_deferred = __commonJS({
           this.reject(reason);
       }
     };
-    exports2.Deferred = Deferred;
+    exports.Deferred = Deferred;
   }
 });
 
 // node_modules/@protobuf-ts/runtime-rpc/build/commonjs/rpc-output-stream.js
 var require_rpc_output_stream = __commonJS({
-  "node_modules/@protobuf-ts/runtime-rpc/build/commonjs/rpc-output-stream.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime-rpc/build/commonjs/rpc-output-stream.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.RpcOutputStreamController = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.RpcOutputStreamController = void 0;
     var deferred_1 = require_deferred();
     var runtime_1 = require_commonjs();
     var RpcOutputStreamController = class {
@@ -3489,15 +3495,15 @@ var require_rpc_output_stream = __commonJS({
         }
       }
     };
-    exports2.RpcOutputStreamController = RpcOutputStreamController;
+    exports.RpcOutputStreamController = RpcOutputStreamController;
   }
 });
 
 // node_modules/@protobuf-ts/runtime-rpc/build/commonjs/unary-call.js
 var require_unary_call = __commonJS({
-  "node_modules/@protobuf-ts/runtime-rpc/build/commonjs/unary-call.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime-rpc/build/commonjs/unary-call.js"(exports) {
     "use strict";
-    var __awaiter12 = exports2 && exports2.__awaiter || function(thisArg, _arguments, P, generator) {
+    var __awaiter12 = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
         return value instanceof P ? value : new P(function(resolve2) {
           resolve2(value);
@@ -3524,8 +3530,8 @@ var require_unary_call = __commonJS({
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
     };
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.UnaryCall = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.UnaryCall = void 0;
     var UnaryCall = class {
       constructor(method, requestHeaders, request, headers, response, status, trailers) {
         this.method = method;
@@ -3558,15 +3564,15 @@ var require_unary_call = __commonJS({
         });
       }
     };
-    exports2.UnaryCall = UnaryCall;
+    exports.UnaryCall = UnaryCall;
   }
 });
 
 // node_modules/@protobuf-ts/runtime-rpc/build/commonjs/server-streaming-call.js
 var require_server_streaming_call = __commonJS({
-  "node_modules/@protobuf-ts/runtime-rpc/build/commonjs/server-streaming-call.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime-rpc/build/commonjs/server-streaming-call.js"(exports) {
     "use strict";
-    var __awaiter12 = exports2 && exports2.__awaiter || function(thisArg, _arguments, P, generator) {
+    var __awaiter12 = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
         return value instanceof P ? value : new P(function(resolve2) {
           resolve2(value);
@@ -3593,8 +3599,8 @@ var require_server_streaming_call = __commonJS({
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
     };
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.ServerStreamingCall = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.ServerStreamingCall = void 0;
     var ServerStreamingCall = class {
       constructor(method, requestHeaders, request, headers, response, status, trailers) {
         this.method = method;
@@ -3628,15 +3634,15 @@ var require_server_streaming_call = __commonJS({
         });
       }
     };
-    exports2.ServerStreamingCall = ServerStreamingCall;
+    exports.ServerStreamingCall = ServerStreamingCall;
   }
 });
 
 // node_modules/@protobuf-ts/runtime-rpc/build/commonjs/client-streaming-call.js
 var require_client_streaming_call = __commonJS({
-  "node_modules/@protobuf-ts/runtime-rpc/build/commonjs/client-streaming-call.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime-rpc/build/commonjs/client-streaming-call.js"(exports) {
     "use strict";
-    var __awaiter12 = exports2 && exports2.__awaiter || function(thisArg, _arguments, P, generator) {
+    var __awaiter12 = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
         return value instanceof P ? value : new P(function(resolve2) {
           resolve2(value);
@@ -3663,8 +3669,8 @@ var require_client_streaming_call = __commonJS({
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
     };
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.ClientStreamingCall = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.ClientStreamingCall = void 0;
     var ClientStreamingCall = class {
       constructor(method, requestHeaders, request, headers, response, status, trailers) {
         this.method = method;
@@ -3697,15 +3703,15 @@ var require_client_streaming_call = __commonJS({
         });
       }
     };
-    exports2.ClientStreamingCall = ClientStreamingCall;
+    exports.ClientStreamingCall = ClientStreamingCall;
   }
 });
 
 // node_modules/@protobuf-ts/runtime-rpc/build/commonjs/duplex-streaming-call.js
 var require_duplex_streaming_call = __commonJS({
-  "node_modules/@protobuf-ts/runtime-rpc/build/commonjs/duplex-streaming-call.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime-rpc/build/commonjs/duplex-streaming-call.js"(exports) {
     "use strict";
-    var __awaiter12 = exports2 && exports2.__awaiter || function(thisArg, _arguments, P, generator) {
+    var __awaiter12 = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
         return value instanceof P ? value : new P(function(resolve2) {
           resolve2(value);
@@ -3732,8 +3738,8 @@ var require_duplex_streaming_call = __commonJS({
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
     };
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.DuplexStreamingCall = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.DuplexStreamingCall = void 0;
     var DuplexStreamingCall = class {
       constructor(method, requestHeaders, request, headers, response, status, trailers) {
         this.method = method;
@@ -3765,15 +3771,15 @@ var require_duplex_streaming_call = __commonJS({
         });
       }
     };
-    exports2.DuplexStreamingCall = DuplexStreamingCall;
+    exports.DuplexStreamingCall = DuplexStreamingCall;
   }
 });
 
 // node_modules/@protobuf-ts/runtime-rpc/build/commonjs/test-transport.js
 var require_test_transport = __commonJS({
-  "node_modules/@protobuf-ts/runtime-rpc/build/commonjs/test-transport.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime-rpc/build/commonjs/test-transport.js"(exports) {
     "use strict";
-    var __awaiter12 = exports2 && exports2.__awaiter || function(thisArg, _arguments, P, generator) {
+    var __awaiter12 = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
         return value instanceof P ? value : new P(function(resolve2) {
           resolve2(value);
@@ -3800,8 +3806,8 @@ var require_test_transport = __commonJS({
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
     };
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.TestTransport = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.TestTransport = void 0;
     var rpc_error_1 = require_rpc_error();
     var runtime_1 = require_commonjs();
     var rpc_output_stream_1 = require_rpc_output_stream();
@@ -3980,7 +3986,7 @@ var require_test_transport = __commonJS({
         return new duplex_streaming_call_1.DuplexStreamingCall(method, requestHeaders, this.lastInput, headersPromise, outputStream, statusPromise, trailersPromise);
       }
     };
-    exports2.TestTransport = TestTransport;
+    exports.TestTransport = TestTransport;
     TestTransport.defaultHeaders = {
       responseHeader: "test"
     };
@@ -4043,10 +4049,10 @@ var require_test_transport = __commonJS({
 
 // node_modules/@protobuf-ts/runtime-rpc/build/commonjs/rpc-interceptor.js
 var require_rpc_interceptor = __commonJS({
-  "node_modules/@protobuf-ts/runtime-rpc/build/commonjs/rpc-interceptor.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime-rpc/build/commonjs/rpc-interceptor.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.stackDuplexStreamingInterceptors = exports2.stackClientStreamingInterceptors = exports2.stackServerStreamingInterceptors = exports2.stackUnaryInterceptors = exports2.stackIntercept = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.stackDuplexStreamingInterceptors = exports.stackClientStreamingInterceptors = exports.stackServerStreamingInterceptors = exports.stackUnaryInterceptors = exports.stackIntercept = void 0;
     var runtime_1 = require_commonjs();
     function stackIntercept(kind, transport, method, options, input) {
       var _a, _b, _c, _d;
@@ -4084,32 +4090,32 @@ var require_rpc_interceptor = __commonJS({
       }
       runtime_1.assertNever(kind);
     }
-    exports2.stackIntercept = stackIntercept;
+    exports.stackIntercept = stackIntercept;
     function stackUnaryInterceptors(transport, method, input, options) {
       return stackIntercept("unary", transport, method, options, input);
     }
-    exports2.stackUnaryInterceptors = stackUnaryInterceptors;
+    exports.stackUnaryInterceptors = stackUnaryInterceptors;
     function stackServerStreamingInterceptors(transport, method, input, options) {
       return stackIntercept("serverStreaming", transport, method, options, input);
     }
-    exports2.stackServerStreamingInterceptors = stackServerStreamingInterceptors;
+    exports.stackServerStreamingInterceptors = stackServerStreamingInterceptors;
     function stackClientStreamingInterceptors(transport, method, options) {
       return stackIntercept("clientStreaming", transport, method, options);
     }
-    exports2.stackClientStreamingInterceptors = stackClientStreamingInterceptors;
+    exports.stackClientStreamingInterceptors = stackClientStreamingInterceptors;
     function stackDuplexStreamingInterceptors(transport, method, options) {
       return stackIntercept("duplex", transport, method, options);
     }
-    exports2.stackDuplexStreamingInterceptors = stackDuplexStreamingInterceptors;
+    exports.stackDuplexStreamingInterceptors = stackDuplexStreamingInterceptors;
   }
 });
 
 // node_modules/@protobuf-ts/runtime-rpc/build/commonjs/server-call-context.js
 var require_server_call_context = __commonJS({
-  "node_modules/@protobuf-ts/runtime-rpc/build/commonjs/server-call-context.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime-rpc/build/commonjs/server-call-context.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.ServerCallContextController = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.ServerCallContextController = void 0;
     var ServerCallContextController = class {
       constructor(method, headers, deadline, sendResponseHeadersFn, defaultStatus = { code: "OK", detail: "" }) {
         this._cancelled = false;
@@ -4166,86 +4172,86 @@ var require_server_call_context = __commonJS({
         };
       }
     };
-    exports2.ServerCallContextController = ServerCallContextController;
+    exports.ServerCallContextController = ServerCallContextController;
   }
 });
 
 // node_modules/@protobuf-ts/runtime-rpc/build/commonjs/index.js
 var require_commonjs2 = __commonJS({
-  "node_modules/@protobuf-ts/runtime-rpc/build/commonjs/index.js"(exports2) {
+  "node_modules/@protobuf-ts/runtime-rpc/build/commonjs/index.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
+    Object.defineProperty(exports, "__esModule", { value: true });
     var service_type_1 = require_service_type();
-    Object.defineProperty(exports2, "ServiceType", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "ServiceType", { enumerable: true, get: function() {
       return service_type_1.ServiceType;
     } });
     var reflection_info_1 = require_reflection_info2();
-    Object.defineProperty(exports2, "readMethodOptions", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "readMethodOptions", { enumerable: true, get: function() {
       return reflection_info_1.readMethodOptions;
     } });
-    Object.defineProperty(exports2, "readMethodOption", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "readMethodOption", { enumerable: true, get: function() {
       return reflection_info_1.readMethodOption;
     } });
-    Object.defineProperty(exports2, "readServiceOption", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "readServiceOption", { enumerable: true, get: function() {
       return reflection_info_1.readServiceOption;
     } });
     var rpc_error_1 = require_rpc_error();
-    Object.defineProperty(exports2, "RpcError", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "RpcError", { enumerable: true, get: function() {
       return rpc_error_1.RpcError;
     } });
     var rpc_options_1 = require_rpc_options();
-    Object.defineProperty(exports2, "mergeRpcOptions", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "mergeRpcOptions", { enumerable: true, get: function() {
       return rpc_options_1.mergeRpcOptions;
     } });
     var rpc_output_stream_1 = require_rpc_output_stream();
-    Object.defineProperty(exports2, "RpcOutputStreamController", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "RpcOutputStreamController", { enumerable: true, get: function() {
       return rpc_output_stream_1.RpcOutputStreamController;
     } });
     var test_transport_1 = require_test_transport();
-    Object.defineProperty(exports2, "TestTransport", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "TestTransport", { enumerable: true, get: function() {
       return test_transport_1.TestTransport;
     } });
     var deferred_1 = require_deferred();
-    Object.defineProperty(exports2, "Deferred", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "Deferred", { enumerable: true, get: function() {
       return deferred_1.Deferred;
     } });
-    Object.defineProperty(exports2, "DeferredState", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "DeferredState", { enumerable: true, get: function() {
       return deferred_1.DeferredState;
     } });
     var duplex_streaming_call_1 = require_duplex_streaming_call();
-    Object.defineProperty(exports2, "DuplexStreamingCall", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "DuplexStreamingCall", { enumerable: true, get: function() {
       return duplex_streaming_call_1.DuplexStreamingCall;
     } });
     var client_streaming_call_1 = require_client_streaming_call();
-    Object.defineProperty(exports2, "ClientStreamingCall", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "ClientStreamingCall", { enumerable: true, get: function() {
       return client_streaming_call_1.ClientStreamingCall;
     } });
     var server_streaming_call_1 = require_server_streaming_call();
-    Object.defineProperty(exports2, "ServerStreamingCall", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "ServerStreamingCall", { enumerable: true, get: function() {
       return server_streaming_call_1.ServerStreamingCall;
     } });
     var unary_call_1 = require_unary_call();
-    Object.defineProperty(exports2, "UnaryCall", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "UnaryCall", { enumerable: true, get: function() {
       return unary_call_1.UnaryCall;
     } });
     var rpc_interceptor_1 = require_rpc_interceptor();
-    Object.defineProperty(exports2, "stackIntercept", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "stackIntercept", { enumerable: true, get: function() {
       return rpc_interceptor_1.stackIntercept;
     } });
-    Object.defineProperty(exports2, "stackDuplexStreamingInterceptors", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "stackDuplexStreamingInterceptors", { enumerable: true, get: function() {
       return rpc_interceptor_1.stackDuplexStreamingInterceptors;
     } });
-    Object.defineProperty(exports2, "stackClientStreamingInterceptors", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "stackClientStreamingInterceptors", { enumerable: true, get: function() {
       return rpc_interceptor_1.stackClientStreamingInterceptors;
     } });
-    Object.defineProperty(exports2, "stackServerStreamingInterceptors", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "stackServerStreamingInterceptors", { enumerable: true, get: function() {
       return rpc_interceptor_1.stackServerStreamingInterceptors;
     } });
-    Object.defineProperty(exports2, "stackUnaryInterceptors", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "stackUnaryInterceptors", { enumerable: true, get: function() {
       return rpc_interceptor_1.stackUnaryInterceptors;
     } });
     var server_call_context_1 = require_server_call_context();
-    Object.defineProperty(exports2, "ServerCallContextController", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "ServerCallContextController", { enumerable: true, get: function() {
       return server_call_context_1.ServerCallContextController;
     } });
   }
@@ -4253,7 +4259,7 @@ var require_commonjs2 = __commonJS({
 
 // node_modules/@actions/artifact/package.json
 var require_package = __commonJS({
-  "node_modules/@actions/artifact/package.json"(exports2, module) {
+  "node_modules/@actions/artifact/package.json"(exports, module) {
     module.exports = {
       name: "@actions/artifact",
       version: "6.2.1",
@@ -4335,7 +4341,7 @@ var require_package = __commonJS({
 
 // node_modules/@actions/artifact/lib/internal/shared/package-version.cjs
 var require_package_version = __commonJS({
-  "node_modules/@actions/artifact/lib/internal/shared/package-version.cjs"(exports2, module) {
+  "node_modules/@actions/artifact/lib/internal/shared/package-version.cjs"(exports, module) {
     var packageJson = require_package();
     module.exports = { version: packageJson.version };
   }
@@ -4343,7 +4349,7 @@ var require_package_version = __commonJS({
 
 // node_modules/ms/index.js
 var require_ms = __commonJS({
-  "node_modules/ms/index.js"(exports2, module) {
+  "node_modules/ms/index.js"(exports, module) {
     var s = 1e3;
     var m = s * 60;
     var h = m * 60;
@@ -4459,7 +4465,7 @@ var require_ms = __commonJS({
 
 // node_modules/debug/src/common.js
 var require_common = __commonJS({
-  "node_modules/debug/src/common.js"(exports2, module) {
+  "node_modules/debug/src/common.js"(exports, module) {
     function setup(env) {
       createDebug.debug = createDebug;
       createDebug.default = createDebug;
@@ -4636,13 +4642,13 @@ var require_common = __commonJS({
 
 // node_modules/debug/src/browser.js
 var require_browser = __commonJS({
-  "node_modules/debug/src/browser.js"(exports2, module) {
-    exports2.formatArgs = formatArgs;
-    exports2.save = save;
-    exports2.load = load;
-    exports2.useColors = useColors;
-    exports2.storage = localstorage();
-    exports2.destroy = /* @__PURE__ */ (() => {
+  "node_modules/debug/src/browser.js"(exports, module) {
+    exports.formatArgs = formatArgs;
+    exports.save = save;
+    exports.load = load;
+    exports.useColors = useColors;
+    exports.storage = localstorage();
+    exports.destroy = /* @__PURE__ */ (() => {
       let warned = false;
       return () => {
         if (!warned) {
@@ -4651,7 +4657,7 @@ var require_browser = __commonJS({
         }
       };
     })();
-    exports2.colors = [
+    exports.colors = [
       "#0000CC",
       "#0000FF",
       "#0033CC",
@@ -4763,14 +4769,14 @@ var require_browser = __commonJS({
       });
       args.splice(lastC, 0, c);
     }
-    exports2.log = console.debug || console.log || (() => {
+    exports.log = console.debug || console.log || (() => {
     });
     function save(namespaces) {
       try {
         if (namespaces) {
-          exports2.storage.setItem("debug", namespaces);
+          exports.storage.setItem("debug", namespaces);
         } else {
-          exports2.storage.removeItem("debug");
+          exports.storage.removeItem("debug");
         }
       } catch (error2) {
       }
@@ -4778,7 +4784,7 @@ var require_browser = __commonJS({
     function load() {
       let r;
       try {
-        r = exports2.storage.getItem("debug") || exports2.storage.getItem("DEBUG");
+        r = exports.storage.getItem("debug") || exports.storage.getItem("DEBUG");
       } catch (error2) {
       }
       if (!r && typeof process !== "undefined" && "env" in process) {
@@ -4792,7 +4798,7 @@ var require_browser = __commonJS({
       } catch (error2) {
       }
     }
-    module.exports = require_common()(exports2);
+    module.exports = require_common()(exports);
     var { formatters } = module.exports;
     formatters.j = function(v) {
       try {
@@ -4806,7 +4812,7 @@ var require_browser = __commonJS({
 
 // node_modules/has-flag/index.js
 var require_has_flag = __commonJS({
-  "node_modules/has-flag/index.js"(exports2, module) {
+  "node_modules/has-flag/index.js"(exports, module) {
     "use strict";
     module.exports = (flag, argv = process.argv) => {
       const prefix2 = flag.startsWith("-") ? "" : flag.length === 1 ? "-" : "--";
@@ -4819,7 +4825,7 @@ var require_has_flag = __commonJS({
 
 // node_modules/supports-color/index.js
 var require_supports_color = __commonJS({
-  "node_modules/supports-color/index.js"(exports2, module) {
+  "node_modules/supports-color/index.js"(exports, module) {
     "use strict";
     var os3 = __require("os");
     var tty = __require("tty");
@@ -4921,25 +4927,25 @@ var require_supports_color = __commonJS({
 
 // node_modules/debug/src/node.js
 var require_node = __commonJS({
-  "node_modules/debug/src/node.js"(exports2, module) {
+  "node_modules/debug/src/node.js"(exports, module) {
     var tty = __require("tty");
     var util3 = __require("util");
-    exports2.init = init;
-    exports2.log = log2;
-    exports2.formatArgs = formatArgs;
-    exports2.save = save;
-    exports2.load = load;
-    exports2.useColors = useColors;
-    exports2.destroy = util3.deprecate(
+    exports.init = init;
+    exports.log = log2;
+    exports.formatArgs = formatArgs;
+    exports.save = save;
+    exports.load = load;
+    exports.useColors = useColors;
+    exports.destroy = util3.deprecate(
       () => {
       },
       "Instance method `debug.destroy()` is deprecated and no longer does anything. It will be removed in the next major version of `debug`."
     );
-    exports2.colors = [6, 2, 3, 4, 5, 1];
+    exports.colors = [6, 2, 3, 4, 5, 1];
     try {
       const supportsColor = require_supports_color();
       if (supportsColor && (supportsColor.stderr || supportsColor).level >= 2) {
-        exports2.colors = [
+        exports.colors = [
           20,
           21,
           26,
@@ -5020,7 +5026,7 @@ var require_node = __commonJS({
       }
     } catch (error2) {
     }
-    exports2.inspectOpts = Object.keys(process.env).filter((key) => {
+    exports.inspectOpts = Object.keys(process.env).filter((key) => {
       return /^debug_/i.test(key);
     }).reduce((obj, key) => {
       const prop = key.substring(6).toLowerCase().replace(/_([a-z])/g, (_2, k) => {
@@ -5040,7 +5046,7 @@ var require_node = __commonJS({
       return obj;
     }, {});
     function useColors() {
-      return "colors" in exports2.inspectOpts ? Boolean(exports2.inspectOpts.colors) : tty.isatty(process.stderr.fd);
+      return "colors" in exports.inspectOpts ? Boolean(exports.inspectOpts.colors) : tty.isatty(process.stderr.fd);
     }
     function formatArgs(args) {
       const { namespace: name, useColors: useColors2 } = this;
@@ -5055,13 +5061,13 @@ var require_node = __commonJS({
       }
     }
     function getDate() {
-      if (exports2.inspectOpts.hideDate) {
+      if (exports.inspectOpts.hideDate) {
         return "";
       }
       return (/* @__PURE__ */ new Date()).toISOString() + " ";
     }
     function log2(...args) {
-      return process.stderr.write(util3.formatWithOptions(exports2.inspectOpts, ...args) + "\n");
+      return process.stderr.write(util3.formatWithOptions(exports.inspectOpts, ...args) + "\n");
     }
     function save(namespaces) {
       if (namespaces) {
@@ -5075,12 +5081,12 @@ var require_node = __commonJS({
     }
     function init(debug2) {
       debug2.inspectOpts = {};
-      const keys = Object.keys(exports2.inspectOpts);
+      const keys = Object.keys(exports.inspectOpts);
       for (let i = 0; i < keys.length; i++) {
-        debug2.inspectOpts[keys[i]] = exports2.inspectOpts[keys[i]];
+        debug2.inspectOpts[keys[i]] = exports.inspectOpts[keys[i]];
       }
     }
-    module.exports = require_common()(exports2);
+    module.exports = require_common()(exports);
     var { formatters } = module.exports;
     formatters.o = function(v) {
       this.inspectOpts.colors = this.useColors;
@@ -5095,7 +5101,7 @@ var require_node = __commonJS({
 
 // node_modules/debug/src/index.js
 var require_src = __commonJS({
-  "node_modules/debug/src/index.js"(exports2, module) {
+  "node_modules/debug/src/index.js"(exports, module) {
     if (typeof process === "undefined" || process.type === "renderer" || process.browser === true || process.__nwjs) {
       module.exports = require_browser();
     } else {
@@ -5106,9 +5112,9 @@ var require_src = __commonJS({
 
 // node_modules/agent-base/dist/helpers.js
 var require_helpers = __commonJS({
-  "node_modules/agent-base/dist/helpers.js"(exports2) {
+  "node_modules/agent-base/dist/helpers.js"(exports) {
     "use strict";
-    var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
+    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
       var desc = Object.getOwnPropertyDescriptor(m, k);
       if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
@@ -5121,12 +5127,12 @@ var require_helpers = __commonJS({
       if (k2 === void 0) k2 = k;
       o[k2] = m[k];
     }));
-    var __setModuleDefault = exports2 && exports2.__setModuleDefault || (Object.create ? (function(o, v) {
+    var __setModuleDefault = exports && exports.__setModuleDefault || (Object.create ? (function(o, v) {
       Object.defineProperty(o, "default", { enumerable: true, value: v });
     }) : function(o, v) {
       o["default"] = v;
     });
-    var __importStar = exports2 && exports2.__importStar || function(mod) {
+    var __importStar = exports && exports.__importStar || function(mod) {
       if (mod && mod.__esModule) return mod;
       var result = {};
       if (mod != null) {
@@ -5135,8 +5141,8 @@ var require_helpers = __commonJS({
       __setModuleDefault(result, mod);
       return result;
     };
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.req = exports2.json = exports2.toBuffer = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.req = exports.json = exports.toBuffer = void 0;
     var http2 = __importStar(__require("http"));
     var https2 = __importStar(__require("https"));
     async function toBuffer(stream4) {
@@ -5148,7 +5154,7 @@ var require_helpers = __commonJS({
       }
       return Buffer.concat(chunks, length);
     }
-    exports2.toBuffer = toBuffer;
+    exports.toBuffer = toBuffer;
     async function json(stream4) {
       const buf = await toBuffer(stream4);
       const str = buf.toString("utf8");
@@ -5160,7 +5166,7 @@ var require_helpers = __commonJS({
         throw err;
       }
     }
-    exports2.json = json;
+    exports.json = json;
     function req(url2, opts = {}) {
       const href = typeof url2 === "string" ? url2 : url2.href;
       const req2 = (href.startsWith("https:") ? https2 : http2).request(url2, opts);
@@ -5170,15 +5176,15 @@ var require_helpers = __commonJS({
       req2.then = promise.then.bind(promise);
       return req2;
     }
-    exports2.req = req;
+    exports.req = req;
   }
 });
 
 // node_modules/agent-base/dist/index.js
 var require_dist = __commonJS({
-  "node_modules/agent-base/dist/index.js"(exports2) {
+  "node_modules/agent-base/dist/index.js"(exports) {
     "use strict";
-    var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
+    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
       var desc = Object.getOwnPropertyDescriptor(m, k);
       if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
@@ -5191,12 +5197,12 @@ var require_dist = __commonJS({
       if (k2 === void 0) k2 = k;
       o[k2] = m[k];
     }));
-    var __setModuleDefault = exports2 && exports2.__setModuleDefault || (Object.create ? (function(o, v) {
+    var __setModuleDefault = exports && exports.__setModuleDefault || (Object.create ? (function(o, v) {
       Object.defineProperty(o, "default", { enumerable: true, value: v });
     }) : function(o, v) {
       o["default"] = v;
     });
-    var __importStar = exports2 && exports2.__importStar || function(mod) {
+    var __importStar = exports && exports.__importStar || function(mod) {
       if (mod && mod.__esModule) return mod;
       var result = {};
       if (mod != null) {
@@ -5205,15 +5211,15 @@ var require_dist = __commonJS({
       __setModuleDefault(result, mod);
       return result;
     };
-    var __exportStar = exports2 && exports2.__exportStar || function(m, exports3) {
-      for (var p in m) if (p !== "default" && !Object.prototype.hasOwnProperty.call(exports3, p)) __createBinding(exports3, m, p);
+    var __exportStar = exports && exports.__exportStar || function(m, exports2) {
+      for (var p in m) if (p !== "default" && !Object.prototype.hasOwnProperty.call(exports2, p)) __createBinding(exports2, m, p);
     };
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.Agent = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.Agent = void 0;
     var net = __importStar(__require("net"));
     var http2 = __importStar(__require("http"));
     var https_1 = __require("https");
-    __exportStar(require_helpers(), exports2);
+    __exportStar(require_helpers(), exports);
     var INTERNAL = /* @__PURE__ */ Symbol("AgentBaseInternalState");
     var Agent = class extends http2.Agent {
       constructor(opts) {
@@ -5326,19 +5332,19 @@ var require_dist = __commonJS({
         }
       }
     };
-    exports2.Agent = Agent;
+    exports.Agent = Agent;
   }
 });
 
 // node_modules/https-proxy-agent/dist/parse-proxy-response.js
 var require_parse_proxy_response = __commonJS({
-  "node_modules/https-proxy-agent/dist/parse-proxy-response.js"(exports2) {
+  "node_modules/https-proxy-agent/dist/parse-proxy-response.js"(exports) {
     "use strict";
-    var __importDefault = exports2 && exports2.__importDefault || function(mod) {
+    var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
     };
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.parseProxyResponse = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.parseProxyResponse = void 0;
     var debug_1 = __importDefault(require_src());
     var debug2 = (0, debug_1.default)("https-proxy-agent:parse-proxy-response");
     function parseProxyResponse(socket) {
@@ -5422,15 +5428,15 @@ var require_parse_proxy_response = __commonJS({
         read2();
       });
     }
-    exports2.parseProxyResponse = parseProxyResponse;
+    exports.parseProxyResponse = parseProxyResponse;
   }
 });
 
 // node_modules/https-proxy-agent/dist/index.js
 var require_dist2 = __commonJS({
-  "node_modules/https-proxy-agent/dist/index.js"(exports2) {
+  "node_modules/https-proxy-agent/dist/index.js"(exports) {
     "use strict";
-    var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
+    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
       var desc = Object.getOwnPropertyDescriptor(m, k);
       if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
@@ -5443,12 +5449,12 @@ var require_dist2 = __commonJS({
       if (k2 === void 0) k2 = k;
       o[k2] = m[k];
     }));
-    var __setModuleDefault = exports2 && exports2.__setModuleDefault || (Object.create ? (function(o, v) {
+    var __setModuleDefault = exports && exports.__setModuleDefault || (Object.create ? (function(o, v) {
       Object.defineProperty(o, "default", { enumerable: true, value: v });
     }) : function(o, v) {
       o["default"] = v;
     });
-    var __importStar = exports2 && exports2.__importStar || function(mod) {
+    var __importStar = exports && exports.__importStar || function(mod) {
       if (mod && mod.__esModule) return mod;
       var result = {};
       if (mod != null) {
@@ -5457,11 +5463,11 @@ var require_dist2 = __commonJS({
       __setModuleDefault(result, mod);
       return result;
     };
-    var __importDefault = exports2 && exports2.__importDefault || function(mod) {
+    var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
     };
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.HttpsProxyAgent = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.HttpsProxyAgent = void 0;
     var net = __importStar(__require("net"));
     var tls = __importStar(__require("tls"));
     var assert_1 = __importDefault(__require("assert"));
@@ -5559,7 +5565,7 @@ var require_dist2 = __commonJS({
       }
     };
     HttpsProxyAgent2.protocols = ["http", "https"];
-    exports2.HttpsProxyAgent = HttpsProxyAgent2;
+    exports.HttpsProxyAgent = HttpsProxyAgent2;
     function resume(socket) {
       socket.resume();
     }
@@ -5578,9 +5584,9 @@ var require_dist2 = __commonJS({
 
 // node_modules/http-proxy-agent/dist/index.js
 var require_dist3 = __commonJS({
-  "node_modules/http-proxy-agent/dist/index.js"(exports2) {
+  "node_modules/http-proxy-agent/dist/index.js"(exports) {
     "use strict";
-    var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
+    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
       var desc = Object.getOwnPropertyDescriptor(m, k);
       if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
@@ -5593,12 +5599,12 @@ var require_dist3 = __commonJS({
       if (k2 === void 0) k2 = k;
       o[k2] = m[k];
     }));
-    var __setModuleDefault = exports2 && exports2.__setModuleDefault || (Object.create ? (function(o, v) {
+    var __setModuleDefault = exports && exports.__setModuleDefault || (Object.create ? (function(o, v) {
       Object.defineProperty(o, "default", { enumerable: true, value: v });
     }) : function(o, v) {
       o["default"] = v;
     });
-    var __importStar = exports2 && exports2.__importStar || function(mod) {
+    var __importStar = exports && exports.__importStar || function(mod) {
       if (mod && mod.__esModule) return mod;
       var result = {};
       if (mod != null) {
@@ -5607,11 +5613,11 @@ var require_dist3 = __commonJS({
       __setModuleDefault(result, mod);
       return result;
     };
-    var __importDefault = exports2 && exports2.__importDefault || function(mod) {
+    var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
     };
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.HttpProxyAgent = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.HttpProxyAgent = void 0;
     var net = __importStar(__require("net"));
     var tls = __importStar(__require("tls"));
     var debug_1 = __importDefault(require_src());
@@ -5692,7 +5698,7 @@ var require_dist3 = __commonJS({
       }
     };
     HttpProxyAgent2.protocols = ["http", "https"];
-    exports2.HttpProxyAgent = HttpProxyAgent2;
+    exports.HttpProxyAgent = HttpProxyAgent2;
     function omit(obj, ...keys) {
       const ret = {};
       let key;
@@ -5708,11 +5714,11 @@ var require_dist3 = __commonJS({
 
 // node_modules/@azure/core-tracing/dist/commonjs/state.js
 var require_state = __commonJS({
-  "node_modules/@azure/core-tracing/dist/commonjs/state.js"(exports2) {
+  "node_modules/@azure/core-tracing/dist/commonjs/state.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.state = void 0;
-    exports2.state = {
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.state = void 0;
+    exports.state = {
       instrumenterImplementation: void 0
     };
   }
@@ -5720,11 +5726,11 @@ var require_state = __commonJS({
 
 // node_modules/@azure/core-client/dist/commonjs/state-cjs.js
 var require_state_cjs = __commonJS({
-  "node_modules/@azure/core-client/dist/commonjs/state-cjs.js"(exports2) {
+  "node_modules/@azure/core-client/dist/commonjs/state-cjs.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.state = void 0;
-    exports2.state = {
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.state = void 0;
+    exports.state = {
       operationRequestMap: /* @__PURE__ */ new WeakMap()
     };
   }
@@ -5732,7 +5738,7 @@ var require_state_cjs = __commonJS({
 
 // node_modules/readdir-glob/node_modules/minimatch/lib/path.js
 var require_path = __commonJS({
-  "node_modules/readdir-glob/node_modules/minimatch/lib/path.js"(exports2, module) {
+  "node_modules/readdir-glob/node_modules/minimatch/lib/path.js"(exports, module) {
     var isWindows = typeof process === "object" && process && process.platform === "win32";
     module.exports = isWindows ? { sep: "\\" } : { sep: "/" };
   }
@@ -5740,7 +5746,7 @@ var require_path = __commonJS({
 
 // node_modules/balanced-match/index.js
 var require_balanced_match = __commonJS({
-  "node_modules/balanced-match/index.js"(exports2, module) {
+  "node_modules/balanced-match/index.js"(exports, module) {
     "use strict";
     module.exports = balanced;
     function balanced(a, b, str) {
@@ -5798,7 +5804,7 @@ var require_balanced_match = __commonJS({
 
 // node_modules/brace-expansion/index.js
 var require_brace_expansion = __commonJS({
-  "node_modules/brace-expansion/index.js"(exports2, module) {
+  "node_modules/brace-expansion/index.js"(exports, module) {
     var balanced = require_balanced_match();
     module.exports = expandTop;
     var escSlash = "\0SLASH" + Math.random().toFixed(16) + "\0";
@@ -6193,7 +6199,7 @@ var require_brace_expansion = __commonJS({
 
 // node_modules/readdir-glob/node_modules/minimatch/minimatch.js
 var require_minimatch = __commonJS({
-  "node_modules/readdir-glob/node_modules/minimatch/minimatch.js"(exports2, module) {
+  "node_modules/readdir-glob/node_modules/minimatch/minimatch.js"(exports, module) {
     var minimatch = module.exports = (p, pattern, options = {}) => {
       assertValidPattern(pattern);
       if (!options.nocomment && pattern.charAt(0) === "#") {
@@ -6846,7 +6852,7 @@ var require_minimatch = __commonJS({
 
 // node_modules/readdir-glob/index.js
 var require_readdir_glob = __commonJS({
-  "node_modules/readdir-glob/index.js"(exports2, module) {
+  "node_modules/readdir-glob/index.js"(exports, module) {
     module.exports = readdirGlob;
     var fs6 = __require("fs");
     var { EventEmitter: EventEmitter3 } = __require("events");
@@ -7068,10 +7074,10 @@ var require_readdir_glob = __commonJS({
 
 // node_modules/async/dist/async.js
 var require_async = __commonJS({
-  "node_modules/async/dist/async.js"(exports2, module) {
+  "node_modules/async/dist/async.js"(exports, module) {
     (function(global2, factory) {
-      typeof exports2 === "object" && typeof module !== "undefined" ? factory(exports2) : typeof define === "function" && define.amd ? define(["exports"], factory) : (global2 = typeof globalThis !== "undefined" ? globalThis : global2 || self, factory(global2.async = {}));
-    })(exports2, (function(exports3) {
+      typeof exports === "object" && typeof module !== "undefined" ? factory(exports) : typeof define === "function" && define.amd ? define(["exports"], factory) : (global2 = typeof globalThis !== "undefined" ? globalThis : global2 || self, factory(global2.async = {}));
+    })(exports, (function(exports2) {
       "use strict";
       function apply(fn, ...args) {
         return (...callArgs) => fn(...args, ...callArgs);
@@ -8817,118 +8823,118 @@ var require_async = __commonJS({
         during: whilst$1,
         doDuring: doWhilst$1
       };
-      exports3.all = every$1;
-      exports3.allLimit = everyLimit$1;
-      exports3.allSeries = everySeries$1;
-      exports3.any = some$1;
-      exports3.anyLimit = someLimit$1;
-      exports3.anySeries = someSeries$1;
-      exports3.apply = apply;
-      exports3.applyEach = applyEach;
-      exports3.applyEachSeries = applyEachSeries;
-      exports3.asyncify = asyncify;
-      exports3.auto = auto;
-      exports3.autoInject = autoInject;
-      exports3.cargo = cargo$1;
-      exports3.cargoQueue = cargo;
-      exports3.compose = compose;
-      exports3.concat = concat$1;
-      exports3.concatLimit = concatLimit$1;
-      exports3.concatSeries = concatSeries$1;
-      exports3.constant = constant$1;
-      exports3.default = index;
-      exports3.detect = detect$1;
-      exports3.detectLimit = detectLimit$1;
-      exports3.detectSeries = detectSeries$1;
-      exports3.dir = dir;
-      exports3.doDuring = doWhilst$1;
-      exports3.doUntil = doUntil;
-      exports3.doWhilst = doWhilst$1;
-      exports3.during = whilst$1;
-      exports3.each = each;
-      exports3.eachLimit = eachLimit$1;
-      exports3.eachOf = eachOf$1;
-      exports3.eachOfLimit = eachOfLimit$1;
-      exports3.eachOfSeries = eachOfSeries$1;
-      exports3.eachSeries = eachSeries$1;
-      exports3.ensureAsync = ensureAsync;
-      exports3.every = every$1;
-      exports3.everyLimit = everyLimit$1;
-      exports3.everySeries = everySeries$1;
-      exports3.filter = filter$1;
-      exports3.filterLimit = filterLimit$1;
-      exports3.filterSeries = filterSeries$1;
-      exports3.find = detect$1;
-      exports3.findLimit = detectLimit$1;
-      exports3.findSeries = detectSeries$1;
-      exports3.flatMap = concat$1;
-      exports3.flatMapLimit = concatLimit$1;
-      exports3.flatMapSeries = concatSeries$1;
-      exports3.foldl = reduce$1;
-      exports3.foldr = reduceRight;
-      exports3.forEach = each;
-      exports3.forEachLimit = eachLimit$1;
-      exports3.forEachOf = eachOf$1;
-      exports3.forEachOfLimit = eachOfLimit$1;
-      exports3.forEachOfSeries = eachOfSeries$1;
-      exports3.forEachSeries = eachSeries$1;
-      exports3.forever = forever$1;
-      exports3.groupBy = groupBy;
-      exports3.groupByLimit = groupByLimit$1;
-      exports3.groupBySeries = groupBySeries;
-      exports3.inject = reduce$1;
-      exports3.log = log2;
-      exports3.map = map$1;
-      exports3.mapLimit = mapLimit$1;
-      exports3.mapSeries = mapSeries$1;
-      exports3.mapValues = mapValues;
-      exports3.mapValuesLimit = mapValuesLimit$1;
-      exports3.mapValuesSeries = mapValuesSeries;
-      exports3.memoize = memoize;
-      exports3.nextTick = nextTick;
-      exports3.parallel = parallel;
-      exports3.parallelLimit = parallelLimit;
-      exports3.priorityQueue = priorityQueue;
-      exports3.queue = queue;
-      exports3.race = race$1;
-      exports3.reduce = reduce$1;
-      exports3.reduceRight = reduceRight;
-      exports3.reflect = reflect;
-      exports3.reflectAll = reflectAll;
-      exports3.reject = reject$1;
-      exports3.rejectLimit = rejectLimit$1;
-      exports3.rejectSeries = rejectSeries$1;
-      exports3.retry = retry2;
-      exports3.retryable = retryable;
-      exports3.select = filter$1;
-      exports3.selectLimit = filterLimit$1;
-      exports3.selectSeries = filterSeries$1;
-      exports3.seq = seq;
-      exports3.series = series;
-      exports3.setImmediate = setImmediate$1;
-      exports3.some = some$1;
-      exports3.someLimit = someLimit$1;
-      exports3.someSeries = someSeries$1;
-      exports3.sortBy = sortBy$1;
-      exports3.timeout = timeout;
-      exports3.times = times;
-      exports3.timesLimit = timesLimit;
-      exports3.timesSeries = timesSeries;
-      exports3.transform = transform;
-      exports3.tryEach = tryEach$1;
-      exports3.unmemoize = unmemoize;
-      exports3.until = until;
-      exports3.waterfall = waterfall$1;
-      exports3.whilst = whilst$1;
-      exports3.wrapSync = asyncify;
-      Object.defineProperty(exports3, "__esModule", { value: true });
+      exports2.all = every$1;
+      exports2.allLimit = everyLimit$1;
+      exports2.allSeries = everySeries$1;
+      exports2.any = some$1;
+      exports2.anyLimit = someLimit$1;
+      exports2.anySeries = someSeries$1;
+      exports2.apply = apply;
+      exports2.applyEach = applyEach;
+      exports2.applyEachSeries = applyEachSeries;
+      exports2.asyncify = asyncify;
+      exports2.auto = auto;
+      exports2.autoInject = autoInject;
+      exports2.cargo = cargo$1;
+      exports2.cargoQueue = cargo;
+      exports2.compose = compose;
+      exports2.concat = concat$1;
+      exports2.concatLimit = concatLimit$1;
+      exports2.concatSeries = concatSeries$1;
+      exports2.constant = constant$1;
+      exports2.default = index;
+      exports2.detect = detect$1;
+      exports2.detectLimit = detectLimit$1;
+      exports2.detectSeries = detectSeries$1;
+      exports2.dir = dir;
+      exports2.doDuring = doWhilst$1;
+      exports2.doUntil = doUntil;
+      exports2.doWhilst = doWhilst$1;
+      exports2.during = whilst$1;
+      exports2.each = each;
+      exports2.eachLimit = eachLimit$1;
+      exports2.eachOf = eachOf$1;
+      exports2.eachOfLimit = eachOfLimit$1;
+      exports2.eachOfSeries = eachOfSeries$1;
+      exports2.eachSeries = eachSeries$1;
+      exports2.ensureAsync = ensureAsync;
+      exports2.every = every$1;
+      exports2.everyLimit = everyLimit$1;
+      exports2.everySeries = everySeries$1;
+      exports2.filter = filter$1;
+      exports2.filterLimit = filterLimit$1;
+      exports2.filterSeries = filterSeries$1;
+      exports2.find = detect$1;
+      exports2.findLimit = detectLimit$1;
+      exports2.findSeries = detectSeries$1;
+      exports2.flatMap = concat$1;
+      exports2.flatMapLimit = concatLimit$1;
+      exports2.flatMapSeries = concatSeries$1;
+      exports2.foldl = reduce$1;
+      exports2.foldr = reduceRight;
+      exports2.forEach = each;
+      exports2.forEachLimit = eachLimit$1;
+      exports2.forEachOf = eachOf$1;
+      exports2.forEachOfLimit = eachOfLimit$1;
+      exports2.forEachOfSeries = eachOfSeries$1;
+      exports2.forEachSeries = eachSeries$1;
+      exports2.forever = forever$1;
+      exports2.groupBy = groupBy;
+      exports2.groupByLimit = groupByLimit$1;
+      exports2.groupBySeries = groupBySeries;
+      exports2.inject = reduce$1;
+      exports2.log = log2;
+      exports2.map = map$1;
+      exports2.mapLimit = mapLimit$1;
+      exports2.mapSeries = mapSeries$1;
+      exports2.mapValues = mapValues;
+      exports2.mapValuesLimit = mapValuesLimit$1;
+      exports2.mapValuesSeries = mapValuesSeries;
+      exports2.memoize = memoize;
+      exports2.nextTick = nextTick;
+      exports2.parallel = parallel;
+      exports2.parallelLimit = parallelLimit;
+      exports2.priorityQueue = priorityQueue;
+      exports2.queue = queue;
+      exports2.race = race$1;
+      exports2.reduce = reduce$1;
+      exports2.reduceRight = reduceRight;
+      exports2.reflect = reflect;
+      exports2.reflectAll = reflectAll;
+      exports2.reject = reject$1;
+      exports2.rejectLimit = rejectLimit$1;
+      exports2.rejectSeries = rejectSeries$1;
+      exports2.retry = retry2;
+      exports2.retryable = retryable;
+      exports2.select = filter$1;
+      exports2.selectLimit = filterLimit$1;
+      exports2.selectSeries = filterSeries$1;
+      exports2.seq = seq;
+      exports2.series = series;
+      exports2.setImmediate = setImmediate$1;
+      exports2.some = some$1;
+      exports2.someLimit = someLimit$1;
+      exports2.someSeries = someSeries$1;
+      exports2.sortBy = sortBy$1;
+      exports2.timeout = timeout;
+      exports2.times = times;
+      exports2.timesLimit = timesLimit;
+      exports2.timesSeries = timesSeries;
+      exports2.transform = transform;
+      exports2.tryEach = tryEach$1;
+      exports2.unmemoize = unmemoize;
+      exports2.until = until;
+      exports2.waterfall = waterfall$1;
+      exports2.whilst = whilst$1;
+      exports2.wrapSync = asyncify;
+      Object.defineProperty(exports2, "__esModule", { value: true });
     }));
   }
 });
 
 // node_modules/graceful-fs/polyfills.js
 var require_polyfills = __commonJS({
-  "node_modules/graceful-fs/polyfills.js"(exports2, module) {
+  "node_modules/graceful-fs/polyfills.js"(exports, module) {
     var constants = __require("constants");
     var origCwd = process.cwd;
     var cwd = null;
@@ -9216,7 +9222,7 @@ var require_polyfills = __commonJS({
 
 // node_modules/graceful-fs/legacy-streams.js
 var require_legacy_streams = __commonJS({
-  "node_modules/graceful-fs/legacy-streams.js"(exports2, module) {
+  "node_modules/graceful-fs/legacy-streams.js"(exports, module) {
     var Stream2 = __require("stream").Stream;
     module.exports = legacy;
     function legacy(fs6) {
@@ -9312,7 +9318,7 @@ var require_legacy_streams = __commonJS({
 
 // node_modules/graceful-fs/clone.js
 var require_clone = __commonJS({
-  "node_modules/graceful-fs/clone.js"(exports2, module) {
+  "node_modules/graceful-fs/clone.js"(exports, module) {
     "use strict";
     module.exports = clone;
     var getPrototypeOf = Object.getPrototypeOf || function(obj) {
@@ -9335,7 +9341,7 @@ var require_clone = __commonJS({
 
 // node_modules/graceful-fs/graceful-fs.js
 var require_graceful_fs = __commonJS({
-  "node_modules/graceful-fs/graceful-fs.js"(exports2, module) {
+  "node_modules/graceful-fs/graceful-fs.js"(exports, module) {
     var fs6 = __require("fs");
     var polyfills = require_polyfills();
     var legacy = require_legacy_streams();
@@ -9705,7 +9711,7 @@ var require_graceful_fs = __commonJS({
 
 // node_modules/is-stream/index.js
 var require_is_stream = __commonJS({
-  "node_modules/is-stream/index.js"(exports2, module) {
+  "node_modules/is-stream/index.js"(exports, module) {
     "use strict";
     var isStream = (stream4) => stream4 !== null && typeof stream4 === "object" && typeof stream4.pipe === "function";
     isStream.writable = (stream4) => isStream(stream4) && stream4.writable !== false && typeof stream4._write === "function" && typeof stream4._writableState === "object";
@@ -9718,7 +9724,7 @@ var require_is_stream = __commonJS({
 
 // node_modules/process-nextick-args/index.js
 var require_process_nextick_args = __commonJS({
-  "node_modules/process-nextick-args/index.js"(exports2, module) {
+  "node_modules/process-nextick-args/index.js"(exports, module) {
     "use strict";
     if (typeof process === "undefined" || !process.version || process.version.indexOf("v0.") === 0 || process.version.indexOf("v1.") === 0 && process.version.indexOf("v1.8.") !== 0) {
       module.exports = { nextTick };
@@ -9763,7 +9769,7 @@ var require_process_nextick_args = __commonJS({
 
 // node_modules/lazystream/node_modules/isarray/index.js
 var require_isarray = __commonJS({
-  "node_modules/lazystream/node_modules/isarray/index.js"(exports2, module) {
+  "node_modules/lazystream/node_modules/isarray/index.js"(exports, module) {
     var toString3 = {}.toString;
     module.exports = Array.isArray || function(arr) {
       return toString3.call(arr) == "[object Array]";
@@ -9773,14 +9779,14 @@ var require_isarray = __commonJS({
 
 // node_modules/lazystream/node_modules/readable-stream/lib/internal/streams/stream.js
 var require_stream = __commonJS({
-  "node_modules/lazystream/node_modules/readable-stream/lib/internal/streams/stream.js"(exports2, module) {
+  "node_modules/lazystream/node_modules/readable-stream/lib/internal/streams/stream.js"(exports, module) {
     module.exports = __require("stream");
   }
 });
 
 // node_modules/lazystream/node_modules/safe-buffer/index.js
 var require_safe_buffer = __commonJS({
-  "node_modules/lazystream/node_modules/safe-buffer/index.js"(exports2, module) {
+  "node_modules/lazystream/node_modules/safe-buffer/index.js"(exports, module) {
     var buffer2 = __require("buffer");
     var Buffer3 = buffer2.Buffer;
     function copyProps(src, dst) {
@@ -9791,8 +9797,8 @@ var require_safe_buffer = __commonJS({
     if (Buffer3.from && Buffer3.alloc && Buffer3.allocUnsafe && Buffer3.allocUnsafeSlow) {
       module.exports = buffer2;
     } else {
-      copyProps(buffer2, exports2);
-      exports2.Buffer = SafeBuffer;
+      copyProps(buffer2, exports);
+      exports.Buffer = SafeBuffer;
     }
     function SafeBuffer(arg, encodingOrOffset, length) {
       return Buffer3(arg, encodingOrOffset, length);
@@ -9837,68 +9843,68 @@ var require_safe_buffer = __commonJS({
 
 // node_modules/core-util-is/lib/util.js
 var require_util = __commonJS({
-  "node_modules/core-util-is/lib/util.js"(exports2) {
+  "node_modules/core-util-is/lib/util.js"(exports) {
     function isArray(arg) {
       if (Array.isArray) {
         return Array.isArray(arg);
       }
       return objectToString(arg) === "[object Array]";
     }
-    exports2.isArray = isArray;
+    exports.isArray = isArray;
     function isBoolean(arg) {
       return typeof arg === "boolean";
     }
-    exports2.isBoolean = isBoolean;
+    exports.isBoolean = isBoolean;
     function isNull(arg) {
       return arg === null;
     }
-    exports2.isNull = isNull;
+    exports.isNull = isNull;
     function isNullOrUndefined(arg) {
       return arg == null;
     }
-    exports2.isNullOrUndefined = isNullOrUndefined;
+    exports.isNullOrUndefined = isNullOrUndefined;
     function isNumber(arg) {
       return typeof arg === "number";
     }
-    exports2.isNumber = isNumber;
+    exports.isNumber = isNumber;
     function isString(arg) {
       return typeof arg === "string";
     }
-    exports2.isString = isString;
+    exports.isString = isString;
     function isSymbol(arg) {
       return typeof arg === "symbol";
     }
-    exports2.isSymbol = isSymbol;
+    exports.isSymbol = isSymbol;
     function isUndefined(arg) {
       return arg === void 0;
     }
-    exports2.isUndefined = isUndefined;
+    exports.isUndefined = isUndefined;
     function isRegExp(re) {
       return objectToString(re) === "[object RegExp]";
     }
-    exports2.isRegExp = isRegExp;
+    exports.isRegExp = isRegExp;
     function isObject2(arg) {
       return typeof arg === "object" && arg !== null;
     }
-    exports2.isObject = isObject2;
+    exports.isObject = isObject2;
     function isDate(d) {
       return objectToString(d) === "[object Date]";
     }
-    exports2.isDate = isDate;
+    exports.isDate = isDate;
     function isError3(e) {
       return objectToString(e) === "[object Error]" || e instanceof Error;
     }
-    exports2.isError = isError3;
+    exports.isError = isError3;
     function isFunction(arg) {
       return typeof arg === "function";
     }
-    exports2.isFunction = isFunction;
+    exports.isFunction = isFunction;
     function isPrimitive(arg) {
       return arg === null || typeof arg === "boolean" || typeof arg === "number" || typeof arg === "string" || typeof arg === "symbol" || // ES6 symbol
       typeof arg === "undefined";
     }
-    exports2.isPrimitive = isPrimitive;
-    exports2.isBuffer = __require("buffer").Buffer.isBuffer;
+    exports.isPrimitive = isPrimitive;
+    exports.isBuffer = __require("buffer").Buffer.isBuffer;
     function objectToString(o) {
       return Object.prototype.toString.call(o);
     }
@@ -9907,7 +9913,7 @@ var require_util = __commonJS({
 
 // node_modules/inherits/inherits_browser.js
 var require_inherits_browser = __commonJS({
-  "node_modules/inherits/inherits_browser.js"(exports2, module) {
+  "node_modules/inherits/inherits_browser.js"(exports, module) {
     if (typeof Object.create === "function") {
       module.exports = function inherits(ctor, superCtor) {
         if (superCtor) {
@@ -9939,7 +9945,7 @@ var require_inherits_browser = __commonJS({
 
 // node_modules/inherits/inherits.js
 var require_inherits = __commonJS({
-  "node_modules/inherits/inherits.js"(exports2, module) {
+  "node_modules/inherits/inherits.js"(exports, module) {
     try {
       util3 = __require("util");
       if (typeof util3.inherits !== "function") throw "";
@@ -9953,7 +9959,7 @@ var require_inherits = __commonJS({
 
 // node_modules/lazystream/node_modules/readable-stream/lib/internal/streams/BufferList.js
 var require_BufferList = __commonJS({
-  "node_modules/lazystream/node_modules/readable-stream/lib/internal/streams/BufferList.js"(exports2, module) {
+  "node_modules/lazystream/node_modules/readable-stream/lib/internal/streams/BufferList.js"(exports, module) {
     "use strict";
     function _classCallCheck(instance, Constructor) {
       if (!(instance instanceof Constructor)) {
@@ -10031,7 +10037,7 @@ var require_BufferList = __commonJS({
 
 // node_modules/lazystream/node_modules/readable-stream/lib/internal/streams/destroy.js
 var require_destroy = __commonJS({
-  "node_modules/lazystream/node_modules/readable-stream/lib/internal/streams/destroy.js"(exports2, module) {
+  "node_modules/lazystream/node_modules/readable-stream/lib/internal/streams/destroy.js"(exports, module) {
     "use strict";
     var pna = require_process_nextick_args();
     function destroy2(err, cb) {
@@ -10100,14 +10106,14 @@ var require_destroy = __commonJS({
 
 // node_modules/util-deprecate/node.js
 var require_node2 = __commonJS({
-  "node_modules/util-deprecate/node.js"(exports2, module) {
+  "node_modules/util-deprecate/node.js"(exports, module) {
     module.exports = __require("util").deprecate;
   }
 });
 
 // node_modules/lazystream/node_modules/readable-stream/lib/_stream_writable.js
 var require_stream_writable = __commonJS({
-  "node_modules/lazystream/node_modules/readable-stream/lib/_stream_writable.js"(exports2, module) {
+  "node_modules/lazystream/node_modules/readable-stream/lib/_stream_writable.js"(exports, module) {
     "use strict";
     var pna = require_process_nextick_args();
     module.exports = Writable;
@@ -10547,7 +10553,7 @@ var require_stream_writable = __commonJS({
 
 // node_modules/lazystream/node_modules/readable-stream/lib/_stream_duplex.js
 var require_stream_duplex = __commonJS({
-  "node_modules/lazystream/node_modules/readable-stream/lib/_stream_duplex.js"(exports2, module) {
+  "node_modules/lazystream/node_modules/readable-stream/lib/_stream_duplex.js"(exports, module) {
     "use strict";
     var pna = require_process_nextick_args();
     var objectKeys = Object.keys || function(obj) {
@@ -10624,7 +10630,7 @@ var require_stream_duplex = __commonJS({
 
 // node_modules/lazystream/node_modules/string_decoder/lib/string_decoder.js
 var require_string_decoder = __commonJS({
-  "node_modules/lazystream/node_modules/string_decoder/lib/string_decoder.js"(exports2) {
+  "node_modules/lazystream/node_modules/string_decoder/lib/string_decoder.js"(exports) {
     "use strict";
     var Buffer3 = require_safe_buffer().Buffer;
     var isEncoding = Buffer3.isEncoding || function(encoding) {
@@ -10678,7 +10684,7 @@ var require_string_decoder = __commonJS({
       if (typeof nenc !== "string" && (Buffer3.isEncoding === isEncoding || !isEncoding(enc))) throw new Error("Unknown encoding: " + enc);
       return nenc || enc;
     }
-    exports2.StringDecoder = StringDecoder;
+    exports.StringDecoder = StringDecoder;
     function StringDecoder(encoding) {
       this.encoding = normalizeEncoding(encoding);
       var nb;
@@ -10862,7 +10868,7 @@ var require_string_decoder = __commonJS({
 
 // node_modules/lazystream/node_modules/readable-stream/lib/_stream_readable.js
 var require_stream_readable = __commonJS({
-  "node_modules/lazystream/node_modules/readable-stream/lib/_stream_readable.js"(exports2, module) {
+  "node_modules/lazystream/node_modules/readable-stream/lib/_stream_readable.js"(exports, module) {
     "use strict";
     var pna = require_process_nextick_args();
     module.exports = Readable7;
@@ -11548,7 +11554,7 @@ var require_stream_readable = __commonJS({
 
 // node_modules/lazystream/node_modules/readable-stream/lib/_stream_transform.js
 var require_stream_transform = __commonJS({
-  "node_modules/lazystream/node_modules/readable-stream/lib/_stream_transform.js"(exports2, module) {
+  "node_modules/lazystream/node_modules/readable-stream/lib/_stream_transform.js"(exports, module) {
     "use strict";
     module.exports = Transform3;
     var Duplex = require_stream_duplex();
@@ -11648,7 +11654,7 @@ var require_stream_transform = __commonJS({
 
 // node_modules/lazystream/node_modules/readable-stream/lib/_stream_passthrough.js
 var require_stream_passthrough = __commonJS({
-  "node_modules/lazystream/node_modules/readable-stream/lib/_stream_passthrough.js"(exports2, module) {
+  "node_modules/lazystream/node_modules/readable-stream/lib/_stream_passthrough.js"(exports, module) {
     "use strict";
     module.exports = PassThrough3;
     var Transform3 = require_stream_transform();
@@ -11667,39 +11673,39 @@ var require_stream_passthrough = __commonJS({
 
 // node_modules/lazystream/node_modules/readable-stream/readable.js
 var require_readable = __commonJS({
-  "node_modules/lazystream/node_modules/readable-stream/readable.js"(exports2, module) {
+  "node_modules/lazystream/node_modules/readable-stream/readable.js"(exports, module) {
     var Stream2 = __require("stream");
     if (process.env.READABLE_STREAM === "disable" && Stream2) {
       module.exports = Stream2;
-      exports2 = module.exports = Stream2.Readable;
-      exports2.Readable = Stream2.Readable;
-      exports2.Writable = Stream2.Writable;
-      exports2.Duplex = Stream2.Duplex;
-      exports2.Transform = Stream2.Transform;
-      exports2.PassThrough = Stream2.PassThrough;
-      exports2.Stream = Stream2;
+      exports = module.exports = Stream2.Readable;
+      exports.Readable = Stream2.Readable;
+      exports.Writable = Stream2.Writable;
+      exports.Duplex = Stream2.Duplex;
+      exports.Transform = Stream2.Transform;
+      exports.PassThrough = Stream2.PassThrough;
+      exports.Stream = Stream2;
     } else {
-      exports2 = module.exports = require_stream_readable();
-      exports2.Stream = Stream2 || exports2;
-      exports2.Readable = exports2;
-      exports2.Writable = require_stream_writable();
-      exports2.Duplex = require_stream_duplex();
-      exports2.Transform = require_stream_transform();
-      exports2.PassThrough = require_stream_passthrough();
+      exports = module.exports = require_stream_readable();
+      exports.Stream = Stream2 || exports;
+      exports.Readable = exports;
+      exports.Writable = require_stream_writable();
+      exports.Duplex = require_stream_duplex();
+      exports.Transform = require_stream_transform();
+      exports.PassThrough = require_stream_passthrough();
     }
   }
 });
 
 // node_modules/lazystream/node_modules/readable-stream/passthrough.js
 var require_passthrough = __commonJS({
-  "node_modules/lazystream/node_modules/readable-stream/passthrough.js"(exports2, module) {
+  "node_modules/lazystream/node_modules/readable-stream/passthrough.js"(exports, module) {
     module.exports = require_readable().PassThrough;
   }
 });
 
 // node_modules/lazystream/lib/lazystream.js
 var require_lazystream = __commonJS({
-  "node_modules/lazystream/lib/lazystream.js"(exports2, module) {
+  "node_modules/lazystream/lib/lazystream.js"(exports, module) {
     var util3 = __require("util");
     var PassThrough3 = require_passthrough();
     module.exports = {
@@ -11744,7 +11750,7 @@ var require_lazystream = __commonJS({
 
 // node_modules/normalize-path/index.js
 var require_normalize_path = __commonJS({
-  "node_modules/normalize-path/index.js"(exports2, module) {
+  "node_modules/normalize-path/index.js"(exports, module) {
     module.exports = function(path4, stripTrailing) {
       if (typeof path4 !== "string") {
         throw new TypeError("expected path to be a string");
@@ -11771,7 +11777,7 @@ var require_normalize_path = __commonJS({
 
 // node_modules/lodash/identity.js
 var require_identity = __commonJS({
-  "node_modules/lodash/identity.js"(exports2, module) {
+  "node_modules/lodash/identity.js"(exports, module) {
     function identity(value) {
       return value;
     }
@@ -11781,7 +11787,7 @@ var require_identity = __commonJS({
 
 // node_modules/lodash/_apply.js
 var require_apply = __commonJS({
-  "node_modules/lodash/_apply.js"(exports2, module) {
+  "node_modules/lodash/_apply.js"(exports, module) {
     function apply(func, thisArg, args) {
       switch (args.length) {
         case 0:
@@ -11801,7 +11807,7 @@ var require_apply = __commonJS({
 
 // node_modules/lodash/_overRest.js
 var require_overRest = __commonJS({
-  "node_modules/lodash/_overRest.js"(exports2, module) {
+  "node_modules/lodash/_overRest.js"(exports, module) {
     var apply = require_apply();
     var nativeMax = Math.max;
     function overRest(func, start, transform) {
@@ -11826,7 +11832,7 @@ var require_overRest = __commonJS({
 
 // node_modules/lodash/constant.js
 var require_constant = __commonJS({
-  "node_modules/lodash/constant.js"(exports2, module) {
+  "node_modules/lodash/constant.js"(exports, module) {
     function constant(value) {
       return function() {
         return value;
@@ -11838,7 +11844,7 @@ var require_constant = __commonJS({
 
 // node_modules/lodash/_freeGlobal.js
 var require_freeGlobal = __commonJS({
-  "node_modules/lodash/_freeGlobal.js"(exports2, module) {
+  "node_modules/lodash/_freeGlobal.js"(exports, module) {
     var freeGlobal = typeof global == "object" && global && global.Object === Object && global;
     module.exports = freeGlobal;
   }
@@ -11846,7 +11852,7 @@ var require_freeGlobal = __commonJS({
 
 // node_modules/lodash/_root.js
 var require_root = __commonJS({
-  "node_modules/lodash/_root.js"(exports2, module) {
+  "node_modules/lodash/_root.js"(exports, module) {
     var freeGlobal = require_freeGlobal();
     var freeSelf = typeof self == "object" && self && self.Object === Object && self;
     var root = freeGlobal || freeSelf || Function("return this")();
@@ -11856,7 +11862,7 @@ var require_root = __commonJS({
 
 // node_modules/lodash/_Symbol.js
 var require_Symbol = __commonJS({
-  "node_modules/lodash/_Symbol.js"(exports2, module) {
+  "node_modules/lodash/_Symbol.js"(exports, module) {
     var root = require_root();
     var Symbol2 = root.Symbol;
     module.exports = Symbol2;
@@ -11865,7 +11871,7 @@ var require_Symbol = __commonJS({
 
 // node_modules/lodash/_getRawTag.js
 var require_getRawTag = __commonJS({
-  "node_modules/lodash/_getRawTag.js"(exports2, module) {
+  "node_modules/lodash/_getRawTag.js"(exports, module) {
     var Symbol2 = require_Symbol();
     var objectProto = Object.prototype;
     var hasOwnProperty = objectProto.hasOwnProperty;
@@ -11894,7 +11900,7 @@ var require_getRawTag = __commonJS({
 
 // node_modules/lodash/_objectToString.js
 var require_objectToString = __commonJS({
-  "node_modules/lodash/_objectToString.js"(exports2, module) {
+  "node_modules/lodash/_objectToString.js"(exports, module) {
     var objectProto = Object.prototype;
     var nativeObjectToString = objectProto.toString;
     function objectToString(value) {
@@ -11906,7 +11912,7 @@ var require_objectToString = __commonJS({
 
 // node_modules/lodash/_baseGetTag.js
 var require_baseGetTag = __commonJS({
-  "node_modules/lodash/_baseGetTag.js"(exports2, module) {
+  "node_modules/lodash/_baseGetTag.js"(exports, module) {
     var Symbol2 = require_Symbol();
     var getRawTag = require_getRawTag();
     var objectToString = require_objectToString();
@@ -11925,7 +11931,7 @@ var require_baseGetTag = __commonJS({
 
 // node_modules/lodash/isObject.js
 var require_isObject = __commonJS({
-  "node_modules/lodash/isObject.js"(exports2, module) {
+  "node_modules/lodash/isObject.js"(exports, module) {
     function isObject2(value) {
       var type = typeof value;
       return value != null && (type == "object" || type == "function");
@@ -11936,7 +11942,7 @@ var require_isObject = __commonJS({
 
 // node_modules/lodash/isFunction.js
 var require_isFunction = __commonJS({
-  "node_modules/lodash/isFunction.js"(exports2, module) {
+  "node_modules/lodash/isFunction.js"(exports, module) {
     var baseGetTag = require_baseGetTag();
     var isObject2 = require_isObject();
     var asyncTag = "[object AsyncFunction]";
@@ -11956,7 +11962,7 @@ var require_isFunction = __commonJS({
 
 // node_modules/lodash/_coreJsData.js
 var require_coreJsData = __commonJS({
-  "node_modules/lodash/_coreJsData.js"(exports2, module) {
+  "node_modules/lodash/_coreJsData.js"(exports, module) {
     var root = require_root();
     var coreJsData = root["__core-js_shared__"];
     module.exports = coreJsData;
@@ -11965,7 +11971,7 @@ var require_coreJsData = __commonJS({
 
 // node_modules/lodash/_isMasked.js
 var require_isMasked = __commonJS({
-  "node_modules/lodash/_isMasked.js"(exports2, module) {
+  "node_modules/lodash/_isMasked.js"(exports, module) {
     var coreJsData = require_coreJsData();
     var maskSrcKey = (function() {
       var uid = /[^.]+$/.exec(coreJsData && coreJsData.keys && coreJsData.keys.IE_PROTO || "");
@@ -11980,7 +11986,7 @@ var require_isMasked = __commonJS({
 
 // node_modules/lodash/_toSource.js
 var require_toSource = __commonJS({
-  "node_modules/lodash/_toSource.js"(exports2, module) {
+  "node_modules/lodash/_toSource.js"(exports, module) {
     var funcProto = Function.prototype;
     var funcToString = funcProto.toString;
     function toSource(func) {
@@ -12002,7 +12008,7 @@ var require_toSource = __commonJS({
 
 // node_modules/lodash/_baseIsNative.js
 var require_baseIsNative = __commonJS({
-  "node_modules/lodash/_baseIsNative.js"(exports2, module) {
+  "node_modules/lodash/_baseIsNative.js"(exports, module) {
     var isFunction = require_isFunction();
     var isMasked = require_isMasked();
     var isObject2 = require_isObject();
@@ -12029,7 +12035,7 @@ var require_baseIsNative = __commonJS({
 
 // node_modules/lodash/_getValue.js
 var require_getValue = __commonJS({
-  "node_modules/lodash/_getValue.js"(exports2, module) {
+  "node_modules/lodash/_getValue.js"(exports, module) {
     function getValue(object, key) {
       return object == null ? void 0 : object[key];
     }
@@ -12039,7 +12045,7 @@ var require_getValue = __commonJS({
 
 // node_modules/lodash/_getNative.js
 var require_getNative = __commonJS({
-  "node_modules/lodash/_getNative.js"(exports2, module) {
+  "node_modules/lodash/_getNative.js"(exports, module) {
     var baseIsNative = require_baseIsNative();
     var getValue = require_getValue();
     function getNative(object, key) {
@@ -12052,7 +12058,7 @@ var require_getNative = __commonJS({
 
 // node_modules/lodash/_defineProperty.js
 var require_defineProperty = __commonJS({
-  "node_modules/lodash/_defineProperty.js"(exports2, module) {
+  "node_modules/lodash/_defineProperty.js"(exports, module) {
     var getNative = require_getNative();
     var defineProperty = (function() {
       try {
@@ -12068,7 +12074,7 @@ var require_defineProperty = __commonJS({
 
 // node_modules/lodash/_baseSetToString.js
 var require_baseSetToString = __commonJS({
-  "node_modules/lodash/_baseSetToString.js"(exports2, module) {
+  "node_modules/lodash/_baseSetToString.js"(exports, module) {
     var constant = require_constant();
     var defineProperty = require_defineProperty();
     var identity = require_identity();
@@ -12086,7 +12092,7 @@ var require_baseSetToString = __commonJS({
 
 // node_modules/lodash/_shortOut.js
 var require_shortOut = __commonJS({
-  "node_modules/lodash/_shortOut.js"(exports2, module) {
+  "node_modules/lodash/_shortOut.js"(exports, module) {
     var HOT_COUNT = 800;
     var HOT_SPAN = 16;
     var nativeNow = Date.now;
@@ -12111,7 +12117,7 @@ var require_shortOut = __commonJS({
 
 // node_modules/lodash/_setToString.js
 var require_setToString = __commonJS({
-  "node_modules/lodash/_setToString.js"(exports2, module) {
+  "node_modules/lodash/_setToString.js"(exports, module) {
     var baseSetToString = require_baseSetToString();
     var shortOut = require_shortOut();
     var setToString = shortOut(baseSetToString);
@@ -12121,7 +12127,7 @@ var require_setToString = __commonJS({
 
 // node_modules/lodash/_baseRest.js
 var require_baseRest = __commonJS({
-  "node_modules/lodash/_baseRest.js"(exports2, module) {
+  "node_modules/lodash/_baseRest.js"(exports, module) {
     var identity = require_identity();
     var overRest = require_overRest();
     var setToString = require_setToString();
@@ -12134,7 +12140,7 @@ var require_baseRest = __commonJS({
 
 // node_modules/lodash/eq.js
 var require_eq = __commonJS({
-  "node_modules/lodash/eq.js"(exports2, module) {
+  "node_modules/lodash/eq.js"(exports, module) {
     function eq(value, other) {
       return value === other || value !== value && other !== other;
     }
@@ -12144,7 +12150,7 @@ var require_eq = __commonJS({
 
 // node_modules/lodash/isLength.js
 var require_isLength = __commonJS({
-  "node_modules/lodash/isLength.js"(exports2, module) {
+  "node_modules/lodash/isLength.js"(exports, module) {
     var MAX_SAFE_INTEGER = 9007199254740991;
     function isLength(value) {
       return typeof value == "number" && value > -1 && value % 1 == 0 && value <= MAX_SAFE_INTEGER;
@@ -12155,7 +12161,7 @@ var require_isLength = __commonJS({
 
 // node_modules/lodash/isArrayLike.js
 var require_isArrayLike = __commonJS({
-  "node_modules/lodash/isArrayLike.js"(exports2, module) {
+  "node_modules/lodash/isArrayLike.js"(exports, module) {
     var isFunction = require_isFunction();
     var isLength = require_isLength();
     function isArrayLike(value) {
@@ -12167,7 +12173,7 @@ var require_isArrayLike = __commonJS({
 
 // node_modules/lodash/_isIndex.js
 var require_isIndex = __commonJS({
-  "node_modules/lodash/_isIndex.js"(exports2, module) {
+  "node_modules/lodash/_isIndex.js"(exports, module) {
     var MAX_SAFE_INTEGER = 9007199254740991;
     var reIsUint = /^(?:0|[1-9]\d*)$/;
     function isIndex(value, length) {
@@ -12181,7 +12187,7 @@ var require_isIndex = __commonJS({
 
 // node_modules/lodash/_isIterateeCall.js
 var require_isIterateeCall = __commonJS({
-  "node_modules/lodash/_isIterateeCall.js"(exports2, module) {
+  "node_modules/lodash/_isIterateeCall.js"(exports, module) {
     var eq = require_eq();
     var isArrayLike = require_isArrayLike();
     var isIndex = require_isIndex();
@@ -12202,7 +12208,7 @@ var require_isIterateeCall = __commonJS({
 
 // node_modules/lodash/_baseTimes.js
 var require_baseTimes = __commonJS({
-  "node_modules/lodash/_baseTimes.js"(exports2, module) {
+  "node_modules/lodash/_baseTimes.js"(exports, module) {
     function baseTimes(n, iteratee) {
       var index = -1, result = Array(n);
       while (++index < n) {
@@ -12216,7 +12222,7 @@ var require_baseTimes = __commonJS({
 
 // node_modules/lodash/isObjectLike.js
 var require_isObjectLike = __commonJS({
-  "node_modules/lodash/isObjectLike.js"(exports2, module) {
+  "node_modules/lodash/isObjectLike.js"(exports, module) {
     function isObjectLike(value) {
       return value != null && typeof value == "object";
     }
@@ -12226,7 +12232,7 @@ var require_isObjectLike = __commonJS({
 
 // node_modules/lodash/_baseIsArguments.js
 var require_baseIsArguments = __commonJS({
-  "node_modules/lodash/_baseIsArguments.js"(exports2, module) {
+  "node_modules/lodash/_baseIsArguments.js"(exports, module) {
     var baseGetTag = require_baseGetTag();
     var isObjectLike = require_isObjectLike();
     var argsTag = "[object Arguments]";
@@ -12239,7 +12245,7 @@ var require_baseIsArguments = __commonJS({
 
 // node_modules/lodash/isArguments.js
 var require_isArguments = __commonJS({
-  "node_modules/lodash/isArguments.js"(exports2, module) {
+  "node_modules/lodash/isArguments.js"(exports, module) {
     var baseIsArguments = require_baseIsArguments();
     var isObjectLike = require_isObjectLike();
     var objectProto = Object.prototype;
@@ -12256,7 +12262,7 @@ var require_isArguments = __commonJS({
 
 // node_modules/lodash/isArray.js
 var require_isArray = __commonJS({
-  "node_modules/lodash/isArray.js"(exports2, module) {
+  "node_modules/lodash/isArray.js"(exports, module) {
     var isArray = Array.isArray;
     module.exports = isArray;
   }
@@ -12264,7 +12270,7 @@ var require_isArray = __commonJS({
 
 // node_modules/lodash/stubFalse.js
 var require_stubFalse = __commonJS({
-  "node_modules/lodash/stubFalse.js"(exports2, module) {
+  "node_modules/lodash/stubFalse.js"(exports, module) {
     function stubFalse() {
       return false;
     }
@@ -12274,10 +12280,10 @@ var require_stubFalse = __commonJS({
 
 // node_modules/lodash/isBuffer.js
 var require_isBuffer = __commonJS({
-  "node_modules/lodash/isBuffer.js"(exports2, module) {
+  "node_modules/lodash/isBuffer.js"(exports, module) {
     var root = require_root();
     var stubFalse = require_stubFalse();
-    var freeExports = typeof exports2 == "object" && exports2 && !exports2.nodeType && exports2;
+    var freeExports = typeof exports == "object" && exports && !exports.nodeType && exports;
     var freeModule = freeExports && typeof module == "object" && module && !module.nodeType && module;
     var moduleExports = freeModule && freeModule.exports === freeExports;
     var Buffer3 = moduleExports ? root.Buffer : void 0;
@@ -12289,7 +12295,7 @@ var require_isBuffer = __commonJS({
 
 // node_modules/lodash/_baseIsTypedArray.js
 var require_baseIsTypedArray = __commonJS({
-  "node_modules/lodash/_baseIsTypedArray.js"(exports2, module) {
+  "node_modules/lodash/_baseIsTypedArray.js"(exports, module) {
     var baseGetTag = require_baseGetTag();
     var isLength = require_isLength();
     var isObjectLike = require_isObjectLike();
@@ -12329,7 +12335,7 @@ var require_baseIsTypedArray = __commonJS({
 
 // node_modules/lodash/_baseUnary.js
 var require_baseUnary = __commonJS({
-  "node_modules/lodash/_baseUnary.js"(exports2, module) {
+  "node_modules/lodash/_baseUnary.js"(exports, module) {
     function baseUnary(func) {
       return function(value) {
         return func(value);
@@ -12341,9 +12347,9 @@ var require_baseUnary = __commonJS({
 
 // node_modules/lodash/_nodeUtil.js
 var require_nodeUtil = __commonJS({
-  "node_modules/lodash/_nodeUtil.js"(exports2, module) {
+  "node_modules/lodash/_nodeUtil.js"(exports, module) {
     var freeGlobal = require_freeGlobal();
-    var freeExports = typeof exports2 == "object" && exports2 && !exports2.nodeType && exports2;
+    var freeExports = typeof exports == "object" && exports && !exports.nodeType && exports;
     var freeModule = freeExports && typeof module == "object" && module && !module.nodeType && module;
     var moduleExports = freeModule && freeModule.exports === freeExports;
     var freeProcess = moduleExports && freeGlobal.process;
@@ -12363,7 +12369,7 @@ var require_nodeUtil = __commonJS({
 
 // node_modules/lodash/isTypedArray.js
 var require_isTypedArray = __commonJS({
-  "node_modules/lodash/isTypedArray.js"(exports2, module) {
+  "node_modules/lodash/isTypedArray.js"(exports, module) {
     var baseIsTypedArray = require_baseIsTypedArray();
     var baseUnary = require_baseUnary();
     var nodeUtil = require_nodeUtil();
@@ -12375,7 +12381,7 @@ var require_isTypedArray = __commonJS({
 
 // node_modules/lodash/_arrayLikeKeys.js
 var require_arrayLikeKeys = __commonJS({
-  "node_modules/lodash/_arrayLikeKeys.js"(exports2, module) {
+  "node_modules/lodash/_arrayLikeKeys.js"(exports, module) {
     var baseTimes = require_baseTimes();
     var isArguments = require_isArguments();
     var isArray = require_isArray();
@@ -12403,7 +12409,7 @@ var require_arrayLikeKeys = __commonJS({
 
 // node_modules/lodash/_isPrototype.js
 var require_isPrototype = __commonJS({
-  "node_modules/lodash/_isPrototype.js"(exports2, module) {
+  "node_modules/lodash/_isPrototype.js"(exports, module) {
     var objectProto = Object.prototype;
     function isPrototype(value) {
       var Ctor = value && value.constructor, proto = typeof Ctor == "function" && Ctor.prototype || objectProto;
@@ -12415,7 +12421,7 @@ var require_isPrototype = __commonJS({
 
 // node_modules/lodash/_nativeKeysIn.js
 var require_nativeKeysIn = __commonJS({
-  "node_modules/lodash/_nativeKeysIn.js"(exports2, module) {
+  "node_modules/lodash/_nativeKeysIn.js"(exports, module) {
     function nativeKeysIn(object) {
       var result = [];
       if (object != null) {
@@ -12431,7 +12437,7 @@ var require_nativeKeysIn = __commonJS({
 
 // node_modules/lodash/_baseKeysIn.js
 var require_baseKeysIn = __commonJS({
-  "node_modules/lodash/_baseKeysIn.js"(exports2, module) {
+  "node_modules/lodash/_baseKeysIn.js"(exports, module) {
     var isObject2 = require_isObject();
     var isPrototype = require_isPrototype();
     var nativeKeysIn = require_nativeKeysIn();
@@ -12455,7 +12461,7 @@ var require_baseKeysIn = __commonJS({
 
 // node_modules/lodash/keysIn.js
 var require_keysIn = __commonJS({
-  "node_modules/lodash/keysIn.js"(exports2, module) {
+  "node_modules/lodash/keysIn.js"(exports, module) {
     var arrayLikeKeys = require_arrayLikeKeys();
     var baseKeysIn = require_baseKeysIn();
     var isArrayLike = require_isArrayLike();
@@ -12468,7 +12474,7 @@ var require_keysIn = __commonJS({
 
 // node_modules/lodash/defaults.js
 var require_defaults = __commonJS({
-  "node_modules/lodash/defaults.js"(exports2, module) {
+  "node_modules/lodash/defaults.js"(exports, module) {
     var baseRest = require_baseRest();
     var eq = require_eq();
     var isIterateeCall = require_isIterateeCall();
@@ -12504,7 +12510,7 @@ var require_defaults = __commonJS({
 
 // node_modules/readable-stream/lib/ours/primordials.js
 var require_primordials = __commonJS({
-  "node_modules/readable-stream/lib/ours/primordials.js"(exports2, module) {
+  "node_modules/readable-stream/lib/ours/primordials.js"(exports, module) {
     "use strict";
     var AggregateError2 = class extends Error {
       constructor(errors) {
@@ -12532,8 +12538,8 @@ var require_primordials = __commonJS({
       ArrayPrototypeIndexOf(self2, el) {
         return self2.indexOf(el);
       },
-      ArrayPrototypeJoin(self2, sep2) {
-        return self2.join(sep2);
+      ArrayPrototypeJoin(self2, sep) {
+        return self2.join(sep);
       },
       ArrayPrototypeMap(self2, fn) {
         return self2.map(fn);
@@ -12625,7 +12631,7 @@ var require_primordials = __commonJS({
 
 // node_modules/readable-stream/lib/ours/util/inspect.js
 var require_inspect = __commonJS({
-  "node_modules/readable-stream/lib/ours/util/inspect.js"(exports2, module) {
+  "node_modules/readable-stream/lib/ours/util/inspect.js"(exports, module) {
     "use strict";
     module.exports = {
       format(format, ...args) {
@@ -12676,7 +12682,7 @@ var require_inspect = __commonJS({
 
 // node_modules/readable-stream/lib/ours/errors.js
 var require_errors = __commonJS({
-  "node_modules/readable-stream/lib/ours/errors.js"(exports2, module) {
+  "node_modules/readable-stream/lib/ours/errors.js"(exports, module) {
     "use strict";
     var { format, inspect: inspect2 } = require_inspect();
     var { AggregateError: CustomAggregateError } = require_primordials();
@@ -12994,9 +13000,9 @@ var require_errors = __commonJS({
 
 // node_modules/event-target-shim/dist/event-target-shim.js
 var require_event_target_shim = __commonJS({
-  "node_modules/event-target-shim/dist/event-target-shim.js"(exports2, module) {
+  "node_modules/event-target-shim/dist/event-target-shim.js"(exports, module) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
+    Object.defineProperty(exports, "__esModule", { value: true });
     var privateData = /* @__PURE__ */ new WeakMap();
     var wrappers = /* @__PURE__ */ new WeakMap();
     function pd(event) {
@@ -13555,9 +13561,9 @@ var require_event_target_shim = __commonJS({
     if (typeof window !== "undefined" && typeof window.EventTarget !== "undefined") {
       Object.setPrototypeOf(EventTarget.prototype, window.EventTarget.prototype);
     }
-    exports2.defineEventAttribute = defineEventAttribute;
-    exports2.EventTarget = EventTarget;
-    exports2.default = EventTarget;
+    exports.defineEventAttribute = defineEventAttribute;
+    exports.EventTarget = EventTarget;
+    exports.default = EventTarget;
     module.exports = EventTarget;
     module.exports.EventTarget = module.exports["default"] = EventTarget;
     module.exports.defineEventAttribute = defineEventAttribute;
@@ -13566,9 +13572,9 @@ var require_event_target_shim = __commonJS({
 
 // node_modules/abort-controller/dist/abort-controller.js
 var require_abort_controller = __commonJS({
-  "node_modules/abort-controller/dist/abort-controller.js"(exports2, module) {
+  "node_modules/abort-controller/dist/abort-controller.js"(exports, module) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
+    Object.defineProperty(exports, "__esModule", { value: true });
     var eventTargetShim = require_event_target_shim();
     var AbortSignal2 = class extends eventTargetShim.EventTarget {
       /**
@@ -13651,9 +13657,9 @@ var require_abort_controller = __commonJS({
         value: "AbortController"
       });
     }
-    exports2.AbortController = AbortController2;
-    exports2.AbortSignal = AbortSignal2;
-    exports2.default = AbortController2;
+    exports.AbortController = AbortController2;
+    exports.AbortSignal = AbortSignal2;
+    exports.default = AbortController2;
     module.exports = AbortController2;
     module.exports.AbortController = module.exports["default"] = AbortController2;
     module.exports.AbortSignal = AbortSignal2;
@@ -13662,7 +13668,7 @@ var require_abort_controller = __commonJS({
 
 // node_modules/readable-stream/lib/ours/util.js
 var require_util2 = __commonJS({
-  "node_modules/readable-stream/lib/ours/util.js"(exports2, module) {
+  "node_modules/readable-stream/lib/ours/util.js"(exports, module) {
     "use strict";
     var bufferModule = __require("buffer");
     var { format, inspect: inspect2 } = require_inspect();
@@ -13801,7 +13807,7 @@ var require_util2 = __commonJS({
 
 // node_modules/readable-stream/lib/internal/validators.js
 var require_validators = __commonJS({
-  "node_modules/readable-stream/lib/internal/validators.js"(exports2, module) {
+  "node_modules/readable-stream/lib/internal/validators.js"(exports, module) {
     "use strict";
     var {
       ArrayIsArray,
@@ -14065,14 +14071,14 @@ var require_validators = __commonJS({
 
 // node_modules/process/index.js
 var require_process = __commonJS({
-  "node_modules/process/index.js"(exports2, module) {
+  "node_modules/process/index.js"(exports, module) {
     module.exports = global.process;
   }
 });
 
 // node_modules/readable-stream/lib/internal/shims/process.js
 var require_process2 = __commonJS({
-  "node_modules/readable-stream/lib/internal/shims/process.js"(exports2, module) {
+  "node_modules/readable-stream/lib/internal/shims/process.js"(exports, module) {
     "use strict";
     var process5 = ((base, esmKey, keys, isValid) => {
       if (esmKey in base && base[esmKey] === true) {
@@ -14095,7 +14101,7 @@ var require_process2 = __commonJS({
 
 // node_modules/readable-stream/lib/internal/streams/utils.js
 var require_utils = __commonJS({
-  "node_modules/readable-stream/lib/internal/streams/utils.js"(exports2, module) {
+  "node_modules/readable-stream/lib/internal/streams/utils.js"(exports, module) {
     "use strict";
     var { SymbolAsyncIterator, SymbolIterator, SymbolFor } = require_primordials();
     var kIsDestroyed = SymbolFor("nodejs.stream.destroyed");
@@ -14304,7 +14310,7 @@ var require_utils = __commonJS({
 
 // node_modules/readable-stream/lib/internal/streams/end-of-stream.js
 var require_end_of_stream = __commonJS({
-  "node_modules/readable-stream/lib/internal/streams/end-of-stream.js"(exports2, module) {
+  "node_modules/readable-stream/lib/internal/streams/end-of-stream.js"(exports, module) {
     "use strict";
     var process5 = require_process2();
     var { AbortError: AbortError3, codes } = require_errors();
@@ -14556,7 +14562,7 @@ var require_end_of_stream = __commonJS({
 
 // node_modules/readable-stream/lib/internal/streams/destroy.js
 var require_destroy2 = __commonJS({
-  "node_modules/readable-stream/lib/internal/streams/destroy.js"(exports2, module) {
+  "node_modules/readable-stream/lib/internal/streams/destroy.js"(exports, module) {
     "use strict";
     var process5 = require_process2();
     var {
@@ -14821,7 +14827,7 @@ var require_destroy2 = __commonJS({
 
 // node_modules/readable-stream/lib/internal/streams/legacy.js
 var require_legacy = __commonJS({
-  "node_modules/readable-stream/lib/internal/streams/legacy.js"(exports2, module) {
+  "node_modules/readable-stream/lib/internal/streams/legacy.js"(exports, module) {
     "use strict";
     var { ArrayIsArray, ObjectSetPrototypeOf } = require_primordials();
     var { EventEmitter: EE } = __require("events");
@@ -14900,7 +14906,7 @@ var require_legacy = __commonJS({
 
 // node_modules/readable-stream/lib/internal/streams/add-abort-signal.js
 var require_add_abort_signal = __commonJS({
-  "node_modules/readable-stream/lib/internal/streams/add-abort-signal.js"(exports2, module) {
+  "node_modules/readable-stream/lib/internal/streams/add-abort-signal.js"(exports, module) {
     "use strict";
     var { SymbolDispose } = require_primordials();
     var { AbortError: AbortError3, codes } = require_errors();
@@ -14951,7 +14957,7 @@ var require_add_abort_signal = __commonJS({
 
 // node_modules/readable-stream/lib/internal/streams/buffer_list.js
 var require_buffer_list = __commonJS({
-  "node_modules/readable-stream/lib/internal/streams/buffer_list.js"(exports2, module) {
+  "node_modules/readable-stream/lib/internal/streams/buffer_list.js"(exports, module) {
     "use strict";
     var { StringPrototypeSlice, SymbolIterator, TypedArrayPrototypeSet, Uint8Array: Uint8Array2 } = require_primordials();
     var { Buffer: Buffer3 } = __require("buffer");
@@ -15106,7 +15112,7 @@ var require_buffer_list = __commonJS({
 
 // node_modules/readable-stream/lib/internal/streams/state.js
 var require_state2 = __commonJS({
-  "node_modules/readable-stream/lib/internal/streams/state.js"(exports2, module) {
+  "node_modules/readable-stream/lib/internal/streams/state.js"(exports, module) {
     "use strict";
     var { MathFloor, NumberIsInteger } = require_primordials();
     var { validateInteger } = require_validators();
@@ -15148,7 +15154,7 @@ var require_state2 = __commonJS({
 
 // node_modules/safe-buffer/index.js
 var require_safe_buffer2 = __commonJS({
-  "node_modules/safe-buffer/index.js"(exports2, module) {
+  "node_modules/safe-buffer/index.js"(exports, module) {
     var buffer2 = __require("buffer");
     var Buffer3 = buffer2.Buffer;
     function copyProps(src, dst) {
@@ -15159,8 +15165,8 @@ var require_safe_buffer2 = __commonJS({
     if (Buffer3.from && Buffer3.alloc && Buffer3.allocUnsafe && Buffer3.allocUnsafeSlow) {
       module.exports = buffer2;
     } else {
-      copyProps(buffer2, exports2);
-      exports2.Buffer = SafeBuffer;
+      copyProps(buffer2, exports);
+      exports.Buffer = SafeBuffer;
     }
     function SafeBuffer(arg, encodingOrOffset, length) {
       return Buffer3(arg, encodingOrOffset, length);
@@ -15206,7 +15212,7 @@ var require_safe_buffer2 = __commonJS({
 
 // node_modules/string_decoder/lib/string_decoder.js
 var require_string_decoder2 = __commonJS({
-  "node_modules/string_decoder/lib/string_decoder.js"(exports2) {
+  "node_modules/string_decoder/lib/string_decoder.js"(exports) {
     "use strict";
     var Buffer3 = require_safe_buffer2().Buffer;
     var isEncoding = Buffer3.isEncoding || function(encoding) {
@@ -15260,7 +15266,7 @@ var require_string_decoder2 = __commonJS({
       if (typeof nenc !== "string" && (Buffer3.isEncoding === isEncoding || !isEncoding(enc))) throw new Error("Unknown encoding: " + enc);
       return nenc || enc;
     }
-    exports2.StringDecoder = StringDecoder;
+    exports.StringDecoder = StringDecoder;
     function StringDecoder(encoding) {
       this.encoding = normalizeEncoding(encoding);
       var nb;
@@ -15444,7 +15450,7 @@ var require_string_decoder2 = __commonJS({
 
 // node_modules/readable-stream/lib/internal/streams/from.js
 var require_from = __commonJS({
-  "node_modules/readable-stream/lib/internal/streams/from.js"(exports2, module) {
+  "node_modules/readable-stream/lib/internal/streams/from.js"(exports, module) {
     "use strict";
     var process5 = require_process2();
     var { PromisePrototypeThen, SymbolAsyncIterator, SymbolIterator } = require_primordials();
@@ -15539,7 +15545,7 @@ var require_from = __commonJS({
 
 // node_modules/readable-stream/lib/internal/streams/readable.js
 var require_readable2 = __commonJS({
-  "node_modules/readable-stream/lib/internal/streams/readable.js"(exports2, module) {
+  "node_modules/readable-stream/lib/internal/streams/readable.js"(exports, module) {
     "use strict";
     var process5 = require_process2();
     var {
@@ -16505,7 +16511,7 @@ var require_readable2 = __commonJS({
 
 // node_modules/readable-stream/lib/internal/streams/writable.js
 var require_writable = __commonJS({
-  "node_modules/readable-stream/lib/internal/streams/writable.js"(exports2, module) {
+  "node_modules/readable-stream/lib/internal/streams/writable.js"(exports, module) {
     "use strict";
     var process5 = require_process2();
     var {
@@ -17126,7 +17132,7 @@ var require_writable = __commonJS({
 
 // node_modules/readable-stream/lib/internal/streams/duplexify.js
 var require_duplexify = __commonJS({
-  "node_modules/readable-stream/lib/internal/streams/duplexify.js"(exports2, module) {
+  "node_modules/readable-stream/lib/internal/streams/duplexify.js"(exports, module) {
     var process5 = require_process2();
     var bufferModule = __require("buffer");
     var {
@@ -17473,7 +17479,7 @@ var require_duplexify = __commonJS({
 
 // node_modules/readable-stream/lib/internal/streams/duplex.js
 var require_duplex = __commonJS({
-  "node_modules/readable-stream/lib/internal/streams/duplex.js"(exports2, module) {
+  "node_modules/readable-stream/lib/internal/streams/duplex.js"(exports, module) {
     "use strict";
     var {
       ObjectDefineProperties,
@@ -17590,7 +17596,7 @@ var require_duplex = __commonJS({
 
 // node_modules/readable-stream/lib/internal/streams/transform.js
 var require_transform = __commonJS({
-  "node_modules/readable-stream/lib/internal/streams/transform.js"(exports2, module) {
+  "node_modules/readable-stream/lib/internal/streams/transform.js"(exports, module) {
     "use strict";
     var { ObjectSetPrototypeOf, Symbol: Symbol2 } = require_primordials();
     module.exports = Transform3;
@@ -17692,7 +17698,7 @@ var require_transform = __commonJS({
 
 // node_modules/readable-stream/lib/internal/streams/passthrough.js
 var require_passthrough2 = __commonJS({
-  "node_modules/readable-stream/lib/internal/streams/passthrough.js"(exports2, module) {
+  "node_modules/readable-stream/lib/internal/streams/passthrough.js"(exports, module) {
     "use strict";
     var { ObjectSetPrototypeOf } = require_primordials();
     module.exports = PassThrough3;
@@ -17711,7 +17717,7 @@ var require_passthrough2 = __commonJS({
 
 // node_modules/readable-stream/lib/internal/streams/pipeline.js
 var require_pipeline = __commonJS({
-  "node_modules/readable-stream/lib/internal/streams/pipeline.js"(exports2, module) {
+  "node_modules/readable-stream/lib/internal/streams/pipeline.js"(exports, module) {
     var process5 = require_process2();
     var { ArrayIsArray, Promise: Promise2, SymbolAsyncIterator, SymbolDispose } = require_primordials();
     var eos = require_end_of_stream();
@@ -18139,7 +18145,7 @@ var require_pipeline = __commonJS({
 
 // node_modules/readable-stream/lib/internal/streams/compose.js
 var require_compose = __commonJS({
-  "node_modules/readable-stream/lib/internal/streams/compose.js"(exports2, module) {
+  "node_modules/readable-stream/lib/internal/streams/compose.js"(exports, module) {
     "use strict";
     var { pipeline } = require_pipeline();
     var Duplex = require_duplex();
@@ -18332,7 +18338,7 @@ var require_compose = __commonJS({
 
 // node_modules/readable-stream/lib/internal/streams/operators.js
 var require_operators = __commonJS({
-  "node_modules/readable-stream/lib/internal/streams/operators.js"(exports2, module) {
+  "node_modules/readable-stream/lib/internal/streams/operators.js"(exports, module) {
     "use strict";
     var AbortController2 = globalThis.AbortController || require_abort_controller().AbortController;
     var {
@@ -18737,7 +18743,7 @@ var require_operators = __commonJS({
 
 // node_modules/readable-stream/lib/stream/promises.js
 var require_promises = __commonJS({
-  "node_modules/readable-stream/lib/stream/promises.js"(exports2, module) {
+  "node_modules/readable-stream/lib/stream/promises.js"(exports, module) {
     "use strict";
     var { ArrayPrototypePop, Promise: Promise2 } = require_primordials();
     var { isIterable, isNodeStream, isWebStream } = require_utils();
@@ -18779,7 +18785,7 @@ var require_promises = __commonJS({
 
 // node_modules/readable-stream/lib/stream.js
 var require_stream2 = __commonJS({
-  "node_modules/readable-stream/lib/stream.js"(exports2, module) {
+  "node_modules/readable-stream/lib/stream.js"(exports, module) {
     "use strict";
     var { Buffer: Buffer3 } = __require("buffer");
     var { ObjectDefineProperty, ObjectKeys, ReflectApply } = require_primordials();
@@ -18898,7 +18904,7 @@ var require_stream2 = __commonJS({
 
 // node_modules/readable-stream/lib/ours/index.js
 var require_ours = __commonJS({
-  "node_modules/readable-stream/lib/ours/index.js"(exports2, module) {
+  "node_modules/readable-stream/lib/ours/index.js"(exports, module) {
     "use strict";
     var Stream2 = __require("stream");
     if (Stream2 && process.env.READABLE_STREAM === "disable") {
@@ -18962,7 +18968,7 @@ var require_ours = __commonJS({
 
 // node_modules/lodash/_arrayPush.js
 var require_arrayPush = __commonJS({
-  "node_modules/lodash/_arrayPush.js"(exports2, module) {
+  "node_modules/lodash/_arrayPush.js"(exports, module) {
     function arrayPush(array, values) {
       var index = -1, length = values.length, offset = array.length;
       while (++index < length) {
@@ -18976,7 +18982,7 @@ var require_arrayPush = __commonJS({
 
 // node_modules/lodash/_isFlattenable.js
 var require_isFlattenable = __commonJS({
-  "node_modules/lodash/_isFlattenable.js"(exports2, module) {
+  "node_modules/lodash/_isFlattenable.js"(exports, module) {
     var Symbol2 = require_Symbol();
     var isArguments = require_isArguments();
     var isArray = require_isArray();
@@ -18990,7 +18996,7 @@ var require_isFlattenable = __commonJS({
 
 // node_modules/lodash/_baseFlatten.js
 var require_baseFlatten = __commonJS({
-  "node_modules/lodash/_baseFlatten.js"(exports2, module) {
+  "node_modules/lodash/_baseFlatten.js"(exports, module) {
     var arrayPush = require_arrayPush();
     var isFlattenable = require_isFlattenable();
     function baseFlatten(array, depth, predicate, isStrict, result) {
@@ -19017,7 +19023,7 @@ var require_baseFlatten = __commonJS({
 
 // node_modules/lodash/flatten.js
 var require_flatten = __commonJS({
-  "node_modules/lodash/flatten.js"(exports2, module) {
+  "node_modules/lodash/flatten.js"(exports, module) {
     var baseFlatten = require_baseFlatten();
     function flatten(array) {
       var length = array == null ? 0 : array.length;
@@ -19029,7 +19035,7 @@ var require_flatten = __commonJS({
 
 // node_modules/lodash/_nativeCreate.js
 var require_nativeCreate = __commonJS({
-  "node_modules/lodash/_nativeCreate.js"(exports2, module) {
+  "node_modules/lodash/_nativeCreate.js"(exports, module) {
     var getNative = require_getNative();
     var nativeCreate = getNative(Object, "create");
     module.exports = nativeCreate;
@@ -19038,7 +19044,7 @@ var require_nativeCreate = __commonJS({
 
 // node_modules/lodash/_hashClear.js
 var require_hashClear = __commonJS({
-  "node_modules/lodash/_hashClear.js"(exports2, module) {
+  "node_modules/lodash/_hashClear.js"(exports, module) {
     var nativeCreate = require_nativeCreate();
     function hashClear() {
       this.__data__ = nativeCreate ? nativeCreate(null) : {};
@@ -19050,7 +19056,7 @@ var require_hashClear = __commonJS({
 
 // node_modules/lodash/_hashDelete.js
 var require_hashDelete = __commonJS({
-  "node_modules/lodash/_hashDelete.js"(exports2, module) {
+  "node_modules/lodash/_hashDelete.js"(exports, module) {
     function hashDelete(key) {
       var result = this.has(key) && delete this.__data__[key];
       this.size -= result ? 1 : 0;
@@ -19062,7 +19068,7 @@ var require_hashDelete = __commonJS({
 
 // node_modules/lodash/_hashGet.js
 var require_hashGet = __commonJS({
-  "node_modules/lodash/_hashGet.js"(exports2, module) {
+  "node_modules/lodash/_hashGet.js"(exports, module) {
     var nativeCreate = require_nativeCreate();
     var HASH_UNDEFINED = "__lodash_hash_undefined__";
     var objectProto = Object.prototype;
@@ -19081,7 +19087,7 @@ var require_hashGet = __commonJS({
 
 // node_modules/lodash/_hashHas.js
 var require_hashHas = __commonJS({
-  "node_modules/lodash/_hashHas.js"(exports2, module) {
+  "node_modules/lodash/_hashHas.js"(exports, module) {
     var nativeCreate = require_nativeCreate();
     var objectProto = Object.prototype;
     var hasOwnProperty = objectProto.hasOwnProperty;
@@ -19095,7 +19101,7 @@ var require_hashHas = __commonJS({
 
 // node_modules/lodash/_hashSet.js
 var require_hashSet = __commonJS({
-  "node_modules/lodash/_hashSet.js"(exports2, module) {
+  "node_modules/lodash/_hashSet.js"(exports, module) {
     var nativeCreate = require_nativeCreate();
     var HASH_UNDEFINED = "__lodash_hash_undefined__";
     function hashSet(key, value) {
@@ -19110,7 +19116,7 @@ var require_hashSet = __commonJS({
 
 // node_modules/lodash/_Hash.js
 var require_Hash = __commonJS({
-  "node_modules/lodash/_Hash.js"(exports2, module) {
+  "node_modules/lodash/_Hash.js"(exports, module) {
     var hashClear = require_hashClear();
     var hashDelete = require_hashDelete();
     var hashGet = require_hashGet();
@@ -19135,7 +19141,7 @@ var require_Hash = __commonJS({
 
 // node_modules/lodash/_listCacheClear.js
 var require_listCacheClear = __commonJS({
-  "node_modules/lodash/_listCacheClear.js"(exports2, module) {
+  "node_modules/lodash/_listCacheClear.js"(exports, module) {
     function listCacheClear() {
       this.__data__ = [];
       this.size = 0;
@@ -19146,7 +19152,7 @@ var require_listCacheClear = __commonJS({
 
 // node_modules/lodash/_assocIndexOf.js
 var require_assocIndexOf = __commonJS({
-  "node_modules/lodash/_assocIndexOf.js"(exports2, module) {
+  "node_modules/lodash/_assocIndexOf.js"(exports, module) {
     var eq = require_eq();
     function assocIndexOf(array, key) {
       var length = array.length;
@@ -19163,7 +19169,7 @@ var require_assocIndexOf = __commonJS({
 
 // node_modules/lodash/_listCacheDelete.js
 var require_listCacheDelete = __commonJS({
-  "node_modules/lodash/_listCacheDelete.js"(exports2, module) {
+  "node_modules/lodash/_listCacheDelete.js"(exports, module) {
     var assocIndexOf = require_assocIndexOf();
     var arrayProto = Array.prototype;
     var splice = arrayProto.splice;
@@ -19187,7 +19193,7 @@ var require_listCacheDelete = __commonJS({
 
 // node_modules/lodash/_listCacheGet.js
 var require_listCacheGet = __commonJS({
-  "node_modules/lodash/_listCacheGet.js"(exports2, module) {
+  "node_modules/lodash/_listCacheGet.js"(exports, module) {
     var assocIndexOf = require_assocIndexOf();
     function listCacheGet(key) {
       var data = this.__data__, index = assocIndexOf(data, key);
@@ -19199,7 +19205,7 @@ var require_listCacheGet = __commonJS({
 
 // node_modules/lodash/_listCacheHas.js
 var require_listCacheHas = __commonJS({
-  "node_modules/lodash/_listCacheHas.js"(exports2, module) {
+  "node_modules/lodash/_listCacheHas.js"(exports, module) {
     var assocIndexOf = require_assocIndexOf();
     function listCacheHas(key) {
       return assocIndexOf(this.__data__, key) > -1;
@@ -19210,7 +19216,7 @@ var require_listCacheHas = __commonJS({
 
 // node_modules/lodash/_listCacheSet.js
 var require_listCacheSet = __commonJS({
-  "node_modules/lodash/_listCacheSet.js"(exports2, module) {
+  "node_modules/lodash/_listCacheSet.js"(exports, module) {
     var assocIndexOf = require_assocIndexOf();
     function listCacheSet(key, value) {
       var data = this.__data__, index = assocIndexOf(data, key);
@@ -19228,7 +19234,7 @@ var require_listCacheSet = __commonJS({
 
 // node_modules/lodash/_ListCache.js
 var require_ListCache = __commonJS({
-  "node_modules/lodash/_ListCache.js"(exports2, module) {
+  "node_modules/lodash/_ListCache.js"(exports, module) {
     var listCacheClear = require_listCacheClear();
     var listCacheDelete = require_listCacheDelete();
     var listCacheGet = require_listCacheGet();
@@ -19253,7 +19259,7 @@ var require_ListCache = __commonJS({
 
 // node_modules/lodash/_Map.js
 var require_Map = __commonJS({
-  "node_modules/lodash/_Map.js"(exports2, module) {
+  "node_modules/lodash/_Map.js"(exports, module) {
     var getNative = require_getNative();
     var root = require_root();
     var Map2 = getNative(root, "Map");
@@ -19263,7 +19269,7 @@ var require_Map = __commonJS({
 
 // node_modules/lodash/_mapCacheClear.js
 var require_mapCacheClear = __commonJS({
-  "node_modules/lodash/_mapCacheClear.js"(exports2, module) {
+  "node_modules/lodash/_mapCacheClear.js"(exports, module) {
     var Hash = require_Hash();
     var ListCache = require_ListCache();
     var Map2 = require_Map();
@@ -19281,7 +19287,7 @@ var require_mapCacheClear = __commonJS({
 
 // node_modules/lodash/_isKeyable.js
 var require_isKeyable = __commonJS({
-  "node_modules/lodash/_isKeyable.js"(exports2, module) {
+  "node_modules/lodash/_isKeyable.js"(exports, module) {
     function isKeyable(value) {
       var type = typeof value;
       return type == "string" || type == "number" || type == "symbol" || type == "boolean" ? value !== "__proto__" : value === null;
@@ -19292,7 +19298,7 @@ var require_isKeyable = __commonJS({
 
 // node_modules/lodash/_getMapData.js
 var require_getMapData = __commonJS({
-  "node_modules/lodash/_getMapData.js"(exports2, module) {
+  "node_modules/lodash/_getMapData.js"(exports, module) {
     var isKeyable = require_isKeyable();
     function getMapData(map, key) {
       var data = map.__data__;
@@ -19304,7 +19310,7 @@ var require_getMapData = __commonJS({
 
 // node_modules/lodash/_mapCacheDelete.js
 var require_mapCacheDelete = __commonJS({
-  "node_modules/lodash/_mapCacheDelete.js"(exports2, module) {
+  "node_modules/lodash/_mapCacheDelete.js"(exports, module) {
     var getMapData = require_getMapData();
     function mapCacheDelete(key) {
       var result = getMapData(this, key)["delete"](key);
@@ -19317,7 +19323,7 @@ var require_mapCacheDelete = __commonJS({
 
 // node_modules/lodash/_mapCacheGet.js
 var require_mapCacheGet = __commonJS({
-  "node_modules/lodash/_mapCacheGet.js"(exports2, module) {
+  "node_modules/lodash/_mapCacheGet.js"(exports, module) {
     var getMapData = require_getMapData();
     function mapCacheGet(key) {
       return getMapData(this, key).get(key);
@@ -19328,7 +19334,7 @@ var require_mapCacheGet = __commonJS({
 
 // node_modules/lodash/_mapCacheHas.js
 var require_mapCacheHas = __commonJS({
-  "node_modules/lodash/_mapCacheHas.js"(exports2, module) {
+  "node_modules/lodash/_mapCacheHas.js"(exports, module) {
     var getMapData = require_getMapData();
     function mapCacheHas(key) {
       return getMapData(this, key).has(key);
@@ -19339,7 +19345,7 @@ var require_mapCacheHas = __commonJS({
 
 // node_modules/lodash/_mapCacheSet.js
 var require_mapCacheSet = __commonJS({
-  "node_modules/lodash/_mapCacheSet.js"(exports2, module) {
+  "node_modules/lodash/_mapCacheSet.js"(exports, module) {
     var getMapData = require_getMapData();
     function mapCacheSet(key, value) {
       var data = getMapData(this, key), size = data.size;
@@ -19353,7 +19359,7 @@ var require_mapCacheSet = __commonJS({
 
 // node_modules/lodash/_MapCache.js
 var require_MapCache = __commonJS({
-  "node_modules/lodash/_MapCache.js"(exports2, module) {
+  "node_modules/lodash/_MapCache.js"(exports, module) {
     var mapCacheClear = require_mapCacheClear();
     var mapCacheDelete = require_mapCacheDelete();
     var mapCacheGet = require_mapCacheGet();
@@ -19378,7 +19384,7 @@ var require_MapCache = __commonJS({
 
 // node_modules/lodash/_setCacheAdd.js
 var require_setCacheAdd = __commonJS({
-  "node_modules/lodash/_setCacheAdd.js"(exports2, module) {
+  "node_modules/lodash/_setCacheAdd.js"(exports, module) {
     var HASH_UNDEFINED = "__lodash_hash_undefined__";
     function setCacheAdd(value) {
       this.__data__.set(value, HASH_UNDEFINED);
@@ -19390,7 +19396,7 @@ var require_setCacheAdd = __commonJS({
 
 // node_modules/lodash/_setCacheHas.js
 var require_setCacheHas = __commonJS({
-  "node_modules/lodash/_setCacheHas.js"(exports2, module) {
+  "node_modules/lodash/_setCacheHas.js"(exports, module) {
     function setCacheHas(value) {
       return this.__data__.has(value);
     }
@@ -19400,7 +19406,7 @@ var require_setCacheHas = __commonJS({
 
 // node_modules/lodash/_SetCache.js
 var require_SetCache = __commonJS({
-  "node_modules/lodash/_SetCache.js"(exports2, module) {
+  "node_modules/lodash/_SetCache.js"(exports, module) {
     var MapCache = require_MapCache();
     var setCacheAdd = require_setCacheAdd();
     var setCacheHas = require_setCacheHas();
@@ -19419,7 +19425,7 @@ var require_SetCache = __commonJS({
 
 // node_modules/lodash/_baseFindIndex.js
 var require_baseFindIndex = __commonJS({
-  "node_modules/lodash/_baseFindIndex.js"(exports2, module) {
+  "node_modules/lodash/_baseFindIndex.js"(exports, module) {
     function baseFindIndex(array, predicate, fromIndex, fromRight) {
       var length = array.length, index = fromIndex + (fromRight ? 1 : -1);
       while (fromRight ? index-- : ++index < length) {
@@ -19435,7 +19441,7 @@ var require_baseFindIndex = __commonJS({
 
 // node_modules/lodash/_baseIsNaN.js
 var require_baseIsNaN = __commonJS({
-  "node_modules/lodash/_baseIsNaN.js"(exports2, module) {
+  "node_modules/lodash/_baseIsNaN.js"(exports, module) {
     function baseIsNaN(value) {
       return value !== value;
     }
@@ -19445,7 +19451,7 @@ var require_baseIsNaN = __commonJS({
 
 // node_modules/lodash/_strictIndexOf.js
 var require_strictIndexOf = __commonJS({
-  "node_modules/lodash/_strictIndexOf.js"(exports2, module) {
+  "node_modules/lodash/_strictIndexOf.js"(exports, module) {
     function strictIndexOf(array, value, fromIndex) {
       var index = fromIndex - 1, length = array.length;
       while (++index < length) {
@@ -19461,7 +19467,7 @@ var require_strictIndexOf = __commonJS({
 
 // node_modules/lodash/_baseIndexOf.js
 var require_baseIndexOf = __commonJS({
-  "node_modules/lodash/_baseIndexOf.js"(exports2, module) {
+  "node_modules/lodash/_baseIndexOf.js"(exports, module) {
     var baseFindIndex = require_baseFindIndex();
     var baseIsNaN = require_baseIsNaN();
     var strictIndexOf = require_strictIndexOf();
@@ -19474,7 +19480,7 @@ var require_baseIndexOf = __commonJS({
 
 // node_modules/lodash/_arrayIncludes.js
 var require_arrayIncludes = __commonJS({
-  "node_modules/lodash/_arrayIncludes.js"(exports2, module) {
+  "node_modules/lodash/_arrayIncludes.js"(exports, module) {
     var baseIndexOf = require_baseIndexOf();
     function arrayIncludes(array, value) {
       var length = array == null ? 0 : array.length;
@@ -19486,7 +19492,7 @@ var require_arrayIncludes = __commonJS({
 
 // node_modules/lodash/_arrayIncludesWith.js
 var require_arrayIncludesWith = __commonJS({
-  "node_modules/lodash/_arrayIncludesWith.js"(exports2, module) {
+  "node_modules/lodash/_arrayIncludesWith.js"(exports, module) {
     function arrayIncludesWith(array, value, comparator) {
       var index = -1, length = array == null ? 0 : array.length;
       while (++index < length) {
@@ -19502,7 +19508,7 @@ var require_arrayIncludesWith = __commonJS({
 
 // node_modules/lodash/_arrayMap.js
 var require_arrayMap = __commonJS({
-  "node_modules/lodash/_arrayMap.js"(exports2, module) {
+  "node_modules/lodash/_arrayMap.js"(exports, module) {
     function arrayMap(array, iteratee) {
       var index = -1, length = array == null ? 0 : array.length, result = Array(length);
       while (++index < length) {
@@ -19516,7 +19522,7 @@ var require_arrayMap = __commonJS({
 
 // node_modules/lodash/_cacheHas.js
 var require_cacheHas = __commonJS({
-  "node_modules/lodash/_cacheHas.js"(exports2, module) {
+  "node_modules/lodash/_cacheHas.js"(exports, module) {
     function cacheHas(cache, key) {
       return cache.has(key);
     }
@@ -19526,7 +19532,7 @@ var require_cacheHas = __commonJS({
 
 // node_modules/lodash/_baseDifference.js
 var require_baseDifference = __commonJS({
-  "node_modules/lodash/_baseDifference.js"(exports2, module) {
+  "node_modules/lodash/_baseDifference.js"(exports, module) {
     var SetCache = require_SetCache();
     var arrayIncludes = require_arrayIncludes();
     var arrayIncludesWith = require_arrayIncludesWith();
@@ -19574,7 +19580,7 @@ var require_baseDifference = __commonJS({
 
 // node_modules/lodash/isArrayLikeObject.js
 var require_isArrayLikeObject = __commonJS({
-  "node_modules/lodash/isArrayLikeObject.js"(exports2, module) {
+  "node_modules/lodash/isArrayLikeObject.js"(exports, module) {
     var isArrayLike = require_isArrayLike();
     var isObjectLike = require_isObjectLike();
     function isArrayLikeObject(value) {
@@ -19586,7 +19592,7 @@ var require_isArrayLikeObject = __commonJS({
 
 // node_modules/lodash/difference.js
 var require_difference = __commonJS({
-  "node_modules/lodash/difference.js"(exports2, module) {
+  "node_modules/lodash/difference.js"(exports, module) {
     var baseDifference = require_baseDifference();
     var baseFlatten = require_baseFlatten();
     var baseRest = require_baseRest();
@@ -19600,7 +19606,7 @@ var require_difference = __commonJS({
 
 // node_modules/lodash/_Set.js
 var require_Set = __commonJS({
-  "node_modules/lodash/_Set.js"(exports2, module) {
+  "node_modules/lodash/_Set.js"(exports, module) {
     var getNative = require_getNative();
     var root = require_root();
     var Set2 = getNative(root, "Set");
@@ -19610,7 +19616,7 @@ var require_Set = __commonJS({
 
 // node_modules/lodash/noop.js
 var require_noop = __commonJS({
-  "node_modules/lodash/noop.js"(exports2, module) {
+  "node_modules/lodash/noop.js"(exports, module) {
     function noop() {
     }
     module.exports = noop;
@@ -19619,7 +19625,7 @@ var require_noop = __commonJS({
 
 // node_modules/lodash/_setToArray.js
 var require_setToArray = __commonJS({
-  "node_modules/lodash/_setToArray.js"(exports2, module) {
+  "node_modules/lodash/_setToArray.js"(exports, module) {
     function setToArray(set) {
       var index = -1, result = Array(set.size);
       set.forEach(function(value) {
@@ -19633,7 +19639,7 @@ var require_setToArray = __commonJS({
 
 // node_modules/lodash/_createSet.js
 var require_createSet = __commonJS({
-  "node_modules/lodash/_createSet.js"(exports2, module) {
+  "node_modules/lodash/_createSet.js"(exports, module) {
     var Set2 = require_Set();
     var noop = require_noop();
     var setToArray = require_setToArray();
@@ -19647,7 +19653,7 @@ var require_createSet = __commonJS({
 
 // node_modules/lodash/_baseUniq.js
 var require_baseUniq = __commonJS({
-  "node_modules/lodash/_baseUniq.js"(exports2, module) {
+  "node_modules/lodash/_baseUniq.js"(exports, module) {
     var SetCache = require_SetCache();
     var arrayIncludes = require_arrayIncludes();
     var arrayIncludesWith = require_arrayIncludesWith();
@@ -19701,7 +19707,7 @@ var require_baseUniq = __commonJS({
 
 // node_modules/lodash/union.js
 var require_union = __commonJS({
-  "node_modules/lodash/union.js"(exports2, module) {
+  "node_modules/lodash/union.js"(exports, module) {
     var baseFlatten = require_baseFlatten();
     var baseRest = require_baseRest();
     var baseUniq = require_baseUniq();
@@ -19715,7 +19721,7 @@ var require_union = __commonJS({
 
 // node_modules/lodash/_overArg.js
 var require_overArg = __commonJS({
-  "node_modules/lodash/_overArg.js"(exports2, module) {
+  "node_modules/lodash/_overArg.js"(exports, module) {
     function overArg(func, transform) {
       return function(arg) {
         return func(transform(arg));
@@ -19727,7 +19733,7 @@ var require_overArg = __commonJS({
 
 // node_modules/lodash/_getPrototype.js
 var require_getPrototype = __commonJS({
-  "node_modules/lodash/_getPrototype.js"(exports2, module) {
+  "node_modules/lodash/_getPrototype.js"(exports, module) {
     var overArg = require_overArg();
     var getPrototype = overArg(Object.getPrototypeOf, Object);
     module.exports = getPrototype;
@@ -19736,7 +19742,7 @@ var require_getPrototype = __commonJS({
 
 // node_modules/lodash/isPlainObject.js
 var require_isPlainObject = __commonJS({
-  "node_modules/lodash/isPlainObject.js"(exports2, module) {
+  "node_modules/lodash/isPlainObject.js"(exports, module) {
     var baseGetTag = require_baseGetTag();
     var getPrototype = require_getPrototype();
     var isObjectLike = require_isObjectLike();
@@ -19763,10 +19769,10 @@ var require_isPlainObject = __commonJS({
 
 // node_modules/minimatch/dist/commonjs/assert-valid-pattern.js
 var require_assert_valid_pattern = __commonJS({
-  "node_modules/minimatch/dist/commonjs/assert-valid-pattern.js"(exports2) {
+  "node_modules/minimatch/dist/commonjs/assert-valid-pattern.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.assertValidPattern = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.assertValidPattern = void 0;
     var MAX_PATTERN_LENGTH = 1024 * 64;
     var assertValidPattern = (pattern) => {
       if (typeof pattern !== "string") {
@@ -19776,16 +19782,16 @@ var require_assert_valid_pattern = __commonJS({
         throw new TypeError("pattern is too long");
       }
     };
-    exports2.assertValidPattern = assertValidPattern;
+    exports.assertValidPattern = assertValidPattern;
   }
 });
 
 // node_modules/minimatch/dist/commonjs/brace-expressions.js
 var require_brace_expressions = __commonJS({
-  "node_modules/minimatch/dist/commonjs/brace-expressions.js"(exports2) {
+  "node_modules/minimatch/dist/commonjs/brace-expressions.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.parseClass = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.parseClass = void 0;
     var posixClasses = {
       "[:alnum:]": ["\\p{L}\\p{Nl}\\p{Nd}", true],
       "[:alpha:]": ["\\p{L}\\p{Nl}", true],
@@ -19893,30 +19899,30 @@ var require_brace_expressions = __commonJS({
       const comb = ranges.length && negs.length ? "(" + sranges + "|" + snegs + ")" : ranges.length ? sranges : snegs;
       return [comb, uflag, endPos - pos, true];
     };
-    exports2.parseClass = parseClass;
+    exports.parseClass = parseClass;
   }
 });
 
 // node_modules/minimatch/dist/commonjs/unescape.js
 var require_unescape = __commonJS({
-  "node_modules/minimatch/dist/commonjs/unescape.js"(exports2) {
+  "node_modules/minimatch/dist/commonjs/unescape.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.unescape = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.unescape = void 0;
     var unescape = (s, { windowsPathsNoEscape = false } = {}) => {
       return windowsPathsNoEscape ? s.replace(/\[([^\/\\])\]/g, "$1") : s.replace(/((?!\\).|^)\[([^\/\\])\]/g, "$1$2").replace(/\\([^\/])/g, "$1");
     };
-    exports2.unescape = unescape;
+    exports.unescape = unescape;
   }
 });
 
 // node_modules/minimatch/dist/commonjs/ast.js
 var require_ast = __commonJS({
-  "node_modules/minimatch/dist/commonjs/ast.js"(exports2) {
+  "node_modules/minimatch/dist/commonjs/ast.js"(exports) {
     "use strict";
     var _a;
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.AST = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.AST = void 0;
     var brace_expressions_js_1 = require_brace_expressions();
     var unescape_js_1 = require_unescape();
     var types = /* @__PURE__ */ new Set(["!", "?", "+", "*", "@"]);
@@ -20527,33 +20533,33 @@ var require_ast = __commonJS({
         return [re, (0, unescape_js_1.unescape)(glob), !!hasMagic, uflag];
       }
     };
-    exports2.AST = AST;
+    exports.AST = AST;
     _a = AST;
   }
 });
 
 // node_modules/minimatch/dist/commonjs/escape.js
 var require_escape = __commonJS({
-  "node_modules/minimatch/dist/commonjs/escape.js"(exports2) {
+  "node_modules/minimatch/dist/commonjs/escape.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.escape = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.escape = void 0;
     var escape2 = (s, { windowsPathsNoEscape = false } = {}) => {
       return windowsPathsNoEscape ? s.replace(/[?*()[\]]/g, "[$&]") : s.replace(/[?*()[\]\\]/g, "\\$&");
     };
-    exports2.escape = escape2;
+    exports.escape = escape2;
   }
 });
 
 // node_modules/minimatch/dist/commonjs/index.js
 var require_commonjs3 = __commonJS({
-  "node_modules/minimatch/dist/commonjs/index.js"(exports2) {
+  "node_modules/minimatch/dist/commonjs/index.js"(exports) {
     "use strict";
-    var __importDefault = exports2 && exports2.__importDefault || function(mod) {
+    var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
     };
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.unescape = exports2.escape = exports2.AST = exports2.Minimatch = exports2.match = exports2.makeRe = exports2.braceExpand = exports2.defaults = exports2.filter = exports2.GLOBSTAR = exports2.sep = exports2.minimatch = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.unescape = exports.escape = exports.AST = exports.Minimatch = exports.match = exports.makeRe = exports.braceExpand = exports.defaults = exports.filter = exports.GLOBSTAR = exports.sep = exports.minimatch = void 0;
     var brace_expansion_1 = __importDefault(require_brace_expansion());
     var assert_valid_pattern_js_1 = require_assert_valid_pattern();
     var ast_js_1 = require_ast();
@@ -20566,7 +20572,7 @@ var require_commonjs3 = __commonJS({
       }
       return new Minimatch(pattern, options).match(p);
     };
-    exports2.minimatch = minimatch;
+    exports.minimatch = minimatch;
     var starDotExtRE = /^\*+([^+@!?\*\[\(]*)$/;
     var starDotExtTest = (ext2) => (f) => !f.startsWith(".") && f.endsWith(ext2);
     var starDotExtTestDot = (ext2) => (f) => f.endsWith(ext2);
@@ -20622,23 +20628,23 @@ var require_commonjs3 = __commonJS({
       win32: { sep: "\\" },
       posix: { sep: "/" }
     };
-    exports2.sep = defaultPlatform === "win32" ? path4.win32.sep : path4.posix.sep;
-    exports2.minimatch.sep = exports2.sep;
-    exports2.GLOBSTAR = /* @__PURE__ */ Symbol("globstar **");
-    exports2.minimatch.GLOBSTAR = exports2.GLOBSTAR;
+    exports.sep = defaultPlatform === "win32" ? path4.win32.sep : path4.posix.sep;
+    exports.minimatch.sep = exports.sep;
+    exports.GLOBSTAR = /* @__PURE__ */ Symbol("globstar **");
+    exports.minimatch.GLOBSTAR = exports.GLOBSTAR;
     var qmark = "[^/]";
     var star = qmark + "*?";
     var twoStarDot = "(?:(?!(?:\\/|^)(?:\\.{1,2})($|\\/)).)*?";
     var twoStarNoDot = "(?:(?!(?:\\/|^)\\.).)*?";
-    var filter = (pattern, options = {}) => (p) => (0, exports2.minimatch)(p, pattern, options);
-    exports2.filter = filter;
-    exports2.minimatch.filter = exports2.filter;
+    var filter = (pattern, options = {}) => (p) => (0, exports.minimatch)(p, pattern, options);
+    exports.filter = filter;
+    exports.minimatch.filter = exports.filter;
     var ext = (a, b = {}) => Object.assign({}, a, b);
     var defaults2 = (def) => {
       if (!def || typeof def !== "object" || !Object.keys(def).length) {
-        return exports2.minimatch;
+        return exports.minimatch;
       }
-      const orig = exports2.minimatch;
+      const orig = exports.minimatch;
       const m = (p, pattern, options = {}) => orig(p, pattern, ext(def, options));
       return Object.assign(m, {
         Minimatch: class Minimatch extends orig.Minimatch {
@@ -20667,11 +20673,11 @@ var require_commonjs3 = __commonJS({
         braceExpand: (pattern, options = {}) => orig.braceExpand(pattern, ext(def, options)),
         match: (list, pattern, options = {}) => orig.match(list, pattern, ext(def, options)),
         sep: orig.sep,
-        GLOBSTAR: exports2.GLOBSTAR
+        GLOBSTAR: exports.GLOBSTAR
       });
     };
-    exports2.defaults = defaults2;
-    exports2.minimatch.defaults = exports2.defaults;
+    exports.defaults = defaults2;
+    exports.minimatch.defaults = exports.defaults;
     var braceExpand = (pattern, options = {}) => {
       (0, assert_valid_pattern_js_1.assertValidPattern)(pattern);
       if (options.nobrace || !/\{(?:(?!\{).)*\}/.test(pattern)) {
@@ -20679,11 +20685,11 @@ var require_commonjs3 = __commonJS({
       }
       return (0, brace_expansion_1.default)(pattern);
     };
-    exports2.braceExpand = braceExpand;
-    exports2.minimatch.braceExpand = exports2.braceExpand;
+    exports.braceExpand = braceExpand;
+    exports.minimatch.braceExpand = exports.braceExpand;
     var makeRe = (pattern, options = {}) => new Minimatch(pattern, options).makeRe();
-    exports2.makeRe = makeRe;
-    exports2.minimatch.makeRe = exports2.makeRe;
+    exports.makeRe = makeRe;
+    exports.minimatch.makeRe = exports.makeRe;
     var match = (list, pattern, options = {}) => {
       const mm = new Minimatch(pattern, options);
       list = list.filter((f) => mm.match(f));
@@ -20692,8 +20698,8 @@ var require_commonjs3 = __commonJS({
       }
       return list;
     };
-    exports2.match = match;
-    exports2.minimatch.match = exports2.match;
+    exports.match = match;
+    exports.minimatch.match = exports.match;
     var globMagic = /[?*]|[+@!]\(.*?\)|\[|\]/;
     var regExpEscape = (s) => s.replace(/[-[\]{}()*+?.,\\^$|#\s]/g, "\\$&");
     var Minimatch = class {
@@ -21077,14 +21083,14 @@ var require_commonjs3 = __commonJS({
         if (optimizationLevel >= 2) {
           file = this.levelTwoFileOptimize(file);
         }
-        if (pattern.includes(exports2.GLOBSTAR)) {
+        if (pattern.includes(exports.GLOBSTAR)) {
           return this.#matchGlobstar(file, pattern, partial, fileStartIndex, patternStartIndex);
         }
         return this.#matchOne(file, pattern, partial, fileStartIndex, patternStartIndex);
       }
       #matchGlobstar(file, pattern, partial, fileIndex, patternIndex) {
-        const firstgs = pattern.indexOf(exports2.GLOBSTAR, patternIndex);
-        const lastgs = pattern.lastIndexOf(exports2.GLOBSTAR);
+        const firstgs = pattern.indexOf(exports.GLOBSTAR, patternIndex);
+        const lastgs = pattern.lastIndexOf(exports.GLOBSTAR);
         const [head, body2, tail] = partial ? [
           pattern.slice(patternIndex, firstgs),
           pattern.slice(firstgs + 1),
@@ -21133,7 +21139,7 @@ var require_commonjs3 = __commonJS({
         let nonGsParts = 0;
         const nonGsPartsSums = [0];
         for (const b of body2) {
-          if (b === exports2.GLOBSTAR) {
+          if (b === exports.GLOBSTAR) {
             nonGsPartsSums.push(nonGsParts);
             currentBody = [[], 0];
             bodySegments.push(currentBody);
@@ -21187,7 +21193,7 @@ var require_commonjs3 = __commonJS({
           let p = pattern[pi];
           let f = file[fi];
           this.debug(pattern, p, f);
-          if (p === false || p === exports2.GLOBSTAR)
+          if (p === false || p === exports.GLOBSTAR)
             return false;
           let hit;
           if (typeof p === "string") {
@@ -21211,13 +21217,13 @@ var require_commonjs3 = __commonJS({
         }
       }
       braceExpand() {
-        return (0, exports2.braceExpand)(this.pattern, this.options);
+        return (0, exports.braceExpand)(this.pattern, this.options);
       }
       parse(pattern) {
         (0, assert_valid_pattern_js_1.assertValidPattern)(pattern);
         const options = this.options;
         if (pattern === "**")
-          return exports2.GLOBSTAR;
+          return exports.GLOBSTAR;
         if (pattern === "")
           return "";
         let m;
@@ -21256,28 +21262,28 @@ var require_commonjs3 = __commonJS({
               for (const f of p.flags.split(""))
                 flags.add(f);
             }
-            return typeof p === "string" ? regExpEscape(p) : p === exports2.GLOBSTAR ? exports2.GLOBSTAR : p._src;
+            return typeof p === "string" ? regExpEscape(p) : p === exports.GLOBSTAR ? exports.GLOBSTAR : p._src;
           });
           pp.forEach((p, i) => {
             const next = pp[i + 1];
             const prev = pp[i - 1];
-            if (p !== exports2.GLOBSTAR || prev === exports2.GLOBSTAR) {
+            if (p !== exports.GLOBSTAR || prev === exports.GLOBSTAR) {
               return;
             }
             if (prev === void 0) {
-              if (next !== void 0 && next !== exports2.GLOBSTAR) {
+              if (next !== void 0 && next !== exports.GLOBSTAR) {
                 pp[i + 1] = "(?:\\/|" + twoStar + "\\/)?" + next;
               } else {
                 pp[i] = twoStar;
               }
             } else if (next === void 0) {
               pp[i - 1] = prev + "(?:\\/|" + twoStar + ")?";
-            } else if (next !== exports2.GLOBSTAR) {
+            } else if (next !== exports.GLOBSTAR) {
               pp[i - 1] = prev + "(?:\\/|\\/" + twoStar + "\\/)" + next;
-              pp[i + 1] = exports2.GLOBSTAR;
+              pp[i + 1] = exports.GLOBSTAR;
             }
           });
-          return pp.filter((p) => p !== exports2.GLOBSTAR).join("/");
+          return pp.filter((p) => p !== exports.GLOBSTAR).join("/");
         }).join("|");
         const [open, close] = set.length > 1 ? ["(?:", ")"] : ["", ""];
         re = "^" + open + re + close + "$";
@@ -21344,35 +21350,35 @@ var require_commonjs3 = __commonJS({
         return this.negate;
       }
       static defaults(def) {
-        return exports2.minimatch.defaults(def).Minimatch;
+        return exports.minimatch.defaults(def).Minimatch;
       }
     };
-    exports2.Minimatch = Minimatch;
+    exports.Minimatch = Minimatch;
     var ast_js_2 = require_ast();
-    Object.defineProperty(exports2, "AST", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "AST", { enumerable: true, get: function() {
       return ast_js_2.AST;
     } });
     var escape_js_2 = require_escape();
-    Object.defineProperty(exports2, "escape", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "escape", { enumerable: true, get: function() {
       return escape_js_2.escape;
     } });
     var unescape_js_2 = require_unescape();
-    Object.defineProperty(exports2, "unescape", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "unescape", { enumerable: true, get: function() {
       return unescape_js_2.unescape;
     } });
-    exports2.minimatch.AST = ast_js_1.AST;
-    exports2.minimatch.Minimatch = Minimatch;
-    exports2.minimatch.escape = escape_js_1.escape;
-    exports2.minimatch.unescape = unescape_js_1.unescape;
+    exports.minimatch.AST = ast_js_1.AST;
+    exports.minimatch.Minimatch = Minimatch;
+    exports.minimatch.escape = escape_js_1.escape;
+    exports.minimatch.unescape = unescape_js_1.unescape;
   }
 });
 
 // node_modules/lru-cache/dist/commonjs/index.js
 var require_commonjs4 = __commonJS({
-  "node_modules/lru-cache/dist/commonjs/index.js"(exports2) {
+  "node_modules/lru-cache/dist/commonjs/index.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.LRUCache = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.LRUCache = void 0;
     var perf = typeof performance === "object" && performance && typeof performance.now === "function" ? performance : Date;
     var warned = /* @__PURE__ */ new Set();
     var PROCESS = typeof process === "object" && !!process ? process : {};
@@ -22739,19 +22745,19 @@ var require_commonjs4 = __commonJS({
         }
       }
     };
-    exports2.LRUCache = LRUCache;
+    exports.LRUCache = LRUCache;
   }
 });
 
 // node_modules/minipass/dist/commonjs/index.js
 var require_commonjs5 = __commonJS({
-  "node_modules/minipass/dist/commonjs/index.js"(exports2) {
+  "node_modules/minipass/dist/commonjs/index.js"(exports) {
     "use strict";
-    var __importDefault = exports2 && exports2.__importDefault || function(mod) {
+    var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
     };
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.Minipass = exports2.isWritable = exports2.isReadable = exports2.isStream = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.Minipass = exports.isWritable = exports.isReadable = exports.isStream = void 0;
     var proc = typeof process === "object" && process ? process : {
       stdout: null,
       stderr: null
@@ -22759,13 +22765,13 @@ var require_commonjs5 = __commonJS({
     var node_events_1 = __require("node:events");
     var node_stream_1 = __importDefault(__require("node:stream"));
     var node_string_decoder_1 = __require("node:string_decoder");
-    var isStream = (s) => !!s && typeof s === "object" && (s instanceof Minipass || s instanceof node_stream_1.default || (0, exports2.isReadable)(s) || (0, exports2.isWritable)(s));
-    exports2.isStream = isStream;
+    var isStream = (s) => !!s && typeof s === "object" && (s instanceof Minipass || s instanceof node_stream_1.default || (0, exports.isReadable)(s) || (0, exports.isWritable)(s));
+    exports.isStream = isStream;
     var isReadable = (s) => !!s && typeof s === "object" && s instanceof node_events_1.EventEmitter && typeof s.pipe === "function" && // node core Writable streams have a pipe() method, but it throws
     s.pipe !== node_stream_1.default.Writable.prototype.pipe;
-    exports2.isReadable = isReadable;
+    exports.isReadable = isReadable;
     var isWritable = (s) => !!s && typeof s === "object" && s instanceof node_events_1.EventEmitter && typeof s.write === "function" && typeof s.end === "function";
-    exports2.isWritable = isWritable;
+    exports.isWritable = isWritable;
     var EOF = /* @__PURE__ */ Symbol("EOF");
     var MAYBE_EMIT_END = /* @__PURE__ */ Symbol("maybeEmitEnd");
     var EMITTED_END = /* @__PURE__ */ Symbol("emittedEnd");
@@ -23632,18 +23638,18 @@ var require_commonjs5 = __commonJS({
        * @deprecated
        */
       static get isStream() {
-        return exports2.isStream;
+        return exports.isStream;
       }
     };
-    exports2.Minipass = Minipass;
+    exports.Minipass = Minipass;
   }
 });
 
 // node_modules/path-scurry/dist/commonjs/index.js
 var require_commonjs6 = __commonJS({
-  "node_modules/path-scurry/dist/commonjs/index.js"(exports2) {
+  "node_modules/path-scurry/dist/commonjs/index.js"(exports) {
     "use strict";
-    var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
+    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
       var desc = Object.getOwnPropertyDescriptor(m, k);
       if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
@@ -23656,12 +23662,12 @@ var require_commonjs6 = __commonJS({
       if (k2 === void 0) k2 = k;
       o[k2] = m[k];
     }));
-    var __setModuleDefault = exports2 && exports2.__setModuleDefault || (Object.create ? (function(o, v) {
+    var __setModuleDefault = exports && exports.__setModuleDefault || (Object.create ? (function(o, v) {
       Object.defineProperty(o, "default", { enumerable: true, value: v });
     }) : function(o, v) {
       o["default"] = v;
     });
-    var __importStar = exports2 && exports2.__importStar || function(mod) {
+    var __importStar = exports && exports.__importStar || function(mod) {
       if (mod && mod.__esModule) return mod;
       var result = {};
       if (mod != null) {
@@ -23670,8 +23676,8 @@ var require_commonjs6 = __commonJS({
       __setModuleDefault(result, mod);
       return result;
     };
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.PathScurry = exports2.Path = exports2.PathScurryDarwin = exports2.PathScurryPosix = exports2.PathScurryWin32 = exports2.PathScurryBase = exports2.PathPosix = exports2.PathWin32 = exports2.PathBase = exports2.ChildrenCache = exports2.ResolveCache = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.PathScurry = exports.Path = exports.PathScurryDarwin = exports.PathScurryPosix = exports.PathScurryWin32 = exports.PathScurryBase = exports.PathPosix = exports.PathWin32 = exports.PathBase = exports.ChildrenCache = exports.ResolveCache = void 0;
     var lru_cache_1 = require_commonjs4();
     var node_path_1 = __require("node:path");
     var node_url_1 = __require("node:url");
@@ -23746,7 +23752,7 @@ var require_commonjs6 = __commonJS({
         super({ max: 256 });
       }
     };
-    exports2.ResolveCache = ResolveCache;
+    exports.ResolveCache = ResolveCache;
     var ChildrenCache = class extends lru_cache_1.LRUCache {
       constructor(maxSize2 = 16 * 1024) {
         super({
@@ -23756,7 +23762,7 @@ var require_commonjs6 = __commonJS({
         });
       }
     };
-    exports2.ChildrenCache = ChildrenCache;
+    exports.ChildrenCache = ChildrenCache;
     var setAsCwd = /* @__PURE__ */ Symbol("PathScurry setAsCwd");
     var PathBase = class {
       /**
@@ -24673,7 +24679,7 @@ var require_commonjs6 = __commonJS({
         }
       }
     };
-    exports2.PathBase = PathBase;
+    exports.PathBase = PathBase;
     var PathWin32 = class _PathWin32 extends PathBase {
       /**
        * Separator for generating path strings.
@@ -24727,7 +24733,7 @@ var require_commonjs6 = __commonJS({
         return rootPath === compare;
       }
     };
-    exports2.PathWin32 = PathWin32;
+    exports.PathWin32 = PathWin32;
     var PathPosix = class _PathPosix extends PathBase {
       /**
        * separator for parsing path strings
@@ -24765,7 +24771,7 @@ var require_commonjs6 = __commonJS({
         return new _PathPosix(name, type, this.root, this.roots, this.nocase, this.childrenCache(), opts);
       }
     };
-    exports2.PathPosix = PathPosix;
+    exports.PathPosix = PathPosix;
     var PathScurryBase = class {
       /**
        * The root Path entry for the current working directory of this Scurry
@@ -24800,7 +24806,7 @@ var require_commonjs6 = __commonJS({
        *
        * @internal
        */
-      constructor(cwd = process.cwd(), pathImpl, sep2, { nocase, childrenCacheSize = 16 * 1024, fs: fs6 = defaultFS } = {}) {
+      constructor(cwd = process.cwd(), pathImpl, sep, { nocase, childrenCacheSize = 16 * 1024, fs: fs6 = defaultFS } = {}) {
         this.#fs = fsFromOption(fs6);
         if (cwd instanceof URL || cwd.startsWith("file://")) {
           cwd = (0, node_url_1.fileURLToPath)(cwd);
@@ -24811,7 +24817,7 @@ var require_commonjs6 = __commonJS({
         this.#resolveCache = new ResolveCache();
         this.#resolvePosixCache = new ResolveCache();
         this.#children = new ChildrenCache(childrenCacheSize);
-        const split = cwdPath.substring(this.rootPath.length).split(sep2);
+        const split = cwdPath.substring(this.rootPath.length).split(sep);
         if (split.length === 1 && !split[0]) {
           split.pop();
         }
@@ -25337,7 +25343,7 @@ var require_commonjs6 = __commonJS({
         this.cwd[setAsCwd](oldCwd);
       }
     };
-    exports2.PathScurryBase = PathScurryBase;
+    exports.PathScurryBase = PathScurryBase;
     var PathScurryWin32 = class extends PathScurryBase {
       /**
        * separator for generating path strings
@@ -25370,7 +25376,7 @@ var require_commonjs6 = __commonJS({
         return p.startsWith("/") || p.startsWith("\\") || /^[a-z]:(\/|\\)/i.test(p);
       }
     };
-    exports2.PathScurryWin32 = PathScurryWin32;
+    exports.PathScurryWin32 = PathScurryWin32;
     var PathScurryPosix = class extends PathScurryBase {
       /**
        * separator for generating path strings
@@ -25400,25 +25406,25 @@ var require_commonjs6 = __commonJS({
         return p.startsWith("/");
       }
     };
-    exports2.PathScurryPosix = PathScurryPosix;
+    exports.PathScurryPosix = PathScurryPosix;
     var PathScurryDarwin = class extends PathScurryPosix {
       constructor(cwd = process.cwd(), opts = {}) {
         const { nocase = true } = opts;
         super(cwd, { ...opts, nocase });
       }
     };
-    exports2.PathScurryDarwin = PathScurryDarwin;
-    exports2.Path = process.platform === "win32" ? PathWin32 : PathPosix;
-    exports2.PathScurry = process.platform === "win32" ? PathScurryWin32 : process.platform === "darwin" ? PathScurryDarwin : PathScurryPosix;
+    exports.PathScurryDarwin = PathScurryDarwin;
+    exports.Path = process.platform === "win32" ? PathWin32 : PathPosix;
+    exports.PathScurry = process.platform === "win32" ? PathScurryWin32 : process.platform === "darwin" ? PathScurryDarwin : PathScurryPosix;
   }
 });
 
 // node_modules/glob/dist/commonjs/pattern.js
 var require_pattern = __commonJS({
-  "node_modules/glob/dist/commonjs/pattern.js"(exports2) {
+  "node_modules/glob/dist/commonjs/pattern.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.Pattern = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.Pattern = void 0;
     var minimatch_1 = require_commonjs3();
     var isPatternList = (pl) => pl.length >= 1;
     var isGlobList = (gl) => gl.length >= 1;
@@ -25583,16 +25589,16 @@ var require_pattern = __commonJS({
         return true;
       }
     };
-    exports2.Pattern = Pattern;
+    exports.Pattern = Pattern;
   }
 });
 
 // node_modules/glob/dist/commonjs/ignore.js
 var require_ignore = __commonJS({
-  "node_modules/glob/dist/commonjs/ignore.js"(exports2) {
+  "node_modules/glob/dist/commonjs/ignore.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.Ignore = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.Ignore = void 0;
     var minimatch_1 = require_commonjs3();
     var pattern_js_1 = require_pattern();
     var defaultPlatform = typeof process === "object" && process && typeof process.platform === "string" ? process.platform : "linux";
@@ -25680,16 +25686,16 @@ var require_ignore = __commonJS({
         return false;
       }
     };
-    exports2.Ignore = Ignore;
+    exports.Ignore = Ignore;
   }
 });
 
 // node_modules/glob/dist/commonjs/processor.js
 var require_processor = __commonJS({
-  "node_modules/glob/dist/commonjs/processor.js"(exports2) {
+  "node_modules/glob/dist/commonjs/processor.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.Processor = exports2.SubWalks = exports2.MatchRecord = exports2.HasWalkedCache = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.Processor = exports.SubWalks = exports.MatchRecord = exports.HasWalkedCache = void 0;
     var minimatch_1 = require_commonjs3();
     var HasWalkedCache = class _HasWalkedCache {
       store;
@@ -25711,7 +25717,7 @@ var require_processor = __commonJS({
           this.store.set(fullpath, /* @__PURE__ */ new Set([pattern.globString()]));
       }
     };
-    exports2.HasWalkedCache = HasWalkedCache;
+    exports.HasWalkedCache = HasWalkedCache;
     var MatchRecord = class {
       store = /* @__PURE__ */ new Map();
       add(target, absolute, ifDir) {
@@ -25728,7 +25734,7 @@ var require_processor = __commonJS({
         ]);
       }
     };
-    exports2.MatchRecord = MatchRecord;
+    exports.MatchRecord = MatchRecord;
     var SubWalks = class {
       store = /* @__PURE__ */ new Map();
       add(target, pattern) {
@@ -25757,7 +25763,7 @@ var require_processor = __commonJS({
         return [...this.store.keys()].filter((t) => t.canReaddir());
       }
     };
-    exports2.SubWalks = SubWalks;
+    exports.SubWalks = SubWalks;
     var Processor = class _Processor {
       hasWalkedCache;
       matches = new MatchRecord();
@@ -25913,16 +25919,16 @@ var require_processor = __commonJS({
         }
       }
     };
-    exports2.Processor = Processor;
+    exports.Processor = Processor;
   }
 });
 
 // node_modules/glob/dist/commonjs/walker.js
 var require_walker = __commonJS({
-  "node_modules/glob/dist/commonjs/walker.js"(exports2) {
+  "node_modules/glob/dist/commonjs/walker.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.GlobStream = exports2.GlobWalker = exports2.GlobUtil = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.GlobStream = exports.GlobWalker = exports.GlobUtil = void 0;
     var minipass_1 = require_commonjs5();
     var ignore_js_1 = require_ignore();
     var processor_js_1 = require_processor();
@@ -26178,7 +26184,7 @@ var require_walker = __commonJS({
         next();
       }
     };
-    exports2.GlobUtil = GlobUtil;
+    exports.GlobUtil = GlobUtil;
     var GlobWalker = class extends GlobUtil {
       matches = /* @__PURE__ */ new Set();
       constructor(patterns, path4, opts) {
@@ -26217,7 +26223,7 @@ var require_walker = __commonJS({
         return this.matches;
       }
     };
-    exports2.GlobWalker = GlobWalker;
+    exports.GlobWalker = GlobWalker;
     var GlobStream = class extends GlobUtil {
       results;
       constructor(patterns, path4, opts) {
@@ -26253,16 +26259,16 @@ var require_walker = __commonJS({
         return this.results;
       }
     };
-    exports2.GlobStream = GlobStream;
+    exports.GlobStream = GlobStream;
   }
 });
 
 // node_modules/glob/dist/commonjs/glob.js
 var require_glob = __commonJS({
-  "node_modules/glob/dist/commonjs/glob.js"(exports2) {
+  "node_modules/glob/dist/commonjs/glob.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.Glob = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.Glob = void 0;
     var minimatch_1 = require_commonjs3();
     var node_url_1 = __require("node:url");
     var path_scurry_1 = require_commonjs6();
@@ -26466,16 +26472,16 @@ var require_glob = __commonJS({
         return this.iterate();
       }
     };
-    exports2.Glob = Glob;
+    exports.Glob = Glob;
   }
 });
 
 // node_modules/glob/dist/commonjs/has-magic.js
 var require_has_magic = __commonJS({
-  "node_modules/glob/dist/commonjs/has-magic.js"(exports2) {
+  "node_modules/glob/dist/commonjs/has-magic.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.hasMagic = void 0;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.hasMagic = void 0;
     var minimatch_1 = require_commonjs3();
     var hasMagic = (pattern, options = {}) => {
       if (!Array.isArray(pattern)) {
@@ -26487,41 +26493,41 @@ var require_has_magic = __commonJS({
       }
       return false;
     };
-    exports2.hasMagic = hasMagic;
+    exports.hasMagic = hasMagic;
   }
 });
 
 // node_modules/glob/dist/commonjs/index.js
 var require_commonjs7 = __commonJS({
-  "node_modules/glob/dist/commonjs/index.js"(exports2) {
+  "node_modules/glob/dist/commonjs/index.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.glob = exports2.sync = exports2.iterate = exports2.iterateSync = exports2.stream = exports2.streamSync = exports2.Ignore = exports2.hasMagic = exports2.Glob = exports2.unescape = exports2.escape = void 0;
-    exports2.globStreamSync = globStreamSync;
-    exports2.globStream = globStream;
-    exports2.globSync = globSync;
-    exports2.globIterateSync = globIterateSync;
-    exports2.globIterate = globIterate;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.glob = exports.sync = exports.iterate = exports.iterateSync = exports.stream = exports.streamSync = exports.Ignore = exports.hasMagic = exports.Glob = exports.unescape = exports.escape = void 0;
+    exports.globStreamSync = globStreamSync;
+    exports.globStream = globStream;
+    exports.globSync = globSync;
+    exports.globIterateSync = globIterateSync;
+    exports.globIterate = globIterate;
     var minimatch_1 = require_commonjs3();
     var glob_js_1 = require_glob();
     var has_magic_js_1 = require_has_magic();
     var minimatch_2 = require_commonjs3();
-    Object.defineProperty(exports2, "escape", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "escape", { enumerable: true, get: function() {
       return minimatch_2.escape;
     } });
-    Object.defineProperty(exports2, "unescape", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "unescape", { enumerable: true, get: function() {
       return minimatch_2.unescape;
     } });
     var glob_js_2 = require_glob();
-    Object.defineProperty(exports2, "Glob", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "Glob", { enumerable: true, get: function() {
       return glob_js_2.Glob;
     } });
     var has_magic_js_2 = require_has_magic();
-    Object.defineProperty(exports2, "hasMagic", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "hasMagic", { enumerable: true, get: function() {
       return has_magic_js_2.hasMagic;
     } });
     var ignore_js_1 = require_ignore();
-    Object.defineProperty(exports2, "Ignore", { enumerable: true, get: function() {
+    Object.defineProperty(exports, "Ignore", { enumerable: true, get: function() {
       return ignore_js_1.Ignore;
     } });
     function globStreamSync(pattern, options = {}) {
@@ -26542,40 +26548,40 @@ var require_commonjs7 = __commonJS({
     function globIterate(pattern, options = {}) {
       return new glob_js_1.Glob(pattern, options).iterate();
     }
-    exports2.streamSync = globStreamSync;
-    exports2.stream = Object.assign(globStream, { sync: globStreamSync });
-    exports2.iterateSync = globIterateSync;
-    exports2.iterate = Object.assign(globIterate, {
+    exports.streamSync = globStreamSync;
+    exports.stream = Object.assign(globStream, { sync: globStreamSync });
+    exports.iterateSync = globIterateSync;
+    exports.iterate = Object.assign(globIterate, {
       sync: globIterateSync
     });
-    exports2.sync = Object.assign(globSync, {
+    exports.sync = Object.assign(globSync, {
       stream: globStreamSync,
       iterate: globIterateSync
     });
-    exports2.glob = Object.assign(glob_, {
+    exports.glob = Object.assign(glob_, {
       glob: glob_,
       globSync,
-      sync: exports2.sync,
+      sync: exports.sync,
       globStream,
-      stream: exports2.stream,
+      stream: exports.stream,
       globStreamSync,
-      streamSync: exports2.streamSync,
+      streamSync: exports.streamSync,
       globIterate,
-      iterate: exports2.iterate,
+      iterate: exports.iterate,
       globIterateSync,
-      iterateSync: exports2.iterateSync,
+      iterateSync: exports.iterateSync,
       Glob: glob_js_1.Glob,
       hasMagic: has_magic_js_1.hasMagic,
       escape: minimatch_1.escape,
       unescape: minimatch_1.unescape
     });
-    exports2.glob.glob = exports2.glob;
+    exports.glob.glob = exports.glob;
   }
 });
 
 // node_modules/archiver-utils/file.js
 var require_file = __commonJS({
-  "node_modules/archiver-utils/file.js"(exports2, module) {
+  "node_modules/archiver-utils/file.js"(exports, module) {
     var fs6 = require_graceful_fs();
     var path4 = __require("path");
     var flatten = require_flatten();
@@ -26728,7 +26734,7 @@ var require_file = __commonJS({
 
 // node_modules/archiver-utils/index.js
 var require_archiver_utils = __commonJS({
-  "node_modules/archiver-utils/index.js"(exports2, module) {
+  "node_modules/archiver-utils/index.js"(exports, module) {
     var fs6 = require_graceful_fs();
     var path4 = __require("path");
     var isStream = require_is_stream();
@@ -26847,7 +26853,7 @@ var require_archiver_utils = __commonJS({
 
 // node_modules/archiver/lib/error.js
 var require_error = __commonJS({
-  "node_modules/archiver/lib/error.js"(exports2, module) {
+  "node_modules/archiver/lib/error.js"(exports, module) {
     var util3 = __require("util");
     var ERROR_CODES = {
       "ABORTED": "archive was aborted",
@@ -26874,13 +26880,13 @@ var require_error = __commonJS({
       this.data = data;
     }
     util3.inherits(ArchiverError, Error);
-    exports2 = module.exports = ArchiverError;
+    exports = module.exports = ArchiverError;
   }
 });
 
 // node_modules/archiver/lib/core.js
 var require_core = __commonJS({
-  "node_modules/archiver/lib/core.js"(exports2, module) {
+  "node_modules/archiver/lib/core.js"(exports, module) {
     var fs6 = __require("fs");
     var glob = require_readdir_glob();
     var async = require_async();
@@ -27415,7 +27421,7 @@ var require_core = __commonJS({
 
 // node_modules/compress-commons/lib/archivers/archive-entry.js
 var require_archive_entry = __commonJS({
-  "node_modules/compress-commons/lib/archivers/archive-entry.js"(exports2, module) {
+  "node_modules/compress-commons/lib/archivers/archive-entry.js"(exports, module) {
     var ArchiveEntry = module.exports = function() {
     };
     ArchiveEntry.prototype.getName = function() {
@@ -27431,7 +27437,7 @@ var require_archive_entry = __commonJS({
 
 // node_modules/compress-commons/lib/archivers/zip/util.js
 var require_util3 = __commonJS({
-  "node_modules/compress-commons/lib/archivers/zip/util.js"(exports2, module) {
+  "node_modules/compress-commons/lib/archivers/zip/util.js"(exports, module) {
     var util3 = module.exports = {};
     util3.dateToDos = function(d, forceLocalTime) {
       forceLocalTime = forceLocalTime || false;
@@ -27487,7 +27493,7 @@ var require_util3 = __commonJS({
 
 // node_modules/compress-commons/lib/archivers/zip/general-purpose-bit.js
 var require_general_purpose_bit = __commonJS({
-  "node_modules/compress-commons/lib/archivers/zip/general-purpose-bit.js"(exports2, module) {
+  "node_modules/compress-commons/lib/archivers/zip/general-purpose-bit.js"(exports, module) {
     var zipUtil = require_util3();
     var DATA_DESCRIPTOR_FLAG = 1 << 3;
     var ENCRYPTION_FLAG = 1 << 0;
@@ -27564,7 +27570,7 @@ var require_general_purpose_bit = __commonJS({
 
 // node_modules/compress-commons/lib/archivers/zip/unix-stat.js
 var require_unix_stat = __commonJS({
-  "node_modules/compress-commons/lib/archivers/zip/unix-stat.js"(exports2, module) {
+  "node_modules/compress-commons/lib/archivers/zip/unix-stat.js"(exports, module) {
     module.exports = {
       /**
        * Bits used for permissions (and sticky bit)
@@ -27616,7 +27622,7 @@ var require_unix_stat = __commonJS({
 
 // node_modules/compress-commons/lib/archivers/zip/constants.js
 var require_constants = __commonJS({
-  "node_modules/compress-commons/lib/archivers/zip/constants.js"(exports2, module) {
+  "node_modules/compress-commons/lib/archivers/zip/constants.js"(exports, module) {
     module.exports = {
       WORD: 4,
       DWORD: 8,
@@ -27693,7 +27699,7 @@ var require_constants = __commonJS({
 
 // node_modules/compress-commons/lib/archivers/zip/zip-archive-entry.js
 var require_zip_archive_entry = __commonJS({
-  "node_modules/compress-commons/lib/archivers/zip/zip-archive-entry.js"(exports2, module) {
+  "node_modules/compress-commons/lib/archivers/zip/zip-archive-entry.js"(exports, module) {
     var inherits = __require("util").inherits;
     var normalizePath = require_normalize_path();
     var ArchiveEntry = require_archive_entry();
@@ -27868,7 +27874,7 @@ var require_zip_archive_entry = __commonJS({
 
 // node_modules/compress-commons/lib/util/index.js
 var require_util4 = __commonJS({
-  "node_modules/compress-commons/lib/util/index.js"(exports2, module) {
+  "node_modules/compress-commons/lib/util/index.js"(exports, module) {
     var Stream2 = __require("stream").Stream;
     var PassThrough3 = require_ours().PassThrough;
     var isStream = require_is_stream();
@@ -27890,7 +27896,7 @@ var require_util4 = __commonJS({
 
 // node_modules/compress-commons/lib/archivers/archive-output-stream.js
 var require_archive_output_stream = __commonJS({
-  "node_modules/compress-commons/lib/archivers/archive-output-stream.js"(exports2, module) {
+  "node_modules/compress-commons/lib/archivers/archive-output-stream.js"(exports, module) {
     var inherits = __require("util").inherits;
     var isStream = require_is_stream();
     var Transform3 = require_ours().Transform;
@@ -27978,12 +27984,12 @@ var require_archive_output_stream = __commonJS({
 
 // node_modules/crc-32/crc32.js
 var require_crc32 = __commonJS({
-  "node_modules/crc-32/crc32.js"(exports2) {
+  "node_modules/crc-32/crc32.js"(exports) {
     var CRC32;
     (function(factory) {
       if (typeof DO_NOT_EXPORT_CRC === "undefined") {
-        if ("object" === typeof exports2) {
-          factory(exports2);
+        if ("object" === typeof exports) {
+          factory(exports);
         } else if ("function" === typeof define && define.amd) {
           define(function() {
             var module2 = {};
@@ -28076,7 +28082,7 @@ var require_crc32 = __commonJS({
 
 // node_modules/crc32-stream/lib/crc32-stream.js
 var require_crc32_stream = __commonJS({
-  "node_modules/crc32-stream/lib/crc32-stream.js"(exports2, module) {
+  "node_modules/crc32-stream/lib/crc32-stream.js"(exports, module) {
     "use strict";
     var { Transform: Transform3 } = require_ours();
     var crc32 = require_crc32();
@@ -28112,7 +28118,7 @@ var require_crc32_stream = __commonJS({
 
 // node_modules/crc32-stream/lib/deflate-crc32-stream.js
 var require_deflate_crc32_stream = __commonJS({
-  "node_modules/crc32-stream/lib/deflate-crc32-stream.js"(exports2, module) {
+  "node_modules/crc32-stream/lib/deflate-crc32-stream.js"(exports, module) {
     "use strict";
     var { DeflateRaw } = __require("zlib");
     var crc32 = require_crc32();
@@ -28159,7 +28165,7 @@ var require_deflate_crc32_stream = __commonJS({
 
 // node_modules/crc32-stream/lib/index.js
 var require_lib = __commonJS({
-  "node_modules/crc32-stream/lib/index.js"(exports2, module) {
+  "node_modules/crc32-stream/lib/index.js"(exports, module) {
     "use strict";
     module.exports = {
       CRC32Stream: require_crc32_stream(),
@@ -28170,7 +28176,7 @@ var require_lib = __commonJS({
 
 // node_modules/compress-commons/lib/archivers/zip/zip-archive-output-stream.js
 var require_zip_archive_output_stream = __commonJS({
-  "node_modules/compress-commons/lib/archivers/zip/zip-archive-output-stream.js"(exports2, module) {
+  "node_modules/compress-commons/lib/archivers/zip/zip-archive-output-stream.js"(exports, module) {
     var inherits = __require("util").inherits;
     var crc32 = require_crc32();
     var { CRC32Stream } = require_lib();
@@ -28455,7 +28461,7 @@ var require_zip_archive_output_stream = __commonJS({
 
 // node_modules/compress-commons/lib/compress-commons.js
 var require_compress_commons = __commonJS({
-  "node_modules/compress-commons/lib/compress-commons.js"(exports2, module) {
+  "node_modules/compress-commons/lib/compress-commons.js"(exports, module) {
     module.exports = {
       ArchiveEntry: require_archive_entry(),
       ZipArchiveEntry: require_zip_archive_entry(),
@@ -28467,7 +28473,7 @@ var require_compress_commons = __commonJS({
 
 // node_modules/zip-stream/index.js
 var require_zip_stream = __commonJS({
-  "node_modules/zip-stream/index.js"(exports2, module) {
+  "node_modules/zip-stream/index.js"(exports, module) {
     var inherits = __require("util").inherits;
     var ZipArchiveOutputStream = require_compress_commons().ZipArchiveOutputStream;
     var ZipArchiveEntry = require_compress_commons().ZipArchiveEntry;
@@ -28570,7 +28576,7 @@ var require_zip_stream = __commonJS({
 
 // node_modules/archiver/lib/plugins/zip.js
 var require_zip = __commonJS({
-  "node_modules/archiver/lib/plugins/zip.js"(exports2, module) {
+  "node_modules/archiver/lib/plugins/zip.js"(exports, module) {
     var engine = require_zip_stream();
     var util3 = require_archiver_utils();
     var Zip = function(options) {
@@ -28610,14 +28616,14 @@ var require_zip = __commonJS({
 
 // node_modules/events-universal/default.js
 var require_default = __commonJS({
-  "node_modules/events-universal/default.js"(exports2, module) {
+  "node_modules/events-universal/default.js"(exports, module) {
     module.exports = __require("events");
   }
 });
 
 // node_modules/fast-fifo/fixed-size.js
 var require_fixed_size = __commonJS({
-  "node_modules/fast-fifo/fixed-size.js"(exports2, module) {
+  "node_modules/fast-fifo/fixed-size.js"(exports, module) {
     module.exports = class FixedFIFO {
       constructor(hwm) {
         if (!(hwm > 0) || (hwm - 1 & hwm) !== 0) throw new Error("Max size for a FixedFIFO should be a power of two");
@@ -28657,7 +28663,7 @@ var require_fixed_size = __commonJS({
 
 // node_modules/fast-fifo/index.js
 var require_fast_fifo = __commonJS({
-  "node_modules/fast-fifo/index.js"(exports2, module) {
+  "node_modules/fast-fifo/index.js"(exports, module) {
     var FixedFIFO = require_fixed_size();
     module.exports = class FastFIFO {
       constructor(hwm) {
@@ -28704,7 +28710,7 @@ var require_fast_fifo = __commonJS({
 
 // node_modules/b4a/index.js
 var require_b4a = __commonJS({
-  "node_modules/b4a/index.js"(exports2, module) {
+  "node_modules/b4a/index.js"(exports, module) {
     function isBuffer(value) {
       return Buffer.isBuffer(value) || value instanceof Uint8Array;
     }
@@ -28865,7 +28871,7 @@ var require_b4a = __commonJS({
 
 // node_modules/text-decoder/lib/pass-through-decoder.js
 var require_pass_through_decoder = __commonJS({
-  "node_modules/text-decoder/lib/pass-through-decoder.js"(exports2, module) {
+  "node_modules/text-decoder/lib/pass-through-decoder.js"(exports, module) {
     var b4a = require_b4a();
     module.exports = class PassThroughDecoder {
       constructor(encoding) {
@@ -28886,7 +28892,7 @@ var require_pass_through_decoder = __commonJS({
 
 // node_modules/text-decoder/lib/utf8-decoder.js
 var require_utf8_decoder = __commonJS({
-  "node_modules/text-decoder/lib/utf8-decoder.js"(exports2, module) {
+  "node_modules/text-decoder/lib/utf8-decoder.js"(exports, module) {
     var b4a = require_b4a();
     module.exports = class UTF8Decoder {
       constructor() {
@@ -29033,7 +29039,7 @@ var require_utf8_decoder = __commonJS({
 
 // node_modules/text-decoder/index.js
 var require_text_decoder = __commonJS({
-  "node_modules/text-decoder/index.js"(exports2, module) {
+  "node_modules/text-decoder/index.js"(exports, module) {
     var PassThroughDecoder = require_pass_through_decoder();
     var UTF8Decoder = require_utf8_decoder();
     module.exports = class TextDecoder {
@@ -29095,7 +29101,7 @@ var require_text_decoder = __commonJS({
 
 // node_modules/streamx/lib/errors.js
 var require_errors2 = __commonJS({
-  "node_modules/streamx/lib/errors.js"(exports2, module) {
+  "node_modules/streamx/lib/errors.js"(exports, module) {
     module.exports = class StreamError extends Error {
       constructor(msg, code, fn = StreamError) {
         super(msg);
@@ -29137,7 +29143,7 @@ var require_errors2 = __commonJS({
 
 // node_modules/streamx/index.js
 var require_streamx = __commonJS({
-  "node_modules/streamx/index.js"(exports2, module) {
+  "node_modules/streamx/index.js"(exports, module) {
     var { EventEmitter: EventEmitter3 } = require_default();
     var FIFO = require_fast_fifo();
     var TextDecoder2 = require_text_decoder();
@@ -30168,7 +30174,7 @@ var require_streamx = __commonJS({
 
 // node_modules/tar-stream/headers.js
 var require_headers = __commonJS({
-  "node_modules/tar-stream/headers.js"(exports2) {
+  "node_modules/tar-stream/headers.js"(exports) {
     var b4a = require_b4a();
     var ZEROS = "0000000000000000000";
     var SEVENS = "7777777777777777777";
@@ -30180,10 +30186,10 @@ var require_headers = __commonJS({
     var MASK = 4095;
     var MAGIC_OFFSET = 257;
     var VERSION_OFFSET = 263;
-    exports2.decodeLongPath = function decodeLongPath(buf, encoding) {
+    exports.decodeLongPath = function decodeLongPath(buf, encoding) {
       return decodeStr(buf, 0, buf.length, encoding);
     };
-    exports2.encodePax = function encodePax(opts) {
+    exports.encodePax = function encodePax(opts) {
       let result = "";
       if (opts.name) result += addLength(" path=" + opts.name + "\n");
       if (opts.linkname) result += addLength(" linkpath=" + opts.linkname + "\n");
@@ -30195,7 +30201,7 @@ var require_headers = __commonJS({
       }
       return b4a.from(result);
     };
-    exports2.decodePax = function decodePax(buf) {
+    exports.decodePax = function decodePax(buf) {
       const result = {};
       while (buf.length) {
         let i = 0;
@@ -30210,7 +30216,7 @@ var require_headers = __commonJS({
       }
       return result;
     };
-    exports2.encode = function encode(opts) {
+    exports.encode = function encode(opts) {
       const buf = b4a.alloc(512);
       let name = opts.name;
       let prefix2 = "";
@@ -30242,7 +30248,7 @@ var require_headers = __commonJS({
       b4a.write(buf, encodeOct(cksum(buf), 6), 148);
       return buf;
     };
-    exports2.decode = function decode(buf, filenameEncoding, allowUnknownFormat) {
+    exports.decode = function decode(buf, filenameEncoding, allowUnknownFormat) {
       let typeflag = buf[156] === 0 ? 0 : buf[156] - ZERO_OFFSET;
       let name = decodeStr(buf, 0, 100, filenameEncoding);
       const mode = decodeOct(buf, 100, 8);
@@ -30430,7 +30436,7 @@ var require_headers = __commonJS({
 
 // node_modules/tar-stream/extract.js
 var require_extract = __commonJS({
-  "node_modules/tar-stream/extract.js"(exports2, module) {
+  "node_modules/tar-stream/extract.js"(exports, module) {
     var { Writable, Readable: Readable7, getStreamError } = require_streamx();
     var FIFO = require_fast_fifo();
     var b4a = require_b4a();
@@ -30774,7 +30780,7 @@ var require_extract = __commonJS({
 
 // node_modules/tar-stream/constants.js
 var require_constants2 = __commonJS({
-  "node_modules/tar-stream/constants.js"(exports2, module) {
+  "node_modules/tar-stream/constants.js"(exports, module) {
     var constants = {
       // just for envs without fs
       S_IFMT: 61440,
@@ -30794,7 +30800,7 @@ var require_constants2 = __commonJS({
 
 // node_modules/tar-stream/pack.js
 var require_pack = __commonJS({
-  "node_modules/tar-stream/pack.js"(exports2, module) {
+  "node_modules/tar-stream/pack.js"(exports, module) {
     var { Readable: Readable7, Writable, getStreamError } = require_streamx();
     var b4a = require_b4a();
     var constants = require_constants2();
@@ -31028,15 +31034,15 @@ var require_pack = __commonJS({
 
 // node_modules/tar-stream/index.js
 var require_tar_stream = __commonJS({
-  "node_modules/tar-stream/index.js"(exports2) {
-    exports2.extract = require_extract();
-    exports2.pack = require_pack();
+  "node_modules/tar-stream/index.js"(exports) {
+    exports.extract = require_extract();
+    exports.pack = require_pack();
   }
 });
 
 // node_modules/archiver/lib/plugins/tar.js
 var require_tar = __commonJS({
-  "node_modules/archiver/lib/plugins/tar.js"(exports2, module) {
+  "node_modules/archiver/lib/plugins/tar.js"(exports, module) {
     var zlib2 = __require("zlib");
     var engine = require_tar_stream();
     var util3 = require_archiver_utils();
@@ -31114,7 +31120,7 @@ var require_tar = __commonJS({
 
 // node_modules/buffer-crc32/dist/index.cjs
 var require_dist4 = __commonJS({
-  "node_modules/buffer-crc32/dist/index.cjs"(exports2, module) {
+  "node_modules/buffer-crc32/dist/index.cjs"(exports, module) {
     "use strict";
     function getDefaultExportFromCjs(x) {
       return x && x.__esModule && Object.prototype.hasOwnProperty.call(x, "default") ? x["default"] : x;
@@ -31422,7 +31428,7 @@ var require_dist4 = __commonJS({
 
 // node_modules/archiver/lib/plugins/json.js
 var require_json = __commonJS({
-  "node_modules/archiver/lib/plugins/json.js"(exports2, module) {
+  "node_modules/archiver/lib/plugins/json.js"(exports, module) {
     var inherits = __require("util").inherits;
     var Transform3 = require_ours().Transform;
     var crc32 = require_dist4();
@@ -31476,7 +31482,7 @@ var require_json = __commonJS({
 
 // node_modules/archiver/index.js
 var require_archiver = __commonJS({
-  "node_modules/archiver/index.js"(exports2, module) {
+  "node_modules/archiver/index.js"(exports, module) {
     var Archiver = require_core();
     var formats = {};
     var vending = function(format, options) {
@@ -31519,11 +31525,11 @@ var require_archiver = __commonJS({
 
 // node_modules/@actions/github/node_modules/@actions/http-client/lib/proxy.js
 var require_proxy = __commonJS({
-  "node_modules/@actions/github/node_modules/@actions/http-client/lib/proxy.js"(exports2) {
+  "node_modules/@actions/github/node_modules/@actions/http-client/lib/proxy.js"(exports) {
     "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.getProxyUrl = getProxyUrl;
-    exports2.checkBypass = checkBypass;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.getProxyUrl = getProxyUrl;
+    exports.checkBypass = checkBypass;
     function getProxyUrl(reqUrl) {
       const usingSsl = reqUrl.protocol === "https:";
       if (checkBypass(reqUrl)) {
@@ -31600,9 +31606,9 @@ var require_proxy = __commonJS({
 
 // node_modules/@actions/github/node_modules/@actions/http-client/lib/index.js
 var require_lib2 = __commonJS({
-  "node_modules/@actions/github/node_modules/@actions/http-client/lib/index.js"(exports2) {
+  "node_modules/@actions/github/node_modules/@actions/http-client/lib/index.js"(exports) {
     "use strict";
-    var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
+    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
       var desc = Object.getOwnPropertyDescriptor(m, k);
       if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
@@ -31615,12 +31621,12 @@ var require_lib2 = __commonJS({
       if (k2 === void 0) k2 = k;
       o[k2] = m[k];
     }));
-    var __setModuleDefault = exports2 && exports2.__setModuleDefault || (Object.create ? (function(o, v) {
+    var __setModuleDefault = exports && exports.__setModuleDefault || (Object.create ? (function(o, v) {
       Object.defineProperty(o, "default", { enumerable: true, value: v });
     }) : function(o, v) {
       o["default"] = v;
     });
-    var __importStar = exports2 && exports2.__importStar || /* @__PURE__ */ (function() {
+    var __importStar = exports && exports.__importStar || /* @__PURE__ */ (function() {
       var ownKeys = function(o) {
         ownKeys = Object.getOwnPropertyNames || function(o2) {
           var ar = [];
@@ -31639,7 +31645,7 @@ var require_lib2 = __commonJS({
         return result;
       };
     })();
-    var __awaiter12 = exports2 && exports2.__awaiter || function(thisArg, _arguments, P, generator) {
+    var __awaiter12 = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
         return value instanceof P ? value : new P(function(resolve2) {
           resolve2(value);
@@ -31666,10 +31672,10 @@ var require_lib2 = __commonJS({
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
     };
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.HttpClient = exports2.HttpClientResponse = exports2.HttpClientError = exports2.MediaTypes = exports2.Headers = exports2.HttpCodes = void 0;
-    exports2.getProxyUrl = getProxyUrl;
-    exports2.isHttps = isHttps;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.HttpClient = exports.HttpClientResponse = exports.HttpClientError = exports.MediaTypes = exports.Headers = exports.HttpCodes = void 0;
+    exports.getProxyUrl = getProxyUrl;
+    exports.isHttps = isHttps;
     var http2 = __importStar(__require("http"));
     var https2 = __importStar(__require("https"));
     var pm = __importStar(require_proxy());
@@ -31704,16 +31710,16 @@ var require_lib2 = __commonJS({
       HttpCodes3[HttpCodes3["BadGateway"] = 502] = "BadGateway";
       HttpCodes3[HttpCodes3["ServiceUnavailable"] = 503] = "ServiceUnavailable";
       HttpCodes3[HttpCodes3["GatewayTimeout"] = 504] = "GatewayTimeout";
-    })(HttpCodes2 || (exports2.HttpCodes = HttpCodes2 = {}));
+    })(HttpCodes2 || (exports.HttpCodes = HttpCodes2 = {}));
     var Headers;
     (function(Headers2) {
       Headers2["Accept"] = "accept";
       Headers2["ContentType"] = "content-type";
-    })(Headers || (exports2.Headers = Headers = {}));
+    })(Headers || (exports.Headers = Headers = {}));
     var MediaTypes;
     (function(MediaTypes2) {
       MediaTypes2["ApplicationJson"] = "application/json";
-    })(MediaTypes || (exports2.MediaTypes = MediaTypes = {}));
+    })(MediaTypes || (exports.MediaTypes = MediaTypes = {}));
     function getProxyUrl(serverUrl) {
       const proxyUrl = pm.getProxyUrl(new URL(serverUrl));
       return proxyUrl ? proxyUrl.href : "";
@@ -31741,7 +31747,7 @@ var require_lib2 = __commonJS({
         Object.setPrototypeOf(this, _HttpClientError.prototype);
       }
     };
-    exports2.HttpClientError = HttpClientError;
+    exports.HttpClientError = HttpClientError;
     var HttpClientResponse = class {
       constructor(message) {
         this.message = message;
@@ -31773,7 +31779,7 @@ var require_lib2 = __commonJS({
         });
       }
     };
-    exports2.HttpClientResponse = HttpClientResponse;
+    exports.HttpClientResponse = HttpClientResponse;
     function isHttps(requestUrl) {
       const parsedUrl = new URL(requestUrl);
       return parsedUrl.protocol === "https:";
@@ -32284,14 +32290,14 @@ var require_lib2 = __commonJS({
         });
       }
     };
-    exports2.HttpClient = HttpClient3;
+    exports.HttpClient = HttpClient3;
     var lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => (c[k.toLowerCase()] = obj[k], c), {});
   }
 });
 
 // node_modules/is-callable/index.js
 var require_is_callable = __commonJS({
-  "node_modules/is-callable/index.js"(exports2, module) {
+  "node_modules/is-callable/index.js"(exports, module) {
     "use strict";
     var fnToStr = Function.prototype.toString;
     var reflectApply = typeof Reflect === "object" && Reflect !== null && Reflect.apply;
@@ -32409,7 +32415,7 @@ var require_is_callable = __commonJS({
 
 // node_modules/for-each/index.js
 var require_for_each = __commonJS({
-  "node_modules/for-each/index.js"(exports2, module) {
+  "node_modules/for-each/index.js"(exports, module) {
     "use strict";
     var isCallable = require_is_callable();
     var toStr = Object.prototype.toString;
@@ -32469,7 +32475,7 @@ var require_for_each = __commonJS({
 
 // node_modules/possible-typed-array-names/index.js
 var require_possible_typed_array_names = __commonJS({
-  "node_modules/possible-typed-array-names/index.js"(exports2, module) {
+  "node_modules/possible-typed-array-names/index.js"(exports, module) {
     "use strict";
     module.exports = [
       "Float16Array",
@@ -32490,7 +32496,7 @@ var require_possible_typed_array_names = __commonJS({
 
 // node_modules/available-typed-arrays/index.js
 var require_available_typed_arrays = __commonJS({
-  "node_modules/available-typed-arrays/index.js"(exports2, module) {
+  "node_modules/available-typed-arrays/index.js"(exports, module) {
     "use strict";
     var possibleNames = require_possible_typed_array_names();
     var g = typeof globalThis === "undefined" ? global : globalThis;
@@ -32508,7 +32514,7 @@ var require_available_typed_arrays = __commonJS({
 
 // node_modules/es-object-atoms/index.js
 var require_es_object_atoms = __commonJS({
-  "node_modules/es-object-atoms/index.js"(exports2, module) {
+  "node_modules/es-object-atoms/index.js"(exports, module) {
     "use strict";
     module.exports = Object;
   }
@@ -32516,7 +32522,7 @@ var require_es_object_atoms = __commonJS({
 
 // node_modules/es-errors/index.js
 var require_es_errors = __commonJS({
-  "node_modules/es-errors/index.js"(exports2, module) {
+  "node_modules/es-errors/index.js"(exports, module) {
     "use strict";
     module.exports = Error;
   }
@@ -32524,7 +32530,7 @@ var require_es_errors = __commonJS({
 
 // node_modules/es-errors/eval.js
 var require_eval = __commonJS({
-  "node_modules/es-errors/eval.js"(exports2, module) {
+  "node_modules/es-errors/eval.js"(exports, module) {
     "use strict";
     module.exports = EvalError;
   }
@@ -32532,7 +32538,7 @@ var require_eval = __commonJS({
 
 // node_modules/es-errors/range.js
 var require_range = __commonJS({
-  "node_modules/es-errors/range.js"(exports2, module) {
+  "node_modules/es-errors/range.js"(exports, module) {
     "use strict";
     module.exports = RangeError;
   }
@@ -32540,7 +32546,7 @@ var require_range = __commonJS({
 
 // node_modules/es-errors/ref.js
 var require_ref = __commonJS({
-  "node_modules/es-errors/ref.js"(exports2, module) {
+  "node_modules/es-errors/ref.js"(exports, module) {
     "use strict";
     module.exports = ReferenceError;
   }
@@ -32548,7 +32554,7 @@ var require_ref = __commonJS({
 
 // node_modules/es-errors/syntax.js
 var require_syntax = __commonJS({
-  "node_modules/es-errors/syntax.js"(exports2, module) {
+  "node_modules/es-errors/syntax.js"(exports, module) {
     "use strict";
     module.exports = SyntaxError;
   }
@@ -32556,7 +32562,7 @@ var require_syntax = __commonJS({
 
 // node_modules/es-errors/type.js
 var require_type = __commonJS({
-  "node_modules/es-errors/type.js"(exports2, module) {
+  "node_modules/es-errors/type.js"(exports, module) {
     "use strict";
     module.exports = TypeError;
   }
@@ -32564,7 +32570,7 @@ var require_type = __commonJS({
 
 // node_modules/es-errors/uri.js
 var require_uri = __commonJS({
-  "node_modules/es-errors/uri.js"(exports2, module) {
+  "node_modules/es-errors/uri.js"(exports, module) {
     "use strict";
     module.exports = URIError;
   }
@@ -32572,7 +32578,7 @@ var require_uri = __commonJS({
 
 // node_modules/math-intrinsics/abs.js
 var require_abs = __commonJS({
-  "node_modules/math-intrinsics/abs.js"(exports2, module) {
+  "node_modules/math-intrinsics/abs.js"(exports, module) {
     "use strict";
     module.exports = Math.abs;
   }
@@ -32580,7 +32586,7 @@ var require_abs = __commonJS({
 
 // node_modules/math-intrinsics/floor.js
 var require_floor = __commonJS({
-  "node_modules/math-intrinsics/floor.js"(exports2, module) {
+  "node_modules/math-intrinsics/floor.js"(exports, module) {
     "use strict";
     module.exports = Math.floor;
   }
@@ -32588,7 +32594,7 @@ var require_floor = __commonJS({
 
 // node_modules/math-intrinsics/max.js
 var require_max = __commonJS({
-  "node_modules/math-intrinsics/max.js"(exports2, module) {
+  "node_modules/math-intrinsics/max.js"(exports, module) {
     "use strict";
     module.exports = Math.max;
   }
@@ -32596,7 +32602,7 @@ var require_max = __commonJS({
 
 // node_modules/math-intrinsics/min.js
 var require_min = __commonJS({
-  "node_modules/math-intrinsics/min.js"(exports2, module) {
+  "node_modules/math-intrinsics/min.js"(exports, module) {
     "use strict";
     module.exports = Math.min;
   }
@@ -32604,7 +32610,7 @@ var require_min = __commonJS({
 
 // node_modules/math-intrinsics/pow.js
 var require_pow = __commonJS({
-  "node_modules/math-intrinsics/pow.js"(exports2, module) {
+  "node_modules/math-intrinsics/pow.js"(exports, module) {
     "use strict";
     module.exports = Math.pow;
   }
@@ -32612,7 +32618,7 @@ var require_pow = __commonJS({
 
 // node_modules/math-intrinsics/round.js
 var require_round = __commonJS({
-  "node_modules/math-intrinsics/round.js"(exports2, module) {
+  "node_modules/math-intrinsics/round.js"(exports, module) {
     "use strict";
     module.exports = Math.round;
   }
@@ -32620,7 +32626,7 @@ var require_round = __commonJS({
 
 // node_modules/math-intrinsics/isNaN.js
 var require_isNaN = __commonJS({
-  "node_modules/math-intrinsics/isNaN.js"(exports2, module) {
+  "node_modules/math-intrinsics/isNaN.js"(exports, module) {
     "use strict";
     module.exports = Number.isNaN || function isNaN2(a) {
       return a !== a;
@@ -32630,7 +32636,7 @@ var require_isNaN = __commonJS({
 
 // node_modules/math-intrinsics/sign.js
 var require_sign = __commonJS({
-  "node_modules/math-intrinsics/sign.js"(exports2, module) {
+  "node_modules/math-intrinsics/sign.js"(exports, module) {
     "use strict";
     var $isNaN = require_isNaN();
     module.exports = function sign(number) {
@@ -32644,7 +32650,7 @@ var require_sign = __commonJS({
 
 // node_modules/gopd/gOPD.js
 var require_gOPD = __commonJS({
-  "node_modules/gopd/gOPD.js"(exports2, module) {
+  "node_modules/gopd/gOPD.js"(exports, module) {
     "use strict";
     module.exports = Object.getOwnPropertyDescriptor;
   }
@@ -32652,7 +32658,7 @@ var require_gOPD = __commonJS({
 
 // node_modules/gopd/index.js
 var require_gopd = __commonJS({
-  "node_modules/gopd/index.js"(exports2, module) {
+  "node_modules/gopd/index.js"(exports, module) {
     "use strict";
     var $gOPD = require_gOPD();
     if ($gOPD) {
@@ -32668,7 +32674,7 @@ var require_gopd = __commonJS({
 
 // node_modules/es-define-property/index.js
 var require_es_define_property = __commonJS({
-  "node_modules/es-define-property/index.js"(exports2, module) {
+  "node_modules/es-define-property/index.js"(exports, module) {
     "use strict";
     var $defineProperty = Object.defineProperty || false;
     if ($defineProperty) {
@@ -32684,7 +32690,7 @@ var require_es_define_property = __commonJS({
 
 // node_modules/has-symbols/shams.js
 var require_shams = __commonJS({
-  "node_modules/has-symbols/shams.js"(exports2, module) {
+  "node_modules/has-symbols/shams.js"(exports, module) {
     "use strict";
     module.exports = function hasSymbols() {
       if (typeof Symbol !== "function" || typeof Object.getOwnPropertySymbols !== "function") {
@@ -32739,7 +32745,7 @@ var require_shams = __commonJS({
 
 // node_modules/has-symbols/index.js
 var require_has_symbols = __commonJS({
-  "node_modules/has-symbols/index.js"(exports2, module) {
+  "node_modules/has-symbols/index.js"(exports, module) {
     "use strict";
     var origSymbol = typeof Symbol !== "undefined" && Symbol;
     var hasSymbolSham = require_shams();
@@ -32763,7 +32769,7 @@ var require_has_symbols = __commonJS({
 
 // node_modules/get-proto/Reflect.getPrototypeOf.js
 var require_Reflect_getPrototypeOf = __commonJS({
-  "node_modules/get-proto/Reflect.getPrototypeOf.js"(exports2, module) {
+  "node_modules/get-proto/Reflect.getPrototypeOf.js"(exports, module) {
     "use strict";
     module.exports = typeof Reflect !== "undefined" && Reflect.getPrototypeOf || null;
   }
@@ -32771,7 +32777,7 @@ var require_Reflect_getPrototypeOf = __commonJS({
 
 // node_modules/get-proto/Object.getPrototypeOf.js
 var require_Object_getPrototypeOf = __commonJS({
-  "node_modules/get-proto/Object.getPrototypeOf.js"(exports2, module) {
+  "node_modules/get-proto/Object.getPrototypeOf.js"(exports, module) {
     "use strict";
     var $Object = require_es_object_atoms();
     module.exports = $Object.getPrototypeOf || null;
@@ -32780,7 +32786,7 @@ var require_Object_getPrototypeOf = __commonJS({
 
 // node_modules/function-bind/implementation.js
 var require_implementation = __commonJS({
-  "node_modules/function-bind/implementation.js"(exports2, module) {
+  "node_modules/function-bind/implementation.js"(exports, module) {
     "use strict";
     var ERROR_MESSAGE = "Function.prototype.bind called on incompatible ";
     var toStr = Object.prototype.toString;
@@ -32856,7 +32862,7 @@ var require_implementation = __commonJS({
 
 // node_modules/function-bind/index.js
 var require_function_bind = __commonJS({
-  "node_modules/function-bind/index.js"(exports2, module) {
+  "node_modules/function-bind/index.js"(exports, module) {
     "use strict";
     var implementation = require_implementation();
     module.exports = Function.prototype.bind || implementation;
@@ -32865,7 +32871,7 @@ var require_function_bind = __commonJS({
 
 // node_modules/call-bind-apply-helpers/functionCall.js
 var require_functionCall = __commonJS({
-  "node_modules/call-bind-apply-helpers/functionCall.js"(exports2, module) {
+  "node_modules/call-bind-apply-helpers/functionCall.js"(exports, module) {
     "use strict";
     module.exports = Function.prototype.call;
   }
@@ -32873,7 +32879,7 @@ var require_functionCall = __commonJS({
 
 // node_modules/call-bind-apply-helpers/functionApply.js
 var require_functionApply = __commonJS({
-  "node_modules/call-bind-apply-helpers/functionApply.js"(exports2, module) {
+  "node_modules/call-bind-apply-helpers/functionApply.js"(exports, module) {
     "use strict";
     module.exports = Function.prototype.apply;
   }
@@ -32881,7 +32887,7 @@ var require_functionApply = __commonJS({
 
 // node_modules/call-bind-apply-helpers/reflectApply.js
 var require_reflectApply = __commonJS({
-  "node_modules/call-bind-apply-helpers/reflectApply.js"(exports2, module) {
+  "node_modules/call-bind-apply-helpers/reflectApply.js"(exports, module) {
     "use strict";
     module.exports = typeof Reflect !== "undefined" && Reflect && Reflect.apply;
   }
@@ -32889,7 +32895,7 @@ var require_reflectApply = __commonJS({
 
 // node_modules/call-bind-apply-helpers/actualApply.js
 var require_actualApply = __commonJS({
-  "node_modules/call-bind-apply-helpers/actualApply.js"(exports2, module) {
+  "node_modules/call-bind-apply-helpers/actualApply.js"(exports, module) {
     "use strict";
     var bind = require_function_bind();
     var $apply = require_functionApply();
@@ -32901,7 +32907,7 @@ var require_actualApply = __commonJS({
 
 // node_modules/call-bind-apply-helpers/index.js
 var require_call_bind_apply_helpers = __commonJS({
-  "node_modules/call-bind-apply-helpers/index.js"(exports2, module) {
+  "node_modules/call-bind-apply-helpers/index.js"(exports, module) {
     "use strict";
     var bind = require_function_bind();
     var $TypeError = require_type();
@@ -32918,7 +32924,7 @@ var require_call_bind_apply_helpers = __commonJS({
 
 // node_modules/dunder-proto/get.js
 var require_get = __commonJS({
-  "node_modules/dunder-proto/get.js"(exports2, module) {
+  "node_modules/dunder-proto/get.js"(exports, module) {
     "use strict";
     var callBind = require_call_bind_apply_helpers();
     var gOPD = require_gopd();
@@ -32949,7 +32955,7 @@ var require_get = __commonJS({
 
 // node_modules/get-proto/index.js
 var require_get_proto = __commonJS({
-  "node_modules/get-proto/index.js"(exports2, module) {
+  "node_modules/get-proto/index.js"(exports, module) {
     "use strict";
     var reflectGetProto = require_Reflect_getPrototypeOf();
     var originalGetProto = require_Object_getPrototypeOf();
@@ -32969,7 +32975,7 @@ var require_get_proto = __commonJS({
 
 // node_modules/async-function/index.js
 var require_async_function = __commonJS({
-  "node_modules/async-function/index.js"(exports2, module) {
+  "node_modules/async-function/index.js"(exports, module) {
     "use strict";
     var cached = (
       /** @type {import('.').AsyncFunctionConstructor} */
@@ -32982,7 +32988,7 @@ var require_async_function = __commonJS({
 
 // node_modules/generator-function/index.js
 var require_generator_function = __commonJS({
-  "node_modules/generator-function/index.js"(exports2, module) {
+  "node_modules/generator-function/index.js"(exports, module) {
     "use strict";
     var cached = (
       /** @type {GeneratorFunctionConstructor} */
@@ -32995,7 +33001,7 @@ var require_generator_function = __commonJS({
 
 // node_modules/async-generator-function/index.js
 var require_async_generator_function = __commonJS({
-  "node_modules/async-generator-function/index.js"(exports2, module) {
+  "node_modules/async-generator-function/index.js"(exports, module) {
     "use strict";
     var cached = (
       /** @type {import('.').AsyncGeneratorFunctionConstructor} */
@@ -33008,7 +33014,7 @@ var require_async_generator_function = __commonJS({
 
 // node_modules/hasown/index.js
 var require_hasown = __commonJS({
-  "node_modules/hasown/index.js"(exports2, module) {
+  "node_modules/hasown/index.js"(exports, module) {
     "use strict";
     var call = Function.prototype.call;
     var $hasOwn = Object.prototype.hasOwnProperty;
@@ -33019,7 +33025,7 @@ var require_hasown = __commonJS({
 
 // node_modules/get-intrinsic/index.js
 var require_get_intrinsic = __commonJS({
-  "node_modules/get-intrinsic/index.js"(exports2, module) {
+  "node_modules/get-intrinsic/index.js"(exports, module) {
     "use strict";
     var undefined2;
     var $Object = require_es_object_atoms();
@@ -33346,7 +33352,7 @@ var require_get_intrinsic = __commonJS({
 
 // node_modules/define-data-property/index.js
 var require_define_data_property = __commonJS({
-  "node_modules/define-data-property/index.js"(exports2, module) {
+  "node_modules/define-data-property/index.js"(exports, module) {
     "use strict";
     var $defineProperty = require_es_define_property();
     var $SyntaxError = require_syntax();
@@ -33394,7 +33400,7 @@ var require_define_data_property = __commonJS({
 
 // node_modules/has-property-descriptors/index.js
 var require_has_property_descriptors = __commonJS({
-  "node_modules/has-property-descriptors/index.js"(exports2, module) {
+  "node_modules/has-property-descriptors/index.js"(exports, module) {
     "use strict";
     var $defineProperty = require_es_define_property();
     var hasPropertyDescriptors = function hasPropertyDescriptors2() {
@@ -33416,7 +33422,7 @@ var require_has_property_descriptors = __commonJS({
 
 // node_modules/set-function-length/index.js
 var require_set_function_length = __commonJS({
-  "node_modules/set-function-length/index.js"(exports2, module) {
+  "node_modules/set-function-length/index.js"(exports, module) {
     "use strict";
     var GetIntrinsic = require_get_intrinsic();
     var define2 = require_define_data_property();
@@ -33469,7 +33475,7 @@ var require_set_function_length = __commonJS({
 
 // node_modules/call-bind-apply-helpers/applyBind.js
 var require_applyBind = __commonJS({
-  "node_modules/call-bind-apply-helpers/applyBind.js"(exports2, module) {
+  "node_modules/call-bind-apply-helpers/applyBind.js"(exports, module) {
     "use strict";
     var bind = require_function_bind();
     var $apply = require_functionApply();
@@ -33482,7 +33488,7 @@ var require_applyBind = __commonJS({
 
 // node_modules/call-bind/index.js
 var require_call_bind = __commonJS({
-  "node_modules/call-bind/index.js"(exports2, module) {
+  "node_modules/call-bind/index.js"(exports, module) {
     "use strict";
     var setFunctionLength = require_set_function_length();
     var $defineProperty = require_es_define_property();
@@ -33507,7 +33513,7 @@ var require_call_bind = __commonJS({
 
 // node_modules/call-bound/index.js
 var require_call_bound = __commonJS({
-  "node_modules/call-bound/index.js"(exports2, module) {
+  "node_modules/call-bound/index.js"(exports, module) {
     "use strict";
     var GetIntrinsic = require_get_intrinsic();
     var callBindBasic = require_call_bind_apply_helpers();
@@ -33530,7 +33536,7 @@ var require_call_bound = __commonJS({
 
 // node_modules/has-tostringtag/shams.js
 var require_shams2 = __commonJS({
-  "node_modules/has-tostringtag/shams.js"(exports2, module) {
+  "node_modules/has-tostringtag/shams.js"(exports, module) {
     "use strict";
     var hasSymbols = require_shams();
     module.exports = function hasToStringTagShams() {
@@ -33541,7 +33547,7 @@ var require_shams2 = __commonJS({
 
 // node_modules/which-typed-array/index.js
 var require_which_typed_array = __commonJS({
-  "node_modules/which-typed-array/index.js"(exports2, module) {
+  "node_modules/which-typed-array/index.js"(exports, module) {
     "use strict";
     var forEach = require_for_each();
     var availableTypedArrays = require_available_typed_arrays();
@@ -33666,7 +33672,7 @@ var require_which_typed_array = __commonJS({
 
 // node_modules/object-keys/isArguments.js
 var require_isArguments2 = __commonJS({
-  "node_modules/object-keys/isArguments.js"(exports2, module) {
+  "node_modules/object-keys/isArguments.js"(exports, module) {
     "use strict";
     var toStr = Object.prototype.toString;
     module.exports = function isArguments(value) {
@@ -33682,7 +33688,7 @@ var require_isArguments2 = __commonJS({
 
 // node_modules/object-keys/implementation.js
 var require_implementation2 = __commonJS({
-  "node_modules/object-keys/implementation.js"(exports2, module) {
+  "node_modules/object-keys/implementation.js"(exports, module) {
     "use strict";
     var keysShim;
     if (!Object.keys) {
@@ -33814,7 +33820,7 @@ var require_implementation2 = __commonJS({
 
 // node_modules/object-keys/index.js
 var require_object_keys = __commonJS({
-  "node_modules/object-keys/index.js"(exports2, module) {
+  "node_modules/object-keys/index.js"(exports, module) {
     "use strict";
     var slice = Array.prototype.slice;
     var isArgs = require_isArguments2();
@@ -33848,7 +33854,7 @@ var require_object_keys = __commonJS({
 
 // node_modules/define-properties/index.js
 var require_define_properties = __commonJS({
-  "node_modules/define-properties/index.js"(exports2, module) {
+  "node_modules/define-properties/index.js"(exports, module) {
     "use strict";
     var keys = require_object_keys();
     var hasSymbols = typeof Symbol === "function" && typeof /* @__PURE__ */ Symbol("foo") === "symbol";
@@ -33892,14 +33898,14 @@ var require_define_properties = __commonJS({
 
 // node_modules/object-inspect/util.inspect.js
 var require_util_inspect = __commonJS({
-  "node_modules/object-inspect/util.inspect.js"(exports2, module) {
+  "node_modules/object-inspect/util.inspect.js"(exports, module) {
     module.exports = __require("util").inspect;
   }
 });
 
 // node_modules/object-inspect/stringWidthRanges.js
 var require_stringWidthRanges = __commonJS({
-  "node_modules/object-inspect/stringWidthRanges.js"(exports2, module) {
+  "node_modules/object-inspect/stringWidthRanges.js"(exports, module) {
     var $join = Array.prototype.join;
     module.exports = $join.call([
       "00.v,02n.w,0gw.33,07n.6,07b.18,01.0,01.1,01.1,01.0,01k.5,0a.a,01.0,01a.k,0g.0,02t.7,01.5,02.1,01.3,",
@@ -33936,7 +33942,7 @@ var require_stringWidthRanges = __commonJS({
 
 // node_modules/object-inspect/stringWidth.js
 var require_stringWidth = __commonJS({
-  "node_modules/object-inspect/stringWidth.js"(exports2, module) {
+  "node_modules/object-inspect/stringWidth.js"(exports, module) {
     var $charCodeAt = String.prototype.charCodeAt;
     var $indexOf = String.prototype.indexOf;
     var $normalize = String.prototype.normalize;
@@ -34006,7 +34012,7 @@ var require_stringWidth = __commonJS({
 
 // node_modules/object-inspect/index.js
 var require_object_inspect = __commonJS({
-  "node_modules/object-inspect/index.js"(exports2, module) {
+  "node_modules/object-inspect/index.js"(exports, module) {
     var hasMap = typeof Map === "function" && Map.prototype;
     var mapSizeDescriptor = Object.getOwnPropertyDescriptor && hasMap ? Object.getOwnPropertyDescriptor(Map.prototype, "size") : null;
     var mapSize = hasMap && mapSizeDescriptor && typeof mapSizeDescriptor.get === "function" ? mapSizeDescriptor.get : null;
@@ -34805,7 +34811,7 @@ var require_object_inspect = __commonJS({
 
 // node_modules/es-abstract/helpers/isPropertyKey.js
 var require_isPropertyKey = __commonJS({
-  "node_modules/es-abstract/helpers/isPropertyKey.js"(exports2, module) {
+  "node_modules/es-abstract/helpers/isPropertyKey.js"(exports, module) {
     "use strict";
     module.exports = function isPropertyKey(argument) {
       return typeof argument === "string" || typeof argument === "symbol";
@@ -34815,7 +34821,7 @@ var require_isPropertyKey = __commonJS({
 
 // node_modules/es-object-atoms/isObject.js
 var require_isObject2 = __commonJS({
-  "node_modules/es-object-atoms/isObject.js"(exports2, module) {
+  "node_modules/es-object-atoms/isObject.js"(exports, module) {
     "use strict";
     module.exports = function isObject2(x) {
       return !!x && (typeof x === "function" || typeof x === "object");
@@ -34825,7 +34831,7 @@ var require_isObject2 = __commonJS({
 
 // node_modules/es-abstract/2025/Get.js
 var require_Get = __commonJS({
-  "node_modules/es-abstract/2025/Get.js"(exports2, module) {
+  "node_modules/es-abstract/2025/Get.js"(exports, module) {
     "use strict";
     var $TypeError = require_type();
     var inspect2 = require_object_inspect();
@@ -34845,7 +34851,7 @@ var require_Get = __commonJS({
 
 // node_modules/math-intrinsics/isFinite.js
 var require_isFinite = __commonJS({
-  "node_modules/math-intrinsics/isFinite.js"(exports2, module) {
+  "node_modules/math-intrinsics/isFinite.js"(exports, module) {
     "use strict";
     var $isNaN = require_isNaN();
     module.exports = function isFinite2(x) {
@@ -34856,7 +34862,7 @@ var require_isFinite = __commonJS({
 
 // node_modules/math-intrinsics/isInteger.js
 var require_isInteger = __commonJS({
-  "node_modules/math-intrinsics/isInteger.js"(exports2, module) {
+  "node_modules/math-intrinsics/isInteger.js"(exports, module) {
     "use strict";
     var $abs = require_abs();
     var $floor = require_floor();
@@ -34874,7 +34880,7 @@ var require_isInteger = __commonJS({
 
 // node_modules/is-array-buffer/index.js
 var require_is_array_buffer = __commonJS({
-  "node_modules/is-array-buffer/index.js"(exports2, module) {
+  "node_modules/is-array-buffer/index.js"(exports, module) {
     "use strict";
     var callBind = require_call_bind();
     var callBound = require_call_bound();
@@ -34908,7 +34914,7 @@ var require_is_array_buffer = __commonJS({
 
 // node_modules/array-buffer-byte-length/index.js
 var require_array_buffer_byte_length = __commonJS({
-  "node_modules/array-buffer-byte-length/index.js"(exports2, module) {
+  "node_modules/array-buffer-byte-length/index.js"(exports, module) {
     "use strict";
     var callBound = require_call_bound();
     var $byteLength = callBound("ArrayBuffer.prototype.byteLength", true);
@@ -34924,7 +34930,7 @@ var require_array_buffer_byte_length = __commonJS({
 
 // node_modules/is-shared-array-buffer/index.js
 var require_is_shared_array_buffer = __commonJS({
-  "node_modules/is-shared-array-buffer/index.js"(exports2, module) {
+  "node_modules/is-shared-array-buffer/index.js"(exports, module) {
     "use strict";
     var callBound = require_call_bound();
     var $byteLength = callBound("SharedArrayBuffer.prototype.byteLength", true);
@@ -34946,7 +34952,7 @@ var require_is_shared_array_buffer = __commonJS({
 
 // node_modules/es-abstract/2025/IsDetachedBuffer.js
 var require_IsDetachedBuffer = __commonJS({
-  "node_modules/es-abstract/2025/IsDetachedBuffer.js"(exports2, module) {
+  "node_modules/es-abstract/2025/IsDetachedBuffer.js"(exports, module) {
     "use strict";
     var $TypeError = require_type();
     var $byteLength = require_array_buffer_byte_length();
@@ -34974,7 +34980,7 @@ var require_IsDetachedBuffer = __commonJS({
 
 // node_modules/es-abstract/2025/HasOwnProperty.js
 var require_HasOwnProperty = __commonJS({
-  "node_modules/es-abstract/2025/HasOwnProperty.js"(exports2, module) {
+  "node_modules/es-abstract/2025/HasOwnProperty.js"(exports, module) {
     "use strict";
     var $TypeError = require_type();
     var hasOwn = require_hasown();
@@ -34994,7 +35000,7 @@ var require_HasOwnProperty = __commonJS({
 
 // node_modules/es-abstract/helpers/IsArray.js
 var require_IsArray = __commonJS({
-  "node_modules/es-abstract/helpers/IsArray.js"(exports2, module) {
+  "node_modules/es-abstract/helpers/IsArray.js"(exports, module) {
     "use strict";
     var GetIntrinsic = require_get_intrinsic();
     var $Array = GetIntrinsic("%Array%");
@@ -35007,7 +35013,7 @@ var require_IsArray = __commonJS({
 
 // node_modules/es-abstract/2025/IsArray.js
 var require_IsArray2 = __commonJS({
-  "node_modules/es-abstract/2025/IsArray.js"(exports2, module) {
+  "node_modules/es-abstract/2025/IsArray.js"(exports, module) {
     "use strict";
     module.exports = require_IsArray();
   }
@@ -35015,7 +35021,7 @@ var require_IsArray2 = __commonJS({
 
 // node_modules/es-abstract/2025/IsBigIntElementType.js
 var require_IsBigIntElementType = __commonJS({
-  "node_modules/es-abstract/2025/IsBigIntElementType.js"(exports2, module) {
+  "node_modules/es-abstract/2025/IsBigIntElementType.js"(exports, module) {
     "use strict";
     module.exports = function IsBigIntElementType(type) {
       return type === "BIGUINT64" || type === "BIGINT64";
@@ -35025,7 +35031,7 @@ var require_IsBigIntElementType = __commonJS({
 
 // node_modules/es-abstract/2025/IsUnsignedElementType.js
 var require_IsUnsignedElementType = __commonJS({
-  "node_modules/es-abstract/2025/IsUnsignedElementType.js"(exports2, module) {
+  "node_modules/es-abstract/2025/IsUnsignedElementType.js"(exports, module) {
     "use strict";
     module.exports = function IsUnsignedElementType(type) {
       return type === "UINT8" || type === "UINT8C" || type === "UINT16" || type === "UINT32" || type === "BIGUINT64";
@@ -35035,7 +35041,7 @@ var require_IsUnsignedElementType = __commonJS({
 
 // node_modules/es-abstract/helpers/bytesAsFloat16.js
 var require_bytesAsFloat16 = __commonJS({
-  "node_modules/es-abstract/helpers/bytesAsFloat16.js"(exports2, module) {
+  "node_modules/es-abstract/helpers/bytesAsFloat16.js"(exports, module) {
     "use strict";
     var $pow = require_pow();
     module.exports = function bytesAsFloat32(rawBytes) {
@@ -35063,7 +35069,7 @@ var require_bytesAsFloat16 = __commonJS({
 
 // node_modules/es-abstract/helpers/bytesAsFloat32.js
 var require_bytesAsFloat32 = __commonJS({
-  "node_modules/es-abstract/helpers/bytesAsFloat32.js"(exports2, module) {
+  "node_modules/es-abstract/helpers/bytesAsFloat32.js"(exports, module) {
     "use strict";
     var $pow = require_pow();
     module.exports = function bytesAsFloat32(rawBytes) {
@@ -35090,7 +35096,7 @@ var require_bytesAsFloat32 = __commonJS({
 
 // node_modules/es-abstract/helpers/bytesAsFloat64.js
 var require_bytesAsFloat64 = __commonJS({
-  "node_modules/es-abstract/helpers/bytesAsFloat64.js"(exports2, module) {
+  "node_modules/es-abstract/helpers/bytesAsFloat64.js"(exports, module) {
     "use strict";
     var $pow = require_pow();
     module.exports = function bytesAsFloat64(rawBytes) {
@@ -35117,7 +35123,7 @@ var require_bytesAsFloat64 = __commonJS({
 
 // node_modules/es-abstract/helpers/bytesAsInteger.js
 var require_bytesAsInteger = __commonJS({
-  "node_modules/es-abstract/helpers/bytesAsInteger.js"(exports2, module) {
+  "node_modules/es-abstract/helpers/bytesAsInteger.js"(exports, module) {
     "use strict";
     var GetIntrinsic = require_get_intrinsic();
     var $pow = require_pow();
@@ -35142,7 +35148,7 @@ var require_bytesAsInteger = __commonJS({
 
 // node_modules/es-abstract/helpers/every.js
 var require_every = __commonJS({
-  "node_modules/es-abstract/helpers/every.js"(exports2, module) {
+  "node_modules/es-abstract/helpers/every.js"(exports, module) {
     "use strict";
     module.exports = function every(array, predicate) {
       for (var i = 0; i < array.length; i += 1) {
@@ -35157,7 +35163,7 @@ var require_every = __commonJS({
 
 // node_modules/es-abstract/helpers/isByteValue.js
 var require_isByteValue = __commonJS({
-  "node_modules/es-abstract/helpers/isByteValue.js"(exports2, module) {
+  "node_modules/es-abstract/helpers/isByteValue.js"(exports, module) {
     "use strict";
     module.exports = function isByteValue(value) {
       return typeof value === "number" && value >= 0 && value <= 255 && (value | 0) === value;
@@ -35167,7 +35173,7 @@ var require_isByteValue = __commonJS({
 
 // node_modules/es-abstract/2025/tables/typed-array-objects.js
 var require_typed_array_objects = __commonJS({
-  "node_modules/es-abstract/2025/tables/typed-array-objects.js"(exports2, module) {
+  "node_modules/es-abstract/2025/tables/typed-array-objects.js"(exports, module) {
     "use strict";
     module.exports = {
       __proto__: null,
@@ -35208,7 +35214,7 @@ var require_typed_array_objects = __commonJS({
 
 // node_modules/es-abstract/2025/RawBytesToNumeric.js
 var require_RawBytesToNumeric = __commonJS({
-  "node_modules/es-abstract/2025/RawBytesToNumeric.js"(exports2, module) {
+  "node_modules/es-abstract/2025/RawBytesToNumeric.js"(exports, module) {
     "use strict";
     var GetIntrinsic = require_get_intrinsic();
     var callBound = require_call_bound();
@@ -35267,7 +35273,7 @@ var require_RawBytesToNumeric = __commonJS({
 
 // node_modules/isarray/index.js
 var require_isarray2 = __commonJS({
-  "node_modules/isarray/index.js"(exports2, module) {
+  "node_modules/isarray/index.js"(exports, module) {
     var toString3 = {}.toString;
     module.exports = Array.isArray || function(arr) {
       return toString3.call(arr) == "[object Array]";
@@ -35277,7 +35283,7 @@ var require_isarray2 = __commonJS({
 
 // node_modules/safe-array-concat/index.js
 var require_safe_array_concat = __commonJS({
-  "node_modules/safe-array-concat/index.js"(exports2, module) {
+  "node_modules/safe-array-concat/index.js"(exports, module) {
     "use strict";
     var GetIntrinsic = require_get_intrinsic();
     var $concat = GetIntrinsic("%Array.prototype.concat%");
@@ -35311,7 +35317,7 @@ var require_safe_array_concat = __commonJS({
 
 // node_modules/is-typed-array/index.js
 var require_is_typed_array = __commonJS({
-  "node_modules/is-typed-array/index.js"(exports2, module) {
+  "node_modules/is-typed-array/index.js"(exports, module) {
     "use strict";
     var whichTypedArray = require_which_typed_array();
     module.exports = function isTypedArray(value) {
@@ -35322,7 +35328,7 @@ var require_is_typed_array = __commonJS({
 
 // node_modules/typed-array-buffer/index.js
 var require_typed_array_buffer = __commonJS({
-  "node_modules/typed-array-buffer/index.js"(exports2, module) {
+  "node_modules/typed-array-buffer/index.js"(exports, module) {
     "use strict";
     var $TypeError = require_type();
     var callBound = require_call_bound();
@@ -35339,7 +35345,7 @@ var require_typed_array_buffer = __commonJS({
 
 // node_modules/es-abstract/helpers/defaultEndianness.js
 var require_defaultEndianness = __commonJS({
-  "node_modules/es-abstract/helpers/defaultEndianness.js"(exports2, module) {
+  "node_modules/es-abstract/helpers/defaultEndianness.js"(exports, module) {
     "use strict";
     var GetIntrinsic = require_get_intrinsic();
     var $Uint8Array = GetIntrinsic("%Uint8Array%", true);
@@ -35353,7 +35359,7 @@ var require_defaultEndianness = __commonJS({
 
 // node_modules/es-abstract/2025/GetValueFromBuffer.js
 var require_GetValueFromBuffer = __commonJS({
-  "node_modules/es-abstract/2025/GetValueFromBuffer.js"(exports2, module) {
+  "node_modules/es-abstract/2025/GetValueFromBuffer.js"(exports, module) {
     "use strict";
     var GetIntrinsic = require_get_intrinsic();
     var $SyntaxError = require_syntax();
@@ -35414,7 +35420,7 @@ var require_GetValueFromBuffer = __commonJS({
 
 // node_modules/es-abstract/2025/SameValue.js
 var require_SameValue = __commonJS({
-  "node_modules/es-abstract/2025/SameValue.js"(exports2, module) {
+  "node_modules/es-abstract/2025/SameValue.js"(exports, module) {
     "use strict";
     var $isNaN = require_isNaN();
     module.exports = function SameValue(x, y) {
@@ -35431,7 +35437,7 @@ var require_SameValue = __commonJS({
 
 // node_modules/es-abstract/2025/Set.js
 var require_Set2 = __commonJS({
-  "node_modules/es-abstract/2025/Set.js"(exports2, module) {
+  "node_modules/es-abstract/2025/Set.js"(exports, module) {
     "use strict";
     var $TypeError = require_type();
     var isObject2 = require_isObject2();
@@ -35474,7 +35480,7 @@ var require_Set2 = __commonJS({
 
 // node_modules/es-abstract/2025/StringToBigInt.js
 var require_StringToBigInt = __commonJS({
-  "node_modules/es-abstract/2025/StringToBigInt.js"(exports2, module) {
+  "node_modules/es-abstract/2025/StringToBigInt.js"(exports, module) {
     "use strict";
     var GetIntrinsic = require_get_intrinsic();
     var $BigInt = GetIntrinsic("%BigInt%", true);
@@ -35498,7 +35504,7 @@ var require_StringToBigInt = __commonJS({
 
 // node_modules/is-date-object/index.js
 var require_is_date_object = __commonJS({
-  "node_modules/is-date-object/index.js"(exports2, module) {
+  "node_modules/is-date-object/index.js"(exports, module) {
     "use strict";
     var callBound = require_call_bound();
     var getDay = callBound("Date.prototype.getDay");
@@ -35524,7 +35530,7 @@ var require_is_date_object = __commonJS({
 
 // node_modules/is-regex/index.js
 var require_is_regex = __commonJS({
-  "node_modules/is-regex/index.js"(exports2, module) {
+  "node_modules/is-regex/index.js"(exports, module) {
     "use strict";
     var callBound = require_call_bound();
     var hasToStringTag = require_shams2()();
@@ -35593,7 +35599,7 @@ var require_is_regex = __commonJS({
 
 // node_modules/safe-regex-test/index.js
 var require_safe_regex_test = __commonJS({
-  "node_modules/safe-regex-test/index.js"(exports2, module) {
+  "node_modules/safe-regex-test/index.js"(exports, module) {
     "use strict";
     var callBound = require_call_bound();
     var isRegex = require_is_regex();
@@ -35612,7 +35618,7 @@ var require_safe_regex_test = __commonJS({
 
 // node_modules/is-symbol/index.js
 var require_is_symbol = __commonJS({
-  "node_modules/is-symbol/index.js"(exports2, module) {
+  "node_modules/is-symbol/index.js"(exports, module) {
     "use strict";
     var callBound = require_call_bound();
     var $toString = callBound("Object.prototype.toString");
@@ -35653,7 +35659,7 @@ var require_is_symbol = __commonJS({
 
 // node_modules/es-to-primitive/helpers/isPrimitive.js
 var require_isPrimitive = __commonJS({
-  "node_modules/es-to-primitive/helpers/isPrimitive.js"(exports2, module) {
+  "node_modules/es-to-primitive/helpers/isPrimitive.js"(exports, module) {
     "use strict";
     module.exports = function isPrimitive(value) {
       return value === null || typeof value !== "function" && typeof value !== "object";
@@ -35663,7 +35669,7 @@ var require_isPrimitive = __commonJS({
 
 // node_modules/es-abstract-get/isPropertyKey.js
 var require_isPropertyKey2 = __commonJS({
-  "node_modules/es-abstract-get/isPropertyKey.js"(exports2, module) {
+  "node_modules/es-abstract-get/isPropertyKey.js"(exports, module) {
     "use strict";
     module.exports = function isPropertyKey(argument) {
       return typeof argument === "string" || typeof argument === "symbol";
@@ -35673,7 +35679,7 @@ var require_isPropertyKey2 = __commonJS({
 
 // node_modules/es-abstract-get/GetV.js
 var require_GetV = __commonJS({
-  "node_modules/es-abstract-get/GetV.js"(exports2, module) {
+  "node_modules/es-abstract-get/GetV.js"(exports, module) {
     "use strict";
     var $TypeError = require_type();
     var inspect2 = require_object_inspect();
@@ -35692,7 +35698,7 @@ var require_GetV = __commonJS({
 
 // node_modules/es-abstract-get/GetMethod.js
 var require_GetMethod = __commonJS({
-  "node_modules/es-abstract-get/GetMethod.js"(exports2, module) {
+  "node_modules/es-abstract-get/GetMethod.js"(exports, module) {
     "use strict";
     var $TypeError = require_type();
     var isCallable = require_is_callable();
@@ -35717,7 +35723,7 @@ var require_GetMethod = __commonJS({
 
 // node_modules/es-to-primitive/es2015.js
 var require_es2015 = __commonJS({
-  "node_modules/es-to-primitive/es2015.js"(exports2, module) {
+  "node_modules/es-to-primitive/es2015.js"(exports, module) {
     "use strict";
     var hasSymbols = typeof Symbol === "function" && typeof Symbol.iterator === "symbol";
     var isCallable = require_is_callable();
@@ -35797,7 +35803,7 @@ var require_es2015 = __commonJS({
 
 // node_modules/es-abstract/2025/ToPrimitive.js
 var require_ToPrimitive = __commonJS({
-  "node_modules/es-abstract/2025/ToPrimitive.js"(exports2, module) {
+  "node_modules/es-abstract/2025/ToPrimitive.js"(exports, module) {
     "use strict";
     var toPrimitive = require_es2015();
     module.exports = function ToPrimitive(input) {
@@ -35811,7 +35817,7 @@ var require_ToPrimitive = __commonJS({
 
 // node_modules/es-abstract/2025/ToBigInt.js
 var require_ToBigInt = __commonJS({
-  "node_modules/es-abstract/2025/ToBigInt.js"(exports2, module) {
+  "node_modules/es-abstract/2025/ToBigInt.js"(exports, module) {
     "use strict";
     var GetIntrinsic = require_get_intrinsic();
     var $BigInt = GetIntrinsic("%BigInt%", true);
@@ -35854,7 +35860,7 @@ var require_ToBigInt = __commonJS({
 
 // node_modules/es-abstract/2025/BigInt/remainder.js
 var require_remainder = __commonJS({
-  "node_modules/es-abstract/2025/BigInt/remainder.js"(exports2, module) {
+  "node_modules/es-abstract/2025/BigInt/remainder.js"(exports, module) {
     "use strict";
     var GetIntrinsic = require_get_intrinsic();
     var $BigInt = GetIntrinsic("%BigInt%", true);
@@ -35878,7 +35884,7 @@ var require_remainder = __commonJS({
 
 // node_modules/es-abstract/helpers/modBigInt.js
 var require_modBigInt = __commonJS({
-  "node_modules/es-abstract/helpers/modBigInt.js"(exports2, module) {
+  "node_modules/es-abstract/helpers/modBigInt.js"(exports, module) {
     "use strict";
     module.exports = function bigIntMod(BigIntRemainder, bigint, modulo) {
       var remain = BigIntRemainder(bigint, modulo);
@@ -35889,7 +35895,7 @@ var require_modBigInt = __commonJS({
 
 // node_modules/es-abstract/2025/ToBigInt64.js
 var require_ToBigInt64 = __commonJS({
-  "node_modules/es-abstract/2025/ToBigInt64.js"(exports2, module) {
+  "node_modules/es-abstract/2025/ToBigInt64.js"(exports, module) {
     "use strict";
     var GetIntrinsic = require_get_intrinsic();
     var $BigInt = GetIntrinsic("%BigInt%", true);
@@ -35909,7 +35915,7 @@ var require_ToBigInt64 = __commonJS({
 
 // node_modules/es-abstract/2025/ToBigUint64.js
 var require_ToBigUint64 = __commonJS({
-  "node_modules/es-abstract/2025/ToBigUint64.js"(exports2, module) {
+  "node_modules/es-abstract/2025/ToBigUint64.js"(exports, module) {
     "use strict";
     var GetIntrinsic = require_get_intrinsic();
     var $BigInt = GetIntrinsic("%BigInt%", true);
@@ -35928,7 +35934,7 @@ var require_ToBigUint64 = __commonJS({
 
 // node_modules/math-intrinsics/mod.js
 var require_mod = __commonJS({
-  "node_modules/math-intrinsics/mod.js"(exports2, module) {
+  "node_modules/math-intrinsics/mod.js"(exports, module) {
     "use strict";
     var $floor = require_floor();
     module.exports = function mod(number, modulo) {
@@ -35940,7 +35946,7 @@ var require_mod = __commonJS({
 
 // node_modules/es-abstract/helpers/mod.js
 var require_mod2 = __commonJS({
-  "node_modules/es-abstract/helpers/mod.js"(exports2, module) {
+  "node_modules/es-abstract/helpers/mod.js"(exports, module) {
     "use strict";
     module.exports = require_mod();
   }
@@ -35948,7 +35954,7 @@ var require_mod2 = __commonJS({
 
 // node_modules/es-abstract/2025/modulo.js
 var require_modulo = __commonJS({
-  "node_modules/es-abstract/2025/modulo.js"(exports2, module) {
+  "node_modules/es-abstract/2025/modulo.js"(exports, module) {
     "use strict";
     var mod = require_mod2();
     module.exports = function modulo(x, y) {
@@ -35959,7 +35965,7 @@ var require_modulo = __commonJS({
 
 // node_modules/es-abstract/helpers/isPrimitive.js
 var require_isPrimitive2 = __commonJS({
-  "node_modules/es-abstract/helpers/isPrimitive.js"(exports2, module) {
+  "node_modules/es-abstract/helpers/isPrimitive.js"(exports, module) {
     "use strict";
     module.exports = function isPrimitive(value) {
       return value === null || typeof value !== "function" && typeof value !== "object";
@@ -35969,7 +35975,7 @@ var require_isPrimitive2 = __commonJS({
 
 // node_modules/es-object-atoms/RequireObjectCoercible.js
 var require_RequireObjectCoercible = __commonJS({
-  "node_modules/es-object-atoms/RequireObjectCoercible.js"(exports2, module) {
+  "node_modules/es-object-atoms/RequireObjectCoercible.js"(exports, module) {
     "use strict";
     var $TypeError = require_type();
     module.exports = function RequireObjectCoercible(value) {
@@ -35983,7 +35989,7 @@ var require_RequireObjectCoercible = __commonJS({
 
 // node_modules/es-abstract/2025/ToString.js
 var require_ToString = __commonJS({
-  "node_modules/es-abstract/2025/ToString.js"(exports2, module) {
+  "node_modules/es-abstract/2025/ToString.js"(exports, module) {
     "use strict";
     var GetIntrinsic = require_get_intrinsic();
     var $String = GetIntrinsic("%String%");
@@ -35999,7 +36005,7 @@ var require_ToString = __commonJS({
 
 // node_modules/string.prototype.trim/implementation.js
 var require_implementation3 = __commonJS({
-  "node_modules/string.prototype.trim/implementation.js"(exports2, module) {
+  "node_modules/string.prototype.trim/implementation.js"(exports, module) {
     "use strict";
     var RequireObjectCoercible = require_RequireObjectCoercible();
     var ToString = require_ToString();
@@ -36024,7 +36030,7 @@ var require_implementation3 = __commonJS({
 
 // node_modules/string.prototype.trim/polyfill.js
 var require_polyfill = __commonJS({
-  "node_modules/string.prototype.trim/polyfill.js"(exports2, module) {
+  "node_modules/string.prototype.trim/polyfill.js"(exports, module) {
     "use strict";
     var implementation = require_implementation3();
     var zeroWidthSpace = "\u200B";
@@ -36040,7 +36046,7 @@ var require_polyfill = __commonJS({
 
 // node_modules/string.prototype.trim/shim.js
 var require_shim = __commonJS({
-  "node_modules/string.prototype.trim/shim.js"(exports2, module) {
+  "node_modules/string.prototype.trim/shim.js"(exports, module) {
     "use strict";
     var supportsDescriptors = require_has_property_descriptors()();
     var defineDataProperty = require_define_data_property();
@@ -36061,7 +36067,7 @@ var require_shim = __commonJS({
 
 // node_modules/string.prototype.trim/index.js
 var require_string_prototype = __commonJS({
-  "node_modules/string.prototype.trim/index.js"(exports2, module) {
+  "node_modules/string.prototype.trim/index.js"(exports, module) {
     "use strict";
     var callBind = require_call_bind();
     var define2 = require_define_properties();
@@ -36085,7 +36091,7 @@ var require_string_prototype = __commonJS({
 
 // node_modules/es-abstract/2025/StringToNumber.js
 var require_StringToNumber = __commonJS({
-  "node_modules/es-abstract/2025/StringToNumber.js"(exports2, module) {
+  "node_modules/es-abstract/2025/StringToNumber.js"(exports, module) {
     "use strict";
     var GetIntrinsic = require_get_intrinsic();
     var $RegExp = GetIntrinsic("%RegExp%");
@@ -36125,7 +36131,7 @@ var require_StringToNumber = __commonJS({
 
 // node_modules/es-abstract/2025/ToNumber.js
 var require_ToNumber = __commonJS({
-  "node_modules/es-abstract/2025/ToNumber.js"(exports2, module) {
+  "node_modules/es-abstract/2025/ToNumber.js"(exports, module) {
     "use strict";
     var GetIntrinsic = require_get_intrinsic();
     var $TypeError = require_type();
@@ -36151,7 +36157,7 @@ var require_ToNumber = __commonJS({
 
 // node_modules/es-abstract/2025/floor.js
 var require_floor2 = __commonJS({
-  "node_modules/es-abstract/2025/floor.js"(exports2, module) {
+  "node_modules/es-abstract/2025/floor.js"(exports, module) {
     "use strict";
     var $floor = require_floor();
     module.exports = function floor(x) {
@@ -36165,7 +36171,7 @@ var require_floor2 = __commonJS({
 
 // node_modules/es-abstract/2025/truncate.js
 var require_truncate = __commonJS({
-  "node_modules/es-abstract/2025/truncate.js"(exports2, module) {
+  "node_modules/es-abstract/2025/truncate.js"(exports, module) {
     "use strict";
     var floor = require_floor2();
     var $TypeError = require_type();
@@ -36181,7 +36187,7 @@ var require_truncate = __commonJS({
 
 // node_modules/es-abstract/2025/ToInt16.js
 var require_ToInt16 = __commonJS({
-  "node_modules/es-abstract/2025/ToInt16.js"(exports2, module) {
+  "node_modules/es-abstract/2025/ToInt16.js"(exports, module) {
     "use strict";
     var modulo = require_modulo();
     var ToNumber = require_ToNumber();
@@ -36202,7 +36208,7 @@ var require_ToInt16 = __commonJS({
 
 // node_modules/es-abstract/2025/ToInt32.js
 var require_ToInt32 = __commonJS({
-  "node_modules/es-abstract/2025/ToInt32.js"(exports2, module) {
+  "node_modules/es-abstract/2025/ToInt32.js"(exports, module) {
     "use strict";
     var modulo = require_modulo();
     var ToNumber = require_ToNumber();
@@ -36225,7 +36231,7 @@ var require_ToInt32 = __commonJS({
 
 // node_modules/es-abstract/2025/ToInt8.js
 var require_ToInt8 = __commonJS({
-  "node_modules/es-abstract/2025/ToInt8.js"(exports2, module) {
+  "node_modules/es-abstract/2025/ToInt8.js"(exports, module) {
     "use strict";
     var modulo = require_modulo();
     var ToNumber = require_ToNumber();
@@ -36245,7 +36251,7 @@ var require_ToInt8 = __commonJS({
 
 // node_modules/es-abstract/2025/ToUint16.js
 var require_ToUint16 = __commonJS({
-  "node_modules/es-abstract/2025/ToUint16.js"(exports2, module) {
+  "node_modules/es-abstract/2025/ToUint16.js"(exports, module) {
     "use strict";
     var modulo = require_modulo();
     var ToNumber = require_ToNumber();
@@ -36266,7 +36272,7 @@ var require_ToUint16 = __commonJS({
 
 // node_modules/es-abstract/2025/ToUint32.js
 var require_ToUint32 = __commonJS({
-  "node_modules/es-abstract/2025/ToUint32.js"(exports2, module) {
+  "node_modules/es-abstract/2025/ToUint32.js"(exports, module) {
     "use strict";
     var modulo = require_modulo();
     var ToNumber = require_ToNumber();
@@ -36287,7 +36293,7 @@ var require_ToUint32 = __commonJS({
 
 // node_modules/es-abstract/2025/ToUint8.js
 var require_ToUint8 = __commonJS({
-  "node_modules/es-abstract/2025/ToUint8.js"(exports2, module) {
+  "node_modules/es-abstract/2025/ToUint8.js"(exports, module) {
     "use strict";
     var isFinite2 = require_isFinite();
     var modulo = require_modulo();
@@ -36307,7 +36313,7 @@ var require_ToUint8 = __commonJS({
 
 // node_modules/es-abstract/2025/clamp.js
 var require_clamp = __commonJS({
-  "node_modules/es-abstract/2025/clamp.js"(exports2, module) {
+  "node_modules/es-abstract/2025/clamp.js"(exports, module) {
     "use strict";
     var $TypeError = require_type();
     var max = require_max();
@@ -36323,7 +36329,7 @@ var require_clamp = __commonJS({
 
 // node_modules/es-abstract/2025/ToUint8Clamp.js
 var require_ToUint8Clamp = __commonJS({
-  "node_modules/es-abstract/2025/ToUint8Clamp.js"(exports2, module) {
+  "node_modules/es-abstract/2025/ToUint8Clamp.js"(exports, module) {
     "use strict";
     var clamp = require_clamp();
     var ToNumber = require_ToNumber();
@@ -36349,7 +36355,7 @@ var require_ToUint8Clamp = __commonJS({
 
 // node_modules/math-intrinsics/isNegativeZero.js
 var require_isNegativeZero = __commonJS({
-  "node_modules/math-intrinsics/isNegativeZero.js"(exports2, module) {
+  "node_modules/math-intrinsics/isNegativeZero.js"(exports, module) {
     "use strict";
     module.exports = function isNegativeZero(x) {
       return x === 0 && 1 / x === 1 / -0;
@@ -36359,7 +36365,7 @@ var require_isNegativeZero = __commonJS({
 
 // node_modules/es-abstract/helpers/valueToFloat16Bytes.js
 var require_valueToFloat16Bytes = __commonJS({
-  "node_modules/es-abstract/helpers/valueToFloat16Bytes.js"(exports2, module) {
+  "node_modules/es-abstract/helpers/valueToFloat16Bytes.js"(exports, module) {
     "use strict";
     var $abs = require_abs();
     var $floor = require_floor();
@@ -36408,7 +36414,7 @@ var require_valueToFloat16Bytes = __commonJS({
 
 // node_modules/es-abstract/helpers/valueToFloat32Bytes.js
 var require_valueToFloat32Bytes = __commonJS({
-  "node_modules/es-abstract/helpers/valueToFloat32Bytes.js"(exports2, module) {
+  "node_modules/es-abstract/helpers/valueToFloat32Bytes.js"(exports, module) {
     "use strict";
     var $abs = require_abs();
     var $floor = require_floor();
@@ -36464,7 +36470,7 @@ var require_valueToFloat32Bytes = __commonJS({
 
 // node_modules/es-abstract/helpers/fractionToBinaryString.js
 var require_fractionToBinaryString = __commonJS({
-  "node_modules/es-abstract/helpers/fractionToBinaryString.js"(exports2, module) {
+  "node_modules/es-abstract/helpers/fractionToBinaryString.js"(exports, module) {
     "use strict";
     var MAX_ITER = 1075;
     var maxBits = 54;
@@ -36498,7 +36504,7 @@ var require_fractionToBinaryString = __commonJS({
 
 // node_modules/es-abstract/helpers/intToBinaryString.js
 var require_intToBinaryString = __commonJS({
-  "node_modules/es-abstract/helpers/intToBinaryString.js"(exports2, module) {
+  "node_modules/es-abstract/helpers/intToBinaryString.js"(exports, module) {
     "use strict";
     var $floor = require_floor();
     module.exports = function intToBinaryString(x) {
@@ -36520,7 +36526,7 @@ var require_intToBinaryString = __commonJS({
 
 // node_modules/es-abstract/helpers/isNaN.js
 var require_isNaN2 = __commonJS({
-  "node_modules/es-abstract/helpers/isNaN.js"(exports2, module) {
+  "node_modules/es-abstract/helpers/isNaN.js"(exports, module) {
     "use strict";
     module.exports = Number.isNaN || function isNaN2(a) {
       return a !== a;
@@ -36530,7 +36536,7 @@ var require_isNaN2 = __commonJS({
 
 // node_modules/es-abstract/helpers/valueToFloat64Bytes.js
 var require_valueToFloat64Bytes = __commonJS({
-  "node_modules/es-abstract/helpers/valueToFloat64Bytes.js"(exports2, module) {
+  "node_modules/es-abstract/helpers/valueToFloat64Bytes.js"(exports, module) {
     "use strict";
     var GetIntrinsic = require_get_intrinsic();
     var $parseInt = GetIntrinsic("%parseInt%");
@@ -36601,7 +36607,7 @@ var require_valueToFloat64Bytes = __commonJS({
 
 // node_modules/es-abstract/helpers/integerToNBytes.js
 var require_integerToNBytes = __commonJS({
-  "node_modules/es-abstract/helpers/integerToNBytes.js"(exports2, module) {
+  "node_modules/es-abstract/helpers/integerToNBytes.js"(exports, module) {
     "use strict";
     var GetIntrinsic = require_get_intrinsic();
     var $Number = GetIntrinsic("%Number%");
@@ -36623,7 +36629,7 @@ var require_integerToNBytes = __commonJS({
 
 // node_modules/es-abstract/2025/NumericToRawBytes.js
 var require_NumericToRawBytes = __commonJS({
-  "node_modules/es-abstract/2025/NumericToRawBytes.js"(exports2, module) {
+  "node_modules/es-abstract/2025/NumericToRawBytes.js"(exports, module) {
     "use strict";
     var $TypeError = require_type();
     var hasOwnProperty = require_HasOwnProperty();
@@ -36680,7 +36686,7 @@ var require_NumericToRawBytes = __commonJS({
 
 // node_modules/es-abstract/helpers/forEach.js
 var require_forEach = __commonJS({
-  "node_modules/es-abstract/helpers/forEach.js"(exports2, module) {
+  "node_modules/es-abstract/helpers/forEach.js"(exports, module) {
     "use strict";
     module.exports = function forEach(array, callback) {
       for (var i = 0; i < array.length; i += 1) {
@@ -36692,7 +36698,7 @@ var require_forEach = __commonJS({
 
 // node_modules/es-abstract/2025/SetValueInBuffer.js
 var require_SetValueInBuffer = __commonJS({
-  "node_modules/es-abstract/2025/SetValueInBuffer.js"(exports2, module) {
+  "node_modules/es-abstract/2025/SetValueInBuffer.js"(exports, module) {
     "use strict";
     var GetIntrinsic = require_get_intrinsic();
     var $SyntaxError = require_syntax();
@@ -36754,7 +36760,7 @@ var require_SetValueInBuffer = __commonJS({
 
 // node_modules/es-abstract/2025/ToIntegerOrInfinity.js
 var require_ToIntegerOrInfinity = __commonJS({
-  "node_modules/es-abstract/2025/ToIntegerOrInfinity.js"(exports2, module) {
+  "node_modules/es-abstract/2025/ToIntegerOrInfinity.js"(exports, module) {
     "use strict";
     var ToNumber = require_ToNumber();
     var truncate = require_truncate();
@@ -36775,7 +36781,7 @@ var require_ToIntegerOrInfinity = __commonJS({
 
 // node_modules/es-abstract/2025/TypedArrayElementSize.js
 var require_TypedArrayElementSize = __commonJS({
-  "node_modules/es-abstract/2025/TypedArrayElementSize.js"(exports2, module) {
+  "node_modules/es-abstract/2025/TypedArrayElementSize.js"(exports, module) {
     "use strict";
     var $SyntaxError = require_syntax();
     var $TypeError = require_type();
@@ -36798,7 +36804,7 @@ var require_TypedArrayElementSize = __commonJS({
 
 // node_modules/es-abstract/2025/TypedArrayElementType.js
 var require_TypedArrayElementType = __commonJS({
-  "node_modules/es-abstract/2025/TypedArrayElementType.js"(exports2, module) {
+  "node_modules/es-abstract/2025/TypedArrayElementType.js"(exports, module) {
     "use strict";
     var $SyntaxError = require_syntax();
     var $TypeError = require_type();
@@ -36820,7 +36826,7 @@ var require_TypedArrayElementType = __commonJS({
 
 // node_modules/es-abstract/GetIntrinsic.js
 var require_GetIntrinsic = __commonJS({
-  "node_modules/es-abstract/GetIntrinsic.js"(exports2, module) {
+  "node_modules/es-abstract/GetIntrinsic.js"(exports, module) {
     "use strict";
     module.exports = require_get_intrinsic();
   }
@@ -36828,7 +36834,7 @@ var require_GetIntrinsic = __commonJS({
 
 // node_modules/es-abstract/helpers/records/property-descriptor.js
 var require_property_descriptor = __commonJS({
-  "node_modules/es-abstract/helpers/records/property-descriptor.js"(exports2, module) {
+  "node_modules/es-abstract/helpers/records/property-descriptor.js"(exports, module) {
     "use strict";
     var $TypeError = require_type();
     var hasOwn = require_hasown();
@@ -36862,7 +36868,7 @@ var require_property_descriptor = __commonJS({
 
 // node_modules/es-abstract/helpers/DefineOwnProperty.js
 var require_DefineOwnProperty = __commonJS({
-  "node_modules/es-abstract/helpers/DefineOwnProperty.js"(exports2, module) {
+  "node_modules/es-abstract/helpers/DefineOwnProperty.js"(exports, module) {
     "use strict";
     var hasPropertyDescriptors = require_has_property_descriptors();
     var $defineProperty = require_es_define_property();
@@ -36897,7 +36903,7 @@ var require_DefineOwnProperty = __commonJS({
 
 // node_modules/es-abstract/helpers/fromPropertyDescriptor.js
 var require_fromPropertyDescriptor = __commonJS({
-  "node_modules/es-abstract/helpers/fromPropertyDescriptor.js"(exports2, module) {
+  "node_modules/es-abstract/helpers/fromPropertyDescriptor.js"(exports, module) {
     "use strict";
     module.exports = function fromPropertyDescriptor(Desc) {
       if (typeof Desc === "undefined") {
@@ -36929,7 +36935,7 @@ var require_fromPropertyDescriptor = __commonJS({
 
 // node_modules/es-abstract/2025/FromPropertyDescriptor.js
 var require_FromPropertyDescriptor = __commonJS({
-  "node_modules/es-abstract/2025/FromPropertyDescriptor.js"(exports2, module) {
+  "node_modules/es-abstract/2025/FromPropertyDescriptor.js"(exports, module) {
     "use strict";
     var $TypeError = require_type();
     var isPropertyDescriptor = require_property_descriptor();
@@ -36945,7 +36951,7 @@ var require_FromPropertyDescriptor = __commonJS({
 
 // node_modules/es-abstract/2025/IsDataDescriptor.js
 var require_IsDataDescriptor = __commonJS({
-  "node_modules/es-abstract/2025/IsDataDescriptor.js"(exports2, module) {
+  "node_modules/es-abstract/2025/IsDataDescriptor.js"(exports, module) {
     "use strict";
     var $TypeError = require_type();
     var hasOwn = require_hasown();
@@ -36967,7 +36973,7 @@ var require_IsDataDescriptor = __commonJS({
 
 // node_modules/es-abstract/2025/IsCallable.js
 var require_IsCallable = __commonJS({
-  "node_modules/es-abstract/2025/IsCallable.js"(exports2, module) {
+  "node_modules/es-abstract/2025/IsCallable.js"(exports, module) {
     "use strict";
     module.exports = require_is_callable();
   }
@@ -36975,7 +36981,7 @@ var require_IsCallable = __commonJS({
 
 // node_modules/es-abstract/2025/ToBoolean.js
 var require_ToBoolean = __commonJS({
-  "node_modules/es-abstract/2025/ToBoolean.js"(exports2, module) {
+  "node_modules/es-abstract/2025/ToBoolean.js"(exports, module) {
     "use strict";
     module.exports = function ToBoolean(value) {
       return !!value;
@@ -36985,7 +36991,7 @@ var require_ToBoolean = __commonJS({
 
 // node_modules/es-abstract/2025/ToPropertyDescriptor.js
 var require_ToPropertyDescriptor = __commonJS({
-  "node_modules/es-abstract/2025/ToPropertyDescriptor.js"(exports2, module) {
+  "node_modules/es-abstract/2025/ToPropertyDescriptor.js"(exports, module) {
     "use strict";
     var hasOwn = require_hasown();
     var $TypeError = require_type();
@@ -37033,7 +37039,7 @@ var require_ToPropertyDescriptor = __commonJS({
 
 // node_modules/es-abstract/2025/DefinePropertyOrThrow.js
 var require_DefinePropertyOrThrow = __commonJS({
-  "node_modules/es-abstract/2025/DefinePropertyOrThrow.js"(exports2, module) {
+  "node_modules/es-abstract/2025/DefinePropertyOrThrow.js"(exports, module) {
     "use strict";
     var $TypeError = require_type();
     var isObject2 = require_isObject2();
@@ -37069,7 +37075,7 @@ var require_DefinePropertyOrThrow = __commonJS({
 
 // node_modules/es-abstract/2025/IsConstructor.js
 var require_IsConstructor = __commonJS({
-  "node_modules/es-abstract/2025/IsConstructor.js"(exports2, module) {
+  "node_modules/es-abstract/2025/IsConstructor.js"(exports, module) {
     "use strict";
     var GetIntrinsic = require_GetIntrinsic();
     var $construct = GetIntrinsic("%Reflect.construct%", true);
@@ -37108,7 +37114,7 @@ var require_IsConstructor = __commonJS({
 
 // node_modules/es-abstract/2025/SpeciesConstructor.js
 var require_SpeciesConstructor = __commonJS({
-  "node_modules/es-abstract/2025/SpeciesConstructor.js"(exports2, module) {
+  "node_modules/es-abstract/2025/SpeciesConstructor.js"(exports, module) {
     "use strict";
     var GetIntrinsic = require_get_intrinsic();
     var $species = GetIntrinsic("%Symbol.species%", true);
@@ -37140,7 +37146,7 @@ var require_SpeciesConstructor = __commonJS({
 
 // node_modules/es-abstract/2025/IsFixedLengthArrayBuffer.js
 var require_IsFixedLengthArrayBuffer = __commonJS({
-  "node_modules/es-abstract/2025/IsFixedLengthArrayBuffer.js"(exports2, module) {
+  "node_modules/es-abstract/2025/IsFixedLengthArrayBuffer.js"(exports, module) {
     "use strict";
     var $TypeError = require_type();
     var callBound = require_call_bound();
@@ -37167,7 +37173,7 @@ var require_IsFixedLengthArrayBuffer = __commonJS({
 
 // node_modules/es-abstract/helpers/isInteger.js
 var require_isInteger2 = __commonJS({
-  "node_modules/es-abstract/helpers/isInteger.js"(exports2, module) {
+  "node_modules/es-abstract/helpers/isInteger.js"(exports, module) {
     "use strict";
     module.exports = require_isInteger();
   }
@@ -37175,7 +37181,7 @@ var require_isInteger2 = __commonJS({
 
 // node_modules/es-abstract/helpers/records/typed-array-with-buffer-witness-record.js
 var require_typed_array_with_buffer_witness_record = __commonJS({
-  "node_modules/es-abstract/helpers/records/typed-array-with-buffer-witness-record.js"(exports2, module) {
+  "node_modules/es-abstract/helpers/records/typed-array-with-buffer-witness-record.js"(exports, module) {
     "use strict";
     var hasOwn = require_hasown();
     var isTypedArray = require_is_typed_array();
@@ -37188,7 +37194,7 @@ var require_typed_array_with_buffer_witness_record = __commonJS({
 
 // node_modules/es-abstract/2024/IsCallable.js
 var require_IsCallable2 = __commonJS({
-  "node_modules/es-abstract/2024/IsCallable.js"(exports2, module) {
+  "node_modules/es-abstract/2024/IsCallable.js"(exports, module) {
     "use strict";
     module.exports = require_is_callable();
   }
@@ -37196,7 +37202,7 @@ var require_IsCallable2 = __commonJS({
 
 // node_modules/es-abstract/helpers/isObject.js
 var require_isObject3 = __commonJS({
-  "node_modules/es-abstract/helpers/isObject.js"(exports2, module) {
+  "node_modules/es-abstract/helpers/isObject.js"(exports, module) {
     "use strict";
     module.exports = require_isObject2();
   }
@@ -37204,7 +37210,7 @@ var require_isObject3 = __commonJS({
 
 // node_modules/is-string/index.js
 var require_is_string = __commonJS({
-  "node_modules/is-string/index.js"(exports2, module) {
+  "node_modules/is-string/index.js"(exports, module) {
     "use strict";
     var callBound = require_call_bound();
     var $strValueOf = callBound("String.prototype.valueOf");
@@ -37233,7 +37239,7 @@ var require_is_string = __commonJS({
 
 // node_modules/is-number-object/index.js
 var require_is_number_object = __commonJS({
-  "node_modules/is-number-object/index.js"(exports2, module) {
+  "node_modules/is-number-object/index.js"(exports, module) {
     "use strict";
     var callBound = require_call_bound();
     var $numToStr = callBound("Number.prototype.toString");
@@ -37262,7 +37268,7 @@ var require_is_number_object = __commonJS({
 
 // node_modules/is-boolean-object/index.js
 var require_is_boolean_object = __commonJS({
-  "node_modules/is-boolean-object/index.js"(exports2, module) {
+  "node_modules/is-boolean-object/index.js"(exports, module) {
     "use strict";
     var callBound = require_call_bound();
     var $boolToStr = callBound("Boolean.prototype.toString");
@@ -37291,7 +37297,7 @@ var require_is_boolean_object = __commonJS({
 
 // node_modules/has-bigints/index.js
 var require_has_bigints = __commonJS({
-  "node_modules/has-bigints/index.js"(exports2, module) {
+  "node_modules/has-bigints/index.js"(exports, module) {
     "use strict";
     var $BigInt = typeof BigInt !== "undefined" && BigInt;
     module.exports = function hasNativeBigInts() {
@@ -37302,7 +37308,7 @@ var require_has_bigints = __commonJS({
 
 // node_modules/is-bigint/index.js
 var require_is_bigint = __commonJS({
-  "node_modules/is-bigint/index.js"(exports2, module) {
+  "node_modules/is-bigint/index.js"(exports, module) {
     "use strict";
     var hasBigInts = require_has_bigints()();
     if (hasBigInts) {
@@ -37336,7 +37342,7 @@ var require_is_bigint = __commonJS({
 
 // node_modules/which-boxed-primitive/index.js
 var require_which_boxed_primitive = __commonJS({
-  "node_modules/which-boxed-primitive/index.js"(exports2, module) {
+  "node_modules/which-boxed-primitive/index.js"(exports, module) {
     "use strict";
     var isString = require_is_string();
     var isNumber = require_is_number_object();
@@ -37368,7 +37374,7 @@ var require_which_boxed_primitive = __commonJS({
 
 // node_modules/is-map/index.js
 var require_is_map = __commonJS({
-  "node_modules/is-map/index.js"(exports2, module) {
+  "node_modules/is-map/index.js"(exports, module) {
     "use strict";
     var $Map = typeof Map === "function" && Map.prototype ? Map : null;
     var $Set = typeof Set === "function" && Set.prototype ? Set : null;
@@ -37408,7 +37414,7 @@ var require_is_map = __commonJS({
 
 // node_modules/is-set/index.js
 var require_is_set = __commonJS({
-  "node_modules/is-set/index.js"(exports2, module) {
+  "node_modules/is-set/index.js"(exports, module) {
     "use strict";
     var $Map = typeof Map === "function" && Map.prototype ? Map : null;
     var $Set = typeof Set === "function" && Set.prototype ? Set : null;
@@ -37448,7 +37454,7 @@ var require_is_set = __commonJS({
 
 // node_modules/is-weakmap/index.js
 var require_is_weakmap = __commonJS({
-  "node_modules/is-weakmap/index.js"(exports2, module) {
+  "node_modules/is-weakmap/index.js"(exports, module) {
     "use strict";
     var $WeakMap = typeof WeakMap === "function" && WeakMap.prototype ? WeakMap : null;
     var $WeakSet = typeof WeakSet === "function" && WeakSet.prototype ? WeakSet : null;
@@ -37488,7 +37494,7 @@ var require_is_weakmap = __commonJS({
 
 // node_modules/is-weakset/index.js
 var require_is_weakset = __commonJS({
-  "node_modules/is-weakset/index.js"(exports2, module) {
+  "node_modules/is-weakset/index.js"(exports, module) {
     "use strict";
     var GetIntrinsic = require_get_intrinsic();
     var callBound = require_call_bound();
@@ -37525,7 +37531,7 @@ var require_is_weakset = __commonJS({
 
 // node_modules/which-collection/index.js
 var require_which_collection = __commonJS({
-  "node_modules/which-collection/index.js"(exports2, module) {
+  "node_modules/which-collection/index.js"(exports, module) {
     "use strict";
     var isMap = require_is_map();
     var isSet = require_is_set();
@@ -37553,7 +37559,7 @@ var require_which_collection = __commonJS({
 
 // node_modules/is-weakref/index.js
 var require_is_weakref = __commonJS({
-  "node_modules/is-weakref/index.js"(exports2, module) {
+  "node_modules/is-weakref/index.js"(exports, module) {
     "use strict";
     var callBound = require_call_bound();
     var $deref = (
@@ -37578,7 +37584,7 @@ var require_is_weakref = __commonJS({
 
 // node_modules/is-finalizationregistry/index.js
 var require_is_finalizationregistry = __commonJS({
-  "node_modules/is-finalizationregistry/index.js"(exports2, module) {
+  "node_modules/is-finalizationregistry/index.js"(exports, module) {
     "use strict";
     var callBound = require_call_bound();
     var $register = callBound("FinalizationRegistry.prototype.register", true);
@@ -37600,7 +37606,7 @@ var require_is_finalizationregistry = __commonJS({
 
 // node_modules/functions-have-names/index.js
 var require_functions_have_names = __commonJS({
-  "node_modules/functions-have-names/index.js"(exports2, module) {
+  "node_modules/functions-have-names/index.js"(exports, module) {
     "use strict";
     var functionsHaveNames = function functionsHaveNames2() {
       return typeof function f() {
@@ -37633,7 +37639,7 @@ var require_functions_have_names = __commonJS({
 
 // node_modules/is-document.all/index.js
 var require_is_document = __commonJS({
-  "node_modules/is-document.all/index.js"(exports2, module) {
+  "node_modules/is-document.all/index.js"(exports, module) {
     "use strict";
     var callBound = require_call_bound();
     var toStr = callBound("Object.prototype.toString");
@@ -37670,7 +37676,7 @@ var require_is_document = __commonJS({
 
 // node_modules/function.prototype.name/implementation.js
 var require_implementation4 = __commonJS({
-  "node_modules/function.prototype.name/implementation.js"(exports2, module) {
+  "node_modules/function.prototype.name/implementation.js"(exports, module) {
     "use strict";
     var IsCallable = require_is_callable();
     var hasOwn = require_hasown();
@@ -37720,7 +37726,7 @@ var require_implementation4 = __commonJS({
 
 // node_modules/function.prototype.name/polyfill.js
 var require_polyfill2 = __commonJS({
-  "node_modules/function.prototype.name/polyfill.js"(exports2, module) {
+  "node_modules/function.prototype.name/polyfill.js"(exports, module) {
     "use strict";
     var implementation = require_implementation4();
     module.exports = function getPolyfill() {
@@ -37731,7 +37737,7 @@ var require_polyfill2 = __commonJS({
 
 // node_modules/function.prototype.name/shim.js
 var require_shim2 = __commonJS({
-  "node_modules/function.prototype.name/shim.js"(exports2, module) {
+  "node_modules/function.prototype.name/shim.js"(exports, module) {
     "use strict";
     var supportsDescriptors = require_has_property_descriptors()();
     var functionsHaveNames = require_functions_have_names()();
@@ -37770,7 +37776,7 @@ var require_shim2 = __commonJS({
 
 // node_modules/function.prototype.name/index.js
 var require_function_prototype = __commonJS({
-  "node_modules/function.prototype.name/index.js"(exports2, module) {
+  "node_modules/function.prototype.name/index.js"(exports, module) {
     "use strict";
     var callBind = require_call_bind();
     var implementation = require_implementation4();
@@ -37786,7 +37792,7 @@ var require_function_prototype = __commonJS({
 
 // node_modules/is-generator-function/index.js
 var require_is_generator_function = __commonJS({
-  "node_modules/is-generator-function/index.js"(exports2, module) {
+  "node_modules/is-generator-function/index.js"(exports, module) {
     "use strict";
     var callBound = require_call_bound();
     var safeRegexTest = require_safe_regex_test();
@@ -37818,7 +37824,7 @@ var require_is_generator_function = __commonJS({
 
 // node_modules/is-async-function/index.js
 var require_is_async_function = __commonJS({
-  "node_modules/is-async-function/index.js"(exports2, module) {
+  "node_modules/is-async-function/index.js"(exports, module) {
     "use strict";
     var callBound = require_call_bound();
     var safeRegexTest = require_safe_regex_test();
@@ -37850,7 +37856,7 @@ var require_is_async_function = __commonJS({
 
 // node_modules/which-builtin-type/index.js
 var require_which_builtin_type = __commonJS({
-  "node_modules/which-builtin-type/index.js"(exports2, module) {
+  "node_modules/which-builtin-type/index.js"(exports, module) {
     "use strict";
     var whichBoxedPrimitive = require_which_boxed_primitive();
     var whichCollection = require_which_collection();
@@ -37940,7 +37946,7 @@ var require_which_builtin_type = __commonJS({
 
 // node_modules/reflect.getprototypeof/implementation.js
 var require_implementation5 = __commonJS({
-  "node_modules/reflect.getprototypeof/implementation.js"(exports2, module) {
+  "node_modules/reflect.getprototypeof/implementation.js"(exports, module) {
     "use strict";
     var GetIntrinsic = require_get_intrinsic();
     var IsCallable = require_IsCallable2();
@@ -37976,7 +37982,7 @@ var require_implementation5 = __commonJS({
 
 // node_modules/reflect.getprototypeof/polyfill.js
 var require_polyfill3 = __commonJS({
-  "node_modules/reflect.getprototypeof/polyfill.js"(exports2, module) {
+  "node_modules/reflect.getprototypeof/polyfill.js"(exports, module) {
     "use strict";
     var implementation = require_implementation5();
     var getProto = require_get_proto();
@@ -37993,7 +37999,7 @@ var require_polyfill3 = __commonJS({
 
 // node_modules/typed-array-byte-offset/index.js
 var require_typed_array_byte_offset = __commonJS({
-  "node_modules/typed-array-byte-offset/index.js"(exports2, module) {
+  "node_modules/typed-array-byte-offset/index.js"(exports, module) {
     "use strict";
     var forEach = require_for_each();
     var callBind = require_call_bind();
@@ -38060,7 +38066,7 @@ var require_typed_array_byte_offset = __commonJS({
 
 // node_modules/typed-array-length/index.js
 var require_typed_array_length = __commonJS({
-  "node_modules/typed-array-length/index.js"(exports2, module) {
+  "node_modules/typed-array-length/index.js"(exports, module) {
     "use strict";
     var callBind = require_call_bind();
     var forEach = require_for_each();
@@ -38140,7 +38146,7 @@ var require_typed_array_length = __commonJS({
 
 // node_modules/es-abstract/2025/IsTypedArrayOutOfBounds.js
 var require_IsTypedArrayOutOfBounds = __commonJS({
-  "node_modules/es-abstract/2025/IsTypedArrayOutOfBounds.js"(exports2, module) {
+  "node_modules/es-abstract/2025/IsTypedArrayOutOfBounds.js"(exports, module) {
     "use strict";
     var $TypeError = require_type();
     var IsDetachedBuffer = require_IsDetachedBuffer();
@@ -38182,7 +38188,7 @@ var require_IsTypedArrayOutOfBounds = __commonJS({
 
 // node_modules/es-abstract/2025/TypedArrayLength.js
 var require_TypedArrayLength = __commonJS({
-  "node_modules/es-abstract/2025/TypedArrayLength.js"(exports2, module) {
+  "node_modules/es-abstract/2025/TypedArrayLength.js"(exports, module) {
     "use strict";
     var $TypeError = require_type();
     var floor = require_floor2();
@@ -38222,7 +38228,7 @@ var require_TypedArrayLength = __commonJS({
 
 // node_modules/es-abstract/2025/ArrayBufferByteLength.js
 var require_ArrayBufferByteLength = __commonJS({
-  "node_modules/es-abstract/2025/ArrayBufferByteLength.js"(exports2, module) {
+  "node_modules/es-abstract/2025/ArrayBufferByteLength.js"(exports, module) {
     "use strict";
     var $TypeError = require_type();
     var IsDetachedBuffer = require_IsDetachedBuffer();
@@ -38252,7 +38258,7 @@ var require_ArrayBufferByteLength = __commonJS({
 
 // node_modules/es-abstract/2025/MakeTypedArrayWithBufferWitnessRecord.js
 var require_MakeTypedArrayWithBufferWitnessRecord = __commonJS({
-  "node_modules/es-abstract/2025/MakeTypedArrayWithBufferWitnessRecord.js"(exports2, module) {
+  "node_modules/es-abstract/2025/MakeTypedArrayWithBufferWitnessRecord.js"(exports, module) {
     "use strict";
     var $TypeError = require_type();
     var ArrayBufferByteLength = require_ArrayBufferByteLength();
@@ -38275,7 +38281,7 @@ var require_MakeTypedArrayWithBufferWitnessRecord = __commonJS({
 
 // node_modules/es-abstract/2025/ValidateTypedArray.js
 var require_ValidateTypedArray = __commonJS({
-  "node_modules/es-abstract/2025/ValidateTypedArray.js"(exports2, module) {
+  "node_modules/es-abstract/2025/ValidateTypedArray.js"(exports, module) {
     "use strict";
     var $TypeError = require_type();
     var isObject2 = require_isObject2();
@@ -38303,7 +38309,7 @@ var require_ValidateTypedArray = __commonJS({
 
 // node_modules/es-abstract/2025/TypedArrayCreateFromConstructor.js
 var require_TypedArrayCreateFromConstructor = __commonJS({
-  "node_modules/es-abstract/2025/TypedArrayCreateFromConstructor.js"(exports2, module) {
+  "node_modules/es-abstract/2025/TypedArrayCreateFromConstructor.js"(exports, module) {
     "use strict";
     var $SyntaxError = require_syntax();
     var $TypeError = require_type();
@@ -38350,7 +38356,7 @@ var require_TypedArrayCreateFromConstructor = __commonJS({
 
 // node_modules/es-abstract/helpers/typedArrayConstructors.js
 var require_typedArrayConstructors = __commonJS({
-  "node_modules/es-abstract/helpers/typedArrayConstructors.js"(exports2, module) {
+  "node_modules/es-abstract/helpers/typedArrayConstructors.js"(exports, module) {
     "use strict";
     var GetIntrinsic = require_get_intrinsic();
     var constructors = {
@@ -38376,7 +38382,7 @@ var require_typedArrayConstructors = __commonJS({
 
 // node_modules/es-abstract/2025/TypedArraySpeciesCreate.js
 var require_TypedArraySpeciesCreate = __commonJS({
-  "node_modules/es-abstract/2025/TypedArraySpeciesCreate.js"(exports2, module) {
+  "node_modules/es-abstract/2025/TypedArraySpeciesCreate.js"(exports, module) {
     "use strict";
     var $SyntaxError = require_syntax();
     var $TypeError = require_type();
@@ -38409,7 +38415,7 @@ var require_TypedArraySpeciesCreate = __commonJS({
 
 // node_modules/typedarray.prototype.slice/implementation.js
 var require_implementation6 = __commonJS({
-  "node_modules/typedarray.prototype.slice/implementation.js"(exports2, module) {
+  "node_modules/typedarray.prototype.slice/implementation.js"(exports, module) {
     "use strict";
     var $TypeError = require_type();
     var Get = require_Get();
@@ -38489,7 +38495,7 @@ var require_implementation6 = __commonJS({
 
 // node_modules/typedarray.prototype.slice/polyfill.js
 var require_polyfill4 = __commonJS({
-  "node_modules/typedarray.prototype.slice/polyfill.js"(exports2, module) {
+  "node_modules/typedarray.prototype.slice/polyfill.js"(exports, module) {
     "use strict";
     var implementation = require_implementation6();
     module.exports = function getPolyfill() {
@@ -38512,7 +38518,7 @@ var require_polyfill4 = __commonJS({
 
 // node_modules/typedarray.prototype.slice/shim.js
 var require_shim3 = __commonJS({
-  "node_modules/typedarray.prototype.slice/shim.js"(exports2, module) {
+  "node_modules/typedarray.prototype.slice/shim.js"(exports, module) {
     "use strict";
     var define2 = require_define_properties();
     var getProto = require_get_proto();
@@ -38536,7 +38542,7 @@ var require_shim3 = __commonJS({
 
 // node_modules/typedarray.prototype.slice/index.js
 var require_typedarray_prototype = __commonJS({
-  "node_modules/typedarray.prototype.slice/index.js"(exports2, module) {
+  "node_modules/typedarray.prototype.slice/index.js"(exports, module) {
     "use strict";
     var define2 = require_define_properties();
     var callBind = require_call_bind();
@@ -38555,7 +38561,7 @@ var require_typedarray_prototype = __commonJS({
 
 // node_modules/traverse/index.js
 var require_traverse = __commonJS({
-  "node_modules/traverse/index.js"(exports2, module) {
+  "node_modules/traverse/index.js"(exports, module) {
     var whichTypedArray = require_which_typed_array();
     var taSlice = require_typedarray_prototype();
     var gopd = require_gopd();
@@ -39103,7 +39109,7 @@ var require_traverse = __commonJS({
 
 // node_modules/chainsaw/index.js
 var require_chainsaw = __commonJS({
-  "node_modules/chainsaw/index.js"(exports2, module) {
+  "node_modules/chainsaw/index.js"(exports, module) {
     var Traverse = require_traverse();
     var EventEmitter3 = __require("events").EventEmitter;
     module.exports = Chainsaw;
@@ -39223,7 +39229,7 @@ var require_chainsaw = __commonJS({
 
 // node_modules/buffers/index.js
 var require_buffers = __commonJS({
-  "node_modules/buffers/index.js"(exports2, module) {
+  "node_modules/buffers/index.js"(exports, module) {
     module.exports = Buffers;
     function Buffers(bufs) {
       if (!(this instanceof Buffers)) return new Buffers(bufs);
@@ -39431,7 +39437,7 @@ var require_buffers = __commonJS({
 
 // node_modules/binary/lib/vars.js
 var require_vars = __commonJS({
-  "node_modules/binary/lib/vars.js"(exports2, module) {
+  "node_modules/binary/lib/vars.js"(exports, module) {
     module.exports = function(store) {
       function getset(name, value) {
         var node = vars.store;
@@ -39463,17 +39469,17 @@ var require_vars = __commonJS({
 
 // node_modules/binary/index.js
 var require_binary = __commonJS({
-  "node_modules/binary/index.js"(exports2, module) {
+  "node_modules/binary/index.js"(exports, module) {
     var Chainsaw = require_chainsaw();
     var EventEmitter3 = __require("events").EventEmitter;
     var Buffers = require_buffers();
     var Vars = require_vars();
     var Stream2 = __require("stream").Stream;
-    exports2 = module.exports = function(bufOrEm, eventName) {
+    exports = module.exports = function(bufOrEm, eventName) {
       if (Buffer.isBuffer(bufOrEm)) {
-        return exports2.parse(bufOrEm);
+        return exports.parse(bufOrEm);
       }
-      var s = exports2.stream();
+      var s = exports.stream();
       if (bufOrEm && bufOrEm.pipe) {
         bufOrEm.pipe(s);
       } else if (bufOrEm) {
@@ -39486,8 +39492,8 @@ var require_binary = __commonJS({
       }
       return s;
     };
-    exports2.stream = function(input) {
-      if (input) return exports2.apply(null, arguments);
+    exports.stream = function(input) {
+      if (input) return exports.apply(null, arguments);
       var pending = null;
       function getBytes(bytes, cb, skip) {
         pending = {
@@ -39656,7 +39662,7 @@ var require_binary = __commonJS({
       });
       return stream4;
     };
-    exports2.parse = function parse2(buffer2) {
+    exports.parse = function parse2(buffer2) {
       var self2 = words(function(bytes, cb) {
         return function(name) {
           if (offset + bytes <= buffer2.length) {
@@ -39788,7 +39794,7 @@ var require_binary = __commonJS({
 
 // node_modules/unzip-stream/lib/matcher-stream.js
 var require_matcher_stream = __commonJS({
-  "node_modules/unzip-stream/lib/matcher-stream.js"(exports2, module) {
+  "node_modules/unzip-stream/lib/matcher-stream.js"(exports, module) {
     var Transform3 = __require("stream").Transform;
     var util3 = __require("util");
     function MatcherStream(patternDesc, matchFn) {
@@ -39868,7 +39874,7 @@ var require_matcher_stream = __commonJS({
 
 // node_modules/unzip-stream/lib/entry.js
 var require_entry = __commonJS({
-  "node_modules/unzip-stream/lib/entry.js"(exports2, module) {
+  "node_modules/unzip-stream/lib/entry.js"(exports, module) {
     "use strict";
     var stream4 = __require("stream");
     var inherits = __require("util").inherits;
@@ -39893,7 +39899,7 @@ var require_entry = __commonJS({
 
 // node_modules/unzip-stream/lib/unzip-stream.js
 var require_unzip_stream = __commonJS({
-  "node_modules/unzip-stream/lib/unzip-stream.js"(exports2, module) {
+  "node_modules/unzip-stream/lib/unzip-stream.js"(exports, module) {
     "use strict";
     var binary = require_binary();
     var stream4 = __require("stream");
@@ -40483,7 +40489,7 @@ var require_unzip_stream = __commonJS({
 
 // node_modules/unzip-stream/lib/parser-stream.js
 var require_parser_stream = __commonJS({
-  "node_modules/unzip-stream/lib/parser-stream.js"(exports2, module) {
+  "node_modules/unzip-stream/lib/parser-stream.js"(exports, module) {
     var Transform3 = __require("stream").Transform;
     var util3 = __require("util");
     var UnzipStream = require_unzip_stream();
@@ -40534,7 +40540,7 @@ var require_parser_stream = __commonJS({
 
 // node_modules/mkdirp/index.js
 var require_mkdirp = __commonJS({
-  "node_modules/mkdirp/index.js"(exports2, module) {
+  "node_modules/mkdirp/index.js"(exports, module) {
     var path4 = __require("path");
     var fs6 = __require("fs");
     var _0777 = parseInt("0777", 8);
@@ -40622,7 +40628,7 @@ var require_mkdirp = __commonJS({
 
 // node_modules/unzip-stream/lib/extract.js
 var require_extract2 = __commonJS({
-  "node_modules/unzip-stream/lib/extract.js"(exports2, module) {
+  "node_modules/unzip-stream/lib/extract.js"(exports, module) {
     var fs6 = __require("fs");
     var path4 = __require("path");
     var util3 = __require("util");
@@ -40706,10 +40712,10 @@ var require_extract2 = __commonJS({
 
 // node_modules/unzip-stream/unzip.js
 var require_unzip = __commonJS({
-  "node_modules/unzip-stream/unzip.js"(exports2) {
+  "node_modules/unzip-stream/unzip.js"(exports) {
     "use strict";
-    exports2.Parse = require_parser_stream();
-    exports2.Extract = require_extract2();
+    exports.Parse = require_parser_stream();
+    exports.Extract = require_extract2();
   }
 });
 
@@ -46175,17 +46181,17 @@ function serializeCompositeType(serializer, mapper, object, objectName, isXml, o
       if (propertyMapper.readOnly) {
         continue;
       }
-      let propName3;
+      let propName;
       let parentObject = payload;
       if (serializer.isXML) {
         if (propertyMapper.xmlIsWrapped) {
-          propName3 = propertyMapper.xmlName;
+          propName = propertyMapper.xmlName;
         } else {
-          propName3 = propertyMapper.xmlElementName || propertyMapper.xmlName;
+          propName = propertyMapper.xmlElementName || propertyMapper.xmlName;
         }
       } else {
         const paths = splitSerializeName(propertyMapper.serializedName);
-        propName3 = paths.pop();
+        propName = paths.pop();
         for (const pathName of paths) {
           const childObject = parentObject[pathName];
           if ((childObject === void 0 || childObject === null) && (object[key] !== void 0 && object[key] !== null || propertyMapper.defaultValue !== void 0)) {
@@ -46209,15 +46215,15 @@ function serializeCompositeType(serializer, mapper, object, objectName, isXml, o
           toSerialize = mapper.serializedName;
         }
         const serializedValue = serializer.serialize(propertyMapper, toSerialize, propertyObjectName, options);
-        if (serializedValue !== void 0 && propName3 !== void 0 && propName3 !== null) {
+        if (serializedValue !== void 0 && propName !== void 0 && propName !== null) {
           const value = getXmlObjectValue(propertyMapper, serializedValue, isXml, options);
           if (isXml && propertyMapper.xmlIsAttribute) {
             parentObject[XML_ATTRKEY] = parentObject[XML_ATTRKEY] || {};
-            parentObject[XML_ATTRKEY][propName3] = serializedValue;
+            parentObject[XML_ATTRKEY][propName] = serializedValue;
           } else if (isXml && propertyMapper.xmlIsWrapped) {
-            parentObject[propName3] = { [propertyMapper.xmlElementName]: value };
+            parentObject[propName] = { [propertyMapper.xmlElementName]: value };
           } else {
-            parentObject[propName3] = value;
+            parentObject[propName] = value;
           }
         }
       }
@@ -47723,4951 +47729,6 @@ function convertHttpClient(requestPolicyClient) {
     }
   };
 }
-
-// node_modules/fast-xml-parser/src/util.js
-var nameStartChar = ":A-Za-z_\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD";
-var nameChar = nameStartChar + "\\-.\\d\\u00B7\\u0300-\\u036F\\u203F-\\u2040";
-var nameRegexp = "[" + nameStartChar + "][" + nameChar + "]*";
-var regexName = new RegExp("^" + nameRegexp + "$");
-function getAllMatches(string, regex) {
-  const matches = [];
-  let match = regex.exec(string);
-  while (match) {
-    const allmatches = [];
-    allmatches.startIndex = regex.lastIndex - match[0].length;
-    const len = match.length;
-    for (let index = 0; index < len; index++) {
-      allmatches.push(match[index]);
-    }
-    matches.push(allmatches);
-    match = regex.exec(string);
-  }
-  return matches;
-}
-var isName = function(string) {
-  const match = regexName.exec(string);
-  return !(match === null || typeof match === "undefined");
-};
-function isExist(v) {
-  return typeof v !== "undefined";
-}
-var DANGEROUS_PROPERTY_NAMES = [
-  // '__proto__',
-  // 'constructor',
-  // 'prototype',
-  "hasOwnProperty",
-  "toString",
-  "valueOf",
-  "__defineGetter__",
-  "__defineSetter__",
-  "__lookupGetter__",
-  "__lookupSetter__"
-];
-var criticalProperties = ["__proto__", "constructor", "prototype"];
-
-// node_modules/fast-xml-parser/src/validator.js
-var defaultOptions = {
-  allowBooleanAttributes: false,
-  //A tag can have attributes without any value
-  unpairedTags: []
-};
-function validate(xmlData, options) {
-  options = Object.assign({}, defaultOptions, options);
-  const tags2 = [];
-  let tagFound = false;
-  let reachedRoot = false;
-  if (xmlData[0] === "\uFEFF") {
-    xmlData = xmlData.substr(1);
-  }
-  for (let i = 0; i < xmlData.length; i++) {
-    if (xmlData[i] === "<" && xmlData[i + 1] === "?") {
-      i += 2;
-      i = readPI(xmlData, i);
-      if (i.err) return i;
-    } else if (xmlData[i] === "<") {
-      let tagStartPos = i;
-      i++;
-      if (xmlData[i] === "!") {
-        i = readCommentAndCDATA(xmlData, i);
-        continue;
-      } else {
-        let closingTag = false;
-        if (xmlData[i] === "/") {
-          closingTag = true;
-          i++;
-        }
-        let tagName = "";
-        for (; i < xmlData.length && xmlData[i] !== ">" && xmlData[i] !== " " && xmlData[i] !== "	" && xmlData[i] !== "\n" && xmlData[i] !== "\r"; i++) {
-          tagName += xmlData[i];
-        }
-        tagName = tagName.trim();
-        if (tagName[tagName.length - 1] === "/") {
-          tagName = tagName.substring(0, tagName.length - 1);
-          i--;
-        }
-        if (!validateTagName(tagName)) {
-          let msg;
-          if (tagName.trim().length === 0) {
-            msg = "Invalid space after '<'.";
-          } else {
-            msg = "Tag '" + tagName + "' is an invalid name.";
-          }
-          return getErrorObject("InvalidTag", msg, getLineNumberForPosition(xmlData, i));
-        }
-        const result = readAttributeStr(xmlData, i);
-        if (result === false) {
-          return getErrorObject("InvalidAttr", "Attributes for '" + tagName + "' have open quote.", getLineNumberForPosition(xmlData, i));
-        }
-        let attrStr = result.value;
-        i = result.index;
-        if (attrStr[attrStr.length - 1] === "/") {
-          const attrStrStart = i - attrStr.length;
-          attrStr = attrStr.substring(0, attrStr.length - 1);
-          const isValid = validateAttributeString(attrStr, options);
-          if (isValid === true) {
-            tagFound = true;
-          } else {
-            return getErrorObject(isValid.err.code, isValid.err.msg, getLineNumberForPosition(xmlData, attrStrStart + isValid.err.line));
-          }
-        } else if (closingTag) {
-          if (!result.tagClosed) {
-            return getErrorObject("InvalidTag", "Closing tag '" + tagName + "' doesn't have proper closing.", getLineNumberForPosition(xmlData, i));
-          } else if (attrStr.trim().length > 0) {
-            return getErrorObject("InvalidTag", "Closing tag '" + tagName + "' can't have attributes or invalid starting.", getLineNumberForPosition(xmlData, tagStartPos));
-          } else if (tags2.length === 0) {
-            return getErrorObject("InvalidTag", "Closing tag '" + tagName + "' has not been opened.", getLineNumberForPosition(xmlData, tagStartPos));
-          } else {
-            const otg = tags2.pop();
-            if (tagName !== otg.tagName) {
-              let openPos = getLineNumberForPosition(xmlData, otg.tagStartPos);
-              return getErrorObject(
-                "InvalidTag",
-                "Expected closing tag '" + otg.tagName + "' (opened in line " + openPos.line + ", col " + openPos.col + ") instead of closing tag '" + tagName + "'.",
-                getLineNumberForPosition(xmlData, tagStartPos)
-              );
-            }
-            if (tags2.length == 0) {
-              reachedRoot = true;
-            }
-          }
-        } else {
-          const isValid = validateAttributeString(attrStr, options);
-          if (isValid !== true) {
-            return getErrorObject(isValid.err.code, isValid.err.msg, getLineNumberForPosition(xmlData, i - attrStr.length + isValid.err.line));
-          }
-          if (reachedRoot === true) {
-            return getErrorObject("InvalidXml", "Multiple possible root nodes found.", getLineNumberForPosition(xmlData, i));
-          } else if (options.unpairedTags.indexOf(tagName) !== -1) {
-          } else {
-            tags2.push({ tagName, tagStartPos });
-          }
-          tagFound = true;
-        }
-        for (i++; i < xmlData.length; i++) {
-          if (xmlData[i] === "<") {
-            if (xmlData[i + 1] === "!") {
-              i++;
-              i = readCommentAndCDATA(xmlData, i);
-              continue;
-            } else if (xmlData[i + 1] === "?") {
-              i = readPI(xmlData, ++i);
-              if (i.err) return i;
-            } else {
-              break;
-            }
-          } else if (xmlData[i] === "&") {
-            const afterAmp = validateAmpersand(xmlData, i);
-            if (afterAmp == -1)
-              return getErrorObject("InvalidChar", "char '&' is not expected.", getLineNumberForPosition(xmlData, i));
-            i = afterAmp;
-          } else {
-            if (reachedRoot === true && !isWhiteSpace(xmlData[i])) {
-              return getErrorObject("InvalidXml", "Extra text at the end", getLineNumberForPosition(xmlData, i));
-            }
-          }
-        }
-        if (xmlData[i] === "<") {
-          i--;
-        }
-      }
-    } else {
-      if (isWhiteSpace(xmlData[i])) {
-        continue;
-      }
-      return getErrorObject("InvalidChar", "char '" + xmlData[i] + "' is not expected.", getLineNumberForPosition(xmlData, i));
-    }
-  }
-  if (!tagFound) {
-    return getErrorObject("InvalidXml", "Start tag expected.", 1);
-  } else if (tags2.length == 1) {
-    return getErrorObject("InvalidTag", "Unclosed tag '" + tags2[0].tagName + "'.", getLineNumberForPosition(xmlData, tags2[0].tagStartPos));
-  } else if (tags2.length > 0) {
-    return getErrorObject("InvalidXml", "Invalid '" + JSON.stringify(tags2.map((t) => t.tagName), null, 4).replace(/\r?\n/g, "") + "' found.", { line: 1, col: 1 });
-  }
-  return true;
-}
-function isWhiteSpace(char) {
-  return char === " " || char === "	" || char === "\n" || char === "\r";
-}
-function readPI(xmlData, i) {
-  const start = i;
-  for (; i < xmlData.length; i++) {
-    if (xmlData[i] == "?" || xmlData[i] == " ") {
-      const tagname = xmlData.substr(start, i - start);
-      if (i > 5 && tagname === "xml") {
-        return getErrorObject("InvalidXml", "XML declaration allowed only at the start of the document.", getLineNumberForPosition(xmlData, i));
-      } else if (xmlData[i] == "?" && xmlData[i + 1] == ">") {
-        i++;
-        break;
-      } else {
-        continue;
-      }
-    }
-  }
-  return i;
-}
-function readCommentAndCDATA(xmlData, i) {
-  if (xmlData.length > i + 5 && xmlData[i + 1] === "-" && xmlData[i + 2] === "-") {
-    for (i += 3; i < xmlData.length; i++) {
-      if (xmlData[i] === "-" && xmlData[i + 1] === "-" && xmlData[i + 2] === ">") {
-        i += 2;
-        break;
-      }
-    }
-  } else if (xmlData.length > i + 8 && xmlData[i + 1] === "D" && xmlData[i + 2] === "O" && xmlData[i + 3] === "C" && xmlData[i + 4] === "T" && xmlData[i + 5] === "Y" && xmlData[i + 6] === "P" && xmlData[i + 7] === "E") {
-    let angleBracketsCount = 1;
-    for (i += 8; i < xmlData.length; i++) {
-      if (xmlData[i] === "<") {
-        angleBracketsCount++;
-      } else if (xmlData[i] === ">") {
-        angleBracketsCount--;
-        if (angleBracketsCount === 0) {
-          break;
-        }
-      }
-    }
-  } else if (xmlData.length > i + 9 && xmlData[i + 1] === "[" && xmlData[i + 2] === "C" && xmlData[i + 3] === "D" && xmlData[i + 4] === "A" && xmlData[i + 5] === "T" && xmlData[i + 6] === "A" && xmlData[i + 7] === "[") {
-    for (i += 8; i < xmlData.length; i++) {
-      if (xmlData[i] === "]" && xmlData[i + 1] === "]" && xmlData[i + 2] === ">") {
-        i += 2;
-        break;
-      }
-    }
-  }
-  return i;
-}
-var doubleQuote = '"';
-var singleQuote = "'";
-function readAttributeStr(xmlData, i) {
-  let attrStr = "";
-  let startChar = "";
-  let tagClosed = false;
-  for (; i < xmlData.length; i++) {
-    if (xmlData[i] === doubleQuote || xmlData[i] === singleQuote) {
-      if (startChar === "") {
-        startChar = xmlData[i];
-      } else if (startChar !== xmlData[i]) {
-      } else {
-        startChar = "";
-      }
-    } else if (xmlData[i] === ">") {
-      if (startChar === "") {
-        tagClosed = true;
-        break;
-      }
-    }
-    attrStr += xmlData[i];
-  }
-  if (startChar !== "") {
-    return false;
-  }
-  return {
-    value: attrStr,
-    index: i,
-    tagClosed
-  };
-}
-function scanAttributeTokens(attrStr) {
-  const tokens = [];
-  const len = attrStr.length;
-  let i = 0;
-  while (i < len) {
-    const tokenStart = i;
-    while (i < len && isWhiteSpace(attrStr[i])) i++;
-    if (i >= len) break;
-    if (attrStr[i] === "=") {
-      i++;
-      continue;
-    }
-    const leadingWs = attrStr.slice(tokenStart, i);
-    const nameStart = i;
-    while (i < len && !isWhiteSpace(attrStr[i]) && attrStr[i] !== "=") i++;
-    const name = attrStr.slice(nameStart, i);
-    let equalsGroup;
-    let j = i;
-    while (j < len && isWhiteSpace(attrStr[j])) j++;
-    if (j < len && attrStr[j] === "=") {
-      equalsGroup = attrStr.slice(i, j + 1);
-      i = j + 1;
-    }
-    let quoteChar;
-    let value;
-    let k = i;
-    while (k < len && isWhiteSpace(attrStr[k])) k++;
-    if (k < len && (attrStr[k] === '"' || attrStr[k] === "'")) {
-      const valueStart = k + 1;
-      const closeIdx = attrStr.indexOf(attrStr[k], valueStart);
-      if (closeIdx !== -1) {
-        quoteChar = attrStr[k];
-        value = attrStr.slice(valueStart, closeIdx);
-        i = closeIdx + 1;
-      }
-    }
-    const token = { startIndex: tokenStart };
-    token[1] = leadingWs;
-    token[2] = name;
-    token[3] = equalsGroup;
-    token[4] = quoteChar !== void 0 ? true : void 0;
-    token[5] = quoteChar;
-    token[6] = value;
-    tokens.push(token);
-  }
-  return tokens;
-}
-function validateAttributeString(attrStr, options) {
-  const matches = scanAttributeTokens(attrStr);
-  const attrNames = {};
-  for (let i = 0; i < matches.length; i++) {
-    if (matches[i][1].length === 0) {
-      return getErrorObject("InvalidAttr", "Attribute '" + matches[i][2] + "' has no space in starting.", getPositionFromMatch(matches[i]));
-    } else if (matches[i][3] !== void 0 && matches[i][4] === void 0) {
-      return getErrorObject("InvalidAttr", "Attribute '" + matches[i][2] + "' is without value.", getPositionFromMatch(matches[i]));
-    } else if (matches[i][3] === void 0 && !options.allowBooleanAttributes) {
-      return getErrorObject("InvalidAttr", "boolean attribute '" + matches[i][2] + "' is not allowed.", getPositionFromMatch(matches[i]));
-    }
-    const attrName = matches[i][2];
-    if (!validateAttrName(attrName)) {
-      return getErrorObject("InvalidAttr", "Attribute '" + attrName + "' is an invalid name.", getPositionFromMatch(matches[i]));
-    }
-    if (!Object.prototype.hasOwnProperty.call(attrNames, attrName)) {
-      attrNames[attrName] = 1;
-    } else {
-      return getErrorObject("InvalidAttr", "Attribute '" + attrName + "' is repeated.", getPositionFromMatch(matches[i]));
-    }
-  }
-  return true;
-}
-function validateNumberAmpersand(xmlData, i) {
-  let re = /\d/;
-  if (xmlData[i] === "x") {
-    i++;
-    re = /[\da-fA-F]/;
-  }
-  for (; i < xmlData.length; i++) {
-    if (xmlData[i] === ";")
-      return i;
-    if (!xmlData[i].match(re))
-      break;
-  }
-  return -1;
-}
-function validateAmpersand(xmlData, i) {
-  i++;
-  if (xmlData[i] === ";")
-    return -1;
-  if (xmlData[i] === "#") {
-    i++;
-    return validateNumberAmpersand(xmlData, i);
-  }
-  let count = 0;
-  for (; i < xmlData.length; i++, count++) {
-    if (xmlData[i].match(/\w/) && count < 20)
-      continue;
-    if (xmlData[i] === ";")
-      break;
-    return -1;
-  }
-  return i;
-}
-function getErrorObject(code, message, lineNumber) {
-  return {
-    err: {
-      code,
-      msg: message,
-      line: lineNumber.line || lineNumber,
-      col: lineNumber.col
-    }
-  };
-}
-function validateAttrName(attrName) {
-  return isName(attrName);
-}
-function validateTagName(tagname) {
-  return isName(tagname);
-}
-function getLineNumberForPosition(xmlData, index) {
-  const lines = xmlData.substring(0, index).split(/\r?\n/);
-  return {
-    line: lines.length,
-    // column number is last line's length + 1, because column numbering starts at 1:
-    col: lines[lines.length - 1].length + 1
-  };
-}
-function getPositionFromMatch(match) {
-  return match.startIndex + match[1].length;
-}
-
-// node_modules/@nodable/entities/src/entities.js
-var CURRENCY = {
-  cent: "\xA2",
-  pound: "\xA3",
-  curren: "\xA4",
-  yen: "\xA5",
-  euro: "\u20AC",
-  dollar: "$",
-  fnof: "\u0192",
-  inr: "\u20B9",
-  af: "\u060B",
-  birr: "\u1265\u122D",
-  peso: "\u20B1",
-  rub: "\u20BD",
-  won: "\u20A9",
-  yuan: "\xA5",
-  cedil: "\xB8"
-};
-var XML = {
-  amp: "&",
-  apos: "'",
-  gt: ">",
-  lt: "<",
-  quot: '"'
-};
-var COMMON_HTML = {
-  nbsp: "\xA0",
-  copy: "\xA9",
-  reg: "\xAE",
-  trade: "\u2122",
-  mdash: "\u2014",
-  ndash: "\u2013",
-  hellip: "\u2026",
-  laquo: "\xAB",
-  raquo: "\xBB",
-  lsquo: "\u2018",
-  rsquo: "\u2019",
-  ldquo: "\u201C",
-  rdquo: "\u201D",
-  bull: "\u2022",
-  para: "\xB6",
-  sect: "\xA7",
-  deg: "\xB0",
-  frac12: "\xBD",
-  frac14: "\xBC",
-  frac34: "\xBE"
-};
-
-// node_modules/@nodable/entities/src/EntityDecoder.js
-var ENTITY_ACTION = Object.freeze({
-  /** Resolve and expand the entity normally. */
-  ALLOW: "allow",
-  /** Silently skip this entity — it will not be registered. */
-  BLOCK: "block",
-  /** Throw an error, aborting entity registration entirely. */
-  THROW: "throw"
-});
-var SPECIAL_CHARS = new Set("!?\\\\/[]$%{}^&*()<>|+");
-function validateEntityName(name) {
-  if (name[0] === "#") {
-    throw new Error(`[EntityReplacer] Invalid character '#' in entity name: "${name}"`);
-  }
-  for (const ch of name) {
-    if (SPECIAL_CHARS.has(ch)) {
-      throw new Error(`[EntityReplacer] Invalid character '${ch}' in entity name: "${name}"`);
-    }
-  }
-  return name;
-}
-function mergeEntityMaps(...maps) {
-  const out = /* @__PURE__ */ Object.create(null);
-  for (const map of maps) {
-    if (!map) continue;
-    for (const key of Object.keys(map)) {
-      const raw = map[key];
-      if (typeof raw === "string") {
-        out[key] = raw;
-      } else if (raw && typeof raw === "object" && raw.val !== void 0) {
-        const val = raw.val;
-        if (typeof val === "string") {
-          out[key] = val;
-        }
-      }
-    }
-  }
-  return out;
-}
-var LIMIT_TIER_EXTERNAL = "external";
-var LIMIT_TIER_BASE = "base";
-var LIMIT_TIER_ALL = "all";
-function parseLimitTiers(raw) {
-  if (!raw || raw === LIMIT_TIER_EXTERNAL) return /* @__PURE__ */ new Set([LIMIT_TIER_EXTERNAL]);
-  if (raw === LIMIT_TIER_ALL) return /* @__PURE__ */ new Set([LIMIT_TIER_ALL]);
-  if (raw === LIMIT_TIER_BASE) return /* @__PURE__ */ new Set([LIMIT_TIER_BASE]);
-  if (Array.isArray(raw)) return new Set(raw);
-  return /* @__PURE__ */ new Set([LIMIT_TIER_EXTERNAL]);
-}
-var NCR_LEVEL = Object.freeze({ allow: 0, leave: 1, remove: 2, throw: 3 });
-var XML10_ALLOWED_C0 = /* @__PURE__ */ new Set([9, 10, 13]);
-function parseNCRConfig(ncr) {
-  if (!ncr) {
-    return { xmlVersion: 1, onLevel: NCR_LEVEL.allow, nullLevel: NCR_LEVEL.remove };
-  }
-  const xmlVersion = ncr.xmlVersion === 1.1 ? 1.1 : 1;
-  const onLevel = NCR_LEVEL[ncr.onNCR] ?? NCR_LEVEL.allow;
-  const nullLevel = NCR_LEVEL[ncr.nullNCR] ?? NCR_LEVEL.remove;
-  const clampedNull = Math.max(nullLevel, NCR_LEVEL.remove);
-  return { xmlVersion, onLevel, nullLevel: clampedNull };
-}
-var EntityDecoder = class {
-  /**
-   * @param {object} [options]
-   * @param {object|null}  [options.namedEntities]        — extra named entities merged into base map
-   * @param {object}  [options.limit]                 — security limits
-   * @param {number}       [options.limit.maxTotalExpansions=0]  — 0 = unlimited
-   * @param {number}       [options.limit.maxExpandedLength=0]   — 0 = unlimited
-   * @param {'external'|'base'|'all'|string[]} [options.limit.applyLimitsTo='external']
-   *   Which entity tiers count against the security limits:
-   *   - 'external' (default) — only input/runtime + persistent external entities
-   *   - 'base'               — only DEFAULT_XML_ENTITIES + namedEntities
-   *   - 'all'                — every entity regardless of tier
-   *   - string[]             — explicit combination, e.g. ['external', 'base']
-   * @param {((resolved: string, original: string) => string)|null} [options.postCheck=null]
-   * @param {string[]} [options.remove=[]] — entity names (e.g. ['nbsp', '#13']) to delete (replace with empty string)
-   * @param {string[]} [options.leave=[]]  — entity names to keep as literal (unchanged in output)
-   * @param {object}   [options.ncr]       — Numeric Character Reference controls
-   * @param {1.0|1.1}  [options.ncr.xmlVersion=1.0]
-   *   XML version governing which codepoint ranges are restricted:
-   *   - 1.0 — C0 controls U+0001–U+001F (except U+0009/000A/000D) are prohibited
-   *   - 1.1 — C0 controls are allowed when written as NCRs; C1 (U+007F–U+009F) decoded as-is
-   * @param {'allow'|'leave'|'remove'|'throw'} [options.ncr.onNCR='allow']
-   *   Base action for numeric references. Severity order: allow < leave < remove < throw.
-   *   For codepoint ranges that carry a minimum level (surrogates → remove, XML 1.0 C0 → remove),
-   *   the effective action is max(onNCR, rangeMinimum).
-   * @param {'remove'|'throw'} [options.ncr.nullNCR='remove']
-   *   Action for U+0000 (null). 'allow' and 'leave' are clamped to 'remove' since null is never safe.
-   * @param {((name: string, value: string) => 'allow'|'block'|'throw')|null} [options.onExternalEntity=null]
-   *   Hook called when an external entity is registered via `setExternalEntities()` or
-   *   `addExternalEntity()`. Return `ENTITY_ACTION.ALLOW` to accept the entity,
-   *   `ENTITY_ACTION.BLOCK` to silently skip it, or `ENTITY_ACTION.THROW` to abort with an error.
-   * @param {((name: string, value: string) => 'allow'|'block'|'throw')|null} [options.onInputEntity=null]
-   *   Hook called when an input entity is registered via `addInputEntities()`. Return
-   *   `ENTITY_ACTION.ALLOW` to accept, `ENTITY_ACTION.BLOCK` to silently skip, or
-   *   `ENTITY_ACTION.THROW` to abort with an error.
-   */
-  constructor(options = {}) {
-    this._limit = options.limit || {};
-    this._maxTotalExpansions = this._limit.maxTotalExpansions || 0;
-    this._maxExpandedLength = this._limit.maxExpandedLength || 0;
-    this._postCheck = typeof options.postCheck === "function" ? options.postCheck : (r) => r;
-    this._limitTiers = parseLimitTiers(this._limit.applyLimitsTo ?? LIMIT_TIER_EXTERNAL);
-    this._numericAllowed = options.numericAllowed ?? true;
-    this._baseMap = mergeEntityMaps(XML, options.namedEntities || null);
-    this._externalMap = /* @__PURE__ */ Object.create(null);
-    this._inputMap = /* @__PURE__ */ Object.create(null);
-    this._totalExpansions = 0;
-    this._expandedLength = 0;
-    this._removeSet = new Set(options.remove && Array.isArray(options.remove) ? options.remove : []);
-    this._leaveSet = new Set(options.leave && Array.isArray(options.leave) ? options.leave : []);
-    const ncrCfg = parseNCRConfig(options.ncr);
-    this._ncrXmlVersion = ncrCfg.xmlVersion;
-    this._ncrOnLevel = ncrCfg.onLevel;
-    this._ncrNullLevel = ncrCfg.nullLevel;
-    this._onExternalEntity = typeof options.onExternalEntity === "function" ? options.onExternalEntity : null;
-    this._onInputEntity = typeof options.onInputEntity === "function" ? options.onInputEntity : null;
-  }
-  // -------------------------------------------------------------------------
-  // Private: registration hook dispatch
-  // -------------------------------------------------------------------------
-  /**
-   * Invoke a registration hook for a single entity name/value pair.
-   * Returns true when the entity should be accepted, false when it should be
-   * silently skipped (BLOCK), and throws when the hook returns THROW.
-   *
-   * @param {((name: string, value: string) => 'allow'|'block'|'throw')|null} hook
-   * @param {string} name
-   * @param {string} value
-   * @param {string} context  — used in error messages ('external' | 'input')
-   * @returns {boolean}  true = accept, false = skip
-   */
-  _applyRegistrationHook(hook, name, value, context5) {
-    if (!hook) return true;
-    const action5 = hook(name, value);
-    if (action5 === ENTITY_ACTION.BLOCK) return false;
-    if (action5 === ENTITY_ACTION.THROW) {
-      throw new Error(
-        `[EntityDecoder] Registration of ${context5} entity "&${name};" was rejected by hook`
-      );
-    }
-    return true;
-  }
-  // -------------------------------------------------------------------------
-  // Persistent external entity registration
-  // -------------------------------------------------------------------------
-  /**
-   * Replace the full set of persistent external entities.
-   * All keys are validated — throws on invalid characters.
-   * If `onExternalEntity` is set, it is called once per entry; entries that
-   * return `ENTITY_ACTION.BLOCK` are silently omitted, `ENTITY_ACTION.THROW`
-   * aborts the whole call.
-   * @param {Record<string, string | { regex?: RegExp, val: string }>} map
-   */
-  setExternalEntities(map) {
-    if (map) {
-      for (const key of Object.keys(map)) {
-        validateEntityName(key);
-      }
-    }
-    if (!this._onExternalEntity) {
-      this._externalMap = mergeEntityMaps(map);
-      return;
-    }
-    const flat = mergeEntityMaps(map);
-    const filtered = /* @__PURE__ */ Object.create(null);
-    for (const [name, value] of Object.entries(flat)) {
-      if (this._applyRegistrationHook(this._onExternalEntity, name, value, "external")) {
-        filtered[name] = value;
-      }
-    }
-    this._externalMap = filtered;
-  }
-  /**
-   * Add a single persistent external entity.
-   * If `onExternalEntity` is set it is called before the entity is stored;
-   * `ENTITY_ACTION.BLOCK` silently skips storage, `ENTITY_ACTION.THROW` raises.
-   * @param {string} key
-   * @param {string} value
-   */
-  addExternalEntity(key, value) {
-    validateEntityName(key);
-    if (typeof value === "string" && value.indexOf("&") === -1) {
-      if (this._applyRegistrationHook(this._onExternalEntity, key, value, "external")) {
-        this._externalMap[key] = value;
-      }
-    }
-  }
-  // -------------------------------------------------------------------------
-  // Input / runtime entity registration (per document)
-  // -------------------------------------------------------------------------
-  /**
-   * Inject DOCTYPE entities for the current document.
-   * Also resets per-document expansion counters.
-   * If `onInputEntity` is set it is called once per entry; entries returning
-   * `ENTITY_ACTION.BLOCK` are silently omitted, `ENTITY_ACTION.THROW` aborts.
-   * @param {Record<string, string | { regx?: RegExp, regex?: RegExp, val: string }>} map
-   */
-  addInputEntities(map) {
-    this._totalExpansions = 0;
-    this._expandedLength = 0;
-    if (!this._onInputEntity) {
-      this._inputMap = mergeEntityMaps(map);
-      return;
-    }
-    const flat = mergeEntityMaps(map);
-    const filtered = /* @__PURE__ */ Object.create(null);
-    for (const [name, value] of Object.entries(flat)) {
-      if (this._applyRegistrationHook(this._onInputEntity, name, value, "input")) {
-        filtered[name] = value;
-      }
-    }
-    this._inputMap = filtered;
-  }
-  // -------------------------------------------------------------------------
-  // Per-document reset
-  // -------------------------------------------------------------------------
-  /**
-   * Wipe input/runtime entities and reset counters.
-   * Call this before processing each new document.
-   * @returns {this}
-   */
-  reset() {
-    this._inputMap = /* @__PURE__ */ Object.create(null);
-    this._totalExpansions = 0;
-    this._expandedLength = 0;
-    return this;
-  }
-  // -------------------------------------------------------------------------
-  // XML version (can be set after construction, e.g. once parser reads <?xml?>)
-  // -------------------------------------------------------------------------
-  /**
-   * Update the XML version used for NCR classification.
-   * Call this as soon as the document's `<?xml version="...">` declaration is parsed.
-   * @param {1.0|1.1|number} version
-   */
-  setXmlVersion(version3) {
-    this._ncrXmlVersion = version3 === 1.1 ? 1.1 : 1;
-  }
-  // -------------------------------------------------------------------------
-  // Primary API
-  // -------------------------------------------------------------------------
-  /**
-   * Replace all entity references in `str` in a single pass.
-   *
-   * @param {string} str
-   * @returns {string}
-   */
-  decode(str) {
-    if (typeof str !== "string" || str.length === 0) return str;
-    if (str.indexOf("&") === -1) return str;
-    const original = str;
-    const chunks = [];
-    const len = str.length;
-    let last = 0;
-    let i = 0;
-    const limitExpansions = this._maxTotalExpansions > 0;
-    const limitLength = this._maxExpandedLength > 0;
-    const checkLimits = limitExpansions || limitLength;
-    while (i < len) {
-      if (str.charCodeAt(i) !== 38) {
-        i++;
-        continue;
-      }
-      let j = i + 1;
-      while (j < len && str.charCodeAt(j) !== 59 && j - i <= 32) j++;
-      if (j >= len || str.charCodeAt(j) !== 59) {
-        i++;
-        continue;
-      }
-      const token = str.slice(i + 1, j);
-      if (token.length === 0) {
-        i++;
-        continue;
-      }
-      let replacement;
-      let tier2;
-      if (this._removeSet.has(token)) {
-        replacement = "";
-        if (tier2 === void 0) {
-          tier2 = LIMIT_TIER_EXTERNAL;
-        }
-      } else if (this._leaveSet.has(token)) {
-        i++;
-        continue;
-      } else if (token.charCodeAt(0) === 35) {
-        const ncrResult = this._resolveNCR(token);
-        if (ncrResult === void 0) {
-          i++;
-          continue;
-        }
-        replacement = ncrResult;
-        tier2 = LIMIT_TIER_BASE;
-      } else {
-        const resolved = this._resolveName(token);
-        replacement = resolved?.value;
-        tier2 = resolved?.tier;
-      }
-      if (replacement === void 0) {
-        i++;
-        continue;
-      }
-      if (i > last) chunks.push(str.slice(last, i));
-      chunks.push(replacement);
-      last = j + 1;
-      i = last;
-      if (checkLimits && this._tierCounts(tier2)) {
-        if (limitExpansions) {
-          this._totalExpansions++;
-          if (this._totalExpansions > this._maxTotalExpansions) {
-            throw new Error(
-              `[EntityReplacer] Entity expansion count limit exceeded: ${this._totalExpansions} > ${this._maxTotalExpansions}`
-            );
-          }
-        }
-        if (limitLength) {
-          const delta = replacement.length - (token.length + 2);
-          if (delta > 0) {
-            this._expandedLength += delta;
-            if (this._expandedLength > this._maxExpandedLength) {
-              throw new Error(
-                `[EntityReplacer] Expanded content length limit exceeded: ${this._expandedLength} > ${this._maxExpandedLength}`
-              );
-            }
-          }
-        }
-      }
-    }
-    if (last < len) chunks.push(str.slice(last));
-    const result = chunks.length === 0 ? str : chunks.join("");
-    return this._postCheck(result, original);
-  }
-  // -------------------------------------------------------------------------
-  // Private: limit tier check
-  // -------------------------------------------------------------------------
-  /**
-   * Returns true if a resolved entity of the given tier should count
-   * against the expansion/length limits.
-   * @param {string} tier  — LIMIT_TIER_EXTERNAL | LIMIT_TIER_BASE
-   * @returns {boolean}
-   */
-  _tierCounts(tier2) {
-    if (this._limitTiers.has(LIMIT_TIER_ALL)) return true;
-    return this._limitTiers.has(tier2);
-  }
-  // -------------------------------------------------------------------------
-  // Private: entity resolution
-  // -------------------------------------------------------------------------
-  /**
-   * Resolve a named entity token (without & and ;).
-   * Priority: inputMap > externalMap > baseMap
-   * Returns the resolved value tagged with its limit tier.
-   *
-   * @param {string} name
-   * @returns {{ value: string, tier: string }|undefined}
-   */
-  _resolveName(name) {
-    if (name in this._inputMap) return { value: this._inputMap[name], tier: LIMIT_TIER_EXTERNAL };
-    if (name in this._externalMap) return { value: this._externalMap[name], tier: LIMIT_TIER_EXTERNAL };
-    if (name in this._baseMap) return { value: this._baseMap[name], tier: LIMIT_TIER_BASE };
-    return void 0;
-  }
-  /**
-   * Classify a codepoint and return the minimum action level that must be applied.
-   * Returns -1 when no minimum is imposed (normal allow path).
-   *
-   * Ranges checked (in priority order):
-   *   1. U+0000            — null, governed by nullNCR (always ≥ remove)
-   *   2. U+D800–U+DFFF     — surrogates, always prohibited (min: remove)
-   *   3. U+0001–U+001F \ {0x09,0x0A,0x0D}  — XML 1.0 restricted C0 (min: remove)
-   *      (skipped in XML 1.1 — C0 controls are allowed when written as NCRs)
-   *
-   * @param {number} cp  — codepoint
-   * @returns {number}   — minimum NCR_LEVEL value, or -1 for no restriction
-   */
-  _classifyNCR(cp) {
-    if (cp === 0) return this._ncrNullLevel;
-    if (cp >= 55296 && cp <= 57343) return NCR_LEVEL.remove;
-    if (this._ncrXmlVersion === 1) {
-      if (cp >= 1 && cp <= 31 && !XML10_ALLOWED_C0.has(cp)) return NCR_LEVEL.remove;
-    }
-    return -1;
-  }
-  /**
-   * Execute a resolved NCR action.
-   *
-   * @param {number} action   — NCR_LEVEL value
-   * @param {string} token    — raw token (e.g. '#38') for error messages
-   * @param {number} cp       — codepoint, used only for error messages
-   * @returns {string|undefined}
-   *   - decoded character string  → 'allow'
-   *   - ''                        → 'remove'
-   *   - undefined                 → 'leave' (caller must skip past '&' only)
-   *   - throws Error              → 'throw'
-   */
-  _applyNCRAction(action5, token, cp) {
-    switch (action5) {
-      case NCR_LEVEL.allow:
-        return String.fromCodePoint(cp);
-      case NCR_LEVEL.remove:
-        return "";
-      case NCR_LEVEL.leave:
-        return void 0;
-      // signal: keep literal
-      case NCR_LEVEL.throw:
-        throw new Error(
-          `[EntityDecoder] Prohibited numeric character reference &${token}; (U+${cp.toString(16).toUpperCase().padStart(4, "0")})`
-        );
-      default:
-        return String.fromCodePoint(cp);
-    }
-  }
-  /**
-   * Full NCR resolution pipeline for a numeric token.
-   *
-   * Steps:
-   *   1. Parse the codepoint (decimal or hex).
-   *   2. Validate the raw codepoint range (NaN, <0, >0x10FFFF).
-   *   3. If numericAllowed is false and no minimum restriction applies → leave as-is.
-   *   4. Classify the codepoint to find the minimum required action level.
-   *   5. Resolve effective action = max(onNCR, minimum).
-   *   6. Apply and return.
-   *
-   * @param {string} token  — e.g. '#38', '#x26', '#X26'
-   * @returns {string|undefined}
-   *   - string (incl. '')  — replacement ('' = remove)
-   *   - undefined          — leave original &token; as-is
-   */
-  _resolveNCR(token) {
-    const second = token.charCodeAt(1);
-    let cp;
-    if (second === 120 || second === 88) {
-      cp = parseInt(token.slice(2), 16);
-    } else {
-      cp = parseInt(token.slice(1), 10);
-    }
-    if (Number.isNaN(cp) || cp < 0 || cp > 1114111) return void 0;
-    const minimum = this._classifyNCR(cp);
-    if (!this._numericAllowed && minimum < NCR_LEVEL.remove) return void 0;
-    const effective = minimum === -1 ? this._ncrOnLevel : Math.max(this._ncrOnLevel, minimum);
-    return this._applyNCRAction(effective, token, cp);
-  }
-};
-
-// node_modules/fast-xml-parser/src/xmlparser/OptionsBuilder.js
-var defaultOnDangerousProperty = (name) => {
-  if (DANGEROUS_PROPERTY_NAMES.includes(name)) {
-    return "__" + name;
-  }
-  return name;
-};
-var defaultOptions2 = {
-  preserveOrder: false,
-  attributeNamePrefix: "@_",
-  attributesGroupName: false,
-  textNodeName: "#text",
-  ignoreAttributes: true,
-  removeNSPrefix: false,
-  // remove NS from tag name or attribute name if true
-  allowBooleanAttributes: false,
-  //a tag can have attributes without any value
-  //ignoreRootElement : false,
-  parseTagValue: true,
-  parseAttributeValue: false,
-  trimValues: true,
-  //Trim string values of tag and attributes
-  cdataPropName: false,
-  numberParseOptions: {
-    hex: true,
-    leadingZeros: true,
-    eNotation: true,
-    unicode: false
-  },
-  tagValueProcessor: function(tagName, val) {
-    return val;
-  },
-  attributeValueProcessor: function(attrName, val) {
-    return val;
-  },
-  stopNodes: [],
-  //nested tags will not be parsed even for errors
-  alwaysCreateTextNode: false,
-  isArray: () => false,
-  commentPropName: false,
-  unpairedTags: [],
-  processEntities: true,
-  htmlEntities: false,
-  entityDecoder: null,
-  ignoreDeclaration: false,
-  ignorePiTags: false,
-  transformTagName: false,
-  transformAttributeName: false,
-  updateTag: function(tagName, jPath, attrs) {
-    return tagName;
-  },
-  // skipEmptyListItem: false
-  captureMetaData: false,
-  maxNestedTags: 100,
-  strictReservedNames: true,
-  jPath: true,
-  // if true, pass jPath string to callbacks; if false, pass matcher instance
-  onDangerousProperty: defaultOnDangerousProperty
-};
-function validatePropertyName(propertyName, optionName) {
-  if (typeof propertyName !== "string") {
-    return;
-  }
-  const normalized = propertyName.toLowerCase();
-  if (DANGEROUS_PROPERTY_NAMES.some((dangerous) => normalized === dangerous.toLowerCase())) {
-    throw new Error(
-      `[SECURITY] Invalid ${optionName}: "${propertyName}" is a reserved JavaScript keyword that could cause prototype pollution`
-    );
-  }
-  if (criticalProperties.some((dangerous) => normalized === dangerous.toLowerCase())) {
-    throw new Error(
-      `[SECURITY] Invalid ${optionName}: "${propertyName}" is a reserved JavaScript keyword that could cause prototype pollution`
-    );
-  }
-}
-function normalizeProcessEntities(value, htmlEntities) {
-  if (typeof value === "boolean") {
-    return {
-      enabled: value,
-      // true or false
-      maxEntitySize: 1e4,
-      maxExpansionDepth: 1e4,
-      maxTotalExpansions: Infinity,
-      maxExpandedLength: 1e5,
-      maxEntityCount: 1e3,
-      allowedTags: null,
-      tagFilter: null,
-      appliesTo: "all"
-    };
-  }
-  if (typeof value === "object" && value !== null) {
-    return {
-      enabled: value.enabled !== false,
-      maxEntitySize: Math.max(1, value.maxEntitySize ?? 1e4),
-      maxExpansionDepth: Math.max(1, value.maxExpansionDepth ?? 1e4),
-      maxTotalExpansions: Math.max(1, value.maxTotalExpansions ?? Infinity),
-      maxExpandedLength: Math.max(1, value.maxExpandedLength ?? 1e5),
-      maxEntityCount: Math.max(1, value.maxEntityCount ?? 1e3),
-      allowedTags: value.allowedTags ?? null,
-      tagFilter: value.tagFilter ?? null,
-      appliesTo: value.appliesTo ?? "all"
-    };
-  }
-  return normalizeProcessEntities(true);
-}
-var buildOptions = function(options) {
-  const built = Object.assign({}, defaultOptions2, options);
-  const propertyNameOptions = [
-    { value: built.attributeNamePrefix, name: "attributeNamePrefix" },
-    { value: built.attributesGroupName, name: "attributesGroupName" },
-    { value: built.textNodeName, name: "textNodeName" },
-    { value: built.cdataPropName, name: "cdataPropName" },
-    { value: built.commentPropName, name: "commentPropName" }
-  ];
-  for (const { value, name } of propertyNameOptions) {
-    if (value) {
-      validatePropertyName(value, name);
-    }
-  }
-  if (built.onDangerousProperty === null) {
-    built.onDangerousProperty = defaultOnDangerousProperty;
-  }
-  built.processEntities = normalizeProcessEntities(built.processEntities, built.htmlEntities);
-  built.unpairedTagsSet = new Set(built.unpairedTags);
-  if (built.stopNodes && Array.isArray(built.stopNodes)) {
-    built.stopNodes = built.stopNodes.map((node) => {
-      if (typeof node === "string" && node.startsWith("*.")) {
-        return ".." + node.substring(2);
-      }
-      return node;
-    });
-  }
-  return built;
-};
-
-// node_modules/fast-xml-parser/src/xmlparser/xmlNode.js
-var METADATA_SYMBOL;
-if (typeof Symbol !== "function") {
-  METADATA_SYMBOL = "@@xmlMetadata";
-} else {
-  METADATA_SYMBOL = /* @__PURE__ */ Symbol("XML Node Metadata");
-}
-var XmlNode = class {
-  constructor(tagname) {
-    this.tagname = tagname;
-    this.child = [];
-    this[":@"] = /* @__PURE__ */ Object.create(null);
-  }
-  add(key, val) {
-    if (key === "__proto__") key = "#__proto__";
-    this.child.push({ [key]: val });
-  }
-  addChild(node, startIndex) {
-    if (node.tagname === "__proto__") node.tagname = "#__proto__";
-    if (node[":@"] && Object.keys(node[":@"]).length > 0) {
-      this.child.push({ [node.tagname]: node.child, [":@"]: node[":@"] });
-    } else {
-      this.child.push({ [node.tagname]: node.child });
-    }
-    this.addStartIndex(startIndex);
-  }
-  addStartIndex(startIndex) {
-    if (startIndex !== void 0) {
-      this.child[this.child.length - 1][METADATA_SYMBOL] = { startIndex };
-    }
-  }
-  addEndIndex(endIndex) {
-    const lastChild = this.child[this.child.length - 1];
-    if (lastChild !== void 0 && lastChild[METADATA_SYMBOL] !== void 0 && lastChild[METADATA_SYMBOL].endIndex === void 0) {
-      lastChild[METADATA_SYMBOL].endIndex = endIndex;
-    }
-  }
-  /** symbol used for metadata */
-  static getMetaDataSymbol() {
-    return METADATA_SYMBOL;
-  }
-};
-
-// node_modules/xml-naming/src/index.js
-var nameStartChar10 = ":A-Za-z_\xC0-\xD6\xD8-\xF6\xF8-\u02FF\u0370-\u037D\u037F-\u0486\u0488-\u1FFF\u200C-\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD";
-var nameChar10 = nameStartChar10 + "\\-\\.\\d\xB7\u0300-\u036F\u203F-\u2040";
-var nameStartChar11 = ":A-Za-z_\xC0-\u02FF\u0370-\u037D\u037F-\u0486\u0488-\u1FFF\u200C-\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\u{10000}-\u{EFFFF}";
-var nameChar11 = nameStartChar11 + "\\-\\.\\d\xB7\u0300-\u036F\u0487\u203F-\u2040";
-var buildRegexes = (startChar, char, flags = "") => {
-  const ncStart = startChar.replace(":", "");
-  const ncChar = char.replace(":", "");
-  const ncNamePat = `[${ncStart}][${ncChar}]*`;
-  return {
-    name: new RegExp(`^[${startChar}][${char}]*$`, flags),
-    ncName: new RegExp(`^${ncNamePat}$`, flags),
-    qName: new RegExp(`^${ncNamePat}(?::${ncNamePat})?$`, flags),
-    nmToken: new RegExp(`^[${char}]+$`, flags),
-    nmTokens: new RegExp(`^[${char}]+(?:\\s+[${char}]+)*$`, flags)
-  };
-};
-var regexes10 = buildRegexes(nameStartChar10, nameChar10);
-var regexes11 = buildRegexes(nameStartChar11, nameChar11, "u");
-var nameStartCharAscii = ":A-Za-z_";
-var nameCharAscii = nameStartCharAscii + "\\-\\.\\d";
-var regexesAscii = buildRegexes(nameStartCharAscii, nameCharAscii);
-var getRegexes = (xmlVersion = "1.0", asciiOnly = false) => {
-  if (asciiOnly) return regexesAscii;
-  return xmlVersion === "1.1" ? regexes11 : regexes10;
-};
-var qName = (str, { xmlVersion = "1.0", asciiOnly = false } = {}) => getRegexes(xmlVersion, asciiOnly).qName.test(str);
-var PRODUCTIONS = ["name", "ncName", "qName", "nmToken", "nmTokens"];
-var createValidator = (production, { xmlVersion = "1.0", asciiOnly = false, maxCacheSize = 2048 } = {}) => {
-  if (!PRODUCTIONS.includes(production)) {
-    throw new TypeError(
-      `Unknown production "${production}". Must be one of: ${PRODUCTIONS.join(", ")}`
-    );
-  }
-  const regex = getRegexes(xmlVersion, asciiOnly)[production];
-  let cache = /* @__PURE__ */ new Map();
-  const validator = (str) => {
-    const cached = cache.get(str);
-    if (cached !== void 0) return cached;
-    const result = regex.test(str);
-    if (cache.size < maxCacheSize) cache.set(str, result);
-    return result;
-  };
-  validator.reset = () => {
-    cache = /* @__PURE__ */ new Map();
-  };
-  return validator;
-};
-
-// node_modules/fast-xml-parser/src/xmlparser/DocTypeReader.js
-var DocTypeReader = class {
-  constructor(options, xmlVersion) {
-    this.suppressValidationErr = !options;
-    this.options = options;
-    this.xmlVersion = xmlVersion || 1;
-  }
-  setXmlVersion(xmlVersion = 1) {
-    this.xmlVersion = xmlVersion;
-  }
-  readDocType(xmlData, i) {
-    const entities = /* @__PURE__ */ Object.create(null);
-    let entityCount = 0;
-    if (xmlData[i + 3] === "O" && xmlData[i + 4] === "C" && xmlData[i + 5] === "T" && xmlData[i + 6] === "Y" && xmlData[i + 7] === "P" && xmlData[i + 8] === "E") {
-      i = i + 9;
-      let angleBracketsCount = 1;
-      let hasBody = false, comment = false;
-      let quoteChar = null;
-      let exp = "";
-      for (; i < xmlData.length; i++) {
-        if (quoteChar !== null) {
-          if (xmlData[i] === quoteChar) quoteChar = null;
-          exp += xmlData[i];
-          continue;
-        }
-        if (!hasBody && !comment && (xmlData[i] === '"' || xmlData[i] === "'")) {
-          quoteChar = xmlData[i];
-          exp += xmlData[i];
-          continue;
-        }
-        if (xmlData[i] === "<" && !comment) {
-          if (hasBody && hasSeq(xmlData, "!ENTITY", i)) {
-            i += 7;
-            let entityName, val;
-            [entityName, val, i] = this.readEntityExp(xmlData, i + 1, this.suppressValidationErr);
-            if (val.indexOf("&") === -1) {
-              if (this.options.enabled !== false && this.options.maxEntityCount != null && entityCount >= this.options.maxEntityCount) {
-                throw new Error(
-                  `Entity count (${entityCount + 1}) exceeds maximum allowed (${this.options.maxEntityCount})`
-                );
-              }
-              entities[entityName] = val;
-              entityCount++;
-            }
-          } else if (hasBody && hasSeq(xmlData, "!ELEMENT", i)) {
-            i += 8;
-            const { index } = this.readElementExp(xmlData, i + 1);
-            i = index;
-          } else if (hasBody && hasSeq(xmlData, "!ATTLIST", i)) {
-            i += 8;
-          } else if (hasBody && hasSeq(xmlData, "!NOTATION", i)) {
-            i += 9;
-            const { index } = this.readNotationExp(xmlData, i + 1, this.suppressValidationErr);
-            i = index;
-          } else if (hasSeq(xmlData, "!--", i)) comment = true;
-          else throw new Error(`Invalid DOCTYPE`);
-          angleBracketsCount++;
-          exp = "";
-        } else if (xmlData[i] === ">") {
-          if (comment) {
-            if (xmlData[i - 1] === "-" && xmlData[i - 2] === "-") {
-              comment = false;
-              angleBracketsCount--;
-            }
-          } else {
-            angleBracketsCount--;
-          }
-          if (angleBracketsCount === 0) {
-            break;
-          }
-        } else if (xmlData[i] === "[") {
-          hasBody = true;
-        } else {
-          exp += xmlData[i];
-        }
-      }
-      if (quoteChar !== null || angleBracketsCount !== 0) {
-        throw new Error(`Unclosed DOCTYPE`);
-      }
-    } else {
-      throw new Error(`Invalid Tag instead of DOCTYPE`);
-    }
-    return { entities, i };
-  }
-  readEntityExp(xmlData, i) {
-    i = skipWhitespace(xmlData, i);
-    const startIndex = i;
-    while (i < xmlData.length && !/\s/.test(xmlData[i]) && xmlData[i] !== '"' && xmlData[i] !== "'") {
-      i++;
-    }
-    let entityName = xmlData.substring(startIndex, i);
-    validateEntityName2(entityName, { xmlVersion: this.xmlVersion });
-    i = skipWhitespace(xmlData, i);
-    if (!this.suppressValidationErr) {
-      if (xmlData.substring(i, i + 6).toUpperCase() === "SYSTEM") {
-        throw new Error("External entities are not supported");
-      } else if (xmlData[i] === "%") {
-        throw new Error("Parameter entities are not supported");
-      }
-    }
-    let entityValue = "";
-    [i, entityValue] = this.readIdentifierVal(xmlData, i, "entity");
-    if (this.options.enabled !== false && this.options.maxEntitySize != null && entityValue.length > this.options.maxEntitySize) {
-      throw new Error(
-        `Entity "${entityName}" size (${entityValue.length}) exceeds maximum allowed size (${this.options.maxEntitySize})`
-      );
-    }
-    i--;
-    return [entityName, entityValue, i];
-  }
-  readNotationExp(xmlData, i) {
-    i = skipWhitespace(xmlData, i);
-    const startIndex = i;
-    while (i < xmlData.length && !/\s/.test(xmlData[i])) {
-      i++;
-    }
-    let notationName = xmlData.substring(startIndex, i);
-    !this.suppressValidationErr && validateEntityName2(notationName, { xmlVersion: this.xmlVersion });
-    i = skipWhitespace(xmlData, i);
-    const identifierType = xmlData.substring(i, i + 6).toUpperCase();
-    if (!this.suppressValidationErr && identifierType !== "SYSTEM" && identifierType !== "PUBLIC") {
-      throw new Error(`Expected SYSTEM or PUBLIC, found "${identifierType}"`);
-    }
-    i += identifierType.length;
-    i = skipWhitespace(xmlData, i);
-    let publicIdentifier = null;
-    let systemIdentifier = null;
-    if (identifierType === "PUBLIC") {
-      [i, publicIdentifier] = this.readIdentifierVal(xmlData, i, "publicIdentifier");
-      i = skipWhitespace(xmlData, i);
-      if (xmlData[i] === '"' || xmlData[i] === "'") {
-        [i, systemIdentifier] = this.readIdentifierVal(xmlData, i, "systemIdentifier");
-      }
-    } else if (identifierType === "SYSTEM") {
-      [i, systemIdentifier] = this.readIdentifierVal(xmlData, i, "systemIdentifier");
-      if (!this.suppressValidationErr && !systemIdentifier) {
-        throw new Error("Missing mandatory system identifier for SYSTEM notation");
-      }
-    }
-    return { notationName, publicIdentifier, systemIdentifier, index: --i };
-  }
-  readIdentifierVal(xmlData, i, type) {
-    let identifierVal = "";
-    const startChar = xmlData[i];
-    if (startChar !== '"' && startChar !== "'") {
-      throw new Error(`Expected quoted string, found "${startChar}"`);
-    }
-    i++;
-    const startIndex = i;
-    while (i < xmlData.length && xmlData[i] !== startChar) {
-      i++;
-    }
-    identifierVal = xmlData.substring(startIndex, i);
-    if (xmlData[i] !== startChar) {
-      throw new Error(`Unterminated ${type} value`);
-    }
-    i++;
-    return [i, identifierVal];
-  }
-  readElementExp(xmlData, i) {
-    i = skipWhitespace(xmlData, i);
-    const startIndex = i;
-    while (i < xmlData.length && !/\s/.test(xmlData[i])) {
-      i++;
-    }
-    let elementName = xmlData.substring(startIndex, i);
-    if (!this.suppressValidationErr && !qName(elementName, { xmlVersion: this.xmlVersion })) {
-      throw new Error(`Invalid element name: "${elementName}"`);
-    }
-    i = skipWhitespace(xmlData, i);
-    let contentModel = "";
-    if (xmlData[i] === "E" && hasSeq(xmlData, "MPTY", i)) i += 4;
-    else if (xmlData[i] === "A" && hasSeq(xmlData, "NY", i)) i += 2;
-    else if (xmlData[i] === "(") {
-      i++;
-      const startIndex2 = i;
-      while (i < xmlData.length && xmlData[i] !== ")") {
-        i++;
-      }
-      contentModel = xmlData.substring(startIndex2, i);
-      if (xmlData[i] !== ")") {
-        throw new Error("Unterminated content model");
-      }
-    } else if (!this.suppressValidationErr) {
-      throw new Error(`Invalid Element Expression, found "${xmlData[i]}"`);
-    }
-    return {
-      elementName,
-      contentModel: contentModel.trim(),
-      index: i
-    };
-  }
-  readAttlistExp(xmlData, i) {
-    i = skipWhitespace(xmlData, i);
-    let startIndex = i;
-    while (i < xmlData.length && !/\s/.test(xmlData[i])) {
-      i++;
-    }
-    let elementName = xmlData.substring(startIndex, i);
-    validateEntityName2(elementName, { xmlVersion: this.xmlVersion });
-    i = skipWhitespace(xmlData, i);
-    startIndex = i;
-    while (i < xmlData.length && !/\s/.test(xmlData[i])) {
-      i++;
-    }
-    let attributeName = xmlData.substring(startIndex, i);
-    if (!validateEntityName2(attributeName, { xmlVersion: this.xmlVersion })) {
-      throw new Error(`Invalid attribute name: "${attributeName}"`);
-    }
-    i = skipWhitespace(xmlData, i);
-    let attributeType = "";
-    if (xmlData.substring(i, i + 8).toUpperCase() === "NOTATION") {
-      attributeType = "NOTATION";
-      i += 8;
-      i = skipWhitespace(xmlData, i);
-      if (xmlData[i] !== "(") {
-        throw new Error(`Expected '(', found "${xmlData[i]}"`);
-      }
-      i++;
-      let allowedNotations = [];
-      while (i < xmlData.length && xmlData[i] !== ")") {
-        const startIndex2 = i;
-        while (i < xmlData.length && xmlData[i] !== "|" && xmlData[i] !== ")") {
-          i++;
-        }
-        let notation = xmlData.substring(startIndex2, i);
-        notation = notation.trim();
-        if (!validateEntityName2(notation, { xmlVersion: this.xmlVersion })) {
-          throw new Error(`Invalid notation name: "${notation}"`);
-        }
-        allowedNotations.push(notation);
-        if (xmlData[i] === "|") {
-          i++;
-          i = skipWhitespace(xmlData, i);
-        }
-      }
-      if (xmlData[i] !== ")") {
-        throw new Error("Unterminated list of notations");
-      }
-      i++;
-      attributeType += " (" + allowedNotations.join("|") + ")";
-    } else {
-      const startIndex2 = i;
-      while (i < xmlData.length && !/\s/.test(xmlData[i])) {
-        i++;
-      }
-      attributeType += xmlData.substring(startIndex2, i);
-      const validTypes = ["CDATA", "ID", "IDREF", "IDREFS", "ENTITY", "ENTITIES", "NMTOKEN", "NMTOKENS"];
-      if (!this.suppressValidationErr && !validTypes.includes(attributeType.toUpperCase())) {
-        throw new Error(`Invalid attribute type: "${attributeType}"`);
-      }
-    }
-    i = skipWhitespace(xmlData, i);
-    let defaultValue = "";
-    if (xmlData.substring(i, i + 8).toUpperCase() === "#REQUIRED") {
-      defaultValue = "#REQUIRED";
-      i += 8;
-    } else if (xmlData.substring(i, i + 7).toUpperCase() === "#IMPLIED") {
-      defaultValue = "#IMPLIED";
-      i += 7;
-    } else {
-      [i, defaultValue] = this.readIdentifierVal(xmlData, i, "ATTLIST");
-    }
-    return {
-      elementName,
-      attributeName,
-      attributeType,
-      defaultValue,
-      index: i
-    };
-  }
-};
-var skipWhitespace = (data, index) => {
-  while (index < data.length && /\s/.test(data[index])) {
-    index++;
-  }
-  return index;
-};
-function hasSeq(data, seq, i) {
-  for (let j = 0; j < seq.length; j++) {
-    if (seq[j] !== data[i + j + 1]) return false;
-  }
-  return true;
-}
-function validateEntityName2(name, xmlVersion) {
-  if (qName(name, { xmlVersion }))
-    return name;
-  else
-    throw new Error(`Invalid entity name ${name}`);
-}
-
-// node_modules/anynum/digitTable.js
-var SCRIPT_ZEROS = [
-  // Basic Latin (ASCII) — included for completeness / pass-through
-  48,
-  // 0-9
-  // Arabic scripts
-  1632,
-  // Arabic-Indic ٠١٢٣٤٥٦٧٨٩
-  1776,
-  // Extended Arabic-Indic (Urdu/Persian/Sindhi) ۰۱۲۳
-  // Indic scripts
-  2406,
-  // Devanagari ०१२३४५६७८९
-  2534,
-  // Bengali ০১২৩৪৫৬৭৮৯
-  2662,
-  // Gurmukhi ੦੧੨੩੪੫੬੭੮੯
-  2790,
-  // Gujarati ૦૧૨૩૪૫૬૭૮૯
-  2918,
-  // Odia ୦୧୨୩୪୫୬୭୮୯
-  3046,
-  // Tamil ௦௧௨௩௪௫௬௭௮௯
-  3174,
-  // Telugu ౦౧౨౩౪౫౬౭౮౯
-  3302,
-  // Kannada ೦೧೨೩೪೫೬೭೮೯
-  3430,
-  // Malayalam ൦൧൨൩൪൫൬൭൮൯
-  3558,
-  // Sinhala Archaic ෦෧෨෩෪෫෬෭෮෯
-  // Southeast Asian scripts
-  3664,
-  // Thai ๐๑๒๓๔๕๖๗๘๙
-  3792,
-  // Lao ໐໑໒໓໔໕໖໗໘໙
-  3872,
-  // Tibetan ༠༡༢༣༤༥༦༧༨༩
-  4160,
-  // Myanmar ၀၁၂၃၄၅၆၇၈၉
-  4240,
-  // Myanmar Shan ႐႑႒႓႔႕႖႗႘႙
-  6112,
-  // Khmer ០១២៣៤៥៦៧៨៩
-  6160,
-  // Mongolian ᠐᠑᠒᠓᠔᠕᠖᠗᠘᠙
-  6470,
-  // Limbu ᥆᥇᥈᥉᥊᥋᥌᥍᥎᥏
-  6608,
-  // New Tai Lue ᧐᧑᧒᧓᧔᧕᧖᧗᧘᧙
-  6784,
-  // Tai Tham Hora ᪀᪁᪂᪃᪄᪅᪆᪇᪈᪉
-  6800,
-  // Tai Tham Tham ᪐᪑᪒᪓᪔᪕᪖᪗᪘᪙
-  6992,
-  // Balinese ᭐᭑᭒᭓᭔᭕᭖᭗᭘᭙
-  7088,
-  // Sundanese ᮰᮱᮲᮳᮴᮵᮶᮷᮸᮹
-  7232,
-  // Lepcha ᱀᱁᱂᱃᱄᱅᱆᱇᱈᱉
-  7248,
-  // Ol Chiki ᱐᱑᱒᱓᱔᱕᱖᱗᱘᱙
-  // Fullwidth (CJK context)
-  65296,
-  // Fullwidth ０１２３４５６７８９
-  // Mathematical digit variants (Unicode math block)
-  120782,
-  // Mathematical Bold
-  120792,
-  // Mathematical Double-Struck
-  120802,
-  // Mathematical Sans-Serif
-  120812,
-  // Mathematical Sans-Serif Bold
-  120822,
-  // Mathematical Monospace
-  // Other scripts
-  66720,
-  // Osmanya 𐒠𐒡𐒢𐒣𐒤𐒥𐒦𐒧𐒨𐒩
-  68912,
-  // Hanifi Rohingya 𐴰𐴱𐴲𐴳𐴴𐴵𐴶𐴷𐴸𐴹
-  69734,
-  // Brahmi 𑁦𑁧𑁨𑁩𑁪𑁫𑁬𑁭𑁮𑁯
-  69872,
-  // Sora Sompeng 𑃰𑃱𑃲𑃳𑃴𑃵𑃶𑃷𑃸𑃹
-  69942,
-  // Chakma 𑄶𑄷𑄸𑄹𑄺𑄻𑄼𑄽𑄾𑄿
-  70096,
-  // Sharada 𑇐𑇑𑇒𑇓𑇔𑇕𑇖𑇗𑇘𑇙
-  70384,
-  // Khudawadi 𑋰𑋱𑋲𑋳𑋴𑋵𑋶𑋷𑋸𑋹
-  70736,
-  // Newa 𑑐𑑑𑑒𑑓𑑔𑑕𑑖𑑗𑑘𑑙
-  70864,
-  // Tirhuta 𑓐𑓑𑓒𑓓𑓔𑓕𑓖𑓗𑓘𑓙
-  71248,
-  // Modi 𑙐𑙑𑙒𑙓𑙔𑙕𑙖𑙗𑙘𑙙
-  71360,
-  // Takri 𑛀𑛁𑛂𑛃𑛄𑛅𑛆𑛇𑛈𑛉
-  71472,
-  // Ahom 𑜰𑜱𑜲𑜳𑜴𑜵𑜶𑜷𑜸𑜹
-  71904,
-  // Warang Citi 𑣠𑣡𑣢𑣣𑣤𑣥𑣦𑣧𑣨𑣩
-  72016,
-  // Dives Akuru 𑥐𑥑𑥒𑥓𑥔𑥕𑥖𑥗𑥘𑥙
-  72688,
-  // Khitan Small Script 𑯰𑯱𑯲𑯳𑯴𑯵𑯶𑯷𑯸𑯹
-  72784,
-  // Bhaiksuki 𑱐𑱑𑱒𑱓𑱔𑱕𑱖𑱗𑱘𑱙
-  73040,
-  // Masaram Gondi 𑵐𑵑𑵒𑵓𑵔𑵕𑵖𑵗𑵘𑵙
-  73120,
-  // Gunjala Gondi 𑶠𑶡𑶢𑶣𑶤𑶥𑶦𑶧𑶨𑶩
-  73552,
-  // Kawi 𑽐𑽑𑽒𑽓𑽔𑽕𑽖𑽗𑽘𑽙
-  92768,
-  // Mro 𖩠𖩡𖩢𖩣𖩤𖩥𖩦𖩧𖩨𖩩
-  92864,
-  // Tangsa 𖫀𖫁𖫂𖫃𖫄𖫅𖫆𖫇𖫈𖫉
-  93008,
-  // Pahawh Hmong 𖭐𖭑𖭒𖭓𖭔𖭕𖭖𖭗𖭘𖭙
-  123200,
-  // Nyiakeng Puachue Hmong 𞅀𞅁𞅂𞅃𞅄𞅅𞅆𞅇𞅈𞅉
-  123632,
-  // Wancho 𞋰𞋱𞋲𞋳𞋴𞋵𞋶𞋷𞋸𞋹
-  124144,
-  // Nag Mundari 𞓰𞓱𞓲𞓳𞓴𞓵𞓶𞓷𞓸𞓹
-  125264,
-  // Adlam 𞥐𞥑𞥒𞥓𞥔𞥕𞥖𞥗𞥘𞥙
-  130032
-  // Segmented digit symbols 🯰🯱🯲🯳🯴🯵🯶🯷🯸🯹
-];
-var NOT_DIGIT = 255;
-var HIGH_MAP = /* @__PURE__ */ new Map();
-var LOW_MAX = 65535;
-var LOW_MIN = 1632;
-var TABLE_OFFSET = LOW_MIN;
-var TABLE_SIZE = LOW_MAX - LOW_MIN + 1;
-var TABLE = new Uint8Array(TABLE_SIZE).fill(NOT_DIGIT);
-for (const zero of SCRIPT_ZEROS) {
-  for (let d = 0; d < 10; d++) {
-    const cp = zero + d;
-    if (cp <= LOW_MAX) {
-      TABLE[cp - TABLE_OFFSET] = d;
-    } else {
-      HIGH_MAP.set(cp, d);
-    }
-  }
-}
-
-// node_modules/anynum/anynum.js
-var CHAR_0 = 48;
-var CHAR_9 = 57;
-var CHAR_MINUS = 45;
-var MINUS_SET = /* @__PURE__ */ new Set([8722, 65293, 65123]);
-function anynum(str) {
-  if (typeof str !== "string") return str;
-  const len = str.length;
-  if (len === 0) return str;
-  let firstHit = -1;
-  for (let i = 0; i < len; i++) {
-    const cc = str.charCodeAt(i);
-    if (cc >= CHAR_0 && cc <= CHAR_9 || cc === CHAR_MINUS) continue;
-    if (cc < TABLE_OFFSET) {
-      if (MINUS_SET.has(cc)) {
-        firstHit = i;
-        break;
-      }
-      continue;
-    }
-    if (cc >= 55296 && cc <= 56319) {
-      if (i + 1 < len) {
-        const low = str.charCodeAt(i + 1);
-        if (low >= 56320 && low <= 57343) {
-          const cp = 65536 + (cc - 55296 << 10) + (low - 56320);
-          if (HIGH_MAP.has(cp)) {
-            firstHit = i;
-            break;
-          }
-        }
-      }
-      continue;
-    }
-    if (TABLE[cc - TABLE_OFFSET] !== NOT_DIGIT || MINUS_SET.has(cc)) {
-      firstHit = i;
-      break;
-    }
-  }
-  if (firstHit === -1) return str;
-  const chars = [];
-  if (firstHit > 0) chars.push(str.slice(0, firstHit));
-  for (let i = firstHit; i < len; i++) {
-    const cc = str.charCodeAt(i);
-    if (cc >= CHAR_0 && cc <= CHAR_9 || cc === CHAR_MINUS) {
-      chars.push(str[i]);
-      continue;
-    }
-    if (cc < TABLE_OFFSET) {
-      chars.push(MINUS_SET.has(cc) ? "-" : str[i]);
-      continue;
-    }
-    if (cc >= 55296 && cc <= 56319) {
-      if (i + 1 < len) {
-        const low = str.charCodeAt(i + 1);
-        if (low >= 56320 && low <= 57343) {
-          const cp = 65536 + (cc - 55296 << 10) + (low - 56320);
-          const d2 = HIGH_MAP.get(cp);
-          if (d2 !== void 0) {
-            chars.push(String.fromCharCode(d2 + 48));
-            i++;
-            continue;
-          }
-        }
-      }
-      chars.push(str[i]);
-      continue;
-    }
-    if (MINUS_SET.has(cc)) {
-      chars.push("-");
-      continue;
-    }
-    const d = TABLE[cc - TABLE_OFFSET];
-    chars.push(d !== NOT_DIGIT ? String.fromCharCode(d + 48) : str[i]);
-  }
-  return chars.join("");
-}
-var anynum_default = anynum;
-
-// node_modules/strnum/strnum.js
-var hexRegex = /^[-+]?0x[a-fA-F0-9]+$/;
-var binRegex = /^0b[01]+$/;
-var octRegex = /^0o[0-7]+$/;
-var numRegex = /^([\-\+])?(0*)([0-9]*(\.[0-9]*)?)$/;
-var consider = {
-  hex: true,
-  binary: false,
-  octal: false,
-  leadingZeros: true,
-  decimalPoint: ".",
-  eNotation: true,
-  //skipLike: /regex/,
-  infinity: "original",
-  // "null", "infinity" (Infinity type), "string" ("Infinity" (the string literal))
-  unicode: false
-};
-function toNumber(str, options = {}) {
-  options = Object.assign({}, consider, options);
-  if (!str || typeof str !== "string") return str;
-  let trimmedStr = str.trim();
-  if (trimmedStr.length === 0) return str;
-  else if (options.skipLike !== void 0 && options.skipLike.test(trimmedStr)) return str;
-  else if (trimmedStr === "0") return 0;
-  if (options.unicode) {
-    trimmedStr = anynum_default(trimmedStr);
-    if (trimmedStr === "0") return 0;
-  }
-  if (options.hex && hexRegex.test(trimmedStr)) {
-    return parse_int(trimmedStr, 16);
-  } else if (options.binary && binRegex.test(trimmedStr)) {
-    return parse_int(trimmedStr, 2);
-  } else if (options.octal && octRegex.test(trimmedStr)) {
-    return parse_int(trimmedStr, 8);
-  } else if (!isFinite(trimmedStr)) {
-    const num = Number(trimmedStr);
-    if (Number.isNaN(num)) return str;
-    return handleInfinity(str, num, options);
-  } else if (trimmedStr.includes("e") || trimmedStr.includes("E")) {
-    return resolveEnotation(str, trimmedStr, options);
-  } else {
-    const match = numRegex.exec(trimmedStr);
-    if (match) {
-      const sign = match[1] || "";
-      const leadingZeros = match[2];
-      let numTrimmedByZeros = trimZeros(match[3]);
-      const decimalAdjacentToLeadingZeros = sign ? (
-        // 0., -00., 000.
-        trimmedStr[leadingZeros.length + 1] === "."
-      ) : trimmedStr[leadingZeros.length] === ".";
-      if (!options.leadingZeros && (leadingZeros.length > 1 || leadingZeros.length === 1 && !decimalAdjacentToLeadingZeros)) {
-        return str;
-      } else {
-        const num = Number(trimmedStr);
-        const parsedStr = String(num);
-        if (num === 0) return num;
-        if (parsedStr.search(/[eE]/) !== -1) {
-          if (options.eNotation) return num;
-          else return str;
-        } else if (trimmedStr.indexOf(".") !== -1) {
-          if (parsedStr === "0") return num;
-          else if (parsedStr === numTrimmedByZeros) return num;
-          else if (parsedStr === `${sign}${numTrimmedByZeros}`) return num;
-          else return str;
-        }
-        let n = leadingZeros ? numTrimmedByZeros : trimmedStr;
-        if (leadingZeros) {
-          return n === parsedStr || sign + n === parsedStr ? num : str;
-        } else {
-          return n === parsedStr || n === sign + parsedStr ? num : str;
-        }
-      }
-    } else {
-      return str;
-    }
-  }
-}
-var eNotationRegx = /^([-+])?(0*)(\d*(\.\d*)?[eE][-\+]?\d+)$/;
-function resolveEnotation(str, trimmedStr, options) {
-  if (!options.eNotation) return str;
-  const notation = trimmedStr.match(eNotationRegx);
-  if (notation) {
-    let sign = notation[1] || "";
-    const eChar = notation[3].indexOf("e") === -1 ? "E" : "e";
-    const leadingZeros = notation[2];
-    const eAdjacentToLeadingZeros = sign ? (
-      // 0E.
-      trimmedStr[leadingZeros.length + 1] === eChar
-    ) : trimmedStr[leadingZeros.length] === eChar;
-    if (leadingZeros.length > 1 && eAdjacentToLeadingZeros) return str;
-    else if (leadingZeros.length === 1 && (notation[3].startsWith(`.${eChar}`) || notation[3][0] === eChar)) {
-      return Number(trimmedStr);
-    } else if (leadingZeros.length > 0) {
-      if (options.leadingZeros && !eAdjacentToLeadingZeros) {
-        return Number(trimmedStr);
-      } else return str;
-    } else {
-      return Number(trimmedStr);
-    }
-  } else {
-    return str;
-  }
-}
-function trimZeros(numStr) {
-  if (numStr && numStr.indexOf(".") !== -1) {
-    let end = numStr.length;
-    while (end > 0 && numStr.charCodeAt(end - 1) === 48) end--;
-    numStr = numStr.slice(0, end);
-    if (numStr === ".") numStr = "0";
-    else if (numStr[0] === ".") numStr = "0" + numStr;
-    else if (numStr[numStr.length - 1] === ".") numStr = numStr.substring(0, numStr.length - 1);
-    return numStr;
-  }
-  return numStr;
-}
-function parse_int(numStr, base) {
-  const str = numStr.trim();
-  if (base === 2 || base === 8) numStr = str.substring(2);
-  if (parseInt) return parseInt(numStr, base);
-  else if (Number.parseInt) return Number.parseInt(numStr, base);
-  else if (window && window.parseInt) return window.parseInt(numStr, base);
-  else throw new Error("parseInt, Number.parseInt, window.parseInt are not supported");
-}
-function handleInfinity(str, num, options) {
-  const isPositive = num === Infinity;
-  switch (options.infinity.toLowerCase()) {
-    case "null":
-      return null;
-    case "infinity":
-      return num;
-    // Return Infinity or -Infinity
-    case "string":
-      return isPositive ? "Infinity" : "-Infinity";
-    case "original":
-    default:
-      return str;
-  }
-}
-
-// node_modules/fast-xml-parser/src/ignoreAttributes.js
-function getIgnoreAttributesFn(ignoreAttributes) {
-  if (typeof ignoreAttributes === "function") {
-    return ignoreAttributes;
-  }
-  if (Array.isArray(ignoreAttributes)) {
-    return (attrName) => {
-      for (const pattern of ignoreAttributes) {
-        if (typeof pattern === "string" && attrName === pattern) {
-          return true;
-        }
-        if (pattern instanceof RegExp && pattern.test(attrName)) {
-          return true;
-        }
-      }
-    };
-  }
-  return () => false;
-}
-
-// node_modules/path-expression-matcher/src/Expression.js
-var Expression = class {
-  /**
-   * Create a new Expression
-   * @param {string} pattern - Pattern string (e.g., "root.users.user", "..user[id]")
-   * @param {Object} options - Configuration options
-   * @param {string} options.separator - Path separator (default: '.')
-   */
-  constructor(pattern, options = {}, data) {
-    this.pattern = pattern;
-    this.separator = options.separator || ".";
-    this.segments = this._parse(pattern);
-    this.data = data;
-    this._hasDeepWildcard = this.segments.some((seg) => seg.type === "deep-wildcard");
-    this._hasAttributeCondition = this.segments.some((seg) => seg.attrName !== void 0);
-    this._hasPositionSelector = this.segments.some((seg) => seg.position !== void 0);
-  }
-  /**
-   * Parse pattern string into segments
-   * @private
-   * @param {string} pattern - Pattern to parse
-   * @returns {Array} Array of segment objects
-   */
-  _parse(pattern) {
-    const segments = [];
-    let i = 0;
-    let currentPart = "";
-    while (i < pattern.length) {
-      if (pattern[i] === this.separator) {
-        if (i + 1 < pattern.length && pattern[i + 1] === this.separator) {
-          if (currentPart.trim()) {
-            segments.push(this._parseSegment(currentPart.trim()));
-            currentPart = "";
-          }
-          segments.push({ type: "deep-wildcard" });
-          i += 2;
-        } else {
-          if (currentPart.trim()) {
-            segments.push(this._parseSegment(currentPart.trim()));
-          }
-          currentPart = "";
-          i++;
-        }
-      } else {
-        currentPart += pattern[i];
-        i++;
-      }
-    }
-    if (currentPart.trim()) {
-      segments.push(this._parseSegment(currentPart.trim()));
-    }
-    return segments;
-  }
-  /**
-   * Parse a single segment
-   * @private
-   * @param {string} part - Segment string (e.g., "user", "ns::user", "user[id]", "ns::user:first")
-   * @returns {Object} Segment object
-   */
-  _parseSegment(part) {
-    const segment = { type: "tag" };
-    let bracketContent = null;
-    let withoutBrackets = part;
-    const bracketMatch = part.match(/^([^\[]+)(\[[^\]]*\])(.*)$/);
-    if (bracketMatch) {
-      withoutBrackets = bracketMatch[1] + bracketMatch[3];
-      if (bracketMatch[2]) {
-        const content = bracketMatch[2].slice(1, -1);
-        if (content) {
-          bracketContent = content;
-        }
-      }
-    }
-    let namespace = void 0;
-    let tagAndPosition = withoutBrackets;
-    if (withoutBrackets.includes("::")) {
-      const nsIndex = withoutBrackets.indexOf("::");
-      namespace = withoutBrackets.substring(0, nsIndex).trim();
-      tagAndPosition = withoutBrackets.substring(nsIndex + 2).trim();
-      if (!namespace) {
-        throw new Error(`Invalid namespace in pattern: ${part}`);
-      }
-    }
-    let tag = void 0;
-    let positionMatch = null;
-    if (tagAndPosition.includes(":")) {
-      const colonIndex = tagAndPosition.lastIndexOf(":");
-      const tagPart = tagAndPosition.substring(0, colonIndex).trim();
-      const posPart = tagAndPosition.substring(colonIndex + 1).trim();
-      const isPositionKeyword = ["first", "last", "odd", "even"].includes(posPart) || /^nth\(\d+\)$/.test(posPart);
-      if (isPositionKeyword) {
-        tag = tagPart;
-        positionMatch = posPart;
-      } else {
-        tag = tagAndPosition;
-      }
-    } else {
-      tag = tagAndPosition;
-    }
-    if (!tag) {
-      throw new Error(`Invalid segment pattern: ${part}`);
-    }
-    segment.tag = tag;
-    if (namespace) {
-      segment.namespace = namespace;
-    }
-    if (bracketContent) {
-      if (bracketContent.includes("=")) {
-        const eqIndex = bracketContent.indexOf("=");
-        segment.attrName = bracketContent.substring(0, eqIndex).trim();
-        segment.attrValue = bracketContent.substring(eqIndex + 1).trim();
-      } else {
-        segment.attrName = bracketContent.trim();
-      }
-    }
-    if (positionMatch) {
-      const nthMatch = positionMatch.match(/^nth\((\d+)\)$/);
-      if (nthMatch) {
-        segment.position = "nth";
-        segment.positionValue = parseInt(nthMatch[1], 10);
-      } else {
-        segment.position = positionMatch;
-      }
-    }
-    return segment;
-  }
-  /**
-   * Get the number of segments
-   * @returns {number}
-   */
-  get length() {
-    return this.segments.length;
-  }
-  /**
-   * Check if expression contains deep wildcard
-   * @returns {boolean}
-   */
-  hasDeepWildcard() {
-    return this._hasDeepWildcard;
-  }
-  /**
-   * Check if expression has attribute conditions
-   * @returns {boolean}
-   */
-  hasAttributeCondition() {
-    return this._hasAttributeCondition;
-  }
-  /**
-   * Check if expression has position selectors
-   * @returns {boolean}
-   */
-  hasPositionSelector() {
-    return this._hasPositionSelector;
-  }
-  /**
-   * Get string representation
-   * @returns {string}
-   */
-  toString() {
-    return this.pattern;
-  }
-};
-
-// node_modules/path-expression-matcher/src/ExpressionSet.js
-var ExpressionSet = class {
-  constructor() {
-    this._byDepthAndTag = /* @__PURE__ */ new Map();
-    this._wildcardByDepth = /* @__PURE__ */ new Map();
-    this._deepWildcards = [];
-    this._deepByTerminalTag = /* @__PURE__ */ new Map();
-    this._patterns = /* @__PURE__ */ new Set();
-    this._sealed = false;
-  }
-  /**
-   * Add an Expression to the set.
-   * Duplicate patterns (same pattern string) are silently ignored.
-   *
-   * @param {import('./Expression.js').default} expression - A pre-constructed Expression instance
-   * @returns {this} for chaining
-   * @throws {TypeError} if called after seal()
-   *
-   * @example
-   * set.add(new Expression('root.users.user'));
-   * set.add(new Expression('..script'));
-   */
-  add(expression) {
-    if (this._sealed) {
-      throw new TypeError(
-        "ExpressionSet is sealed. Create a new ExpressionSet to add more expressions."
-      );
-    }
-    if (this._patterns.has(expression.pattern)) return this;
-    this._patterns.add(expression.pattern);
-    if (expression.hasDeepWildcard()) {
-      const lastSeg2 = expression.segments[expression.segments.length - 1];
-      if (lastSeg2 && lastSeg2.type !== "deep-wildcard" && lastSeg2.tag !== "*") {
-        const tag2 = lastSeg2.tag;
-        if (!this._deepByTerminalTag.has(tag2)) this._deepByTerminalTag.set(tag2, []);
-        this._deepByTerminalTag.get(tag2).push(expression);
-      } else {
-        this._deepWildcards.push(expression);
-      }
-      return this;
-    }
-    const depth = expression.length;
-    const lastSeg = expression.segments[expression.segments.length - 1];
-    const tag = lastSeg?.tag;
-    if (!tag || tag === "*") {
-      if (!this._wildcardByDepth.has(depth)) this._wildcardByDepth.set(depth, []);
-      this._wildcardByDepth.get(depth).push(expression);
-    } else {
-      const key = `${depth}:${tag}`;
-      if (!this._byDepthAndTag.has(key)) this._byDepthAndTag.set(key, []);
-      this._byDepthAndTag.get(key).push(expression);
-    }
-    return this;
-  }
-  /**
-   * Add multiple expressions at once.
-   *
-   * @param {import('./Expression.js').default[]} expressions - Array of Expression instances
-   * @returns {this} for chaining
-   *
-   * @example
-   * set.addAll([
-   *   new Expression('root.users.user'),
-   *   new Expression('root.config.setting'),
-   * ]);
-   */
-  addAll(expressions) {
-    for (const expr of expressions) this.add(expr);
-    return this;
-  }
-  /**
-   * Check whether a pattern string is already present in the set.
-   *
-   * @param {import('./Expression.js').default} expression
-   * @returns {boolean}
-   */
-  has(expression) {
-    return this._patterns.has(expression.pattern);
-  }
-  /**
-   * Number of expressions in the set.
-   * @type {number}
-   */
-  get size() {
-    return this._patterns.size;
-  }
-  /**
-   * Seal the set against further modifications.
-   * Useful to prevent accidental mutations after config is built.
-   * Calling add() or addAll() on a sealed set throws a TypeError.
-   *
-   * @returns {this}
-   */
-  seal() {
-    this._sealed = true;
-    return this;
-  }
-  /**
-   * Whether the set has been sealed.
-   * @type {boolean}
-   */
-  get isSealed() {
-    return this._sealed;
-  }
-  /**
-   * Test whether the matcher's current path matches any expression in the set.
-   *
-   * Evaluation order (cheapest → most expensive):
-   *  1. Exact depth + tag bucket  — O(1) lookup, typically 0–2 expressions
-   *  2. Depth-only wildcard bucket — O(1) lookup, rare
-   *  3. Deep-wildcard list         — always checked, but usually small
-   *
-   * @param {import('./Matcher.js').default} matcher - Matcher instance (or readOnly view)
-   * @returns {boolean} true if any expression matches the current path
-   *
-   * @example
-   * if (stopNodes.matchesAny(matcher)) {
-   *   // handle stop node
-   * }
-   */
-  matchesAny(matcher) {
-    return this.findMatch(matcher) !== null;
-  }
-  /**
-  * Find and return the first Expression that matches the matcher's current path.
-  *
-  * Uses the same evaluation order as matchesAny (cheapest → most expensive):
-  *  1. Exact depth + tag bucket
-  *  2. Depth-only wildcard bucket
-  *  3. Deep-wildcard list
-  *
-  * @param {import('./Matcher.js').default} matcher - Matcher instance (or readOnly view)
-  * @returns {import('./Expression.js').default | null} the first matching Expression, or null
-  *
-  * @example
-  * const expr = stopNodes.findMatch(matcher);
-  * if (expr) {
-  *   // access expr.config, expr.pattern, etc.
-  * }
-  */
-  findMatch(matcher) {
-    const depth = matcher.getDepth();
-    const tag = matcher.getCurrentTag();
-    const exactKey = `${depth}:${tag}`;
-    const exactBucket = this._byDepthAndTag.get(exactKey);
-    if (exactBucket) {
-      for (let i = 0; i < exactBucket.length; i++) {
-        if (matcher.matches(exactBucket[i])) return exactBucket[i];
-      }
-    }
-    const wildcardBucket = this._wildcardByDepth.get(depth);
-    if (wildcardBucket) {
-      for (let i = 0; i < wildcardBucket.length; i++) {
-        if (matcher.matches(wildcardBucket[i])) return wildcardBucket[i];
-      }
-    }
-    const deepBucket = this._deepByTerminalTag.get(tag);
-    if (deepBucket) {
-      for (let i = 0; i < deepBucket.length; i++) {
-        if (matcher.matches(deepBucket[i])) return deepBucket[i];
-      }
-    }
-    for (let i = 0; i < this._deepWildcards.length; i++) {
-      if (matcher.matches(this._deepWildcards[i])) return this._deepWildcards[i];
-    }
-    return null;
-  }
-};
-
-// node_modules/path-expression-matcher/src/Matcher.js
-var MatcherView = class {
-  /**
-   * @param {Matcher} matcher - The parent Matcher instance to read from.
-   */
-  constructor(matcher) {
-    this._matcher = matcher;
-  }
-  /**
-   * Get the path separator used by the parent matcher.
-   * @returns {string}
-   */
-  get separator() {
-    return this._matcher.separator;
-  }
-  /**
-   * Get current tag name.
-   * @returns {string|undefined}
-   */
-  getCurrentTag() {
-    const path4 = this._matcher.path;
-    return path4.length > 0 ? path4[path4.length - 1].tag : void 0;
-  }
-  /**
-   * Get current namespace.
-   * @returns {string|undefined}
-   */
-  getCurrentNamespace() {
-    const path4 = this._matcher.path;
-    return path4.length > 0 ? path4[path4.length - 1].namespace : void 0;
-  }
-  /**
-   * Get current node's attribute value.
-   * @param {string} attrName
-   * @returns {*}
-   */
-  getAttrValue(attrName) {
-    const path4 = this._matcher.path;
-    if (path4.length === 0) return void 0;
-    return path4[path4.length - 1].values?.[attrName];
-  }
-  /**
-   * Check if current node has an attribute.
-   * @param {string} attrName
-   * @returns {boolean}
-   */
-  hasAttr(attrName) {
-    const path4 = this._matcher.path;
-    if (path4.length === 0) return false;
-    const current = path4[path4.length - 1];
-    return current.values !== void 0 && attrName in current.values;
-  }
-  /**
-   * Get the value of a "kept" attribute from the nearest ancestor (or
-   * current node) that declared it via `push(tag, attrs, ns, { keep: [...] })`.
-   * @param {string} attrName
-   * @returns {*}
-   */
-  getAnyParentAttr(attrName) {
-    return this._matcher.getAnyParentAttr(attrName);
-  }
-  /**
-   * Check whether any ancestor (or the current node) kept the given
-   * attribute via `push(tag, attrs, ns, { keep: [...] })`.
-   * @param {string} attrName
-   * @returns {boolean}
-   */
-  hasAnyParentAttr(attrName) {
-    return this._matcher.hasAnyParentAttr(attrName);
-  }
-  /**
-   * Get current node's sibling position (child index in parent).
-   * @returns {number}
-   */
-  getPosition() {
-    const path4 = this._matcher.path;
-    if (path4.length === 0) return -1;
-    return path4[path4.length - 1].position ?? 0;
-  }
-  /**
-   * Get current node's repeat counter (occurrence count of this tag name).
-   * @returns {number}
-   */
-  getCounter() {
-    const path4 = this._matcher.path;
-    if (path4.length === 0) return -1;
-    return path4[path4.length - 1].counter ?? 0;
-  }
-  /**
-   * Get current node's sibling index (alias for getPosition).
-   * @returns {number}
-   * @deprecated Use getPosition() or getCounter() instead
-   */
-  getIndex() {
-    return this.getPosition();
-  }
-  /**
-   * Get current path depth.
-   * @returns {number}
-   */
-  getDepth() {
-    return this._matcher.path.length;
-  }
-  /**
-   * Get path as string.
-   * @param {string} [separator] - Optional separator (uses default if not provided)
-   * @param {boolean} [includeNamespace=true]
-   * @returns {string}
-   */
-  toString(separator, includeNamespace = true) {
-    return this._matcher.toString(separator, includeNamespace);
-  }
-  /**
-   * Get path as array of tag names.
-   * @returns {string[]}
-   */
-  toArray() {
-    return this._matcher.path.map((n) => n.tag);
-  }
-  /**
-   * Match current path against an Expression.
-   * @param {Expression} expression
-   * @returns {boolean}
-   */
-  matches(expression) {
-    return this._matcher.matches(expression);
-  }
-  /**
-   * Match any expression in the given set against the current path.
-   * @param {ExpressionSet} exprSet
-   * @returns {boolean}
-   */
-  matchesAny(exprSet) {
-    return exprSet.matchesAny(this._matcher);
-  }
-};
-var Matcher = class {
-  /**
-   * Create a new Matcher.
-   * @param {Object} [options={}]
-   * @param {string} [options.separator='.'] - Default path separator
-   */
-  constructor(options = {}) {
-    this.separator = options.separator || ".";
-    this.path = [];
-    this.siblingStacks = [];
-    this._pathStringCache = null;
-    this._view = new MatcherView(this);
-    this._keptAttrs = [];
-  }
-  /**
-   * Push a new tag onto the path.
-   * @param {string} tagName
-   * @param {Object|null} [attrValues=null]
-   * @param {string|null} [namespace=null]
-   * @param {Object|null} [options=null]
-   * @param {string[]} [options.keep] - Names of attributes (from attrValues)
-   */
-  push(tagName, attrValues = null, namespace = null, options = null) {
-    this._pathStringCache = null;
-    if (this.path.length > 0) {
-      this.path[this.path.length - 1].values = void 0;
-    }
-    const currentLevel = this.path.length;
-    let level = this.siblingStacks[currentLevel];
-    if (!level) {
-      level = { counts: /* @__PURE__ */ new Map(), total: 0 };
-      this.siblingStacks[currentLevel] = level;
-    }
-    const siblingKey = namespace ? `${namespace}:${tagName}` : tagName;
-    const counter = level.counts.get(siblingKey) || 0;
-    const position = level.total;
-    level.counts.set(siblingKey, counter + 1);
-    level.total++;
-    const node = {
-      tag: tagName,
-      position,
-      counter
-    };
-    if (namespace !== null && namespace !== void 0) {
-      node.namespace = namespace;
-    }
-    if (attrValues !== null && attrValues !== void 0) {
-      node.values = attrValues;
-    }
-    this.path.push(node);
-    const depth = this.path.length;
-    const keep = options !== null ? options.keep : null;
-    if (keep !== null && keep !== void 0 && keep.length > 0 && attrValues) {
-      for (let i = 0; i < keep.length; i++) {
-        const name = keep[i];
-        if (attrValues[name] !== void 0) {
-          this._keptAttrs.push({ depth, name, value: attrValues[name] });
-        }
-      }
-    }
-  }
-  /**
-   * Pop the last tag from the path.
-   * @returns {Object|undefined} The popped node
-   */
-  pop() {
-    if (this.path.length === 0) return void 0;
-    this._pathStringCache = null;
-    const node = this.path.pop();
-    if (this.siblingStacks.length > this.path.length + 1) {
-      this.siblingStacks.length = this.path.length + 1;
-    }
-    const poppedDepth = this.path.length + 1;
-    while (this._keptAttrs.length > 0 && this._keptAttrs[this._keptAttrs.length - 1].depth >= poppedDepth) {
-      this._keptAttrs.pop();
-    }
-    return node;
-  }
-  /**
-   * Update current node's attribute values.
-   * Useful when attributes are parsed after push.
-   * @param {Object} attrValues
-   */
-  updateCurrent(attrValues) {
-    if (this.path.length > 0) {
-      const current = this.path[this.path.length - 1];
-      if (attrValues !== null && attrValues !== void 0) {
-        current.values = attrValues;
-      }
-    }
-  }
-  /**
-   * Get current tag name.
-   * @returns {string|undefined}
-   */
-  getCurrentTag() {
-    return this.path.length > 0 ? this.path[this.path.length - 1].tag : void 0;
-  }
-  /**
-   * Get current namespace.
-   * @returns {string|undefined}
-   */
-  getCurrentNamespace() {
-    return this.path.length > 0 ? this.path[this.path.length - 1].namespace : void 0;
-  }
-  /**
-   * Get current node's attribute value.
-   * @param {string} attrName
-   * @returns {*}
-   */
-  getAttrValue(attrName) {
-    if (this.path.length === 0) return void 0;
-    return this.path[this.path.length - 1].values?.[attrName];
-  }
-  /**
-   * Check if current node has an attribute.
-   * @param {string} attrName
-   * @returns {boolean}
-   */
-  hasAttr(attrName) {
-    if (this.path.length === 0) return false;
-    const current = this.path[this.path.length - 1];
-    return current.values !== void 0 && attrName in current.values;
-  }
-  /**
-   * Get the value of a "kept" attribute from the nearest ancestor (or
-   * current node) that declared it via `push(tag, attrs, ns, { keep: [...] })`.
-   * Unlike getAttrValue(), this works regardless of how deep the path has
-   * gone since the attribute was pushed — but only for attribute names that
-   * were explicitly marked with `keep` at push time. Cost is proportional to
-   * the number of currently-kept attributes (typically 0-3), not path depth.
-   * @param {string} attrName
-   * @returns {*} the value, or undefined if no ancestor kept this attribute
-   */
-  getAnyParentAttr(attrName) {
-    const kept = this._keptAttrs;
-    for (let i = kept.length - 1; i >= 0; i--) {
-      if (kept[i].name === attrName) return kept[i].value;
-    }
-    return void 0;
-  }
-  /**
-   * Check whether any ancestor (or the current node) kept the given
-   * attribute via `push(tag, attrs, ns, { keep: [...] })`.
-   * @param {string} attrName
-   * @returns {boolean}
-   */
-  hasAnyParentAttr(attrName) {
-    const kept = this._keptAttrs;
-    for (let i = kept.length - 1; i >= 0; i--) {
-      if (kept[i].name === attrName) return true;
-    }
-    return false;
-  }
-  /**
-   * Get current node's sibling position (child index in parent).
-   * @returns {number}
-   */
-  getPosition() {
-    if (this.path.length === 0) return -1;
-    return this.path[this.path.length - 1].position ?? 0;
-  }
-  /**
-   * Get current node's repeat counter (occurrence count of this tag name).
-   * @returns {number}
-   */
-  getCounter() {
-    if (this.path.length === 0) return -1;
-    return this.path[this.path.length - 1].counter ?? 0;
-  }
-  /**
-   * Get current node's sibling index (alias for getPosition).
-   * @returns {number}
-   * @deprecated Use getPosition() or getCounter() instead
-   */
-  getIndex() {
-    return this.getPosition();
-  }
-  /**
-   * Get current path depth.
-   * @returns {number}
-   */
-  getDepth() {
-    return this.path.length;
-  }
-  /**
-   * Get path as string.
-   * @param {string} [separator] - Optional separator (uses default if not provided)
-   * @param {boolean} [includeNamespace=true]
-   * @returns {string}
-   */
-  toString(separator, includeNamespace = true) {
-    const sep2 = separator || this.separator;
-    const isDefault = sep2 === this.separator && includeNamespace === true;
-    if (isDefault) {
-      if (this._pathStringCache !== null) {
-        return this._pathStringCache;
-      }
-      const result = this.path.map(
-        (n) => n.namespace ? `${n.namespace}:${n.tag}` : n.tag
-      ).join(sep2);
-      this._pathStringCache = result;
-      return result;
-    }
-    return this.path.map(
-      (n) => includeNamespace && n.namespace ? `${n.namespace}:${n.tag}` : n.tag
-    ).join(sep2);
-  }
-  /**
-   * Get path as array of tag names.
-   * @returns {string[]}
-   */
-  toArray() {
-    return this.path.map((n) => n.tag);
-  }
-  /**
-   * Reset the path to empty.
-   */
-  reset() {
-    this._pathStringCache = null;
-    this.path = [];
-    this.siblingStacks = [];
-    this._keptAttrs = [];
-  }
-  /**
-   * Match current path against an Expression.
-   * @param {Expression} expression
-   * @returns {boolean}
-   */
-  matches(expression) {
-    const segments = expression.segments;
-    if (segments.length === 0) {
-      return false;
-    }
-    if (expression.hasDeepWildcard()) {
-      return this._matchWithDeepWildcard(segments);
-    }
-    return this._matchSimple(segments);
-  }
-  /**
-   * @private
-   */
-  _matchSimple(segments) {
-    if (this.path.length !== segments.length) {
-      return false;
-    }
-    for (let i = 0; i < segments.length; i++) {
-      if (!this._matchSegment(segments[i], this.path[i], i === this.path.length - 1)) {
-        return false;
-      }
-    }
-    return true;
-  }
-  /**
-   * @private
-   */
-  _matchWithDeepWildcard(segments) {
-    let pathIdx = this.path.length - 1;
-    let segIdx = segments.length - 1;
-    while (segIdx >= 0 && pathIdx >= 0) {
-      const segment = segments[segIdx];
-      if (segment.type === "deep-wildcard") {
-        segIdx--;
-        if (segIdx < 0) {
-          return true;
-        }
-        const nextSeg = segments[segIdx];
-        let found = false;
-        for (let i = pathIdx; i >= 0; i--) {
-          if (this._matchSegment(nextSeg, this.path[i], i === this.path.length - 1)) {
-            pathIdx = i - 1;
-            segIdx--;
-            found = true;
-            break;
-          }
-        }
-        if (!found) {
-          return false;
-        }
-      } else {
-        if (!this._matchSegment(segment, this.path[pathIdx], pathIdx === this.path.length - 1)) {
-          return false;
-        }
-        pathIdx--;
-        segIdx--;
-      }
-    }
-    return segIdx < 0;
-  }
-  /**
-   * @private
-   */
-  _matchSegment(segment, node, isCurrentNode) {
-    if (segment.tag !== "*" && segment.tag !== node.tag) {
-      return false;
-    }
-    if (segment.namespace !== void 0) {
-      if (segment.namespace !== "*" && segment.namespace !== node.namespace) {
-        return false;
-      }
-    }
-    if (segment.attrName !== void 0) {
-      if (!isCurrentNode) {
-        return false;
-      }
-      if (!node.values || !(segment.attrName in node.values)) {
-        return false;
-      }
-      if (segment.attrValue !== void 0) {
-        if (String(node.values[segment.attrName]) !== String(segment.attrValue)) {
-          return false;
-        }
-      }
-    }
-    if (segment.position !== void 0) {
-      if (!isCurrentNode) {
-        return false;
-      }
-      const counter = node.counter ?? 0;
-      if (segment.position === "first" && counter !== 0) {
-        return false;
-      } else if (segment.position === "odd" && counter % 2 !== 1) {
-        return false;
-      } else if (segment.position === "even" && counter % 2 !== 0) {
-        return false;
-      } else if (segment.position === "nth" && counter !== segment.positionValue) {
-        return false;
-      }
-    }
-    return true;
-  }
-  /**
-   * Match any expression in the given set against the current path.
-   * @param {ExpressionSet} exprSet
-   * @returns {boolean}
-   */
-  matchesAny(exprSet) {
-    return exprSet.matchesAny(this);
-  }
-  /**
-   * Create a snapshot of current state.
-   * @returns {Object}
-   */
-  snapshot() {
-    return {
-      path: this.path.map((node) => ({ ...node })),
-      siblingStacks: this.siblingStacks.map((level) => level ? { counts: new Map(level.counts), total: level.total } : level),
-      keptAttrs: this._keptAttrs.map((entry) => ({ ...entry }))
-    };
-  }
-  /**
-   * Restore state from snapshot.
-   * @param {Object} snapshot
-   */
-  restore(snapshot2) {
-    this._pathStringCache = null;
-    this.path = snapshot2.path.map((node) => ({ ...node }));
-    this.siblingStacks = snapshot2.siblingStacks.map((level) => level ? { counts: new Map(level.counts), total: level.total } : level);
-    this._keptAttrs = (snapshot2.keptAttrs || []).map((entry) => ({ ...entry }));
-  }
-  /**
-   * Return the read-only {@link MatcherView} for this matcher.
-   *
-   * The same instance is returned on every call — no allocation occurs.
-   * It always reflects the current parser state and is safe to pass to
-   * user callbacks without risk of accidental mutation.
-   *
-   * @returns {MatcherView}
-   *
-   * @example
-   * const view = matcher.readOnly();
-   * // pass view to callbacks — it stays in sync automatically
-   * view.matches(expr);       // ✓
-   * view.getCurrentTag();     // ✓
-   * // view.push(...)         // ✗ method does not exist — caught by TypeScript
-   */
-  readOnly() {
-    return this._view;
-  }
-};
-
-// node_modules/is-unsafe/src/contexts/html.js
-var HTML_PATTERNS = [
-  {
-    id: "html-script-open",
-    description: "<script opening tag",
-    pattern: /<script[\s>/]/i
-  },
-  {
-    id: "html-script-close",
-    description: "</script closing tag",
-    pattern: /<\/script[\s>]/i
-  },
-  {
-    id: "html-javascript-protocol",
-    description: "javascript: URI scheme (with optional whitespace/encoding)",
-    // Handles j&#x61;vascript:, j\u0061vascript:, and whitespace variants
-    pattern: /j[\t\n\r ]*a[\t\n\r ]*v[\t\n\r ]*a[\t\n\r ]*s[\t\n\r ]*c[\t\n\r ]*r[\t\n\r ]*i[\t\n\r ]*p[\t\n\r ]*t[\t\n\r ]*:/i
-  },
-  {
-    id: "html-vbscript-protocol",
-    description: "vbscript: URI scheme",
-    pattern: /vbscript[\t\n\r ]*:/i
-  },
-  {
-    id: "html-data-html",
-    description: "data:text/html URI \u2014 can execute scripts in browsers",
-    pattern: /data[\t\n\r ]*:[\t\n\r ]*text\/html/i
-  },
-  {
-    id: "html-data-xhtml",
-    description: "data:application/xhtml+xml URI",
-    pattern: /data[\t\n\r ]*:[\t\n\r ]*application\/xhtml/i
-  },
-  {
-    id: "html-data-svg",
-    description: "data:image/svg+xml URI \u2014 can execute scripts",
-    pattern: /data[\t\n\r ]*:[\t\n\r ]*image\/svg\+xml/i
-  },
-  {
-    id: "html-inline-event-handler",
-    description: "Inline event handler attributes: onclick=, onerror=, onload=, etc.",
-    // \bon ensures we match a word boundary so "phonetic=" is not caught
-    pattern: /\bon\w{1,30}\s*=/i
-  },
-  {
-    id: "html-entity-obfuscated-script",
-    description: "HTML-entity-encoded <script (e.g. &#x3C;script or &lt;script)",
-    // Entities include optional trailing semicolon: &#x3C; or &#x3C (both valid in HTML5)
-    pattern: /(?:&#x0*3[Cc];?|&#0*60;?|&lt;)\s*script/i
-  },
-  {
-    id: "html-entity-obfuscated-javascript",
-    description: 'HTML-entity-encoded javascript: (partial \u2014 catches common &#106; or &#x6a; for "j")',
-    pattern: /(?:&#x0*6[Aa];?|&#0*106;?)\s*(?:&#x0*61;?|a)[\s\S]{0,80}script\s*:/i
-  },
-  {
-    id: "html-style-expression",
-    description: "CSS expression() \u2014 IE-era code execution in style attributes",
-    pattern: /style[\s\S]{0,20}expression\s*\(/i
-  },
-  {
-    id: "html-object-embed",
-    description: "<object or <embed tags that can load active content",
-    pattern: /<(?:object|embed)[\s>/]/i
-  },
-  {
-    id: "html-base-tag",
-    description: "<base href= \u2014 can hijack all relative URLs on a page",
-    pattern: /<base[\s>]/i
-  },
-  {
-    id: "html-meta-refresh",
-    description: '<meta http-equiv="refresh" \u2014 can redirect users',
-    pattern: /<meta[\s\S]{0,40}http-equiv[\s\S]{0,20}refresh/i
-  },
-  {
-    id: "html-srcdoc",
-    description: "srcdoc= attribute on iframes \u2014 embeds HTML that can run scripts",
-    pattern: /srcdoc\s*=/i
-  },
-  {
-    id: "html-iframe",
-    description: "<iframe tag",
-    pattern: /<iframe[\s>/]/i
-  },
-  {
-    id: "html-form",
-    description: "<form tag \u2014 can be used for phishing / credential harvesting injection",
-    pattern: /<form[\s>/]/i
-  }
-];
-var html_default = HTML_PATTERNS;
-
-// node_modules/is-unsafe/src/contexts/xml.js
-var XML_PATTERNS = [
-  {
-    id: "xml-cdata-injection",
-    description: "CDATA section injection: <![CDATA[ breaks out of text node context",
-    pattern: /<!\[CDATA\[/i
-  },
-  {
-    id: "xml-cdata-close",
-    description: "CDATA close sequence: ]]> can terminate an enclosing CDATA section",
-    pattern: /\]\]>/
-  },
-  {
-    id: "xml-processing-instruction",
-    description: "XML processing instruction: <?xml-stylesheet or <?php etc.",
-    pattern: /<\?(?:xml[\- ]|php|asp)/i
-  },
-  {
-    id: "xml-doctype-injection",
-    description: "DOCTYPE declaration embedded in content \u2014 can define entities",
-    // Match <!DOCTYPE followed by end-of-string, whitespace, or [ (internal subset)
-    pattern: /<!DOCTYPE(?:[\s[]|$)/i
-  },
-  {
-    id: "xml-entity-system",
-    description: "SYSTEM keyword \u2014 used in external entity declarations (XXE)",
-    pattern: /\bSYSTEM\s+["']/i
-  },
-  {
-    id: "xml-entity-public",
-    description: "PUBLIC keyword \u2014 used in external entity declarations (XXE)",
-    pattern: /\bPUBLIC\s+["']/i
-  },
-  {
-    id: "xml-entity-declaration",
-    description: "<!ENTITY declaration \u2014 defines entities, potential XXE or entity expansion",
-    pattern: /<!ENTITY[\s%]/i
-  },
-  {
-    id: "xml-billion-laughs",
-    description: "Entity reference chaining / billion laughs: repeated &eX; style references",
-    // Heuristic: 3+ consecutive entity refs suggests expansion attack
-    pattern: /(?:&\w{1,20};){3,}/
-  },
-  {
-    id: "xml-namespace-confusion",
-    description: "xmlns: attribute injection \u2014 can redefine namespaces to confuse parsers",
-    // pattern: /\bxmlns\s*(?::\w{1,40})?\s*=/i,
-    pattern: /\bxmlns(?::\w{1,40})?\s*=/i
-  },
-  {
-    id: "xml-comment-injection",
-    description: "<!-- comment injection \u2014 can hide content from some parsers",
-    pattern: /<!--/
-  },
-  {
-    id: "xml-comment-close",
-    description: "--> closes an enclosing XML comment",
-    pattern: /-->/
-  },
-  {
-    id: "xml-pi-close",
-    description: "?> closes an enclosing processing instruction",
-    pattern: /\?>/
-  }
-];
-var xml_default = XML_PATTERNS;
-
-// node_modules/is-unsafe/src/contexts/svg.js
-var SVG_PATTERNS = [
-  {
-    id: "svg-script-element",
-    description: "<script element inside SVG executes JavaScript",
-    pattern: /<script[\s>/]/i
-  },
-  {
-    id: "svg-xlink-href-javascript",
-    description: "xlink:href with javascript: \u2014 classic SVG XSS via <a> or <use>",
-    pattern: /xlink\s*:\s*href\s*=\s*["']?\s*javascript\s*:/i
-  },
-  {
-    id: "svg-href-javascript",
-    description: "href= with javascript: in SVG context (<a>, <animate>, etc.)",
-    pattern: /href\s*=\s*["']?\s*javascript\s*:/i
-  },
-  {
-    id: "svg-foreignobject",
-    description: "<foreignObject embeds HTML inside SVG \u2014 can execute scripts",
-    pattern: /<foreignObject[\s>/]/i
-  },
-  {
-    id: "svg-use-external",
-    description: "<use xlink:href or href pointing to external resource (non-fragment URL)",
-    // Match <use with href= where the value starts with a non-# character (external URL)
-    // [\"'][^#] catches quoted values not starting with #; [^\"'#\s>] catches unquoted
-    pattern: /<use[\s\S]{0,60}(?:xlink\s*:\s*)?href\s*=\s*(?:["'][^#]|[^"'#\s>])/i
-  },
-  {
-    id: "svg-animate-href",
-    description: '<animate attributeName="href" \u2014 can dynamically change href to javascript:',
-    pattern: /<animate[\s\S]{0,80}attributeName\s*=\s*["'][\s]*href["']/i
-  },
-  {
-    id: "svg-animate-xlinkhref",
-    description: '<animate attributeName="xlink:href"',
-    pattern: /<animate[\s\S]{0,80}attributeName\s*=\s*["'][\s]*xlink\s*:\s*href["']/i
-  },
-  {
-    id: "svg-set-javascript",
-    description: '<set to="javascript:..." \u2014 sets an attribute to a javascript: URI',
-    pattern: /<set[\s\S]{0,80}to\s*=\s*["']?\s*javascript\s*:/i
-  },
-  {
-    id: "svg-event-handler",
-    description: "SVG-specific event handler attributes: onload=, onerror=, onactivate=, etc.",
-    pattern: /\bon(?:load|error|activate|begin|end|repeat|focus|blur|click|mouse\w{1,20}|key\w{1,20})\s*=/i
-  },
-  {
-    id: "svg-handler-generic",
-    description: "Generic on* handler catch-all for SVG attributes",
-    pattern: /\bon\w{1,30}\s*=/i
-  },
-  {
-    id: "svg-filter-feimage",
-    description: "<feImage href= \u2014 filter primitive that can load external resources",
-    pattern: /<feImage[\s\S]{0,80}(?:xlink\s*:\s*)?href\s*=/i
-  },
-  {
-    id: "svg-image-external",
-    description: "<image xlink:href with http/https or javascript protocol",
-    pattern: /<image[\s\S]{0,80}(?:xlink\s*:\s*)?href\s*=\s*["']?\s*(?:https?|javascript)\s*:/i
-  },
-  {
-    id: "svg-style-javascript",
-    description: "style= attribute containing javascript: (e.g. background:url(javascript:...))",
-    pattern: /style\s*=[\s\S]{0,60}javascript\s*:/i
-  }
-];
-var svg_default = SVG_PATTERNS;
-
-// node_modules/is-unsafe/src/contexts/sql.js
-var SQL_PATTERNS = [
-  {
-    id: "sql-block-comment-open",
-    description: "SQL block comment open: /* ... */ \u2014 unusual in legitimate user text",
-    pattern: /\/\*/
-  },
-  {
-    id: "sql-union-select",
-    description: "UNION SELECT \u2014 most common SQL injection aggregation attack",
-    pattern: /\bUNION\s{1,20}(?:ALL\s{1,20})?SELECT\b/i
-  },
-  {
-    id: "sql-drop-table",
-    description: "DROP TABLE \u2014 destructive DDL injection",
-    pattern: /\bDROP\s{1,20}TABLE\b/i
-  },
-  {
-    id: "sql-drop-database",
-    description: "DROP DATABASE \u2014 destructive DDL injection",
-    pattern: /\bDROP\s{1,20}DATABASE\b/i
-  },
-  {
-    id: "sql-insert-into",
-    description: "INSERT INTO \u2014 data injection",
-    pattern: /\bINSERT\s{1,20}INTO\b/i
-  },
-  {
-    id: "sql-delete-from",
-    description: "DELETE FROM \u2014 data deletion injection",
-    pattern: /\bDELETE\s{1,20}FROM\b/i
-  },
-  {
-    id: "sql-update-set",
-    description: "UPDATE ... SET \u2014 data modification injection",
-    // Allows arbitrary content between UPDATE and SET (table name, alias, etc.)
-    pattern: /\bUPDATE\b[\s\S]{1,60}\bSET\b/i
-  },
-  {
-    id: "sql-exec-xp",
-    description: "EXEC xp_ \u2014 MSSQL extended stored procedure execution",
-    pattern: /\bEXEC(?:UTE)?\s{1,20}xp_/i
-  },
-  {
-    id: "sql-tautology-string",
-    description: `Classic string tautology: ' OR '1'='1 or " OR "1"="1"`,
-    // Last quote is optional — injection may truncate it: ' OR '1'='1--
-    pattern: /'\s{0,10}OR\s{0,10}'[^']{0,20}'\s*=\s*'[^']{0,20}/i
-  },
-  {
-    id: "sql-tautology-numeric",
-    description: "Numeric tautology: OR 1=1",
-    pattern: /\bOR\s{1,10}1\s*=\s*1\b/i
-  },
-  {
-    id: "sql-always-true-zero",
-    description: "Numeric tautology: OR 0=0",
-    pattern: /\bOR\s{1,10}0\s*=\s*0\b/i
-  },
-  {
-    id: "sql-sleep-benchmark",
-    description: "Time-based blind injection: SLEEP() or BENCHMARK()",
-    pattern: /\b(?:SLEEP|BENCHMARK)\s*\(/i
-  },
-  {
-    id: "sql-waitfor-delay",
-    description: "MSSQL time-based blind injection: WAITFOR DELAY",
-    pattern: /\bWAITFOR\s{1,20}DELAY\b/i
-  },
-  {
-    id: "sql-char-function",
-    description: "CHAR() function \u2014 used to obfuscate injected strings",
-    pattern: /\bCHAR\s*\(\s*\d{1,3}/i
-  },
-  {
-    id: "sql-information-schema",
-    description: "INFORMATION_SCHEMA \u2014 reconnaissance query for table/column enumeration",
-    pattern: /\bINFORMATION_SCHEMA\b/i
-  }
-];
-var sql_default = SQL_PATTERNS;
-
-// node_modules/is-unsafe/src/contexts/shell.js
-var SHELL_PATTERNS = [
-  {
-    id: "shell-path-traversal-unix",
-    description: "Unix path traversal: ../  \u2014 climbing the directory tree",
-    pattern: /\.\.\//
-  },
-  {
-    id: "shell-path-traversal-windows",
-    description: "Windows path traversal: ..\\ \u2014 climbing the directory tree",
-    pattern: /\.\.\\/
-  },
-  {
-    id: "shell-path-traversal-encoded",
-    description: "URL-encoded path traversal: %2e%2e or %2f variants",
-    pattern: /%2e%2e|%2f\.\.|\.\.%2f/i
-  },
-  {
-    id: "shell-null-byte",
-    description: "Null byte injection: \\x00 or %00 \u2014 truncates strings in C-backed functions",
-    pattern: /\x00|%00/
-  },
-  {
-    id: "shell-semicolon",
-    description: "Semicolon command separator: cmd1; cmd2",
-    pattern: /;/
-  },
-  {
-    id: "shell-pipe",
-    description: "Pipe operator: cmd1 | cmd2",
-    pattern: /\|/
-  },
-  {
-    id: "shell-and-operator",
-    description: "AND operator: cmd1 && cmd2",
-    pattern: /&&/
-  },
-  {
-    id: "shell-or-operator",
-    description: "OR operator: cmd1 || cmd2",
-    pattern: /\|\|/
-  },
-  {
-    id: "shell-backtick",
-    description: "Backtick command substitution: `cmd`",
-    pattern: /`/
-  },
-  {
-    id: "shell-dollar-paren",
-    description: "Dollar-paren command substitution: $(cmd)",
-    pattern: /\$\(/
-  },
-  {
-    id: "shell-dollar-brace",
-    description: "Dollar-brace variable expansion: ${var} \u2014 can be abused for injection",
-    pattern: /\$\{/
-  },
-  {
-    id: "shell-redirect-out",
-    description: "Output redirection: cmd > file or cmd >> file",
-    pattern: />{1,2}/
-  },
-  {
-    id: "shell-redirect-in",
-    description: "Input redirection: cmd < file",
-    pattern: /</
-  },
-  {
-    id: "shell-newline-injection",
-    description: "Newline injection: \\n or \\r \u2014 can inject new shell commands",
-    pattern: /[\n\r]/
-  },
-  {
-    id: "shell-glob-star",
-    description: "Glob expansion: * or ? \u2014 can expand to unintended files",
-    // Only flag when combined with path separators to reduce false positives
-    pattern: /[/\\][*?]/
-  },
-  {
-    id: "shell-absolute-root",
-    description: "Absolute root path injection: string starting with / or \\ (Windows UNC)",
-    pattern: /^(?:\/|\\\\)/
-  },
-  {
-    id: "shell-windows-drive",
-    description: "Windows drive letter path injection: C:\\ or D:/",
-    pattern: /^[a-zA-Z]:[/\\]/
-  },
-  {
-    id: "shell-curl-wget",
-    description: "curl/wget with URL or flags \u2014 can exfiltrate data or download payloads",
-    // Require a URL scheme (http/https/ftp) or a flag (-) to reduce false positives
-    // "curl is a tool" won't match; "curl http://..." or "curl -s ..." will
-    pattern: /\b(?:curl|wget)\s+(?:https?:\/\/|ftp:\/\/|-)/i
-  }
-];
-var shell_default = SHELL_PATTERNS;
-
-// node_modules/is-unsafe/src/contexts/redos.js
-var REDOS_PATTERNS = [
-  {
-    id: "redos-nested-quantifier-plus",
-    description: "Nested + quantifier inside a group with outer quantifier: (a+)+, (.+b)*, etc.",
-    // Matches any group containing a + quantifier, with an outer * or + — catches (a+)+, (.+b)*, etc.
-    pattern: /\([^)]*\+[^)]*\)[+*]/
-  },
-  {
-    id: "redos-nested-quantifier-star",
-    description: "Nested * quantifier: (a*)* or (a*)+ \u2014 catastrophic backtracking",
-    pattern: /\([^)]*\*[^)]*\)[*+]/
-  },
-  {
-    id: "redos-nested-groups",
-    description: "Doubly nested quantified groups: ((a+)+) \u2014 guaranteed catastrophic",
-    pattern: /\(\([^)]{0,40}\)[+*]\)[+*]/
-  },
-  {
-    id: "redos-alternation-overlap",
-    description: "Overlapping alternation under quantifier: (a|a)+ \u2014 ambiguous NFA paths",
-    // Detect repeated identical alternatives under a quantifier
-    pattern: /\(([^|()]{1,20})\|(?:\1)(?:\|[^|()]{1,20}){0,5}\)[+*?]{1,2}/
-  },
-  {
-    id: "redos-star-plus-concat",
-    description: "(x*x)+ pattern \u2014 triggers super-linear backtracking",
-    pattern: /\([^)]{0,10}\*[^)]{0,10}\)[+*]/
-  },
-  {
-    id: "redos-dot-star-greedy",
-    description: "(.*){n,} or (.+){n,} \u2014 repeated greedy dot quantifiers",
-    pattern: /\(\.[*+]\)\{?\d/
-  },
-  {
-    id: "redos-large-repetition",
-    description: "Very large fixed or range repetition count {1000,} or {1000,n} \u2014 denial of service via backtracking",
-    // Matches { followed by 4+ digits (≥1000), then optional ,digits }
-    pattern: /\{\d{4,}(?:,\d*)?\}/
-  },
-  {
-    id: "redos-catastrophic-alternation",
-    description: "Long alternation with many similar branches \u2014 polynomial backtracking risk",
-    // Heuristic: 10+ pipe-separated alternatives in a single group
-    pattern: /\([^)]{0,200}(?:\|[^|)]{0,50}){9,}\)/
-  }
-];
-var redos_default = REDOS_PATTERNS;
-
-// node_modules/is-unsafe/src/contexts/nosql.js
-var sep = `["'\\s]*:`;
-var NOSQL_PATTERNS = [
-  // ─── MongoDB $ operator injection ────────────────────────────────────────
-  {
-    id: "nosql-where-operator",
-    description: "$where \u2014 executes arbitrary JavaScript server-side in MongoDB",
-    pattern: new RegExp(`\\$where${sep}`, "i")
-  },
-  {
-    id: "nosql-ne-operator",
-    description: '$ne \u2014 "not equal" operator used to bypass equality checks',
-    pattern: new RegExp(`\\$ne${sep}`, "i")
-  },
-  {
-    id: "nosql-gt-operator",
-    description: '$gt \u2014 "greater than" used to bypass password/value checks',
-    pattern: new RegExp(`\\$gte?${sep}`, "i")
-  },
-  {
-    id: "nosql-lt-operator",
-    description: '$lt / $lte \u2014 "less than" bypass variants',
-    pattern: new RegExp(`\\$lte?${sep}`, "i")
-  },
-  {
-    id: "nosql-regex-operator",
-    description: "$regex \u2014 can be used to extract data character by character (blind injection)",
-    pattern: new RegExp(`\\$regex${sep}`, "i")
-  },
-  {
-    id: "nosql-or-operator",
-    description: "$or \u2014 logical OR; used to create always-true conditions",
-    pattern: new RegExp(`\\$or${sep}\\s*\\[`, "i")
-  },
-  {
-    id: "nosql-and-operator",
-    description: "$and \u2014 logical AND operator injection",
-    pattern: new RegExp(`\\$and${sep}\\s*\\[`, "i")
-  },
-  {
-    id: "nosql-nor-operator",
-    description: "$nor \u2014 logical NOR operator injection",
-    pattern: new RegExp(`\\$nor${sep}\\s*\\[`, "i")
-  },
-  {
-    id: "nosql-exists-operator",
-    description: "$exists \u2014 can enumerate fields to determine schema",
-    pattern: new RegExp(`\\$exists${sep}`, "i")
-  },
-  {
-    id: "nosql-in-operator",
-    description: "$in \u2014 matches any value in a list; can enumerate values",
-    pattern: new RegExp(`\\$in${sep}\\s*\\[`, "i")
-  },
-  {
-    id: "nosql-expr-operator",
-    description: "$expr \u2014 allows aggregation expressions in queries (MongoDB 3.6+)",
-    pattern: new RegExp(`\\$expr${sep}`, "i")
-  },
-  {
-    id: "nosql-function-operator",
-    description: "$function \u2014 executes arbitrary JavaScript in MongoDB 4.4+",
-    pattern: new RegExp(`\\$function${sep}`, "i")
-  },
-  {
-    id: "nosql-accumulator-operator",
-    description: "$accumulator \u2014 custom aggregation with arbitrary JS execution",
-    pattern: new RegExp(`\\$accumulator${sep}`, "i")
-  },
-  // ─── Prototype pollution ─────────────────────────────────────────────────
-  {
-    id: "nosql-proto-pollution",
-    description: "__proto__ \u2014 prototype pollution via object key injection",
-    pattern: /__proto__/
-  },
-  {
-    id: "nosql-constructor-prototype",
-    description: "constructor.prototype \u2014 alternative prototype pollution vector (dot notation or JSON key)",
-    // Matches dot-notation (obj.constructor.prototype) and JSON key adjacency
-    // ("constructor": {"prototype": ...})
-    pattern: /constructor[\s"':.,{\[]*prototype/i
-  },
-  {
-    id: "nosql-proto-bracket",
-    description: '["__proto__"] \u2014 bracket-notation prototype pollution',
-    pattern: /\[["']__proto__["']\]/
-  }
-];
-var nosql_default = NOSQL_PATTERNS;
-
-// node_modules/is-unsafe/src/contexts/log.js
-var LOG_PATTERNS = [
-  // ─── CRLF / newline injection ─────────────────────────────────────────────
-  {
-    id: "log-crlf-injection",
-    description: "CRLF injection: literal \\r or \\n embeds fake log lines",
-    pattern: /[\r\n]/
-  },
-  {
-    id: "log-url-encoded-crlf",
-    description: "URL-encoded CRLF: %0d, %0a, %0D, %0A \u2014 decoded by some log parsers",
-    pattern: /%0[dDaA]/
-  },
-  {
-    id: "log-unicode-newline",
-    description: "Unicode newline variants: U+2028 (line separator), U+2029 (paragraph separator)",
-    pattern: /[\u2028\u2029]/
-  },
-  // ─── Log4Shell / JNDI injection (CVE-2021-44228) ─────────────────────────
-  {
-    id: "log-log4shell-jndi",
-    description: "Log4Shell: ${jndi:...} triggers remote code execution in Apache Log4j",
-    pattern: /\$\{jndi\s*:/i
-  },
-  {
-    id: "log-log4shell-obfuscated",
-    description: "Obfuscated Log4Shell: ${::-j}... lookup-bypass prefix used to evade WAF detection",
-    // ${::- is the Log4j lookup-bypass escape sequence; presence alone is suspicious
-    pattern: /\$\{::-/
-  },
-  {
-    id: "log-log4j-lookup",
-    description: "Log4j lookup syntax: ${env:...}, ${sys:...}, ${ctx:...} \u2014 data exfiltration",
-    pattern: /\$\{(?:env|sys|ctx|main|map|sd|web|docker|k8s|spring)\s*:/i
-  },
-  // ─── Server-Side Template Injection (SSTI) in log messages ───────────────
-  {
-    id: "log-ssti-double-brace",
-    description: "SSTI double-brace: {{expression}} \u2014 Jinja2, Twig, Handlebars, etc.",
-    pattern: /\{\{[\s\S]{0,80}\}\}/
-  },
-  {
-    id: "log-ssti-hash-brace",
-    description: "SSTI hash-brace: #{expression} \u2014 Thymeleaf, Velocity, Ruby ERB",
-    pattern: /#\{[\s\S]{0,80}\}/
-  },
-  {
-    id: "log-ssti-dollar-brace",
-    description: "SSTI/EL injection: ${expression with operators or method calls} \u2014 JSP EL, Freemarker, SpEL",
-    // Require that the ${...} content looks like an expression, not a plain variable name.
-    // Flags if the content contains: . ( * + operators, or known SSTI keywords.
-    // This avoids flagging ${PATH}, ${HOME} etc. (plain shell variables).
-    pattern: /\$\{[^}]*(?:\.|\(|\*|\+|\bclass\b|\bruntime\b|\bprocess\b|\bexec\b)[^}]{0,80}\}/i
-  },
-  {
-    id: "log-ssti-percent-tag",
-    description: "SSTI ERB/ASP tag: <%= expression %> \u2014 Ruby ERB, ASP",
-    pattern: /<%=[\s\S]{0,80}%>/
-  },
-  // ─── Null byte ────────────────────────────────────────────────────────────
-  {
-    id: "log-null-byte",
-    description: "Null byte: \\x00 or %00 \u2014 can truncate log entries in C-backed loggers",
-    pattern: /\x00|%00/
-  },
-  // ─── ANSI escape injection ────────────────────────────────────────────────
-  {
-    id: "log-ansi-escape",
-    description: "ANSI escape sequence: ESC[ \u2014 can manipulate terminal output when logs are tailed",
-    pattern: /\x1b\[/
-  }
-];
-var log_default = LOG_PATTERNS;
-
-// node_modules/is-unsafe/src/contexts/sql-strict.js
-var SQL_STRICT_EXTRA = [
-  {
-    id: "sql-line-comment",
-    description: "SQL line comment: -- followed by whitespace or end of string",
-    pattern: /--(?:\s|$)/
-  },
-  {
-    id: "sql-stacked-query",
-    description: "Stacked queries: semicolon immediately followed by a SQL keyword",
-    pattern: /;\s{0,10}(?:SELECT|INSERT|UPDATE|DELETE|DROP|CREATE|ALTER|EXEC)\b/i
-  },
-  {
-    id: "sql-hex-encoding",
-    description: "Hex-encoded string injection: 0x41414141 style (MySQL)",
-    pattern: /\b0x[0-9a-f]{4,}/i
-  }
-];
-var SQL_STRICT_PATTERNS = [...sql_default, ...SQL_STRICT_EXTRA];
-var sql_strict_default = SQL_STRICT_PATTERNS;
-
-// node_modules/is-unsafe/src/util/decode-entities.js
-var NAMED = Object.freeze({
-  colon: ":",
-  Tab: "	",
-  NewLine: "\n"
-});
-var ENTITY_RE = /&(?:#[xX]0*([0-9a-fA-F]{1,6});?|#0*([0-9]{1,7});?|([a-zA-Z][a-zA-Z0-9]{1,15});)/g;
-function decodeEntities(input) {
-  if (input.indexOf("&") === -1) return input;
-  return input.replace(ENTITY_RE, (match, hex, dec, name) => {
-    if (name !== void 0) {
-      return Object.prototype.hasOwnProperty.call(NAMED, name) ? NAMED[name] : match;
-    }
-    const cp = hex !== void 0 ? parseInt(hex, 16) : parseInt(dec, 10);
-    if (!Number.isFinite(cp) || cp > 1114111) return match;
-    return String.fromCodePoint(cp);
-  });
-}
-
-// node_modules/is-unsafe/src/index.js
-html_default.label = "HTML";
-xml_default.label = "XML";
-svg_default.label = "SVG";
-html_default.decodeEntities = true;
-xml_default.decodeEntities = true;
-svg_default.decodeEntities = true;
-sql_default.label = "SQL";
-sql_strict_default.label = "SQL-STRICT";
-shell_default.label = "SHELL";
-redos_default.label = "REDOS";
-nosql_default.label = "NOSQL";
-log_default.label = "LOG";
-var VALID_CONTEXTS = Object.freeze({
-  HTML: html_default,
-  XML: xml_default,
-  SVG: svg_default,
-  SQL: sql_default,
-  "SQL-STRICT": sql_strict_default,
-  SHELL: shell_default,
-  REDOS: redos_default,
-  NOSQL: nosql_default,
-  LOG: log_default
-});
-function assertString(value) {
-  if (typeof value !== "string") {
-    throw new TypeError(
-      `is-unsafe: first argument must be a string, got ${typeof value}`
-    );
-  }
-}
-function assertContext(context5) {
-  if (context5 instanceof RegExp) return;
-  if (Array.isArray(context5)) {
-    if (context5.length === 0) {
-      throw new TypeError("is-unsafe: context must not be an empty array");
-    }
-    if (Array.isArray(context5[0])) {
-      for (const list of context5) {
-        if (!Array.isArray(list) || list.length === 0) {
-          throw new TypeError(
-            "is-unsafe: each context in the array must be a non-empty pattern array (PatternList)"
-          );
-        }
-      }
-    }
-    return;
-  }
-  throw new TypeError(
-    `is-unsafe: second argument must be a PatternList (e.g. HTML), an array of PatternLists (e.g. [HTML, XML]), or a RegExp. Got: ${typeof context5}`
-  );
-}
-function normalise(context5) {
-  if (context5 instanceof RegExp) return { lists: null, regex: context5 };
-  if (Array.isArray(context5[0])) return { lists: context5, regex: null };
-  return { lists: [context5], regex: null };
-}
-function decodedCopy(value, list) {
-  if (!list.decodeEntities) return null;
-  const decoded = decodeEntities(value);
-  return decoded === value ? null : decoded;
-}
-function matchList(value, list) {
-  const label = list.label ?? "CUSTOM";
-  const decoded = decodedCopy(value, list);
-  for (const rule of list) {
-    if (rule.pattern.test(value) || decoded !== null && rule.pattern.test(decoded)) {
-      return { context: label, id: rule.id, description: rule.description, pattern: rule.pattern };
-    }
-  }
-  return null;
-}
-function isUnsafe(value, context5) {
-  assertString(value);
-  assertContext(context5);
-  const { lists, regex } = normalise(context5);
-  if (regex) return regex.test(value);
-  for (const list of lists) {
-    if (matchList(value, list) !== null) return true;
-  }
-  return false;
-}
-
-// node_modules/fast-xml-parser/src/xmlparser/OrderedObjParser.js
-function extractRawAttributes(prefixedAttrs, options) {
-  if (!prefixedAttrs) return {};
-  const attrs = options.attributesGroupName ? prefixedAttrs[options.attributesGroupName] : prefixedAttrs;
-  if (!attrs) return {};
-  const rawAttrs = {};
-  for (const key in attrs) {
-    if (key.startsWith(options.attributeNamePrefix)) {
-      const rawName = key.substring(options.attributeNamePrefix.length);
-      rawAttrs[rawName] = attrs[key];
-    } else {
-      rawAttrs[key] = attrs[key];
-    }
-  }
-  return rawAttrs;
-}
-function extractNamespace(rawTagName) {
-  if (!rawTagName || typeof rawTagName !== "string") return void 0;
-  const colonIndex = rawTagName.indexOf(":");
-  if (colonIndex !== -1 && colonIndex > 0) {
-    const ns = rawTagName.substring(0, colonIndex);
-    if (ns !== "xmlns") {
-      return ns;
-    }
-  }
-  return void 0;
-}
-var OrderedObjParser = class {
-  constructor(options, externalEntities) {
-    this.options = options;
-    this.currentNode = null;
-    this.tagsNodeStack = [];
-    this.parseXml = parseXml;
-    this.parseTextData = parseTextData;
-    this.resolveNameSpace = resolveNameSpace;
-    this.buildAttributesMap = buildAttributesMap;
-    this.isItStopNode = isItStopNode;
-    this.replaceEntitiesValue = replaceEntitiesValue;
-    this.readStopNodeData = readStopNodeData;
-    this.saveTextToParentTag = saveTextToParentTag;
-    this.addChild = addChild;
-    this.ignoreAttributesFn = getIgnoreAttributesFn(this.options.ignoreAttributes);
-    this.entityExpansionCount = 0;
-    this.currentExpandedLength = 0;
-    this.doctypefound = false;
-    let namedEntities = { ...XML };
-    if (this.options.entityDecoder) {
-      this.entityDecoder = this.options.entityDecoder;
-    } else {
-      if (typeof this.options.htmlEntities === "object") namedEntities = this.options.htmlEntities;
-      else if (this.options.htmlEntities === true) namedEntities = { ...COMMON_HTML, ...CURRENCY };
-      this.entityDecoder = new EntityDecoder({
-        namedEntities: { ...namedEntities, ...externalEntities },
-        numericAllowed: this.options.htmlEntities,
-        limit: {
-          maxTotalExpansions: this.options.processEntities.maxTotalExpansions,
-          maxExpandedLength: this.options.processEntities.maxExpandedLength,
-          applyLimitsTo: this.options.processEntities.appliesTo
-        },
-        // onExternalEntity: (name, value) => isUnsafe(value) ? 'block' : 'allow',
-        onInputEntity: (name, value) => (
-          //TODO: VALID_CONTEXTS.HTML should be set only if this.options.htmlEntities
-          isUnsafe(value, [html_default, xml_default]) ? ENTITY_ACTION.BLOCK : ENTITY_ACTION.ALLOW
-        )
-        //postCheck: resolved => resolved
-      });
-    }
-    this.matcher = new Matcher();
-    this.readonlyMatcher = this.matcher.readOnly();
-    this.isCurrentNodeStopNode = false;
-    this.stopNodeExpressionsSet = new ExpressionSet();
-    const stopNodesOpts = this.options.stopNodes;
-    if (stopNodesOpts && stopNodesOpts.length > 0) {
-      for (let i = 0; i < stopNodesOpts.length; i++) {
-        const stopNodeExp = stopNodesOpts[i];
-        if (typeof stopNodeExp === "string") {
-          this.stopNodeExpressionsSet.add(new Expression(stopNodeExp));
-        } else if (stopNodeExp instanceof Expression) {
-          this.stopNodeExpressionsSet.add(stopNodeExp);
-        }
-      }
-      this.stopNodeExpressionsSet.seal();
-    }
-  }
-};
-function parseTextData(val, tagName, jPath, dontTrim, hasAttributes, isLeafNode, escapeEntities) {
-  const options = this.options;
-  if (val !== void 0) {
-    if (options.trimValues && !dontTrim) {
-      val = val.trim();
-    }
-    if (val.length > 0) {
-      if (!escapeEntities) val = this.replaceEntitiesValue(val, tagName, jPath);
-      const jPathOrMatcher = options.jPath ? jPath.toString() : jPath;
-      const newval = options.tagValueProcessor(tagName, val, jPathOrMatcher, hasAttributes, isLeafNode);
-      if (newval === null || newval === void 0) {
-        return val;
-      } else if (typeof newval !== typeof val || newval !== val) {
-        return newval;
-      } else if (options.trimValues) {
-        return parseValue(val, options.parseTagValue, options.numberParseOptions);
-      } else {
-        const trimmedVal = val.trim();
-        if (trimmedVal === val) {
-          return parseValue(val, options.parseTagValue, options.numberParseOptions);
-        } else {
-          return val;
-        }
-      }
-    }
-  }
-}
-function resolveNameSpace(tagname) {
-  if (this.options.removeNSPrefix) {
-    const tags2 = tagname.split(":");
-    const prefix2 = tagname.charAt(0) === "/" ? "/" : "";
-    if (tags2[0] === "xmlns") {
-      return "";
-    }
-    if (tags2.length === 2) {
-      tagname = prefix2 + tags2[1];
-    }
-  }
-  return tagname;
-}
-var attrsRegx = /([^\s=]+)\s*(=\s*(?:"([^"]*)"|'([^']*)'))?/gm;
-function attrValue(match) {
-  return match[3] !== void 0 ? match[3] : match[4];
-}
-function buildAttributesMap(attrStr, jPath, tagName, force = false) {
-  const options = this.options;
-  if (force === true || options.ignoreAttributes !== true && typeof attrStr === "string") {
-    const matches = getAllMatches(attrStr, attrsRegx);
-    const len = matches.length;
-    const attrs = {};
-    const processedVals = new Array(len);
-    let hasRawAttrs = false;
-    const rawAttrsForMatcher = {};
-    for (let i = 0; i < len; i++) {
-      const attrName = this.resolveNameSpace(matches[i][1]);
-      const oldVal = attrValue(matches[i]);
-      if (attrName.length && oldVal !== void 0) {
-        let val = oldVal;
-        if (options.trimValues) val = val.trim();
-        val = this.replaceEntitiesValue(val, tagName, this.readonlyMatcher);
-        processedVals[i] = val;
-        rawAttrsForMatcher[attrName] = val;
-        hasRawAttrs = true;
-      }
-    }
-    if (hasRawAttrs && typeof jPath === "object" && jPath.updateCurrent) {
-      jPath.updateCurrent(rawAttrsForMatcher);
-    }
-    const jPathStr = options.jPath ? jPath.toString() : this.readonlyMatcher;
-    let hasAttrs = false;
-    for (let i = 0; i < len; i++) {
-      const attrName = this.resolveNameSpace(matches[i][1]);
-      if (this.ignoreAttributesFn(attrName, jPathStr)) continue;
-      let aName = options.attributeNamePrefix + attrName;
-      if (attrName.length) {
-        if (options.transformAttributeName) {
-          aName = options.transformAttributeName(aName);
-        }
-        aName = sanitizeName(aName, options);
-        if (attrValue(matches[i]) !== void 0) {
-          const oldVal = processedVals[i];
-          const newVal = options.attributeValueProcessor(attrName, oldVal, jPathStr);
-          if (newVal === null || newVal === void 0) {
-            attrs[aName] = oldVal;
-          } else if (typeof newVal !== typeof oldVal || newVal !== oldVal) {
-            attrs[aName] = newVal;
-          } else {
-            attrs[aName] = parseValue(oldVal, options.parseAttributeValue, options.numberParseOptions);
-          }
-          hasAttrs = true;
-        } else if (options.allowBooleanAttributes) {
-          attrs[aName] = true;
-          hasAttrs = true;
-        }
-      }
-    }
-    if (!hasAttrs) return;
-    if (options.attributesGroupName && !options.preserveOrder) {
-      const attrCollection = {};
-      attrCollection[options.attributesGroupName] = attrs;
-      return attrCollection;
-    }
-    return attrs;
-  }
-}
-var parseXml = function(xmlData) {
-  const options = this.options;
-  const crlfPositions = options.captureMetaData ? [] : void 0;
-  xmlData = xmlData.replace(/\r\n?/g, options.captureMetaData ? (newline, index) => {
-    if (newline.length === 2) {
-      crlfPositions.push(index - crlfPositions.length);
-    }
-    return "\n";
-  } : "\n");
-  const xmlObj = new XmlNode("!xml");
-  let currentNode = xmlObj;
-  let textData = "";
-  this.matcher.reset();
-  this.entityDecoder.reset();
-  this.entityExpansionCount = 0;
-  this.currentExpandedLength = 0;
-  this.doctypefound = false;
-  const docTypeReader = new DocTypeReader(options.processEntities);
-  const xmlLen = xmlData.length;
-  for (let i = 0; i < xmlLen; i++) {
-    const ch = xmlData[i];
-    if (ch === "<") {
-      const c1 = xmlData.charCodeAt(i + 1);
-      if (c1 === 47) {
-        const closeIndex = findClosingIndex(xmlData, ">", i, "Closing Tag is not closed.");
-        let tagName = xmlData.substring(i + 2, closeIndex).trim();
-        if (options.removeNSPrefix) {
-          const colonIndex = tagName.indexOf(":");
-          if (colonIndex !== -1) {
-            tagName = tagName.substr(colonIndex + 1);
-          }
-        }
-        tagName = transformTagName(options.transformTagName, tagName, "", options).tagName;
-        if (currentNode) {
-          textData = this.saveTextToParentTag(textData, currentNode, this.readonlyMatcher);
-        }
-        const lastTagName = this.matcher.getCurrentTag();
-        if (tagName && options.unpairedTagsSet.has(tagName)) {
-          throw new Error(`Unpaired tag can not be used as closing tag: </${tagName}>`);
-        }
-        if (lastTagName && options.unpairedTagsSet.has(lastTagName)) {
-          this.matcher.pop();
-          this.tagsNodeStack.pop();
-        }
-        this.matcher.pop();
-        this.isCurrentNodeStopNode = false;
-        currentNode = this.tagsNodeStack.pop() || xmlObj;
-        if (options.captureMetaData && currentNode) {
-          currentNode.addEndIndex(getOriginalIndex(closeIndex + 1, crlfPositions));
-        }
-        textData = "";
-        i = closeIndex;
-      } else if (c1 === 63) {
-        let tagData = readTagExp(xmlData, i, false, "?>");
-        if (!tagData) throw new Error("Pi Tag is not closed.");
-        textData = this.saveTextToParentTag(textData, currentNode, this.readonlyMatcher);
-        const attsMap = this.buildAttributesMap(tagData.tagExp, this.matcher, tagData.tagName, true);
-        if (attsMap) {
-          const ver = attsMap[this.options.attributeNamePrefix + "version"];
-          this.entityDecoder.setXmlVersion(Number(ver) || 1);
-          docTypeReader.setXmlVersion(Number(ver) || 1);
-        }
-        if (options.ignoreDeclaration && tagData.tagName === "?xml" || options.ignorePiTags) {
-        } else {
-          const childNode = new XmlNode(tagData.tagName);
-          childNode.add(options.textNodeName, "");
-          if (tagData.tagName !== tagData.tagExp && tagData.attrExpPresent && options.ignoreAttributes !== true) {
-            childNode[":@"] = attsMap;
-          }
-          const startIndex = options.captureMetaData ? getOriginalIndex(i, crlfPositions) : i;
-          this.addChild(currentNode, childNode, this.readonlyMatcher, startIndex);
-          if (options.captureMetaData) {
-            currentNode.addEndIndex(getOriginalIndex(tagData.closeIndex + 2, crlfPositions));
-          }
-        }
-        i = tagData.closeIndex + 1;
-      } else if (c1 === 33 && xmlData.charCodeAt(i + 2) === 45 && xmlData.charCodeAt(i + 3) === 45) {
-        const endIndex = findClosingIndex(xmlData, "-->", i + 4, "Comment is not closed.");
-        if (options.commentPropName) {
-          const comment = xmlData.substring(i + 4, endIndex - 2);
-          textData = this.saveTextToParentTag(textData, currentNode, this.readonlyMatcher);
-          currentNode.add(options.commentPropName, [{ [options.textNodeName]: comment }]);
-        }
-        i = endIndex;
-      } else if (c1 === 33 && xmlData.charCodeAt(i + 2) === 68) {
-        if (this.doctypefound) throw new Error("Multiple DOCTYPE declarations found.");
-        this.doctypefound = true;
-        const result = docTypeReader.readDocType(xmlData, i);
-        this.entityDecoder.addInputEntities(result.entities);
-        i = result.i;
-      } else if (c1 === 33 && xmlData.charCodeAt(i + 2) === 91) {
-        const closeIndex = findClosingIndex(xmlData, "]]>", i, "CDATA is not closed.") - 2;
-        const tagExp = xmlData.substring(i + 9, closeIndex);
-        textData = this.saveTextToParentTag(textData, currentNode, this.readonlyMatcher);
-        let val = this.parseTextData(tagExp, currentNode.tagname, this.readonlyMatcher, true, false, true, true);
-        if (val == void 0) val = "";
-        if (options.cdataPropName) {
-          currentNode.add(options.cdataPropName, [{ [options.textNodeName]: tagExp }]);
-        } else {
-          currentNode.add(options.textNodeName, val);
-        }
-        i = closeIndex + 2;
-      } else {
-        let result = readTagExp(xmlData, i, options.removeNSPrefix);
-        if (!result) {
-          const context5 = xmlData.substring(Math.max(0, i - 50), Math.min(xmlLen, i + 50));
-          throw new Error(`readTagExp returned undefined at position ${i}. Context: "${context5}"`);
-        }
-        let tagName = result.tagName;
-        const rawTagName = result.rawTagName;
-        let tagExp = result.tagExp;
-        let attrExpPresent = result.attrExpPresent;
-        let closeIndex = result.closeIndex;
-        ({ tagName, tagExp } = transformTagName(options.transformTagName, tagName, tagExp, options));
-        if (options.strictReservedNames && (tagName === options.commentPropName || tagName === options.cdataPropName || tagName === options.textNodeName || tagName === options.attributesGroupName)) {
-          throw new Error(`Invalid tag name: ${tagName}`);
-        }
-        if (currentNode && textData) {
-          if (currentNode.tagname !== "!xml") {
-            textData = this.saveTextToParentTag(textData, currentNode, this.readonlyMatcher, false);
-          }
-        }
-        const lastTag = currentNode;
-        if (lastTag && options.unpairedTagsSet.has(lastTag.tagname)) {
-          currentNode = this.tagsNodeStack.pop();
-          this.matcher.pop();
-        }
-        let isSelfClosing = false;
-        if (tagExp.length > 0 && tagExp.lastIndexOf("/") === tagExp.length - 1) {
-          isSelfClosing = true;
-          if (tagName[tagName.length - 1] === "/") {
-            tagName = tagName.substr(0, tagName.length - 1);
-            tagExp = tagName;
-          } else {
-            tagExp = tagExp.substr(0, tagExp.length - 1);
-          }
-          attrExpPresent = tagName !== tagExp;
-        }
-        let prefixedAttrs = null;
-        let rawAttrs = {};
-        let namespace = void 0;
-        namespace = extractNamespace(rawTagName);
-        if (tagName !== xmlObj.tagname) {
-          this.matcher.push(tagName, {}, namespace);
-        }
-        if (tagName !== tagExp && attrExpPresent) {
-          prefixedAttrs = this.buildAttributesMap(tagExp, this.matcher, tagName);
-          if (prefixedAttrs) {
-            rawAttrs = extractRawAttributes(prefixedAttrs, options);
-          }
-        }
-        if (tagName !== xmlObj.tagname) {
-          this.isCurrentNodeStopNode = this.isItStopNode();
-        }
-        const startIndex = options.captureMetaData ? getOriginalIndex(i, crlfPositions) : i;
-        if (this.isCurrentNodeStopNode) {
-          let tagContent = "";
-          if (isSelfClosing) {
-            i = result.closeIndex;
-          } else if (options.unpairedTagsSet.has(tagName)) {
-            i = result.closeIndex;
-          } else {
-            const result2 = this.readStopNodeData(xmlData, rawTagName, closeIndex + 1);
-            if (!result2) throw new Error(`Unexpected end of ${rawTagName}`);
-            i = result2.i;
-            tagContent = result2.tagContent;
-          }
-          const childNode = new XmlNode(tagName);
-          if (prefixedAttrs) {
-            childNode[":@"] = prefixedAttrs;
-          }
-          childNode.add(options.textNodeName, tagContent);
-          this.matcher.pop();
-          this.isCurrentNodeStopNode = false;
-          this.addChild(currentNode, childNode, this.readonlyMatcher, startIndex);
-          if (options.captureMetaData) {
-            currentNode.addEndIndex(getOriginalIndex(i + 1, crlfPositions));
-          }
-        } else {
-          if (isSelfClosing) {
-            ({ tagName, tagExp } = transformTagName(options.transformTagName, tagName, tagExp, options));
-            const childNode = new XmlNode(tagName);
-            if (prefixedAttrs) {
-              childNode[":@"] = prefixedAttrs;
-            }
-            this.addChild(currentNode, childNode, this.readonlyMatcher, startIndex);
-            if (options.captureMetaData) {
-              currentNode.addEndIndex(getOriginalIndex(closeIndex + 1, crlfPositions));
-            }
-            this.matcher.pop();
-            this.isCurrentNodeStopNode = false;
-          } else if (options.unpairedTagsSet.has(tagName)) {
-            const childNode = new XmlNode(tagName);
-            if (prefixedAttrs) {
-              childNode[":@"] = prefixedAttrs;
-            }
-            this.addChild(currentNode, childNode, this.readonlyMatcher, startIndex);
-            if (options.captureMetaData) {
-              currentNode.addEndIndex(getOriginalIndex(result.closeIndex + 1, crlfPositions));
-            }
-            this.matcher.pop();
-            this.isCurrentNodeStopNode = false;
-            i = result.closeIndex;
-            continue;
-          } else {
-            const childNode = new XmlNode(tagName);
-            if (this.tagsNodeStack.length > options.maxNestedTags) {
-              throw new Error("Maximum nested tags exceeded");
-            }
-            this.tagsNodeStack.push(currentNode);
-            if (prefixedAttrs) {
-              childNode[":@"] = prefixedAttrs;
-            }
-            this.addChild(currentNode, childNode, this.readonlyMatcher, startIndex);
-            currentNode = childNode;
-          }
-          textData = "";
-          i = closeIndex;
-        }
-      }
-    } else {
-      textData += xmlData[i];
-    }
-  }
-  return xmlObj.child;
-};
-function getOriginalIndex(index, crlfPositions) {
-  let low = 0;
-  let high = crlfPositions.length;
-  while (low < high) {
-    const middle = Math.floor((low + high) / 2);
-    if (crlfPositions[middle] < index) low = middle + 1;
-    else high = middle;
-  }
-  return index + low;
-}
-function addChild(currentNode, childNode, matcher, startIndex) {
-  if (!this.options.captureMetaData) startIndex = void 0;
-  const jPathOrMatcher = this.options.jPath ? matcher.toString() : matcher;
-  const result = this.options.updateTag(childNode.tagname, jPathOrMatcher, childNode[":@"]);
-  if (result === false) {
-  } else if (typeof result === "string") {
-    childNode.tagname = result;
-    currentNode.addChild(childNode, startIndex);
-  } else {
-    currentNode.addChild(childNode, startIndex);
-  }
-}
-function replaceEntitiesValue(val, tagName, jPath) {
-  const entityConfig = this.options.processEntities;
-  if (!entityConfig || !entityConfig.enabled) {
-    return val;
-  }
-  if (entityConfig.allowedTags) {
-    const jPathOrMatcher = this.options.jPath ? jPath.toString() : jPath;
-    const allowed = Array.isArray(entityConfig.allowedTags) ? entityConfig.allowedTags.includes(tagName) : entityConfig.allowedTags(tagName, jPathOrMatcher);
-    if (!allowed) {
-      return val;
-    }
-  }
-  if (entityConfig.tagFilter) {
-    const jPathOrMatcher = this.options.jPath ? jPath.toString() : jPath;
-    if (!entityConfig.tagFilter(tagName, jPathOrMatcher)) {
-      return val;
-    }
-  }
-  return this.entityDecoder.decode(val);
-}
-function saveTextToParentTag(textData, parentNode, matcher, isLeafNode) {
-  if (textData) {
-    if (isLeafNode === void 0) isLeafNode = parentNode.child.length === 0;
-    textData = this.parseTextData(
-      textData,
-      parentNode.tagname,
-      matcher,
-      false,
-      parentNode[":@"] ? Object.keys(parentNode[":@"]).length !== 0 : false,
-      isLeafNode
-    );
-    if (textData !== void 0 && textData !== "")
-      parentNode.add(this.options.textNodeName, textData);
-    textData = "";
-  }
-  return textData;
-}
-function isItStopNode() {
-  if (this.stopNodeExpressionsSet.size === 0) return false;
-  return this.matcher.matchesAny(this.stopNodeExpressionsSet);
-}
-function tagExpWithClosingIndex(xmlData, i, closingChar = ">") {
-  const len = xmlData.length;
-  const closeCode0 = closingChar.charCodeAt(0);
-  const closeCode1 = closingChar.length > 1 ? closingChar.charCodeAt(1) : -1;
-  let result = "";
-  let segmentStart = i;
-  for (let index = i; index < len; index++) {
-    const code = xmlData.charCodeAt(index);
-    if (code === 34 || code === 39) {
-      index = xmlData.indexOf(xmlData[index], index + 1);
-      if (index === -1) return;
-    } else if (code === closeCode0) {
-      if (closeCode1 !== -1) {
-        if (xmlData.charCodeAt(index + 1) === closeCode1) {
-          result += xmlData.substring(segmentStart, index);
-          return { data: result, index };
-        }
-      } else {
-        result += xmlData.substring(segmentStart, index);
-        return { data: result, index };
-      }
-    } else if (code === 9) {
-      result += xmlData.substring(segmentStart, index) + " ";
-      segmentStart = index + 1;
-    }
-  }
-}
-function findClosingIndex(xmlData, str, i, errMsg) {
-  const closingIndex = xmlData.indexOf(str, i);
-  if (closingIndex === -1) {
-    throw new Error(errMsg);
-  } else {
-    return closingIndex + str.length - 1;
-  }
-}
-function findClosingChar(xmlData, char, i, errMsg) {
-  const closingIndex = xmlData.indexOf(char, i);
-  if (closingIndex === -1) throw new Error(errMsg);
-  return closingIndex;
-}
-function readTagExp(xmlData, i, removeNSPrefix, closingChar = ">") {
-  const result = tagExpWithClosingIndex(xmlData, i + 1, closingChar);
-  if (!result) return;
-  let tagExp = result.data;
-  const closeIndex = result.index;
-  const separatorIndex = tagExp.search(/\s/);
-  let tagName = tagExp;
-  let attrExpPresent = true;
-  if (separatorIndex !== -1) {
-    tagName = tagExp.substring(0, separatorIndex);
-    tagExp = tagExp.substring(separatorIndex + 1).trimStart();
-  }
-  const rawTagName = tagName;
-  if (removeNSPrefix) {
-    const colonIndex = tagName.indexOf(":");
-    if (colonIndex !== -1) {
-      tagName = tagName.substr(colonIndex + 1);
-      attrExpPresent = tagName !== result.data.substr(colonIndex + 1);
-    }
-  }
-  return {
-    tagName,
-    tagExp,
-    closeIndex,
-    attrExpPresent,
-    rawTagName
-  };
-}
-function readStopNodeData(xmlData, tagName, i) {
-  const startIndex = i;
-  let openTagCount = 1;
-  let lenient = false;
-  let nextGt = -1;
-  const xmllen = xmlData.length;
-  for (; i < xmllen; i++) {
-    if (xmlData[i] === "<") {
-      const c1 = xmlData.charCodeAt(i + 1);
-      if (c1 === 47) {
-        const closeIndex = findClosingChar(xmlData, ">", i, `${tagName} is not closed`);
-        let closeTagName = xmlData.substring(i + 2, closeIndex).trim();
-        if (closeTagName === tagName) {
-          openTagCount--;
-          if (openTagCount === 0) {
-            return {
-              tagContent: xmlData.substring(startIndex, i),
-              i: closeIndex
-            };
-          }
-        }
-        i = closeIndex;
-      } else if (c1 === 63) {
-        const closeIndex = findClosingIndex(xmlData, "?>", i + 1, "StopNode is not closed.");
-        i = closeIndex;
-      } else if (c1 === 33 && xmlData.charCodeAt(i + 2) === 45 && xmlData.charCodeAt(i + 3) === 45) {
-        const closeIndex = findClosingIndex(xmlData, "-->", i + 3, "StopNode is not closed.");
-        i = closeIndex;
-      } else if (c1 === 33 && xmlData.charCodeAt(i + 2) === 91) {
-        const closeIndex = findClosingIndex(xmlData, "]]>", i, "StopNode is not closed.") - 2;
-        i = closeIndex;
-      } else {
-        const tagData = lenient ? void 0 : readTagExp(xmlData, i, false);
-        if (tagData) {
-          const openTagName = tagData.tagName;
-          if (openTagName === tagName && tagData.tagExp[tagData.tagExp.length - 1] !== "/") {
-            openTagCount++;
-          }
-          i = tagData.closeIndex;
-        } else {
-          lenient = true;
-          if (nextGt < i) {
-            nextGt = xmlData.indexOf(">", i);
-            if (nextGt === -1) return;
-          }
-          const nextLt = xmlData.indexOf("<", i + 1);
-          if (nextLt === -1 || nextLt > nextGt) {
-            const exp = xmlData.substring(i + 1, nextGt);
-            const sep2 = exp.search(/\s/);
-            const name = sep2 === -1 ? exp : exp.substring(0, sep2);
-            if (name === tagName && exp[exp.length - 1] !== "/") openTagCount++;
-            i = nextGt;
-          }
-        }
-      }
-    }
-  }
-}
-function parseValue(val, shouldParse, options) {
-  if (shouldParse && typeof val === "string") {
-    const newval = val.trim();
-    if (newval === "true") return true;
-    else if (newval === "false") return false;
-    else return toNumber(val, options);
-  } else {
-    if (isExist(val)) {
-      return val;
-    } else {
-      return "";
-    }
-  }
-}
-function transformTagName(fn, tagName, tagExp, options) {
-  if (fn) {
-    const newTagName = fn(tagName);
-    if (tagExp === tagName) {
-      tagExp = newTagName;
-    }
-    tagName = newTagName;
-  }
-  tagName = sanitizeName(tagName, options);
-  return { tagName, tagExp };
-}
-function sanitizeName(name, options) {
-  if (criticalProperties.includes(name)) {
-    throw new Error(`[SECURITY] Invalid name: "${name}" is a reserved JavaScript keyword that could cause prototype pollution`);
-  } else if (DANGEROUS_PROPERTY_NAMES.includes(name)) {
-    return options.onDangerousProperty(name);
-  }
-  return name;
-}
-
-// node_modules/fast-xml-parser/src/xmlparser/node2json.js
-var METADATA_SYMBOL2 = XmlNode.getMetaDataSymbol();
-function stripAttributePrefix(attrs, prefix2) {
-  if (!attrs || typeof attrs !== "object") return {};
-  if (!prefix2) return attrs;
-  const rawAttrs = {};
-  for (const key in attrs) {
-    if (key.startsWith(prefix2)) {
-      const rawName = key.substring(prefix2.length);
-      rawAttrs[rawName] = attrs[key];
-    } else {
-      rawAttrs[key] = attrs[key];
-    }
-  }
-  return rawAttrs;
-}
-function prettify(node, options, matcher, readonlyMatcher) {
-  return compress(node, options, matcher, readonlyMatcher);
-}
-function compress(arr, options, matcher, readonlyMatcher) {
-  let text;
-  const compressedObj = {};
-  for (let i = 0; i < arr.length; i++) {
-    const tagObj = arr[i];
-    const property = propName(tagObj);
-    if (property !== void 0 && property !== options.textNodeName) {
-      const rawAttrs = stripAttributePrefix(
-        tagObj[":@"] || {},
-        options.attributeNamePrefix
-      );
-      matcher.push(property, rawAttrs);
-    }
-    if (property === options.textNodeName) {
-      if (text === void 0) text = tagObj[property];
-      else text += "" + tagObj[property];
-    } else if (property === void 0) {
-      continue;
-    } else if (tagObj[property]) {
-      let val = compress(tagObj[property], options, matcher, readonlyMatcher);
-      const isLeaf = isLeafTag(val, options);
-      if (Object.keys(val).length === 0 && options.alwaysCreateTextNode) {
-        val[options.textNodeName] = "";
-      }
-      if (tagObj[":@"]) {
-        assignAttributes(val, tagObj[":@"], readonlyMatcher, options);
-      } else if (Object.keys(val).length === 1 && val[options.textNodeName] !== void 0 && !options.alwaysCreateTextNode) {
-        val = val[options.textNodeName];
-      } else if (Object.keys(val).length === 0) {
-        if (options.alwaysCreateTextNode) val[options.textNodeName] = "";
-        else val = "";
-      }
-      if (tagObj[METADATA_SYMBOL2] !== void 0 && typeof val === "object" && val !== null) {
-        val[METADATA_SYMBOL2] = tagObj[METADATA_SYMBOL2];
-      }
-      if (compressedObj[property] !== void 0 && Object.prototype.hasOwnProperty.call(compressedObj, property)) {
-        if (!Array.isArray(compressedObj[property])) {
-          compressedObj[property] = [compressedObj[property]];
-        }
-        compressedObj[property].push(val);
-      } else {
-        const jPathOrMatcher = options.jPath ? readonlyMatcher.toString() : readonlyMatcher;
-        if (options.isArray(property, jPathOrMatcher, isLeaf)) {
-          compressedObj[property] = [val];
-        } else {
-          compressedObj[property] = val;
-        }
-      }
-      if (property !== void 0 && property !== options.textNodeName) {
-        matcher.pop();
-      }
-    }
-  }
-  if (typeof text === "string") {
-    if (text.length > 0) compressedObj[options.textNodeName] = text;
-  } else if (text !== void 0) compressedObj[options.textNodeName] = text;
-  return compressedObj;
-}
-function propName(obj) {
-  const keys = Object.keys(obj);
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i];
-    if (key !== ":@") return key;
-  }
-}
-function assignAttributes(obj, attrMap, readonlyMatcher, options) {
-  if (attrMap) {
-    const keys = Object.keys(attrMap);
-    const len = keys.length;
-    for (let i = 0; i < len; i++) {
-      const atrrName = keys[i];
-      const rawAttrName = atrrName.startsWith(options.attributeNamePrefix) ? atrrName.substring(options.attributeNamePrefix.length) : atrrName;
-      const jPathOrMatcher = options.jPath ? readonlyMatcher.toString() + "." + rawAttrName : readonlyMatcher;
-      if (options.isArray(atrrName, jPathOrMatcher, true, true)) {
-        obj[atrrName] = [attrMap[atrrName]];
-      } else {
-        obj[atrrName] = attrMap[atrrName];
-      }
-    }
-  }
-}
-function isLeafTag(obj, options) {
-  const { textNodeName } = options;
-  const propCount = Object.keys(obj).length;
-  if (propCount === 0) {
-    return true;
-  }
-  if (propCount === 1 && (obj[textNodeName] || typeof obj[textNodeName] === "boolean" || obj[textNodeName] === 0)) {
-    return true;
-  }
-  return false;
-}
-
-// node_modules/fast-xml-parser/src/xmlparser/XMLParser.js
-var XMLParser = class {
-  constructor(options) {
-    this.externalEntities = {};
-    this.options = buildOptions(options);
-  }
-  /**
-   * Parse XML dats to JS object 
-   * @param {string|Uint8Array} xmlData 
-   * @param {boolean|Object} validationOption 
-   */
-  parse(xmlData, validationOption) {
-    if (typeof xmlData !== "string" && xmlData.toString) {
-      if (xmlData instanceof Uint8Array && !(typeof Buffer !== "undefined" && Buffer.isBuffer(xmlData))) {
-        xmlData = new TextDecoder("utf-8", { ignoreBOM: true }).decode(xmlData);
-      } else {
-        xmlData = xmlData.toString();
-      }
-    } else if (typeof xmlData !== "string") {
-      throw new Error("XML data is accepted in String or Bytes[] form.");
-    }
-    if (validationOption) {
-      if (validationOption === true) validationOption = {};
-      const result = validate(xmlData, validationOption);
-      if (result !== true) {
-        throw Error(`${result.err.msg}:${result.err.line}:${result.err.col}`);
-      }
-    }
-    const orderedObjParser = new OrderedObjParser(this.options, this.externalEntities);
-    const orderedResult = orderedObjParser.parseXml(xmlData);
-    if (this.options.preserveOrder || orderedResult === void 0) return orderedResult;
-    else return prettify(orderedResult, this.options, orderedObjParser.matcher, orderedObjParser.readonlyMatcher);
-  }
-  /**
-   * Add Entity which is not by default supported by this library
-   * @param {string} key 
-   * @param {string} value 
-   */
-  addEntity(key, value) {
-    if (value.indexOf("&") !== -1) {
-      throw new Error("Entity value can't have '&'");
-    } else if (key.indexOf("&") !== -1 || key.indexOf(";") !== -1) {
-      throw new Error("An entity must be set without '&' and ';'. Eg. use '#xD' for '&#xD;'");
-    } else if (value === "&") {
-      throw new Error("An entity with value '&' is not permitted");
-    } else {
-      this.externalEntities[key] = value;
-    }
-  }
-  /**
-   * Returns a Symbol that can be used to access the metadata
-   * property on a node.
-   * 
-   * If Symbol is not available in the environment, an ordinary property is used
-   * and the name of the property is here returned.
-   * 
-   * The XMLMetaData property is only present when `captureMetaData`
-   * is true in the options.
-   */
-  static getMetaDataSymbol() {
-    return XmlNode.getMetaDataSymbol();
-  }
-};
-
-// node_modules/fast-xml-builder/src/util.js
-function valToStr(val) {
-  return typeof val === "number" && Object.is(val, -0) ? "-0" : String(val);
-}
-function safeComment(val) {
-  return valToStr(val).replace(/--/g, "- -").replace(/--/g, "- -").replace(/-$/, "- ");
-}
-function safeCdata(val) {
-  return valToStr(val).replace(/\]\]>/g, "]]]]><![CDATA[>");
-}
-function escapeAttribute(val) {
-  return valToStr(val).replace(/"/g, "&quot;").replace(/'/g, "&apos;");
-}
-function resolveName(name, isAttribute2, options, matcher, validator) {
-  if (!options.sanitizeName) return name;
-  const isPI = !isAttribute2 && name[0] === "?";
-  const bare = isPI ? name.slice(1) : name;
-  if (validator(bare)) return name;
-  const result = options.sanitizeName(bare, { isAttribute: isAttribute2, matcher: matcher.readOnly() });
-  if (typeof result !== "string" || !validator(result)) {
-    throw new Error(`sanitizeName returned an invalid XML name for "${bare}"`);
-  }
-  return isPI ? "?" + result : result;
-}
-
-// node_modules/fast-xml-builder/src/orderedJs2Xml.js
-var EOL2 = "\n";
-function detectXmlVersionFromArray(jArray, options) {
-  if (!Array.isArray(jArray) || jArray.length === 0) return "1.0";
-  const first = jArray[0];
-  const firstKey = propName2(first);
-  if (firstKey === "?xml") {
-    const attrs = first[":@"];
-    if (attrs) {
-      const versionKey = options.attributeNamePrefix + "version";
-      if (attrs[versionKey]) return attrs[versionKey];
-    }
-  }
-  return "1.0";
-}
-function toXml(jArray, options) {
-  let indentation = "";
-  if (options.format) {
-    indentation = EOL2;
-  }
-  const stopNodeExpressions = [];
-  if (options.stopNodes && Array.isArray(options.stopNodes)) {
-    for (let i = 0; i < options.stopNodes.length; i++) {
-      const node = options.stopNodes[i];
-      if (typeof node === "string") {
-        stopNodeExpressions.push(new Expression(node));
-      } else if (node instanceof Expression) {
-        stopNodeExpressions.push(node);
-      }
-    }
-  }
-  const xmlVersion = detectXmlVersionFromArray(jArray, options);
-  const qNameValidator = createValidator("qName", { xmlVersion });
-  const matcher = new Matcher();
-  return arrToStr(jArray, options, indentation, matcher, stopNodeExpressions, qNameValidator);
-}
-function arrToStr(arr, options, indentation, matcher, stopNodeExpressions, qNameValidator) {
-  let xmlStr = "";
-  let isPreviousElementTag = false;
-  if (options.maxNestedTags && matcher.getDepth() > options.maxNestedTags) {
-    throw new Error("Maximum nested tags exceeded");
-  }
-  if (!Array.isArray(arr)) {
-    if (arr !== void 0 && arr !== null) {
-      let text = valToStr(arr);
-      text = replaceEntitiesValue2(text, options);
-      return text;
-    }
-    return "";
-  }
-  for (let i = 0; i < arr.length; i++) {
-    const tagObj = arr[i];
-    const rawTagName = propName2(tagObj);
-    if (rawTagName === void 0) continue;
-    const isSpecialName = rawTagName === options.textNodeName || rawTagName === options.cdataPropName || rawTagName === options.commentPropName;
-    const tagName = isSpecialName ? rawTagName : resolveName(rawTagName, false, options, matcher, qNameValidator);
-    const attrValues = extractAttributeValues(tagObj[":@"], options);
-    matcher.push(tagName, attrValues);
-    const isStopNode = checkStopNode(matcher, stopNodeExpressions);
-    if (tagName === options.textNodeName) {
-      let tagText = tagObj[rawTagName];
-      if (!isStopNode) {
-        tagText = options.tagValueProcessor(tagName, tagText);
-        tagText = replaceEntitiesValue2(tagText, options);
-      }
-      tagText = valToStr(tagText);
-      if (isPreviousElementTag) {
-        xmlStr += indentation;
-      }
-      xmlStr += tagText;
-      isPreviousElementTag = false;
-      matcher.pop();
-      continue;
-    } else if (tagName === options.cdataPropName) {
-      if (isPreviousElementTag) {
-        xmlStr += indentation;
-      }
-      const val = tagObj[rawTagName][0][options.textNodeName];
-      const safeVal = safeCdata(val);
-      xmlStr += `<![CDATA[${safeVal}]]>`;
-      isPreviousElementTag = false;
-      matcher.pop();
-      continue;
-    } else if (tagName === options.commentPropName) {
-      const val = tagObj[rawTagName][0][options.textNodeName];
-      const safeVal = safeComment(val);
-      xmlStr += indentation + `<!--${safeVal}-->`;
-      isPreviousElementTag = true;
-      matcher.pop();
-      continue;
-    } else if (tagName[0] === "?") {
-      const attStr2 = attr_to_str(tagObj[":@"], options, isStopNode, matcher, qNameValidator);
-      const tempInd = tagName === "?xml" ? "" : indentation;
-      xmlStr += tempInd + `<${tagName}${attStr2}?>`;
-      isPreviousElementTag = true;
-      matcher.pop();
-      continue;
-    }
-    let newIdentation = indentation;
-    if (newIdentation !== "") {
-      newIdentation += options.indentBy;
-    }
-    const attStr = attr_to_str(tagObj[":@"], options, isStopNode, matcher, qNameValidator);
-    const tagStart = indentation + `<${tagName}${attStr}`;
-    let tagValue;
-    if (isStopNode) {
-      tagValue = getRawContent2(tagObj[rawTagName], options, matcher.getDepth());
-    } else {
-      tagValue = arrToStr(tagObj[rawTagName], options, newIdentation, matcher, stopNodeExpressions, qNameValidator);
-    }
-    if (options.unpairedTags.indexOf(tagName) !== -1) {
-      if (options.suppressUnpairedNode) xmlStr += tagStart + ">";
-      else xmlStr += tagStart + "/>";
-    } else if ((!tagValue || tagValue.length === 0) && options.suppressEmptyNode) {
-      xmlStr += tagStart + "/>";
-    } else if (tagValue && tagValue.endsWith(">")) {
-      xmlStr += tagStart + `>${tagValue}${indentation}</${tagName}>`;
-    } else {
-      xmlStr += tagStart + ">";
-      if (tagValue && indentation !== "" && (tagValue.includes("/>") || tagValue.includes("</"))) {
-        xmlStr += indentation + options.indentBy + tagValue + indentation;
-      } else {
-        xmlStr += tagValue;
-      }
-      xmlStr += `</${tagName}>`;
-    }
-    isPreviousElementTag = true;
-    matcher.pop();
-  }
-  return xmlStr;
-}
-function extractAttributeValues(attrMap, options) {
-  if (!attrMap || options.ignoreAttributes) return null;
-  const attrValues = {};
-  let hasAttrs = false;
-  for (let attr in attrMap) {
-    if (!Object.prototype.hasOwnProperty.call(attrMap, attr)) continue;
-    const cleanAttrName = attr.startsWith(options.attributeNamePrefix) ? attr.substr(options.attributeNamePrefix.length) : attr;
-    attrValues[cleanAttrName] = escapeAttribute(attrMap[attr]);
-    hasAttrs = true;
-  }
-  return hasAttrs ? attrValues : null;
-}
-function getRawContent2(arr, options, depth = 0) {
-  if (options.maxNestedTags && depth > options.maxNestedTags) {
-    throw new Error("Maximum nested tags exceeded");
-  }
-  if (!Array.isArray(arr)) {
-    if (arr !== void 0 && arr !== null) {
-      return valToStr(arr);
-    }
-    return "";
-  }
-  let content = "";
-  for (let i = 0; i < arr.length; i++) {
-    const item = arr[i];
-    const tagName = propName2(item);
-    if (tagName === options.textNodeName) {
-      content += valToStr(item[tagName]);
-    } else if (tagName === options.cdataPropName) {
-      content += item[tagName][0][options.textNodeName];
-    } else if (tagName === options.commentPropName) {
-      content += item[tagName][0][options.textNodeName];
-    } else if (tagName && tagName[0] === "?") {
-      continue;
-    } else if (tagName) {
-      const attStr = attr_to_str_raw(item[":@"], options);
-      const nestedContent = getRawContent2(item[tagName], options, depth + 1);
-      if (!nestedContent || nestedContent.length === 0) {
-        content += `<${tagName}${attStr}/>`;
-      } else {
-        content += `<${tagName}${attStr}>${nestedContent}</${tagName}>`;
-      }
-    }
-  }
-  return content;
-}
-function attr_to_str_raw(attrMap, options) {
-  let attrStr = "";
-  if (attrMap && !options.ignoreAttributes) {
-    for (let attr in attrMap) {
-      if (!Object.prototype.hasOwnProperty.call(attrMap, attr)) continue;
-      let attrVal = attrMap[attr];
-      if (attrVal === true && options.suppressBooleanAttributes) {
-        attrStr += ` ${attr.substr(options.attributeNamePrefix.length)}`;
-      } else {
-        attrStr += ` ${attr.substr(options.attributeNamePrefix.length)}="${escapeAttribute(attrVal)}"`;
-      }
-    }
-  }
-  return attrStr;
-}
-function propName2(obj) {
-  const keys = Object.keys(obj);
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i];
-    if (!Object.prototype.hasOwnProperty.call(obj, key)) continue;
-    if (key !== ":@") return key;
-  }
-}
-function attr_to_str(attrMap, options, isStopNode, matcher, qNameValidator) {
-  let attrStr = "";
-  if (attrMap && !options.ignoreAttributes) {
-    for (let attr in attrMap) {
-      if (!Object.prototype.hasOwnProperty.call(attrMap, attr)) continue;
-      const cleanAttrName = attr.substr(options.attributeNamePrefix.length);
-      const resolvedAttrName = isStopNode ? cleanAttrName : resolveName(cleanAttrName, true, options, matcher, qNameValidator);
-      let attrVal;
-      if (isStopNode) {
-        attrVal = attrMap[attr];
-      } else {
-        attrVal = options.attributeValueProcessor(attr, attrMap[attr]);
-        attrVal = replaceEntitiesValue2(attrVal, options);
-      }
-      if (attrVal === true && options.suppressBooleanAttributes) {
-        attrStr += ` ${resolvedAttrName}`;
-      } else {
-        attrStr += ` ${resolvedAttrName}="${escapeAttribute(attrVal)}"`;
-      }
-    }
-  }
-  return attrStr;
-}
-function checkStopNode(matcher, stopNodeExpressions) {
-  if (!stopNodeExpressions || stopNodeExpressions.length === 0) return false;
-  for (let i = 0; i < stopNodeExpressions.length; i++) {
-    if (matcher.matches(stopNodeExpressions[i])) {
-      return true;
-    }
-  }
-  return false;
-}
-function replaceEntitiesValue2(textValue, options) {
-  if (textValue && textValue.length > 0 && options.processEntities) {
-    for (let i = 0; i < options.entities.length; i++) {
-      const entity = options.entities[i];
-      textValue = textValue.replace(entity.regex, entity.val);
-    }
-  }
-  return textValue;
-}
-
-// node_modules/fast-xml-builder/src/ignoreAttributes.js
-function getIgnoreAttributesFn2(ignoreAttributes) {
-  if (typeof ignoreAttributes === "function") {
-    return ignoreAttributes;
-  }
-  if (Array.isArray(ignoreAttributes)) {
-    return (attrName) => {
-      for (const pattern of ignoreAttributes) {
-        if (typeof pattern === "string" && attrName === pattern) {
-          return true;
-        }
-        if (pattern instanceof RegExp && pattern.test(attrName)) {
-          return true;
-        }
-      }
-    };
-  }
-  return () => false;
-}
-
-// node_modules/fast-xml-builder/src/fxb.js
-var defaultOptions3 = {
-  attributeNamePrefix: "@_",
-  attributesGroupName: false,
-  textNodeName: "#text",
-  ignoreAttributes: true,
-  cdataPropName: false,
-  format: false,
-  indentBy: "  ",
-  suppressEmptyNode: false,
-  suppressUnpairedNode: true,
-  suppressBooleanAttributes: true,
-  tagValueProcessor: function(key, a) {
-    return a;
-  },
-  attributeValueProcessor: function(attrName, a) {
-    return a;
-  },
-  preserveOrder: false,
-  commentPropName: false,
-  unpairedTags: [],
-  entities: [
-    { regex: new RegExp("&", "g"), val: "&amp;" },
-    //it must be on top
-    { regex: new RegExp(">", "g"), val: "&gt;" },
-    { regex: new RegExp("<", "g"), val: "&lt;" },
-    { regex: new RegExp("'", "g"), val: "&apos;" },
-    { regex: new RegExp('"', "g"), val: "&quot;" }
-  ],
-  processEntities: true,
-  stopNodes: [],
-  // transformTagName: false,
-  // transformAttributeName: false,
-  oneListGroup: false,
-  maxNestedTags: 100,
-  jPath: true,
-  // When true, callbacks receive string jPath; when false, receive Matcher instance
-  sanitizeName: false
-  // false = allow all names as-is (default, backward-compatible).
-  // Set to a function (name, { isAttribute, matcher }) => string to
-  // validate/sanitize tag and attribute names. Throw inside the function
-  // to reject an invalid name.
-};
-function Builder(options) {
-  this.options = Object.assign({}, defaultOptions3, options);
-  if (this.options.stopNodes && Array.isArray(this.options.stopNodes)) {
-    this.options.stopNodes = this.options.stopNodes.map((node) => {
-      if (typeof node === "string" && node.startsWith("*.")) {
-        return ".." + node.substring(2);
-      }
-      return node;
-    });
-  }
-  this.stopNodeExpressions = [];
-  if (this.options.stopNodes && Array.isArray(this.options.stopNodes)) {
-    for (let i = 0; i < this.options.stopNodes.length; i++) {
-      const node = this.options.stopNodes[i];
-      if (typeof node === "string") {
-        this.stopNodeExpressions.push(new Expression(node));
-      } else if (node instanceof Expression) {
-        this.stopNodeExpressions.push(node);
-      }
-    }
-  }
-  if (this.options.ignoreAttributes === true || this.options.attributesGroupName) {
-    this.isAttribute = function() {
-      return false;
-    };
-  } else {
-    this.ignoreAttributesFn = getIgnoreAttributesFn2(this.options.ignoreAttributes);
-    this.attrPrefixLen = this.options.attributeNamePrefix.length;
-    this.isAttribute = isAttribute;
-  }
-  this.processTextOrObjNode = processTextOrObjNode;
-  if (this.options.format) {
-    this.indentate = indentate;
-    this.tagEndChar = ">\n";
-    this.newLine = "\n";
-  } else {
-    this.indentate = function() {
-      return "";
-    };
-    this.tagEndChar = ">";
-    this.newLine = "";
-  }
-}
-function detectXmlVersionFromObj(jObj, options) {
-  const decl = jObj["?xml"];
-  if (decl && typeof decl === "object") {
-    if (options.attributesGroupName && decl[options.attributesGroupName]) {
-      const v2 = decl[options.attributesGroupName][options.attributeNamePrefix + "version"];
-      if (v2) return v2;
-    }
-    const v = decl[options.attributeNamePrefix + "version"];
-    if (v) return v;
-  }
-  return "1.0";
-}
-Builder.prototype.build = function(jObj) {
-  if (this.options.preserveOrder) {
-    return toXml(jObj, this.options);
-  } else {
-    if (Array.isArray(jObj) && this.options.arrayNodeName && this.options.arrayNodeName.length > 1) {
-      jObj = {
-        [this.options.arrayNodeName]: jObj
-      };
-    }
-    const matcher = new Matcher();
-    const xmlVersion = detectXmlVersionFromObj(jObj, this.options);
-    const qNameValidator = createValidator("qName", { xmlVersion });
-    return this.j2x(jObj, 0, matcher, qNameValidator).val;
-  }
-};
-Builder.prototype.j2x = function(jObj, level, matcher, qNameValidator) {
-  let attrStr = "";
-  let val = "";
-  if (this.options.maxNestedTags && matcher.getDepth() >= this.options.maxNestedTags) {
-    throw new Error("Maximum nested tags exceeded");
-  }
-  const jPath = this.options.jPath ? matcher.toString() : matcher;
-  const isCurrentStopNode = this.checkStopNode(matcher);
-  for (let key in jObj) {
-    if (!Object.prototype.hasOwnProperty.call(jObj, key)) continue;
-    const isSpecialKey = key === this.options.textNodeName || key === this.options.cdataPropName || key === this.options.commentPropName || this.options.attributesGroupName && key === this.options.attributesGroupName || this.isAttribute(key);
-    const resolvedKey = isSpecialKey ? key : resolveName(key, false, this.options, matcher, qNameValidator);
-    if (typeof jObj[key] === "undefined") {
-      if (this.isAttribute(key)) {
-        val += "";
-      }
-    } else if (jObj[key] === null) {
-      if (this.isAttribute(key)) {
-        val += "";
-      } else if (resolvedKey === this.options.cdataPropName || resolvedKey === this.options.commentPropName) {
-        val += "";
-      } else if (resolvedKey[0] === "?") {
-        val += this.indentate(level) + "<" + resolvedKey + "?" + this.tagEndChar;
-      } else {
-        val += this.indentate(level) + "<" + resolvedKey + "/" + this.tagEndChar;
-      }
-    } else if (jObj[key] instanceof Date) {
-      val += this.buildTextValNode(jObj[key], resolvedKey, "", level, matcher);
-    } else if (typeof jObj[key] !== "object") {
-      const attr = this.isAttribute(key);
-      if (attr && !this.ignoreAttributesFn(attr, jPath)) {
-        const resolvedAttr = resolveName(attr, true, this.options, matcher, qNameValidator);
-        attrStr += this.buildAttrPairStr(resolvedAttr, valToStr(jObj[key]), isCurrentStopNode);
-      } else if (!attr) {
-        if (key === this.options.textNodeName) {
-          let newval = this.options.tagValueProcessor(key, valToStr(jObj[key]));
-          val += this.replaceEntitiesValue(newval);
-        } else {
-          matcher.push(resolvedKey);
-          const isStopNode = this.checkStopNode(matcher);
-          matcher.pop();
-          if (isStopNode) {
-            const textValue = valToStr(jObj[key]);
-            if (textValue === "") {
-              val += this.indentate(level) + "<" + resolvedKey + this.closeTag(resolvedKey) + this.tagEndChar;
-            } else {
-              val += this.indentate(level) + "<" + resolvedKey + ">" + textValue + "</" + resolvedKey + this.tagEndChar;
-            }
-          } else {
-            val += this.buildTextValNode(jObj[key], resolvedKey, "", level, matcher);
-          }
-        }
-      }
-    } else if (Array.isArray(jObj[key])) {
-      const arrLen = jObj[key].length;
-      let listTagVal = "";
-      let listTagAttr = "";
-      for (let j = 0; j < arrLen; j++) {
-        const item = jObj[key][j];
-        if (typeof item === "undefined") {
-        } else if (item === null) {
-          if (resolvedKey[0] === "?") val += this.indentate(level) + "<" + resolvedKey + "?" + this.tagEndChar;
-          else val += this.indentate(level) + "<" + resolvedKey + "/" + this.tagEndChar;
-        } else if (typeof item === "object") {
-          if (this.options.oneListGroup) {
-            matcher.push(resolvedKey);
-            const result = this.j2x(item, level + 1, matcher, qNameValidator);
-            matcher.pop();
-            listTagVal += result.val;
-            if (this.options.attributesGroupName && item.hasOwnProperty(this.options.attributesGroupName)) {
-              listTagAttr += result.attrStr;
-            }
-          } else {
-            listTagVal += this.processTextOrObjNode(item, resolvedKey, level, matcher, qNameValidator);
-          }
-        } else {
-          if (this.options.oneListGroup) {
-            let textValue = this.options.tagValueProcessor(resolvedKey, item);
-            textValue = this.replaceEntitiesValue(textValue);
-            textValue = valToStr(textValue);
-            listTagVal += textValue;
-          } else {
-            matcher.push(resolvedKey);
-            const isStopNode = this.checkStopNode(matcher);
-            matcher.pop();
-            if (isStopNode) {
-              const textValue = valToStr(item);
-              if (textValue === "") {
-                listTagVal += this.indentate(level) + "<" + resolvedKey + this.closeTag(resolvedKey) + this.tagEndChar;
-              } else {
-                listTagVal += this.indentate(level) + "<" + resolvedKey + ">" + textValue + "</" + resolvedKey + this.tagEndChar;
-              }
-            } else {
-              listTagVal += this.buildTextValNode(item, resolvedKey, "", level, matcher);
-            }
-          }
-        }
-      }
-      if (this.options.oneListGroup) {
-        listTagVal = this.buildObjectNode(listTagVal, resolvedKey, listTagAttr, level);
-      }
-      val += listTagVal;
-    } else {
-      if (this.options.attributesGroupName && key === this.options.attributesGroupName) {
-        const Ks = Object.keys(jObj[key]);
-        const L = Ks.length;
-        for (let j = 0; j < L; j++) {
-          const resolvedAttr = resolveName(Ks[j], true, this.options, matcher, qNameValidator);
-          attrStr += this.buildAttrPairStr(resolvedAttr, valToStr(jObj[key][Ks[j]]), isCurrentStopNode);
-        }
-      } else {
-        val += this.processTextOrObjNode(jObj[key], resolvedKey, level, matcher, qNameValidator);
-      }
-    }
-  }
-  return { attrStr, val };
-};
-Builder.prototype.buildAttrPairStr = function(attrName, val, isStopNode) {
-  if (!isStopNode) {
-    val = this.options.attributeValueProcessor(attrName, valToStr(val));
-    val = this.replaceEntitiesValue(val);
-  }
-  if (this.options.suppressBooleanAttributes && val === "true") {
-    return " " + attrName;
-  } else return " " + attrName + '="' + escapeAttribute(val) + '"';
-};
-function processTextOrObjNode(object, key, level, matcher, qNameValidator) {
-  const attrValues = this.extractAttributes(object);
-  matcher.push(key, attrValues);
-  const isStopNode = this.checkStopNode(matcher);
-  if (isStopNode) {
-    const rawContent2 = this.buildRawContent(object, matcher.getDepth());
-    const attrStr = this.buildAttributesForStopNode(object);
-    matcher.pop();
-    return this.buildObjectNode(rawContent2, key, attrStr, level);
-  }
-  const result = this.j2x(object, level + 1, matcher, qNameValidator);
-  matcher.pop();
-  if (key[0] === "?") {
-    return this.buildTextValNode("", key, result.attrStr, level, matcher);
-  } else if (object[this.options.textNodeName] !== void 0 && Object.keys(object).length === 1) {
-    return this.buildTextValNode(object[this.options.textNodeName], key, result.attrStr, level, matcher);
-  } else {
-    return this.buildObjectNode(result.val, key, result.attrStr, level);
-  }
-}
-Builder.prototype.extractAttributes = function(obj) {
-  if (!obj || typeof obj !== "object") return null;
-  const attrValues = {};
-  let hasAttrs = false;
-  if (this.options.attributesGroupName && obj[this.options.attributesGroupName]) {
-    const attrGroup = obj[this.options.attributesGroupName];
-    for (let attrKey in attrGroup) {
-      if (!Object.prototype.hasOwnProperty.call(attrGroup, attrKey)) continue;
-      const cleanKey = attrKey.startsWith(this.options.attributeNamePrefix) ? attrKey.substring(this.options.attributeNamePrefix.length) : attrKey;
-      attrValues[cleanKey] = escapeAttribute(attrGroup[attrKey]);
-      hasAttrs = true;
-    }
-  } else {
-    for (let key in obj) {
-      if (!Object.prototype.hasOwnProperty.call(obj, key)) continue;
-      const attr = this.isAttribute(key);
-      if (attr) {
-        attrValues[attr] = escapeAttribute(obj[key]);
-        hasAttrs = true;
-      }
-    }
-  }
-  return hasAttrs ? attrValues : null;
-};
-Builder.prototype.buildRawContent = function(obj, depth = 0) {
-  if (this.options.maxNestedTags && depth >= this.options.maxNestedTags) {
-    throw new Error("Maximum nested tags exceeded");
-  }
-  if (typeof obj === "string") {
-    return obj;
-  }
-  if (typeof obj !== "object" || obj === null) {
-    return String(obj);
-  }
-  if (obj[this.options.textNodeName] !== void 0) {
-    return obj[this.options.textNodeName];
-  }
-  let content = "";
-  for (let key in obj) {
-    if (!Object.prototype.hasOwnProperty.call(obj, key)) continue;
-    if (this.isAttribute(key)) continue;
-    if (this.options.attributesGroupName && key === this.options.attributesGroupName) continue;
-    const value = obj[key];
-    if (key === this.options.textNodeName) {
-      content += value;
-    } else if (Array.isArray(value)) {
-      for (let item of value) {
-        if (typeof item === "string" || typeof item === "number") {
-          content += `<${key}>${item}</${key}>`;
-        } else if (typeof item === "object" && item !== null) {
-          const nestedContent = this.buildRawContent(item, depth + 1);
-          const nestedAttrs = this.buildAttributesForStopNode(item);
-          if (nestedContent === "") {
-            content += `<${key}${nestedAttrs}/>`;
-          } else {
-            content += `<${key}${nestedAttrs}>${nestedContent}</${key}>`;
-          }
-        }
-      }
-    } else if (typeof value === "object" && value !== null) {
-      const nestedContent = this.buildRawContent(value, depth + 1);
-      const nestedAttrs = this.buildAttributesForStopNode(value);
-      if (nestedContent === "") {
-        content += `<${key}${nestedAttrs}/>`;
-      } else {
-        content += `<${key}${nestedAttrs}>${nestedContent}</${key}>`;
-      }
-    } else {
-      content += `<${key}>${value}</${key}>`;
-    }
-  }
-  return content;
-};
-Builder.prototype.buildAttributesForStopNode = function(obj) {
-  if (!obj || typeof obj !== "object") return "";
-  let attrStr = "";
-  if (this.options.attributesGroupName && obj[this.options.attributesGroupName]) {
-    const attrGroup = obj[this.options.attributesGroupName];
-    for (let attrKey in attrGroup) {
-      if (!Object.prototype.hasOwnProperty.call(attrGroup, attrKey)) continue;
-      const cleanKey = attrKey.startsWith(this.options.attributeNamePrefix) ? attrKey.substring(this.options.attributeNamePrefix.length) : attrKey;
-      const val = attrGroup[attrKey];
-      if (val === true && this.options.suppressBooleanAttributes) {
-        attrStr += " " + cleanKey;
-      } else {
-        attrStr += " " + cleanKey + '="' + escapeAttribute(val) + '"';
-      }
-    }
-  } else {
-    for (let key in obj) {
-      if (!Object.prototype.hasOwnProperty.call(obj, key)) continue;
-      const attr = this.isAttribute(key);
-      if (attr) {
-        const val = obj[key];
-        if (val === true && this.options.suppressBooleanAttributes) {
-          attrStr += " " + attr;
-        } else {
-          attrStr += " " + attr + '="' + escapeAttribute(val) + '"';
-        }
-      }
-    }
-  }
-  return attrStr;
-};
-Builder.prototype.buildObjectNode = function(val, key, attrStr, level) {
-  if (val === "") {
-    if (key[0] === "?") return this.indentate(level) + "<" + key + attrStr + "?" + this.tagEndChar;
-    else {
-      return this.indentate(level) + "<" + key + attrStr + this.closeTag(key) + this.tagEndChar;
-    }
-  } else if (key[0] === "?") {
-    return this.indentate(level) + "<" + key + attrStr + "?" + this.tagEndChar;
-  } else {
-    let tagEndExp = "</" + key + this.tagEndChar;
-    let piClosingChar = "";
-    if (key[0] === "?") {
-      piClosingChar = "?";
-      tagEndExp = "";
-    }
-    if ((attrStr || attrStr === "") && val.indexOf("<") === -1) {
-      return this.indentate(level) + "<" + key + attrStr + piClosingChar + ">" + val + tagEndExp;
-    } else if (this.options.commentPropName !== false && key === this.options.commentPropName && piClosingChar.length === 0) {
-      return this.indentate(level) + `<!--${safeComment(val)}-->` + this.newLine;
-    } else {
-      return this.indentate(level) + "<" + key + attrStr + piClosingChar + this.tagEndChar + val + this.indentate(level) + tagEndExp;
-    }
-  }
-};
-Builder.prototype.closeTag = function(key) {
-  let closeTag = "";
-  if (this.options.unpairedTags.indexOf(key) !== -1) {
-    if (!this.options.suppressUnpairedNode) closeTag = "/";
-  } else if (this.options.suppressEmptyNode) {
-    closeTag = "/";
-  } else {
-    closeTag = `></${key}`;
-  }
-  return closeTag;
-};
-Builder.prototype.checkStopNode = function(matcher) {
-  if (!this.stopNodeExpressions || this.stopNodeExpressions.length === 0) return false;
-  for (let i = 0; i < this.stopNodeExpressions.length; i++) {
-    if (matcher.matches(this.stopNodeExpressions[i])) {
-      return true;
-    }
-  }
-  return false;
-};
-Builder.prototype.buildTextValNode = function(val, key, attrStr, level, matcher) {
-  if (this.options.cdataPropName !== false && key === this.options.cdataPropName) {
-    const safeVal = safeCdata(val);
-    return this.indentate(level) + `<![CDATA[${safeVal}]]>` + this.newLine;
-  } else if (this.options.commentPropName !== false && key === this.options.commentPropName) {
-    const safeVal = safeComment(val);
-    return this.indentate(level) + `<!--${safeVal}-->` + this.newLine;
-  } else if (key[0] === "?") {
-    return this.indentate(level) + "<" + key + attrStr + "?" + this.tagEndChar;
-  } else {
-    let textValue = this.options.tagValueProcessor(key, val);
-    textValue = this.replaceEntitiesValue(textValue);
-    textValue = valToStr(textValue);
-    if (textValue === "") {
-      return this.indentate(level) + "<" + key + attrStr + this.closeTag(key) + this.tagEndChar;
-    } else {
-      return this.indentate(level) + "<" + key + attrStr + ">" + textValue + "</" + key + this.tagEndChar;
-    }
-  }
-};
-Builder.prototype.replaceEntitiesValue = function(textValue) {
-  if (textValue && textValue.length > 0 && this.options.processEntities) {
-    for (let i = 0; i < this.options.entities.length; i++) {
-      const entity = this.options.entities[i];
-      textValue = textValue.replace(entity.regex, entity.val);
-    }
-  }
-  return textValue;
-};
-function indentate(level) {
-  return this.options.indentBy.repeat(level);
-}
-function isAttribute(name) {
-  if (name.startsWith(this.options.attributeNamePrefix) && name !== this.options.textNodeName) {
-    return name.substr(this.attrPrefixLen);
-  } else {
-    return false;
-  }
-}
-
-// node_modules/fast-xml-parser/src/xmlbuilder/json2xml.js
-var json2xml_default = Builder;
-
-// node_modules/fast-xml-parser/src/fxp.js
-var XMLValidator = {
-  validate
-};
 
 // node_modules/@azure/core-xml/dist/esm/xml.common.js
 var XML_ATTRKEY2 = "$";
@@ -54471,8 +49532,8 @@ var NativeCRC64 = (() => {
         "wasi_snapshot_preview1": asmLibraryArg
       };
       function receiveInstance(instance, module) {
-        var exports3 = instance.exports;
-        Module["asm"] = exports3;
+        var exports2 = instance.exports;
+        Module["asm"] = exports2;
         wasmMemory = Module["asm"]["memory"];
         assert(wasmMemory, "memory not found in wasm exports");
         updateGlobalBufferAndViews(wasmMemory.buffer);
@@ -54506,8 +49567,8 @@ var NativeCRC64 = (() => {
       }
       if (Module["instantiateWasm"]) {
         try {
-          var exports2 = Module["instantiateWasm"](info2, receiveInstance);
-          return exports2;
+          var exports = Module["instantiateWasm"](info2, receiveInstance);
+          return exports;
         } catch (e) {
           err("Module.instantiateWasm callback failed with error: " + e);
           readyPromiseReject(e);
@@ -78664,7 +73725,7 @@ import * as path3 from "path";
 
 // node_modules/@actions/github/lib/context.js
 import { readFileSync, existsSync as existsSync3 } from "fs";
-import { EOL as EOL3 } from "os";
+import { EOL as EOL2 } from "os";
 var Context = class {
   /**
    * Hydrate the context from the environment
@@ -78677,7 +73738,7 @@ var Context = class {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
         const path4 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path4} does not exist${EOL3}`);
+        process.stdout.write(`GITHUB_EVENT_PATH ${path4} does not exist${EOL2}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -79037,10 +74098,10 @@ function resolveOrCreateDirectory() {
 // node_modules/@actions/artifact/lib/internal/find/retry-options.js
 var defaultMaxRetryNumber = 5;
 var defaultExemptStatusCodes = [400, 401, 403, 404, 422];
-function getRetryOptions(defaultOptions4, retries = defaultMaxRetryNumber, exemptStatusCodes = defaultExemptStatusCodes) {
+function getRetryOptions(defaultOptions, retries = defaultMaxRetryNumber, exemptStatusCodes = defaultExemptStatusCodes) {
   var _a;
   if (retries <= 0) {
-    return [{ enabled: false }, defaultOptions4.request];
+    return [{ enabled: false }, defaultOptions.request];
   }
   const retryOptions = {
     enabled: true
@@ -79048,7 +74109,7 @@ function getRetryOptions(defaultOptions4, retries = defaultMaxRetryNumber, exemp
   if (exemptStatusCodes.length > 0) {
     retryOptions.doNotRetry = exemptStatusCodes;
   }
-  const requestOptions = Object.assign(Object.assign({}, defaultOptions4.request), { retries });
+  const requestOptions = Object.assign(Object.assign({}, defaultOptions.request), { retries });
   debug(`GitHub client configured with: (retries: ${requestOptions.retries}, retry-exempt-status-code: ${(_a = retryOptions.doNotRetry) !== null && _a !== void 0 ? _a : "octokit default: [400, 401, 403, 404, 422]"})`);
   return [retryOptions, requestOptions];
 }

@@ -11,15 +11,17 @@ import {
 } from "./index-chunk-XHTVVGBM.js";
 import {
   SAVED_STATE
-} from "./index-chunk-UUKVHXZK.js";
+} from "./index-chunk-3D7L55TK.js";
 import {
   Octokit,
+  XMLParser,
+  XMLValidator,
   legacyRestEndpointMethods,
   paginateRest,
   requestLog,
   require_light,
   retry
-} from "./index-chunk-6FLVESTP.js";
+} from "./index-chunk-L3Y6455I.js";
 import {
   cp,
   debug,
@@ -4004,10 +4006,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep10, value } = collItem;
+        const { start, key, sep: sep11, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep10?.[0],
+          next: key ?? sep11?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -4021,7 +4023,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep10) {
+          if (!keyProps.anchor && !keyProps.tag && !sep11) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map2.comment)
@@ -4045,7 +4047,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep10 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep11 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -4061,7 +4063,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep10, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep11, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -4152,7 +4154,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep10 = "";
+        let sep11 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -4166,13 +4168,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep10 + cb;
-              sep10 = "";
+                comment += sep11 + cb;
+              sep11 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep10 += source;
+                sep11 += source;
               hasSpace = true;
               break;
             default:
@@ -4215,18 +4217,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep10, value } = collItem;
+        const { start, key, sep: sep11, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep10?.[0],
+          next: key ?? sep11?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep10 && !value) {
+          if (!props.anchor && !props.tag && !sep11 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -4280,8 +4282,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap3 && !sep10 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep10, null, props, onError);
+        if (!isMap3 && !sep11 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep11, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -4293,7 +4295,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep10 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep11 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -4304,8 +4306,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap3 && !props.found && ctx.options.strict) {
-              if (sep10)
-                for (const st of sep10) {
+              if (sep11)
+                for (const st of sep11) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -4322,7 +4324,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep10, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep11, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -4502,7 +4504,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep10 = "";
+      let sep11 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -4519,24 +4521,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep10 + indent.slice(trimIndent) + content;
-          sep10 = "\n";
+          value += sep11 + indent.slice(trimIndent) + content;
+          sep11 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep10 === " ")
-            sep10 = "\n";
-          else if (!prevMoreIndented && sep10 === "\n")
-            sep10 = "\n\n";
-          value += sep10 + indent.slice(trimIndent) + content;
-          sep10 = "\n";
+          if (sep11 === " ")
+            sep11 = "\n";
+          else if (!prevMoreIndented && sep11 === "\n")
+            sep11 = "\n\n";
+          value += sep11 + indent.slice(trimIndent) + content;
+          sep11 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep10 === "\n")
+          if (sep11 === "\n")
             value += "\n";
           else
-            sep10 = "\n";
+            sep11 = "\n";
         } else {
-          value += sep10 + content;
-          sep10 = " ";
+          value += sep11 + content;
+          sep11 = " ";
           prevMoreIndented = false;
         }
       }
@@ -4719,25 +4721,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep10 = " ";
+      let sep11 = " ";
       let pos = line2.lastIndex;
       while (match = line2.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep10 === "\n")
-            res += sep10;
+          if (sep11 === "\n")
+            res += sep11;
           else
-            sep10 = "\n";
+            sep11 = "\n";
         } else {
-          res += sep10 + lm;
-          sep10 = " ";
+          res += sep11 + lm;
+          sep11 = " ";
         }
         pos = line2.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep10 + (match?.[1] ?? "");
+      return res + sep11 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -5547,14 +5549,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep10, value }) {
+    function stringifyItem({ start, key, sep: sep11, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep10)
-        for (const st of sep10)
+      if (sep11)
+        for (const st of sep11)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -6721,18 +6723,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep10;
+          let sep11;
           if (scalar.end) {
-            sep10 = scalar.end;
-            sep10.push(this.sourceToken);
+            sep11 = scalar.end;
+            sep11.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep10 = [this.sourceToken];
+            sep11 = [this.sourceToken];
           const map2 = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep10 }]
+            items: [{ start, key: scalar, sep: sep11 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map2;
@@ -6885,15 +6887,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep10 = it.sep;
-                  sep10.push(this.sourceToken);
+                  const sep11 = it.sep;
+                  sep11.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep10 }]
+                    items: [{ start: start2, key, sep: sep11 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -7087,13 +7089,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep10 = fc.end.splice(1, fc.end.length);
-            sep10.push(this.sourceToken);
+            const sep11 = fc.end.splice(1, fc.end.length);
+            sep11.push(this.sourceToken);
             const map2 = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep10 }]
+              items: [{ start, key: fc, sep: sep11 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map2;
@@ -7232,7 +7234,7 @@ var require_public_api = __commonJS({
     var log = require_log();
     var identity = require_identity();
     var lineCounter = require_line_counter();
-    var parser = require_parser();
+    var parser2 = require_parser();
     function parseOptions(options3) {
       const prettyErrors = options3.prettyErrors !== false;
       const lineCounter$1 = options3.lineCounter || prettyErrors && new lineCounter.LineCounter() || null;
@@ -7240,7 +7242,7 @@ var require_public_api = __commonJS({
     }
     function parseAllDocuments2(source, options3 = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options3);
-      const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
+      const parser$1 = new parser2.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options3);
       const docs = Array.from(composer$1.compose(parser$1.parse(source)));
       if (prettyErrors && lineCounter2)
@@ -7254,7 +7256,7 @@ var require_public_api = __commonJS({
     }
     function parseDocument5(source, options3 = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options3);
-      const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
+      const parser$1 = new parser2.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options3);
       let doc = null;
       for (const _doc of composer$1.compose(parser$1.parse(source), true, source.length)) {
@@ -7336,7 +7338,7 @@ var require_dist = __commonJS({
     var cst = require_cst();
     var lexer = require_lexer();
     var lineCounter = require_line_counter();
-    var parser = require_parser();
+    var parser2 = require_parser();
     var publicApi = require_public_api();
     var visit2 = require_visit();
     exports.Composer = composer.Composer;
@@ -7361,7 +7363,7 @@ var require_dist = __commonJS({
     exports.CST = cst;
     exports.Lexer = lexer.Lexer;
     exports.LineCounter = lineCounter.LineCounter;
-    exports.Parser = parser.Parser;
+    exports.Parser = parser2.Parser;
     exports.parse = publicApi.parse;
     exports.parseAllDocuments = publicApi.parseAllDocuments;
     exports.parseDocument = publicApi.parseDocument;
@@ -10080,7 +10082,7 @@ var require_yauzl = __commonJS({
     var PassThrough = __require("stream").PassThrough;
     var Writable = __require("stream").Writable;
     var crc32 = typeof zlib.crc32 === "function" ? zlib.crc32 : require_crc32();
-    exports.open = open4;
+    exports.open = open5;
     exports.fromFd = fromFd;
     exports.fromBuffer = fromBuffer;
     exports.fromRandomAccessReader = fromRandomAccessReader;
@@ -10097,38 +10099,38 @@ var require_yauzl = __commonJS({
     exports.LocalFileHeader = LocalFileHeader;
     exports.RandomAccessReader = RandomAccessReader;
     function openPromise(path2, options3) {
-      return new Promise((resolve14, reject) => {
-        open4(path2, { ...options3, lazyEntries: true }, function(err, zipfile) {
+      return new Promise((resolve15, reject) => {
+        open5(path2, { ...options3, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve14(zipfile);
+          resolve15(zipfile);
         });
       });
     }
     function fromFdPromise(fd, options3) {
-      return new Promise((resolve14, reject) => {
+      return new Promise((resolve15, reject) => {
         fromFd(fd, { ...options3, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve14(zipfile);
+          resolve15(zipfile);
         });
       });
     }
     function fromBufferPromise2(buffer, options3) {
-      return new Promise((resolve14, reject) => {
+      return new Promise((resolve15, reject) => {
         fromBuffer(buffer, { ...options3, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve14(zipfile);
+          resolve15(zipfile);
         });
       });
     }
     function fromRandomAccessReaderPromise(reader, totalSize, options3) {
-      return new Promise((resolve14, reject) => {
+      return new Promise((resolve15, reject) => {
         fromRandomAccessReader(reader, totalSize, { ...options3, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve14(zipfile);
+          resolve15(zipfile);
         });
       });
     }
-    function open4(path2, options3, callback) {
+    function open5(path2, options3, callback) {
       if (typeof options3 === "function") {
         callback = options3;
         options3 = null;
@@ -10408,15 +10410,15 @@ var require_yauzl = __commonJS({
         if (self.autoClose) self.close();
       }
       function onEntry(entry) {
-        let { resolve: resolve14 } = pendingResolveReject;
+        let { resolve: resolve15 } = pendingResolveReject;
         pendingResolveReject = null;
-        resolve14({ value: entry });
+        resolve15({ value: entry });
       }
       function onEnd() {
-        let { resolve: resolve14 } = pendingResolveReject;
+        let { resolve: resolve15 } = pendingResolveReject;
         pendingResolveReject = null;
         cleanup();
-        resolve14({ done: true });
+        resolve15({ done: true });
       }
       function onError(err) {
         let { reject } = pendingResolveReject;
@@ -10429,9 +10431,9 @@ var require_yauzl = __commonJS({
           return this;
         },
         next() {
-          const promise2 = new Promise((resolve14, reject) => {
+          const promise2 = new Promise((resolve15, reject) => {
             if (pendingResolveReject != null) throw new Error("next() called before previous Promise was resolved.");
-            pendingResolveReject = { resolve: resolve14, reject };
+            pendingResolveReject = { resolve: resolve15, reject };
           });
           self.readEntry();
           return promise2;
@@ -10620,26 +10622,26 @@ var require_yauzl = __commonJS({
       });
     };
     ZipFile.prototype.openReadStreamPromise = function(entry, options3) {
-      return new Promise((resolve14, reject) => {
+      return new Promise((resolve15, reject) => {
         this.openReadStream(entry, options3, function(err, readStream) {
           if (err) return reject(err);
-          resolve14(readStream);
+          resolve15(readStream);
         });
       });
     };
     ZipFile.prototype.openReadStreamLowLevelPromise = function(fileDataStart, compressedSize, relativeStart, relativeEnd, decompress, uncompressedSize) {
-      return new Promise((resolve14, reject) => {
+      return new Promise((resolve15, reject) => {
         this.openReadStream(fileDataStart, compressedSize, relativeStart, relativeEnd, decompress, uncompressedSize, function(err, readStream) {
           if (err) return reject(err);
-          resolve14(readStream);
+          resolve15(readStream);
         });
       });
     };
     ZipFile.prototype.readLocalFileHeaderPromise = function(entry, options3) {
-      return new Promise((resolve14, reject) => {
+      return new Promise((resolve15, reject) => {
         this.readLocalFileHeader(entry, options3, function(err, localFileHeader) {
           if (err) return reject(err);
-          resolve14(localFileHeader);
+          resolve15(localFileHeader);
         });
       });
     };
@@ -11046,34 +11048,6 @@ function parseCommentCommand(body) {
   const goalText = [args, rest.trim()].filter((part) => part !== "").join("\n");
   return { kind: "run", sha: sha3, text: goalText };
 }
-var WRITER_ROLES = ["admin", "maintain", "write"];
-var PermissionLookupError = class extends Error {
-  constructor(message, status) {
-    super(message);
-    this.status = status;
-  }
-  status;
-  name = "PermissionLookupError";
-};
-async function commenterAccess(octokit, target) {
-  try {
-    const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
-      owner: target.owner,
-      repo: target.repo,
-      username: target.username
-    });
-    const role = (data.role_name || data.permission || "none").toLowerCase();
-    const canWrite = WRITER_ROLES.includes(role) || data.permission === "admin" || data.permission === "write";
-    return { role, canWrite };
-  } catch (error63) {
-    const status = statusOf(error63);
-    if (status === 404) return { role: "none", canWrite: false };
-    throw new PermissionLookupError(
-      `could not read ${target.username}'s permission on ${target.owner}/${target.repo} (${status === null ? "no answer" : `HTTP ${status}`}: ${error63 instanceof Error ? error63.message : String(error63)})`,
-      status
-    );
-  }
-}
 async function reactToComment(octokit, target, content) {
   try {
     await octokit.rest.reactions.createForIssueComment({
@@ -11091,8 +11065,12 @@ async function reactToComment(octokit, target, content) {
 
 // src/github/fork.ts
 var DEPENDABOT_LOGIN = "dependabot[bot]";
-function isForkHead(headRepoFullName, baseRepoFullName) {
-  return headRepoFullName === null || headRepoFullName.toLowerCase() !== baseRepoFullName.toLowerCase();
+function isForkHead(head, base) {
+  if (head === null || head === void 0) return true;
+  if (head.id !== void 0 && base.id !== void 0) return head.id !== base.id;
+  if (head.full_name !== void 0 && base.full_name !== void 0)
+    return head.full_name.toLowerCase() !== base.full_name.toLowerCase();
+  return true;
 }
 function isDependabot(...logins) {
   return logins.some((login2) => login2 === DEPENDABOT_LOGIN);
@@ -11421,20 +11399,20 @@ var TailWindow = class {
       this.kept = this.maxBytes;
       return;
     }
-    const total = this.kept + chunk.length;
-    this.grow(Math.min(this.maxBytes, total));
+    const total2 = this.kept + chunk.length;
+    this.grow(Math.min(this.maxBytes, total2));
     const size = this.ring.length;
     const at = (this.start + this.kept) % size;
     const first = Math.min(chunk.length, size - at);
     this.ring.set(chunk.subarray(0, first), at);
     if (first < chunk.length) this.ring.set(chunk.subarray(first), 0);
-    if (total > size) {
-      const excess = total - size;
+    if (total2 > size) {
+      const excess = total2 - size;
       this.start = (this.start + excess) % size;
       this.dropped += excess;
       this.kept = size;
     } else {
-      this.kept = total;
+      this.kept = total2;
     }
   }
   /** Bytes dropped from the front so far. */
@@ -11984,10 +11962,10 @@ function resolveTool(name, ctx, skipped) {
   }
   skipped.push(...passed);
   const where = name === "sh" ? "at /bin/sh" : `on PATH (${JSON.stringify(searched)})`;
-  const why = passed.length > 0 ? `; passed over: ${passed.join("; ")}` : "";
+  const why2 = passed.length > 0 ? `; passed over: ${passed.join("; ")}` : "";
   return {
     kind: "missing",
-    message: `no trusted ${name} ${where}: the engine runs ${name} only from a folder nothing the pull request can write (not the workspace, RUNNER_TEMP or the separate user's home; owned by root or the engine's user; not writable by group or others)${why}. Install ${name} in a system folder (e.g. /usr/bin) that is on PATH`
+    message: `no trusted ${name} ${where}: the engine runs ${name} only from a folder nothing the pull request can write (not the workspace, RUNNER_TEMP or the separate user's home; owned by root or the engine's user; not writable by group or others)${why2}. Install ${name} in a system folder (e.g. /usr/bin) that is on PATH`
   };
 }
 function resolveTrustedTools(ctx) {
@@ -12084,9 +12062,9 @@ function killGroup(pid, signal2, identity) {
 }
 function runProcess(options3) {
   const started2 = Date.now();
-  return new Promise((resolve14) => {
+  return new Promise((resolve15) => {
     if (options3.signal?.aborted) {
-      resolve14({ kind: "cancelled", stdoutTail: "", stderrTail: "", durationMs: 0, pid: null });
+      resolve15({ kind: "cancelled", stdoutTail: "", stderrTail: "", durationMs: 0, pid: null });
       return;
     }
     let start;
@@ -12100,10 +12078,10 @@ function runProcess(options3) {
         detached: true
       });
     } catch (error63) {
-      resolve14({ kind: "spawn_failed", message: String(error63), durationMs: Date.now() - started2 });
+      resolve15({ kind: "spawn_failed", message: String(error63), durationMs: Date.now() - started2 });
       return;
     }
-    superviseChild(child, { ...options3, marker: start.marker, scope: currentChildScope() }, started2, resolve14);
+    superviseChild(child, { ...options3, marker: start.marker, scope: currentChildScope() }, started2, resolve15);
   });
 }
 function startLine(options3) {
@@ -12119,7 +12097,7 @@ function startLine(options3) {
   const identity = currentChildIdentity();
   return identity === null ? { file: file2, args, env, marker } : { ...commandAs(identity, file2, args, env), marker };
 }
-function superviseChild(child, options3, started2, resolve14) {
+function superviseChild(child, options3, started2, resolve15) {
   const output2 = new ChildOutput(options3);
   const pid = child.pid ?? null;
   const identity = options3.marker !== null ? options3.scope?.identity ?? null : null;
@@ -12152,7 +12130,7 @@ function superviseChild(child, options3, started2, resolve14) {
     output2.end();
     child.stdout?.destroy();
     child.stderr?.destroy();
-    resolve14(result);
+    resolve15(result);
   };
   child.on("error", (error63) => {
     finish2({ kind: "spawn_failed", message: error63.message, durationMs: Date.now() - started2 });
@@ -12196,6 +12174,52 @@ var PINNED_EVERYWHERE = [
   ["core.pager", "cat"],
   ["core.askPass", ""]
 ];
+var PINNED_BEFORE_SCOPE = [
+  ["protocol.allow", "never"],
+  ["protocol.file.allow", "always"],
+  ["protocol.http.allow", "always"],
+  ["protocol.https.allow", "always"],
+  ["protocol.ssh.allow", "always"],
+  ["core.sshCommand", "ssh"],
+  ["credential.helper", ""],
+  ["core.alternateRefsCommand", "true"],
+  ["gc.auto", "0"],
+  ["maintenance.auto", "false"],
+  ["submodule.recurse", "false"],
+  ["fetch.recurseSubmodules", "false"]
+];
+var checkoutGuarded = false;
+function guardCheckoutConfiguration(on2 = true) {
+  checkoutGuarded = on2;
+}
+function checkoutConfigurationGuarded() {
+  return checkoutGuarded;
+}
+var CHECKOUT_PROGRAM_KEYS_ARGS = [
+  "config",
+  "--show-scope",
+  "--name-only",
+  "--get-regexp",
+  "^(filter|remote)\\."
+];
+function checkoutProgramPins(listed2) {
+  const pins = /* @__PURE__ */ new Map();
+  for (const line2 of listed2.split("\n")) {
+    const [scope, key] = line2.split("	");
+    if (key === void 0 || scope !== "local" && scope !== "worktree") continue;
+    const lower = key.toLowerCase();
+    const filter = /^filter\.(.+)\.[^.]+$/s.exec(key);
+    if (filter !== null) {
+      const name = filter[1];
+      for (const field of ["clean", "smudge", "process"]) pins.set(`filter.${name}.${field}`, "");
+      pins.set(`filter.${name}.required`, "false");
+      continue;
+    }
+    const remote = /^remote\.(.+)\.(uploadpack|receivepack)$/is.exec(key);
+    if (remote !== null) pins.set(key, lower.endsWith("uploadpack") ? "git-upload-pack" : "git-receive-pack");
+  }
+  return [...pins].flatMap(([key, value]) => ["-c", `${key}=${value}`]);
+}
 var PINNED_TRUSTED = [
   ["core.attributesFile", "/dev/null"],
   ["core.excludesFile", "/dev/null"],
@@ -12243,8 +12267,9 @@ var configArgs = (pairs) => pairs.flatMap(([key, value]) => ["-c", `${key}=${val
 function engineGitCall(args, o) {
   const trusted = currentTrustedGit();
   if (trusted === null || !onTrustedGit(o.cwd)) {
+    const before = checkoutGuarded && trusted === null ? configArgs(PINNED_BEFORE_SCOPE) : [];
     return {
-      args: [...configArgs(PINNED_EVERYWHERE), ...args],
+      args: [...configArgs(PINNED_EVERYWHERE), ...before, ...args],
       baseEnv: o.baseEnv,
       set: o.set,
       trusted: false
@@ -12275,8 +12300,20 @@ var GitError = class extends Error {
   args;
   detail;
 };
-async function runGit(args, options3, output2) {
-  const call = engineGitCall(args, {
+async function beforeScopePins(args, options3) {
+  if (!checkoutConfigurationGuarded() || currentTrustedGit() !== null) return [];
+  if (args.some((arg) => arg.startsWith("--git-dir="))) return [];
+  try {
+    const listed2 = await runGit(CHECKOUT_PROGRAM_KEYS_ARGS, options3, { tailBytes: 1024 * 1024 }, []);
+    return checkoutProgramPins(listed2.stdoutTail);
+  } catch (error63) {
+    if (error63 instanceof GitError) return [];
+    throw error63;
+  }
+}
+async function runGit(args, options3, output2, pins) {
+  const before = pins ?? await beforeScopePins(args, options3);
+  const call = engineGitCall([...before, ...args], {
     cwd: options3.cwd,
     baseEnv: options3.baseEnv ?? process.env,
     set: { GIT_TERMINAL_PROMPT: "0", ...trustedPathSetting(), ...options3.set }
@@ -12814,8 +12851,8 @@ var BaseAgentConfigRun = class {
   #run;
   #swap = null;
   #notes = [];
-  constructor(run) {
-    this.#run = run;
+  constructor(run2) {
+    this.#run = run2;
   }
   /** What `engineOptions` takes: the swap before the first model call, and the snapshot overlay. */
   get prepare() {
@@ -17964,7 +18001,7 @@ var recursive = /* @__PURE__ */ new WeakMap();
 var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
-function isRecursive(inst, stack, resolve14) {
+function isRecursive(inst, stack, resolve15) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -17974,7 +18011,7 @@ function isRecursive(inst, stack, resolve14) {
   let result = NONE;
   const check2 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve14);
+      const answer = isRecursive(child, stack, resolve15);
       if (answer > result)
         result = answer;
     }
@@ -17985,7 +18022,7 @@ function isRecursive(inst, stack, resolve14) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve14) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve15) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -18049,7 +18086,7 @@ function isRecursive(inst, stack, resolve14) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve14 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve15 ? inst._zod.innerType : void 0);
       merge2(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -25855,18 +25892,18 @@ var ZodCompileUnsupportedError = class extends Error {
     this.islandable = islandable;
   }
 };
-function compileValidator(schema, parser) {
+function compileValidator(schema, parser2) {
   try {
     return compileFn(schema, { assertOnly: true });
   } catch {
-    return parser;
+    return parser2;
   }
 }
 function compile(schema, options3) {
   try {
-    const parser = compileFn(schema);
-    const clone2 = withParser(schema, parser);
-    clone2._zod.bag.validator = compileValidator(schema, parser);
+    const parser2 = compileFn(schema);
+    const clone2 = withParser(schema, parser2);
+    clone2._zod.bag.validator = compileValidator(schema, parser2);
     return clone2;
   } catch (err) {
     if (options3?.strict)
@@ -25874,7 +25911,7 @@ function compile(schema, options3) {
     return schema;
   }
 }
-function withParser(schema, parser) {
+function withParser(schema, parser2) {
   if (isRecursiveSchema(schema)) {
     throw new ZodCompileUnsupportedError("a schema whose subtree contains a reference cycle");
   }
@@ -25888,7 +25925,7 @@ function withParser(schema, parser) {
     if (ctx && isBackEdge(ctx, payload.value)) {
       return originalRun(payload, ctx);
     }
-    const out = parser(payload.value);
+    const out = parser2(payload.value);
     if (out !== INVALID) {
       payload.value = out;
       return payload;
@@ -25899,19 +25936,19 @@ function withParser(schema, parser) {
   };
   wrapped.__originalRun = originalRun;
   clone2._zod.bag.fallbackRun = originalRun;
-  clone2._zod.bag.validator = parser;
+  clone2._zod.bag.validator = parser2;
   clone2._zod.run = wrapped;
   if (!liveRun.__originalRun)
-    installCompiledUserMethods(clone2, schema, parser);
+    installCompiledUserMethods(clone2, schema, parser2);
   return clone2;
 }
-function installCompiledUserMethods(target, source, parser) {
+function installCompiledUserMethods(target, source, parser2) {
   const targetAny = target;
   const sourceAny = source;
   if (typeof sourceAny.safeParse === "function") {
     const originalSafeParse = sourceAny.safeParse;
     targetAny.safeParse = (data, params) => {
-      const out = parser(data);
+      const out = parser2(data);
       if (out !== INVALID) {
         return { success: true, data: out };
       }
@@ -25921,7 +25958,7 @@ function installCompiledUserMethods(target, source, parser) {
   if (typeof sourceAny.parse === "function") {
     const originalParse = sourceAny.parse;
     targetAny.parse = (data, params) => {
-      const out = parser(data);
+      const out = parser2(data);
       if (out !== INVALID) {
         return out;
       }
@@ -32400,7 +32437,7 @@ function visit(schema, fnOrHandlers) {
     return h ? h(node3, rewritten2) : node3;
   };
   const cache = /* @__PURE__ */ new Map();
-  function run(s) {
+  function run2(s) {
     const cached2 = cache.get(s);
     if (cached2 === RESOLVING) {
       return new $ZodLazy({
@@ -32426,21 +32463,21 @@ function visit(schema, fnOrHandlers) {
         let changed = false;
         const newShape = {};
         for (const k of keys) {
-          const mapped = run(oldShape[k]);
+          const mapped = run2(oldShape[k]);
           if (mapped !== oldShape[k])
             changed = true;
           newShape[k] = mapped;
         }
         let newCatchall = def.catchall;
         if (def.catchall) {
-          newCatchall = run(def.catchall);
+          newCatchall = run2(def.catchall);
           if (newCatchall !== def.catchall)
             changed = true;
         }
         return changed ? clone(s, { ...def, shape: newShape, catchall: newCatchall }) : s;
       }
       case "array": {
-        const mapped = run(def.element);
+        const mapped = run2(def.element);
         return mapped === def.element ? s : clone(s, { ...def, element: mapped });
       }
       case "tuple": {
@@ -32448,14 +32485,14 @@ function visit(schema, fnOrHandlers) {
         let changed = false;
         const newItems = [];
         for (const item of oldItems) {
-          const mapped = run(item);
+          const mapped = run2(item);
           if (mapped !== item)
             changed = true;
           newItems.push(mapped);
         }
         let newRest = def.rest;
         if (def.rest) {
-          newRest = run(def.rest);
+          newRest = run2(def.rest);
           if (newRest !== def.rest)
             changed = true;
         }
@@ -32463,12 +32500,12 @@ function visit(schema, fnOrHandlers) {
       }
       case "record":
       case "map": {
-        const newKey = run(def.keyType);
-        const newVal = run(def.valueType);
+        const newKey = run2(def.keyType);
+        const newVal = run2(def.valueType);
         return newKey === def.keyType && newVal === def.valueType ? s : clone(s, { ...def, keyType: newKey, valueType: newVal });
       }
       case "set": {
-        const newVal = run(def.valueType);
+        const newVal = run2(def.valueType);
         return newVal === def.valueType ? s : clone(s, { ...def, valueType: newVal });
       }
       case "union": {
@@ -32476,7 +32513,7 @@ function visit(schema, fnOrHandlers) {
         let changed = false;
         const newOptions = [];
         for (const opt of oldOptions) {
-          const mapped = run(opt);
+          const mapped = run2(opt);
           if (mapped !== opt)
             changed = true;
           newOptions.push(mapped);
@@ -32484,8 +32521,8 @@ function visit(schema, fnOrHandlers) {
         return changed ? clone(s, { ...def, options: newOptions }) : s;
       }
       case "intersection": {
-        const newLeft = run(def.left);
-        const newRight = run(def.right);
+        const newLeft = run2(def.left);
+        const newRight = run2(def.right);
         return newLeft === def.left && newRight === def.right ? s : clone(s, { ...def, left: newLeft, right: newRight });
       }
       case "optional":
@@ -32497,23 +32534,23 @@ function visit(schema, fnOrHandlers) {
       case "nonoptional":
       case "promise":
       case "success": {
-        const newInner = run(def.innerType);
+        const newInner = run2(def.innerType);
         return newInner === def.innerType ? s : clone(s, { ...def, innerType: newInner });
       }
       case "pipe": {
-        const newIn = run(def.in);
-        const newOut = run(def.out);
+        const newIn = run2(def.in);
+        const newOut = run2(def.out);
         return newIn === def.in && newOut === def.out ? s : clone(s, { ...def, in: newIn, out: newOut });
       }
       case "function": {
-        const newInput = run(def.input);
-        const newOutput = run(def.output);
+        const newInput = run2(def.input);
+        const newOutput = run2(def.output);
         return newInput === def.input && newOutput === def.output ? s : clone(s, { ...def, input: newInput, output: newOutput });
       }
       case "lazy": {
         const original = def.getter;
         const { _cachedInner, ...rest } = def;
-        return clone(s, { ...rest, getter: () => run(original()) });
+        return clone(s, { ...rest, getter: () => run2(original()) });
       }
       // A leaf by choice: `parts` are regex fragments, not data positions.
       case "template_literal":
@@ -32544,7 +32581,7 @@ function visit(schema, fnOrHandlers) {
       }
     }
   }
-  return run(schema);
+  return run2(schema);
 }
 
 // node_modules/zod/v4/classic/deep-partial.js
@@ -32614,6 +32651,19 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
+// src/core/test-reports-pattern.ts
+function testReportsPatternProblem(pattern) {
+  const trimmed = pattern.trim();
+  if (trimmed === "") return "a test-reports entry is blank";
+  if (trimmed.startsWith("/") || /^[A-Za-z]:[\\/]/.test(trimmed)) {
+    return `test-reports entry ${JSON.stringify(pattern)} is absolute: give a path relative to the verify command's directory (e.g. reports/*.xml)`;
+  }
+  if (trimmed.split("/").includes("..")) {
+    return `test-reports entry ${JSON.stringify(pattern)} leaves the verify command's directory (..): name a folder inside it`;
+  }
+  return null;
+}
+
 // src/policy/allowlist.ts
 var DEFAULT_PLANNED_ALLOWLIST = Object.freeze([
   "Read",
@@ -32639,8 +32689,8 @@ var DENIABLE_TOOLS = Object.freeze([
 ]);
 var WEB_TOOLS = Object.freeze(["WebFetch", "WebSearch"]);
 function bareToolName(entry) {
-  const open4 = entry.indexOf("(");
-  return (open4 === -1 ? entry : entry.slice(0, open4)).trim();
+  const open5 = entry.indexOf("(");
+  return (open5 === -1 ? entry : entry.slice(0, open5)).trim();
 }
 var COMMAND_RUNNERS = /* @__PURE__ */ new Set([
   "sh",
@@ -32697,9 +32747,9 @@ function malformedReason(entry) {
   if (/[,\n\r]/.test(entry)) {
     return "an allowlist entry cannot contain a comma or a newline (the CLI would read it as two grants)";
   }
-  const open4 = entry.indexOf("(");
-  if (open4 !== -1 && !entry.endsWith(")")) return "a scoped entry must end with its closing parenthesis";
-  if (open4 === -1 && entry.includes(")")) return "an unscoped entry cannot contain a parenthesis";
+  const open5 = entry.indexOf("(");
+  if (open5 !== -1 && !entry.endsWith(")")) return "a scoped entry must end with its closing parenthesis";
+  if (open5 === -1 && entry.includes(")")) return "an unscoped entry cannot contain a parenthesis";
   if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(bareToolName(entry))) {
     return "the tool name must be a word such as Read or Bash";
   }
@@ -32728,13 +32778,19 @@ var POLICY_KEYS = [
   "verify-cmd",
   "planned-tools",
   "allowed-bots",
-  "comment-commands"
+  "comment-commands",
+  "verify-repeat",
+  "require-tests",
+  "test-reports"
 ];
+var MAX_VERIFY_REPEAT = 10;
 var DEFAULT_POLICY = Object.freeze({
   requireEvidence: false,
   plannedTools: Object.freeze([]),
   allowedBots: Object.freeze([]),
-  commentCommands: true
+  commentCommands: true,
+  requireTests: false,
+  testReports: Object.freeze([])
 });
 function describePolicySource(source) {
   switch (source.kind) {
@@ -32773,7 +32829,17 @@ var PolicyFileSchema = external_exports.strictObject(
     }).optional(),
     "planned-tools": stringList("planned-tools").optional(),
     "allowed-bots": stringList("allowed-bots").optional(),
-    "comment-commands": bool("comment-commands", "").optional()
+    "comment-commands": bool("comment-commands", "").optional(),
+    "require-tests": bool("require-tests", " (YAML 1.2: yes/no/on/off are strings, not booleans)").optional(),
+    "test-reports": stringList("test-reports").superRefine((patterns, context) => {
+      for (const pattern of patterns) {
+        const problem = testReportsPatternProblem(pattern);
+        if (problem !== null) context.addIssue({ code: "custom", message: problem });
+      }
+    }).optional(),
+    "verify-repeat": external_exports.number({ error: (issue2) => `verify-repeat must be a whole number, got ${shown(issue2.input)}` }).int({ error: (issue2) => `verify-repeat must be a whole number, got ${shown(issue2.input)}` }).min(1, { error: "verify-repeat must be at least 1 (1 = run once)" }).max(MAX_VERIFY_REPEAT, {
+      error: `verify-repeat may be at most ${MAX_VERIFY_REPEAT} (each run is a full build)`
+    }).optional()
   },
   {
     error: (issue2) => issue2.code === "unrecognized_keys" ? void 0 : `the file must hold a mapping of keys (${POLICY_KEYS.join(", ")}), got ${shown(issue2.input)}`
@@ -32841,7 +32907,10 @@ function parsePolicyFile(content, source) {
       ...verifyCmd !== void 0 ? { verifyCmd } : {},
       plannedTools: Object.freeze([...plannedTools]),
       allowedBots: Object.freeze([...values["allowed-bots"] ?? []]),
-      commentCommands: values["comment-commands"] ?? true
+      commentCommands: values["comment-commands"] ?? true,
+      ...values["verify-repeat"] !== void 0 ? { verifyRepeat: values["verify-repeat"] } : {},
+      requireTests: values["require-tests"] ?? false,
+      testReports: Object.freeze([...values["test-reports"] ?? []])
     },
     source
   };
@@ -32881,6 +32950,9 @@ function autoRunPolicy(result) {
     ...result.policy.verifyCmd !== void 0 ? { verifyCmd: result.policy.verifyCmd } : {},
     requireEvidence: result.policy.requireEvidence,
     plannedTools: result.policy.plannedTools,
+    ...result.policy.verifyRepeat !== void 0 ? { verifyRepeat: result.policy.verifyRepeat } : {},
+    requireTests: result.policy.requireTests,
+    testReports: result.policy.testReports,
     source: describePolicySource(result.source)
   };
 }
@@ -32888,6 +32960,9 @@ function policySummary(policy) {
   const parts = [`require-evidence ${policy.requireEvidence}`];
   if (policy.verifyCmd !== void 0) parts.push(`verify-cmd ${JSON.stringify(policy.verifyCmd)}`);
   if (policy.plannedTools.length > 0) parts.push(`planned-tools ${policy.plannedTools.join(", ")}`);
+  if (policy.verifyRepeat !== void 0) parts.push(`verify-repeat ${policy.verifyRepeat}`);
+  if (policy.requireTests) parts.push("require-tests true");
+  if (policy.testReports.length > 0) parts.push(`test-reports ${policy.testReports.join(", ")}`);
   return parts.join(", ");
 }
 function isErrno(error63, code) {
@@ -33037,8 +33112,8 @@ function readGraphText(text2, source) {
   try {
     data = doc.toJS({ maxAliasCount: 100 });
   } catch (error63) {
-    const why = error63 instanceof Error ? error63.message : String(error63);
-    return { ok: false, issues: [{ nodeId: null, reason: `cannot parse ${source} as YAML: ${why}` }] };
+    const why2 = error63 instanceof Error ? error63.message : String(error63);
+    return { ok: false, issues: [{ nodeId: null, reason: `cannot parse ${source} as YAML: ${why2}` }] };
   }
   const version2 = (0, import_yaml2.isMap)(doc.contents) ? doc.contents.get("version", true) : void 0;
   if (isRecord(data) && typeof data.version === "number" && (0, import_yaml2.isScalar)(version2) && version2.source !== void 0) {
@@ -33305,10 +33380,10 @@ var MARKER = /<!-- evidence-gate-run-state run=(\S+) state=([0-9a-f]{64}|none) g
 function runStateDigestMarker(runId, digests) {
   return `<!-- evidence-gate-run-state run=${runId} state=${digests.state ?? "none"} graph=${digests.graph ?? "none"} -->`;
 }
-function readRunStateDigests(summary, runId) {
-  if (summary === null) return null;
+function readRunStateDigests(summary2, runId) {
+  if (summary2 === null) return null;
   let found = null;
-  for (const match of summary.matchAll(MARKER)) {
+  for (const match of summary2.matchAll(MARKER)) {
     if (match[1] !== runId) continue;
     found = {
       state: match[2] === "none" ? null : match[2],
@@ -33390,7 +33465,7 @@ async function uploadRunArtifacts(options3) {
       ledger: { kind: "skipped", name: ledgerName, reason: unavailable }
     };
   }
-  const { DefaultArtifactClient, GHESNotSupportedError } = await import("./index-artifact-GQ6RJLJJ.js");
+  const { DefaultArtifactClient, GHESNotSupportedError } = await import("./index-artifact-7PUORGNT.js");
   const client = options3.client ?? new DefaultArtifactClient();
   const unsupported = (error63) => error63 instanceof GHESNotSupportedError;
   let staging = null;
@@ -33513,6 +33588,20 @@ function artifactsMarkdown(artifacts, runDir) {
   if (artifacts.runDirectory.kind !== "uploaded")
     lines.push("", `The run directory is on the runner at \`${runDir}\`.`);
   return lines.join("\n");
+}
+function artifactsUnsupportedOn(serverUrl) {
+  let host;
+  try {
+    host = new URL(serverUrl).hostname.toUpperCase();
+  } catch {
+    return false;
+  }
+  return host !== "GITHUB.COM" && !host.endsWith(".GHE.COM") && !host.endsWith(".GHE.LOCALHOST");
+}
+function artifactModeProblem(serverUrl, uses) {
+  const server = (serverUrl ?? "https://github.com").trim().replace(/\/+$/, "");
+  if (!artifactsUnsupportedOn(server)) return null;
+  return `${uses} needs workflow artifacts, which @actions/artifact does not support on GitHub Enterprise Server (GITHUB_SERVER_URL ${server}): mode resume, mode report and report-to: bot cannot work there. Run mode auto, run, verify or lint (the job summary carries the ledger), or run on github.com`;
 }
 
 // src/github/base-policy.ts
@@ -33752,14 +33841,14 @@ function checkRunOutput(input2, shaping) {
   };
 }
 function annotationObject(a, redact) {
-  const oneLine4 = a.startLine === a.endLine;
+  const oneLine5 = a.startLine === a.endLine;
   const cut = (text2) => truncateUtf8(redact(text2), ANNOTATION_TEXT_MAX_BYTES, "\u2026 (cut by evidence-gate: over 64 KB)");
   return {
     path: a.path,
     start_line: a.startLine,
     end_line: a.endLine,
-    ...oneLine4 && a.startColumn !== void 0 ? { start_column: a.startColumn } : {},
-    ...oneLine4 && a.endColumn !== void 0 ? { end_column: a.endColumn } : {},
+    ...oneLine5 && a.startColumn !== void 0 ? { start_column: a.startColumn } : {},
+    ...oneLine5 && a.endColumn !== void 0 ? { end_column: a.endColumn } : {},
     annotation_level: a.level,
     message: cut(a.message),
     ...a.title === void 0 ? {} : { title: clampCheckRunTitle(redact(a.title)) },
@@ -34152,11 +34241,10 @@ var CheckRunClient = class {
           `${error63.message} Looking for it before trying again (retry ${retry2 + 1} of ${SERVER_ERROR_RETRIES}).`
         );
         await sleep(serverErrorBackoffMs(this.#octokit, retry2 + 1));
-        const made = await this.#find(
-          input2.name,
-          input2.headSha,
-          (run) => run.externalId === input2.externalId,
-          { filter: "all" }
+        const made = ourCheckRun(
+          await this.#find(input2.name, input2.headSha, (run2) => run2.externalId === input2.externalId, {
+            filter: "all"
+          })
         );
         if (made !== void 0) return { id: made.id, htmlUrl: made.htmlUrl };
       }
@@ -34225,25 +34313,27 @@ var CheckRunClient = class {
    * `filter: all`) — e.g. the one holding a run's run-state digest, posted by the action or by the App.
    */
   async findCarrying(input2) {
-    return this.#find(input2.name, input2.headSha, input2.carries, { filter: "all" });
+    return newestOf(await this.#find(input2.name, input2.headSha, input2.carries, { filter: "all" }));
   }
   /**
    * The newest check run named `name` on `headSha`, optionally only among `appId`'s runs (the token's
    * own app: GitHub Actions is 15368 on github.com), or `undefined` when there is none.
    */
   async findLatest(input2) {
-    return this.#find(
-      input2.name,
-      input2.headSha,
-      (run) => input2.appId === void 0 || run.appId === input2.appId,
-      { filter: "latest", ...input2.appId === void 0 ? {} : { app_id: input2.appId } }
+    return newestOf(
+      await this.#find(
+        input2.name,
+        input2.headSha,
+        (run2) => input2.appId === void 0 || run2.appId === input2.appId,
+        { filter: "latest", ...input2.appId === void 0 ? {} : { app_id: input2.appId } }
+      )
     );
   }
   /**
    * The check run a new run on `headSha` takes over instead of creating a second one (SPEC §6: "a re-run
    * finds the existing check run by name and head SHA … and updates it"), or `undefined` when a new one
-   * must be created. It is the newest check run named `name` whose `external_id` is an evidence-gate run
-   * id (`YYYYMMDD-HHMMSS-<6 hex>`) — that test keeps a same-named check run evidence-gate did not create
+   * must be created. Of the check runs named `name` whose `external_id` is an evidence-gate run id
+   * (`YYYYMMDD-HHMMSS-<6 hex>`) it is the one {@link ourCheckRun} picks (the lowest id: ADR 0007) — that test keeps a same-named check run evidence-gate did not create
    * (GitHub's own check run for a job called like the check, another tool's) out of reach. It is taken over
    * even when it carries annotations: GitHub appends annotations and offers no way to remove them, so the
    * caller says in the new run's summary that those marks are an earlier run's (`annotationsCount`).
@@ -34251,20 +34341,21 @@ var CheckRunClient = class {
    * Re-runs: every leg mints a new run id, so "Re-run jobs" (same `GITHUB_RUN_ID`, next
    * `GITHUB_RUN_ATTEMPT`), a new workflow run on the same commit (`reopened`, a manual dispatch) and a
    * second workflow naming the same check all land on this one check run; `external_id` then names the
-   * newest run, which is how the post step of an older one knows it was taken over.
+   * latest run that took it over, which is how the post step of an older one knows it was taken over.
    */
   async findReusable(input2) {
-    const newest = await this.#find(
-      input2.name,
-      input2.headSha,
-      (run) => run.externalId !== null && isRunId(run.externalId),
-      { filter: "all" }
+    return ourCheckRun(
+      await this.#find(
+        input2.name,
+        input2.headSha,
+        (run2) => run2.externalId !== null && isRunId(run2.externalId),
+        { filter: "all" }
+      )
     );
-    return newest;
   }
   /**
-   * The newest check run named `name` on `headSha` that `accept`s, among the first 100 GitHub lists for
-   * `filter` (`all`: every run; `latest`: the newest per app and name) and `app_id`.
+   * The check runs named `name` on `headSha` that `accept`s, among the first 100 GitHub lists for `filter`
+   * (`all`: every run; `latest`: the newest per app and name) and `app_id`, in GitHub's order.
    */
   async #find(name, headSha, accept, filters) {
     const query = { check_name: name, ...filters, per_page: 100 };
@@ -34281,7 +34372,7 @@ var CheckRunClient = class {
         ...query
       })
     );
-    return data.check_runs.filter((run) => run.name === name).map(existingCheckRunOf).filter(accept).sort((a, b) => b.id - a.id)[0];
+    return data.check_runs.filter((run2) => run2.name === name).map(existingCheckRunOf).filter(accept);
   }
   async #patch(operation, id2, body) {
     const what = `Could not ${operation} check run ${id2} in ${this.#slug()}`;
@@ -34308,6 +34399,16 @@ var CheckRunClient = class {
     return `${this.#owner}/${this.#repo}`;
   }
 };
+function ourCheckRun(candidates) {
+  let lowest;
+  for (const run2 of candidates) if (lowest === void 0 || run2.id < lowest.id) lowest = run2;
+  return lowest;
+}
+function newestOf(candidates) {
+  let highest;
+  for (const run2 of candidates) if (highest === void 0 || run2.id > highest.id) highest = run2;
+  return highest;
+}
 
 // src/github/event-context.ts
 import { readFileSync as readFileSync4 } from "node:fs";
@@ -34323,7 +34424,10 @@ ${issues.map((i) => `- ${i.variable}: ${i.message}`).join("\n")}`
   }
 };
 var sha = external_exports.string().regex(/^[0-9a-f]{40}$/, "expected a 40-hex commit SHA");
-var repoRef = external_exports.object({ full_name: external_exports.string().regex(/^[^/\s]+\/[^/\s]+$/, "expected OWNER/NAME") });
+var repoRef = external_exports.object({
+  id: external_exports.number().int().optional(),
+  full_name: external_exports.string().regex(/^[^/\s]+\/[^/\s]+$/, "expected OWNER/NAME")
+});
 var pullRequestPayload = external_exports.object({
   action: external_exports.string().min(1),
   pull_request: external_exports.object({
@@ -34413,7 +34517,7 @@ function readEventContext(env) {
   }
   const payload = eventPath === void 0 ? null : readPayload(eventPath, issues);
   const actor = readVariable(env, "GITHUB_ACTOR") ?? null;
-  const run = {
+  const run2 = {
     serverUrl,
     apiUrl,
     runId,
@@ -34425,7 +34529,7 @@ function readEventContext(env) {
   };
   if (!isPullRequest) {
     if (issues.length > 0) throw new EventContextError(issues);
-    return { kind: "other", eventName, owner, repo, run, payload };
+    return { kind: "other", eventName, owner, repo, run: run2, payload };
   }
   if (payload === void 0 || payload === null) throw new EventContextError(issues);
   const parsed = pullRequestPayload.safeParse(payload);
@@ -34448,7 +34552,7 @@ function readEventContext(env) {
   if (issues.length > 0) throw new EventContextError(issues);
   return {
     kind: eventName === "pull_request" ? "pull_request" : "pull_request_target",
-    ...pullRequestFields(pr, { base: { owner, repo, run }, action, actor })
+    ...pullRequestFields(pr, { base: { owner, repo, run: run2 }, action, actor })
   };
 }
 function pullRequestFields(pr, o) {
@@ -34464,7 +34568,7 @@ function pullRequestFields(pr, o) {
     baseRef: pr.base.ref,
     title: pr.title,
     body: pr.body ?? "",
-    isFork: isForkHead(headRepoFullName, pr.base.repo.full_name),
+    isFork: isForkHead(pr.head.repo, pr.base.repo),
     isDependabot: isDependabot(login2, o.actor),
     draft: pr.draft ?? false,
     action: o.action,
@@ -34527,6 +34631,40 @@ async function readPullRequest(octokit, where, number4, action) {
     );
   }
   return pullRequestFields(pr, { base: where, action });
+}
+
+// src/github/writer-check.ts
+var WRITER_ROLES = ["admin", "maintain", "write"];
+var PermissionLookupError = class extends Error {
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
+  status;
+  name = "PermissionLookupError";
+};
+function writerByRole(answer) {
+  const permission = (answer.permission || "none").toLowerCase();
+  const role = (answer.role_name || permission).toLowerCase();
+  const isWriter = WRITER_ROLES.includes(role) || permission === "admin" || permission === "write";
+  return { isWriter, role, permission };
+}
+async function checkWriter(octokit, target) {
+  try {
+    const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
+      owner: target.owner,
+      repo: target.repo,
+      username: target.login
+    });
+    return writerByRole(data);
+  } catch (error63) {
+    const status = statusOf(error63);
+    if (status === 404) return { isWriter: false, role: "none", permission: "none" };
+    throw new PermissionLookupError(
+      `could not read ${target.login}'s permission on ${target.owner}/${target.repo} (${status === null ? "no answer" : `HTTP ${status}`}: ${error63 instanceof Error ? error63.message : String(error63)})`,
+      status
+    );
+  }
 }
 
 // src/github/trigger.ts
@@ -34724,10 +34862,10 @@ async function authorDenied(o, c) {
     let canWrite;
     let role;
     try {
-      ({ canWrite, role } = await commenterAccess(o.octokit, {
+      ({ isWriter: canWrite, role } = await checkWriter(o.octokit, {
         owner: event.owner,
         repo: event.repo,
-        username: login2
+        login: login2
       }));
     } catch (error63) {
       if (!(error63 instanceof PermissionLookupError)) throw error63;
@@ -34951,6 +35089,7 @@ function isRecordedApprover(text2) {
 }
 
 // src/core/ledger-row.ts
+var RECEIPT_MAX_NAMES = 20;
 var NOTHING_SPENT = {
   sessionId: null,
   costUsd: 0,
@@ -34993,10 +35132,10 @@ function runtimeWords(ledger) {
 function formatUsd(usd2) {
   return usd2 === null || !Number.isFinite(usd2) ? "unknown" : `$${usd2.toFixed(4)}`;
 }
-function formatUsdTotal(total) {
-  if (total.kind === "known") return formatUsd(total.usd);
-  const calls = `${total.unknownCalls} ${total.unknownCalls === 1 ? "call" : "calls"} without USD`;
-  return `unknown (known subtotal ${formatUsd(total.knownUsd)}; ${calls})`;
+function formatUsdTotal(total2) {
+  if (total2.kind === "known") return formatUsd(total2.usd);
+  const calls = `${total2.unknownCalls} ${total2.unknownCalls === 1 ? "call" : "calls"} without USD`;
+  return `unknown (known subtotal ${formatUsd(total2.knownUsd)}; ${calls})`;
 }
 function formatDuration(ms) {
   if (ms < 1e3) return `${Math.max(0, Math.round(ms))}ms`;
@@ -35025,7 +35164,33 @@ function rowDetail(row) {
   const outside = outsideWritesWords(row.outsideWrites);
   if (outside !== null && !row.detail.includes(outside)) parts.push(outside);
   if (row.worktree !== void 0) parts.push(worktreeWords(row.worktree));
+  for (const claim2 of row.claims ?? []) parts.push(claimWords(claim2));
+  const receipt = row.verify?.receipt;
+  if (receipt !== void 0 && row.verify?.reusedFrom === void 0) {
+    const words = receiptWords(receipt);
+    if (!row.detail.includes(words)) parts.push(words);
+  }
   return parts.filter((part) => part !== "").join("; ");
+}
+var RECEIPT_NAMES_SHOWN = 5;
+function receiptWords(receipt) {
+  if (receipt.kind === "none") return `no test receipt: ${receipt.reason}`;
+  const from = receipt.source === "reports" ? `${receipt.runners.join(", ")} report${(receipt.files?.length ?? 0) === 1 ? "" : "s"} ${(receipt.files ?? []).join(", ")}` : receipt.runners.join(", ");
+  const skipped = receipt.skipped > 0 ? `${receipt.skipped} skipped` : null;
+  if (receipt.ran === 0) return `ran no test${skipped !== null ? ` (${skipped})` : ""}, per ${from}`;
+  const shown2 = receipt.failedNames.slice(0, RECEIPT_NAMES_SHOWN).map((name) => name.length > 120 ? `${name.slice(0, 119)}\u2026` : name);
+  const more = receipt.failedNames.length > shown2.length || !receipt.failedNamesComplete;
+  const names = receipt.failed > 0 && shown2.length > 0 ? ` (${shown2.join(", ")}${more ? ", \u2026" : ""})` : "";
+  const parts = [
+    `${receipt.passed} passed`,
+    ...receipt.failed > 0 ? [`${receipt.failed} failed${names}`] : [],
+    ...skipped !== null ? [skipped] : []
+  ];
+  return `ran ${receipt.ran} ${receipt.ran === 1 ? "test" : "tests"}: ${parts.join(", ")}, per ${from}`;
+}
+function claimWords(claim2) {
+  const said = `the node said "${claim2.quote}"`;
+  return claim2.contradiction !== null ? `${said} \u2014 contradicted: ${claim2.contradiction}` : `${said} \u2014 agrees with what the engine observed`;
 }
 function worktreeWords(worktree) {
   return `ran in worktree ${worktree.name}: its changes are on branch ${worktree.branch}, not in the main working tree`;
@@ -35098,6 +35263,14 @@ function describeOutsideWrites(writes, shown2 = 10) {
   return parts.length > 0 ? parts.join(", ") : "(no path recorded)";
 }
 function verifyExitWords(verify) {
+  const words = singleRunWords(verify);
+  const repeat = verify.repeat;
+  if (repeat === void 0) return words;
+  if (repeat.passed === repeat.runs) return `${words} in each of ${repeat.runs} runs on the same tree`;
+  if (repeat.passed === 0) return `${words}; it passed none of ${repeat.runs} runs on the same tree`;
+  return `flaky: passed ${repeat.passed} of ${repeat.runs} runs on the same tree (a flaky result is not a pass); the first failing run ${words}`;
+}
+function singleRunWords(verify) {
   const matches2 = verify.outputMatches;
   const truncated = matches2?.truncated === true ? " (only its first and last 8 MiB were searched; the output was longer)" : "";
   switch (verify.outcome) {
@@ -35119,6 +35292,11 @@ function verifyExitWords(verify) {
 function patternWords(source) {
   const flat2 = source.replace(/\r?\n/g, "\\n");
   return flat2.length > 120 ? `${flat2.slice(0, 119)}\u2026` : flat2;
+}
+function contradictedClaims(rows) {
+  return rows.flatMap(
+    (row) => (row.claims ?? []).filter((claim2) => claim2.contradiction !== null).map((claim2) => ({ row, claim: claim2 }))
+  );
 }
 function failedVerifications(rows) {
   const failed3 = [];
@@ -35440,10 +35618,12 @@ function flat(text2) {
 function patchSection(ledger, detail) {
   const { patch } = ledger;
   if (patch === void 0) return "";
+  const where = `${codeSpan(patch.path, { inTable: false })} (${patch.bytes} bytes)`;
   const lines = [
     "### Patch",
     "",
-    `The nodes changed files that are not on the posted commit: ${codeSpan(patch.path, { inTable: false })} (${patch.bytes} bytes).`
+    // `mode: verify` runs no node: the changes were in the working tree before the run (issue 26).
+    ledger.mode === "verify" ? `The working tree the verify command ran on holds changes that are not on the posted commit: ${where}.` : `The nodes changed files that are not on the posted commit: ${where}.`
   ];
   if (patch.holdsSecret === true) {
     lines.push(
@@ -35524,8 +35704,8 @@ function clampTitle(title) {
 function trimmedNotice(links = {}) {
   const href = (url2) => url2 === void 0 || !/^https?:\/\/\S+$/.test(url2) ? null : url2.replace(/[()<>]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
   let notice2 = `**${TRIMMED_NOTICE}**`;
-  const summary = href(links.detailsUrl);
-  if (summary !== null) notice2 += ` \u2014 [open the full ledger](${summary})`;
+  const summary2 = href(links.detailsUrl);
+  if (summary2 !== null) notice2 += ` \u2014 [open the full ledger](${summary2})`;
   const artifact = links.ledgerArtifact;
   if (artifact !== void 0) {
     const name = codeSpan(artifact.name, { inTable: false });
@@ -35541,6 +35721,7 @@ function summarySections(ledger, detail) {
     planSection(ledger),
     ledgerTable(ledger.rows, detail),
     ...failedVerifications(ledger.rows).map(({ row, verify }) => failedVerifyBlock(row, verify, detail)),
+    ...claimsSection(ledger.rows),
     ...ledger.changedFiles !== void 0 ? [changedFilesMarkdown(ledger.changedFiles)] : [],
     totalsSection(ledger)
   ];
@@ -35688,6 +35869,22 @@ function failedVerifyBlock(row, verify, detail) {
 ${fencedBlock(tail)}`);
   return lines.join("\n");
 }
+function claimsSection(rows) {
+  const contradicted = contradictedClaims(rows);
+  if (contradicted.length === 0) return [];
+  const lines = [
+    "### \u26A0\uFE0F What a node claimed, and what the engine observed",
+    "",
+    "The verdicts above are the engine's observation; these claims in the nodes' replies disagree with it.",
+    ""
+  ];
+  for (const { row, claim: claim2 } of contradicted) {
+    lines.push(
+      `- ${codeSpan(nodeLabel(row), { inTable: false })} said \u201C${escapeInline(claim2.quote)}\u201D \u2014 ${escapeInline(claim2.contradiction ?? "")}`
+    );
+  }
+  return [lines.join("\n")];
+}
 function totalsSection(ledger) {
   const { totals: totals2 } = ledger;
   return [
@@ -35753,22 +35950,22 @@ var CheckRunReporter = class {
    * @returns the check run, and the earlier run's check run when one was taken over.
    * @throws CheckRunWriteError when the lookup or the write failed.
    */
-  async open(externalId, summary, title = "evidence-gate: starting") {
+  async open(externalId, summary2, title = "evidence-gate: starting") {
     const existing = await this.#options.client.findReusable({
       name: this.#options.name,
       headSha: this.#options.headSha
     });
-    if (existing === void 0) return { ref: await this.start(externalId, summary, title), tookOver: null };
-    return { ref: await this.restart(existing.id, { externalId, summary, title }), tookOver: existing };
+    if (existing === void 0) return { ref: await this.start(externalId, summary2, title), tookOver: null };
+    return { ref: await this.restart(existing.id, { externalId, summary: summary2, title }), tookOver: existing };
   }
   /** Creates the check run `in_progress`. `externalId` carries the run id (SPEC §6). */
-  async start(externalId, summary, title = "evidence-gate: starting") {
+  async start(externalId, summary2, title = "evidence-gate: starting") {
     this.#ref = await this.#options.client.create({
       name: this.#options.name,
       headSha: this.#options.headSha,
       externalId,
       title,
-      summary,
+      summary: summary2,
       ...this.#options.detailsUrl ? { detailsUrl: this.#options.detailsUrl } : {}
     });
     return this.#ref;
@@ -35823,25 +36020,25 @@ var CheckRunReporter = class {
       ...options3.ledgerArtifact === void 0 ? {} : { ledgerArtifact: options3.ledgerArtifact }
     };
     const output2 = renderCheckRunOutput(ledger, links);
-    const summary = options3.appendix === void 0 ? output2.summary : withAppendix(output2.summary, options3.appendix, trimmedNotice(links));
+    const summary2 = options3.appendix === void 0 ? output2.summary : withAppendix(output2.summary, options3.appendix, trimmedNotice(links));
     return this.#complete(
       ledger.conclusion.conclusion,
       output2.title,
-      summary,
+      summary2,
       output2.text,
       options3.annotations
     );
   }
   /** Completes the check run without a ledger (refusal, usage error, crash): title and Markdown summary. */
-  async end(conclusion2, title, summary) {
-    return this.#complete(conclusion2, title, summary, void 0, void 0);
+  async end(conclusion2, title, summary2) {
+    return this.#complete(conclusion2, title, summary2, void 0, void 0);
   }
-  async #complete(conclusion2, title, summary, text2, annotations) {
+  async #complete(conclusion2, title, summary2, text2, annotations) {
     if (this.#ref === null) throw new Error("Internal error: the check run was never created");
     const ref = await this.#options.client.complete(this.#ref.id, {
       conclusion: conclusion2,
       title,
-      summary,
+      summary: summary2,
       ...text2 !== void 0 && text2 !== "" ? { text: text2 } : {},
       ...this.#options.detailsUrl ? { detailsUrl: this.#options.detailsUrl } : {},
       ...annotations !== void 0 && annotations.length > 0 ? { annotations } : {}
@@ -35854,13 +36051,13 @@ var CheckRunReporter = class {
     return this.#options.detailsUrl ? { detailsUrl: this.#options.detailsUrl } : {};
   }
 };
-function withAppendix(summary, appendix, notice2) {
+function withAppendix(summary2, appendix, notice2) {
   const tail = `
 
 ${appendix}`;
   const room = CHECK_RUN_TEXT_MAX_BYTES - utf8Bytes(tail);
   if (room <= 0) return truncateUtf8(appendix, CHECK_RUN_TEXT_MAX_BYTES, notice2);
-  return `${truncateUtf8(summary, room, notice2)}${tail}`;
+  return `${truncateUtf8(summary2, room, notice2)}${tail}`;
 }
 
 // src/run/model-cli.ts
@@ -35970,11 +36167,11 @@ var semver2 = __toESM(require_semver2(), 1);
 import { ok } from "assert";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve14) {
-      resolve14(value);
+    return value instanceof P ? value : new P(function(resolve15) {
+      resolve15(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve14, reject) {
+  return new (P || (P = Promise))(function(resolve15, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -35990,7 +36187,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve14(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve15(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -36047,8 +36244,8 @@ function findAllVersions(toolName, arch2) {
   arch2 = arch2 || os.arch();
   const toolPath = path.join(_getCacheDirectory(), toolName);
   if (fs.existsSync(toolPath)) {
-    const children = fs.readdirSync(toolPath);
-    for (const child of children) {
+    const children2 = fs.readdirSync(toolPath);
+    for (const child of children2) {
       if (isExplicitVersion(child)) {
         const fullPath = path.join(toolPath, child, arch2 || "");
         if (fs.existsSync(fullPath) && fs.existsSync(`${fullPath}.complete`)) {
@@ -36197,7 +36394,7 @@ async function ensureCli(cli, options3) {
   if ("message" in npm) return { kind: "failed", message: `could not install ${spec}: ${npm.message}` };
   const result = await runProcess({
     command: npm.command,
-    args: [...npm.lead, "install", "--no-audit", "--no-fund", "--prefer-online", "--prefix", prefix, spec],
+    args: [...npm.lead, "install", ...NPM_INSTALL_FLAGS, "--prefix", prefix, spec],
     cwd: temp,
     env: buildChildEnv({
       base: options3.env,
@@ -36208,14 +36405,22 @@ async function ensureCli(cli, options3) {
     timeoutMs: 10 * 6e4
   });
   if (result.kind !== "exited" || result.exitCode !== 0) {
-    const why = result.kind === "exited" ? `npm exited ${result.exitCode}: ${result.stderrTail.slice(-800)}` : result.kind;
-    return { kind: "failed", message: `could not install ${spec}: ${why}` };
+    const why2 = result.kind === "exited" ? `npm exited ${result.exitCode}: ${result.stderrTail.slice(-800)}` : result.kind;
+    return { kind: "failed", message: `could not install ${spec}: ${why2}` };
   }
   const dir = await cacheDir(prefix, cli.cacheName, options3.version);
   const path2 = join14(dir, "node_modules", ".bin", cli.bin);
   options3.log(`installed ${cli.bin} ${options3.version} into the tool cache: ${path2}`);
   return pin(cli, path2, true, options3);
 }
+var NPM_INSTALL_FLAGS = [
+  "--no-audit",
+  "--no-fund",
+  "--prefer-online",
+  "--fetch-retries=2",
+  "--fetch-retry-mintimeout=1000",
+  "--fetch-retry-maxtimeout=4000"
+];
 function npmCommand() {
   let npm;
   try {
@@ -36232,10 +36437,10 @@ async function pin(cli, path2, installed, options3) {
     real2 = realpathSync5(path2);
     if (!statSync4(real2).isFile()) throw new Error("not a regular file");
   } catch (error63) {
-    const why = error63 instanceof Error ? error63.message : String(error63);
+    const why2 = error63 instanceof Error ? error63.message : String(error63);
     return {
       kind: "failed",
-      message: `the tool cache's ${cli.bin} ${options3.version} at ${path2} cannot be run (${why}): remove ${join14(path2, "..", "..", "..")} so the action installs ${cli.npmPackage}@${options3.version} again`
+      message: `the tool cache's ${cli.bin} ${options3.version} at ${path2} cannot be run (${why2}): remove ${join14(path2, "..", "..", "..")} so the action installs ${cli.npmPackage}@${options3.version} again`
     };
   }
   if (options3.workspace !== void 0) {
@@ -36254,7 +36459,9 @@ async function pin(cli, path2, installed, options3) {
 
 // src/run/model-cli.ts
 function throughProxy(proxy, runtime, env) {
-  return proxy !== void 0 && proxy.runtime === runtime ? proxy.proxy.applyTo(env) : env;
+  if (proxy === void 0 || proxy.runtime !== runtime) return env;
+  proxy.announce?.();
+  return proxy.proxy.applyTo(env);
 }
 function runOnOwnNode(pinned) {
   if (pinned.nodeScript) currentChildScope()?.runWithOwnNode(pinned.path);
@@ -36282,7 +36489,9 @@ var ModelCliSetup = class {
   }
   /**
    * Checks the runtime's credential and home folder, then finds or installs its CLI; the engine calls it
-   * after its own checks. Returns a usage-error message, or `null`.
+   * after its own checks. Returns a usage-error message (a missing credential, an unusable `RUNNER_TEMP`),
+   * a setup failure (the CLI could not be installed or run from the tool cache: the runner's environment),
+   * or `null`.
    */
   beforeFirstModelCall = async (runtime) => {
     const { credentials, versions, env, secrets, log } = this.#options;
@@ -36295,7 +36504,7 @@ var ModelCliSetup = class {
           log,
           workspace: this.#options.workspace
         });
-        if (found.kind === "failed") return found.message;
+        if (found.kind === "failed") return { kind: "setup-failed", message: found.message };
         this.#claudeExecutable = found.pinned.path;
         this.#pinned.set("claude", found.pinned);
         runOnOwnNode(found.pinned);
@@ -36313,7 +36522,7 @@ var ModelCliSetup = class {
           log,
           workspace: this.#options.workspace
         });
-        if (found.kind === "failed") return found.message;
+        if (found.kind === "failed") return { kind: "setup-failed", message: found.message };
         this.#codexExecutable = found.pinned.path;
         this.#pinned.set("codex", found.pinned);
         runOnOwnNode(found.pinned);
@@ -36455,8 +36664,17 @@ var stateSchema = external_exports.object({
   work_dir: external_exports.string(),
   concurrency: external_exports.number().int().min(1),
   on_fail: external_exports.enum(["halt", "continue"]),
-  verify: external_exports.object({ timeout_ms: external_exports.number().int().positive(), env: external_exports.array(external_exports.string()) }),
-  policy: external_exports.object({ require_evidence: external_exports.boolean(), source: external_exports.string().optional() }).optional(),
+  verify: external_exports.object({
+    timeout_ms: external_exports.number().int().positive(),
+    env: external_exports.array(external_exports.string()),
+    repeat: external_exports.number().int().min(1).max(10).optional()
+  }),
+  policy: external_exports.object({
+    require_evidence: external_exports.boolean(),
+    require_tests: external_exports.boolean().optional(),
+    test_reports: external_exports.array(external_exports.string()).optional(),
+    source: external_exports.string().optional()
+  }).optional(),
   tool_policies: external_exports.record(external_exports.string(), policySchema),
   planning_calls: external_exports.array(external_exports.object({ costUsd: external_exports.number().nullable(), usage })),
   // The engine's own rendering input; kept as data (renderers bound and escape every string they print).
@@ -36716,25 +36934,25 @@ function sendApiError(response, api, status, message) {
 function readBoundedBody(request, max) {
   const declared = Number(request.headers["content-length"] ?? "0");
   if (Number.isFinite(declared) && declared > max) return Promise.resolve({ kind: "too-large" });
-  return new Promise((resolve14, reject) => {
+  return new Promise((resolve15, reject) => {
     const chunks = [];
     let size = 0;
     const onData = (chunk) => {
       size += chunk.length;
       if (size > max) {
         request.off("data", onData);
-        resolve14({ kind: "too-large" });
+        resolve15({ kind: "too-large" });
         return;
       }
       chunks.push(chunk);
     };
     request.on("data", onData);
-    request.on("end", () => resolve14({ kind: "read", body: Buffer.concat(chunks) }));
+    request.on("end", () => resolve15({ kind: "read", body: Buffer.concat(chunks) }));
     request.on("error", reject);
   });
 }
 function readCapped(stream, max) {
-  return new Promise((resolve14, reject) => {
+  return new Promise((resolve15, reject) => {
     const chunks = [];
     let size = 0;
     stream.on("data", (chunk) => {
@@ -36742,7 +36960,7 @@ function readCapped(stream, max) {
       chunks.push(chunk.subarray(0, max - size));
       size += chunk.length;
     });
-    stream.on("end", () => resolve14(Buffer.concat(chunks)));
+    stream.on("end", () => resolve15(Buffer.concat(chunks)));
     stream.on("error", reject);
   });
 }
@@ -36899,6 +37117,10 @@ function relay(state, answer, response) {
     () => response.destroy()
   );
 }
+var LIVE_UPSTREAMS = /* @__PURE__ */ new Map();
+function keyProxyUpstream(host) {
+  return LIVE_UPSTREAMS.get(host);
+}
 async function startKeyProxy(options3) {
   const { credential } = options3;
   const api = credential.runtime === "claude" ? "anthropic" : "openai";
@@ -36927,15 +37149,17 @@ async function startKeyProxy(options3) {
       sendApiError(response, api, 500, `internal error (${message})`);
     });
   });
-  await new Promise((resolve14, reject) => {
+  await new Promise((resolve15, reject) => {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       server.off("error", reject);
-      resolve14();
+      resolve15();
     });
   });
   const { port } = server.address();
   const baseUrl = `http://127.0.0.1:${port}/${secretText}`;
+  const host = `127.0.0.1:${port}`;
+  LIVE_UPSTREAMS.set(host, `${upstream.origin}${state.upstreamPath}`);
   const env = credential.runtime === "claude" ? { ANTHROPIC_BASE_URL: baseUrl, ...dummyCredentialEnv(credential) } : dummyCredentialEnv(credential);
   return {
     baseUrl,
@@ -36950,10 +37174,11 @@ async function startKeyProxy(options3) {
       }
       return { ...out, ...env };
     },
-    close: () => new Promise((resolve14) => {
+    close: () => new Promise((resolve15) => {
+      LIVE_UPSTREAMS.delete(host);
       for (const outgoing of state.inFlight) outgoing.destroy();
       state.inFlight.clear();
-      server.close(() => resolve14());
+      server.close(() => resolve15());
       server.closeAllConnections();
       state.agent.destroy();
     })
@@ -37025,8 +37250,14 @@ function userSelectsProvider(env) {
 async function openRunProxy(o) {
   const start = await startModelProxy(o);
   if (start.kind === "refused") return { kind: "refused", message: `${start.message}. Nothing was run.` };
-  if (start.kind === "started") o.say(start.note);
-  return start.kind === "started" ? { kind: "ok", proxy: { runtime: o.runtime, proxy: start.proxy } } : { kind: "ok" };
+  if (start.kind !== "started") return { kind: "ok" };
+  let said = false;
+  const announce = () => {
+    if (said) return;
+    said = true;
+    o.say(start.note);
+  };
+  return { kind: "ok", proxy: { runtime: o.runtime, proxy: start.proxy, announce } };
 }
 function proxyEventLine(event) {
   return event.kind === "refused" ? `key proxy: refused ${event.method} ${event.path} (${event.status}: ${event.reason})` : `key proxy: the upstream failed for ${event.method} ${event.path}: ${event.message}`;
@@ -37344,9 +37575,9 @@ function renderCommentBody(ledger, options3) {
   if (notPassed.length > 0) {
     lines.push("", "| node | verdict | why |", "| --- | --- | --- |");
     for (const row of notPassed.slice(0, COMMENT_MAX_ROWS)) {
-      const why = row.verdict === "FAIL" ? `${row.cause}${row.superseded ? " (retried)" : ""}${row.detail ? `: ${row.detail.split("\n")[0]}` : ""}` : row.verdict === "SKIPPED" ? row.reason : row.verdict === "PAUSED" ? `session limit${row.resetsAt !== null ? `, resets ${row.resetsAt}` : ""}` : "";
+      const why2 = row.verdict === "FAIL" ? `${row.cause}${row.superseded ? " (retried)" : ""}${row.detail ? `: ${row.detail.split("\n")[0]}` : ""}` : row.verdict === "SKIPPED" ? row.reason : row.verdict === "PAUSED" ? `session limit${row.resetsAt !== null ? `, resets ${row.resetsAt}` : ""}` : "";
       lines.push(
-        `| ${escapeCell(row.label ?? row.nodeId)} | ${row.verdict} | ${escapeCell(why.slice(0, 300))} |`
+        `| ${escapeCell(row.label ?? row.nodeId)} | ${row.verdict} | ${escapeCell(why2.slice(0, 300))} |`
       );
     }
     if (notPassed.length > COMMENT_MAX_ROWS)
@@ -37479,9 +37710,9 @@ function width(text2) {
 // src/run/posted-verdict.ts
 var VerdictNotPostedError = class extends Error {
   constructor(verdict, cause) {
-    const why = cause instanceof Error ? cause.message : String(cause);
+    const why2 = cause instanceof Error ? cause.message : String(cause);
     super(
-      `the engine's verdict was ${verdict}, but completing the check run failed, so it was not posted: ${why}`
+      `the engine's verdict was ${verdict}, but completing the check run failed, so it was not posted: ${why2}`
     );
     this.verdict = verdict;
     this.name = "VerdictNotPostedError";
@@ -37493,9 +37724,9 @@ function notPostedConclusion(verdict) {
 }
 function notPostedMarkdown(markdown, error63) {
   const heading2 = `## \u26A0\uFE0F evidence-gate: ${error63.verdict} \u2014 not posted: the check run could not be completed`;
-  const why = `The engine reached the verdict **${error63.verdict}**, but it is not on the check run: ${error63.message}. The post step completes the check run \`failure\`; the ledger below is what the engine found.`;
+  const why2 = `The engine reached the verdict **${error63.verdict}**, but it is not on the check run: ${error63.message}. The post step completes the check run \`failure\`; the ledger below is what the engine found.`;
   const [first = "", ...rest] = markdown.split("\n");
-  return first.startsWith("## ") ? [heading2, "", why, ...rest].join("\n") : [heading2, "", why, "", markdown].join("\n");
+  return first.startsWith("## ") ? [heading2, "", why2, ...rest].join("\n") : [heading2, "", why2, "", markdown].join("\n");
 }
 async function postVerdict(o, post) {
   const summaryOptions = { env: o.env, ...o.redact !== void 0 ? { redact: o.redact } : {} };
@@ -37626,6 +37857,8 @@ function judgeVerifiedSinks(sinks) {
       reason: `Every sink was verified, but ${inWorktree.length === 1 ? "a sink" : "sinks"} ran in a managed worktree (${inWorktree.join("; ")}): the verify command ran on that branch's files, not on the main working tree or this commit. Merge the branch (or check it out) and verify it, or re-run with the sinks in the main working tree.`
     };
   }
+  const receipts = judgeReceipts(sinks);
+  if (receipts !== null) return receipts;
   const trees = verified.map((id2) => last.get(id2)?.verify?.evidenceTree ?? null);
   const offCommit = input2.postedCommitTree !== null && trees.some((tree) => tree !== null && tree !== input2.postedCommitTree);
   const definition = verifyDefinitionChanged(input2, offCommit);
@@ -37661,13 +37894,13 @@ function judgeVerifiedSinks(sinks) {
   }
   const ignoredUnknown = verified.filter((id2) => last.get(id2)?.verify?.ignoredFiles === "unknown");
   if (ignoredUnknown.length > 0) {
-    const why = [
+    const why2 = [
       ...new Set(ignoredUnknown.map((id2) => last.get(id2)?.verify?.ignoredFilesReason ?? "unknown reason"))
     ].join("; ");
     return neutralOrFailure(input2.requireEvidence, {
       rule: "verified-ignored-files-unknown",
       title: `Verified, but the git-ignored files could not be compared (${countNodes(last.size)} passed)`,
-      reason: `Every sink was verified on this commit's tree, but the git-ignored files the verify command may read could not be compared with the run's start (${why}), so the evidence cannot be shown to rest on this commit alone.`
+      reason: `Every sink was verified on this commit's tree, but the git-ignored files the verify command may read could not be compared with the run's start (${why2}), so the evidence cannot be shown to rest on this commit alone.`
     });
   }
   const executions = input2.rows.length;
@@ -37736,6 +37969,53 @@ function bytesBeyondTheTree(sinks, offCommit) {
 function outsideWritesOf(rows) {
   const named = rows.filter((row) => row.outsideWrites !== void 0 && row.outsideWrites.total > 0).map((row) => `node "${row.nodeId}": ${describeOutsideWrites(row.outsideWrites)}`);
   return named.length > 0 ? [...new Set(named)].join("; ") : null;
+}
+function judgeReceipts(sinks) {
+  const { last, verified } = sinks;
+  const required2 = [];
+  const noTest = [];
+  const failing = [];
+  for (const id2 of verified) {
+    const verify = last.get(id2)?.verify;
+    const receipt = verify?.receipt;
+    if (verify?.testsRequired === true && (receipt === void 0 || receipt.kind === "none" || receipt.ran === 0)) {
+      required2.push(
+        `sink "${id2}": ${receipt === void 0 || receipt.kind === "none" ? `no test receipt (${receipt?.reason ?? "none recorded"})` : receiptWords(receipt)}`
+      );
+    } else if (receipt?.kind === "counts" && receipt.ran === 0) {
+      noTest.push(`sink "${id2}": ${receiptWords(receipt)}`);
+    } else if (receipt?.kind === "counts" && receipt.failed > 0 && verify?.expectExit === 0) {
+      failing.push(`sink "${id2}": ${receiptWords(receipt)}`);
+    }
+  }
+  if (required2.length > 0) {
+    return {
+      conclusion: "failure",
+      outcome: "failed",
+      rule: "tests-required",
+      title: "Failed (require-tests): a verify ran no test the engine could see",
+      reason: `The maintainers' policy file (.github/evidence-gate.yml) sets require-tests: true, and ${required2.join("; ")}. A verify counts as evidence only when a recognised test runner (or a test report the command wrote, test-reports) shows at least one test ran. Make the verify command run the tests, or name the report files it writes in test-reports.`
+    };
+  }
+  if (noTest.length > 0) {
+    return {
+      conclusion: "action_required",
+      outcome: "passed",
+      rule: "verified-no-test",
+      title: "Verified, but the verify command ran no test",
+      reason: `The verify command exited as expected, but its test runner reported that no test ran (${noTest.join("; ")}): test files moved, a filter that matches nothing, or a runner pointed at the wrong folder all look like this, and a command that tests nothing is no evidence that the change works. Make the command run the tests and verify again.`
+    };
+  }
+  if (failing.length > 0) {
+    return {
+      conclusion: "action_required",
+      outcome: "passed",
+      rule: "verified-failing-tests",
+      title: "Verified, but the test runner reported failing tests",
+      reason: `The verify command exited as expected, but its test runner reported failing tests (${failing.join("; ")}): the command ignores its tests' result (an "|| true", a runner told not to fail). Fix the tests, or make the command fail when they fail, and verify again.`
+    };
+  }
+  return null;
 }
 
 // src/ledger/judge-completed-run.ts
@@ -37841,6 +38121,22 @@ function decideConclusion(input2) {
         title: "Failed: the plan was refused twice",
         reason: `The planner's graph broke the planned-node rules after one repair: ${end.refusals.join("; ")}. No node ran.`
       };
+    case "planning-failed":
+      return {
+        conclusion: "failure",
+        outcome: "failed",
+        rule: "planning-failed",
+        title: "Failed: planning failed (no usable plan)",
+        reason: `Planning failed: ${end.message}.${credentialHint(end.message)} No node ran.`
+      };
+    case "setup-failed":
+      return {
+        conclusion: "failure",
+        outcome: "failed",
+        rule: "setup-failed",
+        title: "Failed: the model CLI could not be installed",
+        reason: `${end.message} Nothing ran and nothing was spent. This is the runner's environment (the network, the npm registry), not your inputs: run the job again once the registry is reachable, or give the runner a tool cache that holds the CLI.`
+      };
     case "engine-error":
       return {
         conclusion: "failure",
@@ -37878,6 +38174,9 @@ function decideConclusion(input2) {
     default:
       return unreachable(end);
   }
+}
+function credentialHint(message) {
+  return /invalid api key|please run \/login|authentication_error|\b401\b|unauthorized/i.test(message) ? " The model API refused the credential: check the model key (the CLI: ANTHROPIC_API_KEY, OPENAI_API_KEY; the action: anthropic-api-key, claude-code-oauth-token, openai-api-key)." : "";
 }
 function refusalTitle(reason) {
   switch (reason) {
@@ -37953,14 +38252,14 @@ ${message}
 }
 async function endEarly(runner2, reporter, end, message, env, notes = []) {
   const decided = decideEndWithoutRows(end);
-  const summary = `## ${decided.title}
+  const summary2 = `## ${decided.title}
 
 ${decided.reason}
 ${notes.map((note) => `
 > ${escapeInline(note)}
 `).join("")}`;
-  await writeJobSummary(summary, { env });
-  if (reporter !== null) await reporter.end(decided.conclusion, decided.title, summary);
+  await writeJobSummary(summary2, { env });
+  if (reporter !== null) await reporter.end(decided.conclusion, decided.title, summary2);
   finishStep(
     runner2,
     { outcome: decided.outcome, conclusion: decided.conclusion },
@@ -38091,12 +38390,12 @@ function withPatchLocation(ledger, artifacts) {
 }
 
 // src/run/running-mode.ts
-function failAfterReport(run) {
-  if (run.failStepAfterReport !== void 0)
-    run.runner.setFailed(`evidence-gate: ${run.failStepAfterReport}`);
+function failAfterReport(run2) {
+  if (run2.failStepAfterReport !== void 0)
+    run2.runner.setFailed(`evidence-gate: ${run2.failStepAfterReport}`);
 }
-function postingReporter(run) {
-  return run.noCheckRun === void 0 ? run.reporter : null;
+function postingReporter(run2) {
+  return run2.noCheckRun === void 0 ? run2.reporter : null;
 }
 function runnerFolders(env) {
   const workspace = resolve5(env.GITHUB_WORKSPACE ?? process.cwd());
@@ -38131,22 +38430,23 @@ function saveCheckRun(runner2, ref, runId) {
   runner2.setOutput("check-run-id", String(ref.id));
   if (ref.htmlUrl) runner2.setOutput("check-run-url", ref.htmlUrl);
 }
-function actionRequestBase(run) {
-  const { inputs } = run;
+function actionRequestBase(run2) {
+  const { inputs } = run2;
   return {
-    runId: run.runId,
-    repoDir: run.workspace,
+    runId: run2.runId,
+    repoDir: run2.workspace,
     ...inputs.workingDirectory !== void 0 ? { workingDirectory: inputs.workingDirectory } : {},
     ...inputs.model !== void 0 ? { model: inputs.model } : {},
     codexConfig: inputs.codexConfig,
     continueOnFail: inputs.continueOnFail,
     verifyTimeoutMs: inputs.verifyTimeoutMs,
     verifyEnv: inputs.verifyEnv,
-    commit: run.push !== void 0,
-    runsDir: run.runsDir,
+    ...inputs.verifyRepeat !== void 0 ? { verifyRepeat: inputs.verifyRepeat } : {},
+    commit: run2.push !== void 0,
+    runsDir: run2.runsDir,
     surface: "action",
-    knownSecrets: run.secrets,
-    baseEnv: run.env,
+    knownSecrets: run2.secrets,
+    baseEnv: run2.env,
     timeout: {
       ms: inputs.timeoutMinutes * 6e4,
       limit: `${inputs.timeoutMinutes} min`,
@@ -38154,22 +38454,22 @@ function actionRequestBase(run) {
     }
   };
 }
-function actionPorts(run, workspace = {}, hooks = {}, proxy) {
-  const { inputs, runner: runner2 } = run;
-  const publish = run.push?.publish;
+function actionPorts(run2, workspace = {}, hooks = {}, proxy) {
+  const { inputs, runner: runner2 } = run2;
+  const publish = run2.push?.publish;
   return {
     modelCli: new ModelCliSetup({
       credentials: inputs,
       versions: { claude: inputs.claudeVersion, codex: inputs.codexVersion },
       log: (line2) => runner2.info(line2),
-      env: run.env,
-      secrets: run.secrets,
-      temp: run.temp,
-      workspace: run.workspace,
+      env: run2.env,
+      secrets: run2.secrets,
+      temp: run2.temp,
+      workspace: run2.workspace,
       ...proxy !== void 0 ? { proxy } : {}
     }),
     workspace: { ...workspace, ...publish !== void 0 ? { publish } : {} },
-    hooks: { ...progressHooks(runner2, run.reporter), ...hooks },
+    hooks: { ...progressHooks(runner2, run2.reporter), ...hooks },
     // The log is public where the repository is: token shapes nobody declared go (the runner masks the
     // known secrets itself, `core.setSecret`); escapes and colours are kept, so the log reads as printed.
     echo: {
@@ -38177,39 +38477,39 @@ function actionPorts(run, workspace = {}, hooks = {}, proxy) {
       fenceWorkflowCommands: true,
       limitBytes: inputs.outputLogLimit
     },
-    ...run.signal ? { signal: run.signal } : {}
+    ...run2.signal ? { signal: run2.signal } : {}
   };
 }
-async function reportRun(run, finished, notes = run.notes) {
-  const pushed = run.push !== void 0 ? finished.ledger.postedCommit : void 0;
-  const posting = postingReporter(run);
-  const reporter = posting !== null && run.push !== void 0 && pushed !== void 0 ? await run.push.moveCheckRun(pushed) : posting;
+async function reportRun(run2, finished, notes = run2.notes) {
+  const pushed = run2.push !== void 0 ? finished.ledger.postedCommit : void 0;
+  const posting = postingReporter(run2);
+  const reporter = posting !== null && run2.push !== void 0 && pushed !== void 0 ? await run2.push.moveCheckRun(pushed) : posting;
   await reportFinished({
-    runner: run.runner,
+    runner: run2.runner,
     finished,
-    runId: run.runId,
+    runId: run2.runId,
     reporter,
-    checkName: run.inputs.checkName,
-    env: run.env,
-    temp: run.temp,
-    secrets: run.secrets,
+    checkName: run2.inputs.checkName,
+    env: run2.env,
+    temp: run2.temp,
+    secrets: run2.secrets,
     notes,
-    ...run.comment !== void 0 ? { comment: run.comment } : {},
-    workspace: run.workspace
+    ...run2.comment !== void 0 ? { comment: run2.comment } : {},
+    workspace: run2.workspace
   });
-  failAfterReport(run);
+  failAfterReport(run2);
 }
-async function endRun(run, end, notes = run.notes) {
-  await endEarly(run.runner, postingReporter(run), end, end.message, run.env, notes);
-  failAfterReport(run);
+async function endRun(run2, end, notes = run2.notes) {
+  await endEarly(run2.runner, postingReporter(run2), end, end.message, run2.env, notes);
+  failAfterReport(run2);
 }
-async function withActionProxy(run, runtime, refuse2, body) {
-  const { runner: runner2 } = run;
+async function withActionProxy(run2, runtime, refuse2, body) {
+  const { runner: runner2 } = run2;
   const opened = await openRunProxy({
     runtime,
-    credentials: actionModelCredentials(run.inputs, runtime),
-    env: run.env,
-    codexConfig: run.inputs.codexConfig,
+    credentials: actionModelCredentials(run2.inputs, runtime),
+    env: run2.env,
+    codexConfig: run2.inputs.codexConfig,
     readUserCodexConfig: false,
     log: (event) => runner2.warning(proxyEventLine(event)),
     say: (line2) => runner2.info(line2)
@@ -38451,17 +38751,17 @@ function readOnlyTokenNote(event, checkName) {
   const who = event.isFork ? `comes from a fork (${event.headRepoFullName ?? "a deleted repository"})` : "was opened or triggered by Dependabot";
   return `This pull request ${who}: its GITHUB_TOKEN is read-only, so this step creates no check run. The ledger is uploaded as the artifact ${ledgerArtifactName(checkName)}, and the report workflow (mode: report, on workflow_run) posts the check run "${checkName}" from it; a run that uploads no ledger gets a failing check run from that workflow. See docs/examples/README.md.`;
 }
-function announcePolicy(run) {
-  const { runner: runner2 } = run;
-  const policy = autoRunPolicy(run.policy);
+function announcePolicy(run2) {
+  const { runner: runner2 } = run2;
+  const policy = autoRunPolicy(run2.policy);
   runner2.info(
-    policy === void 0 ? `policy: no .github/evidence-gate.yml on the base ref ${run.event.baseRef}: the defaults apply` : `policy: ${policy.source}: ${policySummary(run.policy.policy)}`
+    policy === void 0 ? `policy: no .github/evidence-gate.yml on the base ref ${run2.event.baseRef}: the defaults apply` : `policy: ${policy.source}: ${policySummary(run2.policy.policy)}`
   );
   return policy;
 }
 async function checkRunNotCreated(runner2, error63, env) {
   const permission = error63.status === 403 || error63.status === 404;
-  const summary = [
+  const summary2 = [
     "## \u26A0\uFE0F evidence-gate: the check run could not be created",
     "",
     error63.message,
@@ -38469,7 +38769,7 @@ async function checkRunNotCreated(runner2, error63, env) {
     "Nothing ran and nothing was spent: the run stops before planning when its verdict cannot be posted.",
     ""
   ].join("\n");
-  await writeJobSummary(summary, { env });
+  await writeJobSummary(summary2, { env });
   runner2.setOutput("outcome", permission ? "usage-error" : "failed");
   runner2.setFailed(`evidence-gate: ${error63.message}`);
 }
@@ -38495,6 +38795,1862 @@ function runTimedOut(signal2) {
 function stopWords(signal2) {
   const timedOut = runTimedOut(signal2);
   return timedOut !== null ? `${timedOut.message}` : "the run was cancelled";
+}
+
+// src/evidence/verify.ts
+import { isAbsolute as isAbsolute8, relative as relative9 } from "node:path";
+
+// src/proc/hand-back.ts
+import { spawnSync as spawnSync3 } from "node:child_process";
+function handBackFiles(identity, dirs, owner = process.getuid?.() ?? 0) {
+  const problems = [];
+  const uid = String(identity.uid);
+  for (const dir of dirs) {
+    for (const step of [
+      ["find", dir, "-user", uid, "!", "-type", "l", "-exec", "chmod", "g+rwX", "{}", "+"],
+      ["chown", "-R", "-h", `--from=${uid}`, String(owner), dir]
+    ]) {
+      const [file2, ...args] = privileged(identity, step);
+      const done = spawnSync3(file2, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
+      if (done.status === 0) continue;
+      const why2 = (done.stderr ?? String(done.error ?? "")).trim().split("\n")[0] ?? "";
+      if (/No such file or directory/.test(why2) && step[0] === "find" && why2.includes(`'${dir}'`)) break;
+      problems.push(
+        `could not hand ${dir} back from ${identity.user} (${step[0]} exited ${done.status ?? done.signal}: ${why2})`
+      );
+      break;
+    }
+  }
+  return problems;
+}
+function handBackPrCodeFiles(dirs) {
+  const scope = currentChildScope();
+  if (scope === null || scope.identity === null) return;
+  scope.leftBehind += killUserProcesses(scope.identity);
+  scope.handBackProblems.push(...handBackFiles(scope.identity, dirs));
+}
+function handBackBeforeEngineReads(dirs) {
+  if (process.getuid?.() === 0) return;
+  handBackPrCodeFiles(dirs);
+}
+
+// src/evidence/ignored-files.ts
+import { lstatSync as lstatSync2, realpathSync as realpathSync6 } from "node:fs";
+import { isAbsolute as isAbsolute7, relative as relative8, sep as sep6 } from "node:path";
+
+// src/evidence/ignored-fingerprint.ts
+import { createHash as createHash3 } from "node:crypto";
+var STAT_FIELDS = 5;
+function fingerprintOf(entries) {
+  const hash2 = createHash3("sha256");
+  hash2.update(`evidence-gate ignored-files v1 ${entries.paths.length}
+`);
+  let chunk = "";
+  for (let i = 0; i < entries.paths.length; i++) {
+    const at = i * STAT_FIELDS;
+    const s = entries.stats;
+    chunk += `${entries.paths[i]}\0${s[at]} ${s[at + 1]} ${s[at + 2]} ${s[at + 3]} ${s[at + 4]}
+`;
+    if (chunk.length > 65536) {
+      hash2.update(chunk, "latin1");
+      chunk = "";
+    }
+  }
+  hash2.update(chunk, "latin1");
+  return { kind: "fingerprint", hash: hash2.digest("hex"), files: entries.paths.length, entries };
+}
+function sameStats(a, i, b, j) {
+  for (let f = 0; f < STAT_FIELDS; f++) if (a[i * STAT_FIELDS + f] !== b[j * STAT_FIELDS + f]) return false;
+  return true;
+}
+function walkEntries(a, b, visit2) {
+  let i = 0;
+  let j = 0;
+  while (i < a.paths.length || j < b.paths.length) {
+    const p = a.paths[i];
+    const q = b.paths[j];
+    if (q === void 0 || p !== void 0 && p < q) visit2(p, i++, null);
+    else if (p === void 0 || q < p) visit2(q, null, j++);
+    else {
+      visit2(p, i++, j++);
+    }
+  }
+}
+
+// src/evidence/ignored-files-change.ts
+var MAX_CHANGE_EXAMPLES = 10;
+function compareIgnoredFiles(baseline, current, maxExamples = MAX_CHANGE_EXAMPLES) {
+  if (baseline.kind === "unknown") return { kind: "unknown", reason: baseline.reason };
+  if (current.kind === "unknown") {
+    if (current.overBound) {
+      return {
+        kind: "changed",
+        total: null,
+        examples: [],
+        note: `${current.reason}, against ${baseline.files} at the baseline`
+      };
+    }
+    return { kind: "unknown", reason: current.reason };
+  }
+  if (current.hash === baseline.hash) return { kind: "unchanged" };
+  const examples = [];
+  let total2 = 0;
+  walkEntries(baseline.entries, current.entries, (path2, before, after) => {
+    if (before !== null && after !== null && sameStats(baseline.entries.stats, before, current.entries.stats, after))
+      return;
+    total2++;
+    if (examples.length < maxExamples) {
+      examples.push({
+        path: displayPath(path2),
+        change: before === null ? "added" : after === null ? "removed" : "modified"
+      });
+    }
+  });
+  if (total2 === 0) return { kind: "unchanged" };
+  return { kind: "changed", total: total2, examples };
+}
+function acceptVerifyChanges(baseline, before, after) {
+  if (baseline.kind !== "fingerprint" || before.kind !== "fingerprint" || after.kind !== "fingerprint")
+    return baseline;
+  if (before.hash === after.hash) return baseline;
+  const touched = /* @__PURE__ */ new Map();
+  walkEntries(before.entries, after.entries, (path2, b, a) => {
+    if (b !== null && a !== null && sameStats(before.entries.stats, b, after.entries.stats, a)) return;
+    touched.set(path2, a);
+  });
+  const paths = [];
+  const values = [];
+  const push = (path2, stats, index) => {
+    paths.push(path2);
+    for (let f = 0; f < STAT_FIELDS; f++) values.push(stats[index * STAT_FIELDS + f]);
+  };
+  const base = baseline.entries;
+  const afterEntries = after.entries;
+  const touchedPaths = [...touched.keys()].sort();
+  let i = 0;
+  let t = 0;
+  while (i < base.paths.length || t < touchedPaths.length) {
+    const p = base.paths[i];
+    const q = touchedPaths[t];
+    if (q === void 0 || p !== void 0 && p < q) {
+      push(p, base.stats, i++);
+    } else {
+      const index = touched.get(q);
+      if (index !== null) push(q, afterEntries.stats, index);
+      if (p === q) i++;
+      t++;
+    }
+  }
+  return fingerprintOf({ paths, stats: Float64Array.from(values) });
+}
+function displayPath(latin1) {
+  return Buffer.from(latin1, "latin1").toString("utf8");
+}
+
+// src/evidence/ignored-files-data.ts
+function ignoredFilesToData(files) {
+  if (files.kind === "unknown") return files;
+  return {
+    kind: "fingerprint",
+    hash: files.hash,
+    files: files.files,
+    paths: files.entries.paths,
+    stats: Array.from(files.entries.stats)
+  };
+}
+function ignoredFilesFromData(data) {
+  const d = data;
+  if (d?.kind === "unknown" && typeof d.reason === "string") {
+    return { kind: "unknown", reason: d.reason, overBound: d.overBound === true };
+  }
+  if (d?.kind === "fingerprint" && typeof d.hash === "string" && typeof d.files === "number" && Array.isArray(d.paths) && d.paths.every((p) => typeof p === "string") && Array.isArray(d.stats) && d.stats.every((n) => typeof n === "number") && d.stats.length === d.paths.length * STAT_FIELDS) {
+    return {
+      kind: "fingerprint",
+      hash: d.hash,
+      files: d.files,
+      entries: { paths: d.paths, stats: Float64Array.from(d.stats) }
+    };
+  }
+  return {
+    kind: "unknown",
+    reason: "the saved baseline of the run's git-ignored files could not be read",
+    overBound: false
+  };
+}
+
+// src/evidence/ignored-files.ts
+var DEFAULT_MAX_IGNORED_FILES = 5e5;
+var MISSING = -1;
+var UNREADABLE = -2;
+var STAT_SLICE = 2e3;
+async function ignoredFilesFingerprint(dir, options3 = {}) {
+  const max = options3.maxEntries ?? DEFAULT_MAX_IGNORED_FILES;
+  let root;
+  try {
+    root = await workTreeRoot(dir, options3);
+  } catch (error63) {
+    return unknown2(`the git-ignored files could not be listed: ${messageOf(error63)}`);
+  }
+  const prefixes = excludedPrefixes(root, options3.exclude ?? []);
+  const runsPrefix = options3.excludeRunDirectoriesUnder === void 0 ? null : excludedPrefixes(root, [options3.excludeRunDirectoriesUnder])[0] ?? null;
+  const inRunDirectory = (path2) => runsPrefix !== null && path2.startsWith(runsPrefix) && RUN_DIRECTORY.test(path2.slice(runsPrefix.length));
+  const paths = [];
+  let overBound = false;
+  let pending = null;
+  const stop = new AbortController();
+  const take = (path2) => {
+    if (overBound || path2 === "" || prefixes.some((prefix) => path2.startsWith(prefix)) || inRunDirectory(path2))
+      return;
+    if (paths.length >= max) {
+      overBound = true;
+      stop.abort();
+      return;
+    }
+    paths.push(path2);
+  };
+  try {
+    await gitStream(["ls-files", "--others", "--ignored", "--exclude-standard", "-z"], {
+      cwd: root,
+      ...options3.baseEnv !== void 0 ? { baseEnv: options3.baseEnv } : {},
+      ...options3.knownSecrets !== void 0 ? { knownSecrets: options3.knownSecrets } : {},
+      ...options3.timeoutMs !== void 0 ? { timeoutMs: options3.timeoutMs } : {},
+      signal: stop.signal,
+      onStdout: (chunk) => {
+        if (overBound) return;
+        const buf = pending === null ? chunk : Buffer.concat([pending, chunk]);
+        let start = 0;
+        for (let nul = buf.indexOf(0, start); nul !== -1; nul = buf.indexOf(0, start)) {
+          take(buf.toString("latin1", start, nul));
+          start = nul + 1;
+        }
+        pending = start < buf.length ? Buffer.from(buf.subarray(start)) : null;
+      }
+    });
+  } catch (error63) {
+    if (!(overBound && error63 instanceof GitError)) {
+      return unknown2(`git ls-files (the git-ignored files) failed: ${messageOf(error63)}`);
+    }
+  }
+  if (overBound) {
+    return {
+      kind: "unknown",
+      overBound: true,
+      reason: `there are more than ${max} git-ignored files (the bound); they were not fingerprinted`
+    };
+  }
+  if (pending !== null) take(pending.toString("latin1"));
+  paths.sort();
+  const stats = await statAll(root, paths);
+  return fingerprintOf({ paths, stats });
+}
+function unknown2(reason) {
+  return { kind: "unknown", reason, overBound: false };
+}
+function messageOf(error63) {
+  return error63 instanceof Error ? error63.message : String(error63);
+}
+var RUN_DIRECTORY = /^\d{8}-\d{6}-[0-9a-f]{6}\//;
+function excludedPrefixes(root, exclude) {
+  const prefixes = /* @__PURE__ */ new Set();
+  const realRoot = realOrSame(root);
+  for (const folder of exclude) {
+    if (!isAbsolute7(folder)) continue;
+    const rel = relative8(realRoot, realOrSame(folder));
+    if (rel === "" || rel.startsWith("..") || isAbsolute7(rel)) continue;
+    prefixes.add(Buffer.from(`${rel.split(sep6).join("/")}/`, "utf8").toString("latin1"));
+  }
+  return [...prefixes];
+}
+function realOrSame(path2) {
+  try {
+    return realpathSync6(path2);
+  } catch {
+    return path2;
+  }
+}
+async function statAll(root, paths) {
+  const stats = new Float64Array(paths.length * STAT_FIELDS);
+  const rootBytes = Buffer.from(`${root}/`, "utf8");
+  for (let i = 0; i < paths.length; i++) {
+    if (i > 0 && i % STAT_SLICE === 0) await new Promise((resolve15) => setImmediate(resolve15));
+    const rel = paths[i];
+    const full = /^[\x20-\x7e]*$/.test(rel) ? `${root}/${rel}` : Buffer.concat([rootBytes, Buffer.from(rel, "latin1")]);
+    const at = i * STAT_FIELDS;
+    try {
+      const st = lstatSync2(full, { throwIfNoEntry: false });
+      if (st === void 0) {
+        stats.fill(MISSING, at, at + STAT_FIELDS);
+        continue;
+      }
+      stats[at] = st.size;
+      stats[at + 1] = st.mtimeMs;
+      stats[at + 2] = st.ctimeMs;
+      stats[at + 3] = st.mode;
+      stats[at + 4] = st.ino;
+    } catch {
+      stats.fill(UNREADABLE, at, at + STAT_FIELDS);
+    }
+  }
+  return stats;
+}
+
+// src/evidence/runner-summaries.ts
+var ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g;
+function outputLines(text2) {
+  return text2.split("\n").map((line2) => line2.replace(ANSI, "").replace(/\r$/, ""));
+}
+function readRunnerSummaries(lines) {
+  return RECOGNISERS.flatMap((recognise) => recognise(lines));
+}
+function summary(fields) {
+  const names = [...new Set(fields.failedNames.map((name) => name.trim()).filter((name) => name !== ""))];
+  return { ...fields, failedNames: names.slice(0, RECEIPT_MAX_NAMES) };
+}
+function countWords2(text2, separator, known) {
+  const counts2 = /* @__PURE__ */ new Map();
+  for (const part of text2.split(separator)) {
+    const match = /^\s*(\d+) ([a-z][a-z ]*?)\s*$/.exec(part);
+    if (match === null || !known.has(match[2])) return null;
+    counts2.set(match[2], (counts2.get(match[2]) ?? 0) + Number(match[1]));
+  }
+  return counts2;
+}
+function namesIn(lines, from, to, pattern) {
+  const names = [];
+  for (let i = Math.max(0, from); i < Math.min(to, lines.length); i++) {
+    const match = pattern.exec(lines[i]);
+    if (match !== null) names.push(match[1]);
+  }
+  return names;
+}
+function noTests(runner2, line2) {
+  return { runner: runner2, passed: 0, failed: 0, skipped: 0, failedNames: [], spread: false, line: line2 };
+}
+var nodeTest = (lines) => {
+  const found = [];
+  let previousEnd = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const head = /^(#|ℹ) tests (\d+)$/.exec(lines[i]);
+    if (head === null) continue;
+    const mark = head[1];
+    const fields = /* @__PURE__ */ new Map();
+    let end = i;
+    for (let j = i + 1; j < Math.min(lines.length, i + 9); j++) {
+      const field = /^(#|ℹ) (suites|pass|fail|cancelled|skipped|todo|duration_ms) (\d+(?:\.\d+)?)$/.exec(
+        lines[j]
+      );
+      if (field === null || field[1] !== mark) break;
+      fields.set(field[2], Number(field[3]));
+      end = j;
+    }
+    if (!fields.has("pass") || !fields.has("fail")) continue;
+    const failed3 = fields.get("fail") + (fields.get("cancelled") ?? 0);
+    const names = mark === "#" ? namesIn(lines, previousEnd, i, /^\s*not ok \d+ - (.+)$/) : specFailingNames(lines, end + 1);
+    found.push(
+      summary({
+        runner: "node:test",
+        passed: fields.get("pass"),
+        failed: failed3,
+        skipped: (fields.get("skipped") ?? 0) + (fields.get("todo") ?? 0),
+        failedNames: names.filter((name) => !/ # (?:SKIP|TODO)\b/i.test(name)),
+        spread: false,
+        line: end
+      })
+    );
+    previousEnd = end + 1;
+    i = end;
+  }
+  return found;
+};
+function specFailingNames(lines, from) {
+  let start = -1;
+  for (let i = from; i < Math.min(lines.length, from + 4); i++) {
+    if (lines[i] === "\u2716 failing tests:") start = i + 1;
+  }
+  if (start < 0) return [];
+  const names = [];
+  for (let i = start; i < lines.length; i++) {
+    if (/^(#|ℹ) tests \d+$/.test(lines[i])) break;
+    const match = /^✖ (.+) \(\d+(?:\.\d+)?m?s\)$/.exec(lines[i]);
+    if (match !== null) names.push(match[1]);
+  }
+  return names;
+}
+var VITEST_WORDS = /* @__PURE__ */ new Set(["passed", "failed", "skipped", "todo", "expected fail"]);
+var vitest = (lines) => {
+  const found = [];
+  let previousEnd = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line2 = lines[i];
+    if (/^No test files found, exiting with code \d+$/.test(line2)) {
+      found.push(noTests("vitest", i));
+      previousEnd = i + 1;
+      continue;
+    }
+    const match = /^\s*Tests {2}(.+?) \((\d+)\)$/.exec(line2);
+    if (match === null || !/^\s*Test Files {2}/.test(lines[i - 1] ?? "")) continue;
+    const counts2 = countWords2(match[1], "|", VITEST_WORDS);
+    if (counts2 === null) continue;
+    found.push(
+      summary({
+        runner: "vitest",
+        passed: (counts2.get("passed") ?? 0) + (counts2.get("expected fail") ?? 0),
+        failed: counts2.get("failed") ?? 0,
+        skipped: (counts2.get("skipped") ?? 0) + (counts2.get("todo") ?? 0),
+        failedNames: namesIn(lines, previousEnd, i, /^\s*FAIL {2}(.+?)\s*$/),
+        spread: false,
+        line: i
+      })
+    );
+    previousEnd = i + 1;
+  }
+  return found;
+};
+var JEST_WORDS = /* @__PURE__ */ new Set(["passed", "failed", "skipped", "todo", "total"]);
+var jest = (lines) => {
+  const found = [];
+  let previousEnd = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line2 = lines[i];
+    if (/^No tests found, exiting with code \d+$/.test(line2)) {
+      found.push(noTests("jest", i));
+      previousEnd = i + 1;
+      continue;
+    }
+    const match = /^Tests: +(.+)$/.exec(line2);
+    if (match === null) continue;
+    const counts2 = countWords2(match[1], ",", JEST_WORDS);
+    if (counts2 === null || !counts2.has("total")) continue;
+    found.push(
+      summary({
+        runner: "jest",
+        passed: counts2.get("passed") ?? 0,
+        failed: counts2.get("failed") ?? 0,
+        skipped: (counts2.get("skipped") ?? 0) + (counts2.get("todo") ?? 0),
+        failedNames: namesIn(lines, previousEnd, i, /^ {2}● (?!Test suite failed to run$)(.+)$/),
+        spread: false,
+        line: i
+      })
+    );
+    previousEnd = i + 1;
+  }
+  return found;
+};
+var mocha = (lines) => {
+  const found = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (/^Error: No test files found/.test(lines[i])) {
+      found.push(noTests("mocha", i));
+      continue;
+    }
+    const passing = /^ {2}(\d+) passing \(\d+(?:ms|s|m)\)$/.exec(lines[i]);
+    if (passing === null) continue;
+    let pending = 0;
+    let failing = 0;
+    let end = i;
+    for (let j = i + 1; j < Math.min(lines.length, i + 3); j++) {
+      const more = /^ {2}(\d+) (pending|failing)$/.exec(lines[j]);
+      if (more === null) break;
+      if (more[2] === "pending") pending = Number(more[1]);
+      else failing = Number(more[1]);
+      end = j;
+    }
+    found.push(
+      summary({
+        runner: "mocha",
+        passed: Number(passing[1]),
+        failed: failing,
+        skipped: pending,
+        failedNames: failing > 0 ? mochaFailures(lines, end + 1, failing) : [],
+        spread: false,
+        line: end
+      })
+    );
+    i = end;
+  }
+  return found;
+};
+function mochaFailures(lines, from, count3) {
+  const names = [];
+  let next = 1;
+  for (let i = from; i < lines.length && next <= count3; i++) {
+    const start = new RegExp(`^ {2}${next}\\) (.+)$`).exec(lines[i]);
+    if (start === null) continue;
+    const parts = [start[1]];
+    let j = i;
+    while (!parts[parts.length - 1].endsWith(":") && j + 1 < lines.length && j < i + 10) {
+      j++;
+      const title = /^ {5,}(\S.*)$/.exec(lines[j]);
+      if (title === null) break;
+      parts.push(title[1]);
+    }
+    names.push(parts.join(" ").replace(/:$/, ""));
+    next++;
+    i = j;
+  }
+  return names;
+}
+var ava = (lines) => {
+  const found = [];
+  const counts2 = /* @__PURE__ */ new Map();
+  let last = -1;
+  for (let i = 0; i < lines.length; i++) {
+    if (/^\s*✘ Couldn[’']t find any files to test$/.test(lines[i])) found.push(noTests("ava", i));
+    const match = /^ {2}(\d+) (?:tests? (passed|failed|skipped|todo)|(known failures?))$/.exec(lines[i]);
+    if (match === null) continue;
+    const word = match[2] ?? "known failure";
+    counts2.set(word, (counts2.get(word) ?? 0) + Number(match[1]));
+    last = i;
+  }
+  if (last < 0) return found;
+  const failed3 = counts2.get("failed") ?? 0;
+  const tallied = !counts2.has("passed") && failed3 > 0;
+  const passed = tallied ? lines.filter((line2) => /^\s*✔ /.test(line2)).length : (counts2.get("passed") ?? 0) + (counts2.get("known failure") ?? 0);
+  found.push(
+    summary({
+      runner: "ava",
+      passed,
+      failed: failed3,
+      skipped: (counts2.get("skipped") ?? 0) + (counts2.get("todo") ?? 0),
+      failedNames: namesIn(lines, 0, last, /^\s*✘ \[fail\]: (.+?)(?: Error thrown in test)?$/),
+      spread: tallied,
+      line: last
+    })
+  );
+  return found;
+};
+var PYTEST_WORDS = /* @__PURE__ */ new Set([
+  "passed",
+  "failed",
+  "skipped",
+  "deselected",
+  "xfailed",
+  "xpassed",
+  "error",
+  "errors",
+  "warning",
+  "warnings",
+  "rerun",
+  "subtests passed",
+  "subtests failed",
+  "subtests skipped"
+]);
+var pytest = (lines) => {
+  const found = [];
+  let previousEnd = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const match = /^(?:=+ )?(.+?) in \d+(?:\.\d+)?s(?: \(\d+:\d\d:\d\d\))?(?: =+)?$/.exec(lines[i]);
+    if (match === null) continue;
+    const ruled = lines[i].startsWith("=");
+    if (ruled !== lines[i].endsWith("=")) continue;
+    const words = match[1];
+    const counts2 = words === "no tests ran" ? /* @__PURE__ */ new Map() : countWords2(words, ",", PYTEST_WORDS);
+    if (counts2 === null) continue;
+    found.push(
+      summary({
+        runner: "pytest",
+        passed: (counts2.get("passed") ?? 0) + (counts2.get("xfailed") ?? 0) + (counts2.get("xpassed") ?? 0),
+        failed: (counts2.get("failed") ?? 0) + (counts2.get("error") ?? 0) + (counts2.get("errors") ?? 0),
+        skipped: counts2.get("skipped") ?? 0,
+        failedNames: namesIn(lines, previousEnd, i, /^(?:FAILED|ERROR) (\S+)/),
+        spread: false,
+        line: i
+      })
+    );
+    previousEnd = i + 1;
+  }
+  return found;
+};
+var goTest = (lines) => {
+  let passed = 0;
+  let failed3 = 0;
+  let skipped = 0;
+  const names = [];
+  let last = -1;
+  let packages = 0;
+  let packagesWithoutTests = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line2 = lines[i];
+    const test = /^\s*--- (PASS|FAIL|SKIP): (\S+) \(\d+(?:\.\d+)?s\)$/.exec(line2);
+    if (test !== null) {
+      if (test[1] === "PASS") passed++;
+      else if (test[1] === "SKIP") skipped++;
+      else {
+        failed3++;
+        names.push(test[2]);
+      }
+      last = i;
+      continue;
+    }
+    const pkg = /^(ok|FAIL|\?) +\t?(\S+)\t(.*)$/.exec(line2);
+    if (pkg === null) continue;
+    packages++;
+    if (/\[no test files\]|\[no tests to run\]/.test(pkg[3])) packagesWithoutTests++;
+    last = i;
+  }
+  if (last < 0) return [];
+  if (passed + failed3 + skipped === 0 && (packages === 0 || packagesWithoutTests < packages)) return [];
+  return [
+    summary({ runner: "go test", passed, failed: failed3, skipped, failedNames: names, spread: true, line: last })
+  ];
+};
+var cargoTest = (lines) => {
+  const found = [];
+  let passed = 0;
+  let failed3 = 0;
+  let skipped = 0;
+  let last = -1;
+  for (let i = 0; i < lines.length; i++) {
+    const result = /^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; \d+ measured; \d+ filtered out/.exec(
+      lines[i]
+    );
+    if (result !== null) {
+      passed += Number(result[1]);
+      failed3 += Number(result[2]);
+      skipped += Number(result[3]);
+      last = i;
+      continue;
+    }
+    const nextest = /^\s*Summary \[\s*\d+(?:\.\d+)?s\] (\d+) tests? run: (\d+) passed(?: \(\d+ slow\))?, (\d+) failed(?:, (\d+) skipped)?/.exec(
+      lines[i]
+    );
+    if (nextest !== null) {
+      found.push(
+        summary({
+          runner: "cargo-nextest",
+          passed: Number(nextest[2]),
+          failed: Number(nextest[3]),
+          skipped: Number(nextest[4] ?? 0),
+          failedNames: namesIn(lines, 0, i, /^\s*FAIL \[\s*\d+(?:\.\d+)?s\] (.+)$/),
+          spread: false,
+          line: i
+        })
+      );
+    }
+  }
+  if (last >= 0) {
+    found.push(
+      summary({
+        runner: "cargo test",
+        passed,
+        failed: failed3,
+        skipped,
+        failedNames: namesIn(lines, 0, last, /^test (\S+) \.\.\. FAILED$/),
+        spread: true,
+        line: last
+      })
+    );
+  }
+  return found;
+};
+var surefire = (lines) => {
+  let run2 = 0;
+  let failed3 = 0;
+  let skipped = 0;
+  let last = -1;
+  const names = [];
+  let inList = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line2 = lines[i];
+    const result = /^\[(?:INFO|WARNING|ERROR)\] Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)$/.exec(
+      line2
+    );
+    if (result !== null) {
+      run2 += Number(result[1]);
+      failed3 += Number(result[2]) + Number(result[3]);
+      skipped += Number(result[4]);
+      last = i;
+      inList = false;
+      continue;
+    }
+    if (/^\[INFO\] No tests to run\.$/.test(line2)) {
+      last = i;
+      continue;
+    }
+    if (/^\[ERROR\] (?:Failures|Errors): $|^\[ERROR\] (?:Failures|Errors):$/.test(line2)) {
+      inList = true;
+      continue;
+    }
+    if (inList) {
+      const name = /^\[ERROR\] {2,3}(?:Run \d+: )?([\w$.]+?)(?::\d+)?(?: |»|$)/.exec(line2);
+      if (name !== null) names.push(name[1]);
+      else if (!/^\[ERROR\] {4,}/.test(line2)) inList = false;
+    }
+  }
+  if (last < 0) return [];
+  return [
+    summary({
+      runner: "maven-surefire",
+      passed: Math.max(0, run2 - skipped - failed3),
+      failed: failed3,
+      skipped,
+      failedNames: names,
+      spread: true,
+      line: last
+    })
+  ];
+};
+var gradle = (lines) => {
+  const found = [];
+  for (let i = 0; i < lines.length; i++) {
+    const match = /^(\d+) tests? completed, (\d+) failed(?:, (\d+) skipped)?$/.exec(lines[i]);
+    if (match === null) continue;
+    const completed = Number(match[1]);
+    const failed3 = Number(match[2]);
+    const skipped = Number(match[3] ?? 0);
+    found.push(
+      summary({
+        runner: "gradle",
+        passed: Math.max(0, completed - failed3 - skipped),
+        failed: failed3,
+        skipped,
+        failedNames: namesIn(lines, 0, i, /^(\S.* > .+) FAILED$/).filter((n) => n.length < 2e3),
+        spread: false,
+        line: i
+      })
+    );
+  }
+  return found;
+};
+var rspec = (lines) => {
+  const found = [];
+  let previousEnd = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const match = /^(\d+) examples?, (\d+) failures?(?:, (\d+) pending)?(?:, (\d+) errors? occurred outside of examples)?$/.exec(
+      lines[i]
+    );
+    if (match === null) continue;
+    const examples = Number(match[1]);
+    const failed3 = Number(match[2]);
+    const pending = Number(match[3] ?? 0);
+    found.push(
+      summary({
+        runner: "rspec",
+        passed: Math.max(0, examples - failed3 - pending),
+        failed: failed3 + Number(match[4] ?? 0),
+        skipped: pending,
+        failedNames: namesIn(lines, i + 1, lines.length, /^rspec \S+ # (.+)$/).concat(
+          namesIn(lines, previousEnd, i, /^rspec \S+ # (.+)$/)
+        ),
+        spread: false,
+        line: i
+      })
+    );
+    previousEnd = i + 1;
+  }
+  return found;
+};
+var phpunit = (lines) => {
+  const found = [];
+  let previousEnd = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line2 = lines[i];
+    if (/^No tests executed!$/.test(line2)) {
+      found.push(noTests("phpunit", i));
+      previousEnd = i + 1;
+      continue;
+    }
+    const ok2 = /^OK \((\d+) tests?, \d+ assertions?\)$/.exec(line2);
+    const mixed = /^Tests: (\d+), Assertions: \d+((?:, [A-Z][a-z]+(?: [A-Z][a-z]+)?: \d+)*)\.$/.exec(line2);
+    if (ok2 === null && mixed === null) continue;
+    const fields = /* @__PURE__ */ new Map();
+    for (const part of (mixed?.[2] ?? "").split(", ").filter((p) => p !== "")) {
+      const [key, value] = part.split(": ");
+      fields.set(key, Number(value));
+    }
+    const tests = Number((ok2 ?? mixed)[1]);
+    const failed3 = (fields.get("Errors") ?? 0) + (fields.get("Failures") ?? 0);
+    const skipped = (fields.get("Skipped") ?? 0) + (fields.get("Incomplete") ?? 0);
+    found.push(
+      summary({
+        runner: "phpunit",
+        passed: Math.max(0, tests - failed3 - skipped),
+        failed: failed3,
+        skipped,
+        failedNames: namesIn(lines, previousEnd, i, /^\d+\) (\S+::\S+?)(?: with data set .*)?$/),
+        spread: false,
+        line: i
+      })
+    );
+    previousEnd = i + 1;
+  }
+  return found;
+};
+var dotnetTest = (lines) => {
+  let passed = 0;
+  let failed3 = 0;
+  let skipped = 0;
+  let last = -1;
+  const found = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line2 = lines[i];
+    const project = /^(?:Passed|Failed)! +- Failed: +(\d+), Passed: +(\d+), Skipped: +(\d+), Total: +(\d+)/.exec(line2);
+    if (project !== null) {
+      failed3 += Number(project[1]);
+      passed += Number(project[2]);
+      skipped += Number(project[3]);
+      last = i;
+      continue;
+    }
+    const terminal = /^Test summary: total: (\d+), failed: (\d+), succeeded: (\d+), skipped: (\d+), duration: /.exec(line2);
+    if (terminal !== null) {
+      found.push(
+        summary({
+          runner: "dotnet test",
+          passed: Number(terminal[3]),
+          failed: Number(terminal[2]),
+          skipped: Number(terminal[4]),
+          failedNames: namesIn(lines, 0, i, /^\s+Failed (\S+) \[/),
+          spread: false,
+          line: i
+        })
+      );
+    }
+  }
+  if (last >= 0) {
+    found.push(
+      summary({
+        runner: "dotnet test",
+        passed,
+        failed: failed3,
+        skipped,
+        failedNames: namesIn(lines, 0, last, /^\s+Failed (\S+) \[/),
+        spread: true,
+        line: last
+      })
+    );
+  }
+  return found;
+};
+var RECOGNISERS = [
+  nodeTest,
+  vitest,
+  jest,
+  mocha,
+  ava,
+  pytest,
+  goTest,
+  cargoTest,
+  surefire,
+  gradle,
+  rspec,
+  phpunit,
+  dotnetTest
+];
+
+// src/evidence/test-receipt.ts
+function receiptFromOutput(output2) {
+  if (output2.droppedBytes === 0) {
+    const found = readRunnerSummaries(outputLines(output2.head));
+    if (found.length === 0)
+      return { kind: "none", reason: "no test runner's summary was recognised in the output" };
+    return sumSummaries(found, true);
+  }
+  const cut = `the output was cut (${output2.droppedBytes} bytes in the middle not kept)`;
+  const inHead = readRunnerSummaries(outputLines(output2.head));
+  const inTail = readRunnerSummaries(outputLines(output2.tail));
+  if (inHead.length === 0 && inTail.length === 0) {
+    return { kind: "none", reason: `no test runner's summary was recognised in the kept output; ${cut}` };
+  }
+  if (inHead.length > 0 || inTail.length !== 1 || inTail[0].spread) {
+    return {
+      kind: "none",
+      reason: `${cut}, so a test runner's summary or counted lines may be missing: the counts would be a guess`
+    };
+  }
+  return sumSummaries(inTail, false);
+}
+function sumSummaries(summaries, whole) {
+  const passed = total(summaries, (s) => s.passed);
+  const failed3 = total(summaries, (s) => s.failed);
+  const names = [...new Set(summaries.flatMap((s) => s.failedNames))];
+  return {
+    kind: "counts",
+    runners: [...new Set([...summaries].sort((a, b) => a.line - b.line).map((s) => s.runner))],
+    source: "output",
+    ran: passed + failed3,
+    passed,
+    failed: failed3,
+    skipped: total(summaries, (s) => s.skipped),
+    failedNames: names.slice(0, RECEIPT_MAX_NAMES),
+    failedNamesComplete: names.length >= failed3 && names.length <= RECEIPT_MAX_NAMES && (whole || failed3 === 0)
+  };
+}
+function total(summaries, count3) {
+  return summaries.reduce((sum, summary2) => sum + count3(summary2), 0);
+}
+var NAMED_FILES = 10;
+function decideReceipt(output2, reports) {
+  if (reports === null) return receiptFromOutput(output2);
+  const unreadable = reports.files.find((file2) => !file2.reading.ok);
+  if (unreadable !== void 0 && !unreadable.reading.ok) {
+    return { kind: "none", reason: `test report ${unreadable.path}: ${unreadable.reading.reason}` };
+  }
+  const read = reports.files.flatMap(
+    (file2) => file2.reading.ok ? [{ path: file2.path, counts: file2.reading.counts }] : []
+  );
+  if (read.length > 0) {
+    const passed = read.reduce((sum, file2) => sum + file2.counts.passed, 0);
+    const failed3 = read.reduce((sum, file2) => sum + file2.counts.failed, 0);
+    const names = [...new Set(read.flatMap((file2) => file2.counts.failedNames))];
+    const named = read.reduce((sum, file2) => sum + file2.counts.failedNamed, 0);
+    return {
+      kind: "counts",
+      runners: [...new Set(read.map((file2) => file2.counts.format))],
+      source: "reports",
+      files: read.slice(0, NAMED_FILES).map((file2) => file2.path),
+      ran: passed + failed3,
+      passed,
+      failed: failed3,
+      skipped: read.reduce((sum, file2) => sum + file2.counts.skipped, 0),
+      failedNames: names.slice(0, RECEIPT_MAX_NAMES),
+      failedNamesComplete: named >= failed3 && names.length <= RECEIPT_MAX_NAMES && names.length >= failed3
+    };
+  }
+  const fromOutput = receiptFromOutput(output2);
+  if (fromOutput.kind === "counts") return fromOutput;
+  const over = reports.passedOver.slice(0, 3).map((file2) => `${file2.path}: ${file2.reason}`);
+  return {
+    kind: "none",
+    reason: `no report file the command wrote matched test-reports (${reports.patterns.join(", ")})${over.length > 0 ? `; passed over ${over.join("; ")}` : ""}, and ${fromOutput.reason}`
+  };
+}
+
+// src/evidence/test-report-files.ts
+import { lstat as lstat3, open as open4, readdir, realpath as realpath2 } from "node:fs/promises";
+import { join as join19, sep as sep7 } from "node:path";
+
+// src/evidence/test-reports.ts
+function readTestReport(text2) {
+  const body = text2.replace(/^\uFEFF/, "").trimStart();
+  return body.startsWith("<") ? readJUnitXml(body) : readTap(body);
+}
+var parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: "@_",
+  parseTagValue: false,
+  parseAttributeValue: false,
+  processEntities: true,
+  htmlEntities: false,
+  isArray: (name) => name === "testsuite" || name === "testcase" || name === "testsuites"
+});
+function readJUnitXml(text2) {
+  if (/<!DOCTYPE/i.test(text2)) return { ok: false, reason: "a JUnit XML report with a DOCTYPE is not read" };
+  const valid2 = XMLValidator.validate(text2);
+  if (valid2 !== true) {
+    return { ok: false, reason: `not well-formed XML (line ${valid2.err.line}: ${valid2.err.msg})` };
+  }
+  let root;
+  try {
+    root = parser.parse(text2);
+  } catch (error63) {
+    return {
+      ok: false,
+      reason: `not readable XML: ${error63 instanceof Error ? error63.message : String(error63)}`
+    };
+  }
+  const suites = [...children(root, "testsuites"), ...children(root, "testsuite")];
+  if (suites.length === 0) return { ok: false, reason: "no <testsuites> or <testsuite> element" };
+  const tally = { passed: 0, failed: 0, skipped: 0, names: [], cases: 0 };
+  for (const suite of suites) countCases(suite, tally);
+  if (tally.cases > 0) {
+    return {
+      ok: true,
+      counts: {
+        format: "junit-xml",
+        passed: tally.passed,
+        failed: tally.failed,
+        skipped: tally.skipped,
+        failedNames: [...new Set(tally.names)].slice(0, RECEIPT_MAX_NAMES),
+        failedNamed: tally.failed
+      }
+    };
+  }
+  return suiteAttributes(suites);
+}
+function children(node3, name) {
+  const value = node3[name];
+  if (value === void 0) return [];
+  const list = Array.isArray(value) ? value : [value];
+  return list.map((item) => typeof item === "object" && item !== null ? item : {});
+}
+function countCases(node3, tally) {
+  for (const testCase of children(node3, "testcase")) {
+    tally.cases++;
+    if ("failure" in testCase || "error" in testCase) {
+      tally.failed++;
+      const name = attribute(testCase, "name") ?? "(unnamed)";
+      const className = attribute(testCase, "classname");
+      tally.names.push(className !== void 0 && className !== "" ? `${className}.${name}` : name);
+    } else if ("skipped" in testCase) {
+      tally.skipped++;
+    } else {
+      tally.passed++;
+    }
+  }
+  for (const nested of [...children(node3, "testsuite"), ...children(node3, "testsuites")]) {
+    countCases(nested, tally);
+  }
+}
+function attribute(node3, name) {
+  const value = node3[`@_${name}`];
+  return typeof value === "string" ? value : void 0;
+}
+function suiteAttributes(suites) {
+  let tests = 0;
+  let failed3 = 0;
+  let skipped = 0;
+  for (const suite of suites) {
+    const count3 = (name) => {
+      const value = attribute(suite, name);
+      if (value === void 0) return 0;
+      return /^\d+$/.test(value) ? Number(value) : null;
+    };
+    const values = [count3("tests"), count3("failures"), count3("errors"), count3("skipped"), count3("disabled")];
+    if (values.some((value) => value === null) || attribute(suite, "tests") === void 0) {
+      return { ok: false, reason: "no <testcase> element and no readable tests attribute" };
+    }
+    const [t, f, e, s, d] = values;
+    tests += t;
+    failed3 += f + e;
+    skipped += s + d;
+  }
+  return {
+    ok: true,
+    counts: {
+      format: "junit-xml",
+      passed: Math.max(0, tests - failed3 - skipped),
+      failed: failed3,
+      skipped,
+      failedNames: [],
+      failedNamed: 0
+    }
+  };
+}
+function readTap(text2) {
+  let planned = null;
+  let seen = 0;
+  let passed = 0;
+  let failed3 = 0;
+  let skipped = 0;
+  const names = [];
+  for (const raw2 of text2.split("\n")) {
+    const line2 = raw2.replace(/\r$/, "");
+    if (/^Bail out!/.test(line2)) return { ok: false, reason: "the TAP stream bailed out" };
+    const plan = /^1\.\.(\d+)(?:\s*#.*)?$/.exec(line2);
+    if (plan !== null) {
+      planned = Number(plan[1]);
+      continue;
+    }
+    const test = /^(not )?ok\b(?: (\d+))?(?: -)?(?: ([^#]*?))?\s*(?:# *(skip|todo)\S*.*)?$/i.exec(line2);
+    if (test === null) continue;
+    seen++;
+    const directive = test[4]?.toLowerCase();
+    if (directive !== void 0) skipped++;
+    else if (test[1] !== void 0) {
+      failed3++;
+      names.push((test[3] ?? "").trim() || `test ${test[2] ?? seen}`);
+    } else passed++;
+  }
+  if (planned === null) {
+    if (seen === 0) return { ok: false, reason: "no TAP plan and no test line" };
+    return { ok: false, reason: "the TAP stream has no plan (1..N): it may be cut off" };
+  }
+  if (seen !== planned) {
+    return { ok: false, reason: `the TAP plan says ${planned} tests and ${seen} were reported` };
+  }
+  return {
+    ok: true,
+    counts: {
+      format: "tap",
+      passed,
+      failed: failed3,
+      skipped,
+      failedNames: [...new Set(names)].slice(0, RECEIPT_MAX_NAMES),
+      failedNamed: failed3
+    }
+  };
+}
+
+// src/evidence/test-report-files.ts
+var MAX_REPORT_FILES = 200;
+var MAX_REPORT_BYTES = 16 * 1024 * 1024;
+var MAX_ENTRIES = 5e4;
+var CLOCK_SLACK_MS = 100;
+function patternRegExp(pattern) {
+  const segments3 = pattern.split("/").filter((segment) => segment !== "" && segment !== ".");
+  const parts = segments3.map((segment, index) => {
+    const last = index === segments3.length - 1;
+    if (segment === "**") return last ? ".*" : "(?:[^/]+/)*";
+    const body = segment.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]");
+    return last ? body : `${body}/`;
+  });
+  return new RegExp(`^${parts.join("")}$`);
+}
+function fixedPrefix(pattern) {
+  const segments3 = pattern.split("/").filter((segment) => segment !== "" && segment !== ".");
+  const fixed2 = [];
+  for (const segment of segments3.slice(0, -1)) {
+    if (/[*?]/.test(segment)) break;
+    fixed2.push(segment);
+  }
+  return fixed2;
+}
+async function readTestReportFiles(cwd, patterns, startedAtMs) {
+  const matched = /* @__PURE__ */ new Set();
+  let budget = MAX_ENTRIES;
+  for (const pattern of patterns) {
+    if (testReportsPatternProblem(pattern) !== null) continue;
+    const regExp = patternRegExp(pattern.trim());
+    const start = fixedPrefix(pattern.trim());
+    const walk = async (relative16, depth) => {
+      if (budget <= 0 || depth > 16 || matched.size >= MAX_REPORT_FILES) return;
+      let entries;
+      try {
+        entries = await readdir(join19(cwd, relative16), { withFileTypes: true });
+      } catch {
+        return;
+      }
+      for (const entry of entries.sort((a, b) => a.name < b.name ? -1 : 1)) {
+        if (--budget <= 0 || matched.size >= MAX_REPORT_FILES) return;
+        const path2 = relative16 === "" ? entry.name : `${relative16}/${entry.name}`;
+        if (entry.isDirectory()) {
+          if ((entry.name === ".git" || entry.name === "node_modules") && !pattern.includes(entry.name))
+            continue;
+          await walk(path2, depth + 1);
+        } else if (regExp.test(path2)) {
+          matched.add(path2);
+        }
+      }
+    };
+    const root = await realpath2(cwd).catch(() => null);
+    const from = await realpath2(join19(cwd, ...start)).catch(() => null);
+    if (root === null || from === null || from !== root && !from.startsWith(`${root}${sep7}`)) continue;
+    await walk(start.join("/"), 0);
+  }
+  const files = [];
+  const passedOver = [];
+  for (const path2 of [...matched].sort()) {
+    const full = join19(cwd, path2);
+    try {
+      const stat3 = await lstat3(full);
+      if (stat3.isSymbolicLink()) {
+        passedOver.push({ path: path2, reason: "a symbolic link (not followed)" });
+      } else if (!stat3.isFile()) {
+        passedOver.push({ path: path2, reason: "not a regular file" });
+      } else if (stat3.mtimeMs < startedAtMs - CLOCK_SLACK_MS) {
+        passedOver.push({ path: path2, reason: "older than the verify command (not written by it)" });
+      } else if (stat3.size > MAX_REPORT_BYTES) {
+        files.push({
+          path: path2,
+          reading: { ok: false, reason: `${stat3.size} bytes, over the ${MAX_REPORT_BYTES}-byte limit` }
+        });
+      } else {
+        files.push({ path: path2, reading: readTestReport(await readBounded2(full, stat3.size)) });
+      }
+    } catch (error63) {
+      files.push({
+        path: path2,
+        reading: {
+          ok: false,
+          reason: `could not be read: ${error63 instanceof Error ? error63.message : String(error63)}`
+        }
+      });
+    }
+  }
+  return { patterns, files, passedOver };
+}
+async function readBounded2(path2, size) {
+  const handle2 = await open4(path2, "r");
+  try {
+    const buffer = Buffer.alloc(Math.min(size, MAX_REPORT_BYTES));
+    const { bytesRead } = await handle2.read(buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead).toString("utf8");
+  } finally {
+    await handle2.close();
+  }
+}
+
+// src/evidence/verify-cache.ts
+function verifyCacheKey(verify, tree) {
+  return {
+    tree,
+    command: verify.command,
+    cwd: verify.cwd,
+    expectExit: verify.expectExit,
+    outputMatches: verify.outputMatches?.source ?? null,
+    repeat: Math.max(1, Math.floor(verify.repeat ?? 1))
+  };
+}
+var VerifyCache = class _VerifyCache {
+  entries = /* @__PURE__ */ new Map();
+  static id(key) {
+    return JSON.stringify([key.tree, key.command, key.cwd, key.expectExit, key.outputMatches, key.repeat]);
+  }
+  /** The first recorded result for `key` and the node it was recorded for. */
+  lookup(key) {
+    return this.entries.get(_VerifyCache.id(key));
+  }
+  /** Records `evidence` for `key` unless a result is already recorded (the first one stands). */
+  record(key, nodeId, evidence) {
+    const id2 = _VerifyCache.id(key);
+    if (!this.entries.has(id2)) this.entries.set(id2, { nodeId, evidence });
+  }
+};
+
+// src/core/bounded-output.ts
+var BoundedOutput = class {
+  headCap;
+  head = Buffer.alloc(0);
+  headSize = 0;
+  tail;
+  /** @param capBytes the most bytes kept, head and tail together (at least 2). */
+  constructor(capBytes) {
+    this.headCap = Math.floor(capBytes / 2);
+    this.tail = new TailWindow(Math.max(1, capBytes - this.headCap));
+  }
+  push(chunk) {
+    let rest = chunk;
+    if (this.headSize < this.headCap) {
+      const take = Math.min(rest.length, this.headCap - this.headSize);
+      if (this.headSize + take > this.head.length) {
+        const size = Math.min(this.headCap, Math.max(this.headSize + take, this.head.length * 2, 64));
+        const next = Buffer.allocUnsafe(size);
+        this.head.copy(next, 0, 0, this.headSize);
+        this.head = next;
+      }
+      this.head.set(rest.subarray(0, take), this.headSize);
+      this.headSize += take;
+      rest = rest.subarray(take);
+    }
+    this.tail.push(rest);
+  }
+  /** Removes the last byte kept when it is a `\n` (one a collector added after a line that had none). */
+  dropFinalNewline() {
+    if (this.tail.keptBytes > 0) {
+      if (this.tail.lastByte() === 10) this.tail.dropLastByte();
+    } else if (this.headSize > 0 && this.head[this.headSize - 1] === 10) {
+      this.headSize--;
+    }
+  }
+  /** Bytes dropped between the kept head and tail (0: the text is the whole output). */
+  get droppedBytes() {
+    return this.tail.droppedBytes;
+  }
+  /** Every byte pushed, kept or not. */
+  get totalBytes() {
+    return this.headSize + this.tail.droppedBytes + this.tail.keptBytes;
+  }
+  /**
+   * The kept head and tail as UTF-8 text, apart (the tail starting on a whole character); when nothing
+   * was dropped the whole output is the head and the tail is empty.
+   */
+  pieces() {
+    const head = this.head.subarray(0, this.headSize);
+    if (this.tail.droppedBytes === 0) {
+      return { head: Buffer.concat([head, this.tail.bytes()]).toString("utf8"), tail: "" };
+    }
+    return { head: head.toString("utf8"), tail: fromWholeCharacter(this.tail.bytes()).toString("utf8") };
+  }
+  /**
+   * The kept output as UTF-8 text. When bytes were dropped: the head, `\n`, and the tail starting on a
+   * whole character (a character cut at the head's end decodes as U+FFFD).
+   */
+  text() {
+    const head = this.head.subarray(0, this.headSize);
+    if (this.tail.droppedBytes === 0) return Buffer.concat([head, this.tail.bytes()]).toString("utf8");
+    return `${head.toString("utf8")}
+${fromWholeCharacter(this.tail.bytes()).toString("utf8")}`;
+  }
+};
+
+// src/graph/pattern.ts
+function compilePattern(source) {
+  try {
+    return { ok: true, pattern: { source, re2: RE2JS.compile(source) } };
+  } catch (error63) {
+    const why2 = error63 instanceof Error ? error63.message : String(error63);
+    return { ok: false, message: `invalid regex ${JSON.stringify(source)}: ${why2}` };
+  }
+}
+function searchPattern(pattern, text2) {
+  return pattern.re2.test(text2);
+}
+
+// src/evidence/verify-output.ts
+var VERIFY_TAIL_BYTES = 4096;
+var NOTE_ROOM = 256;
+var OUTPUT_MATCHES_CAP_BYTES = 16 * 1024 * 1024;
+var RECEIPT_OUTPUT_BYTES = 1024 * 1024;
+var PATTERN_QUOTE_CHARS = 120;
+var NEWLINE2 = Buffer.from("\n");
+var VerifyOutput = class {
+  constructor(pattern) {
+    this.pattern = pattern;
+    this.full = pattern !== void 0 ? new BoundedOutput(OUTPUT_MATCHES_CAP_BYTES) : null;
+    this.receiptOutput = this.full ?? new BoundedOutput(RECEIPT_OUTPUT_BYTES);
+  }
+  pattern;
+  tail = new OutputTail(VERIFY_TAIL_BYTES - NOTE_ROOM);
+  /** The full output, buffered only when a pattern will search it. */
+  full;
+  /**
+   * The output a test receipt is read from: its own bounded buffer, or — with `output_matches` — the
+   * pattern's (one copy of the output, not two: a large output's cost is in the copying).
+   */
+  receiptOutput;
+  lastWasUnterminated = false;
+  /** Takes one piece of the command's output (the seam's `onOutput`). */
+  piece(piece) {
+    this.push(piece.bytes);
+    this.lastWasUnterminated = piece.kind === "last";
+    if (this.lastWasUnterminated) this.push(NEWLINE2);
+  }
+  /**
+   * Searches the collected output once: `{pattern, matched}`, plus `truncated: true` when bytes were
+   * dropped; `undefined` without a pattern. Call once, after the command ended.
+   */
+  judge() {
+    if (this.pattern === void 0 || this.full === null) return void 0;
+    if (this.lastWasUnterminated) this.full.dropFinalNewline();
+    const matched = searchPattern(this.pattern, this.full.text());
+    return {
+      pattern: this.pattern.source,
+      matched,
+      ...this.full.droppedBytes > 0 ? { truncated: true } : {}
+    };
+  }
+  /**
+   * The evidence's output tail: `treeNote`, the kept tail of the output, the notes about `judged`, and
+   * `note`, at most {@link VERIFY_TAIL_BYTES} bytes in all (the end is kept).
+   */
+  evidenceTail(treeNote, judged, note) {
+    return boundedTail([treeNote, this.tail.text(), ...this.matchNotes(judged), note]);
+  }
+  /** The output kept for the test receipt: all of it, or its head and tail with the count dropped between. */
+  keptForReceipt() {
+    return { ...this.receiptOutput.pieces(), droppedBytes: this.receiptOutput.droppedBytes };
+  }
+  push(bytes) {
+    this.tail.push(bytes);
+    this.receiptOutput.push(bytes);
+  }
+  /** The tail's notes about `output_matches`: what was not searched, and that the output did not match. */
+  matchNotes(judged) {
+    if (judged === void 0 || this.full === null) return [];
+    const notes = [];
+    if (judged.truncated === true) {
+      const half = OUTPUT_MATCHES_CAP_BYTES / 2 / (1024 * 1024);
+      notes.push(
+        `[evidence-gate] output_matches searched a truncated output: the first and last ${half} MiB of ${this.full.totalBytes} bytes (${this.full.droppedBytes} bytes between them not searched)`
+      );
+    }
+    if (!judged.matched) {
+      notes.push(`[evidence-gate] output did not match /${quotePattern(judged.pattern)}/`);
+    }
+    return notes;
+  }
+};
+function quotePattern(source) {
+  const flat2 = source.replace(/\r?\n/g, "\\n");
+  return flat2.length > PATTERN_QUOTE_CHARS ? `${flat2.slice(0, PATTERN_QUOTE_CHARS - 1)}\u2026` : flat2;
+}
+function boundedTail(parts) {
+  const text2 = parts.filter((p) => p !== null && p.length > 0).join("\n");
+  const bytes = Buffer.from(text2, "utf8");
+  if (bytes.length <= VERIFY_TAIL_BYTES) return text2;
+  let start = bytes.length - VERIFY_TAIL_BYTES;
+  while (start < bytes.length && (bytes[start] & 192) === 128) start++;
+  return bytes.subarray(start).toString("utf8");
+}
+
+// src/evidence/evidence-gaps.ts
+import { createHash as createHash4 } from "node:crypto";
+import { lstat as lstat4, readFile as readFile3 } from "node:fs/promises";
+var DEFAULT_MAX_FILTERED_FILES = 2e3;
+var MAX_GAP_EXAMPLES = 10;
+var CHECK_ATTR_BATCH_BYTES = 64 * 1024;
+var ATTRIBUTES = ["ident", "eol", "text", "filter", "working-tree-encoding"];
+var options2 = (cwd, context) => ({
+  cwd,
+  ...context.baseEnv !== void 0 ? { baseEnv: context.baseEnv } : {},
+  ...context.knownSecrets !== void 0 ? { knownSecrets: context.knownSecrets } : {},
+  set: { GIT_OPTIONAL_LOCKS: "0" }
+});
+async function gitBytes2(args, cwd, context) {
+  const chunks = [];
+  await gitStream(args, { ...options2(cwd, context), onStdout: (chunk) => chunks.push(chunk) });
+  return Buffer.concat(chunks);
+}
+function nulFields(bytes) {
+  const fields = bytes.toString("utf8").split("\0");
+  if (fields.at(-1) === "") fields.pop();
+  return fields;
+}
+async function evidenceGaps(root, tree, context = {}) {
+  const [dirtySubmodules, unrepresentedFiles] = await Promise.all([
+    findDirtySubmodules(root, context).catch(
+      (error63) => error63 instanceof Error ? error63 : new Error(String(error63))
+    ),
+    findUnrepresentedFiles(root, tree, context).catch(
+      (error63) => ({
+        total: null,
+        examples: [],
+        note: `the working tree could not be compared with the evidence tree: ${messageOf2(error63)}`
+      })
+    )
+  ]);
+  if (dirtySubmodules instanceof Error) {
+    const note = `the submodules could not be checked: ${dirtySubmodules.message}`;
+    return {
+      dirtySubmodules: [],
+      unrepresentedFiles: {
+        total: null,
+        examples: unrepresentedFiles?.examples ?? [],
+        note: unrepresentedFiles?.note !== void 0 ? `${note}; ${unrepresentedFiles.note}` : note
+      }
+    };
+  }
+  return { dirtySubmodules, unrepresentedFiles };
+}
+async function findDirtySubmodules(root, context = {}) {
+  const ignore = onTrustedGit(root) ? "dirty" : "none";
+  const out = await gitBytes2(
+    ["status", "--porcelain=v2", "-z", `--ignore-submodules=${ignore}`, "--untracked-files=no"],
+    root,
+    context
+  );
+  const fields = nulFields(out);
+  const dirty = [];
+  for (let i = 0; i < fields.length; i++) {
+    const entry = fields[i];
+    const kind = entry[0];
+    const before = kind === "1" ? 8 : kind === "2" ? 9 : kind === "u" ? 10 : -1;
+    if (kind === "2") i++;
+    if (before < 0) continue;
+    const parts = entry.split(" ");
+    const sub = parts[2] ?? "";
+    if (!sub.startsWith("S") || sub === "S...") continue;
+    const path2 = parts.slice(before).join(" ");
+    if (dirty.length < MAX_GAP_EXAMPLES) dirty.push(path2);
+  }
+  return dirty;
+}
+async function findUnrepresentedFiles(root, tree, context = {}) {
+  const max = context.maxFilteredFiles ?? DEFAULT_MAX_FILTERED_FILES;
+  const listing = nulFields(await gitBytes2(["ls-tree", "-r", "-z", "--full-tree", tree], root, context));
+  const blobs = /* @__PURE__ */ new Map();
+  for (const record2 of listing) {
+    const tab = record2.indexOf("	");
+    const [mode, type, id2] = record2.slice(0, tab).split(" ");
+    if (type === "blob" && (mode === "100644" || mode === "100755") && id2 !== void 0) {
+      blobs.set(record2.slice(tab + 1), id2);
+    }
+  }
+  const overlay = context.indexOverlay;
+  const candidates = [...blobs.keys()].filter((path2) => overlay === void 0 || !overlay.covers(path2));
+  const attributed = await convertingFiles(root, candidates, context);
+  if (attributed.size === 0) return null;
+  const smudgeIsIdentity = await checkoutKeepsLf(root, context);
+  const unrepresented = [];
+  let filtered = 0;
+  for (const path2 of [...attributed.keys()].sort()) {
+    const id2 = blobs.get(path2);
+    let raw2;
+    try {
+      raw2 = (await lstat4(`${root}/${path2}`)).isFile() ? await readFile3(`${root}/${path2}`) : null;
+    } catch {
+      raw2 = null;
+    }
+    if (raw2 === null) {
+      unrepresented.push(path2);
+      continue;
+    }
+    if (attributed.get(path2) === "text-only" && smudgeIsIdentity && blobId(raw2, id2.length) === id2) continue;
+    if (++filtered > max) {
+      return {
+        total: null,
+        examples: unrepresented.slice(0, MAX_GAP_EXAMPLES),
+        note: `more than ${max} files with .gitattributes conversions (the bound); they were not all compared`
+      };
+    }
+    const checkedOut = await gitBytes2(["cat-file", "--filters", `${tree}:${path2}`], root, context);
+    if (!checkedOut.equals(raw2)) unrepresented.push(path2);
+  }
+  if (unrepresented.length === 0) return null;
+  return { total: unrepresented.length, examples: unrepresented.slice(0, MAX_GAP_EXAMPLES) };
+}
+async function convertingFiles(root, paths, context) {
+  const found = /* @__PURE__ */ new Map();
+  let start = 0;
+  while (start < paths.length) {
+    let end = start;
+    let bytes = 0;
+    while (end < paths.length && (end === start || bytes + paths[end].length < CHECK_ATTR_BATCH_BYTES)) {
+      bytes += paths[end].length + 1;
+      end++;
+    }
+    const fields = nulFields(
+      await gitBytes2(["check-attr", "-z", ...ATTRIBUTES, "--", ...paths.slice(start, end)], root, context)
+    );
+    for (let i = 0; i + 2 < fields.length; i += 3) {
+      const path2 = fields[i];
+      const attribute2 = fields[i + 1];
+      const info2 = fields[i + 2];
+      if (info2 === "unspecified" || info2 === "unset") continue;
+      let kind;
+      if (attribute2 === "text" || attribute2 === "eol" && info2 === "lf") kind = "text-only";
+      else if (attribute2 === "filter" && info2 === "set")
+        continue;
+      else kind = "converting";
+      if (found.get(path2) !== "converting") found.set(path2, kind);
+    }
+    start = end;
+  }
+  return found;
+}
+async function checkoutKeepsLf(root, context) {
+  const value = async (key) => {
+    try {
+      return (await git(["config", "--get", key], options2(root, context))).trim().toLowerCase();
+    } catch {
+      return "";
+    }
+  };
+  const [autocrlf, eol] = await Promise.all([value("core.autocrlf"), value("core.eol")]);
+  return autocrlf !== "true" && eol !== "crlf";
+}
+function blobId(content, idLength) {
+  const hash2 = createHash4(idLength === 64 ? "sha256" : "sha1");
+  hash2.update(`blob ${content.length}\0`);
+  hash2.update(content);
+  return hash2.digest("hex");
+}
+function messageOf2(error63) {
+  return error63 instanceof Error ? error63.message : String(error63);
+}
+
+// src/evidence/verify-snapshot.ts
+async function snapshotBeforeVerify(cwd, context, ignoredFiles) {
+  let tree = null;
+  let treeNote = null;
+  try {
+    tree = await evidenceTree(cwd, context);
+  } catch (error63) {
+    treeNote = `[evidence-gate] no evidence tree: ${error63 instanceof Error ? error63.message : String(error63)}`;
+  }
+  const gaps = tree !== null ? await gapFields(cwd, tree, context) : {};
+  if (ignoredFiles === void 0) return { tree, treeNote, gaps, ignored: {}, before: null };
+  const before = await ignoredFilesFingerprint(cwd, {
+    ...context,
+    ...ignoredFiles.exclude !== void 0 ? { exclude: ignoredFiles.exclude } : {},
+    ...ignoredFiles.excludeRunDirectoriesUnder !== void 0 ? { excludeRunDirectoriesUnder: ignoredFiles.excludeRunDirectoriesUnder } : {}
+  });
+  const ignored = ignoredFields(compareIgnoredFiles(ignoredFiles.baseline, before));
+  return { tree, treeNote, gaps, ignored, before };
+}
+function ranOnTheTreeAlone(evidence) {
+  const ignoredClean = evidence.ignoredFiles === void 0 || evidence.ignoredFiles === "unchanged";
+  const gaps = (evidence.dirtySubmodules?.length ?? 0) > 0 || evidence.unrepresentedFiles !== void 0;
+  return ignoredClean && !gaps;
+}
+async function gapFields(cwd, tree, context) {
+  let root;
+  try {
+    root = await workTreeRoot(cwd, context);
+  } catch (error63) {
+    const note = `the working tree could not be compared with the evidence tree: ${error63 instanceof Error ? error63.message : String(error63)}`;
+    return { unrepresentedFiles: { total: null, examples: [], note } };
+  }
+  const found = await evidenceGaps(root, tree, context);
+  return {
+    ...found.dirtySubmodules.length > 0 ? { dirtySubmodules: found.dirtySubmodules } : {},
+    ...found.unrepresentedFiles !== null ? { unrepresentedFiles: found.unrepresentedFiles } : {}
+  };
+}
+function ignoredFields(comparison) {
+  switch (comparison.kind) {
+    case "unchanged":
+      return { ignoredFiles: "unchanged" };
+    case "changed":
+      return {
+        ignoredFiles: "changed",
+        ignoredFilesChanges: {
+          total: comparison.total,
+          examples: comparison.examples.map((e) => ({ path: e.path, change: e.change })),
+          ...comparison.note !== void 0 ? { note: comparison.note } : {}
+        }
+      };
+    case "unknown":
+      return { ignoredFiles: "unknown", ignoredFilesReason: comparison.reason };
+    default:
+      return unreachable(comparison);
+  }
+}
+
+// src/evidence/verify.ts
+function receiptSettingsOf(policy) {
+  return {
+    ...policy?.testReports !== void 0 && policy.testReports.length > 0 ? { reports: policy.testReports } : {},
+    ...policy?.requireTests === true ? { requireTests: true } : {}
+  };
+}
+async function runVerify(options3) {
+  return (await measureAndRun(options3)).evidence;
+}
+async function measureAndRun(options3) {
+  const gitContext = {
+    baseEnv: options3.env,
+    knownSecrets: options3.knownSecrets,
+    ...options3.indexOverlay !== void 0 ? { indexOverlay: options3.indexOverlay } : {}
+  };
+  const snapshot = await snapshotBeforeVerify(options3.cwd, gitContext, options3.ignoredFiles);
+  const { tree, before } = snapshot;
+  const key = tree !== null ? verifyCacheKey(options3, tree) : null;
+  if (options3.reuse && key !== null && ranOnTheTreeAlone({ ...snapshot.gaps, ...snapshot.ignored })) {
+    const earlier = options3.reuse.cache.lookup(key);
+    if (earlier !== void 0 && ranOnTheTreeAlone(earlier.evidence)) {
+      return {
+        evidence: { ...earlier.evidence, ...snapshot.ignored, reusedFrom: earlier.nodeId },
+        before,
+        ran: false
+      };
+    }
+  }
+  const runs = [];
+  const wanted = Math.max(1, Math.floor(options3.repeat ?? 1));
+  for (let run2 = 1; run2 <= wanted; run2++) {
+    runs.push(await runOnce(options3, snapshot, tree));
+    if (options3.signal?.aborted === true || runs[runs.length - 1]?.outcome === "spawn_failed") break;
+  }
+  const evidence = wanted === 1 ? runs[0] : combineRepeats(runs);
+  if (options3.reuse && key !== null && (evidence.outcome === "passed" || evidence.outcome === "failed")) {
+    options3.reuse.cache.record(key, options3.reuse.nodeId, evidence);
+  }
+  return { evidence, before, ran: true };
+}
+async function runOnce(options3, snapshot, tree) {
+  const output2 = new VerifyOutput(options3.outputMatches);
+  const identity = currentChildIdentity();
+  const startedAtMs = Date.now();
+  const result = await runProcess({
+    command: trustedCommand("sh", "/bin/sh"),
+    args: ["-e", "-c", options3.command],
+    cwd: options3.cwd,
+    // PR code: run as the separate user when the run has one, and nothing it starts outlives it.
+    prCode: true,
+    env: buildChildEnv({
+      base: options3.env,
+      child: { kind: "verify" },
+      passThrough: options3.passThrough,
+      knownSecrets: options3.knownSecrets,
+      // As the separate user, the build's home is that user's own (the runner's is not writable for it).
+      ...identity !== null ? { set: { HOME: identity.home } } : {}
+    }),
+    timeoutMs: options3.timeoutMs,
+    // Both streams arrive here as runs of whole lines, interleaved in arrival order; the seam's own
+    // per-stream tails are not used, so keep them small.
+    tailBytes: 1024,
+    onOutput: (piece) => output2.piece(piece),
+    ...options3.echo !== void 0 ? { echo: options3.echo } : {},
+    ...options3.signal !== void 0 ? { signal: options3.signal } : {}
+  });
+  const outputMatches = output2.judge();
+  const reports = options3.receipts?.reports ?? [];
+  const receipt = result.kind === "exited" ? decideReceipt(
+    output2.keptForReceipt(),
+    reports.length > 0 ? await readTestReportFiles(options3.cwd, reports, startedAtMs) : null
+  ) : void 0;
+  const judged = judgeResult(result, {
+    base: {
+      command: options3.command,
+      cwd: options3.cwd,
+      expectExit: options3.expectExit,
+      durationMs: result.durationMs,
+      evidenceTree: tree,
+      ...snapshot.gaps,
+      ...snapshot.ignored,
+      ...outputMatches !== void 0 ? { outputMatches } : {}
+    },
+    tail: (note) => output2.evidenceTail(snapshot.treeNote, outputMatches, withLeftBehind(note, result))
+  });
+  return {
+    ...judged,
+    ...receipt !== void 0 ? { receipt } : {},
+    ...options3.receipts?.requireTests === true ? { testsRequired: true } : {}
+  };
+}
+function combineRepeats(runs) {
+  const passed = runs.filter((run2) => run2.outcome === "passed").length;
+  const shown2 = runs.find((run2) => run2.outcome !== "passed") ?? runs[runs.length - 1];
+  if (shown2 === void 0) throw new Error("combineRepeats: no run to combine");
+  return {
+    ...shown2,
+    durationMs: runs.reduce((sum, run2) => sum + run2.durationMs, 0),
+    repeat: { runs: runs.length, passed }
+  };
+}
+function withLeftBehind(note, result) {
+  const left = result.kind === "spawn_failed" ? 0 : result.leftBehind ?? 0;
+  if (left === 0) return note;
+  const line2 = `[evidence-gate] ${left} process${left === 1 ? "" : "es"} the command left running (background, setsid or double-forked) ${left === 1 ? "was" : "were"} killed when it ended`;
+  return note === null ? line2 : `${note}
+${line2}`;
+}
+function judgeResult(result, parts) {
+  const { base, tail } = parts;
+  switch (result.kind) {
+    case "exited":
+      return {
+        ...base,
+        exitCode: result.exitCode,
+        outcome: result.exitCode === base.expectExit && base.outputMatches?.matched !== false ? "passed" : "failed",
+        outputTail: tail(null)
+      };
+    case "signalled":
+      return {
+        ...base,
+        exitCode: null,
+        outcome: "failed",
+        outputTail: tail(`[evidence-gate] the command was killed by ${result.signal}`)
+      };
+    case "cancelled":
+      return {
+        ...base,
+        exitCode: null,
+        outcome: "failed",
+        outputTail: tail("[evidence-gate] the command was cancelled (the run stopped) before it finished")
+      };
+    case "timed_out":
+      return {
+        ...base,
+        exitCode: null,
+        outcome: "timed_out",
+        outputTail: tail(
+          `[evidence-gate] timed out after ${result.timeoutMs} ms; its process group was killed`
+        )
+      };
+    case "spawn_failed":
+      return {
+        ...base,
+        exitCode: null,
+        outcome: "spawn_failed",
+        outputTail: tail(`[evidence-gate] the command could not start: ${result.message}`)
+      };
+    default:
+      return unreachable(result);
+  }
+}
+var VerifyQueue = class {
+  constructor(settings) {
+    this.settings = settings;
+    this.cache = settings.cache ?? new VerifyCache();
+    this.ignoredBaseline = settings.ignoredFiles?.baseline ?? null;
+  }
+  settings;
+  last = Promise.resolve();
+  cache;
+  /** The baseline the next verify's git-ignored files are compared with. */
+  ignoredBaseline;
+  /** Nodes whose model work is running now, and how many ever started (to see overlap with a verify). */
+  working = 0;
+  workStarts = 0;
+  /**
+   * Marks a node's own (model) work as running; call the returned function, once or more, when it ends
+   * (before the node's verify is queued). A verify that no node's work overlapped may move the
+   * ignored-files baseline on past the files it wrote itself; otherwise the baseline stays.
+   */
+  nodeWorking() {
+    this.working++;
+    this.workStarts++;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.working--;
+    };
+  }
+  /**
+   * The baseline the next verify's git-ignored files will be compared with (moved on past the files earlier
+   * verifies wrote); `null` when the queue does not measure them. Saved at the end of a leg for `resume`.
+   */
+  get currentIgnoredBaseline() {
+    return this.ignoredBaseline;
+  }
+  /** Queues one sink's verify; it starts when every verify queued before it has settled. */
+  run(request) {
+    return this.exclusive(async () => {
+      const baseline = this.ignoredBaseline;
+      const quietAtStart = this.working === 0;
+      const startsAtStart = this.workStarts;
+      const exclude = this.settings.ignoredFiles?.exclude;
+      const runsDir = this.settings.ignoredFiles?.excludeRunDirectoriesUnder;
+      const elsewhere = (exclude ?? []).find((folder) => isInside2(request.cwd, folder));
+      const handBack = () => {
+        if (this.working === 0 && this.settings.handBack !== void 0)
+          handBackBeforeEngineReads(this.settings.handBack);
+      };
+      handBack();
+      const common = {
+        command: request.command,
+        cwd: request.cwd,
+        timeoutMs: request.timeoutMs,
+        expectExit: request.expectExit,
+        env: this.settings.baseEnv,
+        passThrough: this.settings.passThrough,
+        knownSecrets: this.settings.knownSecrets,
+        ...this.settings.indexOverlay !== void 0 ? { indexOverlay: this.settings.indexOverlay } : {},
+        ...this.settings.echo !== void 0 ? { echo: this.settings.echo } : {},
+        ...request.signal !== void 0 ? { signal: request.signal } : {},
+        ...request.outputMatches != null ? { outputMatches: request.outputMatches } : {},
+        ...this.settings.repeat !== void 0 ? { repeat: this.settings.repeat } : {},
+        ...this.settings.receipts !== void 0 ? { receipts: this.settings.receipts } : {}
+      };
+      if (baseline !== null && elsewhere !== void 0) {
+        const measured2 = await measureAndRun(common);
+        return {
+          ...measured2.evidence,
+          ignoredFiles: "unknown",
+          ignoredFilesReason: `the command ran in ${request.cwd}, a working tree of its own inside the run directory (a managed worktree), whose git-ignored files the run's baseline (the main working tree's) does not describe`
+        };
+      }
+      const measured = await measureAndRun({
+        ...common,
+        reuse: { cache: this.cache, nodeId: request.nodeId },
+        ...baseline !== null ? {
+          ignoredFiles: {
+            baseline,
+            ...exclude ? { exclude } : {},
+            ...runsDir !== void 0 ? { excludeRunDirectoriesUnder: runsDir } : {}
+          }
+        } : {}
+      });
+      const quiet = quietAtStart && this.working === 0 && this.workStarts === startsAtStart;
+      if (baseline !== null && measured.ran && measured.before !== null && quiet) {
+        handBack();
+        const after = await ignoredFilesFingerprint(request.cwd, {
+          baseEnv: this.settings.baseEnv,
+          knownSecrets: this.settings.knownSecrets,
+          ...exclude !== void 0 ? { exclude } : {},
+          ...runsDir !== void 0 ? { excludeRunDirectoriesUnder: runsDir } : {}
+        });
+        if (this.working === 0 && this.workStarts === startsAtStart) {
+          this.ignoredBaseline = acceptVerifyChanges(baseline, measured.before, after);
+        }
+      }
+      return measured.evidence;
+    });
+  }
+  /** Runs `task` when every task queued before it has settled (the queue's mutex, for other work). */
+  exclusive(task2) {
+    const next = this.last.then(task2, task2);
+    this.last = next.catch(() => void 0);
+    return next;
+  }
+};
+function isInside2(path2, folder) {
+  const rel = relative9(folder, path2);
+  return rel === "" || !rel.startsWith("..") && !isAbsolute8(rel);
 }
 
 // src/engine/auto-plan.ts
@@ -38577,7 +40733,7 @@ var python = {
   ecosystem: (n) => pythonManager(n).ecosystem,
   suggestion: (n) => pythonManager(n).suggestion
 };
-var gradle = (names) => names.has("gradlew") ? "./gradlew build" : "gradle build";
+var gradle2 = (names) => names.has("gradlew") ? "./gradlew build" : "gradle build";
 var maven = (names) => names.has("mvnw") ? "./mvnw -B verify" : "mvn -B verify";
 var mill = (names) => names.has("mill") ? "./mill __.test" : "mill __.test";
 var rake = (names) => names.has("Gemfile") ? "bundle exec rake" : "rake";
@@ -38592,10 +40748,10 @@ var make = { ecosystem: fixed("Make"), suggestion: fixed("make") };
 var RULES = [
   // JVM
   { pattern: "gradlew", ecosystem: fixed("Gradle"), suggestion: fixed("./gradlew build") },
-  { pattern: "build.gradle.kts", ecosystem: fixed("Gradle"), suggestion: gradle },
-  { pattern: "build.gradle", ecosystem: fixed("Gradle"), suggestion: gradle },
-  { pattern: "settings.gradle.kts", ecosystem: fixed("Gradle"), suggestion: gradle },
-  { pattern: "settings.gradle", ecosystem: fixed("Gradle"), suggestion: gradle },
+  { pattern: "build.gradle.kts", ecosystem: fixed("Gradle"), suggestion: gradle2 },
+  { pattern: "build.gradle", ecosystem: fixed("Gradle"), suggestion: gradle2 },
+  { pattern: "settings.gradle.kts", ecosystem: fixed("Gradle"), suggestion: gradle2 },
+  { pattern: "settings.gradle", ecosystem: fixed("Gradle"), suggestion: gradle2 },
   { pattern: "mvnw", ecosystem: fixed("Maven"), suggestion: fixed("./mvnw -B verify") },
   { pattern: "pom.xml", ecosystem: fixed("Maven"), suggestion: maven },
   { pattern: "build.sbt", ecosystem: fixed("sbt (Scala)"), suggestion: fixed("sbt test") },
@@ -38627,6 +40783,13 @@ var RULES = [
   { pattern: "package-lock.json", ...node2, unlessBeside: NODE_MANIFEST },
   { pattern: "bun.lockb", ...node2, unlessBeside: NODE_MANIFEST },
   { pattern: "bun.lock", ...node2, unlessBeside: NODE_MANIFEST },
+  // A TypeScript project without a package.json still type-checks (issue 26).
+  {
+    pattern: "tsconfig.json",
+    ecosystem: fixed("TypeScript"),
+    suggestion: fixed("npx --yes -p typescript tsc --noEmit"),
+    unlessBeside: NODE_MANIFEST
+  },
   { pattern: "deno.json", ecosystem: fixed("Deno"), suggestion: fixed("deno test") },
   { pattern: "deno.jsonc", ecosystem: fixed("Deno"), suggestion: fixed("deno test") },
   // Python
@@ -38640,6 +40803,10 @@ var RULES = [
   { pattern: "tox.ini", ecosystem: fixed("Python (tox)"), suggestion: fixed("tox") },
   { pattern: "noxfile.py", ecosystem: fixed("Python (nox)"), suggestion: fixed("nox") },
   { pattern: "pytest.ini", ...python },
+  // Python tests alone (no manifest): pytest's own files name the project (issue 26).
+  { pattern: "conftest.py", ecosystem: fixed("Python (pytest)"), suggestion: fixed("pytest") },
+  { pattern: "test_*.py", ecosystem: fixed("Python (pytest)"), suggestion: fixed("pytest"), testFile: true },
+  { pattern: "*_test.py", ecosystem: fixed("Python (pytest)"), suggestion: fixed("pytest"), testFile: true },
   { pattern: "requirements.txt", ...python },
   { pattern: "pants.toml", ecosystem: fixed("Pants"), suggestion: fixed("pants test ::") },
   // Ruby
@@ -38736,7 +40903,7 @@ var RULES = [
 ];
 var SIGNAL_NAMES = [
   .../* @__PURE__ */ new Set([
-    ...RULES.map((r) => r.pattern).filter((p) => !p.startsWith("*")),
+    ...RULES.map((r) => r.pattern).filter((p) => !p.includes("*")),
     ...RULES.flatMap((r) => r.unlessBeside ?? []),
     "mill",
     ".metadata",
@@ -38744,25 +40911,28 @@ var SIGNAL_NAMES = [
     "ios"
   ])
 ];
-function signalsIn(names, display, suggest) {
+var TEST_FOLDERS = ["tests", "test"];
+function signalsIn(names, display, suggest, suggestAbove) {
   const signals = [];
   for (const rule of RULES) {
     if (rule.unlessBeside?.some((name) => names.has(name))) continue;
-    const files = rule.pattern.startsWith("*") ? names.matching(rule.pattern.slice(1)) : names.has(rule.pattern) ? [rule.pattern] : [];
+    const files = rule.pattern.includes("*") ? names.matching(rule.pattern) : names.has(rule.pattern) ? [rule.pattern] : [];
+    const shape = rule.testFile === true && suggestAbove !== void 0 ? suggestAbove : suggest;
     for (const name of files) {
       signals.push({
         file: display(name),
         ecosystem: rule.ecosystem(names),
-        suggestion: suggest(rule.suggestion(names))
+        suggestion: shape(rule.suggestion(names))
       });
     }
   }
   return signals;
 }
 function signalRank(fileName) {
-  const index = RULES.findIndex(
-    (r) => r.pattern.startsWith("*") ? fileName.endsWith(r.pattern.slice(1)) : r.pattern === fileName
-  );
+  const index = RULES.findIndex((r) => {
+    const star = r.pattern.indexOf("*");
+    return star === -1 ? r.pattern === fileName : fileName.startsWith(r.pattern.slice(0, star)) && fileName.endsWith(r.pattern.slice(star + 1));
+  });
   return index === -1 ? RULES.length : index;
 }
 
@@ -38890,11 +41060,11 @@ function refusalMessage(signals, spell, root) {
 }
 
 // src/evidence/build-signals.ts
-import { join as join20, relative as relative8, resolve as resolve6, sep as sep6 } from "node:path";
+import { basename as basename5, dirname as dirname8, join as join21, relative as relative10, resolve as resolve6, sep as sep8 } from "node:path";
 
 // src/evidence/directory-names.ts
-import { lstat as lstat3, opendir } from "node:fs/promises";
-import { join as join19 } from "node:path";
+import { lstat as lstat5, opendir } from "node:fs/promises";
+import { join as join20 } from "node:path";
 var MAX_ENTRIES_PER_DIRECTORY = 1e4;
 async function listTopLevelNames(dir, options3 = {}) {
   const limit = options3.limit ?? MAX_ENTRIES_PER_DIRECTORY;
@@ -38924,25 +41094,29 @@ async function listTopLevelNames(dir, options3 = {}) {
   }
   return { entries, read, truncated };
 }
-async function namesIn(dir, exact) {
+async function namesIn2(dir, exact) {
   const listing = await listTopLevelNames(dir);
   const found = /* @__PURE__ */ new Map();
   await Promise.all(
     exact.map(async (name) => {
-      const kind = listing.entries.get(name) ?? (listing.truncated ? await kindOf2(join19(dir, name)) : null);
+      const kind = listing.entries.get(name) ?? (listing.truncated ? await kindOf2(join20(dir, name)) : null);
       if (kind !== null) found.set(name, kind);
     })
   );
   const named = (kind) => [...listing.entries].filter(([, k]) => k === kind).map(([name]) => name);
   return {
     has: (name, kind = "file") => found.get(name) === kind,
-    matching: (suffix) => named("file").filter((name) => name.endsWith(suffix) && name.length > suffix.length).sort(),
+    matching: (glob) => {
+      const star = glob.indexOf("*");
+      const [head, tail] = star === -1 ? [glob, ""] : [glob.slice(0, star), glob.slice(star + 1)];
+      return named("file").filter((n) => n.startsWith(head) && n.endsWith(tail) && n.length > head.length + tail.length).sort();
+    },
     folders: () => named("dir").sort()
   };
 }
 async function kindOf2(path2) {
   try {
-    const stats = await lstat3(path2);
+    const stats = await lstat5(path2);
     return stats.isDirectory() ? "dir" : "file";
   } catch {
     return null;
@@ -38951,6 +41125,7 @@ async function kindOf2(path2) {
 
 // src/evidence/build-signals.ts
 var MAX_SUBDIRECTORIES = 200;
+var MAX_DEPTH = 3;
 var MAX_PATH_FOLDERS = 32;
 var MONOREPO_FOLDERS = [
   "packages",
@@ -38985,12 +41160,12 @@ async function scanBuildSignals(dirs) {
 async function scanBuildSignalsAlongPath(path2) {
   const root = resolve6(path2.root);
   const workDir = resolve6(path2.workingDirectory);
-  const down = relative8(root, workDir);
-  if (down.startsWith(`..${sep6}`) || down === ".." || resolve6(root, down) !== workDir) {
+  const down = relative10(root, workDir);
+  if (down.startsWith(`..${sep8}`) || down === ".." || resolve6(root, down) !== workDir) {
     return scanBuildSignals([root, workDir]);
   }
-  const steps = down === "" ? [] : down.split(sep6);
-  const between = steps.slice(0, -1).map((_, i) => join20(root, ...steps.slice(0, i + 1))).slice(-MAX_PATH_FOLDERS);
+  const steps = down === "" ? [] : down.split(sep8);
+  const between = steps.slice(0, -1).map((_, i) => join21(root, ...steps.slice(0, i + 1))).slice(-MAX_PATH_FOLDERS);
   const dirs = [
     { dir: root, descend: true },
     ...between.map((dir) => ({ dir, descend: false })),
@@ -38999,58 +41174,72 @@ async function scanBuildSignalsAlongPath(path2) {
   return scanDirectories(root, dirs, (_from, folder) => relativePath(workDir, folder));
 }
 async function scanDirectories(root, dirs, phrase) {
-  const own2 = await Promise.all(dirs.map(({ dir }) => namesIn(dir, EXACT_NAMES)));
+  const own2 = await Promise.all(dirs.map(({ dir }) => namesIn2(dir, EXACT_NAMES)));
   const seen = new Set(dirs.map(({ dir }) => dir));
   const nested = /* @__PURE__ */ new Map();
   const signalsOf = (from, folder, names) => {
-    const where = phrase(from, folder);
+    const shaped = (where) => (command) => where === "" ? command : commandInFolder(where, command);
     return signalsIn(
       names,
-      (name) => displayPath(root, folder, name),
-      (command) => where === "" ? command : commandInFolder(where, command)
+      (name) => displayPath2(root, folder, name),
+      shaped(phrase(from, folder)),
+      // A test file in `tests/` belongs to the project one folder up: its command runs there.
+      TEST_FOLDERS.includes(basename5(folder)) ? shaped(phrase(from, dirname8(folder))) : void 0
     );
   };
   for (let i = dirs.length - 1; i >= 0; i--) {
     const { dir, descend } = dirs[i];
     if (!descend) continue;
     const folders = await subfoldersOf(dir, own2[i], seen);
-    for (const folder of folders) seen.add(join20(dir, ...folder.split("/")));
-    const found = await mapInBatches(folders, async (folder) => {
-      const abs = join20(dir, ...folder.split("/"));
-      return signalsOf(dir, abs, await namesIn(abs, EXACT_NAMES));
-    });
+    for (const folder of folders.keys()) seen.add(join21(dir, ...folder.split("/")));
+    const found = await mapInBatches(
+      [...folders.entries()],
+      async ([folder, names]) => signalsOf(dir, join21(dir, ...folder.split("/")), names)
+    );
     nested.set(dir, found.flat());
   }
   return dirs.flatMap(({ dir }, i) => [...signalsOf(dir, dir, own2[i]), ...nested.get(dir) ?? []]);
 }
 function relativePath(from, to) {
-  return relative8(from, to).split(sep6).join("/");
+  return relative10(from, to).split(sep8).join("/");
 }
-function displayPath(root, dir, name) {
-  const rel = relative8(root, join20(dir, name));
-  const inside2 = rel !== "" && !rel.startsWith(`..${sep6}`) && rel !== "..";
-  return (inside2 ? rel : join20(dir, name)).split(sep6).join("/");
+function displayPath2(root, dir, name) {
+  const rel = relative10(root, join21(dir, name));
+  const inside2 = rel !== "" && !rel.startsWith(`..${sep8}`) && rel !== "..";
+  return (inside2 ? rel : join21(dir, name)).split(sep8).join("/");
 }
 var descendable = (name) => !name.startsWith(".") && !SKIPPED_FOLDERS.has(name);
 async function subfoldersOf(dir, names, exclude) {
-  const picked = [];
-  const take = (rel) => {
-    if (picked.length >= MAX_SUBDIRECTORIES) return false;
-    if (!exclude.has(join20(dir, ...rel.split("/")))) picked.push(rel);
-    return true;
-  };
-  const top = new Set(names.folders());
-  for (const name of MONOREPO_FOLDERS) if (names.has(name, "dir")) top.add(name);
-  for (const name of [...top].sort()) {
-    if (!descendable(name)) continue;
-    if (!take(name)) break;
-    if (!MONOREPO_FOLDERS.includes(name)) continue;
-    const children = (await namesIn(join20(dir, name), [])).folders();
-    for (const child of children) {
-      if (descendable(child) && !take(`${name}/${child}`)) break;
+  const picked = /* @__PURE__ */ new Map();
+  const childrenOf = (parent, listed2) => {
+    const found = new Set(listed2.folders());
+    if (parent === "") {
+      for (const name of MONOREPO_FOLDERS) if (listed2.has(name, "dir")) found.add(name);
     }
+    return [...found].sort().filter(descendable).map((name) => parent === "" ? name : `${parent}/${name}`).filter((rel) => !exclude.has(join21(dir, ...rel.split("/"))));
+  };
+  const isMonorepoChild = (rel) => MONOREPO_FOLDERS.includes(rel.split("/")[0]);
+  let level = childrenOf("", names);
+  for (let depth = 1; depth <= MAX_DEPTH && level.length > 0; depth++) {
+    const ordered = depth === 2 ? [...level.filter(isMonorepoChild), ...level.filter((r) => !isMonorepoChild(r))] : level;
+    const taken = ordered.slice(0, MAX_SUBDIRECTORIES - picked.size);
+    const listed2 = await mapInBatches(taken, async (rel) => {
+      const listing = await namesIn2(join21(dir, ...rel.split("/")), EXACT_NAMES);
+      return [rel, listing];
+    });
+    for (const [rel, listing] of listed2) picked.set(rel, listing);
+    if (picked.size >= MAX_SUBDIRECTORIES) break;
+    level = listed2.flatMap(([rel, listing]) => childrenOf(rel, listing));
   }
-  return picked;
+  return new Map([...picked].sort(([a], [b]) => comparePaths(a, b)));
+}
+function comparePaths(a, b) {
+  const x = a.split("/");
+  const y = b.split("/");
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+  }
+  return x.length - y.length;
 }
 var PARALLEL_SCANS = 16;
 async function mapInBatches(items, f) {
@@ -39078,9 +41267,9 @@ var NS_PER_UNIT = /* @__PURE__ */ new Map([
 var MAX_NS = 2n ** 63n - 1n;
 var TERM = /^(\d*)(?:\.(\d*))?([^\d.]+)/;
 function parseDuration(text2) {
-  const fail = (why) => ({
+  const fail = (why2) => ({
     ok: false,
-    message: `invalid duration ${JSON.stringify(text2)}: ${why} (want a Go duration like ${DURATION_EXAMPLES})`
+    message: `invalid duration ${JSON.stringify(text2)}: ${why2} (want a Go duration like ${DURATION_EXAMPLES})`
   });
   let rest = text2;
   let negative = false;
@@ -39130,19 +41319,6 @@ function formatDuration2(ms) {
     rest -= count3 * size;
   }
   return sign + parts.join("");
-}
-
-// src/graph/pattern.ts
-function compilePattern(source) {
-  try {
-    return { ok: true, pattern: { source, re2: RE2JS.compile(source) } };
-  } catch (error63) {
-    const why = error63 instanceof Error ? error63.message : String(error63);
-    return { ok: false, message: `invalid regex ${JSON.stringify(source)}: ${why}` };
-  }
-}
-function searchPattern(pattern, text2) {
-  return pattern.re2.test(text2);
 }
 
 // src/graph/schema.ts
@@ -39463,7 +41639,7 @@ function interpolate(template, ctx) {
     else failures.set(ref.token, resolved.why);
   }
   if (failures.size > 0) {
-    const lines = [...failures].map(([token, why]) => `cannot resolve ${token}: ${why}`);
+    const lines = [...failures].map(([token, why2]) => `cannot resolve ${token}: ${why2}`);
     return {
       ok: false,
       unresolved: [...failures.keys()],
@@ -39752,8 +41928,8 @@ function singleBody(node3, reasons) {
     return null;
   }
   const wrong = { id: NO_IDS, depends_on: NO_IDS, feedback: NO_IDS, cwd: PLACEMENT, worktree: PLACEMENT };
-  for (const [field, why] of Object.entries(wrong)) {
-    if (node3[field] !== void 0) reasons.push(`node: may not set ${field} \u2014 ${why}`);
+  for (const [field, why2] of Object.entries(wrong)) {
+    if (node3[field] !== void 0) reasons.push(`node: may not set ${field} \u2014 ${why2}`);
   }
   for (const { token } of refsIn(node3)) {
     reasons.push(`node: ${token} names a node, and ${NO_IDS}; bind the reference through a substitution`);
@@ -40222,23 +42398,23 @@ function schemaIssues(issues, raw2) {
 }
 function describeIssue(issue2, raw2) {
   const path2 = issue2.path.filter((key) => typeof key !== "symbol");
-  const { nodeId, prefix, relative: relative15 } = locate(path2, raw2);
+  const { nodeId, prefix, relative: relative16 } = locate(path2, raw2);
   const at = (field) => JSON.stringify(prefix + renderPath(field));
   const make2 = (reason) => ({ nodeId, reason });
   switch (issue2.code) {
     case "unrecognized_keys": {
       const inNode = path2[0] === "nodes" && typeof path2[1] === "number";
-      const shapeKey = relative15.filter((key) => typeof key === "string").join(".");
+      const shapeKey = relative16.filter((key) => typeof key === "string").join(".");
       const known = inNode ? NODE_OBJECT_FIELDS[shapeKey] : shapeKey === "" ? GRAPH_FIELDS : void 0;
       return issue2.keys.map((key) => {
         const goHint = inNode && shapeKey === "" && CITATION_FIELDS.has(key) ? CITATION_HINT : "";
         const knownList = known === void 0 ? "" : ` (known fields: ${known.join(", ")})`;
-        return make2(`unknown field ${at([...relative15, key])}${goHint}${knownList}`);
+        return make2(`unknown field ${at([...relative16, key])}${goHint}${knownList}`);
       });
     }
     case "invalid_type": {
-      if (issue2.input === void 0) return [make2(`missing required field ${at(relative15)}`)];
-      const subject = relative15.length === 0 && prefix !== "" ? prefix.replace(/\.$/, "") : `field ${at(relative15)}`;
+      if (issue2.input === void 0) return [make2(`missing required field ${at(relative16)}`)];
+      const subject = relative16.length === 0 && prefix !== "" ? prefix.replace(/\.$/, "") : `field ${at(relative16)}`;
       return [
         make2(
           `${subject} must be ${EXPECTED[issue2.expected] ?? issue2.expected} (got ${describe3(issue2.input)})`
@@ -40248,7 +42424,7 @@ function describeIssue(issue2, raw2) {
     case "invalid_value":
       return [
         make2(
-          `field ${at(relative15)} must be one of: ${issue2.values.map(String).join(", ")} (got ${describe3(issue2.input)})`
+          `field ${at(relative16)} must be one of: ${issue2.values.map(String).join(", ")} (got ${describe3(issue2.input)})`
         )
       ];
     case "invalid_union": {
@@ -40256,10 +42432,10 @@ function describeIssue(issue2, raw2) {
         const first = branch[0];
         return first?.code === "invalid_type" ? [EXPECTED[first.expected] ?? first.expected] : [];
       });
-      return [make2(`field ${at(relative15)} must be ${expected.join(" or ")} (got ${describe3(issue2.input)})`)];
+      return [make2(`field ${at(relative16)} must be ${expected.join(" or ")} (got ${describe3(issue2.input)})`)];
     }
     default:
-      return [make2(`field ${at(relative15)}: ${issue2.message}`)];
+      return [make2(`field ${at(relative16)}: ${issue2.message}`)];
   }
 }
 var EXPECTED = {
@@ -40573,8 +42749,8 @@ function placeholderIssues(nodes) {
     for (const [field, template] of fields) {
       for (const ref of placeholdersIn(template)) {
         const at = `${field}: ${ref.token}`;
-        const report = (why) => {
-          issues.push(nodeIssue(node3, index, `${at} ${why}`));
+        const report = (why2) => {
+          issues.push(nodeIssue(node3, index, `${at} ${why2}`));
         };
         if (ref.problem !== null) {
           report(`cannot resolve: ${ref.problem}`);
@@ -41083,9 +43259,9 @@ function toolRefusals(tools, allowlist) {
       continue;
     }
     if (allowlist.includes(tool)) continue;
-    const why = unscopedGrantReason(tool);
+    const why2 = unscopedGrantReason(tool);
     refusals.push(
-      `tool ${quote(tool)} is not on the planned-node allowlist (${list})${why === void 0 ? "" : `: ${why}`}`
+      `tool ${quote(tool)} is not on the planned-node allowlist (${list})${why2 === void 0 ? "" : `: ${why2}`}`
     );
   }
   return refusals;
@@ -41335,16 +43511,16 @@ function leadingSummary(text2, from, to) {
 }
 var atLineStart = (text2, i) => i === 0 || text2[i - 1] === "\n";
 function codeSpanEnd(text2, at) {
-  let run = 0;
-  while (text2[at + run] === "`") run++;
-  const ticks = "`".repeat(run);
-  let search = at + run;
+  let run2 = 0;
+  while (text2[at + run2] === "`") run2++;
+  const ticks = "`".repeat(run2);
+  let search = at + run2;
   for (; ; ) {
     const next = text2.indexOf(ticks, search);
-    if (next === -1) return { run, end: null };
+    if (next === -1) return { run: run2, end: null };
     let len = 0;
     while (text2[next + len] === "`") len++;
-    if (len === run) return { run, end: next + run };
+    if (len === run2) return { run: run2, end: next + run2 };
     search = next + len;
   }
 }
@@ -41382,17 +43558,17 @@ function stripHiddenMarkup(text2) {
       }
     }
     if (c === "`") {
-      let run = 0;
-      while (text2[i + run] === "`") run++;
-      const span = (noSpanClose.get(run) ?? Number.POSITIVE_INFINITY) < i ? null : codeSpanEnd(text2, i);
+      let run2 = 0;
+      while (text2[i + run2] === "`") run2++;
+      const span = (noSpanClose.get(run2) ?? Number.POSITIVE_INFINITY) < i ? null : codeSpanEnd(text2, i);
       if (span?.end != null) {
         out += text2.slice(i, span.end);
         i = span.end;
         continue;
       }
-      if (span !== null) noSpanClose.set(run, i);
-      out += text2.slice(i, i + run);
-      i += run;
+      if (span !== null) noSpanClose.set(run2, i);
+      out += text2.slice(i, i + run2);
+      i += run2;
       continue;
     }
     if (c === "!" && text2[i + 1] === "[" && i < noBracketFrom) {
@@ -41424,19 +43600,19 @@ function stripHiddenMarkup(text2) {
           i = end === null ? text2.length : end.end;
           continue;
         }
-        const open4 = tag.closing ? { text: text2.slice(i, tag.end), count: 0 } : withoutAltTexts(text2.slice(i, tag.end));
-        altTexts += open4.count;
+        const open5 = tag.closing ? { text: text2.slice(i, tag.end), count: 0 } : withoutAltTexts(text2.slice(i, tag.end));
+        altTexts += open5.count;
         if (!tag.closing && tag.name === "details" && !hasAttribute(tag.attributes, "open")) {
           const end = elementEnd(text2, "details", tag.end);
           const closeAt = end?.closeAt ?? text2.length;
           const summaryEnd = tag.end + leadingSummary(text2, tag.end, closeAt).length;
           if (text2.slice(summaryEnd, closeAt).trim() !== "") hiddenHtml++;
           skips.push({ from: summaryEnd, to: closeAt });
-          out += open4.text;
+          out += open5.text;
           i = tag.end;
           continue;
         }
-        out += open4.text;
+        out += open5.text;
         i = tag.end;
         continue;
       }
@@ -41747,11 +43923,11 @@ function finalCheckSection(options3) {
       ...verdict
     ].join("\n");
   }
-  const why = options3.buildEvidence === "declared" ? "the operator chose to run without a build check" : "no verify command was given and no build system was detected";
+  const why2 = options3.buildEvidence === "declared" ? "the operator chose to run without a build check" : "no verify command was given and no build system was detected";
   return [
     "## The final check",
     "",
-    `Nothing in this run builds or tests the code: ${why}.`,
+    `Nothing in this run builds or tests the code: ${why2}.`,
     "A check node asserts only what it can observe with its tools, and nothing it writes may suggest that",
     "PASS means the code compiles or works.",
     "",
@@ -42033,8 +44209,30 @@ function verifyOnlyDisclosure() {
   return "Verify only: no model ran, so no tool ceiling applies and no agent configuration loaded. The engine ran the verify command once on the checked-out tree, without the GitHub token or any model credential.";
 }
 
-// src/engine/plan-call.ts
-import { randomUUID as randomUUID2 } from "node:crypto";
+// src/runtime/start-retry.ts
+var START_ATTEMPTS = 3;
+var START_BACKOFF_MS = 300;
+async function withStartRetry(call, signal2, backoffMs = START_BACKOFF_MS) {
+  const failedStarts = [];
+  for (let attempt2 = 1; ; attempt2++) {
+    const outcome = await call();
+    if (outcome.kind !== "spawn_failed" || attempt2 >= START_ATTEMPTS || signal2?.aborted === true) {
+      return { outcome, failedStarts };
+    }
+    failedStarts.push(messageOf3(outcome));
+    await new Promise((resolve15) => setTimeout(resolve15, backoffMs));
+  }
+}
+function startRetryNote(what, failedStarts, started2) {
+  if (failedStarts.length === 0) return null;
+  const n = failedStarts.length;
+  const ending = started2 ? `it started on attempt ${n + 1} of ${START_ATTEMPTS}` : `all ${START_ATTEMPTS} attempts failed to start`;
+  return `${what} failed to start ${n === 1 ? "once" : `${n} times`} (${failedStarts[0]}); retried ${START_BACKOFF_MS} ms apart, ${ending}`;
+}
+function messageOf3(outcome) {
+  const message = outcome.message;
+  return typeof message === "string" ? message : outcome.kind;
+}
 
 // src/plan/parse-plan.ts
 var MAX_PLAN_REPLY_BYTES = 1024 * 1024;
@@ -42110,7 +44308,10 @@ ${section}
 `;
 }
 
-// src/engine/codex-usage.ts
+// src/runtime/read-only-call.ts
+import { randomUUID as randomUUID2 } from "node:crypto";
+
+// src/runtime/codex-usage.ts
 function codexTokenUsage(usage2) {
   return {
     inputTokens: Math.max(0, usage2.inputTokens - usage2.cachedInputTokens),
@@ -42186,61 +44387,6 @@ function buildClaudeArgv(inv) {
   argv.push("--", inv.prompt);
   return argv;
 }
-
-// src/core/bounded-output.ts
-var BoundedOutput = class {
-  headCap;
-  head = Buffer.alloc(0);
-  headSize = 0;
-  tail;
-  /** @param capBytes the most bytes kept, head and tail together (at least 2). */
-  constructor(capBytes) {
-    this.headCap = Math.floor(capBytes / 2);
-    this.tail = new TailWindow(Math.max(1, capBytes - this.headCap));
-  }
-  push(chunk) {
-    let rest = chunk;
-    if (this.headSize < this.headCap) {
-      const take = Math.min(rest.length, this.headCap - this.headSize);
-      if (this.headSize + take > this.head.length) {
-        const size = Math.min(this.headCap, Math.max(this.headSize + take, this.head.length * 2, 64));
-        const next = Buffer.allocUnsafe(size);
-        this.head.copy(next, 0, 0, this.headSize);
-        this.head = next;
-      }
-      this.head.set(rest.subarray(0, take), this.headSize);
-      this.headSize += take;
-      rest = rest.subarray(take);
-    }
-    this.tail.push(rest);
-  }
-  /** Removes the last byte kept when it is a `\n` (one a collector added after a line that had none). */
-  dropFinalNewline() {
-    if (this.tail.keptBytes > 0) {
-      if (this.tail.lastByte() === 10) this.tail.dropLastByte();
-    } else if (this.headSize > 0 && this.head[this.headSize - 1] === 10) {
-      this.headSize--;
-    }
-  }
-  /** Bytes dropped between the kept head and tail (0: the text is the whole output). */
-  get droppedBytes() {
-    return this.tail.droppedBytes;
-  }
-  /** Every byte pushed, kept or not. */
-  get totalBytes() {
-    return this.headSize + this.tail.droppedBytes + this.tail.keptBytes;
-  }
-  /**
-   * The kept output as UTF-8 text. When bytes were dropped: the head, `\n`, and the tail starting on a
-   * whole character (a character cut at the head's end decodes as U+FFFD).
-   */
-  text() {
-    const head = this.head.subarray(0, this.headSize);
-    if (this.tail.droppedBytes === 0) return Buffer.concat([head, this.tail.bytes()]).toString("utf8");
-    return `${head.toString("utf8")}
-${fromWholeCharacter(this.tail.bytes()).toString("utf8")}`;
-  }
-};
 
 // src/runtime/bounded-string.ts
 var BoundedString = class {
@@ -42415,7 +44561,7 @@ var LINE_KEEP_BYTES = 16 * 1024 * 1024;
 var SHORT_STRING_BYTES = 1024;
 var LINE_MAX_VALUES = 1e5;
 var CONTAINER_MAX_ITEMS = 1e4;
-var MAX_DEPTH = 512;
+var MAX_DEPTH2 = 512;
 var MAX_NUMBER_CHARS = 1024;
 var MAX_TRACKED = 1e4;
 var RECORD_TEXT_CHARS = 4096;
@@ -42566,7 +44712,7 @@ var BoundedJsonDecoder = class {
     return true;
   }
   open(kind) {
-    if (this.stack.length >= MAX_DEPTH) {
+    if (this.stack.length >= MAX_DEPTH2) {
       this.fail();
       return;
     }
@@ -42766,16 +44912,16 @@ function jsonLineParser(cli, onEvent, outcome) {
     const sample = () => JSON.stringify(result.value).slice(0, SAMPLE_LIMIT);
     event(result.value, sample, { cutStrings: result.cutStrings }, true);
   });
-  const open4 = () => {
+  const open5 = () => {
     if (finished !== null) throw new Error(`Internal error: push() after finish() on a ${cli} stream parser`);
   };
   return {
     push(raw2) {
-      open4();
+      open5();
       text2(raw2);
     },
     write(chunk) {
-      open4();
+      open5();
       reader.write(chunk);
     },
     finish() {
@@ -43103,18 +45249,18 @@ function createClaudeStreamParser() {
         return;
     }
   };
-  const parser = jsonLineParser("claude", onEvent, outcome);
+  const parser2 = jsonLineParser("claude", onEvent, outcome);
   return {
     get init() {
       return init;
     },
-    push: parser.push,
-    write: parser.write,
-    finish: parser.finish
+    push: parser2.push,
+    write: parser2.write,
+    finish: parser2.finish
   };
 }
 
-// src/engine/cli-call.ts
+// src/runtime/cli-call.ts
 function foldCliCall(cli, result, finish2, soFar) {
   switch (result.kind) {
     case "spawn_failed":
@@ -43159,12 +45305,21 @@ function noResult(parsed) {
   return parsed;
 }
 
-// src/engine/invoke-claude.ts
+// src/runtime/model-api-words.ts
+var GATEWAY_HINT = /If it persists, check your inference gateway \(([^()\s]*)\)\.?/g;
+function namingModelApi(text2) {
+  return text2.replace(GATEWAY_HINT, (_hint, host) => {
+    const upstream = keyProxyUpstream(host);
+    return upstream !== void 0 ? `If it persists, check the model API at ${upstream} (evidence-gate's key proxy on ${host} only relays to it).` : `If it persists, check the model API at ${host} (the ANTHROPIC_BASE_URL claude was given).`;
+  });
+}
+
+// src/runtime/invoke-claude.ts
 var CLAUDE_ENGINE_ENV = {
   CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS: "1"
 };
 async function invokeClaude(call) {
-  const parser = createClaudeStreamParser();
+  const parser2 = createClaudeStreamParser();
   const fence = call.echo ? childEchoFence(call.echo) : null;
   const args = buildClaudeArgv({
     prompt: call.prompt,
@@ -43185,14 +45340,16 @@ async function invokeClaude(call) {
     ...call.signal ? { signal: call.signal } : {},
     tailBytes: 64 * 1024,
     // Raw chunks: the parser splits and bounds the lines itself (runtime/stream-bounds.ts).
-    onStdoutData: (chunk) => parser.write(chunk),
+    onStdoutData: (chunk) => parser2.write(chunk),
     ...fence ? { onStderrLine: (line2) => fence.line(line2) } : {}
   });
   fence?.close();
-  return foldCliCall("claude", result, parser.finish, (parsed) => ({
+  const folded = foldCliCall("claude", result, parser2.finish, (parsed) => ({
     deniedToolCalls: parsed.deniedToolCalls,
     writtenPaths: parsed.writtenPaths
   }));
+  const detail = folded.kind === "completed" ? folded.result.failureDetail : null;
+  return folded.kind === "completed" && detail !== null ? { ...folded, result: { ...folded.result, failureDetail: namingModelApi(detail) } } : folded;
 }
 
 // src/runtime/codex-argv.ts
@@ -43238,7 +45395,7 @@ function keySegments(key) {
 }
 function codexConfigKeyProblem(key, value) {
   const [top = "", ...rest] = keySegments(key);
-  const refuse2 = (why) => `${JSON.stringify(key)} is not allowed: codex-config may only configure the model provider; ${why} (allowed: ${ALLOWED_KEYS})`;
+  const refuse2 = (why2) => `${JSON.stringify(key)} is not allowed: codex-config may only configure the model provider; ${why2} (allowed: ${ALLOWED_KEYS})`;
   if (ALLOWED_LEAVES.has(top)) {
     return rest.length === 0 ? null : refuse2(`${top} takes no sub-key`);
   }
@@ -43444,10 +45601,10 @@ function createCodexStreamParser() {
     if (lines === 0) return noResult2("empty_output", "codex produced no output");
     if (terminal === null) {
       const last = errors.last();
-      const why = last !== void 0 ? `; last error: ${last}` : firstIgnoredLine !== null ? `; first non-JSON line: ${firstIgnoredLine}` : "";
+      const why2 = last !== void 0 ? `; last error: ${last}` : firstIgnoredLine !== null ? `; first non-JSON line: ${firstIgnoredLine}` : "";
       return noResult2(
         "no_terminal_event",
-        `codex printed ${lines} line(s) but no turn.completed or turn.failed${why}`
+        `codex printed ${lines} line(s) but no turn.completed or turn.failed${why2}`
       );
     }
     if (threadId === null) {
@@ -43494,14 +45651,14 @@ function createCodexStreamParser() {
         return;
     }
   };
-  const parser = jsonLineParser("codex", onEvent, outcome);
+  const parser2 = jsonLineParser("codex", onEvent, outcome);
   return {
     get threadId() {
       return threadId;
     },
-    push: parser.push,
-    write: parser.write,
-    finish: parser.finish
+    push: parser2.push,
+    write: parser2.write,
+    finish: parser2.finish
   };
 }
 var USAGE_LIMIT = /you(?:'|\u2019)ve hit your usage limit/i;
@@ -43513,9 +45670,9 @@ function detectCodexUsageLimit(texts) {
   return resets ? { resetsAt: resets } : {};
 }
 
-// src/engine/invoke-codex.ts
+// src/runtime/invoke-codex.ts
 async function invokeCodex(call) {
-  const parser = createCodexStreamParser();
+  const parser2 = createCodexStreamParser();
   const fence = call.echo ? childEchoFence(call.echo) : null;
   const args = buildCodexArgv({
     prompt: call.prompt,
@@ -43539,50 +45696,133 @@ async function invokeCodex(call) {
     tailBytes: 64 * 1024,
     // Raw chunks: the parser splits and bounds the lines itself (runtime/stream-bounds.ts).
     onStdoutData: (chunk) => {
-      parser.write(chunk);
-      if (!published && parser.threadId !== null) {
+      parser2.write(chunk);
+      if (!published && parser2.threadId !== null) {
         published = true;
-        call.onThreadStarted?.(parser.threadId);
+        call.onThreadStarted?.(parser2.threadId);
       }
     },
     ...fence ? { onStderrLine: (line2) => fence.line(line2) } : {}
   });
   fence?.close();
-  return foldCliCall("codex", result, parser.finish, (parsed) => ({
+  return foldCliCall("codex", result, parser2.finish, (parsed) => ({
     threadId: parsed.threadId,
     writtenPaths: parsed.writtenPaths
   }));
 }
 
-// src/engine/start-retry.ts
-var START_ATTEMPTS = 3;
-var START_BACKOFF_MS = 300;
-async function withStartRetry(call, signal2, backoffMs = START_BACKOFF_MS) {
-  const failedStarts = [];
-  for (let attempt2 = 1; ; attempt2++) {
-    const outcome = await call();
-    if (outcome.kind !== "spawn_failed" || attempt2 >= START_ATTEMPTS || signal2?.aborted === true) {
-      return { outcome, failedStarts };
-    }
-    failedStarts.push(messageOf(outcome));
-    await new Promise((resolve14) => setTimeout(resolve14, backoffMs));
+// src/runtime/read-only-call.ts
+function askReadOnly(options3) {
+  return options3.runtime === "codex" ? askCodex(options3) : askClaude(options3);
+}
+function unfinished(outcome) {
+  switch (outcome.kind) {
+    case "spawn_failed":
+      return { ended: "spawn_failed", detail: outcome.message };
+    case "no_result":
+      return { ended: "no_result", detail: outcome.reason };
+    default:
+      return { ended: outcome.kind, detail: outcome.kind === "timed_out" ? "timed out" : "cancelled" };
   }
 }
-function startRetryNote(what, failedStarts, started2) {
-  if (failedStarts.length === 0) return null;
-  const n = failedStarts.length;
-  const ending = started2 ? `it started on attempt ${n + 1} of ${START_ATTEMPTS}` : `all ${START_ATTEMPTS} attempts failed to start`;
-  return `${what} failed to start ${n === 1 ? "once" : `${n} times`} (${failedStarts[0]}); retried ${START_BACKOFF_MS} ms apart, ${ending}`;
+function callFields(o) {
+  return {
+    executable: o.executable,
+    prompt: o.prompt,
+    permissionMode: "plan",
+    policy: o.policy,
+    ...o.model !== void 0 ? { model: o.model } : {},
+    cwd: o.cwd,
+    env: o.env,
+    timeoutMs: o.timeoutMs,
+    ...o.signal ? { signal: o.signal } : {}
+  };
 }
-function messageOf(outcome) {
-  const message = outcome.message;
-  return typeof message === "string" ? message : outcome.kind;
+async function askClaude(o) {
+  const sessionId = randomUUID2();
+  const { outcome, failedStarts } = await withStartRetry(
+    () => invokeClaude({ ...callFields(o), session: { kind: "fresh", sessionId } }),
+    o.signal
+  );
+  if (outcome.kind !== "completed") {
+    const call2 = { sessionId, costUsd: null, usage: null, durationMs: outcome.durationMs };
+    return { ok: false, ...unfinished(outcome), replyText: null, call: call2, failedStarts };
+  }
+  const r = outcome.result;
+  const call = {
+    sessionId: r.sessionId,
+    costUsd: r.totalCostUsd,
+    usage: r.usage,
+    durationMs: outcome.durationMs
+  };
+  if (r.isError || outcome.exitCode !== 0) {
+    const detail = r.failureDetail ?? `exit ${outcome.exitCode}`;
+    return { ok: false, ended: "failed", detail, replyText: r.result, call, failedStarts };
+  }
+  return { ok: true, text: r.result ?? "", call, failedStarts };
+}
+async function askCodex(o) {
+  const { outcome, failedStarts } = await withStartRetry(
+    () => invokeCodex({
+      ...callFields(o),
+      session: { kind: "fresh" },
+      ...o.codexConfig !== void 0 ? { config: o.codexConfig } : {}
+    }),
+    o.signal
+  );
+  if (outcome.kind !== "completed") {
+    const threadId = outcome.kind === "timed_out" ? outcome.partial.threadId : outcome.kind === "spawn_failed" ? null : outcome.threadId;
+    const call2 = { sessionId: threadId, costUsd: null, usage: null, durationMs: outcome.durationMs };
+    return { ok: false, ...unfinished(outcome), replyText: null, call: call2, failedStarts };
+  }
+  const r = outcome.result;
+  const call = {
+    sessionId: r.threadId,
+    costUsd: null,
+    usage: r.usage !== null ? codexTokenUsage(r.usage) : null,
+    durationMs: outcome.durationMs
+  };
+  if (r.isError || outcome.exitCode !== 0) {
+    const detail = r.failureDetail ?? `exit ${outcome.exitCode}`;
+    return { ok: false, ended: "failed", detail, replyText: r.reply, call, failedStarts };
+  }
+  if (r.agentMessages === 0) {
+    return {
+      ok: false,
+      ended: "no_reply",
+      detail: "completed without a reply (no agent message)",
+      replyText: null,
+      call,
+      failedStarts
+    };
+  }
+  return { ok: true, text: r.reply ?? "", call, failedStarts };
 }
 
 // src/engine/plan-call.ts
 async function attempt(options3, prompt, calls, starts) {
-  const reply = (options3.runtime ?? "claude") === "codex" ? await codexReply(options3, prompt, calls, starts) : await claudeReply(options3, prompt, calls, starts);
-  if (!reply.ok) return reply.attempt;
+  const reply = await askReadOnly({
+    runtime: options3.runtime ?? "claude",
+    executable: options3.executable,
+    ...options3.codexConfig !== void 0 ? { codexConfig: options3.codexConfig } : {},
+    prompt,
+    policy: plannerPolicy(),
+    cwd: options3.cwd,
+    env: options3.env,
+    ...options3.model !== void 0 ? { model: options3.model } : {},
+    timeoutMs: options3.timeoutMs,
+    ...options3.signal ? { signal: options3.signal } : {}
+  });
+  starts.push(...reply.failedStarts);
+  calls.push(reply.call);
+  if (!reply.ok) {
+    return {
+      kind: "refused",
+      refusals: [noPlanWords(options3, reply)],
+      rejected: reply.replyText,
+      repairable: false
+    };
+  }
   const json2 = extractPlanJson(reply.text);
   if (!json2.ok) {
     return { kind: "refused", refusals: [json2.message], rejected: reply.text, repairable: false };
@@ -43592,93 +45832,23 @@ async function attempt(options3, prompt, calls, starts) {
     return { kind: "refused", refusals: checked.refusals, rejected: json2.value, repairable: true };
   return { kind: "ok", spec: checked.spec };
 }
-function noCallWords(options3, outcome) {
-  switch (outcome.kind) {
+function noPlanWords(options3, reply) {
+  switch (reply.ended) {
     case "spawn_failed":
-      return `could not start ${options3.executable} (${START_ATTEMPTS} attempts, ${START_BACKOFF_MS} ms apart): ${outcome.message}`;
+      return `could not start ${options3.executable} (${START_ATTEMPTS} attempts, ${START_BACKOFF_MS} ms apart): ${reply.detail}`;
     case "no_result":
-      return outcome.reason;
+      return reply.detail;
     case "timed_out":
       return "the planner call timed out";
-    default:
+    case "cancelled":
       return "the planner call was cancelled";
+    case "failed":
+      return `the planner call failed: ${reply.detail}`;
+    case "no_reply":
+      return `the planner call ${reply.detail}`;
+    default:
+      return unreachable(reply.ended);
   }
-}
-var unusable = (why, rejected = null) => ({
-  ok: false,
-  attempt: { kind: "refused", refusals: [why], rejected, repairable: false }
-});
-async function codexReply(options3, prompt, calls, starts) {
-  const retried = await withStartRetry(
-    () => invokeCodex({
-      executable: options3.executable,
-      prompt,
-      permissionMode: "plan",
-      policy: plannerPolicy(),
-      session: { kind: "fresh" },
-      ...options3.model !== void 0 ? { model: options3.model } : {},
-      ...options3.codexConfig !== void 0 ? { config: options3.codexConfig } : {},
-      cwd: options3.cwd,
-      env: options3.env,
-      timeoutMs: options3.timeoutMs,
-      ...options3.signal ? { signal: options3.signal } : {}
-    }),
-    options3.signal
-  );
-  starts.push(...retried.failedStarts);
-  const outcome = retried.outcome;
-  if (outcome.kind !== "completed") {
-    const threadId = outcome.kind === "timed_out" ? outcome.partial.threadId : outcome.kind === "spawn_failed" ? null : outcome.threadId;
-    calls.push({ sessionId: threadId, costUsd: null, usage: null, durationMs: outcome.durationMs });
-    return unusable(noCallWords(options3, outcome));
-  }
-  const r = outcome.result;
-  calls.push({
-    sessionId: r.threadId,
-    costUsd: null,
-    usage: r.usage !== null ? codexTokenUsage(r.usage) : null,
-    durationMs: outcome.durationMs
-  });
-  if (r.isError || outcome.exitCode !== 0) {
-    return unusable(`the planner call failed: ${r.failureDetail ?? `exit ${outcome.exitCode}`}`, r.reply);
-  }
-  if (r.agentMessages === 0) return unusable("the planner call completed without a reply (no agent message)");
-  return { ok: true, text: r.reply ?? "" };
-}
-async function claudeReply(options3, prompt, calls, starts) {
-  const sessionId = randomUUID2();
-  const retried = await withStartRetry(
-    () => invokeClaude({
-      executable: options3.executable,
-      prompt,
-      permissionMode: "plan",
-      policy: plannerPolicy(),
-      session: { kind: "fresh", sessionId },
-      ...options3.model !== void 0 ? { model: options3.model } : {},
-      cwd: options3.cwd,
-      env: options3.env,
-      timeoutMs: options3.timeoutMs,
-      ...options3.signal ? { signal: options3.signal } : {}
-    }),
-    options3.signal
-  );
-  starts.push(...retried.failedStarts);
-  const outcome = retried.outcome;
-  if (outcome.kind !== "completed") {
-    calls.push({ sessionId, costUsd: null, usage: null, durationMs: outcome.durationMs });
-    return unusable(noCallWords(options3, outcome));
-  }
-  const r = outcome.result;
-  calls.push({
-    sessionId: r.sessionId,
-    costUsd: r.totalCostUsd,
-    usage: r.usage,
-    durationMs: outcome.durationMs
-  });
-  if (r.isError || outcome.exitCode !== 0) {
-    return unusable(`the planner call failed: ${r.failureDetail ?? `exit ${outcome.exitCode}`}`, r.result);
-  }
-  return { ok: true, text: r.result ?? "" };
 }
 async function planWithRepair(options3) {
   const calls = [];
@@ -43765,6 +45935,9 @@ function concurrencyProblem(concurrency) {
 }
 
 // src/engine/runtime-setup.ts
+function modelCliEnd(problem) {
+  return typeof problem === "string" ? { kind: "usage_error", message: problem } : { kind: "setup_failed", message: problem.message };
+}
 function codexConfigKeys(pairs) {
   const kept = [...pairs ?? []];
   const dropped = /* @__PURE__ */ new Set();
@@ -43866,8 +46039,8 @@ async function startPlanning(o) {
   if (o.policy?.plannedTools) {
     const extended2 = extendAllowlist(DEFAULT_PLANNED_ALLOWLIST, o.policy.plannedTools);
     if (!extended2.ok) {
-      const why = extended2.refusals.map((r) => `${r.entry}: ${r.reason}`).join("; ");
-      return { kind: "usage_error", message: `policy file planned-tools refused: ${why}` };
+      const why2 = extended2.refusals.map((r) => `${r.entry}: ${r.reason}`).join("; ");
+      return { kind: "usage_error", message: `policy file planned-tools refused: ${why2}` };
     }
     allowlist = extended2.allowlist;
   }
@@ -43956,7 +46129,7 @@ function sumKnown(calls) {
 }
 
 // src/evidence/changed-files.ts
-import { posix as posix5, relative as relative9, sep as sep7 } from "node:path";
+import { posix as posix5, relative as relative11, sep as sep9 } from "node:path";
 
 // src/core/changed-files.ts
 var MAX_CHANGED_FILES_KEPT = 200;
@@ -43976,7 +46149,7 @@ var DATA_FOLDERS = /* @__PURE__ */ new Map([
   ["goldens", "a golden file"],
   ["__golden__", "a golden file"]
 ]);
-var TEST_FOLDERS = /* @__PURE__ */ new Set(["test", "tests", "__tests__", "spec"]);
+var TEST_FOLDERS2 = /* @__PURE__ */ new Set(["test", "tests", "__tests__", "spec"]);
 var CODE_EXTENSIONS = new Set(
   "js mjs cjs jsx ts mts cts tsx vue svelte py pyi go rb rs java kt kts scala groovy cs fs vb php swift c h cc cpp cxx hh hpp m mm ex exs erl hrl clj cljs lua pl pm dart r jl hs ml zig nim sh bash zsh ps1".split(" ")
 );
@@ -44000,7 +46173,7 @@ function testDataReason(path2) {
   if (name.includes(".approved.")) {
     return "an approved file of approval tests (*.approved.*), what the tests compare against";
   }
-  const testFolder = folders.find((folder) => TEST_FOLDERS.has(folder));
+  const testFolder = folders.find((folder) => TEST_FOLDERS2.has(folder));
   if (testFolder !== void 0 && !isCodeFile(path2)) {
     return `a data file under ${testFolder}/, what the tests read or compare against`;
   }
@@ -44262,7 +46435,7 @@ function isDefinitionFile(path2) {
 function isTestPath(path2) {
   const parts = path2.split("/");
   const name = parts[parts.length - 1] ?? "";
-  if (parts.slice(0, -1).some((folder) => TEST_FOLDERS.has(folder))) return true;
+  if (parts.slice(0, -1).some((folder) => TEST_FOLDERS2.has(folder))) return true;
   return /\.(test|spec)\./.test(name) || name.endsWith("_test.go") || /^test_.*\.py$/.test(name) || name.endsWith("_test.py");
 }
 function addedLinesByFile(patch) {
@@ -44363,7 +46536,7 @@ var TEST_FILE_PATHSPECS = [
 ];
 async function changedFilesRecord(repoDir, options3, context = {}) {
   const root = await workTreeRoot(repoDir, context);
-  const run = (args) => git(args, { cwd: root, ...gitOptions3(context) });
+  const run2 = (args) => git(args, { cwd: root, ...gitOptions3(context) });
   const changes = await listChanges(root, options3, context);
   const packageJsons = /* @__PURE__ */ new Map();
   for (const change of changes) {
@@ -44374,15 +46547,15 @@ async function changedFilesRecord(repoDir, options3, context = {}) {
       continue;
     }
     packageJsons.set(change.path, {
-      base: sides.base === void 0 ? null : await blobText(run, options3.baseTree, sides.base),
-      final: sides.final === void 0 ? null : await blobText(run, options3.finalTree, sides.final)
+      base: sides.base === void 0 ? null : await blobText(run2, options3.baseTree, sides.base),
+      final: sides.final === void 0 ? null : await blobText(run2, options3.finalTree, sides.final)
     });
   }
   const verifyDefinition = classifyVerifyDefinition({
     changes,
     packageJsons,
     verifyCommands: options3.verifyCommands.flatMap((c) => relativeCommand(root, c)),
-    ...await testFilesDiffLines(run, options3, changes),
+    ...await testFilesDiffLines(run2, options3, changes),
     namedByTests: await namedByTests(root, options3.baseTree, changes, context)
   });
   const counts2 = { added: 0, modified: 0, deleted: 0, renamed: 0 };
@@ -44434,21 +46607,21 @@ function parseNameStatus(output2) {
   }
   return changes.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 }
-async function blobText(run, tree, path2) {
+async function blobText(run2, tree, path2) {
   try {
-    return await run(["cat-file", "blob", `${tree}:${path2}`]);
+    return await run2(["cat-file", "blob", `${tree}:${path2}`]);
   } catch (error63) {
     if (error63 instanceof GitError) return null;
     throw error63;
   }
 }
-async function testFilesDiffLines(run, options3, changes) {
+async function testFilesDiffLines(run2, options3, changes) {
   const tests = changes.filter(
     (c) => c.status !== "deleted" && (isTestPath(c.path) || c.from !== void 0 && isTestPath(c.from))
   ).slice(0, MAX_TEST_FILES_SEARCHED);
   if (tests.length === 0) return { addedLines: /* @__PURE__ */ new Map(), removedLines: /* @__PURE__ */ new Map() };
   const paths = tests.flatMap((c) => c.from !== void 0 ? [c.from, c.path] : [c.path]);
-  const patch = await run([
+  const patch = await run2([
     "--literal-pathspecs",
     "-c",
     "core.quotePath=false",
@@ -44536,7 +46709,7 @@ function literalNaming(line2, name) {
   return name;
 }
 function relativeCommand(root, c) {
-  const rel = relative9(root, c.cwd).split(sep7).join(posix5.sep);
+  const rel = relative11(root, c.cwd).split(sep9).join(posix5.sep);
   if (rel.startsWith("..") || posix5.isAbsolute(rel)) return [];
   return [{ command: c.command, cwd: rel }];
 }
@@ -44587,11 +46760,11 @@ function addUsd(a, b) {
   const unknownCalls = unknownPart(a) + unknownPart(b);
   return unknownCalls === 0 ? { kind: "known", usd: knownUsd } : { kind: "unknown", knownUsd, unknownCalls };
 }
-function knownPart(total) {
-  return total.kind === "known" ? total.usd : total.knownUsd;
+function knownPart(total2) {
+  return total2.kind === "known" ? total2.usd : total2.knownUsd;
 }
-function unknownPart(total) {
-  return total.kind === "known" ? 0 : total.unknownCalls;
+function unknownPart(total2) {
+  return total2.kind === "known" ? 0 : total2.unknownCalls;
 }
 function sumTokens(calls) {
   const totals2 = {
@@ -44647,6 +46820,7 @@ function fitLedgerText(text2) {
   return `${head} \u2026 [cut: ${text2.length - head.length} more characters]`;
 }
 var MAX_LIST = 1e4;
+var MAX_REPEAT = 10;
 var id = external_exports.string().min(1).max(MAX_ID);
 var line = external_exports.string().max(MAX_LINE);
 var text = external_exports.string().max(MAX_TEXT);
@@ -44659,6 +46833,21 @@ var TokenUsageSchema = external_exports.strictObject({
   cacheReadInputTokens: count2.optional(),
   cacheCreationInputTokens: count2.optional()
 });
+var TestReceiptSchema = external_exports.discriminatedUnion("kind", [
+  external_exports.strictObject({
+    kind: external_exports.literal("counts"),
+    runners: external_exports.array(line).min(1).max(100),
+    source: external_exports.enum(["output", "reports"]),
+    files: external_exports.array(line).max(10).optional(),
+    ran: count2,
+    passed: count2,
+    failed: count2,
+    skipped: count2,
+    failedNames: external_exports.array(text).max(RECEIPT_MAX_NAMES),
+    failedNamesComplete: external_exports.boolean()
+  }),
+  external_exports.strictObject({ kind: external_exports.literal("none"), reason: text })
+]);
 var VerifyEvidenceSchema = external_exports.strictObject({
   command: line,
   cwd: line,
@@ -44678,7 +46867,11 @@ var VerifyEvidenceSchema = external_exports.strictObject({
   ignoredFilesReason: text.optional(),
   dirtySubmodules: external_exports.array(line).max(MAX_LIST).optional(),
   unrepresentedFiles: external_exports.strictObject({ total: count2.nullable(), examples: external_exports.array(line).max(MAX_LIST), note: text.optional() }).optional(),
-  outputMatches: external_exports.strictObject({ pattern: text, matched: external_exports.boolean(), truncated: external_exports.literal(true).optional() }).optional()
+  outputMatches: external_exports.strictObject({ pattern: text, matched: external_exports.boolean(), truncated: external_exports.literal(true).optional() }).optional(),
+  repeat: external_exports.strictObject({ runs: count2.min(1).max(MAX_REPEAT), passed: count2.max(MAX_REPEAT) }).refine((r) => r.passed <= r.runs, { message: "passed cannot exceed runs" }).optional(),
+  // Issue 25 item 1: absent in ledgers written before receipts existed (they still load).
+  receipt: TestReceiptSchema.optional(),
+  testsRequired: external_exports.literal(true).optional()
 });
 var rowBase = {
   nodeId: id,
@@ -44699,6 +46892,15 @@ var rowBase = {
     reason: text.optional()
   }).optional(),
   worktree: external_exports.strictObject({ name: line, branch: line }).optional(),
+  claims: external_exports.array(
+    external_exports.strictObject({
+      kind: external_exports.enum(["tests-pass", "tests-count", "build-succeeds", "fixed"]),
+      quote: line,
+      passed: count2.optional(),
+      total: count2.nullable().optional(),
+      contradiction: line.nullable()
+    })
+  ).max(4).optional(),
   detail: text
 };
 var LedgerRowSchema = external_exports.discriminatedUnion("verdict", [
@@ -44811,6 +47013,9 @@ var ConclusionSchema = external_exports.strictObject({
     "verified-outside-writes",
     "verified-in-worktree",
     "verify-definition-changed",
+    "verified-no-test",
+    "verified-failing-tests",
+    "tests-required",
     "no-engine-evidence",
     "partially-verified",
     "only-gate-sinks",
@@ -44818,6 +47023,8 @@ var ConclusionSchema = external_exports.strictObject({
     "sink-verify-failed",
     "node-did-not-run",
     "plan-refused",
+    "planning-failed",
+    "setup-failed",
     "engine-error",
     "push-refused",
     "workflow-run-not-success",
@@ -44919,44 +47126,10 @@ var LedgerJsonSchema = external_exports.strictObject({
   goalLoop: GoalLoopSchema.optional()
 });
 
-// src/proc/hand-back.ts
-import { spawnSync as spawnSync3 } from "node:child_process";
-function handBackFiles(identity, dirs, owner = process.getuid?.() ?? 0) {
-  const problems = [];
-  const uid = String(identity.uid);
-  for (const dir of dirs) {
-    for (const step of [
-      ["find", dir, "-user", uid, "!", "-type", "l", "-exec", "chmod", "g+rwX", "{}", "+"],
-      ["chown", "-R", "-h", `--from=${uid}`, String(owner), dir]
-    ]) {
-      const [file2, ...args] = privileged(identity, step);
-      const done = spawnSync3(file2, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
-      if (done.status === 0) continue;
-      const why = (done.stderr ?? String(done.error ?? "")).trim().split("\n")[0] ?? "";
-      if (/No such file or directory/.test(why) && step[0] === "find" && why.includes(`'${dir}'`)) break;
-      problems.push(
-        `could not hand ${dir} back from ${identity.user} (${step[0]} exited ${done.status ?? done.signal}: ${why})`
-      );
-      break;
-    }
-  }
-  return problems;
-}
-function handBackPrCodeFiles(dirs) {
-  const scope = currentChildScope();
-  if (scope === null || scope.identity === null) return;
-  scope.leftBehind += killUserProcesses(scope.identity);
-  scope.handBackProblems.push(...handBackFiles(scope.identity, dirs));
-}
-function handBackBeforeEngineReads(dirs) {
-  if (process.getuid?.() === 0) return;
-  handBackPrCodeFiles(dirs);
-}
-
 // src/evidence/patch.ts
-import { mkdtemp as mkdtemp2, readFile as readFile3, rm as rm3 } from "node:fs/promises";
+import { mkdtemp as mkdtemp2, readFile as readFile4, rm as rm3 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
-import { join as join21 } from "node:path";
+import { join as join22 } from "node:path";
 var FALLBACK_IDENTITY = {
   name: "evidence-gate",
   email: "evidence-gate@users.noreply.github.com"
@@ -44968,11 +47141,11 @@ function workingTreePatch(repoDir, baseCommit, context = {}) {
     const base = `${baseCommit}^{tree}`;
     const names = await scope.git(["diff", ...DIFF_FLAGS, "--name-only", "-z", base, tree]);
     const files = names.split("\0").filter((n) => n.length > 0).sort();
-    const outDir = await mkdtemp2(join21(tmpdir2(), "evidence-gate-patch-"));
+    const outDir = await mkdtemp2(join22(tmpdir2(), "evidence-gate-patch-"));
     try {
-      const out = join21(outDir, "patch.diff");
+      const out = join22(outDir, "patch.diff");
       await scope.git(["diff", ...DIFF_FLAGS, "--binary", `--output=${out}`, base, tree]);
-      const diffBytes = await readFile3(out);
+      const diffBytes = await readFile4(out);
       return { diff: diffBytes.toString("utf8"), diffBytes, files, tree };
     } finally {
       await rm3(outDir, { recursive: true, force: true });
@@ -44999,10 +47172,10 @@ async function commitWorkingTree(repoDir, options3) {
     ...options3.knownSecrets !== void 0 ? { knownSecrets: options3.knownSecrets } : {}
   };
   const root = await workTreeRoot(repoDir, context);
-  const run = (args) => git(args, { cwd: root, ...context });
+  const run2 = (args) => git(args, { cwd: root, ...context });
   let head;
   try {
-    head = await run(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]);
+    head = await run2(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]);
   } catch (error63) {
     if (!(error63 instanceof GitError)) throw error63;
     head = null;
@@ -45012,12 +47185,12 @@ async function commitWorkingTree(repoDir, options3) {
   if (movedBefore !== null) return movedBefore;
   let tree;
   if (options3.tree !== void 0) {
-    tree = await run(["rev-parse", "--verify", `${options3.tree}^{tree}`]);
+    tree = await run2(["rev-parse", "--verify", `${options3.tree}^{tree}`]);
   } else {
-    await run(["add", "-A"]);
-    tree = await run(["write-tree"]);
+    await run2(["add", "-A"]);
+    tree = await run2(["write-tree"]);
   }
-  if (head !== null && tree === await run(["rev-parse", `${head}^{tree}`])) return null;
+  if (head !== null && tree === await run2(["rev-parse", `${head}^{tree}`])) return null;
   const identity = [];
   if (await configValue(root, "user.name", context) === null) {
     identity.push("-c", `user.name=${FALLBACK_IDENTITY.name}`);
@@ -45030,7 +47203,7 @@ async function commitWorkingTree(repoDir, options3) {
 ${options3.trailer}` : "";
   const message = `${options3.message.trimEnd()}${trailer}
 `;
-  const sha3 = await run([
+  const sha3 = await run2([
     ...identity,
     "commit-tree",
     tree,
@@ -45039,15 +47212,15 @@ ${options3.trailer}` : "";
     message
   ]);
   try {
-    await run(["update-ref", "-m", "evidence-gate: commit the nodes' changes", "HEAD", sha3, head ?? ""]);
+    await run2(["update-ref", "-m", "evidence-gate: commit the nodes' changes", "HEAD", sha3, head ?? ""]);
   } catch (error63) {
     if (!(error63 instanceof GitError) || options3.parent === void 0) throw error63;
-    const now = await run(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]).catch(() => null);
+    const now = await run2(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]).catch(() => null);
     const movedMeanwhile = moved(now);
     if (movedMeanwhile === null) throw error63;
     return movedMeanwhile;
   }
-  if (options3.tree !== void 0) await run(["read-tree", tree]);
+  if (options3.tree !== void 0) await run2(["read-tree", tree]);
   return sha3;
 }
 async function applyPatch(repoDir, patchPath, context = {}) {
@@ -45074,19 +47247,19 @@ async function settleNodesChanges(frame, input2) {
     patch: savePatch(frame, nodesPatch, attempt2.notCommittedBecause)
   };
 }
-async function commitIfEvidenceStands(frame, run) {
+async function commitIfEvidenceStands(frame, run2) {
   const { redactor } = frame;
-  const lastRows = [...new Map(run.rows.map((r) => [r.nodeId, r])).values()];
+  const lastRows = [...new Map(run2.rows.map((r) => [r.nodeId, r])).values()];
   const everyRowPassed = lastRows.length > 0 && lastRows.every((r) => r.verdict === "PASS");
-  const changesHoldSecret = redactor.contains(run.nodesPatch.diff);
+  const changesHoldSecret = redactor.contains(run2.nodesPatch.diff);
   const sinkTrees = new Set(
-    run.rows.filter((r) => r.sink && r.verify?.evidenceTree).map((r) => r.verify.evidenceTree)
+    run2.rows.filter((r) => r.sink && r.verify?.evidenceTree).map((r) => r.verify.evidenceTree)
   );
   const verifiedTree = sinkTrees.size === 1 ? [...sinkTrees][0] : void 0;
-  const wouldBe = run.judge(verifiedTree ?? run.finalTree).conclusion;
+  const wouldBe = run2.judge(verifiedTree ?? run2.finalTree).conclusion;
   const publish = frame.commit?.publish;
   const evidenceStands = publish !== void 0 ? wouldBe === "success" : wouldBe === "success" || wouldBe === "neutral";
-  if (frame.commit === null || run.end.kind !== "completed" || !everyRowPassed || changesHoldSecret || !evidenceStands) {
+  if (frame.commit === null || run2.end.kind !== "completed" || !everyRowPassed || changesHoldSecret || !evidenceStands) {
     const because = frame.commit !== null && everyRowPassed && !evidenceStands ? publish !== void 0 ? `push mode pushes only changes verified on the pushed tree (a success), and this run's evidence would end ${wouldBe}` : `its evidence would end ${wouldBe}` : void 0;
     return {
       posted: null,
@@ -45112,7 +47285,7 @@ async function commitIfEvidenceStands(frame, run) {
     };
   }
   const sha3 = committed;
-  const tree = verifiedTree ?? run.finalTree;
+  const tree = verifiedTree ?? run2.finalTree;
   if (publish === void 0)
     return { posted: { sha: sha3, tree, note: "the nodes' changes, committed by --commit" } };
   const published = await publish({ sha: sha3, tree });
@@ -45241,273 +47414,13 @@ async function workingTreeOrNull(frame) {
 }
 
 // src/engine/fresh-run.ts
-import { basename as basename5, isAbsolute as isAbsolute8, relative as relative11 } from "node:path";
-
-// src/evidence/ignored-files.ts
-import { lstatSync as lstatSync2, realpathSync as realpathSync6 } from "node:fs";
-import { isAbsolute as isAbsolute7, relative as relative10, sep as sep8 } from "node:path";
-
-// src/evidence/ignored-fingerprint.ts
-import { createHash as createHash3 } from "node:crypto";
-var STAT_FIELDS = 5;
-function fingerprintOf(entries) {
-  const hash2 = createHash3("sha256");
-  hash2.update(`evidence-gate ignored-files v1 ${entries.paths.length}
-`);
-  let chunk = "";
-  for (let i = 0; i < entries.paths.length; i++) {
-    const at = i * STAT_FIELDS;
-    const s = entries.stats;
-    chunk += `${entries.paths[i]}\0${s[at]} ${s[at + 1]} ${s[at + 2]} ${s[at + 3]} ${s[at + 4]}
-`;
-    if (chunk.length > 65536) {
-      hash2.update(chunk, "latin1");
-      chunk = "";
-    }
-  }
-  hash2.update(chunk, "latin1");
-  return { kind: "fingerprint", hash: hash2.digest("hex"), files: entries.paths.length, entries };
-}
-function sameStats(a, i, b, j) {
-  for (let f = 0; f < STAT_FIELDS; f++) if (a[i * STAT_FIELDS + f] !== b[j * STAT_FIELDS + f]) return false;
-  return true;
-}
-function walkEntries(a, b, visit2) {
-  let i = 0;
-  let j = 0;
-  while (i < a.paths.length || j < b.paths.length) {
-    const p = a.paths[i];
-    const q = b.paths[j];
-    if (q === void 0 || p !== void 0 && p < q) visit2(p, i++, null);
-    else if (p === void 0 || q < p) visit2(q, null, j++);
-    else {
-      visit2(p, i++, j++);
-    }
-  }
-}
-
-// src/evidence/ignored-files-change.ts
-var MAX_CHANGE_EXAMPLES = 10;
-function compareIgnoredFiles(baseline, current, maxExamples = MAX_CHANGE_EXAMPLES) {
-  if (baseline.kind === "unknown") return { kind: "unknown", reason: baseline.reason };
-  if (current.kind === "unknown") {
-    if (current.overBound) {
-      return {
-        kind: "changed",
-        total: null,
-        examples: [],
-        note: `${current.reason}, against ${baseline.files} at the baseline`
-      };
-    }
-    return { kind: "unknown", reason: current.reason };
-  }
-  if (current.hash === baseline.hash) return { kind: "unchanged" };
-  const examples = [];
-  let total = 0;
-  walkEntries(baseline.entries, current.entries, (path2, before, after) => {
-    if (before !== null && after !== null && sameStats(baseline.entries.stats, before, current.entries.stats, after))
-      return;
-    total++;
-    if (examples.length < maxExamples) {
-      examples.push({
-        path: displayPath2(path2),
-        change: before === null ? "added" : after === null ? "removed" : "modified"
-      });
-    }
-  });
-  if (total === 0) return { kind: "unchanged" };
-  return { kind: "changed", total, examples };
-}
-function acceptVerifyChanges(baseline, before, after) {
-  if (baseline.kind !== "fingerprint" || before.kind !== "fingerprint" || after.kind !== "fingerprint")
-    return baseline;
-  if (before.hash === after.hash) return baseline;
-  const touched = /* @__PURE__ */ new Map();
-  walkEntries(before.entries, after.entries, (path2, b, a) => {
-    if (b !== null && a !== null && sameStats(before.entries.stats, b, after.entries.stats, a)) return;
-    touched.set(path2, a);
-  });
-  const paths = [];
-  const values = [];
-  const push = (path2, stats, index) => {
-    paths.push(path2);
-    for (let f = 0; f < STAT_FIELDS; f++) values.push(stats[index * STAT_FIELDS + f]);
-  };
-  const base = baseline.entries;
-  const afterEntries = after.entries;
-  const touchedPaths = [...touched.keys()].sort();
-  let i = 0;
-  let t = 0;
-  while (i < base.paths.length || t < touchedPaths.length) {
-    const p = base.paths[i];
-    const q = touchedPaths[t];
-    if (q === void 0 || p !== void 0 && p < q) {
-      push(p, base.stats, i++);
-    } else {
-      const index = touched.get(q);
-      if (index !== null) push(q, afterEntries.stats, index);
-      if (p === q) i++;
-      t++;
-    }
-  }
-  return fingerprintOf({ paths, stats: Float64Array.from(values) });
-}
-function displayPath2(latin1) {
-  return Buffer.from(latin1, "latin1").toString("utf8");
-}
-
-// src/evidence/ignored-files-data.ts
-function ignoredFilesToData(files) {
-  if (files.kind === "unknown") return files;
-  return {
-    kind: "fingerprint",
-    hash: files.hash,
-    files: files.files,
-    paths: files.entries.paths,
-    stats: Array.from(files.entries.stats)
-  };
-}
-function ignoredFilesFromData(data) {
-  const d = data;
-  if (d?.kind === "unknown" && typeof d.reason === "string") {
-    return { kind: "unknown", reason: d.reason, overBound: d.overBound === true };
-  }
-  if (d?.kind === "fingerprint" && typeof d.hash === "string" && typeof d.files === "number" && Array.isArray(d.paths) && d.paths.every((p) => typeof p === "string") && Array.isArray(d.stats) && d.stats.every((n) => typeof n === "number") && d.stats.length === d.paths.length * STAT_FIELDS) {
-    return {
-      kind: "fingerprint",
-      hash: d.hash,
-      files: d.files,
-      entries: { paths: d.paths, stats: Float64Array.from(d.stats) }
-    };
-  }
-  return {
-    kind: "unknown",
-    reason: "the saved baseline of the run's git-ignored files could not be read",
-    overBound: false
-  };
-}
-
-// src/evidence/ignored-files.ts
-var DEFAULT_MAX_IGNORED_FILES = 5e5;
-var MISSING = -1;
-var UNREADABLE = -2;
-var STAT_SLICE = 2e3;
-async function ignoredFilesFingerprint(dir, options3 = {}) {
-  const max = options3.maxEntries ?? DEFAULT_MAX_IGNORED_FILES;
-  let root;
-  try {
-    root = await workTreeRoot(dir, options3);
-  } catch (error63) {
-    return unknown2(`the git-ignored files could not be listed: ${messageOf2(error63)}`);
-  }
-  const prefixes = excludedPrefixes(root, options3.exclude ?? []);
-  const runsPrefix = options3.excludeRunDirectoriesUnder === void 0 ? null : excludedPrefixes(root, [options3.excludeRunDirectoriesUnder])[0] ?? null;
-  const inRunDirectory = (path2) => runsPrefix !== null && path2.startsWith(runsPrefix) && RUN_DIRECTORY.test(path2.slice(runsPrefix.length));
-  const paths = [];
-  let overBound = false;
-  let pending = null;
-  const stop = new AbortController();
-  const take = (path2) => {
-    if (overBound || path2 === "" || prefixes.some((prefix) => path2.startsWith(prefix)) || inRunDirectory(path2))
-      return;
-    if (paths.length >= max) {
-      overBound = true;
-      stop.abort();
-      return;
-    }
-    paths.push(path2);
-  };
-  try {
-    await gitStream(["ls-files", "--others", "--ignored", "--exclude-standard", "-z"], {
-      cwd: root,
-      ...options3.baseEnv !== void 0 ? { baseEnv: options3.baseEnv } : {},
-      ...options3.knownSecrets !== void 0 ? { knownSecrets: options3.knownSecrets } : {},
-      ...options3.timeoutMs !== void 0 ? { timeoutMs: options3.timeoutMs } : {},
-      signal: stop.signal,
-      onStdout: (chunk) => {
-        if (overBound) return;
-        const buf = pending === null ? chunk : Buffer.concat([pending, chunk]);
-        let start = 0;
-        for (let nul = buf.indexOf(0, start); nul !== -1; nul = buf.indexOf(0, start)) {
-          take(buf.toString("latin1", start, nul));
-          start = nul + 1;
-        }
-        pending = start < buf.length ? Buffer.from(buf.subarray(start)) : null;
-      }
-    });
-  } catch (error63) {
-    if (!(overBound && error63 instanceof GitError)) {
-      return unknown2(`git ls-files (the git-ignored files) failed: ${messageOf2(error63)}`);
-    }
-  }
-  if (overBound) {
-    return {
-      kind: "unknown",
-      overBound: true,
-      reason: `there are more than ${max} git-ignored files (the bound); they were not fingerprinted`
-    };
-  }
-  if (pending !== null) take(pending.toString("latin1"));
-  paths.sort();
-  const stats = await statAll(root, paths);
-  return fingerprintOf({ paths, stats });
-}
-function unknown2(reason) {
-  return { kind: "unknown", reason, overBound: false };
-}
-function messageOf2(error63) {
-  return error63 instanceof Error ? error63.message : String(error63);
-}
-var RUN_DIRECTORY = /^\d{8}-\d{6}-[0-9a-f]{6}\//;
-function excludedPrefixes(root, exclude) {
-  const prefixes = /* @__PURE__ */ new Set();
-  const realRoot = realOrSame(root);
-  for (const folder of exclude) {
-    if (!isAbsolute7(folder)) continue;
-    const rel = relative10(realRoot, realOrSame(folder));
-    if (rel === "" || rel.startsWith("..") || isAbsolute7(rel)) continue;
-    prefixes.add(Buffer.from(`${rel.split(sep8).join("/")}/`, "utf8").toString("latin1"));
-  }
-  return [...prefixes];
-}
-function realOrSame(path2) {
-  try {
-    return realpathSync6(path2);
-  } catch {
-    return path2;
-  }
-}
-async function statAll(root, paths) {
-  const stats = new Float64Array(paths.length * STAT_FIELDS);
-  const rootBytes = Buffer.from(`${root}/`, "utf8");
-  for (let i = 0; i < paths.length; i++) {
-    if (i > 0 && i % STAT_SLICE === 0) await new Promise((resolve14) => setImmediate(resolve14));
-    const rel = paths[i];
-    const full = /^[\x20-\x7e]*$/.test(rel) ? `${root}/${rel}` : Buffer.concat([rootBytes, Buffer.from(rel, "latin1")]);
-    const at = i * STAT_FIELDS;
-    try {
-      const st = lstatSync2(full, { throwIfNoEntry: false });
-      if (st === void 0) {
-        stats.fill(MISSING, at, at + STAT_FIELDS);
-        continue;
-      }
-      stats[at] = st.size;
-      stats[at + 1] = st.mtimeMs;
-      stats[at + 2] = st.ctimeMs;
-      stats[at + 3] = st.mode;
-      stats[at + 4] = st.ino;
-    } catch {
-      stats.fill(UNREADABLE, at, at + STAT_FIELDS);
-    }
-  }
-  return stats;
-}
+import { basename as basename6, isAbsolute as isAbsolute9, relative as relative12 } from "node:path";
 
 // src/engine/redacting-run-dir.ts
 import { existsSync as existsSync7, readFileSync as readFileSync8, writeFileSync as writeFileSync4 } from "node:fs";
 
 // src/engine/run-dir.ts
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 import {
   appendFileSync,
   existsSync as existsSync6,
@@ -45518,7 +47431,7 @@ import {
   writeFileSync as writeFileSync3
 } from "node:fs";
 import { hostname as hostname3 } from "node:os";
-import { join as join22 } from "node:path";
+import { join as join23 } from "node:path";
 
 // src/graph/file-name.ts
 function nodeFileName(id2) {
@@ -45527,7 +47440,7 @@ function nodeFileName(id2) {
 
 // src/engine/run-dir.ts
 function liveLockHolder(runDir) {
-  const path2 = join22(runDir, "run.lock");
+  const path2 = join23(runDir, "run.lock");
   if (!existsSync6(path2)) return null;
   const holder = (() => {
     try {
@@ -45549,12 +47462,12 @@ var RunDirectory = class {
   /** Creates `<runsDir>/<runId>/` and its `nodes/` and `failed/` folders. */
   constructor(runsDir, runId) {
     this.runId = runId;
-    this.path = join22(runsDir, runId);
-    mkdirSync5(join22(this.path, "nodes"), { recursive: true });
-    const ignore = join22(runsDir, ".gitignore");
+    this.path = join23(runsDir, runId);
+    mkdirSync5(join23(this.path, "nodes"), { recursive: true });
+    const ignore = join23(runsDir, ".gitignore");
     if (!existsSync6(ignore))
       writeFileSync3(ignore, "# written by evidence-gate: run directories stay out of git\n*\n");
-    mkdirSync5(join22(this.path, "failed"), { recursive: true });
+    mkdirSync5(join23(this.path, "failed"), { recursive: true });
   }
   runId;
   path;
@@ -45568,7 +47481,7 @@ var RunDirectory = class {
    * @returns `null` when taken, else why not (which process holds it).
    */
   lock() {
-    const path2 = join22(this.path, "run.lock");
+    const path2 = join23(this.path, "run.lock");
     const mine = `${process.pid}@${hostname3()}`;
     for (let attempt2 = 0; attempt2 < 2; attempt2++) {
       try {
@@ -45587,7 +47500,7 @@ var RunDirectory = class {
   }
   /** Releases the lock taken by {@link lock} (only if this process holds it). */
   unlock() {
-    const path2 = join22(this.path, "run.lock");
+    const path2 = join23(this.path, "run.lock");
     try {
       if (readFileSync7(path2, "utf8").trim() === `${process.pid}@${hostname3()}`) rmSync2(path2, { force: true });
     } catch {
@@ -45596,20 +47509,20 @@ var RunDirectory = class {
   /** Appends one event line with a timestamp. */
   event(event) {
     appendFileSync(
-      join22(this.path, "events.jsonl"),
+      join23(this.path, "events.jsonl"),
       `${JSON.stringify({ at: (/* @__PURE__ */ new Date()).toISOString(), ...event })}
 `
     );
   }
   /** Writes a JSON file atomically (temp file + rename), so a crash never leaves half a file. */
   writeJson(name, value) {
-    const target = join22(this.path, name);
+    const target = join23(this.path, name);
     const temp = `${target}.${process.pid}.tmp`;
     const text2 = `${JSON.stringify(value, null, 2)}
 `;
     writeFileSync3(temp, text2);
     renameSync(temp, target);
-    this.#digests.set(name, createHash4("sha256").update(text2, "utf8").digest("hex"));
+    this.#digests.set(name, createHash5("sha256").update(text2, "utf8").digest("hex"));
     return target;
   }
   /**
@@ -45622,27 +47535,27 @@ var RunDirectory = class {
   }
   /** Records the digest of a JSON file this process read and checked rather than wrote (resume's graph.json). */
   noteDigest(name, text2) {
-    this.#digests.set(name, createHash4("sha256").update(text2, "utf8").digest("hex"));
+    this.#digests.set(name, createHash5("sha256").update(text2, "utf8").digest("hex"));
   }
   /** Writes a text file (node output, patch) and returns its path. */
   writeText(name, text2) {
-    const target = join22(this.path, name);
+    const target = join23(this.path, name);
     writeFileSync3(target, text2);
     return target;
   }
   /** Writes a binary file (a patch need not be UTF-8) and returns its path. */
   writeBytes(name, bytes) {
-    const target = join22(this.path, name);
+    const target = join23(this.path, name);
     writeFileSync3(target, bytes);
     return target;
   }
   /** Path of a node's saved output (the `{{ artifacts.ID }}` target). */
   nodeOutputPath(nodeId) {
-    return join22(this.path, "nodes", `${nodeFileName(nodeId)}.out`);
+    return join23(this.path, "nodes", `${nodeFileName(nodeId)}.out`);
   }
   /** Path of a failed node's saved reply. */
   failedOutputPath(nodeId) {
-    return join22(this.path, "failed", `${nodeFileName(nodeId)}.out`);
+    return join23(this.path, "failed", `${nodeFileName(nodeId)}.out`);
   }
 };
 
@@ -45797,9 +47710,9 @@ function gitContextOf(o) {
 }
 function graphCommitSubject(name, source, repoDir) {
   if (name !== null) return name;
-  if (!isAbsolute8(source)) return `run ${source}`;
-  const inside2 = relative11(repoDir, source);
-  return `run ${inside2 !== "" && !inside2.startsWith("..") && !isAbsolute8(inside2) ? inside2 : basename5(source)}`;
+  if (!isAbsolute9(source)) return `run ${source}`;
+  const inside2 = relative12(repoDir, source);
+  return `run ${inside2 !== "" && !inside2.startsWith("..") && !isAbsolute9(inside2) ? inside2 : basename6(source)}`;
 }
 function frameCommit(o, message) {
   return o.commit ? { message, ...o.publish !== void 0 ? { publish: o.publish } : {} } : null;
@@ -45857,6 +47770,8 @@ function startRunState(frame, first) {
     ...first.policy ? {
       policy: {
         require_evidence: first.policy.requireEvidence === true,
+        ...first.policy.requireTests === true ? { require_tests: true } : {},
+        ...first.policy.testReports !== void 0 && first.policy.testReports.length > 0 ? { test_reports: first.policy.testReports } : {},
         ...first.policy.source !== void 0 ? { source: first.policy.source } : {}
       }
     } : {},
@@ -45881,563 +47796,7 @@ function ignoredBaselineOf(frame, runsDir) {
 }
 
 // src/engine/leg.ts
-import { dirname as dirname8 } from "node:path";
-
-// src/evidence/verify.ts
-import { isAbsolute as isAbsolute9, relative as relative12 } from "node:path";
-
-// src/evidence/verify-cache.ts
-function verifyCacheKey(verify, tree) {
-  return {
-    tree,
-    command: verify.command,
-    cwd: verify.cwd,
-    expectExit: verify.expectExit,
-    outputMatches: verify.outputMatches?.source ?? null
-  };
-}
-var VerifyCache = class _VerifyCache {
-  entries = /* @__PURE__ */ new Map();
-  static id(key) {
-    return JSON.stringify([key.tree, key.command, key.cwd, key.expectExit, key.outputMatches]);
-  }
-  /** The first recorded result for `key` and the node it was recorded for. */
-  lookup(key) {
-    return this.entries.get(_VerifyCache.id(key));
-  }
-  /** Records `evidence` for `key` unless a result is already recorded (the first one stands). */
-  record(key, nodeId, evidence) {
-    const id2 = _VerifyCache.id(key);
-    if (!this.entries.has(id2)) this.entries.set(id2, { nodeId, evidence });
-  }
-};
-
-// src/evidence/verify-output.ts
-var VERIFY_TAIL_BYTES = 4096;
-var NOTE_ROOM = 256;
-var OUTPUT_MATCHES_CAP_BYTES = 16 * 1024 * 1024;
-var PATTERN_QUOTE_CHARS = 120;
-var NEWLINE2 = Buffer.from("\n");
-var VerifyOutput = class {
-  constructor(pattern) {
-    this.pattern = pattern;
-    this.full = pattern !== void 0 ? new BoundedOutput(OUTPUT_MATCHES_CAP_BYTES) : null;
-  }
-  pattern;
-  tail = new OutputTail(VERIFY_TAIL_BYTES - NOTE_ROOM);
-  /** The full output, buffered only when a pattern will search it. */
-  full;
-  lastWasUnterminated = false;
-  /** Takes one piece of the command's output (the seam's `onOutput`). */
-  piece(piece) {
-    this.push(piece.bytes);
-    this.lastWasUnterminated = piece.kind === "last";
-    if (this.lastWasUnterminated) this.push(NEWLINE2);
-  }
-  /**
-   * Searches the collected output once: `{pattern, matched}`, plus `truncated: true` when bytes were
-   * dropped; `undefined` without a pattern. Call once, after the command ended.
-   */
-  judge() {
-    if (this.pattern === void 0 || this.full === null) return void 0;
-    if (this.lastWasUnterminated) this.full.dropFinalNewline();
-    const matched = searchPattern(this.pattern, this.full.text());
-    return {
-      pattern: this.pattern.source,
-      matched,
-      ...this.full.droppedBytes > 0 ? { truncated: true } : {}
-    };
-  }
-  /**
-   * The evidence's output tail: `treeNote`, the kept tail of the output, the notes about `judged`, and
-   * `note`, at most {@link VERIFY_TAIL_BYTES} bytes in all (the end is kept).
-   */
-  evidenceTail(treeNote, judged, note) {
-    return boundedTail([treeNote, this.tail.text(), ...this.matchNotes(judged), note]);
-  }
-  push(bytes) {
-    this.tail.push(bytes);
-    this.full?.push(bytes);
-  }
-  /** The tail's notes about `output_matches`: what was not searched, and that the output did not match. */
-  matchNotes(judged) {
-    if (judged === void 0 || this.full === null) return [];
-    const notes = [];
-    if (judged.truncated === true) {
-      const half = OUTPUT_MATCHES_CAP_BYTES / 2 / (1024 * 1024);
-      notes.push(
-        `[evidence-gate] output_matches searched a truncated output: the first and last ${half} MiB of ${this.full.totalBytes} bytes (${this.full.droppedBytes} bytes between them not searched)`
-      );
-    }
-    if (!judged.matched) {
-      notes.push(`[evidence-gate] output did not match /${quotePattern(judged.pattern)}/`);
-    }
-    return notes;
-  }
-};
-function quotePattern(source) {
-  const flat2 = source.replace(/\r?\n/g, "\\n");
-  return flat2.length > PATTERN_QUOTE_CHARS ? `${flat2.slice(0, PATTERN_QUOTE_CHARS - 1)}\u2026` : flat2;
-}
-function boundedTail(parts) {
-  const text2 = parts.filter((p) => p !== null && p.length > 0).join("\n");
-  const bytes = Buffer.from(text2, "utf8");
-  if (bytes.length <= VERIFY_TAIL_BYTES) return text2;
-  let start = bytes.length - VERIFY_TAIL_BYTES;
-  while (start < bytes.length && (bytes[start] & 192) === 128) start++;
-  return bytes.subarray(start).toString("utf8");
-}
-
-// src/evidence/evidence-gaps.ts
-import { createHash as createHash5 } from "node:crypto";
-import { lstat as lstat4, readFile as readFile4 } from "node:fs/promises";
-var DEFAULT_MAX_FILTERED_FILES = 2e3;
-var MAX_GAP_EXAMPLES = 10;
-var CHECK_ATTR_BATCH_BYTES = 64 * 1024;
-var ATTRIBUTES = ["ident", "eol", "text", "filter", "working-tree-encoding"];
-var options2 = (cwd, context) => ({
-  cwd,
-  ...context.baseEnv !== void 0 ? { baseEnv: context.baseEnv } : {},
-  ...context.knownSecrets !== void 0 ? { knownSecrets: context.knownSecrets } : {},
-  set: { GIT_OPTIONAL_LOCKS: "0" }
-});
-async function gitBytes2(args, cwd, context) {
-  const chunks = [];
-  await gitStream(args, { ...options2(cwd, context), onStdout: (chunk) => chunks.push(chunk) });
-  return Buffer.concat(chunks);
-}
-function nulFields(bytes) {
-  const fields = bytes.toString("utf8").split("\0");
-  if (fields.at(-1) === "") fields.pop();
-  return fields;
-}
-async function evidenceGaps(root, tree, context = {}) {
-  const [dirtySubmodules, unrepresentedFiles] = await Promise.all([
-    findDirtySubmodules(root, context).catch(
-      (error63) => error63 instanceof Error ? error63 : new Error(String(error63))
-    ),
-    findUnrepresentedFiles(root, tree, context).catch(
-      (error63) => ({
-        total: null,
-        examples: [],
-        note: `the working tree could not be compared with the evidence tree: ${messageOf3(error63)}`
-      })
-    )
-  ]);
-  if (dirtySubmodules instanceof Error) {
-    const note = `the submodules could not be checked: ${dirtySubmodules.message}`;
-    return {
-      dirtySubmodules: [],
-      unrepresentedFiles: {
-        total: null,
-        examples: unrepresentedFiles?.examples ?? [],
-        note: unrepresentedFiles?.note !== void 0 ? `${note}; ${unrepresentedFiles.note}` : note
-      }
-    };
-  }
-  return { dirtySubmodules, unrepresentedFiles };
-}
-async function findDirtySubmodules(root, context = {}) {
-  const ignore = onTrustedGit(root) ? "dirty" : "none";
-  const out = await gitBytes2(
-    ["status", "--porcelain=v2", "-z", `--ignore-submodules=${ignore}`, "--untracked-files=no"],
-    root,
-    context
-  );
-  const fields = nulFields(out);
-  const dirty = [];
-  for (let i = 0; i < fields.length; i++) {
-    const entry = fields[i];
-    const kind = entry[0];
-    const before = kind === "1" ? 8 : kind === "2" ? 9 : kind === "u" ? 10 : -1;
-    if (kind === "2") i++;
-    if (before < 0) continue;
-    const parts = entry.split(" ");
-    const sub = parts[2] ?? "";
-    if (!sub.startsWith("S") || sub === "S...") continue;
-    const path2 = parts.slice(before).join(" ");
-    if (dirty.length < MAX_GAP_EXAMPLES) dirty.push(path2);
-  }
-  return dirty;
-}
-async function findUnrepresentedFiles(root, tree, context = {}) {
-  const max = context.maxFilteredFiles ?? DEFAULT_MAX_FILTERED_FILES;
-  const listing = nulFields(await gitBytes2(["ls-tree", "-r", "-z", "--full-tree", tree], root, context));
-  const blobs = /* @__PURE__ */ new Map();
-  for (const record2 of listing) {
-    const tab = record2.indexOf("	");
-    const [mode, type, id2] = record2.slice(0, tab).split(" ");
-    if (type === "blob" && (mode === "100644" || mode === "100755") && id2 !== void 0) {
-      blobs.set(record2.slice(tab + 1), id2);
-    }
-  }
-  const overlay = context.indexOverlay;
-  const candidates = [...blobs.keys()].filter((path2) => overlay === void 0 || !overlay.covers(path2));
-  const attributed = await convertingFiles(root, candidates, context);
-  if (attributed.size === 0) return null;
-  const smudgeIsIdentity = await checkoutKeepsLf(root, context);
-  const unrepresented = [];
-  let filtered = 0;
-  for (const path2 of [...attributed.keys()].sort()) {
-    const id2 = blobs.get(path2);
-    let raw2;
-    try {
-      raw2 = (await lstat4(`${root}/${path2}`)).isFile() ? await readFile4(`${root}/${path2}`) : null;
-    } catch {
-      raw2 = null;
-    }
-    if (raw2 === null) {
-      unrepresented.push(path2);
-      continue;
-    }
-    if (attributed.get(path2) === "text-only" && smudgeIsIdentity && blobId(raw2, id2.length) === id2) continue;
-    if (++filtered > max) {
-      return {
-        total: null,
-        examples: unrepresented.slice(0, MAX_GAP_EXAMPLES),
-        note: `more than ${max} files with .gitattributes conversions (the bound); they were not all compared`
-      };
-    }
-    const checkedOut = await gitBytes2(["cat-file", "--filters", `${tree}:${path2}`], root, context);
-    if (!checkedOut.equals(raw2)) unrepresented.push(path2);
-  }
-  if (unrepresented.length === 0) return null;
-  return { total: unrepresented.length, examples: unrepresented.slice(0, MAX_GAP_EXAMPLES) };
-}
-async function convertingFiles(root, paths, context) {
-  const found = /* @__PURE__ */ new Map();
-  let start = 0;
-  while (start < paths.length) {
-    let end = start;
-    let bytes = 0;
-    while (end < paths.length && (end === start || bytes + paths[end].length < CHECK_ATTR_BATCH_BYTES)) {
-      bytes += paths[end].length + 1;
-      end++;
-    }
-    const fields = nulFields(
-      await gitBytes2(["check-attr", "-z", ...ATTRIBUTES, "--", ...paths.slice(start, end)], root, context)
-    );
-    for (let i = 0; i + 2 < fields.length; i += 3) {
-      const path2 = fields[i];
-      const attribute = fields[i + 1];
-      const info2 = fields[i + 2];
-      if (info2 === "unspecified" || info2 === "unset") continue;
-      let kind;
-      if (attribute === "text" || attribute === "eol" && info2 === "lf") kind = "text-only";
-      else if (attribute === "filter" && info2 === "set")
-        continue;
-      else kind = "converting";
-      if (found.get(path2) !== "converting") found.set(path2, kind);
-    }
-    start = end;
-  }
-  return found;
-}
-async function checkoutKeepsLf(root, context) {
-  const value = async (key) => {
-    try {
-      return (await git(["config", "--get", key], options2(root, context))).trim().toLowerCase();
-    } catch {
-      return "";
-    }
-  };
-  const [autocrlf, eol] = await Promise.all([value("core.autocrlf"), value("core.eol")]);
-  return autocrlf !== "true" && eol !== "crlf";
-}
-function blobId(content, idLength) {
-  const hash2 = createHash5(idLength === 64 ? "sha256" : "sha1");
-  hash2.update(`blob ${content.length}\0`);
-  hash2.update(content);
-  return hash2.digest("hex");
-}
-function messageOf3(error63) {
-  return error63 instanceof Error ? error63.message : String(error63);
-}
-
-// src/evidence/verify-snapshot.ts
-async function snapshotBeforeVerify(cwd, context, ignoredFiles) {
-  let tree = null;
-  let treeNote = null;
-  try {
-    tree = await evidenceTree(cwd, context);
-  } catch (error63) {
-    treeNote = `[evidence-gate] no evidence tree: ${error63 instanceof Error ? error63.message : String(error63)}`;
-  }
-  const gaps = tree !== null ? await gapFields(cwd, tree, context) : {};
-  if (ignoredFiles === void 0) return { tree, treeNote, gaps, ignored: {}, before: null };
-  const before = await ignoredFilesFingerprint(cwd, {
-    ...context,
-    ...ignoredFiles.exclude !== void 0 ? { exclude: ignoredFiles.exclude } : {},
-    ...ignoredFiles.excludeRunDirectoriesUnder !== void 0 ? { excludeRunDirectoriesUnder: ignoredFiles.excludeRunDirectoriesUnder } : {}
-  });
-  const ignored = ignoredFields(compareIgnoredFiles(ignoredFiles.baseline, before));
-  return { tree, treeNote, gaps, ignored, before };
-}
-function ranOnTheTreeAlone(evidence) {
-  const ignoredClean = evidence.ignoredFiles === void 0 || evidence.ignoredFiles === "unchanged";
-  const gaps = (evidence.dirtySubmodules?.length ?? 0) > 0 || evidence.unrepresentedFiles !== void 0;
-  return ignoredClean && !gaps;
-}
-async function gapFields(cwd, tree, context) {
-  let root;
-  try {
-    root = await workTreeRoot(cwd, context);
-  } catch (error63) {
-    const note = `the working tree could not be compared with the evidence tree: ${error63 instanceof Error ? error63.message : String(error63)}`;
-    return { unrepresentedFiles: { total: null, examples: [], note } };
-  }
-  const found = await evidenceGaps(root, tree, context);
-  return {
-    ...found.dirtySubmodules.length > 0 ? { dirtySubmodules: found.dirtySubmodules } : {},
-    ...found.unrepresentedFiles !== null ? { unrepresentedFiles: found.unrepresentedFiles } : {}
-  };
-}
-function ignoredFields(comparison) {
-  switch (comparison.kind) {
-    case "unchanged":
-      return { ignoredFiles: "unchanged" };
-    case "changed":
-      return {
-        ignoredFiles: "changed",
-        ignoredFilesChanges: {
-          total: comparison.total,
-          examples: comparison.examples.map((e) => ({ path: e.path, change: e.change })),
-          ...comparison.note !== void 0 ? { note: comparison.note } : {}
-        }
-      };
-    case "unknown":
-      return { ignoredFiles: "unknown", ignoredFilesReason: comparison.reason };
-    default:
-      return unreachable(comparison);
-  }
-}
-
-// src/evidence/verify.ts
-async function runVerify(options3) {
-  return (await measureAndRun(options3)).evidence;
-}
-async function measureAndRun(options3) {
-  const gitContext = {
-    baseEnv: options3.env,
-    knownSecrets: options3.knownSecrets,
-    ...options3.indexOverlay !== void 0 ? { indexOverlay: options3.indexOverlay } : {}
-  };
-  const snapshot = await snapshotBeforeVerify(options3.cwd, gitContext, options3.ignoredFiles);
-  const { tree, before } = snapshot;
-  const key = tree !== null ? verifyCacheKey(options3, tree) : null;
-  if (options3.reuse && key !== null && ranOnTheTreeAlone({ ...snapshot.gaps, ...snapshot.ignored })) {
-    const earlier = options3.reuse.cache.lookup(key);
-    if (earlier !== void 0 && ranOnTheTreeAlone(earlier.evidence)) {
-      return {
-        evidence: { ...earlier.evidence, ...snapshot.ignored, reusedFrom: earlier.nodeId },
-        before,
-        ran: false
-      };
-    }
-  }
-  const output2 = new VerifyOutput(options3.outputMatches);
-  const identity = currentChildIdentity();
-  const result = await runProcess({
-    command: trustedCommand("sh", "/bin/sh"),
-    args: ["-e", "-c", options3.command],
-    cwd: options3.cwd,
-    // PR code: run as the separate user when the run has one, and nothing it starts outlives it.
-    prCode: true,
-    env: buildChildEnv({
-      base: options3.env,
-      child: { kind: "verify" },
-      passThrough: options3.passThrough,
-      knownSecrets: options3.knownSecrets,
-      // As the separate user, the build's home is that user's own (the runner's is not writable for it).
-      ...identity !== null ? { set: { HOME: identity.home } } : {}
-    }),
-    timeoutMs: options3.timeoutMs,
-    // Both streams arrive here as runs of whole lines, interleaved in arrival order; the seam's own
-    // per-stream tails are not used, so keep them small.
-    tailBytes: 1024,
-    onOutput: (piece) => output2.piece(piece),
-    ...options3.echo !== void 0 ? { echo: options3.echo } : {},
-    ...options3.signal !== void 0 ? { signal: options3.signal } : {}
-  });
-  const outputMatches = output2.judge();
-  const evidence = judgeResult(result, {
-    base: {
-      command: options3.command,
-      cwd: options3.cwd,
-      expectExit: options3.expectExit,
-      durationMs: result.durationMs,
-      evidenceTree: tree,
-      ...snapshot.gaps,
-      ...snapshot.ignored,
-      ...outputMatches !== void 0 ? { outputMatches } : {}
-    },
-    tail: (note) => output2.evidenceTail(snapshot.treeNote, outputMatches, withLeftBehind(note, result))
-  });
-  if (options3.reuse && key !== null && (evidence.outcome === "passed" || evidence.outcome === "failed")) {
-    options3.reuse.cache.record(key, options3.reuse.nodeId, evidence);
-  }
-  return { evidence, before, ran: true };
-}
-function withLeftBehind(note, result) {
-  const left = result.kind === "spawn_failed" ? 0 : result.leftBehind ?? 0;
-  if (left === 0) return note;
-  const line2 = `[evidence-gate] ${left} process${left === 1 ? "" : "es"} the command left running (background, setsid or double-forked) ${left === 1 ? "was" : "were"} killed when it ended`;
-  return note === null ? line2 : `${note}
-${line2}`;
-}
-function judgeResult(result, parts) {
-  const { base, tail } = parts;
-  switch (result.kind) {
-    case "exited":
-      return {
-        ...base,
-        exitCode: result.exitCode,
-        outcome: result.exitCode === base.expectExit && base.outputMatches?.matched !== false ? "passed" : "failed",
-        outputTail: tail(null)
-      };
-    case "signalled":
-      return {
-        ...base,
-        exitCode: null,
-        outcome: "failed",
-        outputTail: tail(`[evidence-gate] the command was killed by ${result.signal}`)
-      };
-    case "cancelled":
-      return {
-        ...base,
-        exitCode: null,
-        outcome: "failed",
-        outputTail: tail("[evidence-gate] the command was cancelled (the run stopped) before it finished")
-      };
-    case "timed_out":
-      return {
-        ...base,
-        exitCode: null,
-        outcome: "timed_out",
-        outputTail: tail(
-          `[evidence-gate] timed out after ${result.timeoutMs} ms; its process group was killed`
-        )
-      };
-    case "spawn_failed":
-      return {
-        ...base,
-        exitCode: null,
-        outcome: "spawn_failed",
-        outputTail: tail(`[evidence-gate] the command could not start: ${result.message}`)
-      };
-    default:
-      return unreachable(result);
-  }
-}
-var VerifyQueue = class {
-  constructor(settings) {
-    this.settings = settings;
-    this.cache = settings.cache ?? new VerifyCache();
-    this.ignoredBaseline = settings.ignoredFiles?.baseline ?? null;
-  }
-  settings;
-  last = Promise.resolve();
-  cache;
-  /** The baseline the next verify's git-ignored files are compared with. */
-  ignoredBaseline;
-  /** Nodes whose model work is running now, and how many ever started (to see overlap with a verify). */
-  working = 0;
-  workStarts = 0;
-  /**
-   * Marks a node's own (model) work as running; call the returned function, once or more, when it ends
-   * (before the node's verify is queued). A verify that no node's work overlapped may move the
-   * ignored-files baseline on past the files it wrote itself; otherwise the baseline stays.
-   */
-  nodeWorking() {
-    this.working++;
-    this.workStarts++;
-    let ended = false;
-    return () => {
-      if (ended) return;
-      ended = true;
-      this.working--;
-    };
-  }
-  /**
-   * The baseline the next verify's git-ignored files will be compared with (moved on past the files earlier
-   * verifies wrote); `null` when the queue does not measure them. Saved at the end of a leg for `resume`.
-   */
-  get currentIgnoredBaseline() {
-    return this.ignoredBaseline;
-  }
-  /** Queues one sink's verify; it starts when every verify queued before it has settled. */
-  run(request) {
-    return this.exclusive(async () => {
-      const baseline = this.ignoredBaseline;
-      const quietAtStart = this.working === 0;
-      const startsAtStart = this.workStarts;
-      const exclude = this.settings.ignoredFiles?.exclude;
-      const runsDir = this.settings.ignoredFiles?.excludeRunDirectoriesUnder;
-      const elsewhere = (exclude ?? []).find((folder) => isInside2(request.cwd, folder));
-      const handBack = () => {
-        if (this.working === 0 && this.settings.handBack !== void 0)
-          handBackBeforeEngineReads(this.settings.handBack);
-      };
-      handBack();
-      const common = {
-        command: request.command,
-        cwd: request.cwd,
-        timeoutMs: request.timeoutMs,
-        expectExit: request.expectExit,
-        env: this.settings.baseEnv,
-        passThrough: this.settings.passThrough,
-        knownSecrets: this.settings.knownSecrets,
-        ...this.settings.indexOverlay !== void 0 ? { indexOverlay: this.settings.indexOverlay } : {},
-        ...this.settings.echo !== void 0 ? { echo: this.settings.echo } : {},
-        ...request.signal !== void 0 ? { signal: request.signal } : {},
-        ...request.outputMatches != null ? { outputMatches: request.outputMatches } : {}
-      };
-      if (baseline !== null && elsewhere !== void 0) {
-        const measured2 = await measureAndRun(common);
-        return {
-          ...measured2.evidence,
-          ignoredFiles: "unknown",
-          ignoredFilesReason: `the command ran in ${request.cwd}, a working tree of its own inside the run directory (a managed worktree), whose git-ignored files the run's baseline (the main working tree's) does not describe`
-        };
-      }
-      const measured = await measureAndRun({
-        ...common,
-        reuse: { cache: this.cache, nodeId: request.nodeId },
-        ...baseline !== null ? {
-          ignoredFiles: {
-            baseline,
-            ...exclude ? { exclude } : {},
-            ...runsDir !== void 0 ? { excludeRunDirectoriesUnder: runsDir } : {}
-          }
-        } : {}
-      });
-      const quiet = quietAtStart && this.working === 0 && this.workStarts === startsAtStart;
-      if (baseline !== null && measured.ran && measured.before !== null && quiet) {
-        handBack();
-        const after = await ignoredFilesFingerprint(request.cwd, {
-          baseEnv: this.settings.baseEnv,
-          knownSecrets: this.settings.knownSecrets,
-          ...exclude !== void 0 ? { exclude } : {},
-          ...runsDir !== void 0 ? { excludeRunDirectoriesUnder: runsDir } : {}
-        });
-        if (this.working === 0 && this.workStarts === startsAtStart) {
-          this.ignoredBaseline = acceptVerifyChanges(baseline, measured.before, after);
-        }
-      }
-      return measured.evidence;
-    });
-  }
-  /** Runs `task` when every task queued before it has settled (the queue's mutex, for other work). */
-  exclusive(task2) {
-    const next = this.last.then(task2, task2);
-    this.last = next.catch(() => void 0);
-    return next;
-  }
-};
-function isInside2(path2, folder) {
-  const rel = relative12(folder, path2);
-  return rel === "" || !rel.startsWith("..") && !isAbsolute9(rel);
-}
+import { dirname as dirname9 } from "node:path";
 
 // src/engine/graph-run.ts
 import { existsSync as existsSync11, readFileSync as readFileSync10 } from "node:fs";
@@ -46560,6 +47919,113 @@ import { existsSync as existsSync9, readFileSync as readFileSync9 } from "node:f
 // src/engine/agent-node.ts
 import { writeFileSync as writeFileSync5 } from "node:fs";
 
+// src/evidence/node-claims.ts
+function claimsForRow(reply, verify) {
+  if (verify === void 0) return void 0;
+  const claims = readNodeClaims(reply);
+  if (claims.length === 0) return void 0;
+  const receipt = verify.receipt;
+  const tests = receipt?.kind === "counts" ? { run: receipt.ran, passed: receipt.passed, failed: receipt.failed } : null;
+  return checkClaims(claims, { outcome: verify.outcome, exitCode: verify.exitCode, tests }).map(
+    ({ claim: claim2, contradiction }) => ({ ...claim2, contradiction })
+  );
+}
+var CLAIM_SCAN_CHARS = 16 * 1024;
+var QUOTE_CHARS = 160;
+var TESTS_WORD = "(?:unit |integration |e2e |end-to-end |regression )?tests?";
+var PASS_WORD = "(?:pass(?:es|ed)?|are (?:all )?passing|succeed(?:s|ed)?|are (?:all )?green)";
+var PATTERNS = [
+  {
+    kind: "tests-count",
+    re: new RegExp(
+      `\\b(\\d{1,6})\\s*(?:/|of|out of)\\s*(\\d{1,6})\\s+(?:(?:the )?${TESTS_WORD}\\s+)?(?:${PASS_WORD}|passing)\\b`,
+      "i"
+    )
+  },
+  { kind: "tests-count", re: new RegExp(`\\b(\\d{1,6})\\s+${TESTS_WORD}\\s+${PASS_WORD}\\b`, "i") },
+  { kind: "tests-count", re: /\b(\d{1,6}) passing\b/i },
+  {
+    kind: "tests-pass",
+    re: new RegExp(
+      `\\b(?:all (?:of )?(?:the )?(?:\\d{1,6} )?${TESTS_WORD}\\s+(?:now |still )?${PASS_WORD}|${TESTS_WORD}\\s+(?:now |all )?${PASS_WORD}|test suite (?:now )?(?:pass(?:es|ed)?|is (?:green|passing)))\\b`,
+      "i"
+    )
+  },
+  {
+    kind: "build-succeeds",
+    re: /\b(?:build (?:now )?(?:succeeds|succeeded|passes|passed|is green|is passing|is successful)|builds (?:successfully|cleanly)|compiles (?:successfully|cleanly|without errors))\b/i
+  },
+  {
+    kind: "fixed",
+    re: /\b(?:i(?:'ve| have)? fixed|(?:is|are) now fixed|fix(?:es|ed)? the (?:bug|issue|failing tests?|regression)|the fix works)\b/i
+  }
+];
+var NEGATION = /\b(?:not|no longer|never|fails? to|failed to|cannot|can't|won't|didn't|doesn't|don't|isn't|aren't)\b|n't\b/i;
+function readNodeClaims(reply) {
+  const text2 = reply.length > CLAIM_SCAN_CHARS ? reply.slice(reply.length - CLAIM_SCAN_CHARS) : reply;
+  const found = /* @__PURE__ */ new Map();
+  let offset = 0;
+  for (const sentence of text2.split(/(?<=[.!?;\n])/)) {
+    const inSentence = /* @__PURE__ */ new Set();
+    for (const { kind, re } of PATTERNS) {
+      if (inSentence.has(kind) || kind === "tests-pass" && inSentence.has("tests-count")) continue;
+      const m = re.exec(sentence);
+      if (m === null) continue;
+      if (NEGATION.test(sentence.slice(0, m.index)) || NEGATION.test(m[0])) continue;
+      const quote3 = oneLine3(sentence);
+      const claim2 = kind === "tests-count" ? {
+        kind,
+        passed: Number(m[1]),
+        total: m[2] !== void 0 ? Number(m[2]) : null,
+        quote: quote3
+      } : { kind, quote: quote3 };
+      found.set(kind, { at: offset, claim: claim2 });
+      inSentence.add(kind);
+    }
+    offset += sentence.length;
+  }
+  return [...found.values()].sort((a, b) => a.at - b.at).map((f) => f.claim);
+}
+function checkClaims(claims, seen) {
+  const failedWords = seen.outcome === "timed_out" ? "the verify command timed out" : seen.outcome === "spawn_failed" ? "the verify command could not start" : `the verify command failed (exit ${seen.exitCode ?? "none"})`;
+  return claims.map((claim2) => {
+    if (claim2.kind === "tests-count") {
+      if (seen.tests !== null && claim2.passed !== seen.tests.passed) {
+        return {
+          claim: claim2,
+          contradiction: `claimed ${claim2.passed} passing test${claim2.passed === 1 ? "" : "s"}; the receipt shows ${seen.tests.passed} passed of ${seen.tests.run}`
+        };
+      }
+      const claimsAll = claim2.total === null || claim2.total === claim2.passed;
+      if (claimsAll && seen.outcome !== "passed") {
+        return { claim: claim2, contradiction: `claimed ${claim2.passed} passing tests; ${failedWords}` };
+      }
+      return { claim: claim2, contradiction: null };
+    }
+    if (seen.outcome !== "passed") {
+      const what = claim2.kind === "tests-pass" ? "claimed the tests pass" : claim2.kind === "build-succeeds" ? "claimed the build succeeds" : "claimed a fix";
+      return { claim: claim2, contradiction: `${what}; ${failedWords}` };
+    }
+    if ((claim2.kind === "tests-pass" || claim2.kind === "fixed") && seen.tests?.run === 0) {
+      return {
+        claim: claim2,
+        contradiction: `${claim2.kind === "fixed" ? "claimed a fix" : "claimed the tests pass"}; the receipt shows no test ran`
+      };
+    }
+    if (claim2.kind === "tests-pass" && seen.tests !== null && seen.tests.failed > 0) {
+      return {
+        claim: claim2,
+        contradiction: `claimed the tests pass; the receipt shows ${seen.tests.failed} failed`
+      };
+    }
+    return { claim: claim2, contradiction: null };
+  });
+}
+function oneLine3(text2) {
+  const line2 = text2.replace(/\s+/g, " ").trim();
+  return line2.length > QUOTE_CHARS ? `${line2.slice(0, QUOTE_CHARS - 1)}\u2026` : line2;
+}
+
 // src/evidence/qualifier.ts
 function qualifierFor(input2) {
   if (input2.gateApproved) return "approved";
@@ -46605,7 +48071,7 @@ function unfinishedCall(outcome, executable) {
 function sessionLostFailure(cli, sessionId, said) {
   return {
     cause: "run_error",
-    detail: `session lost: ${cli} no longer finds session ${sessionId} (${oneLine3(said).slice(0, 200)}); it was not replaced by a fresh session`,
+    detail: `session lost: ${cli} no longer finds session ${sessionId} (${oneLine4(said).slice(0, 200)}); it was not replaced by a fresh session`,
     sessionLimit: null,
     sessionLost: true
   };
@@ -46613,12 +48079,12 @@ function sessionLostFailure(cli, sessionId, said) {
 function noResultWords(reason, stderrTail) {
   return `${reason}${stderrTail ? ` \u2014 stderr: ${lastLine(stderrTail)}` : ""}`;
 }
-function oneLine3(text2) {
+function oneLine4(text2) {
   return text2.replace(/\s+/g, " ").trim();
 }
 function lastLine(text2) {
   const lines = text2.trim().split("\n");
-  return oneLine3(lines[lines.length - 1] ?? "");
+  return oneLine4(lines[lines.length - 1] ?? "");
 }
 
 // src/engine/claude-call-report.ts
@@ -46739,12 +48205,12 @@ function completedFailure(outcome, facts, budgetUsd) {
     const limit = budgetUsd !== null ? `$${budgetUsd.toFixed(4)}` : "its --max-budget-usd";
     return callFailure(
       "budget_exceeded",
-      `exceeded budget_usd: ${spent} vs ${limit} \u2014 claude stopped at --max-budget-usd (${oneLine3(r.failureDetail ?? r.subtype)})`
+      `exceeded budget_usd: ${spent} vs ${limit} \u2014 claude stopped at --max-budget-usd (${oneLine4(r.failureDetail ?? r.subtype)})`
     );
   }
   if (r.isError) {
-    const why = r.failureDetail ?? r.subtype;
-    return callFailure("run_error", `claude reported is_error (exit ${outcome.exitCode}): ${oneLine3(why)}`);
+    const why2 = r.failureDetail ?? r.subtype;
+    return callFailure("run_error", `claude reported is_error (exit ${outcome.exitCode}): ${oneLine4(why2)}`);
   }
   if (outcome.exitCode !== 0) return callFailure("nonzero_exit", `claude exited ${outcome.exitCode}`);
   return null;
@@ -46778,10 +48244,10 @@ function claudeFactsOf(outcome, sessionId) {
 }
 
 // src/engine/codex-call-report.ts
-import { join as join23 } from "node:path";
+import { join as join24 } from "node:path";
 function codexHomeOf(env) {
   if (env.CODEX_HOME !== void 0 && env.CODEX_HOME !== "") return env.CODEX_HOME;
-  return env.HOME !== void 0 && env.HOME !== "" ? join23(env.HOME, ".codex") : null;
+  return env.HOME !== void 0 && env.HOME !== "" ? join24(env.HOME, ".codex") : null;
 }
 async function callCodex(spec, ctx, signal2) {
   const session = spec.session ?? { kind: "fresh" };
@@ -46842,9 +48308,9 @@ async function callCodex(spec, ctx, signal2) {
     );
   }
   if (r.isError) {
-    const why = r.failureDetail ?? "codex reported turn.failed";
+    const why2 = r.failureDetail ?? "codex reported turn.failed";
     return report(
-      callFailure("run_error", `codex reported turn.failed (exit ${outcome.exitCode}): ${oneLine3(why)}`)
+      callFailure("run_error", `codex reported turn.failed (exit ${outcome.exitCode}): ${oneLine4(why2)}`)
     );
   }
   if (outcome.exitCode !== 0)
@@ -46919,7 +48385,7 @@ async function runAgentNode(spec, ctx, signal2) {
   if (spec.resultMatches && !searchPattern(spec.resultMatches, reply)) {
     return rows.fail(
       "result_mismatch",
-      `reply does not match /${spec.resultMatches.source}/: ${oneLine3(reply).slice(0, 200)}`,
+      `reply does not match /${spec.resultMatches.source}/: ${oneLine4(reply).slice(0, 200)}`,
       { judged: true }
     );
   }
@@ -47007,7 +48473,7 @@ var RowMaker = class {
         verdict: "FAIL",
         cause,
         detail: this.#withOutside(detail),
-        ...more.verify ? { verify: more.verify } : {}
+        ...more.verify ? { verify: more.verify, ...this.#claims(more.verify) } : {}
       },
       reply: this.call.facts.reply,
       judged: more.judged ?? false,
@@ -47055,13 +48521,18 @@ var RowMaker = class {
         verdict: "PASS",
         qualifier,
         detail: this.#withOutside(detail),
-        ...verify ? { verify } : {}
+        ...verify ? { verify, ...this.#claims(verify) } : {}
       },
       reply: this.call.facts.reply,
       judged: false,
       sessionLimit: null,
       ...this.#extras
     };
+  }
+  /** The reply's claims beside the verify's result (issue 25 item 4), as a spreadable row field. */
+  #claims(verify) {
+    const claims = claimsForRow(this.call.facts.reply, verify);
+    return claims !== void 0 ? { claims } : {};
   }
   #withOutside(detail) {
     return this.#outsideWords !== null ? `${detail}; ${this.#outsideWords}` : detail;
@@ -47184,8 +48655,8 @@ function commandReport(o) {
   ].join("\n");
 }
 function openItemsReport(plan) {
-  const open4 = plan.items.filter((item) => !item.done);
-  const shown2 = open4.slice(0, REPORT_ITEMS).map((item) => `- ${item.text}`);
+  const open5 = plan.items.filter((item) => !item.done);
+  const shown2 = open5.slice(0, REPORT_ITEMS).map((item) => `- ${item.text}`);
   const more = plan.open - shown2.length;
   return [
     `${plan.open} of ${plan.total} items of your latest plan are not completed:`,
@@ -47196,9 +48667,9 @@ function openItemsReport(plan) {
 }
 var NO_PLAN_REPORT = "no plan declared: this task's completion check requires a plan. Declare your plan with your plan tool (TodoWrite, or update_plan), do every item, and mark each one completed.";
 function openItemsSummary(plan) {
-  const open4 = plan.items.filter((item) => !item.done).slice(0, 5);
-  const names = open4.map((item) => JSON.stringify(item.text)).join(", ");
-  const more = plan.open - open4.length;
+  const open5 = plan.items.filter((item) => !item.done).slice(0, 5);
+  const names = open5.map((item) => JSON.stringify(item.text)).join(", ");
+  const more = plan.open - open5.length;
   return `${plan.open} of ${plan.total} plan items open: ${names}${more > 0 ? `, and ${more} more` : ""}`;
 }
 
@@ -47221,9 +48692,9 @@ async function runCompletionCheck(gate, plan, ctx, signal2) {
   if (verify.outcome === "passed")
     return { kind: "passed", summary: `\`${shownCommand(command)}\` exited ${verify.exitCode}`, verify };
   if (signal2.aborted) return { kind: "cancelled" };
-  const summary = `\`${shownCommand(command)}\` ${verifyExitWords(verify)}`;
-  if (verify.outcome !== "failed") return { kind: "could_not_run", summary, verify };
-  return { kind: "failed", summary, report: commandReport(verify), verify };
+  const summary2 = `\`${shownCommand(command)}\` ${verifyExitWords(verify)}`;
+  if (verify.outcome !== "failed") return { kind: "could_not_run", summary: summary2, verify };
+  return { kind: "failed", summary: summary2, report: commandReport(verify), verify };
 }
 function judgePlan(plan, requirePlan) {
   if (plan === null || plan.total === 0) {
@@ -47373,8 +48844,8 @@ function failedCheck(ctx, produced, o) {
   const { check: check2, attempt: attempt2, previous } = o;
   const max = node3.completion.max_attempts;
   const row = produced.row;
-  const summary = oneLineClip(ctx.redactor.text(check2.summary));
-  const reasons = [...previous?.reasons ?? [], summary];
+  const summary2 = oneLineClip(ctx.redactor.text(check2.summary));
+  const reasons = [...previous?.reasons ?? [], summary2];
   const cost = row.costUsd;
   const spentBefore = previous === null ? 0 : previous.spentUsd;
   const next = {
@@ -47390,9 +48861,9 @@ function failedCheck(ctx, produced, o) {
     ...produced.sessionCostUsd !== void 0 ? { sessionCostUsd: produced.sessionCostUsd } : {}
   };
   const verify = check2.verify !== void 0 ? { verify: check2.verify } : {};
-  const completion = { attempt: attempt2, maxAttempts: max, check: "failed", reason: summary };
+  const completion = { attempt: attempt2, maxAttempts: max, check: "failed", reason: summary2 };
   if (attempt2 >= max) {
-    const stoppedBy = `completion.verify failed ${max}\xD7: ${summary}`;
+    const stoppedBy = `completion.verify failed ${max}\xD7: ${summary2}`;
     return {
       produced: o.failedWith({
         cause: "incomplete",
@@ -47427,7 +48898,7 @@ function failedCheck(ctx, produced, o) {
         ...verify,
         stoppedBy,
         completion,
-        detail: `completion.verify failed: ${summary}; the attempt reported no session to continue, and a fresh session would not be the same work \u2014 ${stoppedBy}`
+        detail: `completion.verify failed: ${summary2}; the attempt reported no session to continue, and a fresh session would not be the same work \u2014 ${stoppedBy}`
       }),
       next: null,
       progress: void 0
@@ -47439,7 +48910,7 @@ function failedCheck(ctx, produced, o) {
       superseded: true,
       ...verify,
       completion,
-      detail: `completion.verify failed: ${summary}; attempt ${attempt2}/${max}`
+      detail: `completion.verify failed: ${summary2}; attempt ${attempt2}/${max}`
     }),
     next,
     progress: next
@@ -47498,6 +48969,7 @@ function withExecutionWords(ctx, node3, input2, row) {
   const retryWord = node3.completion !== null ? "retry attempt" : "attempt";
   const words = [
     maxAttempts > 1 ? `${retryWord} ${input2.attempt}/${maxAttempts}` : null,
+    notRetriedWords(node3, input2, row),
     input2.attempt > 1 && node3.handoff === "session" ? "retry started fresh \u2014 parent session not resumed" : null,
     input2.round > 0 && arcOfBody !== null ? `feedback round ${input2.round}/${arcOfBody.max}` : null
   ].filter((w) => w !== null);
@@ -47510,6 +48982,12 @@ function withExecutionWords(ctx, node3, input2, row) {
     };
   }
   return worded;
+}
+function notRetriedWords(node3, input2, row) {
+  if (row.verdict !== "FAIL" || row.cause === "cancelled" || node3.completion !== null) return null;
+  if (input2.attempt >= attemptsInAll(node3) || node3.retry.on.includes(row.cause)) return null;
+  const why2 = row.cause === "run_error" ? " (a failed model API call is run_error)" : "";
+  return `not retried: retry.on lists ${node3.retry.on.join(", ")}, not ${row.cause}${why2}`;
 }
 
 // src/engine/node-fields.ts
@@ -47844,7 +49322,7 @@ function runEndOfAbort(signal2) {
 
 // src/engine/run-worktrees.ts
 import { existsSync as existsSync10, readdirSync as readdirSync4, realpathSync as realpathSync7, rmdirSync, rmSync as rmSync3 } from "node:fs";
-import { join as join24 } from "node:path";
+import { join as join25 } from "node:path";
 var WORKTREES_FOLDER = "worktrees";
 function worktreeBranch(runId, name) {
   return `evidence-gate/${runId}/${name}`;
@@ -47866,7 +49344,7 @@ var RunWorktrees = class {
   }
   /** The folder holding the checkouts: `<runDir>/worktrees`. */
   get folder() {
-    return join24(this.#o.runDir, WORKTREES_FOLDER);
+    return join25(this.#o.runDir, WORKTREES_FOLDER);
   }
   /**
    * The checkout of worktree `name`, made the first time the leg asks for it (see the module docstring).
@@ -47908,7 +49386,7 @@ var RunWorktrees = class {
     return closed;
   }
   async #create(name) {
-    const path2 = join24(this.folder, name);
+    const path2 = join25(this.folder, name);
     const branch = worktreeBranch(this.#o.runId, name);
     try {
       await this.#git(["worktree", "prune"]);
@@ -48038,8 +49516,8 @@ var Scheduler = class {
         if (!this.#launchable(stopping)) break;
         continue;
       }
-      await new Promise((resolve14) => {
-        this.#wake = resolve14;
+      await new Promise((resolve15) => {
+        this.#wake = resolve15;
       });
       this.#wake = null;
     }
@@ -48186,19 +49664,17 @@ var Scheduler = class {
       this.#abortAll();
     }
   }
-  /** The reasons of nodes that never ran this leg: pending behind a pause, waiting at a gate, limited. */
+  /** The reasons of nodes that never ran this leg: pending behind a pause, waiting at a gate (a limited node has its PAUSED row). */
   #closeLeg() {
     const pause = this.#pause;
     for (const node3 of this.#o.graph.nodes) {
       const s = this.#states.get(node3.id);
       if (s === "pending") {
-        const why = pause?.reason === "gate" ? `not run yet: the run is paused at gate "${pause.node}"` : pause?.reason === "session-limit" ? "not run yet: the run paused at the model's session limit" : "dependencies never passed";
-        this.#reasons.set(node3.id, why);
+        const why2 = pause?.reason === "gate" ? `not run yet: the run is paused at gate "${pause.node}"` : pause?.reason === "session-limit" ? "not run yet: the run paused at the model's session limit" : "dependencies never passed";
+        this.#reasons.set(node3.id, why2);
         this.#o.port.neverRan(node3);
       } else if (s === "waiting") {
         this.#reasons.set(node3.id, GATE_WAITING_REASON);
-      } else if (s === "limited") {
-        this.#reasons.set(node3.id, "paused at the model's session limit; resume with --retry-failed");
       }
     }
   }
@@ -48318,9 +49794,9 @@ var LegPort = class {
   }
   retryNotStarted(node3, retry2, haltedBy) {
     const { superseded: _replaced, ...failed3 } = retry2.row;
-    const why = haltedBy !== null ? `the run halted after "${haltedBy}" failed` : "the run was cancelled";
+    const why2 = haltedBy !== null ? `the run halted after "${haltedBy}" failed` : "the run was cancelled";
     const what = retry2.info.kind === "completion" ? `completion attempt ${retry2.info.attempt}` : "retry";
-    const standing = { ...failed3, detail: `${failed3.detail}; ${what} not started: ${why}` };
+    const standing = { ...failed3, detail: `${failed3.detail}; ${what} not started: ${why2}` };
     this.ctx.store.rewriteLatest(node3.id, () => standing);
     this.ctx.store.saveSoon();
     this.ctx.journal.failed(node3.id, standing.cause, standing.detail);
@@ -48392,7 +49868,7 @@ function skippedRows(graph, states, reasons) {
   const rows = [];
   for (const node3 of graph.nodes) {
     const s = states.get(node3.id);
-    if (s !== "skipped" && s !== "pending" && s !== "waiting" && s !== "limited") continue;
+    if (s !== "skipped" && s !== "pending" && s !== "waiting") continue;
     rows.push({
       nodeId: node3.id,
       verdict: "SKIPPED",
@@ -48427,10 +49903,12 @@ async function runLegAndFinish(o) {
     ignoredFiles: {
       baseline: o.verify.ignoredBaseline,
       exclude: [frame.dir.path],
-      excludeRunDirectoriesUnder: dirname8(frame.dir.path)
+      excludeRunDirectoriesUnder: dirname9(frame.dir.path)
     },
     // The separate user's files, readable for the engine's git between two pieces of PR code.
     handBack: [frame.repoDir],
+    ...o.verify.repeat !== void 0 ? { repeat: o.verify.repeat } : {},
+    ...o.verify.receipts !== void 0 ? { receipts: o.verify.receipts } : {},
     ...o.echo ? { echo: o.echo } : {}
   });
   const leg = await executeGraph({
@@ -48499,7 +49977,7 @@ async function runAuto(o) {
   const prepared = await prepareFreshRepository(o, { commit: o.commit, gitContext });
   if (!prepared.ok) return { kind: "usage_error", message: prepared.message };
   const cliProblem = await modelCliProblem(o, o.runtime, { findExecutable: true });
-  if (cliProblem !== null) return { kind: "usage_error", message: cliProblem };
+  if (cliProblem !== null) return modelCliEnd(cliProblem);
   const frame = openFreshRun(o, {
     mode: "auto",
     goal: o.goal,
@@ -48518,7 +49996,11 @@ async function runAuto(o) {
     repo: prepared.repo,
     concurrency: o.concurrency,
     onFail: o.onFail,
-    verify: { timeout_ms: o.verifyTimeoutMs, env: [...o.verifyEnv] },
+    verify: {
+      timeout_ms: o.verifyTimeoutMs,
+      env: [...o.verifyEnv],
+      ...o.verifyRepeat !== void 0 ? { repeat: o.verifyRepeat } : {}
+    },
     ...o.policy ? { policy: o.policy } : {},
     toolPolicies: {},
     plan: null
@@ -48541,7 +50023,7 @@ async function endRejectedPlan(o, { frame, store }, planned) {
   dir.writeJson("rejected.json", { refusals: rejected.refusals, rejected: rejected.rejected });
   const plan = planned.plan;
   await o.hooks?.onPlan?.(redactor.deep(plan));
-  const end = o.signal?.aborted ? runEndOfAbort(o.signal) : rejected.repairAttempted ? { kind: "plan-refused", refusals: rejected.refusals } : { kind: "engine-error", message: `planning failed: ${rejected.reason}` };
+  const end = o.signal?.aborted ? runEndOfAbort(o.signal) : rejected.repairAttempted ? { kind: "plan-refused", refusals: rejected.refusals } : { kind: "planning-failed", message: rejected.reason };
   store.state.planning_calls = [...planned.calls];
   store.state.legs = closeLeg(store.state.legs, end);
   store.save();
@@ -48554,9 +50036,9 @@ async function endRejectedPlan(o, { frame, store }, planned) {
   });
   return { kind: "finished", ledger, runDir: dir.path, ledgerPath, digests, warnings: [] };
 }
-async function runPlan(o, { frame, store }, run) {
+async function runPlan(o, { frame, store }, run2) {
   const { dir, redactor } = frame;
-  const { spec, graph, policies, plan, calls, warnings } = run.planned;
+  const { spec, graph, policies, plan, calls, warnings } = run2.planned;
   dir.writeJson("graph.json", spec);
   store.state.tool_policies = policies;
   store.save();
@@ -48572,7 +50054,7 @@ async function runPlan(o, { frame, store }, run) {
     graph,
     plan,
     calls,
-    workDir: run.workDir,
+    workDir: run2.workDir,
     inputs: {},
     policies,
     concurrency: Math.min(o.concurrency, graph.concurrency),
@@ -48583,7 +50065,9 @@ async function runPlan(o, { frame, store }, run) {
       baseEnv: o.baseEnv,
       passThrough: o.verifyEnv,
       knownSecrets: o.knownSecrets,
-      ignoredBaseline: run.ignoredBaseline
+      ignoredBaseline: run2.ignoredBaseline,
+      ...o.verifyRepeat !== void 0 ? { repeat: o.verifyRepeat } : {},
+      receipts: receiptSettingsOf(o.policy)
     },
     ...legCaller(o)
   });
@@ -48592,7 +50076,7 @@ async function runPlan(o, { frame, store }, run) {
 
 // src/engine/goal-loop.ts
 import { writeFileSync as writeFileSync6 } from "node:fs";
-import { join as join25 } from "node:path";
+import { join as join26 } from "node:path";
 
 // src/plan/assessor-prompt.ts
 var LEDGER_MAX_CHARS = 12e3;
@@ -48643,10 +50127,20 @@ function parseAssessment(text2) {
 }
 
 // src/engine/assess-call.ts
-import { randomUUID as randomUUID4 } from "node:crypto";
 async function assessCycle(o) {
-  const reply = o.runtime === "codex" ? await codexReply2(o) : await claudeReply2(o);
-  if (!reply.ok) return { kind: "failed", reason: reply.reason, call: reply.call };
+  const reply = await askReadOnly({
+    runtime: o.runtime,
+    executable: o.executable,
+    ...o.codexConfig !== void 0 ? { codexConfig: o.codexConfig } : {},
+    prompt: o.prompt,
+    policy: assessorPolicy(),
+    cwd: o.cwd,
+    env: o.env,
+    ...o.model !== void 0 ? { model: o.model } : {},
+    timeoutMs: o.timeoutMs,
+    ...o.signal ? { signal: o.signal } : {}
+  });
+  if (!reply.ok) return { kind: "failed", reason: noAssessmentWords(reply), call: reply.call };
   const parsed = parseAssessment(reply.text);
   if (!parsed.ok) return { kind: "failed", reason: parsed.reason, call: reply.call };
   return {
@@ -48656,92 +50150,22 @@ async function assessCycle(o) {
     failedStarts: reply.failedStarts
   };
 }
-function noResultWords2(kind, detail) {
-  if (kind === "timed_out") return "the assessor call timed out";
-  if (kind === "cancelled") return "the assessor call was cancelled";
-  if (kind === "spawn_failed") {
-    return `the assessor CLI could not start (${START_ATTEMPTS} attempts, ${START_BACKOFF_MS} ms apart): ${detail ?? kind}`;
+function noAssessmentWords(reply) {
+  switch (reply.ended) {
+    case "timed_out":
+      return "the assessor call timed out";
+    case "cancelled":
+      return "the assessor call was cancelled";
+    case "spawn_failed":
+      return `the assessor CLI could not start (${START_ATTEMPTS} attempts, ${START_BACKOFF_MS} ms apart): ${reply.detail}`;
+    case "no_reply":
+      return `the assessor call ${reply.detail}`;
+    case "no_result":
+    case "failed":
+      return `the assessor call failed: ${reply.detail}`;
+    default:
+      return unreachable(reply.ended);
   }
-  return `the assessor call failed: ${detail ?? kind}`;
-}
-async function claudeReply2(o) {
-  const sessionId = randomUUID4();
-  const retried = await withStartRetry(
-    () => invokeClaude({
-      executable: o.executable,
-      prompt: o.prompt,
-      permissionMode: "plan",
-      policy: assessorPolicy(),
-      session: { kind: "fresh", sessionId },
-      ...o.model !== void 0 ? { model: o.model } : {},
-      cwd: o.cwd,
-      env: o.env,
-      timeoutMs: o.timeoutMs,
-      ...o.signal ? { signal: o.signal } : {}
-    }),
-    o.signal
-  );
-  const outcome = retried.outcome;
-  if (outcome.kind !== "completed") {
-    const call2 = { sessionId, costUsd: null, usage: null, durationMs: outcome.durationMs };
-    const detail = outcome.kind === "spawn_failed" ? outcome.message : outcome.kind === "no_result" ? outcome.reason : void 0;
-    return { ok: false, reason: noResultWords2(outcome.kind, detail), call: call2 };
-  }
-  const r = outcome.result;
-  const call = {
-    sessionId: r.sessionId,
-    costUsd: r.totalCostUsd,
-    usage: r.usage,
-    durationMs: outcome.durationMs
-  };
-  if (r.isError || outcome.exitCode !== 0) {
-    return {
-      ok: false,
-      reason: noResultWords2("failed", r.failureDetail ?? `exit ${outcome.exitCode}`),
-      call
-    };
-  }
-  return { ok: true, text: r.result ?? "", call, failedStarts: retried.failedStarts };
-}
-async function codexReply2(o) {
-  const retried = await withStartRetry(
-    () => invokeCodex({
-      executable: o.executable,
-      prompt: o.prompt,
-      permissionMode: "plan",
-      policy: assessorPolicy(),
-      session: { kind: "fresh" },
-      ...o.model !== void 0 ? { model: o.model } : {},
-      ...o.codexConfig !== void 0 ? { config: o.codexConfig } : {},
-      cwd: o.cwd,
-      env: o.env,
-      timeoutMs: o.timeoutMs,
-      ...o.signal ? { signal: o.signal } : {}
-    }),
-    o.signal
-  );
-  const outcome = retried.outcome;
-  if (outcome.kind !== "completed") {
-    const threadId = outcome.kind === "timed_out" ? outcome.partial.threadId : outcome.kind === "spawn_failed" ? null : outcome.threadId;
-    const call2 = { sessionId: threadId, costUsd: null, usage: null, durationMs: outcome.durationMs };
-    const detail = outcome.kind === "spawn_failed" ? outcome.message : outcome.kind === "no_result" ? outcome.reason : void 0;
-    return { ok: false, reason: noResultWords2(outcome.kind, detail), call: call2 };
-  }
-  const r = outcome.result;
-  const call = {
-    sessionId: r.threadId,
-    costUsd: null,
-    usage: r.usage !== null ? codexTokenUsage(r.usage) : null,
-    durationMs: outcome.durationMs
-  };
-  if (r.isError || outcome.exitCode !== 0) {
-    return {
-      ok: false,
-      reason: noResultWords2("failed", r.failureDetail ?? `exit ${outcome.exitCode}`),
-      call
-    };
-  }
-  return { ok: true, text: r.reply ?? "", call, failedStarts: retried.failedStarts };
 }
 
 // src/engine/goal-loop.ts
@@ -48874,11 +50298,11 @@ function stopBefore(cycle, loop, spent, signal2) {
   }
   return null;
 }
-function addUsd2(spent, total) {
-  return total.kind === "known" ? { usd: spent.usd + total.usd, unknown: spent.unknown } : { usd: spent.usd + total.knownUsd, unknown: true };
+function addUsd2(spent, total2) {
+  return total2.kind === "known" ? { usd: spent.usd + total2.usd, unknown: spent.unknown } : { usd: spent.usd + total2.knownUsd, unknown: true };
 }
 function assess(o, loop, cycle) {
-  const cwd = o.workingDirectory !== void 0 ? join25(o.repoDir, o.workingDirectory) : o.repoDir;
+  const cwd = o.workingDirectory !== void 0 ? join26(o.repoDir, o.workingDirectory) : o.repoDir;
   return assessCycle({
     runtime: o.runtime,
     executable: executableFor(o.runtime, o),
@@ -49103,7 +50527,7 @@ async function runHandWritten(o) {
   const { repo } = prepared;
   const hasAgents = graph.nodes.some((n) => n.type !== "gate");
   const cliProblem = await modelCliProblem(o, o.runtime, { findExecutable: hasAgents });
-  if (cliProblem !== null) return { kind: "usage_error", message: cliProblem };
+  if (cliProblem !== null) return modelCliEnd(cliProblem);
   const { answer, policies, plan } = handWrittenPlan(graph, {
     surface: o.surface,
     runtime: o.runtime,
@@ -49135,7 +50559,11 @@ async function runHandWritten(o) {
     concurrency,
     onFail,
     // For `run` the recorded timeout is the ceiling the graph was validated with (resume re-validates).
-    verify: { timeout_ms: o.verifyTimeoutCeilingMs ?? 10 * 6e4, env: [...o.verifyEnv] },
+    verify: {
+      timeout_ms: o.verifyTimeoutCeilingMs ?? 10 * 6e4,
+      env: [...o.verifyEnv],
+      ...o.verifyRepeat !== void 0 ? { repeat: o.verifyRepeat } : {}
+    },
     ...o.policy ? { policy: o.policy } : {},
     toolPolicies: policies,
     plan
@@ -49161,7 +50589,9 @@ async function runHandWritten(o) {
       baseEnv: o.baseEnv,
       passThrough: o.verifyEnv,
       knownSecrets: o.knownSecrets,
-      ignoredBaseline
+      ignoredBaseline,
+      ...o.verifyRepeat !== void 0 ? { repeat: o.verifyRepeat } : {},
+      receipts: receiptSettingsOf(o.policy)
     },
     ...legCaller(o)
   });
@@ -49170,17 +50600,17 @@ async function runHandWritten(o) {
 
 // src/engine/resume-run.ts
 import { existsSync as existsSync14, readFileSync as readFileSync12 } from "node:fs";
-import { join as join28 } from "node:path";
+import { join as join29 } from "node:path";
 
 // src/engine/leg-end-files.ts
 import { existsSync as existsSync12 } from "node:fs";
-import { join as join26 } from "node:path";
+import { join as join27 } from "node:path";
 async function restoreLegEndFiles(state, runDir, gitContext) {
   const expected = state.leg_end_tree;
   if (expected === void 0 || expected === null) return null;
   const now = await evidenceTree(state.repo_dir, gitContext);
   if (now === expected) return null;
-  const patch = join26(runDir, "patch.diff");
+  const patch = join27(runDir, "patch.diff");
   if (now === state.starting_commit.tree && existsSync12(patch)) {
     try {
       await applyPatch(state.repo_dir, patch, gitContext);
@@ -49194,8 +50624,8 @@ async function restoreLegEndFiles(state, runDir, gitContext) {
 }
 
 // src/engine/resume-action.ts
-function resumeActionProblem(run, action) {
-  const { runId, graph, state } = run;
+function resumeActionProblem(run2, action) {
+  const { runId, graph, state } = run2;
   const paused = state.paused;
   switch (action.kind) {
     case "approve":
@@ -49312,8 +50742,8 @@ function supersedeFailures(store, graph) {
 
 // src/engine/resume-checks.ts
 import { relative as relative13, resolve as resolve11 } from "node:path";
-function resumedRuntime(o, run) {
-  const { state, runId } = run;
+function resumedRuntime(o, run2) {
+  const { state, runId } = run2;
   const runtime = state.runtime;
   if (o.runtime !== void 0 && o.runtime !== runtime) {
     return {
@@ -49328,18 +50758,18 @@ function resumedRuntime(o, run) {
   if (runtimeProblem !== null) return { kind: "usage_error", message: runtimeProblem };
   const configProblem = runtime === "codex" ? resumedCodexConfigProblem(runId, state.codex_config_keys, o.codexConfig) : null;
   if (configProblem !== null) return { kind: "usage_error", message: configProblem };
-  return { kind: "runtime", runtime, warnings: runtimeWarnings(runtime, run.graph) };
+  return { kind: "runtime", runtime, warnings: runtimeWarnings(runtime, run2.graph) };
 }
-function missingCeilingProblem(run, statePath) {
-  const { state, graph } = run;
+function missingCeilingProblem(run2, statePath) {
+  const { state, graph } = run2;
   if (state.mode !== "auto") return null;
   const bare = graph.nodes.filter((n) => n.type !== "gate" && !Object.hasOwn(state.tool_policies, n.id));
   if (bare.length === 0) return null;
   return `${statePath} records no tool policy for planned node${bare.length === 1 ? "" : "s"} ${bare.map((n) => `"${n.id}"`).join(", ")}: resuming would run ${bare.length === 1 ? "it" : "them"} without the ceiling the first leg set. Start a new run. Nothing was run.`;
 }
-async function resumedRepository(o, run, gitContext) {
-  const { runId } = run;
-  let state = run.state;
+async function resumedRepository(o, run2, gitContext) {
+  const { runId } = run2;
+  let state = run2.state;
   if (o.repoDir !== void 0) {
     const repoDir = resolve11(o.repoDir);
     const workDir = resolve11(repoDir, relative13(state.repo_dir, state.work_dir));
@@ -49375,7 +50805,7 @@ async function resumedRepository(o, run, gitContext) {
 
 // src/engine/resume-source.ts
 import { existsSync as existsSync13, readFileSync as readFileSync11 } from "node:fs";
-import { join as join27 } from "node:path";
+import { join as join28 } from "node:path";
 function readResumableRun(runsDir, runId) {
   if (!isRunId(runId)) {
     return {
@@ -49383,7 +50813,7 @@ function readResumableRun(runsDir, runId) {
       message: `${JSON.stringify(runId)} is not a run id (YYYYMMDD-HHMMSS-xxxxxx): give the id the run printed`
     };
   }
-  const path2 = join27(runsDir, runId);
+  const path2 = join28(runsDir, runId);
   if (!existsSync13(path2)) {
     return {
       kind: "usage_error",
@@ -49397,7 +50827,7 @@ function readResumableRun(runsDir, runId) {
     if (error63 instanceof RunStateError) return { kind: "usage_error", message: error63.message };
     throw error63;
   }
-  const graphPath = join27(path2, "graph.json");
+  const graphPath = join28(path2, "graph.json");
   if (!existsSync13(graphPath))
     return { kind: "usage_error", message: `${graphPath} does not exist: this run has no graph to resume` };
   let spec;
@@ -49425,29 +50855,29 @@ ${loaded.issues.map(formatIssue).join("\n")}`
 
 // src/engine/resume-run.ts
 async function resumeRun(o) {
-  const run = readResumableRun(o.runsDir, o.runId);
-  if (run.kind !== "read") return run;
-  const { runId, path: path2, graph } = run;
-  const chosen = resumedRuntime(o, run);
+  const run2 = readResumableRun(o.runsDir, o.runId);
+  if (run2.kind !== "read") return run2;
+  const { runId, path: path2, graph } = run2;
+  const chosen = resumedRuntime(o, run2);
   if (chosen.kind !== "runtime") return chosen;
   const { runtime, warnings } = chosen;
-  const ceilingProblem = missingCeilingProblem(run, join28(path2, "state.json"));
+  const ceilingProblem = missingCeilingProblem(run2, join29(path2, "state.json"));
   if (ceilingProblem !== null) return { kind: "usage_error", message: ceilingProblem };
   const concurrencyWrong = concurrencyProblem(o.concurrency);
   if (concurrencyWrong !== null) return { kind: "usage_error", message: concurrencyWrong };
   const gitContext = { baseEnv: o.baseEnv, knownSecrets: o.knownSecrets };
-  const located = await resumedRepository(o, run, gitContext);
+  const located = await resumedRepository(o, run2, gitContext);
   if (located.kind !== "located") return located;
   const { state, headSha } = located;
   const redactor = createRedactor(o.knownSecrets);
   const dir = new RedactingRunDirectory(o.runsDir, runId, redactor);
-  dir.noteDigest("graph.json", run.graphText);
+  dir.noteDigest("graph.json", run2.graphText);
   const store = new RunStateStore(dir, state);
   const unfit = resumeActionProblem({ runId, graph, state }, o.action);
   if (unfit !== null) return unfit;
   if (graph.nodes.some((n) => n.type !== "gate" && store.node(n.id)?.status !== "passed")) {
     const cliProblem = await modelCliProblem(o, runtime, { findExecutable: true });
-    if (cliProblem !== null) return { kind: "usage_error", message: cliProblem };
+    if (cliProblem !== null) return modelCliEnd(cliProblem);
   }
   const takeProblem = await takeRunForLeg(dir, state, { commit: o.commit, gitContext });
   if (takeProblem !== null) return { kind: "usage_error", message: takeProblem };
@@ -49492,7 +50922,12 @@ async function resumeRun(o) {
       baseEnv: o.baseEnv,
       passThrough: state.verify.env,
       knownSecrets: o.knownSecrets,
-      ignoredBaseline: leftIgnoredBaseline(path2)
+      ignoredBaseline: leftIgnoredBaseline(path2),
+      ...state.verify.repeat !== void 0 ? { repeat: state.verify.repeat } : {},
+      receipts: receiptSettingsOf({
+        ...state.policy?.require_tests === true ? { requireTests: true } : {},
+        ...state.policy?.test_reports !== void 0 ? { testReports: state.policy.test_reports } : {}
+      })
     },
     ...legCaller(o)
   });
@@ -49525,7 +50960,7 @@ function resumedPlan(state, o) {
   };
 }
 function leftIgnoredBaseline(runDir) {
-  const baselinePath = join28(runDir, IGNORED_BASELINE_FILE);
+  const baselinePath = join29(runDir, IGNORED_BASELINE_FILE);
   return ignoredFilesFromData(
     existsSync14(baselinePath) ? safeJson(readFileSync12(baselinePath, "utf8")) : { kind: "unknown", reason: `${IGNORED_BASELINE_FILE} is missing`, overBound: false }
   );
@@ -49590,6 +51025,8 @@ async function runVerifyOnly(o) {
     env: o.baseEnv,
     passThrough: o.verifyEnv,
     knownSecrets: o.knownSecrets,
+    ...o.verifyRepeat !== void 0 ? { repeat: o.verifyRepeat } : {},
+    receipts: receiptSettingsOf(o.policy),
     ...o.echo ? { echo: o.echo } : {},
     ...o.signal ? { signal: o.signal } : {}
   });
@@ -49637,6 +51074,10 @@ async function startRun(request, ports) {
     await ports.workspace?.finish?.();
   }
 }
+function verifyRepeatOf(request) {
+  const repeat = Math.max(request.verifyRepeat ?? 1, request.policy?.verifyRepeat ?? 1);
+  return repeat > 1 ? { verifyRepeat: repeat } : {};
+}
 function engineBase(request, ports) {
   const { modelCli, workspace } = ports;
   const before = workspace?.beforeFirstModelCall;
@@ -49663,6 +51104,7 @@ function engineBase(request, ports) {
     ...workspace?.indexOverlay !== void 0 ? { indexOverlay: workspace.indexOverlay } : {},
     baseEnv: request.baseEnv,
     knownSecrets: request.knownSecrets,
+    ...verifyRepeatOf(request),
     ...ports.echo !== void 0 ? { echo: ports.echo } : {},
     ...ports.signal !== void 0 ? { signal: ports.signal } : {},
     ...ports.hooks !== void 0 ? { hooks: ports.hooks } : {},
@@ -49690,7 +51132,14 @@ async function dispatch(request, ports) {
     ...optional2("workingDirectory", request.workingDirectory),
     ...optional2("postedHeadSha", request.postedHeadSha)
   };
-  const judged = policy !== void 0 ? { policy: { requireEvidence: policy.requireEvidence, ...optional2("source", policy.source) } } : {};
+  const judged = policy !== void 0 ? {
+    policy: {
+      requireEvidence: policy.requireEvidence,
+      ...optional2("requireTests", policy.requireTests),
+      ...optional2("testReports", policy.testReports),
+      ...optional2("source", policy.source)
+    }
+  } : {};
   switch (mode.kind) {
     case "auto":
       return autoOrGoalLoop(
@@ -49707,6 +51156,8 @@ async function dispatch(request, ports) {
           ...policy !== void 0 ? {
             policy: {
               requireEvidence: policy.requireEvidence,
+              ...optional2("requireTests", policy.requireTests),
+              ...optional2("testReports", policy.testReports),
               ...optional2("plannedTools", policy.plannedTools),
               ...optional2("source", policy.source)
             }
@@ -49767,8 +51218,8 @@ async function dispatch(request, ports) {
 }
 
 // src/run/graph-mode.ts
-async function runGraphMode(run, mode) {
-  const { event, inputs } = run;
+async function runGraphMode(run2, mode) {
+  const { event, inputs } = run2;
   const target = {
     owner: event.owner,
     repo: event.repo,
@@ -49776,39 +51227,39 @@ async function runGraphMode(run, mode) {
     baseSha: event.baseSha,
     path: mode.graph
   };
-  const graph = await readBaseRefGraph(run.octokit, target);
+  const graph = await readBaseRefGraph(run2.octokit, target);
   if (!graph.ok) {
     const end = graph.kind === "usage-error" ? { kind: "usage-error", message: graph.message } : { kind: "engine-error", message: graph.message };
-    return endRun(run, end);
+    return endRun(run2, end);
   }
-  run.runner.info(`graph: ${graph.source}`);
-  const notes = [...run.notes];
-  const copyNote = await prGraphCopyNote(run.workspace, {
+  run2.runner.info(`graph: ${graph.source}`);
+  const notes = [...run2.notes];
+  const copyNote = await prGraphCopyNote(run2.workspace, {
     bytes: graph.bytes,
     source: graph.source,
     path: mode.graph
   });
   if (copyNote !== null) {
-    run.runner.notice(copyNote);
+    run2.runner.notice(copyNote);
     notes.push(copyNote);
   }
-  const refuse2 = (message) => endRun(run, { kind: "usage-error", message }, notes);
+  const refuse2 = (message) => endRun(run2, { kind: "usage-error", message }, notes);
   const sources = {
-    fragments: baseRefFragments(run.octokit, target),
-    agents: baseRefAgents(run.octokit, target)
+    fragments: baseRefFragments(run2.octokit, target),
+    agents: baseRefAgents(run2.octokit, target)
   };
   return withActionProxy(
-    run,
+    run2,
     inputs.runtime,
     refuse2,
-    (proxy) => runGraphLeg(run, mode, { graph, notes, proxy, sources })
+    (proxy) => runGraphLeg(run2, mode, { graph, notes, proxy, sources })
   );
 }
-async function runGraphLeg(run, mode, o) {
-  const { event, inputs } = run;
+async function runGraphLeg(run2, mode, o) {
+  const { event, inputs } = run2;
   const { graph, notes } = o;
-  const policy = announcePolicy(run);
-  const agentConfig = new BaseAgentConfigRun(run);
+  const policy = announcePolicy(run2);
+  const agentConfig = new BaseAgentConfigRun(run2);
   const result = await startRun(
     {
       mode: {
@@ -49823,49 +51274,248 @@ async function runGraphLeg(run, mode, o) {
         // `verify-timeout` is the ceiling a graph's own verify timeouts are checked against (SPEC §3).
         verifyTimeoutCeilingMs: inputs.verifyTimeoutMs
       },
-      ...actionRequestBase(run),
+      ...actionRequestBase(run2),
       pr: { headSha: event.headSha, baseRef: event.baseRef },
       ...policy !== void 0 ? { policy } : {}
     },
-    actionPorts(run, agentConfig.workspace, {}, o.proxy)
+    actionPorts(run2, agentConfig.workspace, {}, o.proxy)
   );
   notes.push(...agentConfig.notes);
   switch (result.kind) {
     case "usage_error":
-      return endRun(run, { kind: "usage-error", message: result.message }, notes);
+      return endRun(run2, { kind: "usage-error", message: result.message }, notes);
+    case "setup_failed":
+      return endRun(run2, { kind: "setup-failed", message: result.message }, notes);
     case "invalid_graph": {
       const message = `${graph.source} does not load (${result.issues.length} ${result.issues.length === 1 ? "issue" : "issues"}):
 ${result.issues.map((issue2) => `- ${formatIssue(issue2)}`).join("\n")}
 Fix the graph on the base branch (check a fix with mode: lint).`;
-      return endRun(run, { kind: "usage-error", message }, notes);
+      return endRun(run2, { kind: "usage-error", message }, notes);
     }
     case "finished":
-      return reportRun(run, result, notes);
+      return reportRun(run2, result, notes);
     default:
       return unreachable(result);
   }
 }
 
 // src/run/isolation-scope.ts
-import { join as join31 } from "node:path";
+import { existsSync as existsSync17, mkdtempSync as mkdtempSync5, rmSync as rmSync5 } from "node:fs";
+import { join as join34, resolve as resolve13 } from "node:path";
+
+// src/proc/checkout-git.ts
+import { spawnSync as spawnSync4 } from "node:child_process";
+import {
+  chmodSync as chmodSync2,
+  cpSync,
+  existsSync as existsSync15,
+  lstatSync as lstatSync3,
+  mkdirSync as mkdirSync6,
+  readdirSync as readdirSync5,
+  readFileSync as readFileSync13,
+  readlinkSync,
+  renameSync as renameSync3,
+  rmSync as rmSync4,
+  statSync as statSync8,
+  symlinkSync,
+  writeFileSync as writeFileSync7
+} from "node:fs";
+import { basename as basename7, dirname as dirname10, join as join30, relative as relative14 } from "node:path";
+var GUARD_FILE = "guard.json";
+var CONTROL_FILES = ["config", "config.worktree", "commondir", "gitdir"];
+var CONTROL_DIRS = ["hooks", "info"];
+function findGitEntries(workspace) {
+  const found = spawnSync4("find", [workspace, "-xdev", "-name", ".git", "-prune", "-print0"], {
+    encoding: "utf8",
+    env: { ...SYSTEM_TOOLS_ENV },
+    maxBuffer: 64 * 1024 * 1024
+  });
+  return (found.stdout ?? "").split("\0").filter((path2) => path2 !== "");
+}
+function gitDirsIn(gitDir, rel = "") {
+  const dirs = [rel];
+  for (const sub of ["modules", "worktrees"]) {
+    const walk = (at) => {
+      let names;
+      try {
+        names = readdirSync5(join30(gitDir, at));
+      } catch {
+        return;
+      }
+      for (const name of names) {
+        const child = join30(at, name);
+        const stats = lstatSync3(join30(gitDir, child));
+        if (!stats.isDirectory()) continue;
+        if (existsSync15(join30(gitDir, child, "HEAD"))) dirs.push(...gitDirsIn(gitDir, child));
+        else if (sub === "modules") walk(child);
+      }
+    };
+    walk(join30(rel, sub));
+  }
+  return [...new Set(dirs)];
+}
+function snapshotGitDir(gitDir, into) {
+  for (const rel of gitDirsIn(gitDir)) {
+    mkdirSync6(join30(into, rel), { recursive: true, mode: 448 });
+    if (existsSync15(join30(gitDir, rel, "HEAD"))) cpSync(join30(gitDir, rel, "HEAD"), join30(into, rel, "HEAD"));
+    for (const name of [...CONTROL_FILES, ...CONTROL_DIRS]) {
+      const from = join30(gitDir, rel, name);
+      if (!existsSync15(from)) continue;
+      cpSync(from, join30(into, rel, name), { recursive: true, verbatimSymlinks: true });
+    }
+  }
+}
+function runAs(via, argv) {
+  const [file2, ...args] = privileged(via, argv);
+  const done = spawnSync4(file2, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
+  if (done.status === 0) return null;
+  return `${argv[0]} exited ${done.status ?? done.signal}: ${(done.stderr ?? "").trim().split("\n")[0] ?? ""}`;
+}
+function guardCheckoutGit(identity, workspace, snapshot) {
+  try {
+    mkdirSync6(snapshot, { recursive: true, mode: 448 });
+    chmodSync2(snapshot, 448);
+    const entries = [];
+    for (const [index, path2] of findGitEntries(workspace).entries()) {
+      const stats = lstatSync3(path2);
+      const kind = stats.isSymbolicLink() ? "link" : stats.isDirectory() ? "dir" : "file";
+      const content = kind === "link" ? readlinkSync(path2) : kind === "file" ? readFileSync13(path2).toString("base64") : null;
+      entries.push({ path: path2, dev: stats.dev, ino: stats.ino, kind, content });
+      if (kind === "dir") snapshotGitDir(path2, join30(snapshot, String(index)));
+      if (kind === "link") continue;
+      const locked = runAs(identity, ["chmod", "-R", "g-w", path2]);
+      if (locked !== null) return `could not take group write off ${path2} (${locked})`;
+    }
+    const { user, uid, gid, via, setpriv } = identity;
+    const guard2 = {
+      identity: { user, uid, gid, via, setpriv },
+      workspace,
+      snapshot,
+      entries
+    };
+    writeFileSync7(join30(snapshot, GUARD_FILE), JSON.stringify(guard2), { mode: 384 });
+    return guard2;
+  } catch (error63) {
+    return `could not record the checkout's git directories (${error63 instanceof Error ? error63.message : String(error63)})`;
+  }
+}
+function findByInode(entry, workspace) {
+  const matches2 = (path2) => {
+    try {
+      const stats = lstatSync3(path2);
+      return stats.ino === entry.ino && stats.dev === entry.dev;
+    } catch {
+      return false;
+    }
+  };
+  const parent = dirname10(entry.path);
+  for (const name of existsSync15(parent) ? readdirSync5(parent) : []) {
+    if (matches2(join30(parent, name))) return join30(parent, name);
+  }
+  const found = spawnSync4("find", [workspace, "-xdev", "-inum", String(entry.ino), "-print0"], {
+    encoding: "utf8",
+    env: { ...SYSTEM_TOOLS_ENV }
+  });
+  return (found.stdout ?? "").split("\0").find((path2) => path2 !== "" && matches2(path2)) ?? null;
+}
+function isRecorded(entry, path2) {
+  try {
+    const stats = lstatSync3(path2);
+    return stats.ino === entry.ino && stats.dev === entry.dev;
+  } catch {
+    return false;
+  }
+}
+function restoreEntry(entry, workspace) {
+  if (isRecorded(entry, entry.path)) {
+    if (entry.kind === "file" && readFileSync13(entry.path).toString("base64") !== entry.content)
+      writeFileSync7(entry.path, Buffer.from(entry.content ?? "", "base64"));
+    return null;
+  }
+  const original = findByInode(entry, workspace);
+  mkdirSync6(dirname10(entry.path), { recursive: true });
+  rmSync4(entry.path, { recursive: true, force: true });
+  if (original !== null) {
+    renameSync3(original, entry.path);
+    return null;
+  }
+  if (entry.kind === "file") writeFileSync7(entry.path, Buffer.from(entry.content ?? "", "base64"));
+  else if (entry.kind === "link") symlinkSync(entry.content ?? "", entry.path);
+  else return `the checkout's git directory ${entry.path} was gone; what stood in its place was removed`;
+  return null;
+}
+function sameTree(a, b) {
+  const sa = lstatSync3(a, { throwIfNoEntry: false });
+  const sb = lstatSync3(b, { throwIfNoEntry: false });
+  if (sa === void 0 || sb === void 0) return sa === sb;
+  if (sa.isSymbolicLink() || sb.isSymbolicLink())
+    return sa.isSymbolicLink() && sb.isSymbolicLink() && readlinkSync(a) === readlinkSync(b);
+  if (sa.isDirectory() !== sb.isDirectory() || (sa.mode & 73) !== (sb.mode & 73)) return false;
+  if (!sa.isDirectory()) return sa.isFile() && sb.isFile() && readFileSync13(a).equals(readFileSync13(b));
+  const names = readdirSync5(a).sort();
+  const other = readdirSync5(b).sort();
+  return names.length === other.length && names.every((n, i) => n === other[i] && sameTree(join30(a, n), join30(b, n)));
+}
+function restoreGitDir(from, gitDir) {
+  for (const rel of gitDirsIn(from)) {
+    for (const name of [...CONTROL_FILES, ...CONTROL_DIRS]) {
+      const saved = join30(from, rel, name);
+      const live2 = join30(gitDir, rel, name);
+      if (sameTree(saved, live2)) continue;
+      rmSync4(live2, { recursive: true, force: true });
+      if (existsSync15(saved)) cpSync(saved, live2, { recursive: true, verbatimSymlinks: true });
+    }
+  }
+}
+function restoreCheckoutGit(guard2) {
+  const restored = [];
+  const problems = [];
+  for (const [index, entry] of guard2.entries.entries()) {
+    try {
+      const wasThere = isRecorded(entry, entry.path);
+      const problem = restoreEntry(entry, guard2.workspace);
+      if (problem !== null) problems.push(problem);
+      else if (!wasThere)
+        restored.push(`${relative14(guard2.workspace, entry.path) || basename7(entry.path)} (replaced)`);
+      const saved = join30(guard2.snapshot, String(index));
+      if (entry.kind === "dir" && problem === null && existsSync15(saved)) {
+        const before = sameSnapshot(saved, entry.path);
+        restoreGitDir(saved, entry.path);
+        if (!before) restored.push(`${relative14(guard2.workspace, entry.path) || ".git"} (changed)`);
+      }
+    } catch (error63) {
+      problems.push(
+        `could not put ${entry.path} back (${error63 instanceof Error ? error63.message : String(error63)})`
+      );
+    }
+  }
+  return { restored, problems };
+}
+function sameSnapshot(from, gitDir) {
+  return gitDirsIn(from).every(
+    (rel) => [...CONTROL_FILES, ...CONTROL_DIRS].every(
+      (name) => sameTree(join30(from, rel, name), join30(gitDir, rel, name))
+    )
+  );
+}
 
 // src/proc/isolate-user.ts
-import { spawnSync as spawnSync5 } from "node:child_process";
-import { chmodSync as chmodSync2, mkdirSync as mkdirSync7, statSync as statSync8 } from "node:fs";
-import { dirname as dirname9, resolve as resolve12 } from "node:path";
+import { spawnSync as spawnSync7 } from "node:child_process";
+import { chmodSync as chmodSync3, mkdirSync as mkdirSync8, statSync as statSync9 } from "node:fs";
+import { dirname as dirname11, resolve as resolve12 } from "node:path";
 
 // src/proc/run-home.ts
-import { spawnSync as spawnSync4 } from "node:child_process";
-import { mkdirSync as mkdirSync6, mkdtempSync as mkdtempSync4 } from "node:fs";
-import { join as join29 } from "node:path";
+import { spawnSync as spawnSync5 } from "node:child_process";
+import { lstatSync as lstatSync4, mkdirSync as mkdirSync7, mkdtempSync as mkdtempSync4 } from "node:fs";
+import { join as join31 } from "node:path";
 var SHARED_CACHES = { npm: "npm_config_cache", pip: "PIP_CACHE_DIR" };
 var SHARED_CACHE_ROOT = "/var/cache/evidence-gate-pr";
 function runPrivileged(identity, argv) {
   const [file2, ...args] = privileged(identity, argv);
-  const done = spawnSync4(file2, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
+  const done = spawnSync5(file2, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
   if (done.status === 0) return null;
-  const why = (done.stderr ?? String(done.error ?? "")).trim().split("\n")[0] ?? "";
-  return `${argv[0]} exited ${done.status ?? done.signal}${why !== "" ? `: ${why}` : ""}`;
+  const why2 = (done.stderr ?? String(done.error ?? "")).trim().split("\n")[0] ?? "";
+  return `${argv[0]} exited ${done.status ?? done.signal}${why2 !== "" ? `: ${why2}` : ""}`;
 }
 function lockLoginHome(identity, loginHome) {
   if (!loginHome.startsWith("/") || loginHome === "/")
@@ -49884,12 +51534,12 @@ function lockLoginHome(identity, loginHome) {
   return null;
 }
 function makeRunHome(identity, parent, caches) {
-  mkdirSync6(parent, { recursive: true });
-  const root = mkdtempSync4(join29(parent, "pr-user-"));
+  mkdirSync7(parent, { recursive: true });
+  const root = mkdtempSync4(join31(parent, "pr-user-"));
   const dirs = { home: "home", tmp: "tmp", cache: "cache", config: "config", data: "data", state: "state" };
-  for (const name of Object.values(dirs)) mkdirSync6(join29(root, name), { mode: 448 });
+  for (const name of Object.values(dirs)) mkdirSync7(join31(root, name), { mode: 448 });
   const owner = `${identity.uid}:${identity.gid}`;
-  const sharedCaches = caches.map((name) => ({ name, path: join29(SHARED_CACHE_ROOT, name) }));
+  const sharedCaches = caches.map((name) => ({ name, path: join31(SHARED_CACHE_ROOT, name) }));
   for (const step of [
     ["chown", "-R", owner, root],
     ["chmod", "0700", root],
@@ -49904,19 +51554,122 @@ function makeRunHome(identity, parent, caches) {
       throw new Error(`could not make ${root} the fresh home of ${identity.user} (${problem})`);
   }
   const env = {
-    TMPDIR: join29(root, dirs.tmp),
-    XDG_CACHE_HOME: join29(root, dirs.cache),
-    XDG_CONFIG_HOME: join29(root, dirs.config),
-    XDG_DATA_HOME: join29(root, dirs.data),
-    XDG_STATE_HOME: join29(root, dirs.state)
+    TMPDIR: join31(root, dirs.tmp),
+    XDG_CACHE_HOME: join31(root, dirs.cache),
+    XDG_CONFIG_HOME: join31(root, dirs.config),
+    XDG_DATA_HOME: join31(root, dirs.data),
+    XDG_STATE_HOME: join31(root, dirs.state)
   };
   for (const { name, path: path2 } of sharedCaches) env[SHARED_CACHES[name]] = path2;
-  return { root, home: join29(root, dirs.home), env, sharedCaches };
+  return { root, home: join31(root, dirs.home), env, sharedCaches };
 }
 function removeRunHome(identity, root) {
   if (!/\/pr-user-[^/]+$/.test(root)) return `${root} is not a run's fresh home (pr-user-XXXXXX)`;
   const problem = runPrivileged(identity, ["rm", "-rf", "--one-file-system", root]);
   return problem === null ? null : `could not remove ${root} (${problem})`;
+}
+var SHARED_TEMP_DIRS = ["/tmp", "/var/tmp", "/dev/shm"];
+var literalPattern = (path2) => path2.replace(/[\\*?[\]]/g, "\\$&");
+function sweepSharedTemp(identity, o = {}) {
+  const problems = [];
+  const kept = (o.keep ?? []).flatMap((dir) => [
+    "!",
+    "-path",
+    literalPattern(dir),
+    "!",
+    "-path",
+    `${literalPattern(dir)}/*`
+  ]);
+  for (const dir of o.dirs ?? SHARED_TEMP_DIRS) {
+    let real2;
+    try {
+      real2 = lstatSync4(dir).isDirectory();
+    } catch {
+      real2 = false;
+    }
+    if (!real2) continue;
+    const problem = runPrivileged(identity, [
+      "find",
+      dir,
+      "-xdev",
+      "-mindepth",
+      "1",
+      "-uid",
+      String(identity.uid),
+      ...kept,
+      "-delete"
+    ]);
+    if (problem !== null)
+      problems.push(`could not remove everything of uid ${identity.uid} in ${dir} (${problem})`);
+  }
+  return problems;
+}
+
+// src/proc/scheduled-jobs.ts
+import { spawnSync as spawnSync6 } from "node:child_process";
+import { existsSync as existsSync16 } from "node:fs";
+import { join as join32 } from "node:path";
+var CRON_SPOOLS = ["/var/spool/cron/crontabs", "/var/spool/cron"];
+var SCHEDULER_ACCESS = [
+  { tool: "crontab", allow: "/etc/cron.allow", deny: "/etc/cron.deny" },
+  { tool: "at", allow: "/etc/at.allow", deny: "/etc/at.deny" }
+];
+function run(via, argv, input2) {
+  const [file2, ...args] = privileged(via, argv);
+  return spawnSync6(file2, args, {
+    encoding: "utf8",
+    env: { ...SYSTEM_TOOLS_ENV },
+    ...input2 !== void 0 ? { input: input2 } : {}
+  });
+}
+function why(done) {
+  return `exited ${done.status ?? done.signal}: ${(done.stderr ?? String(done.error ?? "")).trim().split("\n")[0] ?? ""}`;
+}
+function denyScheduledJobs(via, user) {
+  const problems = [];
+  const line2 = `^${user.replace(/[.]/g, "\\.")}$`;
+  for (const access of SCHEDULER_ACCESS) {
+    if (existsSync16(access.allow)) {
+      const removed = run(via, ["sed", "-i", `/${line2}/d`, access.allow]);
+      if (removed.status !== 0)
+        problems.push(`could not remove ${user} from ${access.allow} (sed ${why(removed)})`);
+      continue;
+    }
+    if (run(via, ["grep", "-qx", user, access.deny]).status === 0) continue;
+    const added = run(via, ["tee", "-a", access.deny], `${user}
+`);
+    if (added.status !== 0) problems.push(`could not add ${user} to ${access.deny} (tee ${why(added)})`);
+  }
+  return problems;
+}
+function removeScheduledJobs(via, user) {
+  const removed = [];
+  const problems = [];
+  const has2 = (tool) => findExecutable(tool, SYSTEM_TOOLS_ENV.PATH) !== null;
+  for (const spool of CRON_SPOOLS) {
+    const file2 = join32(spool, user);
+    if (run(via, ["test", "-e", file2]).status !== 0) continue;
+    const done = run(via, ["rm", "-f", file2]);
+    if (done.status === 0 && run(via, ["touch", spool]).status === 0) removed.push("its crontab");
+    else problems.push(`could not remove the crontab of ${user} (${file2}: rm ${why(done)})`);
+  }
+  if (has2("atq") && has2("atrm")) {
+    const jobs = (run(via, ["atq"]).stdout ?? "").split("\n").map((entry) => entry.trim().split(/\s+/)).filter((fields) => fields.length > 1 && fields.at(-1) === user && /^\d+$/.test(fields[0] ?? "")).map((fields) => fields[0]);
+    if (jobs.length > 0) {
+      const done = run(via, ["atrm", ...jobs]);
+      if (done.status === 0) removed.push(`${jobs.length} at job${jobs.length === 1 ? "" : "s"}`);
+      else problems.push(`could not remove the at jobs of ${user} (atrm ${why(done)})`);
+    }
+  }
+  if (existsSync16("/run/systemd/system") && has2("loginctl")) {
+    const lingering = run(via, ["loginctl", "show-user", user, "--property=Linger"]).stdout ?? "";
+    if (/Linger=yes/.test(lingering)) {
+      const done = run(via, ["loginctl", "disable-linger", user]);
+      if (done.status === 0) removed.push("its systemd lingering");
+      else problems.push(`could not switch systemd lingering off for ${user} (loginctl ${why(done)})`);
+    }
+  }
+  return { removed, problems };
 }
 
 // src/proc/isolate-user.ts
@@ -49937,7 +51690,7 @@ function setUpIsolation(o) {
 function runner(via) {
   return (argv) => {
     const [file2, ...args] = privileged({ via }, argv);
-    const result = spawnSync5(file2, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
+    const result = spawnSync7(file2, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
     return {
       ok: result.status === 0,
       out: result.stdout ?? "",
@@ -49948,42 +51701,45 @@ function runner(via) {
 function trySetUp(o) {
   if ((o.platform ?? process.platform) !== "linux") return "it needs Linux";
   const uid = o.uid ?? process.getuid?.() ?? -1;
-  const via = uid === 0 ? "root" : spawnSync5(o.sudo ?? "sudo", ["-n", "true"], { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } }).status === 0 ? "sudo" : null;
+  const via = uid === 0 ? "root" : spawnSync7(o.sudo ?? "sudo", ["-n", "true"], { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } }).status === 0 ? "sudo" : null;
   if (via === null) return "the action is not root and `sudo -n true` failed: no passwordless sudo";
   const setpriv = findExecutable("setpriv", SYSTEM_TOOLS_ENV.PATH);
   if (via === "root" && setpriv === null) return "setpriv (util-linux) is not installed";
-  const run = runner(via);
+  const run2 = runner(via);
   const user = o.user ?? ISOLATED_USER;
-  if (!run(["id", "-u", user]).ok) {
-    const made = run(["useradd", "--create-home", "--user-group", "--shell", "/bin/sh", user]);
+  if (!run2(["id", "-u", user]).ok) {
+    const made = run2(["useradd", "--create-home", "--user-group", "--shell", "/bin/sh", user]);
     if (!made.ok) return `useradd ${user} failed: ${made.err}`;
   }
-  const entry = run(["getent", "passwd", user]);
+  const entry = run2(["getent", "passwd", user]);
   const fields = entry.out.trim().split(":");
   const [userUid, userGid, home] = [Number(fields[2]), Number(fields[3]), fields[5] ?? ""];
   if (!entry.ok || !Number.isInteger(userUid) || !Number.isInteger(userGid) || home === "")
     return `getent passwd ${user} gave no uid, gid and home`;
   if (userUid === 0) return `user ${user} is uid 0`;
+  const scheduling = denyScheduledJobs({ via }, user);
+  const left = removeScheduledJobs({ via }, user);
+  if (scheduling.length + left.problems.length > 0) return [...scheduling, ...left.problems].join("; ");
   const workspace = resolve12(o.workspace);
   for (const step of [
     ["chgrp", "-R", String(userGid), workspace],
     ["chmod", "-R", "g+rwX", workspace],
     ["find", workspace, "-type", "d", "-exec", "chmod", "g+s", "{}", "+"]
   ]) {
-    const done = run(step);
+    const done = run2(step);
     if (!done.ok) return `${step[0]} on the workspace failed: ${done.err}`;
   }
   const opened = [];
-  for (let dir = dirname9(workspace); ; dir = dirname9(dir)) {
-    if ((statSync8(dir).mode & 1) === 0) {
-      if (!run(["chmod", "o+x", dir]).ok) return `chmod o+x ${dir} failed`;
+  for (let dir = dirname11(workspace); ; dir = dirname11(dir)) {
+    if ((statSync9(dir).mode & 1) === 0) {
+      if (!run2(["chmod", "o+x", dir]).ok) return `chmod o+x ${dir} failed`;
       opened.push(dir);
     }
-    if (dirname9(dir) === dir) break;
+    if (dirname11(dir) === dir) break;
   }
   for (const dir of o.privateDirs) {
-    mkdirSync7(dir, { recursive: true });
-    chmodSync2(dir, 448);
+    mkdirSync8(dir, { recursive: true });
+    chmodSync3(dir, 448);
   }
   const base = {
     user,
@@ -49994,6 +51750,7 @@ function trySetUp(o) {
     setpriv: setpriv ?? "/usr/bin/setpriv"
   };
   const survivors = killUserProcesses(base);
+  const unswept = sweepSharedTemp(base, { keep: [workspace, ...o.privateDirs, o.runHomeParent] });
   const locked = lockLoginHome(base, home);
   if (locked !== null) return locked;
   let runHome;
@@ -50006,18 +51763,31 @@ function trySetUp(o) {
   const traverse = opened.length > 0 ? `; others may now traverse (not list) ${opened.join(", ")}` : "";
   const shared = runHome.sharedCaches.length > 0 ? ` Shared caches (pr-user-cache): ${runHome.sharedCaches.map((c) => `${c.name} in ${c.path}`).join(", ")}, kept between runs: what one pull request's build writes there, the next one's reads.` : "";
   const killedFirst = survivors > 0 ? ` ${survivors} process${survivors === 1 ? "" : "es"} of ${user} left from before this run ${survivors === 1 ? "was" : "were"} killed first.` : "";
+  const sweepProblems = unswept.length > 0 ? ` Before this run: ${unswept.join("; ")}.` : "";
   return {
     kind: "on",
     identity,
     runHome,
-    note: `isolate-user: the verify command and the model CLIs run as ${user} (uid ${userUid}, switched ${via === "root" ? "with setpriv" : "through sudo -n"}), which can write the workspace and cannot read the run directory or the action's processes${traverse}; its HOME, TMPDIR and caches are fresh for this run (${runHome.root}, removed when the run ends; its login home ${home} is emptied and not writable); every process of ${user} is killed when the run ends, and what it made is handed back to the runner's user.${shared}${killedFirst}`
+    note: `isolate-user: the verify command and the model CLIs run as ${user} (uid ${userUid}, switched ${via === "root" ? "with setpriv" : "through sudo -n"}), which can write the workspace and cannot read the run directory or the action's processes${traverse}; its HOME, TMPDIR and caches are fresh for this run (${runHome.root}, removed when the run ends; its login home ${home} is emptied and not writable); every process of ${user} is killed when the run ends, what it made is handed back to the runner's user, and what it left in ${SHARED_TEMP_DIRS.join(", ")} is removed.${shared}${killedFirst}${sweepProblems}`
   };
 }
 
 // src/proc/trusted-git-dir.ts
 import { realpathSync as realpathSync8 } from "node:fs";
-import { copyFile as copyFile2, cp as cp2, lstat as lstat5, mkdir as mkdir2, mkdtemp as mkdtemp3, readFile as readFile5, rm as rm4, writeFile as writeFile2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute10, join as join30 } from "node:path";
+import { copyFile as copyFile2, cp as cp2, lstat as lstat6, mkdir as mkdir2, mkdtemp as mkdtemp3, readFile as readFile5, rm as rm4, writeFile as writeFile2 } from "node:fs/promises";
+import { isAbsolute as isAbsolute10, join as join33 } from "node:path";
+var TrustedGitDirError = class extends Error {
+  constructor(parent, detail) {
+    super(
+      `the engine's own git directory could not be made in ${parent} from the checkout (${detail}). The action needs the checkout actions/checkout made (its .git readable by the job's user), a git of version 2.31 or later on PATH, and room in RUNNER_TEMP for a copy of the checkout's .git/objects (SECURITY.md, "The engine's git")`
+    );
+    this.parent = parent;
+    this.detail = detail;
+    this.name = "TrustedGitDirError";
+  }
+  parent;
+  detail;
+};
 function trustedConfig(o) {
   const lines = [
     "[core]",
@@ -50039,9 +51809,9 @@ function usableOrigin(url2) {
   if (url2 === null || !/^https?:\/\/[^\s"\\;#]+$/i.test(url2)) return null;
   return url2;
 }
-async function optional3(run) {
+async function optional3(run2) {
   try {
-    const value = await run();
+    const value = await run2();
     return value === "" ? null : value;
   } catch (error63) {
     if (error63 instanceof GitError) return null;
@@ -50049,24 +51819,24 @@ async function optional3(run) {
   }
 }
 async function copyObjects(o) {
-  const alternates = join30(o.objects, "info", "alternates");
-  await cp2(o.objects, join30(o.into, "objects"), {
+  const alternates = join33(o.objects, "info", "alternates");
+  await cp2(o.objects, join33(o.into, "objects"), {
     recursive: true,
     force: true,
-    filter: async (src) => src !== alternates && src !== join30(o.objects, "info", "http-alternates") && !(await lstat5(src)).isSymbolicLink()
+    filter: async (src) => src !== alternates && src !== join33(o.objects, "info", "http-alternates") && !(await lstat6(src)).isSymbolicLink()
   });
   const kept = (await readFile5(alternates, "utf8").catch(() => "")).split("\n").filter((line2) => isAbsolute10(line2) && !isInside(line2, o.workTree));
-  if (kept.length > 0) await writeFile2(join30(o.into, "objects", "info", "alternates"), `${kept.join("\n")}
+  if (kept.length > 0) await writeFile2(join33(o.into, "objects", "info", "alternates"), `${kept.join("\n")}
 `);
-  if (o.shallow !== null) await copyFile2(o.shallow, join30(o.into, "shallow")).catch(() => void 0);
+  if (o.shallow !== null) await copyFile2(o.shallow, join33(o.into, "shallow")).catch(() => void 0);
 }
 var MAX_EXCLUDE_BYTES = 1024 * 1024;
 async function copyExclude(exclude, gitDir) {
   if (exclude === null || !isAbsolute10(exclude)) return;
-  const stats = await lstat5(exclude).catch(() => null);
+  const stats = await lstat6(exclude).catch(() => null);
   if (stats === null || !stats.isFile() || stats.size > MAX_EXCLUDE_BYTES) return;
-  await mkdir2(join30(gitDir, "info"), { recursive: true });
-  await copyFile2(exclude, join30(gitDir, "info", "exclude"));
+  await mkdir2(join33(gitDir, "info"), { recursive: true });
+  await copyFile2(exclude, join33(gitDir, "info", "exclude"));
 }
 async function makeTrustedGitDir(o) {
   if (currentTrustedGit() !== null)
@@ -50076,9 +51846,9 @@ async function makeTrustedGitDir(o) {
   const workTree = await optional3(() => git(["rev-parse", "--show-toplevel"], inCheckout));
   await mkdir2(o.parent, { recursive: true, mode: 448 });
   if (workTree === null) {
-    const home2 = await mkdtemp3(join30(o.parent, ".trusted-git-"));
-    await mkdir2(join30(home2, "none"));
-    return { gitDir: join30(home2, "none"), workTree: realpathSync8(o.workspace), home: home2, startCommit: null };
+    const home2 = await mkdtemp3(join33(o.parent, ".trusted-git-"));
+    await mkdir2(join33(home2, "none"));
+    return { gitDir: join33(home2, "none"), workTree: realpathSync8(o.workspace), home: home2, startCommit: null };
   }
   const at = { ...inCheckout, cwd: workTree };
   const head = await optional3(() => git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], at));
@@ -50091,8 +51861,8 @@ async function makeTrustedGitDir(o) {
     await gitPath("info/exclude")
   ];
   const originUrl = usableOrigin(await optional3(() => git(["config", "--get", "remote.origin.url"], at)));
-  const home = await mkdtemp3(join30(o.parent, ".trusted-git-"));
-  const gitDir = join30(home, "git");
+  const home = await mkdtemp3(join33(o.parent, ".trusted-git-"));
+  const gitDir = join33(home, "git");
   const dir = { gitDir, workTree, home, startCommit: head };
   try {
     const here = {
@@ -50106,13 +51876,13 @@ async function makeTrustedGitDir(o) {
       ["init", "--quiet", "--bare", "--template=", `--object-format=${sha256 ? "sha256" : "sha1"}`, gitDir],
       here
     );
-    await writeFile2(join30(gitDir, "config"), trustedConfig({ sha256, originUrl }));
+    await writeFile2(join33(gitDir, "config"), trustedConfig({ sha256, originUrl }));
     if (head === null || objects === null) return dir;
     await copyObjects({ objects, shallow, into: gitDir, workTree });
     await copyExclude(exclude, gitDir);
     const inTrusted = [`--git-dir=${gitDir}`, `--work-tree=${workTree}`];
     await git([...inTrusted, "update-ref", "--no-deref", "HEAD", head], here);
-    const index = join30(gitDir, "index");
+    const index = join33(gitDir, "index");
     let seeded = false;
     if (indexPath !== null && isAbsolute10(indexPath)) {
       try {
@@ -50147,6 +51917,9 @@ async function makeTrustedGitDir(o) {
     return dir;
   } catch (error63) {
     await rm4(home, { recursive: true, force: true });
+    if (error63 instanceof GitError) throw new TrustedGitDirError(o.parent, error63.message);
+    const code = error63.code;
+    if (typeof code === "string") throw new TrustedGitDirError(o.parent, error63.message);
     throw error63;
   }
 }
@@ -50162,7 +51935,7 @@ async function withPrCodeIsolation(o, refuse2, body) {
     workspace: o.workspace,
     privateDirs: [o.runsDir],
     env: o.env,
-    runHomeParent: join31(o.temp, "evidence-gate"),
+    runHomeParent: join34(o.temp, "evidence-gate"),
     sharedCaches: o.sharedCaches
   });
   if (isolation.kind === "off" && isolation.required)
@@ -50181,11 +51954,24 @@ async function withPrCodeIsolation(o, refuse2, body) {
     baseEnv: o.env,
     knownSecrets: o.knownSecrets
   });
+  const guard2 = isolation.kind === "on" ? guardCheckoutGit(
+    isolation.identity,
+    resolve13(o.workspace),
+    mkdtempSync5(join34(o.runsDir, ".checkout-git-"))
+  ) : null;
+  if (guard2 !== null && typeof guard2 !== "string") runner2.saveState(SAVED_STATE.checkoutGit, guard2.snapshot);
   try {
+    if (typeof guard2 === "string")
+      throw new Error(`evidence-gate: ${guard2}; nothing of the pull request's code was run.`);
     await scope.run(() => withTrustedGit(trusted, () => body(isolation.note)));
   } finally {
     await removeTrustedGitDir(trusted);
     const identity = scope.identity;
+    const unscheduled = identity !== null ? removeScheduledJobs(identity, identity.user) : null;
+    if (unscheduled !== null && unscheduled.removed.length > 0)
+      runner2.warning(
+        `evidence-gate: the pull request's code had scheduled jobs as ${identity?.user}, removed: ${unscheduled.removed.join(", ")}.`
+      );
     const killed = scope.leftBehind + (identity !== null ? killUserProcesses(identity) : 0);
     if (killed > 0) {
       runner2.warning(
@@ -50194,21 +51980,33 @@ async function withPrCodeIsolation(o, refuse2, body) {
     }
     const removed = isolation.kind === "on" ? removeRunHome(isolation.identity, isolation.runHome.root) : null;
     if (removed === null && isolation.kind === "on") runner2.saveState(SAVED_STATE.prUserHome, "");
+    const handedBack = [o.workspace, join34(o.temp, "evidence-gate")];
     const problems = identity !== null ? [
       ...removed !== null ? [removed] : [],
       ...scope.handBackProblems,
-      ...handBackFiles(identity, [o.workspace, join31(o.temp, "evidence-gate")])
+      ...handBackFiles(identity, handedBack),
+      ...unscheduled?.problems ?? [],
+      // Last: what it left in /tmp, /var/tmp and /dev/shm (its files in the folders above are handed back).
+      ...sweepSharedTemp(identity, { keep: [...handedBack, o.temp] })
     ] : [];
+    if (guard2 !== null && typeof guard2 !== "string") {
+      const put = restoreCheckoutGit(guard2);
+      problems.push(...put.problems);
+      if (put.restored.length > 0) runner2.warning(restoredWarning(put.restored));
+    }
     for (const problem of problems)
       runner2.warning(
         `evidence-gate: ${problem}; later steps of the job may not be able to read or delete those files.`
       );
   }
 }
+function restoredWarning(restored) {
+  return `evidence-gate: the pull request's code had changed the checkout's git directories; put back as they were before it ran (nothing it wrote there may run as the runner's user in a later step): ${restored.join(", ")}.`;
+}
 
 // src/proc/git-push.ts
 import { copyFile as copyFile3, mkdtemp as mkdtemp4, rm as rm5, writeFile as writeFile3 } from "node:fs/promises";
-import { join as join32 } from "node:path";
+import { join as join35 } from "node:path";
 var TRACE_VARIABLES = /^GIT_(TRACE|CURL_VERBOSE|REDACT_COOKIES)/i;
 function credentialConfig(credential) {
   const key = `http.${credential.serverUrl.replace(/\/+$/, "")}/.extraheader`;
@@ -50281,14 +52079,14 @@ async function pushCommit(o) {
     cwd: o.repoDir,
     ...context
   });
-  const objects = join32(commonDir, "objects");
-  const dir = await mkdtemp4(join32(o.tempParent, "evidence-gate-push-"));
+  const objects = join35(commonDir, "objects");
+  const dir = await mkdtemp4(join35(o.tempParent, "evidence-gate-push-"));
   const isolated = { GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", HOME: dir };
   try {
     await git(["init", "--quiet", "--bare", dir], { cwd: dir, ...context, set: isolated });
-    await writeFile3(join32(dir, "objects", "info", "alternates"), `${objects}
+    await writeFile3(join35(dir, "objects", "info", "alternates"), `${objects}
 `);
-    await copyFile3(join32(commonDir, "shallow"), join32(dir, "shallow")).catch(() => void 0);
+    await copyFile3(join35(commonDir, "shallow"), join35(dir, "shallow")).catch(() => void 0);
     await git(["config", "core.hooksPath", "/dev/null"], { cwd: dir, ...context, set: isolated });
     const ref = `refs/heads/${o.branch}`;
     const args = [
@@ -50320,32 +52118,32 @@ async function pushCommit(o) {
 
 // src/run/push-mode.ts
 var short2 = (sha3) => sha3.slice(0, 7);
-async function openPushMode(run) {
-  const { event, inputs } = run;
-  if (!inputs.push) return run;
+async function openPushMode(run2) {
+  const { event, inputs } = run2;
+  if (!inputs.push) return run2;
   if (event.isFork) {
     const note = `push: true does nothing on this pull request: its branch is in another repository (${event.headRepoFullName ?? "a deleted fork"}), and evidence-gate pushes only to branches of ${event.owner}/${event.repo}. The nodes' changes, if any, are in patch.diff in the run-directory artifact.`;
-    run.runner.notice(note);
-    return { ...run, notes: [...run.notes, note] };
+    run2.runner.notice(note);
+    return { ...run2, notes: [...run2.notes, note] };
   }
-  const context = { baseEnv: run.env, knownSecrets: run.secrets };
+  const context = { baseEnv: run2.env, knownSecrets: run2.secrets };
   const credential = {
     serverUrl: event.run.serverUrl,
     token: inputs.pushToken ?? inputs.githubToken
   };
   const url2 = `${event.run.serverUrl}/${event.owner}/${event.repo}.git`;
-  const problem = await checkOutHead(run, { url: url2, credential });
+  const problem = await checkOutHead(run2, { url: url2, credential });
   if (problem !== null) {
-    await endRun(run, {
+    await endRun(run2, {
       kind: "usage-error",
       message: `push: true needs the pull request head ${short2(event.headSha)} checked out, and ${problem}.`
     });
     return null;
   }
-  run.runner.info(`push: the run starts from the pull request head ${event.headSha} (${event.headRef})`);
+  run2.runner.info(`push: the run starts from the pull request head ${event.headSha} (${event.headRef})`);
   const branch = event.headRef;
   const publish = async ({ sha: sha3 }) => {
-    const parent = await firstParent(run, sha3);
+    const parent = await firstParent(run2, sha3);
     if (parent !== event.headSha)
       return {
         kind: "refused",
@@ -50353,8 +52151,8 @@ async function openPushMode(run) {
       };
     const result = await pushCommit({
       ...context,
-      repoDir: run.workspace,
-      tempParent: run.temp,
+      repoDir: run2.workspace,
+      tempParent: run2.temp,
       url: url2,
       credential,
       sha: sha3,
@@ -50363,8 +52161,8 @@ async function openPushMode(run) {
     });
     switch (result.kind) {
       case "pushed":
-        run.runner.setOutput("pushed-sha", sha3);
-        run.runner.info(`push: ${sha3} pushed to ${branch}`);
+        run2.runner.setOutput("pushed-sha", sha3);
+        run2.runner.info(`push: ${sha3} pushed to ${branch}`);
         return {
           kind: "published",
           note: `the nodes' verified changes, pushed to ${branch} by evidence-gate`
@@ -50382,60 +52180,60 @@ async function openPushMode(run) {
   };
   const moveCheckRun = async (pushed) => {
     const { reporter } = checkRunReporter({
-      runner: run.runner,
-      octokit: run.octokit,
+      runner: run2.runner,
+      octokit: run2.octokit,
       owner: event.owner,
       repo: event.repo,
-      secrets: run.secrets,
+      secrets: run2.secrets,
       name: inputs.checkName,
       headSha: pushed.sha,
       detailsUrl: event.run.runUrl
     });
     const ref = await reporter.start(
-      run.runId,
-      `Run \`${run.runId}\` pushed ${short2(pushed.sha)} to \`${branch}\`; its ledger follows here.`,
+      run2.runId,
+      `Run \`${run2.runId}\` pushed ${short2(pushed.sha)} to \`${branch}\`; its ledger follows here.`,
       "evidence-gate: reporting"
     );
     const link = ref.htmlUrl === null ? `check run ${ref.id}` : `[the check run on ${short2(pushed.sha)}](${ref.htmlUrl})`;
-    await run.reporter.end(
+    await run2.reporter.end(
       "neutral",
       `Superseded by ${short2(pushed.sha)}`,
       [
         `## Superseded by ${short2(pushed.sha)}`,
         "",
-        `Run \`${run.runId}\` verified the nodes' changes and pushed them to \`${branch}\` as commit \`${pushed.sha}\` (tree \`${pushed.tree}\`). The verdict is posted on that commit: ${link}.`,
+        `Run \`${run2.runId}\` verified the nodes' changes and pushed them to \`${branch}\` as commit \`${pushed.sha}\` (tree \`${pushed.tree}\`). The verdict is posted on that commit: ${link}.`,
         "",
         `This check run, on ${short2(event.headSha)}, carries no verdict.`,
         ""
       ].join("\n")
     );
-    saveCheckRun(run.runner, ref, run.runId);
-    run.runner.saveState(SAVED_STATE.checkRunCompleted, "false");
+    saveCheckRun(run2.runner, ref, run2.runId);
+    run2.runner.saveState(SAVED_STATE.checkRunCompleted, "false");
     return reporter;
   };
-  return { ...run, push: { branch, publish, moveCheckRun } };
+  return { ...run2, push: { branch, publish, moveCheckRun } };
 }
-async function firstParent(run, sha3) {
+async function firstParent(run2, sha3) {
   try {
     return await git(["rev-parse", "--verify", "--quiet", `${sha3}^1`], {
-      cwd: run.workspace,
-      baseEnv: run.env,
-      knownSecrets: run.secrets
+      cwd: run2.workspace,
+      baseEnv: run2.env,
+      knownSecrets: run2.secrets
     });
   } catch (error63) {
     if (!(error63 instanceof GitError)) throw error63;
     return null;
   }
 }
-async function checkOutHead(run, o) {
-  const { event } = run;
-  const context = { baseEnv: run.env, knownSecrets: run.secrets };
-  const inWorkspace = { cwd: run.workspace, ...context };
+async function checkOutHead(run2, o) {
+  const { event } = run2;
+  const context = { baseEnv: run2.env, knownSecrets: run2.secrets };
+  const inWorkspace = { cwd: run2.workspace, ...context };
   try {
     const head = await git(["rev-parse", "--verify", "HEAD^{commit}"], inWorkspace);
     const headTree = await git(["rev-parse", `${head}^{tree}`], inWorkspace);
-    if (await evidenceTree(run.workspace, context) !== headTree) {
-      return `the checkout ${run.workspace} has uncommitted changes (tracked edits or untracked, not ignored files), which push would commit as the nodes' work: run evidence-gate on a fresh checkout`;
+    if (await evidenceTree(run2.workspace, context) !== headTree) {
+      return `the checkout ${run2.workspace} has uncommitted changes (tracked edits or untracked, not ignored files), which push would commit as the nodes' work: run evidence-gate on a fresh checkout`;
     }
     if (head === event.headSha) return null;
     const shallow = await git(["rev-parse", "--is-shallow-repository"], inWorkspace) === "true";
@@ -50447,10 +52245,10 @@ async function checkOutHead(run, o) {
       present2 = false;
     }
     if (!present2 || shallow) {
-      run.runner.info(`push: fetching ${event.headSha} with full history from ${o.url}`);
+      run2.runner.info(`push: fetching ${event.headSha} with full history from ${o.url}`);
       await fetchCommit({
         ...context,
-        repoDir: run.workspace,
+        repoDir: run2.workspace,
         url: o.url,
         credential: o.credential,
         sha: event.headSha
@@ -50506,9 +52304,9 @@ function autoMode(o) {
 function secretWords(missing) {
   return missing.map((m) => `\`${m}\``).join(" or ");
 }
-async function runVerifyMode(run, reason) {
-  const { event, inputs } = run;
-  const policy = announcePolicy(run);
+async function runVerifyMode(run2, reason) {
+  const { event, inputs } = run2;
+  const policy = announcePolicy(run2);
   const verify = chooseVerifyCommand({
     ...inputs.verifyCmd !== void 0 ? { given: inputs.verifyCmd } : {},
     acceptNoBuildEvidence: false,
@@ -50518,54 +52316,54 @@ async function runVerifyMode(run, reason) {
   const forkWords = event.isDependabot ? "a Dependabot pull request (GitHub gives its workflows Dependabot secrets only)" : event.isFork ? "a fork's pull request (GitHub gives its workflows no repository secrets)" : "this run";
   if (verify.kind === "none") {
     if (reason.kind === "mode") {
-      return endRun(run, {
+      return endRun(run2, {
         kind: "usage-error",
         message: "mode verify needs a verify command: give the input `verify-cmd` (e.g. `npm test`), or `verify-cmd` in the base branch's .github/evidence-gate.yml"
       });
     }
     if (reason.kind === "fork-unapproved") {
-      return endRun(run, {
+      return endRun(run2, {
         kind: "refused",
         reason: "fork-unapproved",
         message: `No model ran: ${reason.why}. No verify command was given either: give \`verify-cmd\` (or verify-cmd in the base branch's .github/evidence-gate.yml) so unapproved fork pull requests get the verify command's verdict.`
       });
     }
-    return endRun(run, {
+    return endRun(run2, {
       kind: "refused",
       reason: "no-credential",
       message: `No model ran: ${secretWords(reason.missing)} is empty for ${forkWords}, and no verify command was given. Give \`verify-cmd\` (or set verify-cmd in the base branch's .github/evidence-gate.yml) so such pull requests get the verify command's verdict, or provide the ${secretWords(reason.missing)} secret.`
     });
   }
-  const notes = [...run.notes];
+  const notes = [...run2.notes];
   if (reason.kind === "no-credential") {
     const command = verify.kind === "chosen" ? verify.command : inputs.verifyCmd ?? policy?.verifyCmd ?? "";
     const notice2 = `No model credential (${secretWords(reason.missing)} is empty for ${forkWords}): this run is verify-only \u2014 the engine runs \`${shownCommand(command)}\` once on the pull request's head, and no model is called.`;
-    run.runner.notice(notice2);
+    run2.runner.notice(notice2);
     notes.push(notice2);
   }
   if (reason.kind === "fork-unapproved") {
     const command = verify.kind === "chosen" ? verify.command : inputs.verifyCmd ?? policy?.verifyCmd ?? "";
     const notice2 = `${reason.why}. This run is verify-only: the engine runs \`${shownCommand(command)}\` once on the pull request's head, and no model is called.`;
-    run.runner.notice(notice2);
+    run2.runner.notice(notice2);
     notes.push(notice2);
   }
   if (verify.kind === "empty") {
-    return endRun(run, { kind: "usage-error", message: `${verify.message} Nothing was run.` }, notes);
+    return endRun(run2, { kind: "usage-error", message: `${verify.message} Nothing was run.` }, notes);
   }
   const result = await startRun(
     {
       mode: { kind: "verify", verify },
-      ...actionRequestBase(run),
+      ...actionRequestBase(run2),
       pr: { headSha: event.headSha, baseRef: event.baseRef },
       ...policy !== void 0 ? { policy } : {}
     },
-    actionPorts(run)
+    actionPorts(run2)
   );
   switch (result.kind) {
     case "usage_error":
-      return endRun(run, { kind: "usage-error", message: result.message }, notes);
+      return endRun(run2, { kind: "usage-error", message: result.message }, notes);
     case "finished":
-      return reportRun(run, result, notes);
+      return reportRun(run2, result, notes);
     default:
       return unreachable(result);
   }
@@ -50591,24 +52389,24 @@ async function runPullRequestModes(opened) {
     (note) => runMode(withNote(note))
   );
 }
-async function runMode(run) {
-  const mode = run.inputs.mode;
-  const missing = mode.kind === "auto" || mode.kind === "run" ? missingModelCredential(run.inputs) : null;
-  if (missing !== null && !run.event.isFork && !run.event.isDependabot) {
-    return endRun(run, { kind: "usage-error", message: missingCredentialMessage(run.inputs.runtime) });
+async function runMode(run2) {
+  const mode = run2.inputs.mode;
+  const missing = mode.kind === "auto" || mode.kind === "run" ? missingModelCredential(run2.inputs) : null;
+  if (missing !== null && !run2.event.isFork && !run2.event.isDependabot) {
+    return endRun(run2, { kind: "usage-error", message: missingCredentialMessage(run2.inputs.runtime) });
   }
-  if (missing !== null) return runVerifyMode(run, { kind: "no-credential", missing });
-  const unapproved = mode.kind === "auto" || mode.kind === "run" ? forkApprovalMissing(run.event) : null;
-  if (unapproved !== null) return runVerifyMode(run, { kind: "fork-unapproved", why: unapproved });
+  if (missing !== null) return runVerifyMode(run2, { kind: "no-credential", missing });
+  const unapproved = mode.kind === "auto" || mode.kind === "run" ? forkApprovalMissing(run2.event) : null;
+  if (unapproved !== null) return runVerifyMode(run2, { kind: "fork-unapproved", why: unapproved });
   switch (mode.kind) {
     case "verify":
-      return runVerifyMode(run, { kind: "mode" });
+      return runVerifyMode(run2, { kind: "mode" });
     case "auto": {
-      const fromComment = commentGoal(run);
-      return fromComment === void 0 ? runAutoMode(run, mode.goal) : runAutoMode({ ...run, notes: [...run.notes, fromComment.note] }, fromComment.goal);
+      const fromComment = commentGoal(run2);
+      return fromComment === void 0 ? runAutoMode(run2, mode.goal) : runAutoMode({ ...run2, notes: [...run2.notes, fromComment.note] }, fromComment.goal);
     }
     case "run":
-      return runGraphMode(run, mode);
+      return runGraphMode(run2, mode);
     case "lint":
     case "resume":
     case "report":
@@ -50617,22 +52415,22 @@ async function runMode(run) {
       return unreachable(mode);
   }
 }
-function commentGoal(run) {
-  const request = run.event.request;
+function commentGoal(run2) {
+  const request = run2.event.request;
   const goal = request?.text.trim();
   if (request === void 0 || goal === void 0 || goal === "") return void 0;
-  const note = `The goal is the text of @${request.author}'s /evidence-gate run comment (a writer's instruction, SPEC \xA79), not the workflow's goal input.`;
-  run.runner.info(note);
+  const note = `The goal is the text of @${request.author}'s /evidence-gate run comment (a writer's instruction: README, Triggers), not the workflow's goal input.`;
+  run2.runner.info(note);
   return { goal, note };
 }
-function runAutoMode(run, goal) {
-  const refuse2 = (message) => endRun(run, { kind: "usage-error", message });
-  return withActionProxy(run, run.inputs.runtime, refuse2, (proxy) => runAutoLeg(run, goal, proxy));
+function runAutoMode(run2, goal) {
+  const refuse2 = (message) => endRun(run2, { kind: "usage-error", message });
+  return withActionProxy(run2, run2.inputs.runtime, refuse2, (proxy) => runAutoLeg(run2, goal, proxy));
 }
-async function runAutoLeg(run, goal, proxy) {
-  const { event, inputs } = run;
-  const policy = announcePolicy(run);
-  const agentConfig = new BaseAgentConfigRun(run);
+async function runAutoLeg(run2, goal, proxy) {
+  const { event, inputs } = run2;
+  const policy = announcePolicy(run2);
+  const agentConfig = new BaseAgentConfigRun(run2);
   const result = await startRun(
     {
       mode: autoMode({
@@ -50649,20 +52447,22 @@ async function runAutoLeg(run, goal, proxy) {
         ...policy !== void 0 ? { policy } : {},
         surface: "action"
       }),
-      ...actionRequestBase(run),
+      ...actionRequestBase(run2),
       ...policy !== void 0 ? { policy } : {},
       pr: { title: event.title, body: event.body, headSha: event.headSha, baseRef: event.baseRef }
     },
-    actionPorts(run, agentConfig.workspace, {}, proxy)
+    actionPorts(run2, agentConfig.workspace, {}, proxy)
   );
-  const notes = [...run.notes, ...agentConfig.notes];
+  const notes = [...run2.notes, ...agentConfig.notes];
   switch (result.kind) {
     case "usage_error":
-      return endRun(run, { kind: "usage-error", message: result.message }, notes);
+      return endRun(run2, { kind: "usage-error", message: result.message }, notes);
+    case "setup_failed":
+      return endRun(run2, { kind: "setup-failed", message: result.message }, notes);
     case "refused":
-      return endRun(run, { kind: "refused", reason: "build-evidence", message: result.message }, notes);
+      return endRun(run2, { kind: "refused", reason: "build-evidence", message: result.message }, notes);
     case "finished":
-      return reportRun(run, result, notes);
+      return reportRun(run2, result, notes);
     default:
       return unreachable(result);
   }
@@ -50894,13 +52694,13 @@ function rewritten(changed, definition) {
 }
 
 // src/github/ledger-artifact.ts
-import { mkdtempSync as mkdtempSync6, readFileSync as readFileSync13, statSync as statSync9 } from "node:fs";
-import { join as join34 } from "node:path";
+import { mkdtempSync as mkdtempSync7, readFileSync as readFileSync14, statSync as statSync10 } from "node:fs";
+import { join as join37 } from "node:path";
 
 // src/github/artifact-zip.ts
 var import_yauzl = __toESM(require_yauzl(), 1);
-import { createWriteStream as createWriteStream2, existsSync as existsSync15, mkdirSync as mkdirSync8, mkdtempSync as mkdtempSync5, renameSync as renameSync3, rmSync as rmSync4 } from "node:fs";
-import { basename as basename6, dirname as dirname10, join as join33, relative as relative14, sep as sep9 } from "node:path";
+import { createWriteStream as createWriteStream2, existsSync as existsSync18, mkdirSync as mkdirSync9, mkdtempSync as mkdtempSync6, renameSync as renameSync4, rmSync as rmSync6 } from "node:fs";
+import { basename as basename8, dirname as dirname12, join as join36, relative as relative15, sep as sep10 } from "node:path";
 import { pipeline } from "node:stream/promises";
 var RUN_ARCHIVE_LIMITS = { maxEntries: 2e4, maxTotalBytes: 256 * 1024 * 1024 };
 var UnsafeArchiveError = class extends Error {
@@ -50930,15 +52730,15 @@ function archiveEntryProblem(entry) {
   return null;
 }
 async function extractArtifactZip(zip, target, limits = RUN_ARCHIVE_LIMITS) {
-  if (existsSync15(target)) throw new Error(`Internal error: ${target} exists already`);
-  mkdirSync8(dirname10(target), { recursive: true });
-  const staging = mkdtempSync5(join33(dirname10(target), `.${basename6(target)}.extract-`));
+  if (existsSync18(target)) throw new Error(`Internal error: ${target} exists already`);
+  mkdirSync9(dirname12(target), { recursive: true });
+  const staging = mkdtempSync6(join36(dirname12(target), `.${basename8(target)}.extract-`));
   try {
     const counted2 = await extractInto(zip, staging, limits);
-    renameSync3(staging, target);
+    renameSync4(staging, target);
     return counted2;
   } catch (error63) {
-    rmSync4(staging, { recursive: true, force: true });
+    rmSync6(staging, { recursive: true, force: true });
     if (error63 instanceof UnsafeArchiveError) throw error63;
     throw new UnsafeArchiveError(
       `the archive could not be extracted: ${error63 instanceof Error ? error63.message : String(error63)}`
@@ -50965,16 +52765,16 @@ async function extractInto(zip, root, limits) {
       zipfile.close();
       throw new UnsafeArchiveError(`entry ${JSON.stringify(entry.fileName)} is refused: ${problem}`);
     }
-    const path2 = join33(root, ...entry.fileName.split("/").filter((s) => s !== ""));
-    const inside2 = relative14(root, path2);
-    if (inside2 === "" || inside2.startsWith(`..${sep9}`) || inside2 === "..") {
+    const path2 = join36(root, ...entry.fileName.split("/").filter((s) => s !== ""));
+    const inside2 = relative15(root, path2);
+    if (inside2 === "" || inside2.startsWith(`..${sep10}`) || inside2 === "..") {
       zipfile.close();
       throw new UnsafeArchiveError(
         `entry ${JSON.stringify(entry.fileName)} is refused: it leaves the folder`
       );
     }
     if (entry.fileName.endsWith("/")) {
-      mkdirSync8(path2, { recursive: true });
+      mkdirSync9(path2, { recursive: true });
       continue;
     }
     bytes += entry.uncompressedSize;
@@ -50990,7 +52790,7 @@ async function extractInto(zip, root, limits) {
   return { files, bytes };
 }
 async function writeEntry(zipfile, entry, path2) {
-  mkdirSync8(dirname10(path2), { recursive: true });
+  mkdirSync9(dirname12(path2), { recursive: true });
   const stream = await zipfile.openReadStreamPromise(entry);
   await pipeline(stream, createWriteStream2(path2, { flags: "wx", mode: 420 }));
 }
@@ -51025,23 +52825,24 @@ async function findRunArtifact(octokit, target) {
     );
   }
   return newestUsableArtifact(listed2, target.name, (a) => {
-    const run = a.workflow_run;
-    if (run === null || run === void 0 || run.repository_id === void 0) {
+    const run2 = a.workflow_run;
+    if (run2 === null || run2 === void 0 || run2.repository_id === void 0) {
       return `artifact ${a.id} names no workflow run of this repository`;
     }
-    if (run.head_repository_id !== run.repository_id) {
-      return `artifact ${a.id} was uploaded by a workflow run of a fork (workflow run ${run.id})`;
+    const head = run2.head_repository_id === void 0 ? null : { id: run2.head_repository_id };
+    if (isForkHead(head, { id: run2.repository_id })) {
+      return `artifact ${a.id} was uploaded by a workflow run of a fork (workflow run ${run2.id})`;
     }
     return null;
   });
 }
-function newestUsableArtifact(listed2, name, unusable2, fallbackRunId = null) {
+function newestUsableArtifact(listed2, name, unusable, fallbackRunId = null) {
   const skipped = [];
   const usable = listed2.filter((a) => {
     if (a.name !== name) return false;
-    const why = a.expired ? `artifact ${a.id} has expired` : unusable2(a);
-    if (why !== null) skipped.push(why);
-    return why === null;
+    const why2 = a.expired ? `artifact ${a.id} has expired` : unusable(a);
+    if (why2 !== null) skipped.push(why2);
+    return why2 === null;
   });
   const newest = usable.sort(
     (a, b) => (Date.parse(b.created_at ?? "") || 0) - (Date.parse(a.created_at ?? "") || 0) || b.id - a.id
@@ -51123,13 +52924,13 @@ async function downloadRunArtifact(options3) {
 }
 async function readAtMost(body, max, what, kind) {
   const chunks = [];
-  let total = 0;
+  let total2 = 0;
   const reader = body.getReader();
   for (; ; ) {
     const { done, value } = await reader.read();
     if (done) break;
-    total += value.byteLength;
-    if (total > max) {
+    total2 += value.byteLength;
+    if (total2 > max) {
       await reader.cancel();
       throw new RunArtifactError(`${what} is over ${max} bytes; ${kind} may be at most ${max} bytes`, null);
     }
@@ -51196,24 +52997,24 @@ async function readLedgerArtifact(o) {
     }
     throw error63;
   }
-  const folder = join34(mkdtempSync6(join34(o.tempDir, "evidence-gate-ledger-")), "artifact");
+  const folder = join37(mkdtempSync7(join37(o.tempDir, "evidence-gate-ledger-")), "artifact");
   try {
     await extractArtifactZip(zip, folder, o.limits ?? LEDGER_ARCHIVE_LIMITS);
   } catch (error63) {
     if (!(error63 instanceof UnsafeArchiveError)) throw error63;
     return { kind: "refused", reason: `${what} was refused: ${error63.message}`, issues: [] };
   }
-  const path2 = join34(folder, LEDGER_FILE);
+  const path2 = join37(folder, LEDGER_FILE);
   let stat3;
   try {
-    stat3 = statSync9(path2);
+    stat3 = statSync10(path2);
   } catch {
     return { kind: "refused", reason: `${what} holds no ${LEDGER_FILE} at its root`, issues: [] };
   }
   if (!stat3.isFile()) {
     return { kind: "refused", reason: `${what}: ${LEDGER_FILE} is not a file`, issues: [] };
   }
-  const parsed = parseLedgerJson(readFileSync13(path2, "utf8"));
+  const parsed = parseLedgerJson(readFileSync14(path2, "utf8"));
   if (!parsed.ok) {
     return {
       kind: "refused",
@@ -51224,10 +53025,10 @@ async function readLedgerArtifact(o) {
   return { kind: "ledger", ledger: parsed.ledger, path: path2, digests: digestsBeside(folder, parsed.ledger.runId) };
 }
 function digestsBeside(folder, runId) {
-  const path2 = join34(folder, RUN_STATE_DIGEST_FILE);
+  const path2 = join37(folder, RUN_STATE_DIGEST_FILE);
   try {
-    if (!statSync9(path2).isFile()) return null;
-    return parseRunStateDigestFile(readFileSync13(path2, "utf8"), runId);
+    if (!statSync10(path2).isFile()) return null;
+    return parseRunStateDigestFile(readFileSync14(path2, "utf8"), runId);
   } catch {
     return null;
   }
@@ -51335,11 +53136,11 @@ function ledgerProblem(ledger, upstream) {
 }
 var PROVENANCE_HEADING = "### Reported from the pull request's workflow run";
 function ledgerProvenanceMarkdown(upstream, o) {
-  const run = upstream.htmlUrl !== null && /^https:\/\/\S+$/.test(upstream.htmlUrl) ? `[workflow run ${upstream.runId}](${upstream.htmlUrl.replace(/[()<>]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)})` : `workflow run ${upstream.runId}`;
+  const run2 = upstream.htmlUrl !== null && /^https:\/\/\S+$/.test(upstream.htmlUrl) ? `[workflow run ${upstream.runId}](${upstream.htmlUrl.replace(/[()<>]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)})` : `workflow run ${upstream.runId}`;
   const from = upstream.fromFork ? `the fork ${codeSpan(upstream.headRepository ?? "(deleted)", { inTable: false })}` : "this repository";
   const branch = upstream.headBranch === null ? "" : `, branch ${codeSpan(upstream.headBranch, { inTable: false })}`;
   const prs = upstream.pullRequests.length === 0 ? "" : ` (pull request ${upstream.pullRequests.map((n) => `#${n}`).join(", ")})`;
-  return `${run}${upstream.workflowName ? ` of ${escapeInline(upstream.workflowName)}` : ""}, ended ${escapeInline(upstream.conclusion ?? "without a conclusion")}, on ${codeSpan(upstream.headSha, { inTable: false })} from ${from}${branch}${prs}${o.dependabot ? ", triggered by Dependabot" : ""}.`;
+  return `${run2}${upstream.workflowName ? ` of ${escapeInline(upstream.workflowName)}` : ""}, ended ${escapeInline(upstream.conclusion ?? "without a conclusion")}, on ${codeSpan(upstream.headSha, { inTable: false })} from ${from}${branch}${prs}${o.dependabot ? ", triggered by Dependabot" : ""}.`;
 }
 function reportedLedgerAppendix(o) {
   return `${PROVENANCE_HEADING}
@@ -51357,7 +53158,7 @@ ${fencedBlock(f.issues.slice(0, 50).join("\n"))}${f.issues.length > 50 ? `
 
 \u2026 and ${f.issues.length - 50} more` : ""}`;
   const title = `evidence-gate: ${f.title}`;
-  const summary = `## \u274C ${escapeInline(title)}
+  const summary2 = `## \u274C ${escapeInline(title)}
 
 ${escapeInline(f.reason)}${issues}
 
@@ -51367,13 +53168,13 @@ ${PROVENANCE_HEADING}
 
 ${f.provenance}
 `;
-  return { title, summary };
+  return { title, summary: summary2 };
 }
 
 // src/github/run-verdict.ts
 function provenanceRefusal(found, o) {
   if (found.kind === "base") return null;
-  const run = `workflow run ${o.upstream.runId}`;
+  const run2 = `workflow run ${o.upstream.runId}`;
   const tail = `
 
 ${PROVENANCE_HEADING}
@@ -51382,7 +53183,7 @@ ${o.provenance}
 `;
   if (found.kind === "unknown") {
     const denied = found.apiStatus === 401 || found.apiStatus === 403 || found.apiStatus === 404;
-    const title2 = `evidence-gate: could not tell whether the pull request rewrote the workflow of ${run}`;
+    const title2 = `evidence-gate: could not tell whether the pull request rewrote the workflow of ${run2}`;
     const fix = denied ? `The token was refused: it needs ${o.permissions}.` : "A writer reviews the pull request, and re-runs its workflow once it can be told (its head is the run's, it lists fewer than 3000 files).";
     return {
       conclusion: denied ? "failure" : "action_required",
@@ -51404,11 +53205,11 @@ A ledger is posted as a verdict only from a run whose workflow definition is the
     conclusion: "action_required",
     outcome: "refused",
     title,
-    reason: `${pr} changes ${names}, part of what ${run} ran: its ledger is not posted as a verdict. A writer reviews the change; to get a verdict, land it on the base branch in a pull request of its own (or take it out of this one), then re-run this pull request's workflow.`,
+    reason: `${pr} changes ${names}, part of what ${run2} ran: its ledger is not posted as a verdict. A writer reviews the change; to get a verdict, land it on the base branch in a pull request of its own (or take it out of this one), then re-run this pull request's workflow.`,
     summary: [
       `## \u26A0\uFE0F ${escapeInline(title)}`,
       "",
-      `${escapeInline(run)} ran the workflow as ${escapeInline(pr)} has it, and ${escapeInline(pr)} changes:`,
+      `${escapeInline(run2)} ran the workflow as ${escapeInline(pr)} has it, and ${escapeInline(pr)} changes:`,
       "",
       list,
       "",
@@ -51486,27 +53287,27 @@ function parseWorkflowRunEvent(payload) {
       )
     );
   }
-  const run = parsed.data.workflow_run;
-  const headSha = run.head_sha.toLowerCase();
-  const head = run.head_repository ?? null;
+  const run2 = parsed.data.workflow_run;
+  const headSha = run2.head_sha.toLowerCase();
+  const head = run2.head_repository ?? null;
   return {
     action: parsed.data.action,
-    runId: run.id,
-    runAttempt: run.run_attempt ?? null,
-    event: run.event,
-    conclusion: run.conclusion,
+    runId: run2.id,
+    runAttempt: run2.run_attempt ?? null,
+    event: run2.event,
+    conclusion: run2.conclusion,
     headSha,
-    headBranch: run.head_branch,
+    headBranch: run2.head_branch,
     headRepository: head?.full_name ?? null,
-    repository: run.repository.full_name,
-    fromFork: head === null || head.id !== run.repository.id,
-    pullRequests: (run.pull_requests ?? []).filter((pr) => pr.head.sha.toLowerCase() === headSha).map((pr) => pr.number),
-    actor: run.actor?.login ?? null,
-    triggeringActor: run.triggering_actor?.login ?? null,
-    htmlUrl: run.html_url ?? null,
-    workflowName: run.name ?? null,
-    workflowPath: run.path ?? null,
-    displayTitle: run.display_title ?? null
+    repository: run2.repository.full_name,
+    fromFork: isForkHead(head, run2.repository),
+    pullRequests: (run2.pull_requests ?? []).filter((pr) => pr.head.sha.toLowerCase() === headSha).map((pr) => pr.number),
+    actor: run2.actor?.login ?? null,
+    triggeringActor: run2.triggering_actor?.login ?? null,
+    htmlUrl: run2.html_url ?? null,
+    workflowName: run2.name ?? null,
+    workflowPath: run2.path ?? null,
+    displayTitle: run2.display_title ?? null
   };
 }
 
@@ -51639,14 +53440,14 @@ ${appendix}
 async function vet(found, o) {
   const { upstream, provenance } = o;
   if (found.kind !== "ledger") {
-    const { title: title2, summary: summary2 } = refusedLedgerOutput({ ...found, provenance });
+    const { title: title2, summary: summary3 } = refusedLedgerOutput({ ...found, provenance });
     return {
       kind: "refused",
       refusal: {
         externalId: found.refusedRunId ?? `workflow-run-${upstream.runId}`,
         conclusion: "failure",
         title: title2,
-        summary: summary2,
+        summary: summary3,
         message: `${found.title}: ${found.reason}`,
         outcome: found.outcome
       }
@@ -51659,20 +53460,20 @@ async function vet(found, o) {
     permissions: REPORT_PERMISSIONS
   });
   if (refusal === null) return { kind: "post", found };
-  const { conclusion: conclusion2, title, summary, reason, outcome } = refusal;
+  const { conclusion: conclusion2, title, summary: summary2, reason, outcome } = refusal;
   return {
     kind: "refused",
-    refusal: { externalId: found.ledger.runId, conclusion: conclusion2, title, summary, message: reason, outcome }
+    refusal: { externalId: found.ledger.runId, conclusion: conclusion2, title, summary: summary2, message: reason, outcome }
   };
 }
 var REPORT_PERMISSIONS = "`pull-requests: read` (the pull request's changed files) and `contents: read` (the base's workflow file) in the report job's `permissions`";
 async function postRefusal(runner2, reporter, env, f) {
-  const { title, summary } = f;
-  await writeJobSummary(summary, { env });
+  const { title, summary: summary2 } = f;
+  await writeJobSummary(summary2, { env });
   runner2.setOutput("conclusion", f.conclusion);
-  const ref = await reporter.start(f.externalId, summary, title);
+  const ref = await reporter.start(f.externalId, summary2, title);
   saveCheckRun(runner2, ref, f.externalId);
-  const done = await reporter.end(f.conclusion, title, summary);
+  const done = await reporter.end(f.conclusion, title, summary2);
   finishStep(
     runner2,
     { outcome: f.outcome, conclusion: f.conclusion, checkRunId: done.id, checkRunUrl: done.htmlUrl },
@@ -51688,8 +53489,8 @@ ${escapeInline(message)}
 }
 
 // src/run/resume-mode.ts
-import { existsSync as existsSync16, rmSync as rmSync5 } from "node:fs";
-import { join as join35 } from "node:path";
+import { existsSync as existsSync19, rmSync as rmSync7 } from "node:fs";
+import { join as join38 } from "node:path";
 var SHA = /^[0-9a-f]{40}$/i;
 var failed2 = (end) => ({ kind: "not-resumed", ...end });
 async function fetchRunDirectory(o, where) {
@@ -51728,7 +53529,7 @@ async function fetchRunDirectory(o, where) {
   runner2.info(
     `run ${mode.runId}: artifact ${name} (id ${artifact.id}, ${artifact.sizeInBytes} bytes) of workflow run ${artifact.workflowRunId ?? "?"} on ${headSha.slice(0, 7)}`
   );
-  const runDir = join35(where.runsDir, mode.runId);
+  const runDir = join38(where.runsDir, mode.runId);
   try {
     const zip = await downloadRunArtifact({
       octokit,
@@ -51737,10 +53538,10 @@ async function fetchRunDirectory(o, where) {
       artifact,
       ...o.signal ? { signal: o.signal } : {}
     });
-    if (existsSync16(runDir)) rmSync5(runDir, { recursive: true, force: true });
+    if (existsSync19(runDir)) rmSync7(runDir, { recursive: true, force: true });
     const extracted = await extractArtifactZip(zip, runDir);
     runner2.info(`run ${mode.runId}: ${extracted.files} files extracted into ${runDir}`);
-    rmSync5(join35(runDir, "run.lock"), { force: true });
+    rmSync7(join38(runDir, "run.lock"), { force: true });
   } catch (error63) {
     if (!(error63 instanceof RunArtifactError) && !(error63 instanceof UnsafeArchiveError)) throw error63;
     return failed2({
@@ -51765,7 +53566,7 @@ async function vouchedFor(client, o) {
     posted = await client.findCarrying({
       name: o.checkName,
       headSha: o.headSha,
-      carries: (run) => readRunStateDigests(run.summary, o.runId) !== null
+      carries: (run2) => readRunStateDigests(run2.summary, o.runId) !== null
     });
   } catch (error63) {
     return failed2({
@@ -51829,9 +53630,9 @@ async function runResumeMode(o) {
   const toBot = inputs.reportTo === "bot" ? botReportsNote(inputs.checkName) : void 0;
   const takeOverCheckRun = async () => {
     if (toBot !== void 0) return;
-    const summary = `Run \`${mode.runId}\` resumes: ${describeMode(mode)} (${decider === actor ? "" : `decided by ${decider}, `}dispatched by ${actor}).`;
+    const summary2 = `Run \`${mode.runId}\` resumes: ${describeMode(mode)} (${decider === actor ? "" : `decided by ${decider}, `}dispatched by ${actor}).`;
     const existing = await client.findLatest({ name: inputs.checkName, headSha });
-    const ref = existing !== void 0 && existing.externalId === mode.runId ? await reporter.restart(existing.id, { externalId: mode.runId, summary }) : await reporter.start(mode.runId, summary, "evidence-gate: resuming");
+    const ref = existing !== void 0 && existing.externalId === mode.runId ? await reporter.restart(existing.id, { externalId: mode.runId, summary: summary2 }) : await reporter.start(mode.runId, summary2, "evidence-gate: resuming");
     saveCheckRun(runner2, ref, mode.runId);
   };
   runner2.setOutput("run-id", mode.runId);
@@ -51860,7 +53661,7 @@ async function runResumeMode(o) {
     },
     (message) => refuse2(message),
     (note) => {
-      const run = {
+      const run2 = {
         runner: runner2,
         env,
         ...o.signal ? { signal: o.signal } : {},
@@ -51873,16 +53674,16 @@ async function runResumeMode(o) {
         ...toBot !== void 0 ? { noCheckRun: toBot } : {}
       };
       return withActionProxy(
-        run,
+        run2,
         recordedRuntime(fetched.runDir),
         refuse2,
-        (proxy) => resumeLeg(run, { mode, action, headSha, takeOverCheckRun, proxy })
+        (proxy) => resumeLeg(run2, { mode, action, headSha, takeOverCheckRun, proxy })
       );
     }
   );
 }
-async function resumeLeg(run, o) {
-  const { runner: runner2, env, inputs } = run;
+async function resumeLeg(run2, o) {
+  const { runner: runner2, env, inputs } = run2;
   const { mode } = o;
   const result = await startRun(
     {
@@ -51892,12 +53693,12 @@ async function resumeLeg(run, o) {
         action: o.action,
         headSha: o.headSha,
         // The run may have started on another runner: the state's repository path is this checkout now.
-        repoDirOverride: run.workspace,
+        repoDirOverride: run2.workspace,
         ...inputs.concurrency !== void 0 ? { concurrency: inputs.concurrency } : {}
       },
-      ...actionRequestBase(run)
+      ...actionRequestBase(run2)
     },
-    actionPorts(run, {}, { onRunStarted: o.takeOverCheckRun }, o.proxy)
+    actionPorts(run2, {}, { onRunStarted: o.takeOverCheckRun }, o.proxy)
   );
   switch (result.kind) {
     case "usage_error":
@@ -51906,6 +53707,12 @@ async function resumeLeg(run, o) {
         title: `run ${mode.runId} was not resumed`,
         message: /nothing (ran|was run)/i.test(result.message) ? result.message : `${result.message} Nothing ran.`
       });
+    case "setup_failed":
+      return failWithoutCheckRun(runner2, env, {
+        outcome: "failed",
+        title: `run ${mode.runId} was not resumed: the model CLI could not be installed`,
+        message: `${result.message} Nothing ran; run the workflow again once the npm registry is reachable.`
+      });
     case "nothing_to_retry":
       return failWithoutCheckRun(runner2, env, {
         outcome: "usage-error",
@@ -51913,7 +53720,7 @@ async function resumeLeg(run, o) {
         message: `${result.message}. Its check run keeps its verdict; nothing ran.`
       });
     case "finished":
-      return reportRun(run, result);
+      return reportRun(run2, result);
     default:
       return unreachable(result);
   }
@@ -51935,6 +53742,7 @@ function trustEngineExecutables(env, runner2) {
     (root) => root !== void 0 && root.trim() !== ""
   );
   const trusted = configureTrustedTools({ pathEnv: env.PATH, untrustedRoots: roots });
+  guardCheckoutConfiguration();
   const found = Object.entries(trusted.tools).map(
     ([name, tool]) => tool.kind === "found" ? `${name} ${tool.path}` : `${name} (none trusted)`
   );
@@ -51944,6 +53752,9 @@ function trustEngineExecutables(env, runner2) {
       `evidence-gate: passed over ${skipped} \u2014 a folder on PATH the pull request can write, or not owned by root or this user; the engine never runs it (the verify command still sees the job's PATH).`
     );
   return trusted;
+}
+function noTrustedGit(error63) {
+  return error63 instanceof UntrustedToolError && error63.tool === "git" || error63 instanceof TrustedGitDirError;
 }
 
 // src/run/max-cycles.ts
@@ -52030,6 +53841,15 @@ function readVerifyEnv(text2, o, errors) {
   const names = (text2 ?? "").split(o.separators).map((s) => s.trim()).filter((s) => s !== "");
   errors.push(...verifyEnvProblems(names, o.label));
   return names;
+}
+function readVerifyRepeat(text2, label, errors) {
+  if (text2 === void 0 || text2.trim() === "") return void 0;
+  const n = /^\d+$/.test(text2.trim()) ? Number(text2.trim()) : Number.NaN;
+  if (Number.isInteger(n) && n >= 1 && n <= MAX_VERIFY_REPEAT) return n;
+  errors.push(
+    `${label} ${JSON.stringify(text2)}: give a whole number from 1 to ${MAX_VERIFY_REPEAT} (how many times each verify command runs on the same tree)`
+  );
+  return void 0;
 }
 
 // src/graph/graph-path.ts
@@ -52232,11 +54052,11 @@ function readReport(errors, given) {
   return { kind: "report" };
 }
 function strayInputs(env, mode, errors) {
-  const refuse2 = (names, why) => {
+  const refuse2 = (names, why2) => {
     const given = names.filter(
       (n) => n === "accept-no-build-evidence" || n === "accept-loaded-user-config" || n === "push" ? bool2(env, n, []) : raw(env, n) !== void 0
     );
-    for (const name of given) errors.push(`input \`${name}\` does not apply to mode ${mode.kind}: ${why}`);
+    for (const name of given) errors.push(`input \`${name}\` does not apply to mode ${mode.kind}: ${why2}`);
   };
   switch (mode.kind) {
     case "auto":
@@ -52244,7 +54064,7 @@ function strayInputs(env, mode, errors) {
     case "run":
       refuse2(
         ["verify-cmd", "accept-no-build-evidence"],
-        "a hand-written graph declares its own success_check.verify on each node (SPEC \xA75); drop it"
+        "a hand-written graph declares its own success_check.verify on each node (README: A hand-written graph); drop it"
       );
       refuse2(
         ["accept-loaded-user-config"],
@@ -52252,7 +54072,7 @@ function strayInputs(env, mode, errors) {
       );
       refuse2(
         ["repair-attempts", "max-cycles", "max-cost-usd"],
-        "a hand-written graph declares completion (with its own max_attempts) on the nodes it gates (SPEC \xA77); drop it"
+        "a hand-written graph declares completion (with its own max_attempts) on the nodes it gates (docs/graph-format.md: completion); drop it"
       );
       return;
     case "verify":
@@ -52449,7 +54269,11 @@ function readActionInputs(env) {
     { label: "input `verify-env`", separators: /[\s,]+/ },
     errors
   );
+  const verifyRepeat = readVerifyRepeat(raw(env, "verify-repeat"), "input `verify-repeat`", errors);
   const reportTo = readReportTo(env, errors);
+  const needsArtifacts = mode?.kind === "resume" || mode?.kind === "report" ? `mode ${mode.kind}` : reportTo === "bot" && mode?.kind !== "lint" ? "report-to: bot" : null;
+  const ghes = needsArtifacts !== null ? artifactModeProblem(env.GITHUB_SERVER_URL, needsArtifacts) : null;
+  if (ghes !== null) errors.push(ghes);
   if (errors.length > 0 || mode === void 0) {
     return { ok: false, errors: errors.length > 0 ? errors : ["Internal error: no mode and no error"] };
   }
@@ -52461,6 +54285,7 @@ function readActionInputs(env) {
       ...opt("verifyCmd", verifyCmd),
       verifyTimeoutMs,
       verifyEnv,
+      ...verifyRepeat !== void 0 ? { verifyRepeat } : {},
       acceptNoBuildEvidence: accept,
       acceptLoadedUserConfig: mode.kind === "auto" && acceptLoaded,
       repairAttempts,
@@ -52494,7 +54319,7 @@ function readActionInputs(env) {
 }
 
 // src/action/lint-mode.ts
-import { resolve as resolve13 } from "node:path";
+import { resolve as resolve14 } from "node:path";
 
 // src/graph/cwd-rules.ts
 import { posix as posix8, win32 } from "node:path";
@@ -52855,7 +54680,7 @@ var coreRunner = {
 // src/action/lint-mode.ts
 async function runLintMode(o) {
   const { env, mode } = o;
-  const workspace = resolve13(env.GITHUB_WORKSPACE ?? process.cwd());
+  const workspace = resolve14(env.GITHUB_WORKSPACE ?? process.cwd());
   const read = await readWorkspaceGraph(workspace, mode.graph);
   if (!read.ok)
     return failWithoutCheckRun(coreRunner, env, {
@@ -52887,7 +54712,7 @@ async function runLintMode(o) {
   const count3 = `${plural2(errors.length, "error", "errors")}, ${plural2(advisories.length, "advisory", "advisories")}`;
   info(`lint ${mode.graph}: ${count3}`);
   const list = (items) => items.map((text2) => `- ${escapeInline(text2)}`);
-  const summary = [
+  const summary2 = [
     `## ${errors.length > 0 ? "\u274C" : "\u2705"} evidence-gate lint: ${escapeInline(mode.graph)}`,
     "",
     `${count3}. Nothing ran and no model was called: lint reads the graph under review from the workspace. (\`mode: run\` reads the graph from the base ref.)`,
@@ -52895,7 +54720,7 @@ async function runLintMode(o) {
     ...advisories.length > 0 ? ["", "### Advisories", "", ...list(advisories.map(formatAdvisory))] : [],
     ""
   ].join("\n");
-  await writeJobSummary(summary, { env });
+  await writeJobSummary(summary2, { env });
   finishStep(
     coreRunner,
     { outcome: errors.length > 0 ? "failed" : "passed", conclusion: "" },
@@ -52903,7 +54728,7 @@ async function runLintMode(o) {
   );
 }
 async function failLintInputs(env, errors) {
-  const summary = [
+  const summary2 = [
     "## \u274C evidence-gate lint: the inputs have problems",
     "",
     `${plural2(errors.length, "problem", "problems")} in the step's inputs; nothing was linted, nothing ran and no model or API was called.`,
@@ -52911,7 +54736,7 @@ async function failLintInputs(env, errors) {
     ...errors.map((text2) => `- ${escapeInline(text2)}`),
     ""
   ].join("\n");
-  await writeJobSummary(summary, { env });
+  await writeJobSummary(summary2, { env });
   setOutput("outcome", "failed");
   setFailed(`evidence-gate: lint: ${errors.join("\n")}`);
 }
@@ -52929,6 +54754,26 @@ async function runAction(env = process.env, signal2) {
   } catch (error63) {
     const message = error63 instanceof Error ? error63.message : String(error63);
     const r = reporter;
+    if (noTrustedGit(error63)) {
+      try {
+        await endEarly(
+          coreRunner,
+          r !== null && r.ref !== null && !r.completed ? r : null,
+          {
+            kind: "usage-error",
+            message
+          },
+          message,
+          env
+        );
+      } catch (writeError) {
+        error(
+          `could not complete the check run after the usage error: ${writeError instanceof Error ? writeError.message : String(writeError)}`
+        );
+        usageFailure(coreRunner, message);
+      }
+      return;
+    }
     if (r !== null && r.ref !== null && !r.completed) {
       try {
         await r.end(

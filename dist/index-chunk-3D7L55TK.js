@@ -14,7 +14,12 @@ var SAVED_STATE = {
    * The separate user's fresh home of this run (`proc/run-home.ts`), until the main step removed it: the post
    * step removes what is still saved here (a cancelled or killed main step). `""` once removed.
    */
-  prUserHome: "pr-user-home"
+  prUserHome: "pr-user-home",
+  /**
+   * The snapshot of the checkout's `.git` taken before PR code ran (`proc/checkout-git.ts`): the post step
+   * puts the checkout's git directories back from it once more, then removes it.
+   */
+  checkoutGit: "checkout-git"
 };
 
 export {

@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
+import {
+  LEDGER_USAGE,
+  parseLedgerFlags,
+  readSavedLedger,
+  renderSavedLedger
+} from "./cli-chunk-U3WJHZJD.js";
+import "./cli-chunk-IHLQZ4RR.js";
+import "./cli-chunk-ETRXYYSC.js";
+import "./cli-chunk-MJLNNY3P.js";
+import "./cli-chunk-D3TVVESH.js";
+import {
+  parseOrExit,
+  refuseUsage,
+  savedRunsDir
+} from "./cli-chunk-BCBVXD6B.js";
+import "./cli-chunk-VQL2HO5C.js";
+import {
+  EXIT
+} from "./cli-chunk-O74QMRSQ.js";
+import "./cli-chunk-KTO3Z2OY.js";
+import "./cli-chunk-Q4DFSTE5.js";
+import "./cli-chunk-VKCPXAXI.js";
+
+// src/cli/ledger-command.ts
+async function runCliLedger(argv, io) {
+  const parsed = parseOrExit(argv, io, "ledger", LEDGER_USAGE, parseLedgerFlags);
+  if ("exit" in parsed) return parsed.exit;
+  const f = parsed.flags;
+  const runsDir = await savedRunsDir(io, f.repo, f.runsDir);
+  const saved = readSavedLedger(runsDir, f.runId);
+  if ("problem" in saved) return refuseUsage(io, "ledger", [saved.problem]);
+  io.out.write(renderSavedLedger(saved, f.format));
+  return EXIT.passed;
+}
+export {
+  runCliLedger
+};
