@@ -18,9 +18,10 @@
  * | `REDELIVER_SINCE` | how far back `--redeliver-failed`, the timer and a self-redelivery look | `1h` |
  * | `RECONCILE_EVERY` | reconcile the App's own `queued` / `in_progress` check runs on this period (`off`: never) | `10m` |
  * | `RECONCILE_AFTER` | a check run is reconciled once it is older than this | `15m` |
- * | `SHUTDOWN_DEADLINE` | on SIGTERM / SIGINT, how long in-flight work may take before the bot exits | `25s` |
+ * | `SHUTDOWN_DEADLINE` | on SIGTERM / SIGINT, how long in-flight work may take before the bot exits (it exits a few seconds later, after asking GitHub to redeliver what was left) | `15s` |
  * | `EVIDENCE_GATE_BACKOFF_SECOND_MS` | tests only: milliseconds per second of retry backoff | `1000` |
  */
+import { createPrivateKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { OctokitTiming } from "../github/octokit.js";
 import { timingFromEnv } from "../github/octokit.js";
@@ -47,7 +48,7 @@ export interface BotConfig {
   readonly reconcileEveryMs: number | null;
   /** A `queued` / `in_progress` check run older than this (ms, by `started_at`) is reconciled (default 15 min). */
   readonly reconcileAfterMs: number;
-  /** On SIGTERM / SIGINT, ms in-flight work may take before the process exits (default 25 s). */
+  /** On SIGTERM / SIGINT, ms in-flight work may take before the process exits (default 15 s: with the redelivery request after it, the process is gone inside 30 s). */
   readonly shutdownDeadlineMs: number;
   readonly timing: OctokitTiming;
 }
@@ -118,6 +119,23 @@ function privateKeyOf(env: Env): string {
     throw new BotConfigError(
       from,
       "is not a PEM private key (expected -----BEGIN RSA PRIVATE KEY----- or -----BEGIN PRIVATE KEY-----)",
+    );
+  }
+  // The PEM frame alone is not a key: parse it, so a body that is no key (or a key GitHub cannot sign with)
+  // stops the bot here, not at its first delivery. GitHub Apps sign their JWTs with RS256: an RSA key.
+  let type: string | undefined;
+  try {
+    type = createPrivateKey(key.trim()).asymmetricKeyType;
+  } catch (error) {
+    throw new BotConfigError(
+      from,
+      `holds no readable private key (${error instanceof Error ? error.message : String(error)}): give the .pem GitHub generated for the App`,
+    );
+  }
+  if (type !== "rsa") {
+    throw new BotConfigError(
+      from,
+      `holds a ${type ?? "non-RSA"} key; a GitHub App's key is RSA (GitHub signs its JWTs RS256): give the .pem GitHub generated for the App`,
     );
   }
   return `${key.trim()}\n`;
@@ -197,7 +215,7 @@ export function readBotConfig(env: Env): BotConfig {
     redeliverSinceMs: span("REDELIVER_SINCE", "1h") ?? 3_600_000,
     reconcileEveryMs: span("RECONCILE_EVERY", "10m", { off: true }),
     reconcileAfterMs: span("RECONCILE_AFTER", "15m") ?? 900_000,
-    shutdownDeadlineMs: span("SHUTDOWN_DEADLINE", "25s") ?? 25_000,
+    shutdownDeadlineMs: span("SHUTDOWN_DEADLINE", "15s") ?? 15_000,
     timing,
   };
 }

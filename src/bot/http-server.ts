@@ -37,11 +37,20 @@ import { MalformedPayloadError } from "./handler.js";
 export const MAX_PAYLOAD_BYTES = 25 * 1024 * 1024;
 /** At most this many bodies are read at once before their signature is checked (503 beyond). */
 export const MAX_UNVERIFIED_BODIES = 8;
+/**
+ * How long one body may take to arrive, in ms, before the request is cut off (408). GitHub sends a payload
+ * in one go and gives up on the whole delivery after 10 s
+ * (https://docs.github.com/webhooks/using-webhooks/best-practices-for-using-webhooks#respond-within-10-seconds),
+ * so a body still trickling in after that is no delivery GitHub waits for: without this bound, eight slow
+ * unsigned bodies would hold every reading slot and shut real deliveries out.
+ */
+export const BODY_READ_TIMEOUT_MS = 10_000;
 
 const WEBHOOK_PATHS = new Set(["/", "/api/github/webhooks"]);
 const SIGNATURE = /^sha256=[0-9a-f]{64}$/i;
 
 class TooLarge extends Error {}
+class TooSlow extends Error {}
 
 function send(
   res: ServerResponse,
@@ -49,7 +58,8 @@ function send(
   body: Record<string, unknown>,
   headers: Record<string, string> = {},
 ): void {
-  if (res.headersSent) return;
+  // A request cut off (a body that took too long) has no socket left to answer on.
+  if (res.headersSent || res.destroyed || res.socket?.destroyed === true) return;
   const text = JSON.stringify(body);
   res.writeHead(status, {
     "content-type": "application/json; charset=utf-8",
@@ -59,14 +69,28 @@ function send(
   res.end(text);
 }
 
-async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+async function readBody(req: IncomingMessage, limit: number, timeoutMs: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw new TooLarge();
-    chunks.push(chunk as Buffer);
+  let late = false;
+  // Past the bound the request stops: the loop below ends, and the slot is free again.
+  const timer = setTimeout(() => {
+    late = true;
+    req.destroy();
+  }, timeoutMs);
+  try {
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > limit) throw new TooLarge();
+      chunks.push(chunk as Buffer);
+    }
+  } catch (error) {
+    if (late) throw new TooSlow();
+    throw error;
+  } finally {
+    clearTimeout(timer);
   }
+  if (late) throw new TooSlow();
   return Buffer.concat(chunks, size);
 }
 
@@ -89,6 +113,8 @@ export interface BotServerOptions {
   readonly work: DeliveryWork;
   /** Called when an accepted delivery's handler failed (not for a malformed payload). */
   readonly onFailed?: (delivery: FailedDelivery) => void;
+  /** Default {@link BODY_READ_TIMEOUT_MS} (tests lower it). */
+  readonly bodyReadTimeoutMs?: number;
   /** Default {@link MAX_PAYLOAD_BYTES} (tests lower it). */
   readonly maxPayloadBytes?: number;
   /** Default {@link MAX_UNVERIFIED_BODIES}. */
@@ -187,8 +213,13 @@ async function handleDelivery(
     let body: Buffer;
     gate.reading += 1;
     try {
-      body = await readBody(req, limit);
+      body = await readBody(req, limit, o.bodyReadTimeoutMs ?? BODY_READ_TIMEOUT_MS);
     } catch (error) {
+      if (error instanceof TooSlow) {
+        const seconds = (o.bodyReadTimeoutMs ?? BODY_READ_TIMEOUT_MS) / 1000;
+        refuse(408, "too-slow", { error: `the body did not arrive within ${seconds} s` });
+        return;
+      }
       if (!(error instanceof TooLarge)) throw error;
       refuse(413, "too-large", { error: `payload over ${limit} bytes` });
       return;

@@ -65,7 +65,7 @@ export interface ReconcileSweep {
   readonly duplicates: number;
   /** Left open: their run still runs, awaits a resume, or none exists. */
   readonly left: number;
-  /** Repositories whose sweep failed (API errors; logged). */
+  /** Repositories whose sweep failed, and check runs that could not be settled (API errors; logged). */
   readonly failed: number;
 }
 
@@ -138,125 +138,136 @@ export async function reconcileOpenCheckRuns(
           .sort((a, b) => a.id - b.id);
         for (const check of stuck) {
           counts.open += 1;
-          const key = parseCheckKey(check.external_id);
-          const ctx: HandlerContext = {
-            config,
-            octokit,
-            // Its completions are marked as a delivery's are (`app-check-runs.ts`).
-            deliveryId: `reconcile-${check.id}`,
-            sleep: (ms) => sleep(Math.round(ms * scale)),
-          };
-          const settle = async (run: WorkflowRunBody): Promise<string> => {
-            const action = run.status === "completed" ? "completed" : "in_progress";
-            const result = await onWorkflowRun(ctx, {
-              action,
-              workflow_run: run,
-              repository: run.repository,
-              installation: { id: installation.id },
-            });
-            return result.outcome;
-          };
-          /** The newest `workflow_dispatch` run of `file` whose `run-name` `names` accepts, if any. */
-          const dispatched = async (file: string, names: (title: string | null) => boolean) => {
-            const { data: listed } = await octokit.rest.actions.listWorkflowRunsForRepo({
-              owner,
-              repo,
-              event: "workflow_dispatch",
-              per_page: 100,
-            });
-            return (listed.workflow_runs as unknown as WorkflowRunBody[])
-              .filter((r) => r.path === `.github/workflows/${file}` && names(r.display_title ?? null))
-              .sort((a, b) => b.id - a.id)[0];
-          };
-          /** The recorded workflow run settled as GitHub shows it now: completed, running, or gone (404). */
-          const fromRecordedRun = async (run: RunAttempt, k: CheckKey): Promise<string> => {
-            let body: WorkflowRunBody | null = null;
-            try {
-              body = (await octokit.rest.actions.getWorkflowRun({ owner, repo, run_id: run.id }))
-                .data as unknown as WorkflowRunBody;
-            } catch (error) {
-              if (statusOf(error) !== 404) throw error;
-            }
-            if (body === null) {
-              await checks.complete(check.id, {
-                conclusion: "failure",
-                key: k,
-                title: `Workflow run ${run.id} is gone`,
-                summary: `This check run waited for [workflow run ${run.id}](${check.details_url ?? ""}) (attempt ${run.attempt}), which GitHub no longer has (deleted, or its repository's history was rewritten). No ledger can be read, so this check is not a verdict: push a commit or re-run the workflow to get one.`,
+          try {
+            const key = parseCheckKey(check.external_id);
+            const ctx: HandlerContext = {
+              config,
+              octokit,
+              // Its completions are marked as a delivery's are (`app-check-runs.ts`).
+              deliveryId: `reconcile-${check.id}`,
+              sleep: (ms) => sleep(Math.round(ms * scale)),
+            };
+            const settle = async (run: WorkflowRunBody): Promise<string> => {
+              const action = run.status === "completed" ? "completed" : "in_progress";
+              const result = await onWorkflowRun(ctx, {
+                action,
+                workflow_run: run,
+                repository: run.repository,
+                installation: { id: installation.id },
               });
-              return "gone";
-            }
-            return body.status === "completed" ? settle(body) : "left:running";
-          };
-          let outcome: string;
-          const kept = live[0];
-          if (key?.resume) {
-            const awaited = key.resume;
-            const resume = await dispatched(config.resumeWorkflowFile, (title) => {
-              const named = resumeNamedBy(title);
-              return named?.runId === awaited && named.headSha === sha;
-            });
-            if (resume !== undefined) {
-              outcome = resume.status === "completed" ? await settle(resume) : "left:resume-running";
-            } else if (key.run === null) {
-              outcome = "left:awaits-resume";
-            } else {
-              // The click's dispatch never produced a run: the leg that paused is the real state.
-              const leg = { ...key, resume: null };
-              await checks.record(check.id, leg);
-              const settled = await fromRecordedRun(key.run, leg);
-              outcome = settled === "gone" ? "gone" : `lost-click:${settled}`;
-            }
-          } else if (
-            kept !== undefined &&
-            kept.id < check.id &&
-            key?.verify !== true &&
-            (!key?.run || compareAttempt(key.run, parseCheckKey(kept.external_id)) !== "newer")
-          ) {
-            // A duplicate whose renaming never happened (its replica died between the create and the
-            // rename, or the rename failed): it records nothing newer than the commit's check run, and no
-            // delivery will ever move it — lookups find the other one.
-            await checks.retire(check.id, kept.id);
-            outcome = "duplicate";
-          } else if (key?.verify === true && key.run === null) {
-            const verify = await dispatched(config.workflowFile, (title) => verifiedBy(title) === sha);
-            if (verify !== undefined) {
-              outcome = verify.status === "completed" ? await settle(verify) : "left:verify-running";
-            } else {
-              await checks.complete(check.id, {
-                conclusion: "failure",
-                key,
-                title: "evidence-gate: Re-verify never ran",
-                summary: `## ❌ Re-verify never ran\n\nA writer's Re-verify queued this check run on \`${sha}\`, but no run of ${escapeInline(config.workflowFile)} named \`evidence-gate verify ${sha}\` exists ${Math.round(config.reconcileAfterMs / 60_000)} minutes later: the dispatch was lost. Nothing was verified, so this check is not a verdict; click Re-verify again.`,
+              return result.outcome;
+            };
+            /** The newest `workflow_dispatch` run of `file` whose `run-name` `names` accepts, if any. */
+            const dispatched = async (file: string, names: (title: string | null) => boolean) => {
+              const { data: listed } = await octokit.rest.actions.listWorkflowRunsForRepo({
+                owner,
+                repo,
+                event: "workflow_dispatch",
+                per_page: 100,
               });
-              outcome = "lost-click:completed:failure";
+              return (listed.workflow_runs as unknown as WorkflowRunBody[])
+                .filter((r) => r.path === `.github/workflows/${file}` && names(r.display_title ?? null))
+                .sort((a, b) => b.id - a.id)[0];
+            };
+            /** The recorded workflow run settled as GitHub shows it now: completed, running, or gone (404). */
+            const fromRecordedRun = async (run: RunAttempt, k: CheckKey): Promise<string> => {
+              let body: WorkflowRunBody | null = null;
+              try {
+                body = (await octokit.rest.actions.getWorkflowRun({ owner, repo, run_id: run.id }))
+                  .data as unknown as WorkflowRunBody;
+              } catch (error) {
+                if (statusOf(error) !== 404) throw error;
+              }
+              if (body === null) {
+                await checks.complete(check.id, {
+                  conclusion: "failure",
+                  key: k,
+                  title: `Workflow run ${run.id} is gone`,
+                  summary: `This check run waited for [workflow run ${run.id}](${check.details_url ?? ""}) (attempt ${run.attempt}), which GitHub no longer has (deleted, or its repository's history was rewritten). No ledger can be read, so this check is not a verdict: push a commit or re-run the workflow to get one.`,
+                });
+                return "gone";
+              }
+              return body.status === "completed" ? settle(body) : "left:running";
+            };
+            let outcome: string;
+            const kept = live[0];
+            if (key?.resume) {
+              const awaited = key.resume;
+              const resume = await dispatched(config.resumeWorkflowFile, (title) => {
+                const named = resumeNamedBy(title);
+                return named?.runId === awaited && named.headSha === sha;
+              });
+              if (resume !== undefined) {
+                outcome = resume.status === "completed" ? await settle(resume) : "left:resume-running";
+              } else if (key.run === null) {
+                outcome = "left:awaits-resume";
+              } else {
+                // The click's dispatch never produced a run: the leg that paused is the real state.
+                const leg = { ...key, resume: null };
+                await checks.record(check.id, leg);
+                const settled = await fromRecordedRun(key.run, leg);
+                outcome = settled === "gone" ? "gone" : `lost-click:${settled}`;
+              }
+            } else if (
+              kept !== undefined &&
+              kept.id < check.id &&
+              key?.verify !== true &&
+              (!key?.run || compareAttempt(key.run, parseCheckKey(kept.external_id)) !== "newer")
+            ) {
+              // A duplicate whose renaming never happened (its replica died between the create and the
+              // rename, or the rename failed): it records nothing newer than the commit's check run, and no
+              // delivery will ever move it — lookups find the other one.
+              await checks.retire(check.id, kept.id);
+              outcome = "duplicate";
+            } else if (key?.verify === true && key.run === null) {
+              const verify = await dispatched(config.workflowFile, (title) => verifiedBy(title) === sha);
+              if (verify !== undefined) {
+                outcome = verify.status === "completed" ? await settle(verify) : "left:verify-running";
+              } else {
+                await checks.complete(check.id, {
+                  conclusion: "failure",
+                  key,
+                  title: "evidence-gate: Re-verify never ran",
+                  summary: `## ❌ Re-verify never ran\n\nA writer's Re-verify queued this check run on \`${sha}\`, but no run of ${escapeInline(config.workflowFile)} named \`evidence-gate verify ${sha}\` exists ${Math.round(config.reconcileAfterMs / 60_000)} minutes later: the dispatch was lost. Nothing was verified, so this check is not a verdict; click Re-verify again.`,
+                });
+                outcome = "lost-click:completed:failure";
+              }
+            } else if (key?.run) {
+              outcome = await fromRecordedRun(key.run, key);
+            } else {
+              const { data: listed } = await octokit.rest.actions.listWorkflowRunsForRepo({
+                owner,
+                repo,
+                head_sha: sha,
+                event: "pull_request",
+                per_page: 100,
+              });
+              const runs = (listed.workflow_runs as unknown as WorkflowRunBody[])
+                .filter((r) => r.path === `.github/workflows/${config.workflowFile}`)
+                .sort((a, b) => b.id - a.id);
+              outcome = runs[0] === undefined ? "left:no-run" : await settle(runs[0]);
             }
-          } else if (key?.run) {
-            outcome = await fromRecordedRun(key.run, key);
-          } else {
-            const { data: listed } = await octokit.rest.actions.listWorkflowRunsForRepo({
-              owner,
-              repo,
-              head_sha: sha,
-              event: "pull_request",
-              per_page: 100,
+            if (outcome === "gone") counts.gone += 1;
+            else if (outcome === "duplicate") counts.duplicates += 1;
+            else if (outcome.startsWith("left:")) counts.left += 1;
+            else counts.settled += 1;
+            log.note("reconcile-check", {
+              repository: `${owner}/${repo}`,
+              checkRun: check.id,
+              headSha: sha,
+              was: check.status,
+              outcome,
             });
-            const runs = (listed.workflow_runs as unknown as WorkflowRunBody[])
-              .filter((r) => r.path === `.github/workflows/${config.workflowFile}`)
-              .sort((a, b) => b.id - a.id);
-            outcome = runs[0] === undefined ? "left:no-run" : await settle(runs[0]);
+          } catch (error) {
+            // One check run that cannot be settled now (an API error on its run) leaves the others to be.
+            counts.failed += 1;
+            log.note("reconcile-check", {
+              repository: `${owner}/${repo}`,
+              checkRun: check.id,
+              headSha: sha,
+              error: error instanceof Error ? error.message : String(error),
+            });
           }
-          if (outcome === "gone") counts.gone += 1;
-          else if (outcome === "duplicate") counts.duplicates += 1;
-          else if (outcome.startsWith("left:")) counts.left += 1;
-          else counts.settled += 1;
-          log.note("reconcile-check", {
-            repository: `${owner}/${repo}`,
-            checkRun: check.id,
-            headSha: sha,
-            was: check.status,
-            outcome,
-          });
         }
       }
     } catch (error) {

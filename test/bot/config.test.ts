@@ -2,6 +2,7 @@
  * The bot's configuration (SPEC §2.3; docs/bot.md): read once at start; a missing or malformed variable
  * stops it with a message naming the variable, and never quoting a secret.
  */
+import { generateKeyPairSync } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -36,7 +37,7 @@ describe("readBotConfig", () => {
       redeliverSinceMs: 3_600_000,
       reconcileEveryMs: 600_000,
       reconcileAfterMs: 900_000,
-      shutdownDeadlineMs: 25_000,
+      shutdownDeadlineMs: 15_000,
     });
   });
 
@@ -69,6 +70,20 @@ describe("readBotConfig", () => {
     ["APP_ID", { APP_ID: "12ab" }, 'APP_ID: "12ab" is not a positive whole number'],
     ["PRIVATE_KEY", { PRIVATE_KEY: undefined }, "neither PRIVATE_KEY nor PRIVATE_KEY_PATH is set"],
     ["PRIVATE_KEY", { PRIVATE_KEY: "hunter2-not-a-key" }, "PRIVATE_KEY: is not a PEM private key"],
+    [
+      "PRIVATE_KEY",
+      { PRIVATE_KEY: "-----BEGIN RSA PRIVATE KEY-----\nZ2FyYmFnZQ==\n-----END RSA PRIVATE KEY-----" },
+      "PRIVATE_KEY: holds no readable private key",
+    ],
+    [
+      "PRIVATE_KEY",
+      {
+        PRIVATE_KEY: generateKeyPairSync("ec", { namedCurve: "P-256" })
+          .privateKey.export({ type: "pkcs8", format: "pem" })
+          .toString(),
+      },
+      "PRIVATE_KEY: holds a ec key; a GitHub App's key is RSA",
+    ],
     ["PRIVATE_KEY_PATH", { PRIVATE_KEY: undefined, PRIVATE_KEY_PATH: "/nonexistent/app.pem" }, "cannot read"],
     ["PRIVATE_KEY", { PRIVATE_KEY_PATH: "/x.pem" }, "both set"],
     ["WEBHOOK_SECRET", { WEBHOOK_SECRET: "" }, "WEBHOOK_SECRET: is not set"],

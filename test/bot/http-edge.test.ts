@@ -5,7 +5,7 @@
  */
 import { request } from "node:http";
 import { describe, expect, it } from "vitest";
-import { MAX_UNVERIFIED_BODIES } from "../../src/bot/http-server.js";
+import { BODY_READ_TIMEOUT_MS, MAX_UNVERIFIED_BODIES } from "../../src/bot/http-server.js";
 import { MAX_DELIVERY_ATTEMPTS } from "../../src/bot/redeliver.js";
 import {
   appKeys,
@@ -203,6 +203,38 @@ describe("the bot's HTTP edge", () => {
     expect(rig.deliveries().map((l) => l.outcome)).toEqual(expect.arrayContaining(["bad-signature", "busy"]));
     expect(rig.github.calls).toEqual([]);
   });
+
+  it("bodies that trickle in are cut off after BODY_READ_TIMEOUT_MS (408): eight slow unsigned bodies do not shut real deliveries out (operator trial)", async () => {
+    const rig = await rigs.start();
+    const { hostname, port } = new URL(rig.bot.url);
+    const slow = Array.from({ length: MAX_UNVERIFIED_BODIES }, () => {
+      const req = request({
+        hostname,
+        port,
+        method: "POST",
+        path: "/",
+        headers: {
+          "content-type": "application/json",
+          "content-length": "100000",
+          "x-github-event": "pull_request",
+          "x-github-delivery": "11111111-2222-3333-4444-555555555555",
+          "x-hub-signature-256": `sha256=${"0".repeat(64)}`,
+        },
+      });
+      const closed = new Promise<void>((resolve) => {
+        req.on("error", () => resolve());
+        req.on("close", () => resolve());
+      });
+      req.write("{");
+      return { req, closed };
+    });
+    // Every slot is taken, and stays taken, until the bound cuts the slow bodies off.
+    await Promise.all(slow.map((s) => s.closed));
+    const real = await rig.deliver("pull_request", pullRequestPayload({ headSha: HEAD }));
+    expect(real.statusCode).toBe(202);
+    expect(rig.deliveries().filter((l) => l.outcome === "too-slow")).toHaveLength(MAX_UNVERIFIED_BODIES);
+    expect(BODY_READ_TIMEOUT_MS).toBeLessThanOrEqual(10_000);
+  }, 60_000);
 
   it("a handler that fails after the answer is logged, and the App itself asks GitHub to redeliver that delivery, which then does the work (issue 23)", async () => {
     const rig = await rigs.start();

@@ -16,6 +16,7 @@ import { createBotLog } from "../../src/bot/delivery-log.js";
 import { REVERIFY_BUTTON } from "../../src/bot/gate-buttons.js";
 import { reconcileOpenCheckRuns } from "../../src/bot/reconcile.js";
 import { startBot } from "../../src/bot/start-bot.js";
+import { SERVER_ERROR_RETRIES } from "../../src/github/octokit.js";
 import type { Ledger } from "../../src/ledger/ledger.js";
 import { SUCCESS_LEDGER } from "../ledger/fixtures.js";
 import {
@@ -74,15 +75,16 @@ async function runCompletedButNotDelivered(
   runId = RUN,
   readable = true,
   ledger: Ledger = SUCCESS_LEDGER,
+  number = 42,
 ) {
   rig.github.state.addPullRequest({
-    number: 42,
+    number,
     headSha,
     baseSha: BASE,
     headRepository: "forker/widgets",
     headRef: "fix-sum",
   });
-  await rig.deliver("pull_request", pullRequestPayload({ headSha, fork: true }));
+  await rig.deliver("pull_request", pullRequestPayload({ headSha, fork: true, number }));
   await rig.deliver("workflow_run", workflowRunPayload({ action: "requested", runId, headSha }));
   uploadLedger(rig.github, { ledger: { ...ledger, headSha }, runId, headSha });
   const completed = workflowRunPayload({ action: "completed", runId, headSha }) as {
@@ -167,6 +169,33 @@ describe("the bot heals itself", () => {
     expect(check.output.title).toBe(`Workflow run ${RUN} is gone`);
     expect(rig.logs.filter((l) => l.kind === "reconcile").at(-1)).toMatchObject({ open: 1, gone: 1 });
     rig.github.assertNoViolations();
+  });
+
+  it("one check run the sweep cannot settle now (its run's API read keeps failing) does not stop it settling the others (operator trial)", async () => {
+    const rig = await rigs.start({ RECONCILE_AFTER: "1s" });
+    const other = "fedcba9876543210fedcba9876543210fedcba98";
+    const checks = [
+      await runCompletedButNotDelivered(rig, HEAD, RUN, false),
+      await runCompletedButNotDelivered(rig, other, RUN + 1, false, SUCCESS_LEDGER, 43),
+    ];
+    await sleep(1_100);
+    // The first run read fails through all its retries; the second is read (and found gone).
+    rig.github.failNext({
+      method: "GET",
+      pathPattern: "/repos/{owner}/{repo}/actions/runs/{run_id}",
+      status: 502,
+      times: SERVER_ERROR_RETRIES + 1,
+    });
+    await rig.bot.reconcile();
+    expect(rig.logs.filter((l) => l.kind === "reconcile").at(-1)).toMatchObject({
+      open: 2,
+      gone: 1,
+      failed: 1,
+    });
+    expect(checks.filter((c) => c.status === "completed")).toHaveLength(1);
+    expect(rig.logs.filter((l) => l.kind === "reconcile-check" && typeof l.error === "string")).toHaveLength(
+      1,
+    );
   });
 
   it("on shutdown the bot stops accepting, waits for in-flight work up to SHUTDOWN_DEADLINE, then abandons it and asks GitHub to redeliver it (issue 23 item 6)", async () => {

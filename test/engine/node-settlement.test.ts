@@ -308,7 +308,7 @@ nodes:
     const settled = await l.settle("fix");
     expect(settled).toMatchObject({ kind: "failed", judged: false });
     expect(rowText(settled.kind === "failed" ? settled.row : null)).toBe(
-      "FAIL nonzero_exit: claude exited 3; attempt 1/2",
+      "FAIL nonzero_exit: claude exited 3; attempt 1/2; not retried: retry.on lists result_mismatch, not nonzero_exit",
     );
   });
 
