@@ -133,7 +133,7 @@ function describeFailure(
 
 /** Where the API root comes from, for answers that say it is wrong. */
 const API_ROOT_HINT =
-  "The API root comes from GITHUB_API_URL (unset, it is https://api.github.com; on GHES https://HOST/api/v3): check it and the network, then run again.";
+  "The API root comes from GITHUB_API_URL (https://api.github.com when it is not set; on GHES https://HOST/api/v3): check it and the network, then run again.";
 
 /**
  * Why a response is not GitHub's API talking (`"an HTML page (text/html)"`), or `null` when it is JSON.
