@@ -28617,7 +28617,7 @@ var init_check_run_error = __esm({
         this.githubMessage = init.githubMessage;
       }
     };
-    API_ROOT_HINT = "The API root comes from GITHUB_API_URL (unset, it is https://api.github.com; on GHES https://HOST/api/v3): check it and the network, then run again.";
+    API_ROOT_HINT = "The API root comes from GITHUB_API_URL (https://api.github.com when it is not set; on GHES https://HOST/api/v3): check it and the network, then run again.";
   }
 });
 

@@ -88,7 +88,7 @@ function describeFailure(what, status, githubMessage, hasResponse, url) {
   }
   return answered;
 }
-var API_ROOT_HINT = "The API root comes from GITHUB_API_URL (unset, it is https://api.github.com; on GHES https://HOST/api/v3): check it and the network, then run again.";
+var API_ROOT_HINT = "The API root comes from GITHUB_API_URL (https://api.github.com when it is not set; on GHES https://HOST/api/v3): check it and the network, then run again.";
 function notGitHubJson(response) {
   const type = response?.headers?.["content-type"];
   const contentType = typeof type === "string" ? type.split(";")[0].trim().toLowerCase() : "";

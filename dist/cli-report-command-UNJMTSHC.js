@@ -12,7 +12,7 @@ import {
   CheckRunWriteError,
   apiUrlFromEnv,
   octokitFromEnv
-} from "./cli-chunk-Y7ILHIJV.js";
+} from "./cli-chunk-E6YL5OLS.js";
 import "./cli-chunk-ETRXYYSC.js";
 import "./cli-chunk-NXCD5NAZ.js";
 import "./cli-chunk-MJLNNY3P.js";

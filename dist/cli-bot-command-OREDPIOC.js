@@ -11,7 +11,7 @@ import {
   ourCheckRun,
   timingFromEnv,
   withAppendix
-} from "./cli-chunk-Y7ILHIJV.js";
+} from "./cli-chunk-E6YL5OLS.js";
 import {
   CHECK_RUN_TEXT_MAX_BYTES,
   codeSpan,
@@ -6819,6 +6819,7 @@ function createBotApp(config, log) {
 }
 
 // src/bot/config.ts
+import { createPrivateKey as createPrivateKey2 } from "node:crypto";
 import { readFileSync as readFileSync2 } from "node:fs";
 var BotConfigError = class extends Error {
   constructor(variable, message2) {
@@ -6875,6 +6876,21 @@ function privateKeyOf(env) {
     throw new BotConfigError(
       from,
       "is not a PEM private key (expected -----BEGIN RSA PRIVATE KEY----- or -----BEGIN PRIVATE KEY-----)"
+    );
+  }
+  let type;
+  try {
+    type = createPrivateKey2(key.trim()).asymmetricKeyType;
+  } catch (error) {
+    throw new BotConfigError(
+      from,
+      `holds no readable private key (${error instanceof Error ? error.message : String(error)}): give the .pem GitHub generated for the App`
+    );
+  }
+  if (type !== "rsa") {
+    throw new BotConfigError(
+      from,
+      `holds a ${type ?? "non-RSA"} key; a GitHub App's key is RSA (GitHub signs its JWTs RS256): give the .pem GitHub generated for the App`
     );
   }
   return `${key.trim()}
@@ -6949,7 +6965,7 @@ function readBotConfig(env) {
     redeliverSinceMs: span("REDELIVER_SINCE", "1h") ?? 36e5,
     reconcileEveryMs: span("RECONCILE_EVERY", "10m", { off: true }),
     reconcileAfterMs: span("RECONCILE_AFTER", "15m") ?? 9e5,
-    shutdownDeadlineMs: span("SHUTDOWN_DEADLINE", "25s") ?? 25e3,
+    shutdownDeadlineMs: span("SHUTDOWN_DEADLINE", "15s") ?? 15e3,
     timing
   };
 }
@@ -7098,12 +7114,15 @@ var DeliveryWork = class {
 import { createServer } from "node:http";
 var MAX_PAYLOAD_BYTES = 25 * 1024 * 1024;
 var MAX_UNVERIFIED_BODIES = 8;
+var BODY_READ_TIMEOUT_MS = 1e4;
 var WEBHOOK_PATHS = /* @__PURE__ */ new Set(["/", "/api/github/webhooks"]);
 var SIGNATURE = /^sha256=[0-9a-f]{64}$/i;
 var TooLarge = class extends Error {
 };
+var TooSlow = class extends Error {
+};
 function send(res, status, body, headers = {}) {
-  if (res.headersSent) return;
+  if (res.headersSent || res.destroyed || res.socket?.destroyed === true) return;
   const text = JSON.stringify(body);
   res.writeHead(status, {
     "content-type": "application/json; charset=utf-8",
@@ -7112,14 +7131,27 @@ function send(res, status, body, headers = {}) {
   });
   res.end(text);
 }
-async function readBody(req, limit) {
+async function readBody(req, limit, timeoutMs) {
   const chunks = [];
   let size = 0;
-  for await (const chunk of req) {
-    size += chunk.length;
-    if (size > limit) throw new TooLarge();
-    chunks.push(chunk);
+  let late = false;
+  const timer = setTimeout(() => {
+    late = true;
+    req.destroy();
+  }, timeoutMs);
+  try {
+    for await (const chunk of req) {
+      size += chunk.length;
+      if (size > limit) throw new TooLarge();
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (late) throw new TooSlow();
+    throw error;
+  } finally {
+    clearTimeout(timer);
   }
+  if (late) throw new TooSlow();
   return Buffer.concat(chunks, size);
 }
 function header(req, name) {
@@ -7194,8 +7226,13 @@ async function handleDelivery(req, res, o, limit, gate) {
     let body;
     gate.reading += 1;
     try {
-      body = await readBody(req, limit);
+      body = await readBody(req, limit, o.bodyReadTimeoutMs ?? BODY_READ_TIMEOUT_MS);
     } catch (error) {
+      if (error instanceof TooSlow) {
+        const seconds = (o.bodyReadTimeoutMs ?? BODY_READ_TIMEOUT_MS) / 1e3;
+        refuse(408, "too-slow", { error: `the body did not arrive within ${seconds} s` });
+        return;
+      }
       if (!(error instanceof TooLarge)) throw error;
       refuse(413, "too-large", { error: `payload over ${limit} bytes` });
       return;
@@ -7309,111 +7346,121 @@ async function reconcileOpenCheckRuns(bot, config, log, now = () => /* @__PURE__
         ).sort((a, b) => a.id - b.id);
         for (const check of stuck) {
           counts.open += 1;
-          const key = parseCheckKey(check.external_id);
-          const ctx = {
-            config,
-            octokit,
-            // Its completions are marked as a delivery's are (`app-check-runs.ts`).
-            deliveryId: `reconcile-${check.id}`,
-            sleep: (ms) => sleep2(Math.round(ms * scale))
-          };
-          const settle = async (run) => {
-            const action = run.status === "completed" ? "completed" : "in_progress";
-            const result = await onWorkflowRun(ctx, {
-              action,
-              workflow_run: run,
-              repository: run.repository,
-              installation: { id: installation.id }
-            });
-            return result.outcome;
-          };
-          const dispatched = async (file, names) => {
-            const { data: listed } = await octokit.rest.actions.listWorkflowRunsForRepo({
-              owner,
-              repo,
-              event: "workflow_dispatch",
-              per_page: 100
-            });
-            return listed.workflow_runs.filter((r) => r.path === `.github/workflows/${file}` && names(r.display_title ?? null)).sort((a, b) => b.id - a.id)[0];
-          };
-          const fromRecordedRun = async (run, k) => {
-            let body = null;
-            try {
-              body = (await octokit.rest.actions.getWorkflowRun({ owner, repo, run_id: run.id })).data;
-            } catch (error) {
-              if (statusOf2(error) !== 404) throw error;
-            }
-            if (body === null) {
-              await checks.complete(check.id, {
-                conclusion: "failure",
-                key: k,
-                title: `Workflow run ${run.id} is gone`,
-                summary: `This check run waited for [workflow run ${run.id}](${check.details_url ?? ""}) (attempt ${run.attempt}), which GitHub no longer has (deleted, or its repository's history was rewritten). No ledger can be read, so this check is not a verdict: push a commit or re-run the workflow to get one.`
+          try {
+            const key = parseCheckKey(check.external_id);
+            const ctx = {
+              config,
+              octokit,
+              // Its completions are marked as a delivery's are (`app-check-runs.ts`).
+              deliveryId: `reconcile-${check.id}`,
+              sleep: (ms) => sleep2(Math.round(ms * scale))
+            };
+            const settle = async (run) => {
+              const action = run.status === "completed" ? "completed" : "in_progress";
+              const result = await onWorkflowRun(ctx, {
+                action,
+                workflow_run: run,
+                repository: run.repository,
+                installation: { id: installation.id }
               });
-              return "gone";
-            }
-            return body.status === "completed" ? settle(body) : "left:running";
-          };
-          let outcome;
-          const kept = live[0];
-          if (key?.resume) {
-            const awaited = key.resume;
-            const resume = await dispatched(config.resumeWorkflowFile, (title) => {
-              const named = resumeNamedBy(title);
-              return named?.runId === awaited && named.headSha === sha2;
-            });
-            if (resume !== void 0) {
-              outcome = resume.status === "completed" ? await settle(resume) : "left:resume-running";
-            } else if (key.run === null) {
-              outcome = "left:awaits-resume";
-            } else {
-              const leg = { ...key, resume: null };
-              await checks.record(check.id, leg);
-              const settled = await fromRecordedRun(key.run, leg);
-              outcome = settled === "gone" ? "gone" : `lost-click:${settled}`;
-            }
-          } else if (kept !== void 0 && kept.id < check.id && key?.verify !== true && (!key?.run || compareAttempt(key.run, parseCheckKey(kept.external_id)) !== "newer")) {
-            await checks.retire(check.id, kept.id);
-            outcome = "duplicate";
-          } else if (key?.verify === true && key.run === null) {
-            const verify2 = await dispatched(config.workflowFile, (title) => verifiedBy(title) === sha2);
-            if (verify2 !== void 0) {
-              outcome = verify2.status === "completed" ? await settle(verify2) : "left:verify-running";
-            } else {
-              await checks.complete(check.id, {
-                conclusion: "failure",
-                key,
-                title: "evidence-gate: Re-verify never ran",
-                summary: `## \u274C Re-verify never ran
+              return result.outcome;
+            };
+            const dispatched = async (file, names) => {
+              const { data: listed } = await octokit.rest.actions.listWorkflowRunsForRepo({
+                owner,
+                repo,
+                event: "workflow_dispatch",
+                per_page: 100
+              });
+              return listed.workflow_runs.filter((r) => r.path === `.github/workflows/${file}` && names(r.display_title ?? null)).sort((a, b) => b.id - a.id)[0];
+            };
+            const fromRecordedRun = async (run, k) => {
+              let body = null;
+              try {
+                body = (await octokit.rest.actions.getWorkflowRun({ owner, repo, run_id: run.id })).data;
+              } catch (error) {
+                if (statusOf2(error) !== 404) throw error;
+              }
+              if (body === null) {
+                await checks.complete(check.id, {
+                  conclusion: "failure",
+                  key: k,
+                  title: `Workflow run ${run.id} is gone`,
+                  summary: `This check run waited for [workflow run ${run.id}](${check.details_url ?? ""}) (attempt ${run.attempt}), which GitHub no longer has (deleted, or its repository's history was rewritten). No ledger can be read, so this check is not a verdict: push a commit or re-run the workflow to get one.`
+                });
+                return "gone";
+              }
+              return body.status === "completed" ? settle(body) : "left:running";
+            };
+            let outcome;
+            const kept = live[0];
+            if (key?.resume) {
+              const awaited = key.resume;
+              const resume = await dispatched(config.resumeWorkflowFile, (title) => {
+                const named = resumeNamedBy(title);
+                return named?.runId === awaited && named.headSha === sha2;
+              });
+              if (resume !== void 0) {
+                outcome = resume.status === "completed" ? await settle(resume) : "left:resume-running";
+              } else if (key.run === null) {
+                outcome = "left:awaits-resume";
+              } else {
+                const leg = { ...key, resume: null };
+                await checks.record(check.id, leg);
+                const settled = await fromRecordedRun(key.run, leg);
+                outcome = settled === "gone" ? "gone" : `lost-click:${settled}`;
+              }
+            } else if (kept !== void 0 && kept.id < check.id && key?.verify !== true && (!key?.run || compareAttempt(key.run, parseCheckKey(kept.external_id)) !== "newer")) {
+              await checks.retire(check.id, kept.id);
+              outcome = "duplicate";
+            } else if (key?.verify === true && key.run === null) {
+              const verify2 = await dispatched(config.workflowFile, (title) => verifiedBy(title) === sha2);
+              if (verify2 !== void 0) {
+                outcome = verify2.status === "completed" ? await settle(verify2) : "left:verify-running";
+              } else {
+                await checks.complete(check.id, {
+                  conclusion: "failure",
+                  key,
+                  title: "evidence-gate: Re-verify never ran",
+                  summary: `## \u274C Re-verify never ran
 
 A writer's Re-verify queued this check run on \`${sha2}\`, but no run of ${escapeInline(config.workflowFile)} named \`evidence-gate verify ${sha2}\` exists ${Math.round(config.reconcileAfterMs / 6e4)} minutes later: the dispatch was lost. Nothing was verified, so this check is not a verdict; click Re-verify again.`
+                });
+                outcome = "lost-click:completed:failure";
+              }
+            } else if (key?.run) {
+              outcome = await fromRecordedRun(key.run, key);
+            } else {
+              const { data: listed } = await octokit.rest.actions.listWorkflowRunsForRepo({
+                owner,
+                repo,
+                head_sha: sha2,
+                event: "pull_request",
+                per_page: 100
               });
-              outcome = "lost-click:completed:failure";
+              const runs = listed.workflow_runs.filter((r) => r.path === `.github/workflows/${config.workflowFile}`).sort((a, b) => b.id - a.id);
+              outcome = runs[0] === void 0 ? "left:no-run" : await settle(runs[0]);
             }
-          } else if (key?.run) {
-            outcome = await fromRecordedRun(key.run, key);
-          } else {
-            const { data: listed } = await octokit.rest.actions.listWorkflowRunsForRepo({
-              owner,
-              repo,
-              head_sha: sha2,
-              event: "pull_request",
-              per_page: 100
+            if (outcome === "gone") counts.gone += 1;
+            else if (outcome === "duplicate") counts.duplicates += 1;
+            else if (outcome.startsWith("left:")) counts.left += 1;
+            else counts.settled += 1;
+            log.note("reconcile-check", {
+              repository: `${owner}/${repo}`,
+              checkRun: check.id,
+              headSha: sha2,
+              was: check.status,
+              outcome
             });
-            const runs = listed.workflow_runs.filter((r) => r.path === `.github/workflows/${config.workflowFile}`).sort((a, b) => b.id - a.id);
-            outcome = runs[0] === void 0 ? "left:no-run" : await settle(runs[0]);
+          } catch (error) {
+            counts.failed += 1;
+            log.note("reconcile-check", {
+              repository: `${owner}/${repo}`,
+              checkRun: check.id,
+              headSha: sha2,
+              error: error instanceof Error ? error.message : String(error)
+            });
           }
-          if (outcome === "gone") counts.gone += 1;
-          else if (outcome === "duplicate") counts.duplicates += 1;
-          else if (outcome.startsWith("left:")) counts.left += 1;
-          else counts.settled += 1;
-          log.note("reconcile-check", {
-            repository: `${owner}/${repo}`,
-            checkRun: check.id,
-            headSha: sha2,
-            was: check.status,
-            outcome
-          });
         }
       }
     } catch (error) {

@@ -19,7 +19,7 @@ import {
   GateOctokit,
   apiUrlFromEnv,
   createOctokit
-} from "./cli-chunk-Y7ILHIJV.js";
+} from "./cli-chunk-E6YL5OLS.js";
 import {
   fitLedgerText,
   renderLedgerJson,
