@@ -113,12 +113,16 @@ async function rerun(
   if (check.status !== "completed") {
     return { outcome: "stale", detail: `check run ${check.id} is ${check.status}: its run is not over` };
   }
-  const key = check.key ?? { pullRequest: null, run: null };
+  const own = check.key ?? { pullRequest: null, run: null };
+  // Re-run is the full run (docs/bot.md): on a Re-verify's check run (`:verify`, whose run is the model-free
+  // verify dispatch, or none when it never ran) it re-runs the head's newest full run of the workflow.
+  const full = own.verify === true ? await fullRunOf(ctx, owner, repo, check.headSha) : undefined;
+  const key = own.verify === true ? { pullRequest: own.pullRequest, run: full ?? null } : own;
   const recorded = key.run;
   const fail = async (title: string, reason: string): Promise<HandlerResult> => {
     await checks.complete(check.id, {
       conclusion: "failure",
-      key,
+      key: own,
       title: `evidence-gate: ${title}`,
       summary: `## ❌ ${escapeInline(title)}\n\n${escapeInline(reason)}\n\nNothing was re-run. Push a commit, or re-run the workflow from the Actions tab, to get a new verdict.`,
       last: true,
@@ -171,6 +175,29 @@ async function rerun(
     outcome: "rerun",
     detail: `workflow run ${recorded.id} re-run by ${login}; check run ${made.run.id} follows it`,
   };
+}
+
+/**
+ * The newest `pull_request` run of the App's workflow on `headSha` (the head's full run), as the run and
+ * attempt a check run records, or `undefined` when there is none.
+ */
+async function fullRunOf(
+  ctx: HandlerContext,
+  owner: string,
+  repo: string,
+  headSha: string,
+): Promise<{ readonly id: number; readonly attempt: number } | undefined> {
+  const { data } = await ctx.octokit.rest.actions.listWorkflowRunsForRepo({
+    owner,
+    repo,
+    head_sha: headSha,
+    event: "pull_request",
+    per_page: 100,
+  });
+  const newest = data.workflow_runs
+    .filter((r) => r.path === `.github/workflows/${ctx.config.workflowFile}`)
+    .sort((a, b) => b.id - a.id)[0];
+  return newest === undefined ? undefined : { id: newest.id, attempt: newest.run_attempt ?? 1 };
 }
 
 /**

@@ -111,6 +111,35 @@ describe("Re-run on the App's check run", () => {
     rig.github.assertNoViolations();
   });
 
+  it("Re-run on a Re-verify's check run (`:verify`, whose own run never came) re-runs the head's full run, not nothing (operator trial: docs/bot.md 'Re-run stays the full run')", async () => {
+    const rig = await rigs.start();
+    rig.github.state.setCollaborator("mona", "write");
+    const check = await completedRun(rig, { ...FAILURE_LEDGER, headSha: HEAD });
+    const completed = workflowRunPayload({ action: "completed", runId: RUN, headSha: HEAD }) as {
+      workflow_run: Record<string, unknown>;
+    };
+    rig.github.state.addWorkflowRun({ id: RUN, headSha: HEAD, body: completed.workflow_run });
+    // As the reconcile sweep leaves a Re-verify whose dispatch never produced a run.
+    check.externalId = "evidence-gate-bot:pr=42:verify";
+    const record = await rig.deliver(
+      "check_run",
+      checkRunPayload({
+        action: "rerequested",
+        checkRunId: check.id,
+        headSha: HEAD,
+        sender: "mona",
+        externalId: check.externalId,
+      }),
+    );
+    expect([record.outcome, rig.github.state.reruns]).toEqual(["rerun", [RUN]]);
+    const fresh = rig.github.state.checkRuns.filter((r) => r.name === "evidence-gate").at(-1)!;
+    expect(fresh).toMatchObject({
+      status: "queued",
+      externalId: `evidence-gate-bot:pr=42:run=${RUN}:attempt=2`,
+    });
+    rig.github.assertNoViolations();
+  });
+
   it("check_suite.rerequested (re-run all checks) re-runs it too; a reader's re-run is refused and nothing is re-run", async () => {
     const rig = await rigs.start();
     rig.github.state.setCollaborator("mona", "admin");
