@@ -34584,6 +34584,13 @@ var init_dist_src5 = __esm({
 });
 
 // src/github/octokit.ts
+function tokenRequestsRetriedOutside(octokit) {
+  octokit.hook.before("request", (options) => {
+    if (options.method === "POST" && INSTALLATION_TOKEN.test(String(options.url ?? ""))) {
+      options.request = { ...options.request, retries: 0 };
+    }
+  });
+}
 function timingFromEnv(env) {
   const raw = env[BACKOFF_SECOND_MS_VARIABLE]?.trim();
   if (raw === void 0 || raw === "") return {};
@@ -34637,7 +34644,7 @@ function createOctokit(options) {
   timings.set(octokit, options.timing ?? {});
   return octokit;
 }
-var DEFAULT_API_URL, SERVER_ERROR_RETRIES, RATE_LIMIT_RETRIES, DO_NOT_RETRY, GateOctokit, BACKOFF_SECOND_MS_VARIABLE, timings, unspacedWrites, QUIET_REQUEST_LOG;
+var DEFAULT_API_URL, SERVER_ERROR_RETRIES, RATE_LIMIT_RETRIES, DO_NOT_RETRY, INSTALLATION_TOKEN, GateOctokit, BACKOFF_SECOND_MS_VARIABLE, timings, unspacedWrites, QUIET_REQUEST_LOG;
 var init_octokit = __esm({
   "src/github/octokit.ts"() {
     "use strict";
@@ -34648,7 +34655,8 @@ var init_octokit = __esm({
     SERVER_ERROR_RETRIES = 3;
     RATE_LIMIT_RETRIES = 2;
     DO_NOT_RETRY = [400, 401, 403, 404, 410, 422, 429, 451];
-    GateOctokit = Octokit2.plugin(retry, throttling);
+    INSTALLATION_TOKEN = /\/app\/installations\/(?:\d+|\{installation_id\})\/access_tokens$/;
+    GateOctokit = Octokit2.plugin(retry, throttling, tokenRequestsRetriedOutside);
     BACKOFF_SECOND_MS_VARIABLE = "EVIDENCE_GATE_BACKOFF_SECOND_MS";
     timings = /* @__PURE__ */ new WeakMap();
     unspacedWrites = {

@@ -299,7 +299,8 @@ export function artifactsMarkdown(artifacts: RunArtifacts, runDir: string): stri
  * Whether `@actions/artifact` refuses the server at `serverUrl` (`GITHUB_SERVER_URL`): GitHub Enterprise
  * Server, whose artifact service the package's v2+ client does not support. The same rule as the package's
  * own `isGhes()` (`@actions/artifact` `internal/shared/config`): any host but `github.com`, a `*.ghe.com`
- * tenant (GitHub Enterprise Cloud with data residency) or `*.ghe.localhost`.
+ * tenant (GitHub Enterprise Cloud with data residency) or a `*.localhost` host (GitHub's own development
+ * setups, and this project's test servers).
  */
 export function artifactsUnsupportedOn(serverUrl: string): boolean {
   let host: string;
@@ -308,7 +309,7 @@ export function artifactsUnsupportedOn(serverUrl: string): boolean {
   } catch {
     return false;
   }
-  return host !== "GITHUB.COM" && !host.endsWith(".GHE.COM") && !host.endsWith(".GHE.LOCALHOST");
+  return host !== "GITHUB.COM" && !host.endsWith(".GHE.COM") && !host.endsWith(".LOCALHOST");
 }
 
 /**

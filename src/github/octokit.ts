@@ -65,7 +65,25 @@ export interface CreateOctokitOptions {
   readonly userAgent?: string;
 }
 
-export const GateOctokit = Octokit.plugin(retry, throttling);
+/** The installation-token route `@octokit/auth-app` calls inside another request's auth hook. */
+const INSTALLATION_TOKEN = /\/app\/installations\/(?:\d+|\{installation_id\})\/access_tokens$/;
+
+/**
+ * An installation token is requested from inside the request that needs it (`@octokit/auth-app`'s hook),
+ * and that outer request is already retried by plugin-retry: retrying the token request as well nested the
+ * two (4 × 4 attempts, ~158 s for an unreachable API instead of the 1 + 4 + 9 s documented; a new
+ * operator's trial, issue 23). The token request is therefore tried once; the outer request's retries try
+ * it again. Registered last, so its `before` hook runs before plugin-retry reads `request.retries`.
+ */
+function tokenRequestsRetriedOutside(octokit: Pick<Octokit, "hook">): void {
+  octokit.hook.before("request", (options) => {
+    if (options.method === "POST" && INSTALLATION_TOKEN.test(String(options.url ?? ""))) {
+      options.request = { ...options.request, retries: 0 } as typeof options.request;
+    }
+  });
+}
+
+export const GateOctokit = Octokit.plugin(retry, throttling, tokenRequestsRetriedOutside);
 export type GateOctokit = InstanceType<typeof GateOctokit>;
 
 /**

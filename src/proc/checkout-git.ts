@@ -50,9 +50,10 @@ import {
   rmSync,
   statSync,
   symlinkSync,
+  unlinkSync,
   writeFileSync,
 } from "node:fs";
-import { basename, dirname, join, relative } from "node:path";
+import { basename, dirname, join, relative, sep } from "node:path";
 import { type ChildIdentity, privileged, SYSTEM_TOOLS_ENV } from "./child-identity.js";
 
 /** One `.git` entry of the workspace as it was before PR code ran. */
@@ -217,8 +218,34 @@ function isRecorded(entry: RecordedGit, path: string): boolean {
   }
 }
 
+/**
+ * Makes every folder between `workspace` and `path`'s parent a real folder again: a component PR code
+ * replaced with a link (or a file) is removed — the link itself, never what it names — and a folder made in
+ * its place (the original is then found by its inode, `findByInode`). Without this, putting `sub/.git` back
+ * through a `sub` linked to `/etc` would delete and write there as root (a fourth attack). Returns what it
+ * removed, relative to `workspace`.
+ */
+function realParents(workspace: string, path: string): string[] {
+  const removed: string[] = [];
+  const rel = relative(workspace, dirname(path));
+  if (rel === "" || rel.startsWith("..")) return removed;
+  let at = workspace;
+  for (const part of rel.split(sep)) {
+    at = join(at, part);
+    const stats = lstatSync(at, { throwIfNoEntry: false });
+    if (stats?.isDirectory() === true) continue;
+    if (stats !== undefined) {
+      unlinkSync(at);
+      removed.push(relative(workspace, at));
+    }
+    mkdirSync(at, { mode: 0o755 });
+  }
+  return removed;
+}
+
 /** Puts one recorded `.git` entry back at its path; a sentence for what could not be done, or `null`. */
 function restoreEntry(entry: RecordedGit, workspace: string): string | null {
+  realParents(workspace, entry.path);
   if (isRecorded(entry, entry.path)) {
     if (entry.kind === "file" && readFileSync(entry.path).toString("base64") !== entry.content)
       writeFileSync(entry.path, Buffer.from(entry.content ?? "", "base64"));
@@ -292,6 +319,21 @@ export function restoreCheckoutGit(guard: CheckoutGitGuard): { restored: string[
     } catch (error) {
       problems.push(
         `could not put ${entry.path} back (${error instanceof Error ? error.message : String(error)})`,
+      );
+    }
+  }
+  // A `.git` that was not there before PR code ran is PR code's: a folder the PR's commit declares a
+  // submodule (`.gitmodules` + a gitlink) is entered by the runner's `git submodule foreach` after the action,
+  // which runs that repository's fsmonitor (a fourth attack). Every such `.git` goes (a link: the link itself).
+  const recorded = new Set(guard.entries.map((entry) => entry.path));
+  for (const path of findGitEntries(guard.workspace)) {
+    if (recorded.has(path)) continue;
+    try {
+      rmSync(path, { recursive: true, force: true });
+      restored.push(`${relative(guard.workspace, path)} (made by the pull request's code: removed)`);
+    } catch (error) {
+      problems.push(
+        `could not remove ${path}, a git directory the pull request's code made (${error instanceof Error ? error.message : String(error)})`,
       );
     }
   }

@@ -7,6 +7,7 @@ import { request } from "node:http";
 import { describe, expect, it } from "vitest";
 import { BODY_READ_TIMEOUT_MS, MAX_UNVERIFIED_BODIES } from "../../src/bot/http-server.js";
 import { MAX_DELIVERY_ATTEMPTS } from "../../src/bot/redeliver.js";
+import { SERVER_ERROR_RETRIES } from "../../src/github/octokit.js";
 import {
   appKeys,
   botRigs,
@@ -235,6 +236,24 @@ describe("the bot's HTTP edge", () => {
     expect(rig.deliveries().filter((l) => l.outcome === "too-slow")).toHaveLength(MAX_UNVERIFIED_BODIES);
     expect(BODY_READ_TIMEOUT_MS).toBeLessThanOrEqual(10_000);
   }, 60_000);
+
+  it("a token request that keeps failing is tried once per attempt of the request that needs it, not retried inside each (4 attempts, not 16: operator trial)", async () => {
+    const rig = await rigs.start();
+    rig.github.failNext({
+      method: "POST",
+      pathPattern: "/app/installations/{installation_id}/access_tokens",
+      status: 502,
+      times: 100,
+    });
+    const record = await rig.deliver("pull_request", pullRequestPayload({ headSha: HEAD }));
+    expect(record.statusCode).toBe(202);
+    await rig.bot.work.settled();
+    const tokens = rig.github.callsTo("POST", "/app/installations/{installation_id}/access_tokens");
+    // The delivery's first request and its retries (SERVER_ERROR_RETRIES), each asking for a token once.
+    const attempts = rig.github.state.webhooks.records.filter((r) => r.guid === record.guid).length;
+    expect([attempts, tokens.length]).toEqual([attempts, attempts * (SERVER_ERROR_RETRIES + 1)]);
+    expect(rig.github.state.checkRuns).toEqual([]);
+  });
 
   it("a handler that fails after the answer is logged, and the App itself asks GitHub to redeliver that delivery, which then does the work (issue 23)", async () => {
     const rig = await rigs.start();

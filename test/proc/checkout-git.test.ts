@@ -101,6 +101,33 @@ describe("the checkout's git directories, put back", () => {
     expect(restoreCheckoutGit(guard)).toEqual({ restored: [], problems: [] });
   });
 
+  it("a .git the pull request's code made where there was none (a folder its commit declares a submodule) is removed (fourth attack)", () => {
+    const { workspace, guard } = checkout();
+    mkdirSync(join(workspace, "sub"));
+    execFileSync("git", ["init", "--quiet", join(workspace, "sub")], { env: hermeticGitEnv });
+    writeFileSync(join(workspace, "sub", ".git", "config"), "[core]\n\tfsmonitor = /tmp/evil\n");
+    const put = restoreCheckoutGit(guard);
+    expect(put.problems).toEqual([]);
+    expect(put.restored).toEqual(["sub/.git (made by the pull request's code: removed)"]);
+    expect(existsSync(join(workspace, "sub", ".git"))).toBe(false);
+    expect(existsSync(join(workspace, ".git", "config"))).toBe(true);
+    expect(readFileSync(join(workspace, "lib", ".git"), "utf8")).toBe("gitdir: ../.git/modules/lib\n");
+  });
+
+  it("a recorded .git's folder replaced by a link: the link goes (never what it names), and the .git comes back in a real folder (fourth attack)", () => {
+    const { workspace, guard } = checkout();
+    const victim = temp("eg-checkout-victim-");
+    mkdirSync(join(victim, ".git"));
+    writeFileSync(join(victim, ".git", "ROOTS-FILE"), "keep\n");
+    renameSync(join(workspace, "lib"), join(workspace, "lib2"));
+    symlinkSync(victim, join(workspace, "lib"));
+    const put = restoreCheckoutGit(guard);
+    expect(put.problems).toEqual([]);
+    expect(readFileSync(join(victim, ".git", "ROOTS-FILE"), "utf8")).toBe("keep\n");
+    expect(lstatSync(join(workspace, "lib")).isDirectory()).toBe(true);
+    expect(readFileSync(join(workspace, "lib", ".git"), "utf8")).toBe("gitdir: ../.git/modules/lib\n");
+  });
+
   it(".git renamed aside and a copy with plants in its place: the original comes back, the copy is gone", () => {
     const { workspace, guard } = checkout();
     const gitDir = join(workspace, ".git");

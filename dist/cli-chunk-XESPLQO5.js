@@ -19,7 +19,7 @@ import {
   GateOctokit,
   apiUrlFromEnv,
   createOctokit
-} from "./cli-chunk-E6YL5OLS.js";
+} from "./cli-chunk-MA4QV3SP.js";
 import {
   fitLedgerText,
   renderLedgerJson,

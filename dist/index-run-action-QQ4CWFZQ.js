@@ -33596,7 +33596,7 @@ function artifactsUnsupportedOn(serverUrl) {
   } catch {
     return false;
   }
-  return host !== "GITHUB.COM" && !host.endsWith(".GHE.COM") && !host.endsWith(".GHE.LOCALHOST");
+  return host !== "GITHUB.COM" && !host.endsWith(".GHE.COM") && !host.endsWith(".LOCALHOST");
 }
 function artifactModeProblem(serverUrl, uses) {
   const server = (serverUrl ?? "https://github.com").trim().replace(/\/+$/, "");
@@ -34109,7 +34109,15 @@ var DEFAULT_API_URL = "https://api.github.com";
 var SERVER_ERROR_RETRIES = 3;
 var RATE_LIMIT_RETRIES = 2;
 var DO_NOT_RETRY = [400, 401, 403, 404, 410, 422, 429, 451];
-var GateOctokit = Octokit2.plugin(retry, throttling);
+var INSTALLATION_TOKEN = /\/app\/installations\/(?:\d+|\{installation_id\})\/access_tokens$/;
+function tokenRequestsRetriedOutside(octokit) {
+  octokit.hook.before("request", (options3) => {
+    if (options3.method === "POST" && INSTALLATION_TOKEN.test(String(options3.url ?? ""))) {
+      options3.request = { ...options3.request, retries: 0 };
+    }
+  });
+}
+var GateOctokit = Octokit2.plugin(retry, throttling, tokenRequestsRetriedOutside);
 var BACKOFF_SECOND_MS_VARIABLE = "EVIDENCE_GATE_BACKOFF_SECOND_MS";
 var timings = /* @__PURE__ */ new WeakMap();
 function timingFromEnv(env) {

@@ -350,7 +350,15 @@ var DEFAULT_API_URL = "https://api.github.com";
 var SERVER_ERROR_RETRIES = 3;
 var RATE_LIMIT_RETRIES = 2;
 var DO_NOT_RETRY = [400, 401, 403, 404, 410, 422, 429, 451];
-var GateOctokit = Octokit2.plugin(retry, throttling);
+var INSTALLATION_TOKEN = /\/app\/installations\/(?:\d+|\{installation_id\})\/access_tokens$/;
+function tokenRequestsRetriedOutside(octokit) {
+  octokit.hook.before("request", (options) => {
+    if (options.method === "POST" && INSTALLATION_TOKEN.test(String(options.url ?? ""))) {
+      options.request = { ...options.request, retries: 0 };
+    }
+  });
+}
+var GateOctokit = Octokit2.plugin(retry, throttling, tokenRequestsRetriedOutside);
 var BACKOFF_SECOND_MS_VARIABLE = "EVIDENCE_GATE_BACKOFF_SECOND_MS";
 var timings = /* @__PURE__ */ new WeakMap();
 function timingFromEnv(env) {

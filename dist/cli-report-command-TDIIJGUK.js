@@ -12,7 +12,7 @@ import {
   CheckRunWriteError,
   apiUrlFromEnv,
   octokitFromEnv
-} from "./cli-chunk-E6YL5OLS.js";
+} from "./cli-chunk-MA4QV3SP.js";
 import "./cli-chunk-ETRXYYSC.js";
 import "./cli-chunk-NXCD5NAZ.js";
 import "./cli-chunk-MJLNNY3P.js";

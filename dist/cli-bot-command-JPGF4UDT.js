@@ -11,7 +11,7 @@ import {
   ourCheckRun,
   timingFromEnv,
   withAppendix
-} from "./cli-chunk-E6YL5OLS.js";
+} from "./cli-chunk-MA4QV3SP.js";
 import {
   CHECK_RUN_TEXT_MAX_BYTES,
   codeSpan,
@@ -4789,12 +4789,14 @@ async function rerun(ctx, checks, check, event) {
   if (check.status !== "completed") {
     return { outcome: "stale", detail: `check run ${check.id} is ${check.status}: its run is not over` };
   }
-  const key = check.key ?? { pullRequest: null, run: null };
+  const own = check.key ?? { pullRequest: null, run: null };
+  const full = own.verify === true ? await fullRunOf(ctx, owner, repo, check.headSha) : void 0;
+  const key = own.verify === true ? { pullRequest: own.pullRequest, run: full ?? null } : own;
   const recorded = key.run;
   const fail = async (title, reason) => {
     await checks.complete(check.id, {
       conclusion: "failure",
-      key,
+      key: own,
       title: `evidence-gate: ${title}`,
       summary: `## \u274C ${escapeInline(title)}
 
@@ -4847,6 +4849,17 @@ Nothing was re-run. Push a commit, or re-run the workflow from the Actions tab, 
     outcome: "rerun",
     detail: `workflow run ${recorded.id} re-run by ${login2}; check run ${made.run.id} follows it`
   };
+}
+async function fullRunOf(ctx, owner, repo, headSha) {
+  const { data } = await ctx.octokit.rest.actions.listWorkflowRunsForRepo({
+    owner,
+    repo,
+    head_sha: headSha,
+    event: "pull_request",
+    per_page: 100
+  });
+  const newest = data.workflow_runs.filter((r) => r.path === `.github/workflows/${ctx.config.workflowFile}`).sort((a, b) => b.id - a.id)[0];
+  return newest === void 0 ? void 0 : { id: newest.id, attempt: newest.run_attempt ?? 1 };
 }
 async function runAttempt(ctx, owner, repo, runId) {
   try {

@@ -3,11 +3,11 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   RunReport,
   startRun
-} from "./cli-chunk-W6R4XWX7.js";
+} from "./cli-chunk-XESPLQO5.js";
 import "./cli-chunk-IHLQZ4RR.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-SRBKMBEB.js";
-import "./cli-chunk-E6YL5OLS.js";
+import "./cli-chunk-MA4QV3SP.js";
 import "./cli-chunk-ETRXYYSC.js";
 import "./cli-chunk-NXCD5NAZ.js";
 import {
