@@ -3210,10 +3210,10 @@ var init_build = __esm({
             else out += sub.appendTo();
             break;
           case Regexp2.Op.ALTERNATE: {
-            let sep4 = "";
+            let sep5 = "";
             for (let sub of this.subs) {
-              out += sep4;
-              sep4 = "|";
+              out += sep5;
+              sep5 = "|";
               out += sub.appendTo();
             }
             break;
@@ -35643,9 +35643,18 @@ import {
   rmSync,
   statSync,
   symlinkSync,
+  unlinkSync,
   writeFileSync
 } from "node:fs";
-import { basename as basename3, dirname as dirname3, join as join4, relative as relative2 } from "node:path";
+import { basename as basename3, dirname as dirname3, join as join4, relative as relative2, sep as sep4 } from "node:path";
+function findGitEntries(workspace) {
+  const found = spawnSync("find", [workspace, "-xdev", "-name", ".git", "-prune", "-print0"], {
+    encoding: "utf8",
+    env: { ...SYSTEM_TOOLS_ENV },
+    maxBuffer: 64 * 1024 * 1024
+  });
+  return (found.stdout ?? "").split("\0").filter((path6) => path6 !== "");
+}
 function gitDirsIn(gitDir, rel = "") {
   const dirs = [rel];
   for (const sub of ["modules", "worktrees"]) {
@@ -35695,7 +35704,25 @@ function isRecorded(entry, path6) {
     return false;
   }
 }
+function realParents(workspace, path6) {
+  const removed = [];
+  const rel = relative2(workspace, dirname3(path6));
+  if (rel === "" || rel.startsWith("..")) return removed;
+  let at = workspace;
+  for (const part of rel.split(sep4)) {
+    at = join4(at, part);
+    const stats = lstatSync(at, { throwIfNoEntry: false });
+    if (stats?.isDirectory() === true) continue;
+    if (stats !== void 0) {
+      unlinkSync(at);
+      removed.push(relative2(workspace, at));
+    }
+    mkdirSync(at, { mode: 493 });
+  }
+  return removed;
+}
 function restoreEntry(entry, workspace) {
+  realParents(workspace, entry.path);
   if (isRecorded(entry, entry.path)) {
     if (entry.kind === "file" && readFileSync2(entry.path).toString("base64") !== entry.content)
       writeFileSync(entry.path, Buffer.from(entry.content ?? "", "base64"));
@@ -35755,6 +35782,18 @@ function restoreCheckoutGit(guard) {
     } catch (error2) {
       problems.push(
         `could not put ${entry.path} back (${error2 instanceof Error ? error2.message : String(error2)})`
+      );
+    }
+  }
+  const recorded = new Set(guard.entries.map((entry) => entry.path));
+  for (const path6 of findGitEntries(guard.workspace)) {
+    if (recorded.has(path6)) continue;
+    try {
+      rmSync(path6, { recursive: true, force: true });
+      restored.push(`${relative2(guard.workspace, path6)} (made by the pull request's code: removed)`);
+    } catch (error2) {
+      problems.push(
+        `could not remove ${path6}, a git directory the pull request's code made (${error2 instanceof Error ? error2.message : String(error2)})`
       );
     }
   }
