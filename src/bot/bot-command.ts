@@ -91,7 +91,24 @@ export async function runBotCommand(argv: readonly string[], io: BotCommandIo): 
       return 1;
     }
   }
-  const running = await startBot(config, { write: (line) => void io.out.write(line) });
+  let running: Awaited<ReturnType<typeof startBot>>;
+  try {
+    running = await startBot(config, { write: (line) => void io.out.write(line) });
+  } catch (error) {
+    // The address is the operator's setting: a port in use or not ours to bind is a usage error naming it.
+    const code = (error as { code?: unknown }).code;
+    if (code !== "EADDRINUSE" && code !== "EACCES" && code !== "EADDRNOTAVAIL") throw error;
+    const why =
+      code === "EADDRINUSE"
+        ? "is already in use by another process"
+        : code === "EACCES"
+          ? "may not be bound by this user (ports under 1024 need privileges)"
+          : "is not an address of this machine";
+    io.err.write(
+      `evidence-gate bot: PORT / HOST: ${config.host}:${config.port} ${why}; set PORT (and HOST) to a free address\n`,
+    );
+    return 64;
+  }
   await new Promise<void>((resolve) => {
     if (io.signal !== undefined) {
       if (io.signal.aborted) resolve();

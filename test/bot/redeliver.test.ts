@@ -91,4 +91,20 @@ describe("redelivery of failed deliveries", () => {
     expect(await runBotCommand(["--redeliver-failed"], noSecret.io)).toBe(64);
     expect(noSecret.err()).toContain("WEBHOOK_SECRET: is not set");
   });
+
+  it("a PORT another process holds is a usage error naming PORT (exit 64), not a stack trace (operator trial)", async () => {
+    const rig = await rigs.start();
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const busy = io(botEnv(rig.github, { PORT: String(port), HOST: "127.0.0.1" }));
+      expect(await runBotCommand([], busy.io)).toBe(64);
+      expect(busy.err()).toBe(
+        `evidence-gate bot: PORT / HOST: 127.0.0.1:${port} is already in use by another process; set PORT (and HOST) to a free address\n`,
+      );
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
 });
