@@ -7706,7 +7706,19 @@ ${BOT_USAGE}`);
       return 1;
     }
   }
-  const running = await startBot(config, { write: (line) => void io.out.write(line) });
+  let running;
+  try {
+    running = await startBot(config, { write: (line) => void io.out.write(line) });
+  } catch (error) {
+    const code = error.code;
+    if (code !== "EADDRINUSE" && code !== "EACCES" && code !== "EADDRNOTAVAIL") throw error;
+    const why = code === "EADDRINUSE" ? "is already in use by another process" : code === "EACCES" ? "may not be bound by this user (ports under 1024 need privileges)" : "is not an address of this machine";
+    io.err.write(
+      `evidence-gate bot: PORT / HOST: ${config.host}:${config.port} ${why}; set PORT (and HOST) to a free address
+`
+    );
+    return 64;
+  }
   await new Promise((resolve2) => {
     if (io.signal !== void 0) {
       if (io.signal.aborted) resolve2();
