@@ -3,7 +3,7 @@
  * verify command on the pull request's **current** head — no model, no spend — by dispatching the pull request
  * workflow (`WORKFLOW_FILE`) on the default branch in `mode: verify`, as a fresh check run. The existing
  * Re-run stays the full run. The workflow must accept `workflow_dispatch` with the inputs {@link VerifyInputs}
- * (docs/bot.md, "Re-verify").
+ * (docs/bot.md, "The workflows").
  *
  * The click ({@link onReverifyClick}), each refusal dispatching nothing: the check run must be the head's
  * current one and completed (a repeated click, a redelivery, finds the fresh one instead: `stale`); the
@@ -113,7 +113,7 @@ export async function onReverifyClick(
       conclusion: "failure",
       key,
       title: "evidence-gate: Re-verify not dispatched",
-      summary: `## ❌ Re-verify not dispatched\n\n${escapeInline(why)}. The workflow must exist on the default branch and accept \`workflow_dispatch\` with the inputs \`mode\`, \`sha\` and \`pull-request\` (docs/bot.md, "Re-verify"). Nothing ran; a writer can click Re-verify again.`,
+      summary: `## ❌ Re-verify not dispatched\n\n${escapeInline(why)}. The workflow must exist on the default branch and accept \`workflow_dispatch\` with the inputs \`mode\`, \`sha\` and \`pull-request\` (docs/bot.md, "The workflows"). Nothing ran; a writer can click Re-verify again.`,
       last: true,
     });
     return { outcome: "dispatch-refused", detail: why };

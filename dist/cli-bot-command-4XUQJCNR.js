@@ -5754,7 +5754,7 @@ async function onReverifyClick(ctx, checks, checkRunId, click) {
       title: "evidence-gate: Re-verify not dispatched",
       summary: `## \u274C Re-verify not dispatched
 
-${escapeInline(why)}. The workflow must exist on the default branch and accept \`workflow_dispatch\` with the inputs \`mode\`, \`sha\` and \`pull-request\` (docs/bot.md, "Re-verify"). Nothing ran; a writer can click Re-verify again.`,
+${escapeInline(why)}. The workflow must exist on the default branch and accept \`workflow_dispatch\` with the inputs \`mode\`, \`sha\` and \`pull-request\` (docs/bot.md, "The workflows"). Nothing ran; a writer can click Re-verify again.`,
       last: true
     });
     return { outcome: "dispatch-refused", detail: why };
