@@ -103,7 +103,7 @@ describe("a gate pauses `run` (exit 2); `resume --approve` / `--reject` decides 
       "check SKIPPED",
     ]);
     expect(r.ledger?.conclusion?.conclusion).toBe("failure");
-    expect(lines(r.stdout)[1]).toContain('gate "approve" rejected by bob; its dependents are skipped');
+    expect(lines(r.stdout)[0]).toContain('gate "approve" rejected by bob; its dependents are skipped');
     expect(h.server.requests.filter((q) => q.conversation === "check")).toHaveLength(0);
 
     // A rejection is final: --retry-failed has nothing it may run, and the run stays failed (exit 1).
@@ -245,7 +245,7 @@ describe("the model's session limit pauses `run` (exit 2); `resume --retry-faile
     const r = await h.resume(runId, ["--retry-failed"], { env: claudeEnvFor(server.url, h.home) });
 
     expect(r.exitCode, r.stderr).toBe(4);
-    expect(lines(r.stdout)[1]).toContain("running again the nodes that did not pass");
+    expect(lines(r.stdout)[0]).toContain("running again the nodes that did not pass");
     expect(server.requests.filter((q) => q.conversation === "implement")).toHaveLength(0);
     expect(server.requests.filter((q) => q.conversation === "check").length).toBeGreaterThan(0);
     expect(rowWords(r.ledger!)).toEqual([
