@@ -6,10 +6,8 @@
  * 0. a sink that ran in a managed worktree (`worktree:`): its verify ran on that worktree's files, which are
  *    on its branch — not the main working tree, not the posted commit: `action_required`, before the rest,
  *    which compare with the main working tree's start and would misname the difference;
- * 0b. the test receipts (ADR 0016): under the policy's `require-tests: true`, a sink's verify without a
- *    receipt or that ran no test is `failure`; otherwise a recognised runner that ran no test, or that
- *    reported failing tests while the command exited as expected, is `action_required` — before the tree
- *    rules, so "ran no test" never falls to a `neutral` (which satisfies branch protection);
+ * 0b. the policy's `require-tests: true` (ADR 0016): a sink's verify without a test receipt or that ran
+ *    no test is `failure`;
  * 1. the nodes changed what defines the verify command — a `package.json`'s scripts or test-runner keys,
  *    a build or test-runner definition file, a file the command names, a test file deleted, renamed or
  *    given a skip marker, what the tests compare against (a fixture, snapshot or golden file, a data file a
@@ -20,6 +18,10 @@
  *    outside the repository, bytes the tree does not hold (dirty submodules, `.gitattributes`
  *    conversions): `action_required`, before the tree rules, because a tree equal to the commit's says
  *    nothing about them and must not fall to a `neutral` (which satisfies branch protection);
+ * 2b. the test receipts (ADR 0016): a recognised runner that ran no test, or that reported failing tests
+ *    while the command exited as expected, is `action_required` — after rules 1 and 2, whose reasons say
+ *    why (a node that skipped the failing test through an ignored config file is named as such), and
+ *    before the tree rules, so "ran no test" never falls to a `neutral` (which satisfies branch protection);
  * 3. the trees — unknown (`neutral`), different per sink or not the posted commit's (`action_required`);
  * 4. git-ignored files that could not be compared (`neutral`);
  * 5. otherwise `success`.
@@ -58,8 +60,8 @@ export function judgeVerifiedSinks(sinks: VerifiedSinks): Conclusion {
       reason: `Every sink was verified, but ${inWorktree.length === 1 ? "a sink" : "sinks"} ran in a managed worktree (${inWorktree.join("; ")}): the verify command ran on that branch's files, not on the main working tree or this commit. Merge the branch (or check it out) and verify it, or re-run with the sinks in the main working tree.`,
     };
   }
-  const receipts = judgeReceipts(sinks);
-  if (receipts !== null) return receipts;
+  const required = judgeReceipts(sinks, "required");
+  if (required !== null) return required;
   const trees = verified.map((id) => last.get(id)?.verify?.evidenceTree ?? null);
   const offCommit =
     input.postedCommitTree !== null && trees.some((tree) => tree !== null && tree !== input.postedCommitTree);
@@ -67,6 +69,8 @@ export function judgeVerifiedSinks(sinks: VerifiedSinks): Conclusion {
   if (definition !== null) return definition;
   const beyond = bytesBeyondTheTree(sinks, offCommit);
   if (beyond !== null) return beyond;
+  const observed = judgeReceipts(sinks, "observed");
+  if (observed !== null) return observed;
   if (input.postedCommitTree === null || trees.some((tree) => tree === null)) {
     return neutralOrFailure(input.requireEvidence, {
       rule: "verified-tree-unknown",
@@ -227,10 +231,12 @@ function outsideWritesOf(rows: readonly LedgerRow[]): string | null {
 }
 
 /**
- * The receipts rule (ADR 0016; SPEC §6 "a recognised test runner reports that the verify command ran no
- * test"), or `null` when every verified sink's receipt makes evidence. A sink's row says which.
+ * The receipts rules (ADR 0016; SPEC §6 "a recognised test runner reports that the verify command ran no
+ * test"), or `null` when every verified sink's receipt makes evidence. A sink's row says which. `which`:
+ * `required` judges only the policy's `require-tests` (rule 0b, `failure`); `observed` only what the
+ * receipts show (rule 2b, `action_required`).
  */
-function judgeReceipts(sinks: VerifiedSinks): Conclusion | null {
+function judgeReceipts(sinks: VerifiedSinks, which: "required" | "observed"): Conclusion | null {
   const { last, verified } = sinks;
   const required: string[] = [];
   const noTest: string[] = [];
@@ -252,7 +258,8 @@ function judgeReceipts(sinks: VerifiedSinks): Conclusion | null {
       failing.push(`sink "${id}": ${receiptWords(receipt)}`);
     }
   }
-  if (required.length > 0) {
+  if (which === "required") {
+    if (required.length === 0) return null;
     return {
       conclusion: "failure",
       outcome: "failed",

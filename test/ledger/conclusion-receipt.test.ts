@@ -52,6 +52,16 @@ describe("the conclusion", () => {
     expect(judge({ receipt: ONE })).toMatchObject({ conclusion: "success", rule: "verified-on-commit" });
   });
 
+  test("ran no test because a node changed git-ignored files the tests read: the ignored-files rule names the file (it says why), not 'ran no test'", () => {
+    const both = judge({
+      receipt: ZERO,
+      ignoredFiles: "changed",
+      ignoredFilesChanges: { total: 1, examples: [{ path: "config.local.js", change: "added" }] },
+    });
+    expect(both).toMatchObject({ conclusion: "action_required", rule: "verified-ignored-files-changed" });
+    expect(both.reason).toContain("config.local.js");
+  });
+
   test("no receipt (a build-only command) and a ledger written before receipts: success as before", () => {
     expect(judge({ receipt: NONE }).conclusion).toBe("success");
     expect(judge({}).conclusion).toBe("success");

@@ -2,7 +2,7 @@
 import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
 import {
   decideConclusion
-} from "./cli-chunk-SRBKMBEB.js";
+} from "./cli-chunk-DGDMJUV7.js";
 import {
   CheckRunClient,
   GateOctokit,

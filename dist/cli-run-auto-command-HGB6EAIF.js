@@ -8,10 +8,10 @@ import {
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-XESPLQO5.js";
+} from "./cli-chunk-S33G5OEL.js";
 import "./cli-chunk-IHLQZ4RR.js";
 import "./cli-chunk-Q7OBBQAX.js";
-import "./cli-chunk-SRBKMBEB.js";
+import "./cli-chunk-DGDMJUV7.js";
 import "./cli-chunk-MA4QV3SP.js";
 import "./cli-chunk-ETRXYYSC.js";
 import "./cli-chunk-NXCD5NAZ.js";

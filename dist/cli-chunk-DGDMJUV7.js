@@ -93,14 +93,16 @@ function judgeVerifiedSinks(sinks) {
       reason: `Every sink was verified, but ${inWorktree.length === 1 ? "a sink" : "sinks"} ran in a managed worktree (${inWorktree.join("; ")}): the verify command ran on that branch's files, not on the main working tree or this commit. Merge the branch (or check it out) and verify it, or re-run with the sinks in the main working tree.`
     };
   }
-  const receipts = judgeReceipts(sinks);
-  if (receipts !== null) return receipts;
+  const required = judgeReceipts(sinks, "required");
+  if (required !== null) return required;
   const trees = verified.map((id) => last.get(id)?.verify?.evidenceTree ?? null);
   const offCommit = input.postedCommitTree !== null && trees.some((tree) => tree !== null && tree !== input.postedCommitTree);
   const definition = verifyDefinitionChanged(input, offCommit);
   if (definition !== null) return definition;
   const beyond = bytesBeyondTheTree(sinks, offCommit);
   if (beyond !== null) return beyond;
+  const observed = judgeReceipts(sinks, "observed");
+  if (observed !== null) return observed;
   if (input.postedCommitTree === null || trees.some((tree) => tree === null)) {
     return neutralOrFailure(input.requireEvidence, {
       rule: "verified-tree-unknown",
@@ -206,7 +208,7 @@ function outsideWritesOf(rows) {
   const named = rows.filter((row) => row.outsideWrites !== void 0 && row.outsideWrites.total > 0).map((row) => `node "${row.nodeId}": ${describeOutsideWrites(row.outsideWrites)}`);
   return named.length > 0 ? [...new Set(named)].join("; ") : null;
 }
-function judgeReceipts(sinks) {
+function judgeReceipts(sinks, which) {
   const { last, verified } = sinks;
   const required = [];
   const noTest = [];
@@ -224,7 +226,8 @@ function judgeReceipts(sinks) {
       failing.push(`sink "${id}": ${receiptWords(receipt)}`);
     }
   }
-  if (required.length > 0) {
+  if (which === "required") {
+    if (required.length === 0) return null;
     return {
       conclusion: "failure",
       outcome: "failed",

@@ -37865,14 +37865,16 @@ function judgeVerifiedSinks(sinks) {
       reason: `Every sink was verified, but ${inWorktree.length === 1 ? "a sink" : "sinks"} ran in a managed worktree (${inWorktree.join("; ")}): the verify command ran on that branch's files, not on the main working tree or this commit. Merge the branch (or check it out) and verify it, or re-run with the sinks in the main working tree.`
     };
   }
-  const receipts = judgeReceipts(sinks);
-  if (receipts !== null) return receipts;
+  const required2 = judgeReceipts(sinks, "required");
+  if (required2 !== null) return required2;
   const trees = verified.map((id2) => last.get(id2)?.verify?.evidenceTree ?? null);
   const offCommit = input2.postedCommitTree !== null && trees.some((tree) => tree !== null && tree !== input2.postedCommitTree);
   const definition = verifyDefinitionChanged(input2, offCommit);
   if (definition !== null) return definition;
   const beyond = bytesBeyondTheTree(sinks, offCommit);
   if (beyond !== null) return beyond;
+  const observed = judgeReceipts(sinks, "observed");
+  if (observed !== null) return observed;
   if (input2.postedCommitTree === null || trees.some((tree) => tree === null)) {
     return neutralOrFailure(input2.requireEvidence, {
       rule: "verified-tree-unknown",
@@ -37978,7 +37980,7 @@ function outsideWritesOf(rows) {
   const named = rows.filter((row) => row.outsideWrites !== void 0 && row.outsideWrites.total > 0).map((row) => `node "${row.nodeId}": ${describeOutsideWrites(row.outsideWrites)}`);
   return named.length > 0 ? [...new Set(named)].join("; ") : null;
 }
-function judgeReceipts(sinks) {
+function judgeReceipts(sinks, which2) {
   const { last, verified } = sinks;
   const required2 = [];
   const noTest = [];
@@ -37996,7 +37998,8 @@ function judgeReceipts(sinks) {
       failing.push(`sink "${id2}": ${receiptWords(receipt)}`);
     }
   }
-  if (required2.length > 0) {
+  if (which2 === "required") {
+    if (required2.length === 0) return null;
     return {
       conclusion: "failure",
       outcome: "failed",

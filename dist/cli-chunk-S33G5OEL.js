@@ -11,7 +11,7 @@ import {
 import {
   decideConclusion,
   decideEndWithoutRows
-} from "./cli-chunk-SRBKMBEB.js";
+} from "./cli-chunk-DGDMJUV7.js";
 import {
   CheckRunClient,
   CheckRunReporter,

@@ -3,10 +3,10 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   RunReport,
   startRun
-} from "./cli-chunk-XESPLQO5.js";
+} from "./cli-chunk-S33G5OEL.js";
 import "./cli-chunk-IHLQZ4RR.js";
 import "./cli-chunk-Q7OBBQAX.js";
-import "./cli-chunk-SRBKMBEB.js";
+import "./cli-chunk-DGDMJUV7.js";
 import "./cli-chunk-MA4QV3SP.js";
 import "./cli-chunk-ETRXYYSC.js";
 import "./cli-chunk-NXCD5NAZ.js";
