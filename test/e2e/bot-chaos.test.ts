@@ -15,7 +15,7 @@
  * waits on a busy machine; it is printed beside — and every event answered 2xx in the end; every API call
  * valid against GitHub's OpenAPI description.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -27,6 +27,8 @@ let entry = "";
 
 beforeAll(async () => {
   // The replica is `evidence-gate bot` from this checkout's sources, bundled as scripts/build.mjs bundles it.
+  // `.bench-cache/` is git-ignored: a clean clone (CI) has none yet.
+  mkdirSync(join(REPO_ROOT, ".bench-cache"), { recursive: true });
   work = mkdtempSync(join(REPO_ROOT, ".bench-cache", "chaos-"));
   entry = join(work, "replica.mjs");
   await build({
