@@ -18,8 +18,7 @@
  * `evidence-gate-pr` with every other `*.root.test.ts`.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -40,8 +39,13 @@ const open = actionTestResources();
 type Owner = { readonly uid: number; readonly gid: number };
 
 /** A folder of `owner` (mode 0755), or anyone's (`0o777`): `RUNNER_TEMP`, the markers. */
+/** Where this file's folders go (as action-planted-git.root.test.ts does). */
+const E2E_PARENT = "/var/lib/evidence-gate-e2e";
+
 function folder(prefix: string, mode: number, owner?: Owner): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
+  // Not under /tmp: the set-up sweeps what the separate user owns there (and the markers become its).
+  mkdirSync(E2E_PARENT, { recursive: true });
+  const dir = mkdtempSync(join(E2E_PARENT, prefix));
   open.dirs.push(dir);
   chmodSync(dir, mode);
   if (owner !== undefined) execFileSync("chown", [`${owner.uid}:${owner.gid}`, dir]);

@@ -283,7 +283,8 @@ async function yesRuns(o: {
     expect(peakKib).toBeLessThan(ENGINE_PEAK_KIB);
     // The run directory keeps the bounded record: the evidence's tail (with the last line), nothing more.
     const runs = join(temp, "evidence-gate", "runs");
-    const [runDir] = readdirSync(runs).filter((name) => name !== ".gitignore");
+    // Not `.gitignore` nor the checkout-git snapshot (`.checkout-git-*`, taken before PR code runs).
+    const [runDir] = readdirSync(runs).filter((name) => !name.startsWith("."));
     const files = readdirSync(join(runs, runDir!), { recursive: true, withFileTypes: true }).filter((e) =>
       e.isFile(),
     );
@@ -382,7 +383,8 @@ describe("as root: isolate-user auto runs the verify command as the separate use
       "isolate-user: the verify command and the model CLIs run as evidence-gate-pr",
     );
     // The probe was meaningful: the run directory held files while the command ran (its events, at least).
-    const [runDir] = readdirSync(runs).filter((name) => name !== ".gitignore");
+    // Not `.gitignore` nor the checkout-git snapshot (`.checkout-git-*`, taken before PR code runs).
+    const [runDir] = readdirSync(runs).filter((name) => !name.startsWith("."));
     console.log(`run directory: ${readdirSync(join(runs, runDir!)).join(", ")}`);
     expect(existsSync(join(runs, runDir!, "events.jsonl"))).toBe(true);
     expect(readFileSync(join(repo.dir, "build", "out.txt"), "utf8")).toBe("built\n");
@@ -705,7 +707,8 @@ describe("through sudo: the action runs as a runner-like user with passwordless 
     );
     expect(result.stdout).toContain("switched through sudo -n");
     // The probes were meaningful: the run directory held files while the command ran ...
-    const [runDir] = readdirSync(runs).filter((name) => name !== ".gitignore");
+    // Not `.gitignore` nor the checkout-git snapshot (`.checkout-git-*`, taken before PR code runs).
+    const [runDir] = readdirSync(runs).filter((name) => !name.startsWith("."));
     expect(existsSync(join(runs, runDir!, "events.jsonl"))).toBe(true);
     // ... and the ancestors walked include sudo (root) and the engine (the runner's user), none readable.
     const ancestors = readFileSync(join(repo.dir, "build", "ancestors.txt"), "utf8")
