@@ -103,7 +103,11 @@ function plantScript(markers: string): string {
  * `plant.sh`'s first part: the planted programs (in `programs`), the `.git/config` naming them, the
  * `.gitattributes` line.
  */
-function plantConfigScript(markers: string, programs = `${markers}.programs`): string {
+function plantConfigScript(
+  markers: string,
+  programs = `${markers}.programs`,
+  during: { readonly editTree: boolean } = { editTree: true },
+): string {
   return [
     "set -e",
     `M=${markers}`,
@@ -117,7 +121,7 @@ function plantConfigScript(markers: string, programs = `${markers}.programs`): s
     'for h in pre-commit post-commit post-index-change reference-transaction post-checkout pre-push post-rewrite pre-auto-gc; do mk "$P/hooks/$h"; done',
     // The checkout's own .git has no group write during the run (src/proc/checkout-git.ts): a copy of it,
     // the user's own, is put in its place (the workspace root is writable) and planted.
-    'cp -a .git "$P/git" && mv .git .git.orig && mv "$P/git" .git',
+    ...(during.editTree ? ['cp -a .git "$P/git" && mv .git .git.orig && mv "$P/git" .git'] : []),
     "cat >> .git/config <<EOF",
     "[core]",
     "\tfsmonitor = $P/fsmonitor",
@@ -132,8 +136,10 @@ function plantConfigScript(markers: string, programs = `${markers}.programs`): s
     "EOF",
     "printf '* filter=x diff=x\\n' > .gitattributes",
     // The liar's token goes into the checkout's index first; the change after it is then "not there".
-    "git status >/dev/null 2>&1 || true",
-    "printf '// planted\\n' >> src/sum.js",
+    // (Not before the action starts: a push run refuses a checkout with uncommitted changes.)
+    ...(during.editTree
+      ? ["git status >/dev/null 2>&1 || true", "printf '// planted\\n' >> src/sum.js"]
+      : []),
     // Kept for provePlantLive: the run's end puts the checkout's original .git back.
     'cp -a .git "$P/live"',
     "",
@@ -308,7 +314,9 @@ async function pushPlanted(runAs: RunAs): Promise<void> {
   const expected = await plantedTree(source);
   // An earlier step of the job (or a kept self-hosted workspace) left the checkout's .git/config planted.
   open.dirs.push(`${markers}.before`);
-  execFileSync("sh", ["-c", plantConfigScript(markers, `${markers}.before`)], { cwd: source.dir });
+  execFileSync("sh", ["-c", plantConfigScript(markers, `${markers}.before`, { editTree: false })], {
+    cwd: source.dir,
+  });
   if (runAs !== undefined) execFileSync("chown", ["-R", `${runAs.uid}:${runAs.gid}`, source.dir]);
   const { github, model } = await plantingServers();
   const result = await open.run({
