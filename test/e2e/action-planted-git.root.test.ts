@@ -91,10 +91,8 @@ function runnerTemp(owner?: { readonly uid: number; readonly gid: number }): str
  */
 function plantScript(markers: string): string {
   return [
+    // The config plant, then the tree edit after the liar's token is in the index (plantConfigScript does both).
     plantConfigScript(markers),
-    // The liar's token goes into the checkout's index first; the change after it is then "not there".
-    "git status >/dev/null 2>&1 || true",
-    "printf '// planted\\n' >> src/sum.js",
     "",
   ].join("\n");
 }
