@@ -68,7 +68,8 @@ export class NoCommitError extends Error {
   }
 }
 
-const gitOptions = (cwd: string, context: GitContext, set?: Record<string, string>) => ({
+/** The exec-seam options of one engine git call in `cwd` with `context` (and variables `set`). */
+export const gitOptions = (cwd: string, context: GitContext, set?: Record<string, string>) => ({
   cwd,
   ...(context.baseEnv !== undefined ? { baseEnv: context.baseEnv } : {}),
   ...(context.knownSecrets !== undefined ? { knownSecrets: context.knownSecrets } : {}),
