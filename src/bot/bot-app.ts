@@ -97,16 +97,19 @@ export function createBotApp(config: BotConfig, log: BotLog): BotApp {
       userAgent: "evidence-gate-bot",
     }),
   );
+  // Without a webhook secret (`bot --redeliver-failed`, which receives nothing) the App has no `webhooks`:
+  // `verify` and `receive` then throw, and no handler is registered.
+  const secret = config.webhookSecret;
   const app = new App({
     appId: config.appId,
     privateKey: config.privateKey,
-    webhooks: { secret: config.webhookSecret },
+    ...(secret === null ? {} : { webhooks: { secret } }),
     Octokit,
     log: octokitLog,
   });
   const results = new WeakMap<object, HandlerResult>();
   const scale = (config.timing.retryBaseMs ?? 1000) / 1000;
-  for (const [name, handler] of ROUTES) {
+  for (const [name, handler] of secret === null ? [] : ROUTES) {
     app.webhooks.on(name, async (event) => {
       const ctx: HandlerContext = {
         config,
