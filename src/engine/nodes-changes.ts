@@ -5,7 +5,7 @@
  * judges the run on the commit this leaves posted.
  */
 import type { LedgerRow } from "../core/ledger-row.js";
-import { commitWorkingTree, type WorkingTreePatch, workingTreePatch } from "../evidence/patch.js";
+import { commitWorkingTree, treePatch, type WorkingTreePatch, workingTreePatch } from "../evidence/patch.js";
 import type { Conclusion, RunEnd } from "../ledger/conclusion.js";
 import type { PatchSummary } from "../ledger/ledger.js";
 import type { RunFrame } from "./run-frame.js";
@@ -89,12 +89,21 @@ async function commitIfEvidenceStands(frame: RunFrame, run: ChangedRun): Promise
   // Judged by each node's last execution: a retry or feedback round that then passed does not count against it.
   const lastRows = [...new Map(run.rows.map((r) => [r.nodeId, r])).values()];
   const everyRowPassed = lastRows.length > 0 && lastRows.every((r) => r.verdict === "PASS");
-  const changesHoldSecret = redactor.contains(run.nodesPatch.diff);
+  // Each sink's last execution (a superseded attempt's tree is no evidence of the end state).
   const sinkTrees = new Set(
-    run.rows.filter((r) => r.sink && r.verify?.evidenceTree).map((r) => r.verify!.evidenceTree!),
+    lastRows.filter((r) => r.sink && r.verify?.evidenceTree).map((r) => r.verify!.evidenceTree!),
   );
   const verifiedTree = sinkTrees.size === 1 ? [...sinkTrees][0]! : undefined;
-  const wouldBe = run.judge(verifiedTree ?? run.finalTree).conclusion;
+  // What is judged is what would be committed, and only that: never a fresh `git add -A` of whatever the
+  // working tree holds by then (a retry's superseded sink rows leave no one verified tree).
+  const judgedTree = verifiedTree ?? run.finalTree;
+  const wouldBe = run.judge(judgedTree).conclusion;
+  // The secret check reads the changes of that very tree.
+  const changesHoldSecret = redactor.contains(
+    judgedTree === run.nodesPatch.tree
+      ? run.nodesPatch.diff
+      : await treePatch(frame.repoDir, frame.start.sha, judgedTree, frame.gitContext),
+  );
   const publish = frame.commit?.publish;
   const evidenceStands =
     publish !== undefined ? wouldBe === "success" : wouldBe === "success" || wouldBe === "neutral";
@@ -119,7 +128,7 @@ async function commitIfEvidenceStands(frame: RunFrame, run: ChangedRun): Promise
   }
   const committed = await commitWorkingTree(frame.repoDir, {
     ...frame.gitContext,
-    ...(verifiedTree !== undefined ? { tree: verifiedTree } : {}),
+    tree: judgedTree,
     message: `evidence-gate: ${redactor.text(firstLine(frame.commit.message))}`,
     trailer: `Evidence-Gate-Run: ${frame.runId}`,
     // The changes are a diff from the starting commit: onto it, or not at all (issue 17 item 4).
@@ -135,7 +144,7 @@ async function commitIfEvidenceStands(frame: RunFrame, run: ChangedRun): Promise
     };
   }
   const sha = committed;
-  const tree = verifiedTree ?? run.finalTree;
+  const tree = judgedTree;
   if (publish === undefined)
     return { posted: { sha, tree, note: "the nodes' changes, committed by --commit" } };
   const published = await publish({ sha, tree });

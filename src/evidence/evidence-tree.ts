@@ -14,7 +14,7 @@ import { copyFile, mkdtemp, rm, stat, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { GitError, git } from "../proc/git.js";
-import { hiddenPathspecs } from "../proc/trusted-git.js";
+import { hiddenPaths } from "../proc/trusted-git.js";
 
 /** The environment git runs from; scrubbed by the git child-env policy (SPEC §9). */
 export interface GitContext {
@@ -151,9 +151,15 @@ export async function withWorkingTreeIndex<T>(
     const scoped = (args: readonly string[]): Promise<string> =>
       git(args, gitOptions(root, context, { GIT_INDEX_FILE: indexFile }));
     if (!seeded && (await headCommit(root, context)) !== null) await scoped(["read-tree", "HEAD"]);
-    // `-A` without a pathspec covers the whole work tree, whatever the cwd (git ≥ 2.0); in the action, the
-    // checkout's own git directories moved aside by PR code are left out (`hiddenPathspecs`).
-    await scoped(["add", "-A", ...hiddenPathspecs(root)]);
+    // `-A` without a pathspec covers the whole work tree, whatever the cwd (git ≥ 2.0). In the action, a
+    // checkout's git directory moved by PR code is no file of the tree: what stands at its path is left
+    // out, and what the seeded index had there goes too (`hiddenPaths`).
+    const hidden = hiddenPaths(root).map((rel) => `:(top,literal)${rel}`);
+    if (hidden.length > 0) {
+      await scoped(["rm", "--cached", "-r", "-q", "--ignore-unmatch", "--", ...hidden]);
+      const excluded = hidden.map((spec) => spec.replace(":(top,literal)", ":(top,literal,exclude)"));
+      await scoped(["add", "-A", "--", ":/", ...excluded]);
+    } else await scoped(["add", "-A"]);
     await context.indexOverlay?.apply({ root, git: scoped });
     return await task({ root, git: scoped });
   } finally {

@@ -11,7 +11,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { GitError, git } from "../proc/git.js";
-import { type GitContext, withWorkingTreeIndex, workTreeRoot } from "./evidence-tree.js";
+import { evidenceTree, type GitContext, withWorkingTreeIndex, workTreeRoot } from "./evidence-tree.js";
 
 /** The identity used when the repository has none configured (SPEC §11). */
 export const FALLBACK_IDENTITY = {
@@ -63,6 +63,34 @@ export function workingTreePatch(
       await rm(outDir, { recursive: true, force: true });
     }
   });
+}
+
+/**
+ * The patch (`git diff --binary`, as text) from `baseCommit` (a commit or tree) to `tree`, both already in
+ * the object store: what committing `tree` onto `baseCommit` adds. Read whole through a file (the exec
+ * seam bounds stdout).
+ *
+ * @throws NotAGitRepositoryError, GitError.
+ */
+export async function treePatch(
+  repoDir: string,
+  baseCommit: string,
+  tree: string,
+  context: GitContext = {},
+): Promise<string> {
+  const root = await workTreeRoot(repoDir, context);
+  const outDir = await mkdtemp(join(tmpdir(), "evidence-gate-patch-"));
+  try {
+    const out = join(outDir, "patch.diff");
+    await git(["diff", ...DIFF_FLAGS, "--binary", `--output=${out}`, `${baseCommit}^{tree}`, tree], {
+      cwd: root,
+      ...(context.baseEnv !== undefined ? { baseEnv: context.baseEnv } : {}),
+      ...(context.knownSecrets !== undefined ? { knownSecrets: context.knownSecrets } : {}),
+    });
+    return (await readFile(out)).toString("utf8");
+  } finally {
+    await rm(outDir, { recursive: true, force: true });
+  }
 }
 
 export interface CommitWorkingTreeOptions extends GitContext {
@@ -123,6 +151,10 @@ export async function commitWorkingTree(
   };
   const root = await workTreeRoot(repoDir, context);
   const run = (args: readonly string[]): Promise<string> => git(args, { cwd: root, ...context });
+  const treeContext: GitContext = {
+    ...context,
+    ...(options.indexOverlay !== undefined ? { indexOverlay: options.indexOverlay } : {}),
+  };
 
   let head: string | null;
   try {
@@ -137,13 +169,12 @@ export async function commitWorkingTree(
       : null;
   const movedBefore = moved(head);
   if (movedBefore !== null) return movedBefore;
-  let tree: string;
-  if (options.tree !== undefined) {
-    tree = await run(["rev-parse", "--verify", `${options.tree}^{tree}`]);
-  } else {
-    await run(["add", "-A"]);
-    tree = await run(["write-tree"]);
-  }
+  // The working tree is taken as every evidence tree is (a temporary index; in the action, what the trusted
+  // scope hides left out), never with a plain `git add -A` into the user's index.
+  const tree =
+    options.tree !== undefined
+      ? await run(["rev-parse", "--verify", `${options.tree}^{tree}`])
+      : await evidenceTree(root, treeContext);
   if (head !== null && tree === (await run(["rev-parse", `${head}^{tree}`]))) return null;
 
   const identity: string[] = [];
@@ -173,7 +204,7 @@ export async function commitWorkingTree(
     if (movedMeanwhile === null) throw error;
     return movedMeanwhile;
   }
-  if (options.tree !== undefined) await run(["read-tree", tree]);
+  await run(["read-tree", tree]);
   return sha;
 }
 

@@ -211,7 +211,7 @@ function findByInode(entry: RecordedGit, workspace: string): string | null {
 /**
  * Where the pull request's code moved the checkout's git directories: for each recorded `.git` no longer at
  * its path, the path (absolute) now holding its inode, found as {@link restoreCheckoutGit} finds it. A tree
- * the engine makes during the run leaves these out (`hiddenPathspecs` in `trusted-git.ts`): a `.git` renamed
+ * the engine makes during the run leaves these out (`hiddenPaths` in `trusted-git.ts`): a `.git` renamed
  * `.git.orig` is the checkout's, not the nodes' work, and committed it would publish the checkout's
  * configuration. Reads only; safe while the user's processes run (a path it misses is restored at the end).
  */

@@ -55,6 +55,49 @@ export function handBackFiles(
 }
 
 /**
+ * Takes the workspace back from the separate user's group once no PR code runs any more (the fifth attack:
+ * on a self-hosted runner, workspaces stay on disk between jobs, and one left `chgrp evidence-gate-pr` with
+ * group write let a later job's PR code — the same user — rename another repository's `.git` aside and plant
+ * a copy its next `actions/checkout` ran as the runner's user). Every entry under `workspace` whose group is
+ * the user's goes to `group` (the engine's own), without following links, and the set-group-id bit the
+ * set-up put on its folders is taken off. Run as root or through `sudo -n`, as the set-up.
+ *
+ * @returns one sentence per step that failed (for the log), empty when all went.
+ */
+export function reclaimWorkspaceGroup(
+  identity: Pick<ChildIdentity, "gid" | "user" | "via">,
+  workspace: string,
+  group: number = process.getgid?.() ?? 0,
+): string[] {
+  const problems: string[] = [];
+  for (const step of [
+    [
+      "find",
+      workspace,
+      "-xdev",
+      "-group",
+      String(identity.gid),
+      "-exec",
+      "chgrp",
+      "-h",
+      String(group),
+      "{}",
+      "+",
+    ],
+    ["find", workspace, "-xdev", "-type", "d", "-perm", "-2000", "-exec", "chmod", "g-s", "{}", "+"],
+  ]) {
+    const [file, ...args] = privileged(identity, step);
+    const done = spawnSync(file as string, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
+    if (done.status === 0) continue;
+    const why = (done.stderr ?? String(done.error ?? "")).trim().split("\n")[0] ?? "";
+    problems.push(
+      `could not take ${workspace} back from ${identity.user}'s group (${step[0]} exited ${done.status ?? done.signal}: ${why})`,
+    );
+  }
+  return problems;
+}
+
+/**
  * When the run's PR-code children run as a separate user (inside `withChildIdentity`): kills every process
  * of that user still running (counted in the scope's `leftBehind`), then hands what it owns under `dirs`
  * back to the engine's user ({@link handBackFiles}; a failure is kept in the scope's `handBackProblems`

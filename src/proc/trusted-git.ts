@@ -183,7 +183,7 @@ const storage = new AsyncLocalStorage<TrustedScope>();
 
 /**
  * Runs `body` so that every engine git call it makes in `dir.workTree` uses `dir` ({@link engineGitCall}).
- * `hidden`, asked before each tree the engine makes of the working tree ({@link hiddenPathspecs}), names
+ * `hidden`, asked before each tree the engine makes of the working tree ({@link hiddenPaths}), names
  * absolute paths in the workspace that tree must leave out: the checkout's own git directories that the
  * pull request's code moved aside (`movedCheckoutGits` in `checkout-git.ts`), which are not its work and,
  * committed and pushed, would publish the checkout's `.git` (its `config` may hold the job's token).
@@ -197,20 +197,20 @@ export function withTrustedGit<T>(
 }
 
 /**
- * The pathspec arguments (after `--`) that keep the scope's hidden paths out of a `git add -A` run in `cwd`:
- * `[]` outside a trusted scope or when nothing is hidden, else `:/` (the whole work tree) and one
- * `:(top,literal,exclude)<path>` per hidden path inside the work tree.
+ * The scope's hidden paths inside the work tree of `cwd`, relative to its top (`/`-separated): `[]` outside
+ * a trusted scope or when nothing is hidden. A tree the engine makes holds nothing at these paths — not the
+ * moved git directory, and not what the start commit had there either (a `.git` moved onto a `test/` folder
+ * the pull request emptied is a deleted `test/`, as the verify command saw it).
  */
-export function hiddenPathspecs(cwd: string): string[] {
+export function hiddenPaths(cwd: string): string[] {
   const trusted = storage.getStore();
   if (trusted === undefined || !onTrustedGit(cwd)) return [];
   const root = real(trusted.workTree);
-  const excluded = trusted
+  return trusted
     .hidden()
     .map((path) => relative(root, real(path)))
     .filter((rel) => rel !== "" && !rel.startsWith("..") && !isAbsolute(rel))
-    .map((rel) => `:(top,literal,exclude)${rel.split("\\").join("/")}`);
-  return excluded.length === 0 ? [] : ["--", ":/", ...excluded];
+    .map((rel) => rel.split("\\").join("/"));
 }
 
 /** The trusted git directory of the current scope, or `null` outside {@link withTrustedGit}. */

@@ -18,7 +18,7 @@ import {
   restoreCheckoutGit,
 } from "../proc/checkout-git.js";
 import { type ChildIdentity, ChildScope } from "../proc/child-identity.js";
-import { handBackFiles } from "../proc/hand-back.js";
+import { handBackFiles, reclaimWorkspaceGroup } from "../proc/hand-back.js";
 import { type IsolateSetting, setUpIsolation } from "../proc/isolate-user.js";
 import { killUserProcesses } from "../proc/leftovers.js";
 import { removeRunHome, type SharedCache, sweepSharedTemp } from "../proc/run-home.js";
@@ -138,6 +138,8 @@ export async function withPrCodeIsolation(
       problems.push(...put.problems);
       if (put.restored.length > 0) runner.warning(restoredWarning(put.restored));
     }
+    // Last: the workspace is no longer the user's group's to write (a kept workspace outlives the job).
+    if (identity !== null) problems.push(...reclaimWorkspaceGroup(identity, o.workspace));
     for (const problem of problems)
       runner.warning(
         `evidence-gate: ${problem}; later steps of the job may not be able to read or delete those files.`,
@@ -171,6 +173,7 @@ export function restoreLeftCheckoutGit(env: Readonly<Record<string, string | und
   killUserProcesses(identity);
   const handed = handBackFiles(identity, [guard.workspace]);
   const put = restoreCheckoutGit(guard);
+  handed.push(...reclaimWorkspaceGroup(identity, guard.workspace));
   rmSync(guard.snapshot, { recursive: true, force: true });
   return {
     info: [
