@@ -412,7 +412,8 @@ export class VerifyQueue {
     return this.exclusive(async () => {
       const { evidence, common } = await this.runHead(request);
       const base = this.settings.base;
-      if (base === undefined) return evidence;
+      // A stopped run does not start the base's twin: its result would be a cancellation, not a base.
+      if (base === undefined || request.signal?.aborted === true) return evidence;
       return { ...evidence, base: await base.compare(common, evidence) };
     });
   }

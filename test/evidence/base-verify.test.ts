@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import type { VerifyEvidence } from "../../src/core/ledger-row.js";
 import { BaseVerifier, resolveBaseCommit, type VerifyBaseSetting } from "../../src/evidence/base-verify.js";
-import { type RunVerifyOptions, runVerify } from "../../src/evidence/verify.js";
+import { type RunVerifyOptions, runVerify, VerifyQueue } from "../../src/evidence/verify.js";
 import { commitAll, makeTempRepo, type TempRepo } from "../support/temp-repo.js";
 
 const repos: TempRepo[] = [];
@@ -128,6 +128,27 @@ describe("the base run", () => {
     await repo.write("new-folder/.keep", "");
     const lacking = await base.compare(options(join(repo.dir, "new-folder")), headRun);
     expect(lacking).toMatchObject({ verdict: "not_compared", reason: "the base has no folder new-folder" });
+    await base.close();
+  });
+});
+
+describe("the verify queue", () => {
+  test("with a base, each sink's evidence carries the comparison; a run already stopped does not start the base", async () => {
+    const { repo, head } = await twoBranchRepo();
+    const base = new BaseVerifier({
+      repoDir: repo.dir,
+      startCommit: head,
+      setting: { ref: "main" },
+      baseEnv: process.env,
+      knownSecrets: [],
+      runVerify,
+    });
+    const queue = new VerifyQueue({ baseEnv: process.env, passThrough: [], knownSecrets: [], base });
+    const sink = { nodeId: "check", command: "sh check.sh", cwd: repo.dir, timeoutMs: 30_000, expectExit: 0 };
+    expect((await queue.run(sink)).base?.verdict).toBe("fixed");
+    const stopped = new AbortController();
+    stopped.abort();
+    expect(await queue.run({ ...sink, nodeId: "other", signal: stopped.signal })).not.toHaveProperty("base");
     await base.close();
   });
 });
