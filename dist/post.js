@@ -35859,15 +35859,22 @@ function killUserProcesses(identity) {
     const [pkill, ...pkillArgs] = privileged(identity, ["pkill", "-KILL", "-u", String(identity.uid)]);
     spawnSync2(pkill, pkillArgs, { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
     killed += pids.length;
+    awaitGone(pids.map(Number));
   }
   return killed;
 }
-var MAX_ROUNDS;
+function awaitGone(pids) {
+  const end = Date.now() + DYING_WAIT_MS;
+  const tick = new Int32Array(new SharedArrayBuffer(4));
+  while (pids.some((pid) => statOf(pid) !== null) && Date.now() < end) Atomics.wait(tick, 0, 0, 10);
+}
+var MAX_ROUNDS, DYING_WAIT_MS;
 var init_leftovers = __esm({
   "src/proc/leftovers.ts"() {
     "use strict";
     init_child_identity();
     MAX_ROUNDS = 5;
+    DYING_WAIT_MS = 2e3;
   }
 });
 

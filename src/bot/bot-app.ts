@@ -55,6 +55,16 @@ export interface BotApp {
   handles(name: string, action: string | null): boolean;
 }
 
+/**
+ * The longest `Retry-After` (or primary-limit reset) the bot waits out, seconds: GitHub's secondary limits ask
+ * for about a minute. A longer wait — an hour until a primary limit resets — would hold the delivery's work, and
+ * every later delivery about the same commit, in memory that long (operator trial: `Retry-After: 3600` held a
+ * delivery an hour). The request fails instead; the delivery's work fails, the App asks GitHub to redeliver it
+ * (`redeliver.ts`), and a check run still open after that is settled by the reconcile sweep. The answer to
+ * GitHub is never held by it: a delivery is answered before its work makes any API call (`http-server.ts`).
+ */
+export const MAX_RETRY_AFTER_S = 60;
+
 /** {@link ROUTES} as `event` / `event.action` names. */
 const ROUTED = new Set<string>(ROUTES.map(([name]) => name));
 
@@ -95,18 +105,22 @@ export function createBotApp(config: BotConfig, log: BotLog): BotApp {
       timing: config.timing,
       log: octokitLog,
       userAgent: "evidence-gate-bot",
+      maxRetryAfterS: MAX_RETRY_AFTER_S,
     }),
   );
+  // Without a webhook secret (`bot --redeliver-failed`, which receives nothing) the App has no `webhooks`:
+  // `verify` and `receive` then throw, and no handler is registered.
+  const secret = config.webhookSecret;
   const app = new App({
     appId: config.appId,
     privateKey: config.privateKey,
-    webhooks: { secret: config.webhookSecret },
+    ...(secret === null ? {} : { webhooks: { secret } }),
     Octokit,
     log: octokitLog,
   });
   const results = new WeakMap<object, HandlerResult>();
   const scale = (config.timing.retryBaseMs ?? 1000) / 1000;
-  for (const [name, handler] of ROUTES) {
+  for (const [name, handler] of secret === null ? [] : ROUTES) {
     app.webhooks.on(name, async (event) => {
       const ctx: HandlerContext = {
         config,

@@ -16,7 +16,7 @@ export const BOT_USAGE = `usage: evidence-gate bot [--redeliver-failed [--since 
 Starts the evidence-gate GitHub App's webhook server, or (--redeliver-failed) asks GitHub to redeliver
 the App's failed deliveries of the last SPAN (default: REDELIVER_SINCE, else 1h) and exits.
 
-environment: APP_ID, PRIVATE_KEY or PRIVATE_KEY_PATH, WEBHOOK_SECRET, PORT (3000), HOST (127.0.0.1),
+environment: APP_ID, PRIVATE_KEY or PRIVATE_KEY_PATH, WEBHOOK_SECRET (not for --redeliver-failed), PORT (3000), HOST (127.0.0.1),
 CHECK_NAME (evidence-gate), WORKFLOW_FILE (evidence-gate.yml), RESUME_WORKFLOW_FILE, GITHUB_API_URL,
 REDELIVER_EVERY (10m; off), REDELIVER_SINCE (1h), RECONCILE_EVERY (10m; off), RECONCILE_AFTER (15m),
 SHUTDOWN_DEADLINE (25s). See docs/bot.md.
@@ -65,7 +65,8 @@ export async function runBotCommand(argv: readonly string[], io: BotCommandIo): 
   }
   let config: BotConfig;
   try {
-    config = readBotConfig(io.env);
+    // `--redeliver-failed` receives no delivery: it needs no WEBHOOK_SECRET.
+    config = readBotConfig(io.env, { receives: !flags.redeliver });
   } catch (error) {
     if (!(error instanceof BotConfigError)) throw error;
     io.err.write(`evidence-gate bot: ${error.message}\n`);

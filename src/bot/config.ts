@@ -7,7 +7,7 @@
  * | --- | --- | --- |
  * | `APP_ID` | the GitHub App's id (a positive integer) | required |
  * | `PRIVATE_KEY` / `PRIVATE_KEY_PATH` | the App's private key (PEM), inline (`\n` escapes allowed) or in a file; exactly one | required |
- * | `WEBHOOK_SECRET` | the App's webhook secret | required |
+ * | `WEBHOOK_SECRET` | the App's webhook secret | required (not by `bot --redeliver-failed`, which receives nothing) |
  * | `PORT` | TCP port (0–65535; 0 picks a free one) | `3000` |
  * | `HOST` | address to listen on | `127.0.0.1` (the container image sets `0.0.0.0`) |
  * | `CHECK_NAME` | the check run's name, and the ledger artifact's prefix (`<name>-ledger`) | `evidence-gate` |
@@ -30,8 +30,11 @@ export interface BotConfig {
   readonly appId: number;
   /** PEM text (PKCS#1 or PKCS#8). A secret: never logged. */
   readonly privateKey: string;
-  /** A secret: never logged. */
-  readonly webhookSecret: string;
+  /**
+   * A secret: never logged. `null` only for a command that receives no delivery and so verifies no signature
+   * (`bot --redeliver-failed`, read with `receives: false`).
+   */
+  readonly webhookSecret: string | null;
   readonly port: number;
   readonly host: string;
   readonly checkName: string;
@@ -141,17 +144,30 @@ function privateKeyOf(env: Env): string {
   return `${key.trim()}\n`;
 }
 
+/** What the configuration is read for. */
+export interface ReadBotConfigOptions {
+  /**
+   * `false`: for a command that receives no delivery (`bot --redeliver-failed` only asks GitHub to resend, with
+   * the App's JWT): `WEBHOOK_SECRET` is then optional (operator trial: it was required and never used).
+   * Default `true` (the server).
+   */
+  readonly receives?: boolean;
+}
+
 /**
  * Reads and checks the configuration.
  * @throws {BotConfigError} naming the first variable that is missing or malformed (never its secret value).
  */
-export function readBotConfig(env: Env): BotConfig {
+export function readBotConfig(env: Env, o: ReadBotConfigOptions = {}): BotConfig {
   const appIdText = required(env, "APP_ID", "the GitHub App's id (App settings → About → App ID)");
   if (!/^[1-9]\d{0,11}$/.test(appIdText)) {
     throw new BotConfigError("APP_ID", `${JSON.stringify(appIdText)} is not a positive whole number`);
   }
   const privateKey = privateKeyOf(env);
-  const webhookSecret = required(env, "WEBHOOK_SECRET", "the App's webhook secret");
+  const webhookSecret =
+    o.receives === false
+      ? (value(env, "WEBHOOK_SECRET") ?? null)
+      : required(env, "WEBHOOK_SECRET", "the App's webhook secret");
   const portText = value(env, "PORT") ?? "3000";
   if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65_535) {
     throw new BotConfigError("PORT", `${JSON.stringify(portText)} is not a TCP port (0–65535)`);

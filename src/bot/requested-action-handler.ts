@@ -39,6 +39,7 @@ import { accessWords, checkWriter } from "../github/writer-check.js";
 import { truncateUtf8, utf8Bytes } from "../ledger/byte-budget.js";
 import { escapeInline } from "../ledger/markdown-syntax.js";
 import type { AppCheckRun } from "./app-check-runs.js";
+import { dispatchFailure } from "./dispatch-refusal.js";
 import {
   clickedButton,
   decidesWaitingGate,
@@ -193,13 +194,15 @@ export async function onRequestedAction(ctx: HandlerContext, payload: unknown): 
       inputs: { ...inputs },
     });
   } catch (error) {
-    const status = (error as { status?: unknown }).status;
-    const said = (error as { response?: { data?: { message?: unknown } } }).response?.data?.message;
-    const answered = typeof status === "number" && status < 500;
-    const why = `GitHub answered ${typeof status === "number" ? status : "nothing"}${typeof said === "string" ? ` "${said}"` : ""} to dispatching ${ctx.config.resumeWorkflowFile} on ${repository.default_branch}`;
+    const failed = dispatchFailure(error, {
+      workflow: ctx.config.resumeWorkflowFile,
+      ref: repository.default_branch,
+      inputs: ["run-id", "sha", "approve-gate", "reject-gate", "approver"],
+    });
+    const { answered, what: why } = failed;
     await putBack(
       answered
-        ? `> **Not dispatched:** ${escapeInline(why)}. The resume workflow must exist on the default branch and take the inputs \`run-id\`, \`sha\`, \`approve-gate\`, \`reject-gate\` and \`approver\` (docs/bot.md).`
+        ? `> **Not dispatched:** ${escapeInline(why)}. ${failed.fix}`
         : `> **Not dispatched:** ${escapeInline(why)}. The ${word} of gate \`${waiting.gate}\` by ${escapeInline(login)} will be tried again when this delivery is redelivered; a writer can also click again.`,
       answered,
     );

@@ -25,6 +25,7 @@ import { refusedUnlessAbout, withWorkflowRunLedger } from "../github/workflow-ru
 import { accessWords, checkWriter } from "../github/writer-check.js";
 import { escapeInline } from "../ledger/markdown-syntax.js";
 import type { AppCheckRun, AppCheckRuns } from "./app-check-runs.js";
+import { dispatchFailure } from "./dispatch-refusal.js";
 import { alreadyDone, type HandlerContext, type HandlerResult } from "./handler.js";
 import { ledgerCompletion } from "./ledger-completion.js";
 import { commitSha } from "./payload-parts.js";
@@ -106,14 +107,17 @@ export async function onReverifyClick(
       inputs: { ...inputs },
     });
   } catch (error) {
-    const status = (error as { status?: unknown }).status;
-    const said = (error as { response?: { data?: { message?: unknown } } }).response?.data?.message;
-    const why = `GitHub answered ${typeof status === "number" ? status : "nothing"}${typeof said === "string" ? ` "${said}"` : ""} to dispatching ${ctx.config.workflowFile} on ${click.defaultBranch}`;
+    const failed = dispatchFailure(error, {
+      workflow: ctx.config.workflowFile,
+      ref: click.defaultBranch,
+      inputs: Object.keys(inputs),
+    });
+    const why = failed.what;
     await checks.complete(fresh.run.id, {
       conclusion: "failure",
       key,
       title: "evidence-gate: Re-verify not dispatched",
-      summary: `## ❌ Re-verify not dispatched\n\n${escapeInline(why)}. The workflow must exist on the default branch and accept \`workflow_dispatch\` with the inputs \`mode\`, \`sha\` and \`pull-request\` (docs/bot.md, "The workflows"). Nothing ran; a writer can click Re-verify again.`,
+      summary: `## ❌ Re-verify not dispatched\n\n${escapeInline(why)}. ${failed.fix} Nothing ran; a writer can click Re-verify again.`,
       last: true,
     });
     return { outcome: "dispatch-refused", detail: why };

@@ -54,7 +54,8 @@ export interface StartBotOptions {
 
 /** The bot's log for `config`: its own secrets redacted from every line. */
 export function botLogFor(config: BotConfig, write?: (line: string) => void): BotLog {
-  return createBotLog({ secrets: [config.webhookSecret, config.privateKey], ...(write ? { write } : {}) });
+  const secrets = [config.webhookSecret, config.privateKey].filter((s): s is string => s !== null);
+  return createBotLog({ secrets, ...(write ? { write } : {}) });
 }
 
 function message(error: unknown): string {

@@ -92,9 +92,32 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
   }
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (command === undefined) {
-    io.err.write(`evidence-gate: unknown command ${JSON.stringify(name)}\n\n${USAGE}`);
+    const reordered = optionsBeforeCommand(argv);
+    io.err.write(
+      reordered !== null
+        ? `evidence-gate: ${JSON.stringify(name)} is an option, and options follow the command (the Go CLI takes some before it): ${reordered}\n`
+        : `evidence-gate: unknown command ${JSON.stringify(name)}\n\n${USAGE}`,
+    );
     return 64;
   }
   const main = await command.load();
   return main(rest, command.interruptible ? { ...io, signal: options.armInterrupt() } : io);
+}
+
+/**
+ * The command line to type when `argv` starts with options and names a command after them
+ * (`--runtime codex run g.yaml` → `evidence-gate run --runtime codex g.yaml`), as the Go CLI's global flags
+ * are written (issue 26); `null` when `argv` does not start with an option or names no command.
+ */
+function optionsBeforeCommand(argv: readonly string[]): string | null {
+  if (!argv[0]?.startsWith("-")) return null;
+  const at = argv.findIndex((word) => Object.hasOwn(COMMANDS, word));
+  if (at < 0) return null;
+  const words = [argv[at]!, ...argv.slice(0, at), ...argv.slice(at + 1)];
+  return `evidence-gate ${words.map(shellWord).join(" ")}`;
+}
+
+/** `word` as one POSIX shell word: bare when it holds only safe characters, else single-quoted. */
+function shellWord(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }

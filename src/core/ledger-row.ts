@@ -57,6 +57,14 @@ export interface VerifyEvidence {
    */
   readonly unrepresentedFiles?: UnrepresentedFiles;
   /**
+   * Files of the evidence tree that were changed or removed while the command ran (it rewrote what it was
+   * verifying: a test's expected data, a lock file, generated sources), compared once it exited as expected;
+   * `total: null` when that could not be compared (`note` says why). The command's later steps ran on
+   * bytes the recorded tree does not hold. Files it added are not listed (build outputs). Absent: none, or
+   * not measured (a verify that did not pass, or a reused result).
+   */
+  readonly changedWhileRunning?: UnrepresentedFiles;
+  /**
    * The graph's `success_check.verify.output_matches` and whether it matched the command's full combined
    * stdout+stderr (SPEC §3 "Patterns": RE2, Go `MatchString` search). `pattern` is its source as written;
    * `truncated: true` when the output went over the collector's bound (16 MiB) and only its first and last

@@ -19,6 +19,7 @@ import { verifyExitWords } from "../ledger/cells.js";
 import type { RunEnd } from "../ledger/conclusion.js";
 import type { PlanSection } from "../ledger/ledger.js";
 import { verifyOnlyDisclosure } from "../policy/disclosure.js";
+import { handBackBeforeEngineReads } from "../proc/hand-back.js";
 import { finishRun, type GraphOutline, snapshotLedger } from "./finish-run.js";
 import { openFreshRun, prepareFreshRepository, type RecordedPolicy } from "./fresh-run.js";
 import type { FinishedLeg } from "./leg.js";
@@ -120,6 +121,8 @@ export async function runVerifyOnly(o: VerifyRunOptions): Promise<VerifyRunResul
     knownSecrets: o.knownSecrets,
     ...(o.verifyRepeat !== undefined ? { repeat: o.verifyRepeat } : {}),
     receipts: receiptSettingsOf(o.policy, o.testReports),
+    // No node runs beside it: what the command made is handed back before the engine's git re-reads it.
+    beforeReread: () => handBackBeforeEngineReads([repo.workDir]),
     ...(o.echo ? { echo: o.echo } : {}),
     ...(o.signal ? { signal: o.signal } : {}),
   };

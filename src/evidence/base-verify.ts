@@ -117,7 +117,10 @@ export class BaseVerifier implements BaseRunner {
   async #runOnBase(options: RunVerifyOptions, cwd: string): Promise<BaseRunEvidence> {
     const checkout = await this.#checkout;
     // What an earlier base run made as the separate user, readable for the engine's git (the snapshot).
-    if (checkout?.ok === true) handBackBeforeEngineReads([checkout.folder]);
+    const handBack = (): void => {
+      if (checkout?.ok === true) handBackBeforeEngineReads([checkout.folder]);
+    };
+    handBack();
     const {
       base: _base,
       reusedFrom: _reused,
@@ -135,6 +138,7 @@ export class BaseVerifier implements BaseRunner {
       ...(options.outputMatches !== undefined ? { outputMatches: options.outputMatches } : {}),
       ...(options.repeat !== undefined ? { repeat: options.repeat } : {}),
       ...(options.receipts !== undefined ? { receipts: options.receipts } : {}),
+      beforeReread: handBack,
     });
     return evidence;
   }

@@ -14,6 +14,7 @@ import { copyFile, mkdtemp, rm, stat, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { GitError, git } from "../proc/git.js";
+import { hiddenPathspecs } from "../proc/trusted-git.js";
 
 /** The environment git runs from; scrubbed by the git child-env policy (SPEC §9). */
 export interface GitContext {
@@ -67,7 +68,8 @@ export class NoCommitError extends Error {
   }
 }
 
-const gitOptions = (cwd: string, context: GitContext, set?: Record<string, string>) => ({
+/** The exec-seam options of one engine git call in `cwd` with `context` (and variables `set`). */
+export const gitOptions = (cwd: string, context: GitContext, set?: Record<string, string>) => ({
   cwd,
   ...(context.baseEnv !== undefined ? { baseEnv: context.baseEnv } : {}),
   ...(context.knownSecrets !== undefined ? { knownSecrets: context.knownSecrets } : {}),
@@ -149,8 +151,9 @@ export async function withWorkingTreeIndex<T>(
     const scoped = (args: readonly string[]): Promise<string> =>
       git(args, gitOptions(root, context, { GIT_INDEX_FILE: indexFile }));
     if (!seeded && (await headCommit(root, context)) !== null) await scoped(["read-tree", "HEAD"]);
-    // `-A` without a pathspec covers the whole work tree, whatever the cwd (git ≥ 2.0).
-    await scoped(["add", "-A"]);
+    // `-A` without a pathspec covers the whole work tree, whatever the cwd (git ≥ 2.0); in the action, the
+    // checkout's own git directories moved aside by PR code are left out (`hiddenPathspecs`).
+    await scoped(["add", "-A", ...hiddenPathspecs(root)]);
     await context.indexOverlay?.apply({ root, git: scoped });
     return await task({ root, git: scoped });
   } finally {

@@ -6,8 +6,9 @@
  */
 import type { VerifyEvidence } from "../core/ledger-row.js";
 import { unreachable } from "../core/unreachable.js";
+import { git } from "../proc/git.js";
 import { evidenceGaps } from "./evidence-gaps.js";
-import { evidenceTree, type GitContext, workTreeRoot } from "./evidence-tree.js";
+import { evidenceTree, type GitContext, gitOptions, workTreeRoot } from "./evidence-tree.js";
 import {
   compareIgnoredFiles,
   type IgnoredFiles,
@@ -74,7 +75,10 @@ export async function snapshotBeforeVerify(
  */
 export function ranOnTheTreeAlone(evidence: Partial<VerifyEvidence>): boolean {
   const ignoredClean = evidence.ignoredFiles === undefined || evidence.ignoredFiles === "unchanged";
-  const gaps = (evidence.dirtySubmodules?.length ?? 0) > 0 || evidence.unrepresentedFiles !== undefined;
+  const gaps =
+    (evidence.dirtySubmodules?.length ?? 0) > 0 ||
+    evidence.unrepresentedFiles !== undefined ||
+    evidence.changedWhileRunning !== undefined;
   return ignoredClean && !gaps;
 }
 
@@ -92,6 +96,37 @@ async function gapFields(cwd: string, tree: string, context: GitContext): Promis
     ...(found.dirtySubmodules.length > 0 ? { dirtySubmodules: found.dirtySubmodules } : {}),
     ...(found.unrepresentedFiles !== null ? { unrepresentedFiles: found.unrepresentedFiles } : {}),
   };
+}
+
+/** How many changed paths {@link changedWhileRunning} names. */
+const CHANGED_EXAMPLES = 10;
+
+/**
+ * The files of `tree` (the evidence tree taken just before a verify command ran in `cwd`) that the working
+ * tree no longer holds as they were — changed, removed or made another kind of entry — once the command
+ * has exited: `null` when none (files it added do not count: build outputs a `.gitignore` misses). Never
+ * rejects: a comparison that fails is `total: null` with a note, which is not clean.
+ */
+export async function changedWhileRunning(
+  cwd: string,
+  tree: string,
+  context: GitContext,
+): Promise<VerifyEvidence["changedWhileRunning"] | null> {
+  try {
+    const after = await evidenceTree(cwd, context);
+    if (after === tree) return null;
+    const root = await workTreeRoot(cwd, context);
+    const listed = await git(
+      ["diff-tree", "-r", "-z", "--no-renames", "--name-only", "--diff-filter=MDT", tree, after],
+      gitOptions(root, context),
+    );
+    const paths = listed.split("\0").filter((path) => path !== "");
+    if (paths.length === 0) return null;
+    return { total: paths.length, examples: paths.slice(0, CHANGED_EXAMPLES) };
+  } catch (error) {
+    const note = `the working tree after the command could not be compared with the evidence tree: ${error instanceof Error ? error.message : String(error)}`;
+    return { total: null, examples: [], note };
+  }
 }
 
 /** The evidence fields of an ignored-files comparison. */

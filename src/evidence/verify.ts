@@ -24,7 +24,12 @@ import { decideReceipt } from "./test-receipt.js";
 import { readTestReportFiles } from "./test-report-files.js";
 import { VerifyCache, verifyCacheKey } from "./verify-cache.js";
 import { VerifyOutput } from "./verify-output.js";
-import { type IgnoredFilesCheck, ranOnTheTreeAlone, snapshotBeforeVerify } from "./verify-snapshot.js";
+import {
+  changedWhileRunning,
+  type IgnoredFilesCheck,
+  ranOnTheTreeAlone,
+  snapshotBeforeVerify,
+} from "./verify-snapshot.js";
 
 export interface RunVerifyOptions {
   /** A shell command line, run with `/bin/sh -c`. Never from a planner. */
@@ -68,6 +73,12 @@ export interface RunVerifyOptions {
   readonly repeat?: number;
   /** How the test receipt is read, and whether the policy requires one (issue 25); default: from the output. */
   readonly receipts?: ReceiptSettings;
+  /**
+   * Called once the command has exited, before the engine's git reads the working tree again to see whether
+   * the command changed the tree it verified (`changedWhileRunning`): hands the separate user's files back
+   * where the engine could not read them otherwise (`handBackBeforeEngineReads`). Must not throw.
+   */
+  readonly beforeReread?: () => void;
 }
 
 /**
@@ -140,7 +151,15 @@ async function measureAndRun(options: RunVerifyOptions): Promise<{
     // A cancelled run stops; a command that cannot start will not start the next time either.
     if (options.signal?.aborted === true || runs[runs.length - 1]?.outcome === "spawn_failed") break;
   }
-  const evidence = wanted === 1 ? runs[0]! : combineRepeats(runs);
+  const combined = wanted === 1 ? runs[0]! : combineRepeats(runs);
+  // A pass is about the tree it started from only if the command left that tree as it was.
+  options.beforeReread?.();
+  const changed =
+    combined.outcome === "passed" && tree !== null
+      ? await changedWhileRunning(options.cwd, tree, gitContext)
+      : null;
+  const evidence: VerifyEvidence =
+    changed !== null ? { ...combined, changedWhileRunning: changed } : combined;
   // Only a judged result is evidence about the tree; a command that could not run is tried again.
   if (options.reuse && key !== null && (evidence.outcome === "passed" || evidence.outcome === "failed")) {
     options.reuse.cache.record(key, options.reuse.nodeId, evidence);
@@ -448,6 +467,7 @@ export class VerifyQueue {
       ...(request.outputMatches != null ? { outputMatches: request.outputMatches } : {}),
       ...(this.settings.repeat !== undefined ? { repeat: this.settings.repeat } : {}),
       ...(this.settings.receipts !== undefined ? { receipts: this.settings.receipts } : {}),
+      beforeReread: handBack,
     };
     if (baseline !== null && elsewhere !== undefined) {
       // Not reused, nor kept for reuse: the same tree there is not the same evidence (other ignored files).

@@ -63,6 +63,12 @@ export interface CreateOctokitOptions {
   readonly timing?: OctokitTiming;
   /** Default `evidence-gate`. */
   readonly userAgent?: string;
+  /**
+   * The longest rate-limit wait honoured, in GitHub's seconds (`retry-after`, or until `x-ratelimit-reset`):
+   * a request GitHub asks to wait longer for is not retried — it fails with GitHub's answer, and the caller
+   * decides (the bot's delivery fails and is redelivered later). Default: no cap (the action waits as told).
+   */
+  readonly maxRetryAfterS?: number;
 }
 
 /** The installation-token route `@octokit/auth-app` calls inside another request's auth hook. */
@@ -171,11 +177,15 @@ export function gateOctokitOptions(options: Omit<CreateOctokitOptions, "token">)
   const onLimit =
     (kind: string) =>
     (retryAfter: number, request: { method: string; url: string }, _octokit: unknown, retryCount: number) => {
-      const retrying = retryCount < RATE_LIMIT_RETRIES;
+      const cap = options.maxRetryAfterS;
+      const tooLong = cap !== undefined && retryAfter > cap;
+      const retrying = retryCount < RATE_LIMIT_RETRIES && !tooLong;
       const what = `GitHub ${kind} rate limit on ${request.method} ${request.url}`;
-      const next = retrying
-        ? `retrying after ${retryAfter}s (retry ${retryCount + 1} of ${RATE_LIMIT_RETRIES})`
-        : `giving up after ${RATE_LIMIT_RETRIES} retries`;
+      const next = tooLong
+        ? `not waiting the ${retryAfter}s GitHub asks for (more than ${cap}s): giving up`
+        : retrying
+          ? `retrying after ${retryAfter}s (retry ${retryCount + 1} of ${RATE_LIMIT_RETRIES})`
+          : `giving up after ${RATE_LIMIT_RETRIES} retries`;
       log.warn(`${what}; ${next}`);
       return retrying;
     };

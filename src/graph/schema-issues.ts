@@ -38,7 +38,12 @@ function describeIssue(issue: SchemaIssue, raw: unknown): GraphIssue[] {
       const shapeKey = relative.filter((key) => typeof key === "string").join(".");
       const known = inNode ? NODE_OBJECT_FIELDS[shapeKey] : shapeKey === "" ? GRAPH_FIELDS : undefined;
       return issue.keys.map((key) => {
-        const goHint = inNode && shapeKey === "" && CITATION_FIELDS.has(key) ? CITATION_HINT : "";
+        const goHint =
+          inNode && shapeKey === "" && CITATION_FIELDS.has(key)
+            ? CITATION_HINT
+            : !inNode && shapeKey === "" && isRecord(raw) && isRecord(raw[key])
+              ? anchorHolderHint(key)
+              : "";
         const knownList = known === undefined ? "" : ` (known fields: ${known.join(", ")})`;
         return make(`unknown field ${at([...relative, key])}${goHint}${knownList}`);
       });
@@ -69,6 +74,20 @@ function describeIssue(issue: SchemaIssue, raw: unknown): GraphIssue[] {
     default:
       return [make(`field ${at(relative)}: ${issue.message}`)];
   }
+}
+
+/**
+ * The hint for an unknown top-level key holding a mapping: the Go CLI ignores unknown keys (its YAML
+ * decoder sets no `KnownFields`), so a Go graph may keep shared node settings under one, anchored, and
+ * merge them with `<<:` (issue 26). Here the key is refused like any unknown field; the anchor can sit on
+ * the first merge instead.
+ */
+function anchorHolderHint(key: string): string {
+  return (
+    "; the Go CLI ignores a top-level key it does not know, so a file may keep a YAML anchor there, but " +
+    "here every key must be a field: anchor the mapping where it is first merged instead " +
+    `(\`- <<: &${key} {…}\` in the first node, \`<<: *${key}\` in the others)`
+  );
 }
 
 const EXPECTED: Readonly<Record<string, string>> = {

@@ -274,6 +274,19 @@ export function evidenceGapParts(verify: VerifyEvidence | undefined, shown = 10)
       `files whose edits a .gitattributes conversion hides from it: ${list.length > 0 ? list.join(", ") : "(no path recorded)"}`,
     );
   }
+  const changed = verify.changedWhileRunning;
+  if (changed !== undefined) {
+    const named = changed.examples.slice(0, shown).map(clip);
+    const rest = changed.total !== null ? changed.total - named.length : 0;
+    const list = [
+      ...named,
+      ...(rest > 0 ? [`${rest} more`] : []),
+      ...(changed.note !== undefined ? [changed.note] : []),
+    ];
+    parts.push(
+      `files of the tree the command itself changed or removed while it ran: ${list.length > 0 ? list.join(", ") : "(no path recorded)"}`,
+    );
+  }
   return parts;
 }
 

@@ -16,7 +16,7 @@
  *    `"test": "true"` passes on anything), and before the tree rules, so it never falls to a `neutral`;
  * 2. bytes beyond the evidence tree — git-ignored files changed since the run started, files written
  *    outside the repository, bytes the tree does not hold (dirty submodules, `.gitattributes`
- *    conversions): `action_required`, before the tree rules, because a tree equal to the commit's says
+ *    conversions, tracked files the verify command itself changed while it ran): `action_required`, before the tree rules, because a tree equal to the commit's says
  *    nothing about them and must not fall to a `neutral` (which satisfies branch protection);
  * 2b. the test receipts (ADR 0016): a recognised runner that ran no test, or that reported failing tests
  *    while the command exited as expected, is `action_required` — after rules 1 and 2, whose reasons say
@@ -217,7 +217,9 @@ function bytesBeyondTheTree(sinks: VerifiedSinks, offCommit: boolean): Conclusio
       "The tree recorded for the verify is not what the command ran on, so this commit may not pass on a fresh clone. " +
       "For a submodule: commit (and push) its changes and record them in the superproject. For a file a " +
       ".gitattributes conversion hides: write it in the form the conversion produces (or fix the attribute), " +
-      "commit it, and re-run. Or undo the edits and re-run." +
+      "commit it, and re-run. For files the verify command changed while it ran: make the command leave " +
+      "tracked files alone (`npm ci`, not `npm install`; no formatter or snapshot update in the verify) or " +
+      "commit what it writes, and re-run. Or undo the edits and re-run." +
       besides,
   };
 }

@@ -122,6 +122,9 @@ const VerifyRunSchema = z.strictObject({
   unrepresentedFiles: z
     .strictObject({ total: count.nullable(), examples: z.array(line).max(MAX_LIST), note: text.optional() })
     .optional(),
+  changedWhileRunning: z
+    .strictObject({ total: count.nullable(), examples: z.array(line).max(MAX_LIST), note: text.optional() })
+    .optional(),
   outputMatches: z
     .strictObject({ pattern: text, matched: z.boolean(), truncated: z.literal(true).optional() })
     .optional(),

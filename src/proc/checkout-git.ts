@@ -208,6 +208,23 @@ function findByInode(entry: RecordedGit, workspace: string): string | null {
   return (found.stdout ?? "").split("\0").find((path) => path !== "" && matches(path)) ?? null;
 }
 
+/**
+ * Where the pull request's code moved the checkout's git directories: for each recorded `.git` no longer at
+ * its path, the path (absolute) now holding its inode, found as {@link restoreCheckoutGit} finds it. A tree
+ * the engine makes during the run leaves these out (`hiddenPathspecs` in `trusted-git.ts`): a `.git` renamed
+ * `.git.orig` is the checkout's, not the nodes' work, and committed it would publish the checkout's
+ * configuration. Reads only; safe while the user's processes run (a path it misses is restored at the end).
+ */
+export function movedCheckoutGits(guard: CheckoutGitGuard): string[] {
+  const moved: string[] = [];
+  for (const entry of guard.entries) {
+    if (isRecorded(entry, entry.path)) continue;
+    const now = findByInode(entry, guard.workspace);
+    if (now !== null && now !== entry.path) moved.push(now);
+  }
+  return moved;
+}
+
 /** `true` when `path` holds exactly what `entry` recorded. */
 function isRecorded(entry: RecordedGit, path: string): boolean {
   try {

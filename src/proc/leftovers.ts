@@ -257,6 +257,22 @@ export function killUserProcesses(identity: ChildIdentity): number {
     const [pkill, ...pkillArgs] = privileged(identity, ["pkill", "-KILL", "-u", String(identity.uid)]);
     spawnSync(pkill as string, pkillArgs, { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
     killed += pids.length;
+    awaitGone(pids.map(Number));
   }
   return killed;
+}
+
+/** How long {@link awaitGone} waits for killed processes to finish dying, in milliseconds. */
+const DYING_WAIT_MS = 2000;
+
+/**
+ * Blocks until none of `pids` is alive (gone or a zombie: {@link statOf}) or {@link DYING_WAIT_MS} passed,
+ * polling every 10 ms. A process sent SIGKILL is still listed (by `pgrep`, by `ps`) while the kernel tears
+ * it down; a large one can take tens of milliseconds, so without the wait a run could end, and the next
+ * round count it again, while it is still there (seen in the fork-chain e2e test as root).
+ */
+function awaitGone(pids: readonly number[]): void {
+  const end = Date.now() + DYING_WAIT_MS;
+  const tick = new Int32Array(new SharedArrayBuffer(4));
+  while (pids.some((pid) => statOf(pid) !== null) && Date.now() < end) Atomics.wait(tick, 0, 0, 10);
 }

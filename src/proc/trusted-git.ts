@@ -174,11 +174,43 @@ const TRUSTED_ENV: Readonly<Record<string, string>> = {
   GIT_TERMINAL_PROMPT: "0",
 };
 
-const storage = new AsyncLocalStorage<TrustedGitDir>();
+/** A trusted scope: the directory, and the workspace paths no tree the engine makes may hold. */
+interface TrustedScope extends TrustedGitDir {
+  readonly hidden: () => readonly string[];
+}
 
-/** Runs `body` so that every engine git call it makes in `dir.workTree` uses `dir` ({@link engineGitCall}). */
-export function withTrustedGit<T>(dir: TrustedGitDir, body: () => Promise<T>): Promise<T> {
-  return storage.run(dir, body);
+const storage = new AsyncLocalStorage<TrustedScope>();
+
+/**
+ * Runs `body` so that every engine git call it makes in `dir.workTree` uses `dir` ({@link engineGitCall}).
+ * `hidden`, asked before each tree the engine makes of the working tree ({@link hiddenPathspecs}), names
+ * absolute paths in the workspace that tree must leave out: the checkout's own git directories that the
+ * pull request's code moved aside (`movedCheckoutGits` in `checkout-git.ts`), which are not its work and,
+ * committed and pushed, would publish the checkout's `.git` (its `config` may hold the job's token).
+ */
+export function withTrustedGit<T>(
+  dir: TrustedGitDir,
+  body: () => Promise<T>,
+  hidden: () => readonly string[] = () => [],
+): Promise<T> {
+  return storage.run({ ...dir, hidden }, body);
+}
+
+/**
+ * The pathspec arguments (after `--`) that keep the scope's hidden paths out of a `git add -A` run in `cwd`:
+ * `[]` outside a trusted scope or when nothing is hidden, else `:/` (the whole work tree) and one
+ * `:(top,literal,exclude)<path>` per hidden path inside the work tree.
+ */
+export function hiddenPathspecs(cwd: string): string[] {
+  const trusted = storage.getStore();
+  if (trusted === undefined || !onTrustedGit(cwd)) return [];
+  const root = real(trusted.workTree);
+  const excluded = trusted
+    .hidden()
+    .map((path) => relative(root, real(path)))
+    .filter((rel) => rel !== "" && !rel.startsWith("..") && !isAbsolute(rel))
+    .map((rel) => `:(top,literal,exclude)${rel.split("\\").join("/")}`);
+  return excluded.length === 0 ? [] : ["--", ":/", ...excluded];
 }
 
 /** The trusted git directory of the current scope, or `null` outside {@link withTrustedGit}. */

@@ -11,7 +11,12 @@
  */
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { guardCheckoutGit, readCheckoutGitGuard, restoreCheckoutGit } from "../proc/checkout-git.js";
+import {
+  guardCheckoutGit,
+  movedCheckoutGits,
+  readCheckoutGitGuard,
+  restoreCheckoutGit,
+} from "../proc/checkout-git.js";
 import { type ChildIdentity, ChildScope } from "../proc/child-identity.js";
 import { handBackFiles } from "../proc/hand-back.js";
 import { type IsolateSetting, setUpIsolation } from "../proc/isolate-user.js";
@@ -92,7 +97,9 @@ export async function withPrCodeIsolation(
   try {
     if (typeof guard === "string")
       throw new Error(`evidence-gate: ${guard}; nothing of the pull request's code was run.`);
-    await scope.run(() => withTrustedGit(trusted, () => body(isolation.note)));
+    // A `.git` the pull request moved aside is left out of every tree the engine makes (and so of a push).
+    const moved = guard === null ? () => [] : () => movedCheckoutGits(guard);
+    await scope.run(() => withTrustedGit(trusted, () => body(isolation.note), moved));
   } finally {
     await removeTrustedGitDir(trusted);
     const identity = scope.identity;

@@ -300,6 +300,16 @@ describe("Re-verify: the verify command only, on the pull request's current head
   const NEW_HEAD = "fedcba9876543210fedcba9876543210fedcba98";
   const VERIFY_RUN = 30_500_000;
 
+  /** A rig whose repository has WORKFLOW_FILE taking the verify inputs on its default branch. */
+  async function verifyRig() {
+    const rig = await rigs.start();
+    rig.github.state.addWorkflow({
+      file: WORKFLOW_FILE,
+      inputs: [{ name: "mode" }, { name: "sha" }, { name: "pull-request" }],
+    });
+    return rig;
+  }
+
   function reverifyClick(check: { id: number }, sender: string) {
     return checkRunPayload({
       action: "requested_action",
@@ -329,11 +339,7 @@ describe("Re-verify: the verify command only, on the pull request's current head
   }
 
   it("every completed check run carries Re-verify; a writer's click dispatches the workflow in mode verify on the current head once, and its run completes the fresh check run", async () => {
-    const rig = await rigs.start();
-    rig.github.state.addWorkflow({
-      file: WORKFLOW_FILE,
-      inputs: [{ name: "mode" }, { name: "sha" }, { name: "pull-request" }],
-    });
+    const rig = await verifyRig();
     rig.github.state.setCollaborator("mona", "write");
     rig.github.state.setCollaborator("reader", "read");
     const first = await completedRun(rig);
@@ -373,11 +379,7 @@ describe("Re-verify: the verify command only, on the pull request's current head
   });
 
   it("a transient 5xx reading a Re-verify run's ledger is no verdict: the fresh check run stays open, the delivery fails, and the App's redelivery completes it (issue 23)", async () => {
-    const rig = await rigs.start();
-    rig.github.state.addWorkflow({
-      file: WORKFLOW_FILE,
-      inputs: [{ name: "mode" }, { name: "sha" }, { name: "pull-request" }],
-    });
+    const rig = await verifyRig();
     rig.github.state.setCollaborator("mona", "write");
     const first = await completedRun(rig);
     expect(outcomeOf(await rig.deliver("check_run", reverifyClick(first, "mona")))).toBe("dispatched");
@@ -407,5 +409,27 @@ describe("Re-verify: the verify command only, on the pull request's current head
     expect(checks[1]!.output.summary).toContain("`mode`, `sha` and `pull-request`");
     expect(checks[1]!.actions?.map((a) => a.identifier)).toEqual(["reverify"]);
     rig.github.assertNoViolations();
+  });
+
+  it('a dispatch GitHub refuses with 422 "No ref found" (the default branch the click named was renamed) says so — not that the workflow\'s inputs are wrong (operator trial)', async () => {
+    const rig = await verifyRig();
+    rig.github.state.setCollaborator("mona", "write");
+    const first = await completedRun(rig);
+    const renamed = reverifyClick(first, "mona") as { repository: { default_branch: string } };
+    renamed.repository.default_branch = "trunk";
+    const record = await rig.deliver("check_run", renamed);
+    expect(outcomeOf(record)).toBe("dispatch-refused");
+    expect(rig.github.state.dispatches).toEqual([]);
+    const fresh = appChecks(rig).find((r) => r.id !== first.id)!;
+    expect(fresh).toMatchObject({ status: "completed", conclusion: "failure" });
+    const summary = fresh.output.summary ?? "";
+    expect(summary).toContain('GitHub answered 422 "No ref found for: trunk"');
+    expect(summary).toContain("The repository has no branch trunk");
+    expect(summary).toContain("The workflow's inputs are not the problem");
+    expect(summary).not.toContain("accept `workflow_dispatch` with the inputs");
+    // The one call off the contract is the dispatch on a branch that is not (any more) the default one.
+    expect(rig.github.violations.flatMap((v) => v.errors)).toEqual([
+      "dispatch ref trunk is not the default branch",
+    ]);
   });
 });

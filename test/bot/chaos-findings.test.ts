@@ -11,13 +11,19 @@
  *   only the create's own last run was renamed a duplicate;
  * - a replica killed between a create and the rename of its race-losing duplicate left that duplicate
  *   `queued` for good: no delivery moves it (lookups take the lower id), and the reconcile sweep found it
- *   open, settled "its" workflow run through the handler — which wrote to the other check run — and left it.
+ *   open, settled "its" workflow run through the handler — which wrote to the other check run — and left it;
+ * - (seed 322255) a Re-run's fresh check run, `queued` for attempt 2, found by a reconcile sweep before attempt
+ *   2 had sent anything: the GitHub double answered `GET …/actions/runs/{id}` with `run_attempt: 2` but attempt
+ *   1's `status: completed` and conclusion, so the sweep settled the attempt-2 check run from attempt 1's run —
+ *   and its ledger — and attempt 2's own `completed` was then stale. GitHub puts a re-run run back `queued`
+ *   (`conclusion: null`) for its new attempt; the double now does too, and this pins what the App then does.
  */
 import { describe, expect, it } from "vitest";
 import { readBotConfig } from "../../src/bot/config.js";
 import { createBotLog } from "../../src/bot/delivery-log.js";
 import { reconcileOpenCheckRuns } from "../../src/bot/reconcile.js";
-import { SUCCESS_LEDGER } from "../ledger/fixtures.js";
+import type { Ledger } from "../../src/ledger/ledger.js";
+import { FAILURE_LEDGER, SUCCESS_LEDGER } from "../ledger/fixtures.js";
 import {
   BOT_APP,
   type BotRig,
@@ -35,7 +41,7 @@ const RUN = 30_433_642;
 const rigs = botRigs();
 
 /** Pull request #42's same-repository run RUN completed with a passing ledger: the App's check run says so. */
-async function passedRun(rig: BotRig) {
+async function passedRun(rig: BotRig, ledger: Ledger = SUCCESS_LEDGER) {
   rig.github.state.addPullRequest({ number: 42, headSha: HEAD, headRef: "fix-sum", baseSha: BASE });
   const completed = workflowRunPayload({
     action: "completed",
@@ -47,14 +53,14 @@ async function passedRun(rig: BotRig) {
   const run = rig.github.state.addWorkflowRun({ id: RUN, headSha: HEAD, body: completed.workflow_run });
   await rig.deliver("pull_request", pullRequestPayload({ headSha: HEAD, fork: false }));
   uploadLedger(rig.github, {
-    ledger: { ...SUCCESS_LEDGER, headSha: HEAD },
+    ledger: { ...ledger, headSha: HEAD },
     runId: RUN,
     headSha: HEAD,
     fork: false,
   });
   await rig.deliver("workflow_run", completed);
   const check = rig.github.state.checkRuns[0]!;
-  expect(check).toMatchObject({ status: "completed", conclusion: "success" });
+  expect(check).toMatchObject({ status: "completed", conclusion: ledger.conclusion!.conclusion });
   return { run, check };
 }
 
@@ -142,6 +148,67 @@ describe("found by the chaos test", () => {
     ).toMatchObject({
       open: 0,
     });
+    rig.github.assertNoViolations();
+  });
+
+  it("a Re-run's fresh check run swept before its attempt sent anything stays open for that attempt — never settled from the attempt before it — and completes with its own ledger", async () => {
+    const rig = await rigs.start();
+    rig.github.state.setCollaborator("mona", "write");
+    // Attempt 1 fails (pull request 113 in seed 322255); a writer re-runs it.
+    const { check } = await passedRun(rig, FAILURE_LEDGER);
+    const click = checkRunPayload({
+      action: "rerequested",
+      checkRunId: check.id,
+      headSha: HEAD,
+      sender: "mona",
+    });
+    expect((await rig.deliver("check_run", click)).outcome).toBe("rerun");
+    const fresh = rig.github.state.checkRuns.find((c) => c.id !== check.id)!;
+    expect(fresh).toMatchObject({
+      status: "queued",
+      externalId: `evidence-gate-bot:pr=42:run=${RUN}:attempt=2`,
+    });
+
+    // A sweep past RECONCILE_AFTER, before attempt 2 reported: GitHub shows the run queued for attempt 2.
+    const lines: Record<string, unknown>[] = [];
+    const log = createBotLog({ secrets: [], write: (l) => void lines.push(JSON.parse(l)) });
+    const later = () => new Date(Date.now() + 3_600_000);
+    const sweep = await reconcileOpenCheckRuns(rig.bot.bot, readBotConfig(botEnv(rig.github)), log, later);
+    expect(sweep).toMatchObject({ open: 1, left: 1, settled: 0, failed: 0 });
+    expect(lines.find((l) => l.kind === "reconcile-check")).toMatchObject({ outcome: "left:running" });
+    expect(fresh.status).toBe("queued");
+    expect(check).toMatchObject({ status: "completed", conclusion: "failure" });
+
+    // Attempt 2 runs and passes: its check run completes with its ledger.
+    for (const action of ["requested", "in_progress"] as const) {
+      const payload = workflowRunPayload({
+        action,
+        runId: RUN,
+        headSha: HEAD,
+        attempt: 2,
+        fork: false,
+        pullRequest: 42,
+      });
+      await rig.deliver("workflow_run", payload);
+    }
+    uploadLedger(rig.github, {
+      ledger: { ...SUCCESS_LEDGER, headSha: HEAD },
+      runId: RUN,
+      headSha: HEAD,
+      fork: false,
+    });
+    const completed = workflowRunPayload({
+      action: "completed",
+      runId: RUN,
+      headSha: HEAD,
+      attempt: 2,
+      fork: false,
+      pullRequest: 42,
+    });
+    await rig.deliver("workflow_run", completed);
+    expect(fresh).toMatchObject({ status: "completed", conclusion: "success" });
+    expect(check).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(rig.github.state.checkRuns.filter((c) => c.name === "evidence-gate")).toHaveLength(2);
     rig.github.assertNoViolations();
   });
 });

@@ -87,9 +87,25 @@ describe("redelivery of failed deliveries", () => {
     const badSince = io(botEnv(rig.github));
     expect(await runBotCommand(["--redeliver-failed", "--since", "soon"], badSince.io)).toBe(64);
     expect(badSince.err()).toContain('--since "soon"');
+    // The server verifies every delivery's signature: it needs WEBHOOK_SECRET.
     const noSecret = io(botEnv(rig.github, { WEBHOOK_SECRET: undefined }));
-    expect(await runBotCommand(["--redeliver-failed"], noSecret.io)).toBe(64);
+    expect(await runBotCommand([], noSecret.io)).toBe(64);
     expect(noSecret.err()).toContain("WEBHOOK_SECRET: is not set");
+  });
+
+  it("--redeliver-failed needs no WEBHOOK_SECRET: it receives nothing and signs nothing, so it runs without one (operator trial)", async () => {
+    const rig = await rigs.start();
+    const failed = await rig.deliver("pull_request", pullRequestPayload({ headSha: HEAD }), {
+      url: await deadUrl(),
+    });
+    expect(failed.statusCode).toBe(0);
+    const cli = io(botEnv(rig.github, { WEBHOOK_SECRET: undefined }));
+    expect(await runBotCommand(["--redeliver-failed"], cli.io)).toBe(0);
+    expect(cli.err()).toBe("");
+    expect(JSON.parse(cli.out().trim())).toMatchObject({ kind: "redeliver", failed: 1, redelivered: 1 });
+    await rig.settle();
+    expect(rig.github.state.checkRuns).toHaveLength(1);
+    rig.github.assertNoViolations();
   });
 
   it("a PORT another process holds is a usage error naming PORT (exit 64), not a stack trace (operator trial)", async () => {

@@ -11,6 +11,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
+import { MAX_RETRY_AFTER_S } from "../../src/bot/bot-app.js";
 import { readBotConfig } from "../../src/bot/config.js";
 import { createBotLog } from "../../src/bot/delivery-log.js";
 import { REVERIFY_BUTTON } from "../../src/bot/gate-buttons.js";
@@ -228,6 +229,29 @@ describe("the bot heals itself", () => {
     expect(rig.github.state.checkRuns).toEqual([]);
   });
 
+  it("a Retry-After longer than the bot waits (an hour) is not waited out: the request fails at once, the delivery's work fails and the App's redelivery does it (operator trial)", async () => {
+    const rig = await rigs.start();
+    rig.github.failNext(
+      secondaryRateLimit({
+        method: "POST",
+        pathPattern: "/repos/{owner}/{repo}/check-runs",
+        retryAfterS: 3_600,
+      }),
+    );
+    const record = await rig.github.state.webhooks.deliver({
+      event: "pull_request",
+      payload: pullRequestPayload({ headSha: HEAD }),
+    });
+    expect(record.statusCode).toBe(202);
+    await rig.settle();
+    expect(rig.outcomes(record.guid)).toEqual(["error", "check-queued"]);
+    expect(rig.logs.find((l) => l.kind === "octokit" && l.level === "warn")?.message).toContain(
+      `not waiting the 3600s GitHub asks for (more than ${MAX_RETRY_AFTER_S}s): giving up`,
+    );
+    expect(rig.github.state.checkRuns).toHaveLength(1);
+    rig.github.assertNoViolations();
+  });
+
   it("deliveries about one commit are worked in the order they arrived, though each is answered at once: a completed answered while the in_progress still waits out a Retry-After is not overtaken", async () => {
     const rig = await rigs.start({ EVIDENCE_GATE_BACKOFF_SECOND_MS: "100" });
     await rig.deliver("pull_request", pullRequestPayload({ headSha: HEAD, fork: true }));
@@ -278,6 +302,11 @@ describe("the bot heals itself", () => {
     await rig.bot.reconcile();
     expect(lost).toMatchObject({ status: "completed", conclusion: "failure", actions: [REVERIFY_BUTTON] });
     expect(lost.output.title).toBe("evidence-gate: Re-verify never ran");
+    // Logged as every lost click is (a lost Approve: `lost-click:completed:action_required`, below).
+    expect(rig.logs.filter((l) => l.kind === "reconcile-check").at(-1)).toMatchObject({
+      checkRun: lost.id,
+      outcome: "lost-click:completed:failure",
+    });
 
     // Again; this time the run exists and completed, but its delivery was lost.
     expect((await rig.deliver("check_run", clickOn(lost, "mona", "reverify"))).outcome).toBe("dispatched");

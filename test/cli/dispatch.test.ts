@@ -54,6 +54,29 @@ describe("evidence-gate --version / --help", () => {
     expect((await cli(["toString"])).code).toBe(64); // not an inherited property of the table
   });
 
+  // A Go-CLI user's trial (issue 26): the Go CLI takes its global flags before the command
+  // (`oh-my-graph --runtime codex run graphs/haiku-smoke.yaml`, in the haiku-smoke graph's own comment).
+  it("an option before the command says options follow the command, with the command line to type", async () => {
+    const before = await cli([
+      "--runtime",
+      "codex",
+      "run",
+      "graphs/haiku-smoke.yaml",
+      "--input",
+      "dir=smoke",
+    ]);
+    expect(before.code).toBe(64);
+    expect(before.stdout).toBe("");
+    expect(before.stderr).toBe(
+      'evidence-gate: "--runtime" is an option, and options follow the command (the Go CLI takes some before ' +
+        "it): evidence-gate run --runtime codex graphs/haiku-smoke.yaml --input dir=smoke\n",
+    );
+    // No command anywhere: the plain unknown-command answer.
+    expect((await cli(["--runtime", "codex"])).stderr).toBe(
+      `evidence-gate: unknown command "--runtime"\n\n${USAGE}`,
+    );
+  });
+
   it("the usage lists exactly the commands the dispatcher knows", () => {
     const listed = [...USAGE.matchAll(/^ {2}([a-z]+) {2,}/gm)].map((m) => m[1]);
     expect(listed.sort()).toEqual(Object.keys(COMMANDS).sort());

@@ -67,6 +67,39 @@ describe("evidence-gate verify", () => {
     );
   });
 
+  it("a command that rewrites a tracked file of the tree it verifies (the tests' expected data) is not success: the row names the file", async () => {
+    // The sample's broken sum, with a test whose expected value the command rewrites before running it.
+    const repo = await makeSampleNodeRepo();
+    repos.push(repo);
+    const test = await repo.read("test/sum.test.js");
+    const rewrite = "sed -i 's/, 5)/, -1)/' test/sum.test.js";
+    const before = await verify(repo, ["--verify-cmd", "npm test"]);
+    expect(before.code, "the build fails as committed").toBe(1);
+    const r = await verify(repo, ["--verify-cmd", `${rewrite} && npm test`]);
+    expect(await repo.read("test/sum.test.js"), "the command did rewrite the test").not.toBe(test);
+    expect(r.code, r.stderr + r.stdout).toBe(4);
+    expect(r.ledger?.rows[0]?.verify?.changedWhileRunning).toEqual({
+      total: 1,
+      examples: ["test/sum.test.js"],
+    });
+    expect(r.ledger?.conclusion).toMatchObject({
+      conclusion: "action_required",
+      rule: "verified-bytes-not-in-tree",
+    });
+    expect(r.stdout).toContain(
+      "files of the tree the command itself changed or removed while it ran: test/sum.test.js",
+    );
+  });
+
+  it("a command that only adds files (build outputs no .gitignore names) leaves the tree it verified as it was: success", async () => {
+    const repo = await makeFixedSampleRepo();
+    repos.push(repo);
+    const r = await verify(repo, ["--verify-cmd", "mkdir -p out && echo built > out/bundle.js && npm test"]);
+    expect(r.code, r.stderr + r.stdout).toBe(0);
+    expect(r.ledger?.rows[0]?.verify?.changedWhileRunning).toBeUndefined();
+    expect(r.ledger?.conclusion).toMatchObject({ conclusion: "success" });
+  });
+
   it("fails with the one row FAIL (verify_failed), the exit code and output tail kept: exit 1, failure", async () => {
     const repo = await makeSampleNodeRepo();
     repos.push(repo);

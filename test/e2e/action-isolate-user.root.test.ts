@@ -50,6 +50,8 @@ import { makeFixedSampleRepo, makeSampleNodeRepo } from "../support/temp-repo.js
 
 const BASE_SHA = "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d";
 const MARK = "WHO-AM-I-MARK";
+/** Where this file keeps folders the run must not sweep (its end removes the user's files from /tmp). */
+const E2E_PARENT = "/var/lib/evidence-gate-e2e";
 const GRAPH = [
   "name: who-am-i",
   "nodes:",
@@ -355,7 +357,9 @@ describe("as root: isolate-user auto runs the verify command as the separate use
     open.dirs.push(temp);
     chmodSync(temp, 0o755);
     const runs = join(temp, "evidence-gate", "runs");
-    const outside = mkdtempSync(join(tmpdir(), "eg-isolate-outside-"));
+    // Not under /tmp: the run's end sweeps what the user left in the shared temporary folders.
+    mkdirSync(E2E_PARENT, { recursive: true, mode: 0o755 });
+    const outside = mkdtempSync(join(E2E_PARENT, "isolate-outside-"));
     open.dirs.push(outside);
     chmodSync(outside, 0o777);
     const command = [

@@ -53,3 +53,14 @@ test.each(Object.entries(KIND_ON_PAGE))("advisory kind %s is on the page's lint 
   const list = DOC.slice(DOC.indexOf("## What lint adds"), DOC.indexOf("## Worked example"));
   expect(list).toContain(phrase);
 });
+
+// A new user's trial (issue 26): the worked example promised `success` from `run` and `resume --approve`
+// without `--commit`, but uncommitted verified changes conclude `action_required` (exit 4; pinned by
+// test/e2e/cli-fragments.test.ts without --commit, and test/e2e/cli-go-trial.test.ts's gated graph with it).
+test("the worked example's run and resume commands commit the verified tree, as the success it promises needs", () => {
+  const example = DOC.slice(DOC.indexOf("## Worked example"));
+  const commands = [...example.matchAll(/`(evidence-gate (?:run|resume) [^`]*)`/g)].map((m) => m[1] ?? "");
+  expect(commands.length).toBeGreaterThanOrEqual(2);
+  for (const command of commands) expect(command).toContain("--commit");
+  expect(example).toContain("concludes `action_required`");
+});

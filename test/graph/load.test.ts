@@ -376,4 +376,46 @@ nodes:
     const b = loaded.graph.nodes_by_id.get("b")!;
     expect([b.prompt, b.timeout_ms, b.allowed_tools]).toEqual(["one", 60_000, ["Grep"]]);
   });
+
+  // A Go-CLI user's trial (issue 26): the Go CLI ignores a top-level key it does not know, so a graph may
+  // keep its shared node settings in one (`defaults: &defaults …`) and merge them with `<<: *defaults`.
+  // Here that key is an unknown field like any other; the refusal says so and shows where the anchor goes.
+  test("a top-level mapping kept only for its anchor is refused with the place the anchor can go instead", () => {
+    const holder = `
+defaults: &defaults
+  timeout: 10m
+  allowed_tools: [Read]
+nodes:
+  - <<: *defaults
+    id: a
+    prompt: one
+`;
+    const loaded = loadGraphText(holder, "graph.yaml");
+    expect(loaded.ok).toBe(false);
+    const issues = loaded.ok ? [] : loaded.issues.map(formatIssue);
+    expect(issues).toEqual([
+      'invalid graph: unknown field "defaults"; the Go CLI ignores a top-level key it does not know, so a ' +
+        "file may keep a YAML anchor there, but here every key must be a field: anchor the mapping where it " +
+        "is first merged instead (`- <<: &defaults {…}` in the first node, `<<: *defaults` in the others) " +
+        "(known fields: name, version, inputs, concurrency, on_fail, nodes)",
+    ]);
+    // The rewrite the message proposes loads, with the same merged fields.
+    const moved = `
+nodes:
+  - <<: &defaults { timeout: 10m, allowed_tools: [Read] }
+    id: a
+    prompt: one
+  - <<: *defaults
+    id: b
+    prompt: two
+`;
+    const rewritten = loadGraphText(moved, "graph.yaml");
+    if (!rewritten.ok) throw new Error(rewritten.issues.map(formatIssue).join("\n"));
+    const b = rewritten.graph.nodes_by_id.get("b")!;
+    expect([b.timeout_ms, b.allowed_tools]).toEqual([600_000, ["Read"]]);
+  });
+
+  test("an unknown top-level key holding a scalar or a list gets no anchor hint", () => {
+    expect(issuesOf({ nodes: [agent("a")], edges: [] })[0]).not.toContain("anchor");
+  });
 });

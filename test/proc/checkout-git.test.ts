@@ -21,12 +21,17 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { evidenceTree } from "../../src/evidence/evidence-tree.js";
 import {
   type CheckoutGitGuard,
   guardCheckoutGit,
+  movedCheckoutGits,
   readCheckoutGitGuard,
   restoreCheckoutGit,
 } from "../../src/proc/checkout-git.js";
+import { git } from "../../src/proc/git.js";
+import { withTrustedGit } from "../../src/proc/trusted-git.js";
+import { makeTrustedGitDir, removeTrustedGitDir } from "../../src/proc/trusted-git-dir.js";
 import { hermeticGitEnv } from "../support/temp-repo.js";
 
 const dirs: string[] = [];
@@ -126,6 +131,41 @@ describe("the checkout's git directories, put back", () => {
     expect(readFileSync(join(victim, ".git", "ROOTS-FILE"), "utf8")).toBe("keep\n");
     expect(lstatSync(join(workspace, "lib")).isDirectory()).toBe(true);
     expect(readFileSync(join(workspace, "lib", ".git"), "utf8")).toBe("gitdir: ../.git/modules/lib\n");
+  });
+
+  it("a .git renamed aside is left out of the engine's trees while the run lasts (committed, it would publish the checkout's config)", async () => {
+    const { workspace, guard } = checkout();
+    const context = { baseEnv: hermeticGitEnv, knownSecrets: [] as string[] };
+    const trusted = await makeTrustedGitDir({ workspace, parent: temp("eg-checkout-runs-"), ...context });
+    try {
+      const gitDir = join(workspace, ".git");
+      cpSync(gitDir, join(workspace, "copy"), { recursive: true });
+      renameSync(gitDir, join(workspace, ".git.orig"));
+      renameSync(join(workspace, "copy"), gitDir);
+      renameSync(join(workspace, "lib", ".git"), join(workspace, "lib", "gitfile"));
+      writeFileSync(join(workspace, "b.txt"), "the node's work\n");
+      expect(movedCheckoutGits(guard).sort()).toEqual(
+        [join(workspace, ".git.orig"), join(workspace, "lib", "gitfile")].sort(),
+      );
+      const files = async (hidden: () => readonly string[]) =>
+        withTrustedGit(
+          trusted,
+          async () => {
+            const tree = await evidenceTree(workspace, context);
+            return (
+              await git(["ls-tree", "-r", "--name-only", tree], { cwd: workspace, baseEnv: hermeticGitEnv })
+            )
+              .split("\n")
+              .filter((line) => line !== "");
+          },
+          hidden,
+        );
+      // Without the guard's list the moved directory would be the nodes' work (the bug this test pins).
+      expect(await files(() => [])).toEqual(expect.arrayContaining([".git.orig/HEAD", "lib/gitfile"]));
+      expect(await files(() => movedCheckoutGits(guard))).toEqual(["a.txt", "b.txt"]);
+    } finally {
+      await removeTrustedGitDir(trusted);
+    }
   });
 
   it(".git renamed aside and a copy with plants in its place: the original comes back, the copy is gone", () => {

@@ -17,7 +17,7 @@
  *   GitHub re-runs the workflow run, and attempt 2 runs with a ledger of its own.
  *
  * GitHub's side is simulated as it behaves: the workflow run's state (`GET …/actions/runs/{id}`) is what the
- * delivery last sent says, the ledger artifact is uploaded before `completed`, and deliveries that failed
+ * delivery last sent says (after a re-run: the new attempt, `queued`, until its first delivery), the ledger artifact is uploaded before `completed`, and deliveries that failed
  * (a `502` from the proxy when the replica died mid-request) are redelivered only when the App asks
  * (`REDELIVER_EVERY`) — the App's own sweeps (`RECONCILE_EVERY`) repair the work the killed replica lost.
  *

@@ -14,8 +14,9 @@ import {
   folderWriteProblem,
   git,
   gitObjectsProblem,
+  hiddenPathspecs,
   outputFileProblem
-} from "./cli-chunk-KTO3Z2OY.js";
+} from "./cli-chunk-SR53E4SO.js";
 import {
   createRedactor
 } from "./cli-chunk-Q4DFSTE5.js";
@@ -217,7 +218,7 @@ async function withWorkingTreeIndex(repoDir, context, task) {
     const seeded = await seedFromUserIndex(userIndexPath, indexFile);
     const scoped = (args) => git(args, gitOptions(root, context, { GIT_INDEX_FILE: indexFile }));
     if (!seeded && await headCommit(root, context) !== null) await scoped(["read-tree", "HEAD"]);
-    await scoped(["add", "-A"]);
+    await scoped(["add", "-A", ...hiddenPathspecs(root)]);
     await context.indexOverlay?.apply({ root, git: scoped });
     return await task({ root, git: scoped });
   } finally {

@@ -4,11 +4,11 @@ import {
   AUTO_USAGE,
   autoMode,
   parseAutoFlags
-} from "./cli-chunk-H6IJHIMM.js";
+} from "./cli-chunk-R35GQGB6.js";
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-S33G5OEL.js";
+} from "./cli-chunk-5RG7LIWC.js";
 import "./cli-chunk-IHLQZ4RR.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-DGDMJUV7.js";
@@ -20,21 +20,21 @@ import {
   planLines,
   planTitle,
   withLocalProxy
-} from "./cli-chunk-DOHOPWGH.js";
+} from "./cli-chunk-CALX4V5K.js";
 import "./cli-chunk-MJLNNY3P.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-D3TVVESH.js";
-import "./cli-chunk-O3WNHLBZ.js";
-import "./cli-chunk-VHX2PZSX.js";
+import "./cli-chunk-ZEGUMUN6.js";
+import "./cli-chunk-2WGMR7CT.js";
 import {
   checkedRepository,
   parseOrExit
-} from "./cli-chunk-BCBVXD6B.js";
+} from "./cli-chunk-OERMPS24.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-VQL2HO5C.js";
 import "./cli-chunk-O74QMRSQ.js";
-import "./cli-chunk-KTO3Z2OY.js";
+import "./cli-chunk-SR53E4SO.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

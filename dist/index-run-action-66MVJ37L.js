@@ -11863,8 +11863,15 @@ function killUserProcesses(identity) {
     const [pkill, ...pkillArgs] = privileged(identity, ["pkill", "-KILL", "-u", String(identity.uid)]);
     spawnSync2(pkill, pkillArgs, { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
     killed += pids.length;
+    awaitGone(pids.map(Number));
   }
   return killed;
+}
+var DYING_WAIT_MS = 2e3;
+function awaitGone(pids) {
+  const end = Date.now() + DYING_WAIT_MS;
+  const tick = new Int32Array(new SharedArrayBuffer(4));
+  while (pids.some((pid) => statOf(pid) !== null) && Date.now() < end) Atomics.wait(tick, 0, 0, 10);
 }
 
 // src/proc/orphan-guard.ts
@@ -12242,8 +12249,15 @@ var TRUSTED_ENV = {
   GIT_TERMINAL_PROMPT: "0"
 };
 var storage2 = new AsyncLocalStorage2();
-function withTrustedGit(dir, body) {
-  return storage2.run(dir, body);
+function withTrustedGit(dir, body, hidden = () => []) {
+  return storage2.run({ ...dir, hidden }, body);
+}
+function hiddenPathspecs(cwd) {
+  const trusted = storage2.getStore();
+  if (trusted === void 0 || !onTrustedGit(cwd)) return [];
+  const root = real(trusted.workTree);
+  const excluded = trusted.hidden().map((path2) => relative2(root, real(path2))).filter((rel) => rel !== "" && !rel.startsWith("..") && !isAbsolute3(rel)).map((rel) => `:(top,literal,exclude)${rel.split("\\").join("/")}`);
+  return excluded.length === 0 ? [] : ["--", ":/", ...excluded];
 }
 function currentTrustedGit() {
   return storage2.getStore() ?? null;
@@ -12598,7 +12612,7 @@ async function withWorkingTreeIndex(repoDir, context, task2) {
     const seeded = await seedFromUserIndex(userIndexPath, indexFile);
     const scoped = (args) => git(args, gitOptions2(root, context, { GIT_INDEX_FILE: indexFile }));
     if (!seeded && await headCommit(root, context) !== null) await scoped(["read-tree", "HEAD"]);
-    await scoped(["add", "-A"]);
+    await scoped(["add", "-A", ...hiddenPathspecs(root)]);
     await context.indexOverlay?.apply({ root, git: scoped });
     return await task2({ root, git: scoped });
   } finally {
@@ -51430,6 +51444,15 @@ function findByInode(entry, workspace) {
   });
   return (found.stdout ?? "").split("\0").find((path2) => path2 !== "" && matches2(path2)) ?? null;
 }
+function movedCheckoutGits(guard2) {
+  const moved = [];
+  for (const entry of guard2.entries) {
+    if (isRecorded(entry, entry.path)) continue;
+    const now = findByInode(entry, guard2.workspace);
+    if (now !== null && now !== entry.path) moved.push(now);
+  }
+  return moved;
+}
 function isRecorded(entry, path2) {
   try {
     const stats = lstatSync3(path2);
@@ -52005,7 +52028,8 @@ async function withPrCodeIsolation(o, refuse2, body) {
   try {
     if (typeof guard2 === "string")
       throw new Error(`evidence-gate: ${guard2}; nothing of the pull request's code was run.`);
-    await scope.run(() => withTrustedGit(trusted, () => body(isolation.note)));
+    const moved = guard2 === null ? () => [] : () => movedCheckoutGits(guard2);
+    await scope.run(() => withTrustedGit(trusted, () => body(isolation.note), moved));
   } finally {
     await removeTrustedGitDir(trusted);
     const identity = scope.identity;

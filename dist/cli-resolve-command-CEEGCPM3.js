@@ -9,18 +9,18 @@ import {
   formatSplice,
   fragmentsBeside,
   loadGraphFile
-} from "./cli-chunk-VHX2PZSX.js";
+} from "./cli-chunk-2WGMR7CT.js";
 import {
   onePositional,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-BCBVXD6B.js";
+} from "./cli-chunk-OERMPS24.js";
 import "./cli-chunk-VQL2HO5C.js";
 import {
   EXIT
 } from "./cli-chunk-O74QMRSQ.js";
-import "./cli-chunk-KTO3Z2OY.js";
+import "./cli-chunk-SR53E4SO.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

@@ -5,7 +5,7 @@ import {
   parseLedgerFlags,
   readSavedLedger,
   renderSavedLedger
-} from "./cli-chunk-U3WJHZJD.js";
+} from "./cli-chunk-SBH4XELD.js";
 import "./cli-chunk-IHLQZ4RR.js";
 import "./cli-chunk-ETRXYYSC.js";
 import "./cli-chunk-MJLNNY3P.js";
@@ -14,12 +14,12 @@ import {
   parseOrExit,
   refuseUsage,
   savedRunsDir
-} from "./cli-chunk-BCBVXD6B.js";
+} from "./cli-chunk-OERMPS24.js";
 import "./cli-chunk-VQL2HO5C.js";
 import {
   EXIT
 } from "./cli-chunk-O74QMRSQ.js";
-import "./cli-chunk-KTO3Z2OY.js";
+import "./cli-chunk-SR53E4SO.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

@@ -8,7 +8,7 @@ import {
   placeholdersIn,
   templatedFields,
   validateGraph
-} from "./cli-chunk-VHX2PZSX.js";
+} from "./cli-chunk-2WGMR7CT.js";
 
 // src/graph/lint-arcs.ts
 function feedbackReach(graph) {

@@ -18,7 +18,7 @@ import {
   onePositional,
   opt,
   parseFlags
-} from "./cli-chunk-BCBVXD6B.js";
+} from "./cli-chunk-OERMPS24.js";
 
 // src/run/saved-ledger.ts
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";

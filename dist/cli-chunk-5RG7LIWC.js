@@ -50,7 +50,7 @@ import {
   usageSince,
   verifyOnlyDisclosure,
   workingDirectoryProblem
-} from "./cli-chunk-DOHOPWGH.js";
+} from "./cli-chunk-CALX4V5K.js";
 import {
   RUN_STATE_SCHEMA_VERSION,
   RunStateError,
@@ -74,7 +74,7 @@ import {
 } from "./cli-chunk-D3TVVESH.js";
 import {
   engineRunCommandOf
-} from "./cli-chunk-O3WNHLBZ.js";
+} from "./cli-chunk-ZEGUMUN6.js";
 import {
   NODE_ID_PATTERN,
   attemptsInAll,
@@ -97,7 +97,7 @@ import {
   runtimeOptionsProblem,
   runtimeWarnings,
   searchPattern
-} from "./cli-chunk-VHX2PZSX.js";
+} from "./cli-chunk-2WGMR7CT.js";
 import {
   cliSecrets,
   evidenceTree,
@@ -108,7 +108,7 @@ import {
   startingCommit,
   withWorkingTreeIndex,
   workTreeRoot
-} from "./cli-chunk-BCBVXD6B.js";
+} from "./cli-chunk-OERMPS24.js";
 import {
   POLICY_FILE,
   bareToolName,
@@ -133,7 +133,7 @@ import {
   privileged,
   runProcess,
   trustedCommand
-} from "./cli-chunk-KTO3Z2OY.js";
+} from "./cli-chunk-SR53E4SO.js";
 import {
   createRedactor,
   unreachable

@@ -3,7 +3,7 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-S33G5OEL.js";
+} from "./cli-chunk-5RG7LIWC.js";
 import "./cli-chunk-IHLQZ4RR.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-DGDMJUV7.js";
@@ -14,34 +14,34 @@ import {
   CliLeg,
   planLines,
   withLocalProxy
-} from "./cli-chunk-DOHOPWGH.js";
+} from "./cli-chunk-CALX4V5K.js";
 import "./cli-chunk-MJLNNY3P.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-D3TVVESH.js";
 import {
   readGraphFile
 } from "./cli-chunk-GQCNBO4X.js";
-import "./cli-chunk-O3WNHLBZ.js";
+import "./cli-chunk-ZEGUMUN6.js";
 import {
   FRESH_RUN,
   LEG,
   REPORT,
   fragmentsBeside
-} from "./cli-chunk-VHX2PZSX.js";
+} from "./cli-chunk-2WGMR7CT.js";
 import {
   checkedRepository,
   inputFlags,
   onePositional,
   parseFlags,
   parseOrExit
-} from "./cli-chunk-BCBVXD6B.js";
+} from "./cli-chunk-OERMPS24.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-VQL2HO5C.js";
 import {
   EXIT
 } from "./cli-chunk-O74QMRSQ.js";
-import "./cli-chunk-KTO3Z2OY.js";
+import "./cli-chunk-SR53E4SO.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

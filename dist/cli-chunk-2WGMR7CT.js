@@ -2,7 +2,7 @@
 import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
 import {
   opt
-} from "./cli-chunk-BCBVXD6B.js";
+} from "./cli-chunk-OERMPS24.js";
 import {
   MAX_VERIFY_REPEAT,
   external_exports,
@@ -11,7 +11,7 @@ import {
 import {
   findExecutable,
   verifyEnvProblems
-} from "./cli-chunk-KTO3Z2OY.js";
+} from "./cli-chunk-SR53E4SO.js";
 import {
   RE2JS,
   unreachable

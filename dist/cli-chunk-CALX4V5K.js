@@ -12,7 +12,7 @@ import {
 import {
   arcQuotesItsPayload,
   feedbackReach
-} from "./cli-chunk-O3WNHLBZ.js";
+} from "./cli-chunk-ZEGUMUN6.js";
 import {
   OPENAI_API_BASE,
   RETRY_CAUSES,
@@ -26,7 +26,7 @@ import {
   runtimeWarnings,
   verifyCommandRunsNothing,
   withoutNulls
-} from "./cli-chunk-VHX2PZSX.js";
+} from "./cli-chunk-2WGMR7CT.js";
 import {
   NoCommitError,
   NotAGitRepositoryError,
@@ -37,7 +37,7 @@ import {
   refuseUsage,
   runsDirFor,
   startingCommit
-} from "./cli-chunk-BCBVXD6B.js";
+} from "./cli-chunk-OERMPS24.js";
 import {
   DEFAULT_PLANNED_ALLOWLIST,
   DENIABLE_TOOLS,
@@ -54,7 +54,7 @@ import {
   childEchoFence,
   fromWholeCharacter,
   runProcess
-} from "./cli-chunk-KTO3Z2OY.js";
+} from "./cli-chunk-SR53E4SO.js";
 import {
   unreachable
 } from "./cli-chunk-Q4DFSTE5.js";

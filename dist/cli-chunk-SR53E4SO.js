@@ -864,8 +864,15 @@ function killUserProcesses(identity) {
     const [pkill, ...pkillArgs] = privileged(identity, ["pkill", "-KILL", "-u", String(identity.uid)]);
     spawnSync(pkill, pkillArgs, { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
     killed += pids.length;
+    awaitGone(pids.map(Number));
   }
   return killed;
+}
+var DYING_WAIT_MS = 2e3;
+function awaitGone(pids) {
+  const end = Date.now() + DYING_WAIT_MS;
+  const tick = new Int32Array(new SharedArrayBuffer(4));
+  while (pids.some((pid) => statOf(pid) !== null) && Date.now() < end) Atomics.wait(tick, 0, 0, 10);
 }
 
 // src/proc/orphan-guard.ts
@@ -1139,6 +1146,13 @@ var TRUSTED_ENV = {
   GIT_TERMINAL_PROMPT: "0"
 };
 var storage2 = new AsyncLocalStorage2();
+function hiddenPathspecs(cwd) {
+  const trusted = storage2.getStore();
+  if (trusted === void 0 || !onTrustedGit(cwd)) return [];
+  const root = real(trusted.workTree);
+  const excluded = trusted.hidden().map((path) => relative(root, real(path))).filter((rel) => rel !== "" && !rel.startsWith("..") && !isAbsolute2(rel)).map((rel) => `:(top,literal,exclude)${rel.split("\\").join("/")}`);
+  return excluded.length === 0 ? [] : ["--", ":/", ...excluded];
+}
 function currentTrustedGit() {
   return storage2.getStore() ?? null;
 }
@@ -1379,6 +1393,7 @@ export {
   killUserProcesses,
   trustedCommand,
   runProcess,
+  hiddenPathspecs,
   onTrustedGit,
   GitError,
   git,

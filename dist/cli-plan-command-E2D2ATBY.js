@@ -4,7 +4,7 @@ import {
   PLAN_USAGE,
   autoMode,
   parsePlanFlags
-} from "./cli-chunk-H6IJHIMM.js";
+} from "./cli-chunk-R35GQGB6.js";
 import {
   localModelCli,
   planAuto,
@@ -13,28 +13,28 @@ import {
   promptLines,
   startPlanning,
   withLocalProxy
-} from "./cli-chunk-DOHOPWGH.js";
+} from "./cli-chunk-CALX4V5K.js";
 import "./cli-chunk-MJLNNY3P.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-D3TVVESH.js";
-import "./cli-chunk-O3WNHLBZ.js";
+import "./cli-chunk-ZEGUMUN6.js";
 import {
   executableFor,
   missingCliProblem
-} from "./cli-chunk-VHX2PZSX.js";
+} from "./cli-chunk-2WGMR7CT.js";
 import {
   checkedRepository,
   cliSecrets,
   parseOrExit,
   readCliPolicy
-} from "./cli-chunk-BCBVXD6B.js";
+} from "./cli-chunk-OERMPS24.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-VQL2HO5C.js";
 import {
   EXIT
 } from "./cli-chunk-O74QMRSQ.js";
-import "./cli-chunk-KTO3Z2OY.js";
+import "./cli-chunk-SR53E4SO.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

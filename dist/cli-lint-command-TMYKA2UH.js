@@ -14,7 +14,7 @@ import {
   sinkAdvice,
   spendAdvice,
   worktreeAdvice
-} from "./cli-chunk-O3WNHLBZ.js";
+} from "./cli-chunk-ZEGUMUN6.js";
 import {
   VERIFY_TIMEOUT,
   formatIssue,
@@ -27,19 +27,19 @@ import {
   readGraphText,
   templatedFields,
   uniqueIssues
-} from "./cli-chunk-VHX2PZSX.js";
+} from "./cli-chunk-2WGMR7CT.js";
 import {
   inputFlags,
   onePositional,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-BCBVXD6B.js";
+} from "./cli-chunk-OERMPS24.js";
 import "./cli-chunk-VQL2HO5C.js";
 import {
   EXIT
 } from "./cli-chunk-O74QMRSQ.js";
-import "./cli-chunk-KTO3Z2OY.js";
+import "./cli-chunk-SR53E4SO.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 
