@@ -8,6 +8,7 @@
  * run's ledger artifact from a `workflow_run` workflow; it takes no `goal` or `graph`). `goal` and `graph`
  * together, or neither outside `verify`, `resume` and `report`, is a usage error.
  */
+import { testReportsPatternProblem } from "../core/test-reports-pattern.js";
 import { type Runtime, runtimeOptionsProblem } from "../engine/runtime-setup.js";
 import { artifactModeProblem } from "../github/artifact.js";
 import { parseDuration } from "../graph/duration.js";
@@ -179,6 +180,8 @@ export function readActionInputs(env: Env): InputsResult {
     errors,
   );
   const verifyRepeat = readVerifyRepeat(raw(env, "verify-repeat"), "input `verify-repeat`", errors);
+  const verifyBase = bool(env, "verify-base", errors);
+  const testReports = readTestReports(raw(env, "test-reports"), errors);
   const reportTo = readReportTo(env, errors);
   // GitHub Enterprise Server: @actions/artifact refuses it, so what needs an artifact cannot work (issue 26).
   const needsArtifacts =
@@ -202,6 +205,8 @@ export function readActionInputs(env: Env): InputsResult {
       verifyTimeoutMs,
       verifyEnv,
       ...(verifyRepeat !== undefined ? { verifyRepeat } : {}),
+      ...(verifyBase ? { verifyBase: true } : {}),
+      ...(testReports.length > 0 ? { testReports } : {}),
       acceptNoBuildEvidence: accept,
       acceptLoadedUserConfig: mode.kind === "auto" && acceptLoaded,
       repairAttempts,
@@ -232,4 +237,21 @@ export function readActionInputs(env: Env): InputsResult {
       reportTo,
     },
   };
+}
+
+/**
+ * Input `test-reports` (issue 25 item 1): comma- or newline-separated globs of the report files the verify
+ * command writes, relative to its folder; each checked as the policy key's are (`testReportsPatternProblem`).
+ */
+function readTestReports(value: string | undefined, errors: string[]): string[] {
+  if (value === undefined) return [];
+  const patterns = value
+    .split(/[,\n]/)
+    .map((pattern) => pattern.trim())
+    .filter((pattern) => pattern !== "");
+  for (const pattern of patterns) {
+    const problem = testReportsPatternProblem(pattern);
+    if (problem !== null) errors.push(`input \`test-reports\`: ${problem}`);
+  }
+  return patterns;
 }

@@ -5,6 +5,7 @@
  * `--verify-env`, …), and how the result is reported (`--json`, `--repository`, `--check-run-out`, …). Each
  * problem is a sentence naming the flag and the fix.
  */
+import { testReportsPatternProblem } from "../core/test-reports-pattern.js";
 import { type Runtime, runtimeOptionsProblem } from "../engine/runtime-setup.js";
 import { parseDuration } from "../graph/duration.js";
 import { MAX_VERIFY_REPEAT } from "../policy/policy-file.js";
@@ -126,6 +127,73 @@ export const VERIFY_REPEAT: FlagGroup<VerifyRepeatFlags> = {
   read: verifyRepeatFlags,
 };
 
+/**
+ * `--verify-base`, `--base REF` (issue 25 item 3; ADR 0017) and `--test-reports PATTERNS` (issue 25 item 1):
+ * compare each sink's verify with the base, and where the verify command writes its JUnit/TAP reports.
+ */
+const VERIFY_BASE_OPTIONS = {
+  "verify-base": { type: "boolean" },
+  base: { type: "string" },
+  "test-reports": { type: "string" },
+} as const satisfies Record<string, FlagSpec>;
+
+/** {@link VERIFY_BASE_OPTIONS} read. */
+export interface VerifyBaseFlags {
+  /** `--verify-base`: run each sink's verify on the base too. */
+  readonly verifyBase: boolean;
+  /** `--base REF`: the base is the merge-base of the start commit and REF (default: its first parent). */
+  readonly baseRef?: string;
+  /** `--test-reports`: comma-separated globs, relative to the verify command's folder, added to the policy's. */
+  readonly testReports?: readonly string[];
+}
+
+/** Reads {@link VERIFY_BASE_OPTIONS}, pushing every problem onto `errors`. */
+function verifyBaseFlags(f: FlagReader, errors: string[]): VerifyBaseFlags {
+  const verifyBase = f.bool("verify-base");
+  const baseRef = f.str("base");
+  if (baseRef !== undefined && !verifyBase)
+    errors.push("--base REF names the base --verify-base compares with: give --verify-base too");
+  if (baseRef !== undefined && (baseRef === "" || baseRef.startsWith("-")))
+    errors.push(
+      `--base ${JSON.stringify(baseRef)} is not a ref: give a branch, tag or commit (e.g. --base main)`,
+    );
+  const given = f.str("test-reports");
+  const testReports =
+    given === undefined
+      ? undefined
+      : given
+          .split(",")
+          .map((pattern) => pattern.trim())
+          .filter((pattern) => pattern !== "");
+  for (const pattern of testReports ?? []) {
+    const problem = testReportsPatternProblem(pattern);
+    if (problem !== null) errors.push(`--test-reports: ${problem}`);
+  }
+  if (testReports !== undefined && testReports.length === 0)
+    errors.push("--test-reports is empty: give comma-separated globs, e.g. --test-reports 'reports/*.xml'");
+  return {
+    verifyBase,
+    ...opt("baseRef", baseRef),
+    ...(testReports !== undefined && testReports.length > 0 ? { testReports } : {}),
+  };
+}
+
+/** The usage lines of {@link VERIFY_BASE_OPTIONS}. */
+const VERIFY_BASE_USAGE = `  --verify-base                also run each sink's verify command on the base (a worktree of its own) and
+                               say fixed / passes on both / fails on both / introduced; never a verdict
+  --base REF                   with --verify-base: the base is the merge-base with REF (default: the
+                               start commit's first parent)
+  --test-reports GLOBS         comma-separated JUnit XML / TAP files the verify command writes (relative
+                               to its folder), read for the test receipt; added to the policy's
+`;
+
+/** `--verify-base`, `--base`, `--test-reports` alone (part of {@link FRESH_RUN}): `verify` takes them too. */
+export const VERIFY_BASE: FlagGroup<VerifyBaseFlags> = {
+  options: VERIFY_BASE_OPTIONS,
+  usage: VERIFY_BASE_USAGE,
+  read: verifyBaseFlags,
+};
+
 /** Flags of a fresh run (`auto`, `run`): what its nodes and verify commands get. */
 const FRESH_RUN_OPTIONS = {
   runtime: { type: "string" },
@@ -134,6 +202,7 @@ const FRESH_RUN_OPTIONS = {
   ...VERIFY_TIMEOUT_OPTIONS,
   "verify-env": { type: "string" },
   ...VERIFY_REPEAT_OPTIONS,
+  ...VERIFY_BASE_OPTIONS,
   "continue-on-fail": { type: "boolean" },
 } as const satisfies Record<string, FlagSpec>;
 
@@ -148,6 +217,10 @@ export interface FreshRunFlags {
   readonly verifyEnv: readonly string[];
   /** `--verify-repeat` (1–10); absent = the policy's, else once. */
   readonly verifyRepeat?: number;
+  /** `--verify-base`, `--base`, `--test-reports` ({@link VerifyBaseFlags}). */
+  readonly verifyBase: boolean;
+  readonly baseRef?: string;
+  readonly testReports?: readonly string[];
   readonly continueOnFail: boolean;
 }
 
@@ -179,6 +252,7 @@ function freshRunFlags(f: FlagReader, errors: string[]): FreshRunFlags {
     ...opt("verifyTimeoutMs", verifyTimeoutMs),
     verifyEnv,
     ...verifyRepeatFlags(f, errors),
+    ...verifyBaseFlags(f, errors),
     continueOnFail: f.bool("continue-on-fail"),
   };
 }
@@ -232,7 +306,7 @@ function reportFlags(f: FlagReader, errors: string[]): ReportFlags {
 
 /** The usage lines of {@link FRESH_RUN_OPTIONS} (`verify-timeout` is each command's own line). */
 const FRESH_RUN_USAGE = `  --verify-env NAMES           comma-separated variables passed to the verify commands
-${VERIFY_REPEAT_USAGE}  --runtime claude|codex       model CLI every node (and auto's planner) runs (default claude)
+${VERIFY_REPEAT_USAGE}${VERIFY_BASE_USAGE}  --runtime claude|codex       model CLI every node (and auto's planner) runs (default claude)
   --model M                    model passed to the CLI (claude --model, codex -m; default: the CLI's own)
   --working-directory DIR      folder to run in, resolved from --repo (inside the working tree)
   --continue-on-fail           prune only a failed node's descendants instead of halting

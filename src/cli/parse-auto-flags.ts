@@ -205,6 +205,9 @@ error, 130 interrupted.
 const RUN_ONLY_FLAGS = [
   "verify-env",
   "verify-repeat",
+  "verify-base",
+  "base",
+  "test-reports",
   "continue-on-fail",
   "runs-dir",
   "concurrency",

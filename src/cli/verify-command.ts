@@ -14,11 +14,18 @@ import type { RunTimeout } from "../run/request.js";
 import { readVerifyEnv } from "../run/request-fields.js";
 import { startRun } from "../run/start-run.js";
 import { prepareFreshRun } from "../run/terminal-report.js";
-import { REPORT, RUN_TIMEOUT, VERIFY_REPEAT, VERIFY_TIMEOUT } from "./flag-groups.js";
+import {
+  REPORT,
+  RUN_TIMEOUT,
+  VERIFY_BASE,
+  VERIFY_REPEAT,
+  VERIFY_TIMEOUT,
+  type VerifyBaseFlags,
+} from "./flag-groups.js";
 import { type Parsed, parseOrExit } from "./parse-command.js";
 import { opt, parseFlags, type ReportFlags } from "./shared-flags.js";
 
-export interface VerifyFlags extends ReportFlags {
+export interface VerifyFlags extends ReportFlags, VerifyBaseFlags {
   readonly verifyCmd?: string;
   readonly verifyTimeoutMs: number;
   readonly verifyEnv: readonly string[];
@@ -37,7 +44,7 @@ export const VERIFY_USAGE = `usage: evidence-gate verify [--verify-cmd CMD] [opt
                                (default: verify-cmd in .github/evidence-gate.yml)
   --verify-timeout DURATION    its timeout, Go syntax (default 10m)
   --verify-env NAMES           variables passed through to it (comma separated)
-${VERIFY_REPEAT.usage}  --working-directory DIR      folder to run it in, resolved from --repo (inside the working tree)
+${VERIFY_REPEAT.usage}${VERIFY_BASE.usage}  --working-directory DIR      folder to run it in, resolved from --repo (inside the working tree)
   --repo DIR                   a folder in the repository's git working tree (default .); a sub-folder
                                is the working directory
   --runs-dir DIR               where run directories go (default <repo>/.evidence-gate/runs)
@@ -59,6 +66,7 @@ export function parseVerifyFlags(argv: readonly string[]): Parsed<VerifyFlags> {
       "runs-dir": { type: "string" },
       ...VERIFY_TIMEOUT.options,
       ...VERIFY_REPEAT.options,
+      ...VERIFY_BASE.options,
       ...RUN_TIMEOUT.options,
       ...REPORT.options,
     },
@@ -81,6 +89,7 @@ export function parseVerifyFlags(argv: readonly string[]): Parsed<VerifyFlags> {
         verifyTimeoutMs: verifyTimeoutMs ?? 10 * 60_000,
         verifyEnv,
         ...VERIFY_REPEAT.read(f, errors),
+        ...VERIFY_BASE.read(f, errors),
         ...opt("workingDirectory", f.str("working-directory")),
         repo: f.str("repo") ?? ".",
         ...opt("runsDir", f.str("runs-dir")),
@@ -140,6 +149,9 @@ export async function runCliVerify(argv: readonly string[], io: CliIo): Promise<
       verifyTimeoutMs: f.verifyTimeoutMs,
       verifyEnv: f.verifyEnv,
       ...opt("verifyRepeat", f.verifyRepeat),
+      ...(f.verifyBase ? { verifyBase: true } : {}),
+      ...opt("verifyBaseRef", f.baseRef),
+      ...opt("testReports", f.testReports),
       ...opt("policy", policy),
       ...opt("postedHeadSha", f.sha),
     },

@@ -94,6 +94,42 @@ export interface VerifyEvidence {
    * with a receipt that ran at least one test (`ledger/judge-verified-sinks.ts`). Absent: not required.
    */
   readonly testsRequired?: true;
+  /**
+   * `verify-base` (issue 25 item 3; ADR 0017): the same command run on the base commit, in a worktree of its
+   * own, and what the two results say together. Never a verdict: the head's result is the evidence. Absent:
+   * `verify-base` was off (or the ledger predates it).
+   */
+  readonly base?: BaseComparison;
+}
+
+/**
+ * What the head and the base say together (ADR 0017): `fixed` (fails on base, passes on head),
+ * `passes_on_both`, `fails_on_both` (pre-existing: the head is still not green), `introduced` (passes on
+ * base, fails on head), or `not_compared` (the base could not be run: why in {@link BaseComparison.reason}).
+ */
+export type BaseVerdict = "fixed" | "passes_on_both" | "fails_on_both" | "introduced" | "not_compared";
+
+/** A verify's evidence on the base commit: a {@link VerifyEvidence} without a base of its own. */
+export type BaseRunEvidence = Omit<VerifyEvidence, "base">;
+
+/** The base run of one verify and its classification against the head's (ADR 0017). */
+export interface BaseComparison {
+  /** The base commit (40 hex), or `null` when it could not be resolved. */
+  readonly commit: string | null;
+  /** How the commit was chosen: `the pull request's base`, `the merge-base with main`, `the start commit's first parent`. */
+  readonly chosenAs: string;
+  readonly verdict: BaseVerdict;
+  /** With `not_compared`: why (the commit is not in the repository, the worktree could not be made, …). */
+  readonly reason?: string;
+  /** The base run's evidence (its own evidence tree, exit code, receipt); absent when it did not run. */
+  readonly verify?: BaseRunEvidence;
+  /**
+   * With `fixed`: the tests the base's receipt names as failing that the head's receipt does not (at most
+   * {@link RECEIPT_MAX_NAMES}); absent when a receipt has no names.
+   */
+  readonly fixedTests?: readonly string[];
+  /** Set when the head's receipt counts fewer tests run than the base's: a flag, never a verdict by itself. */
+  readonly fewerTests?: { readonly base: number; readonly head: number };
 }
 
 /**

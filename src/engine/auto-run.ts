@@ -218,7 +218,8 @@ async function runPlan(
       knownSecrets: o.knownSecrets,
       ignoredBaseline: run.ignoredBaseline,
       ...(o.verifyRepeat !== undefined ? { repeat: o.verifyRepeat } : {}),
-      receipts: receiptSettingsOf(o.policy),
+      receipts: receiptSettingsOf(o.policy, o.testReports),
+      ...(o.verifyBase !== undefined ? { base: o.verifyBase } : {}),
     },
     ...legCaller(o),
   });

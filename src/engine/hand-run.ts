@@ -153,7 +153,8 @@ export async function runHandWritten(o: HandRunOptions): Promise<HandRunResult> 
       knownSecrets: o.knownSecrets,
       ignoredBaseline,
       ...(o.verifyRepeat !== undefined ? { repeat: o.verifyRepeat } : {}),
-      receipts: receiptSettingsOf(o.policy),
+      receipts: receiptSettingsOf(o.policy, o.testReports),
+      ...(o.verifyBase !== undefined ? { base: o.verifyBase } : {}),
     },
     ...legCaller(o),
   });

@@ -5,8 +5,9 @@
  */
 import { dirname } from "node:path";
 import type { RunId } from "../core/run-id.js";
+import { BaseVerifier, type VerifyBaseSetting } from "../evidence/base-verify.js";
 import type { IgnoredFiles } from "../evidence/ignored-files.js";
-import { type ReceiptSettings, VerifyQueue } from "../evidence/verify.js";
+import { type ReceiptSettings, runVerify, VerifyQueue } from "../evidence/verify.js";
 import type { Ledger, PlanningCall, PlanSection } from "../ledger/ledger.js";
 import { type FinishedRun, finishRun, snapshotLedger, workingTreeOrNull } from "./finish-run.js";
 import { executeGraph, type GraphRunOptions } from "./graph-run.js";
@@ -56,6 +57,8 @@ export interface LegOptions
     readonly repeat?: number;
     /** The run's test-receipt settings (policy `require-tests`, `test-reports`). */
     readonly receipts?: ReceiptSettings;
+    /** `verify-base` (ADR 0017): which base each sink's verify is compared with; absent: off. */
+    readonly base?: VerifyBaseSetting;
   };
   readonly hooks?: RunHooks;
 }
@@ -93,6 +96,17 @@ export function legCaller(o: LegCaller): LegCaller {
 /** Runs the leg, closes it in `state.json`, and writes the ledger. Rejects only on internal errors. */
 export async function runLegAndFinish(o: LegOptions): Promise<FinishedRun & { readonly runDir: string }> {
   const { frame, store, plan, calls } = o;
+  const baseVerifier =
+    o.verify.base !== undefined
+      ? new BaseVerifier({
+          repoDir: frame.repoDir,
+          startCommit: frame.start.sha,
+          setting: o.verify.base,
+          baseEnv: o.verify.baseEnv,
+          knownSecrets: o.verify.knownSecrets,
+          runVerify,
+        })
+      : null;
   const verifyQueue = new VerifyQueue({
     baseEnv: o.verify.baseEnv,
     passThrough: o.verify.passThrough,
@@ -107,6 +121,7 @@ export async function runLegAndFinish(o: LegOptions): Promise<FinishedRun & { re
     handBack: [frame.repoDir],
     ...(o.verify.repeat !== undefined ? { repeat: o.verify.repeat } : {}),
     ...(o.verify.receipts !== undefined ? { receipts: o.verify.receipts } : {}),
+    ...(baseVerifier !== null ? { base: baseVerifier } : {}),
     ...(o.echo ? { echo: o.echo } : {}),
   });
   const leg = await executeGraph({
@@ -142,6 +157,9 @@ export async function runLegAndFinish(o: LegOptions): Promise<FinishedRun & { re
       },
     },
   });
+  // The base's worktree goes with the leg (no PR code runs now); one that stays is said, never fatal.
+  const leftBase = await baseVerifier?.close();
+  if (leftBase != null) frame.dir.event({ type: "base_worktree_left", problem: leftBase });
   store.state.planning_calls = [...calls];
   // The files as this leg leaves them: the next leg starts only on the same files (resume-run.ts).
   const legEndTree = await workingTreeOrNull(frame);

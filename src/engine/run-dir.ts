@@ -78,6 +78,8 @@ export type RunEvent =
       readonly removed: boolean;
       readonly problem?: string;
     }
+  /** `verify-base` (ADR 0017): the base's worktree could not be removed at the end of a leg, and why. */
+  | { readonly type: "base_worktree_left"; readonly problem: string }
   | { readonly type: "run_finished"; readonly outcome: string; readonly conclusion: string };
 
 /**

@@ -6,6 +6,7 @@
  * request and its ports. Times in ms.
  */
 import type { RunId } from "../core/run-id.js";
+import type { VerifyBaseSetting } from "../evidence/base-verify.js";
 import type { IndexOverlay } from "../evidence/evidence-tree.js";
 import type { ChildEcho } from "../proc/child-output.js";
 import type { RunHooks } from "./leg.js";
@@ -22,6 +23,8 @@ export type RunEcho = ChildEcho;
 export interface PullRequestContext {
   readonly headSha: string;
   readonly baseRef: string;
+  /** `pull_request.base.sha`: the base `verify-base` compares with (ADR 0017); absent outside a pull request. */
+  readonly baseSha?: string;
   /** Title and body reach the planner only as sanitised, fenced data (SPEC §9). */
   readonly title?: string;
   readonly body?: string;
@@ -79,4 +82,15 @@ export interface EngineRunBase extends ModelCliOptions {
    * leg keeps the first leg's.
    */
   readonly verifyRepeat?: number;
+  /**
+   * `verify-base` (issue 25 item 3; ADR 0017): each sink's verify also runs on this base, in a worktree of
+   * its own, and the two results are classified together (`evidence/base-verify.ts`). Never a verdict.
+   * Absent: off. A resumed leg does not compare (its first leg's rows keep their comparison).
+   */
+  readonly verifyBase?: VerifyBaseSetting;
+  /**
+   * Input `test-reports`, `--test-reports`: globs of the JUnit XML / TAP files the verify command writes
+   * (relative to its folder), read for its test receipt, added to the policy's (issue 25 item 1).
+   */
+  readonly testReports?: readonly string[];
 }

@@ -9,10 +9,11 @@
  * Dependabot) when a verify command is given; the CLI's `evidence-gate verify` calls it too.
  */
 
-import { type LedgerRow, NOTHING_SPENT } from "../core/ledger-row.js";
+import { type LedgerRow, NOTHING_SPENT, type VerifyEvidence } from "../core/ledger-row.js";
 import { runTimedOut, stopWords } from "../core/run-timeout.js";
 import { shownCommand } from "../core/shown-command.js";
-import { receiptSettingsOf, runVerify } from "../evidence/verify.js";
+import { BaseVerifier } from "../evidence/base-verify.js";
+import { type RunVerifyOptions, receiptSettingsOf, runVerify } from "../evidence/verify.js";
 import { emptyVerifyCommandProblem } from "../evidence/verify-choice.js";
 import { verifyExitWords } from "../ledger/cells.js";
 import type { RunEnd } from "../ledger/conclusion.js";
@@ -110,7 +111,7 @@ export async function runVerifyOnly(o: VerifyRunOptions): Promise<VerifyRunResul
   await o.hooks?.onProgress?.(snapshotLedger(frame, { plan, rows: [], calls: [] }), "plan");
 
   dir.event({ type: "node_verifying", node: VERIFY_NODE_ID, command: o.verifyCmd });
-  const evidence = await runVerify({
+  const verifyOptions: RunVerifyOptions = {
     command: o.verifyCmd,
     cwd: repo.workDir,
     timeoutMs: o.verifyTimeoutMs,
@@ -119,12 +120,13 @@ export async function runVerifyOnly(o: VerifyRunOptions): Promise<VerifyRunResul
     passThrough: o.verifyEnv,
     knownSecrets: o.knownSecrets,
     ...(o.verifyRepeat !== undefined ? { repeat: o.verifyRepeat } : {}),
-    receipts: receiptSettingsOf(o.policy),
+    receipts: receiptSettingsOf(o.policy, o.testReports),
     // No node runs beside it: what the command made is handed back before the engine's git re-reads it.
     beforeReread: () => handBackBeforeEngineReads([repo.workDir]),
     ...(o.echo ? { echo: o.echo } : {}),
     ...(o.signal ? { signal: o.signal } : {}),
-  });
+  };
+  const evidence = await withBase(o, frame, verifyOptions, await runVerify(verifyOptions));
   const cancelled = o.signal?.aborted === true && evidence.outcome !== "passed";
   const common = {
     nodeId: VERIFY_NODE_ID,
@@ -159,4 +161,31 @@ export async function runVerifyOnly(o: VerifyRunOptions): Promise<VerifyRunResul
   const end: RunEnd = cancelled ? runEndOfAbort(o.signal) : { kind: "completed" };
   const finished = await finishRun(frame, { graph: OUTLINE, rows: [row], plan, calls: [], end });
   return { kind: "finished", ...finished, runDir: dir.path, warnings: [] };
+}
+
+/**
+ * `verify-base` (ADR 0017): the head's evidence with the base's run beside it (`evidence/base-verify.ts`),
+ * its worktree removed before the ledger is written; the evidence as it is when `verify-base` is off or the
+ * head run was cancelled.
+ */
+async function withBase(
+  o: VerifyRunOptions,
+  frame: { readonly repoDir: string; readonly start: { readonly sha: string } },
+  options: RunVerifyOptions,
+  head: VerifyEvidence,
+): Promise<VerifyEvidence> {
+  if (o.verifyBase === undefined || o.signal?.aborted === true) return head;
+  const verifier = new BaseVerifier({
+    repoDir: frame.repoDir,
+    startCommit: frame.start.sha,
+    setting: o.verifyBase,
+    baseEnv: o.baseEnv,
+    knownSecrets: o.knownSecrets,
+    runVerify,
+  });
+  try {
+    return { ...head, base: await verifier.compare(options, head) };
+  } finally {
+    await verifier.close();
+  }
 }

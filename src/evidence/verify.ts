@@ -10,7 +10,7 @@
  */
 
 import { isAbsolute, relative } from "node:path";
-import type { VerifyEvidence } from "../core/ledger-row.js";
+import type { BaseComparison, VerifyEvidence } from "../core/ledger-row.js";
 import { unreachable } from "../core/unreachable.js";
 import type { Pattern } from "../graph/pattern.js";
 import { buildChildEnv } from "../proc/child-env.js";
@@ -91,14 +91,17 @@ export interface ReceiptSettings {
   readonly requireTests?: boolean;
 }
 
-/** The receipt settings of a run's policy (`require-tests`, `test-reports`; absent: defaults). */
+/**
+ * The receipt settings of a run's policy (`require-tests`, `test-reports`; absent: defaults), with the
+ * `test-reports` patterns the workflow or the CLI gives (input `test-reports`, `--test-reports`) added.
+ */
 export function receiptSettingsOf(
   policy: { readonly requireTests?: boolean; readonly testReports?: readonly string[] } | undefined,
+  given: readonly string[] = [],
 ): ReceiptSettings {
+  const reports = [...new Set([...(policy?.testReports ?? []), ...given])];
   return {
-    ...(policy?.testReports !== undefined && policy.testReports.length > 0
-      ? { reports: policy.testReports }
-      : {}),
+    ...(reports.length > 0 ? { reports } : {}),
     ...(policy?.requireTests === true ? { requireTests: true } : {}),
   };
 }
@@ -351,6 +354,19 @@ export interface VerifyRunSettings {
   readonly repeat?: number;
   /** The run's test-receipt settings ({@link ReceiptSettings}); default: read from the output, not required. */
   readonly receipts?: ReceiptSettings;
+  /**
+   * `verify-base` (issue 25 item 3; ADR 0017): after each verify, the same command on the base commit
+   * (`base-verify.ts`), recorded on the evidence as `base`. Absent: off.
+   */
+  readonly base?: BaseRunner;
+}
+
+/**
+ * Runs a verify's twin on the base commit and classifies the head's result against it (`BaseVerifier` in
+ * `base-verify.ts`). Never rejects for the base's own trouble (that is `not_compared`).
+ */
+export interface BaseRunner {
+  compare(options: RunVerifyOptions, head: VerifyEvidence): Promise<BaseComparison>;
 }
 
 /** One sink's verify, as the engine asks for it. */
@@ -407,80 +423,97 @@ export class VerifyQueue {
     return this.ignoredBaseline;
   }
 
-  /** Queues one sink's verify; it starts when every verify queued before it has settled. */
+  /**
+   * Queues one sink's verify; it starts when every verify queued before it has settled. With `verify-base`
+   * the base's twin runs next, in the same turn, and its comparison is the evidence's `base`.
+   */
   run(request: SinkVerifyRequest): Promise<VerifyEvidence> {
     return this.exclusive(async () => {
-      const baseline = this.ignoredBaseline;
-      const quietAtStart = this.working === 0;
-      const startsAtStart = this.workStarts;
-      const exclude = this.settings.ignoredFiles?.exclude;
-      const runsDir = this.settings.ignoredFiles?.excludeRunDirectoriesUnder;
-      const elsewhere = (exclude ?? []).find((folder) => isInside(request.cwd, folder));
-      // What the user made so far is readable for the engine's git (the snapshot), when no PR code runs.
-      const handBack = (): void => {
-        if (this.working === 0 && this.settings.handBack !== undefined)
-          handBackBeforeEngineReads(this.settings.handBack);
-      };
-      handBack();
-      const common: RunVerifyOptions = {
-        command: request.command,
-        cwd: request.cwd,
-        timeoutMs: request.timeoutMs,
-        expectExit: request.expectExit,
-        env: this.settings.baseEnv,
-        passThrough: this.settings.passThrough,
-        knownSecrets: this.settings.knownSecrets,
-        ...(this.settings.indexOverlay !== undefined ? { indexOverlay: this.settings.indexOverlay } : {}),
-        ...(this.settings.echo !== undefined ? { echo: this.settings.echo } : {}),
-        ...(request.signal !== undefined ? { signal: request.signal } : {}),
-        ...(request.outputMatches != null ? { outputMatches: request.outputMatches } : {}),
-        ...(this.settings.repeat !== undefined ? { repeat: this.settings.repeat } : {}),
-        ...(this.settings.receipts !== undefined ? { receipts: this.settings.receipts } : {}),
-        beforeReread: handBack,
-      };
-      if (baseline !== null && elsewhere !== undefined) {
-        // Not reused, nor kept for reuse: the same tree there is not the same evidence (other ignored files).
-        const measured = await measureAndRun(common);
-        return {
+      const { evidence, common } = await this.runHead(request);
+      const base = this.settings.base;
+      // A stopped run does not start the base's twin: its result would be a cancellation, not a base.
+      if (base === undefined || request.signal?.aborted === true) return evidence;
+      return { ...evidence, base: await base.compare(common, evidence) };
+    });
+  }
+
+  /** One sink's verify on the head (see {@link run}), with the options it ran with. */
+  private async runHead(
+    request: SinkVerifyRequest,
+  ): Promise<{ readonly evidence: VerifyEvidence; readonly common: RunVerifyOptions }> {
+    const baseline = this.ignoredBaseline;
+    const quietAtStart = this.working === 0;
+    const startsAtStart = this.workStarts;
+    const exclude = this.settings.ignoredFiles?.exclude;
+    const runsDir = this.settings.ignoredFiles?.excludeRunDirectoriesUnder;
+    const elsewhere = (exclude ?? []).find((folder) => isInside(request.cwd, folder));
+    // What the user made so far is readable for the engine's git (the snapshot), when no PR code runs.
+    const handBack = (): void => {
+      if (this.working === 0 && this.settings.handBack !== undefined)
+        handBackBeforeEngineReads(this.settings.handBack);
+    };
+    handBack();
+    const common: RunVerifyOptions = {
+      command: request.command,
+      cwd: request.cwd,
+      timeoutMs: request.timeoutMs,
+      expectExit: request.expectExit,
+      env: this.settings.baseEnv,
+      passThrough: this.settings.passThrough,
+      knownSecrets: this.settings.knownSecrets,
+      ...(this.settings.indexOverlay !== undefined ? { indexOverlay: this.settings.indexOverlay } : {}),
+      ...(this.settings.echo !== undefined ? { echo: this.settings.echo } : {}),
+      ...(request.signal !== undefined ? { signal: request.signal } : {}),
+      ...(request.outputMatches != null ? { outputMatches: request.outputMatches } : {}),
+      ...(this.settings.repeat !== undefined ? { repeat: this.settings.repeat } : {}),
+      ...(this.settings.receipts !== undefined ? { receipts: this.settings.receipts } : {}),
+      beforeReread: handBack,
+    };
+    if (baseline !== null && elsewhere !== undefined) {
+      // Not reused, nor kept for reuse: the same tree there is not the same evidence (other ignored files).
+      const measured = await measureAndRun(common);
+      return {
+        common,
+        evidence: {
           ...measured.evidence,
           ignoredFiles: "unknown",
           ignoredFilesReason: `the command ran in ${request.cwd}, a working tree of its own inside the run directory (a managed worktree), whose git-ignored files the run's baseline (the main working tree's) does not describe`,
-        };
-      }
-      const measured = await measureAndRun({
-        ...common,
-        reuse: { cache: this.cache, nodeId: request.nodeId },
-        ...(baseline !== null
-          ? {
-              ignoredFiles: {
-                baseline,
-                ...(exclude ? { exclude } : {}),
-                ...(runsDir !== undefined ? { excludeRunDirectoriesUnder: runsDir } : {}),
-              },
-            }
-          : {}),
-      });
-      // Re-baseline: a second sink's verify would otherwise see the first verify's own ignored outputs
-      // (dist/, coverage/, caches) as changes. Accept exactly the paths this verify changed — a change a
-      // node made before it ran stays a change for every later sink — and only when no node's model work
-      // ran during the verify, since a node's edit in that window cannot be told from the build's. When
-      // that is not so the baseline stays, and a later sink's verify may report build outputs as "changed
-      // since the run started": never a false success, at worst an action_required to look at.
-      const quiet = quietAtStart && this.working === 0 && this.workStarts === startsAtStart;
-      if (baseline !== null && measured.ran && measured.before !== null && quiet) {
-        handBack();
-        const after = await ignoredFilesFingerprint(request.cwd, {
-          baseEnv: this.settings.baseEnv,
-          knownSecrets: this.settings.knownSecrets,
-          ...(exclude !== undefined ? { exclude } : {}),
-          ...(runsDir !== undefined ? { excludeRunDirectoriesUnder: runsDir } : {}),
-        });
-        if (this.working === 0 && this.workStarts === startsAtStart) {
-          this.ignoredBaseline = acceptVerifyChanges(baseline, measured.before, after);
-        }
-      }
-      return measured.evidence;
+        },
+      };
+    }
+    const measured = await measureAndRun({
+      ...common,
+      reuse: { cache: this.cache, nodeId: request.nodeId },
+      ...(baseline !== null
+        ? {
+            ignoredFiles: {
+              baseline,
+              ...(exclude ? { exclude } : {}),
+              ...(runsDir !== undefined ? { excludeRunDirectoriesUnder: runsDir } : {}),
+            },
+          }
+        : {}),
     });
+    // Re-baseline: a second sink's verify would otherwise see the first verify's own ignored outputs
+    // (dist/, coverage/, caches) as changes. Accept exactly the paths this verify changed — a change a
+    // node made before it ran stays a change for every later sink — and only when no node's model work
+    // ran during the verify, since a node's edit in that window cannot be told from the build's. When
+    // that is not so the baseline stays, and a later sink's verify may report build outputs as "changed
+    // since the run started": never a false success, at worst an action_required to look at.
+    const quiet = quietAtStart && this.working === 0 && this.workStarts === startsAtStart;
+    if (baseline !== null && measured.ran && measured.before !== null && quiet) {
+      handBack();
+      const after = await ignoredFilesFingerprint(request.cwd, {
+        baseEnv: this.settings.baseEnv,
+        knownSecrets: this.settings.knownSecrets,
+        ...(exclude !== undefined ? { exclude } : {}),
+        ...(runsDir !== undefined ? { excludeRunDirectoriesUnder: runsDir } : {}),
+      });
+      if (this.working === 0 && this.workStarts === startsAtStart) {
+        this.ignoredBaseline = acceptVerifyChanges(baseline, measured.before, after);
+      }
+    }
+    return { evidence: measured.evidence, common };
   }
 
   /** Runs `task` when every task queued before it has settled (the queue's mutex, for other work). */

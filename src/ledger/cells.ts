@@ -1,5 +1,6 @@
 import { isGitHubLogin } from "../core/github-login.js";
 import {
+  type BaseComparison,
   type IgnoredFilesChanges,
   isWaitingGate,
   type LedgerRow,
@@ -118,7 +119,54 @@ export function rowDetail(row: LedgerRow): string {
     const words = receiptWords(receipt);
     if (!row.detail.includes(words)) parts.push(words);
   }
+  if (row.verify?.base !== undefined) parts.push(baseWords(row.verify.base));
   return parts.filter((part) => part !== "").join("; ");
+}
+
+/** The base commit as the words name it: `base 1a2b3c4 (the pull request's base)`. */
+function baseCommitWords(base: BaseComparison): string {
+  return base.commit === null
+    ? `the base (${base.chosenAs})`
+    : `base ${base.commit.slice(0, 7)} (${base.chosenAs})`;
+}
+
+/**
+ * `verify-base` in words (issue 25 item 3; ADR 0017), for the detail column and the summary:
+ * `fails on base 1a2b3c4 (…), passes on head: fixed (now passing: test a)`, `passes on base … and on head`,
+ * `fails on base … too: pre-existing, still not green`, `passes on base …, fails on head: introduced`, or
+ * `not compared with the base: REASON`; then the base run's receipt, and the fewer-tests flag.
+ */
+export function baseWords(base: BaseComparison): string {
+  const at = baseCommitWords(base);
+  const names = (base.fixedTests ?? []).slice(0, RECEIPT_NAMES_SHOWN);
+  const more = (base.fixedTests?.length ?? 0) > names.length ? ", …" : "";
+  const verdict = ((): string => {
+    switch (base.verdict) {
+      case "fixed":
+        return `fails on ${at}, passes on head: fixed${names.length > 0 ? ` (now passing: ${names.join(", ")}${more})` : ""}`;
+      case "passes_on_both":
+        return `passes on ${at} and on head`;
+      case "fails_on_both":
+        return `fails on ${at} too: pre-existing, still not green`;
+      case "introduced":
+        return `passes on ${at}, fails on head: introduced by the change`;
+      case "not_compared":
+        return `not compared with ${at}: ${base.reason ?? "the base did not run"}`;
+      default:
+        return unreachable(base.verdict);
+    }
+  })();
+  const receipt = base.verify?.receipt;
+  const parts = [
+    verdict,
+    ...(receipt !== undefined ? [`base run: ${receiptWords(receipt)}`] : []),
+    ...(base.fewerTests !== undefined
+      ? [
+          `the head ran fewer tests than the base (${base.fewerTests.head} against ${base.fewerTests.base}): look at which went`,
+        ]
+      : []),
+  ];
+  return parts.join("; ");
 }
 
 /** How many failing tests' names a receipt's words name (the JSON keeps up to `RECEIPT_MAX_NAMES`). */

@@ -96,7 +96,8 @@ const TestReceiptSchema = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("none"), reason: text }),
 ]);
 
-const VerifyEvidenceSchema = z.strictObject({
+/** One run's verify evidence (`VerifyEvidence` without `base`: the base run's own shape). */
+const VerifyRunSchema = z.strictObject({
   command: line,
   cwd: line,
   exitCode: z.number().int().nullable(),
@@ -134,6 +135,22 @@ const VerifyEvidenceSchema = z.strictObject({
   // Issue 25 item 1: absent in ledgers written before receipts existed (they still load).
   receipt: TestReceiptSchema.optional(),
   testsRequired: z.literal(true).optional(),
+});
+
+/** `verify-base` (issue 25 item 3; ADR 0017): the base's run and its classification (`BaseComparison`). */
+const BaseComparisonSchema = z.strictObject({
+  commit: id.nullable(),
+  chosenAs: line,
+  verdict: z.enum(["fixed", "passes_on_both", "fails_on_both", "introduced", "not_compared"]),
+  reason: text.optional(),
+  verify: VerifyRunSchema.optional(),
+  fixedTests: z.array(text).max(RECEIPT_MAX_NAMES).optional(),
+  fewerTests: z.strictObject({ base: count, head: count }).optional(),
+});
+
+const VerifyEvidenceSchema = VerifyRunSchema.extend({
+  // Issue 25 item 3: absent when `verify-base` was off, and in ledgers written before it existed.
+  base: BaseComparisonSchema.optional(),
 });
 
 const rowBase = {

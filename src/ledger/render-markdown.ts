@@ -3,6 +3,7 @@ import { shownCommand } from "../core/shown-command.js";
 import { unreachable } from "../core/unreachable.js";
 import { CHECK_RUN_TEXT_MAX_BYTES, truncateUtf8, utf8Bytes } from "./byte-budget.js";
 import {
+  baseWords,
   conclusionLabel,
   contradictedClaims,
   failedVerifications,
@@ -155,6 +156,7 @@ function summarySections(ledger: Ledger, detail: Detail): string[] {
     ledgerTable(ledger.rows, detail),
     ...failedVerifications(ledger.rows).map(({ row, verify }) => failedVerifyBlock(row, verify, detail)),
     ...claimsSection(ledger.rows),
+    ...baseSection(ledger.rows),
     ...(ledger.changedFiles !== undefined ? [changedFilesMarkdown(ledger.changedFiles)] : []),
     totalsSection(ledger),
   ];
@@ -334,6 +336,36 @@ function claimsSection(rows: readonly LedgerRow[]): string[] {
   for (const { row, claim } of contradicted) {
     lines.push(
       `- ${codeSpan(nodeLabel(row), { inTable: false })} said “${escapeInline(claim.quote)}” — ${escapeInline(claim.contradiction ?? "")}`,
+    );
+  }
+  return [lines.join("\n")];
+}
+
+/**
+ * `verify-base` (issue 25 item 3; ADR 0017): each verified row's result beside the base's, with both
+ * evidence trees. Empty when no row was compared. The verdicts above stay the head's: this section labels
+ * them (a failure that fails on the base too is pre-existing, and still not green).
+ */
+function baseSection(rows: readonly LedgerRow[]): string[] {
+  const compared = rows.flatMap((row) =>
+    row.verify?.base !== undefined ? [{ row, verify: row.verify, base: row.verify.base }] : [],
+  );
+  if (compared.length === 0) return [];
+  const lines = [
+    "### The base beside the head",
+    "",
+    "The same verify command, run on the base commit in a worktree of its own. The verdicts above are the head's; the base only labels them.",
+    "",
+  ];
+  for (const { row, verify, base } of compared) {
+    const trees = [
+      verify.evidenceTree !== null ? `head tree ${codeSpan(verify.evidenceTree, { inTable: false })}` : null,
+      base.verify?.evidenceTree != null
+        ? `base tree ${codeSpan(base.verify.evidenceTree, { inTable: false })}`
+        : null,
+    ].filter((part) => part !== null);
+    lines.push(
+      `- ${codeSpan(nodeLabel(row), { inTable: false })}: ${escapeInline(baseWords(base))}${trees.length > 0 ? ` (${trees.join(", ")})` : ""}`,
     );
   }
   return [lines.join("\n")];

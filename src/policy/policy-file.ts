@@ -33,6 +33,7 @@ export const POLICY_KEYS = [
   "verify-repeat",
   "require-tests",
   "test-reports",
+  "verify-base",
 ] as const;
 
 /** The most runs `verify-repeat` may ask for (input, flag, policy key): ten builds is already a lot. */
@@ -63,6 +64,11 @@ export interface Policy {
   readonly requireTests: boolean;
   /** Glob patterns (relative to the verify command's directory) of the test reports it writes. */
   readonly testReports: readonly string[];
+  /**
+   * `verify-base: true`: every sink's verify also runs on the base commit and the two results are
+   * classified together (issue 25 item 3; ADR 0017). A workflow cannot turn it off. Absent: as the workflow says.
+   */
+  readonly verifyBase?: boolean;
 }
 
 /** The policy when there is no policy file. */
@@ -152,6 +158,7 @@ const PolicyFileSchema = z.strictObject(
         }
       })
       .optional(),
+    "verify-base": bool("verify-base", " (YAML 1.2: yes/no/on/off are strings, not booleans)").optional(),
     "verify-repeat": z
       .number({ error: (issue) => `verify-repeat must be a whole number, got ${shown(issue.input)}` })
       .int({ error: (issue) => `verify-repeat must be a whole number, got ${shown(issue.input)}` })
@@ -240,6 +247,7 @@ export function parsePolicyFile(content: string | Uint8Array, source: PolicySour
       ...(values["verify-repeat"] !== undefined ? { verifyRepeat: values["verify-repeat"] } : {}),
       requireTests: values["require-tests"] ?? false,
       testReports: Object.freeze([...(values["test-reports"] ?? [])]),
+      ...(values["verify-base"] === true ? { verifyBase: true } : {}),
     },
     source,
   };
@@ -324,6 +332,7 @@ export function autoRunPolicy(result: Extract<PolicyFileResult, { ok: true }>):
       readonly verifyRepeat?: number;
       readonly requireTests: boolean;
       readonly testReports: readonly string[];
+      readonly verifyBase?: boolean;
       readonly source: string;
     }
   | undefined {
@@ -335,6 +344,7 @@ export function autoRunPolicy(result: Extract<PolicyFileResult, { ok: true }>):
     ...(result.policy.verifyRepeat !== undefined ? { verifyRepeat: result.policy.verifyRepeat } : {}),
     requireTests: result.policy.requireTests,
     testReports: result.policy.testReports,
+    ...(result.policy.verifyBase === true ? { verifyBase: true } : {}),
     source: describePolicySource(result.source),
   };
 }
@@ -347,6 +357,7 @@ export function policySummary(policy: Policy): string {
   if (policy.verifyRepeat !== undefined) parts.push(`verify-repeat ${policy.verifyRepeat}`);
   if (policy.requireTests) parts.push("require-tests true");
   if (policy.testReports.length > 0) parts.push(`test-reports ${policy.testReports.join(", ")}`);
+  if (policy.verifyBase === true) parts.push("verify-base true");
   return parts.join(", ");
 }
 

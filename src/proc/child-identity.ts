@@ -167,3 +167,27 @@ export function giveToIdentity(path: string): void {
   if (result.status !== 0)
     throw new Error(`could not hand ${path} to ${identity.user} (sudo -n chown exited ${result.status})`);
 }
+
+/**
+ * Makes a folder the engine made (the base's worktree, `evidence/base-verify.ts`) writable for the user
+ * `prCode` children run as here, the way the set-up makes the workspace writable (`isolate-user.ts`): its
+ * group becomes the user's (`chgrp -R`), group read/write is added (`chmod -R g+rwX`) and new folders keep
+ * the group (`g+s`); owners are unchanged, so the engine's git still owns the work tree. Does nothing
+ * outside a {@link withChildIdentity} scope.
+ *
+ * @throws Error naming the folder and the step when it cannot be shared.
+ */
+export function shareWithIdentity(path: string): void {
+  const identity = currentChildIdentity();
+  if (identity === null) return;
+  for (const step of [
+    ["chgrp", "-R", String(identity.gid), path],
+    ["chmod", "-R", "g+rwX", path],
+    ["find", path, "-type", "d", "-exec", "chmod", "g+s", "{}", "+"],
+  ]) {
+    const [file, ...args] = privileged(identity, step);
+    const result = spawnSync(file as string, args, { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
+    if (result.status !== 0)
+      throw new Error(`could not share ${path} with ${identity.user} (${step[0]} exited ${result.status})`);
+  }
+}

@@ -52,6 +52,10 @@ export interface ActionInputs {
   readonly verifyEnv: readonly string[];
   /** Input `verify-repeat` (1–10): runs per verify command; absent = the policy's, else once. */
   readonly verifyRepeat?: number;
+  /** Input `verify-base` (ADR 0017): compare each sink's verify with the pull request's base. */
+  readonly verifyBase?: boolean;
+  /** Input `test-reports`: report globs added to the policy's (issue 25 item 1). */
+  readonly testReports?: readonly string[];
   readonly acceptNoBuildEvidence: boolean;
   /**
    * `runtime: claude|codex` (default `claude`): the CLI `auto` and `run` spawn. `resume` ignores it (the

@@ -91,7 +91,7 @@ async function runGraphLeg(
         verifyTimeoutCeilingMs: inputs.verifyTimeoutMs,
       },
       ...actionRequestBase(run),
-      pr: { headSha: event.headSha, baseRef: event.baseRef },
+      pr: { headSha: event.headSha, baseRef: event.baseRef, baseSha: event.baseSha },
       ...(policy !== undefined ? { policy } : {}),
     },
     actionPorts(run, agentConfig.workspace, {}, o.proxy),

@@ -122,7 +122,13 @@ async function runAutoLeg(run: PullRequestRun, goal: string, proxy: RunProxy | u
       }),
       ...actionRequestBase(run),
       ...(policy !== undefined ? { policy } : {}),
-      pr: { title: event.title, body: event.body, headSha: event.headSha, baseRef: event.baseRef },
+      pr: {
+        title: event.title,
+        body: event.body,
+        headSha: event.headSha,
+        baseRef: event.baseRef,
+        baseSha: event.baseSha,
+      },
     },
     actionPorts(run, agentConfig.workspace, {}, proxy),
   );

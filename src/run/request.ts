@@ -86,6 +86,8 @@ export interface RunPolicy {
   readonly plannedTools?: readonly string[];
   /** `verify-repeat` from the policy file: a floor for {@link RunRequest.verifyRepeat}. */
   readonly verifyRepeat?: number;
+  /** `verify-base: true` in the policy file: every run compares with the base (a workflow cannot turn it off). */
+  readonly verifyBase?: boolean;
   /** Where the file was read (`describePolicySource`), named in the ledger's plan section. */
   readonly source?: string;
 }
@@ -113,6 +115,16 @@ export interface RunRequest {
    * floor (the larger one applies). Absent: the policy's, else once.
    */
   readonly verifyRepeat?: number;
+  /**
+   * `verify-base` (input, `--verify-base`; issue 25 item 3, ADR 0017): each sink's verify also runs on the
+   * base — the pull request's base (`pr.baseSha`), else the merge-base with {@link verifyBaseRef}, else the
+   * start commit's first parent. The policy's `verify-base: true` turns it on too.
+   */
+  readonly verifyBase?: boolean;
+  /** CLI `--base <ref>`: `verify-base` compares with the merge-base of the start commit and this ref. */
+  readonly verifyBaseRef?: string;
+  /** Input `test-reports`, `--test-reports`: report globs added to the policy's (issue 25 item 1). */
+  readonly testReports?: readonly string[];
   readonly policy?: RunPolicy;
   /** Commit the nodes' changes when the run ends (CLI `--commit`, the action's `push`). */
   readonly commit: boolean;

@@ -145,6 +145,8 @@ export function actionRequestBase(run: RunningMode): Omit<RunRequest, "mode"> & 
     verifyTimeoutMs: inputs.verifyTimeoutMs,
     verifyEnv: inputs.verifyEnv,
     ...(inputs.verifyRepeat !== undefined ? { verifyRepeat: inputs.verifyRepeat } : {}),
+    ...(inputs.verifyBase === true ? { verifyBase: true } : {}),
+    ...(inputs.testReports !== undefined ? { testReports: inputs.testReports } : {}),
     commit: run.push !== undefined,
     runsDir: run.runsDir,
     surface: "action",

@@ -21,6 +21,7 @@ import { resumeRun } from "../engine/resume-run.js";
 import type { EngineRunBase } from "../engine/run-options.js";
 import type { CliSetupFailure, Runtime } from "../engine/runtime-setup.js";
 import { runVerifyOnly } from "../engine/verify-run.js";
+import type { VerifyBaseSetting } from "../evidence/base-verify.js";
 import type { OutcomeOf, RunModeRequest, RunOutcome, RunPorts, RunRequest } from "./request.js";
 
 /**
@@ -64,6 +65,17 @@ function verifyRepeatOf(request: RunRequest): { verifyRepeat?: number } {
   return repeat > 1 ? { verifyRepeat: repeat } : {};
 }
 
+/**
+ * The run's `verify-base` (ADR 0017): on when the request or the policy file asks; the base is the pull
+ * request's base SHA, else the merge-base with `--base`, else the start commit's first parent.
+ */
+function verifyBaseOf(request: RunRequest): { verifyBase?: VerifyBaseSetting } {
+  if (request.verifyBase !== true && request.policy?.verifyBase !== true) return {};
+  if (request.pr?.baseSha !== undefined) return { verifyBase: { commit: request.pr.baseSha } };
+  if (request.verifyBaseRef !== undefined) return { verifyBase: { ref: request.verifyBaseRef } };
+  return { verifyBase: {} };
+}
+
 /** The options every driver takes alike (`EngineRunBase`), from the request and the ports. */
 export function engineBase(request: RunRequest, ports: RunPorts): EngineRunBase {
   const { modelCli, workspace } = ports;
@@ -97,6 +109,10 @@ export function engineBase(request: RunRequest, ports: RunPorts): EngineRunBase 
     baseEnv: request.baseEnv,
     knownSecrets: request.knownSecrets,
     ...verifyRepeatOf(request),
+    ...verifyBaseOf(request),
+    ...(request.testReports !== undefined && request.testReports.length > 0
+      ? { testReports: request.testReports }
+      : {}),
     ...(ports.echo !== undefined ? { echo: ports.echo } : {}),
     ...(ports.signal !== undefined ? { signal: ports.signal } : {}),
     ...(ports.hooks !== undefined ? { hooks: ports.hooks } : {}),

@@ -84,7 +84,7 @@ export async function runVerifyMode(run: PullRequestRun, reason: VerifyOnlyReaso
     {
       mode: { kind: "verify", verify },
       ...actionRequestBase(run),
-      pr: { headSha: event.headSha, baseRef: event.baseRef },
+      pr: { headSha: event.headSha, baseRef: event.baseRef, baseSha: event.baseSha },
       ...(policy !== undefined ? { policy } : {}),
     },
     actionPorts(run),
