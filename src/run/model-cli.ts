@@ -220,7 +220,7 @@ export class ModelCliSetup implements ModelCliPort {
    * a setup failure (the CLI could not be installed or run from the tool cache: the runner's environment),
    * or `null`.
    */
-  readonly beforeFirstModelCall = (runtime: Runtime): Promise<string | CliSetupFailure | null> =>
+  readonly beforeFirstModelCall = async (runtime: Runtime): Promise<string | CliSetupFailure | null> =>
     this.#clis[runtime].prepare();
 
   /**

@@ -5,7 +5,8 @@
  *
  * What codex cannot honour (research/oh-my-graph.md §4.5, ADR 0026):
  * - a node's `agent:` (a Claude Code subagent) — codex has no subagents, so a codex run of a graph
- *   declaring one is a usage error before anything runs ({@link ModelRuntime.graphProblem});
+ *   declaring one is a usage error before anything runs ({@link ModelRuntime.graphProblem}); planned
+ *   nodes may not carry one at all;
  * - `budget_usd` — codex reports no USD, so there is no `--max-budget-usd` and no post-hoc check: a
  *   WARNING per node (not a refusal) naming the timeout that still bounds it;
  * - `allowed_tools` has no Codex rendering (codex has no per-tool grammar): the sandbox from
@@ -26,7 +27,7 @@ type Env = Readonly<Record<string, string | undefined>>;
  * The keys of `codex-config` pairs (`KEY=VALUE` → `KEY`), as `state.json` records them (no values). The key
  * proxy's own provider pairs are left out: every leg adds them itself (`src/run/model-proxy.ts`).
  */
-export function codexConfigKeys(pairs: readonly string[] | undefined): string[] {
+function codexConfigKeys(pairs: readonly string[] | undefined): string[] {
   // The proxy's pairs come last: drop the last copy of each (an operator's identical pair stays).
   const kept = [...(pairs ?? [])];
   const dropped = new Set<string>();
@@ -45,7 +46,7 @@ export function codexConfigKeys(pairs: readonly string[] | undefined): string[] 
  * `recorded` keys and this leg lacks one of them (without its provider pairs codex would talk to
  * another model server, or to none); `null` when every recorded key is given again.
  */
-export function resumedCodexConfigProblem(
+function resumedCodexConfigProblem(
   runId: string,
   recorded: readonly string[] | undefined,
   given: readonly string[] | undefined,
