@@ -3,13 +3,13 @@
  * interpolated ({@link AgentNodeSpec}), and the run-wide settings every node shares ({@link NodeContext}).
  * `agent-node.ts` runs it; the caller (`node-settlement.ts`) builds it from the graph.
  */
-import type { TokenUsage } from "../core/ledger-row.js";
 import type { VerifyQueue } from "../evidence/verify.js";
 import type { Pattern } from "../graph/pattern.js";
 import type { Runtime } from "../policy/disclosure.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
 import type { ChildEcho } from "../proc/child-output.js";
 import type { ClaudePermissionMode } from "../runtime/claude-argv.js";
+import type { ResumedSession } from "../runtime/model-runtime.js";
 import type { ModelCalls } from "./call-report.js";
 import type { RunDirectory } from "./run-dir.js";
 import type { ModelEnvBuilder } from "./runtime-setup.js";
@@ -68,25 +68,6 @@ export interface CompletionCall {
    * CLI's own stop gets what is left and the post-hoc check counts the total.
    */
   readonly spentUsd: number | null;
-}
-
-/** The session a `handoff: session` node continues. */
-export interface ResumedSession {
-  readonly kind: "resume";
-  readonly sessionId: string;
-  /**
-   * Codex only: the thread's cumulative token usage before this call (what the call that left the thread
-   * there reported; `null` = not known, nothing subtracted), so the row carries this call's share.
-   */
-  readonly threadUsage?: TokenUsage | null;
-  /** Codex only: the `CODEX_HOME` the thread was started in (absent: the env's own). */
-  readonly codexHome?: string;
-  /**
-   * Claude only: the session's cumulative `total_cost_usd` before this call (claude reports the whole
-   * session's cost on `--resume`; measured on 2.1.332: $0.0008, then $0.0016). The row carries the
-   * difference; `null` = not known, so this call's own cost is unknown.
-   */
-  readonly sessionCostUsd?: number | null;
 }
 
 /** The verify runner a node needs: the run-wide queue (`VerifyQueue`), or a scripted one in unit tests. */

@@ -37,6 +37,7 @@ import { claimsForRow } from "../evidence/node-claims.js";
 import { qualifierFor } from "../evidence/qualifier.js";
 import { searchPattern } from "../graph/pattern.js";
 import { ignoredFilesWords, outsideWritesWords, verifyExitWords } from "../ledger/cells.js";
+import type { Runtime } from "../policy/disclosure.js";
 import type { AgentNodeSpec, NodeContext } from "./agent-node-spec.js";
 import { type CallReport, oneLine } from "./call-report.js";
 import { callClaude } from "./claude-call-report.js";
@@ -74,6 +75,14 @@ export interface AgentNodeResult {
 }
 
 /**
+ * The node's CLI call of each runtime (`claude-call-report.ts`, `codex-call-report.ts`): a table the
+ * compiler checks is whole, so the node never compares the runtime's name (issue 24 item 1).
+ */
+const AGENT_CALLS: Readonly<
+  Record<Runtime, (spec: AgentNodeSpec, ctx: NodeContext, signal: AbortSignal) => Promise<CallReport>>
+> = { claude: callClaude, codex: callCodex };
+
+/**
  * Runs one agent node and returns its ledger row. A FAIL saves the reply to `failed/ID.out`, a PASS to
  * `nodes/ID.out` (a post-hoc budget failure keeps it there too). Costs in USD, durations in ms.
  *
@@ -85,10 +94,7 @@ export async function runAgentNode(
   ctx: NodeContext,
   signal: AbortSignal,
 ): Promise<AgentNodeResult> {
-  const call =
-    (ctx.runtime ?? "claude") === "codex"
-      ? await callCodex(spec, ctx, signal)
-      : await callClaude(spec, ctx, signal);
+  const call = await AGENT_CALLS[ctx.runtime ?? "claude"](spec, ctx, signal);
   const rows = new RowMaker(spec, ctx, call);
   if (call.failure !== null) {
     const f = call.failure;

@@ -9,6 +9,7 @@
 import type { FailCause } from "../core/ledger-row.js";
 import { formatDuration } from "../graph/duration.js";
 import type { CompletionGate, GraphNode } from "../graph/graph.js";
+import { runtimeFor } from "../runtime/runtime-for.js";
 import type { AgentNodeSpec } from "./agent-node-spec.js";
 import { type CompletionProgress, progressFromRecord } from "./completion-progress.js";
 import { buildCompletionFeedback } from "./completion-prompt.js";
@@ -116,15 +117,12 @@ export function completionSpec(
       maxAttempts: node.completion.max_attempts,
       report: p.feedback,
     }),
-    session:
-      o.runtime === "codex"
-        ? {
-            kind: "resume",
-            sessionId: p.sessionId,
-            threadUsage: p.threadUsage ?? null,
-            ...(codexHome !== undefined ? { codexHome } : {}),
-          }
-        : { kind: "resume", sessionId: p.sessionId, sessionCostUsd: p.sessionCostUsd ?? null },
+    session: runtimeFor(o.runtime).resumedSession({
+      sessionId: p.sessionId,
+      sessionCostUsd: p.sessionCostUsd,
+      threadUsage: p.threadUsage,
+      ...(codexHome !== undefined ? { codexHome } : {}),
+    }),
     timeoutMs: Math.max(1, node.timeout_ms - p.elapsedMs),
     completion: { planTool, continuing: true, spentUsd: p.spentUsd },
   };

@@ -18,13 +18,13 @@ import { type IgnoredFiles, ignoredFilesFingerprint } from "../evidence/ignored-
 import type { PlanSection } from "../ledger/ledger.js";
 import type { Runtime } from "../policy/disclosure.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
+import { runtimeFor } from "../runtime/runtime-for.js";
 import { RedactingRunDirectory } from "./redacting-run-dir.js";
 import type { RunFrame, RunGitContext } from "./run-frame.js";
 import type { EngineRunBase, PullRequestContext } from "./run-options.js";
 import { type PreparedRepository, type PrepareOptions, prepareRepository } from "./run-setup.js";
 import { RUN_STATE_SCHEMA_VERSION, type RunState } from "./run-state.js";
 import { RunStateStore } from "./run-state-store.js";
-import { codexConfigKeys } from "./runtime-setup.js";
 
 /** The base-branch policy facts a fresh run records: `require-evidence`, and where it was read. */
 export interface RecordedPolicy {
@@ -171,7 +171,7 @@ export function openFreshRun<M extends RunFrame["mode"]>(
 export interface FirstRunState {
   /** `run`: where the hand-written graph came from (a path, `base ref main: .github/graph.yml`). */
   readonly graphSource?: string;
-  /** The run's `codex-config` pairs: only their keys are recorded, on codex (`codexConfigKeys`). */
+  /** The run's `codex-config` pairs: only their keys are recorded, on codex (`ModelRuntime.recordedSettings`). */
   readonly codexConfig?: readonly string[];
   readonly inputs: Readonly<Record<string, string>>;
   readonly repo: PreparedRepository;
@@ -201,9 +201,7 @@ export function startRunState(
     ...(first.graphSource !== undefined ? { graph_source: first.graphSource } : {}),
     runtime: frame.runtime,
     ...(frame.model !== undefined ? { model: frame.model } : {}),
-    ...(frame.runtime === "codex" && (first.codexConfig ?? []).length > 0
-      ? { codex_config_keys: codexConfigKeys(first.codexConfig) }
-      : {}),
+    ...runtimeFor(frame.runtime).recordedSettings(first.codexConfig),
     inputs: { ...first.inputs },
     build_evidence: frame.answer,
     starting_commit: frame.start,

@@ -5,6 +5,7 @@
  */
 import type { Graph, GraphNode } from "../graph/graph.js";
 import type { Runtime } from "../policy/disclosure.js";
+import { runtimeFor } from "../runtime/runtime-for.js";
 import type { AgentNodeSpec } from "./agent-node-spec.js";
 import type { LegMemory } from "./leg-memory.js";
 import type { RunStateStore } from "./run-state-store.js";
@@ -46,20 +47,14 @@ export function sessionFor(
       detail: `handoff: session needs the session of its parent${parent !== undefined ? ` "${parent}"` : ""}, which is not known (the parent reported no session id)`,
     };
   }
-  if (sources.runtime !== "codex") {
-    return {
-      ok: true,
-      session: { kind: "resume", sessionId, sessionCostUsd: record?.session_cost_usd ?? null },
-    };
-  }
   const codexHome = sources.memory.codexHomes.get(sessionId);
   return {
     ok: true,
-    session: {
-      kind: "resume",
+    session: runtimeFor(sources.runtime).resumedSession({
       sessionId,
-      threadUsage: record?.thread_usage ?? null,
+      sessionCostUsd: record?.session_cost_usd,
+      threadUsage: record?.thread_usage,
       ...(codexHome !== undefined ? { codexHome } : {}),
-    },
+    }),
   };
 }

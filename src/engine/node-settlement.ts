@@ -21,6 +21,7 @@ import type { Redactor } from "../core/redact.js";
 import type { VerifyQueue } from "../evidence/verify.js";
 import { attemptsInAll, type Graph, type GraphNode } from "../graph/graph.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
+import { runtimeFor } from "../runtime/runtime-for.js";
 import { type AgentNodeResult, runAgentNode } from "./agent-node.js";
 import type { AgentNodeSpec, NodeContext } from "./agent-node-spec.js";
 import { continuationOf, judgeAttempt } from "./completion-judge.js";
@@ -311,7 +312,7 @@ async function recordExecution(
     status: row.verdict === "PASS" ? "passed" : "running",
     session_id: row.sessionId,
     executions,
-    ...((ctx.agent.runtime ?? "claude") === "codex" ? { thread_usage: thread?.usage ?? undefined } : {}),
+    ...runtimeFor(ctx.agent.runtime).threadRecord(thread),
     ...(produced.sessionCostUsd !== undefined ? { session_cost_usd: produced.sessionCostUsd } : {}),
     // The gate's progress, saved with the row, before the next attempt spawns (a resumed leg continues it).
     ...(gate !== undefined

@@ -8,11 +8,12 @@
 import { relative, resolve } from "node:path";
 import { startingCommit } from "../evidence/evidence-tree.js";
 import type { Runtime } from "../policy/disclosure.js";
+import { runtimeFor } from "../runtime/runtime-for.js";
 import type { ResumableRun } from "./resume-source.js";
 import type { RunGitContext } from "./run-frame.js";
 import { workingDirectoryProblem } from "./run-setup.js";
 import type { RunState } from "./run-state.js";
-import { resumedCodexConfigProblem, runtimeOptionsProblem, runtimeWarnings } from "./runtime-setup.js";
+import { runtimeOptionsProblem, runtimeWarnings } from "./runtime-setup.js";
 
 /** A refusal: nothing was run. */
 export interface UsageError {
@@ -51,8 +52,11 @@ export function resumedRuntime(
     ...(o.codexConfig !== undefined ? { codexConfig: o.codexConfig } : {}),
   });
   if (runtimeProblem !== null) return { kind: "usage_error", message: runtimeProblem };
-  const configProblem =
-    runtime === "codex" ? resumedCodexConfigProblem(runId, state.codex_config_keys, o.codexConfig) : null;
+  const configProblem = runtimeFor(runtime).resumedSettingsProblem(
+    runId,
+    state.codex_config_keys,
+    o.codexConfig,
+  );
   if (configProblem !== null) return { kind: "usage_error", message: configProblem };
   return { kind: "runtime", runtime, warnings: runtimeWarnings(runtime, run.graph) };
 }

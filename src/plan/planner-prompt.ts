@@ -11,6 +11,7 @@
 import type { UntrustedTextRemoval } from "../core/untrusted-text-report.js";
 import { RETRY_CAUSES } from "../graph/schema.js";
 import type { Runtime } from "../policy/disclosure.js";
+import { runtimeFor } from "../runtime/runtime-for.js";
 import { MAX_PLANNED_NODES, MAX_PLANNED_REPEATS } from "./planned-rules.js";
 import { type QuotedText, quoteUntrusted, removalOf, sanitiseUntrusted } from "./untrusted-text.js";
 
@@ -50,7 +51,7 @@ export interface PlannerPromptOptions {
 }
 
 function intro(runtime: Runtime): string {
-  const cli = runtime === "codex" ? "codex" : "claude";
+  const { cli } = runtimeFor(runtime).plannerWords;
   return [
     "You are the planner of evidence-gate, a gate that runs on a pull request. Turn the goal below into the",
     `smallest graph of steps that achieves it. Each step (a node) runs as its own \`${cli}\` CLI process in the`,
@@ -120,12 +121,6 @@ function inputsSection(inputs: readonly string[]): string {
   ].join("\n");
 }
 
-function toolNote(runtime: Runtime): string {
-  return runtime === "codex"
-    ? "On this runtime the list is checked and recorded, and each node also runs in a sandbox that can write only the working tree."
-    : "A node can use only the tools in its list; any other tool call is denied.";
-}
-
 function formatSection(allowlist: readonly string[], runtime: Runtime): string {
   const tools = allowlist.map((tool) => JSON.stringify(tool)).join(", ");
   return [
@@ -140,7 +135,7 @@ function formatSection(allowlist: readonly string[], runtime: Runtime): string {
     '- "depends_on": ids of the nodes that must pass before this one starts (omit for a first step).',
     '- "prompt": self-contained instructions. The node sees nothing but this prompt and the repository.',
     `- "allowed_tools": a non-empty list chosen from exactly these entries, copied character for character: ${tools}.`,
-    `  ${toolNote(runtime)} Put any command a node should run in its prompt, within a scoped Bash entry it holds.`,
+    `  ${runtimeFor(runtime).plannerWords.toolNote} Put any command a node should run in its prompt, within a scoped Bash entry it holds.`,
     '- "handoff": "artifact" (optional; it is the default).',
     '- "timeout": optional Go duration such as "30m" or "1h30m"; a hang guard, so be generous.',
     '- "success_check": optional; "exit_zero" (true or false) and "result_matches" (an RE2 pattern searched',

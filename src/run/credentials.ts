@@ -10,11 +10,11 @@
  * `OPENAI_API_KEY`, and `CODEX_API_KEY`, which `codex exec` reads —
  * developers.openai.com/codex/environment-variables); no verify command or git gets any.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { createRedactor, type Redactor } from "../core/redact.js";
 import type { ModelEnvBuilder, Runtime } from "../engine/runtime-setup.js";
 import { buildChildEnv } from "../proc/child-env.js";
+import type { ModelCredentialInputs } from "../runtime/model-runtime.js";
+import { runtimeFor } from "../runtime/runtime-for.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -29,18 +29,9 @@ export const CREDENTIAL_VARIABLES = [
   "CODEX_API_KEY",
 ] as const;
 
-/** Each runtime's own credential variables, handed to that runtime's model child only. */
-export const MODEL_CREDENTIALS: Readonly<Record<Runtime, readonly string[]>> = {
-  claude: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"],
-  codex: ["OPENAI_API_KEY", "CODEX_API_KEY"],
-};
-
 /** The action's secret inputs (SPEC §11), as `INPUT_*` names and in the typed inputs. */
-export interface ActionCredentialInputs {
+export interface ActionCredentialInputs extends ModelCredentialInputs {
   readonly githubToken?: string;
-  readonly anthropicApiKey?: string;
-  readonly claudeCodeOauthToken?: string;
-  readonly openaiApiKey?: string;
   readonly pushToken?: string;
 }
 
@@ -79,15 +70,7 @@ export function actionModelCredentials(
   inputs: ActionCredentialInputs,
   runtime: Runtime,
 ): Record<string, string> {
-  const set: Record<string, string> = {};
-  if (runtime === "claude") {
-    if (inputs.anthropicApiKey) set.ANTHROPIC_API_KEY = inputs.anthropicApiKey;
-    if (inputs.claudeCodeOauthToken) set.CLAUDE_CODE_OAUTH_TOKEN = inputs.claudeCodeOauthToken;
-  } else if (inputs.openaiApiKey) {
-    set.OPENAI_API_KEY = inputs.openaiApiKey;
-    set.CODEX_API_KEY = inputs.openaiApiKey;
-  }
-  return set;
+  return runtimeFor(runtime).credentialsFromInputs(inputs);
 }
 
 /**
@@ -97,10 +80,7 @@ export function actionModelCredentials(
 export function missingModelCredential(
   inputs: ActionCredentialInputs & { readonly runtime: Runtime },
 ): readonly string[] | null {
-  if (inputs.runtime === "codex") return inputs.openaiApiKey ? null : ["openai-api-key"];
-  return inputs.anthropicApiKey || inputs.claudeCodeOauthToken
-    ? null
-    : ["anthropic-api-key", "claude-code-oauth-token"];
+  return runtimeFor(inputs.runtime).missingCredentialInputs(inputs);
 }
 
 /**
@@ -108,9 +88,7 @@ export function missingModelCredential(
  * fix; one sentence, no trailing period (callers add how the run ended).
  */
 export function missingCredentialMessage(runtime: Runtime): string {
-  return runtime === "codex"
-    ? "input `openai-api-key` is empty: runtime codex needs an OpenAI API key (pass a repository secret, e.g. `openai-api-key: <secrets.OPENAI_API_KEY>` in a workflow expression); it reaches the codex CLI only"
-    : "inputs `anthropic-api-key` and `claude-code-oauth-token` are both empty: runtime claude needs one (pass a repository secret, e.g. `anthropic-api-key: <secrets.ANTHROPIC_API_KEY>` in a workflow expression); it reaches the claude CLI only";
+  return runtimeFor(runtime).missingCredentialMessage;
 }
 
 /** The secrets of a CLI run and what is built from them. */
@@ -154,33 +132,24 @@ export function cliSecrets(env: Env): CliSecrets {
 }
 
 /**
- * Why a codex run from the CLI would have no model credential, as a usage error; `null` when it has one or
- * may have one. Without this, codex retries an unauthenticated model server for as long as the planner's
- * timeout. A credential is: `OPENAI_API_KEY` or `CODEX_API_KEY` in the environment, a `codex login`
- * (`$CODEX_HOME/auth.json`, `CODEX_HOME` defaulting to `~/.codex`), or a provider of the operator's own — a
- * `model_provider` pair in `--codex-config` or in `$CODEX_HOME/config.toml` (its `env_key` is its business).
+ * Why a run from the CLI would have no model credential, as a usage error; `null` when it has one or may
+ * have one. Claude: never (its own login is the CLI's business). Codex: without this, codex retries an
+ * unauthenticated model server for as long as the planner's timeout; a credential is `OPENAI_API_KEY` or
+ * `CODEX_API_KEY` in the environment, a `codex login`, or a provider of the operator's own
+ * (`ModelRuntime.localCredentialProblem` in `src/runtime/codex-runtime.ts`).
  */
-export function codexCredentialProblem(
+export function localCredentialProblem(
   env: Env,
   runtime: Runtime,
   codexConfig: readonly string[],
 ): string | null {
-  if (runtime !== "codex") return null;
-  if (MODEL_CREDENTIALS.codex.some((name) => (env[name] ?? "") !== "")) return null;
-  if (codexConfig.some((pair) => /^\s*"?model_provider"?\s*=/.test(pair))) return null;
-  const codexHome = env.CODEX_HOME ?? (env.HOME !== undefined ? join(env.HOME, ".codex") : undefined);
-  if (codexHome !== undefined) {
-    if (existsSync(join(codexHome, "auth.json"))) return null;
-    const config = join(codexHome, "config.toml");
-    if (existsSync(config) && /^\s*model_provider\s*=/m.test(readFileSync(config, "utf8"))) return null;
-  }
-  return "codex has no credential: set OPENAI_API_KEY (or CODEX_API_KEY), run `codex login`, or name a provider with --codex-config model_provider=…; nothing was run";
+  return runtimeFor(runtime).localCredentialProblem(env, codexConfig);
 }
 
 /** The CLI's credential for `runtime`: its runtime's variables that have a value in the environment. */
 export function cliModelCredentials(env: Env, runtime: Runtime): Record<string, string> {
   const set: Record<string, string> = {};
-  for (const name of MODEL_CREDENTIALS[runtime]) {
+  for (const name of runtimeFor(runtime).credentialVariables) {
     const value = env[name];
     if (present(value)) set[name] = value;
   }

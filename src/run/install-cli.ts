@@ -19,26 +19,7 @@ import * as toolCache from "@actions/tool-cache";
 import { buildChildEnv } from "../proc/child-env.js";
 import { runProcess } from "../proc/run-process.js";
 import { trustedCommand, trustedPathSetting, UntrustedToolError } from "../proc/trusted-tools.js";
-
-/** One model CLI as npm ships it. */
-export interface ModelCliPackage {
-  /** The executable's name (under `node_modules/.bin`). */
-  readonly bin: string;
-  /** The npm package that provides it. */
-  readonly npmPackage: string;
-  /** The tool-cache entry name (`RUNNER_TOOL_CACHE/<name>/<version>/<arch>`). */
-  readonly cacheName: string;
-}
-
-/** `claude` from `@anthropic-ai/claude-code`. */
-export const CLAUDE_CLI: ModelCliPackage = {
-  bin: "claude",
-  npmPackage: "@anthropic-ai/claude-code",
-  cacheName: "claude-code",
-};
-
-/** `codex` from `@openai/codex` (its platform binary comes as an optional dependency npm picks). */
-export const CODEX_CLI: ModelCliPackage = { bin: "codex", npmPackage: "@openai/codex", cacheName: "codex" };
+import type { ModelCliPackage } from "../runtime/model-runtime.js";
 
 /**
  * The executable the action chose, pinned: `path` is its real path (links resolved, so the link in the

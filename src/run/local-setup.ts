@@ -13,7 +13,7 @@ import {
   policySummary,
   readWorkingTreePolicy,
 } from "../policy/policy-file.js";
-import { cliSecrets, codexCredentialProblem } from "./credentials.js";
+import { cliSecrets, localCredentialProblem } from "./credentials.js";
 import { EXIT } from "./exit-codes.js";
 import { type LocalRepository, locateRepository } from "./local-repository.js";
 import type { RunTimeout } from "./request.js";
@@ -130,7 +130,7 @@ export type CheckedFlags = Partial<Pick<ReportFlags, "checkRunOut" | "summaryOut
  * Everything a command's flags are checked for before anything runs or is spent, every problem printed
  * at once (exit 64): the repository (`--repo`, or the current folder, in a git working tree, and
  * `--working-directory` inside it: {@link locateRepository}), the output files ({@link pathProblems}), on
- * codex a credential (`codexCredentialProblem`), then — for a command that writes a run (`runs: true`) —
+ * codex a credential (`localCredentialProblem`), then — for a command that writes a run (`runs: true`) —
  * the runs folder and the repository's git object store, each writable (`writable-paths.ts`).
  *
  * @param extra problems the command found itself (a graph file that cannot be read).
@@ -151,7 +151,7 @@ export async function checkedRepository(
     knownSecrets,
   });
   const codex =
-    f.runtime !== undefined ? codexCredentialProblem(io.env, f.runtime, f.codexConfig ?? []) : null;
+    f.runtime !== undefined ? localCredentialProblem(io.env, f.runtime, f.codexConfig ?? []) : null;
   const problems = [
     ...(located.ok ? [] : located.problems),
     ...pathProblems(f, io.cwd),

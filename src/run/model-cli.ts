@@ -23,7 +23,6 @@
  */
 import { chmodSync, mkdirSync, mkdtempSync } from "node:fs";
 import { join } from "node:path";
-import { unreachable } from "../core/unreachable.js";
 import type {
   BeforeFirstModelCall,
   CliSetupFailure,
@@ -33,13 +32,11 @@ import type {
 import { buildChildEnv } from "../proc/child-env.js";
 import { currentChildIdentity, currentChildScope, giveToIdentity } from "../proc/child-identity.js";
 import type { KeyProxy } from "../proxy/key-proxy.js";
+import type { ModelRuntime } from "../runtime/model-runtime.js";
+import { runtimeFor } from "../runtime/runtime-for.js";
 import { codexHomesRoot } from "./codex-home.js";
-import {
-  type ActionCredentialInputs,
-  actionModelCredentials,
-  missingCredentialMessage,
-} from "./credentials.js";
-import { CLAUDE_CLI, CODEX_CLI, ensureCli, type PinnedCli } from "./install-cli.js";
+import { type ActionCredentialInputs, actionModelCredentials } from "./credentials.js";
+import { ensureCli, type PinnedCli } from "./install-cli.js";
 
 /** The model CLI part of a run as the run service takes it: what the engine's `ModelCliOptions` need. */
 export interface ModelCliPort {
@@ -123,30 +120,98 @@ function runOnOwnNode(pinned: PinnedCli): void {
   if (pinned.nodeScript) currentChildScope()?.runWithOwnNode(pinned.path);
 }
 
+/**
+ * What the action does for one runtime's CLI: get it ready before the run's first model call (checks,
+ * then the tool cache's install), and make one call's fresh home. One entry per runtime in
+ * {@link ModelCliSetup}'s table, so no step compares the runtime's name.
+ */
+interface ActionCli {
+  /** A usage-error message, a setup failure, or `null` when the CLI is ready. */
+  prepare(): Promise<string | CliSetupFailure | null>;
+  /** The home variables of one call (`HOME`, and codex's `CODEX_HOME`), in a fresh folder named `name…`. */
+  home(name: string): Record<string, string>;
+}
+
 /** The action's model CLIs (see the module comment); it is a {@link ModelCliPort}. */
 export class ModelCliSetup implements ModelCliPort {
   readonly #options: ModelCliSetupOptions;
-  readonly #claudeHomes: string;
-  #claudeExecutable = "claude";
-  #codexExecutable = "codex";
   /** The executables chosen by {@link beforeFirstModelCall}, checked before every call. */
   readonly #pinned = new Map<Runtime, PinnedCli>();
-  /** Set by `beforeFirstModelCall("codex")`. */
-  #codexHomes: string | null = null;
+  readonly #clis: Readonly<Record<Runtime, ActionCli>>;
 
   constructor(options: ModelCliSetupOptions) {
     this.#options = options;
-    this.#claudeHomes = join(options.temp, "evidence-gate", "homes");
+    const claudeHomes = join(options.temp, "evidence-gate", "homes");
+    /** Set by the codex entry's `prepare`. */
+    let codexHomes: string | null = null;
+    this.#clis = {
+      claude: {
+        prepare: () => this.#install(runtimeFor("claude")),
+        home: (name) => {
+          mkdirSync(claudeHomes, { recursive: true });
+          const home = mkdtempSync(join(claudeHomes, name));
+          // With the separate user the CLI runs as it: its fresh home is handed to it.
+          giveToIdentity(home);
+          return { HOME: home };
+        },
+      },
+      codex: {
+        prepare: async () => {
+          const codex = runtimeFor("codex");
+          if (options.credentials.openaiApiKey === undefined)
+            return `${codex.missingCredentialMessage}. Nothing was run`;
+          const root = codexHomesRoot(options.env, options.workspace);
+          if (!root.ok) return root.problem;
+          const failed = await this.#install(codex);
+          if (failed !== null) return failed;
+          codexHomes = root.path;
+          return null;
+        },
+        home: (name) => {
+          if (codexHomes === null)
+            throw new Error(
+              "Internal error: a codex call was made before beforeFirstModelCall chose its homes",
+            );
+          mkdirSync(codexHomes, { recursive: true, mode: 0o700 });
+          const home = mkdtempSync(join(codexHomes, name));
+          const codexHome = join(home, ".codex");
+          mkdirSync(codexHome);
+          if (currentChildIdentity() !== null) {
+            // The separate user must reach its home (traverse only: the other homes' names stay unlisted).
+            chmodSync(codexHomes, 0o711);
+            giveToIdentity(codexHome);
+            giveToIdentity(home);
+          }
+          return { HOME: home, CODEX_HOME: codexHome };
+        },
+      },
+    };
   }
 
   /** The `claude` executable: `claude` until {@link beforeFirstModelCall} found or installed one. */
   get claudeExecutable(): string {
-    return this.#claudeExecutable;
+    return this.#pinned.get("claude")?.path ?? "claude";
   }
 
   /** The `codex` executable: `codex` until {@link beforeFirstModelCall} found or installed one. */
   get codexExecutable(): string {
-    return this.#codexExecutable;
+    return this.#pinned.get("codex")?.path ?? "codex";
+  }
+
+  /** Finds or installs `runtime`'s CLI at its pinned version and pins it; a setup failure when it cannot. */
+  async #install(runtime: ModelRuntime): Promise<CliSetupFailure | null> {
+    const { versions, env, secrets, log, workspace } = this.#options;
+    const found = await ensureCli(runtime.cliPackage, {
+      version: versions[runtime.name],
+      env,
+      knownSecrets: secrets,
+      log,
+      workspace,
+    });
+    if (found.kind === "failed") return { kind: "setup-failed", message: found.message };
+    this.#pinned.set(runtime.name, found.pinned);
+    runOnOwnNode(found.pinned);
+    return null;
   }
 
   /**
@@ -155,46 +220,8 @@ export class ModelCliSetup implements ModelCliPort {
    * a setup failure (the CLI could not be installed or run from the tool cache: the runner's environment),
    * or `null`.
    */
-  readonly beforeFirstModelCall = async (runtime: Runtime): Promise<string | CliSetupFailure | null> => {
-    const { credentials, versions, env, secrets, log } = this.#options;
-    switch (runtime) {
-      case "claude": {
-        const found = await ensureCli(CLAUDE_CLI, {
-          version: versions.claude,
-          env,
-          knownSecrets: secrets,
-          log,
-          workspace: this.#options.workspace,
-        });
-        if (found.kind === "failed") return { kind: "setup-failed", message: found.message };
-        this.#claudeExecutable = found.pinned.path;
-        this.#pinned.set("claude", found.pinned);
-        runOnOwnNode(found.pinned);
-        return null;
-      }
-      case "codex": {
-        if (credentials.openaiApiKey === undefined)
-          return `${missingCredentialMessage("codex")}. Nothing was run`;
-        const root = codexHomesRoot(env, this.#options.workspace);
-        if (!root.ok) return root.problem;
-        const found = await ensureCli(CODEX_CLI, {
-          version: versions.codex,
-          env,
-          knownSecrets: secrets,
-          log,
-          workspace: this.#options.workspace,
-        });
-        if (found.kind === "failed") return { kind: "setup-failed", message: found.message };
-        this.#codexExecutable = found.pinned.path;
-        this.#pinned.set("codex", found.pinned);
-        runOnOwnNode(found.pinned);
-        this.#codexHomes = root.path;
-        return null;
-      }
-      default:
-        return unreachable(runtime);
-    }
-  };
+  readonly beforeFirstModelCall = async (runtime: Runtime): Promise<string | CliSetupFailure | null> =>
+    this.#clis[runtime].prepare();
 
   /**
    * One model CLI call's environment: its runtime's credential and a fresh home named after `label`. The
@@ -207,38 +234,10 @@ export class ModelCliSetup implements ModelCliPort {
     if (changed !== null) throw new Error(changed);
     const name = `${label.replace(/[^\w.-]/g, "_")}-`;
     const proxied = this.#options.proxy?.runtime === runtime;
-    const set: Record<string, string> = proxied
-      ? {}
-      : actionModelCredentials(this.#options.credentials, runtime);
-    switch (runtime) {
-      case "claude":
-        mkdirSync(this.#claudeHomes, { recursive: true });
-        set.HOME = mkdtempSync(join(this.#claudeHomes, name));
-        // With the separate user the CLI runs as it: its fresh home is handed to it.
-        giveToIdentity(set.HOME);
-        break;
-      case "codex": {
-        if (this.#codexHomes === null)
-          throw new Error(
-            "Internal error: a codex call was made before beforeFirstModelCall chose its homes",
-          );
-        mkdirSync(this.#codexHomes, { recursive: true, mode: 0o700 });
-        const home = mkdtempSync(join(this.#codexHomes, name));
-        const codexHome = join(home, ".codex");
-        mkdirSync(codexHome);
-        if (currentChildIdentity() !== null) {
-          // The separate user must reach its home (traverse only: the other homes' names stay unlisted).
-          chmodSync(this.#codexHomes, 0o711);
-          giveToIdentity(codexHome);
-          giveToIdentity(home);
-        }
-        set.HOME = home;
-        set.CODEX_HOME = codexHome;
-        break;
-      }
-      default:
-        return unreachable(runtime);
-    }
+    const set: Record<string, string> = {
+      ...(proxied ? {} : actionModelCredentials(this.#options.credentials, runtime)),
+      ...this.#clis[runtime].home(name),
+    };
     return throughProxy(
       this.#options.proxy,
       runtime,
@@ -251,9 +250,9 @@ export class ModelCliSetup implements ModelCliPort {
     );
   };
 
-  /** The key proxy's `-c` pairs for codex calls (empty without a codex proxy). */
+  /** The key proxy's `-c` pairs for codex calls (empty without a proxy, and for claude's: it has none). */
   get codexConfig(): readonly string[] {
-    return this.#options.proxy?.runtime === "codex" ? this.#options.proxy.proxy.codexConfig : [];
+    return this.#options.proxy?.proxy.codexConfig ?? [];
   }
 
   /** Children's output, fenced from the runner's workflow-command parser (SPEC §9). */

@@ -11,16 +11,13 @@
  * (other credentials, other hosts), or — in the CLI — a codex provider chosen in the user's own
  * `config.toml`, which the proxy cannot see.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { readRunState } from "../engine/run-state.js";
 import type { Runtime } from "../engine/runtime-setup.js";
-import { operatorCodexProvider } from "../proxy/codex-provider.js";
-import type { ClaudeCredentialVariable, ModelCredential } from "../proxy/credential.js";
-import { type KeyProxy, type KeyProxyEvent, startKeyProxy, upstreamProblem } from "../proxy/key-proxy.js";
+import type { ModelCredential } from "../proxy/credential.js";
+import { type KeyProxy, type KeyProxyEvent, startKeyProxy } from "../proxy/key-proxy.js";
+import type { ProxyInputs } from "../runtime/model-runtime.js";
+import { runtimeFor } from "../runtime/runtime-for.js";
 import type { RunProxy } from "./model-cli.js";
-
-type Env = Readonly<Record<string, string | undefined>>;
 
 /** What starting the proxy came to. */
 export type ModelProxyStart =
@@ -28,32 +25,18 @@ export type ModelProxyStart =
   | { readonly kind: "none"; readonly note: string }
   | { readonly kind: "refused"; readonly message: string };
 
-export interface ModelProxyOptions {
+/** What the proxy is started from: the run's runtime and what {@link ProxyInputs} names, and its log. */
+export interface ModelProxyOptions extends ProxyInputs {
   readonly runtime: Runtime;
-  /** The runtime's credential variables and values, as the CLI would have been given them. */
-  readonly credentials: Readonly<Record<string, string>>;
-  /** The environment the model CLIs start from (`ANTHROPIC_BASE_URL`, `CLAUDE_CODE_USE_*`, `CODEX_HOME`). */
-  readonly env: Env;
-  /** The operator's `codex-config` pairs: a provider they select is the proxy's upstream. */
-  readonly codexConfig: readonly string[];
-  /** The CLI: a provider the user's own `$CODEX_HOME/config.toml` selects means no proxy. */
-  readonly readUserCodexConfig: boolean;
   readonly log: (event: KeyProxyEvent) => void;
 }
-
-const CLAUDE_ORDER: readonly ClaudeCredentialVariable[] = [
-  "ANTHROPIC_API_KEY",
-  "ANTHROPIC_AUTH_TOKEN",
-  "CLAUDE_CODE_OAUTH_TOKEN",
-];
-const CLOUD_SWITCHES = ["CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX", "CLAUDE_CODE_USE_FOUNDRY"];
 
 const on = (value: string | undefined): boolean => value !== undefined && value !== "" && value !== "0";
 
 /**
- * Starts the proxy for `runtime` when its credential is one the proxy can hold. `refused` is a usage error
- * naming the setting (an upstream that is not a base URL, a codex provider without a `base_url`): nothing
- * has run.
+ * Starts the proxy for `runtime` when its credential is one the proxy can hold (the runtime says which:
+ * `ModelRuntime.proxyPlan`). `refused` is a usage error naming the setting (an upstream that is not a base
+ * URL, a codex provider without a `base_url`): nothing has run.
  */
 export async function startModelProxy(o: ModelProxyOptions): Promise<ModelProxyStart> {
   // The proxy connects to its upstream directly: behind an HTTP(S) proxy it could not reach it.
@@ -63,38 +46,8 @@ export async function startModelProxy(o: ModelProxyOptions): Promise<ModelProxyS
       kind: "none",
       note: `key proxy: not used (${outbound} is set, and the key proxy connects to the model API directly)`,
     };
-  if (o.runtime === "claude") {
-    if (CLOUD_SWITCHES.some((name) => on(o.env[name])))
-      return { kind: "none", note: "key proxy: not used (claude runs on a cloud provider's credentials)" };
-    const variable = CLAUDE_ORDER.find((name) => (o.credentials[name] ?? "") !== "");
-    if (variable === undefined)
-      return { kind: "none", note: "key proxy: not used (no claude credential given: the CLI's own login)" };
-    const upstream = o.env.ANTHROPIC_BASE_URL;
-    const problem = upstream !== undefined && upstream !== "" ? upstreamProblem(upstream) : null;
-    if (problem !== null) return { kind: "refused", message: `ANTHROPIC_BASE_URL: ${problem}` };
-    return started(
-      { runtime: "claude", variable, value: o.credentials[variable]! },
-      upstream !== undefined && upstream !== "" ? { upstream } : {},
-      o.log,
-    );
-  }
-  const value = o.credentials.OPENAI_API_KEY ?? o.credentials.CODEX_API_KEY;
-  if (value === undefined || value === "")
-    return { kind: "none", note: "key proxy: not used (no codex credential given: the CLI's own login)" };
-  if (o.readUserCodexConfig && userSelectsProvider(o.env))
-    return {
-      kind: "none",
-      note: "key proxy: not used (your codex config.toml selects a provider of its own)",
-    };
-  const provider = operatorCodexProvider(o.codexConfig);
-  if (provider.kind === "unusable") return { kind: "refused", message: provider.problem };
-  const problem = provider.kind === "provider" ? upstreamProblem(provider.baseUrl) : null;
-  if (problem !== null) return { kind: "refused", message: `codex-config base_url: ${problem}` };
-  return started(
-    { runtime: "codex", variable: "OPENAI_API_KEY", value },
-    provider.kind === "provider" ? { upstream: provider.baseUrl, codexProvider: provider.id } : {},
-    o.log,
-  );
+  const plan = runtimeFor(o.runtime).proxyPlan(o);
+  return plan.kind === "proxy" ? started(plan.credential, plan.where, o.log) : plan;
 }
 
 async function started(
@@ -108,14 +61,6 @@ async function started(
     proxy,
     note: `key proxy: the ${credential.runtime} CLI gets a loopback base URL and a dummy key; the credential stays in the engine's memory`,
   };
-}
-
-/** True when `$CODEX_HOME/config.toml` (default `~/.codex`) selects a `model_provider`. */
-function userSelectsProvider(env: Env): boolean {
-  const home = env.CODEX_HOME ?? (env.HOME !== undefined ? join(env.HOME, ".codex") : undefined);
-  if (home === undefined) return false;
-  const config = join(home, "config.toml");
-  return existsSync(config) && /^\s*model_provider\s*=/m.test(readFileSync(config, "utf8"));
 }
 
 /**

@@ -23,7 +23,8 @@ import { join, relative, sep } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { findExecutable } from "../../src/proc/which.js";
 import { DEFAULT_CLAUDE_VERSION } from "../../src/run/action-inputs.js";
-import { CLAUDE_CLI, ensureCli } from "../../src/run/install-cli.js";
+import { ensureCli } from "../../src/run/install-cli.js";
+import { CLAUDE_RUNTIME } from "../../src/runtime/claude-runtime.js";
 import { actionTestResources, completion, NODE_MODULES_BIN } from "../support/action-harness.js";
 import type { GitHubServer } from "../support/github-server/index.js";
 import type { ModelServer } from "../support/model-server/index.js";
@@ -65,14 +66,14 @@ function populateToolCache(cache: string, link: string | null): string {
   return bin;
 }
 
-describe("ensureCli(CLAUDE_CLI) (in process)", () => {
+describe("ensureCli(CLAUDE_RUNTIME.cliPackage) (in process)", () => {
   it("never takes claude from PATH: with a claude planted on PATH, the tool cache's pinned version is the one chosen", async () => {
     const planted = executable(join(scratch, "bin", "claude"));
     const cache = join(scratch, "tool-cache");
     const cached = populateToolCache(cache, null);
     vi.stubEnv("RUNNER_TOOL_CACHE", cache);
     const log: string[] = [];
-    const found = await ensureCli(CLAUDE_CLI, {
+    const found = await ensureCli(CLAUDE_RUNTIME.cliPackage, {
       version: VERSION,
       env: { PATH: join(scratch, "bin"), RUNNER_TOOL_CACHE: cache, RUNNER_TEMP: scratch },
       knownSecrets: [],
@@ -91,7 +92,7 @@ describe("ensureCli(CLAUDE_CLI) (in process)", () => {
     const cache = join(scratch, "tool-cache");
     const cached = populateToolCache(cache, null);
     vi.stubEnv("RUNNER_TOOL_CACHE", cache);
-    const found = await ensureCli(CLAUDE_CLI, {
+    const found = await ensureCli(CLAUDE_RUNTIME.cliPackage, {
       version: VERSION,
       env: { PATH: "", RUNNER_TOOL_CACHE: cache, RUNNER_TEMP: scratch },
       knownSecrets: [],
@@ -111,7 +112,7 @@ describe("ensureCli(CLAUDE_CLI) (in process)", () => {
     const inWorkspace = executable(join(workspace, "node_modules", ".bin", "claude"));
     populateToolCache(cache, inWorkspace);
     vi.stubEnv("RUNNER_TOOL_CACHE", cache);
-    const found = await ensureCli(CLAUDE_CLI, {
+    const found = await ensureCli(CLAUDE_RUNTIME.cliPackage, {
       version: VERSION,
       env: { PATH: "", RUNNER_TOOL_CACHE: cache, RUNNER_TEMP: scratch },
       knownSecrets: [],
@@ -128,7 +129,7 @@ describe("ensureCli(CLAUDE_CLI) (in process)", () => {
     vi.stubEnv("RUNNER_TOOL_CACHE", cache);
     const log: string[] = [];
     // No npm on PATH either: the install branch fails without touching the network.
-    const found = await ensureCli(CLAUDE_CLI, {
+    const found = await ensureCli(CLAUDE_RUNTIME.cliPackage, {
       version: "2.1.0",
       env: { PATH: join(scratch, "empty"), RUNNER_TOOL_CACHE: cache, RUNNER_TEMP: scratch },
       knownSecrets: [],
@@ -150,7 +151,7 @@ describe("ensureCli when the npm registry cannot be reached (issue 26)", () => {
     vi.stubEnv("RUNNER_TOOL_CACHE", cache);
     const npmDir = join(REAL_NPM!, "..");
     const started = Date.now();
-    const found = await ensureCli(CLAUDE_CLI, {
+    const found = await ensureCli(CLAUDE_RUNTIME.cliPackage, {
       version: VERSION,
       env: {
         PATH: `${npmDir}:${process.env.PATH ?? ""}`,

@@ -279,7 +279,7 @@ const OTHER_CREDENTIALS: Readonly<Record<Runtime, Readonly<Record<string, string
   claude: { OPENAI_API_KEY: "sk-openai-seed001", CODEX_API_KEY: "seed001-codex-key" },
   codex: { ANTHROPIC_API_KEY: "sk-ant-seed001-key", ANTHROPIC_AUTH_TOKEN: "seed001-auth-token" },
 };
-/** The runtime's own credential variables (the CLI's `MODEL_CREDENTIALS`). */
+/** The runtime's own credential variables (each runtime's `credentialVariables`). */
 const OWN_CREDENTIALS: Readonly<Record<Runtime, readonly string[]>> = {
   claude: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"],
   codex: ["OPENAI_API_KEY", "CODEX_API_KEY"],
