@@ -34616,9 +34616,11 @@ function gateOctokitOptions(options) {
   const timing = options.timing ?? {};
   const log = options.log ?? QUIET_REQUEST_LOG;
   const onLimit = (kind) => (retryAfter, request2, _octokit, retryCount) => {
-    const retrying = retryCount < RATE_LIMIT_RETRIES;
+    const cap = options.maxRetryAfterS;
+    const tooLong = cap !== void 0 && retryAfter > cap;
+    const retrying = retryCount < RATE_LIMIT_RETRIES && !tooLong;
     const what = `GitHub ${kind} rate limit on ${request2.method} ${request2.url}`;
-    const next = retrying ? `retrying after ${retryAfter}s (retry ${retryCount + 1} of ${RATE_LIMIT_RETRIES})` : `giving up after ${RATE_LIMIT_RETRIES} retries`;
+    const next = tooLong ? `not waiting the ${retryAfter}s GitHub asks for (more than ${cap}s): giving up` : retrying ? `retrying after ${retryAfter}s (retry ${retryCount + 1} of ${RATE_LIMIT_RETRIES})` : `giving up after ${RATE_LIMIT_RETRIES} retries`;
     log.warn(`${what}; ${next}`);
     return retrying;
   };
@@ -35052,6 +35054,19 @@ function evidenceGapParts(verify, shown = 10) {
       `files whose edits a .gitattributes conversion hides from it: ${list.length > 0 ? list.join(", ") : "(no path recorded)"}`
     );
   }
+  const changed = verify.changedWhileRunning;
+  if (changed !== void 0) {
+    const named = changed.examples.slice(0, shown).map(clip);
+    const rest = changed.total !== null ? changed.total - named.length : 0;
+    const list = [
+      ...named,
+      ...rest > 0 ? [`${rest} more`] : [],
+      ...changed.note !== void 0 ? [changed.note] : []
+    ];
+    parts.push(
+      `files of the tree the command itself changed or removed while it ran: ${list.length > 0 ? list.join(", ") : "(no path recorded)"}`
+    );
+  }
   return parts;
 }
 function describeIgnoredChanges(changes, shown = 10) {
@@ -35305,7 +35320,7 @@ function bytesBeyondTheTree(sinks, offCommit) {
     outcome: "passed",
     rule: "verified-bytes-not-in-tree",
     title: "Verified, but on bytes the evidence tree does not hold",
-    reason: `Every sink was verified, but the verify ran on bytes the evidence tree does not hold: ${gaps.join("; ")}. The tree recorded for the verify is not what the command ran on, so this commit may not pass on a fresh clone. For a submodule: commit (and push) its changes and record them in the superproject. For a file a .gitattributes conversion hides: write it in the form the conversion produces (or fix the attribute), commit it, and re-run. Or undo the edits and re-run.` + besides
+    reason: `Every sink was verified, but the verify ran on bytes the evidence tree does not hold: ${gaps.join("; ")}. The tree recorded for the verify is not what the command ran on, so this commit may not pass on a fresh clone. For a submodule: commit (and push) its changes and record them in the superproject. For a file a .gitattributes conversion hides: write it in the form the conversion produces (or fix the attribute), commit it, and re-run. For files the verify command changed while it ran: make the command leave tracked files alone (\`npm ci\`, not \`npm install\`; no formatter or snapshot update in the verify) or commit what it writes, and re-run. Or undo the edits and re-run.` + besides
   };
 }
 function outsideWritesOf(rows) {
@@ -35901,6 +35916,34 @@ function handBackFiles(identity, dirs, owner = process.getuid?.() ?? 0) {
   }
   return problems;
 }
+function reclaimWorkspaceGroup(identity, workspace, group2 = process.getgid?.() ?? 0) {
+  const problems = [];
+  for (const step of [
+    [
+      "find",
+      workspace,
+      "-xdev",
+      "-group",
+      String(identity.gid),
+      "-exec",
+      "chgrp",
+      "-h",
+      String(group2),
+      "{}",
+      "+"
+    ],
+    ["find", workspace, "-xdev", "-type", "d", "-perm", "-2000", "-exec", "chmod", "g-s", "{}", "+"]
+  ]) {
+    const [file, ...args] = privileged(identity, step);
+    const done = spawnSync3(file, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
+    if (done.status === 0) continue;
+    const why2 = (done.stderr ?? String(done.error ?? "")).trim().split("\n")[0] ?? "";
+    problems.push(
+      `could not take ${workspace} back from ${identity.user}'s group (${step[0]} exited ${done.status ?? done.signal}: ${why2})`
+    );
+  }
+  return problems;
+}
 var init_hand_back = __esm({
   "src/proc/hand-back.ts"() {
     "use strict";
@@ -36163,6 +36206,7 @@ function restoreLeftCheckoutGit(env) {
   killUserProcesses(identity);
   const handed = handBackFiles(identity, [guard.workspace]);
   const put = restoreCheckoutGit(guard);
+  handed.push(...reclaimWorkspaceGroup(identity, guard.workspace));
   rmSync2(guard.snapshot, { recursive: true, force: true });
   return {
     info: [

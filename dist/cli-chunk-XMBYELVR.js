@@ -3,6 +3,7 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   RECEIPT_MAX_NAMES,
   assessmentWords,
+  baseWords,
   conclusionLabel,
   contradictedClaims,
   failedVerifications,
@@ -21,10 +22,10 @@ import {
   tokenWords,
   verdictLabel,
   verifyExitWords
-} from "./cli-chunk-D3TVVESH.js";
+} from "./cli-chunk-UYHXKTBK.js";
 import {
   external_exports
-} from "./cli-chunk-VQL2HO5C.js";
+} from "./cli-chunk-BUEDCLXK.js";
 import {
   escapeMarkdownChars,
   unreachable
@@ -91,7 +92,7 @@ var TestReceiptSchema = external_exports.discriminatedUnion("kind", [
   }),
   external_exports.strictObject({ kind: external_exports.literal("none"), reason: text })
 ]);
-var VerifyEvidenceSchema = external_exports.strictObject({
+var VerifyRunSchema = external_exports.strictObject({
   command: line,
   cwd: line,
   exitCode: external_exports.number().int().nullable(),
@@ -110,11 +111,25 @@ var VerifyEvidenceSchema = external_exports.strictObject({
   ignoredFilesReason: text.optional(),
   dirtySubmodules: external_exports.array(line).max(MAX_LIST).optional(),
   unrepresentedFiles: external_exports.strictObject({ total: count.nullable(), examples: external_exports.array(line).max(MAX_LIST), note: text.optional() }).optional(),
+  changedWhileRunning: external_exports.strictObject({ total: count.nullable(), examples: external_exports.array(line).max(MAX_LIST), note: text.optional() }).optional(),
   outputMatches: external_exports.strictObject({ pattern: text, matched: external_exports.boolean(), truncated: external_exports.literal(true).optional() }).optional(),
   repeat: external_exports.strictObject({ runs: count.min(1).max(MAX_REPEAT), passed: count.max(MAX_REPEAT) }).refine((r) => r.passed <= r.runs, { message: "passed cannot exceed runs" }).optional(),
   // Issue 25 item 1: absent in ledgers written before receipts existed (they still load).
   receipt: TestReceiptSchema.optional(),
   testsRequired: external_exports.literal(true).optional()
+});
+var BaseComparisonSchema = external_exports.strictObject({
+  commit: id.nullable(),
+  chosenAs: line,
+  verdict: external_exports.enum(["fixed", "passes_on_both", "fails_on_both", "introduced", "not_compared"]),
+  reason: text.optional(),
+  verify: VerifyRunSchema.optional(),
+  fixedTests: external_exports.array(text).max(RECEIPT_MAX_NAMES).optional(),
+  fewerTests: external_exports.strictObject({ base: count, head: count }).optional()
+});
+var VerifyEvidenceSchema = VerifyRunSchema.extend({
+  // Issue 25 item 3: absent when `verify-base` was off, and in ledgers written before it existed.
+  base: BaseComparisonSchema.optional()
 });
 var rowBase = {
   nodeId: id,
@@ -798,6 +813,7 @@ function summarySections(ledger, detail) {
     ledgerTable(ledger.rows, detail),
     ...failedVerifications(ledger.rows).map(({ row, verify }) => failedVerifyBlock(row, verify, detail)),
     ...claimsSection(ledger.rows),
+    ...baseSection(ledger.rows),
     ...ledger.changedFiles !== void 0 ? [changedFilesMarkdown(ledger.changedFiles)] : [],
     totalsSection(ledger)
   ];
@@ -957,6 +973,28 @@ function claimsSection(rows) {
   for (const { row, claim } of contradicted) {
     lines.push(
       `- ${codeSpan(nodeLabel(row), { inTable: false })} said \u201C${escapeInline(claim.quote)}\u201D \u2014 ${escapeInline(claim.contradiction ?? "")}`
+    );
+  }
+  return [lines.join("\n")];
+}
+function baseSection(rows) {
+  const compared = rows.flatMap(
+    (row) => row.verify?.base !== void 0 ? [{ row, verify: row.verify, base: row.verify.base }] : []
+  );
+  if (compared.length === 0) return [];
+  const lines = [
+    "### The base beside the head",
+    "",
+    "The same verify command, run on the base commit in a worktree of its own. The verdicts above are the head's; the base only labels them.",
+    ""
+  ];
+  for (const { row, verify, base } of compared) {
+    const trees = [
+      verify.evidenceTree !== null ? `head tree ${codeSpan(verify.evidenceTree, { inTable: false })}` : null,
+      base.verify?.evidenceTree != null ? `base tree ${codeSpan(base.verify.evidenceTree, { inTable: false })}` : null
+    ].filter((part) => part !== null);
+    lines.push(
+      `- ${codeSpan(nodeLabel(row), { inTable: false })}: ${escapeInline(baseWords(base))}${trees.length > 0 ? ` (${trees.join(", ")})` : ""}`
     );
   }
   return [lines.join("\n")];

@@ -2,7 +2,7 @@
 import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
 import {
   decideConclusion
-} from "./cli-chunk-DGDMJUV7.js";
+} from "./cli-chunk-ITNNSLDH.js";
 import {
   CheckRunClient,
   GateOctokit,
@@ -11,7 +11,7 @@ import {
   ourCheckRun,
   timingFromEnv,
   withAppendix
-} from "./cli-chunk-MA4QV3SP.js";
+} from "./cli-chunk-FHJAHGXO.js";
 import {
   CHECK_RUN_TEXT_MAX_BYTES,
   codeSpan,
@@ -22,7 +22,7 @@ import {
   trimmedNotice,
   truncateUtf8,
   utf8Bytes
-} from "./cli-chunk-ETRXYYSC.js";
+} from "./cli-chunk-XMBYELVR.js";
 import {
   Octokit,
   RequestError,
@@ -32,12 +32,12 @@ import {
 import {
   isRunId,
   shownCommand
-} from "./cli-chunk-D3TVVESH.js";
+} from "./cli-chunk-UYHXKTBK.js";
 import {
   POLICY_FILE,
   external_exports,
   require_dist
-} from "./cli-chunk-VQL2HO5C.js";
+} from "./cli-chunk-BUEDCLXK.js";
 import {
   createRedactor,
   redactTokenShapes
@@ -4948,6 +4948,34 @@ function parseRunStateDigestFile(text, runId) {
   return { state: parsed.data.state, graph: parsed.data.graph };
 }
 
+// src/bot/dispatch-refusal.ts
+function inputList(inputs) {
+  const quoted = inputs.map((i) => `\`${i}\``);
+  return quoted.length <= 1 ? quoted.join("") : `${quoted.slice(0, -1).join(", ")} and ${quoted.at(-1)}`;
+}
+function dispatchFailure(error, o) {
+  const status = error.status;
+  const said = error.response?.data?.message;
+  const message2 = typeof said === "string" ? said : "";
+  const answered = typeof status === "number" && status < 500;
+  const what = `GitHub answered ${typeof status === "number" ? status : "nothing"}${message2 === "" ? "" : ` "${message2}"`} to dispatching ${o.workflow} on ${o.ref}`;
+  const workflow = escapeInline(o.workflow);
+  const ref = escapeInline(o.ref);
+  let fix;
+  if (!answered) {
+    fix = "GitHub did not answer: an outage, not the workflow or its inputs.";
+  } else if (/^No ref found/i.test(message2)) {
+    fix = `The repository has no branch ${ref}: the event named it the default branch, and it was renamed or deleted since. The workflow's inputs are not the problem; a new click carries the current default branch.`;
+  } else if (/workflow_dispatch/i.test(message2)) {
+    fix = `${workflow} on ${ref} has no \`workflow_dispatch\` trigger: add one declaring the inputs ${inputList(o.inputs)} (docs/bot.md, "The workflows").`;
+  } else if (status === 404) {
+    fix = `${workflow} is not on ${ref} (or the App cannot read it): it must be there and accept \`workflow_dispatch\` with the inputs ${inputList(o.inputs)} (docs/bot.md, "The workflows").`;
+  } else {
+    fix = `The workflow must exist on the default branch and accept \`workflow_dispatch\` with the inputs ${inputList(o.inputs)} (docs/bot.md, "The workflows").`;
+  }
+  return { answered, what, fix };
+}
+
 // src/github/workflow-run-ledger.ts
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -5745,16 +5773,19 @@ async function onReverifyClick(ctx, checks, checkRunId, click) {
       inputs: { ...inputs }
     });
   } catch (error) {
-    const status = error.status;
-    const said = error.response?.data?.message;
-    const why = `GitHub answered ${typeof status === "number" ? status : "nothing"}${typeof said === "string" ? ` "${said}"` : ""} to dispatching ${ctx.config.workflowFile} on ${click.defaultBranch}`;
+    const failed2 = dispatchFailure(error, {
+      workflow: ctx.config.workflowFile,
+      ref: click.defaultBranch,
+      inputs: Object.keys(inputs)
+    });
+    const why = failed2.what;
     await checks.complete(fresh.run.id, {
       conclusion: "failure",
       key,
       title: "evidence-gate: Re-verify not dispatched",
       summary: `## \u274C Re-verify not dispatched
 
-${escapeInline(why)}. The workflow must exist on the default branch and accept \`workflow_dispatch\` with the inputs \`mode\`, \`sha\` and \`pull-request\` (docs/bot.md, "The workflows"). Nothing ran; a writer can click Re-verify again.`,
+${escapeInline(why)}. ${failed2.fix} Nothing ran; a writer can click Re-verify again.`,
       last: true
     });
     return { outcome: "dispatch-refused", detail: why };
@@ -5942,12 +5973,14 @@ ${runStateDigestMarker(waiting.runId, digests)}`}`
       inputs: { ...inputs }
     });
   } catch (error) {
-    const status = error.status;
-    const said = error.response?.data?.message;
-    const answered = typeof status === "number" && status < 500;
-    const why = `GitHub answered ${typeof status === "number" ? status : "nothing"}${typeof said === "string" ? ` "${said}"` : ""} to dispatching ${ctx.config.resumeWorkflowFile} on ${repository2.default_branch}`;
+    const failed2 = dispatchFailure(error, {
+      workflow: ctx.config.resumeWorkflowFile,
+      ref: repository2.default_branch,
+      inputs: ["run-id", "sha", "approve-gate", "reject-gate", "approver"]
+    });
+    const { answered, what: why } = failed2;
     await putBack(
-      answered ? `> **Not dispatched:** ${escapeInline(why)}. The resume workflow must exist on the default branch and take the inputs \`run-id\`, \`sha\`, \`approve-gate\`, \`reject-gate\` and \`approver\` (docs/bot.md).` : `> **Not dispatched:** ${escapeInline(why)}. The ${word} of gate \`${waiting.gate}\` by ${escapeInline(login2)} will be tried again when this delivery is redelivered; a writer can also click again.`,
+      answered ? `> **Not dispatched:** ${escapeInline(why)}. ${failed2.fix}` : `> **Not dispatched:** ${escapeInline(why)}. The ${word} of gate \`${waiting.gate}\` by ${escapeInline(login2)} will be tried again when this delivery is redelivered; a writer can also click again.`,
       answered
     );
     if (!answered) throw error;
@@ -6755,6 +6788,7 @@ var ROUTES = [
   ["check_run.requested_action", onRequestedAction],
   ["check_suite.rerequested", onCheckSuiteRerequested]
 ];
+var MAX_RETRY_AFTER_S = 60;
 var ROUTED = new Set(ROUTES.map(([name]) => name));
 function perInstallationOctokit(options2) {
   const Base = GateOctokit.defaults(options2);
@@ -6787,19 +6821,21 @@ function createBotApp(config, log) {
       baseUrl: config.apiUrl,
       timing: config.timing,
       log: octokitLog,
-      userAgent: "evidence-gate-bot"
+      userAgent: "evidence-gate-bot",
+      maxRetryAfterS: MAX_RETRY_AFTER_S
     })
   );
+  const secret = config.webhookSecret;
   const app = new App({
     appId: config.appId,
     privateKey: config.privateKey,
-    webhooks: { secret: config.webhookSecret },
+    ...secret === null ? {} : { webhooks: { secret } },
     Octokit: Octokit2,
     log: octokitLog
   });
   const results = /* @__PURE__ */ new WeakMap();
   const scale = (config.timing.retryBaseMs ?? 1e3) / 1e3;
-  for (const [name, handler] of ROUTES) {
+  for (const [name, handler] of secret === null ? [] : ROUTES) {
     app.webhooks.on(name, async (event) => {
       const ctx = {
         config,
@@ -6909,13 +6945,13 @@ function privateKeyOf(env) {
   return `${key.trim()}
 `;
 }
-function readBotConfig(env) {
+function readBotConfig(env, o = {}) {
   const appIdText = required(env, "APP_ID", "the GitHub App's id (App settings \u2192 About \u2192 App ID)");
   if (!/^[1-9]\d{0,11}$/.test(appIdText)) {
     throw new BotConfigError("APP_ID", `${JSON.stringify(appIdText)} is not a positive whole number`);
   }
   const privateKey = privateKeyOf(env);
-  const webhookSecret = required(env, "WEBHOOK_SECRET", "the App's webhook secret");
+  const webhookSecret = o.receives === false ? value(env, "WEBHOOK_SECRET") ?? null : required(env, "WEBHOOK_SECRET", "the App's webhook secret");
   const portText = value(env, "PORT") ?? "3000";
   if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) {
     throw new BotConfigError("PORT", `${JSON.stringify(portText)} is not a TCP port (0\u201365535)`);
@@ -6946,14 +6982,14 @@ function readBotConfig(env) {
   if (!/^https?:\/\/[^\s/]+(\/\S*)?$/.test(apiUrl)) {
     throw new BotConfigError("GITHUB_API_URL", `${JSON.stringify(apiUrl)} is not an http(s) URL`);
   }
-  const span = (name, fallback, o = {}) => {
+  const span = (name, fallback, o2 = {}) => {
     const text = value(env, name) ?? fallback;
-    if (o.off === true && text.toLowerCase() === "off") return null;
+    if (o2.off === true && text.toLowerCase() === "off") return null;
     const ms = parseSpan(text);
     if (ms === null || ms === 0) {
       throw new BotConfigError(
         name,
-        `${JSON.stringify(text)} is not a period such as 90s, 15m, 1h or 2d${o.off === true ? " (or off)" : ""}`
+        `${JSON.stringify(text)} is not a period such as 90s, 15m, 1h or 2d${o2.off === true ? " (or off)" : ""}`
       );
     }
     return ms;
@@ -7506,7 +7542,8 @@ function reconcileTargets(bot) {
 var SELF_REDELIVERY_PAUSE_MS = 1e4;
 var ABANDON_REDELIVERY_MS = 5e3;
 function botLogFor(config, write) {
-  return createBotLog({ secrets: [config.webhookSecret, config.privateKey], ...write ? { write } : {} });
+  const secrets = [config.webhookSecret, config.privateKey].filter((s) => s !== null);
+  return createBotLog({ secrets, ...write ? { write } : {} });
 }
 function message(error) {
   return error instanceof Error ? error.message : String(error);
@@ -7641,7 +7678,7 @@ var BOT_USAGE = `usage: evidence-gate bot [--redeliver-failed [--since SPAN]]
 Starts the evidence-gate GitHub App's webhook server, or (--redeliver-failed) asks GitHub to redeliver
 the App's failed deliveries of the last SPAN (default: REDELIVER_SINCE, else 1h) and exits.
 
-environment: APP_ID, PRIVATE_KEY or PRIVATE_KEY_PATH, WEBHOOK_SECRET, PORT (3000), HOST (127.0.0.1),
+environment: APP_ID, PRIVATE_KEY or PRIVATE_KEY_PATH, WEBHOOK_SECRET (not for --redeliver-failed), PORT (3000), HOST (127.0.0.1),
 CHECK_NAME (evidence-gate), WORKFLOW_FILE (evidence-gate.yml), RESUME_WORKFLOW_FILE, GITHUB_API_URL,
 REDELIVER_EVERY (10m; off), REDELIVER_SINCE (1h), RECONCILE_EVERY (10m; off), RECONCILE_AFTER (15m),
 SHUTDOWN_DEADLINE (25s). See docs/bot.md.
@@ -7677,7 +7714,7 @@ ${BOT_USAGE}`);
   }
   let config;
   try {
-    config = readBotConfig(io.env);
+    config = readBotConfig(io.env, { receives: !flags.redeliver });
   } catch (error) {
     if (!(error instanceof BotConfigError)) throw error;
     io.err.write(`evidence-gate bot: ${error.message}

@@ -3,30 +3,30 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   RunReport,
   startRun
-} from "./cli-chunk-5RG7LIWC.js";
-import "./cli-chunk-IHLQZ4RR.js";
+} from "./cli-chunk-2UU3DLL4.js";
+import "./cli-chunk-5VNWYYNP.js";
 import "./cli-chunk-Q7OBBQAX.js";
-import "./cli-chunk-DGDMJUV7.js";
-import "./cli-chunk-MA4QV3SP.js";
-import "./cli-chunk-ETRXYYSC.js";
+import "./cli-chunk-ITNNSLDH.js";
+import "./cli-chunk-FHJAHGXO.js";
+import "./cli-chunk-XMBYELVR.js";
 import "./cli-chunk-NXCD5NAZ.js";
 import {
   CliLeg,
   recordedRuntime,
   withLocalProxy
-} from "./cli-chunk-CALX4V5K.js";
-import "./cli-chunk-MJLNNY3P.js";
+} from "./cli-chunk-BRT6CIF5.js";
+import "./cli-chunk-MJWJMW56.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import {
   isGitHubLogin,
   isLocalAccountName,
   localApprover
-} from "./cli-chunk-D3TVVESH.js";
-import "./cli-chunk-ZEGUMUN6.js";
+} from "./cli-chunk-UYHXKTBK.js";
+import "./cli-chunk-3CVCCUUV.js";
 import {
   LEG,
   REPORT
-} from "./cli-chunk-2WGMR7CT.js";
+} from "./cli-chunk-E7BVENGB.js";
 import {
   checkedRepository,
   cliSecrets,
@@ -36,12 +36,12 @@ import {
   parseOrExit,
   refuseUsage,
   runsDirFor
-} from "./cli-chunk-OERMPS24.js";
-import "./cli-chunk-VQL2HO5C.js";
+} from "./cli-chunk-MRQCRI7K.js";
+import "./cli-chunk-BUEDCLXK.js";
 import {
   EXIT
 } from "./cli-chunk-O74QMRSQ.js";
-import "./cli-chunk-SR53E4SO.js";
+import "./cli-chunk-2BPZRNVS.js";
 import {
   unreachable
 } from "./cli-chunk-Q4DFSTE5.js";

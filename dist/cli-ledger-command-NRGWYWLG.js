@@ -5,21 +5,21 @@ import {
   parseLedgerFlags,
   readSavedLedger,
   renderSavedLedger
-} from "./cli-chunk-SBH4XELD.js";
-import "./cli-chunk-IHLQZ4RR.js";
-import "./cli-chunk-ETRXYYSC.js";
-import "./cli-chunk-MJLNNY3P.js";
-import "./cli-chunk-D3TVVESH.js";
+} from "./cli-chunk-OZ7K6DOV.js";
+import "./cli-chunk-5VNWYYNP.js";
+import "./cli-chunk-XMBYELVR.js";
+import "./cli-chunk-MJWJMW56.js";
+import "./cli-chunk-UYHXKTBK.js";
 import {
   parseOrExit,
   refuseUsage,
   savedRunsDir
-} from "./cli-chunk-OERMPS24.js";
-import "./cli-chunk-VQL2HO5C.js";
+} from "./cli-chunk-MRQCRI7K.js";
+import "./cli-chunk-BUEDCLXK.js";
 import {
   EXIT
 } from "./cli-chunk-O74QMRSQ.js";
-import "./cli-chunk-SR53E4SO.js";
+import "./cli-chunk-2BPZRNVS.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

@@ -2,17 +2,17 @@
 import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
 import {
   chooseVerifyCommand
-} from "./cli-chunk-CALX4V5K.js";
+} from "./cli-chunk-BRT6CIF5.js";
 import {
   FRESH_RUN,
   LEG,
   REPORT,
   verifyCommandRunsNothing
-} from "./cli-chunk-2WGMR7CT.js";
+} from "./cli-chunk-E7BVENGB.js";
 import {
   opt,
   parseFlags
-} from "./cli-chunk-OERMPS24.js";
+} from "./cli-chunk-MRQCRI7K.js";
 
 // src/run/request.ts
 var PLANNER_TIMEOUT_MS = 20 * 6e4;
@@ -202,6 +202,9 @@ error, 130 interrupted.
 var RUN_ONLY_FLAGS = [
   "verify-env",
   "verify-repeat",
+  "verify-base",
+  "base",
+  "test-reports",
   "continue-on-fail",
   "runs-dir",
   "concurrency",

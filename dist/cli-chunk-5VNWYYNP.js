@@ -10,7 +10,7 @@ import {
   hasNoBuildEvidence,
   sinkEvidence,
   untrustedTextWords
-} from "./cli-chunk-ETRXYYSC.js";
+} from "./cli-chunk-XMBYELVR.js";
 import {
   conclusionLabel,
   formatDuration,
@@ -25,7 +25,7 @@ import {
   tokenWords,
   verdictLabel,
   verifyExitWords
-} from "./cli-chunk-D3TVVESH.js";
+} from "./cli-chunk-UYHXKTBK.js";
 import {
   unreachable
 } from "./cli-chunk-Q4DFSTE5.js";

@@ -3,22 +3,22 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   liveLockHolder,
   renderLedgerText
-} from "./cli-chunk-IHLQZ4RR.js";
+} from "./cli-chunk-5VNWYYNP.js";
 import {
   parseLedgerJson,
   renderLedgerMarkdown
-} from "./cli-chunk-ETRXYYSC.js";
+} from "./cli-chunk-XMBYELVR.js";
 import {
   RUN_STATE_SCHEMA_VERSION
-} from "./cli-chunk-MJLNNY3P.js";
+} from "./cli-chunk-MJWJMW56.js";
 import {
   isRunId
-} from "./cli-chunk-D3TVVESH.js";
+} from "./cli-chunk-UYHXKTBK.js";
 import {
   onePositional,
   opt,
   parseFlags
-} from "./cli-chunk-OERMPS24.js";
+} from "./cli-chunk-MRQCRI7K.js";
 
 // src/run/saved-ledger.ts
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";

@@ -4,37 +4,37 @@ import {
   AUTO_USAGE,
   autoMode,
   parseAutoFlags
-} from "./cli-chunk-R35GQGB6.js";
+} from "./cli-chunk-6PD6RVPR.js";
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-5RG7LIWC.js";
-import "./cli-chunk-IHLQZ4RR.js";
+} from "./cli-chunk-2UU3DLL4.js";
+import "./cli-chunk-5VNWYYNP.js";
 import "./cli-chunk-Q7OBBQAX.js";
-import "./cli-chunk-DGDMJUV7.js";
-import "./cli-chunk-MA4QV3SP.js";
-import "./cli-chunk-ETRXYYSC.js";
+import "./cli-chunk-ITNNSLDH.js";
+import "./cli-chunk-FHJAHGXO.js";
+import "./cli-chunk-XMBYELVR.js";
 import "./cli-chunk-NXCD5NAZ.js";
 import {
   CliLeg,
   planLines,
   planTitle,
   withLocalProxy
-} from "./cli-chunk-CALX4V5K.js";
-import "./cli-chunk-MJLNNY3P.js";
+} from "./cli-chunk-BRT6CIF5.js";
+import "./cli-chunk-MJWJMW56.js";
 import "./cli-chunk-7GOMFJEZ.js";
-import "./cli-chunk-D3TVVESH.js";
-import "./cli-chunk-ZEGUMUN6.js";
-import "./cli-chunk-2WGMR7CT.js";
+import "./cli-chunk-UYHXKTBK.js";
+import "./cli-chunk-3CVCCUUV.js";
+import "./cli-chunk-E7BVENGB.js";
 import {
   checkedRepository,
   parseOrExit
-} from "./cli-chunk-OERMPS24.js";
+} from "./cli-chunk-MRQCRI7K.js";
 import {
   autoRunPolicy
-} from "./cli-chunk-VQL2HO5C.js";
+} from "./cli-chunk-BUEDCLXK.js";
 import "./cli-chunk-O74QMRSQ.js";
-import "./cli-chunk-SR53E4SO.js";
+import "./cli-chunk-2BPZRNVS.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 
@@ -86,6 +86,9 @@ async function runCliAuto(argv, io) {
           verifyTimeoutMs: f.verifyTimeoutMs,
           verifyEnv: f.verifyEnv,
           ...f.verifyRepeat !== void 0 ? { verifyRepeat: f.verifyRepeat } : {},
+          ...f.verifyBase ? { verifyBase: true } : {},
+          ...f.baseRef !== void 0 ? { verifyBaseRef: f.baseRef } : {},
+          ...f.testReports !== void 0 ? { testReports: f.testReports } : {},
           ...policy !== void 0 ? { policy } : {},
           ...f.sha !== void 0 ? { postedHeadSha: f.sha } : {}
         },

@@ -4,7 +4,7 @@ import {
   PLAN_USAGE,
   autoMode,
   parsePlanFlags
-} from "./cli-chunk-R35GQGB6.js";
+} from "./cli-chunk-6PD6RVPR.js";
 import {
   localModelCli,
   planAuto,
@@ -13,28 +13,28 @@ import {
   promptLines,
   startPlanning,
   withLocalProxy
-} from "./cli-chunk-CALX4V5K.js";
-import "./cli-chunk-MJLNNY3P.js";
+} from "./cli-chunk-BRT6CIF5.js";
+import "./cli-chunk-MJWJMW56.js";
 import "./cli-chunk-7GOMFJEZ.js";
-import "./cli-chunk-D3TVVESH.js";
-import "./cli-chunk-ZEGUMUN6.js";
+import "./cli-chunk-UYHXKTBK.js";
+import "./cli-chunk-3CVCCUUV.js";
 import {
   executableFor,
   missingCliProblem
-} from "./cli-chunk-2WGMR7CT.js";
+} from "./cli-chunk-E7BVENGB.js";
 import {
   checkedRepository,
   cliSecrets,
   parseOrExit,
   readCliPolicy
-} from "./cli-chunk-OERMPS24.js";
+} from "./cli-chunk-MRQCRI7K.js";
 import {
   autoRunPolicy
-} from "./cli-chunk-VQL2HO5C.js";
+} from "./cli-chunk-BUEDCLXK.js";
 import {
   EXIT
 } from "./cli-chunk-O74QMRSQ.js";
-import "./cli-chunk-SR53E4SO.js";
+import "./cli-chunk-2BPZRNVS.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

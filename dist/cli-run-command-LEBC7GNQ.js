@@ -3,45 +3,45 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-5RG7LIWC.js";
-import "./cli-chunk-IHLQZ4RR.js";
+} from "./cli-chunk-2UU3DLL4.js";
+import "./cli-chunk-5VNWYYNP.js";
 import "./cli-chunk-Q7OBBQAX.js";
-import "./cli-chunk-DGDMJUV7.js";
-import "./cli-chunk-MA4QV3SP.js";
-import "./cli-chunk-ETRXYYSC.js";
+import "./cli-chunk-ITNNSLDH.js";
+import "./cli-chunk-FHJAHGXO.js";
+import "./cli-chunk-XMBYELVR.js";
 import "./cli-chunk-NXCD5NAZ.js";
 import {
   CliLeg,
   planLines,
   withLocalProxy
-} from "./cli-chunk-CALX4V5K.js";
-import "./cli-chunk-MJLNNY3P.js";
+} from "./cli-chunk-BRT6CIF5.js";
+import "./cli-chunk-MJWJMW56.js";
 import "./cli-chunk-7GOMFJEZ.js";
-import "./cli-chunk-D3TVVESH.js";
+import "./cli-chunk-UYHXKTBK.js";
 import {
   readGraphFile
 } from "./cli-chunk-GQCNBO4X.js";
-import "./cli-chunk-ZEGUMUN6.js";
+import "./cli-chunk-3CVCCUUV.js";
 import {
   FRESH_RUN,
   LEG,
   REPORT,
   fragmentsBeside
-} from "./cli-chunk-2WGMR7CT.js";
+} from "./cli-chunk-E7BVENGB.js";
 import {
   checkedRepository,
   inputFlags,
   onePositional,
   parseFlags,
   parseOrExit
-} from "./cli-chunk-OERMPS24.js";
+} from "./cli-chunk-MRQCRI7K.js";
 import {
   autoRunPolicy
-} from "./cli-chunk-VQL2HO5C.js";
+} from "./cli-chunk-BUEDCLXK.js";
 import {
   EXIT
 } from "./cli-chunk-O74QMRSQ.js";
-import "./cli-chunk-SR53E4SO.js";
+import "./cli-chunk-2BPZRNVS.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 
@@ -157,6 +157,9 @@ async function runCliRun(argv, io) {
           verifyTimeoutMs: f.verifyTimeoutMs ?? 10 * 6e4,
           verifyEnv: f.verifyEnv,
           ...f.verifyRepeat !== void 0 ? { verifyRepeat: f.verifyRepeat } : {},
+          ...f.verifyBase ? { verifyBase: true } : {},
+          ...f.baseRef !== void 0 ? { verifyBaseRef: f.baseRef } : {},
+          ...f.testReports !== void 0 ? { testReports: f.testReports } : {},
           ...policy !== void 0 ? { policy } : {},
           ...f.sha !== void 0 ? { postedHeadSha: f.sha } : {}
         },

@@ -3,7 +3,7 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   RunDirectory,
   renderLedgerText
-} from "./cli-chunk-IHLQZ4RR.js";
+} from "./cli-chunk-5VNWYYNP.js";
 import {
   XMLParser,
   XMLValidator
@@ -11,7 +11,7 @@ import {
 import {
   decideConclusion,
   decideEndWithoutRows
-} from "./cli-chunk-DGDMJUV7.js";
+} from "./cli-chunk-ITNNSLDH.js";
 import {
   CheckRunClient,
   CheckRunReporter,
@@ -19,12 +19,12 @@ import {
   GateOctokit,
   apiUrlFromEnv,
   createOctokit
-} from "./cli-chunk-MA4QV3SP.js";
+} from "./cli-chunk-FHJAHGXO.js";
 import {
   fitLedgerText,
   renderLedgerJson,
   renderLedgerMarkdown
-} from "./cli-chunk-ETRXYYSC.js";
+} from "./cli-chunk-XMBYELVR.js";
 import {
   BoundedOutput,
   SKIPPED_FOLDERS,
@@ -50,14 +50,14 @@ import {
   usageSince,
   verifyOnlyDisclosure,
   workingDirectoryProblem
-} from "./cli-chunk-CALX4V5K.js";
+} from "./cli-chunk-BRT6CIF5.js";
 import {
   RUN_STATE_SCHEMA_VERSION,
   RunStateError,
   approvedGateRow,
   closeLeg,
   readRunState
-} from "./cli-chunk-MJLNNY3P.js";
+} from "./cli-chunk-MJWJMW56.js";
 import {
   GATE_WAITING_REASON,
   NOTHING_SPENT,
@@ -71,50 +71,50 @@ import {
   shownCommand,
   verdictLabel,
   verifyExitWords
-} from "./cli-chunk-D3TVVESH.js";
+} from "./cli-chunk-UYHXKTBK.js";
 import {
   engineRunCommandOf
-} from "./cli-chunk-ZEGUMUN6.js";
+} from "./cli-chunk-3CVCCUUV.js";
 import {
   NODE_ID_PATTERN,
   attemptsInAll,
-  codexConfigKeys,
-  codexPromptProblem,
   executableFor,
-  formatDuration,
   formatIssue,
   formatSplice,
   interpolate,
-  isCodexThreadId,
   loadGraphFile,
   loadGraphObject,
   loadGraphText,
   modelCliEnd,
   modelCliProblem,
   placeholdersIn,
-  resumedCodexConfigProblem,
   runtimeGraphProblem,
   runtimeOptionsProblem,
   runtimeWarnings,
   searchPattern
-} from "./cli-chunk-2WGMR7CT.js";
+} from "./cli-chunk-E7BVENGB.js";
 import {
   cliSecrets,
+  codexPromptProblem,
   evidenceTree,
+  formatDuration,
+  gitOptions,
+  isCodexThreadId,
   liesInRepository,
   outsideWrites,
   readCliPolicy,
   refuseUsage,
+  runtimeFor,
   startingCommit,
   withWorkingTreeIndex,
   workTreeRoot
-} from "./cli-chunk-OERMPS24.js";
+} from "./cli-chunk-MRQCRI7K.js";
 import {
   POLICY_FILE,
   bareToolName,
   require_dist,
   testReportsPatternProblem
-} from "./cli-chunk-VQL2HO5C.js";
+} from "./cli-chunk-BUEDCLXK.js";
 import {
   EXIT,
   exitCodeFor
@@ -132,8 +132,9 @@ import {
   onTrustedGit,
   privileged,
   runProcess,
+  shareWithIdentity,
   trustedCommand
-} from "./cli-chunk-SR53E4SO.js";
+} from "./cli-chunk-2BPZRNVS.js";
 import {
   createRedactor,
   unreachable
@@ -1271,17 +1272,17 @@ async function readTestReportFiles(cwd, patterns, startedAtMs) {
     if (testReportsPatternProblem(pattern) !== null) continue;
     const regExp = patternRegExp(pattern.trim());
     const start = fixedPrefix(pattern.trim());
-    const walk = async (relative6, depth) => {
+    const walk = async (relative7, depth) => {
       if (budget <= 0 || depth > 16 || matched.size >= MAX_REPORT_FILES) return;
       let entries;
       try {
-        entries = await readdir(join(cwd, relative6), { withFileTypes: true });
+        entries = await readdir(join(cwd, relative7), { withFileTypes: true });
       } catch {
         return;
       }
       for (const entry of entries.sort((a, b) => a.name < b.name ? -1 : 1)) {
         if (--budget <= 0 || matched.size >= MAX_REPORT_FILES) return;
-        const path = relative6 === "" ? entry.name : `${relative6}/${entry.name}`;
+        const path = relative7 === "" ? entry.name : `${relative7}/${entry.name}`;
         if (entry.isDirectory()) {
           if ((entry.name === ".git" || entry.name === "node_modules") && !pattern.includes(entry.name))
             continue;
@@ -1640,7 +1641,7 @@ async function snapshotBeforeVerify(cwd, context, ignoredFiles) {
 }
 function ranOnTheTreeAlone(evidence) {
   const ignoredClean = evidence.ignoredFiles === void 0 || evidence.ignoredFiles === "unchanged";
-  const gaps = (evidence.dirtySubmodules?.length ?? 0) > 0 || evidence.unrepresentedFiles !== void 0;
+  const gaps = (evidence.dirtySubmodules?.length ?? 0) > 0 || evidence.unrepresentedFiles !== void 0 || evidence.changedWhileRunning !== void 0;
   return ignoredClean && !gaps;
 }
 async function gapFields(cwd, tree, context) {
@@ -1656,6 +1657,24 @@ async function gapFields(cwd, tree, context) {
     ...found.dirtySubmodules.length > 0 ? { dirtySubmodules: found.dirtySubmodules } : {},
     ...found.unrepresentedFiles !== null ? { unrepresentedFiles: found.unrepresentedFiles } : {}
   };
+}
+var CHANGED_EXAMPLES = 10;
+async function changedWhileRunning(cwd, tree, context) {
+  try {
+    const after = await evidenceTree(cwd, context);
+    if (after === tree) return null;
+    const root = await workTreeRoot(cwd, context);
+    const listed = await git(
+      ["diff-tree", "-r", "-z", "--no-renames", "--name-only", "--diff-filter=MDT", tree, after],
+      gitOptions(root, context)
+    );
+    const paths = listed.split("\0").filter((path) => path !== "");
+    if (paths.length === 0) return null;
+    return { total: paths.length, examples: paths.slice(0, CHANGED_EXAMPLES) };
+  } catch (error) {
+    const note = `the working tree after the command could not be compared with the evidence tree: ${error instanceof Error ? error.message : String(error)}`;
+    return { total: null, examples: [], note };
+  }
 }
 function ignoredFields(comparison) {
   switch (comparison.kind) {
@@ -1678,9 +1697,10 @@ function ignoredFields(comparison) {
 }
 
 // src/evidence/verify.ts
-function receiptSettingsOf(policy) {
+function receiptSettingsOf(policy, given = []) {
+  const reports = [.../* @__PURE__ */ new Set([...policy?.testReports ?? [], ...given])];
   return {
-    ...policy?.testReports !== void 0 && policy.testReports.length > 0 ? { reports: policy.testReports } : {},
+    ...reports.length > 0 ? { reports } : {},
     ...policy?.requireTests === true ? { requireTests: true } : {}
   };
 }
@@ -1712,7 +1732,10 @@ async function measureAndRun(options2) {
     runs.push(await runOnce(options2, snapshot, tree));
     if (options2.signal?.aborted === true || runs[runs.length - 1]?.outcome === "spawn_failed") break;
   }
-  const evidence = wanted === 1 ? runs[0] : combineRepeats(runs);
+  const combined = wanted === 1 ? runs[0] : combineRepeats(runs);
+  options2.beforeReread?.();
+  const changed = combined.outcome === "passed" && tree !== null ? await changedWhileRunning(options2.cwd, tree, gitContext) : null;
+  const evidence = changed !== null ? { ...combined, changedWhileRunning: changed } : combined;
   if (options2.reuse && key !== null && (evidence.outcome === "passed" || evidence.outcome === "failed")) {
     options2.reuse.cache.record(key, options2.reuse.nodeId, evidence);
   }
@@ -1866,69 +1889,83 @@ var VerifyQueue = class {
   get currentIgnoredBaseline() {
     return this.ignoredBaseline;
   }
-  /** Queues one sink's verify; it starts when every verify queued before it has settled. */
+  /**
+   * Queues one sink's verify; it starts when every verify queued before it has settled. With `verify-base`
+   * the base's twin runs next, in the same turn, and its comparison is the evidence's `base`.
+   */
   run(request) {
     return this.exclusive(async () => {
-      const baseline = this.ignoredBaseline;
-      const quietAtStart = this.working === 0;
-      const startsAtStart = this.workStarts;
-      const exclude = this.settings.ignoredFiles?.exclude;
-      const runsDir = this.settings.ignoredFiles?.excludeRunDirectoriesUnder;
-      const elsewhere = (exclude ?? []).find((folder) => isInside(request.cwd, folder));
-      const handBack = () => {
-        if (this.working === 0 && this.settings.handBack !== void 0)
-          handBackBeforeEngineReads(this.settings.handBack);
-      };
-      handBack();
-      const common = {
-        command: request.command,
-        cwd: request.cwd,
-        timeoutMs: request.timeoutMs,
-        expectExit: request.expectExit,
-        env: this.settings.baseEnv,
-        passThrough: this.settings.passThrough,
-        knownSecrets: this.settings.knownSecrets,
-        ...this.settings.indexOverlay !== void 0 ? { indexOverlay: this.settings.indexOverlay } : {},
-        ...this.settings.echo !== void 0 ? { echo: this.settings.echo } : {},
-        ...request.signal !== void 0 ? { signal: request.signal } : {},
-        ...request.outputMatches != null ? { outputMatches: request.outputMatches } : {},
-        ...this.settings.repeat !== void 0 ? { repeat: this.settings.repeat } : {},
-        ...this.settings.receipts !== void 0 ? { receipts: this.settings.receipts } : {}
-      };
-      if (baseline !== null && elsewhere !== void 0) {
-        const measured2 = await measureAndRun(common);
-        return {
+      const { evidence, common } = await this.runHead(request);
+      const base = this.settings.base;
+      if (base === void 0 || request.signal?.aborted === true) return evidence;
+      return { ...evidence, base: await base.compare(common, evidence) };
+    });
+  }
+  /** One sink's verify on the head (see {@link run}), with the options it ran with. */
+  async runHead(request) {
+    const baseline = this.ignoredBaseline;
+    const quietAtStart = this.working === 0;
+    const startsAtStart = this.workStarts;
+    const exclude = this.settings.ignoredFiles?.exclude;
+    const runsDir = this.settings.ignoredFiles?.excludeRunDirectoriesUnder;
+    const elsewhere = (exclude ?? []).find((folder) => isInside(request.cwd, folder));
+    const handBack = () => {
+      if (this.working === 0 && this.settings.handBack !== void 0)
+        handBackBeforeEngineReads(this.settings.handBack);
+    };
+    handBack();
+    const common = {
+      command: request.command,
+      cwd: request.cwd,
+      timeoutMs: request.timeoutMs,
+      expectExit: request.expectExit,
+      env: this.settings.baseEnv,
+      passThrough: this.settings.passThrough,
+      knownSecrets: this.settings.knownSecrets,
+      ...this.settings.indexOverlay !== void 0 ? { indexOverlay: this.settings.indexOverlay } : {},
+      ...this.settings.echo !== void 0 ? { echo: this.settings.echo } : {},
+      ...request.signal !== void 0 ? { signal: request.signal } : {},
+      ...request.outputMatches != null ? { outputMatches: request.outputMatches } : {},
+      ...this.settings.repeat !== void 0 ? { repeat: this.settings.repeat } : {},
+      ...this.settings.receipts !== void 0 ? { receipts: this.settings.receipts } : {},
+      beforeReread: handBack
+    };
+    if (baseline !== null && elsewhere !== void 0) {
+      const measured2 = await measureAndRun(common);
+      return {
+        common,
+        evidence: {
           ...measured2.evidence,
           ignoredFiles: "unknown",
           ignoredFilesReason: `the command ran in ${request.cwd}, a working tree of its own inside the run directory (a managed worktree), whose git-ignored files the run's baseline (the main working tree's) does not describe`
-        };
-      }
-      const measured = await measureAndRun({
-        ...common,
-        reuse: { cache: this.cache, nodeId: request.nodeId },
-        ...baseline !== null ? {
-          ignoredFiles: {
-            baseline,
-            ...exclude ? { exclude } : {},
-            ...runsDir !== void 0 ? { excludeRunDirectoriesUnder: runsDir } : {}
-          }
-        } : {}
-      });
-      const quiet = quietAtStart && this.working === 0 && this.workStarts === startsAtStart;
-      if (baseline !== null && measured.ran && measured.before !== null && quiet) {
-        handBack();
-        const after = await ignoredFilesFingerprint(request.cwd, {
-          baseEnv: this.settings.baseEnv,
-          knownSecrets: this.settings.knownSecrets,
-          ...exclude !== void 0 ? { exclude } : {},
-          ...runsDir !== void 0 ? { excludeRunDirectoriesUnder: runsDir } : {}
-        });
-        if (this.working === 0 && this.workStarts === startsAtStart) {
-          this.ignoredBaseline = acceptVerifyChanges(baseline, measured.before, after);
         }
-      }
-      return measured.evidence;
+      };
+    }
+    const measured = await measureAndRun({
+      ...common,
+      reuse: { cache: this.cache, nodeId: request.nodeId },
+      ...baseline !== null ? {
+        ignoredFiles: {
+          baseline,
+          ...exclude ? { exclude } : {},
+          ...runsDir !== void 0 ? { excludeRunDirectoriesUnder: runsDir } : {}
+        }
+      } : {}
     });
+    const quiet = quietAtStart && this.working === 0 && this.workStarts === startsAtStart;
+    if (baseline !== null && measured.ran && measured.before !== null && quiet) {
+      handBack();
+      const after = await ignoredFilesFingerprint(request.cwd, {
+        baseEnv: this.settings.baseEnv,
+        knownSecrets: this.settings.knownSecrets,
+        ...exclude !== void 0 ? { exclude } : {},
+        ...runsDir !== void 0 ? { excludeRunDirectoriesUnder: runsDir } : {}
+      });
+      if (this.working === 0 && this.workStarts === startsAtStart) {
+        this.ignoredBaseline = acceptVerifyChanges(baseline, measured.before, after);
+      }
+    }
+    return { evidence: measured.evidence, common };
   }
   /** Runs `task` when every task queued before it has settled (the queue's mutex, for other work). */
   exclusive(task) {
@@ -2350,7 +2387,7 @@ var TEST_FILE_PATHSPECS = [
 ];
 async function changedFilesRecord(repoDir, options2, context = {}) {
   const root = await workTreeRoot(repoDir, context);
-  const run = (args) => git(args, { cwd: root, ...gitOptions(context) });
+  const run = (args) => git(args, { cwd: root, ...gitOptions2(context) });
   const changes = await listChanges(root, options2, context);
   const packageJsons = /* @__PURE__ */ new Map();
   for (const change of changes) {
@@ -2382,7 +2419,7 @@ async function changedFilesRecord(repoDir, options2, context = {}) {
     flaggedTotal: verifyDefinition.length
   };
 }
-function gitOptions(context) {
+function gitOptions2(context) {
   return {
     ...context.baseEnv !== void 0 ? { baseEnv: context.baseEnv } : {},
     ...context.knownSecrets !== void 0 ? { knownSecrets: context.knownSecrets } : {}
@@ -2392,7 +2429,7 @@ async function listChanges(root, options2, context) {
   const chunks = [];
   await gitStream(
     ["diff-tree", "-r", "-z", "-M", "--no-ext-diff", "--name-status", options2.baseTree, options2.finalTree],
-    { cwd: root, ...gitOptions(context), onStdout: (chunk) => chunks.push(chunk) }
+    { cwd: root, ...gitOptions2(context), onStdout: (chunk) => chunks.push(chunk) }
   );
   return parseNameStatus(Buffer.concat(chunks).toString("utf8"));
 }
@@ -2484,7 +2521,7 @@ async function namedByTests(root, baseTree, changes, context) {
   try {
     await gitStream(args, {
       cwd: root,
-      ...gitOptions(context),
+      ...gitOptions2(context),
       signal: stop.signal,
       onStdout: (chunk) => {
         if (bytes >= MAX_NAMED_GREP_BYTES) return;
@@ -2627,6 +2664,21 @@ function workingTreePatch(repoDir, baseCommit, context = {}) {
     }
   });
 }
+async function treePatch(repoDir, baseCommit, tree, context = {}) {
+  const root = await workTreeRoot(repoDir, context);
+  const outDir = await mkdtemp(join2(tmpdir(), "evidence-gate-patch-"));
+  try {
+    const out = join2(outDir, "patch.diff");
+    await git(["diff", ...DIFF_FLAGS, "--binary", `--output=${out}`, `${baseCommit}^{tree}`, tree], {
+      cwd: root,
+      ...context.baseEnv !== void 0 ? { baseEnv: context.baseEnv } : {},
+      ...context.knownSecrets !== void 0 ? { knownSecrets: context.knownSecrets } : {}
+    });
+    return (await readFile2(out)).toString("utf8");
+  } finally {
+    await rm(outDir, { recursive: true, force: true });
+  }
+}
 async function configValue(root, key, context) {
   try {
     const value = await git(["config", "--get", key], { cwd: root, ...context });
@@ -2648,6 +2700,10 @@ async function commitWorkingTree(repoDir, options2) {
   };
   const root = await workTreeRoot(repoDir, context);
   const run = (args) => git(args, { cwd: root, ...context });
+  const treeContext = {
+    ...context,
+    ...options2.indexOverlay !== void 0 ? { indexOverlay: options2.indexOverlay } : {}
+  };
   let head;
   try {
     head = await run(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]);
@@ -2658,13 +2714,7 @@ async function commitWorkingTree(repoDir, options2) {
   const moved = (now) => options2.parent !== void 0 && now?.toLowerCase() !== options2.parent.toLowerCase() ? { kind: "head_moved", head: now } : null;
   const movedBefore = moved(head);
   if (movedBefore !== null) return movedBefore;
-  let tree;
-  if (options2.tree !== void 0) {
-    tree = await run(["rev-parse", "--verify", `${options2.tree}^{tree}`]);
-  } else {
-    await run(["add", "-A"]);
-    tree = await run(["write-tree"]);
-  }
+  const tree = options2.tree !== void 0 ? await run(["rev-parse", "--verify", `${options2.tree}^{tree}`]) : await evidenceTree(root, treeContext);
   if (head !== null && tree === await run(["rev-parse", `${head}^{tree}`])) return null;
   const identity = [];
   if (await configValue(root, "user.name", context) === null) {
@@ -2695,7 +2745,7 @@ ${options2.trailer}` : "";
     if (movedMeanwhile === null) throw error;
     return movedMeanwhile;
   }
-  if (options2.tree !== void 0) await run(["read-tree", tree]);
+  await run(["read-tree", tree]);
   return sha;
 }
 async function applyPatch(repoDir, patchPath, context = {}) {
@@ -2726,12 +2776,15 @@ async function commitIfEvidenceStands(frame, run) {
   const { redactor } = frame;
   const lastRows = [...new Map(run.rows.map((r) => [r.nodeId, r])).values()];
   const everyRowPassed = lastRows.length > 0 && lastRows.every((r) => r.verdict === "PASS");
-  const changesHoldSecret = redactor.contains(run.nodesPatch.diff);
   const sinkTrees = new Set(
-    run.rows.filter((r) => r.sink && r.verify?.evidenceTree).map((r) => r.verify.evidenceTree)
+    lastRows.filter((r) => r.sink && r.verify?.evidenceTree).map((r) => r.verify.evidenceTree)
   );
   const verifiedTree = sinkTrees.size === 1 ? [...sinkTrees][0] : void 0;
-  const wouldBe = run.judge(verifiedTree ?? run.finalTree).conclusion;
+  const judgedTree = verifiedTree ?? run.finalTree;
+  const wouldBe = run.judge(judgedTree).conclusion;
+  const changesHoldSecret = redactor.contains(
+    judgedTree === run.nodesPatch.tree ? run.nodesPatch.diff : await treePatch(frame.repoDir, frame.start.sha, judgedTree, frame.gitContext)
+  );
   const publish = frame.commit?.publish;
   const evidenceStands = publish !== void 0 ? wouldBe === "success" : wouldBe === "success" || wouldBe === "neutral";
   if (frame.commit === null || run.end.kind !== "completed" || !everyRowPassed || changesHoldSecret || !evidenceStands) {
@@ -2744,7 +2797,7 @@ async function commitIfEvidenceStands(frame, run) {
   }
   const committed = await commitWorkingTree(frame.repoDir, {
     ...frame.gitContext,
-    ...verifiedTree !== void 0 ? { tree: verifiedTree } : {},
+    tree: judgedTree,
     message: `evidence-gate: ${redactor.text(firstLine(frame.commit.message))}`,
     trailer: `Evidence-Gate-Run: ${frame.runId}`,
     // The changes are a diff from the starting commit: onto it, or not at all (issue 17 item 4).
@@ -2760,7 +2813,7 @@ async function commitIfEvidenceStands(frame, run) {
     };
   }
   const sha = committed;
-  const tree = verifiedTree ?? run.finalTree;
+  const tree = judgedTree;
   if (publish === void 0)
     return { posted: { sha, tree, note: "the nodes' changes, committed by --commit" } };
   const published = await publish({ sha, tree });
@@ -3090,7 +3143,7 @@ function startRunState(frame, first) {
     ...first.graphSource !== void 0 ? { graph_source: first.graphSource } : {},
     runtime: frame.runtime,
     ...frame.model !== void 0 ? { model: frame.model } : {},
-    ...frame.runtime === "codex" && (first.codexConfig ?? []).length > 0 ? { codex_config_keys: codexConfigKeys(first.codexConfig) } : {},
+    ...runtimeFor(frame.runtime).recordedSettings(first.codexConfig),
     inputs: { ...first.inputs },
     build_evidence: frame.answer,
     starting_commit: frame.start,
@@ -3131,8 +3184,216 @@ function ignoredBaselineOf(frame, runsDir) {
 // src/engine/leg.ts
 import { dirname } from "node:path";
 
+// src/evidence/base-verify.ts
+import { existsSync as existsSync2 } from "node:fs";
+import { mkdtemp as mkdtemp2, rm as rm2 } from "node:fs/promises";
+import { tmpdir as tmpdir2 } from "node:os";
+import { isAbsolute as isAbsolute4, join as join3, relative as relative5 } from "node:path";
+
+// src/evidence/base-comparison.ts
+function compareWithBase(head, base, commit) {
+  const common = { commit: commit.commit, chosenAs: commit.chosenAs, verify: base };
+  if (base.outcome === "spawn_failed") {
+    return {
+      ...common,
+      verdict: "not_compared",
+      reason: `the command could not start on the base (exit code unknown)`
+    };
+  }
+  const headPassed = head.outcome === "passed";
+  const basePassed = base.outcome === "passed";
+  const verdict = headPassed ? basePassed ? "passes_on_both" : "fixed" : basePassed ? "introduced" : "fails_on_both";
+  const fixedTests = verdict === "fixed" ? testsNowPassing(head, base) : void 0;
+  const fewer = fewerTests(head, base);
+  return {
+    ...common,
+    verdict,
+    ...fixedTests !== void 0 && fixedTests.length > 0 ? { fixedTests } : {},
+    ...fewer !== void 0 ? { fewerTests: fewer } : {}
+  };
+}
+function testsNowPassing(head, base) {
+  const baseReceipt = base.receipt;
+  if (baseReceipt?.kind !== "counts" || baseReceipt.failedNames.length === 0) return void 0;
+  const stillFailing = new Set(head.receipt?.kind === "counts" ? head.receipt.failedNames : []);
+  return baseReceipt.failedNames.filter((name) => !stillFailing.has(name)).slice(0, RECEIPT_MAX_NAMES);
+}
+function fewerTests(head, base) {
+  if (head.receipt?.kind !== "counts" || base.receipt?.kind !== "counts") return void 0;
+  return head.receipt.ran < base.receipt.ran ? { base: base.receipt.ran, head: head.receipt.ran } : void 0;
+}
+function notCompared(commit, chosenAs, reason) {
+  return { commit, chosenAs, verdict: "not_compared", reason };
+}
+
+// src/evidence/base-verify.ts
+var BaseVerifier = class {
+  constructor(o) {
+    this.o = o;
+  }
+  o;
+  #checkout = null;
+  #results = /* @__PURE__ */ new Map();
+  /** How the base is chosen, in words (`BaseComparison.chosenAs`). */
+  get chosenAs() {
+    return chosenAsWords(this.o.setting);
+  }
+  /**
+   * Runs `options`' command on the base (once per command and folder) and classifies `head` against it.
+   * Never rejects for the base's own trouble: that is `not_compared` with the reason.
+   */
+  async compare(options2, head) {
+    this.#checkout ??= this.#checkOut();
+    const checkout = await this.#checkout;
+    if (!checkout.ok) return notCompared(checkout.commit, checkout.chosenAs, checkout.reason);
+    const rel = relative5(this.o.repoDir, options2.cwd);
+    if (rel.startsWith("..") || isAbsolute4(rel)) {
+      return notCompared(
+        checkout.base.commit,
+        checkout.base.chosenAs,
+        `the command ran in ${options2.cwd}, outside the repository's main working tree (a managed worktree): only the main working tree is compared with the base`
+      );
+    }
+    const cwd = join3(checkout.tree, rel);
+    if (!existsSync2(cwd)) {
+      return notCompared(
+        checkout.base.commit,
+        checkout.base.chosenAs,
+        `the base has no folder ${rel === "" ? "." : rel}`
+      );
+    }
+    const key = JSON.stringify([
+      options2.command,
+      rel,
+      options2.timeoutMs,
+      options2.expectExit,
+      options2.outputMatches?.source ?? null,
+      options2.repeat ?? 1
+    ]);
+    let result = this.#results.get(key);
+    if (result === void 0) {
+      result = this.#runOnBase(options2, cwd);
+      this.#results.set(key, result);
+    }
+    return compareWithBase(head, await result, checkout.base);
+  }
+  async #runOnBase(options2, cwd) {
+    const checkout = await this.#checkout;
+    const handBack = () => {
+      if (checkout?.ok === true) handBackBeforeEngineReads([checkout.folder]);
+    };
+    handBack();
+    const {
+      base: _base,
+      reusedFrom: _reused,
+      ...evidence
+    } = await this.o.runVerify({
+      command: options2.command,
+      cwd,
+      timeoutMs: options2.timeoutMs,
+      expectExit: options2.expectExit,
+      env: options2.env,
+      passThrough: options2.passThrough,
+      knownSecrets: options2.knownSecrets,
+      ...options2.echo !== void 0 ? { echo: options2.echo } : {},
+      ...options2.signal !== void 0 ? { signal: options2.signal } : {},
+      ...options2.outputMatches !== void 0 ? { outputMatches: options2.outputMatches } : {},
+      ...options2.repeat !== void 0 ? { repeat: options2.repeat } : {},
+      ...options2.receipts !== void 0 ? { receipts: options2.receipts } : {},
+      beforeReread: handBack
+    });
+    return evidence;
+  }
+  async #checkOut() {
+    const chosenAs = this.chosenAs;
+    const gitOptions3 = { cwd: this.o.repoDir, baseEnv: this.o.baseEnv, knownSecrets: this.o.knownSecrets };
+    let commit;
+    try {
+      commit = await resolveBaseCommit(this.o.setting, this.o.startCommit, (args) => git(args, gitOptions3));
+    } catch (error) {
+      return { ok: false, commit: null, chosenAs, reason: gitReason(error) };
+    }
+    let folder = null;
+    try {
+      folder = await mkdtemp2(join3(this.o.tempParent ?? tmpdir2(), "evidence-gate-base-"));
+      const tree = join3(folder, "tree");
+      await git(["-c", "core.hooksPath=/dev/null", "worktree", "add", "--detach", tree, commit], gitOptions3);
+      shareWithIdentity(folder);
+      return { ok: true, base: { commit, chosenAs }, folder, tree };
+    } catch (error) {
+      if (folder !== null) await rm2(folder, { recursive: true, force: true }).catch(() => void 0);
+      return {
+        ok: false,
+        commit,
+        chosenAs,
+        reason: `the base's worktree could not be made: ${gitReason(error)}`
+      };
+    }
+  }
+  /**
+   * Removes the base's worktree and its folder (what the separate user made in it handed back first, the
+   * way the workspace's is) and forgets its registration. Call when no PR code runs (the leg's end).
+   *
+   * @returns why it could not be removed, or `null`.
+   */
+  async close() {
+    const checkout = await this.#checkout;
+    this.#checkout = null;
+    if (checkout?.ok !== true) return null;
+    const gitOptions3 = { cwd: this.o.repoDir, baseEnv: this.o.baseEnv, knownSecrets: this.o.knownSecrets };
+    handBackBeforeEngineReads([checkout.folder]);
+    let problem = null;
+    await git(["worktree", "remove", "--force", checkout.tree], gitOptions3).catch((error) => {
+      problem = `git worktree remove ${checkout.tree}: ${gitReason(error)}`;
+    });
+    await rm2(checkout.folder, { recursive: true, force: true });
+    await git(["worktree", "prune"], gitOptions3).catch(() => void 0);
+    return problem;
+  }
+};
+function chosenAsWords(setting) {
+  if (setting.commit !== void 0) return "the pull request's base";
+  if (setting.ref !== void 0) return `the merge-base with ${setting.ref}`;
+  return "the start commit's first parent";
+}
+async function resolveBaseCommit(setting, startCommit, runGit) {
+  const fetchMore = "fetch more history (actions/checkout fetch-depth: 0, or git fetch --deepen) so the base commit is in the repository";
+  if (setting.commit !== void 0) {
+    if (!/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/i.test(setting.commit))
+      throw new Error(`the pull request's base ${JSON.stringify(setting.commit)} is not a commit SHA`);
+    try {
+      return (await runGit(["rev-parse", "--verify", "--quiet", `${setting.commit}^{commit}`])).trim();
+    } catch {
+      throw new Error(`the base commit ${setting.commit} is not in the repository: ${fetchMore}`);
+    }
+  }
+  if (setting.ref !== void 0) {
+    if (setting.ref.startsWith("-") || setting.ref === "")
+      throw new Error(`--base ${JSON.stringify(setting.ref)} is not a ref`);
+    try {
+      await runGit(["rev-parse", "--verify", "--quiet", `${setting.ref}^{commit}`]);
+    } catch {
+      throw new Error(`--base ${setting.ref} names no commit in the repository`);
+    }
+    try {
+      return (await runGit(["merge-base", startCommit, setting.ref])).trim();
+    } catch {
+      throw new Error(`the start commit and ${setting.ref} have no merge-base here: ${fetchMore}`);
+    }
+  }
+  try {
+    return (await runGit(["rev-parse", "--verify", "--quiet", `${startCommit}^1^{commit}`])).trim();
+  } catch {
+    throw new Error(`the start commit ${startCommit.slice(0, 12)} has no parent here: ${fetchMore}`);
+  }
+}
+function gitReason(error) {
+  if (error instanceof GitError) return error.detail.trim().split("\n")[0] ?? error.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
 // src/engine/graph-run.ts
-import { existsSync as existsSync5, readFileSync as readFileSync3 } from "node:fs";
+import { existsSync as existsSync6, readFileSync as readFileSync3 } from "node:fs";
 
 // src/engine/leg-journal.ts
 var LegJournal = class {
@@ -3247,7 +3508,7 @@ var LegMemory = class {
 };
 
 // src/engine/node-settlement.ts
-import { existsSync as existsSync3, readFileSync as readFileSync2 } from "node:fs";
+import { existsSync as existsSync4, readFileSync as readFileSync2 } from "node:fs";
 
 // src/engine/agent-node.ts
 import { writeFileSync as writeFileSync2 } from "node:fs";
@@ -3577,10 +3838,10 @@ function claudeFactsOf(outcome, sessionId) {
 }
 
 // src/engine/codex-call-report.ts
-import { join as join3 } from "node:path";
+import { join as join4 } from "node:path";
 function codexHomeOf(env) {
   if (env.CODEX_HOME !== void 0 && env.CODEX_HOME !== "") return env.CODEX_HOME;
-  return env.HOME !== void 0 && env.HOME !== "" ? join3(env.HOME, ".codex") : null;
+  return env.HOME !== void 0 && env.HOME !== "" ? join4(env.HOME, ".codex") : null;
 }
 async function callCodex(spec, ctx, signal) {
   const session = spec.session ?? { kind: "fresh" };
@@ -3704,8 +3965,9 @@ function codexFactsOf(outcome, resumedId, before) {
 }
 
 // src/engine/agent-node.ts
+var AGENT_CALLS = { claude: callClaude, codex: callCodex };
 async function runAgentNode(spec, ctx, signal) {
-  const call = (ctx.runtime ?? "claude") === "codex" ? await callCodex(spec, ctx, signal) : await callClaude(spec, ctx, signal);
+  const call = await AGENT_CALLS[ctx.runtime ?? "claude"](spec, ctx, signal);
   const rows = new RowMaker(spec, ctx, call);
   if (call.failure !== null) {
     const f = call.failure;
@@ -4094,12 +4356,12 @@ function completionSpec(spec, node, start, o) {
       maxAttempts: node.completion.max_attempts,
       report: p.feedback
     }),
-    session: o.runtime === "codex" ? {
-      kind: "resume",
+    session: runtimeFor(o.runtime).resumedSession({
       sessionId: p.sessionId,
-      threadUsage: p.threadUsage ?? null,
+      sessionCostUsd: p.sessionCostUsd,
+      threadUsage: p.threadUsage,
       ...codexHome !== void 0 ? { codexHome } : {}
-    } : { kind: "resume", sessionId: p.sessionId, sessionCostUsd: p.sessionCostUsd ?? null },
+    }),
     timeoutMs: Math.max(1, node.timeout_ms - p.elapsedMs),
     completion: { planTool, continuing: true, spentUsd: p.spentUsd }
   };
@@ -4324,7 +4586,7 @@ function notRetriedWords(node, input, row) {
 }
 
 // src/engine/node-fields.ts
-import { existsSync as existsSync2, statSync } from "node:fs";
+import { existsSync as existsSync3, statSync } from "node:fs";
 import { resolve } from "node:path";
 function nodeFields(node, values, dirs) {
   const verify = node.success_check.verify;
@@ -4379,7 +4641,7 @@ function directoryProblem(dir, repoDir, field) {
   if (!liesInRepository(dir, { cwd: repoDir, repoRoot: repoDir })) {
     return `${field} ${dir} is outside the repository ${repoDir}: a node runs inside the repository whose tree is the evidence`;
   }
-  if (!existsSync2(dir) || !statSync(dir).isDirectory()) return `${field} ${dir} is not a folder`;
+  if (!existsSync3(dir) || !statSync(dir).isDirectory()) return `${field} ${dir} is not a folder`;
   return null;
 }
 
@@ -4395,21 +4657,15 @@ function sessionFor(node, attempt, quoting, sources) {
       detail: `handoff: session needs the session of its parent${parent !== void 0 ? ` "${parent}"` : ""}, which is not known (the parent reported no session id)`
     };
   }
-  if (sources.runtime !== "codex") {
-    return {
-      ok: true,
-      session: { kind: "resume", sessionId, sessionCostUsd: record?.session_cost_usd ?? null }
-    };
-  }
   const codexHome = sources.memory.codexHomes.get(sessionId);
   return {
     ok: true,
-    session: {
-      kind: "resume",
+    session: runtimeFor(sources.runtime).resumedSession({
       sessionId,
-      threadUsage: record?.thread_usage ?? null,
+      sessionCostUsd: record?.session_cost_usd,
+      threadUsage: record?.thread_usage,
       ...codexHome !== void 0 ? { codexHome } : {}
-    }
+    })
   };
 }
 
@@ -4517,7 +4773,7 @@ function earlierJudgedReply(ctx, nodeId) {
   return ctx.store.node(nodeId)?.judged === true ? readTextIfAny(path) : null;
 }
 function readTextIfAny(path) {
-  return existsSync3(path) ? readFileSync2(path, "utf8") : null;
+  return existsSync4(path) ? readFileSync2(path, "utf8") : null;
 }
 async function failBeforeSpawn(ctx, node, detail, spent) {
   const max = node.completion?.max_attempts ?? 1;
@@ -4596,7 +4852,7 @@ async function recordExecution(ctx, nodeId, row, produced, gate) {
     status: row.verdict === "PASS" ? "passed" : "running",
     session_id: row.sessionId,
     executions,
-    ...(ctx.agent.runtime ?? "claude") === "codex" ? { thread_usage: thread?.usage ?? void 0 } : {},
+    ...runtimeFor(ctx.agent.runtime).threadRecord(thread),
     ...produced.sessionCostUsd !== void 0 ? { session_cost_usd: produced.sessionCostUsd } : {},
     // The gate's progress, saved with the row, before the next attempt spawns (a resumed leg continues it).
     ...gate !== void 0 ? { completion: gate.progress === null ? void 0 : progressRecord(gate.progress, gate.round) } : {}
@@ -4654,8 +4910,8 @@ function runEndOfAbort(signal) {
 }
 
 // src/engine/run-worktrees.ts
-import { existsSync as existsSync4, readdirSync, realpathSync as realpathSync2, rmdirSync, rmSync } from "node:fs";
-import { join as join4 } from "node:path";
+import { existsSync as existsSync5, readdirSync, realpathSync as realpathSync2, rmdirSync, rmSync } from "node:fs";
+import { join as join5 } from "node:path";
 var WORKTREES_FOLDER = "worktrees";
 function worktreeBranch(runId, name) {
   return `evidence-gate/${runId}/${name}`;
@@ -4677,7 +4933,7 @@ var RunWorktrees = class {
   }
   /** The folder holding the checkouts: `<runDir>/worktrees`. */
   get folder() {
-    return join4(this.#o.runDir, WORKTREES_FOLDER);
+    return join5(this.#o.runDir, WORKTREES_FOLDER);
   }
   /**
    * The checkout of worktree `name`, made the first time the leg asks for it (see the module docstring).
@@ -4715,15 +4971,15 @@ var RunWorktrees = class {
       closed.push(await this.#closeOne(tree));
     }
     await this.#git(["worktree", "prune"]).catch(() => void 0);
-    if (existsSync4(this.folder) && readdirSync(this.folder).length === 0) rmdirSync(this.folder);
+    if (existsSync5(this.folder) && readdirSync(this.folder).length === 0) rmdirSync(this.folder);
     return closed;
   }
   async #create(name) {
-    const path = join4(this.folder, name);
+    const path = join5(this.folder, name);
     const branch = worktreeBranch(this.#o.runId, name);
     try {
       await this.#git(["worktree", "prune"]);
-      if (existsSync4(path)) {
+      if (existsSync5(path)) {
         if (await this.#isRegistered(path)) return { name, path, branch, origin: "reused" };
         rmSync(path, { recursive: true, force: true });
       }
@@ -4741,7 +4997,7 @@ var RunWorktrees = class {
   }
   async #closeOne(tree) {
     const { name, branch, path } = tree;
-    if (!existsSync4(path)) return { name, branch, commit: null, removed: true };
+    if (!existsSync5(path)) return { name, branch, commit: null, removed: true };
     let commit;
     try {
       const made = await commitWorkingTree(path, {
@@ -5087,7 +5343,7 @@ function legStart(o, memory) {
     const output = o.dir.nodeOutputPath(node.id);
     if (record?.status === "passed") {
       start.set(node.id, { state: "passed", round });
-      if (node.type !== "gate" && existsSync5(output))
+      if (node.type !== "gate" && existsSync6(output))
         memory.replies.set(node.id, readFileSync3(output, "utf8"));
     } else if (record?.status === "failed" || record?.status === "cancelled") {
       start.set(node.id, { state: record.status, round });
@@ -5228,6 +5484,14 @@ function legCaller(o) {
 }
 async function runLegAndFinish(o) {
   const { frame, store, plan, calls } = o;
+  const baseVerifier = o.verify.base !== void 0 ? new BaseVerifier({
+    repoDir: frame.repoDir,
+    startCommit: frame.start.sha,
+    setting: o.verify.base,
+    baseEnv: o.verify.baseEnv,
+    knownSecrets: o.verify.knownSecrets,
+    runVerify
+  }) : null;
   const verifyQueue = new VerifyQueue({
     baseEnv: o.verify.baseEnv,
     passThrough: o.verify.passThrough,
@@ -5242,6 +5506,7 @@ async function runLegAndFinish(o) {
     handBack: [frame.repoDir],
     ...o.verify.repeat !== void 0 ? { repeat: o.verify.repeat } : {},
     ...o.verify.receipts !== void 0 ? { receipts: o.verify.receipts } : {},
+    ...baseVerifier !== null ? { base: baseVerifier } : {},
     ...o.echo ? { echo: o.echo } : {}
   });
   const leg = await executeGraph({
@@ -5277,6 +5542,8 @@ async function runLegAndFinish(o) {
       }
     }
   });
+  const leftBase = await baseVerifier?.close();
+  if (leftBase != null) frame.dir.event({ type: "base_worktree_left", problem: leftBase });
   store.state.planning_calls = [...calls];
   const legEndTree = await workingTreeOrNull(frame);
   store.state.leg_end_tree = legEndTree;
@@ -5400,7 +5667,8 @@ async function runPlan(o, { frame, store }, run) {
       knownSecrets: o.knownSecrets,
       ignoredBaseline: run.ignoredBaseline,
       ...o.verifyRepeat !== void 0 ? { repeat: o.verifyRepeat } : {},
-      receipts: receiptSettingsOf(o.policy)
+      receipts: receiptSettingsOf(o.policy, o.testReports),
+      ...o.verifyBase !== void 0 ? { base: o.verifyBase } : {}
     },
     ...legCaller(o)
   });
@@ -5409,7 +5677,7 @@ async function runPlan(o, { frame, store }, run) {
 
 // src/engine/goal-loop.ts
 import { writeFileSync as writeFileSync3 } from "node:fs";
-import { join as join5 } from "node:path";
+import { join as join6 } from "node:path";
 
 // src/plan/assessor-prompt.ts
 var LEDGER_MAX_CHARS = 12e3;
@@ -5635,7 +5903,7 @@ function addUsd2(spent, total2) {
   return total2.kind === "known" ? { usd: spent.usd + total2.usd, unknown: spent.unknown } : { usd: spent.usd + total2.knownUsd, unknown: true };
 }
 function assess(o, loop, cycle) {
-  const cwd = o.workingDirectory !== void 0 ? join5(o.repoDir, o.workingDirectory) : o.repoDir;
+  const cwd = o.workingDirectory !== void 0 ? join6(o.repoDir, o.workingDirectory) : o.repoDir;
   return assessCycle({
     runtime: o.runtime,
     executable: executableFor(o.runtime, o),
@@ -5796,14 +6064,14 @@ function judgeRead(name, read) {
 var AGENT_FILE_MAX_BYTES = 256 * 1024;
 function agentsAtCommit(repoDir, options2 = {}) {
   const rev = options2.rev ?? "HEAD";
-  const gitOptions2 = { cwd: repoDir, ...options2.baseEnv !== void 0 ? { baseEnv: options2.baseEnv } : {} };
+  const gitOptions3 = { cwd: repoDir, ...options2.baseEnv !== void 0 ? { baseEnv: options2.baseEnv } : {} };
   return {
     async read(name) {
       const path = agentFilePath(name);
       const location = `${path} at ${rev}`;
       let entry;
       try {
-        entry = await git(["ls-tree", "--full-tree", "-z", rev, "--", path], gitOptions2);
+        entry = await git(["ls-tree", "--full-tree", "-z", rev, "--", path], gitOptions3);
       } catch (error) {
         if (!(error instanceof GitError)) throw error;
         return {
@@ -5821,7 +6089,7 @@ function agentsAtCommit(repoDir, options2 = {}) {
           reason: "it is not a regular file (a symlink or a submodule)"
         };
       }
-      const size = Number(await git(["cat-file", "-s", match[3]], gitOptions2));
+      const size = Number(await git(["cat-file", "-s", match[3]], gitOptions3));
       if (size > AGENT_FILE_MAX_BYTES) {
         return {
           kind: "unreadable",
@@ -5829,7 +6097,7 @@ function agentsAtCommit(repoDir, options2 = {}) {
           reason: `it is ${size} bytes; an agent file may be at most ${AGENT_FILE_MAX_BYTES}`
         };
       }
-      return { kind: "found", location, text: await git(["cat-file", "blob", match[3]], gitOptions2) };
+      return { kind: "found", location, text: await git(["cat-file", "blob", match[3]], gitOptions3) };
     }
   };
 }
@@ -6016,7 +6284,8 @@ async function runHandWritten(o) {
       knownSecrets: o.knownSecrets,
       ignoredBaseline,
       ...o.verifyRepeat !== void 0 ? { repeat: o.verifyRepeat } : {},
-      receipts: receiptSettingsOf(o.policy)
+      receipts: receiptSettingsOf(o.policy, o.testReports),
+      ...o.verifyBase !== void 0 ? { base: o.verifyBase } : {}
     },
     ...legCaller(o)
   });
@@ -6024,19 +6293,19 @@ async function runHandWritten(o) {
 }
 
 // src/engine/resume-run.ts
-import { existsSync as existsSync8, readFileSync as readFileSync5 } from "node:fs";
-import { join as join8 } from "node:path";
+import { existsSync as existsSync9, readFileSync as readFileSync5 } from "node:fs";
+import { join as join9 } from "node:path";
 
 // src/engine/leg-end-files.ts
-import { existsSync as existsSync6 } from "node:fs";
-import { join as join6 } from "node:path";
+import { existsSync as existsSync7 } from "node:fs";
+import { join as join7 } from "node:path";
 async function restoreLegEndFiles(state, runDir, gitContext) {
   const expected = state.leg_end_tree;
   if (expected === void 0 || expected === null) return null;
   const now = await evidenceTree(state.repo_dir, gitContext);
   if (now === expected) return null;
-  const patch = join6(runDir, "patch.diff");
-  if (now === state.starting_commit.tree && existsSync6(patch)) {
+  const patch = join7(runDir, "patch.diff");
+  if (now === state.starting_commit.tree && existsSync7(patch)) {
     try {
       await applyPatch(state.repo_dir, patch, gitContext);
     } catch (error) {
@@ -6166,7 +6435,7 @@ function supersedeFailures(store, graph) {
 }
 
 // src/engine/resume-checks.ts
-import { relative as relative5, resolve as resolve2 } from "node:path";
+import { relative as relative6, resolve as resolve2 } from "node:path";
 function resumedRuntime(o, run) {
   const { state, runId } = run;
   const runtime = state.runtime;
@@ -6181,7 +6450,11 @@ function resumedRuntime(o, run) {
     ...o.codexConfig !== void 0 ? { codexConfig: o.codexConfig } : {}
   });
   if (runtimeProblem !== null) return { kind: "usage_error", message: runtimeProblem };
-  const configProblem = runtime === "codex" ? resumedCodexConfigProblem(runId, state.codex_config_keys, o.codexConfig) : null;
+  const configProblem = runtimeFor(runtime).resumedSettingsProblem(
+    runId,
+    state.codex_config_keys,
+    o.codexConfig
+  );
   if (configProblem !== null) return { kind: "usage_error", message: configProblem };
   return { kind: "runtime", runtime, warnings: runtimeWarnings(runtime, run.graph) };
 }
@@ -6197,7 +6470,7 @@ async function resumedRepository(o, run, gitContext) {
   let state = run.state;
   if (o.repoDir !== void 0) {
     const repoDir = resolve2(o.repoDir);
-    const workDir = resolve2(repoDir, relative5(state.repo_dir, state.work_dir));
+    const workDir = resolve2(repoDir, relative6(state.repo_dir, state.work_dir));
     const problem = workingDirectoryProblem(repoDir, workDir);
     if (problem !== null) return { kind: "usage_error", message: problem };
     state = { ...state, repo_dir: repoDir, work_dir: workDir };
@@ -6229,8 +6502,8 @@ async function resumedRepository(o, run, gitContext) {
 }
 
 // src/engine/resume-source.ts
-import { existsSync as existsSync7, readFileSync as readFileSync4 } from "node:fs";
-import { join as join7 } from "node:path";
+import { existsSync as existsSync8, readFileSync as readFileSync4 } from "node:fs";
+import { join as join8 } from "node:path";
 function readResumableRun(runsDir, runId) {
   if (!isRunId(runId)) {
     return {
@@ -6238,8 +6511,8 @@ function readResumableRun(runsDir, runId) {
       message: `${JSON.stringify(runId)} is not a run id (YYYYMMDD-HHMMSS-xxxxxx): give the id the run printed`
     };
   }
-  const path = join7(runsDir, runId);
-  if (!existsSync7(path)) {
+  const path = join8(runsDir, runId);
+  if (!existsSync8(path)) {
     return {
       kind: "usage_error",
       message: `no run ${runId} under ${runsDir}: check the run id and --runs-dir (the folder the run was started with)`
@@ -6252,8 +6525,8 @@ function readResumableRun(runsDir, runId) {
     if (error instanceof RunStateError) return { kind: "usage_error", message: error.message };
     throw error;
   }
-  const graphPath = join7(path, "graph.json");
-  if (!existsSync7(graphPath))
+  const graphPath = join8(path, "graph.json");
+  if (!existsSync8(graphPath))
     return { kind: "usage_error", message: `${graphPath} does not exist: this run has no graph to resume` };
   let spec;
   const graphText = readFileSync4(graphPath, "utf8");
@@ -6286,7 +6559,7 @@ async function resumeRun(o) {
   const chosen = resumedRuntime(o, run);
   if (chosen.kind !== "runtime") return chosen;
   const { runtime, warnings } = chosen;
-  const ceilingProblem = missingCeilingProblem(run, join8(path, "state.json"));
+  const ceilingProblem = missingCeilingProblem(run, join9(path, "state.json"));
   if (ceilingProblem !== null) return { kind: "usage_error", message: ceilingProblem };
   const concurrencyWrong = concurrencyProblem(o.concurrency);
   if (concurrencyWrong !== null) return { kind: "usage_error", message: concurrencyWrong };
@@ -6385,9 +6658,9 @@ function resumedPlan(state, o) {
   };
 }
 function leftIgnoredBaseline(runDir) {
-  const baselinePath = join8(runDir, IGNORED_BASELINE_FILE);
+  const baselinePath = join9(runDir, IGNORED_BASELINE_FILE);
   return ignoredFilesFromData(
-    existsSync8(baselinePath) ? safeJson(readFileSync5(baselinePath, "utf8")) : { kind: "unknown", reason: `${IGNORED_BASELINE_FILE} is missing`, overBound: false }
+    existsSync9(baselinePath) ? safeJson(readFileSync5(baselinePath, "utf8")) : { kind: "unknown", reason: `${IGNORED_BASELINE_FILE} is missing`, overBound: false }
   );
 }
 function safeJson(text) {
@@ -6442,7 +6715,7 @@ async function runVerifyOnly(o) {
   await o.hooks?.onPlan?.(redactor.deep(plan));
   await o.hooks?.onProgress?.(snapshotLedger(frame, { plan, rows: [], calls: [] }), "plan");
   dir.event({ type: "node_verifying", node: VERIFY_NODE_ID, command: o.verifyCmd });
-  const evidence = await runVerify({
+  const verifyOptions = {
     command: o.verifyCmd,
     cwd: repo.workDir,
     timeoutMs: o.verifyTimeoutMs,
@@ -6451,10 +6724,13 @@ async function runVerifyOnly(o) {
     passThrough: o.verifyEnv,
     knownSecrets: o.knownSecrets,
     ...o.verifyRepeat !== void 0 ? { repeat: o.verifyRepeat } : {},
-    receipts: receiptSettingsOf(o.policy),
+    receipts: receiptSettingsOf(o.policy, o.testReports),
+    // No node runs beside it: what the command made is handed back before the engine's git re-reads it.
+    beforeReread: () => handBackBeforeEngineReads([repo.workDir]),
     ...o.echo ? { echo: o.echo } : {},
     ...o.signal ? { signal: o.signal } : {}
-  });
+  };
+  const evidence = await withBase(o, frame, verifyOptions, await runVerify(verifyOptions));
   const cancelled = o.signal?.aborted === true && evidence.outcome !== "passed";
   const common = {
     nodeId: VERIFY_NODE_ID,
@@ -6482,6 +6758,22 @@ async function runVerifyOnly(o) {
   const finished = await finishRun(frame, { graph: OUTLINE, rows: [row], plan, calls: [], end });
   return { kind: "finished", ...finished, runDir: dir.path, warnings: [] };
 }
+async function withBase(o, frame, options2, head) {
+  if (o.verifyBase === void 0 || o.signal?.aborted === true) return head;
+  const verifier = new BaseVerifier({
+    repoDir: frame.repoDir,
+    startCommit: frame.start.sha,
+    setting: o.verifyBase,
+    baseEnv: o.baseEnv,
+    knownSecrets: o.knownSecrets,
+    runVerify
+  });
+  try {
+    return { ...head, base: await verifier.compare(options2, head) };
+  } finally {
+    await verifier.close();
+  }
+}
 
 // src/run/start-run.ts
 async function startRun(request, ports) {
@@ -6502,6 +6794,12 @@ async function startRun(request, ports) {
 function verifyRepeatOf(request) {
   const repeat = Math.max(request.verifyRepeat ?? 1, request.policy?.verifyRepeat ?? 1);
   return repeat > 1 ? { verifyRepeat: repeat } : {};
+}
+function verifyBaseOf(request) {
+  if (request.verifyBase !== true && request.policy?.verifyBase !== true) return {};
+  if (request.pr?.baseSha !== void 0) return { verifyBase: { commit: request.pr.baseSha } };
+  if (request.verifyBaseRef !== void 0) return { verifyBase: { ref: request.verifyBaseRef } };
+  return { verifyBase: {} };
 }
 function engineBase(request, ports) {
   const { modelCli, workspace } = ports;
@@ -6530,6 +6828,8 @@ function engineBase(request, ports) {
     baseEnv: request.baseEnv,
     knownSecrets: request.knownSecrets,
     ...verifyRepeatOf(request),
+    ...verifyBaseOf(request),
+    ...request.testReports !== void 0 && request.testReports.length > 0 ? { testReports: request.testReports } : {},
     ...ports.echo !== void 0 ? { echo: ports.echo } : {},
     ...ports.signal !== void 0 ? { signal: ports.signal } : {},
     ...ports.hooks !== void 0 ? { hooks: ports.hooks } : {},
@@ -6537,7 +6837,7 @@ function engineBase(request, ports) {
   };
 }
 var DEFAULT_VERIFY_TIMEOUT_MS = 10 * 6e4;
-function withBase(base, own) {
+function withBase2(base, own) {
   const merged = Object.defineProperties({}, Object.getOwnPropertyDescriptors(base));
   return Object.defineProperties(merged, Object.getOwnPropertyDescriptors(own));
 }
@@ -6569,7 +6869,7 @@ async function dispatch(request, ports) {
     case "auto":
       return autoOrGoalLoop(
         mode,
-        withBase(base, {
+        withBase2(base, {
           ...where,
           goal: mode.goal,
           verify: mode.verify,
@@ -6597,7 +6897,7 @@ async function dispatch(request, ports) {
       );
     case "run":
       return runHandWritten(
-        withBase(base, {
+        withBase2(base, {
           ...where,
           graphText: mode.graphText,
           graphSource: mode.graphSource,
@@ -6616,7 +6916,7 @@ async function dispatch(request, ports) {
       );
     case "verify":
       return runVerifyOnly(
-        withBase(base, {
+        withBase2(base, {
           ...where,
           verifyCmd: mode.verify.command,
           declaredBy: mode.verify.declaredBy,
@@ -6628,7 +6928,7 @@ async function dispatch(request, ports) {
       );
     case "resume":
       return resumeRun(
-        withBase(base, {
+        withBase2(base, {
           runId: mode.runId,
           action: mode.action,
           ...optional("headSha", mode.headSha),

@@ -4,30 +4,30 @@ import {
   REPORT_COMMAND_USAGE,
   parseReportFlags,
   readSavedLedger
-} from "./cli-chunk-SBH4XELD.js";
-import "./cli-chunk-IHLQZ4RR.js";
+} from "./cli-chunk-OZ7K6DOV.js";
+import "./cli-chunk-5VNWYYNP.js";
 import {
   CheckRunClient,
   CheckRunReporter,
   CheckRunWriteError,
   apiUrlFromEnv,
   octokitFromEnv
-} from "./cli-chunk-MA4QV3SP.js";
-import "./cli-chunk-ETRXYYSC.js";
+} from "./cli-chunk-FHJAHGXO.js";
+import "./cli-chunk-XMBYELVR.js";
 import "./cli-chunk-NXCD5NAZ.js";
-import "./cli-chunk-MJLNNY3P.js";
-import "./cli-chunk-D3TVVESH.js";
+import "./cli-chunk-MJWJMW56.js";
+import "./cli-chunk-UYHXKTBK.js";
 import {
   cliSecrets,
   parseOrExit,
   refuseUsage,
   savedRunsDir
-} from "./cli-chunk-OERMPS24.js";
-import "./cli-chunk-VQL2HO5C.js";
+} from "./cli-chunk-MRQCRI7K.js";
+import "./cli-chunk-BUEDCLXK.js";
 import {
   EXIT
 } from "./cli-chunk-O74QMRSQ.js";
-import "./cli-chunk-SR53E4SO.js";
+import "./cli-chunk-2BPZRNVS.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

@@ -178,6 +178,7 @@ import { randomUUID } from "node:crypto";
 
 // src/proc/child-identity.ts
 import { AsyncLocalStorage } from "node:async_hooks";
+import { spawnSync } from "node:child_process";
 
 // src/proc/which.ts
 import { accessSync, constants } from "node:fs";
@@ -231,6 +232,20 @@ var SYSTEM_TOOLS_ENV = {
 };
 function privileged(identity, argv) {
   return identity.via === "root" ? [...argv] : ["sudo", "-n", ...argv];
+}
+function shareWithIdentity(path) {
+  const identity = currentChildIdentity();
+  if (identity === null) return;
+  for (const step of [
+    ["chgrp", "-R", String(identity.gid), path],
+    ["chmod", "-R", "g+rwX", path],
+    ["find", path, "-type", "d", "-exec", "chmod", "g+s", "{}", "+"]
+  ]) {
+    const [file, ...args] = privileged(identity, step);
+    const result = spawnSync(file, args, { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
+    if (result.status !== 0)
+      throw new Error(`could not share ${path} with ${identity.user} (${step[0]} exited ${result.status})`);
+  }
 }
 
 // src/proc/child-output.ts
@@ -737,7 +752,7 @@ var ChildOutput = class {
 };
 
 // src/proc/leftovers.ts
-import { spawnSync } from "node:child_process";
+import { spawnSync as spawnSync2 } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 var SPAWN_MARKER = "EVIDENCE_GATE_SPAWN";
 var MAX_ROUNDS = 5;
@@ -793,7 +808,7 @@ function signalAs(identity, targets, signal) {
       "--",
       ...targets.map(String)
     ]);
-    spawnSync(file, args, { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
+    spawnSync2(file, args, { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
     return;
   }
   for (const target of targets) {
@@ -813,7 +828,7 @@ function markedThroughSudo(pids, needle) {
     "--",
     ...pids.map((pid) => `/proc/${pid}/environ`)
   ]);
-  const listed = spawnSync(file, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
+  const listed = spawnSync2(file, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
   return (listed.stdout ?? "").split("\n").map((line) => /^\/proc\/(\d+)\/environ$/.exec(line.trim())?.[1]).filter((pid) => pid !== void 0).map(Number);
 }
 function killMarked(marker, session, sinceTicks = null, identity = null) {
@@ -851,18 +866,18 @@ function killMarked(marker, session, sinceTicks = null, identity = null) {
 function killAllAsUser(identity) {
   const send = ["/bin/sh", "-c", "kill -9 -1"];
   const argv = identity.via === "root" ? [identity.setpriv, `--reuid=${identity.uid}`, `--regid=${identity.gid}`, "--clear-groups", ...send] : ["sudo", "-n", "-u", identity.user, ...send];
-  spawnSync(argv[0], argv.slice(1), { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
+  spawnSync2(argv[0], argv.slice(1), { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
 }
 function killUserProcesses(identity) {
   let killed = 0;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const [pgrep, ...pgrepArgs] = privileged(identity, ["pgrep", "-u", String(identity.uid)]);
-    const listed = spawnSync(pgrep, pgrepArgs, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
+    const listed = spawnSync2(pgrep, pgrepArgs, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
     const pids = (listed.stdout ?? "").split("\n").filter((line) => /^\d+$/.test(line.trim()) && sessionOf(Number(line)) !== null);
     if (pids.length === 0) break;
     killAllAsUser(identity);
     const [pkill, ...pkillArgs] = privileged(identity, ["pkill", "-KILL", "-u", String(identity.uid)]);
-    spawnSync(pkill, pkillArgs, { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
+    spawnSync2(pkill, pkillArgs, { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
     killed += pids.length;
     awaitGone(pids.map(Number));
   }
@@ -1146,12 +1161,11 @@ var TRUSTED_ENV = {
   GIT_TERMINAL_PROMPT: "0"
 };
 var storage2 = new AsyncLocalStorage2();
-function hiddenPathspecs(cwd) {
+function hiddenPaths(cwd) {
   const trusted = storage2.getStore();
   if (trusted === void 0 || !onTrustedGit(cwd)) return [];
   const root = real(trusted.workTree);
-  const excluded = trusted.hidden().map((path) => relative(root, real(path))).filter((rel) => rel !== "" && !rel.startsWith("..") && !isAbsolute2(rel)).map((rel) => `:(top,literal,exclude)${rel.split("\\").join("/")}`);
-  return excluded.length === 0 ? [] : ["--", ":/", ...excluded];
+  return trusted.hidden().map((path) => relative(root, real(path))).filter((rel) => rel !== "" && !rel.startsWith("..") && !isAbsolute2(rel)).map((rel) => rel.split("\\").join("/"));
 }
 function currentTrustedGit() {
   return storage2.getStore() ?? null;
@@ -1386,6 +1400,7 @@ export {
   currentChildIdentity,
   SYSTEM_TOOLS_ENV,
   privileged,
+  shareWithIdentity,
   TailWindow,
   fromWholeCharacter,
   OutputTail,
@@ -1393,7 +1408,7 @@ export {
   killUserProcesses,
   trustedCommand,
   runProcess,
-  hiddenPathspecs,
+  hiddenPaths,
   onTrustedGit,
   GitError,
   git,

@@ -3,43 +3,44 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-5RG7LIWC.js";
-import "./cli-chunk-IHLQZ4RR.js";
+} from "./cli-chunk-2UU3DLL4.js";
+import "./cli-chunk-5VNWYYNP.js";
 import "./cli-chunk-Q7OBBQAX.js";
-import "./cli-chunk-DGDMJUV7.js";
-import "./cli-chunk-MA4QV3SP.js";
-import "./cli-chunk-ETRXYYSC.js";
+import "./cli-chunk-ITNNSLDH.js";
+import "./cli-chunk-FHJAHGXO.js";
+import "./cli-chunk-XMBYELVR.js";
 import "./cli-chunk-NXCD5NAZ.js";
 import {
   CliLeg,
   chooseVerifyCommand,
   emptyVerifyCommandProblem
-} from "./cli-chunk-CALX4V5K.js";
-import "./cli-chunk-MJLNNY3P.js";
+} from "./cli-chunk-BRT6CIF5.js";
+import "./cli-chunk-MJWJMW56.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import {
   shownCommand
-} from "./cli-chunk-D3TVVESH.js";
-import "./cli-chunk-ZEGUMUN6.js";
+} from "./cli-chunk-UYHXKTBK.js";
+import "./cli-chunk-3CVCCUUV.js";
 import {
   REPORT,
   RUN_TIMEOUT,
+  VERIFY_BASE,
   VERIFY_REPEAT,
   VERIFY_TIMEOUT,
   readVerifyEnv
-} from "./cli-chunk-2WGMR7CT.js";
+} from "./cli-chunk-E7BVENGB.js";
 import {
   checkedRepository,
   opt,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-OERMPS24.js";
+} from "./cli-chunk-MRQCRI7K.js";
 import {
   autoRunPolicy
-} from "./cli-chunk-VQL2HO5C.js";
+} from "./cli-chunk-BUEDCLXK.js";
 import "./cli-chunk-O74QMRSQ.js";
-import "./cli-chunk-SR53E4SO.js";
+import "./cli-chunk-2BPZRNVS.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 
@@ -50,7 +51,7 @@ var VERIFY_USAGE = `usage: evidence-gate verify [--verify-cmd CMD] [options]
                                (default: verify-cmd in .github/evidence-gate.yml)
   --verify-timeout DURATION    its timeout, Go syntax (default 10m)
   --verify-env NAMES           variables passed through to it (comma separated)
-${VERIFY_REPEAT.usage}  --working-directory DIR      folder to run it in, resolved from --repo (inside the working tree)
+${VERIFY_REPEAT.usage}${VERIFY_BASE.usage}  --working-directory DIR      folder to run it in, resolved from --repo (inside the working tree)
   --repo DIR                   a folder in the repository's git working tree (default .); a sub-folder
                                is the working directory
   --runs-dir DIR               where run directories go (default <repo>/.evidence-gate/runs)
@@ -70,6 +71,7 @@ function parseVerifyFlags(argv) {
       "runs-dir": { type: "string" },
       ...VERIFY_TIMEOUT.options,
       ...VERIFY_REPEAT.options,
+      ...VERIFY_BASE.options,
       ...RUN_TIMEOUT.options,
       ...REPORT.options
     },
@@ -89,6 +91,7 @@ function parseVerifyFlags(argv) {
         verifyTimeoutMs: verifyTimeoutMs ?? 10 * 6e4,
         verifyEnv,
         ...VERIFY_REPEAT.read(f, errors),
+        ...VERIFY_BASE.read(f, errors),
         ...opt("workingDirectory", f.str("working-directory")),
         repo: f.str("repo") ?? ".",
         ...opt("runsDir", f.str("runs-dir")),
@@ -146,6 +149,9 @@ async function runCliVerify(argv, io) {
       verifyTimeoutMs: f.verifyTimeoutMs,
       verifyEnv: f.verifyEnv,
       ...opt("verifyRepeat", f.verifyRepeat),
+      ...f.verifyBase ? { verifyBase: true } : {},
+      ...opt("verifyBaseRef", f.baseRef),
+      ...opt("testReports", f.testReports),
       ...opt("policy", policy),
       ...opt("postedHeadSha", f.sha)
     },

@@ -2,10 +2,10 @@
 import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
 import {
   NOTHING_SPENT
-} from "./cli-chunk-D3TVVESH.js";
+} from "./cli-chunk-UYHXKTBK.js";
 import {
   external_exports
-} from "./cli-chunk-VQL2HO5C.js";
+} from "./cli-chunk-BUEDCLXK.js";
 
 // src/engine/run-state.ts
 import { existsSync, readFileSync } from "node:fs";

@@ -2,42 +2,42 @@
 import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
 import {
   readRunState
-} from "./cli-chunk-MJLNNY3P.js";
+} from "./cli-chunk-MJWJMW56.js";
 import {
   formatUsd,
   mintRunId,
   shownCommand,
   verdictLabel
-} from "./cli-chunk-D3TVVESH.js";
+} from "./cli-chunk-UYHXKTBK.js";
 import {
   arcQuotesItsPayload,
   feedbackReach
-} from "./cli-chunk-ZEGUMUN6.js";
+} from "./cli-chunk-3CVCCUUV.js";
 import {
-  OPENAI_API_BASE,
   RETRY_CAUSES,
-  buildCodexArgv,
-  codexProxyPairs,
-  formatDuration,
   isRecord,
   loadGraphObject,
-  operatorCodexProvider,
   runtimeOptionsProblem,
   runtimeWarnings,
   verifyCommandRunsNothing,
   withoutNulls
-} from "./cli-chunk-2WGMR7CT.js";
+} from "./cli-chunk-E7BVENGB.js";
 import {
   NoCommitError,
   NotAGitRepositoryError,
+  buildCodexArgv,
   cliModelCredentials,
   describeStartingCommit,
   evidenceTree,
+  formatDuration,
+  keyProxyUpstream,
   liesInRepository,
   refuseUsage,
   runsDirFor,
+  runtimeFor,
+  startKeyProxy,
   startingCommit
-} from "./cli-chunk-OERMPS24.js";
+} from "./cli-chunk-MRQCRI7K.js";
 import {
   DEFAULT_PLANNED_ALLOWLIST,
   DENIABLE_TOOLS,
@@ -45,7 +45,7 @@ import {
   bareToolName,
   extendAllowlist,
   unscopedGrantReason
-} from "./cli-chunk-VQL2HO5C.js";
+} from "./cli-chunk-BUEDCLXK.js";
 import {
   EXIT
 } from "./cli-chunk-O74QMRSQ.js";
@@ -54,7 +54,7 @@ import {
   childEchoFence,
   fromWholeCharacter,
   runProcess
-} from "./cli-chunk-SR53E4SO.js";
+} from "./cli-chunk-2BPZRNVS.js";
 import {
   unreachable
 } from "./cli-chunk-Q4DFSTE5.js";
@@ -2511,344 +2511,6 @@ function localModelCli(o) {
 }
 
 // src/run/model-proxy.ts
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-
-// src/proxy/key-proxy.ts
-import { randomBytes, timingSafeEqual } from "node:crypto";
-import {
-  createServer,
-  Agent as HttpAgent,
-  request as httpRequest
-} from "node:http";
-import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
-
-// src/proxy/credential.ts
-var DUMMY_CREDENTIAL = "evidence-gate-key-proxy-dummy";
-var CREDENTIAL_VARIABLES = {
-  claude: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"],
-  codex: ["OPENAI_API_KEY", "CODEX_API_KEY"]
-};
-var AUTH_HEADERS = ["x-api-key", "authorization"];
-function upstreamAuthHeader(credential) {
-  if (credential.runtime === "claude" && credential.variable === "ANTHROPIC_API_KEY")
-    return ["x-api-key", credential.value];
-  return ["authorization", `Bearer ${credential.value}`];
-}
-function dummyCredentialEnv(credential) {
-  if (credential.runtime === "codex")
-    return { OPENAI_API_KEY: DUMMY_CREDENTIAL, CODEX_API_KEY: DUMMY_CREDENTIAL };
-  return { [credential.variable]: DUMMY_CREDENTIAL };
-}
-
-// src/proxy/http-relay.ts
-var HOP_BY_HOP = /* @__PURE__ */ new Set([
-  "connection",
-  "keep-alive",
-  "proxy-authenticate",
-  "proxy-authorization",
-  "proxy-connection",
-  "te",
-  "trailer",
-  "transfer-encoding",
-  "upgrade"
-]);
-function endToEndHeaders(headers, drop) {
-  const named = String(headers.connection ?? "").split(",").map((h) => h.trim().toLowerCase()).filter((h) => h !== "");
-  const out = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === void 0 || HOP_BY_HOP.has(name) || named.includes(name) || drop.includes(name)) continue;
-    out[name] = value;
-  }
-  return out;
-}
-function loggablePath(path) {
-  const clean2 = path.replace(/[^\x20-\x7e]/g, "?");
-  return clean2.length > 200 ? `${clean2.slice(0, 200)}\u2026` : clean2;
-}
-function sendApiError(response, api, status, message) {
-  const text = `evidence-gate key proxy: ${message}`;
-  const body = api === "anthropic" ? {
-    type: "error",
-    error: {
-      type: status === 413 ? "request_too_large" : status >= 500 ? "api_error" : "invalid_request_error",
-      message: text
-    }
-  } : {
-    error: {
-      message: text,
-      type: status >= 500 ? "server_error" : "invalid_request_error",
-      code: null
-    }
-  };
-  if (response.headersSent) {
-    response.destroy();
-    return;
-  }
-  response.writeHead(status, { "content-type": "application/json", connection: "close" });
-  response.end(JSON.stringify(body));
-}
-function readBoundedBody(request, max) {
-  const declared = Number(request.headers["content-length"] ?? "0");
-  if (Number.isFinite(declared) && declared > max) return Promise.resolve({ kind: "too-large" });
-  return new Promise((resolve5, reject) => {
-    const chunks = [];
-    let size = 0;
-    const onData = (chunk) => {
-      size += chunk.length;
-      if (size > max) {
-        request.off("data", onData);
-        resolve5({ kind: "too-large" });
-        return;
-      }
-      chunks.push(chunk);
-    };
-    request.on("data", onData);
-    request.on("end", () => resolve5({ kind: "read", body: Buffer.concat(chunks) }));
-    request.on("error", reject);
-  });
-}
-function readCapped(stream, max) {
-  return new Promise((resolve5, reject) => {
-    const chunks = [];
-    let size = 0;
-    stream.on("data", (chunk) => {
-      if (size >= max) return;
-      chunks.push(chunk.subarray(0, max - size));
-      size += chunk.length;
-    });
-    stream.on("end", () => resolve5(Buffer.concat(chunks)));
-    stream.on("error", reject);
-  });
-}
-
-// src/proxy/model-routes.ts
-var ROUTES = {
-  // Relative to ANTHROPIC_BASE_URL (the SDK appends `/v1/...`).
-  anthropic: [
-    { method: "POST", path: "/v1/messages" },
-    { method: "POST", path: "/v1/messages/count_tokens" },
-    { method: "GET", path: "/v1/models" },
-    { method: "GET", path: "/v1/models", withId: true }
-  ],
-  // Relative to a codex provider's `base_url` (which already ends in `/v1` upstream).
-  openai: [
-    { method: "POST", path: "/responses" },
-    { method: "POST", path: "/responses/compact" },
-    { method: "POST", path: "/chat/completions" },
-    { method: "GET", path: "/models" },
-    { method: "GET", path: "/models", withId: true }
-  ]
-};
-var ID_SEGMENT = /^\/[A-Za-z0-9._:-]{1,200}$/;
-function matches(route, path) {
-  if (!route.withId) return path === route.path;
-  return path.startsWith(route.path) && ID_SEGMENT.test(path.slice(route.path.length));
-}
-function routeDecision(api, method, path) {
-  const routes = ROUTES[api].filter((route) => matches(route, path));
-  if (routes.length === 0) return "not-a-model-route";
-  return routes.some((route) => route.method === method) ? "allowed" : "wrong-method";
-}
-
-// src/proxy/key-proxy.ts
-var ANTHROPIC_API_BASE = "https://api.anthropic.com";
-var DEFAULT_MAX_REQUEST_BYTES = 32 * 1024 * 1024;
-var MAX_ERROR_BODY_BYTES = 1024 * 1024;
-function upstreamProblem(url) {
-  let parsed;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return `${JSON.stringify(url)} is not a URL`;
-  }
-  if (parsed.protocol !== "https:" && parsed.protocol !== "http:")
-    return `${JSON.stringify(url)} is not an http or https URL`;
-  if (parsed.username !== "" || parsed.password !== "")
-    return "the URL holds a user name or password: give the credential as the key, not in the URL";
-  if (parsed.search !== "" || parsed.hash !== "")
-    return `${JSON.stringify(url)} has a query or fragment: give a base URL`;
-  return null;
-}
-function afterPrefix(path, secret) {
-  const match = /^\/([^/]*)(\/.*)?$/.exec(path);
-  if (match === null) return null;
-  const given = Buffer.from(match[1] ?? "", "utf8");
-  if (given.length !== secret.length || !timingSafeEqual(given, secret)) return null;
-  return match[2] ?? "/";
-}
-function refuse(state, request, response, refusal) {
-  request.resume();
-  state.log({ kind: "refused", ...refusal });
-  sendApiError(response, state.api, refusal.status, refusal.reason);
-}
-async function handle(state, request, response) {
-  const method = request.method ?? "";
-  const raw = request.url ?? "/";
-  const queryAt = raw.indexOf("?");
-  const path = afterPrefix(queryAt < 0 ? raw : raw.slice(0, queryAt), state.secret);
-  const query = queryAt < 0 ? "" : raw.slice(queryAt);
-  if (path === null) {
-    const reason = "the path is not under this proxy's prefix";
-    return refuse(state, request, response, {
-      status: 403,
-      method,
-      path: "(outside this proxy's prefix)",
-      reason
-    });
-  }
-  if (state.api === "anthropic" && path === "/api/hello" && (method === "HEAD" || method === "GET")) {
-    request.resume();
-    response.writeHead(200).end();
-    return;
-  }
-  const decision = routeDecision(state.api, method, path);
-  if (decision !== "allowed") {
-    return refuse(state, request, response, {
-      status: decision === "wrong-method" ? 405 : 404,
-      method,
-      path: loggablePath(path),
-      reason: decision === "wrong-method" ? `${method} is not allowed on this model API path` : "not a model API path: only the model API is forwarded"
-    });
-  }
-  const read = await readBoundedBody(request, state.maxRequestBytes);
-  if (read.kind === "too-large") {
-    const reason = `the request body is larger than ${state.maxRequestBytes} bytes`;
-    return refuse(state, request, response, { status: 413, method, path: loggablePath(path), reason });
-  }
-  forward(state, { request, response }, { path, query, body: read.body });
-}
-function forward(state, exchange, target, retried = false) {
-  const { request, response } = exchange;
-  const url = new URL(state.upstream.href);
-  url.pathname = `${state.upstreamPath}${target.path}`;
-  url.search = target.query;
-  const headers = endToEndHeaders(request.headers, [
-    "host",
-    "content-length",
-    "accept-encoding",
-    ...AUTH_HEADERS
-  ]);
-  const [authName, authValue] = upstreamAuthHeader(state.credential);
-  headers[authName] = authValue;
-  headers["accept-encoding"] = "identity";
-  headers["content-length"] = String(target.body.length);
-  const outgoing = state.send(url, { method: request.method, headers, agent: state.agent });
-  state.inFlight.add(outgoing);
-  response.on("close", () => {
-    if (!response.writableFinished) outgoing.destroy();
-    state.inFlight.delete(outgoing);
-  });
-  outgoing.on("error", (error) => {
-    state.inFlight.delete(outgoing);
-    if (response.writableEnded || response.destroyed) return;
-    if (!retried && outgoing.reusedSocket && error.code === "ECONNRESET" && !response.headersSent)
-      return forward(state, exchange, target, true);
-    const message = `the upstream ${state.upstream.origin} could not be reached (${error.message})`;
-    state.log({
-      kind: "upstream-failed",
-      method: request.method ?? "",
-      path: loggablePath(target.path),
-      message
-    });
-    sendApiError(response, state.api, 502, message);
-  });
-  outgoing.on("response", (answer) => relay(state, answer, response));
-  outgoing.end(target.body);
-}
-function relay(state, answer, response) {
-  const status = answer.statusCode ?? 502;
-  const headers = endToEndHeaders(answer.headers, []);
-  if (status < 400) {
-    response.writeHead(status, headers);
-    answer.on("error", () => response.destroy());
-    answer.pipe(response);
-    return;
-  }
-  readCapped(answer, MAX_ERROR_BODY_BYTES).then(
-    (raw) => {
-      const body = Buffer.from(raw.toString("latin1").split(state.credential.value).join("***"), "latin1");
-      response.writeHead(status, { ...headers, "content-length": String(body.length) });
-      response.end(body);
-    },
-    () => response.destroy()
-  );
-}
-var LIVE_UPSTREAMS = /* @__PURE__ */ new Map();
-function keyProxyUpstream(host) {
-  return LIVE_UPSTREAMS.get(host);
-}
-async function startKeyProxy(options) {
-  const { credential } = options;
-  const api = credential.runtime === "claude" ? "anthropic" : "openai";
-  const upstreamText = options.upstream ?? (api === "anthropic" ? ANTHROPIC_API_BASE : OPENAI_API_BASE);
-  const problem = upstreamProblem(upstreamText);
-  if (problem !== null) throw new Error(`evidence-gate key proxy: the upstream ${problem}`);
-  const upstream = new URL(upstreamText);
-  const https = upstream.protocol === "https:";
-  const secretText = randomBytes(24).toString("base64url");
-  const state = {
-    api,
-    credential,
-    upstream,
-    upstreamPath: upstream.pathname.replace(/\/+$/, ""),
-    secret: Buffer.from(secretText, "utf8"),
-    maxRequestBytes: options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
-    log: options.log ?? (() => {
-    }),
-    agent: https ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true }),
-    send: https ? httpsRequest : httpRequest,
-    inFlight: /* @__PURE__ */ new Set()
-  };
-  const server = createServer((request, response) => {
-    handle(state, request, response).catch((error) => {
-      const message = error instanceof Error ? error.message : String(error);
-      sendApiError(response, api, 500, `internal error (${message})`);
-    });
-  });
-  await new Promise((resolve5, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve5();
-    });
-  });
-  const { port } = server.address();
-  const baseUrl = `http://127.0.0.1:${port}/${secretText}`;
-  const host = `127.0.0.1:${port}`;
-  LIVE_UPSTREAMS.set(host, `${upstream.origin}${state.upstreamPath}`);
-  const env = credential.runtime === "claude" ? { ANTHROPIC_BASE_URL: baseUrl, ...dummyCredentialEnv(credential) } : dummyCredentialEnv(credential);
-  return {
-    baseUrl,
-    env,
-    codexConfig: credential.runtime === "codex" ? codexProxyPairs(baseUrl, options.codexProvider) : [],
-    applyTo: (childEnv) => {
-      const out = {};
-      for (const [name, value] of Object.entries(childEnv)) {
-        if (CREDENTIAL_VARIABLES[credential.runtime].includes(name.toUpperCase())) continue;
-        if (credential.value !== "" && value.includes(credential.value)) continue;
-        out[name] = value;
-      }
-      return { ...out, ...env };
-    },
-    close: () => new Promise((resolve5) => {
-      LIVE_UPSTREAMS.delete(host);
-      for (const outgoing of state.inFlight) outgoing.destroy();
-      state.inFlight.clear();
-      server.close(() => resolve5());
-      server.closeAllConnections();
-      state.agent.destroy();
-    })
-  };
-}
-
-// src/run/model-proxy.ts
-var CLAUDE_ORDER = [
-  "ANTHROPIC_API_KEY",
-  "ANTHROPIC_AUTH_TOKEN",
-  "CLAUDE_CODE_OAUTH_TOKEN"
-];
-var CLOUD_SWITCHES = ["CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX", "CLAUDE_CODE_USE_FOUNDRY"];
 var on = (value) => value !== void 0 && value !== "" && value !== "0";
 async function startModelProxy(o) {
   const outbound = ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"].find((name) => on(o.env[name]));
@@ -2857,38 +2519,8 @@ async function startModelProxy(o) {
       kind: "none",
       note: `key proxy: not used (${outbound} is set, and the key proxy connects to the model API directly)`
     };
-  if (o.runtime === "claude") {
-    if (CLOUD_SWITCHES.some((name) => on(o.env[name])))
-      return { kind: "none", note: "key proxy: not used (claude runs on a cloud provider's credentials)" };
-    const variable = CLAUDE_ORDER.find((name) => (o.credentials[name] ?? "") !== "");
-    if (variable === void 0)
-      return { kind: "none", note: "key proxy: not used (no claude credential given: the CLI's own login)" };
-    const upstream = o.env.ANTHROPIC_BASE_URL;
-    const problem2 = upstream !== void 0 && upstream !== "" ? upstreamProblem(upstream) : null;
-    if (problem2 !== null) return { kind: "refused", message: `ANTHROPIC_BASE_URL: ${problem2}` };
-    return started(
-      { runtime: "claude", variable, value: o.credentials[variable] },
-      upstream !== void 0 && upstream !== "" ? { upstream } : {},
-      o.log
-    );
-  }
-  const value = o.credentials.OPENAI_API_KEY ?? o.credentials.CODEX_API_KEY;
-  if (value === void 0 || value === "")
-    return { kind: "none", note: "key proxy: not used (no codex credential given: the CLI's own login)" };
-  if (o.readUserCodexConfig && userSelectsProvider(o.env))
-    return {
-      kind: "none",
-      note: "key proxy: not used (your codex config.toml selects a provider of its own)"
-    };
-  const provider = operatorCodexProvider(o.codexConfig);
-  if (provider.kind === "unusable") return { kind: "refused", message: provider.problem };
-  const problem = provider.kind === "provider" ? upstreamProblem(provider.baseUrl) : null;
-  if (problem !== null) return { kind: "refused", message: `codex-config base_url: ${problem}` };
-  return started(
-    { runtime: "codex", variable: "OPENAI_API_KEY", value },
-    provider.kind === "provider" ? { upstream: provider.baseUrl, codexProvider: provider.id } : {},
-    o.log
-  );
+  const plan = runtimeFor(o.runtime).proxyPlan(o);
+  return plan.kind === "proxy" ? started(plan.credential, plan.where, o.log) : plan;
 }
 async function started(credential, where, log) {
   const proxy = await startKeyProxy({ credential, ...where, log });
@@ -2897,12 +2529,6 @@ async function started(credential, where, log) {
     proxy,
     note: `key proxy: the ${credential.runtime} CLI gets a loopback base URL and a dummy key; the credential stays in the engine's memory`
   };
-}
-function userSelectsProvider(env) {
-  const home = env.CODEX_HOME ?? (env.HOME !== void 0 ? join(env.HOME, ".codex") : void 0);
-  if (home === void 0) return false;
-  const config = join(home, "config.toml");
-  return existsSync(config) && /^\s*model_provider\s*=/m.test(readFileSync(config, "utf8"));
 }
 async function openRunProxy(o) {
   const start = await startModelProxy(o);
@@ -2928,8 +2554,8 @@ function recordedRuntime(runDir) {
 }
 
 // src/run/local-leg.ts
-import { existsSync as existsSync2 } from "node:fs";
-import { join as join2 } from "node:path";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 var CliLeg = class _CliLeg {
   #o;
   runsDir;
@@ -3025,10 +2651,10 @@ var CliLeg = class _CliLeg {
    * `verify` run has neither, and an `auto` run interrupted while planning has no graph yet).
    */
   finished(result) {
-    const dir = join2(this.runsDir, this.#o.runId);
+    const dir = join(this.runsDir, this.#o.runId);
     const outcome = result.ledger.conclusion?.outcome;
-    const planned = existsSync2(join2(dir, "graph.json"));
-    const resumable = planned && existsSync2(join2(dir, "state.json"));
+    const planned = existsSync(join(dir, "graph.json"));
+    const resumable = planned && existsSync(join(dir, "state.json"));
     const next = resumable ? this.progress.resumeLines(outcome) : outcome === "cancelled" && !planned && result.ledger.mode === "auto" ? ["interrupted while planning: nothing ran, so there is nothing to resume; run the command again"] : [];
     return this.#o.report.finished(this.#o.runId, result, { commit: this.#o.flags.commit, next });
   }
@@ -3454,37 +3080,37 @@ function refusalMessage(signals, spell, root) {
 }
 
 // src/evidence/build-signals.ts
-import { basename as basename2, dirname as dirname2, join as join4, relative, resolve as resolve2, sep } from "node:path";
+import { basename as basename2, dirname as dirname2, join as join3, relative, resolve as resolve2, sep } from "node:path";
 
 // src/evidence/directory-names.ts
 import { lstat, opendir } from "node:fs/promises";
-import { join as join3 } from "node:path";
+import { join as join2 } from "node:path";
 var MAX_ENTRIES_PER_DIRECTORY = 1e4;
 async function listTopLevelNames(dir, options = {}) {
   const limit = options.limit ?? MAX_ENTRIES_PER_DIRECTORY;
   const entries = /* @__PURE__ */ new Map();
   let read = 0;
   let truncated = false;
-  let handle2;
+  let handle;
   try {
-    handle2 = await opendir(dir, { bufferSize: 256 });
+    handle = await opendir(dir, { bufferSize: 256 });
   } catch {
     return { entries, read, truncated };
   }
   try {
     for (; ; ) {
       if (read >= limit) {
-        truncated = await handle2.read() !== null;
+        truncated = await handle.read() !== null;
         break;
       }
-      const entry = await handle2.read();
+      const entry = await handle.read();
       if (entry === null) break;
       read++;
       entries.set(entry.name, entry.isDirectory() ? "dir" : "file");
     }
   } catch {
   } finally {
-    await handle2.close().catch(() => void 0);
+    await handle.close().catch(() => void 0);
   }
   return { entries, read, truncated };
 }
@@ -3493,7 +3119,7 @@ async function namesIn(dir, exact) {
   const found = /* @__PURE__ */ new Map();
   await Promise.all(
     exact.map(async (name) => {
-      const kind = listing.entries.get(name) ?? (listing.truncated ? await kindOf(join3(dir, name)) : null);
+      const kind = listing.entries.get(name) ?? (listing.truncated ? await kindOf(join2(dir, name)) : null);
       if (kind !== null) found.set(name, kind);
     })
   );
@@ -3559,7 +3185,7 @@ async function scanBuildSignalsAlongPath(path) {
     return scanBuildSignals([root, workDir]);
   }
   const steps = down === "" ? [] : down.split(sep);
-  const between = steps.slice(0, -1).map((_, i) => join4(root, ...steps.slice(0, i + 1))).slice(-MAX_PATH_FOLDERS);
+  const between = steps.slice(0, -1).map((_, i) => join3(root, ...steps.slice(0, i + 1))).slice(-MAX_PATH_FOLDERS);
   const dirs = [
     { dir: root, descend: true },
     ...between.map((dir) => ({ dir, descend: false })),
@@ -3585,10 +3211,10 @@ async function scanDirectories(root, dirs, phrase) {
     const { dir, descend } = dirs[i];
     if (!descend) continue;
     const folders = await subfoldersOf(dir, own[i], seen);
-    for (const folder of folders.keys()) seen.add(join4(dir, ...folder.split("/")));
+    for (const folder of folders.keys()) seen.add(join3(dir, ...folder.split("/")));
     const found = await mapInBatches(
       [...folders.entries()],
-      async ([folder, names]) => signalsOf(dir, join4(dir, ...folder.split("/")), names)
+      async ([folder, names]) => signalsOf(dir, join3(dir, ...folder.split("/")), names)
     );
     nested.set(dir, found.flat());
   }
@@ -3598,9 +3224,9 @@ function relativePath(from, to) {
   return relative(from, to).split(sep).join("/");
 }
 function displayPath(root, dir, name) {
-  const rel = relative(root, join4(dir, name));
+  const rel = relative(root, join3(dir, name));
   const inside = rel !== "" && !rel.startsWith(`..${sep}`) && rel !== "..";
-  return (inside ? rel : join4(dir, name)).split(sep).join("/");
+  return (inside ? rel : join3(dir, name)).split(sep).join("/");
 }
 var descendable = (name) => !name.startsWith(".") && !SKIPPED_FOLDERS.has(name);
 async function subfoldersOf(dir, names, exclude) {
@@ -3610,7 +3236,7 @@ async function subfoldersOf(dir, names, exclude) {
     if (parent === "") {
       for (const name of MONOREPO_FOLDERS) if (listed.has(name, "dir")) found.add(name);
     }
-    return [...found].sort().filter(descendable).map((name) => parent === "" ? name : `${parent}/${name}`).filter((rel) => !exclude.has(join4(dir, ...rel.split("/"))));
+    return [...found].sort().filter(descendable).map((name) => parent === "" ? name : `${parent}/${name}`).filter((rel) => !exclude.has(join3(dir, ...rel.split("/"))));
   };
   const isMonorepoChild = (rel) => MONOREPO_FOLDERS.includes(rel.split("/")[0]);
   let level = childrenOf("", names);
@@ -3618,7 +3244,7 @@ async function subfoldersOf(dir, names, exclude) {
     const ordered = depth === 2 ? [...level.filter(isMonorepoChild), ...level.filter((r) => !isMonorepoChild(r))] : level;
     const taken = ordered.slice(0, MAX_SUBDIRECTORIES - picked.size);
     const listed = await mapInBatches(taken, async (rel) => {
-      const listing = await namesIn(join4(dir, ...rel.split("/")), EXACT_NAMES);
+      const listing = await namesIn(join3(dir, ...rel.split("/")), EXACT_NAMES);
       return [rel, listing];
     });
     for (const [rel, listing] of listed) picked.set(rel, listing);
@@ -3922,7 +3548,7 @@ function toSpec(plan, projected) {
 }
 
 // src/plan/untrusted-text.ts
-import { randomBytes as randomBytes2 } from "node:crypto";
+import { randomBytes } from "node:crypto";
 
 // src/plan/hidden-markup.ts
 var HIDING_ELEMENTS = /* @__PURE__ */ new Set(["script", "style", "template"]);
@@ -4296,7 +3922,7 @@ function removalOf(source, clean2) {
 var NONCE_BYTES = 16;
 var LABEL = /^[a-z0-9][a-z0-9._-]*$/;
 function mintNonce() {
-  return randomBytes2(NONCE_BYTES).toString("hex");
+  return randomBytes(NONCE_BYTES).toString("hex");
 }
 function fenceData(label, text, nonce) {
   if (!LABEL.test(label)) {
@@ -4322,7 +3948,7 @@ var PR_TITLE_MAX_CHARS = 300;
 var PR_BODY_MAX_CHARS = 8e3;
 var GOAL_MAX_CHARS = 8e3;
 function intro(runtime) {
-  const cli = runtime === "codex" ? "codex" : "claude";
+  const { cli } = runtimeFor(runtime).plannerWords;
   return [
     "You are the planner of evidence-gate, a gate that runs on a pull request. Turn the goal below into the",
     `smallest graph of steps that achieves it. Each step (a node) runs as its own \`${cli}\` CLI process in the`,
@@ -4381,9 +4007,6 @@ function inputsSection(inputs) {
     ...names.map((name) => `- ${name}`)
   ].join("\n");
 }
-function toolNote(runtime) {
-  return runtime === "codex" ? "On this runtime the list is checked and recorded, and each node also runs in a sandbox that can write only the working tree." : "A node can use only the tools in its list; any other tool call is denied.";
-}
 function formatSection(allowlist, runtime) {
   const tools = allowlist.map((tool) => JSON.stringify(tool)).join(", ");
   return [
@@ -4398,7 +4021,7 @@ function formatSection(allowlist, runtime) {
     '- "depends_on": ids of the nodes that must pass before this one starts (omit for a first step).',
     '- "prompt": self-contained instructions. The node sees nothing but this prompt and the repository.',
     `- "allowed_tools": a non-empty list chosen from exactly these entries, copied character for character: ${tools}.`,
-    `  ${toolNote(runtime)} Put any command a node should run in its prompt, within a scoped Bash entry it holds.`,
+    `  ${runtimeFor(runtime).plannerWords.toolNote} Put any command a node should run in its prompt, within a scoped Bash entry it holds.`,
     '- "handoff": "artifact" (optional; it is the default).',
     '- "timeout": optional Go duration such as "30m" or "1h30m"; a hang guard, so be generous.',
     '- "success_check": optional; "exit_zero" (true or false) and "result_matches" (an RE2 pattern searched',
@@ -6352,13 +5975,13 @@ async function planWithRepair(options) {
 }
 
 // src/engine/run-setup.ts
-import { existsSync as existsSync3, statSync } from "node:fs";
+import { existsSync as existsSync2, statSync } from "node:fs";
 import { resolve as resolve3 } from "node:path";
 function workingDirectoryProblem(repoDir, workDir) {
   if (!liesInRepository(workDir, { cwd: repoDir, repoRoot: repoDir })) {
     return `working directory ${workDir} is outside the repository ${repoDir}: working-directory / --working-directory must name a sub-folder of it`;
   }
-  if (!existsSync3(workDir) || !statSync(workDir).isDirectory()) {
+  if (!existsSync2(workDir) || !statSync(workDir).isDirectory()) {
     return `working directory ${workDir} is not a folder: check working-directory / --repo`;
   }
   return null;

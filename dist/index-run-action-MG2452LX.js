@@ -10929,6 +10929,780 @@ var require_yauzl = __commonJS({
   }
 });
 
+// src/proxy/credential.ts
+var DUMMY_CREDENTIAL = "evidence-gate-key-proxy-dummy";
+var CREDENTIAL_VARIABLES = {
+  claude: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"],
+  codex: ["OPENAI_API_KEY", "CODEX_API_KEY"]
+};
+var AUTH_HEADERS = ["x-api-key", "authorization"];
+function upstreamAuthHeader(credential) {
+  if (credential.runtime === "claude" && credential.variable === "ANTHROPIC_API_KEY")
+    return ["x-api-key", credential.value];
+  return ["authorization", `Bearer ${credential.value}`];
+}
+function dummyCredentialEnv(credential) {
+  if (credential.runtime === "codex")
+    return { OPENAI_API_KEY: DUMMY_CREDENTIAL, CODEX_API_KEY: DUMMY_CREDENTIAL };
+  return { [credential.variable]: DUMMY_CREDENTIAL };
+}
+
+// src/proxy/key-proxy.ts
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import {
+  createServer,
+  Agent as HttpAgent,
+  request as httpRequest
+} from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+
+// src/proxy/codex-provider.ts
+var PROXY_PROVIDER_ID = "evidence-gate-key-proxy";
+var OPENAI_API_BASE = "https://api.openai.com/v1";
+var PROXY_ENV_KEY = "OPENAI_API_KEY";
+var BUILT_IN_PROVIDERS = /* @__PURE__ */ new Set(["openai"]);
+function keySegment(id2) {
+  return /^[A-Za-z0-9_-]+$/.test(id2) ? id2 : JSON.stringify(id2);
+}
+function codexProxyPairs(baseUrl, provider) {
+  const pairs = proxyPairs(baseUrl, provider);
+  for (const pair of pairs) issuedPairs.add(pair);
+  return pairs;
+}
+var issuedPairs = /* @__PURE__ */ new Set();
+function proxyPairs(baseUrl, provider) {
+  if (provider !== void 0 && !BUILT_IN_PROVIDERS.has(provider)) {
+    const table3 = `model_providers.${keySegment(provider)}`;
+    return [
+      `${table3}.base_url=${JSON.stringify(baseUrl)}`,
+      `${table3}.env_key=${JSON.stringify(PROXY_ENV_KEY)}`
+    ];
+  }
+  const table2 = `model_providers.${PROXY_PROVIDER_ID}`;
+  return [
+    `model_provider=${JSON.stringify(PROXY_PROVIDER_ID)}`,
+    `${table2}.name="evidence-gate key proxy"`,
+    `${table2}.base_url=${JSON.stringify(baseUrl)}`,
+    `${table2}.env_key=${JSON.stringify(PROXY_ENV_KEY)}`,
+    `${table2}.wire_api="responses"`
+  ];
+}
+function tomlString(value) {
+  const v = value.trim();
+  if (v.startsWith("'") && v.endsWith("'") && v.length >= 2) return v.slice(1, -1);
+  if (v.startsWith('"') && v.endsWith('"') && v.length >= 2) {
+    try {
+      const parsed = JSON.parse(v);
+      if (typeof parsed === "string") return parsed;
+    } catch {
+    }
+    return v.slice(1, -1);
+  }
+  return v;
+}
+function segments(key) {
+  return [...key.matchAll(/"([^"\n]*)"|'([^'\n]*)'|([^."']+)/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? "");
+}
+function operatorCodexProvider(pairs) {
+  let selected;
+  const baseUrls = /* @__PURE__ */ new Map();
+  for (const pair of pairs) {
+    const eq = pair.indexOf("=");
+    if (eq < 0) continue;
+    const key = segments(pair.slice(0, eq).trim());
+    const value = tomlString(pair.slice(eq + 1));
+    if (key.length === 1 && key[0] === "model_provider") selected = value;
+    if (key.length === 3 && key[0] === "model_providers" && key[2] === "base_url")
+      baseUrls.set(key[1], value);
+  }
+  if (selected === void 0 || BUILT_IN_PROVIDERS.has(selected)) return { kind: "none" };
+  const baseUrl = baseUrls.get(selected);
+  if (baseUrl === void 0)
+    return {
+      kind: "unusable",
+      problem: `codex-config selects provider ${JSON.stringify(selected)} but gives it no base_url (model_providers.${keySegment(selected)}.base_url=\u2026): the key proxy needs it as its upstream`
+    };
+  return { kind: "provider", id: selected, baseUrl };
+}
+function isProxyProviderPair(pair) {
+  return issuedPairs.has(pair);
+}
+
+// src/proxy/http-relay.ts
+var HOP_BY_HOP = /* @__PURE__ */ new Set([
+  "connection",
+  "keep-alive",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade"
+]);
+function endToEndHeaders(headers, drop) {
+  const named = String(headers.connection ?? "").split(",").map((h) => h.trim().toLowerCase()).filter((h) => h !== "");
+  const out = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === void 0 || HOP_BY_HOP.has(name) || named.includes(name) || drop.includes(name)) continue;
+    out[name] = value;
+  }
+  return out;
+}
+function loggablePath(path2) {
+  const clean2 = path2.replace(/[^\x20-\x7e]/g, "?");
+  return clean2.length > 200 ? `${clean2.slice(0, 200)}\u2026` : clean2;
+}
+function sendApiError(response, api, status, message) {
+  const text2 = `evidence-gate key proxy: ${message}`;
+  const body = api === "anthropic" ? {
+    type: "error",
+    error: {
+      type: status === 413 ? "request_too_large" : status >= 500 ? "api_error" : "invalid_request_error",
+      message: text2
+    }
+  } : {
+    error: {
+      message: text2,
+      type: status >= 500 ? "server_error" : "invalid_request_error",
+      code: null
+    }
+  };
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  response.writeHead(status, { "content-type": "application/json", connection: "close" });
+  response.end(JSON.stringify(body));
+}
+function readBoundedBody(request, max) {
+  const declared = Number(request.headers["content-length"] ?? "0");
+  if (Number.isFinite(declared) && declared > max) return Promise.resolve({ kind: "too-large" });
+  return new Promise((resolve15, reject) => {
+    const chunks = [];
+    let size = 0;
+    const onData = (chunk) => {
+      size += chunk.length;
+      if (size > max) {
+        request.off("data", onData);
+        resolve15({ kind: "too-large" });
+        return;
+      }
+      chunks.push(chunk);
+    };
+    request.on("data", onData);
+    request.on("end", () => resolve15({ kind: "read", body: Buffer.concat(chunks) }));
+    request.on("error", reject);
+  });
+}
+function readCapped(stream, max) {
+  return new Promise((resolve15, reject) => {
+    const chunks = [];
+    let size = 0;
+    stream.on("data", (chunk) => {
+      if (size >= max) return;
+      chunks.push(chunk.subarray(0, max - size));
+      size += chunk.length;
+    });
+    stream.on("end", () => resolve15(Buffer.concat(chunks)));
+    stream.on("error", reject);
+  });
+}
+
+// src/proxy/model-routes.ts
+var ROUTES = {
+  // Relative to ANTHROPIC_BASE_URL (the SDK appends `/v1/...`).
+  anthropic: [
+    { method: "POST", path: "/v1/messages" },
+    { method: "POST", path: "/v1/messages/count_tokens" },
+    { method: "GET", path: "/v1/models" },
+    { method: "GET", path: "/v1/models", withId: true }
+  ],
+  // Relative to a codex provider's `base_url` (which already ends in `/v1` upstream).
+  openai: [
+    { method: "POST", path: "/responses" },
+    { method: "POST", path: "/responses/compact" },
+    { method: "POST", path: "/chat/completions" },
+    { method: "GET", path: "/models" },
+    { method: "GET", path: "/models", withId: true }
+  ]
+};
+var ID_SEGMENT = /^\/[A-Za-z0-9._:-]{1,200}$/;
+function matches(route, path2) {
+  if (!route.withId) return path2 === route.path;
+  return path2.startsWith(route.path) && ID_SEGMENT.test(path2.slice(route.path.length));
+}
+function routeDecision(api, method, path2) {
+  const routes = ROUTES[api].filter((route) => matches(route, path2));
+  if (routes.length === 0) return "not-a-model-route";
+  return routes.some((route) => route.method === method) ? "allowed" : "wrong-method";
+}
+
+// src/proxy/key-proxy.ts
+var ANTHROPIC_API_BASE = "https://api.anthropic.com";
+var DEFAULT_MAX_REQUEST_BYTES = 32 * 1024 * 1024;
+var MAX_ERROR_BODY_BYTES = 1024 * 1024;
+function upstreamProblem(url2) {
+  let parsed;
+  try {
+    parsed = new URL(url2);
+  } catch {
+    return `${JSON.stringify(url2)} is not a URL`;
+  }
+  if (parsed.protocol !== "https:" && parsed.protocol !== "http:")
+    return `${JSON.stringify(url2)} is not an http or https URL`;
+  if (parsed.username !== "" || parsed.password !== "")
+    return "the URL holds a user name or password: give the credential as the key, not in the URL";
+  if (parsed.search !== "" || parsed.hash !== "")
+    return `${JSON.stringify(url2)} has a query or fragment: give a base URL`;
+  return null;
+}
+function afterPrefix(path2, secret) {
+  const match = /^\/([^/]*)(\/.*)?$/.exec(path2);
+  if (match === null) return null;
+  const given = Buffer.from(match[1] ?? "", "utf8");
+  if (given.length !== secret.length || !timingSafeEqual(given, secret)) return null;
+  return match[2] ?? "/";
+}
+function refuse(state, request, response, refusal) {
+  request.resume();
+  state.log({ kind: "refused", ...refusal });
+  sendApiError(response, state.api, refusal.status, refusal.reason);
+}
+async function handle(state, request, response) {
+  const method = request.method ?? "";
+  const raw2 = request.url ?? "/";
+  const queryAt = raw2.indexOf("?");
+  const path2 = afterPrefix(queryAt < 0 ? raw2 : raw2.slice(0, queryAt), state.secret);
+  const query = queryAt < 0 ? "" : raw2.slice(queryAt);
+  if (path2 === null) {
+    const reason = "the path is not under this proxy's prefix";
+    return refuse(state, request, response, {
+      status: 403,
+      method,
+      path: "(outside this proxy's prefix)",
+      reason
+    });
+  }
+  if (state.api === "anthropic" && path2 === "/api/hello" && (method === "HEAD" || method === "GET")) {
+    request.resume();
+    response.writeHead(200).end();
+    return;
+  }
+  const decision = routeDecision(state.api, method, path2);
+  if (decision !== "allowed") {
+    return refuse(state, request, response, {
+      status: decision === "wrong-method" ? 405 : 404,
+      method,
+      path: loggablePath(path2),
+      reason: decision === "wrong-method" ? `${method} is not allowed on this model API path` : "not a model API path: only the model API is forwarded"
+    });
+  }
+  const read = await readBoundedBody(request, state.maxRequestBytes);
+  if (read.kind === "too-large") {
+    const reason = `the request body is larger than ${state.maxRequestBytes} bytes`;
+    return refuse(state, request, response, { status: 413, method, path: loggablePath(path2), reason });
+  }
+  forward(state, { request, response }, { path: path2, query, body: read.body });
+}
+function forward(state, exchange, target, retried = false) {
+  const { request, response } = exchange;
+  const url2 = new URL(state.upstream.href);
+  url2.pathname = `${state.upstreamPath}${target.path}`;
+  url2.search = target.query;
+  const headers = endToEndHeaders(request.headers, [
+    "host",
+    "content-length",
+    "accept-encoding",
+    ...AUTH_HEADERS
+  ]);
+  const [authName, authValue] = upstreamAuthHeader(state.credential);
+  headers[authName] = authValue;
+  headers["accept-encoding"] = "identity";
+  headers["content-length"] = String(target.body.length);
+  const outgoing = state.send(url2, { method: request.method, headers, agent: state.agent });
+  state.inFlight.add(outgoing);
+  response.on("close", () => {
+    if (!response.writableFinished) outgoing.destroy();
+    state.inFlight.delete(outgoing);
+  });
+  outgoing.on("error", (error63) => {
+    state.inFlight.delete(outgoing);
+    if (response.writableEnded || response.destroyed) return;
+    if (!retried && outgoing.reusedSocket && error63.code === "ECONNRESET" && !response.headersSent)
+      return forward(state, exchange, target, true);
+    const message = `the upstream ${state.upstream.origin} could not be reached (${error63.message})`;
+    state.log({
+      kind: "upstream-failed",
+      method: request.method ?? "",
+      path: loggablePath(target.path),
+      message
+    });
+    sendApiError(response, state.api, 502, message);
+  });
+  outgoing.on("response", (answer) => relay(state, answer, response));
+  outgoing.end(target.body);
+}
+function relay(state, answer, response) {
+  const status = answer.statusCode ?? 502;
+  const headers = endToEndHeaders(answer.headers, []);
+  if (status < 400) {
+    response.writeHead(status, headers);
+    answer.on("error", () => response.destroy());
+    answer.pipe(response);
+    return;
+  }
+  readCapped(answer, MAX_ERROR_BODY_BYTES).then(
+    (raw2) => {
+      const body = Buffer.from(raw2.toString("latin1").split(state.credential.value).join("***"), "latin1");
+      response.writeHead(status, { ...headers, "content-length": String(body.length) });
+      response.end(body);
+    },
+    () => response.destroy()
+  );
+}
+var LIVE_UPSTREAMS = /* @__PURE__ */ new Map();
+function keyProxyUpstream(host) {
+  return LIVE_UPSTREAMS.get(host);
+}
+async function startKeyProxy(options3) {
+  const { credential } = options3;
+  const api = credential.runtime === "claude" ? "anthropic" : "openai";
+  const upstreamText = options3.upstream ?? (api === "anthropic" ? ANTHROPIC_API_BASE : OPENAI_API_BASE);
+  const problem = upstreamProblem(upstreamText);
+  if (problem !== null) throw new Error(`evidence-gate key proxy: the upstream ${problem}`);
+  const upstream = new URL(upstreamText);
+  const https = upstream.protocol === "https:";
+  const secretText = randomBytes(24).toString("base64url");
+  const state = {
+    api,
+    credential,
+    upstream,
+    upstreamPath: upstream.pathname.replace(/\/+$/, ""),
+    secret: Buffer.from(secretText, "utf8"),
+    maxRequestBytes: options3.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
+    log: options3.log ?? (() => {
+    }),
+    agent: https ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true }),
+    send: https ? httpsRequest : httpRequest,
+    inFlight: /* @__PURE__ */ new Set()
+  };
+  const server = createServer((request, response) => {
+    handle(state, request, response).catch((error63) => {
+      const message = error63 instanceof Error ? error63.message : String(error63);
+      sendApiError(response, api, 500, `internal error (${message})`);
+    });
+  });
+  await new Promise((resolve15, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve15();
+    });
+  });
+  const { port } = server.address();
+  const baseUrl = `http://127.0.0.1:${port}/${secretText}`;
+  const host = `127.0.0.1:${port}`;
+  LIVE_UPSTREAMS.set(host, `${upstream.origin}${state.upstreamPath}`);
+  const env = credential.runtime === "claude" ? { ANTHROPIC_BASE_URL: baseUrl, ...dummyCredentialEnv(credential) } : dummyCredentialEnv(credential);
+  return {
+    baseUrl,
+    env,
+    codexConfig: credential.runtime === "codex" ? codexProxyPairs(baseUrl, options3.codexProvider) : [],
+    applyTo: (childEnv) => {
+      const out = {};
+      for (const [name, value] of Object.entries(childEnv)) {
+        if (CREDENTIAL_VARIABLES[credential.runtime].includes(name.toUpperCase())) continue;
+        if (credential.value !== "" && value.includes(credential.value)) continue;
+        out[name] = value;
+      }
+      return { ...out, ...env };
+    },
+    close: () => new Promise((resolve15) => {
+      LIVE_UPSTREAMS.delete(host);
+      for (const outgoing of state.inFlight) outgoing.destroy();
+      state.inFlight.clear();
+      server.close(() => resolve15());
+      server.closeAllConnections();
+      state.agent.destroy();
+    })
+  };
+}
+
+// src/runtime/claude-runtime.ts
+var CLAUDE_ORDER = [
+  "ANTHROPIC_API_KEY",
+  "ANTHROPIC_AUTH_TOKEN",
+  "CLAUDE_CODE_OAUTH_TOKEN"
+];
+var CLOUD_SWITCHES = ["CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX", "CLAUDE_CODE_USE_FOUNDRY"];
+var on = (value) => value !== void 0 && value !== "" && value !== "0";
+function proxyPlan(o) {
+  if (CLOUD_SWITCHES.some((name) => on(o.env[name])))
+    return { kind: "none", note: "key proxy: not used (claude runs on a cloud provider's credentials)" };
+  const variable = CLAUDE_ORDER.find((name) => (o.credentials[name] ?? "") !== "");
+  if (variable === void 0)
+    return { kind: "none", note: "key proxy: not used (no claude credential given: the CLI's own login)" };
+  const upstream = o.env.ANTHROPIC_BASE_URL;
+  const problem = upstream !== void 0 && upstream !== "" ? upstreamProblem(upstream) : null;
+  if (problem !== null) return { kind: "refused", message: `ANTHROPIC_BASE_URL: ${problem}` };
+  return {
+    kind: "proxy",
+    credential: { runtime: "claude", variable, value: o.credentials[variable] },
+    where: upstream !== void 0 && upstream !== "" ? { upstream } : {}
+  };
+}
+var CLAUDE_RUNTIME = {
+  name: "claude",
+  cliPackage: { bin: "claude", npmPackage: "@anthropic-ai/claude-code", cacheName: "claude-code" },
+  executable: (o) => o.claudeExecutable,
+  optionsProblem: (o) => o.codexConfig !== void 0 && o.codexConfig.length > 0 ? "codex-config applies only to the codex runtime: pass --runtime codex (input runtime: codex), or drop codex-config. Nothing was run." : null,
+  missingCliMessage: (where) => `the claude CLI was not found: ${where}. Install @anthropic-ai/claude-code or point --claude-path at the executable; nothing was run`,
+  graphProblem: () => null,
+  nodeWarnings: (node3) => node3.permission_mode === "bypassPermissions" ? [
+    `node "${node3.id}" runs with permissions bypassed (permission_mode bypassPermissions): claude approves every tool call without asking; IS_SANDBOX=1 is set in that node's environment only (claude refuses the mode as root without it), never the verify command's or another node's`
+  ] : [],
+  recordedSettings: () => ({}),
+  resumedSettingsProblem: () => null,
+  resumedSession: (saved) => ({
+    kind: "resume",
+    sessionId: saved.sessionId,
+    sessionCostUsd: saved.sessionCostUsd ?? null
+  }),
+  threadRecord: () => ({}),
+  plannerWords: {
+    cli: "claude",
+    toolNote: "A node can use only the tools in its list; any other tool call is denied."
+  },
+  credentialVariables: CREDENTIAL_VARIABLES.claude,
+  credentialsFromInputs: (inputs) => {
+    const set2 = {};
+    if (inputs.anthropicApiKey) set2.ANTHROPIC_API_KEY = inputs.anthropicApiKey;
+    if (inputs.claudeCodeOauthToken) set2.CLAUDE_CODE_OAUTH_TOKEN = inputs.claudeCodeOauthToken;
+    return set2;
+  },
+  missingCredentialInputs: (inputs) => inputs.anthropicApiKey || inputs.claudeCodeOauthToken ? null : ["anthropic-api-key", "claude-code-oauth-token"],
+  missingCredentialMessage: "inputs `anthropic-api-key` and `claude-code-oauth-token` are both empty: runtime claude needs one (pass a repository secret, e.g. `anthropic-api-key: <secrets.ANTHROPIC_API_KEY>` in a workflow expression); it reaches the claude CLI only",
+  localCredentialProblem: () => null,
+  proxyPlan
+};
+
+// src/runtime/codex-runtime.ts
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+// src/graph/duration.ts
+var DURATION_EXAMPLES = "90s, 45m, 1h30m, 1.5h, 500ms";
+var NS_PER_UNIT = /* @__PURE__ */ new Map([
+  ["ns", 1n],
+  ["us", 1000n],
+  ["\xB5s", 1000n],
+  // U+00B5 micro sign
+  ["\u03BCs", 1000n],
+  // U+03BC Greek small mu
+  ["ms", 1000000n],
+  ["s", 1000000000n],
+  ["m", 60000000000n],
+  ["h", 3600000000000n]
+]);
+var MAX_NS = 2n ** 63n - 1n;
+var TERM = /^(\d*)(?:\.(\d*))?([^\d.]+)/;
+function parseDuration(text2) {
+  const fail = (why2) => ({
+    ok: false,
+    message: `invalid duration ${JSON.stringify(text2)}: ${why2} (want a Go duration like ${DURATION_EXAMPLES})`
+  });
+  let rest = text2;
+  let negative = false;
+  if (rest.startsWith("-") || rest.startsWith("+")) {
+    negative = rest.startsWith("-");
+    rest = rest.slice(1);
+  }
+  if (rest === "0") return { ok: true, ms: 0 };
+  if (rest === "") return fail("empty");
+  let totalNs = 0n;
+  while (rest !== "") {
+    const term = TERM.exec(rest);
+    if (term === null) {
+      return fail(/^[\d.]+$/.test(rest) ? `missing unit after "${rest}"` : `cannot read "${rest}"`);
+    }
+    const [whole, intDigits = "", fracDigits, unit = ""] = term;
+    if (intDigits === "" && (fracDigits === void 0 || fracDigits === "")) {
+      return fail(`"${whole}" has no number`);
+    }
+    const unitNs = NS_PER_UNIT.get(unit);
+    if (unitNs === void 0) return fail(`unknown unit "${unit}"`);
+    let termNs = BigInt(intDigits === "" ? "0" : intDigits) * unitNs;
+    if (fracDigits !== void 0 && fracDigits !== "") {
+      termNs += BigInt(fracDigits) * unitNs / 10n ** BigInt(fracDigits.length);
+    }
+    totalNs += termNs;
+    if (totalNs > MAX_NS) return fail("too large (over about 292 years)");
+    rest = rest.slice(whole.length);
+  }
+  const ms = Number(totalNs) / 1e6;
+  return { ok: true, ms: negative ? -ms : ms };
+}
+function formatDuration(ms) {
+  if (!Number.isFinite(ms)) return String(ms);
+  const sign = ms < 0 ? "-" : "";
+  let rest = Math.floor(Math.abs(ms));
+  if (rest === 0) return "0";
+  const parts = [];
+  for (const [unit, size] of [
+    ["h", 36e5],
+    ["m", 6e4],
+    ["s", 1e3],
+    ["ms", 1]
+  ]) {
+    const count3 = Math.floor(rest / size);
+    if (count3 > 0) parts.push(`${count3}${unit}`);
+    rest -= count3 * size;
+  }
+  return sign + parts.join("");
+}
+
+// src/runtime/codex-argv.ts
+function codexSandboxFor(mode) {
+  switch (mode) {
+    case "plan":
+      return "read-only";
+    case "bypassPermissions":
+      return "danger-full-access";
+    case "acceptEdits":
+    case "auto":
+    case "dontAsk":
+    case "manual":
+      return "workspace-write";
+    default:
+      return unreachable(mode);
+  }
+}
+var UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+function isCodexThreadId(id2) {
+  return UUID.test(id2);
+}
+function codexModelProblem(model) {
+  return model === "" || model.startsWith("-") ? `a codex model must be non-empty and not start with "-" (got ${JSON.stringify(model)})` : null;
+}
+var CONFIG_KEY = /^(?:[A-Za-z0-9_][A-Za-z0-9_-]*|"[^"\n]*")(?:\.(?:[A-Za-z0-9_-]+|"[^"\n]*"))*$/;
+function codexPromptProblem(prompt) {
+  return prompt === "-" ? 'a prompt of exactly "-" makes codex read its prompt from stdin, which the engine does not provide' : null;
+}
+var ALLOWED_KEYS = "model, model_provider, model_providers.<id>.<key>, model_reasoning_effort, model_reasoning_summary, model_verbosity, model_context_window, model_auto_compact_token_limit, analytics.<key>, otel.<key>, features.<name>=false";
+var ALLOWED_LEAVES = /* @__PURE__ */ new Set([
+  "model",
+  "model_provider",
+  "model_reasoning_effort",
+  "model_reasoning_summary",
+  "model_verbosity",
+  "model_context_window",
+  "model_auto_compact_token_limit"
+]);
+var ALLOWED_TABLES = /* @__PURE__ */ new Set(["model_providers", "analytics", "otel"]);
+function keySegments(key) {
+  return [...key.matchAll(/"([^"\n]*)"|([^."]+)/g)].map((m) => m[1] ?? m[2] ?? "");
+}
+function codexConfigKeyProblem(key, value) {
+  const [top = "", ...rest] = keySegments(key);
+  const refuse2 = (why2) => `${JSON.stringify(key)} is not allowed: codex-config may only configure the model provider; ${why2} (allowed: ${ALLOWED_KEYS})`;
+  if (ALLOWED_LEAVES.has(top)) {
+    return rest.length === 0 ? null : refuse2(`${top} takes no sub-key`);
+  }
+  if (ALLOWED_TABLES.has(top)) {
+    return rest.length > 0 ? null : refuse2(`set ${top}.<key> one key at a time`);
+  }
+  if (top === "features") {
+    if (rest.length !== 1) return refuse2("set features.<name>=false one feature at a time");
+    return value === "false" ? null : refuse2(`a feature may only be turned off (features.${rest[0]}=false)`);
+  }
+  return refuse2("sandbox, approval, isolation and every other setting stay the engine's");
+}
+function parseCodexConfig(text2) {
+  const pairs = [];
+  const issues = [];
+  text2.split(/\r?\n/).forEach((raw2, index) => {
+    const line2 = raw2.trim();
+    if (line2 === "" || line2.startsWith("#")) return;
+    const eq = line2.indexOf("=");
+    const key = eq < 0 ? "" : line2.slice(0, eq).trim();
+    if (eq < 0) {
+      issues.push(`codex-config line ${index + 1}: expected KEY=VALUE, got ${JSON.stringify(line2)}`);
+    } else if (!CONFIG_KEY.test(key)) {
+      issues.push(
+        `codex-config line ${index + 1}: ${JSON.stringify(key)} is not a config key (a dotted path such as model_providers.gw.base_url)`
+      );
+    } else {
+      const value = line2.slice(eq + 1).trim();
+      const refused = codexConfigKeyProblem(key, value);
+      if (refused !== null) issues.push(`codex-config line ${index + 1}: ${refused}`);
+      else pairs.push(`${key}=${value}`);
+    }
+  });
+  return issues.length === 0 ? { ok: true, pairs } : { ok: false, issues };
+}
+var WORKSPACE_WRITE_EXTENT = [
+  "sandbox_workspace_write.writable_roots=[]",
+  "sandbox_workspace_write.network_access=false"
+];
+function buildCodexArgv(inv) {
+  const argv = ["exec", "--json", "--color", "never", "--skip-git-repo-check"];
+  if (inv.model !== void 0) {
+    const problem2 = codexModelProblem(inv.model);
+    if (problem2 !== null) throw new Error(`Internal error: ${problem2}`);
+    argv.push("-m", inv.model);
+  }
+  for (const pair of inv.config ?? []) {
+    const parsed = parseCodexConfig(pair);
+    if (!parsed.ok || parsed.pairs.length !== 1 || parsed.pairs[0] !== pair) {
+      throw new Error(`Internal error: not a codex-config KEY=VALUE pair: ${JSON.stringify(pair)}`);
+    }
+    argv.push("-c", pair);
+  }
+  const sandbox = codexSandboxFor(inv.permissionMode);
+  argv.push("--sandbox", sandbox);
+  argv.push("--config", 'approval_policy="never"');
+  if (sandbox === "workspace-write") for (const pair of WORKSPACE_WRITE_EXTENT) argv.push("--config", pair);
+  if (inv.policy.settingSources !== void 0) {
+    argv.push("--ignore-user-config", "--ignore-rules");
+    argv.push("--config", "project_doc_max_bytes=0", "--config", "mcp_servers={}");
+  }
+  if (inv.planTool === true) argv.push("--config", "tools.update_plan.enabled=true");
+  switch (inv.session.kind) {
+    case "fresh":
+      break;
+    case "resume":
+      if (!UUID.test(inv.session.threadId)) {
+        throw new Error(`Internal error: a codex thread id must be a UUID, got "${inv.session.threadId}"`);
+      }
+      argv.push("resume", inv.session.threadId);
+      break;
+    default:
+      return unreachable(inv.session);
+  }
+  const problem = codexPromptProblem(inv.prompt);
+  if (problem !== null) throw new Error(`Internal error: ${problem}`);
+  argv.push("--", inv.prompt);
+  return argv;
+}
+
+// src/runtime/codex-runtime.ts
+function codexConfigKeys(pairs) {
+  const kept = [...pairs ?? []];
+  const dropped = /* @__PURE__ */ new Set();
+  for (let i = kept.length - 1; i >= 0; i--) {
+    const pair = kept[i];
+    if (isProxyProviderPair(pair) && !dropped.has(pair)) {
+      dropped.add(pair);
+      kept.splice(i, 1);
+    }
+  }
+  return kept.map((pair) => pair.slice(0, pair.indexOf("=")).trim());
+}
+function resumedCodexConfigProblem(runId, recorded, given) {
+  const have = new Set(codexConfigKeys(given));
+  const missing = (recorded ?? []).filter((key) => !have.has(key));
+  if (missing.length === 0) return null;
+  return `run ${runId} was started with codex-config pairs for ${missing.map((k) => `"${k}"`).join(", ")}, which state.json does not record (a provider setting may carry a secret): give the same pairs again (--codex-config KEY=VALUE, or the codex-config input). Nothing was run.`;
+}
+function optionsProblem(o) {
+  if (o.model !== void 0) {
+    const problem = codexModelProblem(o.model);
+    if (problem !== null) return `model: ${problem}. Nothing was run.`;
+  }
+  const issues = [];
+  (o.codexConfig ?? []).forEach((pair, i) => {
+    const parsed = parseCodexConfig(pair);
+    if (!parsed.ok) issues.push(...parsed.issues.map((issue2) => issue2.replace(/line \d+/, `entry ${i + 1}`)));
+    else if (parsed.pairs.length !== 1 || parsed.pairs[0] !== pair)
+      issues.push(`codex-config entry ${i + 1}: expected one trimmed KEY=VALUE, got ${JSON.stringify(pair)}`);
+  });
+  return issues.length > 0 ? `${issues.join("; ")}. Nothing was run.` : null;
+}
+function codexHomeOf(env) {
+  return env.CODEX_HOME ?? (env.HOME !== void 0 ? join(env.HOME, ".codex") : void 0);
+}
+function userSelectsProvider(env) {
+  const home = codexHomeOf(env);
+  if (home === void 0) return false;
+  const config2 = join(home, "config.toml");
+  return existsSync(config2) && /^\s*model_provider\s*=/m.test(readFileSync(config2, "utf8"));
+}
+function localCredentialProblem(env, codexConfig) {
+  if (CREDENTIAL_VARIABLES.codex.some((name) => (env[name] ?? "") !== "")) return null;
+  if (codexConfig.some((pair) => /^\s*"?model_provider"?\s*=/.test(pair))) return null;
+  const codexHome = codexHomeOf(env);
+  if (codexHome !== void 0 && existsSync(join(codexHome, "auth.json"))) return null;
+  if (userSelectsProvider(env)) return null;
+  return "codex has no credential: set OPENAI_API_KEY (or CODEX_API_KEY), run `codex login`, or name a provider with --codex-config model_provider=\u2026; nothing was run";
+}
+function proxyPlan2(o) {
+  const value = o.credentials.OPENAI_API_KEY ?? o.credentials.CODEX_API_KEY;
+  if (value === void 0 || value === "")
+    return { kind: "none", note: "key proxy: not used (no codex credential given: the CLI's own login)" };
+  if (o.readUserCodexConfig && userSelectsProvider(o.env))
+    return {
+      kind: "none",
+      note: "key proxy: not used (your codex config.toml selects a provider of its own)"
+    };
+  const provider = operatorCodexProvider(o.codexConfig);
+  if (provider.kind === "unusable") return { kind: "refused", message: provider.problem };
+  const problem = provider.kind === "provider" ? upstreamProblem(provider.baseUrl) : null;
+  if (problem !== null) return { kind: "refused", message: `codex-config base_url: ${problem}` };
+  return {
+    kind: "proxy",
+    credential: { runtime: "codex", variable: "OPENAI_API_KEY", value },
+    where: provider.kind === "provider" ? { upstream: provider.baseUrl, codexProvider: provider.id } : {}
+  };
+}
+var CODEX_RUNTIME = {
+  name: "codex",
+  // Its platform binary comes as an optional dependency npm picks.
+  cliPackage: { bin: "codex", npmPackage: "@openai/codex", cacheName: "codex" },
+  executable: (o) => o.codexExecutable ?? "codex",
+  optionsProblem,
+  missingCliMessage: (where) => `the codex CLI was not found: ${where}. Install @openai/codex or give the path of the codex executable; nothing was run`,
+  graphProblem: (graph) => {
+    const withAgent = graph.nodes.filter((node3) => node3.agent !== null);
+    if (withAgent.length === 0) return null;
+    const named = withAgent.map((node3) => `node "${node3.id}" sets agent "${node3.agent}"`).join("; ");
+    return `${named}: agent names a Claude Code subagent, which the codex runtime cannot run \u2014 run with --runtime claude (input runtime: claude), or remove agent. Nothing was run.`;
+  },
+  nodeWarnings: (node3, declaredTimeout) => [
+    ...node3.permission_mode === "bypassPermissions" ? [
+      `node "${node3.id}" runs with permissions bypassed (permission_mode bypassPermissions): codex --sandbox danger-full-access, no sandbox at all`
+    ] : [],
+    ...node3.budget_usd === null ? [] : [
+      `node "${node3.id}": budget_usd ${node3.budget_usd} is not enforced on the codex runtime (codex reports no USD cost, so every codex row's cost is unknown); what bounds this node is its timeout of ${formatDuration(node3.timeout_ms)}${declaredTimeout ? "" : " (the default)"}`
+    ]
+  ],
+  recordedSettings: (codexConfig) => (codexConfig ?? []).length > 0 ? { codex_config_keys: codexConfigKeys(codexConfig) } : {},
+  resumedSettingsProblem: resumedCodexConfigProblem,
+  resumedSession: (saved) => ({
+    kind: "resume",
+    sessionId: saved.sessionId,
+    threadUsage: saved.threadUsage ?? null,
+    ...saved.codexHome !== void 0 ? { codexHome: saved.codexHome } : {}
+  }),
+  threadRecord: (thread) => ({ thread_usage: thread?.usage ?? void 0 }),
+  plannerWords: {
+    cli: "codex",
+    toolNote: "On this runtime the list is checked and recorded, and each node also runs in a sandbox that can write only the working tree."
+  },
+  credentialVariables: CREDENTIAL_VARIABLES.codex,
+  credentialsFromInputs: (inputs) => inputs.openaiApiKey ? { OPENAI_API_KEY: inputs.openaiApiKey, CODEX_API_KEY: inputs.openaiApiKey } : {},
+  missingCredentialInputs: (inputs) => inputs.openaiApiKey ? null : ["openai-api-key"],
+  missingCredentialMessage: "input `openai-api-key` is empty: runtime codex needs an OpenAI API key (pass a repository secret, e.g. `openai-api-key: <secrets.OPENAI_API_KEY>` in a workflow expression); it reaches the codex CLI only",
+  localCredentialProblem,
+  proxyPlan: proxyPlan2
+};
+
+// src/runtime/runtime-for.ts
+var RUNTIMES = { claude: CLAUDE_RUNTIME, codex: CODEX_RUNTIME };
+function runtimeFor(name) {
+  return RUNTIMES[name ?? "claude"];
+}
+
 // src/run/credentials.ts
 var SECRET_INPUT_VARIABLES = [
   "INPUT_GITHUB-TOKEN",
@@ -10949,22 +11723,13 @@ function actionSecrets(parsed, env) {
   return values.map((s) => s?.trim()).filter(present);
 }
 function actionModelCredentials(inputs, runtime) {
-  const set2 = {};
-  if (runtime === "claude") {
-    if (inputs.anthropicApiKey) set2.ANTHROPIC_API_KEY = inputs.anthropicApiKey;
-    if (inputs.claudeCodeOauthToken) set2.CLAUDE_CODE_OAUTH_TOKEN = inputs.claudeCodeOauthToken;
-  } else if (inputs.openaiApiKey) {
-    set2.OPENAI_API_KEY = inputs.openaiApiKey;
-    set2.CODEX_API_KEY = inputs.openaiApiKey;
-  }
-  return set2;
+  return runtimeFor(runtime).credentialsFromInputs(inputs);
 }
 function missingModelCredential(inputs) {
-  if (inputs.runtime === "codex") return inputs.openaiApiKey ? null : ["openai-api-key"];
-  return inputs.anthropicApiKey || inputs.claudeCodeOauthToken ? null : ["anthropic-api-key", "claude-code-oauth-token"];
+  return runtimeFor(inputs.runtime).missingCredentialInputs(inputs);
 }
 function missingCredentialMessage(runtime) {
-  return runtime === "codex" ? "input `openai-api-key` is empty: runtime codex needs an OpenAI API key (pass a repository secret, e.g. `openai-api-key: <secrets.OPENAI_API_KEY>` in a workflow expression); it reaches the codex CLI only" : "inputs `anthropic-api-key` and `claude-code-oauth-token` are both empty: runtime claude needs one (pass a repository secret, e.g. `anthropic-api-key: <secrets.ANTHROPIC_API_KEY>` in a workflow expression); it reaches the claude CLI only";
+  return runtimeFor(runtime).missingCredentialMessage;
 }
 
 // src/github/base-ref-file.ts
@@ -11107,7 +11872,7 @@ function describeMode(mode) {
 
 // src/run/base-agent-config-run.ts
 import { mkdtempSync } from "node:fs";
-import { join as join5 } from "node:path";
+import { join as join6 } from "node:path";
 
 // src/policy/agent-config-paths.ts
 var AGENT_CONFIG_FOLDERS = [".claude", ".codex"];
@@ -11139,9 +11904,9 @@ import { chownSync } from "node:fs";
 
 // src/proc/which.ts
 import { accessSync, constants } from "node:fs";
-import { delimiter, isAbsolute, join } from "node:path";
+import { delimiter, isAbsolute, join as join2 } from "node:path";
 function findExecutable(name, pathEnv) {
-  const candidates = name.includes("/") || isAbsolute(name) ? [name] : (pathEnv ?? "").split(delimiter).filter(Boolean).map((d) => join(d, name));
+  const candidates = name.includes("/") || isAbsolute(name) ? [name] : (pathEnv ?? "").split(delimiter).filter(Boolean).map((d) => join2(d, name));
   for (const candidate of candidates) {
     try {
       accessSync(candidate, constants.X_OK);
@@ -11231,6 +11996,20 @@ function giveToIdentity(path2) {
   if (result.status !== 0)
     throw new Error(`could not hand ${path2} to ${identity.user} (sudo -n chown exited ${result.status})`);
 }
+function shareWithIdentity(path2) {
+  const identity = currentChildIdentity();
+  if (identity === null) return;
+  for (const step of [
+    ["chgrp", "-R", String(identity.gid), path2],
+    ["chmod", "-R", "g+rwX", path2],
+    ["find", path2, "-type", "d", "-exec", "chmod", "g+s", "{}", "+"]
+  ]) {
+    const [file2, ...args] = privileged(identity, step);
+    const result = spawnSync(file2, args, { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
+    if (result.status !== 0)
+      throw new Error(`could not share ${path2} with ${identity.user} (${step[0]} exited ${result.status})`);
+  }
+}
 
 // src/proc/child-output.ts
 import { StringDecoder as StringDecoder3 } from "node:string_decoder";
@@ -11296,7 +12075,7 @@ var BoundedLines = class {
 };
 
 // src/proc/command-fence.ts
-import { randomBytes } from "node:crypto";
+import { randomBytes as randomBytes2 } from "node:crypto";
 import { StringDecoder as StringDecoder2 } from "node:string_decoder";
 var CommandFence = class {
   constructor(write, enabled, budget = null) {
@@ -11307,7 +12086,7 @@ var CommandFence = class {
   write;
   enabled;
   budget;
-  token = `eg-${randomBytes(16).toString("hex")}`;
+  token = `eg-${randomBytes2(16).toString("hex")}`;
   open = false;
   /** False while the last text written ended mid-line (a fragment of an over-long line). */
   atLineStart = true;
@@ -11737,12 +12516,12 @@ var ChildOutput = class {
 
 // src/proc/leftovers.ts
 import { spawnSync as spawnSync2 } from "node:child_process";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync as readFileSync2, statSync } from "node:fs";
 var SPAWN_MARKER = "EVIDENCE_GATE_SPAWN";
 var MAX_ROUNDS = 5;
 function statOf(pid) {
   try {
-    const stat3 = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const stat3 = readFileSync2(`/proc/${pid}/stat`, "utf8");
     const fields = stat3.slice(stat3.lastIndexOf(")") + 2).split(" ");
     return fields[0] === "Z" ? null : { group: Number(fields[2]), session: Number(fields[3]), startTicks: Number(fields[19]) };
   } catch {
@@ -11757,7 +12536,7 @@ function startTicksOf(pid) {
 }
 function holdsMarker(pid, needle) {
   try {
-    return readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(needle);
+    return readFileSync2(`/proc/${pid}/environ`, "latin1").split("\0").includes(needle);
   } catch {
     return false;
   }
@@ -11879,7 +12658,7 @@ import { spawn } from "node:child_process";
 
 // src/proc/trusted-tools.ts
 import { accessSync as accessSync2, constants as constants2, realpathSync, statSync as statSync2 } from "node:fs";
-import { basename, delimiter as delimiter2, dirname, isAbsolute as isAbsolute2, join as join2, relative, resolve, sep } from "node:path";
+import { basename, delimiter as delimiter2, dirname, isAbsolute as isAbsolute2, join as join3, relative, resolve, sep } from "node:path";
 var TOOL_NAMES = ["git", "sh", "npm"];
 var UntrustedToolError = class extends Error {
   constructor(tool, message) {
@@ -11929,7 +12708,7 @@ function checkExecutable(candidate, ctx) {
   const owners = ownersOf(ctx);
   try {
     const dir = realpathSync(dirname(resolve(candidate)));
-    const path2 = join2(dir, basename(candidate));
+    const path2 = join3(dir, basename(candidate));
     const real2 = realpathSync(path2);
     const st = statSync2(real2);
     if (!st.isFile()) return { reason: `${real2} is not a regular file` };
@@ -11950,7 +12729,7 @@ function pathFolderProblem(folder, ctx) {
 }
 function resolveTool(name, ctx, skipped) {
   const searched = ctx.pathEnv ?? "";
-  const candidates = name === "sh" ? ["/bin/sh"] : searched.split(delimiter2).filter((folder) => folder !== "" && isAbsolute2(folder)).map((folder) => join2(folder, name));
+  const candidates = name === "sh" ? ["/bin/sh"] : searched.split(delimiter2).filter((folder) => folder !== "" && isAbsolute2(folder)).map((folder) => join3(folder, name));
   const passed = [];
   for (const candidate of candidates) {
     let executable = false;
@@ -12196,8 +12975,8 @@ var PINNED_BEFORE_SCOPE = [
   ["fetch.recurseSubmodules", "false"]
 ];
 var checkoutGuarded = false;
-function guardCheckoutConfiguration(on2 = true) {
-  checkoutGuarded = on2;
+function guardCheckoutConfiguration(on3 = true) {
+  checkoutGuarded = on3;
 }
 function checkoutConfigurationGuarded() {
   return checkoutGuarded;
@@ -12252,12 +13031,11 @@ var storage2 = new AsyncLocalStorage2();
 function withTrustedGit(dir, body, hidden = () => []) {
   return storage2.run({ ...dir, hidden }, body);
 }
-function hiddenPathspecs(cwd) {
+function hiddenPaths(cwd) {
   const trusted = storage2.getStore();
   if (trusted === void 0 || !onTrustedGit(cwd)) return [];
   const root = real(trusted.workTree);
-  const excluded = trusted.hidden().map((path2) => relative2(root, real(path2))).filter((rel) => rel !== "" && !rel.startsWith("..") && !isAbsolute3(rel)).map((rel) => `:(top,literal,exclude)${rel.split("\\").join("/")}`);
-  return excluded.length === 0 ? [] : ["--", ":/", ...excluded];
+  return trusted.hidden().map((path2) => relative2(root, real(path2))).filter((rel) => rel !== "" && !rel.startsWith("..") && !isAbsolute3(rel)).map((rel) => rel.split("\\").join("/"));
 }
 function currentTrustedGit() {
   return storage2.getStore() ?? null;
@@ -12535,12 +13313,12 @@ async function collect(tree, read) {
 
 // src/run/agent-config-restore.ts
 import { lstat, mkdir, readFile, readlink, rename, rm as rm2, rmdir, symlink, writeFile } from "node:fs/promises";
-import { dirname as dirname2, join as join4 } from "node:path";
+import { dirname as dirname2, join as join5 } from "node:path";
 
 // src/evidence/evidence-tree.ts
 import { copyFile, mkdtemp, rm, stat, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { isAbsolute as isAbsolute4, join as join3 } from "node:path";
+import { isAbsolute as isAbsolute4, join as join4 } from "node:path";
 var NotAGitRepositoryError = class extends Error {
   constructor(dir, detail) {
     super(
@@ -12604,15 +13382,20 @@ async function seedFromUserIndex(userIndexPath, indexFile) {
 }
 async function withWorkingTreeIndex(repoDir, context, task2) {
   const root = await workTreeRoot(repoDir, context);
-  const tempDir = await mkdtemp(join3(tmpdir(), "evidence-gate-index-"));
-  const indexFile = join3(tempDir, "index");
+  const tempDir = await mkdtemp(join4(tmpdir(), "evidence-gate-index-"));
+  const indexFile = join4(tempDir, "index");
   try {
     const userIndex = await git(["rev-parse", "--git-path", "index"], gitOptions2(root, context));
-    const userIndexPath = isAbsolute4(userIndex) ? userIndex : join3(root, userIndex);
+    const userIndexPath = isAbsolute4(userIndex) ? userIndex : join4(root, userIndex);
     const seeded = await seedFromUserIndex(userIndexPath, indexFile);
     const scoped = (args) => git(args, gitOptions2(root, context, { GIT_INDEX_FILE: indexFile }));
     if (!seeded && await headCommit(root, context) !== null) await scoped(["read-tree", "HEAD"]);
-    await scoped(["add", "-A", ...hiddenPathspecs(root)]);
+    const hidden = hiddenPaths(root).map((rel) => `:(top,literal)${rel}`);
+    if (hidden.length > 0) {
+      await scoped(["rm", "--cached", "-r", "-q", "--ignore-unmatch", "--", ...hidden]);
+      const excluded = hidden.map((spec) => spec.replace(":(top,literal)", ":(top,literal,exclude)"));
+      await scoped(["add", "-A", "--", ":/", ...excluded]);
+    } else await scoped(["add", "-A"]);
     await context.indexOverlay?.apply({ root, git: scoped });
     return await task2({ root, git: scoped });
   } finally {
@@ -12678,7 +13461,7 @@ async function parentsAreFolders(root, path2) {
   const segments3 = path2.split("/").slice(0, -1);
   let at = root;
   for (const segment of segments3) {
-    at = join4(at, segment);
+    at = join5(at, segment);
     try {
       const stats = await lstat(at);
       if (!stats.isDirectory()) return false;
@@ -12700,7 +13483,7 @@ async function pruneEmpty(dir, stop, keep) {
   }
 }
 async function place(root, path2, leaf) {
-  const target = join4(root, path2);
+  const target = join5(root, path2);
   await mkdir(dirname2(target), { recursive: true });
   if (leaf.kind === "file") await writeFile(target, leaf.bytes, { mode: leaf.executable ? 493 : 420 });
   else if (leaf.kind === "symlink") await symlink(leaf.target, target);
@@ -12787,7 +13570,7 @@ async function swapInBaseAgentConfig(o) {
   const prEntries = await withWorkingTreeIndex(root, plain, snapshotEntries);
   const existingFolders = /* @__PURE__ */ new Set();
   for (const path2 of paths) {
-    for (let dir = dirname2(join4(root, path2)); dir.startsWith(`${root}/`); dir = dirname2(dir)) {
+    for (let dir = dirname2(join5(root, path2)); dir.startsWith(`${root}/`); dir = dirname2(dir)) {
       const stats = await lstat(dir).catch(() => null);
       if (stats?.isDirectory()) existingFolders.add(dir);
     }
@@ -12795,17 +13578,17 @@ async function swapInBaseAgentConfig(o) {
   const prLeaves = /* @__PURE__ */ new Map();
   for (const path2 of paths) {
     if (!await parentsAreFolders(root, path2)) continue;
-    const leaf = await leafAt(join4(root, path2));
+    const leaf = await leafAt(join5(root, path2));
     if (leaf.kind === "absent" || leaf.kind === "other") continue;
     prLeaves.set(path2, leaf);
-    await move(join4(root, path2), join4(o.asideDir, path2));
-    await pruneEmpty(dirname2(join4(root, path2)), root, /* @__PURE__ */ new Set());
+    await move(join5(root, path2), join5(o.asideDir, path2));
+    await pruneEmpty(dirname2(join5(root, path2)), root, /* @__PURE__ */ new Set());
   }
   const notPlaced = [];
   const placedLeaves = /* @__PURE__ */ new Map();
   for (const [path2, entry] of baseByPath) {
     const leaf = leafOf(entry);
-    const existing = await leafAt(join4(root, path2));
+    const existing = await leafAt(join5(root, path2));
     if (!await parentsAreFolders(root, path2) || existing.kind !== "absent") {
       notPlaced.push(
         `${path2} (something of the pull request's that is not agent configuration is in the way)`
@@ -12831,14 +13614,14 @@ async function swapInBaseAgentConfig(o) {
         changedByRun.push(path2);
         continue;
       }
-      const now = await leafAt(join4(root, path2));
+      const now = await leafAt(join5(root, path2));
       if (!sameLeaf(now, placedLeaves.get(path2) ?? { kind: "absent" })) {
         changedByRun.push(path2);
         continue;
       }
       if (now.kind !== "absent") {
-        await rm2(join4(root, path2), { force: true });
-        await pruneEmpty(dirname2(join4(root, path2)), root, existingFolders);
+        await rm2(join5(root, path2), { force: true });
+        await pruneEmpty(dirname2(join5(root, path2)), root, existingFolders);
       }
       back.push(path2);
     }
@@ -12848,7 +13631,7 @@ async function swapInBaseAgentConfig(o) {
         changedByRun.push(path2);
         continue;
       }
-      if (prLeaves.has(path2)) await move(join4(o.asideDir, path2), join4(root, path2));
+      if (prLeaves.has(path2)) await move(join5(o.asideDir, path2), join5(root, path2));
       restoredPaths.push(path2);
     }
     restoredPaths.sort();
@@ -12902,7 +13685,7 @@ var BaseAgentConfigRun = class {
       });
       if (base.gitNote !== void 0)
         this.#run.runner.info(`agent configuration: read through the API (${base.gitNote})`);
-      const asideDir = mkdtempSync(join5(temp, "evidence-gate", "pr-agent-config-"));
+      const asideDir = mkdtempSync(join6(temp, "evidence-gate", "pr-agent-config-"));
       this.#swap = await swapInBaseAgentConfig({ repoDir: workspace, asideDir, base, gitContext });
       const via = { git: "with git", "git-fetch": "with git (fetched)", api: "through the API" }[base.via];
       const swap = this.#swap;
@@ -12938,7 +13721,7 @@ var BaseAgentConfigRun = class {
 
 // src/github/base-ref-graph.ts
 import { realpathSync as realpathSync3 } from "node:fs";
-import { join as join7, relative as relative3, sep as sep2 } from "node:path";
+import { join as join8, relative as relative3, sep as sep2 } from "node:path";
 
 // src/core/graph-file-limit.ts
 var GRAPH_FILE_MAX_BYTES = 1024 * 1024;
@@ -12946,7 +13729,7 @@ var GRAPH_FILE_MAX_BYTES = 1024 * 1024;
 // src/policy/policy-file.ts
 var import_yaml = __toESM(require_dist(), 1);
 import { open as open2 } from "node:fs/promises";
-import { join as join6 } from "node:path";
+import { join as join7 } from "node:path";
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -32795,7 +33578,8 @@ var POLICY_KEYS = [
   "comment-commands",
   "verify-repeat",
   "require-tests",
-  "test-reports"
+  "test-reports",
+  "verify-base"
 ];
 var MAX_VERIFY_REPEAT = 10;
 var DEFAULT_POLICY = Object.freeze({
@@ -32851,6 +33635,7 @@ var PolicyFileSchema = external_exports.strictObject(
         if (problem !== null) context.addIssue({ code: "custom", message: problem });
       }
     }).optional(),
+    "verify-base": bool("verify-base", " (YAML 1.2: yes/no/on/off are strings, not booleans)").optional(),
     "verify-repeat": external_exports.number({ error: (issue2) => `verify-repeat must be a whole number, got ${shown(issue2.input)}` }).int({ error: (issue2) => `verify-repeat must be a whole number, got ${shown(issue2.input)}` }).min(1, { error: "verify-repeat must be at least 1 (1 = run once)" }).max(MAX_VERIFY_REPEAT, {
       error: `verify-repeat may be at most ${MAX_VERIFY_REPEAT} (each run is a full build)`
     }).optional()
@@ -32924,7 +33709,8 @@ function parsePolicyFile(content, source) {
       commentCommands: values["comment-commands"] ?? true,
       ...values["verify-repeat"] !== void 0 ? { verifyRepeat: values["verify-repeat"] } : {},
       requireTests: values["require-tests"] ?? false,
-      testReports: Object.freeze([...values["test-reports"] ?? []])
+      testReports: Object.freeze([...values["test-reports"] ?? []]),
+      ...values["verify-base"] === true ? { verifyBase: true } : {}
     },
     source
   };
@@ -32933,7 +33719,7 @@ function yamlErrorWords(error63) {
   return (error63.message.split("\n")[0] ?? error63.message).replace(/:$/, "");
 }
 function workingTreePolicyPath(repoDir) {
-  return join6(repoDir, ...POLICY_FILE.split("/"));
+  return join7(repoDir, ...POLICY_FILE.split("/"));
 }
 async function readBounded(path2, max = POLICY_FILE_MAX_BYTES) {
   let handle2;
@@ -32967,6 +33753,7 @@ function autoRunPolicy(result) {
     ...result.policy.verifyRepeat !== void 0 ? { verifyRepeat: result.policy.verifyRepeat } : {},
     requireTests: result.policy.requireTests,
     testReports: result.policy.testReports,
+    ...result.policy.verifyBase === true ? { verifyBase: true } : {},
     source: describePolicySource(result.source)
   };
 }
@@ -32977,6 +33764,7 @@ function policySummary(policy) {
   if (policy.verifyRepeat !== void 0) parts.push(`verify-repeat ${policy.verifyRepeat}`);
   if (policy.requireTests) parts.push("require-tests true");
   if (policy.testReports.length > 0) parts.push(`test-reports ${policy.testReports.join(", ")}`);
+  if (policy.verifyBase === true) parts.push("verify-base true");
   return parts.join(", ");
 }
 function isErrno(error63, code) {
@@ -33024,7 +33812,7 @@ async function readBaseRefGraph(octokit, target) {
   return { ok: true, text: text2, bytes: file2.bytes, source };
 }
 async function readWorkspaceGraph(workspace, path2) {
-  const file2 = join7(workspace, ...path2.split("/"));
+  const file2 = join8(workspace, ...path2.split("/"));
   let real2;
   let root;
   try {
@@ -33091,7 +33879,7 @@ function nodeIssue(node3, index, reason) {
 
 // src/graph/fragment-source.ts
 import { lstat as lstat2, readFile as readFile2, realpath } from "node:fs/promises";
-import { dirname as dirname3, join as join8 } from "node:path";
+import { dirname as dirname3, join as join9 } from "node:path";
 
 // src/graph/graph-text.ts
 var import_yaml2 = __toESM(require_dist(), 1);
@@ -33155,14 +33943,14 @@ function fragmentNameProblem(name) {
   return `${JSON.stringify(name)} is not a fragment name: write a bare file name (letters, digits, ".", "_" or "-", starting with a letter or digit, no ".." and no "/"), which is looked up as fragments/NAME.yaml beside the graph file and nowhere else`;
 }
 function fragmentsBeside(graphPath, shownGraphPath = graphPath) {
-  const folder = join8(dirname3(graphPath), "fragments");
-  const shownFolder = join8(dirname3(shownGraphPath), "fragments");
+  const folder = join9(dirname3(graphPath), "fragments");
+  const shownFolder = join9(dirname3(shownGraphPath), "fragments");
   return {
     async read(name) {
-      const location = join8(shownFolder, `${name}.yaml`);
+      const location = join9(shownFolder, `${name}.yaml`);
       const problem = fragmentNameProblem(name);
       if (problem !== null) return { kind: "unreadable", location, reason: problem };
-      const path2 = join8(folder, `${name}.yaml`);
+      const path2 = join9(folder, `${name}.yaml`);
       try {
         const entry = await lstat2(path2);
         if (entry.isSymbolicLink()) {
@@ -33175,7 +33963,7 @@ function fragmentsBeside(graphPath, shownGraphPath = graphPath) {
         if (entry.isDirectory()) {
           return { kind: "unreadable", location, reason: "it is a directory, not a fragment file" };
         }
-        if (dirname3(await realpath(path2)) !== join8(await realpath(dirname3(graphPath)), "fragments")) {
+        if (dirname3(await realpath(path2)) !== join9(await realpath(dirname3(graphPath)), "fragments")) {
           return {
             kind: "unreadable",
             location,
@@ -33363,12 +34151,12 @@ async function readText(octokit, target, path2, location, bound2) {
 }
 
 // src/core/run-id.ts
-import { randomBytes as randomBytes2 } from "node:crypto";
+import { randomBytes as randomBytes3 } from "node:crypto";
 function mintRunId(now = /* @__PURE__ */ new Date()) {
   const p = (n) => String(n).padStart(2, "0");
   const date5 = `${now.getUTCFullYear()}${p(now.getUTCMonth() + 1)}${p(now.getUTCDate())}`;
   const time3 = `${p(now.getUTCHours())}${p(now.getUTCMinutes())}${p(now.getUTCSeconds())}`;
-  return `${date5}-${time3}-${randomBytes2(3).toString("hex")}`;
+  return `${date5}-${time3}-${randomBytes3(3).toString("hex")}`;
 }
 function isRunId(value) {
   return /^\d{8}-\d{6}-[0-9a-f]{6}$/.test(value);
@@ -33380,16 +34168,16 @@ import {
   mkdirSync,
   mkdtempSync as mkdtempSync2,
   readdirSync as readdirSync2,
-  readFileSync as readFileSync3,
+  readFileSync as readFileSync4,
   rmSync,
   writeFileSync
 } from "node:fs";
-import { basename as basename2, dirname as dirname4, join as join10, relative as relative4 } from "node:path";
+import { basename as basename2, dirname as dirname4, join as join11, relative as relative4 } from "node:path";
 
 // src/github/run-state-digest.ts
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync as readFileSync2 } from "node:fs";
-import { join as join9 } from "node:path";
+import { existsSync as existsSync2, readFileSync as readFileSync3 } from "node:fs";
+import { join as join10 } from "node:path";
 var MARKER = /<!-- evidence-gate-run-state run=(\S+) state=([0-9a-f]{64}|none) graph=([0-9a-f]{64}|none) -->/g;
 function runStateDigestMarker(runId, digests) {
   return `<!-- evidence-gate-run-state run=${runId} state=${digests.state ?? "none"} graph=${digests.graph ?? "none"} -->`;
@@ -33411,8 +34199,8 @@ function runStateDigestProblem(runDir, expected) {
     ["state.json", expected.state],
     ["graph.json", expected.graph]
   ]) {
-    const path2 = join9(runDir, file2);
-    const actual = existsSync(path2) ? createHash("sha256").update(readFileSync2(path2)).digest("hex") : null;
+    const path2 = join10(runDir, file2);
+    const actual = existsSync2(path2) ? createHash("sha256").update(readFileSync3(path2)).digest("hex") : null;
     if (actual !== digest) {
       return actual === null ? `${file2} is missing from the run directory, but the check run records it (sha256 ${digest})` : digest === null ? `${file2} is in the run directory, but the check run records none` : `${file2} has sha256 ${actual}, but the check run records ${digest}: it was changed after the engine wrote it`;
     }
@@ -33484,16 +34272,16 @@ async function uploadRunArtifacts(options3) {
   const unsupported = (error63) => error63 instanceof GHESNotSupportedError;
   let staging = null;
   try {
-    staging = mkdtempSync2(join10(options3.stagingDir, "evidence-gate-artifacts-"));
-    const runCopy = join10(staging, "run");
+    staging = mkdtempSync2(join11(options3.stagingDir, "evidence-gate-artifacts-"));
+    const runCopy = join11(staging, "run");
     const runFiles = copyRedacted(options3.runDir, runCopy, options3.secrets);
-    const ledgerCopy = join10(staging, "ledger");
+    const ledgerCopy = join11(staging, "ledger");
     mkdirSync(ledgerCopy, { recursive: true });
-    const ledgerFile = join10(ledgerCopy, basename2(options3.ledgerPath));
-    writeFileSync(ledgerFile, fileRedactor(options3.secrets)(readFileSync3(options3.ledgerPath)));
+    const ledgerFile = join11(ledgerCopy, basename2(options3.ledgerPath));
+    writeFileSync(ledgerFile, fileRedactor(options3.secrets)(readFileSync4(options3.ledgerPath)));
     const ledgerFiles = [ledgerFile];
     if (options3.digests !== void 0) {
-      const digestFile = join10(ledgerCopy, RUN_STATE_DIGEST_FILE);
+      const digestFile = join11(ledgerCopy, RUN_STATE_DIGEST_FILE);
       writeFileSync(digestFile, runStateDigestFileText(options3.runId, options3.digests));
       ledgerFiles.push(digestFile);
     }
@@ -33533,15 +34321,15 @@ function copyRedacted(from, to, secrets) {
   const redactFile = fileRedactor(secrets);
   const walk = (dir) => {
     for (const entry of readdirSync2(dir, { withFileTypes: true })) {
-      const source = join10(dir, entry.name);
+      const source = join11(dir, entry.name);
       if (entry.isDirectory()) {
         walk(source);
         continue;
       }
       if (!entry.isFile()) continue;
-      const target = join10(to, relative4(from, source));
+      const target = join11(to, relative4(from, source));
       mkdirSync(dirname4(target), { recursive: true });
-      const bytes = readFileSync3(source);
+      const bytes = readFileSync4(source);
       const redacted = redactFile(bytes);
       if (redacted === bytes) copyFileSync(source, target);
       else writeFileSync(target, redacted);
@@ -33660,14 +34448,14 @@ async function prCopyNote(workspace, base) {
   }
   if (prCopy === null && base.bytes === null) return null;
   if (prCopy !== null && base.bytes !== null && prCopy.equals(base.bytes)) return null;
-  const baseWords = base.result.source.kind === "base-ref" ? describePolicySource(base.result.source) : void 0;
+  const baseWords2 = base.result.source.kind === "base-ref" ? describePolicySource(base.result.source) : void 0;
   if (prCopy === null) {
-    return `This pull request's checkout has no ${POLICY_FILE}; the policy still comes from ${baseWords ?? "the base ref"}.`;
+    return `This pull request's checkout has no ${POLICY_FILE}; the policy still comes from ${baseWords2 ?? "the base ref"}.`;
   }
   if (base.bytes === null) {
     return `This pull request's copy of ${POLICY_FILE} was ignored: the policy comes from the base ref, which has no policy file, so the defaults apply. A change to the policy takes effect once it is merged.`;
   }
-  return `This pull request's copy of ${POLICY_FILE} differs from the base ref's and was ignored: the policy comes from ${baseWords ?? "the base ref"}. A change to the policy takes effect once it is merged.`;
+  return `This pull request's copy of ${POLICY_FILE} differs from the base ref's and was ignored: the policy comes from ${baseWords2 ?? "the base ref"}. A change to the policy takes effect once it is merged.`;
 }
 
 // src/github/check-run.ts
@@ -34171,9 +34959,11 @@ function gateOctokitOptions(options3) {
   const timing = options3.timing ?? {};
   const log = options3.log ?? QUIET_REQUEST_LOG;
   const onLimit = (kind) => (retryAfter, request, _octokit, retryCount) => {
-    const retrying = retryCount < RATE_LIMIT_RETRIES;
+    const cap = options3.maxRetryAfterS;
+    const tooLong = cap !== void 0 && retryAfter > cap;
+    const retrying = retryCount < RATE_LIMIT_RETRIES && !tooLong;
     const what = `GitHub ${kind} rate limit on ${request.method} ${request.url}`;
-    const next = retrying ? `retrying after ${retryAfter}s (retry ${retryCount + 1} of ${RATE_LIMIT_RETRIES})` : `giving up after ${RATE_LIMIT_RETRIES} retries`;
+    const next = tooLong ? `not waiting the ${retryAfter}s GitHub asks for (more than ${cap}s): giving up` : retrying ? `retrying after ${retryAfter}s (retry ${retryCount + 1} of ${RATE_LIMIT_RETRIES})` : `giving up after ${RATE_LIMIT_RETRIES} retries`;
     log.warn(`${what}; ${next}`);
     return retrying;
   };
@@ -34433,7 +35223,7 @@ function newestOf(candidates) {
 }
 
 // src/github/event-context.ts
-import { readFileSync as readFileSync4 } from "node:fs";
+import { readFileSync as readFileSync5 } from "node:fs";
 var EventContextError = class extends Error {
   name = "EventContextError";
   issues;
@@ -34475,7 +35265,7 @@ function readVariable(env, name) {
 function readPayload(path2, issues) {
   let text2;
   try {
-    text2 = readFileSync4(path2, "utf8");
+    text2 = readFileSync5(path2, "utf8");
   } catch (error63) {
     const code = error63.code ?? String(error63);
     issues.push({ variable: "GITHUB_EVENT_PATH", message: `cannot read ${path2} (${code})` });
@@ -35159,7 +35949,7 @@ function formatUsdTotal(total2) {
   const calls = `${total2.unknownCalls} ${total2.unknownCalls === 1 ? "call" : "calls"} without USD`;
   return `unknown (known subtotal ${formatUsd(total2.knownUsd)}; ${calls})`;
 }
-function formatDuration(ms) {
+function formatDuration2(ms) {
   if (ms < 1e3) return `${Math.max(0, Math.round(ms))}ms`;
   if (ms < 6e4) return `${(ms / 1e3).toFixed(1)}s`;
   const totalSeconds = Math.round(ms / 1e3);
@@ -35192,7 +35982,41 @@ function rowDetail(row) {
     const words = receiptWords(receipt);
     if (!row.detail.includes(words)) parts.push(words);
   }
+  if (row.verify?.base !== void 0) parts.push(baseWords(row.verify.base));
   return parts.filter((part) => part !== "").join("; ");
+}
+function baseCommitWords(base) {
+  return base.commit === null ? `the base (${base.chosenAs})` : `base ${base.commit.slice(0, 7)} (${base.chosenAs})`;
+}
+function baseWords(base) {
+  const at = baseCommitWords(base);
+  const names = (base.fixedTests ?? []).slice(0, RECEIPT_NAMES_SHOWN);
+  const more = (base.fixedTests?.length ?? 0) > names.length ? ", \u2026" : "";
+  const verdict = (() => {
+    switch (base.verdict) {
+      case "fixed":
+        return `fails on ${at}, passes on head: fixed${names.length > 0 ? ` (now passing: ${names.join(", ")}${more})` : ""}`;
+      case "passes_on_both":
+        return `passes on ${at} and on head`;
+      case "fails_on_both":
+        return `fails on ${at} too: pre-existing, still not green`;
+      case "introduced":
+        return `passes on ${at}, fails on head: introduced by the change`;
+      case "not_compared":
+        return `not compared with ${at}: ${base.reason ?? "the base did not run"}`;
+      default:
+        return unreachable(base.verdict);
+    }
+  })();
+  const receipt = base.verify?.receipt;
+  const parts = [
+    verdict,
+    ...receipt !== void 0 ? [`base run: ${receiptWords(receipt)}`] : [],
+    ...base.fewerTests !== void 0 ? [
+      `the head ran fewer tests than the base (${base.fewerTests.head} against ${base.fewerTests.base}): look at which went`
+    ] : []
+  ];
+  return parts.join("; ");
 }
 var RECEIPT_NAMES_SHOWN = 5;
 function receiptWords(receipt) {
@@ -35261,6 +36085,19 @@ function evidenceGapParts(verify, shown2 = 10) {
       `files whose edits a .gitattributes conversion hides from it: ${list.length > 0 ? list.join(", ") : "(no path recorded)"}`
     );
   }
+  const changed = verify.changedWhileRunning;
+  if (changed !== void 0) {
+    const named = changed.examples.slice(0, shown2).map(clip3);
+    const rest = changed.total !== null ? changed.total - named.length : 0;
+    const list = [
+      ...named,
+      ...rest > 0 ? [`${rest} more`] : [],
+      ...changed.note !== void 0 ? [changed.note] : []
+    ];
+    parts.push(
+      `files of the tree the command itself changed or removed while it ran: ${list.length > 0 ? list.join(", ") : "(no path recorded)"}`
+    );
+  }
   return parts;
 }
 function describeIgnoredChanges(changes, shown2 = 10) {
@@ -35304,7 +36141,7 @@ function singleRunWords(verify) {
       }
       return `exited ${verify.exitCode ?? "without a code"} (expected ${verify.expectExit})`;
     case "timed_out":
-      return `timed out after ${formatDuration(verify.durationMs)} (no exit code)`;
+      return `timed out after ${formatDuration2(verify.durationMs)} (no exit code)`;
     case "spawn_failed":
       return "could not be started (no exit code)";
     default:
@@ -35599,7 +36436,7 @@ function cycleTable(rows, detail) {
       codeSpan(row.node, { inTable: true }),
       row.verdict.startsWith("FAIL") ? `**${escapeCell(row.verdict)}**` : escapeCell(row.verdict),
       formatUsd(row.costUsd),
-      formatDuration(row.durationMs),
+      formatDuration2(row.durationMs),
       escapeCell(oneLineCut(row.detail, detail.cellChars))
     ];
     lines.push(`| ${cells.join(" | ")} |`);
@@ -35623,7 +36460,7 @@ function goalLoopText(loop, lastRunId) {
     }
     for (const row of cycle.rows) {
       out.push(
-        `    ${flat(row.node)}  ${row.verdict}  ${formatUsd(row.costUsd)}  ${formatDuration(row.durationMs)}${row.detail === "" ? "" : `  ${flat(row.detail)}`}`
+        `    ${flat(row.node)}  ${row.verdict}  ${formatUsd(row.costUsd)}  ${formatDuration2(row.durationMs)}${row.detail === "" ? "" : `  ${flat(row.detail)}`}`
       );
     }
     if (cycle.rows.length === 0) out.push("    (no node ran)");
@@ -35744,6 +36581,7 @@ function summarySections(ledger, detail) {
     ledgerTable(ledger.rows, detail),
     ...failedVerifications(ledger.rows).map(({ row, verify }) => failedVerifyBlock(row, verify, detail)),
     ...claimsSection(ledger.rows),
+    ...baseSection(ledger.rows),
     ...ledger.changedFiles !== void 0 ? [changedFilesMarkdown(ledger.changedFiles)] : [],
     totalsSection(ledger)
   ];
@@ -35862,7 +36700,7 @@ function ledgerTable(rows, detail) {
       row.verdict === "FAIL" ? `**${verdict}**` : verdict,
       row.sessionId === null ? "-" : codeSpan(shortSession(row.sessionId), { inTable: true }),
       formatUsd(row.costUsd),
-      formatDuration(row.durationMs),
+      formatDuration2(row.durationMs),
       String(row.deniedToolCalls),
       escapeCell(clip(rowDetail(row), detail.cellChars))
     ];
@@ -35875,7 +36713,7 @@ function failedVerifyBlock(row, verify, detail) {
     `### ${row.verdict === "FAIL" ? "\u274C" : "\u26A0\uFE0F"} Verify failed: ${codeSpan(nodeLabel(row), { inTable: false })}`,
     "",
     `- command: ${codeSpan(shownCommand(verify.command), { inTable: false })}`,
-    `- result: ${escapeInline(verifyExitWords(verify))}, ${formatDuration(verify.durationMs)}`,
+    `- result: ${escapeInline(verifyExitWords(verify))}, ${formatDuration2(verify.durationMs)}`,
     `- cwd: ${codeSpan(verify.cwd, { inTable: false })}`
   ];
   if (verify.evidenceTree !== null)
@@ -35903,6 +36741,28 @@ function claimsSection(rows) {
   for (const { row, claim: claim2 } of contradicted) {
     lines.push(
       `- ${codeSpan(nodeLabel(row), { inTable: false })} said \u201C${escapeInline(claim2.quote)}\u201D \u2014 ${escapeInline(claim2.contradiction ?? "")}`
+    );
+  }
+  return [lines.join("\n")];
+}
+function baseSection(rows) {
+  const compared = rows.flatMap(
+    (row) => row.verify?.base !== void 0 ? [{ row, verify: row.verify, base: row.verify.base }] : []
+  );
+  if (compared.length === 0) return [];
+  const lines = [
+    "### The base beside the head",
+    "",
+    "The same verify command, run on the base commit in a worktree of its own. The verdicts above are the head's; the base only labels them.",
+    ""
+  ];
+  for (const { row, verify, base } of compared) {
+    const trees = [
+      verify.evidenceTree !== null ? `head tree ${codeSpan(verify.evidenceTree, { inTable: false })}` : null,
+      base.verify?.evidenceTree != null ? `base tree ${codeSpan(base.verify.evidenceTree, { inTable: false })}` : null
+    ].filter((part) => part !== null);
+    lines.push(
+      `- ${codeSpan(nodeLabel(row), { inTable: false })}: ${escapeInline(baseWords(base))}${trees.length > 0 ? ` (${trees.join(", ")})` : ""}`
     );
   }
   return [lines.join("\n")];
@@ -36084,14 +36944,14 @@ ${appendix}`;
 
 // src/run/model-cli.ts
 import { chmodSync, mkdirSync as mkdirSync3, mkdtempSync as mkdtempSync3 } from "node:fs";
-import { join as join15 } from "node:path";
+import { join as join16 } from "node:path";
 
 // src/run/codex-home.ts
-import { join as join12 } from "node:path";
+import { join as join13 } from "node:path";
 
 // src/engine/outside-writes.ts
 import { lstatSync, realpathSync as realpathSync4 } from "node:fs";
-import { basename as basename3, dirname as dirname5, isAbsolute as isAbsolute5, join as join11, relative as relative5, resolve as resolve3, sep as sep3 } from "node:path";
+import { basename as basename3, dirname as dirname5, isAbsolute as isAbsolute5, join as join12, relative as relative5, resolve as resolve3, sep as sep3 } from "node:path";
 var OUTSIDE_WRITES_KEPT = 10;
 function outsideWrites(paths, where) {
   const root = realOrSelf(resolve3(where.repoRoot));
@@ -36119,7 +36979,7 @@ function placePath(path2, cwd) {
   for (; ; ) {
     if (exists(current)) {
       try {
-        return rest.length === 0 ? realpathSync4(current) : join11(realpathSync4(current), ...rest);
+        return rest.length === 0 ? realpathSync4(current) : join12(realpathSync4(current), ...rest);
       } catch {
         return null;
       }
@@ -36159,7 +37019,7 @@ function codexHomesRoot(env, workspace) {
   ];
   for (const [, base, rest] of candidates) {
     if (base === void 0 || base === "") continue;
-    const path2 = join12(base, ...rest);
+    const path2 = join13(base, ...rest);
     if (!writable.some((root) => liesInRepository(path2, { cwd: "/", repoRoot: root })))
       return { ok: true, path: path2 };
   }
@@ -36174,7 +37034,7 @@ function codexHomesRoot(env, workspace) {
 import { createHash as createHash2 } from "node:crypto";
 import { closeSync, mkdirSync as mkdirSync2, openSync, readSync, realpathSync as realpathSync5, statSync as statSync4 } from "node:fs";
 import { open as open3 } from "node:fs/promises";
-import { join as join14, relative as relative6, sep as sep4 } from "node:path";
+import { join as join15, relative as relative6, sep as sep4 } from "node:path";
 
 // node_modules/@actions/tool-cache/lib/tool-cache.js
 import * as fs from "fs";
@@ -36333,12 +37193,6 @@ function _getCacheDirectory() {
 }
 
 // src/run/install-cli.ts
-var CLAUDE_CLI = {
-  bin: "claude",
-  npmPackage: "@anthropic-ai/claude-code",
-  cacheName: "claude-code"
-};
-var CODEX_CLI = { bin: "codex", npmPackage: "@openai/codex", cacheName: "codex" };
 var PinnedCli = class {
   path;
   sha256;
@@ -36403,12 +37257,12 @@ async function sha256Of(path2) {
 async function ensureCli(cli, options3) {
   const cached2 = find(cli.cacheName, options3.version);
   if (cached2 !== "") {
-    const path3 = join14(cached2, "node_modules", ".bin", cli.bin);
+    const path3 = join15(cached2, "node_modules", ".bin", cli.bin);
     options3.log(`${cli.bin} ${options3.version} found in the tool cache: ${path3}`);
     return pin(cli, path3, false, options3);
   }
   const temp = options3.env.RUNNER_TEMP ?? "/tmp";
-  const prefix = join14(temp, `${cli.cacheName}-${options3.version}`);
+  const prefix = join15(temp, `${cli.cacheName}-${options3.version}`);
   mkdirSync2(prefix, { recursive: true });
   const spec = `${cli.npmPackage}@${options3.version}`;
   options3.log(`${cli.bin} ${options3.version} is not in the tool cache: installing ${spec} with npm`);
@@ -36431,7 +37285,7 @@ async function ensureCli(cli, options3) {
     return { kind: "failed", message: `could not install ${spec}: ${why2}` };
   }
   const dir = await cacheDir(prefix, cli.cacheName, options3.version);
-  const path2 = join14(dir, "node_modules", ".bin", cli.bin);
+  const path2 = join15(dir, "node_modules", ".bin", cli.bin);
   options3.log(`installed ${cli.bin} ${options3.version} into the tool cache: ${path2}`);
   return pin(cli, path2, true, options3);
 }
@@ -36462,7 +37316,7 @@ async function pin(cli, path2, installed, options3) {
     const why2 = error63 instanceof Error ? error63.message : String(error63);
     return {
       kind: "failed",
-      message: `the tool cache's ${cli.bin} ${options3.version} at ${path2} cannot be run (${why2}): remove ${join14(path2, "..", "..", "..")} so the action installs ${cli.npmPackage}@${options3.version} again`
+      message: `the tool cache's ${cli.bin} ${options3.version} at ${path2} cannot be run (${why2}): remove ${join15(path2, "..", "..", "..")} so the action installs ${cli.npmPackage}@${options3.version} again`
     };
   }
   if (options3.workspace !== void 0) {
@@ -36470,7 +37324,7 @@ async function pin(cli, path2, installed, options3) {
     if (inside2 === "" || !(inside2 === ".." || inside2.startsWith(`..${sep4}`))) {
       return {
         kind: "failed",
-        message: `the tool cache's ${cli.bin} ${options3.version} at ${path2} leads into the workspace (${real2}), which the pull request controls: it is not run. Remove ${join14(path2, "..", "..", "..")} so the action installs ${cli.npmPackage}@${options3.version} again`
+        message: `the tool cache's ${cli.bin} ${options3.version} at ${path2} leads into the workspace (${real2}), which the pull request controls: it is not run. Remove ${join15(path2, "..", "..", "..")} so the action installs ${cli.npmPackage}@${options3.version} again`
       };
     }
   }
@@ -36490,24 +37344,76 @@ function runOnOwnNode(pinned) {
 }
 var ModelCliSetup = class {
   #options;
-  #claudeHomes;
-  #claudeExecutable = "claude";
-  #codexExecutable = "codex";
   /** The executables chosen by {@link beforeFirstModelCall}, checked before every call. */
   #pinned = /* @__PURE__ */ new Map();
-  /** Set by `beforeFirstModelCall("codex")`. */
-  #codexHomes = null;
+  #clis;
   constructor(options3) {
     this.#options = options3;
-    this.#claudeHomes = join15(options3.temp, "evidence-gate", "homes");
+    const claudeHomes = join16(options3.temp, "evidence-gate", "homes");
+    let codexHomes = null;
+    this.#clis = {
+      claude: {
+        prepare: () => this.#install(runtimeFor("claude")),
+        home: (name) => {
+          mkdirSync3(claudeHomes, { recursive: true });
+          const home = mkdtempSync3(join16(claudeHomes, name));
+          giveToIdentity(home);
+          return { HOME: home };
+        }
+      },
+      codex: {
+        prepare: async () => {
+          const codex = runtimeFor("codex");
+          if (options3.credentials.openaiApiKey === void 0)
+            return `${codex.missingCredentialMessage}. Nothing was run`;
+          const root = codexHomesRoot(options3.env, options3.workspace);
+          if (!root.ok) return root.problem;
+          const failed3 = await this.#install(codex);
+          if (failed3 !== null) return failed3;
+          codexHomes = root.path;
+          return null;
+        },
+        home: (name) => {
+          if (codexHomes === null)
+            throw new Error(
+              "Internal error: a codex call was made before beforeFirstModelCall chose its homes"
+            );
+          mkdirSync3(codexHomes, { recursive: true, mode: 448 });
+          const home = mkdtempSync3(join16(codexHomes, name));
+          const codexHome = join16(home, ".codex");
+          mkdirSync3(codexHome);
+          if (currentChildIdentity() !== null) {
+            chmodSync(codexHomes, 457);
+            giveToIdentity(codexHome);
+            giveToIdentity(home);
+          }
+          return { HOME: home, CODEX_HOME: codexHome };
+        }
+      }
+    };
   }
   /** The `claude` executable: `claude` until {@link beforeFirstModelCall} found or installed one. */
   get claudeExecutable() {
-    return this.#claudeExecutable;
+    return this.#pinned.get("claude")?.path ?? "claude";
   }
   /** The `codex` executable: `codex` until {@link beforeFirstModelCall} found or installed one. */
   get codexExecutable() {
-    return this.#codexExecutable;
+    return this.#pinned.get("codex")?.path ?? "codex";
+  }
+  /** Finds or installs `runtime`'s CLI at its pinned version and pins it; a setup failure when it cannot. */
+  async #install(runtime) {
+    const { versions, env, secrets, log, workspace } = this.#options;
+    const found = await ensureCli(runtime.cliPackage, {
+      version: versions[runtime.name],
+      env,
+      knownSecrets: secrets,
+      log,
+      workspace
+    });
+    if (found.kind === "failed") return { kind: "setup-failed", message: found.message };
+    this.#pinned.set(runtime.name, found.pinned);
+    runOnOwnNode(found.pinned);
+    return null;
   }
   /**
    * Checks the runtime's credential and home folder, then finds or installs its CLI; the engine calls it
@@ -36515,46 +37421,7 @@ var ModelCliSetup = class {
    * a setup failure (the CLI could not be installed or run from the tool cache: the runner's environment),
    * or `null`.
    */
-  beforeFirstModelCall = async (runtime) => {
-    const { credentials, versions, env, secrets, log } = this.#options;
-    switch (runtime) {
-      case "claude": {
-        const found = await ensureCli(CLAUDE_CLI, {
-          version: versions.claude,
-          env,
-          knownSecrets: secrets,
-          log,
-          workspace: this.#options.workspace
-        });
-        if (found.kind === "failed") return { kind: "setup-failed", message: found.message };
-        this.#claudeExecutable = found.pinned.path;
-        this.#pinned.set("claude", found.pinned);
-        runOnOwnNode(found.pinned);
-        return null;
-      }
-      case "codex": {
-        if (credentials.openaiApiKey === void 0)
-          return `${missingCredentialMessage("codex")}. Nothing was run`;
-        const root = codexHomesRoot(env, this.#options.workspace);
-        if (!root.ok) return root.problem;
-        const found = await ensureCli(CODEX_CLI, {
-          version: versions.codex,
-          env,
-          knownSecrets: secrets,
-          log,
-          workspace: this.#options.workspace
-        });
-        if (found.kind === "failed") return { kind: "setup-failed", message: found.message };
-        this.#codexExecutable = found.pinned.path;
-        this.#pinned.set("codex", found.pinned);
-        runOnOwnNode(found.pinned);
-        this.#codexHomes = root.path;
-        return null;
-      }
-      default:
-        return unreachable(runtime);
-    }
-  };
+  beforeFirstModelCall = async (runtime) => this.#clis[runtime].prepare();
   /**
    * One model CLI call's environment: its runtime's credential and a fresh home named after `label`. The
    * engine builds it just before each spawn, so this is where the pinned executable is checked unchanged.
@@ -36566,34 +37433,10 @@ var ModelCliSetup = class {
     if (changed !== null) throw new Error(changed);
     const name = `${label.replace(/[^\w.-]/g, "_")}-`;
     const proxied = this.#options.proxy?.runtime === runtime;
-    const set2 = proxied ? {} : actionModelCredentials(this.#options.credentials, runtime);
-    switch (runtime) {
-      case "claude":
-        mkdirSync3(this.#claudeHomes, { recursive: true });
-        set2.HOME = mkdtempSync3(join15(this.#claudeHomes, name));
-        giveToIdentity(set2.HOME);
-        break;
-      case "codex": {
-        if (this.#codexHomes === null)
-          throw new Error(
-            "Internal error: a codex call was made before beforeFirstModelCall chose its homes"
-          );
-        mkdirSync3(this.#codexHomes, { recursive: true, mode: 448 });
-        const home = mkdtempSync3(join15(this.#codexHomes, name));
-        const codexHome = join15(home, ".codex");
-        mkdirSync3(codexHome);
-        if (currentChildIdentity() !== null) {
-          chmodSync(this.#codexHomes, 457);
-          giveToIdentity(codexHome);
-          giveToIdentity(home);
-        }
-        set2.HOME = home;
-        set2.CODEX_HOME = codexHome;
-        break;
-      }
-      default:
-        return unreachable(runtime);
-    }
+    const set2 = {
+      ...proxied ? {} : actionModelCredentials(this.#options.credentials, runtime),
+      ...this.#clis[runtime].home(name)
+    };
     return throughProxy(
       this.#options.proxy,
       runtime,
@@ -36605,9 +37448,9 @@ var ModelCliSetup = class {
       })
     );
   };
-  /** The key proxy's `-c` pairs for codex calls (empty without a codex proxy). */
+  /** The key proxy's `-c` pairs for codex calls (empty without a proxy, and for claude's: it has none). */
   get codexConfig() {
-    return this.#options.proxy?.runtime === "codex" ? this.#options.proxy.proxy.codexConfig : [];
+    return this.#options.proxy?.proxy.codexConfig ?? [];
   }
   /** Children's output, fenced from the runner's workflow-command parser (SPEC §9). */
   echo = {
@@ -36616,13 +37459,9 @@ var ModelCliSetup = class {
   };
 };
 
-// src/run/model-proxy.ts
+// src/engine/run-state.ts
 import { existsSync as existsSync4, readFileSync as readFileSync6 } from "node:fs";
 import { join as join17 } from "node:path";
-
-// src/engine/run-state.ts
-import { existsSync as existsSync3, readFileSync as readFileSync5 } from "node:fs";
-import { join as join16 } from "node:path";
 var RUN_STATE_SCHEMA_VERSION = 2;
 var usage = external_exports.object({
   inputTokens: external_exports.number(),
@@ -36758,15 +37597,15 @@ var RunStateError = class extends Error {
   name = "RunStateError";
 };
 function readRunState(runDir) {
-  const path2 = join16(runDir, "state.json");
-  if (!existsSync3(path2)) {
+  const path2 = join17(runDir, "state.json");
+  if (!existsSync4(path2)) {
     throw new RunStateError(
       `${path2} does not exist: the run directory holds no state (was the run refused, or is this the wrong run id?)`
     );
   }
   let data;
   try {
-    data = JSON.parse(readFileSync5(path2, "utf8"));
+    data = JSON.parse(readFileSync6(path2, "utf8"));
   } catch (error63) {
     throw new RunStateError(
       `${path2} is not valid JSON (${error63 instanceof Error ? error63.message : String(error63)})`
@@ -36807,453 +37646,17 @@ function approvedGateRow(gate, by, headSha, sink) {
   };
 }
 
-// src/proxy/codex-provider.ts
-var PROXY_PROVIDER_ID = "evidence-gate-key-proxy";
-var OPENAI_API_BASE = "https://api.openai.com/v1";
-var PROXY_ENV_KEY = "OPENAI_API_KEY";
-var BUILT_IN_PROVIDERS = /* @__PURE__ */ new Set(["openai"]);
-function keySegment(id2) {
-  return /^[A-Za-z0-9_-]+$/.test(id2) ? id2 : JSON.stringify(id2);
-}
-function codexProxyPairs(baseUrl, provider) {
-  const pairs = proxyPairs(baseUrl, provider);
-  for (const pair of pairs) issuedPairs.add(pair);
-  return pairs;
-}
-var issuedPairs = /* @__PURE__ */ new Set();
-function proxyPairs(baseUrl, provider) {
-  if (provider !== void 0 && !BUILT_IN_PROVIDERS.has(provider)) {
-    const table3 = `model_providers.${keySegment(provider)}`;
-    return [
-      `${table3}.base_url=${JSON.stringify(baseUrl)}`,
-      `${table3}.env_key=${JSON.stringify(PROXY_ENV_KEY)}`
-    ];
-  }
-  const table2 = `model_providers.${PROXY_PROVIDER_ID}`;
-  return [
-    `model_provider=${JSON.stringify(PROXY_PROVIDER_ID)}`,
-    `${table2}.name="evidence-gate key proxy"`,
-    `${table2}.base_url=${JSON.stringify(baseUrl)}`,
-    `${table2}.env_key=${JSON.stringify(PROXY_ENV_KEY)}`,
-    `${table2}.wire_api="responses"`
-  ];
-}
-function tomlString(value) {
-  const v = value.trim();
-  if (v.startsWith("'") && v.endsWith("'") && v.length >= 2) return v.slice(1, -1);
-  if (v.startsWith('"') && v.endsWith('"') && v.length >= 2) {
-    try {
-      const parsed = JSON.parse(v);
-      if (typeof parsed === "string") return parsed;
-    } catch {
-    }
-    return v.slice(1, -1);
-  }
-  return v;
-}
-function segments(key) {
-  return [...key.matchAll(/"([^"\n]*)"|'([^'\n]*)'|([^."']+)/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? "");
-}
-function operatorCodexProvider(pairs) {
-  let selected;
-  const baseUrls = /* @__PURE__ */ new Map();
-  for (const pair of pairs) {
-    const eq = pair.indexOf("=");
-    if (eq < 0) continue;
-    const key = segments(pair.slice(0, eq).trim());
-    const value = tomlString(pair.slice(eq + 1));
-    if (key.length === 1 && key[0] === "model_provider") selected = value;
-    if (key.length === 3 && key[0] === "model_providers" && key[2] === "base_url")
-      baseUrls.set(key[1], value);
-  }
-  if (selected === void 0 || BUILT_IN_PROVIDERS.has(selected)) return { kind: "none" };
-  const baseUrl = baseUrls.get(selected);
-  if (baseUrl === void 0)
-    return {
-      kind: "unusable",
-      problem: `codex-config selects provider ${JSON.stringify(selected)} but gives it no base_url (model_providers.${keySegment(selected)}.base_url=\u2026): the key proxy needs it as its upstream`
-    };
-  return { kind: "provider", id: selected, baseUrl };
-}
-function isProxyProviderPair(pair) {
-  return issuedPairs.has(pair);
-}
-
-// src/proxy/key-proxy.ts
-import { randomBytes as randomBytes3, timingSafeEqual } from "node:crypto";
-import {
-  createServer,
-  Agent as HttpAgent,
-  request as httpRequest
-} from "node:http";
-import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
-
-// src/proxy/credential.ts
-var DUMMY_CREDENTIAL = "evidence-gate-key-proxy-dummy";
-var CREDENTIAL_VARIABLES = {
-  claude: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"],
-  codex: ["OPENAI_API_KEY", "CODEX_API_KEY"]
-};
-var AUTH_HEADERS = ["x-api-key", "authorization"];
-function upstreamAuthHeader(credential) {
-  if (credential.runtime === "claude" && credential.variable === "ANTHROPIC_API_KEY")
-    return ["x-api-key", credential.value];
-  return ["authorization", `Bearer ${credential.value}`];
-}
-function dummyCredentialEnv(credential) {
-  if (credential.runtime === "codex")
-    return { OPENAI_API_KEY: DUMMY_CREDENTIAL, CODEX_API_KEY: DUMMY_CREDENTIAL };
-  return { [credential.variable]: DUMMY_CREDENTIAL };
-}
-
-// src/proxy/http-relay.ts
-var HOP_BY_HOP = /* @__PURE__ */ new Set([
-  "connection",
-  "keep-alive",
-  "proxy-authenticate",
-  "proxy-authorization",
-  "proxy-connection",
-  "te",
-  "trailer",
-  "transfer-encoding",
-  "upgrade"
-]);
-function endToEndHeaders(headers, drop) {
-  const named = String(headers.connection ?? "").split(",").map((h) => h.trim().toLowerCase()).filter((h) => h !== "");
-  const out = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === void 0 || HOP_BY_HOP.has(name) || named.includes(name) || drop.includes(name)) continue;
-    out[name] = value;
-  }
-  return out;
-}
-function loggablePath(path2) {
-  const clean2 = path2.replace(/[^\x20-\x7e]/g, "?");
-  return clean2.length > 200 ? `${clean2.slice(0, 200)}\u2026` : clean2;
-}
-function sendApiError(response, api, status, message) {
-  const text2 = `evidence-gate key proxy: ${message}`;
-  const body = api === "anthropic" ? {
-    type: "error",
-    error: {
-      type: status === 413 ? "request_too_large" : status >= 500 ? "api_error" : "invalid_request_error",
-      message: text2
-    }
-  } : {
-    error: {
-      message: text2,
-      type: status >= 500 ? "server_error" : "invalid_request_error",
-      code: null
-    }
-  };
-  if (response.headersSent) {
-    response.destroy();
-    return;
-  }
-  response.writeHead(status, { "content-type": "application/json", connection: "close" });
-  response.end(JSON.stringify(body));
-}
-function readBoundedBody(request, max) {
-  const declared = Number(request.headers["content-length"] ?? "0");
-  if (Number.isFinite(declared) && declared > max) return Promise.resolve({ kind: "too-large" });
-  return new Promise((resolve15, reject) => {
-    const chunks = [];
-    let size = 0;
-    const onData = (chunk) => {
-      size += chunk.length;
-      if (size > max) {
-        request.off("data", onData);
-        resolve15({ kind: "too-large" });
-        return;
-      }
-      chunks.push(chunk);
-    };
-    request.on("data", onData);
-    request.on("end", () => resolve15({ kind: "read", body: Buffer.concat(chunks) }));
-    request.on("error", reject);
-  });
-}
-function readCapped(stream, max) {
-  return new Promise((resolve15, reject) => {
-    const chunks = [];
-    let size = 0;
-    stream.on("data", (chunk) => {
-      if (size >= max) return;
-      chunks.push(chunk.subarray(0, max - size));
-      size += chunk.length;
-    });
-    stream.on("end", () => resolve15(Buffer.concat(chunks)));
-    stream.on("error", reject);
-  });
-}
-
-// src/proxy/model-routes.ts
-var ROUTES = {
-  // Relative to ANTHROPIC_BASE_URL (the SDK appends `/v1/...`).
-  anthropic: [
-    { method: "POST", path: "/v1/messages" },
-    { method: "POST", path: "/v1/messages/count_tokens" },
-    { method: "GET", path: "/v1/models" },
-    { method: "GET", path: "/v1/models", withId: true }
-  ],
-  // Relative to a codex provider's `base_url` (which already ends in `/v1` upstream).
-  openai: [
-    { method: "POST", path: "/responses" },
-    { method: "POST", path: "/responses/compact" },
-    { method: "POST", path: "/chat/completions" },
-    { method: "GET", path: "/models" },
-    { method: "GET", path: "/models", withId: true }
-  ]
-};
-var ID_SEGMENT = /^\/[A-Za-z0-9._:-]{1,200}$/;
-function matches(route, path2) {
-  if (!route.withId) return path2 === route.path;
-  return path2.startsWith(route.path) && ID_SEGMENT.test(path2.slice(route.path.length));
-}
-function routeDecision(api, method, path2) {
-  const routes = ROUTES[api].filter((route) => matches(route, path2));
-  if (routes.length === 0) return "not-a-model-route";
-  return routes.some((route) => route.method === method) ? "allowed" : "wrong-method";
-}
-
-// src/proxy/key-proxy.ts
-var ANTHROPIC_API_BASE = "https://api.anthropic.com";
-var DEFAULT_MAX_REQUEST_BYTES = 32 * 1024 * 1024;
-var MAX_ERROR_BODY_BYTES = 1024 * 1024;
-function upstreamProblem(url2) {
-  let parsed;
-  try {
-    parsed = new URL(url2);
-  } catch {
-    return `${JSON.stringify(url2)} is not a URL`;
-  }
-  if (parsed.protocol !== "https:" && parsed.protocol !== "http:")
-    return `${JSON.stringify(url2)} is not an http or https URL`;
-  if (parsed.username !== "" || parsed.password !== "")
-    return "the URL holds a user name or password: give the credential as the key, not in the URL";
-  if (parsed.search !== "" || parsed.hash !== "")
-    return `${JSON.stringify(url2)} has a query or fragment: give a base URL`;
-  return null;
-}
-function afterPrefix(path2, secret) {
-  const match = /^\/([^/]*)(\/.*)?$/.exec(path2);
-  if (match === null) return null;
-  const given = Buffer.from(match[1] ?? "", "utf8");
-  if (given.length !== secret.length || !timingSafeEqual(given, secret)) return null;
-  return match[2] ?? "/";
-}
-function refuse(state, request, response, refusal) {
-  request.resume();
-  state.log({ kind: "refused", ...refusal });
-  sendApiError(response, state.api, refusal.status, refusal.reason);
-}
-async function handle(state, request, response) {
-  const method = request.method ?? "";
-  const raw2 = request.url ?? "/";
-  const queryAt = raw2.indexOf("?");
-  const path2 = afterPrefix(queryAt < 0 ? raw2 : raw2.slice(0, queryAt), state.secret);
-  const query = queryAt < 0 ? "" : raw2.slice(queryAt);
-  if (path2 === null) {
-    const reason = "the path is not under this proxy's prefix";
-    return refuse(state, request, response, {
-      status: 403,
-      method,
-      path: "(outside this proxy's prefix)",
-      reason
-    });
-  }
-  if (state.api === "anthropic" && path2 === "/api/hello" && (method === "HEAD" || method === "GET")) {
-    request.resume();
-    response.writeHead(200).end();
-    return;
-  }
-  const decision = routeDecision(state.api, method, path2);
-  if (decision !== "allowed") {
-    return refuse(state, request, response, {
-      status: decision === "wrong-method" ? 405 : 404,
-      method,
-      path: loggablePath(path2),
-      reason: decision === "wrong-method" ? `${method} is not allowed on this model API path` : "not a model API path: only the model API is forwarded"
-    });
-  }
-  const read = await readBoundedBody(request, state.maxRequestBytes);
-  if (read.kind === "too-large") {
-    const reason = `the request body is larger than ${state.maxRequestBytes} bytes`;
-    return refuse(state, request, response, { status: 413, method, path: loggablePath(path2), reason });
-  }
-  forward(state, { request, response }, { path: path2, query, body: read.body });
-}
-function forward(state, exchange, target, retried = false) {
-  const { request, response } = exchange;
-  const url2 = new URL(state.upstream.href);
-  url2.pathname = `${state.upstreamPath}${target.path}`;
-  url2.search = target.query;
-  const headers = endToEndHeaders(request.headers, [
-    "host",
-    "content-length",
-    "accept-encoding",
-    ...AUTH_HEADERS
-  ]);
-  const [authName, authValue] = upstreamAuthHeader(state.credential);
-  headers[authName] = authValue;
-  headers["accept-encoding"] = "identity";
-  headers["content-length"] = String(target.body.length);
-  const outgoing = state.send(url2, { method: request.method, headers, agent: state.agent });
-  state.inFlight.add(outgoing);
-  response.on("close", () => {
-    if (!response.writableFinished) outgoing.destroy();
-    state.inFlight.delete(outgoing);
-  });
-  outgoing.on("error", (error63) => {
-    state.inFlight.delete(outgoing);
-    if (response.writableEnded || response.destroyed) return;
-    if (!retried && outgoing.reusedSocket && error63.code === "ECONNRESET" && !response.headersSent)
-      return forward(state, exchange, target, true);
-    const message = `the upstream ${state.upstream.origin} could not be reached (${error63.message})`;
-    state.log({
-      kind: "upstream-failed",
-      method: request.method ?? "",
-      path: loggablePath(target.path),
-      message
-    });
-    sendApiError(response, state.api, 502, message);
-  });
-  outgoing.on("response", (answer) => relay(state, answer, response));
-  outgoing.end(target.body);
-}
-function relay(state, answer, response) {
-  const status = answer.statusCode ?? 502;
-  const headers = endToEndHeaders(answer.headers, []);
-  if (status < 400) {
-    response.writeHead(status, headers);
-    answer.on("error", () => response.destroy());
-    answer.pipe(response);
-    return;
-  }
-  readCapped(answer, MAX_ERROR_BODY_BYTES).then(
-    (raw2) => {
-      const body = Buffer.from(raw2.toString("latin1").split(state.credential.value).join("***"), "latin1");
-      response.writeHead(status, { ...headers, "content-length": String(body.length) });
-      response.end(body);
-    },
-    () => response.destroy()
-  );
-}
-var LIVE_UPSTREAMS = /* @__PURE__ */ new Map();
-function keyProxyUpstream(host) {
-  return LIVE_UPSTREAMS.get(host);
-}
-async function startKeyProxy(options3) {
-  const { credential } = options3;
-  const api = credential.runtime === "claude" ? "anthropic" : "openai";
-  const upstreamText = options3.upstream ?? (api === "anthropic" ? ANTHROPIC_API_BASE : OPENAI_API_BASE);
-  const problem = upstreamProblem(upstreamText);
-  if (problem !== null) throw new Error(`evidence-gate key proxy: the upstream ${problem}`);
-  const upstream = new URL(upstreamText);
-  const https = upstream.protocol === "https:";
-  const secretText = randomBytes3(24).toString("base64url");
-  const state = {
-    api,
-    credential,
-    upstream,
-    upstreamPath: upstream.pathname.replace(/\/+$/, ""),
-    secret: Buffer.from(secretText, "utf8"),
-    maxRequestBytes: options3.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
-    log: options3.log ?? (() => {
-    }),
-    agent: https ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true }),
-    send: https ? httpsRequest : httpRequest,
-    inFlight: /* @__PURE__ */ new Set()
-  };
-  const server = createServer((request, response) => {
-    handle(state, request, response).catch((error63) => {
-      const message = error63 instanceof Error ? error63.message : String(error63);
-      sendApiError(response, api, 500, `internal error (${message})`);
-    });
-  });
-  await new Promise((resolve15, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve15();
-    });
-  });
-  const { port } = server.address();
-  const baseUrl = `http://127.0.0.1:${port}/${secretText}`;
-  const host = `127.0.0.1:${port}`;
-  LIVE_UPSTREAMS.set(host, `${upstream.origin}${state.upstreamPath}`);
-  const env = credential.runtime === "claude" ? { ANTHROPIC_BASE_URL: baseUrl, ...dummyCredentialEnv(credential) } : dummyCredentialEnv(credential);
-  return {
-    baseUrl,
-    env,
-    codexConfig: credential.runtime === "codex" ? codexProxyPairs(baseUrl, options3.codexProvider) : [],
-    applyTo: (childEnv) => {
-      const out = {};
-      for (const [name, value] of Object.entries(childEnv)) {
-        if (CREDENTIAL_VARIABLES[credential.runtime].includes(name.toUpperCase())) continue;
-        if (credential.value !== "" && value.includes(credential.value)) continue;
-        out[name] = value;
-      }
-      return { ...out, ...env };
-    },
-    close: () => new Promise((resolve15) => {
-      LIVE_UPSTREAMS.delete(host);
-      for (const outgoing of state.inFlight) outgoing.destroy();
-      state.inFlight.clear();
-      server.close(() => resolve15());
-      server.closeAllConnections();
-      state.agent.destroy();
-    })
-  };
-}
-
 // src/run/model-proxy.ts
-var CLAUDE_ORDER = [
-  "ANTHROPIC_API_KEY",
-  "ANTHROPIC_AUTH_TOKEN",
-  "CLAUDE_CODE_OAUTH_TOKEN"
-];
-var CLOUD_SWITCHES = ["CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX", "CLAUDE_CODE_USE_FOUNDRY"];
-var on = (value) => value !== void 0 && value !== "" && value !== "0";
+var on2 = (value) => value !== void 0 && value !== "" && value !== "0";
 async function startModelProxy(o) {
-  const outbound = ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"].find((name) => on(o.env[name]));
+  const outbound = ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"].find((name) => on2(o.env[name]));
   if (outbound !== void 0)
     return {
       kind: "none",
       note: `key proxy: not used (${outbound} is set, and the key proxy connects to the model API directly)`
     };
-  if (o.runtime === "claude") {
-    if (CLOUD_SWITCHES.some((name) => on(o.env[name])))
-      return { kind: "none", note: "key proxy: not used (claude runs on a cloud provider's credentials)" };
-    const variable = CLAUDE_ORDER.find((name) => (o.credentials[name] ?? "") !== "");
-    if (variable === void 0)
-      return { kind: "none", note: "key proxy: not used (no claude credential given: the CLI's own login)" };
-    const upstream = o.env.ANTHROPIC_BASE_URL;
-    const problem2 = upstream !== void 0 && upstream !== "" ? upstreamProblem(upstream) : null;
-    if (problem2 !== null) return { kind: "refused", message: `ANTHROPIC_BASE_URL: ${problem2}` };
-    return started(
-      { runtime: "claude", variable, value: o.credentials[variable] },
-      upstream !== void 0 && upstream !== "" ? { upstream } : {},
-      o.log
-    );
-  }
-  const value = o.credentials.OPENAI_API_KEY ?? o.credentials.CODEX_API_KEY;
-  if (value === void 0 || value === "")
-    return { kind: "none", note: "key proxy: not used (no codex credential given: the CLI's own login)" };
-  if (o.readUserCodexConfig && userSelectsProvider(o.env))
-    return {
-      kind: "none",
-      note: "key proxy: not used (your codex config.toml selects a provider of its own)"
-    };
-  const provider = operatorCodexProvider(o.codexConfig);
-  if (provider.kind === "unusable") return { kind: "refused", message: provider.problem };
-  const problem = provider.kind === "provider" ? upstreamProblem(provider.baseUrl) : null;
-  if (problem !== null) return { kind: "refused", message: `codex-config base_url: ${problem}` };
-  return started(
-    { runtime: "codex", variable: "OPENAI_API_KEY", value },
-    provider.kind === "provider" ? { upstream: provider.baseUrl, codexProvider: provider.id } : {},
-    o.log
-  );
+  const plan = runtimeFor(o.runtime).proxyPlan(o);
+  return plan.kind === "proxy" ? started(plan.credential, plan.where, o.log) : plan;
 }
 async function started(credential, where, log) {
   const proxy = await startKeyProxy({ credential, ...where, log });
@@ -37262,12 +37665,6 @@ async function started(credential, where, log) {
     proxy,
     note: `key proxy: the ${credential.runtime} CLI gets a loopback base URL and a dummy key; the credential stays in the engine's memory`
   };
-}
-function userSelectsProvider(env) {
-  const home = env.CODEX_HOME ?? (env.HOME !== void 0 ? join17(env.HOME, ".codex") : void 0);
-  if (home === void 0) return false;
-  const config2 = join17(home, "config.toml");
-  return existsSync4(config2) && /^\s*model_provider\s*=/m.test(readFileSync6(config2, "utf8"));
 }
 async function openRunProxy(o) {
   const start = await startModelProxy(o);
@@ -37674,7 +38071,7 @@ function table(rows) {
     verdictLabel(row),
     shortSession(row.sessionId),
     formatUsd(row.costUsd),
-    formatDuration(row.durationMs),
+    formatDuration2(row.durationMs),
     String(row.deniedToolCalls),
     oneLine2(rowDetail(row))
   ]);
@@ -37690,7 +38087,7 @@ function table(rows) {
     if (row.verdict === "FAIL" && row.verify !== void 0 && row.verify.outcome !== "passed") {
       const { verify } = row;
       out.push(`    verify: ${shownCommand(verify.command)}`);
-      out.push(`    result: ${verifyExitWords(verify)} in ${formatDuration(verify.durationMs)}`);
+      out.push(`    result: ${verifyExitWords(verify)} in ${formatDuration2(verify.durationMs)}`);
       const tail = verify.outputTail.replace(/\r\n|\r/g, "\n").replace(/\n$/, "");
       if (tail === "") {
         out.push("    output: (none)");
@@ -37987,7 +38384,7 @@ function bytesBeyondTheTree(sinks, offCommit) {
     outcome: "passed",
     rule: "verified-bytes-not-in-tree",
     title: "Verified, but on bytes the evidence tree does not hold",
-    reason: `Every sink was verified, but the verify ran on bytes the evidence tree does not hold: ${gaps.join("; ")}. The tree recorded for the verify is not what the command ran on, so this commit may not pass on a fresh clone. For a submodule: commit (and push) its changes and record them in the superproject. For a file a .gitattributes conversion hides: write it in the form the conversion produces (or fix the attribute), commit it, and re-run. Or undo the edits and re-run.` + besides
+    reason: `Every sink was verified, but the verify ran on bytes the evidence tree does not hold: ${gaps.join("; ")}. The tree recorded for the verify is not what the command ran on, so this commit may not pass on a fresh clone. For a submodule: commit (and push) its changes and record them in the superproject. For a file a .gitattributes conversion hides: write it in the form the conversion produces (or fix the attribute), commit it, and re-run. For files the verify command changed while it ran: make the command leave tracked files alone (\`npm ci\`, not \`npm install\`; no formatter or snapshot update in the verify) or commit what it writes, and re-run. Or undo the edits and re-run.` + besides
   };
 }
 function outsideWritesOf(rows) {
@@ -38467,6 +38864,8 @@ function actionRequestBase(run2) {
     verifyTimeoutMs: inputs.verifyTimeoutMs,
     verifyEnv: inputs.verifyEnv,
     ...inputs.verifyRepeat !== void 0 ? { verifyRepeat: inputs.verifyRepeat } : {},
+    ...inputs.verifyBase === true ? { verifyBase: true } : {},
+    ...inputs.testReports !== void 0 ? { testReports: inputs.testReports } : {},
     commit: run2.push !== void 0,
     runsDir: run2.runsDir,
     surface: "action",
@@ -38845,6 +39244,34 @@ function handBackFiles(identity, dirs, owner = process.getuid?.() ?? 0) {
       );
       break;
     }
+  }
+  return problems;
+}
+function reclaimWorkspaceGroup(identity, workspace, group = process.getgid?.() ?? 0) {
+  const problems = [];
+  for (const step of [
+    [
+      "find",
+      workspace,
+      "-xdev",
+      "-group",
+      String(identity.gid),
+      "-exec",
+      "chgrp",
+      "-h",
+      String(group),
+      "{}",
+      "+"
+    ],
+    ["find", workspace, "-xdev", "-type", "d", "-perm", "-2000", "-exec", "chmod", "g-s", "{}", "+"]
+  ]) {
+    const [file2, ...args] = privileged(identity, step);
+    const done = spawnSync3(file2, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
+    if (done.status === 0) continue;
+    const why2 = (done.stderr ?? String(done.error ?? "")).trim().split("\n")[0] ?? "";
+    problems.push(
+      `could not take ${workspace} back from ${identity.user}'s group (${step[0]} exited ${done.status ?? done.signal}: ${why2})`
+    );
   }
   return problems;
 }
@@ -39928,17 +40355,17 @@ async function readTestReportFiles(cwd, patterns, startedAtMs) {
     if (testReportsPatternProblem(pattern) !== null) continue;
     const regExp = patternRegExp(pattern.trim());
     const start = fixedPrefix(pattern.trim());
-    const walk = async (relative16, depth) => {
+    const walk = async (relative17, depth) => {
       if (budget <= 0 || depth > 16 || matched.size >= MAX_REPORT_FILES) return;
       let entries;
       try {
-        entries = await readdir(join19(cwd, relative16), { withFileTypes: true });
+        entries = await readdir(join19(cwd, relative17), { withFileTypes: true });
       } catch {
         return;
       }
       for (const entry of entries.sort((a, b) => a.name < b.name ? -1 : 1)) {
         if (--budget <= 0 || matched.size >= MAX_REPORT_FILES) return;
-        const path2 = relative16 === "" ? entry.name : `${relative16}/${entry.name}`;
+        const path2 = relative17 === "" ? entry.name : `${relative17}/${entry.name}`;
         if (entry.isDirectory()) {
           if ((entry.name === ".git" || entry.name === "node_modules") && !pattern.includes(entry.name))
             continue;
@@ -40376,7 +40803,7 @@ async function snapshotBeforeVerify(cwd, context, ignoredFiles) {
 }
 function ranOnTheTreeAlone(evidence) {
   const ignoredClean = evidence.ignoredFiles === void 0 || evidence.ignoredFiles === "unchanged";
-  const gaps = (evidence.dirtySubmodules?.length ?? 0) > 0 || evidence.unrepresentedFiles !== void 0;
+  const gaps = (evidence.dirtySubmodules?.length ?? 0) > 0 || evidence.unrepresentedFiles !== void 0 || evidence.changedWhileRunning !== void 0;
   return ignoredClean && !gaps;
 }
 async function gapFields(cwd, tree, context) {
@@ -40392,6 +40819,24 @@ async function gapFields(cwd, tree, context) {
     ...found.dirtySubmodules.length > 0 ? { dirtySubmodules: found.dirtySubmodules } : {},
     ...found.unrepresentedFiles !== null ? { unrepresentedFiles: found.unrepresentedFiles } : {}
   };
+}
+var CHANGED_EXAMPLES = 10;
+async function changedWhileRunning(cwd, tree, context) {
+  try {
+    const after = await evidenceTree(cwd, context);
+    if (after === tree) return null;
+    const root = await workTreeRoot(cwd, context);
+    const listed2 = await git(
+      ["diff-tree", "-r", "-z", "--no-renames", "--name-only", "--diff-filter=MDT", tree, after],
+      gitOptions2(root, context)
+    );
+    const paths = listed2.split("\0").filter((path2) => path2 !== "");
+    if (paths.length === 0) return null;
+    return { total: paths.length, examples: paths.slice(0, CHANGED_EXAMPLES) };
+  } catch (error63) {
+    const note = `the working tree after the command could not be compared with the evidence tree: ${error63 instanceof Error ? error63.message : String(error63)}`;
+    return { total: null, examples: [], note };
+  }
 }
 function ignoredFields(comparison) {
   switch (comparison.kind) {
@@ -40414,9 +40859,10 @@ function ignoredFields(comparison) {
 }
 
 // src/evidence/verify.ts
-function receiptSettingsOf(policy) {
+function receiptSettingsOf(policy, given = []) {
+  const reports = [.../* @__PURE__ */ new Set([...policy?.testReports ?? [], ...given])];
   return {
-    ...policy?.testReports !== void 0 && policy.testReports.length > 0 ? { reports: policy.testReports } : {},
+    ...reports.length > 0 ? { reports } : {},
     ...policy?.requireTests === true ? { requireTests: true } : {}
   };
 }
@@ -40448,7 +40894,10 @@ async function measureAndRun(options3) {
     runs.push(await runOnce(options3, snapshot, tree));
     if (options3.signal?.aborted === true || runs[runs.length - 1]?.outcome === "spawn_failed") break;
   }
-  const evidence = wanted === 1 ? runs[0] : combineRepeats(runs);
+  const combined = wanted === 1 ? runs[0] : combineRepeats(runs);
+  options3.beforeReread?.();
+  const changed = combined.outcome === "passed" && tree !== null ? await changedWhileRunning(options3.cwd, tree, gitContext) : null;
+  const evidence = changed !== null ? { ...combined, changedWhileRunning: changed } : combined;
   if (options3.reuse && key !== null && (evidence.outcome === "passed" || evidence.outcome === "failed")) {
     options3.reuse.cache.record(key, options3.reuse.nodeId, evidence);
   }
@@ -40602,69 +41051,83 @@ var VerifyQueue = class {
   get currentIgnoredBaseline() {
     return this.ignoredBaseline;
   }
-  /** Queues one sink's verify; it starts when every verify queued before it has settled. */
+  /**
+   * Queues one sink's verify; it starts when every verify queued before it has settled. With `verify-base`
+   * the base's twin runs next, in the same turn, and its comparison is the evidence's `base`.
+   */
   run(request) {
     return this.exclusive(async () => {
-      const baseline = this.ignoredBaseline;
-      const quietAtStart = this.working === 0;
-      const startsAtStart = this.workStarts;
-      const exclude = this.settings.ignoredFiles?.exclude;
-      const runsDir = this.settings.ignoredFiles?.excludeRunDirectoriesUnder;
-      const elsewhere = (exclude ?? []).find((folder) => isInside2(request.cwd, folder));
-      const handBack = () => {
-        if (this.working === 0 && this.settings.handBack !== void 0)
-          handBackBeforeEngineReads(this.settings.handBack);
-      };
-      handBack();
-      const common = {
-        command: request.command,
-        cwd: request.cwd,
-        timeoutMs: request.timeoutMs,
-        expectExit: request.expectExit,
-        env: this.settings.baseEnv,
-        passThrough: this.settings.passThrough,
-        knownSecrets: this.settings.knownSecrets,
-        ...this.settings.indexOverlay !== void 0 ? { indexOverlay: this.settings.indexOverlay } : {},
-        ...this.settings.echo !== void 0 ? { echo: this.settings.echo } : {},
-        ...request.signal !== void 0 ? { signal: request.signal } : {},
-        ...request.outputMatches != null ? { outputMatches: request.outputMatches } : {},
-        ...this.settings.repeat !== void 0 ? { repeat: this.settings.repeat } : {},
-        ...this.settings.receipts !== void 0 ? { receipts: this.settings.receipts } : {}
-      };
-      if (baseline !== null && elsewhere !== void 0) {
-        const measured2 = await measureAndRun(common);
-        return {
+      const { evidence, common } = await this.runHead(request);
+      const base = this.settings.base;
+      if (base === void 0 || request.signal?.aborted === true) return evidence;
+      return { ...evidence, base: await base.compare(common, evidence) };
+    });
+  }
+  /** One sink's verify on the head (see {@link run}), with the options it ran with. */
+  async runHead(request) {
+    const baseline = this.ignoredBaseline;
+    const quietAtStart = this.working === 0;
+    const startsAtStart = this.workStarts;
+    const exclude = this.settings.ignoredFiles?.exclude;
+    const runsDir = this.settings.ignoredFiles?.excludeRunDirectoriesUnder;
+    const elsewhere = (exclude ?? []).find((folder) => isInside2(request.cwd, folder));
+    const handBack = () => {
+      if (this.working === 0 && this.settings.handBack !== void 0)
+        handBackBeforeEngineReads(this.settings.handBack);
+    };
+    handBack();
+    const common = {
+      command: request.command,
+      cwd: request.cwd,
+      timeoutMs: request.timeoutMs,
+      expectExit: request.expectExit,
+      env: this.settings.baseEnv,
+      passThrough: this.settings.passThrough,
+      knownSecrets: this.settings.knownSecrets,
+      ...this.settings.indexOverlay !== void 0 ? { indexOverlay: this.settings.indexOverlay } : {},
+      ...this.settings.echo !== void 0 ? { echo: this.settings.echo } : {},
+      ...request.signal !== void 0 ? { signal: request.signal } : {},
+      ...request.outputMatches != null ? { outputMatches: request.outputMatches } : {},
+      ...this.settings.repeat !== void 0 ? { repeat: this.settings.repeat } : {},
+      ...this.settings.receipts !== void 0 ? { receipts: this.settings.receipts } : {},
+      beforeReread: handBack
+    };
+    if (baseline !== null && elsewhere !== void 0) {
+      const measured2 = await measureAndRun(common);
+      return {
+        common,
+        evidence: {
           ...measured2.evidence,
           ignoredFiles: "unknown",
           ignoredFilesReason: `the command ran in ${request.cwd}, a working tree of its own inside the run directory (a managed worktree), whose git-ignored files the run's baseline (the main working tree's) does not describe`
-        };
-      }
-      const measured = await measureAndRun({
-        ...common,
-        reuse: { cache: this.cache, nodeId: request.nodeId },
-        ...baseline !== null ? {
-          ignoredFiles: {
-            baseline,
-            ...exclude ? { exclude } : {},
-            ...runsDir !== void 0 ? { excludeRunDirectoriesUnder: runsDir } : {}
-          }
-        } : {}
-      });
-      const quiet = quietAtStart && this.working === 0 && this.workStarts === startsAtStart;
-      if (baseline !== null && measured.ran && measured.before !== null && quiet) {
-        handBack();
-        const after = await ignoredFilesFingerprint(request.cwd, {
-          baseEnv: this.settings.baseEnv,
-          knownSecrets: this.settings.knownSecrets,
-          ...exclude !== void 0 ? { exclude } : {},
-          ...runsDir !== void 0 ? { excludeRunDirectoriesUnder: runsDir } : {}
-        });
-        if (this.working === 0 && this.workStarts === startsAtStart) {
-          this.ignoredBaseline = acceptVerifyChanges(baseline, measured.before, after);
         }
-      }
-      return measured.evidence;
+      };
+    }
+    const measured = await measureAndRun({
+      ...common,
+      reuse: { cache: this.cache, nodeId: request.nodeId },
+      ...baseline !== null ? {
+        ignoredFiles: {
+          baseline,
+          ...exclude ? { exclude } : {},
+          ...runsDir !== void 0 ? { excludeRunDirectoriesUnder: runsDir } : {}
+        }
+      } : {}
     });
+    const quiet = quietAtStart && this.working === 0 && this.workStarts === startsAtStart;
+    if (baseline !== null && measured.ran && measured.before !== null && quiet) {
+      handBack();
+      const after = await ignoredFilesFingerprint(request.cwd, {
+        baseEnv: this.settings.baseEnv,
+        knownSecrets: this.settings.knownSecrets,
+        ...exclude !== void 0 ? { exclude } : {},
+        ...runsDir !== void 0 ? { excludeRunDirectoriesUnder: runsDir } : {}
+      });
+      if (this.working === 0 && this.workStarts === startsAtStart) {
+        this.ignoredBaseline = acceptVerifyChanges(baseline, measured.before, after);
+      }
+    }
+    return { evidence: measured.evidence, common };
   }
   /** Runs `task` when every task queued before it has settled (the queue's mutex, for other work). */
   exclusive(task2) {
@@ -41273,77 +41736,6 @@ async function mapInBatches(items, f) {
     out.push(...await Promise.all(items.slice(i, i + PARALLEL_SCANS).map(f)));
   }
   return out;
-}
-
-// src/graph/duration.ts
-var DURATION_EXAMPLES = "90s, 45m, 1h30m, 1.5h, 500ms";
-var NS_PER_UNIT = /* @__PURE__ */ new Map([
-  ["ns", 1n],
-  ["us", 1000n],
-  ["\xB5s", 1000n],
-  // U+00B5 micro sign
-  ["\u03BCs", 1000n],
-  // U+03BC Greek small mu
-  ["ms", 1000000n],
-  ["s", 1000000000n],
-  ["m", 60000000000n],
-  ["h", 3600000000000n]
-]);
-var MAX_NS = 2n ** 63n - 1n;
-var TERM = /^(\d*)(?:\.(\d*))?([^\d.]+)/;
-function parseDuration(text2) {
-  const fail = (why2) => ({
-    ok: false,
-    message: `invalid duration ${JSON.stringify(text2)}: ${why2} (want a Go duration like ${DURATION_EXAMPLES})`
-  });
-  let rest = text2;
-  let negative = false;
-  if (rest.startsWith("-") || rest.startsWith("+")) {
-    negative = rest.startsWith("-");
-    rest = rest.slice(1);
-  }
-  if (rest === "0") return { ok: true, ms: 0 };
-  if (rest === "") return fail("empty");
-  let totalNs = 0n;
-  while (rest !== "") {
-    const term = TERM.exec(rest);
-    if (term === null) {
-      return fail(/^[\d.]+$/.test(rest) ? `missing unit after "${rest}"` : `cannot read "${rest}"`);
-    }
-    const [whole, intDigits = "", fracDigits, unit = ""] = term;
-    if (intDigits === "" && (fracDigits === void 0 || fracDigits === "")) {
-      return fail(`"${whole}" has no number`);
-    }
-    const unitNs = NS_PER_UNIT.get(unit);
-    if (unitNs === void 0) return fail(`unknown unit "${unit}"`);
-    let termNs = BigInt(intDigits === "" ? "0" : intDigits) * unitNs;
-    if (fracDigits !== void 0 && fracDigits !== "") {
-      termNs += BigInt(fracDigits) * unitNs / 10n ** BigInt(fracDigits.length);
-    }
-    totalNs += termNs;
-    if (totalNs > MAX_NS) return fail("too large (over about 292 years)");
-    rest = rest.slice(whole.length);
-  }
-  const ms = Number(totalNs) / 1e6;
-  return { ok: true, ms: negative ? -ms : ms };
-}
-function formatDuration2(ms) {
-  if (!Number.isFinite(ms)) return String(ms);
-  const sign = ms < 0 ? "-" : "";
-  let rest = Math.floor(Math.abs(ms));
-  if (rest === 0) return "0";
-  const parts = [];
-  for (const [unit, size] of [
-    ["h", 36e5],
-    ["m", 6e4],
-    ["s", 1e3],
-    ["ms", 1]
-  ]) {
-    const count3 = Math.floor(rest / size);
-    if (count3 > 0) parts.push(`${count3}${unit}`);
-    rest -= count3 * size;
-  }
-  return sign + parts.join("");
 }
 
 // src/graph/schema.ts
@@ -42423,23 +42815,23 @@ function schemaIssues(issues, raw2) {
 }
 function describeIssue(issue2, raw2) {
   const path2 = issue2.path.filter((key) => typeof key !== "symbol");
-  const { nodeId, prefix, relative: relative16 } = locate(path2, raw2);
+  const { nodeId, prefix, relative: relative17 } = locate(path2, raw2);
   const at = (field) => JSON.stringify(prefix + renderPath(field));
   const make2 = (reason) => ({ nodeId, reason });
   switch (issue2.code) {
     case "unrecognized_keys": {
       const inNode = path2[0] === "nodes" && typeof path2[1] === "number";
-      const shapeKey = relative16.filter((key) => typeof key === "string").join(".");
+      const shapeKey = relative17.filter((key) => typeof key === "string").join(".");
       const known = inNode ? NODE_OBJECT_FIELDS[shapeKey] : shapeKey === "" ? GRAPH_FIELDS : void 0;
       return issue2.keys.map((key) => {
-        const goHint = inNode && shapeKey === "" && CITATION_FIELDS.has(key) ? CITATION_HINT : "";
+        const goHint = inNode && shapeKey === "" && CITATION_FIELDS.has(key) ? CITATION_HINT : !inNode && shapeKey === "" && isRecord3(raw2) && isRecord3(raw2[key]) ? anchorHolderHint(key) : "";
         const knownList = known === void 0 ? "" : ` (known fields: ${known.join(", ")})`;
-        return make2(`unknown field ${at([...relative16, key])}${goHint}${knownList}`);
+        return make2(`unknown field ${at([...relative17, key])}${goHint}${knownList}`);
       });
     }
     case "invalid_type": {
-      if (issue2.input === void 0) return [make2(`missing required field ${at(relative16)}`)];
-      const subject = relative16.length === 0 && prefix !== "" ? prefix.replace(/\.$/, "") : `field ${at(relative16)}`;
+      if (issue2.input === void 0) return [make2(`missing required field ${at(relative17)}`)];
+      const subject = relative17.length === 0 && prefix !== "" ? prefix.replace(/\.$/, "") : `field ${at(relative17)}`;
       return [
         make2(
           `${subject} must be ${EXPECTED[issue2.expected] ?? issue2.expected} (got ${describe3(issue2.input)})`
@@ -42449,7 +42841,7 @@ function describeIssue(issue2, raw2) {
     case "invalid_value":
       return [
         make2(
-          `field ${at(relative16)} must be one of: ${issue2.values.map(String).join(", ")} (got ${describe3(issue2.input)})`
+          `field ${at(relative17)} must be one of: ${issue2.values.map(String).join(", ")} (got ${describe3(issue2.input)})`
         )
       ];
     case "invalid_union": {
@@ -42457,11 +42849,14 @@ function describeIssue(issue2, raw2) {
         const first = branch[0];
         return first?.code === "invalid_type" ? [EXPECTED[first.expected] ?? first.expected] : [];
       });
-      return [make2(`field ${at(relative16)} must be ${expected.join(" or ")} (got ${describe3(issue2.input)})`)];
+      return [make2(`field ${at(relative17)} must be ${expected.join(" or ")} (got ${describe3(issue2.input)})`)];
     }
     default:
-      return [make2(`field ${at(relative16)}: ${issue2.message}`)];
+      return [make2(`field ${at(relative17)}: ${issue2.message}`)];
   }
+}
+function anchorHolderHint(key) {
+  return `; the Go CLI ignores a top-level key it does not know, so a file may keep a YAML anchor there, but here every key must be a field: anchor the mapping where it is first merged instead (\`- <<: &${key} {\u2026}\` in the first node, \`<<: *${key}\` in the others)`;
 }
 var EXPECTED = {
   string: "a string",
@@ -42655,9 +43050,9 @@ function agentReasons(node3, limits) {
   }
   if (check2?.verify !== void 0) reasons.push(...verifyReasons(check2.verify, limits));
   if (node3.retry !== void 0) {
-    const { max, on: on2 } = node3.retry;
+    const { max, on: on3 } = node3.retry;
     if (max !== void 0 && max < 0) reasons.push(`retry.max must be >= 0 (got ${max})`);
-    for (const cause of on2 ?? []) {
+    for (const cause of on3 ?? []) {
       if (!RETRY_CAUSES.includes(cause)) {
         reasons.push(
           `retry.on: unknown cause ${JSON.stringify(cause)} (want one of: ${RETRY_CAUSES.join(", ")})`
@@ -42696,7 +43091,7 @@ function commandLimitReasons(field, command, limits) {
       reasons.push(`${field}.timeout ${JSON.stringify(command.timeout)} must be positive`);
     } else if (timeout.ms > limits.verifyTimeoutCeilingMs) {
       reasons.push(
-        `${field}.timeout ${command.timeout} exceeds the ${formatDuration2(limits.verifyTimeoutCeilingMs)} ceiling \u2014 a verify command runs on its node's critical path; split long work into its own node`
+        `${field}.timeout ${command.timeout} exceeds the ${formatDuration(limits.verifyTimeoutCeilingMs)} ceiling \u2014 a verify command runs on its node's critical path; split long work into its own node`
       );
     }
   }
@@ -42933,7 +43328,7 @@ function attachVerifyCommand(spec, command, options3) {
   if (!Number.isInteger(repairs) || repairs < 0) {
     throw new Error(`Internal error: repair attempts must be an integer >= 0, got ${repairs}`);
   }
-  const timeout = formatDuration2(options3.timeoutMs);
+  const timeout = formatDuration(options3.timeoutMs);
   const sinks = new Set(sinkIds(spec));
   const attached = [];
   for (const node3 of spec.nodes) {
@@ -43102,8 +43497,8 @@ function sinkAdvice(graph) {
 }
 function spendAdvice(graph, node3) {
   const found = [];
-  const { max, on: on2 } = node3.retry;
-  if (max > 0 && on2.length === 0) {
+  const { max, on: on3 } = node3.retry;
+  if (max > 0 && on3.length === 0) {
     found.push({
       kind: "retry-never-fires",
       reason: `retry.max is ${max} but retry.on lists no cause, so it never retries; list the causes to retry on (${RETRY_CAUSES.join(", ")}), or remove retry`
@@ -43400,8 +43795,8 @@ function toSpec(plan, projected) {
     if (node3.handoff === "artifact") out.handoff = "artifact";
     if (typeof node3.timeout === "string") out.timeout = node3.timeout;
     if (isRecord(node3.retry)) {
-      const { max, on: on2 } = node3.retry;
-      out.retry = { max: typeof max === "number" ? max : 0, on: Array.isArray(on2) ? on2.map(String) : [] };
+      const { max, on: on3 } = node3.retry;
+      out.retry = { max: typeof max === "number" ? max : 0, on: Array.isArray(on3) ? on3.map(String) : [] };
     }
     if (isRecord(node3.feedback)) {
       out.feedback = { rerun: String(node3.feedback.rerun), max: Number(node3.feedback.max) };
@@ -43824,7 +44219,7 @@ var PR_TITLE_MAX_CHARS = 300;
 var PR_BODY_MAX_CHARS = 8e3;
 var GOAL_MAX_CHARS = 8e3;
 function intro(runtime) {
-  const cli = runtime === "codex" ? "codex" : "claude";
+  const { cli } = runtimeFor(runtime).plannerWords;
   return [
     "You are the planner of evidence-gate, a gate that runs on a pull request. Turn the goal below into the",
     `smallest graph of steps that achieves it. Each step (a node) runs as its own \`${cli}\` CLI process in the`,
@@ -43883,9 +44278,6 @@ function inputsSection(inputs) {
     ...names.map((name) => `- ${name}`)
   ].join("\n");
 }
-function toolNote(runtime) {
-  return runtime === "codex" ? "On this runtime the list is checked and recorded, and each node also runs in a sandbox that can write only the working tree." : "A node can use only the tools in its list; any other tool call is denied.";
-}
 function formatSection(allowlist, runtime) {
   const tools = allowlist.map((tool) => JSON.stringify(tool)).join(", ");
   return [
@@ -43900,7 +44292,7 @@ function formatSection(allowlist, runtime) {
     '- "depends_on": ids of the nodes that must pass before this one starts (omit for a first step).',
     '- "prompt": self-contained instructions. The node sees nothing but this prompt and the repository.',
     `- "allowed_tools": a non-empty list chosen from exactly these entries, copied character for character: ${tools}.`,
-    `  ${toolNote(runtime)} Put any command a node should run in its prompt, within a scoped Bash entry it holds.`,
+    `  ${runtimeFor(runtime).plannerWords.toolNote} Put any command a node should run in its prompt, within a scoped Bash entry it holds.`,
     '- "handoff": "artifact" (optional; it is the default).',
     '- "timeout": optional Go duration such as "30m" or "1h30m"; a hang guard, so be generous.',
     '- "success_check": optional; "exit_zero" (true or false) and "result_matches" (an RE2 pattern searched',
@@ -44362,7 +44754,7 @@ function usageSince(cumulative, before) {
 }
 
 // src/runtime/claude-argv.ts
-var UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+var UUID2 = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function formatUsd2(amount) {
   const text2 = String(amount);
   return /e/i.test(text2) ? amount.toFixed(20).replace(/0+$/, "").replace(/\.$/, "") : text2;
@@ -44398,7 +44790,7 @@ function buildClaudeArgv(inv) {
   if (policy.disallowedTools.length > 0) argv.push("--disallowedTools", policy.disallowedTools.join(","));
   switch (inv.session.kind) {
     case "fresh":
-      if (!UUID.test(inv.session.sessionId)) {
+      if (!UUID2.test(inv.session.sessionId)) {
         throw new Error(`Internal error: a fresh session id must be a UUID, got "${inv.session.sessionId}"`);
       }
       argv.push("--session-id", inv.session.sessionId);
@@ -45377,130 +45769,6 @@ async function invokeClaude(call) {
   return folded.kind === "completed" && detail !== null ? { ...folded, result: { ...folded.result, failureDetail: namingModelApi(detail) } } : folded;
 }
 
-// src/runtime/codex-argv.ts
-function codexSandboxFor(mode) {
-  switch (mode) {
-    case "plan":
-      return "read-only";
-    case "bypassPermissions":
-      return "danger-full-access";
-    case "acceptEdits":
-    case "auto":
-    case "dontAsk":
-    case "manual":
-      return "workspace-write";
-    default:
-      return unreachable(mode);
-  }
-}
-var UUID2 = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-function isCodexThreadId(id2) {
-  return UUID2.test(id2);
-}
-function codexModelProblem(model) {
-  return model === "" || model.startsWith("-") ? `a codex model must be non-empty and not start with "-" (got ${JSON.stringify(model)})` : null;
-}
-var CONFIG_KEY = /^(?:[A-Za-z0-9_][A-Za-z0-9_-]*|"[^"\n]*")(?:\.(?:[A-Za-z0-9_-]+|"[^"\n]*"))*$/;
-function codexPromptProblem(prompt) {
-  return prompt === "-" ? 'a prompt of exactly "-" makes codex read its prompt from stdin, which the engine does not provide' : null;
-}
-var ALLOWED_KEYS = "model, model_provider, model_providers.<id>.<key>, model_reasoning_effort, model_reasoning_summary, model_verbosity, model_context_window, model_auto_compact_token_limit, analytics.<key>, otel.<key>, features.<name>=false";
-var ALLOWED_LEAVES = /* @__PURE__ */ new Set([
-  "model",
-  "model_provider",
-  "model_reasoning_effort",
-  "model_reasoning_summary",
-  "model_verbosity",
-  "model_context_window",
-  "model_auto_compact_token_limit"
-]);
-var ALLOWED_TABLES = /* @__PURE__ */ new Set(["model_providers", "analytics", "otel"]);
-function keySegments(key) {
-  return [...key.matchAll(/"([^"\n]*)"|([^."]+)/g)].map((m) => m[1] ?? m[2] ?? "");
-}
-function codexConfigKeyProblem(key, value) {
-  const [top = "", ...rest] = keySegments(key);
-  const refuse2 = (why2) => `${JSON.stringify(key)} is not allowed: codex-config may only configure the model provider; ${why2} (allowed: ${ALLOWED_KEYS})`;
-  if (ALLOWED_LEAVES.has(top)) {
-    return rest.length === 0 ? null : refuse2(`${top} takes no sub-key`);
-  }
-  if (ALLOWED_TABLES.has(top)) {
-    return rest.length > 0 ? null : refuse2(`set ${top}.<key> one key at a time`);
-  }
-  if (top === "features") {
-    if (rest.length !== 1) return refuse2("set features.<name>=false one feature at a time");
-    return value === "false" ? null : refuse2(`a feature may only be turned off (features.${rest[0]}=false)`);
-  }
-  return refuse2("sandbox, approval, isolation and every other setting stay the engine's");
-}
-function parseCodexConfig(text2) {
-  const pairs = [];
-  const issues = [];
-  text2.split(/\r?\n/).forEach((raw2, index) => {
-    const line2 = raw2.trim();
-    if (line2 === "" || line2.startsWith("#")) return;
-    const eq = line2.indexOf("=");
-    const key = eq < 0 ? "" : line2.slice(0, eq).trim();
-    if (eq < 0) {
-      issues.push(`codex-config line ${index + 1}: expected KEY=VALUE, got ${JSON.stringify(line2)}`);
-    } else if (!CONFIG_KEY.test(key)) {
-      issues.push(
-        `codex-config line ${index + 1}: ${JSON.stringify(key)} is not a config key (a dotted path such as model_providers.gw.base_url)`
-      );
-    } else {
-      const value = line2.slice(eq + 1).trim();
-      const refused = codexConfigKeyProblem(key, value);
-      if (refused !== null) issues.push(`codex-config line ${index + 1}: ${refused}`);
-      else pairs.push(`${key}=${value}`);
-    }
-  });
-  return issues.length === 0 ? { ok: true, pairs } : { ok: false, issues };
-}
-var WORKSPACE_WRITE_EXTENT = [
-  "sandbox_workspace_write.writable_roots=[]",
-  "sandbox_workspace_write.network_access=false"
-];
-function buildCodexArgv(inv) {
-  const argv = ["exec", "--json", "--color", "never", "--skip-git-repo-check"];
-  if (inv.model !== void 0) {
-    const problem2 = codexModelProblem(inv.model);
-    if (problem2 !== null) throw new Error(`Internal error: ${problem2}`);
-    argv.push("-m", inv.model);
-  }
-  for (const pair of inv.config ?? []) {
-    const parsed = parseCodexConfig(pair);
-    if (!parsed.ok || parsed.pairs.length !== 1 || parsed.pairs[0] !== pair) {
-      throw new Error(`Internal error: not a codex-config KEY=VALUE pair: ${JSON.stringify(pair)}`);
-    }
-    argv.push("-c", pair);
-  }
-  const sandbox = codexSandboxFor(inv.permissionMode);
-  argv.push("--sandbox", sandbox);
-  argv.push("--config", 'approval_policy="never"');
-  if (sandbox === "workspace-write") for (const pair of WORKSPACE_WRITE_EXTENT) argv.push("--config", pair);
-  if (inv.policy.settingSources !== void 0) {
-    argv.push("--ignore-user-config", "--ignore-rules");
-    argv.push("--config", "project_doc_max_bytes=0", "--config", "mcp_servers={}");
-  }
-  if (inv.planTool === true) argv.push("--config", "tools.update_plan.enabled=true");
-  switch (inv.session.kind) {
-    case "fresh":
-      break;
-    case "resume":
-      if (!UUID2.test(inv.session.threadId)) {
-        throw new Error(`Internal error: a codex thread id must be a UUID, got "${inv.session.threadId}"`);
-      }
-      argv.push("resume", inv.session.threadId);
-      break;
-    default:
-      return unreachable(inv.session);
-  }
-  const problem = codexPromptProblem(inv.prompt);
-  if (problem !== null) throw new Error(`Internal error: ${problem}`);
-  argv.push("--", inv.prompt);
-  return argv;
-}
-
 // src/runtime/codex-items.ts
 var NOT_WRITTEN = /* @__PURE__ */ new Set(["failed", "declined"]);
 var CodexItems = class {
@@ -45963,48 +46231,16 @@ function concurrencyProblem(concurrency) {
 function modelCliEnd(problem) {
   return typeof problem === "string" ? { kind: "usage_error", message: problem } : { kind: "setup_failed", message: problem.message };
 }
-function codexConfigKeys(pairs) {
-  const kept = [...pairs ?? []];
-  const dropped = /* @__PURE__ */ new Set();
-  for (let i = kept.length - 1; i >= 0; i--) {
-    const pair = kept[i];
-    if (isProxyProviderPair(pair) && !dropped.has(pair)) {
-      dropped.add(pair);
-      kept.splice(i, 1);
-    }
-  }
-  return kept.map((pair) => pair.slice(0, pair.indexOf("=")).trim());
-}
-function resumedCodexConfigProblem(runId, recorded, given) {
-  const have = new Set(codexConfigKeys(given));
-  const missing = (recorded ?? []).filter((key) => !have.has(key));
-  if (missing.length === 0) return null;
-  return `run ${runId} was started with codex-config pairs for ${missing.map((k) => `"${k}"`).join(", ")}, which state.json does not record (a provider setting may carry a secret): give the same pairs again (--codex-config KEY=VALUE, or the codex-config input). Nothing was run.`;
-}
 function executableFor(runtime, o) {
-  return runtime === "codex" ? o.codexExecutable ?? "codex" : o.claudeExecutable;
+  return runtimeFor(runtime).executable(o);
 }
 function runtimeOptionsProblem(runtime, o) {
-  if (runtime !== "codex") {
-    return o.codexConfig !== void 0 && o.codexConfig.length > 0 ? "codex-config applies only to the codex runtime: pass --runtime codex (input runtime: codex), or drop codex-config. Nothing was run." : null;
-  }
-  if (o.model !== void 0) {
-    const problem = codexModelProblem(o.model);
-    if (problem !== null) return `model: ${problem}. Nothing was run.`;
-  }
-  const issues = [];
-  (o.codexConfig ?? []).forEach((pair, i) => {
-    const parsed = parseCodexConfig(pair);
-    if (!parsed.ok) issues.push(...parsed.issues.map((issue2) => issue2.replace(/line \d+/, `entry ${i + 1}`)));
-    else if (parsed.pairs.length !== 1 || parsed.pairs[0] !== pair)
-      issues.push(`codex-config entry ${i + 1}: expected one trimmed KEY=VALUE, got ${JSON.stringify(pair)}`);
-  });
-  return issues.length > 0 ? `${issues.join("; ")}. Nothing was run.` : null;
+  return runtimeFor(runtime).optionsProblem(o);
 }
 function missingCliProblem(runtime, executable, baseEnv) {
   if (findExecutable(executable, baseEnv.PATH) !== null) return null;
   const where = `${JSON.stringify(executable)} is not an executable${executable.includes("/") ? "" : " on PATH"}`;
-  return runtime === "codex" ? `the codex CLI was not found: ${where}. Install @openai/codex or give the path of the codex executable; nothing was run` : `the claude CLI was not found: ${where}. Install @anthropic-ai/claude-code or point --claude-path at the executable; nothing was run`;
+  return runtimeFor(runtime).missingCliMessage(where);
 }
 async function modelCliProblem(o, runtime, check2) {
   const setupError = await o.beforeFirstModelCall?.(runtime) ?? null;
@@ -46013,28 +46249,13 @@ async function modelCliProblem(o, runtime, check2) {
   return missingCliProblem(runtime, executableFor(runtime, o), o.baseEnv);
 }
 function runtimeGraphProblem(runtime, graph) {
-  if (runtime !== "codex") return null;
-  const withAgent = graph.nodes.filter((node3) => node3.agent !== null);
-  if (withAgent.length === 0) return null;
-  const named = withAgent.map((node3) => `node "${node3.id}" sets agent "${node3.agent}"`).join("; ");
-  return `${named}: agent names a Claude Code subagent, which the codex runtime cannot run \u2014 run with --runtime claude (input runtime: claude), or remove agent. Nothing was run.`;
+  return runtimeFor(runtime).graphProblem(graph);
 }
 function runtimeWarnings(runtime, graph) {
-  const warnings = [];
-  graph.nodes.forEach((node3, i) => {
-    if (node3.type === "gate") return;
-    if (node3.permission_mode === "bypassPermissions") {
-      warnings.push(
-        runtime === "codex" ? `node "${node3.id}" runs with permissions bypassed (permission_mode bypassPermissions): codex --sandbox danger-full-access, no sandbox at all` : `node "${node3.id}" runs with permissions bypassed (permission_mode bypassPermissions): claude approves every tool call without asking; IS_SANDBOX=1 is set in that node's environment only (claude refuses the mode as root without it), never the verify command's or another node's`
-      );
-    }
-    if (runtime !== "codex" || node3.budget_usd === null) return;
-    const declared = graph.spec.nodes?.[i]?.timeout !== void 0;
-    warnings.push(
-      `node "${node3.id}": budget_usd ${node3.budget_usd} is not enforced on the codex runtime (codex reports no USD cost, so every codex row's cost is unknown); what bounds this node is its timeout of ${formatDuration2(node3.timeout_ms)}${declared ? "" : " (the default)"}`
-    );
-  });
-  return warnings;
+  const model = runtimeFor(runtime);
+  return graph.nodes.flatMap(
+    (node3, i) => node3.type === "gate" ? [] : model.nodeWarnings(node3, graph.spec.nodes?.[i]?.timeout !== void 0)
+  );
 }
 
 // src/engine/auto-plan.ts
@@ -46873,7 +47094,7 @@ var TestReceiptSchema = external_exports.discriminatedUnion("kind", [
   }),
   external_exports.strictObject({ kind: external_exports.literal("none"), reason: text })
 ]);
-var VerifyEvidenceSchema = external_exports.strictObject({
+var VerifyRunSchema = external_exports.strictObject({
   command: line,
   cwd: line,
   exitCode: external_exports.number().int().nullable(),
@@ -46892,11 +47113,25 @@ var VerifyEvidenceSchema = external_exports.strictObject({
   ignoredFilesReason: text.optional(),
   dirtySubmodules: external_exports.array(line).max(MAX_LIST).optional(),
   unrepresentedFiles: external_exports.strictObject({ total: count2.nullable(), examples: external_exports.array(line).max(MAX_LIST), note: text.optional() }).optional(),
+  changedWhileRunning: external_exports.strictObject({ total: count2.nullable(), examples: external_exports.array(line).max(MAX_LIST), note: text.optional() }).optional(),
   outputMatches: external_exports.strictObject({ pattern: text, matched: external_exports.boolean(), truncated: external_exports.literal(true).optional() }).optional(),
   repeat: external_exports.strictObject({ runs: count2.min(1).max(MAX_REPEAT), passed: count2.max(MAX_REPEAT) }).refine((r) => r.passed <= r.runs, { message: "passed cannot exceed runs" }).optional(),
   // Issue 25 item 1: absent in ledgers written before receipts existed (they still load).
   receipt: TestReceiptSchema.optional(),
   testsRequired: external_exports.literal(true).optional()
+});
+var BaseComparisonSchema = external_exports.strictObject({
+  commit: id.nullable(),
+  chosenAs: line,
+  verdict: external_exports.enum(["fixed", "passes_on_both", "fails_on_both", "introduced", "not_compared"]),
+  reason: text.optional(),
+  verify: VerifyRunSchema.optional(),
+  fixedTests: external_exports.array(text).max(RECEIPT_MAX_NAMES).optional(),
+  fewerTests: external_exports.strictObject({ base: count2, head: count2 }).optional()
+});
+var VerifyEvidenceSchema = VerifyRunSchema.extend({
+  // Issue 25 item 3: absent when `verify-base` was off, and in ledgers written before it existed.
+  base: BaseComparisonSchema.optional()
 });
 var rowBase = {
   nodeId: id,
@@ -47177,6 +47412,21 @@ function workingTreePatch(repoDir, baseCommit, context = {}) {
     }
   });
 }
+async function treePatch(repoDir, baseCommit, tree, context = {}) {
+  const root = await workTreeRoot(repoDir, context);
+  const outDir = await mkdtemp2(join22(tmpdir2(), "evidence-gate-patch-"));
+  try {
+    const out = join22(outDir, "patch.diff");
+    await git(["diff", ...DIFF_FLAGS, "--binary", `--output=${out}`, `${baseCommit}^{tree}`, tree], {
+      cwd: root,
+      ...context.baseEnv !== void 0 ? { baseEnv: context.baseEnv } : {},
+      ...context.knownSecrets !== void 0 ? { knownSecrets: context.knownSecrets } : {}
+    });
+    return (await readFile4(out)).toString("utf8");
+  } finally {
+    await rm3(outDir, { recursive: true, force: true });
+  }
+}
 async function configValue(root, key, context) {
   try {
     const value = await git(["config", "--get", key], { cwd: root, ...context });
@@ -47198,6 +47448,10 @@ async function commitWorkingTree(repoDir, options3) {
   };
   const root = await workTreeRoot(repoDir, context);
   const run2 = (args) => git(args, { cwd: root, ...context });
+  const treeContext = {
+    ...context,
+    ...options3.indexOverlay !== void 0 ? { indexOverlay: options3.indexOverlay } : {}
+  };
   let head;
   try {
     head = await run2(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]);
@@ -47208,13 +47462,7 @@ async function commitWorkingTree(repoDir, options3) {
   const moved = (now) => options3.parent !== void 0 && now?.toLowerCase() !== options3.parent.toLowerCase() ? { kind: "head_moved", head: now } : null;
   const movedBefore = moved(head);
   if (movedBefore !== null) return movedBefore;
-  let tree;
-  if (options3.tree !== void 0) {
-    tree = await run2(["rev-parse", "--verify", `${options3.tree}^{tree}`]);
-  } else {
-    await run2(["add", "-A"]);
-    tree = await run2(["write-tree"]);
-  }
+  const tree = options3.tree !== void 0 ? await run2(["rev-parse", "--verify", `${options3.tree}^{tree}`]) : await evidenceTree(root, treeContext);
   if (head !== null && tree === await run2(["rev-parse", `${head}^{tree}`])) return null;
   const identity = [];
   if (await configValue(root, "user.name", context) === null) {
@@ -47245,7 +47493,7 @@ ${options3.trailer}` : "";
     if (movedMeanwhile === null) throw error63;
     return movedMeanwhile;
   }
-  if (options3.tree !== void 0) await run2(["read-tree", tree]);
+  await run2(["read-tree", tree]);
   return sha3;
 }
 async function applyPatch(repoDir, patchPath, context = {}) {
@@ -47276,12 +47524,15 @@ async function commitIfEvidenceStands(frame, run2) {
   const { redactor } = frame;
   const lastRows = [...new Map(run2.rows.map((r) => [r.nodeId, r])).values()];
   const everyRowPassed = lastRows.length > 0 && lastRows.every((r) => r.verdict === "PASS");
-  const changesHoldSecret = redactor.contains(run2.nodesPatch.diff);
   const sinkTrees = new Set(
-    run2.rows.filter((r) => r.sink && r.verify?.evidenceTree).map((r) => r.verify.evidenceTree)
+    lastRows.filter((r) => r.sink && r.verify?.evidenceTree).map((r) => r.verify.evidenceTree)
   );
   const verifiedTree = sinkTrees.size === 1 ? [...sinkTrees][0] : void 0;
-  const wouldBe = run2.judge(verifiedTree ?? run2.finalTree).conclusion;
+  const judgedTree = verifiedTree ?? run2.finalTree;
+  const wouldBe = run2.judge(judgedTree).conclusion;
+  const changesHoldSecret = redactor.contains(
+    judgedTree === run2.nodesPatch.tree ? run2.nodesPatch.diff : await treePatch(frame.repoDir, frame.start.sha, judgedTree, frame.gitContext)
+  );
   const publish = frame.commit?.publish;
   const evidenceStands = publish !== void 0 ? wouldBe === "success" : wouldBe === "success" || wouldBe === "neutral";
   if (frame.commit === null || run2.end.kind !== "completed" || !everyRowPassed || changesHoldSecret || !evidenceStands) {
@@ -47294,7 +47545,7 @@ async function commitIfEvidenceStands(frame, run2) {
   }
   const committed = await commitWorkingTree(frame.repoDir, {
     ...frame.gitContext,
-    ...verifiedTree !== void 0 ? { tree: verifiedTree } : {},
+    tree: judgedTree,
     message: `evidence-gate: ${redactor.text(firstLine(frame.commit.message))}`,
     trailer: `Evidence-Gate-Run: ${frame.runId}`,
     // The changes are a diff from the starting commit: onto it, or not at all (issue 17 item 4).
@@ -47310,7 +47561,7 @@ async function commitIfEvidenceStands(frame, run2) {
     };
   }
   const sha3 = committed;
-  const tree = verifiedTree ?? run2.finalTree;
+  const tree = judgedTree;
   if (publish === void 0)
     return { posted: { sha: sha3, tree, note: "the nodes' changes, committed by --commit" } };
   const published = await publish({ sha: sha3, tree });
@@ -47782,7 +48033,7 @@ function startRunState(frame, first) {
     ...first.graphSource !== void 0 ? { graph_source: first.graphSource } : {},
     runtime: frame.runtime,
     ...frame.model !== void 0 ? { model: frame.model } : {},
-    ...frame.runtime === "codex" && (first.codexConfig ?? []).length > 0 ? { codex_config_keys: codexConfigKeys(first.codexConfig) } : {},
+    ...runtimeFor(frame.runtime).recordedSettings(first.codexConfig),
     inputs: { ...first.inputs },
     build_evidence: frame.answer,
     starting_commit: frame.start,
@@ -47823,8 +48074,216 @@ function ignoredBaselineOf(frame, runsDir) {
 // src/engine/leg.ts
 import { dirname as dirname9 } from "node:path";
 
+// src/evidence/base-verify.ts
+import { existsSync as existsSync8 } from "node:fs";
+import { mkdtemp as mkdtemp3, rm as rm4 } from "node:fs/promises";
+import { tmpdir as tmpdir3 } from "node:os";
+import { isAbsolute as isAbsolute10, join as join24, relative as relative13 } from "node:path";
+
+// src/evidence/base-comparison.ts
+function compareWithBase(head, base, commit) {
+  const common = { commit: commit.commit, chosenAs: commit.chosenAs, verify: base };
+  if (base.outcome === "spawn_failed") {
+    return {
+      ...common,
+      verdict: "not_compared",
+      reason: `the command could not start on the base (exit code unknown)`
+    };
+  }
+  const headPassed = head.outcome === "passed";
+  const basePassed = base.outcome === "passed";
+  const verdict = headPassed ? basePassed ? "passes_on_both" : "fixed" : basePassed ? "introduced" : "fails_on_both";
+  const fixedTests = verdict === "fixed" ? testsNowPassing(head, base) : void 0;
+  const fewer = fewerTests(head, base);
+  return {
+    ...common,
+    verdict,
+    ...fixedTests !== void 0 && fixedTests.length > 0 ? { fixedTests } : {},
+    ...fewer !== void 0 ? { fewerTests: fewer } : {}
+  };
+}
+function testsNowPassing(head, base) {
+  const baseReceipt = base.receipt;
+  if (baseReceipt?.kind !== "counts" || baseReceipt.failedNames.length === 0) return void 0;
+  const stillFailing = new Set(head.receipt?.kind === "counts" ? head.receipt.failedNames : []);
+  return baseReceipt.failedNames.filter((name) => !stillFailing.has(name)).slice(0, RECEIPT_MAX_NAMES);
+}
+function fewerTests(head, base) {
+  if (head.receipt?.kind !== "counts" || base.receipt?.kind !== "counts") return void 0;
+  return head.receipt.ran < base.receipt.ran ? { base: base.receipt.ran, head: head.receipt.ran } : void 0;
+}
+function notCompared(commit, chosenAs, reason) {
+  return { commit, chosenAs, verdict: "not_compared", reason };
+}
+
+// src/evidence/base-verify.ts
+var BaseVerifier = class {
+  constructor(o) {
+    this.o = o;
+  }
+  o;
+  #checkout = null;
+  #results = /* @__PURE__ */ new Map();
+  /** How the base is chosen, in words (`BaseComparison.chosenAs`). */
+  get chosenAs() {
+    return chosenAsWords(this.o.setting);
+  }
+  /**
+   * Runs `options`' command on the base (once per command and folder) and classifies `head` against it.
+   * Never rejects for the base's own trouble: that is `not_compared` with the reason.
+   */
+  async compare(options3, head) {
+    this.#checkout ??= this.#checkOut();
+    const checkout = await this.#checkout;
+    if (!checkout.ok) return notCompared(checkout.commit, checkout.chosenAs, checkout.reason);
+    const rel = relative13(this.o.repoDir, options3.cwd);
+    if (rel.startsWith("..") || isAbsolute10(rel)) {
+      return notCompared(
+        checkout.base.commit,
+        checkout.base.chosenAs,
+        `the command ran in ${options3.cwd}, outside the repository's main working tree (a managed worktree): only the main working tree is compared with the base`
+      );
+    }
+    const cwd = join24(checkout.tree, rel);
+    if (!existsSync8(cwd)) {
+      return notCompared(
+        checkout.base.commit,
+        checkout.base.chosenAs,
+        `the base has no folder ${rel === "" ? "." : rel}`
+      );
+    }
+    const key = JSON.stringify([
+      options3.command,
+      rel,
+      options3.timeoutMs,
+      options3.expectExit,
+      options3.outputMatches?.source ?? null,
+      options3.repeat ?? 1
+    ]);
+    let result = this.#results.get(key);
+    if (result === void 0) {
+      result = this.#runOnBase(options3, cwd);
+      this.#results.set(key, result);
+    }
+    return compareWithBase(head, await result, checkout.base);
+  }
+  async #runOnBase(options3, cwd) {
+    const checkout = await this.#checkout;
+    const handBack = () => {
+      if (checkout?.ok === true) handBackBeforeEngineReads([checkout.folder]);
+    };
+    handBack();
+    const {
+      base: _base,
+      reusedFrom: _reused,
+      ...evidence
+    } = await this.o.runVerify({
+      command: options3.command,
+      cwd,
+      timeoutMs: options3.timeoutMs,
+      expectExit: options3.expectExit,
+      env: options3.env,
+      passThrough: options3.passThrough,
+      knownSecrets: options3.knownSecrets,
+      ...options3.echo !== void 0 ? { echo: options3.echo } : {},
+      ...options3.signal !== void 0 ? { signal: options3.signal } : {},
+      ...options3.outputMatches !== void 0 ? { outputMatches: options3.outputMatches } : {},
+      ...options3.repeat !== void 0 ? { repeat: options3.repeat } : {},
+      ...options3.receipts !== void 0 ? { receipts: options3.receipts } : {},
+      beforeReread: handBack
+    });
+    return evidence;
+  }
+  async #checkOut() {
+    const chosenAs = this.chosenAs;
+    const gitOptions4 = { cwd: this.o.repoDir, baseEnv: this.o.baseEnv, knownSecrets: this.o.knownSecrets };
+    let commit;
+    try {
+      commit = await resolveBaseCommit(this.o.setting, this.o.startCommit, (args) => git(args, gitOptions4));
+    } catch (error63) {
+      return { ok: false, commit: null, chosenAs, reason: gitReason(error63) };
+    }
+    let folder = null;
+    try {
+      folder = await mkdtemp3(join24(this.o.tempParent ?? tmpdir3(), "evidence-gate-base-"));
+      const tree = join24(folder, "tree");
+      await git(["-c", "core.hooksPath=/dev/null", "worktree", "add", "--detach", tree, commit], gitOptions4);
+      shareWithIdentity(folder);
+      return { ok: true, base: { commit, chosenAs }, folder, tree };
+    } catch (error63) {
+      if (folder !== null) await rm4(folder, { recursive: true, force: true }).catch(() => void 0);
+      return {
+        ok: false,
+        commit,
+        chosenAs,
+        reason: `the base's worktree could not be made: ${gitReason(error63)}`
+      };
+    }
+  }
+  /**
+   * Removes the base's worktree and its folder (what the separate user made in it handed back first, the
+   * way the workspace's is) and forgets its registration. Call when no PR code runs (the leg's end).
+   *
+   * @returns why it could not be removed, or `null`.
+   */
+  async close() {
+    const checkout = await this.#checkout;
+    this.#checkout = null;
+    if (checkout?.ok !== true) return null;
+    const gitOptions4 = { cwd: this.o.repoDir, baseEnv: this.o.baseEnv, knownSecrets: this.o.knownSecrets };
+    handBackBeforeEngineReads([checkout.folder]);
+    let problem = null;
+    await git(["worktree", "remove", "--force", checkout.tree], gitOptions4).catch((error63) => {
+      problem = `git worktree remove ${checkout.tree}: ${gitReason(error63)}`;
+    });
+    await rm4(checkout.folder, { recursive: true, force: true });
+    await git(["worktree", "prune"], gitOptions4).catch(() => void 0);
+    return problem;
+  }
+};
+function chosenAsWords(setting) {
+  if (setting.commit !== void 0) return "the pull request's base";
+  if (setting.ref !== void 0) return `the merge-base with ${setting.ref}`;
+  return "the start commit's first parent";
+}
+async function resolveBaseCommit(setting, startCommit, runGit2) {
+  const fetchMore = "fetch more history (actions/checkout fetch-depth: 0, or git fetch --deepen) so the base commit is in the repository";
+  if (setting.commit !== void 0) {
+    if (!/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/i.test(setting.commit))
+      throw new Error(`the pull request's base ${JSON.stringify(setting.commit)} is not a commit SHA`);
+    try {
+      return (await runGit2(["rev-parse", "--verify", "--quiet", `${setting.commit}^{commit}`])).trim();
+    } catch {
+      throw new Error(`the base commit ${setting.commit} is not in the repository: ${fetchMore}`);
+    }
+  }
+  if (setting.ref !== void 0) {
+    if (setting.ref.startsWith("-") || setting.ref === "")
+      throw new Error(`--base ${JSON.stringify(setting.ref)} is not a ref`);
+    try {
+      await runGit2(["rev-parse", "--verify", "--quiet", `${setting.ref}^{commit}`]);
+    } catch {
+      throw new Error(`--base ${setting.ref} names no commit in the repository`);
+    }
+    try {
+      return (await runGit2(["merge-base", startCommit, setting.ref])).trim();
+    } catch {
+      throw new Error(`the start commit and ${setting.ref} have no merge-base here: ${fetchMore}`);
+    }
+  }
+  try {
+    return (await runGit2(["rev-parse", "--verify", "--quiet", `${startCommit}^1^{commit}`])).trim();
+  } catch {
+    throw new Error(`the start commit ${startCommit.slice(0, 12)} has no parent here: ${fetchMore}`);
+  }
+}
+function gitReason(error63) {
+  if (error63 instanceof GitError) return error63.detail.trim().split("\n")[0] ?? error63.message;
+  return error63 instanceof Error ? error63.message : String(error63);
+}
+
 // src/engine/graph-run.ts
-import { existsSync as existsSync11, readFileSync as readFileSync10 } from "node:fs";
+import { existsSync as existsSync12, readFileSync as readFileSync10 } from "node:fs";
 
 // src/engine/leg-journal.ts
 var LegJournal = class {
@@ -47939,7 +48398,7 @@ var LegMemory = class {
 };
 
 // src/engine/node-settlement.ts
-import { existsSync as existsSync9, readFileSync as readFileSync9 } from "node:fs";
+import { existsSync as existsSync10, readFileSync as readFileSync9 } from "node:fs";
 
 // src/engine/agent-node.ts
 import { writeFileSync as writeFileSync5 } from "node:fs";
@@ -48269,10 +48728,10 @@ function claudeFactsOf(outcome, sessionId) {
 }
 
 // src/engine/codex-call-report.ts
-import { join as join24 } from "node:path";
-function codexHomeOf(env) {
+import { join as join25 } from "node:path";
+function codexHomeOf2(env) {
   if (env.CODEX_HOME !== void 0 && env.CODEX_HOME !== "") return env.CODEX_HOME;
-  return env.HOME !== void 0 && env.HOME !== "" ? join24(env.HOME, ".codex") : null;
+  return env.HOME !== void 0 && env.HOME !== "" ? join25(env.HOME, ".codex") : null;
 }
 async function callCodex(spec, ctx, signal2) {
   const session = spec.session ?? { kind: "fresh" };
@@ -48293,8 +48752,8 @@ async function callCodex(spec, ctx, signal2) {
   ctx.onStarted?.(spec.id, resumed?.sessionId ?? null);
   const executable = ctx.codexExecutable ?? "codex";
   const baseEnv = ctx.modelEnv(spec.id, "codex");
-  const env = resumed?.codexHome !== void 0 && codexHomeOf(baseEnv) !== resumed.codexHome ? { ...baseEnv, CODEX_HOME: resumed.codexHome } : baseEnv;
-  const home = codexHomeOf(env);
+  const env = resumed?.codexHome !== void 0 && codexHomeOf2(baseEnv) !== resumed.codexHome ? { ...baseEnv, CODEX_HOME: resumed.codexHome } : baseEnv;
+  const home = codexHomeOf2(env);
   const outcome = await (ctx.calls ?? MODEL_CALLS).codex({
     executable,
     prompt: spec.prompt,
@@ -48396,8 +48855,9 @@ function codexFactsOf(outcome, resumedId, before) {
 }
 
 // src/engine/agent-node.ts
+var AGENT_CALLS = { claude: callClaude, codex: callCodex };
 async function runAgentNode(spec, ctx, signal2) {
-  const call = (ctx.runtime ?? "claude") === "codex" ? await callCodex(spec, ctx, signal2) : await callClaude(spec, ctx, signal2);
+  const call = await AGENT_CALLS[ctx.runtime ?? "claude"](spec, ctx, signal2);
   const rows = new RowMaker(spec, ctx, call);
   if (call.failure !== null) {
     const f = call.failure;
@@ -48762,7 +49222,7 @@ function limitSpent(node3, progress) {
     };
   }
   if (progress.elapsedMs >= node3.timeout_ms) {
-    const stoppedBy = `timeout: the node's ${formatDuration2(node3.timeout_ms)} spent after attempt ${done}/${maxOf(node3)}`;
+    const stoppedBy = `timeout: the node's ${formatDuration(node3.timeout_ms)} spent after attempt ${done}/${maxOf(node3)}`;
     return {
       cause: "timeout",
       stoppedBy,
@@ -48786,12 +49246,12 @@ function completionSpec(spec, node3, start, o) {
       maxAttempts: node3.completion.max_attempts,
       report: p.feedback
     }),
-    session: o.runtime === "codex" ? {
-      kind: "resume",
+    session: runtimeFor(o.runtime).resumedSession({
       sessionId: p.sessionId,
-      threadUsage: p.threadUsage ?? null,
+      sessionCostUsd: p.sessionCostUsd,
+      threadUsage: p.threadUsage,
       ...codexHome !== void 0 ? { codexHome } : {}
-    } : { kind: "resume", sessionId: p.sessionId, sessionCostUsd: p.sessionCostUsd ?? null },
+    }),
     timeoutMs: Math.max(1, node3.timeout_ms - p.elapsedMs),
     completion: { planTool, continuing: true, spentUsd: p.spentUsd }
   };
@@ -49016,7 +49476,7 @@ function notRetriedWords(node3, input2, row) {
 }
 
 // src/engine/node-fields.ts
-import { existsSync as existsSync8, statSync as statSync7 } from "node:fs";
+import { existsSync as existsSync9, statSync as statSync7 } from "node:fs";
 import { resolve as resolve10 } from "node:path";
 function nodeFields(node3, values, dirs) {
   const verify = node3.success_check.verify;
@@ -49071,7 +49531,7 @@ function directoryProblem(dir, repoDir, field) {
   if (!liesInRepository(dir, { cwd: repoDir, repoRoot: repoDir })) {
     return `${field} ${dir} is outside the repository ${repoDir}: a node runs inside the repository whose tree is the evidence`;
   }
-  if (!existsSync8(dir) || !statSync7(dir).isDirectory()) return `${field} ${dir} is not a folder`;
+  if (!existsSync9(dir) || !statSync7(dir).isDirectory()) return `${field} ${dir} is not a folder`;
   return null;
 }
 
@@ -49087,21 +49547,15 @@ function sessionFor(node3, attempt2, quoting, sources) {
       detail: `handoff: session needs the session of its parent${parent !== void 0 ? ` "${parent}"` : ""}, which is not known (the parent reported no session id)`
     };
   }
-  if (sources.runtime !== "codex") {
-    return {
-      ok: true,
-      session: { kind: "resume", sessionId, sessionCostUsd: record2?.session_cost_usd ?? null }
-    };
-  }
   const codexHome = sources.memory.codexHomes.get(sessionId);
   return {
     ok: true,
-    session: {
-      kind: "resume",
+    session: runtimeFor(sources.runtime).resumedSession({
       sessionId,
-      threadUsage: record2?.thread_usage ?? null,
+      sessionCostUsd: record2?.session_cost_usd,
+      threadUsage: record2?.thread_usage,
       ...codexHome !== void 0 ? { codexHome } : {}
-    }
+    })
   };
 }
 
@@ -49209,7 +49663,7 @@ function earlierJudgedReply(ctx, nodeId) {
   return ctx.store.node(nodeId)?.judged === true ? readTextIfAny(path2) : null;
 }
 function readTextIfAny(path2) {
-  return existsSync9(path2) ? readFileSync9(path2, "utf8") : null;
+  return existsSync10(path2) ? readFileSync9(path2, "utf8") : null;
 }
 async function failBeforeSpawn(ctx, node3, detail, spent) {
   const max = node3.completion?.max_attempts ?? 1;
@@ -49288,7 +49742,7 @@ async function recordExecution(ctx, nodeId, row, produced, gate) {
     status: row.verdict === "PASS" ? "passed" : "running",
     session_id: row.sessionId,
     executions,
-    ...(ctx.agent.runtime ?? "claude") === "codex" ? { thread_usage: thread?.usage ?? void 0 } : {},
+    ...runtimeFor(ctx.agent.runtime).threadRecord(thread),
     ...produced.sessionCostUsd !== void 0 ? { session_cost_usd: produced.sessionCostUsd } : {},
     // The gate's progress, saved with the row, before the next attempt spawns (a resumed leg continues it).
     ...gate !== void 0 ? { completion: gate.progress === null ? void 0 : progressRecord(gate.progress, gate.round) } : {}
@@ -49346,8 +49800,8 @@ function runEndOfAbort(signal2) {
 }
 
 // src/engine/run-worktrees.ts
-import { existsSync as existsSync10, readdirSync as readdirSync4, realpathSync as realpathSync7, rmdirSync, rmSync as rmSync3 } from "node:fs";
-import { join as join25 } from "node:path";
+import { existsSync as existsSync11, readdirSync as readdirSync4, realpathSync as realpathSync7, rmdirSync, rmSync as rmSync3 } from "node:fs";
+import { join as join26 } from "node:path";
 var WORKTREES_FOLDER = "worktrees";
 function worktreeBranch(runId, name) {
   return `evidence-gate/${runId}/${name}`;
@@ -49369,7 +49823,7 @@ var RunWorktrees = class {
   }
   /** The folder holding the checkouts: `<runDir>/worktrees`. */
   get folder() {
-    return join25(this.#o.runDir, WORKTREES_FOLDER);
+    return join26(this.#o.runDir, WORKTREES_FOLDER);
   }
   /**
    * The checkout of worktree `name`, made the first time the leg asks for it (see the module docstring).
@@ -49407,15 +49861,15 @@ var RunWorktrees = class {
       closed.push(await this.#closeOne(tree));
     }
     await this.#git(["worktree", "prune"]).catch(() => void 0);
-    if (existsSync10(this.folder) && readdirSync4(this.folder).length === 0) rmdirSync(this.folder);
+    if (existsSync11(this.folder) && readdirSync4(this.folder).length === 0) rmdirSync(this.folder);
     return closed;
   }
   async #create(name) {
-    const path2 = join25(this.folder, name);
+    const path2 = join26(this.folder, name);
     const branch = worktreeBranch(this.#o.runId, name);
     try {
       await this.#git(["worktree", "prune"]);
-      if (existsSync10(path2)) {
+      if (existsSync11(path2)) {
         if (await this.#isRegistered(path2)) return { name, path: path2, branch, origin: "reused" };
         rmSync3(path2, { recursive: true, force: true });
       }
@@ -49433,7 +49887,7 @@ var RunWorktrees = class {
   }
   async #closeOne(tree) {
     const { name, branch, path: path2 } = tree;
-    if (!existsSync10(path2)) return { name, branch, commit: null, removed: true };
+    if (!existsSync11(path2)) return { name, branch, commit: null, removed: true };
     let commit;
     try {
       const made = await commitWorkingTree(path2, {
@@ -49779,7 +50233,7 @@ function legStart(o, memory) {
     const output2 = o.dir.nodeOutputPath(node3.id);
     if (record2?.status === "passed") {
       start.set(node3.id, { state: "passed", round });
-      if (node3.type !== "gate" && existsSync11(output2))
+      if (node3.type !== "gate" && existsSync12(output2))
         memory.replies.set(node3.id, readFileSync10(output2, "utf8"));
     } else if (record2?.status === "failed" || record2?.status === "cancelled") {
       start.set(node3.id, { state: record2.status, round });
@@ -49920,6 +50374,14 @@ function legCaller(o) {
 }
 async function runLegAndFinish(o) {
   const { frame, store, plan, calls } = o;
+  const baseVerifier = o.verify.base !== void 0 ? new BaseVerifier({
+    repoDir: frame.repoDir,
+    startCommit: frame.start.sha,
+    setting: o.verify.base,
+    baseEnv: o.verify.baseEnv,
+    knownSecrets: o.verify.knownSecrets,
+    runVerify
+  }) : null;
   const verifyQueue = new VerifyQueue({
     baseEnv: o.verify.baseEnv,
     passThrough: o.verify.passThrough,
@@ -49934,6 +50396,7 @@ async function runLegAndFinish(o) {
     handBack: [frame.repoDir],
     ...o.verify.repeat !== void 0 ? { repeat: o.verify.repeat } : {},
     ...o.verify.receipts !== void 0 ? { receipts: o.verify.receipts } : {},
+    ...baseVerifier !== null ? { base: baseVerifier } : {},
     ...o.echo ? { echo: o.echo } : {}
   });
   const leg = await executeGraph({
@@ -49969,6 +50432,8 @@ async function runLegAndFinish(o) {
       }
     }
   });
+  const leftBase = await baseVerifier?.close();
+  if (leftBase != null) frame.dir.event({ type: "base_worktree_left", problem: leftBase });
   store.state.planning_calls = [...calls];
   const legEndTree = await workingTreeOrNull(frame);
   store.state.leg_end_tree = legEndTree;
@@ -50092,7 +50557,8 @@ async function runPlan(o, { frame, store }, run2) {
       knownSecrets: o.knownSecrets,
       ignoredBaseline: run2.ignoredBaseline,
       ...o.verifyRepeat !== void 0 ? { repeat: o.verifyRepeat } : {},
-      receipts: receiptSettingsOf(o.policy)
+      receipts: receiptSettingsOf(o.policy, o.testReports),
+      ...o.verifyBase !== void 0 ? { base: o.verifyBase } : {}
     },
     ...legCaller(o)
   });
@@ -50101,7 +50567,7 @@ async function runPlan(o, { frame, store }, run2) {
 
 // src/engine/goal-loop.ts
 import { writeFileSync as writeFileSync6 } from "node:fs";
-import { join as join26 } from "node:path";
+import { join as join27 } from "node:path";
 
 // src/plan/assessor-prompt.ts
 var LEDGER_MAX_CHARS = 12e3;
@@ -50327,7 +50793,7 @@ function addUsd2(spent, total2) {
   return total2.kind === "known" ? { usd: spent.usd + total2.usd, unknown: spent.unknown } : { usd: spent.usd + total2.knownUsd, unknown: true };
 }
 function assess(o, loop, cycle) {
-  const cwd = o.workingDirectory !== void 0 ? join26(o.repoDir, o.workingDirectory) : o.repoDir;
+  const cwd = o.workingDirectory !== void 0 ? join27(o.repoDir, o.workingDirectory) : o.repoDir;
   return assessCycle({
     runtime: o.runtime,
     executable: executableFor(o.runtime, o),
@@ -50616,7 +51082,8 @@ async function runHandWritten(o) {
       knownSecrets: o.knownSecrets,
       ignoredBaseline,
       ...o.verifyRepeat !== void 0 ? { repeat: o.verifyRepeat } : {},
-      receipts: receiptSettingsOf(o.policy)
+      receipts: receiptSettingsOf(o.policy, o.testReports),
+      ...o.verifyBase !== void 0 ? { base: o.verifyBase } : {}
     },
     ...legCaller(o)
   });
@@ -50624,19 +51091,19 @@ async function runHandWritten(o) {
 }
 
 // src/engine/resume-run.ts
-import { existsSync as existsSync14, readFileSync as readFileSync12 } from "node:fs";
-import { join as join29 } from "node:path";
+import { existsSync as existsSync15, readFileSync as readFileSync12 } from "node:fs";
+import { join as join30 } from "node:path";
 
 // src/engine/leg-end-files.ts
-import { existsSync as existsSync12 } from "node:fs";
-import { join as join27 } from "node:path";
+import { existsSync as existsSync13 } from "node:fs";
+import { join as join28 } from "node:path";
 async function restoreLegEndFiles(state, runDir, gitContext) {
   const expected = state.leg_end_tree;
   if (expected === void 0 || expected === null) return null;
   const now = await evidenceTree(state.repo_dir, gitContext);
   if (now === expected) return null;
-  const patch = join27(runDir, "patch.diff");
-  if (now === state.starting_commit.tree && existsSync12(patch)) {
+  const patch = join28(runDir, "patch.diff");
+  if (now === state.starting_commit.tree && existsSync13(patch)) {
     try {
       await applyPatch(state.repo_dir, patch, gitContext);
     } catch (error63) {
@@ -50766,7 +51233,7 @@ function supersedeFailures(store, graph) {
 }
 
 // src/engine/resume-checks.ts
-import { relative as relative13, resolve as resolve11 } from "node:path";
+import { relative as relative14, resolve as resolve11 } from "node:path";
 function resumedRuntime(o, run2) {
   const { state, runId } = run2;
   const runtime = state.runtime;
@@ -50781,7 +51248,11 @@ function resumedRuntime(o, run2) {
     ...o.codexConfig !== void 0 ? { codexConfig: o.codexConfig } : {}
   });
   if (runtimeProblem !== null) return { kind: "usage_error", message: runtimeProblem };
-  const configProblem = runtime === "codex" ? resumedCodexConfigProblem(runId, state.codex_config_keys, o.codexConfig) : null;
+  const configProblem = runtimeFor(runtime).resumedSettingsProblem(
+    runId,
+    state.codex_config_keys,
+    o.codexConfig
+  );
   if (configProblem !== null) return { kind: "usage_error", message: configProblem };
   return { kind: "runtime", runtime, warnings: runtimeWarnings(runtime, run2.graph) };
 }
@@ -50797,7 +51268,7 @@ async function resumedRepository(o, run2, gitContext) {
   let state = run2.state;
   if (o.repoDir !== void 0) {
     const repoDir = resolve11(o.repoDir);
-    const workDir = resolve11(repoDir, relative13(state.repo_dir, state.work_dir));
+    const workDir = resolve11(repoDir, relative14(state.repo_dir, state.work_dir));
     const problem = workingDirectoryProblem(repoDir, workDir);
     if (problem !== null) return { kind: "usage_error", message: problem };
     state = { ...state, repo_dir: repoDir, work_dir: workDir };
@@ -50829,8 +51300,8 @@ async function resumedRepository(o, run2, gitContext) {
 }
 
 // src/engine/resume-source.ts
-import { existsSync as existsSync13, readFileSync as readFileSync11 } from "node:fs";
-import { join as join28 } from "node:path";
+import { existsSync as existsSync14, readFileSync as readFileSync11 } from "node:fs";
+import { join as join29 } from "node:path";
 function readResumableRun(runsDir, runId) {
   if (!isRunId(runId)) {
     return {
@@ -50838,8 +51309,8 @@ function readResumableRun(runsDir, runId) {
       message: `${JSON.stringify(runId)} is not a run id (YYYYMMDD-HHMMSS-xxxxxx): give the id the run printed`
     };
   }
-  const path2 = join28(runsDir, runId);
-  if (!existsSync13(path2)) {
+  const path2 = join29(runsDir, runId);
+  if (!existsSync14(path2)) {
     return {
       kind: "usage_error",
       message: `no run ${runId} under ${runsDir}: check the run id and --runs-dir (the folder the run was started with)`
@@ -50852,8 +51323,8 @@ function readResumableRun(runsDir, runId) {
     if (error63 instanceof RunStateError) return { kind: "usage_error", message: error63.message };
     throw error63;
   }
-  const graphPath = join28(path2, "graph.json");
-  if (!existsSync13(graphPath))
+  const graphPath = join29(path2, "graph.json");
+  if (!existsSync14(graphPath))
     return { kind: "usage_error", message: `${graphPath} does not exist: this run has no graph to resume` };
   let spec;
   const graphText = readFileSync11(graphPath, "utf8");
@@ -50886,7 +51357,7 @@ async function resumeRun(o) {
   const chosen = resumedRuntime(o, run2);
   if (chosen.kind !== "runtime") return chosen;
   const { runtime, warnings } = chosen;
-  const ceilingProblem = missingCeilingProblem(run2, join29(path2, "state.json"));
+  const ceilingProblem = missingCeilingProblem(run2, join30(path2, "state.json"));
   if (ceilingProblem !== null) return { kind: "usage_error", message: ceilingProblem };
   const concurrencyWrong = concurrencyProblem(o.concurrency);
   if (concurrencyWrong !== null) return { kind: "usage_error", message: concurrencyWrong };
@@ -50985,9 +51456,9 @@ function resumedPlan(state, o) {
   };
 }
 function leftIgnoredBaseline(runDir) {
-  const baselinePath = join29(runDir, IGNORED_BASELINE_FILE);
+  const baselinePath = join30(runDir, IGNORED_BASELINE_FILE);
   return ignoredFilesFromData(
-    existsSync14(baselinePath) ? safeJson(readFileSync12(baselinePath, "utf8")) : { kind: "unknown", reason: `${IGNORED_BASELINE_FILE} is missing`, overBound: false }
+    existsSync15(baselinePath) ? safeJson(readFileSync12(baselinePath, "utf8")) : { kind: "unknown", reason: `${IGNORED_BASELINE_FILE} is missing`, overBound: false }
   );
 }
 function safeJson(text2) {
@@ -51042,7 +51513,7 @@ async function runVerifyOnly(o) {
   await o.hooks?.onPlan?.(redactor.deep(plan));
   await o.hooks?.onProgress?.(snapshotLedger(frame, { plan, rows: [], calls: [] }), "plan");
   dir.event({ type: "node_verifying", node: VERIFY_NODE_ID, command: o.verifyCmd });
-  const evidence = await runVerify({
+  const verifyOptions = {
     command: o.verifyCmd,
     cwd: repo.workDir,
     timeoutMs: o.verifyTimeoutMs,
@@ -51051,10 +51522,13 @@ async function runVerifyOnly(o) {
     passThrough: o.verifyEnv,
     knownSecrets: o.knownSecrets,
     ...o.verifyRepeat !== void 0 ? { repeat: o.verifyRepeat } : {},
-    receipts: receiptSettingsOf(o.policy),
+    receipts: receiptSettingsOf(o.policy, o.testReports),
+    // No node runs beside it: what the command made is handed back before the engine's git re-reads it.
+    beforeReread: () => handBackBeforeEngineReads([repo.workDir]),
     ...o.echo ? { echo: o.echo } : {},
     ...o.signal ? { signal: o.signal } : {}
-  });
+  };
+  const evidence = await withBase(o, frame, verifyOptions, await runVerify(verifyOptions));
   const cancelled = o.signal?.aborted === true && evidence.outcome !== "passed";
   const common = {
     nodeId: VERIFY_NODE_ID,
@@ -51082,6 +51556,22 @@ async function runVerifyOnly(o) {
   const finished = await finishRun(frame, { graph: OUTLINE, rows: [row], plan, calls: [], end });
   return { kind: "finished", ...finished, runDir: dir.path, warnings: [] };
 }
+async function withBase(o, frame, options3, head) {
+  if (o.verifyBase === void 0 || o.signal?.aborted === true) return head;
+  const verifier = new BaseVerifier({
+    repoDir: frame.repoDir,
+    startCommit: frame.start.sha,
+    setting: o.verifyBase,
+    baseEnv: o.baseEnv,
+    knownSecrets: o.knownSecrets,
+    runVerify
+  });
+  try {
+    return { ...head, base: await verifier.compare(options3, head) };
+  } finally {
+    await verifier.close();
+  }
+}
 
 // src/run/start-run.ts
 async function startRun(request, ports) {
@@ -51102,6 +51592,12 @@ async function startRun(request, ports) {
 function verifyRepeatOf(request) {
   const repeat = Math.max(request.verifyRepeat ?? 1, request.policy?.verifyRepeat ?? 1);
   return repeat > 1 ? { verifyRepeat: repeat } : {};
+}
+function verifyBaseOf(request) {
+  if (request.verifyBase !== true && request.policy?.verifyBase !== true) return {};
+  if (request.pr?.baseSha !== void 0) return { verifyBase: { commit: request.pr.baseSha } };
+  if (request.verifyBaseRef !== void 0) return { verifyBase: { ref: request.verifyBaseRef } };
+  return { verifyBase: {} };
 }
 function engineBase(request, ports) {
   const { modelCli, workspace } = ports;
@@ -51130,6 +51626,8 @@ function engineBase(request, ports) {
     baseEnv: request.baseEnv,
     knownSecrets: request.knownSecrets,
     ...verifyRepeatOf(request),
+    ...verifyBaseOf(request),
+    ...request.testReports !== void 0 && request.testReports.length > 0 ? { testReports: request.testReports } : {},
     ...ports.echo !== void 0 ? { echo: ports.echo } : {},
     ...ports.signal !== void 0 ? { signal: ports.signal } : {},
     ...ports.hooks !== void 0 ? { hooks: ports.hooks } : {},
@@ -51137,7 +51635,7 @@ function engineBase(request, ports) {
   };
 }
 var DEFAULT_VERIFY_TIMEOUT_MS = 10 * 6e4;
-function withBase(base, own2) {
+function withBase2(base, own2) {
   const merged = Object.defineProperties({}, Object.getOwnPropertyDescriptors(base));
   return Object.defineProperties(merged, Object.getOwnPropertyDescriptors(own2));
 }
@@ -51169,7 +51667,7 @@ async function dispatch(request, ports) {
     case "auto":
       return autoOrGoalLoop(
         mode,
-        withBase(base, {
+        withBase2(base, {
           ...where,
           goal: mode.goal,
           verify: mode.verify,
@@ -51197,7 +51695,7 @@ async function dispatch(request, ports) {
       );
     case "run":
       return runHandWritten(
-        withBase(base, {
+        withBase2(base, {
           ...where,
           graphText: mode.graphText,
           graphSource: mode.graphSource,
@@ -51216,7 +51714,7 @@ async function dispatch(request, ports) {
       );
     case "verify":
       return runVerifyOnly(
-        withBase(base, {
+        withBase2(base, {
           ...where,
           verifyCmd: mode.verify.command,
           declaredBy: mode.verify.declaredBy,
@@ -51228,7 +51726,7 @@ async function dispatch(request, ports) {
       );
     case "resume":
       return resumeRun(
-        withBase(base, {
+        withBase2(base, {
           runId: mode.runId,
           action: mode.action,
           ...optional2("headSha", mode.headSha),
@@ -51300,7 +51798,7 @@ async function runGraphLeg(run2, mode, o) {
         verifyTimeoutCeilingMs: inputs.verifyTimeoutMs
       },
       ...actionRequestBase(run2),
-      pr: { headSha: event.headSha, baseRef: event.baseRef },
+      pr: { headSha: event.headSha, baseRef: event.baseRef, baseSha: event.baseSha },
       ...policy !== void 0 ? { policy } : {}
     },
     actionPorts(run2, agentConfig.workspace, {}, o.proxy)
@@ -51325,15 +51823,15 @@ Fix the graph on the base branch (check a fix with mode: lint).`;
 }
 
 // src/run/isolation-scope.ts
-import { existsSync as existsSync17, mkdtempSync as mkdtempSync5, rmSync as rmSync5 } from "node:fs";
-import { join as join34, resolve as resolve13 } from "node:path";
+import { existsSync as existsSync18, mkdtempSync as mkdtempSync5, rmSync as rmSync5 } from "node:fs";
+import { join as join35, resolve as resolve13 } from "node:path";
 
 // src/proc/checkout-git.ts
 import { spawnSync as spawnSync4 } from "node:child_process";
 import {
   chmodSync as chmodSync2,
   cpSync,
-  existsSync as existsSync15,
+  existsSync as existsSync16,
   lstatSync as lstatSync3,
   mkdirSync as mkdirSync6,
   readdirSync as readdirSync5,
@@ -51346,7 +51844,7 @@ import {
   unlinkSync,
   writeFileSync as writeFileSync7
 } from "node:fs";
-import { basename as basename7, dirname as dirname10, join as join30, relative as relative14, sep as sep10 } from "node:path";
+import { basename as basename7, dirname as dirname10, join as join31, relative as relative15, sep as sep10 } from "node:path";
 var GUARD_FILE = "guard.json";
 var CONTROL_FILES = ["config", "config.worktree", "commondir", "gitdir"];
 var CONTROL_DIRS = ["hooks", "info"];
@@ -51364,30 +51862,30 @@ function gitDirsIn(gitDir, rel = "") {
     const walk = (at) => {
       let names;
       try {
-        names = readdirSync5(join30(gitDir, at));
+        names = readdirSync5(join31(gitDir, at));
       } catch {
         return;
       }
       for (const name of names) {
-        const child = join30(at, name);
-        const stats = lstatSync3(join30(gitDir, child));
+        const child = join31(at, name);
+        const stats = lstatSync3(join31(gitDir, child));
         if (!stats.isDirectory()) continue;
-        if (existsSync15(join30(gitDir, child, "HEAD"))) dirs.push(...gitDirsIn(gitDir, child));
+        if (existsSync16(join31(gitDir, child, "HEAD"))) dirs.push(...gitDirsIn(gitDir, child));
         else if (sub === "modules") walk(child);
       }
     };
-    walk(join30(rel, sub));
+    walk(join31(rel, sub));
   }
   return [...new Set(dirs)];
 }
 function snapshotGitDir(gitDir, into) {
   for (const rel of gitDirsIn(gitDir)) {
-    mkdirSync6(join30(into, rel), { recursive: true, mode: 448 });
-    if (existsSync15(join30(gitDir, rel, "HEAD"))) cpSync(join30(gitDir, rel, "HEAD"), join30(into, rel, "HEAD"));
+    mkdirSync6(join31(into, rel), { recursive: true, mode: 448 });
+    if (existsSync16(join31(gitDir, rel, "HEAD"))) cpSync(join31(gitDir, rel, "HEAD"), join31(into, rel, "HEAD"));
     for (const name of [...CONTROL_FILES, ...CONTROL_DIRS]) {
-      const from = join30(gitDir, rel, name);
-      if (!existsSync15(from)) continue;
-      cpSync(from, join30(into, rel, name), { recursive: true, verbatimSymlinks: true });
+      const from = join31(gitDir, rel, name);
+      if (!existsSync16(from)) continue;
+      cpSync(from, join31(into, rel, name), { recursive: true, verbatimSymlinks: true });
     }
   }
 }
@@ -51407,7 +51905,7 @@ function guardCheckoutGit(identity, workspace, snapshot) {
       const kind = stats.isSymbolicLink() ? "link" : stats.isDirectory() ? "dir" : "file";
       const content = kind === "link" ? readlinkSync(path2) : kind === "file" ? readFileSync13(path2).toString("base64") : null;
       entries.push({ path: path2, dev: stats.dev, ino: stats.ino, kind, content });
-      if (kind === "dir") snapshotGitDir(path2, join30(snapshot, String(index)));
+      if (kind === "dir") snapshotGitDir(path2, join31(snapshot, String(index)));
       if (kind === "link") continue;
       const locked = runAs(identity, ["chmod", "-R", "g-w", path2]);
       if (locked !== null) return `could not take group write off ${path2} (${locked})`;
@@ -51419,7 +51917,7 @@ function guardCheckoutGit(identity, workspace, snapshot) {
       snapshot,
       entries
     };
-    writeFileSync7(join30(snapshot, GUARD_FILE), JSON.stringify(guard2), { mode: 384 });
+    writeFileSync7(join31(snapshot, GUARD_FILE), JSON.stringify(guard2), { mode: 384 });
     return guard2;
   } catch (error63) {
     return `could not record the checkout's git directories (${error63 instanceof Error ? error63.message : String(error63)})`;
@@ -51435,8 +51933,8 @@ function findByInode(entry, workspace) {
     }
   };
   const parent = dirname10(entry.path);
-  for (const name of existsSync15(parent) ? readdirSync5(parent) : []) {
-    if (matches2(join30(parent, name))) return join30(parent, name);
+  for (const name of existsSync16(parent) ? readdirSync5(parent) : []) {
+    if (matches2(join31(parent, name))) return join31(parent, name);
   }
   const found = spawnSync4("find", [workspace, "-xdev", "-inum", String(entry.ino), "-print0"], {
     encoding: "utf8",
@@ -51463,16 +51961,16 @@ function isRecorded(entry, path2) {
 }
 function realParents(workspace, path2) {
   const removed = [];
-  const rel = relative14(workspace, dirname10(path2));
+  const rel = relative15(workspace, dirname10(path2));
   if (rel === "" || rel.startsWith("..")) return removed;
   let at = workspace;
   for (const part of rel.split(sep10)) {
-    at = join30(at, part);
+    at = join31(at, part);
     const stats = lstatSync3(at, { throwIfNoEntry: false });
     if (stats?.isDirectory() === true) continue;
     if (stats !== void 0) {
       unlinkSync(at);
-      removed.push(relative14(workspace, at));
+      removed.push(relative15(workspace, at));
     }
     mkdirSync6(at, { mode: 493 });
   }
@@ -51507,16 +52005,16 @@ function sameTree(a, b) {
   if (!sa.isDirectory()) return sa.isFile() && sb.isFile() && readFileSync13(a).equals(readFileSync13(b));
   const names = readdirSync5(a).sort();
   const other = readdirSync5(b).sort();
-  return names.length === other.length && names.every((n, i) => n === other[i] && sameTree(join30(a, n), join30(b, n)));
+  return names.length === other.length && names.every((n, i) => n === other[i] && sameTree(join31(a, n), join31(b, n)));
 }
 function restoreGitDir(from, gitDir) {
   for (const rel of gitDirsIn(from)) {
     for (const name of [...CONTROL_FILES, ...CONTROL_DIRS]) {
-      const saved = join30(from, rel, name);
-      const live2 = join30(gitDir, rel, name);
+      const saved = join31(from, rel, name);
+      const live2 = join31(gitDir, rel, name);
       if (sameTree(saved, live2)) continue;
       rmSync4(live2, { recursive: true, force: true });
-      if (existsSync15(saved)) cpSync(saved, live2, { recursive: true, verbatimSymlinks: true });
+      if (existsSync16(saved)) cpSync(saved, live2, { recursive: true, verbatimSymlinks: true });
     }
   }
 }
@@ -51529,12 +52027,12 @@ function restoreCheckoutGit(guard2) {
       const problem = restoreEntry(entry, guard2.workspace);
       if (problem !== null) problems.push(problem);
       else if (!wasThere)
-        restored.push(`${relative14(guard2.workspace, entry.path) || basename7(entry.path)} (replaced)`);
-      const saved = join30(guard2.snapshot, String(index));
-      if (entry.kind === "dir" && problem === null && existsSync15(saved)) {
+        restored.push(`${relative15(guard2.workspace, entry.path) || basename7(entry.path)} (replaced)`);
+      const saved = join31(guard2.snapshot, String(index));
+      if (entry.kind === "dir" && problem === null && existsSync16(saved)) {
         const before = sameSnapshot(saved, entry.path);
         restoreGitDir(saved, entry.path);
-        if (!before) restored.push(`${relative14(guard2.workspace, entry.path) || ".git"} (changed)`);
+        if (!before) restored.push(`${relative15(guard2.workspace, entry.path) || ".git"} (changed)`);
       }
     } catch (error63) {
       problems.push(
@@ -51547,7 +52045,7 @@ function restoreCheckoutGit(guard2) {
     if (recorded.has(path2)) continue;
     try {
       rmSync4(path2, { recursive: true, force: true });
-      restored.push(`${relative14(guard2.workspace, path2)} (made by the pull request's code: removed)`);
+      restored.push(`${relative15(guard2.workspace, path2)} (made by the pull request's code: removed)`);
     } catch (error63) {
       problems.push(
         `could not remove ${path2}, a git directory the pull request's code made (${error63 instanceof Error ? error63.message : String(error63)})`
@@ -51559,7 +52057,7 @@ function restoreCheckoutGit(guard2) {
 function sameSnapshot(from, gitDir) {
   return gitDirsIn(from).every(
     (rel) => [...CONTROL_FILES, ...CONTROL_DIRS].every(
-      (name) => sameTree(join30(from, rel, name), join30(gitDir, rel, name))
+      (name) => sameTree(join31(from, rel, name), join31(gitDir, rel, name))
     )
   );
 }
@@ -51572,7 +52070,7 @@ import { dirname as dirname11, resolve as resolve12 } from "node:path";
 // src/proc/run-home.ts
 import { spawnSync as spawnSync5 } from "node:child_process";
 import { lstatSync as lstatSync4, mkdirSync as mkdirSync7, mkdtempSync as mkdtempSync4 } from "node:fs";
-import { join as join31 } from "node:path";
+import { join as join32 } from "node:path";
 var SHARED_CACHES = { npm: "npm_config_cache", pip: "PIP_CACHE_DIR" };
 var SHARED_CACHE_ROOT = "/var/cache/evidence-gate-pr";
 function runPrivileged(identity, argv) {
@@ -51600,11 +52098,11 @@ function lockLoginHome(identity, loginHome) {
 }
 function makeRunHome(identity, parent, caches) {
   mkdirSync7(parent, { recursive: true });
-  const root = mkdtempSync4(join31(parent, "pr-user-"));
+  const root = mkdtempSync4(join32(parent, "pr-user-"));
   const dirs = { home: "home", tmp: "tmp", cache: "cache", config: "config", data: "data", state: "state" };
-  for (const name of Object.values(dirs)) mkdirSync7(join31(root, name), { mode: 448 });
+  for (const name of Object.values(dirs)) mkdirSync7(join32(root, name), { mode: 448 });
   const owner = `${identity.uid}:${identity.gid}`;
-  const sharedCaches = caches.map((name) => ({ name, path: join31(SHARED_CACHE_ROOT, name) }));
+  const sharedCaches = caches.map((name) => ({ name, path: join32(SHARED_CACHE_ROOT, name) }));
   for (const step of [
     ["chown", "-R", owner, root],
     ["chmod", "0700", root],
@@ -51619,14 +52117,14 @@ function makeRunHome(identity, parent, caches) {
       throw new Error(`could not make ${root} the fresh home of ${identity.user} (${problem})`);
   }
   const env = {
-    TMPDIR: join31(root, dirs.tmp),
-    XDG_CACHE_HOME: join31(root, dirs.cache),
-    XDG_CONFIG_HOME: join31(root, dirs.config),
-    XDG_DATA_HOME: join31(root, dirs.data),
-    XDG_STATE_HOME: join31(root, dirs.state)
+    TMPDIR: join32(root, dirs.tmp),
+    XDG_CACHE_HOME: join32(root, dirs.cache),
+    XDG_CONFIG_HOME: join32(root, dirs.config),
+    XDG_DATA_HOME: join32(root, dirs.data),
+    XDG_STATE_HOME: join32(root, dirs.state)
   };
   for (const { name, path: path2 } of sharedCaches) env[SHARED_CACHES[name]] = path2;
-  return { root, home: join31(root, dirs.home), env, sharedCaches };
+  return { root, home: join32(root, dirs.home), env, sharedCaches };
 }
 function removeRunHome(identity, root) {
   if (!/\/pr-user-[^/]+$/.test(root)) return `${root} is not a run's fresh home (pr-user-XXXXXX)`;
@@ -51672,8 +52170,8 @@ function sweepSharedTemp(identity, o = {}) {
 
 // src/proc/scheduled-jobs.ts
 import { spawnSync as spawnSync6 } from "node:child_process";
-import { existsSync as existsSync16 } from "node:fs";
-import { join as join32 } from "node:path";
+import { existsSync as existsSync17 } from "node:fs";
+import { join as join33 } from "node:path";
 var CRON_SPOOLS = ["/var/spool/cron/crontabs", "/var/spool/cron"];
 var SCHEDULER_ACCESS = [
   { tool: "crontab", allow: "/etc/cron.allow", deny: "/etc/cron.deny" },
@@ -51694,7 +52192,7 @@ function denyScheduledJobs(via, user) {
   const problems = [];
   const line2 = `^${user.replace(/[.]/g, "\\.")}$`;
   for (const access of SCHEDULER_ACCESS) {
-    if (existsSync16(access.allow)) {
+    if (existsSync17(access.allow)) {
       const removed = run(via, ["sed", "-i", `/${line2}/d`, access.allow]);
       if (removed.status !== 0)
         problems.push(`could not remove ${user} from ${access.allow} (sed ${why(removed)})`);
@@ -51712,7 +52210,7 @@ function removeScheduledJobs(via, user) {
   const problems = [];
   const has2 = (tool) => findExecutable(tool, SYSTEM_TOOLS_ENV.PATH) !== null;
   for (const spool of CRON_SPOOLS) {
-    const file2 = join32(spool, user);
+    const file2 = join33(spool, user);
     if (run(via, ["test", "-e", file2]).status !== 0) continue;
     const done = run(via, ["rm", "-f", file2]);
     if (done.status === 0 && run(via, ["touch", spool]).status === 0) removed.push("its crontab");
@@ -51726,7 +52224,7 @@ function removeScheduledJobs(via, user) {
       else problems.push(`could not remove the at jobs of ${user} (atrm ${why(done)})`);
     }
   }
-  if (existsSync16("/run/systemd/system") && has2("loginctl")) {
+  if (existsSync17("/run/systemd/system") && has2("loginctl")) {
     const lingering = run(via, ["loginctl", "show-user", user, "--property=Linger"]).stdout ?? "";
     if (/Linger=yes/.test(lingering)) {
       const done = run(via, ["loginctl", "disable-linger", user]);
@@ -51839,8 +52337,8 @@ function trySetUp(o) {
 
 // src/proc/trusted-git-dir.ts
 import { realpathSync as realpathSync8 } from "node:fs";
-import { copyFile as copyFile2, cp as cp2, lstat as lstat6, mkdir as mkdir2, mkdtemp as mkdtemp3, readFile as readFile5, rm as rm4, writeFile as writeFile2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute10, join as join33 } from "node:path";
+import { copyFile as copyFile2, cp as cp2, lstat as lstat6, mkdir as mkdir2, mkdtemp as mkdtemp4, readFile as readFile5, rm as rm5, writeFile as writeFile2 } from "node:fs/promises";
+import { isAbsolute as isAbsolute11, join as join34 } from "node:path";
 var TrustedGitDirError = class extends Error {
   constructor(parent, detail) {
     super(
@@ -51884,24 +52382,24 @@ async function optional3(run2) {
   }
 }
 async function copyObjects(o) {
-  const alternates = join33(o.objects, "info", "alternates");
-  await cp2(o.objects, join33(o.into, "objects"), {
+  const alternates = join34(o.objects, "info", "alternates");
+  await cp2(o.objects, join34(o.into, "objects"), {
     recursive: true,
     force: true,
-    filter: async (src) => src !== alternates && src !== join33(o.objects, "info", "http-alternates") && !(await lstat6(src)).isSymbolicLink()
+    filter: async (src) => src !== alternates && src !== join34(o.objects, "info", "http-alternates") && !(await lstat6(src)).isSymbolicLink()
   });
-  const kept = (await readFile5(alternates, "utf8").catch(() => "")).split("\n").filter((line2) => isAbsolute10(line2) && !isInside(line2, o.workTree));
-  if (kept.length > 0) await writeFile2(join33(o.into, "objects", "info", "alternates"), `${kept.join("\n")}
+  const kept = (await readFile5(alternates, "utf8").catch(() => "")).split("\n").filter((line2) => isAbsolute11(line2) && !isInside(line2, o.workTree));
+  if (kept.length > 0) await writeFile2(join34(o.into, "objects", "info", "alternates"), `${kept.join("\n")}
 `);
-  if (o.shallow !== null) await copyFile2(o.shallow, join33(o.into, "shallow")).catch(() => void 0);
+  if (o.shallow !== null) await copyFile2(o.shallow, join34(o.into, "shallow")).catch(() => void 0);
 }
 var MAX_EXCLUDE_BYTES = 1024 * 1024;
 async function copyExclude(exclude, gitDir) {
-  if (exclude === null || !isAbsolute10(exclude)) return;
+  if (exclude === null || !isAbsolute11(exclude)) return;
   const stats = await lstat6(exclude).catch(() => null);
   if (stats === null || !stats.isFile() || stats.size > MAX_EXCLUDE_BYTES) return;
-  await mkdir2(join33(gitDir, "info"), { recursive: true });
-  await copyFile2(exclude, join33(gitDir, "info", "exclude"));
+  await mkdir2(join34(gitDir, "info"), { recursive: true });
+  await copyFile2(exclude, join34(gitDir, "info", "exclude"));
 }
 async function makeTrustedGitDir(o) {
   if (currentTrustedGit() !== null)
@@ -51911,9 +52409,9 @@ async function makeTrustedGitDir(o) {
   const workTree = await optional3(() => git(["rev-parse", "--show-toplevel"], inCheckout));
   await mkdir2(o.parent, { recursive: true, mode: 448 });
   if (workTree === null) {
-    const home2 = await mkdtemp3(join33(o.parent, ".trusted-git-"));
-    await mkdir2(join33(home2, "none"));
-    return { gitDir: join33(home2, "none"), workTree: realpathSync8(o.workspace), home: home2, startCommit: null };
+    const home2 = await mkdtemp4(join34(o.parent, ".trusted-git-"));
+    await mkdir2(join34(home2, "none"));
+    return { gitDir: join34(home2, "none"), workTree: realpathSync8(o.workspace), home: home2, startCommit: null };
   }
   const at = { ...inCheckout, cwd: workTree };
   const head = await optional3(() => git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], at));
@@ -51926,8 +52424,8 @@ async function makeTrustedGitDir(o) {
     await gitPath("info/exclude")
   ];
   const originUrl = usableOrigin(await optional3(() => git(["config", "--get", "remote.origin.url"], at)));
-  const home = await mkdtemp3(join33(o.parent, ".trusted-git-"));
-  const gitDir = join33(home, "git");
+  const home = await mkdtemp4(join34(o.parent, ".trusted-git-"));
+  const gitDir = join34(home, "git");
   const dir = { gitDir, workTree, home, startCommit: head };
   try {
     const here = {
@@ -51941,15 +52439,15 @@ async function makeTrustedGitDir(o) {
       ["init", "--quiet", "--bare", "--template=", `--object-format=${sha256 ? "sha256" : "sha1"}`, gitDir],
       here
     );
-    await writeFile2(join33(gitDir, "config"), trustedConfig({ sha256, originUrl }));
+    await writeFile2(join34(gitDir, "config"), trustedConfig({ sha256, originUrl }));
     if (head === null || objects === null) return dir;
     await copyObjects({ objects, shallow, into: gitDir, workTree });
     await copyExclude(exclude, gitDir);
     const inTrusted = [`--git-dir=${gitDir}`, `--work-tree=${workTree}`];
     await git([...inTrusted, "update-ref", "--no-deref", "HEAD", head], here);
-    const index = join33(gitDir, "index");
+    const index = join34(gitDir, "index");
     let seeded = false;
-    if (indexPath !== null && isAbsolute10(indexPath)) {
+    if (indexPath !== null && isAbsolute11(indexPath)) {
       try {
         await copyFile2(indexPath, index);
         await git(
@@ -51971,7 +52469,7 @@ async function makeTrustedGitDir(o) {
       }
     }
     if (!seeded) {
-      await rm4(index, { force: true });
+      await rm5(index, { force: true });
       await git([...inTrusted, "read-tree", "HEAD"], here);
     }
     await git([...inTrusted, "-c", "core.fsmonitor=false", "update-index", "-q", "--refresh"], here).catch(
@@ -51981,7 +52479,7 @@ async function makeTrustedGitDir(o) {
     );
     return dir;
   } catch (error63) {
-    await rm4(home, { recursive: true, force: true });
+    await rm5(home, { recursive: true, force: true });
     if (error63 instanceof GitError) throw new TrustedGitDirError(o.parent, error63.message);
     const code = error63.code;
     if (typeof code === "string") throw new TrustedGitDirError(o.parent, error63.message);
@@ -51989,7 +52487,7 @@ async function makeTrustedGitDir(o) {
   }
 }
 async function removeTrustedGitDir(dir) {
-  await rm4(dir.home, { recursive: true, force: true }).catch(() => void 0);
+  await rm5(dir.home, { recursive: true, force: true }).catch(() => void 0);
 }
 
 // src/run/isolation-scope.ts
@@ -52000,7 +52498,7 @@ async function withPrCodeIsolation(o, refuse2, body) {
     workspace: o.workspace,
     privateDirs: [o.runsDir],
     env: o.env,
-    runHomeParent: join34(o.temp, "evidence-gate"),
+    runHomeParent: join35(o.temp, "evidence-gate"),
     sharedCaches: o.sharedCaches
   });
   if (isolation.kind === "off" && isolation.required)
@@ -52022,7 +52520,7 @@ async function withPrCodeIsolation(o, refuse2, body) {
   const guard2 = isolation.kind === "on" ? guardCheckoutGit(
     isolation.identity,
     resolve13(o.workspace),
-    mkdtempSync5(join34(o.runsDir, ".checkout-git-"))
+    mkdtempSync5(join35(o.runsDir, ".checkout-git-"))
   ) : null;
   if (guard2 !== null && typeof guard2 !== "string") runner2.saveState(SAVED_STATE.checkoutGit, guard2.snapshot);
   try {
@@ -52046,7 +52544,7 @@ async function withPrCodeIsolation(o, refuse2, body) {
     }
     const removed = isolation.kind === "on" ? removeRunHome(isolation.identity, isolation.runHome.root) : null;
     if (removed === null && isolation.kind === "on") runner2.saveState(SAVED_STATE.prUserHome, "");
-    const handedBack = [o.workspace, join34(o.temp, "evidence-gate")];
+    const handedBack = [o.workspace, join35(o.temp, "evidence-gate")];
     const problems = identity !== null ? [
       ...removed !== null ? [removed] : [],
       ...scope.handBackProblems,
@@ -52060,6 +52558,7 @@ async function withPrCodeIsolation(o, refuse2, body) {
       problems.push(...put.problems);
       if (put.restored.length > 0) runner2.warning(restoredWarning(put.restored));
     }
+    if (identity !== null) problems.push(...reclaimWorkspaceGroup(identity, o.workspace));
     for (const problem of problems)
       runner2.warning(
         `evidence-gate: ${problem}; later steps of the job may not be able to read or delete those files.`
@@ -52071,8 +52570,8 @@ function restoredWarning(restored) {
 }
 
 // src/proc/git-push.ts
-import { copyFile as copyFile3, mkdtemp as mkdtemp4, rm as rm5, writeFile as writeFile3 } from "node:fs/promises";
-import { join as join35 } from "node:path";
+import { copyFile as copyFile3, mkdtemp as mkdtemp5, rm as rm6, writeFile as writeFile3 } from "node:fs/promises";
+import { join as join36 } from "node:path";
 var TRACE_VARIABLES = /^GIT_(TRACE|CURL_VERBOSE|REDACT_COOKIES)/i;
 function credentialConfig(credential) {
   const key = `http.${credential.serverUrl.replace(/\/+$/, "")}/.extraheader`;
@@ -52145,14 +52644,14 @@ async function pushCommit(o) {
     cwd: o.repoDir,
     ...context
   });
-  const objects = join35(commonDir, "objects");
-  const dir = await mkdtemp4(join35(o.tempParent, "evidence-gate-push-"));
+  const objects = join36(commonDir, "objects");
+  const dir = await mkdtemp5(join36(o.tempParent, "evidence-gate-push-"));
   const isolated = { GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", HOME: dir };
   try {
     await git(["init", "--quiet", "--bare", dir], { cwd: dir, ...context, set: isolated });
-    await writeFile3(join35(dir, "objects", "info", "alternates"), `${objects}
+    await writeFile3(join36(dir, "objects", "info", "alternates"), `${objects}
 `);
-    await copyFile3(join35(commonDir, "shallow"), join35(dir, "shallow")).catch(() => void 0);
+    await copyFile3(join36(commonDir, "shallow"), join36(dir, "shallow")).catch(() => void 0);
     await git(["config", "core.hooksPath", "/dev/null"], { cwd: dir, ...context, set: isolated });
     const ref = `refs/heads/${o.branch}`;
     const args = [
@@ -52178,7 +52677,7 @@ async function pushCommit(o) {
       reason: result.stderr.trim().slice(-2e3) || `git push exited ${result.exitCode}`
     };
   } finally {
-    await rm5(dir, { recursive: true, force: true });
+    await rm6(dir, { recursive: true, force: true });
   }
 }
 
@@ -52420,7 +52919,7 @@ async function runVerifyMode(run2, reason) {
     {
       mode: { kind: "verify", verify },
       ...actionRequestBase(run2),
-      pr: { headSha: event.headSha, baseRef: event.baseRef },
+      pr: { headSha: event.headSha, baseRef: event.baseRef, baseSha: event.baseSha },
       ...policy !== void 0 ? { policy } : {}
     },
     actionPorts(run2)
@@ -52515,7 +53014,13 @@ async function runAutoLeg(run2, goal, proxy) {
       }),
       ...actionRequestBase(run2),
       ...policy !== void 0 ? { policy } : {},
-      pr: { title: event.title, body: event.body, headSha: event.headSha, baseRef: event.baseRef }
+      pr: {
+        title: event.title,
+        body: event.body,
+        headSha: event.headSha,
+        baseRef: event.baseRef,
+        baseSha: event.baseSha
+      }
     },
     actionPorts(run2, agentConfig.workspace, {}, proxy)
   );
@@ -52761,12 +53266,12 @@ function rewritten(changed, definition) {
 
 // src/github/ledger-artifact.ts
 import { mkdtempSync as mkdtempSync7, readFileSync as readFileSync14, statSync as statSync10 } from "node:fs";
-import { join as join37 } from "node:path";
+import { join as join38 } from "node:path";
 
 // src/github/artifact-zip.ts
 var import_yauzl = __toESM(require_yauzl(), 1);
-import { createWriteStream as createWriteStream2, existsSync as existsSync18, mkdirSync as mkdirSync9, mkdtempSync as mkdtempSync6, renameSync as renameSync4, rmSync as rmSync6 } from "node:fs";
-import { basename as basename8, dirname as dirname12, join as join36, relative as relative15, sep as sep11 } from "node:path";
+import { createWriteStream as createWriteStream2, existsSync as existsSync19, mkdirSync as mkdirSync9, mkdtempSync as mkdtempSync6, renameSync as renameSync4, rmSync as rmSync6 } from "node:fs";
+import { basename as basename8, dirname as dirname12, join as join37, relative as relative16, sep as sep11 } from "node:path";
 import { pipeline } from "node:stream/promises";
 var RUN_ARCHIVE_LIMITS = { maxEntries: 2e4, maxTotalBytes: 256 * 1024 * 1024 };
 var UnsafeArchiveError = class extends Error {
@@ -52796,9 +53301,9 @@ function archiveEntryProblem(entry) {
   return null;
 }
 async function extractArtifactZip(zip, target, limits = RUN_ARCHIVE_LIMITS) {
-  if (existsSync18(target)) throw new Error(`Internal error: ${target} exists already`);
+  if (existsSync19(target)) throw new Error(`Internal error: ${target} exists already`);
   mkdirSync9(dirname12(target), { recursive: true });
-  const staging = mkdtempSync6(join36(dirname12(target), `.${basename8(target)}.extract-`));
+  const staging = mkdtempSync6(join37(dirname12(target), `.${basename8(target)}.extract-`));
   try {
     const counted2 = await extractInto(zip, staging, limits);
     renameSync4(staging, target);
@@ -52831,8 +53336,8 @@ async function extractInto(zip, root, limits) {
       zipfile.close();
       throw new UnsafeArchiveError(`entry ${JSON.stringify(entry.fileName)} is refused: ${problem}`);
     }
-    const path2 = join36(root, ...entry.fileName.split("/").filter((s) => s !== ""));
-    const inside2 = relative15(root, path2);
+    const path2 = join37(root, ...entry.fileName.split("/").filter((s) => s !== ""));
+    const inside2 = relative16(root, path2);
     if (inside2 === "" || inside2.startsWith(`..${sep11}`) || inside2 === "..") {
       zipfile.close();
       throw new UnsafeArchiveError(
@@ -53063,14 +53568,14 @@ async function readLedgerArtifact(o) {
     }
     throw error63;
   }
-  const folder = join37(mkdtempSync7(join37(o.tempDir, "evidence-gate-ledger-")), "artifact");
+  const folder = join38(mkdtempSync7(join38(o.tempDir, "evidence-gate-ledger-")), "artifact");
   try {
     await extractArtifactZip(zip, folder, o.limits ?? LEDGER_ARCHIVE_LIMITS);
   } catch (error63) {
     if (!(error63 instanceof UnsafeArchiveError)) throw error63;
     return { kind: "refused", reason: `${what} was refused: ${error63.message}`, issues: [] };
   }
-  const path2 = join37(folder, LEDGER_FILE);
+  const path2 = join38(folder, LEDGER_FILE);
   let stat3;
   try {
     stat3 = statSync10(path2);
@@ -53091,7 +53596,7 @@ async function readLedgerArtifact(o) {
   return { kind: "ledger", ledger: parsed.ledger, path: path2, digests: digestsBeside(folder, parsed.ledger.runId) };
 }
 function digestsBeside(folder, runId) {
-  const path2 = join37(folder, RUN_STATE_DIGEST_FILE);
+  const path2 = join38(folder, RUN_STATE_DIGEST_FILE);
   try {
     if (!statSync10(path2).isFile()) return null;
     return parseRunStateDigestFile(readFileSync14(path2, "utf8"), runId);
@@ -53555,8 +54060,8 @@ ${escapeInline(message)}
 }
 
 // src/run/resume-mode.ts
-import { existsSync as existsSync19, rmSync as rmSync7 } from "node:fs";
-import { join as join38 } from "node:path";
+import { existsSync as existsSync20, rmSync as rmSync7 } from "node:fs";
+import { join as join39 } from "node:path";
 var SHA = /^[0-9a-f]{40}$/i;
 var failed2 = (end) => ({ kind: "not-resumed", ...end });
 async function fetchRunDirectory(o, where) {
@@ -53595,7 +54100,7 @@ async function fetchRunDirectory(o, where) {
   runner2.info(
     `run ${mode.runId}: artifact ${name} (id ${artifact.id}, ${artifact.sizeInBytes} bytes) of workflow run ${artifact.workflowRunId ?? "?"} on ${headSha.slice(0, 7)}`
   );
-  const runDir = join38(where.runsDir, mode.runId);
+  const runDir = join39(where.runsDir, mode.runId);
   try {
     const zip = await downloadRunArtifact({
       octokit,
@@ -53604,10 +54109,10 @@ async function fetchRunDirectory(o, where) {
       artifact,
       ...o.signal ? { signal: o.signal } : {}
     });
-    if (existsSync19(runDir)) rmSync7(runDir, { recursive: true, force: true });
+    if (existsSync20(runDir)) rmSync7(runDir, { recursive: true, force: true });
     const extracted = await extractArtifactZip(zip, runDir);
     runner2.info(`run ${mode.runId}: ${extracted.files} files extracted into ${runDir}`);
-    rmSync7(join38(runDir, "run.lock"), { force: true });
+    rmSync7(join39(runDir, "run.lock"), { force: true });
   } catch (error63) {
     if (!(error63 instanceof RunArtifactError) && !(error63 instanceof UnsafeArchiveError)) throw error63;
     return failed2({
@@ -54221,7 +54726,7 @@ var GOAL_LOOP_REFUSAL = "input `max-cost-usd` is checked between cycles, and `ma
 function lintRequested(env) {
   return raw(env, "mode") === "lint";
 }
-var RUNTIMES = ["claude", "codex"];
+var RUNTIMES2 = ["claude", "codex"];
 var ISOLATE_SETTINGS = ["auto", "true", "false"];
 function readIsolateUser(env, errors) {
   const text2 = (raw(env, "isolate-user") ?? "auto").toLowerCase();
@@ -54295,7 +54800,7 @@ function readActionInputs(env) {
   );
   const verifyTimeoutMs = readVerifyTimeout(env, errors);
   const runtimeText = raw(env, "runtime") ?? "claude";
-  const runtime = RUNTIMES.find((r) => r === runtimeText);
+  const runtime = RUNTIMES2.find((r) => r === runtimeText);
   if (runtime === void 0)
     errors.push(`input \`runtime\` is ${JSON.stringify(runtimeText)}: use claude or codex`);
   const codexConfig = readCodexConfig(env, errors);
@@ -54336,6 +54841,8 @@ function readActionInputs(env) {
     errors
   );
   const verifyRepeat = readVerifyRepeat(raw(env, "verify-repeat"), "input `verify-repeat`", errors);
+  const verifyBase = bool2(env, "verify-base", errors);
+  const testReports = readTestReports(raw(env, "test-reports"), errors);
   const reportTo = readReportTo(env, errors);
   const needsArtifacts = mode?.kind === "resume" || mode?.kind === "report" ? `mode ${mode.kind}` : reportTo === "bot" && mode?.kind !== "lint" ? "report-to: bot" : null;
   const ghes = needsArtifacts !== null ? artifactModeProblem(env.GITHUB_SERVER_URL, needsArtifacts) : null;
@@ -54352,6 +54859,8 @@ function readActionInputs(env) {
       verifyTimeoutMs,
       verifyEnv,
       ...verifyRepeat !== void 0 ? { verifyRepeat } : {},
+      ...verifyBase ? { verifyBase: true } : {},
+      ...testReports.length > 0 ? { testReports } : {},
       acceptNoBuildEvidence: accept,
       acceptLoadedUserConfig: mode.kind === "auto" && acceptLoaded,
       repairAttempts,
@@ -54382,6 +54891,15 @@ function readActionInputs(env) {
       reportTo
     }
   };
+}
+function readTestReports(value, errors) {
+  if (value === void 0) return [];
+  const patterns = value.split(/[,\n]/).map((pattern) => pattern.trim()).filter((pattern) => pattern !== "");
+  for (const pattern of patterns) {
+    const problem = testReportsPatternProblem(pattern);
+    if (problem !== null) errors.push(`input \`test-reports\`: ${problem}`);
+  }
+  return patterns;
 }
 
 // src/action/lint-mode.ts

@@ -6,7 +6,7 @@ import {
   trimmedNotice,
   truncateUtf8,
   utf8Bytes
-} from "./cli-chunk-ETRXYYSC.js";
+} from "./cli-chunk-XMBYELVR.js";
 import {
   Octokit,
   legacyRestEndpointMethods,
@@ -17,7 +17,7 @@ import {
 } from "./cli-chunk-NXCD5NAZ.js";
 import {
   isRunId
-} from "./cli-chunk-D3TVVESH.js";
+} from "./cli-chunk-UYHXKTBK.js";
 import {
   redactTokenShapes
 } from "./cli-chunk-Q4DFSTE5.js";
@@ -398,9 +398,11 @@ function gateOctokitOptions(options) {
   const timing = options.timing ?? {};
   const log = options.log ?? QUIET_REQUEST_LOG;
   const onLimit = (kind) => (retryAfter, request, _octokit, retryCount) => {
-    const retrying = retryCount < RATE_LIMIT_RETRIES;
+    const cap = options.maxRetryAfterS;
+    const tooLong = cap !== void 0 && retryAfter > cap;
+    const retrying = retryCount < RATE_LIMIT_RETRIES && !tooLong;
     const what = `GitHub ${kind} rate limit on ${request.method} ${request.url}`;
-    const next = retrying ? `retrying after ${retryAfter}s (retry ${retryCount + 1} of ${RATE_LIMIT_RETRIES})` : `giving up after ${RATE_LIMIT_RETRIES} retries`;
+    const next = tooLong ? `not waiting the ${retryAfter}s GitHub asks for (more than ${cap}s): giving up` : retrying ? `retrying after ${retryAfter}s (retry ${retryCount + 1} of ${RATE_LIMIT_RETRIES})` : `giving up after ${RATE_LIMIT_RETRIES} retries`;
     log.warn(`${what}; ${next}`);
     return retrying;
   };

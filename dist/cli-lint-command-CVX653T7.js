@@ -14,7 +14,7 @@ import {
   sinkAdvice,
   spendAdvice,
   worktreeAdvice
-} from "./cli-chunk-ZEGUMUN6.js";
+} from "./cli-chunk-3CVCCUUV.js";
 import {
   VERIFY_TIMEOUT,
   formatIssue,
@@ -27,19 +27,19 @@ import {
   readGraphText,
   templatedFields,
   uniqueIssues
-} from "./cli-chunk-2WGMR7CT.js";
+} from "./cli-chunk-E7BVENGB.js";
 import {
   inputFlags,
   onePositional,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-OERMPS24.js";
-import "./cli-chunk-VQL2HO5C.js";
+} from "./cli-chunk-MRQCRI7K.js";
+import "./cli-chunk-BUEDCLXK.js";
 import {
   EXIT
 } from "./cli-chunk-O74QMRSQ.js";
-import "./cli-chunk-SR53E4SO.js";
+import "./cli-chunk-2BPZRNVS.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

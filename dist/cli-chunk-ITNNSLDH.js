@@ -7,7 +7,7 @@ import {
   receiptWords,
   shownCommand,
   verifyExitWords
-} from "./cli-chunk-D3TVVESH.js";
+} from "./cli-chunk-UYHXKTBK.js";
 import {
   unreachable
 } from "./cli-chunk-Q4DFSTE5.js";
@@ -201,7 +201,7 @@ function bytesBeyondTheTree(sinks, offCommit) {
     outcome: "passed",
     rule: "verified-bytes-not-in-tree",
     title: "Verified, but on bytes the evidence tree does not hold",
-    reason: `Every sink was verified, but the verify ran on bytes the evidence tree does not hold: ${gaps.join("; ")}. The tree recorded for the verify is not what the command ran on, so this commit may not pass on a fresh clone. For a submodule: commit (and push) its changes and record them in the superproject. For a file a .gitattributes conversion hides: write it in the form the conversion produces (or fix the attribute), commit it, and re-run. Or undo the edits and re-run.` + besides
+    reason: `Every sink was verified, but the verify ran on bytes the evidence tree does not hold: ${gaps.join("; ")}. The tree recorded for the verify is not what the command ran on, so this commit may not pass on a fresh clone. For a submodule: commit (and push) its changes and record them in the superproject. For a file a .gitattributes conversion hides: write it in the form the conversion produces (or fix the attribute), commit it, and re-run. For files the verify command changed while it ran: make the command leave tracked files alone (\`npm ci\`, not \`npm install\`; no formatter or snapshot update in the verify) or commit what it writes, and re-run. Or undo the edits and re-run.` + besides
   };
 }
 function outsideWritesOf(rows) {

@@ -109,7 +109,41 @@ function rowDetail(row) {
     const words = receiptWords(receipt);
     if (!row.detail.includes(words)) parts.push(words);
   }
+  if (row.verify?.base !== void 0) parts.push(baseWords(row.verify.base));
   return parts.filter((part) => part !== "").join("; ");
+}
+function baseCommitWords(base) {
+  return base.commit === null ? `the base (${base.chosenAs})` : `base ${base.commit.slice(0, 7)} (${base.chosenAs})`;
+}
+function baseWords(base) {
+  const at = baseCommitWords(base);
+  const names = (base.fixedTests ?? []).slice(0, RECEIPT_NAMES_SHOWN);
+  const more = (base.fixedTests?.length ?? 0) > names.length ? ", \u2026" : "";
+  const verdict = (() => {
+    switch (base.verdict) {
+      case "fixed":
+        return `fails on ${at}, passes on head: fixed${names.length > 0 ? ` (now passing: ${names.join(", ")}${more})` : ""}`;
+      case "passes_on_both":
+        return `passes on ${at} and on head`;
+      case "fails_on_both":
+        return `fails on ${at} too: pre-existing, still not green`;
+      case "introduced":
+        return `passes on ${at}, fails on head: introduced by the change`;
+      case "not_compared":
+        return `not compared with ${at}: ${base.reason ?? "the base did not run"}`;
+      default:
+        return unreachable(base.verdict);
+    }
+  })();
+  const receipt = base.verify?.receipt;
+  const parts = [
+    verdict,
+    ...receipt !== void 0 ? [`base run: ${receiptWords(receipt)}`] : [],
+    ...base.fewerTests !== void 0 ? [
+      `the head ran fewer tests than the base (${base.fewerTests.head} against ${base.fewerTests.base}): look at which went`
+    ] : []
+  ];
+  return parts.join("; ");
 }
 var RECEIPT_NAMES_SHOWN = 5;
 function receiptWords(receipt) {
@@ -176,6 +210,19 @@ function evidenceGapParts(verify, shown = 10) {
     ];
     parts.push(
       `files whose edits a .gitattributes conversion hides from it: ${list.length > 0 ? list.join(", ") : "(no path recorded)"}`
+    );
+  }
+  const changed = verify.changedWhileRunning;
+  if (changed !== void 0) {
+    const named = changed.examples.slice(0, shown).map(clip);
+    const rest = changed.total !== null ? changed.total - named.length : 0;
+    const list = [
+      ...named,
+      ...rest > 0 ? [`${rest} more`] : [],
+      ...changed.note !== void 0 ? [changed.note] : []
+    ];
+    parts.push(
+      `files of the tree the command itself changed or removed while it ran: ${list.length > 0 ? list.join(", ") : "(no path recorded)"}`
     );
   }
   return parts;
@@ -324,6 +371,7 @@ export {
   formatUsdTotal,
   formatDuration,
   rowDetail,
+  baseWords,
   receiptWords,
   ignoredFilesWords,
   evidenceGapParts,

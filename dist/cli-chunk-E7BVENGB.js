@@ -1,20 +1,24 @@
 #!/usr/bin/env node
 import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
 import {
-  opt
-} from "./cli-chunk-OERMPS24.js";
+  formatDuration,
+  opt,
+  parseCodexConfig,
+  parseDuration,
+  runtimeFor
+} from "./cli-chunk-MRQCRI7K.js";
 import {
   MAX_VERIFY_REPEAT,
   external_exports,
-  require_dist
-} from "./cli-chunk-VQL2HO5C.js";
+  require_dist,
+  testReportsPatternProblem
+} from "./cli-chunk-BUEDCLXK.js";
 import {
   findExecutable,
   verifyEnvProblems
-} from "./cli-chunk-SR53E4SO.js";
+} from "./cli-chunk-2BPZRNVS.js";
 import {
-  RE2JS,
-  unreachable
+  RE2JS
 } from "./cli-chunk-Q4DFSTE5.js";
 import {
   __toESM
@@ -1160,77 +1164,6 @@ function feedbackIssues(nodes) {
   return issues;
 }
 
-// src/graph/duration.ts
-var DURATION_EXAMPLES = "90s, 45m, 1h30m, 1.5h, 500ms";
-var NS_PER_UNIT = /* @__PURE__ */ new Map([
-  ["ns", 1n],
-  ["us", 1000n],
-  ["\xB5s", 1000n],
-  // U+00B5 micro sign
-  ["\u03BCs", 1000n],
-  // U+03BC Greek small mu
-  ["ms", 1000000n],
-  ["s", 1000000000n],
-  ["m", 60000000000n],
-  ["h", 3600000000000n]
-]);
-var MAX_NS = 2n ** 63n - 1n;
-var TERM = /^(\d*)(?:\.(\d*))?([^\d.]+)/;
-function parseDuration(text) {
-  const fail = (why) => ({
-    ok: false,
-    message: `invalid duration ${JSON.stringify(text)}: ${why} (want a Go duration like ${DURATION_EXAMPLES})`
-  });
-  let rest = text;
-  let negative = false;
-  if (rest.startsWith("-") || rest.startsWith("+")) {
-    negative = rest.startsWith("-");
-    rest = rest.slice(1);
-  }
-  if (rest === "0") return { ok: true, ms: 0 };
-  if (rest === "") return fail("empty");
-  let totalNs = 0n;
-  while (rest !== "") {
-    const term = TERM.exec(rest);
-    if (term === null) {
-      return fail(/^[\d.]+$/.test(rest) ? `missing unit after "${rest}"` : `cannot read "${rest}"`);
-    }
-    const [whole, intDigits = "", fracDigits, unit = ""] = term;
-    if (intDigits === "" && (fracDigits === void 0 || fracDigits === "")) {
-      return fail(`"${whole}" has no number`);
-    }
-    const unitNs = NS_PER_UNIT.get(unit);
-    if (unitNs === void 0) return fail(`unknown unit "${unit}"`);
-    let termNs = BigInt(intDigits === "" ? "0" : intDigits) * unitNs;
-    if (fracDigits !== void 0 && fracDigits !== "") {
-      termNs += BigInt(fracDigits) * unitNs / 10n ** BigInt(fracDigits.length);
-    }
-    totalNs += termNs;
-    if (totalNs > MAX_NS) return fail("too large (over about 292 years)");
-    rest = rest.slice(whole.length);
-  }
-  const ms = Number(totalNs) / 1e6;
-  return { ok: true, ms: negative ? -ms : ms };
-}
-function formatDuration(ms) {
-  if (!Number.isFinite(ms)) return String(ms);
-  const sign = ms < 0 ? "-" : "";
-  let rest = Math.floor(Math.abs(ms));
-  if (rest === 0) return "0";
-  const parts = [];
-  for (const [unit, size] of [
-    ["h", 36e5],
-    ["m", 6e4],
-    ["s", 1e3],
-    ["ms", 1]
-  ]) {
-    const count = Math.floor(rest / size);
-    if (count > 0) parts.push(`${count}${unit}`);
-    rest -= count * size;
-  }
-  return sign + parts.join("");
-}
-
 // src/graph/pattern.ts
 function compilePattern(source) {
   try {
@@ -1686,7 +1619,7 @@ function describeIssue(issue, raw) {
       const shapeKey = relative.filter((key) => typeof key === "string").join(".");
       const known = inNode ? NODE_OBJECT_FIELDS[shapeKey] : shapeKey === "" ? GRAPH_FIELDS : void 0;
       return issue.keys.map((key) => {
-        const goHint = inNode && shapeKey === "" && CITATION_FIELDS.has(key) ? CITATION_HINT : "";
+        const goHint = inNode && shapeKey === "" && CITATION_FIELDS.has(key) ? CITATION_HINT : !inNode && shapeKey === "" && isRecord2(raw) && isRecord2(raw[key]) ? anchorHolderHint(key) : "";
         const knownList = known === void 0 ? "" : ` (known fields: ${known.join(", ")})`;
         return make(`unknown field ${at([...relative, key])}${goHint}${knownList}`);
       });
@@ -1716,6 +1649,9 @@ function describeIssue(issue, raw) {
     default:
       return [make(`field ${at(relative)}: ${issue.message}`)];
   }
+}
+function anchorHolderHint(key) {
+  return `; the Go CLI ignores a top-level key it does not know, so a file may keep a YAML anchor there, but here every key must be a field: anchor the mapping where it is first merged instead (\`- <<: &${key} {\u2026}\` in the first node, \`<<: *${key}\` in the others)`;
 }
 var EXPECTED = {
   string: "a string",
@@ -1832,248 +1768,20 @@ function readVerifyRepeat(text, label, errors) {
   return void 0;
 }
 
-// src/proxy/codex-provider.ts
-var PROXY_PROVIDER_ID = "evidence-gate-key-proxy";
-var OPENAI_API_BASE = "https://api.openai.com/v1";
-var PROXY_ENV_KEY = "OPENAI_API_KEY";
-var BUILT_IN_PROVIDERS = /* @__PURE__ */ new Set(["openai"]);
-function keySegment(id) {
-  return /^[A-Za-z0-9_-]+$/.test(id) ? id : JSON.stringify(id);
-}
-function codexProxyPairs(baseUrl, provider) {
-  const pairs = proxyPairs(baseUrl, provider);
-  for (const pair of pairs) issuedPairs.add(pair);
-  return pairs;
-}
-var issuedPairs = /* @__PURE__ */ new Set();
-function proxyPairs(baseUrl, provider) {
-  if (provider !== void 0 && !BUILT_IN_PROVIDERS.has(provider)) {
-    const table2 = `model_providers.${keySegment(provider)}`;
-    return [
-      `${table2}.base_url=${JSON.stringify(baseUrl)}`,
-      `${table2}.env_key=${JSON.stringify(PROXY_ENV_KEY)}`
-    ];
-  }
-  const table = `model_providers.${PROXY_PROVIDER_ID}`;
-  return [
-    `model_provider=${JSON.stringify(PROXY_PROVIDER_ID)}`,
-    `${table}.name="evidence-gate key proxy"`,
-    `${table}.base_url=${JSON.stringify(baseUrl)}`,
-    `${table}.env_key=${JSON.stringify(PROXY_ENV_KEY)}`,
-    `${table}.wire_api="responses"`
-  ];
-}
-function tomlString(value) {
-  const v = value.trim();
-  if (v.startsWith("'") && v.endsWith("'") && v.length >= 2) return v.slice(1, -1);
-  if (v.startsWith('"') && v.endsWith('"') && v.length >= 2) {
-    try {
-      const parsed = JSON.parse(v);
-      if (typeof parsed === "string") return parsed;
-    } catch {
-    }
-    return v.slice(1, -1);
-  }
-  return v;
-}
-function segments(key) {
-  return [...key.matchAll(/"([^"\n]*)"|'([^'\n]*)'|([^."']+)/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? "");
-}
-function operatorCodexProvider(pairs) {
-  let selected;
-  const baseUrls = /* @__PURE__ */ new Map();
-  for (const pair of pairs) {
-    const eq = pair.indexOf("=");
-    if (eq < 0) continue;
-    const key = segments(pair.slice(0, eq).trim());
-    const value = tomlString(pair.slice(eq + 1));
-    if (key.length === 1 && key[0] === "model_provider") selected = value;
-    if (key.length === 3 && key[0] === "model_providers" && key[2] === "base_url")
-      baseUrls.set(key[1], value);
-  }
-  if (selected === void 0 || BUILT_IN_PROVIDERS.has(selected)) return { kind: "none" };
-  const baseUrl = baseUrls.get(selected);
-  if (baseUrl === void 0)
-    return {
-      kind: "unusable",
-      problem: `codex-config selects provider ${JSON.stringify(selected)} but gives it no base_url (model_providers.${keySegment(selected)}.base_url=\u2026): the key proxy needs it as its upstream`
-    };
-  return { kind: "provider", id: selected, baseUrl };
-}
-function isProxyProviderPair(pair) {
-  return issuedPairs.has(pair);
-}
-
-// src/runtime/codex-argv.ts
-function codexSandboxFor(mode) {
-  switch (mode) {
-    case "plan":
-      return "read-only";
-    case "bypassPermissions":
-      return "danger-full-access";
-    case "acceptEdits":
-    case "auto":
-    case "dontAsk":
-    case "manual":
-      return "workspace-write";
-    default:
-      return unreachable(mode);
-  }
-}
-var UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-function isCodexThreadId(id) {
-  return UUID.test(id);
-}
-function codexModelProblem(model) {
-  return model === "" || model.startsWith("-") ? `a codex model must be non-empty and not start with "-" (got ${JSON.stringify(model)})` : null;
-}
-var CONFIG_KEY = /^(?:[A-Za-z0-9_][A-Za-z0-9_-]*|"[^"\n]*")(?:\.(?:[A-Za-z0-9_-]+|"[^"\n]*"))*$/;
-function codexPromptProblem(prompt) {
-  return prompt === "-" ? 'a prompt of exactly "-" makes codex read its prompt from stdin, which the engine does not provide' : null;
-}
-var ALLOWED_KEYS = "model, model_provider, model_providers.<id>.<key>, model_reasoning_effort, model_reasoning_summary, model_verbosity, model_context_window, model_auto_compact_token_limit, analytics.<key>, otel.<key>, features.<name>=false";
-var ALLOWED_LEAVES = /* @__PURE__ */ new Set([
-  "model",
-  "model_provider",
-  "model_reasoning_effort",
-  "model_reasoning_summary",
-  "model_verbosity",
-  "model_context_window",
-  "model_auto_compact_token_limit"
-]);
-var ALLOWED_TABLES = /* @__PURE__ */ new Set(["model_providers", "analytics", "otel"]);
-function keySegments(key) {
-  return [...key.matchAll(/"([^"\n]*)"|([^."]+)/g)].map((m) => m[1] ?? m[2] ?? "");
-}
-function codexConfigKeyProblem(key, value) {
-  const [top = "", ...rest] = keySegments(key);
-  const refuse = (why) => `${JSON.stringify(key)} is not allowed: codex-config may only configure the model provider; ${why} (allowed: ${ALLOWED_KEYS})`;
-  if (ALLOWED_LEAVES.has(top)) {
-    return rest.length === 0 ? null : refuse(`${top} takes no sub-key`);
-  }
-  if (ALLOWED_TABLES.has(top)) {
-    return rest.length > 0 ? null : refuse(`set ${top}.<key> one key at a time`);
-  }
-  if (top === "features") {
-    if (rest.length !== 1) return refuse("set features.<name>=false one feature at a time");
-    return value === "false" ? null : refuse(`a feature may only be turned off (features.${rest[0]}=false)`);
-  }
-  return refuse("sandbox, approval, isolation and every other setting stay the engine's");
-}
-function parseCodexConfig(text) {
-  const pairs = [];
-  const issues = [];
-  text.split(/\r?\n/).forEach((raw, index) => {
-    const line = raw.trim();
-    if (line === "" || line.startsWith("#")) return;
-    const eq = line.indexOf("=");
-    const key = eq < 0 ? "" : line.slice(0, eq).trim();
-    if (eq < 0) {
-      issues.push(`codex-config line ${index + 1}: expected KEY=VALUE, got ${JSON.stringify(line)}`);
-    } else if (!CONFIG_KEY.test(key)) {
-      issues.push(
-        `codex-config line ${index + 1}: ${JSON.stringify(key)} is not a config key (a dotted path such as model_providers.gw.base_url)`
-      );
-    } else {
-      const value = line.slice(eq + 1).trim();
-      const refused = codexConfigKeyProblem(key, value);
-      if (refused !== null) issues.push(`codex-config line ${index + 1}: ${refused}`);
-      else pairs.push(`${key}=${value}`);
-    }
-  });
-  return issues.length === 0 ? { ok: true, pairs } : { ok: false, issues };
-}
-var WORKSPACE_WRITE_EXTENT = [
-  "sandbox_workspace_write.writable_roots=[]",
-  "sandbox_workspace_write.network_access=false"
-];
-function buildCodexArgv(inv) {
-  const argv = ["exec", "--json", "--color", "never", "--skip-git-repo-check"];
-  if (inv.model !== void 0) {
-    const problem2 = codexModelProblem(inv.model);
-    if (problem2 !== null) throw new Error(`Internal error: ${problem2}`);
-    argv.push("-m", inv.model);
-  }
-  for (const pair of inv.config ?? []) {
-    const parsed = parseCodexConfig(pair);
-    if (!parsed.ok || parsed.pairs.length !== 1 || parsed.pairs[0] !== pair) {
-      throw new Error(`Internal error: not a codex-config KEY=VALUE pair: ${JSON.stringify(pair)}`);
-    }
-    argv.push("-c", pair);
-  }
-  const sandbox = codexSandboxFor(inv.permissionMode);
-  argv.push("--sandbox", sandbox);
-  argv.push("--config", 'approval_policy="never"');
-  if (sandbox === "workspace-write") for (const pair of WORKSPACE_WRITE_EXTENT) argv.push("--config", pair);
-  if (inv.policy.settingSources !== void 0) {
-    argv.push("--ignore-user-config", "--ignore-rules");
-    argv.push("--config", "project_doc_max_bytes=0", "--config", "mcp_servers={}");
-  }
-  if (inv.planTool === true) argv.push("--config", "tools.update_plan.enabled=true");
-  switch (inv.session.kind) {
-    case "fresh":
-      break;
-    case "resume":
-      if (!UUID.test(inv.session.threadId)) {
-        throw new Error(`Internal error: a codex thread id must be a UUID, got "${inv.session.threadId}"`);
-      }
-      argv.push("resume", inv.session.threadId);
-      break;
-    default:
-      return unreachable(inv.session);
-  }
-  const problem = codexPromptProblem(inv.prompt);
-  if (problem !== null) throw new Error(`Internal error: ${problem}`);
-  argv.push("--", inv.prompt);
-  return argv;
-}
-
 // src/engine/runtime-setup.ts
 function modelCliEnd(problem) {
   return typeof problem === "string" ? { kind: "usage_error", message: problem } : { kind: "setup_failed", message: problem.message };
 }
-function codexConfigKeys(pairs) {
-  const kept = [...pairs ?? []];
-  const dropped = /* @__PURE__ */ new Set();
-  for (let i = kept.length - 1; i >= 0; i--) {
-    const pair = kept[i];
-    if (isProxyProviderPair(pair) && !dropped.has(pair)) {
-      dropped.add(pair);
-      kept.splice(i, 1);
-    }
-  }
-  return kept.map((pair) => pair.slice(0, pair.indexOf("=")).trim());
-}
-function resumedCodexConfigProblem(runId, recorded, given) {
-  const have = new Set(codexConfigKeys(given));
-  const missing = (recorded ?? []).filter((key) => !have.has(key));
-  if (missing.length === 0) return null;
-  return `run ${runId} was started with codex-config pairs for ${missing.map((k) => `"${k}"`).join(", ")}, which state.json does not record (a provider setting may carry a secret): give the same pairs again (--codex-config KEY=VALUE, or the codex-config input). Nothing was run.`;
-}
 function executableFor(runtime, o) {
-  return runtime === "codex" ? o.codexExecutable ?? "codex" : o.claudeExecutable;
+  return runtimeFor(runtime).executable(o);
 }
 function runtimeOptionsProblem(runtime, o) {
-  if (runtime !== "codex") {
-    return o.codexConfig !== void 0 && o.codexConfig.length > 0 ? "codex-config applies only to the codex runtime: pass --runtime codex (input runtime: codex), or drop codex-config. Nothing was run." : null;
-  }
-  if (o.model !== void 0) {
-    const problem = codexModelProblem(o.model);
-    if (problem !== null) return `model: ${problem}. Nothing was run.`;
-  }
-  const issues = [];
-  (o.codexConfig ?? []).forEach((pair, i) => {
-    const parsed = parseCodexConfig(pair);
-    if (!parsed.ok) issues.push(...parsed.issues.map((issue) => issue.replace(/line \d+/, `entry ${i + 1}`)));
-    else if (parsed.pairs.length !== 1 || parsed.pairs[0] !== pair)
-      issues.push(`codex-config entry ${i + 1}: expected one trimmed KEY=VALUE, got ${JSON.stringify(pair)}`);
-  });
-  return issues.length > 0 ? `${issues.join("; ")}. Nothing was run.` : null;
+  return runtimeFor(runtime).optionsProblem(o);
 }
 function missingCliProblem(runtime, executable, baseEnv) {
   if (findExecutable(executable, baseEnv.PATH) !== null) return null;
   const where = `${JSON.stringify(executable)} is not an executable${executable.includes("/") ? "" : " on PATH"}`;
-  return runtime === "codex" ? `the codex CLI was not found: ${where}. Install @openai/codex or give the path of the codex executable; nothing was run` : `the claude CLI was not found: ${where}. Install @anthropic-ai/claude-code or point --claude-path at the executable; nothing was run`;
+  return runtimeFor(runtime).missingCliMessage(where);
 }
 async function modelCliProblem(o, runtime, check) {
   const setupError = await o.beforeFirstModelCall?.(runtime) ?? null;
@@ -2082,28 +1790,13 @@ async function modelCliProblem(o, runtime, check) {
   return missingCliProblem(runtime, executableFor(runtime, o), o.baseEnv);
 }
 function runtimeGraphProblem(runtime, graph) {
-  if (runtime !== "codex") return null;
-  const withAgent = graph.nodes.filter((node) => node.agent !== null);
-  if (withAgent.length === 0) return null;
-  const named = withAgent.map((node) => `node "${node.id}" sets agent "${node.agent}"`).join("; ");
-  return `${named}: agent names a Claude Code subagent, which the codex runtime cannot run \u2014 run with --runtime claude (input runtime: claude), or remove agent. Nothing was run.`;
+  return runtimeFor(runtime).graphProblem(graph);
 }
 function runtimeWarnings(runtime, graph) {
-  const warnings = [];
-  graph.nodes.forEach((node, i) => {
-    if (node.type === "gate") return;
-    if (node.permission_mode === "bypassPermissions") {
-      warnings.push(
-        runtime === "codex" ? `node "${node.id}" runs with permissions bypassed (permission_mode bypassPermissions): codex --sandbox danger-full-access, no sandbox at all` : `node "${node.id}" runs with permissions bypassed (permission_mode bypassPermissions): claude approves every tool call without asking; IS_SANDBOX=1 is set in that node's environment only (claude refuses the mode as root without it), never the verify command's or another node's`
-      );
-    }
-    if (runtime !== "codex" || node.budget_usd === null) return;
-    const declared = graph.spec.nodes?.[i]?.timeout !== void 0;
-    warnings.push(
-      `node "${node.id}": budget_usd ${node.budget_usd} is not enforced on the codex runtime (codex reports no USD cost, so every codex row's cost is unknown); what bounds this node is its timeout of ${formatDuration(node.timeout_ms)}${declared ? "" : " (the default)"}`
-    );
-  });
-  return warnings;
+  const model = runtimeFor(runtime);
+  return graph.nodes.flatMap(
+    (node, i) => node.type === "gate" ? [] : model.nodeWarnings(node, graph.spec.nodes?.[i]?.timeout !== void 0)
+  );
 }
 
 // src/cli/flag-groups.ts
@@ -2183,6 +1876,46 @@ var VERIFY_REPEAT = {
   usage: VERIFY_REPEAT_USAGE,
   read: verifyRepeatFlags
 };
+var VERIFY_BASE_OPTIONS = {
+  "verify-base": { type: "boolean" },
+  base: { type: "string" },
+  "test-reports": { type: "string" }
+};
+function verifyBaseFlags(f, errors) {
+  const verifyBase = f.bool("verify-base");
+  const baseRef = f.str("base");
+  if (baseRef !== void 0 && !verifyBase)
+    errors.push("--base REF names the base --verify-base compares with: give --verify-base too");
+  if (baseRef !== void 0 && (baseRef === "" || baseRef.startsWith("-")))
+    errors.push(
+      `--base ${JSON.stringify(baseRef)} is not a ref: give a branch, tag or commit (e.g. --base main)`
+    );
+  const given = f.str("test-reports");
+  const testReports = given === void 0 ? void 0 : given.split(",").map((pattern) => pattern.trim()).filter((pattern) => pattern !== "");
+  for (const pattern of testReports ?? []) {
+    const problem = testReportsPatternProblem(pattern);
+    if (problem !== null) errors.push(`--test-reports: ${problem}`);
+  }
+  if (testReports !== void 0 && testReports.length === 0)
+    errors.push("--test-reports is empty: give comma-separated globs, e.g. --test-reports 'reports/*.xml'");
+  return {
+    verifyBase,
+    ...opt("baseRef", baseRef),
+    ...testReports !== void 0 && testReports.length > 0 ? { testReports } : {}
+  };
+}
+var VERIFY_BASE_USAGE = `  --verify-base                also run each sink's verify command on the base (a worktree of its own) and
+                               say fixed / passes on both / fails on both / introduced; never a verdict
+  --base REF                   with --verify-base: the base is the merge-base with REF (default: the
+                               start commit's first parent)
+  --test-reports GLOBS         comma-separated JUnit XML / TAP files the verify command writes (relative
+                               to its folder), read for the test receipt; added to the policy's
+`;
+var VERIFY_BASE = {
+  options: VERIFY_BASE_OPTIONS,
+  usage: VERIFY_BASE_USAGE,
+  read: verifyBaseFlags
+};
 var FRESH_RUN_OPTIONS = {
   runtime: { type: "string" },
   model: { type: "string" },
@@ -2190,6 +1923,7 @@ var FRESH_RUN_OPTIONS = {
   ...VERIFY_TIMEOUT_OPTIONS,
   "verify-env": { type: "string" },
   ...VERIFY_REPEAT_OPTIONS,
+  ...VERIFY_BASE_OPTIONS,
   "continue-on-fail": { type: "boolean" }
 };
 var RUNTIMES = ["claude", "codex"];
@@ -2214,6 +1948,7 @@ function freshRunFlags(f, errors) {
     ...opt("verifyTimeoutMs", verifyTimeoutMs),
     verifyEnv,
     ...verifyRepeatFlags(f, errors),
+    ...verifyBaseFlags(f, errors),
     continueOnFail: f.bool("continue-on-fail")
   };
 }
@@ -2261,7 +1996,7 @@ function reportFlags(f, errors) {
   };
 }
 var FRESH_RUN_USAGE = `  --verify-env NAMES           comma-separated variables passed to the verify commands
-${VERIFY_REPEAT_USAGE}  --runtime claude|codex       model CLI every node (and auto's planner) runs (default claude)
+${VERIFY_REPEAT_USAGE}${VERIFY_BASE_USAGE}  --runtime claude|codex       model CLI every node (and auto's planner) runs (default claude)
   --model M                    model passed to the CLI (claude --model, codex -m; default: the CLI's own)
   --working-directory DIR      folder to run in, resolved from --repo (inside the working tree)
   --continue-on-fail           prune only a failed node's descendants instead of halting
@@ -2310,9 +2045,6 @@ var REPORT = {
 };
 
 export {
-  OPENAI_API_BASE,
-  codexProxyPairs,
-  operatorCodexProvider,
   verifyCommandRunsNothing,
   searchPattern,
   isRecord,
@@ -2320,7 +2052,6 @@ export {
   readGraphText,
   fragmentsBeside,
   gatherFragments,
-  formatDuration,
   RETRY_CAUSES,
   ancestorsOf,
   feedbackBodyOf,
@@ -2339,12 +2070,7 @@ export {
   loadGraphObject,
   judgeGraphObject,
   uniqueIssues,
-  isCodexThreadId,
-  codexPromptProblem,
-  buildCodexArgv,
   modelCliEnd,
-  codexConfigKeys,
-  resumedCodexConfigProblem,
   executableFor,
   runtimeOptionsProblem,
   missingCliProblem,
@@ -2353,6 +2079,7 @@ export {
   runtimeWarnings,
   readVerifyEnv,
   VERIFY_REPEAT,
+  VERIFY_BASE,
   LEG,
   RUN_TIMEOUT,
   FRESH_RUN,

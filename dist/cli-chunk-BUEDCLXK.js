@@ -27192,7 +27192,8 @@ var POLICY_KEYS = [
   "comment-commands",
   "verify-repeat",
   "require-tests",
-  "test-reports"
+  "test-reports",
+  "verify-base"
 ];
 var MAX_VERIFY_REPEAT = 10;
 var DEFAULT_POLICY = Object.freeze({
@@ -27248,6 +27249,7 @@ var PolicyFileSchema = external_exports.strictObject(
         if (problem !== null) context.addIssue({ code: "custom", message: problem });
       }
     }).optional(),
+    "verify-base": bool("verify-base", " (YAML 1.2: yes/no/on/off are strings, not booleans)").optional(),
     "verify-repeat": external_exports.number({ error: (issue2) => `verify-repeat must be a whole number, got ${shown(issue2.input)}` }).int({ error: (issue2) => `verify-repeat must be a whole number, got ${shown(issue2.input)}` }).min(1, { error: "verify-repeat must be at least 1 (1 = run once)" }).max(MAX_VERIFY_REPEAT, {
       error: `verify-repeat may be at most ${MAX_VERIFY_REPEAT} (each run is a full build)`
     }).optional()
@@ -27321,7 +27323,8 @@ function parsePolicyFile(content, source) {
       commentCommands: values["comment-commands"] ?? true,
       ...values["verify-repeat"] !== void 0 ? { verifyRepeat: values["verify-repeat"] } : {},
       requireTests: values["require-tests"] ?? false,
-      testReports: Object.freeze([...values["test-reports"] ?? []])
+      testReports: Object.freeze([...values["test-reports"] ?? []]),
+      ...values["verify-base"] === true ? { verifyBase: true } : {}
     },
     source
   };
@@ -27391,6 +27394,7 @@ function autoRunPolicy(result) {
     ...result.policy.verifyRepeat !== void 0 ? { verifyRepeat: result.policy.verifyRepeat } : {},
     requireTests: result.policy.requireTests,
     testReports: result.policy.testReports,
+    ...result.policy.verifyBase === true ? { verifyBase: true } : {},
     source: describePolicySource(result.source)
   };
 }
@@ -27401,6 +27405,7 @@ function policySummary(policy) {
   if (policy.verifyRepeat !== void 0) parts.push(`verify-repeat ${policy.verifyRepeat}`);
   if (policy.requireTests) parts.push("require-tests true");
   if (policy.testReports.length > 0) parts.push(`test-reports ${policy.testReports.join(", ")}`);
+  if (policy.verifyBase === true) parts.push("verify-base true");
   return parts.join(", ");
 }
 function isErrno(error62, code) {
