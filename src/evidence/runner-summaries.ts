@@ -18,9 +18,15 @@ import { RECEIPT_MAX_NAMES } from "../core/ledger-row.js";
 export interface RunnerSummary {
   /** The runner, as the ledger names it (`node:test`, `vitest`, `jest`, `mocha`, `ava`, `pytest`, …). */
   readonly runner: string;
+  /** Tests that ran and passed (a count of tests; xfailed / known failures included, see each runner). */
   readonly passed: number;
+  /**
+   * Tests that failed, plus every failure the runner reports outside a test (a test file or suite that
+   * failed to load or compile, an uncaught error or unhandled rejection, a failed hook, a timeout), each
+   * counted as one: a count of failures, never 0 when the runner saw one.
+   */
   readonly failed: number;
-  /** Skipped, pending, todo, ignored: tests that did not run (and so are not evidence). */
+  /** Skipped, pending, todo, ignored: tests that did not run (and so are not evidence); a count of tests. */
   readonly skipped: number;
   /** Failing tests' names, as printed (at most {@link RECEIPT_MAX_NAMES}, deduplicated). */
   readonly failedNames: readonly string[];
@@ -34,8 +40,8 @@ export interface RunnerSummary {
   readonly line: number;
 }
 
-/** A recogniser: every summary of its runner found in `lines`. */
-type Recogniser = (lines: readonly string[]) => RunnerSummary[];
+/** A recogniser: every summary of its runner found in `lines` (`others`: the other runners' summaries). */
+type Recogniser = (lines: readonly string[], others: readonly RunnerSummary[]) => RunnerSummary[];
 
 // ANSI escape sequences (colours, cursor moves) some runners print even when not on a terminal.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: an escape sequence starts with ESC.
@@ -51,7 +57,10 @@ export function outputLines(text: string): string[] {
 
 /** Every runner's summaries found in `lines`, in the order of {@link RECOGNISERS}, each in output order. */
 export function readRunnerSummaries(lines: readonly string[]): RunnerSummary[] {
-  return RECOGNISERS.flatMap((recognise) => recognise(lines));
+  // AVA's tally of `✔` lines needs to know where another runner's output ends: it is read last.
+  const found = RECOGNISERS.map((recognise) => (recognise === ava ? [] : recognise(lines, [])));
+  found[RECOGNISERS.indexOf(ava)] = ava(lines, found.flat());
+  return found.flat();
 }
 
 /** A summary's fields with the names clipped to the kept count and deduplicated. */
@@ -153,8 +162,11 @@ function specFailingNames(lines: readonly string[], from: number): string[] {
 const VITEST_WORDS = new Set(["passed", "failed", "skipped", "todo", "expected fail"]);
 
 /**
- * Vitest: `Tests  1 failed | 2 passed | 1 skipped (4)` right after a `Test Files` line; `No test files
- * found, exiting with code N` is zero tests. Failing names: ` FAIL  file > name` lines before it.
+ * Vitest: `Tests  1 failed | 2 passed | 1 skipped (4)` right after a `Test Files  1 failed | 1 passed (2)`
+ * line, and an `Errors  N error(s)` line after it when errors were caught outside tests (unhandled
+ * rejections, uncaught exceptions); `No test files found, exiting with code N` is zero tests. A test file
+ * that failed to load counts no test, so failed is the larger of the failed tests and the failed files,
+ * plus the errors. Failing names: ` FAIL  file > name` (or ` FAIL  file [ file ]`) lines before it.
  */
 const vitest: Recogniser = (lines) => {
   const found: RunnerSummary[] = [];
@@ -167,21 +179,26 @@ const vitest: Recogniser = (lines) => {
       continue;
     }
     const match = /^\s*Tests {2}(.+?) \((\d+)\)$/.exec(line);
-    if (match === null || !/^\s*Test Files {2}/.test(lines[i - 1] ?? "")) continue;
+    const files = /^\s*Test Files {2}(.+?) \((\d+)\)$/.exec(lines[i - 1] ?? "");
+    if (match === null || files === null) continue;
     const counts = countWords(match[1]!, "|", VITEST_WORDS);
-    if (counts === null) continue;
+    const fileCounts = countWords(files[1]!, "|", VITEST_WORDS);
+    if (counts === null || fileCounts === null) continue;
+    const errors = /^\s*Errors {2}(\d+) errors?$/.exec(lines[i + 1] ?? "");
+    const end = errors === null ? i : i + 1;
     found.push(
       summary({
         runner: "vitest",
         passed: (counts.get("passed") ?? 0) + (counts.get("expected fail") ?? 0),
-        failed: counts.get("failed") ?? 0,
+        failed: Math.max(counts.get("failed") ?? 0, fileCounts.get("failed") ?? 0) + Number(errors?.[1] ?? 0),
         skipped: (counts.get("skipped") ?? 0) + (counts.get("todo") ?? 0),
         failedNames: namesIn(lines, previousEnd, i, /^\s*FAIL {2}(.+?)\s*$/),
         spread: false,
-        line: i,
+        line: end,
       }),
     );
-    previousEnd = i + 1;
+    previousEnd = end + 1;
+    i = end;
   }
   return found;
 };
@@ -189,8 +206,10 @@ const vitest: Recogniser = (lines) => {
 const JEST_WORDS = new Set(["passed", "failed", "skipped", "todo", "total"]);
 
 /**
- * Jest: `Tests:       1 failed, 1 skipped, 1 passed, 3 total`; `No tests found, exiting with code N` is
- * zero tests. Failing names: the `● name` headings before it (not `● Test suite failed to run`).
+ * Jest: `Tests:       1 failed, 1 skipped, 1 passed, 3 total`, after `Test Suites: 1 failed, 1 passed, 2
+ * total`; `No tests found, exiting with code N` is zero tests. A suite that failed to run (a compile or
+ * import error) counts no test, so failed is the larger of the failed tests and the failed suites.
+ * Failing names: the `● name` headings before it (not `● Test suite failed to run`).
  */
 const jest: Recogniser = (lines) => {
   const found: RunnerSummary[] = [];
@@ -206,11 +225,13 @@ const jest: Recogniser = (lines) => {
     if (match === null) continue;
     const counts = countWords(match[1]!, ",", JEST_WORDS);
     if (counts === null || !counts.has("total")) continue;
+    const suites = /^Test Suites: +(.+)$/.exec(lines[i - 1] ?? "");
+    const suiteCounts = suites === null ? null : countWords(suites[1]!, ",", JEST_WORDS);
     found.push(
       summary({
         runner: "jest",
         passed: counts.get("passed") ?? 0,
-        failed: counts.get("failed") ?? 0,
+        failed: Math.max(counts.get("failed") ?? 0, suiteCounts?.get("failed") ?? 0),
         skipped: (counts.get("skipped") ?? 0) + (counts.get("todo") ?? 0),
         failedNames: namesIn(lines, previousEnd, i, /^ {2}● (?!Test suite failed to run$)(.+)$/),
         spread: false,
@@ -234,7 +255,7 @@ const mocha: Recogniser = (lines) => {
       found.push(noTests("mocha", i));
       continue;
     }
-    const passing = /^ {2}(\d+) passing \(\d+(?:ms|s|m)\)$/.exec(lines[i]!);
+    const passing = /^ {2}(\d+) passing \(\d+(?:ms|s|m|h|d)\)$/.exec(lines[i]!);
     if (passing === null) continue;
     let pending = 0;
     let failing = 0;
@@ -285,28 +306,37 @@ function mochaFailures(lines: readonly string[], from: number, count: number): s
 }
 
 /**
- * AVA (default reporter): the closing block of `N tests passed` / `N tests failed` / `N known failure` /
- * `N tests skipped` / `N tests todo` lines; `Couldn’t find any files to test` is zero tests. When tests
- * failed AVA prints no passed count: it is then the number of `✔` lines (a tally: `spread`). Failing
- * names: `✘ [fail]: name` lines.
+ * AVA 7 (default reporter, `lib/reporters/default.js` `endRun`): the closing block of `N tests passed` /
+ * `N tests failed` / `N known failure` / `N tests skipped` / `N tests todo` lines, and the failures outside
+ * a test, each counted as failed: `N hooks failed`, `N unhandled rejections`, `N uncaught exceptions`,
+ * `N tests remained pending after a timeout`; `Couldn’t find any files to test` is zero tests. When
+ * anything failed AVA prints no passed count: it is then the number of `✔` lines after the last other
+ * runner's summary that precedes the block (a tally: `spread`). Failing names: `✘ [fail]: name` lines.
  */
-const ava: Recogniser = (lines) => {
+const ava: Recogniser = (lines, others) => {
   const found: RunnerSummary[] = [];
   const counts = new Map<string, number>();
+  let first = -1;
   let last = -1;
   for (let i = 0; i < lines.length; i++) {
     if (/^\s*✘ Couldn[’']t find any files to test$/.test(lines[i]!)) found.push(noTests("ava", i));
-    const match = /^ {2}(\d+) (?:tests? (passed|failed|skipped|todo)|(known failures?))$/.exec(lines[i]!);
+    const match =
+      /^ {2}(\d+) (?:tests? (passed|failed|skipped|todo)|(known failures?)|(hooks? failed|unhandled rejections?|uncaught exceptions?|tests? remained pending after a timeout))$/.exec(
+        lines[i]!,
+      );
     if (match === null) continue;
-    const word = match[2] ?? "known failure";
+    const word = match[2] ?? (match[3] !== undefined ? "known failure" : "failed");
     counts.set(word, (counts.get(word) ?? 0) + Number(match[1]));
+    if (first < 0) first = i;
     last = i;
   }
   if (last < 0) return found;
   const failed = counts.get("failed") ?? 0;
   const tallied = !counts.has("passed") && failed > 0;
+  // The AVA run's own lines: after the last other runner's summary that ends before its closing block.
+  const from = others.reduce((end, other) => (other.line < first ? Math.max(end, other.line + 1) : end), 0);
   const passed = tallied
-    ? lines.filter((line) => /^\s*✔ /.test(line)).length
+    ? lines.slice(from, last).filter((line) => /^\s*✔ /.test(line)).length
     : (counts.get("passed") ?? 0) + (counts.get("known failure") ?? 0);
   found.push(
     summary({
@@ -314,7 +344,7 @@ const ava: Recogniser = (lines) => {
       passed,
       failed,
       skipped: (counts.get("skipped") ?? 0) + (counts.get("todo") ?? 0),
-      failedNames: namesIn(lines, 0, last, /^\s*✘ \[fail\]: (.+?)(?: Error thrown in test)?$/),
+      failedNames: namesIn(lines, from, last, /^\s*✘ \[fail\]: (.+?)(?: Error thrown in test)?$/),
       spread: tallied,
       line: last,
     }),
@@ -375,9 +405,13 @@ const pytest: Recogniser = (lines) => {
 
 /**
  * `go test`: with `-v`, one `--- PASS: name (0.00s)` / `--- FAIL:` / `--- SKIP:` line per test and
- * subtest (a tally: `spread`). Without `-v` go prints one line per package and no counts: then only a
- * run whose every package says `[no test files]` or `[no tests to run]` is read (zero tests); otherwise
- * nothing is.
+ * subtest (a tally: `spread`), then the package's line: `ok  \tpkg\t0.01s`, `FAIL\tpkg\t0.01s` (no space
+ * before the tab), `FAIL\tpkg [build failed]` or `?   \tpkg\t[no test files]`. A failed package counts at
+ * least one failure (one that failed to build or set up printed no `--- FAIL` line): failed is the larger
+ * of the `--- FAIL` lines and the `FAIL` packages. Without `-v` go prints no `--- PASS` lines, so its
+ * passing tests cannot be counted: an `ok` package with no test line before it (and not `[no tests to
+ * run]`) makes no receipt. A run whose every package says `[no test files]` or `[no tests to run]` is
+ * zero tests.
  */
 const goTest: Recogniser = (lines) => {
   let passed = 0;
@@ -387,6 +421,9 @@ const goTest: Recogniser = (lines) => {
   let last = -1;
   let packages = 0;
   let packagesWithoutTests = 0;
+  let failedPackages = 0;
+  let testsSincePackage = 0;
+  let uncounted = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     const test = /^\s*--- (PASS|FAIL|SKIP): (\S+) \(\d+(?:\.\d+)?s\)$/.exec(line);
@@ -397,26 +434,45 @@ const goTest: Recogniser = (lines) => {
         failed++;
         names.push(test[2]!);
       }
+      testsSincePackage++;
       last = i;
       continue;
     }
-    const pkg = /^(ok|FAIL|\?) +\t?(\S+)\t(.*)$/.exec(line);
+    const pkg = /^(ok|FAIL|\?) *\t(\S+)(?:\t(.*)| (\[[a-z ]+\]))$/.exec(line);
     if (pkg === null) continue;
     packages++;
-    if (/\[no test files\]|\[no tests to run\]/.test(pkg[3]!)) packagesWithoutTests++;
+    const status = pkg[3] ?? pkg[4]!;
+    if (/\[no test files\]|\[no tests to run\]/.test(status)) packagesWithoutTests++;
+    else if (pkg[1] === "FAIL") failedPackages++;
+    else if (pkg[1] === "ok" && testsSincePackage === 0) uncounted = true;
+    testsSincePackage = 0;
     last = i;
   }
-  if (last < 0) return [];
-  if (passed + failed + skipped === 0 && (packages === 0 || packagesWithoutTests < packages)) return [];
+  if (last < 0 || uncounted) return [];
+  const failures = Math.max(failed, failedPackages);
+  if (passed + failures + skipped === 0 && (packages === 0 || packagesWithoutTests < packages)) return [];
   return [
-    summary({ runner: "go test", passed, failed, skipped, failedNames: names, spread: true, line: last }),
+    summary({
+      runner: "go test",
+      passed,
+      failed: failures,
+      skipped,
+      failedNames: names,
+      spread: true,
+      line: last,
+    }),
   ];
 };
+
+const NEXTEST_WORDS = new Set(["passed", "failed", "skipped", "timed out", "exec failed"]);
 
 /**
  * `cargo test`: one `test result: ok. 2 passed; 1 failed; 1 ignored; 0 measured; 0 filtered out` per test
  * binary and doc-test run, summed (`spread`); cargo-nextest's `Summary [ 0.01s] 3 tests run: 2 passed,
- * 1 failed, 0 skipped` line. Failing names: `test name ... FAILED` lines (nextest: `FAIL [ 0.01s] name`).
+ * 1 failed, 0 skipped` line, whose parts other than `passed` appear only when not zero (`3 tests run: 3
+ * passed, 0 skipped`, `… 1 timed out`, `… 1 exec failed`; `(1 slow)`-style notes dropped); timed out and
+ * exec failed count as failed, an unknown part makes no summary. Failing names: `test name ... FAILED`
+ * lines (nextest: `FAIL [ 0.01s] name`).
  */
 const cargoTest: Recogniser = (lines) => {
   const found: RunnerSummary[] = [];
@@ -436,17 +492,17 @@ const cargoTest: Recogniser = (lines) => {
       last = i;
       continue;
     }
-    const nextest =
-      /^\s*Summary \[\s*\d+(?:\.\d+)?s\] (\d+) tests? run: (\d+) passed(?: \(\d+ slow\))?, (\d+) failed(?:, (\d+) skipped)?/.exec(
-        lines[i]!,
-      );
-    if (nextest !== null) {
+    const nextest = /^\s*Summary \[\s*\d+(?:\.\d+)?s\] \d+ tests? run: (.+)$/.exec(lines[i]!);
+    const parts =
+      nextest === null ? null : countWords(nextest[1]!.replace(/ \([^()]*\)/g, ""), ",", NEXTEST_WORDS);
+    if (parts?.has("passed") === true) {
       found.push(
         summary({
           runner: "cargo-nextest",
-          passed: Number(nextest[2]),
-          failed: Number(nextest[3]),
-          skipped: Number(nextest[4] ?? 0),
+          passed: parts.get("passed")!,
+          failed:
+            (parts.get("failed") ?? 0) + (parts.get("timed out") ?? 0) + (parts.get("exec failed") ?? 0),
+          skipped: parts.get("skipped") ?? 0,
           failedNames: namesIn(lines, 0, i, /^\s*FAIL \[\s*\d+(?:\.\d+)?s\] (.+)$/),
           spread: false,
           line: i,

@@ -11,7 +11,8 @@ import type { ReportCounts } from "./test-reports.js";
 
 /**
  * The output the engine kept for reading a receipt: all of it (`droppedBytes: 0`, all in `head`), or its
- * first and last parts with the bytes between them dropped (`core/bounded-output.ts`).
+ * first and last parts with the bytes between them dropped (`core/bounded-output.ts`). The tail then
+ * starts at a character, not a line: its first line may be the end of a longer one.
  */
 export interface KeptOutput {
   readonly head: string;
@@ -23,7 +24,9 @@ export interface KeptOutput {
  * The receipt the output shows. Uncut output: every runner's summaries, summed. Cut output (bytes
  * dropped between head and tail): only one final summary line in the kept tail — a summary in the
  * dropped middle cannot be ruled out otherwise — and never a tally spread through the output (`go test
- * -v`, cargo's per-binary lines, Maven's per-module results): a cut tally is no receipt.
+ * -v`, cargo's per-binary lines, Maven's per-module results): a cut tally is no receipt. The tail's first
+ * line, up to and including its first `\n`, is not read: it may be the end of a line cut in the middle
+ * (` 2 passed in 0.50s` of `1 failed, 2 passed in 0.50s`).
  */
 export function receiptFromOutput(output: KeptOutput): TestReceipt {
   if (output.droppedBytes === 0) {
@@ -34,7 +37,8 @@ export function receiptFromOutput(output: KeptOutput): TestReceipt {
   }
   const cut = `the output was cut (${output.droppedBytes} bytes in the middle not kept)`;
   const inHead = readRunnerSummaries(outputLines(output.head));
-  const inTail = readRunnerSummaries(outputLines(output.tail));
+  const newline = output.tail.indexOf("\n");
+  const inTail = readRunnerSummaries(outputLines(newline < 0 ? "" : output.tail.slice(newline + 1)));
   if (inHead.length === 0 && inTail.length === 0) {
     return { kind: "none", reason: `no test runner's summary was recognised in the kept output; ${cut}` };
   }
@@ -67,6 +71,7 @@ function sumSummaries(summaries: readonly RunnerSummary[], whole: boolean): Test
   };
 }
 
+/** The sum of `count` over `summaries` (a count of tests, as the summaries' fields are). */
 function total(summaries: readonly RunnerSummary[], count: (summary: RunnerSummary) => number): number {
   return summaries.reduce((sum, summary) => sum + count(summary), 0);
 }
@@ -83,6 +88,11 @@ export interface ReportsRead {
   }[];
   /** Files that matched but were not written by this command (older than its start), or were refused (symlinks). */
   readonly passedOver: readonly { readonly path: string; readonly reason: string }[];
+  /**
+   * Why the search for report files stopped before it had looked everywhere the patterns reach (too many
+   * directory entries, too deep, too many files), when it did: the files read are then not all of them.
+   */
+  readonly truncated?: string;
 }
 
 /** The most report files a receipt names. */
@@ -90,10 +100,17 @@ const NAMED_FILES = 10;
 
 /**
  * The receipt of a verify: from its report files when any was read, else from its output. A report file
- * that matched and could not be read makes no receipt (its reason is given): a partial count is a guess.
+ * that matched and could not be read, or a search for them that stopped early (`truncated`), makes no
+ * receipt (its reason is given): a partial count is a guess.
  */
 export function decideReceipt(output: KeptOutput, reports: ReportsRead | null): TestReceipt {
   if (reports === null) return receiptFromOutput(output);
+  if (reports.truncated !== undefined) {
+    return {
+      kind: "none",
+      reason: `the search for test report files (${reports.patterns.join(", ")}) stopped early: ${reports.truncated}; counts from the files found would be partial`,
+    };
+  }
   const unreadable = reports.files.find((file) => !file.reading.ok);
   if (unreadable !== undefined && !unreadable.reading.ok) {
     return { kind: "none", reason: `test report ${unreadable.path}: ${unreadable.reading.reason}` };

@@ -8,7 +8,8 @@
  * pinned as our own), after refusing any DOCTYPE (a JUnit report needs none, and a DTD is where entity
  * expansion lives). Counts come from the `<testcase>` elements (failure / error / skipped children);
  * a report with no `<testcase>` falls back to its suites' `tests` / `failures` / `errors` / `skipped`
- * attributes.
+ * attributes. A suite whose `failures` + `errors` attributes say more than its test cases show (an error
+ * outside any test: a suite that failed to load, a failing setup) adds the difference as failed.
  */
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { RECEIPT_MAX_NAMES } from "../core/ledger-row.js";
@@ -69,6 +70,8 @@ export function readJUnitXml(text: string): ReportReading {
   const tally = { passed: 0, failed: 0, skipped: 0, names: [] as string[], cases: 0 };
   for (const suite of suites) countCases(suite, tally);
   if (tally.cases > 0) {
+    // Suite-level failures no test case carries (their names are unknown).
+    tally.failed += suites.reduce((sum, suite) => sum + unshownFailures(suite).extra, 0);
     return {
       ok: true,
       counts: {
@@ -114,6 +117,27 @@ function countCases(
   for (const nested of [...children(node, "testsuite"), ...children(node, "testsuites")]) {
     countCases(nested, tally);
   }
+}
+
+/**
+ * The failures `node`'s `failures` + `errors` attributes declare beyond the failing test cases under it
+ * (`extra`), and all its failures (`total`: cases, nested suites' extra, and its own extra). An absent or
+ * unreadable attribute declares nothing.
+ */
+function unshownFailures(node: XmlNode): { readonly total: number; readonly extra: number } {
+  let total = children(node, "testcase").filter((c) => "failure" in c || "error" in c).length;
+  let extra = 0;
+  for (const nested of [...children(node, "testsuite"), ...children(node, "testsuites")]) {
+    const inner = unshownFailures(nested);
+    total += inner.total;
+    extra += inner.extra;
+  }
+  const declared = ["failures", "errors"].reduce((sum, name) => {
+    const value = attribute(node, name);
+    return sum + (value !== undefined && /^\d+$/.test(value) ? Number(value) : 0);
+  }, 0);
+  const own = Math.max(0, declared - total);
+  return { total: total + own, extra: extra + own };
 }
 
 function attribute(node: XmlNode, name: string): string | undefined {

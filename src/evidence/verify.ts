@@ -240,14 +240,23 @@ async function runOnce(
  * The evidence of `verify-repeat` runs of one command on one tree (issue 25 item 5): every run passed —
  * the last run's evidence; any did not — the first that did not, so its exit code and output are the ones
  * shown. `repeat` records how many ran and passed: some but not all is flaky, and flaky is never a pass
- * (`outcome` is the failing run's). Durations are summed (ms).
+ * (`outcome` is the failing run's). Durations are summed (ms). The receipt is the worst any run had (a run
+ * that exits 0 can still report a failing test, ADR 0016): the first with a failed test, else the first
+ * that ran none, else the first with no receipt, else the shown run's.
  */
 export function combineRepeats(runs: readonly VerifyEvidence[]): VerifyEvidence {
   const passed = runs.filter((run) => run.outcome === "passed").length;
   const shown = runs.find((run) => run.outcome !== "passed") ?? runs[runs.length - 1];
   if (shown === undefined) throw new Error("combineRepeats: no run to combine");
+  const receipts = runs.flatMap((run) => (run.receipt !== undefined ? [run.receipt] : []));
+  const receipt =
+    receipts.find((r) => r.kind === "counts" && r.failed > 0) ??
+    receipts.find((r) => r.kind === "counts" && r.ran === 0) ??
+    receipts.find((r) => r.kind === "none") ??
+    shown.receipt;
   return {
     ...shown,
+    ...(receipt !== undefined ? { receipt } : {}),
     durationMs: runs.reduce((sum, run) => sum + run.durationMs, 0),
     repeat: { runs: runs.length, passed },
   };

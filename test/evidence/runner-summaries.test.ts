@@ -211,7 +211,8 @@ describe("no receipt, never a guess", () => {
     const receipt = counts(
       receiptFromOutput({
         head: "collected 3 items\n",
-        tail: text.slice(text.indexOf("FAILED ")),
+        // A tail cut in the middle of the line before the short test summary's FAILED line.
+        tail: text.slice(text.indexOf("FAILED ") - 3),
         droppedBytes: 900,
       }),
     );
@@ -243,5 +244,107 @@ describe("no receipt, never a guess", () => {
     const coloured =
       "\u001b[1m\u001b[31mTests:       \u001b[39m\u001b[22m\u001b[1m\u001b[31m1 failed\u001b[39m\u001b[22m, 2 passed, 3 total\r\n";
     expect(counts(whole(coloured))).toMatchObject({ runners: ["jest"], ran: 3, failed: 1 });
+  });
+});
+
+describe("misreadings a code review found (each failed before its fix)", () => {
+  it("jest 30.5.2: a suite that fails to compile counts no test, and is a failure all the same", () => {
+    // `Test Suites: 1 failed, 1 passed, 2 total` + `Tests: 2 passed, 2 total` (real run).
+    expect(counts(whole(fixture("jest-suite-failed.txt")))).toMatchObject({
+      runners: ["jest"],
+      passed: 2,
+      failed: 1,
+      failedNames: [],
+      failedNamesComplete: false,
+    });
+  });
+
+  it("vitest 4.1.12: a test file that fails to load is a failure; its FAIL line names it", () => {
+    // `Test Files  1 failed | 1 passed (2)` + `Tests  2 passed (2)` (real run).
+    expect(counts(whole(fixture("vitest-file-failed.txt")))).toMatchObject({
+      runners: ["vitest"],
+      passed: 2,
+      failed: 1,
+      failedNames: ["broken.test.js [ broken.test.js ]"],
+      failedNamesComplete: true,
+    });
+  });
+
+  it("vitest 4.1.12: `Errors  1 error` (an unhandled rejection) is a failure", () => {
+    expect(counts(whole(fixture("vitest-errors.txt")))).toMatchObject({
+      runners: ["vitest"],
+      passed: 3,
+      failed: 1,
+      failedNamesComplete: false,
+    });
+  });
+
+  it("ava 7.0.0: an uncaught exception and a failed hook are failures", () => {
+    // `1 test passed` + `1 uncaught exception` (real run).
+    expect(counts(whole(fixture("ava-uncaught.txt")))).toMatchObject({
+      runners: ["ava"],
+      passed: 1,
+      failed: 1,
+    });
+    // `1 hook failed` alone: AVA prints no passed count, so the `✔` lines are counted.
+    expect(counts(whole(fixture("ava-hook.txt")))).toMatchObject({
+      runners: ["ava"],
+      passed: 1,
+      failed: 1,
+      failedNames: ["tears down"],
+    });
+    // The other AVA 7 closing lines (lib/reporters/default.js endRun).
+    const more =
+      "  ✔ adds numbers\n  ─\n\n  2 unhandled rejections\n  1 test remained pending after a timeout\n";
+    expect(counts(whole(more))).toMatchObject({ passed: 1, failed: 3 });
+  });
+
+  it("ava's tally counts only its own ✔ lines, not another runner's printed before it", () => {
+    const receipt = counts(whole(`${fixture("node-spec-mixed.txt")}\n${fixture("ava-mixed.txt")}`));
+    expect(receipt).toMatchObject({ runners: ["node:test", "ava"], passed: 2, failed: 2 });
+  });
+
+  it("cut output: the tail's first line may be the end of a longer one, and is not read", () => {
+    // The line was `1 failed, 2 passed in 0.50s`; the tail starts in its middle.
+    expect(
+      receiptFromOutput({ head: "collected 3 items\n", tail: " 2 passed in 0.50s\n", droppedBytes: 600_000 }),
+    ).toMatchObject({ kind: "none" });
+    expect(
+      counts(
+        receiptFromOutput({
+          head: "collected 3 items\n",
+          tail: "ed\n1 failed, 2 passed in 0.50s\n",
+          droppedBytes: 600_000,
+        }),
+      ),
+    ).toMatchObject({ passed: 2, failed: 1 });
+  });
+
+  it("go test (go 1.22): `FAIL\\tpkg [build failed]` (a tab, no space) is a failure, not 'ran no test'", () => {
+    const out = "?   \texample.com/a\t[no test files]\nFAIL\texample.com/b [build failed]\nFAIL\n";
+    expect(counts(whole(out))).toMatchObject({ runners: ["go test"], passed: 0, failed: 1 });
+    // -v over two packages, one failing to build: its failure is not lost behind the other's passes.
+    const verbose =
+      "--- PASS: TestAdd (0.00s)\nok  \texample.com/a\t0.002s\nFAIL\texample.com/b [setup failed]\n";
+    expect(counts(whole(verbose))).toMatchObject({ passed: 1, failed: 1 });
+    // An `ok` package without -v lines (its passing tests are not printed) beside a -v one: no receipt.
+    const mixed = "--- PASS: TestAdd (0.00s)\nok  \texample.com/a\t0.002s\nok  \texample.com/c\t0.001s\n";
+    expect(whole(mixed).kind).toBe("none");
+  });
+
+  it("cargo-nextest 0.9: a green run prints no `failed` part; timed out and exec failed are failures", () => {
+    expect(counts(whole("     Summary [   0.010s] 3 tests run: 3 passed, 0 skipped\n"))).toMatchObject({
+      runners: ["cargo-nextest"],
+      passed: 3,
+      failed: 0,
+    });
+    const bad =
+      "     Summary [   2.010s] 4 tests run: 1 passed (1 slow), 1 failed, 1 timed out, 1 exec failed, 2 skipped\n";
+    expect(counts(whole(bad))).toMatchObject({ passed: 1, failed: 3, skipped: 2 });
+    expect(whole("     Summary [   0.010s] 3 tests run: 3 passed, 1 unheard of\n").kind).toBe("none");
+  });
+
+  it("mocha 12: a run of an hour or more, `(1h)`, is still read", () => {
+    expect(counts(whole("  3 passing (1h)\n"))).toMatchObject({ runners: ["mocha"], passed: 3 });
   });
 });

@@ -174,3 +174,60 @@ describe("finding the report files (test-report-files.ts)", () => {
     }
   });
 });
+
+describe("misreadings a code review found (each failed before its fix)", () => {
+  it("JUnit: a suite's errors beyond its test cases count once any <testcase> exists (a suite that failed to load)", () => {
+    const xml =
+      '<testsuites><testsuite name="a" tests="2"><testcase name="x"/><testcase name="y"/></testsuite><testsuite name="b" tests="0" errors="1"/></testsuites>';
+    expect(readJUnitXml(xml)).toEqual({
+      ok: true,
+      counts: { format: "junit-xml", passed: 2, failed: 1, skipped: 0, failedNames: [], failedNamed: 1 },
+    });
+    const receipt = decideReceipt(
+      { head: "", tail: "", droppedBytes: 0 },
+      { patterns: ["r.xml"], files: [{ path: "r.xml", reading: readJUnitXml(xml) }], passedOver: [] },
+    );
+    expect(receipt).toMatchObject({ kind: "counts", failed: 1, failedNamesComplete: false });
+    // Aggregated attributes that the cases already show add nothing (node's and pytest's real reports).
+    expect(readJUnitXml(fixture("pytest-junit.xml"))).toMatchObject({ ok: true, counts: { failed: 1 } });
+  });
+
+  it("a report search that stopped early (too deep, too many files) is recorded, and makes no receipt", async () => {
+    const { mkdtemp, mkdir, writeFile, rm } = await import("node:fs/promises");
+    const { tmpdir } = await import("node:os");
+    const { readTestReportFiles, MAX_REPORT_FILES, MAX_DEPTH } = await import(
+      "../../src/evidence/test-report-files.js"
+    );
+    const root = await mkdtemp(join(tmpdir(), "eg-reports-cut-"));
+    try {
+      const started = Date.now();
+      const deep = join(root, "deep", ...Array.from({ length: MAX_DEPTH + 2 }, (_, i) => `d${i}`));
+      await mkdir(deep, { recursive: true });
+      await writeFile(join(root, "deep/a.xml"), fixture("node-junit.xml"));
+      await writeFile(join(deep, "b.xml"), fixture("node-junit.xml"));
+      const read = await readTestReportFiles(root, ["deep/**/*.xml"], started);
+      expect(read.truncated).toMatch(/deeper than 16 folders/);
+      expect(decideReceipt({ head: "", tail: "", droppedBytes: 0 }, read)).toEqual({
+        kind: "none",
+        reason: expect.stringMatching(
+          /^the search for test report files \(deep\/\*\*\/\*\.xml\) stopped early: /,
+        ),
+      });
+
+      await mkdir(join(root, "many"));
+      for (let i = 0; i <= MAX_REPORT_FILES; i++) {
+        await writeFile(join(root, `many/r${String(i).padStart(3, "0")}.xml`), fixture("node-junit.xml"));
+      }
+      const many = await readTestReportFiles(root, ["many/*.xml"], started);
+      expect(many.files).toHaveLength(MAX_REPORT_FILES);
+      expect(many.truncated).toBe(`${MAX_REPORT_FILES} report files matched, the most read`);
+
+      // A pattern without ** does not walk deeper than it can match: a deep tree beside it is no truncation.
+      const shallow = await readTestReportFiles(root, ["deep/*.xml"], started);
+      expect(shallow.truncated).toBeUndefined();
+      expect(shallow.files.map((f) => f.path)).toEqual(["deep/a.xml"]);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
