@@ -469,7 +469,9 @@ function outputLines(text) {
   return text.split("\n").map((line) => line.replace(ANSI, "").replace(/\r$/, ""));
 }
 function readRunnerSummaries(lines) {
-  return RECOGNISERS.flatMap((recognise) => recognise(lines));
+  const found = RECOGNISERS.map((recognise) => recognise === ava ? [] : recognise(lines, []));
+  found[RECOGNISERS.indexOf(ava)] = ava(lines, found.flat());
+  return found.flat();
 }
 function summary(fields) {
   const names = [...new Set(fields.failedNames.map((name) => name.trim()).filter((name) => name !== ""))];
@@ -557,21 +559,26 @@ var vitest = (lines) => {
       continue;
     }
     const match = /^\s*Tests {2}(.+?) \((\d+)\)$/.exec(line);
-    if (match === null || !/^\s*Test Files {2}/.test(lines[i - 1] ?? "")) continue;
+    const files = /^\s*Test Files {2}(.+?) \((\d+)\)$/.exec(lines[i - 1] ?? "");
+    if (match === null || files === null) continue;
     const counts = countWords(match[1], "|", VITEST_WORDS);
-    if (counts === null) continue;
+    const fileCounts = countWords(files[1], "|", VITEST_WORDS);
+    if (counts === null || fileCounts === null) continue;
+    const errors = /^\s*Errors {2}(\d+) errors?$/.exec(lines[i + 1] ?? "");
+    const end = errors === null ? i : i + 1;
     found.push(
       summary({
         runner: "vitest",
         passed: (counts.get("passed") ?? 0) + (counts.get("expected fail") ?? 0),
-        failed: counts.get("failed") ?? 0,
+        failed: Math.max(counts.get("failed") ?? 0, fileCounts.get("failed") ?? 0) + Number(errors?.[1] ?? 0),
         skipped: (counts.get("skipped") ?? 0) + (counts.get("todo") ?? 0),
         failedNames: namesIn(lines, previousEnd, i, /^\s*FAIL {2}(.+?)\s*$/),
         spread: false,
-        line: i
+        line: end
       })
     );
-    previousEnd = i + 1;
+    previousEnd = end + 1;
+    i = end;
   }
   return found;
 };
@@ -590,11 +597,13 @@ var jest = (lines) => {
     if (match === null) continue;
     const counts = countWords(match[1], ",", JEST_WORDS);
     if (counts === null || !counts.has("total")) continue;
+    const suites = /^Test Suites: +(.+)$/.exec(lines[i - 1] ?? "");
+    const suiteCounts = suites === null ? null : countWords(suites[1], ",", JEST_WORDS);
     found.push(
       summary({
         runner: "jest",
         passed: counts.get("passed") ?? 0,
-        failed: counts.get("failed") ?? 0,
+        failed: Math.max(counts.get("failed") ?? 0, suiteCounts?.get("failed") ?? 0),
         skipped: (counts.get("skipped") ?? 0) + (counts.get("todo") ?? 0),
         failedNames: namesIn(lines, previousEnd, i, /^ {2}● (?!Test suite failed to run$)(.+)$/),
         spread: false,
@@ -612,7 +621,7 @@ var mocha = (lines) => {
       found.push(noTests("mocha", i));
       continue;
     }
-    const passing = /^ {2}(\d+) passing \(\d+(?:ms|s|m)\)$/.exec(lines[i]);
+    const passing = /^ {2}(\d+) passing \(\d+(?:ms|s|m|h|d)\)$/.exec(lines[i]);
     if (passing === null) continue;
     let pending = 0;
     let failing = 0;
@@ -659,29 +668,34 @@ function mochaFailures(lines, from, count) {
   }
   return names;
 }
-var ava = (lines) => {
+var ava = (lines, others) => {
   const found = [];
   const counts = /* @__PURE__ */ new Map();
+  let first = -1;
   let last = -1;
   for (let i = 0; i < lines.length; i++) {
     if (/^\s*✘ Couldn[’']t find any files to test$/.test(lines[i])) found.push(noTests("ava", i));
-    const match = /^ {2}(\d+) (?:tests? (passed|failed|skipped|todo)|(known failures?))$/.exec(lines[i]);
+    const match = /^ {2}(\d+) (?:tests? (passed|failed|skipped|todo)|(known failures?)|(hooks? failed|unhandled rejections?|uncaught exceptions?|tests? remained pending after a timeout))$/.exec(
+      lines[i]
+    );
     if (match === null) continue;
-    const word = match[2] ?? "known failure";
+    const word = match[2] ?? (match[3] !== void 0 ? "known failure" : "failed");
     counts.set(word, (counts.get(word) ?? 0) + Number(match[1]));
+    if (first < 0) first = i;
     last = i;
   }
   if (last < 0) return found;
   const failed = counts.get("failed") ?? 0;
   const tallied = !counts.has("passed") && failed > 0;
-  const passed = tallied ? lines.filter((line) => /^\s*✔ /.test(line)).length : (counts.get("passed") ?? 0) + (counts.get("known failure") ?? 0);
+  const from = others.reduce((end, other) => other.line < first ? Math.max(end, other.line + 1) : end, 0);
+  const passed = tallied ? lines.slice(from, last).filter((line) => /^\s*✔ /.test(line)).length : (counts.get("passed") ?? 0) + (counts.get("known failure") ?? 0);
   found.push(
     summary({
       runner: "ava",
       passed,
       failed,
       skipped: (counts.get("skipped") ?? 0) + (counts.get("todo") ?? 0),
-      failedNames: namesIn(lines, 0, last, /^\s*✘ \[fail\]: (.+?)(?: Error thrown in test)?$/),
+      failedNames: namesIn(lines, from, last, /^\s*✘ \[fail\]: (.+?)(?: Error thrown in test)?$/),
       spread: tallied,
       line: last
     })
@@ -738,6 +752,9 @@ var goTest = (lines) => {
   let last = -1;
   let packages = 0;
   let packagesWithoutTests = 0;
+  let failedPackages = 0;
+  let testsSincePackage = 0;
+  let uncounted = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     const test = /^\s*--- (PASS|FAIL|SKIP): (\S+) \(\d+(?:\.\d+)?s\)$/.exec(line);
@@ -748,21 +765,36 @@ var goTest = (lines) => {
         failed++;
         names.push(test[2]);
       }
+      testsSincePackage++;
       last = i;
       continue;
     }
-    const pkg = /^(ok|FAIL|\?) +\t?(\S+)\t(.*)$/.exec(line);
+    const pkg = /^(ok|FAIL|\?) *\t(\S+)(?:\t(.*)| (\[[a-z ]+\]))$/.exec(line);
     if (pkg === null) continue;
     packages++;
-    if (/\[no test files\]|\[no tests to run\]/.test(pkg[3])) packagesWithoutTests++;
+    const status = pkg[3] ?? pkg[4];
+    if (/\[no test files\]|\[no tests to run\]/.test(status)) packagesWithoutTests++;
+    else if (pkg[1] === "FAIL") failedPackages++;
+    else if (pkg[1] === "ok" && testsSincePackage === 0) uncounted = true;
+    testsSincePackage = 0;
     last = i;
   }
-  if (last < 0) return [];
-  if (passed + failed + skipped === 0 && (packages === 0 || packagesWithoutTests < packages)) return [];
+  if (last < 0 || uncounted) return [];
+  const failures = Math.max(failed, failedPackages);
+  if (passed + failures + skipped === 0 && (packages === 0 || packagesWithoutTests < packages)) return [];
   return [
-    summary({ runner: "go test", passed, failed, skipped, failedNames: names, spread: true, line: last })
+    summary({
+      runner: "go test",
+      passed,
+      failed: failures,
+      skipped,
+      failedNames: names,
+      spread: true,
+      line: last
+    })
   ];
 };
+var NEXTEST_WORDS = /* @__PURE__ */ new Set(["passed", "failed", "skipped", "timed out", "exec failed"]);
 var cargoTest = (lines) => {
   const found = [];
   let passed = 0;
@@ -780,16 +812,15 @@ var cargoTest = (lines) => {
       last = i;
       continue;
     }
-    const nextest = /^\s*Summary \[\s*\d+(?:\.\d+)?s\] (\d+) tests? run: (\d+) passed(?: \(\d+ slow\))?, (\d+) failed(?:, (\d+) skipped)?/.exec(
-      lines[i]
-    );
-    if (nextest !== null) {
+    const nextest = /^\s*Summary \[\s*\d+(?:\.\d+)?s\] \d+ tests? run: (.+)$/.exec(lines[i]);
+    const parts = nextest === null ? null : countWords(nextest[1].replace(/ \([^()]*\)/g, ""), ",", NEXTEST_WORDS);
+    if (parts?.has("passed") === true) {
       found.push(
         summary({
           runner: "cargo-nextest",
-          passed: Number(nextest[2]),
-          failed: Number(nextest[3]),
-          skipped: Number(nextest[4] ?? 0),
+          passed: parts.get("passed"),
+          failed: (parts.get("failed") ?? 0) + (parts.get("timed out") ?? 0) + (parts.get("exec failed") ?? 0),
+          skipped: parts.get("skipped") ?? 0,
           failedNames: namesIn(lines, 0, i, /^\s*FAIL \[\s*\d+(?:\.\d+)?s\] (.+)$/),
           spread: false,
           line: i
@@ -1017,7 +1048,8 @@ function receiptFromOutput(output) {
   }
   const cut = `the output was cut (${output.droppedBytes} bytes in the middle not kept)`;
   const inHead = readRunnerSummaries(outputLines(output.head));
-  const inTail = readRunnerSummaries(outputLines(output.tail));
+  const newline = output.tail.indexOf("\n");
+  const inTail = readRunnerSummaries(outputLines(newline < 0 ? "" : output.tail.slice(newline + 1)));
   if (inHead.length === 0 && inTail.length === 0) {
     return { kind: "none", reason: `no test runner's summary was recognised in the kept output; ${cut}` };
   }
@@ -1051,6 +1083,12 @@ function total(summaries, count) {
 var NAMED_FILES = 10;
 function decideReceipt(output, reports) {
   if (reports === null) return receiptFromOutput(output);
+  if (reports.truncated !== void 0) {
+    return {
+      kind: "none",
+      reason: `the search for test report files (${reports.patterns.join(", ")}) stopped early: ${reports.truncated}; counts from the files found would be partial`
+    };
+  }
   const unreadable = reports.files.find((file) => !file.reading.ok);
   if (unreadable !== void 0 && !unreadable.reading.ok) {
     return { kind: "none", reason: `test report ${unreadable.path}: ${unreadable.reading.reason}` };
@@ -1086,6 +1124,7 @@ function decideReceipt(output, reports) {
 }
 
 // src/evidence/test-report-files.ts
+import { constants } from "node:fs";
 import { lstat, open, readdir, realpath } from "node:fs/promises";
 import { join, sep as sep2 } from "node:path";
 
@@ -1123,6 +1162,7 @@ function readJUnitXml(text) {
   const tally = { passed: 0, failed: 0, skipped: 0, names: [], cases: 0 };
   for (const suite of suites) countCases(suite, tally);
   if (tally.cases > 0) {
+    tally.failed += suites.reduce((sum, suite) => sum + unshownFailures(suite).extra, 0);
     return {
       ok: true,
       counts: {
@@ -1160,6 +1200,21 @@ function countCases(node, tally) {
   for (const nested of [...children(node, "testsuite"), ...children(node, "testsuites")]) {
     countCases(nested, tally);
   }
+}
+function unshownFailures(node) {
+  let total2 = children(node, "testcase").filter((c) => "failure" in c || "error" in c).length;
+  let extra = 0;
+  for (const nested of [...children(node, "testsuite"), ...children(node, "testsuites")]) {
+    const inner = unshownFailures(nested);
+    total2 += inner.total;
+    extra += inner.extra;
+  }
+  const declared = ["failures", "errors"].reduce((sum, name) => {
+    const value = attribute(node, name);
+    return sum + (value !== void 0 && /^\d+$/.test(value) ? Number(value) : 0);
+  }, 0);
+  const own = Math.max(0, declared - total2);
+  return { total: total2 + own, extra: extra + own };
 }
 function attribute(node, name) {
   const value = node[`@_${name}`];
@@ -1245,6 +1300,7 @@ function readTap(text) {
 var MAX_REPORT_FILES = 200;
 var MAX_REPORT_BYTES = 16 * 1024 * 1024;
 var MAX_ENTRIES = 5e4;
+var MAX_DEPTH = 16;
 var CLOCK_SLACK_MS = 100;
 function patternRegExp(pattern) {
   const segments = pattern.split("/").filter((segment) => segment !== "" && segment !== ".");
@@ -1268,12 +1324,22 @@ function fixedPrefix(pattern) {
 async function readTestReportFiles(cwd, patterns, startedAtMs) {
   const matched = /* @__PURE__ */ new Set();
   let budget = MAX_ENTRIES;
+  let truncated;
+  const stop = (reason) => {
+    truncated ??= reason;
+  };
+  const root = await realpath(cwd).catch(() => null);
   for (const pattern of patterns) {
     if (testReportsPatternProblem(pattern) !== null) continue;
     const regExp = patternRegExp(pattern.trim());
     const start = fixedPrefix(pattern.trim());
+    const segments = pattern.trim().split("/").filter((segment) => segment !== "" && segment !== ".");
+    const deepest = segments.includes("**") ? Number.POSITIVE_INFINITY : segments.length - 1;
     const walk = async (relative7, depth) => {
-      if (budget <= 0 || depth > 16 || matched.size >= MAX_REPORT_FILES) return;
+      if (budget <= 0) return stop(`over ${MAX_ENTRIES} directory entries looked at`);
+      if (matched.size >= MAX_REPORT_FILES)
+        return stop(`${MAX_REPORT_FILES} report files matched, the most read`);
+      if (depth > MAX_DEPTH) return stop(`${relative7} is deeper than ${MAX_DEPTH} folders`);
       let entries;
       try {
         entries = await readdir(join(cwd, relative7), { withFileTypes: true });
@@ -1281,18 +1347,20 @@ async function readTestReportFiles(cwd, patterns, startedAtMs) {
         return;
       }
       for (const entry of entries.sort((a, b) => a.name < b.name ? -1 : 1)) {
-        if (--budget <= 0 || matched.size >= MAX_REPORT_FILES) return;
+        if (--budget <= 0) return stop(`over ${MAX_ENTRIES} directory entries looked at`);
+        if (matched.size >= MAX_REPORT_FILES)
+          return stop(`${MAX_REPORT_FILES} report files matched, the most read`);
         const path = relative7 === "" ? entry.name : `${relative7}/${entry.name}`;
         if (entry.isDirectory()) {
           if ((entry.name === ".git" || entry.name === "node_modules") && !pattern.includes(entry.name))
             continue;
+          if (path.split("/").length > deepest) continue;
           await walk(path, depth + 1);
         } else if (regExp.test(path)) {
           matched.add(path);
         }
       }
     };
-    const root = await realpath(cwd).catch(() => null);
     const from = await realpath(join(cwd, ...start)).catch(() => null);
     if (root === null || from === null || from !== root && !from.startsWith(`${root}${sep2}`)) continue;
     await walk(start.join("/"), 0);
@@ -1315,7 +1383,10 @@ async function readTestReportFiles(cwd, patterns, startedAtMs) {
           reading: { ok: false, reason: `${stat.size} bytes, over the ${MAX_REPORT_BYTES}-byte limit` }
         });
       } else {
-        files.push({ path, reading: readTestReport(await readBounded(full, stat.size)) });
+        const text = await readBounded(full, stat, root);
+        files.push(
+          typeof text === "string" ? { path, reading: readTestReport(text) } : { path, reading: { ok: false, reason: text.refused } }
+        );
       }
     } catch (error) {
       files.push({
@@ -1327,12 +1398,20 @@ async function readTestReportFiles(cwd, patterns, startedAtMs) {
       });
     }
   }
-  return { patterns, files, passedOver };
+  return { patterns, files, passedOver, ...truncated !== void 0 ? { truncated } : {} };
 }
-async function readBounded(path, size) {
-  const handle = await open(path, "r");
+async function readBounded(path, checked, root) {
+  const real = await realpath(path);
+  if (root === null || !real.startsWith(`${root}${sep2}`)) {
+    return { refused: "its real path leads outside the command's directory (not read)" };
+  }
+  const handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW);
   try {
-    const buffer = Buffer.alloc(Math.min(size, MAX_REPORT_BYTES));
+    const opened = await handle.stat();
+    if (!opened.isFile() || opened.dev !== checked.dev || opened.ino !== checked.ino) {
+      return { refused: "it changed between being checked and being opened (not read)" };
+    }
+    const buffer = Buffer.alloc(Math.min(checked.size, MAX_REPORT_BYTES));
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
     return buffer.subarray(0, bytesRead).toString("utf8");
   } finally {
@@ -1796,8 +1875,11 @@ function combineRepeats(runs) {
   const passed = runs.filter((run) => run.outcome === "passed").length;
   const shown = runs.find((run) => run.outcome !== "passed") ?? runs[runs.length - 1];
   if (shown === void 0) throw new Error("combineRepeats: no run to combine");
+  const receipts = runs.flatMap((run) => run.receipt !== void 0 ? [run.receipt] : []);
+  const receipt = receipts.find((r) => r.kind === "counts" && r.failed > 0) ?? receipts.find((r) => r.kind === "counts" && r.ran === 0) ?? receipts.find((r) => r.kind === "none") ?? shown.receipt;
   return {
     ...shown,
+    ...receipt !== void 0 ? { receipt } : {},
     durationMs: runs.reduce((sum, run) => sum + run.durationMs, 0),
     repeat: { runs: runs.length, passed }
   };

@@ -8251,10 +8251,10 @@ var require_truncate = __commonJS({
   "node_modules/semver/functions/truncate.js"(exports, module) {
     "use strict";
     var parse3 = require_parse();
-    var constants3 = require_constants();
+    var constants4 = require_constants();
     var SemVer = require_semver();
     var truncate = (version2, truncation, options3) => {
-      if (!constants3.RELEASE_TYPES.includes(truncation)) {
+      if (!constants4.RELEASE_TYPES.includes(truncation)) {
         return null;
       }
       const clonedVersion = cloneInputVersion(version2, options3);
@@ -9494,7 +9494,7 @@ var require_semver2 = __commonJS({
   "node_modules/semver/index.js"(exports, module) {
     "use strict";
     var internalRe = require_re();
-    var constants3 = require_constants();
+    var constants4 = require_constants();
     var SemVer = require_semver();
     var identifiers = require_identifiers();
     var parse3 = require_parse();
@@ -9578,8 +9578,8 @@ var require_semver2 = __commonJS({
       re: internalRe.re,
       src: internalRe.src,
       tokens: internalRe.t,
-      SEMVER_SPEC_VERSION: constants3.SEMVER_SPEC_VERSION,
-      RELEASE_TYPES: constants3.RELEASE_TYPES,
+      SEMVER_SPEC_VERSION: constants4.SEMVER_SPEC_VERSION,
+      RELEASE_TYPES: constants4.RELEASE_TYPES,
       compareIdentifiers: identifiers.compareIdentifiers,
       rcompareIdentifiers: identifiers.rcompareIdentifiers
     };
@@ -39552,7 +39552,9 @@ function outputLines(text2) {
   return text2.split("\n").map((line2) => line2.replace(ANSI, "").replace(/\r$/, ""));
 }
 function readRunnerSummaries(lines) {
-  return RECOGNISERS.flatMap((recognise) => recognise(lines));
+  const found = RECOGNISERS.map((recognise) => recognise === ava ? [] : recognise(lines, []));
+  found[RECOGNISERS.indexOf(ava)] = ava(lines, found.flat());
+  return found.flat();
 }
 function summary(fields) {
   const names = [...new Set(fields.failedNames.map((name) => name.trim()).filter((name) => name !== ""))];
@@ -39640,21 +39642,26 @@ var vitest = (lines) => {
       continue;
     }
     const match = /^\s*Tests {2}(.+?) \((\d+)\)$/.exec(line2);
-    if (match === null || !/^\s*Test Files {2}/.test(lines[i - 1] ?? "")) continue;
+    const files = /^\s*Test Files {2}(.+?) \((\d+)\)$/.exec(lines[i - 1] ?? "");
+    if (match === null || files === null) continue;
     const counts2 = countWords2(match[1], "|", VITEST_WORDS);
-    if (counts2 === null) continue;
+    const fileCounts = countWords2(files[1], "|", VITEST_WORDS);
+    if (counts2 === null || fileCounts === null) continue;
+    const errors = /^\s*Errors {2}(\d+) errors?$/.exec(lines[i + 1] ?? "");
+    const end = errors === null ? i : i + 1;
     found.push(
       summary({
         runner: "vitest",
         passed: (counts2.get("passed") ?? 0) + (counts2.get("expected fail") ?? 0),
-        failed: counts2.get("failed") ?? 0,
+        failed: Math.max(counts2.get("failed") ?? 0, fileCounts.get("failed") ?? 0) + Number(errors?.[1] ?? 0),
         skipped: (counts2.get("skipped") ?? 0) + (counts2.get("todo") ?? 0),
         failedNames: namesIn(lines, previousEnd, i, /^\s*FAIL {2}(.+?)\s*$/),
         spread: false,
-        line: i
+        line: end
       })
     );
-    previousEnd = i + 1;
+    previousEnd = end + 1;
+    i = end;
   }
   return found;
 };
@@ -39673,11 +39680,13 @@ var jest = (lines) => {
     if (match === null) continue;
     const counts2 = countWords2(match[1], ",", JEST_WORDS);
     if (counts2 === null || !counts2.has("total")) continue;
+    const suites = /^Test Suites: +(.+)$/.exec(lines[i - 1] ?? "");
+    const suiteCounts = suites === null ? null : countWords2(suites[1], ",", JEST_WORDS);
     found.push(
       summary({
         runner: "jest",
         passed: counts2.get("passed") ?? 0,
-        failed: counts2.get("failed") ?? 0,
+        failed: Math.max(counts2.get("failed") ?? 0, suiteCounts?.get("failed") ?? 0),
         skipped: (counts2.get("skipped") ?? 0) + (counts2.get("todo") ?? 0),
         failedNames: namesIn(lines, previousEnd, i, /^ {2}● (?!Test suite failed to run$)(.+)$/),
         spread: false,
@@ -39695,7 +39704,7 @@ var mocha = (lines) => {
       found.push(noTests("mocha", i));
       continue;
     }
-    const passing = /^ {2}(\d+) passing \(\d+(?:ms|s|m)\)$/.exec(lines[i]);
+    const passing = /^ {2}(\d+) passing \(\d+(?:ms|s|m|h|d)\)$/.exec(lines[i]);
     if (passing === null) continue;
     let pending = 0;
     let failing = 0;
@@ -39742,29 +39751,34 @@ function mochaFailures(lines, from, count3) {
   }
   return names;
 }
-var ava = (lines) => {
+var ava = (lines, others) => {
   const found = [];
   const counts2 = /* @__PURE__ */ new Map();
+  let first = -1;
   let last = -1;
   for (let i = 0; i < lines.length; i++) {
     if (/^\s*✘ Couldn[’']t find any files to test$/.test(lines[i])) found.push(noTests("ava", i));
-    const match = /^ {2}(\d+) (?:tests? (passed|failed|skipped|todo)|(known failures?))$/.exec(lines[i]);
+    const match = /^ {2}(\d+) (?:tests? (passed|failed|skipped|todo)|(known failures?)|(hooks? failed|unhandled rejections?|uncaught exceptions?|tests? remained pending after a timeout))$/.exec(
+      lines[i]
+    );
     if (match === null) continue;
-    const word = match[2] ?? "known failure";
+    const word = match[2] ?? (match[3] !== void 0 ? "known failure" : "failed");
     counts2.set(word, (counts2.get(word) ?? 0) + Number(match[1]));
+    if (first < 0) first = i;
     last = i;
   }
   if (last < 0) return found;
   const failed3 = counts2.get("failed") ?? 0;
   const tallied = !counts2.has("passed") && failed3 > 0;
-  const passed = tallied ? lines.filter((line2) => /^\s*✔ /.test(line2)).length : (counts2.get("passed") ?? 0) + (counts2.get("known failure") ?? 0);
+  const from = others.reduce((end, other) => other.line < first ? Math.max(end, other.line + 1) : end, 0);
+  const passed = tallied ? lines.slice(from, last).filter((line2) => /^\s*✔ /.test(line2)).length : (counts2.get("passed") ?? 0) + (counts2.get("known failure") ?? 0);
   found.push(
     summary({
       runner: "ava",
       passed,
       failed: failed3,
       skipped: (counts2.get("skipped") ?? 0) + (counts2.get("todo") ?? 0),
-      failedNames: namesIn(lines, 0, last, /^\s*✘ \[fail\]: (.+?)(?: Error thrown in test)?$/),
+      failedNames: namesIn(lines, from, last, /^\s*✘ \[fail\]: (.+?)(?: Error thrown in test)?$/),
       spread: tallied,
       line: last
     })
@@ -39821,6 +39835,9 @@ var goTest = (lines) => {
   let last = -1;
   let packages = 0;
   let packagesWithoutTests = 0;
+  let failedPackages = 0;
+  let testsSincePackage = 0;
+  let uncounted = false;
   for (let i = 0; i < lines.length; i++) {
     const line2 = lines[i];
     const test = /^\s*--- (PASS|FAIL|SKIP): (\S+) \(\d+(?:\.\d+)?s\)$/.exec(line2);
@@ -39831,21 +39848,36 @@ var goTest = (lines) => {
         failed3++;
         names.push(test[2]);
       }
+      testsSincePackage++;
       last = i;
       continue;
     }
-    const pkg = /^(ok|FAIL|\?) +\t?(\S+)\t(.*)$/.exec(line2);
+    const pkg = /^(ok|FAIL|\?) *\t(\S+)(?:\t(.*)| (\[[a-z ]+\]))$/.exec(line2);
     if (pkg === null) continue;
     packages++;
-    if (/\[no test files\]|\[no tests to run\]/.test(pkg[3])) packagesWithoutTests++;
+    const status = pkg[3] ?? pkg[4];
+    if (/\[no test files\]|\[no tests to run\]/.test(status)) packagesWithoutTests++;
+    else if (pkg[1] === "FAIL") failedPackages++;
+    else if (pkg[1] === "ok" && testsSincePackage === 0) uncounted = true;
+    testsSincePackage = 0;
     last = i;
   }
-  if (last < 0) return [];
-  if (passed + failed3 + skipped === 0 && (packages === 0 || packagesWithoutTests < packages)) return [];
+  if (last < 0 || uncounted) return [];
+  const failures = Math.max(failed3, failedPackages);
+  if (passed + failures + skipped === 0 && (packages === 0 || packagesWithoutTests < packages)) return [];
   return [
-    summary({ runner: "go test", passed, failed: failed3, skipped, failedNames: names, spread: true, line: last })
+    summary({
+      runner: "go test",
+      passed,
+      failed: failures,
+      skipped,
+      failedNames: names,
+      spread: true,
+      line: last
+    })
   ];
 };
+var NEXTEST_WORDS = /* @__PURE__ */ new Set(["passed", "failed", "skipped", "timed out", "exec failed"]);
 var cargoTest = (lines) => {
   const found = [];
   let passed = 0;
@@ -39863,16 +39895,15 @@ var cargoTest = (lines) => {
       last = i;
       continue;
     }
-    const nextest = /^\s*Summary \[\s*\d+(?:\.\d+)?s\] (\d+) tests? run: (\d+) passed(?: \(\d+ slow\))?, (\d+) failed(?:, (\d+) skipped)?/.exec(
-      lines[i]
-    );
-    if (nextest !== null) {
+    const nextest = /^\s*Summary \[\s*\d+(?:\.\d+)?s\] \d+ tests? run: (.+)$/.exec(lines[i]);
+    const parts = nextest === null ? null : countWords2(nextest[1].replace(/ \([^()]*\)/g, ""), ",", NEXTEST_WORDS);
+    if (parts?.has("passed") === true) {
       found.push(
         summary({
           runner: "cargo-nextest",
-          passed: Number(nextest[2]),
-          failed: Number(nextest[3]),
-          skipped: Number(nextest[4] ?? 0),
+          passed: parts.get("passed"),
+          failed: (parts.get("failed") ?? 0) + (parts.get("timed out") ?? 0) + (parts.get("exec failed") ?? 0),
+          skipped: parts.get("skipped") ?? 0,
           failedNames: namesIn(lines, 0, i, /^\s*FAIL \[\s*\d+(?:\.\d+)?s\] (.+)$/),
           spread: false,
           line: i
@@ -40100,7 +40131,8 @@ function receiptFromOutput(output2) {
   }
   const cut = `the output was cut (${output2.droppedBytes} bytes in the middle not kept)`;
   const inHead = readRunnerSummaries(outputLines(output2.head));
-  const inTail = readRunnerSummaries(outputLines(output2.tail));
+  const newline = output2.tail.indexOf("\n");
+  const inTail = readRunnerSummaries(outputLines(newline < 0 ? "" : output2.tail.slice(newline + 1)));
   if (inHead.length === 0 && inTail.length === 0) {
     return { kind: "none", reason: `no test runner's summary was recognised in the kept output; ${cut}` };
   }
@@ -40134,6 +40166,12 @@ function total(summaries, count3) {
 var NAMED_FILES = 10;
 function decideReceipt(output2, reports) {
   if (reports === null) return receiptFromOutput(output2);
+  if (reports.truncated !== void 0) {
+    return {
+      kind: "none",
+      reason: `the search for test report files (${reports.patterns.join(", ")}) stopped early: ${reports.truncated}; counts from the files found would be partial`
+    };
+  }
   const unreadable = reports.files.find((file2) => !file2.reading.ok);
   if (unreadable !== void 0 && !unreadable.reading.ok) {
     return { kind: "none", reason: `test report ${unreadable.path}: ${unreadable.reading.reason}` };
@@ -40169,6 +40207,7 @@ function decideReceipt(output2, reports) {
 }
 
 // src/evidence/test-report-files.ts
+import { constants as constants3 } from "node:fs";
 import { lstat as lstat3, open as open4, readdir, realpath as realpath2 } from "node:fs/promises";
 import { join as join19, sep as sep7 } from "node:path";
 
@@ -40206,6 +40245,7 @@ function readJUnitXml(text2) {
   const tally = { passed: 0, failed: 0, skipped: 0, names: [], cases: 0 };
   for (const suite of suites) countCases(suite, tally);
   if (tally.cases > 0) {
+    tally.failed += suites.reduce((sum, suite) => sum + unshownFailures(suite).extra, 0);
     return {
       ok: true,
       counts: {
@@ -40243,6 +40283,21 @@ function countCases(node3, tally) {
   for (const nested of [...children(node3, "testsuite"), ...children(node3, "testsuites")]) {
     countCases(nested, tally);
   }
+}
+function unshownFailures(node3) {
+  let total2 = children(node3, "testcase").filter((c) => "failure" in c || "error" in c).length;
+  let extra = 0;
+  for (const nested of [...children(node3, "testsuite"), ...children(node3, "testsuites")]) {
+    const inner = unshownFailures(nested);
+    total2 += inner.total;
+    extra += inner.extra;
+  }
+  const declared = ["failures", "errors"].reduce((sum, name) => {
+    const value = attribute(node3, name);
+    return sum + (value !== void 0 && /^\d+$/.test(value) ? Number(value) : 0);
+  }, 0);
+  const own2 = Math.max(0, declared - total2);
+  return { total: total2 + own2, extra: extra + own2 };
 }
 function attribute(node3, name) {
   const value = node3[`@_${name}`];
@@ -40328,6 +40383,7 @@ function readTap(text2) {
 var MAX_REPORT_FILES = 200;
 var MAX_REPORT_BYTES = 16 * 1024 * 1024;
 var MAX_ENTRIES = 5e4;
+var MAX_DEPTH = 16;
 var CLOCK_SLACK_MS = 100;
 function patternRegExp(pattern) {
   const segments3 = pattern.split("/").filter((segment) => segment !== "" && segment !== ".");
@@ -40351,12 +40407,22 @@ function fixedPrefix(pattern) {
 async function readTestReportFiles(cwd, patterns, startedAtMs) {
   const matched = /* @__PURE__ */ new Set();
   let budget = MAX_ENTRIES;
+  let truncated;
+  const stop = (reason) => {
+    truncated ??= reason;
+  };
+  const root = await realpath2(cwd).catch(() => null);
   for (const pattern of patterns) {
     if (testReportsPatternProblem(pattern) !== null) continue;
     const regExp = patternRegExp(pattern.trim());
     const start = fixedPrefix(pattern.trim());
+    const segments3 = pattern.trim().split("/").filter((segment) => segment !== "" && segment !== ".");
+    const deepest = segments3.includes("**") ? Number.POSITIVE_INFINITY : segments3.length - 1;
     const walk = async (relative17, depth) => {
-      if (budget <= 0 || depth > 16 || matched.size >= MAX_REPORT_FILES) return;
+      if (budget <= 0) return stop(`over ${MAX_ENTRIES} directory entries looked at`);
+      if (matched.size >= MAX_REPORT_FILES)
+        return stop(`${MAX_REPORT_FILES} report files matched, the most read`);
+      if (depth > MAX_DEPTH) return stop(`${relative17} is deeper than ${MAX_DEPTH} folders`);
       let entries;
       try {
         entries = await readdir(join19(cwd, relative17), { withFileTypes: true });
@@ -40364,18 +40430,20 @@ async function readTestReportFiles(cwd, patterns, startedAtMs) {
         return;
       }
       for (const entry of entries.sort((a, b) => a.name < b.name ? -1 : 1)) {
-        if (--budget <= 0 || matched.size >= MAX_REPORT_FILES) return;
+        if (--budget <= 0) return stop(`over ${MAX_ENTRIES} directory entries looked at`);
+        if (matched.size >= MAX_REPORT_FILES)
+          return stop(`${MAX_REPORT_FILES} report files matched, the most read`);
         const path2 = relative17 === "" ? entry.name : `${relative17}/${entry.name}`;
         if (entry.isDirectory()) {
           if ((entry.name === ".git" || entry.name === "node_modules") && !pattern.includes(entry.name))
             continue;
+          if (path2.split("/").length > deepest) continue;
           await walk(path2, depth + 1);
         } else if (regExp.test(path2)) {
           matched.add(path2);
         }
       }
     };
-    const root = await realpath2(cwd).catch(() => null);
     const from = await realpath2(join19(cwd, ...start)).catch(() => null);
     if (root === null || from === null || from !== root && !from.startsWith(`${root}${sep7}`)) continue;
     await walk(start.join("/"), 0);
@@ -40398,7 +40466,10 @@ async function readTestReportFiles(cwd, patterns, startedAtMs) {
           reading: { ok: false, reason: `${stat3.size} bytes, over the ${MAX_REPORT_BYTES}-byte limit` }
         });
       } else {
-        files.push({ path: path2, reading: readTestReport(await readBounded2(full, stat3.size)) });
+        const text2 = await readBounded2(full, stat3, root);
+        files.push(
+          typeof text2 === "string" ? { path: path2, reading: readTestReport(text2) } : { path: path2, reading: { ok: false, reason: text2.refused } }
+        );
       }
     } catch (error63) {
       files.push({
@@ -40410,12 +40481,20 @@ async function readTestReportFiles(cwd, patterns, startedAtMs) {
       });
     }
   }
-  return { patterns, files, passedOver };
+  return { patterns, files, passedOver, ...truncated !== void 0 ? { truncated } : {} };
 }
-async function readBounded2(path2, size) {
-  const handle2 = await open4(path2, "r");
+async function readBounded2(path2, checked, root) {
+  const real2 = await realpath2(path2);
+  if (root === null || !real2.startsWith(`${root}${sep7}`)) {
+    return { refused: "its real path leads outside the command's directory (not read)" };
+  }
+  const handle2 = await open4(real2, constants3.O_RDONLY | constants3.O_NOFOLLOW);
   try {
-    const buffer = Buffer.alloc(Math.min(size, MAX_REPORT_BYTES));
+    const opened = await handle2.stat();
+    if (!opened.isFile() || opened.dev !== checked.dev || opened.ino !== checked.ino) {
+      return { refused: "it changed between being checked and being opened (not read)" };
+    }
+    const buffer = Buffer.alloc(Math.min(checked.size, MAX_REPORT_BYTES));
     const { bytesRead } = await handle2.read(buffer, 0, buffer.length, 0);
     return buffer.subarray(0, bytesRead).toString("utf8");
   } finally {
@@ -40958,8 +41037,11 @@ function combineRepeats(runs) {
   const passed = runs.filter((run2) => run2.outcome === "passed").length;
   const shown2 = runs.find((run2) => run2.outcome !== "passed") ?? runs[runs.length - 1];
   if (shown2 === void 0) throw new Error("combineRepeats: no run to combine");
+  const receipts = runs.flatMap((run2) => run2.receipt !== void 0 ? [run2.receipt] : []);
+  const receipt = receipts.find((r) => r.kind === "counts" && r.failed > 0) ?? receipts.find((r) => r.kind === "counts" && r.ran === 0) ?? receipts.find((r) => r.kind === "none") ?? shown2.receipt;
   return {
     ...shown2,
+    ...receipt !== void 0 ? { receipt } : {},
     durationMs: runs.reduce((sum, run2) => sum + run2.durationMs, 0),
     repeat: { runs: runs.length, passed }
   };
@@ -41613,7 +41695,7 @@ async function kindOf2(path2) {
 
 // src/evidence/build-signals.ts
 var MAX_SUBDIRECTORIES = 200;
-var MAX_DEPTH = 3;
+var MAX_DEPTH2 = 3;
 var MAX_PATH_FOLDERS = 32;
 var MONOREPO_FOLDERS = [
   "packages",
@@ -41708,7 +41790,7 @@ async function subfoldersOf(dir, names, exclude) {
   };
   const isMonorepoChild = (rel) => MONOREPO_FOLDERS.includes(rel.split("/")[0]);
   let level = childrenOf("", names);
-  for (let depth = 1; depth <= MAX_DEPTH && level.length > 0; depth++) {
+  for (let depth = 1; depth <= MAX_DEPTH2 && level.length > 0; depth++) {
     const ordered = depth === 2 ? [...level.filter(isMonorepoChild), ...level.filter((r) => !isMonorepoChild(r))] : level;
     const taken = ordered.slice(0, MAX_SUBDIRECTORIES - picked.size);
     const listed2 = await mapInBatches(taken, async (rel) => {
@@ -44978,7 +45060,7 @@ var LINE_KEEP_BYTES = 16 * 1024 * 1024;
 var SHORT_STRING_BYTES = 1024;
 var LINE_MAX_VALUES = 1e5;
 var CONTAINER_MAX_ITEMS = 1e4;
-var MAX_DEPTH2 = 512;
+var MAX_DEPTH3 = 512;
 var MAX_NUMBER_CHARS = 1024;
 var MAX_TRACKED = 1e4;
 var RECORD_TEXT_CHARS = 4096;
@@ -45129,7 +45211,7 @@ var BoundedJsonDecoder = class {
     return true;
   }
   open(kind) {
-    if (this.stack.length >= MAX_DEPTH2) {
+    if (this.stack.length >= MAX_DEPTH3) {
       this.fail();
       return;
     }

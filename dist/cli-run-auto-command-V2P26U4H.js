@@ -8,7 +8,7 @@ import {
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-2UU3DLL4.js";
+} from "./cli-chunk-R6XOBFJX.js";
 import "./cli-chunk-5VNWYYNP.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-ITNNSLDH.js";
