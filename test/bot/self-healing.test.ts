@@ -264,7 +264,7 @@ describe("the bot heals itself", () => {
   });
 
   it("the sweep knows Re-verify check runs: a lost Re-verify dispatch completes failure 'never ran' (never the head's earlier full run's verdict); a Re-verify run that completed settles its check run (issue 23)", async () => {
-    const rig = await rigs.start({ RECONCILE_AFTER: "1s" });
+    const rig = await rigs.start({ RECONCILE_AFTER: "2s" });
     rig.github.state.setCollaborator("mona", "write");
     rig.github.state.addWorkflow({
       file: WORKFLOW_FILE,
@@ -278,11 +278,12 @@ describe("the bot heals itself", () => {
     const lost = rig.github.state.checkRuns.find((c) => c.id !== first.id)!;
     expect(lost).toMatchObject({ status: "queued", externalId: "evidence-gate-bot:pr=42:verify" });
     // The dispatch produced no run (GitHub lost it, or the process died with it): no such run, ever. Until
-    // twice RECONCILE_AFTER has passed it may still show up: the check run waits.
-    await sleep(1_100);
+    // twice RECONCILE_AFTER has passed it may still show up: the check run waits. (GitHub's started_at has
+    // whole seconds: it may read up to a second early.)
+    await sleep(2_100);
     await rig.bot.reconcile();
     expect(lost).toMatchObject({ status: "queued", conclusion: null });
-    await sleep(1_000);
+    await sleep(2_000);
     await rig.bot.reconcile();
     expect(lost).toMatchObject({ status: "completed", conclusion: "failure", actions: [REVERIFY_BUTTON] });
     expect(lost.output.title).toBe("evidence-gate: Re-verify never ran");
@@ -304,7 +305,7 @@ describe("the bot heals itself", () => {
       path: `.github/workflows/${WORKFLOW_FILE}`,
       displayTitle: `evidence-gate verify ${HEAD}`,
     });
-    await sleep(1_100);
+    await sleep(2_100);
     await rig.bot.reconcile();
     expect(fresh).toMatchObject({
       status: "completed",
