@@ -13,8 +13,8 @@
  *
  * Only runs of `.github/workflows/<WORKFLOW_FILE>` triggered by `pull_request` count (a `pull_request_target`
  * or `push` run of the same file is never reported), and those triggered by `issue_comment` (a
- * `/evidence-gate run` comment with `report-to: bot`), whose pull request is found from the ledger's head and
- * checked with GitHub (`comment-run.ts`). The commit is the event's `head_sha`, never the
+ * `/evidence-gate run` comment with `report-to: bot`), whose pull request is the one its `run-name` names,
+ * its head checked with GitHub (`comment-run.ts`). The commit is the event's `head_sha`, never the
  * artifact's. The `workflow_dispatch` runs of `WORKFLOW_FILE` itself are Re-verify runs (`reverify.ts`). The `workflow_dispatch` runs of `RESUME_WORKFLOW_FILE` (the resume the buttons dispatch) go to
  * `resume-run-handler.ts`, which completes the check run awaiting them.
  *
