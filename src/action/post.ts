@@ -41,12 +41,13 @@ export async function runPost(env: Env = process.env): Promise<PostOutcome> {
   // First, whatever the check run needs: nothing a pull request's build wrote stays for the next job's.
   const removed = removeLeftRunHome(env);
   if (removed !== null) core.info(removed);
-  // ... and nothing it wrote into the checkout's `.git` is there for actions/checkout's post step, which runs
-  // after this one (post steps run in reverse order) and starts git in the checkout as the runner's user.
-  const restored = restoreLeftCheckoutGit(env);
-  for (const line of restored.info) core.info(line);
-  for (const line of restored.warnings) core.warning(line);
   try {
+    // ... and nothing it wrote into the checkout's `.git` is there for actions/checkout's post step, which
+    // runs after this one (post steps run in reverse order) and starts git in the checkout as the runner's
+    // user — unless the main step recorded that it put `.git` back itself (`withPrCodeIsolation`).
+    const restored = restoreLeftCheckoutGit(env);
+    for (const line of restored.info) core.info(line);
+    for (const line of restored.warnings) core.warning(line);
     return await post(env);
   } catch (error) {
     return fail(`evidence-gate post step: ${error instanceof Error ? error.message : String(error)}`);

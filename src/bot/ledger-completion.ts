@@ -43,6 +43,10 @@ export interface LedgerCompletion extends CheckOutput {
 
 const DEPENDABOT = "dependabot[bot]";
 
+/** The App permissions the provenance check reads with, as its refusals name them. */
+export const APP_PERMISSIONS =
+  "the App's `pull_requests: read` and `contents: read` permissions (app.yml; an owner accepts them on the installation)";
+
 /** Who posted, as the appendix says it. */
 export const POSTED_BY_APP = "the evidence-gate App";
 

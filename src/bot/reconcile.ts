@@ -14,18 +14,20 @@
  *   handler's own ordering by attempt); still running → nothing; `404` → the check run completes `failure`
  *   saying the run is gone;
  * - it records none (only the `pull_request` delivery arrived): the newest `pull_request` run of
- *   `WORKFLOW_FILE` on that head (`GET …/actions/runs?head_sha=…`), handled as its event would be
+ *   `WORKFLOW_FILE` on that head (`GET …/actions/workflows/{file}/runs?head_sha=…`), handled as its event would be
  *   (`in_progress` or `completed`); no run at all → left alone;
  * - it awaits a resume (a writer's Approve / Reject, `:resume=<run id>`): the newest `workflow_dispatch` run
- *   of `RESUME_WORKFLOW_FILE` whose `run-name` names that run id and the head (`GET …/actions/runs?event=
- *   workflow_dispatch`). Completed → its completion handler (`resume-run-handler.ts`); running → nothing;
- *   none — the click's dispatch never produced a run (the process died between recording the click and
+ *   of `RESUME_WORKFLOW_FILE` whose `run-name` names that run id and the head (`GET …/actions/workflows/
+ *   {file}/runs?event=workflow_dispatch`, every page back to the check run's `started_at`). Completed → its
+ *   completion handler (`resume-run-handler.ts`); running → nothing; none yet → still pending until
+ *   {@link lostDispatchAfterMs} has passed since the check run started; none after that — the click's dispatch never produced a run (the process died between recording the click and
  *   dispatching, or the dispatch was lost) — the check run stops awaiting it and is settled from the leg that
  *   paused (its recorded workflow run, as above): the run still waits at its gate, so the check run shows the
  *   gate's buttons again;
  * - it awaits a Re-verify (`:verify`, no run recorded yet): the newest `workflow_dispatch` run of
  *   `WORKFLOW_FILE` whose `run-name` names the head (`evidence-gate verify <sha>`). Completed → its
- *   completion handler (`reverify.ts`); running → nothing; none — the click's dispatch never produced a run —
+ *   completion handler (`reverify.ts`); running → nothing; none within {@link lostDispatchAfterMs} → nothing;
+ *   none after it — the click's dispatch never produced a run —
  *   the check run completes `failure` "Re-verify never ran", with the Re-verify button to try again (never
  *   settled from the head's earlier full run, whose verdict it took over from);
  * - it is not the commit's check run (a lower id, not taken over, is) and records no newer workflow run
@@ -40,6 +42,7 @@
  */
 
 import { setTimeout as sleep } from "node:timers/promises";
+import { statusOf } from "../github/base-ref-file.js";
 import type { GateOctokit } from "../github/octokit.js";
 import { escapeInline } from "../ledger/markdown-syntax.js";
 import { AppCheckRuns } from "./app-check-runs.js";
@@ -76,11 +79,22 @@ interface WorkflowRunBody {
   readonly event: string;
   readonly repository: unknown;
   readonly display_title?: string;
+  readonly created_at?: string;
 }
 
-function statusOf(error: unknown): number | null {
-  const status = (error as { status?: unknown }).status;
-  return typeof status === "number" ? status : null;
+/**
+ * How long after its check run started a dispatch the App made (a Re-verify, a resume) may still show no run
+ * before the sweep takes it as lost: two `RECONCILE_AFTER`s (default 30 minutes). GitHub lists a run as soon
+ * as it accepts the dispatch; the margin covers a listing that lags, so a run that exists is never taken for
+ * a lost one (and then its real result dropped as stale).
+ */
+export function lostDispatchAfterMs(config: Pick<BotConfig, "reconcileAfterMs">): number {
+  return 2 * config.reconcileAfterMs;
+}
+
+/** The run of `runs` with the highest id (GitHub's newest), if any. */
+function newestOf<T extends { readonly id: number }>(runs: readonly T[]): T | undefined {
+  return [...runs].sort((a, b) => b.id - a.id)[0];
 }
 
 /**
@@ -152,23 +166,41 @@ export async function reconcileOpenCheckRuns(
               const result = await onWorkflowRun(ctx, {
                 action,
                 workflow_run: run,
-                repository: run.repository,
+                // A run's own `repository` (the REST API's minimal one) may lack `default_branch`, which a
+                // Re-verify run is checked against: the installation's listing has it.
+                repository: { default_branch: repository.default_branch, ...(run.repository as object) },
                 installation: { id: installation.id },
               });
               return result.outcome;
             };
-            /** The newest `workflow_dispatch` run of `file` whose `run-name` `names` accepts, if any. */
-            const dispatched = async (file: string, names: (title: string | null) => boolean) => {
-              const { data: listed } = await octokit.rest.actions.listWorkflowRunsForRepo({
-                owner,
-                repo,
-                event: "workflow_dispatch",
-                per_page: 100,
-              });
-              return (listed.workflow_runs as unknown as WorkflowRunBody[])
-                .filter((r) => r.path === `.github/workflows/${file}` && names(r.display_title ?? null))
-                .sort((a, b) => b.id - a.id)[0];
+            /**
+             * The runs of workflow file `file` (`GET …/actions/workflows/{file}/runs`, newest first) matching
+             * `query` (`event`, `head_sha`): every page, down to the first run created before this check run
+             * started (no dispatch for it is older). The `created` filter's `>=` range syntax is not in
+             * GitHub's OpenAPI description (it says `date-time`), so the pages are cut here instead.
+             */
+            const runsOf = async (file: string, query: { event: string; head_sha?: string }) => {
+              const since = query.head_sha === undefined ? Date.parse(check.started_at ?? "") : Number.NaN;
+              return (await octokit.paginate(
+                octokit.rest.actions.listWorkflowRuns,
+                { owner, repo, workflow_id: file, ...query, per_page: 100 },
+                (response, done) => {
+                  const runs = response.data as unknown as WorkflowRunBody[];
+                  if (runs.some((r) => Date.parse(r.created_at ?? "") < since)) done();
+                  return runs.filter((r) => !(Date.parse(r.created_at ?? "") < since));
+                },
+              )) as WorkflowRunBody[];
             };
+            /** The newest `workflow_dispatch` run of `file` since the check run started whose `run-name` `names` accepts. */
+            const dispatched = async (file: string, names: (title: string | null) => boolean) =>
+              newestOf(
+                (await runsOf(file, { event: "workflow_dispatch" })).filter((r) =>
+                  names(r.display_title ?? null),
+                ),
+              );
+            // A dispatch that shows no run yet is still pending until this bound has passed (`lostDispatchAfterMs`).
+            const dispatchPending =
+              Date.parse(check.started_at ?? "") > now().getTime() - lostDispatchAfterMs(config);
             /** The recorded workflow run settled as GitHub shows it now: completed, running, or gone (404). */
             const fromRecordedRun = async (run: RunAttempt, k: CheckKey): Promise<string> => {
               let body: WorkflowRunBody | null = null;
@@ -199,7 +231,7 @@ export async function reconcileOpenCheckRuns(
               });
               if (resume !== undefined) {
                 outcome = resume.status === "completed" ? await settle(resume) : "left:resume-running";
-              } else if (key.run === null) {
+              } else if (key.run === null || dispatchPending) {
                 outcome = "left:awaits-resume";
               } else {
                 // The click's dispatch never produced a run: the leg that paused is the real state.
@@ -223,29 +255,24 @@ export async function reconcileOpenCheckRuns(
               const verify = await dispatched(config.workflowFile, (title) => verifiedBy(title) === sha);
               if (verify !== undefined) {
                 outcome = verify.status === "completed" ? await settle(verify) : "left:verify-running";
+              } else if (dispatchPending) {
+                outcome = "left:verify-pending";
               } else {
                 await checks.complete(check.id, {
                   conclusion: "failure",
                   key,
                   title: "evidence-gate: Re-verify never ran",
-                  summary: `## ❌ Re-verify never ran\n\nA writer's Re-verify queued this check run on \`${sha}\`, but no run of ${escapeInline(config.workflowFile)} named \`evidence-gate verify ${sha}\` exists ${Math.round(config.reconcileAfterMs / 60_000)} minutes later: the dispatch was lost. Nothing was verified, so this check is not a verdict; click Re-verify again.`,
+                  summary: `## ❌ Re-verify never ran\n\nA writer's Re-verify queued this check run on \`${sha}\`, but no run of ${escapeInline(config.workflowFile)} named \`evidence-gate verify ${sha}\` exists ${Math.round(lostDispatchAfterMs(config) / 60_000)} minutes later: the dispatch was lost. Nothing was verified, so this check is not a verdict; click Re-verify again.`,
                 });
                 outcome = "lost-click:completed:failure";
               }
             } else if (key?.run) {
               outcome = await fromRecordedRun(key.run, key);
             } else {
-              const { data: listed } = await octokit.rest.actions.listWorkflowRunsForRepo({
-                owner,
-                repo,
-                head_sha: sha,
-                event: "pull_request",
-                per_page: 100,
-              });
-              const runs = (listed.workflow_runs as unknown as WorkflowRunBody[])
-                .filter((r) => r.path === `.github/workflows/${config.workflowFile}`)
-                .sort((a, b) => b.id - a.id);
-              outcome = runs[0] === undefined ? "left:no-run" : await settle(runs[0]);
+              const run = newestOf(
+                await runsOf(config.workflowFile, { event: "pull_request", head_sha: sha }),
+              );
+              outcome = run === undefined ? "left:no-run" : await settle(run);
             }
             if (outcome === "gone") counts.gone += 1;
             else if (outcome === "duplicate") counts.duplicates += 1;
@@ -284,7 +311,11 @@ export async function reconcileOpenCheckRuns(
 /** Every repository of every installation, with that installation's client (`@octokit/app`'s iterator). */
 function reconcileTargets(bot: Pick<BotApp, "app">): AsyncIterable<{
   readonly octokit: unknown;
-  readonly repository: { readonly name: string; readonly owner: { readonly login: string } };
+  readonly repository: {
+    readonly name: string;
+    readonly owner: { readonly login: string };
+    readonly default_branch?: string;
+  };
   readonly installation: { readonly id: number };
 }> {
   const app = bot.app as unknown as {

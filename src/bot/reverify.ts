@@ -15,19 +15,29 @@
  * fresh check run `failure` saying why — with the Re-verify button, so a writer can try again.
  *
  * The completion ({@link onVerifyWorkflowRun}): the `workflow_dispatch` run of `WORKFLOW_FILE` runs on the
- * default branch, so its `head_sha` is not the pull request's; the check run is found from its `run-name`
- * (`evidence-gate verify <sha>`), else from the ledger's head, and only a check run of this App on that
- * commit that awaits a Re-verify is written — from the ledger, read by the shared rule and checked against the
- * check run's own head commit, or `failure` saying why there is none. Anything else writes nothing.
+ * default branch, so its `head_sha` is not the pull request's. Only a run **of the default branch**
+ * (`workflow_run.head_branch` = the repository's `default_branch`, both from GitHub's event) counts: a
+ * dispatch on another ref runs that ref's copy of the workflow, which a pull request's branch can rewrite.
+ * The check run is found from its `run-name` (`evidence-gate verify <sha>`, the input the App dispatched)
+ * only — never from the ledger, which the pull request's code wrote: no SHA there is `stale`. Only a check
+ * run of this App on that commit that awaits a Re-verify is written — from the ledger, read by the shared
+ * rule and checked against the check run's own head commit, then (before a `success`, `neutral` or
+ * `action_required`) under the provenance rule the `pull_request` path applies (`checkRunProvenance`,
+ * docs/adr/0013-ledger-provenance-from-the-pull-requests-files.md) on the check run's pull request as GitHub
+ * shows it; or `failure` saying why there is none. Anything else writes nothing.
  */
+import { statusOf } from "../github/base-ref-file.js";
+import { checkRunProvenance } from "../github/run-provenance.js";
+import { needsProvenance, type ProvenanceRefusal, provenanceRefusal } from "../github/run-verdict.js";
 import type { WorkflowRunEvent } from "../github/workflow-run-event.js";
 import { refusedUnlessAbout, withWorkflowRunLedger } from "../github/workflow-run-ledger.js";
 import { accessWords, checkWriter } from "../github/writer-check.js";
 import { escapeInline } from "../ledger/markdown-syntax.js";
 import type { AppCheckRun, AppCheckRuns } from "./app-check-runs.js";
+import { asPullRequestRun } from "./comment-run.js";
 import { dispatchFailure } from "./dispatch-refusal.js";
 import { alreadyDone, type HandlerContext, type HandlerResult } from "./handler.js";
-import { ledgerCompletion } from "./ledger-completion.js";
+import { APP_PERMISSIONS, ledgerCompletion, provenanceOf } from "./ledger-completion.js";
 import { commitSha } from "./payload-parts.js";
 
 /** The inputs the pull request workflow is dispatched with for a Re-verify (docs/bot.md). */
@@ -171,24 +181,35 @@ export async function onVerifyWorkflowRun(
   ctx: HandlerContext,
   checks: AppCheckRuns,
   upstream: WorkflowRunEvent,
-  where: { readonly owner: string; readonly repo: string },
+  where: { readonly owner: string; readonly repo: string; readonly defaultBranch: string | undefined },
 ): Promise<HandlerResult> {
   if (upstream.action !== "completed") {
     return { outcome: "ignored", detail: `Re-verify workflow run ${upstream.runId} ${upstream.action}` };
   }
-  const reading = { octokit: ctx.octokit, ...where, upstream, checkName: ctx.config.checkName };
+  const { owner, repo } = where;
+  if (where.defaultBranch === undefined || upstream.headBranch !== where.defaultBranch) {
+    return {
+      outcome: "refused",
+      detail: `Re-verify workflow run ${upstream.runId} ran on ${JSON.stringify(upstream.headBranch)}, not the default branch ${JSON.stringify(where.defaultBranch ?? "(not in the event)")}: another ref's copy of the workflow is no Re-verify; nothing is posted`,
+    };
+  }
+  const sha = verifiedBy(upstream.displayTitle);
+  if (sha === null) {
+    return {
+      outcome: "stale",
+      detail: `Re-verify workflow run ${upstream.runId}: its run-name ${JSON.stringify(upstream.displayTitle ?? "")} names no commit (\`evidence-gate verify <sha>\`, docs/bot.md); its ledger never picks one: nothing is posted`,
+    };
+  }
+  const reading = { octokit: ctx.octokit, owner, repo, upstream, checkName: ctx.config.checkName };
   return withWorkflowRunLedger({ ...reading, checkAgainst: "caller" }, async (read) => {
-    const sha =
-      verifiedBy(upstream.displayTitle) ??
-      (read.kind === "ledger" ? read.ledger.headSha?.toLowerCase() : undefined);
-    const target = sha === undefined ? undefined : await checks.find(sha);
+    const target = await checks.find(sha);
     if (target !== undefined && checks.doneHere(target)) return alreadyDone(target);
     // This delivery completed the check run and died before its last write: it is done again, in place.
     const redo = target !== undefined && checks.unfinishedHere(target);
     if (target === undefined || (!redo && (target.status === "completed" || target.key?.verify !== true))) {
       return {
         outcome: "stale",
-        detail: `no check run awaits a Re-verify${sha === undefined ? "" : ` on ${sha.slice(0, 7)}`} (workflow run ${upstream.runId})`,
+        detail: `no check run awaits a Re-verify on ${sha.slice(0, 7)} (workflow run ${upstream.runId})`,
       };
     }
     const found =
@@ -196,20 +217,65 @@ export async function onVerifyWorkflowRun(
         ? refusedUnlessAbout(read, { headSha: target.headSha, runId: upstream.runId })
         : read;
     const about = { ...upstream, headSha: target.headSha };
-    const done = await ledgerCompletion({ found, upstream: about, octokit: ctx.octokit, ...where });
-    await checks.complete(target.id, {
-      ...done,
-      key: {
-        pullRequest: target.key?.pullRequest ?? null,
-        run: { id: upstream.runId, attempt: upstream.runAttempt ?? 1 },
-        verify: true,
-      },
-      ...(upstream.htmlUrl === null ? {} : { detailsUrl: upstream.htmlUrl }),
-      last: true,
-    });
+    const key = {
+      pullRequest: target.key?.pullRequest ?? null,
+      run: { id: upstream.runId, attempt: upstream.runAttempt ?? 1 },
+      verify: true,
+    };
+    const links = upstream.htmlUrl === null ? {} : { detailsUrl: upstream.htmlUrl };
+    if (found.kind === "ledger" && needsProvenance(found.ledger, upstream)) {
+      const refusal = await reverifyProvenance(ctx, target, about, { owner, repo });
+      if (refusal !== null) {
+        const { conclusion, title, summary } = refusal;
+        await checks.complete(target.id, {
+          conclusion,
+          title,
+          summary,
+          annotations: [],
+          actions: [],
+          key,
+          ...links,
+          last: true,
+        });
+        return {
+          outcome: `completed:${conclusion}`,
+          detail: `check run ${target.id}: Re-verify run ${upstream.runId}: ${refusal.reason}`,
+        };
+      }
+    }
+    const done = await ledgerCompletion({ found, upstream: about, octokit: ctx.octokit, owner, repo });
+    await checks.complete(target.id, { ...done, key, ...links, last: true });
     return {
       outcome: `completed:${done.conclusion}`,
       detail: `check run ${target.id}: Re-verify run ${upstream.runId}`,
     };
+  });
+}
+
+/**
+ * The provenance rule of the `pull_request` path (`checkRunProvenance`, `provenanceRefusal`) for a Re-verify
+ * run: on the check run's pull request (recorded, else the open one whose head is its commit) as GitHub shows
+ * it now, so the run is judged as that pull request's run of its head. `null` when the run may be posted.
+ */
+async function reverifyProvenance(
+  ctx: HandlerContext,
+  target: AppCheckRun,
+  about: WorkflowRunEvent,
+  o: { readonly owner: string; readonly repo: string },
+): Promise<ProvenanceRefusal | null> {
+  const number = target.key?.pullRequest ?? (await openPullRequestAt(ctx, o, target.headSha)) ?? null;
+  let view: WorkflowRunEvent = { ...about, pullRequests: [] };
+  if (number !== null) {
+    try {
+      const { data } = await ctx.octokit.rest.pulls.get({ ...o, pull_number: number });
+      view = asPullRequestRun(about, data, { full_name: `${o.owner}/${o.repo}` });
+    } catch (error) {
+      if (statusOf(error) !== 404) throw error;
+    }
+  }
+  return provenanceRefusal(await checkRunProvenance({ octokit: ctx.octokit, ...o, upstream: view }), {
+    upstream: view,
+    provenance: provenanceOf(view),
+    permissions: APP_PERMISSIONS,
   });
 }

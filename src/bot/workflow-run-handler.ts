@@ -13,8 +13,8 @@
  *
  * Only runs of `.github/workflows/<WORKFLOW_FILE>` triggered by `pull_request` count (a `pull_request_target`
  * or `push` run of the same file is never reported), and those triggered by `issue_comment` (a
- * `/evidence-gate run` comment with `report-to: bot`), whose pull request is found from the ledger's head and
- * checked with GitHub (`comment-run.ts`). The commit is the event's `head_sha`, never the
+ * `/evidence-gate run` comment with `report-to: bot`), whose pull request is the one its `run-name` names,
+ * its head checked with GitHub (`comment-run.ts`). The commit is the event's `head_sha`, never the
  * artifact's. The `workflow_dispatch` runs of `WORKFLOW_FILE` itself are Re-verify runs (`reverify.ts`). The `workflow_dispatch` runs of `RESUME_WORKFLOW_FILE` (the resume the buttons dispatch) go to
  * `resume-run-handler.ts`, which completes the check run awaiting them.
  *
@@ -49,7 +49,7 @@ import {
   MalformedPayloadError,
   parsePayload,
 } from "./handler.js";
-import { ledgerCompletion, provenanceOf } from "./ledger-completion.js";
+import { APP_PERMISSIONS, ledgerCompletion, provenanceOf } from "./ledger-completion.js";
 import { repositoryPart } from "./payload-parts.js";
 import { checkedPushClaim, pushedCommitOf, shortSha } from "./pushed-commit.js";
 import { checksOf } from "./rerun-handler.js";
@@ -58,10 +58,6 @@ import { onVerifyWorkflowRun } from "./reverify.js";
 import { HOLD_TITLE, holdForApproval, keyFor, runningOutput } from "./run-check-state.js";
 
 const envelope = z.object({ repository: repositoryPart });
-
-/** The App permissions the provenance check reads with, as its refusals name them. */
-const APP_PERMISSIONS =
-  "the App's `pull_requests: read` and `contents: read` permissions (app.yml; an owner accepts them on the installation)";
 
 /** Waits before creating a missing check run on `requested` / `in_progress`, ms (scaled in tests). */
 const CREATE_PATIENCE_MS = [250, 500, 1000];
@@ -92,6 +88,7 @@ export async function onWorkflowRun(ctx: HandlerContext, payload: unknown): Prom
     return onVerifyWorkflowRun(ctx, checks, upstream, {
       owner: repository.owner.login,
       repo: repository.name,
+      defaultBranch: repository.default_branch,
     });
   }
   if (upstream.workflowPath !== workflow) {

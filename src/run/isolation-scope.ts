@@ -137,6 +137,13 @@ export async function withPrCodeIsolation(
       const put = restoreCheckoutGit(guard);
       problems.push(...put.problems);
       if (put.restored.length > 0) runner.warning(restoredWarning(put.restored));
+      // Put back: the post step must not do it again (a later step — a second actions/checkout — may have
+      // made the checkout's `.git` anew, and "putting back" would undo it). Left saved only when something
+      // could not be put back, for the post step to try once more.
+      if (put.problems.length === 0) {
+        rmSync(guard.snapshot, { recursive: true, force: true });
+        runner.saveState(SAVED_STATE.checkoutGit, "");
+      }
     }
     // Last: the workspace is no longer the user's group's to write (a kept workspace outlives the job).
     if (identity !== null) problems.push(...reclaimWorkspaceGroup(identity, o.workspace));
@@ -154,7 +161,8 @@ function restoredWarning(restored: readonly string[]): string {
 
 /**
  * The post step's second line for the checkout's `.git` (`proc/checkout-git.ts`): where the main step saved
- * a snapshot (`STATE_checkout-git`), removes the user's scheduled jobs, kills every process of the user,
+ * a snapshot (`STATE_checkout-git`) and did not record that it put `.git` back itself (it saves `""` once it
+ * did: a killed or cancelled main step did not), removes the user's scheduled jobs, kills every process of the user,
  * hands what it made in the workspace back to the engine's user, puts every recorded `.git` back as it was
  * before PR code ran (again: the main step did it when it ended, unless it was killed), and removes the
  * snapshot. As root or through `sudo -n`, as the main step.

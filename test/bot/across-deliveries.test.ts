@@ -39,13 +39,14 @@ function appChecks(rig: BotRig) {
   return rig.github.state.checkRuns.filter((r) => r.name === "evidence-gate");
 }
 
-async function completedRun(rig: BotRig, fork = false) {
+async function completedRun(rig: BotRig, fork = false, files?: readonly string[]) {
   rig.github.state.addPullRequest({
     number: 42,
     headSha: HEAD,
     headRef: "fix-sum",
     baseSha: BASE,
     ...(fork ? { headRepository: "forker/widgets" } : {}),
+    ...(files === undefined ? {} : { files }),
   });
   rig.github.state.addWorkflowRun({ id: RUN, headSha: HEAD });
   await rig.deliver("pull_request", pullRequestPayload({ headSha: HEAD, fork }));
@@ -320,8 +321,15 @@ describe("Re-verify: the verify command only, on the pull request's current head
     });
   }
 
-  /** The Re-verify run of `sha` completed (on the default branch), its passing ledger uploaded. */
-  function verifyRunCompleted(rig: BotRig, sha: string) {
+  /**
+   * The Re-verify run of `sha` completed (on the default branch unless `branch` says another ref), its
+   * passing ledger uploaded; `displayTitle` `null`: a run-name that names no commit.
+   */
+  function verifyRunCompleted(
+    rig: BotRig,
+    sha: string,
+    o: { readonly branch?: string; readonly displayTitle?: string } = {},
+  ) {
     uploadLedger(rig.github, {
       ledger: { ...SUCCESS_LEDGER, headSha: sha },
       runId: VERIFY_RUN,
@@ -332,11 +340,61 @@ describe("Re-verify: the verify command only, on the pull request's current head
       action: "completed",
       runId: VERIFY_RUN,
       headSha: BASE,
+      headBranch: o.branch ?? "main",
       fork: false,
       event: "workflow_dispatch",
-      displayTitle: `evidence-gate verify ${sha}`,
+      displayTitle: o.displayTitle ?? `evidence-gate verify ${sha}`,
     });
   }
+
+  /** A writer's Re-verify of #42's head `HEAD` (its pull request changing `files`), dispatched: the fresh check run. */
+  async function reverifyDispatched(rig: BotRig, files?: readonly string[]) {
+    rig.github.state.addWorkflow({
+      file: WORKFLOW_FILE,
+      inputs: [{ name: "mode" }, { name: "sha" }, { name: "pull-request" }],
+    });
+    rig.github.state.setCollaborator("mona", "write");
+    const first = await completedRun(rig, false, files);
+    expect(outcomeOf(await rig.deliver("check_run", reverifyClick(first, "mona")))).toBe("dispatched");
+    const fresh = appChecks(rig).find((r) => r.id !== first.id)!;
+    expect(fresh).toMatchObject({ status: "queued", externalId: "evidence-gate-bot:pr=42:verify" });
+    return fresh;
+  }
+
+  it("a Re-verify run from another ref than the default branch is no Re-verify: nothing is posted", async () => {
+    const rig = await rigs.start();
+    const fresh = await reverifyDispatched(rig);
+    // A writer's branch with its own copy of the workflow, dispatched by hand with the same run-name.
+    const done = await rig.deliver("workflow_run", verifyRunCompleted(rig, HEAD, { branch: "rewritten" }));
+    expect(outcomeOf(done), done.response).toBe("refused");
+    expect(fresh).toMatchObject({ status: "queued", conclusion: null });
+    rig.github.assertNoViolations();
+  });
+
+  it("a Re-verify run whose run-name names no commit is stale: the ledger's head never picks the check run", async () => {
+    const rig = await rigs.start();
+    const fresh = await reverifyDispatched(rig);
+    const done = await rig.deliver(
+      "workflow_run",
+      verifyRunCompleted(rig, HEAD, { displayTitle: "evidence-gate verify" }),
+    );
+    expect(outcomeOf(done), done.response).toBe("stale");
+    expect(fresh).toMatchObject({ status: "queued", conclusion: null });
+    rig.github.assertNoViolations();
+  });
+
+  it("a Re-verify run of a pull request that changes the workflow is no verdict: the provenance rule of pull request runs applies", async () => {
+    const rig = await rigs.start();
+    const fresh = await reverifyDispatched(rig, ["src/sum.js", `.github/workflows/${WORKFLOW_FILE}`]);
+    const done = await rig.deliver("workflow_run", verifyRunCompleted(rig, HEAD));
+    expect(outcomeOf(done), JSON.stringify(rig.deliveries().at(-1))).toBe("completed:action_required");
+    expect(fresh).toMatchObject({ status: "completed", conclusion: "action_required" });
+    expect(fresh.output.title).toBe(
+      "evidence-gate: pull request #42 changes the workflow that produced this ledger",
+    );
+    expect(fresh.output.summary).not.toContain("PASS (verified)");
+    rig.github.assertNoViolations();
+  });
 
   it("every completed check run carries Re-verify; a writer's click dispatches the workflow in mode verify on the current head once, and its run completes the fresh check run", async () => {
     const rig = await verifyRig();

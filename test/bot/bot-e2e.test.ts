@@ -206,7 +206,7 @@ describe("the bot with the bundled action", () => {
     const uploaded = ledgerOf(open.service);
 
     // The comment's run ran on the default branch: GitHub's workflow_run names its head, not the pull
-    // request's, and no pull request; the App finds the pull request from the ledger, checked with GitHub.
+    // request's, and no pull request; the App finds the pull request from its run-name, checked with GitHub.
     rig.github.state.addArtifact({
       name: uploaded.name,
       zip: uploaded.zip,
@@ -223,6 +223,8 @@ describe("the bot with the bundled action", () => {
         headBranch: "main",
         fork: false,
         event: "issue_comment",
+        // The workflow's run-name, from the comment's event (docs/bot.md "The workflows").
+        displayTitle: "evidence-gate run #42",
       }),
     );
     const check = rig.github.state.checkRuns.find((r) => r.name === "evidence-gate")!;

@@ -66,7 +66,11 @@ function dispatchedRunCompleted(rig: BotRig, o: { runId: number; path: string; d
       displayTitle: o.displayTitle,
     }) as { workflow_run: Record<string, unknown> }
   ).workflow_run;
-  rig.github.state.addWorkflowRun({ id: o.runId, headSha: BASE_HEAD, body });
+  rig.github.state.addWorkflowRun({
+    id: o.runId,
+    headSha: BASE_HEAD,
+    body: { ...body, created_at: new Date().toISOString() },
+  });
 }
 
 /** A pull request whose check run went `in_progress` for workflow run `RUN`; the run then completed at GitHub. */
@@ -284,7 +288,7 @@ describe("the bot heals itself", () => {
   });
 
   it("the sweep knows Re-verify check runs: a lost Re-verify dispatch completes failure 'never ran' (never the head's earlier full run's verdict); a Re-verify run that completed settles its check run (issue 23)", async () => {
-    const rig = await rigs.start({ RECONCILE_AFTER: "1s" });
+    const rig = await rigs.start({ RECONCILE_AFTER: "2s" });
     rig.github.state.setCollaborator("mona", "write");
     rig.github.state.addWorkflow({
       file: WORKFLOW_FILE,
@@ -297,8 +301,13 @@ describe("the bot heals itself", () => {
     expect(clicked.outcome).toBe("dispatched");
     const lost = rig.github.state.checkRuns.find((c) => c.id !== first.id)!;
     expect(lost).toMatchObject({ status: "queued", externalId: "evidence-gate-bot:pr=42:verify" });
-    // The dispatch produced no run (GitHub lost it, or the process died with it): no such run, ever.
-    await sleep(1_100);
+    // The dispatch produced no run (GitHub lost it, or the process died with it): no such run, ever. Until
+    // twice RECONCILE_AFTER has passed it may still show up: the check run waits. (GitHub's started_at has
+    // whole seconds: it may read up to a second early.)
+    await sleep(2_100);
+    await rig.bot.reconcile();
+    expect(lost).toMatchObject({ status: "queued", conclusion: null });
+    await sleep(2_000);
     await rig.bot.reconcile();
     expect(lost).toMatchObject({ status: "completed", conclusion: "failure", actions: [REVERIFY_BUTTON] });
     expect(lost.output.title).toBe("evidence-gate: Re-verify never ran");
@@ -325,9 +334,53 @@ describe("the bot heals itself", () => {
       path: `.github/workflows/${WORKFLOW_FILE}`,
       displayTitle: `evidence-gate verify ${HEAD}`,
     });
-    await sleep(1_100);
+    await sleep(2_100);
     await rig.bot.reconcile();
     expect(fresh).toMatchObject({
+      status: "completed",
+      conclusion: "success",
+      externalId: `evidence-gate-bot:pr=42:run=${VERIFY_RUN}:attempt=1:verify`,
+    });
+    rig.github.assertNoViolations();
+  });
+
+  it("in a busy repository the sweep still finds the Re-verify run: it lists that workflow file's dispatch runs since the check run started, every page — not the repository's 100 newest", async () => {
+    const rig = await rigs.start({ RECONCILE_AFTER: "1s" });
+    rig.github.state.setCollaborator("mona", "write");
+    rig.github.state.addWorkflow({
+      file: WORKFLOW_FILE,
+      inputs: [{ name: "mode" }, { name: "sha" }, { name: "pull-request" }],
+    });
+    const first = await runCompletedButNotDelivered(rig);
+    await rig.deliver("workflow_run", workflowRunPayload({ action: "completed", runId: RUN, headSha: HEAD }));
+    expect((await rig.deliver("check_run", clickOn(first, "mona", "reverify"))).outcome).toBe("dispatched");
+    const fresh = rig.github.state.checkRuns.at(-1)!;
+    expect(fresh).toMatchObject({ status: "queued", externalId: "evidence-gate-bot:pr=42:verify" });
+    const VERIFY_RUN = 30_500_000;
+    uploadLedger(rig.github, {
+      ledger: { ...SUCCESS_LEDGER, headSha: HEAD },
+      runId: VERIFY_RUN,
+      headSha: BASE_HEAD,
+      fork: false,
+      pullRequest: false,
+    });
+    dispatchedRunCompleted(rig, {
+      runId: VERIFY_RUN,
+      path: `.github/workflows/${WORKFLOW_FILE}`,
+      displayTitle: `evidence-gate verify ${HEAD}`,
+    });
+    // Then 80 dispatch runs of another workflow and 80 Re-verifies of other heads, all newer.
+    for (let i = 1; i <= 160; i += 1) {
+      const other = (i % 16).toString(16).repeat(40);
+      dispatchedRunCompleted(rig, {
+        runId: VERIFY_RUN + i,
+        path: i <= 80 ? ".github/workflows/deploy.yml" : `.github/workflows/${WORKFLOW_FILE}`,
+        displayTitle: i <= 80 ? "deploy" : `evidence-gate verify ${other === HEAD ? "f".repeat(40) : other}`,
+      });
+    }
+    await sleep(1_100);
+    await rig.bot.reconcile();
+    expect(fresh, JSON.stringify(rig.logs.filter((l) => l.kind === "reconcile-check"))).toMatchObject({
       status: "completed",
       conclusion: "success",
       externalId: `evidence-gate-bot:pr=42:run=${VERIFY_RUN}:attempt=1:verify`,
@@ -347,8 +400,8 @@ describe("the bot heals itself", () => {
     expect((await rig.deliver("check_run", clickOn(check, "mona", approve))).outcome).toBe("dispatched");
     expect(check).toMatchObject({ status: "in_progress" });
     expect(check.externalId).toContain(`:resume=${paused.runId}`);
-    // No resume run ever appears.
-    await sleep(1_100);
+    // No resume run ever appears (the bound: twice RECONCILE_AFTER since the check run started).
+    await sleep(2_100);
     await rig.bot.reconcile();
     expect(check).toMatchObject({ status: "completed", conclusion: "action_required", actions: buttons });
     expect(check.externalId).toBe(`evidence-gate-bot:pr=42:run=${RUN}:attempt=1`);

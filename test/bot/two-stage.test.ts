@@ -484,7 +484,7 @@ describe("a /evidence-gate run comment's run with report-to: bot (issue 23 item 
    * `head_sha` is the default branch's head, `head_branch` is `main`, the head repository is the base's and
    * `pull_requests` is empty — whatever pull request the comment was on.
    */
-  function commentRunCompleted() {
+  function commentRunCompleted(displayTitle: string | null = "evidence-gate run #42") {
     return workflowRunPayload({
       action: "completed",
       runId: RUN,
@@ -492,10 +492,11 @@ describe("a /evidence-gate run comment's run with report-to: bot (issue 23 item 
       headBranch: "main",
       fork: false,
       event: "issue_comment",
+      ...(displayTitle === null ? {} : { displayTitle }),
     });
   }
 
-  it("is posted by the App on the head of the open pull request its ledger names, checked with GitHub and under the provenance rule", async () => {
+  it("is posted by the App on the head of the open pull request its run-name names, checked with GitHub and under the provenance rule", async () => {
     const rig = await rigs.start();
     const { github } = rig;
     github.state.addPullRequest({
@@ -536,7 +537,7 @@ describe("a /evidence-gate run comment's run with report-to: bot (issue 23 item 
     github.assertNoViolations();
   });
 
-  it("posts nothing when no open pull request has the ledger's head: the artifact alone never names the commit", async () => {
+  it("posts nothing when the ledger's head is not its pull request's head: the artifact alone never names the commit", async () => {
     const rig = await rigs.start();
     const { github } = rig;
     github.state.addPullRequest({ number: 42, headSha: HEAD, headRef: "fix-sum", baseSha: BASE_SHA });
@@ -555,6 +556,52 @@ describe("a /evidence-gate run comment's run with report-to: bot (issue 23 item 
     expect(writes(github)).toHaveLength(before);
     expect(theCheck(github)).toMatchObject({ headSha: HEAD, status: "queued" });
     expect(github.state.checkRuns.some((r) => r.headSha === elsewhere)).toBe(false);
+    github.assertNoViolations();
+  });
+
+  it("a ledger naming another pull request's head gets no verdict there: the run is bound to the pull request its run-name names, from the event", async () => {
+    const rig = await rigs.start();
+    const { github } = rig;
+    // Y (#42) is someone else's pull request, waiting for its own run.
+    github.state.addPullRequest({ number: 42, headSha: HEAD, headRef: "fix-sum", baseSha: BASE_SHA });
+    await rig.deliver("pull_request", pullRequestPayload({ headSha: HEAD, fork: false }));
+    // A writer comments `/evidence-gate run` on X (#7); X's code writes a ledger about Y's head that decides success.
+    const X_HEAD = "fedcba9876543210fedcba9876543210fedcba98";
+    github.state.addPullRequest({ number: 7, headSha: X_HEAD, headRef: "evil", baseSha: BASE_SHA });
+    uploadLedger(github, {
+      ledger: { ...SUCCESS_LEDGER, headSha: HEAD },
+      runId: RUN,
+      headSha: BASE_SHA,
+      fork: false,
+      pullRequest: false,
+    });
+    const before = writes(github).length;
+    const done = await rig.deliver("workflow_run", commentRunCompleted("evidence-gate run #7"));
+    expect(done.outcome).toBe("stale");
+    expect(writes(github)).toHaveLength(before);
+    expect(theCheck(github)).toMatchObject({ headSha: HEAD, status: "queued", conclusion: null });
+    expect(github.state.checkRuns.some((r) => r.headSha === X_HEAD)).toBe(false);
+    github.assertNoViolations();
+  });
+
+  it("a comment run whose run-name names no pull request is refused, never bound by its ledger", async () => {
+    const rig = await rigs.start();
+    const { github } = rig;
+    github.state.addPullRequest({ number: 42, headSha: HEAD, headRef: "fix-sum", baseSha: BASE_SHA });
+    await rig.deliver("pull_request", pullRequestPayload({ headSha: HEAD, fork: false }));
+    uploadLedger(github, {
+      ledger: { ...SUCCESS_LEDGER, headSha: HEAD },
+      runId: RUN,
+      headSha: BASE_SHA,
+      fork: false,
+      pullRequest: false,
+    });
+    const before = writes(github).length;
+    const done = await rig.deliver("workflow_run", commentRunCompleted(null));
+    expect(done.outcome, JSON.stringify(rig.deliveries())).toBe("refused");
+    expect(rig.deliveries().at(-1)?.detail).toContain("evidence-gate run #");
+    expect(writes(github)).toHaveLength(before);
+    expect(theCheck(github)).toMatchObject({ headSha: HEAD, status: "queued" });
     github.assertNoViolations();
   });
 });

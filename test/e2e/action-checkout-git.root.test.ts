@@ -165,6 +165,16 @@ async function mainStepRestores(owner?: Owner): Promise<void> {
   expect(existsSync(join(markers, "did-in-place"))).toBe(false);
   expect(run.stdout).toContain("put back as they were before it ran");
   expectOriginalGit(c, run);
+  // The main step recorded that it put .git back, so the post step leaves the checkout's .git to later
+  // steps: a second actions/checkout that made it anew keeps it (it was once removed as "gone").
+  expect(run.state["checkout-git"], stepDebug(run)).toBe("");
+  if (owner === undefined) {
+    execFileSync("rm", ["-rf", join(c.repo.dir, ".git")]);
+    execFileSync("git", ["init", "-q", c.repo.dir]);
+    const later = lstatSync(join(c.repo.dir, ".git")).ino;
+    const post = await runPostStep({ github, state: run.state });
+    expect(lstatSync(join(c.repo.dir, ".git")).ino, stepDebug(post)).toBe(later);
+  }
 }
 
 describe("the checkout's git directory after the action", () => {

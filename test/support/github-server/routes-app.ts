@@ -5,7 +5,7 @@
  * against it.
  */
 import { repositoryBody } from "./fixtures.js";
-import type { Route, RouteContext, RouteResponse } from "./routes.js";
+import { pageOf, type Route, type RouteContext, type RouteRequest, type RouteResponse } from "./routes.js";
 import type { WorkflowRunFixture } from "./state.js";
 
 function error(status: number, message: string, context: RouteContext, violation?: string): RouteResponse {
@@ -243,7 +243,7 @@ const getWorkflowRun: Route = {
   },
 };
 
-/** `GET /repos/{owner}/{repo}/actions/runs` (`head_sha`, `event` filters): newest first. */
+/** `GET /repos/{owner}/{repo}/actions/runs` (`head_sha`, `event` filters; `per_page`, `page`): newest first. */
 const listWorkflowRuns: Route = {
   method: "GET",
   template: "/repos/{owner}/{repo}/actions/runs",
@@ -258,11 +258,43 @@ const listWorkflowRuns: Route = {
         (b): b is Record<string, unknown> => b !== undefined && (event === undefined || b.event === event),
       )
       .sort((a, b) => Number(b.id) - Number(a.id));
-    return { status: 200, body: { total_count: runs.length, workflow_runs: runs } };
+    return runsPage(runs, request);
   },
 };
 
+/**
+ * `GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs` (a file name as `workflow_id`; `event`,
+ * `head_sha` filters; `per_page`, `page` with a `Link` header): one workflow file's runs, newest
+ * first. https://docs.github.com/rest/actions/workflow-runs#list-workflow-runs-for-a-workflow
+ */
+const listWorkflowRunsOfWorkflow: Route = {
+  method: "GET",
+  template: "/repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs",
+  handle(request, context) {
+    const repository = context.state.repository(String(request.params.owner), String(request.params.repo));
+    if (repository === undefined) return error(404, "Not Found", context);
+    const path = `.github/workflows/${String(request.params.workflow_id)}`;
+    const { event, head_sha: headSha } = request.query;
+    const runs = context.state.workflowRuns
+      .filter((r) => r.repository === repository && (headSha === undefined || r.headSha === headSha))
+      .map(workflowRunBody)
+      .filter(
+        (b): b is Record<string, unknown> =>
+          b !== undefined && b.path === path && (event === undefined || b.event === event),
+      )
+      .sort((a, b) => Number(b.id) - Number(a.id));
+    return runsPage(runs, request);
+  },
+};
+
+/** One page of `runs` as GitHub answers a run listing (`pageOf`). */
+function runsPage(runs: readonly Record<string, unknown>[], request: RouteRequest): RouteResponse {
+  const { slice, headers } = pageOf(runs, request);
+  return { status: 200, headers, body: { total_count: runs.length, workflow_runs: slice } };
+}
+
 export const APP_ROUTES: readonly Route[] = [
+  listWorkflowRunsOfWorkflow,
   listInstallations,
   listInstallationRepositories,
   getWorkflowRun,

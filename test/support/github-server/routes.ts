@@ -529,7 +529,8 @@ const getBlob: Route = {
   },
 };
 
-function pageOf<T>(
+/** One page of `items` as GitHub pages a listing: `per_page` (default 30, at most 100), `page`, `Link`. */
+export function pageOf<T>(
   items: readonly T[],
   request: RouteRequest,
 ): { slice: T[]; headers: Record<string, string> } {
