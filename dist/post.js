@@ -36251,10 +36251,10 @@ function savedState(env, name) {
 async function runPost(env = process.env) {
   const removed = removeLeftRunHome(env);
   if (removed !== null) info(removed);
-  const restored = restoreLeftCheckoutGit(env);
-  for (const line of restored.info) info(line);
-  for (const line of restored.warnings) warning(line);
   try {
+    const restored = restoreLeftCheckoutGit(env);
+    for (const line of restored.info) info(line);
+    for (const line of restored.warnings) warning(line);
     return await post(env);
   } catch (error2) {
     return fail(`evidence-gate post step: ${error2 instanceof Error ? error2.message : String(error2)}`);

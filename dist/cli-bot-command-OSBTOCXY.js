@@ -4976,6 +4976,231 @@ function dispatchFailure(error, o) {
   return { answered, what, fix };
 }
 
+// src/github/run-provenance.ts
+var import_yaml = __toESM(require_dist(), 1);
+import { posix } from "node:path";
+var PULL_REQUEST_FILES_CAP = 3e3;
+var MAX_DEFINITION_FILES = 32;
+var Unknown = class extends Error {
+  constructor(message2, apiStatus = null) {
+    super(message2);
+    this.apiStatus = apiStatus;
+  }
+  apiStatus;
+};
+async function checkRunProvenance(o) {
+  try {
+    const workflow = o.upstream.workflowPath;
+    if (workflow === null || workflow === "") {
+      throw new Unknown(`workflow run ${o.upstream.runId} names no workflow file (workflow_run.path)`);
+    }
+    const pulls = await pullRequestsOf(o);
+    for (const pull of pulls) {
+      const changed = await changedFiles(o, pull.number);
+      const definition = await definitionOf(o, pull, workflowFile(workflow));
+      const files = rewritten(changed, definition);
+      if (files.length > 0) return { kind: "rewritten", pullRequest: pull.number, files };
+    }
+    return { kind: "base", pullRequests: pulls.map((p) => p.number) };
+  } catch (error) {
+    if (error instanceof Unknown)
+      return { kind: "unknown", reason: error.message, apiStatus: error.apiStatus };
+    throw error;
+  }
+}
+function workflowFile(path) {
+  const at = path.indexOf("@");
+  return at === -1 ? path : path.slice(0, at);
+}
+function apiRefusal(what, error) {
+  const status = statusOf(error);
+  const message2 = error instanceof Error ? error.message : String(error);
+  return new Unknown(
+    `${what} failed (${status === null ? "no answer" : `HTTP ${status}`}: ${message2})`,
+    status
+  );
+}
+async function pullRequestsOf(o) {
+  const { upstream } = o;
+  const found = [];
+  const keep = (p) => {
+    const headRepository = p.head.repo?.full_name ?? null;
+    const head = p.head.sha.toLowerCase();
+    if (head !== upstream.headSha && head !== o.pushedSha?.toLowerCase()) return;
+    if (headRepository === null || upstream.headRepository === null) return;
+    if (headRepository.toLowerCase() !== upstream.headRepository.toLowerCase()) return;
+    found.push({ number: p.number, baseSha: p.base.sha, baseRef: p.base.ref });
+  };
+  if (upstream.pullRequests.length > 0) {
+    for (const number of upstream.pullRequests) {
+      try {
+        const { data } = await o.octokit.rest.pulls.get({
+          owner: o.owner,
+          repo: o.repo,
+          pull_number: number
+        });
+        keep(data);
+      } catch (error) {
+        throw apiRefusal(`reading pull request #${number}`, error);
+      }
+    }
+  } else {
+    if (upstream.headRepository === null || upstream.headBranch === null) {
+      throw new Unknown(
+        `workflow run ${upstream.runId} names no head repository or branch (the fork was deleted?), so its pull request cannot be found`
+      );
+    }
+    const headOwner = upstream.headRepository.split("/")[0];
+    const head = `${headOwner}:${upstream.headBranch}`;
+    try {
+      for await (const page of o.octokit.paginate.iterator(o.octokit.rest.pulls.list, {
+        owner: o.owner,
+        repo: o.repo,
+        state: "open",
+        head,
+        per_page: 100
+      })) {
+        for (const p of page.data) keep(p);
+      }
+    } catch (error) {
+      throw apiRefusal(`listing the open pull requests with head ${head}`, error);
+    }
+  }
+  if (found.length === 0) {
+    throw new Unknown(
+      `no open pull request of ${o.owner}/${o.repo} has head ${upstream.headRepository ?? "(deleted)"}:${upstream.headBranch ?? "(none)"} at ${upstream.headSha}: it was closed, or its head moved on since this run (the newer head's run reports on that commit)`
+    );
+  }
+  return found;
+}
+async function changedFiles(o, number) {
+  const paths = /* @__PURE__ */ new Set();
+  let listed = 0;
+  try {
+    for await (const page of o.octokit.paginate.iterator(o.octokit.rest.pulls.listFiles, {
+      owner: o.owner,
+      repo: o.repo,
+      pull_number: number,
+      per_page: 100
+    })) {
+      for (const f of page.data) {
+        listed += 1;
+        paths.add(f.filename);
+        if (f.previous_filename !== void 0) paths.add(f.previous_filename);
+      }
+    }
+  } catch (error) {
+    throw apiRefusal(`listing pull request #${number}'s files`, error);
+  }
+  if (listed >= PULL_REQUEST_FILES_CAP) {
+    throw new Unknown(
+      `pull request #${number} changes ${PULL_REQUEST_FILES_CAP} files or more, and GitHub lists at most ${PULL_REQUEST_FILES_CAP}, so whether it changes the workflow that ran cannot be told`
+    );
+  }
+  return paths;
+}
+async function definitionOf(o, pull, workflow) {
+  const parts = [
+    { path: workflow, exact: true, role: "the workflow file that ran" },
+    { path: POLICY_FILE, exact: true, role: "the policy file" }
+  ];
+  const queue = [workflow];
+  const seen = /* @__PURE__ */ new Set([workflow]);
+  let read = 0;
+  while (queue.length > 0) {
+    const file = queue.shift();
+    if (read >= MAX_DEFINITION_FILES) {
+      throw new Unknown(
+        `the workflow names more than ${MAX_DEFINITION_FILES} local workflow and action files; they were not all read`
+      );
+    }
+    read += 1;
+    const text = await baseFile(o, pull, file);
+    if (text === null) continue;
+    for (const uses of localUses(text, file)) {
+      if (seen.has(uses.path)) continue;
+      seen.add(uses.path);
+      if (uses.kind === "workflow") {
+        parts.push({ path: uses.path, exact: true, role: `the reusable workflow ./${uses.path} it uses` });
+        queue.push(uses.path);
+        continue;
+      }
+      const root = uses.path === ".";
+      parts.push({
+        path: uses.path,
+        exact: false,
+        role: root ? "the repository's root action (uses: ./), which it uses" : `the local action ./${uses.path} it uses`
+      });
+      const dir = root ? "" : `${uses.path}/`;
+      queue.push(`${dir}action.yml`, `${dir}action.yaml`);
+    }
+  }
+  return parts;
+}
+async function baseFile(o, pull, path) {
+  try {
+    const file = await readBaseRefFile(
+      o.octokit,
+      { owner: o.owner, repo: o.repo, ref: pull.baseRef, sha: pull.baseSha },
+      path,
+      { maxBytes: 1024 * 1024 }
+    );
+    if (file.kind === "missing") return null;
+    if (file.kind !== "file") {
+      throw new Unknown(`the base's ${path} (at ${pull.baseSha}) cannot be read: ${file.kind}`);
+    }
+    return file.bytes.toString("utf8");
+  } catch (error) {
+    if (!(error instanceof BaseRefReadError)) throw error;
+    throw new Unknown(
+      `reading the base's ${path} at ${pull.baseSha} failed (${error.status === null ? "no answer" : `HTTP ${error.status}`}: ${error.message})`,
+      error.status
+    );
+  }
+}
+function localUses(text, file) {
+  let doc;
+  try {
+    doc = (0, import_yaml.parse)(text);
+  } catch (error) {
+    throw new Unknown(
+      `the base's ${file} is not YAML (${error instanceof Error ? error.message.split("\n")[0] : String(error)})`
+    );
+  }
+  const found = [];
+  const walk = (node) => {
+    if (Array.isArray(node)) {
+      for (const item of node) walk(item);
+      return;
+    }
+    if (typeof node !== "object" || node === null) return;
+    for (const [key, value2] of Object.entries(node)) {
+      if (key === "uses" && typeof value2 === "string" && value2.trim().startsWith("./")) {
+        const path = posix.normalize(value2.trim().replace(/@.*$/, "")).replace(/\/+$/, "");
+        if (path === ".." || path.startsWith("../")) {
+          throw new Unknown(`the base's ${file} uses ${JSON.stringify(value2)}, outside the repository`);
+        }
+        const workflow = path.startsWith(".github/workflows/") && /\.ya?ml$/.test(path);
+        found.push({ path, kind: workflow ? "workflow" : "action" });
+      } else {
+        walk(value2);
+      }
+    }
+  };
+  walk(doc);
+  return found;
+}
+function rewritten(changed, definition) {
+  const files = [];
+  for (const part of definition) {
+    for (const path of changed) {
+      const hit = part.exact ? path === part.path : part.path === "." || path.startsWith(`${part.path}/`);
+      if (hit && !files.some((f) => f.path === path)) files.push({ path, role: part.role });
+    }
+  }
+  return files;
+}
+
 // src/github/workflow-run-ledger.ts
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -5467,8 +5692,139 @@ ${f.provenance}
   return { title, summary };
 }
 
+// src/github/run-verdict.ts
+function provenanceRefusal(found, o) {
+  if (found.kind === "base") return null;
+  const run = `workflow run ${o.upstream.runId}`;
+  const tail = `
+
+${PROVENANCE_HEADING}
+
+${o.provenance}
+`;
+  if (found.kind === "unknown") {
+    const denied = found.apiStatus === 401 || found.apiStatus === 403 || found.apiStatus === 404;
+    const title2 = `evidence-gate: could not tell whether the pull request rewrote the workflow of ${run}`;
+    const fix = denied ? `The token was refused: it needs ${o.permissions}.` : "A writer reviews the pull request, and re-runs its workflow once it can be told (its head is the run's, it lists fewer than 3000 files).";
+    return {
+      conclusion: denied ? "failure" : "action_required",
+      outcome: denied ? "usage-error" : "refused",
+      title: title2,
+      reason: `${found.reason}. ${fix}`,
+      summary: `## \u26A0\uFE0F ${escapeInline(title2)}
+
+${escapeInline(found.reason)}.
+
+A ledger is posted as a verdict only from a run whose workflow definition is the base branch's; this one could not be checked, so nothing from it is posted as a verdict. ${denied ? fix : escapeInline(fix)}${tail}`
+    };
+  }
+  const pr = `pull request #${found.pullRequest}`;
+  const title = `evidence-gate: ${pr} changes the workflow that produced this ledger`;
+  const list = found.files.map((f) => `- ${codeSpan(f.path, { inTable: false })}: ${escapeInline(f.role)}`).join("\n");
+  const names = found.files.map((f) => f.path).join(", ");
+  return {
+    conclusion: "action_required",
+    outcome: "refused",
+    title,
+    reason: `${pr} changes ${names}, part of what ${run} ran: its ledger is not posted as a verdict. A writer reviews the change; to get a verdict, land it on the base branch in a pull request of its own (or take it out of this one), then re-run this pull request's workflow.`,
+    summary: [
+      `## \u26A0\uFE0F ${escapeInline(title)}`,
+      "",
+      `${escapeInline(run)} ran the workflow as ${escapeInline(pr)} has it, and ${escapeInline(pr)} changes:`,
+      "",
+      list,
+      "",
+      "On a pull request GitHub runs the workflow as the pull request has it, so that run decided what it uploaded: its ledger is not evidence the gate produced, and this check is never `success` for it. Nothing from that run is posted as a verdict.",
+      "",
+      `**What a writer does:** review the change to ${found.files.length === 1 ? "this file" : "these files"}. To get a verdict, land it on the base branch in a pull request of its own (or take it out of this one), then re-run this pull request's workflow: a run whose workflow definition is the base branch's is posted as usual. A writer who reviewed the whole pull request, workflow change included, may instead merge it past this check (a bypass of the required check).`,
+      tail.slice(2)
+    ].join("\n")
+  };
+}
+function agreedWithRun(ledger, upstream) {
+  const own = ledger.conclusion;
+  if (own === null || upstream.conclusion === "success") return ledger;
+  if (own.outcome !== "passed" && own.outcome !== "paused") return ledger;
+  const github = upstream.conclusion ?? "no conclusion";
+  const conclusion = github === "cancelled" ? "cancelled" : github === "timed_out" ? "timed_out" : "failure";
+  const outcome = conclusion === "cancelled" ? "cancelled" : conclusion === "timed_out" ? "timed-out" : "failed";
+  return {
+    ...ledger,
+    conclusion: {
+      conclusion,
+      outcome,
+      rule: "workflow-run-not-success",
+      title: `Workflow run ${upstream.runId} ended ${github}; its ledger says ${own.conclusion}`,
+      reason: `GitHub reports workflow run ${upstream.runId} ended ${github}, while the ledger it uploaded concludes ${own.conclusion} (${own.title}). A ledger's ${own.conclusion} is posted only when GitHub's own verdict on the run is success too: a step failed, or the run was cancelled or timed out, after the ledger was written. Fix what failed (the run's log says what) and re-run the workflow.`
+    }
+  };
+}
+function needsProvenance(ledger, upstream) {
+  const posted = agreedWithRun(ledger, upstream).conclusion?.conclusion;
+  return posted === "success" || posted === "neutral" || posted === "action_required";
+}
+
+// src/bot/comment-run.ts
+var COMMENT_RUN = /\bevidence-gate run #([1-9][0-9]{0,9})\b/;
+function commentRunNamedBy(displayTitle) {
+  const named = COMMENT_RUN.exec(displayTitle ?? "");
+  return named === null ? null : Number(named[1]);
+}
+function asPullRequestRun(upstream, pull, repository2) {
+  const headRepository = pull.head.repo?.full_name ?? null;
+  return {
+    ...upstream,
+    headSha: pull.head.sha.toLowerCase(),
+    headBranch: pull.head.ref,
+    headRepository,
+    fromFork: headRepository === null || headRepository.toLowerCase() !== repository2.full_name.toLowerCase(),
+    pullRequests: [pull.number]
+  };
+}
+async function commentRunAsPullRequestRun(ctx, upstream, repository2) {
+  const what = `workflow run ${upstream.runId} (triggered by ${upstream.event})`;
+  if (upstream.action !== "completed") {
+    return { outcome: "ignored", detail: `${what} ${upstream.action}: it is reported once completed` };
+  }
+  const number = commentRunNamedBy(upstream.displayTitle);
+  if (number === null) {
+    return {
+      outcome: "refused",
+      detail: `${what}: its run-name ${JSON.stringify(upstream.displayTitle ?? "")} names no pull request; the workflow must set \`run-name: evidence-gate run #\${{ github.event.issue.number }}\` on issue_comment (docs/bot.md "The workflows"). Its ledger never says which pull request it is about: nothing is posted`
+    };
+  }
+  const owner = repository2.owner.login;
+  const repo = repository2.name;
+  const reading = { octokit: ctx.octokit, owner, repo, upstream, checkName: ctx.config.checkName };
+  const claimed = await withWorkflowRunLedger(
+    { ...reading, checkAgainst: "caller" },
+    async (read) => read.kind === "ledger" ? read.ledger.headSha?.toLowerCase() ?? null : read.title
+  );
+  if (claimed === null || !commitSha.safeParse(claimed).success) {
+    return {
+      outcome: "ignored",
+      detail: `${what} on #${number}: ${claimed ?? "its ledger names no head commit"}; nothing is posted`
+    };
+  }
+  let pull;
+  try {
+    pull = (await ctx.octokit.rest.pulls.get({ owner, repo, pull_number: number })).data;
+  } catch (error) {
+    if (statusOf(error) !== 404) throw error;
+    return { outcome: "ignored", detail: `${what}: #${number} is no pull request of ${owner}/${repo}` };
+  }
+  const head = pull.head.sha.toLowerCase();
+  if (pull.state !== "open" || head !== claimed) {
+    return {
+      outcome: "stale",
+      detail: `${what}: pull request #${number} is ${pull.state} at ${head.slice(0, 7)}, and its ledger is about ${claimed.slice(0, 7)}${pull.state === "open" ? " (its head moved on, or the ledger names another commit)" : ""}; nothing is posted`
+    };
+  }
+  return asPullRequestRun(upstream, pull, repository2);
+}
+
 // src/bot/ledger-completion.ts
-import { posix } from "node:path";
+import { posix as posix2 } from "node:path";
 
 // src/github/check-annotations.ts
 import { statSync as statSync2 } from "node:fs";
@@ -5589,80 +5945,9 @@ function lastLines(text, n) {
   return lines.slice(-n).join("\n");
 }
 
-// src/github/run-verdict.ts
-function provenanceRefusal(found, o) {
-  if (found.kind === "base") return null;
-  const run = `workflow run ${o.upstream.runId}`;
-  const tail = `
-
-${PROVENANCE_HEADING}
-
-${o.provenance}
-`;
-  if (found.kind === "unknown") {
-    const denied = found.apiStatus === 401 || found.apiStatus === 403 || found.apiStatus === 404;
-    const title2 = `evidence-gate: could not tell whether the pull request rewrote the workflow of ${run}`;
-    const fix = denied ? `The token was refused: it needs ${o.permissions}.` : "A writer reviews the pull request, and re-runs its workflow once it can be told (its head is the run's, it lists fewer than 3000 files).";
-    return {
-      conclusion: denied ? "failure" : "action_required",
-      outcome: denied ? "usage-error" : "refused",
-      title: title2,
-      reason: `${found.reason}. ${fix}`,
-      summary: `## \u26A0\uFE0F ${escapeInline(title2)}
-
-${escapeInline(found.reason)}.
-
-A ledger is posted as a verdict only from a run whose workflow definition is the base branch's; this one could not be checked, so nothing from it is posted as a verdict. ${denied ? fix : escapeInline(fix)}${tail}`
-    };
-  }
-  const pr = `pull request #${found.pullRequest}`;
-  const title = `evidence-gate: ${pr} changes the workflow that produced this ledger`;
-  const list = found.files.map((f) => `- ${codeSpan(f.path, { inTable: false })}: ${escapeInline(f.role)}`).join("\n");
-  const names = found.files.map((f) => f.path).join(", ");
-  return {
-    conclusion: "action_required",
-    outcome: "refused",
-    title,
-    reason: `${pr} changes ${names}, part of what ${run} ran: its ledger is not posted as a verdict. A writer reviews the change; to get a verdict, land it on the base branch in a pull request of its own (or take it out of this one), then re-run this pull request's workflow.`,
-    summary: [
-      `## \u26A0\uFE0F ${escapeInline(title)}`,
-      "",
-      `${escapeInline(run)} ran the workflow as ${escapeInline(pr)} has it, and ${escapeInline(pr)} changes:`,
-      "",
-      list,
-      "",
-      "On a pull request GitHub runs the workflow as the pull request has it, so that run decided what it uploaded: its ledger is not evidence the gate produced, and this check is never `success` for it. Nothing from that run is posted as a verdict.",
-      "",
-      `**What a writer does:** review the change to ${found.files.length === 1 ? "this file" : "these files"}. To get a verdict, land it on the base branch in a pull request of its own (or take it out of this one), then re-run this pull request's workflow: a run whose workflow definition is the base branch's is posted as usual. A writer who reviewed the whole pull request, workflow change included, may instead merge it past this check (a bypass of the required check).`,
-      tail.slice(2)
-    ].join("\n")
-  };
-}
-function agreedWithRun(ledger, upstream) {
-  const own = ledger.conclusion;
-  if (own === null || upstream.conclusion === "success") return ledger;
-  if (own.outcome !== "passed" && own.outcome !== "paused") return ledger;
-  const github = upstream.conclusion ?? "no conclusion";
-  const conclusion = github === "cancelled" ? "cancelled" : github === "timed_out" ? "timed_out" : "failure";
-  const outcome = conclusion === "cancelled" ? "cancelled" : conclusion === "timed_out" ? "timed-out" : "failed";
-  return {
-    ...ledger,
-    conclusion: {
-      conclusion,
-      outcome,
-      rule: "workflow-run-not-success",
-      title: `Workflow run ${upstream.runId} ended ${github}; its ledger says ${own.conclusion}`,
-      reason: `GitHub reports workflow run ${upstream.runId} ended ${github}, while the ledger it uploaded concludes ${own.conclusion} (${own.title}). A ledger's ${own.conclusion} is posted only when GitHub's own verdict on the run is success too: a step failed, or the run was cancelled or timed out, after the ledger was written. Fix what failed (the run's log says what) and re-run the workflow.`
-    }
-  };
-}
-function needsProvenance(ledger, upstream) {
-  const posted = agreedWithRun(ledger, upstream).conclusion?.conclusion;
-  return posted === "success" || posted === "neutral" || posted === "action_required";
-}
-
 // src/bot/ledger-completion.ts
 var DEPENDABOT = "dependabot[bot]";
+var APP_PERMISSIONS = "the App's `pull_requests: read` and `contents: read` permissions (app.yml; an owner accepts them on the installation)";
 var POSTED_BY_APP = "the evidence-gate App";
 function provenanceOf(upstream) {
   const dependabot = upstream.actor === DEPENDABOT || upstream.triggeringActor === DEPENDABOT;
@@ -5716,12 +6001,12 @@ async function annotationsOnTree(ledger, o) {
   }
   return failureAnnotations(ledger, {
     ...base,
-    isFile: (path) => files.has(posix.relative(base.repoRoot, path))
+    isFile: (path) => files.has(posix2.relative(base.repoRoot, path))
   });
 }
 function repoRootOf(ledger) {
   const dirs = ledger.rows.flatMap((r) => r.verify === void 0 ? [] : [r.verify.cwd]);
-  const root = dirs.filter((d) => posix.isAbsolute(d)).sort((a, b) => a.length - b.length)[0];
+  const root = dirs.filter((d) => posix2.isAbsolute(d)).sort((a, b) => a.length - b.length)[0];
   return root ?? "/";
 }
 
@@ -5821,35 +6106,82 @@ async function onVerifyWorkflowRun(ctx, checks, upstream, where) {
   if (upstream.action !== "completed") {
     return { outcome: "ignored", detail: `Re-verify workflow run ${upstream.runId} ${upstream.action}` };
   }
-  const reading = { octokit: ctx.octokit, ...where, upstream, checkName: ctx.config.checkName };
+  const { owner, repo } = where;
+  if (where.defaultBranch === void 0 || upstream.headBranch !== where.defaultBranch) {
+    return {
+      outcome: "refused",
+      detail: `Re-verify workflow run ${upstream.runId} ran on ${JSON.stringify(upstream.headBranch)}, not the default branch ${JSON.stringify(where.defaultBranch ?? "(not in the event)")}: another ref's copy of the workflow is no Re-verify; nothing is posted`
+    };
+  }
+  const sha2 = verifiedBy(upstream.displayTitle);
+  if (sha2 === null) {
+    return {
+      outcome: "stale",
+      detail: `Re-verify workflow run ${upstream.runId}: its run-name ${JSON.stringify(upstream.displayTitle ?? "")} names no commit (\`evidence-gate verify <sha>\`, docs/bot.md); its ledger never picks one: nothing is posted`
+    };
+  }
+  const reading = { octokit: ctx.octokit, owner, repo, upstream, checkName: ctx.config.checkName };
   return withWorkflowRunLedger({ ...reading, checkAgainst: "caller" }, async (read) => {
-    const sha2 = verifiedBy(upstream.displayTitle) ?? (read.kind === "ledger" ? read.ledger.headSha?.toLowerCase() : void 0);
-    const target = sha2 === void 0 ? void 0 : await checks.find(sha2);
+    const target = await checks.find(sha2);
     if (target !== void 0 && checks.doneHere(target)) return alreadyDone(target);
     const redo = target !== void 0 && checks.unfinishedHere(target);
     if (target === void 0 || !redo && (target.status === "completed" || target.key?.verify !== true)) {
       return {
         outcome: "stale",
-        detail: `no check run awaits a Re-verify${sha2 === void 0 ? "" : ` on ${sha2.slice(0, 7)}`} (workflow run ${upstream.runId})`
+        detail: `no check run awaits a Re-verify on ${sha2.slice(0, 7)} (workflow run ${upstream.runId})`
       };
     }
     const found = read.kind === "ledger" ? refusedUnlessAbout(read, { headSha: target.headSha, runId: upstream.runId }) : read;
     const about = { ...upstream, headSha: target.headSha };
-    const done = await ledgerCompletion({ found, upstream: about, octokit: ctx.octokit, ...where });
-    await checks.complete(target.id, {
-      ...done,
-      key: {
-        pullRequest: target.key?.pullRequest ?? null,
-        run: { id: upstream.runId, attempt: upstream.runAttempt ?? 1 },
-        verify: true
-      },
-      ...upstream.htmlUrl === null ? {} : { detailsUrl: upstream.htmlUrl },
-      last: true
-    });
+    const key = {
+      pullRequest: target.key?.pullRequest ?? null,
+      run: { id: upstream.runId, attempt: upstream.runAttempt ?? 1 },
+      verify: true
+    };
+    const links = upstream.htmlUrl === null ? {} : { detailsUrl: upstream.htmlUrl };
+    if (found.kind === "ledger" && needsProvenance(found.ledger, upstream)) {
+      const refusal = await reverifyProvenance(ctx, target, about, { owner, repo });
+      if (refusal !== null) {
+        const { conclusion, title, summary } = refusal;
+        await checks.complete(target.id, {
+          conclusion,
+          title,
+          summary,
+          annotations: [],
+          actions: [],
+          key,
+          ...links,
+          last: true
+        });
+        return {
+          outcome: `completed:${conclusion}`,
+          detail: `check run ${target.id}: Re-verify run ${upstream.runId}: ${refusal.reason}`
+        };
+      }
+    }
+    const done = await ledgerCompletion({ found, upstream: about, octokit: ctx.octokit, owner, repo });
+    await checks.complete(target.id, { ...done, key, ...links, last: true });
     return {
       outcome: `completed:${done.conclusion}`,
       detail: `check run ${target.id}: Re-verify run ${upstream.runId}`
     };
+  });
+}
+async function reverifyProvenance(ctx, target, about, o) {
+  const number = target.key?.pullRequest ?? await openPullRequestAt(ctx, o, target.headSha) ?? null;
+  let view = { ...about, pullRequests: [] };
+  if (number !== null) {
+    try {
+      const { data } = await ctx.octokit.rest.pulls.get({ ...o, pull_number: number });
+      view = asPullRequestRun(about, data, { full_name: `${o.owner}/${o.repo}` });
+    } catch (error) {
+      if (statusOf(error) !== 404) throw error;
+    }
+  }
+  return provenanceRefusal(await checkRunProvenance({ octokit: ctx.octokit, ...o, upstream: view }), {
+    upstream: view,
+    provenance: provenanceOf(view),
+    permissions: APP_PERMISSIONS
   });
 }
 
@@ -6024,231 +6356,6 @@ ${lines.join("\n")}`;
   return `${truncateUtf8(body, CHECK_RUN_TEXT_MAX_BYTES - utf8Bytes(tail), "\u2026 (cut)")}${tail}`;
 }
 
-// src/github/run-provenance.ts
-var import_yaml = __toESM(require_dist(), 1);
-import { posix as posix2 } from "node:path";
-var PULL_REQUEST_FILES_CAP = 3e3;
-var MAX_DEFINITION_FILES = 32;
-var Unknown = class extends Error {
-  constructor(message2, apiStatus = null) {
-    super(message2);
-    this.apiStatus = apiStatus;
-  }
-  apiStatus;
-};
-async function checkRunProvenance(o) {
-  try {
-    const workflow = o.upstream.workflowPath;
-    if (workflow === null || workflow === "") {
-      throw new Unknown(`workflow run ${o.upstream.runId} names no workflow file (workflow_run.path)`);
-    }
-    const pulls = await pullRequestsOf(o);
-    for (const pull of pulls) {
-      const changed = await changedFiles(o, pull.number);
-      const definition = await definitionOf(o, pull, workflowFile(workflow));
-      const files = rewritten(changed, definition);
-      if (files.length > 0) return { kind: "rewritten", pullRequest: pull.number, files };
-    }
-    return { kind: "base", pullRequests: pulls.map((p) => p.number) };
-  } catch (error) {
-    if (error instanceof Unknown)
-      return { kind: "unknown", reason: error.message, apiStatus: error.apiStatus };
-    throw error;
-  }
-}
-function workflowFile(path) {
-  const at = path.indexOf("@");
-  return at === -1 ? path : path.slice(0, at);
-}
-function apiRefusal(what, error) {
-  const status = statusOf(error);
-  const message2 = error instanceof Error ? error.message : String(error);
-  return new Unknown(
-    `${what} failed (${status === null ? "no answer" : `HTTP ${status}`}: ${message2})`,
-    status
-  );
-}
-async function pullRequestsOf(o) {
-  const { upstream } = o;
-  const found = [];
-  const keep = (p) => {
-    const headRepository = p.head.repo?.full_name ?? null;
-    const head = p.head.sha.toLowerCase();
-    if (head !== upstream.headSha && head !== o.pushedSha?.toLowerCase()) return;
-    if (headRepository === null || upstream.headRepository === null) return;
-    if (headRepository.toLowerCase() !== upstream.headRepository.toLowerCase()) return;
-    found.push({ number: p.number, baseSha: p.base.sha, baseRef: p.base.ref });
-  };
-  if (upstream.pullRequests.length > 0) {
-    for (const number of upstream.pullRequests) {
-      try {
-        const { data } = await o.octokit.rest.pulls.get({
-          owner: o.owner,
-          repo: o.repo,
-          pull_number: number
-        });
-        keep(data);
-      } catch (error) {
-        throw apiRefusal(`reading pull request #${number}`, error);
-      }
-    }
-  } else {
-    if (upstream.headRepository === null || upstream.headBranch === null) {
-      throw new Unknown(
-        `workflow run ${upstream.runId} names no head repository or branch (the fork was deleted?), so its pull request cannot be found`
-      );
-    }
-    const headOwner = upstream.headRepository.split("/")[0];
-    const head = `${headOwner}:${upstream.headBranch}`;
-    try {
-      for await (const page of o.octokit.paginate.iterator(o.octokit.rest.pulls.list, {
-        owner: o.owner,
-        repo: o.repo,
-        state: "open",
-        head,
-        per_page: 100
-      })) {
-        for (const p of page.data) keep(p);
-      }
-    } catch (error) {
-      throw apiRefusal(`listing the open pull requests with head ${head}`, error);
-    }
-  }
-  if (found.length === 0) {
-    throw new Unknown(
-      `no open pull request of ${o.owner}/${o.repo} has head ${upstream.headRepository ?? "(deleted)"}:${upstream.headBranch ?? "(none)"} at ${upstream.headSha}: it was closed, or its head moved on since this run (the newer head's run reports on that commit)`
-    );
-  }
-  return found;
-}
-async function changedFiles(o, number) {
-  const paths = /* @__PURE__ */ new Set();
-  let listed = 0;
-  try {
-    for await (const page of o.octokit.paginate.iterator(o.octokit.rest.pulls.listFiles, {
-      owner: o.owner,
-      repo: o.repo,
-      pull_number: number,
-      per_page: 100
-    })) {
-      for (const f of page.data) {
-        listed += 1;
-        paths.add(f.filename);
-        if (f.previous_filename !== void 0) paths.add(f.previous_filename);
-      }
-    }
-  } catch (error) {
-    throw apiRefusal(`listing pull request #${number}'s files`, error);
-  }
-  if (listed >= PULL_REQUEST_FILES_CAP) {
-    throw new Unknown(
-      `pull request #${number} changes ${PULL_REQUEST_FILES_CAP} files or more, and GitHub lists at most ${PULL_REQUEST_FILES_CAP}, so whether it changes the workflow that ran cannot be told`
-    );
-  }
-  return paths;
-}
-async function definitionOf(o, pull, workflow) {
-  const parts = [
-    { path: workflow, exact: true, role: "the workflow file that ran" },
-    { path: POLICY_FILE, exact: true, role: "the policy file" }
-  ];
-  const queue = [workflow];
-  const seen = /* @__PURE__ */ new Set([workflow]);
-  let read = 0;
-  while (queue.length > 0) {
-    const file = queue.shift();
-    if (read >= MAX_DEFINITION_FILES) {
-      throw new Unknown(
-        `the workflow names more than ${MAX_DEFINITION_FILES} local workflow and action files; they were not all read`
-      );
-    }
-    read += 1;
-    const text = await baseFile(o, pull, file);
-    if (text === null) continue;
-    for (const uses of localUses(text, file)) {
-      if (seen.has(uses.path)) continue;
-      seen.add(uses.path);
-      if (uses.kind === "workflow") {
-        parts.push({ path: uses.path, exact: true, role: `the reusable workflow ./${uses.path} it uses` });
-        queue.push(uses.path);
-        continue;
-      }
-      const root = uses.path === ".";
-      parts.push({
-        path: uses.path,
-        exact: false,
-        role: root ? "the repository's root action (uses: ./), which it uses" : `the local action ./${uses.path} it uses`
-      });
-      const dir = root ? "" : `${uses.path}/`;
-      queue.push(`${dir}action.yml`, `${dir}action.yaml`);
-    }
-  }
-  return parts;
-}
-async function baseFile(o, pull, path) {
-  try {
-    const file = await readBaseRefFile(
-      o.octokit,
-      { owner: o.owner, repo: o.repo, ref: pull.baseRef, sha: pull.baseSha },
-      path,
-      { maxBytes: 1024 * 1024 }
-    );
-    if (file.kind === "missing") return null;
-    if (file.kind !== "file") {
-      throw new Unknown(`the base's ${path} (at ${pull.baseSha}) cannot be read: ${file.kind}`);
-    }
-    return file.bytes.toString("utf8");
-  } catch (error) {
-    if (!(error instanceof BaseRefReadError)) throw error;
-    throw new Unknown(
-      `reading the base's ${path} at ${pull.baseSha} failed (${error.status === null ? "no answer" : `HTTP ${error.status}`}: ${error.message})`,
-      error.status
-    );
-  }
-}
-function localUses(text, file) {
-  let doc;
-  try {
-    doc = (0, import_yaml.parse)(text);
-  } catch (error) {
-    throw new Unknown(
-      `the base's ${file} is not YAML (${error instanceof Error ? error.message.split("\n")[0] : String(error)})`
-    );
-  }
-  const found = [];
-  const walk = (node) => {
-    if (Array.isArray(node)) {
-      for (const item of node) walk(item);
-      return;
-    }
-    if (typeof node !== "object" || node === null) return;
-    for (const [key, value2] of Object.entries(node)) {
-      if (key === "uses" && typeof value2 === "string" && value2.trim().startsWith("./")) {
-        const path = posix2.normalize(value2.trim().replace(/@.*$/, "")).replace(/\/+$/, "");
-        if (path === ".." || path.startsWith("../")) {
-          throw new Unknown(`the base's ${file} uses ${JSON.stringify(value2)}, outside the repository`);
-        }
-        const workflow = path.startsWith(".github/workflows/") && /\.ya?ml$/.test(path);
-        found.push({ path, kind: workflow ? "workflow" : "action" });
-      } else {
-        walk(value2);
-      }
-    }
-  };
-  walk(doc);
-  return found;
-}
-function rewritten(changed, definition) {
-  const files = [];
-  for (const part of definition) {
-    for (const path of changed) {
-      const hit = part.exact ? path === part.path : part.path === "." || path.startsWith(`${part.path}/`);
-      if (hit && !files.some((f) => f.path === path)) files.push({ path, role: part.role });
-    }
-  }
-  return files;
-}
-
 // src/github/workflow-run-event.ts
 var sha = external_exports.string().regex(/^[0-9a-fA-F]{40}$/, "expected a 40-hex commit SHA");
 var fullName = external_exports.string().regex(/^[^/\s]+\/[^/\s]+$/, "expected OWNER/NAME");
@@ -6314,53 +6421,6 @@ function parseWorkflowRunEvent(payload) {
     workflowName: run.name ?? null,
     workflowPath: run.path ?? null,
     displayTitle: run.display_title ?? null
-  };
-}
-
-// src/bot/comment-run.ts
-async function commentRunAsPullRequestRun(ctx, upstream, repository2) {
-  const what = `workflow run ${upstream.runId} (triggered by ${upstream.event})`;
-  if (upstream.action !== "completed") {
-    return {
-      outcome: "ignored",
-      detail: `${what} ${upstream.action}: its pull request is known only from its ledger, once completed`
-    };
-  }
-  const owner = repository2.owner.login;
-  const repo = repository2.name;
-  const reading = { octokit: ctx.octokit, owner, repo, upstream, checkName: ctx.config.checkName };
-  const claimed = await withWorkflowRunLedger(
-    { ...reading, checkAgainst: "caller" },
-    async (read) => read.kind === "ledger" ? read.ledger.headSha?.toLowerCase() ?? null : read.title
-  );
-  if (claimed === null || !commitSha.safeParse(claimed).success) {
-    return {
-      outcome: "ignored",
-      detail: `${what} names no pull request: ${claimed ?? "its ledger names no head commit"}; nothing is posted`
-    };
-  }
-  const open = await ctx.octokit.paginate(ctx.octokit.rest.pulls.list, {
-    owner,
-    repo,
-    state: "open",
-    per_page: 100
-  });
-  const pulls = open.filter((p) => p.head.sha.toLowerCase() === claimed);
-  const first = pulls[0];
-  if (first === void 0) {
-    return {
-      outcome: "stale",
-      detail: `${what}: no open pull request has ${claimed.slice(0, 7)} (its ledger's head) as its head now; nothing is posted`
-    };
-  }
-  const headRepository = first.head.repo?.full_name ?? null;
-  return {
-    ...upstream,
-    headSha: claimed,
-    headBranch: first.head.ref,
-    headRepository,
-    fromFork: headRepository === null || headRepository.toLowerCase() !== repository2.full_name.toLowerCase(),
-    pullRequests: pulls.map((p) => p.number)
   };
 }
 
@@ -6538,7 +6598,6 @@ async function holdForApproval(checks, upstream, attempt) {
 
 // src/bot/workflow-run-handler.ts
 var envelope = external_exports.object({ repository: repositoryPart });
-var APP_PERMISSIONS = "the App's `pull_requests: read` and `contents: read` permissions (app.yml; an owner accepts them on the installation)";
 var CREATE_PATIENCE_MS = [250, 500, 1e3];
 async function onWorkflowRun(ctx, payload) {
   const { repository: repository2 } = parsePayload("workflow_run", envelope, payload);
@@ -6561,7 +6620,8 @@ async function onWorkflowRun(ctx, payload) {
   if (upstream.workflowPath === workflow && upstream.event === "workflow_dispatch" && sameRepository) {
     return onVerifyWorkflowRun(ctx, checks, upstream, {
       owner: repository2.owner.login,
-      repo: repository2.name
+      repo: repository2.name,
+      defaultBranch: repository2.default_branch
     });
   }
   if (upstream.workflowPath !== workflow) {
@@ -7355,9 +7415,11 @@ async function handleDelivery(req, res, o, limit, gate) {
 
 // src/bot/reconcile.ts
 import { setTimeout as sleep2 } from "node:timers/promises";
-function statusOf2(error) {
-  const status = error.status;
-  return typeof status === "number" ? status : null;
+function lostDispatchAfterMs(config) {
+  return 2 * config.reconcileAfterMs;
+}
+function newestOf(runs) {
+  return [...runs].sort((a, b) => b.id - a.id)[0];
 }
 async function reconcileOpenCheckRuns(bot, config, log, now = () => /* @__PURE__ */ new Date()) {
   const counts = { repositories: 0, open: 0, settled: 0, gone: 0, duplicates: 0, left: 0, failed: 0 };
@@ -7409,26 +7471,37 @@ async function reconcileOpenCheckRuns(bot, config, log, now = () => /* @__PURE__
               const result = await onWorkflowRun(ctx, {
                 action,
                 workflow_run: run,
-                repository: run.repository,
+                // A run's own `repository` (the REST API's minimal one) may lack `default_branch`, which a
+                // Re-verify run is checked against: the installation's listing has it.
+                repository: { default_branch: repository2.default_branch, ...run.repository },
                 installation: { id: installation.id }
               });
               return result.outcome;
             };
-            const dispatched = async (file, names) => {
-              const { data: listed } = await octokit.rest.actions.listWorkflowRunsForRepo({
-                owner,
-                repo,
-                event: "workflow_dispatch",
-                per_page: 100
-              });
-              return listed.workflow_runs.filter((r) => r.path === `.github/workflows/${file}` && names(r.display_title ?? null)).sort((a, b) => b.id - a.id)[0];
+            const runsOf = async (file, query) => {
+              const since = query.head_sha === void 0 ? Date.parse(check.started_at ?? "") : Number.NaN;
+              return await octokit.paginate(
+                octokit.rest.actions.listWorkflowRuns,
+                { owner, repo, workflow_id: file, ...query, per_page: 100 },
+                (response, done) => {
+                  const runs = response.data;
+                  if (runs.some((r) => Date.parse(r.created_at ?? "") < since)) done();
+                  return runs.filter((r) => !(Date.parse(r.created_at ?? "") < since));
+                }
+              );
             };
+            const dispatched = async (file, names) => newestOf(
+              (await runsOf(file, { event: "workflow_dispatch" })).filter(
+                (r) => names(r.display_title ?? null)
+              )
+            );
+            const dispatchPending = Date.parse(check.started_at ?? "") > now().getTime() - lostDispatchAfterMs(config);
             const fromRecordedRun = async (run, k) => {
               let body = null;
               try {
                 body = (await octokit.rest.actions.getWorkflowRun({ owner, repo, run_id: run.id })).data;
               } catch (error) {
-                if (statusOf2(error) !== 404) throw error;
+                if (statusOf(error) !== 404) throw error;
               }
               if (body === null) {
                 await checks.complete(check.id, {
@@ -7451,7 +7524,7 @@ async function reconcileOpenCheckRuns(bot, config, log, now = () => /* @__PURE__
               });
               if (resume !== void 0) {
                 outcome = resume.status === "completed" ? await settle(resume) : "left:resume-running";
-              } else if (key.run === null) {
+              } else if (key.run === null || dispatchPending) {
                 outcome = "left:awaits-resume";
               } else {
                 const leg = { ...key, resume: null };
@@ -7466,6 +7539,8 @@ async function reconcileOpenCheckRuns(bot, config, log, now = () => /* @__PURE__
               const verify2 = await dispatched(config.workflowFile, (title) => verifiedBy(title) === sha2);
               if (verify2 !== void 0) {
                 outcome = verify2.status === "completed" ? await settle(verify2) : "left:verify-running";
+              } else if (dispatchPending) {
+                outcome = "left:verify-pending";
               } else {
                 await checks.complete(check.id, {
                   conclusion: "failure",
@@ -7473,22 +7548,17 @@ async function reconcileOpenCheckRuns(bot, config, log, now = () => /* @__PURE__
                   title: "evidence-gate: Re-verify never ran",
                   summary: `## \u274C Re-verify never ran
 
-A writer's Re-verify queued this check run on \`${sha2}\`, but no run of ${escapeInline(config.workflowFile)} named \`evidence-gate verify ${sha2}\` exists ${Math.round(config.reconcileAfterMs / 6e4)} minutes later: the dispatch was lost. Nothing was verified, so this check is not a verdict; click Re-verify again.`
+A writer's Re-verify queued this check run on \`${sha2}\`, but no run of ${escapeInline(config.workflowFile)} named \`evidence-gate verify ${sha2}\` exists ${Math.round(lostDispatchAfterMs(config) / 6e4)} minutes later: the dispatch was lost. Nothing was verified, so this check is not a verdict; click Re-verify again.`
                 });
                 outcome = "lost-click:completed:failure";
               }
             } else if (key?.run) {
               outcome = await fromRecordedRun(key.run, key);
             } else {
-              const { data: listed } = await octokit.rest.actions.listWorkflowRunsForRepo({
-                owner,
-                repo,
-                head_sha: sha2,
-                event: "pull_request",
-                per_page: 100
-              });
-              const runs = listed.workflow_runs.filter((r) => r.path === `.github/workflows/${config.workflowFile}`).sort((a, b) => b.id - a.id);
-              outcome = runs[0] === void 0 ? "left:no-run" : await settle(runs[0]);
+              const run = newestOf(
+                await runsOf(config.workflowFile, { event: "pull_request", head_sha: sha2 })
+              );
+              outcome = run === void 0 ? "left:no-run" : await settle(run);
             }
             if (outcome === "gone") counts.gone += 1;
             else if (outcome === "duplicate") counts.duplicates += 1;

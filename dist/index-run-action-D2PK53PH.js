@@ -52639,6 +52639,10 @@ async function withPrCodeIsolation(o, refuse2, body) {
       const put = restoreCheckoutGit(guard2);
       problems.push(...put.problems);
       if (put.restored.length > 0) runner2.warning(restoredWarning(put.restored));
+      if (put.problems.length === 0) {
+        rmSync5(guard2.snapshot, { recursive: true, force: true });
+        runner2.saveState(SAVED_STATE.checkoutGit, "");
+      }
     }
     if (identity !== null) problems.push(...reclaimWorkspaceGroup(identity, o.workspace));
     for (const problem of problems)
