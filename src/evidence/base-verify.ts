@@ -239,7 +239,12 @@ export async function resolveBaseCommit(
   try {
     return (await runGit(["rev-parse", "--verify", "--quiet", `${startCommit}^1^{commit}`])).trim();
   } catch {
-    throw new Error(`the start commit ${startCommit.slice(0, 12)} has no parent here: ${fetchMore}`);
+    const shallow = await runGit(["rev-parse", "--is-shallow-repository"]).catch(() => "true");
+    throw new Error(
+      shallow.trim() === "false"
+        ? `the start commit ${startCommit.slice(0, 12)} is the repository's first commit (it has no parent): give the base with --base REF`
+        : `the start commit ${startCommit.slice(0, 12)} has no parent here: ${fetchMore}`,
+    );
   }
 }
 

@@ -31,7 +31,7 @@ export function judgeFailures(rows: readonly LedgerRow[]): Conclusion | null {
       outcome: "failed",
       rule: "sink-verify-failed",
       title: `Failed: sink ${first.nodeId} failed its verify command`,
-      reason: `The engine ran "${shownCommand(verify.command)}" for sink "${first.nodeId}" and it ${verifyExitWords(verify)}. A sink that fails its verification fails the run.`,
+      reason: `The engine ran "${shownCommand(verify.command)}" for sink "${first.nodeId}" and it ${verify.repeat !== undefined && verify.repeat.passed > 0 ? "was " : ""}${verifyExitWords(verify)}. A sink that fails its verification fails the run.`,
     };
   }
   const failedRows = rows.filter((row, i): row is FailRow => row.verdict === "FAIL" && counts(rows, i));

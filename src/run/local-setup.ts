@@ -13,6 +13,7 @@ import {
   policySummary,
   readWorkingTreePolicy,
 } from "../policy/policy-file.js";
+import { git } from "../proc/git.js";
 import { cliSecrets, localCredentialProblem } from "./credentials.js";
 import { EXIT } from "./exit-codes.js";
 import { type LocalRepository, locateRepository } from "./local-repository.js";
@@ -124,6 +125,8 @@ export type CheckedFlags = Partial<Pick<ReportFlags, "checkRunOut" | "summaryOut
   readonly runsDir?: string;
   readonly runtime?: Runtime;
   readonly codexConfig?: readonly string[];
+  /** `--base REF` (with `--verify-base`): must name a commit of the repository, else a usage error. */
+  readonly baseRef?: string;
 };
 
 /**
@@ -175,6 +178,18 @@ export async function checkedRepository(
     if (runsProblem !== null) problems.push(runsProblem);
     const objects = await gitObjectsProblem(located.repo.repoDir, { env: io.env, knownSecrets });
     if (objects !== null) problems.push(objects);
+  }
+  if (located.ok && f.baseRef !== undefined) {
+    // A mistyped ref is the user's to fix before anything runs, not a row saying "not compared".
+    const found = await git(["rev-parse", "--verify", "--quiet", `${f.baseRef}^{commit}`], {
+      cwd: located.repo.repoDir,
+      baseEnv: io.env,
+      knownSecrets,
+    }).catch(() => null);
+    if (found === null)
+      problems.push(
+        `--base ${f.baseRef} names no commit in ${located.repo.repoDir}: give a branch, tag or commit it has (git fetch it first, or check the spelling)`,
+      );
   }
   const refused = refuseUsage(io, command, problems);
   if (refused !== null || !located.ok) return { exit: refused ?? EXIT.usage };

@@ -91,6 +91,15 @@ describe("evidence-gate verify", () => {
     );
   });
 
+  it("--verify-base --base with a ref the repository does not have is a usage error before anything runs: exit 64, no ledger", async () => {
+    const repo = await makeFixedSampleRepo();
+    repos.push(repo);
+    const r = await verify(repo, ["--verify-cmd", "npm test", "--verify-base", "--base", "nosuchref"]);
+    expect(r.code, r.stderr + r.stdout).toBe(64);
+    expect(r.stderr).toContain("--base nosuchref names no commit in");
+    expect(r.ledger).toBeNull();
+  });
+
   it("a command that only adds files (build outputs no .gitignore names) leaves the tree it verified as it was: success", async () => {
     const repo = await makeFixedSampleRepo();
     repos.push(repo);
@@ -182,6 +191,7 @@ describe("evidence-gate verify", () => {
     // The failing run's output is the one kept.
     expect(row?.verify?.outputTail).toContain("run 2");
     expect(r.ledger?.conclusion?.conclusion).toBe("failure");
+    expect(r.ledger?.conclusion?.reason).toContain('for sink "verify" and it was flaky: passed 2 of 3 runs');
     expect(r.stdout).toContain("flaky: passed 2 of 3 runs on the same tree (a flaky result is not a pass)");
   });
 

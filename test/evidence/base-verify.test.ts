@@ -51,7 +51,10 @@ describe("the base commit", () => {
     await expect(resolveBaseCommit({ ref: "no-such-branch" }, head, gitIn(repo))).rejects.toThrow(
       "--base no-such-branch names no commit in the repository",
     );
-    await expect(resolveBaseCommit({}, main, gitIn(repo))).rejects.toThrow(/has no parent here/);
+    // `main` is the repository's first commit (not a shallow clone's edge): the advice is --base, not a fetch.
+    await expect(resolveBaseCommit({}, main, gitIn(repo))).rejects.toThrow(
+      /is the repository's first commit.*--base REF/,
+    );
   });
 });
 
