@@ -35142,7 +35142,7 @@ function judgeFailures(rows) {
       outcome: "failed",
       rule: "sink-verify-failed",
       title: `Failed: sink ${first.nodeId} failed its verify command`,
-      reason: `The engine ran "${shownCommand(verify.command)}" for sink "${first.nodeId}" and it ${verifyExitWords(verify)}. A sink that fails its verification fails the run.`
+      reason: `The engine ran "${shownCommand(verify.command)}" for sink "${first.nodeId}" and it ${verify.repeat !== void 0 && verify.repeat.passed > 0 ? "was " : ""}${verifyExitWords(verify)}. A sink that fails its verification fails the run.`
     };
   }
   const failedRows = rows.filter((row, i) => row.verdict === "FAIL" && counts(rows, i));

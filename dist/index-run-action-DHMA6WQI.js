@@ -38218,7 +38218,7 @@ function judgeFailures(rows) {
       outcome: "failed",
       rule: "sink-verify-failed",
       title: `Failed: sink ${first.nodeId} failed its verify command`,
-      reason: `The engine ran "${shownCommand(verify.command)}" for sink "${first.nodeId}" and it ${verifyExitWords(verify)}. A sink that fails its verification fails the run.`
+      reason: `The engine ran "${shownCommand(verify.command)}" for sink "${first.nodeId}" and it ${verify.repeat !== void 0 && verify.repeat.passed > 0 ? "was " : ""}${verifyExitWords(verify)}. A sink that fails its verification fails the run.`
     };
   }
   const failedRows = rows.filter((row, i) => row.verdict === "FAIL" && counts(rows, i));
@@ -48356,7 +48356,10 @@ async function resolveBaseCommit(setting, startCommit, runGit2) {
   try {
     return (await runGit2(["rev-parse", "--verify", "--quiet", `${startCommit}^1^{commit}`])).trim();
   } catch {
-    throw new Error(`the start commit ${startCommit.slice(0, 12)} has no parent here: ${fetchMore}`);
+    const shallow = await runGit2(["rev-parse", "--is-shallow-repository"]).catch(() => "true");
+    throw new Error(
+      shallow.trim() === "false" ? `the start commit ${startCommit.slice(0, 12)} is the repository's first commit (it has no parent): give the base with --base REF` : `the start commit ${startCommit.slice(0, 12)} has no parent here: ${fetchMore}`
+    );
   }
 }
 function gitReason(error63) {

@@ -4,7 +4,7 @@ import {
   PLAN_USAGE,
   autoMode,
   parsePlanFlags
-} from "./cli-chunk-6PD6RVPR.js";
+} from "./cli-chunk-BFES4CBR.js";
 import {
   localModelCli,
   planAuto,
@@ -13,21 +13,21 @@ import {
   promptLines,
   startPlanning,
   withLocalProxy
-} from "./cli-chunk-BRT6CIF5.js";
+} from "./cli-chunk-4Z5MR63M.js";
 import "./cli-chunk-MJWJMW56.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-UYHXKTBK.js";
-import "./cli-chunk-3CVCCUUV.js";
+import "./cli-chunk-MRVHXPWB.js";
 import {
   executableFor,
   missingCliProblem
-} from "./cli-chunk-E7BVENGB.js";
+} from "./cli-chunk-4RSEBIOM.js";
 import {
   checkedRepository,
   cliSecrets,
   parseOrExit,
   readCliPolicy
-} from "./cli-chunk-MRQCRI7K.js";
+} from "./cli-chunk-5NPWANIX.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-BUEDCLXK.js";

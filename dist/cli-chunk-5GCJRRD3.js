@@ -18,7 +18,7 @@ import {
   onePositional,
   opt,
   parseFlags
-} from "./cli-chunk-MRQCRI7K.js";
+} from "./cli-chunk-5NPWANIX.js";
 
 // src/run/saved-ledger.ts
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";

@@ -9,13 +9,13 @@ import {
   formatSplice,
   fragmentsBeside,
   loadGraphFile
-} from "./cli-chunk-E7BVENGB.js";
+} from "./cli-chunk-4RSEBIOM.js";
 import {
   onePositional,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-MRQCRI7K.js";
+} from "./cli-chunk-5NPWANIX.js";
 import "./cli-chunk-BUEDCLXK.js";
 import {
   EXIT

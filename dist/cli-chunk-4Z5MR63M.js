@@ -12,7 +12,7 @@ import {
 import {
   arcQuotesItsPayload,
   feedbackReach
-} from "./cli-chunk-3CVCCUUV.js";
+} from "./cli-chunk-MRVHXPWB.js";
 import {
   RETRY_CAUSES,
   isRecord,
@@ -21,7 +21,7 @@ import {
   runtimeWarnings,
   verifyCommandRunsNothing,
   withoutNulls
-} from "./cli-chunk-E7BVENGB.js";
+} from "./cli-chunk-4RSEBIOM.js";
 import {
   NoCommitError,
   NotAGitRepositoryError,
@@ -37,7 +37,7 @@ import {
   runtimeFor,
   startKeyProxy,
   startingCommit
-} from "./cli-chunk-MRQCRI7K.js";
+} from "./cli-chunk-5NPWANIX.js";
 import {
   DEFAULT_PLANNED_ALLOWLIST,
   DENIABLE_TOOLS,

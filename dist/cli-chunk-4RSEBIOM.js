@@ -6,7 +6,7 @@ import {
   parseCodexConfig,
   parseDuration,
   runtimeFor
-} from "./cli-chunk-MRQCRI7K.js";
+} from "./cli-chunk-5NPWANIX.js";
 import {
   MAX_VERIFY_REPEAT,
   external_exports,

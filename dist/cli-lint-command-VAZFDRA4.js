@@ -14,7 +14,7 @@ import {
   sinkAdvice,
   spendAdvice,
   worktreeAdvice
-} from "./cli-chunk-3CVCCUUV.js";
+} from "./cli-chunk-MRVHXPWB.js";
 import {
   VERIFY_TIMEOUT,
   formatIssue,
@@ -27,14 +27,14 @@ import {
   readGraphText,
   templatedFields,
   uniqueIssues
-} from "./cli-chunk-E7BVENGB.js";
+} from "./cli-chunk-4RSEBIOM.js";
 import {
   inputFlags,
   onePositional,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-MRQCRI7K.js";
+} from "./cli-chunk-5NPWANIX.js";
 import "./cli-chunk-BUEDCLXK.js";
 import {
   EXIT

@@ -11,7 +11,7 @@ import {
 import {
   decideConclusion,
   decideEndWithoutRows
-} from "./cli-chunk-ITNNSLDH.js";
+} from "./cli-chunk-TZ6EMTVS.js";
 import {
   CheckRunClient,
   CheckRunReporter,
@@ -50,7 +50,7 @@ import {
   usageSince,
   verifyOnlyDisclosure,
   workingDirectoryProblem
-} from "./cli-chunk-BRT6CIF5.js";
+} from "./cli-chunk-4Z5MR63M.js";
 import {
   RUN_STATE_SCHEMA_VERSION,
   RunStateError,
@@ -74,7 +74,7 @@ import {
 } from "./cli-chunk-UYHXKTBK.js";
 import {
   engineRunCommandOf
-} from "./cli-chunk-3CVCCUUV.js";
+} from "./cli-chunk-MRVHXPWB.js";
 import {
   NODE_ID_PATTERN,
   attemptsInAll,
@@ -92,7 +92,7 @@ import {
   runtimeOptionsProblem,
   runtimeWarnings,
   searchPattern
-} from "./cli-chunk-E7BVENGB.js";
+} from "./cli-chunk-4RSEBIOM.js";
 import {
   cliSecrets,
   codexPromptProblem,
@@ -108,7 +108,7 @@ import {
   startingCommit,
   withWorkingTreeIndex,
   workTreeRoot
-} from "./cli-chunk-MRQCRI7K.js";
+} from "./cli-chunk-5NPWANIX.js";
 import {
   POLICY_FILE,
   bareToolName,
@@ -3466,7 +3466,10 @@ async function resolveBaseCommit(setting, startCommit, runGit) {
   try {
     return (await runGit(["rev-parse", "--verify", "--quiet", `${startCommit}^1^{commit}`])).trim();
   } catch {
-    throw new Error(`the start commit ${startCommit.slice(0, 12)} has no parent here: ${fetchMore}`);
+    const shallow = await runGit(["rev-parse", "--is-shallow-repository"]).catch(() => "true");
+    throw new Error(
+      shallow.trim() === "false" ? `the start commit ${startCommit.slice(0, 12)} is the repository's first commit (it has no parent): give the base with --base REF` : `the start commit ${startCommit.slice(0, 12)} has no parent here: ${fetchMore}`
+    );
   }
 }
 function gitReason(error) {

@@ -5,7 +5,7 @@ import {
   parseLedgerFlags,
   readSavedLedger,
   renderSavedLedger
-} from "./cli-chunk-OZ7K6DOV.js";
+} from "./cli-chunk-5GCJRRD3.js";
 import "./cli-chunk-5VNWYYNP.js";
 import "./cli-chunk-XMBYELVR.js";
 import "./cli-chunk-MJWJMW56.js";
@@ -14,7 +14,7 @@ import {
   parseOrExit,
   refuseUsage,
   savedRunsDir
-} from "./cli-chunk-MRQCRI7K.js";
+} from "./cli-chunk-5NPWANIX.js";
 import "./cli-chunk-BUEDCLXK.js";
 import {
   EXIT

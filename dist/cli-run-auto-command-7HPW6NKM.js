@@ -4,14 +4,14 @@ import {
   AUTO_USAGE,
   autoMode,
   parseAutoFlags
-} from "./cli-chunk-6PD6RVPR.js";
+} from "./cli-chunk-BFES4CBR.js";
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-R6XOBFJX.js";
+} from "./cli-chunk-CX64TYNC.js";
 import "./cli-chunk-5VNWYYNP.js";
 import "./cli-chunk-Q7OBBQAX.js";
-import "./cli-chunk-ITNNSLDH.js";
+import "./cli-chunk-TZ6EMTVS.js";
 import "./cli-chunk-FHJAHGXO.js";
 import "./cli-chunk-XMBYELVR.js";
 import "./cli-chunk-NXCD5NAZ.js";
@@ -20,16 +20,16 @@ import {
   planLines,
   planTitle,
   withLocalProxy
-} from "./cli-chunk-BRT6CIF5.js";
+} from "./cli-chunk-4Z5MR63M.js";
 import "./cli-chunk-MJWJMW56.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-UYHXKTBK.js";
-import "./cli-chunk-3CVCCUUV.js";
-import "./cli-chunk-E7BVENGB.js";
+import "./cli-chunk-MRVHXPWB.js";
+import "./cli-chunk-4RSEBIOM.js";
 import {
   checkedRepository,
   parseOrExit
-} from "./cli-chunk-MRQCRI7K.js";
+} from "./cli-chunk-5NPWANIX.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-BUEDCLXK.js";

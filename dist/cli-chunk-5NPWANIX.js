@@ -1128,6 +1128,17 @@ async function checkedRepository(command, f, io, o) {
     const objects = await gitObjectsProblem(located.repo.repoDir, { env: io.env, knownSecrets });
     if (objects !== null) problems.push(objects);
   }
+  if (located.ok && f.baseRef !== void 0) {
+    const found = await git(["rev-parse", "--verify", "--quiet", `${f.baseRef}^{commit}`], {
+      cwd: located.repo.repoDir,
+      baseEnv: io.env,
+      knownSecrets
+    }).catch(() => null);
+    if (found === null)
+      problems.push(
+        `--base ${f.baseRef} names no commit in ${located.repo.repoDir}: give a branch, tag or commit it has (git fetch it first, or check the spelling)`
+      );
+  }
   const refused = refuseUsage(io, command, problems);
   if (refused !== null || !located.ok) return { exit: refused ?? EXIT.usage };
   return located.repo;

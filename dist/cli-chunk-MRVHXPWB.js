@@ -8,7 +8,7 @@ import {
   placeholdersIn,
   templatedFields,
   validateGraph
-} from "./cli-chunk-E7BVENGB.js";
+} from "./cli-chunk-4RSEBIOM.js";
 
 // src/graph/lint-arcs.ts
 function feedbackReach(graph) {

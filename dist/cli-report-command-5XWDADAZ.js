@@ -4,7 +4,7 @@ import {
   REPORT_COMMAND_USAGE,
   parseReportFlags,
   readSavedLedger
-} from "./cli-chunk-OZ7K6DOV.js";
+} from "./cli-chunk-5GCJRRD3.js";
 import "./cli-chunk-5VNWYYNP.js";
 import {
   CheckRunClient,
@@ -22,7 +22,7 @@ import {
   parseOrExit,
   refuseUsage,
   savedRunsDir
-} from "./cli-chunk-MRQCRI7K.js";
+} from "./cli-chunk-5NPWANIX.js";
 import "./cli-chunk-BUEDCLXK.js";
 import {
   EXIT

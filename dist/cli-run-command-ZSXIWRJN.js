@@ -3,10 +3,10 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-R6XOBFJX.js";
+} from "./cli-chunk-CX64TYNC.js";
 import "./cli-chunk-5VNWYYNP.js";
 import "./cli-chunk-Q7OBBQAX.js";
-import "./cli-chunk-ITNNSLDH.js";
+import "./cli-chunk-TZ6EMTVS.js";
 import "./cli-chunk-FHJAHGXO.js";
 import "./cli-chunk-XMBYELVR.js";
 import "./cli-chunk-NXCD5NAZ.js";
@@ -14,27 +14,27 @@ import {
   CliLeg,
   planLines,
   withLocalProxy
-} from "./cli-chunk-BRT6CIF5.js";
+} from "./cli-chunk-4Z5MR63M.js";
 import "./cli-chunk-MJWJMW56.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-UYHXKTBK.js";
 import {
   readGraphFile
 } from "./cli-chunk-GQCNBO4X.js";
-import "./cli-chunk-3CVCCUUV.js";
+import "./cli-chunk-MRVHXPWB.js";
 import {
   FRESH_RUN,
   LEG,
   REPORT,
   fragmentsBeside
-} from "./cli-chunk-E7BVENGB.js";
+} from "./cli-chunk-4RSEBIOM.js";
 import {
   checkedRepository,
   inputFlags,
   onePositional,
   parseFlags,
   parseOrExit
-} from "./cli-chunk-MRQCRI7K.js";
+} from "./cli-chunk-5NPWANIX.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-BUEDCLXK.js";

@@ -2,7 +2,7 @@
 import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
 import {
   decideConclusion
-} from "./cli-chunk-ITNNSLDH.js";
+} from "./cli-chunk-TZ6EMTVS.js";
 import {
   CheckRunClient,
   GateOctokit,
