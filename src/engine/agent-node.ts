@@ -275,7 +275,7 @@ class RowMaker {
     // The row stays PASS (verified) — the command did pass — but says when it ran on changed ignored files.
     const ignored = ignoredFilesWords(verify);
     const detail = verify
-      ? `verify \`${shownCommand(verify.command)}\` exited ${verify.exitCode}${verify.reusedFrom ? ` (result reused from "${verify.reusedFrom}": same tree, same command)` : ""}${ignored !== null ? `; ${ignored}` : ""}`
+      ? `verify \`${shownCommand(verify.command)}\` exited ${verify.exitCode}${verify.repeat !== undefined ? ` in each of ${verify.repeat.runs} runs on the same tree` : ""}${verify.reusedFrom ? ` (result reused from "${verify.reusedFrom}": same tree, same command)` : ""}${ignored !== null ? `; ${ignored}` : ""}`
       : spec.resultMatches
         ? `reply matched /${spec.resultMatches.source}/`
         : "exited 0";

@@ -83,6 +83,8 @@ interface StartOptions {
   readonly fence?: boolean;
   /** The run's runtime (default claude); the fake plays the scenario in that runtime's stream. */
   readonly runtime?: Runtime;
+  /** The run's `verify-repeat` (default: once). */
+  readonly repeat?: number;
 }
 
 let scenarioCount = 0;
@@ -118,7 +120,12 @@ function startNode(scenario: FakeScenario, options: StartOptions = {}): NodeRun 
       codexExecutable: options.executable ?? fakeClaudeExecutable(),
       modelEnv: () => env,
       runDir,
-      verifyQueue: new VerifyQueue({ baseEnv: hermeticGitEnv, passThrough: [], knownSecrets: [] }),
+      verifyQueue: new VerifyQueue({
+        baseEnv: hermeticGitEnv,
+        passThrough: [],
+        knownSecrets: [],
+        ...(options.repeat !== undefined ? { repeat: options.repeat } : {}),
+      }),
       ...(options.fence !== undefined
         ? { echo: { write: (text: string) => echoed.push(text), fenceWorkflowCommands: options.fence } }
         : {}),
@@ -344,6 +351,18 @@ describe("the engine's verify command decides `verified`", () => {
     });
     expect(row.detail).toContain("test -f README.md");
     expect(run.verifying).toEqual(["test -f README.md"]);
+  });
+
+  it("with verify-repeat, a PASS row says how many times the command ran on the same tree", async () => {
+    const repo = await tempRepo();
+    const row = expectPass(
+      await runNode(answers(), {
+        spec: { verify: { command: "test -f README.md", cwd: repo.dir, timeoutMs: 60_000, expectExit: 0 } },
+        repeat: 2,
+      }),
+    );
+    expect(row.verify?.repeat).toEqual({ runs: 2, passed: 2 });
+    expect(row.detail).toContain("exited 0 in each of 2 runs on the same tree");
   });
 
   it("a failing verify is FAIL verify_failed with the command, its exit code and its output tail", async () => {
