@@ -8,7 +8,7 @@ import {
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-CX64TYNC.js";
+} from "./cli-chunk-JBCKYOIY.js";
 import "./cli-chunk-5VNWYYNP.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-TZ6EMTVS.js";

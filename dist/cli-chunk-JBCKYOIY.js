@@ -4194,7 +4194,7 @@ var RowMaker = class {
       exitZeroChecked: spec.exitZero
     });
     const ignored = ignoredFilesWords(verify);
-    const detail = verify ? `verify \`${shownCommand(verify.command)}\` exited ${verify.exitCode}${verify.reusedFrom ? ` (result reused from "${verify.reusedFrom}": same tree, same command)` : ""}${ignored !== null ? `; ${ignored}` : ""}` : spec.resultMatches ? `reply matched /${spec.resultMatches.source}/` : "exited 0";
+    const detail = verify ? `verify \`${shownCommand(verify.command)}\` exited ${verify.exitCode}${verify.repeat !== void 0 ? ` in each of ${verify.repeat.runs} runs on the same tree` : ""}${verify.reusedFrom ? ` (result reused from "${verify.reusedFrom}": same tree, same command)` : ""}${ignored !== null ? `; ${ignored}` : ""}` : spec.resultMatches ? `reply matched /${spec.resultMatches.source}/` : "exited 0";
     return {
       row: {
         ...this.#base,

@@ -3,7 +3,7 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   RunReport,
   startRun
-} from "./cli-chunk-CX64TYNC.js";
+} from "./cli-chunk-JBCKYOIY.js";
 import "./cli-chunk-5VNWYYNP.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-TZ6EMTVS.js";
