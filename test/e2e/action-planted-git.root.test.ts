@@ -276,10 +276,30 @@ async function verifyCommandPlants(o: {
   });
   expectPlantedNothingRan(result, { repo, markers, runAs: o.runAs });
   if (model !== undefined) expect(model.requests.map((r) => r.conversation)).toEqual(["planner", "review"]);
-  // The verify command ran on the commit's tree (the evidence tree is taken before it runs): success there.
-  expect(result.outputs, stepDebug(result)).toMatchObject({ outcome: "passed", conclusion: "success" });
+  // The verify command ran on the commit's tree (the evidence tree is taken before it runs) — and changed a
+  // tracked file of it while it ran, which the engine's git sees though the planted fsmonitor says nothing
+  // changed: not success.
+  expectEditWhileVerifying(result);
   expect(result.outputs["evidence-tree"]).toBe(headTree);
   provePlantLive(repo, markers);
+}
+
+/**
+ * The plant's edit of `src/sum.js` during the verify, seen: the sink's row names it (`changedWhileRunning`)
+ * and the run is `action_required` — a git that asked the planted fsmonitor ("nothing changed") would have
+ * missed it and called the run `success`.
+ */
+function expectEditWhileVerifying(result: Awaited<ReturnType<typeof open.run>>): void {
+  expect(result.outputs, stepDebug(result)).toMatchObject({
+    outcome: "passed",
+    conclusion: "action_required",
+  });
+  const ledger = JSON.parse(readFileSync(result.outputs["ledger-path"]!, "utf8"));
+  const changed = ledger.rows.flatMap(
+    (row: { verify?: { changedWhileRunning?: { examples: string[] } } }) =>
+      row.verify?.changedWhileRunning?.examples ?? [],
+  );
+  expect(changed).toEqual(["src/sum.js"]);
 }
 
 /**
@@ -381,7 +401,7 @@ async function resumePlanted(runAs: RunAs): Promise<void> {
     stepDebug(resumed),
   ).toEqual(["finish"]);
   expectPlantedNothingRan(resumed, { repo, markers, runAs });
-  expect(resumed.outputs, stepDebug(resumed)).toMatchObject({ outcome: "passed", conclusion: "success" });
+  expectEditWhileVerifying(resumed);
   expect(resumed.outputs["evidence-tree"]).toBe(headTree);
   provePlantLive(repo, markers);
 }
