@@ -11,7 +11,13 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { GitError, git } from "../proc/git.js";
-import { evidenceTree, type GitContext, withWorkingTreeIndex, workTreeRoot } from "./evidence-tree.js";
+import {
+  evidenceTree,
+  type GitContext,
+  gitOptions,
+  withWorkingTreeIndex,
+  workTreeRoot,
+} from "./evidence-tree.js";
 
 /** The identity used when the repository has none configured (SPEC §11). */
 export const FALLBACK_IDENTITY = {
@@ -52,23 +58,33 @@ export function workingTreePatch(
       .split("\0")
       .filter((n) => n.length > 0)
       .sort();
-    // The diff goes through a file: the exec seam keeps stdout as a bounded tail, and a patch must be whole.
-    const outDir = await mkdtemp(join(tmpdir(), "evidence-gate-patch-"));
-    try {
-      const out = join(outDir, "patch.diff");
-      await scope.git(["diff", ...DIFF_FLAGS, "--binary", `--output=${out}`, base, tree]);
-      const diffBytes = await readFile(out);
-      return { diff: diffBytes.toString("utf8"), diffBytes, files, tree };
-    } finally {
-      await rm(outDir, { recursive: true, force: true });
-    }
+    const diffBytes = await wholeDiff(scope.git, base, tree);
+    return { diff: diffBytes.toString("utf8"), diffBytes, files, tree };
   });
 }
 
 /**
+ * `git diff --binary` from `base` to `tree` (both tree-ish), whole: through a file, because the exec seam
+ * keeps stdout as a bounded tail and a patch must be whole.
+ */
+async function wholeDiff(
+  run: (args: readonly string[]) => Promise<string>,
+  base: string,
+  tree: string,
+): Promise<Buffer> {
+  const outDir = await mkdtemp(join(tmpdir(), "evidence-gate-patch-"));
+  try {
+    const out = join(outDir, "patch.diff");
+    await run(["diff", ...DIFF_FLAGS, "--binary", `--output=${out}`, base, tree]);
+    return await readFile(out);
+  } finally {
+    await rm(outDir, { recursive: true, force: true });
+  }
+}
+
+/**
  * The patch (`git diff --binary`, as text) from `baseCommit` (a commit or tree) to `tree`, both already in
- * the object store: what committing `tree` onto `baseCommit` adds. Read whole through a file (the exec
- * seam bounds stdout).
+ * the object store: what committing `tree` onto `baseCommit` adds, read whole ({@link wholeDiff}).
  *
  * @throws NotAGitRepositoryError, GitError.
  */
@@ -79,18 +95,8 @@ export async function treePatch(
   context: GitContext = {},
 ): Promise<string> {
   const root = await workTreeRoot(repoDir, context);
-  const outDir = await mkdtemp(join(tmpdir(), "evidence-gate-patch-"));
-  try {
-    const out = join(outDir, "patch.diff");
-    await git(["diff", ...DIFF_FLAGS, "--binary", `--output=${out}`, `${baseCommit}^{tree}`, tree], {
-      cwd: root,
-      ...(context.baseEnv !== undefined ? { baseEnv: context.baseEnv } : {}),
-      ...(context.knownSecrets !== undefined ? { knownSecrets: context.knownSecrets } : {}),
-    });
-    return (await readFile(out)).toString("utf8");
-  } finally {
-    await rm(outDir, { recursive: true, force: true });
-  }
+  const run = (args: readonly string[]) => git(args, gitOptions(root, context));
+  return (await wholeDiff(run, `${baseCommit}^{tree}`, tree)).toString("utf8");
 }
 
 export interface CommitWorkingTreeOptions extends GitContext {

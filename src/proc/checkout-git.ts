@@ -54,7 +54,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
-import { type ChildIdentity, privileged, SYSTEM_TOOLS_ENV } from "./child-identity.js";
+import { type ChildIdentity, runPrivileged, SYSTEM_TOOLS_ENV } from "./child-identity.js";
 
 /** One `.git` entry of the workspace as it was before PR code ran. */
 export interface RecordedGit {
@@ -137,14 +137,6 @@ function snapshotGitDir(gitDir: string, into: string): void {
   }
 }
 
-/** Runs `argv` with the engine's privileges over the user; the first error line, or `null`. */
-function runAs(via: Pick<ChildIdentity, "via">, argv: readonly string[]): string | null {
-  const [file, ...args] = privileged(via, argv);
-  const done = spawnSync(file as string, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
-  if (done.status === 0) return null;
-  return `${argv[0]} exited ${done.status ?? done.signal}: ${(done.stderr ?? "").trim().split("\n")[0] ?? ""}`;
-}
-
 /**
  * Records, snapshots and locks every `.git` of `workspace` (steps 1–3 of the module comment), the snapshot in
  * a new folder `snapshot` (made mode 0700; its parent must be the engine's alone). Call it before any PR code
@@ -170,7 +162,7 @@ export function guardCheckoutGit(
       entries.push({ path, dev: stats.dev, ino: stats.ino, kind, content });
       if (kind === "dir") snapshotGitDir(path, join(snapshot, String(index)));
       if (kind === "link") continue;
-      const locked = runAs(identity, ["chmod", "-R", "g-w", path]);
+      const locked = runPrivileged(identity, ["chmod", "-R", "g-w", path]);
       if (locked !== null) return `could not take group write off ${path} (${locked})`;
     }
     const { user, uid, gid, via, setpriv } = identity;

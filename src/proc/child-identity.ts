@@ -150,6 +150,20 @@ export function privileged(identity: Pick<ChildIdentity, "via">, argv: readonly 
 }
 
 /**
+ * Runs a system tool (`argv`, found on {@link SYSTEM_TOOLS_ENV}'s `PATH`) with the engine's privileges over
+ * the user — directly as root, else through `sudo -n` ({@link privileged}) — and waits for it.
+ *
+ * @returns `null` when it exited 0, else one sentence: `<tool> exited <code or signal>: <first error line>`.
+ */
+export function runPrivileged(identity: Pick<ChildIdentity, "via">, argv: readonly string[]): string | null {
+  const [file, ...args] = privileged(identity, argv);
+  const done = spawnSync(file as string, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
+  if (done.status === 0) return null;
+  const why = (done.stderr ?? String(done.error ?? "")).trim().split("\n")[0] ?? "";
+  return `${argv[0]} exited ${done.status ?? done.signal}${why !== "" ? `: ${why}` : ""}`;
+}
+
+/**
  * Hands a folder the engine made (a model CLI's fresh home) to the user `prCode` children run as here, so
  * the child can write it; does nothing outside a {@link withChildIdentity} scope.
  *

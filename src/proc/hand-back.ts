@@ -16,7 +16,13 @@
  *    group stays the user's group, which the set-up gave the whole workspace (`isolate-user.ts`).
  */
 import { spawnSync } from "node:child_process";
-import { type ChildIdentity, currentChildScope, privileged, SYSTEM_TOOLS_ENV } from "./child-identity.js";
+import {
+  type ChildIdentity,
+  currentChildScope,
+  privileged,
+  runPrivileged,
+  SYSTEM_TOOLS_ENV,
+} from "./child-identity.js";
 import { killUserProcesses } from "./leftovers.js";
 
 /**
@@ -69,8 +75,7 @@ export function reclaimWorkspaceGroup(
   workspace: string,
   group: number = process.getgid?.() ?? 0,
 ): string[] {
-  const problems: string[] = [];
-  for (const step of [
+  const steps = [
     [
       "find",
       workspace,
@@ -85,16 +90,13 @@ export function reclaimWorkspaceGroup(
       "+",
     ],
     ["find", workspace, "-xdev", "-type", "d", "-perm", "-2000", "-exec", "chmod", "g-s", "{}", "+"],
-  ]) {
-    const [file, ...args] = privileged(identity, step);
-    const done = spawnSync(file as string, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
-    if (done.status === 0) continue;
-    const why = (done.stderr ?? String(done.error ?? "")).trim().split("\n")[0] ?? "";
-    problems.push(
-      `could not take ${workspace} back from ${identity.user}'s group (${step[0]} exited ${done.status ?? done.signal}: ${why})`,
-    );
-  }
-  return problems;
+  ];
+  return steps.flatMap((step) => {
+    const failed = runPrivileged(identity, step);
+    return failed === null
+      ? []
+      : [`could not take ${workspace} back from ${identity.user}'s group (${failed})`];
+  });
 }
 
 /**

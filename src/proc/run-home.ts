@@ -25,10 +25,9 @@
  * `/var/cache/evidence-gate-pr/<name>` (owned by the user, mode 0700), kept between runs, and its variable
  * points there ({@link SHARED_CACHES}). What one pull request's build writes in it, the next one's reads.
  */
-import { spawnSync } from "node:child_process";
 import { lstatSync, mkdirSync, mkdtempSync } from "node:fs";
 import { join } from "node:path";
-import { type ChildIdentity, privileged, SYSTEM_TOOLS_ENV } from "./child-identity.js";
+import { type ChildIdentity, runPrivileged } from "./child-identity.js";
 
 /**
  * The shared caches input `pr-user-cache` may name, each with the variable that points the tool at it
@@ -55,15 +54,6 @@ export interface RunHome {
 }
 
 type Via = Pick<ChildIdentity, "via">;
-
-/** Runs a system tool with the engine's privileges over the user; the first error line, or `null`. */
-function runPrivileged(identity: Via, argv: readonly string[]): string | null {
-  const [file, ...args] = privileged(identity, argv);
-  const done = spawnSync(file as string, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
-  if (done.status === 0) return null;
-  const why = (done.stderr ?? String(done.error ?? "")).trim().split("\n")[0] ?? "";
-  return `${argv[0]} exited ${done.status ?? done.signal}${why !== "" ? `: ${why}` : ""}`;
-}
 
 /**
  * Empties the user's login home and gives it to root, mode 0755 (step 1 of the module comment). Run only
