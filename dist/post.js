@@ -35630,8 +35630,16 @@ var init_which = __esm({
 
 // src/proc/child-identity.ts
 import { AsyncLocalStorage } from "node:async_hooks";
+import { spawnSync } from "node:child_process";
 function privileged(identity, argv) {
   return identity.via === "root" ? [...argv] : ["sudo", "-n", ...argv];
+}
+function runPrivileged(identity, argv) {
+  const [file, ...args] = privileged(identity, argv);
+  const done = spawnSync(file, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
+  if (done.status === 0) return null;
+  const why2 = (done.stderr ?? String(done.error ?? "")).trim().split("\n")[0] ?? "";
+  return `${argv[0]} exited ${done.status ?? done.signal}${why2 !== "" ? `: ${why2}` : ""}`;
 }
 var storage, SYSTEM_TOOLS_ENV;
 var init_child_identity = __esm({
@@ -35647,7 +35655,7 @@ var init_child_identity = __esm({
 });
 
 // src/proc/checkout-git.ts
-import { spawnSync } from "node:child_process";
+import { spawnSync as spawnSync2 } from "node:child_process";
 import {
   chmodSync,
   cpSync,
@@ -35666,7 +35674,7 @@ import {
 } from "node:fs";
 import { basename as basename3, dirname as dirname3, join as join4, relative as relative2, sep as sep4 } from "node:path";
 function findGitEntries(workspace) {
-  const found = spawnSync("find", [workspace, "-xdev", "-name", ".git", "-prune", "-print0"], {
+  const found = spawnSync2("find", [workspace, "-xdev", "-name", ".git", "-prune", "-print0"], {
     encoding: "utf8",
     env: { ...SYSTEM_TOOLS_ENV },
     maxBuffer: 64 * 1024 * 1024
@@ -35708,7 +35716,7 @@ function findByInode(entry, workspace) {
   for (const name of existsSync2(parent) ? readdirSync(parent) : []) {
     if (matches(join4(parent, name))) return join4(parent, name);
   }
-  const found = spawnSync("find", [workspace, "-xdev", "-inum", String(entry.ino), "-print0"], {
+  const found = spawnSync2("find", [workspace, "-xdev", "-inum", String(entry.ino), "-print0"], {
     encoding: "utf8",
     env: { ...SYSTEM_TOOLS_ENV }
   });
@@ -35844,7 +35852,7 @@ var init_checkout_git = __esm({
 });
 
 // src/proc/leftovers.ts
-import { spawnSync as spawnSync2 } from "node:child_process";
+import { spawnSync as spawnSync3 } from "node:child_process";
 import { readdirSync as readdirSync2, readFileSync as readFileSync3, statSync as statSync2 } from "node:fs";
 function statOf(pid) {
   try {
@@ -35861,18 +35869,18 @@ function sessionOf(pid) {
 function killAllAsUser(identity) {
   const send = ["/bin/sh", "-c", "kill -9 -1"];
   const argv = identity.via === "root" ? [identity.setpriv, `--reuid=${identity.uid}`, `--regid=${identity.gid}`, "--clear-groups", ...send] : ["sudo", "-n", "-u", identity.user, ...send];
-  spawnSync2(argv[0], argv.slice(1), { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
+  spawnSync3(argv[0], argv.slice(1), { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
 }
 function killUserProcesses(identity) {
   let killed = 0;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const [pgrep, ...pgrepArgs] = privileged(identity, ["pgrep", "-u", String(identity.uid)]);
-    const listed = spawnSync2(pgrep, pgrepArgs, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
+    const listed = spawnSync3(pgrep, pgrepArgs, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
     const pids = (listed.stdout ?? "").split("\n").filter((line) => /^\d+$/.test(line.trim()) && sessionOf(Number(line)) !== null);
     if (pids.length === 0) break;
     killAllAsUser(identity);
     const [pkill, ...pkillArgs] = privileged(identity, ["pkill", "-KILL", "-u", String(identity.uid)]);
-    spawnSync2(pkill, pkillArgs, { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
+    spawnSync3(pkill, pkillArgs, { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
     killed += pids.length;
     awaitGone(pids.map(Number));
   }
@@ -35894,7 +35902,7 @@ var init_leftovers = __esm({
 });
 
 // src/proc/hand-back.ts
-import { spawnSync as spawnSync3 } from "node:child_process";
+import { spawnSync as spawnSync4 } from "node:child_process";
 function handBackFiles(identity, dirs, owner = process.getuid?.() ?? 0) {
   const problems = [];
   const uid = String(identity.uid);
@@ -35904,7 +35912,7 @@ function handBackFiles(identity, dirs, owner = process.getuid?.() ?? 0) {
       ["chown", "-R", "-h", `--from=${uid}`, String(owner), dir]
     ]) {
       const [file, ...args] = privileged(identity, step);
-      const done = spawnSync3(file, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
+      const done = spawnSync4(file, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
       if (done.status === 0) continue;
       const why2 = (done.stderr ?? String(done.error ?? "")).trim().split("\n")[0] ?? "";
       if (/No such file or directory/.test(why2) && step[0] === "find" && why2.includes(`'${dir}'`)) break;
@@ -35917,8 +35925,7 @@ function handBackFiles(identity, dirs, owner = process.getuid?.() ?? 0) {
   return problems;
 }
 function reclaimWorkspaceGroup(identity, workspace, group2 = process.getgid?.() ?? 0) {
-  const problems = [];
-  for (const step of [
+  const steps = [
     [
       "find",
       workspace,
@@ -35933,16 +35940,11 @@ function reclaimWorkspaceGroup(identity, workspace, group2 = process.getgid?.() 
       "+"
     ],
     ["find", workspace, "-xdev", "-type", "d", "-perm", "-2000", "-exec", "chmod", "g-s", "{}", "+"]
-  ]) {
-    const [file, ...args] = privileged(identity, step);
-    const done = spawnSync3(file, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
-    if (done.status === 0) continue;
-    const why2 = (done.stderr ?? String(done.error ?? "")).trim().split("\n")[0] ?? "";
-    problems.push(
-      `could not take ${workspace} back from ${identity.user}'s group (${step[0]} exited ${done.status ?? done.signal}: ${why2})`
-    );
-  }
-  return problems;
+  ];
+  return steps.flatMap((step) => {
+    const failed = runPrivileged(identity, step);
+    return failed === null ? [] : [`could not take ${workspace} back from ${identity.user}'s group (${failed})`];
+  });
 }
 var init_hand_back = __esm({
   "src/proc/hand-back.ts"() {
@@ -35953,14 +35955,6 @@ var init_hand_back = __esm({
 });
 
 // src/proc/run-home.ts
-import { spawnSync as spawnSync4 } from "node:child_process";
-function runPrivileged(identity, argv) {
-  const [file, ...args] = privileged(identity, argv);
-  const done = spawnSync4(file, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
-  if (done.status === 0) return null;
-  const why2 = (done.stderr ?? String(done.error ?? "")).trim().split("\n")[0] ?? "";
-  return `${argv[0]} exited ${done.status ?? done.signal}${why2 !== "" ? `: ${why2}` : ""}`;
-}
 function removeRunHome(identity, root) {
   if (!/\/pr-user-[^/]+$/.test(root)) return `${root} is not a run's fresh home (pr-user-XXXXXX)`;
   const problem = runPrivileged(identity, ["rm", "-rf", "--one-file-system", root]);

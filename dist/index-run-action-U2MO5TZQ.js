@@ -11984,6 +11984,13 @@ var SYSTEM_TOOLS_ENV = {
 function privileged(identity, argv) {
   return identity.via === "root" ? [...argv] : ["sudo", "-n", ...argv];
 }
+function runPrivileged(identity, argv) {
+  const [file2, ...args] = privileged(identity, argv);
+  const done = spawnSync(file2, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
+  if (done.status === 0) return null;
+  const why2 = (done.stderr ?? String(done.error ?? "")).trim().split("\n")[0] ?? "";
+  return `${argv[0]} exited ${done.status ?? done.signal}${why2 !== "" ? `: ${why2}` : ""}`;
+}
 function giveToIdentity(path2) {
   const identity = currentChildIdentity();
   if (identity === null) return;
@@ -39248,8 +39255,7 @@ function handBackFiles(identity, dirs, owner = process.getuid?.() ?? 0) {
   return problems;
 }
 function reclaimWorkspaceGroup(identity, workspace, group = process.getgid?.() ?? 0) {
-  const problems = [];
-  for (const step of [
+  const steps = [
     [
       "find",
       workspace,
@@ -39264,16 +39270,11 @@ function reclaimWorkspaceGroup(identity, workspace, group = process.getgid?.() ?
       "+"
     ],
     ["find", workspace, "-xdev", "-type", "d", "-perm", "-2000", "-exec", "chmod", "g-s", "{}", "+"]
-  ]) {
-    const [file2, ...args] = privileged(identity, step);
-    const done = spawnSync3(file2, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
-    if (done.status === 0) continue;
-    const why2 = (done.stderr ?? String(done.error ?? "")).trim().split("\n")[0] ?? "";
-    problems.push(
-      `could not take ${workspace} back from ${identity.user}'s group (${step[0]} exited ${done.status ?? done.signal}: ${why2})`
-    );
-  }
-  return problems;
+  ];
+  return steps.flatMap((step) => {
+    const failed3 = runPrivileged(identity, step);
+    return failed3 === null ? [] : [`could not take ${workspace} back from ${identity.user}'s group (${failed3})`];
+  });
 }
 function handBackPrCodeFiles(dirs) {
   const scope = currentChildScope();
@@ -47483,31 +47484,24 @@ function workingTreePatch(repoDir, baseCommit, context = {}) {
     const base = `${baseCommit}^{tree}`;
     const names = await scope.git(["diff", ...DIFF_FLAGS, "--name-only", "-z", base, tree]);
     const files = names.split("\0").filter((n) => n.length > 0).sort();
-    const outDir = await mkdtemp2(join22(tmpdir2(), "evidence-gate-patch-"));
-    try {
-      const out = join22(outDir, "patch.diff");
-      await scope.git(["diff", ...DIFF_FLAGS, "--binary", `--output=${out}`, base, tree]);
-      const diffBytes = await readFile4(out);
-      return { diff: diffBytes.toString("utf8"), diffBytes, files, tree };
-    } finally {
-      await rm3(outDir, { recursive: true, force: true });
-    }
+    const diffBytes = await wholeDiff(scope.git, base, tree);
+    return { diff: diffBytes.toString("utf8"), diffBytes, files, tree };
   });
 }
-async function treePatch(repoDir, baseCommit, tree, context = {}) {
-  const root = await workTreeRoot(repoDir, context);
+async function wholeDiff(run2, base, tree) {
   const outDir = await mkdtemp2(join22(tmpdir2(), "evidence-gate-patch-"));
   try {
     const out = join22(outDir, "patch.diff");
-    await git(["diff", ...DIFF_FLAGS, "--binary", `--output=${out}`, `${baseCommit}^{tree}`, tree], {
-      cwd: root,
-      ...context.baseEnv !== void 0 ? { baseEnv: context.baseEnv } : {},
-      ...context.knownSecrets !== void 0 ? { knownSecrets: context.knownSecrets } : {}
-    });
-    return (await readFile4(out)).toString("utf8");
+    await run2(["diff", ...DIFF_FLAGS, "--binary", `--output=${out}`, base, tree]);
+    return await readFile4(out);
   } finally {
     await rm3(outDir, { recursive: true, force: true });
   }
+}
+async function treePatch(repoDir, baseCommit, tree, context = {}) {
+  const root = await workTreeRoot(repoDir, context);
+  const run2 = (args) => git(args, gitOptions2(root, context));
+  return (await wholeDiff(run2, `${baseCommit}^{tree}`, tree)).toString("utf8");
 }
 async function configValue(root, key, context) {
   try {
@@ -51974,12 +51968,6 @@ function snapshotGitDir(gitDir, into) {
     }
   }
 }
-function runAs(via, argv) {
-  const [file2, ...args] = privileged(via, argv);
-  const done = spawnSync4(file2, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
-  if (done.status === 0) return null;
-  return `${argv[0]} exited ${done.status ?? done.signal}: ${(done.stderr ?? "").trim().split("\n")[0] ?? ""}`;
-}
 function guardCheckoutGit(identity, workspace, snapshot) {
   try {
     mkdirSync6(snapshot, { recursive: true, mode: 448 });
@@ -51992,7 +51980,7 @@ function guardCheckoutGit(identity, workspace, snapshot) {
       entries.push({ path: path2, dev: stats.dev, ino: stats.ino, kind, content });
       if (kind === "dir") snapshotGitDir(path2, join31(snapshot, String(index)));
       if (kind === "link") continue;
-      const locked = runAs(identity, ["chmod", "-R", "g-w", path2]);
+      const locked = runPrivileged(identity, ["chmod", "-R", "g-w", path2]);
       if (locked !== null) return `could not take group write off ${path2} (${locked})`;
     }
     const { user, uid, gid, via, setpriv } = identity;
@@ -52148,23 +52136,15 @@ function sameSnapshot(from, gitDir) {
 }
 
 // src/proc/isolate-user.ts
-import { spawnSync as spawnSync7 } from "node:child_process";
+import { spawnSync as spawnSync6 } from "node:child_process";
 import { chmodSync as chmodSync3, mkdirSync as mkdirSync8, statSync as statSync9 } from "node:fs";
 import { dirname as dirname11, resolve as resolve12 } from "node:path";
 
 // src/proc/run-home.ts
-import { spawnSync as spawnSync5 } from "node:child_process";
 import { lstatSync as lstatSync4, mkdirSync as mkdirSync7, mkdtempSync as mkdtempSync4 } from "node:fs";
 import { join as join32 } from "node:path";
 var SHARED_CACHES = { npm: "npm_config_cache", pip: "PIP_CACHE_DIR" };
 var SHARED_CACHE_ROOT = "/var/cache/evidence-gate-pr";
-function runPrivileged(identity, argv) {
-  const [file2, ...args] = privileged(identity, argv);
-  const done = spawnSync5(file2, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
-  if (done.status === 0) return null;
-  const why2 = (done.stderr ?? String(done.error ?? "")).trim().split("\n")[0] ?? "";
-  return `${argv[0]} exited ${done.status ?? done.signal}${why2 !== "" ? `: ${why2}` : ""}`;
-}
 function lockLoginHome(identity, loginHome) {
   if (!loginHome.startsWith("/") || loginHome === "/")
     return `the login home ${loginHome} is not a folder of its own`;
@@ -52254,7 +52234,7 @@ function sweepSharedTemp(identity, o = {}) {
 }
 
 // src/proc/scheduled-jobs.ts
-import { spawnSync as spawnSync6 } from "node:child_process";
+import { spawnSync as spawnSync5 } from "node:child_process";
 import { existsSync as existsSync17 } from "node:fs";
 import { join as join33 } from "node:path";
 var CRON_SPOOLS = ["/var/spool/cron/crontabs", "/var/spool/cron"];
@@ -52264,7 +52244,7 @@ var SCHEDULER_ACCESS = [
 ];
 function run(via, argv, input2) {
   const [file2, ...args] = privileged(via, argv);
-  return spawnSync6(file2, args, {
+  return spawnSync5(file2, args, {
     encoding: "utf8",
     env: { ...SYSTEM_TOOLS_ENV },
     ...input2 !== void 0 ? { input: input2 } : {}
@@ -52338,7 +52318,7 @@ function setUpIsolation(o) {
 function runner(via) {
   return (argv) => {
     const [file2, ...args] = privileged({ via }, argv);
-    const result = spawnSync7(file2, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
+    const result = spawnSync6(file2, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
     return {
       ok: result.status === 0,
       out: result.stdout ?? "",
@@ -52349,7 +52329,7 @@ function runner(via) {
 function trySetUp(o) {
   if ((o.platform ?? process.platform) !== "linux") return "it needs Linux";
   const uid = o.uid ?? process.getuid?.() ?? -1;
-  const via = uid === 0 ? "root" : spawnSync7(o.sudo ?? "sudo", ["-n", "true"], { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } }).status === 0 ? "sudo" : null;
+  const via = uid === 0 ? "root" : spawnSync6(o.sudo ?? "sudo", ["-n", "true"], { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } }).status === 0 ? "sudo" : null;
   if (via === null) return "the action is not root and `sudo -n true` failed: no passwordless sudo";
   const setpriv = findExecutable("setpriv", SYSTEM_TOOLS_ENV.PATH);
   if (via === "root" && setpriv === null) return "setpriv (util-linux) is not installed";

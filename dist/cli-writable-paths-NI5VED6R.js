@@ -5,7 +5,7 @@ import {
   gitObjectsProblem,
   outputFileProblem,
   writeFailureProblem
-} from "./cli-chunk-2BPZRNVS.js";
+} from "./cli-chunk-FG4O5OZX.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 export {

@@ -12,7 +12,7 @@ import {
 import {
   arcQuotesItsPayload,
   feedbackReach
-} from "./cli-chunk-MRVHXPWB.js";
+} from "./cli-chunk-3Q2NDVC7.js";
 import {
   RETRY_CAUSES,
   isRecord,
@@ -21,7 +21,7 @@ import {
   runtimeWarnings,
   verifyCommandRunsNothing,
   withoutNulls
-} from "./cli-chunk-4RSEBIOM.js";
+} from "./cli-chunk-4JHIJCZB.js";
 import {
   NoCommitError,
   NotAGitRepositoryError,
@@ -37,7 +37,7 @@ import {
   runtimeFor,
   startKeyProxy,
   startingCommit
-} from "./cli-chunk-5NPWANIX.js";
+} from "./cli-chunk-R2EV6RHO.js";
 import {
   DEFAULT_PLANNED_ALLOWLIST,
   DENIABLE_TOOLS,
@@ -54,7 +54,7 @@ import {
   childEchoFence,
   fromWholeCharacter,
   runProcess
-} from "./cli-chunk-2BPZRNVS.js";
+} from "./cli-chunk-FG4O5OZX.js";
 import {
   unreachable
 } from "./cli-chunk-Q4DFSTE5.js";

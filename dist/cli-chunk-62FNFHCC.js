@@ -2,17 +2,17 @@
 import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
 import {
   chooseVerifyCommand
-} from "./cli-chunk-4Z5MR63M.js";
+} from "./cli-chunk-TRA6I3WS.js";
 import {
   FRESH_RUN,
   LEG,
   REPORT,
   verifyCommandRunsNothing
-} from "./cli-chunk-4RSEBIOM.js";
+} from "./cli-chunk-4JHIJCZB.js";
 import {
   opt,
   parseFlags
-} from "./cli-chunk-5NPWANIX.js";
+} from "./cli-chunk-R2EV6RHO.js";
 
 // src/run/request.ts
 var PLANNER_TIMEOUT_MS = 20 * 6e4;

@@ -50,7 +50,7 @@ import {
   usageSince,
   verifyOnlyDisclosure,
   workingDirectoryProblem
-} from "./cli-chunk-4Z5MR63M.js";
+} from "./cli-chunk-TRA6I3WS.js";
 import {
   RUN_STATE_SCHEMA_VERSION,
   RunStateError,
@@ -74,7 +74,7 @@ import {
 } from "./cli-chunk-UYHXKTBK.js";
 import {
   engineRunCommandOf
-} from "./cli-chunk-MRVHXPWB.js";
+} from "./cli-chunk-3Q2NDVC7.js";
 import {
   NODE_ID_PATTERN,
   attemptsInAll,
@@ -92,7 +92,7 @@ import {
   runtimeOptionsProblem,
   runtimeWarnings,
   searchPattern
-} from "./cli-chunk-4RSEBIOM.js";
+} from "./cli-chunk-4JHIJCZB.js";
 import {
   cliSecrets,
   codexPromptProblem,
@@ -108,7 +108,7 @@ import {
   startingCommit,
   withWorkingTreeIndex,
   workTreeRoot
-} from "./cli-chunk-5NPWANIX.js";
+} from "./cli-chunk-R2EV6RHO.js";
 import {
   POLICY_FILE,
   bareToolName,
@@ -134,7 +134,7 @@ import {
   runProcess,
   shareWithIdentity,
   trustedCommand
-} from "./cli-chunk-2BPZRNVS.js";
+} from "./cli-chunk-FG4O5OZX.js";
 import {
   createRedactor,
   unreachable
@@ -2735,31 +2735,24 @@ function workingTreePatch(repoDir, baseCommit, context = {}) {
     const base = `${baseCommit}^{tree}`;
     const names = await scope.git(["diff", ...DIFF_FLAGS, "--name-only", "-z", base, tree]);
     const files = names.split("\0").filter((n) => n.length > 0).sort();
-    const outDir = await mkdtemp(join2(tmpdir(), "evidence-gate-patch-"));
-    try {
-      const out = join2(outDir, "patch.diff");
-      await scope.git(["diff", ...DIFF_FLAGS, "--binary", `--output=${out}`, base, tree]);
-      const diffBytes = await readFile2(out);
-      return { diff: diffBytes.toString("utf8"), diffBytes, files, tree };
-    } finally {
-      await rm(outDir, { recursive: true, force: true });
-    }
+    const diffBytes = await wholeDiff(scope.git, base, tree);
+    return { diff: diffBytes.toString("utf8"), diffBytes, files, tree };
   });
 }
-async function treePatch(repoDir, baseCommit, tree, context = {}) {
-  const root = await workTreeRoot(repoDir, context);
+async function wholeDiff(run, base, tree) {
   const outDir = await mkdtemp(join2(tmpdir(), "evidence-gate-patch-"));
   try {
     const out = join2(outDir, "patch.diff");
-    await git(["diff", ...DIFF_FLAGS, "--binary", `--output=${out}`, `${baseCommit}^{tree}`, tree], {
-      cwd: root,
-      ...context.baseEnv !== void 0 ? { baseEnv: context.baseEnv } : {},
-      ...context.knownSecrets !== void 0 ? { knownSecrets: context.knownSecrets } : {}
-    });
-    return (await readFile2(out)).toString("utf8");
+    await run(["diff", ...DIFF_FLAGS, "--binary", `--output=${out}`, base, tree]);
+    return await readFile2(out);
   } finally {
     await rm(outDir, { recursive: true, force: true });
   }
+}
+async function treePatch(repoDir, baseCommit, tree, context = {}) {
+  const root = await workTreeRoot(repoDir, context);
+  const run = (args) => git(args, gitOptions(root, context));
+  return (await wholeDiff(run, `${baseCommit}^{tree}`, tree)).toString("utf8");
 }
 async function configValue(root, key, context) {
   try {

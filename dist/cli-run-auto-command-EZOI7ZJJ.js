@@ -4,11 +4,11 @@ import {
   AUTO_USAGE,
   autoMode,
   parseAutoFlags
-} from "./cli-chunk-BFES4CBR.js";
+} from "./cli-chunk-62FNFHCC.js";
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-JBCKYOIY.js";
+} from "./cli-chunk-NLAXAXZ5.js";
 import "./cli-chunk-5VNWYYNP.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-TZ6EMTVS.js";
@@ -20,21 +20,21 @@ import {
   planLines,
   planTitle,
   withLocalProxy
-} from "./cli-chunk-4Z5MR63M.js";
+} from "./cli-chunk-TRA6I3WS.js";
 import "./cli-chunk-MJWJMW56.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-UYHXKTBK.js";
-import "./cli-chunk-MRVHXPWB.js";
-import "./cli-chunk-4RSEBIOM.js";
+import "./cli-chunk-3Q2NDVC7.js";
+import "./cli-chunk-4JHIJCZB.js";
 import {
   checkedRepository,
   parseOrExit
-} from "./cli-chunk-5NPWANIX.js";
+} from "./cli-chunk-R2EV6RHO.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-BUEDCLXK.js";
 import "./cli-chunk-O74QMRSQ.js";
-import "./cli-chunk-2BPZRNVS.js";
+import "./cli-chunk-FG4O5OZX.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

@@ -6,7 +6,7 @@ import {
   parseCodexConfig,
   parseDuration,
   runtimeFor
-} from "./cli-chunk-5NPWANIX.js";
+} from "./cli-chunk-R2EV6RHO.js";
 import {
   MAX_VERIFY_REPEAT,
   external_exports,
@@ -16,7 +16,7 @@ import {
 import {
   findExecutable,
   verifyEnvProblems
-} from "./cli-chunk-2BPZRNVS.js";
+} from "./cli-chunk-FG4O5OZX.js";
 import {
   RE2JS
 } from "./cli-chunk-Q4DFSTE5.js";

@@ -8,7 +8,7 @@ import {
   placeholdersIn,
   templatedFields,
   validateGraph
-} from "./cli-chunk-4RSEBIOM.js";
+} from "./cli-chunk-4JHIJCZB.js";
 
 // src/graph/lint-arcs.ts
 function feedbackReach(graph) {

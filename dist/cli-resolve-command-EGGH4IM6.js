@@ -9,18 +9,18 @@ import {
   formatSplice,
   fragmentsBeside,
   loadGraphFile
-} from "./cli-chunk-4RSEBIOM.js";
+} from "./cli-chunk-4JHIJCZB.js";
 import {
   onePositional,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-5NPWANIX.js";
+} from "./cli-chunk-R2EV6RHO.js";
 import "./cli-chunk-BUEDCLXK.js";
 import {
   EXIT
 } from "./cli-chunk-O74QMRSQ.js";
-import "./cli-chunk-2BPZRNVS.js";
+import "./cli-chunk-FG4O5OZX.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

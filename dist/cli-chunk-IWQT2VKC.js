@@ -18,7 +18,7 @@ import {
   onePositional,
   opt,
   parseFlags
-} from "./cli-chunk-5NPWANIX.js";
+} from "./cli-chunk-R2EV6RHO.js";
 
 // src/run/saved-ledger.ts
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";

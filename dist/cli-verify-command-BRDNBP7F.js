@@ -3,7 +3,7 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-JBCKYOIY.js";
+} from "./cli-chunk-NLAXAXZ5.js";
 import "./cli-chunk-5VNWYYNP.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-TZ6EMTVS.js";
@@ -14,13 +14,13 @@ import {
   CliLeg,
   chooseVerifyCommand,
   emptyVerifyCommandProblem
-} from "./cli-chunk-4Z5MR63M.js";
+} from "./cli-chunk-TRA6I3WS.js";
 import "./cli-chunk-MJWJMW56.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import {
   shownCommand
 } from "./cli-chunk-UYHXKTBK.js";
-import "./cli-chunk-MRVHXPWB.js";
+import "./cli-chunk-3Q2NDVC7.js";
 import {
   REPORT,
   RUN_TIMEOUT,
@@ -28,19 +28,19 @@ import {
   VERIFY_REPEAT,
   VERIFY_TIMEOUT,
   readVerifyEnv
-} from "./cli-chunk-4RSEBIOM.js";
+} from "./cli-chunk-4JHIJCZB.js";
 import {
   checkedRepository,
   opt,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-5NPWANIX.js";
+} from "./cli-chunk-R2EV6RHO.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-BUEDCLXK.js";
 import "./cli-chunk-O74QMRSQ.js";
-import "./cli-chunk-2BPZRNVS.js";
+import "./cli-chunk-FG4O5OZX.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

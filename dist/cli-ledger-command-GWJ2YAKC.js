@@ -5,7 +5,7 @@ import {
   parseLedgerFlags,
   readSavedLedger,
   renderSavedLedger
-} from "./cli-chunk-5GCJRRD3.js";
+} from "./cli-chunk-IWQT2VKC.js";
 import "./cli-chunk-5VNWYYNP.js";
 import "./cli-chunk-XMBYELVR.js";
 import "./cli-chunk-MJWJMW56.js";
@@ -14,12 +14,12 @@ import {
   parseOrExit,
   refuseUsage,
   savedRunsDir
-} from "./cli-chunk-5NPWANIX.js";
+} from "./cli-chunk-R2EV6RHO.js";
 import "./cli-chunk-BUEDCLXK.js";
 import {
   EXIT
 } from "./cli-chunk-O74QMRSQ.js";
-import "./cli-chunk-2BPZRNVS.js";
+import "./cli-chunk-FG4O5OZX.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

@@ -16,7 +16,7 @@ import {
   gitObjectsProblem,
   hiddenPaths,
   outputFileProblem
-} from "./cli-chunk-2BPZRNVS.js";
+} from "./cli-chunk-FG4O5OZX.js";
 import {
   createRedactor,
   unreachable

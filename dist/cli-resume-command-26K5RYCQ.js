@@ -3,7 +3,7 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   RunReport,
   startRun
-} from "./cli-chunk-JBCKYOIY.js";
+} from "./cli-chunk-NLAXAXZ5.js";
 import "./cli-chunk-5VNWYYNP.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-TZ6EMTVS.js";
@@ -14,7 +14,7 @@ import {
   CliLeg,
   recordedRuntime,
   withLocalProxy
-} from "./cli-chunk-4Z5MR63M.js";
+} from "./cli-chunk-TRA6I3WS.js";
 import "./cli-chunk-MJWJMW56.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import {
@@ -22,11 +22,11 @@ import {
   isLocalAccountName,
   localApprover
 } from "./cli-chunk-UYHXKTBK.js";
-import "./cli-chunk-MRVHXPWB.js";
+import "./cli-chunk-3Q2NDVC7.js";
 import {
   LEG,
   REPORT
-} from "./cli-chunk-4RSEBIOM.js";
+} from "./cli-chunk-4JHIJCZB.js";
 import {
   checkedRepository,
   cliSecrets,
@@ -36,12 +36,12 @@ import {
   parseOrExit,
   refuseUsage,
   runsDirFor
-} from "./cli-chunk-5NPWANIX.js";
+} from "./cli-chunk-R2EV6RHO.js";
 import "./cli-chunk-BUEDCLXK.js";
 import {
   EXIT
 } from "./cli-chunk-O74QMRSQ.js";
-import "./cli-chunk-2BPZRNVS.js";
+import "./cli-chunk-FG4O5OZX.js";
 import {
   unreachable
 } from "./cli-chunk-Q4DFSTE5.js";

@@ -4,7 +4,7 @@ import {
   PLAN_USAGE,
   autoMode,
   parsePlanFlags
-} from "./cli-chunk-BFES4CBR.js";
+} from "./cli-chunk-62FNFHCC.js";
 import {
   localModelCli,
   planAuto,
@@ -13,28 +13,28 @@ import {
   promptLines,
   startPlanning,
   withLocalProxy
-} from "./cli-chunk-4Z5MR63M.js";
+} from "./cli-chunk-TRA6I3WS.js";
 import "./cli-chunk-MJWJMW56.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-UYHXKTBK.js";
-import "./cli-chunk-MRVHXPWB.js";
+import "./cli-chunk-3Q2NDVC7.js";
 import {
   executableFor,
   missingCliProblem
-} from "./cli-chunk-4RSEBIOM.js";
+} from "./cli-chunk-4JHIJCZB.js";
 import {
   checkedRepository,
   cliSecrets,
   parseOrExit,
   readCliPolicy
-} from "./cli-chunk-5NPWANIX.js";
+} from "./cli-chunk-R2EV6RHO.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-BUEDCLXK.js";
 import {
   EXIT
 } from "./cli-chunk-O74QMRSQ.js";
-import "./cli-chunk-2BPZRNVS.js";
+import "./cli-chunk-FG4O5OZX.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 
