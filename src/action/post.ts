@@ -17,8 +17,8 @@ import { CheckRunClient, type ExistingCheckRun } from "../github/check-run.js";
 import { writeJobSummary } from "../github/job-summary.js";
 import { octokitFromEnv } from "../github/octokit.js";
 import { decideEndWithoutRows, type RunEnd } from "../ledger/conclusion.js";
-import { removeLeftRunHome, restoreLeftCheckoutGit } from "../run/isolation-scope.js";
-import { SAVED_STATE } from "../run/saved-state.js";
+import { removeLeftRunHome, restoreLeftCheckoutGit } from "../pull-request/isolation-scope.js";
+import { SAVED_STATE } from "../pull-request/saved-state.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

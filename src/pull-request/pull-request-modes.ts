@@ -7,17 +7,17 @@
  */
 import { unreachable } from "../core/unreachable.js";
 import { forkApprovalMissing } from "../github/fork.js";
+import { missingCredentialMessage, missingModelCredential } from "../run/credentials.js";
+import type { RunProxy } from "../run/model-cli.js";
+import { autoMode } from "../run/request.js";
+import { startRun } from "../run/start-run.js";
 import { DEFAULT_AUTO_CONCURRENCY } from "./action-inputs.js";
 import { BaseAgentConfigRun } from "./base-agent-config-run.js";
-import { missingCredentialMessage, missingModelCredential } from "./credentials.js";
 import { runGraphMode } from "./graph-mode.js";
 import { withPrCodeIsolation } from "./isolation-scope.js";
-import type { RunProxy } from "./model-cli.js";
 import { announcePolicy, type PullRequestRun } from "./pull-request-run.js";
 import { openPushMode } from "./push-mode.js";
-import { autoMode } from "./request.js";
 import { actionPorts, actionRequestBase, endRun, reportRun, withActionProxy } from "./running-mode.js";
-import { startRun } from "./start-run.js";
 import { runVerifyMode } from "./verify-mode.js";
 
 /** Runs the mode of an opened pull-request run and reports it. Rejects only on internal errors. */

@@ -10,13 +10,13 @@ import { prGraphCopyNote, readBaseRefGraph } from "../github/base-ref-graph.js";
 import { formatIssue } from "../graph/issue.js";
 import type { FragmentSource } from "../graph/load.js";
 import type { AgentSource } from "../policy/agent-definition.js";
+import type { RunProxy } from "../run/model-cli.js";
+import { startRun } from "../run/start-run.js";
 import type { ModeInputs } from "./action-inputs.js";
 import { BaseAgentConfigRun } from "./base-agent-config-run.js";
 import { baseRefAgents, baseRefFragments } from "./base-ref-sources.js";
-import type { RunProxy } from "./model-cli.js";
 import { announcePolicy, type PullRequestRun } from "./pull-request-run.js";
 import { actionPorts, actionRequestBase, endRun, reportRun, withActionProxy } from "./running-mode.js";
-import { startRun } from "./start-run.js";
 
 export async function runGraphMode(
   run: PullRequestRun,

@@ -35,10 +35,11 @@ import {
   RunArtifactError,
 } from "../github/run-artifact-download.js";
 import { readRunStateDigests, runStateDigestProblem } from "../github/run-state-digest.js";
+import type { RunProxy } from "../run/model-cli.js";
+import { recordedRuntime } from "../run/model-proxy.js";
+import { startRun } from "../run/start-run.js";
 import { type ActionInputs, describeMode, type ModeInputs } from "./action-inputs.js";
 import { withPrCodeIsolation } from "./isolation-scope.js";
-import type { RunProxy } from "./model-cli.js";
-import { recordedRuntime } from "./model-proxy.js";
 import { botReportsNote } from "./pull-request-run.js";
 import type { Runner } from "./runner.js";
 import {
@@ -51,7 +52,6 @@ import {
   saveCheckRun,
   withActionProxy,
 } from "./running-mode.js";
-import { startRun } from "./start-run.js";
 import { type Env, failWithoutCheckRun, usageFailure } from "./step-result.js";
 
 export interface ResumeModeOptions {
