@@ -11,7 +11,7 @@ import { BaseAgentConfigError, readBaseAgentConfig } from "../github/base-agent-
 import { isAgentConfigPath } from "../policy/agent-config-paths.js";
 import type { WorkspacePort } from "../run/request.js";
 import { type AgentConfigSwap, swapInBaseAgentConfig } from "./agent-config-restore.js";
-import type { PullRequestRun } from "./pull-request-run.js";
+import type { PullRequestRun } from "./running-mode.js";
 
 const MAX_LISTED = 10;
 

@@ -15,8 +15,15 @@ import { startRun } from "../run/start-run.js";
 import type { ModeInputs } from "./action-inputs.js";
 import { BaseAgentConfigRun } from "./base-agent-config-run.js";
 import { baseRefAgents, baseRefFragments } from "./base-ref-sources.js";
-import { announcePolicy, type PullRequestRun } from "./pull-request-run.js";
-import { actionPorts, actionRequestBase, endRun, reportRun, withActionProxy } from "./running-mode.js";
+import {
+  actionPorts,
+  actionRequestBase,
+  announcePolicy,
+  endRun,
+  type PullRequestRun,
+  reportRun,
+  withActionProxy,
+} from "./running-mode.js";
 
 export async function runGraphMode(
   run: PullRequestRun,

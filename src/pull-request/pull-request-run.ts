@@ -1,69 +1,127 @@
 /**
- * The opening every pull-request run shares (`auto`, `run`, `verify`; SPEC §6, §9, §10): the trigger names
- * the pull request (`trigger.ts`: a `pull_request` payload, a comment command, a dispatch); the check run is
- * created `in_progress` on the PR head before anything else, and its id saved for the post step at once;
- * input problems then complete it `action_required`; the maintainers' policy file is read from the **base**
- * ref (never the PR's checkout); and when the workspace is not the pull request's checkout (comment,
- * dispatch, `pull_request_target`) its head is checked out and `HEAD` checked against it before anything
- * runs.
+ * The action's run on a pull request (`auto`, `run`, `verify`; SPEC §5, §6, §9, §10), read top to bottom:
+ * {@link runPullRequest} decides the trigger, builds the check-run reporter once and hands it down, opens the
+ * run ({@link openPullRequestRun}), then runs its mode ({@link runPullRequestModes}) and reports it.
+ *
+ * Opening: the trigger names the pull request (`trigger.ts`: a `pull_request` payload, a comment command, a
+ * dispatch); the check run is created `in_progress` on the PR head before anything else, and its id saved
+ * for the post step at once; input problems then complete it `action_required`; the maintainers' policy file
+ * is read from the **base** ref (never the PR's checkout); and when the workspace is not the pull request's
+ * checkout (comment, dispatch, `pull_request_target`) its head is checked out and `HEAD` checked against it
+ * before anything runs.
  *
  * A fork's or Dependabot's pull request gets a read-only token (SPEC §10): no check run is created or
  * written at all — not even tried — and the run goes on; the job summary carries the ledger, the
  * `<check-name>-ledger` artifact is uploaded as on every run, and `mode: report` in a `workflow_run`
  * workflow of the base repository posts the check run from it (docs/examples/).
+ *
+ * The modes, once the run is open: push mode's checkout, the separate user for PR code, the credential check
+ * that turns a fork's or Dependabot's pull request into a verify-only run (and a fork's with a key but no
+ * writer's approval at its head), then `auto`, `run` or `verify`. `auto` plans from the goal — the
+ * workflow's, or the text of a writer's `/evidence-gate run` comment — with the refusal check before any
+ * model call.
+ *
+ * A thrown error after the reporter exists completes its check run here ({@link completeAfterCrash}), so
+ * the action's last-resort handler never needs the reporter handed back up.
  */
+
 import { mintRunId, type RunId } from "../core/run-id.js";
+import { unreachable } from "../core/unreachable.js";
 import { ledgerArtifactName } from "../github/artifact.js";
 import { type BaseRefPolicy, PolicyReadError, prCopyNote, readBaseRefPolicy } from "../github/base-policy.js";
 import { CheckRunWriteError } from "../github/check-run.js";
 import type { CheckRunReporter } from "../github/check-run-reporter.js";
 import { type PullRequestFields, readEventContext } from "../github/event-context.js";
+import { forkApprovalMissing } from "../github/fork.js";
 import { writeJobSummary } from "../github/job-summary.js";
 import { type GateOctokit, octokitFromEnv } from "../github/octokit.js";
 import { type PullRequestSubject, resolveTrigger, type Trigger } from "../github/trigger.js";
 import type { RunEnd } from "../ledger/conclusion.js";
-import { autoRunPolicy, type PolicyFileResult, policySummary } from "../policy/policy-file.js";
-import { describeMode, type InputsResult } from "./action-inputs.js";
+import type { PolicyFileResult } from "../policy/policy-file.js";
+import { missingCredentialMessage, missingModelCredential } from "../run/credentials.js";
+import type { RunProxy } from "../run/model-cli.js";
+import { autoMode } from "../run/request.js";
+import { startRun } from "../run/start-run.js";
+import { DEFAULT_AUTO_CONCURRENCY, describeMode, type InputsResult } from "./action-inputs.js";
+import { BaseAgentConfigRun } from "./base-agent-config-run.js";
+import { runGraphMode } from "./graph-mode.js";
+import { withPrCodeIsolation } from "./isolation-scope.js";
 import { stopOnOwnPush } from "./loop-guard.js";
 import { checkOutPullRequestHead, eventCheckoutProblem } from "./pr-checkout.js";
+import { openPushMode } from "./push-mode.js";
 import type { Runner } from "./runner.js";
-import { checkRunReporter, type RunningMode, runnerFolders, saveCheckRun } from "./running-mode.js";
-import { type Env, endEarly, usageFailure } from "./step-result.js";
+import {
+  actionPorts,
+  actionRequestBase,
+  announcePolicy,
+  botReportsNote,
+  checkRunReporter,
+  endRun,
+  type PullRequestRun,
+  reportRun,
+  runnerFolders,
+  saveCheckRun,
+  withActionProxy,
+} from "./running-mode.js";
+import { completeAfterCrash, type Env, endEarly, usageFailure } from "./step-result.js";
+import { runVerifyMode } from "./verify-mode.js";
 
-/** Everything a pull-request mode needs once the check run exists and the policy was read. */
-export interface PullRequestRun extends RunningMode {
-  /** The pull request, however the trigger named it (its head is checked out in the workspace). */
-  readonly event: PullRequestSubject;
-  readonly octokit: GateOctokit;
-  readonly runId: RunId;
-  readonly policy: Extract<PolicyFileResult, { ok: true }>;
-}
-
-export interface OpenPullRequestRunOptions {
+/** What the action's entry hands the pull request's run: the runner port, the inputs read once, the secrets. */
+export interface PullRequestRunOptions {
   readonly runner: Runner;
   readonly env: Env;
   readonly signal?: AbortSignal;
   readonly parsed: InputsResult;
   readonly secrets: readonly string[];
-  /** Told the reporter as soon as it exists, so the crash handler can complete its check run. */
-  readonly exposeReporter: (reporter: CheckRunReporter) => void;
 }
 
 /**
- * Opens a pull-request run. Returns `null` when the step has already ended (nothing to do, a refused or
- * unsupported trigger, no token, the check run could not be created, an input or policy problem, a head
- * that could not be checked out — each reported). In order: the trigger ({@link decideTrigger}), the check
- * run ({@link openCheckRun}), the head checkout, the base policy ({@link readPolicy}).
+ * The pull request's run, whole: the trigger ({@link decideTrigger}); the check-run reporter, built here once
+ * and handed down to everything that reports (the opening, the modes, the engine's progress hooks, the
+ * report); the opening ({@link openPullRequestRun}); the mode ({@link runPullRequestModes}). Resolves when
+ * the step's outcome is set. A thrown error after the reporter exists completes the check run first
+ * ({@link completeAfterCrash}: a usage error for an untrusted `git`, else `failure`) and is rethrown for the
+ * action's last-resort handler, which sets the step's outcome.
  */
-export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<PullRequestRun | null> {
-  const { env, parsed, runner } = o;
+export async function runPullRequest(o: PullRequestRunOptions): Promise<void> {
   const decided = await decideTrigger(o);
-  if (decided === null) return null;
+  if (decided === null) return;
+  const { subject } = decided.trigger;
+  const { reporter } = checkRunReporter({
+    runner: o.runner,
+    octokit: decided.octokit,
+    owner: subject.owner,
+    repo: subject.repo,
+    secrets: o.secrets,
+    name: o.parsed.ok ? o.parsed.inputs.checkName : "evidence-gate",
+    headSha: subject.headSha,
+    detailsUrl: subject.run.runUrl,
+  });
+  try {
+    const opened = await openPullRequestRun(o, decided, reporter);
+    if (opened !== null) await runPullRequestModes(opened);
+  } catch (error) {
+    await completeAfterCrash(o.runner, reporter, error, o.env);
+  }
+}
+
+/**
+ * Opens a pull-request run on its decided trigger, reporting through `reporter`. Returns `null` when the step
+ * has already ended (the check run could not be created, an input or policy problem, a refused trigger, a
+ * head that could not be checked out — each reported). In order: the check run ({@link openCheckRun}), the
+ * head checkout, the base policy ({@link readPolicy}).
+ */
+async function openPullRequestRun(
+  o: PullRequestRunOptions,
+  decided: DecidedTrigger,
+  reporter: CheckRunReporter,
+): Promise<PullRequestRun | null> {
+  const { env, parsed, runner } = o;
   const { trigger, octokit, token } = decided;
   const subject = trigger.subject;
-  const opened = await openCheckRun(o, subject, octokit);
+  const opened = await openCheckRun(o, subject, reporter);
   if (opened === null) return null;
-  const { reporter, runId, noCheckRun, failStepAfterReport } = opened;
+  const { runId, noCheckRun, failStepAfterReport } = opened;
   const early = noCheckRun === undefined ? reporter : null;
   const stop = async (end: Parameters<typeof endEarly>[2], message: string, notes: readonly string[]) => {
     await endEarly(runner, early, end, message, env, notes);
@@ -138,16 +196,19 @@ export async function openPullRequestRun(o: OpenPullRequestRunOptions): Promise<
 /** A trigger that names a pull request this step reports on (to run it, or to refuse it on its check run). */
 type RunnableTrigger = Extract<Trigger, { kind: "run" } | { kind: "refused-on-check" }>;
 
+/** A trigger this step runs or refuses on its check run, with the API client and the token. */
+interface DecidedTrigger {
+  readonly trigger: RunnableTrigger;
+  readonly octokit: GateOctokit;
+  readonly token: string;
+}
+
 /**
  * The event, the loop guard, the token and the trigger (SPEC §9, §10): `null` after reporting why the step
  * ends here (no pull request to run, a refused or unsupported trigger, an input problem outside a
  * `pull_request`, no token); else the trigger with the API client and the token.
  */
-async function decideTrigger(o: OpenPullRequestRunOptions): Promise<{
-  readonly trigger: RunnableTrigger;
-  readonly octokit: GateOctokit;
-  readonly token: string;
-} | null> {
+async function decideTrigger(o: PullRequestRunOptions): Promise<DecidedTrigger | null> {
   const { env, parsed, runner } = o;
   let event: ReturnType<typeof readEventContext>;
   try {
@@ -212,7 +273,6 @@ async function decideTrigger(o: OpenPullRequestRunOptions): Promise<{
 
 /** The run's check run, or why it has none (see {@link openCheckRun}). */
 interface OpenedCheckRun {
-  readonly reporter: CheckRunReporter;
   readonly runId: RunId;
   /** Set when this step posts no check run: the note saying so (a read-only token, or a refused create). */
   readonly noCheckRun?: string;
@@ -230,23 +290,12 @@ interface OpenedCheckRun {
  * step (`null`) before anything is spent.
  */
 async function openCheckRun(
-  o: OpenPullRequestRunOptions,
+  o: PullRequestRunOptions,
   subject: PullRequestSubject,
-  octokit: GateOctokit,
+  reporter: CheckRunReporter,
 ): Promise<OpenedCheckRun | null> {
   const { parsed, runner } = o;
   const checkName = parsed.ok ? parsed.inputs.checkName : "evidence-gate";
-  const { reporter } = checkRunReporter({
-    runner,
-    octokit,
-    owner: subject.owner,
-    repo: subject.repo,
-    secrets: o.secrets,
-    name: checkName,
-    headSha: subject.headSha,
-    detailsUrl: subject.run.runUrl,
-  });
-  o.exposeReporter(reporter);
   const runId = mintRunId();
   // Only a `pull_request` event of a fork or Dependabot gets a read-only token; a comment command or a
   // dispatch runs in the base repository's context with the workflow's own permissions. With `report-to:
@@ -257,7 +306,7 @@ async function openCheckRun(
   if (skip !== undefined) {
     runner.notice(skip);
     runner.setOutput("run-id", runId);
-    return { reporter, runId, noCheckRun: skip, notes: [skip] };
+    return { runId, noCheckRun: skip, notes: [skip] };
   }
   try {
     // One check run per name and head SHA: a re-run takes over the one an earlier run left (SPEC §6).
@@ -279,7 +328,7 @@ async function openCheckRun(
     }
     saveCheckRun(runner, opened.ref, runId);
     runner.setOutput("run-id", runId);
-    return { reporter, runId, notes };
+    return { runId, notes };
   } catch (error) {
     if (!(error instanceof CheckRunWriteError)) throw error;
     if (error.status !== 403 && error.status !== 404) {
@@ -291,7 +340,7 @@ async function openCheckRun(
     const noCheckRun = `The check run could not be created, so this run posts none: ${error.message} The run goes on; its ledger is in this job summary and the ${ledgerArtifactName(checkName)} artifact, and the step fails at the end.`;
     runner.error(`evidence-gate: ${noCheckRun}`);
     runner.setOutput("run-id", runId);
-    return { reporter, runId, noCheckRun, failStepAfterReport: error.message, notes: [noCheckRun] };
+    return { runId, noCheckRun, failStepAfterReport: error.message, notes: [noCheckRun] };
   }
 }
 
@@ -341,41 +390,24 @@ async function readPolicy(
 }
 
 /**
+ * Whether input `report-to` is `bot` — read from the raw input when the inputs were refused, so even a
+ * usage error is left to the App's check run (the step has no `checks: write` then).
+ */
+function reportsToBot(o: PullRequestRunOptions): boolean {
+  return o.parsed.ok ? o.parsed.inputs.reportTo === "bot" : o.env["INPUT_REPORT-TO"]?.trim() === "bot";
+}
+
+/**
  * Why this pull request's token cannot write check runs (SPEC §10: a fork's pull request, or Dependabot's,
  * gets a read-only `GITHUB_TOKEN` whatever the workflow asks for), as the note for the log and the
  * summaries; `undefined` when the token can.
  */
-/**
- * Whether input `report-to` is `bot` — read from the raw input when the inputs were refused, so even a
- * usage error is left to the App's check run (the step has no `checks: write` then).
- */
-function reportsToBot(o: OpenPullRequestRunOptions): boolean {
-  return o.parsed.ok ? o.parsed.inputs.reportTo === "bot" : o.env["INPUT_REPORT-TO"]?.trim() === "bot";
-}
-
-/** The note of a `report-to: bot` step: the evidence-gate App posts the check run from the ledger artifact. */
-export function botReportsNote(checkName: string): string {
-  return `report-to: bot: the evidence-gate App owns the check run "${checkName}", so this step creates and writes no check run and no comment. The ledger is uploaded as the artifact ${ledgerArtifactName(checkName)}; the App posts the check run from it when this workflow run completes (docs/bot.md).`;
-}
-
 export function readOnlyTokenNote(event: PullRequestFields, checkName: string): string | undefined {
   if (!event.isFork && !event.isDependabot) return undefined;
   const who = event.isFork
     ? `comes from a fork (${event.headRepoFullName ?? "a deleted repository"})`
     : "was opened or triggered by Dependabot";
   return `This pull request ${who}: its GITHUB_TOKEN is read-only, so this step creates no check run. The ledger is uploaded as the artifact ${ledgerArtifactName(checkName)}, and the report workflow (mode: report, on workflow_run) posts the check run "${checkName}" from it; a run that uploads no ledger gets a failing check run from that workflow. See docs/examples/README.md.`;
-}
-
-/** The base branch's policy as the engine takes it (`undefined` when there is none), said in the log. */
-export function announcePolicy(run: PullRequestRun): ReturnType<typeof autoRunPolicy> {
-  const { runner } = run;
-  const policy = autoRunPolicy(run.policy);
-  runner.info(
-    policy === undefined
-      ? `policy: no .github/evidence-gate.yml on the base ref ${run.event.baseRef}: the defaults apply`
-      : `policy: ${policy.source}: ${policySummary(run.policy.policy)}`,
-  );
-  return policy;
 }
 
 /**
@@ -397,4 +429,131 @@ async function checkRunNotCreated(runner: Runner, error: CheckRunWriteError, env
   await writeJobSummary(summary, { env });
   runner.setOutput("outcome", permission ? "usage-error" : "failed");
   runner.setFailed(`evidence-gate: ${error.message}`);
+}
+
+/** Runs the mode of an opened pull-request run and reports it. Rejects only on internal errors. */
+async function runPullRequestModes(opened: PullRequestRun): Promise<void> {
+  // push: true checks out the PR head before anything runs (SPEC §10), or ends the run saying why.
+  const checkedOut = await openPushMode(opened);
+  if (checkedOut === null) return;
+  // After the checkout (its files get the user's group), before any PR code runs.
+  const withNote = (note: string): PullRequestRun => ({ ...checkedOut, notes: [...checkedOut.notes, note] });
+  await withPrCodeIsolation(
+    {
+      runner: checkedOut.runner,
+      setting: checkedOut.inputs.isolateUser,
+      workspace: checkedOut.workspace,
+      runsDir: checkedOut.runsDir,
+      temp: checkedOut.temp,
+      env: checkedOut.env,
+      sharedCaches: checkedOut.inputs.prUserCache,
+      knownSecrets: checkedOut.secrets,
+    },
+    (message, note) => endRun(withNote(note), { kind: "usage-error", message }),
+    (note) => runMode(withNote(note)),
+  );
+}
+
+/** The mode's run, once the checkout and the separate user are in place. */
+async function runMode(run: PullRequestRun): Promise<void> {
+  const mode = run.inputs.mode;
+  // Before any model call: without a credential, a fork's or Dependabot's pull request (GitHub gives it no
+  // secrets) is verify-only when a verify command is given, else it ends saying which secret is missing.
+  // On the base repository's own pull request a missing credential is the workflow's mistake, not GitHub's
+  // secret rules: a usage error naming the input, rather than a quiet downgrade to verify-only.
+  const missing = mode.kind === "auto" || mode.kind === "run" ? missingModelCredential(run.inputs) : null;
+  if (missing !== null && !run.event.isFork && !run.event.isDependabot) {
+    return endRun(run, { kind: "usage-error", message: missingCredentialMessage(run.inputs.runtime) });
+  }
+  if (missing !== null) return runVerifyMode(run, { kind: "no-credential", missing });
+  // A fork's code gets the model key only once a writer approved that head (a pinned comment command).
+  const unapproved = mode.kind === "auto" || mode.kind === "run" ? forkApprovalMissing(run.event) : null;
+  if (unapproved !== null) return runVerifyMode(run, { kind: "fork-unapproved", why: unapproved });
+  switch (mode.kind) {
+    case "verify":
+      return runVerifyMode(run, { kind: "mode" });
+    case "auto": {
+      const fromComment = commentGoal(run);
+      return fromComment === undefined
+        ? runAutoMode(run, mode.goal)
+        : runAutoMode({ ...run, notes: [...run.notes, fromComment.note] }, fromComment.goal);
+    }
+    case "run":
+      return runGraphMode(run, mode);
+    case "lint":
+    case "resume":
+    case "report":
+      throw new Error(`Internal error: mode ${mode.kind} reached the pull-request path`);
+    default:
+      return unreachable(mode);
+  }
+}
+
+/**
+ * The goal a `/evidence-gate run <goal>` comment gives (SPEC §9: the text after the command is the operator's
+ * goal — an instruction, not data — because only a writer, or an allow-listed bot, gets that far: see
+ * `github/trigger.ts`); `undefined` when the run did not come from a comment or the comment names no goal
+ * (the workflow's `goal` input then stands). Said in the log and the summaries, with its author.
+ */
+function commentGoal(run: PullRequestRun): { readonly goal: string; readonly note: string } | undefined {
+  const request = run.event.request;
+  const goal = request?.text.trim();
+  if (request === undefined || goal === undefined || goal === "") return undefined;
+  const note = `The goal is the text of @${request.author}'s /evidence-gate run comment (a writer's instruction: README, Triggers), not the workflow's goal input.`;
+  run.runner.info(note);
+  return { goal, note };
+}
+
+/** `auto`: plan from the goal, run, report (SPEC §5: the refusal check runs before any model call). */
+function runAutoMode(run: PullRequestRun, goal: string): Promise<void> {
+  const refuse = (message: string) => endRun(run, { kind: "usage-error", message });
+  return withActionProxy(run, run.inputs.runtime, refuse, (proxy) => runAutoLeg(run, goal, proxy));
+}
+
+async function runAutoLeg(run: PullRequestRun, goal: string, proxy: RunProxy | undefined): Promise<void> {
+  const { event, inputs } = run;
+  const policy = announcePolicy(run);
+  // The base's agent configuration for the run (SPEC §9), the pull request's put back after it.
+  const agentConfig = new BaseAgentConfigRun(run);
+  const result = await startRun(
+    {
+      mode: autoMode({
+        goal,
+        ...(inputs.verifyCmd !== undefined ? { verifyCmd: inputs.verifyCmd } : {}),
+        acceptNoBuildEvidence: inputs.acceptNoBuildEvidence,
+        // The workflow's input, typed at launch: nothing in the PR, the plan or the policy file sets it.
+        acceptLoadedUserConfig: inputs.acceptLoadedUserConfig,
+        ...(inputs.repairAttempts > 0 ? { repairAttempts: inputs.repairAttempts } : {}),
+        maxCycles: inputs.maxCycles,
+        ...(inputs.maxCostUsd !== undefined ? { maxCostUsd: inputs.maxCostUsd } : {}),
+        runtime: inputs.runtime,
+        concurrency: inputs.concurrency ?? DEFAULT_AUTO_CONCURRENCY,
+        ...(policy !== undefined ? { policy } : {}),
+        surface: "action",
+      }),
+      ...actionRequestBase(run),
+      ...(policy !== undefined ? { policy } : {}),
+      pr: {
+        title: event.title,
+        body: event.body,
+        headSha: event.headSha,
+        baseRef: event.baseRef,
+        baseSha: event.baseSha,
+      },
+    },
+    actionPorts(run, agentConfig.workspace, {}, proxy),
+  );
+  const notes = [...run.notes, ...agentConfig.notes];
+  switch (result.kind) {
+    case "usage_error":
+      return endRun(run, { kind: "usage-error", message: result.message }, notes);
+    case "setup_failed":
+      return endRun(run, { kind: "setup-failed", message: result.message }, notes);
+    case "refused":
+      return endRun(run, { kind: "refused", reason: "build-evidence", message: result.message }, notes);
+    case "finished":
+      return reportRun(run, result, notes);
+    default:
+      return unreachable(result);
+  }
 }
