@@ -20,9 +20,9 @@ import {
   actionRequestBase,
   announcePolicy,
   endRun,
+  openActionProxy,
   type PullRequestRun,
   reportRun,
-  withActionProxy,
 } from "./running-mode.js";
 
 export async function runGraphMode(
@@ -62,9 +62,13 @@ export async function runGraphMode(
     fragments: baseRefFragments(run.octokit, target),
     agents: baseRefAgents(run.octokit, target),
   };
-  return withActionProxy(run, inputs.runtime, refuse, (proxy) =>
-    runGraphLeg(run, mode, { graph, notes, proxy, sources }),
-  );
+  const proxy = await openActionProxy(run, inputs.runtime);
+  if (proxy.kind === "refused") return refuse(proxy.message);
+  try {
+    await runGraphLeg(run, mode, { graph, notes, proxy: proxy.proxy, sources });
+  } finally {
+    await proxy.close();
+  }
 }
 
 /** The leg of a `mode: run` whose graph was read: the engine on the checkout, then the report. */

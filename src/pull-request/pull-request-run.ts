@@ -57,11 +57,11 @@ import {
   botReportsNote,
   checkRunReporter,
   endRun,
+  openActionProxy,
   type PullRequestRun,
   reportRun,
   runnerFolders,
   saveCheckRun,
-  withActionProxy,
 } from "./running-mode.js";
 import { completeAfterCrash, type Env, endEarly, usageFailure } from "./step-result.js";
 import { runVerifyMode } from "./verify-mode.js";
@@ -504,10 +504,18 @@ function commentGoal(run: PullRequestRun): { readonly goal: string; readonly not
   return { goal, note };
 }
 
-/** `auto`: plan from the goal, run, report (SPEC §5: the refusal check runs before any model call). */
-function runAutoMode(run: PullRequestRun, goal: string): Promise<void> {
-  const refuse = (message: string) => endRun(run, { kind: "usage-error", message });
-  return withActionProxy(run, run.inputs.runtime, refuse, (proxy) => runAutoLeg(run, goal, proxy));
+/**
+ * `auto`: plan from the goal, run, report (SPEC §5: the refusal check runs before any model call), with the
+ * run's key proxy open around the leg.
+ */
+async function runAutoMode(run: PullRequestRun, goal: string): Promise<void> {
+  const proxy = await openActionProxy(run, run.inputs.runtime);
+  if (proxy.kind === "refused") return endRun(run, { kind: "usage-error", message: proxy.message });
+  try {
+    await runAutoLeg(run, goal, proxy.proxy);
+  } finally {
+    await proxy.close();
+  }
 }
 
 async function runAutoLeg(run: PullRequestRun, goal: string, proxy: RunProxy | undefined): Promise<void> {

@@ -45,11 +45,11 @@ import {
   actionRequestBase,
   botReportsNote,
   checkRunReporter,
+  openActionProxy,
   type RunningMode,
   reportRun,
   runnerFolders,
   saveCheckRun,
-  withActionProxy,
 } from "./running-mode.js";
 import { completeAfterCrash, type Env, failWithoutCheckRun, usageFailure } from "./step-result.js";
 
@@ -305,7 +305,7 @@ export async function runResumeMode(o: ResumeModeOptions): Promise<void> {
         knownSecrets: o.secrets,
       },
       (message) => refuse(message),
-      (note) => {
+      async (note) => {
         const run: RunningMode = {
           runner,
           env,
@@ -318,9 +318,13 @@ export async function runResumeMode(o: ResumeModeOptions): Promise<void> {
           notes: toBot === undefined ? [note] : [toBot, note],
           ...(toBot !== undefined ? { noCheckRun: toBot } : {}),
         };
-        return withActionProxy(run, recordedRuntime(fetched.runDir), refuse, (proxy) =>
-          resumeLeg(run, { mode, action, headSha, takeOverCheckRun, proxy }),
-        );
+        const proxy = await openActionProxy(run, recordedRuntime(fetched.runDir));
+        if (proxy.kind === "refused") return refuse(proxy.message);
+        try {
+          await resumeLeg(run, { mode, action, headSha, takeOverCheckRun, proxy: proxy.proxy });
+        } finally {
+          await proxy.close();
+        }
       },
     );
   } catch (error) {

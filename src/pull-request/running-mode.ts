@@ -284,16 +284,25 @@ export async function endRun(
   failAfterReport(run);
 }
 
+/** The run's key proxy once opened: what the ports take (`undefined`: nothing proxied), and its closing. */
+export interface ActionProxy {
+  readonly kind: "open";
+  readonly proxy: RunProxy | undefined;
+  /** Stops the proxy (a no-op when nothing was proxied); call it when the leg is over, however it ended. */
+  readonly close: () => Promise<void>;
+}
+
 /**
- * Runs `body` with the run's key proxy for `runtime` (`model-proxy.ts`: the model CLIs get its base URL and
- * a dummy key), closing it after; settings it cannot proxy end the run through `refuse` (nothing ran).
+ * Opens the run's key proxy for `runtime` (`model-proxy.ts`: the model CLIs get its base URL and a dummy key):
+ * an {@link ActionProxy} the caller closes after the leg (`try … finally`), or `refused` with the usage-error
+ * message when the settings cannot be proxied (nothing ran; the caller ends the run with it). An open/close
+ * pair rather than a `body` callback, so the mode's leg is called by the mode itself (issue 24: nothing below
+ * calls the lifecycle back).
  */
-export async function withActionProxy(
+export async function openActionProxy(
   run: RunningMode,
   runtime: Runtime,
-  refuse: (message: string) => Promise<void>,
-  body: (proxy: RunProxy | undefined) => Promise<void>,
-): Promise<void> {
+): Promise<ActionProxy | { readonly kind: "refused"; readonly message: string }> {
   const { runner } = run;
   const opened = await openRunProxy({
     runtime,
@@ -304,10 +313,7 @@ export async function withActionProxy(
     log: (event) => runner.warning(proxyEventLine(event)),
     say: (line) => runner.info(line),
   });
-  if (opened.kind === "refused") return refuse(opened.message);
-  try {
-    await body(opened.proxy);
-  } finally {
-    await opened.proxy?.proxy.close();
-  }
+  if (opened.kind === "refused") return opened;
+  const proxy = opened.proxy;
+  return { kind: "open", proxy, close: async () => void (await proxy?.proxy.close()) };
 }
