@@ -105,6 +105,84 @@ export async function runPullRequest(o: PullRequestRunOptions): Promise<void> {
   }
 }
 
+/** A trigger that names a pull request this step reports on (to run it, or to refuse it on its check run). */
+type RunnableTrigger = Extract<Trigger, { kind: "run" } | { kind: "refused-on-check" }>;
+
+/** A trigger this step runs or refuses on its check run, with the API client and the token. */
+interface DecidedTrigger {
+  readonly trigger: RunnableTrigger;
+  readonly octokit: GateOctokit;
+  readonly token: string;
+}
+
+/**
+ * The event, the loop guard, the token and the trigger (SPEC §9, §10): `null` after reporting why the step
+ * ends here (no pull request to run, a refused or unsupported trigger, an input problem outside a
+ * `pull_request`, no token); else the trigger with the API client and the token.
+ */
+async function decideTrigger(o: PullRequestRunOptions): Promise<DecidedTrigger | null> {
+  const { env, parsed, runner } = o;
+  let event: ReturnType<typeof readEventContext>;
+  try {
+    event = readEventContext(env);
+  } catch (error) {
+    usageFailure(runner, error instanceof Error ? error.message : String(error));
+    return null;
+  }
+  // A push mode's own push starts nothing: no check run is touched (SPEC §10 loop guard).
+  const token = parsed.ok ? parsed.inputs.githubToken : env["INPUT_GITHUB-TOKEN"]?.trim();
+  if (await stopOnOwnPush(runner, env, event, token)) return null;
+  // Input problems are posted on a pull_request's check run; for other triggers the pull request is only
+  // known once the inputs (e.g. `pr`) are read, so they fail the step alone.
+  if (!parsed.ok && event.kind !== "pull_request") {
+    const trigger = event.kind === "other" ? event.eventName : event.kind;
+    usageFailure(runner, `${parsed.errors.join("\n")}\n(triggered by ${trigger})`);
+    return null;
+  }
+  if (token === undefined || token === "") {
+    usageFailure(
+      runner,
+      "input `github-token` is empty: leave it at its default (the workflow's github.token)",
+    );
+    return null;
+  }
+  const octokit = octokitFromEnv(token, env);
+  let trigger: Trigger;
+  if (parsed.ok) {
+    trigger = await resolveTrigger({ event, inputs: parsed.inputs, octokit, warn: (m) => runner.warning(m) });
+  } else if (event.kind === "pull_request") {
+    const { kind: _kind, ...fields } = event;
+    trigger = {
+      kind: "run",
+      subject: { ...fields, trigger: "pull_request", checkoutHead: false },
+      basePolicy: null,
+      notes: [],
+    };
+  } else {
+    throw new Error("Internal error: unparsed inputs on a trigger other than pull_request");
+  }
+  switch (trigger.kind) {
+    case "nothing":
+      // Not this action's business: a notice, no check run, no outputs, the step passes.
+      runner.notice(`evidence-gate: ${trigger.message}`);
+      await writeJobSummary(`## evidence-gate: nothing to do\n\n${trigger.message}\n`, { env });
+      return null;
+    case "refused":
+      await writeJobSummary(`## ⚠️ evidence-gate refused: ${trigger.title}\n\n${trigger.message}\n`, { env });
+      runner.setOutput("outcome", "refused");
+      runner.setFailed(`evidence-gate: refused: ${trigger.title}: ${trigger.message}`);
+      return null;
+    case "usage-error":
+      usageFailure(runner, trigger.message);
+      return null;
+    case "run":
+    case "refused-on-check":
+      return { trigger, octokit, token };
+    default:
+      return trigger satisfies never;
+  }
+}
+
 /**
  * Opens a pull-request run on its decided trigger, reporting through `reporter`. Returns `null` when the step
  * has already ended (the check run could not be created, an input or policy problem, a refused trigger, a
@@ -191,84 +269,6 @@ async function openPullRequestRun(
     ...(noCheckRun !== undefined ? { noCheckRun } : {}),
     ...(failStepAfterReport !== undefined ? { failStepAfterReport } : {}),
   };
-}
-
-/** A trigger that names a pull request this step reports on (to run it, or to refuse it on its check run). */
-type RunnableTrigger = Extract<Trigger, { kind: "run" } | { kind: "refused-on-check" }>;
-
-/** A trigger this step runs or refuses on its check run, with the API client and the token. */
-interface DecidedTrigger {
-  readonly trigger: RunnableTrigger;
-  readonly octokit: GateOctokit;
-  readonly token: string;
-}
-
-/**
- * The event, the loop guard, the token and the trigger (SPEC §9, §10): `null` after reporting why the step
- * ends here (no pull request to run, a refused or unsupported trigger, an input problem outside a
- * `pull_request`, no token); else the trigger with the API client and the token.
- */
-async function decideTrigger(o: PullRequestRunOptions): Promise<DecidedTrigger | null> {
-  const { env, parsed, runner } = o;
-  let event: ReturnType<typeof readEventContext>;
-  try {
-    event = readEventContext(env);
-  } catch (error) {
-    usageFailure(runner, error instanceof Error ? error.message : String(error));
-    return null;
-  }
-  // A push mode's own push starts nothing: no check run is touched (SPEC §10 loop guard).
-  const token = parsed.ok ? parsed.inputs.githubToken : env["INPUT_GITHUB-TOKEN"]?.trim();
-  if (await stopOnOwnPush(runner, env, event, token)) return null;
-  // Input problems are posted on a pull_request's check run; for other triggers the pull request is only
-  // known once the inputs (e.g. `pr`) are read, so they fail the step alone.
-  if (!parsed.ok && event.kind !== "pull_request") {
-    const trigger = event.kind === "other" ? event.eventName : event.kind;
-    usageFailure(runner, `${parsed.errors.join("\n")}\n(triggered by ${trigger})`);
-    return null;
-  }
-  if (token === undefined || token === "") {
-    usageFailure(
-      runner,
-      "input `github-token` is empty: leave it at its default (the workflow's github.token)",
-    );
-    return null;
-  }
-  const octokit = octokitFromEnv(token, env);
-  let trigger: Trigger;
-  if (parsed.ok) {
-    trigger = await resolveTrigger({ event, inputs: parsed.inputs, octokit, warn: (m) => runner.warning(m) });
-  } else if (event.kind === "pull_request") {
-    const { kind: _kind, ...fields } = event;
-    trigger = {
-      kind: "run",
-      subject: { ...fields, trigger: "pull_request", checkoutHead: false },
-      basePolicy: null,
-      notes: [],
-    };
-  } else {
-    throw new Error("Internal error: unparsed inputs on a trigger other than pull_request");
-  }
-  switch (trigger.kind) {
-    case "nothing":
-      // Not this action's business: a notice, no check run, no outputs, the step passes.
-      runner.notice(`evidence-gate: ${trigger.message}`);
-      await writeJobSummary(`## evidence-gate: nothing to do\n\n${trigger.message}\n`, { env });
-      return null;
-    case "refused":
-      await writeJobSummary(`## ⚠️ evidence-gate refused: ${trigger.title}\n\n${trigger.message}\n`, { env });
-      runner.setOutput("outcome", "refused");
-      runner.setFailed(`evidence-gate: refused: ${trigger.title}: ${trigger.message}`);
-      return null;
-    case "usage-error":
-      usageFailure(runner, trigger.message);
-      return null;
-    case "run":
-    case "refused-on-check":
-      return { trigger, octokit, token };
-    default:
-      return trigger satisfies never;
-  }
 }
 
 /** The run's check run, or why it has none (see {@link openCheckRun}). */
