@@ -5,7 +5,7 @@
  * failures they record in `judge-failures.ts`.
  */
 import type { BuildEvidenceAnswer } from "../core/build-evidence-answer.js";
-import type { ChangedFiles } from "../core/changed-files.js";
+import type { ChangedFiles } from "../core/changed-files-record.js";
 import type { LedgerRow } from "../core/ledger-row.js";
 import { unreachable } from "../core/unreachable.js";
 import { judgeCompletedRun } from "./judge-completed-run.js";

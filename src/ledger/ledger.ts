@@ -1,5 +1,5 @@
 import type { BuildEvidenceAnswer } from "../core/build-evidence-answer.js";
-import type { ChangedFiles } from "../core/changed-files.js";
+import type { ChangedFiles } from "../core/changed-files-record.js";
 import { type LedgerRow, NOTHING_SPENT, type TokenUsage } from "../core/ledger-row.js";
 import type { UntrustedTextRemoval } from "../core/untrusted-text-report.js";
 import type { Conclusion } from "./conclusion.js";
