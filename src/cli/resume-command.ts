@@ -12,7 +12,7 @@ import { userInfo } from "node:os";
 import { join } from "node:path";
 import { isLocalAccountName, localApprover } from "../core/github-login.js";
 import { unreachable } from "../core/unreachable.js";
-import type { ResumeAction } from "../engine/resume-action.js";
+import type { ResumeAction } from "../engine/resume-run.js";
 import { cliSecrets } from "../run/credentials.js";
 import { EXIT } from "../run/exit-codes.js";
 import { CliLeg, withLocalProxy } from "../run/local-leg.js";
