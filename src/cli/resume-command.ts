@@ -12,7 +12,7 @@ import { userInfo } from "node:os";
 import { join } from "node:path";
 import { isLocalAccountName, localApprover } from "../core/github-login.js";
 import { unreachable } from "../core/unreachable.js";
-import type { ResumeAction } from "../engine/resume-action.js";
+import type { ResumeAction } from "../engine/resume-run.js";
 import { EXIT } from "../local-run/exit-codes.js";
 import { CliLeg, withLocalProxy } from "../local-run/local-leg.js";
 import { type CliIo, checkedRepository, refuseUsage, runsDirFor } from "../local-run/local-setup.js";

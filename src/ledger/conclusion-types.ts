@@ -5,7 +5,7 @@
  * types without importing the module that calls them (no import circle; `import-layers.test.ts`).
  */
 import type { BuildEvidenceAnswer } from "../core/build-evidence-answer.js";
-import type { ChangedFiles } from "../core/changed-files.js";
+import type { ChangedFiles } from "../core/changed-files-record.js";
 import type { LedgerRow } from "../core/ledger-row.js";
 /** A check run's conclusion (GitHub's closed set, the subset SPEC §6 uses). */
 export type CheckConclusion =

@@ -25,8 +25,7 @@ import { killMarked, SPAWN_MARKER, signalAs, startTicksOf } from "./leftovers.js
 import { guardGroup } from "./orphan-guard.js";
 import { trustedCommand } from "./trusted-tools.js";
 
-export type { ChildOutputOptions } from "./child-output.js";
-export type { OutputPiece, PieceKind } from "./line-framer.js";
+export type { ChildOutputOptions, OutputPiece, PieceKind } from "./child-output.js";
 
 /**
  * Options of one child process. Lengths are bytes, times are milliseconds. Where its output goes (tails,
