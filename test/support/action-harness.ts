@@ -27,6 +27,7 @@ import { delimiter, dirname, join } from "node:path";
 import { afterEach } from "vitest";
 import { parse as parseYaml } from "yaml";
 import {
+  DEFAULT_REPOSITORY,
   type GitHubServer,
   type RecordedCall,
   startGitHubServer,
@@ -62,7 +63,8 @@ const FAST_BACKOFF = { EVIDENCE_GATE_BACKOFF_SECOND_MS: "1" } as const;
 /** The token the action gets as `github-token` (the runner's default is `${{ github.token }}`). */
 export const TEST_GITHUB_TOKEN = "ghs_actionHarnessTestToken0000000000000";
 export const TEST_RUN_ID = "7654321";
-export const TEST_REPOSITORY = "octo-org/widgets";
+/** `GITHUB_REPOSITORY`: the repository the GitHub server holds from the start. */
+export const TEST_REPOSITORY = DEFAULT_REPOSITORY;
 
 export interface RunActionOptions {
   /** The checkout (`GITHUB_WORKSPACE`). */
