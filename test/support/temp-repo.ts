@@ -4,10 +4,10 @@
  * read, so a developer's identity, hooks path or signing settings never leak into a test.
  */
 import { execFile } from "node:child_process";
-import { rmSync } from "node:fs";
-import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { readdirSync, rmSync } from "node:fs";
+import { appendFile, mkdir, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { git as runGit } from "../../src/proc/git.js";
 
@@ -83,24 +83,45 @@ function tempRepoAt(dir: string): TempRepo {
 /**
  * The sample repositories as first made in this process (`buggy`: {@link makeSampleNodeRepo}'s; `fixed`:
  * {@link makeFixedSampleRepo}'s with its defaults), copied for each test that asks: a copy is the same
- * repository (same commits, same SHAs) for one git (the index refresh), where making one runs six. Removed when
- * the process exits.
+ * repository (same commits, same SHAs) for one git (the index refresh), where making one runs six. Each
+ * lives in `TMPDIR/evidence-gate-template-PID-…`, removed when the process exits, or — vitest ends its
+ * workers without an exit event — by the next process that makes one, once PID is gone.
  */
-const templates: { buggy?: Promise<TempRepo>; fixed?: Promise<TempRepo> } = {};
+const templates: { buggy?: Promise<string>; fixed?: Promise<string> } = {};
+const TEMPLATE = /^evidence-gate-template-(\d+)-/;
+
+/** Makes a template with `make`, renamed to a folder named for this process; returns its path. */
+async function makeTemplate(make: () => Promise<TempRepo>): Promise<string> {
+  removeTemplatesOfEndedProcesses();
+  const made = await make();
+  const dir = join(tmpdir(), `evidence-gate-template-${process.pid}-${basename(made.dir)}`);
+  await rename(made.dir, dir);
+  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Removes the templates of processes that have ended (their exit handler did not run). */
+function removeTemplatesOfEndedProcesses(): void {
+  for (const name of readdirSync(tmpdir())) {
+    const pid = Number(TEMPLATE.exec(name)?.[1] ?? Number.NaN);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try {
+      process.kill(pid, 0);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ESRCH") {
+        rmSync(join(tmpdir(), name), { recursive: true, force: true });
+      }
+    }
+  }
+}
 
 /** A fresh copy of the template `make` builds once per process. */
 async function copyOf(name: keyof typeof templates, make: () => Promise<TempRepo>): Promise<TempRepo> {
-  if (templates[name] === undefined) {
-    const made = make();
-    templates[name] = made;
-    void made.then((template) =>
-      process.once("exit", () => rmSync(template.dir, { recursive: true, force: true })),
-    );
-  }
+  templates[name] ??= makeTemplate(make);
   const template = await templates[name];
   const repo = tempRepoAt(await mkdtemp(join(tmpdir(), "evidence-gate-repo-")));
   // `cp -a` (one process) copies the .git folder's small files in a fraction of `fs.cp`'s CPU time.
-  await promisify(execFile)("cp", ["-a", `${template.dir}/.`, repo.dir]);
+  await promisify(execFile)("cp", ["-a", `${template}/.`, repo.dir]);
   // The copied index's stat data (inode, times) is the template's: refresh it, or plumbing such as
   // `git diff-index` would see every file as changed.
   await repo.git(["update-index", "-q", "--refresh"]);
