@@ -47,6 +47,11 @@ export interface RunProcessOptions extends ChildOutputOptions {
   /** Grace between SIGTERM and SIGKILL (default 3000). */
   readonly killGraceMs?: number;
   /**
+   * How long a child that exited may keep its pipes open (a background grandchild holds them) before the
+   * run settles anyway, ms (default {@link DRAIN_GRACE_MS}, 2000). Tests of such grandchildren lower it.
+   */
+  readonly drainGraceMs?: number;
+  /**
    * Guard the child's group against the engine's own death (default `true`): a `kill -9` of the engine
    * then ends the child too (`orphan-guard.ts`; issue 17 item 7). `false` only for short local commands
    * (local git), where the guard's extra process costs more than an orphan that ends by itself.
@@ -240,7 +245,7 @@ function superviseChild(
   };
   child.on("exit", (code, signal) => {
     // Wait for stdio to drain; if a grandchild keeps the pipes open, settle anyway after a grace.
-    const drain = setTimeout(() => settle(code, signal), DRAIN_GRACE_MS);
+    const drain = setTimeout(() => settle(code, signal), options.drainGraceMs ?? DRAIN_GRACE_MS);
     drain.unref();
     timers.push(drain);
     child.on("close", () => settle(code, signal));
