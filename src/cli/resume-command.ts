@@ -13,13 +13,13 @@ import { join } from "node:path";
 import { isLocalAccountName, localApprover } from "../core/github-login.js";
 import { unreachable } from "../core/unreachable.js";
 import type { ResumeAction } from "../engine/resume-run.js";
+import { EXIT } from "../local-run/exit-codes.js";
+import { CliLeg, withLocalProxy } from "../local-run/local-leg.js";
+import { type CliIo, checkedRepository, refuseUsage, runsDirFor } from "../local-run/local-setup.js";
+import { RunReport } from "../local-run/terminal-report.js";
 import { cliSecrets } from "../run/credentials.js";
-import { EXIT } from "../run/exit-codes.js";
-import { CliLeg, withLocalProxy } from "../run/local-leg.js";
-import { type CliIo, checkedRepository, refuseUsage, runsDirFor } from "../run/local-setup.js";
 import { recordedRuntime } from "../run/model-proxy.js";
 import { startRun } from "../run/start-run.js";
-import { RunReport } from "../run/terminal-report.js";
 import { parseOrExit } from "./parse-command.js";
 import { parseResumeFlags, RESUME_USAGE, type ResumeFlagAction } from "./parse-resume-flags.js";
 

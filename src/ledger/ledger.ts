@@ -2,7 +2,7 @@ import type { BuildEvidenceAnswer } from "../core/build-evidence-answer.js";
 import type { ChangedFiles } from "../core/changed-files-record.js";
 import { type LedgerRow, NOTHING_SPENT, type TokenUsage } from "../core/ledger-row.js";
 import type { UntrustedTextRemoval } from "../core/untrusted-text-report.js";
-import type { Conclusion } from "./conclusion.js";
+import type { Conclusion } from "./conclusion-types.js";
 
 /**
  * The qualified ledger of one run (SPEC §6): everything the text, Markdown and JSON renderers print, and

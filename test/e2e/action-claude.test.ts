@@ -22,7 +22,7 @@ import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { findExecutable } from "../../src/proc/which.js";
-import { DEFAULT_CLAUDE_VERSION } from "../../src/run/action-inputs.js";
+import { DEFAULT_CLAUDE_VERSION } from "../../src/pull-request/action-inputs.js";
 import { ensureCli } from "../../src/run/install-cli.js";
 import { CLAUDE_RUNTIME } from "../../src/runtime/claude-runtime.js";
 import { actionTestResources, completion, NODE_MODULES_BIN } from "../support/action-harness.js";

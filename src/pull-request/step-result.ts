@@ -8,6 +8,7 @@ import { writeJobSummary } from "../github/job-summary.js";
 import { type Conclusion, decideEndWithoutRows, type RunEnd } from "../ledger/conclusion.js";
 import { escapeInline } from "../ledger/markdown-syntax.js";
 import type { Runner } from "./runner.js";
+import { noTrustedGit } from "./trusted-executables.js";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -86,4 +87,52 @@ export async function endEarly(
     { outcome: decided.outcome, conclusion: decided.conclusion },
     `${decided.title}: ${message}`,
   );
+}
+
+/**
+ * The crash path of a run that built a check-run reporter (issue 24: the reporter is handed down, never back
+ * up to the action's entry). `error` was thrown after `reporter` existed:
+ *
+ * - no trusted `git` ({@link noTrustedGit}): the job's set-up to fix, not an internal error — ended as a
+ *   usage error naming the fix ({@link endEarly}), on the check run when one is open; resolves (the step's
+ *   outcome is set);
+ * - anything else: the check run, when open and not completed, is completed `failure` ("the run ended with
+ *   an internal error", the message quoted), then `error` is rethrown for the last-resort handler, which
+ *   sets the outcome `failed` and fails the step (a crashed run never leaves the check green).
+ *
+ * A failed completion write is logged as an error and never hides `error`.
+ */
+export async function completeAfterCrash(
+  runner: Runner,
+  reporter: CheckRunReporter,
+  error: unknown,
+  env: Env,
+): Promise<void> {
+  const message = error instanceof Error ? error.message : String(error);
+  const open = reporter.ref !== null && !reporter.completed;
+  if (noTrustedGit(error)) {
+    try {
+      await endEarly(runner, open ? reporter : null, { kind: "usage-error", message }, message, env);
+    } catch (writeError) {
+      runner.error(
+        `could not complete the check run after the usage error: ${writeError instanceof Error ? writeError.message : String(writeError)}`,
+      );
+      usageFailure(runner, message);
+    }
+    return;
+  }
+  if (open) {
+    try {
+      await reporter.end(
+        "failure",
+        "evidence-gate: the run ended with an internal error",
+        `The engine stopped with an internal error:\n\n\`\`\`\n${message}\n\`\`\``,
+      );
+    } catch (writeError) {
+      runner.error(
+        `could not complete the check run after the error: ${writeError instanceof Error ? writeError.message : String(writeError)}`,
+      );
+    }
+  }
+  throw error;
 }

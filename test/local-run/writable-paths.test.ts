@@ -7,8 +7,12 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import {
+  folderWriteProblem,
+  outputFileProblem,
+  writeFailureProblem,
+} from "../../src/local-run/writable-paths.js";
 import { GitError } from "../../src/proc/git.js";
-import { folderWriteProblem, outputFileProblem, writeFailureProblem } from "../../src/run/writable-paths.js";
 
 const made: string[] = [];
 afterEach(() => {

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { eventCheckoutProblem } from "../../src/run/pr-checkout.js";
+import { eventCheckoutProblem } from "../../src/pull-request/pr-checkout.js";
 import { commitAll, type MergeCheckout, makeMergeCheckout } from "../support/temp-repo.js";
 
 const made: MergeCheckout[] = [];

@@ -25,7 +25,6 @@ import { readRunState } from "../engine/run-state.js";
 import { runArtifactName } from "../github/artifact.js";
 import { extractArtifactZip, UnsafeArchiveError } from "../github/artifact-zip.js";
 import type { CheckRunClient, CheckRunRef } from "../github/check-run.js";
-import type { CheckRunReporter } from "../github/check-run-reporter.js";
 import { readEventContext } from "../github/event-context.js";
 import { type GateOctokit, octokitFromEnv } from "../github/octokit.js";
 import {
@@ -35,24 +34,24 @@ import {
   RunArtifactError,
 } from "../github/run-artifact-download.js";
 import { readRunStateDigests, runStateDigestProblem } from "../github/run-state-digest.js";
+import type { RunProxy } from "../run/model-cli.js";
+import { recordedRuntime } from "../run/model-proxy.js";
+import { startRun } from "../run/start-run.js";
 import { type ActionInputs, describeMode, type ModeInputs } from "./action-inputs.js";
 import { withPrCodeIsolation } from "./isolation-scope.js";
-import type { RunProxy } from "./model-cli.js";
-import { recordedRuntime } from "./model-proxy.js";
-import { botReportsNote } from "./pull-request-run.js";
 import type { Runner } from "./runner.js";
 import {
   actionPorts,
   actionRequestBase,
+  botReportsNote,
   checkRunReporter,
+  openActionProxy,
   type RunningMode,
   reportRun,
   runnerFolders,
   saveCheckRun,
-  withActionProxy,
 } from "./running-mode.js";
-import { startRun } from "./start-run.js";
-import { type Env, failWithoutCheckRun, usageFailure } from "./step-result.js";
+import { completeAfterCrash, type Env, failWithoutCheckRun, usageFailure } from "./step-result.js";
 
 export interface ResumeModeOptions {
   readonly runner: Runner;
@@ -61,7 +60,6 @@ export interface ResumeModeOptions {
   readonly inputs: ActionInputs;
   readonly mode: Extract<ModeInputs, { kind: "resume" }>;
   readonly secrets: readonly string[];
-  readonly exposeReporter: (reporter: CheckRunReporter) => void;
 }
 
 const SHA = /^[0-9a-f]{40}$/i;
@@ -258,72 +256,80 @@ export async function runResumeMode(o: ResumeModeOptions): Promise<void> {
     headSha,
     detailsUrl: event.run.runUrl,
   });
-  o.exposeReporter(reporter);
-  // The App dispatches for the writer who clicked (GITHUB_ACTOR is then the App): the approver input.
-  const decider = mode.approver ?? actor;
-  const action: ResumeAction =
-    mode.decision.kind === "retry-failed"
-      ? { kind: "retry-failed" }
-      : { ...mode.decision, by: decider, ...(decider !== actor ? { dispatchedBy: actor } : {}) };
-  const toBot = inputs.reportTo === "bot" ? botReportsNote(inputs.checkName) : undefined;
-  const takeOverCheckRun = async (): Promise<void> => {
-    if (toBot !== undefined) return;
-    const summary = `Run \`${mode.runId}\` resumes: ${describeMode(mode)} (${decider === actor ? "" : `decided by ${decider}, `}dispatched by ${actor}).`;
-    const existing = await client.findLatest({ name: inputs.checkName, headSha });
-    const ref: CheckRunRef =
-      existing !== undefined && existing.externalId === mode.runId
-        ? await reporter.restart(existing.id, { externalId: mode.runId, summary })
-        : await reporter.start(mode.runId, summary, "evidence-gate: resuming");
-    saveCheckRun(runner, ref, mode.runId);
-  };
-  runner.setOutput("run-id", mode.runId);
+  // The reporter is handed down; a crash from here on completes its check run before it is rethrown.
+  try {
+    // The App dispatches for the writer who clicked (GITHUB_ACTOR is then the App): the approver input.
+    const decider = mode.approver ?? actor;
+    const action: ResumeAction =
+      mode.decision.kind === "retry-failed"
+        ? { kind: "retry-failed" }
+        : { ...mode.decision, by: decider, ...(decider !== actor ? { dispatchedBy: actor } : {}) };
+    const toBot = inputs.reportTo === "bot" ? botReportsNote(inputs.checkName) : undefined;
+    const takeOverCheckRun = async (): Promise<void> => {
+      if (toBot !== undefined) return;
+      const summary = `Run \`${mode.runId}\` resumes: ${describeMode(mode)} (${decider === actor ? "" : `decided by ${decider}, `}dispatched by ${actor}).`;
+      const existing = await client.findLatest({ name: inputs.checkName, headSha });
+      const ref: CheckRunRef =
+        existing !== undefined && existing.externalId === mode.runId
+          ? await reporter.restart(existing.id, { externalId: mode.runId, summary })
+          : await reporter.start(mode.runId, summary, "evidence-gate: resuming");
+      saveCheckRun(runner, ref, mode.runId);
+    };
+    runner.setOutput("run-id", mode.runId);
 
-  const vouched = await vouchedFor(client, {
-    checkName: inputs.checkName,
-    headSha,
-    runId: mode.runId,
-    runDir,
-    name,
-    artifactId: artifact.id,
-  });
-  if (vouched !== null) return failWithoutCheckRun(runner, env, vouched);
-
-  const refuse = (message: string) =>
-    failWithoutCheckRun(runner, env, {
-      outcome: "usage-error",
-      title: `run ${mode.runId} was not resumed`,
-      message,
+    const vouched = await vouchedFor(client, {
+      checkName: inputs.checkName,
+      headSha,
+      runId: mode.runId,
+      runDir,
+      name,
+      artifactId: artifact.id,
     });
-  // The leg runs PR code (the verify commands, the model CLIs): as the separate user, as the pull-request
-  // modes do, once the run directory is vouched for and before anything of it runs.
-  return withPrCodeIsolation(
-    {
-      runner,
-      setting: inputs.isolateUser,
-      sharedCaches: inputs.prUserCache,
-      ...folders,
-      env,
-      knownSecrets: o.secrets,
-    },
-    (message) => refuse(message),
-    (note) => {
-      const run: RunningMode = {
+    if (vouched !== null) return failWithoutCheckRun(runner, env, vouched);
+
+    const refuse = (message: string) =>
+      failWithoutCheckRun(runner, env, {
+        outcome: "usage-error",
+        title: `run ${mode.runId} was not resumed`,
+        message,
+      });
+    // The leg runs PR code (the verify commands, the model CLIs): as the separate user, as the pull-request
+    // modes do, once the run directory is vouched for and before anything of it runs.
+    return withPrCodeIsolation(
+      {
         runner,
-        env,
-        ...(o.signal ? { signal: o.signal } : {}),
-        inputs,
-        reporter,
-        runId: mode.runId,
+        setting: inputs.isolateUser,
+        sharedCaches: inputs.prUserCache,
         ...folders,
-        secrets: o.secrets,
-        notes: toBot === undefined ? [note] : [toBot, note],
-        ...(toBot !== undefined ? { noCheckRun: toBot } : {}),
-      };
-      return withActionProxy(run, recordedRuntime(fetched.runDir), refuse, (proxy) =>
-        resumeLeg(run, { mode, action, headSha, takeOverCheckRun, proxy }),
-      );
-    },
-  );
+        env,
+        knownSecrets: o.secrets,
+      },
+      (message) => refuse(message),
+      async (note) => {
+        const run: RunningMode = {
+          runner,
+          env,
+          ...(o.signal ? { signal: o.signal } : {}),
+          inputs,
+          reporter,
+          runId: mode.runId,
+          ...folders,
+          secrets: o.secrets,
+          notes: toBot === undefined ? [note] : [toBot, note],
+          ...(toBot !== undefined ? { noCheckRun: toBot } : {}),
+        };
+        const proxy = await openActionProxy(run, recordedRuntime(fetched.runDir));
+        if (proxy.kind === "refused") return refuse(proxy.message);
+        try {
+          await resumeLeg(run, { mode, action, headSha, takeOverCheckRun, proxy: proxy.proxy });
+        } finally {
+          await proxy.close();
+        }
+      },
+    );
+  } catch (error) {
+    await completeAfterCrash(runner, reporter, error, env);
+  }
 }
 
 /** The resumed leg, once the run directory is vouched for: the engine, then the report. */

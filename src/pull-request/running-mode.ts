@@ -1,8 +1,10 @@
 /**
- * What every mode that runs nodes (`auto`, `run`, `resume`) does the same way (SPEC §6, §9, §10): where
- * the run directories go on the runner, how its check run is reported and recorded for the post step, what
- * it passes the engine besides its own options, and how it reports the end — finished, or before any node
- * ran.
+ * What every mode that runs nodes (`auto`, `run`, `verify`, `resume`; `report` for its check run) does the same
+ * way (SPEC §6, §9, §10): the shape of a mode's run ({@link RunningMode}, {@link PullRequestRun},
+ * {@link PushTarget}), where the run directories go on the runner, how its check run is built, reported and
+ * recorded for the post step, what it passes the engine besides its own options, and how it reports the end —
+ * finished, or before any node ran. The lifecycle (`pull-request-run.ts`) and the modes it calls import these;
+ * this module imports none of them, so no import goes back up (issue 24).
  */
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -10,20 +12,23 @@ import { createRedactor } from "../core/redact.js";
 import type { RunId } from "../core/run-id.js";
 import { redactTokenShapes } from "../core/token-shapes.js";
 import type { RunHooks } from "../engine/leg.js";
+import type { PublishCommit } from "../engine/run-frame.js";
 import type { Runtime } from "../engine/runtime-setup.js";
+import { ledgerArtifactName } from "../github/artifact.js";
 import { CheckRunClient, type CheckRunRef } from "../github/check-run.js";
 import { CheckRunReporter } from "../github/check-run-reporter.js";
 import type { GateOctokit } from "../github/octokit.js";
 import type { StickyCommentTarget } from "../github/sticky-comment.js";
+import type { PullRequestSubject } from "../github/trigger.js";
 import type { RunEnd } from "../ledger/conclusion.js";
+import { autoRunPolicy, type PolicyFileResult, policySummary } from "../policy/policy-file.js";
+import { actionModelCredentials } from "../run/credentials.js";
+import { ModelCliSetup, type RunProxy } from "../run/model-cli.js";
+import { openRunProxy, proxyEventLine } from "../run/model-proxy.js";
+import type { RunPorts, RunRequest, WorkspacePort } from "../run/request.js";
 import type { ActionInputs } from "./action-inputs.js";
-import { actionModelCredentials } from "./credentials.js";
-import { ModelCliSetup, type RunProxy } from "./model-cli.js";
-import { openRunProxy, proxyEventLine } from "./model-proxy.js";
 import { progressHooks } from "./progress-hooks.js";
-import type { PushTarget } from "./push-mode.js";
 import { type FinishedRun, reportFinished } from "./report-finished.js";
-import type { RunPorts, RunRequest, WorkspacePort } from "./request.js";
 import type { Runner } from "./runner.js";
 import { SAVED_STATE } from "./saved-state.js";
 import { type Env, endEarly } from "./step-result.js";
@@ -62,6 +67,48 @@ export interface RunningMode {
    * step fails with this message (naming `checks: write`).
    */
   readonly failStepAfterReport?: string;
+}
+
+/** Everything a pull-request mode needs once the check run exists and the policy was read. */
+export interface PullRequestRun extends RunningMode {
+  /** The pull request, however the trigger named it (its head is checked out in the workspace). */
+  readonly event: PullRequestSubject;
+  readonly octokit: GateOctokit;
+  readonly runId: RunId;
+  readonly policy: Extract<PolicyFileResult, { ok: true }>;
+}
+
+/** What a push-mode run carries into the engine and the report. */
+export interface PushTarget {
+  /** `pull_request.head.ref`: the branch pushed to. */
+  readonly branch: string;
+  /** Pushes the run's commit (the engine's `publish`, called once by `finish-run.ts`). */
+  readonly publish: PublishCommit;
+  /**
+   * Moves the run's check run to the pushed commit: creates it there (`in_progress`), completes the old head's
+   * `neutral` "Superseded by <sha>", saves the new one for the post step; returns the new one's reporter.
+   */
+  readonly moveCheckRun: (pushed: {
+    readonly sha: string;
+    readonly tree: string;
+  }) => Promise<CheckRunReporter>;
+}
+
+/** The base branch's policy as the engine takes it (`undefined` when there is none), said in the log. */
+export function announcePolicy(run: PullRequestRun): ReturnType<typeof autoRunPolicy> {
+  const { runner } = run;
+  const policy = autoRunPolicy(run.policy);
+  runner.info(
+    policy === undefined
+      ? `policy: no .github/evidence-gate.yml on the base ref ${run.event.baseRef}: the defaults apply`
+      : `policy: ${policy.source}: ${policySummary(run.policy.policy)}`,
+  );
+  return policy;
+}
+
+/** The note of a `report-to: bot` step: the evidence-gate App posts the check run from the ledger artifact. */
+export function botReportsNote(checkName: string): string {
+  return `report-to: bot: the evidence-gate App owns the check run "${checkName}", so this step creates and writes no check run and no comment. The ledger is uploaded as the artifact ${ledgerArtifactName(checkName)}; the App posts the check run from it when this workflow run completes (docs/bot.md).`;
 }
 
 /** Fails the step after the report when the check run could not be created (see `failStepAfterReport`). */
@@ -237,16 +284,25 @@ export async function endRun(
   failAfterReport(run);
 }
 
+/** The run's key proxy once opened: what the ports take (`undefined`: nothing proxied), and its closing. */
+export interface ActionProxy {
+  readonly kind: "open";
+  readonly proxy: RunProxy | undefined;
+  /** Stops the proxy (a no-op when nothing was proxied); call it when the leg is over, however it ended. */
+  readonly close: () => Promise<void>;
+}
+
 /**
- * Runs `body` with the run's key proxy for `runtime` (`model-proxy.ts`: the model CLIs get its base URL and
- * a dummy key), closing it after; settings it cannot proxy end the run through `refuse` (nothing ran).
+ * Opens the run's key proxy for `runtime` (`model-proxy.ts`: the model CLIs get its base URL and a dummy key):
+ * an {@link ActionProxy} the caller closes after the leg (`try … finally`), or `refused` with the usage-error
+ * message when the settings cannot be proxied (nothing ran; the caller ends the run with it). An open/close
+ * pair rather than a `body` callback, so the mode's leg is called by the mode itself (issue 24: nothing below
+ * calls the lifecycle back).
  */
-export async function withActionProxy(
+export async function openActionProxy(
   run: RunningMode,
   runtime: Runtime,
-  refuse: (message: string) => Promise<void>,
-  body: (proxy: RunProxy | undefined) => Promise<void>,
-): Promise<void> {
+): Promise<ActionProxy | { readonly kind: "refused"; readonly message: string }> {
   const { runner } = run;
   const opened = await openRunProxy({
     runtime,
@@ -257,10 +313,7 @@ export async function withActionProxy(
     log: (event) => runner.warning(proxyEventLine(event)),
     say: (line) => runner.info(line),
   });
-  if (opened.kind === "refused") return refuse(opened.message);
-  try {
-    await body(opened.proxy);
-  } finally {
-    await opened.proxy?.proxy.close();
-  }
+  if (opened.kind === "refused") return opened;
+  const proxy = opened.proxy;
+  return { kind: "open", proxy, close: async () => void (await proxy?.proxy.close()) };
 }

@@ -14,10 +14,10 @@ import {
   readWorkingTreePolicy,
 } from "../policy/policy-file.js";
 import { git } from "../proc/git.js";
-import { cliSecrets, localCredentialProblem } from "./credentials.js";
+import { cliSecrets, localCredentialProblem } from "../run/credentials.js";
+import type { RunTimeout } from "../run/request.js";
 import { EXIT } from "./exit-codes.js";
 import { type LocalRepository, locateRepository } from "./local-repository.js";
-import type { RunTimeout } from "./request.js";
 import { folderWriteProblem, gitObjectsProblem, outputFileProblem } from "./writable-paths.js";
 
 /** What a command needs of its process. */

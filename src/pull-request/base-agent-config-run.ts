@@ -9,9 +9,9 @@ import { join } from "node:path";
 import type { IndexOverlay } from "../evidence/evidence-tree.js";
 import { BaseAgentConfigError, readBaseAgentConfig } from "../github/base-agent-config.js";
 import { isAgentConfigPath } from "../policy/agent-config-paths.js";
+import type { WorkspacePort } from "../run/request.js";
 import { type AgentConfigSwap, swapInBaseAgentConfig } from "./agent-config-restore.js";
-import type { PullRequestRun } from "./pull-request-run.js";
-import type { WorkspacePort } from "./request.js";
+import type { PullRequestRun } from "./running-mode.js";
 
 const MAX_LISTED = 10;
 

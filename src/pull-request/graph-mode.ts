@@ -10,13 +10,20 @@ import { prGraphCopyNote, readBaseRefGraph } from "../github/base-ref-graph.js";
 import { formatIssue } from "../graph/issue.js";
 import type { FragmentSource } from "../graph/load.js";
 import type { AgentSource } from "../policy/agent-definition.js";
+import type { RunProxy } from "../run/model-cli.js";
+import { startRun } from "../run/start-run.js";
 import type { ModeInputs } from "./action-inputs.js";
 import { BaseAgentConfigRun } from "./base-agent-config-run.js";
 import { baseRefAgents, baseRefFragments } from "./base-ref-sources.js";
-import type { RunProxy } from "./model-cli.js";
-import { announcePolicy, type PullRequestRun } from "./pull-request-run.js";
-import { actionPorts, actionRequestBase, endRun, reportRun, withActionProxy } from "./running-mode.js";
-import { startRun } from "./start-run.js";
+import {
+  actionPorts,
+  actionRequestBase,
+  announcePolicy,
+  endRun,
+  openActionProxy,
+  type PullRequestRun,
+  reportRun,
+} from "./running-mode.js";
 
 export async function runGraphMode(
   run: PullRequestRun,
@@ -55,9 +62,13 @@ export async function runGraphMode(
     fragments: baseRefFragments(run.octokit, target),
     agents: baseRefAgents(run.octokit, target),
   };
-  return withActionProxy(run, inputs.runtime, refuse, (proxy) =>
-    runGraphLeg(run, mode, { graph, notes, proxy, sources }),
-  );
+  const proxy = await openActionProxy(run, inputs.runtime);
+  if (proxy.kind === "refused") return refuse(proxy.message);
+  try {
+    await runGraphLeg(run, mode, { graph, notes, proxy: proxy.proxy, sources });
+  } finally {
+    await proxy.close();
+  }
 }
 
 /** The leg of a `mode: run` whose graph was read: the engine on the checkout, then the report. */

@@ -8,7 +8,7 @@
  */
 import { type AutoPlanResult, planAuto, startPlanning } from "../engine/auto-plan.js";
 import { executableFor, missingCliProblem } from "../engine/runtime-setup.js";
-import type { RunModeRequest, RunPorts, RunRequest } from "./request.js";
+import type { RunModeRequest, RunPorts, RunRequest } from "../run/request.js";
 
 /** What `plan` answers: why nothing was planned, or the plan (planned, or rejected after its repair). */
 export type PlanOnlyResult =

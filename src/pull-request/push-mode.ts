@@ -17,28 +17,16 @@
  */
 import type { PublishCommit } from "../engine/run-frame.js";
 import { evidenceTree } from "../evidence/evidence-tree.js";
-import type { CheckRunReporter } from "../github/check-run-reporter.js";
 import { GitError, git } from "../proc/git.js";
 import { fetchCommit, type GitCredential, pushCommit } from "../proc/git-push.js";
-import type { PullRequestRun } from "./pull-request-run.js";
-import { checkRunReporter, endRun, saveCheckRun } from "./running-mode.js";
+import {
+  checkRunReporter,
+  endRun,
+  type PullRequestRun,
+  type PushTarget,
+  saveCheckRun,
+} from "./running-mode.js";
 import { SAVED_STATE } from "./saved-state.js";
-
-/** What a push-mode run carries into the engine and the report. */
-export interface PushTarget {
-  /** `pull_request.head.ref`: the branch pushed to. */
-  readonly branch: string;
-  /** Pushes the run's commit (the engine's `publish`, called once by `finish-run.ts`). */
-  readonly publish: PublishCommit;
-  /**
-   * Moves the run's check run to the pushed commit: creates it there (`in_progress`), completes the old head's
-   * `neutral` "Superseded by <sha>", saves the new one for the post step; returns the new one's reporter.
-   */
-  readonly moveCheckRun: (pushed: {
-    readonly sha: string;
-    readonly tree: string;
-  }) => Promise<CheckRunReporter>;
-}
 
 const short = (sha: string): string => sha.slice(0, 7);
 

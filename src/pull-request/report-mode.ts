@@ -58,7 +58,7 @@ import type { ActionInputs } from "./action-inputs.js";
 import { postVerdict } from "./posted-verdict.js";
 import type { Runner } from "./runner.js";
 import { checkRunReporter, runnerFolders, saveCheckRun } from "./running-mode.js";
-import { type Env, finishStep, usageFailure } from "./step-result.js";
+import { completeAfterCrash, type Env, finishStep, usageFailure } from "./step-result.js";
 
 export interface ReportModeOptions {
   readonly runner: Runner;
@@ -66,8 +66,6 @@ export interface ReportModeOptions {
   readonly signal?: AbortSignal;
   readonly inputs: ActionInputs;
   readonly secrets: readonly string[];
-  /** Told the reporter as soon as it exists, so the crash handler can complete its check run. */
-  readonly exposeReporter: (reporter: CheckRunReporter) => void;
 }
 
 /** Runs `mode: report`; sets the outputs and the step's status. */
@@ -133,31 +131,35 @@ export async function runReportMode(o: ReportModeOptions): Promise<void> {
     headSha: upstream.headSha,
     detailsUrl: upstream.htmlUrl ?? context.run.runUrl,
   });
-  o.exposeReporter(reporter);
-  const provenance = ledgerProvenanceMarkdown(upstream, { dependabot });
-  runner.info(
-    `workflow run ${upstream.runId} (${upstream.event}, ${upstream.conclusion ?? "no conclusion"}) on ${upstream.headSha.slice(0, 7)} from ${upstream.headRepository ?? "a deleted repository"}`,
-  );
+  // The reporter is handed down; a crash from here on completes its check run before it is rethrown.
+  try {
+    const provenance = ledgerProvenanceMarkdown(upstream, { dependabot });
+    runner.info(
+      `workflow run ${upstream.runId} (${upstream.event}, ${upstream.conclusion ?? "no conclusion"}) on ${upstream.headSha.slice(0, 7)} from ${upstream.headRepository ?? "a deleted repository"}`,
+    );
 
-  const found = await readWorkflowRunLedger({
-    octokit,
-    owner: context.owner,
-    repo: context.repo,
-    upstream,
-    checkName: inputs.checkName,
-    tempDir: runnerFolders(env).temp,
-    ...(o.signal ? { signal: o.signal } : {}),
-    log: (message) => runner.info(message),
-  });
-  const vetted = await vet(found, {
-    octokit,
-    owner: context.owner,
-    repo: context.repo,
-    upstream,
-    provenance,
-  });
-  if (vetted.kind === "refused") return postRefusal(runner, reporter, env, vetted.refusal);
-  return postLedger(o, reporter, vetted.found, { provenance, upstream });
+    const found = await readWorkflowRunLedger({
+      octokit,
+      owner: context.owner,
+      repo: context.repo,
+      upstream,
+      checkName: inputs.checkName,
+      tempDir: runnerFolders(env).temp,
+      ...(o.signal ? { signal: o.signal } : {}),
+      log: (message) => runner.info(message),
+    });
+    const vetted = await vet(found, {
+      octokit,
+      owner: context.owner,
+      repo: context.repo,
+      upstream,
+      provenance,
+    });
+    if (vetted.kind === "refused") return postRefusal(runner, reporter, env, vetted.refusal);
+    return postLedger(o, reporter, vetted.found, { provenance, upstream });
+  } catch (error) {
+    await completeAfterCrash(runner, reporter, error, env);
+  }
 }
 
 /**

@@ -13,9 +13,15 @@
 import { shownCommand } from "../core/shown-command.js";
 import { unreachable } from "../core/unreachable.js";
 import { chooseVerifyCommand } from "../evidence/verify-choice.js";
-import { announcePolicy, type PullRequestRun } from "./pull-request-run.js";
-import { actionPorts, actionRequestBase, endRun, reportRun } from "./running-mode.js";
-import { startRun } from "./start-run.js";
+import { startRun } from "../run/start-run.js";
+import {
+  actionPorts,
+  actionRequestBase,
+  announcePolicy,
+  endRun,
+  type PullRequestRun,
+  reportRun,
+} from "./running-mode.js";
 
 /** Why a run is verify-only: the mode asked for it, or the pull request has no model credential. */
 export type VerifyOnlyReason =

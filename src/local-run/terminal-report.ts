@@ -17,7 +17,7 @@ import { renderLedgerJson } from "../ledger/render-json.js";
 import { renderLedgerMarkdown } from "../ledger/render-markdown.js";
 import { renderLedgerText } from "../ledger/render-text.js";
 import type { PolicyFileResult } from "../policy/policy-file.js";
-import { type CliSecrets, cliSecrets } from "./credentials.js";
+import { type CliSecrets, cliSecrets } from "../run/credentials.js";
 import { EXIT, exitCodeFor } from "./exit-codes.js";
 import type { ReportFlags } from "./local-setup.js";
 import { type CliIo, readCliPolicy, refuseUsage } from "./local-setup.js";

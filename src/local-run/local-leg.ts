@@ -12,14 +12,14 @@ import type { RunHooks } from "../engine/leg.js";
 import type { Runtime } from "../engine/runtime-setup.js";
 import type { Ledger } from "../ledger/ledger.js";
 import { ProgressLines } from "../progress/progress-lines.js";
-import type { CliSecrets } from "./credentials.js";
-import { cliModelCredentials } from "./credentials.js";
+import type { CliSecrets } from "../run/credentials.js";
+import { cliModelCredentials } from "../run/credentials.js";
+import { localModelCli, type RunProxy } from "../run/model-cli.js";
+import { openRunProxy, proxyEventLine } from "../run/model-proxy.js";
+import type { RunOutcome, RunPorts, RunRequest } from "../run/request.js";
 import { EXIT } from "./exit-codes.js";
 import type { LegFlags } from "./local-setup.js";
 import { type CliIo, refuseUsage, runsDirFor } from "./local-setup.js";
-import { localModelCli, type RunProxy } from "./model-cli.js";
-import { openRunProxy, proxyEventLine } from "./model-proxy.js";
-import type { RunOutcome, RunPorts, RunRequest } from "./request.js";
 import type { RunReport } from "./terminal-report.js";
 
 export interface CliLegOptions<Id extends string = string> {
