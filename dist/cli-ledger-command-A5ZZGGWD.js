@@ -5,21 +5,21 @@ import {
   parseLedgerFlags,
   readSavedLedger,
   renderSavedLedger
-} from "./cli-chunk-IWQT2VKC.js";
-import "./cli-chunk-5VNWYYNP.js";
-import "./cli-chunk-XMBYELVR.js";
-import "./cli-chunk-MJWJMW56.js";
-import "./cli-chunk-UYHXKTBK.js";
+} from "./cli-chunk-WZOVGQMT.js";
+import "./cli-chunk-7ODUBR5T.js";
+import "./cli-chunk-SEMJAEPS.js";
+import "./cli-chunk-Y5UIWDYJ.js";
+import "./cli-chunk-UI56KICK.js";
 import {
   parseOrExit,
   refuseUsage,
   savedRunsDir
-} from "./cli-chunk-R2EV6RHO.js";
-import "./cli-chunk-BUEDCLXK.js";
+} from "./cli-chunk-DPXIG4OC.js";
+import "./cli-chunk-5PMY2OQJ.js";
 import {
   EXIT
-} from "./cli-chunk-O74QMRSQ.js";
-import "./cli-chunk-FG4O5OZX.js";
+} from "./cli-chunk-RGEBZGUA.js";
+import "./cli-chunk-K35N5HEM.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

@@ -9,18 +9,18 @@ import {
   formatSplice,
   fragmentsBeside,
   loadGraphFile
-} from "./cli-chunk-4JHIJCZB.js";
+} from "./cli-chunk-CN4HW2DQ.js";
 import {
   onePositional,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-R2EV6RHO.js";
-import "./cli-chunk-BUEDCLXK.js";
+} from "./cli-chunk-DPXIG4OC.js";
+import "./cli-chunk-5PMY2OQJ.js";
 import {
   EXIT
-} from "./cli-chunk-O74QMRSQ.js";
-import "./cli-chunk-FG4O5OZX.js";
+} from "./cli-chunk-RGEBZGUA.js";
+import "./cli-chunk-K35N5HEM.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

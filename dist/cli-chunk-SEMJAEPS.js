@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
 import {
+  NOTHING_SPENT,
   RECEIPT_MAX_NAMES,
   assessmentWords,
   baseWords,
@@ -22,367 +23,14 @@ import {
   tokenWords,
   verdictLabel,
   verifyExitWords
-} from "./cli-chunk-UYHXKTBK.js";
+} from "./cli-chunk-UI56KICK.js";
 import {
   external_exports
-} from "./cli-chunk-BUEDCLXK.js";
+} from "./cli-chunk-5PMY2OQJ.js";
 import {
   escapeMarkdownChars,
   unreachable
 } from "./cli-chunk-Q4DFSTE5.js";
-
-// src/ledger/render-json.ts
-function renderLedgerJson(ledger) {
-  return `${JSON.stringify(ledger, null, 2)}
-`;
-}
-function parseLedgerJson(text2) {
-  let data;
-  try {
-    data = JSON.parse(text2);
-  } catch (error) {
-    return { ok: false, issues: [`not JSON: ${error instanceof Error ? error.message : String(error)}`] };
-  }
-  const parsed = LedgerJsonSchema.safeParse(data);
-  if (parsed.success) return { ok: true, ledger: parsed.data };
-  return {
-    ok: false,
-    issues: parsed.error.issues.map(
-      (issue) => `${issue.path.length === 0 ? "(root)" : issue.path.join(".")}: ${issue.message}`
-    )
-  };
-}
-var MAX_ID = 256;
-var MAX_LINE = 4096;
-var LEDGER_TEXT_MAX_CHARS = 65536;
-var MAX_TEXT = LEDGER_TEXT_MAX_CHARS;
-function fitLedgerText(text2) {
-  if (text2.length <= LEDGER_TEXT_MAX_CHARS) return text2;
-  const reserve = ` \u2026 [cut: ${text2.length} more characters]`.length;
-  let head = text2.slice(0, LEDGER_TEXT_MAX_CHARS - reserve);
-  if (/[\uD800-\uDBFF]$/.test(head)) head = head.slice(0, -1);
-  return `${head} \u2026 [cut: ${text2.length - head.length} more characters]`;
-}
-var MAX_LIST = 1e4;
-var MAX_REPEAT = 10;
-var id = external_exports.string().min(1).max(MAX_ID);
-var line = external_exports.string().max(MAX_LINE);
-var text = external_exports.string().max(MAX_TEXT);
-var usd = external_exports.number().nonnegative();
-var count = external_exports.number().int().nonnegative();
-var timestamp = external_exports.string().max(64);
-var TokenUsageSchema = external_exports.strictObject({
-  inputTokens: count,
-  outputTokens: count,
-  cacheReadInputTokens: count.optional(),
-  cacheCreationInputTokens: count.optional()
-});
-var TestReceiptSchema = external_exports.discriminatedUnion("kind", [
-  external_exports.strictObject({
-    kind: external_exports.literal("counts"),
-    runners: external_exports.array(line).min(1).max(100),
-    source: external_exports.enum(["output", "reports"]),
-    files: external_exports.array(line).max(10).optional(),
-    ran: count,
-    passed: count,
-    failed: count,
-    skipped: count,
-    failedNames: external_exports.array(text).max(RECEIPT_MAX_NAMES),
-    failedNamesComplete: external_exports.boolean()
-  }),
-  external_exports.strictObject({ kind: external_exports.literal("none"), reason: text })
-]);
-var VerifyRunSchema = external_exports.strictObject({
-  command: line,
-  cwd: line,
-  exitCode: external_exports.number().int().nullable(),
-  expectExit: external_exports.number().int(),
-  outcome: external_exports.enum(["passed", "failed", "timed_out", "spawn_failed"]),
-  durationMs: count,
-  outputTail: text,
-  evidenceTree: id.nullable(),
-  reusedFrom: id.optional(),
-  ignoredFiles: external_exports.enum(["unchanged", "changed", "unknown"]).optional(),
-  ignoredFilesChanges: external_exports.strictObject({
-    total: count.nullable(),
-    examples: external_exports.array(external_exports.strictObject({ path: line, change: external_exports.enum(["modified", "added", "removed"]) })).max(MAX_LIST),
-    note: line.optional()
-  }).optional(),
-  ignoredFilesReason: text.optional(),
-  dirtySubmodules: external_exports.array(line).max(MAX_LIST).optional(),
-  unrepresentedFiles: external_exports.strictObject({ total: count.nullable(), examples: external_exports.array(line).max(MAX_LIST), note: text.optional() }).optional(),
-  changedWhileRunning: external_exports.strictObject({ total: count.nullable(), examples: external_exports.array(line).max(MAX_LIST), note: text.optional() }).optional(),
-  outputMatches: external_exports.strictObject({ pattern: text, matched: external_exports.boolean(), truncated: external_exports.literal(true).optional() }).optional(),
-  repeat: external_exports.strictObject({ runs: count.min(1).max(MAX_REPEAT), passed: count.max(MAX_REPEAT) }).refine((r) => r.passed <= r.runs, { message: "passed cannot exceed runs" }).optional(),
-  // Issue 25 item 1: absent in ledgers written before receipts existed (they still load).
-  receipt: TestReceiptSchema.optional(),
-  testsRequired: external_exports.literal(true).optional()
-});
-var BaseComparisonSchema = external_exports.strictObject({
-  commit: id.nullable(),
-  chosenAs: line,
-  verdict: external_exports.enum(["fixed", "passes_on_both", "fails_on_both", "introduced", "not_compared"]),
-  reason: text.optional(),
-  verify: VerifyRunSchema.optional(),
-  fixedTests: external_exports.array(text).max(RECEIPT_MAX_NAMES).optional(),
-  fewerTests: external_exports.strictObject({ base: count, head: count }).optional()
-});
-var VerifyEvidenceSchema = VerifyRunSchema.extend({
-  // Issue 25 item 3: absent when `verify-base` was off, and in ledgers written before it existed.
-  base: BaseComparisonSchema.optional()
-});
-var rowBase = {
-  nodeId: id,
-  label: line.optional(),
-  sessionId: id.nullable(),
-  costUsd: usd.nullable(),
-  durationMs: count,
-  deniedToolCalls: count,
-  usage: TokenUsageSchema.nullable(),
-  numTurns: count.nullable(),
-  sink: external_exports.boolean(),
-  verify: VerifyEvidenceSchema.optional(),
-  outsideWrites: external_exports.strictObject({ total: count, paths: external_exports.array(line).max(10) }).optional(),
-  completion: external_exports.strictObject({
-    attempt: count,
-    maxAttempts: count,
-    check: external_exports.enum(["passed", "failed", "not_run", "could_not_run"]),
-    reason: text.optional()
-  }).optional(),
-  worktree: external_exports.strictObject({ name: line, branch: line }).optional(),
-  claims: external_exports.array(
-    external_exports.strictObject({
-      kind: external_exports.enum(["tests-pass", "tests-count", "build-succeeds", "fixed"]),
-      quote: line,
-      passed: count.optional(),
-      total: count.nullable().optional(),
-      contradiction: line.nullable()
-    })
-  ).max(4).optional(),
-  detail: text
-};
-var LedgerRowSchema = external_exports.discriminatedUnion("verdict", [
-  external_exports.strictObject({
-    ...rowBase,
-    verdict: external_exports.literal("PASS"),
-    qualifier: external_exports.enum(["approved", "verified", "self-reported", "exit-only"]),
-    // Who approved is a GitHub login, `name[bot]` or `NAME (local user)` (core/github-login.ts): free text
-    // such as "@octocat (GitHub-verified maintainer)" is no approver, and such a ledger is not posted.
-    approvedBy: external_exports.strictObject({
-      login: id.refine(isRecordedApprover, {
-        message: "not an approver the product records: a GitHub login, a bot's name[bot], or NAME (local user)"
-      }),
-      headSha: id
-    }).optional()
-  }),
-  external_exports.strictObject({
-    ...rowBase,
-    verdict: external_exports.literal("FAIL"),
-    cause: external_exports.enum([
-      "verify_failed",
-      "result_mismatch",
-      "nonzero_exit",
-      "timeout",
-      "run_error",
-      "output_error",
-      "budget_exceeded",
-      "incomplete",
-      "rejected",
-      "cancelled"
-    ]),
-    superseded: external_exports.boolean().optional(),
-    stoppedBy: text.optional()
-  }),
-  external_exports.strictObject({ ...rowBase, verdict: external_exports.literal("SKIPPED"), reason: text }),
-  external_exports.strictObject({
-    ...rowBase,
-    verdict: external_exports.literal("PAUSED"),
-    pause: external_exports.literal("session_limit"),
-    resetsAt: line.nullable()
-  })
-]);
-var BuildSignalSchema = external_exports.strictObject({ file: line, ecosystem: line, suggestion: line });
-var BuildEvidenceSchema = external_exports.discriminatedUnion("kind", [
-  external_exports.strictObject({ kind: external_exports.literal("attached"), command: line, declaredBy: external_exports.enum(["input", "policy"]) }),
-  external_exports.strictObject({ kind: external_exports.literal("declared"), signals: external_exports.array(BuildSignalSchema).max(MAX_LIST) }),
-  external_exports.strictObject({ kind: external_exports.literal("none-detected") }),
-  external_exports.strictObject({
-    kind: external_exports.literal("graph"),
-    verifiedSinks: external_exports.array(line).max(MAX_LIST),
-    unverifiedSinks: external_exports.array(line).max(MAX_LIST)
-  })
-]);
-var PlanSectionSchema = external_exports.strictObject({
-  buildEvidence: BuildEvidenceSchema,
-  sinkCommands: external_exports.array(external_exports.strictObject({ nodeId: id, command: line })).max(MAX_LIST),
-  disclosure: text,
-  nodes: external_exports.array(
-    external_exports.strictObject({
-      id,
-      type: external_exports.enum(["agent", "gate"]).optional(),
-      dependsOn: external_exports.array(id).max(MAX_LIST),
-      allowedTools: external_exports.array(line).max(MAX_LIST),
-      sink: external_exports.boolean()
-    })
-  ).max(MAX_LIST),
-  planningCostUsd: usd.nullable(),
-  repaired: external_exports.strictObject({ refusals: external_exports.array(text).max(MAX_LIST) }).optional(),
-  policy: external_exports.strictObject({ source: line, requireEvidence: external_exports.boolean() }).optional(),
-  warnings: external_exports.array(text).max(MAX_LIST).optional(),
-  fragments: external_exports.array(text).max(MAX_LIST).optional(),
-  untrustedText: external_exports.array(
-    external_exports.strictObject({
-      source: id,
-      hiddenChars: count,
-      htmlComments: count,
-      hiddenHtml: count,
-      altTexts: count,
-      omittedChars: count
-    })
-  ).max(MAX_LIST).optional()
-});
-var UsdTotalSchema = external_exports.discriminatedUnion("kind", [
-  external_exports.strictObject({ kind: external_exports.literal("known"), usd }),
-  external_exports.strictObject({ kind: external_exports.literal("unknown"), knownUsd: usd, unknownCalls: count })
-]);
-var TotalsSchema = external_exports.strictObject({
-  planning: UsdTotalSchema,
-  nodes: UsdTotalSchema,
-  total: UsdTotalSchema,
-  tokens: external_exports.strictObject({
-    inputTokens: count,
-    outputTokens: count,
-    cacheReadInputTokens: count,
-    cacheCreationInputTokens: count,
-    callsWithoutUsage: count
-  })
-});
-var ConclusionSchema = external_exports.strictObject({
-  conclusion: external_exports.enum(["success", "neutral", "action_required", "failure", "cancelled", "timed_out"]),
-  outcome: external_exports.enum(["passed", "failed", "refused", "paused", "cancelled", "timed-out", "usage-error"]),
-  rule: external_exports.enum([
-    "verified-on-commit",
-    "verified-off-commit",
-    "verified-different-trees",
-    "verified-tree-unknown",
-    "verified-ignored-files-changed",
-    "verified-ignored-files-unknown",
-    "verified-bytes-not-in-tree",
-    "verified-outside-writes",
-    "verified-in-worktree",
-    "verify-definition-changed",
-    "verified-no-test",
-    "verified-failing-tests",
-    "tests-required",
-    "no-engine-evidence",
-    "partially-verified",
-    "only-gate-sinks",
-    "node-failed",
-    "sink-verify-failed",
-    "node-did-not-run",
-    "plan-refused",
-    "planning-failed",
-    "setup-failed",
-    "engine-error",
-    "push-refused",
-    "workflow-run-not-success",
-    "refused",
-    "usage-error",
-    "paused",
-    "cancelled",
-    "abandoned",
-    "timed-out"
-  ]),
-  title: text,
-  reason: text
-});
-var GoalLoopSchema = external_exports.strictObject({
-  maxCycles: count,
-  stoppedBecause: text,
-  cycles: external_exports.array(
-    external_exports.strictObject({
-      cycle: count,
-      runId: id,
-      remainingIn: text.optional(),
-      conclusion: ConclusionSchema.pick({ conclusion: true, outcome: true, title: true }).nullable(),
-      rows: external_exports.array(
-        external_exports.strictObject({
-          node: line,
-          verdict: line,
-          costUsd: usd.nullable(),
-          durationMs: count,
-          detail: text
-        })
-      ).max(MAX_LIST),
-      total: UsdTotalSchema,
-      assessment: external_exports.discriminatedUnion("kind", [
-        external_exports.strictObject({
-          kind: external_exports.literal("assessed"),
-          goalMet: external_exports.boolean(),
-          remaining: text,
-          evidence: text,
-          costUsd: usd.nullable(),
-          startRetries: text.optional()
-        }),
-        external_exports.strictObject({ kind: external_exports.literal("failed"), reason: text, costUsd: usd.nullable() }),
-        external_exports.strictObject({ kind: external_exports.literal("not_assessed") })
-      ])
-    })
-  ).max(100)
-});
-var CommitSchema = external_exports.strictObject({ sha: id, tree: id, description: line });
-var changeStatus = external_exports.enum(["added", "modified", "deleted", "renamed"]);
-var ChangedFilesSchema = external_exports.strictObject({
-  total: count,
-  counts: external_exports.strictObject({ added: count, modified: count, deleted: count, renamed: count }),
-  files: external_exports.array(external_exports.strictObject({ path: line, status: changeStatus, from: line.optional() })).max(MAX_LIST),
-  verifyDefinition: external_exports.array(
-    external_exports.strictObject({
-      path: line,
-      kind: external_exports.enum([
-        "package-scripts",
-        "definition-file",
-        "named-by-verify",
-        "test-file-removed",
-        "skip-marker",
-        "test-lines-changed",
-        "policy-file",
-        "test-data",
-        "named-by-test"
-      ]),
-      detail: text,
-      keys: external_exports.array(line).max(MAX_LIST).optional()
-    })
-  ).max(MAX_LIST),
-  flaggedTotal: count
-});
-var LedgerJsonSchema = external_exports.strictObject({
-  schemaVersion: external_exports.literal(1),
-  runId: id,
-  mode: external_exports.enum(["auto", "run", "verify"]),
-  goal: text.optional(),
-  runtime: external_exports.enum(["claude", "codex"]),
-  model: line.optional(),
-  plan: PlanSectionSchema,
-  rows: external_exports.array(LedgerRowSchema).max(MAX_LIST),
-  totals: TotalsSchema,
-  conclusion: ConclusionSchema.nullable(),
-  startedAt: timestamp,
-  finishedAt: timestamp.nullable(),
-  startingCommit: CommitSchema.nullable(),
-  headSha: external_exports.string().regex(/^[0-9a-f]{40}$/, "expected a 40-hex commit SHA").optional(),
-  postedCommit: CommitSchema.optional(),
-  evidenceTree: id.nullable(),
-  changedFiles: ChangedFilesSchema.optional(),
-  patch: external_exports.strictObject({
-    path: line,
-    bytes: count,
-    preview: text,
-    holdsSecret: external_exports.literal(true).optional(),
-    notCommittedBecause: text.optional()
-  }).optional(),
-  goalLoop: GoalLoopSchema.optional()
-});
 
 // src/ledger/byte-budget.ts
 var CHECK_RUN_TEXT_MAX_BYTES = 65535;
@@ -445,6 +93,89 @@ function closersFor(markdown) {
 ${fence.char.repeat(fence.length)}`;
   for (let i = 0; i < openDetails; i += 1) closers += "\n</details>";
   return closers;
+}
+
+// src/ledger/ledger.ts
+function computeTotals(rows, planningCalls) {
+  const nodeCalls = rows.filter((row) => row.verdict !== "SKIPPED" && !spawnedNothing(row)).map((row) => ({ costUsd: row.costUsd, usage: row.usage }));
+  const planning = sumUsd(planningCalls);
+  const nodes = sumUsd(nodeCalls);
+  return {
+    planning,
+    nodes,
+    total: addUsd(planning, nodes),
+    tokens: sumTokens([...planningCalls, ...nodeCalls])
+  };
+}
+function loopTotals(cycles, assessorCalls) {
+  const assessors = sumUsd(assessorCalls);
+  const planning = cycles.reduce((sum, t) => addUsd(sum, t.planning), assessors);
+  const nodes = cycles.reduce((sum, t) => addUsd(sum, t.nodes), sumUsd([]));
+  const assessorTokens = sumTokens(assessorCalls);
+  const tokens = cycles.reduce(
+    (sum, t) => ({
+      inputTokens: sum.inputTokens + t.tokens.inputTokens,
+      outputTokens: sum.outputTokens + t.tokens.outputTokens,
+      cacheReadInputTokens: sum.cacheReadInputTokens + t.tokens.cacheReadInputTokens,
+      cacheCreationInputTokens: sum.cacheCreationInputTokens + t.tokens.cacheCreationInputTokens,
+      callsWithoutUsage: sum.callsWithoutUsage + t.tokens.callsWithoutUsage
+    }),
+    assessorTokens
+  );
+  return { planning, nodes, total: addUsd(planning, nodes), tokens };
+}
+function spawnedNothing(row) {
+  return row.sessionId === NOTHING_SPENT.sessionId && row.costUsd === NOTHING_SPENT.costUsd && row.usage === NOTHING_SPENT.usage;
+}
+function sumUsd(calls) {
+  let knownUsd = 0;
+  let unknownCalls = 0;
+  for (const call of calls) {
+    if (call.costUsd === null || !Number.isFinite(call.costUsd)) unknownCalls += 1;
+    else knownUsd += call.costUsd;
+  }
+  return unknownCalls === 0 ? { kind: "known", usd: knownUsd } : { kind: "unknown", knownUsd, unknownCalls };
+}
+function addUsd(a, b) {
+  const knownUsd = knownPart(a) + knownPart(b);
+  const unknownCalls = unknownPart(a) + unknownPart(b);
+  return unknownCalls === 0 ? { kind: "known", usd: knownUsd } : { kind: "unknown", knownUsd, unknownCalls };
+}
+function knownPart(total) {
+  return total.kind === "known" ? total.usd : total.knownUsd;
+}
+function unknownPart(total) {
+  return total.kind === "known" ? 0 : total.unknownCalls;
+}
+function sumTokens(calls) {
+  const totals = {
+    inputTokens: 0,
+    outputTokens: 0,
+    cacheReadInputTokens: 0,
+    cacheCreationInputTokens: 0,
+    callsWithoutUsage: 0
+  };
+  for (const { usage } of calls) {
+    if (usage === null) {
+      totals.callsWithoutUsage += 1;
+      continue;
+    }
+    totals.inputTokens += usage.inputTokens;
+    totals.outputTokens += usage.outputTokens;
+    totals.cacheReadInputTokens += usage.cacheReadInputTokens ?? 0;
+    totals.cacheCreationInputTokens += usage.cacheCreationInputTokens ?? 0;
+  }
+  return totals;
+}
+function policySettingsWords(policy) {
+  const parts = [`require-evidence: ${policy.requireEvidence}`];
+  if (policy.requireTests === true) parts.push("require-tests: true");
+  if (policy.verifyRepeat !== void 0 && policy.verifyRepeat > 1)
+    parts.push(`verify-repeat: ${policy.verifyRepeat}`);
+  if (policy.verifyBase === true) parts.push("verify-base: true");
+  if (policy.testReports !== void 0 && policy.testReports.length > 0)
+    parts.push(`test-reports: ${policy.testReports.join(", ")}`);
+  return parts.join(", ");
 }
 
 // src/ledger/markdown-syntax.ts
@@ -893,7 +624,7 @@ function planSection(ledger) {
   return lines.join("\n");
 }
 function policyLine(policy) {
-  return `**Policy:** ${escapeInline(policy.source)} \u2014 require-evidence: ${policy.requireEvidence}.`;
+  return `**Policy:** ${escapeInline(policy.source)} \u2014 ${escapeInline(policySettingsWords(policy))}.`;
 }
 function evidenceTreeLine(ledger) {
   const tree = ledger.evidenceTree;
@@ -1040,10 +771,376 @@ function clip(text2, max) {
   return chars.length <= max ? text2 : `${chars.slice(0, max - 1).join("")}\u2026`;
 }
 
+// src/ledger/render-json.ts
+function renderLedgerJson(ledger) {
+  return `${JSON.stringify(ledger, null, 2)}
+`;
+}
+function parseLedgerJson(text2) {
+  let data;
+  try {
+    data = JSON.parse(text2);
+  } catch (error) {
+    return { ok: false, issues: [`not JSON: ${error instanceof Error ? error.message : String(error)}`] };
+  }
+  const parsed = LedgerJsonSchema.safeParse(data);
+  if (parsed.success) return { ok: true, ledger: parsed.data };
+  return {
+    ok: false,
+    issues: parsed.error.issues.map(
+      (issue) => `${issue.path.length === 0 ? "(root)" : issue.path.join(".")}: ${issue.message}`
+    )
+  };
+}
+var MAX_ID = 256;
+var MAX_LINE = 4096;
+var LEDGER_TEXT_MAX_CHARS = 65536;
+var MAX_TEXT = LEDGER_TEXT_MAX_CHARS;
+function fitLedgerText(text2) {
+  if (text2.length <= LEDGER_TEXT_MAX_CHARS) return text2;
+  const reserve = ` \u2026 [cut: ${text2.length} more characters]`.length;
+  let head = text2.slice(0, LEDGER_TEXT_MAX_CHARS - reserve);
+  if (/[\uD800-\uDBFF]$/.test(head)) head = head.slice(0, -1);
+  return `${head} \u2026 [cut: ${text2.length - head.length} more characters]`;
+}
+var MAX_LIST = 1e4;
+var MAX_REPEAT = 10;
+var id = external_exports.string().min(1).max(MAX_ID);
+var line = external_exports.string().max(MAX_LINE);
+var text = external_exports.string().max(MAX_TEXT);
+var usd = external_exports.number().nonnegative();
+var count = external_exports.number().int().nonnegative();
+var timestamp = external_exports.string().max(64);
+var TokenUsageSchema = external_exports.strictObject({
+  inputTokens: count,
+  outputTokens: count,
+  cacheReadInputTokens: count.optional(),
+  cacheCreationInputTokens: count.optional()
+});
+var TestReceiptSchema = external_exports.discriminatedUnion("kind", [
+  external_exports.strictObject({
+    kind: external_exports.literal("counts"),
+    runners: external_exports.array(line).min(1).max(100),
+    source: external_exports.enum(["output", "reports"]),
+    files: external_exports.array(line).max(10).optional(),
+    ran: count,
+    passed: count,
+    failed: count,
+    skipped: count,
+    failedNames: external_exports.array(text).max(RECEIPT_MAX_NAMES),
+    failedNamesComplete: external_exports.boolean()
+  }),
+  external_exports.strictObject({ kind: external_exports.literal("none"), reason: text })
+]);
+var VerifyRunSchema = external_exports.strictObject({
+  command: line,
+  cwd: line,
+  exitCode: external_exports.number().int().nullable(),
+  expectExit: external_exports.number().int(),
+  outcome: external_exports.enum(["passed", "failed", "timed_out", "spawn_failed"]),
+  durationMs: count,
+  outputTail: text,
+  evidenceTree: id.nullable(),
+  reusedFrom: id.optional(),
+  ignoredFiles: external_exports.enum(["unchanged", "changed", "unknown"]).optional(),
+  ignoredFilesChanges: external_exports.strictObject({
+    total: count.nullable(),
+    examples: external_exports.array(external_exports.strictObject({ path: line, change: external_exports.enum(["modified", "added", "removed"]) })).max(MAX_LIST),
+    note: line.optional()
+  }).optional(),
+  ignoredFilesReason: text.optional(),
+  dirtySubmodules: external_exports.array(line).max(MAX_LIST).optional(),
+  unrepresentedFiles: external_exports.strictObject({ total: count.nullable(), examples: external_exports.array(line).max(MAX_LIST), note: text.optional() }).optional(),
+  changedWhileRunning: external_exports.strictObject({ total: count.nullable(), examples: external_exports.array(line).max(MAX_LIST), note: text.optional() }).optional(),
+  outputMatches: external_exports.strictObject({ pattern: text, matched: external_exports.boolean(), truncated: external_exports.literal(true).optional() }).optional(),
+  repeat: external_exports.strictObject({ runs: count.min(1).max(MAX_REPEAT), passed: count.max(MAX_REPEAT) }).refine((r) => r.passed <= r.runs, { message: "passed cannot exceed runs" }).optional(),
+  // Issue 25 item 1: absent in ledgers written before receipts existed (they still load).
+  receipt: TestReceiptSchema.optional(),
+  testsRequired: external_exports.literal(true).optional()
+});
+var BaseComparisonSchema = external_exports.strictObject({
+  commit: id.nullable(),
+  chosenAs: line,
+  verdict: external_exports.enum(["fixed", "passes_on_both", "fails_on_both", "introduced", "not_compared"]),
+  reason: text.optional(),
+  verify: VerifyRunSchema.optional(),
+  fixedTests: external_exports.array(text).max(RECEIPT_MAX_NAMES).optional(),
+  fewerTests: external_exports.strictObject({ base: count, head: count }).optional()
+});
+var VerifyEvidenceSchema = VerifyRunSchema.extend({
+  // Issue 25 item 3: absent when `verify-base` was off, and in ledgers written before it existed.
+  base: BaseComparisonSchema.optional()
+});
+var rowBase = {
+  nodeId: id,
+  label: line.optional(),
+  sessionId: id.nullable(),
+  costUsd: usd.nullable(),
+  durationMs: count,
+  deniedToolCalls: count,
+  usage: TokenUsageSchema.nullable(),
+  numTurns: count.nullable(),
+  sink: external_exports.boolean(),
+  verify: VerifyEvidenceSchema.optional(),
+  outsideWrites: external_exports.strictObject({ total: count, paths: external_exports.array(line).max(10) }).optional(),
+  completion: external_exports.strictObject({
+    attempt: count,
+    maxAttempts: count,
+    check: external_exports.enum(["passed", "failed", "not_run", "could_not_run"]),
+    reason: text.optional()
+  }).optional(),
+  worktree: external_exports.strictObject({ name: line, branch: line }).optional(),
+  claims: external_exports.array(
+    external_exports.strictObject({
+      kind: external_exports.enum(["tests-pass", "tests-count", "build-succeeds", "fixed"]),
+      quote: line,
+      passed: count.optional(),
+      total: count.nullable().optional(),
+      contradiction: line.nullable()
+    })
+  ).max(4).optional(),
+  detail: text
+};
+var LedgerRowSchema = external_exports.discriminatedUnion("verdict", [
+  external_exports.strictObject({
+    ...rowBase,
+    verdict: external_exports.literal("PASS"),
+    qualifier: external_exports.enum(["approved", "verified", "self-reported", "exit-only"]),
+    // Who approved is a GitHub login, `name[bot]` or `NAME (local user)` (core/github-login.ts): free text
+    // such as "@octocat (GitHub-verified maintainer)" is no approver, and such a ledger is not posted.
+    approvedBy: external_exports.strictObject({
+      login: id.refine(isRecordedApprover, {
+        message: "not an approver the product records: a GitHub login, a bot's name[bot], or NAME (local user)"
+      }),
+      headSha: id
+    }).optional()
+  }),
+  external_exports.strictObject({
+    ...rowBase,
+    verdict: external_exports.literal("FAIL"),
+    cause: external_exports.enum([
+      "verify_failed",
+      "result_mismatch",
+      "nonzero_exit",
+      "timeout",
+      "run_error",
+      "output_error",
+      "budget_exceeded",
+      "incomplete",
+      "rejected",
+      "cancelled"
+    ]),
+    superseded: external_exports.boolean().optional(),
+    stoppedBy: text.optional()
+  }),
+  external_exports.strictObject({ ...rowBase, verdict: external_exports.literal("SKIPPED"), reason: text }),
+  external_exports.strictObject({
+    ...rowBase,
+    verdict: external_exports.literal("PAUSED"),
+    pause: external_exports.literal("session_limit"),
+    resetsAt: line.nullable()
+  })
+]);
+var BuildSignalSchema = external_exports.strictObject({ file: line, ecosystem: line, suggestion: line });
+var BuildEvidenceSchema = external_exports.discriminatedUnion("kind", [
+  external_exports.strictObject({ kind: external_exports.literal("attached"), command: line, declaredBy: external_exports.enum(["input", "policy"]) }),
+  external_exports.strictObject({ kind: external_exports.literal("declared"), signals: external_exports.array(BuildSignalSchema).max(MAX_LIST) }),
+  external_exports.strictObject({ kind: external_exports.literal("none-detected") }),
+  external_exports.strictObject({
+    kind: external_exports.literal("graph"),
+    verifiedSinks: external_exports.array(line).max(MAX_LIST),
+    unverifiedSinks: external_exports.array(line).max(MAX_LIST)
+  })
+]);
+var PlanSectionSchema = external_exports.strictObject({
+  buildEvidence: BuildEvidenceSchema,
+  sinkCommands: external_exports.array(external_exports.strictObject({ nodeId: id, command: line })).max(MAX_LIST),
+  disclosure: text,
+  nodes: external_exports.array(
+    external_exports.strictObject({
+      id,
+      type: external_exports.enum(["agent", "gate"]).optional(),
+      dependsOn: external_exports.array(id).max(MAX_LIST),
+      allowedTools: external_exports.array(line).max(MAX_LIST),
+      sink: external_exports.boolean()
+    })
+  ).max(MAX_LIST),
+  planningCostUsd: usd.nullable(),
+  repaired: external_exports.strictObject({ refusals: external_exports.array(text).max(MAX_LIST) }).optional(),
+  policy: external_exports.strictObject({
+    source: line,
+    requireEvidence: external_exports.boolean(),
+    requireTests: external_exports.boolean().optional(),
+    verifyRepeat: external_exports.number().int().min(1).max(10).optional(),
+    verifyBase: external_exports.boolean().optional(),
+    testReports: external_exports.array(line).max(MAX_LIST).optional()
+  }).optional(),
+  warnings: external_exports.array(text).max(MAX_LIST).optional(),
+  fragments: external_exports.array(text).max(MAX_LIST).optional(),
+  untrustedText: external_exports.array(
+    external_exports.strictObject({
+      source: id,
+      hiddenChars: count,
+      htmlComments: count,
+      hiddenHtml: count,
+      altTexts: count,
+      omittedChars: count
+    })
+  ).max(MAX_LIST).optional()
+});
+var UsdTotalSchema = external_exports.discriminatedUnion("kind", [
+  external_exports.strictObject({ kind: external_exports.literal("known"), usd }),
+  external_exports.strictObject({ kind: external_exports.literal("unknown"), knownUsd: usd, unknownCalls: count })
+]);
+var TotalsSchema = external_exports.strictObject({
+  planning: UsdTotalSchema,
+  nodes: UsdTotalSchema,
+  total: UsdTotalSchema,
+  tokens: external_exports.strictObject({
+    inputTokens: count,
+    outputTokens: count,
+    cacheReadInputTokens: count,
+    cacheCreationInputTokens: count,
+    callsWithoutUsage: count
+  })
+});
+var ConclusionSchema = external_exports.strictObject({
+  conclusion: external_exports.enum(["success", "neutral", "action_required", "failure", "cancelled", "timed_out"]),
+  outcome: external_exports.enum(["passed", "failed", "refused", "paused", "cancelled", "timed-out", "usage-error"]),
+  rule: external_exports.enum([
+    "verified-on-commit",
+    "verified-off-commit",
+    "verified-different-trees",
+    "verified-tree-unknown",
+    "verified-ignored-files-changed",
+    "verified-ignored-files-unknown",
+    "verified-bytes-not-in-tree",
+    "verified-outside-writes",
+    "verified-in-worktree",
+    "verify-definition-changed",
+    "verified-no-test",
+    "verified-failing-tests",
+    "tests-required",
+    "no-engine-evidence",
+    "partially-verified",
+    "only-gate-sinks",
+    "node-failed",
+    "sink-verify-failed",
+    "node-did-not-run",
+    "plan-refused",
+    "planning-failed",
+    "setup-failed",
+    "engine-error",
+    "push-refused",
+    "workflow-run-not-success",
+    "refused",
+    "usage-error",
+    "paused",
+    "cancelled",
+    "abandoned",
+    "timed-out"
+  ]),
+  title: text,
+  reason: text
+});
+var GoalLoopSchema = external_exports.strictObject({
+  maxCycles: count,
+  stoppedBecause: text,
+  cycles: external_exports.array(
+    external_exports.strictObject({
+      cycle: count,
+      runId: id,
+      remainingIn: text.optional(),
+      conclusion: ConclusionSchema.pick({ conclusion: true, outcome: true, title: true }).nullable(),
+      rows: external_exports.array(
+        external_exports.strictObject({
+          node: line,
+          verdict: line,
+          costUsd: usd.nullable(),
+          durationMs: count,
+          detail: text
+        })
+      ).max(MAX_LIST),
+      total: UsdTotalSchema,
+      assessment: external_exports.discriminatedUnion("kind", [
+        external_exports.strictObject({
+          kind: external_exports.literal("assessed"),
+          goalMet: external_exports.boolean(),
+          remaining: text,
+          evidence: text,
+          costUsd: usd.nullable(),
+          startRetries: text.optional()
+        }),
+        external_exports.strictObject({ kind: external_exports.literal("failed"), reason: text, costUsd: usd.nullable() }),
+        external_exports.strictObject({ kind: external_exports.literal("not_assessed") })
+      ])
+    })
+  ).max(100)
+});
+var CommitSchema = external_exports.strictObject({ sha: id, tree: id, description: line });
+var changeStatus = external_exports.enum(["added", "modified", "deleted", "renamed"]);
+var ChangedFilesSchema = external_exports.strictObject({
+  total: count,
+  counts: external_exports.strictObject({ added: count, modified: count, deleted: count, renamed: count }),
+  files: external_exports.array(external_exports.strictObject({ path: line, status: changeStatus, from: line.optional() })).max(MAX_LIST),
+  verifyDefinition: external_exports.array(
+    external_exports.strictObject({
+      path: line,
+      kind: external_exports.enum([
+        "package-scripts",
+        "definition-file",
+        "named-by-verify",
+        "test-file-removed",
+        "skip-marker",
+        "test-lines-changed",
+        "policy-file",
+        "test-data",
+        "named-by-test"
+      ]),
+      detail: text,
+      keys: external_exports.array(line).max(MAX_LIST).optional()
+    })
+  ).max(MAX_LIST),
+  flaggedTotal: count
+});
+var LedgerJsonSchema = external_exports.strictObject({
+  schemaVersion: external_exports.literal(1),
+  runId: id,
+  mode: external_exports.enum(["auto", "run", "verify"]),
+  goal: text.optional(),
+  runtime: external_exports.enum(["claude", "codex"]),
+  model: line.optional(),
+  plan: PlanSectionSchema,
+  rows: external_exports.array(LedgerRowSchema).max(MAX_LIST),
+  totals: TotalsSchema,
+  conclusion: ConclusionSchema.nullable(),
+  startedAt: timestamp,
+  finishedAt: timestamp.nullable(),
+  startingCommit: CommitSchema.nullable(),
+  headSha: external_exports.string().regex(/^[0-9a-f]{40}$/, "expected a 40-hex commit SHA").optional(),
+  postedCommit: CommitSchema.optional(),
+  evidenceTree: id.nullable(),
+  changedFiles: ChangedFilesSchema.optional(),
+  patch: external_exports.strictObject({
+    path: line,
+    bytes: count,
+    preview: text,
+    holdsSecret: external_exports.literal(true).optional(),
+    notCommittedBecause: text.optional()
+  }).optional(),
+  goalLoop: GoalLoopSchema.optional()
+});
+
 export {
-  renderLedgerJson,
-  parseLedgerJson,
-  fitLedgerText,
+  CHECK_RUN_TEXT_MAX_BYTES,
+  utf8Bytes,
+  truncateUtf8,
+  computeTotals,
+  loopTotals,
+  policySettingsWords,
+  escapeInline,
+  codeSpan,
+  fencedBlock,
   NO_BUILD_EVIDENCE_WORDS,
   answerWords,
   sinkEvidence,
@@ -1051,15 +1148,12 @@ export {
   hasNoBuildEvidence,
   untrustedTextWords,
   goalWords,
-  escapeInline,
-  codeSpan,
-  fencedBlock,
   changedFilesText,
   goalLoopText,
-  CHECK_RUN_TEXT_MAX_BYTES,
-  utf8Bytes,
-  truncateUtf8,
   renderLedgerMarkdown,
   renderCheckRunOutput,
-  trimmedNotice
+  trimmedNotice,
+  renderLedgerJson,
+  parseLedgerJson,
+  fitLedgerText
 };

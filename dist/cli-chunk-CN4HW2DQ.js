@@ -6,17 +6,17 @@ import {
   parseCodexConfig,
   parseDuration,
   runtimeFor
-} from "./cli-chunk-R2EV6RHO.js";
+} from "./cli-chunk-DPXIG4OC.js";
 import {
   MAX_VERIFY_REPEAT,
   external_exports,
   require_dist,
   testReportsPatternProblem
-} from "./cli-chunk-BUEDCLXK.js";
+} from "./cli-chunk-5PMY2OQJ.js";
 import {
   findExecutable,
   verifyEnvProblems
-} from "./cli-chunk-FG4O5OZX.js";
+} from "./cli-chunk-K35N5HEM.js";
 import {
   RE2JS
 } from "./cli-chunk-Q4DFSTE5.js";
@@ -1177,7 +1177,7 @@ function searchPattern(pattern, text) {
   return pattern.re2.test(text);
 }
 
-// src/graph/verify-command.ts
+// src/graph/verify-runs-nothing.ts
 function verifyCommandRunsNothing(text) {
   return text.split("\n").map((line) => line.trim()).every((line) => line === "" || line.startsWith("#"));
 }

@@ -4,7 +4,7 @@ import {
   PLAN_USAGE,
   autoMode,
   parsePlanFlags
-} from "./cli-chunk-62FNFHCC.js";
+} from "./cli-chunk-2YVQJRLB.js";
 import {
   localModelCli,
   planAuto,
@@ -13,32 +13,32 @@ import {
   promptLines,
   startPlanning,
   withLocalProxy
-} from "./cli-chunk-TRA6I3WS.js";
-import "./cli-chunk-MJWJMW56.js";
+} from "./cli-chunk-XNBH7Z22.js";
+import "./cli-chunk-Y5UIWDYJ.js";
 import "./cli-chunk-7GOMFJEZ.js";
-import "./cli-chunk-UYHXKTBK.js";
-import "./cli-chunk-3Q2NDVC7.js";
+import "./cli-chunk-UI56KICK.js";
+import "./cli-chunk-RD5RKDNM.js";
 import {
   executableFor,
   missingCliProblem
-} from "./cli-chunk-4JHIJCZB.js";
+} from "./cli-chunk-CN4HW2DQ.js";
 import {
   checkedRepository,
   cliSecrets,
   parseOrExit,
   readCliPolicy
-} from "./cli-chunk-R2EV6RHO.js";
+} from "./cli-chunk-DPXIG4OC.js";
 import {
   autoRunPolicy
-} from "./cli-chunk-BUEDCLXK.js";
+} from "./cli-chunk-5PMY2OQJ.js";
 import {
   EXIT
-} from "./cli-chunk-O74QMRSQ.js";
-import "./cli-chunk-FG4O5OZX.js";
+} from "./cli-chunk-RGEBZGUA.js";
+import "./cli-chunk-K35N5HEM.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 
-// src/run/plan-only.ts
+// src/local-run/plan-only.ts
 async function planOnly(request, ports) {
   const { mode, policy } = request;
   const options = {

@@ -27413,8 +27413,8 @@ function isErrno(error62, code) {
 }
 
 export {
-  require_dist,
   external_exports,
+  require_dist,
   testReportsPatternProblem,
   DEFAULT_PLANNED_ALLOWLIST,
   DENIABLE_TOOLS,

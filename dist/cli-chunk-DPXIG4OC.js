@@ -4,10 +4,10 @@ import {
   describePolicySource,
   policySummary,
   readWorkingTreePolicy
-} from "./cli-chunk-BUEDCLXK.js";
+} from "./cli-chunk-5PMY2OQJ.js";
 import {
   EXIT
-} from "./cli-chunk-O74QMRSQ.js";
+} from "./cli-chunk-RGEBZGUA.js";
 import {
   GitError,
   buildChildEnv,
@@ -16,7 +16,7 @@ import {
   gitObjectsProblem,
   hiddenPaths,
   outputFileProblem
-} from "./cli-chunk-FG4O5OZX.js";
+} from "./cli-chunk-K35N5HEM.js";
 import {
   createRedactor,
   unreachable
@@ -835,10 +835,10 @@ function cliModelCredentials(env, runtime) {
   return set;
 }
 
-// src/run/local-setup.ts
+// src/local-run/local-setup.ts
 import { join as join4, resolve as resolve3 } from "node:path";
 
-// src/run/local-repository.ts
+// src/local-run/local-repository.ts
 import { existsSync as existsSync2, realpathSync as realpathSync2, statSync } from "node:fs";
 import { relative as relative2, resolve as resolve2, sep as sep2 } from "node:path";
 
@@ -1021,7 +1021,7 @@ function describeStartingCommit(commit) {
   return short(commit.sha);
 }
 
-// src/run/local-repository.ts
+// src/local-run/local-repository.ts
 var isDir = (path) => existsSync2(path) && statSync(path).isDirectory();
 var realOrSelf2 = (path) => {
   try {
@@ -1069,7 +1069,7 @@ async function locateRepository(o) {
   return { ok: true, repo: { repoDir: root, ...down !== "" ? { workingDirectory: down } : {} } };
 }
 
-// src/run/local-setup.ts
+// src/local-run/local-setup.ts
 function refuseUsage(io, command, problems) {
   if (problems.length === 0) return null;
   io.err.write(`evidence-gate ${command}: ${problems.join(`

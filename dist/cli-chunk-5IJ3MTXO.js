@@ -1,9 +1,8 @@
 #!/usr/bin/env node
 import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
 import {
-  RunDirectory,
   renderLedgerText
-} from "./cli-chunk-5VNWYYNP.js";
+} from "./cli-chunk-7ODUBR5T.js";
 import {
   XMLParser,
   XMLValidator
@@ -11,7 +10,7 @@ import {
 import {
   decideConclusion,
   decideEndWithoutRows
-} from "./cli-chunk-TZ6EMTVS.js";
+} from "./cli-chunk-NM5VOJH2.js";
 import {
   CheckRunClient,
   CheckRunReporter,
@@ -19,62 +18,75 @@ import {
   GateOctokit,
   apiUrlFromEnv,
   createOctokit
-} from "./cli-chunk-FHJAHGXO.js";
+} from "./cli-chunk-QTZZGAOJ.js";
 import {
+  computeTotals,
   fitLedgerText,
+  loopTotals,
   renderLedgerJson,
   renderLedgerMarkdown
-} from "./cli-chunk-XMBYELVR.js";
+} from "./cli-chunk-SEMJAEPS.js";
 import {
-  BoundedOutput,
+  RedactingRunDirectory,
+  RunStateStore,
   SKIPPED_FOLDERS,
   START_ATTEMPTS,
   START_BACKOFF_MS,
+  acceptVerifyChanges,
   askReadOnly,
   assessorPolicy,
   codexTokenUsage,
+  compareIgnoredFiles,
   concurrencyProblem,
   emptyVerifyCommandProblem,
   extractPlanJson,
   fenceData,
+  frameCommit,
+  gitContextOf,
+  graphCommitSubject,
   handWrittenDisclosure,
+  ignoredBaselineOf,
+  ignoredFilesFingerprint,
+  ignoredFilesFromData,
+  ignoredFilesToData,
   invokeClaude,
   invokeCodex,
+  openFreshRun,
   planAuto,
+  planPolicy,
   plannedRunDisclosure,
-  prepareRepository,
+  prepareFreshRepository,
   quoteUntrusted,
   sanitiseUntrusted,
   startPlanning,
   startRetryNote,
+  startRunState,
   usageSince,
   verifyOnlyDisclosure,
   workingDirectoryProblem
-} from "./cli-chunk-TRA6I3WS.js";
+} from "./cli-chunk-XNBH7Z22.js";
 import {
-  RUN_STATE_SCHEMA_VERSION,
   RunStateError,
   approvedGateRow,
   closeLeg,
   readRunState
-} from "./cli-chunk-MJWJMW56.js";
+} from "./cli-chunk-Y5UIWDYJ.js";
 import {
   GATE_WAITING_REASON,
   NOTHING_SPENT,
   RECEIPT_MAX_NAMES,
   ignoredFilesWords,
   isRunId,
-  mintRunId,
   nodeLabel,
   outsideWritesWords,
   rowDetail,
   shownCommand,
   verdictLabel,
   verifyExitWords
-} from "./cli-chunk-UYHXKTBK.js";
+} from "./cli-chunk-UI56KICK.js";
 import {
   engineRunCommandOf
-} from "./cli-chunk-3Q2NDVC7.js";
+} from "./cli-chunk-RD5RKDNM.js";
 import {
   NODE_ID_PATTERN,
   attemptsInAll,
@@ -92,7 +104,7 @@ import {
   runtimeOptionsProblem,
   runtimeWarnings,
   searchPattern
-} from "./cli-chunk-4JHIJCZB.js";
+} from "./cli-chunk-CN4HW2DQ.js";
 import {
   cliSecrets,
   codexPromptProblem,
@@ -108,18 +120,19 @@ import {
   startingCommit,
   withWorkingTreeIndex,
   workTreeRoot
-} from "./cli-chunk-R2EV6RHO.js";
+} from "./cli-chunk-DPXIG4OC.js";
 import {
   POLICY_FILE,
   bareToolName,
   require_dist,
   testReportsPatternProblem
-} from "./cli-chunk-BUEDCLXK.js";
+} from "./cli-chunk-5PMY2OQJ.js";
 import {
   EXIT,
   exitCodeFor
-} from "./cli-chunk-O74QMRSQ.js";
+} from "./cli-chunk-RGEBZGUA.js";
 import {
+  BoundedOutput,
   GitError,
   OutputTail,
   SYSTEM_TOOLS_ENV,
@@ -134,7 +147,7 @@ import {
   runProcess,
   shareWithIdentity,
   trustedCommand
-} from "./cli-chunk-FG4O5OZX.js";
+} from "./cli-chunk-K35N5HEM.js";
 import {
   createRedactor,
   unreachable
@@ -142,6 +155,296 @@ import {
 import {
   __toESM
 } from "./cli-chunk-VKCPXAXI.js";
+
+// src/local-run/terminal-report.ts
+import { writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+
+// src/github/recording-octokit.ts
+var FAKE_BASE = "https://api.github.invalid";
+function createRecordingOctokit() {
+  const requests = [];
+  let nextId = 1;
+  const fetch = async (input, init) => {
+    const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
+    const method = (init?.method ?? "GET").toUpperCase();
+    const body = typeof init?.body === "string" && init.body !== "" ? JSON.parse(init.body) : null;
+    requests.push({ method, path: url.pathname, body });
+    const runMatch = /\/check-runs\/(\d+)$/.exec(url.pathname);
+    const id = runMatch ? Number(runMatch[1]) : nextId++;
+    const payload = method === "GET" ? { total_count: 0, check_runs: [] } : {
+      id,
+      html_url: `https://github.invalid${url.pathname.replace(/\/check-runs.*$/, "")}/runs/${id}`,
+      status: "in_progress"
+    };
+    return new Response(JSON.stringify(payload), {
+      status: method === "POST" ? 201 : 200,
+      headers: { "content-type": "application/json" }
+    });
+  };
+  const octokit = new GateOctokit({
+    baseUrl: FAKE_BASE,
+    request: { fetch },
+    retry: { enabled: false },
+    throttle: { enabled: false }
+  });
+  return { octokit, requests };
+}
+
+// src/local-run/terminal-report.ts
+async function prepareFreshRun(o) {
+  const secrets = cliSecrets(o.io.env);
+  const report = RunReport.open({ command: o.command, flags: o.flags, io: o.io, secrets });
+  if (typeof report === "string") return { exit: refuseUsage(o.io, o.command, [report]) };
+  const policyFile = await readCliPolicy(o.repoDir, report);
+  if (policyFile === null) return { exit: EXIT.usage };
+  return { secrets, report, policyFile };
+}
+var RunReport = class _RunReport {
+  #ctx;
+  #octokit;
+  #recorded;
+  #owner;
+  #repo;
+  #reporter = null;
+  constructor(ctx, octokit, recorded) {
+    this.#ctx = ctx;
+    this.#octokit = octokit;
+    this.#recorded = recorded;
+    const [owner, repo] = ctx.flags.repository?.split("/") ?? ["local", "repository"];
+    this.#owner = owner ?? "local";
+    this.#repo = repo ?? "repository";
+  }
+  /**
+   * The report of a run: with `--repository`, a client for the GitHub API (the token from `GITHUB_TOKEN`,
+   * the URL from `GITHUB_API_URL`); with `--check-run-out`, a client that records the requests.
+   *
+   * @returns the report, or a usage problem (nothing ran).
+   */
+  static open(ctx) {
+    const { flags, io, secrets } = ctx;
+    if (flags.repository !== void 0) {
+      if (secrets.githubToken === void 0)
+        return "--repository needs a token in GITHUB_TOKEN to post the check run";
+      const apiUrl = apiUrlFromEnv(io.env);
+      if (!URL.canParse(apiUrl) || !/^https?:$/.test(new URL(apiUrl).protocol)) {
+        return `GITHUB_API_URL ${JSON.stringify(apiUrl)} is not an http(s) URL: unset it for github.com, or give your GitHub Enterprise Server's API URL`;
+      }
+      return new _RunReport(ctx, createOctokit({ token: secrets.githubToken, baseUrl: apiUrl }), null);
+    }
+    if (flags.checkRunOut !== void 0) {
+      const recording = createRecordingOctokit();
+      return new _RunReport(ctx, recording.octokit, recording.requests);
+    }
+    return new _RunReport(ctx, null, null);
+  }
+  /** True when the run has a check run (posted or recorded). */
+  get checkRun() {
+    return this.#octokit !== null;
+  }
+  /** A progress line: stdout, or stderr under `--json`. */
+  line(text) {
+    (this.#ctx.flags.json ? this.#ctx.io.err : this.#ctx.io.out).write(`${text}
+`);
+  }
+  /** A problem, on stderr, prefixed with the command. */
+  error(text) {
+    this.#ctx.io.err.write(`evidence-gate ${this.#ctx.command}: ${text}
+`);
+  }
+  /**
+   * The commit the check run is posted on: `--sha`, else HEAD. It must be the commit the run verifies —
+   * HEAD, or, when HEAD is a test merge commit, the PR head merged into it (its second parent); any other
+   * SHA would carry a verdict about another tree.
+   *
+   * @returns the SHA, or a usage problem.
+   */
+  async headFor(repoDir) {
+    const { flags, io, secrets } = this.#ctx;
+    let start;
+    try {
+      start = await startingCommit(repoDir, { baseEnv: io.env, knownSecrets: secrets.knownSecrets });
+    } catch (error) {
+      return { problem: `--repo ${repoDir}: ${error instanceof Error ? error.message : String(error)}` };
+    }
+    const headSha = flags.sha ?? start.sha;
+    const allowed = [start.sha, ...start.parents.length === 2 ? [start.parents[1]] : []];
+    if (!allowed.some((sha) => sha.toLowerCase() === headSha.toLowerCase())) {
+      return {
+        problem: `--sha ${headSha} is not the commit this run verifies: give HEAD (${start.sha})${start.parents.length === 2 ? ` or the head merged into it (${start.parents[1]})` : ""}, or leave --sha out`
+      };
+    }
+    return { sha: headSha };
+  }
+  /**
+   * Before a fresh run (`auto`, `run`): creates the check run `in_progress` on the commit the run
+   * verifies ({@link headFor}), saying what is starting. No-op without a check run.
+   *
+   * @returns `null` to go on, or the exit code after printing why nothing ran.
+   */
+  async startFresh(runId, repoDir, what) {
+    if (!this.checkRun) return null;
+    const head = await this.headFor(repoDir);
+    if ("problem" in head) {
+      this.error(head.problem);
+      return EXIT.usage;
+    }
+    const startError = await this.start(runId, head.sha, `Run \`${runId}\` is starting: ${what}`);
+    if (startError === null) return null;
+    this.error(`${startError}
+Nothing was run.`);
+    return EXIT.failed;
+  }
+  /**
+   * Creates the check run `in_progress` on `headSha` (no-op without a check run).
+   *
+   * @returns `null`, or why the check run could not be created (redacted, no stack trace).
+   */
+  async start(runId, headSha, summary2) {
+    if (this.#octokit === null) return null;
+    this.#reporter = this.#makeReporter(headSha);
+    try {
+      await this.#reporter.start(runId, summary2);
+      return null;
+    } catch (error) {
+      if (!(error instanceof CheckRunWriteError)) throw error;
+      this.#reporter = null;
+      return this.#ctx.secrets.redactor.text(error.message);
+    }
+  }
+  /** Updates the check run with an in-progress ledger (best effort; the plan update is never throttled). */
+  async progress(ledger, kind) {
+    await this.#reporter?.progress(ledger, kind === "plan");
+  }
+  /**
+   * The engine threw: the check run is completed `failure` saying so (it never stays in progress), the
+   * recorded requests are written, and the caller rethrows.
+   */
+  async crashed(runId, error) {
+    if (this.#reporter !== null && !this.#reporter.completed) {
+      await this.#reporter.end(
+        "failure",
+        "evidence-gate: the engine crashed",
+        `The run \`${runId}\` ended with an internal error: ${error instanceof Error ? error.message : String(error)}`
+      );
+    }
+    this.#writeRecorded();
+  }
+  /**
+   * The run ended before any node ran: the message on stderr, the check run completed with the decided
+   * conclusion, the recorded requests and the summary written, and — when there is a check run — its
+   * conclusion printed.
+   */
+  async endedEarly(end) {
+    const decided = decideEndWithoutRows(end);
+    this.error(end.message);
+    if (this.#reporter !== null)
+      await this.#reporter.end(decided.conclusion, decided.title, `${decided.title}
+
+${end.message}`);
+    this.#writeRecorded();
+    this.#writeSummary(`# evidence-gate
+
+${end.message}
+`);
+    if (this.checkRun) this.line(`conclusion: ${decided.conclusion}`);
+  }
+  /**
+   * The run finished: the check run completed with the ledger (after `--commit` made a new commit, the
+   * starting commit's check run is completed `neutral` as superseded and a new one reports the verified
+   * commit), the ledger printed (table, or JSON under `--json`), `--summary-out` written, then `next`.
+   *
+   * @returns the exit code: by the run's outcome, or 1 when the check run could not be written.
+   */
+  async finished(runId, result, o) {
+    const { ledger } = result;
+    const { flags, io, secrets } = this.#ctx;
+    let postError = null;
+    if (this.#reporter !== null) {
+      try {
+        if (ledger.postedCommit !== void 0) {
+          await this.#reporter.end(
+            "neutral",
+            `superseded by ${ledger.postedCommit.sha.slice(0, 7)}`,
+            `The nodes' changes were committed as ${ledger.postedCommit.sha}; the evidence is reported on that commit.`
+          );
+          this.#reporter = this.#makeReporter(ledger.postedCommit.sha);
+          await this.#reporter.start(
+            runId,
+            `Run \`${runId}\`: reporting the verified commit.`,
+            "evidence-gate: reporting"
+          );
+        }
+        await this.#reporter.finish(ledger);
+      } catch (error) {
+        if (!(error instanceof CheckRunWriteError)) throw error;
+        postError = secrets.redactor.text(error.message);
+      }
+    }
+    this.#writeRecorded();
+    this.#writeSummary(renderLedgerMarkdown(ledger));
+    if (flags.json) io.out.write(renderLedgerJson(ledger));
+    else io.out.write(`
+${renderLedgerText(ledger)}
+`);
+    if (o.commit && ledger.postedCommit !== void 0) {
+      this.line(
+        `--commit: the nodes' changes are committed as ${ledger.postedCommit.sha} (see them with: git show ${ledger.postedCommit.sha.slice(0, 12)})`
+      );
+    }
+    if (o.commit && ledger.postedCommit === void 0 && ledger.patch !== void 0) {
+      const why = ledger.patch.holdsSecret ? "the changes hold a known secret (a token or model key), which is never committed" : ledger.patch.notCommittedBecause !== void 0 ? `${ledger.patch.notCommittedBecause} (${ledger.conclusion?.title ?? "see the ledger"})` : ledger.conclusion?.outcome === "paused" ? "the run paused (resume it with --commit to commit once it completes)" : ledger.conclusion?.outcome === "failed" ? "the run did not pass" : `the run ended ${ledger.conclusion?.outcome ?? "without a conclusion"} (${ledger.conclusion?.title ?? "see the ledger"})`;
+      this.line(
+        `--commit: nothing was committed because ${why}; the nodes' changes are in ${ledger.patch.path}`
+      );
+    }
+    if (o.commit && ledger.postedCommit === void 0 && ledger.patch === void 0)
+      this.line(nothingToCommit(ledger));
+    this.line(`ledger: ${result.ledgerPath}`);
+    for (const line of o.next) this.line(line);
+    if (postError !== null) {
+      this.error(`the run finished but its check run could not be posted: ${postError}`);
+      return EXIT.failed;
+    }
+    return exitCodeFor(ledger);
+  }
+  #makeReporter(headSha) {
+    const { flags, io, secrets } = this.#ctx;
+    return new CheckRunReporter({
+      client: new CheckRunClient({
+        octokit: this.#octokit,
+        owner: this.#owner,
+        repo: this.#repo,
+        warn: (m) => io.err.write(`${m}
+`),
+        redact: secrets.redactor.text
+      }),
+      name: flags.checkName,
+      headSha,
+      onProgressError: (error) => io.err.write(
+        `could not update the check run with progress: ${error instanceof Error ? error.message : String(error)}
+`
+      )
+    });
+  }
+  /** `--summary-out`, relative to the command's directory. */
+  #writeSummary(markdown) {
+    const path = this.#ctx.flags.summaryOut;
+    if (path !== void 0) writeFileSync(resolve(this.#ctx.io.cwd, path), markdown);
+  }
+  #writeRecorded() {
+    const path = this.#ctx.flags.checkRunOut;
+    if (path === void 0 || this.#recorded === null) return;
+    writeFileSync(resolve(this.#ctx.io.cwd, path), `${JSON.stringify(this.#recorded, null, 2)}
+`);
+    this.#ctx.io.err.write(`check-run requests: ${path}
+`);
+  }
+};
+function nothingToCommit(ledger) {
+  const start = ledger.startingCommit?.sha;
+  return `--commit: nothing to commit: the nodes changed no file${start !== void 0 ? ` (HEAD stays ${start.slice(0, 7)})` : ""}`;
+}
 
 // src/core/run-timeout.ts
 var RunTimedOut = class extends Error {
@@ -167,7 +470,7 @@ function stopWords(signal) {
 }
 
 // src/evidence/verify.ts
-import { isAbsolute as isAbsolute2, relative as relative2 } from "node:path";
+import { isAbsolute, relative } from "node:path";
 
 // src/proc/hand-back.ts
 import { spawnSync } from "node:child_process";
@@ -201,266 +504,6 @@ function handBackPrCodeFiles(dirs) {
 function handBackBeforeEngineReads(dirs) {
   if (process.getuid?.() === 0) return;
   handBackPrCodeFiles(dirs);
-}
-
-// src/evidence/ignored-files.ts
-import { lstatSync, realpathSync } from "node:fs";
-import { isAbsolute, relative, sep } from "node:path";
-
-// src/evidence/ignored-fingerprint.ts
-import { createHash } from "node:crypto";
-var STAT_FIELDS = 5;
-function fingerprintOf(entries) {
-  const hash = createHash("sha256");
-  hash.update(`evidence-gate ignored-files v1 ${entries.paths.length}
-`);
-  let chunk = "";
-  for (let i = 0; i < entries.paths.length; i++) {
-    const at = i * STAT_FIELDS;
-    const s = entries.stats;
-    chunk += `${entries.paths[i]}\0${s[at]} ${s[at + 1]} ${s[at + 2]} ${s[at + 3]} ${s[at + 4]}
-`;
-    if (chunk.length > 65536) {
-      hash.update(chunk, "latin1");
-      chunk = "";
-    }
-  }
-  hash.update(chunk, "latin1");
-  return { kind: "fingerprint", hash: hash.digest("hex"), files: entries.paths.length, entries };
-}
-function sameStats(a, i, b, j) {
-  for (let f = 0; f < STAT_FIELDS; f++) if (a[i * STAT_FIELDS + f] !== b[j * STAT_FIELDS + f]) return false;
-  return true;
-}
-function walkEntries(a, b, visit) {
-  let i = 0;
-  let j = 0;
-  while (i < a.paths.length || j < b.paths.length) {
-    const p = a.paths[i];
-    const q = b.paths[j];
-    if (q === void 0 || p !== void 0 && p < q) visit(p, i++, null);
-    else if (p === void 0 || q < p) visit(q, null, j++);
-    else {
-      visit(p, i++, j++);
-    }
-  }
-}
-
-// src/evidence/ignored-files-change.ts
-var MAX_CHANGE_EXAMPLES = 10;
-function compareIgnoredFiles(baseline, current, maxExamples = MAX_CHANGE_EXAMPLES) {
-  if (baseline.kind === "unknown") return { kind: "unknown", reason: baseline.reason };
-  if (current.kind === "unknown") {
-    if (current.overBound) {
-      return {
-        kind: "changed",
-        total: null,
-        examples: [],
-        note: `${current.reason}, against ${baseline.files} at the baseline`
-      };
-    }
-    return { kind: "unknown", reason: current.reason };
-  }
-  if (current.hash === baseline.hash) return { kind: "unchanged" };
-  const examples = [];
-  let total2 = 0;
-  walkEntries(baseline.entries, current.entries, (path, before, after) => {
-    if (before !== null && after !== null && sameStats(baseline.entries.stats, before, current.entries.stats, after))
-      return;
-    total2++;
-    if (examples.length < maxExamples) {
-      examples.push({
-        path: displayPath(path),
-        change: before === null ? "added" : after === null ? "removed" : "modified"
-      });
-    }
-  });
-  if (total2 === 0) return { kind: "unchanged" };
-  return { kind: "changed", total: total2, examples };
-}
-function acceptVerifyChanges(baseline, before, after) {
-  if (baseline.kind !== "fingerprint" || before.kind !== "fingerprint" || after.kind !== "fingerprint")
-    return baseline;
-  if (before.hash === after.hash) return baseline;
-  const touched = /* @__PURE__ */ new Map();
-  walkEntries(before.entries, after.entries, (path, b, a) => {
-    if (b !== null && a !== null && sameStats(before.entries.stats, b, after.entries.stats, a)) return;
-    touched.set(path, a);
-  });
-  const paths = [];
-  const values = [];
-  const push = (path, stats, index) => {
-    paths.push(path);
-    for (let f = 0; f < STAT_FIELDS; f++) values.push(stats[index * STAT_FIELDS + f]);
-  };
-  const base = baseline.entries;
-  const afterEntries = after.entries;
-  const touchedPaths = [...touched.keys()].sort();
-  let i = 0;
-  let t = 0;
-  while (i < base.paths.length || t < touchedPaths.length) {
-    const p = base.paths[i];
-    const q = touchedPaths[t];
-    if (q === void 0 || p !== void 0 && p < q) {
-      push(p, base.stats, i++);
-    } else {
-      const index = touched.get(q);
-      if (index !== null) push(q, afterEntries.stats, index);
-      if (p === q) i++;
-      t++;
-    }
-  }
-  return fingerprintOf({ paths, stats: Float64Array.from(values) });
-}
-function displayPath(latin1) {
-  return Buffer.from(latin1, "latin1").toString("utf8");
-}
-
-// src/evidence/ignored-files-data.ts
-function ignoredFilesToData(files) {
-  if (files.kind === "unknown") return files;
-  return {
-    kind: "fingerprint",
-    hash: files.hash,
-    files: files.files,
-    paths: files.entries.paths,
-    stats: Array.from(files.entries.stats)
-  };
-}
-function ignoredFilesFromData(data) {
-  const d = data;
-  if (d?.kind === "unknown" && typeof d.reason === "string") {
-    return { kind: "unknown", reason: d.reason, overBound: d.overBound === true };
-  }
-  if (d?.kind === "fingerprint" && typeof d.hash === "string" && typeof d.files === "number" && Array.isArray(d.paths) && d.paths.every((p) => typeof p === "string") && Array.isArray(d.stats) && d.stats.every((n) => typeof n === "number") && d.stats.length === d.paths.length * STAT_FIELDS) {
-    return {
-      kind: "fingerprint",
-      hash: d.hash,
-      files: d.files,
-      entries: { paths: d.paths, stats: Float64Array.from(d.stats) }
-    };
-  }
-  return {
-    kind: "unknown",
-    reason: "the saved baseline of the run's git-ignored files could not be read",
-    overBound: false
-  };
-}
-
-// src/evidence/ignored-files.ts
-var DEFAULT_MAX_IGNORED_FILES = 5e5;
-var MISSING = -1;
-var UNREADABLE = -2;
-var STAT_SLICE = 2e3;
-async function ignoredFilesFingerprint(dir, options2 = {}) {
-  const max = options2.maxEntries ?? DEFAULT_MAX_IGNORED_FILES;
-  let root;
-  try {
-    root = await workTreeRoot(dir, options2);
-  } catch (error) {
-    return unknown(`the git-ignored files could not be listed: ${messageOf(error)}`);
-  }
-  const prefixes = excludedPrefixes(root, options2.exclude ?? []);
-  const runsPrefix = options2.excludeRunDirectoriesUnder === void 0 ? null : excludedPrefixes(root, [options2.excludeRunDirectoriesUnder])[0] ?? null;
-  const inRunDirectory = (path) => runsPrefix !== null && path.startsWith(runsPrefix) && RUN_DIRECTORY.test(path.slice(runsPrefix.length));
-  const paths = [];
-  let overBound = false;
-  let pending = null;
-  const stop = new AbortController();
-  const take = (path) => {
-    if (overBound || path === "" || prefixes.some((prefix) => path.startsWith(prefix)) || inRunDirectory(path))
-      return;
-    if (paths.length >= max) {
-      overBound = true;
-      stop.abort();
-      return;
-    }
-    paths.push(path);
-  };
-  try {
-    await gitStream(["ls-files", "--others", "--ignored", "--exclude-standard", "-z"], {
-      cwd: root,
-      ...options2.baseEnv !== void 0 ? { baseEnv: options2.baseEnv } : {},
-      ...options2.knownSecrets !== void 0 ? { knownSecrets: options2.knownSecrets } : {},
-      ...options2.timeoutMs !== void 0 ? { timeoutMs: options2.timeoutMs } : {},
-      signal: stop.signal,
-      onStdout: (chunk) => {
-        if (overBound) return;
-        const buf = pending === null ? chunk : Buffer.concat([pending, chunk]);
-        let start = 0;
-        for (let nul = buf.indexOf(0, start); nul !== -1; nul = buf.indexOf(0, start)) {
-          take(buf.toString("latin1", start, nul));
-          start = nul + 1;
-        }
-        pending = start < buf.length ? Buffer.from(buf.subarray(start)) : null;
-      }
-    });
-  } catch (error) {
-    if (!(overBound && error instanceof GitError)) {
-      return unknown(`git ls-files (the git-ignored files) failed: ${messageOf(error)}`);
-    }
-  }
-  if (overBound) {
-    return {
-      kind: "unknown",
-      overBound: true,
-      reason: `there are more than ${max} git-ignored files (the bound); they were not fingerprinted`
-    };
-  }
-  if (pending !== null) take(pending.toString("latin1"));
-  paths.sort();
-  const stats = await statAll(root, paths);
-  return fingerprintOf({ paths, stats });
-}
-function unknown(reason) {
-  return { kind: "unknown", reason, overBound: false };
-}
-function messageOf(error) {
-  return error instanceof Error ? error.message : String(error);
-}
-var RUN_DIRECTORY = /^\d{8}-\d{6}-[0-9a-f]{6}\//;
-function excludedPrefixes(root, exclude) {
-  const prefixes = /* @__PURE__ */ new Set();
-  const realRoot = realOrSame(root);
-  for (const folder of exclude) {
-    if (!isAbsolute(folder)) continue;
-    const rel = relative(realRoot, realOrSame(folder));
-    if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) continue;
-    prefixes.add(Buffer.from(`${rel.split(sep).join("/")}/`, "utf8").toString("latin1"));
-  }
-  return [...prefixes];
-}
-function realOrSame(path) {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
-async function statAll(root, paths) {
-  const stats = new Float64Array(paths.length * STAT_FIELDS);
-  const rootBytes = Buffer.from(`${root}/`, "utf8");
-  for (let i = 0; i < paths.length; i++) {
-    if (i > 0 && i % STAT_SLICE === 0) await new Promise((resolve4) => setImmediate(resolve4));
-    const rel = paths[i];
-    const full = /^[\x20-\x7e]*$/.test(rel) ? `${root}/${rel}` : Buffer.concat([rootBytes, Buffer.from(rel, "latin1")]);
-    const at = i * STAT_FIELDS;
-    try {
-      const st = lstatSync(full, { throwIfNoEntry: false });
-      if (st === void 0) {
-        stats.fill(MISSING, at, at + STAT_FIELDS);
-        continue;
-      }
-      stats[at] = st.size;
-      stats[at + 1] = st.mtimeMs;
-      stats[at + 2] = st.ctimeMs;
-      stats[at + 3] = st.mode;
-      stats[at + 4] = st.ino;
-    } catch {
-      stats.fill(UNREADABLE, at, at + STAT_FIELDS);
-    }
-  }
-  return stats;
 }
 
 // src/evidence/runner-summaries.ts
@@ -1126,7 +1169,7 @@ function decideReceipt(output, reports) {
 // src/evidence/test-report-files.ts
 import { constants } from "node:fs";
 import { lstat, open, readdir, realpath } from "node:fs/promises";
-import { join, sep as sep2 } from "node:path";
+import { join, sep } from "node:path";
 
 // src/evidence/test-reports.ts
 function readTestReport(text) {
@@ -1335,14 +1378,14 @@ async function readTestReportFiles(cwd, patterns, startedAtMs) {
     const start = fixedPrefix(pattern.trim());
     const segments = pattern.trim().split("/").filter((segment) => segment !== "" && segment !== ".");
     const deepest = segments.includes("**") ? Number.POSITIVE_INFINITY : segments.length - 1;
-    const walk = async (relative7, depth) => {
+    const walk = async (relative5, depth) => {
       if (budget <= 0) return stop(`over ${MAX_ENTRIES} directory entries looked at`);
       if (matched.size >= MAX_REPORT_FILES)
         return stop(`${MAX_REPORT_FILES} report files matched, the most read`);
-      if (depth > MAX_DEPTH) return stop(`${relative7} is deeper than ${MAX_DEPTH} folders`);
+      if (depth > MAX_DEPTH) return stop(`${relative5} is deeper than ${MAX_DEPTH} folders`);
       let entries;
       try {
-        entries = await readdir(join(cwd, relative7), { withFileTypes: true });
+        entries = await readdir(join(cwd, relative5), { withFileTypes: true });
       } catch {
         return;
       }
@@ -1350,7 +1393,7 @@ async function readTestReportFiles(cwd, patterns, startedAtMs) {
         if (--budget <= 0) return stop(`over ${MAX_ENTRIES} directory entries looked at`);
         if (matched.size >= MAX_REPORT_FILES)
           return stop(`${MAX_REPORT_FILES} report files matched, the most read`);
-        const path = relative7 === "" ? entry.name : `${relative7}/${entry.name}`;
+        const path = relative5 === "" ? entry.name : `${relative5}/${entry.name}`;
         if (entry.isDirectory()) {
           if ((entry.name === ".git" || entry.name === "node_modules") && !pattern.includes(entry.name))
             continue;
@@ -1362,7 +1405,7 @@ async function readTestReportFiles(cwd, patterns, startedAtMs) {
       }
     };
     const from = await realpath(join(cwd, ...start)).catch(() => null);
-    if (root === null || from === null || from !== root && !from.startsWith(`${root}${sep2}`)) continue;
+    if (root === null || from === null || from !== root && !from.startsWith(`${root}${sep}`)) continue;
     await walk(start.join("/"), 0);
   }
   const files = [];
@@ -1402,7 +1445,7 @@ async function readTestReportFiles(cwd, patterns, startedAtMs) {
 }
 async function readBounded(path, checked, root) {
   const real = await realpath(path);
-  if (root === null || !real.startsWith(`${root}${sep2}`)) {
+  if (root === null || !real.startsWith(`${root}${sep}`)) {
     return { refused: "its real path leads outside the command's directory (not read)" };
   }
   const handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW);
@@ -1534,7 +1577,7 @@ function boundedTail(parts) {
 }
 
 // src/evidence/evidence-gaps.ts
-import { createHash as createHash2 } from "node:crypto";
+import { createHash } from "node:crypto";
 import { lstat as lstat2, readFile } from "node:fs/promises";
 var DEFAULT_MAX_FILTERED_FILES = 2e3;
 var MAX_GAP_EXAMPLES = 10;
@@ -1565,7 +1608,7 @@ async function evidenceGaps(root, tree, context = {}) {
       (error) => ({
         total: null,
         examples: [],
-        note: `the working tree could not be compared with the evidence tree: ${messageOf2(error)}`
+        note: `the working tree could not be compared with the evidence tree: ${messageOf(error)}`
       })
     )
   ]);
@@ -1690,12 +1733,12 @@ async function checkoutKeepsLf(root, context) {
   return autocrlf !== "true" && eol !== "crlf";
 }
 function blobId(content, idLength) {
-  const hash = createHash2(idLength === 64 ? "sha256" : "sha1");
+  const hash = createHash(idLength === 64 ? "sha256" : "sha1");
   hash.update(`blob ${content.length}\0`);
   hash.update(content);
   return hash.digest("hex");
 }
-function messageOf2(error) {
+function messageOf(error) {
   return error instanceof Error ? error.message : String(error);
 }
 
@@ -2057,14 +2100,14 @@ var VerifyQueue = class {
   }
 };
 function isInside(path, folder) {
-  const rel = relative2(folder, path);
-  return rel === "" || !rel.startsWith("..") && !isAbsolute2(rel);
+  const rel = relative(folder, path);
+  return rel === "" || !rel.startsWith("..") && !isAbsolute(rel);
 }
 
 // src/evidence/changed-files.ts
-import { posix as posix4, relative as relative3, sep as sep3 } from "node:path";
+import { posix as posix4, relative as relative2, sep as sep2 } from "node:path";
 
-// src/core/changed-files.ts
+// src/core/changed-files-record.ts
 var MAX_CHANGED_FILES_KEPT = 200;
 var MAX_FLAGGED_KEPT = 100;
 
@@ -2642,82 +2685,9 @@ function literalNaming(line, name) {
   return name;
 }
 function relativeCommand(root, c) {
-  const rel = relative3(root, c.cwd).split(sep3).join(posix4.sep);
+  const rel = relative2(root, c.cwd).split(sep2).join(posix4.sep);
   if (rel.startsWith("..") || posix4.isAbsolute(rel)) return [];
   return [{ command: c.command, cwd: rel }];
-}
-
-// src/ledger/ledger.ts
-function computeTotals(rows, planningCalls) {
-  const nodeCalls = rows.filter((row) => row.verdict !== "SKIPPED" && !spawnedNothing(row)).map((row) => ({ costUsd: row.costUsd, usage: row.usage }));
-  const planning = sumUsd(planningCalls);
-  const nodes = sumUsd(nodeCalls);
-  return {
-    planning,
-    nodes,
-    total: addUsd(planning, nodes),
-    tokens: sumTokens([...planningCalls, ...nodeCalls])
-  };
-}
-function loopTotals(cycles, assessorCalls) {
-  const assessors = sumUsd(assessorCalls);
-  const planning = cycles.reduce((sum, t) => addUsd(sum, t.planning), assessors);
-  const nodes = cycles.reduce((sum, t) => addUsd(sum, t.nodes), sumUsd([]));
-  const assessorTokens = sumTokens(assessorCalls);
-  const tokens = cycles.reduce(
-    (sum, t) => ({
-      inputTokens: sum.inputTokens + t.tokens.inputTokens,
-      outputTokens: sum.outputTokens + t.tokens.outputTokens,
-      cacheReadInputTokens: sum.cacheReadInputTokens + t.tokens.cacheReadInputTokens,
-      cacheCreationInputTokens: sum.cacheCreationInputTokens + t.tokens.cacheCreationInputTokens,
-      callsWithoutUsage: sum.callsWithoutUsage + t.tokens.callsWithoutUsage
-    }),
-    assessorTokens
-  );
-  return { planning, nodes, total: addUsd(planning, nodes), tokens };
-}
-function spawnedNothing(row) {
-  return row.sessionId === NOTHING_SPENT.sessionId && row.costUsd === NOTHING_SPENT.costUsd && row.usage === NOTHING_SPENT.usage;
-}
-function sumUsd(calls) {
-  let knownUsd = 0;
-  let unknownCalls = 0;
-  for (const call of calls) {
-    if (call.costUsd === null || !Number.isFinite(call.costUsd)) unknownCalls += 1;
-    else knownUsd += call.costUsd;
-  }
-  return unknownCalls === 0 ? { kind: "known", usd: knownUsd } : { kind: "unknown", knownUsd, unknownCalls };
-}
-function addUsd(a, b) {
-  const knownUsd = knownPart(a) + knownPart(b);
-  const unknownCalls = unknownPart(a) + unknownPart(b);
-  return unknownCalls === 0 ? { kind: "known", usd: knownUsd } : { kind: "unknown", knownUsd, unknownCalls };
-}
-function knownPart(total2) {
-  return total2.kind === "known" ? total2.usd : total2.knownUsd;
-}
-function unknownPart(total2) {
-  return total2.kind === "known" ? 0 : total2.unknownCalls;
-}
-function sumTokens(calls) {
-  const totals = {
-    inputTokens: 0,
-    outputTokens: 0,
-    cacheReadInputTokens: 0,
-    cacheCreationInputTokens: 0,
-    callsWithoutUsage: 0
-  };
-  for (const { usage } of calls) {
-    if (usage === null) {
-      totals.callsWithoutUsage += 1;
-      continue;
-    }
-    totals.inputTokens += usage.inputTokens;
-    totals.outputTokens += usage.outputTokens;
-    totals.cacheReadInputTokens += usage.cacheReadInputTokens ?? 0;
-    totals.cacheCreationInputTokens += usage.cacheCreationInputTokens ?? 0;
-  }
-  return totals;
 }
 
 // src/evidence/patch.ts
@@ -3016,254 +2986,14 @@ async function workingTreeOrNull(frame) {
   }
 }
 
-// src/engine/fresh-run.ts
-import { basename, isAbsolute as isAbsolute3, relative as relative4 } from "node:path";
-
-// src/engine/redacting-run-dir.ts
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-var RedactingRunDirectory = class extends RunDirectory {
-  constructor(runsDir, runId, redactor) {
-    super(runsDir, runId);
-    this.redactor = redactor;
-  }
-  redactor;
-  event(event) {
-    super.event(this.redactor.deep(event));
-  }
-  writeJson(name, value) {
-    return super.writeJson(name, this.redactor.deep(value));
-  }
-  writeText(name, text) {
-    return super.writeText(name, this.redactor.text(text));
-  }
-  /**
-   * Rewrites a node's saved output and failed reply (written by the node's own lifecycle) with secrets
-   * redacted, when they hold any.
-   */
-  redactSavedOutputs(nodeId) {
-    if (!this.redactor.active) return;
-    for (const path of [this.nodeOutputPath(nodeId), this.failedOutputPath(nodeId)]) {
-      if (!existsSync(path)) continue;
-      const text = readFileSync(path, "utf8");
-      if (this.redactor.contains(text)) writeFileSync(path, this.redactor.text(text));
-    }
-  }
-};
-
-// src/engine/run-state-store.ts
-var STATE_COALESCE_MS = 200;
-var RunStateStore = class {
-  constructor(dir, initial) {
-    this.dir = dir;
-    this.state = structuredClone(initial);
-  }
-  dir;
-  state;
-  /** The pending {@link saveSoon} write, `null` when the file is up to date. */
-  #timer = null;
-  /** Why the last background write failed, until a later write succeeds (thrown by {@link flush}). */
-  #failed = null;
-  /**
-   * Writes `state.json` atomically (redacted) now, which also covers a pending {@link saveSoon}. Throws
-   * when the write fails (an internal error).
-   */
-  save() {
-    if (this.#timer !== null) clearTimeout(this.#timer);
-    this.#timer = null;
-    this.dir.writeJson("state.json", this.state);
-    this.#failed = null;
-  }
-  /**
-   * Saves the state within {@link STATE_COALESCE_MS} (one write for every change made meanwhile): what the
-   * engine calls per node event. A write that fails in the background is thrown by the next
-   * {@link flush} (unless a later write succeeded).
-   */
-  saveSoon() {
-    if (this.#timer !== null) return;
-    this.#timer = setTimeout(() => {
-      this.#timer = null;
-      try {
-        this.save();
-      } catch (error) {
-        this.#failed = error;
-      }
-    }, STATE_COALESCE_MS);
-  }
-  /** Writes a pending {@link saveSoon} now; throws a background write's failure. Nothing pending: no write. */
-  flush() {
-    if (this.#timer !== null) this.save();
-    else if (this.#failed !== null) {
-      const failed = this.#failed;
-      this.#failed = null;
-      throw failed;
-    }
-  }
-  node(id) {
-    return this.state.nodes[id];
-  }
-  setNode(id, record) {
-    this.state.nodes = { ...this.state.nodes, [id]: record };
-  }
-  /**
-   * Changes one node's record: `patch` over the previous record's session, its cumulative cost (claude),
-   * executions, feedback rounds, thread usage and completion progress (a node without a record starts with
-   * no session and 0 executions). `judged` is dropped unless the patch sets it; `completion: undefined`
-   * clears the progress. The session's cost stays with its session id: a `handoff: session` child resuming
-   * it records only its own share, which a status patch dropping the cost would make unknown (issue 26).
-   */
-  patchNode(id, patch) {
-    const prev = this.node(id);
-    this.setNode(id, {
-      session_id: prev?.session_id ?? null,
-      executions: prev?.executions ?? 0,
-      ...prev?.feedback_rounds !== void 0 ? { feedback_rounds: prev.feedback_rounds } : {},
-      ...prev?.session_cost_usd !== void 0 ? { session_cost_usd: prev.session_cost_usd } : {},
-      ...prev?.thread_usage !== void 0 ? { thread_usage: prev.thread_usage } : {},
-      ...prev?.completion !== void 0 ? { completion: prev.completion } : {},
-      ...patch
-    });
-  }
-  setGate(id, record) {
-    this.state.gates = { ...this.state.gates, [id]: record };
-  }
-  addRow(row) {
-    this.state.rows = [...this.state.rows, row];
-  }
-  /** Replaces the latest row of `nodeId` with `change(row)`; nothing when the node has no row. */
-  rewriteLatest(nodeId, change) {
-    const rows = [...this.state.rows];
-    for (let i = rows.length - 1; i >= 0; i--) {
-      if (rows[i].nodeId !== nodeId) continue;
-      rows[i] = change(rows[i]);
-      break;
-    }
-    this.state.rows = rows;
-  }
-  /**
-   * Marks the latest FAIL row of `nodeId` superseded (a later execution replaces it: a retry, a feedback
-   * round, a resumed leg). A PASS or SKIPPED row needs no mark: a later row replaces it anyway.
-   */
-  supersedeLatest(nodeId) {
-    this.rewriteLatest(
-      nodeId,
-      (row) => row.verdict === "FAIL" && row.superseded !== true ? { ...row, superseded: true } : row
-    );
-  }
-};
-
-// src/engine/fresh-run.ts
-function prepareFreshRepository(o, setup) {
-  return prepareRepository({
-    repoDir: o.repoDir,
-    ...o.workingDirectory !== void 0 ? { workingDirectory: o.workingDirectory } : {},
-    commit: setup.commit,
-    gitContext: setup.gitContext,
-    ...o.pr ? { pr: { headSha: o.pr.headSha, baseRef: o.pr.baseRef } } : {},
-    ...o.postedHeadSha !== void 0 ? { postedHeadSha: o.postedHeadSha } : {}
-  });
-}
-function gitContextOf(o) {
-  return {
-    baseEnv: o.baseEnv,
-    knownSecrets: o.knownSecrets,
-    ...o.indexOverlay !== void 0 ? { indexOverlay: o.indexOverlay } : {}
-  };
-}
-function graphCommitSubject(name, source, repoDir) {
-  if (name !== null) return name;
-  if (!isAbsolute3(source)) return `run ${source}`;
-  const inside = relative4(repoDir, source);
-  return `run ${inside !== "" && !inside.startsWith("..") && !isAbsolute3(inside) ? inside : basename(source)}`;
-}
-function frameCommit(o, message) {
-  return o.commit ? { message, ...o.publish !== void 0 ? { publish: o.publish } : {} } : null;
-}
-function openFreshRun(o, opening) {
-  const runId = o.runId ?? mintRunId();
-  const redactor = createRedactor(o.knownSecrets);
-  const dir = new RedactingRunDirectory(o.runsDir, runId, redactor);
-  dir.lock();
-  const startedAt = (/* @__PURE__ */ new Date()).toISOString();
-  dir.event({
-    type: "run_started",
-    runId,
-    mode: opening.mode,
-    ...opening.leg !== void 0 ? { leg: opening.leg } : {}
-  });
-  const { repo } = opening;
-  return {
-    runId,
-    mode: opening.mode,
-    ...opening.goal !== void 0 ? { goal: opening.goal } : {},
-    runtime: opening.runtime,
-    ...opening.model !== void 0 ? { model: opening.model } : {},
-    repoDir: repo.repoDir,
-    gitContext: opening.gitContext,
-    start: { sha: repo.start.sha, tree: repo.start.tree, description: repo.startDescription },
-    ...opening.headSha !== void 0 ? { headSha: opening.headSha } : {},
-    answer: opening.answer,
-    requireEvidence: opening.requireEvidence,
-    commit: opening.commit,
-    redactor,
-    dir,
-    startedAt
-  };
-}
-function startRunState(frame, first) {
-  const store = new RunStateStore(frame.dir, {
-    schema_version: RUN_STATE_SCHEMA_VERSION,
-    run_id: frame.runId,
-    mode: frame.mode,
-    ...frame.goal !== void 0 ? { goal: frame.goal } : {},
-    ...first.graphSource !== void 0 ? { graph_source: first.graphSource } : {},
-    runtime: frame.runtime,
-    ...frame.model !== void 0 ? { model: frame.model } : {},
-    ...runtimeFor(frame.runtime).recordedSettings(first.codexConfig),
-    inputs: { ...first.inputs },
-    build_evidence: frame.answer,
-    starting_commit: frame.start,
-    start_clean: first.repo.startClean,
-    repo_dir: frame.repoDir,
-    work_dir: first.repo.workDir,
-    concurrency: first.concurrency,
-    on_fail: first.onFail,
-    verify: first.verify,
-    ...first.policy ? {
-      policy: {
-        require_evidence: first.policy.requireEvidence === true,
-        ...first.policy.requireTests === true ? { require_tests: true } : {},
-        ...first.policy.testReports !== void 0 && first.policy.testReports.length > 0 ? { test_reports: first.policy.testReports } : {},
-        ...first.policy.source !== void 0 ? { source: first.policy.source } : {}
-      }
-    } : {},
-    tool_policies: first.toolPolicies,
-    planning_calls: [],
-    plan: first.plan,
-    rows: [],
-    nodes: {},
-    gates: {},
-    paused: null,
-    legs: [{ started_at: frame.startedAt, kind: "fresh" }]
-  });
-  store.save();
-  return store;
-}
-function ignoredBaselineOf(frame, runsDir) {
-  return ignoredFilesFingerprint(frame.repoDir, {
-    ...frame.gitContext,
-    exclude: [frame.dir.path],
-    excludeRunDirectoriesUnder: runsDir
-  });
-}
-
 // src/engine/leg.ts
 import { dirname } from "node:path";
 
 // src/evidence/base-verify.ts
-import { existsSync as existsSync2 } from "node:fs";
+import { existsSync } from "node:fs";
 import { mkdtemp as mkdtemp2, rm as rm2 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
-import { isAbsolute as isAbsolute4, join as join3, relative as relative5 } from "node:path";
+import { isAbsolute as isAbsolute2, join as join3, relative as relative3 } from "node:path";
 
 // src/evidence/base-comparison.ts
 function compareWithBase(head, base, commit) {
@@ -3321,8 +3051,8 @@ var BaseVerifier = class {
     this.#checkout ??= this.#checkOut();
     const checkout = await this.#checkout;
     if (!checkout.ok) return notCompared(checkout.commit, checkout.chosenAs, checkout.reason);
-    const rel = relative5(this.o.repoDir, options2.cwd);
-    if (rel.startsWith("..") || isAbsolute4(rel)) {
+    const rel = relative3(this.o.repoDir, options2.cwd);
+    if (rel.startsWith("..") || isAbsolute2(rel)) {
       return notCompared(
         checkout.base.commit,
         checkout.base.chosenAs,
@@ -3330,7 +3060,7 @@ var BaseVerifier = class {
       );
     }
     const cwd = join3(checkout.tree, rel);
-    if (!existsSync2(cwd)) {
+    if (!existsSync(cwd)) {
       return notCompared(
         checkout.base.commit,
         checkout.base.chosenAs,
@@ -3471,7 +3201,7 @@ function gitReason(error) {
 }
 
 // src/engine/graph-run.ts
-import { existsSync as existsSync6, readFileSync as readFileSync3 } from "node:fs";
+import { existsSync as existsSync5, readFileSync as readFileSync2 } from "node:fs";
 
 // src/engine/leg-journal.ts
 var LegJournal = class {
@@ -3586,7 +3316,7 @@ var LegMemory = class {
 };
 
 // src/engine/node-settlement.ts
-import { existsSync as existsSync4, readFileSync as readFileSync2 } from "node:fs";
+import { existsSync as existsSync3, readFileSync } from "node:fs";
 
 // src/engine/agent-node.ts
 import { writeFileSync as writeFileSync2 } from "node:fs";
@@ -4005,12 +3735,12 @@ function lostThread(outcome, threadId) {
   return null;
 }
 function codexFactsOf(outcome, resumedId, before) {
-  const unknown2 = { costUsd: null, numTurns: null, denied: 0, durationMs: outcome.durationMs };
+  const unknown = { costUsd: null, numTurns: null, denied: 0, durationMs: outcome.durationMs };
   switch (outcome.kind) {
     case "completed": {
       const r = outcome.result;
       return {
-        ...unknown2,
+        ...unknown,
         sessionId: r.threadId,
         usage: r.usage !== null ? usageSince(codexTokenUsage(r.usage), before) : null,
         writtenPaths: r.writtenPaths,
@@ -4019,10 +3749,10 @@ function codexFactsOf(outcome, resumedId, before) {
       };
     }
     case "spawn_failed":
-      return { ...unknown2, sessionId: resumedId, usage: null, writtenPaths: [], reply: "" };
+      return { ...unknown, sessionId: resumedId, usage: null, writtenPaths: [], reply: "" };
     case "timed_out":
       return {
-        ...unknown2,
+        ...unknown,
         sessionId: outcome.partial.threadId ?? resumedId,
         usage: null,
         writtenPaths: outcome.partial.writtenPaths,
@@ -4031,7 +3761,7 @@ function codexFactsOf(outcome, resumedId, before) {
     case "no_result":
     case "cancelled":
       return {
-        ...unknown2,
+        ...unknown,
         sessionId: outcome.threadId ?? resumedId,
         usage: null,
         writtenPaths: outcome.writtenPaths,
@@ -4664,8 +4394,8 @@ function notRetriedWords(node, input, row) {
 }
 
 // src/engine/node-fields.ts
-import { existsSync as existsSync3, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { existsSync as existsSync2, statSync } from "node:fs";
+import { resolve as resolve2 } from "node:path";
 function nodeFields(node, values, dirs) {
   const verify = node.success_check.verify;
   const quoted = shellWords(values);
@@ -4679,8 +4409,8 @@ function nodeFields(node, values, dirs) {
   const failure = Object.values(texts).find((v) => v !== null && typeof v === "object");
   if (failure !== void 0) return { ok: false, detail: failure.error };
   const resolved = texts;
-  const cwd = resolved.cwd === null ? dirs.workDir : resolve(dirs.workDir, resolved.cwd);
-  const verifyCwd = resolved.verifyCwd === null ? cwd : resolve(cwd, resolved.verifyCwd);
+  const cwd = resolved.cwd === null ? dirs.workDir : resolve2(dirs.workDir, resolved.cwd);
+  const verifyCwd = resolved.verifyCwd === null ? cwd : resolve2(cwd, resolved.verifyCwd);
   const problem = directoryProblem(cwd, dirs.repoDir, "cwd") ?? (verify ? directoryProblem(verifyCwd, dirs.repoDir, "success_check.verify.cwd") : null);
   if (problem !== null) return { ok: false, detail: problem };
   return {
@@ -4719,7 +4449,7 @@ function directoryProblem(dir, repoDir, field) {
   if (!liesInRepository(dir, { cwd: repoDir, repoRoot: repoDir })) {
     return `${field} ${dir} is outside the repository ${repoDir}: a node runs inside the repository whose tree is the evidence`;
   }
-  if (!existsSync3(dir) || !statSync(dir).isDirectory()) return `${field} ${dir} is not a folder`;
+  if (!existsSync2(dir) || !statSync(dir).isDirectory()) return `${field} ${dir} is not a folder`;
   return null;
 }
 
@@ -4851,7 +4581,7 @@ function earlierJudgedReply(ctx, nodeId) {
   return ctx.store.node(nodeId)?.judged === true ? readTextIfAny(path) : null;
 }
 function readTextIfAny(path) {
-  return existsSync4(path) ? readFileSync2(path, "utf8") : null;
+  return existsSync3(path) ? readFileSync(path, "utf8") : null;
 }
 async function failBeforeSpawn(ctx, node, detail, spent) {
   const max = node.completion?.max_attempts ?? 1;
@@ -4988,7 +4718,7 @@ function runEndOfAbort(signal) {
 }
 
 // src/engine/run-worktrees.ts
-import { existsSync as existsSync5, readdirSync, realpathSync as realpathSync2, rmdirSync, rmSync } from "node:fs";
+import { existsSync as existsSync4, readdirSync, realpathSync, rmdirSync, rmSync } from "node:fs";
 import { join as join5 } from "node:path";
 var WORKTREES_FOLDER = "worktrees";
 function worktreeBranch(runId, name) {
@@ -5049,7 +4779,7 @@ var RunWorktrees = class {
       closed.push(await this.#closeOne(tree));
     }
     await this.#git(["worktree", "prune"]).catch(() => void 0);
-    if (existsSync5(this.folder) && readdirSync(this.folder).length === 0) rmdirSync(this.folder);
+    if (existsSync4(this.folder) && readdirSync(this.folder).length === 0) rmdirSync(this.folder);
     return closed;
   }
   async #create(name) {
@@ -5057,7 +4787,7 @@ var RunWorktrees = class {
     const branch = worktreeBranch(this.#o.runId, name);
     try {
       await this.#git(["worktree", "prune"]);
-      if (existsSync5(path)) {
+      if (existsSync4(path)) {
         if (await this.#isRegistered(path)) return { name, path, branch, origin: "reused" };
         rmSync(path, { recursive: true, force: true });
       }
@@ -5069,13 +4799,13 @@ var RunWorktrees = class {
       return { name, path, branch, origin: "created" };
     } catch (error) {
       throw new Error(
-        `worktree ${JSON.stringify(name)} could not be created at ${path} on branch ${branch}: ${messageOf3(error)}`
+        `worktree ${JSON.stringify(name)} could not be created at ${path} on branch ${branch}: ${messageOf2(error)}`
       );
     }
   }
   async #closeOne(tree) {
     const { name, branch, path } = tree;
-    if (!existsSync5(path)) return { name, branch, commit: null, removed: true };
+    if (!existsSync4(path)) return { name, branch, commit: null, removed: true };
     let commit;
     try {
       const made = await commitWorkingTree(path, {
@@ -5089,7 +4819,7 @@ var RunWorktrees = class {
         branch,
         commit: null,
         removed: false,
-        problem: `its changes could not be committed (${messageOf3(error)}), so the checkout ${path} is kept: commit or copy them, then \`git worktree remove --force ${path}\``
+        problem: `its changes could not be committed (${messageOf2(error)}), so the checkout ${path} is kept: commit or copy them, then \`git worktree remove --force ${path}\``
       };
     }
     try {
@@ -5101,13 +4831,13 @@ var RunWorktrees = class {
         branch,
         commit,
         removed: false,
-        problem: `the checkout ${path} could not be removed (${messageOf3(error)}); its changes are on ${branch}: remove it with \`git worktree remove --force ${path}\``
+        problem: `the checkout ${path} could not be removed (${messageOf2(error)}); its changes are on ${branch}: remove it with \`git worktree remove --force ${path}\``
       };
     }
   }
   async #isRegistered(path) {
     const list = await this.#git(["worktree", "list", "--porcelain"]);
-    const real = realpathSync2(path);
+    const real = realpathSync(path);
     return list.split("\n").some((line) => line.startsWith("worktree ") && realOrSelf(line.slice("worktree ".length)) === real);
   }
   async #branchExists(branch) {
@@ -5131,12 +4861,12 @@ var RunWorktrees = class {
 };
 function realOrSelf(path) {
   try {
-    return realpathSync2(path);
+    return realpathSync(path);
   } catch {
     return path;
   }
 }
-function messageOf3(error) {
+function messageOf2(error) {
   return error instanceof Error ? error.message : String(error);
 }
 
@@ -5421,8 +5151,8 @@ function legStart(o, memory) {
     const output = o.dir.nodeOutputPath(node.id);
     if (record?.status === "passed") {
       start.set(node.id, { state: "passed", round });
-      if (node.type !== "gate" && existsSync6(output))
-        memory.replies.set(node.id, readFileSync3(output, "utf8"));
+      if (node.type !== "gate" && existsSync5(output))
+        memory.replies.set(node.id, readFileSync2(output, "utf8"));
     } else if (record?.status === "failed" || record?.status === "cancelled") {
       start.set(node.id, { state: record.status, round });
     } else {
@@ -5874,7 +5604,7 @@ async function runGoalLoop(o, loop) {
     }
     last = result;
     spend.cycles.push(result.ledger.totals);
-    spent = addUsd2(spent, result.ledger.totals.total);
+    spent = addUsd(spent, result.ledger.totals.total);
     const record = (assessment) => {
       cycles.push({
         cycle,
@@ -5893,7 +5623,7 @@ async function runGoalLoop(o, loop) {
     const assessed = await assess(o, loop, result);
     record(assessed);
     spend.assessorCalls.push(assessed.call);
-    spent = addUsd2(
+    spent = addUsd(
       spent,
       assessed.call.costUsd === null ? { kind: "unknown", knownUsd: 0, unknownCalls: 1 } : { kind: "known", usd: assessed.call.costUsd }
     );
@@ -5977,7 +5707,7 @@ function stopBefore(cycle, loop, spent, signal) {
   }
   return null;
 }
-function addUsd2(spent, total2) {
+function addUsd(spent, total2) {
   return total2.kind === "known" ? { usd: spent.usd + total2.usd, unknown: spent.unknown } : { usd: spent.usd + total2.knownUsd, unknown: true };
 }
 function assess(o, loop, cycle) {
@@ -6277,7 +6007,7 @@ function handWrittenPlan(graph, o) {
       sink: graph.sinks.includes(n.id)
     })),
     planningCostUsd: 0,
-    ...o.policy?.source !== void 0 ? { policy: { source: o.policy.source, requireEvidence: o.policy.requireEvidence === true } } : {},
+    ...planPolicy(o.policy),
     ...o.warnings.length > 0 ? { warnings: o.warnings } : {},
     ...o.fragments !== void 0 && o.fragments.length > 0 ? { fragments: o.fragments } : {}
   };
@@ -6371,11 +6101,11 @@ async function runHandWritten(o) {
 }
 
 // src/engine/resume-run.ts
-import { existsSync as existsSync9, readFileSync as readFileSync5 } from "node:fs";
-import { join as join9 } from "node:path";
+import { existsSync as existsSync7, readFileSync as readFileSync3 } from "node:fs";
+import { join as join8, relative as relative4, resolve as resolve3 } from "node:path";
 
 // src/engine/leg-end-files.ts
-import { existsSync as existsSync7 } from "node:fs";
+import { existsSync as existsSync6 } from "node:fs";
 import { join as join7 } from "node:path";
 async function restoreLegEndFiles(state, runDir, gitContext) {
   const expected = state.leg_end_tree;
@@ -6383,7 +6113,7 @@ async function restoreLegEndFiles(state, runDir, gitContext) {
   const now = await evidenceTree(state.repo_dir, gitContext);
   if (now === expected) return null;
   const patch = join7(runDir, "patch.diff");
-  if (now === state.starting_commit.tree && existsSync7(patch)) {
+  if (now === state.starting_commit.tree && existsSync6(patch)) {
     try {
       await applyPatch(state.repo_dir, patch, gitContext);
     } catch (error) {
@@ -6395,7 +6125,117 @@ async function restoreLegEndFiles(state, runDir, gitContext) {
   return `the files in ${state.repo_dir} are not the ones run ${state.run_id} left when it paused (tree ${now.slice(0, 12)}, expected ${expected.slice(0, 12)}): files were edited while it waited, or the nodes' changes are missing. A resumed leg continues exactly the files the approval and the earlier verdicts were about: undo the edits (or put the nodes' changes back: \`git apply ${patch}\` on a clean checkout of ${state.starting_commit.sha.slice(0, 12)}), or start a new run. Nothing was run.`;
 }
 
-// src/engine/resume-action.ts
+// src/engine/resume-run.ts
+function readResumableRun(runsDir, runId) {
+  if (!isRunId(runId)) {
+    return {
+      kind: "usage_error",
+      message: `${JSON.stringify(runId)} is not a run id (YYYYMMDD-HHMMSS-xxxxxx): give the id the run printed`
+    };
+  }
+  const path = join8(runsDir, runId);
+  if (!existsSync7(path)) {
+    return {
+      kind: "usage_error",
+      message: `no run ${runId} under ${runsDir}: check the run id and --runs-dir (the folder the run was started with)`
+    };
+  }
+  let state;
+  try {
+    state = readRunState(path);
+  } catch (error) {
+    if (error instanceof RunStateError) return { kind: "usage_error", message: error.message };
+    throw error;
+  }
+  const graphPath = join8(path, "graph.json");
+  if (!existsSync7(graphPath))
+    return { kind: "usage_error", message: `${graphPath} does not exist: this run has no graph to resume` };
+  let spec;
+  const graphText = readFileSync3(graphPath, "utf8");
+  try {
+    spec = JSON.parse(graphText);
+  } catch (error) {
+    return {
+      kind: "usage_error",
+      message: `${graphPath} is not valid JSON (${error instanceof Error ? error.message : String(error)})`
+    };
+  }
+  const loaded = loadGraphObject(spec, graphPath, {
+    verifyTimeoutCeilingMs: Math.max(state.verify.timeout_ms, 10 * 6e4)
+  });
+  if (!loaded.ok) {
+    return {
+      kind: "usage_error",
+      message: `${graphPath} does not load:
+${loaded.issues.map(formatIssue).join("\n")}`
+    };
+  }
+  return { kind: "read", runId, path, state, graph: loaded.graph, graphText };
+}
+function resumedRuntime(o, run) {
+  const { state, runId } = run;
+  const runtime = state.runtime;
+  if (o.runtime !== void 0 && o.runtime !== runtime) {
+    return {
+      kind: "usage_error",
+      message: `run ${runId} uses runtime "${runtime}"; it cannot be resumed with runtime "${o.runtime}" (a resumed leg keeps the first leg's runtime). Nothing was run.`
+    };
+  }
+  const runtimeProblem = runtimeOptionsProblem(runtime, {
+    ...state.model !== void 0 ? { model: state.model } : {},
+    ...o.codexConfig !== void 0 ? { codexConfig: o.codexConfig } : {}
+  });
+  if (runtimeProblem !== null) return { kind: "usage_error", message: runtimeProblem };
+  const configProblem = runtimeFor(runtime).resumedSettingsProblem(
+    runId,
+    state.codex_config_keys,
+    o.codexConfig
+  );
+  if (configProblem !== null) return { kind: "usage_error", message: configProblem };
+  return { kind: "runtime", runtime, warnings: runtimeWarnings(runtime, run.graph) };
+}
+function missingCeilingProblem(run, statePath) {
+  const { state, graph } = run;
+  if (state.mode !== "auto") return null;
+  const bare = graph.nodes.filter((n) => n.type !== "gate" && !Object.hasOwn(state.tool_policies, n.id));
+  if (bare.length === 0) return null;
+  return `${statePath} records no tool policy for planned node${bare.length === 1 ? "" : "s"} ${bare.map((n) => `"${n.id}"`).join(", ")}: resuming would run ${bare.length === 1 ? "it" : "them"} without the ceiling the first leg set. Start a new run. Nothing was run.`;
+}
+async function resumedRepository(o, run, gitContext) {
+  const { runId } = run;
+  let state = run.state;
+  if (o.repoDir !== void 0) {
+    const repoDir = resolve3(o.repoDir);
+    const workDir = resolve3(repoDir, relative4(state.repo_dir, state.work_dir));
+    const problem = workingDirectoryProblem(repoDir, workDir);
+    if (problem !== null) return { kind: "usage_error", message: problem };
+    state = { ...state, repo_dir: repoDir, work_dir: workDir };
+  }
+  let head;
+  try {
+    head = await startingCommit(state.repo_dir, gitContext);
+  } catch (error) {
+    return {
+      kind: "usage_error",
+      message: `the run's repository ${state.repo_dir} cannot be read (${error instanceof Error ? error.message : String(error)}): resume on the machine and checkout the run started in`
+    };
+  }
+  if (head.sha !== state.starting_commit.sha) {
+    return {
+      kind: "usage_error",
+      message: `the repository ${state.repo_dir} is at ${head.sha.slice(0, 12)}, but run ${runId} started at ${state.starting_commit.sha.slice(0, 12)}: a resumed leg continues the same commit's run. Check that commit out again, or start a new run. Nothing was run.`
+    };
+  }
+  const headSha = o.headSha ?? head.sha;
+  const allowedHeads = [head.sha, ...head.parents.length === 2 ? [head.parents[1]] : []];
+  if (!allowedHeads.some((sha) => sha.toLowerCase() === headSha.toLowerCase())) {
+    return {
+      kind: "usage_error",
+      message: `head SHA ${headSha} is not the commit run ${runId} is about (${allowedHeads.join(" or ")}): an approval is bound to the head it was given on`
+    };
+  }
+  return { kind: "located", state, headSha };
+}
 function resumeActionProblem(run, action) {
   const { runId, graph, state } = run;
   const paused = state.paused;
@@ -6511,125 +6351,6 @@ function supersedeFailures(store, graph) {
     }
   }
 }
-
-// src/engine/resume-checks.ts
-import { relative as relative6, resolve as resolve2 } from "node:path";
-function resumedRuntime(o, run) {
-  const { state, runId } = run;
-  const runtime = state.runtime;
-  if (o.runtime !== void 0 && o.runtime !== runtime) {
-    return {
-      kind: "usage_error",
-      message: `run ${runId} uses runtime "${runtime}"; it cannot be resumed with runtime "${o.runtime}" (a resumed leg keeps the first leg's runtime). Nothing was run.`
-    };
-  }
-  const runtimeProblem = runtimeOptionsProblem(runtime, {
-    ...state.model !== void 0 ? { model: state.model } : {},
-    ...o.codexConfig !== void 0 ? { codexConfig: o.codexConfig } : {}
-  });
-  if (runtimeProblem !== null) return { kind: "usage_error", message: runtimeProblem };
-  const configProblem = runtimeFor(runtime).resumedSettingsProblem(
-    runId,
-    state.codex_config_keys,
-    o.codexConfig
-  );
-  if (configProblem !== null) return { kind: "usage_error", message: configProblem };
-  return { kind: "runtime", runtime, warnings: runtimeWarnings(runtime, run.graph) };
-}
-function missingCeilingProblem(run, statePath) {
-  const { state, graph } = run;
-  if (state.mode !== "auto") return null;
-  const bare = graph.nodes.filter((n) => n.type !== "gate" && !Object.hasOwn(state.tool_policies, n.id));
-  if (bare.length === 0) return null;
-  return `${statePath} records no tool policy for planned node${bare.length === 1 ? "" : "s"} ${bare.map((n) => `"${n.id}"`).join(", ")}: resuming would run ${bare.length === 1 ? "it" : "them"} without the ceiling the first leg set. Start a new run. Nothing was run.`;
-}
-async function resumedRepository(o, run, gitContext) {
-  const { runId } = run;
-  let state = run.state;
-  if (o.repoDir !== void 0) {
-    const repoDir = resolve2(o.repoDir);
-    const workDir = resolve2(repoDir, relative6(state.repo_dir, state.work_dir));
-    const problem = workingDirectoryProblem(repoDir, workDir);
-    if (problem !== null) return { kind: "usage_error", message: problem };
-    state = { ...state, repo_dir: repoDir, work_dir: workDir };
-  }
-  let head;
-  try {
-    head = await startingCommit(state.repo_dir, gitContext);
-  } catch (error) {
-    return {
-      kind: "usage_error",
-      message: `the run's repository ${state.repo_dir} cannot be read (${error instanceof Error ? error.message : String(error)}): resume on the machine and checkout the run started in`
-    };
-  }
-  if (head.sha !== state.starting_commit.sha) {
-    return {
-      kind: "usage_error",
-      message: `the repository ${state.repo_dir} is at ${head.sha.slice(0, 12)}, but run ${runId} started at ${state.starting_commit.sha.slice(0, 12)}: a resumed leg continues the same commit's run. Check that commit out again, or start a new run. Nothing was run.`
-    };
-  }
-  const headSha = o.headSha ?? head.sha;
-  const allowedHeads = [head.sha, ...head.parents.length === 2 ? [head.parents[1]] : []];
-  if (!allowedHeads.some((sha) => sha.toLowerCase() === headSha.toLowerCase())) {
-    return {
-      kind: "usage_error",
-      message: `head SHA ${headSha} is not the commit run ${runId} is about (${allowedHeads.join(" or ")}): an approval is bound to the head it was given on`
-    };
-  }
-  return { kind: "located", state, headSha };
-}
-
-// src/engine/resume-source.ts
-import { existsSync as existsSync8, readFileSync as readFileSync4 } from "node:fs";
-import { join as join8 } from "node:path";
-function readResumableRun(runsDir, runId) {
-  if (!isRunId(runId)) {
-    return {
-      kind: "usage_error",
-      message: `${JSON.stringify(runId)} is not a run id (YYYYMMDD-HHMMSS-xxxxxx): give the id the run printed`
-    };
-  }
-  const path = join8(runsDir, runId);
-  if (!existsSync8(path)) {
-    return {
-      kind: "usage_error",
-      message: `no run ${runId} under ${runsDir}: check the run id and --runs-dir (the folder the run was started with)`
-    };
-  }
-  let state;
-  try {
-    state = readRunState(path);
-  } catch (error) {
-    if (error instanceof RunStateError) return { kind: "usage_error", message: error.message };
-    throw error;
-  }
-  const graphPath = join8(path, "graph.json");
-  if (!existsSync8(graphPath))
-    return { kind: "usage_error", message: `${graphPath} does not exist: this run has no graph to resume` };
-  let spec;
-  const graphText = readFileSync4(graphPath, "utf8");
-  try {
-    spec = JSON.parse(graphText);
-  } catch (error) {
-    return {
-      kind: "usage_error",
-      message: `${graphPath} is not valid JSON (${error instanceof Error ? error.message : String(error)})`
-    };
-  }
-  const loaded = loadGraphObject(spec, graphPath, {
-    verifyTimeoutCeilingMs: Math.max(state.verify.timeout_ms, 10 * 6e4)
-  });
-  if (!loaded.ok) {
-    return {
-      kind: "usage_error",
-      message: `${graphPath} does not load:
-${loaded.issues.map(formatIssue).join("\n")}`
-    };
-  }
-  return { kind: "read", runId, path, state, graph: loaded.graph, graphText };
-}
-
-// src/engine/resume-run.ts
 async function resumeRun(o) {
   const run = readResumableRun(o.runsDir, o.runId);
   if (run.kind !== "read") return run;
@@ -6637,7 +6358,7 @@ async function resumeRun(o) {
   const chosen = resumedRuntime(o, run);
   if (chosen.kind !== "runtime") return chosen;
   const { runtime, warnings } = chosen;
-  const ceilingProblem = missingCeilingProblem(run, join9(path, "state.json"));
+  const ceilingProblem = missingCeilingProblem(run, join8(path, "state.json"));
   if (ceilingProblem !== null) return { kind: "usage_error", message: ceilingProblem };
   const concurrencyWrong = concurrencyProblem(o.concurrency);
   if (concurrencyWrong !== null) return { kind: "usage_error", message: concurrencyWrong };
@@ -6736,9 +6457,9 @@ function resumedPlan(state, o) {
   };
 }
 function leftIgnoredBaseline(runDir) {
-  const baselinePath = join9(runDir, IGNORED_BASELINE_FILE);
+  const baselinePath = join8(runDir, IGNORED_BASELINE_FILE);
   return ignoredFilesFromData(
-    existsSync9(baselinePath) ? safeJson(readFileSync5(baselinePath, "utf8")) : { kind: "unknown", reason: `${IGNORED_BASELINE_FILE} is missing`, overBound: false }
+    existsSync7(baselinePath) ? safeJson(readFileSync3(baselinePath, "utf8")) : { kind: "unknown", reason: `${IGNORED_BASELINE_FILE} is missing`, overBound: false }
   );
 }
 function safeJson(text) {
@@ -6787,7 +6508,7 @@ async function runVerifyOnly(o) {
     disclosure: verifyOnlyDisclosure(),
     nodes: [{ id: VERIFY_NODE_ID, dependsOn: [], allowedTools: [], sink: true }],
     planningCostUsd: 0,
-    ...o.policy?.source !== void 0 ? { policy: { source: o.policy.source, requireEvidence: o.policy.requireEvidence === true } } : {}
+    ...planPolicy(o.policy)
   };
   await o.hooks?.onRunStarted?.(frame.runId, dir.path);
   await o.hooks?.onPlan?.(redactor.deep(plan));
@@ -6940,6 +6661,8 @@ async function dispatch(request, ports) {
       requireEvidence: policy.requireEvidence,
       ...optional("requireTests", policy.requireTests),
       ...optional("testReports", policy.testReports),
+      ...optional("verifyRepeat", policy.verifyRepeat),
+      ...optional("verifyBase", policy.verifyBase),
       ...optional("source", policy.source)
     }
   } : {};
@@ -6962,6 +6685,8 @@ async function dispatch(request, ports) {
               ...optional("requireTests", policy.requireTests),
               ...optional("testReports", policy.testReports),
               ...optional("plannedTools", policy.plannedTools),
+              ...optional("verifyRepeat", policy.verifyRepeat),
+              ...optional("verifyBase", policy.verifyBase),
               ...optional("source", policy.source)
             }
           } : {},
@@ -7020,298 +6745,8 @@ async function dispatch(request, ports) {
   }
 }
 
-// src/run/terminal-report.ts
-import { writeFileSync as writeFileSync4 } from "node:fs";
-import { resolve as resolve3 } from "node:path";
-
-// src/github/recording-octokit.ts
-var FAKE_BASE = "https://api.github.invalid";
-function createRecordingOctokit() {
-  const requests = [];
-  let nextId = 1;
-  const fetch = async (input, init) => {
-    const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
-    const method = (init?.method ?? "GET").toUpperCase();
-    const body = typeof init?.body === "string" && init.body !== "" ? JSON.parse(init.body) : null;
-    requests.push({ method, path: url.pathname, body });
-    const runMatch = /\/check-runs\/(\d+)$/.exec(url.pathname);
-    const id = runMatch ? Number(runMatch[1]) : nextId++;
-    const payload = method === "GET" ? { total_count: 0, check_runs: [] } : {
-      id,
-      html_url: `https://github.invalid${url.pathname.replace(/\/check-runs.*$/, "")}/runs/${id}`,
-      status: "in_progress"
-    };
-    return new Response(JSON.stringify(payload), {
-      status: method === "POST" ? 201 : 200,
-      headers: { "content-type": "application/json" }
-    });
-  };
-  const octokit = new GateOctokit({
-    baseUrl: FAKE_BASE,
-    request: { fetch },
-    retry: { enabled: false },
-    throttle: { enabled: false }
-  });
-  return { octokit, requests };
-}
-
-// src/run/terminal-report.ts
-async function prepareFreshRun(o) {
-  const secrets = cliSecrets(o.io.env);
-  const report = RunReport.open({ command: o.command, flags: o.flags, io: o.io, secrets });
-  if (typeof report === "string") return { exit: refuseUsage(o.io, o.command, [report]) };
-  const policyFile = await readCliPolicy(o.repoDir, report);
-  if (policyFile === null) return { exit: EXIT.usage };
-  return { secrets, report, policyFile };
-}
-var RunReport = class _RunReport {
-  #ctx;
-  #octokit;
-  #recorded;
-  #owner;
-  #repo;
-  #reporter = null;
-  constructor(ctx, octokit, recorded) {
-    this.#ctx = ctx;
-    this.#octokit = octokit;
-    this.#recorded = recorded;
-    const [owner, repo] = ctx.flags.repository?.split("/") ?? ["local", "repository"];
-    this.#owner = owner ?? "local";
-    this.#repo = repo ?? "repository";
-  }
-  /**
-   * The report of a run: with `--repository`, a client for the GitHub API (the token from `GITHUB_TOKEN`,
-   * the URL from `GITHUB_API_URL`); with `--check-run-out`, a client that records the requests.
-   *
-   * @returns the report, or a usage problem (nothing ran).
-   */
-  static open(ctx) {
-    const { flags, io, secrets } = ctx;
-    if (flags.repository !== void 0) {
-      if (secrets.githubToken === void 0)
-        return "--repository needs a token in GITHUB_TOKEN to post the check run";
-      const apiUrl = apiUrlFromEnv(io.env);
-      if (!URL.canParse(apiUrl) || !/^https?:$/.test(new URL(apiUrl).protocol)) {
-        return `GITHUB_API_URL ${JSON.stringify(apiUrl)} is not an http(s) URL: unset it for github.com, or give your GitHub Enterprise Server's API URL`;
-      }
-      return new _RunReport(ctx, createOctokit({ token: secrets.githubToken, baseUrl: apiUrl }), null);
-    }
-    if (flags.checkRunOut !== void 0) {
-      const recording = createRecordingOctokit();
-      return new _RunReport(ctx, recording.octokit, recording.requests);
-    }
-    return new _RunReport(ctx, null, null);
-  }
-  /** True when the run has a check run (posted or recorded). */
-  get checkRun() {
-    return this.#octokit !== null;
-  }
-  /** A progress line: stdout, or stderr under `--json`. */
-  line(text) {
-    (this.#ctx.flags.json ? this.#ctx.io.err : this.#ctx.io.out).write(`${text}
-`);
-  }
-  /** A problem, on stderr, prefixed with the command. */
-  error(text) {
-    this.#ctx.io.err.write(`evidence-gate ${this.#ctx.command}: ${text}
-`);
-  }
-  /**
-   * The commit the check run is posted on: `--sha`, else HEAD. It must be the commit the run verifies —
-   * HEAD, or, when HEAD is a test merge commit, the PR head merged into it (its second parent); any other
-   * SHA would carry a verdict about another tree.
-   *
-   * @returns the SHA, or a usage problem.
-   */
-  async headFor(repoDir) {
-    const { flags, io, secrets } = this.#ctx;
-    let start;
-    try {
-      start = await startingCommit(repoDir, { baseEnv: io.env, knownSecrets: secrets.knownSecrets });
-    } catch (error) {
-      return { problem: `--repo ${repoDir}: ${error instanceof Error ? error.message : String(error)}` };
-    }
-    const headSha = flags.sha ?? start.sha;
-    const allowed = [start.sha, ...start.parents.length === 2 ? [start.parents[1]] : []];
-    if (!allowed.some((sha) => sha.toLowerCase() === headSha.toLowerCase())) {
-      return {
-        problem: `--sha ${headSha} is not the commit this run verifies: give HEAD (${start.sha})${start.parents.length === 2 ? ` or the head merged into it (${start.parents[1]})` : ""}, or leave --sha out`
-      };
-    }
-    return { sha: headSha };
-  }
-  /**
-   * Before a fresh run (`auto`, `run`): creates the check run `in_progress` on the commit the run
-   * verifies ({@link headFor}), saying what is starting. No-op without a check run.
-   *
-   * @returns `null` to go on, or the exit code after printing why nothing ran.
-   */
-  async startFresh(runId, repoDir, what) {
-    if (!this.checkRun) return null;
-    const head = await this.headFor(repoDir);
-    if ("problem" in head) {
-      this.error(head.problem);
-      return EXIT.usage;
-    }
-    const startError = await this.start(runId, head.sha, `Run \`${runId}\` is starting: ${what}`);
-    if (startError === null) return null;
-    this.error(`${startError}
-Nothing was run.`);
-    return EXIT.failed;
-  }
-  /**
-   * Creates the check run `in_progress` on `headSha` (no-op without a check run).
-   *
-   * @returns `null`, or why the check run could not be created (redacted, no stack trace).
-   */
-  async start(runId, headSha, summary2) {
-    if (this.#octokit === null) return null;
-    this.#reporter = this.#makeReporter(headSha);
-    try {
-      await this.#reporter.start(runId, summary2);
-      return null;
-    } catch (error) {
-      if (!(error instanceof CheckRunWriteError)) throw error;
-      this.#reporter = null;
-      return this.#ctx.secrets.redactor.text(error.message);
-    }
-  }
-  /** Updates the check run with an in-progress ledger (best effort; the plan update is never throttled). */
-  async progress(ledger, kind) {
-    await this.#reporter?.progress(ledger, kind === "plan");
-  }
-  /**
-   * The engine threw: the check run is completed `failure` saying so (it never stays in progress), the
-   * recorded requests are written, and the caller rethrows.
-   */
-  async crashed(runId, error) {
-    if (this.#reporter !== null && !this.#reporter.completed) {
-      await this.#reporter.end(
-        "failure",
-        "evidence-gate: the engine crashed",
-        `The run \`${runId}\` ended with an internal error: ${error instanceof Error ? error.message : String(error)}`
-      );
-    }
-    this.#writeRecorded();
-  }
-  /**
-   * The run ended before any node ran: the message on stderr, the check run completed with the decided
-   * conclusion, the recorded requests and the summary written, and — when there is a check run — its
-   * conclusion printed.
-   */
-  async endedEarly(end) {
-    const decided = decideEndWithoutRows(end);
-    this.error(end.message);
-    if (this.#reporter !== null)
-      await this.#reporter.end(decided.conclusion, decided.title, `${decided.title}
-
-${end.message}`);
-    this.#writeRecorded();
-    this.#writeSummary(`# evidence-gate
-
-${end.message}
-`);
-    if (this.checkRun) this.line(`conclusion: ${decided.conclusion}`);
-  }
-  /**
-   * The run finished: the check run completed with the ledger (after `--commit` made a new commit, the
-   * starting commit's check run is completed `neutral` as superseded and a new one reports the verified
-   * commit), the ledger printed (table, or JSON under `--json`), `--summary-out` written, then `next`.
-   *
-   * @returns the exit code: by the run's outcome, or 1 when the check run could not be written.
-   */
-  async finished(runId, result, o) {
-    const { ledger } = result;
-    const { flags, io, secrets } = this.#ctx;
-    let postError = null;
-    if (this.#reporter !== null) {
-      try {
-        if (ledger.postedCommit !== void 0) {
-          await this.#reporter.end(
-            "neutral",
-            `superseded by ${ledger.postedCommit.sha.slice(0, 7)}`,
-            `The nodes' changes were committed as ${ledger.postedCommit.sha}; the evidence is reported on that commit.`
-          );
-          this.#reporter = this.#makeReporter(ledger.postedCommit.sha);
-          await this.#reporter.start(
-            runId,
-            `Run \`${runId}\`: reporting the verified commit.`,
-            "evidence-gate: reporting"
-          );
-        }
-        await this.#reporter.finish(ledger);
-      } catch (error) {
-        if (!(error instanceof CheckRunWriteError)) throw error;
-        postError = secrets.redactor.text(error.message);
-      }
-    }
-    this.#writeRecorded();
-    this.#writeSummary(renderLedgerMarkdown(ledger));
-    if (flags.json) io.out.write(renderLedgerJson(ledger));
-    else io.out.write(`
-${renderLedgerText(ledger)}
-`);
-    if (o.commit && ledger.postedCommit !== void 0) {
-      this.line(
-        `--commit: the nodes' changes are committed as ${ledger.postedCommit.sha} (see them with: git show ${ledger.postedCommit.sha.slice(0, 12)})`
-      );
-    }
-    if (o.commit && ledger.postedCommit === void 0 && ledger.patch !== void 0) {
-      const why = ledger.patch.holdsSecret ? "the changes hold a known secret (a token or model key), which is never committed" : ledger.patch.notCommittedBecause !== void 0 ? `${ledger.patch.notCommittedBecause} (${ledger.conclusion?.title ?? "see the ledger"})` : ledger.conclusion?.outcome === "paused" ? "the run paused (resume it with --commit to commit once it completes)" : ledger.conclusion?.outcome === "failed" ? "the run did not pass" : `the run ended ${ledger.conclusion?.outcome ?? "without a conclusion"} (${ledger.conclusion?.title ?? "see the ledger"})`;
-      this.line(
-        `--commit: nothing was committed because ${why}; the nodes' changes are in ${ledger.patch.path}`
-      );
-    }
-    if (o.commit && ledger.postedCommit === void 0 && ledger.patch === void 0)
-      this.line(nothingToCommit(ledger));
-    this.line(`ledger: ${result.ledgerPath}`);
-    for (const line of o.next) this.line(line);
-    if (postError !== null) {
-      this.error(`the run finished but its check run could not be posted: ${postError}`);
-      return EXIT.failed;
-    }
-    return exitCodeFor(ledger);
-  }
-  #makeReporter(headSha) {
-    const { flags, io, secrets } = this.#ctx;
-    return new CheckRunReporter({
-      client: new CheckRunClient({
-        octokit: this.#octokit,
-        owner: this.#owner,
-        repo: this.#repo,
-        warn: (m) => io.err.write(`${m}
-`),
-        redact: secrets.redactor.text
-      }),
-      name: flags.checkName,
-      headSha,
-      onProgressError: (error) => io.err.write(
-        `could not update the check run with progress: ${error instanceof Error ? error.message : String(error)}
-`
-      )
-    });
-  }
-  /** `--summary-out`, relative to the command's directory. */
-  #writeSummary(markdown) {
-    const path = this.#ctx.flags.summaryOut;
-    if (path !== void 0) writeFileSync4(resolve3(this.#ctx.io.cwd, path), markdown);
-  }
-  #writeRecorded() {
-    const path = this.#ctx.flags.checkRunOut;
-    if (path === void 0 || this.#recorded === null) return;
-    writeFileSync4(resolve3(this.#ctx.io.cwd, path), `${JSON.stringify(this.#recorded, null, 2)}
-`);
-    this.#ctx.io.err.write(`check-run requests: ${path}
-`);
-  }
-};
-function nothingToCommit(ledger) {
-  const start = ledger.startingCommit?.sha;
-  return `--commit: nothing to commit: the nodes changed no file${start !== void 0 ? ` (HEAD stays ${start.slice(0, 7)})` : ""}`;
-}
-
 export {
-  startRun,
   prepareFreshRun,
-  RunReport
+  RunReport,
+  startRun
 };

@@ -7,7 +7,7 @@ import {
   receiptWords,
   shownCommand,
   verifyExitWords
-} from "./cli-chunk-UYHXKTBK.js";
+} from "./cli-chunk-UI56KICK.js";
 import {
   unreachable
 } from "./cli-chunk-Q4DFSTE5.js";

@@ -8,7 +8,7 @@ import {
   placeholdersIn,
   templatedFields,
   validateGraph
-} from "./cli-chunk-4JHIJCZB.js";
+} from "./cli-chunk-CN4HW2DQ.js";
 
 // src/graph/lint-arcs.ts
 function feedbackReach(graph) {

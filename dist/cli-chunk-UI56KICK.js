@@ -27,6 +27,18 @@ function isRecordedApprover(text) {
   return text.endsWith(LOCAL_USER_SUFFIX) && isLocalAccountName(text.slice(0, -LOCAL_USER_SUFFIX.length));
 }
 
+// src/core/run-id.ts
+import { randomBytes } from "node:crypto";
+function mintRunId(now = /* @__PURE__ */ new Date()) {
+  const p = (n) => String(n).padStart(2, "0");
+  const date = `${now.getUTCFullYear()}${p(now.getUTCMonth() + 1)}${p(now.getUTCDate())}`;
+  const time = `${p(now.getUTCHours())}${p(now.getUTCMinutes())}${p(now.getUTCSeconds())}`;
+  return `${date}-${time}-${randomBytes(3).toString("hex")}`;
+}
+function isRunId(value) {
+  return /^\d{8}-\d{6}-[0-9a-f]{6}$/.test(value);
+}
+
 // src/core/ledger-row.ts
 var RECEIPT_MAX_NAMES = 20;
 var NOTHING_SPENT = {
@@ -342,19 +354,9 @@ function oneLineCut(text, maxChars) {
   return maxChars === null || flat.length <= maxChars ? flat.join("") : `${flat.slice(0, maxChars - 1).join("")}\u2026`;
 }
 
-// src/core/run-id.ts
-import { randomBytes } from "node:crypto";
-function mintRunId(now = /* @__PURE__ */ new Date()) {
-  const p = (n) => String(n).padStart(2, "0");
-  const date = `${now.getUTCFullYear()}${p(now.getUTCMonth() + 1)}${p(now.getUTCDate())}`;
-  const time = `${p(now.getUTCHours())}${p(now.getUTCMinutes())}${p(now.getUTCSeconds())}`;
-  return `${date}-${time}-${randomBytes(3).toString("hex")}`;
-}
-function isRunId(value) {
-  return /^\d{8}-\d{6}-[0-9a-f]{6}$/.test(value);
-}
-
 export {
+  mintRunId,
+  isRunId,
   shownCommand,
   isGitHubLogin,
   isLocalAccountName,
@@ -386,7 +388,5 @@ export {
   goalLoopTotal,
   loopTotalsWords,
   assessmentWords,
-  oneLineCut,
-  mintRunId,
-  isRunId
+  oneLineCut
 };

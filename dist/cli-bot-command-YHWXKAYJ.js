@@ -2,7 +2,7 @@
 import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
 import {
   decideConclusion
-} from "./cli-chunk-TZ6EMTVS.js";
+} from "./cli-chunk-NM5VOJH2.js";
 import {
   CheckRunClient,
   GateOctokit,
@@ -11,7 +11,7 @@ import {
   ourCheckRun,
   timingFromEnv,
   withAppendix
-} from "./cli-chunk-FHJAHGXO.js";
+} from "./cli-chunk-QTZZGAOJ.js";
 import {
   CHECK_RUN_TEXT_MAX_BYTES,
   codeSpan,
@@ -22,7 +22,7 @@ import {
   trimmedNotice,
   truncateUtf8,
   utf8Bytes
-} from "./cli-chunk-XMBYELVR.js";
+} from "./cli-chunk-SEMJAEPS.js";
 import {
   Octokit,
   RequestError,
@@ -32,12 +32,12 @@ import {
 import {
   isRunId,
   shownCommand
-} from "./cli-chunk-UYHXKTBK.js";
+} from "./cli-chunk-UI56KICK.js";
 import {
   POLICY_FILE,
   external_exports,
   require_dist
-} from "./cli-chunk-BUEDCLXK.js";
+} from "./cli-chunk-5PMY2OQJ.js";
 import {
   createRedactor,
   redactTokenShapes
@@ -7651,7 +7651,8 @@ async function startBot(config, o = {}) {
       if (!closing) await sleep3(Math.round(SELF_REDELIVERY_PAUSE_MS * scale));
       await askAgain(id);
     }),
-    ...o.maxPayloadBytes === void 0 ? {} : { maxPayloadBytes: o.maxPayloadBytes }
+    ...o.maxPayloadBytes === void 0 ? {} : { maxPayloadBytes: o.maxPayloadBytes },
+    ...o.bodyReadTimeoutMs === void 0 ? {} : { bodyReadTimeoutMs: o.bodyReadTimeoutMs }
   });
   await new Promise((resolve2, reject) => {
     server.once("error", reject);
@@ -7677,7 +7678,7 @@ async function startBot(config, o = {}) {
   };
   const reconcile = async () => {
     try {
-      const done = await reconcileOpenCheckRuns(bot, config, log);
+      const done = await reconcileOpenCheckRuns(bot, config, log, o.now);
       log.note("reconcile", { ...done });
     } catch (error) {
       log.note("reconcile", { error: message(error) });

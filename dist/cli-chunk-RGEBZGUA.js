@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
 
-// src/run/exit-codes.ts
+// src/local-run/exit-codes.ts
 var EXIT = {
   passed: 0,
   failed: 1,

@@ -1,6 +1,6 @@
 import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
 
-// src/run/saved-state.ts
+// src/pull-request/saved-state.ts
 var SAVED_STATE = {
   /** The check run the main step created (saved at once after creating it, SPEC §6). */
   checkRunId: "check-run-id",

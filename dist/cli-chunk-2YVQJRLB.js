@@ -2,17 +2,17 @@
 import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
 import {
   chooseVerifyCommand
-} from "./cli-chunk-TRA6I3WS.js";
+} from "./cli-chunk-XNBH7Z22.js";
 import {
   FRESH_RUN,
   LEG,
   REPORT,
   verifyCommandRunsNothing
-} from "./cli-chunk-4JHIJCZB.js";
+} from "./cli-chunk-CN4HW2DQ.js";
 import {
   opt,
   parseFlags
-} from "./cli-chunk-R2EV6RHO.js";
+} from "./cli-chunk-DPXIG4OC.js";
 
 // src/run/request.ts
 var PLANNER_TIMEOUT_MS = 20 * 6e4;

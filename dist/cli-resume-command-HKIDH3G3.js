@@ -3,30 +3,30 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   RunReport,
   startRun
-} from "./cli-chunk-NLAXAXZ5.js";
-import "./cli-chunk-5VNWYYNP.js";
+} from "./cli-chunk-5IJ3MTXO.js";
+import "./cli-chunk-7ODUBR5T.js";
 import "./cli-chunk-Q7OBBQAX.js";
-import "./cli-chunk-TZ6EMTVS.js";
-import "./cli-chunk-FHJAHGXO.js";
-import "./cli-chunk-XMBYELVR.js";
+import "./cli-chunk-NM5VOJH2.js";
+import "./cli-chunk-QTZZGAOJ.js";
+import "./cli-chunk-SEMJAEPS.js";
 import "./cli-chunk-NXCD5NAZ.js";
 import {
   CliLeg,
   recordedRuntime,
   withLocalProxy
-} from "./cli-chunk-TRA6I3WS.js";
-import "./cli-chunk-MJWJMW56.js";
+} from "./cli-chunk-XNBH7Z22.js";
+import "./cli-chunk-Y5UIWDYJ.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import {
   isGitHubLogin,
   isLocalAccountName,
   localApprover
-} from "./cli-chunk-UYHXKTBK.js";
-import "./cli-chunk-3Q2NDVC7.js";
+} from "./cli-chunk-UI56KICK.js";
+import "./cli-chunk-RD5RKDNM.js";
 import {
   LEG,
   REPORT
-} from "./cli-chunk-4JHIJCZB.js";
+} from "./cli-chunk-CN4HW2DQ.js";
 import {
   checkedRepository,
   cliSecrets,
@@ -36,12 +36,12 @@ import {
   parseOrExit,
   refuseUsage,
   runsDirFor
-} from "./cli-chunk-R2EV6RHO.js";
-import "./cli-chunk-BUEDCLXK.js";
+} from "./cli-chunk-DPXIG4OC.js";
+import "./cli-chunk-5PMY2OQJ.js";
 import {
   EXIT
-} from "./cli-chunk-O74QMRSQ.js";
-import "./cli-chunk-FG4O5OZX.js";
+} from "./cli-chunk-RGEBZGUA.js";
+import "./cli-chunk-K35N5HEM.js";
 import {
   unreachable
 } from "./cli-chunk-Q4DFSTE5.js";

@@ -1,18 +1,20 @@
 #!/usr/bin/env node
 import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
 import {
+  RUN_STATE_SCHEMA_VERSION,
+  RunDirectory,
   readRunState
-} from "./cli-chunk-MJWJMW56.js";
+} from "./cli-chunk-Y5UIWDYJ.js";
 import {
   formatUsd,
   mintRunId,
   shownCommand,
   verdictLabel
-} from "./cli-chunk-UYHXKTBK.js";
+} from "./cli-chunk-UI56KICK.js";
 import {
   arcQuotesItsPayload,
   feedbackReach
-} from "./cli-chunk-3Q2NDVC7.js";
+} from "./cli-chunk-RD5RKDNM.js";
 import {
   RETRY_CAUSES,
   isRecord,
@@ -21,7 +23,7 @@ import {
   runtimeWarnings,
   verifyCommandRunsNothing,
   withoutNulls
-} from "./cli-chunk-4JHIJCZB.js";
+} from "./cli-chunk-CN4HW2DQ.js";
 import {
   NoCommitError,
   NotAGitRepositoryError,
@@ -36,8 +38,9 @@ import {
   runsDirFor,
   runtimeFor,
   startKeyProxy,
-  startingCommit
-} from "./cli-chunk-R2EV6RHO.js";
+  startingCommit,
+  workTreeRoot
+} from "./cli-chunk-DPXIG4OC.js";
 import {
   DEFAULT_PLANNED_ALLOWLIST,
   DENIABLE_TOOLS,
@@ -45,17 +48,19 @@ import {
   bareToolName,
   extendAllowlist,
   unscopedGrantReason
-} from "./cli-chunk-BUEDCLXK.js";
+} from "./cli-chunk-5PMY2OQJ.js";
 import {
   EXIT
-} from "./cli-chunk-O74QMRSQ.js";
+} from "./cli-chunk-RGEBZGUA.js";
 import {
-  TailWindow,
+  BoundedOutput,
+  GitError,
   childEchoFence,
-  fromWholeCharacter,
+  gitStream,
   runProcess
-} from "./cli-chunk-FG4O5OZX.js";
+} from "./cli-chunk-K35N5HEM.js";
 import {
+  createRedactor,
   unreachable
 } from "./cli-chunk-Q4DFSTE5.js";
 import {
@@ -2553,7 +2558,7 @@ function recordedRuntime(runDir) {
   }
 }
 
-// src/run/local-leg.ts
+// src/local-run/local-leg.ts
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 var CliLeg = class _CliLeg {
@@ -4380,6 +4385,567 @@ function messageOf(outcome) {
   return typeof message === "string" ? message : outcome.kind;
 }
 
+// src/engine/fresh-run.ts
+import { basename as basename3, isAbsolute as isAbsolute2, relative as relative3 } from "node:path";
+
+// src/evidence/ignored-files.ts
+import { lstatSync, realpathSync } from "node:fs";
+import { isAbsolute, relative as relative2, sep as sep2 } from "node:path";
+
+// src/evidence/ignored-fingerprint.ts
+import { createHash } from "node:crypto";
+var STAT_FIELDS = 5;
+function fingerprintOf(entries) {
+  const hash = createHash("sha256");
+  hash.update(`evidence-gate ignored-files v1 ${entries.paths.length}
+`);
+  let chunk = "";
+  for (let i = 0; i < entries.paths.length; i++) {
+    const at = i * STAT_FIELDS;
+    const s = entries.stats;
+    chunk += `${entries.paths[i]}\0${s[at]} ${s[at + 1]} ${s[at + 2]} ${s[at + 3]} ${s[at + 4]}
+`;
+    if (chunk.length > 65536) {
+      hash.update(chunk, "latin1");
+      chunk = "";
+    }
+  }
+  hash.update(chunk, "latin1");
+  return { kind: "fingerprint", hash: hash.digest("hex"), files: entries.paths.length, entries };
+}
+function sameStats(a, i, b, j) {
+  for (let f = 0; f < STAT_FIELDS; f++) if (a[i * STAT_FIELDS + f] !== b[j * STAT_FIELDS + f]) return false;
+  return true;
+}
+function walkEntries(a, b, visit) {
+  let i = 0;
+  let j = 0;
+  while (i < a.paths.length || j < b.paths.length) {
+    const p = a.paths[i];
+    const q = b.paths[j];
+    if (q === void 0 || p !== void 0 && p < q) visit(p, i++, null);
+    else if (p === void 0 || q < p) visit(q, null, j++);
+    else {
+      visit(p, i++, j++);
+    }
+  }
+}
+
+// src/evidence/ignored-files-change.ts
+var MAX_CHANGE_EXAMPLES = 10;
+function compareIgnoredFiles(baseline, current, maxExamples = MAX_CHANGE_EXAMPLES) {
+  if (baseline.kind === "unknown") return { kind: "unknown", reason: baseline.reason };
+  if (current.kind === "unknown") {
+    if (current.overBound) {
+      return {
+        kind: "changed",
+        total: null,
+        examples: [],
+        note: `${current.reason}, against ${baseline.files} at the baseline`
+      };
+    }
+    return { kind: "unknown", reason: current.reason };
+  }
+  if (current.hash === baseline.hash) return { kind: "unchanged" };
+  const examples = [];
+  let total = 0;
+  walkEntries(baseline.entries, current.entries, (path, before, after) => {
+    if (before !== null && after !== null && sameStats(baseline.entries.stats, before, current.entries.stats, after))
+      return;
+    total++;
+    if (examples.length < maxExamples) {
+      examples.push({
+        path: displayPath2(path),
+        change: before === null ? "added" : after === null ? "removed" : "modified"
+      });
+    }
+  });
+  if (total === 0) return { kind: "unchanged" };
+  return { kind: "changed", total, examples };
+}
+function acceptVerifyChanges(baseline, before, after) {
+  if (baseline.kind !== "fingerprint" || before.kind !== "fingerprint" || after.kind !== "fingerprint")
+    return baseline;
+  if (before.hash === after.hash) return baseline;
+  const touched = /* @__PURE__ */ new Map();
+  walkEntries(before.entries, after.entries, (path, b, a) => {
+    if (b !== null && a !== null && sameStats(before.entries.stats, b, after.entries.stats, a)) return;
+    touched.set(path, a);
+  });
+  const paths = [];
+  const values = [];
+  const push = (path, stats, index) => {
+    paths.push(path);
+    for (let f = 0; f < STAT_FIELDS; f++) values.push(stats[index * STAT_FIELDS + f]);
+  };
+  const base = baseline.entries;
+  const afterEntries = after.entries;
+  const touchedPaths = [...touched.keys()].sort();
+  let i = 0;
+  let t = 0;
+  while (i < base.paths.length || t < touchedPaths.length) {
+    const p = base.paths[i];
+    const q = touchedPaths[t];
+    if (q === void 0 || p !== void 0 && p < q) {
+      push(p, base.stats, i++);
+    } else {
+      const index = touched.get(q);
+      if (index !== null) push(q, afterEntries.stats, index);
+      if (p === q) i++;
+      t++;
+    }
+  }
+  return fingerprintOf({ paths, stats: Float64Array.from(values) });
+}
+function displayPath2(latin1) {
+  return Buffer.from(latin1, "latin1").toString("utf8");
+}
+
+// src/evidence/ignored-files-data.ts
+function ignoredFilesToData(files) {
+  if (files.kind === "unknown") return files;
+  return {
+    kind: "fingerprint",
+    hash: files.hash,
+    files: files.files,
+    paths: files.entries.paths,
+    stats: Array.from(files.entries.stats)
+  };
+}
+function ignoredFilesFromData(data) {
+  const d = data;
+  if (d?.kind === "unknown" && typeof d.reason === "string") {
+    return { kind: "unknown", reason: d.reason, overBound: d.overBound === true };
+  }
+  if (d?.kind === "fingerprint" && typeof d.hash === "string" && typeof d.files === "number" && Array.isArray(d.paths) && d.paths.every((p) => typeof p === "string") && Array.isArray(d.stats) && d.stats.every((n) => typeof n === "number") && d.stats.length === d.paths.length * STAT_FIELDS) {
+    return {
+      kind: "fingerprint",
+      hash: d.hash,
+      files: d.files,
+      entries: { paths: d.paths, stats: Float64Array.from(d.stats) }
+    };
+  }
+  return {
+    kind: "unknown",
+    reason: "the saved baseline of the run's git-ignored files could not be read",
+    overBound: false
+  };
+}
+
+// src/evidence/ignored-files.ts
+var DEFAULT_MAX_IGNORED_FILES = 5e5;
+var MISSING = -1;
+var UNREADABLE = -2;
+var STAT_SLICE = 2e3;
+async function ignoredFilesFingerprint(dir, options = {}) {
+  const max = options.maxEntries ?? DEFAULT_MAX_IGNORED_FILES;
+  let root;
+  try {
+    root = await workTreeRoot(dir, options);
+  } catch (error) {
+    return unknown(`the git-ignored files could not be listed: ${messageOf2(error)}`);
+  }
+  const prefixes = excludedPrefixes(root, options.exclude ?? []);
+  const runsPrefix = options.excludeRunDirectoriesUnder === void 0 ? null : excludedPrefixes(root, [options.excludeRunDirectoriesUnder])[0] ?? null;
+  const inRunDirectory = (path) => runsPrefix !== null && path.startsWith(runsPrefix) && RUN_DIRECTORY.test(path.slice(runsPrefix.length));
+  const paths = [];
+  let overBound = false;
+  let pending = null;
+  const stop = new AbortController();
+  const take = (path) => {
+    if (overBound || path === "" || prefixes.some((prefix) => path.startsWith(prefix)) || inRunDirectory(path))
+      return;
+    if (paths.length >= max) {
+      overBound = true;
+      stop.abort();
+      return;
+    }
+    paths.push(path);
+  };
+  try {
+    await gitStream(["ls-files", "--others", "--ignored", "--exclude-standard", "-z"], {
+      cwd: root,
+      ...options.baseEnv !== void 0 ? { baseEnv: options.baseEnv } : {},
+      ...options.knownSecrets !== void 0 ? { knownSecrets: options.knownSecrets } : {},
+      ...options.timeoutMs !== void 0 ? { timeoutMs: options.timeoutMs } : {},
+      signal: stop.signal,
+      onStdout: (chunk) => {
+        if (overBound) return;
+        const buf = pending === null ? chunk : Buffer.concat([pending, chunk]);
+        let start = 0;
+        for (let nul = buf.indexOf(0, start); nul !== -1; nul = buf.indexOf(0, start)) {
+          take(buf.toString("latin1", start, nul));
+          start = nul + 1;
+        }
+        pending = start < buf.length ? Buffer.from(buf.subarray(start)) : null;
+      }
+    });
+  } catch (error) {
+    if (!(overBound && error instanceof GitError)) {
+      return unknown(`git ls-files (the git-ignored files) failed: ${messageOf2(error)}`);
+    }
+  }
+  if (overBound) {
+    return {
+      kind: "unknown",
+      overBound: true,
+      reason: `there are more than ${max} git-ignored files (the bound); they were not fingerprinted`
+    };
+  }
+  if (pending !== null) take(pending.toString("latin1"));
+  paths.sort();
+  const stats = await statAll(root, paths);
+  return fingerprintOf({ paths, stats });
+}
+function unknown(reason) {
+  return { kind: "unknown", reason, overBound: false };
+}
+function messageOf2(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+var RUN_DIRECTORY = /^\d{8}-\d{6}-[0-9a-f]{6}\//;
+function excludedPrefixes(root, exclude) {
+  const prefixes = /* @__PURE__ */ new Set();
+  const realRoot = realOrSame(root);
+  for (const folder of exclude) {
+    if (!isAbsolute(folder)) continue;
+    const rel = relative2(realRoot, realOrSame(folder));
+    if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) continue;
+    prefixes.add(Buffer.from(`${rel.split(sep2).join("/")}/`, "utf8").toString("latin1"));
+  }
+  return [...prefixes];
+}
+function realOrSame(path) {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+async function statAll(root, paths) {
+  const stats = new Float64Array(paths.length * STAT_FIELDS);
+  const rootBytes = Buffer.from(`${root}/`, "utf8");
+  for (let i = 0; i < paths.length; i++) {
+    if (i > 0 && i % STAT_SLICE === 0) await new Promise((resolve5) => setImmediate(resolve5));
+    const rel = paths[i];
+    const full = /^[\x20-\x7e]*$/.test(rel) ? `${root}/${rel}` : Buffer.concat([rootBytes, Buffer.from(rel, "latin1")]);
+    const at = i * STAT_FIELDS;
+    try {
+      const st = lstatSync(full, { throwIfNoEntry: false });
+      if (st === void 0) {
+        stats.fill(MISSING, at, at + STAT_FIELDS);
+        continue;
+      }
+      stats[at] = st.size;
+      stats[at + 1] = st.mtimeMs;
+      stats[at + 2] = st.ctimeMs;
+      stats[at + 3] = st.mode;
+      stats[at + 4] = st.ino;
+    } catch {
+      stats.fill(UNREADABLE, at, at + STAT_FIELDS);
+    }
+  }
+  return stats;
+}
+
+// src/engine/redacting-run-dir.ts
+import { existsSync as existsSync2, readFileSync, writeFileSync } from "node:fs";
+var RedactingRunDirectory = class extends RunDirectory {
+  constructor(runsDir, runId, redactor) {
+    super(runsDir, runId);
+    this.redactor = redactor;
+  }
+  redactor;
+  event(event) {
+    super.event(this.redactor.deep(event));
+  }
+  writeJson(name, value) {
+    return super.writeJson(name, this.redactor.deep(value));
+  }
+  writeText(name, text) {
+    return super.writeText(name, this.redactor.text(text));
+  }
+  /**
+   * Rewrites a node's saved output and failed reply (written by the node's own lifecycle) with secrets
+   * redacted, when they hold any.
+   */
+  redactSavedOutputs(nodeId) {
+    if (!this.redactor.active) return;
+    for (const path of [this.nodeOutputPath(nodeId), this.failedOutputPath(nodeId)]) {
+      if (!existsSync2(path)) continue;
+      const text = readFileSync(path, "utf8");
+      if (this.redactor.contains(text)) writeFileSync(path, this.redactor.text(text));
+    }
+  }
+};
+
+// src/engine/run-setup.ts
+import { existsSync as existsSync3, statSync } from "node:fs";
+import { resolve as resolve3 } from "node:path";
+function workingDirectoryProblem(repoDir, workDir) {
+  if (!liesInRepository(workDir, { cwd: repoDir, repoRoot: repoDir })) {
+    return `working directory ${workDir} is outside the repository ${repoDir}: working-directory / --working-directory must name a sub-folder of it`;
+  }
+  if (!existsSync3(workDir) || !statSync(workDir).isDirectory()) {
+    return `working directory ${workDir} is not a folder: check working-directory / --repo`;
+  }
+  return null;
+}
+async function prepareRepository(o) {
+  const repoDir = resolve3(o.repoDir);
+  const workDir = o.workingDirectory ? resolve3(repoDir, o.workingDirectory) : repoDir;
+  const problem = workingDirectoryProblem(repoDir, workDir);
+  if (problem !== null) return { ok: false, message: problem };
+  let start;
+  try {
+    const prHead = o.pr?.headSha ?? o.postedHeadSha;
+    start = await startingCommit(repoDir, { ...o.gitContext, ...prHead !== void 0 ? { prHead } : {} });
+  } catch (error) {
+    if (error instanceof NotAGitRepositoryError || error instanceof NoCommitError)
+      return { ok: false, message: `${error.message} Nothing was run.` };
+    throw error;
+  }
+  const startClean = await evidenceTree(repoDir, o.gitContext) === start.tree;
+  if (o.commit) {
+    if (!startClean) {
+      return {
+        ok: false,
+        message: `--commit needs a clean working tree: ${repoDir} has changes that are not committed (tracked edits or untracked, not ignored files), and --commit would commit them as the nodes' changes. Commit or stash them first, or run without --commit. Nothing was run.`
+      };
+    }
+  }
+  const startDescription = describeStartingCommit({
+    sha: start.sha,
+    parents: start.parents,
+    ...o.pr ? { prHead: o.pr.headSha, baseRef: o.pr.baseRef } : o.postedHeadSha !== void 0 ? { prHead: o.postedHeadSha } : {}
+  });
+  return { ok: true, repo: { repoDir, workDir, start, startDescription, startClean } };
+}
+function concurrencyProblem(concurrency) {
+  if (concurrency === void 0 || Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= 10)
+    return null;
+  return `concurrency must be a whole number from 1 to 10 (got ${concurrency})`;
+}
+
+// src/engine/run-state-store.ts
+var STATE_COALESCE_MS = 200;
+var RunStateStore = class {
+  constructor(dir, initial) {
+    this.dir = dir;
+    this.state = structuredClone(initial);
+  }
+  dir;
+  state;
+  /** The pending {@link saveSoon} write, `null` when the file is up to date. */
+  #timer = null;
+  /** Why the last background write failed, until a later write succeeds (thrown by {@link flush}). */
+  #failed = null;
+  /**
+   * Writes `state.json` atomically (redacted) now, which also covers a pending {@link saveSoon}. Throws
+   * when the write fails (an internal error).
+   */
+  save() {
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+    this.dir.writeJson("state.json", this.state);
+    this.#failed = null;
+  }
+  /**
+   * Saves the state within {@link STATE_COALESCE_MS} (one write for every change made meanwhile): what the
+   * engine calls per node event. A write that fails in the background is thrown by the next
+   * {@link flush} (unless a later write succeeded).
+   */
+  saveSoon() {
+    if (this.#timer !== null) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      try {
+        this.save();
+      } catch (error) {
+        this.#failed = error;
+      }
+    }, STATE_COALESCE_MS);
+  }
+  /** Writes a pending {@link saveSoon} now; throws a background write's failure. Nothing pending: no write. */
+  flush() {
+    if (this.#timer !== null) this.save();
+    else if (this.#failed !== null) {
+      const failed = this.#failed;
+      this.#failed = null;
+      throw failed;
+    }
+  }
+  node(id) {
+    return this.state.nodes[id];
+  }
+  setNode(id, record) {
+    this.state.nodes = { ...this.state.nodes, [id]: record };
+  }
+  /**
+   * Changes one node's record: `patch` over the previous record's session, its cumulative cost (claude),
+   * executions, feedback rounds, thread usage and completion progress (a node without a record starts with
+   * no session and 0 executions). `judged` is dropped unless the patch sets it; `completion: undefined`
+   * clears the progress. The session's cost stays with its session id: a `handoff: session` child resuming
+   * it records only its own share, which a status patch dropping the cost would make unknown (issue 26).
+   */
+  patchNode(id, patch) {
+    const prev = this.node(id);
+    this.setNode(id, {
+      session_id: prev?.session_id ?? null,
+      executions: prev?.executions ?? 0,
+      ...prev?.feedback_rounds !== void 0 ? { feedback_rounds: prev.feedback_rounds } : {},
+      ...prev?.session_cost_usd !== void 0 ? { session_cost_usd: prev.session_cost_usd } : {},
+      ...prev?.thread_usage !== void 0 ? { thread_usage: prev.thread_usage } : {},
+      ...prev?.completion !== void 0 ? { completion: prev.completion } : {},
+      ...patch
+    });
+  }
+  setGate(id, record) {
+    this.state.gates = { ...this.state.gates, [id]: record };
+  }
+  addRow(row) {
+    this.state.rows = [...this.state.rows, row];
+  }
+  /** Replaces the latest row of `nodeId` with `change(row)`; nothing when the node has no row. */
+  rewriteLatest(nodeId, change) {
+    const rows = [...this.state.rows];
+    for (let i = rows.length - 1; i >= 0; i--) {
+      if (rows[i].nodeId !== nodeId) continue;
+      rows[i] = change(rows[i]);
+      break;
+    }
+    this.state.rows = rows;
+  }
+  /**
+   * Marks the latest FAIL row of `nodeId` superseded (a later execution replaces it: a retry, a feedback
+   * round, a resumed leg). A PASS or SKIPPED row needs no mark: a later row replaces it anyway.
+   */
+  supersedeLatest(nodeId) {
+    this.rewriteLatest(
+      nodeId,
+      (row) => row.verdict === "FAIL" && row.superseded !== true ? { ...row, superseded: true } : row
+    );
+  }
+};
+
+// src/engine/fresh-run.ts
+function planPolicy(policy) {
+  if (policy?.source === void 0) return {};
+  return {
+    policy: {
+      source: policy.source,
+      requireEvidence: policy.requireEvidence === true,
+      ...policy.requireTests === true ? { requireTests: true } : {},
+      ...policy.verifyRepeat !== void 0 ? { verifyRepeat: policy.verifyRepeat } : {},
+      ...policy.verifyBase === true ? { verifyBase: true } : {},
+      ...policy.testReports !== void 0 && policy.testReports.length > 0 ? { testReports: [...policy.testReports] } : {}
+    }
+  };
+}
+function prepareFreshRepository(o, setup) {
+  return prepareRepository({
+    repoDir: o.repoDir,
+    ...o.workingDirectory !== void 0 ? { workingDirectory: o.workingDirectory } : {},
+    commit: setup.commit,
+    gitContext: setup.gitContext,
+    ...o.pr ? { pr: { headSha: o.pr.headSha, baseRef: o.pr.baseRef } } : {},
+    ...o.postedHeadSha !== void 0 ? { postedHeadSha: o.postedHeadSha } : {}
+  });
+}
+function gitContextOf(o) {
+  return {
+    baseEnv: o.baseEnv,
+    knownSecrets: o.knownSecrets,
+    ...o.indexOverlay !== void 0 ? { indexOverlay: o.indexOverlay } : {}
+  };
+}
+function graphCommitSubject(name, source, repoDir) {
+  if (name !== null) return name;
+  if (!isAbsolute2(source)) return `run ${source}`;
+  const inside = relative3(repoDir, source);
+  return `run ${inside !== "" && !inside.startsWith("..") && !isAbsolute2(inside) ? inside : basename3(source)}`;
+}
+function frameCommit(o, message) {
+  return o.commit ? { message, ...o.publish !== void 0 ? { publish: o.publish } : {} } : null;
+}
+function openFreshRun(o, opening) {
+  const runId = o.runId ?? mintRunId();
+  const redactor = createRedactor(o.knownSecrets);
+  const dir = new RedactingRunDirectory(o.runsDir, runId, redactor);
+  dir.lock();
+  const startedAt = (/* @__PURE__ */ new Date()).toISOString();
+  dir.event({
+    type: "run_started",
+    runId,
+    mode: opening.mode,
+    ...opening.leg !== void 0 ? { leg: opening.leg } : {}
+  });
+  const { repo } = opening;
+  return {
+    runId,
+    mode: opening.mode,
+    ...opening.goal !== void 0 ? { goal: opening.goal } : {},
+    runtime: opening.runtime,
+    ...opening.model !== void 0 ? { model: opening.model } : {},
+    repoDir: repo.repoDir,
+    gitContext: opening.gitContext,
+    start: { sha: repo.start.sha, tree: repo.start.tree, description: repo.startDescription },
+    ...opening.headSha !== void 0 ? { headSha: opening.headSha } : {},
+    answer: opening.answer,
+    requireEvidence: opening.requireEvidence,
+    commit: opening.commit,
+    redactor,
+    dir,
+    startedAt
+  };
+}
+function startRunState(frame, first) {
+  const store = new RunStateStore(frame.dir, {
+    schema_version: RUN_STATE_SCHEMA_VERSION,
+    run_id: frame.runId,
+    mode: frame.mode,
+    ...frame.goal !== void 0 ? { goal: frame.goal } : {},
+    ...first.graphSource !== void 0 ? { graph_source: first.graphSource } : {},
+    runtime: frame.runtime,
+    ...frame.model !== void 0 ? { model: frame.model } : {},
+    ...runtimeFor(frame.runtime).recordedSettings(first.codexConfig),
+    inputs: { ...first.inputs },
+    build_evidence: frame.answer,
+    starting_commit: frame.start,
+    start_clean: first.repo.startClean,
+    repo_dir: frame.repoDir,
+    work_dir: first.repo.workDir,
+    concurrency: first.concurrency,
+    on_fail: first.onFail,
+    verify: first.verify,
+    ...first.policy ? {
+      policy: {
+        require_evidence: first.policy.requireEvidence === true,
+        ...first.policy.requireTests === true ? { require_tests: true } : {},
+        ...first.policy.testReports !== void 0 && first.policy.testReports.length > 0 ? { test_reports: first.policy.testReports } : {},
+        ...first.policy.source !== void 0 ? { source: first.policy.source } : {}
+      }
+    } : {},
+    tool_policies: first.toolPolicies,
+    planning_calls: [],
+    plan: first.plan,
+    rows: [],
+    nodes: {},
+    gates: {},
+    paused: null,
+    legs: [{ started_at: frame.startedAt, kind: "fresh" }]
+  });
+  store.save();
+  return store;
+}
+function ignoredBaselineOf(frame, runsDir) {
+  return ignoredFilesFingerprint(frame.repoDir, {
+    ...frame.gitContext,
+    exclude: [frame.dir.path],
+    excludeRunDirectoriesUnder: runsDir
+  });
+}
+
 // src/plan/parse-plan.ts
 var MAX_PLAN_REPLY_BYTES = 1024 * 1024;
 var PLAN_REPLY_EXCERPT_BYTES = 500;
@@ -4534,73 +5100,17 @@ function buildClaudeArgv(inv) {
   return argv;
 }
 
-// src/core/bounded-output.ts
-var BoundedOutput = class {
-  headCap;
-  head = Buffer.alloc(0);
-  headSize = 0;
-  tail;
-  /** @param capBytes the most bytes kept, head and tail together (at least 2). */
-  constructor(capBytes) {
-    this.headCap = Math.floor(capBytes / 2);
-    this.tail = new TailWindow(Math.max(1, capBytes - this.headCap));
-  }
-  push(chunk) {
-    let rest = chunk;
-    if (this.headSize < this.headCap) {
-      const take = Math.min(rest.length, this.headCap - this.headSize);
-      if (this.headSize + take > this.head.length) {
-        const size = Math.min(this.headCap, Math.max(this.headSize + take, this.head.length * 2, 64));
-        const next = Buffer.allocUnsafe(size);
-        this.head.copy(next, 0, 0, this.headSize);
-        this.head = next;
-      }
-      this.head.set(rest.subarray(0, take), this.headSize);
-      this.headSize += take;
-      rest = rest.subarray(take);
-    }
-    this.tail.push(rest);
-  }
-  /** Removes the last byte kept when it is a `\n` (one a collector added after a line that had none). */
-  dropFinalNewline() {
-    if (this.tail.keptBytes > 0) {
-      if (this.tail.lastByte() === 10) this.tail.dropLastByte();
-    } else if (this.headSize > 0 && this.head[this.headSize - 1] === 10) {
-      this.headSize--;
-    }
-  }
-  /** Bytes dropped between the kept head and tail (0: the text is the whole output). */
-  get droppedBytes() {
-    return this.tail.droppedBytes;
-  }
-  /** Every byte pushed, kept or not. */
-  get totalBytes() {
-    return this.headSize + this.tail.droppedBytes + this.tail.keptBytes;
-  }
-  /**
-   * The kept head and tail as UTF-8 text, apart (the tail starting on a whole character); when nothing
-   * was dropped the whole output is the head and the tail is empty.
-   */
-  pieces() {
-    const head = this.head.subarray(0, this.headSize);
-    if (this.tail.droppedBytes === 0) {
-      return { head: Buffer.concat([head, this.tail.bytes()]).toString("utf8"), tail: "" };
-    }
-    return { head: head.toString("utf8"), tail: fromWholeCharacter(this.tail.bytes()).toString("utf8") };
-  }
-  /**
-   * The kept output as UTF-8 text. When bytes were dropped: the head, `\n`, and the tail starting on a
-   * whole character (a character cut at the head's end decodes as U+FFFD).
-   */
-  text() {
-    const head = this.head.subarray(0, this.headSize);
-    if (this.tail.droppedBytes === 0) return Buffer.concat([head, this.tail.bytes()]).toString("utf8");
-    return `${head.toString("utf8")}
-${fromWholeCharacter(this.tail.bytes()).toString("utf8")}`;
-  }
-};
-
-// src/runtime/bounded-string.ts
+// src/runtime/jsonl-reader.ts
+var WHOLE_LINE_BYTES = 1024 * 1024;
+var STRING_CAP_BYTES = 8 * 1024 * 1024;
+var LINE_KEEP_BYTES = 16 * 1024 * 1024;
+var SHORT_STRING_BYTES = 1024;
+var LINE_MAX_VALUES = 1e5;
+var CONTAINER_MAX_ITEMS = 1e4;
+var MAX_DEPTH2 = 512;
+var MAX_NUMBER_CHARS = 1024;
+var MAX_TRACKED = 1e4;
+var RECORD_TEXT_CHARS = 4096;
 var BoundedString = class {
   constructor(capBytes) {
     this.capBytes = capBytes;
@@ -4639,8 +5149,6 @@ var BoundedString = class {
     return Buffer.concat(this.parts).toString("utf8");
   }
 };
-
-// src/runtime/json-string-reader.ts
 var REPLACEMENT = Buffer.from("\uFFFD", "utf8");
 var ESCAPES = {
   34: Buffer.from('"'),
@@ -4765,20 +5273,6 @@ var JsonStringReader = class {
     }
   }
 };
-
-// src/runtime/stream-bounds.ts
-var WHOLE_LINE_BYTES = 1024 * 1024;
-var STRING_CAP_BYTES = 8 * 1024 * 1024;
-var LINE_KEEP_BYTES = 16 * 1024 * 1024;
-var SHORT_STRING_BYTES = 1024;
-var LINE_MAX_VALUES = 1e5;
-var CONTAINER_MAX_ITEMS = 1e4;
-var MAX_DEPTH2 = 512;
-var MAX_NUMBER_CHARS = 1024;
-var MAX_TRACKED = 1e4;
-var RECORD_TEXT_CHARS = 4096;
-
-// src/runtime/bounded-json.ts
 var S = {
   Value: 0,
   ArrayStart: 1,
@@ -5006,8 +5500,6 @@ var BoundedJsonDecoder = class {
     this.state = S.Failed;
   }
 };
-
-// src/runtime/jsonl-reader.ts
 var JsonlReader = class {
   /**
    * @param emit gets each line, in order.
@@ -5974,54 +6466,6 @@ async function planWithRepair(options) {
   };
 }
 
-// src/engine/run-setup.ts
-import { existsSync as existsSync2, statSync } from "node:fs";
-import { resolve as resolve3 } from "node:path";
-function workingDirectoryProblem(repoDir, workDir) {
-  if (!liesInRepository(workDir, { cwd: repoDir, repoRoot: repoDir })) {
-    return `working directory ${workDir} is outside the repository ${repoDir}: working-directory / --working-directory must name a sub-folder of it`;
-  }
-  if (!existsSync2(workDir) || !statSync(workDir).isDirectory()) {
-    return `working directory ${workDir} is not a folder: check working-directory / --repo`;
-  }
-  return null;
-}
-async function prepareRepository(o) {
-  const repoDir = resolve3(o.repoDir);
-  const workDir = o.workingDirectory ? resolve3(repoDir, o.workingDirectory) : repoDir;
-  const problem = workingDirectoryProblem(repoDir, workDir);
-  if (problem !== null) return { ok: false, message: problem };
-  let start;
-  try {
-    const prHead = o.pr?.headSha ?? o.postedHeadSha;
-    start = await startingCommit(repoDir, { ...o.gitContext, ...prHead !== void 0 ? { prHead } : {} });
-  } catch (error) {
-    if (error instanceof NotAGitRepositoryError || error instanceof NoCommitError)
-      return { ok: false, message: `${error.message} Nothing was run.` };
-    throw error;
-  }
-  const startClean = await evidenceTree(repoDir, o.gitContext) === start.tree;
-  if (o.commit) {
-    if (!startClean) {
-      return {
-        ok: false,
-        message: `--commit needs a clean working tree: ${repoDir} has changes that are not committed (tracked edits or untracked, not ignored files), and --commit would commit them as the nodes' changes. Commit or stash them first, or run without --commit. Nothing was run.`
-      };
-    }
-  }
-  const startDescription = describeStartingCommit({
-    sha: start.sha,
-    parents: start.parents,
-    ...o.pr ? { prHead: o.pr.headSha, baseRef: o.pr.baseRef } : o.postedHeadSha !== void 0 ? { prHead: o.postedHeadSha } : {}
-  });
-  return { ok: true, repo: { repoDir, workDir, start, startDescription, startClean } };
-}
-function concurrencyProblem(concurrency) {
-  if (concurrency === void 0 || Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= 10)
-    return null;
-  return `concurrency must be a whole number from 1 to 10 (got ${concurrency})`;
-}
-
 // src/engine/auto-plan.ts
 async function startPlanning(o) {
   if (o.goal.trim() === "")
@@ -6082,7 +6526,7 @@ async function planAuto(o, start, call) {
   });
   const ceiling = { loadedUserConfig: o.acceptLoadedUserConfig };
   const slot = (policies2) => plannedRunDisclosure(policies2, { runtime: o.runtime, surface: o.surface });
-  const policyNote = o.policy?.source !== void 0 ? { policy: { source: o.policy.source, requireEvidence: o.policy.requireEvidence === true } } : {};
+  const policyNote = planPolicy(o.policy);
   const startNote = startRetryNote("the planner CLI", planned.failedStarts, planned.kind === "planned");
   if (planned.kind === "rejected") {
     const plan2 = {
@@ -6148,7 +6592,11 @@ export {
   withLocalProxy,
   emptyVerifyCommandProblem,
   chooseVerifyCommand,
-  BoundedOutput,
+  compareIgnoredFiles,
+  acceptVerifyChanges,
+  ignoredFilesToData,
+  ignoredFilesFromData,
+  ignoredFilesFingerprint,
   SKIPPED_FOLDERS,
   sanitiseUntrusted,
   quoteUntrusted,
@@ -6160,15 +6608,24 @@ export {
   START_ATTEMPTS,
   START_BACKOFF_MS,
   startRetryNote,
+  RedactingRunDirectory,
+  workingDirectoryProblem,
+  concurrencyProblem,
+  RunStateStore,
+  planPolicy,
+  prepareFreshRepository,
+  gitContextOf,
+  graphCommitSubject,
+  frameCommit,
+  openFreshRun,
+  startRunState,
+  ignoredBaselineOf,
   extractPlanJson,
   codexTokenUsage,
   usageSince,
   invokeClaude,
   invokeCodex,
   askReadOnly,
-  workingDirectoryProblem,
-  prepareRepository,
-  concurrencyProblem,
   startPlanning,
   planAuto
 };

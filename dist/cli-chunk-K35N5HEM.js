@@ -5,7 +5,7 @@ import {
   unreachable
 } from "./cli-chunk-Q4DFSTE5.js";
 
-// src/run/writable-paths.ts
+// src/local-run/writable-paths.ts
 import {
   accessSync as accessSync2,
   closeSync,
@@ -249,148 +249,9 @@ function shareWithIdentity(path) {
 }
 
 // src/proc/child-output.ts
-import { StringDecoder as StringDecoder3 } from "node:string_decoder";
-
-// src/proc/bounded-lines.ts
-import { StringDecoder } from "node:string_decoder";
-var BoundedLines = class {
-  constructor(emit, maxLineBytes) {
-    this.emit = emit;
-    this.maxLineBytes = maxLineBytes;
-  }
-  emit;
-  maxLineBytes;
-  /** The over-long line in progress: its kept front, the bytes taken for it, the bytes dropped. */
-  cut = null;
-  piece(kind, bytes) {
-    if (kind === "fragment") {
-      this.takeCut(bytes);
-      return;
-    }
-    let from = 0;
-    if (this.cut !== null) {
-      const newline = bytes.indexOf(10);
-      this.takeCut(bytes.subarray(0, newline < 0 ? bytes.length : newline));
-      this.endCut();
-      if (newline < 0) return;
-      from = newline + 1;
-    }
-    const lines = bytes.toString("utf8", from).split("\n");
-    if (kind === "lines") lines.pop();
-    for (const line of lines) this.line(line);
-  }
-  /** Ends an over-long line still in progress. */
-  finish() {
-    if (this.cut !== null) this.endCut();
-  }
-  line(line) {
-    if (line.length * 3 <= this.maxLineBytes || Buffer.byteLength(line, "utf8") <= this.maxLineBytes) {
-      this.emit(line);
-      return;
-    }
-    this.takeCut(Buffer.from(line, "utf8"));
-    this.endCut();
-  }
-  /** Bytes of the over-long line in progress: kept while its front has room, counted after. */
-  takeCut(bytes) {
-    this.cut ??= { head: "", headBytes: 0, dropped: 0, decoder: new StringDecoder("utf8") };
-    const room = Math.max(0, this.maxLineBytes - this.cut.headBytes);
-    const kept = bytes.subarray(0, room);
-    if (kept.length > 0) {
-      this.cut.head += this.cut.decoder.write(kept);
-      this.cut.headBytes += kept.length;
-    }
-    this.cut.dropped += bytes.length - kept.length;
-  }
-  endCut() {
-    const cut = this.cut;
-    if (cut === null) return;
-    const dropped = cut.dropped + cut.headBytes - Buffer.byteLength(cut.head, "utf8");
-    this.emit(`${cut.head}[\u2026 ${dropped} more bytes of this line not kept \u2026]`);
-    this.cut = null;
-  }
-};
-
-// src/proc/command-fence.ts
-import { randomBytes } from "node:crypto";
 import { StringDecoder as StringDecoder2 } from "node:string_decoder";
-var CommandFence = class {
-  constructor(write, enabled, budget = null) {
-    this.write = write;
-    this.enabled = enabled;
-    this.budget = budget;
-  }
-  write;
-  enabled;
-  budget;
-  token = `eg-${randomBytes(16).toString("hex")}`;
-  open = false;
-  /** False while the last text written ended mid-line (a fragment of an over-long line). */
-  atLineStart = true;
-  /** For {@link line}: a budget may cut a line inside a character. */
-  lineDecoder = new StringDecoder2("utf8");
-  /** Echo one line of child output (without its newline), opening the fence first if needed. */
-  line(text) {
-    if (this.budget !== null) {
-      this.bytes(Buffer.from(`${text}
-`, "utf8"), this.lineDecoder);
-      return;
-    }
-    this.openFence();
-    this.write(`${text}
-`);
-    this.atLineStart = true;
-  }
-  /**
-   * Echo raw child output (a run of whole lines or a fragment), the part the budget lets through now,
-   * decoded with the stream's own `decoder` (a character split between two pieces is echoed whole).
-   */
-  bytes(bytes, decoder) {
-    const shown = this.budget !== null ? this.budget.take(bytes) : bytes;
-    if (shown.length > 0) this.text(decoder.write(shown));
-  }
-  /**
-   * Echo a run of child output as it is: whole lines, or the front of an over-long line (then the next
-   * text continues that line in the log). Opens the fence first if needed.
-   */
-  text(text) {
-    if (text === "") return;
-    this.openFence();
-    this.write(text);
-    this.atLineStart = text.endsWith("\n");
-  }
-  /**
-   * Echo the budget's marker and the kept end of the output (once), then resume workflow commands. Safe to
-   * call more than once.
-   */
-  close() {
-    const rest = this.budget?.finish() ?? { marker: null, tail: "" };
-    if (rest.marker !== null) {
-      this.openFence();
-      if (!this.atLineStart) this.write("\n");
-      this.write(`${rest.marker}
-`);
-      this.atLineStart = true;
-    }
-    this.text(rest.tail);
-    if (this.open) {
-      if (!this.atLineStart) this.write("\n");
-      this.atLineStart = true;
-      this.write(`::${this.token}::
-`);
-      this.open = false;
-    }
-  }
-  openFence() {
-    if (this.enabled && !this.open) {
-      this.write(`::stop-commands::${this.token}
-`);
-      this.open = true;
-    }
-  }
-};
 
-// src/core/tail-window.ts
+// src/core/byte-windows.ts
 var TailWindow = class {
   /** @param maxBytes the most bytes kept (a positive integer). */
   constructor(maxBytes) {
@@ -481,6 +342,149 @@ function fromWholeCharacter(bytes) {
   while (start < bytes.length && (bytes[start] & 192) === 128) start++;
   return bytes.subarray(start);
 }
+var BoundedOutput = class {
+  headCap;
+  head = Buffer.alloc(0);
+  headSize = 0;
+  tail;
+  /** @param capBytes the most bytes kept, head and tail together (at least 2). */
+  constructor(capBytes) {
+    this.headCap = Math.floor(capBytes / 2);
+    this.tail = new TailWindow(Math.max(1, capBytes - this.headCap));
+  }
+  push(chunk) {
+    let rest = chunk;
+    if (this.headSize < this.headCap) {
+      const take = Math.min(rest.length, this.headCap - this.headSize);
+      if (this.headSize + take > this.head.length) {
+        const size = Math.min(this.headCap, Math.max(this.headSize + take, this.head.length * 2, 64));
+        const next = Buffer.allocUnsafe(size);
+        this.head.copy(next, 0, 0, this.headSize);
+        this.head = next;
+      }
+      this.head.set(rest.subarray(0, take), this.headSize);
+      this.headSize += take;
+      rest = rest.subarray(take);
+    }
+    this.tail.push(rest);
+  }
+  /** Removes the last byte kept when it is a `\n` (one a collector added after a line that had none). */
+  dropFinalNewline() {
+    if (this.tail.keptBytes > 0) {
+      if (this.tail.lastByte() === 10) this.tail.dropLastByte();
+    } else if (this.headSize > 0 && this.head[this.headSize - 1] === 10) {
+      this.headSize--;
+    }
+  }
+  /** Bytes dropped between the kept head and tail (0: the text is the whole output). */
+  get droppedBytes() {
+    return this.tail.droppedBytes;
+  }
+  /** Every byte pushed, kept or not. */
+  get totalBytes() {
+    return this.headSize + this.tail.droppedBytes + this.tail.keptBytes;
+  }
+  /**
+   * The kept head and tail as UTF-8 text, apart (the tail starting on a whole character); when nothing
+   * was dropped the whole output is the head and the tail is empty.
+   */
+  pieces() {
+    const head = this.head.subarray(0, this.headSize);
+    if (this.tail.droppedBytes === 0) {
+      return { head: Buffer.concat([head, this.tail.bytes()]).toString("utf8"), tail: "" };
+    }
+    return { head: head.toString("utf8"), tail: fromWholeCharacter(this.tail.bytes()).toString("utf8") };
+  }
+  /**
+   * The kept output as UTF-8 text. When bytes were dropped: the head, `\n`, and the tail starting on a
+   * whole character (a character cut at the head's end decodes as U+FFFD).
+   */
+  text() {
+    const head = this.head.subarray(0, this.headSize);
+    if (this.tail.droppedBytes === 0) return Buffer.concat([head, this.tail.bytes()]).toString("utf8");
+    return `${head.toString("utf8")}
+${fromWholeCharacter(this.tail.bytes()).toString("utf8")}`;
+  }
+};
+
+// src/proc/command-fence.ts
+import { randomBytes } from "node:crypto";
+import { StringDecoder } from "node:string_decoder";
+var CommandFence = class {
+  constructor(write, enabled, budget = null) {
+    this.write = write;
+    this.enabled = enabled;
+    this.budget = budget;
+  }
+  write;
+  enabled;
+  budget;
+  token = `eg-${randomBytes(16).toString("hex")}`;
+  open = false;
+  /** False while the last text written ended mid-line (a fragment of an over-long line). */
+  atLineStart = true;
+  /** For {@link line}: a budget may cut a line inside a character. */
+  lineDecoder = new StringDecoder("utf8");
+  /** Echo one line of child output (without its newline), opening the fence first if needed. */
+  line(text) {
+    if (this.budget !== null) {
+      this.bytes(Buffer.from(`${text}
+`, "utf8"), this.lineDecoder);
+      return;
+    }
+    this.openFence();
+    this.write(`${text}
+`);
+    this.atLineStart = true;
+  }
+  /**
+   * Echo raw child output (a run of whole lines or a fragment), the part the budget lets through now,
+   * decoded with the stream's own `decoder` (a character split between two pieces is echoed whole).
+   */
+  bytes(bytes, decoder) {
+    const shown = this.budget !== null ? this.budget.take(bytes) : bytes;
+    if (shown.length > 0) this.text(decoder.write(shown));
+  }
+  /**
+   * Echo a run of child output as it is: whole lines, or the front of an over-long line (then the next
+   * text continues that line in the log). Opens the fence first if needed.
+   */
+  text(text) {
+    if (text === "") return;
+    this.openFence();
+    this.write(text);
+    this.atLineStart = text.endsWith("\n");
+  }
+  /**
+   * Echo the budget's marker and the kept end of the output (once), then resume workflow commands. Safe to
+   * call more than once.
+   */
+  close() {
+    const rest = this.budget?.finish() ?? { marker: null, tail: "" };
+    if (rest.marker !== null) {
+      this.openFence();
+      if (!this.atLineStart) this.write("\n");
+      this.write(`${rest.marker}
+`);
+      this.atLineStart = true;
+    }
+    this.text(rest.tail);
+    if (this.open) {
+      if (!this.atLineStart) this.write("\n");
+      this.atLineStart = true;
+      this.write(`::${this.token}::
+`);
+      this.open = false;
+    }
+  }
+  openFence() {
+    if (this.enabled && !this.open) {
+      this.write(`::stop-commands::${this.token}
+`);
+      this.open = true;
+    }
+  }
+};
 
 // src/proc/echo-budget.ts
 var DEFAULT_LOG_LIMIT_BYTES = 2 * 1024 * 1024;
@@ -578,7 +582,7 @@ function formatBytes(bytes) {
   return `${bytes} bytes`;
 }
 
-// src/proc/line-framer.ts
+// src/proc/child-output.ts
 var DEFAULT_MAX_LINE_BYTES = 64 * 1024;
 var LF2 = 10;
 var CR = 13;
@@ -657,8 +661,63 @@ function foldCrLf(bytes) {
   parts.push(bytes.subarray(from));
   return Buffer.concat(parts);
 }
-
-// src/proc/output-tail.ts
+var BoundedLines = class {
+  constructor(emit, maxLineBytes) {
+    this.emit = emit;
+    this.maxLineBytes = maxLineBytes;
+  }
+  emit;
+  maxLineBytes;
+  /** The over-long line in progress: its kept front, the bytes taken for it, the bytes dropped. */
+  cut = null;
+  piece(kind, bytes) {
+    if (kind === "fragment") {
+      this.takeCut(bytes);
+      return;
+    }
+    let from = 0;
+    if (this.cut !== null) {
+      const newline = bytes.indexOf(10);
+      this.takeCut(bytes.subarray(0, newline < 0 ? bytes.length : newline));
+      this.endCut();
+      if (newline < 0) return;
+      from = newline + 1;
+    }
+    const lines = bytes.toString("utf8", from).split("\n");
+    if (kind === "lines") lines.pop();
+    for (const line of lines) this.line(line);
+  }
+  /** Ends an over-long line still in progress. */
+  finish() {
+    if (this.cut !== null) this.endCut();
+  }
+  line(line) {
+    if (line.length * 3 <= this.maxLineBytes || Buffer.byteLength(line, "utf8") <= this.maxLineBytes) {
+      this.emit(line);
+      return;
+    }
+    this.takeCut(Buffer.from(line, "utf8"));
+    this.endCut();
+  }
+  /** Bytes of the over-long line in progress: kept while its front has room, counted after. */
+  takeCut(bytes) {
+    this.cut ??= { head: "", headBytes: 0, dropped: 0, decoder: new StringDecoder2("utf8") };
+    const room = Math.max(0, this.maxLineBytes - this.cut.headBytes);
+    const kept = bytes.subarray(0, room);
+    if (kept.length > 0) {
+      this.cut.head += this.cut.decoder.write(kept);
+      this.cut.headBytes += kept.length;
+    }
+    this.cut.dropped += bytes.length - kept.length;
+  }
+  endCut() {
+    const cut = this.cut;
+    if (cut === null) return;
+    const dropped = cut.dropped + cut.headBytes - Buffer.byteLength(cut.head, "utf8");
+    this.emit(`${cut.head}[\u2026 ${dropped} more bytes of this line not kept \u2026]`);
+    this.cut = null;
+  }
+};
 var OutputTail = class {
   window;
   constructor(maxBytes) {
@@ -679,8 +738,6 @@ var OutputTail = class {
 ${fromWholeCharacter(bytes).toString("utf8")}`;
   }
 };
-
-// src/proc/child-output.ts
 function childEchoFence(echo) {
   return new CommandFence(
     echo.write,
@@ -741,7 +798,7 @@ var ChildOutput = class {
   framer(stream, onLine, maxLineBytes) {
     const lines = onLine !== void 0 ? new BoundedLines(onLine, maxLineBytes) : null;
     if (lines !== null) this.lineCutters.push(lines);
-    const decoder = this.fence !== null ? new StringDecoder3("utf8") : null;
+    const decoder = this.fence !== null ? new StringDecoder2("utf8") : null;
     return new LineFramer((kind, bytes) => {
       this.options.onOutput?.({ stream, kind, bytes });
       if (decoder !== null)
@@ -1072,7 +1129,7 @@ function superviseChild(child, options, started, resolve3) {
     finish(resultOf(streams, { stopReason, code, signal, timeoutMs: options.timeoutMs ?? 0 }));
   };
   child.on("exit", (code, signal) => {
-    const drain = setTimeout(() => settle(code, signal), DRAIN_GRACE_MS);
+    const drain = setTimeout(() => settle(code, signal), options.drainGraceMs ?? DRAIN_GRACE_MS);
     drain.unref();
     timers.push(drain);
     child.on("close", () => settle(code, signal));
@@ -1276,7 +1333,7 @@ async function gitStream(args, options) {
   });
 }
 
-// src/run/writable-paths.ts
+// src/local-run/writable-paths.ts
 var CODE_WORDS = {
   EROFS: "read-only file system",
   EACCES: "permission denied",
@@ -1401,8 +1458,7 @@ export {
   SYSTEM_TOOLS_ENV,
   privileged,
   shareWithIdentity,
-  TailWindow,
-  fromWholeCharacter,
+  BoundedOutput,
   OutputTail,
   childEchoFence,
   killUserProcesses,

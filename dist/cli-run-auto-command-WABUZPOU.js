@@ -4,37 +4,37 @@ import {
   AUTO_USAGE,
   autoMode,
   parseAutoFlags
-} from "./cli-chunk-62FNFHCC.js";
+} from "./cli-chunk-2YVQJRLB.js";
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-NLAXAXZ5.js";
-import "./cli-chunk-5VNWYYNP.js";
+} from "./cli-chunk-5IJ3MTXO.js";
+import "./cli-chunk-7ODUBR5T.js";
 import "./cli-chunk-Q7OBBQAX.js";
-import "./cli-chunk-TZ6EMTVS.js";
-import "./cli-chunk-FHJAHGXO.js";
-import "./cli-chunk-XMBYELVR.js";
+import "./cli-chunk-NM5VOJH2.js";
+import "./cli-chunk-QTZZGAOJ.js";
+import "./cli-chunk-SEMJAEPS.js";
 import "./cli-chunk-NXCD5NAZ.js";
 import {
   CliLeg,
   planLines,
   planTitle,
   withLocalProxy
-} from "./cli-chunk-TRA6I3WS.js";
-import "./cli-chunk-MJWJMW56.js";
+} from "./cli-chunk-XNBH7Z22.js";
+import "./cli-chunk-Y5UIWDYJ.js";
 import "./cli-chunk-7GOMFJEZ.js";
-import "./cli-chunk-UYHXKTBK.js";
-import "./cli-chunk-3Q2NDVC7.js";
-import "./cli-chunk-4JHIJCZB.js";
+import "./cli-chunk-UI56KICK.js";
+import "./cli-chunk-RD5RKDNM.js";
+import "./cli-chunk-CN4HW2DQ.js";
 import {
   checkedRepository,
   parseOrExit
-} from "./cli-chunk-R2EV6RHO.js";
+} from "./cli-chunk-DPXIG4OC.js";
 import {
   autoRunPolicy
-} from "./cli-chunk-BUEDCLXK.js";
-import "./cli-chunk-O74QMRSQ.js";
-import "./cli-chunk-FG4O5OZX.js";
+} from "./cli-chunk-5PMY2OQJ.js";
+import "./cli-chunk-RGEBZGUA.js";
+import "./cli-chunk-K35N5HEM.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

@@ -1,26 +1,26 @@
 #!/usr/bin/env node
 import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
 import {
-  liveLockHolder,
   renderLedgerText
-} from "./cli-chunk-5VNWYYNP.js";
+} from "./cli-chunk-7ODUBR5T.js";
 import {
   parseLedgerJson,
   renderLedgerMarkdown
-} from "./cli-chunk-XMBYELVR.js";
+} from "./cli-chunk-SEMJAEPS.js";
 import {
-  RUN_STATE_SCHEMA_VERSION
-} from "./cli-chunk-MJWJMW56.js";
+  RUN_STATE_SCHEMA_VERSION,
+  liveLockHolder
+} from "./cli-chunk-Y5UIWDYJ.js";
 import {
   isRunId
-} from "./cli-chunk-UYHXKTBK.js";
+} from "./cli-chunk-UI56KICK.js";
 import {
   onePositional,
   opt,
   parseFlags
-} from "./cli-chunk-R2EV6RHO.js";
+} from "./cli-chunk-DPXIG4OC.js";
 
-// src/run/saved-ledger.ts
+// src/local-run/saved-ledger.ts
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 function readSavedLedger(runsDir, runId) {

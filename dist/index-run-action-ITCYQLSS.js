@@ -11,7 +11,7 @@ import {
 } from "./index-chunk-XHTVVGBM.js";
 import {
   SAVED_STATE
-} from "./index-chunk-3D7L55TK.js";
+} from "./index-chunk-IG3OTDPP.js";
 import {
   Octokit,
   XMLParser,
@@ -10929,2814 +10929,34 @@ var require_yauzl = __commonJS({
   }
 });
 
-// src/proxy/credential.ts
-var DUMMY_CREDENTIAL = "evidence-gate-key-proxy-dummy";
-var CREDENTIAL_VARIABLES = {
-  claude: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"],
-  codex: ["OPENAI_API_KEY", "CODEX_API_KEY"]
-};
-var AUTH_HEADERS = ["x-api-key", "authorization"];
-function upstreamAuthHeader(credential) {
-  if (credential.runtime === "claude" && credential.variable === "ANTHROPIC_API_KEY")
-    return ["x-api-key", credential.value];
-  return ["authorization", `Bearer ${credential.value}`];
+// src/core/run-id.ts
+import { randomBytes } from "node:crypto";
+function mintRunId(now = /* @__PURE__ */ new Date()) {
+  const p = (n) => String(n).padStart(2, "0");
+  const date5 = `${now.getUTCFullYear()}${p(now.getUTCMonth() + 1)}${p(now.getUTCDate())}`;
+  const time3 = `${p(now.getUTCHours())}${p(now.getUTCMinutes())}${p(now.getUTCSeconds())}`;
+  return `${date5}-${time3}-${randomBytes(3).toString("hex")}`;
 }
-function dummyCredentialEnv(credential) {
-  if (credential.runtime === "codex")
-    return { OPENAI_API_KEY: DUMMY_CREDENTIAL, CODEX_API_KEY: DUMMY_CREDENTIAL };
-  return { [credential.variable]: DUMMY_CREDENTIAL };
+function isRunId(value) {
+  return /^\d{8}-\d{6}-[0-9a-f]{6}$/.test(value);
 }
 
-// src/proxy/key-proxy.ts
-import { randomBytes, timingSafeEqual } from "node:crypto";
+// src/github/artifact.ts
 import {
-  createServer,
-  Agent as HttpAgent,
-  request as httpRequest
-} from "node:http";
-import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync as readFileSync2,
+  rmSync,
+  writeFileSync
+} from "node:fs";
+import { basename, dirname, join as join2, relative } from "node:path";
 
-// src/proxy/codex-provider.ts
-var PROXY_PROVIDER_ID = "evidence-gate-key-proxy";
-var OPENAI_API_BASE = "https://api.openai.com/v1";
-var PROXY_ENV_KEY = "OPENAI_API_KEY";
-var BUILT_IN_PROVIDERS = /* @__PURE__ */ new Set(["openai"]);
-function keySegment(id2) {
-  return /^[A-Za-z0-9_-]+$/.test(id2) ? id2 : JSON.stringify(id2);
-}
-function codexProxyPairs(baseUrl, provider) {
-  const pairs = proxyPairs(baseUrl, provider);
-  for (const pair of pairs) issuedPairs.add(pair);
-  return pairs;
-}
-var issuedPairs = /* @__PURE__ */ new Set();
-function proxyPairs(baseUrl, provider) {
-  if (provider !== void 0 && !BUILT_IN_PROVIDERS.has(provider)) {
-    const table3 = `model_providers.${keySegment(provider)}`;
-    return [
-      `${table3}.base_url=${JSON.stringify(baseUrl)}`,
-      `${table3}.env_key=${JSON.stringify(PROXY_ENV_KEY)}`
-    ];
-  }
-  const table2 = `model_providers.${PROXY_PROVIDER_ID}`;
-  return [
-    `model_provider=${JSON.stringify(PROXY_PROVIDER_ID)}`,
-    `${table2}.name="evidence-gate key proxy"`,
-    `${table2}.base_url=${JSON.stringify(baseUrl)}`,
-    `${table2}.env_key=${JSON.stringify(PROXY_ENV_KEY)}`,
-    `${table2}.wire_api="responses"`
-  ];
-}
-function tomlString(value) {
-  const v = value.trim();
-  if (v.startsWith("'") && v.endsWith("'") && v.length >= 2) return v.slice(1, -1);
-  if (v.startsWith('"') && v.endsWith('"') && v.length >= 2) {
-    try {
-      const parsed = JSON.parse(v);
-      if (typeof parsed === "string") return parsed;
-    } catch {
-    }
-    return v.slice(1, -1);
-  }
-  return v;
-}
-function segments(key) {
-  return [...key.matchAll(/"([^"\n]*)"|'([^'\n]*)'|([^."']+)/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? "");
-}
-function operatorCodexProvider(pairs) {
-  let selected;
-  const baseUrls = /* @__PURE__ */ new Map();
-  for (const pair of pairs) {
-    const eq = pair.indexOf("=");
-    if (eq < 0) continue;
-    const key = segments(pair.slice(0, eq).trim());
-    const value = tomlString(pair.slice(eq + 1));
-    if (key.length === 1 && key[0] === "model_provider") selected = value;
-    if (key.length === 3 && key[0] === "model_providers" && key[2] === "base_url")
-      baseUrls.set(key[1], value);
-  }
-  if (selected === void 0 || BUILT_IN_PROVIDERS.has(selected)) return { kind: "none" };
-  const baseUrl = baseUrls.get(selected);
-  if (baseUrl === void 0)
-    return {
-      kind: "unusable",
-      problem: `codex-config selects provider ${JSON.stringify(selected)} but gives it no base_url (model_providers.${keySegment(selected)}.base_url=\u2026): the key proxy needs it as its upstream`
-    };
-  return { kind: "provider", id: selected, baseUrl };
-}
-function isProxyProviderPair(pair) {
-  return issuedPairs.has(pair);
-}
-
-// src/proxy/http-relay.ts
-var HOP_BY_HOP = /* @__PURE__ */ new Set([
-  "connection",
-  "keep-alive",
-  "proxy-authenticate",
-  "proxy-authorization",
-  "proxy-connection",
-  "te",
-  "trailer",
-  "transfer-encoding",
-  "upgrade"
-]);
-function endToEndHeaders(headers, drop) {
-  const named = String(headers.connection ?? "").split(",").map((h) => h.trim().toLowerCase()).filter((h) => h !== "");
-  const out = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === void 0 || HOP_BY_HOP.has(name) || named.includes(name) || drop.includes(name)) continue;
-    out[name] = value;
-  }
-  return out;
-}
-function loggablePath(path2) {
-  const clean2 = path2.replace(/[^\x20-\x7e]/g, "?");
-  return clean2.length > 200 ? `${clean2.slice(0, 200)}\u2026` : clean2;
-}
-function sendApiError(response, api, status, message) {
-  const text2 = `evidence-gate key proxy: ${message}`;
-  const body = api === "anthropic" ? {
-    type: "error",
-    error: {
-      type: status === 413 ? "request_too_large" : status >= 500 ? "api_error" : "invalid_request_error",
-      message: text2
-    }
-  } : {
-    error: {
-      message: text2,
-      type: status >= 500 ? "server_error" : "invalid_request_error",
-      code: null
-    }
-  };
-  if (response.headersSent) {
-    response.destroy();
-    return;
-  }
-  response.writeHead(status, { "content-type": "application/json", connection: "close" });
-  response.end(JSON.stringify(body));
-}
-function readBoundedBody(request, max) {
-  const declared = Number(request.headers["content-length"] ?? "0");
-  if (Number.isFinite(declared) && declared > max) return Promise.resolve({ kind: "too-large" });
-  return new Promise((resolve15, reject) => {
-    const chunks = [];
-    let size = 0;
-    const onData = (chunk) => {
-      size += chunk.length;
-      if (size > max) {
-        request.off("data", onData);
-        resolve15({ kind: "too-large" });
-        return;
-      }
-      chunks.push(chunk);
-    };
-    request.on("data", onData);
-    request.on("end", () => resolve15({ kind: "read", body: Buffer.concat(chunks) }));
-    request.on("error", reject);
-  });
-}
-function readCapped(stream, max) {
-  return new Promise((resolve15, reject) => {
-    const chunks = [];
-    let size = 0;
-    stream.on("data", (chunk) => {
-      if (size >= max) return;
-      chunks.push(chunk.subarray(0, max - size));
-      size += chunk.length;
-    });
-    stream.on("end", () => resolve15(Buffer.concat(chunks)));
-    stream.on("error", reject);
-  });
-}
-
-// src/proxy/model-routes.ts
-var ROUTES = {
-  // Relative to ANTHROPIC_BASE_URL (the SDK appends `/v1/...`).
-  anthropic: [
-    { method: "POST", path: "/v1/messages" },
-    { method: "POST", path: "/v1/messages/count_tokens" },
-    { method: "GET", path: "/v1/models" },
-    { method: "GET", path: "/v1/models", withId: true }
-  ],
-  // Relative to a codex provider's `base_url` (which already ends in `/v1` upstream).
-  openai: [
-    { method: "POST", path: "/responses" },
-    { method: "POST", path: "/responses/compact" },
-    { method: "POST", path: "/chat/completions" },
-    { method: "GET", path: "/models" },
-    { method: "GET", path: "/models", withId: true }
-  ]
-};
-var ID_SEGMENT = /^\/[A-Za-z0-9._:-]{1,200}$/;
-function matches(route, path2) {
-  if (!route.withId) return path2 === route.path;
-  return path2.startsWith(route.path) && ID_SEGMENT.test(path2.slice(route.path.length));
-}
-function routeDecision(api, method, path2) {
-  const routes = ROUTES[api].filter((route) => matches(route, path2));
-  if (routes.length === 0) return "not-a-model-route";
-  return routes.some((route) => route.method === method) ? "allowed" : "wrong-method";
-}
-
-// src/proxy/key-proxy.ts
-var ANTHROPIC_API_BASE = "https://api.anthropic.com";
-var DEFAULT_MAX_REQUEST_BYTES = 32 * 1024 * 1024;
-var MAX_ERROR_BODY_BYTES = 1024 * 1024;
-function upstreamProblem(url2) {
-  let parsed;
-  try {
-    parsed = new URL(url2);
-  } catch {
-    return `${JSON.stringify(url2)} is not a URL`;
-  }
-  if (parsed.protocol !== "https:" && parsed.protocol !== "http:")
-    return `${JSON.stringify(url2)} is not an http or https URL`;
-  if (parsed.username !== "" || parsed.password !== "")
-    return "the URL holds a user name or password: give the credential as the key, not in the URL";
-  if (parsed.search !== "" || parsed.hash !== "")
-    return `${JSON.stringify(url2)} has a query or fragment: give a base URL`;
-  return null;
-}
-function afterPrefix(path2, secret) {
-  const match = /^\/([^/]*)(\/.*)?$/.exec(path2);
-  if (match === null) return null;
-  const given = Buffer.from(match[1] ?? "", "utf8");
-  if (given.length !== secret.length || !timingSafeEqual(given, secret)) return null;
-  return match[2] ?? "/";
-}
-function refuse(state, request, response, refusal) {
-  request.resume();
-  state.log({ kind: "refused", ...refusal });
-  sendApiError(response, state.api, refusal.status, refusal.reason);
-}
-async function handle(state, request, response) {
-  const method = request.method ?? "";
-  const raw2 = request.url ?? "/";
-  const queryAt = raw2.indexOf("?");
-  const path2 = afterPrefix(queryAt < 0 ? raw2 : raw2.slice(0, queryAt), state.secret);
-  const query = queryAt < 0 ? "" : raw2.slice(queryAt);
-  if (path2 === null) {
-    const reason = "the path is not under this proxy's prefix";
-    return refuse(state, request, response, {
-      status: 403,
-      method,
-      path: "(outside this proxy's prefix)",
-      reason
-    });
-  }
-  if (state.api === "anthropic" && path2 === "/api/hello" && (method === "HEAD" || method === "GET")) {
-    request.resume();
-    response.writeHead(200).end();
-    return;
-  }
-  const decision = routeDecision(state.api, method, path2);
-  if (decision !== "allowed") {
-    return refuse(state, request, response, {
-      status: decision === "wrong-method" ? 405 : 404,
-      method,
-      path: loggablePath(path2),
-      reason: decision === "wrong-method" ? `${method} is not allowed on this model API path` : "not a model API path: only the model API is forwarded"
-    });
-  }
-  const read = await readBoundedBody(request, state.maxRequestBytes);
-  if (read.kind === "too-large") {
-    const reason = `the request body is larger than ${state.maxRequestBytes} bytes`;
-    return refuse(state, request, response, { status: 413, method, path: loggablePath(path2), reason });
-  }
-  forward(state, { request, response }, { path: path2, query, body: read.body });
-}
-function forward(state, exchange, target, retried = false) {
-  const { request, response } = exchange;
-  const url2 = new URL(state.upstream.href);
-  url2.pathname = `${state.upstreamPath}${target.path}`;
-  url2.search = target.query;
-  const headers = endToEndHeaders(request.headers, [
-    "host",
-    "content-length",
-    "accept-encoding",
-    ...AUTH_HEADERS
-  ]);
-  const [authName, authValue] = upstreamAuthHeader(state.credential);
-  headers[authName] = authValue;
-  headers["accept-encoding"] = "identity";
-  headers["content-length"] = String(target.body.length);
-  const outgoing = state.send(url2, { method: request.method, headers, agent: state.agent });
-  state.inFlight.add(outgoing);
-  response.on("close", () => {
-    if (!response.writableFinished) outgoing.destroy();
-    state.inFlight.delete(outgoing);
-  });
-  outgoing.on("error", (error63) => {
-    state.inFlight.delete(outgoing);
-    if (response.writableEnded || response.destroyed) return;
-    if (!retried && outgoing.reusedSocket && error63.code === "ECONNRESET" && !response.headersSent)
-      return forward(state, exchange, target, true);
-    const message = `the upstream ${state.upstream.origin} could not be reached (${error63.message})`;
-    state.log({
-      kind: "upstream-failed",
-      method: request.method ?? "",
-      path: loggablePath(target.path),
-      message
-    });
-    sendApiError(response, state.api, 502, message);
-  });
-  outgoing.on("response", (answer) => relay(state, answer, response));
-  outgoing.end(target.body);
-}
-function relay(state, answer, response) {
-  const status = answer.statusCode ?? 502;
-  const headers = endToEndHeaders(answer.headers, []);
-  if (status < 400) {
-    response.writeHead(status, headers);
-    answer.on("error", () => response.destroy());
-    answer.pipe(response);
-    return;
-  }
-  readCapped(answer, MAX_ERROR_BODY_BYTES).then(
-    (raw2) => {
-      const body = Buffer.from(raw2.toString("latin1").split(state.credential.value).join("***"), "latin1");
-      response.writeHead(status, { ...headers, "content-length": String(body.length) });
-      response.end(body);
-    },
-    () => response.destroy()
-  );
-}
-var LIVE_UPSTREAMS = /* @__PURE__ */ new Map();
-function keyProxyUpstream(host) {
-  return LIVE_UPSTREAMS.get(host);
-}
-async function startKeyProxy(options3) {
-  const { credential } = options3;
-  const api = credential.runtime === "claude" ? "anthropic" : "openai";
-  const upstreamText = options3.upstream ?? (api === "anthropic" ? ANTHROPIC_API_BASE : OPENAI_API_BASE);
-  const problem = upstreamProblem(upstreamText);
-  if (problem !== null) throw new Error(`evidence-gate key proxy: the upstream ${problem}`);
-  const upstream = new URL(upstreamText);
-  const https = upstream.protocol === "https:";
-  const secretText = randomBytes(24).toString("base64url");
-  const state = {
-    api,
-    credential,
-    upstream,
-    upstreamPath: upstream.pathname.replace(/\/+$/, ""),
-    secret: Buffer.from(secretText, "utf8"),
-    maxRequestBytes: options3.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
-    log: options3.log ?? (() => {
-    }),
-    agent: https ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true }),
-    send: https ? httpsRequest : httpRequest,
-    inFlight: /* @__PURE__ */ new Set()
-  };
-  const server = createServer((request, response) => {
-    handle(state, request, response).catch((error63) => {
-      const message = error63 instanceof Error ? error63.message : String(error63);
-      sendApiError(response, api, 500, `internal error (${message})`);
-    });
-  });
-  await new Promise((resolve15, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve15();
-    });
-  });
-  const { port } = server.address();
-  const baseUrl = `http://127.0.0.1:${port}/${secretText}`;
-  const host = `127.0.0.1:${port}`;
-  LIVE_UPSTREAMS.set(host, `${upstream.origin}${state.upstreamPath}`);
-  const env = credential.runtime === "claude" ? { ANTHROPIC_BASE_URL: baseUrl, ...dummyCredentialEnv(credential) } : dummyCredentialEnv(credential);
-  return {
-    baseUrl,
-    env,
-    codexConfig: credential.runtime === "codex" ? codexProxyPairs(baseUrl, options3.codexProvider) : [],
-    applyTo: (childEnv) => {
-      const out = {};
-      for (const [name, value] of Object.entries(childEnv)) {
-        if (CREDENTIAL_VARIABLES[credential.runtime].includes(name.toUpperCase())) continue;
-        if (credential.value !== "" && value.includes(credential.value)) continue;
-        out[name] = value;
-      }
-      return { ...out, ...env };
-    },
-    close: () => new Promise((resolve15) => {
-      LIVE_UPSTREAMS.delete(host);
-      for (const outgoing of state.inFlight) outgoing.destroy();
-      state.inFlight.clear();
-      server.close(() => resolve15());
-      server.closeAllConnections();
-      state.agent.destroy();
-    })
-  };
-}
-
-// src/runtime/claude-runtime.ts
-var CLAUDE_ORDER = [
-  "ANTHROPIC_API_KEY",
-  "ANTHROPIC_AUTH_TOKEN",
-  "CLAUDE_CODE_OAUTH_TOKEN"
-];
-var CLOUD_SWITCHES = ["CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX", "CLAUDE_CODE_USE_FOUNDRY"];
-var on = (value) => value !== void 0 && value !== "" && value !== "0";
-function proxyPlan(o) {
-  if (CLOUD_SWITCHES.some((name) => on(o.env[name])))
-    return { kind: "none", note: "key proxy: not used (claude runs on a cloud provider's credentials)" };
-  const variable = CLAUDE_ORDER.find((name) => (o.credentials[name] ?? "") !== "");
-  if (variable === void 0)
-    return { kind: "none", note: "key proxy: not used (no claude credential given: the CLI's own login)" };
-  const upstream = o.env.ANTHROPIC_BASE_URL;
-  const problem = upstream !== void 0 && upstream !== "" ? upstreamProblem(upstream) : null;
-  if (problem !== null) return { kind: "refused", message: `ANTHROPIC_BASE_URL: ${problem}` };
-  return {
-    kind: "proxy",
-    credential: { runtime: "claude", variable, value: o.credentials[variable] },
-    where: upstream !== void 0 && upstream !== "" ? { upstream } : {}
-  };
-}
-var CLAUDE_RUNTIME = {
-  name: "claude",
-  cliPackage: { bin: "claude", npmPackage: "@anthropic-ai/claude-code", cacheName: "claude-code" },
-  executable: (o) => o.claudeExecutable,
-  optionsProblem: (o) => o.codexConfig !== void 0 && o.codexConfig.length > 0 ? "codex-config applies only to the codex runtime: pass --runtime codex (input runtime: codex), or drop codex-config. Nothing was run." : null,
-  missingCliMessage: (where) => `the claude CLI was not found: ${where}. Install @anthropic-ai/claude-code or point --claude-path at the executable; nothing was run`,
-  graphProblem: () => null,
-  nodeWarnings: (node3) => node3.permission_mode === "bypassPermissions" ? [
-    `node "${node3.id}" runs with permissions bypassed (permission_mode bypassPermissions): claude approves every tool call without asking; IS_SANDBOX=1 is set in that node's environment only (claude refuses the mode as root without it), never the verify command's or another node's`
-  ] : [],
-  recordedSettings: () => ({}),
-  resumedSettingsProblem: () => null,
-  resumedSession: (saved) => ({
-    kind: "resume",
-    sessionId: saved.sessionId,
-    sessionCostUsd: saved.sessionCostUsd ?? null
-  }),
-  threadRecord: () => ({}),
-  plannerWords: {
-    cli: "claude",
-    toolNote: "A node can use only the tools in its list; any other tool call is denied."
-  },
-  credentialVariables: CREDENTIAL_VARIABLES.claude,
-  credentialsFromInputs: (inputs) => {
-    const set2 = {};
-    if (inputs.anthropicApiKey) set2.ANTHROPIC_API_KEY = inputs.anthropicApiKey;
-    if (inputs.claudeCodeOauthToken) set2.CLAUDE_CODE_OAUTH_TOKEN = inputs.claudeCodeOauthToken;
-    return set2;
-  },
-  missingCredentialInputs: (inputs) => inputs.anthropicApiKey || inputs.claudeCodeOauthToken ? null : ["anthropic-api-key", "claude-code-oauth-token"],
-  missingCredentialMessage: "inputs `anthropic-api-key` and `claude-code-oauth-token` are both empty: runtime claude needs one (pass a repository secret, e.g. `anthropic-api-key: <secrets.ANTHROPIC_API_KEY>` in a workflow expression); it reaches the claude CLI only",
-  localCredentialProblem: () => null,
-  proxyPlan
-};
-
-// src/runtime/codex-runtime.ts
+// src/github/run-state-digest.ts
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-
-// src/graph/duration.ts
-var DURATION_EXAMPLES = "90s, 45m, 1h30m, 1.5h, 500ms";
-var NS_PER_UNIT = /* @__PURE__ */ new Map([
-  ["ns", 1n],
-  ["us", 1000n],
-  ["\xB5s", 1000n],
-  // U+00B5 micro sign
-  ["\u03BCs", 1000n],
-  // U+03BC Greek small mu
-  ["ms", 1000000n],
-  ["s", 1000000000n],
-  ["m", 60000000000n],
-  ["h", 3600000000000n]
-]);
-var MAX_NS = 2n ** 63n - 1n;
-var TERM = /^(\d*)(?:\.(\d*))?([^\d.]+)/;
-function parseDuration(text2) {
-  const fail = (why2) => ({
-    ok: false,
-    message: `invalid duration ${JSON.stringify(text2)}: ${why2} (want a Go duration like ${DURATION_EXAMPLES})`
-  });
-  let rest = text2;
-  let negative = false;
-  if (rest.startsWith("-") || rest.startsWith("+")) {
-    negative = rest.startsWith("-");
-    rest = rest.slice(1);
-  }
-  if (rest === "0") return { ok: true, ms: 0 };
-  if (rest === "") return fail("empty");
-  let totalNs = 0n;
-  while (rest !== "") {
-    const term = TERM.exec(rest);
-    if (term === null) {
-      return fail(/^[\d.]+$/.test(rest) ? `missing unit after "${rest}"` : `cannot read "${rest}"`);
-    }
-    const [whole, intDigits = "", fracDigits, unit = ""] = term;
-    if (intDigits === "" && (fracDigits === void 0 || fracDigits === "")) {
-      return fail(`"${whole}" has no number`);
-    }
-    const unitNs = NS_PER_UNIT.get(unit);
-    if (unitNs === void 0) return fail(`unknown unit "${unit}"`);
-    let termNs = BigInt(intDigits === "" ? "0" : intDigits) * unitNs;
-    if (fracDigits !== void 0 && fracDigits !== "") {
-      termNs += BigInt(fracDigits) * unitNs / 10n ** BigInt(fracDigits.length);
-    }
-    totalNs += termNs;
-    if (totalNs > MAX_NS) return fail("too large (over about 292 years)");
-    rest = rest.slice(whole.length);
-  }
-  const ms = Number(totalNs) / 1e6;
-  return { ok: true, ms: negative ? -ms : ms };
-}
-function formatDuration(ms) {
-  if (!Number.isFinite(ms)) return String(ms);
-  const sign = ms < 0 ? "-" : "";
-  let rest = Math.floor(Math.abs(ms));
-  if (rest === 0) return "0";
-  const parts = [];
-  for (const [unit, size] of [
-    ["h", 36e5],
-    ["m", 6e4],
-    ["s", 1e3],
-    ["ms", 1]
-  ]) {
-    const count3 = Math.floor(rest / size);
-    if (count3 > 0) parts.push(`${count3}${unit}`);
-    rest -= count3 * size;
-  }
-  return sign + parts.join("");
-}
-
-// src/runtime/codex-argv.ts
-function codexSandboxFor(mode) {
-  switch (mode) {
-    case "plan":
-      return "read-only";
-    case "bypassPermissions":
-      return "danger-full-access";
-    case "acceptEdits":
-    case "auto":
-    case "dontAsk":
-    case "manual":
-      return "workspace-write";
-    default:
-      return unreachable(mode);
-  }
-}
-var UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-function isCodexThreadId(id2) {
-  return UUID.test(id2);
-}
-function codexModelProblem(model) {
-  return model === "" || model.startsWith("-") ? `a codex model must be non-empty and not start with "-" (got ${JSON.stringify(model)})` : null;
-}
-var CONFIG_KEY = /^(?:[A-Za-z0-9_][A-Za-z0-9_-]*|"[^"\n]*")(?:\.(?:[A-Za-z0-9_-]+|"[^"\n]*"))*$/;
-function codexPromptProblem(prompt) {
-  return prompt === "-" ? 'a prompt of exactly "-" makes codex read its prompt from stdin, which the engine does not provide' : null;
-}
-var ALLOWED_KEYS = "model, model_provider, model_providers.<id>.<key>, model_reasoning_effort, model_reasoning_summary, model_verbosity, model_context_window, model_auto_compact_token_limit, analytics.<key>, otel.<key>, features.<name>=false";
-var ALLOWED_LEAVES = /* @__PURE__ */ new Set([
-  "model",
-  "model_provider",
-  "model_reasoning_effort",
-  "model_reasoning_summary",
-  "model_verbosity",
-  "model_context_window",
-  "model_auto_compact_token_limit"
-]);
-var ALLOWED_TABLES = /* @__PURE__ */ new Set(["model_providers", "analytics", "otel"]);
-function keySegments(key) {
-  return [...key.matchAll(/"([^"\n]*)"|([^."]+)/g)].map((m) => m[1] ?? m[2] ?? "");
-}
-function codexConfigKeyProblem(key, value) {
-  const [top = "", ...rest] = keySegments(key);
-  const refuse2 = (why2) => `${JSON.stringify(key)} is not allowed: codex-config may only configure the model provider; ${why2} (allowed: ${ALLOWED_KEYS})`;
-  if (ALLOWED_LEAVES.has(top)) {
-    return rest.length === 0 ? null : refuse2(`${top} takes no sub-key`);
-  }
-  if (ALLOWED_TABLES.has(top)) {
-    return rest.length > 0 ? null : refuse2(`set ${top}.<key> one key at a time`);
-  }
-  if (top === "features") {
-    if (rest.length !== 1) return refuse2("set features.<name>=false one feature at a time");
-    return value === "false" ? null : refuse2(`a feature may only be turned off (features.${rest[0]}=false)`);
-  }
-  return refuse2("sandbox, approval, isolation and every other setting stay the engine's");
-}
-function parseCodexConfig(text2) {
-  const pairs = [];
-  const issues = [];
-  text2.split(/\r?\n/).forEach((raw2, index) => {
-    const line2 = raw2.trim();
-    if (line2 === "" || line2.startsWith("#")) return;
-    const eq = line2.indexOf("=");
-    const key = eq < 0 ? "" : line2.slice(0, eq).trim();
-    if (eq < 0) {
-      issues.push(`codex-config line ${index + 1}: expected KEY=VALUE, got ${JSON.stringify(line2)}`);
-    } else if (!CONFIG_KEY.test(key)) {
-      issues.push(
-        `codex-config line ${index + 1}: ${JSON.stringify(key)} is not a config key (a dotted path such as model_providers.gw.base_url)`
-      );
-    } else {
-      const value = line2.slice(eq + 1).trim();
-      const refused = codexConfigKeyProblem(key, value);
-      if (refused !== null) issues.push(`codex-config line ${index + 1}: ${refused}`);
-      else pairs.push(`${key}=${value}`);
-    }
-  });
-  return issues.length === 0 ? { ok: true, pairs } : { ok: false, issues };
-}
-var WORKSPACE_WRITE_EXTENT = [
-  "sandbox_workspace_write.writable_roots=[]",
-  "sandbox_workspace_write.network_access=false"
-];
-function buildCodexArgv(inv) {
-  const argv = ["exec", "--json", "--color", "never", "--skip-git-repo-check"];
-  if (inv.model !== void 0) {
-    const problem2 = codexModelProblem(inv.model);
-    if (problem2 !== null) throw new Error(`Internal error: ${problem2}`);
-    argv.push("-m", inv.model);
-  }
-  for (const pair of inv.config ?? []) {
-    const parsed = parseCodexConfig(pair);
-    if (!parsed.ok || parsed.pairs.length !== 1 || parsed.pairs[0] !== pair) {
-      throw new Error(`Internal error: not a codex-config KEY=VALUE pair: ${JSON.stringify(pair)}`);
-    }
-    argv.push("-c", pair);
-  }
-  const sandbox = codexSandboxFor(inv.permissionMode);
-  argv.push("--sandbox", sandbox);
-  argv.push("--config", 'approval_policy="never"');
-  if (sandbox === "workspace-write") for (const pair of WORKSPACE_WRITE_EXTENT) argv.push("--config", pair);
-  if (inv.policy.settingSources !== void 0) {
-    argv.push("--ignore-user-config", "--ignore-rules");
-    argv.push("--config", "project_doc_max_bytes=0", "--config", "mcp_servers={}");
-  }
-  if (inv.planTool === true) argv.push("--config", "tools.update_plan.enabled=true");
-  switch (inv.session.kind) {
-    case "fresh":
-      break;
-    case "resume":
-      if (!UUID.test(inv.session.threadId)) {
-        throw new Error(`Internal error: a codex thread id must be a UUID, got "${inv.session.threadId}"`);
-      }
-      argv.push("resume", inv.session.threadId);
-      break;
-    default:
-      return unreachable(inv.session);
-  }
-  const problem = codexPromptProblem(inv.prompt);
-  if (problem !== null) throw new Error(`Internal error: ${problem}`);
-  argv.push("--", inv.prompt);
-  return argv;
-}
-
-// src/runtime/codex-runtime.ts
-function codexConfigKeys(pairs) {
-  const kept = [...pairs ?? []];
-  const dropped = /* @__PURE__ */ new Set();
-  for (let i = kept.length - 1; i >= 0; i--) {
-    const pair = kept[i];
-    if (isProxyProviderPair(pair) && !dropped.has(pair)) {
-      dropped.add(pair);
-      kept.splice(i, 1);
-    }
-  }
-  return kept.map((pair) => pair.slice(0, pair.indexOf("=")).trim());
-}
-function resumedCodexConfigProblem(runId, recorded, given) {
-  const have = new Set(codexConfigKeys(given));
-  const missing = (recorded ?? []).filter((key) => !have.has(key));
-  if (missing.length === 0) return null;
-  return `run ${runId} was started with codex-config pairs for ${missing.map((k) => `"${k}"`).join(", ")}, which state.json does not record (a provider setting may carry a secret): give the same pairs again (--codex-config KEY=VALUE, or the codex-config input). Nothing was run.`;
-}
-function optionsProblem(o) {
-  if (o.model !== void 0) {
-    const problem = codexModelProblem(o.model);
-    if (problem !== null) return `model: ${problem}. Nothing was run.`;
-  }
-  const issues = [];
-  (o.codexConfig ?? []).forEach((pair, i) => {
-    const parsed = parseCodexConfig(pair);
-    if (!parsed.ok) issues.push(...parsed.issues.map((issue2) => issue2.replace(/line \d+/, `entry ${i + 1}`)));
-    else if (parsed.pairs.length !== 1 || parsed.pairs[0] !== pair)
-      issues.push(`codex-config entry ${i + 1}: expected one trimmed KEY=VALUE, got ${JSON.stringify(pair)}`);
-  });
-  return issues.length > 0 ? `${issues.join("; ")}. Nothing was run.` : null;
-}
-function codexHomeOf(env) {
-  return env.CODEX_HOME ?? (env.HOME !== void 0 ? join(env.HOME, ".codex") : void 0);
-}
-function userSelectsProvider(env) {
-  const home = codexHomeOf(env);
-  if (home === void 0) return false;
-  const config2 = join(home, "config.toml");
-  return existsSync(config2) && /^\s*model_provider\s*=/m.test(readFileSync(config2, "utf8"));
-}
-function localCredentialProblem(env, codexConfig) {
-  if (CREDENTIAL_VARIABLES.codex.some((name) => (env[name] ?? "") !== "")) return null;
-  if (codexConfig.some((pair) => /^\s*"?model_provider"?\s*=/.test(pair))) return null;
-  const codexHome = codexHomeOf(env);
-  if (codexHome !== void 0 && existsSync(join(codexHome, "auth.json"))) return null;
-  if (userSelectsProvider(env)) return null;
-  return "codex has no credential: set OPENAI_API_KEY (or CODEX_API_KEY), run `codex login`, or name a provider with --codex-config model_provider=\u2026; nothing was run";
-}
-function proxyPlan2(o) {
-  const value = o.credentials.OPENAI_API_KEY ?? o.credentials.CODEX_API_KEY;
-  if (value === void 0 || value === "")
-    return { kind: "none", note: "key proxy: not used (no codex credential given: the CLI's own login)" };
-  if (o.readUserCodexConfig && userSelectsProvider(o.env))
-    return {
-      kind: "none",
-      note: "key proxy: not used (your codex config.toml selects a provider of its own)"
-    };
-  const provider = operatorCodexProvider(o.codexConfig);
-  if (provider.kind === "unusable") return { kind: "refused", message: provider.problem };
-  const problem = provider.kind === "provider" ? upstreamProblem(provider.baseUrl) : null;
-  if (problem !== null) return { kind: "refused", message: `codex-config base_url: ${problem}` };
-  return {
-    kind: "proxy",
-    credential: { runtime: "codex", variable: "OPENAI_API_KEY", value },
-    where: provider.kind === "provider" ? { upstream: provider.baseUrl, codexProvider: provider.id } : {}
-  };
-}
-var CODEX_RUNTIME = {
-  name: "codex",
-  // Its platform binary comes as an optional dependency npm picks.
-  cliPackage: { bin: "codex", npmPackage: "@openai/codex", cacheName: "codex" },
-  executable: (o) => o.codexExecutable ?? "codex",
-  optionsProblem,
-  missingCliMessage: (where) => `the codex CLI was not found: ${where}. Install @openai/codex or give the path of the codex executable; nothing was run`,
-  graphProblem: (graph) => {
-    const withAgent = graph.nodes.filter((node3) => node3.agent !== null);
-    if (withAgent.length === 0) return null;
-    const named = withAgent.map((node3) => `node "${node3.id}" sets agent "${node3.agent}"`).join("; ");
-    return `${named}: agent names a Claude Code subagent, which the codex runtime cannot run \u2014 run with --runtime claude (input runtime: claude), or remove agent. Nothing was run.`;
-  },
-  nodeWarnings: (node3, declaredTimeout) => [
-    ...node3.permission_mode === "bypassPermissions" ? [
-      `node "${node3.id}" runs with permissions bypassed (permission_mode bypassPermissions): codex --sandbox danger-full-access, no sandbox at all`
-    ] : [],
-    ...node3.budget_usd === null ? [] : [
-      `node "${node3.id}": budget_usd ${node3.budget_usd} is not enforced on the codex runtime (codex reports no USD cost, so every codex row's cost is unknown); what bounds this node is its timeout of ${formatDuration(node3.timeout_ms)}${declaredTimeout ? "" : " (the default)"}`
-    ]
-  ],
-  recordedSettings: (codexConfig) => (codexConfig ?? []).length > 0 ? { codex_config_keys: codexConfigKeys(codexConfig) } : {},
-  resumedSettingsProblem: resumedCodexConfigProblem,
-  resumedSession: (saved) => ({
-    kind: "resume",
-    sessionId: saved.sessionId,
-    threadUsage: saved.threadUsage ?? null,
-    ...saved.codexHome !== void 0 ? { codexHome: saved.codexHome } : {}
-  }),
-  threadRecord: (thread) => ({ thread_usage: thread?.usage ?? void 0 }),
-  plannerWords: {
-    cli: "codex",
-    toolNote: "On this runtime the list is checked and recorded, and each node also runs in a sandbox that can write only the working tree."
-  },
-  credentialVariables: CREDENTIAL_VARIABLES.codex,
-  credentialsFromInputs: (inputs) => inputs.openaiApiKey ? { OPENAI_API_KEY: inputs.openaiApiKey, CODEX_API_KEY: inputs.openaiApiKey } : {},
-  missingCredentialInputs: (inputs) => inputs.openaiApiKey ? null : ["openai-api-key"],
-  missingCredentialMessage: "input `openai-api-key` is empty: runtime codex needs an OpenAI API key (pass a repository secret, e.g. `openai-api-key: <secrets.OPENAI_API_KEY>` in a workflow expression); it reaches the codex CLI only",
-  localCredentialProblem,
-  proxyPlan: proxyPlan2
-};
-
-// src/runtime/runtime-for.ts
-var RUNTIMES = { claude: CLAUDE_RUNTIME, codex: CODEX_RUNTIME };
-function runtimeFor(name) {
-  return RUNTIMES[name ?? "claude"];
-}
-
-// src/run/credentials.ts
-var SECRET_INPUT_VARIABLES = [
-  "INPUT_GITHUB-TOKEN",
-  "INPUT_ANTHROPIC-API-KEY",
-  "INPUT_CLAUDE-CODE-OAUTH-TOKEN",
-  "INPUT_OPENAI-API-KEY",
-  "INPUT_PUSH-TOKEN"
-];
-var present = (s) => typeof s === "string" && s !== "";
-function actionSecrets(parsed, env) {
-  const values = parsed !== null ? [
-    parsed.githubToken,
-    parsed.anthropicApiKey,
-    parsed.claudeCodeOauthToken,
-    parsed.openaiApiKey,
-    parsed.pushToken
-  ] : SECRET_INPUT_VARIABLES.map((name) => env[name]);
-  return values.map((s) => s?.trim()).filter(present);
-}
-function actionModelCredentials(inputs, runtime) {
-  return runtimeFor(runtime).credentialsFromInputs(inputs);
-}
-function missingModelCredential(inputs) {
-  return runtimeFor(inputs.runtime).missingCredentialInputs(inputs);
-}
-function missingCredentialMessage(runtime) {
-  return runtimeFor(runtime).missingCredentialMessage;
-}
-
-// src/github/base-ref-file.ts
-var BaseRefReadError = class extends Error {
-  constructor(message, status) {
-    super(message);
-    this.status = status;
-  }
-  status;
-  name = "BaseRefReadError";
-};
-async function readBaseRefFile(octokit, target, path2, options3) {
-  const sha3 = target.sha !== void 0 && target.sha !== "" ? target.sha : void 0;
-  let data;
-  try {
-    const response = await octokit.rest.repos.getContent({
-      owner: target.owner,
-      repo: target.repo,
-      path: path2,
-      ref: sha3 ?? target.ref
-    });
-    data = response.data;
-  } catch (error63) {
-    const status = statusOf(error63);
-    if (status === 404) return { kind: "missing" };
-    throw new BaseRefReadError(error63 instanceof Error ? error63.message : String(error63), status);
-  }
-  if (Array.isArray(data)) return { kind: "folder" };
-  const file2 = data;
-  if (file2.type !== "file") return { kind: "not-a-regular-file", type: String(file2.type) };
-  if (typeof file2.size === "number" && file2.size > options3.maxBytes)
-    return { kind: "too-large", size: file2.size };
-  if (file2.encoding !== "base64" || typeof file2.content !== "string") {
-    return { kind: "no-content", encoding: String(file2.encoding) };
-  }
-  const bytes = Buffer.from(file2.content.replace(/\s+/g, ""), "base64");
-  if (bytes.length > options3.maxBytes) return { kind: "too-large", size: bytes.length };
-  return { kind: "file", bytes };
-}
-function unusableReason(result, options3) {
-  switch (result.kind) {
-    case "folder":
-      return "the path is a folder, not a file";
-    case "not-a-regular-file":
-      return `the path is a ${result.type}, not a regular file`;
-    case "too-large":
-      return `the file is ${result.size} bytes; ${options3.noun} may be at most ${options3.maxBytes} bytes`;
-    case "no-content":
-      return `the API did not return the file's content (encoding ${result.encoding})`;
-    default:
-      return unreachable(result);
-  }
-}
-function statusOf(error63) {
-  if (typeof error63 !== "object" || error63 === null) return null;
-  const status = error63.status;
-  return typeof status === "number" ? status : null;
-}
-
-// src/github/comment-command.ts
-var COMMENT_COMMAND = "/evidence-gate";
-var COMMAND_LINE = /^\/evidence-gate(?:[ \t]+(\S+))?(?:[ \t]+([\s\S]*))?$/;
-var SHA_ARG = /^@([0-9a-fA-F]{7,40})$/;
-function parseCommentCommand(body) {
-  const text2 = body.replace(/\r\n?/g, "\n").replace(/^\s+/, "");
-  const newline = text2.indexOf("\n");
-  const first = (newline < 0 ? text2 : text2.slice(0, newline)).trimEnd();
-  const rest = newline < 0 ? "" : text2.slice(newline + 1);
-  const match = COMMAND_LINE.exec(first);
-  if (match === null) return { kind: "none" };
-  const verb = match[1] ?? "";
-  if (verb !== "run") return { kind: "unknown", verb };
-  let args = (match[2] ?? "").trim();
-  let sha3 = null;
-  const firstArg = args.split(/\s+/, 1)[0] ?? "";
-  const shaMatch = SHA_ARG.exec(firstArg);
-  if (shaMatch !== null) {
-    sha3 = shaMatch[1].toLowerCase();
-    args = args.slice(firstArg.length).trim();
-  }
-  const goalText = [args, rest.trim()].filter((part) => part !== "").join("\n");
-  return { kind: "run", sha: sha3, text: goalText };
-}
-async function reactToComment(octokit, target, content) {
-  try {
-    await octokit.rest.reactions.createForIssueComment({
-      owner: target.owner,
-      repo: target.repo,
-      comment_id: target.commentId,
-      content
-    });
-    return null;
-  } catch (error63) {
-    const status = statusOf(error63);
-    return `could not react ${content} to comment ${target.commentId} (${status === null ? "no answer" : `HTTP ${status}`}); the workflow's token needs \`pull-requests: write\` (or \`issues: write\`) for reactions`;
-  }
-}
-
-// src/github/fork.ts
-var DEPENDABOT_LOGIN = "dependabot[bot]";
-function isForkHead(head, base) {
-  if (head === null || head === void 0) return true;
-  if (head.id !== void 0 && base.id !== void 0) return head.id !== base.id;
-  if (head.full_name !== void 0 && base.full_name !== void 0)
-    return head.full_name.toLowerCase() !== base.full_name.toLowerCase();
-  return true;
-}
-function isDependabot(...logins) {
-  return logins.some((login2) => login2 === DEPENDABOT_LOGIN);
-}
-function forkApprovalMissing(subject) {
-  if (!subject.isFork || subject.trigger === "issue_comment") return null;
-  const short3 = subject.headSha.slice(0, 7);
-  return `Pull request #${subject.number} comes from a fork (${subject.headRepoFullName ?? "a deleted repository"}) and no writer approved its head ${short3} on this run (trigger ${subject.trigger}): the model key is not used on a fork's code without that approval. A writer approves it by commenting \`${COMMENT_COMMAND} run @${short3}\` after reviewing the head`;
-}
-
-// src/run/action-inputs.ts
-var DEFAULT_CLAUDE_VERSION = "2.1.332";
-var DEFAULT_CODEX_VERSION = "0.169.0";
-var DEFAULT_TIMEOUT_MINUTES = 340;
-var DEFAULT_AUTO_CONCURRENCY = 4;
-function describeMode(mode) {
-  switch (mode.kind) {
-    case "auto":
-      return mode.goal.split("\n")[0] ?? "";
-    case "run":
-      return `run the graph ${mode.graph} from the base ref`;
-    case "verify":
-      return "run the verify command (mode verify: no model)";
-    case "lint":
-      return `lint ${mode.graph}`;
-    case "resume":
-      return `resume run ${mode.runId}: ${mode.decision.kind === "retry-failed" ? "retry the failed nodes" : `${mode.decision.kind} gate ${mode.decision.gate}`}`;
-    case "report":
-      return "post the ledger of a pull request's workflow run";
-    default:
-      return unreachable(mode);
-  }
-}
-
-// src/run/base-agent-config-run.ts
-import { mkdtempSync } from "node:fs";
-import { join as join6 } from "node:path";
-
-// src/policy/agent-config-paths.ts
-var AGENT_CONFIG_FOLDERS = [".claude", ".codex"];
-var AGENT_CONFIG_FILES = [
-  "CLAUDE.md",
-  "CLAUDE.local.md",
-  "AGENTS.md",
-  "AGENTS.override.md",
-  ".mcp.json",
-  ".claude.json"
-];
-var FOLDERS = new Set(AGENT_CONFIG_FOLDERS);
-var FILES = new Set(AGENT_CONFIG_FILES);
-function isAgentConfigPath(path2) {
-  const segments3 = path2.split("/");
-  const last = segments3[segments3.length - 1] ?? "";
-  if (FILES.has(last) || FOLDERS.has(last)) return true;
-  return segments3.slice(0, -1).some((segment) => FOLDERS.has(segment));
-}
-
-// src/proc/run-process.ts
-import { spawn as spawn2 } from "node:child_process";
-import { randomUUID } from "node:crypto";
-
-// src/proc/child-identity.ts
-import { AsyncLocalStorage } from "node:async_hooks";
-import { spawnSync } from "node:child_process";
-import { chownSync } from "node:fs";
-
-// src/proc/which.ts
-import { accessSync, constants } from "node:fs";
-import { delimiter, isAbsolute, join as join2 } from "node:path";
-function findExecutable(name, pathEnv) {
-  const candidates = name.includes("/") || isAbsolute(name) ? [name] : (pathEnv ?? "").split(delimiter).filter(Boolean).map((d) => join2(d, name));
-  for (const candidate of candidates) {
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-    }
-  }
-  return null;
-}
-
-// src/proc/child-identity.ts
-var ChildScope = class {
-  constructor(identity) {
-    this.identity = identity;
-  }
-  identity;
-  /** Processes PR-code children left running, killed when each child ended (`leftovers.ts`). */
-  leftBehind = 0;
-  /** Why handing the user's files back failed (`hand-back.ts`), one sentence each, for the log. */
-  handBackProblems = [];
-  /** Absolute paths of node scripts started with the engine's own node ({@link ChildScope.runWithOwnNode}). */
-  #ownNodeScripts = /* @__PURE__ */ new Set();
-  /**
-   * Starts the node script at `path` (absolute; the action's pinned `codex.js`) with the engine's own node
-   * (`process.execPath`) from now on, never through its `#!/usr/bin/env node` line: that line finds `node`
-   * on the child's `PATH`, which an earlier step's `GITHUB_PATH` (a pull request's `postinstall`) may have
-   * put a program of its own first on (issue 12; SECURITY.md "A separate user for PR code").
-   */
-  runWithOwnNode(path2) {
-    this.#ownNodeScripts.add(path2);
-  }
-  /** The file and arguments that start `file args` here: `process.execPath file args` for a registered script. */
-  launch(file2, args) {
-    return this.#ownNodeScripts.has(file2) ? { file: process.execPath, args: [file2, ...args] } : { file: file2, args: [...args] };
-  }
-  /** Runs `body` so that every `prCode` child it spawns (at any depth of awaits) belongs to this scope. */
-  run(body) {
-    return storage.run(this, body);
-  }
-};
-var storage = new AsyncLocalStorage();
-function currentChildScope() {
-  return storage.getStore() ?? null;
-}
-function currentChildIdentity() {
-  return storage.getStore()?.identity ?? null;
-}
-function commandAs(identity, file2, args, env) {
-  const own2 = { ...env, ...identity.runEnv, HOME: env.HOME ?? identity.home };
-  if (own2.GIT_CONFIG_COUNT === void 0) {
-    own2.GIT_CONFIG_COUNT = "1";
-    own2.GIT_CONFIG_KEY_0 = "safe.directory";
-    own2.GIT_CONFIG_VALUE_0 = "*";
-  }
-  if (identity.via === "root") {
-    const ids = [`--reuid=${identity.uid}`, `--regid=${identity.gid}`, "--init-groups"];
-    return { file: identity.setpriv, args: [...ids, "--", file2, ...args], env: own2 };
-  }
-  const pinned = [
-    `PATH=${own2.PATH ?? "/usr/bin:/bin"}`,
-    `HOME=${own2.HOME}`,
-    ...Object.entries(identity.runEnv ?? {}).map(([name, value]) => `${name}=${value}`)
-  ];
-  return {
-    // From the system folders, not the child's PATH (which an earlier step's GITHUB_PATH may have planted).
-    file: findExecutable("sudo", SYSTEM_TOOLS_ENV.PATH) ?? "/usr/bin/sudo",
-    args: ["-n", "--preserve-env", "-u", identity.user, "--", "/usr/bin/env", ...pinned, file2, ...args],
-    env: own2
-  };
-}
-var SYSTEM_TOOLS_ENV = {
-  PATH: "/usr/sbin:/usr/bin:/sbin:/bin",
-  LANG: "C"
-};
-function privileged(identity, argv) {
-  return identity.via === "root" ? [...argv] : ["sudo", "-n", ...argv];
-}
-function runPrivileged(identity, argv) {
-  const [file2, ...args] = privileged(identity, argv);
-  const done = spawnSync(file2, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
-  if (done.status === 0) return null;
-  const why2 = (done.stderr ?? String(done.error ?? "")).trim().split("\n")[0] ?? "";
-  return `${argv[0]} exited ${done.status ?? done.signal}${why2 !== "" ? `: ${why2}` : ""}`;
-}
-function giveToIdentity(path2) {
-  const identity = currentChildIdentity();
-  if (identity === null) return;
-  if (identity.via === "root") {
-    chownSync(path2, identity.uid, identity.gid);
-    return;
-  }
-  const [file2, ...args] = privileged(identity, ["chown", "-R", `${identity.uid}:${identity.gid}`, path2]);
-  const result = spawnSync(file2, args, { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
-  if (result.status !== 0)
-    throw new Error(`could not hand ${path2} to ${identity.user} (sudo -n chown exited ${result.status})`);
-}
-function shareWithIdentity(path2) {
-  const identity = currentChildIdentity();
-  if (identity === null) return;
-  for (const step of [
-    ["chgrp", "-R", String(identity.gid), path2],
-    ["chmod", "-R", "g+rwX", path2],
-    ["find", path2, "-type", "d", "-exec", "chmod", "g+s", "{}", "+"]
-  ]) {
-    const [file2, ...args] = privileged(identity, step);
-    const result = spawnSync(file2, args, { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
-    if (result.status !== 0)
-      throw new Error(`could not share ${path2} with ${identity.user} (${step[0]} exited ${result.status})`);
-  }
-}
-
-// src/proc/child-output.ts
-import { StringDecoder as StringDecoder3 } from "node:string_decoder";
-
-// src/proc/bounded-lines.ts
-import { StringDecoder } from "node:string_decoder";
-var BoundedLines = class {
-  constructor(emit, maxLineBytes) {
-    this.emit = emit;
-    this.maxLineBytes = maxLineBytes;
-  }
-  emit;
-  maxLineBytes;
-  /** The over-long line in progress: its kept front, the bytes taken for it, the bytes dropped. */
-  cut = null;
-  piece(kind, bytes) {
-    if (kind === "fragment") {
-      this.takeCut(bytes);
-      return;
-    }
-    let from = 0;
-    if (this.cut !== null) {
-      const newline = bytes.indexOf(10);
-      this.takeCut(bytes.subarray(0, newline < 0 ? bytes.length : newline));
-      this.endCut();
-      if (newline < 0) return;
-      from = newline + 1;
-    }
-    const lines = bytes.toString("utf8", from).split("\n");
-    if (kind === "lines") lines.pop();
-    for (const line2 of lines) this.line(line2);
-  }
-  /** Ends an over-long line still in progress. */
-  finish() {
-    if (this.cut !== null) this.endCut();
-  }
-  line(line2) {
-    if (line2.length * 3 <= this.maxLineBytes || Buffer.byteLength(line2, "utf8") <= this.maxLineBytes) {
-      this.emit(line2);
-      return;
-    }
-    this.takeCut(Buffer.from(line2, "utf8"));
-    this.endCut();
-  }
-  /** Bytes of the over-long line in progress: kept while its front has room, counted after. */
-  takeCut(bytes) {
-    this.cut ??= { head: "", headBytes: 0, dropped: 0, decoder: new StringDecoder("utf8") };
-    const room = Math.max(0, this.maxLineBytes - this.cut.headBytes);
-    const kept = bytes.subarray(0, room);
-    if (kept.length > 0) {
-      this.cut.head += this.cut.decoder.write(kept);
-      this.cut.headBytes += kept.length;
-    }
-    this.cut.dropped += bytes.length - kept.length;
-  }
-  endCut() {
-    const cut = this.cut;
-    if (cut === null) return;
-    const dropped = cut.dropped + cut.headBytes - Buffer.byteLength(cut.head, "utf8");
-    this.emit(`${cut.head}[\u2026 ${dropped} more bytes of this line not kept \u2026]`);
-    this.cut = null;
-  }
-};
-
-// src/proc/command-fence.ts
-import { randomBytes as randomBytes2 } from "node:crypto";
-import { StringDecoder as StringDecoder2 } from "node:string_decoder";
-var CommandFence = class {
-  constructor(write, enabled, budget = null) {
-    this.write = write;
-    this.enabled = enabled;
-    this.budget = budget;
-  }
-  write;
-  enabled;
-  budget;
-  token = `eg-${randomBytes2(16).toString("hex")}`;
-  open = false;
-  /** False while the last text written ended mid-line (a fragment of an over-long line). */
-  atLineStart = true;
-  /** For {@link line}: a budget may cut a line inside a character. */
-  lineDecoder = new StringDecoder2("utf8");
-  /** Echo one line of child output (without its newline), opening the fence first if needed. */
-  line(text2) {
-    if (this.budget !== null) {
-      this.bytes(Buffer.from(`${text2}
-`, "utf8"), this.lineDecoder);
-      return;
-    }
-    this.openFence();
-    this.write(`${text2}
-`);
-    this.atLineStart = true;
-  }
-  /**
-   * Echo raw child output (a run of whole lines or a fragment), the part the budget lets through now,
-   * decoded with the stream's own `decoder` (a character split between two pieces is echoed whole).
-   */
-  bytes(bytes, decoder2) {
-    const shown2 = this.budget !== null ? this.budget.take(bytes) : bytes;
-    if (shown2.length > 0) this.text(decoder2.write(shown2));
-  }
-  /**
-   * Echo a run of child output as it is: whole lines, or the front of an over-long line (then the next
-   * text continues that line in the log). Opens the fence first if needed.
-   */
-  text(text2) {
-    if (text2 === "") return;
-    this.openFence();
-    this.write(text2);
-    this.atLineStart = text2.endsWith("\n");
-  }
-  /**
-   * Echo the budget's marker and the kept end of the output (once), then resume workflow commands. Safe to
-   * call more than once.
-   */
-  close() {
-    const rest = this.budget?.finish() ?? { marker: null, tail: "" };
-    if (rest.marker !== null) {
-      this.openFence();
-      if (!this.atLineStart) this.write("\n");
-      this.write(`${rest.marker}
-`);
-      this.atLineStart = true;
-    }
-    this.text(rest.tail);
-    if (this.open) {
-      if (!this.atLineStart) this.write("\n");
-      this.atLineStart = true;
-      this.write(`::${this.token}::
-`);
-      this.open = false;
-    }
-  }
-  openFence() {
-    if (this.enabled && !this.open) {
-      this.write(`::stop-commands::${this.token}
-`);
-      this.open = true;
-    }
-  }
-};
-
-// src/core/tail-window.ts
-var TailWindow = class {
-  /** @param maxBytes the most bytes kept (a positive integer). */
-  constructor(maxBytes) {
-    this.maxBytes = maxBytes;
-    if (!Number.isInteger(maxBytes) || maxBytes <= 0) {
-      throw new Error(`Internal error: a tail window needs a positive size, got ${maxBytes}`);
-    }
-  }
-  maxBytes;
-  ring = Buffer.alloc(0);
-  /** Index in `ring` of the oldest kept byte. */
-  start = 0;
-  kept = 0;
-  dropped = 0;
-  push(chunk) {
-    if (chunk.length === 0) return;
-    if (chunk.length >= this.maxBytes) {
-      this.grow(this.maxBytes);
-      this.dropped += this.kept + chunk.length - this.maxBytes;
-      this.ring.set(chunk.subarray(chunk.length - this.maxBytes), 0);
-      this.start = 0;
-      this.kept = this.maxBytes;
-      return;
-    }
-    const total2 = this.kept + chunk.length;
-    this.grow(Math.min(this.maxBytes, total2));
-    const size = this.ring.length;
-    const at = (this.start + this.kept) % size;
-    const first = Math.min(chunk.length, size - at);
-    this.ring.set(chunk.subarray(0, first), at);
-    if (first < chunk.length) this.ring.set(chunk.subarray(first), 0);
-    if (total2 > size) {
-      const excess = total2 - size;
-      this.start = (this.start + excess) % size;
-      this.dropped += excess;
-      this.kept = size;
-    } else {
-      this.kept = total2;
-    }
-  }
-  /** Bytes dropped from the front so far. */
-  get droppedBytes() {
-    return this.dropped;
-  }
-  /** Bytes kept now (at most `maxBytes`). */
-  get keptBytes() {
-    return this.kept;
-  }
-  /** The kept bytes in order, as a fresh buffer. */
-  bytes() {
-    const size = this.ring.length;
-    const end = this.start + this.kept;
-    if (end <= size) return Buffer.from(this.ring.subarray(this.start, end));
-    return Buffer.concat([this.ring.subarray(this.start), this.ring.subarray(0, end - size)]);
-  }
-  /** The last kept byte, or `undefined` when nothing is kept. */
-  lastByte() {
-    if (this.kept === 0) return void 0;
-    return this.ring[(this.start + this.kept - 1) % this.ring.length];
-  }
-  /** Forgets the last kept byte (it was never dropped: `droppedBytes` does not change). */
-  dropLastByte() {
-    if (this.kept > 0) this.kept--;
-  }
-  /** Grows the ring to at least `needed` bytes (at most `maxBytes`), keeping the kept bytes in order. */
-  grow(needed) {
-    if (this.ring.length >= needed) return;
-    const size = Math.min(this.maxBytes, Math.max(needed, this.ring.length * 2, 64));
-    const next = Buffer.allocUnsafe(size);
-    this.bytesInto(next);
-    this.ring = next;
-    this.start = 0;
-  }
-  bytesInto(target) {
-    const size = this.ring.length;
-    if (size === 0) return;
-    const end = this.start + this.kept;
-    if (end <= size) {
-      this.ring.copy(target, 0, this.start, end);
-    } else {
-      this.ring.copy(target, 0, this.start, size);
-      this.ring.copy(target, size - this.start, 0, end - size);
-    }
-  }
-};
-function fromWholeCharacter(bytes) {
-  let start = 0;
-  while (start < bytes.length && (bytes[start] & 192) === 128) start++;
-  return bytes.subarray(start);
-}
-
-// src/proc/echo-budget.ts
-var DEFAULT_LOG_LIMIT_BYTES = 2 * 1024 * 1024;
-var LOG_LIMIT_RANGE = { min: 1024, max: 1024 * 1024 * 1024 };
-var LF = 10;
-var LINE_START_SEARCH_BYTES = 64 * 1024;
-var EMPTY = Buffer.alloc(0);
-var EchoBudget = class {
-  /** @param limitBytes the most bytes of output shown (an integer ≥ 2). */
-  constructor(limitBytes) {
-    this.limitBytes = limitBytes;
-    if (!Number.isInteger(limitBytes) || limitBytes < 2)
-      throw new Error(`Internal error: an echo budget needs at least 2 bytes, got ${limitBytes}`);
-    this.#headLeft = Math.ceil(limitBytes / 2);
-    this.#tail = new TailWindow(Math.floor(limitBytes / 2));
-  }
-  limitBytes;
-  #headLeft;
-  #tail;
-  /** Bytes that went to the tail window (shown at the end, or left out). */
-  #held = 0;
-  #finished = false;
-  /** The last byte shown, or -1 before any. */
-  #lastShown = -1;
-  /**
-   * Takes the next bytes of output and returns the part to show now (a prefix of `bytes`, possibly empty);
-   * the rest is held for the end or left out.
-   */
-  take(bytes) {
-    if (this.#headLeft === 0 || this.#finished) {
-      this.#hold(bytes);
-      return EMPTY;
-    }
-    if (bytes.length <= this.#headLeft) {
-      this.#headLeft -= bytes.length;
-      if (bytes.length > 0) this.#lastShown = bytes[bytes.length - 1];
-      return bytes;
-    }
-    let cut = bytes.lastIndexOf(LF, this.#headLeft - 1) + 1;
-    if (cut === 0 && !this.#atLineEnd) cut = characterStart(bytes, this.#headLeft);
-    this.#headLeft = 0;
-    this.#hold(bytes.subarray(cut));
-    return bytes.subarray(0, cut);
-  }
-  /** Whether what was shown so far is whole lines (and something was shown). */
-  get #atLineEnd() {
-    return this.#lastShown === LF;
-  }
-  /** The bytes of output left out of the log so far (final once {@link finish} was called). */
-  get leftOutBytes() {
-    return this.#tail.droppedBytes;
-  }
-  /**
-   * The marker and the held end of the output (see {@link EchoRest}), when the child ended; nothing on a
-   * second call, and bytes taken after the first are only counted.
-   */
-  finish() {
-    if (this.#finished || this.#held === 0) {
-      this.#finished = true;
-      return { marker: null, tail: "" };
-    }
-    this.#finished = true;
-    const kept = this.#tail.bytes();
-    if (this.#tail.droppedBytes === 0) return { marker: null, tail: kept.toString("utf8") };
-    const newline = kept.indexOf(LF);
-    const near = Math.min(LINE_START_SEARCH_BYTES, kept.length / 2);
-    const from = newline >= 0 && newline < near ? newline + 1 : 0;
-    const shown2 = fromWholeCharacter(kept.subarray(from));
-    const leftOut = this.#tail.droppedBytes + kept.length - shown2.length;
-    const half = formatBytes(Math.floor(this.limitBytes / 2));
-    return {
-      marker: `[evidence-gate: ${leftOut} bytes of this command's output left out of the log here (output-log-limit ${formatBytes(this.limitBytes)}: about the first and the last ${half} are shown)]`,
-      tail: shown2.toString("utf8")
-    };
-  }
-  #hold(bytes) {
-    if (bytes.length === 0) return;
-    this.#held += bytes.length;
-    this.#tail.push(bytes);
-  }
-};
-function characterStart(bytes, at) {
-  let i = at;
-  while (i > 0 && (bytes[i] & 192) === 128) i--;
-  return i;
-}
-function formatBytes(bytes) {
-  for (const [unit, size] of [
-    ["GiB", 1024 ** 3],
-    ["MiB", 1024 ** 2],
-    ["KiB", 1024]
-  ]) {
-    if (bytes >= size && bytes % size === 0) return `${bytes / size} ${unit}`;
-  }
-  return `${bytes} bytes`;
-}
-
-// src/proc/line-framer.ts
-var DEFAULT_MAX_LINE_BYTES = 64 * 1024;
-var LF2 = 10;
-var CR = 13;
-var SMALL_COPY_BYTES = 4096;
-var LineFramer = class {
-  /**
-   * @param emit gets each piece, in stream order.
-   * @param maxLineBytes the most bytes of an unfinished line held (a positive integer).
-   */
-  constructor(emit, maxLineBytes = DEFAULT_MAX_LINE_BYTES) {
-    this.emit = emit;
-    this.maxLineBytes = maxLineBytes;
-  }
-  emit;
-  maxLineBytes;
-  pending = [];
-  pendingSize = 0;
-  /** True after a fragment, until the line's newline. */
-  midLine = false;
-  push(chunk) {
-    if (chunk.length === 0) return;
-    const newline = chunk.lastIndexOf(LF2);
-    if (newline < 0) {
-      this.hold(chunk);
-      return;
-    }
-    let from = 0;
-    if (this.pendingSize > 0) {
-      const first = chunk.indexOf(LF2);
-      this.emit("lines", foldCrLf(Buffer.concat([...this.pending, chunk.subarray(0, first + 1)])));
-      this.pending = [];
-      this.pendingSize = 0;
-      from = first + 1;
-    }
-    this.midLine = false;
-    if (newline + 1 > from) this.emit("lines", foldCrLf(chunk.subarray(from, newline + 1)));
-    this.hold(chunk.subarray(newline + 1));
-  }
-  /**
-   * Emits the stream's `last` piece (call once, when the stream ended): what is held, or an empty piece
-   * when the stream ended right after a fragment, so an unfinished line always ends in a `last` piece.
-   */
-  flush() {
-    if (this.pendingSize === 0 && !this.midLine) return;
-    const rest = Buffer.concat(this.pending);
-    this.pending = [];
-    this.pendingSize = 0;
-    this.midLine = false;
-    this.emit("last", rest);
-  }
-  hold(bytes) {
-    if (bytes.length === 0) return;
-    if (this.pendingSize + bytes.length <= this.maxLineBytes) {
-      this.pending.push(bytes.length < SMALL_COPY_BYTES ? Buffer.from(bytes) : bytes);
-      this.pendingSize += bytes.length;
-      return;
-    }
-    for (const part of this.pending) this.emit("fragment", part);
-    const carry = bytes[bytes.length - 1] === CR ? 1 : 0;
-    if (bytes.length > carry) this.emit("fragment", bytes.subarray(0, bytes.length - carry));
-    this.pending = carry === 1 ? [Buffer.from("\r")] : [];
-    this.pendingSize = carry;
-    this.midLine = true;
-  }
-};
-function foldCrLf(bytes) {
-  let at = bytes.indexOf("\r\n");
-  if (at < 0) return bytes;
-  const parts = [];
-  let from = 0;
-  while (at >= 0) {
-    parts.push(bytes.subarray(from, at));
-    from = at + 1;
-    at = bytes.indexOf("\r\n", from);
-  }
-  parts.push(bytes.subarray(from));
-  return Buffer.concat(parts);
-}
-
-// src/proc/output-tail.ts
-var OutputTail = class {
-  window;
-  constructor(maxBytes) {
-    this.window = new TailWindow(maxBytes);
-  }
-  push(chunk) {
-    this.window.push(chunk);
-  }
-  /** Bytes discarded from the front so far. */
-  get droppedBytes() {
-    return this.window.droppedBytes;
-  }
-  /** The kept tail as UTF-8 text, prefixed with a marker when bytes were dropped. */
-  text() {
-    const bytes = this.window.bytes();
-    if (this.window.droppedBytes === 0) return bytes.toString("utf8");
-    return `[\u2026 ${this.window.droppedBytes} earlier bytes not kept \u2026]
-${fromWholeCharacter(bytes).toString("utf8")}`;
-  }
-};
-
-// src/proc/child-output.ts
-function childEchoFence(echo) {
-  return new CommandFence(
-    echo.write,
-    echo.fenceWorkflowCommands,
-    new EchoBudget(echo.limitBytes ?? DEFAULT_LOG_LIMIT_BYTES)
-  );
-}
-var DEFAULT_TAIL = 64 * 1024;
-var NEWLINE = Buffer.from("\n");
-var ChildOutput = class {
-  constructor(options3) {
-    this.options = options3;
-    const tailBytes = options3.tailBytes ?? DEFAULT_TAIL;
-    this.stdoutTail = new OutputTail(tailBytes);
-    this.stderrTail = new OutputTail(tailBytes);
-    this.fence = options3.echo ? childEchoFence(options3.echo) : null;
-    const maxLine = options3.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-    const framed = this.fence !== null || options3.onOutput !== void 0;
-    this.stdoutFramer = framed || options3.onStdoutLine !== void 0 ? this.framer("stdout", options3.onStdoutLine, maxLine) : null;
-    this.stderrFramer = framed || options3.onStderrLine !== void 0 ? this.framer("stderr", options3.onStderrLine, maxLine) : null;
-  }
-  options;
-  stdoutTail;
-  stderrTail;
-  fence;
-  stdoutFramer;
-  stderrFramer;
-  /** The line callbacks' cutters, ended with the streams. */
-  lineCutters = [];
-  ended = false;
-  stdout(chunk) {
-    if (this.ended) return;
-    this.stdoutTail.push(chunk);
-    this.options.onStdoutData?.(chunk);
-    this.stdoutFramer?.push(chunk);
-  }
-  stderr(chunk) {
-    if (this.ended) return;
-    this.stderrTail.push(chunk);
-    this.stderrFramer?.push(chunk);
-  }
-  /** The kept tails as text (see {@link OutputTail.text}). */
-  tails() {
-    return { stdoutTail: this.stdoutTail.text(), stderrTail: this.stderrTail.text() };
-  }
-  /**
-   * Flushes each stream's unfinished last line (stdout's, then stderr's) and closes the fence; later
-   * chunks reach nobody. Idempotent.
-   */
-  end() {
-    if (this.ended) return;
-    this.stdoutFramer?.flush();
-    this.stderrFramer?.flush();
-    for (const cutter of this.lineCutters) cutter.finish();
-    this.ended = true;
-    this.fence?.close();
-  }
-  framer(stream, onLine, maxLineBytes) {
-    const lines = onLine !== void 0 ? new BoundedLines(onLine, maxLineBytes) : null;
-    if (lines !== null) this.lineCutters.push(lines);
-    const decoder2 = this.fence !== null ? new StringDecoder3("utf8") : null;
-    return new LineFramer((kind, bytes) => {
-      this.options.onOutput?.({ stream, kind, bytes });
-      if (decoder2 !== null)
-        this.fence?.bytes(kind === "last" ? Buffer.concat([bytes, NEWLINE]) : bytes, decoder2);
-      lines?.piece(kind, bytes);
-    }, maxLineBytes);
-  }
-};
-
-// src/proc/leftovers.ts
-import { spawnSync as spawnSync2 } from "node:child_process";
-import { readdirSync, readFileSync as readFileSync2, statSync } from "node:fs";
-var SPAWN_MARKER = "EVIDENCE_GATE_SPAWN";
-var MAX_ROUNDS = 5;
-function statOf(pid) {
-  try {
-    const stat3 = readFileSync2(`/proc/${pid}/stat`, "utf8");
-    const fields = stat3.slice(stat3.lastIndexOf(")") + 2).split(" ");
-    return fields[0] === "Z" ? null : { group: Number(fields[2]), session: Number(fields[3]), startTicks: Number(fields[19]) };
-  } catch {
-    return null;
-  }
-}
-function sessionOf(pid) {
-  return statOf(pid)?.session ?? null;
-}
-function startTicksOf(pid) {
-  return statOf(pid)?.startTicks ?? null;
-}
-function holdsMarker(pid, needle) {
-  try {
-    return readFileSync2(`/proc/${pid}/environ`, "latin1").split("\0").includes(needle);
-  } catch {
-    return false;
-  }
-}
-function processIds() {
-  try {
-    return readdirSync("/proc").filter((name) => /^\d+$/.test(name)).map(Number).filter((pid) => pid !== process.pid);
-  } catch {
-    return [];
-  }
-}
-function ownerOf(pid) {
-  try {
-    return statSync(`/proc/${pid}`).uid;
-  } catch {
-    return null;
-  }
-}
-function throughSudo(identity) {
-  return identity?.via === "sudo" && process.getuid?.() !== 0;
-}
-function signalAs(identity, targets, signal2) {
-  if (targets.length === 0) return;
-  if (throughSudo(identity)) {
-    const live2 = new Set(processIds().flatMap((pid) => [pid, -(statOf(pid)?.group ?? 0)]));
-    targets = targets.filter((target) => live2.has(target));
-    if (targets.length === 0) return;
-    const [file2, ...args] = privileged({ via: "sudo" }, [
-      "kill",
-      "-s",
-      signal2.replace(/^SIG/, ""),
-      "--",
-      ...targets.map(String)
-    ]);
-    spawnSync2(file2, args, { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
-    return;
-  }
-  for (const target of targets) {
-    try {
-      process.kill(target, signal2);
-    } catch {
-    }
-  }
-}
-function markedThroughSudo(pids, needle) {
-  if (pids.length === 0) return [];
-  const [file2, ...args] = privileged({ via: "sudo" }, [
-    "grep",
-    "-lzxF",
-    "-e",
-    needle,
-    "--",
-    ...pids.map((pid) => `/proc/${pid}/environ`)
-  ]);
-  const listed2 = spawnSync2(file2, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
-  return (listed2.stdout ?? "").split("\n").map((line2) => /^\/proc\/(\d+)\/environ$/.exec(line2.trim())?.[1]).filter((pid) => pid !== void 0).map(Number);
-}
-function killMarked(marker, session, sinceTicks = null, identity = null) {
-  const needle = `${SPAWN_MARKER}=${marker}`;
-  const sudo = throughSudo(identity);
-  const killed = /* @__PURE__ */ new Set();
-  for (let round = 0; round < MAX_ROUNDS; round++) {
-    const candidates = processIds().filter((pid) => {
-      const stat3 = statOf(pid);
-      return stat3 !== null && (sinceTicks === null || stat3.startTicks >= sinceTicks);
-    });
-    const found = candidates.filter(
-      (pid) => session !== null && sessionOf(pid) === session || holdsMarker(pid, needle)
-    );
-    if (sudo && identity !== null) {
-      const unread = candidates.filter((pid) => !found.includes(pid) && ownerOf(pid) === identity.uid);
-      found.push(...markedThroughSudo(unread, needle));
-    }
-    if (found.length === 0) break;
-    if (sudo) {
-      signalAs(identity, found, "SIGKILL");
-      for (const pid of found) killed.add(pid);
-      continue;
-    }
-    for (const pid of found) {
-      try {
-        process.kill(pid, "SIGKILL");
-        killed.add(pid);
-      } catch {
-      }
-    }
-  }
-  return [...killed];
-}
-function killAllAsUser(identity) {
-  const send = ["/bin/sh", "-c", "kill -9 -1"];
-  const argv = identity.via === "root" ? [identity.setpriv, `--reuid=${identity.uid}`, `--regid=${identity.gid}`, "--clear-groups", ...send] : ["sudo", "-n", "-u", identity.user, ...send];
-  spawnSync2(argv[0], argv.slice(1), { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
-}
-function killUserProcesses(identity) {
-  let killed = 0;
-  for (let round = 0; round < MAX_ROUNDS; round++) {
-    const [pgrep, ...pgrepArgs] = privileged(identity, ["pgrep", "-u", String(identity.uid)]);
-    const listed2 = spawnSync2(pgrep, pgrepArgs, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
-    const pids = (listed2.stdout ?? "").split("\n").filter((line2) => /^\d+$/.test(line2.trim()) && sessionOf(Number(line2)) !== null);
-    if (pids.length === 0) break;
-    killAllAsUser(identity);
-    const [pkill, ...pkillArgs] = privileged(identity, ["pkill", "-KILL", "-u", String(identity.uid)]);
-    spawnSync2(pkill, pkillArgs, { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
-    killed += pids.length;
-    awaitGone(pids.map(Number));
-  }
-  return killed;
-}
-var DYING_WAIT_MS = 2e3;
-function awaitGone(pids) {
-  const end = Date.now() + DYING_WAIT_MS;
-  const tick = new Int32Array(new SharedArrayBuffer(4));
-  while (pids.some((pid) => statOf(pid) !== null) && Date.now() < end) Atomics.wait(tick, 0, 0, 10);
-}
-
-// src/proc/orphan-guard.ts
-import { spawn } from "node:child_process";
-
-// src/proc/trusted-tools.ts
-import { accessSync as accessSync2, constants as constants2, realpathSync, statSync as statSync2 } from "node:fs";
-import { basename, delimiter as delimiter2, dirname, isAbsolute as isAbsolute2, join as join3, relative, resolve, sep } from "node:path";
-var TOOL_NAMES = ["git", "sh", "npm"];
-var UntrustedToolError = class extends Error {
-  constructor(tool, message) {
-    super(message);
-    this.tool = tool;
-    this.name = "UntrustedToolError";
-  }
-  tool;
-};
-var STICKY = 512;
-var GROUP_OR_OTHER_WRITE = 18;
-function within(path2, root) {
-  const rel = relative(root, path2);
-  return rel === "" || !(rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute2(rel));
-}
-function ownerOrModeProblem(path2, st, o) {
-  if (!o.owners.includes(st.uid))
-    return `${path2} is owned by uid ${st.uid}, not root or the engine's own user (uid ${o.owners.join(", ")})`;
-  if ((st.mode & GROUP_OR_OTHER_WRITE) !== 0 && !(o.stickyOk && (st.mode & STICKY) !== 0))
-    return `${path2} is writable by its group or by others (mode ${(st.mode & 4095).toString(8)})`;
-  return null;
-}
-function folderChainProblem(dir, owners, selfStickyOk) {
-  for (let d = dir; ; d = dirname(d)) {
-    const problem = ownerOrModeProblem(d, statSync2(d), { owners, stickyOk: d !== dir || selfStickyOk });
-    if (problem !== null) return problem;
-    if (dirname(d) === d) return null;
-  }
-}
-function rootProblem(path2, roots) {
-  for (const root of roots) {
-    let real2;
-    try {
-      real2 = realpathSync(root);
-    } catch {
-      real2 = resolve(root);
-    }
-    if (within(path2, real2) || within(path2, resolve(root)))
-      return `${path2} lies in ${root}, which the pull request can write`;
-  }
-  return null;
-}
-function ownersOf(ctx) {
-  return ctx.owners ?? [0, ...process.getuid !== void 0 ? [process.getuid()] : []];
-}
-function checkExecutable(candidate, ctx) {
-  const owners = ownersOf(ctx);
-  try {
-    const dir = realpathSync(dirname(resolve(candidate)));
-    const path2 = join3(dir, basename(candidate));
-    const real2 = realpathSync(path2);
-    const st = statSync2(real2);
-    if (!st.isFile()) return { reason: `${real2} is not a regular file` };
-    accessSync2(real2, constants2.X_OK);
-    const problem = rootProblem(path2, ctx.untrustedRoots) ?? rootProblem(real2, ctx.untrustedRoots) ?? folderChainProblem(dir, owners, true) ?? folderChainProblem(dirname(real2), owners, true) ?? ownerOrModeProblem(real2, st, { owners, stickyOk: false });
-    return problem === null ? { path: path2 } : { reason: problem };
-  } catch (error63) {
-    return { reason: `${candidate}: ${error63.code ?? String(error63)}` };
-  }
-}
-function pathFolderProblem(folder, ctx) {
-  try {
-    const real2 = realpathSync(folder);
-    return rootProblem(real2, ctx.untrustedRoots) ?? rootProblem(resolve(folder), ctx.untrustedRoots) ?? folderChainProblem(real2, ownersOf(ctx), false);
-  } catch (error63) {
-    return `${folder}: ${error63.code ?? String(error63)}`;
-  }
-}
-function resolveTool(name, ctx, skipped) {
-  const searched = ctx.pathEnv ?? "";
-  const candidates = name === "sh" ? ["/bin/sh"] : searched.split(delimiter2).filter((folder) => folder !== "" && isAbsolute2(folder)).map((folder) => join3(folder, name));
-  const passed = [];
-  for (const candidate of candidates) {
-    let executable = false;
-    try {
-      accessSync2(candidate, constants2.X_OK);
-      executable = true;
-    } catch {
-    }
-    if (!executable) continue;
-    const checked = checkExecutable(candidate, ctx);
-    if ("path" in checked) {
-      skipped.push(...passed);
-      return { kind: "found", path: checked.path };
-    }
-    passed.push(`${candidate}: ${checked.reason}`);
-  }
-  skipped.push(...passed);
-  const where = name === "sh" ? "at /bin/sh" : `on PATH (${JSON.stringify(searched)})`;
-  const why2 = passed.length > 0 ? `; passed over: ${passed.join("; ")}` : "";
-  return {
-    kind: "missing",
-    message: `no trusted ${name} ${where}: the engine runs ${name} only from a folder nothing the pull request can write (not the workspace, RUNNER_TEMP or the separate user's home; owned by root or the engine's user; not writable by group or others)${why2}. Install ${name} in a system folder (e.g. /usr/bin) that is on PATH`
-  };
-}
-function resolveTrustedTools(ctx) {
-  const skipped = [];
-  const tools = Object.fromEntries(
-    TOOL_NAMES.map((name) => [name, resolveTool(name, ctx, skipped)])
-  );
-  const path2 = (ctx.pathEnv ?? "").split(delimiter2).filter((folder) => folder !== "" && isAbsolute2(folder) && pathFolderProblem(folder, ctx) === null).join(delimiter2);
-  return { tools, path: path2, skipped };
-}
-var configured = null;
-function configureTrustedTools(ctx) {
-  configured = resolveTrustedTools(ctx);
-  return configured;
-}
-function trustedCommand(name, fallback = name) {
-  if (configured === null) return fallback;
-  const tool = configured.tools[name];
-  if (tool.kind === "missing") throw new UntrustedToolError(name, tool.message);
-  return tool.path;
-}
-function trustedPathSetting() {
-  return configured === null ? {} : { PATH: configured.path };
-}
-
-// src/proc/orphan-guard.ts
-var GUARD_NAME = "evidence-gate-orphan-guard";
-var GUARD_SCRIPT = `groups=' '
-while read -r line; do
-  id=\${line#?}
-  case $line in
-    +*) case $groups in *" $id "*) ;; *) groups="$groups$id " ;; esac ;;
-    -*) case $groups in *" $id "*) groups="\${groups%% $id *} \${groups#* $id }" ;; esac ;;
-  esac
-done
-for id in $groups; do
-  case $id in
-    s*) /usr/bin/sudo -n kill -s KILL -- "-\${id#s}" 2>/dev/null ;;
-    *) kill -s KILL -- "-$id" 2>/dev/null ;;
-  esac
-done
-exit 0`;
-var guard = null;
-var live = /* @__PURE__ */ new Set();
-function runningGuard() {
-  if (guard !== null && guard.exitCode === null && guard.signalCode === null && guard.stdin?.writable)
-    return guard;
-  let started2;
-  try {
-    started2 = spawn(trustedCommand("sh", "/bin/sh"), ["-c", GUARD_SCRIPT, GUARD_NAME], {
-      env: { PATH: "/usr/bin:/bin" },
-      stdio: ["pipe", "ignore", "ignore"],
-      // Its own group: a signal to the engine's group (Ctrl-C) must not end the guard before the engine
-      // has stopped its children.
-      detached: true
-    });
-  } catch {
-    return null;
-  }
-  started2.on("error", () => {
-  });
-  started2.stdin?.on("error", () => {
-  });
-  started2.unref();
-  started2.stdin?.unref?.();
-  guard = started2;
-  if (live.size > 0) started2.stdin?.write([...live].map((id2) => `+${id2}
-`).join(""));
-  return started2;
-}
-function guardGroup(pgid, o = {}) {
-  const id2 = o.throughSudo === true ? `s${pgid}` : String(pgid);
-  live.add(id2);
-  runningGuard()?.stdin?.write(`+${id2}
-`);
-  let released = false;
-  return {
-    release: () => {
-      if (released) return;
-      released = true;
-      live.delete(id2);
-      if (guard !== null && guard.exitCode === null && guard.signalCode === null && guard.stdin?.writable)
-        guard.stdin.write(`-${id2}
-`);
-    }
-  };
-}
-
-// src/proc/run-process.ts
-var MAX_TIMER_MS = 2147483647;
-var DRAIN_GRACE_MS = 2e3;
-function killGroup(pid, signal2, identity) {
-  signalAs(identity, [-pid], signal2);
-}
-function runProcess(options3) {
-  const started2 = Date.now();
-  return new Promise((resolve15) => {
-    if (options3.signal?.aborted) {
-      resolve15({ kind: "cancelled", stdoutTail: "", stderrTail: "", durationMs: 0, pid: null });
-      return;
-    }
-    let start;
-    let child;
-    try {
-      start = startLine(options3);
-      child = spawn2(start.file, start.args, {
-        cwd: options3.cwd,
-        env: start.env,
-        stdio: ["ignore", "pipe", "pipe"],
-        detached: true
-      });
-    } catch (error63) {
-      resolve15({ kind: "spawn_failed", message: String(error63), durationMs: Date.now() - started2 });
-      return;
-    }
-    superviseChild(child, { ...options3, marker: start.marker, scope: currentChildScope() }, started2, resolve15);
-  });
-}
-function startLine(options3) {
-  const [command, commandArgs] = options3.shell ? [trustedCommand("sh", "/bin/sh"), ["-c", options3.command]] : [options3.command, [...options3.args ?? []]];
-  if (options3.prCode !== true)
-    return { file: command, args: commandArgs, env: { ...options3.env }, marker: null };
-  const { file: file2, args } = currentChildScope()?.launch(command, commandArgs) ?? {
-    file: command,
-    args: commandArgs
-  };
-  const marker = randomUUID();
-  const env = { ...options3.env, [SPAWN_MARKER]: marker };
-  const identity = currentChildIdentity();
-  return identity === null ? { file: file2, args, env, marker } : { ...commandAs(identity, file2, args, env), marker };
-}
-function superviseChild(child, options3, started2, resolve15) {
-  const output2 = new ChildOutput(options3);
-  const pid = child.pid ?? null;
-  const identity = options3.marker !== null ? options3.scope?.identity ?? null : null;
-  const guard2 = pid !== null && options3.orphanGuard !== false ? guardGroup(pid, { throughSudo: identity?.via === "sudo" && process.getuid?.() !== 0 }) : null;
-  const startTicks = pid !== null && options3.marker !== null ? startTicksOf(pid) : null;
-  let stopReason = null;
-  const timers = [];
-  let settled = false;
-  const stop = (reason) => {
-    if (stopReason !== null || pid === null) return;
-    stopReason = reason;
-    killGroup(pid, "SIGTERM", identity);
-    const kill = setTimeout(() => killGroup(pid, "SIGKILL", identity), options3.killGraceMs ?? 3e3);
-    kill.unref();
-    timers.push(kill);
-  };
-  if (options3.timeoutMs !== void 0) {
-    timers.push(setTimeout(() => stop({ kind: "timed_out" }), Math.min(options3.timeoutMs, MAX_TIMER_MS)));
-  }
-  const onAbort = () => stop({ kind: "cancelled" });
-  options3.signal?.addEventListener("abort", onAbort, { once: true });
-  child.stdout?.on("data", (chunk) => output2.stdout(chunk));
-  child.stderr?.on("data", (chunk) => output2.stderr(chunk));
-  const finish2 = (result) => {
-    if (settled) return;
-    settled = true;
-    guard2?.release();
-    for (const timer of timers) clearTimeout(timer);
-    options3.signal?.removeEventListener("abort", onAbort);
-    output2.end();
-    child.stdout?.destroy();
-    child.stderr?.destroy();
-    resolve15(result);
-  };
-  child.on("error", (error63) => {
-    finish2({ kind: "spawn_failed", message: error63.message, durationMs: Date.now() - started2 });
-  });
-  const settle2 = (code, signal2) => {
-    if (settled) return;
-    output2.end();
-    const leftBehind = options3.marker !== null ? killMarked(options3.marker, pid, startTicks, identity).length : void 0;
-    if (options3.scope !== null && leftBehind !== void 0) options3.scope.leftBehind += leftBehind;
-    const streams = {
-      ...output2.tails(),
-      durationMs: Date.now() - started2,
-      pid,
-      ...leftBehind !== void 0 ? { leftBehind } : {}
-    };
-    if (pid !== null) killGroup(pid, "SIGKILL", identity);
-    finish2(resultOf(streams, { stopReason, code, signal: signal2, timeoutMs: options3.timeoutMs ?? 0 }));
-  };
-  child.on("exit", (code, signal2) => {
-    const drain = setTimeout(() => settle2(code, signal2), DRAIN_GRACE_MS);
-    drain.unref();
-    timers.push(drain);
-    child.on("close", () => settle2(code, signal2));
-  });
-}
-function resultOf(streams, end) {
-  if (end.stopReason?.kind === "timed_out")
-    return { ...streams, kind: "timed_out", timeoutMs: end.timeoutMs };
-  if (end.stopReason?.kind === "cancelled") return { ...streams, kind: "cancelled" };
-  if (end.code !== null) return { ...streams, kind: "exited", exitCode: end.code };
-  return { ...streams, kind: "signalled", signal: end.signal ?? "unknown" };
-}
-
-// src/proc/trusted-git.ts
-import { AsyncLocalStorage as AsyncLocalStorage2 } from "node:async_hooks";
-import { realpathSync as realpathSync2 } from "node:fs";
-import { isAbsolute as isAbsolute3, relative as relative2, resolve as resolve2 } from "node:path";
-var PINNED_EVERYWHERE = [
-  ["core.fsmonitor", "false"],
-  ["core.hooksPath", "/dev/null"],
-  ["core.pager", "cat"],
-  ["core.askPass", ""]
-];
-var PINNED_BEFORE_SCOPE = [
-  ["protocol.allow", "never"],
-  ["protocol.file.allow", "always"],
-  ["protocol.http.allow", "always"],
-  ["protocol.https.allow", "always"],
-  ["protocol.ssh.allow", "always"],
-  ["core.sshCommand", "ssh"],
-  ["credential.helper", ""],
-  ["core.alternateRefsCommand", "true"],
-  ["gc.auto", "0"],
-  ["maintenance.auto", "false"],
-  ["submodule.recurse", "false"],
-  ["fetch.recurseSubmodules", "false"]
-];
-var checkoutGuarded = false;
-function guardCheckoutConfiguration(on3 = true) {
-  checkoutGuarded = on3;
-}
-function checkoutConfigurationGuarded() {
-  return checkoutGuarded;
-}
-var CHECKOUT_PROGRAM_KEYS_ARGS = [
-  "config",
-  "--show-scope",
-  "--name-only",
-  "--get-regexp",
-  "^(filter|remote)\\."
-];
-function checkoutProgramPins(listed2) {
-  const pins = /* @__PURE__ */ new Map();
-  for (const line2 of listed2.split("\n")) {
-    const [scope, key] = line2.split("	");
-    if (key === void 0 || scope !== "local" && scope !== "worktree") continue;
-    const lower = key.toLowerCase();
-    const filter = /^filter\.(.+)\.[^.]+$/s.exec(key);
-    if (filter !== null) {
-      const name = filter[1];
-      for (const field of ["clean", "smudge", "process"]) pins.set(`filter.${name}.${field}`, "");
-      pins.set(`filter.${name}.required`, "false");
-      continue;
-    }
-    const remote = /^remote\.(.+)\.(uploadpack|receivepack)$/is.exec(key);
-    if (remote !== null) pins.set(key, lower.endsWith("uploadpack") ? "git-upload-pack" : "git-receive-pack");
-  }
-  return [...pins].flatMap(([key, value]) => ["-c", `${key}=${value}`]);
-}
-var PINNED_TRUSTED = [
-  ["core.attributesFile", "/dev/null"],
-  ["core.excludesFile", "/dev/null"],
-  ["core.untrackedCache", "false"],
-  ["core.splitIndex", "false"],
-  ["protocol.allow", "never"],
-  ["protocol.file.allow", "always"],
-  ["protocol.http.allow", "always"],
-  ["protocol.https.allow", "always"],
-  ["uploadpack.packObjectsHook", ""],
-  ["submodule.recurse", "false"]
-];
-var TRUSTED_ENV = {
-  GIT_CONFIG_NOSYSTEM: "1",
-  GIT_CONFIG_GLOBAL: "/dev/null",
-  GIT_ATTR_NOSYSTEM: "1",
-  GIT_NO_REPLACE_OBJECTS: "1",
-  GIT_PAGER: "cat",
-  PAGER: "cat",
-  GIT_TERMINAL_PROMPT: "0"
-};
-var storage2 = new AsyncLocalStorage2();
-function withTrustedGit(dir, body, hidden = () => []) {
-  return storage2.run({ ...dir, hidden }, body);
-}
-function hiddenPaths(cwd) {
-  const trusted = storage2.getStore();
-  if (trusted === void 0 || !onTrustedGit(cwd)) return [];
-  const root = real(trusted.workTree);
-  return trusted.hidden().map((path2) => relative2(root, real(path2))).filter((rel) => rel !== "" && !rel.startsWith("..") && !isAbsolute3(rel)).map((rel) => rel.split("\\").join("/"));
-}
-function currentTrustedGit() {
-  return storage2.getStore() ?? null;
-}
-function onTrustedGit(cwd) {
-  const trusted = currentTrustedGit();
-  return trusted !== null && isInside(cwd, trusted.workTree);
-}
-function real(path2) {
-  try {
-    return realpathSync2(path2);
-  } catch {
-    return resolve2(path2);
-  }
-}
-function isInside(dir, root) {
-  const rel = relative2(real(root), real(dir));
-  return rel === "" || !rel.startsWith("..") && !isAbsolute3(rel);
-}
-var configArgs = (pairs) => pairs.flatMap(([key, value]) => ["-c", `${key}=${value}`]);
-function engineGitCall(args, o) {
-  const trusted = currentTrustedGit();
-  if (trusted === null || !onTrustedGit(o.cwd)) {
-    const before = checkoutGuarded && trusted === null ? configArgs(PINNED_BEFORE_SCOPE) : [];
-    return {
-      args: [...configArgs(PINNED_EVERYWHERE), ...before, ...args],
-      baseEnv: o.baseEnv,
-      set: o.set,
-      trusted: false
-    };
-  }
-  return {
-    args: [
-      `--git-dir=${trusted.gitDir}`,
-      `--work-tree=${trusted.workTree}`,
-      ...configArgs(PINNED_EVERYWHERE),
-      ...configArgs(PINNED_TRUSTED),
-      ...args
-    ],
-    baseEnv: Object.fromEntries(Object.entries(o.baseEnv).filter(([name]) => !/^GIT_/i.test(name))),
-    set: { ...TRUSTED_ENV, HOME: trusted.home, XDG_CONFIG_HOME: trusted.home, ...o.set },
-    trusted: true
-  };
-}
-
-// src/proc/git.ts
-var GitError = class extends Error {
-  constructor(args, detail) {
-    super(`git ${args.join(" ")} failed: ${detail}`);
-    this.args = args;
-    this.detail = detail;
-    this.name = "GitError";
-  }
-  args;
-  detail;
-};
-async function beforeScopePins(args, options3) {
-  if (!checkoutConfigurationGuarded() || currentTrustedGit() !== null) return [];
-  if (args.some((arg) => arg.startsWith("--git-dir="))) return [];
-  try {
-    const listed2 = await runGit(CHECKOUT_PROGRAM_KEYS_ARGS, options3, { tailBytes: 1024 * 1024 }, []);
-    return checkoutProgramPins(listed2.stdoutTail);
-  } catch (error63) {
-    if (error63 instanceof GitError) return [];
-    throw error63;
-  }
-}
-async function runGit(args, options3, output2, pins) {
-  const before = pins ?? await beforeScopePins(args, options3);
-  const call = engineGitCall([...before, ...args], {
-    cwd: options3.cwd,
-    baseEnv: options3.baseEnv ?? process.env,
-    set: { GIT_TERMINAL_PROMPT: "0", ...trustedPathSetting(), ...options3.set }
-  });
-  const result = await runProcess({
-    // The action's trusted git (resolved at start, never a PATH entry the pull request can write).
-    command: trustedCommand("git"),
-    args: call.args,
-    cwd: options3.cwd,
-    env: buildChildEnv({
-      base: call.baseEnv,
-      child: { kind: "git" },
-      knownSecrets: options3.knownSecrets ?? [],
-      set: call.set
-    }),
-    timeoutMs: options3.timeoutMs ?? 12e4,
-    // Local git ends by itself within its timeout: no orphan guard (one more process per git call).
-    orphanGuard: false,
-    ...output2
-  });
-  if (result.kind !== "exited") {
-    throw new GitError(args, result.kind === "spawn_failed" ? result.message : result.kind);
-  }
-  if (result.exitCode !== 0) {
-    throw new GitError(args, `exit ${result.exitCode}: ${result.stderrTail.trim().slice(-2e3)}`);
-  }
-  return result;
-}
-async function git(args, options3) {
-  const result = await runGit(args, options3, { tailBytes: 8 * 1024 * 1024 });
-  return result.stdoutTail.replace(/\n$/, "");
-}
-async function gitStream(args, options3) {
-  await runGit(args, options3, {
-    tailBytes: 64 * 1024,
-    onStdoutData: options3.onStdout,
-    ...options3.signal !== void 0 ? { signal: options3.signal } : {}
-  });
-}
-
-// src/github/base-agent-config.ts
-var MAX_BASE_CONFIG_FILES = 2e3;
-var MAX_BASE_CONFIG_FILE_BYTES = 5 * 1024 * 1024;
-var BaseAgentConfigError = class extends Error {
-  constructor(message, status) {
-    super(message);
-    this.status = status;
-  }
-  status;
-  name = "BaseAgentConfigError";
-};
-var kindOf = (mode) => mode === "100644" ? "file" : mode === "100755" ? "executable" : mode === "120000" ? "symlink" : null;
-async function readBaseAgentConfig(o) {
-  let gitNote;
-  try {
-    let via = "git";
-    if (!await hasCommit(o)) {
-      const fetched = await fetchBaseCommit(o);
-      if (fetched !== null) throw new Error(fetched);
-      via = "git-fetch";
-    }
-    return { via, ...await fromGit(o) };
-  } catch (error63) {
-    if (error63 instanceof BaseAgentConfigError) throw error63;
-    gitNote = error63 instanceof Error ? error63.message : String(error63);
-  }
-  return { via: "api", ...await fromApi(o), gitNote };
-}
-var gitOptions = (o, set2) => ({
-  cwd: o.root,
-  baseEnv: o.gitContext.baseEnv,
-  knownSecrets: o.gitContext.knownSecrets,
-  set: { GIT_OPTIONAL_LOCKS: "0", ...set2 }
-});
-async function hasCommit(o) {
-  try {
-    await git(["cat-file", "-e", `${o.baseSha}^{commit}`], gitOptions(o));
-    return true;
-  } catch {
-    return false;
-  }
-}
-async function fetchBaseCommit(o) {
-  let url2;
-  try {
-    url2 = await git(["remote", "get-url", "origin"], gitOptions(o));
-  } catch {
-    return `the base commit ${o.baseSha} is not in the checkout and it has no origin remote to fetch it from`;
-  }
-  let shallow = false;
-  try {
-    shallow = await git(["rev-parse", "--is-shallow-repository"], gitOptions(o)) === "true";
-  } catch {
-  }
-  let persisted = false;
-  try {
-    persisted = await git(["config", "--get-regexp", "^http\\..*extraheader$"], gitOptions(o)) !== "";
-  } catch {
-    persisted = false;
-  }
-  const set2 = {};
-  if (o.fetchToken !== void 0 && o.fetchToken !== "" && !persisted && /^https:\/\//i.test(url2)) {
-    const basic = Buffer.from(`x-access-token:${o.fetchToken}`).toString("base64");
-    Object.assign(set2, {
-      GIT_CONFIG_COUNT: "1",
-      GIT_CONFIG_KEY_0: "http.extraheader",
-      GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}`
-    });
-  }
-  try {
-    await git(
-      [
-        "fetch",
-        "--no-tags",
-        "--no-recurse-submodules",
-        "--no-write-fetch-head",
-        ...shallow ? ["--depth=1"] : [],
-        "origin",
-        o.baseSha
-      ],
-      { ...gitOptions(o, set2), timeoutMs: 12e4 }
-    );
-    return null;
-  } catch (error63) {
-    return `fetching the base commit ${o.baseSha} from origin failed: ${error63 instanceof Error ? error63.message : String(error63)}`;
-  }
-}
-async function gitBytes(o, args) {
-  const chunks = [];
-  await gitStream(args, { ...gitOptions(o), onStdout: (chunk) => chunks.push(chunk) });
-  return Buffer.concat(chunks);
-}
-async function fromGit(o) {
-  const listing = (await gitBytes(o, ["ls-tree", "-r", "-z", "--full-tree", o.baseSha])).toString("utf8").split("\0").filter((record2) => record2 !== "");
-  const tree = [];
-  for (const record2 of listing) {
-    const tab = record2.indexOf("	");
-    const path2 = record2.slice(tab + 1);
-    if (!isAgentConfigPath(path2)) continue;
-    const [mode = "", type = "", oid = ""] = record2.slice(0, tab).split(" ");
-    tree.push({ mode, type, oid, path: path2 });
-  }
-  return collect(tree, (entry) => gitBytes(o, ["cat-file", "blob", entry.oid]));
-}
-async function fromApi(o) {
-  const { octokit, owner, repo } = o.api;
-  let data;
-  try {
-    data = (await octokit.rest.git.getTree({ owner, repo, tree_sha: o.baseSha, recursive: "1" })).data;
-  } catch (error63) {
-    throw apiError(o, "list the base commit's files", error63);
-  }
-  if (data.truncated) {
-    throw new BaseAgentConfigError(
-      `the base commit ${o.baseSha} has more files than the API lists in one tree, and it is not in the checkout: check out with enough history for the base commit (actions/checkout fetch-depth: 0), so its agent configuration can be read with git.`,
-      null
-    );
-  }
-  const tree = data.tree.flatMap(
-    (e) => e.path !== void 0 && isAgentConfigPath(e.path) ? [{ mode: e.mode ?? "", type: e.type ?? "", oid: e.sha ?? "", path: e.path }] : []
-  );
-  return collect(tree, async (entry) => {
-    try {
-      const blob = (await octokit.rest.git.getBlob({ owner, repo, file_sha: entry.oid })).data;
-      return Buffer.from(blob.content.replace(/\s+/g, ""), blob.encoding === "base64" ? "base64" : "utf8");
-    } catch (error63) {
-      throw apiError(o, `read ${entry.path}`, error63);
-    }
-  });
-}
-function apiError(o, what, error63) {
-  const status = statusOf(error63);
-  const permission = status === 401 || status === 403 || status === 404 ? " The workflow's token needs `contents: read`." : "";
-  return new BaseAgentConfigError(
-    `could not ${what} at the base commit ${o.baseSha} through the API (${status === null ? "no answer" : `HTTP ${status}`}: ${error63 instanceof Error ? error63.message : String(error63)}).${permission}`,
-    status
-  );
-}
-async function collect(tree, read) {
-  const entries = [];
-  const skipped = [];
-  for (const entry of tree) {
-    const kind = entry.type === "blob" ? kindOf(entry.mode) : null;
-    if (kind === null) {
-      if (entry.type !== "tree") skipped.push(entry.path);
-      continue;
-    }
-    if (entries.length >= MAX_BASE_CONFIG_FILES) {
-      throw new BaseAgentConfigError(
-        `the base commit holds more than ${MAX_BASE_CONFIG_FILES} agent-configuration files; evidence-gate does not restore that many.`,
-        null
-      );
-    }
-    const bytes = await read(entry);
-    if (bytes.length > MAX_BASE_CONFIG_FILE_BYTES) {
-      throw new BaseAgentConfigError(
-        `${entry.path} on the base commit is ${bytes.length} bytes; an agent-configuration file may be at most ${MAX_BASE_CONFIG_FILE_BYTES} bytes.`,
-        null
-      );
-    }
-    entries.push({ path: entry.path, kind, bytes });
-  }
-  return { entries, skipped };
-}
-
-// src/run/agent-config-restore.ts
-import { lstat, mkdir, readFile, readlink, rename, rm as rm2, rmdir, symlink, writeFile } from "node:fs/promises";
-import { dirname as dirname2, join as join5 } from "node:path";
-
-// src/evidence/evidence-tree.ts
-import { copyFile, mkdtemp, rm, stat, utimes } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { isAbsolute as isAbsolute4, join as join4 } from "node:path";
-var NotAGitRepositoryError = class extends Error {
-  constructor(dir, detail) {
-    super(
-      `${dir} is not inside a git working tree (${detail}); evidence-gate records the evidence tree and the starting commit with git. Run it in a checkout (actions/checkout, or git clone / git init).`
-    );
-    this.dir = dir;
-    this.detail = detail;
-    this.name = "NotAGitRepositoryError";
-  }
-  dir;
-  detail;
-};
-var NoCommitError = class extends Error {
-  constructor(dir) {
-    super(`${dir} is a git repository with no commit yet: there is no starting commit to verify against.`);
-    this.dir = dir;
-    this.name = "NoCommitError";
-  }
-  dir;
-};
-var gitOptions2 = (cwd, context, set2) => ({
-  cwd,
-  ...context.baseEnv !== void 0 ? { baseEnv: context.baseEnv } : {},
-  ...context.knownSecrets !== void 0 ? { knownSecrets: context.knownSecrets } : {},
-  ...set2 !== void 0 ? { set: set2 } : {}
-});
-async function workTreeRoot(dir, context = {}) {
-  try {
-    if (!(await stat(dir)).isDirectory()) throw new NotAGitRepositoryError(dir, "not a directory");
-  } catch (error63) {
-    if (error63 instanceof NotAGitRepositoryError) throw error63;
-    throw new NotAGitRepositoryError(dir, "the directory does not exist");
-  }
-  try {
-    return await git(["rev-parse", "--show-toplevel"], gitOptions2(dir, context));
-  } catch (error63) {
-    if (error63 instanceof GitError && /not a git repository|must be run in a work tree/i.test(error63.detail)) {
-      throw new NotAGitRepositoryError(dir, "git rev-parse --show-toplevel found none");
-    }
-    throw error63;
-  }
-}
-async function headCommit(root, context) {
-  try {
-    return await git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], gitOptions2(root, context));
-  } catch (error63) {
-    if (error63 instanceof GitError) return null;
-    throw error63;
-  }
-}
-async function seedFromUserIndex(userIndexPath, indexFile) {
-  try {
-    const original = await stat(userIndexPath);
-    await copyFile(userIndexPath, indexFile);
-    await utimes(indexFile, original.atime, new Date(original.mtimeMs - 1e3));
-    return true;
-  } catch {
-    await rm(indexFile, { force: true });
-    return false;
-  }
-}
-async function withWorkingTreeIndex(repoDir, context, task2) {
-  const root = await workTreeRoot(repoDir, context);
-  const tempDir = await mkdtemp(join4(tmpdir(), "evidence-gate-index-"));
-  const indexFile = join4(tempDir, "index");
-  try {
-    const userIndex = await git(["rev-parse", "--git-path", "index"], gitOptions2(root, context));
-    const userIndexPath = isAbsolute4(userIndex) ? userIndex : join4(root, userIndex);
-    const seeded = await seedFromUserIndex(userIndexPath, indexFile);
-    const scoped = (args) => git(args, gitOptions2(root, context, { GIT_INDEX_FILE: indexFile }));
-    if (!seeded && await headCommit(root, context) !== null) await scoped(["read-tree", "HEAD"]);
-    const hidden = hiddenPaths(root).map((rel) => `:(top,literal)${rel}`);
-    if (hidden.length > 0) {
-      await scoped(["rm", "--cached", "-r", "-q", "--ignore-unmatch", "--", ...hidden]);
-      const excluded = hidden.map((spec) => spec.replace(":(top,literal)", ":(top,literal,exclude)"));
-      await scoped(["add", "-A", "--", ":/", ...excluded]);
-    } else await scoped(["add", "-A"]);
-    await context.indexOverlay?.apply({ root, git: scoped });
-    return await task2({ root, git: scoped });
-  } finally {
-    await rm(tempDir, { recursive: true, force: true });
-  }
-}
-function evidenceTree(repoDir, context = {}) {
-  return withWorkingTreeIndex(repoDir, context, (scope) => scope.git(["write-tree"]));
-}
-var sameSha = (a, b) => a.toLowerCase() === b.toLowerCase();
-async function startingCommit(repoDir, options3 = {}) {
-  const root = await workTreeRoot(repoDir, options3);
-  const sha3 = await headCommit(root, options3);
-  if (sha3 === null) throw new NoCommitError(root);
-  const raw2 = await git(["cat-file", "commit", sha3], gitOptions2(root, options3));
-  const header2 = raw2.split("\n\n", 1)[0] ?? "";
-  let tree = "";
-  const parents = [];
-  for (const line2 of header2.split("\n")) {
-    if (line2.startsWith("tree ")) tree = line2.slice(5).trim();
-    else if (line2.startsWith("parent ")) parents.push(line2.slice(7).trim());
-  }
-  if (tree === "") throw new GitError(["cat-file", "commit", sha3], "commit has no tree line");
-  const isMergeOfHead = options3.prHead !== void 0 && parents.length === 2 && parents[1] !== void 0 && sameSha(parents[1], options3.prHead);
-  return { sha: sha3, tree, parents, isMergeOfHead };
-}
-var short = (sha3) => sha3.slice(0, 7);
-function describeStartingCommit(commit) {
-  const [base, head] = commit.parents;
-  if (commit.parents.length === 2 && base !== void 0 && head !== void 0 && commit.prHead !== void 0) {
-    if (sameSha(head, commit.prHead)) {
-      return `the merge of ${short(head)} into ${commit.baseRef ?? short(base)}`;
-    }
-  }
-  return short(commit.sha);
-}
-
-// src/run/agent-config-restore.ts
-var AGENT_CONFIG_PATHSPECS = [
-  ...AGENT_CONFIG_FILES.map((name) => `:(glob)**/${name}`),
-  ...AGENT_CONFIG_FOLDERS.flatMap((name) => [`:(glob)**/${name}`, `:(glob)**/${name}/**`])
-];
-async function leafAt(path2) {
-  let stats;
-  try {
-    stats = await lstat(path2);
-  } catch {
-    return { kind: "absent" };
-  }
-  if (stats.isSymbolicLink()) return { kind: "symlink", target: await readlink(path2) };
-  if (stats.isFile())
-    return { kind: "file", executable: (stats.mode & 73) !== 0, bytes: await readFile(path2) };
-  return { kind: "other" };
-}
-function sameLeaf(a, b) {
-  if (a.kind !== b.kind) return false;
-  if (a.kind === "file" && b.kind === "file") return a.executable === b.executable && a.bytes.equals(b.bytes);
-  if (a.kind === "symlink" && b.kind === "symlink") return a.target === b.target;
-  return a.kind === "absent";
-}
-var leafOf = (entry) => entry === void 0 ? { kind: "absent" } : entry.kind === "symlink" ? { kind: "symlink", target: entry.bytes.toString("utf8") } : { kind: "file", executable: entry.kind === "executable", bytes: entry.bytes };
-async function parentsAreFolders(root, path2) {
-  const segments3 = path2.split("/").slice(0, -1);
-  let at = root;
-  for (const segment of segments3) {
-    at = join5(at, segment);
-    try {
-      const stats = await lstat(at);
-      if (!stats.isDirectory()) return false;
-    } catch {
-      return true;
-    }
-  }
-  return true;
-}
-async function pruneEmpty(dir, stop, keep) {
-  let at = dir;
-  while (at.startsWith(`${stop}/`) && !keep.has(at)) {
-    try {
-      await rmdir(at);
-    } catch {
-      return;
-    }
-    at = dirname2(at);
-  }
-}
-async function place(root, path2, leaf) {
-  const target = join5(root, path2);
-  await mkdir(dirname2(target), { recursive: true });
-  if (leaf.kind === "file") await writeFile(target, leaf.bytes, { mode: leaf.executable ? 493 : 420 });
-  else if (leaf.kind === "symlink") await symlink(leaf.target, target);
-}
-async function move(from, to) {
-  await mkdir(dirname2(to), { recursive: true });
-  try {
-    await rename(from, to);
-  } catch (error63) {
-    if (error63.code !== "EXDEV") throw error63;
-    const leaf = await leafAt(from);
-    if (leaf.kind === "file") await writeFile(to, leaf.bytes, { mode: leaf.executable ? 493 : 420 });
-    else if (leaf.kind === "symlink") await symlink(leaf.target, to);
-    await rm2(from, { force: true });
-  }
-}
-async function workingTreePaths(root, context) {
-  const chunks = [];
-  await gitStream(["ls-files", "-z", "-co", "--", ...AGENT_CONFIG_PATHSPECS], {
-    cwd: root,
-    ...context.baseEnv !== void 0 ? { baseEnv: context.baseEnv } : {},
-    ...context.knownSecrets !== void 0 ? { knownSecrets: context.knownSecrets } : {},
-    set: { GIT_OPTIONAL_LOCKS: "0" },
-    onStdout: (chunk) => chunks.push(chunk)
-  });
-  return [
-    ...new Set(
-      Buffer.concat(chunks).toString("utf8").split("\0").filter((p) => p !== "" && isAgentConfigPath(p))
-    )
-  ];
-}
-async function snapshotEntries(scope) {
-  const out = await scope.git(["ls-files", "-s", "-z", "--", ...AGENT_CONFIG_PATHSPECS]);
-  const entries = /* @__PURE__ */ new Map();
-  for (const record2 of out.split("\0")) {
-    if (record2 === "") continue;
-    const tab = record2.indexOf("	");
-    const path2 = record2.slice(tab + 1);
-    const [mode = "", oid = ""] = record2.slice(0, tab).split(" ");
-    if (isAgentConfigPath(path2)) entries.set(path2, `${mode} ${oid}`);
-  }
-  return entries;
-}
-function overlayFor(prEntries, placedEntries) {
-  return {
-    covers: isAgentConfigPath,
-    apply: async (scope) => {
-      const current = await snapshotEntries(scope);
-      const remove = [];
-      const add = [];
-      const paths = /* @__PURE__ */ new Set([...prEntries.keys(), ...placedEntries.keys(), ...current.keys()]);
-      for (const path2 of paths) {
-        const now = current.get(path2);
-        if (now !== placedEntries.get(path2)) continue;
-        const wanted = prEntries.get(path2);
-        if (wanted === now) continue;
-        if (now !== void 0) remove.push(path2);
-        if (wanted !== void 0) {
-          const [mode, oid] = wanted.split(" ");
-          add.push(`${mode},${oid},${path2}`);
-        }
-      }
-      for (let i = 0; i < remove.length; i += 500)
-        await scope.git(["update-index", "--force-remove", "--", ...remove.slice(i, i + 500)]);
-      for (let i = 0; i < add.length; i += 500)
-        await scope.git([
-          "update-index",
-          "--add",
-          "--replace",
-          ...add.slice(i, i + 500).flatMap((c) => ["--cacheinfo", c])
-        ]);
-    }
-  };
-}
-async function swapInBaseAgentConfig(o) {
-  const root = await workTreeRoot(o.repoDir, o.gitContext);
-  const baseByPath = new Map(o.base.entries.map((e) => [e.path, e]));
-  const prPaths = await workingTreePaths(root, o.gitContext);
-  const paths = [.../* @__PURE__ */ new Set([...prPaths, ...baseByPath.keys()])].sort();
-  const plain = {
-    ...o.gitContext.baseEnv !== void 0 ? { baseEnv: o.gitContext.baseEnv } : {},
-    ...o.gitContext.knownSecrets !== void 0 ? { knownSecrets: o.gitContext.knownSecrets } : {}
-  };
-  const prEntries = await withWorkingTreeIndex(root, plain, snapshotEntries);
-  const existingFolders = /* @__PURE__ */ new Set();
-  for (const path2 of paths) {
-    for (let dir = dirname2(join5(root, path2)); dir.startsWith(`${root}/`); dir = dirname2(dir)) {
-      const stats = await lstat(dir).catch(() => null);
-      if (stats?.isDirectory()) existingFolders.add(dir);
-    }
-  }
-  const prLeaves = /* @__PURE__ */ new Map();
-  for (const path2 of paths) {
-    if (!await parentsAreFolders(root, path2)) continue;
-    const leaf = await leafAt(join5(root, path2));
-    if (leaf.kind === "absent" || leaf.kind === "other") continue;
-    prLeaves.set(path2, leaf);
-    await move(join5(root, path2), join5(o.asideDir, path2));
-    await pruneEmpty(dirname2(join5(root, path2)), root, /* @__PURE__ */ new Set());
-  }
-  const notPlaced = [];
-  const placedLeaves = /* @__PURE__ */ new Map();
-  for (const [path2, entry] of baseByPath) {
-    const leaf = leafOf(entry);
-    const existing = await leafAt(join5(root, path2));
-    if (!await parentsAreFolders(root, path2) || existing.kind !== "absent") {
-      notPlaced.push(
-        `${path2} (something of the pull request's that is not agent configuration is in the way)`
-      );
-      continue;
-    }
-    await place(root, path2, leaf);
-    placedLeaves.set(path2, leaf);
-  }
-  for (const skipped of o.base.skipped) notPlaced.push(`${skipped} (a submodule on the base ref)`);
-  const placedEntries = await withWorkingTreeIndex(root, plain, snapshotEntries);
-  const differing = paths.filter(
-    (p) => !sameLeaf(prLeaves.get(p) ?? { kind: "absent" }, placedLeaves.get(p) ?? { kind: "absent" })
-  );
-  let restored = false;
-  const restore = async () => {
-    if (restored) throw new Error("Internal error: the agent configuration was restored twice");
-    restored = true;
-    const back = [];
-    const changedByRun = [];
-    for (const path2 of [...paths].reverse()) {
-      if (!await parentsAreFolders(root, path2)) {
-        changedByRun.push(path2);
-        continue;
-      }
-      const now = await leafAt(join5(root, path2));
-      if (!sameLeaf(now, placedLeaves.get(path2) ?? { kind: "absent" })) {
-        changedByRun.push(path2);
-        continue;
-      }
-      if (now.kind !== "absent") {
-        await rm2(join5(root, path2), { force: true });
-        await pruneEmpty(dirname2(join5(root, path2)), root, existingFolders);
-      }
-      back.push(path2);
-    }
-    const restoredPaths = [];
-    for (const path2 of back) {
-      if (prLeaves.has(path2) && !await parentsAreFolders(root, path2)) {
-        changedByRun.push(path2);
-        continue;
-      }
-      if (prLeaves.has(path2)) await move(join5(o.asideDir, path2), join5(root, path2));
-      restoredPaths.push(path2);
-    }
-    restoredPaths.sort();
-    changedByRun.sort();
-    return { restored: restoredPaths, changedByRun, asideDir: o.asideDir };
-  };
-  return { overlay: overlayFor(prEntries, placedEntries), paths, differing, notPlaced, restore };
-}
-
-// src/run/base-agent-config-run.ts
-var MAX_LISTED = 10;
-var listed = (paths) => paths.length <= MAX_LISTED ? paths.join(", ") : `${paths.slice(0, MAX_LISTED).join(", ")} and ${paths.length - MAX_LISTED} more`;
-var BaseAgentConfigRun = class {
-  #run;
-  #swap = null;
-  #notes = [];
-  constructor(run2) {
-    this.#run = run2;
-  }
-  /** What `engineOptions` takes: the swap before the first model call, and the snapshot overlay. */
-  get prepare() {
-    return {
-      beforeFirstModelCall: () => this.#swapIn(),
-      indexOverlay: {
-        covers: isAgentConfigPath,
-        apply: async (scope) => {
-          await this.#swap?.overlay.apply(scope);
-        }
-      }
-    };
-  }
-  /** The workspace port of the run service: the swap, the overlay, and putting the PR's copies back. */
-  get workspace() {
-    return { ...this.prepare, finish: () => this.finish() };
-  }
-  /** Notes for the summary so far (the source of the configuration; after {@link finish}, what changed). */
-  get notes() {
-    return this.#notes;
-  }
-  async #swapIn() {
-    const { event, inputs, workspace, temp } = this.#run;
-    const where = `the base ref ${event.baseRef} (${event.baseSha.slice(0, 7)})`;
-    const gitContext = { baseEnv: this.#run.env, knownSecrets: this.#run.secrets };
-    try {
-      const base = await readBaseAgentConfig({
-        root: workspace,
-        baseSha: event.baseSha,
-        gitContext,
-        fetchToken: inputs.githubToken,
-        api: { octokit: this.#run.octokit, owner: event.owner, repo: event.repo }
-      });
-      if (base.gitNote !== void 0)
-        this.#run.runner.info(`agent configuration: read through the API (${base.gitNote})`);
-      const asideDir = mkdtempSync(join6(temp, "evidence-gate", "pr-agent-config-"));
-      this.#swap = await swapInBaseAgentConfig({ repoDir: workspace, asideDir, base, gitContext });
-      const via = { git: "with git", "git-fetch": "with git (fetched)", api: "through the API" }[base.via];
-      const swap = this.#swap;
-      const note = swap.paths.length === 0 ? `Agent configuration came from ${where}, read ${via}: neither the base nor this pull request has any (.claude/, .codex/, CLAUDE.md, CLAUDE.local.md, AGENTS.md, AGENTS.override.md, .mcp.json, .claude.json).` : `Agent configuration came from ${where}, read ${via}: ${swap.paths.length} path(s) in place for the run (${listed(swap.paths)}); ${swap.differing.length === 0 ? "this pull request's copies are the same" : `this pull request's copies differ at ${listed(swap.differing)} and were held aside during the run`}. The verify command ran with the base's copies; the evidence tree and patch.diff record this pull request's.${swap.notPlaced.length > 0 ? ` Not put in place: ${listed(swap.notPlaced)}.` : ""}`;
-      this.#run.runner.info(note);
-      this.#notes.push(note);
-      return null;
-    } catch (error63) {
-      const detail = error63 instanceof Error ? error63.message : String(error63);
-      const what = error63 instanceof BaseAgentConfigError ? detail : `the checkout's agent configuration could not be swapped for the base's: ${detail}`;
-      return `${what} Nothing ran: no CLI starts with agent configuration that does not come from ${where}.`;
-    }
-  }
-  /** Puts the pull request's copies back. Never throws: a failure is a warning and a note. */
-  async finish() {
-    const swap = this.#swap;
-    if (swap === null) return;
-    this.#swap = null;
-    try {
-      const report = await swap.restore();
-      if (report.changedByRun.length > 0) {
-        const note = `The run changed agent configuration at ${listed(report.changedByRun)}: those versions stay in the working tree and the patch; this pull request's copies are kept in ${report.asideDir}.`;
-        this.#run.runner.warning(note);
-        this.#notes.push(note);
-      }
-    } catch (error63) {
-      const note = `could not put this pull request's agent configuration back after the run: ${error63 instanceof Error ? error63.message : String(error63)}`;
-      this.#run.runner.warning(note);
-      this.#notes.push(note);
-    }
-  }
-};
-
-// src/github/base-ref-graph.ts
-import { realpathSync as realpathSync3 } from "node:fs";
-import { join as join8, relative as relative3, sep as sep2 } from "node:path";
-
-// src/core/graph-file-limit.ts
-var GRAPH_FILE_MAX_BYTES = 1024 * 1024;
-
-// src/policy/policy-file.ts
-var import_yaml = __toESM(require_dist(), 1);
-import { open as open2 } from "node:fs/promises";
-import { join as join7 } from "node:path";
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -33455,6 +30675,240 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
+// src/github/run-state-digest.ts
+var MARKER = /<!-- evidence-gate-run-state run=(\S+) state=([0-9a-f]{64}|none) graph=([0-9a-f]{64}|none) -->/g;
+function runStateDigestMarker(runId, digests) {
+  return `<!-- evidence-gate-run-state run=${runId} state=${digests.state ?? "none"} graph=${digests.graph ?? "none"} -->`;
+}
+function readRunStateDigests(summary2, runId) {
+  if (summary2 === null) return null;
+  let found = null;
+  for (const match of summary2.matchAll(MARKER)) {
+    if (match[1] !== runId) continue;
+    found = {
+      state: match[2] === "none" ? null : match[2],
+      graph: match[3] === "none" ? null : match[3]
+    };
+  }
+  return found;
+}
+function runStateDigestProblem(runDir, expected) {
+  for (const [file2, digest] of [
+    ["state.json", expected.state],
+    ["graph.json", expected.graph]
+  ]) {
+    const path2 = join(runDir, file2);
+    const actual = existsSync(path2) ? createHash("sha256").update(readFileSync(path2)).digest("hex") : null;
+    if (actual !== digest) {
+      return actual === null ? `${file2} is missing from the run directory, but the check run records it (sha256 ${digest})` : digest === null ? `${file2} is in the run directory, but the check run records none` : `${file2} has sha256 ${actual}, but the check run records ${digest}: it was changed after the engine wrote it`;
+    }
+  }
+  return null;
+}
+var RUN_STATE_DIGEST_FILE = "run-state-digest.json";
+var digestFileSchema = external_exports.strictObject({
+  runId: external_exports.string().min(1).max(64),
+  state: external_exports.string().regex(/^[0-9a-f]{64}$/).nullable(),
+  graph: external_exports.string().regex(/^[0-9a-f]{64}$/).nullable()
+});
+function runStateDigestFileText(runId, digests) {
+  return `${JSON.stringify({ runId, state: digests.state, graph: digests.graph })}
+`;
+}
+function parseRunStateDigestFile(text2, runId) {
+  let json2;
+  try {
+    json2 = JSON.parse(text2);
+  } catch {
+    return null;
+  }
+  const parsed = digestFileSchema.safeParse(json2);
+  if (!parsed.success || parsed.data.runId !== runId) return null;
+  return { state: parsed.data.state, graph: parsed.data.graph };
+}
+
+// src/github/artifact.ts
+var INVALID_NAME_CHARACTERS = /["':<>|*?\r\n\\/]/g;
+function runArtifactName(runId) {
+  return safeArtifactName(`evidence-gate-run-${runId}`);
+}
+function ledgerArtifactName(checkName) {
+  return safeArtifactName(`${checkName}-ledger`);
+}
+function artifactPageUrl(env, id2) {
+  const server = (env.GITHUB_SERVER_URL ?? "https://github.com").trim().replace(/\/+$/, "");
+  const repository2 = env.GITHUB_REPOSITORY?.trim();
+  const runId = env.GITHUB_RUN_ID?.trim();
+  if (!repository2 || !runId || !/^\d+$/.test(runId)) return void 0;
+  return `${server}/${repository2}/actions/runs/${runId}/artifacts/${id2}`;
+}
+function safeArtifactName(name) {
+  return name.replace(INVALID_NAME_CHARACTERS, "-");
+}
+function artifactServiceUnavailable(env) {
+  const missing = ["ACTIONS_RUNTIME_TOKEN", "ACTIONS_RESULTS_URL"].filter(
+    (name) => (env[name] ?? "").trim() === ""
+  );
+  if (missing.length === 0) return null;
+  return `${missing.join(" and ")} ${missing.length === 1 ? "is" : "are"} not set (not running in GitHub Actions, or the artifact service is not available to this step)`;
+}
+async function uploadRunArtifacts(options3) {
+  const runName = runArtifactName(options3.runId);
+  const ledgerName = ledgerArtifactName(options3.checkName);
+  const unavailable = artifactServiceUnavailable(options3.env ?? process.env);
+  if (unavailable !== null) {
+    options3.notice(
+      `evidence-gate: artifact upload skipped: ${unavailable}. Artifacts ${runName} and ${ledgerName} were not uploaded; the run directory stays at ${options3.runDir}.`
+    );
+    return {
+      runDirectory: { kind: "skipped", name: runName, reason: unavailable },
+      ledger: { kind: "skipped", name: ledgerName, reason: unavailable }
+    };
+  }
+  const { DefaultArtifactClient, GHESNotSupportedError } = await import("./index-artifact-7PUORGNT.js");
+  const client = options3.client ?? new DefaultArtifactClient();
+  const unsupported = (error63) => error63 instanceof GHESNotSupportedError;
+  let staging = null;
+  try {
+    staging = mkdtempSync(join2(options3.stagingDir, "evidence-gate-artifacts-"));
+    const runCopy = join2(staging, "run");
+    const runFiles = copyRedacted(options3.runDir, runCopy, options3.secrets);
+    const ledgerCopy = join2(staging, "ledger");
+    mkdirSync(ledgerCopy, { recursive: true });
+    const ledgerFile = join2(ledgerCopy, basename(options3.ledgerPath));
+    writeFileSync(ledgerFile, fileRedactor(options3.secrets)(readFileSync2(options3.ledgerPath)));
+    const ledgerFiles = [ledgerFile];
+    if (options3.digests !== void 0) {
+      const digestFile = join2(ledgerCopy, RUN_STATE_DIGEST_FILE);
+      writeFileSync(digestFile, runStateDigestFileText(options3.runId, options3.digests));
+      ledgerFiles.push(digestFile);
+    }
+    const runDirectory = await upload(client, runName, runFiles, runCopy, options3.warn, unsupported);
+    const ledger = await upload(client, ledgerName, ledgerFiles, ledgerCopy, options3.warn, unsupported);
+    return { runDirectory, ledger };
+  } catch (error63) {
+    const message = `could not prepare the artifacts: ${error63 instanceof Error ? error63.message : String(error63)}`;
+    options3.warn(`evidence-gate: ${message}`);
+    return {
+      runDirectory: { kind: "failed", name: runName, message },
+      ledger: { kind: "failed", name: ledgerName, message }
+    };
+  } finally {
+    if (staging !== null) rmSync(staging, { recursive: true, force: true });
+  }
+}
+async function upload(client, name, files, root, warn, unsupported) {
+  try {
+    const result = await client.uploadArtifact(name, files, root);
+    return { kind: "uploaded", name, id: result.id ?? null, size: result.size ?? null, files: files.length };
+  } catch (error63) {
+    if (unsupported(error63)) {
+      return {
+        kind: "skipped",
+        name,
+        reason: "GitHub Enterprise Server does not support @actions/artifact v2+"
+      };
+    }
+    const message = error63 instanceof Error ? error63.message : String(error63);
+    warn(`evidence-gate: could not upload artifact ${name}: ${message}`);
+    return { kind: "failed", name, message };
+  }
+}
+function copyRedacted(from, to, secrets) {
+  const copies = [];
+  const redactFile = fileRedactor(secrets);
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const source = join2(dir, entry.name);
+      if (entry.isDirectory()) {
+        walk(source);
+        continue;
+      }
+      if (!entry.isFile()) continue;
+      const target = join2(to, relative(from, source));
+      mkdirSync(dirname(target), { recursive: true });
+      const bytes = readFileSync2(source);
+      const redacted = redactFile(bytes);
+      if (redacted === bytes) copyFileSync(source, target);
+      else writeFileSync(target, redacted);
+      copies.push(target);
+    }
+  };
+  walk(from);
+  return copies;
+}
+function fileRedactor(secrets) {
+  const redactor = createRedactor(secrets);
+  return (bytes) => redactor.bytes(redactKnownValues(bytes, secrets));
+}
+function redactKnownValues(bytes, secrets) {
+  const needles = /* @__PURE__ */ new Set();
+  for (const secret of secrets) {
+    if (secret.length < 4) continue;
+    needles.add(secret);
+    needles.add(JSON.stringify(secret).slice(1, -1));
+  }
+  let out = bytes;
+  for (const needle of needles) out = replaceAll(out, Buffer.from(needle, "utf8"), Buffer.from("***"));
+  return out;
+}
+function replaceAll(haystack, needle, replacement) {
+  let at = haystack.indexOf(needle);
+  if (at === -1) return haystack;
+  const parts = [];
+  let from = 0;
+  while (at !== -1) {
+    parts.push(haystack.subarray(from, at), replacement);
+    from = at + needle.length;
+    at = haystack.indexOf(needle, from);
+  }
+  parts.push(haystack.subarray(from));
+  return Buffer.concat(parts);
+}
+function artifactsMarkdown(artifacts, runDir) {
+  const line2 = (outcome, what) => {
+    const name = `\`${outcome.name}\``;
+    switch (outcome.kind) {
+      case "uploaded":
+        return `- ${name} (${what}): uploaded to this workflow run's artifacts${outcome.size === null ? "" : `, ${outcome.size} bytes`}.`;
+      case "skipped":
+        return `- ${name} (${what}): not uploaded \u2014 ${outcome.reason}.`;
+      case "failed":
+        return `- ${name} (${what}): **upload failed** \u2014 ${outcome.message.split("\n")[0]}`;
+      default:
+        return unreachable(outcome);
+    }
+  };
+  const lines = [
+    "### Artifacts",
+    "",
+    line2(artifacts.runDirectory, "the run directory: state, events, graph, node outputs, patch.diff"),
+    line2(artifacts.ledger, "the ledger JSON")
+  ];
+  if (artifacts.runDirectory.kind !== "uploaded")
+    lines.push("", `The run directory is on the runner at \`${runDir}\`.`);
+  return lines.join("\n");
+}
+function artifactsUnsupportedOn(serverUrl) {
+  let host;
+  try {
+    host = new URL(serverUrl).hostname.toUpperCase();
+  } catch {
+    return false;
+  }
+  return host !== "GITHUB.COM" && !host.endsWith(".GHE.COM") && !host.endsWith(".LOCALHOST");
+}
+function artifactModeProblem(serverUrl, uses) {
+  const server = (serverUrl ?? "https://github.com").trim().replace(/\/+$/, "");
+  if (!artifactsUnsupportedOn(server)) return null;
+  return `${uses} needs workflow artifacts, which @actions/artifact does not support on GitHub Enterprise Server (GITHUB_SERVER_URL ${server}): mode resume, mode report and report-to: bot cannot work there. Run mode auto, run, verify or lint (the job summary carries the ledger), or run on github.com`;
+}
+
+// src/policy/policy-file.ts
+var import_yaml = __toESM(require_dist(), 1);
+import { open as open2 } from "node:fs/promises";
+import { join as join3 } from "node:path";
+
 // src/core/test-reports-pattern.ts
 function testReportsPatternProblem(pattern) {
   const trimmed = pattern.trim();
@@ -33726,7 +31180,7 @@ function yamlErrorWords(error63) {
   return (error63.message.split("\n")[0] ?? error63.message).replace(/:$/, "");
 }
 function workingTreePolicyPath(repoDir) {
-  return join7(repoDir, ...POLICY_FILE.split("/"));
+  return join3(repoDir, ...POLICY_FILE.split("/"));
 }
 async function readBounded(path2, max = POLICY_FILE_MAX_BYTES) {
   let handle2;
@@ -33778,639 +31232,61 @@ function isErrno(error63, code) {
   return typeof error63 === "object" && error63 !== null && error63.code === code;
 }
 
-// src/github/base-ref-graph.ts
-function baseRefGraphSource(target) {
-  return `base ref ${target.baseRef} (${target.baseSha.slice(0, 7)}): ${target.path}`;
-}
-async function readBaseRefGraph(octokit, target) {
-  const source = baseRefGraphSource(target);
-  let file2;
-  try {
-    file2 = await readBaseRefFile(
-      octokit,
-      { owner: target.owner, repo: target.repo, ref: target.baseRef, sha: target.baseSha },
-      target.path,
-      { maxBytes: GRAPH_FILE_MAX_BYTES }
-    );
-  } catch (error63) {
-    if (!(error63 instanceof BaseRefReadError)) throw error63;
-    const refused = error63.status === 401 || error63.status === 403;
-    return {
-      ok: false,
-      kind: refused ? "usage-error" : "engine-error",
-      message: `could not read the graph ${source} through the API (${error63.status === null ? "no answer" : `HTTP ${error63.status}`}: ${error63.message}).${refused ? " The workflow's token needs `contents: read` to read the graph from the base ref." : ""} Nothing ran.`
-    };
+// src/github/base-ref-file.ts
+var BaseRefReadError = class extends Error {
+  constructor(message, status) {
+    super(message);
+    this.status = status;
   }
-  if (file2.kind === "missing") {
-    return {
-      ok: false,
-      kind: "usage-error",
-      message: `the graph ${target.path} does not exist on the base ref ${target.baseRef} (${target.baseSha.slice(0, 7)}): merge the graph first, or use mode: lint to check a graph under review. mode: run reads the graph from the base ref, never from the pull request.`
-    };
-  }
-  if (file2.kind !== "file") {
-    const reason = unusableReason(file2, { maxBytes: GRAPH_FILE_MAX_BYTES, noun: "a graph file" });
-    return { ok: false, kind: "usage-error", message: `the graph ${source}: ${reason}. Nothing ran.` };
-  }
-  const text2 = decodeUtf8(file2.bytes);
-  if (text2 === null) {
-    return { ok: false, kind: "usage-error", message: `the graph ${source} is not UTF-8 text. Nothing ran.` };
-  }
-  return { ok: true, text: text2, bytes: file2.bytes, source };
-}
-async function readWorkspaceGraph(workspace, path2) {
-  const file2 = join8(workspace, ...path2.split("/"));
-  let real2;
-  let root;
-  try {
-    root = realpathSync3(workspace);
-    real2 = realpathSync3(file2);
-  } catch (error63) {
-    const code = error63.code;
-    if (code === "ENOENT" || code === "ENOTDIR") {
-      return {
-        ok: false,
-        message: `no graph file at ${path2} in the workspace (${file2}): check input \`graph\``
-      };
-    }
-    return { ok: false, message: `cannot read the graph file ${path2}: ${errorText(error63)}` };
-  }
-  const inside2 = relative3(root, real2);
-  if (inside2 === "" || inside2 === ".." || inside2.startsWith(`..${sep2}`) || inside2.startsWith(sep2)) {
-    return {
-      ok: false,
-      message: `the graph file ${path2} resolves to ${real2}, outside the workspace ${root}: a graph under review must be a file in the repository`
-    };
-  }
-  let bytes;
-  try {
-    bytes = await readBounded(real2, GRAPH_FILE_MAX_BYTES);
-  } catch (error63) {
-    return { ok: false, message: `cannot read the graph file ${path2}: ${errorText(error63)}` };
-  }
-  if (bytes === null) return { ok: false, message: `no graph file at ${path2} in the workspace (${file2})` };
-  if (bytes.length > GRAPH_FILE_MAX_BYTES) {
-    return {
-      ok: false,
-      message: `the graph file ${path2} is over ${GRAPH_FILE_MAX_BYTES} bytes; a graph file may be at most ${GRAPH_FILE_MAX_BYTES} bytes`
-    };
-  }
-  const text2 = decodeUtf8(bytes);
-  if (text2 === null) return { ok: false, message: `the graph file ${path2} is not UTF-8 text` };
-  return { ok: true, text: text2, bytes, file: file2 };
-}
-async function prGraphCopyNote(workspace, base) {
-  const copy = await readWorkspaceGraph(workspace, base.path);
-  if (copy.ok && copy.bytes.equals(base.bytes)) return null;
-  const what = copy.ok ? `This pull request's copy of ${base.path} differs from the base ref's` : `This pull request's checkout has no readable ${base.path}`;
-  return `${what}: the run used the graph from ${base.source}. A change to the graph takes effect once it is merged; check it with mode: lint meanwhile.`;
-}
-function decodeUtf8(bytes) {
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return null;
-  }
-}
-function errorText(error63) {
-  return error63 instanceof Error ? error63.message : String(error63);
-}
-
-// src/graph/issue.ts
-function formatIssue(issue2) {
-  return issue2.nodeId === null ? `invalid graph: ${issue2.reason}` : `invalid graph: node ${JSON.stringify(issue2.nodeId)}: ${issue2.reason}`;
-}
-function nodeIssue(node3, index, reason) {
-  return node3.id.trim() === "" ? { nodeId: null, reason: `nodes[${index}]: ${reason}` } : { nodeId: node3.id, reason };
-}
-
-// src/graph/fragment-source.ts
-import { lstat as lstat2, readFile as readFile2, realpath } from "node:fs/promises";
-import { dirname as dirname3, join as join9 } from "node:path";
-
-// src/graph/graph-text.ts
-var import_yaml2 = __toESM(require_dist(), 1);
-
-// src/graph/plain-data.ts
-function isRecord(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array);
-}
-function isPlainRecord(value) {
-  if (!isRecord(value)) return false;
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-}
-function withoutNulls(value) {
-  if (Array.isArray(value)) return value.map(withoutNulls);
-  if (!isPlainRecord(value)) return value;
-  return Object.fromEntries(
-    Object.entries(value).filter(([, child]) => child !== null).map(([key, child]) => [key, withoutNulls(child)])
-  );
-}
-
-// src/graph/graph-text.ts
-function readGraphText(text2, source) {
-  const doc = (0, import_yaml2.parseDocument)(text2, { prettyErrors: true, uniqueKeys: true, merge: true });
-  if (doc.errors.length > 0) {
-    return {
-      ok: false,
-      issues: doc.errors.map((error63) => ({ nodeId: null, reason: yamlErrorReason(error63, text2, source) }))
-    };
-  }
+  status;
+  name = "BaseRefReadError";
+};
+async function readBaseRefFile(octokit, target, path2, options3) {
+  const sha3 = target.sha !== void 0 && target.sha !== "" ? target.sha : void 0;
   let data;
   try {
-    data = doc.toJS({ maxAliasCount: 100 });
+    const response = await octokit.rest.repos.getContent({
+      owner: target.owner,
+      repo: target.repo,
+      path: path2,
+      ref: sha3 ?? target.ref
+    });
+    data = response.data;
   } catch (error63) {
-    const why2 = error63 instanceof Error ? error63.message : String(error63);
-    return { ok: false, issues: [{ nodeId: null, reason: `cannot parse ${source} as YAML: ${why2}` }] };
+    const status = statusOf(error63);
+    if (status === 404) return { kind: "missing" };
+    throw new BaseRefReadError(error63 instanceof Error ? error63.message : String(error63), status);
   }
-  const version2 = (0, import_yaml2.isMap)(doc.contents) ? doc.contents.get("version", true) : void 0;
-  if (isRecord(data) && typeof data.version === "number" && (0, import_yaml2.isScalar)(version2) && version2.source !== void 0) {
-    data.version = version2.source;
+  if (Array.isArray(data)) return { kind: "folder" };
+  const file2 = data;
+  if (file2.type !== "file") return { kind: "not-a-regular-file", type: String(file2.type) };
+  if (typeof file2.size === "number" && file2.size > options3.maxBytes)
+    return { kind: "too-large", size: file2.size };
+  if (file2.encoding !== "base64" || typeof file2.content !== "string") {
+    return { kind: "no-content", encoding: String(file2.encoding) };
   }
-  return { ok: true, data };
+  const bytes = Buffer.from(file2.content.replace(/\s+/g, ""), "base64");
+  if (bytes.length > options3.maxBytes) return { kind: "too-large", size: bytes.length };
+  return { kind: "file", bytes };
 }
-function yamlErrorReason(error63, text2, source) {
-  const [position] = error63.linePos ?? [];
-  const at = position === void 0 ? "" : ` at line ${position.line}, column ${position.col}`;
-  if (error63.code === "MULTIPLE_DOCS") {
-    const count3 = (0, import_yaml2.parseAllDocuments)(text2);
-    const documents = Array.isArray(count3) && count3.length > 1 ? `${count3.length} YAML documents` : "several YAML documents";
-    return `${source} holds ${documents}; a graph file holds one (the second starts${at}): remove the --- line and what follows, or split the file`;
-  }
-  const first = (error63.message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:?$/, "").replace(/:$/, "");
-  return `cannot parse ${source} as YAML: ${first === "" ? error63.code : first}${at}`;
-}
-
-// src/graph/fragment-source.ts
-var MAX_FRAGMENT_DEPTH = 3;
-var BARE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-function fragmentNameProblem(name) {
-  if (BARE_NAME.test(name) && !name.includes("..")) return null;
-  return `${JSON.stringify(name)} is not a fragment name: write a bare file name (letters, digits, ".", "_" or "-", starting with a letter or digit, no ".." and no "/"), which is looked up as fragments/NAME.yaml beside the graph file and nowhere else`;
-}
-function fragmentsBeside(graphPath, shownGraphPath = graphPath) {
-  const folder = join9(dirname3(graphPath), "fragments");
-  const shownFolder = join9(dirname3(shownGraphPath), "fragments");
-  return {
-    async read(name) {
-      const location = join9(shownFolder, `${name}.yaml`);
-      const problem = fragmentNameProblem(name);
-      if (problem !== null) return { kind: "unreadable", location, reason: problem };
-      const path2 = join9(folder, `${name}.yaml`);
-      try {
-        const entry = await lstat2(path2);
-        if (entry.isSymbolicLink()) {
-          return {
-            kind: "unreadable",
-            location,
-            reason: "it is a symlink, and a fragment is read only from a regular file in fragments/ (a link could reach a file outside it): put the fragment's text in the file itself"
-          };
-        }
-        if (entry.isDirectory()) {
-          return { kind: "unreadable", location, reason: "it is a directory, not a fragment file" };
-        }
-        if (dirname3(await realpath(path2)) !== join9(await realpath(dirname3(graphPath)), "fragments")) {
-          return {
-            kind: "unreadable",
-            location,
-            reason: "it resolves outside the graph's fragments/ folder (is fragments/ a symlink?): make fragments/ a real folder beside the graph"
-          };
-        }
-        return { kind: "found", location, text: await readFile2(path2, "utf8") };
-      } catch (error63) {
-        if (error63.code === "ENOENT") return { kind: "missing", location };
-        return {
-          kind: "unreadable",
-          location,
-          reason: error63 instanceof Error ? error63.message : String(error63)
-        };
-      }
-    }
-  };
-}
-function citedNames(nodes) {
-  const list = Array.isArray(nodes) ? nodes : [nodes];
-  return list.flatMap(
-    (node3) => isRecord(node3) && typeof node3.use === "string" && fragmentNameProblem(node3.use) === null ? [node3.use] : []
-  );
-}
-async function gatherFragments(data, source) {
-  const library = /* @__PURE__ */ new Map();
-  let level = isRecord(data) ? citedNames(data.nodes) : [];
-  for (let depth = 1; depth <= MAX_FRAGMENT_DEPTH && level.length > 0; depth += 1) {
-    const next = [];
-    for (const name of new Set(level)) {
-      if (library.has(name)) continue;
-      const read = await source.read(name);
-      library.set(name, read);
-      if (read.kind !== "found") continue;
-      const parsed = readGraphText(read.text, read.location);
-      const fragment = parsed.ok ? withoutNulls(parsed.data) : null;
-      if (isRecord(fragment)) next.push(...citedNames(fragment.node ?? fragment.nodes));
-    }
-    level = next;
-  }
-  return library;
-}
-
-// src/policy/agent-definition.ts
-var import_yaml3 = __toESM(require_dist(), 1);
-var BARE_NAME2 = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-var KNOWN_FIELDS = ["name", "description", "tools", "model", "color"];
-function agentFilePath(name) {
-  return `.claude/agents/${name}.md`;
-}
-function agentNameProblem(name) {
-  if (BARE_NAME2.test(name) && !name.includes("..")) return null;
-  return `agent ${JSON.stringify(name)} is not a subagent name: write a bare name (letters, digits, ".", "_" or "-", starting with a letter or digit, no ".." and no "/"), read from .claude/agents/NAME.md`;
-}
-function parseAgentDefinition(name, text2) {
-  const match = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)([\s\S]*)$/.exec(
-    text2.replace(/^\uFEFF/, "")
-  );
-  if (match === null) {
-    return {
-      ok: false,
-      reasons: [
-        "it has no YAML front matter: start the file with a --- line, name: and description:, then ---"
-      ]
-    };
-  }
-  const doc = (0, import_yaml3.parseDocument)(match[1] ?? "", { uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    return {
-      ok: false,
-      reasons: doc.errors.map((error63) => `its front matter is not YAML: ${error63.message}`)
-    };
-  }
-  let data;
-  try {
-    data = doc.toJS({ maxAliasCount: 100 });
-  } catch (error63) {
-    return { ok: false, reasons: [`its front matter is not YAML: ${String(error63)}`] };
-  }
-  if (!isRecord2(data))
-    return { ok: false, reasons: ["its front matter must be a mapping (name:, description:)"] };
-  const reasons = [];
-  for (const key of Object.keys(data)) {
-    if (!KNOWN_FIELDS.includes(key)) {
-      reasons.push(
-        `front-matter field ${JSON.stringify(key)} is not passed by this version (only name, description, tools and model; color is ignored): remove it, or remove agent: from the node`
-      );
-    }
-  }
-  if (data.name !== void 0 && data.name !== name) {
-    reasons.push(`name: says ${JSON.stringify(data.name)}, but the file is ${name}.md \u2014 they must agree`);
-  }
-  const description = typeof data.description === "string" ? data.description.trim() : "";
-  if (description === "") reasons.push("description: is missing or empty \u2014 claude needs one");
-  const tools = toolsOf(data.tools, reasons);
-  if (data.model !== void 0 && (typeof data.model !== "string" || data.model.trim() === "")) {
-    reasons.push("model: must be a model name (or left out)");
-  }
-  const prompt = (match[2] ?? "").trim();
-  if (prompt === "")
-    reasons.push("its body is empty \u2014 the body after the front matter is the subagent's prompt");
-  if (reasons.length > 0) return { ok: false, reasons };
-  return {
-    ok: true,
-    definition: {
-      description,
-      prompt,
-      ...tools !== void 0 ? { tools } : {},
-      ...typeof data.model === "string" ? { model: data.model.trim() } : {}
-    }
-  };
-}
-function isRecord2(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-function toolsOf(value, reasons) {
-  if (value === void 0) return void 0;
-  const items = typeof value === "string" ? value.split(",") : Array.isArray(value) ? value : null;
-  if (items === null || !items.every((item) => typeof item === "string")) {
-    reasons.push('tools: must be a comma-separated string ("Read, Grep") or a list of tool names');
-    return void 0;
-  }
-  const tools = items.map((item) => item.trim()).filter((item) => item !== "");
-  if (tools.length === 0) reasons.push("tools: is empty \u2014 list the subagent's tools, or leave tools out");
-  return tools;
-}
-function agentToolsProblem(allowedTools, definition) {
-  if (definition.tools === void 0) return null;
-  const declared = new Set(allowedTools.map(bareToolName));
-  const wider = definition.tools.filter((tool) => !declared.has(bareToolName(tool)));
-  if (wider.length === 0) return null;
-  const list = wider.map((tool) => JSON.stringify(tool)).join(", ");
-  return allowedTools.length === 0 ? `its tools (${list}) are not declared by the node, which has no allowed_tools: a subagent may not widen what the node declares (refused, not intersected); add them to the node's allowed_tools, or drop them from the agent's tools` : `its tools ${list} are not among the node's allowed_tools (${allowedTools.join(", ")}): a subagent may not widen what the node declares (refused, not intersected); add them to allowed_tools, or drop them from the agent's tools`;
-}
-
-// src/run/base-ref-sources.ts
-var AGENT_MAX_BYTES = 256 * 1024;
-function baseRefFragments(octokit, target) {
-  const folder = target.path.includes("/") ? `${target.path.slice(0, target.path.lastIndexOf("/"))}/fragments` : "fragments";
-  return {
-    read: async (name) => {
-      const path2 = `${folder}/${name}.yaml`;
-      const location = baseRefGraphSource({ ...target, path: path2 });
-      const problem = fragmentNameProblem(name);
-      if (problem !== null) return { kind: "unreadable", location, reason: problem };
-      return readText(octokit, target, path2, location, {
-        maxBytes: GRAPH_FILE_MAX_BYTES,
-        noun: "a fragment file"
-      });
-    }
-  };
-}
-function baseRefAgents(octokit, target) {
-  return {
-    read: async (name) => {
-      const path2 = agentFilePath(name);
-      const location = baseRefGraphSource({ ...target, path: path2 });
-      const problem = agentNameProblem(name);
-      if (problem !== null) return { kind: "unreadable", location, reason: problem };
-      return readText(octokit, target, path2, location, { maxBytes: AGENT_MAX_BYTES, noun: "an agent file" });
-    }
-  };
-}
-async function readText(octokit, target, path2, location, bound2) {
-  let file2;
-  try {
-    file2 = await readBaseRefFile(
-      octokit,
-      { owner: target.owner, repo: target.repo, ref: target.baseRef, sha: target.baseSha },
-      path2,
-      { maxBytes: bound2.maxBytes }
-    );
-  } catch (error63) {
-    if (!(error63 instanceof BaseRefReadError)) throw error63;
-    const status = error63.status === null ? "no answer" : `HTTP ${error63.status}`;
-    return { kind: "unreadable", location, reason: `the API did not give it (${status}: ${error63.message})` };
-  }
-  if (file2.kind === "missing") return { kind: "missing", location };
-  if (file2.kind !== "file") return { kind: "unreadable", location, reason: unusableReason(file2, bound2) };
-  try {
-    return { kind: "found", location, text: new TextDecoder("utf-8", { fatal: true }).decode(file2.bytes) };
-  } catch {
-    return { kind: "unreadable", location, reason: "it is not UTF-8 text" };
+function unusableReason(result, options3) {
+  switch (result.kind) {
+    case "folder":
+      return "the path is a folder, not a file";
+    case "not-a-regular-file":
+      return `the path is a ${result.type}, not a regular file`;
+    case "too-large":
+      return `the file is ${result.size} bytes; ${options3.noun} may be at most ${options3.maxBytes} bytes`;
+    case "no-content":
+      return `the API did not return the file's content (encoding ${result.encoding})`;
+    default:
+      return unreachable(result);
   }
 }
-
-// src/core/run-id.ts
-import { randomBytes as randomBytes3 } from "node:crypto";
-function mintRunId(now = /* @__PURE__ */ new Date()) {
-  const p = (n) => String(n).padStart(2, "0");
-  const date5 = `${now.getUTCFullYear()}${p(now.getUTCMonth() + 1)}${p(now.getUTCDate())}`;
-  const time3 = `${p(now.getUTCHours())}${p(now.getUTCMinutes())}${p(now.getUTCSeconds())}`;
-  return `${date5}-${time3}-${randomBytes3(3).toString("hex")}`;
-}
-function isRunId(value) {
-  return /^\d{8}-\d{6}-[0-9a-f]{6}$/.test(value);
-}
-
-// src/github/artifact.ts
-import {
-  copyFileSync,
-  mkdirSync,
-  mkdtempSync as mkdtempSync2,
-  readdirSync as readdirSync2,
-  readFileSync as readFileSync4,
-  rmSync,
-  writeFileSync
-} from "node:fs";
-import { basename as basename2, dirname as dirname4, join as join11, relative as relative4 } from "node:path";
-
-// src/github/run-state-digest.ts
-import { createHash } from "node:crypto";
-import { existsSync as existsSync2, readFileSync as readFileSync3 } from "node:fs";
-import { join as join10 } from "node:path";
-var MARKER = /<!-- evidence-gate-run-state run=(\S+) state=([0-9a-f]{64}|none) graph=([0-9a-f]{64}|none) -->/g;
-function runStateDigestMarker(runId, digests) {
-  return `<!-- evidence-gate-run-state run=${runId} state=${digests.state ?? "none"} graph=${digests.graph ?? "none"} -->`;
-}
-function readRunStateDigests(summary2, runId) {
-  if (summary2 === null) return null;
-  let found = null;
-  for (const match of summary2.matchAll(MARKER)) {
-    if (match[1] !== runId) continue;
-    found = {
-      state: match[2] === "none" ? null : match[2],
-      graph: match[3] === "none" ? null : match[3]
-    };
-  }
-  return found;
-}
-function runStateDigestProblem(runDir, expected) {
-  for (const [file2, digest] of [
-    ["state.json", expected.state],
-    ["graph.json", expected.graph]
-  ]) {
-    const path2 = join10(runDir, file2);
-    const actual = existsSync2(path2) ? createHash("sha256").update(readFileSync3(path2)).digest("hex") : null;
-    if (actual !== digest) {
-      return actual === null ? `${file2} is missing from the run directory, but the check run records it (sha256 ${digest})` : digest === null ? `${file2} is in the run directory, but the check run records none` : `${file2} has sha256 ${actual}, but the check run records ${digest}: it was changed after the engine wrote it`;
-    }
-  }
-  return null;
-}
-var RUN_STATE_DIGEST_FILE = "run-state-digest.json";
-var digestFileSchema = external_exports.strictObject({
-  runId: external_exports.string().min(1).max(64),
-  state: external_exports.string().regex(/^[0-9a-f]{64}$/).nullable(),
-  graph: external_exports.string().regex(/^[0-9a-f]{64}$/).nullable()
-});
-function runStateDigestFileText(runId, digests) {
-  return `${JSON.stringify({ runId, state: digests.state, graph: digests.graph })}
-`;
-}
-function parseRunStateDigestFile(text2, runId) {
-  let json2;
-  try {
-    json2 = JSON.parse(text2);
-  } catch {
-    return null;
-  }
-  const parsed = digestFileSchema.safeParse(json2);
-  if (!parsed.success || parsed.data.runId !== runId) return null;
-  return { state: parsed.data.state, graph: parsed.data.graph };
-}
-
-// src/github/artifact.ts
-var INVALID_NAME_CHARACTERS = /["':<>|*?\r\n\\/]/g;
-function runArtifactName(runId) {
-  return safeArtifactName(`evidence-gate-run-${runId}`);
-}
-function ledgerArtifactName(checkName) {
-  return safeArtifactName(`${checkName}-ledger`);
-}
-function artifactPageUrl(env, id2) {
-  const server = (env.GITHUB_SERVER_URL ?? "https://github.com").trim().replace(/\/+$/, "");
-  const repository2 = env.GITHUB_REPOSITORY?.trim();
-  const runId = env.GITHUB_RUN_ID?.trim();
-  if (!repository2 || !runId || !/^\d+$/.test(runId)) return void 0;
-  return `${server}/${repository2}/actions/runs/${runId}/artifacts/${id2}`;
-}
-function safeArtifactName(name) {
-  return name.replace(INVALID_NAME_CHARACTERS, "-");
-}
-function artifactServiceUnavailable(env) {
-  const missing = ["ACTIONS_RUNTIME_TOKEN", "ACTIONS_RESULTS_URL"].filter(
-    (name) => (env[name] ?? "").trim() === ""
-  );
-  if (missing.length === 0) return null;
-  return `${missing.join(" and ")} ${missing.length === 1 ? "is" : "are"} not set (not running in GitHub Actions, or the artifact service is not available to this step)`;
-}
-async function uploadRunArtifacts(options3) {
-  const runName = runArtifactName(options3.runId);
-  const ledgerName = ledgerArtifactName(options3.checkName);
-  const unavailable = artifactServiceUnavailable(options3.env ?? process.env);
-  if (unavailable !== null) {
-    options3.notice(
-      `evidence-gate: artifact upload skipped: ${unavailable}. Artifacts ${runName} and ${ledgerName} were not uploaded; the run directory stays at ${options3.runDir}.`
-    );
-    return {
-      runDirectory: { kind: "skipped", name: runName, reason: unavailable },
-      ledger: { kind: "skipped", name: ledgerName, reason: unavailable }
-    };
-  }
-  const { DefaultArtifactClient, GHESNotSupportedError } = await import("./index-artifact-7PUORGNT.js");
-  const client = options3.client ?? new DefaultArtifactClient();
-  const unsupported = (error63) => error63 instanceof GHESNotSupportedError;
-  let staging = null;
-  try {
-    staging = mkdtempSync2(join11(options3.stagingDir, "evidence-gate-artifacts-"));
-    const runCopy = join11(staging, "run");
-    const runFiles = copyRedacted(options3.runDir, runCopy, options3.secrets);
-    const ledgerCopy = join11(staging, "ledger");
-    mkdirSync(ledgerCopy, { recursive: true });
-    const ledgerFile = join11(ledgerCopy, basename2(options3.ledgerPath));
-    writeFileSync(ledgerFile, fileRedactor(options3.secrets)(readFileSync4(options3.ledgerPath)));
-    const ledgerFiles = [ledgerFile];
-    if (options3.digests !== void 0) {
-      const digestFile = join11(ledgerCopy, RUN_STATE_DIGEST_FILE);
-      writeFileSync(digestFile, runStateDigestFileText(options3.runId, options3.digests));
-      ledgerFiles.push(digestFile);
-    }
-    const runDirectory = await upload(client, runName, runFiles, runCopy, options3.warn, unsupported);
-    const ledger = await upload(client, ledgerName, ledgerFiles, ledgerCopy, options3.warn, unsupported);
-    return { runDirectory, ledger };
-  } catch (error63) {
-    const message = `could not prepare the artifacts: ${error63 instanceof Error ? error63.message : String(error63)}`;
-    options3.warn(`evidence-gate: ${message}`);
-    return {
-      runDirectory: { kind: "failed", name: runName, message },
-      ledger: { kind: "failed", name: ledgerName, message }
-    };
-  } finally {
-    if (staging !== null) rmSync(staging, { recursive: true, force: true });
-  }
-}
-async function upload(client, name, files, root, warn, unsupported) {
-  try {
-    const result = await client.uploadArtifact(name, files, root);
-    return { kind: "uploaded", name, id: result.id ?? null, size: result.size ?? null, files: files.length };
-  } catch (error63) {
-    if (unsupported(error63)) {
-      return {
-        kind: "skipped",
-        name,
-        reason: "GitHub Enterprise Server does not support @actions/artifact v2+"
-      };
-    }
-    const message = error63 instanceof Error ? error63.message : String(error63);
-    warn(`evidence-gate: could not upload artifact ${name}: ${message}`);
-    return { kind: "failed", name, message };
-  }
-}
-function copyRedacted(from, to, secrets) {
-  const copies = [];
-  const redactFile = fileRedactor(secrets);
-  const walk = (dir) => {
-    for (const entry of readdirSync2(dir, { withFileTypes: true })) {
-      const source = join11(dir, entry.name);
-      if (entry.isDirectory()) {
-        walk(source);
-        continue;
-      }
-      if (!entry.isFile()) continue;
-      const target = join11(to, relative4(from, source));
-      mkdirSync(dirname4(target), { recursive: true });
-      const bytes = readFileSync4(source);
-      const redacted = redactFile(bytes);
-      if (redacted === bytes) copyFileSync(source, target);
-      else writeFileSync(target, redacted);
-      copies.push(target);
-    }
-  };
-  walk(from);
-  return copies;
-}
-function fileRedactor(secrets) {
-  const redactor = createRedactor(secrets);
-  return (bytes) => redactor.bytes(redactKnownValues(bytes, secrets));
-}
-function redactKnownValues(bytes, secrets) {
-  const needles = /* @__PURE__ */ new Set();
-  for (const secret of secrets) {
-    if (secret.length < 4) continue;
-    needles.add(secret);
-    needles.add(JSON.stringify(secret).slice(1, -1));
-  }
-  let out = bytes;
-  for (const needle of needles) out = replaceAll(out, Buffer.from(needle, "utf8"), Buffer.from("***"));
-  return out;
-}
-function replaceAll(haystack, needle, replacement) {
-  let at = haystack.indexOf(needle);
-  if (at === -1) return haystack;
-  const parts = [];
-  let from = 0;
-  while (at !== -1) {
-    parts.push(haystack.subarray(from, at), replacement);
-    from = at + needle.length;
-    at = haystack.indexOf(needle, from);
-  }
-  parts.push(haystack.subarray(from));
-  return Buffer.concat(parts);
-}
-function artifactsMarkdown(artifacts, runDir) {
-  const line2 = (outcome, what) => {
-    const name = `\`${outcome.name}\``;
-    switch (outcome.kind) {
-      case "uploaded":
-        return `- ${name} (${what}): uploaded to this workflow run's artifacts${outcome.size === null ? "" : `, ${outcome.size} bytes`}.`;
-      case "skipped":
-        return `- ${name} (${what}): not uploaded \u2014 ${outcome.reason}.`;
-      case "failed":
-        return `- ${name} (${what}): **upload failed** \u2014 ${outcome.message.split("\n")[0]}`;
-      default:
-        return unreachable(outcome);
-    }
-  };
-  const lines = [
-    "### Artifacts",
-    "",
-    line2(artifacts.runDirectory, "the run directory: state, events, graph, node outputs, patch.diff"),
-    line2(artifacts.ledger, "the ledger JSON")
-  ];
-  if (artifacts.runDirectory.kind !== "uploaded")
-    lines.push("", `The run directory is on the runner at \`${runDir}\`.`);
-  return lines.join("\n");
-}
-function artifactsUnsupportedOn(serverUrl) {
-  let host;
-  try {
-    host = new URL(serverUrl).hostname.toUpperCase();
-  } catch {
-    return false;
-  }
-  return host !== "GITHUB.COM" && !host.endsWith(".GHE.COM") && !host.endsWith(".LOCALHOST");
-}
-function artifactModeProblem(serverUrl, uses) {
-  const server = (serverUrl ?? "https://github.com").trim().replace(/\/+$/, "");
-  if (!artifactsUnsupportedOn(server)) return null;
-  return `${uses} needs workflow artifacts, which @actions/artifact does not support on GitHub Enterprise Server (GITHUB_SERVER_URL ${server}): mode resume, mode report and report-to: bot cannot work there. Run mode auto, run, verify or lint (the job summary carries the ledger), or run on github.com`;
+function statusOf(error63) {
+  if (typeof error63 !== "object" || error63 === null) return null;
+  const status = error63.status;
+  return typeof status === "number" ? status : null;
 }
 
 // src/github/base-policy.ts
@@ -35230,7 +32106,66 @@ function newestOf(candidates) {
 }
 
 // src/github/event-context.ts
-import { readFileSync as readFileSync5 } from "node:fs";
+import { readFileSync as readFileSync3 } from "node:fs";
+
+// src/github/comment-command.ts
+var COMMENT_COMMAND = "/evidence-gate";
+var COMMAND_LINE = /^\/evidence-gate(?:[ \t]+(\S+))?(?:[ \t]+([\s\S]*))?$/;
+var SHA_ARG = /^@([0-9a-fA-F]{7,40})$/;
+function parseCommentCommand(body) {
+  const text2 = body.replace(/\r\n?/g, "\n").replace(/^\s+/, "");
+  const newline = text2.indexOf("\n");
+  const first = (newline < 0 ? text2 : text2.slice(0, newline)).trimEnd();
+  const rest = newline < 0 ? "" : text2.slice(newline + 1);
+  const match = COMMAND_LINE.exec(first);
+  if (match === null) return { kind: "none" };
+  const verb = match[1] ?? "";
+  if (verb !== "run") return { kind: "unknown", verb };
+  let args = (match[2] ?? "").trim();
+  let sha3 = null;
+  const firstArg = args.split(/\s+/, 1)[0] ?? "";
+  const shaMatch = SHA_ARG.exec(firstArg);
+  if (shaMatch !== null) {
+    sha3 = shaMatch[1].toLowerCase();
+    args = args.slice(firstArg.length).trim();
+  }
+  const goalText = [args, rest.trim()].filter((part) => part !== "").join("\n");
+  return { kind: "run", sha: sha3, text: goalText };
+}
+async function reactToComment(octokit, target, content) {
+  try {
+    await octokit.rest.reactions.createForIssueComment({
+      owner: target.owner,
+      repo: target.repo,
+      comment_id: target.commentId,
+      content
+    });
+    return null;
+  } catch (error63) {
+    const status = statusOf(error63);
+    return `could not react ${content} to comment ${target.commentId} (${status === null ? "no answer" : `HTTP ${status}`}); the workflow's token needs \`pull-requests: write\` (or \`issues: write\`) for reactions`;
+  }
+}
+
+// src/github/fork.ts
+var DEPENDABOT_LOGIN = "dependabot[bot]";
+function isForkHead(head, base) {
+  if (head === null || head === void 0) return true;
+  if (head.id !== void 0 && base.id !== void 0) return head.id !== base.id;
+  if (head.full_name !== void 0 && base.full_name !== void 0)
+    return head.full_name.toLowerCase() !== base.full_name.toLowerCase();
+  return true;
+}
+function isDependabot(...logins) {
+  return logins.some((login2) => login2 === DEPENDABOT_LOGIN);
+}
+function forkApprovalMissing(subject) {
+  if (!subject.isFork || subject.trigger === "issue_comment") return null;
+  const short3 = subject.headSha.slice(0, 7);
+  return `Pull request #${subject.number} comes from a fork (${subject.headRepoFullName ?? "a deleted repository"}) and no writer approved its head ${short3} on this run (trigger ${subject.trigger}): the model key is not used on a fork's code without that approval. A writer approves it by commenting \`${COMMENT_COMMAND} run @${short3}\` after reviewing the head`;
+}
+
+// src/github/event-context.ts
 var EventContextError = class extends Error {
   name = "EventContextError";
   issues;
@@ -35272,7 +32207,7 @@ function readVariable(env, name) {
 function readPayload(path2, issues) {
   let text2;
   try {
-    text2 = readFileSync5(path2, "utf8");
+    text2 = readFileSync3(path2, "utf8");
   } catch (error63) {
     const code = error63.code ?? String(error63);
     issues.push({ variable: "GITHUB_EVENT_PATH", message: `cannot read ${path2} (${code})` });
@@ -35397,7 +32332,7 @@ function pullRequestFields(pr, o) {
 }
 
 // src/github/job-summary.ts
-import { appendFile, stat as stat2 } from "node:fs/promises";
+import { appendFile, stat } from "node:fs/promises";
 var JOB_SUMMARY_MAX_BYTES = 1024 * 1024;
 var CUT_NOTICE = "**Cut by evidence-gate:** GitHub shows at most 1 MiB of job summary per step. The full ledger is in the run's ledger artifact.";
 async function writeJobSummary(markdown, options3 = {}) {
@@ -35409,7 +32344,7 @@ async function writeJobSummary(markdown, options3 = {}) {
     );
     return { kind: "skipped", reason: "GITHUB_STEP_SUMMARY unset" };
   }
-  const used = await stat2(path2).then(
+  const used = await stat(path2).then(
     (s) => s.size,
     () => 0
   );
@@ -35743,3466 +32678,859 @@ async function resolveDispatch(o, event) {
   };
 }
 
-// src/run/loop-guard.ts
-var RUN_TRAILER_KEY = "Evidence-Gate-Run";
-function runTrailerOf(message) {
-  const paragraphs = message.replace(/\r\n/g, "\n").trimEnd().split(/\n[ \t]*\n/);
-  if (paragraphs.length < 2) return null;
-  const last = paragraphs.at(-1) ?? "";
-  for (const line2 of last.split("\n")) {
-    const match = /^Evidence-Gate-Run:[ \t]*(\S+)[ \t]*$/i.exec(line2);
-    if (match !== null) return match[1];
-  }
-  return null;
+// src/proxy/credential.ts
+var DUMMY_CREDENTIAL = "evidence-gate-key-proxy-dummy";
+var CREDENTIAL_VARIABLES = {
+  claude: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"],
+  codex: ["OPENAI_API_KEY", "CODEX_API_KEY"]
+};
+var AUTH_HEADERS = ["x-api-key", "authorization"];
+function upstreamAuthHeader(credential) {
+  if (credential.runtime === "claude" && credential.variable === "ANTHROPIC_API_KEY")
+    return ["x-api-key", credential.value];
+  return ["authorization", `Bearer ${credential.value}`];
 }
-var pushPayload = external_exports.object({
-  head_commit: external_exports.object({ id: external_exports.string(), message: external_exports.string() }).nullable().optional()
-});
-async function headCommitOf(env, event, token) {
-  if (event.kind === "other") {
-    if (event.eventName !== "push") return null;
-    const parsed = pushPayload.safeParse(event.payload);
-    const head = parsed.success ? parsed.data.head_commit : null;
-    return head ? { sha: head.id, message: head.message } : null;
-  }
-  if (event.kind !== "pull_request" || event.action !== "synchronize") return null;
-  const sha3 = event.headSha;
-  const workspace = env.GITHUB_WORKSPACE ?? process.cwd();
-  try {
-    const raw2 = await git(["cat-file", "commit", sha3], { cwd: workspace, baseEnv: env });
-    const at = raw2.indexOf("\n\n");
-    return { sha: sha3, message: at < 0 ? "" : raw2.slice(at + 2) };
-  } catch (error63) {
-    if (!(error63 instanceof GitError)) throw error63;
-  }
-  if (token === void 0 || token === "") return null;
-  const octokit = createOctokit({ token, baseUrl: apiUrlFromEnv(env) });
-  const { data } = await octokit.rest.git.getCommit({
-    owner: event.owner,
-    repo: event.repo,
-    commit_sha: sha3
-  });
-  return { sha: sha3, message: data.message };
-}
-async function stopOnOwnPush(runner2, env, event, token) {
-  let head;
-  try {
-    head = await headCommitOf(env, event, token);
-  } catch (error63) {
-    runner2.warning(
-      `loop guard: could not read the head commit's message (${error63 instanceof Error ? error63.message : String(error63)}); the run goes on`
-    );
-    return false;
-  }
-  const runId = head === null ? null : runTrailerOf(head.message);
-  if (head === null || runId === null) return false;
-  const message = `The head commit ${head.sha.slice(0, 7)} carries \`${RUN_TRAILER_KEY}: ${runId}\`: evidence-gate run ${runId} pushed it and posted its verdict on it. This run does nothing (loop guard): no model call, no check run.`;
-  await writeJobSummary(`## evidence-gate: nothing to do
-
-${message}
-`, { env });
-  runner2.notice(`evidence-gate: ${message}`);
-  return true;
+function dummyCredentialEnv(credential) {
+  if (credential.runtime === "codex")
+    return { OPENAI_API_KEY: DUMMY_CREDENTIAL, CODEX_API_KEY: DUMMY_CREDENTIAL };
+  return { [credential.variable]: DUMMY_CREDENTIAL };
 }
 
-// src/run/pr-checkout.ts
-async function checkOutPullRequestHead(o) {
-  const gitOptions4 = { cwd: o.workspace, baseEnv: o.baseEnv, knownSecrets: o.knownSecrets };
-  const localRef = `refs/remotes/evidence-gate/pull/${o.number}`;
-  const header2 = `http.${o.serverUrl.replace(/\/+$/, "")}/.extraheader`;
-  const basic = Buffer.from(`x-access-token:${o.token}`, "utf8").toString("base64");
-  try {
-    await git(
-      ["fetch", "--no-tags", "--no-recurse-submodules", "origin", `+refs/pull/${o.number}/head:${localRef}`],
-      {
-        ...gitOptions4,
-        timeoutMs: 10 * 6e4,
-        set: {
-          GIT_CONFIG_COUNT: "2",
-          GIT_CONFIG_KEY_0: header2,
-          GIT_CONFIG_VALUE_0: "",
-          GIT_CONFIG_KEY_1: header2,
-          GIT_CONFIG_VALUE_1: `AUTHORIZATION: basic ${basic}`
-        }
-      }
-    );
-  } catch (error63) {
-    if (!(error63 instanceof GitError)) throw error63;
+// src/proxy/key-proxy.ts
+import { randomBytes as randomBytes2, timingSafeEqual } from "node:crypto";
+import {
+  createServer,
+  Agent as HttpAgent,
+  request as httpRequest
+} from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+
+// src/proxy/codex-provider.ts
+var PROXY_PROVIDER_ID = "evidence-gate-key-proxy";
+var OPENAI_API_BASE = "https://api.openai.com/v1";
+var PROXY_ENV_KEY = "OPENAI_API_KEY";
+var BUILT_IN_PROVIDERS = /* @__PURE__ */ new Set(["openai"]);
+function keySegment(id2) {
+  return /^[A-Za-z0-9_-]+$/.test(id2) ? id2 : JSON.stringify(id2);
+}
+function codexProxyPairs(baseUrl, provider) {
+  const pairs = proxyPairs(baseUrl, provider);
+  for (const pair of pairs) issuedPairs.add(pair);
+  return pairs;
+}
+var issuedPairs = /* @__PURE__ */ new Set();
+function proxyPairs(baseUrl, provider) {
+  if (provider !== void 0 && !BUILT_IN_PROVIDERS.has(provider)) {
+    const table3 = `model_providers.${keySegment(provider)}`;
+    return [
+      `${table3}.base_url=${JSON.stringify(baseUrl)}`,
+      `${table3}.env_key=${JSON.stringify(PROXY_ENV_KEY)}`
+    ];
+  }
+  const table2 = `model_providers.${PROXY_PROVIDER_ID}`;
+  return [
+    `model_provider=${JSON.stringify(PROXY_PROVIDER_ID)}`,
+    `${table2}.name="evidence-gate key proxy"`,
+    `${table2}.base_url=${JSON.stringify(baseUrl)}`,
+    `${table2}.env_key=${JSON.stringify(PROXY_ENV_KEY)}`,
+    `${table2}.wire_api="responses"`
+  ];
+}
+function tomlString(value) {
+  const v = value.trim();
+  if (v.startsWith("'") && v.endsWith("'") && v.length >= 2) return v.slice(1, -1);
+  if (v.startsWith('"') && v.endsWith('"') && v.length >= 2) {
+    try {
+      const parsed = JSON.parse(v);
+      if (typeof parsed === "string") return parsed;
+    } catch {
+    }
+    return v.slice(1, -1);
+  }
+  return v;
+}
+function segments(key) {
+  return [...key.matchAll(/"([^"\n]*)"|'([^'\n]*)'|([^."']+)/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? "");
+}
+function operatorCodexProvider(pairs) {
+  let selected;
+  const baseUrls = /* @__PURE__ */ new Map();
+  for (const pair of pairs) {
+    const eq = pair.indexOf("=");
+    if (eq < 0) continue;
+    const key = segments(pair.slice(0, eq).trim());
+    const value = tomlString(pair.slice(eq + 1));
+    if (key.length === 1 && key[0] === "model_provider") selected = value;
+    if (key.length === 3 && key[0] === "model_providers" && key[2] === "base_url")
+      baseUrls.set(key[1], value);
+  }
+  if (selected === void 0 || BUILT_IN_PROVIDERS.has(selected)) return { kind: "none" };
+  const baseUrl = baseUrls.get(selected);
+  if (baseUrl === void 0)
     return {
-      ok: false,
-      reason: "failed",
-      message: `could not fetch pull request #${o.number}'s head (refs/pull/${o.number}/head) from origin into ${o.workspace}: ${error63.detail}. Check out the repository with actions/checkout first (the workspace must be its git repository).`
+      kind: "unusable",
+      problem: `codex-config selects provider ${JSON.stringify(selected)} but gives it no base_url (model_providers.${keySegment(selected)}.base_url=\u2026): the key proxy needs it as its upstream`
     };
-  }
-  try {
-    const fetched = await git(["rev-parse", "--verify", `${localRef}^{commit}`], gitOptions4);
-    if (fetched !== o.headSha) {
-      return {
-        ok: false,
-        reason: "moved",
-        message: `pull request #${o.number}'s head moved: the run was decided on ${o.headSha.slice(0, 7)}, and refs/pull/${o.number}/head is now ${fetched.slice(0, 7)}. Nothing ran; trigger the run again for the new head.`
-      };
-    }
-    await git(["-c", "advice.detachedHead=false", "checkout", "--detach", o.headSha], gitOptions4);
-    const head = await git(["rev-parse", "HEAD"], gitOptions4);
-    if (head !== o.headSha) {
-      return {
-        ok: false,
-        reason: "failed",
-        message: `after checking out ${o.headSha.slice(0, 7)}, HEAD is ${head.slice(0, 7)}: nothing ran.`
-      };
-    }
-  } catch (error63) {
-    if (!(error63 instanceof GitError)) throw error63;
-    return {
-      ok: false,
-      reason: "failed",
-      message: `could not check out pull request #${o.number}'s head ${o.headSha.slice(0, 7)} in ${o.workspace}: ${error63.detail}`
-    };
-  }
-  return {
-    ok: true,
-    note: `Checked out pull request #${o.number}'s head ${o.headSha.slice(0, 7)} (refs/pull/${o.number}/head) in the workspace; HEAD is that commit.`
-  };
+  return { kind: "provider", id: selected, baseUrl };
 }
-async function eventCheckoutProblem(o) {
-  let start;
-  try {
-    start = await startingCommit(o.workspace, {
-      baseEnv: o.baseEnv,
-      knownSecrets: o.knownSecrets,
-      prHead: o.headSha
-    });
-  } catch (error63) {
-    if (error63 instanceof NotAGitRepositoryError || error63 instanceof NoCommitError) return null;
-    throw error63;
-  }
-  if (start.sha.toLowerCase() === o.headSha.toLowerCase() || start.isMergeOfHead) return null;
-  const [base, head] = start.parents;
-  const held = start.parents.length === 2 && base !== void 0 && head !== void 0 ? `the merge commit ${start.sha}, whose head parent is ${head} (merged into ${base})` : `commit ${start.sha}`;
-  return `the checkout is not the commit the event names: pull_request.head.sha is ${o.headSha}, and the workspace holds ${held}. The pull request's head moved after this run was triggered (GitHub's merge ref follows the newest push), so its code is not what the event named; nothing ran. The run triggered by the newer push checks that head.`;
+function isProxyProviderPair(pair) {
+  return issuedPairs.has(pair);
 }
 
-// src/run/running-mode.ts
-import { mkdirSync as mkdirSync4 } from "node:fs";
-import { join as join18, resolve as resolve5 } from "node:path";
-
-// src/core/shown-command.ts
-var LINE_BREAK_MARK = " \u23CE ";
-function shownCommand(command) {
-  if (!/[\r\n]/.test(command)) return command;
-  return command.split(/\r\n|\r|\n/).map((line2) => line2.trim()).filter((line2) => line2 !== "").join(LINE_BREAK_MARK);
-}
-
-// src/core/github-login.ts
-function isGitHubLogin(text2) {
-  return /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/.test(text2);
-}
-var LOCAL_USER_SUFFIX = " (local user)";
-function isLocalAccountName(text2) {
-  return /^[\p{L}\p{N}_][\p{L}\p{N}._ -]{0,63}$/u.test(text2) && text2.trimEnd() === text2;
-}
-function isRecordedApprover(text2) {
-  if (isGitHubLogin(text2.replace(/\[bot\]$/, ""))) return true;
-  return text2.endsWith(LOCAL_USER_SUFFIX) && isLocalAccountName(text2.slice(0, -LOCAL_USER_SUFFIX.length));
-}
-
-// src/core/ledger-row.ts
-var RECEIPT_MAX_NAMES = 20;
-var NOTHING_SPENT = {
-  sessionId: null,
-  costUsd: 0,
-  durationMs: 0,
-  deniedToolCalls: 0,
-  usage: null,
-  numTurns: null
-};
-var GATE_WAITING_REASON = "waiting for a person to approve or reject this gate";
-function isWaitingGate(row) {
-  return row.verdict === "SKIPPED" && row.reason === GATE_WAITING_REASON;
-}
-
-// src/ledger/cells.ts
-function verdictLabel(row) {
-  switch (row.verdict) {
-    case "PASS":
-      return `PASS (${row.qualifier})`;
-    case "FAIL":
-      return `FAIL ${row.cause}`;
-    case "SKIPPED":
-      return isWaitingGate(row) ? "WAITING" : "SKIPPED";
-    case "PAUSED":
-      return `PAUSED session limit${row.resetsAt !== null ? `, resets ${row.resetsAt}` : ""}`;
-    default:
-      return unreachable(row);
-  }
-}
-function nodeLabel(row) {
-  return row.label ?? row.nodeId;
-}
-function shortSession(sessionId) {
-  if (sessionId === null || sessionId === "") return "-";
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-7/i.test(sessionId) ? sessionId.slice(-8) : sessionId.slice(0, 8);
-}
-function runtimeWords(ledger) {
-  if (ledger.mode === "verify") return null;
-  return ledger.model === void 0 ? ledger.runtime : `${ledger.runtime} (${ledger.model})`;
-}
-function formatUsd(usd2) {
-  return usd2 === null || !Number.isFinite(usd2) ? "unknown" : `$${usd2.toFixed(4)}`;
-}
-function formatUsdTotal(total2) {
-  if (total2.kind === "known") return formatUsd(total2.usd);
-  const calls = `${total2.unknownCalls} ${total2.unknownCalls === 1 ? "call" : "calls"} without USD`;
-  return `unknown (known subtotal ${formatUsd(total2.knownUsd)}; ${calls})`;
-}
-function formatDuration2(ms) {
-  if (ms < 1e3) return `${Math.max(0, Math.round(ms))}ms`;
-  if (ms < 6e4) return `${(ms / 1e3).toFixed(1)}s`;
-  const totalSeconds = Math.round(ms / 1e3);
-  const hours = Math.floor(totalSeconds / 3600);
-  const minutes = Math.floor(totalSeconds % 3600 / 60);
-  const seconds = totalSeconds % 60;
-  if (hours > 0) return `${hours}h${String(minutes).padStart(2, "0")}m`;
-  return `${minutes}m${String(seconds).padStart(2, "0")}s`;
-}
-function approverWords(login2) {
-  return isGitHubLogin(login2.replace(/\[bot\]$/, "")) ? `@${login2}` : login2;
-}
-function rowDetail(row) {
-  const parts = [row.detail];
-  if (row.verdict === "PASS" && row.approvedBy !== void 0) {
-    parts.push(`approved by ${approverWords(row.approvedBy.login)} at ${row.approvedBy.headSha.slice(0, 7)}`);
-  }
-  if (row.verdict === "FAIL" && row.superseded === true) parts.push("superseded by a later attempt");
-  if (row.verdict === "SKIPPED" && row.reason !== "") parts.push(row.reason);
-  const ignored = ignoredFilesWords(row.verify);
-  if (ignored !== null && !row.detail.includes(ignored)) parts.push(ignored);
-  const gaps = evidenceGapWords(row.verify, DETAIL_PATHS);
-  if (gaps !== null && !row.detail.includes(gaps)) parts.push(gaps);
-  const outside = outsideWritesWords(row.outsideWrites);
-  if (outside !== null && !row.detail.includes(outside)) parts.push(outside);
-  if (row.worktree !== void 0) parts.push(worktreeWords(row.worktree));
-  for (const claim2 of row.claims ?? []) parts.push(claimWords(claim2));
-  const receipt = row.verify?.receipt;
-  if (receipt !== void 0 && row.verify?.reusedFrom === void 0) {
-    const words = receiptWords(receipt);
-    if (!row.detail.includes(words)) parts.push(words);
-  }
-  if (row.verify?.base !== void 0) parts.push(baseWords(row.verify.base));
-  return parts.filter((part) => part !== "").join("; ");
-}
-function baseCommitWords(base) {
-  return base.commit === null ? `the base (${base.chosenAs})` : `base ${base.commit.slice(0, 7)} (${base.chosenAs})`;
-}
-function baseWords(base) {
-  const at = baseCommitWords(base);
-  const names = (base.fixedTests ?? []).slice(0, RECEIPT_NAMES_SHOWN);
-  const more = (base.fixedTests?.length ?? 0) > names.length ? ", \u2026" : "";
-  const verdict = (() => {
-    switch (base.verdict) {
-      case "fixed":
-        return `fails on ${at}, passes on head: fixed${names.length > 0 ? ` (now passing: ${names.join(", ")}${more})` : ""}`;
-      case "passes_on_both":
-        return `passes on ${at} and on head`;
-      case "fails_on_both":
-        return `fails on ${at} too: pre-existing, still not green`;
-      case "introduced":
-        return `passes on ${at}, fails on head: introduced by the change`;
-      case "not_compared":
-        return `not compared with ${at}: ${base.reason ?? "the base did not run"}`;
-      default:
-        return unreachable(base.verdict);
-    }
-  })();
-  const receipt = base.verify?.receipt;
-  const parts = [
-    verdict,
-    ...receipt !== void 0 ? [`base run: ${receiptWords(receipt)}`] : [],
-    ...base.fewerTests !== void 0 ? [
-      `the head ran fewer tests than the base (${base.fewerTests.head} against ${base.fewerTests.base}): look at which went`
-    ] : []
-  ];
-  return parts.join("; ");
-}
-var RECEIPT_NAMES_SHOWN = 5;
-function receiptWords(receipt) {
-  if (receipt.kind === "none") return `no test receipt: ${receipt.reason}`;
-  const from = receipt.source === "reports" ? `${receipt.runners.join(", ")} report${(receipt.files?.length ?? 0) === 1 ? "" : "s"} ${(receipt.files ?? []).join(", ")}` : receipt.runners.join(", ");
-  const skipped = receipt.skipped > 0 ? `${receipt.skipped} skipped` : null;
-  if (receipt.ran === 0) return `ran no test${skipped !== null ? ` (${skipped})` : ""}, per ${from}`;
-  const shown2 = receipt.failedNames.slice(0, RECEIPT_NAMES_SHOWN).map((name) => name.length > 120 ? `${name.slice(0, 119)}\u2026` : name);
-  const more = receipt.failedNames.length > shown2.length || !receipt.failedNamesComplete;
-  const names = receipt.failed > 0 && shown2.length > 0 ? ` (${shown2.join(", ")}${more ? ", \u2026" : ""})` : "";
-  const parts = [
-    `${receipt.passed} passed`,
-    ...receipt.failed > 0 ? [`${receipt.failed} failed${names}`] : [],
-    ...skipped !== null ? [skipped] : []
-  ];
-  return `ran ${receipt.ran} ${receipt.ran === 1 ? "test" : "tests"}: ${parts.join(", ")}, per ${from}`;
-}
-function claimWords(claim2) {
-  const said = `the node said "${claim2.quote}"`;
-  return claim2.contradiction !== null ? `${said} \u2014 contradicted: ${claim2.contradiction}` : `${said} \u2014 agrees with what the engine observed`;
-}
-function worktreeWords(worktree) {
-  return `ran in worktree ${worktree.name}: its changes are on branch ${worktree.branch}, not in the main working tree`;
-}
-var DETAIL_PATHS = 3;
-function ignoredFilesWords(verify) {
-  if (verify === void 0) return null;
-  switch (verify.ignoredFiles) {
-    case void 0:
-    case "unchanged":
-      return null;
-    case "changed":
-      return `git-ignored files changed since the run started, on no commit: ${describeIgnoredChanges(verify.ignoredFilesChanges, DETAIL_PATHS)}`;
-    case "unknown":
-      return `git-ignored files not compared: ${verify.ignoredFilesReason ?? "unknown reason"}`;
-    default:
-      return unreachable(verify.ignoredFiles);
-  }
-}
-function evidenceGapWords(verify, shown2 = 10) {
-  const parts = evidenceGapParts(verify, shown2);
-  return parts.length > 0 ? `verify ran on bytes the evidence tree does not hold: ${parts.join("; ")}` : null;
-}
-function evidenceGapParts(verify, shown2 = 10) {
-  if (verify === void 0) return [];
-  const clip3 = (path2) => path2.length > 200 ? `\u2026${path2.slice(-199)}` : path2;
-  const parts = [];
-  const submodules = verify.dirtySubmodules ?? [];
-  if (submodules.length > 0) {
-    const named = submodules.slice(0, shown2).map(clip3);
-    const rest = submodules.length - named.length;
-    parts.push(
-      `submodule content on no commit in ${named.join(", ")}${rest > 0 ? `, ${rest} more` : ""} (modified, untracked or unrecorded commits)`
-    );
-  }
-  const files = verify.unrepresentedFiles;
-  if (files !== void 0) {
-    const named = files.examples.slice(0, shown2).map(clip3);
-    const rest = files.total !== null ? files.total - named.length : 0;
-    const list = [
-      ...named,
-      ...rest > 0 ? [`${rest} more`] : [],
-      ...files.note !== void 0 ? [files.note] : []
-    ];
-    parts.push(
-      `files whose edits a .gitattributes conversion hides from it: ${list.length > 0 ? list.join(", ") : "(no path recorded)"}`
-    );
-  }
-  const changed = verify.changedWhileRunning;
-  if (changed !== void 0) {
-    const named = changed.examples.slice(0, shown2).map(clip3);
-    const rest = changed.total !== null ? changed.total - named.length : 0;
-    const list = [
-      ...named,
-      ...rest > 0 ? [`${rest} more`] : [],
-      ...changed.note !== void 0 ? [changed.note] : []
-    ];
-    parts.push(
-      `files of the tree the command itself changed or removed while it ran: ${list.length > 0 ? list.join(", ") : "(no path recorded)"}`
-    );
-  }
-  return parts;
-}
-function describeIgnoredChanges(changes, shown2 = 10) {
-  if (changes === void 0) return "(no path recorded)";
-  const clip3 = (path2) => path2.length > 200 ? `\u2026${path2.slice(-199)}` : path2;
-  const named = changes.examples.slice(0, shown2).map((c) => `${clip3(c.path)} (${c.change})`);
-  const rest = changes.total !== null ? changes.total - named.length : 0;
-  const parts = [...named];
-  if (rest > 0) parts.push(`${rest} more`);
-  if (changes.note !== void 0) parts.push(changes.note);
-  return parts.length > 0 ? parts.join(", ") : "(no path recorded)";
-}
-function outsideWritesWords(writes) {
-  if (writes === void 0) return null;
-  return `wrote outside the repository (not in the evidence tree): ${describeOutsideWrites(writes, DETAIL_PATHS)}`;
-}
-function describeOutsideWrites(writes, shown2 = 10) {
-  const clip3 = (path2) => path2.length > 200 ? `\u2026${path2.slice(-199)}` : path2;
-  const named = writes.paths.slice(0, shown2).map(clip3);
-  const rest = writes.total - named.length;
-  const parts = rest > 0 ? [...named, `${rest} more`] : named;
-  return parts.length > 0 ? parts.join(", ") : "(no path recorded)";
-}
-function verifyExitWords(verify) {
-  const words = singleRunWords(verify);
-  const repeat = verify.repeat;
-  if (repeat === void 0) return words;
-  if (repeat.passed === repeat.runs) return `${words} in each of ${repeat.runs} runs on the same tree`;
-  if (repeat.passed === 0) return `${words}; it passed none of ${repeat.runs} runs on the same tree`;
-  return `flaky: passed ${repeat.passed} of ${repeat.runs} runs on the same tree (a flaky result is not a pass); the first failing run ${words}`;
-}
-function singleRunWords(verify) {
-  const matches2 = verify.outputMatches;
-  const truncated = matches2?.truncated === true ? " (only its first and last 8 MiB were searched; the output was longer)" : "";
-  switch (verify.outcome) {
-    case "passed":
-      return matches2 !== void 0 ? `exited ${verify.exitCode ?? "?"} (expected ${verify.expectExit}) and its output matched /${patternWords(matches2.pattern)}/${truncated}` : `exited ${verify.exitCode ?? "?"} (expected ${verify.expectExit})`;
-    case "failed":
-      if (matches2 !== void 0 && !matches2.matched && verify.exitCode === verify.expectExit) {
-        return `exited ${verify.exitCode} but its output did not match /${patternWords(matches2.pattern)}/${truncated}`;
-      }
-      return `exited ${verify.exitCode ?? "without a code"} (expected ${verify.expectExit})`;
-    case "timed_out":
-      return `timed out after ${formatDuration2(verify.durationMs)} (no exit code)`;
-    case "spawn_failed":
-      return "could not be started (no exit code)";
-    default:
-      return unreachable(verify.outcome);
-  }
-}
-function patternWords(source) {
-  const flat2 = source.replace(/\r?\n/g, "\\n");
-  return flat2.length > 120 ? `${flat2.slice(0, 119)}\u2026` : flat2;
-}
-function contradictedClaims(rows) {
-  return rows.flatMap(
-    (row) => (row.claims ?? []).filter((claim2) => claim2.contradiction !== null).map((claim2) => ({ row, claim: claim2 }))
-  );
-}
-function failedVerifications(rows) {
-  const failed3 = [];
-  for (const row of rows) {
-    if (row.verify !== void 0 && row.verify.outcome !== "passed") failed3.push({ row, verify: row.verify });
-  }
-  return failed3;
-}
-function conclusionLabel(conclusion2) {
-  return conclusion2 === null ? "in progress" : conclusion2.conclusion;
-}
-function tokenWords(tokens) {
-  const words = `input ${tokens.inputTokens}, output ${tokens.outputTokens}, cache read ${tokens.cacheReadInputTokens}, cache write ${tokens.cacheCreationInputTokens}`;
-  if (tokens.callsWithoutUsage === 0) return words;
-  const calls = tokens.callsWithoutUsage === 1 ? "1 call" : `${tokens.callsWithoutUsage} calls`;
-  return `${words} (${calls} reported no usage)`;
-}
-function goalLoopTotal(section) {
-  let knownUsd = 0;
-  let unknownCalls = 0;
-  for (const cycle of section.cycles) {
-    if (cycle.total.kind === "known") knownUsd += cycle.total.usd;
-    else {
-      knownUsd += cycle.total.knownUsd;
-      unknownCalls += cycle.total.unknownCalls;
-    }
-    const { assessment } = cycle;
-    if (assessment.kind === "not_assessed") continue;
-    if (assessment.costUsd === null || !Number.isFinite(assessment.costUsd)) unknownCalls += 1;
-    else knownUsd += assessment.costUsd;
-  }
-  return unknownCalls === 0 ? { kind: "known", usd: knownUsd } : { kind: "unknown", knownUsd, unknownCalls };
-}
-function loopTotalsWords(section) {
-  const n = section.cycles.length;
-  return `(the whole goal loop: ${n} ${n === 1 ? "cycle" : "cycles"} with their planner, nodes and assessor calls; each cycle's run cost is in its section)`;
-}
-function assessmentWords(assessment, maxChars) {
-  const cut = (text2) => oneLineCut(text2, maxChars);
-  switch (assessment.kind) {
-    case "not_assessed":
-      return "not assessed";
-    case "failed":
-      return `no verdict (${cut(assessment.reason)}); assessor cost ${formatUsd(assessment.costUsd)}`;
-    case "assessed": {
-      const verdict = assessment.goalMet ? "goal met" : "goal not met";
-      const remaining = assessment.remaining.trim() === "" ? "" : `; remaining: ${cut(assessment.remaining)}`;
-      const retried = assessment.startRetries === void 0 ? "" : `; ${assessment.startRetries}`;
-      return `${verdict}${remaining}; evidence: ${cut(assessment.evidence)}; assessor cost ${formatUsd(assessment.costUsd)}${retried}`;
-    }
-    default:
-      return unreachable(assessment);
-  }
-}
-function oneLineCut(text2, maxChars) {
-  const flat2 = [...text2.replace(/\s+/g, " ").trim()];
-  return maxChars === null || flat2.length <= maxChars ? flat2.join("") : `${flat2.slice(0, maxChars - 1).join("")}\u2026`;
-}
-
-// src/ledger/markdown-syntax.ts
-function escapeCell(text2) {
-  return escapeMarkdownChars(text2).replace(/\r\n|\r|\n/g, "<br>");
-}
-function escapeInline(text2) {
-  return escapeMarkdownChars(text2).replace(/\r\n|\r|\n/g, " ");
-}
-function codeSpan(text2, options3) {
-  const flat2 = text2.replace(/\r\n|\r|\n/g, " ");
-  const ticks = "`".repeat(longestRun(flat2, "`") + 1);
-  const pad = flat2.startsWith("`") || flat2.endsWith("`") || flat2 === "" ? " " : "";
-  const body = options3.inTable ? flat2.replace(/\|/g, "\\|") : flat2;
-  return `${ticks}${pad}${body}${pad}${ticks}`;
-}
-function fencedBlock(content, info2 = "") {
-  const fence = "`".repeat(Math.max(3, longestRun(content, "`") + 1));
-  const body = content.endsWith("\n") ? content : `${content}
-`;
-  return `${fence}${info2}
-${body}${fence}`;
-}
-function longestRun(text2, ch) {
-  let longest = 0;
-  let current = 0;
-  for (const c of text2) {
-    current = c === ch ? current + 1 : 0;
-    if (current > longest) longest = current;
-  }
-  return longest;
-}
-
-// src/ledger/plan-words.ts
-var NO_BUILD_EVIDENCE_WORDS = "every verdict below is the model's, about its own work";
-function answerWords(answer) {
-  switch (answer.kind) {
-    case "attached":
-      return {
-        kind: answer.kind,
-        words: answer.declaredBy === "policy" ? "the verify command comes from the maintainers' policy file (.github/evidence-gate.yml)" : "the verify command comes from the workflow input / CLI flag"
-      };
-    case "declared":
-      return {
-        kind: answer.kind,
-        words: `accept-no-build-evidence was given although ${answer.signals.map((signal2) => `${signal2.file} (${signal2.ecosystem})`).join(", ")} ${answer.signals.length === 1 ? "says" : "say"} this repository builds`
-      };
-    case "none-detected":
-      return { kind: answer.kind, words: "no build signal was detected and no verify command was given" };
-    case "graph":
-      return {
-        kind: answer.kind,
-        words: answer.verifiedSinks.length === 0 ? "hand-written graph: no sink has a success_check.verify or completion.verify command" : `hand-written graph: the engine runs the graph's own verify commands (sinks ${answer.verifiedSinks.map((s) => `"${s}"`).join(", ")})${answer.unverifiedSinks.length > 0 ? `; sinks ${answer.unverifiedSinks.map((s) => `"${s}"`).join(", ")} have none` : ""}`
-      };
-    default:
-      return unreachable(answer);
-  }
-}
-function sinkEvidence(plan) {
-  const commands = new Map(plan.sinkCommands.map((entry) => [entry.nodeId, entry.command]));
-  const sinks = plan.nodes.filter((node3) => node3.sink).map((node3) => {
-    const command = commands.get(node3.id);
-    if (command !== void 0) return { kind: "command", nodeId: node3.id, command };
-    return node3.type === "gate" ? { kind: "gate", nodeId: node3.id } : { kind: "none", nodeId: node3.id };
-  });
-  const listed2 = new Set(sinks.map((sink) => sink.nodeId));
-  for (const entry of plan.sinkCommands) {
-    if (!listed2.has(entry.nodeId))
-      sinks.push({ kind: "command", nodeId: entry.nodeId, command: entry.command });
-  }
-  return sinks;
-}
-var NO_PLAN_LINE = "no plan ran: nothing was built, tested or verified";
-function hasNoBuildEvidence(plan) {
-  return !sinkEvidence(plan).some((sink) => sink.kind === "command");
-}
-var SOURCE_NAMES = {
-  goal: "the goal",
-  "pr-title": "PR title",
-  "pr-body": "PR body",
-  comment: "the comment that started the run"
-};
-var counted = (n, one, many) => n === 0 ? [] : [`${n} ${n === 1 ? one : many}`];
-function untrustedTextWords(removals) {
-  if (removals === void 0 || removals.length === 0) return null;
-  const parts = removals.map((r) => {
-    const what = [
-      ...counted(r.hiddenChars, "hidden character", "hidden characters"),
-      ...counted(r.htmlComments, "HTML comment", "HTML comments"),
-      ...counted(r.hiddenHtml, "hidden HTML element", "hidden HTML elements"),
-      ...counted(r.altTexts, "alternative text", "alternative texts"),
-      ...counted(r.omittedChars, "visible character cut to fit", "visible characters cut to fit")
-    ];
-    return `${SOURCE_NAMES[r.source] ?? r.source}: ${what.join(", ")}`;
-  });
-  return `${parts.join("; ")} \u2014 removed before the planner read them (text nobody sees on the page, and what the prompt's bound left out).`;
-}
-var GOAL_SHOWN_CHARS = 500;
-function goalWords(goal) {
-  const points = Array.from(goal.replace(/\s+/g, " ").trim());
-  if (points.length <= GOAL_SHOWN_CHARS) return points.join("");
-  const left = points.length - GOAL_SHOWN_CHARS;
-  return `${points.slice(0, GOAL_SHOWN_CHARS).join("")}\u2026 (${left} more characters; the whole goal is in ledger.json)`;
-}
-
-// src/ledger/render-changed-files.ts
-var CHANGED_FILES_SHOWN = 30;
-function countWords(record2) {
-  const parts = ["added", "modified", "deleted", "renamed"].filter((status) => record2.counts[status] > 0).map((status) => `${record2.counts[status]} ${status}`);
-  const files = `${record2.total} ${record2.total === 1 ? "file" : "files"} changed`;
-  return parts.length === 0 ? files : `${files}: ${parts.join(", ")}`;
-}
-function shownFiles(record2) {
-  const flags = /* @__PURE__ */ new Map();
-  for (const change of record2.verifyDefinition) {
-    flags.set(change.path, [...flags.get(change.path) ?? [], change.detail]);
-  }
-  const byPath = new Map(record2.files.map((file2) => [file2.path, file2]));
-  const shownOf = (path2, file2, flagged2) => ({
-    path: path2,
-    ...file2 !== void 0 ? { status: file2.status } : {},
-    ...file2?.from !== void 0 ? { from: file2.from } : {},
-    flagged: flagged2
-  });
-  const flagged = [...flags.keys()].sort().map((path2) => shownOf(path2, byPath.get(path2), flags.get(path2).join("; ")));
-  const others = record2.files.filter((file2) => !flags.has(file2.path)).map((f) => shownOf(f.path, f, ""));
-  const shown2 = [...flagged, ...others].slice(0, CHANGED_FILES_SHOWN);
-  return { shown: shown2, more: Math.max(0, record2.total - shown2.length) };
-}
-function flaggedWords(record2) {
-  const n = record2.flaggedTotal;
-  if (n === 0) return "";
-  return `${n} ${n === 1 ? "change touches" : "changes touch"} what the verify command runs`;
-}
-function changedFilesText(record2) {
-  if (record2 === void 0) return [];
-  const flagged = flaggedWords(record2);
-  const lines = [`CHANGED FILES: ${countWords(record2)}${flagged === "" ? "" : ` \u2014 ${flagged} (marked !)`}`];
-  const { shown: shown2, more } = shownFiles(record2);
-  for (const file2 of shown2) {
-    const mark = file2.flagged === "" ? " " : "!";
-    const from = file2.from !== void 0 ? ` (from ${oneLine(file2.from)})` : "";
-    const what = file2.flagged === "" ? "" : ` \u2014 ${oneLine(file2.flagged)}`;
-    lines.push(`  ${mark} ${(file2.status ?? "").padEnd(8)}  ${oneLine(file2.path)}${from}${what}`.trimEnd());
-  }
-  if (more > 0) lines.push(`    \u2026 and ${more} more`);
-  return lines;
-}
-function changedFilesMarkdown(record2) {
-  if (record2 === void 0) return "";
-  const flagged = flaggedWords(record2);
-  const lines = [
-    "### Changed files",
-    "",
-    `${escapeInline(countWords(record2))}.${flagged === "" ? "" : ` **${escapeInline(flagged)}** (marked \u26A0\uFE0F).`}`,
-    ""
-  ];
-  const { shown: shown2, more } = shownFiles(record2);
-  for (const file2 of shown2) {
-    const mark = file2.flagged === "" ? "" : "\u26A0\uFE0F ";
-    const from = file2.from !== void 0 ? ` from ${codeSpan(file2.from, { inTable: false })}` : "";
-    const change = file2.status === void 0 ? "" : ` (${file2.status}${from})`;
-    const what = file2.flagged === "" ? "" : ` \u2014 ${escapeInline(file2.flagged)}`;
-    lines.push(`- ${mark}${codeSpan(file2.path, { inTable: false })}${change}${what}`);
-  }
-  if (more > 0) lines.push(`- \u2026 and ${more} more`);
-  return lines.join("\n");
-}
-function oneLine(text2) {
-  return text2.replace(/\s*(\r\n|\r|\n)\s*/g, " ");
-}
-
-// src/ledger/render-goal-loop.ts
-var CONCLUSION_ICONS = {
-  success: "\u2705",
-  neutral: "\u26AA",
-  action_required: "\u26A0\uFE0F",
-  failure: "\u274C",
-  cancelled: "\u23F9\uFE0F",
-  timed_out: "\u23F1\uFE0F"
-};
-function goalLoopMarkdown(loop, lastRunId, detail) {
-  const n = loop.cycles.length;
-  const lines = [
-    `### Goal loop: ${n} ${n === 1 ? "cycle" : "cycles"} of at most ${loop.maxCycles}`,
-    "",
-    `Stopped: ${escapeInline(loop.stoppedBecause)}. The conclusion above is the last run's; the assessor's verdict never turns a failed run into a pass. Whole goal: **${escapeInline(formatUsdTotal(goalLoopTotal(loop)))}**.`
-  ];
-  for (const cycle of loop.cycles) {
-    const icon = cycle.conclusion === null ? "\u23F3" : CONCLUSION_ICONS[cycle.conclusion.conclusion];
-    const words = cycle.conclusion === null ? "no conclusion" : `${cycle.conclusion.conclusion} \u2014 ${escapeInline(cycle.conclusion.title)}`;
-    const last = cycle.runId === lastRunId ? " (this run, in full below)" : "";
-    lines.push(
-      "",
-      `#### Cycle ${cycle.cycle}/${loop.maxCycles}: ${icon} ${words}`,
-      "",
-      `Run ${codeSpan(cycle.runId, { inTable: false })}${last}`
-    );
-    if (cycle.remainingIn !== void 0) {
-      lines.push(
-        "",
-        `**Remaining, fed into this cycle:** ${escapeInline(oneLineCut(cycle.remainingIn, detail.cycleWordsChars))}`
-      );
-    }
-    lines.push("", ...cycleTable(cycle.rows, detail));
-    lines.push(
-      "",
-      `**Assessor:** ${escapeInline(assessmentWords(cycle.assessment, detail.cycleWordsChars))}`,
-      "",
-      `**Run cost:** ${escapeInline(formatUsdTotal(cycle.total))}`
-    );
-  }
-  return lines.join("\n");
-}
-function cycleTable(rows, detail) {
-  if (rows.length === 0) return ["No node ran."];
-  const shown2 = detail.cycleRows === null ? rows : rows.slice(0, detail.cycleRows);
-  const lines = ["| node | verdict | cost | duration | detail |", "| --- | --- | ---: | ---: | --- |"];
-  for (const row of shown2) {
-    const cells = [
-      codeSpan(row.node, { inTable: true }),
-      row.verdict.startsWith("FAIL") ? `**${escapeCell(row.verdict)}**` : escapeCell(row.verdict),
-      formatUsd(row.costUsd),
-      formatDuration2(row.durationMs),
-      escapeCell(oneLineCut(row.detail, detail.cellChars))
-    ];
-    lines.push(`| ${cells.join(" | ")} |`);
-  }
-  if (shown2.length < rows.length) lines.push("", `\u2026 ${rows.length - shown2.length} more rows not shown.`);
-  return lines;
-}
-var CYCLE_WORDS_MAX_CHARS = 300;
-function goalLoopText(loop, lastRunId) {
-  const n = loop.cycles.length;
-  const out = [
-    `Goal loop: ${n} ${n === 1 ? "cycle" : "cycles"} of at most ${loop.maxCycles} \u2014 stopped: ${flat(loop.stoppedBecause)}; whole goal ${formatUsdTotal(goalLoopTotal(loop))}; the conclusion is the last run's`
-  ];
-  for (const cycle of loop.cycles) {
-    const c = cycle.conclusion;
-    const words = c === null ? "no conclusion" : `${c.conclusion} \u2014 ${flat(c.title)}`;
-    const last = cycle.runId === lastRunId ? " (this run, below)" : "";
-    out.push(`  Cycle ${cycle.cycle}/${loop.maxCycles}: ${words} \u2014 run ${cycle.runId}${last}`);
-    if (cycle.remainingIn !== void 0) {
-      out.push(`    remaining fed in: ${oneLineCut(cycle.remainingIn, CYCLE_WORDS_MAX_CHARS)}`);
-    }
-    for (const row of cycle.rows) {
-      out.push(
-        `    ${flat(row.node)}  ${row.verdict}  ${formatUsd(row.costUsd)}  ${formatDuration2(row.durationMs)}${row.detail === "" ? "" : `  ${flat(row.detail)}`}`
-      );
-    }
-    if (cycle.rows.length === 0) out.push("    (no node ran)");
-    out.push(`    assessor: ${assessmentWords(cycle.assessment, CYCLE_WORDS_MAX_CHARS)}`);
-    out.push(`    run cost: ${formatUsdTotal(cycle.total)}`);
+// src/proxy/http-relay.ts
+var HOP_BY_HOP = /* @__PURE__ */ new Set([
+  "connection",
+  "keep-alive",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade"
+]);
+function endToEndHeaders(headers, drop) {
+  const named = String(headers.connection ?? "").split(",").map((h) => h.trim().toLowerCase()).filter((h) => h !== "");
+  const out = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === void 0 || HOP_BY_HOP.has(name) || named.includes(name) || drop.includes(name)) continue;
+    out[name] = value;
   }
   return out;
 }
-function flat(text2) {
-  return text2.replace(/\s*(\r\n|\r|\n)\s*/g, " ");
+function loggablePath(path2) {
+  const clean2 = path2.replace(/[^\x20-\x7e]/g, "?");
+  return clean2.length > 200 ? `${clean2.slice(0, 200)}\u2026` : clean2;
 }
-
-// src/ledger/render-patch.ts
-function patchSection(ledger, detail) {
-  const { patch } = ledger;
-  if (patch === void 0) return "";
-  const where = `${codeSpan(patch.path, { inTable: false })} (${patch.bytes} bytes)`;
-  const lines = [
-    "### Patch",
-    "",
-    // `mode: verify` runs no node: the changes were in the working tree before the run (issue 26).
-    ledger.mode === "verify" ? `The working tree the verify command ran on holds changes that are not on the posted commit: ${where}.` : `The nodes changed files that are not on the posted commit: ${where}.`
-  ];
-  if (patch.holdsSecret === true) {
-    lines.push(
-      "",
-      "**The patch holds a known secret value** (the GitHub token or the model credential). The preview shows it as `***`; the patch file in the run directory holds it as the nodes wrote it. Remove it before you apply or share the patch."
-    );
-  }
-  const preview = boundedPreview(patch.preview, detail);
-  if (preview.text !== "") {
-    const shown2 = preview.cut ? `Preview (first ${preview.lines} lines)` : "Preview";
-    lines.push(
-      "",
-      `<details><summary>${shown2}</summary>`,
-      "",
-      fencedBlock(preview.text, "diff"),
-      "",
-      "</details>"
-    );
-  }
-  return lines.join("\n");
-}
-function boundedPreview(preview, detail) {
-  const all = preview.replace(/\r\n|\r/g, "\n").replace(/\n$/, "").split("\n");
-  const kept = [];
-  let bytes = 0;
-  for (const line2 of all.slice(0, detail.patchPreviewLines)) {
-    bytes += utf8Bytes(line2) + 1;
-    if (bytes > detail.patchPreviewBytes) break;
-    kept.push(line2);
-  }
-  const text2 = kept.join("\n");
-  return { text: text2, lines: kept.length, cut: kept.length < all.length };
-}
-
-// src/ledger/render-markdown.ts
-var CHECK_RUN_TITLE_MAX_CHARS2 = 255;
-var TRIMMED_NOTICE = "\u2026 trimmed; full ledger in the job summary / artifact";
-var FULL = {
-  cellChars: null,
-  tailLines: null,
-  patchPreviewLines: 200,
-  patchPreviewBytes: 16384,
-  cycleRows: null,
-  cycleWordsChars: 1e3
-};
-var COMPACT = {
-  cellChars: 160,
-  tailLines: 40,
-  patchPreviewLines: 40,
-  patchPreviewBytes: 4096,
-  cycleRows: 10,
-  cycleWordsChars: 300
-};
-function renderLedgerMarkdown(ledger) {
-  return joinSections([...summarySections(ledger, FULL), ...textSections(ledger, FULL)]);
-}
-function renderCheckRunOutput(ledger, options3 = {}) {
-  const notice2 = trimmedNotice(options3);
-  const withinLimit = (render) => {
-    const full = render(FULL);
-    if (utf8Bytes(full) <= CHECK_RUN_TEXT_MAX_BYTES) return full;
-    return truncateUtf8(render(COMPACT), CHECK_RUN_TEXT_MAX_BYTES, notice2);
-  };
-  return {
-    title: clampTitle(ledger.conclusion?.title ?? `Running: ${ledger.rows.length} executions so far`),
-    summary: withinLimit((detail) => joinSections(summarySections(ledger, detail))),
-    text: withinLimit((detail) => joinSections(textSections(ledger, detail)))
-  };
-}
-function clampTitle(title) {
-  const flat2 = title.replace(/\s*(\r\n|\r|\n)\s*/g, " ");
-  if (flat2.length <= CHECK_RUN_TITLE_MAX_CHARS2) return flat2;
-  let cut = CHECK_RUN_TITLE_MAX_CHARS2 - 1;
-  const last = flat2.charCodeAt(cut - 1);
-  if (last >= 55296 && last <= 56319) cut -= 1;
-  return `${flat2.slice(0, cut)}\u2026`;
-}
-function trimmedNotice(links = {}) {
-  const href = (url2) => url2 === void 0 || !/^https?:\/\/\S+$/.test(url2) ? null : url2.replace(/[()<>]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
-  let notice2 = `**${TRIMMED_NOTICE}**`;
-  const summary2 = href(links.detailsUrl);
-  if (summary2 !== null) notice2 += ` \u2014 [open the full ledger](${summary2})`;
-  const artifact = links.ledgerArtifact;
-  if (artifact !== void 0) {
-    const name = codeSpan(artifact.name, { inTable: false });
-    const url2 = href(artifact.url);
-    notice2 += url2 === null ? ` \xB7 artifact ${name}` : ` \xB7 artifact [${name}](${url2})`;
-  }
-  return notice2;
-}
-function summarySections(ledger, detail) {
-  return [
-    heading(ledger),
-    ...ledger.goalLoop !== void 0 ? [goalLoopMarkdown(ledger.goalLoop, ledger.runId, detail)] : [],
-    planSection(ledger),
-    ledgerTable(ledger.rows, detail),
-    ...failedVerifications(ledger.rows).map(({ row, verify }) => failedVerifyBlock(row, verify, detail)),
-    ...claimsSection(ledger.rows),
-    ...baseSection(ledger.rows),
-    ...ledger.changedFiles !== void 0 ? [changedFilesMarkdown(ledger.changedFiles)] : [],
-    totalsSection(ledger)
-  ];
-}
-function textSections(ledger, detail) {
-  return [nodesSection(ledger), patchSection(ledger, detail)].filter((section) => section !== "");
-}
-function joinSections(sections) {
-  return `${sections.join("\n\n")}
-`;
-}
-function heading(ledger) {
-  const { conclusion: conclusion2 } = ledger;
-  const icon = conclusion2 === null ? "\u23F3" : CONCLUSION_ICONS[conclusion2.conclusion];
-  const title = conclusion2 === null ? "running" : conclusion2.title;
-  const runtime = runtimeWords(ledger);
-  const lines = [
-    `## ${icon} evidence-gate: ${conclusionLabel(conclusion2)} \u2014 ${escapeInline(title)}`,
-    "",
-    `Run ${codeSpan(ledger.runId, { inTable: false })} \xB7 ${ledger.mode}${runtime === null ? "" : ` \xB7 ${escapeInline(runtime)}`} \xB7 started ${escapeInline(ledger.startedAt)}${ledger.finishedAt === null ? "" : ` \xB7 finished ${escapeInline(ledger.finishedAt)}`}`
-  ];
-  if (ledger.goal !== void 0) lines.push("", `**Goal:** ${escapeInline(goalWords(ledger.goal))}`);
-  if (conclusion2 !== null) {
-    lines.push(
-      "",
-      `**${conclusion2.conclusion}** (outcome \`${conclusion2.outcome}\`): ${escapeInline(conclusion2.reason)}`
-    );
-  }
-  return lines.join("\n");
-}
-function planSection(ledger) {
-  const { plan } = ledger;
-  const answer = answerWords(plan.buildEvidence);
-  const none = plan.nodes.length > 0 && hasNoBuildEvidence(plan);
-  const lines = [
-    "### Plan",
-    "",
-    none ? `**Build evidence: NONE** (\`${answer.kind}\`) \u2014 ${escapeInline(answer.words)}; ${NO_BUILD_EVIDENCE_WORDS}.` : `**Build evidence:** \`${answer.kind}\` \u2014 ${escapeInline(answer.words)}.`,
-    ""
-  ];
-  if (plan.policy !== void 0) lines.push(policyLine(plan.policy), "");
-  if (plan.nodes.length === 0) {
-    lines.push(NO_PLAN_LINE);
-  } else if (!none) {
-    for (const sink of sinkEvidence(plan)) {
-      const id2 = codeSpan(sink.nodeId, { inTable: false });
-      switch (sink.kind) {
-        case "command":
-          lines.push(`- sink ${id2}: ${codeSpan(shownCommand(sink.command), { inTable: false })}`);
-          break;
-        case "gate":
-          lines.push(`- sink ${id2}: a gate (a person's approval, not build evidence)`);
-          break;
-        case "none":
-          lines.push(`- sink ${id2}: no verify command \u2014 its PASS is the model's, about its own work`);
-          break;
-        default:
-          unreachable(sink);
-      }
+function sendApiError(response, api, status, message) {
+  const text2 = `evidence-gate key proxy: ${message}`;
+  const body = api === "anthropic" ? {
+    type: "error",
+    error: {
+      type: status === 413 ? "request_too_large" : status >= 500 ? "api_error" : "invalid_request_error",
+      message: text2
     }
-  }
-  lines.push("", `**Tool ceiling:** ${escapeInline(plan.disclosure)}`, "", evidenceTreeLine(ledger));
-  const removed = untrustedTextWords(plan.untrustedText);
-  if (removed !== null) lines.push("", `**Untrusted text:** ${escapeInline(removed)}`);
-  if (plan.fragments !== void 0 && plan.fragments.length > 0) {
-    lines.push("", "**Fragments spliced:**");
-    for (const line2 of plan.fragments) lines.push(`- ${escapeInline(line2)}`);
-  }
-  if (plan.warnings !== void 0 && plan.warnings.length > 0) {
-    lines.push("", "**Warnings:**");
-    for (const warning2 of plan.warnings) lines.push(`- ${escapeInline(warning2)}`);
-  }
-  if (plan.repaired !== void 0) {
-    lines.push("", "**Repaired plan:** the planner's first graph was refused, and one repair call fixed it:");
-    for (const refusal of plan.repaired.refusals) lines.push(`- ${escapeInline(refusal)}`);
-  }
-  return lines.join("\n");
-}
-function policyLine(policy) {
-  return `**Policy:** ${escapeInline(policy.source)} \u2014 require-evidence: ${policy.requireEvidence}.`;
-}
-function evidenceTreeLine(ledger) {
-  const tree = ledger.evidenceTree;
-  const sinkTrees = ledger.rows.flatMap(
-    (row) => row.sink && row.verify?.evidenceTree ? [{ nodeId: row.nodeId, tree: row.verify.evidenceTree }] : []
-  );
-  if (new Set(sinkTrees.map((s) => s.tree)).size > 1) {
-    const list = sinkTrees.map(
-      (s) => `${codeSpan(s.nodeId, { inTable: false })} ${codeSpan(s.tree.slice(0, 12), { inTable: false })}`
-    ).join(", ");
-    return `**Evidence trees:** the sinks verified different trees (${list}) \u2014 no single tree passed every sink's verify.`;
-  }
-  if (tree === null) return "**Evidence tree:** none \u2014 no verify command ran.";
-  const treeSpan = codeSpan(tree.slice(0, 12), { inTable: false });
-  const commit = ledger.postedCommit ?? ledger.startingCommit;
-  if (commit === null) {
-    return `**Evidence tree:** ${treeSpan} \u2014 the starting commit is unknown, so this tree is not tied to a commit.`;
-  }
-  const which2 = `${escapeInline(commit.description)} (commit ${codeSpan(commit.sha.slice(0, 7), { inTable: false })})`;
-  if (commit.tree === tree) return `**Evidence tree:** ${treeSpan} \u2014 the tree of ${which2}.`;
-  const patch = ledger.patch === void 0 ? "" : ` The patch is ${codeSpan(ledger.patch.path, { inTable: false })} (${ledger.patch.bytes} bytes), previewed below.`;
-  return `**Evidence tree:** ${treeSpan} \u2014 **not** the tree of ${which2}: the verified files include changes that are not on that commit.${patch}`;
-}
-function ledgerTable(rows, detail) {
-  if (rows.length === 0) return "### Ledger\n\nNo node ran.";
-  const lines = [
-    "### Ledger",
-    "",
-    "| node | verdict | session | cost | duration | denied | detail |",
-    "| --- | --- | --- | ---: | ---: | ---: | --- |"
-  ];
-  for (const row of rows) {
-    const verdict = escapeCell(verdictLabel(row));
-    const cells = [
-      codeSpan(nodeLabel(row), { inTable: true }),
-      row.verdict === "FAIL" ? `**${verdict}**` : verdict,
-      row.sessionId === null ? "-" : codeSpan(shortSession(row.sessionId), { inTable: true }),
-      formatUsd(row.costUsd),
-      formatDuration2(row.durationMs),
-      String(row.deniedToolCalls),
-      escapeCell(clip(rowDetail(row), detail.cellChars))
-    ];
-    lines.push(`| ${cells.join(" | ")} |`);
-  }
-  return lines.join("\n");
-}
-function failedVerifyBlock(row, verify, detail) {
-  const lines = [
-    `### ${row.verdict === "FAIL" ? "\u274C" : "\u26A0\uFE0F"} Verify failed: ${codeSpan(nodeLabel(row), { inTable: false })}`,
-    "",
-    `- command: ${codeSpan(shownCommand(verify.command), { inTable: false })}`,
-    `- result: ${escapeInline(verifyExitWords(verify))}, ${formatDuration2(verify.durationMs)}`,
-    `- cwd: ${codeSpan(verify.cwd, { inTable: false })}`
-  ];
-  if (verify.evidenceTree !== null)
-    lines.push(`- evidence tree: ${codeSpan(verify.evidenceTree, { inTable: false })}`);
-  if (verify.reusedFrom !== void 0) {
-    lines.push(
-      `- result reused from ${codeSpan(verify.reusedFrom, { inTable: false })} (same tree, same command)`
-    );
-  }
-  const tail = lastLines(verify.outputTail, detail.tailLines);
-  lines.push("", tail === "" ? "The command printed nothing." : `Output (tail):
-
-${fencedBlock(tail)}`);
-  return lines.join("\n");
-}
-function claimsSection(rows) {
-  const contradicted = contradictedClaims(rows);
-  if (contradicted.length === 0) return [];
-  const lines = [
-    "### \u26A0\uFE0F What a node claimed, and what the engine observed",
-    "",
-    "The verdicts above are the engine's observation; these claims in the nodes' replies disagree with it.",
-    ""
-  ];
-  for (const { row, claim: claim2 } of contradicted) {
-    lines.push(
-      `- ${codeSpan(nodeLabel(row), { inTable: false })} said \u201C${escapeInline(claim2.quote)}\u201D \u2014 ${escapeInline(claim2.contradiction ?? "")}`
-    );
-  }
-  return [lines.join("\n")];
-}
-function baseSection(rows) {
-  const compared = rows.flatMap(
-    (row) => row.verify?.base !== void 0 ? [{ row, verify: row.verify, base: row.verify.base }] : []
-  );
-  if (compared.length === 0) return [];
-  const lines = [
-    "### The base beside the head",
-    "",
-    "The same verify command, run on the base commit in a worktree of its own. The verdicts above are the head's; the base only labels them.",
-    ""
-  ];
-  for (const { row, verify, base } of compared) {
-    const trees = [
-      verify.evidenceTree !== null ? `head tree ${codeSpan(verify.evidenceTree, { inTable: false })}` : null,
-      base.verify?.evidenceTree != null ? `base tree ${codeSpan(base.verify.evidenceTree, { inTable: false })}` : null
-    ].filter((part) => part !== null);
-    lines.push(
-      `- ${codeSpan(nodeLabel(row), { inTable: false })}: ${escapeInline(baseWords(base))}${trees.length > 0 ? ` (${trees.join(", ")})` : ""}`
-    );
-  }
-  return [lines.join("\n")];
-}
-function totalsSection(ledger) {
-  const { totals: totals2 } = ledger;
-  return [
-    "### Totals",
-    "",
-    ...ledger.mode === "auto" ? [`- planning cost: ${formatUsdTotal(totals2.planning)}`] : [],
-    `- node cost: ${formatUsdTotal(totals2.nodes)}`,
-    `- **total cost: ${formatUsdTotal(totals2.total)}**${ledger.goalLoop === void 0 ? "" : ` ${loopTotalsWords(ledger.goalLoop)}`}`,
-    `- tokens: ${tokenWords(totals2.tokens)}`
-  ].join("\n");
-}
-function nodesSection(ledger) {
-  const { nodes } = ledger.plan;
-  if (nodes.length === 0) return "";
-  const lines = [
-    `<details><summary>Plan: ${nodes.length} ${nodes.length === 1 ? "node" : "nodes"}</summary>`,
-    "",
-    "| node | type | depends on | allowed tools | sink |",
-    "| --- | --- | --- | --- | --- |"
-  ];
-  for (const node3 of nodes) {
-    const list = (items) => items.length === 0 ? "-" : items.map((item) => codeSpan(item, { inTable: true })).join(", ");
-    lines.push(
-      `| ${codeSpan(node3.id, { inTable: true })} | ${node3.type ?? "agent"} | ${list(node3.dependsOn)} | ${list(node3.allowedTools)} | ${node3.sink ? "yes" : ""} |`
-    );
-  }
-  lines.push("", "</details>");
-  return lines.join("\n");
-}
-function lastLines(text2, max) {
-  const trimmed = text2.replace(/\r\n|\r/g, "\n").replace(/\n$/, "");
-  if (max === null || trimmed === "") return trimmed;
-  const lines = trimmed.split("\n");
-  return lines.length <= max ? trimmed : ["\u2026", ...lines.slice(-max)].join("\n");
-}
-function clip(text2, max) {
-  if (max === null) return text2;
-  const chars = [...text2];
-  return chars.length <= max ? text2 : `${chars.slice(0, max - 1).join("")}\u2026`;
-}
-
-// src/github/check-run-reporter.ts
-var CheckRunReporter = class {
-  #ref = null;
-  #completed = false;
-  #lastUpdate = Number.NEGATIVE_INFINITY;
-  #options;
-  constructor(options3) {
-    this.#options = options3;
-  }
-  /** The check run, once created. */
-  get ref() {
-    return this.#ref;
-  }
-  /** True once the check run was completed by this reporter. */
-  get completed() {
-    return this.#completed;
-  }
-  /**
-   * The check run for a new run (SPEC §6: one per check name and head SHA): takes over the one an earlier
-   * run left on this head SHA ({@link CheckRunClient.findReusable}; back to `in_progress`, `external_id` =
-   * `externalId`) or, when there is none, creates it. Either way it is then this reporter's.
-   * @returns the check run, and the earlier run's check run when one was taken over.
-   * @throws CheckRunWriteError when the lookup or the write failed.
-   */
-  async open(externalId, summary2, title = "evidence-gate: starting") {
-    const existing = await this.#options.client.findReusable({
-      name: this.#options.name,
-      headSha: this.#options.headSha
-    });
-    if (existing === void 0) return { ref: await this.start(externalId, summary2, title), tookOver: null };
-    return { ref: await this.restart(existing.id, { externalId, summary: summary2, title }), tookOver: existing };
-  }
-  /** Creates the check run `in_progress`. `externalId` carries the run id (SPEC §6). */
-  async start(externalId, summary2, title = "evidence-gate: starting") {
-    this.#ref = await this.#options.client.create({
-      name: this.#options.name,
-      headSha: this.#options.headSha,
-      externalId,
-      title,
-      summary: summary2,
-      ...this.#options.detailsUrl ? { detailsUrl: this.#options.detailsUrl } : {}
-    });
-    return this.#ref;
-  }
-  /**
-   * Takes over an existing check run (an earlier leg's, found by name and head SHA) for this leg: back to
-   * `in_progress`, `external_id` = `externalId`, `started_at` now (SPEC §6: a re-run updates the check run
-   * it finds). From then on it is this reporter's, as if {@link start} had created it.
-   */
-  async restart(id2, output2) {
-    this.#ref = await this.#options.client.restart(id2, {
-      externalId: output2.externalId,
-      title: output2.title ?? "evidence-gate: resuming",
-      summary: output2.summary,
-      ...this.#options.detailsUrl ? { detailsUrl: this.#options.detailsUrl } : {}
-    });
-    return this.#ref;
-  }
-  /**
-   * Replaces the output with an in-progress ledger. `force` skips the throttle (the plan section).
-   * @returns true when an update was sent.
-   */
-  async progress(ledger, force) {
-    if (this.#ref === null || this.#completed) return false;
-    const now = (this.#options.now ?? Date.now)();
-    if (!force && now - this.#lastUpdate < (this.#options.throttleMs ?? 1e4)) return false;
-    this.#lastUpdate = now;
-    const output2 = renderCheckRunOutput(ledger, this.#detailsOption());
-    try {
-      await this.#options.client.update(this.#ref.id, {
-        title: output2.title,
-        summary: output2.summary,
-        text: output2.text
-      });
-    } catch (error63) {
-      if (this.#options.onProgressError === void 0) throw error63;
-      this.#options.onProgressError(error63);
-      return false;
-    }
-    return true;
-  }
-  /**
-   * Completes the check run with the finished ledger's conclusion. `appendix` (trusted Markdown, e.g. how
-   * to resume a paused run) follows the ledger's summary whole: the ledger's part is cut to make room.
-   * `annotations` (any number) are posted 50 per request, the first batch with the completion.
-   * `ledgerArtifact` is linked, with the job summary, from the notice of a summary cut to the API's limit.
-   */
-  async finish(ledger, options3 = {}) {
-    if (ledger.conclusion === null) throw new Error("Internal error: finish() needs a concluded ledger");
-    const links = {
-      ...this.#detailsOption(),
-      ...options3.ledgerArtifact === void 0 ? {} : { ledgerArtifact: options3.ledgerArtifact }
-    };
-    const output2 = renderCheckRunOutput(ledger, links);
-    const summary2 = options3.appendix === void 0 ? output2.summary : withAppendix(output2.summary, options3.appendix, trimmedNotice(links));
-    return this.#complete(
-      ledger.conclusion.conclusion,
-      output2.title,
-      summary2,
-      output2.text,
-      options3.annotations
-    );
-  }
-  /** Completes the check run without a ledger (refusal, usage error, crash): title and Markdown summary. */
-  async end(conclusion2, title, summary2) {
-    return this.#complete(conclusion2, title, summary2, void 0, void 0);
-  }
-  async #complete(conclusion2, title, summary2, text2, annotations) {
-    if (this.#ref === null) throw new Error("Internal error: the check run was never created");
-    const ref = await this.#options.client.complete(this.#ref.id, {
-      conclusion: conclusion2,
-      title,
-      summary: summary2,
-      ...text2 !== void 0 && text2 !== "" ? { text: text2 } : {},
-      ...this.#options.detailsUrl ? { detailsUrl: this.#options.detailsUrl } : {},
-      ...annotations !== void 0 && annotations.length > 0 ? { annotations } : {}
-    });
-    this.#completed = true;
-    this.#options.onCompleted?.(ref);
-    return ref;
-  }
-  #detailsOption() {
-    return this.#options.detailsUrl ? { detailsUrl: this.#options.detailsUrl } : {};
-  }
-};
-function withAppendix(summary2, appendix, notice2) {
-  const tail = `
-
-${appendix}`;
-  const room = CHECK_RUN_TEXT_MAX_BYTES - utf8Bytes(tail);
-  if (room <= 0) return truncateUtf8(appendix, CHECK_RUN_TEXT_MAX_BYTES, notice2);
-  return `${truncateUtf8(summary2, room, notice2)}${tail}`;
-}
-
-// src/run/model-cli.ts
-import { chmodSync, mkdirSync as mkdirSync3, mkdtempSync as mkdtempSync3 } from "node:fs";
-import { join as join16 } from "node:path";
-
-// src/run/codex-home.ts
-import { join as join13 } from "node:path";
-
-// src/engine/outside-writes.ts
-import { lstatSync, realpathSync as realpathSync4 } from "node:fs";
-import { basename as basename3, dirname as dirname5, isAbsolute as isAbsolute5, join as join12, relative as relative5, resolve as resolve3, sep as sep3 } from "node:path";
-var OUTSIDE_WRITES_KEPT = 10;
-function outsideWrites(paths, where) {
-  const root = realOrSelf(resolve3(where.repoRoot));
-  const outside = /* @__PURE__ */ new Set();
-  for (const path2 of paths) {
-    const placed = placePath(path2, where.cwd);
-    if (placed === null) {
-      outside.add(path2);
-      continue;
-    }
-    if (!inside(root, placed)) outside.add(placed);
-  }
-  if (outside.size === 0) return void 0;
-  return { total: outside.size, paths: [...outside].slice(0, OUTSIDE_WRITES_KEPT) };
-}
-function liesInRepository(path2, where) {
-  const placed = placePath(path2, where.cwd);
-  return placed !== null && inside(realOrSelf(resolve3(where.repoRoot)), placed);
-}
-function placePath(path2, cwd) {
-  if (path2 === "~" || path2.startsWith("~/") || path2.startsWith(`~${sep3}`)) return null;
-  const absolute = resolve3(cwd, path2);
-  const rest = [];
-  let current = absolute;
-  for (; ; ) {
-    if (exists(current)) {
-      try {
-        return rest.length === 0 ? realpathSync4(current) : join12(realpathSync4(current), ...rest);
-      } catch {
-        return null;
-      }
-    }
-    const parent = dirname5(current);
-    if (parent === current) return null;
-    rest.unshift(basename3(current));
-    current = parent;
-  }
-}
-function exists(path2) {
-  try {
-    lstatSync(path2);
-    return true;
-  } catch {
-    return false;
-  }
-}
-function realOrSelf(path2) {
-  try {
-    return realpathSync4(path2);
-  } catch {
-    return path2;
-  }
-}
-function inside(root, path2) {
-  const rel = relative5(root, path2);
-  return rel === "" || !isAbsolute5(rel) && rel !== ".." && !rel.startsWith(`..${sep3}`);
-}
-
-// src/run/codex-home.ts
-function codexHomesRoot(env, workspace) {
-  const writable = ["/tmp", env.TMPDIR, workspace].filter((p) => p !== void 0 && p !== "");
-  const candidates = [
-    ["RUNNER_TEMP", env.RUNNER_TEMP, ["evidence-gate", "codex-homes"]],
-    ["HOME", env.HOME, [".evidence-gate", "codex-homes"]]
-  ];
-  for (const [, base, rest] of candidates) {
-    if (base === void 0 || base === "") continue;
-    const path2 = join13(base, ...rest);
-    if (!writable.some((root) => liesInRepository(path2, { cwd: "/", repoRoot: root })))
-      return { ok: true, path: path2 };
-  }
-  const where = candidates.map(([name, base]) => `${name} (${base ?? "unset"})`).join(" and ");
-  return {
-    ok: false,
-    problem: `runtime codex needs a folder for each call's fresh CODEX_HOME that codex's workspace-write sandbox cannot write, and ${where} each lie under one of ${writable.join(", ")}: run on a runner whose RUNNER_TEMP is outside /tmp, $TMPDIR and the workspace. Nothing was run`
-  };
-}
-
-// src/run/install-cli.ts
-import { createHash as createHash2 } from "node:crypto";
-import { closeSync, mkdirSync as mkdirSync2, openSync, readSync, realpathSync as realpathSync5, statSync as statSync4 } from "node:fs";
-import { open as open3 } from "node:fs/promises";
-import { join as join15, relative as relative6, sep as sep4 } from "node:path";
-
-// node_modules/@actions/tool-cache/lib/tool-cache.js
-import * as fs from "fs";
-
-// node_modules/@actions/tool-cache/lib/manifest.js
-var semver = __toESM(require_semver2(), 1);
-
-// node_modules/@actions/tool-cache/lib/tool-cache.js
-import * as os from "os";
-import * as path from "path";
-var semver2 = __toESM(require_semver2(), 1);
-import { ok } from "assert";
-var __awaiter = function(thisArg, _arguments, P, generator) {
-  function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve15) {
-      resolve15(value);
-    });
-  }
-  return new (P || (P = Promise))(function(resolve15, reject) {
-    function fulfilled(value) {
-      try {
-        step(generator.next(value));
-      } catch (e) {
-        reject(e);
-      }
-    }
-    function rejected(value) {
-      try {
-        step(generator["throw"](value));
-      } catch (e) {
-        reject(e);
-      }
-    }
-    function step(result) {
-      result.done ? resolve15(result.value) : adopt(result.value).then(fulfilled, rejected);
-    }
-    step((generator = generator.apply(thisArg, _arguments || [])).next());
-  });
-};
-var IS_WINDOWS = process.platform === "win32";
-var IS_MAC = process.platform === "darwin";
-function cacheDir(sourceDir, tool, version2, arch2) {
-  return __awaiter(this, void 0, void 0, function* () {
-    version2 = semver2.clean(version2) || version2;
-    arch2 = arch2 || os.arch();
-    debug(`Caching tool ${tool} ${version2} ${arch2}`);
-    debug(`source dir: ${sourceDir}`);
-    if (!fs.statSync(sourceDir).isDirectory()) {
-      throw new Error("sourceDir is not a directory");
-    }
-    const destPath = yield _createToolPath(tool, version2, arch2);
-    for (const itemName of fs.readdirSync(sourceDir)) {
-      const s = path.join(sourceDir, itemName);
-      yield cp(s, destPath, { recursive: true });
-    }
-    _completeToolPath(tool, version2, arch2);
-    return destPath;
-  });
-}
-function find(toolName, versionSpec, arch2) {
-  if (!toolName) {
-    throw new Error("toolName parameter is required");
-  }
-  if (!versionSpec) {
-    throw new Error("versionSpec parameter is required");
-  }
-  arch2 = arch2 || os.arch();
-  if (!isExplicitVersion(versionSpec)) {
-    const localVersions = findAllVersions(toolName, arch2);
-    const match = evaluateVersions(localVersions, versionSpec);
-    versionSpec = match;
-  }
-  let toolPath = "";
-  if (versionSpec) {
-    versionSpec = semver2.clean(versionSpec) || "";
-    const cachePath = path.join(_getCacheDirectory(), toolName, versionSpec, arch2);
-    debug(`checking cache: ${cachePath}`);
-    if (fs.existsSync(cachePath) && fs.existsSync(`${cachePath}.complete`)) {
-      debug(`Found tool in cache ${toolName} ${versionSpec} ${arch2}`);
-      toolPath = cachePath;
-    } else {
-      debug("not found");
-    }
-  }
-  return toolPath;
-}
-function findAllVersions(toolName, arch2) {
-  const versions = [];
-  arch2 = arch2 || os.arch();
-  const toolPath = path.join(_getCacheDirectory(), toolName);
-  if (fs.existsSync(toolPath)) {
-    const children2 = fs.readdirSync(toolPath);
-    for (const child of children2) {
-      if (isExplicitVersion(child)) {
-        const fullPath = path.join(toolPath, child, arch2 || "");
-        if (fs.existsSync(fullPath) && fs.existsSync(`${fullPath}.complete`)) {
-          versions.push(child);
-        }
-      }
-    }
-  }
-  return versions;
-}
-function _createToolPath(tool, version2, arch2) {
-  return __awaiter(this, void 0, void 0, function* () {
-    const folderPath = path.join(_getCacheDirectory(), tool, semver2.clean(version2) || version2, arch2 || "");
-    debug(`destination ${folderPath}`);
-    const markerPath = `${folderPath}.complete`;
-    yield rmRF(folderPath);
-    yield rmRF(markerPath);
-    yield mkdirP(folderPath);
-    return folderPath;
-  });
-}
-function _completeToolPath(tool, version2, arch2) {
-  const folderPath = path.join(_getCacheDirectory(), tool, semver2.clean(version2) || version2, arch2 || "");
-  const markerPath = `${folderPath}.complete`;
-  fs.writeFileSync(markerPath, "");
-  debug("finished caching tool");
-}
-function isExplicitVersion(versionSpec) {
-  const c = semver2.clean(versionSpec) || "";
-  debug(`isExplicit: ${c}`);
-  const valid2 = semver2.valid(c) != null;
-  debug(`explicit? ${valid2}`);
-  return valid2;
-}
-function evaluateVersions(versions, versionSpec) {
-  let version2 = "";
-  debug(`evaluating ${versions.length} versions`);
-  versions = versions.sort((a, b) => {
-    if (semver2.gt(a, b)) {
-      return 1;
-    }
-    return -1;
-  });
-  for (let i = versions.length - 1; i >= 0; i--) {
-    const potential = versions[i];
-    const satisfied = semver2.satisfies(potential, versionSpec);
-    if (satisfied) {
-      version2 = potential;
-      break;
-    }
-  }
-  if (version2) {
-    debug(`matched: ${version2}`);
-  } else {
-    debug("match not found");
-  }
-  return version2;
-}
-function _getCacheDirectory() {
-  const cacheDirectory = process.env["RUNNER_TOOL_CACHE"] || "";
-  ok(cacheDirectory, "Expected RUNNER_TOOL_CACHE to be defined");
-  return cacheDirectory;
-}
-
-// src/run/install-cli.ts
-var PinnedCli = class {
-  path;
-  sha256;
-  /**
-   * `true` when the file is a node script (its `#!` line runs `node`, as `@openai/codex`'s `bin/codex.js`
-   * does): the action then starts it with its own node, never the `node` on the child's `PATH`
-   * (`ChildScope.runWithOwnNode`). `false` for a native executable (`@anthropic-ai/claude-code`'s).
-   */
-  nodeScript;
-  #identity;
-  constructor(path2, sha256) {
-    this.path = path2;
-    this.sha256 = sha256;
-    this.nodeScript = runsOnNode(path2);
-    this.#identity = fileIdentity(path2);
-  }
-  /**
-   * Why the executable may not be run now — it was replaced, moved or written since it was chosen — as one
-   * sentence naming it; `null` when it is still the file that was chosen.
-   */
-  problem() {
-    let now;
-    try {
-      now = fileIdentity(this.path);
-    } catch (error63) {
-      now = `gone (${error63 instanceof Error ? error63.message : String(error63)})`;
-    }
-    return now === this.#identity ? null : `the model CLI ${this.path} changed after the action chose it (sha256 ${this.sha256}); something wrote it during the run, so it is not run`;
-  }
-};
-function runsOnNode(path2) {
-  const head = Buffer.alloc(256);
-  const fd = openSync(path2, "r");
-  let read;
-  try {
-    read = readSync(fd, head, 0, head.length, 0);
-  } finally {
-    closeSync(fd);
-  }
-  const first = head.subarray(0, read).toString("latin1").split("\n")[0] ?? "";
-  return /^#!\s*(?:\S*\/)?(?:env\s+(?:-S\s+)?)?(?:\S*\/)?node(?:\s|$)/.test(first);
-}
-function fileIdentity(path2) {
-  const s = statSync4(path2, { bigint: true });
-  return [s.dev, s.ino, s.size, s.mtimeNs, s.ctimeNs].join(":");
-}
-async function sha256Of(path2) {
-  const hash2 = createHash2("sha256");
-  const file2 = await open3(path2, "r");
-  try {
-    const buffer = Buffer.allocUnsafe(1 << 20);
-    for (; ; ) {
-      const { bytesRead } = await file2.read(buffer, 0, buffer.length, null);
-      if (bytesRead === 0) break;
-      hash2.update(buffer.subarray(0, bytesRead));
-    }
-  } finally {
-    await file2.close();
-  }
-  return hash2.digest("hex");
-}
-async function ensureCli(cli, options3) {
-  const cached2 = find(cli.cacheName, options3.version);
-  if (cached2 !== "") {
-    const path3 = join15(cached2, "node_modules", ".bin", cli.bin);
-    options3.log(`${cli.bin} ${options3.version} found in the tool cache: ${path3}`);
-    return pin(cli, path3, false, options3);
-  }
-  const temp = options3.env.RUNNER_TEMP ?? "/tmp";
-  const prefix = join15(temp, `${cli.cacheName}-${options3.version}`);
-  mkdirSync2(prefix, { recursive: true });
-  const spec = `${cli.npmPackage}@${options3.version}`;
-  options3.log(`${cli.bin} ${options3.version} is not in the tool cache: installing ${spec} with npm`);
-  const npm = npmCommand();
-  if ("message" in npm) return { kind: "failed", message: `could not install ${spec}: ${npm.message}` };
-  const result = await runProcess({
-    command: npm.command,
-    args: [...npm.lead, "install", ...NPM_INSTALL_FLAGS, "--prefix", prefix, spec],
-    cwd: temp,
-    env: buildChildEnv({
-      base: options3.env,
-      child: { kind: "verify" },
-      knownSecrets: options3.knownSecrets,
-      set: trustedPathSetting()
-    }),
-    timeoutMs: 10 * 6e4
-  });
-  if (result.kind !== "exited" || result.exitCode !== 0) {
-    const why2 = result.kind === "exited" ? `npm exited ${result.exitCode}: ${result.stderrTail.slice(-800)}` : result.kind;
-    return { kind: "failed", message: `could not install ${spec}: ${why2}` };
-  }
-  const dir = await cacheDir(prefix, cli.cacheName, options3.version);
-  const path2 = join15(dir, "node_modules", ".bin", cli.bin);
-  options3.log(`installed ${cli.bin} ${options3.version} into the tool cache: ${path2}`);
-  return pin(cli, path2, true, options3);
-}
-var NPM_INSTALL_FLAGS = [
-  "--no-audit",
-  "--no-fund",
-  "--prefer-online",
-  "--fetch-retries=2",
-  "--fetch-retry-mintimeout=1000",
-  "--fetch-retry-maxtimeout=4000"
-];
-function npmCommand() {
-  let npm;
-  try {
-    npm = trustedCommand("npm");
-  } catch (error63) {
-    if (error63 instanceof UntrustedToolError) return { message: error63.message };
-    throw error63;
-  }
-  return npm !== "npm" && runsOnNode(npm) ? { command: process.execPath, lead: [npm] } : { command: npm, lead: [] };
-}
-async function pin(cli, path2, installed, options3) {
-  let real2;
-  try {
-    real2 = realpathSync5(path2);
-    if (!statSync4(real2).isFile()) throw new Error("not a regular file");
-  } catch (error63) {
-    const why2 = error63 instanceof Error ? error63.message : String(error63);
-    return {
-      kind: "failed",
-      message: `the tool cache's ${cli.bin} ${options3.version} at ${path2} cannot be run (${why2}): remove ${join15(path2, "..", "..", "..")} so the action installs ${cli.npmPackage}@${options3.version} again`
-    };
-  }
-  if (options3.workspace !== void 0) {
-    const inside2 = relative6(options3.workspace, real2);
-    if (inside2 === "" || !(inside2 === ".." || inside2.startsWith(`..${sep4}`))) {
-      return {
-        kind: "failed",
-        message: `the tool cache's ${cli.bin} ${options3.version} at ${path2} leads into the workspace (${real2}), which the pull request controls: it is not run. Remove ${join15(path2, "..", "..", "..")} so the action installs ${cli.npmPackage}@${options3.version} again`
-      };
-    }
-  }
-  const pinned = new PinnedCli(real2, await sha256Of(real2));
-  options3.log(`${cli.bin} ${options3.version} runs as ${real2} (sha256 ${pinned.sha256})`);
-  return { kind: "found", path: path2, installed, pinned };
-}
-
-// src/run/model-cli.ts
-function throughProxy(proxy, runtime, env) {
-  if (proxy === void 0 || proxy.runtime !== runtime) return env;
-  proxy.announce?.();
-  return proxy.proxy.applyTo(env);
-}
-function runOnOwnNode(pinned) {
-  if (pinned.nodeScript) currentChildScope()?.runWithOwnNode(pinned.path);
-}
-var ModelCliSetup = class {
-  #options;
-  /** The executables chosen by {@link beforeFirstModelCall}, checked before every call. */
-  #pinned = /* @__PURE__ */ new Map();
-  #clis;
-  constructor(options3) {
-    this.#options = options3;
-    const claudeHomes = join16(options3.temp, "evidence-gate", "homes");
-    let codexHomes = null;
-    this.#clis = {
-      claude: {
-        prepare: () => this.#install(runtimeFor("claude")),
-        home: (name) => {
-          mkdirSync3(claudeHomes, { recursive: true });
-          const home = mkdtempSync3(join16(claudeHomes, name));
-          giveToIdentity(home);
-          return { HOME: home };
-        }
-      },
-      codex: {
-        prepare: async () => {
-          const codex = runtimeFor("codex");
-          if (options3.credentials.openaiApiKey === void 0)
-            return `${codex.missingCredentialMessage}. Nothing was run`;
-          const root = codexHomesRoot(options3.env, options3.workspace);
-          if (!root.ok) return root.problem;
-          const failed3 = await this.#install(codex);
-          if (failed3 !== null) return failed3;
-          codexHomes = root.path;
-          return null;
-        },
-        home: (name) => {
-          if (codexHomes === null)
-            throw new Error(
-              "Internal error: a codex call was made before beforeFirstModelCall chose its homes"
-            );
-          mkdirSync3(codexHomes, { recursive: true, mode: 448 });
-          const home = mkdtempSync3(join16(codexHomes, name));
-          const codexHome = join16(home, ".codex");
-          mkdirSync3(codexHome);
-          if (currentChildIdentity() !== null) {
-            chmodSync(codexHomes, 457);
-            giveToIdentity(codexHome);
-            giveToIdentity(home);
-          }
-          return { HOME: home, CODEX_HOME: codexHome };
-        }
-      }
-    };
-  }
-  /** The `claude` executable: `claude` until {@link beforeFirstModelCall} found or installed one. */
-  get claudeExecutable() {
-    return this.#pinned.get("claude")?.path ?? "claude";
-  }
-  /** The `codex` executable: `codex` until {@link beforeFirstModelCall} found or installed one. */
-  get codexExecutable() {
-    return this.#pinned.get("codex")?.path ?? "codex";
-  }
-  /** Finds or installs `runtime`'s CLI at its pinned version and pins it; a setup failure when it cannot. */
-  async #install(runtime) {
-    const { versions, env, secrets, log, workspace } = this.#options;
-    const found = await ensureCli(runtime.cliPackage, {
-      version: versions[runtime.name],
-      env,
-      knownSecrets: secrets,
-      log,
-      workspace
-    });
-    if (found.kind === "failed") return { kind: "setup-failed", message: found.message };
-    this.#pinned.set(runtime.name, found.pinned);
-    runOnOwnNode(found.pinned);
-    return null;
-  }
-  /**
-   * Checks the runtime's credential and home folder, then finds or installs its CLI; the engine calls it
-   * after its own checks. Returns a usage-error message (a missing credential, an unusable `RUNNER_TEMP`),
-   * a setup failure (the CLI could not be installed or run from the tool cache: the runner's environment),
-   * or `null`.
-   */
-  beforeFirstModelCall = async (runtime) => this.#clis[runtime].prepare();
-  /**
-   * One model CLI call's environment: its runtime's credential and a fresh home named after `label`. The
-   * engine builds it just before each spawn, so this is where the pinned executable is checked unchanged.
-   *
-   * @throws when the runtime's executable changed since it was chosen (the call must not be made).
-   */
-  modelEnv = (label, runtime) => {
-    const changed = this.#pinned.get(runtime)?.problem() ?? null;
-    if (changed !== null) throw new Error(changed);
-    const name = `${label.replace(/[^\w.-]/g, "_")}-`;
-    const proxied = this.#options.proxy?.runtime === runtime;
-    const set2 = {
-      ...proxied ? {} : actionModelCredentials(this.#options.credentials, runtime),
-      ...this.#clis[runtime].home(name)
-    };
-    return throughProxy(
-      this.#options.proxy,
-      runtime,
-      buildChildEnv({
-        base: this.#options.env,
-        child: { kind: "model", runtime },
-        knownSecrets: this.#options.secrets,
-        set: set2
-      })
-    );
-  };
-  /** The key proxy's `-c` pairs for codex calls (empty without a proxy, and for claude's: it has none). */
-  get codexConfig() {
-    return this.#options.proxy?.proxy.codexConfig ?? [];
-  }
-  /** Children's output, fenced from the runner's workflow-command parser (SPEC §9). */
-  echo = {
-    write: (text2) => void process.stdout.write(text2),
-    fenceWorkflowCommands: true
-  };
-};
-
-// src/engine/run-state.ts
-import { existsSync as existsSync4, readFileSync as readFileSync6 } from "node:fs";
-import { join as join17 } from "node:path";
-var RUN_STATE_SCHEMA_VERSION = 2;
-var usage = external_exports.object({
-  inputTokens: external_exports.number(),
-  outputTokens: external_exports.number(),
-  cacheReadInputTokens: external_exports.number().optional(),
-  cacheCreationInputTokens: external_exports.number().optional()
-}).nullable();
-var rowSchema = external_exports.object({
-  nodeId: external_exports.string(),
-  verdict: external_exports.enum(["PASS", "FAIL", "SKIPPED", "PAUSED"]),
-  sessionId: external_exports.string().nullable(),
-  costUsd: external_exports.number().nullable(),
-  durationMs: external_exports.number(),
-  deniedToolCalls: external_exports.number(),
-  usage,
-  numTurns: external_exports.number().nullable(),
-  sink: external_exports.boolean(),
-  detail: external_exports.string()
-}).passthrough();
-var policySchema = external_exports.object({
-  settingSources: external_exports.string().optional(),
-  allowedTools: external_exports.array(external_exports.string()),
-  tools: external_exports.array(external_exports.string()).optional(),
-  strictMcpConfig: external_exports.boolean(),
-  disallowedTools: external_exports.array(external_exports.string()),
-  agent: external_exports.object({
-    name: external_exports.string(),
-    definition: external_exports.object({
-      description: external_exports.string(),
-      prompt: external_exports.string(),
-      tools: external_exports.array(external_exports.string()).optional(),
-      model: external_exports.string().optional()
-    })
-  }).optional()
-});
-var signal = external_exports.object({ file: external_exports.string(), ecosystem: external_exports.string(), suggestion: external_exports.string() });
-var stateSchema = external_exports.object({
-  schema_version: external_exports.literal(RUN_STATE_SCHEMA_VERSION),
-  run_id: external_exports.string(),
-  mode: external_exports.enum(["auto", "run"]),
-  goal: external_exports.string().optional(),
-  graph_source: external_exports.string().optional(),
-  runtime: external_exports.enum(["claude", "codex"]),
-  model: external_exports.string().optional(),
-  codex_config_keys: external_exports.array(external_exports.string()).optional(),
-  inputs: external_exports.record(external_exports.string(), external_exports.string()),
-  build_evidence: external_exports.discriminatedUnion("kind", [
-    external_exports.object({ kind: external_exports.literal("attached"), command: external_exports.string(), declaredBy: external_exports.enum(["input", "policy"]) }),
-    external_exports.object({ kind: external_exports.literal("declared"), signals: external_exports.array(signal) }),
-    external_exports.object({ kind: external_exports.literal("none-detected") }),
-    external_exports.object({
-      kind: external_exports.literal("graph"),
-      verifiedSinks: external_exports.array(external_exports.string()),
-      unverifiedSinks: external_exports.array(external_exports.string())
-    })
-  ]),
-  starting_commit: external_exports.object({ sha: external_exports.string(), tree: external_exports.string(), description: external_exports.string() }),
-  start_clean: external_exports.boolean().optional(),
-  leg_end_tree: external_exports.string().nullable().optional(),
-  repo_dir: external_exports.string(),
-  work_dir: external_exports.string(),
-  concurrency: external_exports.number().int().min(1),
-  on_fail: external_exports.enum(["halt", "continue"]),
-  verify: external_exports.object({
-    timeout_ms: external_exports.number().int().positive(),
-    env: external_exports.array(external_exports.string()),
-    repeat: external_exports.number().int().min(1).max(10).optional()
-  }),
-  policy: external_exports.object({
-    require_evidence: external_exports.boolean(),
-    require_tests: external_exports.boolean().optional(),
-    test_reports: external_exports.array(external_exports.string()).optional(),
-    source: external_exports.string().optional()
-  }).optional(),
-  tool_policies: external_exports.record(external_exports.string(), policySchema),
-  planning_calls: external_exports.array(external_exports.object({ costUsd: external_exports.number().nullable(), usage })),
-  // The engine's own rendering input; kept as data (renderers bound and escape every string they print).
-  plan: external_exports.record(external_exports.string(), external_exports.unknown()).nullable(),
-  rows: external_exports.array(rowSchema),
-  nodes: external_exports.record(
-    external_exports.string(),
-    external_exports.object({
-      status: external_exports.enum(["passed", "failed", "skipped", "cancelled", "waiting", "limited", "running"]),
-      session_id: external_exports.string().nullable(),
-      executions: external_exports.number().int().min(0),
-      judged: external_exports.boolean().optional(),
-      feedback_rounds: external_exports.number().int().min(0).optional(),
-      thread_usage: usage.unwrap().optional(),
-      session_cost_usd: external_exports.number().nullable().optional(),
-      completion: external_exports.object({
-        round: external_exports.number().int().min(0),
-        attempt: external_exports.number().int().min(1),
-        session_id: external_exports.string(),
-        reasons: external_exports.array(external_exports.string()),
-        feedback: external_exports.string(),
-        spent_usd: external_exports.number().nullable(),
-        elapsed_ms: external_exports.number().min(0),
-        session_cost_usd: external_exports.number().nullable().optional(),
-        thread_usage: usage.unwrap().optional(),
-        plan: external_exports.object({
-          items: external_exports.array(external_exports.object({ text: external_exports.string(), done: external_exports.boolean() })),
-          total: external_exports.number().int().min(0),
-          open: external_exports.number().int().min(0)
-        }).optional(),
-        codex_home: external_exports.string().optional()
-      }).optional()
-    })
-  ),
-  gates: external_exports.record(
-    external_exports.string(),
-    external_exports.object({
-      status: external_exports.enum(["waiting", "approved", "rejected"]),
-      by: external_exports.string().optional(),
-      head_sha: external_exports.string().optional(),
-      at: external_exports.string().optional()
-    })
-  ),
-  paused: external_exports.object({
-    reason: external_exports.enum(["gate", "session-limit"]),
-    node: external_exports.string(),
-    resets_at: external_exports.string().nullable().optional()
-  }).nullable(),
-  legs: external_exports.array(
-    external_exports.object({
-      started_at: external_exports.string(),
-      kind: external_exports.string(),
-      finished_at: external_exports.string().optional(),
-      outcome: external_exports.string().optional()
-    })
-  )
-});
-var RunStateError = class extends Error {
-  name = "RunStateError";
-};
-function readRunState(runDir) {
-  const path2 = join17(runDir, "state.json");
-  if (!existsSync4(path2)) {
-    throw new RunStateError(
-      `${path2} does not exist: the run directory holds no state (was the run refused, or is this the wrong run id?)`
-    );
-  }
-  let data;
-  try {
-    data = JSON.parse(readFileSync6(path2, "utf8"));
-  } catch (error63) {
-    throw new RunStateError(
-      `${path2} is not valid JSON (${error63 instanceof Error ? error63.message : String(error63)})`
-    );
-  }
-  const version2 = data?.schema_version;
-  if (version2 !== RUN_STATE_SCHEMA_VERSION) {
-    throw new RunStateError(
-      `${path2} has schema_version ${JSON.stringify(version2)}; this evidence-gate reads ${RUN_STATE_SCHEMA_VERSION}: re-run the graph instead of resuming it`
-    );
-  }
-  const parsed = stateSchema.safeParse(data);
-  if (!parsed.success) {
-    const issue2 = parsed.error.issues[0];
-    throw new RunStateError(
-      `${path2} is not a valid run state: ${issue2 ? `${issue2.path.join(".") || "(root)"}: ${issue2.message}` : "unknown problem"}`
-    );
-  }
-  return parsed.data;
-}
-function closeLeg(legs, end) {
-  const closed = [...legs];
-  const last = closed[closed.length - 1];
-  if (last !== void 0 && last.finished_at === void 0)
-    closed[closed.length - 1] = { ...last, finished_at: (/* @__PURE__ */ new Date()).toISOString(), outcome: end.kind };
-  return closed;
-}
-function approvedGateRow(gate, by, headSha, sink) {
-  return {
-    nodeId: gate,
-    verdict: "PASS",
-    qualifier: "approved",
-    approvedBy: { login: by, headSha },
-    ...NOTHING_SPENT,
-    sink,
-    // Who and which head are on `approvedBy`, which every renderer prints beside the verdict.
-    detail: "gate approved"
-  };
-}
-
-// src/run/model-proxy.ts
-var on2 = (value) => value !== void 0 && value !== "" && value !== "0";
-async function startModelProxy(o) {
-  const outbound = ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"].find((name) => on2(o.env[name]));
-  if (outbound !== void 0)
-    return {
-      kind: "none",
-      note: `key proxy: not used (${outbound} is set, and the key proxy connects to the model API directly)`
-    };
-  const plan = runtimeFor(o.runtime).proxyPlan(o);
-  return plan.kind === "proxy" ? started(plan.credential, plan.where, o.log) : plan;
-}
-async function started(credential, where, log) {
-  const proxy = await startKeyProxy({ credential, ...where, log });
-  return {
-    kind: "started",
-    proxy,
-    note: `key proxy: the ${credential.runtime} CLI gets a loopback base URL and a dummy key; the credential stays in the engine's memory`
-  };
-}
-async function openRunProxy(o) {
-  const start = await startModelProxy(o);
-  if (start.kind === "refused") return { kind: "refused", message: `${start.message}. Nothing was run.` };
-  if (start.kind !== "started") return { kind: "ok" };
-  let said = false;
-  const announce = () => {
-    if (said) return;
-    said = true;
-    o.say(start.note);
-  };
-  return { kind: "ok", proxy: { runtime: o.runtime, proxy: start.proxy, announce } };
-}
-function proxyEventLine(event) {
-  return event.kind === "refused" ? `key proxy: refused ${event.method} ${event.path} (${event.status}: ${event.reason})` : `key proxy: the upstream failed for ${event.method} ${event.path}: ${event.message}`;
-}
-function recordedRuntime(runDir) {
-  try {
-    return readRunState(runDir).runtime ?? "claude";
-  } catch {
-    return "claude";
-  }
-}
-
-// src/progress/node-lines.ts
-var NodeLines = class {
-  #maxAttempts = /* @__PURE__ */ new Map();
-  #completionMax = /* @__PURE__ */ new Map();
-  /** `▶ build started`, `▶ build started (attempt 2/3, feedback round 1)`, `(completion attempt 2/3)`. */
-  started(nodeId, info2) {
-    const words = [];
-    const completion = info2?.completionAttempt;
-    if (completion !== void 0 && completion > 1) {
-      const max = this.#completionMax.get(nodeId);
-      words.push(`completion attempt ${completion}${max !== void 0 ? `/${max}` : ""}`);
-    }
-    if (info2 !== void 0 && info2.attempt > 1) {
-      const max = this.#maxAttempts.get(nodeId);
-      words.push(`attempt ${info2.attempt}${max !== void 0 ? `/${max}` : ""}`);
-    }
-    if (info2 !== void 0 && info2.round > 0) words.push(`feedback round ${info2.round}`);
-    return `\u25B6 ${nodeId} started${words.length > 0 ? ` (${words.join(", ")})` : ""}`;
-  }
-  /** `… build  verifying: npm test`. */
-  verifying(nodeId, command) {
-    return `\u2026 ${nodeId}  verifying: ${shownCommand(command)}`;
-  }
-  /** {@link retryLine}, remembering the node's attempts in all. */
-  retried(nodeId, info2) {
-    if (info2.kind === "retry") this.#maxAttempts.set(nodeId, info2.maxAttempts);
-    if (info2.kind === "completion") this.#completionMax.set(nodeId, info2.maxAttempts);
-    return retryLine(nodeId, info2);
-  }
-};
-function nodeLine(row, o = {}) {
-  const cost = row.costUsd === null ? "cost unknown" : `$${row.costUsd.toFixed(4)}`;
-  const secs = `${(row.durationMs / 1e3).toFixed(1)}s`;
-  const from = row.verify?.reusedFrom;
-  const reused = from !== void 0 ? `  (verify result reused from "${from}": same tree, same command)` : "";
-  const icon = row.verdict === "PASS" ? "\u2713" : row.verdict === "PAUSED" ? "\u23F8" : "\u2717";
-  const line2 = `${icon} ${row.nodeId}  ${verdictWords(row)}  ${cost}  ${secs}${reused}`;
-  if (o.detail === false) return line2;
-  const detail = from !== void 0 ? row.detail.replace(` (result reused from "${from}": same tree, same command)`, "") : row.detail;
-  return `${line2}  ${detail}`;
-}
-function verdictWords(row) {
-  return verdictLabel(row);
-}
-function retryLine(nodeId, info2) {
-  switch (info2.kind) {
-    case "retry":
-      return `\u21BB ${nodeId}  retry: attempt ${info2.attempt}/${info2.maxAttempts} after ${info2.cause}${info2.judged ? " (previous reply quoted)" : ""}`;
-    case "feedback":
-      return `\u21BB ${nodeId}  feedback round ${info2.round}/${info2.max} after ${info2.cause}: re-running ${info2.rerun} \u2192 ${nodeId}`;
-    case "completion":
-      return `\u21BB ${nodeId}  completion check failed: ${info2.reason} \u2014 attempt ${info2.attempt}/${info2.maxAttempts} continues the session`;
-    default:
-      return unreachable(info2);
-  }
-}
-function pauseLine(pause, next) {
-  switch (pause.kind) {
-    case "gate":
-      return `\u23F8 ${pause.gate}  gate paused \u2014 ${next}`;
-    case "session-limit":
-      return `\u23F8 ${pause.nodeId}  session limit reached${pause.resetsAt !== null ? ` (resets ${pause.resetsAt})` : ""} \u2014 ${next}`;
-    default:
-      return unreachable(pause);
-  }
-}
-
-// src/run/progress-hooks.ts
-function progressHooks(runner2, reporter) {
-  const lines = new NodeLines();
-  return {
-    onPlan: (plan) => {
-      runner2.info(`plan: ${plan.nodes.map((n) => n.id).join(", ")}`);
-      runner2.info(`tool ceiling: ${plan.disclosure}`);
-      for (const warning2 of plan.warnings ?? []) runner2.warning(warning2);
-    },
-    onNodeStarted: (id2, info2) => runner2.info(lines.started(id2, info2)),
-    onNodeVerifying: (id2, command) => runner2.info(lines.verifying(id2, command)),
-    onNodeRetried: (id2, info2) => runner2.info(lines.retried(id2, info2)),
-    onNodeFinished: (row) => runner2.info(nodeLine(row, { detail: false })),
-    onGatePaused: (gate) => runner2.info(pauseLine({ kind: "gate", gate }, "the run pauses for a person's decision")),
-    onSessionLimit: (nodeId, resetsAt) => runner2.info(pauseLine({ kind: "session-limit", nodeId, resetsAt }, "the run pauses")),
-    onProgress: async (ledger, kind) => {
-      await reporter.progress(ledger, kind === "plan");
+  } : {
+    error: {
+      message: text2,
+      type: status >= 500 ? "server_error" : "invalid_request_error",
+      code: null
     }
   };
-}
-
-// src/github/check-annotations.ts
-import { statSync as statSync5 } from "node:fs";
-import { isAbsolute as isAbsolute6, relative as relative7, resolve as resolve4, sep as sep5 } from "node:path";
-import { stripVTControlCharacters } from "node:util";
-var MAX_LOCATIONS_PER_ROW = 10;
-var MAX_ANNOTATIONS = 250;
-var DETAIL_LINES = 40;
-var PATH = String.raw`(?<![\w.:/\\@+~-])((?:[A-Za-z]:[\\/])?[\w.@+~/\\-]*[\w-]\.[A-Za-z][\w]*)`;
-var COLON_FORM = new RegExp(`${PATH}:(\\d+)(?::(\\d+))?`, "g");
-var PAREN_FORM = new RegExp(`${PATH}\\((\\d+)(?:,\\s*(\\d+))?\\)`, "g");
-var PYTHON_FORM = /File "([^"]+)", line (\d+)/g;
-function namedLocations(output2) {
-  const found = [];
-  for (const rawLine of output2.split(/\r?\n/)) {
-    const line2 = stripVTControlCharacters(rawLine).replace(/\bfile:\/\//g, "");
-    const hits = [];
-    for (const form of [COLON_FORM, PAREN_FORM, PYTHON_FORM]) {
-      for (const m of line2.matchAll(form)) {
-        const lineNo = Number(m[2]);
-        if (!Number.isSafeInteger(lineNo) || lineNo < 1) continue;
-        const column = m[3] === void 0 ? void 0 : Number(m[3]);
-        hits.push({
-          index: m.index ?? 0,
-          location: {
-            path: m[1],
-            line: lineNo,
-            ...column !== void 0 && column >= 1 ? { column } : {},
-            text: line2.trim()
-          }
-        });
-      }
-    }
-    hits.sort((a, b) => a.index - b.index);
-    for (const hit of hits) found.push(hit.location);
-  }
-  return found;
-}
-function workflowFileFromEnv(env) {
-  const ref = env.GITHUB_WORKFLOW_REF?.trim();
-  if (ref === void 0 || ref === "") return null;
-  const m = /^[^/]+\/[^/]+\/(\.github\/workflows\/[^@]+)@/.exec(ref);
-  return m === null ? null : m[1];
-}
-function failureAnnotations(ledger, options3) {
-  const isFile = options3.isFile ?? defaultIsFile;
-  const root = resolve4(options3.repoRoot);
-  const annotations = [];
-  ledger.rows.forEach((row, i) => {
-    if (!failed(ledger.rows, i)) return;
-    const label = row.label ?? row.nodeId;
-    const title = `evidence-gate: ${label} ${failureWords(row)}`;
-    const output2 = row.verify?.outputTail ?? "";
-    const details = lastLines2(output2 === "" ? row.detail : output2, DETAIL_LINES);
-    const base = row.verify?.cwd ?? root;
-    const seen = /* @__PURE__ */ new Set();
-    let marked = 0;
-    for (const location of namedLocations(`${output2}
-${row.detail}`)) {
-      if (marked >= MAX_LOCATIONS_PER_ROW) break;
-      const path2 = repositoryPath(location.path, base, root, isFile);
-      if (path2 === null) continue;
-      const key = `${path2}:${location.line}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      marked += 1;
-      annotations.push({
-        path: path2,
-        startLine: location.line,
-        endLine: location.line,
-        ...location.column === void 0 ? {} : { startColumn: location.column, endColumn: location.column },
-        level: "failure",
-        title,
-        message: `${label} ${failureWords(row)}. The output names this line:
-${location.text}`,
-        ...details === "" ? {} : { rawDetails: details }
-      });
-    }
-    if (marked === 0 && options3.workflowFile !== null) {
-      annotations.push({
-        path: options3.workflowFile,
-        startLine: 1,
-        endLine: 1,
-        level: "failure",
-        title,
-        message: `${label} ${failureWords(row)}. Its output names no file of the repository; the ledger on this check run has the details.`,
-        ...details === "" ? {} : { rawDetails: details }
-      });
-    }
-  });
-  return annotations.slice(0, MAX_ANNOTATIONS);
-}
-function failed(rows, i) {
-  const row = rows[i];
-  const replaced = rows.slice(i + 1).some((later) => later.nodeId === row.nodeId);
-  if (row.verdict === "FAIL") return !(row.superseded === true && replaced);
-  return row.verify !== void 0 && row.verify.outcome !== "passed" && !replaced;
-}
-function failureWords(row) {
-  const verify = row.verify;
-  if (verify !== void 0 && verify.outcome !== "passed") {
-    const how = verify.outcome === "timed_out" ? "timed out" : verify.outcome === "spawn_failed" ? "could not start" : `exited ${verify.exitCode ?? "?"} (expected ${verify.expectExit})`;
-    return `failed: verify command \`${shownCommand(verify.command)}\` ${how}`;
-  }
-  return row.verdict === "FAIL" ? `failed (${row.cause.replace(/_/g, " ")})` : "failed";
-}
-function repositoryPath(written, base, root, isFile) {
-  const absolute = resolve4(base, written);
-  const rel = relative7(root, absolute);
-  if (rel === "" || rel.startsWith("..") || isAbsolute6(rel)) return null;
-  const path2 = rel.split(sep5).join("/");
-  if (path2.split("/").includes("node_modules") || path2.startsWith(".git/")) return null;
-  return isFile(absolute) ? path2 : null;
-}
-function defaultIsFile(path2) {
-  try {
-    return statSync5(path2).isFile();
-  } catch {
-    return false;
-  }
-}
-function lastLines2(text2, n) {
-  const lines = text2.replace(/\s+$/, "").split("\n");
-  return lines.slice(-n).join("\n");
-}
-
-// src/github/sticky-comment.ts
-var StickyCommentError = class extends Error {
-  constructor(message, status) {
-    super(message);
-    this.status = status;
-  }
-  status;
-  name = "StickyCommentError";
-};
-async function upsertStickyComment(o) {
-  if (!o.body.startsWith(o.marker))
-    throw new Error("Internal error: a sticky comment's body must start with its marker");
-  const body = redactTokenShapes(o.redact(o.body));
-  const where = { owner: o.owner, repo: o.repo };
-  let existing = null;
-  try {
-    for await (const page of o.octokit.paginate.iterator(o.octokit.rest.issues.listComments, {
-      ...where,
-      issue_number: o.issueNumber,
-      per_page: 100
-    })) {
-      const mine = page.data.find(
-        (c) => c.body?.startsWith(o.marker) === true && c.user?.type === "Bot" && (o.identity === void 0 || c.user.login === o.identity)
-      );
-      if (mine !== void 0) {
-        existing = mine.id;
-        break;
-      }
-    }
-  } catch (error63) {
-    throw failure2("list the pull request's comments", error63);
-  }
-  try {
-    if (existing !== null) {
-      const { data: data2 } = await o.octokit.rest.issues.updateComment({ ...where, comment_id: existing, body });
-      return { action: "updated", id: data2.id, htmlUrl: data2.html_url };
-    }
-    const { data } = await o.octokit.rest.issues.createComment({
-      ...where,
-      issue_number: o.issueNumber,
-      body
-    });
-    return { action: "created", id: data.id, htmlUrl: data.html_url };
-  } catch (error63) {
-    throw failure2(existing !== null ? `update comment ${existing}` : "create the comment", error63);
-  }
-}
-function failure2(what, error63) {
-  const status = statusOf(error63);
-  const permission = status === 403 || status === 404 ? " The workflow's token needs `pull-requests: write` for the sticky comment (or set `comment: false`)." : "";
-  return new StickyCommentError(
-    `could not ${what} (${status === null ? "no answer" : `HTTP ${status}`}: ${error63 instanceof Error ? error63.message : String(error63)}).${permission}`,
-    status
-  );
-}
-
-// src/ledger/render-comment.ts
-var COMMENT_BODY_MAX_BYTES = 65536;
-var COMMENT_MAX_ROWS = 50;
-var QUALIFIERS = ["approved", "verified", "self-reported", "exit-only"];
-function commentMarker(checkName) {
-  return `<!-- evidence-gate:${checkName.replace(/[^\w .:/()-]/g, "_").replace(/--/g, "_-")} -->`;
-}
-function renderCommentBody(ledger, options3) {
-  const c = ledger.conclusion;
-  const lines = [commentMarker(options3.checkName)];
-  lines.push(
-    c === null ? `### ${escapeInline(options3.checkName)}: in progress` : `### ${CONCLUSION_ICONS[c.conclusion]} ${escapeInline(options3.checkName)}: \`${c.conclusion}\` \u2014 ${escapeInline(c.title)}`
-  );
-  const count3 = (verdict) => ledger.rows.filter((r) => r.verdict === verdict).length;
-  const paused = count3("PAUSED") > 0 ? ` \xB7 ${count3("PAUSED")} paused` : "";
-  lines.push(
-    "",
-    `**${count3("PASS")} passed \xB7 ${count3("FAIL")} failed \xB7 ${count3("SKIPPED")} skipped${paused}**`
-  );
-  const loop = ledger.goalLoop;
-  if (loop !== void 0) {
-    const n = loop.cycles.length;
-    lines.push(
-      "",
-      `Goal loop: ${n} ${n === 1 ? "cycle" : "cycles"} of at most ${loop.maxCycles}, stopped: ${escapeInline(loop.stoppedBecause.slice(0, 300))}. The counts are the last run's; every cycle is on the check run.`
-    );
-  }
-  const tally = QUALIFIERS.flatMap((q) => {
-    const n = ledger.rows.filter((r) => r.verdict === "PASS" && r.qualifier === q).length;
-    return n > 0 ? [`${n} ${q}`] : [];
-  });
-  if (tally.length > 0) lines.push("", `PASS: ${tally.join(", ")}`);
-  const notPassed = ledger.rows.filter((r) => r.verdict !== "PASS");
-  if (notPassed.length > 0) {
-    lines.push("", "| node | verdict | why |", "| --- | --- | --- |");
-    for (const row of notPassed.slice(0, COMMENT_MAX_ROWS)) {
-      const why2 = row.verdict === "FAIL" ? `${row.cause}${row.superseded ? " (retried)" : ""}${row.detail ? `: ${row.detail.split("\n")[0]}` : ""}` : row.verdict === "SKIPPED" ? row.reason : row.verdict === "PAUSED" ? `session limit${row.resetsAt !== null ? `, resets ${row.resetsAt}` : ""}` : "";
-      lines.push(
-        `| ${escapeCell(row.label ?? row.nodeId)} | ${row.verdict} | ${escapeCell(why2.slice(0, 300))} |`
-      );
-    }
-    if (notPassed.length > COMMENT_MAX_ROWS)
-      lines.push("", `\u2026 and ${notPassed.length - COMMENT_MAX_ROWS} more rows on the check run.`);
-  }
-  if (options3.checkRunUrl !== null)
-    lines.push("", `[The whole ledger is on the check run](${encodeURI(options3.checkRunUrl)}).`);
-  return truncateUtf8(
-    lines.join("\n"),
-    COMMENT_BODY_MAX_BYTES,
-    "\u2026 trimmed; the whole ledger is on the check run"
-  );
-}
-
-// src/ledger/render-text.ts
-var HEADERS = ["NODE", "VERDICT", "SESSION", "COST", "DURATION", "DENIED", "DETAIL"];
-var RIGHT_ALIGNED = /* @__PURE__ */ new Set([3, 4, 5]);
-var GAP = "  ";
-function renderLedgerText(ledger) {
-  const lines = [header(ledger)];
-  if (ledger.goal !== void 0) lines.push(`Goal: ${goalWords(ledger.goal)}`);
-  const { policy } = ledger.plan;
-  if (policy !== void 0)
-    lines.push(`Policy: ${oneLine2(policy.source)} \u2014 require-evidence: ${policy.requireEvidence}`);
-  lines.push(...buildEvidence(ledger));
-  for (const line2 of ledger.plan.fragments ?? []) lines.push(oneLine2(line2));
-  for (const warning2 of ledger.plan.warnings ?? []) lines.push(`Warning: ${oneLine2(warning2)}`);
-  const removed = untrustedTextWords(ledger.plan.untrustedText);
-  if (removed !== null) lines.push(`Untrusted text: ${removed}`);
-  if (ledger.goalLoop !== void 0) lines.push("", ...goalLoopText(ledger.goalLoop, ledger.runId));
-  lines.push("");
-  lines.push(...table(ledger.rows));
-  lines.push("");
-  const changed = changedFilesText(ledger.changedFiles);
-  if (changed.length > 0) lines.push(...changed, "");
-  lines.push(...totals(ledger));
-  lines.push(...conclusion(ledger));
-  return `${lines.join("\n")}
-`;
-}
-function header(ledger) {
-  const runtime = runtimeWords(ledger);
-  const n = ledger.rows.filter((row) => row.verdict !== "SKIPPED").length;
-  return `Run ${ledger.runId} \u2014 ${ledger.mode}${runtime === null ? "" : `, ${runtime}`} \u2014 ${n} ${n === 1 ? "execution" : "executions"}`;
-}
-function buildEvidence(ledger) {
-  const answer = answerWords(ledger.plan.buildEvidence);
-  if (ledger.plan.nodes.length > 0 && hasNoBuildEvidence(ledger.plan))
-    return [`Build evidence: NONE (${answer.kind}) \u2014 ${answer.words}; ${NO_BUILD_EVIDENCE_WORDS}`];
-  const lines = [`Build evidence: ${answer.kind} \u2014 ${answer.words}`];
-  if (ledger.plan.nodes.length === 0) return [...lines, NO_PLAN_LINE];
-  for (const sink of sinkEvidence(ledger.plan)) {
-    switch (sink.kind) {
-      case "command":
-        lines.push(`  sink ${sink.nodeId}: ${shownCommand(sink.command)}`);
-        break;
-      case "gate":
-        lines.push(`  sink ${sink.nodeId}: a gate (a person's approval, not build evidence)`);
-        break;
-      case "none":
-        lines.push(`  sink ${sink.nodeId}: no verify command \u2014 its PASS is the model's, about its own work`);
-        break;
-      default:
-        unreachable(sink);
-    }
-  }
-  return lines;
-}
-function table(rows) {
-  const cells = rows.map((row) => [
-    oneLine2(nodeLabel(row)),
-    verdictLabel(row),
-    shortSession(row.sessionId),
-    formatUsd(row.costUsd),
-    formatDuration2(row.durationMs),
-    String(row.deniedToolCalls),
-    oneLine2(rowDetail(row))
-  ]);
-  const widths = HEADERS.map((title, col) => Math.max(width(title), ...cells.map((row) => width(row[col]))));
-  const format = (row) => row.map((cell, col) => {
-    if (col === row.length - 1) return cell;
-    const fill = " ".repeat(widths[col] - width(cell));
-    return RIGHT_ALIGNED.has(col) ? fill + cell : cell + fill;
-  }).join(GAP).trimEnd();
-  const out = [format(HEADERS), format(widths.map((w) => "-".repeat(w)))];
-  rows.forEach((row, i) => {
-    out.push(format(cells[i]));
-    if (row.verdict === "FAIL" && row.verify !== void 0 && row.verify.outcome !== "passed") {
-      const { verify } = row;
-      out.push(`    verify: ${shownCommand(verify.command)}`);
-      out.push(`    result: ${verifyExitWords(verify)} in ${formatDuration2(verify.durationMs)}`);
-      const tail = verify.outputTail.replace(/\r\n|\r/g, "\n").replace(/\n$/, "");
-      if (tail === "") {
-        out.push("    output: (none)");
-      } else {
-        out.push("    output (tail):");
-        for (const line2 of tail.split("\n")) out.push(`      ${line2}`.trimEnd());
-      }
-    }
-  });
-  if (rows.length === 0) out.push("(no node ran)");
-  return out;
-}
-function totals(ledger) {
-  const { totals: t } = ledger;
-  return [
-    // Only `auto` plans: a hand-written run has no planning line to read as "planning cost nothing".
-    ...ledger.mode === "auto" ? [`PLANNING COST: ${formatUsdTotal(t.planning)}`] : [],
-    `NODE COST:     ${formatUsdTotal(t.nodes)}`,
-    `TOTAL COST:    ${formatUsdTotal(t.total)}${ledger.goalLoop === void 0 ? "" : ` ${loopTotalsWords(ledger.goalLoop)}`}`,
-    `TOKENS:        ${tokenWords(t.tokens)}`
-  ];
-}
-function conclusion(ledger) {
-  if (ledger.conclusion === null) return [`CONCLUSION:    ${conclusionLabel(null)}`];
-  return [
-    `CONCLUSION:    ${ledger.conclusion.conclusion} (outcome ${ledger.conclusion.outcome}) \u2014 ${oneLine2(ledger.conclusion.title)}`,
-    `               ${oneLine2(ledger.conclusion.reason)}`
-  ];
-}
-function oneLine2(text2) {
-  return text2.replace(/\s*(\r\n|\r|\n)\s*/g, " ");
-}
-function width(text2) {
-  let n = 0;
-  for (const _ of text2) n += 1;
-  return n;
-}
-
-// src/run/posted-verdict.ts
-var VerdictNotPostedError = class extends Error {
-  constructor(verdict, cause) {
-    const why2 = cause instanceof Error ? cause.message : String(cause);
-    super(
-      `the engine's verdict was ${verdict}, but completing the check run failed, so it was not posted: ${why2}`
-    );
-    this.verdict = verdict;
-    this.name = "VerdictNotPostedError";
-  }
-  verdict;
-};
-function notPostedConclusion(verdict) {
-  return `${verdict} (not posted)`;
-}
-function notPostedMarkdown(markdown, error63) {
-  const heading2 = `## \u26A0\uFE0F evidence-gate: ${error63.verdict} \u2014 not posted: the check run could not be completed`;
-  const why2 = `The engine reached the verdict **${error63.verdict}**, but it is not on the check run: ${error63.message}. The post step completes the check run \`failure\`; the ledger below is what the engine found.`;
-  const [first = "", ...rest] = markdown.split("\n");
-  return first.startsWith("## ") ? [heading2, "", why2, ...rest].join("\n") : [heading2, "", why2, "", markdown].join("\n");
-}
-async function postVerdict(o, post) {
-  const summaryOptions = { env: o.env, ...o.redact !== void 0 ? { redact: o.redact } : {} };
-  let posted;
-  try {
-    posted = await post();
-  } catch (error63) {
-    const notPosted = new VerdictNotPostedError(o.verdict, error63);
-    o.runner.setOutput("conclusion", notPostedConclusion(o.verdict));
-    await writeJobSummary(notPostedMarkdown(o.markdown, notPosted), summaryOptions);
-    throw notPosted;
-  }
-  await writeJobSummary(o.markdown, summaryOptions);
-  return posted;
-}
-
-// src/run/resume-hint.ts
-var README_RESUME_WORKFLOW = "evidence-gate-resume.yml";
-function resumeHintMarkdown(input2) {
-  const { runId, paused } = input2;
-  const gate = paused.node;
-  const waiting = paused.reason === "gate" ? `The run is paused at gate \`${gate}\`: a person with write access to the repository approves or rejects it by dispatching a workflow that runs this action with:` : `Node \`${gate}\` hit the model's session limit${paused.resets_at ? ` (it resets at ${paused.resets_at})` : ""}. Once the limit resets, finish exactly the work that never ran by dispatching a workflow that runs this action with:`;
-  const inputs = paused.reason === "gate" ? [`mode: resume`, `resume-run-id: ${runId}`, `approve-gate: ${gate}    # or: reject-gate: ${gate}`] : [`mode: resume`, `resume-run-id: ${runId}`, `retry-failed: true`];
-  const sha3 = input2.startingSha ?? "<the commit the run started on>";
-  const decision = paused.reason === "gate" ? `-f approve-gate=${gate}` : "-f retry-failed=true";
-  const cli = paused.reason === "gate" ? `--approve ${gate}    # or: --reject ${gate}` : "--retry-failed";
-  return [
-    "### Resume this run",
-    "",
-    waiting,
-    "",
-    "```yaml",
-    ...inputs,
-    "```",
-    "",
-    `The resume job must check out the commit the run started on, \`${sha3}\`; it downloads the run directory from the artifact \`${runArtifactName(runId)}\` (the job needs \`actions: read\`). With the README's resume workflow:`,
-    "",
-    "```sh",
-    `gh workflow run ${README_RESUME_WORKFLOW} -f run-id=${runId} -f sha=${sha3} ${decision}`,
-    "```",
-    "",
-    "Or, where the run directory is (the CLI):",
-    "",
-    "```sh",
-    `evidence-gate resume ${runId} ${cli}`,
-    "```"
-  ].join("\n");
-}
-
-// src/ledger/conclusion-words.ts
-var PATCH_NOT_ON_COMMIT = "the evidence is for a patch that is not on this commit";
-function countNodes(n) {
-  return `${n} ${n === 1 ? "node" : "nodes"}`;
-}
-function quoteList(ids) {
-  return ids.map((id2) => `"${id2}"`).join(", ");
-}
-
-// src/ledger/judge-failures.ts
-function judgeFailures(rows) {
-  const failedVerifies = rows.filter(
-    (row, i) => row.verify !== void 0 && row.verify.outcome !== "passed" && counts(rows, i)
-  );
-  const failedSinkVerifies = failedVerifies.filter((row) => row.sink);
-  if (failedSinkVerifies.length > 0) {
-    const first = failedSinkVerifies[0];
-    const verify = first.verify;
-    return {
-      conclusion: "failure",
-      outcome: "failed",
-      rule: "sink-verify-failed",
-      title: `Failed: sink ${first.nodeId} failed its verify command`,
-      reason: `The engine ran "${shownCommand(verify.command)}" for sink "${first.nodeId}" and it ${verify.repeat !== void 0 && verify.repeat.passed > 0 ? "was " : ""}${verifyExitWords(verify)}. A sink that fails its verification fails the run.`
-    };
-  }
-  const failedRows = rows.filter((row, i) => row.verdict === "FAIL" && counts(rows, i));
-  const failedIds = [...new Set([...failedRows, ...failedVerifies].map((row) => row.nodeId))];
-  if (failedIds.length === 0) return null;
-  const causes = [...new Set(failedRows.map((row) => row.cause))];
-  return {
-    conclusion: "failure",
-    outcome: "failed",
-    rule: "node-failed",
-    title: failedIds.length === 1 ? `Failed: node ${failedIds[0]} failed` : `Failed: ${failedIds.length} nodes failed`,
-    reason: `${quoteList(failedIds)} failed${causes.length > 0 ? ` (${causes.join(", ")})` : ""}. Any node FAIL fails the run.`
-  };
-}
-function lastRowByNode(rows) {
-  const last = /* @__PURE__ */ new Map();
-  for (const row of rows) last.set(row.nodeId, row);
-  return last;
-}
-function counts(rows, i) {
-  const row = rows[i];
-  const replaceable = row.verdict !== "FAIL" || row.superseded === true;
-  return !(replaceable && hasLaterRow(rows, i));
-}
-function hasLaterRow(rows, i) {
-  const nodeId = rows[i].nodeId;
-  return rows.slice(i + 1).some((later) => later.nodeId === nodeId);
-}
-
-// src/ledger/require-evidence.ts
-function neutralOrFailure(requireEvidence, decision) {
-  if (!requireEvidence) return { conclusion: "neutral", outcome: "passed", ...decision };
-  return {
-    conclusion: "failure",
-    outcome: "failed",
-    rule: decision.rule,
-    title: `Failed (require-evidence): ${decision.title}`,
-    reason: `${decision.reason} The maintainers' policy file (.github/evidence-gate.yml) sets require-evidence: true, so a run without engine-run evidence on every non-gate sink fails.`
-  };
-}
-
-// src/ledger/judge-verified-sinks.ts
-function judgeVerifiedSinks(sinks) {
-  const { input: input2, last, verified } = sinks;
-  const inWorktree = verified.flatMap((id2) => {
-    const tree = last.get(id2)?.worktree;
-    return tree === void 0 ? [] : [`sink "${id2}": worktree ${tree.name}, branch ${tree.branch}`];
-  });
-  if (inWorktree.length > 0) {
-    return {
-      conclusion: "action_required",
-      outcome: "passed",
-      rule: "verified-in-worktree",
-      title: "Verified, but in a worktree: the evidence is for a branch, not this commit",
-      reason: `Every sink was verified, but ${inWorktree.length === 1 ? "a sink" : "sinks"} ran in a managed worktree (${inWorktree.join("; ")}): the verify command ran on that branch's files, not on the main working tree or this commit. Merge the branch (or check it out) and verify it, or re-run with the sinks in the main working tree.`
-    };
-  }
-  const required2 = judgeReceipts(sinks, "required");
-  if (required2 !== null) return required2;
-  const trees = verified.map((id2) => last.get(id2)?.verify?.evidenceTree ?? null);
-  const offCommit = input2.postedCommitTree !== null && trees.some((tree) => tree !== null && tree !== input2.postedCommitTree);
-  const definition = verifyDefinitionChanged(input2, offCommit);
-  if (definition !== null) return definition;
-  const beyond = bytesBeyondTheTree(sinks, offCommit);
-  if (beyond !== null) return beyond;
-  const observed = judgeReceipts(sinks, "observed");
-  if (observed !== null) return observed;
-  if (input2.postedCommitTree === null || trees.some((tree) => tree === null)) {
-    return neutralOrFailure(input2.requireEvidence, {
-      rule: "verified-tree-unknown",
-      title: `Verified, but the tree is unknown (${countNodes(last.size)} passed)`,
-      reason: "Every sink was verified, but the verified tree could not be compared with the posted commit's tree, so the evidence cannot be tied to this commit."
-    });
-  }
-  const distinctTrees = [...new Set(trees.filter((tree) => tree !== null))];
-  if (distinctTrees.length > 1) {
-    const which2 = verified.map((id2) => `sink "${id2}": ${(last.get(id2)?.verify?.evidenceTree ?? "unknown").slice(0, 12)}`).join("; ");
-    return {
-      conclusion: "action_required",
-      outcome: "passed",
-      rule: "verified-different-trees",
-      title: "Verified, but the sinks verified different trees",
-      reason: `Each sink's verify passed on the files it saw, but the sinks saw different files (${which2}): nodes changed files between the verifies, so no single tree passed every sink's verify and the final files were not verified as a whole. Do not push the patch as it is; re-run so that every sink verifies the same files.`
-    };
-  }
-  if (offCommit) {
-    return {
-      conclusion: "action_required",
-      outcome: "passed",
-      rule: "verified-off-commit",
-      title: "Verified, but not on this commit",
-      reason: `Every sink was verified, but ${PATCH_NOT_ON_COMMIT}: the tree the verify command ran on differs from this commit's tree (files changed during the run, or uncommitted before it, or sinks that verified different trees). Commit the patch and verify that commit (the CLI's --commit does both; the action's push: true pushes it), or re-run on a commit that contains it.`
-    };
-  }
-  const ignoredUnknown = verified.filter((id2) => last.get(id2)?.verify?.ignoredFiles === "unknown");
-  if (ignoredUnknown.length > 0) {
-    const why2 = [
-      ...new Set(ignoredUnknown.map((id2) => last.get(id2)?.verify?.ignoredFilesReason ?? "unknown reason"))
-    ].join("; ");
-    return neutralOrFailure(input2.requireEvidence, {
-      rule: "verified-ignored-files-unknown",
-      title: `Verified, but the git-ignored files could not be compared (${countNodes(last.size)} passed)`,
-      reason: `Every sink was verified on this commit's tree, but the git-ignored files the verify command may read could not be compared with the run's start (${why2}), so the evidence cannot be shown to rest on this commit alone.`
-    });
-  }
-  const executions = input2.rows.length;
-  return {
-    conclusion: "success",
-    outcome: "passed",
-    rule: "verified-on-commit",
-    title: `Verified: ${countNodes(last.size)} passed, ${verified.length} ${verified.length === 1 ? "sink" : "sinks"} verified on this commit`,
-    reason: `Every node passed (${executions} ${executions === 1 ? "execution" : "executions"}) and the engine ran the verify command of every non-gate sink on this commit's tree.`
-  };
-}
-var FLAGGED_NAMED = 10;
-function verifyDefinitionChanged(input2, offCommit) {
-  const record2 = input2.changedFiles;
-  if (record2 === void 0 || record2.verifyDefinition.length === 0) return null;
-  const named = record2.verifyDefinition.slice(0, FLAGGED_NAMED).map((change) => `${change.path}: ${change.detail}`);
-  const more = record2.flaggedTotal - named.length;
-  const list = `${named.join("; ")}${more > 0 ? `; and ${more} more` : ""}`;
-  const data = record2.verifyDefinition.some((c) => c.kind === "test-data" || c.kind === "named-by-test");
-  return {
-    conclusion: "action_required",
-    outcome: "passed",
-    rule: "verify-definition-changed",
-    title: data ? "Verified, but the nodes changed what the tests compare against" : "Verified, but the nodes changed what the verify command runs",
-    reason: `Every sink's verify passed, but the nodes changed what defines it (${list}). A passing verify then shows only that the changed definition passes, not that the build and tests it ran before still pass (a script replaced by "true" passes on anything). ` + (data ? "A test's data (a fixture, snapshot, golden file, or a file a test reads) changed too: a test then passes when its expected values were changed to match the code, not the code fixed. " : "") + "A reviewer must read these changes and confirm they keep every build step and test running (no script emptied or pointed elsewhere, no test deleted, renamed away or skipped, no expected value changed to match the code), then verify again; --commit and the action's push leave such changes uncommitted (patch.diff)." + (offCommit ? ` Besides, ${PATCH_NOT_ON_COMMIT}.` : "")
-  };
-}
-function bytesBeyondTheTree(sinks, offCommit) {
-  const { input: input2, last, verified } = sinks;
-  const besides = offCommit ? ` Besides, ${PATCH_NOT_ON_COMMIT}.` : "";
-  const ignoredChanged = verified.filter((id2) => last.get(id2)?.verify?.ignoredFiles === "changed");
-  const outside = outsideWritesOf(input2.rows);
-  const outsideSentence = outside === null ? "" : `A node wrote outside the repository; the evidence tree does not cover those files (${outside}).`;
-  if (ignoredChanged.length > 0) {
-    const which2 = ignoredChanged.map((id2) => `sink "${id2}": ${describeIgnoredChanges(last.get(id2)?.verify?.ignoredFilesChanges)}`).join("; ");
-    return {
-      conclusion: "action_required",
-      outcome: "passed",
-      rule: "verified-ignored-files-changed",
-      title: "Verified, but git-ignored files changed",
-      reason: `Every sink was verified, but the verify command ran with git-ignored files changed since the run started (${which2}). The evidence covers git-ignored files that are on no commit, so this commit may not pass on a fresh clone. Undo those changes, or make them in tracked files, and re-run.` + besides + (outside !== null ? ` ${outsideSentence}` : "")
-    };
-  }
-  if (outside !== null) {
-    return {
-      conclusion: "action_required",
-      outcome: "passed",
-      rule: "verified-outside-writes",
-      title: "Verified, but a node wrote outside the repository",
-      reason: `Every sink was verified, but ${outsideSentence.charAt(0).toLowerCase()}${outsideSentence.slice(1)} The verify command may pass only because of them, so this commit may not pass on a fresh clone. Undo those writes, or make the change inside the repository, and re-run.` + besides
-    };
-  }
-  const gaps = verified.flatMap((id2) => {
-    const parts = evidenceGapParts(last.get(id2)?.verify);
-    return parts.length === 0 ? [] : [`sink "${id2}": ${parts.join("; ")}`];
-  });
-  if (gaps.length === 0) return null;
-  return {
-    conclusion: "action_required",
-    outcome: "passed",
-    rule: "verified-bytes-not-in-tree",
-    title: "Verified, but on bytes the evidence tree does not hold",
-    reason: `Every sink was verified, but the verify ran on bytes the evidence tree does not hold: ${gaps.join("; ")}. The tree recorded for the verify is not what the command ran on, so this commit may not pass on a fresh clone. For a submodule: commit (and push) its changes and record them in the superproject. For a file a .gitattributes conversion hides: write it in the form the conversion produces (or fix the attribute), commit it, and re-run. For files the verify command changed while it ran: make the command leave tracked files alone (\`npm ci\`, not \`npm install\`; no formatter or snapshot update in the verify) or commit what it writes, and re-run. Or undo the edits and re-run.` + besides
-  };
-}
-function outsideWritesOf(rows) {
-  const named = rows.filter((row) => row.outsideWrites !== void 0 && row.outsideWrites.total > 0).map((row) => `node "${row.nodeId}": ${describeOutsideWrites(row.outsideWrites)}`);
-  return named.length > 0 ? [...new Set(named)].join("; ") : null;
-}
-function judgeReceipts(sinks, which2) {
-  const { last, verified } = sinks;
-  const required2 = [];
-  const noTest = [];
-  const failing = [];
-  for (const id2 of verified) {
-    const verify = last.get(id2)?.verify;
-    const receipt = verify?.receipt;
-    if (verify?.testsRequired === true && (receipt === void 0 || receipt.kind === "none" || receipt.ran === 0)) {
-      required2.push(
-        `sink "${id2}": ${receipt === void 0 || receipt.kind === "none" ? `no test receipt (${receipt?.reason ?? "none recorded"})` : receiptWords(receipt)}`
-      );
-    } else if (receipt?.kind === "counts" && receipt.ran === 0) {
-      noTest.push(`sink "${id2}": ${receiptWords(receipt)}`);
-    } else if (receipt?.kind === "counts" && receipt.failed > 0 && verify?.expectExit === 0) {
-      failing.push(`sink "${id2}": ${receiptWords(receipt)}`);
-    }
-  }
-  if (which2 === "required") {
-    if (required2.length === 0) return null;
-    return {
-      conclusion: "failure",
-      outcome: "failed",
-      rule: "tests-required",
-      title: "Failed (require-tests): a verify ran no test the engine could see",
-      reason: `The maintainers' policy file (.github/evidence-gate.yml) sets require-tests: true, and ${required2.join("; ")}. A verify counts as evidence only when a recognised test runner (or a test report the command wrote, test-reports) shows at least one test ran. Make the verify command run the tests, or name the report files it writes in test-reports.`
-    };
-  }
-  if (noTest.length > 0) {
-    return {
-      conclusion: "action_required",
-      outcome: "passed",
-      rule: "verified-no-test",
-      title: "Verified, but the verify command ran no test",
-      reason: `The verify command exited as expected, but its test runner reported that no test ran (${noTest.join("; ")}): test files moved, a filter that matches nothing, or a runner pointed at the wrong folder all look like this, and a command that tests nothing is no evidence that the change works. Make the command run the tests and verify again.`
-    };
-  }
-  if (failing.length > 0) {
-    return {
-      conclusion: "action_required",
-      outcome: "passed",
-      rule: "verified-failing-tests",
-      title: "Verified, but the test runner reported failing tests",
-      reason: `The verify command exited as expected, but its test runner reported failing tests (${failing.join("; ")}): the command ignores its tests' result (an "|| true", a runner told not to fail). Fix the tests, or make the command fail when they fail, and verify again.`
-    };
-  }
-  return null;
-}
-
-// src/ledger/judge-completed-run.ts
-function judgeCompletedRun(input2) {
-  const failed3 = judgeFailures(input2.rows);
-  if (failed3 !== null) return failed3;
-  const last = lastRowByNode(input2.rows);
-  const notPassed = [.../* @__PURE__ */ new Set([...last.keys(), ...input2.sinks])].filter(
-    (id2) => last.get(id2)?.verdict !== "PASS"
-  );
-  if (notPassed.length > 0) {
-    return {
-      conclusion: "failure",
-      outcome: "failed",
-      rule: "node-did-not-run",
-      title: `Failed: ${countNodes(notPassed.length)} did not run`,
-      reason: `The run ended without a PASS for ${quoteList(notPassed)}; a run that did not finish its graph cannot pass.`
-    };
-  }
-  const gates = new Set(input2.gateSinks);
-  const checkedSinks = input2.sinks.filter((id2) => !gates.has(id2));
-  if (checkedSinks.length === 0) {
-    return neutralOrFailure(input2.requireEvidence, {
-      rule: "only-gate-sinks",
-      title: `Unverified: every sink is a gate (${countNodes(last.size)} passed)`,
-      reason: "Every sink of the graph is a gate: a person's approval, not build evidence. Nothing was verified."
-    });
-  }
-  const verified = checkedSinks.filter((id2) => {
-    const row = last.get(id2);
-    return row?.verdict === "PASS" && row.qualifier === "verified";
-  });
-  if (verified.length === 0) {
-    return neutralOrFailure(input2.requireEvidence, {
-      rule: "no-engine-evidence",
-      title: `Unverified: ${countNodes(last.size)} passed with no build evidence`,
-      reason: `${noEvidenceReason(input2.buildEvidence)} Every PASS below is the model's, about its own work.`
-    });
-  }
-  if (verified.length < checkedSinks.length) {
-    const unverified = checkedSinks.filter((id2) => !verified.includes(id2));
-    return neutralOrFailure(input2.requireEvidence, {
-      rule: "partially-verified",
-      title: `Partly verified: ${verified.length} of ${checkedSinks.length} sinks verified`,
-      reason: `Sinks ${quoteList(unverified)} passed without an engine-run verify command; success needs every non-gate sink verified.`
-    });
-  }
-  return judgeVerifiedSinks({ input: input2, last, verified });
-}
-function noEvidenceReason(answer) {
-  switch (answer.kind) {
-    case "declared":
-      return `The operator declared no build evidence (accept-no-build-evidence) although ${answer.signals.map((s) => s.file).join(", ")} ${answer.signals.length === 1 ? "says" : "say"} this repository builds.`;
-    case "none-detected":
-      return "No build signal was detected and no verify command was given.";
-    case "attached":
-      return `A verify command ("${shownCommand(answer.command)}") was attached, but no sink was verified with it.`;
-    case "graph":
-      return answer.verifiedSinks.length === 0 ? "No sink of the hand-written graph has a success_check.verify or completion.verify command, so the engine ran no build." : "The hand-written graph's verify commands did not verify any sink.";
-    default:
-      return unreachable(answer);
-  }
-}
-
-// src/ledger/conclusion.ts
-function decideEndWithoutRows(end) {
-  return decideConclusion({
-    rows: [],
-    sinks: [],
-    gateSinks: [],
-    buildEvidence: { kind: "none-detected" },
-    postedCommitTree: null,
-    requireEvidence: false,
-    end
-  });
-}
-function decideConclusion(input2) {
-  const { end } = input2;
-  switch (end.kind) {
-    case "completed":
-      return judgeCompletedRun(input2);
-    case "refused":
-      return {
-        conclusion: "action_required",
-        outcome: "refused",
-        rule: "refused",
-        title: refusalTitle(end.reason),
-        reason: `${end.message} Nothing ran and nothing was spent.`
-      };
-    case "usage-error":
-      return {
-        conclusion: "action_required",
-        outcome: "usage-error",
-        rule: "usage-error",
-        title: "Usage error: nothing ran",
-        reason: `${end.message} Nothing ran.`
-      };
-    case "plan-refused":
-      return {
-        conclusion: "failure",
-        outcome: "failed",
-        rule: "plan-refused",
-        title: "Failed: the plan was refused twice",
-        reason: `The planner's graph broke the planned-node rules after one repair: ${end.refusals.join("; ")}. No node ran.`
-      };
-    case "planning-failed":
-      return {
-        conclusion: "failure",
-        outcome: "failed",
-        rule: "planning-failed",
-        title: "Failed: planning failed (no usable plan)",
-        reason: `Planning failed: ${end.message}.${credentialHint(end.message)} No node ran.`
-      };
-    case "setup-failed":
-      return {
-        conclusion: "failure",
-        outcome: "failed",
-        rule: "setup-failed",
-        title: "Failed: the model CLI could not be installed",
-        reason: `${end.message} Nothing ran and nothing was spent. This is the runner's environment (the network, the npm registry), not your inputs: run the job again once the registry is reachable, or give the runner a tool cache that holds the CLI.`
-      };
-    case "engine-error":
-      return {
-        conclusion: "failure",
-        outcome: "failed",
-        rule: "engine-error",
-        title: "Failed: engine error",
-        reason: `The engine stopped with an error: ${end.message}`
-      };
-    case "paused":
-      return decidePaused(input2, end);
-    case "cancelled":
-      return {
-        conclusion: "cancelled",
-        outcome: "cancelled",
-        rule: "cancelled",
-        title: "Cancelled",
-        reason: "The run was cancelled (the workflow was cancelled, or the CLI was interrupted) before it finished; the ledger's rows are what had finished."
-      };
-    case "abandoned":
-      return {
-        conclusion: "failure",
-        outcome: "failed",
-        rule: "abandoned",
-        title: "Failed: the run was abandoned",
-        reason: "The run ended without finishing its check run (the main step died); the ledger's rows are what had finished."
-      };
-    case "timed-out":
-      return {
-        conclusion: "timed_out",
-        outcome: "timed-out",
-        rule: "timed-out",
-        title: `Timed out after ${end.limit}`,
-        reason: `The run reached its time bound (${end.setting} ${end.limit}) and was stopped: every running node's processes were killed; the ledger's rows are what had finished.`
-      };
-    default:
-      return unreachable(end);
-  }
-}
-function credentialHint(message) {
-  return /invalid api key|please run \/login|authentication_error|\b401\b|unauthorized/i.test(message) ? " The model API refused the credential: check the model key (the CLI: ANTHROPIC_API_KEY, OPENAI_API_KEY; the action: anthropic-api-key, claude-code-oauth-token, openai-api-key)." : "";
-}
-function refusalTitle(reason) {
-  switch (reason) {
-    case "build-evidence":
-      return "Refused: this repository builds, and no verify command was given";
-    case "no-credential":
-      return "Refused: no model credential and no verify command";
-    case "unsupported-trigger":
-      return "Refused: unsupported trigger";
-    case "head-moved":
-      return "Refused: the pull request's head moved";
-    case "checkout-not-head":
-      return "Refused: the checkout is not the commit the event names";
-    case "fork-unapproved":
-      return "Refused: a fork's pull request needs a writer's approval at its head, and no verify command was given";
-    default:
-      return unreachable(reason);
-  }
-}
-function decidePaused(input2, end) {
-  const failed3 = judgeFailures(input2.rows);
-  if (failed3 !== null) return failed3;
-  switch (end.reason) {
-    case "gate":
-      return {
-        conclusion: "action_required",
-        outcome: "paused",
-        rule: "paused",
-        title: `Paused at gate ${end.nodeId}`,
-        reason: `The run is waiting for a person to approve or reject gate "${end.nodeId}"; resume the run with the decision.`
-      };
-    case "session-limit":
-      return {
-        conclusion: "action_required",
-        outcome: "paused",
-        rule: "paused",
-        title: "Paused: model session limit reached",
-        reason: `Node "${end.nodeId}" hit the model's session limit; resume with --retry-failed once the limit resets to finish exactly the work that never ran.`
-      };
-    default:
-      return unreachable(end.reason);
-  }
-}
-
-// src/run/step-result.ts
-var FAILING_OUTCOMES = /* @__PURE__ */ new Set(["failed", "refused", "usage-error", "cancelled", "timed-out", "abandoned"]);
-function finishStep(runner2, result, title) {
-  runner2.setOutput("outcome", result.outcome);
-  if (result.conclusion !== "") runner2.setOutput("conclusion", result.conclusion);
-  if (result.checkRunId !== void 0) runner2.setOutput("check-run-id", String(result.checkRunId));
-  if (result.checkRunUrl) runner2.setOutput("check-run-url", result.checkRunUrl);
-  if (result.runId) runner2.setOutput("run-id", result.runId);
-  if (result.ledgerPath) runner2.setOutput("ledger-path", result.ledgerPath);
-  if (result.evidenceTree) runner2.setOutput("evidence-tree", result.evidenceTree);
-  if (FAILING_OUTCOMES.has(result.outcome)) {
-    runner2.setFailed(`evidence-gate: ${title}`);
-  } else if (result.outcome === "paused" || result.conclusion !== "" && result.conclusion !== "success") {
-    runner2.warning(`evidence-gate: ${title} (check run conclusion: ${result.conclusion})`);
-  }
-}
-function usageFailure(runner2, message) {
-  runner2.setOutput("outcome", "usage-error");
-  runner2.setFailed(`evidence-gate: ${message}`);
-}
-async function failWithoutCheckRun(runner2, env, end) {
-  const { outcome, title, message } = end;
-  await writeJobSummary(`## \u26A0\uFE0F evidence-gate: ${title}
-
-${message}
-`, { env });
-  runner2.setOutput("outcome", outcome);
-  runner2.setFailed(`evidence-gate: ${title}: ${message}`);
-}
-async function endEarly(runner2, reporter, end, message, env, notes = []) {
-  const decided = decideEndWithoutRows(end);
-  const summary2 = `## ${decided.title}
-
-${decided.reason}
-${notes.map((note) => `
-> ${escapeInline(note)}
-`).join("")}`;
-  await writeJobSummary(summary2, { env });
-  if (reporter !== null) await reporter.end(decided.conclusion, decided.title, summary2);
-  finishStep(
-    runner2,
-    { outcome: decided.outcome, conclusion: decided.conclusion },
-    `${decided.title}: ${message}`
-  );
-}
-
-// src/run/report-finished.ts
-async function reportFinished(o) {
-  const { finished, runId, runner: runner2 } = o;
-  const artifacts = await uploadRunArtifacts({
-    runId,
-    runDir: finished.runDir,
-    ledgerPath: finished.ledgerPath,
-    checkName: o.checkName,
-    digests: finished.digests,
-    stagingDir: o.temp,
-    env: o.env,
-    secrets: o.secrets,
-    notice: (m) => runner2.notice(m),
-    warn: (m) => runner2.warning(m)
-  });
-  const ledger = withPatchLocation(finished.ledger, artifacts);
-  const conclusion2 = ledger.conclusion;
-  if (conclusion2 === null) throw new Error("Internal error: a finished run's ledger has no conclusion");
-  const hint = conclusion2.outcome === "paused" ? pausedHint(runner2, finished, runId) : void 0;
-  const notes = (o.notes ?? []).map((note) => `> ${escapeInline(note)}
-
-`).join("");
-  const markdown = `${renderLedgerMarkdown(ledger)}
-${notes}${hint === void 0 ? "" : `${hint}
-
-`}${artifactsMarkdown(artifacts, finished.runDir)}
-`;
-  const redact = createRedactor(o.secrets).text;
-  const fence = new CommandFence((t) => runner2.write(t), true);
-  for (const l of renderLedgerText(ledger).split("\n")) fence.line(l);
-  fence.close();
-  runner2.setOutput("ledger-path", finished.ledgerPath);
-  if (ledger.evidenceTree) runner2.setOutput("evidence-tree", ledger.evidenceTree);
-  if (o.reporter === null) {
-    await writeJobSummary(markdown, { env: o.env, redact });
-    finishStep(
-      runner2,
-      {
-        outcome: conclusion2.outcome,
-        conclusion: conclusion2.conclusion,
-        runId,
-        ledgerPath: finished.ledgerPath,
-        evidenceTree: ledger.evidenceTree
-      },
-      conclusion2.title
-    );
+  if (response.headersSent) {
+    response.destroy();
     return;
   }
-  const marker = runStateDigestMarker(runId, finished.digests);
-  const reporter = o.reporter;
-  const verdict = { runner: runner2, env: o.env, verdict: conclusion2.conclusion, markdown, redact };
-  const finalRef = await postVerdict(
-    verdict,
-    () => reporter.finish(ledger, {
-      // The run's notes reach the check run too (a reviewer reads them there: e.g. whose annotations these are).
-      appendix: `${notes}${hint === void 0 ? "" : `${hint}
-
-`}${marker}`,
-      annotations: failureAnnotations(ledger, {
-        repoRoot: o.workspace,
-        workflowFile: workflowFileFromEnv(o.env)
-      }),
-      ledgerArtifact: ledgerArtifactLink(artifacts.ledger, o.env)
-    })
-  );
-  if (o.comment !== void 0) await postComment(o.comment, ledger, o, finalRef.htmlUrl);
-  finishStep(
-    runner2,
-    {
-      outcome: conclusion2.outcome,
-      conclusion: conclusion2.conclusion,
-      checkRunId: finalRef.id,
-      checkRunUrl: finalRef.htmlUrl,
-      runId,
-      ledgerPath: finished.ledgerPath,
-      evidenceTree: ledger.evidenceTree
-    },
-    conclusion2.title
-  );
+  response.writeHead(status, { "content-type": "application/json", connection: "close" });
+  response.end(JSON.stringify(body));
 }
-async function postComment(target, ledger, o, checkRunUrl) {
-  const marker = commentMarker(o.checkName);
-  try {
-    const ref = await upsertStickyComment({
-      ...target,
-      marker,
-      body: renderCommentBody(ledger, { checkName: o.checkName, checkRunUrl }),
-      redact: createRedactor(o.secrets).text
-    });
-    o.runner.info(`PR comment ${ref.action}: ${ref.htmlUrl}`);
-  } catch (error63) {
-    if (!(error63 instanceof StickyCommentError)) throw error63;
-    o.runner.warning(
-      `evidence-gate: the PR comment was not written: ${error63.message} The check run carries the verdict.`
-    );
-  }
-}
-function ledgerArtifactLink(outcome, env) {
-  const url2 = outcome.kind === "uploaded" && outcome.id !== null ? artifactPageUrl(env, outcome.id) : void 0;
-  return url2 === void 0 ? { name: outcome.name } : { name: outcome.name, url: url2 };
-}
-function pausedHint(runner2, finished, runId) {
-  let paused;
-  try {
-    paused = readRunState(finished.runDir).paused;
-  } catch (error63) {
-    runner2.warning(
-      `could not read the pause from ${finished.runDir}/state.json: ${error63 instanceof Error ? error63.message : String(error63)}`
-    );
-    return void 0;
-  }
-  if (paused === null) return void 0;
-  return resumeHintMarkdown({ runId, paused, startingSha: finished.ledger.startingCommit?.sha ?? null });
-}
-function withPatchLocation(ledger, artifacts) {
-  if (ledger.patch === void 0 || artifacts.runDirectory.kind !== "uploaded") return ledger;
-  return {
-    ...ledger,
-    patch: { ...ledger.patch, path: `patch.diff in artifact ${artifacts.runDirectory.name}` }
-  };
-}
-
-// src/run/running-mode.ts
-function failAfterReport(run2) {
-  if (run2.failStepAfterReport !== void 0)
-    run2.runner.setFailed(`evidence-gate: ${run2.failStepAfterReport}`);
-}
-function postingReporter(run2) {
-  return run2.noCheckRun === void 0 ? run2.reporter : null;
-}
-function runnerFolders(env) {
-  const workspace = resolve5(env.GITHUB_WORKSPACE ?? process.cwd());
-  const temp = env.RUNNER_TEMP ?? join18(workspace, ".evidence-gate-tmp");
-  const runsDir = join18(temp, "evidence-gate", "runs");
-  mkdirSync4(runsDir, { recursive: true });
-  return { workspace, temp, runsDir };
-}
-function checkRunReporter(o) {
-  const client = new CheckRunClient({
-    octokit: o.octokit,
-    owner: o.owner,
-    repo: o.repo,
-    warn: (m) => o.runner.warning(m),
-    redact: createRedactor(o.secrets).text
-  });
-  const reporter = new CheckRunReporter({
-    client,
-    name: o.name,
-    headSha: o.headSha,
-    detailsUrl: o.detailsUrl,
-    onProgressError: (error63) => o.runner.warning(
-      `could not update the check run with progress: ${error63 instanceof Error ? error63.message : String(error63)}`
-    ),
-    onCompleted: () => o.runner.saveState(SAVED_STATE.checkRunCompleted, "true")
-  });
-  return { client, reporter };
-}
-function saveCheckRun(runner2, ref, runId) {
-  runner2.saveState(SAVED_STATE.checkRunId, String(ref.id));
-  runner2.saveState(SAVED_STATE.runId, runId);
-  runner2.setOutput("check-run-id", String(ref.id));
-  if (ref.htmlUrl) runner2.setOutput("check-run-url", ref.htmlUrl);
-}
-function actionRequestBase(run2) {
-  const { inputs } = run2;
-  return {
-    runId: run2.runId,
-    repoDir: run2.workspace,
-    ...inputs.workingDirectory !== void 0 ? { workingDirectory: inputs.workingDirectory } : {},
-    ...inputs.model !== void 0 ? { model: inputs.model } : {},
-    codexConfig: inputs.codexConfig,
-    continueOnFail: inputs.continueOnFail,
-    verifyTimeoutMs: inputs.verifyTimeoutMs,
-    verifyEnv: inputs.verifyEnv,
-    ...inputs.verifyRepeat !== void 0 ? { verifyRepeat: inputs.verifyRepeat } : {},
-    ...inputs.verifyBase === true ? { verifyBase: true } : {},
-    ...inputs.testReports !== void 0 ? { testReports: inputs.testReports } : {},
-    commit: run2.push !== void 0,
-    runsDir: run2.runsDir,
-    surface: "action",
-    knownSecrets: run2.secrets,
-    baseEnv: run2.env,
-    timeout: {
-      ms: inputs.timeoutMinutes * 6e4,
-      limit: `${inputs.timeoutMinutes} min`,
-      setting: "timeout-minutes"
-    }
-  };
-}
-function actionPorts(run2, workspace = {}, hooks = {}, proxy) {
-  const { inputs, runner: runner2 } = run2;
-  const publish = run2.push?.publish;
-  return {
-    modelCli: new ModelCliSetup({
-      credentials: inputs,
-      versions: { claude: inputs.claudeVersion, codex: inputs.codexVersion },
-      log: (line2) => runner2.info(line2),
-      env: run2.env,
-      secrets: run2.secrets,
-      temp: run2.temp,
-      workspace: run2.workspace,
-      ...proxy !== void 0 ? { proxy } : {}
-    }),
-    workspace: { ...workspace, ...publish !== void 0 ? { publish } : {} },
-    hooks: { ...progressHooks(runner2, run2.reporter), ...hooks },
-    // The log is public where the repository is: token shapes nobody declared go (the runner masks the
-    // known secrets itself, `core.setSecret`); escapes and colours are kept, so the log reads as printed.
-    echo: {
-      write: (text2) => runner2.write(redactTokenShapes(text2)),
-      fenceWorkflowCommands: true,
-      limitBytes: inputs.outputLogLimit
-    },
-    ...run2.signal ? { signal: run2.signal } : {}
-  };
-}
-async function reportRun(run2, finished, notes = run2.notes) {
-  const pushed = run2.push !== void 0 ? finished.ledger.postedCommit : void 0;
-  const posting = postingReporter(run2);
-  const reporter = posting !== null && run2.push !== void 0 && pushed !== void 0 ? await run2.push.moveCheckRun(pushed) : posting;
-  await reportFinished({
-    runner: run2.runner,
-    finished,
-    runId: run2.runId,
-    reporter,
-    checkName: run2.inputs.checkName,
-    env: run2.env,
-    temp: run2.temp,
-    secrets: run2.secrets,
-    notes,
-    ...run2.comment !== void 0 ? { comment: run2.comment } : {},
-    workspace: run2.workspace
-  });
-  failAfterReport(run2);
-}
-async function endRun(run2, end, notes = run2.notes) {
-  await endEarly(run2.runner, postingReporter(run2), end, end.message, run2.env, notes);
-  failAfterReport(run2);
-}
-async function withActionProxy(run2, runtime, refuse2, body) {
-  const { runner: runner2 } = run2;
-  const opened = await openRunProxy({
-    runtime,
-    credentials: actionModelCredentials(run2.inputs, runtime),
-    env: run2.env,
-    codexConfig: run2.inputs.codexConfig,
-    readUserCodexConfig: false,
-    log: (event) => runner2.warning(proxyEventLine(event)),
-    say: (line2) => runner2.info(line2)
-  });
-  if (opened.kind === "refused") return refuse2(opened.message);
-  try {
-    await body(opened.proxy);
-  } finally {
-    await opened.proxy?.proxy.close();
-  }
-}
-
-// src/run/pull-request-run.ts
-async function openPullRequestRun(o) {
-  const { env, parsed, runner: runner2 } = o;
-  const decided = await decideTrigger(o);
-  if (decided === null) return null;
-  const { trigger, octokit, token } = decided;
-  const subject = trigger.subject;
-  const opened = await openCheckRun(o, subject, octokit);
-  if (opened === null) return null;
-  const { reporter, runId, noCheckRun, failStepAfterReport } = opened;
-  const early = noCheckRun === void 0 ? reporter : null;
-  const stop = async (end, message, notes2) => {
-    await endEarly(runner2, early, end, message, env, notes2);
-    return null;
-  };
-  if (!parsed.ok) {
-    const message = parsed.errors.join("\n");
-    return stop({ kind: "usage-error", message }, message, opened.notes);
-  }
-  if (trigger.kind === "refused-on-check") {
-    const end = { kind: "refused", reason: "unsupported-trigger", message: trigger.message };
-    return stop(end, trigger.message, opened.notes);
-  }
-  const folders = runnerFolders(env);
-  const notes = [...opened.notes, ...trigger.notes];
-  if (subject.checkoutHead) {
-    const checkout = await checkOutPullRequestHead({
-      workspace: folders.workspace,
-      number: subject.number,
-      headSha: subject.headSha,
-      serverUrl: subject.run.serverUrl,
-      token,
-      baseEnv: env,
-      knownSecrets: o.secrets
-    });
-    if (!checkout.ok) {
-      const end = checkout.reason === "moved" ? { kind: "refused", reason: "head-moved", message: checkout.message } : { kind: "engine-error", message: checkout.message };
-      return stop(end, checkout.message, notes);
-    }
-    runner2.info(checkout.note);
-    notes.push(checkout.note);
-  } else {
-    const problem = await eventCheckoutProblem({
-      workspace: folders.workspace,
-      headSha: subject.headSha,
-      baseEnv: env,
-      knownSecrets: o.secrets
-    });
-    if (problem !== null)
-      return stop({ kind: "refused", reason: "checkout-not-head", message: problem }, problem, notes);
-  }
-  const policy = await readPolicy(runner2, { trigger, octokit, workspace: folders.workspace, notes });
-  if (policy.kind === "ended") return stop(policy.end, policy.end.message, notes);
-  return {
-    runner: runner2,
-    env,
-    ...o.signal ? { signal: o.signal } : {},
-    inputs: parsed.inputs,
-    event: subject,
-    octokit,
-    reporter,
-    runId,
-    ...folders,
-    secrets: o.secrets,
-    policy: policy.policy,
-    notes,
-    // A read-only token (fork, Dependabot) cannot write a comment either: stage 2 posts the check run only.
-    ...parsed.inputs.comment && noCheckRun === void 0 ? { comment: { octokit, owner: subject.owner, repo: subject.repo, issueNumber: subject.number } } : {},
-    ...noCheckRun !== void 0 ? { noCheckRun } : {},
-    ...failStepAfterReport !== void 0 ? { failStepAfterReport } : {}
-  };
-}
-async function decideTrigger(o) {
-  const { env, parsed, runner: runner2 } = o;
-  let event;
-  try {
-    event = readEventContext(env);
-  } catch (error63) {
-    usageFailure(runner2, error63 instanceof Error ? error63.message : String(error63));
-    return null;
-  }
-  const token = parsed.ok ? parsed.inputs.githubToken : env["INPUT_GITHUB-TOKEN"]?.trim();
-  if (await stopOnOwnPush(runner2, env, event, token)) return null;
-  if (!parsed.ok && event.kind !== "pull_request") {
-    const trigger2 = event.kind === "other" ? event.eventName : event.kind;
-    usageFailure(runner2, `${parsed.errors.join("\n")}
-(triggered by ${trigger2})`);
-    return null;
-  }
-  if (token === void 0 || token === "") {
-    usageFailure(
-      runner2,
-      "input `github-token` is empty: leave it at its default (the workflow's github.token)"
-    );
-    return null;
-  }
-  const octokit = octokitFromEnv(token, env);
-  let trigger;
-  if (parsed.ok) {
-    trigger = await resolveTrigger({ event, inputs: parsed.inputs, octokit, warn: (m) => runner2.warning(m) });
-  } else if (event.kind === "pull_request") {
-    const { kind: _kind, ...fields } = event;
-    trigger = {
-      kind: "run",
-      subject: { ...fields, trigger: "pull_request", checkoutHead: false },
-      basePolicy: null,
-      notes: []
+function readBoundedBody(request, max) {
+  const declared = Number(request.headers["content-length"] ?? "0");
+  if (Number.isFinite(declared) && declared > max) return Promise.resolve({ kind: "too-large" });
+  return new Promise((resolve15, reject) => {
+    const chunks = [];
+    let size = 0;
+    const onData = (chunk) => {
+      size += chunk.length;
+      if (size > max) {
+        request.off("data", onData);
+        resolve15({ kind: "too-large" });
+        return;
+      }
+      chunks.push(chunk);
     };
-  } else {
-    throw new Error("Internal error: unparsed inputs on a trigger other than pull_request");
-  }
-  switch (trigger.kind) {
-    case "nothing":
-      runner2.notice(`evidence-gate: ${trigger.message}`);
-      await writeJobSummary(`## evidence-gate: nothing to do
-
-${trigger.message}
-`, { env });
-      return null;
-    case "refused":
-      await writeJobSummary(`## \u26A0\uFE0F evidence-gate refused: ${trigger.title}
-
-${trigger.message}
-`, { env });
-      runner2.setOutput("outcome", "refused");
-      runner2.setFailed(`evidence-gate: refused: ${trigger.title}: ${trigger.message}`);
-      return null;
-    case "usage-error":
-      usageFailure(runner2, trigger.message);
-      return null;
-    case "run":
-    case "refused-on-check":
-      return { trigger, octokit, token };
-    default:
-      return trigger;
-  }
-}
-async function openCheckRun(o, subject, octokit) {
-  const { parsed, runner: runner2 } = o;
-  const checkName = parsed.ok ? parsed.inputs.checkName : "evidence-gate";
-  const { reporter } = checkRunReporter({
-    runner: runner2,
-    octokit,
-    owner: subject.owner,
-    repo: subject.repo,
-    secrets: o.secrets,
-    name: checkName,
-    headSha: subject.headSha,
-    detailsUrl: subject.run.runUrl
+    request.on("data", onData);
+    request.on("end", () => resolve15({ kind: "read", body: Buffer.concat(chunks) }));
+    request.on("error", reject);
   });
-  o.exposeReporter(reporter);
-  const runId = mintRunId();
-  const readOnly = subject.trigger === "pull_request" ? readOnlyTokenNote(subject, checkName) : void 0;
-  const toBot = reportsToBot(o) ? botReportsNote(checkName) : void 0;
-  const skip2 = toBot ?? readOnly;
-  if (skip2 !== void 0) {
-    runner2.notice(skip2);
-    runner2.setOutput("run-id", runId);
-    return { reporter, runId, noCheckRun: skip2, notes: [skip2] };
-  }
-  try {
-    const opened = await reporter.open(
-      runId,
-      `Run \`${runId}\` is starting: ${parsed.ok ? describeMode(parsed.inputs.mode) : "checking inputs"}`
-    );
-    const notes = [];
-    if (opened.tookOver !== null) {
-      runner2.info(
-        `check run ${opened.ref.id} (left by run ${opened.tookOver.externalId}, ${opened.tookOver.conclusion ?? opened.tookOver.status}) is this run's now`
-      );
-      const marks = opened.tookOver.annotationsCount;
-      if (marks > 0)
-        notes.push(
-          `This check run was first written by run \`${opened.tookOver.externalId}\`; its ${marks} annotation${marks === 1 ? "" : "s"} stay on it (GitHub cannot remove annotations) and are that run's findings, not this run's.`
-        );
-    }
-    saveCheckRun(runner2, opened.ref, runId);
-    runner2.setOutput("run-id", runId);
-    return { reporter, runId, notes };
-  } catch (error63) {
-    if (!(error63 instanceof CheckRunWriteError)) throw error63;
-    if (error63.status !== 403 && error63.status !== 404) {
-      await checkRunNotCreated(runner2, error63, o.env);
-      return null;
-    }
-    const noCheckRun = `The check run could not be created, so this run posts none: ${error63.message} The run goes on; its ledger is in this job summary and the ${ledgerArtifactName(checkName)} artifact, and the step fails at the end.`;
-    runner2.error(`evidence-gate: ${noCheckRun}`);
-    runner2.setOutput("run-id", runId);
-    return { reporter, runId, noCheckRun, failStepAfterReport: error63.message, notes: [noCheckRun] };
-  }
 }
-async function readPolicy(runner2, o) {
-  const { subject } = o.trigger;
-  let basePolicy;
-  try {
-    basePolicy = o.trigger.basePolicy ?? await readBaseRefPolicy(o.octokit, {
-      owner: subject.owner,
-      repo: subject.repo,
-      ref: subject.baseRef,
-      sha: subject.baseSha
+function readCapped(stream, max) {
+  return new Promise((resolve15, reject) => {
+    const chunks = [];
+    let size = 0;
+    stream.on("data", (chunk) => {
+      if (size >= max) return;
+      chunks.push(chunk.subarray(0, max - size));
+      size += chunk.length;
     });
-  } catch (error63) {
-    if (!(error63 instanceof PolicyReadError)) throw error63;
-    const refused = error63.status === 401 || error63.status === 403;
-    return { kind: "ended", end: { kind: refused ? "usage-error" : "engine-error", message: error63.message } };
+    stream.on("end", () => resolve15(Buffer.concat(chunks)));
+    stream.on("error", reject);
+  });
+}
+
+// src/proxy/model-routes.ts
+var ROUTES = {
+  // Relative to ANTHROPIC_BASE_URL (the SDK appends `/v1/...`).
+  anthropic: [
+    { method: "POST", path: "/v1/messages" },
+    { method: "POST", path: "/v1/messages/count_tokens" },
+    { method: "GET", path: "/v1/models" },
+    { method: "GET", path: "/v1/models", withId: true }
+  ],
+  // Relative to a codex provider's `base_url` (which already ends in `/v1` upstream).
+  openai: [
+    { method: "POST", path: "/responses" },
+    { method: "POST", path: "/responses/compact" },
+    { method: "POST", path: "/chat/completions" },
+    { method: "GET", path: "/models" },
+    { method: "GET", path: "/models", withId: true }
+  ]
+};
+var ID_SEGMENT = /^\/[A-Za-z0-9._:-]{1,200}$/;
+function matches(route, path2) {
+  if (!route.withId) return path2 === route.path;
+  return path2.startsWith(route.path) && ID_SEGMENT.test(path2.slice(route.path.length));
+}
+function routeDecision(api, method, path2) {
+  const routes = ROUTES[api].filter((route) => matches(route, path2));
+  if (routes.length === 0) return "not-a-model-route";
+  return routes.some((route) => route.method === method) ? "allowed" : "wrong-method";
+}
+
+// src/proxy/key-proxy.ts
+var ANTHROPIC_API_BASE = "https://api.anthropic.com";
+var DEFAULT_MAX_REQUEST_BYTES = 32 * 1024 * 1024;
+var MAX_ERROR_BODY_BYTES = 1024 * 1024;
+function upstreamProblem(url2) {
+  let parsed;
+  try {
+    parsed = new URL(url2);
+  } catch {
+    return `${JSON.stringify(url2)} is not a URL`;
   }
-  const ignoredCopy = await prCopyNote(o.workspace, basePolicy);
-  if (ignoredCopy !== null) {
-    runner2.notice(ignoredCopy);
-    o.notes.push(ignoredCopy);
+  if (parsed.protocol !== "https:" && parsed.protocol !== "http:")
+    return `${JSON.stringify(url2)} is not an http or https URL`;
+  if (parsed.username !== "" || parsed.password !== "")
+    return "the URL holds a user name or password: give the credential as the key, not in the URL";
+  if (parsed.search !== "" || parsed.hash !== "")
+    return `${JSON.stringify(url2)} has a query or fragment: give a base URL`;
+  return null;
+}
+function afterPrefix(path2, secret) {
+  const match = /^\/([^/]*)(\/.*)?$/.exec(path2);
+  if (match === null) return null;
+  const given = Buffer.from(match[1] ?? "", "utf8");
+  if (given.length !== secret.length || !timingSafeEqual(given, secret)) return null;
+  return match[2] ?? "/";
+}
+function refuse(state, request, response, refusal) {
+  request.resume();
+  state.log({ kind: "refused", ...refusal });
+  sendApiError(response, state.api, refusal.status, refusal.reason);
+}
+async function handle(state, request, response) {
+  const method = request.method ?? "";
+  const raw2 = request.url ?? "/";
+  const queryAt = raw2.indexOf("?");
+  const path2 = afterPrefix(queryAt < 0 ? raw2 : raw2.slice(0, queryAt), state.secret);
+  const query = queryAt < 0 ? "" : raw2.slice(queryAt);
+  if (path2 === null) {
+    const reason = "the path is not under this proxy's prefix";
+    return refuse(state, request, response, {
+      status: 403,
+      method,
+      path: "(outside this proxy's prefix)",
+      reason
+    });
   }
-  if (!basePolicy.result.ok) {
-    const message = `${basePolicy.result.errors.join("\n")}
-Fix the policy file on the base branch: nothing runs while the maintainers' policy is malformed.`;
-    return { kind: "ended", end: { kind: "usage-error", message } };
+  if (state.api === "anthropic" && path2 === "/api/hello" && (method === "HEAD" || method === "GET")) {
+    request.resume();
+    response.writeHead(200).end();
+    return;
   }
-  return { kind: "read", policy: basePolicy.result };
+  const decision = routeDecision(state.api, method, path2);
+  if (decision !== "allowed") {
+    return refuse(state, request, response, {
+      status: decision === "wrong-method" ? 405 : 404,
+      method,
+      path: loggablePath(path2),
+      reason: decision === "wrong-method" ? `${method} is not allowed on this model API path` : "not a model API path: only the model API is forwarded"
+    });
+  }
+  const read = await readBoundedBody(request, state.maxRequestBytes);
+  if (read.kind === "too-large") {
+    const reason = `the request body is larger than ${state.maxRequestBytes} bytes`;
+    return refuse(state, request, response, { status: 413, method, path: loggablePath(path2), reason });
+  }
+  forward(state, { request, response }, { path: path2, query, body: read.body });
 }
-function reportsToBot(o) {
-  return o.parsed.ok ? o.parsed.inputs.reportTo === "bot" : o.env["INPUT_REPORT-TO"]?.trim() === "bot";
+function forward(state, exchange, target, retried = false) {
+  const { request, response } = exchange;
+  const url2 = new URL(state.upstream.href);
+  url2.pathname = `${state.upstreamPath}${target.path}`;
+  url2.search = target.query;
+  const headers = endToEndHeaders(request.headers, [
+    "host",
+    "content-length",
+    "accept-encoding",
+    ...AUTH_HEADERS
+  ]);
+  const [authName, authValue] = upstreamAuthHeader(state.credential);
+  headers[authName] = authValue;
+  headers["accept-encoding"] = "identity";
+  headers["content-length"] = String(target.body.length);
+  const outgoing = state.send(url2, { method: request.method, headers, agent: state.agent });
+  state.inFlight.add(outgoing);
+  response.on("close", () => {
+    if (!response.writableFinished) outgoing.destroy();
+    state.inFlight.delete(outgoing);
+  });
+  outgoing.on("error", (error63) => {
+    state.inFlight.delete(outgoing);
+    if (response.writableEnded || response.destroyed) return;
+    if (!retried && outgoing.reusedSocket && error63.code === "ECONNRESET" && !response.headersSent)
+      return forward(state, exchange, target, true);
+    const message = `the upstream ${state.upstream.origin} could not be reached (${error63.message})`;
+    state.log({
+      kind: "upstream-failed",
+      method: request.method ?? "",
+      path: loggablePath(target.path),
+      message
+    });
+    sendApiError(response, state.api, 502, message);
+  });
+  outgoing.on("response", (answer) => relay(state, answer, response));
+  outgoing.end(target.body);
 }
-function botReportsNote(checkName) {
-  return `report-to: bot: the evidence-gate App owns the check run "${checkName}", so this step creates and writes no check run and no comment. The ledger is uploaded as the artifact ${ledgerArtifactName(checkName)}; the App posts the check run from it when this workflow run completes (docs/bot.md).`;
-}
-function readOnlyTokenNote(event, checkName) {
-  if (!event.isFork && !event.isDependabot) return void 0;
-  const who = event.isFork ? `comes from a fork (${event.headRepoFullName ?? "a deleted repository"})` : "was opened or triggered by Dependabot";
-  return `This pull request ${who}: its GITHUB_TOKEN is read-only, so this step creates no check run. The ledger is uploaded as the artifact ${ledgerArtifactName(checkName)}, and the report workflow (mode: report, on workflow_run) posts the check run "${checkName}" from it; a run that uploads no ledger gets a failing check run from that workflow. See docs/examples/README.md.`;
-}
-function announcePolicy(run2) {
-  const { runner: runner2 } = run2;
-  const policy = autoRunPolicy(run2.policy);
-  runner2.info(
-    policy === void 0 ? `policy: no .github/evidence-gate.yml on the base ref ${run2.event.baseRef}: the defaults apply` : `policy: ${policy.source}: ${policySummary(run2.policy.policy)}`
+function relay(state, answer, response) {
+  const status = answer.statusCode ?? 502;
+  const headers = endToEndHeaders(answer.headers, []);
+  if (status < 400) {
+    response.writeHead(status, headers);
+    answer.on("error", () => response.destroy());
+    answer.pipe(response);
+    return;
+  }
+  readCapped(answer, MAX_ERROR_BODY_BYTES).then(
+    (raw2) => {
+      const body = Buffer.from(raw2.toString("latin1").split(state.credential.value).join("***"), "latin1");
+      response.writeHead(status, { ...headers, "content-length": String(body.length) });
+      response.end(body);
+    },
+    () => response.destroy()
   );
-  return policy;
 }
-async function checkRunNotCreated(runner2, error63, env) {
-  const permission = error63.status === 403 || error63.status === 404;
-  const summary2 = [
-    "## \u26A0\uFE0F evidence-gate: the check run could not be created",
-    "",
-    error63.message,
-    "",
-    "Nothing ran and nothing was spent: the run stops before planning when its verdict cannot be posted.",
-    ""
-  ].join("\n");
-  await writeJobSummary(summary2, { env });
-  runner2.setOutput("outcome", permission ? "usage-error" : "failed");
-  runner2.setFailed(`evidence-gate: ${error63.message}`);
+var LIVE_UPSTREAMS = /* @__PURE__ */ new Map();
+function keyProxyUpstream(host) {
+  return LIVE_UPSTREAMS.get(host);
+}
+async function startKeyProxy(options3) {
+  const { credential } = options3;
+  const api = credential.runtime === "claude" ? "anthropic" : "openai";
+  const upstreamText = options3.upstream ?? (api === "anthropic" ? ANTHROPIC_API_BASE : OPENAI_API_BASE);
+  const problem = upstreamProblem(upstreamText);
+  if (problem !== null) throw new Error(`evidence-gate key proxy: the upstream ${problem}`);
+  const upstream = new URL(upstreamText);
+  const https = upstream.protocol === "https:";
+  const secretText = randomBytes2(24).toString("base64url");
+  const state = {
+    api,
+    credential,
+    upstream,
+    upstreamPath: upstream.pathname.replace(/\/+$/, ""),
+    secret: Buffer.from(secretText, "utf8"),
+    maxRequestBytes: options3.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
+    log: options3.log ?? (() => {
+    }),
+    agent: https ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true }),
+    send: https ? httpsRequest : httpRequest,
+    inFlight: /* @__PURE__ */ new Set()
+  };
+  const server = createServer((request, response) => {
+    handle(state, request, response).catch((error63) => {
+      const message = error63 instanceof Error ? error63.message : String(error63);
+      sendApiError(response, api, 500, `internal error (${message})`);
+    });
+  });
+  await new Promise((resolve15, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve15();
+    });
+  });
+  const { port } = server.address();
+  const baseUrl = `http://127.0.0.1:${port}/${secretText}`;
+  const host = `127.0.0.1:${port}`;
+  LIVE_UPSTREAMS.set(host, `${upstream.origin}${state.upstreamPath}`);
+  const env = credential.runtime === "claude" ? { ANTHROPIC_BASE_URL: baseUrl, ...dummyCredentialEnv(credential) } : dummyCredentialEnv(credential);
+  return {
+    baseUrl,
+    env,
+    codexConfig: credential.runtime === "codex" ? codexProxyPairs(baseUrl, options3.codexProvider) : [],
+    applyTo: (childEnv) => {
+      const out = {};
+      for (const [name, value] of Object.entries(childEnv)) {
+        if (CREDENTIAL_VARIABLES[credential.runtime].includes(name.toUpperCase())) continue;
+        if (credential.value !== "" && value.includes(credential.value)) continue;
+        out[name] = value;
+      }
+      return { ...out, ...env };
+    },
+    close: () => new Promise((resolve15) => {
+      LIVE_UPSTREAMS.delete(host);
+      for (const outgoing of state.inFlight) outgoing.destroy();
+      state.inFlight.clear();
+      server.close(() => resolve15());
+      server.closeAllConnections();
+      state.agent.destroy();
+    })
+  };
+}
+
+// src/runtime/claude-runtime.ts
+var CLAUDE_ORDER = [
+  "ANTHROPIC_API_KEY",
+  "ANTHROPIC_AUTH_TOKEN",
+  "CLAUDE_CODE_OAUTH_TOKEN"
+];
+var CLOUD_SWITCHES = ["CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX", "CLAUDE_CODE_USE_FOUNDRY"];
+var on = (value) => value !== void 0 && value !== "" && value !== "0";
+function proxyPlan(o) {
+  if (CLOUD_SWITCHES.some((name) => on(o.env[name])))
+    return { kind: "none", note: "key proxy: not used (claude runs on a cloud provider's credentials)" };
+  const variable = CLAUDE_ORDER.find((name) => (o.credentials[name] ?? "") !== "");
+  if (variable === void 0)
+    return { kind: "none", note: "key proxy: not used (no claude credential given: the CLI's own login)" };
+  const upstream = o.env.ANTHROPIC_BASE_URL;
+  const problem = upstream !== void 0 && upstream !== "" ? upstreamProblem(upstream) : null;
+  if (problem !== null) return { kind: "refused", message: `ANTHROPIC_BASE_URL: ${problem}` };
+  return {
+    kind: "proxy",
+    credential: { runtime: "claude", variable, value: o.credentials[variable] },
+    where: upstream !== void 0 && upstream !== "" ? { upstream } : {}
+  };
+}
+var CLAUDE_RUNTIME = {
+  name: "claude",
+  cliPackage: { bin: "claude", npmPackage: "@anthropic-ai/claude-code", cacheName: "claude-code" },
+  executable: (o) => o.claudeExecutable,
+  optionsProblem: (o) => o.codexConfig !== void 0 && o.codexConfig.length > 0 ? "codex-config applies only to the codex runtime: pass --runtime codex (input runtime: codex), or drop codex-config. Nothing was run." : null,
+  missingCliMessage: (where) => `the claude CLI was not found: ${where}. Install @anthropic-ai/claude-code or point --claude-path at the executable; nothing was run`,
+  graphProblem: () => null,
+  nodeWarnings: (node3) => node3.permission_mode === "bypassPermissions" ? [
+    `node "${node3.id}" runs with permissions bypassed (permission_mode bypassPermissions): claude approves every tool call without asking; IS_SANDBOX=1 is set in that node's environment only (claude refuses the mode as root without it), never the verify command's or another node's`
+  ] : [],
+  recordedSettings: () => ({}),
+  resumedSettingsProblem: () => null,
+  resumedSession: (saved) => ({
+    kind: "resume",
+    sessionId: saved.sessionId,
+    sessionCostUsd: saved.sessionCostUsd ?? null
+  }),
+  threadRecord: () => ({}),
+  plannerWords: {
+    cli: "claude",
+    toolNote: "A node can use only the tools in its list; any other tool call is denied."
+  },
+  credentialVariables: CREDENTIAL_VARIABLES.claude,
+  credentialsFromInputs: (inputs) => {
+    const set2 = {};
+    if (inputs.anthropicApiKey) set2.ANTHROPIC_API_KEY = inputs.anthropicApiKey;
+    if (inputs.claudeCodeOauthToken) set2.CLAUDE_CODE_OAUTH_TOKEN = inputs.claudeCodeOauthToken;
+    return set2;
+  },
+  missingCredentialInputs: (inputs) => inputs.anthropicApiKey || inputs.claudeCodeOauthToken ? null : ["anthropic-api-key", "claude-code-oauth-token"],
+  missingCredentialMessage: "inputs `anthropic-api-key` and `claude-code-oauth-token` are both empty: runtime claude needs one (pass a repository secret, e.g. `anthropic-api-key: <secrets.ANTHROPIC_API_KEY>` in a workflow expression); it reaches the claude CLI only",
+  localCredentialProblem: () => null,
+  proxyPlan
+};
+
+// src/runtime/codex-runtime.ts
+import { existsSync as existsSync2, readFileSync as readFileSync4 } from "node:fs";
+import { join as join4 } from "node:path";
+
+// src/graph/duration.ts
+var DURATION_EXAMPLES = "90s, 45m, 1h30m, 1.5h, 500ms";
+var NS_PER_UNIT = /* @__PURE__ */ new Map([
+  ["ns", 1n],
+  ["us", 1000n],
+  ["\xB5s", 1000n],
+  // U+00B5 micro sign
+  ["\u03BCs", 1000n],
+  // U+03BC Greek small mu
+  ["ms", 1000000n],
+  ["s", 1000000000n],
+  ["m", 60000000000n],
+  ["h", 3600000000000n]
+]);
+var MAX_NS = 2n ** 63n - 1n;
+var TERM = /^(\d*)(?:\.(\d*))?([^\d.]+)/;
+function parseDuration(text2) {
+  const fail = (why2) => ({
+    ok: false,
+    message: `invalid duration ${JSON.stringify(text2)}: ${why2} (want a Go duration like ${DURATION_EXAMPLES})`
+  });
+  let rest = text2;
+  let negative = false;
+  if (rest.startsWith("-") || rest.startsWith("+")) {
+    negative = rest.startsWith("-");
+    rest = rest.slice(1);
+  }
+  if (rest === "0") return { ok: true, ms: 0 };
+  if (rest === "") return fail("empty");
+  let totalNs = 0n;
+  while (rest !== "") {
+    const term = TERM.exec(rest);
+    if (term === null) {
+      return fail(/^[\d.]+$/.test(rest) ? `missing unit after "${rest}"` : `cannot read "${rest}"`);
+    }
+    const [whole, intDigits = "", fracDigits, unit = ""] = term;
+    if (intDigits === "" && (fracDigits === void 0 || fracDigits === "")) {
+      return fail(`"${whole}" has no number`);
+    }
+    const unitNs = NS_PER_UNIT.get(unit);
+    if (unitNs === void 0) return fail(`unknown unit "${unit}"`);
+    let termNs = BigInt(intDigits === "" ? "0" : intDigits) * unitNs;
+    if (fracDigits !== void 0 && fracDigits !== "") {
+      termNs += BigInt(fracDigits) * unitNs / 10n ** BigInt(fracDigits.length);
+    }
+    totalNs += termNs;
+    if (totalNs > MAX_NS) return fail("too large (over about 292 years)");
+    rest = rest.slice(whole.length);
+  }
+  const ms = Number(totalNs) / 1e6;
+  return { ok: true, ms: negative ? -ms : ms };
+}
+function formatDuration(ms) {
+  if (!Number.isFinite(ms)) return String(ms);
+  const sign = ms < 0 ? "-" : "";
+  let rest = Math.floor(Math.abs(ms));
+  if (rest === 0) return "0";
+  const parts = [];
+  for (const [unit, size] of [
+    ["h", 36e5],
+    ["m", 6e4],
+    ["s", 1e3],
+    ["ms", 1]
+  ]) {
+    const count3 = Math.floor(rest / size);
+    if (count3 > 0) parts.push(`${count3}${unit}`);
+    rest -= count3 * size;
+  }
+  return sign + parts.join("");
+}
+
+// src/runtime/codex-argv.ts
+function codexSandboxFor(mode) {
+  switch (mode) {
+    case "plan":
+      return "read-only";
+    case "bypassPermissions":
+      return "danger-full-access";
+    case "acceptEdits":
+    case "auto":
+    case "dontAsk":
+    case "manual":
+      return "workspace-write";
+    default:
+      return unreachable(mode);
+  }
+}
+var UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+function isCodexThreadId(id2) {
+  return UUID.test(id2);
+}
+function codexModelProblem(model) {
+  return model === "" || model.startsWith("-") ? `a codex model must be non-empty and not start with "-" (got ${JSON.stringify(model)})` : null;
+}
+var CONFIG_KEY = /^(?:[A-Za-z0-9_][A-Za-z0-9_-]*|"[^"\n]*")(?:\.(?:[A-Za-z0-9_-]+|"[^"\n]*"))*$/;
+function codexPromptProblem(prompt) {
+  return prompt === "-" ? 'a prompt of exactly "-" makes codex read its prompt from stdin, which the engine does not provide' : null;
+}
+var ALLOWED_KEYS = "model, model_provider, model_providers.<id>.<key>, model_reasoning_effort, model_reasoning_summary, model_verbosity, model_context_window, model_auto_compact_token_limit, analytics.<key>, otel.<key>, features.<name>=false";
+var ALLOWED_LEAVES = /* @__PURE__ */ new Set([
+  "model",
+  "model_provider",
+  "model_reasoning_effort",
+  "model_reasoning_summary",
+  "model_verbosity",
+  "model_context_window",
+  "model_auto_compact_token_limit"
+]);
+var ALLOWED_TABLES = /* @__PURE__ */ new Set(["model_providers", "analytics", "otel"]);
+function keySegments(key) {
+  return [...key.matchAll(/"([^"\n]*)"|([^."]+)/g)].map((m) => m[1] ?? m[2] ?? "");
+}
+function codexConfigKeyProblem(key, value) {
+  const [top = "", ...rest] = keySegments(key);
+  const refuse2 = (why2) => `${JSON.stringify(key)} is not allowed: codex-config may only configure the model provider; ${why2} (allowed: ${ALLOWED_KEYS})`;
+  if (ALLOWED_LEAVES.has(top)) {
+    return rest.length === 0 ? null : refuse2(`${top} takes no sub-key`);
+  }
+  if (ALLOWED_TABLES.has(top)) {
+    return rest.length > 0 ? null : refuse2(`set ${top}.<key> one key at a time`);
+  }
+  if (top === "features") {
+    if (rest.length !== 1) return refuse2("set features.<name>=false one feature at a time");
+    return value === "false" ? null : refuse2(`a feature may only be turned off (features.${rest[0]}=false)`);
+  }
+  return refuse2("sandbox, approval, isolation and every other setting stay the engine's");
+}
+function parseCodexConfig(text2) {
+  const pairs = [];
+  const issues = [];
+  text2.split(/\r?\n/).forEach((raw2, index) => {
+    const line2 = raw2.trim();
+    if (line2 === "" || line2.startsWith("#")) return;
+    const eq = line2.indexOf("=");
+    const key = eq < 0 ? "" : line2.slice(0, eq).trim();
+    if (eq < 0) {
+      issues.push(`codex-config line ${index + 1}: expected KEY=VALUE, got ${JSON.stringify(line2)}`);
+    } else if (!CONFIG_KEY.test(key)) {
+      issues.push(
+        `codex-config line ${index + 1}: ${JSON.stringify(key)} is not a config key (a dotted path such as model_providers.gw.base_url)`
+      );
+    } else {
+      const value = line2.slice(eq + 1).trim();
+      const refused = codexConfigKeyProblem(key, value);
+      if (refused !== null) issues.push(`codex-config line ${index + 1}: ${refused}`);
+      else pairs.push(`${key}=${value}`);
+    }
+  });
+  return issues.length === 0 ? { ok: true, pairs } : { ok: false, issues };
+}
+var WORKSPACE_WRITE_EXTENT = [
+  "sandbox_workspace_write.writable_roots=[]",
+  "sandbox_workspace_write.network_access=false"
+];
+function buildCodexArgv(inv) {
+  const argv = ["exec", "--json", "--color", "never", "--skip-git-repo-check"];
+  if (inv.model !== void 0) {
+    const problem2 = codexModelProblem(inv.model);
+    if (problem2 !== null) throw new Error(`Internal error: ${problem2}`);
+    argv.push("-m", inv.model);
+  }
+  for (const pair of inv.config ?? []) {
+    const parsed = parseCodexConfig(pair);
+    if (!parsed.ok || parsed.pairs.length !== 1 || parsed.pairs[0] !== pair) {
+      throw new Error(`Internal error: not a codex-config KEY=VALUE pair: ${JSON.stringify(pair)}`);
+    }
+    argv.push("-c", pair);
+  }
+  const sandbox = codexSandboxFor(inv.permissionMode);
+  argv.push("--sandbox", sandbox);
+  argv.push("--config", 'approval_policy="never"');
+  if (sandbox === "workspace-write") for (const pair of WORKSPACE_WRITE_EXTENT) argv.push("--config", pair);
+  if (inv.policy.settingSources !== void 0) {
+    argv.push("--ignore-user-config", "--ignore-rules");
+    argv.push("--config", "project_doc_max_bytes=0", "--config", "mcp_servers={}");
+  }
+  if (inv.planTool === true) argv.push("--config", "tools.update_plan.enabled=true");
+  switch (inv.session.kind) {
+    case "fresh":
+      break;
+    case "resume":
+      if (!UUID.test(inv.session.threadId)) {
+        throw new Error(`Internal error: a codex thread id must be a UUID, got "${inv.session.threadId}"`);
+      }
+      argv.push("resume", inv.session.threadId);
+      break;
+    default:
+      return unreachable(inv.session);
+  }
+  const problem = codexPromptProblem(inv.prompt);
+  if (problem !== null) throw new Error(`Internal error: ${problem}`);
+  argv.push("--", inv.prompt);
+  return argv;
+}
+
+// src/runtime/codex-runtime.ts
+function codexConfigKeys(pairs) {
+  const kept = [...pairs ?? []];
+  const dropped = /* @__PURE__ */ new Set();
+  for (let i = kept.length - 1; i >= 0; i--) {
+    const pair = kept[i];
+    if (isProxyProviderPair(pair) && !dropped.has(pair)) {
+      dropped.add(pair);
+      kept.splice(i, 1);
+    }
+  }
+  return kept.map((pair) => pair.slice(0, pair.indexOf("=")).trim());
+}
+function resumedCodexConfigProblem(runId, recorded, given) {
+  const have = new Set(codexConfigKeys(given));
+  const missing = (recorded ?? []).filter((key) => !have.has(key));
+  if (missing.length === 0) return null;
+  return `run ${runId} was started with codex-config pairs for ${missing.map((k) => `"${k}"`).join(", ")}, which state.json does not record (a provider setting may carry a secret): give the same pairs again (--codex-config KEY=VALUE, or the codex-config input). Nothing was run.`;
+}
+function optionsProblem(o) {
+  if (o.model !== void 0) {
+    const problem = codexModelProblem(o.model);
+    if (problem !== null) return `model: ${problem}. Nothing was run.`;
+  }
+  const issues = [];
+  (o.codexConfig ?? []).forEach((pair, i) => {
+    const parsed = parseCodexConfig(pair);
+    if (!parsed.ok) issues.push(...parsed.issues.map((issue2) => issue2.replace(/line \d+/, `entry ${i + 1}`)));
+    else if (parsed.pairs.length !== 1 || parsed.pairs[0] !== pair)
+      issues.push(`codex-config entry ${i + 1}: expected one trimmed KEY=VALUE, got ${JSON.stringify(pair)}`);
+  });
+  return issues.length > 0 ? `${issues.join("; ")}. Nothing was run.` : null;
+}
+function codexHomeOf(env) {
+  return env.CODEX_HOME ?? (env.HOME !== void 0 ? join4(env.HOME, ".codex") : void 0);
+}
+function userSelectsProvider(env) {
+  const home = codexHomeOf(env);
+  if (home === void 0) return false;
+  const config2 = join4(home, "config.toml");
+  return existsSync2(config2) && /^\s*model_provider\s*=/m.test(readFileSync4(config2, "utf8"));
+}
+function localCredentialProblem(env, codexConfig) {
+  if (CREDENTIAL_VARIABLES.codex.some((name) => (env[name] ?? "") !== "")) return null;
+  if (codexConfig.some((pair) => /^\s*"?model_provider"?\s*=/.test(pair))) return null;
+  const codexHome = codexHomeOf(env);
+  if (codexHome !== void 0 && existsSync2(join4(codexHome, "auth.json"))) return null;
+  if (userSelectsProvider(env)) return null;
+  return "codex has no credential: set OPENAI_API_KEY (or CODEX_API_KEY), run `codex login`, or name a provider with --codex-config model_provider=\u2026; nothing was run";
+}
+function proxyPlan2(o) {
+  const value = o.credentials.OPENAI_API_KEY ?? o.credentials.CODEX_API_KEY;
+  if (value === void 0 || value === "")
+    return { kind: "none", note: "key proxy: not used (no codex credential given: the CLI's own login)" };
+  if (o.readUserCodexConfig && userSelectsProvider(o.env))
+    return {
+      kind: "none",
+      note: "key proxy: not used (your codex config.toml selects a provider of its own)"
+    };
+  const provider = operatorCodexProvider(o.codexConfig);
+  if (provider.kind === "unusable") return { kind: "refused", message: provider.problem };
+  const problem = provider.kind === "provider" ? upstreamProblem(provider.baseUrl) : null;
+  if (problem !== null) return { kind: "refused", message: `codex-config base_url: ${problem}` };
+  return {
+    kind: "proxy",
+    credential: { runtime: "codex", variable: "OPENAI_API_KEY", value },
+    where: provider.kind === "provider" ? { upstream: provider.baseUrl, codexProvider: provider.id } : {}
+  };
+}
+var CODEX_RUNTIME = {
+  name: "codex",
+  // Its platform binary comes as an optional dependency npm picks.
+  cliPackage: { bin: "codex", npmPackage: "@openai/codex", cacheName: "codex" },
+  executable: (o) => o.codexExecutable ?? "codex",
+  optionsProblem,
+  missingCliMessage: (where) => `the codex CLI was not found: ${where}. Install @openai/codex or give the path of the codex executable; nothing was run`,
+  graphProblem: (graph) => {
+    const withAgent = graph.nodes.filter((node3) => node3.agent !== null);
+    if (withAgent.length === 0) return null;
+    const named = withAgent.map((node3) => `node "${node3.id}" sets agent "${node3.agent}"`).join("; ");
+    return `${named}: agent names a Claude Code subagent, which the codex runtime cannot run \u2014 run with --runtime claude (input runtime: claude), or remove agent. Nothing was run.`;
+  },
+  nodeWarnings: (node3, declaredTimeout) => [
+    ...node3.permission_mode === "bypassPermissions" ? [
+      `node "${node3.id}" runs with permissions bypassed (permission_mode bypassPermissions): codex --sandbox danger-full-access, no sandbox at all`
+    ] : [],
+    ...node3.budget_usd === null ? [] : [
+      `node "${node3.id}": budget_usd ${node3.budget_usd} is not enforced on the codex runtime (codex reports no USD cost, so every codex row's cost is unknown); what bounds this node is its timeout of ${formatDuration(node3.timeout_ms)}${declaredTimeout ? "" : " (the default)"}`
+    ]
+  ],
+  recordedSettings: (codexConfig) => (codexConfig ?? []).length > 0 ? { codex_config_keys: codexConfigKeys(codexConfig) } : {},
+  resumedSettingsProblem: resumedCodexConfigProblem,
+  resumedSession: (saved) => ({
+    kind: "resume",
+    sessionId: saved.sessionId,
+    threadUsage: saved.threadUsage ?? null,
+    ...saved.codexHome !== void 0 ? { codexHome: saved.codexHome } : {}
+  }),
+  threadRecord: (thread) => ({ thread_usage: thread?.usage ?? void 0 }),
+  plannerWords: {
+    cli: "codex",
+    toolNote: "On this runtime the list is checked and recorded, and each node also runs in a sandbox that can write only the working tree."
+  },
+  credentialVariables: CREDENTIAL_VARIABLES.codex,
+  credentialsFromInputs: (inputs) => inputs.openaiApiKey ? { OPENAI_API_KEY: inputs.openaiApiKey, CODEX_API_KEY: inputs.openaiApiKey } : {},
+  missingCredentialInputs: (inputs) => inputs.openaiApiKey ? null : ["openai-api-key"],
+  missingCredentialMessage: "input `openai-api-key` is empty: runtime codex needs an OpenAI API key (pass a repository secret, e.g. `openai-api-key: <secrets.OPENAI_API_KEY>` in a workflow expression); it reaches the codex CLI only",
+  localCredentialProblem,
+  proxyPlan: proxyPlan2
+};
+
+// src/runtime/runtime-for.ts
+var RUNTIMES = { claude: CLAUDE_RUNTIME, codex: CODEX_RUNTIME };
+function runtimeFor(name) {
+  return RUNTIMES[name ?? "claude"];
+}
+
+// src/run/credentials.ts
+var SECRET_INPUT_VARIABLES = [
+  "INPUT_GITHUB-TOKEN",
+  "INPUT_ANTHROPIC-API-KEY",
+  "INPUT_CLAUDE-CODE-OAUTH-TOKEN",
+  "INPUT_OPENAI-API-KEY",
+  "INPUT_PUSH-TOKEN"
+];
+var present = (s) => typeof s === "string" && s !== "";
+function actionSecrets(parsed, env) {
+  const values = parsed !== null ? [
+    parsed.githubToken,
+    parsed.anthropicApiKey,
+    parsed.claudeCodeOauthToken,
+    parsed.openaiApiKey,
+    parsed.pushToken
+  ] : SECRET_INPUT_VARIABLES.map((name) => env[name]);
+  return values.map((s) => s?.trim()).filter(present);
+}
+function actionModelCredentials(inputs, runtime) {
+  return runtimeFor(runtime).credentialsFromInputs(inputs);
+}
+function missingModelCredential(inputs) {
+  return runtimeFor(inputs.runtime).missingCredentialInputs(inputs);
+}
+function missingCredentialMessage(runtime) {
+  return runtimeFor(runtime).missingCredentialMessage;
+}
+
+// src/graph/verify-runs-nothing.ts
+function verifyCommandRunsNothing(text2) {
+  return text2.split("\n").map((line2) => line2.trim()).every((line2) => line2 === "" || line2.startsWith("#"));
+}
+
+// src/evidence/verify-choice.ts
+function verifyCmdName(surface) {
+  return surface === "action" ? "verify-cmd" : "--verify-cmd";
+}
+function emptyVerifyCommandProblem(command, o) {
+  if (!verifyCommandRunsNothing(command)) return null;
+  const name = verifyCmdName(o.surface);
+  return o.declaredBy === "input" ? `${name} is empty (blank, or only # comments): it exits 0 and would pass every time. Give the command that builds and tests this repository, or leave ${name} out.` : `The policy file ${o.policySource ?? POLICY_FILE} sets an empty verify-cmd (blank, or only # comments), which would pass every time: fix the policy file, or give ${name}.`;
+}
+function chooseVerifyCommand(o) {
+  if (o.given !== void 0) {
+    const empty2 = emptyVerifyCommandProblem(o.given, { surface: o.surface, declaredBy: "input" });
+    return empty2 !== null ? { kind: "empty", message: empty2 } : { kind: "chosen", command: o.given, declaredBy: "input" };
+  }
+  const fromPolicy = o.policy?.verifyCmd;
+  if (fromPolicy === void 0 || o.acceptNoBuildEvidence) return { kind: "none" };
+  const empty = emptyVerifyCommandProblem(fromPolicy, {
+    surface: o.surface,
+    declaredBy: "policy",
+    ...o.policy?.source !== void 0 ? { policySource: o.policy.source } : {}
+  });
+  return empty !== null ? { kind: "empty", message: empty } : { kind: "chosen", command: fromPolicy, declaredBy: "policy" };
+}
+
+// src/run/request.ts
+var PLANNER_TIMEOUT_MS = 20 * 6e4;
+function autoMode(o) {
+  return {
+    kind: "auto",
+    goal: o.goal,
+    verify: chooseVerifyCommand({
+      ...o.verifyCmd !== void 0 ? { given: o.verifyCmd } : {},
+      acceptNoBuildEvidence: o.acceptNoBuildEvidence,
+      ...o.policy !== void 0 ? { policy: o.policy } : {},
+      surface: o.surface
+    }),
+    acceptNoBuildEvidence: o.acceptNoBuildEvidence,
+    acceptLoadedUserConfig: o.acceptLoadedUserConfig,
+    ...o.repairAttempts !== void 0 && o.repairAttempts > 0 ? { repairAttempts: o.repairAttempts } : {},
+    ...o.maxCycles !== void 0 && o.maxCycles > 1 ? { maxCycles: o.maxCycles } : {},
+    ...o.maxCostUsd !== void 0 ? { maxCostUsd: o.maxCostUsd } : {},
+    runtime: o.runtime,
+    concurrency: o.concurrency,
+    plannerTimeoutMs: PLANNER_TIMEOUT_MS
+  };
 }
 
 // src/core/run-timeout.ts
@@ -39229,10 +33557,272 @@ function stopWords(signal2) {
 }
 
 // src/evidence/verify.ts
-import { isAbsolute as isAbsolute8, relative as relative9 } from "node:path";
+import { isAbsolute as isAbsolute6, relative as relative5 } from "node:path";
+
+// src/proc/child-identity.ts
+import { AsyncLocalStorage } from "node:async_hooks";
+import { spawnSync } from "node:child_process";
+import { chownSync } from "node:fs";
+
+// src/proc/which.ts
+import { accessSync, constants } from "node:fs";
+import { delimiter, isAbsolute, join as join5 } from "node:path";
+function findExecutable(name, pathEnv) {
+  const candidates = name.includes("/") || isAbsolute(name) ? [name] : (pathEnv ?? "").split(delimiter).filter(Boolean).map((d) => join5(d, name));
+  for (const candidate of candidates) {
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+    }
+  }
+  return null;
+}
+
+// src/proc/child-identity.ts
+var ChildScope = class {
+  constructor(identity) {
+    this.identity = identity;
+  }
+  identity;
+  /** Processes PR-code children left running, killed when each child ended (`leftovers.ts`). */
+  leftBehind = 0;
+  /** Why handing the user's files back failed (`hand-back.ts`), one sentence each, for the log. */
+  handBackProblems = [];
+  /** Absolute paths of node scripts started with the engine's own node ({@link ChildScope.runWithOwnNode}). */
+  #ownNodeScripts = /* @__PURE__ */ new Set();
+  /**
+   * Starts the node script at `path` (absolute; the action's pinned `codex.js`) with the engine's own node
+   * (`process.execPath`) from now on, never through its `#!/usr/bin/env node` line: that line finds `node`
+   * on the child's `PATH`, which an earlier step's `GITHUB_PATH` (a pull request's `postinstall`) may have
+   * put a program of its own first on (issue 12; SECURITY.md "A separate user for PR code").
+   */
+  runWithOwnNode(path2) {
+    this.#ownNodeScripts.add(path2);
+  }
+  /** The file and arguments that start `file args` here: `process.execPath file args` for a registered script. */
+  launch(file2, args) {
+    return this.#ownNodeScripts.has(file2) ? { file: process.execPath, args: [file2, ...args] } : { file: file2, args: [...args] };
+  }
+  /** Runs `body` so that every `prCode` child it spawns (at any depth of awaits) belongs to this scope. */
+  run(body) {
+    return storage.run(this, body);
+  }
+};
+var storage = new AsyncLocalStorage();
+function currentChildScope() {
+  return storage.getStore() ?? null;
+}
+function currentChildIdentity() {
+  return storage.getStore()?.identity ?? null;
+}
+function commandAs(identity, file2, args, env) {
+  const own2 = { ...env, ...identity.runEnv, HOME: env.HOME ?? identity.home };
+  if (own2.GIT_CONFIG_COUNT === void 0) {
+    own2.GIT_CONFIG_COUNT = "1";
+    own2.GIT_CONFIG_KEY_0 = "safe.directory";
+    own2.GIT_CONFIG_VALUE_0 = "*";
+  }
+  if (identity.via === "root") {
+    const ids = [`--reuid=${identity.uid}`, `--regid=${identity.gid}`, "--init-groups"];
+    return { file: identity.setpriv, args: [...ids, "--", file2, ...args], env: own2 };
+  }
+  const pinned = [
+    `PATH=${own2.PATH ?? "/usr/bin:/bin"}`,
+    `HOME=${own2.HOME}`,
+    ...Object.entries(identity.runEnv ?? {}).map(([name, value]) => `${name}=${value}`)
+  ];
+  return {
+    // From the system folders, not the child's PATH (which an earlier step's GITHUB_PATH may have planted).
+    file: findExecutable("sudo", SYSTEM_TOOLS_ENV.PATH) ?? "/usr/bin/sudo",
+    args: ["-n", "--preserve-env", "-u", identity.user, "--", "/usr/bin/env", ...pinned, file2, ...args],
+    env: own2
+  };
+}
+var SYSTEM_TOOLS_ENV = {
+  PATH: "/usr/sbin:/usr/bin:/sbin:/bin",
+  LANG: "C"
+};
+function privileged(identity, argv) {
+  return identity.via === "root" ? [...argv] : ["sudo", "-n", ...argv];
+}
+function runPrivileged(identity, argv) {
+  const [file2, ...args] = privileged(identity, argv);
+  const done = spawnSync(file2, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
+  if (done.status === 0) return null;
+  const why2 = (done.stderr ?? String(done.error ?? "")).trim().split("\n")[0] ?? "";
+  return `${argv[0]} exited ${done.status ?? done.signal}${why2 !== "" ? `: ${why2}` : ""}`;
+}
+function giveToIdentity(path2) {
+  const identity = currentChildIdentity();
+  if (identity === null) return;
+  if (identity.via === "root") {
+    chownSync(path2, identity.uid, identity.gid);
+    return;
+  }
+  const [file2, ...args] = privileged(identity, ["chown", "-R", `${identity.uid}:${identity.gid}`, path2]);
+  const result = spawnSync(file2, args, { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
+  if (result.status !== 0)
+    throw new Error(`could not hand ${path2} to ${identity.user} (sudo -n chown exited ${result.status})`);
+}
+function shareWithIdentity(path2) {
+  const identity = currentChildIdentity();
+  if (identity === null) return;
+  for (const step of [
+    ["chgrp", "-R", String(identity.gid), path2],
+    ["chmod", "-R", "g+rwX", path2],
+    ["find", path2, "-type", "d", "-exec", "chmod", "g+s", "{}", "+"]
+  ]) {
+    const [file2, ...args] = privileged(identity, step);
+    const result = spawnSync(file2, args, { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
+    if (result.status !== 0)
+      throw new Error(`could not share ${path2} with ${identity.user} (${step[0]} exited ${result.status})`);
+  }
+}
 
 // src/proc/hand-back.ts
 import { spawnSync as spawnSync3 } from "node:child_process";
+
+// src/proc/leftovers.ts
+import { spawnSync as spawnSync2 } from "node:child_process";
+import { readdirSync as readdirSync2, readFileSync as readFileSync5, statSync } from "node:fs";
+var SPAWN_MARKER = "EVIDENCE_GATE_SPAWN";
+var MAX_ROUNDS = 5;
+function statOf(pid) {
+  try {
+    const stat3 = readFileSync5(`/proc/${pid}/stat`, "utf8");
+    const fields = stat3.slice(stat3.lastIndexOf(")") + 2).split(" ");
+    return fields[0] === "Z" ? null : { group: Number(fields[2]), session: Number(fields[3]), startTicks: Number(fields[19]) };
+  } catch {
+    return null;
+  }
+}
+function sessionOf(pid) {
+  return statOf(pid)?.session ?? null;
+}
+function startTicksOf(pid) {
+  return statOf(pid)?.startTicks ?? null;
+}
+function holdsMarker(pid, needle) {
+  try {
+    return readFileSync5(`/proc/${pid}/environ`, "latin1").split("\0").includes(needle);
+  } catch {
+    return false;
+  }
+}
+function processIds() {
+  try {
+    return readdirSync2("/proc").filter((name) => /^\d+$/.test(name)).map(Number).filter((pid) => pid !== process.pid);
+  } catch {
+    return [];
+  }
+}
+function ownerOf(pid) {
+  try {
+    return statSync(`/proc/${pid}`).uid;
+  } catch {
+    return null;
+  }
+}
+function throughSudo(identity) {
+  return identity?.via === "sudo" && process.getuid?.() !== 0;
+}
+function signalAs(identity, targets, signal2) {
+  if (targets.length === 0) return;
+  if (throughSudo(identity)) {
+    const live2 = new Set(processIds().flatMap((pid) => [pid, -(statOf(pid)?.group ?? 0)]));
+    targets = targets.filter((target) => live2.has(target));
+    if (targets.length === 0) return;
+    const [file2, ...args] = privileged({ via: "sudo" }, [
+      "kill",
+      "-s",
+      signal2.replace(/^SIG/, ""),
+      "--",
+      ...targets.map(String)
+    ]);
+    spawnSync2(file2, args, { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
+    return;
+  }
+  for (const target of targets) {
+    try {
+      process.kill(target, signal2);
+    } catch {
+    }
+  }
+}
+function markedThroughSudo(pids, needle) {
+  if (pids.length === 0) return [];
+  const [file2, ...args] = privileged({ via: "sudo" }, [
+    "grep",
+    "-lzxF",
+    "-e",
+    needle,
+    "--",
+    ...pids.map((pid) => `/proc/${pid}/environ`)
+  ]);
+  const listed2 = spawnSync2(file2, args, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
+  return (listed2.stdout ?? "").split("\n").map((line2) => /^\/proc\/(\d+)\/environ$/.exec(line2.trim())?.[1]).filter((pid) => pid !== void 0).map(Number);
+}
+function killMarked(marker, session, sinceTicks = null, identity = null) {
+  const needle = `${SPAWN_MARKER}=${marker}`;
+  const sudo = throughSudo(identity);
+  const killed = /* @__PURE__ */ new Set();
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const candidates = processIds().filter((pid) => {
+      const stat3 = statOf(pid);
+      return stat3 !== null && (sinceTicks === null || stat3.startTicks >= sinceTicks);
+    });
+    const found = candidates.filter(
+      (pid) => session !== null && sessionOf(pid) === session || holdsMarker(pid, needle)
+    );
+    if (sudo && identity !== null) {
+      const unread = candidates.filter((pid) => !found.includes(pid) && ownerOf(pid) === identity.uid);
+      found.push(...markedThroughSudo(unread, needle));
+    }
+    if (found.length === 0) break;
+    if (sudo) {
+      signalAs(identity, found, "SIGKILL");
+      for (const pid of found) killed.add(pid);
+      continue;
+    }
+    for (const pid of found) {
+      try {
+        process.kill(pid, "SIGKILL");
+        killed.add(pid);
+      } catch {
+      }
+    }
+  }
+  return [...killed];
+}
+function killAllAsUser(identity) {
+  const send = ["/bin/sh", "-c", "kill -9 -1"];
+  const argv = identity.via === "root" ? [identity.setpriv, `--reuid=${identity.uid}`, `--regid=${identity.gid}`, "--clear-groups", ...send] : ["sudo", "-n", "-u", identity.user, ...send];
+  spawnSync2(argv[0], argv.slice(1), { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
+}
+function killUserProcesses(identity) {
+  let killed = 0;
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const [pgrep, ...pgrepArgs] = privileged(identity, ["pgrep", "-u", String(identity.uid)]);
+    const listed2 = spawnSync2(pgrep, pgrepArgs, { encoding: "utf8", env: { ...SYSTEM_TOOLS_ENV } });
+    const pids = (listed2.stdout ?? "").split("\n").filter((line2) => /^\d+$/.test(line2.trim()) && sessionOf(Number(line2)) !== null);
+    if (pids.length === 0) break;
+    killAllAsUser(identity);
+    const [pkill, ...pkillArgs] = privileged(identity, ["pkill", "-KILL", "-u", String(identity.uid)]);
+    spawnSync2(pkill, pkillArgs, { stdio: "ignore", env: { ...SYSTEM_TOOLS_ENV } });
+    killed += pids.length;
+    awaitGone(pids.map(Number));
+  }
+  return killed;
+}
+var DYING_WAIT_MS = 2e3;
+function awaitGone(pids) {
+  const end = Date.now() + DYING_WAIT_MS;
+  const tick = new Int32Array(new SharedArrayBuffer(4));
+  while (pids.some((pid) => statOf(pid) !== null) && Date.now() < end) Atomics.wait(tick, 0, 0, 10);
+}
+
+// src/proc/hand-back.ts
 function handBackFiles(identity, dirs, owner = process.getuid?.() ?? 0) {
   const problems = [];
   const uid = String(identity.uid);
@@ -39287,15 +33877,1190 @@ function handBackBeforeEngineReads(dirs) {
   handBackPrCodeFiles(dirs);
 }
 
+// src/proc/run-process.ts
+import { spawn as spawn2 } from "node:child_process";
+import { randomUUID } from "node:crypto";
+
+// src/proc/child-output.ts
+import { StringDecoder as StringDecoder2 } from "node:string_decoder";
+
+// src/core/byte-windows.ts
+var TailWindow = class {
+  /** @param maxBytes the most bytes kept (a positive integer). */
+  constructor(maxBytes) {
+    this.maxBytes = maxBytes;
+    if (!Number.isInteger(maxBytes) || maxBytes <= 0) {
+      throw new Error(`Internal error: a tail window needs a positive size, got ${maxBytes}`);
+    }
+  }
+  maxBytes;
+  ring = Buffer.alloc(0);
+  /** Index in `ring` of the oldest kept byte. */
+  start = 0;
+  kept = 0;
+  dropped = 0;
+  push(chunk) {
+    if (chunk.length === 0) return;
+    if (chunk.length >= this.maxBytes) {
+      this.grow(this.maxBytes);
+      this.dropped += this.kept + chunk.length - this.maxBytes;
+      this.ring.set(chunk.subarray(chunk.length - this.maxBytes), 0);
+      this.start = 0;
+      this.kept = this.maxBytes;
+      return;
+    }
+    const total2 = this.kept + chunk.length;
+    this.grow(Math.min(this.maxBytes, total2));
+    const size = this.ring.length;
+    const at = (this.start + this.kept) % size;
+    const first = Math.min(chunk.length, size - at);
+    this.ring.set(chunk.subarray(0, first), at);
+    if (first < chunk.length) this.ring.set(chunk.subarray(first), 0);
+    if (total2 > size) {
+      const excess = total2 - size;
+      this.start = (this.start + excess) % size;
+      this.dropped += excess;
+      this.kept = size;
+    } else {
+      this.kept = total2;
+    }
+  }
+  /** Bytes dropped from the front so far. */
+  get droppedBytes() {
+    return this.dropped;
+  }
+  /** Bytes kept now (at most `maxBytes`). */
+  get keptBytes() {
+    return this.kept;
+  }
+  /** The kept bytes in order, as a fresh buffer. */
+  bytes() {
+    const size = this.ring.length;
+    const end = this.start + this.kept;
+    if (end <= size) return Buffer.from(this.ring.subarray(this.start, end));
+    return Buffer.concat([this.ring.subarray(this.start), this.ring.subarray(0, end - size)]);
+  }
+  /** The last kept byte, or `undefined` when nothing is kept. */
+  lastByte() {
+    if (this.kept === 0) return void 0;
+    return this.ring[(this.start + this.kept - 1) % this.ring.length];
+  }
+  /** Forgets the last kept byte (it was never dropped: `droppedBytes` does not change). */
+  dropLastByte() {
+    if (this.kept > 0) this.kept--;
+  }
+  /** Grows the ring to at least `needed` bytes (at most `maxBytes`), keeping the kept bytes in order. */
+  grow(needed) {
+    if (this.ring.length >= needed) return;
+    const size = Math.min(this.maxBytes, Math.max(needed, this.ring.length * 2, 64));
+    const next = Buffer.allocUnsafe(size);
+    this.bytesInto(next);
+    this.ring = next;
+    this.start = 0;
+  }
+  bytesInto(target) {
+    const size = this.ring.length;
+    if (size === 0) return;
+    const end = this.start + this.kept;
+    if (end <= size) {
+      this.ring.copy(target, 0, this.start, end);
+    } else {
+      this.ring.copy(target, 0, this.start, size);
+      this.ring.copy(target, size - this.start, 0, end - size);
+    }
+  }
+};
+function fromWholeCharacter(bytes) {
+  let start = 0;
+  while (start < bytes.length && (bytes[start] & 192) === 128) start++;
+  return bytes.subarray(start);
+}
+var BoundedOutput = class {
+  headCap;
+  head = Buffer.alloc(0);
+  headSize = 0;
+  tail;
+  /** @param capBytes the most bytes kept, head and tail together (at least 2). */
+  constructor(capBytes) {
+    this.headCap = Math.floor(capBytes / 2);
+    this.tail = new TailWindow(Math.max(1, capBytes - this.headCap));
+  }
+  push(chunk) {
+    let rest = chunk;
+    if (this.headSize < this.headCap) {
+      const take = Math.min(rest.length, this.headCap - this.headSize);
+      if (this.headSize + take > this.head.length) {
+        const size = Math.min(this.headCap, Math.max(this.headSize + take, this.head.length * 2, 64));
+        const next = Buffer.allocUnsafe(size);
+        this.head.copy(next, 0, 0, this.headSize);
+        this.head = next;
+      }
+      this.head.set(rest.subarray(0, take), this.headSize);
+      this.headSize += take;
+      rest = rest.subarray(take);
+    }
+    this.tail.push(rest);
+  }
+  /** Removes the last byte kept when it is a `\n` (one a collector added after a line that had none). */
+  dropFinalNewline() {
+    if (this.tail.keptBytes > 0) {
+      if (this.tail.lastByte() === 10) this.tail.dropLastByte();
+    } else if (this.headSize > 0 && this.head[this.headSize - 1] === 10) {
+      this.headSize--;
+    }
+  }
+  /** Bytes dropped between the kept head and tail (0: the text is the whole output). */
+  get droppedBytes() {
+    return this.tail.droppedBytes;
+  }
+  /** Every byte pushed, kept or not. */
+  get totalBytes() {
+    return this.headSize + this.tail.droppedBytes + this.tail.keptBytes;
+  }
+  /**
+   * The kept head and tail as UTF-8 text, apart (the tail starting on a whole character); when nothing
+   * was dropped the whole output is the head and the tail is empty.
+   */
+  pieces() {
+    const head = this.head.subarray(0, this.headSize);
+    if (this.tail.droppedBytes === 0) {
+      return { head: Buffer.concat([head, this.tail.bytes()]).toString("utf8"), tail: "" };
+    }
+    return { head: head.toString("utf8"), tail: fromWholeCharacter(this.tail.bytes()).toString("utf8") };
+  }
+  /**
+   * The kept output as UTF-8 text. When bytes were dropped: the head, `\n`, and the tail starting on a
+   * whole character (a character cut at the head's end decodes as U+FFFD).
+   */
+  text() {
+    const head = this.head.subarray(0, this.headSize);
+    if (this.tail.droppedBytes === 0) return Buffer.concat([head, this.tail.bytes()]).toString("utf8");
+    return `${head.toString("utf8")}
+${fromWholeCharacter(this.tail.bytes()).toString("utf8")}`;
+  }
+};
+
+// src/proc/command-fence.ts
+import { randomBytes as randomBytes3 } from "node:crypto";
+import { StringDecoder } from "node:string_decoder";
+var CommandFence = class {
+  constructor(write, enabled, budget = null) {
+    this.write = write;
+    this.enabled = enabled;
+    this.budget = budget;
+  }
+  write;
+  enabled;
+  budget;
+  token = `eg-${randomBytes3(16).toString("hex")}`;
+  open = false;
+  /** False while the last text written ended mid-line (a fragment of an over-long line). */
+  atLineStart = true;
+  /** For {@link line}: a budget may cut a line inside a character. */
+  lineDecoder = new StringDecoder("utf8");
+  /** Echo one line of child output (without its newline), opening the fence first if needed. */
+  line(text2) {
+    if (this.budget !== null) {
+      this.bytes(Buffer.from(`${text2}
+`, "utf8"), this.lineDecoder);
+      return;
+    }
+    this.openFence();
+    this.write(`${text2}
+`);
+    this.atLineStart = true;
+  }
+  /**
+   * Echo raw child output (a run of whole lines or a fragment), the part the budget lets through now,
+   * decoded with the stream's own `decoder` (a character split between two pieces is echoed whole).
+   */
+  bytes(bytes, decoder2) {
+    const shown2 = this.budget !== null ? this.budget.take(bytes) : bytes;
+    if (shown2.length > 0) this.text(decoder2.write(shown2));
+  }
+  /**
+   * Echo a run of child output as it is: whole lines, or the front of an over-long line (then the next
+   * text continues that line in the log). Opens the fence first if needed.
+   */
+  text(text2) {
+    if (text2 === "") return;
+    this.openFence();
+    this.write(text2);
+    this.atLineStart = text2.endsWith("\n");
+  }
+  /**
+   * Echo the budget's marker and the kept end of the output (once), then resume workflow commands. Safe to
+   * call more than once.
+   */
+  close() {
+    const rest = this.budget?.finish() ?? { marker: null, tail: "" };
+    if (rest.marker !== null) {
+      this.openFence();
+      if (!this.atLineStart) this.write("\n");
+      this.write(`${rest.marker}
+`);
+      this.atLineStart = true;
+    }
+    this.text(rest.tail);
+    if (this.open) {
+      if (!this.atLineStart) this.write("\n");
+      this.atLineStart = true;
+      this.write(`::${this.token}::
+`);
+      this.open = false;
+    }
+  }
+  openFence() {
+    if (this.enabled && !this.open) {
+      this.write(`::stop-commands::${this.token}
+`);
+      this.open = true;
+    }
+  }
+};
+
+// src/proc/echo-budget.ts
+var DEFAULT_LOG_LIMIT_BYTES = 2 * 1024 * 1024;
+var LOG_LIMIT_RANGE = { min: 1024, max: 1024 * 1024 * 1024 };
+var LF = 10;
+var LINE_START_SEARCH_BYTES = 64 * 1024;
+var EMPTY = Buffer.alloc(0);
+var EchoBudget = class {
+  /** @param limitBytes the most bytes of output shown (an integer ≥ 2). */
+  constructor(limitBytes) {
+    this.limitBytes = limitBytes;
+    if (!Number.isInteger(limitBytes) || limitBytes < 2)
+      throw new Error(`Internal error: an echo budget needs at least 2 bytes, got ${limitBytes}`);
+    this.#headLeft = Math.ceil(limitBytes / 2);
+    this.#tail = new TailWindow(Math.floor(limitBytes / 2));
+  }
+  limitBytes;
+  #headLeft;
+  #tail;
+  /** Bytes that went to the tail window (shown at the end, or left out). */
+  #held = 0;
+  #finished = false;
+  /** The last byte shown, or -1 before any. */
+  #lastShown = -1;
+  /**
+   * Takes the next bytes of output and returns the part to show now (a prefix of `bytes`, possibly empty);
+   * the rest is held for the end or left out.
+   */
+  take(bytes) {
+    if (this.#headLeft === 0 || this.#finished) {
+      this.#hold(bytes);
+      return EMPTY;
+    }
+    if (bytes.length <= this.#headLeft) {
+      this.#headLeft -= bytes.length;
+      if (bytes.length > 0) this.#lastShown = bytes[bytes.length - 1];
+      return bytes;
+    }
+    let cut = bytes.lastIndexOf(LF, this.#headLeft - 1) + 1;
+    if (cut === 0 && !this.#atLineEnd) cut = characterStart(bytes, this.#headLeft);
+    this.#headLeft = 0;
+    this.#hold(bytes.subarray(cut));
+    return bytes.subarray(0, cut);
+  }
+  /** Whether what was shown so far is whole lines (and something was shown). */
+  get #atLineEnd() {
+    return this.#lastShown === LF;
+  }
+  /** The bytes of output left out of the log so far (final once {@link finish} was called). */
+  get leftOutBytes() {
+    return this.#tail.droppedBytes;
+  }
+  /**
+   * The marker and the held end of the output (see {@link EchoRest}), when the child ended; nothing on a
+   * second call, and bytes taken after the first are only counted.
+   */
+  finish() {
+    if (this.#finished || this.#held === 0) {
+      this.#finished = true;
+      return { marker: null, tail: "" };
+    }
+    this.#finished = true;
+    const kept = this.#tail.bytes();
+    if (this.#tail.droppedBytes === 0) return { marker: null, tail: kept.toString("utf8") };
+    const newline = kept.indexOf(LF);
+    const near = Math.min(LINE_START_SEARCH_BYTES, kept.length / 2);
+    const from = newline >= 0 && newline < near ? newline + 1 : 0;
+    const shown2 = fromWholeCharacter(kept.subarray(from));
+    const leftOut = this.#tail.droppedBytes + kept.length - shown2.length;
+    const half = formatBytes(Math.floor(this.limitBytes / 2));
+    return {
+      marker: `[evidence-gate: ${leftOut} bytes of this command's output left out of the log here (output-log-limit ${formatBytes(this.limitBytes)}: about the first and the last ${half} are shown)]`,
+      tail: shown2.toString("utf8")
+    };
+  }
+  #hold(bytes) {
+    if (bytes.length === 0) return;
+    this.#held += bytes.length;
+    this.#tail.push(bytes);
+  }
+};
+function characterStart(bytes, at) {
+  let i = at;
+  while (i > 0 && (bytes[i] & 192) === 128) i--;
+  return i;
+}
+function formatBytes(bytes) {
+  for (const [unit, size] of [
+    ["GiB", 1024 ** 3],
+    ["MiB", 1024 ** 2],
+    ["KiB", 1024]
+  ]) {
+    if (bytes >= size && bytes % size === 0) return `${bytes / size} ${unit}`;
+  }
+  return `${bytes} bytes`;
+}
+
+// src/proc/child-output.ts
+var DEFAULT_MAX_LINE_BYTES = 64 * 1024;
+var LF2 = 10;
+var CR = 13;
+var SMALL_COPY_BYTES = 4096;
+var LineFramer = class {
+  /**
+   * @param emit gets each piece, in stream order.
+   * @param maxLineBytes the most bytes of an unfinished line held (a positive integer).
+   */
+  constructor(emit, maxLineBytes = DEFAULT_MAX_LINE_BYTES) {
+    this.emit = emit;
+    this.maxLineBytes = maxLineBytes;
+  }
+  emit;
+  maxLineBytes;
+  pending = [];
+  pendingSize = 0;
+  /** True after a fragment, until the line's newline. */
+  midLine = false;
+  push(chunk) {
+    if (chunk.length === 0) return;
+    const newline = chunk.lastIndexOf(LF2);
+    if (newline < 0) {
+      this.hold(chunk);
+      return;
+    }
+    let from = 0;
+    if (this.pendingSize > 0) {
+      const first = chunk.indexOf(LF2);
+      this.emit("lines", foldCrLf(Buffer.concat([...this.pending, chunk.subarray(0, first + 1)])));
+      this.pending = [];
+      this.pendingSize = 0;
+      from = first + 1;
+    }
+    this.midLine = false;
+    if (newline + 1 > from) this.emit("lines", foldCrLf(chunk.subarray(from, newline + 1)));
+    this.hold(chunk.subarray(newline + 1));
+  }
+  /**
+   * Emits the stream's `last` piece (call once, when the stream ended): what is held, or an empty piece
+   * when the stream ended right after a fragment, so an unfinished line always ends in a `last` piece.
+   */
+  flush() {
+    if (this.pendingSize === 0 && !this.midLine) return;
+    const rest = Buffer.concat(this.pending);
+    this.pending = [];
+    this.pendingSize = 0;
+    this.midLine = false;
+    this.emit("last", rest);
+  }
+  hold(bytes) {
+    if (bytes.length === 0) return;
+    if (this.pendingSize + bytes.length <= this.maxLineBytes) {
+      this.pending.push(bytes.length < SMALL_COPY_BYTES ? Buffer.from(bytes) : bytes);
+      this.pendingSize += bytes.length;
+      return;
+    }
+    for (const part of this.pending) this.emit("fragment", part);
+    const carry = bytes[bytes.length - 1] === CR ? 1 : 0;
+    if (bytes.length > carry) this.emit("fragment", bytes.subarray(0, bytes.length - carry));
+    this.pending = carry === 1 ? [Buffer.from("\r")] : [];
+    this.pendingSize = carry;
+    this.midLine = true;
+  }
+};
+function foldCrLf(bytes) {
+  let at = bytes.indexOf("\r\n");
+  if (at < 0) return bytes;
+  const parts = [];
+  let from = 0;
+  while (at >= 0) {
+    parts.push(bytes.subarray(from, at));
+    from = at + 1;
+    at = bytes.indexOf("\r\n", from);
+  }
+  parts.push(bytes.subarray(from));
+  return Buffer.concat(parts);
+}
+var BoundedLines = class {
+  constructor(emit, maxLineBytes) {
+    this.emit = emit;
+    this.maxLineBytes = maxLineBytes;
+  }
+  emit;
+  maxLineBytes;
+  /** The over-long line in progress: its kept front, the bytes taken for it, the bytes dropped. */
+  cut = null;
+  piece(kind, bytes) {
+    if (kind === "fragment") {
+      this.takeCut(bytes);
+      return;
+    }
+    let from = 0;
+    if (this.cut !== null) {
+      const newline = bytes.indexOf(10);
+      this.takeCut(bytes.subarray(0, newline < 0 ? bytes.length : newline));
+      this.endCut();
+      if (newline < 0) return;
+      from = newline + 1;
+    }
+    const lines = bytes.toString("utf8", from).split("\n");
+    if (kind === "lines") lines.pop();
+    for (const line2 of lines) this.line(line2);
+  }
+  /** Ends an over-long line still in progress. */
+  finish() {
+    if (this.cut !== null) this.endCut();
+  }
+  line(line2) {
+    if (line2.length * 3 <= this.maxLineBytes || Buffer.byteLength(line2, "utf8") <= this.maxLineBytes) {
+      this.emit(line2);
+      return;
+    }
+    this.takeCut(Buffer.from(line2, "utf8"));
+    this.endCut();
+  }
+  /** Bytes of the over-long line in progress: kept while its front has room, counted after. */
+  takeCut(bytes) {
+    this.cut ??= { head: "", headBytes: 0, dropped: 0, decoder: new StringDecoder2("utf8") };
+    const room = Math.max(0, this.maxLineBytes - this.cut.headBytes);
+    const kept = bytes.subarray(0, room);
+    if (kept.length > 0) {
+      this.cut.head += this.cut.decoder.write(kept);
+      this.cut.headBytes += kept.length;
+    }
+    this.cut.dropped += bytes.length - kept.length;
+  }
+  endCut() {
+    const cut = this.cut;
+    if (cut === null) return;
+    const dropped = cut.dropped + cut.headBytes - Buffer.byteLength(cut.head, "utf8");
+    this.emit(`${cut.head}[\u2026 ${dropped} more bytes of this line not kept \u2026]`);
+    this.cut = null;
+  }
+};
+var OutputTail = class {
+  window;
+  constructor(maxBytes) {
+    this.window = new TailWindow(maxBytes);
+  }
+  push(chunk) {
+    this.window.push(chunk);
+  }
+  /** Bytes discarded from the front so far. */
+  get droppedBytes() {
+    return this.window.droppedBytes;
+  }
+  /** The kept tail as UTF-8 text, prefixed with a marker when bytes were dropped. */
+  text() {
+    const bytes = this.window.bytes();
+    if (this.window.droppedBytes === 0) return bytes.toString("utf8");
+    return `[\u2026 ${this.window.droppedBytes} earlier bytes not kept \u2026]
+${fromWholeCharacter(bytes).toString("utf8")}`;
+  }
+};
+function childEchoFence(echo) {
+  return new CommandFence(
+    echo.write,
+    echo.fenceWorkflowCommands,
+    new EchoBudget(echo.limitBytes ?? DEFAULT_LOG_LIMIT_BYTES)
+  );
+}
+var DEFAULT_TAIL = 64 * 1024;
+var NEWLINE = Buffer.from("\n");
+var ChildOutput = class {
+  constructor(options3) {
+    this.options = options3;
+    const tailBytes = options3.tailBytes ?? DEFAULT_TAIL;
+    this.stdoutTail = new OutputTail(tailBytes);
+    this.stderrTail = new OutputTail(tailBytes);
+    this.fence = options3.echo ? childEchoFence(options3.echo) : null;
+    const maxLine = options3.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    const framed = this.fence !== null || options3.onOutput !== void 0;
+    this.stdoutFramer = framed || options3.onStdoutLine !== void 0 ? this.framer("stdout", options3.onStdoutLine, maxLine) : null;
+    this.stderrFramer = framed || options3.onStderrLine !== void 0 ? this.framer("stderr", options3.onStderrLine, maxLine) : null;
+  }
+  options;
+  stdoutTail;
+  stderrTail;
+  fence;
+  stdoutFramer;
+  stderrFramer;
+  /** The line callbacks' cutters, ended with the streams. */
+  lineCutters = [];
+  ended = false;
+  stdout(chunk) {
+    if (this.ended) return;
+    this.stdoutTail.push(chunk);
+    this.options.onStdoutData?.(chunk);
+    this.stdoutFramer?.push(chunk);
+  }
+  stderr(chunk) {
+    if (this.ended) return;
+    this.stderrTail.push(chunk);
+    this.stderrFramer?.push(chunk);
+  }
+  /** The kept tails as text (see {@link OutputTail.text}). */
+  tails() {
+    return { stdoutTail: this.stdoutTail.text(), stderrTail: this.stderrTail.text() };
+  }
+  /**
+   * Flushes each stream's unfinished last line (stdout's, then stderr's) and closes the fence; later
+   * chunks reach nobody. Idempotent.
+   */
+  end() {
+    if (this.ended) return;
+    this.stdoutFramer?.flush();
+    this.stderrFramer?.flush();
+    for (const cutter of this.lineCutters) cutter.finish();
+    this.ended = true;
+    this.fence?.close();
+  }
+  framer(stream, onLine, maxLineBytes) {
+    const lines = onLine !== void 0 ? new BoundedLines(onLine, maxLineBytes) : null;
+    if (lines !== null) this.lineCutters.push(lines);
+    const decoder2 = this.fence !== null ? new StringDecoder2("utf8") : null;
+    return new LineFramer((kind, bytes) => {
+      this.options.onOutput?.({ stream, kind, bytes });
+      if (decoder2 !== null)
+        this.fence?.bytes(kind === "last" ? Buffer.concat([bytes, NEWLINE]) : bytes, decoder2);
+      lines?.piece(kind, bytes);
+    }, maxLineBytes);
+  }
+};
+
+// src/proc/orphan-guard.ts
+import { spawn } from "node:child_process";
+
+// src/proc/trusted-tools.ts
+import { accessSync as accessSync2, constants as constants2, realpathSync, statSync as statSync2 } from "node:fs";
+import { basename as basename2, delimiter as delimiter2, dirname as dirname2, isAbsolute as isAbsolute2, join as join6, relative as relative2, resolve, sep } from "node:path";
+var TOOL_NAMES = ["git", "sh", "npm"];
+var UntrustedToolError = class extends Error {
+  constructor(tool, message) {
+    super(message);
+    this.tool = tool;
+    this.name = "UntrustedToolError";
+  }
+  tool;
+};
+var STICKY = 512;
+var GROUP_OR_OTHER_WRITE = 18;
+function within(path2, root) {
+  const rel = relative2(root, path2);
+  return rel === "" || !(rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute2(rel));
+}
+function ownerOrModeProblem(path2, st, o) {
+  if (!o.owners.includes(st.uid))
+    return `${path2} is owned by uid ${st.uid}, not root or the engine's own user (uid ${o.owners.join(", ")})`;
+  if ((st.mode & GROUP_OR_OTHER_WRITE) !== 0 && !(o.stickyOk && (st.mode & STICKY) !== 0))
+    return `${path2} is writable by its group or by others (mode ${(st.mode & 4095).toString(8)})`;
+  return null;
+}
+function folderChainProblem(dir, owners, selfStickyOk) {
+  for (let d = dir; ; d = dirname2(d)) {
+    const problem = ownerOrModeProblem(d, statSync2(d), { owners, stickyOk: d !== dir || selfStickyOk });
+    if (problem !== null) return problem;
+    if (dirname2(d) === d) return null;
+  }
+}
+function rootProblem(path2, roots) {
+  for (const root of roots) {
+    let real2;
+    try {
+      real2 = realpathSync(root);
+    } catch {
+      real2 = resolve(root);
+    }
+    if (within(path2, real2) || within(path2, resolve(root)))
+      return `${path2} lies in ${root}, which the pull request can write`;
+  }
+  return null;
+}
+function ownersOf(ctx) {
+  return ctx.owners ?? [0, ...process.getuid !== void 0 ? [process.getuid()] : []];
+}
+function checkExecutable(candidate, ctx) {
+  const owners = ownersOf(ctx);
+  try {
+    const dir = realpathSync(dirname2(resolve(candidate)));
+    const path2 = join6(dir, basename2(candidate));
+    const real2 = realpathSync(path2);
+    const st = statSync2(real2);
+    if (!st.isFile()) return { reason: `${real2} is not a regular file` };
+    accessSync2(real2, constants2.X_OK);
+    const problem = rootProblem(path2, ctx.untrustedRoots) ?? rootProblem(real2, ctx.untrustedRoots) ?? folderChainProblem(dir, owners, true) ?? folderChainProblem(dirname2(real2), owners, true) ?? ownerOrModeProblem(real2, st, { owners, stickyOk: false });
+    return problem === null ? { path: path2 } : { reason: problem };
+  } catch (error63) {
+    return { reason: `${candidate}: ${error63.code ?? String(error63)}` };
+  }
+}
+function pathFolderProblem(folder, ctx) {
+  try {
+    const real2 = realpathSync(folder);
+    return rootProblem(real2, ctx.untrustedRoots) ?? rootProblem(resolve(folder), ctx.untrustedRoots) ?? folderChainProblem(real2, ownersOf(ctx), false);
+  } catch (error63) {
+    return `${folder}: ${error63.code ?? String(error63)}`;
+  }
+}
+function resolveTool(name, ctx, skipped) {
+  const searched = ctx.pathEnv ?? "";
+  const candidates = name === "sh" ? ["/bin/sh"] : searched.split(delimiter2).filter((folder) => folder !== "" && isAbsolute2(folder)).map((folder) => join6(folder, name));
+  const passed = [];
+  for (const candidate of candidates) {
+    let executable = false;
+    try {
+      accessSync2(candidate, constants2.X_OK);
+      executable = true;
+    } catch {
+    }
+    if (!executable) continue;
+    const checked = checkExecutable(candidate, ctx);
+    if ("path" in checked) {
+      skipped.push(...passed);
+      return { kind: "found", path: checked.path };
+    }
+    passed.push(`${candidate}: ${checked.reason}`);
+  }
+  skipped.push(...passed);
+  const where = name === "sh" ? "at /bin/sh" : `on PATH (${JSON.stringify(searched)})`;
+  const why2 = passed.length > 0 ? `; passed over: ${passed.join("; ")}` : "";
+  return {
+    kind: "missing",
+    message: `no trusted ${name} ${where}: the engine runs ${name} only from a folder nothing the pull request can write (not the workspace, RUNNER_TEMP or the separate user's home; owned by root or the engine's user; not writable by group or others)${why2}. Install ${name} in a system folder (e.g. /usr/bin) that is on PATH`
+  };
+}
+function resolveTrustedTools(ctx) {
+  const skipped = [];
+  const tools = Object.fromEntries(
+    TOOL_NAMES.map((name) => [name, resolveTool(name, ctx, skipped)])
+  );
+  const path2 = (ctx.pathEnv ?? "").split(delimiter2).filter((folder) => folder !== "" && isAbsolute2(folder) && pathFolderProblem(folder, ctx) === null).join(delimiter2);
+  return { tools, path: path2, skipped };
+}
+var configured = null;
+function configureTrustedTools(ctx) {
+  configured = resolveTrustedTools(ctx);
+  return configured;
+}
+function trustedCommand(name, fallback = name) {
+  if (configured === null) return fallback;
+  const tool = configured.tools[name];
+  if (tool.kind === "missing") throw new UntrustedToolError(name, tool.message);
+  return tool.path;
+}
+function trustedPathSetting() {
+  return configured === null ? {} : { PATH: configured.path };
+}
+
+// src/proc/orphan-guard.ts
+var GUARD_NAME = "evidence-gate-orphan-guard";
+var GUARD_SCRIPT = `groups=' '
+while read -r line; do
+  id=\${line#?}
+  case $line in
+    +*) case $groups in *" $id "*) ;; *) groups="$groups$id " ;; esac ;;
+    -*) case $groups in *" $id "*) groups="\${groups%% $id *} \${groups#* $id }" ;; esac ;;
+  esac
+done
+for id in $groups; do
+  case $id in
+    s*) /usr/bin/sudo -n kill -s KILL -- "-\${id#s}" 2>/dev/null ;;
+    *) kill -s KILL -- "-$id" 2>/dev/null ;;
+  esac
+done
+exit 0`;
+var guard = null;
+var live = /* @__PURE__ */ new Set();
+function runningGuard() {
+  if (guard !== null && guard.exitCode === null && guard.signalCode === null && guard.stdin?.writable)
+    return guard;
+  let started2;
+  try {
+    started2 = spawn(trustedCommand("sh", "/bin/sh"), ["-c", GUARD_SCRIPT, GUARD_NAME], {
+      env: { PATH: "/usr/bin:/bin" },
+      stdio: ["pipe", "ignore", "ignore"],
+      // Its own group: a signal to the engine's group (Ctrl-C) must not end the guard before the engine
+      // has stopped its children.
+      detached: true
+    });
+  } catch {
+    return null;
+  }
+  started2.on("error", () => {
+  });
+  started2.stdin?.on("error", () => {
+  });
+  started2.unref();
+  started2.stdin?.unref?.();
+  guard = started2;
+  if (live.size > 0) started2.stdin?.write([...live].map((id2) => `+${id2}
+`).join(""));
+  return started2;
+}
+function guardGroup(pgid, o = {}) {
+  const id2 = o.throughSudo === true ? `s${pgid}` : String(pgid);
+  live.add(id2);
+  runningGuard()?.stdin?.write(`+${id2}
+`);
+  let released = false;
+  return {
+    release: () => {
+      if (released) return;
+      released = true;
+      live.delete(id2);
+      if (guard !== null && guard.exitCode === null && guard.signalCode === null && guard.stdin?.writable)
+        guard.stdin.write(`-${id2}
+`);
+    }
+  };
+}
+
+// src/proc/run-process.ts
+var MAX_TIMER_MS = 2147483647;
+var DRAIN_GRACE_MS = 2e3;
+function killGroup(pid, signal2, identity) {
+  signalAs(identity, [-pid], signal2);
+}
+function runProcess(options3) {
+  const started2 = Date.now();
+  return new Promise((resolve15) => {
+    if (options3.signal?.aborted) {
+      resolve15({ kind: "cancelled", stdoutTail: "", stderrTail: "", durationMs: 0, pid: null });
+      return;
+    }
+    let start;
+    let child;
+    try {
+      start = startLine(options3);
+      child = spawn2(start.file, start.args, {
+        cwd: options3.cwd,
+        env: start.env,
+        stdio: ["ignore", "pipe", "pipe"],
+        detached: true
+      });
+    } catch (error63) {
+      resolve15({ kind: "spawn_failed", message: String(error63), durationMs: Date.now() - started2 });
+      return;
+    }
+    superviseChild(child, { ...options3, marker: start.marker, scope: currentChildScope() }, started2, resolve15);
+  });
+}
+function startLine(options3) {
+  const [command, commandArgs] = options3.shell ? [trustedCommand("sh", "/bin/sh"), ["-c", options3.command]] : [options3.command, [...options3.args ?? []]];
+  if (options3.prCode !== true)
+    return { file: command, args: commandArgs, env: { ...options3.env }, marker: null };
+  const { file: file2, args } = currentChildScope()?.launch(command, commandArgs) ?? {
+    file: command,
+    args: commandArgs
+  };
+  const marker = randomUUID();
+  const env = { ...options3.env, [SPAWN_MARKER]: marker };
+  const identity = currentChildIdentity();
+  return identity === null ? { file: file2, args, env, marker } : { ...commandAs(identity, file2, args, env), marker };
+}
+function superviseChild(child, options3, started2, resolve15) {
+  const output2 = new ChildOutput(options3);
+  const pid = child.pid ?? null;
+  const identity = options3.marker !== null ? options3.scope?.identity ?? null : null;
+  const guard2 = pid !== null && options3.orphanGuard !== false ? guardGroup(pid, { throughSudo: identity?.via === "sudo" && process.getuid?.() !== 0 }) : null;
+  const startTicks = pid !== null && options3.marker !== null ? startTicksOf(pid) : null;
+  let stopReason = null;
+  const timers = [];
+  let settled = false;
+  const stop = (reason) => {
+    if (stopReason !== null || pid === null) return;
+    stopReason = reason;
+    killGroup(pid, "SIGTERM", identity);
+    const kill = setTimeout(() => killGroup(pid, "SIGKILL", identity), options3.killGraceMs ?? 3e3);
+    kill.unref();
+    timers.push(kill);
+  };
+  if (options3.timeoutMs !== void 0) {
+    timers.push(setTimeout(() => stop({ kind: "timed_out" }), Math.min(options3.timeoutMs, MAX_TIMER_MS)));
+  }
+  const onAbort = () => stop({ kind: "cancelled" });
+  options3.signal?.addEventListener("abort", onAbort, { once: true });
+  child.stdout?.on("data", (chunk) => output2.stdout(chunk));
+  child.stderr?.on("data", (chunk) => output2.stderr(chunk));
+  const finish2 = (result) => {
+    if (settled) return;
+    settled = true;
+    guard2?.release();
+    for (const timer of timers) clearTimeout(timer);
+    options3.signal?.removeEventListener("abort", onAbort);
+    output2.end();
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+    resolve15(result);
+  };
+  child.on("error", (error63) => {
+    finish2({ kind: "spawn_failed", message: error63.message, durationMs: Date.now() - started2 });
+  });
+  const settle2 = (code, signal2) => {
+    if (settled) return;
+    output2.end();
+    const leftBehind = options3.marker !== null ? killMarked(options3.marker, pid, startTicks, identity).length : void 0;
+    if (options3.scope !== null && leftBehind !== void 0) options3.scope.leftBehind += leftBehind;
+    const streams = {
+      ...output2.tails(),
+      durationMs: Date.now() - started2,
+      pid,
+      ...leftBehind !== void 0 ? { leftBehind } : {}
+    };
+    if (pid !== null) killGroup(pid, "SIGKILL", identity);
+    finish2(resultOf(streams, { stopReason, code, signal: signal2, timeoutMs: options3.timeoutMs ?? 0 }));
+  };
+  child.on("exit", (code, signal2) => {
+    const drain = setTimeout(() => settle2(code, signal2), options3.drainGraceMs ?? DRAIN_GRACE_MS);
+    drain.unref();
+    timers.push(drain);
+    child.on("close", () => settle2(code, signal2));
+  });
+}
+function resultOf(streams, end) {
+  if (end.stopReason?.kind === "timed_out")
+    return { ...streams, kind: "timed_out", timeoutMs: end.timeoutMs };
+  if (end.stopReason?.kind === "cancelled") return { ...streams, kind: "cancelled" };
+  if (end.code !== null) return { ...streams, kind: "exited", exitCode: end.code };
+  return { ...streams, kind: "signalled", signal: end.signal ?? "unknown" };
+}
+
 // src/evidence/ignored-files.ts
-import { lstatSync as lstatSync2, realpathSync as realpathSync6 } from "node:fs";
-import { isAbsolute as isAbsolute7, relative as relative8, sep as sep6 } from "node:path";
+import { lstatSync, realpathSync as realpathSync3 } from "node:fs";
+import { isAbsolute as isAbsolute5, relative as relative4, sep as sep2 } from "node:path";
+
+// src/proc/trusted-git.ts
+import { AsyncLocalStorage as AsyncLocalStorage2 } from "node:async_hooks";
+import { realpathSync as realpathSync2 } from "node:fs";
+import { isAbsolute as isAbsolute3, relative as relative3, resolve as resolve2 } from "node:path";
+var PINNED_EVERYWHERE = [
+  ["core.fsmonitor", "false"],
+  ["core.hooksPath", "/dev/null"],
+  ["core.pager", "cat"],
+  ["core.askPass", ""]
+];
+var PINNED_BEFORE_SCOPE = [
+  ["protocol.allow", "never"],
+  ["protocol.file.allow", "always"],
+  ["protocol.http.allow", "always"],
+  ["protocol.https.allow", "always"],
+  ["protocol.ssh.allow", "always"],
+  ["core.sshCommand", "ssh"],
+  ["credential.helper", ""],
+  ["core.alternateRefsCommand", "true"],
+  ["gc.auto", "0"],
+  ["maintenance.auto", "false"],
+  ["submodule.recurse", "false"],
+  ["fetch.recurseSubmodules", "false"]
+];
+var checkoutGuarded = false;
+function guardCheckoutConfiguration(on3 = true) {
+  checkoutGuarded = on3;
+}
+function checkoutConfigurationGuarded() {
+  return checkoutGuarded;
+}
+var CHECKOUT_PROGRAM_KEYS_ARGS = [
+  "config",
+  "--show-scope",
+  "--name-only",
+  "--get-regexp",
+  "^(filter|remote)\\."
+];
+function checkoutProgramPins(listed2) {
+  const pins = /* @__PURE__ */ new Map();
+  for (const line2 of listed2.split("\n")) {
+    const [scope, key] = line2.split("	");
+    if (key === void 0 || scope !== "local" && scope !== "worktree") continue;
+    const lower = key.toLowerCase();
+    const filter = /^filter\.(.+)\.[^.]+$/s.exec(key);
+    if (filter !== null) {
+      const name = filter[1];
+      for (const field of ["clean", "smudge", "process"]) pins.set(`filter.${name}.${field}`, "");
+      pins.set(`filter.${name}.required`, "false");
+      continue;
+    }
+    const remote = /^remote\.(.+)\.(uploadpack|receivepack)$/is.exec(key);
+    if (remote !== null) pins.set(key, lower.endsWith("uploadpack") ? "git-upload-pack" : "git-receive-pack");
+  }
+  return [...pins].flatMap(([key, value]) => ["-c", `${key}=${value}`]);
+}
+var PINNED_TRUSTED = [
+  ["core.attributesFile", "/dev/null"],
+  ["core.excludesFile", "/dev/null"],
+  ["core.untrackedCache", "false"],
+  ["core.splitIndex", "false"],
+  ["protocol.allow", "never"],
+  ["protocol.file.allow", "always"],
+  ["protocol.http.allow", "always"],
+  ["protocol.https.allow", "always"],
+  ["uploadpack.packObjectsHook", ""],
+  ["submodule.recurse", "false"]
+];
+var TRUSTED_ENV = {
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_ATTR_NOSYSTEM: "1",
+  GIT_NO_REPLACE_OBJECTS: "1",
+  GIT_PAGER: "cat",
+  PAGER: "cat",
+  GIT_TERMINAL_PROMPT: "0"
+};
+var storage2 = new AsyncLocalStorage2();
+function withTrustedGit(dir, body, hidden = () => []) {
+  return storage2.run({ ...dir, hidden }, body);
+}
+function hiddenPaths(cwd) {
+  const trusted = storage2.getStore();
+  if (trusted === void 0 || !onTrustedGit(cwd)) return [];
+  const root = real(trusted.workTree);
+  return trusted.hidden().map((path2) => relative3(root, real(path2))).filter((rel) => rel !== "" && !rel.startsWith("..") && !isAbsolute3(rel)).map((rel) => rel.split("\\").join("/"));
+}
+function currentTrustedGit() {
+  return storage2.getStore() ?? null;
+}
+function onTrustedGit(cwd) {
+  const trusted = currentTrustedGit();
+  return trusted !== null && isInside(cwd, trusted.workTree);
+}
+function real(path2) {
+  try {
+    return realpathSync2(path2);
+  } catch {
+    return resolve2(path2);
+  }
+}
+function isInside(dir, root) {
+  const rel = relative3(real(root), real(dir));
+  return rel === "" || !rel.startsWith("..") && !isAbsolute3(rel);
+}
+var configArgs = (pairs) => pairs.flatMap(([key, value]) => ["-c", `${key}=${value}`]);
+function engineGitCall(args, o) {
+  const trusted = currentTrustedGit();
+  if (trusted === null || !onTrustedGit(o.cwd)) {
+    const before = checkoutGuarded && trusted === null ? configArgs(PINNED_BEFORE_SCOPE) : [];
+    return {
+      args: [...configArgs(PINNED_EVERYWHERE), ...before, ...args],
+      baseEnv: o.baseEnv,
+      set: o.set,
+      trusted: false
+    };
+  }
+  return {
+    args: [
+      `--git-dir=${trusted.gitDir}`,
+      `--work-tree=${trusted.workTree}`,
+      ...configArgs(PINNED_EVERYWHERE),
+      ...configArgs(PINNED_TRUSTED),
+      ...args
+    ],
+    baseEnv: Object.fromEntries(Object.entries(o.baseEnv).filter(([name]) => !/^GIT_/i.test(name))),
+    set: { ...TRUSTED_ENV, HOME: trusted.home, XDG_CONFIG_HOME: trusted.home, ...o.set },
+    trusted: true
+  };
+}
+
+// src/proc/git.ts
+var GitError = class extends Error {
+  constructor(args, detail) {
+    super(`git ${args.join(" ")} failed: ${detail}`);
+    this.args = args;
+    this.detail = detail;
+    this.name = "GitError";
+  }
+  args;
+  detail;
+};
+async function beforeScopePins(args, options3) {
+  if (!checkoutConfigurationGuarded() || currentTrustedGit() !== null) return [];
+  if (args.some((arg) => arg.startsWith("--git-dir="))) return [];
+  try {
+    const listed2 = await runGit(CHECKOUT_PROGRAM_KEYS_ARGS, options3, { tailBytes: 1024 * 1024 }, []);
+    return checkoutProgramPins(listed2.stdoutTail);
+  } catch (error63) {
+    if (error63 instanceof GitError) return [];
+    throw error63;
+  }
+}
+async function runGit(args, options3, output2, pins) {
+  const before = pins ?? await beforeScopePins(args, options3);
+  const call = engineGitCall([...before, ...args], {
+    cwd: options3.cwd,
+    baseEnv: options3.baseEnv ?? process.env,
+    set: { GIT_TERMINAL_PROMPT: "0", ...trustedPathSetting(), ...options3.set }
+  });
+  const result = await runProcess({
+    // The action's trusted git (resolved at start, never a PATH entry the pull request can write).
+    command: trustedCommand("git"),
+    args: call.args,
+    cwd: options3.cwd,
+    env: buildChildEnv({
+      base: call.baseEnv,
+      child: { kind: "git" },
+      knownSecrets: options3.knownSecrets ?? [],
+      set: call.set
+    }),
+    timeoutMs: options3.timeoutMs ?? 12e4,
+    // Local git ends by itself within its timeout: no orphan guard (one more process per git call).
+    orphanGuard: false,
+    ...output2
+  });
+  if (result.kind !== "exited") {
+    throw new GitError(args, result.kind === "spawn_failed" ? result.message : result.kind);
+  }
+  if (result.exitCode !== 0) {
+    throw new GitError(args, `exit ${result.exitCode}: ${result.stderrTail.trim().slice(-2e3)}`);
+  }
+  return result;
+}
+async function git(args, options3) {
+  const result = await runGit(args, options3, { tailBytes: 8 * 1024 * 1024 });
+  return result.stdoutTail.replace(/\n$/, "");
+}
+async function gitStream(args, options3) {
+  await runGit(args, options3, {
+    tailBytes: 64 * 1024,
+    onStdoutData: options3.onStdout,
+    ...options3.signal !== void 0 ? { signal: options3.signal } : {}
+  });
+}
+
+// src/evidence/evidence-tree.ts
+import { copyFile, mkdtemp, rm, stat as stat2, utimes } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { isAbsolute as isAbsolute4, join as join7 } from "node:path";
+var NotAGitRepositoryError = class extends Error {
+  constructor(dir, detail) {
+    super(
+      `${dir} is not inside a git working tree (${detail}); evidence-gate records the evidence tree and the starting commit with git. Run it in a checkout (actions/checkout, or git clone / git init).`
+    );
+    this.dir = dir;
+    this.detail = detail;
+    this.name = "NotAGitRepositoryError";
+  }
+  dir;
+  detail;
+};
+var NoCommitError = class extends Error {
+  constructor(dir) {
+    super(`${dir} is a git repository with no commit yet: there is no starting commit to verify against.`);
+    this.dir = dir;
+    this.name = "NoCommitError";
+  }
+  dir;
+};
+var gitOptions = (cwd, context, set2) => ({
+  cwd,
+  ...context.baseEnv !== void 0 ? { baseEnv: context.baseEnv } : {},
+  ...context.knownSecrets !== void 0 ? { knownSecrets: context.knownSecrets } : {},
+  ...set2 !== void 0 ? { set: set2 } : {}
+});
+async function workTreeRoot(dir, context = {}) {
+  try {
+    if (!(await stat2(dir)).isDirectory()) throw new NotAGitRepositoryError(dir, "not a directory");
+  } catch (error63) {
+    if (error63 instanceof NotAGitRepositoryError) throw error63;
+    throw new NotAGitRepositoryError(dir, "the directory does not exist");
+  }
+  try {
+    return await git(["rev-parse", "--show-toplevel"], gitOptions(dir, context));
+  } catch (error63) {
+    if (error63 instanceof GitError && /not a git repository|must be run in a work tree/i.test(error63.detail)) {
+      throw new NotAGitRepositoryError(dir, "git rev-parse --show-toplevel found none");
+    }
+    throw error63;
+  }
+}
+async function headCommit(root, context) {
+  try {
+    return await git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], gitOptions(root, context));
+  } catch (error63) {
+    if (error63 instanceof GitError) return null;
+    throw error63;
+  }
+}
+async function seedFromUserIndex(userIndexPath, indexFile) {
+  try {
+    const original = await stat2(userIndexPath);
+    await copyFile(userIndexPath, indexFile);
+    await utimes(indexFile, original.atime, new Date(original.mtimeMs - 1e3));
+    return true;
+  } catch {
+    await rm(indexFile, { force: true });
+    return false;
+  }
+}
+async function withWorkingTreeIndex(repoDir, context, task2) {
+  const root = await workTreeRoot(repoDir, context);
+  const tempDir = await mkdtemp(join7(tmpdir(), "evidence-gate-index-"));
+  const indexFile = join7(tempDir, "index");
+  try {
+    const userIndex = await git(["rev-parse", "--git-path", "index"], gitOptions(root, context));
+    const userIndexPath = isAbsolute4(userIndex) ? userIndex : join7(root, userIndex);
+    const seeded = await seedFromUserIndex(userIndexPath, indexFile);
+    const scoped = (args) => git(args, gitOptions(root, context, { GIT_INDEX_FILE: indexFile }));
+    if (!seeded && await headCommit(root, context) !== null) await scoped(["read-tree", "HEAD"]);
+    const hidden = hiddenPaths(root).map((rel) => `:(top,literal)${rel}`);
+    if (hidden.length > 0) {
+      await scoped(["rm", "--cached", "-r", "-q", "--ignore-unmatch", "--", ...hidden]);
+      const excluded = hidden.map((spec) => spec.replace(":(top,literal)", ":(top,literal,exclude)"));
+      await scoped(["add", "-A", "--", ":/", ...excluded]);
+    } else await scoped(["add", "-A"]);
+    await context.indexOverlay?.apply({ root, git: scoped });
+    return await task2({ root, git: scoped });
+  } finally {
+    await rm(tempDir, { recursive: true, force: true });
+  }
+}
+function evidenceTree(repoDir, context = {}) {
+  return withWorkingTreeIndex(repoDir, context, (scope) => scope.git(["write-tree"]));
+}
+var sameSha = (a, b) => a.toLowerCase() === b.toLowerCase();
+async function startingCommit(repoDir, options3 = {}) {
+  const root = await workTreeRoot(repoDir, options3);
+  const sha3 = await headCommit(root, options3);
+  if (sha3 === null) throw new NoCommitError(root);
+  const raw2 = await git(["cat-file", "commit", sha3], gitOptions(root, options3));
+  const header2 = raw2.split("\n\n", 1)[0] ?? "";
+  let tree = "";
+  const parents = [];
+  for (const line2 of header2.split("\n")) {
+    if (line2.startsWith("tree ")) tree = line2.slice(5).trim();
+    else if (line2.startsWith("parent ")) parents.push(line2.slice(7).trim());
+  }
+  if (tree === "") throw new GitError(["cat-file", "commit", sha3], "commit has no tree line");
+  const isMergeOfHead = options3.prHead !== void 0 && parents.length === 2 && parents[1] !== void 0 && sameSha(parents[1], options3.prHead);
+  return { sha: sha3, tree, parents, isMergeOfHead };
+}
+var short = (sha3) => sha3.slice(0, 7);
+function describeStartingCommit(commit) {
+  const [base, head] = commit.parents;
+  if (commit.parents.length === 2 && base !== void 0 && head !== void 0 && commit.prHead !== void 0) {
+    if (sameSha(head, commit.prHead)) {
+      return `the merge of ${short(head)} into ${commit.baseRef ?? short(base)}`;
+    }
+  }
+  return short(commit.sha);
+}
 
 // src/evidence/ignored-fingerprint.ts
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash2 } from "node:crypto";
 var STAT_FIELDS = 5;
 function fingerprintOf(entries) {
-  const hash2 = createHash3("sha256");
+  const hash2 = createHash2("sha256");
   hash2.update(`evidence-gate ignored-files v1 ${entries.paths.length}
 `);
   let chunk = "";
@@ -39507,16 +35272,16 @@ function excludedPrefixes(root, exclude) {
   const prefixes = /* @__PURE__ */ new Set();
   const realRoot = realOrSame(root);
   for (const folder of exclude) {
-    if (!isAbsolute7(folder)) continue;
-    const rel = relative8(realRoot, realOrSame(folder));
-    if (rel === "" || rel.startsWith("..") || isAbsolute7(rel)) continue;
-    prefixes.add(Buffer.from(`${rel.split(sep6).join("/")}/`, "utf8").toString("latin1"));
+    if (!isAbsolute5(folder)) continue;
+    const rel = relative4(realRoot, realOrSame(folder));
+    if (rel === "" || rel.startsWith("..") || isAbsolute5(rel)) continue;
+    prefixes.add(Buffer.from(`${rel.split(sep2).join("/")}/`, "utf8").toString("latin1"));
   }
   return [...prefixes];
 }
 function realOrSame(path2) {
   try {
-    return realpathSync6(path2);
+    return realpathSync3(path2);
   } catch {
     return path2;
   }
@@ -39530,7 +35295,7 @@ async function statAll(root, paths) {
     const full = /^[\x20-\x7e]*$/.test(rel) ? `${root}/${rel}` : Buffer.concat([rootBytes, Buffer.from(rel, "latin1")]);
     const at = i * STAT_FIELDS;
     try {
-      const st = lstatSync2(full, { throwIfNoEntry: false });
+      const st = lstatSync(full, { throwIfNoEntry: false });
       if (st === void 0) {
         stats.fill(MISSING, at, at + STAT_FIELDS);
         continue;
@@ -39547,6 +35312,21 @@ async function statAll(root, paths) {
   return stats;
 }
 
+// src/core/ledger-row.ts
+var RECEIPT_MAX_NAMES = 20;
+var NOTHING_SPENT = {
+  sessionId: null,
+  costUsd: 0,
+  durationMs: 0,
+  deniedToolCalls: 0,
+  usage: null,
+  numTurns: null
+};
+var GATE_WAITING_REASON = "waiting for a person to approve or reject this gate";
+function isWaitingGate(row) {
+  return row.verdict === "SKIPPED" && row.reason === GATE_WAITING_REASON;
+}
+
 // src/evidence/runner-summaries.ts
 var ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g;
 function outputLines(text2) {
@@ -39561,7 +35341,7 @@ function summary(fields) {
   const names = [...new Set(fields.failedNames.map((name) => name.trim()).filter((name) => name !== ""))];
   return { ...fields, failedNames: names.slice(0, RECEIPT_MAX_NAMES) };
 }
-function countWords2(text2, separator, known) {
+function countWords(text2, separator, known) {
   const counts2 = /* @__PURE__ */ new Map();
   for (const part of text2.split(separator)) {
     const match = /^\s*(\d+) ([a-z][a-z ]*?)\s*$/.exec(part);
@@ -39645,8 +35425,8 @@ var vitest = (lines) => {
     const match = /^\s*Tests {2}(.+?) \((\d+)\)$/.exec(line2);
     const files = /^\s*Test Files {2}(.+?) \((\d+)\)$/.exec(lines[i - 1] ?? "");
     if (match === null || files === null) continue;
-    const counts2 = countWords2(match[1], "|", VITEST_WORDS);
-    const fileCounts = countWords2(files[1], "|", VITEST_WORDS);
+    const counts2 = countWords(match[1], "|", VITEST_WORDS);
+    const fileCounts = countWords(files[1], "|", VITEST_WORDS);
     if (counts2 === null || fileCounts === null) continue;
     const errors = /^\s*Errors {2}(\d+) errors?$/.exec(lines[i + 1] ?? "");
     const end = errors === null ? i : i + 1;
@@ -39679,10 +35459,10 @@ var jest = (lines) => {
     }
     const match = /^Tests: +(.+)$/.exec(line2);
     if (match === null) continue;
-    const counts2 = countWords2(match[1], ",", JEST_WORDS);
+    const counts2 = countWords(match[1], ",", JEST_WORDS);
     if (counts2 === null || !counts2.has("total")) continue;
     const suites = /^Test Suites: +(.+)$/.exec(lines[i - 1] ?? "");
-    const suiteCounts = suites === null ? null : countWords2(suites[1], ",", JEST_WORDS);
+    const suiteCounts = suites === null ? null : countWords(suites[1], ",", JEST_WORDS);
     found.push(
       summary({
         runner: "jest",
@@ -39811,7 +35591,7 @@ var pytest = (lines) => {
     const ruled = lines[i].startsWith("=");
     if (ruled !== lines[i].endsWith("=")) continue;
     const words = match[1];
-    const counts2 = words === "no tests ran" ? /* @__PURE__ */ new Map() : countWords2(words, ",", PYTEST_WORDS);
+    const counts2 = words === "no tests ran" ? /* @__PURE__ */ new Map() : countWords(words, ",", PYTEST_WORDS);
     if (counts2 === null) continue;
     found.push(
       summary({
@@ -39897,7 +35677,7 @@ var cargoTest = (lines) => {
       continue;
     }
     const nextest = /^\s*Summary \[\s*\d+(?:\.\d+)?s\] \d+ tests? run: (.+)$/.exec(lines[i]);
-    const parts = nextest === null ? null : countWords2(nextest[1].replace(/ \([^()]*\)/g, ""), ",", NEXTEST_WORDS);
+    const parts = nextest === null ? null : countWords(nextest[1].replace(/ \([^()]*\)/g, ""), ",", NEXTEST_WORDS);
     if (parts?.has("passed") === true) {
       found.push(
         summary({
@@ -40209,8 +35989,8 @@ function decideReceipt(output2, reports) {
 
 // src/evidence/test-report-files.ts
 import { constants as constants3 } from "node:fs";
-import { lstat as lstat3, open as open4, readdir, realpath as realpath2 } from "node:fs/promises";
-import { join as join19, sep as sep7 } from "node:path";
+import { lstat, open as open3, readdir, realpath } from "node:fs/promises";
+import { join as join8, sep as sep3 } from "node:path";
 
 // src/evidence/test-reports.ts
 function readTestReport(text2) {
@@ -40412,7 +36192,7 @@ async function readTestReportFiles(cwd, patterns, startedAtMs) {
   const stop = (reason) => {
     truncated ??= reason;
   };
-  const root = await realpath2(cwd).catch(() => null);
+  const root = await realpath(cwd).catch(() => null);
   for (const pattern of patterns) {
     if (testReportsPatternProblem(pattern) !== null) continue;
     const regExp = patternRegExp(pattern.trim());
@@ -40426,7 +36206,7 @@ async function readTestReportFiles(cwd, patterns, startedAtMs) {
       if (depth > MAX_DEPTH) return stop(`${relative17} is deeper than ${MAX_DEPTH} folders`);
       let entries;
       try {
-        entries = await readdir(join19(cwd, relative17), { withFileTypes: true });
+        entries = await readdir(join8(cwd, relative17), { withFileTypes: true });
       } catch {
         return;
       }
@@ -40445,16 +36225,16 @@ async function readTestReportFiles(cwd, patterns, startedAtMs) {
         }
       }
     };
-    const from = await realpath2(join19(cwd, ...start)).catch(() => null);
-    if (root === null || from === null || from !== root && !from.startsWith(`${root}${sep7}`)) continue;
+    const from = await realpath(join8(cwd, ...start)).catch(() => null);
+    if (root === null || from === null || from !== root && !from.startsWith(`${root}${sep3}`)) continue;
     await walk(start.join("/"), 0);
   }
   const files = [];
   const passedOver = [];
   for (const path2 of [...matched].sort()) {
-    const full = join19(cwd, path2);
+    const full = join8(cwd, path2);
     try {
-      const stat3 = await lstat3(full);
+      const stat3 = await lstat(full);
       if (stat3.isSymbolicLink()) {
         passedOver.push({ path: path2, reason: "a symbolic link (not followed)" });
       } else if (!stat3.isFile()) {
@@ -40485,11 +36265,11 @@ async function readTestReportFiles(cwd, patterns, startedAtMs) {
   return { patterns, files, passedOver, ...truncated !== void 0 ? { truncated } : {} };
 }
 async function readBounded2(path2, checked, root) {
-  const real2 = await realpath2(path2);
-  if (root === null || !real2.startsWith(`${root}${sep7}`)) {
+  const real2 = await realpath(path2);
+  if (root === null || !real2.startsWith(`${root}${sep3}`)) {
     return { refused: "its real path leads outside the command's directory (not read)" };
   }
-  const handle2 = await open4(real2, constants3.O_RDONLY | constants3.O_NOFOLLOW);
+  const handle2 = await open3(real2, constants3.O_RDONLY | constants3.O_NOFOLLOW);
   try {
     const opened = await handle2.stat();
     if (!opened.isFile() || opened.dev !== checked.dev || opened.ino !== checked.ino) {
@@ -40527,72 +36307,6 @@ var VerifyCache = class _VerifyCache {
   record(key, nodeId, evidence) {
     const id2 = _VerifyCache.id(key);
     if (!this.entries.has(id2)) this.entries.set(id2, { nodeId, evidence });
-  }
-};
-
-// src/core/bounded-output.ts
-var BoundedOutput = class {
-  headCap;
-  head = Buffer.alloc(0);
-  headSize = 0;
-  tail;
-  /** @param capBytes the most bytes kept, head and tail together (at least 2). */
-  constructor(capBytes) {
-    this.headCap = Math.floor(capBytes / 2);
-    this.tail = new TailWindow(Math.max(1, capBytes - this.headCap));
-  }
-  push(chunk) {
-    let rest = chunk;
-    if (this.headSize < this.headCap) {
-      const take = Math.min(rest.length, this.headCap - this.headSize);
-      if (this.headSize + take > this.head.length) {
-        const size = Math.min(this.headCap, Math.max(this.headSize + take, this.head.length * 2, 64));
-        const next = Buffer.allocUnsafe(size);
-        this.head.copy(next, 0, 0, this.headSize);
-        this.head = next;
-      }
-      this.head.set(rest.subarray(0, take), this.headSize);
-      this.headSize += take;
-      rest = rest.subarray(take);
-    }
-    this.tail.push(rest);
-  }
-  /** Removes the last byte kept when it is a `\n` (one a collector added after a line that had none). */
-  dropFinalNewline() {
-    if (this.tail.keptBytes > 0) {
-      if (this.tail.lastByte() === 10) this.tail.dropLastByte();
-    } else if (this.headSize > 0 && this.head[this.headSize - 1] === 10) {
-      this.headSize--;
-    }
-  }
-  /** Bytes dropped between the kept head and tail (0: the text is the whole output). */
-  get droppedBytes() {
-    return this.tail.droppedBytes;
-  }
-  /** Every byte pushed, kept or not. */
-  get totalBytes() {
-    return this.headSize + this.tail.droppedBytes + this.tail.keptBytes;
-  }
-  /**
-   * The kept head and tail as UTF-8 text, apart (the tail starting on a whole character); when nothing
-   * was dropped the whole output is the head and the tail is empty.
-   */
-  pieces() {
-    const head = this.head.subarray(0, this.headSize);
-    if (this.tail.droppedBytes === 0) {
-      return { head: Buffer.concat([head, this.tail.bytes()]).toString("utf8"), tail: "" };
-    }
-    return { head: head.toString("utf8"), tail: fromWholeCharacter(this.tail.bytes()).toString("utf8") };
-  }
-  /**
-   * The kept output as UTF-8 text. When bytes were dropped: the head, `\n`, and the tail starting on a
-   * whole character (a character cut at the head's end decodes as U+FFFD).
-   */
-  text() {
-    const head = this.head.subarray(0, this.headSize);
-    if (this.tail.droppedBytes === 0) return Buffer.concat([head, this.tail.bytes()]).toString("utf8");
-    return `${head.toString("utf8")}
-${fromWholeCharacter(this.tail.bytes()).toString("utf8")}`;
   }
 };
 
@@ -40697,8 +36411,8 @@ function boundedTail(parts) {
 }
 
 // src/evidence/evidence-gaps.ts
-import { createHash as createHash4 } from "node:crypto";
-import { lstat as lstat4, readFile as readFile3 } from "node:fs/promises";
+import { createHash as createHash3 } from "node:crypto";
+import { lstat as lstat2, readFile } from "node:fs/promises";
 var DEFAULT_MAX_FILTERED_FILES = 2e3;
 var MAX_GAP_EXAMPLES = 10;
 var CHECK_ATTR_BATCH_BYTES = 64 * 1024;
@@ -40709,7 +36423,7 @@ var options2 = (cwd, context) => ({
   ...context.knownSecrets !== void 0 ? { knownSecrets: context.knownSecrets } : {},
   set: { GIT_OPTIONAL_LOCKS: "0" }
 });
-async function gitBytes2(args, cwd, context) {
+async function gitBytes(args, cwd, context) {
   const chunks = [];
   await gitStream(args, { ...options2(cwd, context), onStdout: (chunk) => chunks.push(chunk) });
   return Buffer.concat(chunks);
@@ -40747,7 +36461,7 @@ async function evidenceGaps(root, tree, context = {}) {
 }
 async function findDirtySubmodules(root, context = {}) {
   const ignore = onTrustedGit(root) ? "dirty" : "none";
-  const out = await gitBytes2(
+  const out = await gitBytes(
     ["status", "--porcelain=v2", "-z", `--ignore-submodules=${ignore}`, "--untracked-files=no"],
     root,
     context
@@ -40770,7 +36484,7 @@ async function findDirtySubmodules(root, context = {}) {
 }
 async function findUnrepresentedFiles(root, tree, context = {}) {
   const max = context.maxFilteredFiles ?? DEFAULT_MAX_FILTERED_FILES;
-  const listing = nulFields(await gitBytes2(["ls-tree", "-r", "-z", "--full-tree", tree], root, context));
+  const listing = nulFields(await gitBytes(["ls-tree", "-r", "-z", "--full-tree", tree], root, context));
   const blobs = /* @__PURE__ */ new Map();
   for (const record2 of listing) {
     const tab = record2.indexOf("	");
@@ -40790,7 +36504,7 @@ async function findUnrepresentedFiles(root, tree, context = {}) {
     const id2 = blobs.get(path2);
     let raw2;
     try {
-      raw2 = (await lstat4(`${root}/${path2}`)).isFile() ? await readFile3(`${root}/${path2}`) : null;
+      raw2 = (await lstat2(`${root}/${path2}`)).isFile() ? await readFile(`${root}/${path2}`) : null;
     } catch {
       raw2 = null;
     }
@@ -40806,7 +36520,7 @@ async function findUnrepresentedFiles(root, tree, context = {}) {
         note: `more than ${max} files with .gitattributes conversions (the bound); they were not all compared`
       };
     }
-    const checkedOut = await gitBytes2(["cat-file", "--filters", `${tree}:${path2}`], root, context);
+    const checkedOut = await gitBytes(["cat-file", "--filters", `${tree}:${path2}`], root, context);
     if (!checkedOut.equals(raw2)) unrepresented.push(path2);
   }
   if (unrepresented.length === 0) return null;
@@ -40823,7 +36537,7 @@ async function convertingFiles(root, paths, context) {
       end++;
     }
     const fields = nulFields(
-      await gitBytes2(["check-attr", "-z", ...ATTRIBUTES, "--", ...paths.slice(start, end)], root, context)
+      await gitBytes(["check-attr", "-z", ...ATTRIBUTES, "--", ...paths.slice(start, end)], root, context)
     );
     for (let i = 0; i + 2 < fields.length; i += 3) {
       const path2 = fields[i];
@@ -40853,7 +36567,7 @@ async function checkoutKeepsLf(root, context) {
   return autocrlf !== "true" && eol !== "crlf";
 }
 function blobId(content, idLength) {
-  const hash2 = createHash4(idLength === 64 ? "sha256" : "sha1");
+  const hash2 = createHash3(idLength === 64 ? "sha256" : "sha1");
   hash2.update(`blob ${content.length}\0`);
   hash2.update(content);
   return hash2.digest("hex");
@@ -40908,7 +36622,7 @@ async function changedWhileRunning(cwd, tree, context) {
     const root = await workTreeRoot(cwd, context);
     const listed2 = await git(
       ["diff-tree", "-r", "-z", "--no-renames", "--name-only", "--diff-filter=MDT", tree, after],
-      gitOptions2(root, context)
+      gitOptions(root, context)
     );
     const paths = listed2.split("\0").filter((path2) => path2 !== "");
     if (paths.length === 0) return null;
@@ -41220,47 +36934,18 @@ var VerifyQueue = class {
   }
 };
 function isInside2(path2, folder) {
-  const rel = relative9(folder, path2);
-  return rel === "" || !rel.startsWith("..") && !isAbsolute8(rel);
+  const rel = relative5(folder, path2);
+  return rel === "" || !rel.startsWith("..") && !isAbsolute6(rel);
 }
 
 // src/engine/auto-plan.ts
-import { resolve as resolve9 } from "node:path";
+import { resolve as resolve7 } from "node:path";
 
 // src/evidence/build-evidence.ts
 import { posix } from "node:path";
 
-// src/graph/verify-command.ts
-function verifyCommandRunsNothing(text2) {
-  return text2.split("\n").map((line2) => line2.trim()).every((line2) => line2 === "" || line2.startsWith("#"));
-}
-
-// src/evidence/verify-choice.ts
-function verifyCmdName(surface) {
-  return surface === "action" ? "verify-cmd" : "--verify-cmd";
-}
-function emptyVerifyCommandProblem(command, o) {
-  if (!verifyCommandRunsNothing(command)) return null;
-  const name = verifyCmdName(o.surface);
-  return o.declaredBy === "input" ? `${name} is empty (blank, or only # comments): it exits 0 and would pass every time. Give the command that builds and tests this repository, or leave ${name} out.` : `The policy file ${o.policySource ?? POLICY_FILE} sets an empty verify-cmd (blank, or only # comments), which would pass every time: fix the policy file, or give ${name}.`;
-}
-function chooseVerifyCommand(o) {
-  if (o.given !== void 0) {
-    const empty2 = emptyVerifyCommandProblem(o.given, { surface: o.surface, declaredBy: "input" });
-    return empty2 !== null ? { kind: "empty", message: empty2 } : { kind: "chosen", command: o.given, declaredBy: "input" };
-  }
-  const fromPolicy = o.policy?.verifyCmd;
-  if (fromPolicy === void 0 || o.acceptNoBuildEvidence) return { kind: "none" };
-  const empty = emptyVerifyCommandProblem(fromPolicy, {
-    surface: o.surface,
-    declaredBy: "policy",
-    ...o.policy?.source !== void 0 ? { policySource: o.policy.source } : {}
-  });
-  return empty !== null ? { kind: "empty", message: empty } : { kind: "chosen", command: fromPolicy, declaredBy: "policy" };
-}
-
 // src/evidence/verify-suggestion.ts
-import { basename as basename4, dirname as dirname7 } from "node:path";
+import { basename as basename3, dirname as dirname3 } from "node:path";
 
 // src/evidence/folder-command.ts
 function shellWord(path2) {
@@ -41518,10 +37203,10 @@ function suggestVerifyCommand(signals) {
       signal: signal2,
       inner,
       /** Depth of the directory the suggestion is phrased from (the one scanned to find this signal). */
-      scanned: segments2(dirname7(signal2.file)) - (steps.length - up) + up,
+      scanned: segments2(dirname3(signal2.file)) - (steps.length - up) + up,
       /** For a folder that only climbs (`..`, `../..`): how far; after every climb otherwise. */
       climb: steps.length > 0 && up === steps.length ? up : Number.POSITIVE_INFINITY,
-      rank: signalRank(basename4(signal2.file))
+      rank: signalRank(basename3(signal2.file))
     };
   });
   const ordered = placed.sort(
@@ -41534,7 +37219,7 @@ function suggestVerifyCommand(signals) {
     command: first.signal.suggestion,
     signal: first.signal,
     guess: distinct.size > 1,
-    nested: first.inner === null ? null : { folder: dirname7(first.signal.file), command: first.inner.command }
+    nested: first.inner === null ? null : { folder: dirname3(first.signal.file), command: first.inner.command }
   };
 }
 
@@ -41631,11 +37316,11 @@ function refusalMessage(signals, spell, root) {
 }
 
 // src/evidence/build-signals.ts
-import { basename as basename5, dirname as dirname8, join as join21, relative as relative10, resolve as resolve6, sep as sep8 } from "node:path";
+import { basename as basename4, dirname as dirname4, join as join10, relative as relative6, resolve as resolve3, sep as sep4 } from "node:path";
 
 // src/evidence/directory-names.ts
-import { lstat as lstat5, opendir } from "node:fs/promises";
-import { join as join20 } from "node:path";
+import { lstat as lstat3, opendir } from "node:fs/promises";
+import { join as join9 } from "node:path";
 var MAX_ENTRIES_PER_DIRECTORY = 1e4;
 async function listTopLevelNames(dir, options3 = {}) {
   const limit = options3.limit ?? MAX_ENTRIES_PER_DIRECTORY;
@@ -41670,7 +37355,7 @@ async function namesIn2(dir, exact) {
   const found = /* @__PURE__ */ new Map();
   await Promise.all(
     exact.map(async (name) => {
-      const kind = listing.entries.get(name) ?? (listing.truncated ? await kindOf2(join20(dir, name)) : null);
+      const kind = listing.entries.get(name) ?? (listing.truncated ? await kindOf(join9(dir, name)) : null);
       if (kind !== null) found.set(name, kind);
     })
   );
@@ -41685,9 +37370,9 @@ async function namesIn2(dir, exact) {
     folders: () => named("dir").sort()
   };
 }
-async function kindOf2(path2) {
+async function kindOf(path2) {
   try {
-    const stats = await lstat5(path2);
+    const stats = await lstat3(path2);
     return stats.isDirectory() ? "dir" : "file";
   } catch {
     return null;
@@ -41719,7 +37404,7 @@ var SKIPPED_FOLDERS = /* @__PURE__ */ new Set([
 ]);
 var EXACT_NAMES = [.../* @__PURE__ */ new Set([...SIGNAL_NAMES, ...MONOREPO_FOLDERS])];
 async function scanBuildSignals(dirs) {
-  const unique = [...new Set(dirs.map((d) => resolve6(d)))];
+  const unique = [...new Set(dirs.map((d) => resolve3(d)))];
   const root = unique[0];
   if (root === void 0) return [];
   return scanDirectories(
@@ -41729,14 +37414,14 @@ async function scanBuildSignals(dirs) {
   );
 }
 async function scanBuildSignalsAlongPath(path2) {
-  const root = resolve6(path2.root);
-  const workDir = resolve6(path2.workingDirectory);
-  const down = relative10(root, workDir);
-  if (down.startsWith(`..${sep8}`) || down === ".." || resolve6(root, down) !== workDir) {
+  const root = resolve3(path2.root);
+  const workDir = resolve3(path2.workingDirectory);
+  const down = relative6(root, workDir);
+  if (down.startsWith(`..${sep4}`) || down === ".." || resolve3(root, down) !== workDir) {
     return scanBuildSignals([root, workDir]);
   }
-  const steps = down === "" ? [] : down.split(sep8);
-  const between = steps.slice(0, -1).map((_, i) => join21(root, ...steps.slice(0, i + 1))).slice(-MAX_PATH_FOLDERS);
+  const steps = down === "" ? [] : down.split(sep4);
+  const between = steps.slice(0, -1).map((_, i) => join10(root, ...steps.slice(0, i + 1))).slice(-MAX_PATH_FOLDERS);
   const dirs = [
     { dir: root, descend: true },
     ...between.map((dir) => ({ dir, descend: false })),
@@ -41755,29 +37440,29 @@ async function scanDirectories(root, dirs, phrase) {
       (name) => displayPath2(root, folder, name),
       shaped(phrase(from, folder)),
       // A test file in `tests/` belongs to the project one folder up: its command runs there.
-      TEST_FOLDERS.includes(basename5(folder)) ? shaped(phrase(from, dirname8(folder))) : void 0
+      TEST_FOLDERS.includes(basename4(folder)) ? shaped(phrase(from, dirname4(folder))) : void 0
     );
   };
   for (let i = dirs.length - 1; i >= 0; i--) {
     const { dir, descend } = dirs[i];
     if (!descend) continue;
     const folders = await subfoldersOf(dir, own2[i], seen);
-    for (const folder of folders.keys()) seen.add(join21(dir, ...folder.split("/")));
+    for (const folder of folders.keys()) seen.add(join10(dir, ...folder.split("/")));
     const found = await mapInBatches(
       [...folders.entries()],
-      async ([folder, names]) => signalsOf(dir, join21(dir, ...folder.split("/")), names)
+      async ([folder, names]) => signalsOf(dir, join10(dir, ...folder.split("/")), names)
     );
     nested.set(dir, found.flat());
   }
   return dirs.flatMap(({ dir }, i) => [...signalsOf(dir, dir, own2[i]), ...nested.get(dir) ?? []]);
 }
 function relativePath(from, to) {
-  return relative10(from, to).split(sep8).join("/");
+  return relative6(from, to).split(sep4).join("/");
 }
 function displayPath2(root, dir, name) {
-  const rel = relative10(root, join21(dir, name));
-  const inside2 = rel !== "" && !rel.startsWith(`..${sep8}`) && rel !== "..";
-  return (inside2 ? rel : join21(dir, name)).split(sep8).join("/");
+  const rel = relative6(root, join10(dir, name));
+  const inside2 = rel !== "" && !rel.startsWith(`..${sep4}`) && rel !== "..";
+  return (inside2 ? rel : join10(dir, name)).split(sep4).join("/");
 }
 var descendable = (name) => !name.startsWith(".") && !SKIPPED_FOLDERS.has(name);
 async function subfoldersOf(dir, names, exclude) {
@@ -41787,7 +37472,7 @@ async function subfoldersOf(dir, names, exclude) {
     if (parent === "") {
       for (const name of MONOREPO_FOLDERS) if (listed2.has(name, "dir")) found.add(name);
     }
-    return [...found].sort().filter(descendable).map((name) => parent === "" ? name : `${parent}/${name}`).filter((rel) => !exclude.has(join21(dir, ...rel.split("/"))));
+    return [...found].sort().filter(descendable).map((name) => parent === "" ? name : `${parent}/${name}`).filter((rel) => !exclude.has(join10(dir, ...rel.split("/"))));
   };
   const isMonorepoChild = (rel) => MONOREPO_FOLDERS.includes(rel.split("/")[0]);
   let level = childrenOf("", names);
@@ -41795,7 +37480,7 @@ async function subfoldersOf(dir, names, exclude) {
     const ordered = depth === 2 ? [...level.filter(isMonorepoChild), ...level.filter((r) => !isMonorepoChild(r))] : level;
     const taken = ordered.slice(0, MAX_SUBDIRECTORIES - picked.size);
     const listed2 = await mapInBatches(taken, async (rel) => {
-      const listing = await namesIn2(join21(dir, ...rel.split("/")), EXACT_NAMES);
+      const listing = await namesIn2(join10(dir, ...rel.split("/")), EXACT_NAMES);
       return [rel, listing];
     });
     for (const [rel, listing] of listed2) picked.set(rel, listing);
@@ -41819,6 +37504,136 @@ async function mapInBatches(items, f) {
     out.push(...await Promise.all(items.slice(i, i + PARALLEL_SCANS).map(f)));
   }
   return out;
+}
+
+// src/graph/fragment-source.ts
+import { lstat as lstat4, readFile as readFile2, realpath as realpath2 } from "node:fs/promises";
+import { dirname as dirname5, join as join11 } from "node:path";
+
+// src/graph/graph-text.ts
+var import_yaml2 = __toESM(require_dist(), 1);
+
+// src/graph/plain-data.ts
+function isRecord(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array);
+}
+function isPlainRecord(value) {
+  if (!isRecord(value)) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+function withoutNulls(value) {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (!isPlainRecord(value)) return value;
+  return Object.fromEntries(
+    Object.entries(value).filter(([, child]) => child !== null).map(([key, child]) => [key, withoutNulls(child)])
+  );
+}
+
+// src/graph/graph-text.ts
+function readGraphText(text2, source) {
+  const doc = (0, import_yaml2.parseDocument)(text2, { prettyErrors: true, uniqueKeys: true, merge: true });
+  if (doc.errors.length > 0) {
+    return {
+      ok: false,
+      issues: doc.errors.map((error63) => ({ nodeId: null, reason: yamlErrorReason(error63, text2, source) }))
+    };
+  }
+  let data;
+  try {
+    data = doc.toJS({ maxAliasCount: 100 });
+  } catch (error63) {
+    const why2 = error63 instanceof Error ? error63.message : String(error63);
+    return { ok: false, issues: [{ nodeId: null, reason: `cannot parse ${source} as YAML: ${why2}` }] };
+  }
+  const version2 = (0, import_yaml2.isMap)(doc.contents) ? doc.contents.get("version", true) : void 0;
+  if (isRecord(data) && typeof data.version === "number" && (0, import_yaml2.isScalar)(version2) && version2.source !== void 0) {
+    data.version = version2.source;
+  }
+  return { ok: true, data };
+}
+function yamlErrorReason(error63, text2, source) {
+  const [position] = error63.linePos ?? [];
+  const at = position === void 0 ? "" : ` at line ${position.line}, column ${position.col}`;
+  if (error63.code === "MULTIPLE_DOCS") {
+    const count3 = (0, import_yaml2.parseAllDocuments)(text2);
+    const documents = Array.isArray(count3) && count3.length > 1 ? `${count3.length} YAML documents` : "several YAML documents";
+    return `${source} holds ${documents}; a graph file holds one (the second starts${at}): remove the --- line and what follows, or split the file`;
+  }
+  const first = (error63.message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:?$/, "").replace(/:$/, "");
+  return `cannot parse ${source} as YAML: ${first === "" ? error63.code : first}${at}`;
+}
+
+// src/graph/fragment-source.ts
+var MAX_FRAGMENT_DEPTH = 3;
+var BARE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+function fragmentNameProblem(name) {
+  if (BARE_NAME.test(name) && !name.includes("..")) return null;
+  return `${JSON.stringify(name)} is not a fragment name: write a bare file name (letters, digits, ".", "_" or "-", starting with a letter or digit, no ".." and no "/"), which is looked up as fragments/NAME.yaml beside the graph file and nowhere else`;
+}
+function fragmentsBeside(graphPath, shownGraphPath = graphPath) {
+  const folder = join11(dirname5(graphPath), "fragments");
+  const shownFolder = join11(dirname5(shownGraphPath), "fragments");
+  return {
+    async read(name) {
+      const location = join11(shownFolder, `${name}.yaml`);
+      const problem = fragmentNameProblem(name);
+      if (problem !== null) return { kind: "unreadable", location, reason: problem };
+      const path2 = join11(folder, `${name}.yaml`);
+      try {
+        const entry = await lstat4(path2);
+        if (entry.isSymbolicLink()) {
+          return {
+            kind: "unreadable",
+            location,
+            reason: "it is a symlink, and a fragment is read only from a regular file in fragments/ (a link could reach a file outside it): put the fragment's text in the file itself"
+          };
+        }
+        if (entry.isDirectory()) {
+          return { kind: "unreadable", location, reason: "it is a directory, not a fragment file" };
+        }
+        if (dirname5(await realpath2(path2)) !== join11(await realpath2(dirname5(graphPath)), "fragments")) {
+          return {
+            kind: "unreadable",
+            location,
+            reason: "it resolves outside the graph's fragments/ folder (is fragments/ a symlink?): make fragments/ a real folder beside the graph"
+          };
+        }
+        return { kind: "found", location, text: await readFile2(path2, "utf8") };
+      } catch (error63) {
+        if (error63.code === "ENOENT") return { kind: "missing", location };
+        return {
+          kind: "unreadable",
+          location,
+          reason: error63 instanceof Error ? error63.message : String(error63)
+        };
+      }
+    }
+  };
+}
+function citedNames(nodes) {
+  const list = Array.isArray(nodes) ? nodes : [nodes];
+  return list.flatMap(
+    (node3) => isRecord(node3) && typeof node3.use === "string" && fragmentNameProblem(node3.use) === null ? [node3.use] : []
+  );
+}
+async function gatherFragments(data, source) {
+  const library = /* @__PURE__ */ new Map();
+  let level = isRecord(data) ? citedNames(data.nodes) : [];
+  for (let depth = 1; depth <= MAX_FRAGMENT_DEPTH && level.length > 0; depth += 1) {
+    const next = [];
+    for (const name of new Set(level)) {
+      if (library.has(name)) continue;
+      const read = await source.read(name);
+      library.set(name, read);
+      if (read.kind !== "found") continue;
+      const parsed = readGraphText(read.text, read.location);
+      const fragment = parsed.ok ? withoutNulls(parsed.data) : null;
+      if (isRecord(fragment)) next.push(...citedNames(fragment.node ?? fragment.nodes));
+    }
+    level = next;
+  }
+  return library;
 }
 
 // src/graph/schema.ts
@@ -42134,7 +37949,7 @@ function interpolate(template, ctx) {
   const failures = /* @__PURE__ */ new Map();
   for (const ref of placeholdersIn(template)) {
     if (values.has(ref.token) || failures.has(ref.token)) continue;
-    const resolved = resolve7(ref, ctx);
+    const resolved = resolve4(ref, ctx);
     if (resolved.ok) values.set(ref.token, resolved.value);
     else failures.set(ref.token, resolved.why);
   }
@@ -42149,7 +37964,7 @@ function interpolate(template, ctx) {
   const text2 = template.replace(TOKEN, (token) => values.get(token) ?? token);
   return { ok: true, text: text2 };
 }
-function resolve7(ref, ctx) {
+function resolve4(ref, ctx) {
   if (ref.problem !== null) return { ok: false, why: ref.problem };
   switch (ref.namespace) {
     case "inputs":
@@ -42257,6 +38072,14 @@ function refsIn(value) {
   return stringsIn(value).flatMap(
     (text2) => placeholdersIn(text2).filter((ref) => ref.namespace !== "inputs" && ref.problem === null).map((ref) => ({ id: ref.name, token: ref.token }))
   );
+}
+
+// src/graph/issue.ts
+function formatIssue(issue2) {
+  return issue2.nodeId === null ? `invalid graph: ${issue2.reason}` : `invalid graph: node ${JSON.stringify(issue2.nodeId)}: ${issue2.reason}`;
+}
+function nodeIssue(node3, index, reason) {
+  return node3.id.trim() === "" ? { nodeId: null, reason: `nodes[${index}]: ${reason}` } : { nodeId: node3.id, reason };
 }
 
 // src/graph/validate-edges.ts
@@ -42907,7 +38730,7 @@ function describeIssue(issue2, raw2) {
       const shapeKey = relative17.filter((key) => typeof key === "string").join(".");
       const known = inNode ? NODE_OBJECT_FIELDS[shapeKey] : shapeKey === "" ? GRAPH_FIELDS : void 0;
       return issue2.keys.map((key) => {
-        const goHint = inNode && shapeKey === "" && CITATION_FIELDS.has(key) ? CITATION_HINT : !inNode && shapeKey === "" && isRecord3(raw2) && isRecord3(raw2[key]) ? anchorHolderHint(key) : "";
+        const goHint = inNode && shapeKey === "" && CITATION_FIELDS.has(key) ? CITATION_HINT : !inNode && shapeKey === "" && isRecord2(raw2) && isRecord2(raw2[key]) ? anchorHolderHint(key) : "";
         const knownList = known === void 0 ? "" : ` (known fields: ${known.join(", ")})`;
         return make2(`unknown field ${at([...relative17, key])}${goHint}${knownList}`);
       });
@@ -42952,8 +38775,8 @@ var EXPECTED = {
 function locate(path2, raw2) {
   const [head, index] = path2;
   if (head !== "nodes" || typeof index !== "number") return { nodeId: null, prefix: "", relative: [...path2] };
-  const rawNode = isRecord3(raw2) && Array.isArray(raw2.nodes) ? raw2.nodes[index] : void 0;
-  const id2 = isRecord3(rawNode) && typeof rawNode.id === "string" && rawNode.id.trim() !== "" ? rawNode.id : null;
+  const rawNode = isRecord2(raw2) && Array.isArray(raw2.nodes) ? raw2.nodes[index] : void 0;
+  const id2 = isRecord2(rawNode) && typeof rawNode.id === "string" && rawNode.id.trim() !== "" ? rawNode.id : null;
   return { nodeId: id2, prefix: id2 === null ? `nodes[${index}].` : "", relative: path2.slice(2) };
 }
 function renderPath(path2) {
@@ -42968,7 +38791,7 @@ function describe3(value) {
   if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}\u2026` : value);
   return String(value);
 }
-function isRecord3(value) {
+function isRecord2(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
@@ -44734,6 +40557,699 @@ function messageOf3(outcome) {
   return typeof message === "string" ? message : outcome.kind;
 }
 
+// src/engine/fresh-run.ts
+import { basename as basename6, isAbsolute as isAbsolute8, relative as relative8 } from "node:path";
+
+// src/engine/redacting-run-dir.ts
+import { existsSync as existsSync4, readFileSync as readFileSync7, writeFileSync as writeFileSync3 } from "node:fs";
+
+// src/engine/run-dir.ts
+import { createHash as createHash4 } from "node:crypto";
+import {
+  appendFileSync,
+  existsSync as existsSync3,
+  mkdirSync as mkdirSync2,
+  readFileSync as readFileSync6,
+  renameSync,
+  rmSync as rmSync2,
+  writeFileSync as writeFileSync2
+} from "node:fs";
+import { hostname as hostname3 } from "node:os";
+import { join as join12 } from "node:path";
+
+// src/graph/file-name.ts
+function nodeFileName(id2) {
+  return id2.replaceAll("/", "~");
+}
+
+// src/engine/run-dir.ts
+function liveLockHolder(runDir) {
+  const path2 = join12(runDir, "run.lock");
+  if (!existsSync3(path2)) return null;
+  const holder = (() => {
+    try {
+      return readFileSync6(path2, "utf8").trim();
+    } catch {
+      return "";
+    }
+  })();
+  const [pid, host] = holder.split("@");
+  if (host !== hostname3() || pid === void 0 || !/^\d+$/.test(pid)) return holder || "(unknown)";
+  try {
+    process.kill(Number(pid), 0);
+    return holder;
+  } catch (error63) {
+    return error63.code === "EPERM" ? holder : null;
+  }
+}
+var RunDirectory = class {
+  /** Creates `<runsDir>/<runId>/` and its `nodes/` and `failed/` folders. */
+  constructor(runsDir, runId) {
+    this.runId = runId;
+    this.path = join12(runsDir, runId);
+    mkdirSync2(join12(this.path, "nodes"), { recursive: true });
+    const ignore = join12(runsDir, ".gitignore");
+    if (!existsSync3(ignore))
+      writeFileSync2(ignore, "# written by evidence-gate: run directories stay out of git\n*\n");
+    mkdirSync2(join12(this.path, "failed"), { recursive: true });
+  }
+  runId;
+  path;
+  /** sha256 (hex) of the bytes this process last wrote to each JSON file, by file name. */
+  #digests = /* @__PURE__ */ new Map();
+  /**
+   * Takes the run's lock (`run.lock`, created exclusively, holding this process's pid and host), so two
+   * legs of one run never run at once (research §7.5). A lock left by a process that is gone (same host,
+   * pid not running) is taken over.
+   *
+   * @returns `null` when taken, else why not (which process holds it).
+   */
+  lock() {
+    const path2 = join12(this.path, "run.lock");
+    const mine = `${process.pid}@${hostname3()}`;
+    for (let attempt2 = 0; attempt2 < 2; attempt2++) {
+      try {
+        writeFileSync2(path2, `${mine}
+`, { flag: "wx" });
+        return null;
+      } catch (error63) {
+        if (error63.code !== "EEXIST") throw error63;
+      }
+      const holder = liveLockHolder(this.path);
+      if (holder !== null)
+        return `run ${this.runId} is in use by process ${holder} (${path2}): one leg at a time`;
+      rmSync2(path2, { force: true });
+    }
+    return `run ${this.runId}'s lock ${path2} could not be taken`;
+  }
+  /** Releases the lock taken by {@link lock} (only if this process holds it). */
+  unlock() {
+    const path2 = join12(this.path, "run.lock");
+    try {
+      if (readFileSync6(path2, "utf8").trim() === `${process.pid}@${hostname3()}`) rmSync2(path2, { force: true });
+    } catch {
+    }
+  }
+  /** Appends one event line with a timestamp. */
+  event(event) {
+    appendFileSync(
+      join12(this.path, "events.jsonl"),
+      `${JSON.stringify({ at: (/* @__PURE__ */ new Date()).toISOString(), ...event })}
+`
+    );
+  }
+  /** Writes a JSON file atomically (temp file + rename), so a crash never leaves half a file. */
+  writeJson(name, value) {
+    const target = join12(this.path, name);
+    const temp = `${target}.${process.pid}.tmp`;
+    const text2 = `${JSON.stringify(value, null, 2)}
+`;
+    writeFileSync2(temp, text2);
+    renameSync(temp, target);
+    this.#digests.set(name, createHash4("sha256").update(text2, "utf8").digest("hex"));
+    return target;
+  }
+  /**
+   * The sha256 (hex) of what this process last wrote to `name` with {@link writeJson}, or `null`. The
+   * action posts the digests of `state.json` and `graph.json` on the check run (out of every node's reach),
+   * so a resumed leg can prove the run directory it downloaded is the one the engine wrote.
+   */
+  digestOf(name) {
+    return this.#digests.get(name) ?? null;
+  }
+  /** Records the digest of a JSON file this process read and checked rather than wrote (resume's graph.json). */
+  noteDigest(name, text2) {
+    this.#digests.set(name, createHash4("sha256").update(text2, "utf8").digest("hex"));
+  }
+  /** Writes a text file (node output, patch) and returns its path. */
+  writeText(name, text2) {
+    const target = join12(this.path, name);
+    writeFileSync2(target, text2);
+    return target;
+  }
+  /** Writes a binary file (a patch need not be UTF-8) and returns its path. */
+  writeBytes(name, bytes) {
+    const target = join12(this.path, name);
+    writeFileSync2(target, bytes);
+    return target;
+  }
+  /** Path of a node's saved output (the `{{ artifacts.ID }}` target). */
+  nodeOutputPath(nodeId) {
+    return join12(this.path, "nodes", `${nodeFileName(nodeId)}.out`);
+  }
+  /** Path of a failed node's saved reply. */
+  failedOutputPath(nodeId) {
+    return join12(this.path, "failed", `${nodeFileName(nodeId)}.out`);
+  }
+};
+
+// src/engine/redacting-run-dir.ts
+var RedactingRunDirectory = class extends RunDirectory {
+  constructor(runsDir, runId, redactor) {
+    super(runsDir, runId);
+    this.redactor = redactor;
+  }
+  redactor;
+  event(event) {
+    super.event(this.redactor.deep(event));
+  }
+  writeJson(name, value) {
+    return super.writeJson(name, this.redactor.deep(value));
+  }
+  writeText(name, text2) {
+    return super.writeText(name, this.redactor.text(text2));
+  }
+  /**
+   * Rewrites a node's saved output and failed reply (written by the node's own lifecycle) with secrets
+   * redacted, when they hold any.
+   */
+  redactSavedOutputs(nodeId) {
+    if (!this.redactor.active) return;
+    for (const path2 of [this.nodeOutputPath(nodeId), this.failedOutputPath(nodeId)]) {
+      if (!existsSync4(path2)) continue;
+      const text2 = readFileSync7(path2, "utf8");
+      if (this.redactor.contains(text2)) writeFileSync3(path2, this.redactor.text(text2));
+    }
+  }
+};
+
+// src/engine/run-setup.ts
+import { existsSync as existsSync5, statSync as statSync3 } from "node:fs";
+import { resolve as resolve6 } from "node:path";
+
+// src/engine/outside-writes.ts
+import { lstatSync as lstatSync2, realpathSync as realpathSync4 } from "node:fs";
+import { basename as basename5, dirname as dirname6, isAbsolute as isAbsolute7, join as join13, relative as relative7, resolve as resolve5, sep as sep5 } from "node:path";
+var OUTSIDE_WRITES_KEPT = 10;
+function outsideWrites(paths, where) {
+  const root = realOrSelf(resolve5(where.repoRoot));
+  const outside = /* @__PURE__ */ new Set();
+  for (const path2 of paths) {
+    const placed = placePath(path2, where.cwd);
+    if (placed === null) {
+      outside.add(path2);
+      continue;
+    }
+    if (!inside(root, placed)) outside.add(placed);
+  }
+  if (outside.size === 0) return void 0;
+  return { total: outside.size, paths: [...outside].slice(0, OUTSIDE_WRITES_KEPT) };
+}
+function liesInRepository(path2, where) {
+  const placed = placePath(path2, where.cwd);
+  return placed !== null && inside(realOrSelf(resolve5(where.repoRoot)), placed);
+}
+function placePath(path2, cwd) {
+  if (path2 === "~" || path2.startsWith("~/") || path2.startsWith(`~${sep5}`)) return null;
+  const absolute = resolve5(cwd, path2);
+  const rest = [];
+  let current = absolute;
+  for (; ; ) {
+    if (exists(current)) {
+      try {
+        return rest.length === 0 ? realpathSync4(current) : join13(realpathSync4(current), ...rest);
+      } catch {
+        return null;
+      }
+    }
+    const parent = dirname6(current);
+    if (parent === current) return null;
+    rest.unshift(basename5(current));
+    current = parent;
+  }
+}
+function exists(path2) {
+  try {
+    lstatSync2(path2);
+    return true;
+  } catch {
+    return false;
+  }
+}
+function realOrSelf(path2) {
+  try {
+    return realpathSync4(path2);
+  } catch {
+    return path2;
+  }
+}
+function inside(root, path2) {
+  const rel = relative7(root, path2);
+  return rel === "" || !isAbsolute7(rel) && rel !== ".." && !rel.startsWith(`..${sep5}`);
+}
+
+// src/engine/run-setup.ts
+function workingDirectoryProblem(repoDir, workDir) {
+  if (!liesInRepository(workDir, { cwd: repoDir, repoRoot: repoDir })) {
+    return `working directory ${workDir} is outside the repository ${repoDir}: working-directory / --working-directory must name a sub-folder of it`;
+  }
+  if (!existsSync5(workDir) || !statSync3(workDir).isDirectory()) {
+    return `working directory ${workDir} is not a folder: check working-directory / --repo`;
+  }
+  return null;
+}
+async function prepareRepository(o) {
+  const repoDir = resolve6(o.repoDir);
+  const workDir = o.workingDirectory ? resolve6(repoDir, o.workingDirectory) : repoDir;
+  const problem = workingDirectoryProblem(repoDir, workDir);
+  if (problem !== null) return { ok: false, message: problem };
+  let start;
+  try {
+    const prHead = o.pr?.headSha ?? o.postedHeadSha;
+    start = await startingCommit(repoDir, { ...o.gitContext, ...prHead !== void 0 ? { prHead } : {} });
+  } catch (error63) {
+    if (error63 instanceof NotAGitRepositoryError || error63 instanceof NoCommitError)
+      return { ok: false, message: `${error63.message} Nothing was run.` };
+    throw error63;
+  }
+  const startClean = await evidenceTree(repoDir, o.gitContext) === start.tree;
+  if (o.commit) {
+    if (!startClean) {
+      return {
+        ok: false,
+        message: `--commit needs a clean working tree: ${repoDir} has changes that are not committed (tracked edits or untracked, not ignored files), and --commit would commit them as the nodes' changes. Commit or stash them first, or run without --commit. Nothing was run.`
+      };
+    }
+  }
+  const startDescription = describeStartingCommit({
+    sha: start.sha,
+    parents: start.parents,
+    ...o.pr ? { prHead: o.pr.headSha, baseRef: o.pr.baseRef } : o.postedHeadSha !== void 0 ? { prHead: o.postedHeadSha } : {}
+  });
+  return { ok: true, repo: { repoDir, workDir, start, startDescription, startClean } };
+}
+function concurrencyProblem(concurrency) {
+  if (concurrency === void 0 || Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= 10)
+    return null;
+  return `concurrency must be a whole number from 1 to 10 (got ${concurrency})`;
+}
+
+// src/engine/run-state.ts
+import { existsSync as existsSync6, readFileSync as readFileSync8 } from "node:fs";
+import { join as join14 } from "node:path";
+var RUN_STATE_SCHEMA_VERSION = 2;
+var usage = external_exports.object({
+  inputTokens: external_exports.number(),
+  outputTokens: external_exports.number(),
+  cacheReadInputTokens: external_exports.number().optional(),
+  cacheCreationInputTokens: external_exports.number().optional()
+}).nullable();
+var rowSchema = external_exports.object({
+  nodeId: external_exports.string(),
+  verdict: external_exports.enum(["PASS", "FAIL", "SKIPPED", "PAUSED"]),
+  sessionId: external_exports.string().nullable(),
+  costUsd: external_exports.number().nullable(),
+  durationMs: external_exports.number(),
+  deniedToolCalls: external_exports.number(),
+  usage,
+  numTurns: external_exports.number().nullable(),
+  sink: external_exports.boolean(),
+  detail: external_exports.string()
+}).passthrough();
+var policySchema = external_exports.object({
+  settingSources: external_exports.string().optional(),
+  allowedTools: external_exports.array(external_exports.string()),
+  tools: external_exports.array(external_exports.string()).optional(),
+  strictMcpConfig: external_exports.boolean(),
+  disallowedTools: external_exports.array(external_exports.string()),
+  agent: external_exports.object({
+    name: external_exports.string(),
+    definition: external_exports.object({
+      description: external_exports.string(),
+      prompt: external_exports.string(),
+      tools: external_exports.array(external_exports.string()).optional(),
+      model: external_exports.string().optional()
+    })
+  }).optional()
+});
+var signal = external_exports.object({ file: external_exports.string(), ecosystem: external_exports.string(), suggestion: external_exports.string() });
+var stateSchema = external_exports.object({
+  schema_version: external_exports.literal(RUN_STATE_SCHEMA_VERSION),
+  run_id: external_exports.string(),
+  mode: external_exports.enum(["auto", "run"]),
+  goal: external_exports.string().optional(),
+  graph_source: external_exports.string().optional(),
+  runtime: external_exports.enum(["claude", "codex"]),
+  model: external_exports.string().optional(),
+  codex_config_keys: external_exports.array(external_exports.string()).optional(),
+  inputs: external_exports.record(external_exports.string(), external_exports.string()),
+  build_evidence: external_exports.discriminatedUnion("kind", [
+    external_exports.object({ kind: external_exports.literal("attached"), command: external_exports.string(), declaredBy: external_exports.enum(["input", "policy"]) }),
+    external_exports.object({ kind: external_exports.literal("declared"), signals: external_exports.array(signal) }),
+    external_exports.object({ kind: external_exports.literal("none-detected") }),
+    external_exports.object({
+      kind: external_exports.literal("graph"),
+      verifiedSinks: external_exports.array(external_exports.string()),
+      unverifiedSinks: external_exports.array(external_exports.string())
+    })
+  ]),
+  starting_commit: external_exports.object({ sha: external_exports.string(), tree: external_exports.string(), description: external_exports.string() }),
+  start_clean: external_exports.boolean().optional(),
+  leg_end_tree: external_exports.string().nullable().optional(),
+  repo_dir: external_exports.string(),
+  work_dir: external_exports.string(),
+  concurrency: external_exports.number().int().min(1),
+  on_fail: external_exports.enum(["halt", "continue"]),
+  verify: external_exports.object({
+    timeout_ms: external_exports.number().int().positive(),
+    env: external_exports.array(external_exports.string()),
+    repeat: external_exports.number().int().min(1).max(10).optional()
+  }),
+  policy: external_exports.object({
+    require_evidence: external_exports.boolean(),
+    require_tests: external_exports.boolean().optional(),
+    test_reports: external_exports.array(external_exports.string()).optional(),
+    source: external_exports.string().optional()
+  }).optional(),
+  tool_policies: external_exports.record(external_exports.string(), policySchema),
+  planning_calls: external_exports.array(external_exports.object({ costUsd: external_exports.number().nullable(), usage })),
+  // The engine's own rendering input; kept as data (renderers bound and escape every string they print).
+  plan: external_exports.record(external_exports.string(), external_exports.unknown()).nullable(),
+  rows: external_exports.array(rowSchema),
+  nodes: external_exports.record(
+    external_exports.string(),
+    external_exports.object({
+      status: external_exports.enum(["passed", "failed", "skipped", "cancelled", "waiting", "limited", "running"]),
+      session_id: external_exports.string().nullable(),
+      executions: external_exports.number().int().min(0),
+      judged: external_exports.boolean().optional(),
+      feedback_rounds: external_exports.number().int().min(0).optional(),
+      thread_usage: usage.unwrap().optional(),
+      session_cost_usd: external_exports.number().nullable().optional(),
+      completion: external_exports.object({
+        round: external_exports.number().int().min(0),
+        attempt: external_exports.number().int().min(1),
+        session_id: external_exports.string(),
+        reasons: external_exports.array(external_exports.string()),
+        feedback: external_exports.string(),
+        spent_usd: external_exports.number().nullable(),
+        elapsed_ms: external_exports.number().min(0),
+        session_cost_usd: external_exports.number().nullable().optional(),
+        thread_usage: usage.unwrap().optional(),
+        plan: external_exports.object({
+          items: external_exports.array(external_exports.object({ text: external_exports.string(), done: external_exports.boolean() })),
+          total: external_exports.number().int().min(0),
+          open: external_exports.number().int().min(0)
+        }).optional(),
+        codex_home: external_exports.string().optional()
+      }).optional()
+    })
+  ),
+  gates: external_exports.record(
+    external_exports.string(),
+    external_exports.object({
+      status: external_exports.enum(["waiting", "approved", "rejected"]),
+      by: external_exports.string().optional(),
+      head_sha: external_exports.string().optional(),
+      at: external_exports.string().optional()
+    })
+  ),
+  paused: external_exports.object({
+    reason: external_exports.enum(["gate", "session-limit"]),
+    node: external_exports.string(),
+    resets_at: external_exports.string().nullable().optional()
+  }).nullable(),
+  legs: external_exports.array(
+    external_exports.object({
+      started_at: external_exports.string(),
+      kind: external_exports.string(),
+      finished_at: external_exports.string().optional(),
+      outcome: external_exports.string().optional()
+    })
+  )
+});
+var RunStateError = class extends Error {
+  name = "RunStateError";
+};
+function readRunState(runDir) {
+  const path2 = join14(runDir, "state.json");
+  if (!existsSync6(path2)) {
+    throw new RunStateError(
+      `${path2} does not exist: the run directory holds no state (was the run refused, or is this the wrong run id?)`
+    );
+  }
+  let data;
+  try {
+    data = JSON.parse(readFileSync8(path2, "utf8"));
+  } catch (error63) {
+    throw new RunStateError(
+      `${path2} is not valid JSON (${error63 instanceof Error ? error63.message : String(error63)})`
+    );
+  }
+  const version2 = data?.schema_version;
+  if (version2 !== RUN_STATE_SCHEMA_VERSION) {
+    throw new RunStateError(
+      `${path2} has schema_version ${JSON.stringify(version2)}; this evidence-gate reads ${RUN_STATE_SCHEMA_VERSION}: re-run the graph instead of resuming it`
+    );
+  }
+  const parsed = stateSchema.safeParse(data);
+  if (!parsed.success) {
+    const issue2 = parsed.error.issues[0];
+    throw new RunStateError(
+      `${path2} is not a valid run state: ${issue2 ? `${issue2.path.join(".") || "(root)"}: ${issue2.message}` : "unknown problem"}`
+    );
+  }
+  return parsed.data;
+}
+function closeLeg(legs, end) {
+  const closed = [...legs];
+  const last = closed[closed.length - 1];
+  if (last !== void 0 && last.finished_at === void 0)
+    closed[closed.length - 1] = { ...last, finished_at: (/* @__PURE__ */ new Date()).toISOString(), outcome: end.kind };
+  return closed;
+}
+function approvedGateRow(gate, by, headSha, sink) {
+  return {
+    nodeId: gate,
+    verdict: "PASS",
+    qualifier: "approved",
+    approvedBy: { login: by, headSha },
+    ...NOTHING_SPENT,
+    sink,
+    // Who and which head are on `approvedBy`, which every renderer prints beside the verdict.
+    detail: "gate approved"
+  };
+}
+
+// src/engine/run-state-store.ts
+var STATE_COALESCE_MS = 200;
+var RunStateStore = class {
+  constructor(dir, initial) {
+    this.dir = dir;
+    this.state = structuredClone(initial);
+  }
+  dir;
+  state;
+  /** The pending {@link saveSoon} write, `null` when the file is up to date. */
+  #timer = null;
+  /** Why the last background write failed, until a later write succeeds (thrown by {@link flush}). */
+  #failed = null;
+  /**
+   * Writes `state.json` atomically (redacted) now, which also covers a pending {@link saveSoon}. Throws
+   * when the write fails (an internal error).
+   */
+  save() {
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+    this.dir.writeJson("state.json", this.state);
+    this.#failed = null;
+  }
+  /**
+   * Saves the state within {@link STATE_COALESCE_MS} (one write for every change made meanwhile): what the
+   * engine calls per node event. A write that fails in the background is thrown by the next
+   * {@link flush} (unless a later write succeeded).
+   */
+  saveSoon() {
+    if (this.#timer !== null) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      try {
+        this.save();
+      } catch (error63) {
+        this.#failed = error63;
+      }
+    }, STATE_COALESCE_MS);
+  }
+  /** Writes a pending {@link saveSoon} now; throws a background write's failure. Nothing pending: no write. */
+  flush() {
+    if (this.#timer !== null) this.save();
+    else if (this.#failed !== null) {
+      const failed3 = this.#failed;
+      this.#failed = null;
+      throw failed3;
+    }
+  }
+  node(id2) {
+    return this.state.nodes[id2];
+  }
+  setNode(id2, record2) {
+    this.state.nodes = { ...this.state.nodes, [id2]: record2 };
+  }
+  /**
+   * Changes one node's record: `patch` over the previous record's session, its cumulative cost (claude),
+   * executions, feedback rounds, thread usage and completion progress (a node without a record starts with
+   * no session and 0 executions). `judged` is dropped unless the patch sets it; `completion: undefined`
+   * clears the progress. The session's cost stays with its session id: a `handoff: session` child resuming
+   * it records only its own share, which a status patch dropping the cost would make unknown (issue 26).
+   */
+  patchNode(id2, patch) {
+    const prev = this.node(id2);
+    this.setNode(id2, {
+      session_id: prev?.session_id ?? null,
+      executions: prev?.executions ?? 0,
+      ...prev?.feedback_rounds !== void 0 ? { feedback_rounds: prev.feedback_rounds } : {},
+      ...prev?.session_cost_usd !== void 0 ? { session_cost_usd: prev.session_cost_usd } : {},
+      ...prev?.thread_usage !== void 0 ? { thread_usage: prev.thread_usage } : {},
+      ...prev?.completion !== void 0 ? { completion: prev.completion } : {},
+      ...patch
+    });
+  }
+  setGate(id2, record2) {
+    this.state.gates = { ...this.state.gates, [id2]: record2 };
+  }
+  addRow(row) {
+    this.state.rows = [...this.state.rows, row];
+  }
+  /** Replaces the latest row of `nodeId` with `change(row)`; nothing when the node has no row. */
+  rewriteLatest(nodeId, change) {
+    const rows = [...this.state.rows];
+    for (let i = rows.length - 1; i >= 0; i--) {
+      if (rows[i].nodeId !== nodeId) continue;
+      rows[i] = change(rows[i]);
+      break;
+    }
+    this.state.rows = rows;
+  }
+  /**
+   * Marks the latest FAIL row of `nodeId` superseded (a later execution replaces it: a retry, a feedback
+   * round, a resumed leg). A PASS or SKIPPED row needs no mark: a later row replaces it anyway.
+   */
+  supersedeLatest(nodeId) {
+    this.rewriteLatest(
+      nodeId,
+      (row) => row.verdict === "FAIL" && row.superseded !== true ? { ...row, superseded: true } : row
+    );
+  }
+};
+
+// src/engine/fresh-run.ts
+function planPolicy(policy) {
+  if (policy?.source === void 0) return {};
+  return {
+    policy: {
+      source: policy.source,
+      requireEvidence: policy.requireEvidence === true,
+      ...policy.requireTests === true ? { requireTests: true } : {},
+      ...policy.verifyRepeat !== void 0 ? { verifyRepeat: policy.verifyRepeat } : {},
+      ...policy.verifyBase === true ? { verifyBase: true } : {},
+      ...policy.testReports !== void 0 && policy.testReports.length > 0 ? { testReports: [...policy.testReports] } : {}
+    }
+  };
+}
+function prepareFreshRepository(o, setup) {
+  return prepareRepository({
+    repoDir: o.repoDir,
+    ...o.workingDirectory !== void 0 ? { workingDirectory: o.workingDirectory } : {},
+    commit: setup.commit,
+    gitContext: setup.gitContext,
+    ...o.pr ? { pr: { headSha: o.pr.headSha, baseRef: o.pr.baseRef } } : {},
+    ...o.postedHeadSha !== void 0 ? { postedHeadSha: o.postedHeadSha } : {}
+  });
+}
+function gitContextOf(o) {
+  return {
+    baseEnv: o.baseEnv,
+    knownSecrets: o.knownSecrets,
+    ...o.indexOverlay !== void 0 ? { indexOverlay: o.indexOverlay } : {}
+  };
+}
+function graphCommitSubject(name, source, repoDir) {
+  if (name !== null) return name;
+  if (!isAbsolute8(source)) return `run ${source}`;
+  const inside2 = relative8(repoDir, source);
+  return `run ${inside2 !== "" && !inside2.startsWith("..") && !isAbsolute8(inside2) ? inside2 : basename6(source)}`;
+}
+function frameCommit(o, message) {
+  return o.commit ? { message, ...o.publish !== void 0 ? { publish: o.publish } : {} } : null;
+}
+function openFreshRun(o, opening) {
+  const runId = o.runId ?? mintRunId();
+  const redactor = createRedactor(o.knownSecrets);
+  const dir = new RedactingRunDirectory(o.runsDir, runId, redactor);
+  dir.lock();
+  const startedAt = (/* @__PURE__ */ new Date()).toISOString();
+  dir.event({
+    type: "run_started",
+    runId,
+    mode: opening.mode,
+    ...opening.leg !== void 0 ? { leg: opening.leg } : {}
+  });
+  const { repo } = opening;
+  return {
+    runId,
+    mode: opening.mode,
+    ...opening.goal !== void 0 ? { goal: opening.goal } : {},
+    runtime: opening.runtime,
+    ...opening.model !== void 0 ? { model: opening.model } : {},
+    repoDir: repo.repoDir,
+    gitContext: opening.gitContext,
+    start: { sha: repo.start.sha, tree: repo.start.tree, description: repo.startDescription },
+    ...opening.headSha !== void 0 ? { headSha: opening.headSha } : {},
+    answer: opening.answer,
+    requireEvidence: opening.requireEvidence,
+    commit: opening.commit,
+    redactor,
+    dir,
+    startedAt
+  };
+}
+function startRunState(frame, first) {
+  const store = new RunStateStore(frame.dir, {
+    schema_version: RUN_STATE_SCHEMA_VERSION,
+    run_id: frame.runId,
+    mode: frame.mode,
+    ...frame.goal !== void 0 ? { goal: frame.goal } : {},
+    ...first.graphSource !== void 0 ? { graph_source: first.graphSource } : {},
+    runtime: frame.runtime,
+    ...frame.model !== void 0 ? { model: frame.model } : {},
+    ...runtimeFor(frame.runtime).recordedSettings(first.codexConfig),
+    inputs: { ...first.inputs },
+    build_evidence: frame.answer,
+    starting_commit: frame.start,
+    start_clean: first.repo.startClean,
+    repo_dir: frame.repoDir,
+    work_dir: first.repo.workDir,
+    concurrency: first.concurrency,
+    on_fail: first.onFail,
+    verify: first.verify,
+    ...first.policy ? {
+      policy: {
+        require_evidence: first.policy.requireEvidence === true,
+        ...first.policy.requireTests === true ? { require_tests: true } : {},
+        ...first.policy.testReports !== void 0 && first.policy.testReports.length > 0 ? { test_reports: first.policy.testReports } : {},
+        ...first.policy.source !== void 0 ? { source: first.policy.source } : {}
+      }
+    } : {},
+    tool_policies: first.toolPolicies,
+    planning_calls: [],
+    plan: first.plan,
+    rows: [],
+    nodes: {},
+    gates: {},
+    paused: null,
+    legs: [{ started_at: frame.startedAt, kind: "fresh" }]
+  });
+  store.save();
+  return store;
+}
+function ignoredBaselineOf(frame, runsDir) {
+  return ignoredFilesFingerprint(frame.repoDir, {
+    ...frame.gitContext,
+    exclude: [frame.dir.path],
+    excludeRunDirectoriesUnder: runsDir
+  });
+}
+
 // src/plan/parse-plan.ts
 var MAX_PLAN_REPLY_BYTES = 1024 * 1024;
 var PLAN_REPLY_EXCERPT_BYTES = 500;
@@ -44838,7 +41354,7 @@ function usageSince(cumulative, before) {
 
 // src/runtime/claude-argv.ts
 var UUID2 = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-function formatUsd2(amount) {
+function formatUsd(amount) {
   const text2 = String(amount);
   return /e/i.test(text2) ? amount.toFixed(20).replace(/0+$/, "").replace(/\.$/, "") : text2;
 }
@@ -44861,7 +41377,7 @@ function buildClaudeArgv(inv) {
     if (!Number.isFinite(inv.budgetUsd) || inv.budgetUsd <= 0) {
       throw new Error(`Internal error: budgetUsd must be a positive number, got ${inv.budgetUsd}`);
     }
-    argv.push("--max-budget-usd", formatUsd2(inv.budgetUsd));
+    argv.push("--max-budget-usd", formatUsd(inv.budgetUsd));
   }
   const { policy } = inv;
   if (policy.settingSources !== void 0) argv.push("--setting-sources", policy.settingSources);
@@ -44888,7 +41404,17 @@ function buildClaudeArgv(inv) {
   return argv;
 }
 
-// src/runtime/bounded-string.ts
+// src/runtime/jsonl-reader.ts
+var WHOLE_LINE_BYTES = 1024 * 1024;
+var STRING_CAP_BYTES = 8 * 1024 * 1024;
+var LINE_KEEP_BYTES = 16 * 1024 * 1024;
+var SHORT_STRING_BYTES = 1024;
+var LINE_MAX_VALUES = 1e5;
+var CONTAINER_MAX_ITEMS = 1e4;
+var MAX_DEPTH3 = 512;
+var MAX_NUMBER_CHARS = 1024;
+var MAX_TRACKED = 1e4;
+var RECORD_TEXT_CHARS = 4096;
 var BoundedString = class {
   constructor(capBytes) {
     this.capBytes = capBytes;
@@ -44927,8 +41453,6 @@ var BoundedString = class {
     return Buffer.concat(this.parts).toString("utf8");
   }
 };
-
-// src/runtime/json-string-reader.ts
 var REPLACEMENT = Buffer.from("\uFFFD", "utf8");
 var ESCAPES = {
   34: Buffer.from('"'),
@@ -45053,20 +41577,6 @@ var JsonStringReader = class {
     }
   }
 };
-
-// src/runtime/stream-bounds.ts
-var WHOLE_LINE_BYTES = 1024 * 1024;
-var STRING_CAP_BYTES = 8 * 1024 * 1024;
-var LINE_KEEP_BYTES = 16 * 1024 * 1024;
-var SHORT_STRING_BYTES = 1024;
-var LINE_MAX_VALUES = 1e5;
-var CONTAINER_MAX_ITEMS = 1e4;
-var MAX_DEPTH3 = 512;
-var MAX_NUMBER_CHARS = 1024;
-var MAX_TRACKED = 1e4;
-var RECORD_TEXT_CHARS = 4096;
-
-// src/runtime/bounded-json.ts
 var S = {
   Value: 0,
   ArrayStart: 1,
@@ -45294,8 +41804,6 @@ var BoundedJsonDecoder = class {
     this.state = S.Failed;
   }
 };
-
-// src/runtime/jsonl-reader.ts
 var JsonlReader = class {
   /**
    * @param emit gets each line, in order.
@@ -45359,7 +41867,7 @@ var JsonlReader = class {
 };
 
 // src/runtime/json-lines.ts
-function isRecord4(value) {
+function isRecord3(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function stringOrNull(value) {
@@ -45380,7 +41888,7 @@ function jsonLineParser(cli, onEvent, outcome) {
     firstIgnoredLine ??= longer || sample.length > SAMPLE_LIMIT ? `${sample.slice(0, SAMPLE_LIMIT)}\u2026` : sample;
   };
   const event = (value, sample, cuts, longer) => {
-    if (!isRecord4(value) || typeof value.type !== "string") {
+    if (!isRecord3(value) || typeof value.type !== "string") {
       ignore(sample(), longer);
       return;
     }
@@ -45490,7 +41998,7 @@ function detectSessionLimit(texts) {
   return epoch !== void 0 ? { resetsAt: new Date(Number(epoch) * 1e3).toISOString() } : {};
 }
 function readUsage(value) {
-  if (!isRecord4(value)) return null;
+  if (!isRecord3(value)) return null;
   const inputTokens = numberOrNull(value.input_tokens);
   const outputTokens = numberOrNull(value.output_tokens);
   if (inputTokens === null || outputTokens === null) return null;
@@ -45505,7 +42013,7 @@ function readUsage(value) {
 }
 function readDenials(value) {
   if (!Array.isArray(value)) return [];
-  return value.filter(isRecord4).map((denial) => ({
+  return value.filter(isRecord3).map((denial) => ({
     toolName: stringOrNull(denial.tool_name) ?? "(unknown tool)",
     toolUseId: stringOrNull(denial.tool_use_id) ?? "",
     toolInput: denial.tool_input
@@ -45599,7 +42107,7 @@ var FILE_WRITING_TOOLS = {
 function toolResultText(content) {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
-  return content.filter(isRecord4).map((block) => typeof block.text === "string" ? block.text : "").join("\n");
+  return content.filter(isRecord3).map((block) => typeof block.text === "string" ? block.text : "").join("\n");
 }
 var ClaudeToolCalls = class {
   deniedIds = new BoundedSet();
@@ -45619,14 +42127,14 @@ var ClaudeToolCalls = class {
   readUserEvent(event) {
     const meta3 = event.tool_result_meta;
     if (Array.isArray(meta3)) {
-      for (const entry of meta3.filter(isRecord4)) {
-        const decision = isRecord4(entry.permission_decision) ? entry.permission_decision.decision : void 0;
+      for (const entry of meta3.filter(isRecord3)) {
+        const decision = isRecord3(entry.permission_decision) ? entry.permission_decision.decision : void 0;
         if (decision === "reject" && typeof entry.id === "string") this.deniedIds.add(entry.id);
       }
     }
-    const content = isRecord4(event.message) ? event.message.content : void 0;
+    const content = isRecord3(event.message) ? event.message.content : void 0;
     if (!Array.isArray(content)) return;
-    for (const block of content.filter(isRecord4)) {
+    for (const block of content.filter(isRecord3)) {
       if (block.type !== "tool_result" || block.is_error !== true || typeof block.tool_use_id !== "string") {
         continue;
       }
@@ -45636,13 +42144,13 @@ var ClaudeToolCalls = class {
   }
   /** An `assistant` event: the file-writing `tool_use` blocks and the paths they name. */
   readAssistantEvent(event) {
-    const content = isRecord4(event.message) ? event.message.content : void 0;
+    const content = isRecord3(event.message) ? event.message.content : void 0;
     if (!Array.isArray(content)) return;
-    for (const block of content.filter(isRecord4)) {
+    for (const block of content.filter(isRecord3)) {
       if (block.type !== "tool_use" || typeof block.name !== "string") continue;
       if (block.name === "TodoWrite") this.readTodoWrite(block);
       const field = Object.hasOwn(FILE_WRITING_TOOLS, block.name) ? FILE_WRITING_TOOLS[block.name] : void 0;
-      if (field === void 0 || !isRecord4(block.input)) continue;
+      if (field === void 0 || !isRecord3(block.input)) continue;
       const path2 = block.input[field];
       if (typeof path2 !== "string" || path2 === "") continue;
       const id2 = typeof block.id === "string" ? block.id : `(no id ${this.writeCalls.size})`;
@@ -45665,9 +42173,9 @@ var ClaudeToolCalls = class {
   }
   readTodoWrite(block) {
     const input2 = block.input;
-    if (!isRecord4(input2) || !Array.isArray(input2.todos)) return;
+    if (!isRecord3(input2) || !Array.isArray(input2.todos)) return;
     const id2 = typeof block.id === "string" ? block.id : `(no id todo ${this.todoCalls.toArray().length})`;
-    const todos = input2.todos.filter(isRecord4).slice(0, MAX_TRACKED).map((todo) => ({
+    const todos = input2.todos.filter(isRecord3).slice(0, MAX_TRACKED).map((todo) => ({
       text: recordText(
         typeof todo.content === "string" ? todo.content : JSON.stringify(todo.content ?? "")
       ),
@@ -45890,7 +42398,7 @@ var CodexItems = class {
         return;
       case "todo_list":
         if (Array.isArray(item.items)) {
-          this.todos = item.items.filter(isRecord4).slice(0, MAX_TRACKED).map((todo) => ({
+          this.todos = item.items.filter(isRecord3).slice(0, MAX_TRACKED).map((todo) => ({
             text: recordText(stringOrNull(todo.text) ?? ""),
             completed: todo.completed === true
           }));
@@ -45926,7 +42434,7 @@ var CodexItems = class {
   readFileChange(id2, item, status) {
     const earlier = this.fileChanges.get(id2)?.changes.length ?? 0;
     const room = MAX_TRACKED - (this.changesKept - earlier);
-    const changes = Array.isArray(item.changes) ? item.changes.filter(isRecord4).filter((change) => typeof change.path === "string" && change.path !== "").slice(0, room).map((change) => ({ path: change.path, kind: stringOrNull(change.kind) ?? "unknown" })) : [];
+    const changes = Array.isArray(item.changes) ? item.changes.filter(isRecord3).filter((change) => typeof change.path === "string" && change.path !== "").slice(0, room).map((change) => ({ path: change.path, kind: stringOrNull(change.kind) ?? "unknown" })) : [];
     if (this.fileChanges.set(id2, { changes, status })) this.changesKept += changes.length - earlier;
   }
 };
@@ -45936,7 +42444,7 @@ function count(value) {
   return numberOrNull(value) ?? 0;
 }
 function readUsage2(value) {
-  if (!isRecord4(value)) return null;
+  if (!isRecord3(value)) return null;
   if (typeof value.input_tokens !== "number" || typeof value.output_tokens !== "number") return null;
   return {
     inputTokens: count(value.input_tokens),
@@ -45950,7 +42458,7 @@ function readUsage2(value) {
 }
 function failureMessage(error63) {
   if (typeof error63 === "string") return error63;
-  if (isRecord4(error63) && typeof error63.message === "string") return error63.message;
+  if (isRecord3(error63) && typeof error63.message === "string") return error63.message;
   return error63 === void 0 || error63 === null ? null : JSON.stringify(error63);
 }
 function createCodexStreamParser() {
@@ -46010,7 +42518,7 @@ function createCodexStreamParser() {
       case "item.started":
       case "item.updated":
       case "item.completed":
-        if (isRecord4(event.item)) {
+        if (isRecord3(event.item)) {
           items.read(event.item, event.type === "item.completed", cuts.cutStrings.get("/item/text") ?? 0);
         }
         return;
@@ -46262,54 +42770,6 @@ async function planWithRepair(options3) {
   };
 }
 
-// src/engine/run-setup.ts
-import { existsSync as existsSync5, statSync as statSync6 } from "node:fs";
-import { resolve as resolve8 } from "node:path";
-function workingDirectoryProblem(repoDir, workDir) {
-  if (!liesInRepository(workDir, { cwd: repoDir, repoRoot: repoDir })) {
-    return `working directory ${workDir} is outside the repository ${repoDir}: working-directory / --working-directory must name a sub-folder of it`;
-  }
-  if (!existsSync5(workDir) || !statSync6(workDir).isDirectory()) {
-    return `working directory ${workDir} is not a folder: check working-directory / --repo`;
-  }
-  return null;
-}
-async function prepareRepository(o) {
-  const repoDir = resolve8(o.repoDir);
-  const workDir = o.workingDirectory ? resolve8(repoDir, o.workingDirectory) : repoDir;
-  const problem = workingDirectoryProblem(repoDir, workDir);
-  if (problem !== null) return { ok: false, message: problem };
-  let start;
-  try {
-    const prHead = o.pr?.headSha ?? o.postedHeadSha;
-    start = await startingCommit(repoDir, { ...o.gitContext, ...prHead !== void 0 ? { prHead } : {} });
-  } catch (error63) {
-    if (error63 instanceof NotAGitRepositoryError || error63 instanceof NoCommitError)
-      return { ok: false, message: `${error63.message} Nothing was run.` };
-    throw error63;
-  }
-  const startClean = await evidenceTree(repoDir, o.gitContext) === start.tree;
-  if (o.commit) {
-    if (!startClean) {
-      return {
-        ok: false,
-        message: `--commit needs a clean working tree: ${repoDir} has changes that are not committed (tracked edits or untracked, not ignored files), and --commit would commit them as the nodes' changes. Commit or stash them first, or run without --commit. Nothing was run.`
-      };
-    }
-  }
-  const startDescription = describeStartingCommit({
-    sha: start.sha,
-    parents: start.parents,
-    ...o.pr ? { prHead: o.pr.headSha, baseRef: o.pr.baseRef } : o.postedHeadSha !== void 0 ? { prHead: o.postedHeadSha } : {}
-  });
-  return { ok: true, repo: { repoDir, workDir, start, startDescription, startClean } };
-}
-function concurrencyProblem(concurrency) {
-  if (concurrency === void 0 || Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= 10)
-    return null;
-  return `concurrency must be a whole number from 1 to 10 (got ${concurrency})`;
-}
-
 // src/engine/runtime-setup.ts
 function modelCliEnd(problem) {
   return typeof problem === "string" ? { kind: "usage_error", message: problem } : { kind: "setup_failed", message: problem.message };
@@ -46347,8 +42807,8 @@ async function startPlanning(o) {
     return { kind: "usage_error", message: "goal is empty: pass the goal (input `goal`, flag `--goal`)" };
   const runtimeProblem = runtimeOptionsProblem(o.runtime, o);
   if (runtimeProblem !== null) return { kind: "usage_error", message: runtimeProblem };
-  const repoDir = resolve9(o.repoDir);
-  const workDir = o.workingDirectory ? resolve9(repoDir, o.workingDirectory) : repoDir;
+  const repoDir = resolve7(o.repoDir);
+  const workDir = o.workingDirectory ? resolve7(repoDir, o.workingDirectory) : repoDir;
   const wdProblem = workingDirectoryProblem(repoDir, workDir);
   if (wdProblem !== null) return { kind: "usage_error", message: wdProblem };
   const signals = await scanBuildSignalsAlongPath({ root: repoDir, workingDirectory: workDir });
@@ -46401,7 +42861,7 @@ async function planAuto(o, start, call) {
   });
   const ceiling = { loadedUserConfig: o.acceptLoadedUserConfig };
   const slot = (policies2) => plannedRunDisclosure(policies2, { runtime: o.runtime, surface: o.surface });
-  const policyNote = o.policy?.source !== void 0 ? { policy: { source: o.policy.source, requireEvidence: o.policy.requireEvidence === true } } : {};
+  const policyNote = planPolicy(o.policy);
   const startNote = startRetryNote("the planner CLI", planned.failedStarts, planned.kind === "planned");
   if (planned.kind === "rejected") {
     const plan2 = {
@@ -46458,9 +42918,9 @@ function sumKnown(calls) {
 }
 
 // src/evidence/changed-files.ts
-import { posix as posix5, relative as relative11, sep as sep9 } from "node:path";
+import { posix as posix5, relative as relative9, sep as sep6 } from "node:path";
 
-// src/core/changed-files.ts
+// src/core/changed-files-record.ts
 var MAX_CHANGED_FILES_KEPT = 200;
 var MAX_FLAGGED_KEPT = 100;
 
@@ -46865,7 +43325,7 @@ var TEST_FILE_PATHSPECS = [
 ];
 async function changedFilesRecord(repoDir, options3, context = {}) {
   const root = await workTreeRoot(repoDir, context);
-  const run2 = (args) => git(args, { cwd: root, ...gitOptions3(context) });
+  const run2 = (args) => git(args, { cwd: root, ...gitOptions2(context) });
   const changes = await listChanges(root, options3, context);
   const packageJsons = /* @__PURE__ */ new Map();
   for (const change of changes) {
@@ -46897,7 +43357,7 @@ async function changedFilesRecord(repoDir, options3, context = {}) {
     flaggedTotal: verifyDefinition.length
   };
 }
-function gitOptions3(context) {
+function gitOptions2(context) {
   return {
     ...context.baseEnv !== void 0 ? { baseEnv: context.baseEnv } : {},
     ...context.knownSecrets !== void 0 ? { knownSecrets: context.knownSecrets } : {}
@@ -46907,7 +43367,7 @@ async function listChanges(root, options3, context) {
   const chunks = [];
   await gitStream(
     ["diff-tree", "-r", "-z", "-M", "--no-ext-diff", "--name-status", options3.baseTree, options3.finalTree],
-    { cwd: root, ...gitOptions3(context), onStdout: (chunk) => chunks.push(chunk) }
+    { cwd: root, ...gitOptions2(context), onStdout: (chunk) => chunks.push(chunk) }
   );
   return parseNameStatus(Buffer.concat(chunks).toString("utf8"));
 }
@@ -46999,7 +43459,7 @@ async function namedByTests(root, baseTree, changes, context) {
   try {
     await gitStream(args, {
       cwd: root,
-      ...gitOptions3(context),
+      ...gitOptions2(context),
       signal: stop.signal,
       onStdout: (chunk) => {
         if (bytes >= MAX_NAMED_GREP_BYTES) return;
@@ -47038,9 +43498,777 @@ function literalNaming(line2, name) {
   return name;
 }
 function relativeCommand(root, c) {
-  const rel = relative11(root, c.cwd).split(sep9).join(posix5.sep);
+  const rel = relative9(root, c.cwd).split(sep6).join(posix5.sep);
   if (rel.startsWith("..") || posix5.isAbsolute(rel)) return [];
   return [{ command: c.command, cwd: rel }];
+}
+
+// src/core/shown-command.ts
+var LINE_BREAK_MARK = " \u23CE ";
+function shownCommand(command) {
+  if (!/[\r\n]/.test(command)) return command;
+  return command.split(/\r\n|\r|\n/).map((line2) => line2.trim()).filter((line2) => line2 !== "").join(LINE_BREAK_MARK);
+}
+
+// src/ledger/conclusion-words.ts
+var PATCH_NOT_ON_COMMIT = "the evidence is for a patch that is not on this commit";
+function countNodes(n) {
+  return `${n} ${n === 1 ? "node" : "nodes"}`;
+}
+function quoteList(ids) {
+  return ids.map((id2) => `"${id2}"`).join(", ");
+}
+
+// src/core/github-login.ts
+function isGitHubLogin(text2) {
+  return /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/.test(text2);
+}
+var LOCAL_USER_SUFFIX = " (local user)";
+function isLocalAccountName(text2) {
+  return /^[\p{L}\p{N}_][\p{L}\p{N}._ -]{0,63}$/u.test(text2) && text2.trimEnd() === text2;
+}
+function isRecordedApprover(text2) {
+  if (isGitHubLogin(text2.replace(/\[bot\]$/, ""))) return true;
+  return text2.endsWith(LOCAL_USER_SUFFIX) && isLocalAccountName(text2.slice(0, -LOCAL_USER_SUFFIX.length));
+}
+
+// src/ledger/cells.ts
+function verdictLabel(row) {
+  switch (row.verdict) {
+    case "PASS":
+      return `PASS (${row.qualifier})`;
+    case "FAIL":
+      return `FAIL ${row.cause}`;
+    case "SKIPPED":
+      return isWaitingGate(row) ? "WAITING" : "SKIPPED";
+    case "PAUSED":
+      return `PAUSED session limit${row.resetsAt !== null ? `, resets ${row.resetsAt}` : ""}`;
+    default:
+      return unreachable(row);
+  }
+}
+function nodeLabel(row) {
+  return row.label ?? row.nodeId;
+}
+function shortSession(sessionId) {
+  if (sessionId === null || sessionId === "") return "-";
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-7/i.test(sessionId) ? sessionId.slice(-8) : sessionId.slice(0, 8);
+}
+function runtimeWords(ledger) {
+  if (ledger.mode === "verify") return null;
+  return ledger.model === void 0 ? ledger.runtime : `${ledger.runtime} (${ledger.model})`;
+}
+function formatUsd2(usd2) {
+  return usd2 === null || !Number.isFinite(usd2) ? "unknown" : `$${usd2.toFixed(4)}`;
+}
+function formatUsdTotal(total2) {
+  if (total2.kind === "known") return formatUsd2(total2.usd);
+  const calls = `${total2.unknownCalls} ${total2.unknownCalls === 1 ? "call" : "calls"} without USD`;
+  return `unknown (known subtotal ${formatUsd2(total2.knownUsd)}; ${calls})`;
+}
+function formatDuration2(ms) {
+  if (ms < 1e3) return `${Math.max(0, Math.round(ms))}ms`;
+  if (ms < 6e4) return `${(ms / 1e3).toFixed(1)}s`;
+  const totalSeconds = Math.round(ms / 1e3);
+  const hours = Math.floor(totalSeconds / 3600);
+  const minutes = Math.floor(totalSeconds % 3600 / 60);
+  const seconds = totalSeconds % 60;
+  if (hours > 0) return `${hours}h${String(minutes).padStart(2, "0")}m`;
+  return `${minutes}m${String(seconds).padStart(2, "0")}s`;
+}
+function approverWords(login2) {
+  return isGitHubLogin(login2.replace(/\[bot\]$/, "")) ? `@${login2}` : login2;
+}
+function rowDetail(row) {
+  const parts = [row.detail];
+  if (row.verdict === "PASS" && row.approvedBy !== void 0) {
+    parts.push(`approved by ${approverWords(row.approvedBy.login)} at ${row.approvedBy.headSha.slice(0, 7)}`);
+  }
+  if (row.verdict === "FAIL" && row.superseded === true) parts.push("superseded by a later attempt");
+  if (row.verdict === "SKIPPED" && row.reason !== "") parts.push(row.reason);
+  const ignored = ignoredFilesWords(row.verify);
+  if (ignored !== null && !row.detail.includes(ignored)) parts.push(ignored);
+  const gaps = evidenceGapWords(row.verify, DETAIL_PATHS);
+  if (gaps !== null && !row.detail.includes(gaps)) parts.push(gaps);
+  const outside = outsideWritesWords(row.outsideWrites);
+  if (outside !== null && !row.detail.includes(outside)) parts.push(outside);
+  if (row.worktree !== void 0) parts.push(worktreeWords(row.worktree));
+  for (const claim2 of row.claims ?? []) parts.push(claimWords(claim2));
+  const receipt = row.verify?.receipt;
+  if (receipt !== void 0 && row.verify?.reusedFrom === void 0) {
+    const words = receiptWords(receipt);
+    if (!row.detail.includes(words)) parts.push(words);
+  }
+  if (row.verify?.base !== void 0) parts.push(baseWords(row.verify.base));
+  return parts.filter((part) => part !== "").join("; ");
+}
+function baseCommitWords(base) {
+  return base.commit === null ? `the base (${base.chosenAs})` : `base ${base.commit.slice(0, 7)} (${base.chosenAs})`;
+}
+function baseWords(base) {
+  const at = baseCommitWords(base);
+  const names = (base.fixedTests ?? []).slice(0, RECEIPT_NAMES_SHOWN);
+  const more = (base.fixedTests?.length ?? 0) > names.length ? ", \u2026" : "";
+  const verdict = (() => {
+    switch (base.verdict) {
+      case "fixed":
+        return `fails on ${at}, passes on head: fixed${names.length > 0 ? ` (now passing: ${names.join(", ")}${more})` : ""}`;
+      case "passes_on_both":
+        return `passes on ${at} and on head`;
+      case "fails_on_both":
+        return `fails on ${at} too: pre-existing, still not green`;
+      case "introduced":
+        return `passes on ${at}, fails on head: introduced by the change`;
+      case "not_compared":
+        return `not compared with ${at}: ${base.reason ?? "the base did not run"}`;
+      default:
+        return unreachable(base.verdict);
+    }
+  })();
+  const receipt = base.verify?.receipt;
+  const parts = [
+    verdict,
+    ...receipt !== void 0 ? [`base run: ${receiptWords(receipt)}`] : [],
+    ...base.fewerTests !== void 0 ? [
+      `the head ran fewer tests than the base (${base.fewerTests.head} against ${base.fewerTests.base}): look at which went`
+    ] : []
+  ];
+  return parts.join("; ");
+}
+var RECEIPT_NAMES_SHOWN = 5;
+function receiptWords(receipt) {
+  if (receipt.kind === "none") return `no test receipt: ${receipt.reason}`;
+  const from = receipt.source === "reports" ? `${receipt.runners.join(", ")} report${(receipt.files?.length ?? 0) === 1 ? "" : "s"} ${(receipt.files ?? []).join(", ")}` : receipt.runners.join(", ");
+  const skipped = receipt.skipped > 0 ? `${receipt.skipped} skipped` : null;
+  if (receipt.ran === 0) return `ran no test${skipped !== null ? ` (${skipped})` : ""}, per ${from}`;
+  const shown2 = receipt.failedNames.slice(0, RECEIPT_NAMES_SHOWN).map((name) => name.length > 120 ? `${name.slice(0, 119)}\u2026` : name);
+  const more = receipt.failedNames.length > shown2.length || !receipt.failedNamesComplete;
+  const names = receipt.failed > 0 && shown2.length > 0 ? ` (${shown2.join(", ")}${more ? ", \u2026" : ""})` : "";
+  const parts = [
+    `${receipt.passed} passed`,
+    ...receipt.failed > 0 ? [`${receipt.failed} failed${names}`] : [],
+    ...skipped !== null ? [skipped] : []
+  ];
+  return `ran ${receipt.ran} ${receipt.ran === 1 ? "test" : "tests"}: ${parts.join(", ")}, per ${from}`;
+}
+function claimWords(claim2) {
+  const said = `the node said "${claim2.quote}"`;
+  return claim2.contradiction !== null ? `${said} \u2014 contradicted: ${claim2.contradiction}` : `${said} \u2014 agrees with what the engine observed`;
+}
+function worktreeWords(worktree) {
+  return `ran in worktree ${worktree.name}: its changes are on branch ${worktree.branch}, not in the main working tree`;
+}
+var DETAIL_PATHS = 3;
+function ignoredFilesWords(verify) {
+  if (verify === void 0) return null;
+  switch (verify.ignoredFiles) {
+    case void 0:
+    case "unchanged":
+      return null;
+    case "changed":
+      return `git-ignored files changed since the run started, on no commit: ${describeIgnoredChanges(verify.ignoredFilesChanges, DETAIL_PATHS)}`;
+    case "unknown":
+      return `git-ignored files not compared: ${verify.ignoredFilesReason ?? "unknown reason"}`;
+    default:
+      return unreachable(verify.ignoredFiles);
+  }
+}
+function evidenceGapWords(verify, shown2 = 10) {
+  const parts = evidenceGapParts(verify, shown2);
+  return parts.length > 0 ? `verify ran on bytes the evidence tree does not hold: ${parts.join("; ")}` : null;
+}
+function evidenceGapParts(verify, shown2 = 10) {
+  if (verify === void 0) return [];
+  const clip3 = (path2) => path2.length > 200 ? `\u2026${path2.slice(-199)}` : path2;
+  const parts = [];
+  const submodules = verify.dirtySubmodules ?? [];
+  if (submodules.length > 0) {
+    const named = submodules.slice(0, shown2).map(clip3);
+    const rest = submodules.length - named.length;
+    parts.push(
+      `submodule content on no commit in ${named.join(", ")}${rest > 0 ? `, ${rest} more` : ""} (modified, untracked or unrecorded commits)`
+    );
+  }
+  const files = verify.unrepresentedFiles;
+  if (files !== void 0) {
+    const named = files.examples.slice(0, shown2).map(clip3);
+    const rest = files.total !== null ? files.total - named.length : 0;
+    const list = [
+      ...named,
+      ...rest > 0 ? [`${rest} more`] : [],
+      ...files.note !== void 0 ? [files.note] : []
+    ];
+    parts.push(
+      `files whose edits a .gitattributes conversion hides from it: ${list.length > 0 ? list.join(", ") : "(no path recorded)"}`
+    );
+  }
+  const changed = verify.changedWhileRunning;
+  if (changed !== void 0) {
+    const named = changed.examples.slice(0, shown2).map(clip3);
+    const rest = changed.total !== null ? changed.total - named.length : 0;
+    const list = [
+      ...named,
+      ...rest > 0 ? [`${rest} more`] : [],
+      ...changed.note !== void 0 ? [changed.note] : []
+    ];
+    parts.push(
+      `files of the tree the command itself changed or removed while it ran: ${list.length > 0 ? list.join(", ") : "(no path recorded)"}`
+    );
+  }
+  return parts;
+}
+function describeIgnoredChanges(changes, shown2 = 10) {
+  if (changes === void 0) return "(no path recorded)";
+  const clip3 = (path2) => path2.length > 200 ? `\u2026${path2.slice(-199)}` : path2;
+  const named = changes.examples.slice(0, shown2).map((c) => `${clip3(c.path)} (${c.change})`);
+  const rest = changes.total !== null ? changes.total - named.length : 0;
+  const parts = [...named];
+  if (rest > 0) parts.push(`${rest} more`);
+  if (changes.note !== void 0) parts.push(changes.note);
+  return parts.length > 0 ? parts.join(", ") : "(no path recorded)";
+}
+function outsideWritesWords(writes) {
+  if (writes === void 0) return null;
+  return `wrote outside the repository (not in the evidence tree): ${describeOutsideWrites(writes, DETAIL_PATHS)}`;
+}
+function describeOutsideWrites(writes, shown2 = 10) {
+  const clip3 = (path2) => path2.length > 200 ? `\u2026${path2.slice(-199)}` : path2;
+  const named = writes.paths.slice(0, shown2).map(clip3);
+  const rest = writes.total - named.length;
+  const parts = rest > 0 ? [...named, `${rest} more`] : named;
+  return parts.length > 0 ? parts.join(", ") : "(no path recorded)";
+}
+function verifyExitWords(verify) {
+  const words = singleRunWords(verify);
+  const repeat = verify.repeat;
+  if (repeat === void 0) return words;
+  if (repeat.passed === repeat.runs) return `${words} in each of ${repeat.runs} runs on the same tree`;
+  if (repeat.passed === 0) return `${words}; it passed none of ${repeat.runs} runs on the same tree`;
+  return `flaky: passed ${repeat.passed} of ${repeat.runs} runs on the same tree (a flaky result is not a pass); the first failing run ${words}`;
+}
+function singleRunWords(verify) {
+  const matches2 = verify.outputMatches;
+  const truncated = matches2?.truncated === true ? " (only its first and last 8 MiB were searched; the output was longer)" : "";
+  switch (verify.outcome) {
+    case "passed":
+      return matches2 !== void 0 ? `exited ${verify.exitCode ?? "?"} (expected ${verify.expectExit}) and its output matched /${patternWords(matches2.pattern)}/${truncated}` : `exited ${verify.exitCode ?? "?"} (expected ${verify.expectExit})`;
+    case "failed":
+      if (matches2 !== void 0 && !matches2.matched && verify.exitCode === verify.expectExit) {
+        return `exited ${verify.exitCode} but its output did not match /${patternWords(matches2.pattern)}/${truncated}`;
+      }
+      return `exited ${verify.exitCode ?? "without a code"} (expected ${verify.expectExit})`;
+    case "timed_out":
+      return `timed out after ${formatDuration2(verify.durationMs)} (no exit code)`;
+    case "spawn_failed":
+      return "could not be started (no exit code)";
+    default:
+      return unreachable(verify.outcome);
+  }
+}
+function patternWords(source) {
+  const flat2 = source.replace(/\r?\n/g, "\\n");
+  return flat2.length > 120 ? `${flat2.slice(0, 119)}\u2026` : flat2;
+}
+function contradictedClaims(rows) {
+  return rows.flatMap(
+    (row) => (row.claims ?? []).filter((claim2) => claim2.contradiction !== null).map((claim2) => ({ row, claim: claim2 }))
+  );
+}
+function failedVerifications(rows) {
+  const failed3 = [];
+  for (const row of rows) {
+    if (row.verify !== void 0 && row.verify.outcome !== "passed") failed3.push({ row, verify: row.verify });
+  }
+  return failed3;
+}
+function conclusionLabel(conclusion2) {
+  return conclusion2 === null ? "in progress" : conclusion2.conclusion;
+}
+function tokenWords(tokens) {
+  const words = `input ${tokens.inputTokens}, output ${tokens.outputTokens}, cache read ${tokens.cacheReadInputTokens}, cache write ${tokens.cacheCreationInputTokens}`;
+  if (tokens.callsWithoutUsage === 0) return words;
+  const calls = tokens.callsWithoutUsage === 1 ? "1 call" : `${tokens.callsWithoutUsage} calls`;
+  return `${words} (${calls} reported no usage)`;
+}
+function goalLoopTotal(section) {
+  let knownUsd = 0;
+  let unknownCalls = 0;
+  for (const cycle of section.cycles) {
+    if (cycle.total.kind === "known") knownUsd += cycle.total.usd;
+    else {
+      knownUsd += cycle.total.knownUsd;
+      unknownCalls += cycle.total.unknownCalls;
+    }
+    const { assessment } = cycle;
+    if (assessment.kind === "not_assessed") continue;
+    if (assessment.costUsd === null || !Number.isFinite(assessment.costUsd)) unknownCalls += 1;
+    else knownUsd += assessment.costUsd;
+  }
+  return unknownCalls === 0 ? { kind: "known", usd: knownUsd } : { kind: "unknown", knownUsd, unknownCalls };
+}
+function loopTotalsWords(section) {
+  const n = section.cycles.length;
+  return `(the whole goal loop: ${n} ${n === 1 ? "cycle" : "cycles"} with their planner, nodes and assessor calls; each cycle's run cost is in its section)`;
+}
+function assessmentWords(assessment, maxChars) {
+  const cut = (text2) => oneLineCut(text2, maxChars);
+  switch (assessment.kind) {
+    case "not_assessed":
+      return "not assessed";
+    case "failed":
+      return `no verdict (${cut(assessment.reason)}); assessor cost ${formatUsd2(assessment.costUsd)}`;
+    case "assessed": {
+      const verdict = assessment.goalMet ? "goal met" : "goal not met";
+      const remaining = assessment.remaining.trim() === "" ? "" : `; remaining: ${cut(assessment.remaining)}`;
+      const retried = assessment.startRetries === void 0 ? "" : `; ${assessment.startRetries}`;
+      return `${verdict}${remaining}; evidence: ${cut(assessment.evidence)}; assessor cost ${formatUsd2(assessment.costUsd)}${retried}`;
+    }
+    default:
+      return unreachable(assessment);
+  }
+}
+function oneLineCut(text2, maxChars) {
+  const flat2 = [...text2.replace(/\s+/g, " ").trim()];
+  return maxChars === null || flat2.length <= maxChars ? flat2.join("") : `${flat2.slice(0, maxChars - 1).join("")}\u2026`;
+}
+
+// src/ledger/judge-failures.ts
+function judgeFailures(rows) {
+  const failedVerifies = rows.filter(
+    (row, i) => row.verify !== void 0 && row.verify.outcome !== "passed" && counts(rows, i)
+  );
+  const failedSinkVerifies = failedVerifies.filter((row) => row.sink);
+  if (failedSinkVerifies.length > 0) {
+    const first = failedSinkVerifies[0];
+    const verify = first.verify;
+    return {
+      conclusion: "failure",
+      outcome: "failed",
+      rule: "sink-verify-failed",
+      title: `Failed: sink ${first.nodeId} failed its verify command`,
+      reason: `The engine ran "${shownCommand(verify.command)}" for sink "${first.nodeId}" and it ${verify.repeat !== void 0 && verify.repeat.passed > 0 ? "was " : ""}${verifyExitWords(verify)}. A sink that fails its verification fails the run.`
+    };
+  }
+  const failedRows = rows.filter((row, i) => row.verdict === "FAIL" && counts(rows, i));
+  const failedIds = [...new Set([...failedRows, ...failedVerifies].map((row) => row.nodeId))];
+  if (failedIds.length === 0) return null;
+  const causes = [...new Set(failedRows.map((row) => row.cause))];
+  return {
+    conclusion: "failure",
+    outcome: "failed",
+    rule: "node-failed",
+    title: failedIds.length === 1 ? `Failed: node ${failedIds[0]} failed` : `Failed: ${failedIds.length} nodes failed`,
+    reason: `${quoteList(failedIds)} failed${causes.length > 0 ? ` (${causes.join(", ")})` : ""}. Any node FAIL fails the run.`
+  };
+}
+function lastRowByNode(rows) {
+  const last = /* @__PURE__ */ new Map();
+  for (const row of rows) last.set(row.nodeId, row);
+  return last;
+}
+function counts(rows, i) {
+  const row = rows[i];
+  const replaceable = row.verdict !== "FAIL" || row.superseded === true;
+  return !(replaceable && hasLaterRow(rows, i));
+}
+function hasLaterRow(rows, i) {
+  const nodeId = rows[i].nodeId;
+  return rows.slice(i + 1).some((later) => later.nodeId === nodeId);
+}
+
+// src/ledger/require-evidence.ts
+function neutralOrFailure(requireEvidence, decision) {
+  if (!requireEvidence) return { conclusion: "neutral", outcome: "passed", ...decision };
+  return {
+    conclusion: "failure",
+    outcome: "failed",
+    rule: decision.rule,
+    title: `Failed (require-evidence): ${decision.title}`,
+    reason: `${decision.reason} The maintainers' policy file (.github/evidence-gate.yml) sets require-evidence: true, so a run without engine-run evidence on every non-gate sink fails.`
+  };
+}
+
+// src/ledger/judge-verified-sinks.ts
+function judgeVerifiedSinks(sinks) {
+  const { input: input2, last, verified } = sinks;
+  const inWorktree = verified.flatMap((id2) => {
+    const tree = last.get(id2)?.worktree;
+    return tree === void 0 ? [] : [`sink "${id2}": worktree ${tree.name}, branch ${tree.branch}`];
+  });
+  if (inWorktree.length > 0) {
+    return {
+      conclusion: "action_required",
+      outcome: "passed",
+      rule: "verified-in-worktree",
+      title: "Verified, but in a worktree: the evidence is for a branch, not this commit",
+      reason: `Every sink was verified, but ${inWorktree.length === 1 ? "a sink" : "sinks"} ran in a managed worktree (${inWorktree.join("; ")}): the verify command ran on that branch's files, not on the main working tree or this commit. Merge the branch (or check it out) and verify it, or re-run with the sinks in the main working tree.`
+    };
+  }
+  const required2 = judgeReceipts(sinks, "required");
+  if (required2 !== null) return required2;
+  const trees = verified.map((id2) => last.get(id2)?.verify?.evidenceTree ?? null);
+  const offCommit = input2.postedCommitTree !== null && trees.some((tree) => tree !== null && tree !== input2.postedCommitTree);
+  const definition = verifyDefinitionChanged(input2, offCommit);
+  if (definition !== null) return definition;
+  const beyond = bytesBeyondTheTree(sinks, offCommit);
+  if (beyond !== null) return beyond;
+  const observed = judgeReceipts(sinks, "observed");
+  if (observed !== null) return observed;
+  if (input2.postedCommitTree === null || trees.some((tree) => tree === null)) {
+    return neutralOrFailure(input2.requireEvidence, {
+      rule: "verified-tree-unknown",
+      title: `Verified, but the tree is unknown (${countNodes(last.size)} passed)`,
+      reason: "Every sink was verified, but the verified tree could not be compared with the posted commit's tree, so the evidence cannot be tied to this commit."
+    });
+  }
+  const distinctTrees = [...new Set(trees.filter((tree) => tree !== null))];
+  if (distinctTrees.length > 1) {
+    const which2 = verified.map((id2) => `sink "${id2}": ${(last.get(id2)?.verify?.evidenceTree ?? "unknown").slice(0, 12)}`).join("; ");
+    return {
+      conclusion: "action_required",
+      outcome: "passed",
+      rule: "verified-different-trees",
+      title: "Verified, but the sinks verified different trees",
+      reason: `Each sink's verify passed on the files it saw, but the sinks saw different files (${which2}): nodes changed files between the verifies, so no single tree passed every sink's verify and the final files were not verified as a whole. Do not push the patch as it is; re-run so that every sink verifies the same files.`
+    };
+  }
+  if (offCommit) {
+    return {
+      conclusion: "action_required",
+      outcome: "passed",
+      rule: "verified-off-commit",
+      title: "Verified, but not on this commit",
+      reason: `Every sink was verified, but ${PATCH_NOT_ON_COMMIT}: the tree the verify command ran on differs from this commit's tree (files changed during the run, or uncommitted before it, or sinks that verified different trees). Commit the patch and verify that commit (the CLI's --commit does both; the action's push: true pushes it), or re-run on a commit that contains it.`
+    };
+  }
+  const ignoredUnknown = verified.filter((id2) => last.get(id2)?.verify?.ignoredFiles === "unknown");
+  if (ignoredUnknown.length > 0) {
+    const why2 = [
+      ...new Set(ignoredUnknown.map((id2) => last.get(id2)?.verify?.ignoredFilesReason ?? "unknown reason"))
+    ].join("; ");
+    return neutralOrFailure(input2.requireEvidence, {
+      rule: "verified-ignored-files-unknown",
+      title: `Verified, but the git-ignored files could not be compared (${countNodes(last.size)} passed)`,
+      reason: `Every sink was verified on this commit's tree, but the git-ignored files the verify command may read could not be compared with the run's start (${why2}), so the evidence cannot be shown to rest on this commit alone.`
+    });
+  }
+  const executions = input2.rows.length;
+  return {
+    conclusion: "success",
+    outcome: "passed",
+    rule: "verified-on-commit",
+    title: `Verified: ${countNodes(last.size)} passed, ${verified.length} ${verified.length === 1 ? "sink" : "sinks"} verified on this commit`,
+    reason: `Every node passed (${executions} ${executions === 1 ? "execution" : "executions"}) and the engine ran the verify command of every non-gate sink on this commit's tree.`
+  };
+}
+var FLAGGED_NAMED = 10;
+function verifyDefinitionChanged(input2, offCommit) {
+  const record2 = input2.changedFiles;
+  if (record2 === void 0 || record2.verifyDefinition.length === 0) return null;
+  const named = record2.verifyDefinition.slice(0, FLAGGED_NAMED).map((change) => `${change.path}: ${change.detail}`);
+  const more = record2.flaggedTotal - named.length;
+  const list = `${named.join("; ")}${more > 0 ? `; and ${more} more` : ""}`;
+  const data = record2.verifyDefinition.some((c) => c.kind === "test-data" || c.kind === "named-by-test");
+  return {
+    conclusion: "action_required",
+    outcome: "passed",
+    rule: "verify-definition-changed",
+    title: data ? "Verified, but the nodes changed what the tests compare against" : "Verified, but the nodes changed what the verify command runs",
+    reason: `Every sink's verify passed, but the nodes changed what defines it (${list}). A passing verify then shows only that the changed definition passes, not that the build and tests it ran before still pass (a script replaced by "true" passes on anything). ` + (data ? "A test's data (a fixture, snapshot, golden file, or a file a test reads) changed too: a test then passes when its expected values were changed to match the code, not the code fixed. " : "") + "A reviewer must read these changes and confirm they keep every build step and test running (no script emptied or pointed elsewhere, no test deleted, renamed away or skipped, no expected value changed to match the code), then verify again; --commit and the action's push leave such changes uncommitted (patch.diff)." + (offCommit ? ` Besides, ${PATCH_NOT_ON_COMMIT}.` : "")
+  };
+}
+function bytesBeyondTheTree(sinks, offCommit) {
+  const { input: input2, last, verified } = sinks;
+  const besides = offCommit ? ` Besides, ${PATCH_NOT_ON_COMMIT}.` : "";
+  const ignoredChanged = verified.filter((id2) => last.get(id2)?.verify?.ignoredFiles === "changed");
+  const outside = outsideWritesOf(input2.rows);
+  const outsideSentence = outside === null ? "" : `A node wrote outside the repository; the evidence tree does not cover those files (${outside}).`;
+  if (ignoredChanged.length > 0) {
+    const which2 = ignoredChanged.map((id2) => `sink "${id2}": ${describeIgnoredChanges(last.get(id2)?.verify?.ignoredFilesChanges)}`).join("; ");
+    return {
+      conclusion: "action_required",
+      outcome: "passed",
+      rule: "verified-ignored-files-changed",
+      title: "Verified, but git-ignored files changed",
+      reason: `Every sink was verified, but the verify command ran with git-ignored files changed since the run started (${which2}). The evidence covers git-ignored files that are on no commit, so this commit may not pass on a fresh clone. Undo those changes, or make them in tracked files, and re-run.` + besides + (outside !== null ? ` ${outsideSentence}` : "")
+    };
+  }
+  if (outside !== null) {
+    return {
+      conclusion: "action_required",
+      outcome: "passed",
+      rule: "verified-outside-writes",
+      title: "Verified, but a node wrote outside the repository",
+      reason: `Every sink was verified, but ${outsideSentence.charAt(0).toLowerCase()}${outsideSentence.slice(1)} The verify command may pass only because of them, so this commit may not pass on a fresh clone. Undo those writes, or make the change inside the repository, and re-run.` + besides
+    };
+  }
+  const gaps = verified.flatMap((id2) => {
+    const parts = evidenceGapParts(last.get(id2)?.verify);
+    return parts.length === 0 ? [] : [`sink "${id2}": ${parts.join("; ")}`];
+  });
+  if (gaps.length === 0) return null;
+  return {
+    conclusion: "action_required",
+    outcome: "passed",
+    rule: "verified-bytes-not-in-tree",
+    title: "Verified, but on bytes the evidence tree does not hold",
+    reason: `Every sink was verified, but the verify ran on bytes the evidence tree does not hold: ${gaps.join("; ")}. The tree recorded for the verify is not what the command ran on, so this commit may not pass on a fresh clone. For a submodule: commit (and push) its changes and record them in the superproject. For a file a .gitattributes conversion hides: write it in the form the conversion produces (or fix the attribute), commit it, and re-run. For files the verify command changed while it ran: make the command leave tracked files alone (\`npm ci\`, not \`npm install\`; no formatter or snapshot update in the verify) or commit what it writes, and re-run. Or undo the edits and re-run.` + besides
+  };
+}
+function outsideWritesOf(rows) {
+  const named = rows.filter((row) => row.outsideWrites !== void 0 && row.outsideWrites.total > 0).map((row) => `node "${row.nodeId}": ${describeOutsideWrites(row.outsideWrites)}`);
+  return named.length > 0 ? [...new Set(named)].join("; ") : null;
+}
+function judgeReceipts(sinks, which2) {
+  const { last, verified } = sinks;
+  const required2 = [];
+  const noTest = [];
+  const failing = [];
+  for (const id2 of verified) {
+    const verify = last.get(id2)?.verify;
+    const receipt = verify?.receipt;
+    if (verify?.testsRequired === true && (receipt === void 0 || receipt.kind === "none" || receipt.ran === 0)) {
+      required2.push(
+        `sink "${id2}": ${receipt === void 0 || receipt.kind === "none" ? `no test receipt (${receipt?.reason ?? "none recorded"})` : receiptWords(receipt)}`
+      );
+    } else if (receipt?.kind === "counts" && receipt.ran === 0) {
+      noTest.push(`sink "${id2}": ${receiptWords(receipt)}`);
+    } else if (receipt?.kind === "counts" && receipt.failed > 0 && verify?.expectExit === 0) {
+      failing.push(`sink "${id2}": ${receiptWords(receipt)}`);
+    }
+  }
+  if (which2 === "required") {
+    if (required2.length === 0) return null;
+    return {
+      conclusion: "failure",
+      outcome: "failed",
+      rule: "tests-required",
+      title: "Failed (require-tests): a verify ran no test the engine could see",
+      reason: `The maintainers' policy file (.github/evidence-gate.yml) sets require-tests: true, and ${required2.join("; ")}. A verify counts as evidence only when a recognised test runner (or a test report the command wrote, test-reports) shows at least one test ran. Make the verify command run the tests, or name the report files it writes in test-reports.`
+    };
+  }
+  if (noTest.length > 0) {
+    return {
+      conclusion: "action_required",
+      outcome: "passed",
+      rule: "verified-no-test",
+      title: "Verified, but the verify command ran no test",
+      reason: `The verify command exited as expected, but its test runner reported that no test ran (${noTest.join("; ")}): test files moved, a filter that matches nothing, or a runner pointed at the wrong folder all look like this, and a command that tests nothing is no evidence that the change works. Make the command run the tests and verify again.`
+    };
+  }
+  if (failing.length > 0) {
+    return {
+      conclusion: "action_required",
+      outcome: "passed",
+      rule: "verified-failing-tests",
+      title: "Verified, but the test runner reported failing tests",
+      reason: `The verify command exited as expected, but its test runner reported failing tests (${failing.join("; ")}): the command ignores its tests' result (an "|| true", a runner told not to fail). Fix the tests, or make the command fail when they fail, and verify again.`
+    };
+  }
+  return null;
+}
+
+// src/ledger/judge-completed-run.ts
+function judgeCompletedRun(input2) {
+  const failed3 = judgeFailures(input2.rows);
+  if (failed3 !== null) return failed3;
+  const last = lastRowByNode(input2.rows);
+  const notPassed = [.../* @__PURE__ */ new Set([...last.keys(), ...input2.sinks])].filter(
+    (id2) => last.get(id2)?.verdict !== "PASS"
+  );
+  if (notPassed.length > 0) {
+    return {
+      conclusion: "failure",
+      outcome: "failed",
+      rule: "node-did-not-run",
+      title: `Failed: ${countNodes(notPassed.length)} did not run`,
+      reason: `The run ended without a PASS for ${quoteList(notPassed)}; a run that did not finish its graph cannot pass.`
+    };
+  }
+  const gates = new Set(input2.gateSinks);
+  const checkedSinks = input2.sinks.filter((id2) => !gates.has(id2));
+  if (checkedSinks.length === 0) {
+    return neutralOrFailure(input2.requireEvidence, {
+      rule: "only-gate-sinks",
+      title: `Unverified: every sink is a gate (${countNodes(last.size)} passed)`,
+      reason: "Every sink of the graph is a gate: a person's approval, not build evidence. Nothing was verified."
+    });
+  }
+  const verified = checkedSinks.filter((id2) => {
+    const row = last.get(id2);
+    return row?.verdict === "PASS" && row.qualifier === "verified";
+  });
+  if (verified.length === 0) {
+    return neutralOrFailure(input2.requireEvidence, {
+      rule: "no-engine-evidence",
+      title: `Unverified: ${countNodes(last.size)} passed with no build evidence`,
+      reason: `${noEvidenceReason(input2.buildEvidence)} Every PASS below is the model's, about its own work.`
+    });
+  }
+  if (verified.length < checkedSinks.length) {
+    const unverified = checkedSinks.filter((id2) => !verified.includes(id2));
+    return neutralOrFailure(input2.requireEvidence, {
+      rule: "partially-verified",
+      title: `Partly verified: ${verified.length} of ${checkedSinks.length} sinks verified`,
+      reason: `Sinks ${quoteList(unverified)} passed without an engine-run verify command; success needs every non-gate sink verified.`
+    });
+  }
+  return judgeVerifiedSinks({ input: input2, last, verified });
+}
+function noEvidenceReason(answer) {
+  switch (answer.kind) {
+    case "declared":
+      return `The operator declared no build evidence (accept-no-build-evidence) although ${answer.signals.map((s) => s.file).join(", ")} ${answer.signals.length === 1 ? "says" : "say"} this repository builds.`;
+    case "none-detected":
+      return "No build signal was detected and no verify command was given.";
+    case "attached":
+      return `A verify command ("${shownCommand(answer.command)}") was attached, but no sink was verified with it.`;
+    case "graph":
+      return answer.verifiedSinks.length === 0 ? "No sink of the hand-written graph has a success_check.verify or completion.verify command, so the engine ran no build." : "The hand-written graph's verify commands did not verify any sink.";
+    default:
+      return unreachable(answer);
+  }
+}
+
+// src/ledger/conclusion.ts
+function decideEndWithoutRows(end) {
+  return decideConclusion({
+    rows: [],
+    sinks: [],
+    gateSinks: [],
+    buildEvidence: { kind: "none-detected" },
+    postedCommitTree: null,
+    requireEvidence: false,
+    end
+  });
+}
+function decideConclusion(input2) {
+  const { end } = input2;
+  switch (end.kind) {
+    case "completed":
+      return judgeCompletedRun(input2);
+    case "refused":
+      return {
+        conclusion: "action_required",
+        outcome: "refused",
+        rule: "refused",
+        title: refusalTitle(end.reason),
+        reason: `${end.message} Nothing ran and nothing was spent.`
+      };
+    case "usage-error":
+      return {
+        conclusion: "action_required",
+        outcome: "usage-error",
+        rule: "usage-error",
+        title: "Usage error: nothing ran",
+        reason: `${end.message} Nothing ran.`
+      };
+    case "plan-refused":
+      return {
+        conclusion: "failure",
+        outcome: "failed",
+        rule: "plan-refused",
+        title: "Failed: the plan was refused twice",
+        reason: `The planner's graph broke the planned-node rules after one repair: ${end.refusals.join("; ")}. No node ran.`
+      };
+    case "planning-failed":
+      return {
+        conclusion: "failure",
+        outcome: "failed",
+        rule: "planning-failed",
+        title: "Failed: planning failed (no usable plan)",
+        reason: `Planning failed: ${end.message}.${credentialHint(end.message)} No node ran.`
+      };
+    case "setup-failed":
+      return {
+        conclusion: "failure",
+        outcome: "failed",
+        rule: "setup-failed",
+        title: "Failed: the model CLI could not be installed",
+        reason: `${end.message} Nothing ran and nothing was spent. This is the runner's environment (the network, the npm registry), not your inputs: run the job again once the registry is reachable, or give the runner a tool cache that holds the CLI.`
+      };
+    case "engine-error":
+      return {
+        conclusion: "failure",
+        outcome: "failed",
+        rule: "engine-error",
+        title: "Failed: engine error",
+        reason: `The engine stopped with an error: ${end.message}`
+      };
+    case "paused":
+      return decidePaused(input2, end);
+    case "cancelled":
+      return {
+        conclusion: "cancelled",
+        outcome: "cancelled",
+        rule: "cancelled",
+        title: "Cancelled",
+        reason: "The run was cancelled (the workflow was cancelled, or the CLI was interrupted) before it finished; the ledger's rows are what had finished."
+      };
+    case "abandoned":
+      return {
+        conclusion: "failure",
+        outcome: "failed",
+        rule: "abandoned",
+        title: "Failed: the run was abandoned",
+        reason: "The run ended without finishing its check run (the main step died); the ledger's rows are what had finished."
+      };
+    case "timed-out":
+      return {
+        conclusion: "timed_out",
+        outcome: "timed-out",
+        rule: "timed-out",
+        title: `Timed out after ${end.limit}`,
+        reason: `The run reached its time bound (${end.setting} ${end.limit}) and was stopped: every running node's processes were killed; the ledger's rows are what had finished.`
+      };
+    default:
+      return unreachable(end);
+  }
+}
+function credentialHint(message) {
+  return /invalid api key|please run \/login|authentication_error|\b401\b|unauthorized/i.test(message) ? " The model API refused the credential: check the model key (the CLI: ANTHROPIC_API_KEY, OPENAI_API_KEY; the action: anthropic-api-key, claude-code-oauth-token, openai-api-key)." : "";
+}
+function refusalTitle(reason) {
+  switch (reason) {
+    case "build-evidence":
+      return "Refused: this repository builds, and no verify command was given";
+    case "no-credential":
+      return "Refused: no model credential and no verify command";
+    case "unsupported-trigger":
+      return "Refused: unsupported trigger";
+    case "head-moved":
+      return "Refused: the pull request's head moved";
+    case "checkout-not-head":
+      return "Refused: the checkout is not the commit the event names";
+    case "fork-unapproved":
+      return "Refused: a fork's pull request needs a writer's approval at its head, and no verify command was given";
+    default:
+      return unreachable(reason);
+  }
+}
+function decidePaused(input2, end) {
+  const failed3 = judgeFailures(input2.rows);
+  if (failed3 !== null) return failed3;
+  switch (end.reason) {
+    case "gate":
+      return {
+        conclusion: "action_required",
+        outcome: "paused",
+        rule: "paused",
+        title: `Paused at gate ${end.nodeId}`,
+        reason: `The run is waiting for a person to approve or reject gate "${end.nodeId}"; resume the run with the decision.`
+      };
+    case "session-limit":
+      return {
+        conclusion: "action_required",
+        outcome: "paused",
+        rule: "paused",
+        title: "Paused: model session limit reached",
+        reason: `Node "${end.nodeId}" hit the model's session limit; resume with --retry-failed once the limit resets to finish exactly the work that never ran.`
+      };
+    default:
+      return unreachable(end.reason);
+  }
 }
 
 // src/ledger/ledger.ts
@@ -47114,6 +44342,16 @@ function sumTokens(calls) {
     totals2.cacheCreationInputTokens += usage2.cacheCreationInputTokens ?? 0;
   }
   return totals2;
+}
+function policySettingsWords(policy) {
+  const parts = [`require-evidence: ${policy.requireEvidence}`];
+  if (policy.requireTests === true) parts.push("require-tests: true");
+  if (policy.verifyRepeat !== void 0 && policy.verifyRepeat > 1)
+    parts.push(`verify-repeat: ${policy.verifyRepeat}`);
+  if (policy.verifyBase === true) parts.push("verify-base: true");
+  if (policy.testReports !== void 0 && policy.testReports.length > 0)
+    parts.push(`test-reports: ${policy.testReports.join(", ")}`);
+  return parts.join(", ");
 }
 
 // src/ledger/render-json.ts
@@ -47312,7 +44550,14 @@ var PlanSectionSchema = external_exports.strictObject({
   ).max(MAX_LIST),
   planningCostUsd: usd.nullable(),
   repaired: external_exports.strictObject({ refusals: external_exports.array(text).max(MAX_LIST) }).optional(),
-  policy: external_exports.strictObject({ source: line, requireEvidence: external_exports.boolean() }).optional(),
+  policy: external_exports.strictObject({
+    source: line,
+    requireEvidence: external_exports.boolean(),
+    requireTests: external_exports.boolean().optional(),
+    verifyRepeat: external_exports.number().int().min(1).max(10).optional(),
+    verifyBase: external_exports.boolean().optional(),
+    testReports: external_exports.array(line).max(MAX_LIST).optional()
+  }).optional(),
   warnings: external_exports.array(text).max(MAX_LIST).optional(),
   fragments: external_exports.array(text).max(MAX_LIST).optional(),
   untrustedText: external_exports.array(
@@ -47470,9 +44715,9 @@ var LedgerJsonSchema = external_exports.strictObject({
 });
 
 // src/evidence/patch.ts
-import { mkdtemp as mkdtemp2, readFile as readFile4, rm as rm3 } from "node:fs/promises";
+import { mkdtemp as mkdtemp2, readFile as readFile3, rm as rm2 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
-import { join as join22 } from "node:path";
+import { join as join15 } from "node:path";
 var FALLBACK_IDENTITY = {
   name: "evidence-gate",
   email: "evidence-gate@users.noreply.github.com"
@@ -47489,18 +44734,18 @@ function workingTreePatch(repoDir, baseCommit, context = {}) {
   });
 }
 async function wholeDiff(run2, base, tree) {
-  const outDir = await mkdtemp2(join22(tmpdir2(), "evidence-gate-patch-"));
+  const outDir = await mkdtemp2(join15(tmpdir2(), "evidence-gate-patch-"));
   try {
-    const out = join22(outDir, "patch.diff");
+    const out = join15(outDir, "patch.diff");
     await run2(["diff", ...DIFF_FLAGS, "--binary", `--output=${out}`, base, tree]);
-    return await readFile4(out);
+    return await readFile3(out);
   } finally {
-    await rm3(outDir, { recursive: true, force: true });
+    await rm2(outDir, { recursive: true, force: true });
   }
 }
 async function treePatch(repoDir, baseCommit, tree, context = {}) {
   const root = await workTreeRoot(repoDir, context);
-  const run2 = (args) => git(args, gitOptions2(root, context));
+  const run2 = (args) => git(args, gitOptions(root, context));
   return (await wholeDiff(run2, `${baseCommit}^{tree}`, tree)).toString("utf8");
 }
 async function configValue(root, key, context) {
@@ -47765,396 +45010,14 @@ async function workingTreeOrNull(frame) {
   }
 }
 
-// src/engine/fresh-run.ts
-import { basename as basename6, isAbsolute as isAbsolute9, relative as relative12 } from "node:path";
-
-// src/engine/redacting-run-dir.ts
-import { existsSync as existsSync7, readFileSync as readFileSync8, writeFileSync as writeFileSync4 } from "node:fs";
-
-// src/engine/run-dir.ts
-import { createHash as createHash5 } from "node:crypto";
-import {
-  appendFileSync,
-  existsSync as existsSync6,
-  mkdirSync as mkdirSync5,
-  readFileSync as readFileSync7,
-  renameSync,
-  rmSync as rmSync2,
-  writeFileSync as writeFileSync3
-} from "node:fs";
-import { hostname as hostname3 } from "node:os";
-import { join as join23 } from "node:path";
-
-// src/graph/file-name.ts
-function nodeFileName(id2) {
-  return id2.replaceAll("/", "~");
-}
-
-// src/engine/run-dir.ts
-function liveLockHolder(runDir) {
-  const path2 = join23(runDir, "run.lock");
-  if (!existsSync6(path2)) return null;
-  const holder = (() => {
-    try {
-      return readFileSync7(path2, "utf8").trim();
-    } catch {
-      return "";
-    }
-  })();
-  const [pid, host] = holder.split("@");
-  if (host !== hostname3() || pid === void 0 || !/^\d+$/.test(pid)) return holder || "(unknown)";
-  try {
-    process.kill(Number(pid), 0);
-    return holder;
-  } catch (error63) {
-    return error63.code === "EPERM" ? holder : null;
-  }
-}
-var RunDirectory = class {
-  /** Creates `<runsDir>/<runId>/` and its `nodes/` and `failed/` folders. */
-  constructor(runsDir, runId) {
-    this.runId = runId;
-    this.path = join23(runsDir, runId);
-    mkdirSync5(join23(this.path, "nodes"), { recursive: true });
-    const ignore = join23(runsDir, ".gitignore");
-    if (!existsSync6(ignore))
-      writeFileSync3(ignore, "# written by evidence-gate: run directories stay out of git\n*\n");
-    mkdirSync5(join23(this.path, "failed"), { recursive: true });
-  }
-  runId;
-  path;
-  /** sha256 (hex) of the bytes this process last wrote to each JSON file, by file name. */
-  #digests = /* @__PURE__ */ new Map();
-  /**
-   * Takes the run's lock (`run.lock`, created exclusively, holding this process's pid and host), so two
-   * legs of one run never run at once (research §7.5). A lock left by a process that is gone (same host,
-   * pid not running) is taken over.
-   *
-   * @returns `null` when taken, else why not (which process holds it).
-   */
-  lock() {
-    const path2 = join23(this.path, "run.lock");
-    const mine = `${process.pid}@${hostname3()}`;
-    for (let attempt2 = 0; attempt2 < 2; attempt2++) {
-      try {
-        writeFileSync3(path2, `${mine}
-`, { flag: "wx" });
-        return null;
-      } catch (error63) {
-        if (error63.code !== "EEXIST") throw error63;
-      }
-      const holder = liveLockHolder(this.path);
-      if (holder !== null)
-        return `run ${this.runId} is in use by process ${holder} (${path2}): one leg at a time`;
-      rmSync2(path2, { force: true });
-    }
-    return `run ${this.runId}'s lock ${path2} could not be taken`;
-  }
-  /** Releases the lock taken by {@link lock} (only if this process holds it). */
-  unlock() {
-    const path2 = join23(this.path, "run.lock");
-    try {
-      if (readFileSync7(path2, "utf8").trim() === `${process.pid}@${hostname3()}`) rmSync2(path2, { force: true });
-    } catch {
-    }
-  }
-  /** Appends one event line with a timestamp. */
-  event(event) {
-    appendFileSync(
-      join23(this.path, "events.jsonl"),
-      `${JSON.stringify({ at: (/* @__PURE__ */ new Date()).toISOString(), ...event })}
-`
-    );
-  }
-  /** Writes a JSON file atomically (temp file + rename), so a crash never leaves half a file. */
-  writeJson(name, value) {
-    const target = join23(this.path, name);
-    const temp = `${target}.${process.pid}.tmp`;
-    const text2 = `${JSON.stringify(value, null, 2)}
-`;
-    writeFileSync3(temp, text2);
-    renameSync(temp, target);
-    this.#digests.set(name, createHash5("sha256").update(text2, "utf8").digest("hex"));
-    return target;
-  }
-  /**
-   * The sha256 (hex) of what this process last wrote to `name` with {@link writeJson}, or `null`. The
-   * action posts the digests of `state.json` and `graph.json` on the check run (out of every node's reach),
-   * so a resumed leg can prove the run directory it downloaded is the one the engine wrote.
-   */
-  digestOf(name) {
-    return this.#digests.get(name) ?? null;
-  }
-  /** Records the digest of a JSON file this process read and checked rather than wrote (resume's graph.json). */
-  noteDigest(name, text2) {
-    this.#digests.set(name, createHash5("sha256").update(text2, "utf8").digest("hex"));
-  }
-  /** Writes a text file (node output, patch) and returns its path. */
-  writeText(name, text2) {
-    const target = join23(this.path, name);
-    writeFileSync3(target, text2);
-    return target;
-  }
-  /** Writes a binary file (a patch need not be UTF-8) and returns its path. */
-  writeBytes(name, bytes) {
-    const target = join23(this.path, name);
-    writeFileSync3(target, bytes);
-    return target;
-  }
-  /** Path of a node's saved output (the `{{ artifacts.ID }}` target). */
-  nodeOutputPath(nodeId) {
-    return join23(this.path, "nodes", `${nodeFileName(nodeId)}.out`);
-  }
-  /** Path of a failed node's saved reply. */
-  failedOutputPath(nodeId) {
-    return join23(this.path, "failed", `${nodeFileName(nodeId)}.out`);
-  }
-};
-
-// src/engine/redacting-run-dir.ts
-var RedactingRunDirectory = class extends RunDirectory {
-  constructor(runsDir, runId, redactor) {
-    super(runsDir, runId);
-    this.redactor = redactor;
-  }
-  redactor;
-  event(event) {
-    super.event(this.redactor.deep(event));
-  }
-  writeJson(name, value) {
-    return super.writeJson(name, this.redactor.deep(value));
-  }
-  writeText(name, text2) {
-    return super.writeText(name, this.redactor.text(text2));
-  }
-  /**
-   * Rewrites a node's saved output and failed reply (written by the node's own lifecycle) with secrets
-   * redacted, when they hold any.
-   */
-  redactSavedOutputs(nodeId) {
-    if (!this.redactor.active) return;
-    for (const path2 of [this.nodeOutputPath(nodeId), this.failedOutputPath(nodeId)]) {
-      if (!existsSync7(path2)) continue;
-      const text2 = readFileSync8(path2, "utf8");
-      if (this.redactor.contains(text2)) writeFileSync4(path2, this.redactor.text(text2));
-    }
-  }
-};
-
-// src/engine/run-state-store.ts
-var STATE_COALESCE_MS = 200;
-var RunStateStore = class {
-  constructor(dir, initial) {
-    this.dir = dir;
-    this.state = structuredClone(initial);
-  }
-  dir;
-  state;
-  /** The pending {@link saveSoon} write, `null` when the file is up to date. */
-  #timer = null;
-  /** Why the last background write failed, until a later write succeeds (thrown by {@link flush}). */
-  #failed = null;
-  /**
-   * Writes `state.json` atomically (redacted) now, which also covers a pending {@link saveSoon}. Throws
-   * when the write fails (an internal error).
-   */
-  save() {
-    if (this.#timer !== null) clearTimeout(this.#timer);
-    this.#timer = null;
-    this.dir.writeJson("state.json", this.state);
-    this.#failed = null;
-  }
-  /**
-   * Saves the state within {@link STATE_COALESCE_MS} (one write for every change made meanwhile): what the
-   * engine calls per node event. A write that fails in the background is thrown by the next
-   * {@link flush} (unless a later write succeeded).
-   */
-  saveSoon() {
-    if (this.#timer !== null) return;
-    this.#timer = setTimeout(() => {
-      this.#timer = null;
-      try {
-        this.save();
-      } catch (error63) {
-        this.#failed = error63;
-      }
-    }, STATE_COALESCE_MS);
-  }
-  /** Writes a pending {@link saveSoon} now; throws a background write's failure. Nothing pending: no write. */
-  flush() {
-    if (this.#timer !== null) this.save();
-    else if (this.#failed !== null) {
-      const failed3 = this.#failed;
-      this.#failed = null;
-      throw failed3;
-    }
-  }
-  node(id2) {
-    return this.state.nodes[id2];
-  }
-  setNode(id2, record2) {
-    this.state.nodes = { ...this.state.nodes, [id2]: record2 };
-  }
-  /**
-   * Changes one node's record: `patch` over the previous record's session, its cumulative cost (claude),
-   * executions, feedback rounds, thread usage and completion progress (a node without a record starts with
-   * no session and 0 executions). `judged` is dropped unless the patch sets it; `completion: undefined`
-   * clears the progress. The session's cost stays with its session id: a `handoff: session` child resuming
-   * it records only its own share, which a status patch dropping the cost would make unknown (issue 26).
-   */
-  patchNode(id2, patch) {
-    const prev = this.node(id2);
-    this.setNode(id2, {
-      session_id: prev?.session_id ?? null,
-      executions: prev?.executions ?? 0,
-      ...prev?.feedback_rounds !== void 0 ? { feedback_rounds: prev.feedback_rounds } : {},
-      ...prev?.session_cost_usd !== void 0 ? { session_cost_usd: prev.session_cost_usd } : {},
-      ...prev?.thread_usage !== void 0 ? { thread_usage: prev.thread_usage } : {},
-      ...prev?.completion !== void 0 ? { completion: prev.completion } : {},
-      ...patch
-    });
-  }
-  setGate(id2, record2) {
-    this.state.gates = { ...this.state.gates, [id2]: record2 };
-  }
-  addRow(row) {
-    this.state.rows = [...this.state.rows, row];
-  }
-  /** Replaces the latest row of `nodeId` with `change(row)`; nothing when the node has no row. */
-  rewriteLatest(nodeId, change) {
-    const rows = [...this.state.rows];
-    for (let i = rows.length - 1; i >= 0; i--) {
-      if (rows[i].nodeId !== nodeId) continue;
-      rows[i] = change(rows[i]);
-      break;
-    }
-    this.state.rows = rows;
-  }
-  /**
-   * Marks the latest FAIL row of `nodeId` superseded (a later execution replaces it: a retry, a feedback
-   * round, a resumed leg). A PASS or SKIPPED row needs no mark: a later row replaces it anyway.
-   */
-  supersedeLatest(nodeId) {
-    this.rewriteLatest(
-      nodeId,
-      (row) => row.verdict === "FAIL" && row.superseded !== true ? { ...row, superseded: true } : row
-    );
-  }
-};
-
-// src/engine/fresh-run.ts
-function prepareFreshRepository(o, setup) {
-  return prepareRepository({
-    repoDir: o.repoDir,
-    ...o.workingDirectory !== void 0 ? { workingDirectory: o.workingDirectory } : {},
-    commit: setup.commit,
-    gitContext: setup.gitContext,
-    ...o.pr ? { pr: { headSha: o.pr.headSha, baseRef: o.pr.baseRef } } : {},
-    ...o.postedHeadSha !== void 0 ? { postedHeadSha: o.postedHeadSha } : {}
-  });
-}
-function gitContextOf(o) {
-  return {
-    baseEnv: o.baseEnv,
-    knownSecrets: o.knownSecrets,
-    ...o.indexOverlay !== void 0 ? { indexOverlay: o.indexOverlay } : {}
-  };
-}
-function graphCommitSubject(name, source, repoDir) {
-  if (name !== null) return name;
-  if (!isAbsolute9(source)) return `run ${source}`;
-  const inside2 = relative12(repoDir, source);
-  return `run ${inside2 !== "" && !inside2.startsWith("..") && !isAbsolute9(inside2) ? inside2 : basename6(source)}`;
-}
-function frameCommit(o, message) {
-  return o.commit ? { message, ...o.publish !== void 0 ? { publish: o.publish } : {} } : null;
-}
-function openFreshRun(o, opening) {
-  const runId = o.runId ?? mintRunId();
-  const redactor = createRedactor(o.knownSecrets);
-  const dir = new RedactingRunDirectory(o.runsDir, runId, redactor);
-  dir.lock();
-  const startedAt = (/* @__PURE__ */ new Date()).toISOString();
-  dir.event({
-    type: "run_started",
-    runId,
-    mode: opening.mode,
-    ...opening.leg !== void 0 ? { leg: opening.leg } : {}
-  });
-  const { repo } = opening;
-  return {
-    runId,
-    mode: opening.mode,
-    ...opening.goal !== void 0 ? { goal: opening.goal } : {},
-    runtime: opening.runtime,
-    ...opening.model !== void 0 ? { model: opening.model } : {},
-    repoDir: repo.repoDir,
-    gitContext: opening.gitContext,
-    start: { sha: repo.start.sha, tree: repo.start.tree, description: repo.startDescription },
-    ...opening.headSha !== void 0 ? { headSha: opening.headSha } : {},
-    answer: opening.answer,
-    requireEvidence: opening.requireEvidence,
-    commit: opening.commit,
-    redactor,
-    dir,
-    startedAt
-  };
-}
-function startRunState(frame, first) {
-  const store = new RunStateStore(frame.dir, {
-    schema_version: RUN_STATE_SCHEMA_VERSION,
-    run_id: frame.runId,
-    mode: frame.mode,
-    ...frame.goal !== void 0 ? { goal: frame.goal } : {},
-    ...first.graphSource !== void 0 ? { graph_source: first.graphSource } : {},
-    runtime: frame.runtime,
-    ...frame.model !== void 0 ? { model: frame.model } : {},
-    ...runtimeFor(frame.runtime).recordedSettings(first.codexConfig),
-    inputs: { ...first.inputs },
-    build_evidence: frame.answer,
-    starting_commit: frame.start,
-    start_clean: first.repo.startClean,
-    repo_dir: frame.repoDir,
-    work_dir: first.repo.workDir,
-    concurrency: first.concurrency,
-    on_fail: first.onFail,
-    verify: first.verify,
-    ...first.policy ? {
-      policy: {
-        require_evidence: first.policy.requireEvidence === true,
-        ...first.policy.requireTests === true ? { require_tests: true } : {},
-        ...first.policy.testReports !== void 0 && first.policy.testReports.length > 0 ? { test_reports: first.policy.testReports } : {},
-        ...first.policy.source !== void 0 ? { source: first.policy.source } : {}
-      }
-    } : {},
-    tool_policies: first.toolPolicies,
-    planning_calls: [],
-    plan: first.plan,
-    rows: [],
-    nodes: {},
-    gates: {},
-    paused: null,
-    legs: [{ started_at: frame.startedAt, kind: "fresh" }]
-  });
-  store.save();
-  return store;
-}
-function ignoredBaselineOf(frame, runsDir) {
-  return ignoredFilesFingerprint(frame.repoDir, {
-    ...frame.gitContext,
-    exclude: [frame.dir.path],
-    excludeRunDirectoriesUnder: runsDir
-  });
-}
-
 // src/engine/leg.ts
-import { dirname as dirname9 } from "node:path";
+import { dirname as dirname7 } from "node:path";
 
 // src/evidence/base-verify.ts
-import { existsSync as existsSync8 } from "node:fs";
-import { mkdtemp as mkdtemp3, rm as rm4 } from "node:fs/promises";
+import { existsSync as existsSync7 } from "node:fs";
+import { mkdtemp as mkdtemp3, rm as rm3 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
-import { isAbsolute as isAbsolute10, join as join24, relative as relative13 } from "node:path";
+import { isAbsolute as isAbsolute9, join as join16, relative as relative10 } from "node:path";
 
 // src/evidence/base-comparison.ts
 function compareWithBase(head, base, commit) {
@@ -48212,16 +45075,16 @@ var BaseVerifier = class {
     this.#checkout ??= this.#checkOut();
     const checkout = await this.#checkout;
     if (!checkout.ok) return notCompared(checkout.commit, checkout.chosenAs, checkout.reason);
-    const rel = relative13(this.o.repoDir, options3.cwd);
-    if (rel.startsWith("..") || isAbsolute10(rel)) {
+    const rel = relative10(this.o.repoDir, options3.cwd);
+    if (rel.startsWith("..") || isAbsolute9(rel)) {
       return notCompared(
         checkout.base.commit,
         checkout.base.chosenAs,
         `the command ran in ${options3.cwd}, outside the repository's main working tree (a managed worktree): only the main working tree is compared with the base`
       );
     }
-    const cwd = join24(checkout.tree, rel);
-    if (!existsSync8(cwd)) {
+    const cwd = join16(checkout.tree, rel);
+    if (!existsSync7(cwd)) {
       return notCompared(
         checkout.base.commit,
         checkout.base.chosenAs,
@@ -48281,13 +45144,13 @@ var BaseVerifier = class {
     }
     let folder = null;
     try {
-      folder = await mkdtemp3(join24(this.o.tempParent ?? tmpdir3(), "evidence-gate-base-"));
-      const tree = join24(folder, "tree");
+      folder = await mkdtemp3(join16(this.o.tempParent ?? tmpdir3(), "evidence-gate-base-"));
+      const tree = join16(folder, "tree");
       await git(["-c", "core.hooksPath=/dev/null", "worktree", "add", "--detach", tree, commit], gitOptions4);
       shareWithIdentity(folder);
       return { ok: true, base: { commit, chosenAs }, folder, tree };
     } catch (error63) {
-      if (folder !== null) await rm4(folder, { recursive: true, force: true }).catch(() => void 0);
+      if (folder !== null) await rm3(folder, { recursive: true, force: true }).catch(() => void 0);
       return {
         ok: false,
         commit,
@@ -48312,7 +45175,7 @@ var BaseVerifier = class {
     await git(["worktree", "remove", "--force", checkout.tree], gitOptions4).catch((error63) => {
       problem = `git worktree remove ${checkout.tree}: ${gitReason(error63)}`;
     });
-    await rm4(checkout.folder, { recursive: true, force: true });
+    await rm3(checkout.folder, { recursive: true, force: true });
     await git(["worktree", "prune"], gitOptions4).catch(() => void 0);
     return problem;
   }
@@ -48362,7 +45225,7 @@ function gitReason(error63) {
 }
 
 // src/engine/graph-run.ts
-import { existsSync as existsSync12, readFileSync as readFileSync10 } from "node:fs";
+import { existsSync as existsSync11, readFileSync as readFileSync10 } from "node:fs";
 
 // src/engine/leg-journal.ts
 var LegJournal = class {
@@ -48477,10 +45340,10 @@ var LegMemory = class {
 };
 
 // src/engine/node-settlement.ts
-import { existsSync as existsSync10, readFileSync as readFileSync9 } from "node:fs";
+import { existsSync as existsSync9, readFileSync as readFileSync9 } from "node:fs";
 
 // src/engine/agent-node.ts
-import { writeFileSync as writeFileSync5 } from "node:fs";
+import { writeFileSync as writeFileSync4 } from "node:fs";
 
 // src/evidence/node-claims.ts
 function claimsForRow(reply, verify) {
@@ -48535,7 +45398,7 @@ function readNodeClaims(reply) {
       const m = re.exec(sentence);
       if (m === null) continue;
       if (NEGATION.test(sentence.slice(0, m.index)) || NEGATION.test(m[0])) continue;
-      const quote3 = oneLine3(sentence);
+      const quote3 = oneLine(sentence);
       const claim2 = kind === "tests-count" ? {
         kind,
         passed: Number(m[1]),
@@ -48584,7 +45447,7 @@ function checkClaims(claims, seen) {
     return { claim: claim2, contradiction: null };
   });
 }
-function oneLine3(text2) {
+function oneLine(text2) {
   const line2 = text2.replace(/\s+/g, " ").trim();
   return line2.length > QUOTE_CHARS ? `${line2.slice(0, QUOTE_CHARS - 1)}\u2026` : line2;
 }
@@ -48634,7 +45497,7 @@ function unfinishedCall(outcome, executable) {
 function sessionLostFailure(cli, sessionId, said) {
   return {
     cause: "run_error",
-    detail: `session lost: ${cli} no longer finds session ${sessionId} (${oneLine4(said).slice(0, 200)}); it was not replaced by a fresh session`,
+    detail: `session lost: ${cli} no longer finds session ${sessionId} (${oneLine2(said).slice(0, 200)}); it was not replaced by a fresh session`,
     sessionLimit: null,
     sessionLost: true
   };
@@ -48642,12 +45505,12 @@ function sessionLostFailure(cli, sessionId, said) {
 function noResultWords(reason, stderrTail) {
   return `${reason}${stderrTail ? ` \u2014 stderr: ${lastLine(stderrTail)}` : ""}`;
 }
-function oneLine4(text2) {
+function oneLine2(text2) {
   return text2.replace(/\s+/g, " ").trim();
 }
 function lastLine(text2) {
   const lines = text2.trim().split("\n");
-  return oneLine4(lines[lines.length - 1] ?? "");
+  return oneLine2(lines[lines.length - 1] ?? "");
 }
 
 // src/engine/claude-call-report.ts
@@ -48659,7 +45522,7 @@ var PLAN_TEXT_CHARS = 300;
 var REASON_CHARS = 300;
 function declaredPlan(items) {
   return {
-    items: items.slice(0, PLAN_ITEMS_KEPT).map((item) => ({ text: clip2(item.text, PLAN_TEXT_CHARS), done: item.done })),
+    items: items.slice(0, PLAN_ITEMS_KEPT).map((item) => ({ text: clip(item.text, PLAN_TEXT_CHARS), done: item.done })),
     total: items.length,
     open: items.filter((item) => !item.done).length
   };
@@ -48706,9 +45569,9 @@ function progressFromRecord(record2) {
   };
 }
 function oneLineClip(text2, chars = REASON_CHARS) {
-  return clip2(text2.replace(/\s+/g, " ").trim(), chars);
+  return clip(text2.replace(/\s+/g, " ").trim(), chars);
 }
-function clip2(text2, chars) {
+function clip(text2, chars) {
   const points = Array.from(text2);
   return points.length > chars ? `${points.slice(0, chars - 1).join("")}\u2026` : text2;
 }
@@ -48768,12 +45631,12 @@ function completedFailure(outcome, facts, budgetUsd) {
     const limit = budgetUsd !== null ? `$${budgetUsd.toFixed(4)}` : "its --max-budget-usd";
     return callFailure(
       "budget_exceeded",
-      `exceeded budget_usd: ${spent} vs ${limit} \u2014 claude stopped at --max-budget-usd (${oneLine4(r.failureDetail ?? r.subtype)})`
+      `exceeded budget_usd: ${spent} vs ${limit} \u2014 claude stopped at --max-budget-usd (${oneLine2(r.failureDetail ?? r.subtype)})`
     );
   }
   if (r.isError) {
     const why2 = r.failureDetail ?? r.subtype;
-    return callFailure("run_error", `claude reported is_error (exit ${outcome.exitCode}): ${oneLine4(why2)}`);
+    return callFailure("run_error", `claude reported is_error (exit ${outcome.exitCode}): ${oneLine2(why2)}`);
   }
   if (outcome.exitCode !== 0) return callFailure("nonzero_exit", `claude exited ${outcome.exitCode}`);
   return null;
@@ -48807,10 +45670,10 @@ function claudeFactsOf(outcome, sessionId) {
 }
 
 // src/engine/codex-call-report.ts
-import { join as join25 } from "node:path";
+import { join as join17 } from "node:path";
 function codexHomeOf2(env) {
   if (env.CODEX_HOME !== void 0 && env.CODEX_HOME !== "") return env.CODEX_HOME;
-  return env.HOME !== void 0 && env.HOME !== "" ? join25(env.HOME, ".codex") : null;
+  return env.HOME !== void 0 && env.HOME !== "" ? join17(env.HOME, ".codex") : null;
 }
 async function callCodex(spec, ctx, signal2) {
   const session = spec.session ?? { kind: "fresh" };
@@ -48873,7 +45736,7 @@ async function callCodex(spec, ctx, signal2) {
   if (r.isError) {
     const why2 = r.failureDetail ?? "codex reported turn.failed";
     return report(
-      callFailure("run_error", `codex reported turn.failed (exit ${outcome.exitCode}): ${oneLine4(why2)}`)
+      callFailure("run_error", `codex reported turn.failed (exit ${outcome.exitCode}): ${oneLine2(why2)}`)
     );
   }
   if (outcome.exitCode !== 0)
@@ -48949,7 +45812,7 @@ async function runAgentNode(spec, ctx, signal2) {
   if (spec.resultMatches && !searchPattern(spec.resultMatches, reply)) {
     return rows.fail(
       "result_mismatch",
-      `reply does not match /${spec.resultMatches.source}/: ${oneLine4(reply).slice(0, 200)}`,
+      `reply does not match /${spec.resultMatches.source}/: ${oneLine2(reply).slice(0, 200)}`,
       { judged: true }
     );
   }
@@ -48959,7 +45822,7 @@ async function runAgentNode(spec, ctx, signal2) {
     if (verified.kind === "failed") return rows.fail(verified.cause, verified.detail, verified);
     verify = verified.evidence;
   }
-  writeFileSync5(ctx.runDir.nodeOutputPath(spec.id), reply);
+  writeFileSync4(ctx.runDir.nodeOutputPath(spec.id), reply);
   const budgetUsd = spec.budgetUsd ?? null;
   const spentBefore = spec.completion?.spentUsd ?? 0;
   const costUsd = call.facts.costUsd === null ? null : call.facts.costUsd + spentBefore;
@@ -49030,7 +45893,7 @@ var RowMaker = class {
   #extras;
   /** A FAIL: the reply is saved to `failed/ID.out`. */
   fail(cause, detail, more) {
-    writeFileSync5(this.ctx.runDir.failedOutputPath(this.spec.id), this.call.facts.reply);
+    writeFileSync4(this.ctx.runDir.failedOutputPath(this.spec.id), this.call.facts.reply);
     return {
       row: {
         ...this.#base,
@@ -49051,7 +45914,7 @@ var RowMaker = class {
    * `failed/ID.out` like a failure's, and a later leg (`resume --retry-failed`) runs the node again.
    */
   paused(resetsAt) {
-    writeFileSync5(this.ctx.runDir.failedOutputPath(this.spec.id), this.call.facts.reply);
+    writeFileSync4(this.ctx.runDir.failedOutputPath(this.spec.id), this.call.facts.reply);
     return {
       row: {
         ...this.#base,
@@ -49555,8 +46418,8 @@ function notRetriedWords(node3, input2, row) {
 }
 
 // src/engine/node-fields.ts
-import { existsSync as existsSync9, statSync as statSync7 } from "node:fs";
-import { resolve as resolve10 } from "node:path";
+import { existsSync as existsSync8, statSync as statSync4 } from "node:fs";
+import { resolve as resolve8 } from "node:path";
 function nodeFields(node3, values, dirs) {
   const verify = node3.success_check.verify;
   const quoted = shellWords(values);
@@ -49570,8 +46433,8 @@ function nodeFields(node3, values, dirs) {
   const failure3 = Object.values(texts).find((v) => v !== null && typeof v === "object");
   if (failure3 !== void 0) return { ok: false, detail: failure3.error };
   const resolved = texts;
-  const cwd = resolved.cwd === null ? dirs.workDir : resolve10(dirs.workDir, resolved.cwd);
-  const verifyCwd = resolved.verifyCwd === null ? cwd : resolve10(cwd, resolved.verifyCwd);
+  const cwd = resolved.cwd === null ? dirs.workDir : resolve8(dirs.workDir, resolved.cwd);
+  const verifyCwd = resolved.verifyCwd === null ? cwd : resolve8(cwd, resolved.verifyCwd);
   const problem = directoryProblem(cwd, dirs.repoDir, "cwd") ?? (verify ? directoryProblem(verifyCwd, dirs.repoDir, "success_check.verify.cwd") : null);
   if (problem !== null) return { ok: false, detail: problem };
   return {
@@ -49610,7 +46473,7 @@ function directoryProblem(dir, repoDir, field) {
   if (!liesInRepository(dir, { cwd: repoDir, repoRoot: repoDir })) {
     return `${field} ${dir} is outside the repository ${repoDir}: a node runs inside the repository whose tree is the evidence`;
   }
-  if (!existsSync9(dir) || !statSync7(dir).isDirectory()) return `${field} ${dir} is not a folder`;
+  if (!existsSync8(dir) || !statSync4(dir).isDirectory()) return `${field} ${dir} is not a folder`;
   return null;
 }
 
@@ -49742,7 +46605,7 @@ function earlierJudgedReply(ctx, nodeId) {
   return ctx.store.node(nodeId)?.judged === true ? readTextIfAny(path2) : null;
 }
 function readTextIfAny(path2) {
-  return existsSync10(path2) ? readFileSync9(path2, "utf8") : null;
+  return existsSync9(path2) ? readFileSync9(path2, "utf8") : null;
 }
 async function failBeforeSpawn(ctx, node3, detail, spent) {
   const max = node3.completion?.max_attempts ?? 1;
@@ -49879,8 +46742,8 @@ function runEndOfAbort(signal2) {
 }
 
 // src/engine/run-worktrees.ts
-import { existsSync as existsSync11, readdirSync as readdirSync4, realpathSync as realpathSync7, rmdirSync, rmSync as rmSync3 } from "node:fs";
-import { join as join26 } from "node:path";
+import { existsSync as existsSync10, readdirSync as readdirSync3, realpathSync as realpathSync5, rmdirSync, rmSync as rmSync3 } from "node:fs";
+import { join as join18 } from "node:path";
 var WORKTREES_FOLDER = "worktrees";
 function worktreeBranch(runId, name) {
   return `evidence-gate/${runId}/${name}`;
@@ -49902,7 +46765,7 @@ var RunWorktrees = class {
   }
   /** The folder holding the checkouts: `<runDir>/worktrees`. */
   get folder() {
-    return join26(this.#o.runDir, WORKTREES_FOLDER);
+    return join18(this.#o.runDir, WORKTREES_FOLDER);
   }
   /**
    * The checkout of worktree `name`, made the first time the leg asks for it (see the module docstring).
@@ -49940,15 +46803,15 @@ var RunWorktrees = class {
       closed.push(await this.#closeOne(tree));
     }
     await this.#git(["worktree", "prune"]).catch(() => void 0);
-    if (existsSync11(this.folder) && readdirSync4(this.folder).length === 0) rmdirSync(this.folder);
+    if (existsSync10(this.folder) && readdirSync3(this.folder).length === 0) rmdirSync(this.folder);
     return closed;
   }
   async #create(name) {
-    const path2 = join26(this.folder, name);
+    const path2 = join18(this.folder, name);
     const branch = worktreeBranch(this.#o.runId, name);
     try {
       await this.#git(["worktree", "prune"]);
-      if (existsSync11(path2)) {
+      if (existsSync10(path2)) {
         if (await this.#isRegistered(path2)) return { name, path: path2, branch, origin: "reused" };
         rmSync3(path2, { recursive: true, force: true });
       }
@@ -49966,7 +46829,7 @@ var RunWorktrees = class {
   }
   async #closeOne(tree) {
     const { name, branch, path: path2 } = tree;
-    if (!existsSync11(path2)) return { name, branch, commit: null, removed: true };
+    if (!existsSync10(path2)) return { name, branch, commit: null, removed: true };
     let commit;
     try {
       const made = await commitWorkingTree(path2, {
@@ -49998,7 +46861,7 @@ var RunWorktrees = class {
   }
   async #isRegistered(path2) {
     const list = await this.#git(["worktree", "list", "--porcelain"]);
-    const real2 = realpathSync7(path2);
+    const real2 = realpathSync5(path2);
     return list.split("\n").some((line2) => line2.startsWith("worktree ") && realOrSelf2(line2.slice("worktree ".length)) === real2);
   }
   async #branchExists(branch) {
@@ -50022,7 +46885,7 @@ var RunWorktrees = class {
 };
 function realOrSelf2(path2) {
   try {
-    return realpathSync7(path2);
+    return realpathSync5(path2);
   } catch {
     return path2;
   }
@@ -50312,7 +47175,7 @@ function legStart(o, memory) {
     const output2 = o.dir.nodeOutputPath(node3.id);
     if (record2?.status === "passed") {
       start.set(node3.id, { state: "passed", round });
-      if (node3.type !== "gate" && existsSync12(output2))
+      if (node3.type !== "gate" && existsSync11(output2))
         memory.replies.set(node3.id, readFileSync10(output2, "utf8"));
     } else if (record2?.status === "failed" || record2?.status === "cancelled") {
       start.set(node3.id, { state: record2.status, round });
@@ -50469,7 +47332,7 @@ async function runLegAndFinish(o) {
     ignoredFiles: {
       baseline: o.verify.ignoredBaseline,
       exclude: [frame.dir.path],
-      excludeRunDirectoriesUnder: dirname9(frame.dir.path)
+      excludeRunDirectoriesUnder: dirname7(frame.dir.path)
     },
     // The separate user's files, readable for the engine's git between two pieces of PR code.
     handBack: [frame.repoDir],
@@ -50645,8 +47508,381 @@ async function runPlan(o, { frame, store }, run2) {
 }
 
 // src/engine/goal-loop.ts
-import { writeFileSync as writeFileSync6 } from "node:fs";
-import { join as join27 } from "node:path";
+import { writeFileSync as writeFileSync5 } from "node:fs";
+import { join as join19 } from "node:path";
+
+// src/ledger/plan-words.ts
+var NO_BUILD_EVIDENCE_WORDS = "every verdict below is the model's, about its own work";
+function answerWords(answer) {
+  switch (answer.kind) {
+    case "attached":
+      return {
+        kind: answer.kind,
+        words: answer.declaredBy === "policy" ? "the verify command comes from the maintainers' policy file (.github/evidence-gate.yml)" : "the verify command comes from the workflow input / CLI flag"
+      };
+    case "declared":
+      return {
+        kind: answer.kind,
+        words: `accept-no-build-evidence was given although ${answer.signals.map((signal2) => `${signal2.file} (${signal2.ecosystem})`).join(", ")} ${answer.signals.length === 1 ? "says" : "say"} this repository builds`
+      };
+    case "none-detected":
+      return { kind: answer.kind, words: "no build signal was detected and no verify command was given" };
+    case "graph":
+      return {
+        kind: answer.kind,
+        words: answer.verifiedSinks.length === 0 ? "hand-written graph: no sink has a success_check.verify or completion.verify command" : `hand-written graph: the engine runs the graph's own verify commands (sinks ${answer.verifiedSinks.map((s) => `"${s}"`).join(", ")})${answer.unverifiedSinks.length > 0 ? `; sinks ${answer.unverifiedSinks.map((s) => `"${s}"`).join(", ")} have none` : ""}`
+      };
+    default:
+      return unreachable(answer);
+  }
+}
+function sinkEvidence(plan) {
+  const commands = new Map(plan.sinkCommands.map((entry) => [entry.nodeId, entry.command]));
+  const sinks = plan.nodes.filter((node3) => node3.sink).map((node3) => {
+    const command = commands.get(node3.id);
+    if (command !== void 0) return { kind: "command", nodeId: node3.id, command };
+    return node3.type === "gate" ? { kind: "gate", nodeId: node3.id } : { kind: "none", nodeId: node3.id };
+  });
+  const listed2 = new Set(sinks.map((sink) => sink.nodeId));
+  for (const entry of plan.sinkCommands) {
+    if (!listed2.has(entry.nodeId))
+      sinks.push({ kind: "command", nodeId: entry.nodeId, command: entry.command });
+  }
+  return sinks;
+}
+var NO_PLAN_LINE = "no plan ran: nothing was built, tested or verified";
+function hasNoBuildEvidence(plan) {
+  return !sinkEvidence(plan).some((sink) => sink.kind === "command");
+}
+var SOURCE_NAMES = {
+  goal: "the goal",
+  "pr-title": "PR title",
+  "pr-body": "PR body",
+  comment: "the comment that started the run"
+};
+var counted = (n, one, many) => n === 0 ? [] : [`${n} ${n === 1 ? one : many}`];
+function untrustedTextWords(removals) {
+  if (removals === void 0 || removals.length === 0) return null;
+  const parts = removals.map((r) => {
+    const what = [
+      ...counted(r.hiddenChars, "hidden character", "hidden characters"),
+      ...counted(r.htmlComments, "HTML comment", "HTML comments"),
+      ...counted(r.hiddenHtml, "hidden HTML element", "hidden HTML elements"),
+      ...counted(r.altTexts, "alternative text", "alternative texts"),
+      ...counted(r.omittedChars, "visible character cut to fit", "visible characters cut to fit")
+    ];
+    return `${SOURCE_NAMES[r.source] ?? r.source}: ${what.join(", ")}`;
+  });
+  return `${parts.join("; ")} \u2014 removed before the planner read them (text nobody sees on the page, and what the prompt's bound left out).`;
+}
+var GOAL_SHOWN_CHARS = 500;
+function goalWords(goal) {
+  const points = Array.from(goal.replace(/\s+/g, " ").trim());
+  if (points.length <= GOAL_SHOWN_CHARS) return points.join("");
+  const left = points.length - GOAL_SHOWN_CHARS;
+  return `${points.slice(0, GOAL_SHOWN_CHARS).join("")}\u2026 (${left} more characters; the whole goal is in ledger.json)`;
+}
+
+// src/ledger/markdown-syntax.ts
+function escapeCell(text2) {
+  return escapeMarkdownChars(text2).replace(/\r\n|\r|\n/g, "<br>");
+}
+function escapeInline(text2) {
+  return escapeMarkdownChars(text2).replace(/\r\n|\r|\n/g, " ");
+}
+function codeSpan(text2, options3) {
+  const flat2 = text2.replace(/\r\n|\r|\n/g, " ");
+  const ticks = "`".repeat(longestRun(flat2, "`") + 1);
+  const pad = flat2.startsWith("`") || flat2.endsWith("`") || flat2 === "" ? " " : "";
+  const body = options3.inTable ? flat2.replace(/\|/g, "\\|") : flat2;
+  return `${ticks}${pad}${body}${pad}${ticks}`;
+}
+function fencedBlock(content, info2 = "") {
+  const fence = "`".repeat(Math.max(3, longestRun(content, "`") + 1));
+  const body = content.endsWith("\n") ? content : `${content}
+`;
+  return `${fence}${info2}
+${body}${fence}`;
+}
+function longestRun(text2, ch) {
+  let longest = 0;
+  let current = 0;
+  for (const c of text2) {
+    current = c === ch ? current + 1 : 0;
+    if (current > longest) longest = current;
+  }
+  return longest;
+}
+
+// src/ledger/render-changed-files.ts
+var CHANGED_FILES_SHOWN = 30;
+function countWords2(record2) {
+  const parts = ["added", "modified", "deleted", "renamed"].filter((status) => record2.counts[status] > 0).map((status) => `${record2.counts[status]} ${status}`);
+  const files = `${record2.total} ${record2.total === 1 ? "file" : "files"} changed`;
+  return parts.length === 0 ? files : `${files}: ${parts.join(", ")}`;
+}
+function shownFiles(record2) {
+  const flags = /* @__PURE__ */ new Map();
+  for (const change of record2.verifyDefinition) {
+    flags.set(change.path, [...flags.get(change.path) ?? [], change.detail]);
+  }
+  const byPath = new Map(record2.files.map((file2) => [file2.path, file2]));
+  const shownOf = (path2, file2, flagged2) => ({
+    path: path2,
+    ...file2 !== void 0 ? { status: file2.status } : {},
+    ...file2?.from !== void 0 ? { from: file2.from } : {},
+    flagged: flagged2
+  });
+  const flagged = [...flags.keys()].sort().map((path2) => shownOf(path2, byPath.get(path2), flags.get(path2).join("; ")));
+  const others = record2.files.filter((file2) => !flags.has(file2.path)).map((f) => shownOf(f.path, f, ""));
+  const shown2 = [...flagged, ...others].slice(0, CHANGED_FILES_SHOWN);
+  return { shown: shown2, more: Math.max(0, record2.total - shown2.length) };
+}
+function flaggedWords(record2) {
+  const n = record2.flaggedTotal;
+  if (n === 0) return "";
+  return `${n} ${n === 1 ? "change touches" : "changes touch"} what the verify command runs`;
+}
+function changedFilesText(record2) {
+  if (record2 === void 0) return [];
+  const flagged = flaggedWords(record2);
+  const lines = [`CHANGED FILES: ${countWords2(record2)}${flagged === "" ? "" : ` \u2014 ${flagged} (marked !)`}`];
+  const { shown: shown2, more } = shownFiles(record2);
+  for (const file2 of shown2) {
+    const mark = file2.flagged === "" ? " " : "!";
+    const from = file2.from !== void 0 ? ` (from ${oneLine3(file2.from)})` : "";
+    const what = file2.flagged === "" ? "" : ` \u2014 ${oneLine3(file2.flagged)}`;
+    lines.push(`  ${mark} ${(file2.status ?? "").padEnd(8)}  ${oneLine3(file2.path)}${from}${what}`.trimEnd());
+  }
+  if (more > 0) lines.push(`    \u2026 and ${more} more`);
+  return lines;
+}
+function changedFilesMarkdown(record2) {
+  if (record2 === void 0) return "";
+  const flagged = flaggedWords(record2);
+  const lines = [
+    "### Changed files",
+    "",
+    `${escapeInline(countWords2(record2))}.${flagged === "" ? "" : ` **${escapeInline(flagged)}** (marked \u26A0\uFE0F).`}`,
+    ""
+  ];
+  const { shown: shown2, more } = shownFiles(record2);
+  for (const file2 of shown2) {
+    const mark = file2.flagged === "" ? "" : "\u26A0\uFE0F ";
+    const from = file2.from !== void 0 ? ` from ${codeSpan(file2.from, { inTable: false })}` : "";
+    const change = file2.status === void 0 ? "" : ` (${file2.status}${from})`;
+    const what = file2.flagged === "" ? "" : ` \u2014 ${escapeInline(file2.flagged)}`;
+    lines.push(`- ${mark}${codeSpan(file2.path, { inTable: false })}${change}${what}`);
+  }
+  if (more > 0) lines.push(`- \u2026 and ${more} more`);
+  return lines.join("\n");
+}
+function oneLine3(text2) {
+  return text2.replace(/\s*(\r\n|\r|\n)\s*/g, " ");
+}
+
+// src/ledger/render-goal-loop.ts
+var CONCLUSION_ICONS = {
+  success: "\u2705",
+  neutral: "\u26AA",
+  action_required: "\u26A0\uFE0F",
+  failure: "\u274C",
+  cancelled: "\u23F9\uFE0F",
+  timed_out: "\u23F1\uFE0F"
+};
+function goalLoopMarkdown(loop, lastRunId, detail) {
+  const n = loop.cycles.length;
+  const lines = [
+    `### Goal loop: ${n} ${n === 1 ? "cycle" : "cycles"} of at most ${loop.maxCycles}`,
+    "",
+    `Stopped: ${escapeInline(loop.stoppedBecause)}. The conclusion above is the last run's; the assessor's verdict never turns a failed run into a pass. Whole goal: **${escapeInline(formatUsdTotal(goalLoopTotal(loop)))}**.`
+  ];
+  for (const cycle of loop.cycles) {
+    const icon = cycle.conclusion === null ? "\u23F3" : CONCLUSION_ICONS[cycle.conclusion.conclusion];
+    const words = cycle.conclusion === null ? "no conclusion" : `${cycle.conclusion.conclusion} \u2014 ${escapeInline(cycle.conclusion.title)}`;
+    const last = cycle.runId === lastRunId ? " (this run, in full below)" : "";
+    lines.push(
+      "",
+      `#### Cycle ${cycle.cycle}/${loop.maxCycles}: ${icon} ${words}`,
+      "",
+      `Run ${codeSpan(cycle.runId, { inTable: false })}${last}`
+    );
+    if (cycle.remainingIn !== void 0) {
+      lines.push(
+        "",
+        `**Remaining, fed into this cycle:** ${escapeInline(oneLineCut(cycle.remainingIn, detail.cycleWordsChars))}`
+      );
+    }
+    lines.push("", ...cycleTable(cycle.rows, detail));
+    lines.push(
+      "",
+      `**Assessor:** ${escapeInline(assessmentWords(cycle.assessment, detail.cycleWordsChars))}`,
+      "",
+      `**Run cost:** ${escapeInline(formatUsdTotal(cycle.total))}`
+    );
+  }
+  return lines.join("\n");
+}
+function cycleTable(rows, detail) {
+  if (rows.length === 0) return ["No node ran."];
+  const shown2 = detail.cycleRows === null ? rows : rows.slice(0, detail.cycleRows);
+  const lines = ["| node | verdict | cost | duration | detail |", "| --- | --- | ---: | ---: | --- |"];
+  for (const row of shown2) {
+    const cells = [
+      codeSpan(row.node, { inTable: true }),
+      row.verdict.startsWith("FAIL") ? `**${escapeCell(row.verdict)}**` : escapeCell(row.verdict),
+      formatUsd2(row.costUsd),
+      formatDuration2(row.durationMs),
+      escapeCell(oneLineCut(row.detail, detail.cellChars))
+    ];
+    lines.push(`| ${cells.join(" | ")} |`);
+  }
+  if (shown2.length < rows.length) lines.push("", `\u2026 ${rows.length - shown2.length} more rows not shown.`);
+  return lines;
+}
+var CYCLE_WORDS_MAX_CHARS = 300;
+function goalLoopText(loop, lastRunId) {
+  const n = loop.cycles.length;
+  const out = [
+    `Goal loop: ${n} ${n === 1 ? "cycle" : "cycles"} of at most ${loop.maxCycles} \u2014 stopped: ${flat(loop.stoppedBecause)}; whole goal ${formatUsdTotal(goalLoopTotal(loop))}; the conclusion is the last run's`
+  ];
+  for (const cycle of loop.cycles) {
+    const c = cycle.conclusion;
+    const words = c === null ? "no conclusion" : `${c.conclusion} \u2014 ${flat(c.title)}`;
+    const last = cycle.runId === lastRunId ? " (this run, below)" : "";
+    out.push(`  Cycle ${cycle.cycle}/${loop.maxCycles}: ${words} \u2014 run ${cycle.runId}${last}`);
+    if (cycle.remainingIn !== void 0) {
+      out.push(`    remaining fed in: ${oneLineCut(cycle.remainingIn, CYCLE_WORDS_MAX_CHARS)}`);
+    }
+    for (const row of cycle.rows) {
+      out.push(
+        `    ${flat(row.node)}  ${row.verdict}  ${formatUsd2(row.costUsd)}  ${formatDuration2(row.durationMs)}${row.detail === "" ? "" : `  ${flat(row.detail)}`}`
+      );
+    }
+    if (cycle.rows.length === 0) out.push("    (no node ran)");
+    out.push(`    assessor: ${assessmentWords(cycle.assessment, CYCLE_WORDS_MAX_CHARS)}`);
+    out.push(`    run cost: ${formatUsdTotal(cycle.total)}`);
+  }
+  return out;
+}
+function flat(text2) {
+  return text2.replace(/\s*(\r\n|\r|\n)\s*/g, " ");
+}
+
+// src/ledger/render-text.ts
+var HEADERS = ["NODE", "VERDICT", "SESSION", "COST", "DURATION", "DENIED", "DETAIL"];
+var RIGHT_ALIGNED = /* @__PURE__ */ new Set([3, 4, 5]);
+var GAP = "  ";
+function renderLedgerText(ledger) {
+  const lines = [header(ledger)];
+  if (ledger.goal !== void 0) lines.push(`Goal: ${goalWords(ledger.goal)}`);
+  const { policy } = ledger.plan;
+  if (policy !== void 0)
+    lines.push(`Policy: ${oneLine4(policy.source)} \u2014 ${oneLine4(policySettingsWords(policy))}`);
+  lines.push(...buildEvidence(ledger));
+  for (const line2 of ledger.plan.fragments ?? []) lines.push(oneLine4(line2));
+  for (const warning2 of ledger.plan.warnings ?? []) lines.push(`Warning: ${oneLine4(warning2)}`);
+  const removed = untrustedTextWords(ledger.plan.untrustedText);
+  if (removed !== null) lines.push(`Untrusted text: ${removed}`);
+  if (ledger.goalLoop !== void 0) lines.push("", ...goalLoopText(ledger.goalLoop, ledger.runId));
+  lines.push("");
+  lines.push(...table(ledger.rows));
+  lines.push("");
+  const changed = changedFilesText(ledger.changedFiles);
+  if (changed.length > 0) lines.push(...changed, "");
+  lines.push(...totals(ledger));
+  lines.push(...conclusion(ledger));
+  return `${lines.join("\n")}
+`;
+}
+function header(ledger) {
+  const runtime = runtimeWords(ledger);
+  const n = ledger.rows.filter((row) => row.verdict !== "SKIPPED").length;
+  return `Run ${ledger.runId} \u2014 ${ledger.mode}${runtime === null ? "" : `, ${runtime}`} \u2014 ${n} ${n === 1 ? "execution" : "executions"}`;
+}
+function buildEvidence(ledger) {
+  const answer = answerWords(ledger.plan.buildEvidence);
+  if (ledger.plan.nodes.length > 0 && hasNoBuildEvidence(ledger.plan))
+    return [`Build evidence: NONE (${answer.kind}) \u2014 ${answer.words}; ${NO_BUILD_EVIDENCE_WORDS}`];
+  const lines = [`Build evidence: ${answer.kind} \u2014 ${answer.words}`];
+  if (ledger.plan.nodes.length === 0) return [...lines, NO_PLAN_LINE];
+  for (const sink of sinkEvidence(ledger.plan)) {
+    switch (sink.kind) {
+      case "command":
+        lines.push(`  sink ${sink.nodeId}: ${shownCommand(sink.command)}`);
+        break;
+      case "gate":
+        lines.push(`  sink ${sink.nodeId}: a gate (a person's approval, not build evidence)`);
+        break;
+      case "none":
+        lines.push(`  sink ${sink.nodeId}: no verify command \u2014 its PASS is the model's, about its own work`);
+        break;
+      default:
+        unreachable(sink);
+    }
+  }
+  return lines;
+}
+function table(rows) {
+  const cells = rows.map((row) => [
+    oneLine4(nodeLabel(row)),
+    verdictLabel(row),
+    shortSession(row.sessionId),
+    formatUsd2(row.costUsd),
+    formatDuration2(row.durationMs),
+    String(row.deniedToolCalls),
+    oneLine4(rowDetail(row))
+  ]);
+  const widths = HEADERS.map((title, col) => Math.max(width(title), ...cells.map((row) => width(row[col]))));
+  const format = (row) => row.map((cell, col) => {
+    if (col === row.length - 1) return cell;
+    const fill = " ".repeat(widths[col] - width(cell));
+    return RIGHT_ALIGNED.has(col) ? fill + cell : cell + fill;
+  }).join(GAP).trimEnd();
+  const out = [format(HEADERS), format(widths.map((w) => "-".repeat(w)))];
+  rows.forEach((row, i) => {
+    out.push(format(cells[i]));
+    if (row.verdict === "FAIL" && row.verify !== void 0 && row.verify.outcome !== "passed") {
+      const { verify } = row;
+      out.push(`    verify: ${shownCommand(verify.command)}`);
+      out.push(`    result: ${verifyExitWords(verify)} in ${formatDuration2(verify.durationMs)}`);
+      const tail = verify.outputTail.replace(/\r\n|\r/g, "\n").replace(/\n$/, "");
+      if (tail === "") {
+        out.push("    output: (none)");
+      } else {
+        out.push("    output (tail):");
+        for (const line2 of tail.split("\n")) out.push(`      ${line2}`.trimEnd());
+      }
+    }
+  });
+  if (rows.length === 0) out.push("(no node ran)");
+  return out;
+}
+function totals(ledger) {
+  const { totals: t } = ledger;
+  return [
+    // Only `auto` plans: a hand-written run has no planning line to read as "planning cost nothing".
+    ...ledger.mode === "auto" ? [`PLANNING COST: ${formatUsdTotal(t.planning)}`] : [],
+    `NODE COST:     ${formatUsdTotal(t.nodes)}`,
+    `TOTAL COST:    ${formatUsdTotal(t.total)}${ledger.goalLoop === void 0 ? "" : ` ${loopTotalsWords(ledger.goalLoop)}`}`,
+    `TOKENS:        ${tokenWords(t.tokens)}`
+  ];
+}
+function conclusion(ledger) {
+  if (ledger.conclusion === null) return [`CONCLUSION:    ${conclusionLabel(null)}`];
+  return [
+    `CONCLUSION:    ${ledger.conclusion.conclusion} (outcome ${ledger.conclusion.outcome}) \u2014 ${oneLine4(ledger.conclusion.title)}`,
+    `               ${oneLine4(ledger.conclusion.reason)}`
+  ];
+}
+function oneLine4(text2) {
+  return text2.replace(/\s*(\r\n|\r|\n)\s*/g, " ");
+}
+function width(text2) {
+  let n = 0;
+  for (const _ of text2) n += 1;
+  return n;
+}
 
 // src/plan/assessor-prompt.ts
 var LEDGER_MAX_CHARS = 12e3;
@@ -50815,7 +48051,7 @@ function finish(o, loop, last, { cycles, sections, spend }, stoppedBecause) {
     totals: loopTotals(spend.cycles, spend.assessorCalls),
     goalLoop: { maxCycles: loop.maxCycles, stoppedBecause, cycles: sections }
   });
-  writeFileSync6(last.ledgerPath, renderLedgerJson(ledger));
+  writeFileSync5(last.ledgerPath, renderLedgerJson(ledger));
   return { ...last, ledger, cycles, stoppedBecause };
 }
 var CYCLE_DETAIL_MAX_CHARS = 160;
@@ -50872,7 +48108,7 @@ function addUsd2(spent, total2) {
   return total2.kind === "known" ? { usd: spent.usd + total2.usd, unknown: spent.unknown } : { usd: spent.usd + total2.knownUsd, unknown: true };
 }
 function assess(o, loop, cycle) {
-  const cwd = o.workingDirectory !== void 0 ? join27(o.repoDir, o.workingDirectory) : o.repoDir;
+  const cwd = o.workingDirectory !== void 0 ? join19(o.repoDir, o.workingDirectory) : o.repoDir;
   return assessCycle({
     runtime: o.runtime,
     executable: executableFor(o.runtime, o),
@@ -50884,6 +48120,98 @@ function assess(o, loop, cycle) {
     timeoutMs: loop.assessorTimeoutMs ?? o.plannerTimeoutMs,
     ...o.signal ? { signal: o.signal } : {}
   });
+}
+
+// src/policy/agent-definition.ts
+var import_yaml3 = __toESM(require_dist(), 1);
+var BARE_NAME2 = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+var KNOWN_FIELDS = ["name", "description", "tools", "model", "color"];
+function agentFilePath(name) {
+  return `.claude/agents/${name}.md`;
+}
+function agentNameProblem(name) {
+  if (BARE_NAME2.test(name) && !name.includes("..")) return null;
+  return `agent ${JSON.stringify(name)} is not a subagent name: write a bare name (letters, digits, ".", "_" or "-", starting with a letter or digit, no ".." and no "/"), read from .claude/agents/NAME.md`;
+}
+function parseAgentDefinition(name, text2) {
+  const match = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)([\s\S]*)$/.exec(
+    text2.replace(/^\uFEFF/, "")
+  );
+  if (match === null) {
+    return {
+      ok: false,
+      reasons: [
+        "it has no YAML front matter: start the file with a --- line, name: and description:, then ---"
+      ]
+    };
+  }
+  const doc = (0, import_yaml3.parseDocument)(match[1] ?? "", { uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    return {
+      ok: false,
+      reasons: doc.errors.map((error63) => `its front matter is not YAML: ${error63.message}`)
+    };
+  }
+  let data;
+  try {
+    data = doc.toJS({ maxAliasCount: 100 });
+  } catch (error63) {
+    return { ok: false, reasons: [`its front matter is not YAML: ${String(error63)}`] };
+  }
+  if (!isRecord4(data))
+    return { ok: false, reasons: ["its front matter must be a mapping (name:, description:)"] };
+  const reasons = [];
+  for (const key of Object.keys(data)) {
+    if (!KNOWN_FIELDS.includes(key)) {
+      reasons.push(
+        `front-matter field ${JSON.stringify(key)} is not passed by this version (only name, description, tools and model; color is ignored): remove it, or remove agent: from the node`
+      );
+    }
+  }
+  if (data.name !== void 0 && data.name !== name) {
+    reasons.push(`name: says ${JSON.stringify(data.name)}, but the file is ${name}.md \u2014 they must agree`);
+  }
+  const description = typeof data.description === "string" ? data.description.trim() : "";
+  if (description === "") reasons.push("description: is missing or empty \u2014 claude needs one");
+  const tools = toolsOf(data.tools, reasons);
+  if (data.model !== void 0 && (typeof data.model !== "string" || data.model.trim() === "")) {
+    reasons.push("model: must be a model name (or left out)");
+  }
+  const prompt = (match[2] ?? "").trim();
+  if (prompt === "")
+    reasons.push("its body is empty \u2014 the body after the front matter is the subagent's prompt");
+  if (reasons.length > 0) return { ok: false, reasons };
+  return {
+    ok: true,
+    definition: {
+      description,
+      prompt,
+      ...tools !== void 0 ? { tools } : {},
+      ...typeof data.model === "string" ? { model: data.model.trim() } : {}
+    }
+  };
+}
+function isRecord4(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function toolsOf(value, reasons) {
+  if (value === void 0) return void 0;
+  const items = typeof value === "string" ? value.split(",") : Array.isArray(value) ? value : null;
+  if (items === null || !items.every((item) => typeof item === "string")) {
+    reasons.push('tools: must be a comma-separated string ("Read, Grep") or a list of tool names');
+    return void 0;
+  }
+  const tools = items.map((item) => item.trim()).filter((item) => item !== "");
+  if (tools.length === 0) reasons.push("tools: is empty \u2014 list the subagent's tools, or leave tools out");
+  return tools;
+}
+function agentToolsProblem(allowedTools, definition) {
+  if (definition.tools === void 0) return null;
+  const declared = new Set(allowedTools.map(bareToolName));
+  const wider = definition.tools.filter((tool) => !declared.has(bareToolName(tool)));
+  if (wider.length === 0) return null;
+  const list = wider.map((tool) => JSON.stringify(tool)).join(", ");
+  return allowedTools.length === 0 ? `its tools (${list}) are not declared by the node, which has no allowed_tools: a subagent may not widen what the node declares (refused, not intersected); add them to the node's allowed_tools, or drop them from the agent's tools` : `its tools ${list} are not among the node's allowed_tools (${allowedTools.join(", ")}): a subagent may not widen what the node declares (refused, not intersected); add them to allowed_tools, or drop them from the agent's tools`;
 }
 
 // src/engine/hand-agents.ts
@@ -51076,7 +48404,7 @@ function handWrittenPlan(graph, o) {
       sink: graph.sinks.includes(n.id)
     })),
     planningCostUsd: 0,
-    ...o.policy?.source !== void 0 ? { policy: { source: o.policy.source, requireEvidence: o.policy.requireEvidence === true } } : {},
+    ...planPolicy(o.policy),
     ...o.warnings.length > 0 ? { warnings: o.warnings } : {},
     ...o.fragments !== void 0 && o.fragments.length > 0 ? { fragments: o.fragments } : {}
   };
@@ -51170,19 +48498,19 @@ async function runHandWritten(o) {
 }
 
 // src/engine/resume-run.ts
-import { existsSync as existsSync15, readFileSync as readFileSync12 } from "node:fs";
-import { join as join30 } from "node:path";
+import { existsSync as existsSync13, readFileSync as readFileSync11 } from "node:fs";
+import { join as join21, relative as relative11, resolve as resolve9 } from "node:path";
 
 // src/engine/leg-end-files.ts
-import { existsSync as existsSync13 } from "node:fs";
-import { join as join28 } from "node:path";
+import { existsSync as existsSync12 } from "node:fs";
+import { join as join20 } from "node:path";
 async function restoreLegEndFiles(state, runDir, gitContext) {
   const expected = state.leg_end_tree;
   if (expected === void 0 || expected === null) return null;
   const now = await evidenceTree(state.repo_dir, gitContext);
   if (now === expected) return null;
-  const patch = join28(runDir, "patch.diff");
-  if (now === state.starting_commit.tree && existsSync13(patch)) {
+  const patch = join20(runDir, "patch.diff");
+  if (now === state.starting_commit.tree && existsSync12(patch)) {
     try {
       await applyPatch(state.repo_dir, patch, gitContext);
     } catch (error63) {
@@ -51194,7 +48522,117 @@ async function restoreLegEndFiles(state, runDir, gitContext) {
   return `the files in ${state.repo_dir} are not the ones run ${state.run_id} left when it paused (tree ${now.slice(0, 12)}, expected ${expected.slice(0, 12)}): files were edited while it waited, or the nodes' changes are missing. A resumed leg continues exactly the files the approval and the earlier verdicts were about: undo the edits (or put the nodes' changes back: \`git apply ${patch}\` on a clean checkout of ${state.starting_commit.sha.slice(0, 12)}), or start a new run. Nothing was run.`;
 }
 
-// src/engine/resume-action.ts
+// src/engine/resume-run.ts
+function readResumableRun(runsDir, runId) {
+  if (!isRunId(runId)) {
+    return {
+      kind: "usage_error",
+      message: `${JSON.stringify(runId)} is not a run id (YYYYMMDD-HHMMSS-xxxxxx): give the id the run printed`
+    };
+  }
+  const path2 = join21(runsDir, runId);
+  if (!existsSync13(path2)) {
+    return {
+      kind: "usage_error",
+      message: `no run ${runId} under ${runsDir}: check the run id and --runs-dir (the folder the run was started with)`
+    };
+  }
+  let state;
+  try {
+    state = readRunState(path2);
+  } catch (error63) {
+    if (error63 instanceof RunStateError) return { kind: "usage_error", message: error63.message };
+    throw error63;
+  }
+  const graphPath = join21(path2, "graph.json");
+  if (!existsSync13(graphPath))
+    return { kind: "usage_error", message: `${graphPath} does not exist: this run has no graph to resume` };
+  let spec;
+  const graphText = readFileSync11(graphPath, "utf8");
+  try {
+    spec = JSON.parse(graphText);
+  } catch (error63) {
+    return {
+      kind: "usage_error",
+      message: `${graphPath} is not valid JSON (${error63 instanceof Error ? error63.message : String(error63)})`
+    };
+  }
+  const loaded = loadGraphObject(spec, graphPath, {
+    verifyTimeoutCeilingMs: Math.max(state.verify.timeout_ms, 10 * 6e4)
+  });
+  if (!loaded.ok) {
+    return {
+      kind: "usage_error",
+      message: `${graphPath} does not load:
+${loaded.issues.map(formatIssue).join("\n")}`
+    };
+  }
+  return { kind: "read", runId, path: path2, state, graph: loaded.graph, graphText };
+}
+function resumedRuntime(o, run2) {
+  const { state, runId } = run2;
+  const runtime = state.runtime;
+  if (o.runtime !== void 0 && o.runtime !== runtime) {
+    return {
+      kind: "usage_error",
+      message: `run ${runId} uses runtime "${runtime}"; it cannot be resumed with runtime "${o.runtime}" (a resumed leg keeps the first leg's runtime). Nothing was run.`
+    };
+  }
+  const runtimeProblem = runtimeOptionsProblem(runtime, {
+    ...state.model !== void 0 ? { model: state.model } : {},
+    ...o.codexConfig !== void 0 ? { codexConfig: o.codexConfig } : {}
+  });
+  if (runtimeProblem !== null) return { kind: "usage_error", message: runtimeProblem };
+  const configProblem = runtimeFor(runtime).resumedSettingsProblem(
+    runId,
+    state.codex_config_keys,
+    o.codexConfig
+  );
+  if (configProblem !== null) return { kind: "usage_error", message: configProblem };
+  return { kind: "runtime", runtime, warnings: runtimeWarnings(runtime, run2.graph) };
+}
+function missingCeilingProblem(run2, statePath) {
+  const { state, graph } = run2;
+  if (state.mode !== "auto") return null;
+  const bare = graph.nodes.filter((n) => n.type !== "gate" && !Object.hasOwn(state.tool_policies, n.id));
+  if (bare.length === 0) return null;
+  return `${statePath} records no tool policy for planned node${bare.length === 1 ? "" : "s"} ${bare.map((n) => `"${n.id}"`).join(", ")}: resuming would run ${bare.length === 1 ? "it" : "them"} without the ceiling the first leg set. Start a new run. Nothing was run.`;
+}
+async function resumedRepository(o, run2, gitContext) {
+  const { runId } = run2;
+  let state = run2.state;
+  if (o.repoDir !== void 0) {
+    const repoDir = resolve9(o.repoDir);
+    const workDir = resolve9(repoDir, relative11(state.repo_dir, state.work_dir));
+    const problem = workingDirectoryProblem(repoDir, workDir);
+    if (problem !== null) return { kind: "usage_error", message: problem };
+    state = { ...state, repo_dir: repoDir, work_dir: workDir };
+  }
+  let head;
+  try {
+    head = await startingCommit(state.repo_dir, gitContext);
+  } catch (error63) {
+    return {
+      kind: "usage_error",
+      message: `the run's repository ${state.repo_dir} cannot be read (${error63 instanceof Error ? error63.message : String(error63)}): resume on the machine and checkout the run started in`
+    };
+  }
+  if (head.sha !== state.starting_commit.sha) {
+    return {
+      kind: "usage_error",
+      message: `the repository ${state.repo_dir} is at ${head.sha.slice(0, 12)}, but run ${runId} started at ${state.starting_commit.sha.slice(0, 12)}: a resumed leg continues the same commit's run. Check that commit out again, or start a new run. Nothing was run.`
+    };
+  }
+  const headSha = o.headSha ?? head.sha;
+  const allowedHeads = [head.sha, ...head.parents.length === 2 ? [head.parents[1]] : []];
+  if (!allowedHeads.some((sha3) => sha3.toLowerCase() === headSha.toLowerCase())) {
+    return {
+      kind: "usage_error",
+      message: `head SHA ${headSha} is not the commit run ${runId} is about (${allowedHeads.join(" or ")}): an approval is bound to the head it was given on`
+    };
+  }
+  return { kind: "located", state, headSha };
+}
 function resumeActionProblem(run2, action) {
   const { runId, graph, state } = run2;
   const paused = state.paused;
@@ -51310,125 +48748,6 @@ function supersedeFailures(store, graph) {
     }
   }
 }
-
-// src/engine/resume-checks.ts
-import { relative as relative14, resolve as resolve11 } from "node:path";
-function resumedRuntime(o, run2) {
-  const { state, runId } = run2;
-  const runtime = state.runtime;
-  if (o.runtime !== void 0 && o.runtime !== runtime) {
-    return {
-      kind: "usage_error",
-      message: `run ${runId} uses runtime "${runtime}"; it cannot be resumed with runtime "${o.runtime}" (a resumed leg keeps the first leg's runtime). Nothing was run.`
-    };
-  }
-  const runtimeProblem = runtimeOptionsProblem(runtime, {
-    ...state.model !== void 0 ? { model: state.model } : {},
-    ...o.codexConfig !== void 0 ? { codexConfig: o.codexConfig } : {}
-  });
-  if (runtimeProblem !== null) return { kind: "usage_error", message: runtimeProblem };
-  const configProblem = runtimeFor(runtime).resumedSettingsProblem(
-    runId,
-    state.codex_config_keys,
-    o.codexConfig
-  );
-  if (configProblem !== null) return { kind: "usage_error", message: configProblem };
-  return { kind: "runtime", runtime, warnings: runtimeWarnings(runtime, run2.graph) };
-}
-function missingCeilingProblem(run2, statePath) {
-  const { state, graph } = run2;
-  if (state.mode !== "auto") return null;
-  const bare = graph.nodes.filter((n) => n.type !== "gate" && !Object.hasOwn(state.tool_policies, n.id));
-  if (bare.length === 0) return null;
-  return `${statePath} records no tool policy for planned node${bare.length === 1 ? "" : "s"} ${bare.map((n) => `"${n.id}"`).join(", ")}: resuming would run ${bare.length === 1 ? "it" : "them"} without the ceiling the first leg set. Start a new run. Nothing was run.`;
-}
-async function resumedRepository(o, run2, gitContext) {
-  const { runId } = run2;
-  let state = run2.state;
-  if (o.repoDir !== void 0) {
-    const repoDir = resolve11(o.repoDir);
-    const workDir = resolve11(repoDir, relative14(state.repo_dir, state.work_dir));
-    const problem = workingDirectoryProblem(repoDir, workDir);
-    if (problem !== null) return { kind: "usage_error", message: problem };
-    state = { ...state, repo_dir: repoDir, work_dir: workDir };
-  }
-  let head;
-  try {
-    head = await startingCommit(state.repo_dir, gitContext);
-  } catch (error63) {
-    return {
-      kind: "usage_error",
-      message: `the run's repository ${state.repo_dir} cannot be read (${error63 instanceof Error ? error63.message : String(error63)}): resume on the machine and checkout the run started in`
-    };
-  }
-  if (head.sha !== state.starting_commit.sha) {
-    return {
-      kind: "usage_error",
-      message: `the repository ${state.repo_dir} is at ${head.sha.slice(0, 12)}, but run ${runId} started at ${state.starting_commit.sha.slice(0, 12)}: a resumed leg continues the same commit's run. Check that commit out again, or start a new run. Nothing was run.`
-    };
-  }
-  const headSha = o.headSha ?? head.sha;
-  const allowedHeads = [head.sha, ...head.parents.length === 2 ? [head.parents[1]] : []];
-  if (!allowedHeads.some((sha3) => sha3.toLowerCase() === headSha.toLowerCase())) {
-    return {
-      kind: "usage_error",
-      message: `head SHA ${headSha} is not the commit run ${runId} is about (${allowedHeads.join(" or ")}): an approval is bound to the head it was given on`
-    };
-  }
-  return { kind: "located", state, headSha };
-}
-
-// src/engine/resume-source.ts
-import { existsSync as existsSync14, readFileSync as readFileSync11 } from "node:fs";
-import { join as join29 } from "node:path";
-function readResumableRun(runsDir, runId) {
-  if (!isRunId(runId)) {
-    return {
-      kind: "usage_error",
-      message: `${JSON.stringify(runId)} is not a run id (YYYYMMDD-HHMMSS-xxxxxx): give the id the run printed`
-    };
-  }
-  const path2 = join29(runsDir, runId);
-  if (!existsSync14(path2)) {
-    return {
-      kind: "usage_error",
-      message: `no run ${runId} under ${runsDir}: check the run id and --runs-dir (the folder the run was started with)`
-    };
-  }
-  let state;
-  try {
-    state = readRunState(path2);
-  } catch (error63) {
-    if (error63 instanceof RunStateError) return { kind: "usage_error", message: error63.message };
-    throw error63;
-  }
-  const graphPath = join29(path2, "graph.json");
-  if (!existsSync14(graphPath))
-    return { kind: "usage_error", message: `${graphPath} does not exist: this run has no graph to resume` };
-  let spec;
-  const graphText = readFileSync11(graphPath, "utf8");
-  try {
-    spec = JSON.parse(graphText);
-  } catch (error63) {
-    return {
-      kind: "usage_error",
-      message: `${graphPath} is not valid JSON (${error63 instanceof Error ? error63.message : String(error63)})`
-    };
-  }
-  const loaded = loadGraphObject(spec, graphPath, {
-    verifyTimeoutCeilingMs: Math.max(state.verify.timeout_ms, 10 * 6e4)
-  });
-  if (!loaded.ok) {
-    return {
-      kind: "usage_error",
-      message: `${graphPath} does not load:
-${loaded.issues.map(formatIssue).join("\n")}`
-    };
-  }
-  return { kind: "read", runId, path: path2, state, graph: loaded.graph, graphText };
-}
-
-// src/engine/resume-run.ts
 async function resumeRun(o) {
   const run2 = readResumableRun(o.runsDir, o.runId);
   if (run2.kind !== "read") return run2;
@@ -51436,7 +48755,7 @@ async function resumeRun(o) {
   const chosen = resumedRuntime(o, run2);
   if (chosen.kind !== "runtime") return chosen;
   const { runtime, warnings } = chosen;
-  const ceilingProblem = missingCeilingProblem(run2, join30(path2, "state.json"));
+  const ceilingProblem = missingCeilingProblem(run2, join21(path2, "state.json"));
   if (ceilingProblem !== null) return { kind: "usage_error", message: ceilingProblem };
   const concurrencyWrong = concurrencyProblem(o.concurrency);
   if (concurrencyWrong !== null) return { kind: "usage_error", message: concurrencyWrong };
@@ -51535,9 +48854,9 @@ function resumedPlan(state, o) {
   };
 }
 function leftIgnoredBaseline(runDir) {
-  const baselinePath = join30(runDir, IGNORED_BASELINE_FILE);
+  const baselinePath = join21(runDir, IGNORED_BASELINE_FILE);
   return ignoredFilesFromData(
-    existsSync15(baselinePath) ? safeJson(readFileSync12(baselinePath, "utf8")) : { kind: "unknown", reason: `${IGNORED_BASELINE_FILE} is missing`, overBound: false }
+    existsSync13(baselinePath) ? safeJson(readFileSync11(baselinePath, "utf8")) : { kind: "unknown", reason: `${IGNORED_BASELINE_FILE} is missing`, overBound: false }
   );
 }
 function safeJson(text2) {
@@ -51586,7 +48905,7 @@ async function runVerifyOnly(o) {
     disclosure: verifyOnlyDisclosure(),
     nodes: [{ id: VERIFY_NODE_ID, dependsOn: [], allowedTools: [], sink: true }],
     planningCostUsd: 0,
-    ...o.policy?.source !== void 0 ? { policy: { source: o.policy.source, requireEvidence: o.policy.requireEvidence === true } } : {}
+    ...planPolicy(o.policy)
   };
   await o.hooks?.onRunStarted?.(frame.runId, dir.path);
   await o.hooks?.onPlan?.(redactor.deep(plan));
@@ -51739,6 +49058,8 @@ async function dispatch(request, ports) {
       requireEvidence: policy.requireEvidence,
       ...optional2("requireTests", policy.requireTests),
       ...optional2("testReports", policy.testReports),
+      ...optional2("verifyRepeat", policy.verifyRepeat),
+      ...optional2("verifyBase", policy.verifyBase),
       ...optional2("source", policy.source)
     }
   } : {};
@@ -51761,6 +49082,8 @@ async function dispatch(request, ports) {
               ...optional2("requireTests", policy.requireTests),
               ...optional2("testReports", policy.testReports),
               ...optional2("plannedTools", policy.plannedTools),
+              ...optional2("verifyRepeat", policy.verifyRepeat),
+              ...optional2("verifyBase", policy.verifyBase),
               ...optional2("source", policy.source)
             }
           } : {},
@@ -51819,7 +49142,2544 @@ async function dispatch(request, ports) {
   }
 }
 
-// src/run/graph-mode.ts
+// src/pull-request/action-inputs.ts
+var DEFAULT_CLAUDE_VERSION = "2.1.332";
+var DEFAULT_CODEX_VERSION = "0.169.0";
+var DEFAULT_TIMEOUT_MINUTES = 340;
+var DEFAULT_AUTO_CONCURRENCY = 4;
+function describeMode(mode) {
+  switch (mode.kind) {
+    case "auto":
+      return mode.goal.split("\n")[0] ?? "";
+    case "run":
+      return `run the graph ${mode.graph} from the base ref`;
+    case "verify":
+      return "run the verify command (mode verify: no model)";
+    case "lint":
+      return `lint ${mode.graph}`;
+    case "resume":
+      return `resume run ${mode.runId}: ${mode.decision.kind === "retry-failed" ? "retry the failed nodes" : `${mode.decision.kind} gate ${mode.decision.gate}`}`;
+    case "report":
+      return "post the ledger of a pull request's workflow run";
+    default:
+      return unreachable(mode);
+  }
+}
+
+// src/pull-request/base-agent-config-run.ts
+import { mkdtempSync as mkdtempSync2 } from "node:fs";
+import { join as join23 } from "node:path";
+
+// src/policy/agent-config-paths.ts
+var AGENT_CONFIG_FOLDERS = [".claude", ".codex"];
+var AGENT_CONFIG_FILES = [
+  "CLAUDE.md",
+  "CLAUDE.local.md",
+  "AGENTS.md",
+  "AGENTS.override.md",
+  ".mcp.json",
+  ".claude.json"
+];
+var FOLDERS = new Set(AGENT_CONFIG_FOLDERS);
+var FILES = new Set(AGENT_CONFIG_FILES);
+function isAgentConfigPath(path2) {
+  const segments3 = path2.split("/");
+  const last = segments3[segments3.length - 1] ?? "";
+  if (FILES.has(last) || FOLDERS.has(last)) return true;
+  return segments3.slice(0, -1).some((segment) => FOLDERS.has(segment));
+}
+
+// src/github/base-agent-config.ts
+var MAX_BASE_CONFIG_FILES = 2e3;
+var MAX_BASE_CONFIG_FILE_BYTES = 5 * 1024 * 1024;
+var BaseAgentConfigError = class extends Error {
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
+  status;
+  name = "BaseAgentConfigError";
+};
+var kindOf2 = (mode) => mode === "100644" ? "file" : mode === "100755" ? "executable" : mode === "120000" ? "symlink" : null;
+async function readBaseAgentConfig(o) {
+  let gitNote;
+  try {
+    let via = "git";
+    if (!await hasCommit(o)) {
+      const fetched = await fetchBaseCommit(o);
+      if (fetched !== null) throw new Error(fetched);
+      via = "git-fetch";
+    }
+    return { via, ...await fromGit(o) };
+  } catch (error63) {
+    if (error63 instanceof BaseAgentConfigError) throw error63;
+    gitNote = error63 instanceof Error ? error63.message : String(error63);
+  }
+  return { via: "api", ...await fromApi(o), gitNote };
+}
+var gitOptions3 = (o, set2) => ({
+  cwd: o.root,
+  baseEnv: o.gitContext.baseEnv,
+  knownSecrets: o.gitContext.knownSecrets,
+  set: { GIT_OPTIONAL_LOCKS: "0", ...set2 }
+});
+async function hasCommit(o) {
+  try {
+    await git(["cat-file", "-e", `${o.baseSha}^{commit}`], gitOptions3(o));
+    return true;
+  } catch {
+    return false;
+  }
+}
+async function fetchBaseCommit(o) {
+  let url2;
+  try {
+    url2 = await git(["remote", "get-url", "origin"], gitOptions3(o));
+  } catch {
+    return `the base commit ${o.baseSha} is not in the checkout and it has no origin remote to fetch it from`;
+  }
+  let shallow = false;
+  try {
+    shallow = await git(["rev-parse", "--is-shallow-repository"], gitOptions3(o)) === "true";
+  } catch {
+  }
+  let persisted = false;
+  try {
+    persisted = await git(["config", "--get-regexp", "^http\\..*extraheader$"], gitOptions3(o)) !== "";
+  } catch {
+    persisted = false;
+  }
+  const set2 = {};
+  if (o.fetchToken !== void 0 && o.fetchToken !== "" && !persisted && /^https:\/\//i.test(url2)) {
+    const basic = Buffer.from(`x-access-token:${o.fetchToken}`).toString("base64");
+    Object.assign(set2, {
+      GIT_CONFIG_COUNT: "1",
+      GIT_CONFIG_KEY_0: "http.extraheader",
+      GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}`
+    });
+  }
+  try {
+    await git(
+      [
+        "fetch",
+        "--no-tags",
+        "--no-recurse-submodules",
+        "--no-write-fetch-head",
+        ...shallow ? ["--depth=1"] : [],
+        "origin",
+        o.baseSha
+      ],
+      { ...gitOptions3(o, set2), timeoutMs: 12e4 }
+    );
+    return null;
+  } catch (error63) {
+    return `fetching the base commit ${o.baseSha} from origin failed: ${error63 instanceof Error ? error63.message : String(error63)}`;
+  }
+}
+async function gitBytes2(o, args) {
+  const chunks = [];
+  await gitStream(args, { ...gitOptions3(o), onStdout: (chunk) => chunks.push(chunk) });
+  return Buffer.concat(chunks);
+}
+async function fromGit(o) {
+  const listing = (await gitBytes2(o, ["ls-tree", "-r", "-z", "--full-tree", o.baseSha])).toString("utf8").split("\0").filter((record2) => record2 !== "");
+  const tree = [];
+  for (const record2 of listing) {
+    const tab = record2.indexOf("	");
+    const path2 = record2.slice(tab + 1);
+    if (!isAgentConfigPath(path2)) continue;
+    const [mode = "", type = "", oid = ""] = record2.slice(0, tab).split(" ");
+    tree.push({ mode, type, oid, path: path2 });
+  }
+  return collect(tree, (entry) => gitBytes2(o, ["cat-file", "blob", entry.oid]));
+}
+async function fromApi(o) {
+  const { octokit, owner, repo } = o.api;
+  let data;
+  try {
+    data = (await octokit.rest.git.getTree({ owner, repo, tree_sha: o.baseSha, recursive: "1" })).data;
+  } catch (error63) {
+    throw apiError(o, "list the base commit's files", error63);
+  }
+  if (data.truncated) {
+    throw new BaseAgentConfigError(
+      `the base commit ${o.baseSha} has more files than the API lists in one tree, and it is not in the checkout: check out with enough history for the base commit (actions/checkout fetch-depth: 0), so its agent configuration can be read with git.`,
+      null
+    );
+  }
+  const tree = data.tree.flatMap(
+    (e) => e.path !== void 0 && isAgentConfigPath(e.path) ? [{ mode: e.mode ?? "", type: e.type ?? "", oid: e.sha ?? "", path: e.path }] : []
+  );
+  return collect(tree, async (entry) => {
+    try {
+      const blob = (await octokit.rest.git.getBlob({ owner, repo, file_sha: entry.oid })).data;
+      return Buffer.from(blob.content.replace(/\s+/g, ""), blob.encoding === "base64" ? "base64" : "utf8");
+    } catch (error63) {
+      throw apiError(o, `read ${entry.path}`, error63);
+    }
+  });
+}
+function apiError(o, what, error63) {
+  const status = statusOf(error63);
+  const permission = status === 401 || status === 403 || status === 404 ? " The workflow's token needs `contents: read`." : "";
+  return new BaseAgentConfigError(
+    `could not ${what} at the base commit ${o.baseSha} through the API (${status === null ? "no answer" : `HTTP ${status}`}: ${error63 instanceof Error ? error63.message : String(error63)}).${permission}`,
+    status
+  );
+}
+async function collect(tree, read) {
+  const entries = [];
+  const skipped = [];
+  for (const entry of tree) {
+    const kind = entry.type === "blob" ? kindOf2(entry.mode) : null;
+    if (kind === null) {
+      if (entry.type !== "tree") skipped.push(entry.path);
+      continue;
+    }
+    if (entries.length >= MAX_BASE_CONFIG_FILES) {
+      throw new BaseAgentConfigError(
+        `the base commit holds more than ${MAX_BASE_CONFIG_FILES} agent-configuration files; evidence-gate does not restore that many.`,
+        null
+      );
+    }
+    const bytes = await read(entry);
+    if (bytes.length > MAX_BASE_CONFIG_FILE_BYTES) {
+      throw new BaseAgentConfigError(
+        `${entry.path} on the base commit is ${bytes.length} bytes; an agent-configuration file may be at most ${MAX_BASE_CONFIG_FILE_BYTES} bytes.`,
+        null
+      );
+    }
+    entries.push({ path: entry.path, kind, bytes });
+  }
+  return { entries, skipped };
+}
+
+// src/pull-request/agent-config-restore.ts
+import { lstat as lstat5, mkdir, readFile as readFile4, readlink, rename, rm as rm4, rmdir, symlink, writeFile } from "node:fs/promises";
+import { dirname as dirname8, join as join22 } from "node:path";
+var AGENT_CONFIG_PATHSPECS = [
+  ...AGENT_CONFIG_FILES.map((name) => `:(glob)**/${name}`),
+  ...AGENT_CONFIG_FOLDERS.flatMap((name) => [`:(glob)**/${name}`, `:(glob)**/${name}/**`])
+];
+async function leafAt(path2) {
+  let stats;
+  try {
+    stats = await lstat5(path2);
+  } catch {
+    return { kind: "absent" };
+  }
+  if (stats.isSymbolicLink()) return { kind: "symlink", target: await readlink(path2) };
+  if (stats.isFile())
+    return { kind: "file", executable: (stats.mode & 73) !== 0, bytes: await readFile4(path2) };
+  return { kind: "other" };
+}
+function sameLeaf(a, b) {
+  if (a.kind !== b.kind) return false;
+  if (a.kind === "file" && b.kind === "file") return a.executable === b.executable && a.bytes.equals(b.bytes);
+  if (a.kind === "symlink" && b.kind === "symlink") return a.target === b.target;
+  return a.kind === "absent";
+}
+var leafOf = (entry) => entry === void 0 ? { kind: "absent" } : entry.kind === "symlink" ? { kind: "symlink", target: entry.bytes.toString("utf8") } : { kind: "file", executable: entry.kind === "executable", bytes: entry.bytes };
+async function parentsAreFolders(root, path2) {
+  const segments3 = path2.split("/").slice(0, -1);
+  let at = root;
+  for (const segment of segments3) {
+    at = join22(at, segment);
+    try {
+      const stats = await lstat5(at);
+      if (!stats.isDirectory()) return false;
+    } catch {
+      return true;
+    }
+  }
+  return true;
+}
+async function pruneEmpty(dir, stop, keep) {
+  let at = dir;
+  while (at.startsWith(`${stop}/`) && !keep.has(at)) {
+    try {
+      await rmdir(at);
+    } catch {
+      return;
+    }
+    at = dirname8(at);
+  }
+}
+async function place(root, path2, leaf) {
+  const target = join22(root, path2);
+  await mkdir(dirname8(target), { recursive: true });
+  if (leaf.kind === "file") await writeFile(target, leaf.bytes, { mode: leaf.executable ? 493 : 420 });
+  else if (leaf.kind === "symlink") await symlink(leaf.target, target);
+}
+async function move(from, to) {
+  await mkdir(dirname8(to), { recursive: true });
+  try {
+    await rename(from, to);
+  } catch (error63) {
+    if (error63.code !== "EXDEV") throw error63;
+    const leaf = await leafAt(from);
+    if (leaf.kind === "file") await writeFile(to, leaf.bytes, { mode: leaf.executable ? 493 : 420 });
+    else if (leaf.kind === "symlink") await symlink(leaf.target, to);
+    await rm4(from, { force: true });
+  }
+}
+async function workingTreePaths(root, context) {
+  const chunks = [];
+  await gitStream(["ls-files", "-z", "-co", "--", ...AGENT_CONFIG_PATHSPECS], {
+    cwd: root,
+    ...context.baseEnv !== void 0 ? { baseEnv: context.baseEnv } : {},
+    ...context.knownSecrets !== void 0 ? { knownSecrets: context.knownSecrets } : {},
+    set: { GIT_OPTIONAL_LOCKS: "0" },
+    onStdout: (chunk) => chunks.push(chunk)
+  });
+  return [
+    ...new Set(
+      Buffer.concat(chunks).toString("utf8").split("\0").filter((p) => p !== "" && isAgentConfigPath(p))
+    )
+  ];
+}
+async function snapshotEntries(scope) {
+  const out = await scope.git(["ls-files", "-s", "-z", "--", ...AGENT_CONFIG_PATHSPECS]);
+  const entries = /* @__PURE__ */ new Map();
+  for (const record2 of out.split("\0")) {
+    if (record2 === "") continue;
+    const tab = record2.indexOf("	");
+    const path2 = record2.slice(tab + 1);
+    const [mode = "", oid = ""] = record2.slice(0, tab).split(" ");
+    if (isAgentConfigPath(path2)) entries.set(path2, `${mode} ${oid}`);
+  }
+  return entries;
+}
+function overlayFor(prEntries, placedEntries) {
+  return {
+    covers: isAgentConfigPath,
+    apply: async (scope) => {
+      const current = await snapshotEntries(scope);
+      const remove = [];
+      const add = [];
+      const paths = /* @__PURE__ */ new Set([...prEntries.keys(), ...placedEntries.keys(), ...current.keys()]);
+      for (const path2 of paths) {
+        const now = current.get(path2);
+        if (now !== placedEntries.get(path2)) continue;
+        const wanted = prEntries.get(path2);
+        if (wanted === now) continue;
+        if (now !== void 0) remove.push(path2);
+        if (wanted !== void 0) {
+          const [mode, oid] = wanted.split(" ");
+          add.push(`${mode},${oid},${path2}`);
+        }
+      }
+      for (let i = 0; i < remove.length; i += 500)
+        await scope.git(["update-index", "--force-remove", "--", ...remove.slice(i, i + 500)]);
+      for (let i = 0; i < add.length; i += 500)
+        await scope.git([
+          "update-index",
+          "--add",
+          "--replace",
+          ...add.slice(i, i + 500).flatMap((c) => ["--cacheinfo", c])
+        ]);
+    }
+  };
+}
+async function swapInBaseAgentConfig(o) {
+  const root = await workTreeRoot(o.repoDir, o.gitContext);
+  const baseByPath = new Map(o.base.entries.map((e) => [e.path, e]));
+  const prPaths = await workingTreePaths(root, o.gitContext);
+  const paths = [.../* @__PURE__ */ new Set([...prPaths, ...baseByPath.keys()])].sort();
+  const plain = {
+    ...o.gitContext.baseEnv !== void 0 ? { baseEnv: o.gitContext.baseEnv } : {},
+    ...o.gitContext.knownSecrets !== void 0 ? { knownSecrets: o.gitContext.knownSecrets } : {}
+  };
+  const prEntries = await withWorkingTreeIndex(root, plain, snapshotEntries);
+  const existingFolders = /* @__PURE__ */ new Set();
+  for (const path2 of paths) {
+    for (let dir = dirname8(join22(root, path2)); dir.startsWith(`${root}/`); dir = dirname8(dir)) {
+      const stats = await lstat5(dir).catch(() => null);
+      if (stats?.isDirectory()) existingFolders.add(dir);
+    }
+  }
+  const prLeaves = /* @__PURE__ */ new Map();
+  for (const path2 of paths) {
+    if (!await parentsAreFolders(root, path2)) continue;
+    const leaf = await leafAt(join22(root, path2));
+    if (leaf.kind === "absent" || leaf.kind === "other") continue;
+    prLeaves.set(path2, leaf);
+    await move(join22(root, path2), join22(o.asideDir, path2));
+    await pruneEmpty(dirname8(join22(root, path2)), root, /* @__PURE__ */ new Set());
+  }
+  const notPlaced = [];
+  const placedLeaves = /* @__PURE__ */ new Map();
+  for (const [path2, entry] of baseByPath) {
+    const leaf = leafOf(entry);
+    const existing = await leafAt(join22(root, path2));
+    if (!await parentsAreFolders(root, path2) || existing.kind !== "absent") {
+      notPlaced.push(
+        `${path2} (something of the pull request's that is not agent configuration is in the way)`
+      );
+      continue;
+    }
+    await place(root, path2, leaf);
+    placedLeaves.set(path2, leaf);
+  }
+  for (const skipped of o.base.skipped) notPlaced.push(`${skipped} (a submodule on the base ref)`);
+  const placedEntries = await withWorkingTreeIndex(root, plain, snapshotEntries);
+  const differing = paths.filter(
+    (p) => !sameLeaf(prLeaves.get(p) ?? { kind: "absent" }, placedLeaves.get(p) ?? { kind: "absent" })
+  );
+  let restored = false;
+  const restore = async () => {
+    if (restored) throw new Error("Internal error: the agent configuration was restored twice");
+    restored = true;
+    const back = [];
+    const changedByRun = [];
+    for (const path2 of [...paths].reverse()) {
+      if (!await parentsAreFolders(root, path2)) {
+        changedByRun.push(path2);
+        continue;
+      }
+      const now = await leafAt(join22(root, path2));
+      if (!sameLeaf(now, placedLeaves.get(path2) ?? { kind: "absent" })) {
+        changedByRun.push(path2);
+        continue;
+      }
+      if (now.kind !== "absent") {
+        await rm4(join22(root, path2), { force: true });
+        await pruneEmpty(dirname8(join22(root, path2)), root, existingFolders);
+      }
+      back.push(path2);
+    }
+    const restoredPaths = [];
+    for (const path2 of back) {
+      if (prLeaves.has(path2) && !await parentsAreFolders(root, path2)) {
+        changedByRun.push(path2);
+        continue;
+      }
+      if (prLeaves.has(path2)) await move(join22(o.asideDir, path2), join22(root, path2));
+      restoredPaths.push(path2);
+    }
+    restoredPaths.sort();
+    changedByRun.sort();
+    return { restored: restoredPaths, changedByRun, asideDir: o.asideDir };
+  };
+  return { overlay: overlayFor(prEntries, placedEntries), paths, differing, notPlaced, restore };
+}
+
+// src/pull-request/base-agent-config-run.ts
+var MAX_LISTED = 10;
+var listed = (paths) => paths.length <= MAX_LISTED ? paths.join(", ") : `${paths.slice(0, MAX_LISTED).join(", ")} and ${paths.length - MAX_LISTED} more`;
+var BaseAgentConfigRun = class {
+  #run;
+  #swap = null;
+  #notes = [];
+  constructor(run2) {
+    this.#run = run2;
+  }
+  /** What `engineOptions` takes: the swap before the first model call, and the snapshot overlay. */
+  get prepare() {
+    return {
+      beforeFirstModelCall: () => this.#swapIn(),
+      indexOverlay: {
+        covers: isAgentConfigPath,
+        apply: async (scope) => {
+          await this.#swap?.overlay.apply(scope);
+        }
+      }
+    };
+  }
+  /** The workspace port of the run service: the swap, the overlay, and putting the PR's copies back. */
+  get workspace() {
+    return { ...this.prepare, finish: () => this.finish() };
+  }
+  /** Notes for the summary so far (the source of the configuration; after {@link finish}, what changed). */
+  get notes() {
+    return this.#notes;
+  }
+  async #swapIn() {
+    const { event, inputs, workspace, temp } = this.#run;
+    const where = `the base ref ${event.baseRef} (${event.baseSha.slice(0, 7)})`;
+    const gitContext = { baseEnv: this.#run.env, knownSecrets: this.#run.secrets };
+    try {
+      const base = await readBaseAgentConfig({
+        root: workspace,
+        baseSha: event.baseSha,
+        gitContext,
+        fetchToken: inputs.githubToken,
+        api: { octokit: this.#run.octokit, owner: event.owner, repo: event.repo }
+      });
+      if (base.gitNote !== void 0)
+        this.#run.runner.info(`agent configuration: read through the API (${base.gitNote})`);
+      const asideDir = mkdtempSync2(join23(temp, "evidence-gate", "pr-agent-config-"));
+      this.#swap = await swapInBaseAgentConfig({ repoDir: workspace, asideDir, base, gitContext });
+      const via = { git: "with git", "git-fetch": "with git (fetched)", api: "through the API" }[base.via];
+      const swap = this.#swap;
+      const note = swap.paths.length === 0 ? `Agent configuration came from ${where}, read ${via}: neither the base nor this pull request has any (.claude/, .codex/, CLAUDE.md, CLAUDE.local.md, AGENTS.md, AGENTS.override.md, .mcp.json, .claude.json).` : `Agent configuration came from ${where}, read ${via}: ${swap.paths.length} path(s) in place for the run (${listed(swap.paths)}); ${swap.differing.length === 0 ? "this pull request's copies are the same" : `this pull request's copies differ at ${listed(swap.differing)} and were held aside during the run`}. The verify command ran with the base's copies; the evidence tree and patch.diff record this pull request's.${swap.notPlaced.length > 0 ? ` Not put in place: ${listed(swap.notPlaced)}.` : ""}`;
+      this.#run.runner.info(note);
+      this.#notes.push(note);
+      return null;
+    } catch (error63) {
+      const detail = error63 instanceof Error ? error63.message : String(error63);
+      const what = error63 instanceof BaseAgentConfigError ? detail : `the checkout's agent configuration could not be swapped for the base's: ${detail}`;
+      return `${what} Nothing ran: no CLI starts with agent configuration that does not come from ${where}.`;
+    }
+  }
+  /** Puts the pull request's copies back. Never throws: a failure is a warning and a note. */
+  async finish() {
+    const swap = this.#swap;
+    if (swap === null) return;
+    this.#swap = null;
+    try {
+      const report = await swap.restore();
+      if (report.changedByRun.length > 0) {
+        const note = `The run changed agent configuration at ${listed(report.changedByRun)}: those versions stay in the working tree and the patch; this pull request's copies are kept in ${report.asideDir}.`;
+        this.#run.runner.warning(note);
+        this.#notes.push(note);
+      }
+    } catch (error63) {
+      const note = `could not put this pull request's agent configuration back after the run: ${error63 instanceof Error ? error63.message : String(error63)}`;
+      this.#run.runner.warning(note);
+      this.#notes.push(note);
+    }
+  }
+};
+
+// src/github/base-ref-graph.ts
+import { realpathSync as realpathSync6 } from "node:fs";
+import { join as join24, relative as relative12, sep as sep7 } from "node:path";
+
+// src/core/graph-file-limit.ts
+var GRAPH_FILE_MAX_BYTES = 1024 * 1024;
+
+// src/github/base-ref-graph.ts
+function baseRefGraphSource(target) {
+  return `base ref ${target.baseRef} (${target.baseSha.slice(0, 7)}): ${target.path}`;
+}
+async function readBaseRefGraph(octokit, target) {
+  const source = baseRefGraphSource(target);
+  let file2;
+  try {
+    file2 = await readBaseRefFile(
+      octokit,
+      { owner: target.owner, repo: target.repo, ref: target.baseRef, sha: target.baseSha },
+      target.path,
+      { maxBytes: GRAPH_FILE_MAX_BYTES }
+    );
+  } catch (error63) {
+    if (!(error63 instanceof BaseRefReadError)) throw error63;
+    const refused = error63.status === 401 || error63.status === 403;
+    return {
+      ok: false,
+      kind: refused ? "usage-error" : "engine-error",
+      message: `could not read the graph ${source} through the API (${error63.status === null ? "no answer" : `HTTP ${error63.status}`}: ${error63.message}).${refused ? " The workflow's token needs `contents: read` to read the graph from the base ref." : ""} Nothing ran.`
+    };
+  }
+  if (file2.kind === "missing") {
+    return {
+      ok: false,
+      kind: "usage-error",
+      message: `the graph ${target.path} does not exist on the base ref ${target.baseRef} (${target.baseSha.slice(0, 7)}): merge the graph first, or use mode: lint to check a graph under review. mode: run reads the graph from the base ref, never from the pull request.`
+    };
+  }
+  if (file2.kind !== "file") {
+    const reason = unusableReason(file2, { maxBytes: GRAPH_FILE_MAX_BYTES, noun: "a graph file" });
+    return { ok: false, kind: "usage-error", message: `the graph ${source}: ${reason}. Nothing ran.` };
+  }
+  const text2 = decodeUtf8(file2.bytes);
+  if (text2 === null) {
+    return { ok: false, kind: "usage-error", message: `the graph ${source} is not UTF-8 text. Nothing ran.` };
+  }
+  return { ok: true, text: text2, bytes: file2.bytes, source };
+}
+async function readWorkspaceGraph(workspace, path2) {
+  const file2 = join24(workspace, ...path2.split("/"));
+  let real2;
+  let root;
+  try {
+    root = realpathSync6(workspace);
+    real2 = realpathSync6(file2);
+  } catch (error63) {
+    const code = error63.code;
+    if (code === "ENOENT" || code === "ENOTDIR") {
+      return {
+        ok: false,
+        message: `no graph file at ${path2} in the workspace (${file2}): check input \`graph\``
+      };
+    }
+    return { ok: false, message: `cannot read the graph file ${path2}: ${errorText(error63)}` };
+  }
+  const inside2 = relative12(root, real2);
+  if (inside2 === "" || inside2 === ".." || inside2.startsWith(`..${sep7}`) || inside2.startsWith(sep7)) {
+    return {
+      ok: false,
+      message: `the graph file ${path2} resolves to ${real2}, outside the workspace ${root}: a graph under review must be a file in the repository`
+    };
+  }
+  let bytes;
+  try {
+    bytes = await readBounded(real2, GRAPH_FILE_MAX_BYTES);
+  } catch (error63) {
+    return { ok: false, message: `cannot read the graph file ${path2}: ${errorText(error63)}` };
+  }
+  if (bytes === null) return { ok: false, message: `no graph file at ${path2} in the workspace (${file2})` };
+  if (bytes.length > GRAPH_FILE_MAX_BYTES) {
+    return {
+      ok: false,
+      message: `the graph file ${path2} is over ${GRAPH_FILE_MAX_BYTES} bytes; a graph file may be at most ${GRAPH_FILE_MAX_BYTES} bytes`
+    };
+  }
+  const text2 = decodeUtf8(bytes);
+  if (text2 === null) return { ok: false, message: `the graph file ${path2} is not UTF-8 text` };
+  return { ok: true, text: text2, bytes, file: file2 };
+}
+async function prGraphCopyNote(workspace, base) {
+  const copy = await readWorkspaceGraph(workspace, base.path);
+  if (copy.ok && copy.bytes.equals(base.bytes)) return null;
+  const what = copy.ok ? `This pull request's copy of ${base.path} differs from the base ref's` : `This pull request's checkout has no readable ${base.path}`;
+  return `${what}: the run used the graph from ${base.source}. A change to the graph takes effect once it is merged; check it with mode: lint meanwhile.`;
+}
+function decodeUtf8(bytes) {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+function errorText(error63) {
+  return error63 instanceof Error ? error63.message : String(error63);
+}
+
+// src/pull-request/base-ref-sources.ts
+var AGENT_MAX_BYTES = 256 * 1024;
+function baseRefFragments(octokit, target) {
+  const folder = target.path.includes("/") ? `${target.path.slice(0, target.path.lastIndexOf("/"))}/fragments` : "fragments";
+  return {
+    read: async (name) => {
+      const path2 = `${folder}/${name}.yaml`;
+      const location = baseRefGraphSource({ ...target, path: path2 });
+      const problem = fragmentNameProblem(name);
+      if (problem !== null) return { kind: "unreadable", location, reason: problem };
+      return readText(octokit, target, path2, location, {
+        maxBytes: GRAPH_FILE_MAX_BYTES,
+        noun: "a fragment file"
+      });
+    }
+  };
+}
+function baseRefAgents(octokit, target) {
+  return {
+    read: async (name) => {
+      const path2 = agentFilePath(name);
+      const location = baseRefGraphSource({ ...target, path: path2 });
+      const problem = agentNameProblem(name);
+      if (problem !== null) return { kind: "unreadable", location, reason: problem };
+      return readText(octokit, target, path2, location, { maxBytes: AGENT_MAX_BYTES, noun: "an agent file" });
+    }
+  };
+}
+async function readText(octokit, target, path2, location, bound2) {
+  let file2;
+  try {
+    file2 = await readBaseRefFile(
+      octokit,
+      { owner: target.owner, repo: target.repo, ref: target.baseRef, sha: target.baseSha },
+      path2,
+      { maxBytes: bound2.maxBytes }
+    );
+  } catch (error63) {
+    if (!(error63 instanceof BaseRefReadError)) throw error63;
+    const status = error63.status === null ? "no answer" : `HTTP ${error63.status}`;
+    return { kind: "unreadable", location, reason: `the API did not give it (${status}: ${error63.message})` };
+  }
+  if (file2.kind === "missing") return { kind: "missing", location };
+  if (file2.kind !== "file") return { kind: "unreadable", location, reason: unusableReason(file2, bound2) };
+  try {
+    return { kind: "found", location, text: new TextDecoder("utf-8", { fatal: true }).decode(file2.bytes) };
+  } catch {
+    return { kind: "unreadable", location, reason: "it is not UTF-8 text" };
+  }
+}
+
+// src/pull-request/running-mode.ts
+import { mkdirSync as mkdirSync5 } from "node:fs";
+import { join as join30, resolve as resolve11 } from "node:path";
+
+// src/ledger/render-patch.ts
+function patchSection(ledger, detail) {
+  const { patch } = ledger;
+  if (patch === void 0) return "";
+  const where = `${codeSpan(patch.path, { inTable: false })} (${patch.bytes} bytes)`;
+  const lines = [
+    "### Patch",
+    "",
+    // `mode: verify` runs no node: the changes were in the working tree before the run (issue 26).
+    ledger.mode === "verify" ? `The working tree the verify command ran on holds changes that are not on the posted commit: ${where}.` : `The nodes changed files that are not on the posted commit: ${where}.`
+  ];
+  if (patch.holdsSecret === true) {
+    lines.push(
+      "",
+      "**The patch holds a known secret value** (the GitHub token or the model credential). The preview shows it as `***`; the patch file in the run directory holds it as the nodes wrote it. Remove it before you apply or share the patch."
+    );
+  }
+  const preview = boundedPreview(patch.preview, detail);
+  if (preview.text !== "") {
+    const shown2 = preview.cut ? `Preview (first ${preview.lines} lines)` : "Preview";
+    lines.push(
+      "",
+      `<details><summary>${shown2}</summary>`,
+      "",
+      fencedBlock(preview.text, "diff"),
+      "",
+      "</details>"
+    );
+  }
+  return lines.join("\n");
+}
+function boundedPreview(preview, detail) {
+  const all = preview.replace(/\r\n|\r/g, "\n").replace(/\n$/, "").split("\n");
+  const kept = [];
+  let bytes = 0;
+  for (const line2 of all.slice(0, detail.patchPreviewLines)) {
+    bytes += utf8Bytes(line2) + 1;
+    if (bytes > detail.patchPreviewBytes) break;
+    kept.push(line2);
+  }
+  const text2 = kept.join("\n");
+  return { text: text2, lines: kept.length, cut: kept.length < all.length };
+}
+
+// src/ledger/render-markdown.ts
+var CHECK_RUN_TITLE_MAX_CHARS2 = 255;
+var TRIMMED_NOTICE = "\u2026 trimmed; full ledger in the job summary / artifact";
+var FULL = {
+  cellChars: null,
+  tailLines: null,
+  patchPreviewLines: 200,
+  patchPreviewBytes: 16384,
+  cycleRows: null,
+  cycleWordsChars: 1e3
+};
+var COMPACT = {
+  cellChars: 160,
+  tailLines: 40,
+  patchPreviewLines: 40,
+  patchPreviewBytes: 4096,
+  cycleRows: 10,
+  cycleWordsChars: 300
+};
+function renderLedgerMarkdown(ledger) {
+  return joinSections([...summarySections(ledger, FULL), ...textSections(ledger, FULL)]);
+}
+function renderCheckRunOutput(ledger, options3 = {}) {
+  const notice2 = trimmedNotice(options3);
+  const withinLimit = (render) => {
+    const full = render(FULL);
+    if (utf8Bytes(full) <= CHECK_RUN_TEXT_MAX_BYTES) return full;
+    return truncateUtf8(render(COMPACT), CHECK_RUN_TEXT_MAX_BYTES, notice2);
+  };
+  return {
+    title: clampTitle(ledger.conclusion?.title ?? `Running: ${ledger.rows.length} executions so far`),
+    summary: withinLimit((detail) => joinSections(summarySections(ledger, detail))),
+    text: withinLimit((detail) => joinSections(textSections(ledger, detail)))
+  };
+}
+function clampTitle(title) {
+  const flat2 = title.replace(/\s*(\r\n|\r|\n)\s*/g, " ");
+  if (flat2.length <= CHECK_RUN_TITLE_MAX_CHARS2) return flat2;
+  let cut = CHECK_RUN_TITLE_MAX_CHARS2 - 1;
+  const last = flat2.charCodeAt(cut - 1);
+  if (last >= 55296 && last <= 56319) cut -= 1;
+  return `${flat2.slice(0, cut)}\u2026`;
+}
+function trimmedNotice(links = {}) {
+  const href = (url2) => url2 === void 0 || !/^https?:\/\/\S+$/.test(url2) ? null : url2.replace(/[()<>]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
+  let notice2 = `**${TRIMMED_NOTICE}**`;
+  const summary2 = href(links.detailsUrl);
+  if (summary2 !== null) notice2 += ` \u2014 [open the full ledger](${summary2})`;
+  const artifact = links.ledgerArtifact;
+  if (artifact !== void 0) {
+    const name = codeSpan(artifact.name, { inTable: false });
+    const url2 = href(artifact.url);
+    notice2 += url2 === null ? ` \xB7 artifact ${name}` : ` \xB7 artifact [${name}](${url2})`;
+  }
+  return notice2;
+}
+function summarySections(ledger, detail) {
+  return [
+    heading(ledger),
+    ...ledger.goalLoop !== void 0 ? [goalLoopMarkdown(ledger.goalLoop, ledger.runId, detail)] : [],
+    planSection(ledger),
+    ledgerTable(ledger.rows, detail),
+    ...failedVerifications(ledger.rows).map(({ row, verify }) => failedVerifyBlock(row, verify, detail)),
+    ...claimsSection(ledger.rows),
+    ...baseSection(ledger.rows),
+    ...ledger.changedFiles !== void 0 ? [changedFilesMarkdown(ledger.changedFiles)] : [],
+    totalsSection(ledger)
+  ];
+}
+function textSections(ledger, detail) {
+  return [nodesSection(ledger), patchSection(ledger, detail)].filter((section) => section !== "");
+}
+function joinSections(sections) {
+  return `${sections.join("\n\n")}
+`;
+}
+function heading(ledger) {
+  const { conclusion: conclusion2 } = ledger;
+  const icon = conclusion2 === null ? "\u23F3" : CONCLUSION_ICONS[conclusion2.conclusion];
+  const title = conclusion2 === null ? "running" : conclusion2.title;
+  const runtime = runtimeWords(ledger);
+  const lines = [
+    `## ${icon} evidence-gate: ${conclusionLabel(conclusion2)} \u2014 ${escapeInline(title)}`,
+    "",
+    `Run ${codeSpan(ledger.runId, { inTable: false })} \xB7 ${ledger.mode}${runtime === null ? "" : ` \xB7 ${escapeInline(runtime)}`} \xB7 started ${escapeInline(ledger.startedAt)}${ledger.finishedAt === null ? "" : ` \xB7 finished ${escapeInline(ledger.finishedAt)}`}`
+  ];
+  if (ledger.goal !== void 0) lines.push("", `**Goal:** ${escapeInline(goalWords(ledger.goal))}`);
+  if (conclusion2 !== null) {
+    lines.push(
+      "",
+      `**${conclusion2.conclusion}** (outcome \`${conclusion2.outcome}\`): ${escapeInline(conclusion2.reason)}`
+    );
+  }
+  return lines.join("\n");
+}
+function planSection(ledger) {
+  const { plan } = ledger;
+  const answer = answerWords(plan.buildEvidence);
+  const none = plan.nodes.length > 0 && hasNoBuildEvidence(plan);
+  const lines = [
+    "### Plan",
+    "",
+    none ? `**Build evidence: NONE** (\`${answer.kind}\`) \u2014 ${escapeInline(answer.words)}; ${NO_BUILD_EVIDENCE_WORDS}.` : `**Build evidence:** \`${answer.kind}\` \u2014 ${escapeInline(answer.words)}.`,
+    ""
+  ];
+  if (plan.policy !== void 0) lines.push(policyLine(plan.policy), "");
+  if (plan.nodes.length === 0) {
+    lines.push(NO_PLAN_LINE);
+  } else if (!none) {
+    for (const sink of sinkEvidence(plan)) {
+      const id2 = codeSpan(sink.nodeId, { inTable: false });
+      switch (sink.kind) {
+        case "command":
+          lines.push(`- sink ${id2}: ${codeSpan(shownCommand(sink.command), { inTable: false })}`);
+          break;
+        case "gate":
+          lines.push(`- sink ${id2}: a gate (a person's approval, not build evidence)`);
+          break;
+        case "none":
+          lines.push(`- sink ${id2}: no verify command \u2014 its PASS is the model's, about its own work`);
+          break;
+        default:
+          unreachable(sink);
+      }
+    }
+  }
+  lines.push("", `**Tool ceiling:** ${escapeInline(plan.disclosure)}`, "", evidenceTreeLine(ledger));
+  const removed = untrustedTextWords(plan.untrustedText);
+  if (removed !== null) lines.push("", `**Untrusted text:** ${escapeInline(removed)}`);
+  if (plan.fragments !== void 0 && plan.fragments.length > 0) {
+    lines.push("", "**Fragments spliced:**");
+    for (const line2 of plan.fragments) lines.push(`- ${escapeInline(line2)}`);
+  }
+  if (plan.warnings !== void 0 && plan.warnings.length > 0) {
+    lines.push("", "**Warnings:**");
+    for (const warning2 of plan.warnings) lines.push(`- ${escapeInline(warning2)}`);
+  }
+  if (plan.repaired !== void 0) {
+    lines.push("", "**Repaired plan:** the planner's first graph was refused, and one repair call fixed it:");
+    for (const refusal of plan.repaired.refusals) lines.push(`- ${escapeInline(refusal)}`);
+  }
+  return lines.join("\n");
+}
+function policyLine(policy) {
+  return `**Policy:** ${escapeInline(policy.source)} \u2014 ${escapeInline(policySettingsWords(policy))}.`;
+}
+function evidenceTreeLine(ledger) {
+  const tree = ledger.evidenceTree;
+  const sinkTrees = ledger.rows.flatMap(
+    (row) => row.sink && row.verify?.evidenceTree ? [{ nodeId: row.nodeId, tree: row.verify.evidenceTree }] : []
+  );
+  if (new Set(sinkTrees.map((s) => s.tree)).size > 1) {
+    const list = sinkTrees.map(
+      (s) => `${codeSpan(s.nodeId, { inTable: false })} ${codeSpan(s.tree.slice(0, 12), { inTable: false })}`
+    ).join(", ");
+    return `**Evidence trees:** the sinks verified different trees (${list}) \u2014 no single tree passed every sink's verify.`;
+  }
+  if (tree === null) return "**Evidence tree:** none \u2014 no verify command ran.";
+  const treeSpan = codeSpan(tree.slice(0, 12), { inTable: false });
+  const commit = ledger.postedCommit ?? ledger.startingCommit;
+  if (commit === null) {
+    return `**Evidence tree:** ${treeSpan} \u2014 the starting commit is unknown, so this tree is not tied to a commit.`;
+  }
+  const which2 = `${escapeInline(commit.description)} (commit ${codeSpan(commit.sha.slice(0, 7), { inTable: false })})`;
+  if (commit.tree === tree) return `**Evidence tree:** ${treeSpan} \u2014 the tree of ${which2}.`;
+  const patch = ledger.patch === void 0 ? "" : ` The patch is ${codeSpan(ledger.patch.path, { inTable: false })} (${ledger.patch.bytes} bytes), previewed below.`;
+  return `**Evidence tree:** ${treeSpan} \u2014 **not** the tree of ${which2}: the verified files include changes that are not on that commit.${patch}`;
+}
+function ledgerTable(rows, detail) {
+  if (rows.length === 0) return "### Ledger\n\nNo node ran.";
+  const lines = [
+    "### Ledger",
+    "",
+    "| node | verdict | session | cost | duration | denied | detail |",
+    "| --- | --- | --- | ---: | ---: | ---: | --- |"
+  ];
+  for (const row of rows) {
+    const verdict = escapeCell(verdictLabel(row));
+    const cells = [
+      codeSpan(nodeLabel(row), { inTable: true }),
+      row.verdict === "FAIL" ? `**${verdict}**` : verdict,
+      row.sessionId === null ? "-" : codeSpan(shortSession(row.sessionId), { inTable: true }),
+      formatUsd2(row.costUsd),
+      formatDuration2(row.durationMs),
+      String(row.deniedToolCalls),
+      escapeCell(clip2(rowDetail(row), detail.cellChars))
+    ];
+    lines.push(`| ${cells.join(" | ")} |`);
+  }
+  return lines.join("\n");
+}
+function failedVerifyBlock(row, verify, detail) {
+  const lines = [
+    `### ${row.verdict === "FAIL" ? "\u274C" : "\u26A0\uFE0F"} Verify failed: ${codeSpan(nodeLabel(row), { inTable: false })}`,
+    "",
+    `- command: ${codeSpan(shownCommand(verify.command), { inTable: false })}`,
+    `- result: ${escapeInline(verifyExitWords(verify))}, ${formatDuration2(verify.durationMs)}`,
+    `- cwd: ${codeSpan(verify.cwd, { inTable: false })}`
+  ];
+  if (verify.evidenceTree !== null)
+    lines.push(`- evidence tree: ${codeSpan(verify.evidenceTree, { inTable: false })}`);
+  if (verify.reusedFrom !== void 0) {
+    lines.push(
+      `- result reused from ${codeSpan(verify.reusedFrom, { inTable: false })} (same tree, same command)`
+    );
+  }
+  const tail = lastLines(verify.outputTail, detail.tailLines);
+  lines.push("", tail === "" ? "The command printed nothing." : `Output (tail):
+
+${fencedBlock(tail)}`);
+  return lines.join("\n");
+}
+function claimsSection(rows) {
+  const contradicted = contradictedClaims(rows);
+  if (contradicted.length === 0) return [];
+  const lines = [
+    "### \u26A0\uFE0F What a node claimed, and what the engine observed",
+    "",
+    "The verdicts above are the engine's observation; these claims in the nodes' replies disagree with it.",
+    ""
+  ];
+  for (const { row, claim: claim2 } of contradicted) {
+    lines.push(
+      `- ${codeSpan(nodeLabel(row), { inTable: false })} said \u201C${escapeInline(claim2.quote)}\u201D \u2014 ${escapeInline(claim2.contradiction ?? "")}`
+    );
+  }
+  return [lines.join("\n")];
+}
+function baseSection(rows) {
+  const compared = rows.flatMap(
+    (row) => row.verify?.base !== void 0 ? [{ row, verify: row.verify, base: row.verify.base }] : []
+  );
+  if (compared.length === 0) return [];
+  const lines = [
+    "### The base beside the head",
+    "",
+    "The same verify command, run on the base commit in a worktree of its own. The verdicts above are the head's; the base only labels them.",
+    ""
+  ];
+  for (const { row, verify, base } of compared) {
+    const trees = [
+      verify.evidenceTree !== null ? `head tree ${codeSpan(verify.evidenceTree, { inTable: false })}` : null,
+      base.verify?.evidenceTree != null ? `base tree ${codeSpan(base.verify.evidenceTree, { inTable: false })}` : null
+    ].filter((part) => part !== null);
+    lines.push(
+      `- ${codeSpan(nodeLabel(row), { inTable: false })}: ${escapeInline(baseWords(base))}${trees.length > 0 ? ` (${trees.join(", ")})` : ""}`
+    );
+  }
+  return [lines.join("\n")];
+}
+function totalsSection(ledger) {
+  const { totals: totals2 } = ledger;
+  return [
+    "### Totals",
+    "",
+    ...ledger.mode === "auto" ? [`- planning cost: ${formatUsdTotal(totals2.planning)}`] : [],
+    `- node cost: ${formatUsdTotal(totals2.nodes)}`,
+    `- **total cost: ${formatUsdTotal(totals2.total)}**${ledger.goalLoop === void 0 ? "" : ` ${loopTotalsWords(ledger.goalLoop)}`}`,
+    `- tokens: ${tokenWords(totals2.tokens)}`
+  ].join("\n");
+}
+function nodesSection(ledger) {
+  const { nodes } = ledger.plan;
+  if (nodes.length === 0) return "";
+  const lines = [
+    `<details><summary>Plan: ${nodes.length} ${nodes.length === 1 ? "node" : "nodes"}</summary>`,
+    "",
+    "| node | type | depends on | allowed tools | sink |",
+    "| --- | --- | --- | --- | --- |"
+  ];
+  for (const node3 of nodes) {
+    const list = (items) => items.length === 0 ? "-" : items.map((item) => codeSpan(item, { inTable: true })).join(", ");
+    lines.push(
+      `| ${codeSpan(node3.id, { inTable: true })} | ${node3.type ?? "agent"} | ${list(node3.dependsOn)} | ${list(node3.allowedTools)} | ${node3.sink ? "yes" : ""} |`
+    );
+  }
+  lines.push("", "</details>");
+  return lines.join("\n");
+}
+function lastLines(text2, max) {
+  const trimmed = text2.replace(/\r\n|\r/g, "\n").replace(/\n$/, "");
+  if (max === null || trimmed === "") return trimmed;
+  const lines = trimmed.split("\n");
+  return lines.length <= max ? trimmed : ["\u2026", ...lines.slice(-max)].join("\n");
+}
+function clip2(text2, max) {
+  if (max === null) return text2;
+  const chars = [...text2];
+  return chars.length <= max ? text2 : `${chars.slice(0, max - 1).join("")}\u2026`;
+}
+
+// src/github/check-run-reporter.ts
+var CheckRunReporter = class {
+  #ref = null;
+  #completed = false;
+  #lastUpdate = Number.NEGATIVE_INFINITY;
+  #options;
+  constructor(options3) {
+    this.#options = options3;
+  }
+  /** The check run, once created. */
+  get ref() {
+    return this.#ref;
+  }
+  /** True once the check run was completed by this reporter. */
+  get completed() {
+    return this.#completed;
+  }
+  /**
+   * The check run for a new run (SPEC §6: one per check name and head SHA): takes over the one an earlier
+   * run left on this head SHA ({@link CheckRunClient.findReusable}; back to `in_progress`, `external_id` =
+   * `externalId`) or, when there is none, creates it. Either way it is then this reporter's.
+   * @returns the check run, and the earlier run's check run when one was taken over.
+   * @throws CheckRunWriteError when the lookup or the write failed.
+   */
+  async open(externalId, summary2, title = "evidence-gate: starting") {
+    const existing = await this.#options.client.findReusable({
+      name: this.#options.name,
+      headSha: this.#options.headSha
+    });
+    if (existing === void 0) return { ref: await this.start(externalId, summary2, title), tookOver: null };
+    return { ref: await this.restart(existing.id, { externalId, summary: summary2, title }), tookOver: existing };
+  }
+  /** Creates the check run `in_progress`. `externalId` carries the run id (SPEC §6). */
+  async start(externalId, summary2, title = "evidence-gate: starting") {
+    this.#ref = await this.#options.client.create({
+      name: this.#options.name,
+      headSha: this.#options.headSha,
+      externalId,
+      title,
+      summary: summary2,
+      ...this.#options.detailsUrl ? { detailsUrl: this.#options.detailsUrl } : {}
+    });
+    return this.#ref;
+  }
+  /**
+   * Takes over an existing check run (an earlier leg's, found by name and head SHA) for this leg: back to
+   * `in_progress`, `external_id` = `externalId`, `started_at` now (SPEC §6: a re-run updates the check run
+   * it finds). From then on it is this reporter's, as if {@link start} had created it.
+   */
+  async restart(id2, output2) {
+    this.#ref = await this.#options.client.restart(id2, {
+      externalId: output2.externalId,
+      title: output2.title ?? "evidence-gate: resuming",
+      summary: output2.summary,
+      ...this.#options.detailsUrl ? { detailsUrl: this.#options.detailsUrl } : {}
+    });
+    return this.#ref;
+  }
+  /**
+   * Replaces the output with an in-progress ledger. `force` skips the throttle (the plan section).
+   * @returns true when an update was sent.
+   */
+  async progress(ledger, force) {
+    if (this.#ref === null || this.#completed) return false;
+    const now = (this.#options.now ?? Date.now)();
+    if (!force && now - this.#lastUpdate < (this.#options.throttleMs ?? 1e4)) return false;
+    this.#lastUpdate = now;
+    const output2 = renderCheckRunOutput(ledger, this.#detailsOption());
+    try {
+      await this.#options.client.update(this.#ref.id, {
+        title: output2.title,
+        summary: output2.summary,
+        text: output2.text
+      });
+    } catch (error63) {
+      if (this.#options.onProgressError === void 0) throw error63;
+      this.#options.onProgressError(error63);
+      return false;
+    }
+    return true;
+  }
+  /**
+   * Completes the check run with the finished ledger's conclusion. `appendix` (trusted Markdown, e.g. how
+   * to resume a paused run) follows the ledger's summary whole: the ledger's part is cut to make room.
+   * `annotations` (any number) are posted 50 per request, the first batch with the completion.
+   * `ledgerArtifact` is linked, with the job summary, from the notice of a summary cut to the API's limit.
+   */
+  async finish(ledger, options3 = {}) {
+    if (ledger.conclusion === null) throw new Error("Internal error: finish() needs a concluded ledger");
+    const links = {
+      ...this.#detailsOption(),
+      ...options3.ledgerArtifact === void 0 ? {} : { ledgerArtifact: options3.ledgerArtifact }
+    };
+    const output2 = renderCheckRunOutput(ledger, links);
+    const summary2 = options3.appendix === void 0 ? output2.summary : withAppendix(output2.summary, options3.appendix, trimmedNotice(links));
+    return this.#complete(
+      ledger.conclusion.conclusion,
+      output2.title,
+      summary2,
+      output2.text,
+      options3.annotations
+    );
+  }
+  /** Completes the check run without a ledger (refusal, usage error, crash): title and Markdown summary. */
+  async end(conclusion2, title, summary2) {
+    return this.#complete(conclusion2, title, summary2, void 0, void 0);
+  }
+  async #complete(conclusion2, title, summary2, text2, annotations) {
+    if (this.#ref === null) throw new Error("Internal error: the check run was never created");
+    const ref = await this.#options.client.complete(this.#ref.id, {
+      conclusion: conclusion2,
+      title,
+      summary: summary2,
+      ...text2 !== void 0 && text2 !== "" ? { text: text2 } : {},
+      ...this.#options.detailsUrl ? { detailsUrl: this.#options.detailsUrl } : {},
+      ...annotations !== void 0 && annotations.length > 0 ? { annotations } : {}
+    });
+    this.#completed = true;
+    this.#options.onCompleted?.(ref);
+    return ref;
+  }
+  #detailsOption() {
+    return this.#options.detailsUrl ? { detailsUrl: this.#options.detailsUrl } : {};
+  }
+};
+function withAppendix(summary2, appendix, notice2) {
+  const tail = `
+
+${appendix}`;
+  const room = CHECK_RUN_TEXT_MAX_BYTES - utf8Bytes(tail);
+  if (room <= 0) return truncateUtf8(appendix, CHECK_RUN_TEXT_MAX_BYTES, notice2);
+  return `${truncateUtf8(summary2, room, notice2)}${tail}`;
+}
+
+// src/run/model-cli.ts
+import { chmodSync, mkdirSync as mkdirSync4, mkdtempSync as mkdtempSync3 } from "node:fs";
+import { join as join28 } from "node:path";
+
+// src/run/codex-home.ts
+import { join as join25 } from "node:path";
+function codexHomesRoot(env, workspace) {
+  const writable = ["/tmp", env.TMPDIR, workspace].filter((p) => p !== void 0 && p !== "");
+  const candidates = [
+    ["RUNNER_TEMP", env.RUNNER_TEMP, ["evidence-gate", "codex-homes"]],
+    ["HOME", env.HOME, [".evidence-gate", "codex-homes"]]
+  ];
+  for (const [, base, rest] of candidates) {
+    if (base === void 0 || base === "") continue;
+    const path2 = join25(base, ...rest);
+    if (!writable.some((root) => liesInRepository(path2, { cwd: "/", repoRoot: root })))
+      return { ok: true, path: path2 };
+  }
+  const where = candidates.map(([name, base]) => `${name} (${base ?? "unset"})`).join(" and ");
+  return {
+    ok: false,
+    problem: `runtime codex needs a folder for each call's fresh CODEX_HOME that codex's workspace-write sandbox cannot write, and ${where} each lie under one of ${writable.join(", ")}: run on a runner whose RUNNER_TEMP is outside /tmp, $TMPDIR and the workspace. Nothing was run`
+  };
+}
+
+// src/run/install-cli.ts
+import { createHash as createHash5 } from "node:crypto";
+import { closeSync, mkdirSync as mkdirSync3, openSync, readSync, realpathSync as realpathSync7, statSync as statSync6 } from "node:fs";
+import { open as open4 } from "node:fs/promises";
+import { join as join27, relative as relative13, sep as sep8 } from "node:path";
+
+// node_modules/@actions/tool-cache/lib/tool-cache.js
+import * as fs from "fs";
+
+// node_modules/@actions/tool-cache/lib/manifest.js
+var semver = __toESM(require_semver2(), 1);
+
+// node_modules/@actions/tool-cache/lib/tool-cache.js
+import * as os from "os";
+import * as path from "path";
+var semver2 = __toESM(require_semver2(), 1);
+import { ok } from "assert";
+var __awaiter = function(thisArg, _arguments, P, generator) {
+  function adopt(value) {
+    return value instanceof P ? value : new P(function(resolve15) {
+      resolve15(value);
+    });
+  }
+  return new (P || (P = Promise))(function(resolve15, reject) {
+    function fulfilled(value) {
+      try {
+        step(generator.next(value));
+      } catch (e) {
+        reject(e);
+      }
+    }
+    function rejected(value) {
+      try {
+        step(generator["throw"](value));
+      } catch (e) {
+        reject(e);
+      }
+    }
+    function step(result) {
+      result.done ? resolve15(result.value) : adopt(result.value).then(fulfilled, rejected);
+    }
+    step((generator = generator.apply(thisArg, _arguments || [])).next());
+  });
+};
+var IS_WINDOWS = process.platform === "win32";
+var IS_MAC = process.platform === "darwin";
+function cacheDir(sourceDir, tool, version2, arch2) {
+  return __awaiter(this, void 0, void 0, function* () {
+    version2 = semver2.clean(version2) || version2;
+    arch2 = arch2 || os.arch();
+    debug(`Caching tool ${tool} ${version2} ${arch2}`);
+    debug(`source dir: ${sourceDir}`);
+    if (!fs.statSync(sourceDir).isDirectory()) {
+      throw new Error("sourceDir is not a directory");
+    }
+    const destPath = yield _createToolPath(tool, version2, arch2);
+    for (const itemName of fs.readdirSync(sourceDir)) {
+      const s = path.join(sourceDir, itemName);
+      yield cp(s, destPath, { recursive: true });
+    }
+    _completeToolPath(tool, version2, arch2);
+    return destPath;
+  });
+}
+function find(toolName, versionSpec, arch2) {
+  if (!toolName) {
+    throw new Error("toolName parameter is required");
+  }
+  if (!versionSpec) {
+    throw new Error("versionSpec parameter is required");
+  }
+  arch2 = arch2 || os.arch();
+  if (!isExplicitVersion(versionSpec)) {
+    const localVersions = findAllVersions(toolName, arch2);
+    const match = evaluateVersions(localVersions, versionSpec);
+    versionSpec = match;
+  }
+  let toolPath = "";
+  if (versionSpec) {
+    versionSpec = semver2.clean(versionSpec) || "";
+    const cachePath = path.join(_getCacheDirectory(), toolName, versionSpec, arch2);
+    debug(`checking cache: ${cachePath}`);
+    if (fs.existsSync(cachePath) && fs.existsSync(`${cachePath}.complete`)) {
+      debug(`Found tool in cache ${toolName} ${versionSpec} ${arch2}`);
+      toolPath = cachePath;
+    } else {
+      debug("not found");
+    }
+  }
+  return toolPath;
+}
+function findAllVersions(toolName, arch2) {
+  const versions = [];
+  arch2 = arch2 || os.arch();
+  const toolPath = path.join(_getCacheDirectory(), toolName);
+  if (fs.existsSync(toolPath)) {
+    const children2 = fs.readdirSync(toolPath);
+    for (const child of children2) {
+      if (isExplicitVersion(child)) {
+        const fullPath = path.join(toolPath, child, arch2 || "");
+        if (fs.existsSync(fullPath) && fs.existsSync(`${fullPath}.complete`)) {
+          versions.push(child);
+        }
+      }
+    }
+  }
+  return versions;
+}
+function _createToolPath(tool, version2, arch2) {
+  return __awaiter(this, void 0, void 0, function* () {
+    const folderPath = path.join(_getCacheDirectory(), tool, semver2.clean(version2) || version2, arch2 || "");
+    debug(`destination ${folderPath}`);
+    const markerPath = `${folderPath}.complete`;
+    yield rmRF(folderPath);
+    yield rmRF(markerPath);
+    yield mkdirP(folderPath);
+    return folderPath;
+  });
+}
+function _completeToolPath(tool, version2, arch2) {
+  const folderPath = path.join(_getCacheDirectory(), tool, semver2.clean(version2) || version2, arch2 || "");
+  const markerPath = `${folderPath}.complete`;
+  fs.writeFileSync(markerPath, "");
+  debug("finished caching tool");
+}
+function isExplicitVersion(versionSpec) {
+  const c = semver2.clean(versionSpec) || "";
+  debug(`isExplicit: ${c}`);
+  const valid2 = semver2.valid(c) != null;
+  debug(`explicit? ${valid2}`);
+  return valid2;
+}
+function evaluateVersions(versions, versionSpec) {
+  let version2 = "";
+  debug(`evaluating ${versions.length} versions`);
+  versions = versions.sort((a, b) => {
+    if (semver2.gt(a, b)) {
+      return 1;
+    }
+    return -1;
+  });
+  for (let i = versions.length - 1; i >= 0; i--) {
+    const potential = versions[i];
+    const satisfied = semver2.satisfies(potential, versionSpec);
+    if (satisfied) {
+      version2 = potential;
+      break;
+    }
+  }
+  if (version2) {
+    debug(`matched: ${version2}`);
+  } else {
+    debug("match not found");
+  }
+  return version2;
+}
+function _getCacheDirectory() {
+  const cacheDirectory = process.env["RUNNER_TOOL_CACHE"] || "";
+  ok(cacheDirectory, "Expected RUNNER_TOOL_CACHE to be defined");
+  return cacheDirectory;
+}
+
+// src/run/install-cli.ts
+var PinnedCli = class {
+  path;
+  sha256;
+  /**
+   * `true` when the file is a node script (its `#!` line runs `node`, as `@openai/codex`'s `bin/codex.js`
+   * does): the action then starts it with its own node, never the `node` on the child's `PATH`
+   * (`ChildScope.runWithOwnNode`). `false` for a native executable (`@anthropic-ai/claude-code`'s).
+   */
+  nodeScript;
+  #identity;
+  constructor(path2, sha256) {
+    this.path = path2;
+    this.sha256 = sha256;
+    this.nodeScript = runsOnNode(path2);
+    this.#identity = fileIdentity(path2);
+  }
+  /**
+   * Why the executable may not be run now — it was replaced, moved or written since it was chosen — as one
+   * sentence naming it; `null` when it is still the file that was chosen.
+   */
+  problem() {
+    let now;
+    try {
+      now = fileIdentity(this.path);
+    } catch (error63) {
+      now = `gone (${error63 instanceof Error ? error63.message : String(error63)})`;
+    }
+    return now === this.#identity ? null : `the model CLI ${this.path} changed after the action chose it (sha256 ${this.sha256}); something wrote it during the run, so it is not run`;
+  }
+};
+function runsOnNode(path2) {
+  const head = Buffer.alloc(256);
+  const fd = openSync(path2, "r");
+  let read;
+  try {
+    read = readSync(fd, head, 0, head.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  const first = head.subarray(0, read).toString("latin1").split("\n")[0] ?? "";
+  return /^#!\s*(?:\S*\/)?(?:env\s+(?:-S\s+)?)?(?:\S*\/)?node(?:\s|$)/.test(first);
+}
+function fileIdentity(path2) {
+  const s = statSync6(path2, { bigint: true });
+  return [s.dev, s.ino, s.size, s.mtimeNs, s.ctimeNs].join(":");
+}
+async function sha256Of(path2) {
+  const hash2 = createHash5("sha256");
+  const file2 = await open4(path2, "r");
+  try {
+    const buffer = Buffer.allocUnsafe(1 << 20);
+    for (; ; ) {
+      const { bytesRead } = await file2.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      hash2.update(buffer.subarray(0, bytesRead));
+    }
+  } finally {
+    await file2.close();
+  }
+  return hash2.digest("hex");
+}
+async function ensureCli(cli, options3) {
+  const cached2 = find(cli.cacheName, options3.version);
+  if (cached2 !== "") {
+    const path3 = join27(cached2, "node_modules", ".bin", cli.bin);
+    options3.log(`${cli.bin} ${options3.version} found in the tool cache: ${path3}`);
+    return pin(cli, path3, false, options3);
+  }
+  const temp = options3.env.RUNNER_TEMP ?? "/tmp";
+  const prefix = join27(temp, `${cli.cacheName}-${options3.version}`);
+  mkdirSync3(prefix, { recursive: true });
+  const spec = `${cli.npmPackage}@${options3.version}`;
+  options3.log(`${cli.bin} ${options3.version} is not in the tool cache: installing ${spec} with npm`);
+  const npm = npmCommand();
+  if ("message" in npm) return { kind: "failed", message: `could not install ${spec}: ${npm.message}` };
+  const result = await runProcess({
+    command: npm.command,
+    args: [...npm.lead, "install", ...NPM_INSTALL_FLAGS, "--prefix", prefix, spec],
+    cwd: temp,
+    env: buildChildEnv({
+      base: options3.env,
+      child: { kind: "verify" },
+      knownSecrets: options3.knownSecrets,
+      set: trustedPathSetting()
+    }),
+    timeoutMs: 10 * 6e4
+  });
+  if (result.kind !== "exited" || result.exitCode !== 0) {
+    const why2 = result.kind === "exited" ? `npm exited ${result.exitCode}: ${result.stderrTail.slice(-800)}` : result.kind;
+    return { kind: "failed", message: `could not install ${spec}: ${why2}` };
+  }
+  const dir = await cacheDir(prefix, cli.cacheName, options3.version);
+  const path2 = join27(dir, "node_modules", ".bin", cli.bin);
+  options3.log(`installed ${cli.bin} ${options3.version} into the tool cache: ${path2}`);
+  return pin(cli, path2, true, options3);
+}
+var NPM_INSTALL_FLAGS = [
+  "--no-audit",
+  "--no-fund",
+  "--prefer-online",
+  "--fetch-retries=2",
+  "--fetch-retry-mintimeout=1000",
+  "--fetch-retry-maxtimeout=4000"
+];
+function npmCommand() {
+  let npm;
+  try {
+    npm = trustedCommand("npm");
+  } catch (error63) {
+    if (error63 instanceof UntrustedToolError) return { message: error63.message };
+    throw error63;
+  }
+  return npm !== "npm" && runsOnNode(npm) ? { command: process.execPath, lead: [npm] } : { command: npm, lead: [] };
+}
+async function pin(cli, path2, installed, options3) {
+  let real2;
+  try {
+    real2 = realpathSync7(path2);
+    if (!statSync6(real2).isFile()) throw new Error("not a regular file");
+  } catch (error63) {
+    const why2 = error63 instanceof Error ? error63.message : String(error63);
+    return {
+      kind: "failed",
+      message: `the tool cache's ${cli.bin} ${options3.version} at ${path2} cannot be run (${why2}): remove ${join27(path2, "..", "..", "..")} so the action installs ${cli.npmPackage}@${options3.version} again`
+    };
+  }
+  if (options3.workspace !== void 0) {
+    const inside2 = relative13(options3.workspace, real2);
+    if (inside2 === "" || !(inside2 === ".." || inside2.startsWith(`..${sep8}`))) {
+      return {
+        kind: "failed",
+        message: `the tool cache's ${cli.bin} ${options3.version} at ${path2} leads into the workspace (${real2}), which the pull request controls: it is not run. Remove ${join27(path2, "..", "..", "..")} so the action installs ${cli.npmPackage}@${options3.version} again`
+      };
+    }
+  }
+  const pinned = new PinnedCli(real2, await sha256Of(real2));
+  options3.log(`${cli.bin} ${options3.version} runs as ${real2} (sha256 ${pinned.sha256})`);
+  return { kind: "found", path: path2, installed, pinned };
+}
+
+// src/run/model-cli.ts
+function throughProxy(proxy, runtime, env) {
+  if (proxy === void 0 || proxy.runtime !== runtime) return env;
+  proxy.announce?.();
+  return proxy.proxy.applyTo(env);
+}
+function runOnOwnNode(pinned) {
+  if (pinned.nodeScript) currentChildScope()?.runWithOwnNode(pinned.path);
+}
+var ModelCliSetup = class {
+  #options;
+  /** The executables chosen by {@link beforeFirstModelCall}, checked before every call. */
+  #pinned = /* @__PURE__ */ new Map();
+  #clis;
+  constructor(options3) {
+    this.#options = options3;
+    const claudeHomes = join28(options3.temp, "evidence-gate", "homes");
+    let codexHomes = null;
+    this.#clis = {
+      claude: {
+        prepare: () => this.#install(runtimeFor("claude")),
+        home: (name) => {
+          mkdirSync4(claudeHomes, { recursive: true });
+          const home = mkdtempSync3(join28(claudeHomes, name));
+          giveToIdentity(home);
+          return { HOME: home };
+        }
+      },
+      codex: {
+        prepare: async () => {
+          const codex = runtimeFor("codex");
+          if (options3.credentials.openaiApiKey === void 0)
+            return `${codex.missingCredentialMessage}. Nothing was run`;
+          const root = codexHomesRoot(options3.env, options3.workspace);
+          if (!root.ok) return root.problem;
+          const failed3 = await this.#install(codex);
+          if (failed3 !== null) return failed3;
+          codexHomes = root.path;
+          return null;
+        },
+        home: (name) => {
+          if (codexHomes === null)
+            throw new Error(
+              "Internal error: a codex call was made before beforeFirstModelCall chose its homes"
+            );
+          mkdirSync4(codexHomes, { recursive: true, mode: 448 });
+          const home = mkdtempSync3(join28(codexHomes, name));
+          const codexHome = join28(home, ".codex");
+          mkdirSync4(codexHome);
+          if (currentChildIdentity() !== null) {
+            chmodSync(codexHomes, 457);
+            giveToIdentity(codexHome);
+            giveToIdentity(home);
+          }
+          return { HOME: home, CODEX_HOME: codexHome };
+        }
+      }
+    };
+  }
+  /** The `claude` executable: `claude` until {@link beforeFirstModelCall} found or installed one. */
+  get claudeExecutable() {
+    return this.#pinned.get("claude")?.path ?? "claude";
+  }
+  /** The `codex` executable: `codex` until {@link beforeFirstModelCall} found or installed one. */
+  get codexExecutable() {
+    return this.#pinned.get("codex")?.path ?? "codex";
+  }
+  /** Finds or installs `runtime`'s CLI at its pinned version and pins it; a setup failure when it cannot. */
+  async #install(runtime) {
+    const { versions, env, secrets, log, workspace } = this.#options;
+    const found = await ensureCli(runtime.cliPackage, {
+      version: versions[runtime.name],
+      env,
+      knownSecrets: secrets,
+      log,
+      workspace
+    });
+    if (found.kind === "failed") return { kind: "setup-failed", message: found.message };
+    this.#pinned.set(runtime.name, found.pinned);
+    runOnOwnNode(found.pinned);
+    return null;
+  }
+  /**
+   * Checks the runtime's credential and home folder, then finds or installs its CLI; the engine calls it
+   * after its own checks. Returns a usage-error message (a missing credential, an unusable `RUNNER_TEMP`),
+   * a setup failure (the CLI could not be installed or run from the tool cache: the runner's environment),
+   * or `null`.
+   */
+  beforeFirstModelCall = async (runtime) => this.#clis[runtime].prepare();
+  /**
+   * One model CLI call's environment: its runtime's credential and a fresh home named after `label`. The
+   * engine builds it just before each spawn, so this is where the pinned executable is checked unchanged.
+   *
+   * @throws when the runtime's executable changed since it was chosen (the call must not be made).
+   */
+  modelEnv = (label, runtime) => {
+    const changed = this.#pinned.get(runtime)?.problem() ?? null;
+    if (changed !== null) throw new Error(changed);
+    const name = `${label.replace(/[^\w.-]/g, "_")}-`;
+    const proxied = this.#options.proxy?.runtime === runtime;
+    const set2 = {
+      ...proxied ? {} : actionModelCredentials(this.#options.credentials, runtime),
+      ...this.#clis[runtime].home(name)
+    };
+    return throughProxy(
+      this.#options.proxy,
+      runtime,
+      buildChildEnv({
+        base: this.#options.env,
+        child: { kind: "model", runtime },
+        knownSecrets: this.#options.secrets,
+        set: set2
+      })
+    );
+  };
+  /** The key proxy's `-c` pairs for codex calls (empty without a proxy, and for claude's: it has none). */
+  get codexConfig() {
+    return this.#options.proxy?.proxy.codexConfig ?? [];
+  }
+  /** Children's output, fenced from the runner's workflow-command parser (SPEC §9). */
+  echo = {
+    write: (text2) => void process.stdout.write(text2),
+    fenceWorkflowCommands: true
+  };
+};
+
+// src/run/model-proxy.ts
+var on2 = (value) => value !== void 0 && value !== "" && value !== "0";
+async function startModelProxy(o) {
+  const outbound = ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"].find((name) => on2(o.env[name]));
+  if (outbound !== void 0)
+    return {
+      kind: "none",
+      note: `key proxy: not used (${outbound} is set, and the key proxy connects to the model API directly)`
+    };
+  const plan = runtimeFor(o.runtime).proxyPlan(o);
+  return plan.kind === "proxy" ? started(plan.credential, plan.where, o.log) : plan;
+}
+async function started(credential, where, log) {
+  const proxy = await startKeyProxy({ credential, ...where, log });
+  return {
+    kind: "started",
+    proxy,
+    note: `key proxy: the ${credential.runtime} CLI gets a loopback base URL and a dummy key; the credential stays in the engine's memory`
+  };
+}
+async function openRunProxy(o) {
+  const start = await startModelProxy(o);
+  if (start.kind === "refused") return { kind: "refused", message: `${start.message}. Nothing was run.` };
+  if (start.kind !== "started") return { kind: "ok" };
+  let said = false;
+  const announce = () => {
+    if (said) return;
+    said = true;
+    o.say(start.note);
+  };
+  return { kind: "ok", proxy: { runtime: o.runtime, proxy: start.proxy, announce } };
+}
+function proxyEventLine(event) {
+  return event.kind === "refused" ? `key proxy: refused ${event.method} ${event.path} (${event.status}: ${event.reason})` : `key proxy: the upstream failed for ${event.method} ${event.path}: ${event.message}`;
+}
+function recordedRuntime(runDir) {
+  try {
+    return readRunState(runDir).runtime ?? "claude";
+  } catch {
+    return "claude";
+  }
+}
+
+// src/progress/node-lines.ts
+var NodeLines = class {
+  #maxAttempts = /* @__PURE__ */ new Map();
+  #completionMax = /* @__PURE__ */ new Map();
+  /** `▶ build started`, `▶ build started (attempt 2/3, feedback round 1)`, `(completion attempt 2/3)`. */
+  started(nodeId, info2) {
+    const words = [];
+    const completion = info2?.completionAttempt;
+    if (completion !== void 0 && completion > 1) {
+      const max = this.#completionMax.get(nodeId);
+      words.push(`completion attempt ${completion}${max !== void 0 ? `/${max}` : ""}`);
+    }
+    if (info2 !== void 0 && info2.attempt > 1) {
+      const max = this.#maxAttempts.get(nodeId);
+      words.push(`attempt ${info2.attempt}${max !== void 0 ? `/${max}` : ""}`);
+    }
+    if (info2 !== void 0 && info2.round > 0) words.push(`feedback round ${info2.round}`);
+    return `\u25B6 ${nodeId} started${words.length > 0 ? ` (${words.join(", ")})` : ""}`;
+  }
+  /** `… build  verifying: npm test`. */
+  verifying(nodeId, command) {
+    return `\u2026 ${nodeId}  verifying: ${shownCommand(command)}`;
+  }
+  /** {@link retryLine}, remembering the node's attempts in all. */
+  retried(nodeId, info2) {
+    if (info2.kind === "retry") this.#maxAttempts.set(nodeId, info2.maxAttempts);
+    if (info2.kind === "completion") this.#completionMax.set(nodeId, info2.maxAttempts);
+    return retryLine(nodeId, info2);
+  }
+};
+function nodeLine(row, o = {}) {
+  const cost = row.costUsd === null ? "cost unknown" : `$${row.costUsd.toFixed(4)}`;
+  const secs = `${(row.durationMs / 1e3).toFixed(1)}s`;
+  const from = row.verify?.reusedFrom;
+  const reused = from !== void 0 ? `  (verify result reused from "${from}": same tree, same command)` : "";
+  const icon = row.verdict === "PASS" ? "\u2713" : row.verdict === "PAUSED" ? "\u23F8" : "\u2717";
+  const line2 = `${icon} ${row.nodeId}  ${verdictWords(row)}  ${cost}  ${secs}${reused}`;
+  if (o.detail === false) return line2;
+  const detail = from !== void 0 ? row.detail.replace(` (result reused from "${from}": same tree, same command)`, "") : row.detail;
+  return `${line2}  ${detail}`;
+}
+function verdictWords(row) {
+  return verdictLabel(row);
+}
+function retryLine(nodeId, info2) {
+  switch (info2.kind) {
+    case "retry":
+      return `\u21BB ${nodeId}  retry: attempt ${info2.attempt}/${info2.maxAttempts} after ${info2.cause}${info2.judged ? " (previous reply quoted)" : ""}`;
+    case "feedback":
+      return `\u21BB ${nodeId}  feedback round ${info2.round}/${info2.max} after ${info2.cause}: re-running ${info2.rerun} \u2192 ${nodeId}`;
+    case "completion":
+      return `\u21BB ${nodeId}  completion check failed: ${info2.reason} \u2014 attempt ${info2.attempt}/${info2.maxAttempts} continues the session`;
+    default:
+      return unreachable(info2);
+  }
+}
+function pauseLine(pause, next) {
+  switch (pause.kind) {
+    case "gate":
+      return `\u23F8 ${pause.gate}  gate paused \u2014 ${next}`;
+    case "session-limit":
+      return `\u23F8 ${pause.nodeId}  session limit reached${pause.resetsAt !== null ? ` (resets ${pause.resetsAt})` : ""} \u2014 ${next}`;
+    default:
+      return unreachable(pause);
+  }
+}
+
+// src/pull-request/progress-hooks.ts
+function progressHooks(runner2, reporter) {
+  const lines = new NodeLines();
+  return {
+    onPlan: (plan) => {
+      runner2.info(`plan: ${plan.nodes.map((n) => n.id).join(", ")}`);
+      runner2.info(`tool ceiling: ${plan.disclosure}`);
+      for (const warning2 of plan.warnings ?? []) runner2.warning(warning2);
+    },
+    onNodeStarted: (id2, info2) => runner2.info(lines.started(id2, info2)),
+    onNodeVerifying: (id2, command) => runner2.info(lines.verifying(id2, command)),
+    onNodeRetried: (id2, info2) => runner2.info(lines.retried(id2, info2)),
+    onNodeFinished: (row) => runner2.info(nodeLine(row, { detail: false })),
+    onGatePaused: (gate) => runner2.info(pauseLine({ kind: "gate", gate }, "the run pauses for a person's decision")),
+    onSessionLimit: (nodeId, resetsAt) => runner2.info(pauseLine({ kind: "session-limit", nodeId, resetsAt }, "the run pauses")),
+    onProgress: async (ledger, kind) => {
+      await reporter.progress(ledger, kind === "plan");
+    }
+  };
+}
+
+// src/github/check-annotations.ts
+import { statSync as statSync7 } from "node:fs";
+import { isAbsolute as isAbsolute10, relative as relative14, resolve as resolve10, sep as sep9 } from "node:path";
+import { stripVTControlCharacters } from "node:util";
+var MAX_LOCATIONS_PER_ROW = 10;
+var MAX_ANNOTATIONS = 250;
+var DETAIL_LINES = 40;
+var PATH = String.raw`(?<![\w.:/\\@+~-])((?:[A-Za-z]:[\\/])?[\w.@+~/\\-]*[\w-]\.[A-Za-z][\w]*)`;
+var COLON_FORM = new RegExp(`${PATH}:(\\d+)(?::(\\d+))?`, "g");
+var PAREN_FORM = new RegExp(`${PATH}\\((\\d+)(?:,\\s*(\\d+))?\\)`, "g");
+var PYTHON_FORM = /File "([^"]+)", line (\d+)/g;
+function namedLocations(output2) {
+  const found = [];
+  for (const rawLine of output2.split(/\r?\n/)) {
+    const line2 = stripVTControlCharacters(rawLine).replace(/\bfile:\/\//g, "");
+    const hits = [];
+    for (const form of [COLON_FORM, PAREN_FORM, PYTHON_FORM]) {
+      for (const m of line2.matchAll(form)) {
+        const lineNo = Number(m[2]);
+        if (!Number.isSafeInteger(lineNo) || lineNo < 1) continue;
+        const column = m[3] === void 0 ? void 0 : Number(m[3]);
+        hits.push({
+          index: m.index ?? 0,
+          location: {
+            path: m[1],
+            line: lineNo,
+            ...column !== void 0 && column >= 1 ? { column } : {},
+            text: line2.trim()
+          }
+        });
+      }
+    }
+    hits.sort((a, b) => a.index - b.index);
+    for (const hit of hits) found.push(hit.location);
+  }
+  return found;
+}
+function workflowFileFromEnv(env) {
+  const ref = env.GITHUB_WORKFLOW_REF?.trim();
+  if (ref === void 0 || ref === "") return null;
+  const m = /^[^/]+\/[^/]+\/(\.github\/workflows\/[^@]+)@/.exec(ref);
+  return m === null ? null : m[1];
+}
+function failureAnnotations(ledger, options3) {
+  const isFile = options3.isFile ?? defaultIsFile;
+  const root = resolve10(options3.repoRoot);
+  const annotations = [];
+  ledger.rows.forEach((row, i) => {
+    if (!failed(ledger.rows, i)) return;
+    const label = row.label ?? row.nodeId;
+    const title = `evidence-gate: ${label} ${failureWords(row)}`;
+    const output2 = row.verify?.outputTail ?? "";
+    const details = lastLines2(output2 === "" ? row.detail : output2, DETAIL_LINES);
+    const base = row.verify?.cwd ?? root;
+    const seen = /* @__PURE__ */ new Set();
+    let marked = 0;
+    for (const location of namedLocations(`${output2}
+${row.detail}`)) {
+      if (marked >= MAX_LOCATIONS_PER_ROW) break;
+      const path2 = repositoryPath(location.path, base, root, isFile);
+      if (path2 === null) continue;
+      const key = `${path2}:${location.line}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      marked += 1;
+      annotations.push({
+        path: path2,
+        startLine: location.line,
+        endLine: location.line,
+        ...location.column === void 0 ? {} : { startColumn: location.column, endColumn: location.column },
+        level: "failure",
+        title,
+        message: `${label} ${failureWords(row)}. The output names this line:
+${location.text}`,
+        ...details === "" ? {} : { rawDetails: details }
+      });
+    }
+    if (marked === 0 && options3.workflowFile !== null) {
+      annotations.push({
+        path: options3.workflowFile,
+        startLine: 1,
+        endLine: 1,
+        level: "failure",
+        title,
+        message: `${label} ${failureWords(row)}. Its output names no file of the repository; the ledger on this check run has the details.`,
+        ...details === "" ? {} : { rawDetails: details }
+      });
+    }
+  });
+  return annotations.slice(0, MAX_ANNOTATIONS);
+}
+function failed(rows, i) {
+  const row = rows[i];
+  const replaced = rows.slice(i + 1).some((later) => later.nodeId === row.nodeId);
+  if (row.verdict === "FAIL") return !(row.superseded === true && replaced);
+  return row.verify !== void 0 && row.verify.outcome !== "passed" && !replaced;
+}
+function failureWords(row) {
+  const verify = row.verify;
+  if (verify !== void 0 && verify.outcome !== "passed") {
+    const how = verify.outcome === "timed_out" ? "timed out" : verify.outcome === "spawn_failed" ? "could not start" : `exited ${verify.exitCode ?? "?"} (expected ${verify.expectExit})`;
+    return `failed: verify command \`${shownCommand(verify.command)}\` ${how}`;
+  }
+  return row.verdict === "FAIL" ? `failed (${row.cause.replace(/_/g, " ")})` : "failed";
+}
+function repositoryPath(written, base, root, isFile) {
+  const absolute = resolve10(base, written);
+  const rel = relative14(root, absolute);
+  if (rel === "" || rel.startsWith("..") || isAbsolute10(rel)) return null;
+  const path2 = rel.split(sep9).join("/");
+  if (path2.split("/").includes("node_modules") || path2.startsWith(".git/")) return null;
+  return isFile(absolute) ? path2 : null;
+}
+function defaultIsFile(path2) {
+  try {
+    return statSync7(path2).isFile();
+  } catch {
+    return false;
+  }
+}
+function lastLines2(text2, n) {
+  const lines = text2.replace(/\s+$/, "").split("\n");
+  return lines.slice(-n).join("\n");
+}
+
+// src/github/sticky-comment.ts
+var StickyCommentError = class extends Error {
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
+  status;
+  name = "StickyCommentError";
+};
+async function upsertStickyComment(o) {
+  if (!o.body.startsWith(o.marker))
+    throw new Error("Internal error: a sticky comment's body must start with its marker");
+  const body = redactTokenShapes(o.redact(o.body));
+  const where = { owner: o.owner, repo: o.repo };
+  let existing = null;
+  try {
+    for await (const page of o.octokit.paginate.iterator(o.octokit.rest.issues.listComments, {
+      ...where,
+      issue_number: o.issueNumber,
+      per_page: 100
+    })) {
+      const mine = page.data.find(
+        (c) => c.body?.startsWith(o.marker) === true && c.user?.type === "Bot" && (o.identity === void 0 || c.user.login === o.identity)
+      );
+      if (mine !== void 0) {
+        existing = mine.id;
+        break;
+      }
+    }
+  } catch (error63) {
+    throw failure2("list the pull request's comments", error63);
+  }
+  try {
+    if (existing !== null) {
+      const { data: data2 } = await o.octokit.rest.issues.updateComment({ ...where, comment_id: existing, body });
+      return { action: "updated", id: data2.id, htmlUrl: data2.html_url };
+    }
+    const { data } = await o.octokit.rest.issues.createComment({
+      ...where,
+      issue_number: o.issueNumber,
+      body
+    });
+    return { action: "created", id: data.id, htmlUrl: data.html_url };
+  } catch (error63) {
+    throw failure2(existing !== null ? `update comment ${existing}` : "create the comment", error63);
+  }
+}
+function failure2(what, error63) {
+  const status = statusOf(error63);
+  const permission = status === 403 || status === 404 ? " The workflow's token needs `pull-requests: write` for the sticky comment (or set `comment: false`)." : "";
+  return new StickyCommentError(
+    `could not ${what} (${status === null ? "no answer" : `HTTP ${status}`}: ${error63 instanceof Error ? error63.message : String(error63)}).${permission}`,
+    status
+  );
+}
+
+// src/ledger/render-comment.ts
+var COMMENT_BODY_MAX_BYTES = 65536;
+var COMMENT_MAX_ROWS = 50;
+var QUALIFIERS = ["approved", "verified", "self-reported", "exit-only"];
+function commentMarker(checkName) {
+  return `<!-- evidence-gate:${checkName.replace(/[^\w .:/()-]/g, "_").replace(/--/g, "_-")} -->`;
+}
+function renderCommentBody(ledger, options3) {
+  const c = ledger.conclusion;
+  const lines = [commentMarker(options3.checkName)];
+  lines.push(
+    c === null ? `### ${escapeInline(options3.checkName)}: in progress` : `### ${CONCLUSION_ICONS[c.conclusion]} ${escapeInline(options3.checkName)}: \`${c.conclusion}\` \u2014 ${escapeInline(c.title)}`
+  );
+  const count3 = (verdict) => ledger.rows.filter((r) => r.verdict === verdict).length;
+  const paused = count3("PAUSED") > 0 ? ` \xB7 ${count3("PAUSED")} paused` : "";
+  lines.push(
+    "",
+    `**${count3("PASS")} passed \xB7 ${count3("FAIL")} failed \xB7 ${count3("SKIPPED")} skipped${paused}**`
+  );
+  const loop = ledger.goalLoop;
+  if (loop !== void 0) {
+    const n = loop.cycles.length;
+    lines.push(
+      "",
+      `Goal loop: ${n} ${n === 1 ? "cycle" : "cycles"} of at most ${loop.maxCycles}, stopped: ${escapeInline(loop.stoppedBecause.slice(0, 300))}. The counts are the last run's; every cycle is on the check run.`
+    );
+  }
+  const tally = QUALIFIERS.flatMap((q) => {
+    const n = ledger.rows.filter((r) => r.verdict === "PASS" && r.qualifier === q).length;
+    return n > 0 ? [`${n} ${q}`] : [];
+  });
+  if (tally.length > 0) lines.push("", `PASS: ${tally.join(", ")}`);
+  const notPassed = ledger.rows.filter((r) => r.verdict !== "PASS");
+  if (notPassed.length > 0) {
+    lines.push("", "| node | verdict | why |", "| --- | --- | --- |");
+    for (const row of notPassed.slice(0, COMMENT_MAX_ROWS)) {
+      const why2 = row.verdict === "FAIL" ? `${row.cause}${row.superseded ? " (retried)" : ""}${row.detail ? `: ${row.detail.split("\n")[0]}` : ""}` : row.verdict === "SKIPPED" ? row.reason : row.verdict === "PAUSED" ? `session limit${row.resetsAt !== null ? `, resets ${row.resetsAt}` : ""}` : "";
+      lines.push(
+        `| ${escapeCell(row.label ?? row.nodeId)} | ${row.verdict} | ${escapeCell(why2.slice(0, 300))} |`
+      );
+    }
+    if (notPassed.length > COMMENT_MAX_ROWS)
+      lines.push("", `\u2026 and ${notPassed.length - COMMENT_MAX_ROWS} more rows on the check run.`);
+  }
+  if (options3.checkRunUrl !== null)
+    lines.push("", `[The whole ledger is on the check run](${encodeURI(options3.checkRunUrl)}).`);
+  return truncateUtf8(
+    lines.join("\n"),
+    COMMENT_BODY_MAX_BYTES,
+    "\u2026 trimmed; the whole ledger is on the check run"
+  );
+}
+
+// src/pull-request/posted-verdict.ts
+var VerdictNotPostedError = class extends Error {
+  constructor(verdict, cause) {
+    const why2 = cause instanceof Error ? cause.message : String(cause);
+    super(
+      `the engine's verdict was ${verdict}, but completing the check run failed, so it was not posted: ${why2}`
+    );
+    this.verdict = verdict;
+    this.name = "VerdictNotPostedError";
+  }
+  verdict;
+};
+function notPostedConclusion(verdict) {
+  return `${verdict} (not posted)`;
+}
+function notPostedMarkdown(markdown, error63) {
+  const heading2 = `## \u26A0\uFE0F evidence-gate: ${error63.verdict} \u2014 not posted: the check run could not be completed`;
+  const why2 = `The engine reached the verdict **${error63.verdict}**, but it is not on the check run: ${error63.message}. The post step completes the check run \`failure\`; the ledger below is what the engine found.`;
+  const [first = "", ...rest] = markdown.split("\n");
+  return first.startsWith("## ") ? [heading2, "", why2, ...rest].join("\n") : [heading2, "", why2, "", markdown].join("\n");
+}
+async function postVerdict(o, post) {
+  const summaryOptions = { env: o.env, ...o.redact !== void 0 ? { redact: o.redact } : {} };
+  let posted;
+  try {
+    posted = await post();
+  } catch (error63) {
+    const notPosted = new VerdictNotPostedError(o.verdict, error63);
+    o.runner.setOutput("conclusion", notPostedConclusion(o.verdict));
+    await writeJobSummary(notPostedMarkdown(o.markdown, notPosted), summaryOptions);
+    throw notPosted;
+  }
+  await writeJobSummary(o.markdown, summaryOptions);
+  return posted;
+}
+
+// src/pull-request/resume-hint.ts
+var README_RESUME_WORKFLOW = "evidence-gate-resume.yml";
+function resumeHintMarkdown(input2) {
+  const { runId, paused } = input2;
+  const gate = paused.node;
+  const waiting = paused.reason === "gate" ? `The run is paused at gate \`${gate}\`: a person with write access to the repository approves or rejects it by dispatching a workflow that runs this action with:` : `Node \`${gate}\` hit the model's session limit${paused.resets_at ? ` (it resets at ${paused.resets_at})` : ""}. Once the limit resets, finish exactly the work that never ran by dispatching a workflow that runs this action with:`;
+  const inputs = paused.reason === "gate" ? [`mode: resume`, `resume-run-id: ${runId}`, `approve-gate: ${gate}    # or: reject-gate: ${gate}`] : [`mode: resume`, `resume-run-id: ${runId}`, `retry-failed: true`];
+  const sha3 = input2.startingSha ?? "<the commit the run started on>";
+  const decision = paused.reason === "gate" ? `-f approve-gate=${gate}` : "-f retry-failed=true";
+  const cli = paused.reason === "gate" ? `--approve ${gate}    # or: --reject ${gate}` : "--retry-failed";
+  return [
+    "### Resume this run",
+    "",
+    waiting,
+    "",
+    "```yaml",
+    ...inputs,
+    "```",
+    "",
+    `The resume job must check out the commit the run started on, \`${sha3}\`; it downloads the run directory from the artifact \`${runArtifactName(runId)}\` (the job needs \`actions: read\`). With the README's resume workflow:`,
+    "",
+    "```sh",
+    `gh workflow run ${README_RESUME_WORKFLOW} -f run-id=${runId} -f sha=${sha3} ${decision}`,
+    "```",
+    "",
+    "Or, where the run directory is (the CLI):",
+    "",
+    "```sh",
+    `evidence-gate resume ${runId} ${cli}`,
+    "```"
+  ].join("\n");
+}
+
+// src/proc/trusted-git-dir.ts
+import { realpathSync as realpathSync8 } from "node:fs";
+import { copyFile as copyFile2, cp as cp2, lstat as lstat6, mkdir as mkdir2, mkdtemp as mkdtemp4, readFile as readFile5, rm as rm5, writeFile as writeFile2 } from "node:fs/promises";
+import { isAbsolute as isAbsolute11, join as join29 } from "node:path";
+var TrustedGitDirError = class extends Error {
+  constructor(parent, detail) {
+    super(
+      `the engine's own git directory could not be made in ${parent} from the checkout (${detail}). The action needs the checkout actions/checkout made (its .git readable by the job's user), a git of version 2.31 or later on PATH, and room in RUNNER_TEMP for a copy of the checkout's .git/objects (SECURITY.md, "The engine's git")`
+    );
+    this.parent = parent;
+    this.detail = detail;
+    this.name = "TrustedGitDirError";
+  }
+  parent;
+  detail;
+};
+function trustedConfig(o) {
+  const lines = [
+    "[core]",
+    `	repositoryformatversion = ${o.sha256 ? 1 : 0}`,
+    "	bare = false",
+    "	filemode = true",
+    "	logallrefupdates = false",
+    "[gc]",
+    "	auto = 0",
+    "[maintenance]",
+    "	auto = false"
+  ];
+  if (o.sha256) lines.push("[extensions]", "	objectformat = sha256");
+  if (o.originUrl !== null) lines.push('[remote "origin"]', `	url = ${o.originUrl}`);
+  return `${lines.join("\n")}
+`;
+}
+function usableOrigin(url2) {
+  if (url2 === null || !/^https?:\/\/[^\s"\\;#]+$/i.test(url2)) return null;
+  return url2;
+}
+async function optional3(run2) {
+  try {
+    const value = await run2();
+    return value === "" ? null : value;
+  } catch (error63) {
+    if (error63 instanceof GitError) return null;
+    throw error63;
+  }
+}
+async function copyObjects(o) {
+  const alternates = join29(o.objects, "info", "alternates");
+  await cp2(o.objects, join29(o.into, "objects"), {
+    recursive: true,
+    force: true,
+    filter: async (src) => src !== alternates && src !== join29(o.objects, "info", "http-alternates") && !(await lstat6(src)).isSymbolicLink()
+  });
+  const kept = (await readFile5(alternates, "utf8").catch(() => "")).split("\n").filter((line2) => isAbsolute11(line2) && !isInside(line2, o.workTree));
+  if (kept.length > 0) await writeFile2(join29(o.into, "objects", "info", "alternates"), `${kept.join("\n")}
+`);
+  if (o.shallow !== null) await copyFile2(o.shallow, join29(o.into, "shallow")).catch(() => void 0);
+}
+var MAX_EXCLUDE_BYTES = 1024 * 1024;
+async function copyExclude(exclude, gitDir) {
+  if (exclude === null || !isAbsolute11(exclude)) return;
+  const stats = await lstat6(exclude).catch(() => null);
+  if (stats === null || !stats.isFile() || stats.size > MAX_EXCLUDE_BYTES) return;
+  await mkdir2(join29(gitDir, "info"), { recursive: true });
+  await copyFile2(exclude, join29(gitDir, "info", "exclude"));
+}
+async function makeTrustedGitDir(o) {
+  if (currentTrustedGit() !== null)
+    throw new Error("Internal error: a trusted git directory is already in use");
+  const baseEnv = Object.fromEntries(Object.entries(o.baseEnv).filter(([name]) => !/^GIT_/i.test(name)));
+  const inCheckout = { cwd: o.workspace, baseEnv, knownSecrets: o.knownSecrets };
+  const workTree = await optional3(() => git(["rev-parse", "--show-toplevel"], inCheckout));
+  await mkdir2(o.parent, { recursive: true, mode: 448 });
+  if (workTree === null) {
+    const home2 = await mkdtemp4(join29(o.parent, ".trusted-git-"));
+    await mkdir2(join29(home2, "none"));
+    return { gitDir: join29(home2, "none"), workTree: realpathSync8(o.workspace), home: home2, startCommit: null };
+  }
+  const at = { ...inCheckout, cwd: workTree };
+  const head = await optional3(() => git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], at));
+  const format = await optional3(() => git(["rev-parse", "--show-object-format"], at));
+  const gitPath = (name) => optional3(() => git(["rev-parse", "--path-format=absolute", "--git-path", name], at));
+  const [indexPath, objects, shallow, exclude] = [
+    await gitPath("index"),
+    await gitPath("objects"),
+    await gitPath("shallow"),
+    await gitPath("info/exclude")
+  ];
+  const originUrl = usableOrigin(await optional3(() => git(["config", "--get", "remote.origin.url"], at)));
+  const home = await mkdtemp4(join29(o.parent, ".trusted-git-"));
+  const gitDir = join29(home, "git");
+  const dir = { gitDir, workTree, home, startCommit: head };
+  try {
+    const here = {
+      cwd: home,
+      baseEnv,
+      knownSecrets: o.knownSecrets,
+      set: { GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", HOME: home }
+    };
+    const sha256 = format === "sha256";
+    await git(
+      ["init", "--quiet", "--bare", "--template=", `--object-format=${sha256 ? "sha256" : "sha1"}`, gitDir],
+      here
+    );
+    await writeFile2(join29(gitDir, "config"), trustedConfig({ sha256, originUrl }));
+    if (head === null || objects === null) return dir;
+    await copyObjects({ objects, shallow, into: gitDir, workTree });
+    await copyExclude(exclude, gitDir);
+    const inTrusted = [`--git-dir=${gitDir}`, `--work-tree=${workTree}`];
+    await git([...inTrusted, "update-ref", "--no-deref", "HEAD", head], here);
+    const index = join29(gitDir, "index");
+    let seeded = false;
+    if (indexPath !== null && isAbsolute11(indexPath)) {
+      try {
+        await copyFile2(indexPath, index);
+        await git(
+          [
+            ...inTrusted,
+            "-c",
+            "core.splitIndex=false",
+            "-c",
+            "core.untrackedCache=false",
+            "read-tree",
+            "-m",
+            "HEAD"
+          ],
+          here
+        );
+        seeded = true;
+      } catch (error63) {
+        if (!(error63 instanceof GitError) && error63.code !== "ENOENT") throw error63;
+      }
+    }
+    if (!seeded) {
+      await rm5(index, { force: true });
+      await git([...inTrusted, "read-tree", "HEAD"], here);
+    }
+    await git([...inTrusted, "-c", "core.fsmonitor=false", "update-index", "-q", "--refresh"], here).catch(
+      (error63) => {
+        if (!(error63 instanceof GitError)) throw error63;
+      }
+    );
+    return dir;
+  } catch (error63) {
+    await rm5(home, { recursive: true, force: true });
+    if (error63 instanceof GitError) throw new TrustedGitDirError(o.parent, error63.message);
+    const code = error63.code;
+    if (typeof code === "string") throw new TrustedGitDirError(o.parent, error63.message);
+    throw error63;
+  }
+}
+async function removeTrustedGitDir(dir) {
+  await rm5(dir.home, { recursive: true, force: true }).catch(() => void 0);
+}
+
+// src/pull-request/trusted-executables.ts
+function trustEngineExecutables(env, runner2) {
+  const roots = [env.GITHUB_WORKSPACE, env.RUNNER_TEMP].filter(
+    (root) => root !== void 0 && root.trim() !== ""
+  );
+  const trusted = configureTrustedTools({ pathEnv: env.PATH, untrustedRoots: roots });
+  guardCheckoutConfiguration();
+  const found = Object.entries(trusted.tools).map(
+    ([name, tool]) => tool.kind === "found" ? `${name} ${tool.path}` : `${name} (none trusted)`
+  );
+  runner2.info(`evidence-gate runs its own programs from trusted paths: ${found.join(", ")}`);
+  for (const skipped of trusted.skipped)
+    runner2.warning(
+      `evidence-gate: passed over ${skipped} \u2014 a folder on PATH the pull request can write, or not owned by root or this user; the engine never runs it (the verify command still sees the job's PATH).`
+    );
+  return trusted;
+}
+function noTrustedGit(error63) {
+  return error63 instanceof UntrustedToolError && error63.tool === "git" || error63 instanceof TrustedGitDirError;
+}
+
+// src/pull-request/step-result.ts
+var FAILING_OUTCOMES = /* @__PURE__ */ new Set(["failed", "refused", "usage-error", "cancelled", "timed-out", "abandoned"]);
+function finishStep(runner2, result, title) {
+  runner2.setOutput("outcome", result.outcome);
+  if (result.conclusion !== "") runner2.setOutput("conclusion", result.conclusion);
+  if (result.checkRunId !== void 0) runner2.setOutput("check-run-id", String(result.checkRunId));
+  if (result.checkRunUrl) runner2.setOutput("check-run-url", result.checkRunUrl);
+  if (result.runId) runner2.setOutput("run-id", result.runId);
+  if (result.ledgerPath) runner2.setOutput("ledger-path", result.ledgerPath);
+  if (result.evidenceTree) runner2.setOutput("evidence-tree", result.evidenceTree);
+  if (FAILING_OUTCOMES.has(result.outcome)) {
+    runner2.setFailed(`evidence-gate: ${title}`);
+  } else if (result.outcome === "paused" || result.conclusion !== "" && result.conclusion !== "success") {
+    runner2.warning(`evidence-gate: ${title} (check run conclusion: ${result.conclusion})`);
+  }
+}
+function usageFailure(runner2, message) {
+  runner2.setOutput("outcome", "usage-error");
+  runner2.setFailed(`evidence-gate: ${message}`);
+}
+async function failWithoutCheckRun(runner2, env, end) {
+  const { outcome, title, message } = end;
+  await writeJobSummary(`## \u26A0\uFE0F evidence-gate: ${title}
+
+${message}
+`, { env });
+  runner2.setOutput("outcome", outcome);
+  runner2.setFailed(`evidence-gate: ${title}: ${message}`);
+}
+async function endEarly(runner2, reporter, end, message, env, notes = []) {
+  const decided = decideEndWithoutRows(end);
+  const summary2 = `## ${decided.title}
+
+${decided.reason}
+${notes.map((note) => `
+> ${escapeInline(note)}
+`).join("")}`;
+  await writeJobSummary(summary2, { env });
+  if (reporter !== null) await reporter.end(decided.conclusion, decided.title, summary2);
+  finishStep(
+    runner2,
+    { outcome: decided.outcome, conclusion: decided.conclusion },
+    `${decided.title}: ${message}`
+  );
+}
+async function completeAfterCrash(runner2, reporter, error63, env) {
+  const message = error63 instanceof Error ? error63.message : String(error63);
+  const open5 = reporter.ref !== null && !reporter.completed;
+  if (noTrustedGit(error63)) {
+    try {
+      await endEarly(runner2, open5 ? reporter : null, { kind: "usage-error", message }, message, env);
+    } catch (writeError) {
+      runner2.error(
+        `could not complete the check run after the usage error: ${writeError instanceof Error ? writeError.message : String(writeError)}`
+      );
+      usageFailure(runner2, message);
+    }
+    return;
+  }
+  if (open5) {
+    try {
+      await reporter.end(
+        "failure",
+        "evidence-gate: the run ended with an internal error",
+        `The engine stopped with an internal error:
+
+\`\`\`
+${message}
+\`\`\``
+      );
+    } catch (writeError) {
+      runner2.error(
+        `could not complete the check run after the error: ${writeError instanceof Error ? writeError.message : String(writeError)}`
+      );
+    }
+  }
+  throw error63;
+}
+
+// src/pull-request/report-finished.ts
+async function reportFinished(o) {
+  const { finished, runId, runner: runner2 } = o;
+  const artifacts = await uploadRunArtifacts({
+    runId,
+    runDir: finished.runDir,
+    ledgerPath: finished.ledgerPath,
+    checkName: o.checkName,
+    digests: finished.digests,
+    stagingDir: o.temp,
+    env: o.env,
+    secrets: o.secrets,
+    notice: (m) => runner2.notice(m),
+    warn: (m) => runner2.warning(m)
+  });
+  const ledger = withPatchLocation(finished.ledger, artifacts);
+  const conclusion2 = ledger.conclusion;
+  if (conclusion2 === null) throw new Error("Internal error: a finished run's ledger has no conclusion");
+  const hint = conclusion2.outcome === "paused" ? pausedHint(runner2, finished, runId) : void 0;
+  const notes = (o.notes ?? []).map((note) => `> ${escapeInline(note)}
+
+`).join("");
+  const markdown = `${renderLedgerMarkdown(ledger)}
+${notes}${hint === void 0 ? "" : `${hint}
+
+`}${artifactsMarkdown(artifacts, finished.runDir)}
+`;
+  const redact = createRedactor(o.secrets).text;
+  const fence = new CommandFence((t) => runner2.write(t), true);
+  for (const l of renderLedgerText(ledger).split("\n")) fence.line(l);
+  fence.close();
+  runner2.setOutput("ledger-path", finished.ledgerPath);
+  if (ledger.evidenceTree) runner2.setOutput("evidence-tree", ledger.evidenceTree);
+  if (o.reporter === null) {
+    await writeJobSummary(markdown, { env: o.env, redact });
+    finishStep(
+      runner2,
+      {
+        outcome: conclusion2.outcome,
+        conclusion: conclusion2.conclusion,
+        runId,
+        ledgerPath: finished.ledgerPath,
+        evidenceTree: ledger.evidenceTree
+      },
+      conclusion2.title
+    );
+    return;
+  }
+  const marker = runStateDigestMarker(runId, finished.digests);
+  const reporter = o.reporter;
+  const verdict = { runner: runner2, env: o.env, verdict: conclusion2.conclusion, markdown, redact };
+  const finalRef = await postVerdict(
+    verdict,
+    () => reporter.finish(ledger, {
+      // The run's notes reach the check run too (a reviewer reads them there: e.g. whose annotations these are).
+      appendix: `${notes}${hint === void 0 ? "" : `${hint}
+
+`}${marker}`,
+      annotations: failureAnnotations(ledger, {
+        repoRoot: o.workspace,
+        workflowFile: workflowFileFromEnv(o.env)
+      }),
+      ledgerArtifact: ledgerArtifactLink(artifacts.ledger, o.env)
+    })
+  );
+  if (o.comment !== void 0) await postComment(o.comment, ledger, o, finalRef.htmlUrl);
+  finishStep(
+    runner2,
+    {
+      outcome: conclusion2.outcome,
+      conclusion: conclusion2.conclusion,
+      checkRunId: finalRef.id,
+      checkRunUrl: finalRef.htmlUrl,
+      runId,
+      ledgerPath: finished.ledgerPath,
+      evidenceTree: ledger.evidenceTree
+    },
+    conclusion2.title
+  );
+}
+async function postComment(target, ledger, o, checkRunUrl) {
+  const marker = commentMarker(o.checkName);
+  try {
+    const ref = await upsertStickyComment({
+      ...target,
+      marker,
+      body: renderCommentBody(ledger, { checkName: o.checkName, checkRunUrl }),
+      redact: createRedactor(o.secrets).text
+    });
+    o.runner.info(`PR comment ${ref.action}: ${ref.htmlUrl}`);
+  } catch (error63) {
+    if (!(error63 instanceof StickyCommentError)) throw error63;
+    o.runner.warning(
+      `evidence-gate: the PR comment was not written: ${error63.message} The check run carries the verdict.`
+    );
+  }
+}
+function ledgerArtifactLink(outcome, env) {
+  const url2 = outcome.kind === "uploaded" && outcome.id !== null ? artifactPageUrl(env, outcome.id) : void 0;
+  return url2 === void 0 ? { name: outcome.name } : { name: outcome.name, url: url2 };
+}
+function pausedHint(runner2, finished, runId) {
+  let paused;
+  try {
+    paused = readRunState(finished.runDir).paused;
+  } catch (error63) {
+    runner2.warning(
+      `could not read the pause from ${finished.runDir}/state.json: ${error63 instanceof Error ? error63.message : String(error63)}`
+    );
+    return void 0;
+  }
+  if (paused === null) return void 0;
+  return resumeHintMarkdown({ runId, paused, startingSha: finished.ledger.startingCommit?.sha ?? null });
+}
+function withPatchLocation(ledger, artifacts) {
+  if (ledger.patch === void 0 || artifacts.runDirectory.kind !== "uploaded") return ledger;
+  return {
+    ...ledger,
+    patch: { ...ledger.patch, path: `patch.diff in artifact ${artifacts.runDirectory.name}` }
+  };
+}
+
+// src/pull-request/running-mode.ts
+function announcePolicy(run2) {
+  const { runner: runner2 } = run2;
+  const policy = autoRunPolicy(run2.policy);
+  runner2.info(
+    policy === void 0 ? `policy: no .github/evidence-gate.yml on the base ref ${run2.event.baseRef}: the defaults apply` : `policy: ${policy.source}: ${policySummary(run2.policy.policy)}`
+  );
+  return policy;
+}
+function botReportsNote(checkName) {
+  return `report-to: bot: the evidence-gate App owns the check run "${checkName}", so this step creates and writes no check run and no comment. The ledger is uploaded as the artifact ${ledgerArtifactName(checkName)}; the App posts the check run from it when this workflow run completes (docs/bot.md).`;
+}
+function failAfterReport(run2) {
+  if (run2.failStepAfterReport !== void 0)
+    run2.runner.setFailed(`evidence-gate: ${run2.failStepAfterReport}`);
+}
+function postingReporter(run2) {
+  return run2.noCheckRun === void 0 ? run2.reporter : null;
+}
+function runnerFolders(env) {
+  const workspace = resolve11(env.GITHUB_WORKSPACE ?? process.cwd());
+  const temp = env.RUNNER_TEMP ?? join30(workspace, ".evidence-gate-tmp");
+  const runsDir = join30(temp, "evidence-gate", "runs");
+  mkdirSync5(runsDir, { recursive: true });
+  return { workspace, temp, runsDir };
+}
+function checkRunReporter(o) {
+  const client = new CheckRunClient({
+    octokit: o.octokit,
+    owner: o.owner,
+    repo: o.repo,
+    warn: (m) => o.runner.warning(m),
+    redact: createRedactor(o.secrets).text
+  });
+  const reporter = new CheckRunReporter({
+    client,
+    name: o.name,
+    headSha: o.headSha,
+    detailsUrl: o.detailsUrl,
+    onProgressError: (error63) => o.runner.warning(
+      `could not update the check run with progress: ${error63 instanceof Error ? error63.message : String(error63)}`
+    ),
+    onCompleted: () => o.runner.saveState(SAVED_STATE.checkRunCompleted, "true")
+  });
+  return { client, reporter };
+}
+function saveCheckRun(runner2, ref, runId) {
+  runner2.saveState(SAVED_STATE.checkRunId, String(ref.id));
+  runner2.saveState(SAVED_STATE.runId, runId);
+  runner2.setOutput("check-run-id", String(ref.id));
+  if (ref.htmlUrl) runner2.setOutput("check-run-url", ref.htmlUrl);
+}
+function actionRequestBase(run2) {
+  const { inputs } = run2;
+  return {
+    runId: run2.runId,
+    repoDir: run2.workspace,
+    ...inputs.workingDirectory !== void 0 ? { workingDirectory: inputs.workingDirectory } : {},
+    ...inputs.model !== void 0 ? { model: inputs.model } : {},
+    codexConfig: inputs.codexConfig,
+    continueOnFail: inputs.continueOnFail,
+    verifyTimeoutMs: inputs.verifyTimeoutMs,
+    verifyEnv: inputs.verifyEnv,
+    ...inputs.verifyRepeat !== void 0 ? { verifyRepeat: inputs.verifyRepeat } : {},
+    ...inputs.verifyBase === true ? { verifyBase: true } : {},
+    ...inputs.testReports !== void 0 ? { testReports: inputs.testReports } : {},
+    commit: run2.push !== void 0,
+    runsDir: run2.runsDir,
+    surface: "action",
+    knownSecrets: run2.secrets,
+    baseEnv: run2.env,
+    timeout: {
+      ms: inputs.timeoutMinutes * 6e4,
+      limit: `${inputs.timeoutMinutes} min`,
+      setting: "timeout-minutes"
+    }
+  };
+}
+function actionPorts(run2, workspace = {}, hooks = {}, proxy) {
+  const { inputs, runner: runner2 } = run2;
+  const publish = run2.push?.publish;
+  return {
+    modelCli: new ModelCliSetup({
+      credentials: inputs,
+      versions: { claude: inputs.claudeVersion, codex: inputs.codexVersion },
+      log: (line2) => runner2.info(line2),
+      env: run2.env,
+      secrets: run2.secrets,
+      temp: run2.temp,
+      workspace: run2.workspace,
+      ...proxy !== void 0 ? { proxy } : {}
+    }),
+    workspace: { ...workspace, ...publish !== void 0 ? { publish } : {} },
+    hooks: { ...progressHooks(runner2, run2.reporter), ...hooks },
+    // The log is public where the repository is: token shapes nobody declared go (the runner masks the
+    // known secrets itself, `core.setSecret`); escapes and colours are kept, so the log reads as printed.
+    echo: {
+      write: (text2) => runner2.write(redactTokenShapes(text2)),
+      fenceWorkflowCommands: true,
+      limitBytes: inputs.outputLogLimit
+    },
+    ...run2.signal ? { signal: run2.signal } : {}
+  };
+}
+async function reportRun(run2, finished, notes = run2.notes) {
+  const pushed = run2.push !== void 0 ? finished.ledger.postedCommit : void 0;
+  const posting = postingReporter(run2);
+  const reporter = posting !== null && run2.push !== void 0 && pushed !== void 0 ? await run2.push.moveCheckRun(pushed) : posting;
+  await reportFinished({
+    runner: run2.runner,
+    finished,
+    runId: run2.runId,
+    reporter,
+    checkName: run2.inputs.checkName,
+    env: run2.env,
+    temp: run2.temp,
+    secrets: run2.secrets,
+    notes,
+    ...run2.comment !== void 0 ? { comment: run2.comment } : {},
+    workspace: run2.workspace
+  });
+  failAfterReport(run2);
+}
+async function endRun(run2, end, notes = run2.notes) {
+  await endEarly(run2.runner, postingReporter(run2), end, end.message, run2.env, notes);
+  failAfterReport(run2);
+}
+async function openActionProxy(run2, runtime) {
+  const { runner: runner2 } = run2;
+  const opened = await openRunProxy({
+    runtime,
+    credentials: actionModelCredentials(run2.inputs, runtime),
+    env: run2.env,
+    codexConfig: run2.inputs.codexConfig,
+    readUserCodexConfig: false,
+    log: (event) => runner2.warning(proxyEventLine(event)),
+    say: (line2) => runner2.info(line2)
+  });
+  if (opened.kind === "refused") return opened;
+  const proxy = opened.proxy;
+  return { kind: "open", proxy, close: async () => void await proxy?.proxy.close() };
+}
+
+// src/pull-request/graph-mode.ts
 async function runGraphMode(run2, mode) {
   const { event, inputs } = run2;
   const target = {
@@ -51850,12 +51710,13 @@ async function runGraphMode(run2, mode) {
     fragments: baseRefFragments(run2.octokit, target),
     agents: baseRefAgents(run2.octokit, target)
   };
-  return withActionProxy(
-    run2,
-    inputs.runtime,
-    refuse2,
-    (proxy) => runGraphLeg(run2, mode, { graph, notes, proxy, sources })
-  );
+  const proxy = await openActionProxy(run2, inputs.runtime);
+  if (proxy.kind === "refused") return refuse2(proxy.message);
+  try {
+    await runGraphLeg(run2, mode, { graph, notes, proxy: proxy.proxy, sources });
+  } finally {
+    await proxy.close();
+  }
 }
 async function runGraphLeg(run2, mode, o) {
   const { event, inputs } = run2;
@@ -51901,20 +51762,20 @@ Fix the graph on the base branch (check a fix with mode: lint).`;
   }
 }
 
-// src/run/isolation-scope.ts
-import { existsSync as existsSync18, mkdtempSync as mkdtempSync5, rmSync as rmSync5 } from "node:fs";
-import { join as join35, resolve as resolve13 } from "node:path";
+// src/pull-request/isolation-scope.ts
+import { existsSync as existsSync17, mkdtempSync as mkdtempSync5, rmSync as rmSync5 } from "node:fs";
+import { join as join34, resolve as resolve13 } from "node:path";
 
 // src/proc/checkout-git.ts
 import { spawnSync as spawnSync4 } from "node:child_process";
 import {
   chmodSync as chmodSync2,
   cpSync,
-  existsSync as existsSync16,
+  existsSync as existsSync15,
   lstatSync as lstatSync3,
   mkdirSync as mkdirSync6,
   readdirSync as readdirSync5,
-  readFileSync as readFileSync13,
+  readFileSync as readFileSync12,
   readlinkSync,
   renameSync as renameSync3,
   rmSync as rmSync4,
@@ -51949,7 +51810,7 @@ function gitDirsIn(gitDir, rel = "") {
         const child = join31(at, name);
         const stats = lstatSync3(join31(gitDir, child));
         if (!stats.isDirectory()) continue;
-        if (existsSync16(join31(gitDir, child, "HEAD"))) dirs.push(...gitDirsIn(gitDir, child));
+        if (existsSync15(join31(gitDir, child, "HEAD"))) dirs.push(...gitDirsIn(gitDir, child));
         else if (sub === "modules") walk(child);
       }
     };
@@ -51960,10 +51821,10 @@ function gitDirsIn(gitDir, rel = "") {
 function snapshotGitDir(gitDir, into) {
   for (const rel of gitDirsIn(gitDir)) {
     mkdirSync6(join31(into, rel), { recursive: true, mode: 448 });
-    if (existsSync16(join31(gitDir, rel, "HEAD"))) cpSync(join31(gitDir, rel, "HEAD"), join31(into, rel, "HEAD"));
+    if (existsSync15(join31(gitDir, rel, "HEAD"))) cpSync(join31(gitDir, rel, "HEAD"), join31(into, rel, "HEAD"));
     for (const name of [...CONTROL_FILES, ...CONTROL_DIRS]) {
       const from = join31(gitDir, rel, name);
-      if (!existsSync16(from)) continue;
+      if (!existsSync15(from)) continue;
       cpSync(from, join31(into, rel, name), { recursive: true, verbatimSymlinks: true });
     }
   }
@@ -51976,7 +51837,7 @@ function guardCheckoutGit(identity, workspace, snapshot) {
     for (const [index, path2] of findGitEntries(workspace).entries()) {
       const stats = lstatSync3(path2);
       const kind = stats.isSymbolicLink() ? "link" : stats.isDirectory() ? "dir" : "file";
-      const content = kind === "link" ? readlinkSync(path2) : kind === "file" ? readFileSync13(path2).toString("base64") : null;
+      const content = kind === "link" ? readlinkSync(path2) : kind === "file" ? readFileSync12(path2).toString("base64") : null;
       entries.push({ path: path2, dev: stats.dev, ino: stats.ino, kind, content });
       if (kind === "dir") snapshotGitDir(path2, join31(snapshot, String(index)));
       if (kind === "link") continue;
@@ -52006,7 +51867,7 @@ function findByInode(entry, workspace) {
     }
   };
   const parent = dirname10(entry.path);
-  for (const name of existsSync16(parent) ? readdirSync5(parent) : []) {
+  for (const name of existsSync15(parent) ? readdirSync5(parent) : []) {
     if (matches2(join31(parent, name))) return join31(parent, name);
   }
   const found = spawnSync4("find", [workspace, "-xdev", "-inum", String(entry.ino), "-print0"], {
@@ -52052,7 +51913,7 @@ function realParents(workspace, path2) {
 function restoreEntry(entry, workspace) {
   realParents(workspace, entry.path);
   if (isRecorded(entry, entry.path)) {
-    if (entry.kind === "file" && readFileSync13(entry.path).toString("base64") !== entry.content)
+    if (entry.kind === "file" && readFileSync12(entry.path).toString("base64") !== entry.content)
       writeFileSync7(entry.path, Buffer.from(entry.content ?? "", "base64"));
     return null;
   }
@@ -52075,7 +51936,7 @@ function sameTree(a, b) {
   if (sa.isSymbolicLink() || sb.isSymbolicLink())
     return sa.isSymbolicLink() && sb.isSymbolicLink() && readlinkSync(a) === readlinkSync(b);
   if (sa.isDirectory() !== sb.isDirectory() || (sa.mode & 73) !== (sb.mode & 73)) return false;
-  if (!sa.isDirectory()) return sa.isFile() && sb.isFile() && readFileSync13(a).equals(readFileSync13(b));
+  if (!sa.isDirectory()) return sa.isFile() && sb.isFile() && readFileSync12(a).equals(readFileSync12(b));
   const names = readdirSync5(a).sort();
   const other = readdirSync5(b).sort();
   return names.length === other.length && names.every((n, i) => n === other[i] && sameTree(join31(a, n), join31(b, n)));
@@ -52087,7 +51948,7 @@ function restoreGitDir(from, gitDir) {
       const live2 = join31(gitDir, rel, name);
       if (sameTree(saved, live2)) continue;
       rmSync4(live2, { recursive: true, force: true });
-      if (existsSync16(saved)) cpSync(saved, live2, { recursive: true, verbatimSymlinks: true });
+      if (existsSync15(saved)) cpSync(saved, live2, { recursive: true, verbatimSymlinks: true });
     }
   }
 }
@@ -52102,7 +51963,7 @@ function restoreCheckoutGit(guard2) {
       else if (!wasThere)
         restored.push(`${relative15(guard2.workspace, entry.path) || basename7(entry.path)} (replaced)`);
       const saved = join31(guard2.snapshot, String(index));
-      if (entry.kind === "dir" && problem === null && existsSync16(saved)) {
+      if (entry.kind === "dir" && problem === null && existsSync15(saved)) {
         const before = sameSnapshot(saved, entry.path);
         restoreGitDir(saved, entry.path);
         if (!before) restored.push(`${relative15(guard2.workspace, entry.path) || ".git"} (changed)`);
@@ -52235,7 +52096,7 @@ function sweepSharedTemp(identity, o = {}) {
 
 // src/proc/scheduled-jobs.ts
 import { spawnSync as spawnSync5 } from "node:child_process";
-import { existsSync as existsSync17 } from "node:fs";
+import { existsSync as existsSync16 } from "node:fs";
 import { join as join33 } from "node:path";
 var CRON_SPOOLS = ["/var/spool/cron/crontabs", "/var/spool/cron"];
 var SCHEDULER_ACCESS = [
@@ -52257,7 +52118,7 @@ function denyScheduledJobs(via, user) {
   const problems = [];
   const line2 = `^${user.replace(/[.]/g, "\\.")}$`;
   for (const access of SCHEDULER_ACCESS) {
-    if (existsSync17(access.allow)) {
+    if (existsSync16(access.allow)) {
       const removed = run(via, ["sed", "-i", `/${line2}/d`, access.allow]);
       if (removed.status !== 0)
         problems.push(`could not remove ${user} from ${access.allow} (sed ${why(removed)})`);
@@ -52289,7 +52150,7 @@ function removeScheduledJobs(via, user) {
       else problems.push(`could not remove the at jobs of ${user} (atrm ${why(done)})`);
     }
   }
-  if (existsSync17("/run/systemd/system") && has2("loginctl")) {
+  if (existsSync16("/run/systemd/system") && has2("loginctl")) {
     const lingering = run(via, ["loginctl", "show-user", user, "--property=Linger"]).stdout ?? "";
     if (/Linger=yes/.test(lingering)) {
       const done = run(via, ["loginctl", "disable-linger", user]);
@@ -52400,162 +52261,7 @@ function trySetUp(o) {
   };
 }
 
-// src/proc/trusted-git-dir.ts
-import { realpathSync as realpathSync8 } from "node:fs";
-import { copyFile as copyFile2, cp as cp2, lstat as lstat6, mkdir as mkdir2, mkdtemp as mkdtemp4, readFile as readFile5, rm as rm5, writeFile as writeFile2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute11, join as join34 } from "node:path";
-var TrustedGitDirError = class extends Error {
-  constructor(parent, detail) {
-    super(
-      `the engine's own git directory could not be made in ${parent} from the checkout (${detail}). The action needs the checkout actions/checkout made (its .git readable by the job's user), a git of version 2.31 or later on PATH, and room in RUNNER_TEMP for a copy of the checkout's .git/objects (SECURITY.md, "The engine's git")`
-    );
-    this.parent = parent;
-    this.detail = detail;
-    this.name = "TrustedGitDirError";
-  }
-  parent;
-  detail;
-};
-function trustedConfig(o) {
-  const lines = [
-    "[core]",
-    `	repositoryformatversion = ${o.sha256 ? 1 : 0}`,
-    "	bare = false",
-    "	filemode = true",
-    "	logallrefupdates = false",
-    "[gc]",
-    "	auto = 0",
-    "[maintenance]",
-    "	auto = false"
-  ];
-  if (o.sha256) lines.push("[extensions]", "	objectformat = sha256");
-  if (o.originUrl !== null) lines.push('[remote "origin"]', `	url = ${o.originUrl}`);
-  return `${lines.join("\n")}
-`;
-}
-function usableOrigin(url2) {
-  if (url2 === null || !/^https?:\/\/[^\s"\\;#]+$/i.test(url2)) return null;
-  return url2;
-}
-async function optional3(run2) {
-  try {
-    const value = await run2();
-    return value === "" ? null : value;
-  } catch (error63) {
-    if (error63 instanceof GitError) return null;
-    throw error63;
-  }
-}
-async function copyObjects(o) {
-  const alternates = join34(o.objects, "info", "alternates");
-  await cp2(o.objects, join34(o.into, "objects"), {
-    recursive: true,
-    force: true,
-    filter: async (src) => src !== alternates && src !== join34(o.objects, "info", "http-alternates") && !(await lstat6(src)).isSymbolicLink()
-  });
-  const kept = (await readFile5(alternates, "utf8").catch(() => "")).split("\n").filter((line2) => isAbsolute11(line2) && !isInside(line2, o.workTree));
-  if (kept.length > 0) await writeFile2(join34(o.into, "objects", "info", "alternates"), `${kept.join("\n")}
-`);
-  if (o.shallow !== null) await copyFile2(o.shallow, join34(o.into, "shallow")).catch(() => void 0);
-}
-var MAX_EXCLUDE_BYTES = 1024 * 1024;
-async function copyExclude(exclude, gitDir) {
-  if (exclude === null || !isAbsolute11(exclude)) return;
-  const stats = await lstat6(exclude).catch(() => null);
-  if (stats === null || !stats.isFile() || stats.size > MAX_EXCLUDE_BYTES) return;
-  await mkdir2(join34(gitDir, "info"), { recursive: true });
-  await copyFile2(exclude, join34(gitDir, "info", "exclude"));
-}
-async function makeTrustedGitDir(o) {
-  if (currentTrustedGit() !== null)
-    throw new Error("Internal error: a trusted git directory is already in use");
-  const baseEnv = Object.fromEntries(Object.entries(o.baseEnv).filter(([name]) => !/^GIT_/i.test(name)));
-  const inCheckout = { cwd: o.workspace, baseEnv, knownSecrets: o.knownSecrets };
-  const workTree = await optional3(() => git(["rev-parse", "--show-toplevel"], inCheckout));
-  await mkdir2(o.parent, { recursive: true, mode: 448 });
-  if (workTree === null) {
-    const home2 = await mkdtemp4(join34(o.parent, ".trusted-git-"));
-    await mkdir2(join34(home2, "none"));
-    return { gitDir: join34(home2, "none"), workTree: realpathSync8(o.workspace), home: home2, startCommit: null };
-  }
-  const at = { ...inCheckout, cwd: workTree };
-  const head = await optional3(() => git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], at));
-  const format = await optional3(() => git(["rev-parse", "--show-object-format"], at));
-  const gitPath = (name) => optional3(() => git(["rev-parse", "--path-format=absolute", "--git-path", name], at));
-  const [indexPath, objects, shallow, exclude] = [
-    await gitPath("index"),
-    await gitPath("objects"),
-    await gitPath("shallow"),
-    await gitPath("info/exclude")
-  ];
-  const originUrl = usableOrigin(await optional3(() => git(["config", "--get", "remote.origin.url"], at)));
-  const home = await mkdtemp4(join34(o.parent, ".trusted-git-"));
-  const gitDir = join34(home, "git");
-  const dir = { gitDir, workTree, home, startCommit: head };
-  try {
-    const here = {
-      cwd: home,
-      baseEnv,
-      knownSecrets: o.knownSecrets,
-      set: { GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", HOME: home }
-    };
-    const sha256 = format === "sha256";
-    await git(
-      ["init", "--quiet", "--bare", "--template=", `--object-format=${sha256 ? "sha256" : "sha1"}`, gitDir],
-      here
-    );
-    await writeFile2(join34(gitDir, "config"), trustedConfig({ sha256, originUrl }));
-    if (head === null || objects === null) return dir;
-    await copyObjects({ objects, shallow, into: gitDir, workTree });
-    await copyExclude(exclude, gitDir);
-    const inTrusted = [`--git-dir=${gitDir}`, `--work-tree=${workTree}`];
-    await git([...inTrusted, "update-ref", "--no-deref", "HEAD", head], here);
-    const index = join34(gitDir, "index");
-    let seeded = false;
-    if (indexPath !== null && isAbsolute11(indexPath)) {
-      try {
-        await copyFile2(indexPath, index);
-        await git(
-          [
-            ...inTrusted,
-            "-c",
-            "core.splitIndex=false",
-            "-c",
-            "core.untrackedCache=false",
-            "read-tree",
-            "-m",
-            "HEAD"
-          ],
-          here
-        );
-        seeded = true;
-      } catch (error63) {
-        if (!(error63 instanceof GitError) && error63.code !== "ENOENT") throw error63;
-      }
-    }
-    if (!seeded) {
-      await rm5(index, { force: true });
-      await git([...inTrusted, "read-tree", "HEAD"], here);
-    }
-    await git([...inTrusted, "-c", "core.fsmonitor=false", "update-index", "-q", "--refresh"], here).catch(
-      (error63) => {
-        if (!(error63 instanceof GitError)) throw error63;
-      }
-    );
-    return dir;
-  } catch (error63) {
-    await rm5(home, { recursive: true, force: true });
-    if (error63 instanceof GitError) throw new TrustedGitDirError(o.parent, error63.message);
-    const code = error63.code;
-    if (typeof code === "string") throw new TrustedGitDirError(o.parent, error63.message);
-    throw error63;
-  }
-}
-async function removeTrustedGitDir(dir) {
-  await rm5(dir.home, { recursive: true, force: true }).catch(() => void 0);
-}
-
-// src/run/isolation-scope.ts
+// src/pull-request/isolation-scope.ts
 async function withPrCodeIsolation(o, refuse2, body) {
   const { runner: runner2 } = o;
   const isolation = setUpIsolation({
@@ -52563,7 +52269,7 @@ async function withPrCodeIsolation(o, refuse2, body) {
     workspace: o.workspace,
     privateDirs: [o.runsDir],
     env: o.env,
-    runHomeParent: join35(o.temp, "evidence-gate"),
+    runHomeParent: join34(o.temp, "evidence-gate"),
     sharedCaches: o.sharedCaches
   });
   if (isolation.kind === "off" && isolation.required)
@@ -52585,7 +52291,7 @@ async function withPrCodeIsolation(o, refuse2, body) {
   const guard2 = isolation.kind === "on" ? guardCheckoutGit(
     isolation.identity,
     resolve13(o.workspace),
-    mkdtempSync5(join35(o.runsDir, ".checkout-git-"))
+    mkdtempSync5(join34(o.runsDir, ".checkout-git-"))
   ) : null;
   if (guard2 !== null && typeof guard2 !== "string") runner2.saveState(SAVED_STATE.checkoutGit, guard2.snapshot);
   try {
@@ -52609,7 +52315,7 @@ async function withPrCodeIsolation(o, refuse2, body) {
     }
     const removed = isolation.kind === "on" ? removeRunHome(isolation.identity, isolation.runHome.root) : null;
     if (removed === null && isolation.kind === "on") runner2.saveState(SAVED_STATE.prUserHome, "");
-    const handedBack = [o.workspace, join35(o.temp, "evidence-gate")];
+    const handedBack = [o.workspace, join34(o.temp, "evidence-gate")];
     const problems = identity !== null ? [
       ...removed !== null ? [removed] : [],
       ...scope.handBackProblems,
@@ -52638,9 +52344,149 @@ function restoredWarning(restored) {
   return `evidence-gate: the pull request's code had changed the checkout's git directories; put back as they were before it ran (nothing it wrote there may run as the runner's user in a later step): ${restored.join(", ")}.`;
 }
 
+// src/pull-request/loop-guard.ts
+var RUN_TRAILER_KEY = "Evidence-Gate-Run";
+function runTrailerOf(message) {
+  const paragraphs = message.replace(/\r\n/g, "\n").trimEnd().split(/\n[ \t]*\n/);
+  if (paragraphs.length < 2) return null;
+  const last = paragraphs.at(-1) ?? "";
+  for (const line2 of last.split("\n")) {
+    const match = /^Evidence-Gate-Run:[ \t]*(\S+)[ \t]*$/i.exec(line2);
+    if (match !== null) return match[1];
+  }
+  return null;
+}
+var pushPayload = external_exports.object({
+  head_commit: external_exports.object({ id: external_exports.string(), message: external_exports.string() }).nullable().optional()
+});
+async function headCommitOf(env, event, token) {
+  if (event.kind === "other") {
+    if (event.eventName !== "push") return null;
+    const parsed = pushPayload.safeParse(event.payload);
+    const head = parsed.success ? parsed.data.head_commit : null;
+    return head ? { sha: head.id, message: head.message } : null;
+  }
+  if (event.kind !== "pull_request" || event.action !== "synchronize") return null;
+  const sha3 = event.headSha;
+  const workspace = env.GITHUB_WORKSPACE ?? process.cwd();
+  try {
+    const raw2 = await git(["cat-file", "commit", sha3], { cwd: workspace, baseEnv: env });
+    const at = raw2.indexOf("\n\n");
+    return { sha: sha3, message: at < 0 ? "" : raw2.slice(at + 2) };
+  } catch (error63) {
+    if (!(error63 instanceof GitError)) throw error63;
+  }
+  if (token === void 0 || token === "") return null;
+  const octokit = createOctokit({ token, baseUrl: apiUrlFromEnv(env) });
+  const { data } = await octokit.rest.git.getCommit({
+    owner: event.owner,
+    repo: event.repo,
+    commit_sha: sha3
+  });
+  return { sha: sha3, message: data.message };
+}
+async function stopOnOwnPush(runner2, env, event, token) {
+  let head;
+  try {
+    head = await headCommitOf(env, event, token);
+  } catch (error63) {
+    runner2.warning(
+      `loop guard: could not read the head commit's message (${error63 instanceof Error ? error63.message : String(error63)}); the run goes on`
+    );
+    return false;
+  }
+  const runId = head === null ? null : runTrailerOf(head.message);
+  if (head === null || runId === null) return false;
+  const message = `The head commit ${head.sha.slice(0, 7)} carries \`${RUN_TRAILER_KEY}: ${runId}\`: evidence-gate run ${runId} pushed it and posted its verdict on it. This run does nothing (loop guard): no model call, no check run.`;
+  await writeJobSummary(`## evidence-gate: nothing to do
+
+${message}
+`, { env });
+  runner2.notice(`evidence-gate: ${message}`);
+  return true;
+}
+
+// src/pull-request/pr-checkout.ts
+async function checkOutPullRequestHead(o) {
+  const gitOptions4 = { cwd: o.workspace, baseEnv: o.baseEnv, knownSecrets: o.knownSecrets };
+  const localRef = `refs/remotes/evidence-gate/pull/${o.number}`;
+  const header2 = `http.${o.serverUrl.replace(/\/+$/, "")}/.extraheader`;
+  const basic = Buffer.from(`x-access-token:${o.token}`, "utf8").toString("base64");
+  try {
+    await git(
+      ["fetch", "--no-tags", "--no-recurse-submodules", "origin", `+refs/pull/${o.number}/head:${localRef}`],
+      {
+        ...gitOptions4,
+        timeoutMs: 10 * 6e4,
+        set: {
+          GIT_CONFIG_COUNT: "2",
+          GIT_CONFIG_KEY_0: header2,
+          GIT_CONFIG_VALUE_0: "",
+          GIT_CONFIG_KEY_1: header2,
+          GIT_CONFIG_VALUE_1: `AUTHORIZATION: basic ${basic}`
+        }
+      }
+    );
+  } catch (error63) {
+    if (!(error63 instanceof GitError)) throw error63;
+    return {
+      ok: false,
+      reason: "failed",
+      message: `could not fetch pull request #${o.number}'s head (refs/pull/${o.number}/head) from origin into ${o.workspace}: ${error63.detail}. Check out the repository with actions/checkout first (the workspace must be its git repository).`
+    };
+  }
+  try {
+    const fetched = await git(["rev-parse", "--verify", `${localRef}^{commit}`], gitOptions4);
+    if (fetched !== o.headSha) {
+      return {
+        ok: false,
+        reason: "moved",
+        message: `pull request #${o.number}'s head moved: the run was decided on ${o.headSha.slice(0, 7)}, and refs/pull/${o.number}/head is now ${fetched.slice(0, 7)}. Nothing ran; trigger the run again for the new head.`
+      };
+    }
+    await git(["-c", "advice.detachedHead=false", "checkout", "--detach", o.headSha], gitOptions4);
+    const head = await git(["rev-parse", "HEAD"], gitOptions4);
+    if (head !== o.headSha) {
+      return {
+        ok: false,
+        reason: "failed",
+        message: `after checking out ${o.headSha.slice(0, 7)}, HEAD is ${head.slice(0, 7)}: nothing ran.`
+      };
+    }
+  } catch (error63) {
+    if (!(error63 instanceof GitError)) throw error63;
+    return {
+      ok: false,
+      reason: "failed",
+      message: `could not check out pull request #${o.number}'s head ${o.headSha.slice(0, 7)} in ${o.workspace}: ${error63.detail}`
+    };
+  }
+  return {
+    ok: true,
+    note: `Checked out pull request #${o.number}'s head ${o.headSha.slice(0, 7)} (refs/pull/${o.number}/head) in the workspace; HEAD is that commit.`
+  };
+}
+async function eventCheckoutProblem(o) {
+  let start;
+  try {
+    start = await startingCommit(o.workspace, {
+      baseEnv: o.baseEnv,
+      knownSecrets: o.knownSecrets,
+      prHead: o.headSha
+    });
+  } catch (error63) {
+    if (error63 instanceof NotAGitRepositoryError || error63 instanceof NoCommitError) return null;
+    throw error63;
+  }
+  if (start.sha.toLowerCase() === o.headSha.toLowerCase() || start.isMergeOfHead) return null;
+  const [base, head] = start.parents;
+  const held = start.parents.length === 2 && base !== void 0 && head !== void 0 ? `the merge commit ${start.sha}, whose head parent is ${head} (merged into ${base})` : `commit ${start.sha}`;
+  return `the checkout is not the commit the event names: pull_request.head.sha is ${o.headSha}, and the workspace holds ${held}. The pull request's head moved after this run was triggered (GitHub's merge ref follows the newest push), so its code is not what the event named; nothing ran. The run triggered by the newer push checks that head.`;
+}
+
 // src/proc/git-push.ts
 import { copyFile as copyFile3, mkdtemp as mkdtemp5, rm as rm6, writeFile as writeFile3 } from "node:fs/promises";
-import { join as join36 } from "node:path";
+import { join as join35 } from "node:path";
 var TRACE_VARIABLES = /^GIT_(TRACE|CURL_VERBOSE|REDACT_COOKIES)/i;
 function credentialConfig(credential) {
   const key = `http.${credential.serverUrl.replace(/\/+$/, "")}/.extraheader`;
@@ -52713,14 +52559,14 @@ async function pushCommit(o) {
     cwd: o.repoDir,
     ...context
   });
-  const objects = join36(commonDir, "objects");
-  const dir = await mkdtemp5(join36(o.tempParent, "evidence-gate-push-"));
+  const objects = join35(commonDir, "objects");
+  const dir = await mkdtemp5(join35(o.tempParent, "evidence-gate-push-"));
   const isolated = { GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", HOME: dir };
   try {
     await git(["init", "--quiet", "--bare", dir], { cwd: dir, ...context, set: isolated });
-    await writeFile3(join36(dir, "objects", "info", "alternates"), `${objects}
+    await writeFile3(join35(dir, "objects", "info", "alternates"), `${objects}
 `);
-    await copyFile3(join36(commonDir, "shallow"), join36(dir, "shallow")).catch(() => void 0);
+    await copyFile3(join35(commonDir, "shallow"), join35(dir, "shallow")).catch(() => void 0);
     await git(["config", "core.hooksPath", "/dev/null"], { cwd: dir, ...context, set: isolated });
     const ref = `refs/heads/${o.branch}`;
     const args = [
@@ -52750,7 +52596,7 @@ async function pushCommit(o) {
   }
 }
 
-// src/run/push-mode.ts
+// src/pull-request/push-mode.ts
 var short2 = (sha3) => sha3.slice(0, 7);
 async function openPushMode(run2) {
   const { event, inputs } = run2;
@@ -52911,30 +52757,7 @@ async function checkOutHead(run2, o) {
   }
 }
 
-// src/run/request.ts
-var PLANNER_TIMEOUT_MS = 20 * 6e4;
-function autoMode(o) {
-  return {
-    kind: "auto",
-    goal: o.goal,
-    verify: chooseVerifyCommand({
-      ...o.verifyCmd !== void 0 ? { given: o.verifyCmd } : {},
-      acceptNoBuildEvidence: o.acceptNoBuildEvidence,
-      ...o.policy !== void 0 ? { policy: o.policy } : {},
-      surface: o.surface
-    }),
-    acceptNoBuildEvidence: o.acceptNoBuildEvidence,
-    acceptLoadedUserConfig: o.acceptLoadedUserConfig,
-    ...o.repairAttempts !== void 0 && o.repairAttempts > 0 ? { repairAttempts: o.repairAttempts } : {},
-    ...o.maxCycles !== void 0 && o.maxCycles > 1 ? { maxCycles: o.maxCycles } : {},
-    ...o.maxCostUsd !== void 0 ? { maxCostUsd: o.maxCostUsd } : {},
-    runtime: o.runtime,
-    concurrency: o.concurrency,
-    plannerTimeoutMs: PLANNER_TIMEOUT_MS
-  };
-}
-
-// src/run/verify-mode.ts
+// src/pull-request/verify-mode.ts
 function secretWords(missing) {
   return missing.map((m) => `\`${m}\``).join(" or ");
 }
@@ -53003,7 +52826,254 @@ async function runVerifyMode(run2, reason) {
   }
 }
 
-// src/run/pull-request-modes.ts
+// src/pull-request/pull-request-run.ts
+async function runPullRequest(o) {
+  const decided = await decideTrigger(o);
+  if (decided === null) return;
+  const { subject } = decided.trigger;
+  const { reporter } = checkRunReporter({
+    runner: o.runner,
+    octokit: decided.octokit,
+    owner: subject.owner,
+    repo: subject.repo,
+    secrets: o.secrets,
+    name: o.parsed.ok ? o.parsed.inputs.checkName : "evidence-gate",
+    headSha: subject.headSha,
+    detailsUrl: subject.run.runUrl
+  });
+  try {
+    const opened = await openPullRequestRun(o, decided, reporter);
+    if (opened !== null) await runPullRequestModes(opened);
+  } catch (error63) {
+    await completeAfterCrash(o.runner, reporter, error63, o.env);
+  }
+}
+async function decideTrigger(o) {
+  const { env, parsed, runner: runner2 } = o;
+  let event;
+  try {
+    event = readEventContext(env);
+  } catch (error63) {
+    usageFailure(runner2, error63 instanceof Error ? error63.message : String(error63));
+    return null;
+  }
+  const token = parsed.ok ? parsed.inputs.githubToken : env["INPUT_GITHUB-TOKEN"]?.trim();
+  if (await stopOnOwnPush(runner2, env, event, token)) return null;
+  if (!parsed.ok && event.kind !== "pull_request") {
+    const trigger2 = event.kind === "other" ? event.eventName : event.kind;
+    usageFailure(runner2, `${parsed.errors.join("\n")}
+(triggered by ${trigger2})`);
+    return null;
+  }
+  if (token === void 0 || token === "") {
+    usageFailure(
+      runner2,
+      "input `github-token` is empty: leave it at its default (the workflow's github.token)"
+    );
+    return null;
+  }
+  const octokit = octokitFromEnv(token, env);
+  let trigger;
+  if (parsed.ok) {
+    trigger = await resolveTrigger({ event, inputs: parsed.inputs, octokit, warn: (m) => runner2.warning(m) });
+  } else if (event.kind === "pull_request") {
+    const { kind: _kind, ...fields } = event;
+    trigger = {
+      kind: "run",
+      subject: { ...fields, trigger: "pull_request", checkoutHead: false },
+      basePolicy: null,
+      notes: []
+    };
+  } else {
+    throw new Error("Internal error: unparsed inputs on a trigger other than pull_request");
+  }
+  switch (trigger.kind) {
+    case "nothing":
+      runner2.notice(`evidence-gate: ${trigger.message}`);
+      await writeJobSummary(`## evidence-gate: nothing to do
+
+${trigger.message}
+`, { env });
+      return null;
+    case "refused":
+      await writeJobSummary(`## \u26A0\uFE0F evidence-gate refused: ${trigger.title}
+
+${trigger.message}
+`, { env });
+      runner2.setOutput("outcome", "refused");
+      runner2.setFailed(`evidence-gate: refused: ${trigger.title}: ${trigger.message}`);
+      return null;
+    case "usage-error":
+      usageFailure(runner2, trigger.message);
+      return null;
+    case "run":
+    case "refused-on-check":
+      return { trigger, octokit, token };
+    default:
+      return trigger;
+  }
+}
+async function openPullRequestRun(o, decided, reporter) {
+  const { env, parsed, runner: runner2 } = o;
+  const { trigger, octokit, token } = decided;
+  const subject = trigger.subject;
+  const opened = await openCheckRun(o, subject, reporter);
+  if (opened === null) return null;
+  const { runId, noCheckRun, failStepAfterReport } = opened;
+  const early = noCheckRun === void 0 ? reporter : null;
+  const stop = async (end, message, notes2) => {
+    await endEarly(runner2, early, end, message, env, notes2);
+    return null;
+  };
+  if (!parsed.ok) {
+    const message = parsed.errors.join("\n");
+    return stop({ kind: "usage-error", message }, message, opened.notes);
+  }
+  if (trigger.kind === "refused-on-check") {
+    const end = { kind: "refused", reason: "unsupported-trigger", message: trigger.message };
+    return stop(end, trigger.message, opened.notes);
+  }
+  const folders = runnerFolders(env);
+  const notes = [...opened.notes, ...trigger.notes];
+  if (subject.checkoutHead) {
+    const checkout = await checkOutPullRequestHead({
+      workspace: folders.workspace,
+      number: subject.number,
+      headSha: subject.headSha,
+      serverUrl: subject.run.serverUrl,
+      token,
+      baseEnv: env,
+      knownSecrets: o.secrets
+    });
+    if (!checkout.ok) {
+      const end = checkout.reason === "moved" ? { kind: "refused", reason: "head-moved", message: checkout.message } : { kind: "engine-error", message: checkout.message };
+      return stop(end, checkout.message, notes);
+    }
+    runner2.info(checkout.note);
+    notes.push(checkout.note);
+  } else {
+    const problem = await eventCheckoutProblem({
+      workspace: folders.workspace,
+      headSha: subject.headSha,
+      baseEnv: env,
+      knownSecrets: o.secrets
+    });
+    if (problem !== null)
+      return stop({ kind: "refused", reason: "checkout-not-head", message: problem }, problem, notes);
+  }
+  const policy = await readPolicy(runner2, { trigger, octokit, workspace: folders.workspace, notes });
+  if (policy.kind === "ended") return stop(policy.end, policy.end.message, notes);
+  return {
+    runner: runner2,
+    env,
+    ...o.signal ? { signal: o.signal } : {},
+    inputs: parsed.inputs,
+    event: subject,
+    octokit,
+    reporter,
+    runId,
+    ...folders,
+    secrets: o.secrets,
+    policy: policy.policy,
+    notes,
+    // A read-only token (fork, Dependabot) cannot write a comment either: stage 2 posts the check run only.
+    ...parsed.inputs.comment && noCheckRun === void 0 ? { comment: { octokit, owner: subject.owner, repo: subject.repo, issueNumber: subject.number } } : {},
+    ...noCheckRun !== void 0 ? { noCheckRun } : {},
+    ...failStepAfterReport !== void 0 ? { failStepAfterReport } : {}
+  };
+}
+async function openCheckRun(o, subject, reporter) {
+  const { parsed, runner: runner2 } = o;
+  const checkName = parsed.ok ? parsed.inputs.checkName : "evidence-gate";
+  const runId = mintRunId();
+  const readOnly = subject.trigger === "pull_request" ? readOnlyTokenNote(subject, checkName) : void 0;
+  const toBot = reportsToBot(o) ? botReportsNote(checkName) : void 0;
+  const skip2 = toBot ?? readOnly;
+  if (skip2 !== void 0) {
+    runner2.notice(skip2);
+    runner2.setOutput("run-id", runId);
+    return { runId, noCheckRun: skip2, notes: [skip2] };
+  }
+  try {
+    const opened = await reporter.open(
+      runId,
+      `Run \`${runId}\` is starting: ${parsed.ok ? describeMode(parsed.inputs.mode) : "checking inputs"}`
+    );
+    const notes = [];
+    if (opened.tookOver !== null) {
+      runner2.info(
+        `check run ${opened.ref.id} (left by run ${opened.tookOver.externalId}, ${opened.tookOver.conclusion ?? opened.tookOver.status}) is this run's now`
+      );
+      const marks = opened.tookOver.annotationsCount;
+      if (marks > 0)
+        notes.push(
+          `This check run was first written by run \`${opened.tookOver.externalId}\`; its ${marks} annotation${marks === 1 ? "" : "s"} stay on it (GitHub cannot remove annotations) and are that run's findings, not this run's.`
+        );
+    }
+    saveCheckRun(runner2, opened.ref, runId);
+    runner2.setOutput("run-id", runId);
+    return { runId, notes };
+  } catch (error63) {
+    if (!(error63 instanceof CheckRunWriteError)) throw error63;
+    if (error63.status !== 403 && error63.status !== 404) {
+      await checkRunNotCreated(runner2, error63, o.env);
+      return null;
+    }
+    const noCheckRun = `The check run could not be created, so this run posts none: ${error63.message} The run goes on; its ledger is in this job summary and the ${ledgerArtifactName(checkName)} artifact, and the step fails at the end.`;
+    runner2.error(`evidence-gate: ${noCheckRun}`);
+    runner2.setOutput("run-id", runId);
+    return { runId, noCheckRun, failStepAfterReport: error63.message, notes: [noCheckRun] };
+  }
+}
+async function readPolicy(runner2, o) {
+  const { subject } = o.trigger;
+  let basePolicy;
+  try {
+    basePolicy = o.trigger.basePolicy ?? await readBaseRefPolicy(o.octokit, {
+      owner: subject.owner,
+      repo: subject.repo,
+      ref: subject.baseRef,
+      sha: subject.baseSha
+    });
+  } catch (error63) {
+    if (!(error63 instanceof PolicyReadError)) throw error63;
+    const refused = error63.status === 401 || error63.status === 403;
+    return { kind: "ended", end: { kind: refused ? "usage-error" : "engine-error", message: error63.message } };
+  }
+  const ignoredCopy = await prCopyNote(o.workspace, basePolicy);
+  if (ignoredCopy !== null) {
+    runner2.notice(ignoredCopy);
+    o.notes.push(ignoredCopy);
+  }
+  if (!basePolicy.result.ok) {
+    const message = `${basePolicy.result.errors.join("\n")}
+Fix the policy file on the base branch: nothing runs while the maintainers' policy is malformed.`;
+    return { kind: "ended", end: { kind: "usage-error", message } };
+  }
+  return { kind: "read", policy: basePolicy.result };
+}
+function reportsToBot(o) {
+  return o.parsed.ok ? o.parsed.inputs.reportTo === "bot" : o.env["INPUT_REPORT-TO"]?.trim() === "bot";
+}
+function readOnlyTokenNote(event, checkName) {
+  if (!event.isFork && !event.isDependabot) return void 0;
+  const who = event.isFork ? `comes from a fork (${event.headRepoFullName ?? "a deleted repository"})` : "was opened or triggered by Dependabot";
+  return `This pull request ${who}: its GITHUB_TOKEN is read-only, so this step creates no check run. The ledger is uploaded as the artifact ${ledgerArtifactName(checkName)}, and the report workflow (mode: report, on workflow_run) posts the check run "${checkName}" from it; a run that uploads no ledger gets a failing check run from that workflow. See docs/examples/README.md.`;
+}
+async function checkRunNotCreated(runner2, error63, env) {
+  const permission = error63.status === 403 || error63.status === 404;
+  const summary2 = [
+    "## \u26A0\uFE0F evidence-gate: the check run could not be created",
+    "",
+    error63.message,
+    "",
+    "Nothing ran and nothing was spent: the run stops before planning when its verdict cannot be posted.",
+    ""
+  ].join("\n");
+  await writeJobSummary(summary2, { env });
+  runner2.setOutput("outcome", permission ? "usage-error" : "failed");
+  runner2.setFailed(`evidence-gate: ${error63.message}`);
+}
 async function runPullRequestModes(opened) {
   const checkedOut = await openPushMode(opened);
   if (checkedOut === null) return;
@@ -53057,9 +53127,14 @@ function commentGoal(run2) {
   run2.runner.info(note);
   return { goal, note };
 }
-function runAutoMode(run2, goal) {
-  const refuse2 = (message) => endRun(run2, { kind: "usage-error", message });
-  return withActionProxy(run2, run2.inputs.runtime, refuse2, (proxy) => runAutoLeg(run2, goal, proxy));
+async function runAutoMode(run2, goal) {
+  const proxy = await openActionProxy(run2, run2.inputs.runtime);
+  if (proxy.kind === "refused") return endRun(run2, { kind: "usage-error", message: proxy.message });
+  try {
+    await runAutoLeg(run2, goal, proxy.proxy);
+  } finally {
+    await proxy.close();
+  }
 }
 async function runAutoLeg(run2, goal, proxy) {
   const { event, inputs } = run2;
@@ -53334,13 +53409,13 @@ function rewritten(changed, definition) {
 }
 
 // src/github/ledger-artifact.ts
-import { mkdtempSync as mkdtempSync7, readFileSync as readFileSync14, statSync as statSync10 } from "node:fs";
-import { join as join38 } from "node:path";
+import { mkdtempSync as mkdtempSync7, readFileSync as readFileSync13, statSync as statSync10 } from "node:fs";
+import { join as join37 } from "node:path";
 
 // src/github/artifact-zip.ts
 var import_yauzl = __toESM(require_yauzl(), 1);
-import { createWriteStream as createWriteStream2, existsSync as existsSync19, mkdirSync as mkdirSync9, mkdtempSync as mkdtempSync6, renameSync as renameSync4, rmSync as rmSync6 } from "node:fs";
-import { basename as basename8, dirname as dirname12, join as join37, relative as relative16, sep as sep11 } from "node:path";
+import { createWriteStream as createWriteStream2, existsSync as existsSync18, mkdirSync as mkdirSync9, mkdtempSync as mkdtempSync6, renameSync as renameSync4, rmSync as rmSync6 } from "node:fs";
+import { basename as basename8, dirname as dirname12, join as join36, relative as relative16, sep as sep11 } from "node:path";
 import { pipeline } from "node:stream/promises";
 var RUN_ARCHIVE_LIMITS = { maxEntries: 2e4, maxTotalBytes: 256 * 1024 * 1024 };
 var UnsafeArchiveError = class extends Error {
@@ -53370,9 +53445,9 @@ function archiveEntryProblem(entry) {
   return null;
 }
 async function extractArtifactZip(zip, target, limits = RUN_ARCHIVE_LIMITS) {
-  if (existsSync19(target)) throw new Error(`Internal error: ${target} exists already`);
+  if (existsSync18(target)) throw new Error(`Internal error: ${target} exists already`);
   mkdirSync9(dirname12(target), { recursive: true });
-  const staging = mkdtempSync6(join37(dirname12(target), `.${basename8(target)}.extract-`));
+  const staging = mkdtempSync6(join36(dirname12(target), `.${basename8(target)}.extract-`));
   try {
     const counted2 = await extractInto(zip, staging, limits);
     renameSync4(staging, target);
@@ -53405,7 +53480,7 @@ async function extractInto(zip, root, limits) {
       zipfile.close();
       throw new UnsafeArchiveError(`entry ${JSON.stringify(entry.fileName)} is refused: ${problem}`);
     }
-    const path2 = join37(root, ...entry.fileName.split("/").filter((s) => s !== ""));
+    const path2 = join36(root, ...entry.fileName.split("/").filter((s) => s !== ""));
     const inside2 = relative16(root, path2);
     if (inside2 === "" || inside2.startsWith(`..${sep11}`) || inside2 === "..") {
       zipfile.close();
@@ -53637,14 +53712,14 @@ async function readLedgerArtifact(o) {
     }
     throw error63;
   }
-  const folder = join38(mkdtempSync7(join38(o.tempDir, "evidence-gate-ledger-")), "artifact");
+  const folder = join37(mkdtempSync7(join37(o.tempDir, "evidence-gate-ledger-")), "artifact");
   try {
     await extractArtifactZip(zip, folder, o.limits ?? LEDGER_ARCHIVE_LIMITS);
   } catch (error63) {
     if (!(error63 instanceof UnsafeArchiveError)) throw error63;
     return { kind: "refused", reason: `${what} was refused: ${error63.message}`, issues: [] };
   }
-  const path2 = join38(folder, LEDGER_FILE);
+  const path2 = join37(folder, LEDGER_FILE);
   let stat3;
   try {
     stat3 = statSync10(path2);
@@ -53654,7 +53729,7 @@ async function readLedgerArtifact(o) {
   if (!stat3.isFile()) {
     return { kind: "refused", reason: `${what}: ${LEDGER_FILE} is not a file`, issues: [] };
   }
-  const parsed = parseLedgerJson(readFileSync14(path2, "utf8"));
+  const parsed = parseLedgerJson(readFileSync13(path2, "utf8"));
   if (!parsed.ok) {
     return {
       kind: "refused",
@@ -53665,10 +53740,10 @@ async function readLedgerArtifact(o) {
   return { kind: "ledger", ledger: parsed.ledger, path: path2, digests: digestsBeside(folder, parsed.ledger.runId) };
 }
 function digestsBeside(folder, runId) {
-  const path2 = join38(folder, RUN_STATE_DIGEST_FILE);
+  const path2 = join37(folder, RUN_STATE_DIGEST_FILE);
   try {
     if (!statSync10(path2).isFile()) return null;
-    return parseRunStateDigestFile(readFileSync14(path2, "utf8"), runId);
+    return parseRunStateDigestFile(readFileSync13(path2, "utf8"), runId);
   } catch {
     return null;
   }
@@ -53951,7 +54026,7 @@ function parseWorkflowRunEvent(payload) {
   };
 }
 
-// src/run/report-mode.ts
+// src/pull-request/report-mode.ts
 async function runReportMode(o) {
   const { env, inputs, runner: runner2 } = o;
   let context;
@@ -54013,30 +54088,33 @@ async function runReportMode(o) {
     headSha: upstream.headSha,
     detailsUrl: upstream.htmlUrl ?? context.run.runUrl
   });
-  o.exposeReporter(reporter);
-  const provenance = ledgerProvenanceMarkdown(upstream, { dependabot });
-  runner2.info(
-    `workflow run ${upstream.runId} (${upstream.event}, ${upstream.conclusion ?? "no conclusion"}) on ${upstream.headSha.slice(0, 7)} from ${upstream.headRepository ?? "a deleted repository"}`
-  );
-  const found = await readWorkflowRunLedger({
-    octokit,
-    owner: context.owner,
-    repo: context.repo,
-    upstream,
-    checkName: inputs.checkName,
-    tempDir: runnerFolders(env).temp,
-    ...o.signal ? { signal: o.signal } : {},
-    log: (message) => runner2.info(message)
-  });
-  const vetted = await vet(found, {
-    octokit,
-    owner: context.owner,
-    repo: context.repo,
-    upstream,
-    provenance
-  });
-  if (vetted.kind === "refused") return postRefusal(runner2, reporter, env, vetted.refusal);
-  return postLedger(o, reporter, vetted.found, { provenance, upstream });
+  try {
+    const provenance = ledgerProvenanceMarkdown(upstream, { dependabot });
+    runner2.info(
+      `workflow run ${upstream.runId} (${upstream.event}, ${upstream.conclusion ?? "no conclusion"}) on ${upstream.headSha.slice(0, 7)} from ${upstream.headRepository ?? "a deleted repository"}`
+    );
+    const found = await readWorkflowRunLedger({
+      octokit,
+      owner: context.owner,
+      repo: context.repo,
+      upstream,
+      checkName: inputs.checkName,
+      tempDir: runnerFolders(env).temp,
+      ...o.signal ? { signal: o.signal } : {},
+      log: (message) => runner2.info(message)
+    });
+    const vetted = await vet(found, {
+      octokit,
+      owner: context.owner,
+      repo: context.repo,
+      upstream,
+      provenance
+    });
+    if (vetted.kind === "refused") return postRefusal(runner2, reporter, env, vetted.refusal);
+    return postLedger(o, reporter, vetted.found, { provenance, upstream });
+  } catch (error63) {
+    await completeAfterCrash(runner2, reporter, error63, env);
+  }
 }
 async function postLedger(o, reporter, found, about) {
   const { env, runner: runner2 } = o;
@@ -54128,9 +54206,9 @@ ${escapeInline(message)}
 `, { env });
 }
 
-// src/run/resume-mode.ts
-import { existsSync as existsSync20, rmSync as rmSync7 } from "node:fs";
-import { join as join39 } from "node:path";
+// src/pull-request/resume-mode.ts
+import { existsSync as existsSync19, rmSync as rmSync7 } from "node:fs";
+import { join as join38 } from "node:path";
 var SHA = /^[0-9a-f]{40}$/i;
 var failed2 = (end) => ({ kind: "not-resumed", ...end });
 async function fetchRunDirectory(o, where) {
@@ -54169,7 +54247,7 @@ async function fetchRunDirectory(o, where) {
   runner2.info(
     `run ${mode.runId}: artifact ${name} (id ${artifact.id}, ${artifact.sizeInBytes} bytes) of workflow run ${artifact.workflowRunId ?? "?"} on ${headSha.slice(0, 7)}`
   );
-  const runDir = join39(where.runsDir, mode.runId);
+  const runDir = join38(where.runsDir, mode.runId);
   try {
     const zip = await downloadRunArtifact({
       octokit,
@@ -54178,10 +54256,10 @@ async function fetchRunDirectory(o, where) {
       artifact,
       ...o.signal ? { signal: o.signal } : {}
     });
-    if (existsSync20(runDir)) rmSync7(runDir, { recursive: true, force: true });
+    if (existsSync19(runDir)) rmSync7(runDir, { recursive: true, force: true });
     const extracted = await extractArtifactZip(zip, runDir);
     runner2.info(`run ${mode.runId}: ${extracted.files} files extracted into ${runDir}`);
-    rmSync7(join39(runDir, "run.lock"), { force: true });
+    rmSync7(join38(runDir, "run.lock"), { force: true });
   } catch (error63) {
     if (!(error63 instanceof RunArtifactError) && !(error63 instanceof UnsafeArchiveError)) throw error63;
     return failed2({
@@ -54264,63 +54342,67 @@ async function runResumeMode(o) {
     headSha,
     detailsUrl: event.run.runUrl
   });
-  o.exposeReporter(reporter);
-  const decider = mode.approver ?? actor;
-  const action = mode.decision.kind === "retry-failed" ? { kind: "retry-failed" } : { ...mode.decision, by: decider, ...decider !== actor ? { dispatchedBy: actor } : {} };
-  const toBot = inputs.reportTo === "bot" ? botReportsNote(inputs.checkName) : void 0;
-  const takeOverCheckRun = async () => {
-    if (toBot !== void 0) return;
-    const summary2 = `Run \`${mode.runId}\` resumes: ${describeMode(mode)} (${decider === actor ? "" : `decided by ${decider}, `}dispatched by ${actor}).`;
-    const existing = await client.findLatest({ name: inputs.checkName, headSha });
-    const ref = existing !== void 0 && existing.externalId === mode.runId ? await reporter.restart(existing.id, { externalId: mode.runId, summary: summary2 }) : await reporter.start(mode.runId, summary2, "evidence-gate: resuming");
-    saveCheckRun(runner2, ref, mode.runId);
-  };
-  runner2.setOutput("run-id", mode.runId);
-  const vouched = await vouchedFor(client, {
-    checkName: inputs.checkName,
-    headSha,
-    runId: mode.runId,
-    runDir,
-    name,
-    artifactId: artifact.id
-  });
-  if (vouched !== null) return failWithoutCheckRun(runner2, env, vouched);
-  const refuse2 = (message) => failWithoutCheckRun(runner2, env, {
-    outcome: "usage-error",
-    title: `run ${mode.runId} was not resumed`,
-    message
-  });
-  return withPrCodeIsolation(
-    {
-      runner: runner2,
-      setting: inputs.isolateUser,
-      sharedCaches: inputs.prUserCache,
-      ...folders,
-      env,
-      knownSecrets: o.secrets
-    },
-    (message) => refuse2(message),
-    (note) => {
-      const run2 = {
+  try {
+    const decider = mode.approver ?? actor;
+    const action = mode.decision.kind === "retry-failed" ? { kind: "retry-failed" } : { ...mode.decision, by: decider, ...decider !== actor ? { dispatchedBy: actor } : {} };
+    const toBot = inputs.reportTo === "bot" ? botReportsNote(inputs.checkName) : void 0;
+    const takeOverCheckRun = async () => {
+      if (toBot !== void 0) return;
+      const summary2 = `Run \`${mode.runId}\` resumes: ${describeMode(mode)} (${decider === actor ? "" : `decided by ${decider}, `}dispatched by ${actor}).`;
+      const existing = await client.findLatest({ name: inputs.checkName, headSha });
+      const ref = existing !== void 0 && existing.externalId === mode.runId ? await reporter.restart(existing.id, { externalId: mode.runId, summary: summary2 }) : await reporter.start(mode.runId, summary2, "evidence-gate: resuming");
+      saveCheckRun(runner2, ref, mode.runId);
+    };
+    runner2.setOutput("run-id", mode.runId);
+    const vouched = await vouchedFor(client, {
+      checkName: inputs.checkName,
+      headSha,
+      runId: mode.runId,
+      runDir,
+      name,
+      artifactId: artifact.id
+    });
+    if (vouched !== null) return failWithoutCheckRun(runner2, env, vouched);
+    const refuse2 = (message) => failWithoutCheckRun(runner2, env, {
+      outcome: "usage-error",
+      title: `run ${mode.runId} was not resumed`,
+      message
+    });
+    return withPrCodeIsolation(
+      {
         runner: runner2,
-        env,
-        ...o.signal ? { signal: o.signal } : {},
-        inputs,
-        reporter,
-        runId: mode.runId,
+        setting: inputs.isolateUser,
+        sharedCaches: inputs.prUserCache,
         ...folders,
-        secrets: o.secrets,
-        notes: toBot === void 0 ? [note] : [toBot, note],
-        ...toBot !== void 0 ? { noCheckRun: toBot } : {}
-      };
-      return withActionProxy(
-        run2,
-        recordedRuntime(fetched.runDir),
-        refuse2,
-        (proxy) => resumeLeg(run2, { mode, action, headSha, takeOverCheckRun, proxy })
-      );
-    }
-  );
+        env,
+        knownSecrets: o.secrets
+      },
+      (message) => refuse2(message),
+      async (note) => {
+        const run2 = {
+          runner: runner2,
+          env,
+          ...o.signal ? { signal: o.signal } : {},
+          inputs,
+          reporter,
+          runId: mode.runId,
+          ...folders,
+          secrets: o.secrets,
+          notes: toBot === void 0 ? [note] : [toBot, note],
+          ...toBot !== void 0 ? { noCheckRun: toBot } : {}
+        };
+        const proxy = await openActionProxy(run2, recordedRuntime(fetched.runDir));
+        if (proxy.kind === "refused") return refuse2(proxy.message);
+        try {
+          await resumeLeg(run2, { mode, action, headSha, takeOverCheckRun, proxy: proxy.proxy });
+        } finally {
+          await proxy.close();
+        }
+      }
+    );
+  } catch (error63) {
+    await completeAfterCrash(runner2, reporter, error63, env);
+  }
 }
 async function resumeLeg(run2, o) {
   const { runner: runner2, env, inputs } = run2;
@@ -54376,55 +54458,7 @@ function recordedRunId(runDir) {
   }
 }
 
-// src/run/trusted-executables.ts
-function trustEngineExecutables(env, runner2) {
-  const roots = [env.GITHUB_WORKSPACE, env.RUNNER_TEMP].filter(
-    (root) => root !== void 0 && root.trim() !== ""
-  );
-  const trusted = configureTrustedTools({ pathEnv: env.PATH, untrustedRoots: roots });
-  guardCheckoutConfiguration();
-  const found = Object.entries(trusted.tools).map(
-    ([name, tool]) => tool.kind === "found" ? `${name} ${tool.path}` : `${name} (none trusted)`
-  );
-  runner2.info(`evidence-gate runs its own programs from trusted paths: ${found.join(", ")}`);
-  for (const skipped of trusted.skipped)
-    runner2.warning(
-      `evidence-gate: passed over ${skipped} \u2014 a folder on PATH the pull request can write, or not owned by root or this user; the engine never runs it (the verify command still sees the job's PATH).`
-    );
-  return trusted;
-}
-function noTrustedGit(error63) {
-  return error63 instanceof UntrustedToolError && error63.tool === "git" || error63 instanceof TrustedGitDirError;
-}
-
-// src/run/max-cycles.ts
-var MAX_CYCLES = 5;
-function readMaxCycles(text2, name, errors) {
-  if (text2 === void 0 || text2.trim() === "") return 1;
-  const t = text2.trim();
-  const n = Number(t);
-  if (/^\d+$/.test(t) && n >= 1 && n <= MAX_CYCLES) return n;
-  errors.push(
-    `${name} is ${JSON.stringify(text2)}: give a whole number from 1 (one run, the default) to ${MAX_CYCLES}, the runs one goal may take`
-  );
-  return 1;
-}
-function readMaxCostUsd(text2, name, errors) {
-  if (text2 === void 0 || text2.trim() === "") return void 0;
-  const t = text2.trim();
-  const n = Number(t);
-  if (/^\d+(\.\d+)?$/.test(t) && Number.isFinite(n) && n > 0) return n;
-  errors.push(`${name} is ${JSON.stringify(text2)}: give a positive amount of US dollars, e.g. 2.50`);
-  return void 0;
-}
-function readGoalLoop(given, names, errors) {
-  const maxCycles = readMaxCycles(given.maxCycles, names.maxCycles, errors);
-  const maxCostUsd = readMaxCostUsd(given.maxCostUsd, names.maxCostUsd, errors);
-  if (maxCostUsd !== void 0 && maxCycles === 1) errors.push(names.refusal);
-  return { maxCycles, ...maxCostUsd !== void 0 ? { maxCostUsd } : {} };
-}
-
-// src/run/output-and-home-inputs.ts
+// src/pull-request/output-and-home-inputs.ts
 var UNITS = {
   "": 1,
   b: 1,
@@ -54462,6 +54496,33 @@ function readPrUserCache(text2, errors) {
     else if (!caches.includes(found)) caches.push(found);
   }
   return caches;
+}
+
+// src/run/max-cycles.ts
+var MAX_CYCLES = 5;
+function readMaxCycles(text2, name, errors) {
+  if (text2 === void 0 || text2.trim() === "") return 1;
+  const t = text2.trim();
+  const n = Number(t);
+  if (/^\d+$/.test(t) && n >= 1 && n <= MAX_CYCLES) return n;
+  errors.push(
+    `${name} is ${JSON.stringify(text2)}: give a whole number from 1 (one run, the default) to ${MAX_CYCLES}, the runs one goal may take`
+  );
+  return 1;
+}
+function readMaxCostUsd(text2, name, errors) {
+  if (text2 === void 0 || text2.trim() === "") return void 0;
+  const t = text2.trim();
+  const n = Number(t);
+  if (/^\d+(\.\d+)?$/.test(t) && Number.isFinite(n) && n > 0) return n;
+  errors.push(`${name} is ${JSON.stringify(text2)}: give a positive amount of US dollars, e.g. 2.50`);
+  return void 0;
+}
+function readGoalLoop(given, names, errors) {
+  const maxCycles = readMaxCycles(given.maxCycles, names.maxCycles, errors);
+  const maxCostUsd = readMaxCostUsd(given.maxCostUsd, names.maxCostUsd, errors);
+  if (maxCostUsd !== void 0 && maxCycles === 1) errors.push(names.refusal);
+  return { maxCycles, ...maxCostUsd !== void 0 ? { maxCostUsd } : {} };
 }
 
 // src/run/repair-attempts.ts
@@ -55399,56 +55460,26 @@ function plural2(n, one, many) {
 
 // src/action/run-action.ts
 async function runAction(env = process.env, signal2) {
-  let reporter = null;
   try {
-    await main(env, signal2, (r) => {
-      reporter = r;
-    });
+    await main(env, signal2);
   } catch (error63) {
     const message = error63 instanceof Error ? error63.message : String(error63);
-    const r = reporter;
     if (noTrustedGit(error63)) {
       try {
-        await endEarly(
-          coreRunner,
-          r !== null && r.ref !== null && !r.completed ? r : null,
-          {
-            kind: "usage-error",
-            message
-          },
-          message,
-          env
-        );
+        await endEarly(coreRunner, null, { kind: "usage-error", message }, message, env);
       } catch (writeError) {
         error(
-          `could not complete the check run after the usage error: ${writeError instanceof Error ? writeError.message : String(writeError)}`
+          `could not write the job summary after the usage error: ${writeError instanceof Error ? writeError.message : String(writeError)}`
         );
         usageFailure(coreRunner, message);
       }
       return;
     }
-    if (r !== null && r.ref !== null && !r.completed) {
-      try {
-        await r.end(
-          "failure",
-          "evidence-gate: the run ended with an internal error",
-          `The engine stopped with an internal error:
-
-\`\`\`
-${message}
-\`\`\``
-        );
-      } catch (writeError) {
-        error(
-          `could not complete the check run after the error: ${writeError instanceof Error ? writeError.message : String(writeError)}`
-        );
-      }
-    }
     setOutput("outcome", "failed");
     setFailed(`evidence-gate: ${message}`);
   }
 }
-async function main(env, signal2, exposeReporter) {
+async function main(env, signal2) {
   trustEngineExecutables(env, coreRunner);
   const parsed = readActionInputs(env);
   const secrets = actionSecrets(parsed.ok ? parsed.inputs : null, env);
@@ -55459,38 +55490,14 @@ async function main(env, signal2, exposeReporter) {
       throw new Error(`Internal error: mode lint was read as ${parsed.inputs.mode.kind}`);
     return runLintMode({ env, inputs: parsed.inputs, mode: parsed.inputs.mode });
   }
-  if (parsed.ok && parsed.inputs.mode.kind === "resume") {
-    return runResumeMode({
-      runner: coreRunner,
-      env,
-      ...signal2 ? { signal: signal2 } : {},
-      inputs: parsed.inputs,
-      mode: parsed.inputs.mode,
-      secrets,
-      exposeReporter
-    });
-  }
-  if (parsed.ok && parsed.inputs.mode.kind === "report") {
-    return runReportMode({
-      runner: coreRunner,
-      env,
-      ...signal2 ? { signal: signal2 } : {},
-      inputs: parsed.inputs,
-      secrets,
-      exposeReporter
-    });
-  }
-  const opened = await openPullRequestRun({
-    runner: coreRunner,
-    env,
-    ...signal2 ? { signal: signal2 } : {},
-    parsed,
-    secrets,
-    exposeReporter
-  });
-  if (opened === null) return;
-  return runPullRequestModes(opened);
+  const base = { runner: coreRunner, env, ...signal2 ? { signal: signal2 } : {}, secrets };
+  if (parsed.ok && parsed.inputs.mode.kind === "resume")
+    return runResumeMode({ ...base, inputs: parsed.inputs, mode: parsed.inputs.mode });
+  if (parsed.ok && parsed.inputs.mode.kind === "report")
+    return runReportMode({ ...base, inputs: parsed.inputs });
+  return runPullRequest({ ...base, parsed });
 }
 export {
+  main,
   runAction
 };
