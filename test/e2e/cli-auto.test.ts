@@ -23,6 +23,7 @@ import {
   FIXED_SUM,
   makeFixedSampleRepo,
   makeMergeCheckout,
+  makeSampleNodeRepo,
   makeTempRepo,
   SAMPLE_TEST_NAME,
 } from "../support/temp-repo.js";
@@ -145,8 +146,17 @@ describe("build evidence decides before any model call (SPEC §5)", () => {
 });
 
 describe("the two-node plan through the real CLI (SPEC §4–§6)", () => {
-  test("with --commit a verified fix is committed with the run trailer and reported success on the new commit; the starting commit's check run is superseded neutral", async () => {
-    const h = await cliHarness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
+  test("with --commit a verified fix is committed with the run trailer and reported success on the new commit; the starting commit's check run is superseded neutral; git-ignored files present and untouched leave it success (ADR 0003)", async () => {
+    const h = await cliHarness({
+      makeRepo: async () => {
+        const repo = await makeSampleNodeRepo();
+        // An installed dependency and an old build output: ignored, present, untouched by the run.
+        await repo.write("node_modules/left-pad/index.js", "module.exports = (s) => s;\n");
+        await repo.write("dist/old.js", "// old build\n");
+        return repo;
+      },
+      script: (repo) => fixSumScript({ repoDir: repo.dir }),
+    });
     const start = await h.repo.git(["rev-parse", "HEAD"]);
 
     const r = await h.run(["--verify-cmd", "npm test", "--commit"]);
@@ -156,7 +166,14 @@ describe("the two-node plan through the real CLI (SPEC §4–§6)", () => {
     expect(rowWords(ledger)).toEqual(["implement PASS (exit-only)", "check PASS (verified)"]);
     expect(r.stdout).toMatch(/^implement +PASS \(exit-only\) /m);
     expect(r.stdout).toMatch(/^check +PASS \(verified\) /m);
-    expect(ledger.conclusion?.conclusion).toBe("success");
+    expect(ledger.conclusion).toMatchObject({ conclusion: "success", rule: "verified-on-commit" });
+    expect(row(ledger, "check").verify?.ignoredFiles).toBe("unchanged");
+    // A source edit is listed, and touches nothing the verify command runs.
+    expect(ledger.changedFiles).toMatchObject({
+      total: 1,
+      files: [{ path: "src/sum.js", status: "modified" }],
+      verifyDefinition: [],
+    });
     // The model's Edit went through the real CLI (three scripted turns: Read, Edit, reply).
     expect(requestsOf(h.server.requests, "implement").map((q) => q.step)).toEqual([0, 1, 2]);
 
