@@ -4,7 +4,9 @@
  * `package.json` test script, rule `verify-definition-changed`). The CLI runs in-process against a real
  * git repository, the real pinned `claude` CLI (whose Edit/Write tools really change the files) and the
  * scripted model server. That ignored files present and untouched leave a verified fix success is
- * asserted on the `--commit` run of test/e2e/cli-auto.test.ts.
+ * asserted on the `--commit` run of test/e2e/cli-auto.test.ts; a node Writing a new ignored file the build
+ * uses, on the last run of test/e2e/cli-guards.test.ts (and the detection of added, modified and removed
+ * ignored files in test/evidence/ignored-files.test.ts).
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -14,10 +16,7 @@ import type { LedgerRow } from "../../src/core/ledger-row.js";
 import type { Ledger } from "../../src/ledger/ledger.js";
 import { checkRunsOf, cliHarness } from "../support/cli-harness.js";
 import {
-  CONFIG_PATH,
-  configWriteScript,
   IGNORED_GOAL,
-  makeConfigRepo,
   makeRunnerRepo,
   RUNNER_PATH,
   RUNNER_SOURCE,
@@ -80,25 +79,6 @@ describe("a verify that passes on changed git-ignored files is not success", () 
     expect(runs.map((run) => [run.headSha, run.completions.map((c) => c.conclusion)])).toEqual([
       [start, ["action_required"]],
     ]);
-  });
-
-  test("a node writes a gitignored config.local.js the tests load (skipping the failing test): action_required naming it", async () => {
-    const h = await cliHarness({
-      makeRepo: makeConfigRepo,
-      script: (repo) => configWriteScript({ repoDir: repo.dir }),
-    });
-    expect(await npmTest(h.repo.dir)).toBe("failed");
-
-    const r = await h.run(["--verify-cmd", "npm test"], { goal: IGNORED_GOAL });
-
-    expect(r.exitCode, r.stderr).toBe(4);
-    const ledger = r.ledger!;
-    expect(row(ledger, "configure").verify).toMatchObject({
-      outcome: "passed",
-      ignoredFiles: "changed",
-    });
-    expect(ledger.conclusion?.conclusion).toBe("action_required");
-    expect(ledger.conclusion?.reason).toContain(CONFIG_PATH);
   });
 });
 
