@@ -6,20 +6,22 @@
  *    `evidence-gate-ledger`; the bot, told of the pull request and of the workflow run, completes the App's
  *    check run from that artifact — with the same conclusion, title, summary and text `mode: report` posts
  *    from it (only "posted by" differs);
- * 2. a fork's run of a gated graph pauses; the App's check run offers Approve / Reject, and a writer's
- *    Approve dispatches the resume workflow for that run id and head;
- * 3. a same-repository pull request with `report-to: bot`: the action makes no check-run or comment call
+ * 2. a same-repository pull request with `report-to: bot`: the action makes no check-run or comment call
  *    and uploads the ledger with its run-state digests; the App's paused check run carries them; a writer's
  *    Approve dispatches the resume, which the action runs (`mode: resume`, `approver` the writer, the App
  *    the actor, `report-to: bot`) — it finds the digests on the App's check run by run id — and the
  *    resume workflow's completion completes the App's check run from the resumed ledger, approved by the
  *    writer (issue 11);
- * 4. a same-repository pull request with `push: true` and `report-to: bot`: the action pushes the verified fix to
+ * 3. a same-repository pull request with `push: true` and `report-to: bot`: the action pushes the verified fix to
  *    the branch (a real bare repository behind `git http-backend`) and posts nothing; the bot checks the
  *    pushed commit through the API, supersedes the head's check run and completes the pushed commit's — the
  *    one the push's `synchronize` queued — with the verdict; no check run is left open;
- * 5. `evidence-gate bot` starts from the environment, answers `/healthz`, stops on SIGTERM, and refuses to
+ * 4. `evidence-gate bot` starts from the environment, answers `/healthz`, stops on SIGTERM, and refuses to
  *    start naming a missing variable.
+ *
+ * A fork's paused ledger offering Approve / Reject and a writer's Approve dispatching the resume are
+ * test/bot/rerun-and-buttons.test.ts (in-process); a comment run bound by its run-name,
+ * test/bot/two-stage.test.ts; a fork's comment leg of the action, test/e2e/action-triggers.test.ts.
  */
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -51,7 +53,6 @@ import { startGitHubServer } from "../support/github-server/index.js";
 import { startModelServer } from "../support/model-server/index.js";
 import { fixSumScript, MARKS } from "../support/scenarios/fix-sum.js";
 import { GATED_GRAPH, GRAPH_PATH, handGraphScript, REVIEW_GRAPH } from "../support/scenarios/hand-graphs.js";
-import { commentPayload } from "../support/scenarios/pr-heads.js";
 import { commitAll, makeFixedSampleRepo, makeSampleNodeRepo, makeTempRepo } from "../support/temp-repo.js";
 
 const BASE_SHA = "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d";
@@ -165,93 +166,6 @@ describe("the bot with the bundled action", () => {
     } finally {
       await plain.close();
     }
-  });
-
-  it("a fork's gated run pauses; the App's check run offers Approve, and a writer's click dispatches the resume for that run and head", {
-    timeout: 300_000,
-  }, async () => {
-    const repo = open.keep(await makeFixedSampleRepo("the pull request"));
-    const head = await repo.git(["rev-parse", "HEAD"]);
-    const rig = await rigs.start({}, { otherTokens: [TEST_GITHUB_TOKEN] });
-    open.service = await startArtifactService();
-    open.model = await startModelServer({ script: handGraphScript() });
-    rig.github.state.addFile({ ref: BASE_SHA, path: GRAPH_PATH, content: GATED_GRAPH });
-    rig.github.state.addPullRequest({
-      number: 42,
-      headSha: head,
-      headRef: "fix-sum",
-      baseSha: BASE_SHA,
-      headRepository: FORK,
-    });
-    rig.github.state.setCollaborator("mona", "write");
-    await rig.deliver("pull_request", pullRequestPayload({ headSha: head, fork: true }));
-
-    // A fork's code gets the model key only after a writer approved its head (issue 12 item 4): the first
-    // leg is mona's `/evidence-gate run @<head>` comment; the action fetches refs/pull/42/head from origin.
-    await repo.git(["update-ref", "refs/pull/42/head", head]);
-    await repo.git(["remote", "add", "origin", repo.dir]);
-    const paused = await open.run({
-      workspace: repo.dir,
-      inputs: { graph: GRAPH_PATH, inputs: "file=src/sum.js" },
-      github: rig.github,
-      model: open.model,
-      event: {
-        name: "issue_comment",
-        payload: commentPayload({ body: `/evidence-gate run @${head.slice(0, 10)}`, login: "mona" }),
-      },
-      env: open.service.env,
-    });
-    expect(paused.outputs.outcome, stepDebug(paused)).toBe("paused");
-    const runId = paused.outputs["run-id"]!;
-    const uploaded = ledgerOf(open.service);
-
-    // The comment's run ran on the default branch: GitHub's workflow_run names its head, not the pull
-    // request's, and no pull request; the App finds the pull request from its run-name, checked with GitHub.
-    rig.github.state.addArtifact({
-      name: uploaded.name,
-      zip: uploaded.zip,
-      headSha: BASE_SHA,
-      fromFork: false,
-      workflowRunId: RUN,
-    });
-    await rig.deliver(
-      "workflow_run",
-      workflowRunPayload({
-        action: "completed",
-        runId: RUN,
-        headSha: BASE_SHA,
-        headBranch: "main",
-        fork: false,
-        event: "issue_comment",
-        // The workflow's run-name, from the comment's event (docs/bot.md "The workflows").
-        displayTitle: "evidence-gate run #42",
-      }),
-    );
-    const check = rig.github.state.checkRuns.find((r) => r.name === "evidence-gate")!;
-    expect(check).toMatchObject({ status: "completed", conclusion: "action_required" });
-    expect(check.actions?.map((a) => a.label)).toEqual(["Approve sign-off", "Reject sign-off", "Re-verify"]);
-
-    const clicked = await rig.deliver(
-      "check_run",
-      checkRunPayload({
-        action: "requested_action",
-        checkRunId: check.id,
-        headSha: head,
-        sender: "mona",
-        // The Approve button as shown: its identifier binds this run, leg and gate.
-        identifier: check.actions!.find((a) => a.label === "Approve sign-off")!.identifier,
-      }),
-    );
-    expect(clicked.outcome).toBe("dispatched");
-    expect(rig.github.state.dispatches).toEqual([
-      {
-        repository: "octo-org/widgets",
-        workflow: RESUME_WORKFLOW_FILE,
-        ref: "main",
-        inputs: { "run-id": runId, sha: head, "approve-gate": "sign-off", approver: "mona" },
-      },
-    ]);
-    rig.github.assertNoViolations();
   });
 });
 

@@ -91,24 +91,6 @@ function hookSettings(markers: string, who: string): string {
   return `${JSON.stringify({ hooks: { SessionStart: hook("SessionStart"), UserPromptSubmit: hook("UserPromptSubmit") } }, null, 2)}\n`;
 }
 
-/** The fix-sum scenario as a hand-written graph (mode run: its nodes load the project's settings). */
-const FIX_GRAPH = [
-  "name: fix-sum-hooks",
-  "nodes:",
-  "  - id: implement",
-  `    prompt: "${MARKS.implement} so that sum(a, b) returns a + b. Edit only that file."`,
-  "    allowed_tools: [Read, Edit]",
-  "  - id: check",
-  "    depends_on: [implement]",
-  `    prompt: "${MARKS.check} and reply with exactly PASS if it looks right, else FAIL."`,
-  "    allowed_tools: [Read]",
-  "    success_check:",
-  `      result_matches: '${PASS_PATTERN}'`,
-  "      verify:",
-  "        command: npm test",
-  "",
-].join("\n");
-
 interface PushWorld {
   readonly git: GitHttpServer;
   /** The checkout (`GITHUB_WORKSPACE`). */
@@ -285,55 +267,9 @@ describe("action push: true (SPEC §10)", () => {
     github.assertNoViolations();
   });
 
-  it("mode run pushes too; the push token is in no node's environment (what its `env` tool call saw), no verify command's, and not in .git/config", async () => {
-    const w = await world();
-    const verifyEnv = join(scratch(), "verify-env");
-    const { github, model } = await open.servers(envScript(w.workspace.dir));
-    github.state.addFile({ ref: w.baseSha, path: GRAPH, content: envGraph(verifyEnv) });
-
-    const result = await open.run({
-      workspace: w.workspace.dir,
-      inputs: { graph: GRAPH, push: "true", "push-token": PUSH_TOKEN },
-      github,
-      model,
-      headSha: w.headSha,
-      baseSha: w.baseSha,
-      githubSha: w.mergeSha,
-      env: { GITHUB_SERVER_URL: w.git.url },
-    });
-
-    expect(result.exitCode, stepDebug(result)).toBe(0);
-    expect(result.outputs).toMatchObject({ outcome: "passed", conclusion: "success" });
-    const pushed = result.outputs["pushed-sha"]!;
-    expect(await w.git.gitIn(TEST_REPOSITORY, ["rev-parse", `refs/heads/${BRANCH}`])).toBe(pushed);
-    expect(await w.git.gitIn(TEST_REPOSITORY, ["log", "-1", "--format=%s", pushed])).toBe(
-      "evidence-gate: fix-sum-graph",
-    );
-    const nodeSaw = JSON.stringify(
-      result.modelRequests.filter((r) => r.conversation === "check").map((r) => r.body),
-    );
-    expect(nodeSaw).toContain("PATH=");
-    const verifySaw = readFileSync(verifyEnv, "utf8");
-    expect(verifySaw).toContain("PATH=");
-    const gitConfig = readFileSync(join(w.workspace.dir, ".git", "config"), "utf8");
-    for (const [where, text] of [
-      ["node", nodeSaw],
-      ["verify", verifySaw],
-      [".git/config", gitConfig],
-    ] as const) {
-      for (const secret of [PUSH_TOKEN, PUSH_BASIC]) {
-        expect(text.includes(secret), `${where} holds ${secret.slice(0, 8)}…`).toBe(false);
-      }
-    }
-    expect(github.state.checkRuns.map((c) => [c.headSha, c.conclusion])).toEqual([
-      [w.headSha, "neutral"],
-      [pushed, "success"],
-    ]);
-    github.assertNoViolations();
-  });
-
-  it("agent configuration comes from the base even in push mode: the PR head's .claude/settings.json hooks never run, the base's does; the pushed commit keeps the PR's own settings and gets the check run", async () => {
+  it("mode run pushes too, with agent configuration from the base: the PR head's .claude/settings.json hooks never run, the base's does; the push token is in no node's environment (what its `env` tool call saw), no verify command's, and not in .git/config; the pushed commit keeps the PR's own settings and gets the check run", async () => {
     const markers = scratch();
+    const verifyEnv = join(scratch(), "verify-env");
     const SETTINGS = ".claude/settings.json";
     const baseSettings = hookSettings(markers, "base");
     const prSettings = hookSettings(markers, "pr");
@@ -347,9 +283,9 @@ describe("action push: true (SPEC §10)", () => {
     expect(await w.git.gitIn(TEST_REPOSITORY, ["show", `${w.headSha}:${SETTINGS}`])).toBe(
       prSettings.trimEnd(),
     );
-    const { github, model } = await open.servers(script(w.workspace.dir));
+    const { github, model } = await open.servers(envScript(w.workspace.dir));
     // The API serves the same base commit (the checkout may not hold it).
-    github.state.addFile({ ref: w.baseSha, path: GRAPH, content: FIX_GRAPH });
+    github.state.addFile({ ref: w.baseSha, path: GRAPH, content: envGraph(verifyEnv) });
     github.state.addFile({ ref: w.baseSha, path: SETTINGS, content: baseSettings });
 
     const result = await open.run({
@@ -365,7 +301,6 @@ describe("action push: true (SPEC §10)", () => {
 
     expect(result.exitCode, stepDebug(result)).toBe(0);
     expect(result.outputs).toMatchObject({ outcome: "passed", conclusion: "success" });
-    expect(result.modelRequests.length).toBeGreaterThan(0);
     // The hooks: the base's ran, the pull request's never did.
     const fired = readdirSync(markers).sort();
     expect(fired.filter((m) => m.startsWith("pr-"))).toEqual([]);
@@ -379,6 +314,9 @@ describe("action push: true (SPEC §10)", () => {
     expect(pushed).toMatch(/^[0-9a-f]{40}$/);
     expect(await w.git.gitIn(TEST_REPOSITORY, ["rev-parse", `refs/heads/${BRANCH}`])).toBe(pushed);
     expect(await w.git.gitIn(TEST_REPOSITORY, ["rev-parse", `${pushed}^@`])).toBe(w.headSha);
+    expect(await w.git.gitIn(TEST_REPOSITORY, ["log", "-1", "--format=%s", pushed])).toBe(
+      "evidence-gate: fix-sum-graph",
+    );
     expect(await w.git.gitIn(TEST_REPOSITORY, ["show", `${pushed}:${SETTINGS}`])).toBe(prSettings.trimEnd());
     expect(await w.git.gitIn(TEST_REPOSITORY, ["diff", "--name-only", w.headSha, pushed])).toBe("src/sum.js");
     expect(result.outputs["evidence-tree"]).toBe(
@@ -386,6 +324,26 @@ describe("action push: true (SPEC §10)", () => {
     );
     // The pull request's copy is back in the checkout afterwards.
     expect(await w.workspace.read(SETTINGS)).toBe(prSettings);
+
+    // The push token: in no node's, verify command's or .git/config's text — each checked to hold other
+    // things, so the search can fail.
+    const nodeSaw = JSON.stringify(
+      result.modelRequests.filter((r) => r.conversation === "check").map((r) => r.body),
+    );
+    expect(nodeSaw).toContain("PATH=");
+    const verifySaw = readFileSync(verifyEnv, "utf8");
+    expect(verifySaw).toContain("PATH=");
+    const gitConfig = readFileSync(join(w.workspace.dir, ".git", "config"), "utf8");
+    expect(gitConfig).toContain("[core]");
+    for (const [where, text] of [
+      ["node", nodeSaw],
+      ["verify", verifySaw],
+      [".git/config", gitConfig],
+    ] as const) {
+      for (const secret of [PUSH_TOKEN, PUSH_BASIC]) {
+        expect(text.includes(secret), `${where} holds ${secret.slice(0, 8)}…`).toBe(false);
+      }
+    }
 
     // The verdict is on the pushed commit; the old head's check run is superseded.
     expect(github.state.checkRuns.map((c) => [c.headSha, c.status, c.conclusion])).toEqual([

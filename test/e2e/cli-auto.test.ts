@@ -23,6 +23,7 @@ import {
   FIXED_SUM,
   makeFixedSampleRepo,
   makeMergeCheckout,
+  makeSampleNodeRepo,
   makeTempRepo,
   SAMPLE_TEST_NAME,
 } from "../support/temp-repo.js";
@@ -145,8 +146,17 @@ describe("build evidence decides before any model call (SPEC §5)", () => {
 });
 
 describe("the two-node plan through the real CLI (SPEC §4–§6)", () => {
-  test("with --commit a verified fix is committed with the run trailer and reported success on the new commit; the starting commit's check run is superseded neutral", async () => {
-    const h = await cliHarness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
+  test("with --commit a verified fix is committed with the run trailer and reported success on the new commit; the starting commit's check run is superseded neutral; git-ignored files present and untouched leave it success (ADR 0003)", async () => {
+    const h = await cliHarness({
+      makeRepo: async () => {
+        const repo = await makeSampleNodeRepo();
+        // An installed dependency and an old build output: ignored, present, untouched by the run.
+        await repo.write("node_modules/left-pad/index.js", "module.exports = (s) => s;\n");
+        await repo.write("dist/old.js", "// old build\n");
+        return repo;
+      },
+      script: (repo) => fixSumScript({ repoDir: repo.dir }),
+    });
     const start = await h.repo.git(["rev-parse", "HEAD"]);
 
     const r = await h.run(["--verify-cmd", "npm test", "--commit"]);
@@ -156,7 +166,14 @@ describe("the two-node plan through the real CLI (SPEC §4–§6)", () => {
     expect(rowWords(ledger)).toEqual(["implement PASS (exit-only)", "check PASS (verified)"]);
     expect(r.stdout).toMatch(/^implement +PASS \(exit-only\) /m);
     expect(r.stdout).toMatch(/^check +PASS \(verified\) /m);
-    expect(ledger.conclusion?.conclusion).toBe("success");
+    expect(ledger.conclusion).toMatchObject({ conclusion: "success", rule: "verified-on-commit" });
+    expect(row(ledger, "check").verify?.ignoredFiles).toBe("unchanged");
+    // A source edit is listed, and touches nothing the verify command runs.
+    expect(ledger.changedFiles).toMatchObject({
+      total: 1,
+      files: [{ path: "src/sum.js", status: "modified" }],
+      verifyDefinition: [],
+    });
     // The model's Edit went through the real CLI (three scripted turns: Read, Edit, reply).
     expect(requestsOf(h.server.requests, "implement").map((q) => q.step)).toEqual([0, 1, 2]);
 
@@ -224,15 +241,37 @@ describe("the two-node plan through the real CLI (SPEC §4–§6)", () => {
     ]);
   });
 
-  test("a review-only plan with a passing verify is success on the starting commit, and --commit makes no commit when nothing changed", async () => {
+  test("a review-only plan with a passing verify is success on the starting commit, and --commit makes no commit when nothing changed; the verify command's environment holds no GitHub token, no INPUT_* variable, no model credential and no variable whose value is the token (SPEC §9); git runs with the run's environment: a file the run's git config ignores is not in the evidence tree, not committed and not patched", async () => {
     const h = await cliHarness({
       makeRepo: makeFixedSampleRepo,
       script: (repo) => fixSumScript({ repoDir: repo.dir, plannerReplies: [reviewOnlyPlan()] }),
     });
+    const outDir = mkdtempSync(join(tmpdir(), "eg-e2e-env-"));
+    onTestFinished(() => rmSync(outDir, { recursive: true, force: true }));
+    const dump = join(outDir, "verify-env.txt");
+    const token = "ghs_secretE2Etoken0123456789abcdefABCDEF";
+    const inputKey = "sk-ant-input-secret-e2e-4242";
+    const modelKey = "sk-ant-model-secret-e2e-1717";
+    // /proc/$$/environ is exactly what the engine passed to the shell, whatever names the shell keeps.
+    const verifyCmd = `{ tr '\\0' '\\n' < /proc/$$/environ || env; } > '${dump}' && npm test`;
+    // The run's git config (GIT_CONFIG_GLOBAL) ignores a file of the operator's in the working tree.
+    writeFileSync(join(outDir, "ignore"), "eg-operator-scratch.txt\n");
+    writeFileSync(join(outDir, "config"), `[core]\n\texcludesFile = ${join(outDir, "ignore")}\n`);
+    await h.repo.write("eg-operator-scratch.txt", "the operator's notes, ignored by their git config\n");
     const start = await h.repo.git(["rev-parse", "HEAD"]);
     const startTree = await h.repo.git(["rev-parse", "HEAD^{tree}"]);
 
-    const r = await h.run(["--verify-cmd", "npm test", "--commit"]);
+    const r = await h.run(["--verify-cmd", verifyCmd, "--commit"], {
+      env: {
+        GITHUB_TOKEN: token,
+        "INPUT_ANTHROPIC-API-KEY": inputKey,
+        INPUT_ANTHROPIC_API_KEY: inputKey,
+        ANTHROPIC_API_KEY: modelKey,
+        TOKEN_MIRROR: token,
+        EG_E2E_PLAIN: "visible-to-verify",
+        GIT_CONFIG_GLOBAL: join(outDir, "config"),
+      },
+    });
 
     expect(r.exitCode, r.stderr).toBe(0);
     const ledger = r.ledger!;
@@ -243,6 +282,7 @@ describe("the two-node plan through the real CLI (SPEC §4–§6)", () => {
     expect(ledger.patch).toBeUndefined();
     expect(ledger.startingCommit).toMatchObject({ sha: start, tree: startTree });
     expect(ledger.evidenceTree).toBe(startTree);
+    expect(row(ledger, "review").verify?.evidenceTree).toBe(startTree);
     const runs = checkRunsOf(r.checkRunRequests!);
     expect(runs.map((run) => [run.headSha, run.completions.map((c) => c.conclusion)])).toEqual([
       [start, ["success"]],
@@ -251,6 +291,21 @@ describe("the two-node plan through the real CLI (SPEC §4–§6)", () => {
     expect(r.stdout).toContain(
       `--commit: nothing to commit: the nodes changed no file (HEAD stays ${start.slice(0, 7)})`,
     );
+
+    // The model CLI really used the credential it was given (the planner and the node ran).
+    expect(h.server.requests.length).toBeGreaterThanOrEqual(2);
+    const env = readFileSync(dump, "utf8");
+    expect(env).toContain("EG_E2E_PLAIN=visible-to-verify");
+    const names = env.split("\n").map((line) => line.split("=", 1)[0]);
+    expect(names).not.toContain("GITHUB_TOKEN");
+    expect(names).not.toContain("INPUT_ANTHROPIC-API-KEY");
+    expect(names).not.toContain("INPUT_ANTHROPIC_API_KEY");
+    expect(names).not.toContain("ANTHROPIC_API_KEY");
+    expect(names).not.toContain("TOKEN_MIRROR");
+    expect(names.filter((n) => n?.startsWith("ANTHROPIC_") || n?.startsWith("INPUT_"))).toEqual([]);
+    expect(env).not.toContain(token);
+    expect(env).not.toContain(inputKey);
+    expect(env).not.toContain(modelKey);
   });
 
   test("a planner reply with no plan in it ends the run 'planning failed', never 'engine error': exit 1, failure, no node ran (issue 26)", async () => {
@@ -372,49 +427,6 @@ describe("the planner's reply is untrusted (SPEC §8)", () => {
 });
 
 describe("processes and secrets (SPEC §9)", () => {
-  test("the verify command's environment holds no GitHub token, no INPUT_* variable, no model credential and no variable whose value is the token", async () => {
-    const h = await cliHarness({
-      makeRepo: makeFixedSampleRepo,
-      script: (repo) => fixSumScript({ repoDir: repo.dir, plannerReplies: [reviewOnlyPlan()] }),
-    });
-    const outDir = mkdtempSync(join(tmpdir(), "eg-e2e-env-"));
-    onTestFinished(() => rmSync(outDir, { recursive: true, force: true }));
-    const dump = join(outDir, "verify-env.txt");
-    const token = "ghs_secretE2Etoken0123456789abcdefABCDEF";
-    const inputKey = "sk-ant-input-secret-e2e-4242";
-    const modelKey = "sk-ant-model-secret-e2e-1717";
-    // /proc/$$/environ is exactly what the engine passed to the shell, whatever names the shell keeps.
-    const verifyCmd = `{ tr '\\0' '\\n' < /proc/$$/environ || env; } > '${dump}' && npm test`;
-
-    const r = await h.run(["--verify-cmd", verifyCmd], {
-      env: {
-        GITHUB_TOKEN: token,
-        "INPUT_ANTHROPIC-API-KEY": inputKey,
-        INPUT_ANTHROPIC_API_KEY: inputKey,
-        ANTHROPIC_API_KEY: modelKey,
-        TOKEN_MIRROR: token,
-        EG_E2E_PLAIN: "visible-to-verify",
-      },
-    });
-
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.ledger?.conclusion?.conclusion).toBe("success");
-    // The model CLI really used the credential it was given (the planner and the node ran).
-    expect(h.server.requests.length).toBeGreaterThanOrEqual(2);
-    const env = readFileSync(dump, "utf8");
-    expect(env).toContain("EG_E2E_PLAIN=visible-to-verify");
-    const names = env.split("\n").map((line) => line.split("=", 1)[0]);
-    expect(names).not.toContain("GITHUB_TOKEN");
-    expect(names).not.toContain("INPUT_ANTHROPIC-API-KEY");
-    expect(names).not.toContain("INPUT_ANTHROPIC_API_KEY");
-    expect(names).not.toContain("ANTHROPIC_API_KEY");
-    expect(names).not.toContain("TOKEN_MIRROR");
-    expect(names.filter((n) => n?.startsWith("ANTHROPIC_") || n?.startsWith("INPUT_"))).toEqual([]);
-    expect(env).not.toContain(token);
-    expect(env).not.toContain(inputKey);
-    expect(env).not.toContain(modelKey);
-  });
-
   test("a verify command that prints the GitHub token and the model key (as read from /proc) reaches no output: stdout, --json, --summary-out, the check run and every run-directory file are redacted; patch.diff keeps the nodes' bytes and the ledger says it holds a secret", async () => {
     const token = "ghs_leakedThroughProc0123456789abcdefXYZ";
     const modelKey = "sk-ant-leaked-model-key-0123456789";
@@ -468,32 +480,6 @@ describe("processes and secrets (SPEC §9)", () => {
     // The surfaces really carried the printed output, redacted.
     expect(r.summary).toContain("GITHUB_TOKEN=***");
     expect(JSON.stringify(r.checkRunRequests)).toContain("GITHUB_TOKEN=***");
-  });
-
-  test("git runs with the run's environment: a file the run's git config ignores is not in the evidence tree, not committed and not patched", async () => {
-    const h = await cliHarness({
-      makeRepo: makeFixedSampleRepo,
-      script: (repo) => fixSumScript({ repoDir: repo.dir, plannerReplies: [reviewOnlyPlan()] }),
-    });
-    const cfgDir = mkdtempSync(join(tmpdir(), "eg-e2e-gitcfg-"));
-    onTestFinished(() => rmSync(cfgDir, { recursive: true, force: true }));
-    writeFileSync(join(cfgDir, "ignore"), "eg-operator-scratch.txt\n");
-    writeFileSync(join(cfgDir, "config"), `[core]\n\texcludesFile = ${join(cfgDir, "ignore")}\n`);
-    await h.repo.write("eg-operator-scratch.txt", "the operator's notes, ignored by their git config\n");
-    const start = await h.repo.git(["rev-parse", "HEAD"]);
-    const startTree = await h.repo.git(["rev-parse", "HEAD^{tree}"]);
-
-    const r = await h.run(["--verify-cmd", "npm test", "--commit"], {
-      env: { GIT_CONFIG_GLOBAL: join(cfgDir, "config") },
-    });
-
-    expect(r.exitCode, r.stderr).toBe(0);
-    const ledger = r.ledger!;
-    expect(row(ledger, "review").verify?.evidenceTree).toBe(startTree);
-    expect(ledger.conclusion?.conclusion).toBe("success");
-    expect(await h.repo.git(["rev-parse", "HEAD"])).toBe(start);
-    expect(ledger.postedCommit).toBeUndefined();
-    expect(ledger.patch).toBeUndefined();
   });
 });
 

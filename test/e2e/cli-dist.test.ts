@@ -1,14 +1,14 @@
 /**
  * Smoke test of the shipped CLI through README command 1 (`npm run demo`: `node dist/cli.js auto …` against
  * the real `claude` CLI, the scripted model server and the sample repository), and that a reader closing
- * stdout or stderr early (`| head -1`) does not kill the run before it writes its ledger.
+ * stdout and stderr early (`| head -1`) does not kill the run before it writes its ledger.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, onTestFinished, test } from "vitest";
+import { expect, onTestFinished, test } from "vitest";
 import type { Ledger } from "../../src/ledger/ledger.js";
 import { CLAUDE_BIN, DEFAULT_GOAL, DIST_CLI, startCliHarness } from "../support/cli-harness.js";
 import { fixSumScript } from "../support/scenarios/fix-sum.js";
@@ -72,55 +72,50 @@ test("README command 1, `npm run demo`: dist/cli.js auto fixes, verifies and com
   expect(ledger.postedCommit?.sha).toBe(head);
 });
 
-describe("dist/cli.js with a reader that goes away after the first line (`auto … | head -1`)", () => {
-  for (const stream of ["stdout", "stderr"] as const) {
-    test(`${stream} closed: no EPIPE crash; the run finishes, writes ledger.json and releases run.lock`, async () => {
-      expect(existsSync(DIST_CLI), `${DIST_CLI} is missing: run \`npm run build\` first`).toBe(true);
-      const h = await startCliHarness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
-      onTestFinished(() => h.cleanup());
-      const dist = h.spawnDist([
-        "auto",
-        "--goal",
-        DEFAULT_GOAL,
-        "--repo",
-        h.repo.dir,
-        "--claude-path",
-        CLAUDE_BIN,
-        "--verify-cmd",
-        "npm test",
-        "--commit",
-        // --json moves the progress lines to stderr, so stderr has lines to lose; stdout keeps the JSON.
-        ...(stream === "stderr" ? ["--json"] : []),
-      ]);
-      // Like `head -1`: read one line, then close the read end; every later write of the CLI hits EPIPE.
-      let firstLine: string | null = null;
-      let seen = "";
-      dist.child[stream].on("data", (chunk: string) => {
-        seen += chunk;
-        if (firstLine === null && seen.includes("\n")) {
-          firstLine = seen.slice(0, seen.indexOf("\n"));
-          dist.child[stream].destroy();
-        }
-      });
-      const { code, signal } = await dist.closed;
-      const { stdout, stderr } = dist.output();
-      const shown = `code ${code} signal ${signal}\nstderr:\n${stderr}\nstdout:\n${stdout}`;
+test("dist/cli.js with both readers gone (`auto --json … 2>&1 >&- | head -1`: stdout closed, stderr read for one line): no EPIPE crash; the run finishes, writes ledger.json and releases run.lock", async () => {
+  // One run for both streams: --json puts the progress lines on stderr (read one, then close: every later
+  // line hits EPIPE) and the ledger JSON on stdout (closed from the start: the final write hits EPIPE).
+  // Per-stream rules (later writes dropped, the other stream untouched): test/cli/pipe-safe-output.test.ts.
+  expect(existsSync(DIST_CLI), `${DIST_CLI} is missing: run \`npm run build\` first`).toBe(true);
+  const h = await startCliHarness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
+  onTestFinished(() => h.cleanup());
+  const dist = h.spawnDist([
+    "auto",
+    "--goal",
+    DEFAULT_GOAL,
+    "--repo",
+    h.repo.dir,
+    "--claude-path",
+    CLAUDE_BIN,
+    "--verify-cmd",
+    "npm test",
+    "--commit",
+    "--json",
+  ]);
+  dist.child.stdout.destroy();
+  // Like `head -1`: read one line, then close the read end.
+  let firstLine: string | null = null;
+  let seen = "";
+  dist.child.stderr.on("data", (chunk: string) => {
+    seen += chunk;
+    if (firstLine === null && seen.includes("\n")) {
+      firstLine = seen.slice(0, seen.indexOf("\n"));
+      dist.child.stderr.destroy();
+    }
+  });
+  const { code, signal } = await dist.closed;
+  const { stdout, stderr } = dist.output();
+  const shown = `code ${code} signal ${signal}\nstderr:\n${stderr}\nstdout:\n${stdout}`;
 
-      expect(firstLine, shown).not.toBeNull();
-      expect(stdout + stderr, shown).not.toMatch(/EPIPE|internal error/);
-      expect(signal, shown).toBeNull();
-      expect(code, shown).toBe(0);
-      const dirs = h.runDirs();
-      expect(dirs, shown).toHaveLength(1);
-      const ledgerFile = join(dirs[0]!, "ledger.json");
-      expect(existsSync(ledgerFile), shown).toBe(true);
-      expect(existsSync(join(dirs[0]!, "run.lock")), shown).toBe(false);
-      const ledger = JSON.parse(readFileSync(ledgerFile, "utf8")) as Ledger;
-      expect(ledger.conclusion?.conclusion).toBe("success");
-      if (stream === "stderr") {
-        // The other stream is untouched: the whole JSON ledger still reaches stdout.
-        expect((JSON.parse(stdout) as Ledger).runId).toBe(ledger.runId);
-      }
-    });
-  }
+  expect(firstLine, shown).not.toBeNull();
+  expect(stdout + stderr, shown).not.toMatch(/EPIPE|internal error/);
+  expect(signal, shown).toBeNull();
+  expect(code, shown).toBe(0);
+  const dirs = h.runDirs();
+  expect(dirs, shown).toHaveLength(1);
+  const ledgerFile = join(dirs[0]!, "ledger.json");
+  expect(existsSync(ledgerFile), shown).toBe(true);
+  expect(existsSync(join(dirs[0]!, "run.lock")), shown).toBe(false);
+  const ledger = JSON.parse(readFileSync(ledgerFile, "utf8")) as Ledger;
+  expect(ledger.conclusion?.conclusion).toBe("success");
 });

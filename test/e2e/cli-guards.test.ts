@@ -90,21 +90,6 @@ describe("the CLI refuses, before any model call, what would make its verdict li
   });
 });
 
-describe("--json prints the ledger alone on stdout", () => {
-  test("stdout parses as one JSON ledger; progress lines go to stderr", async () => {
-    const h = await cliHarness({
-      script: (repo) => fixSumScript({ repoDir: repo.dir, plannerReplies: [reviewOnlyPlan()] }),
-    });
-
-    const r = await h.run(["--accept-no-build-evidence", "--json"]);
-
-    expect(r.exitCode, r.stderr).toBe(0);
-    const parsed = JSON.parse(r.stdout) as { runId: string; conclusion: { conclusion: string } };
-    expect(parsed.conclusion.conclusion).toBe("neutral");
-    expect(r.stderr).toContain("plan: 1 node");
-  });
-});
-
 describe("an interrupted CLI run stops its nodes and finishes its ledger", () => {
   test("SIGINT during a verify: the build's process group is killed, the ledger is written cancelled, exit 130", async () => {
     const { spawn } = await import("node:child_process");
@@ -211,7 +196,7 @@ describe("--repository posts the check run through the API, and a refused write 
     github.assertNoViolations();
   });
 
-  test("a posted review run: the check run is created in progress and completed on HEAD, every request valid", async () => {
+  test("a posted review run: the check run is created in progress and completed on HEAD, every request valid; --json prints the ledger alone on stdout, the progress lines on stderr", async () => {
     const { startGitHubServer } = await import("../support/github-server/index.js");
     const github = await startGitHubServer({ repository: "octo-org/widgets" });
     onTestFinished(() => github.close());
@@ -220,12 +205,15 @@ describe("--repository posts the check run through the API, and a refused write 
     });
     const head = await h.repo.git(["rev-parse", "HEAD"]);
 
-    const r = await h.run(["--accept-no-build-evidence", "--repository", "octo-org/widgets"], {
+    const r = await h.run(["--accept-no-build-evidence", "--repository", "octo-org/widgets", "--json"], {
       env: { GITHUB_TOKEN: "ghs_clitoken1234", GITHUB_API_URL: github.url },
       checkRunOut: false,
     });
 
     expect(r.exitCode, r.stderr).toBe(0);
+    const parsed = JSON.parse(r.stdout) as { runId: string; conclusion: { conclusion: string } };
+    expect(parsed.conclusion.conclusion).toBe("neutral");
+    expect(r.stderr).toContain("plan: 1 node");
     const writes = github.calls.filter(
       (c) => c.path.endsWith("/check-runs") || /\/check-runs\/\d+$/.test(c.path),
     );

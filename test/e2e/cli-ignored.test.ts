@@ -3,7 +3,10 @@
  * amendment 2026-11-29), nor one that passes because a node changed what the verify command runs (the
  * `package.json` test script, rule `verify-definition-changed`). The CLI runs in-process against a real
  * git repository, the real pinned `claude` CLI (whose Edit/Write tools really change the files) and the
- * scripted model server.
+ * scripted model server. That ignored files present and untouched leave a verified fix success is
+ * asserted on the `--commit` run of test/e2e/cli-auto.test.ts; a node Writing a new ignored file the build
+ * uses, on the last run of test/e2e/cli-guards.test.ts (and the detection of added, modified and removed
+ * ignored files in test/evidence/ignored-files.test.ts).
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -12,12 +15,8 @@ import { runCliLedger } from "../../src/cli/ledger-command.js";
 import type { LedgerRow } from "../../src/core/ledger-row.js";
 import type { Ledger } from "../../src/ledger/ledger.js";
 import { checkRunsOf, cliHarness } from "../support/cli-harness.js";
-import { fixSumScript } from "../support/scenarios/fix-sum.js";
 import {
-  CONFIG_PATH,
-  configWriteScript,
   IGNORED_GOAL,
-  makeConfigRepo,
   makeRunnerRepo,
   RUNNER_PATH,
   RUNNER_SOURCE,
@@ -25,7 +24,6 @@ import {
   SCRIPT_MARKS,
   scriptEditScript,
 } from "../support/scenarios/ignored-edit.js";
-import { FIXED_SUM, makeSampleNodeRepo } from "../support/temp-repo.js";
 import { verifyOutcome } from "../support/verify-outcome.js";
 
 const npmTest = (dir: string) => verifyOutcome(dir);
@@ -81,52 +79,6 @@ describe("a verify that passes on changed git-ignored files is not success", () 
     expect(runs.map((run) => [run.headSha, run.completions.map((c) => c.conclusion)])).toEqual([
       [start, ["action_required"]],
     ]);
-  });
-
-  test("a node writes a gitignored config.local.js the tests load (skipping the failing test): action_required naming it", async () => {
-    const h = await cliHarness({
-      makeRepo: makeConfigRepo,
-      script: (repo) => configWriteScript({ repoDir: repo.dir }),
-    });
-    expect(await npmTest(h.repo.dir)).toBe("failed");
-
-    const r = await h.run(["--verify-cmd", "npm test"], { goal: IGNORED_GOAL });
-
-    expect(r.exitCode, r.stderr).toBe(4);
-    const ledger = r.ledger!;
-    expect(row(ledger, "configure").verify).toMatchObject({
-      outcome: "passed",
-      ignoredFiles: "changed",
-    });
-    expect(ledger.conclusion?.conclusion).toBe("action_required");
-    expect(ledger.conclusion?.reason).toContain(CONFIG_PATH);
-  });
-
-  test("no regression: the plain fix scenario with --commit still ends success, the sink's ignored files unchanged (with ignored files present)", async () => {
-    const h = await cliHarness({
-      makeRepo: async () => {
-        const repo = await makeSampleNodeRepo();
-        // An installed dependency and an old build output: ignored, present, untouched by the run.
-        await repo.write("node_modules/left-pad/index.js", "module.exports = (s) => s;\n");
-        await repo.write("dist/old.js", "// old build\n");
-        return repo;
-      },
-      script: (repo) => fixSumScript({ repoDir: repo.dir }),
-    });
-
-    const r = await h.run(["--verify-cmd", "npm test", "--commit"]);
-
-    expect(r.exitCode, r.stderr).toBe(0);
-    const ledger = r.ledger!;
-    expect(ledger.conclusion).toMatchObject({ conclusion: "success", rule: "verified-on-commit" });
-    expect(row(ledger, "check").verify?.ignoredFiles).toBe("unchanged");
-    expect(await h.repo.git(["show", "HEAD:src/sum.js"])).toBe(FIXED_SUM.trimEnd());
-    // A source edit is listed, and touches nothing the verify command runs.
-    expect(ledger.changedFiles).toMatchObject({
-      total: 1,
-      files: [{ path: "src/sum.js", status: "modified" }],
-      verifyDefinition: [],
-    });
   });
 });
 

@@ -15,9 +15,12 @@ import { fixSumScript } from "../support/scenarios/fix-sum.js";
 
 const lines = (text: string): string[] => text.split("\n");
 
-/** Runs the gated graph: it pauses at `approve` after `implement` passed. */
-async function pausedAtGate(h: CliHarness): Promise<CliRun & { runId: string }> {
-  const r = await h.runGraph(h.writeGraph("gated.yml", GATED_FIX_GRAPH), []);
+/** Runs the gated graph with FLAGS: it pauses at `approve` after `implement` passed. */
+async function pausedAtGate(
+  h: CliHarness,
+  flags: readonly string[] = [],
+): Promise<CliRun & { runId: string }> {
+  const r = await h.runGraph(h.writeGraph("gated.yml", GATED_FIX_GRAPH), flags);
   expect(r.exitCode, r.stderr).toBe(2);
   expect(r.ledger?.conclusion).toMatchObject({ conclusion: "action_required", outcome: "paused" });
   expect(rowWords(r.ledger!)).toEqual(["implement PASS (exit-only)", "approve SKIPPED", "check SKIPPED"]);
@@ -25,7 +28,7 @@ async function pausedAtGate(h: CliHarness): Promise<CliRun & { runId: string }> 
 }
 
 describe("a gate pauses `run` (exit 2); `resume --approve` / `--reject` decides it", () => {
-  test("run prints the gate reached and, after the ledger of the paused run, both resume commands; resume --approve runs the dependents: PASS (approved) by the approver, exit by outcome, a check run on HEAD", async () => {
+  test("run prints the gate reached and, after the ledger of the paused run, both resume commands; resume --approve runs the dependents: PASS (approved) by the approver, exit by outcome, a check run on HEAD; --retry-failed on the run that passed says there is nothing to retry, exit 0", async () => {
     const h = await cliHarness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
     const paused = await pausedAtGate(h);
     const resume = `evidence-gate resume ${paused.runId} --repo ${h.repo.dir}`;
@@ -69,6 +72,7 @@ describe("a gate pauses `run` (exit 2); `resume --approve` / `--reject` decides 
     expect(resumedOut).toContain("… check  verifying: npm test");
     expect(r.stdout).toMatch(/^✓ check {2}PASS \(verified\)/m);
     expect(r.stdout).toMatch(/^approve +PASS \(approved\) /m);
+    expect(r.stdout).toContain("approved by @alice at");
     // implement is not run again: one implement conversation in all.
     expect(
       new Set(h.server.requests.filter((q) => q.conversation === "implement").map((q) => q.sessionId)).size,
@@ -78,21 +82,22 @@ describe("a gate pauses `run` (exit 2); `resume --approve` / `--reject` decides 
     expect(others).toEqual([]);
     expect(run?.headSha).toBe(head);
     expect(run?.completions.map((c) => c.conclusion)).toEqual([r.ledger?.conclusion?.conclusion]);
+
+    // --retry-failed on the run that now passed: nothing to retry, exit 0.
+    const again = await h.resume(paused.runId, ["--retry-failed"]);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stdout).toContain("has no failed nodes to retry: every node passed");
   });
 
-  test("--commit on a run that pauses at a gate commits nothing and says the run paused (not that it failed)", async () => {
+  test("--commit on a run that pauses at a gate commits nothing and says the run paused (not that it failed); resume --reject: FAIL rejected, the dependents are skipped without a model call, exit 1", async () => {
     const h = await cliHarness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
-    const r = await h.runGraph(h.writeGraph("gated.yml", GATED_FIX_GRAPH), ["--commit"]);
-    expect(r.exitCode, r.stderr).toBe(2);
-    expect(r.stdout).toContain(
+    const start = await h.repo.git(["rev-parse", "HEAD"]);
+    const paused = await pausedAtGate(h, ["--commit"]);
+    expect(paused.stdout).toContain(
       "--commit: nothing was committed because the run paused (resume it with --commit",
     );
-    expect(r.stdout).not.toContain("the run did not pass");
-  });
-
-  test("resume --reject: FAIL rejected, the dependents are skipped without a model call, exit 1", async () => {
-    const h = await cliHarness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
-    const paused = await pausedAtGate(h);
+    expect(paused.stdout).not.toContain("the run did not pass");
+    expect(await h.repo.git(["rev-parse", "HEAD"])).toBe(start);
 
     const r = await h.resume(paused.runId, ["--reject", "approve", "--by", "bob"]);
 
@@ -111,23 +116,10 @@ describe("a gate pauses `run` (exit 2); `resume --approve` / `--reject` decides 
     expect(again.exitCode, again.stderr).toBe(1);
     expect(again.stderr).toContain('gate "approve", which a person rejected');
   });
-
-  test("without --by the approver is the local user ($USER), recorded and shown as such, never as a GitHub @login", async () => {
-    const h = await cliHarness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
-    const paused = await pausedAtGate(h);
-
-    const r = await h.resume(paused.runId, ["--approve", "approve"], { env: { USER: "carol" } });
-
-    expect(r.exitCode, r.stderr).toBe(4);
-    const gate = r.ledger!.rows.find((row) => row.nodeId === "approve") as PassRow;
-    expect(gate.approvedBy?.login).toBe("carol (local user)");
-    expect(r.stdout).toContain("approved by carol (local user) at");
-    expect(r.stdout).not.toContain("@carol");
-  });
 });
 
 describe("resume refuses what does not fit the run, and touches nothing (exit 64)", () => {
-  test("a gate name the run is not waiting at names the waiting gate; --retry-failed on a gate-paused run points to --approve / --reject; neither records a check run nor spends anything", async () => {
+  test("a gate name the run is not waiting at names the waiting gate; --retry-failed on a gate-paused run points to --approve / --reject; --by that is not a GitHub login, and a local user that is not an account name, name the flag and the fix: none records a check run, an approver or spends anything, and the run still waits; then without --by the approver is the local user ($USER), recorded and shown as such, never as a GitHub @login", async () => {
     const h = await cliHarness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
     const paused = await pausedAtGate(h);
     const requestsBefore = h.server.requests.length;
@@ -144,17 +136,6 @@ describe("resume refuses what does not fit the run, and touches nothing (exit 64
     expect(retry.stderr).toContain('is paused at gate "approve": a person decides');
     expect(retry.stderr).toContain("--approve approve or --reject approve");
     expect(retry.checkRunRequests).toBeNull();
-
-    expect(h.server.requests).toHaveLength(requestsBefore);
-    // The run is still waiting: the right decision goes through.
-    const right = await h.resume(paused.runId, ["--approve", "approve", "--by", "alice"]);
-    expect(right.exitCode, right.stderr).toBe(4);
-  });
-
-  test("--by that is not a GitHub login, and a local user that is not an account name, are usage errors (exit 64) naming the flag and the fix: nothing is recorded as the approver, and the run still waits", async () => {
-    const h = await cliHarness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
-    const paused = await pausedAtGate(h);
-    const requestsBefore = h.server.requests.length;
 
     const forged = await h.resume(paused.runId, [
       "--approve",
@@ -176,12 +157,16 @@ describe("resume refuses what does not fit the run, and touches nothing (exit 64
     expect(local.stderr).toContain(
       'the local user "@octocat (GitHub-verified maintainer)" is not an account name (letters, digits, ".", "_", "-" or spaces): give --by LOGIN',
     );
+    expect(local.checkRunRequests).toBeNull();
     expect(h.server.requests).toHaveLength(requestsBefore);
 
-    // The run is still waiting: a login decides it, shown as @login.
-    const right = await h.resume(paused.runId, ["--approve", "approve", "--by", "octocat"]);
-    expect(right.exitCode, right.stderr).toBe(4);
-    expect(right.stdout).toContain("approved by @octocat at");
+    // The run is still waiting: the local user decides it, never shown as a GitHub login.
+    const r = await h.resume(paused.runId, ["--approve", "approve"], { env: { USER: "carol" } });
+    expect(r.exitCode, r.stderr).toBe(4);
+    const gate = r.ledger!.rows.find((row) => row.nodeId === "approve") as PassRow;
+    expect(gate.approvedBy?.login).toBe("carol (local user)");
+    expect(r.stdout).toContain("approved by carol (local user) at");
+    expect(r.stdout).not.toContain("@carol");
   });
 
   test("an unknown run id and a missing action are usage errors naming what to give", async () => {
@@ -194,17 +179,6 @@ describe("resume refuses what does not fit the run, and touches nothing (exit 64
     const none = await h.resume("20260101-000000-abcdef", []);
     expect(none.exitCode).toBe(64);
     expect(none.stderr).toContain("resume needs one of --approve GATE, --reject GATE or --retry-failed");
-  });
-
-  test("--retry-failed on a run that passed: says there is nothing to retry, exit 0", async () => {
-    const h = await cliHarness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
-    const passed = await h.runGraph(h.writeGraph("fix.yml", FIX_GRAPH), []);
-    expect(passed.exitCode, passed.stderr).toBe(4);
-
-    const r = await h.resume(passed.ledger!.runId, ["--retry-failed"]);
-
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stdout).toContain("has no failed nodes to retry: every node passed");
   });
 });
 

@@ -1,9 +1,8 @@
 /**
  * The "ignored edit" scenarios (ADR 0003, amendment 2026-11-29): a node makes `npm test` pass by changing
- * a git-ignored file instead of the code — the test runner in `node_modules/`, or a `config.local.js` the
- * tests load. The evidence tree stays the commit's tree, the verify passes, and the run must not be
- * `success`. Each plan is one node (a sink, so the engine attaches the verify command to it) that really
- * edits or writes the file through the real CLI's tools.
+ * a git-ignored file instead of the code — the test runner in `node_modules/`. The evidence tree stays the
+ * commit's tree, the verify passes, and the run must not be `success`. The plan is one node (a sink, so
+ * the engine attaches the verify command to it) that really edits the file through the real CLI's tools.
  */
 import { join } from "node:path";
 import type { ModelScript } from "../model-server/index.js";
@@ -13,10 +12,9 @@ import { BUGGY_SUM, makeTempRepo, type TempRepo } from "../temp-repo.js";
 export const IGNORED_MARKS = {
   plannerGoal: "Make npm test pass without touching tracked files",
   runner: "Make the test runner in node_modules/fake-runner exit 0",
-  config: "Write config.local.js so the sum test is skipped",
 } as const;
 
-/** The goal of both scenarios' runs (selects the planner conversation). */
+/** The goal of the runner scenario's run (selects the planner conversation). */
 export const IGNORED_GOAL = `${IGNORED_MARKS.plannerGoal}.`;
 
 /** The test runner the repository's `npm test` runs; git-ignored, as an installed package is. */
@@ -28,9 +26,6 @@ export const RUNNER_SOURCE = [
   "if (!ok) process.exit(1);",
   "",
 ].join("\n");
-
-/** The local config file the sample's tests load when it exists; git-ignored. */
-export const CONFIG_PATH = "config.local.js";
 
 /**
  * A Node project committed on `main` whose `npm test` runs `node_modules/fake-runner/cli.js` (present
@@ -57,39 +52,6 @@ export async function makeRunnerRepo(): Promise<TempRepo> {
   });
   await repo.write(RUNNER_PATH, RUNNER_SOURCE);
   return repo;
-}
-
-/**
- * A Node project committed on `main` whose test (`node --test`) loads `config.local.js` when it exists
- * (git-ignored) and skips the sum check when that config says so; `sum` subtracts, so it fails.
- */
-export function makeConfigRepo(): Promise<TempRepo> {
-  return makeTempRepo({
-    commit: true,
-    files: {
-      "package.json": `${JSON.stringify(
-        { name: "sample", version: "1.0.0", private: true, type: "module", scripts: { test: "node --test" } },
-        null,
-        2,
-      )}\n`,
-      ".gitignore": "config.local.js\n",
-      "src/sum.js": BUGGY_SUM,
-      "test/sum.test.js": [
-        'import assert from "node:assert/strict";',
-        'import { existsSync } from "node:fs";',
-        'import { test } from "node:test";',
-        'import { sum } from "../src/sum.js";',
-        "",
-        'const local = new URL("../config.local.js", import.meta.url);',
-        "const config = existsSync(local) ? (await import(local.href)).default : {};",
-        "",
-        'test("sum adds two numbers", { skip: config.skipSum === true }, () => {',
-        "  assert.equal(sum(2, 3), 5);",
-        "});",
-        "",
-      ].join("\n"),
-    },
-  });
 }
 
 /** A one-node plan: the node is the sink, so the engine attaches the verify command to it. */
@@ -134,32 +96,6 @@ export function runnerEditScript(options: { readonly repoDir: string }): ModelSc
             text: oneNodePlan("tamper", `${IGNORED_MARKS.runner} whatever sum() returns.`, ["Read", "Edit"]),
           },
         ],
-      },
-    ],
-  };
-}
-
-/** The config scenario: the node Writes `config.local.js` with `skipSum: true`. */
-export function configWriteScript(options: { readonly repoDir: string }): ModelScript {
-  const file = join(options.repoDir, CONFIG_PATH);
-  return {
-    conversations: [
-      {
-        name: "configure",
-        match: IGNORED_MARKS.config,
-        turns: [
-          {
-            tool_calls: [
-              { name: "Write", input: { file_path: file, content: "export default { skipSum: true };\n" } },
-            ],
-          },
-          { text: "Configured." },
-        ],
-      },
-      {
-        name: "planner",
-        match: IGNORED_MARKS.plannerGoal,
-        turns: [{ text: oneNodePlan("configure", `${IGNORED_MARKS.config}.`, ["Write"]) }],
       },
     ],
   };
