@@ -6,7 +6,8 @@
  * `test/architecture/runtime-branches.test.ts` fails on a `runtime === "codex"`-style branch above this
  * folder.
  *
- * What a runtime owns here: its executable and npm package, which options and graph fields it can honour
+ * What a runtime owns here: a node's model call (the agent turn) and what its outcome means for the row,
+ * its executable and npm package, which options and graph fields it can honour
  * and the warnings for those it cannot, what `state.json` records of its settings and what a resumed leg
  * must give again, how a session is resumed and what of it is saved, the planner's wording about it, its
  * credential variables and action inputs, and how the key proxy stands in for its credential.
@@ -15,6 +16,7 @@ import type { TokenUsage } from "../core/ledger-row.js";
 import type { Graph } from "../graph/graph.js";
 import type { Runtime } from "../policy/disclosure.js";
 import type { ModelCredential } from "../proxy/credential.js";
+import type { AgentTurn, CallReport } from "./agent-turn.js";
 
 export type { Runtime };
 
@@ -104,6 +106,12 @@ export type ProxyPlan =
 export interface ModelRuntime {
   /** The name `state.json`, the inputs and the ledger use. */
   readonly name: Runtime;
+  /**
+   * One agent node's model call (SPEC §4): the session minted, resumed or published as this CLI does it,
+   * the call made through `turn.calls`, and its outcome folded into the runtime-neutral row facts and
+   * failure (`agent-turn.ts`). Never rejects for the CLI's own failures.
+   */
+  agentTurn(turn: AgentTurn, signal: AbortSignal): Promise<CallReport>;
   /** The npm package the action installs into the tool cache. */
   readonly cliPackage: ModelCliPackage;
   /** The executable the run spawns, from the executables it was given. */

@@ -1,30 +1,75 @@
 /**
- * What one model call means for a node's row, runtime-neutral (SPEC §4): the facts a row records (session,
- * cost, usage, denials, written paths, reply) and, when the call does not let the node go on to its
- * checks, why. `claude-call-report.ts` and `codex-call-report.ts` fold their CLI's outcome into a
- * {@link CallReport}; `agent-node.ts` judges everything after it the same way for both.
- *
- * The calls themselves go through {@link ModelCalls}, the engine's seam to the exec seam: the real
- * `invokeClaude` / `invokeCodex` by default, a scripted pair in unit tests that spawn nothing.
+ * One agent turn of a node (SPEC §4; issue 24 item 1): what the engine asks of the run's model CLI
+ * ({@link AgentTurn}) and what the call means for the node's row, runtime-neutral ({@link CallReport}):
+ * the facts a row records (session, cost, usage, denials, written paths, reply) and, when the call does
+ * not let the node go on to its checks, why. Each runtime makes the turn its own way
+ * (`ModelRuntime.agentTurn`: `claude-turn.ts`, `codex-turn.ts`) and folds its CLI's outcome into a
+ * {@link CallReport}; `engine/agent-node.ts` judges everything after it the same way for both.
  */
 import type { FailCause, TokenUsage } from "../core/ledger-row.js";
 import { unreachable } from "../core/unreachable.js";
-import type { CliCallOutcome } from "../runtime/cli-call.js";
-import { type ClaudeCall, type ClaudeCallOutcome, invokeClaude } from "../runtime/invoke-claude.js";
-import { type CodexCall, type CodexCallOutcome, invokeCodex } from "../runtime/invoke-codex.js";
-import type { DeclaredPlan } from "./completion-progress.js";
+import type { ToolPolicy } from "../policy/tool-policy.js";
+import type { ChildEcho } from "../proc/child-output.js";
+import type { ClaudePermissionMode } from "./claude-argv.js";
+import type { CliCallOutcome } from "./cli-call.js";
+import type { DeclaredPlan } from "./declared-plan.js";
+import type { ModelCalls } from "./model-calls.js";
+import type { ResumedSession } from "./model-runtime.js";
 
-/**
- * The two model-CLI calls a node can make. Each resolves to the call's folded outcome and never rejects
- * for the CLI's own failures (a spawn failure, timeout or cancel is an outcome).
- */
-export interface ModelCalls {
-  readonly claude: (call: ClaudeCall) => Promise<ClaudeCallOutcome>;
-  readonly codex: (call: CodexCall) => Promise<CodexCallOutcome>;
+/** What one attempt of a node with a completion gate asks of its model call (SPEC §7). */
+export interface CompletionCall {
+  /**
+   * Offer the CLI's plan tool, because the gate reads the plan (`todos: all_done`): claude gets the
+   * environment that enables `TodoWrite`, codex `tools.update_plan.enabled=true`.
+   */
+  readonly planTool: boolean;
+  /**
+   * The attempt continues the node's own session (attempt ≥ 2): a session the CLI no longer finds fails
+   * the node "session lost", never a silent fresh session.
+   */
+  readonly continuing: boolean;
+  /**
+   * USD the node's earlier attempts spent (`null`: unknown): `budget_usd` binds across attempts, so the
+   * CLI's own stop gets what is left and the post-hoc check counts the total.
+   */
+  readonly spentUsd: number | null;
 }
 
-/** The real calls: `claude -p` and `codex exec` through `src/proc/` (SPEC §9, one exec seam). */
-export const MODEL_CALLS: ModelCalls = { claude: invokeClaude, codex: invokeCodex };
+/**
+ * One agent turn as the engine asks for it: the node's interpolated prompt and boundary, its session,
+ * and the run-wide settings of the CLI. Times in ms, money in USD.
+ */
+export interface AgentTurn {
+  /** The node's id: the label its environment is built for, and what the callbacks name. */
+  readonly nodeId: string;
+  readonly prompt: string;
+  readonly permissionMode: ClaudePermissionMode;
+  readonly policy: ToolPolicy;
+  readonly cwd: string;
+  readonly timeoutMs: number;
+  /** A fresh session, or the one a `handoff: session` node or a continuing completion attempt resumes. */
+  readonly session: { readonly kind: "fresh" } | ResumedSession;
+  /** The node's `budget_usd` (claude: `--max-budget-usd`; codex reports no USD and ignores it). */
+  readonly budgetUsd: number | null;
+  readonly completion?: CompletionCall;
+  /** The run's model CLI (`ModelRuntime.executable`): a path or a name on `PATH`. */
+  readonly executable: string;
+  /** Codex only: the operator's `codex-config` pairs. */
+  readonly codexConfig?: readonly string[];
+  readonly model?: string;
+  /** Builds the model child's environment for this call, just before the spawn. */
+  readonly modelEnv: () => Readonly<Record<string, string>>;
+  /** The model calls the run was handed (the real CLIs, or a test's scripted stand-in). */
+  readonly calls: ModelCalls;
+  readonly echo?: ChildEcho;
+  /**
+   * Called once before the spawn with the session id when it is known then: minted (claude), resumed
+   * (either runtime), or `null` for a fresh codex thread (its id arrives with `onSession`).
+   */
+  readonly onStarted?: (sessionId: string | null) => void;
+  /** Codex, fresh thread: called once `thread.started` arrives, while the process still runs. */
+  readonly onSession?: (sessionId: string) => void;
+}
 
 /** The row's facts of one call. Cost in USD (`null` = unknown, never 0 for a call that ran), duration in ms. */
 export interface CallFacts {
@@ -92,6 +137,18 @@ export function callFailure(
   sessionLimit: CallFailure["sessionLimit"] = null,
 ): CallFailure {
   return { cause, detail, sessionLimit };
+}
+
+/**
+ * The failure of a call stopped at the model's limit (claude's session limit, codex's usage limit): it
+ * pauses the run (SPEC §4); `resetsAt` as the CLI wrote it, `null` when it gave none.
+ */
+export function limitPause(limit: "session" | "usage", resetsAt: string | null): CallFailure {
+  return callFailure(
+    "run_error",
+    `paused: the model's ${limit} limit was reached${resetsAt !== null ? ` (resets ${resetsAt})` : ""}; resume with --retry-failed`,
+    { resetsAt },
+  );
 }
 
 /** Why a call that never completed failed: it could not start, was cancelled, timed out, or left no result. */
