@@ -235,13 +235,14 @@ export function replied(
 
 /**
  * The play of a fake CLI's scenario (test/support/fake-claude): its JSON lines, its exit code, and a
- * `hang` as running until the call is aborted. Steps the stand-in cannot show (raw `stdout`, `stderr`,
- * sleeps, a sleeper process) are refused: a test of those keeps the real process.
+ * raw `stdout` lines, a `hang` as running until the call is aborted or times out. Steps the stand-in cannot
+ * show (`stderr`, sleeps, a sleeper process) are refused: a test of those keeps the real process.
  */
 export function playOf(scenario: FakeScenario): ScriptedPlay {
-  const lines: Record<string, unknown>[] = [];
+  const lines: (Record<string, unknown> | string)[] = [];
   for (const step of scenario.steps) {
     if ("json" in step) lines.push({ ...step.json });
+    else if ("stdout" in step) lines.push(step.stdout);
     else if ("hang" in step) return { lines, untilAborted: true };
     else throw new Error(`playOf: the stand-in cannot play ${JSON.stringify(step)}; keep the real process`);
   }

@@ -23,15 +23,21 @@ import type { ModelCalls } from "../../src/runtime/model-calls.js";
  */
 type Writes = { readonly writes?: Readonly<Record<string, string>> };
 
+/** One stdout line: an object (written as JSON) or raw text. */
+type Line = Readonly<Record<string, unknown>> | string;
+
 /** One call's stream and how its process ends. */
 export type ScriptedPlay = Writes &
-  /** The lines, then the process exits (default 0). */
+  /** The lines (an object as one JSON line, a string as it is), then the process exits (default 0). */
   (
-    | { readonly lines: readonly Record<string, unknown>[]; readonly exitCode?: number }
+    | { readonly lines: readonly Line[]; readonly exitCode?: number }
     /** The executable cannot be started. */
     | { readonly spawnFailed: string }
-    /** The lines, then the process runs until the call's signal aborts (then it is cancelled). */
-    | { readonly lines: readonly Record<string, unknown>[]; readonly untilAborted: true }
+    /**
+     * The lines, then the process runs until the call's signal aborts (then it is cancelled) or the call's
+     * timeout passes (then it timed out), whichever comes first.
+     */
+    | { readonly lines: readonly Line[]; readonly untilAborted: true }
   );
 
 /** The scripted calls and what the engine asked of them, in order. */
@@ -140,14 +146,25 @@ async function play(
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, text);
   }
-  for (const line of scripted.lines) push(JSON.stringify(line).replaceAll("$SESSION_ID", sessionId));
+  for (const line of scripted.lines)
+    push((typeof line === "string" ? line : JSON.stringify(line)).replaceAll("$SESSION_ID", sessionId));
   const streams = { stdoutTail: "", stderrTail: "", durationMs: 42, pid: null };
   if ("untilAborted" in scripted) {
-    await new Promise<void>((resolve) => {
-      if (signal?.aborted === true) resolve();
-      else signal?.addEventListener("abort", () => resolve(), { once: true });
+    const ended = await new Promise<"cancelled" | "timed_out">((resolve) => {
+      if (signal?.aborted === true) return resolve("cancelled");
+      const timer = setTimeout(() => resolve("timed_out"), call.timeoutMs);
+      signal?.addEventListener(
+        "abort",
+        () => {
+          clearTimeout(timer);
+          resolve("cancelled");
+        },
+        { once: true },
+      );
     });
-    return { ...streams, kind: "cancelled" };
+    return ended === "timed_out"
+      ? { ...streams, kind: "timed_out", timeoutMs: call.timeoutMs }
+      : { ...streams, kind: "cancelled" };
   }
   return { ...streams, kind: "exited", exitCode: scripted.exitCode ?? 0 };
 }
