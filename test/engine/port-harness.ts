@@ -219,12 +219,16 @@ export async function startPortHarness(options: PortHarnessOptions): Promise<Por
 /**
  * A clean turn that replies `reply`: claude `init` + `result` (cost $0.0123, 2 turns), codex
  * `thread.started` + the agent message + `turn.completed` (100 in / 20 out; no USD). `more` adds the
- * play's other fields (`writes`, `exitCode`).
+ * play's other fields (`writes`, `exitCode`, `delayMs`).
  */
 export function replied(
   runtime: Runtime,
   reply: string,
-  more: { readonly writes?: Readonly<Record<string, string>>; readonly exitCode?: number } = {},
+  more: {
+    readonly writes?: Readonly<Record<string, string>>;
+    readonly exitCode?: number;
+    readonly delayMs?: number;
+  } = {},
 ): ScriptedPlay {
   const lines =
     runtime === "claude"

@@ -28,9 +28,12 @@ type Line = Readonly<Record<string, unknown>> | string;
 
 /** One call's stream and how its process ends. */
 export type ScriptedPlay = Writes &
-  /** The lines (an object as one JSON line, a string as it is), then the process exits (default 0). */
+  /**
+   * The lines (an object as one JSON line, a string as it is), then the process exits (default 0),
+   * `delayMs` later when given (the call stays in flight that long; aborted meanwhile, it is cancelled).
+   */
   (
-    | { readonly lines: readonly Line[]; readonly exitCode?: number }
+    | { readonly lines: readonly Line[]; readonly exitCode?: number; readonly delayMs?: number }
     /** The executable cannot be started. */
     | { readonly spawnFailed: string }
     /**
@@ -150,21 +153,27 @@ async function play(
     push((typeof line === "string" ? line : JSON.stringify(line)).replaceAll("$SESSION_ID", sessionId));
   const streams = { stdoutTail: "", stderrTail: "", durationMs: 42, pid: null };
   if ("untilAborted" in scripted) {
-    const ended = await new Promise<"cancelled" | "timed_out">((resolve) => {
-      if (signal?.aborted === true) return resolve("cancelled");
-      const timer = setTimeout(() => resolve("timed_out"), call.timeoutMs);
-      signal?.addEventListener(
-        "abort",
-        () => {
-          clearTimeout(timer);
-          resolve("cancelled");
-        },
-        { once: true },
-      );
-    });
-    return ended === "timed_out"
-      ? { ...streams, kind: "timed_out", timeoutMs: call.timeoutMs }
-      : { ...streams, kind: "cancelled" };
+    return (await aborted(signal, call.timeoutMs))
+      ? { ...streams, kind: "cancelled" }
+      : { ...streams, kind: "timed_out", timeoutMs: call.timeoutMs };
   }
+  if (scripted.delayMs !== undefined && (await aborted(signal, scripted.delayMs)))
+    return { ...streams, kind: "cancelled" };
   return { ...streams, kind: "exited", exitCode: scripted.exitCode ?? 0 };
+}
+
+/** Waits `ms`; true when `signal` aborted first (or already had). */
+function aborted(signal: AbortSignal | undefined, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal?.aborted === true) return resolve(true);
+    const timer = setTimeout(() => resolve(false), ms);
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        resolve(true);
+      },
+      { once: true },
+    );
+  });
 }
