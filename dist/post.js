@@ -36043,9 +36043,9 @@ var init_trusted_git = __esm({
   }
 });
 
-// src/proc/bounded-lines.ts
-var init_bounded_lines = __esm({
-  "src/proc/bounded-lines.ts"() {
+// src/core/byte-windows.ts
+var init_byte_windows = __esm({
+  "src/core/byte-windows.ts"() {
     "use strict";
   }
 });
@@ -36057,19 +36057,12 @@ var init_command_fence = __esm({
   }
 });
 
-// src/core/tail-window.ts
-var init_tail_window = __esm({
-  "src/core/tail-window.ts"() {
-    "use strict";
-  }
-});
-
 // src/proc/echo-budget.ts
 var DEFAULT_LOG_LIMIT_BYTES, LOG_LIMIT_RANGE, LINE_START_SEARCH_BYTES, EMPTY;
 var init_echo_budget = __esm({
   "src/proc/echo-budget.ts"() {
     "use strict";
-    init_tail_window();
+    init_byte_windows();
     DEFAULT_LOG_LIMIT_BYTES = 2 * 1024 * 1024;
     LOG_LIMIT_RANGE = { min: 1024, max: 1024 * 1024 * 1024 };
     LINE_START_SEARCH_BYTES = 64 * 1024;
@@ -36077,33 +36070,15 @@ var init_echo_budget = __esm({
   }
 });
 
-// src/proc/line-framer.ts
-var DEFAULT_MAX_LINE_BYTES;
-var init_line_framer = __esm({
-  "src/proc/line-framer.ts"() {
-    "use strict";
-    DEFAULT_MAX_LINE_BYTES = 64 * 1024;
-  }
-});
-
-// src/proc/output-tail.ts
-var init_output_tail = __esm({
-  "src/proc/output-tail.ts"() {
-    "use strict";
-    init_tail_window();
-  }
-});
-
 // src/proc/child-output.ts
-var DEFAULT_TAIL, NEWLINE;
+var DEFAULT_MAX_LINE_BYTES, DEFAULT_TAIL, NEWLINE;
 var init_child_output = __esm({
   "src/proc/child-output.ts"() {
     "use strict";
-    init_bounded_lines();
+    init_byte_windows();
     init_command_fence();
     init_echo_budget();
-    init_line_framer();
-    init_output_tail();
+    DEFAULT_MAX_LINE_BYTES = 64 * 1024;
     DEFAULT_TAIL = 64 * 1024;
     NEWLINE = Buffer.from("\n");
   }
@@ -36158,10 +36133,10 @@ var init_trusted_git_dir = __esm({
   }
 });
 
-// src/run/saved-state.ts
+// src/pull-request/saved-state.ts
 var SAVED_STATE;
 var init_saved_state = __esm({
-  "src/run/saved-state.ts"() {
+  "src/pull-request/saved-state.ts"() {
     "use strict";
     SAVED_STATE = {
       /** The check run the main step created (saved at once after creating it, SPEC §6). */
@@ -36186,7 +36161,7 @@ var init_saved_state = __esm({
   }
 });
 
-// src/run/isolation-scope.ts
+// src/pull-request/isolation-scope.ts
 import { existsSync as existsSync4, mkdtempSync, rmSync as rmSync2 } from "node:fs";
 function restoredWarning(restored) {
   return `evidence-gate: the pull request's code had changed the checkout's git directories; put back as they were before it ran (nothing it wrote there may run as the runner's user in a later step): ${restored.join(", ")}.`;
@@ -36219,7 +36194,7 @@ function removeLeftRunHome(env) {
   return problem === null ? `evidence-gate post step: removed the separate user's fresh home ${saved}, which the main step left.` : `evidence-gate post step: ${problem}.`;
 }
 var init_isolation_scope = __esm({
-  "src/run/isolation-scope.ts"() {
+  "src/pull-request/isolation-scope.ts"() {
     "use strict";
     init_checkout_git();
     init_child_identity();

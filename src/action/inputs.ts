@@ -19,9 +19,9 @@ import {
   type InputsResult,
   type IsolateSetting,
   type ReportTo,
-} from "../run/action-inputs.js";
+} from "../pull-request/action-inputs.js";
+import { readOutputLogLimit, readPrUserCache } from "../pull-request/output-and-home-inputs.js";
 import { readGoalLoop } from "../run/max-cycles.js";
-import { readOutputLogLimit, readPrUserCache } from "../run/output-and-home-inputs.js";
 import { readRepairAttempts } from "../run/repair-attempts.js";
 import { readVerifyEnv, readVerifyRepeat } from "../run/request-fields.js";
 import { parseCodexConfig } from "../runtime/codex-argv.js";

@@ -16,8 +16,8 @@ import { formatIssue } from "../graph/issue.js";
 import { formatAdvisory, lintGraphFile } from "../graph/lint.js";
 import { nodeIdLines } from "../graph/node-lines.js";
 import { escapeInline } from "../ledger/markdown-syntax.js";
-import type { ActionInputs, ModeInputs } from "../run/action-inputs.js";
-import { type Env, failWithoutCheckRun, finishStep } from "../run/step-result.js";
+import type { ActionInputs, ModeInputs } from "../pull-request/action-inputs.js";
+import { type Env, failWithoutCheckRun, finishStep } from "../pull-request/step-result.js";
 import { coreRunner } from "./runner.js";
 
 export interface LintModeOptions {

@@ -14,7 +14,7 @@ if (entered.kind === "launcher") {
   process.exitCode = await entered.exitCode;
 } else {
   const core = await import("@actions/core");
-  const { SAVED_STATE } = await import("../run/saved-state.js");
+  const { SAVED_STATE } = await import("../pull-request/saved-state.js");
   // The runner cancels a step with SIGINT, then SIGTERM 7.5 s later (the launcher forwards both): stop the
   // nodes at once so the ledger can be finished and the check run completed `cancelled` before the runner
   // kills the process.

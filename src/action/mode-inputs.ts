@@ -7,7 +7,7 @@ import { isGitHubLogin } from "../core/github-login.js";
 import { isRunId } from "../core/run-id.js";
 import { unreachable } from "../core/unreachable.js";
 import { normaliseGraphPath } from "../graph/graph-path.js";
-import type { ModeInputs, ResumeDecision } from "../run/action-inputs.js";
+import type { ModeInputs, ResumeDecision } from "../pull-request/action-inputs.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -8,7 +8,7 @@
  * is written when no check run was created, when the main step completed it itself, when GitHub already shows
  * it completed, or when its `external_id` names another run (a newer run took it over). A failed API call
  * fails this step with GitHub's answer: it is never swallowed. First of all, the separate user's fresh home
- * the main step left (cancelled, killed) is removed (issue 21 item 3; `run/isolation-scope.ts`), and the
+ * the main step left (cancelled, killed) is removed (issue 21 item 3; `pull-request/isolation-scope.ts`), and the
  * checkout's git directories are put back as they were before PR code ran (`proc/checkout-git.ts`).
  */
 import * as core from "@actions/core";
@@ -17,8 +17,8 @@ import { CheckRunClient, type ExistingCheckRun } from "../github/check-run.js";
 import { writeJobSummary } from "../github/job-summary.js";
 import { octokitFromEnv } from "../github/octokit.js";
 import { decideEndWithoutRows, type RunEnd } from "../ledger/conclusion.js";
-import { removeLeftRunHome, restoreLeftCheckoutGit } from "../run/isolation-scope.js";
-import { SAVED_STATE } from "../run/saved-state.js";
+import { removeLeftRunHome, restoreLeftCheckoutGit } from "../pull-request/isolation-scope.js";
+import { SAVED_STATE } from "../pull-request/saved-state.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -3,8 +3,8 @@
  * the check run, the job summary, the outputs and the step's status.
  *
  * - `auto` / `run` / `verify` (pull_request and the other triggers): the run service opens the pull
- *   request's run (`run/pull-request-run.ts`: the check run `in_progress` on the PR head before anything else,
- *   the maintainers' policy file from the base ref) and runs its mode (`run/pull-request-modes.ts`).
+ *   request's run (`pull-request/pull-request-run.ts`: the check run `in_progress` on the PR head before anything
+ *   else, the maintainers' policy file from the base ref) and runs its mode.
  * - `verify`: the engine runs the verify command once, no model (`verify-mode.ts`). A pull request without
  *   a model credential (a fork, Dependabot) runs that instead of `auto`/`run`, or ends `action_required`
  *   naming the missing secret when no verify command is given.
@@ -21,73 +21,52 @@
  */
 import * as core from "@actions/core";
 import { secretForms } from "../core/redact.js";
-import type { CheckRunReporter } from "../github/check-run-reporter.js";
+import { runPullRequest } from "../pull-request/pull-request-run.js";
+import { runReportMode } from "../pull-request/report-mode.js";
+import { runResumeMode } from "../pull-request/resume-mode.js";
+import { type Env, endEarly, usageFailure } from "../pull-request/step-result.js";
+import { noTrustedGit, trustEngineExecutables } from "../pull-request/trusted-executables.js";
 import { actionSecrets } from "../run/credentials.js";
-import { runPullRequestModes } from "../run/pull-request-modes.js";
-import { openPullRequestRun } from "../run/pull-request-run.js";
-import { runReportMode } from "../run/report-mode.js";
-import { runResumeMode } from "../run/resume-mode.js";
-import { type Env, endEarly, usageFailure } from "../run/step-result.js";
-import { noTrustedGit, trustEngineExecutables } from "../run/trusted-executables.js";
 import { lintRequested, readActionInputs } from "./inputs.js";
 import { failLintInputs, runLintMode } from "./lint-mode.js";
 import { coreRunner } from "./runner.js";
 
-/** Runs the action; sets outputs and the step's status. Never throws. */
+/**
+ * Runs the action; sets outputs and the step's status. Never throws. The last-resort handler: a mode that
+ * built a check-run reporter has already completed its check run when an error reaches here
+ * (`completeAfterCrash` in `pull-request/step-result.ts`), so this sets the step's outcome only — a usage
+ * error for an untrusted `git` met before any check run existed, else `failed`.
+ */
 export async function runAction(env: Env = process.env, signal?: AbortSignal): Promise<void> {
-  let reporter: CheckRunReporter | null = null;
   try {
-    await main(env, signal, (r) => {
-      reporter = r;
-    });
+    await main(env, signal);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    const r = reporter as CheckRunReporter | null;
     if (noTrustedGit(error)) {
       // Before anything ran (the first engine git call, or the trusted git directory): a usage error
-      // naming the fix, on the check run when there is one, never "an internal error".
+      // naming the fix, never "an internal error".
       try {
-        await endEarly(
-          coreRunner,
-          r !== null && r.ref !== null && !r.completed ? r : null,
-          {
-            kind: "usage-error",
-            message,
-          },
-          message,
-          env,
-        );
+        await endEarly(coreRunner, null, { kind: "usage-error", message }, message, env);
       } catch (writeError) {
         core.error(
-          `could not complete the check run after the usage error: ${writeError instanceof Error ? writeError.message : String(writeError)}`,
+          `could not write the job summary after the usage error: ${writeError instanceof Error ? writeError.message : String(writeError)}`,
         );
         usageFailure(coreRunner, message);
       }
       return;
-    }
-    if (r !== null && r.ref !== null && !r.completed) {
-      try {
-        await r.end(
-          "failure",
-          "evidence-gate: the run ended with an internal error",
-          `The engine stopped with an internal error:\n\n\`\`\`\n${message}\n\`\`\``,
-        );
-      } catch (writeError) {
-        core.error(
-          `could not complete the check run after the error: ${writeError instanceof Error ? writeError.message : String(writeError)}`,
-        );
-      }
     }
     core.setOutput("outcome", "failed");
     core.setFailed(`evidence-gate: ${message}`);
   }
 }
 
-async function main(
-  env: Env,
-  signal: AbortSignal | undefined,
-  exposeReporter: (r: CheckRunReporter) => void,
-): Promise<void> {
+/**
+ * The action's main job, without the last-resort handler ({@link runAction} adds it): the trusted
+ * executables, the inputs read once, the secrets masked, then the mode — lint, resume, report, or the pull
+ * request's run (`auto`, `run`, `verify`: `pull-request/pull-request-run.ts`). Each mode builds its own
+ * check-run reporter and completes it on a crash; nothing is handed back up. Rejects on internal errors.
+ */
+export async function main(env: Env, signal?: AbortSignal): Promise<void> {
   // Before anything else runs: which git, sh and npm the engine runs (never a PATH entry the PR can write).
   trustEngineExecutables(env, coreRunner);
   const parsed = readActionInputs(env);
@@ -102,35 +81,10 @@ async function main(
       throw new Error(`Internal error: mode lint was read as ${parsed.inputs.mode.kind}`);
     return runLintMode({ env, inputs: parsed.inputs, mode: parsed.inputs.mode });
   }
-  if (parsed.ok && parsed.inputs.mode.kind === "resume") {
-    return runResumeMode({
-      runner: coreRunner,
-      env,
-      ...(signal ? { signal } : {}),
-      inputs: parsed.inputs,
-      mode: parsed.inputs.mode,
-      secrets,
-      exposeReporter,
-    });
-  }
-  if (parsed.ok && parsed.inputs.mode.kind === "report") {
-    return runReportMode({
-      runner: coreRunner,
-      env,
-      ...(signal ? { signal } : {}),
-      inputs: parsed.inputs,
-      secrets,
-      exposeReporter,
-    });
-  }
-  const opened = await openPullRequestRun({
-    runner: coreRunner,
-    env,
-    ...(signal ? { signal } : {}),
-    parsed,
-    secrets,
-    exposeReporter,
-  });
-  if (opened === null) return;
-  return runPullRequestModes(opened);
+  const base = { runner: coreRunner, env, ...(signal ? { signal } : {}), secrets };
+  if (parsed.ok && parsed.inputs.mode.kind === "resume")
+    return runResumeMode({ ...base, inputs: parsed.inputs, mode: parsed.inputs.mode });
+  if (parsed.ok && parsed.inputs.mode.kind === "report")
+    return runReportMode({ ...base, inputs: parsed.inputs });
+  return runPullRequest({ ...base, parsed });
 }

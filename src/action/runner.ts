@@ -1,7 +1,7 @@
-/** The runner port (`src/run/runner.ts`) as `@actions/core` gives it: the action's one tie to the runner's API. */
+/** The runner port (`src/pull-request/runner.ts`) as `@actions/core` gives it: the action's one tie to the runner's API. */
 import { randomBytes } from "node:crypto";
 import * as core from "@actions/core";
-import type { Runner } from "../run/runner.js";
+import type { Runner } from "../pull-request/runner.js";
 
 /**
  * A line the runner would read as a workflow command: `::name …::` (or the old `##[name]`), leading blanks

@@ -42,7 +42,7 @@ import {
 import { checkRunOutput } from "../github/check-run-output.js";
 import type { GateOctokit } from "../github/octokit.js";
 import { type CheckKey, formatCheckKey, parseCheckKey } from "./check-key.js";
-import { REVERIFY_BUTTON } from "./gate-buttons.js";
+import { type CheckRunButton, REVERIFY_BUTTON } from "./gate-buttons.js";
 
 /** One of the App's check runs, as GitHub shows it now. */
 export interface AppCheckRun {
@@ -58,13 +58,6 @@ export interface AppCheckRun {
   readonly htmlUrl: string | null;
   /** The delivery whose last write this check run carries ({@link deliveryMarker}), else `null`. */
   readonly deliveryMark: DeliveryMark | null;
-}
-
-/** A button on the check run (`actions`): label ≤ 20, description ≤ 40, identifier ≤ 20 characters. */
-export interface CheckRunButton {
-  readonly label: string;
-  readonly description: string;
-  readonly identifier: string;
 }
 
 export interface CheckOutput {

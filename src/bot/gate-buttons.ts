@@ -27,9 +27,14 @@
 import { createHash } from "node:crypto";
 import { isRunId } from "../core/run-id.js";
 import type { Ledger } from "../ledger/ledger.js";
-import type { CheckRunButton } from "./app-check-runs.js";
-
 import type { RunAttempt } from "./check-key.js";
+
+/** A button on the check run (`actions`): label ≤ 20, description ≤ 40, identifier ≤ 20 characters. */
+export interface CheckRunButton {
+  readonly label: string;
+  readonly description: string;
+  readonly identifier: string;
+}
 
 export type GateDecision = "approve" | "reject";
 

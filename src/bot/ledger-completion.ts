@@ -29,7 +29,8 @@ import {
 } from "../github/workflow-run-ledger.js";
 import type { Ledger } from "../ledger/ledger.js";
 import { renderCheckRunOutput, trimmedNotice } from "../ledger/render-markdown.js";
-import type { CheckOutput, CheckRunButton } from "./app-check-runs.js";
+import type { CheckOutput } from "./app-check-runs.js";
+import type { CheckRunButton } from "./gate-buttons.js";
 import { gateButtons, gateMarker, waitingGate } from "./gate-buttons.js";
 
 /** What the completing write carries. */

@@ -7,7 +7,7 @@
  * https://docs.github.com/rest/git/commits#get-a-commit-object): it must exist in the base repository, its
  * **first parent** must be the workflow run's head commit (the trusted `workflow_run.head_sha`) and its
  * **tree** must be the ledger's `postedCommit.tree` — the tree the verdict was judged on. The run must be a
- * same-repository pull request's: the action never pushes a fork's branch (`src/run/push-mode.ts`), so a
+ * same-repository pull request's: the action never pushes a fork's branch (`src/pull-request/push-mode.ts`), so a
  * fork's ledger claiming a push is refused without asking.
  *
  * {@link pushedCommitProblem} is the decision (pure); {@link checkPushedCommit} asks GitHub and applies it.

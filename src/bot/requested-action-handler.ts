@@ -30,7 +30,7 @@
  *
  * Not closed: two replicas handling the same delivery in the same instant can both pass step 2 before
  * either writes step 6 — GitHub's check runs have no conditional update. The resumed leg then refuses the
- * second dispatch: its run is no longer paused at that gate (`engine/resume-action.ts`).
+ * second dispatch: its run is no longer paused at that gate (`engine/resume-run.ts`).
  */
 import { z } from "zod";
 import { CHECK_RUN_TEXT_MAX_BYTES } from "../github/check-run.js";

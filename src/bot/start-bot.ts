@@ -50,6 +50,13 @@ export interface StartBotOptions {
   readonly write?: (line: string) => void;
   /** Default GitHub's 25 MB. */
   readonly maxPayloadBytes?: number;
+  /** How long a delivery's body may take to arrive, ms; default `BODY_READ_TIMEOUT_MS` (10 s, http-server.ts; tests lower it). */
+  readonly bodyReadTimeoutMs?: number;
+  /**
+   * The reconcile sweep's clock (default the system clock): a check run is open "too long" by it. Tests move
+   * it forward instead of sleeping past `RECONCILE_AFTER`.
+   */
+  readonly now?: () => Date;
 }
 
 /** The bot's log for `config`: its own secrets redacted from every line. */
@@ -98,6 +105,7 @@ export async function startBot(config: BotConfig, o: StartBotOptions = {}): Prom
         await askAgain(id);
       }),
     ...(o.maxPayloadBytes === undefined ? {} : { maxPayloadBytes: o.maxPayloadBytes }),
+    ...(o.bodyReadTimeoutMs === undefined ? {} : { bodyReadTimeoutMs: o.bodyReadTimeoutMs }),
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -123,7 +131,7 @@ export async function startBot(config: BotConfig, o: StartBotOptions = {}): Prom
   };
   const reconcile = async (): Promise<void> => {
     try {
-      const done = await reconcileOpenCheckRuns(bot, config, log);
+      const done = await reconcileOpenCheckRuns(bot, config, log, o.now);
       log.note("reconcile", { ...done });
     } catch (error) {
       log.note("reconcile", { error: message(error) });

@@ -292,7 +292,7 @@ type FoundLedger = Extract<WorkflowRunLedger, { kind: "ledger" }>;
  * `push: true` (`pushed-commit.ts` checked the claim): the verdict goes on the App's check run on the pushed
  * commit — the one the `pull_request` synchronize delivery queued, whichever came first, or created now — and
  * the head's check run completes `neutral` "Superseded by <sha>", the wording of the action's own move
- * (`src/run/push-mode.ts`). The pushed commit is written first and the head's last: a delivery that fails in
+ * (`src/pull-request/push-mode.ts`). The pushed commit is written first and the head's last: a delivery that fails in
  * between leaves the head's check run open, so a redelivery does both again (rewriting the pushed commit's
  * with the same verdict), while a redelivery after both is `stale` at the head's. A pushed commit's check run
  * that already records a newer workflow run (the push started one, with a push token that can) is left to it.

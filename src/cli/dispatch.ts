@@ -5,7 +5,7 @@
  * `lint` does not load the engine). This module imports no command code statically:
  * test/cli/dispatch.test.ts reads its static imports, and the e2e tier checks the bundle keeps the split.
  */
-import type { CliIo } from "../run/local-setup.js";
+import type { CliIo } from "../local-run/local-setup.js";
 import { VERSION } from "./version.js";
 
 /** The top-level usage (`evidence-gate --help`); one line per entry of {@link COMMANDS}. */

@@ -4,9 +4,9 @@
  * the Markdown ledger under `--markdown`. Nothing runs; what can be read back is `saved-ledger.ts`'s rule.
  */
 
-import { EXIT } from "../run/exit-codes.js";
-import { type CliIo, refuseUsage, savedRunsDir } from "../run/local-setup.js";
-import { readSavedLedger, renderSavedLedger } from "../run/saved-ledger.js";
+import { EXIT } from "../local-run/exit-codes.js";
+import { type CliIo, refuseUsage, savedRunsDir } from "../local-run/local-setup.js";
+import { readSavedLedger, renderSavedLedger } from "../local-run/saved-ledger.js";
 import { parseOrExit } from "./parse-command.js";
 import { LEDGER_USAGE, parseLedgerFlags } from "./parse-saved-run-flags.js";
 

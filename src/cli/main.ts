@@ -5,7 +5,7 @@
  * code; this module imports nothing else a command would not need.
  */
 import { resolve } from "node:path";
-import { EXIT } from "../run/exit-codes.js";
+import { EXIT } from "../local-run/exit-codes.js";
 import { runCli } from "./dispatch.js";
 import { pipeSafe } from "./pipe-safe-output.js";
 
@@ -38,7 +38,7 @@ runCli(process.argv.slice(2), {
   async (error: unknown) => {
     // A place the run could not write (a full disk, a folder made read-only meanwhile) is the operator's to
     // fix, not a crash: checked before the run starts (`checkedRepository`), and worded here if it happens anyway.
-    const { writeFailureProblem } = await import("../run/writable-paths.js");
+    const { writeFailureProblem } = await import("../local-run/writable-paths.js");
     const unwritable = writeFailureProblem(error);
     if (unwritable !== null) {
       stderr.write(`evidence-gate: ${unwritable}\n`);

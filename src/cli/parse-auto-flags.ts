@@ -3,7 +3,7 @@
  * (SPEC §2, §11). Flags mirror the action's inputs; the groups `auto` shares with `run` and `resume` are
  * parsed by `shared-flags.ts`.
  */
-import { verifyCommandRunsNothing } from "../graph/verify-command.js";
+import { verifyCommandRunsNothing } from "../graph/verify-runs-nothing.js";
 import { MAX_CYCLES, readGoalLoop } from "../run/max-cycles.js";
 import { readRepairAttempts } from "../run/repair-attempts.js";
 import { FRESH_RUN, type FreshRunFlags, LEG, REPORT } from "./flag-groups.js";

@@ -3,8 +3,8 @@
  * print every problem and one line pointing at `--help` (exit 64).
  */
 
-import { EXIT } from "../run/exit-codes.js";
-import type { CliIo } from "../run/local-setup.js";
+import { EXIT } from "../local-run/exit-codes.js";
+import type { CliIo } from "../local-run/local-setup.js";
 
 /** Flags parsed into a typed object, or every problem. */
 export type Parsed<F> =

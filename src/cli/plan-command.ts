@@ -9,14 +9,15 @@
  * Exit codes (SPEC §2): 0 planned, 1 the plan was refused after its repair (or planning failed), 3 refused
  * for build evidence, 64 usage error, 130 interrupted.
  */
+
+import { EXIT } from "../local-run/exit-codes.js";
+import { withLocalProxy } from "../local-run/local-leg.js";
+import { type CliIo, checkedRepository, readCliPolicy } from "../local-run/local-setup.js";
+import { planOnly } from "../local-run/plan-only.js";
 import { autoRunPolicy } from "../policy/policy-file.js";
 import { planLines, planTitle, promptLines } from "../progress/progress-lines.js";
 import { cliSecrets } from "../run/credentials.js";
-import { EXIT } from "../run/exit-codes.js";
-import { withLocalProxy } from "../run/local-leg.js";
-import { type CliIo, checkedRepository, readCliPolicy } from "../run/local-setup.js";
 import { localModelCli } from "../run/model-cli.js";
-import { planOnly } from "../run/plan-only.js";
 import { autoMode } from "../run/request.js";
 import { PLAN_USAGE, parsePlanFlags } from "./parse-auto-flags.js";
 import { parseOrExit } from "./parse-command.js";

@@ -2,14 +2,14 @@
  * `evidence-gate report RUN_ID --repository OWNER/NAME [--sha SHA]` (SPEC §11): a saved run's ledger
  * posted as a completed check run, without re-running it — the token from `GITHUB_TOKEN` (else
  * `GH_TOKEN`), the API from `GITHUB_API_URL`. One check run per check name and head SHA, as the action
- * keeps it (`src/run/report-saved-ledger.ts`).
+ * keeps it (`src/local-run/report-saved-ledger.ts`).
  */
 
+import { EXIT } from "../local-run/exit-codes.js";
+import { type CliIo, refuseUsage, savedRunsDir } from "../local-run/local-setup.js";
+import { reportableCommits, reportSavedLedger } from "../local-run/report-saved-ledger.js";
+import { readSavedLedger } from "../local-run/saved-ledger.js";
 import { cliSecrets } from "../run/credentials.js";
-import { EXIT } from "../run/exit-codes.js";
-import { type CliIo, refuseUsage, savedRunsDir } from "../run/local-setup.js";
-import { reportableCommits, reportSavedLedger } from "../run/report-saved-ledger.js";
-import { readSavedLedger } from "../run/saved-ledger.js";
 import { parseOrExit } from "./parse-command.js";
 import { parseReportFlags, REPORT_COMMAND_USAGE } from "./parse-saved-run-flags.js";
 

@@ -2,13 +2,14 @@
  * `evidence-gate auto`: parse flags, run the engine once, print the plan, a line per node and the
  * ledger, optionally post (or record) the check run, and map the result to an exit code (SPEC §2).
  */
+
+import { CliLeg, withLocalProxy } from "../local-run/local-leg.js";
+import { type CliIo, checkedRepository } from "../local-run/local-setup.js";
+import { prepareFreshRun } from "../local-run/terminal-report.js";
 import { autoRunPolicy } from "../policy/policy-file.js";
 import { planLines, planTitle } from "../progress/progress-lines.js";
-import { CliLeg, withLocalProxy } from "../run/local-leg.js";
-import { type CliIo, checkedRepository } from "../run/local-setup.js";
 import { autoMode } from "../run/request.js";
 import { startRun } from "../run/start-run.js";
-import { prepareFreshRun } from "../run/terminal-report.js";
 import { AUTO_USAGE, parseAutoFlags } from "./parse-auto-flags.js";
 import { parseOrExit } from "./parse-command.js";
 

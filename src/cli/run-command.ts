@@ -6,13 +6,13 @@
  */
 import { resolve } from "node:path";
 import { fragmentsBeside } from "../graph/fragment-source.js";
+import { EXIT } from "../local-run/exit-codes.js";
+import { CliLeg, withLocalProxy } from "../local-run/local-leg.js";
+import { type CliIo, checkedRepository } from "../local-run/local-setup.js";
+import { prepareFreshRun } from "../local-run/terminal-report.js";
 import { autoRunPolicy } from "../policy/policy-file.js";
 import { planLines } from "../progress/progress-lines.js";
-import { EXIT } from "../run/exit-codes.js";
-import { CliLeg, withLocalProxy } from "../run/local-leg.js";
-import { type CliIo, checkedRepository } from "../run/local-setup.js";
 import { startRun } from "../run/start-run.js";
-import { prepareFreshRun } from "../run/terminal-report.js";
 import { readGraphFile } from "./graph-file.js";
 import { parseOrExit } from "./parse-command.js";
 import { parseRunFlags, RUN_USAGE } from "./parse-run-flags.js";

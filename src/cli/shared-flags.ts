@@ -4,7 +4,7 @@
  * several commands take are `flag-groups.ts`'s.
  */
 import { parseArgs } from "node:util";
-import type { LegFlags, ReportFlags } from "../run/local-setup.js";
+import type { LegFlags, ReportFlags } from "../local-run/local-setup.js";
 import type { Parsed } from "./parse-command.js";
 
 export type { LegFlags, ReportFlags };

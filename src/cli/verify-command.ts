@@ -7,13 +7,13 @@
 
 import { shownCommand } from "../core/shown-command.js";
 import { chooseVerifyCommand, emptyVerifyCommandProblem } from "../evidence/verify-choice.js";
+import { CliLeg } from "../local-run/local-leg.js";
+import { type CliIo, checkedRepository, refuseUsage } from "../local-run/local-setup.js";
+import { prepareFreshRun } from "../local-run/terminal-report.js";
 import { autoRunPolicy } from "../policy/policy-file.js";
-import { CliLeg } from "../run/local-leg.js";
-import { type CliIo, checkedRepository, refuseUsage } from "../run/local-setup.js";
 import type { RunTimeout } from "../run/request.js";
 import { readVerifyEnv } from "../run/request-fields.js";
 import { startRun } from "../run/start-run.js";
-import { prepareFreshRun } from "../run/terminal-report.js";
 import {
   REPORT,
   RUN_TIMEOUT,

@@ -28,6 +28,7 @@ import { plannedRunDisclosure, type Runtime } from "../policy/disclosure.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
 import type { ModelCalls } from "../runtime/model-calls.js";
 import { startRetryNote } from "../runtime/start-retry.js";
+import { planPolicy } from "./fresh-run.js";
 import { type PlanCallResult, type PlanningCall, planWithRepair } from "./plan-call.js";
 import { workingDirectoryProblem } from "./run-setup.js";
 import { runtimeOptionsProblem, runtimeWarnings } from "./runtime-setup.js";
@@ -79,6 +80,8 @@ export interface AutoPlanOptions {
     readonly requireTests?: boolean;
     readonly testReports?: readonly string[];
     readonly plannedTools?: readonly string[];
+    readonly verifyRepeat?: number;
+    readonly verifyBase?: boolean;
     readonly source?: string;
   };
 }
@@ -210,10 +213,7 @@ export async function planAuto(
   const ceiling = { loadedUserConfig: o.acceptLoadedUserConfig };
   const slot = (policies: Readonly<Record<string, ToolPolicy>>): string =>
     plannedRunDisclosure(policies, { runtime: o.runtime, surface: o.surface });
-  const policyNote: Pick<PlanSection, "policy"> =
-    o.policy?.source !== undefined
-      ? { policy: { source: o.policy.source, requireEvidence: o.policy.requireEvidence === true } }
-      : {};
+  const policyNote: Pick<PlanSection, "policy"> = planPolicy(o.policy);
 
   // A planner CLI that failed to start and was retried is said on the ledger (issue 26).
   const startNote = startRetryNote("the planner CLI", planned.failedStarts, planned.kind === "planned");

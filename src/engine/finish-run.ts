@@ -4,7 +4,7 @@
  * stand on that commit, else saved as `patch.diff`), the conclusion (SPEC §6 table) and the redacted
  * ledger written to `ledger.json`.
  */
-import type { ChangedFiles } from "../core/changed-files.js";
+import type { ChangedFiles } from "../core/changed-files-record.js";
 import type { LedgerRow } from "../core/ledger-row.js";
 import { changedFilesRecord } from "../evidence/changed-files.js";
 import { evidenceTree } from "../evidence/evidence-tree.js";

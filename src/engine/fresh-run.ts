@@ -15,7 +15,7 @@ import type { BuildEvidenceAnswer } from "../core/build-evidence-answer.js";
 import { createRedactor } from "../core/redact.js";
 import { mintRunId } from "../core/run-id.js";
 import { type IgnoredFiles, ignoredFilesFingerprint } from "../evidence/ignored-files.js";
-import type { PlanSection } from "../ledger/ledger.js";
+import type { LedgerPolicy, PlanSection } from "../ledger/ledger.js";
 import type { Runtime } from "../policy/disclosure.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
 import { runtimeFor } from "../runtime/runtime-for.js";
@@ -33,7 +33,31 @@ export interface RecordedPolicy {
   readonly requireTests?: boolean;
   /** `test-reports`: report files the verify command writes (issue 25). */
   readonly testReports?: readonly string[];
+  /** `verify-repeat` as the file set it (the run's own count is the request's; for the ledger's words). */
+  readonly verifyRepeat?: number;
+  /** `verify-base: true` as the file set it (for the ledger's words). */
+  readonly verifyBase?: boolean;
   readonly source?: string;
+}
+
+/**
+ * The plan section's `policy` for a run whose options carry the policy file's values: where it was read
+ * and what it set ({@link LedgerPolicy}); `{}` when no file applied (no `source`).
+ */
+export function planPolicy(policy: RecordedPolicy | undefined): { readonly policy?: LedgerPolicy } {
+  if (policy?.source === undefined) return {};
+  return {
+    policy: {
+      source: policy.source,
+      requireEvidence: policy.requireEvidence === true,
+      ...(policy.requireTests === true ? { requireTests: true } : {}),
+      ...(policy.verifyRepeat !== undefined ? { verifyRepeat: policy.verifyRepeat } : {}),
+      ...(policy.verifyBase === true ? { verifyBase: true } : {}),
+      ...(policy.testReports !== undefined && policy.testReports.length > 0
+        ? { testReports: [...policy.testReports] }
+        : {}),
+    },
+  };
 }
 
 /** Where a fresh run stands, as a driver's options say: the repository, its sub-folder, the PR's head. */

@@ -11,7 +11,7 @@ import { engineRunCommandOf } from "../graph/node-checks.js";
 import type { PlanSection } from "../ledger/ledger.js";
 import { type DisclosureSurface, handWrittenDisclosure, type Runtime } from "../policy/disclosure.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
-import type { RecordedPolicy } from "./fresh-run.js";
+import { planPolicy, type RecordedPolicy } from "./fresh-run.js";
 import type { GraphAgents } from "./hand-agents.js";
 
 /** What the plan section names besides the graph: the surface and runtime of the disclosure, the policy file. */
@@ -77,9 +77,7 @@ export function handWrittenPlan(graph: Graph, o: HandPlanOptions): HandPlan {
       sink: graph.sinks.includes(n.id),
     })),
     planningCostUsd: 0,
-    ...(o.policy?.source !== undefined
-      ? { policy: { source: o.policy.source, requireEvidence: o.policy.requireEvidence === true } }
-      : {}),
+    ...planPolicy(o.policy),
     ...(o.warnings.length > 0 ? { warnings: o.warnings } : {}),
     ...(o.fragments !== undefined && o.fragments.length > 0 ? { fragments: o.fragments } : {}),
   };

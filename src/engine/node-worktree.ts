@@ -4,13 +4,22 @@
  * adds {@link withWorktree}'s field to every row of the node.
  */
 import type { LedgerRow } from "../core/ledger-row.js";
-import type { GraphNode } from "../graph/graph.js";
+import type { Graph, GraphNode } from "../graph/graph.js";
 import type { NodeDirectories } from "./node-fields.js";
-import type { SettlementContext } from "./node-settlement.js";
-import type { AcquiredWorktree } from "./run-worktrees.js";
+import type { RunStateStore } from "./run-state-store.js";
+import type { AcquiredWorktree, RunWorktrees } from "./run-worktrees.js";
 
-/** What these read of the settlement's context. */
-export type NodeWorktreeContext = Pick<SettlementContext, "graph" | "store" | "dirs" | "worktrees">;
+/**
+ * What these read of the settlement's context (`SettlementContext` of `node-settlement.ts` has these fields;
+ * named here so this module does not import the settlement that calls it).
+ */
+export interface NodeWorktreeContext {
+  readonly graph: Graph;
+  readonly store: RunStateStore;
+  readonly dirs: NodeDirectories;
+  /** The leg's managed worktrees; absent when no node declares `worktree`. */
+  readonly worktrees?: Pick<RunWorktrees, "acquire" | "branchOf">;
+}
 
 /**
  * Where `node` runs: the run's directories, or — for a `worktree` node — its managed checkout, which is

@@ -21,7 +21,7 @@ import type { PlanSection } from "../ledger/ledger.js";
 import { verifyOnlyDisclosure } from "../policy/disclosure.js";
 import { handBackBeforeEngineReads } from "../proc/hand-back.js";
 import { finishRun, type GraphOutline, snapshotLedger } from "./finish-run.js";
-import { openFreshRun, prepareFreshRepository, type RecordedPolicy } from "./fresh-run.js";
+import { openFreshRun, planPolicy, prepareFreshRepository, type RecordedPolicy } from "./fresh-run.js";
 import type { FinishedLeg } from "./leg.js";
 import { runEndOfAbort } from "./run-end.js";
 import type { EngineRunBase, ModelCliOptions, PullRequestContext } from "./run-options.js";
@@ -102,9 +102,7 @@ export async function runVerifyOnly(o: VerifyRunOptions): Promise<VerifyRunResul
     disclosure: verifyOnlyDisclosure(),
     nodes: [{ id: VERIFY_NODE_ID, dependsOn: [], allowedTools: [], sink: true }],
     planningCostUsd: 0,
-    ...(o.policy?.source !== undefined
-      ? { policy: { source: o.policy.source, requireEvidence: o.policy.requireEvidence === true } }
-      : {}),
+    ...planPolicy(o.policy),
   };
   await o.hooks?.onRunStarted?.(frame.runId, dir.path);
   await o.hooks?.onPlan?.(redactor.deep(plan));

@@ -1,5 +1,5 @@
 /**
- * The changed-files record of a run (SPEC §6; `core/changed-files.ts`): what the nodes changed between the
+ * The changed-files record of a run (SPEC §6; `core/changed-files-record.ts`): what the nodes changed between the
  * run's starting tree and the tree the run ended with, read from git's object database (two tree objects,
  * `git diff-tree`: no working tree, no index, no hook, no credentials — git runs through the exec seam with
  * the child environment of SPEC §9), and which of those changes touch what defines the verify command
@@ -12,7 +12,7 @@ import {
   type ChangeStatus,
   MAX_CHANGED_FILES_KEPT,
   MAX_FLAGGED_KEPT,
-} from "../core/changed-files.js";
+} from "../core/changed-files-record.js";
 import { GitError, git, gitStream } from "../proc/git.js";
 import type { GitContext } from "./evidence-tree.js";
 import { workTreeRoot } from "./evidence-tree.js";

@@ -11,7 +11,7 @@ import type { ReportCounts } from "./test-reports.js";
 
 /**
  * The output the engine kept for reading a receipt: all of it (`droppedBytes: 0`, all in `head`), or its
- * first and last parts with the bytes between them dropped (`core/bounded-output.ts`). The tail then
+ * first and last parts with the bytes between them dropped (`core/byte-windows.ts`). The tail then
  * starts at a character, not a line: its first line may be the end of a longer one.
  */
 export interface KeptOutput {

@@ -8,7 +8,7 @@
  * `auto` (build evidence), `verify` and the verify-only fallback of a pull request without a model
  * credential all take their command from here; nothing else reads `verify-cmd` from a policy file.
  */
-import { verifyCommandRunsNothing } from "../graph/verify-command.js";
+import { verifyCommandRunsNothing } from "../graph/verify-runs-nothing.js";
 import { POLICY_FILE } from "../policy/policy-file.js";
 
 /** Which surface the messages are for: input spellings differ (`verify-cmd:` vs `--verify-cmd`). */

@@ -57,7 +57,7 @@
  * A source file edited, a dependency bumped, a new test file added (with no marker) is not flagged.
  */
 import { posix } from "node:path";
-import type { ChangedFile, VerifyDefinitionChange } from "../core/changed-files.js";
+import type { ChangedFile, VerifyDefinitionChange } from "../core/changed-files-record.js";
 import { POLICY_FILE } from "../policy/policy-file.js";
 import { SKIPPED_FOLDERS } from "./build-signals.js";
 import { TEST_FOLDERS, testDataReason } from "./test-data.js";

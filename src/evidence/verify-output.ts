@@ -5,10 +5,10 @@
  * command ends ({@link OUTPUT_MATCHES_CAP_BYTES}). Both are fed the seam's pieces (runs of whole lines,
  * `run-process.ts` `onOutput`), so the cost is linear in the output and the memory is constant.
  */
-import { BoundedOutput } from "../core/bounded-output.js";
+import { BoundedOutput } from "../core/byte-windows.js";
 import type { VerifyEvidence } from "../core/ledger-row.js";
 import { type Pattern, searchPattern } from "../graph/pattern.js";
-import { OutputTail } from "../proc/output-tail.js";
+import { OutputTail } from "../proc/child-output.js";
 import type { OutputPiece } from "../proc/run-process.js";
 import type { KeptOutput } from "./test-receipt.js";
 

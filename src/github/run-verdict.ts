@@ -88,7 +88,7 @@ export function provenanceRefusal(
 
 /**
  * `ledger` as posted for a run GitHub reports `upstream.conclusion`. The ledger's outcome says how its step
- * ended (`src/run/step-result.ts`): `passed` and `paused` pass the step, every other outcome fails it. So the
+ * ended (`src/pull-request/step-result.ts`): `passed` and `paused` pass the step, every other outcome fails it. So the
  * ledger stands when GitHub says `success`, or when its outcome already failed the step (`failed`, `refused`,
  * `usage-error`, `cancelled`, `timed-out`: GitHub's `failure` is then the ledger's own doing). A `passed` or
  * `paused` ledger from a run GitHub reports anything else disagrees with GitHub: its conclusion becomes

@@ -9,7 +9,7 @@ import { type GraphIssue, nodeIssue } from "./issue.js";
 import { compilePattern } from "./pattern.js";
 import { type NodeSpec, RETRY_CAUSES, type VerifySpec } from "./schema.js";
 import { NODE_ID_SEGMENT } from "./validate-edges.js";
-import { verifyCommandRunsNothing } from "./verify-command.js";
+import { verifyCommandRunsNothing } from "./verify-runs-nothing.js";
 
 /** Limits a node is judged against. `verifyTimeoutCeilingMs`: the largest verify timeout allowed (ms). */
 export interface NodeRuleLimits {

@@ -10,7 +10,7 @@ import {
   type VerifyEvidence,
 } from "../core/ledger-row.js";
 import { unreachable } from "../core/unreachable.js";
-import type { Conclusion } from "./conclusion.js";
+import type { Conclusion } from "./conclusion-types.js";
 import type { GoalCycleAssessment, GoalLoopSection, TokenTotals, UsdTotal } from "./ledger.js";
 
 /**

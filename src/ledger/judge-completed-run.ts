@@ -7,7 +7,7 @@
 import type { BuildEvidenceAnswer } from "../core/build-evidence-answer.js";
 import { shownCommand } from "../core/shown-command.js";
 import { unreachable } from "../core/unreachable.js";
-import type { Conclusion, ConclusionInput } from "./conclusion.js";
+import type { Conclusion, ConclusionInput } from "./conclusion-types.js";
 import { countNodes, quoteList } from "./conclusion-words.js";
 import { judgeFailures, lastRowByNode } from "./judge-failures.js";
 import { judgeVerifiedSinks } from "./judge-verified-sinks.js";

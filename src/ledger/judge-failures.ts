@@ -10,7 +10,7 @@
 import type { FailRow, LedgerRow } from "../core/ledger-row.js";
 import { shownCommand } from "../core/shown-command.js";
 import { verifyExitWords } from "./cells.js";
-import type { Conclusion } from "./conclusion.js";
+import type { Conclusion } from "./conclusion-types.js";
 import { quoteList } from "./conclusion-words.js";
 
 /**

@@ -31,7 +31,7 @@
  */
 import type { LedgerRow } from "../core/ledger-row.js";
 import { describeIgnoredChanges, describeOutsideWrites, evidenceGapParts, receiptWords } from "./cells.js";
-import type { Conclusion, ConclusionInput } from "./conclusion.js";
+import type { Conclusion, ConclusionInput } from "./conclusion-types.js";
 import { countNodes, PATCH_NOT_ON_COMMIT } from "./conclusion-words.js";
 import { neutralOrFailure } from "./require-evidence.js";
 

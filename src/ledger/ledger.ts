@@ -1,8 +1,8 @@
 import type { BuildEvidenceAnswer } from "../core/build-evidence-answer.js";
-import type { ChangedFiles } from "../core/changed-files.js";
+import type { ChangedFiles } from "../core/changed-files-record.js";
 import { type LedgerRow, NOTHING_SPENT, type TokenUsage } from "../core/ledger-row.js";
 import type { UntrustedTextRemoval } from "../core/untrusted-text-report.js";
-import type { Conclusion } from "./conclusion.js";
+import type { Conclusion } from "./conclusion-types.js";
 
 /**
  * The qualified ledger of one run (SPEC §6): everything the text, Markdown and JSON renderers print, and
@@ -150,9 +150,9 @@ export interface PlanSection {
   readonly repaired?: { readonly refusals: readonly string[] };
   /**
    * The maintainers' policy file, when one applied (SPEC §5, §11): where it was read (e.g.
-   * `.github/evidence-gate.yml (base ref main, commit 1a2b3c4)`) and its `require-evidence`.
+   * `.github/evidence-gate.yml (base ref main, commit 1a2b3c4)`) and what it set that judges the run.
    */
-  readonly policy?: { readonly source: string; readonly requireEvidence: boolean };
+  readonly policy?: LedgerPolicy;
   /**
    * What the graph asks that the run's runtime does not enforce, one sentence each (e.g. a `budget_usd`
    * on the codex runtime, which reports no USD, naming the timeout that still bounds the node), and every
@@ -312,4 +312,36 @@ function sumTokens(calls: readonly PlanningCall[]): TokenTotals {
     totals.cacheCreationInputTokens += usage.cacheCreationInputTokens ?? 0;
   }
   return totals;
+}
+
+/**
+ * What the ledger says of the maintainers' policy file (SPEC §5, §11): where it was read, its
+ * `require-evidence`, and the other keys that judge a run when the file sets them — `require-tests: true`
+ * (ADR 0016), `verify-repeat` (runs per verify, 1–10; a floor for the workflow's), `verify-base: true`
+ * (ADR 0017) and `test-reports` (globs). Absent keys were not set by the file (an input may still have set
+ * `verify-repeat` or `verify-base`; the rows say what ran).
+ */
+export interface LedgerPolicy {
+  readonly source: string;
+  readonly requireEvidence: boolean;
+  readonly requireTests?: boolean;
+  readonly verifyRepeat?: number;
+  readonly verifyBase?: boolean;
+  readonly testReports?: readonly string[];
+}
+
+/**
+ * The policy's settings as one line's words, `require-evidence: true, require-tests: true, verify-repeat: 3,
+ * verify-base: true, test-reports: reports/*.xml` — `require-evidence` always, each other key only when the
+ * file set it. Plain text: a renderer escapes it for its medium.
+ */
+export function policySettingsWords(policy: LedgerPolicy): string {
+  const parts = [`require-evidence: ${policy.requireEvidence}`];
+  if (policy.requireTests === true) parts.push("require-tests: true");
+  if (policy.verifyRepeat !== undefined && policy.verifyRepeat > 1)
+    parts.push(`verify-repeat: ${policy.verifyRepeat}`);
+  if (policy.verifyBase === true) parts.push("verify-base: true");
+  if (policy.testReports !== undefined && policy.testReports.length > 0)
+    parts.push(`test-reports: ${policy.testReports.join(", ")}`);
+  return parts.join(", ");
 }

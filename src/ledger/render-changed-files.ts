@@ -1,11 +1,11 @@
 /**
- * The ledger's changed-files section (the `changedFiles` record, `core/changed-files.ts`), for the text
+ * The ledger's changed-files section (the `changedFiles` record, `core/changed-files-record.ts`), for the text
  * ledger and the Markdown one (check run summary, job summary): the counts, then at most
  * {@link CHANGED_FILES_SHOWN} paths — those that touch what defines the verify command first, marked, with
  * what changed — then "and N more". Pure; paths are untrusted (a node named them): the Markdown puts them in
  * code spans.
  */
-import type { ChangedFile, ChangedFiles } from "../core/changed-files.js";
+import type { ChangedFile, ChangedFiles } from "../core/changed-files-record.js";
 import { codeSpan, escapeInline } from "./markdown-syntax.js";
 
 /** Most paths a rendering lists. */

@@ -263,7 +263,16 @@ const PlanSectionSchema = z.strictObject({
     .max(MAX_LIST),
   planningCostUsd: usd.nullable(),
   repaired: z.strictObject({ refusals: z.array(text).max(MAX_LIST) }).optional(),
-  policy: z.strictObject({ source: line, requireEvidence: z.boolean() }).optional(),
+  policy: z
+    .strictObject({
+      source: line,
+      requireEvidence: z.boolean(),
+      requireTests: z.boolean().optional(),
+      verifyRepeat: z.number().int().min(1).max(10).optional(),
+      verifyBase: z.boolean().optional(),
+      testReports: z.array(line).max(MAX_LIST).optional(),
+    })
+    .optional(),
   warnings: z.array(text).max(MAX_LIST).optional(),
   fragments: z.array(text).max(MAX_LIST).optional(),
   untrustedText: z

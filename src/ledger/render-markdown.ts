@@ -19,7 +19,7 @@ import {
   verdictLabel,
   verifyExitWords,
 } from "./cells.js";
-import type { Ledger } from "./ledger.js";
+import { type Ledger, policySettingsWords } from "./ledger.js";
 import { codeSpan, escapeCell, escapeInline, fencedBlock } from "./markdown-syntax.js";
 import {
   answerWords,
@@ -241,9 +241,9 @@ function planSection(ledger: Ledger): string {
   return lines.join("\n");
 }
 
-/** Where the maintainers' policy file was read, and whether it requires engine-run evidence. */
+/** Where the maintainers' policy file was read, and what it set that judges the run. */
 function policyLine(policy: NonNullable<Ledger["plan"]["policy"]>): string {
-  return `**Policy:** ${escapeInline(policy.source)} — require-evidence: ${policy.requireEvidence}.`;
+  return `**Policy:** ${escapeInline(policy.source)} — ${escapeInline(policySettingsWords(policy))}.`;
 }
 
 /** Which tree was verified and whether it is the tree of the commit this check is posted on (SPEC §6). */

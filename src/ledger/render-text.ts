@@ -15,7 +15,7 @@ import {
   verdictLabel,
   verifyExitWords,
 } from "./cells.js";
-import type { Ledger } from "./ledger.js";
+import { type Ledger, policySettingsWords } from "./ledger.js";
 import {
   answerWords,
   goalWords,
@@ -48,7 +48,7 @@ export function renderLedgerText(ledger: Ledger): string {
   if (ledger.goal !== undefined) lines.push(`Goal: ${goalWords(ledger.goal)}`);
   const { policy } = ledger.plan;
   if (policy !== undefined)
-    lines.push(`Policy: ${oneLine(policy.source)} — require-evidence: ${policy.requireEvidence}`);
+    lines.push(`Policy: ${oneLine(policy.source)} — ${oneLine(policySettingsWords(policy))}`);
   lines.push(...buildEvidence(ledger));
   for (const line of ledger.plan.fragments ?? []) lines.push(oneLine(line));
   for (const warning of ledger.plan.warnings ?? []) lines.push(`Warning: ${oneLine(warning)}`);

@@ -2,7 +2,7 @@
  * The base-branch policy's `require-evidence: true` (SPEC §5, §6): every conclusion that would be
  * `neutral` — a run that passed without engine-run evidence on every non-gate sink — becomes `failure`.
  */
-import type { Conclusion, ConclusionRule } from "./conclusion.js";
+import type { Conclusion, ConclusionRule } from "./conclusion-types.js";
 
 /** A `neutral` decision's rule and words, before the policy is applied. */
 export interface NeutralDecision {

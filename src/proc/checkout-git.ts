@@ -29,7 +29,7 @@
  * - then each git directory's snapshot files are written back where they differ, and files the snapshot
  *   does not have are removed from `hooks/` and `info/`, and a `config.worktree` that was not there goes.
  * The main step does this when the mode ends (success, failure, crash: a `finally`), and the post step does
- * it again (`restoreLeftCheckoutGit` in `run/isolation-scope.ts`; it runs before `actions/checkout`'s post
+ * it again (`restoreLeftCheckoutGit` in `pull-request/isolation-scope.ts`; it runs before `actions/checkout`'s post
  * step on every outcome, cancellation included), then removes the snapshot.
  *
  * Not covered, by design: worktree files git reads (`.gitattributes` names a filter or diff driver, which

@@ -1,9 +1,235 @@
+/**
+ * A child's output, bounded (SPEC §9: output is kept as a bounded tail; issue 21 item 5: bounded in the step
+ * log), as one module read top to bottom:
+ * - {@link LineFramer} splits each stream into pieces of whole lines, never holding an over-long line;
+ * - {@link BoundedLines} turns pieces into lines for a line callback, cutting a line over its cap;
+ * - {@link OutputTail} keeps the most recent bytes for the outcome's tail;
+ * - {@link ChildOutput} wires them for one child: the tail, the line callbacks, and the echo to the step log
+ *   through the workflow-command fence and its {@link EchoBudget} (`echo-budget.ts`, shared with the fence).
+ */
 import { StringDecoder } from "node:string_decoder";
-import { BoundedLines } from "./bounded-lines.js";
+import { fromWholeCharacter, TailWindow } from "../core/byte-windows.js";
 import { CommandFence } from "./command-fence.js";
 import { DEFAULT_LOG_LIMIT_BYTES, EchoBudget } from "./echo-budget.js";
-import { DEFAULT_MAX_LINE_BYTES, LineFramer, type OutputPiece, type PieceKind } from "./line-framer.js";
-import { OutputTail } from "./output-tail.js";
+
+/**
+ * Splits one output stream of a child into runs of whole lines, in linear time and bounded memory: each
+ * pipe chunk is searched once for its last newline (natively, `lastIndexOf`), everything up to it leaves
+ * as one piece, and only the unfinished line after it is held — at most `maxLineBytes` of it. A line
+ * longer than that leaves in fragments, so a 200 MB line with no newline is never held whole.
+ *
+ * Pieces (bytes, never decoded here):
+ * - `lines`: one or more whole lines, each ending in `\n`, with every `\r\n` folded to `\n` (a line's CR
+ *   LF ending is the newline, as a workflow log shows it);
+ * - `fragment`: a part of a line longer than `maxLineBytes`, at most one pipe read long (a trailing `\r`
+ *   is held back, so a CR LF split here still folds); the line goes on in the stream's next piece;
+ * - `last`: the stream's final bytes, which did not end in a newline (emitted by `flush`, as they were
+ *   printed; empty when the stream ended right after a fragment).
+ */
+
+/** What kind of bytes an {@link OutputPiece} carries (see the module comment). */
+export type PieceKind = "lines" | "fragment" | "last";
+
+/** A run of one stream's output, as the seam hands it on. */
+export interface OutputPiece {
+  readonly stream: "stdout" | "stderr";
+  readonly kind: PieceKind;
+  readonly bytes: Buffer;
+}
+
+/** The longest unfinished line held before it leaves as a fragment (64 KiB), in bytes. */
+export const DEFAULT_MAX_LINE_BYTES = 64 * 1024;
+
+const LF = 0x0a;
+const CR = 0x0d;
+/** Held bytes shorter than this are copied out of their pipe chunk (4 KiB). */
+const SMALL_COPY_BYTES = 4096;
+
+export class LineFramer {
+  private pending: Buffer[] = [];
+  private pendingSize = 0;
+  /** True after a fragment, until the line's newline. */
+  private midLine = false;
+
+  /**
+   * @param emit gets each piece, in stream order.
+   * @param maxLineBytes the most bytes of an unfinished line held (a positive integer).
+   */
+  constructor(
+    private readonly emit: (kind: PieceKind, bytes: Buffer) => void,
+    private readonly maxLineBytes: number = DEFAULT_MAX_LINE_BYTES,
+  ) {}
+
+  push(chunk: Buffer): void {
+    if (chunk.length === 0) return;
+    const newline = chunk.lastIndexOf(LF);
+    if (newline < 0) {
+      this.hold(chunk);
+      return;
+    }
+    let from = 0;
+    if (this.pendingSize > 0) {
+      // The held line ends at the chunk's first newline: only that line is copied, not the whole chunk.
+      const first = chunk.indexOf(LF);
+      this.emit("lines", foldCrLf(Buffer.concat([...this.pending, chunk.subarray(0, first + 1)])));
+      this.pending = [];
+      this.pendingSize = 0;
+      from = first + 1;
+    }
+    this.midLine = false;
+    if (newline + 1 > from) this.emit("lines", foldCrLf(chunk.subarray(from, newline + 1)));
+    this.hold(chunk.subarray(newline + 1));
+  }
+
+  /**
+   * Emits the stream's `last` piece (call once, when the stream ended): what is held, or an empty piece
+   * when the stream ended right after a fragment, so an unfinished line always ends in a `last` piece.
+   */
+  flush(): void {
+    if (this.pendingSize === 0 && !this.midLine) return;
+    const rest = Buffer.concat(this.pending);
+    this.pending = [];
+    this.pendingSize = 0;
+    this.midLine = false;
+    this.emit("last", rest);
+  }
+
+  private hold(bytes: Buffer): void {
+    if (bytes.length === 0) return;
+    if (this.pendingSize + bytes.length <= this.maxLineBytes) {
+      // A small remainder is copied, so it does not keep its whole pipe chunk alive.
+      this.pending.push(bytes.length < SMALL_COPY_BYTES ? Buffer.from(bytes) : bytes);
+      this.pendingSize += bytes.length;
+      return;
+    }
+    // Over the bound: what is held and these bytes move on as fragments, as they are (no copy), except a
+    // final \r, held back in case the next byte is the \n of a CR LF.
+    for (const part of this.pending) this.emit("fragment", part);
+    const carry = bytes[bytes.length - 1] === CR ? 1 : 0;
+    if (bytes.length > carry) this.emit("fragment", bytes.subarray(0, bytes.length - carry));
+    this.pending = carry === 1 ? [Buffer.from("\r")] : [];
+    this.pendingSize = carry;
+    this.midLine = true;
+  }
+}
+
+/** `bytes` with every `\r\n` replaced by `\n`; the same buffer when there is none. */
+export function foldCrLf(bytes: Buffer): Buffer {
+  let at = bytes.indexOf("\r\n");
+  if (at < 0) return bytes;
+  const parts: Buffer[] = [];
+  let from = 0;
+  while (at >= 0) {
+    parts.push(bytes.subarray(from, at));
+    from = at + 1; // keep the \n
+    at = bytes.indexOf("\r\n", from);
+  }
+  parts.push(bytes.subarray(from));
+  return Buffer.concat(parts);
+}
+
+/**
+ * Turns one stream's pieces ({@link LineFramer}) into lines for a line callback: each line without its
+ * newline, in order, decoded as UTF-8. A line longer than `maxLineBytes` is cut: the callback gets its
+ * first `maxLineBytes` (cut at a character boundary) and then `[… N more bytes of this line not kept …]`,
+ * so no line a callback gets is ever larger than `maxLineBytes` plus that note, and the dropped bytes are
+ * never held.
+ */
+export class BoundedLines {
+  /** The over-long line in progress: its kept front, the bytes taken for it, the bytes dropped. */
+  private cut: { head: string; headBytes: number; dropped: number; decoder: StringDecoder } | null = null;
+
+  constructor(
+    private readonly emit: (line: string) => void,
+    private readonly maxLineBytes: number,
+  ) {}
+
+  piece(kind: PieceKind, bytes: Buffer): void {
+    if (kind === "fragment") {
+      this.takeCut(bytes);
+      return;
+    }
+    let from = 0;
+    if (this.cut !== null) {
+      // The over-long line ends at this piece's first newline (or with the stream).
+      const newline = bytes.indexOf(0x0a);
+      this.takeCut(bytes.subarray(0, newline < 0 ? bytes.length : newline));
+      this.endCut();
+      if (newline < 0) return;
+      from = newline + 1;
+    }
+    const lines = bytes.toString("utf8", from).split("\n");
+    // A `lines` piece ends in \n, so its split ends in "" (not a line); a `last` piece's final part is one.
+    if (kind === "lines") lines.pop();
+    for (const line of lines) this.line(line);
+  }
+
+  /** Ends an over-long line still in progress. */
+  finish(): void {
+    if (this.cut !== null) this.endCut();
+  }
+
+  private line(line: string): void {
+    // Cheap test first: a string of n UTF-16 units is at most 3n UTF-8 bytes.
+    if (line.length * 3 <= this.maxLineBytes || Buffer.byteLength(line, "utf8") <= this.maxLineBytes) {
+      this.emit(line);
+      return;
+    }
+    this.takeCut(Buffer.from(line, "utf8"));
+    this.endCut();
+  }
+
+  /** Bytes of the over-long line in progress: kept while its front has room, counted after. */
+  private takeCut(bytes: Buffer): void {
+    this.cut ??= { head: "", headBytes: 0, dropped: 0, decoder: new StringDecoder("utf8") };
+    const room = Math.max(0, this.maxLineBytes - this.cut.headBytes);
+    const kept = bytes.subarray(0, room);
+    if (kept.length > 0) {
+      this.cut.head += this.cut.decoder.write(kept);
+      this.cut.headBytes += kept.length;
+    }
+    this.cut.dropped += bytes.length - kept.length;
+  }
+
+  private endCut(): void {
+    const cut = this.cut;
+    if (cut === null) return;
+    // A character cut by the front's end was taken but not decoded: it counts as not kept.
+    const dropped = cut.dropped + cut.headBytes - Buffer.byteLength(cut.head, "utf8");
+    this.emit(`${cut.head}[… ${dropped} more bytes of this line not kept …]`);
+    this.cut = null;
+  }
+}
+
+/**
+ * A bounded tail of a byte stream: keeps at most `maxBytes` of the most recent output (SPEC §9: output
+ * is kept as a bounded tail), in linear time and constant memory ({@link TailWindow}). Decoding happens
+ * once, at `text()`, so a multi-byte character split across chunks is not mangled; a character cut at
+ * the front of the window is dropped.
+ */
+export class OutputTail {
+  private readonly window: TailWindow;
+
+  constructor(maxBytes: number) {
+    this.window = new TailWindow(maxBytes);
+  }
+
+  push(chunk: Uint8Array): void {
+    this.window.push(chunk);
+  }
+
+  /** Bytes discarded from the front so far. */
+  get droppedBytes(): number {
+    return this.window.droppedBytes;
+  }
+
+  /** The kept tail as UTF-8 text, prefixed with a marker when bytes were dropped. */
+  text(): string {
+    const bytes = this.window.bytes();
+    if (this.window.droppedBytes === 0) return bytes.toString("utf8");
+    return `[… ${this.window.droppedBytes} earlier bytes not kept …]\n${fromWholeCharacter(bytes).toString("utf8")}`;
+  }
+}
 
 /** Where a child's output goes (part of `RunProcessOptions`). Lengths are bytes. */
 export interface ChildOutputOptions {
@@ -12,7 +238,7 @@ export interface ChildOutputOptions {
   /**
    * The longest unfinished line held, in bytes (default 64 KiB): a longer line moves on to `onOutput` and
    * the echo in fragments, and reaches a line callback cut to this many bytes plus a note of what was not
-   * kept (see `bounded-lines.ts`).
+   * kept (see {@link BoundedLines}).
    */
   readonly maxLineBytes?: number;
   /**
@@ -30,7 +256,7 @@ export interface ChildOutputOptions {
   /**
    * Called with both streams' output as runs of whole lines, in arrival order, undecoded: one call per
    * pipe read rather than per line, so a consumer of a huge stream does no per-line work. The piece kinds
-   * (`lines`, `fragment`, `last`) are described in `line-framer.ts`; `last` pieces come when the process
+   * (`lines`, `fragment`, `last`) are described at {@link LineFramer}; `last` pieces come when the process
    * ended, stdout's before stderr's.
    */
   readonly onOutput?: (piece: OutputPiece) => void;

@@ -1,4 +1,4 @@
-import { fromWholeCharacter, TailWindow } from "../core/tail-window.js";
+import { fromWholeCharacter, TailWindow } from "../core/byte-windows.js";
 
 /**
  * How much of one child's output reaches the step log by default (input `output-log-limit`): 2 MiB, the

@@ -25,8 +25,7 @@ import { killMarked, SPAWN_MARKER, signalAs, startTicksOf } from "./leftovers.js
 import { guardGroup } from "./orphan-guard.js";
 import { trustedCommand } from "./trusted-tools.js";
 
-export type { ChildOutputOptions } from "./child-output.js";
-export type { OutputPiece, PieceKind } from "./line-framer.js";
+export type { ChildOutputOptions, OutputPiece, PieceKind } from "./child-output.js";
 
 /**
  * Options of one child process. Lengths are bytes, times are milliseconds. Where its output goes (tails,
@@ -47,6 +46,11 @@ export interface RunProcessOptions extends ChildOutputOptions {
   readonly signal?: AbortSignal;
   /** Grace between SIGTERM and SIGKILL (default 3000). */
   readonly killGraceMs?: number;
+  /**
+   * How long a child that exited may keep its pipes open (a background grandchild holds them) before the
+   * run settles anyway, ms (default {@link DRAIN_GRACE_MS}, 2000). Tests of such grandchildren lower it.
+   */
+  readonly drainGraceMs?: number;
   /**
    * Guard the child's group against the engine's own death (default `true`): a `kill -9` of the engine
    * then ends the child too (`orphan-guard.ts`; issue 17 item 7). `false` only for short local commands
@@ -241,7 +245,7 @@ function superviseChild(
   };
   child.on("exit", (code, signal) => {
     // Wait for stdio to drain; if a grandchild keeps the pipes open, settle anyway after a grace.
-    const drain = setTimeout(() => settle(code, signal), DRAIN_GRACE_MS);
+    const drain = setTimeout(() => settle(code, signal), options.drainGraceMs ?? DRAIN_GRACE_MS);
     drain.unref();
     timers.push(drain);
     child.on("close", () => settle(code, signal));

@@ -89,7 +89,7 @@ const PINNED_BEFORE_SCOPE: readonly (readonly [string, string])[] = [
 let checkoutGuarded = false;
 
 /**
- * Called once at the action's start (`run/trusted-executables.ts`): from then on, every engine git call
+ * Called once at the action's start (`pull-request/trusted-executables.ts`): from then on, every engine git call
  * outside a trusted scope gets {@link PINNED_BEFORE_SCOPE} and the checkout's per-name program keys pinned
  * ({@link checkoutProgramPins}). The CLI does not call it: a user's own repository configuration is theirs.
  * `on: false` undoes it (tests, which share one module registry per worker).

@@ -166,6 +166,8 @@ async function dispatch(request: RunRequest, ports: RunPorts): Promise<RunOutcom
             requireEvidence: policy.requireEvidence,
             ...optional("requireTests", policy.requireTests),
             ...optional("testReports", policy.testReports),
+            ...optional("verifyRepeat", policy.verifyRepeat),
+            ...optional("verifyBase", policy.verifyBase),
             ...optional("source", policy.source),
           },
         }
@@ -192,6 +194,8 @@ async function dispatch(request: RunRequest, ports: RunPorts): Promise<RunOutcom
                   ...optional("requireTests", policy.requireTests),
                   ...optional("testReports", policy.testReports),
                   ...optional("plannedTools", policy.plannedTools),
+                  ...optional("verifyRepeat", policy.verifyRepeat),
+                  ...optional("verifyBase", policy.verifyBase),
                   ...optional("source", policy.source),
                 },
               }

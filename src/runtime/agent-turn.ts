@@ -14,7 +14,25 @@ import type { ClaudePermissionMode } from "./claude-argv.js";
 import type { CliCallOutcome } from "./cli-call.js";
 import type { DeclaredPlan } from "./declared-plan.js";
 import type { ModelCalls } from "./model-calls.js";
-import type { ResumedSession } from "./model-runtime.js";
+
+/** The session a `handoff: session` node, or a continuing completion attempt, resumes. */
+export interface ResumedSession {
+  readonly kind: "resume";
+  readonly sessionId: string;
+  /**
+   * Codex only: the thread's cumulative token usage before this call (what the call that left the thread
+   * there reported; `null` = not known, nothing subtracted), so the row carries this call's share.
+   */
+  readonly threadUsage?: TokenUsage | null;
+  /** Codex only: the `CODEX_HOME` the thread was started in (absent: the env's own). */
+  readonly codexHome?: string;
+  /**
+   * Claude only: the session's cumulative `total_cost_usd` before this call (claude reports the whole
+   * session's cost on `--resume`; measured on 2.1.332: $0.0008, then $0.0016). The row carries the
+   * difference; `null` = not known, so this call's own cost is unknown.
+   */
+  readonly sessionCostUsd?: number | null;
+}
 
 /** What one attempt of a node with a completion gate asks of its model call (SPEC §7). */
 export interface CompletionCall {

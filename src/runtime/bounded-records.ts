@@ -1,9 +1,9 @@
 /**
  * The collections a stream parser keeps across a call's events, each bounded (`MAX_TRACKED`,
- * `RECORD_TEXT_CHARS` in `stream-bounds.ts`), so a CLI printing millions of events costs the parser
+ * `RECORD_TEXT_CHARS` in `jsonl-reader.ts`), so a CLI printing millions of events costs the parser
  * constant memory: what it keeps are small records, never the events.
  */
-import { MAX_TRACKED, RECORD_TEXT_CHARS } from "./stream-bounds.js";
+import { MAX_TRACKED, RECORD_TEXT_CHARS } from "./jsonl-reader.js";
 
 /** A set that stops growing at `limit` entries: later new values are not added (`has` is then false). */
 export class BoundedSet<T> {

@@ -35,7 +35,7 @@
  * `is_error: true` is surfaced as `isError` and must fail the node even when the process exits 0 (SPEC §4).
  * Every error measured exited 1, but the contract is the field, not the exit code.
  *
- * Bounded (SPEC §9; `stream-bounds.ts`): stdout is read once, chunk by chunk (`write`); a line over 1 MiB
+ * Bounded (SPEC §9; `jsonl-reader.ts`): stdout is read once, chunk by chunk (`write`); a line over 1 MiB
  * is decoded as it arrives, never held, its strings capped (the reply keeps its first and last 4 MiB,
  * `replyDroppedBytes` says what was dropped); only the last result event and small per-call records
  * (`claude-tool-calls.ts`) are kept across events. The result event is read in `claude-result.ts`.

@@ -8,7 +8,7 @@
  */
 import { BoundedMap, BoundedSet, RecentList, recordText } from "./bounded-records.js";
 import { isRecord, type Json } from "./json-lines.js";
-import { MAX_TRACKED } from "./stream-bounds.js";
+import { MAX_TRACKED } from "./jsonl-reader.js";
 
 /** One item of a `TodoWrite` plan (`input.todos[]`): its text and status as the model declared them. */
 export interface ClaudeTodo {

@@ -7,7 +7,7 @@
  */
 import { BoundedMap, RecentList, recordText } from "./bounded-records.js";
 import { isRecord, type Json, stringOrNull } from "./json-lines.js";
-import { MAX_TRACKED } from "./stream-bounds.js";
+import { MAX_TRACKED } from "./jsonl-reader.js";
 
 /** One `command_execution` item, in its latest state. */
 export interface CodexCommand {

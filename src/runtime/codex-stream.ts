@@ -42,7 +42,7 @@
  *
  * Codex reports no USD: `costUsd` is always null ("unknown"), never 0 (SPEC §4).
  *
- * Bounded (SPEC §9; `stream-bounds.ts`): stdout is read once, chunk by chunk (`write`); a line over 1 MiB
+ * Bounded (SPEC §9; `jsonl-reader.ts`): stdout is read once, chunk by chunk (`write`); a line over 1 MiB
  * is decoded as it arrives, never held, its strings capped (the reply keeps its first and last 4 MiB,
  * `replyDroppedBytes` says what was dropped); items are kept as small bounded records (`codex-items.ts`),
  * top-level errors as the most recent 10,000 (each at most 4096 characters).

@@ -3,7 +3,7 @@
  * for loosely shaped JSON, and the line loop itself — each stdout line trimmed, counted, parsed, and
  * handed on as an event when it is a JSON object with a string `type`, else counted as ignored with a
  * sample of the first such line kept for the outcome's detail. Raw stdout is split and bounded by a
- * {@link JsonlReader} (`stream-bounds.ts`), so neither one huge line nor many lines are ever held whole.
+ * {@link JsonlReader} (`jsonl-reader.ts`), so neither one huge line nor many lines are ever held whole.
  */
 
 import { JsonlReader } from "./jsonl-reader.js";
@@ -37,7 +37,7 @@ export interface JsonLineCounts {
   readonly firstIgnoredLine: string | null;
 }
 
-/** What an event's line lost to the bounds (`stream-bounds.ts`); empty for a line parsed whole. */
+/** What an event's line lost to the bounds (`jsonl-reader.ts`); empty for a line parsed whole. */
 export interface EventCuts {
   /** Strings kept as their first and last halves, by path (`/result`, `/item/text`) → bytes dropped. */
   readonly cutStrings: ReadonlyMap<string, number>;

@@ -16,9 +16,9 @@ import type { TokenUsage } from "../core/ledger-row.js";
 import type { Graph } from "../graph/graph.js";
 import type { Runtime } from "../policy/disclosure.js";
 import type { ModelCredential } from "../proxy/credential.js";
-import type { AgentTurn, CallReport } from "./agent-turn.js";
+import type { AgentTurn, CallReport, ResumedSession } from "./agent-turn.js";
 
-export type { Runtime };
+export type { ResumedSession, Runtime };
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -37,25 +37,6 @@ export interface RuntimeExecutables {
   readonly claudeExecutable: string;
   /** Default `codex`. */
   readonly codexExecutable?: string;
-}
-
-/** The session a `handoff: session` node, or a continuing completion attempt, resumes. */
-export interface ResumedSession {
-  readonly kind: "resume";
-  readonly sessionId: string;
-  /**
-   * Codex only: the thread's cumulative token usage before this call (what the call that left the thread
-   * there reported; `null` = not known, nothing subtracted), so the row carries this call's share.
-   */
-  readonly threadUsage?: TokenUsage | null;
-  /** Codex only: the `CODEX_HOME` the thread was started in (absent: the env's own). */
-  readonly codexHome?: string;
-  /**
-   * Claude only: the session's cumulative `total_cost_usd` before this call (claude reports the whole
-   * session's cost on `--resume`; measured on 2.1.332: $0.0008, then $0.0016). The row carries the
-   * difference; `null` = not known, so this call's own cost is unknown.
-   */
-  readonly sessionCostUsd?: number | null;
 }
 
 /** What the run saved about a session, from which {@link ModelRuntime.resumedSession} picks its runtime's part. */

@@ -12,7 +12,7 @@ import { workingTreePatch } from "../../src/evidence/patch.js";
 import { readBaseAgentConfig } from "../../src/github/base-agent-config.js";
 import { createOctokit } from "../../src/github/octokit.js";
 import { isAgentConfigPath } from "../../src/policy/agent-config-paths.js";
-import { swapInBaseAgentConfig } from "../../src/run/agent-config-restore.js";
+import { swapInBaseAgentConfig } from "../../src/pull-request/agent-config-restore.js";
 import { startGitHubServer, TEST_TIMING } from "../support/github-server/index.js";
 import { commitAll, hermeticGitEnv, makeTempRepo, type TempRepo } from "../support/temp-repo.js";
 

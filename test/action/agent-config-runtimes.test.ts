@@ -11,7 +11,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { readBaseAgentConfig } from "../../src/github/base-agent-config.js";
 import { createOctokit } from "../../src/github/octokit.js";
 import type { Runtime } from "../../src/policy/disclosure.js";
-import { type AgentConfigSwap, swapInBaseAgentConfig } from "../../src/run/agent-config-restore.js";
+import { type AgentConfigSwap, swapInBaseAgentConfig } from "../../src/pull-request/agent-config-restore.js";
 import { type GraphHarness, requestsOf, startGraphHarness } from "../engine/graph-harness.js";
 import { editCall, historyText, RUNTIMES, readCall } from "../engine/runtime-harness.js";
 import { commitAll, hermeticGitEnv, makeSampleNodeRepo } from "../support/temp-repo.js";

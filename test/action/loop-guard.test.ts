@@ -3,7 +3,7 @@
  * — a line of the message's last paragraph, after the subject — as `git interpret-trailers` reads it.
  */
 import { describe, expect, it } from "vitest";
-import { runTrailerOf } from "../../src/run/loop-guard.js";
+import { runTrailerOf } from "../../src/pull-request/loop-guard.js";
 
 describe("runTrailerOf", () => {
   it("finds the run id in the last paragraph, among other trailers, key case-insensitive, CRLF or LF", () => {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { nodeIdLines } from "../../src/graph/node-lines.js";
-import { README_RESUME_WORKFLOW, resumeHintMarkdown } from "../../src/run/resume-hint.js";
+import { README_RESUME_WORKFLOW, resumeHintMarkdown } from "../../src/pull-request/resume-hint.js";
 
 const RUN_ID = "20250101-120000-abcdef";
 const SHA = "e768ad242a9db3f2007fa087d3ae2599cd5ecc4e";

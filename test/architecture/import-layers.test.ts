@@ -105,6 +105,59 @@ function folderArrows(): Arrow[] {
   return arrows;
 }
 
+/**
+ * Every import from one source file of `src/` to another (type-only imports included: a type that crosses
+ * back is still a circle a reader has to follow), keyed by the importing file's path under the repository.
+ */
+function fileEdges(): Map<string, Set<string>> {
+  const edges = new Map<string, Set<string>>();
+  const name = (path: string): string => relative(REPO, path).split(sep).join("/");
+  for (const file of sourceFiles(SRC)) {
+    const targets = new Set<string>();
+    for (const specifier of specifiersOf(file)) {
+      const target = resolve(dirname(file), specifier).replace(/\.js$/, ".ts");
+      if (!relative(SRC, target).startsWith("..")) targets.add(name(target));
+    }
+    edges.set(name(file), targets);
+  }
+  return edges;
+}
+
+/**
+ * The strongly connected parts of `edges` that hold a circle (two nodes or more, or one that imports itself),
+ * each sorted, by Tarjan's algorithm: every circle in the graph lies inside one of them.
+ */
+function circles(edges: ReadonlyMap<string, ReadonlySet<string>>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (node: string): void => {
+    index.set(node, index.size);
+    low.set(node, index.get(node)!);
+    stack.push(node);
+    onStack.add(node);
+    for (const next of edges.get(node) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (onStack.has(next)) low.set(node, Math.min(low.get(node)!, index.get(next)!));
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const part: string[] = [];
+    let top: string;
+    do {
+      top = stack.pop()!;
+      onStack.delete(top);
+      part.push(top);
+    } while (top !== node);
+    if (part.length > 1 || (edges.get(node)?.has(node) ?? false)) found.push(part.sort());
+  };
+  for (const node of edges.keys()) if (!index.has(node)) visit(node);
+  return found;
+}
+
 /** A cycle among the folder arrows (as a path `a → b → … → a`), or `null`. */
 function findCycle(edges: ReadonlyMap<string, ReadonlySet<string>>): string[] | null {
   const state = new Map<string, "open" | "done">();
@@ -176,6 +229,13 @@ describe("src/ layers (docs/architecture.md)", () => {
     expect(findCycle(edges)).toBeNull();
   });
 
+  it("no file under src/ imports itself back through other files (no file-level circle, issue 24)", () => {
+    const edges = fileEdges();
+    expect(edges.size).toBeGreaterThan(100);
+    expect([...edges.values()].reduce((n, t) => n + t.size, 0)).toBeGreaterThan(arrows.length);
+    expect(circles(edges)).toEqual([]);
+  });
+
   it("the cycle finder finds a cycle where there is one (probe)", () => {
     const probe = new Map<string, Set<string>>([
       ["ledger", new Set(["core", "evidence"])],
@@ -191,5 +251,7 @@ describe("src/ layers (docs/architecture.md)", () => {
         ]),
       ),
     ).toBeNull();
+    expect(circles(probe)).toEqual([["evidence", "ledger"]]);
+    expect(circles(new Map([["a", new Set(["a"])]]))).toEqual([["a"]]);
   });
 });

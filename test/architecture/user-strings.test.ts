@@ -51,7 +51,7 @@ describe("user-facing strings", () => {
   });
 
   it("the scan sees template pieces too (a check that could not fail would prove nothing)", () => {
-    const strings = stringsOf(join(SRC, "run", "pull-request-modes.ts")).map((s) => s.text);
+    const strings = stringsOf(join(SRC, "pull-request", "pull-request-run.ts")).map((s) => s.text);
     expect(strings.some((text) => text.includes("/evidence-gate run comment"))).toBe(true);
   });
 });

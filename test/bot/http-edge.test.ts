@@ -141,11 +141,15 @@ describe("the bot's HTTP edge", () => {
     rig.github.assertNoViolations();
   });
 
-  it("15 pull requests opened at once, with production waits (writes one second apart per installation): every delivery is answered inside GitHub's 10 s, and all 15 check runs are created after (issue 23)", {
+  it("pull requests opened at once, with production waits (writes one second apart per installation): every delivery is answered before GitHub gives up, and all the check runs are created after (issue 23)", {
     timeout: 90_000,
   }, async () => {
+    // GitHub gives up on an answer after 10 s; 15 pull requests' writes one second apart take 14 s. The same
+    // proportion in less time: 5 writes take 4 s, and this GitHub gives up after 2.5 s — an answer that
+    // waited for its delivery's write would time out.
     const rig = await rigs.start({ EVIDENCE_GATE_BACKOFF_SECOND_MS: undefined });
-    const heads = Array.from({ length: 15 }, (_, i) => i.toString(16).padStart(2, "0").repeat(20));
+    rig.github.state.webhooks.timeoutMs = 2_500;
+    const heads = Array.from({ length: 5 }, (_, i) => i.toString(16).padStart(2, "0").repeat(20));
     const records = await Promise.all(
       heads.map((headSha, i) =>
         rig.github.state.webhooks.deliver({
@@ -154,8 +158,10 @@ describe("the bot's HTTP edge", () => {
         }),
       ),
     );
-    // The double gives up after GitHub's 10 s, as GitHub does ("timed out").
+    // The double gives up after `timeoutMs`, as GitHub does ("timed out").
     expect(records.map((r) => [r.status, r.statusCode])).toEqual(heads.map(() => ["OK", 202]));
+    // Answered while the writes still wait their turn: not every check run exists yet.
+    expect(rig.github.state.checkRuns.length).toBeLessThan(heads.length);
     await rig.bot.work.settled();
     expect(new Set(rig.github.state.checkRuns.map((c) => c.headSha))).toEqual(new Set(heads));
     rig.github.assertNoViolations();
@@ -206,7 +212,8 @@ describe("the bot's HTTP edge", () => {
   });
 
   it("bodies that trickle in are cut off after BODY_READ_TIMEOUT_MS (408): eight slow unsigned bodies do not shut real deliveries out (operator trial)", async () => {
-    const rig = await rigs.start();
+    // The bound lowered to 500 ms (the default, 10 s, is checked below): the same cut-off, sooner.
+    const rig = await rigs.start({}, {}, { bodyReadTimeoutMs: 500 });
     const { hostname, port } = new URL(rig.bot.url);
     const slow = Array.from({ length: MAX_UNVERIFIED_BODIES }, () => {
       const req = request({

@@ -9,7 +9,6 @@
  *   from two replicas sweeping at the same moment — and completes, saying so, a check run whose workflow
  *   run is gone.
  */
-import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { MAX_RETRY_AFTER_S } from "../../src/bot/bot-app.js";
 import { readBotConfig } from "../../src/bot/config.js";
@@ -40,6 +39,15 @@ const BASE = "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d";
 const RUN = 30_433_642;
 const rigs = botRigs();
 const BASE_HEAD = "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d";
+
+/**
+ * The reconcile sweep's clock, `ahead` ms past the system clock: a sweep run with `ahead = 1_100` sees the
+ * check runs as a sweep 1.1 s from now would, without the test sleeping that long.
+ */
+function sweepClock(): { ahead: number; readonly now: () => Date } {
+  const clock = { ahead: 0, now: () => new Date(Date.now() + clock.ahead) };
+  return clock;
+}
 
 /** A click of the button `identifier` on check run `check` by `sender`, as GitHub delivers it. */
 function clickOn(check: { id: number; headSha: string }, sender: string, identifier: string) {
@@ -166,9 +174,10 @@ describe("the bot heals itself", () => {
 
   it("a check run whose workflow run is gone is completed failure saying so — never left in_progress, never green", async () => {
     // RECONCILE_AFTER 1s: by the time the sweep runs, the check run is older than that.
-    const rig = await rigs.start({ RECONCILE_AFTER: "1s" });
+    const clock = sweepClock();
+    const rig = await rigs.start({ RECONCILE_AFTER: "1s" }, {}, { now: clock.now });
     const check = await runCompletedButNotDelivered(rig, HEAD, RUN, false);
-    await sleep(1_100);
+    clock.ahead = 1_100;
     await rig.bot.reconcile();
     expect(check).toMatchObject({ status: "completed", conclusion: "failure" });
     expect(check.output.title).toBe(`Workflow run ${RUN} is gone`);
@@ -177,13 +186,14 @@ describe("the bot heals itself", () => {
   });
 
   it("one check run the sweep cannot settle now (its run's API read keeps failing) does not stop it settling the others (operator trial)", async () => {
-    const rig = await rigs.start({ RECONCILE_AFTER: "1s" });
+    const clock = sweepClock();
+    const rig = await rigs.start({ RECONCILE_AFTER: "1s" }, {}, { now: clock.now });
     const other = "fedcba9876543210fedcba9876543210fedcba98";
     const checks = [
       await runCompletedButNotDelivered(rig, HEAD, RUN, false),
       await runCompletedButNotDelivered(rig, other, RUN + 1, false, SUCCESS_LEDGER, 43),
     ];
-    await sleep(1_100);
+    clock.ahead = 1_100;
     // The first run read fails through all its retries; the second is read (and found gone).
     rig.github.failNext({
       method: "GET",
@@ -288,7 +298,8 @@ describe("the bot heals itself", () => {
   });
 
   it("the sweep knows Re-verify check runs: a lost Re-verify dispatch completes failure 'never ran' (never the head's earlier full run's verdict); a Re-verify run that completed settles its check run (issue 23)", async () => {
-    const rig = await rigs.start({ RECONCILE_AFTER: "2s" });
+    const clock = sweepClock();
+    const rig = await rigs.start({ RECONCILE_AFTER: "2s" }, {}, { now: clock.now });
     rig.github.state.setCollaborator("mona", "write");
     rig.github.state.addWorkflow({
       file: WORKFLOW_FILE,
@@ -304,10 +315,10 @@ describe("the bot heals itself", () => {
     // The dispatch produced no run (GitHub lost it, or the process died with it): no such run, ever. Until
     // twice RECONCILE_AFTER has passed it may still show up: the check run waits. (GitHub's started_at has
     // whole seconds: it may read up to a second early.)
-    await sleep(2_100);
+    clock.ahead = 2_100;
     await rig.bot.reconcile();
     expect(lost).toMatchObject({ status: "queued", conclusion: null });
-    await sleep(2_000);
+    clock.ahead = 4_100;
     await rig.bot.reconcile();
     expect(lost).toMatchObject({ status: "completed", conclusion: "failure", actions: [REVERIFY_BUTTON] });
     expect(lost.output.title).toBe("evidence-gate: Re-verify never ran");
@@ -334,7 +345,8 @@ describe("the bot heals itself", () => {
       path: `.github/workflows/${WORKFLOW_FILE}`,
       displayTitle: `evidence-gate verify ${HEAD}`,
     });
-    await sleep(2_100);
+    // The sweep as 2.1 s after this click would see it (the earlier check run is settled already).
+    clock.ahead = 2_100;
     await rig.bot.reconcile();
     expect(fresh).toMatchObject({
       status: "completed",
@@ -345,7 +357,8 @@ describe("the bot heals itself", () => {
   });
 
   it("in a busy repository the sweep still finds the Re-verify run: it lists that workflow file's dispatch runs since the check run started, every page — not the repository's 100 newest", async () => {
-    const rig = await rigs.start({ RECONCILE_AFTER: "1s" });
+    const clock = sweepClock();
+    const rig = await rigs.start({ RECONCILE_AFTER: "1s" }, {}, { now: clock.now });
     rig.github.state.setCollaborator("mona", "write");
     rig.github.state.addWorkflow({
       file: WORKFLOW_FILE,
@@ -378,7 +391,7 @@ describe("the bot heals itself", () => {
         displayTitle: i <= 80 ? "deploy" : `evidence-gate verify ${other === HEAD ? "f".repeat(40) : other}`,
       });
     }
-    await sleep(1_100);
+    clock.ahead = 1_100;
     await rig.bot.reconcile();
     expect(fresh, JSON.stringify(rig.logs.filter((l) => l.kind === "reconcile-check"))).toMatchObject({
       status: "completed",
@@ -389,7 +402,8 @@ describe("the bot heals itself", () => {
   });
 
   it("the sweep repairs a lost Approve click: a check run left in_progress awaiting a resume that never ran waits at its gate again, with its buttons; a resume run that completed settles it (issue 23)", async () => {
-    const rig = await rigs.start({ RECONCILE_AFTER: "1s" });
+    const clock = sweepClock();
+    const rig = await rigs.start({ RECONCILE_AFTER: "1s" }, {}, { now: clock.now });
     rig.github.state.setCollaborator("mona", "write");
     const paused = pausedLedger(HEAD);
     const check = await runCompletedButNotDelivered(rig, HEAD, RUN, true, paused);
@@ -401,7 +415,7 @@ describe("the bot heals itself", () => {
     expect(check).toMatchObject({ status: "in_progress" });
     expect(check.externalId).toContain(`:resume=${paused.runId}`);
     // No resume run ever appears (the bound: twice RECONCILE_AFTER since the check run started).
-    await sleep(2_100);
+    clock.ahead = 2_100;
     await rig.bot.reconcile();
     expect(check).toMatchObject({ status: "completed", conclusion: "action_required", actions: buttons });
     expect(check.externalId).toBe(`evidence-gate-bot:pr=42:run=${RUN}:attempt=1`);
@@ -424,7 +438,7 @@ describe("the bot heals itself", () => {
       path: `.github/workflows/${RESUME_WORKFLOW_FILE}`,
       displayTitle: `evidence-gate resume ${paused.runId} ${HEAD}`,
     });
-    await sleep(1_100);
+    clock.ahead = 1_100;
     await rig.bot.reconcile();
     expect(check).toMatchObject({ status: "completed", conclusion: "success" });
     expect(rig.github.state.dispatches).toHaveLength(2);

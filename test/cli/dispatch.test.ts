@@ -134,7 +134,7 @@ describe("what loads before a command is chosen", () => {
       "src/cli/main.ts",
       "src/cli/pipe-safe-output.ts",
       "src/cli/version.ts",
-      "src/run/exit-codes.ts",
+      "src/local-run/exit-codes.ts",
     ]);
   });
 

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { runCliPlan } from "../../src/cli/plan-command.js";
 import { runCliAuto } from "../../src/cli/run-auto-command.js";
 import { runCliVerify } from "../../src/cli/verify-command.js";
-import type { CliIo } from "../../src/run/local-setup.js";
+import type { CliIo } from "../../src/local-run/local-setup.js";
 import { hermeticGitEnv, makeTempRepo, type TempRepo } from "../support/temp-repo.js";
 
 const repos: TempRepo[] = [];

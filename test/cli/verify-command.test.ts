@@ -208,6 +208,9 @@ describe("evidence-gate verify", () => {
     const f = await verify(floored, ["--verify-cmd", "npm test", "--verify-repeat", "1"]);
     expect(f.code, f.stderr + f.stdout).toBe(0);
     expect(f.ledger?.rows[0]?.verify?.repeat).toEqual({ runs: 3, passed: 3 });
+    // The ledger says the file set it (the Policy line named only require-evidence before).
+    expect(f.ledger?.plan.policy).toMatchObject({ requireEvidence: false, verifyRepeat: 3 });
+    expect(f.stdout).toMatch(/^Policy: .*evidence-gate\.yml.* — require-evidence: false, verify-repeat: 3$/m);
   });
 
   it("a --verify-repeat that is not 1-10, or a policy verify-repeat of 11, is a usage error naming the fix: exit 64, nothing ran", async () => {

@@ -1,10 +1,15 @@
 /**
  * docs/architecture.md's "One `auto` run, top to bottom" (issue 24: the trace of one `auto` run from the
- * action's entry to the completed check run) names files and functions of `src/`. This test keeps it true:
- * each step's file exists and defines the functions the step names (a `Class.member` is a member defined
- * after `class Class`), every `src/...` path in the section exists, the steps are numbered 1..N, each
- * "*(entry k of n)*" mark matches the steps that name that file, and the closing count of steps and files is
- * the list's. A renamed or moved function fails here instead of leaving the trace wrong.
+ * action's entry to the completed check run "visits each file once, top to bottom") names files and functions
+ * of `src/`. This test keeps it true: each step's file exists and defines the functions the step names (a
+ * `Class.member` is a member defined after `class Class`), every `src/...` path in the section exists, the
+ * steps are numbered 1..N, and the closing count of steps and files is the list's.
+ *
+ * The rule of the list (stated in the section too): a file is listed ONCE, where the run first reaches it; a
+ * later call down into it is told in the calling step's line. The only repeated listing allowed is a call
+ * back up through a port handed down (the reporter, the workspace, the model-CLI setup, the hooks), and each
+ * such repeat must be marked `*(port call: …)*`; a file's first listing must not carry that mark. A renamed or
+ * moved function, or a file entered again without a port, fails here instead of leaving the trace wrong.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -41,6 +46,31 @@ function steps(text: string): Step[] {
     found.push({ number: Number(m[1]), file: m[2]!, names, line });
   }
   return found;
+}
+
+/** The mark a step carries when it is a call back up through a port handed down. */
+const PORT_CALL = /\*\(port call: /;
+
+/**
+ * Where `list` breaks the rule "a file is listed once; a repeat only as a marked port call": a repeat without
+ * the mark, or a first listing with it. `[]` when the list keeps the rule.
+ */
+function repeatProblems(list: readonly Step[]): string[] {
+  const first = new Map<string, number>();
+  const wrong: string[] = [];
+  for (const step of list) {
+    const earlier = first.get(step.file);
+    const marked = PORT_CALL.test(step.line);
+    if (earlier === undefined) {
+      first.set(step.file, step.number);
+      if (marked)
+        wrong.push(`step ${step.number} (${step.file}): its first listing is marked as a port call`);
+    } else if (!marked)
+      wrong.push(
+        `step ${step.number} (${step.file}): listed again (first at step ${earlier}) without a *(port call: …)* mark`,
+      );
+  }
+  return wrong;
 }
 
 /** `s` as a literal inside a RegExp (names may hold `$`). */
@@ -103,25 +133,30 @@ describe("docs/architecture.md: one auto run, top to bottom", () => {
     expect([...paths].filter((p) => !existsSync(join(REPO, p)))).toEqual([]);
   });
 
-  it("marks each re-entered file's entries, and counts steps and files as listed", () => {
-    const byFile = new Map<string, Step[]>();
-    for (const step of list) byFile.set(step.file, [...(byFile.get(step.file) ?? []), step]);
-    const wrong: string[] = [];
-    for (const [file, entries] of byFile) {
-      entries.forEach((step, i) => {
-        const mark = /\*\(entry (\d+) of (\d+)/.exec(step.line);
-        const expected = entries.length === 1 ? null : `${i + 1} of ${entries.length}`;
-        const actual = mark === null ? null : `${mark[1]} of ${mark[2]}`;
-        if (actual !== expected)
-          wrong.push(
-            `step ${step.number} (${file}): marked ${actual ?? "no entry"}, is ${expected ?? "its only one"}`,
-          );
-      });
-    }
-    expect(wrong).toEqual([]);
+  it("lists each file once, a repeat only as a marked port call, and counts steps and files as listed", () => {
+    expect(repeatProblems(list)).toEqual([]);
+    const files = new Set(list.map((s) => s.file));
     const counted = /\*\*Counted\.\*\* (\d+) steps enter (\d+) files/.exec(text);
     expect(counted, "the closing **Counted.** paragraph").not.toBeNull();
-    expect([Number(counted![1]), Number(counted![2])]).toEqual([list.length, byFile.size]);
+    expect([Number(counted![1]), Number(counted![2])]).toEqual([list.length, files.size]);
+  });
+
+  it("the repeat rule fails on an unmarked repeat and on a marked first listing (probe)", () => {
+    const step = (number: number, file: string, rest: string): Step => ({
+      number,
+      file,
+      names: [],
+      line: `${number}. \`${file}\` · \`f\` — ${rest}`,
+    });
+    expect(repeatProblems([step(1, "src/a.ts", "first"), step(2, "src/a.ts", "again")])).toEqual([
+      "step 2 (src/a.ts): listed again (first at step 1) without a *(port call: …)* mark",
+    ]);
+    expect(repeatProblems([step(1, "src/a.ts", "*(port call: x)* first")])).toEqual([
+      "step 1 (src/a.ts): its first listing is marked as a port call",
+    ]);
+    expect(
+      repeatProblems([step(1, "src/a.ts", "first"), step(2, "src/a.ts", "*(port call: x)* back")]),
+    ).toEqual([]);
   });
 
   it("tells a definition from a mere mention (a re-export defines nothing)", () => {

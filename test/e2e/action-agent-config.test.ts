@@ -105,21 +105,6 @@ describe("action: agent configuration from the base ref (SPEC §9)", () => {
     github.assertNoViolations();
   });
 
-  it("comment: false makes no comment call at all", async () => {
-    const { repo, baseSha, github, model } = await scenario();
-    const result = await open.run({
-      workspace: repo.dir,
-      inputs: { graph: GRAPH_PATH, comment: "false" },
-      github,
-      model,
-      baseSha,
-    });
-    expect(result.exitCode, stepDebug(result)).toBe(0);
-    expect(result.calls.filter((c) => c.route?.includes("/issues/"))).toEqual([]);
-    expect(github.state.comments).toEqual([]);
-    github.assertNoViolations();
-  });
-
   it("a 403 on the comment write is a warning annotation; the step's outcome and the check run stay success", async () => {
     const { repo, baseSha, github, model } = await scenario();
     github.failNext({ method: "POST", pathPattern: COMMENTS, status: 403 });
@@ -142,7 +127,8 @@ describe("action: agent configuration from the base ref (SPEC §9)", () => {
     github.assertNoViolations();
   });
 
-  it("without the base commit in the checkout, reads the base's configuration through the API (pull request's hook still never runs)", async () => {
+  // This run also has comment: false (one dist run for both): no comment call at all.
+  it("without the base commit in the checkout, reads the base's configuration through the API (pull request's hook still never runs); comment: false makes no comment call at all", async () => {
     const { repo, github, model, markers } = await scenario();
     // The base commit is served by the API only: its SHA is not in this checkout.
     const apiBase = "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d";
@@ -150,12 +136,14 @@ describe("action: agent configuration from the base ref (SPEC §9)", () => {
     github.state.addFile({ ref: apiBase, path: "CLAUDE.md", content: `${BASE_TEXT} (api)\n` });
     const result = await open.run({
       workspace: repo.dir,
-      inputs: { graph: GRAPH_PATH },
+      inputs: { graph: GRAPH_PATH, comment: "false" },
       github,
       model,
       baseSha: apiBase,
     });
     expect(result.exitCode, stepDebug(result)).toBe(0);
+    expect(result.calls.filter((c) => c.route?.includes("/issues/"))).toEqual([]);
+    expect(github.state.comments).toEqual([]);
     expect(readdirSync(markers)).toEqual([]); // the base (per the API) has no settings: no hook at all
     const bodies = result.modelRequests.map((r) => JSON.stringify(r.body));
     expect(bodies.some((b) => b.includes(`${BASE_TEXT} (api)`))).toBe(true);

@@ -8,7 +8,6 @@
  * green, never stuck in progress.
  */
 import { describe, expect, it } from "vitest";
-import { BACKOFF_SECOND_MS_VARIABLE } from "../../src/github/octokit.js";
 import {
   type ActionRun,
   actionTestResources,
@@ -23,8 +22,6 @@ const GOAL = `${MARKS.plannerGoal}.`;
 const CREATE = "/repos/{owner}/{repo}/check-runs";
 const UPDATE = "/repos/{owner}/{repo}/check-runs/{check_run_id}";
 const LIST = "/repos/{owner}/{repo}/commits/{ref}/check-runs";
-/** Retry waits in milliseconds instead of seconds: the attempts are asserted, never the time. */
-const FAST_RETRIES = { [BACKOFF_SECOND_MS_VARIABLE]: "1" };
 
 const open = actionTestResources();
 const { run, servers } = open;
@@ -52,7 +49,6 @@ describe("action: one check run per name and head SHA (SPEC §6)", () => {
       inputs: { goal: GOAL },
       github,
       model,
-      env: FAST_RETRIES,
     });
     expect(first.exitCode, stepDebug(first)).toBe(1);
     expect(apiCalls(first)).toEqual(["GET list 200", "POST create 201", "PATCH update 200"]);
@@ -65,7 +61,7 @@ describe("action: one check run per name and head SHA (SPEC §6)", () => {
       inputs: { goal: GOAL },
       github,
       model,
-      env: { ...FAST_RETRIES, GITHUB_RUN_ATTEMPT: "2" },
+      env: { GITHUB_RUN_ATTEMPT: "2" },
     });
     expect(second.exitCode, stepDebug(second)).toBe(1);
     expect(apiCalls(second)).toEqual(["GET list 200", "PATCH update 200", "PATCH update 200"]);
@@ -116,7 +112,6 @@ describe("action: a check run with an earlier run's annotations is still the one
       inputs: { goal: GOAL, "verify-cmd": "npm test" },
       github,
       model,
-      env: FAST_RETRIES,
     });
 
     expect(result.exitCode, stepDebug(result)).toBe(0);
@@ -142,7 +137,6 @@ describe("action: retries with backoff, never a duplicate (SPEC §6)", () => {
       inputs: { goal: GOAL },
       github,
       model,
-      env: FAST_RETRIES,
     });
 
     expect(apiCalls(result)).toEqual([
@@ -172,7 +166,6 @@ describe("action: retries with backoff, never a duplicate (SPEC §6)", () => {
       inputs: { goal: GOAL, "verify-cmd": "npm test" },
       github,
       model,
-      env: FAST_RETRIES,
     });
 
     expect(result.exitCode, stepDebug(result)).toBe(1);
@@ -195,7 +188,6 @@ describe("action: failures are annotated where the output names them (SPEC §6)"
       github,
       model,
       env: {
-        ...FAST_RETRIES,
         GITHUB_WORKFLOW_REF: "octo-org/widgets/.github/workflows/gate.yml@refs/pull/42/merge",
       },
     });
@@ -233,7 +225,6 @@ describe("action: a refused final write is loud (SPEC §6, §10)", () => {
       inputs: { goal: GOAL, "verify-cmd": "npm test" },
       github,
       model,
-      env: FAST_RETRIES,
     });
 
     expect(result.exitCode, stepDebug(result)).toBe(1);

@@ -22,7 +22,7 @@ import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { findExecutable } from "../../src/proc/which.js";
-import { DEFAULT_CLAUDE_VERSION } from "../../src/run/action-inputs.js";
+import { DEFAULT_CLAUDE_VERSION } from "../../src/pull-request/action-inputs.js";
 import { ensureCli } from "../../src/run/install-cli.js";
 import { CLAUDE_RUNTIME } from "../../src/runtime/claude-runtime.js";
 import { actionTestResources, completion, NODE_MODULES_BIN } from "../support/action-harness.js";
@@ -51,6 +51,12 @@ function executable(path: string, body = "#!/bin/sh\nexit 0\n"): string {
   writeFileSync(path, body);
   chmodSync(path, 0o755);
   return path;
+}
+
+/** Whether `path` lies strictly inside `root` (both resolved). */
+function isUnder(path: string, root: string): boolean {
+  const rel = relative(realpathSync(root), realpathSync(path));
+  return rel !== "" && !rel.startsWith(`..${sep}`) && rel !== ".." && !rel.startsWith(sep);
 }
 
 /** `<cache>/claude-code/<version>/<arch>/node_modules/.bin/claude` and the `.complete` marker tool-cache wants. */
@@ -190,35 +196,54 @@ describe("action: the tool cache's claude, never PATH (dist/index.js)", () => {
 
   const inputs = { goal: `${MARKS.plannerGoal}.`, "verify-cmd": "npm test" };
 
-  it("runs the pinned claude from the runner's tool cache and logs that it did", async () => {
+  // One run for three rules (issue 24 item 2: one dist run where one shows them all): the tool cache's
+  // claude is chosen and logged; a claude planted first on PATH is never run; each call gets its own HOME.
+  it("runs the pinned claude from the runner's tool cache and logs that it did; a claude planted on PATH (as a dependency's bin in node_modules/.bin would be) is never run; the planner and the node run with different HOMEs under RUNNER_TEMP, neither the runner's HOME", async () => {
+    const marker = join(scratch, "planted-ran");
+    const planted = join(scratch, "planted-bin");
+    executable(join(planted, "claude"), `#!/bin/sh\nenv > '${marker}'\nexit 1\n`);
+    // A recording `claude` in the tool cache: logs the HOME it was given, then execs the real pinned CLI.
+    const log = join(scratch, "claude-homes.log");
+    const recording = executable(
+      join(scratch, "bin", "claude"),
+      `#!/bin/sh\nprintf '%s\\n' "$HOME" >> '${log}'\nexec '${REAL_CLAUDE}' "$@"\n`,
+    );
     const cache = join(scratch, "tool-cache");
-    const cached = populateToolCache(cache, REAL_CLAUDE);
+    const cached = populateToolCache(cache, recording);
+    // The runner's own HOME: a claude run there would use it (it must not be used at all).
+    const runnerHome = join(scratch, "runner-home");
+    mkdirSync(runnerHome);
+
     const result = await open.run({
       workspace: repo.dir,
       inputs,
       github,
       model,
-      claudeOnPath: false,
+      prependPath: [planted],
       toolCache: cache,
+      env: { HOME: runnerHome },
     });
+
     expect(result.exitCode, result.stdout.slice(-3000)).toBe(0);
     expect(result.stdout).toContain(`claude ${VERSION} found in the tool cache: ${cached}`);
     expect(result.stdout).not.toContain("claude found on PATH");
-    expect(result.outputs).toMatchObject({ outcome: "passed", conclusion: "success" });
-    expect(model.requests.map((r) => r.conversation)).toEqual(["planner", "review"]);
-    github.assertNoViolations();
-  });
-
-  it("a claude planted on PATH (as a dependency's bin in node_modules/.bin would be) is never run: the tool cache's is", async () => {
-    const marker = join(scratch, "planted-ran");
-    const bin = join(scratch, "planted-bin");
-    executable(join(bin, "claude"), `#!/bin/sh\nenv > '${marker}'\nexit 1\n`);
-    const result = await open.run({ workspace: repo.dir, inputs, github, model, prependPath: [bin] });
-    expect(result.exitCode, result.stdout.slice(-3000)).toBe(0);
+    expect(result.stdout).toContain(`claude ${VERSION} runs as ${realpathSync(recording)}`);
     expect(existsSync(marker)).toBe(false);
-    expect(result.stdout).toContain(`claude ${VERSION} runs as ${realpathSync(REAL_CLAUDE)}`);
     expect(result.outputs).toMatchObject({ outcome: "passed", conclusion: "success" });
     expect(model.requests.map((r) => r.conversation)).toEqual(["planner", "review"]);
+    const homes = readFileSync(log, "utf8")
+      .split("\n")
+      .filter((line) => line !== "");
+    expect(homes).toHaveLength(2);
+    const [planner, review] = homes;
+    expect(planner).not.toBe(review);
+    for (const home of homes) {
+      expect(home).not.toBe(runnerHome);
+      expect(isUnder(home, result.runnerTemp), `${home} is not under RUNNER_TEMP`).toBe(true);
+      expect(isUnder(home, repo.dir)).toBe(false);
+      // Each existed before its call, and claude kept its session there.
+      expect(existsSync(join(home, ".claude")), `${home}/.claude`).toBe(true);
+    }
     github.assertNoViolations();
   });
 
@@ -341,60 +366,6 @@ describe("action: the tool cache's claude, never PATH (dist/index.js)", () => {
     expect(summary).toContain(`could not install @anthropic-ai/claude-code@${VERSION}`);
     expect(summary).toContain("npm exited 1");
     expect(summary).toContain("npm error network request failed");
-    github.assertNoViolations();
-  });
-});
-
-describe("action: each claude call gets a fresh HOME (dist/index.js)", () => {
-  const open = actionTestResources();
-
-  function isUnder(path: string, root: string): boolean {
-    const rel = relative(realpathSync(root), realpathSync(path));
-    return rel !== "" && !rel.startsWith(`..${sep}`) && rel !== ".." && !rel.startsWith(sep);
-  }
-
-  it("the planner and the node run with different HOMEs under RUNNER_TEMP, neither the runner's HOME", async () => {
-    const repo = open.keep(await makeFixedSampleRepo());
-    const { github, model } = await open.servers(
-      fixSumScript({ repoDir: repo.dir, plannerReplies: [reviewOnlyPlan()] }),
-    );
-    // The runner's own HOME, with a marker a claude run there would read (it must not be used at all).
-    const runnerHome = join(scratch, "runner-home");
-    mkdirSync(runnerHome);
-    const log = join(scratch, "claude-homes.log");
-    const bin = join(scratch, "bin");
-    // A recording `claude` in the tool cache: logs the HOME it was given, then execs the real pinned CLI.
-    executable(
-      join(bin, "claude"),
-      `#!/bin/sh\nprintf '%s\\n' "$HOME" >> '${log}'\nexec '${REAL_CLAUDE}' "$@"\n`,
-    );
-
-    const result = await open.run({
-      workspace: repo.dir,
-      inputs: { goal: `${MARKS.plannerGoal}.`, "verify-cmd": "npm test" },
-      github,
-      model,
-      toolCacheClis: { claude: join(bin, "claude") },
-      env: { HOME: runnerHome },
-    });
-
-    expect(result.exitCode, result.stdout.slice(-3000)).toBe(0);
-    expect(result.stdout).toContain(`claude ${VERSION} runs as ${realpathSync(join(bin, "claude"))}`);
-    expect(result.outputs).toMatchObject({ outcome: "passed", conclusion: "success" });
-    expect(model.requests.map((r) => r.conversation)).toEqual(["planner", "review"]);
-    const homes = readFileSync(log, "utf8")
-      .split("\n")
-      .filter((line) => line !== "");
-    expect(homes).toHaveLength(2);
-    const [planner, review] = homes;
-    expect(planner).not.toBe(review);
-    for (const home of homes) {
-      expect(home).not.toBe(runnerHome);
-      expect(isUnder(home, result.runnerTemp), `${home} is not under RUNNER_TEMP`).toBe(true);
-      expect(isUnder(home, repo.dir)).toBe(false);
-      // Each existed before its call, and claude kept its session there.
-      expect(existsSync(join(home, ".claude")), `${home}/.claude`).toBe(true);
-    }
     github.assertNoViolations();
   });
 });

@@ -26,7 +26,7 @@ import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { DUMMY_CREDENTIAL } from "../../src/proxy/credential.js";
-import { DEFAULT_CODEX_VERSION } from "../../src/run/action-inputs.js";
+import { DEFAULT_CODEX_VERSION } from "../../src/pull-request/action-inputs.js";
 import { actionTestResources, completion, stepDebug } from "../support/action-harness.js";
 import { codexConfigFor } from "../support/model-server/index.js";
 import { recordedCodexCalls, writeRecordingCodexOnNode } from "../support/scenarios/codex.js";

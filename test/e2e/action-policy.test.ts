@@ -127,24 +127,8 @@ describe("action: the policy file comes from the base ref (SPEC §9, §11)", () 
     github.assertNoViolations();
   });
 
-  it("the pull request's own copy saying require-evidence: false is ignored: the base ref's true wins, and the job summary says the PR's copy was ignored", async () => {
-    const repo = await noSignalRepo({ [POLICY]: "require-evidence: false\nverify-cmd: 'true'\n" });
-    const { github, model } = await servers(repo, "require-evidence: true\n");
-
-    const result = await run({ workspace: repo.dir, inputs: { goal: GOAL }, github, model });
-
-    expect(result.exitCode, stepDebug(result)).toBe(1);
-    // The base's require-evidence: true with no verify command: refused (the PR's verify-cmd was not used).
-    expect(result.outputs.outcome).toBe("refused");
-    expect(result.modelRequests).toHaveLength(0);
-    expect(result.summary).toContain(`policy file ${FROM_BASE} sets require-evidence: true`);
-    expect(result.summary).toContain(
-      `This pull request's copy of ${POLICY} differs from the base ref's and was ignored: the policy comes from ${FROM_BASE}.`,
-    );
-    expect(result.commands).toContainEqual(expect.stringMatching(/^::notice::.*was ignored/));
-    github.assertNoViolations();
-  });
-
+  // A pull request's copy that differs from the base ref's (require-evidence: false beside true) is compared,
+  // never read: test/github/base-policy.test.ts (prCopyNote). The notice end to end is the next test's.
   it("a pull request that adds a policy file does not get it applied: the base ref has none, so the defaults apply, and the summary says so", async () => {
     const repo = await noSignalRepo({ [POLICY]: "require-evidence: false\n" });
     const { github, model } = await servers(repo, null);
@@ -163,6 +147,7 @@ describe("action: the policy file comes from the base ref (SPEC §9, §11)", () 
     ]);
     expect(completion(result)!.output!.summary).not.toContain("**Policy:**");
     expect(result.summary).toContain(`This pull request's copy of ${POLICY} was ignored`);
+    expect(result.commands).toContainEqual(expect.stringMatching(/^::notice::.*was ignored/));
     github.assertNoViolations();
   });
 

@@ -30,6 +30,7 @@ const CRON = "/usr/sbin/cron";
 const SPOOL = "/var/spool/cron/crontabs";
 const open = actionTestResources();
 let daemon: ChildProcess | undefined;
+const markerDirs: string[] = [];
 
 beforeAll(() => {
   if (!existsSync(CRON)) {
@@ -47,6 +48,7 @@ beforeAll(() => {
 afterAll(() => {
   if (daemon?.pid !== undefined && daemon.exitCode === null) process.kill(daemon.pid, "SIGKILL");
   spawnSync("crontab", ["-r", "-u", USER], { stdio: "ignore" });
+  for (const dir of markerDirs) rmSync(dir, { recursive: true, force: true });
 });
 
 type Owner = { readonly uid: number; readonly gid: number };
@@ -78,8 +80,25 @@ async function pastNextMinute(seconds: number): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, next - now + seconds * 1000));
 }
 
-async function noCronJobAfterTheRun(owner?: Owner): Promise<void> {
-  const markers = folder("eg-cron-markers-", 0o777);
+/** One run of the action whose verify command tries `crontab -`, and what it left: checked after a cron tick. */
+interface CronRun {
+  readonly run: Awaited<ReturnType<typeof open.run>>;
+  /** Where the user's cron jobs (the one it had, the one it tried to add) touch their markers. */
+  readonly markers: string;
+  /** `crontab -l -u evidence-gate-pr`'s exit status right after the run (before the next run's set-up). */
+  readonly crontabListStatus: number | null;
+}
+
+/**
+ * Leaves the user a crontab, runs the action (as root, or as `owner` through sudo) with a verify command
+ * that tries `crontab -`, and removes the markers of what cron started before the run's set-up removed the
+ * crontab: from here on only a job started after the run can leave one.
+ */
+async function runWithCrontab(owner?: Owner): Promise<CronRun> {
+  // Not in `open.dirs` (removed after each test): read by a later test, removed after the file.
+  const markers = mkdtempSync(join(tmpdir(), "eg-cron-markers-"));
+  markerDirs.push(markers);
+  chmodSync(markers, 0o777);
   // A crontab the user has when the run starts (an earlier run's, before this fix).
   if (spawnSync("id", ["-u", USER]).status !== 0)
     execFileSync("useradd", ["--create-home", "--user-group", "--shell", "/bin/sh", USER]);
@@ -87,6 +106,7 @@ async function noCronJobAfterTheRun(owner?: Owner): Promise<void> {
   const repo = open.keep(await makeSampleNodeRepo());
   if (owner !== undefined) execFileSync("chown", ["-R", `${owner.uid}:${owner.gid}`, repo.dir]);
   const github = await startGitHubServer();
+  await open.github?.close();
   open.github = github;
   const verify = [
     `printf '* * * * * touch ${markers}/new-$(id -u)\\n' | crontab - && touch ${markers}/did-crontab`,
@@ -100,26 +120,43 @@ async function noCronJobAfterTheRun(owner?: Owner): Promise<void> {
     env: { RUNNER_TEMP: folder("eg-cron-temp-", 0o755, owner) },
     ...(owner !== undefined ? { runAs: owner } : {}),
   });
-  expect(run.outputs.conclusion, stepDebug(run)).toBe("failure");
+  const crontabListStatus = spawnSync("crontab", ["-l", "-u", USER]).status;
   // What cron started before the run's set-up removed the crontab does not count: only what comes after.
   for (const name of readdirSync(markers)) if (!name.startsWith("did-")) rmSync(join(markers, name));
-  await pastNextMinute(5);
+  return { run, markers, crontabListStatus };
+}
+
+/** What `cron` did after `r`'s run, read after a cron tick past both runs. */
+function noCronJobAfterTheRun(r: CronRun): void {
+  const { run, markers } = r;
+  expect(run.outputs.conclusion, stepDebug(run)).toBe("failure");
   expect(
     readdirSync(markers).filter((name) => !name.startsWith("did-")),
     `cron ran jobs of ${USER} after its run:\n${stepDebug(run)}`,
   ).toEqual([]);
-  // The user has no crontab, and the verify command's `crontab -` was refused.
-  expect(spawnSync("crontab", ["-l", "-u", USER]).status).not.toBe(0);
+  // The user had no crontab when the run ended, and the verify command's `crontab -` was refused.
+  expect(r.crontabListStatus).not.toBe(0);
   expect(existsSync(join(markers, "did-crontab")), stepDebug(run)).toBe(false);
   expect(run.stdout, stepDebug(run)).toContain(`You (${USER}) are not allowed to use this program (crontab)`);
 }
 
 describe("cron jobs of the separate user", () => {
-  it("as root: a crontab the user had is removed at the set-up, `crontab -` is refused, and no job starts after the run", async () => {
-    await noCronJobAfterTheRun();
-  }, 240_000);
+  // Both runs first, then one wait past the next minute for both (cron starts jobs once a minute: a wait
+  // per run cost 35 s on average each). The second run's set-up writes the user's crontab again, so the
+  // first run's end state is read before it (`crontab -l`); its markers are still watched through the tick.
+  let runs: { asRoot: CronRun; throughSudo: CronRun } | undefined;
+  beforeAll(async () => {
+    const asRoot = await runWithCrontab();
+    const throughSudo = await runWithCrontab(ensureRunnerUser());
+    await pastNextMinute(5);
+    runs = { asRoot, throughSudo };
+  }, 360_000);
 
-  it("through sudo: the same, the action run by a runner-like user with passwordless sudo", async () => {
-    await noCronJobAfterTheRun(ensureRunnerUser());
-  }, 240_000);
+  it("as root: a crontab the user had is removed at the set-up, `crontab -` is refused, and no job starts after the run", () => {
+    noCronJobAfterTheRun(runs!.asRoot);
+  });
+
+  it("through sudo: the same, the action run by a runner-like user with passwordless sudo", () => {
+    noCronJobAfterTheRun(runs!.throughSudo);
+  });
 });

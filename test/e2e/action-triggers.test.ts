@@ -7,6 +7,9 @@
  *
  * The workspace is a clone of `main`, where `npm test` fails; the pull request's head fixes it. A verify that
  * passed therefore ran on the head the action checked out itself.
+ *
+ * One run per kind of outcome; the trigger decisions themselves (every refusal of a comment, a dispatch
+ * without `pr`, the `pull_request` actions) are in test/github/trigger.test.ts and trigger-actions.test.ts.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -172,91 +175,13 @@ describe("action: /evidence-gate run comments (SPEC §9, §11)", () => {
     github.assertNoViolations();
   });
 
-  it("a bot that is not allow-listed is refused; the same bot in allowed-bots runs", async () => {
-    const h = await heads();
-    const github = await githubFor(h);
-    const event = {
-      name: "issue_comment",
-      payload: commentPayload({ body: "/evidence-gate run", login: "renovate[bot]", type: "Bot" }),
-    };
-    const refused = await run({
-      workspace: h.workspace.dir,
-      inputs: { mode: "verify", "verify-cmd": "npm test" },
-      github,
-      event,
-    });
-    expectRefusedWithoutCheckRun(
-      refused,
-      github,
-      "renovate[bot] is a bot, and bots may not start runs unless allow-listed",
-    );
-
-    const allowed = await run({
-      workspace: h.workspace.dir,
-      inputs: { mode: "verify", "verify-cmd": "npm test", "allowed-bots": "renovate[bot]" },
-      github,
-      event,
-    });
-    expect(allowed.exitCode, stepDebug(allowed)).toBe(0);
-    expect(allowed.outputs).toMatchObject({ outcome: "passed", conclusion: "success" });
-    // Allow-listed bots are not looked up as collaborators.
-    expect(github.callsTo("GET", "/repos/{owner}/{repo}/collaborators/{username}/permission")).toHaveLength(
-      0,
-    );
-    github.assertNoViolations();
-  });
-
-  it("comment-commands: false in the base branch's policy refuses a writer's command", async () => {
-    const h = await heads();
-    const github = await githubFor(h, { policy: "comment-commands: false\n" });
-    const result = await run({
-      workspace: h.workspace.dir,
-      inputs: { mode: "verify", "verify-cmd": "npm test" },
-      github,
-      event: {
-        name: "issue_comment",
-        payload: commentPayload({ body: "/evidence-gate run", login: "maintainer" }),
-      },
-    });
-    expectRefusedWithoutCheckRun(result, github, "sets comment-commands: false");
-  });
-
-  it("on a fork's pull request the command must name the reviewed head: without @sha, or with a stale one, it is refused; with the current head it runs", async () => {
+  // The refusals of a bare or stale command on a fork are decided in test/github/trigger.test.ts.
+  it("on a fork's pull request a command naming the reviewed head runs it", async () => {
     const h = await heads();
     const github = await githubFor(h, { fork: true });
-    const inputs = { mode: "verify", "verify-cmd": "npm test" };
-    const bare = await run({
-      workspace: h.workspace.dir,
-      inputs,
-      github,
-      event: {
-        name: "issue_comment",
-        payload: commentPayload({ body: "/evidence-gate run", login: "maintainer" }),
-      },
-    });
-    expectRefusedWithoutCheckRun(bare, github, `Comment \`/evidence-gate run @${h.headSha.slice(0, 7)}\``);
-
-    const stale = await run({
-      workspace: h.workspace.dir,
-      inputs,
-      github,
-      event: {
-        name: "issue_comment",
-        payload: commentPayload({
-          body: `/evidence-gate run @${h.baseSha.slice(0, 7)}`,
-          login: "maintainer",
-        }),
-      },
-    });
-    expectRefusedWithoutCheckRun(
-      stale,
-      github,
-      `pull request #${PR_NUMBER}'s head is now ${h.headSha.slice(0, 7)}`,
-    );
-
     const reviewed = await run({
       workspace: h.workspace.dir,
-      inputs,
+      inputs: { mode: "verify", "verify-cmd": "npm test" },
       github,
       event: {
         name: "issue_comment",
@@ -268,7 +193,8 @@ describe("action: /evidence-gate run comments (SPEC §9, §11)", () => {
     });
     expect(reviewed.exitCode, stepDebug(reviewed)).toBe(0);
     expect(reviewed.outputs).toMatchObject({ outcome: "passed", conclusion: "success" });
-    expect(reactions(github)).toEqual(["1100200300:-1", "1100200300:-1", "1100200300:eyes"]);
+    expect(reactions(github)).toEqual(["1100200300:eyes"]);
+    expect(checkRunWrites(reviewed)[0]!.body.head_sha).toBe(h.headSha);
     github.assertNoViolations();
   });
 
@@ -291,26 +217,6 @@ describe("action: /evidence-gate run comments (SPEC §9, §11)", () => {
     expect(result.stdout).not.toContain("> sample@1.0.0 test");
     github.assertNoViolations();
   });
-
-  it("a plain comment and a comment on an issue are nothing to do: no API write, the step passes", async () => {
-    const h = await heads();
-    const github = await githubFor(h);
-    for (const payload of [
-      commentPayload({ body: "Looks good to me", login: "maintainer" }),
-      commentPayload({ body: "/evidence-gate run", login: "maintainer", onPullRequest: false }),
-    ]) {
-      const result = await run({
-        workspace: h.workspace.dir,
-        inputs: { mode: "verify", "verify-cmd": "npm test" },
-        github,
-        event: { name: "issue_comment", payload },
-      });
-      expect(result.exitCode, stepDebug(result)).toBe(0);
-      expect(result.outputs.outcome).toBeUndefined();
-      expect(result.calls).toHaveLength(0);
-      expect(result.summary).toContain("nothing to do");
-    }
-  });
 });
 
 describe("action: workflow_dispatch, pull_request_target, other events (SPEC §10, §11)", () => {
@@ -329,21 +235,6 @@ describe("action: workflow_dispatch, pull_request_target, other events (SPEC §1
     expect(checkRunWrites(result)[0]!.body.head_sha).toBe(h.headSha);
     expect(await h.workspace.git(["rev-parse", "HEAD"])).toBe(h.headSha);
     github.assertNoViolations();
-  });
-
-  it("workflow_dispatch without pr is a usage error naming the input", async () => {
-    const h = await heads();
-    const github = await githubFor(h);
-    const result = await run({
-      workspace: h.workspace.dir,
-      inputs: { mode: "verify", "verify-cmd": "npm test" },
-      github,
-      event: { name: "workflow_dispatch", payload: dispatchPayload({}) },
-    });
-    expect(result.exitCode).toBe(1);
-    expect(result.outputs.outcome).toBe("usage-error");
-    expect(result.stdout).toContain("needs the pull request's number: give the action input `pr`");
-    expect(github.state.checkRuns).toHaveLength(0);
   });
 
   it("pull_request_target is refused on the check run with the reason; allow-pull-request-target: true runs it on the head with a warning", async () => {
@@ -381,7 +272,9 @@ describe("action: workflow_dispatch, pull_request_target, other events (SPEC §1
     github.assertNoViolations();
   });
 
-  it("an unsupported event (push) is a usage error naming the supported ones; a closed pull_request is nothing to do", async () => {
+  // A closed pull_request (nothing to do) is decided in test/github/trigger-actions.test.ts; the step's
+  // "nothing to do" end to end is converted_to_draft's, below.
+  it("an unsupported event (push) is a usage error naming the supported ones", async () => {
     const h = await heads();
     const github = await githubFor(h);
     const push = await run({
@@ -397,18 +290,6 @@ describe("action: workflow_dispatch, pull_request_target, other events (SPEC §1
     );
     expect(push.stdout).toContain("this run was triggered by push");
     expect(push.calls).toHaveLength(0);
-
-    const closed = await run({
-      workspace: h.workspace.dir,
-      inputs: { mode: "verify", "verify-cmd": "npm test" },
-      github,
-      event: pullRequestEvent("pull_request", h.headSha, (p) => {
-        p.action = "closed";
-      }),
-    });
-    expect(closed.exitCode, stepDebug(closed)).toBe(0);
-    expect(closed.calls).toHaveLength(0);
-    expect(closed.stdout).toContain("pull_request closed: nothing to do");
   });
 });
 

@@ -113,7 +113,8 @@ describe("npm run model-server", () => {
     );
     expect(cli.status, cli.stderr + cli.stdout).toBe(0);
     expect(cli.stdout).toContain("CONCLUSION:    success");
-    await new Promise((r) => setTimeout(r, 500));
+    // The server logs a request when it answers it; the CLI may exit before the last line is read.
+    await eventually(() => server.out().includes("request 2: review"), 10_000);
     expect(server.out()).toContain("request 1: planner");
     expect(server.out()).toContain("request 2: review");
   });

@@ -34,7 +34,7 @@ import { type AutoRunOptions, type AutoRunResult, runAuto } from "../../src/engi
 import { type GoalLoopOptions, type GoalLoopResult, runGoalLoop } from "../../src/engine/goal-loop.js";
 import { type HandRunResult, runHandWritten } from "../../src/engine/hand-run.js";
 import type { RunHooks } from "../../src/engine/leg.js";
-import type { ResumeAction } from "../../src/engine/resume-action.js";
+import type { ResumeAction } from "../../src/engine/resume-run.js";
 import { type ResumeResult, resumeRun } from "../../src/engine/resume-run.js";
 import type { Runtime } from "../../src/policy/disclosure.js";
 import { CLAUDE_BIN } from "../runtime/real-claude.js";

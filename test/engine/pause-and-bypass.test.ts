@@ -14,7 +14,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { renderLedgerText } from "../../src/ledger/render-text.js";
-import { EXIT, exitCodeFor } from "../../src/run/exit-codes.js";
+import { EXIT, exitCodeFor } from "../../src/local-run/exit-codes.js";
 import type { ModelScript } from "../support/model-server/index.js";
 import { asPass, graphHarnessPerTest, readState, requestsOf, rowWords } from "./graph-harness.js";
 import { shellCall } from "./runtime-harness.js";

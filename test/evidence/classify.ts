@@ -1,5 +1,5 @@
 /** Shared by the verify-definition tests: the classifier with `npm test` at the root and nothing else known. */
-import type { ChangedFile } from "../../src/core/changed-files.js";
+import type { ChangedFile } from "../../src/core/changed-files-record.js";
 import {
   classifyVerifyDefinition,
   type VerifyDefinitionInput,

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { BoundedOutput } from "../../src/core/bounded-output.js";
+import { BoundedOutput } from "../../src/core/byte-windows.js";
 import { type RunVerifyOptions, runVerify, VerifyQueue } from "../../src/evidence/verify.js";
 import { VerifyCache } from "../../src/evidence/verify-cache.js";
 import { OUTPUT_MATCHES_CAP_BYTES, VERIFY_TAIL_BYTES } from "../../src/evidence/verify-output.js";

@@ -5,7 +5,7 @@
  * every ledger rendering shows the changed files with the flagged ones marked.
  */
 import { describe, expect, it } from "vitest";
-import type { ChangedFiles } from "../../src/core/changed-files.js";
+import type { ChangedFiles } from "../../src/core/changed-files-record.js";
 import { ledgerProblem } from "../../src/github/workflow-run-ledger.js";
 import { decideConclusion } from "../../src/ledger/conclusion.js";
 import { parseLedgerJson, renderLedgerJson } from "../../src/ledger/render-json.js";

@@ -22,6 +22,24 @@ describe("ledger JSON", () => {
       },
     };
     expect(parseLedgerJson(renderLedgerJson(ledger))).toEqual({ ok: true, ledger });
+    const every = {
+      ...ledger,
+      plan: {
+        ...ledger.plan,
+        policy: {
+          ...ledger.plan.policy,
+          requireTests: true,
+          verifyRepeat: 3,
+          verifyBase: true,
+          testReports: ["reports/*.xml"],
+        },
+      },
+    };
+    expect(parseLedgerJson(renderLedgerJson(every))).toEqual({ ok: true, ledger: every });
+    // Untrusted data (a fork's ledger artifact): a repeat count outside the policy's 1–10 is refused.
+    const data = JSON.parse(renderLedgerJson(every));
+    data.plan.policy.verifyRepeat = 11;
+    expect(parseLedgerJson(JSON.stringify(data)).ok).toBe(false);
   });
 
   it("an in-progress ledger (no conclusion yet) is valid", () => {

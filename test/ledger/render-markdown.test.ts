@@ -104,6 +104,26 @@ describe("renderLedgerMarkdown", () => {
     );
   });
 
+  it("the Policy line names the file's require-tests, verify-repeat, verify-base and test-reports, escaped", () => {
+    const ledger: Ledger = {
+      ...SUCCESS_LEDGER,
+      plan: {
+        ...SUCCESS_LEDGER.plan,
+        policy: {
+          source: ".github/evidence-gate.yml",
+          requireEvidence: true,
+          requireTests: true,
+          verifyRepeat: 2,
+          verifyBase: true,
+          testReports: ["reports/**/*.xml"],
+        },
+      },
+    };
+    expect(renderLedgerMarkdown(ledger).split("\n")).toContain(
+      "**Policy:** .github/evidence-gate.yml — require-evidence: true, require-tests: true, verify-repeat: 2, verify-base: true, test-reports: reports/\\*\\*/\\*.xml.",
+    );
+  });
+
   it("says build evidence NONE once, on the build-evidence line, when no sink has an engine-run command", () => {
     const lines = renderLedgerMarkdown(NEUTRAL_LEDGER).split("\n");
     expect(lines).toContain(

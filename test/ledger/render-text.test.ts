@@ -28,6 +28,26 @@ describe("renderLedgerText", () => {
     expect(renderLedgerText(SUCCESS_LEDGER)).not.toContain("Policy:");
   });
 
+  it("the Policy line names every key the file set that judges the run, not only require-evidence", () => {
+    const ledger: Ledger = {
+      ...SUCCESS_LEDGER,
+      plan: {
+        ...SUCCESS_LEDGER.plan,
+        policy: {
+          source: ".github/evidence-gate.yml (base ref main, commit 1a2b3c4)",
+          requireEvidence: false,
+          requireTests: true,
+          verifyRepeat: 3,
+          verifyBase: true,
+          testReports: ["reports/*.xml", "junit.xml"],
+        },
+      },
+    };
+    expect(renderLedgerText(ledger).split("\n")).toContain(
+      "Policy: .github/evidence-gate.yml (base ref main, commit 1a2b3c4) — require-evidence: false, require-tests: true, verify-repeat: 3, verify-base: true, test-reports: reports/*.xml, junit.xml",
+    );
+  });
+
   it("aligns every column: each row's verdict starts where the header's VERDICT starts", () => {
     const text = renderLedgerText(withRows([pass("a"), fail("a-much-longer-node-id"), skipped("c")]));
     const lines = text.split("\n");

@@ -4,7 +4,7 @@
  * `::set-output`, `::add-mask::`, `::error` and friends. The token must be random per fence and unknown to
  * the child, so the child cannot resume command processing early.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -155,18 +155,23 @@ describe("fencing on", () => {
 
   it("output from an escaped grandchild after the run settles cannot reopen the fence", async () => {
     let log = "";
+    // It prints its late line once the run settled (the test writes `go`), not after a guessed sleep.
+    const go = join(workDir, "late-mask-go");
     const result = await runProcess({
-      command: `setsid sh -c 'echo $$; sleep 3; echo "::add-mask::late"' & exit 0`,
+      command: `setsid sh -c 'echo $$; while [ ! -e ${go} ]; do sleep 0.02; done; echo "::add-mask::late"' & exit 0`,
       shell: true,
       cwd: workDir,
       env: minimalEnv(),
       echo: { write: (text) => (log += text), fenceWorkflowCommands: true },
+      // The grandchild holds stdout open: settle without the default 2 s wait for it.
+      drainGraceMs: 200,
     });
     expect(result.kind).toBe("exited");
     const settledLog = log;
     const lines = logLines(settledLog);
     const token = fenceToken(lines);
     const escaped = parsePid(lines[1] ?? "");
+    writeFileSync(go, "");
     try {
       await eventually(() => processIsGone(escaped), 15_000);
       expect(processIsGone(escaped)).toBe(true);

@@ -44,6 +44,8 @@ async function escaped(prCode: boolean): Promise<{
     env: minimalEnv(),
     prCode,
     onStdoutLine: (line) => void lines.push(line),
+    // The sleepers hold stdout open: settle without the default 2 s wait for them.
+    drainGraceMs: 200,
   });
   const { setsid, fork } = printed(lines);
   const pids = [...setsid, ...fork];

@@ -1,11 +1,10 @@
 /**
- * How the exec seam splits a stream into pieces (src/proc/line-framer.ts) and lines for a callback
- * (src/proc/bounded-lines.ts): the same bytes whatever the chunking, CR LF folded, and an over-long line
+ * How the exec seam splits a stream into pieces (src/proc/child-output.ts: LineFramer) and lines for a callback
+ * (BoundedLines, same module): the same bytes whatever the chunking, CR LF folded, and an over-long line
  * moved on in fragments or cut, never held whole.
  */
 import { describe, expect, it } from "vitest";
-import { BoundedLines } from "../../src/proc/bounded-lines.js";
-import { LineFramer, type PieceKind } from "../../src/proc/line-framer.js";
+import { BoundedLines, LineFramer, type PieceKind } from "../../src/proc/child-output.js";
 
 function frame(text: string, chunkBytes: number, maxLineBytes: number): { kind: PieceKind; text: string }[] {
   const pieces: { kind: PieceKind; text: string }[] = [];

@@ -3,7 +3,7 @@
  * chunk the way pipe reads arrive.
  */
 import { describe, expect, it } from "vitest";
-import { OutputTail } from "../../src/proc/output-tail.js";
+import { OutputTail } from "../../src/proc/child-output.js";
 
 const MARKER = /^\[… (\d+) earlier bytes not kept …\]\n/;
 

@@ -3,7 +3,7 @@
  * children: `/bin/sh`, `sleep`, `cat` and this Node binary. Timeouts below only bound a broken test;
  * nothing asserts how long anything took.
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
@@ -290,12 +290,20 @@ describe("process groups", () => {
     const lines: string[] = [];
     let settled = false;
     const lateLines: string[] = [];
-    const result = await sh(`setsid sh -c 'echo $$; sleep 3; echo late-line' & echo early-line; exit 0`, {
-      onStdoutLine: (line) => {
-        (settled ? lateLines : lines).push(line);
+    // It prints its late line once the test says the run settled (the file `go`), not after a guessed sleep.
+    const go = join(workDir, "late-line-go");
+    const result = await sh(
+      `setsid sh -c 'echo $$; while [ ! -e ${go} ]; do sleep 0.02; done; echo late-line' & echo early-line; exit 0`,
+      {
+        onStdoutLine: (line) => {
+          (settled ? lateLines : lines).push(line);
+        },
+        // The grandchild holds stdout open: settle without the default 2 s wait for it (tested above).
+        drainGraceMs: 200,
       },
-    });
+    );
     settled = true;
+    writeFileSync(go, "");
     expectKind(result, "exited");
     const escaped = lines.filter((l) => /^\d+$/.test(l)).map(parsePid);
     recorded.push(...escaped);

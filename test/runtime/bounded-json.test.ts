@@ -1,11 +1,16 @@
 /**
- * The streaming decoder of over-long JSONL lines (src/runtime/bounded-json.ts): the same value as
+ * The streaming decoder of over-long JSONL lines (src/runtime/jsonl-reader.ts): the same value as
  * `JSON.parse` however the line is chunked, the same refusals, and bounds that hold on lines far larger
  * than what it keeps.
  */
 import { describe, expect, it } from "vitest";
-import { BoundedJsonDecoder, type BoundedJsonResult } from "../../src/runtime/bounded-json.js";
-import { CONTAINER_MAX_ITEMS, MAX_DEPTH, STRING_CAP_BYTES } from "../../src/runtime/stream-bounds.js";
+import {
+  BoundedJsonDecoder,
+  type BoundedJsonResult,
+  CONTAINER_MAX_ITEMS,
+  MAX_DEPTH,
+  STRING_CAP_BYTES,
+} from "../../src/runtime/jsonl-reader.js";
 
 function decode(text: string | Buffer, chunkBytes = 65_536): BoundedJsonResult {
   const bytes = typeof text === "string" ? Buffer.from(text, "utf8") : text;

@@ -2,7 +2,7 @@
  * A model CLI that prints huge output, through the real call path (`invokeClaude` / `invokeCodex` → the
  * exec seam → the stream parser): a fake `claude` / `codex` executable (a Node script) prints 100,000
  * events, a 5 MB stderr line and a final reply of 200 MB on one line, then exits 0. The parser reads the
- * raw chunks once and keeps bounded parts (src/runtime/stream-bounds.ts): the call completes with its
+ * raw chunks once and keeps bounded parts (src/runtime/jsonl-reader.ts): the call completes with its
  * session, usage and cost, and the reply keeps its first and last halves. The timeouts only bound a
  * broken test; nothing asserts how long anything took.
  */
@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { ToolPolicy } from "../../src/policy/tool-policy.js";
 import { invokeClaude } from "../../src/runtime/invoke-claude.js";
 import { invokeCodex } from "../../src/runtime/invoke-codex.js";
-import { STRING_CAP_BYTES } from "../../src/runtime/stream-bounds.js";
+import { STRING_CAP_BYTES } from "../../src/runtime/jsonl-reader.js";
 
 const dir = mkdtempSync(join(tmpdir(), "eg-cli-huge-output-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

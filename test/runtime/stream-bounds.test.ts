@@ -1,6 +1,6 @@
 /**
  * The model-CLI stream parsers read raw stdout chunk by chunk and keep bounded parts of it
- * (src/runtime/stream-bounds.ts): the outcome of a stream does not depend on how the pipe chunked it, a
+ * (src/runtime/jsonl-reader.ts): the outcome of a stream does not depend on how the pipe chunked it, a
  * huge line is decoded without being held, and millions of events leave bounded records.
  */
 import { readFileSync } from "node:fs";
@@ -20,7 +20,7 @@ import {
   RECORD_TEXT_CHARS,
   STRING_CAP_BYTES,
   WHOLE_LINE_BYTES,
-} from "../../src/runtime/stream-bounds.js";
+} from "../../src/runtime/jsonl-reader.js";
 
 const SID = "11111111-2222-4333-8444-555555555555";
 const TID = "01a229b5-40c4-7922-94ad-e4ea52cb9e9d";

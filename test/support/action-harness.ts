@@ -27,6 +27,7 @@ import { delimiter, dirname, join } from "node:path";
 import { afterEach } from "vitest";
 import { parse as parseYaml } from "yaml";
 import {
+  DEFAULT_REPOSITORY,
   type GitHubServer,
   type RecordedCall,
   startGitHubServer,
@@ -50,10 +51,20 @@ export const POST_ENTRY = join(REPO_ROOT, "dist", "post.js");
 export const NODE_MODULES_BIN = join(REPO_ROOT, "node_modules", ".bin");
 const EVENT_FIXTURE = join(REPO_ROOT, "test", "fixtures", "events", "pull_request.opened.json");
 
+/**
+ * The API waits of both steps, scaled to one millisecond per second (`EVIDENCE_GATE_BACKOFF_SECOND_MS`,
+ * src/github/octokit.ts; README "Check runs"): a scripted 5xx is retried exactly as in production (the same
+ * attempts, in the same order) but after 1 + 4 + 9 ms instead of 1 + 4 + 9 s, and writes are not spaced one
+ * second apart. test/github/octokit.test.ts holds the production schedule itself. A test that wants
+ * GitHub's own waits passes `env: { EVIDENCE_GATE_BACKOFF_SECOND_MS: undefined }`.
+ */
+const FAST_BACKOFF = { EVIDENCE_GATE_BACKOFF_SECOND_MS: "1" } as const;
+
 /** The token the action gets as `github-token` (the runner's default is `${{ github.token }}`). */
 export const TEST_GITHUB_TOKEN = "ghs_actionHarnessTestToken0000000000000";
 export const TEST_RUN_ID = "7654321";
-export const TEST_REPOSITORY = "octo-org/widgets";
+/** `GITHUB_REPOSITORY`: the repository the GitHub server holds from the start. */
+export const TEST_REPOSITORY = DEFAULT_REPOSITORY;
 
 export interface RunActionOptions {
   /** The checkout (`GITHUB_WORKSPACE`). */
@@ -413,6 +424,7 @@ export async function runActionStep(options: RunActionOptions): Promise<ActionRu
     RUNNER_TOOL_CACHE: toolCache,
     RUNNER_OS: "Linux",
     RUNNER_ARCH: "X64",
+    ...FAST_BACKOFF,
     ...modelEnv,
     ...inputEnv,
     ...options.env,
@@ -555,6 +567,7 @@ export async function runPostStep(options: RunPostOptions): Promise<PostRun> {
     GITHUB_STATE: statePath,
     RUNNER_TEMP: runnerTemp,
     RUNNER_OS: "Linux",
+    ...FAST_BACKOFF,
     ...Object.fromEntries(Object.entries(inputs).map(([name, value]) => [inputVariable(name), value])),
     ...Object.fromEntries(Object.entries(options.state).map(([name, value]) => [`STATE_${name}`, value])),
     ...options.env,

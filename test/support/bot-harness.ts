@@ -4,7 +4,7 @@
  */
 import { afterEach } from "vitest";
 import { readBotConfig } from "../../src/bot/config.js";
-import { type RunningBot, startBot } from "../../src/bot/start-bot.js";
+import { type RunningBot, type StartBotOptions, startBot } from "../../src/bot/start-bot.js";
 import { botEnv, startAppGitHubServer, WEBHOOK_SECRET } from "./bot-fixtures.js";
 import type { DeliverInput, DeliveryRecord, GitHubServer } from "./github-server/index.js";
 
@@ -40,9 +40,14 @@ export interface BotRig {
 
 /** Starts a GitHub server and a bot pointed at it; both closed after each test. */
 export function botRigs(): {
+  /**
+   * `env` over {@link botEnv}'s; `server` for the GitHub double; `options` for {@link startBot} (its clock,
+   * its body-read bound: what a test moves or lowers instead of waiting).
+   */
   start(
     env?: Readonly<Record<string, string | undefined>>,
     server?: { readonly otherTokens?: readonly string[] },
+    options?: Omit<StartBotOptions, "write">,
   ): Promise<BotRig>;
 } {
   const open: { close(): Promise<void> }[] = [];
@@ -50,11 +55,12 @@ export function botRigs(): {
     for (const o of open.splice(0).reverse()) await o.close();
   });
   return {
-    async start(env = {}, server = {}) {
+    async start(env = {}, server = {}, options = {}) {
       const github = await startAppGitHubServer(server);
       open.push(github);
       let text = "";
       const bot = await startBot(readBotConfig(botEnv(github, env)), {
+        ...options,
         write: (line) => {
           text += line;
         },

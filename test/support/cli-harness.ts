@@ -21,7 +21,7 @@ import { runCliAuto } from "../../src/cli/run-auto-command.js";
 import { runCliRun } from "../../src/cli/run-command.js";
 import type { RecordedRequest } from "../../src/github/recording-octokit.js";
 import type { Ledger } from "../../src/ledger/ledger.js";
-import type { CliIo } from "../../src/run/local-setup.js";
+import type { CliIo } from "../../src/local-run/local-setup.js";
 import { CLAUDE_BIN } from "../runtime/real-claude.js";
 import { claudeEnvFor, type ModelScript, type ModelServer, startModelServer } from "./model-server/index.js";
 import { MARKS } from "./scenarios/fix-sum.js";

@@ -3,9 +3,12 @@
  * (`src/proc/git.ts`) with a hermetic environment: the machine's global and system git config are not
  * read, so a developer's identity, hooks path or signing settings never leak into a test.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { readdirSync, rmSync } from "node:fs";
+import { appendFile, mkdir, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
+import { promisify } from "node:util";
 import { git as runGit } from "../../src/proc/git.js";
 
 /** `process.env` without the machine's git config. Pass it as `baseEnv` to product code under test. */
@@ -47,7 +50,22 @@ export interface MakeTempRepoOptions {
 
 /** Makes a temp directory holding a git repository on branch `main`. */
 export async function makeTempRepo(options: MakeTempRepoOptions = {}): Promise<TempRepo> {
-  const dir = await mkdtemp(join(tmpdir(), "evidence-gate-repo-"));
+  const repo = tempRepoAt(await mkdtemp(join(tmpdir(), "evidence-gate-repo-")));
+  for (const [path, content] of Object.entries(options.files ?? {})) await repo.write(path, content);
+  if (options.noGit) return repo;
+  await repo.git(["init", "--quiet", "--initial-branch=main"]);
+  // What `git config commit.gpgsign false`, `user.name` and `user.email` write, without three more gits.
+  const config = ["[commit]", "\tgpgsign = false"];
+  if (options.identity !== false) {
+    config.push("[user]", `\tname = ${TEST_IDENTITY.name}`, `\temail = ${TEST_IDENTITY.email}`);
+  }
+  await appendFile(join(repo.dir, ".git", "config"), `${config.join("\n")}\n`);
+  if (options.commit) await commitAll(repo, "initial");
+  return repo;
+}
+
+/** The {@link TempRepo} handle of the repository (or plain folder) at `dir`. */
+function tempRepoAt(dir: string): TempRepo {
   const repo: TempRepo = {
     dir,
     git: (args) => runGit(args, { cwd: dir, baseEnv: hermeticGitEnv }),
@@ -59,15 +77,54 @@ export async function makeTempRepo(options: MakeTempRepoOptions = {}): Promise<T
     read: (path) => readFile(join(dir, path), "utf8"),
     cleanup: () => rm(dir, { recursive: true, force: true }),
   };
-  for (const [path, content] of Object.entries(options.files ?? {})) await repo.write(path, content);
-  if (options.noGit) return repo;
-  await repo.git(["init", "--quiet", "--initial-branch=main"]);
-  await repo.git(["config", "commit.gpgsign", "false"]);
-  if (options.identity !== false) {
-    await repo.git(["config", "user.name", TEST_IDENTITY.name]);
-    await repo.git(["config", "user.email", TEST_IDENTITY.email]);
+  return repo;
+}
+
+/**
+ * The sample repositories as first made in this process (`buggy`: {@link makeSampleNodeRepo}'s; `fixed`:
+ * {@link makeFixedSampleRepo}'s with its defaults), copied for each test that asks: a copy is the same
+ * repository (same commits, same SHAs) for one git (the index refresh), where making one runs six. Each
+ * lives in `TMPDIR/evidence-gate-template-PID-…`, removed when the process exits, or — vitest ends its
+ * workers without an exit event — by the next process that makes one, once PID is gone.
+ */
+const templates: { buggy?: Promise<string>; fixed?: Promise<string> } = {};
+const TEMPLATE = /^evidence-gate-template-(\d+)-/;
+
+/** Makes a template with `make`, renamed to a folder named for this process; returns its path. */
+async function makeTemplate(make: () => Promise<TempRepo>): Promise<string> {
+  removeTemplatesOfEndedProcesses();
+  const made = await make();
+  const dir = join(tmpdir(), `evidence-gate-template-${process.pid}-${basename(made.dir)}`);
+  await rename(made.dir, dir);
+  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Removes the templates of processes that have ended (their exit handler did not run). */
+function removeTemplatesOfEndedProcesses(): void {
+  for (const name of readdirSync(tmpdir())) {
+    const pid = Number(TEMPLATE.exec(name)?.[1] ?? Number.NaN);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try {
+      process.kill(pid, 0);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ESRCH") {
+        rmSync(join(tmpdir(), name), { recursive: true, force: true });
+      }
+    }
   }
-  if (options.commit) await commitAll(repo, "initial");
+}
+
+/** A fresh copy of the template `make` builds once per process. */
+async function copyOf(name: keyof typeof templates, make: () => Promise<TempRepo>): Promise<TempRepo> {
+  templates[name] ??= makeTemplate(make);
+  const template = await templates[name];
+  const repo = tempRepoAt(await mkdtemp(join(tmpdir(), "evidence-gate-repo-")));
+  // `cp -a` (one process) copies the .git folder's small files in a fraction of `fs.cp`'s CPU time.
+  await promisify(execFile)("cp", ["-a", `${template}/.`, repo.dir]);
+  // The copied index's stat data (inode, times) is the template's: refresh it, or plumbing such as
+  // `git diff-index` would see every file as changed.
+  await repo.git(["update-index", "-q", "--refresh"]);
   return repo;
 }
 
@@ -96,6 +153,10 @@ export const SAMPLE_TEST_NAME = "sum adds two numbers";
  * until `src/sum.js` is fixed (write {@link FIXED_SUM} to it).
  */
 export function makeSampleNodeRepo(): Promise<TempRepo> {
+  return copyOf("buggy", makeBuggySample);
+}
+
+function makeBuggySample(): Promise<TempRepo> {
   return makeTempRepo({
     commit: true,
     files: {
@@ -124,6 +185,14 @@ export async function makeFixedSampleRepo(
   message = "fix sum",
   files: Readonly<Record<string, string>> = {},
 ): Promise<TempRepo> {
+  if (message === "fix sum" && Object.keys(files).length === 0) {
+    return copyOf("fixed", () => fixSample("fix sum", {}));
+  }
+  return fixSample(message, files);
+}
+
+/** {@link makeFixedSampleRepo} made anew: the fix and `files` committed over a copy of the sample. */
+async function fixSample(message: string, files: Readonly<Record<string, string>>): Promise<TempRepo> {
   const repo = await makeSampleNodeRepo();
   await repo.write("src/sum.js", FIXED_SUM);
   for (const [path, content] of Object.entries(files)) await repo.write(path, content);

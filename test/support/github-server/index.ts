@@ -25,7 +25,7 @@ export type {
   RecordedCall,
   Violation,
 } from "./server.js";
-export { startGitHubServer } from "./server.js";
+export { DEFAULT_REPOSITORY, startGitHubServer } from "./server.js";
 export type {
   AddArtifactInput,
   GitHubServerState,

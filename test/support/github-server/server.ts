@@ -14,6 +14,9 @@ import type { AppFixture } from "./fixtures.js";
 import { ARTIFACT_BLOB_PREFIX, ROUTES, type Route, type RouteResponse } from "./routes.js";
 import { GitHubServerState } from "./state.js";
 
+/** `OWNER/NAME` of the repository every server holds from the start unless told otherwise. */
+export const DEFAULT_REPOSITORY = "octo-org/widgets";
+
 export interface GitHubServerOptions {
   /** `OWNER/NAME` of the repository that exists from the start. Default `octo-org/widgets`. */
   readonly repository?: string;
@@ -158,7 +161,7 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
   compiledRoutes ??= ROUTES.map(compileRoute);
   const routes = compiledRoutes;
   const state = new GitHubServerState({
-    defaultRepository: options.repository ?? "octo-org/widgets",
+    defaultRepository: options.repository ?? DEFAULT_REPOSITORY,
     ...(options.app === undefined ? {} : { app: options.app }),
     ...(options.appAuth === undefined ? {} : { appAuth: options.appAuth }),
   });

@@ -57,6 +57,11 @@ export function signPayload(secret: string, body: string): string {
 
 export class WebhookDeliveries {
   target: WebhookTarget | null = null;
+  /**
+   * How long a delivery waits for its answer before it is recorded "timed out", ms: GitHub's 10 s
+   * (GitHub docs, "Handling webhook deliveries"). A test that scales every wait of the bot scales this too.
+   */
+  timeoutMs = 10_000;
   readonly records: DeliveryRecord[] = [];
   readonly #pending = new Set<Promise<unknown>>();
   #nextId = 90_000_001;
@@ -136,8 +141,8 @@ export class WebhookDeliveries {
           ...(o.signature === null ? {} : { "x-hub-signature-256": o.signature }),
         },
         body: o.body,
-        // GitHub gives up on a delivery after 10 seconds.
-        signal: AbortSignal.timeout(10_000),
+        // GitHub gives up on a delivery after 10 seconds (`timeoutMs`).
+        signal: AbortSignal.timeout(this.timeoutMs),
       });
       statusCode = answer.status;
       response = await answer.text();

@@ -13,7 +13,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { git as runGit } from "../../../src/proc/git.js";
-import { TEST_REPOSITORY } from "../action-harness.js";
+import { DEFAULT_REPOSITORY as TEST_REPOSITORY } from "../github-server/index.js";
 import { commitAll, FIXED_SUM, hermeticGitEnv, makeSampleNodeRepo, type TempRepo } from "../temp-repo.js";
 
 export const PR_NUMBER = 42;

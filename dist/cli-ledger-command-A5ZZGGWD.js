@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
+import {
+  LEDGER_USAGE,
+  parseLedgerFlags,
+  readSavedLedger,
+  renderSavedLedger
+} from "./cli-chunk-WZOVGQMT.js";
+import "./cli-chunk-7ODUBR5T.js";
+import "./cli-chunk-SEMJAEPS.js";
+import "./cli-chunk-Y5UIWDYJ.js";
+import "./cli-chunk-UI56KICK.js";
+import {
+  parseOrExit,
+  refuseUsage,
+  savedRunsDir
+} from "./cli-chunk-DPXIG4OC.js";
+import "./cli-chunk-5PMY2OQJ.js";
+import {
+  EXIT
+} from "./cli-chunk-RGEBZGUA.js";
+import "./cli-chunk-K35N5HEM.js";
+import "./cli-chunk-Q4DFSTE5.js";
+import "./cli-chunk-VKCPXAXI.js";
+
+// src/cli/ledger-command.ts
+async function runCliLedger(argv, io) {
+  const parsed = parseOrExit(argv, io, "ledger", LEDGER_USAGE, parseLedgerFlags);
+  if ("exit" in parsed) return parsed.exit;
+  const f = parsed.flags;
+  const runsDir = await savedRunsDir(io, f.repo, f.runsDir);
+  const saved = readSavedLedger(runsDir, f.runId);
+  if ("problem" in saved) return refuseUsage(io, "ledger", [saved.problem]);
+  io.out.write(renderSavedLedger(saved, f.format));
+  return EXIT.passed;
+}
+export {
+  runCliLedger
+};

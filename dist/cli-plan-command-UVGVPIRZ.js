@@ -1,0 +1,161 @@
+#!/usr/bin/env node
+import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
+import {
+  PLAN_USAGE,
+  autoMode,
+  parsePlanFlags
+} from "./cli-chunk-2YVQJRLB.js";
+import {
+  localModelCli,
+  planAuto,
+  planLines,
+  planTitle,
+  promptLines,
+  startPlanning,
+  withLocalProxy
+} from "./cli-chunk-XNBH7Z22.js";
+import "./cli-chunk-Y5UIWDYJ.js";
+import "./cli-chunk-7GOMFJEZ.js";
+import "./cli-chunk-UI56KICK.js";
+import "./cli-chunk-RD5RKDNM.js";
+import {
+  executableFor,
+  missingCliProblem
+} from "./cli-chunk-CN4HW2DQ.js";
+import {
+  checkedRepository,
+  cliSecrets,
+  parseOrExit,
+  readCliPolicy
+} from "./cli-chunk-DPXIG4OC.js";
+import {
+  autoRunPolicy
+} from "./cli-chunk-5PMY2OQJ.js";
+import {
+  EXIT
+} from "./cli-chunk-RGEBZGUA.js";
+import "./cli-chunk-K35N5HEM.js";
+import "./cli-chunk-Q4DFSTE5.js";
+import "./cli-chunk-VKCPXAXI.js";
+
+// src/local-run/plan-only.ts
+async function planOnly(request, ports) {
+  const { mode, policy } = request;
+  const options = {
+    goal: mode.goal,
+    repoDir: request.repoDir,
+    ...request.workingDirectory !== void 0 ? { workingDirectory: request.workingDirectory } : {},
+    verify: mode.verify,
+    verifyTimeoutMs: request.verifyTimeoutMs ?? 10 * 6e4,
+    acceptNoBuildEvidence: mode.acceptNoBuildEvidence,
+    acceptLoadedUserConfig: mode.acceptLoadedUserConfig,
+    runtime: mode.runtime,
+    ...request.codexConfig.length + (ports.modelCli.codexConfig?.length ?? 0) > 0 ? { codexConfig: [...request.codexConfig, ...ports.modelCli.codexConfig ?? []] } : {},
+    ...request.model !== void 0 ? { model: request.model } : {},
+    surface: request.surface,
+    ...policy !== void 0 ? { policy } : {}
+  };
+  const started = await startPlanning(options);
+  if (started.kind !== "ready") return started;
+  const executable = executableFor(mode.runtime, ports.modelCli);
+  const missingCli = missingCliProblem(mode.runtime, executable, request.baseEnv);
+  if (missingCli !== null) return { kind: "usage_error", message: missingCli };
+  return planAuto(options, started, {
+    executable,
+    env: ports.modelCli.modelEnv("planner", mode.runtime),
+    timeoutMs: mode.plannerTimeoutMs,
+    ...ports.signal ? { signal: ports.signal } : {}
+  });
+}
+
+// src/cli/plan-command.ts
+async function runCliPlan(argv, io) {
+  const parsed = parseOrExit(argv, io, "plan", PLAN_USAGE, parsePlanFlags);
+  if ("exit" in parsed) return parsed.exit;
+  const f = parsed.flags;
+  const where = await checkedRepository("plan", f, io, { runs: false });
+  if ("exit" in where) return where.exit;
+  const { repoDir } = where;
+  const secrets = cliSecrets(io.env);
+  const redact = (text) => secrets.redactor.text(text);
+  const say = {
+    line: (text) => (f.json ? io.err : io.out).write(`${redact(text)}
+`),
+    error: (text) => io.err.write(`evidence-gate plan: ${redact(text)}
+`)
+  };
+  const policyFile = await readCliPolicy(repoDir, say);
+  if (policyFile === null) return EXIT.usage;
+  const policy = autoRunPolicy(policyFile);
+  let result;
+  const proxied = await withLocalProxy(
+    io,
+    { command: "plan", runtime: f.runtime, codexConfig: f.codexConfig, say: say.line },
+    async (proxy) => {
+      result = await planOnly(
+        {
+          mode: autoMode({
+            goal: f.goal,
+            ...f.verifyCmd !== void 0 ? { verifyCmd: f.verifyCmd } : {},
+            acceptNoBuildEvidence: f.acceptNoBuildEvidence,
+            acceptLoadedUserConfig: f.acceptLoadedUserConfig,
+            runtime: f.runtime,
+            concurrency: 4,
+            ...policy !== void 0 ? { policy } : {},
+            surface: "cli"
+          }),
+          repoDir,
+          ...where.workingDirectory !== void 0 ? { workingDirectory: where.workingDirectory } : {},
+          ...f.model !== void 0 ? { model: f.model } : {},
+          codexConfig: f.codexConfig,
+          verifyTimeoutMs: f.verifyTimeoutMs,
+          ...policy !== void 0 ? { policy } : {},
+          surface: "cli",
+          knownSecrets: secrets.knownSecrets,
+          baseEnv: io.env
+        },
+        {
+          modelCli: localModelCli({
+            modelEnv: secrets.modelEnv,
+            ...f.claudePath !== void 0 ? { claudePath: f.claudePath } : {},
+            ...f.codexPath !== void 0 ? { codexPath: f.codexPath } : {},
+            ...proxy !== void 0 ? { proxy } : {}
+          }),
+          ...io.signal ? { signal: io.signal } : {}
+        }
+      );
+      return EXIT.passed;
+    }
+  );
+  if (result === void 0) return proxied;
+  if (result.kind === "usage_error" || result.kind === "refused") {
+    say.error(result.message);
+    return result.kind === "refused" ? EXIT.refused : EXIT.usage;
+  }
+  const plan = secrets.redactor.deep(result.plan);
+  if (f.json) {
+    const graph = result.kind === "planned" ? secrets.redactor.deep(result.spec) : null;
+    io.out.write(`${JSON.stringify({ plan, graph }, null, 2)}
+`);
+  }
+  if (result.kind === "rejected") {
+    const rejected = result.planned;
+    const title = io.signal?.aborted ? "plan: interrupted, nothing to run" : planTitle(plan);
+    if (!f.json) for (const l of planLines(plan, title)) say.line(l);
+    if (rejected.repairAttempted) {
+      for (const refusal of rejected.refusals) say.error(`the plan was refused after its repair: ${refusal}`);
+    } else {
+      say.error(`planning failed: ${rejected.reason}`);
+    }
+    return io.signal?.aborted ? EXIT.interrupted : EXIT.failed;
+  }
+  if (!f.json) {
+    for (const l of planLines(plan, planTitle(plan))) say.line(l);
+    for (const l of promptLines(result.spec.nodes)) say.line(l);
+  }
+  say.line("plan only: no node ran and no run directory was made");
+  return EXIT.passed;
+}
+export {
+  runCliPlan
+};

@@ -1,0 +1,112 @@
+#!/usr/bin/env node
+import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
+import {
+  AUTO_USAGE,
+  autoMode,
+  parseAutoFlags
+} from "./cli-chunk-2YVQJRLB.js";
+import {
+  prepareFreshRun,
+  startRun
+} from "./cli-chunk-5IJ3MTXO.js";
+import "./cli-chunk-7ODUBR5T.js";
+import "./cli-chunk-Q7OBBQAX.js";
+import "./cli-chunk-NM5VOJH2.js";
+import "./cli-chunk-QTZZGAOJ.js";
+import "./cli-chunk-SEMJAEPS.js";
+import "./cli-chunk-NXCD5NAZ.js";
+import {
+  CliLeg,
+  planLines,
+  planTitle,
+  withLocalProxy
+} from "./cli-chunk-XNBH7Z22.js";
+import "./cli-chunk-Y5UIWDYJ.js";
+import "./cli-chunk-7GOMFJEZ.js";
+import "./cli-chunk-UI56KICK.js";
+import "./cli-chunk-RD5RKDNM.js";
+import "./cli-chunk-CN4HW2DQ.js";
+import {
+  checkedRepository,
+  parseOrExit
+} from "./cli-chunk-DPXIG4OC.js";
+import {
+  autoRunPolicy
+} from "./cli-chunk-5PMY2OQJ.js";
+import "./cli-chunk-RGEBZGUA.js";
+import "./cli-chunk-K35N5HEM.js";
+import "./cli-chunk-Q4DFSTE5.js";
+import "./cli-chunk-VKCPXAXI.js";
+
+// src/cli/run-auto-command.ts
+async function runCliAuto(argv, io) {
+  const parsed = parseOrExit(argv, io, "auto", AUTO_USAGE, parseAutoFlags);
+  if ("exit" in parsed) return parsed.exit;
+  const f = parsed.flags;
+  const where = await checkedRepository("auto", f, io, { runs: true });
+  if ("exit" in where) return where.exit;
+  const { repoDir } = where;
+  const prepared = await prepareFreshRun({ command: "auto", flags: f, io, repoDir });
+  if ("exit" in prepared) return prepared.exit;
+  const { secrets, report, policyFile } = prepared;
+  const policy = autoRunPolicy(policyFile);
+  return withLocalProxy(
+    io,
+    { command: "auto", runtime: f.runtime, codexConfig: f.codexConfig, say: (line) => report.line(line) },
+    async (proxy) => {
+      const leg = await CliLeg.startFresh({
+        repoDir,
+        flags: f,
+        io,
+        secrets,
+        report,
+        what: f.goal.split("\n")[0] ?? ""
+      });
+      if ("exit" in leg) return leg.exit;
+      const outcome = await startRun(
+        {
+          mode: autoMode({
+            goal: f.goal,
+            ...f.verifyCmd !== void 0 ? { verifyCmd: f.verifyCmd } : {},
+            acceptNoBuildEvidence: f.acceptNoBuildEvidence,
+            acceptLoadedUserConfig: f.acceptLoadedUserConfig,
+            repairAttempts: f.repairAttempts,
+            maxCycles: f.maxCycles,
+            ...f.maxCostUsd !== void 0 ? { maxCostUsd: f.maxCostUsd } : {},
+            runtime: f.runtime,
+            concurrency: f.concurrency,
+            ...policy !== void 0 ? { policy } : {},
+            surface: "cli"
+          }),
+          ...leg.requestBase,
+          runId: leg.runId,
+          ...where.workingDirectory !== void 0 ? { workingDirectory: where.workingDirectory } : {},
+          ...f.model !== void 0 ? { model: f.model } : {},
+          continueOnFail: f.continueOnFail,
+          verifyTimeoutMs: f.verifyTimeoutMs,
+          verifyEnv: f.verifyEnv,
+          ...f.verifyRepeat !== void 0 ? { verifyRepeat: f.verifyRepeat } : {},
+          ...f.verifyBase ? { verifyBase: true } : {},
+          ...f.baseRef !== void 0 ? { verifyBaseRef: f.baseRef } : {},
+          ...f.testReports !== void 0 ? { testReports: f.testReports } : {},
+          ...policy !== void 0 ? { policy } : {},
+          ...f.sha !== void 0 ? { postedHeadSha: f.sha } : {}
+        },
+        leg.ports(
+          {
+            onPlan: (plan) => {
+              const title = planTitle(plan, { interrupted: io.signal?.aborted === true });
+              for (const l of planLines(plan, title)) report.line(l);
+            }
+          },
+          void 0,
+          proxy
+        )
+      );
+      return leg.conclude(outcome);
+    }
+  );
+}
+export {
+  runCliAuto
+};

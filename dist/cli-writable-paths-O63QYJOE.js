@@ -1,0 +1,16 @@
+#!/usr/bin/env node
+import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
+import {
+  folderWriteProblem,
+  gitObjectsProblem,
+  outputFileProblem,
+  writeFailureProblem
+} from "./cli-chunk-K35N5HEM.js";
+import "./cli-chunk-Q4DFSTE5.js";
+import "./cli-chunk-VKCPXAXI.js";
+export {
+  folderWriteProblem,
+  gitObjectsProblem,
+  outputFileProblem,
+  writeFailureProblem
+};
