@@ -8,9 +8,10 @@ import type { Pattern } from "../graph/pattern.js";
 import type { Runtime } from "../policy/disclosure.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
 import type { ChildEcho } from "../proc/child-output.js";
+import type { CompletionCall } from "../runtime/agent-turn.js";
 import type { ClaudePermissionMode } from "../runtime/claude-argv.js";
+import type { ModelCalls } from "../runtime/model-calls.js";
 import type { ResumedSession } from "../runtime/model-runtime.js";
-import type { ModelCalls } from "./call-report.js";
 import type { RunDirectory } from "./run-dir.js";
 import type { ModelEnvBuilder } from "./runtime-setup.js";
 
@@ -51,24 +52,8 @@ export interface AgentNodeSpec {
   readonly completion?: CompletionCall;
 }
 
-/** What one attempt of a node with a completion gate asks of its model call (SPEC §7). */
-export interface CompletionCall {
-  /**
-   * Offer the CLI's plan tool, because the gate reads the plan (`todos: all_done`): claude gets the
-   * environment that enables `TodoWrite`, codex `tools.update_plan.enabled=true`.
-   */
-  readonly planTool: boolean;
-  /**
-   * The attempt continues the node's own session (attempt ≥ 2): a session the CLI no longer finds fails
-   * the node "session lost", never a silent fresh session.
-   */
-  readonly continuing: boolean;
-  /**
-   * USD the node's earlier attempts spent (`null`: unknown): `budget_usd` binds across attempts, so the
-   * CLI's own stop gets what is left and the post-hoc check counts the total.
-   */
-  readonly spentUsd: number | null;
-}
+/** The verify runner a node needs: the run-wide queue (`VerifyQueue`), or a scripted one in unit tests. */
+export type { CompletionCall };
 
 /** The verify runner a node needs: the run-wide queue (`VerifyQueue`), or a scripted one in unit tests. */
 export type NodeVerifier = Pick<VerifyQueue, "run">;
@@ -91,7 +76,7 @@ export interface NodeContext {
   readonly modelEnv: ModelEnvBuilder;
   readonly runDir: RunDirectory;
   readonly verifyQueue: NodeVerifier;
-  /** The model calls; default `MODEL_CALLS` (call-report.ts): the real CLIs through the exec seam. */
+  /** The model calls the run was handed; default `MODEL_CALLS` (`runtime/model-calls.ts`): the real CLIs. */
   readonly calls?: ModelCalls;
   readonly echo?: ChildEcho;
   /**

@@ -4,23 +4,12 @@
  * cheap predicates passed) → save output → the PASS/FAIL row with its qualifier. Interpolation comes
  * before (`node-fields.ts`), recording after (`node-settlement.ts`).
  *
- * Runtime-neutral: the run's runtime (`NodeContext.runtime`, run-wide) decides which CLI the "spawn and
- * parse" step calls — `claude -p` (`claude-call-report.ts`) or `codex exec` (`codex-call-report.ts`) — and
- * each runtime's outcome is folded into the same `CallReport`; everything after it is shared.
- *
- * What differs on Codex (SPEC §4, §6, §8; research/oh-my-graph.md §5.3–§5.8):
- * - session = the thread id codex prints in `thread.started` (not minted: `onStarted` gets `null` for a
- *   fresh thread and `onSession` the id once it arrives); `handoff: session` = `exec … resume THREAD_ID`,
- *   run with the `CODEX_HOME` of the call that started the thread (its `sessions/` holds the thread);
- * - cost is `null` (unknown, never $0) on every row; token usage is on the row, the thread's cumulative
- *   count minus what the thread had used before this call (`codex-usage.ts`);
- * - `permission_mode` → `--sandbox` (`codexSandboxFor`), `approval_policy="never"` always; of the policy
- *   layers only layer 1 renders (the four isolation items); `allowed_tools`, `--tools` and the deny list
- *   have no Codex rendering — the sandbox is the boundary;
- * - `turn.failed` is `run_error` even on exit 0; a completed turn without an agent message is
- *   `output_error`; the model's usage limit ("You’ve hit your usage limit") pauses like claude's session
- *   limit (`codex-call-report.ts`); there is no `--max-budget-usd` (codex reports no USD: `budget_usd` is
- *   warned about at run start, not enforced).
+ * Runtime-neutral: the "spawn and parse" step is the run's runtime's agent turn (`ModelRuntime.agentTurn`:
+ * `runtime/claude-turn.ts` runs `claude -p`, `runtime/codex-turn.ts` runs `codex exec`), made through the
+ * model calls the run was handed (`NodeContext.calls`; default the real CLIs) and folded into the same
+ * `CallReport`; everything after it is shared, and this file never asks which runtime it is. What differs
+ * on codex (the thread as session, unknown cost, `--sandbox`, `turn.failed`, the usage limit) is said
+ * where it is done, in `codex-turn.ts` and `codex-argv.ts`.
  */
 
 import { writeFileSync } from "node:fs";
@@ -37,12 +26,11 @@ import { claimsForRow } from "../evidence/node-claims.js";
 import { qualifierFor } from "../evidence/qualifier.js";
 import { searchPattern } from "../graph/pattern.js";
 import { ignoredFilesWords, outsideWritesWords, verifyExitWords } from "../ledger/cells.js";
-import type { Runtime } from "../policy/disclosure.js";
+import { type AgentTurn, type CallReport, oneLine } from "../runtime/agent-turn.js";
+import type { DeclaredPlan } from "../runtime/declared-plan.js";
+import { MODEL_CALLS } from "../runtime/model-calls.js";
+import { runtimeFor } from "../runtime/runtime-for.js";
 import type { AgentNodeSpec, NodeContext } from "./agent-node-spec.js";
-import { type CallReport, oneLine } from "./call-report.js";
-import { callClaude } from "./claude-call-report.js";
-import { callCodex } from "./codex-call-report.js";
-import type { DeclaredPlan } from "./completion-progress.js";
 import { outsideWrites } from "./outside-writes.js";
 
 /** A finished node: its ledger row and the reply text (for artifacts). */
@@ -74,13 +62,29 @@ export interface AgentNodeResult {
   readonly sessionLost?: true;
 }
 
-/**
- * The node's CLI call of each runtime (`claude-call-report.ts`, `codex-call-report.ts`): a table the
- * compiler checks is whole, so the node never compares the runtime's name (issue 24 item 1).
- */
-const AGENT_CALLS: Readonly<
-  Record<Runtime, (spec: AgentNodeSpec, ctx: NodeContext, signal: AbortSignal) => Promise<CallReport>>
-> = { claude: callClaude, codex: callCodex };
+/** The agent turn of `spec` with the run-wide settings of `ctx` (the runtime resolves the executable). */
+function turnOf(spec: AgentNodeSpec, ctx: NodeContext): AgentTurn {
+  const runtime = runtimeFor(ctx.runtime ?? "claude");
+  return {
+    nodeId: spec.id,
+    prompt: spec.prompt,
+    permissionMode: spec.permissionMode,
+    policy: spec.policy,
+    cwd: spec.cwd,
+    timeoutMs: spec.timeoutMs,
+    session: spec.session ?? { kind: "fresh" },
+    budgetUsd: spec.budgetUsd ?? null,
+    ...(spec.completion !== undefined ? { completion: spec.completion } : {}),
+    executable: runtime.executable(ctx),
+    ...(ctx.codexConfig !== undefined ? { codexConfig: ctx.codexConfig } : {}),
+    ...(ctx.model !== undefined ? { model: ctx.model } : {}),
+    modelEnv: () => ctx.modelEnv(spec.id, runtime.name),
+    calls: ctx.calls ?? MODEL_CALLS,
+    ...(ctx.echo ? { echo: ctx.echo } : {}),
+    ...(ctx.onStarted ? { onStarted: (id: string | null) => ctx.onStarted?.(spec.id, id) } : {}),
+    ...(ctx.onSession ? { onSession: (id: string) => ctx.onSession?.(spec.id, id) } : {}),
+  };
+}
 
 /**
  * Runs one agent node and returns its ledger row. A FAIL saves the reply to `failed/ID.out`, a PASS to
@@ -94,7 +98,7 @@ export async function runAgentNode(
   ctx: NodeContext,
   signal: AbortSignal,
 ): Promise<AgentNodeResult> {
-  const call = await AGENT_CALLS[ctx.runtime ?? "claude"](spec, ctx, signal);
+  const call = await runtimeFor(ctx.runtime ?? "claude").agentTurn(turnOf(spec, ctx), signal);
   const rows = new RowMaker(spec, ctx, call);
   if (call.failure !== null) {
     const f = call.failure;

@@ -26,6 +26,7 @@ import { DEFAULT_PLANNED_ALLOWLIST, extendAllowlist } from "../policy/allowlist.
 import { plannedNodePolicies, plannedNodePolicy } from "../policy/ceiling.js";
 import { plannedRunDisclosure, type Runtime } from "../policy/disclosure.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
+import type { ModelCalls } from "../runtime/model-calls.js";
 import { startRetryNote } from "../runtime/start-retry.js";
 import { planPolicy } from "./fresh-run.js";
 import { type PlanCallResult, type PlanningCall, planWithRepair } from "./plan-call.js";
@@ -143,9 +144,11 @@ export async function startPlanning(o: AutoPlanOptions): Promise<PlanStartResult
   return { kind: "ready", answer: decision.answer, repoDir, workDir, allowlist };
 }
 
-/** How the planner is called (the executable and environment are the caller's). */
+/** How the planner is called (the executable, environment and model calls are the caller's). */
 export interface PlannerCallOptions {
   readonly executable: string;
+  /** The model calls the run was handed (default: the real CLIs). */
+  readonly modelCalls?: ModelCalls;
   readonly env: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
@@ -205,6 +208,7 @@ export async function planAuto(
     ...(o.model !== undefined ? { model: o.model } : {}),
     timeoutMs: call.timeoutMs,
     ...(call.signal ? { signal: call.signal } : {}),
+    ...(call.modelCalls !== undefined ? { calls: call.modelCalls } : {}),
   });
   const ceiling = { loadedUserConfig: o.acceptLoadedUserConfig };
   const slot = (policies: Readonly<Record<string, ToolPolicy>>): string =>

@@ -122,6 +122,7 @@ export async function runAuto(o: AutoRunOptions): Promise<AutoRunResult> {
     env: o.modelEnv("planner", o.runtime),
     timeoutMs: o.plannerTimeoutMs,
     ...(o.signal ? { signal: o.signal } : {}),
+    ...(o.modelCalls !== undefined ? { modelCalls: o.modelCalls } : {}),
   });
   const opened = { frame, store };
   if (planned.kind === "rejected") return endRejectedPlan(o, opened, planned);

@@ -11,7 +11,7 @@
  * output can carry any text, a plan item is the model's own words.
  */
 import { fenceData, sanitiseUntrusted } from "../plan/untrusted-text.js";
-import type { DeclaredPlan } from "./completion-progress.js";
+import type { DeclaredPlan } from "../runtime/declared-plan.js";
 import { boundUtf8 } from "./retry-prompt.js";
 
 /** The fence label of a completion check's report. */

@@ -276,5 +276,6 @@ function assess(o: AutoRunOptions, loop: GoalLoopOptions, cycle: FinishedLeg): P
     ...(o.model !== undefined ? { model: o.model } : {}),
     timeoutMs: loop.assessorTimeoutMs ?? o.plannerTimeoutMs,
     ...(o.signal ? { signal: o.signal } : {}),
+    ...(o.modelCalls !== undefined ? { calls: o.modelCalls } : {}),
   });
 }

@@ -26,6 +26,7 @@ import type { VerifyQueue } from "../evidence/verify.js";
 import type { Graph, GraphNode } from "../graph/graph.js";
 import type { RunEnd } from "../ledger/conclusion.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
+import type { ModelCalls } from "../runtime/model-calls.js";
 import type { GraphRunHooks } from "./leg-hooks.js";
 import { LegJournal, orderRows } from "./leg-journal.js";
 import { LegMemory } from "./leg-memory.js";
@@ -51,9 +52,11 @@ import { type NodeStart, Scheduler, type SchedulerPort, type ScheduleState } fro
 
 /**
  * Everything one leg needs. Times in ms. The model-CLI settings (`runtime`, executables, `codexConfig`,
- * `model`, `modelEnv`, `echo`) are the run-wide ones every node shares (`NodeContext`).
+ * `model`, `modelEnv`, `echo`) are the run-wide ones every node shares (`NodeContext`), and so are the
+ * model calls the run was handed (`modelCalls`, the node's `calls`; default the real CLIs).
  */
 export interface GraphRunOptions extends Omit<AgentSettings, "calls"> {
+  readonly modelCalls?: ModelCalls;
   readonly graph: Graph;
   readonly store: RunStateStore;
   readonly dir: RedactingRunDirectory;
@@ -206,6 +209,7 @@ function agentSettingsOf(o: GraphRunOptions): AgentSettings {
     ...(o.model !== undefined ? { model: o.model } : {}),
     modelEnv: o.modelEnv,
     ...(o.echo ? { echo: o.echo } : {}),
+    ...(o.modelCalls !== undefined ? { calls: o.modelCalls } : {}),
   };
 }
 

@@ -38,6 +38,7 @@ export interface LegOptions
     | "claudeExecutable"
     | "codexExecutable"
     | "codexConfig"
+    | "modelCalls"
     | "model"
     | "modelEnv"
     | "echo"
@@ -77,7 +78,14 @@ export interface FinishedLeg extends FinishedRun {
 /** How a leg spawns its CLIs and reports progress: what `auto`, `run` and `resume` take from their caller. */
 export type LegCaller = Pick<
   LegOptions,
-  "claudeExecutable" | "codexExecutable" | "codexConfig" | "modelEnv" | "echo" | "signal" | "hooks"
+  | "claudeExecutable"
+  | "codexExecutable"
+  | "codexConfig"
+  | "modelCalls"
+  | "modelEnv"
+  | "echo"
+  | "signal"
+  | "hooks"
 >;
 
 /** The {@link LegCaller} fields of a caller's options, the absent ones left out (exact optional types). */
@@ -86,6 +94,7 @@ export function legCaller(o: LegCaller): LegCaller {
     claudeExecutable: o.claudeExecutable,
     ...(o.codexExecutable !== undefined ? { codexExecutable: o.codexExecutable } : {}),
     ...(o.codexConfig !== undefined ? { codexConfig: o.codexConfig } : {}),
+    ...(o.modelCalls !== undefined ? { modelCalls: o.modelCalls } : {}),
     modelEnv: o.modelEnv,
     ...(o.echo ? { echo: o.echo } : {}),
     ...(o.signal ? { signal: o.signal } : {}),
@@ -140,6 +149,7 @@ export async function runLegAndFinish(o: LegOptions): Promise<FinishedRun & { re
     ...(o.codexExecutable !== undefined ? { codexExecutable: o.codexExecutable } : {}),
     ...(o.codexConfig !== undefined ? { codexConfig: o.codexConfig } : {}),
     ...(o.model !== undefined ? { model: o.model } : {}),
+    ...(o.modelCalls !== undefined ? { modelCalls: o.modelCalls } : {}),
     modelEnv: o.modelEnv,
     verifyQueue,
     worktrees: {

@@ -6,14 +6,17 @@
  * rules with every refusal collected, and — once — repaired by a fresh call that quotes the refusals
  * fenced. A second refusal fails the run and keeps the rejected spec.
  */
-import { unreachable } from "../core/unreachable.js";
 import { extractPlanJson } from "../plan/parse-plan.js";
 import { type PlannedSpec, validatePlannedSpec } from "../plan/planned-rules.js";
 import { buildRepairPrompt } from "../plan/repair-prompt.js";
 import { plannerPolicy } from "../policy/ceiling.js";
 import type { Runtime } from "../policy/disclosure.js";
-import { askReadOnly, type ModelCallBill, type ReadOnlyReply } from "../runtime/read-only-call.js";
-import { START_ATTEMPTS, START_BACKOFF_MS } from "../runtime/start-retry.js";
+import {
+  askReadOnly,
+  type ModelCallBill,
+  noReplyWords,
+  type ReadOnlyCaller,
+} from "../runtime/read-only-call.js";
 
 /** One planner (or assessor) call's bill, for the ledger totals. `costUsd: null` = unknown. */
 export type PlanningCall = ModelCallBill;
@@ -42,20 +45,12 @@ export type PlanCallResult =
       readonly failedStarts: readonly string[];
     };
 
-export interface PlanCallOptions {
+/** How the planner is asked: the run's read-only caller, the prompt, and the verify allowlist it must keep to. */
+export interface PlanCallOptions extends Omit<ReadOnlyCaller, "runtime"> {
   /** Default `claude`. */
   readonly runtime?: Runtime;
-  /** The run's model CLI: `claude` or `codex`, per `runtime`. */
-  readonly executable: string;
-  /** Codex only: the operator's `codex-config` pairs (`-c KEY=VALUE`). */
-  readonly codexConfig?: readonly string[];
   readonly prompt: string;
   readonly allowlist: readonly string[];
-  readonly cwd: string;
-  readonly env: Readonly<Record<string, string>>;
-  readonly model?: string;
-  readonly timeoutMs: number;
-  readonly signal?: AbortSignal;
 }
 
 type Attempt =
@@ -69,23 +64,18 @@ async function attempt(
   starts: string[],
 ): Promise<Attempt> {
   const reply = await askReadOnly({
+    ...options,
     runtime: options.runtime ?? "claude",
-    executable: options.executable,
-    ...(options.codexConfig !== undefined ? { codexConfig: options.codexConfig } : {}),
+    who: "planner",
     prompt,
     policy: plannerPolicy(),
-    cwd: options.cwd,
-    env: options.env,
-    ...(options.model !== undefined ? { model: options.model } : {}),
-    timeoutMs: options.timeoutMs,
-    ...(options.signal ? { signal: options.signal } : {}),
   });
   starts.push(...reply.failedStarts);
   calls.push(reply.call);
   if (!reply.ok) {
     return {
       kind: "refused",
-      refusals: [noPlanWords(options, reply)],
+      refusals: [noReplyWords({ who: "planner", executable: options.executable }, reply)],
       rejected: reply.replyText,
       repairable: false,
     };
@@ -98,26 +88,6 @@ async function attempt(
   if (!checked.ok)
     return { kind: "refused", refusals: checked.refusals, rejected: json.value, repairable: true };
   return { kind: "ok", spec: checked.spec };
-}
-
-/** Why a planner call produced no reply to read. */
-function noPlanWords(options: PlanCallOptions, reply: Extract<ReadOnlyReply, { ok: false }>): string {
-  switch (reply.ended) {
-    case "spawn_failed":
-      return `could not start ${options.executable} (${START_ATTEMPTS} attempts, ${START_BACKOFF_MS} ms apart): ${reply.detail}`;
-    case "no_result":
-      return reply.detail;
-    case "timed_out":
-      return "the planner call timed out";
-    case "cancelled":
-      return "the planner call was cancelled";
-    case "failed":
-      return `the planner call failed: ${reply.detail}`;
-    case "no_reply":
-      return `the planner call ${reply.detail}`;
-    default:
-      return unreachable(reply.ended);
-  }
 }
 
 /** Plans once, repairs at most once. Never throws for the planner's own failures. */

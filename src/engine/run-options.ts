@@ -9,6 +9,7 @@ import type { RunId } from "../core/run-id.js";
 import type { VerifyBaseSetting } from "../evidence/base-verify.js";
 import type { IndexOverlay } from "../evidence/evidence-tree.js";
 import type { ChildEcho } from "../proc/child-output.js";
+import type { ModelCalls } from "../runtime/model-calls.js";
 import type { RunHooks } from "./leg.js";
 import type { PublishCommit } from "./run-frame.js";
 import type { BeforeFirstModelCall, ModelEnvBuilder } from "./runtime-setup.js";
@@ -45,6 +46,12 @@ export interface ModelCliOptions {
    * installs the CLI here, so a refused run installs nothing). Resolves to a usage-error message, or `null`.
    */
   readonly beforeFirstModelCall?: BeforeFirstModelCall;
+  /**
+   * The model calls every node, the planner and the assessor make (issue 24 item 2): the port the run
+   * hands down. Absent: the real CLIs (`MODEL_CALLS`, `runtime/model-calls.ts`); the engine's tests hand a
+   * scripted stand-in that spawns nothing (test/engine/scripted-calls.ts).
+   */
+  readonly modelCalls?: ModelCalls;
 }
 
 /** What every driver takes besides its mode's own fields. */

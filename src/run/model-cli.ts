@@ -32,6 +32,7 @@ import type {
 import { buildChildEnv } from "../proc/child-env.js";
 import { currentChildIdentity, currentChildScope, giveToIdentity } from "../proc/child-identity.js";
 import type { KeyProxy } from "../proxy/key-proxy.js";
+import type { ModelCalls } from "../runtime/model-calls.js";
 import type { ModelRuntime } from "../runtime/model-runtime.js";
 import { runtimeFor } from "../runtime/runtime-for.js";
 import { codexHomesRoot } from "./codex-home.js";
@@ -46,6 +47,8 @@ export interface ModelCliPort {
   readonly modelEnv: ModelEnvBuilder;
   /** `-c` pairs the run adds after the operator's on every codex call: the key proxy's provider. */
   readonly codexConfig?: readonly string[];
+  /** The model calls the engine makes (issue 24 item 2); absent: the real CLIs. */
+  readonly modelCalls?: ModelCalls;
 }
 
 /** A started key proxy and the runtime whose credential it holds (`model-proxy.ts`). */

@@ -98,6 +98,7 @@ export function engineBase(request: RunRequest, ports: RunPorts): EngineRunBase 
       ? { codexConfig: [...request.codexConfig, ...(modelCli.codexConfig ?? [])] }
       : {}),
     modelEnv: modelCli.modelEnv,
+    ...(modelCli.modelCalls !== undefined ? { modelCalls: modelCli.modelCalls } : {}),
     ...(before !== undefined || install !== undefined
       ? {
           // The workspace first (the agent-configuration swap), then the CLI install: a refused run does neither.

@@ -24,7 +24,7 @@
  *
  * Not emitted: `--max-turns` (absent from `claude --help`), `--dangerously-skip-permissions`
  * (`--permission-mode bypassPermissions` says the same; running as root it also needs `IS_SANDBOX=1`,
- * which is the environment's business, not argv's: `engine/claude-call-report.ts` sets it for that node's
+ * which is the environment's business, not argv's: `runtime/claude-turn.ts` sets it for that node's
  * call only — SPEC §9).
  */
 

@@ -5,6 +5,7 @@
  */
 import { type ClaudeCredentialVariable, CREDENTIAL_VARIABLES } from "../proxy/credential.js";
 import { upstreamProblem } from "../proxy/key-proxy.js";
+import { claudeTurn } from "./claude-turn.js";
 import type { ModelRuntime, ProxyInputs, ProxyPlan } from "./model-runtime.js";
 
 /** The order the key proxy picks claude's credential in when several are given. */
@@ -37,6 +38,7 @@ function proxyPlan(o: ProxyInputs): ProxyPlan {
 /** `claude`: the default runtime. */
 export const CLAUDE_RUNTIME: ModelRuntime = {
   name: "claude",
+  agentTurn: claudeTurn,
   cliPackage: { bin: "claude", npmPackage: "@anthropic-ai/claude-code", cacheName: "claude-code" },
   executable: (o) => o.claudeExecutable,
   optionsProblem: (o) =>

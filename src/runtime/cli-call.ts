@@ -1,11 +1,59 @@
 /**
- * How one model-CLI call's process result and parsed stream fold into the engine's call outcome — the
- * same for `claude` (invoke-claude.ts) and `codex` (invoke-codex.ts): a
- * spawn failure, a cancel or a timeout (with what the stream showed so far), a completed call when the
- * stream reached its result, else "no usable result" with the reason.
+ * What one model-CLI call does alike for `claude` (invoke-claude.ts) and `codex` (invoke-codex.ts): the
+ * process is started as PR code with its stdout fed to the stream parser and its stderr echoed fenced
+ * ({@link runModelCli}), and the process result and parsed stream fold into the engine's call outcome
+ * ({@link foldCliCall}): a spawn failure, a cancel or a timeout (with what the stream showed so far), a
+ * completed call when the stream reached its result, else "no usable result" with the reason.
  */
 import { unreachable } from "../core/unreachable.js";
-import type { ProcessResult } from "../proc/run-process.js";
+import { type ChildEcho, childEchoFence } from "../proc/child-output.js";
+import { type ProcessResult, runProcess } from "../proc/run-process.js";
+
+/** The process fields a `ClaudeCall` and a `CodexCall` share. Times in ms. */
+export interface CliProcessCall {
+  /**
+   * Who the call is for: the node's id, `planner` or `assessor`. Never reaches the CLI; a scripted
+   * stand-in plays its calls per label.
+   */
+  readonly label?: string;
+  /** Path or name of the executable. */
+  readonly executable: string;
+  readonly cwd: string;
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal;
+  /** Echo stderr lines to the log (fenced from workflow commands in the action). */
+  readonly echo?: ChildEcho;
+}
+
+/**
+ * Runs one model CLI to its end: `args` and the complete child `env`, as PR code (its tools run the PR's
+ * files: the separate user when the run has one; nothing outlives it), raw stdout chunks to `onStdout`
+ * (the parser splits and bounds the lines itself, `stream-bounds.ts`), stderr echoed inside a
+ * workflow-command fence so the CLI, or a tool it ran, cannot issue commands. Never rejects for the
+ * process's own failures (they are the {@link ProcessResult}).
+ */
+export async function runModelCli(
+  call: CliProcessCall,
+  args: readonly string[],
+  env: Readonly<Record<string, string>>,
+  onStdout: (chunk: Buffer) => void,
+): Promise<ProcessResult> {
+  const fence = call.echo ? childEchoFence(call.echo) : null;
+  const result = await runProcess({
+    command: call.executable,
+    args: [...args],
+    cwd: call.cwd,
+    env,
+    prCode: true,
+    timeoutMs: call.timeoutMs,
+    ...(call.signal ? { signal: call.signal } : {}),
+    tailBytes: 64 * 1024,
+    onStdoutData: onStdout,
+    ...(fence ? { onStderrLine: (line: string) => fence.line(line) } : {}),
+  });
+  fence?.close();
+  return result;
+}
 
 /** One call's outcome. `Done` is the parser's completed outcome, `Parsed` any outcome, `SoFar` what a
  * stream that ended early still tells (denials, written paths, a thread id). Durations in ms. */

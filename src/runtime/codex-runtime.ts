@@ -19,6 +19,7 @@ import { isProxyProviderPair, operatorCodexProvider } from "../proxy/codex-provi
 import { CREDENTIAL_VARIABLES } from "../proxy/credential.js";
 import { upstreamProblem } from "../proxy/key-proxy.js";
 import { codexModelProblem, parseCodexConfig } from "./codex-argv.js";
+import { codexHomeOf, codexTurn } from "./codex-turn.js";
 import type { ModelRuntime, ProxyInputs, ProxyPlan } from "./model-runtime.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -76,15 +77,10 @@ function optionsProblem(o: {
   return issues.length > 0 ? `${issues.join("; ")}. Nothing was run.` : null;
 }
 
-/** `$CODEX_HOME`, defaulting to `~/.codex`; `undefined` when neither is set. */
-function codexHomeOf(env: Env): string | undefined {
-  return env.CODEX_HOME ?? (env.HOME !== undefined ? join(env.HOME, ".codex") : undefined);
-}
-
 /** True when `$CODEX_HOME/config.toml` (default `~/.codex`) selects a `model_provider`. */
 function userSelectsProvider(env: Env): boolean {
   const home = codexHomeOf(env);
-  if (home === undefined) return false;
+  if (home === null) return false;
   const config = join(home, "config.toml");
   return existsSync(config) && /^\s*model_provider\s*=/m.test(readFileSync(config, "utf8"));
 }
@@ -99,7 +95,7 @@ function localCredentialProblem(env: Env, codexConfig: readonly string[]): strin
   if (CREDENTIAL_VARIABLES.codex.some((name) => (env[name] ?? "") !== "")) return null;
   if (codexConfig.some((pair) => /^\s*"?model_provider"?\s*=/.test(pair))) return null;
   const codexHome = codexHomeOf(env);
-  if (codexHome !== undefined && existsSync(join(codexHome, "auth.json"))) return null;
+  if (codexHome !== null && existsSync(join(codexHome, "auth.json"))) return null;
   if (userSelectsProvider(env)) return null;
   return "codex has no credential: set OPENAI_API_KEY (or CODEX_API_KEY), run `codex login`, or name a provider with --codex-config model_provider=…; nothing was run";
 }
@@ -128,6 +124,7 @@ function proxyPlan(o: ProxyInputs): ProxyPlan {
 /** `codex`: chosen with `--runtime codex` / input `runtime: codex`. */
 export const CODEX_RUNTIME: ModelRuntime = {
   name: "codex",
+  agentTurn: codexTurn,
   // Its platform binary comes as an optional dependency npm picks.
   cliPackage: { bin: "codex", npmPackage: "@openai/codex", cacheName: "codex" },
   executable: (o) => o.codexExecutable ?? "codex",

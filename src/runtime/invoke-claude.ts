@@ -5,16 +5,13 @@
  */
 
 import type { ToolPolicy } from "../policy/tool-policy.js";
-import { type ChildEcho, childEchoFence } from "../proc/child-output.js";
-import { runProcess } from "../proc/run-process.js";
 import { buildClaudeArgv, type ClaudePermissionMode, type ClaudeSession } from "./claude-argv.js";
 import { type ClaudeOutcome, createClaudeStreamParser } from "./claude-stream.js";
-import { type CliCallOutcome, foldCliCall } from "./cli-call.js";
+import { type CliCallOutcome, type CliProcessCall, foldCliCall, runModelCli } from "./cli-call.js";
 import { namingModelApi } from "./model-api-words.js";
 
-export interface ClaudeCall {
-  /** Path or name of the `claude` executable. */
-  readonly executable: string;
+/** One `claude -p` call: the process fields ({@link CliProcessCall}, `executable` = `claude`) and what argv says. */
+export interface ClaudeCall extends CliProcessCall {
   readonly prompt: string;
   readonly permissionMode: ClaudePermissionMode;
   readonly policy: ToolPolicy;
@@ -26,13 +23,8 @@ export interface ClaudeCall {
   /** Positive USD budget → `--max-budget-usd` (the node's `budget_usd`). */
   readonly budgetUsd?: number;
   readonly model?: string;
-  readonly cwd: string;
   /** Complete child environment (built with `buildChildEnv` for a model child). */
   readonly env: Readonly<Record<string, string>>;
-  readonly timeoutMs: number;
-  readonly signal?: AbortSignal;
-  /** Echo stderr lines to the log (fenced from workflow commands in the action). */
-  readonly echo?: ChildEcho;
 }
 
 /** Everything the engine needs from a finished call (see `cli-call.ts`). Durations in ms. */
@@ -61,8 +53,6 @@ export const CLAUDE_ENGINE_ENV: Readonly<Record<string, string>> = {
 /** Runs one `claude -p` call to completion. Never rejects for the CLI's own failures. */
 export async function invokeClaude(call: ClaudeCall): Promise<ClaudeCallOutcome> {
   const parser = createClaudeStreamParser();
-  // stderr is echoed inside a workflow-command fence, so the CLI (or a tool it ran) cannot issue commands.
-  const fence = call.echo ? childEchoFence(call.echo) : null;
   const args = buildClaudeArgv({
     prompt: call.prompt,
     permissionMode: call.permissionMode,
@@ -71,21 +61,9 @@ export async function invokeClaude(call: ClaudeCall): Promise<ClaudeCallOutcome>
     ...(call.model !== undefined ? { model: call.model } : {}),
     ...(call.budgetUsd !== undefined ? { budgetUsd: call.budgetUsd } : {}),
   });
-  const result = await runProcess({
-    command: call.executable,
-    args,
-    cwd: call.cwd,
-    env: { ...call.env, ...CLAUDE_ENGINE_ENV },
-    // PR code (its tools run the PR's files): the separate user when the run has one; nothing outlives it.
-    prCode: true,
-    timeoutMs: call.timeoutMs,
-    ...(call.signal ? { signal: call.signal } : {}),
-    tailBytes: 64 * 1024,
-    // Raw chunks: the parser splits and bounds the lines itself (runtime/stream-bounds.ts).
-    onStdoutData: (chunk) => parser.write(chunk),
-    ...(fence ? { onStderrLine: (line: string) => fence.line(line) } : {}),
-  });
-  fence?.close();
+  const result = await runModelCli(call, args, { ...call.env, ...CLAUDE_ENGINE_ENV }, (chunk) =>
+    parser.write(chunk),
+  );
   const folded = foldCliCall("claude", result, parser.finish, (parsed) => ({
     deniedToolCalls: parsed.deniedToolCalls,
     writtenPaths: parsed.writtenPaths,

@@ -10,20 +10,17 @@
  * `CODEX_HOME` per call in the action; the user's own `~/.codex` in the CLI). `CODEX_HOME` must exist, or
  * codex exits 1 with "Error finding codex home" on stderr and nothing on stdout (→ `no_result`). A
  * resumed thread is found only in the `CODEX_HOME` whose `sessions/` holds it, so the engine resumes a
- * thread with the `CODEX_HOME` of the call that started it (`agent-node.ts`).
+ * thread with the `CODEX_HOME` of the call that started it (`codex-turn.ts`).
  */
 
 import type { ToolPolicy } from "../policy/tool-policy.js";
-import { type ChildEcho, childEchoFence } from "../proc/child-output.js";
-import { runProcess } from "../proc/run-process.js";
 import type { ClaudePermissionMode } from "./claude-argv.js";
-import { type CliCallOutcome, foldCliCall } from "./cli-call.js";
+import { type CliCallOutcome, type CliProcessCall, foldCliCall, runModelCli } from "./cli-call.js";
 import { buildCodexArgv, type CodexSession } from "./codex-argv.js";
 import { type CodexCompleted, type CodexOutcome, createCodexStreamParser } from "./codex-stream.js";
 
-export interface CodexCall {
-  /** Path or name of the `codex` executable. */
-  readonly executable: string;
+/** One `codex exec` call: the process fields ({@link CliProcessCall}, `executable` = `codex`) and what argv says. */
+export interface CodexCall extends CliProcessCall {
   readonly prompt: string;
   /** Mapped to `--sandbox` by `codexSandboxFor` (`plan` → read-only, `bypassPermissions` → danger-full-access, else workspace-write). */
   readonly permissionMode: ClaudePermissionMode;
@@ -35,13 +32,8 @@ export interface CodexCall {
   readonly model?: string;
   /** The operator's `codex-config` pairs (`KEY=VALUE`), each emitted as `-c PAIR`, in order. */
   readonly config?: readonly string[];
-  readonly cwd: string;
   /** Complete child environment (built with `buildChildEnv` for a model child). */
   readonly env: Readonly<Record<string, string>>;
-  readonly timeoutMs: number;
-  readonly signal?: AbortSignal;
-  /** Echo stderr lines to the log (fenced from workflow commands in the action). */
-  readonly echo?: ChildEcho;
   /** Called once, as soon as `thread.started` arrives (while the process still runs). */
   readonly onThreadStarted?: (threadId: string) => void;
   /** Offer codex's plan tool (`buildCodexArgv`'s `planTool`): a completion gate reads the plan. */
@@ -62,8 +54,6 @@ export type CodexCallOutcome = CliCallOutcome<CodexCompleted, CodexOutcome, Stre
 /** Runs one `codex exec` call to completion. Never rejects for the CLI's own failures. */
 export async function invokeCodex(call: CodexCall): Promise<CodexCallOutcome> {
   const parser = createCodexStreamParser();
-  // stderr is echoed inside a workflow-command fence, so the CLI (or a tool it ran) cannot issue commands.
-  const fence = call.echo ? childEchoFence(call.echo) : null;
   const args = buildCodexArgv({
     prompt: call.prompt,
     permissionMode: call.permissionMode,
@@ -74,27 +64,13 @@ export async function invokeCodex(call: CodexCall): Promise<CodexCallOutcome> {
     ...(call.planTool === true ? { planTool: true } : {}),
   });
   let published = false;
-  const result = await runProcess({
-    command: call.executable,
-    args,
-    cwd: call.cwd,
-    env: call.env,
-    // PR code (its tools run the PR's files): the separate user when the run has one; nothing outlives it.
-    prCode: true,
-    timeoutMs: call.timeoutMs,
-    ...(call.signal ? { signal: call.signal } : {}),
-    tailBytes: 64 * 1024,
-    // Raw chunks: the parser splits and bounds the lines itself (runtime/stream-bounds.ts).
-    onStdoutData: (chunk) => {
-      parser.write(chunk);
-      if (!published && parser.threadId !== null) {
-        published = true;
-        call.onThreadStarted?.(parser.threadId);
-      }
-    },
-    ...(fence ? { onStderrLine: (line: string) => fence.line(line) } : {}),
+  const result = await runModelCli(call, args, call.env, (chunk) => {
+    parser.write(chunk);
+    if (!published && parser.threadId !== null) {
+      published = true;
+      call.onThreadStarted?.(parser.threadId);
+    }
   });
-  fence?.close();
   return foldCliCall("codex", result, parser.finish, (parsed) => ({
     threadId: parsed.threadId,
     writtenPaths: parsed.writtenPaths,

@@ -6,7 +6,8 @@
  * `test/architecture/runtime-branches.test.ts` fails on a `runtime === "codex"`-style branch above this
  * folder.
  *
- * What a runtime owns here: its executable and npm package, which options and graph fields it can honour
+ * What a runtime owns here: a node's model call (the agent turn) and what its outcome means for the row,
+ * its executable and npm package, which options and graph fields it can honour
  * and the warnings for those it cannot, what `state.json` records of its settings and what a resumed leg
  * must give again, how a session is resumed and what of it is saved, the planner's wording about it, its
  * credential variables and action inputs, and how the key proxy stands in for its credential.
@@ -15,8 +16,9 @@ import type { TokenUsage } from "../core/ledger-row.js";
 import type { Graph } from "../graph/graph.js";
 import type { Runtime } from "../policy/disclosure.js";
 import type { ModelCredential } from "../proxy/credential.js";
+import type { AgentTurn, CallReport, ResumedSession } from "./agent-turn.js";
 
-export type { Runtime };
+export type { ResumedSession, Runtime };
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -35,25 +37,6 @@ export interface RuntimeExecutables {
   readonly claudeExecutable: string;
   /** Default `codex`. */
   readonly codexExecutable?: string;
-}
-
-/** The session a `handoff: session` node, or a continuing completion attempt, resumes. */
-export interface ResumedSession {
-  readonly kind: "resume";
-  readonly sessionId: string;
-  /**
-   * Codex only: the thread's cumulative token usage before this call (what the call that left the thread
-   * there reported; `null` = not known, nothing subtracted), so the row carries this call's share.
-   */
-  readonly threadUsage?: TokenUsage | null;
-  /** Codex only: the `CODEX_HOME` the thread was started in (absent: the env's own). */
-  readonly codexHome?: string;
-  /**
-   * Claude only: the session's cumulative `total_cost_usd` before this call (claude reports the whole
-   * session's cost on `--resume`; measured on 2.1.332: $0.0008, then $0.0016). The row carries the
-   * difference; `null` = not known, so this call's own cost is unknown.
-   */
-  readonly sessionCostUsd?: number | null;
 }
 
 /** What the run saved about a session, from which {@link ModelRuntime.resumedSession} picks its runtime's part. */
@@ -104,6 +87,12 @@ export type ProxyPlan =
 export interface ModelRuntime {
   /** The name `state.json`, the inputs and the ledger use. */
   readonly name: Runtime;
+  /**
+   * One agent node's model call (SPEC §4): the session minted, resumed or published as this CLI does it,
+   * the call made through `turn.calls`, and its outcome folded into the runtime-neutral row facts and
+   * failure (`agent-turn.ts`). Never rejects for the CLI's own failures.
+   */
+  agentTurn(turn: AgentTurn, signal: AbortSignal): Promise<CallReport>;
   /** The npm package the action installs into the tool cache. */
   readonly cliPackage: ModelCliPackage;
   /** The executable the run spawns, from the executables it was given. */

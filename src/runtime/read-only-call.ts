@@ -9,29 +9,39 @@
  */
 import { randomUUID } from "node:crypto";
 import type { TokenUsage } from "../core/ledger-row.js";
+import { unreachable } from "../core/unreachable.js";
 import type { Runtime } from "../policy/disclosure.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
 import { codexTokenUsage } from "./codex-usage.js";
-import { invokeClaude } from "./invoke-claude.js";
-import { invokeCodex } from "./invoke-codex.js";
-import { withStartRetry } from "./start-retry.js";
+import { MODEL_CALLS, type ModelCalls } from "./model-calls.js";
+import { START_ATTEMPTS, START_BACKOFF_MS, withStartRetry } from "./start-retry.js";
 
-/** How one read-only call is made: the run's CLI, its environment, where it runs. Times in ms. */
-export interface ReadOnlyCallOptions {
+/**
+ * Where and how the run's read-only calls are made (the planner's and the assessor's alike): the run's CLI,
+ * its environment, where it runs, the model calls the run was handed. Times in ms.
+ */
+export interface ReadOnlyCaller {
   readonly runtime: Runtime;
   /** The run's model CLI (`claude` or `codex`, per `runtime`): a path or a name on `PATH`. */
   readonly executable: string;
   /** Codex only: the operator's `codex-config` pairs (`-c KEY=VALUE`). */
   readonly codexConfig?: readonly string[];
-  readonly prompt: string;
-  /** The tool ceiling (`plannerPolicy()`, `assessorPolicy()`); the permission mode is always `plan`. */
-  readonly policy: ToolPolicy;
   readonly cwd: string;
   /** The complete child environment (built for a model child). */
   readonly env: Readonly<Record<string, string>>;
   readonly model?: string;
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
+  /** The model calls the run was handed; default {@link MODEL_CALLS} (the real CLIs). */
+  readonly calls?: ModelCalls;
+}
+
+/** Who asks (its name in the words of a failure, and the call's label), what, and under which ceiling. */
+export interface ReadOnlyCallOptions extends ReadOnlyCaller {
+  readonly who: "planner" | "assessor";
+  readonly prompt: string;
+  /** The tool ceiling (`plannerPolicy()`, `assessorPolicy()`); the permission mode is always `plan`. */
+  readonly policy: ToolPolicy;
 }
 
 /**
@@ -91,9 +101,35 @@ function unfinished(
   }
 }
 
+/**
+ * Why a read-only call produced no reply to read, in words naming who asked (`the planner call timed
+ * out`, `could not start the assessor CLI …`).
+ */
+export function noReplyWords(
+  o: Pick<ReadOnlyCallOptions, "who" | "executable">,
+  reply: Extract<ReadOnlyReply, { ok: false }>,
+): string {
+  switch (reply.ended) {
+    case "spawn_failed":
+      return `could not start the ${o.who} CLI ${o.executable} (${START_ATTEMPTS} attempts, ${START_BACKOFF_MS} ms apart): ${reply.detail}`;
+    case "timed_out":
+      return `the ${o.who} call timed out`;
+    case "cancelled":
+      return `the ${o.who} call was cancelled`;
+    case "no_reply":
+      return `the ${o.who} call ${reply.detail}`;
+    case "no_result":
+    case "failed":
+      return `the ${o.who} call failed: ${reply.detail}`;
+    default:
+      return unreachable(reply.ended);
+  }
+}
+
 /** The fields both CLIs' calls take alike: read-only (`plan`), the ceiling, where and how long. */
 function callFields(o: ReadOnlyCallOptions) {
   return {
+    label: o.who,
     executable: o.executable,
     prompt: o.prompt,
     permissionMode: "plan" as const,
@@ -109,7 +145,7 @@ function callFields(o: ReadOnlyCallOptions) {
 async function askClaude(o: ReadOnlyCallOptions): Promise<ReadOnlyReply> {
   const sessionId = randomUUID();
   const { outcome, failedStarts } = await withStartRetry(
-    () => invokeClaude({ ...callFields(o), session: { kind: "fresh", sessionId } }),
+    () => (o.calls ?? MODEL_CALLS).claude({ ...callFields(o), session: { kind: "fresh", sessionId } }),
     o.signal,
   );
   if (outcome.kind !== "completed") {
@@ -133,7 +169,7 @@ async function askClaude(o: ReadOnlyCallOptions): Promise<ReadOnlyReply> {
 async function askCodex(o: ReadOnlyCallOptions): Promise<ReadOnlyReply> {
   const { outcome, failedStarts } = await withStartRetry(
     () =>
-      invokeCodex({
+      (o.calls ?? MODEL_CALLS).codex({
         ...callFields(o),
         session: { kind: "fresh" },
         ...(o.codexConfig !== undefined ? { config: o.codexConfig } : {}),

@@ -1,56 +1,42 @@
 /**
- * `repair-attempts` in `auto` (SPEC §7; issue 13 item 5), at engine level (`runAuto`) on both runtimes:
- * the attached verify command becomes the sink's completion gate, so the first attempt's red build is fed
- * back (its output tail, fenced) into the sink's own session, the scripted agent fixes the bug from it, and
- * the sink ends `PASS (verified)` with one row per attempt. Real CLIs against the scripted model server, a
- * real `node --test` in the sample repository.
+ * `repair-attempts` in `auto` (SPEC §7; issue 13 item 5), at engine level (`runAuto`) on both runtimes
+ * through the model port (./port-harness.ts): the attached verify command becomes the sink's completion
+ * gate, so the first attempt's red build is fed back (its output tail, fenced) into the sink's own session,
+ * the scripted agent fixes the bug (its play writes the fix), and the sink ends `PASS (verified)` with one
+ * row per attempt. A real `node --test` in the sample repository. The real claude resuming its session is
+ * auto-repair.real-cli.test.ts.
  */
-import { join } from "node:path";
-import { describe, expect, test } from "vitest";
-import type { Runtime } from "../../src/engine/runtime-setup.js";
+import { describe, expect, it } from "vitest";
 import { renderLedgerMarkdown } from "../../src/ledger/render-markdown.js";
-import type { ModelScript } from "../support/model-server/index.js";
-import { makeSampleNodeRepo, SAMPLE_TEST_NAME, type TempRepo } from "../support/temp-repo.js";
-import { asFail, asPass, graphHarnessPerTest, requestsOf, rowWords } from "./graph-harness.js";
-import { editCall, historyText, RUNTIMES, readCall } from "./runtime-harness.js";
+import { FIXED_SUM, makeSampleNodeRepo, SAMPLE_TEST_NAME } from "../support/temp-repo.js";
+import { portHarnessPerTest, replied } from "./port-harness.js";
+import { asFail, asPass, rowWords } from "./run-readers.js";
+import { RUNTIMES } from "./runtime-harness.js";
 
-const harness = graphHarnessPerTest();
+const harness = portHarnessPerTest();
 
 const GOAL = "REPAIR-GOAL: make node --test pass";
 
-function script(runtime: Runtime, repo: TempRepo): ModelScript {
-  const file = join(repo.dir, "src", "sum.js");
-  const plan = {
-    name: "fix-sum",
-    version: "1",
-    nodes: [
-      { id: "implement", prompt: "IMPLEMENT-MARK: look at the project.", allowed_tools: ["Read", "Edit"] },
-    ],
-  };
-  return {
-    conversations: [
-      {
-        // The repair turn: only the fed-back build tail says what is wrong.
-        name: "repair",
-        match: ["COMPLETION CHECK FAILED", SAMPLE_TEST_NAME],
-        turns: [
-          { tool_calls: [readCall(runtime, file)] },
-          { tool_calls: [editCall(runtime, file, "  return a - b;", "  return a + b;")] },
-          { text: "Fixed sum()." },
-        ],
-      },
-      { name: "implement", match: "IMPLEMENT-MARK", turns: [{ text: "Looked; all fine." }] },
-      { name: "planner", match: "REPAIR-GOAL", turns: [{ text: JSON.stringify(plan) }] },
-    ],
-  };
-}
+const PLAN = JSON.stringify({
+  name: "fix-sum",
+  version: "1",
+  nodes: [
+    { id: "implement", prompt: "IMPLEMENT-MARK: look at the project.", allowed_tools: ["Read", "Edit"] },
+  ],
+});
 
 describe.each(RUNTIMES)("auto with repair-attempts on %s", (runtime) => {
-  test("a red build is fed back to the sink's session and the repaired sink ends PASS (verified)", async () => {
+  it("a red build is fed back to the sink's session and the repaired sink ends PASS (verified)", async () => {
     const h = await harness({
       runtime,
       makeRepo: makeSampleNodeRepo,
-      script: (repo) => script(runtime, repo),
+      plays: {
+        planner: [replied(runtime, PLAN)],
+        implement: [
+          replied(runtime, "Looked; all fine."),
+          replied(runtime, "Fixed sum().", { writes: { "src/sum.js": FIXED_SUM } }),
+        ],
+      },
     });
     const result = await h.auto({ goal: GOAL, verifyCmd: "node --test", repairAttempts: 2 });
     if (result.kind !== "finished") throw new Error(JSON.stringify(result));
@@ -68,12 +54,15 @@ describe.each(RUNTIMES)("auto with repair-attempts on %s", (runtime) => {
     expect(fixed.sessionId).toBe(first.sessionId);
     expect(ledger.plan.sinkCommands).toEqual([{ nodeId: "implement", command: "node --test" }]);
 
-    // The repair turn is the same conversation, told the build's tail inside a nonce fence.
-    const repair = requestsOf(h.server.requests, "repair")[0];
-    if (repair === undefined) throw new Error("the repair turn never reached the model");
-    expect(repair.promptText).toMatch(/<<<DATA completion-check-report nonce=[0-9a-f]+>>>/);
-    expect(repair.promptText).toContain("completion.verify command: node --test");
-    expect(historyText(repair)).toContain("IMPLEMENT-MARK");
+    // The repair turn resumes the first turn's session, told the build's tail inside a nonce fence.
+    const repair = h.callsOf("implement")[1];
+    if (repair === undefined) throw new Error("the repair turn was never called");
+    const resumed = repair.session;
+    expect(resumed.kind).toBe("resume");
+    const id = "sessionId" in resumed ? resumed.sessionId : "threadId" in resumed ? resumed.threadId : null;
+    expect(id).toBe(first.sessionId);
+    expect(repair.prompt).toMatch(/<<<DATA completion-check-report nonce=[0-9a-f]+>>>/);
+    expect(repair.prompt).toContain("completion.verify command: node --test");
 
     // The check run's ledger shows each attempt and the first one's build tail.
     const markdown = renderLedgerMarkdown(ledger);

@@ -25,11 +25,10 @@
  *   parent's `CODEX_HOME`.
  * The developer's `ANTHROPIC_*`, `OPENAI_*`, `CODEX_*`, tokens and git config never reach a child.
  */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach } from "vitest";
-import type { FailRow, LedgerRow, PassRow } from "../../src/core/ledger-row.js";
 import type { RunId } from "../../src/core/run-id.js";
 import { type AutoRunOptions, type AutoRunResult, runAuto } from "../../src/engine/auto-run.js";
 import { type GoalLoopOptions, type GoalLoopResult, runGoalLoop } from "../../src/engine/goal-loop.js";
@@ -37,8 +36,6 @@ import { type HandRunResult, runHandWritten } from "../../src/engine/hand-run.js
 import type { RunHooks } from "../../src/engine/leg.js";
 import type { ResumeAction } from "../../src/engine/resume-run.js";
 import { type ResumeResult, resumeRun } from "../../src/engine/resume-run.js";
-import type { RunState } from "../../src/engine/run-state.js";
-import type { Ledger } from "../../src/ledger/ledger.js";
 import type { Runtime } from "../../src/policy/disclosure.js";
 import { CLAUDE_BIN } from "../runtime/real-claude.js";
 import { CODEX_BIN } from "../runtime/real-codex.js";
@@ -59,7 +56,10 @@ import {
   startModelServer,
 } from "../support/model-server/index.js";
 import { makeTempRepo, type TempRepo } from "../support/temp-repo.js";
+import { autoDefaults, type FinishedRun, finishedRun } from "./run-readers.js";
 import { historyText } from "./runtime-harness.js";
+
+export type { FinishedRun };
 
 /** A file and an extended regular expression (`grep -E`) to wait for. */
 export interface WaitFor {
@@ -105,14 +105,6 @@ export interface RunOptions {
    * CLI): the fake executions of {@link executions} then do not apply.
    */
   readonly executable?: string;
-}
-
-export interface FinishedRun {
-  readonly ledger: Ledger;
-  readonly runDir: string;
-  readonly runId: string;
-  /** The run's warnings (e.g. codex's `budget_usd` warning; runtime-setup.ts). */
-  readonly warnings: readonly string[];
 }
 
 export interface GraphHarness {
@@ -286,32 +278,10 @@ export async function startGraphHarness(options: GraphHarnessOptions): Promise<G
     ...(o.signal ? { signal: o.signal } : {}),
     ...(o.hooks ? { hooks: o.hooks } : {}),
   });
-  const finished = (result: HandRunResult | ResumeResult, what: string): FinishedRun => {
-    if (result.kind !== "finished") throw new Error(`${what} did not finish: ${JSON.stringify(result)}`);
-    return {
-      ledger: result.ledger,
-      runDir: result.runDir,
-      runId: result.ledger.runId,
-      warnings: result.warnings,
-    };
-  };
 
   const autoOptions = (o: Partial<AutoRunOptions> & Pick<AutoRunOptions, "goal">): AutoRunOptions => {
     const { goal, ...rest } = o;
-    return {
-      goal,
-      repoDir: repo.dir,
-      verifyTimeoutMs: 120_000,
-      verifyEnv: [],
-      acceptNoBuildEvidence: false,
-      acceptLoadedUserConfig: false,
-      concurrency: 4,
-      onFail: "halt",
-      plannerTimeoutMs: 60_000,
-      runtime,
-      ...common({}),
-      ...rest,
-    };
+    return { goal, ...autoDefaults(repo.dir, runtime), ...common({}), ...rest };
   };
 
   const harness: GraphHarness = {
@@ -335,7 +305,7 @@ export async function startGraphHarness(options: GraphHarnessOptions): Promise<G
         runtime,
         ...common(o),
       }),
-    run: async (graphText, o = {}) => finished(await harness.runRaw(graphText, o), "the run"),
+    run: async (graphText, o = {}) => finishedRun(await harness.runRaw(graphText, o), "the run"),
     resumeRaw: (runId, action, o = {}) =>
       resumeRun({
         runId,
@@ -343,7 +313,8 @@ export async function startGraphHarness(options: GraphHarnessOptions): Promise<G
         ...(o.repoDir !== undefined ? { repoDir: o.repoDir } : {}),
         ...common(o),
       }),
-    resume: async (runId, action, o = {}) => finished(await harness.resumeRaw(runId, action, o), "the leg"),
+    resume: async (runId, action, o = {}) =>
+      finishedRun(await harness.resumeRaw(runId, action, o), "the leg"),
     auto: (o) => runAuto(autoOptions(o)),
     goalLoop: (o, loop) => runGoalLoop(autoOptions(o), loop),
     async replaceServer(script) {
@@ -376,61 +347,18 @@ function shellQuote(text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
-// ---- reading a run directory ------------------------------------------------------------------------
+// ---- reading a run directory (./run-readers.ts, shared with the port harness) ---------------------
 
-/** One line of `events.jsonl`. */
-export interface EventLine {
-  readonly at: string;
-  readonly type: string;
-  readonly node?: string;
-  readonly [key: string]: unknown;
-}
-
-export function readEvents(runDir: string): EventLine[] {
-  const path = join(runDir, "events.jsonl");
-  if (!existsSync(path)) return [];
-  return readFileSync(path, "utf8")
-    .split("\n")
-    .filter((line) => line !== "")
-    .map((line) => JSON.parse(line) as EventLine);
-}
-
-/** The index in `events` of the first event of `type` for `node` (after `from`); -1 when none. */
-export function eventIndex(events: readonly EventLine[], type: string, node: string, from = 0): number {
-  return events.findIndex((e, i) => i >= from && e.type === type && e.node === node);
-}
-
-export function readState(runDir: string): RunState {
-  return JSON.parse(readFileSync(join(runDir, "state.json"), "utf8")) as RunState;
-}
-
-/** `node VERDICT (qualifier)|cause[ superseded]|resets` per row, in ledger order. */
-export function rowWords(rows: readonly LedgerRow[]): string[] {
-  return rows.map((row) =>
-    row.verdict === "PASS"
-      ? `${row.nodeId} PASS (${row.qualifier})`
-      : row.verdict === "FAIL"
-        ? `${row.nodeId} FAIL ${row.cause}${row.superseded === true ? " superseded" : ""}`
-        : row.verdict === "PAUSED"
-          ? `${row.nodeId} PAUSED ${row.pause}${row.resetsAt !== null ? `, resets ${row.resetsAt}` : ""}`
-          : `${row.nodeId} SKIPPED`,
-  );
-}
-
-/** The rows of `node`, in order. */
-export function rowsOf(rows: readonly LedgerRow[], node: string): LedgerRow[] {
-  return rows.filter((row) => row.nodeId === node);
-}
-
-export function asPass(row: LedgerRow | undefined): PassRow {
-  if (row?.verdict !== "PASS") throw new Error(`expected a PASS row, got ${JSON.stringify(row)}`);
-  return row;
-}
-
-export function asFail(row: LedgerRow | undefined): FailRow {
-  if (row?.verdict !== "FAIL") throw new Error(`expected a FAIL row, got ${JSON.stringify(row)}`);
-  return row;
-}
+export {
+  asFail,
+  asPass,
+  type EventLine,
+  eventIndex,
+  readEvents,
+  readState,
+  rowsOf,
+  rowWords,
+} from "./run-readers.js";
 
 /** The model requests of one scripted conversation. */
 export function requestsOf(requests: readonly RecordedRequest[], conversation: string): RecordedRequest[] {

@@ -23,7 +23,6 @@ import {
   initEvent,
   resultEvent,
 } from "../support/fake-claude/index.js";
-import type { ModelScript } from "../support/model-server/index.js";
 import { makeFixedSampleRepo, makeTempRepo } from "../support/temp-repo.js";
 import {
   asFail,
@@ -62,109 +61,6 @@ function pidsOf(h: GraphHarness, node: string, call: number): { fake: number; sl
 }
 
 describeEachBehaviourOnce("on %s", (runtime, once) => {
-  describe("ready-set scheduling (SPEC §4)", () => {
-    const diamond = (concurrency: number | null) => `
-name: diamond
-${concurrency !== null ? `concurrency: ${concurrency}\n` : ""}nodes:
-  - id: a
-    prompt: "DIAMOND-A: list the modules of the repository."
-    allowed_tools: [Read, Glob]
-  - id: b
-    depends_on: [a]
-    prompt: "DIAMOND-B: document the first half of the modules."
-    allowed_tools: [Read]
-  - id: c
-    depends_on: [a]
-    prompt: "DIAMOND-C: document the second half of the modules."
-    allowed_tools: [Read]
-  - id: d
-    depends_on: [b, c]
-    prompt: "DIAMOND-D: join both halves into one page."
-    allowed_tools: [Read]
-`;
-    const script: ModelScript = {
-      conversations: [
-        { name: "a", match: "DIAMOND-A", turns: [{ text: "modules: sum, format" }] },
-        // The delays keep each branch in flight long enough to show the overlap in the event order.
-        { name: "b", match: "DIAMOND-B", turns: [{ text: "sum documented", delay_ms: 400 }] },
-        { name: "c", match: "DIAMOND-C", turns: [{ text: "format documented", delay_ms: 400 }] },
-        { name: "d", match: "DIAMOND-D", turns: [{ text: "joined" }] },
-      ],
-    };
-
-    once(
-      "independent branches run at once: b starts before c finishes and c before b finishes; d waits for both",
-      async () => {
-        const h = await harness({ runtime, script: () => script });
-        const { ledger, runDir } = await h.run(diamond(null));
-
-        expect(rowWords(ledger.rows)).toEqual([
-          "a PASS (exit-only)",
-          "b PASS (exit-only)",
-          "c PASS (exit-only)",
-          "d PASS (exit-only)",
-        ]);
-        const events = readEvents(runDir);
-        const at = (type: string, node: string) => {
-          const i = eventIndex(events, type, node);
-          expect(i, `${type} ${node}`).toBeGreaterThanOrEqual(0);
-          return i;
-        };
-        expect(at("node_started", "b")).toBeLessThan(at("node_passed", "c"));
-        expect(at("node_started", "c")).toBeLessThan(at("node_passed", "b"));
-        expect(at("node_passed", "a")).toBeLessThan(
-          Math.min(at("node_started", "b"), at("node_started", "c")),
-        );
-        expect(at("node_started", "d")).toBeGreaterThan(
-          Math.max(at("node_passed", "b"), at("node_passed", "c")),
-        );
-        expect(requestsOf(h.server.requests, "b")).toHaveLength(1);
-        expect(requestsOf(h.server.requests, "c")).toHaveLength(1);
-        expect(ledger.conclusion).toMatchObject({ conclusion: "neutral", outcome: "passed" });
-        // One request per node (100 in / 20 out). Cost: claude reports USD; codex never does (unknown, not $0).
-        for (const row of ledger.rows) {
-          expect(row.usage?.outputTokens, row.nodeId).toBe(20);
-          if (runtime === "codex") expect(row.costUsd, row.nodeId).toBeNull();
-          else expect(row.costUsd, row.nodeId).toBeGreaterThan(0);
-        }
-        expect(ledger.totals.nodes.kind).toBe(runtime === "codex" ? "unknown" : "known");
-      },
-    );
-
-    once("concurrency: 1 runs one node at a time: one branch passes before the other starts", async () => {
-      const h = await harness({ runtime, script: () => script });
-      const { ledger, runDir } = await h.run(diamond(1));
-
-      expect(rowWords(ledger.rows)).toEqual([
-        "a PASS (exit-only)",
-        "b PASS (exit-only)",
-        "c PASS (exit-only)",
-        "d PASS (exit-only)",
-      ]);
-      const events = readEvents(runDir);
-      const starts = events.filter((e) => e.type === "node_started").map((e) => e.node);
-      expect(starts).toEqual(["a", "b", "c", "d"]);
-      // Every start comes after the previous node's end: never two in flight.
-      for (const [prev, next] of [
-        ["a", "b"],
-        ["b", "c"],
-        ["c", "d"],
-      ] as const) {
-        expect(eventIndex(events, "node_passed", prev)).toBeLessThan(
-          eventIndex(events, "node_started", next),
-        );
-      }
-      expect(readState(runDir).concurrency).toBe(1);
-    });
-
-    once("--concurrency overrides the graph's concurrency", async () => {
-      const h = await harness({ runtime, script: () => script });
-      const { runDir } = await h.run(diamond(4), { concurrency: 1 });
-      const events = readEvents(runDir);
-      expect(eventIndex(events, "node_passed", "b")).toBeLessThan(eventIndex(events, "node_started", "c"));
-    });
-  });
-
   describe("on_fail (SPEC §4)", () => {
     once(
       "halt: a failure cancels a running sibling — its process group is killed and its row names the failed node — and launches nothing new",

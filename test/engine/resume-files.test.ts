@@ -2,19 +2,20 @@
  * A resumed leg continues exactly the files the run left (SPEC §4, §6): an edit made while a gate waited
  * cannot ride along under the approval, nodes' changes that went missing are not reported as verified, a
  * fresh checkout of the starting commit gets the run's patch put back first, and `--commit` is refused for
- * a run that began on uncommitted edits. On BOTH runtimes: the real `claude` (its `Write` tool) or `codex`
- * (a shell command in its workspace-write sandbox) edits a real file; verify commands are real.
+ * a run that began on uncommitted edits. On BOTH runtimes, through the model port (./port-harness.ts):
+ * the implementer's play writes a real file in a real repository (the stand-in for its edit tool);
+ * verify commands are real.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Runtime } from "../../src/policy/disclosure.js";
-import type { ModelScript } from "../support/model-server/index.js";
 import { makeTempRepo } from "../support/temp-repo.js";
-import { type GraphHarness, graphHarnessPerTest, readState, rowWords } from "./graph-harness.js";
-import { describeEachBehaviourOnce, writeCall } from "./runtime-harness.js";
+import { type PortHarness, portHarnessPerTest, replied } from "./port-harness.js";
+import { readState, rowWords } from "./run-readers.js";
+import { RUNTIMES } from "./runtime-harness.js";
 
-const harness = graphHarnessPerTest();
+const harness = portHarnessPerTest();
 
 // implement edits notes.txt; a person approves; check verifies the edit is there.
 const GRAPH = `
@@ -33,27 +34,13 @@ nodes:
     success_check: { verify: { command: "grep -q 'the nodes wrote this' notes.txt" } }
 `;
 
-function script(runtime: Runtime, repo: { readonly dir: string }): ModelScript {
-  return {
-    conversations: [
-      {
-        name: "implement",
-        match: "IMPLEMENT-MARK",
-        turns: [
-          { tool_calls: [writeCall(runtime, join(repo.dir, "notes.txt"), "the nodes wrote this\n")] },
-          { text: "written" },
-        ],
-      },
-      { name: "check", match: "CHECK-MARK", turns: [{ text: "looks fine" }] },
-    ],
-  };
-}
-
-async function pausedHarness(runtime: Runtime): Promise<{ h: GraphHarness; runId: string }> {
+async function pausedHarness(runtime: Runtime): Promise<{ h: PortHarness; runId: string }> {
+  const implement = replied(runtime, "written", { writes: { "notes.txt": "the nodes wrote this\n" } });
   const h = await harness({
     runtime,
     makeRepo: () => makeTempRepo({ commit: true, files: { "notes.txt": "empty\n", "README.md": "x\n" } }),
-    script: (repo) => script(runtime, repo),
+    // The second implement: the --commit test's second run.
+    plays: { implement: [implement, implement], check: [replied(runtime, "looks fine")] },
   });
   const paused = await h.run(GRAPH);
   expect(paused.ledger.conclusion?.outcome).toBe("paused");
@@ -61,77 +48,65 @@ async function pausedHarness(runtime: Runtime): Promise<{ h: GraphHarness; runId
   return { h, runId: paused.runId };
 }
 
-describeEachBehaviourOnce("on %s", (runtime, once) => {
+describe.each(RUNTIMES)("on %s", (runtime) => {
   describe("a resumed leg starts only on the files the run left", () => {
-    once(
-      "a file edited while the gate waited is refused: nothing runs, the state keeps waiting",
-      async () => {
-        const { h, runId } = await pausedHarness(runtime);
-        writeFileSync(join(h.repo.dir, "README.md"), "edited during the pause\n");
-        const result = await h.resumeRaw(runId, { kind: "approve", gate: "approve", by: "alice" });
-        expect(result.kind).toBe("usage_error");
-        expect(result.kind === "usage_error" ? result.message : "").toMatch(
-          /the files in .* are not the ones run .* left when it paused/,
-        );
-        expect(h.server.requests.filter((r) => r.conversation === "check")).toHaveLength(0);
-        expect(readState(join(h.runsDir, runId)).gates.approve?.status).toBe("waiting");
-      },
-    );
+    it("a file edited while the gate waited is refused: nothing runs, the state keeps waiting", async () => {
+      const { h, runId } = await pausedHarness(runtime);
+      writeFileSync(join(h.repo.dir, "README.md"), "edited during the pause\n");
+      const result = await h.resumeRaw(runId, { kind: "approve", gate: "approve", by: "alice" });
+      expect(result.kind).toBe("usage_error");
+      expect(result.kind === "usage_error" ? result.message : "").toMatch(
+        /the files in .* are not the ones run .* left when it paused/,
+      );
+      expect(h.spawnsOf("check")).toBe(0);
+      expect(readState(join(h.runsDir, runId)).gates.approve?.status).toBe("waiting");
+    });
 
-    once(
-      "the nodes' changes gone missing (a clean checkout at another commit state) are refused, not verified",
-      async () => {
-        const { h, runId } = await pausedHarness(runtime);
-        // Not the starting commit's tree either: notes.txt reverted AND README.md changed.
-        writeFileSync(join(h.repo.dir, "notes.txt"), "empty\n");
-        writeFileSync(join(h.repo.dir, "README.md"), "other\n");
-        const result = await h.resumeRaw(runId, { kind: "approve", gate: "approve", by: "alice" });
-        expect(result.kind).toBe("usage_error");
-      },
-    );
+    it("the nodes' changes gone missing (a clean checkout at another commit state) are refused, not verified", async () => {
+      const { h, runId } = await pausedHarness(runtime);
+      // Not the starting commit's tree either: notes.txt reverted AND README.md changed.
+      writeFileSync(join(h.repo.dir, "notes.txt"), "empty\n");
+      writeFileSync(join(h.repo.dir, "README.md"), "other\n");
+      const result = await h.resumeRaw(runId, { kind: "approve", gate: "approve", by: "alice" });
+      expect(result.kind).toBe("usage_error");
+    });
 
-    once(
-      "a fresh checkout of the starting commit gets the run's patch.diff applied, then the leg runs and verifies the nodes' edit",
-      async () => {
-        const { h, runId } = await pausedHarness(runtime);
-        // What the action's resume job sees: the starting commit checked out, the nodes' edit not there.
-        writeFileSync(join(h.repo.dir, "notes.txt"), "empty\n");
-        const done = await h.resume(runId, { kind: "approve", gate: "approve", by: "alice" });
-        expect(readFileSync(join(h.repo.dir, "notes.txt"), "utf8")).toBe("the nodes wrote this\n");
-        expect(rowWords(done.ledger.rows)).toEqual([
-          "implement PASS (exit-only)",
-          "approve PASS (approved)",
-          "check PASS (verified)",
-        ]);
-      },
-    );
+    it("a fresh checkout of the starting commit gets the run's patch.diff applied, then the leg runs and verifies the nodes' edit", async () => {
+      const { h, runId } = await pausedHarness(runtime);
+      // What the action's resume job sees: the starting commit checked out, the nodes' edit not there.
+      writeFileSync(join(h.repo.dir, "notes.txt"), "empty\n");
+      const done = await h.resume(runId, { kind: "approve", gate: "approve", by: "alice" });
+      expect(readFileSync(join(h.repo.dir, "notes.txt"), "utf8")).toBe("the nodes wrote this\n");
+      expect(rowWords(done.ledger.rows)).toEqual([
+        "implement PASS (exit-only)",
+        "approve PASS (approved)",
+        "check PASS (verified)",
+      ]);
+    });
 
-    once(
-      "--commit is refused for a run that began on uncommitted edits; allowed for one that began clean",
-      async () => {
-        const { h, runId } = await pausedHarness(runtime);
-        // This run began clean: --commit may commit the nodes' work after the approval.
-        const committed = await h.resume(
-          runId,
-          { kind: "approve", gate: "approve", by: "alice" },
-          { commit: true },
-        );
-        expect(committed.ledger.postedCommit?.sha).toMatch(/^[0-9a-f]{40}$/);
+    it("--commit is refused for a run that began on uncommitted edits; allowed for one that began clean", async () => {
+      const { h, runId } = await pausedHarness(runtime);
+      // This run began clean: --commit may commit the nodes' work after the approval.
+      const committed = await h.resume(
+        runId,
+        { kind: "approve", gate: "approve", by: "alice" },
+        { commit: true },
+      );
+      expect(committed.ledger.postedCommit?.sha).toMatch(/^[0-9a-f]{40}$/);
 
-        // A second run that begins with an uncommitted edit: its resume --commit is refused.
-        writeFileSync(join(h.repo.dir, "README.md"), "my unrelated WIP\n");
-        const paused = await h.run(GRAPH.replace("IMPLEMENT-MARK", "IMPLEMENT-MARK again"));
-        expect(paused.ledger.conclusion?.outcome).toBe("paused");
-        const refused = await h.resumeRaw(
-          paused.runId,
-          { kind: "approve", gate: "approve", by: "alice" },
-          { commit: true },
-        );
-        expect(refused.kind === "usage_error" ? refused.message : "").toContain(
-          "began on a working tree with uncommitted changes",
-        );
-        expect(readState(join(h.runsDir, paused.runId)).start_clean).toBe(false);
-      },
-    );
+      // A second run that begins with an uncommitted edit: its resume --commit is refused.
+      writeFileSync(join(h.repo.dir, "README.md"), "my unrelated WIP\n");
+      const paused = await h.run(GRAPH.replace("IMPLEMENT-MARK", "IMPLEMENT-MARK again"));
+      expect(paused.ledger.conclusion?.outcome).toBe("paused");
+      const refused = await h.resumeRaw(
+        paused.runId,
+        { kind: "approve", gate: "approve", by: "alice" },
+        { commit: true },
+      );
+      expect(refused.kind === "usage_error" ? refused.message : "").toContain(
+        "began on a working tree with uncommitted changes",
+      );
+      expect(readState(join(h.runsDir, paused.runId)).start_clean).toBe(false);
+    });
   });
 });

@@ -3,7 +3,6 @@
  * executable a run spawns, and the warnings codex gives for what it cannot enforce.
  */
 import { describe, expect, it } from "vitest";
-import { codexHomeOf } from "../../src/engine/codex-call-report.js";
 import {
   executableFor,
   missingCliProblem,
@@ -11,6 +10,7 @@ import {
   runtimeWarnings,
 } from "../../src/engine/runtime-setup.js";
 import { loadGraphText } from "../../src/graph/load.js";
+import { codexHomeOf } from "../../src/runtime/codex-turn.js";
 
 function graph(text: string) {
   const loaded = loadGraphText(text, "graph.yml");

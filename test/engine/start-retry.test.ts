@@ -101,7 +101,7 @@ describe("the planner and the assessor", () => {
     });
     expect(assessed.kind).toBe("failed");
     expect(assessed.kind === "failed" ? assessed.reason : "").toMatch(
-      /^the assessor CLI could not start \(3 attempts, 300 ms apart\): .*no-such-claude/,
+      /^could not start the assessor CLI .*no-such-claude \(3 attempts, 300 ms apart\): /,
     );
   });
 });

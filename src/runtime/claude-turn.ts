@@ -5,61 +5,56 @@
  * session's cost is this call's share of the session's cumulative cost.
  */
 import { randomUUID } from "node:crypto";
-import type { ClaudeCallOutcome } from "../runtime/invoke-claude.js";
-import type { AgentNodeSpec, NodeContext } from "./agent-node-spec.js";
 import {
+  type AgentTurn,
   type CallFacts,
   type CallFailure,
   type CallReport,
   callFailure,
-  MODEL_CALLS,
+  limitPause,
   oneLine,
   sessionLostFailure,
   unfinishedCall,
-} from "./call-report.js";
-import { planOfClaudeTodos } from "./completion-progress.js";
+} from "./agent-turn.js";
+import { planOfClaudeTodos } from "./declared-plan.js";
+import type { ClaudeCallOutcome } from "./invoke-claude.js";
 
 /**
- * Runs the node's claude call through `ctx.calls` (default: the real CLI) and folds its outcome.
+ * Runs the node's claude call through `turn.calls` and folds its outcome.
  *
  * @returns the row's facts and the call's failure (`null` when the node may go on to its checks); cost in
  *   USD, `null` when claude reported none. Never rejects for the CLI's own failures.
  */
-export async function callClaude(
-  spec: AgentNodeSpec,
-  ctx: NodeContext,
-  signal: AbortSignal,
-): Promise<CallReport> {
-  const session = spec.session ?? { kind: "fresh" };
+export async function claudeTurn(turn: AgentTurn, signal: AbortSignal): Promise<CallReport> {
+  const session = turn.session;
   const sessionId = session.kind === "resume" ? session.sessionId : randomUUID();
-  ctx.onStarted?.(spec.id, sessionId);
-  const budgetUsd = spec.budgetUsd ?? null;
+  turn.onStarted?.(sessionId);
+  const budgetUsd = turn.budgetUsd;
   // `--max-budget-usd` bounds one process's spend (measured on 2.1.332: a resumed call given $0.001 ran
   // on a session that had spent $0.0016), so a completion attempt gets what its earlier attempts left.
-  const cliBudgetUsd = budgetUsd !== null ? budgetUsd - (spec.completion?.spentUsd ?? 0) : null;
+  const cliBudgetUsd = budgetUsd !== null ? budgetUsd - (turn.completion?.spentUsd ?? 0) : null;
   // As root (as CI runs) claude refuses bypassPermissions unless IS_SANDBOX=1 (SPEC §9): set for this
   // node's call only — never in the engine's own environment, so no verify command or other node gets it.
   const env =
-    spec.permissionMode === "bypassPermissions"
-      ? { ...ctx.modelEnv(spec.id, "claude"), IS_SANDBOX: "1" }
-      : ctx.modelEnv(spec.id, "claude");
-  const outcome = await (ctx.calls ?? MODEL_CALLS).claude({
-    executable: ctx.claudeExecutable,
-    prompt: spec.prompt,
-    permissionMode: spec.permissionMode,
-    policy: spec.policy,
+    turn.permissionMode === "bypassPermissions" ? { ...turn.modelEnv(), IS_SANDBOX: "1" } : turn.modelEnv();
+  const outcome = await turn.calls.claude({
+    label: turn.nodeId,
+    executable: turn.executable,
+    prompt: turn.prompt,
+    permissionMode: turn.permissionMode,
+    policy: turn.policy,
     session: { kind: session.kind, sessionId },
     ...(cliBudgetUsd !== null && cliBudgetUsd > 0 ? { budgetUsd: cliBudgetUsd } : {}),
-    ...(ctx.model !== undefined ? { model: ctx.model } : {}),
-    cwd: spec.cwd,
+    ...(turn.model !== undefined ? { model: turn.model } : {}),
+    cwd: turn.cwd,
     // 2.1.332 offers TodoWrite only with both switches (measured; claude-stream.ts): a gate reading todos.
     env:
-      spec.completion?.planTool === true
+      turn.completion?.planTool === true
         ? { ...env, CLAUDE_CODE_ENABLE_TASKS: "false", CLAUDE_CODE_ENABLE_TODO_TOOLS: "true" }
         : env,
-    timeoutMs: spec.timeoutMs,
+    timeoutMs: turn.timeoutMs,
     signal,
-    ...(ctx.echo ? { echo: ctx.echo } : {}),
+    ...(turn.echo ? { echo: turn.echo } : {}),
   });
   const facts = claudeFactsOf(outcome, sessionId);
   // `--resume` reports the whole session's cost: this call's is the difference (unknown if either is).
@@ -69,8 +64,8 @@ export async function callClaude(
     facts.costUsd = sessionCostUsd !== null && before !== null ? Math.max(0, sessionCostUsd - before) : null;
   }
   const report = (f: CallFailure | null): CallReport => ({ facts, failure: f, sessionCostUsd });
-  if (outcome.kind !== "completed") return report(unfinishedCall(outcome, ctx.claudeExecutable));
-  const lost = spec.completion?.continuing === true ? lostSession(outcome) : null;
+  if (outcome.kind !== "completed") return report(unfinishedCall(outcome, turn.executable));
+  const lost = turn.completion?.continuing === true ? lostSession(outcome) : null;
   if (lost !== null) return report(sessionLostFailure("claude", sessionId, lost));
   return report(completedFailure(outcome, facts, budgetUsd));
 }
@@ -91,12 +86,7 @@ function completedFailure(
   const r = outcome.result;
   // Every form the parser recognises pauses (claude-result.ts): an error result, or the notice as the reply.
   if (r.sessionLimit !== null) {
-    const resetsAt = r.sessionLimit.resetsAt ?? null;
-    return callFailure(
-      "run_error",
-      `paused: the model's session limit was reached${resetsAt !== null ? ` (resets ${resetsAt})` : ""}; resume with --retry-failed`,
-      { resetsAt },
-    );
+    return limitPause("session", r.sessionLimit.resetsAt ?? null);
   }
   if (r.isError && r.budgetExhausted) {
     // The CLI stopped itself at --max-budget-usd: the row names both amounts, like the post-hoc check.

@@ -10,52 +10,48 @@
 import { join } from "node:path";
 import type { FailCause, TokenUsage } from "../core/ledger-row.js";
 import { unreachable } from "../core/unreachable.js";
-import { codexPromptProblem, isCodexThreadId } from "../runtime/codex-argv.js";
-import { codexTokenUsage, usageSince } from "../runtime/codex-usage.js";
-import type { CodexCallOutcome } from "../runtime/invoke-codex.js";
-import type { AgentNodeSpec, NodeContext } from "./agent-node-spec.js";
 import {
+  type AgentTurn,
   type CallFacts,
   type CallFailure,
   type CallReport,
   callFailure,
-  MODEL_CALLS,
+  limitPause,
   NO_CALL,
   oneLine,
   sessionLostFailure,
   unfinishedCall,
-} from "./call-report.js";
-import { planOfCodexTodos } from "./completion-progress.js";
+} from "./agent-turn.js";
+import { codexPromptProblem, isCodexThreadId } from "./codex-argv.js";
+import { codexTokenUsage, usageSince } from "./codex-usage.js";
+import { planOfCodexTodos } from "./declared-plan.js";
+import type { CodexCallOutcome } from "./invoke-codex.js";
 
 /**
  * The `CODEX_HOME` an environment gives codex: `CODEX_HOME`, else `$HOME/.codex` (codex's default), else
  * `null` (codex would then fail to find a home).
  */
-export function codexHomeOf(env: Readonly<Record<string, string>>): string | null {
+export function codexHomeOf(env: Readonly<Record<string, string | undefined>>): string | null {
   if (env.CODEX_HOME !== undefined && env.CODEX_HOME !== "") return env.CODEX_HOME;
   return env.HOME !== undefined && env.HOME !== "" ? join(env.HOME, ".codex") : null;
 }
 
 /**
- * Runs the node's codex call through `ctx.calls` (default: the real CLI) and folds its outcome. A prompt
+ * Runs the node's codex call through `turn.calls` and folds its outcome. A prompt
  * codex cannot take, or a resumed session that is not a codex thread id, fails before anything is spawned
  * (nothing spent: cost 0).
  *
  * @returns the row's facts, the call's failure (`null` when the node may go on to its checks) and the
  *   thread it reached. Never rejects for the CLI's own failures.
  */
-export async function callCodex(
-  spec: AgentNodeSpec,
-  ctx: NodeContext,
-  signal: AbortSignal,
-): Promise<CallReport> {
-  const session = spec.session ?? { kind: "fresh" };
+export async function codexTurn(turn: AgentTurn, signal: AbortSignal): Promise<CallReport> {
+  const session = turn.session;
   const resumed = session.kind === "resume" ? session : null;
   const nothingRan = (cause: FailCause, detail: string): CallReport => ({
     facts: { ...NO_CALL, sessionId: resumed?.sessionId ?? null },
     failure: callFailure(cause, detail),
   });
-  const promptProblem = codexPromptProblem(spec.prompt);
+  const promptProblem = codexPromptProblem(turn.prompt);
   if (promptProblem !== null)
     return nothingRan("run_error", `codex cannot run this prompt: ${promptProblem}`);
   if (resumed !== null && !isCodexThreadId(resumed.sessionId)) {
@@ -64,9 +60,9 @@ export async function callCodex(
       `handoff: session cannot resume "${resumed.sessionId}": it is not a codex thread id (was the parent run on claude?)`,
     );
   }
-  ctx.onStarted?.(spec.id, resumed?.sessionId ?? null);
-  const executable = ctx.codexExecutable ?? "codex";
-  const baseEnv = ctx.modelEnv(spec.id, "codex");
+  turn.onStarted?.(resumed?.sessionId ?? null);
+  const executable = turn.executable;
+  const baseEnv = turn.modelEnv();
   // A thread lives in the CODEX_HOME that started it: a resumed call runs there, whatever home this call
   // was given (the action gives each call a fresh one).
   const env =
@@ -74,23 +70,22 @@ export async function callCodex(
       ? { ...baseEnv, CODEX_HOME: resumed.codexHome }
       : baseEnv;
   const home = codexHomeOf(env);
-  const outcome = await (ctx.calls ?? MODEL_CALLS).codex({
+  const outcome = await turn.calls.codex({
+    label: turn.nodeId,
     executable,
-    prompt: spec.prompt,
-    permissionMode: spec.permissionMode,
-    policy: spec.policy,
+    prompt: turn.prompt,
+    permissionMode: turn.permissionMode,
+    policy: turn.policy,
     session: resumed !== null ? { kind: "resume", threadId: resumed.sessionId } : { kind: "fresh" },
-    ...(ctx.model !== undefined ? { model: ctx.model } : {}),
-    ...(ctx.codexConfig !== undefined ? { config: ctx.codexConfig } : {}),
-    cwd: spec.cwd,
+    ...(turn.model !== undefined ? { model: turn.model } : {}),
+    ...(turn.codexConfig !== undefined ? { config: turn.codexConfig } : {}),
+    cwd: turn.cwd,
     env,
-    timeoutMs: spec.timeoutMs,
+    timeoutMs: turn.timeoutMs,
     signal,
-    ...(ctx.echo ? { echo: ctx.echo } : {}),
-    ...(resumed === null
-      ? { onThreadStarted: (threadId: string) => ctx.onSession?.(spec.id, threadId) }
-      : {}),
-    ...(spec.completion?.planTool === true ? { planTool: true } : {}),
+    ...(turn.echo ? { echo: turn.echo } : {}),
+    ...(resumed === null ? { onThreadStarted: (threadId: string) => turn.onSession?.(threadId) } : {}),
+    ...(turn.completion?.planTool === true ? { planTool: true } : {}),
   });
   const facts = codexFactsOf(outcome, resumed?.sessionId ?? null, resumed?.threadUsage ?? null);
   const report = (f: CallFailure | null, usage: TokenUsage | null = null): CallReport => ({
@@ -99,7 +94,7 @@ export async function callCodex(
     ...(facts.sessionId !== null ? { codexThread: { usage, home } } : {}),
   });
   const lost =
-    resumed !== null && spec.completion?.continuing === true ? lostThread(outcome, resumed.sessionId) : null;
+    resumed !== null && turn.completion?.continuing === true ? lostThread(outcome, resumed.sessionId) : null;
   if (lost !== null) return report(sessionLostFailure("codex", resumed?.sessionId ?? "", lost));
   if (outcome.kind !== "completed") return report(unfinishedCall(outcome, executable));
   const r = outcome.result;
@@ -108,13 +103,7 @@ export async function callCodex(
   // failure on codex (research §5.6). A rate limit codex gave up retrying stays a failure.
   if (r.usageLimit !== null) {
     const resetsAt = r.usageLimit.resetsAt ?? null;
-    return report(
-      callFailure(
-        "run_error",
-        `paused: the model's usage limit was reached${resetsAt !== null ? ` (resets ${resetsAt})` : ""}; resume with --retry-failed`,
-        { resetsAt },
-      ),
-    );
+    return report(limitPause("usage", resetsAt));
   }
   if (r.isError) {
     const why = r.failureDetail ?? "codex reported turn.failed";
