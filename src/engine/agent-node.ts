@@ -2,7 +2,7 @@
  * The lifecycle of one agent node (SPEC §4), in order: spawn the CLI → parse its output → cheap
  * predicates (`exit_zero`, `result_matches`) → the verify command (only if the node did not crash and the
  * cheap predicates passed) → save output → the PASS/FAIL row with its qualifier. Interpolation comes
- * before (`node-fields.ts`), recording after (`node-settlement.ts`).
+ * before (the interpolate step, below), recording after (`node-settlement.ts`).
  *
  * Runtime-neutral: the "spawn and parse" step is the run's runtime's agent turn (`ModelRuntime.agentTurn`:
  * `runtime/claude-turn.ts` runs `claude -p`, `runtime/codex-turn.ts` runs `codex exec`), made through the
@@ -10,9 +10,13 @@
  * `CallReport`; everything after it is shared, and this file never asks which runtime it is. What differs
  * on codex (the thread as session, unknown cost, `--sandbox`, `turn.failed`, the usage limit) is said
  * where it is done, in `codex-turn.ts` and `codex-argv.ts`.
+ *
+ * One module, read top to bottom: what the engine hands a node (its spec and the run-wide context), the
+ * interpolate step (its fields, directories checked), then the call and the checks ({@link runAgentNode}).
  */
 
-import { writeFileSync } from "node:fs";
+import { existsSync, statSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
 import type {
   FailCause,
   LedgerRow,
@@ -24,14 +28,225 @@ import type {
 import { shownCommand } from "../core/shown-command.js";
 import { claimsForRow } from "../evidence/node-claims.js";
 import { qualifierFor } from "../evidence/qualifier.js";
-import { searchPattern } from "../graph/pattern.js";
+import type { VerifyQueue } from "../evidence/verify.js";
+import type { GraphNode } from "../graph/graph.js";
+import { type Pattern, searchPattern } from "../graph/pattern.js";
+import { type InterpolationContext, interpolate } from "../graph/placeholders.js";
 import { ignoredFilesWords, outsideWritesWords, verifyExitWords } from "../ledger/cells.js";
-import { type AgentTurn, type CallReport, oneLine } from "../runtime/agent-turn.js";
+import type { Runtime } from "../policy/disclosure.js";
+import type { ToolPolicy } from "../policy/tool-policy.js";
+import type { ChildEcho } from "../proc/child-output.js";
+import { type AgentTurn, type CallReport, type CompletionCall, oneLine } from "../runtime/agent-turn.js";
+import type { ClaudePermissionMode } from "../runtime/claude-argv.js";
 import type { DeclaredPlan } from "../runtime/declared-plan.js";
-import { MODEL_CALLS } from "../runtime/model-calls.js";
+import { MODEL_CALLS, type ModelCalls } from "../runtime/model-calls.js";
+import type { ResumedSession } from "../runtime/model-runtime.js";
 import { runtimeFor } from "../runtime/runtime-for.js";
-import type { AgentNodeSpec, NodeContext } from "./agent-node-spec.js";
-import { outsideWrites } from "./outside-writes.js";
+import { liesInRepository, outsideWrites } from "./outside-writes.js";
+import type { RunDirectory } from "./run-dir.js";
+import type { ModelEnvBuilder } from "./runtime-setup.js";
+
+/* ──
+ * What the engine hands the lifecycle of one agent node (SPEC §4): the node's own settings, already
+ * interpolated ({@link AgentNodeSpec}), and the run-wide settings every node shares ({@link NodeContext}).
+ * {@link runAgentNode} runs it; the caller (`node-settlement.ts`) builds it from the graph.
+ */
+
+/** What the engine needs to run one agent node; built from the graph by the caller. Times in ms. */
+export interface AgentNodeSpec {
+  readonly id: string;
+  readonly prompt: string;
+  readonly permissionMode: ClaudePermissionMode;
+  readonly policy: ToolPolicy;
+  readonly timeoutMs: number;
+  readonly cwd: string;
+  /** The repository root (git work tree): a file the model writes outside it is recorded on the row. */
+  readonly repoRoot: string;
+  readonly sink: boolean;
+  readonly exitZero: boolean;
+  /** RE2 pattern searched over the raw reply (Go `MatchString` semantics). */
+  readonly resultMatches: Pattern | null;
+  readonly verify: {
+    readonly command: string;
+    readonly cwd: string;
+    readonly timeoutMs: number;
+    readonly expectExit: number;
+    /** `output_matches`: RE2 pattern searched over the command's full combined output. */
+    readonly outputMatches?: Pattern | null;
+  } | null;
+  /**
+   * `fresh` (default): a new session (claude: its id is minted here; codex: codex mints the thread id).
+   * `resume`: continue that session (`--resume ID` / `exec … resume ID`; `handoff: session`, SPEC §4); the
+   * row's session is the one the CLI reports.
+   */
+  readonly session?: { readonly kind: "fresh" } | ResumedSession;
+  /**
+   * The node's `budget_usd` (USD, > 0). Claude: `--max-budget-usd` plus a post-hoc check of the reported
+   * cost. Codex: ignored (codex reports no USD; the run warned at start, `runtimeWarnings`).
+   */
+  readonly budgetUsd?: number | null;
+  /** Set for a node with a completion gate (SPEC §7): what this attempt needs beyond an ordinary call. */
+  readonly completion?: CompletionCall;
+}
+
+/** The verify runner a node needs: the run-wide queue (`VerifyQueue`), or a scripted one in unit tests. */
+export type { CompletionCall };
+
+/** The verify runner a node needs: the run-wide queue (`VerifyQueue`), or a scripted one in unit tests. */
+export type NodeVerifier = Pick<VerifyQueue, "run">;
+
+/** Run-wide settings every node shares. */
+export interface NodeContext {
+  /** Default `claude`. */
+  readonly runtime?: Runtime;
+  readonly claudeExecutable: string;
+  /** Path or name of the `codex` executable (default `codex`); used when `runtime` is `codex`. */
+  readonly codexExecutable?: string;
+  /**
+   * The operator's `codex-config` pairs (`KEY=VALUE`, already checked with `parseCodexConfig`), passed as
+   * `-c PAIR` on every codex call, before (so never over) the engine's own boundary flags (SPEC §10).
+   */
+  readonly codexConfig?: readonly string[];
+  /** `--model` (claude) / `-m` (codex). */
+  readonly model?: string;
+  /** Builds the model child's environment for one call (fresh HOME per CLI in the action). */
+  readonly modelEnv: ModelEnvBuilder;
+  readonly runDir: RunDirectory;
+  readonly verifyQueue: NodeVerifier;
+  /** The model calls the run was handed; default `MODEL_CALLS` (`runtime/model-calls.ts`): the real CLIs. */
+  readonly calls?: ModelCalls;
+  readonly echo?: ChildEcho;
+  /**
+   * Called once before the spawn with the session id when it is known then: minted (claude), resumed
+   * (either runtime), or `null` for a fresh codex thread (its id arrives with `onSession`).
+   */
+  readonly onStarted?: (nodeId: string, sessionId: string | null) => void;
+  /** Codex, fresh thread: called once `thread.started` arrives, while the process still runs. */
+  readonly onSession?: (nodeId: string, sessionId: string) => void;
+  readonly onVerifying?: (nodeId: string, command: string) => void;
+}
+
+/* ──
+ * The interpolate step of a node's lifecycle (SPEC §3 "Placeholders", §4): its prompt, cwd, verify command,
+ * verify cwd and completion command with `{{ inputs.NAME }}`, `{{ artifacts.ID }}`, `{{ artifacts.ID | inline }}` and
+ * `{{ feedback.ID }}` resolved, and the two directories checked to be folders inside the repository.
+ * A field that cannot be resolved, or a directory that cannot be a node's, fails the node with a
+ * `run_error` and no retry (research/oh-my-graph.md §2.4) — nothing is spawned.
+ */
+
+/** A node's fields as its executions use them: resolved text and absolute directories. Times in ms. */
+export interface NodeFields {
+  readonly prompt: string;
+  /** The node's directory: `cwd` resolved against the run's working directory (that directory if unset). */
+  readonly cwd: string;
+  /** `success_check.verify` with its command resolved and its cwd resolved against {@link cwd}. */
+  readonly verify: AgentNodeSpec["verify"];
+  /** `completion.verify.command` resolved (it runs in {@link cwd}); absent when the node's gate has none. */
+  readonly completionCommand?: string;
+}
+
+/** The fields, or why the node cannot run (the FAIL row's detail, naming the field). */
+export type NodeFieldsResult =
+  | { readonly ok: true; readonly fields: NodeFields }
+  | { readonly ok: false; readonly detail: string };
+
+/** Where a node runs: the repository root (git work tree) and the run's working directory inside it. */
+export interface NodeDirectories {
+  readonly repoDir: string;
+  readonly workDir: string;
+}
+
+/**
+ * Resolves `node`'s fields against `values` and checks its directories.
+ *
+ * In the verify and completion commands every substituted value is one shell word, single-quoted ({@link shellQuote}): an
+ * input value or a model's reply (`| inline`, `{{ feedback.ID }}`) cannot add shell syntax to the command
+ * the engine runs as its evidence (`a; touch /tmp/x` stays the argument `'a; touch /tmp/x'`).
+ *
+ * @returns the fields, or the first problem in the order prompt, cwd, verify command, verify cwd, then
+ *   the node's directory, then the verify's directory.
+ */
+export function nodeFields(
+  node: GraphNode,
+  values: InterpolationContext,
+  dirs: NodeDirectories,
+): NodeFieldsResult {
+  const verify = node.success_check.verify;
+  const quoted = shellWords(values);
+  const texts = {
+    prompt: interpolated("prompt", node.prompt, values),
+    cwd: node.cwd === null ? null : interpolated("cwd", node.cwd, values),
+    verifyCommand: verify ? interpolated("success_check.verify.command", verify.command, quoted) : null,
+    verifyCwd: verify?.cwd != null ? interpolated("success_check.verify.cwd", verify.cwd, values) : null,
+    completionCommand:
+      node.completion?.verify.kind === "command"
+        ? interpolated("completion.verify.command", node.completion.verify.command, quoted)
+        : null,
+  };
+  const failure = Object.values(texts).find((v): v is Unresolved => v !== null && typeof v === "object");
+  if (failure !== undefined) return { ok: false, detail: failure.error };
+  const resolved = texts as { readonly [K in keyof typeof texts]: Exclude<(typeof texts)[K], Unresolved> };
+  const cwd = resolved.cwd === null ? dirs.workDir : resolve(dirs.workDir, resolved.cwd);
+  const verifyCwd = resolved.verifyCwd === null ? cwd : resolve(cwd, resolved.verifyCwd);
+  const problem =
+    directoryProblem(cwd, dirs.repoDir, "cwd") ??
+    (verify ? directoryProblem(verifyCwd, dirs.repoDir, "success_check.verify.cwd") : null);
+  if (problem !== null) return { ok: false, detail: problem };
+  return {
+    ok: true,
+    fields: {
+      prompt: resolved.prompt,
+      cwd,
+      verify:
+        verify && resolved.verifyCommand !== null
+          ? {
+              command: resolved.verifyCommand,
+              cwd: verifyCwd,
+              timeoutMs: verify.timeout_ms,
+              expectExit: verify.expect_exit,
+              outputMatches: verify.output_matches,
+            }
+          : null,
+      ...(resolved.completionCommand !== null ? { completionCommand: resolved.completionCommand } : {}),
+    },
+  };
+}
+
+/** `value` as one POSIX shell word: single-quoted, each `'` written `'\''`. */
+export function shellQuote(value: string): string {
+  return `'${value.replaceAll("'", "'\\''")}'`;
+}
+
+/** A field whose placeholders did not resolve: the message names the field. */
+interface Unresolved {
+  readonly error: string;
+}
+
+function interpolated(what: string, template: string, ctx: InterpolationContext): string | Unresolved {
+  const result = interpolate(template, ctx);
+  return result.ok ? result.text : { error: `${what}: ${result.message}` };
+}
+
+/** `values` with every value one shell word. */
+function shellWords(values: InterpolationContext): InterpolationContext {
+  const quote = (value: string | undefined): string | undefined =>
+    value === undefined ? undefined : shellQuote(value);
+  return {
+    inputs: Object.fromEntries(Object.entries(values.inputs).map(([k, v]) => [k, shellQuote(v)])),
+    artifactPath: (ref) => quote(values.artifactPath(ref)),
+    readArtifact: (ref) => quote(values.readArtifact(ref)),
+    feedback: (ref) => quote(values.feedback(ref)),
+  };
+}
+
+/** Why `dir` cannot be a node's directory (missing, not a folder, outside the repository); `null` if fine. */
+function directoryProblem(dir: string, repoDir: string, field: string): string | null {
+  if (!liesInRepository(dir, { cwd: repoDir, repoRoot: repoDir })) {
+    return `${field} ${dir} is outside the repository ${repoDir}: a node runs inside the repository whose tree is the evidence`;
+  }
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) return `${field} ${dir} is not a folder`;
+  return null;
+}
 
 /** A finished node: its ledger row and the reply text (for artifacts). */
 export interface AgentNodeResult {

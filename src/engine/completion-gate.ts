@@ -18,7 +18,7 @@ import { shownCommand } from "../core/shown-command.js";
 import type { CompletionGate } from "../graph/graph.js";
 import { verifyExitWords } from "../ledger/cells.js";
 import type { DeclaredPlan } from "../runtime/declared-plan.js";
-import type { NodeVerifier } from "./agent-node-spec.js";
+import type { NodeVerifier } from "./agent-node.js";
 import { commandReport, NO_PLAN_REPORT, openItemsReport, openItemsSummary } from "./completion-prompt.js";
 
 /** What the check said. `summary` is one line (rows, `stoppedBy`); `report` is what the agent is told. */

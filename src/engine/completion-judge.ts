@@ -22,8 +22,7 @@
 import { renameSync } from "node:fs";
 import type { FailRow, LedgerRow, PassRow } from "../core/ledger-row.js";
 import type { Redactor } from "../core/redact.js";
-import type { AgentNodeResult } from "./agent-node.js";
-import type { NodeVerifier } from "./agent-node-spec.js";
+import type { AgentNodeResult, NodeVerifier } from "./agent-node.js";
 import { type CompletionCheck, runCompletionCheck } from "./completion-gate.js";
 import { type CompletionProgress, oneLineClip } from "./completion-progress.js";
 import { type CompletionStart, type GatedNode, limitSpent } from "./completion-start.js";

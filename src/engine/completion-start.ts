@@ -10,7 +10,7 @@ import type { FailCause } from "../core/ledger-row.js";
 import { formatDuration } from "../graph/duration.js";
 import type { CompletionGate, GraphNode } from "../graph/graph.js";
 import { runtimeFor } from "../runtime/runtime-for.js";
-import type { AgentNodeSpec } from "./agent-node-spec.js";
+import type { AgentNodeSpec } from "./agent-node.js";
 import { type CompletionProgress, progressFromRecord } from "./completion-progress.js";
 import { buildCompletionFeedback } from "./completion-prompt.js";
 import type { NodeRecord } from "./run-state.js";

@@ -5,9 +5,9 @@
  */
 import type { FailRow, LedgerRow, PassRow } from "../core/ledger-row.js";
 import type { FeedbackArc } from "../graph/graph.js";
+import type { NodeFields } from "./agent-node.js";
 import type { CompletionProgress } from "./completion-progress.js";
 import type { RetryInfo } from "./leg-hooks.js";
-import type { NodeFields } from "./node-fields.js";
 
 /** What one execution of a node starts from. */
 export interface ExecutionInput {

@@ -14,16 +14,26 @@
  *
  * The settlement changes nothing the scheduler owns (states, rounds, the ready set): it records what
  * happened and returns what should happen next.
+ *
+ * One module: which session an execution runs in, where a `worktree:` node runs, then the settlement.
  */
+
 import { existsSync, readFileSync } from "node:fs";
 import { type FailCause, type FailRow, type LedgerRow, NOTHING_SPENT } from "../core/ledger-row.js";
 import type { Redactor } from "../core/redact.js";
 import type { VerifyQueue } from "../evidence/verify.js";
 import { attemptsInAll, type Graph, type GraphNode } from "../graph/graph.js";
+import type { Runtime } from "../policy/disclosure.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
 import { runtimeFor } from "../runtime/runtime-for.js";
-import { type AgentNodeResult, runAgentNode } from "./agent-node.js";
-import type { AgentNodeSpec, NodeContext } from "./agent-node-spec.js";
+import {
+  type AgentNodeResult,
+  type AgentNodeSpec,
+  type NodeContext,
+  type NodeDirectories,
+  nodeFields,
+  runAgentNode,
+} from "./agent-node.js";
 import { continuationOf, judgeAttempt } from "./completion-judge.js";
 import { type CompletionProgress, progressRecord } from "./completion-progress.js";
 import { type CompletionStart, completionSpec, completionStart, type GatedNode } from "./completion-start.js";
@@ -31,13 +41,126 @@ import { withExecutionWords } from "./execution-words.js";
 import type { LegJournal } from "./leg-journal.js";
 import type { LegMemory } from "./leg-memory.js";
 import type { ExecutionInput, RetrySettlement, Settlement } from "./node-decision.js";
-import { type NodeDirectories, nodeFields } from "./node-fields.js";
-import { sessionFor } from "./node-session.js";
-import { directoriesOf, withWorktree } from "./node-worktree.js";
 import type { RedactingRunDirectory } from "./redacting-run-dir.js";
 import { buildFeedbackPayload, buildJudgedRetryPrompt } from "./retry-prompt.js";
 import type { RunStateStore } from "./run-state-store.js";
-import type { RunWorktrees } from "./run-worktrees.js";
+import type { AcquiredWorktree, RunWorktrees } from "./run-worktrees.js";
+
+/* ──
+ * Which session one execution of a node runs in (SPEC §4; research/oh-my-graph.md §2.6): `handoff:
+ * session` resumes its parent's session on the first attempt; a retry, or a re-run quoting a judged reply,
+ * starts fresh (the quote is the whole context it needs, research §6.4). Every other node starts fresh.
+ */
+
+/** The session of one execution, or why it cannot run (its FAIL row's `run_error` detail). */
+export type SessionChoice =
+  | { readonly ok: true; readonly session: NonNullable<AgentNodeSpec["session"]> }
+  | { readonly ok: false; readonly detail: string };
+
+/** Where a resumed session is looked up: the parent's record, and (codex) the home its thread lives in. */
+export interface SessionSources {
+  readonly graph: Graph;
+  readonly store: RunStateStore;
+  readonly memory: LegMemory;
+  /** The run's runtime (default `claude`). */
+  readonly runtime: Runtime;
+}
+
+/**
+ * The session of `node`'s `attempt` (1-based). A resumed session is the first non-gate parent's latest:
+ * claude with that session's cumulative cost so far (the row carries this call's share), codex with the
+ * thread's cumulative usage and, when this leg started it, its `CODEX_HOME`.
+ *
+ * @returns `ok: false` when the parent reported no session id (nothing to resume).
+ */
+export function sessionFor(
+  node: GraphNode,
+  attempt: number,
+  quoting: boolean,
+  sources: SessionSources,
+): SessionChoice {
+  if (node.handoff !== "session" || attempt > 1 || quoting) return { ok: true, session: { kind: "fresh" } };
+  const parent = node.depends_on.find((d) => sources.graph.nodes_by_id.get(d)?.type !== "gate");
+  const record = parent !== undefined ? sources.store.node(parent) : undefined;
+  const sessionId = record?.session_id;
+  if (parent === undefined || sessionId === null || sessionId === undefined) {
+    return {
+      ok: false,
+      detail: `handoff: session needs the session of its parent${parent !== undefined ? ` "${parent}"` : ""}, which is not known (the parent reported no session id)`,
+    };
+  }
+  const codexHome = sources.memory.codexHomes.get(sessionId);
+  return {
+    ok: true,
+    session: runtimeFor(sources.runtime).resumedSession({
+      sessionId,
+      sessionCostUsd: record?.session_cost_usd,
+      threadUsage: record?.thread_usage,
+      ...(codexHome !== undefined ? { codexHome } : {}),
+    }),
+  };
+}
+
+/* ──
+ * Where a `worktree:` node runs, and what its row says about it (docs/graph-format.md "agent and
+ * worktree"): the settlement asks {@link directoriesOf} before interpolating the node's directories, and
+ * adds {@link withWorktree}'s field to every row of the node.
+ */
+
+/**
+ * What these read of the settlement's context (`SettlementContext` of `node-settlement.ts` has these fields;
+ * named here so this module does not import the settlement that calls it).
+ */
+export interface NodeWorktreeContext {
+  readonly graph: Graph;
+  readonly store: RunStateStore;
+  readonly dirs: NodeDirectories;
+  /** The leg's managed worktrees; absent when no node declares `worktree`. */
+  readonly worktrees?: Pick<RunWorktrees, "acquire" | "branchOf">;
+}
+
+/**
+ * Where `node` runs: the run's directories, or — for a `worktree` node — its managed checkout, which is
+ * then both its repository (what "outside the repository" means for it) and its directory. Made the first
+ * time a node of the leg names it. A worktree added anew from the starting commit while another node of the
+ * same worktree passed in an earlier leg means that leg's branch is gone (a fresh checkout of the
+ * repository): the node would not see those changes, so it fails saying so instead.
+ */
+export async function directoriesOf(
+  ctx: NodeWorktreeContext,
+  node: GraphNode,
+): Promise<
+  { readonly ok: true; readonly dirs: NodeDirectories } | { readonly ok: false; readonly detail: string }
+> {
+  if (node.worktree === null) return { ok: true, dirs: ctx.dirs };
+  if (ctx.worktrees === undefined)
+    throw new Error(`Internal error: node "${node.id}" has a worktree but the leg has none`);
+  let tree: AcquiredWorktree;
+  try {
+    tree = await ctx.worktrees.acquire(node.worktree);
+  } catch (error) {
+    return { ok: false, detail: error instanceof Error ? error.message : String(error) };
+  }
+  if (tree.origin === "created") {
+    const passed = ctx.graph.nodes
+      .filter(
+        (n) => n.worktree === node.worktree && n.id !== node.id && ctx.store.node(n.id)?.status === "passed",
+      )
+      .map((n) => `"${n.id}"`);
+    if (passed.length > 0)
+      return {
+        ok: false,
+        detail: `worktree ${JSON.stringify(node.worktree)}: its branch ${tree.branch} is gone (this checkout of the repository is not the one the earlier leg ran in), so the changes of ${passed.join(", ")}, passed in that leg, are not in the new worktree; run the graph again, or resume where the branch exists`,
+      };
+  }
+  return { ok: true, dirs: { repoDir: tree.path, workDir: tree.path } };
+}
+
+/** The row with the worktree its node ran in, when it has one (`LedgerRow.worktree`). */
+export function withWorktree(ctx: NodeWorktreeContext, node: GraphNode, row: LedgerRow): LedgerRow {
+  if (node.worktree === null || ctx.worktrees === undefined) return row;
+  return { ...row, worktree: { name: node.worktree, branch: ctx.worktrees.branchOf(node.worktree) } };
+}
 
 /** The model-CLI settings every execution shares (`NodeContext` without the per-execution callbacks). */
 export type AgentSettings = Pick<

@@ -1,12 +1,12 @@
 /**
- * Placeholders in a verify command are substituted as single shell words (node-fields.ts `shellQuote`): an
+ * Placeholders in a verify command are substituted as single shell words (engine/agent-node.ts `shellQuote`): an
  * input value or a model's reply cannot add shell syntax to the command whose exit code is the evidence.
  * The real `claude` / `codex` CLI replies (both runtimes); the verify is a real `sh -e -c`.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { shellQuote } from "../../src/engine/node-fields.js";
+import { shellQuote } from "../../src/engine/agent-node.js";
 import { graphHarnessPerTest, rowWords } from "./graph-harness.js";
 import { RUNTIMES } from "./runtime-harness.js";
 
