@@ -21,7 +21,7 @@ import { type LedgerRow, NOTHING_SPENT, type SkippedRow } from "../core/ledger-r
 import type { Redactor } from "../core/redact.js";
 import { stopWords } from "../core/run-timeout.js";
 import { unreachable } from "../core/unreachable.js";
-import { ignoredFilesToData } from "../evidence/ignored-files.js";
+import { type IgnoredFiles, ignoredFilesToData } from "../evidence/ignored-files.js";
 import type { VerifyQueue } from "../evidence/verify.js";
 import type { Graph, GraphNode } from "../graph/graph.js";
 import type { RunEnd } from "../ledger/conclusion.js";
@@ -103,11 +103,23 @@ export async function executeGraph(o: GraphRunOptions): Promise<GraphRunResult> 
   const { graph, store, dir } = o;
   const memory = new LegMemory();
   const start = legStart(o, memory);
+  // The ignored-files baseline as the verifies leave it: a resumed leg compares against this (ADR 0003).
+  // Written when the leg starts and again after each recorded row that moved it, not only when the leg
+  // ends, so a run that is killed (SIGKILL, a lost runner) leaves the baseline its `--retry-failed` needs.
+  let savedBaseline: IgnoredFiles | null = null;
+  const saveBaseline = (): void => {
+    const baseline = o.verifyQueue.currentIgnoredBaseline;
+    if (baseline === null || baseline === savedBaseline) return;
+    dir.writeJson(IGNORED_BASELINE_FILE, ignoredFilesToData(baseline));
+    savedBaseline = baseline;
+  };
+  saveBaseline();
   const journal = new LegJournal({
     graph,
     store,
     dir,
     redactor: o.redactor,
+    afterRecord: saveBaseline,
     ...(o.hooks !== undefined ? { hooks: o.hooks } : {}),
   });
   const worktrees = worktreesOf(o);
@@ -151,9 +163,7 @@ export async function executeGraph(o: GraphRunOptions): Promise<GraphRunResult> 
   }
   store.state.paused = schedule.pause;
   store.save();
-  // The ignored-files baseline as the verifies left it: a resumed leg compares against this (ADR 0003).
-  const baseline = o.verifyQueue.currentIgnoredBaseline;
-  if (baseline !== null) dir.writeJson(IGNORED_BASELINE_FILE, ignoredFilesToData(baseline));
+  saveBaseline();
   const end: GraphRunResult["end"] =
     o.signal?.aborted === true
       ? runEndOfAbort(o.signal)

@@ -19,6 +19,8 @@ export interface LegJournalOptions {
   readonly dir: RedactingRunDirectory;
   readonly redactor: Redactor;
   readonly hooks?: GraphRunHooks;
+  /** Called after each row is recorded and saved, before the hooks (the leg saves what a crash would lose). */
+  readonly afterRecord?: () => void;
 }
 
 /** The events and hooks of one leg. Every method throws only when a write fails (an internal error). */
@@ -34,6 +36,7 @@ export class LegJournal {
     const { store, dir, hooks } = this.o;
     store.addRow(row);
     store.saveSoon();
+    this.o.afterRecord?.();
     if (row.verdict === "PASS")
       dir.event({ type: "node_passed", node: row.nodeId, qualifier: row.qualifier });
     else if (row.verdict === "FAIL" && row.superseded !== true)

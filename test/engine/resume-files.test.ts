@@ -6,7 +6,7 @@
  * the implementer's play writes a real file in a real repository (the stand-in for its edit tool);
  * verify commands are real.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Runtime } from "../../src/policy/disclosure.js";
@@ -108,5 +108,43 @@ describe.each(RUNTIMES)("on %s", (runtime) => {
       );
       expect(readState(join(h.runsDir, paused.runId)).start_clean).toBe(false);
     });
+  });
+});
+
+describe("a run killed mid-leg (SIGKILL, a lost runner)", () => {
+  it("already left ignored-baseline.json when its first node started, so its --retry-failed can compare the ignored files", async () => {
+    const h = await harness({
+      runtime: "claude",
+      makeRepo: () => makeTempRepo({ commit: true, files: { ".gitignore": "build/\n", "README.md": "x\n" } }),
+      plays: { implement: [replied("claude", "done")], check: [replied("claude", "fine")] },
+    });
+    let runDir = "";
+    const seen: Record<string, boolean> = {};
+    const finished = await h.run(
+      `
+nodes:
+  - id: implement
+    prompt: "IMPLEMENT-MARK"
+    allowed_tools: [Read]
+  - id: check
+    depends_on: [implement]
+    prompt: "CHECK-MARK"
+    allowed_tools: [Read]
+    success_check: { verify: { command: "true" } }
+`,
+      {
+        hooks: {
+          onRunStarted: (_id, dir) => {
+            runDir = dir;
+          },
+          onNodeStarted: (nodeId) => {
+            seen[nodeId] = existsSync(join(runDir, "ignored-baseline.json"));
+          },
+        },
+      },
+    );
+    expect(finished.ledger.conclusion?.outcome).toBe("passed");
+    // Written when the leg started (before any node), not only when it ended: a kill at any node leaves it.
+    expect(seen).toEqual({ implement: true, check: true });
   });
 });
