@@ -43,7 +43,14 @@ export class CliLeg<Id extends string = string> {
     this.runsDir = runsDirFor(o.repoDir, o.flags.runsDir, o.io.cwd);
     this.progress = new ProgressLines({
       line: (t) => o.report.line(t),
-      run: { runId: o.runId, repoDir: o.repoDir, runsDir: o.flags.runsDir, cwd: o.io.cwd },
+      run: {
+        runId: o.runId,
+        repoDir: o.repoDir,
+        runsDir: o.flags.runsDir,
+        cwd: o.io.cwd,
+        ...(o.flags.claudePath !== undefined ? { claudePath: o.flags.claudePath } : {}),
+        ...(o.flags.codexPath !== undefined ? { codexPath: o.flags.codexPath } : {}),
+      },
     });
   }
 

@@ -211,17 +211,25 @@ export interface ResumeTarget {
   readonly runsDir: string | undefined;
   /** The command's directory: `--repo` and `--runs-dir` are named as they resolve from it. */
   readonly cwd: string;
+  /**
+   * `--claude-path` / `--codex-path` as given, when they were: the resumed leg needs the same executable
+   * (a printed command without it fails with "the claude CLI was not found").
+   */
+  readonly claudePath?: string;
+  readonly codexPath?: string;
 }
 
 /**
- * `evidence-gate resume RUN_ID [--repo DIR] [--runs-dir DIR] ARGS`: the command that continues a run
- * from `cwd`, naming `--repo` when the repository is not `cwd` and `--runs-dir` (absolute) when it was
- * given.
+ * `evidence-gate resume RUN_ID [--repo DIR] [--runs-dir DIR] [--claude-path EXE] [--codex-path EXE] ARGS`:
+ * the command that continues a run from `cwd`, naming `--repo` when the repository is not `cwd`, and
+ * `--runs-dir`, `--claude-path` and `--codex-path` (absolute) when they were given.
  */
 export function resumeCommandFor(o: ResumeTarget): (args: string) => string {
   const where = [
     ...(o.repoDir !== o.cwd ? [`--repo ${shellWord(o.repoDir)}`] : []),
     ...(o.runsDir !== undefined ? [`--runs-dir ${shellWord(resolve(o.cwd, o.runsDir))}`] : []),
+    ...(o.claudePath !== undefined ? [`--claude-path ${shellWord(resolve(o.cwd, o.claudePath))}`] : []),
+    ...(o.codexPath !== undefined ? [`--codex-path ${shellWord(resolve(o.cwd, o.codexPath))}`] : []),
   ];
   return (args) => ["evidence-gate resume", o.runId, ...where, args].join(" ");
 }

@@ -188,6 +188,21 @@ describe("the resume command names where the run is", () => {
     expect(
       resumeCommandFor({ runId: "R", repoDir: "/my repo", runsDir: "/runs", cwd: "/a" })("--retry-failed"),
     ).toBe("evidence-gate resume R --repo '/my repo' --runs-dir /runs --retry-failed");
+    // The first leg's executable: without it the printed command fails with "the claude CLI was not found".
+    expect(
+      resumeCommandFor({
+        runId: "R",
+        repoDir: "/a",
+        runsDir: undefined,
+        cwd: "/a",
+        claudePath: "bin/claude",
+      })("--approve ship"),
+    ).toBe("evidence-gate resume R --claude-path /a/bin/claude --approve ship");
+    expect(
+      resumeCommandFor({ runId: "R", repoDir: "/a", runsDir: undefined, cwd: "/a", codexPath: "/opt/codex" })(
+        "--retry-failed",
+      ),
+    ).toBe("evidence-gate resume R --codex-path /opt/codex --retry-failed");
   });
 
   test("shellWord quotes only what needs it, single quotes included", () => {
