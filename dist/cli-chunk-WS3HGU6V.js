@@ -2,17 +2,17 @@
 import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
 import {
   chooseVerifyCommand
-} from "./cli-chunk-XNBH7Z22.js";
+} from "./cli-chunk-NBPEMHJF.js";
 import {
   FRESH_RUN,
   LEG,
   REPORT,
   verifyCommandRunsNothing
-} from "./cli-chunk-CN4HW2DQ.js";
+} from "./cli-chunk-F5I6FBWF.js";
 import {
   opt,
   parseFlags
-} from "./cli-chunk-DPXIG4OC.js";
+} from "./cli-chunk-FXNNXRVE.js";
 
 // src/run/request.ts
 var PLANNER_TIMEOUT_MS = 20 * 6e4;

@@ -5,7 +5,7 @@ import {
   parseLedgerFlags,
   readSavedLedger,
   renderSavedLedger
-} from "./cli-chunk-WZOVGQMT.js";
+} from "./cli-chunk-LLLDLSBO.js";
 import "./cli-chunk-7ODUBR5T.js";
 import "./cli-chunk-SEMJAEPS.js";
 import "./cli-chunk-Y5UIWDYJ.js";
@@ -14,7 +14,7 @@ import {
   parseOrExit,
   refuseUsage,
   savedRunsDir
-} from "./cli-chunk-DPXIG4OC.js";
+} from "./cli-chunk-FXNNXRVE.js";
 import "./cli-chunk-5PMY2OQJ.js";
 import {
   EXIT

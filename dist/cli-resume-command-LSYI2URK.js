@@ -3,7 +3,7 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   RunReport,
   startRun
-} from "./cli-chunk-5IJ3MTXO.js";
+} from "./cli-chunk-UA3RZKH5.js";
 import "./cli-chunk-7ODUBR5T.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-NM5VOJH2.js";
@@ -14,7 +14,7 @@ import {
   CliLeg,
   recordedRuntime,
   withLocalProxy
-} from "./cli-chunk-XNBH7Z22.js";
+} from "./cli-chunk-NBPEMHJF.js";
 import "./cli-chunk-Y5UIWDYJ.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import {
@@ -22,11 +22,11 @@ import {
   isLocalAccountName,
   localApprover
 } from "./cli-chunk-UI56KICK.js";
-import "./cli-chunk-RD5RKDNM.js";
+import "./cli-chunk-XG2S527V.js";
 import {
   LEG,
   REPORT
-} from "./cli-chunk-CN4HW2DQ.js";
+} from "./cli-chunk-F5I6FBWF.js";
 import {
   checkedRepository,
   cliSecrets,
@@ -36,7 +36,7 @@ import {
   parseOrExit,
   refuseUsage,
   runsDirFor
-} from "./cli-chunk-DPXIG4OC.js";
+} from "./cli-chunk-FXNNXRVE.js";
 import "./cli-chunk-5PMY2OQJ.js";
 import {
   EXIT

@@ -3,7 +3,7 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-5IJ3MTXO.js";
+} from "./cli-chunk-UA3RZKH5.js";
 import "./cli-chunk-7ODUBR5T.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-NM5VOJH2.js";
@@ -14,27 +14,27 @@ import {
   CliLeg,
   planLines,
   withLocalProxy
-} from "./cli-chunk-XNBH7Z22.js";
+} from "./cli-chunk-NBPEMHJF.js";
 import "./cli-chunk-Y5UIWDYJ.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-UI56KICK.js";
 import {
   readGraphFile
 } from "./cli-chunk-GQCNBO4X.js";
-import "./cli-chunk-RD5RKDNM.js";
+import "./cli-chunk-XG2S527V.js";
 import {
   FRESH_RUN,
   LEG,
   REPORT,
   fragmentsBeside
-} from "./cli-chunk-CN4HW2DQ.js";
+} from "./cli-chunk-F5I6FBWF.js";
 import {
   checkedRepository,
   inputFlags,
   onePositional,
   parseFlags,
   parseOrExit
-} from "./cli-chunk-DPXIG4OC.js";
+} from "./cli-chunk-FXNNXRVE.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-5PMY2OQJ.js";

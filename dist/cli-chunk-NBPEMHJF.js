@@ -14,7 +14,7 @@ import {
 import {
   arcQuotesItsPayload,
   feedbackReach
-} from "./cli-chunk-RD5RKDNM.js";
+} from "./cli-chunk-XG2S527V.js";
 import {
   RETRY_CAUSES,
   isRecord,
@@ -23,12 +23,13 @@ import {
   runtimeWarnings,
   verifyCommandRunsNothing,
   withoutNulls
-} from "./cli-chunk-CN4HW2DQ.js";
+} from "./cli-chunk-F5I6FBWF.js";
 import {
   NoCommitError,
   NotAGitRepositoryError,
   buildCodexArgv,
   cliModelCredentials,
+  codexTokenUsage,
   describeStartingCommit,
   evidenceTree,
   formatDuration,
@@ -40,7 +41,7 @@ import {
   startKeyProxy,
   startingCommit,
   workTreeRoot
-} from "./cli-chunk-DPXIG4OC.js";
+} from "./cli-chunk-FXNNXRVE.js";
 import {
   DEFAULT_PLANNED_ALLOWLIST,
   DENIABLE_TOOLS,
@@ -2487,7 +2488,9 @@ function shellWord(word) {
 function resumeCommandFor(o) {
   const where = [
     ...o.repoDir !== o.cwd ? [`--repo ${shellWord(o.repoDir)}`] : [],
-    ...o.runsDir !== void 0 ? [`--runs-dir ${shellWord(resolve(o.cwd, o.runsDir))}`] : []
+    ...o.runsDir !== void 0 ? [`--runs-dir ${shellWord(resolve(o.cwd, o.runsDir))}`] : [],
+    ...o.claudePath !== void 0 ? [`--claude-path ${shellWord(resolve(o.cwd, o.claudePath))}`] : [],
+    ...o.codexPath !== void 0 ? [`--codex-path ${shellWord(resolve(o.cwd, o.codexPath))}`] : []
   ];
   return (args) => ["evidence-gate resume", o.runId, ...where, args].join(" ");
 }
@@ -2570,7 +2573,14 @@ var CliLeg = class _CliLeg {
     this.runsDir = runsDirFor(o.repoDir, o.flags.runsDir, o.io.cwd);
     this.progress = new ProgressLines({
       line: (t) => o.report.line(t),
-      run: { runId: o.runId, repoDir: o.repoDir, runsDir: o.flags.runsDir, cwd: o.io.cwd }
+      run: {
+        runId: o.runId,
+        repoDir: o.repoDir,
+        runsDir: o.flags.runsDir,
+        cwd: o.io.cwd,
+        ...o.flags.claudePath !== void 0 ? { claudePath: o.flags.claudePath } : {},
+        ...o.flags.codexPath !== void 0 ? { codexPath: o.flags.codexPath } : {}
+      }
     });
   }
   /**
@@ -5023,31 +5033,6 @@ ${section}
 // src/runtime/read-only-call.ts
 import { randomUUID } from "node:crypto";
 
-// src/runtime/codex-usage.ts
-function codexTokenUsage(usage) {
-  return {
-    inputTokens: Math.max(0, usage.inputTokens - usage.cachedInputTokens),
-    outputTokens: usage.outputTokens,
-    cacheReadInputTokens: usage.cachedInputTokens,
-    ...usage.cacheWriteInputTokens !== void 0 ? { cacheCreationInputTokens: usage.cacheWriteInputTokens } : {}
-  };
-}
-function usageSince(cumulative, before) {
-  if (before === null) return cumulative;
-  const minus = (a, b) => Math.max(0, a - (b ?? 0));
-  return {
-    inputTokens: minus(cumulative.inputTokens, before.inputTokens),
-    outputTokens: minus(cumulative.outputTokens, before.outputTokens),
-    ...cumulative.cacheReadInputTokens !== void 0 ? { cacheReadInputTokens: minus(cumulative.cacheReadInputTokens, before.cacheReadInputTokens) } : {},
-    ...cumulative.cacheCreationInputTokens !== void 0 ? {
-      cacheCreationInputTokens: minus(
-        cumulative.cacheCreationInputTokens,
-        before.cacheCreationInputTokens
-      )
-    } : {}
-  };
-}
-
 // src/runtime/claude-argv.ts
 var UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function formatUsd2(amount) {
@@ -5965,6 +5950,23 @@ function createClaudeStreamParser() {
 }
 
 // src/runtime/cli-call.ts
+async function runModelCli(call, args, env, onStdout) {
+  const fence = call.echo ? childEchoFence(call.echo) : null;
+  const result = await runProcess({
+    command: call.executable,
+    args: [...args],
+    cwd: call.cwd,
+    env,
+    prCode: true,
+    timeoutMs: call.timeoutMs,
+    ...call.signal ? { signal: call.signal } : {},
+    tailBytes: 64 * 1024,
+    onStdoutData: onStdout,
+    ...fence ? { onStderrLine: (line) => fence.line(line) } : {}
+  });
+  fence?.close();
+  return result;
+}
 function foldCliCall(cli, result, finish, soFar) {
   switch (result.kind) {
     case "spawn_failed":
@@ -6024,7 +6026,6 @@ var CLAUDE_ENGINE_ENV = {
 };
 async function invokeClaude(call) {
   const parser = createClaudeStreamParser();
-  const fence = call.echo ? childEchoFence(call.echo) : null;
   const args = buildClaudeArgv({
     prompt: call.prompt,
     permissionMode: call.permissionMode,
@@ -6033,21 +6034,12 @@ async function invokeClaude(call) {
     ...call.model !== void 0 ? { model: call.model } : {},
     ...call.budgetUsd !== void 0 ? { budgetUsd: call.budgetUsd } : {}
   });
-  const result = await runProcess({
-    command: call.executable,
+  const result = await runModelCli(
+    call,
     args,
-    cwd: call.cwd,
-    env: { ...call.env, ...CLAUDE_ENGINE_ENV },
-    // PR code (its tools run the PR's files): the separate user when the run has one; nothing outlives it.
-    prCode: true,
-    timeoutMs: call.timeoutMs,
-    ...call.signal ? { signal: call.signal } : {},
-    tailBytes: 64 * 1024,
-    // Raw chunks: the parser splits and bounds the lines itself (runtime/stream-bounds.ts).
-    onStdoutData: (chunk) => parser.write(chunk),
-    ...fence ? { onStderrLine: (line) => fence.line(line) } : {}
-  });
-  fence?.close();
+    { ...call.env, ...CLAUDE_ENGINE_ENV },
+    (chunk) => parser.write(chunk)
+  );
   const folded = foldCliCall("claude", result, parser.finish, (parsed) => ({
     deniedToolCalls: parsed.deniedToolCalls,
     writtenPaths: parsed.writtenPaths
@@ -6253,7 +6245,6 @@ function detectCodexUsageLimit(texts) {
 // src/runtime/invoke-codex.ts
 async function invokeCodex(call) {
   const parser = createCodexStreamParser();
-  const fence = call.echo ? childEchoFence(call.echo) : null;
   const args = buildCodexArgv({
     prompt: call.prompt,
     permissionMode: call.permissionMode,
@@ -6264,32 +6255,21 @@ async function invokeCodex(call) {
     ...call.planTool === true ? { planTool: true } : {}
   });
   let published = false;
-  const result = await runProcess({
-    command: call.executable,
-    args,
-    cwd: call.cwd,
-    env: call.env,
-    // PR code (its tools run the PR's files): the separate user when the run has one; nothing outlives it.
-    prCode: true,
-    timeoutMs: call.timeoutMs,
-    ...call.signal ? { signal: call.signal } : {},
-    tailBytes: 64 * 1024,
-    // Raw chunks: the parser splits and bounds the lines itself (runtime/stream-bounds.ts).
-    onStdoutData: (chunk) => {
-      parser.write(chunk);
-      if (!published && parser.threadId !== null) {
-        published = true;
-        call.onThreadStarted?.(parser.threadId);
-      }
-    },
-    ...fence ? { onStderrLine: (line) => fence.line(line) } : {}
+  const result = await runModelCli(call, args, call.env, (chunk) => {
+    parser.write(chunk);
+    if (!published && parser.threadId !== null) {
+      published = true;
+      call.onThreadStarted?.(parser.threadId);
+    }
   });
-  fence?.close();
   return foldCliCall("codex", result, parser.finish, (parsed) => ({
     threadId: parsed.threadId,
     writtenPaths: parsed.writtenPaths
   }));
 }
+
+// src/runtime/model-calls.ts
+var MODEL_CALLS = { claude: invokeClaude, codex: invokeCodex };
 
 // src/runtime/read-only-call.ts
 function askReadOnly(options) {
@@ -6305,8 +6285,26 @@ function unfinished(outcome) {
       return { ended: outcome.kind, detail: outcome.kind === "timed_out" ? "timed out" : "cancelled" };
   }
 }
+function noReplyWords(o, reply) {
+  switch (reply.ended) {
+    case "spawn_failed":
+      return `could not start the ${o.who} CLI ${o.executable} (${START_ATTEMPTS} attempts, ${START_BACKOFF_MS} ms apart): ${reply.detail}`;
+    case "timed_out":
+      return `the ${o.who} call timed out`;
+    case "cancelled":
+      return `the ${o.who} call was cancelled`;
+    case "no_reply":
+      return `the ${o.who} call ${reply.detail}`;
+    case "no_result":
+    case "failed":
+      return `the ${o.who} call failed: ${reply.detail}`;
+    default:
+      return unreachable(reply.ended);
+  }
+}
 function callFields(o) {
   return {
+    label: o.who,
     executable: o.executable,
     prompt: o.prompt,
     permissionMode: "plan",
@@ -6321,7 +6319,7 @@ function callFields(o) {
 async function askClaude(o) {
   const sessionId = randomUUID();
   const { outcome, failedStarts } = await withStartRetry(
-    () => invokeClaude({ ...callFields(o), session: { kind: "fresh", sessionId } }),
+    () => (o.calls ?? MODEL_CALLS).claude({ ...callFields(o), session: { kind: "fresh", sessionId } }),
     o.signal
   );
   if (outcome.kind !== "completed") {
@@ -6343,7 +6341,7 @@ async function askClaude(o) {
 }
 async function askCodex(o) {
   const { outcome, failedStarts } = await withStartRetry(
-    () => invokeCodex({
+    () => (o.calls ?? MODEL_CALLS).codex({
       ...callFields(o),
       session: { kind: "fresh" },
       ...o.codexConfig !== void 0 ? { config: o.codexConfig } : {}
@@ -6382,23 +6380,18 @@ async function askCodex(o) {
 // src/engine/plan-call.ts
 async function attempt(options, prompt, calls, starts) {
   const reply = await askReadOnly({
+    ...options,
     runtime: options.runtime ?? "claude",
-    executable: options.executable,
-    ...options.codexConfig !== void 0 ? { codexConfig: options.codexConfig } : {},
+    who: "planner",
     prompt,
-    policy: plannerPolicy(),
-    cwd: options.cwd,
-    env: options.env,
-    ...options.model !== void 0 ? { model: options.model } : {},
-    timeoutMs: options.timeoutMs,
-    ...options.signal ? { signal: options.signal } : {}
+    policy: plannerPolicy()
   });
   starts.push(...reply.failedStarts);
   calls.push(reply.call);
   if (!reply.ok) {
     return {
       kind: "refused",
-      refusals: [noPlanWords(options, reply)],
+      refusals: [noReplyWords({ who: "planner", executable: options.executable }, reply)],
       rejected: reply.replyText,
       repairable: false
     };
@@ -6411,24 +6404,6 @@ async function attempt(options, prompt, calls, starts) {
   if (!checked.ok)
     return { kind: "refused", refusals: checked.refusals, rejected: json.value, repairable: true };
   return { kind: "ok", spec: checked.spec };
-}
-function noPlanWords(options, reply) {
-  switch (reply.ended) {
-    case "spawn_failed":
-      return `could not start ${options.executable} (${START_ATTEMPTS} attempts, ${START_BACKOFF_MS} ms apart): ${reply.detail}`;
-    case "no_result":
-      return reply.detail;
-    case "timed_out":
-      return "the planner call timed out";
-    case "cancelled":
-      return "the planner call was cancelled";
-    case "failed":
-      return `the planner call failed: ${reply.detail}`;
-    case "no_reply":
-      return `the planner call ${reply.detail}`;
-    default:
-      return unreachable(reply.ended);
-  }
 }
 async function planWithRepair(options) {
   const calls = [];
@@ -6522,7 +6497,8 @@ async function planAuto(o, start, call) {
     env: call.env,
     ...o.model !== void 0 ? { model: o.model } : {},
     timeoutMs: call.timeoutMs,
-    ...call.signal ? { signal: call.signal } : {}
+    ...call.signal ? { signal: call.signal } : {},
+    ...call.modelCalls !== void 0 ? { calls: call.modelCalls } : {}
   });
   const ceiling = { loadedUserConfig: o.acceptLoadedUserConfig };
   const slot = (policies2) => plannedRunDisclosure(policies2, { runtime: o.runtime, surface: o.surface });
@@ -6605,8 +6581,6 @@ export {
   plannedRunDisclosure,
   handWrittenDisclosure,
   verifyOnlyDisclosure,
-  START_ATTEMPTS,
-  START_BACKOFF_MS,
   startRetryNote,
   RedactingRunDirectory,
   workingDirectoryProblem,
@@ -6621,11 +6595,9 @@ export {
   startRunState,
   ignoredBaselineOf,
   extractPlanJson,
-  codexTokenUsage,
-  usageSince,
-  invokeClaude,
-  invokeCodex,
+  MODEL_CALLS,
   askReadOnly,
+  noReplyWords,
   startPlanning,
   planAuto
 };

@@ -3,7 +3,7 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-5IJ3MTXO.js";
+} from "./cli-chunk-UA3RZKH5.js";
 import "./cli-chunk-7ODUBR5T.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-NM5VOJH2.js";
@@ -14,13 +14,13 @@ import {
   CliLeg,
   chooseVerifyCommand,
   emptyVerifyCommandProblem
-} from "./cli-chunk-XNBH7Z22.js";
+} from "./cli-chunk-NBPEMHJF.js";
 import "./cli-chunk-Y5UIWDYJ.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import {
   shownCommand
 } from "./cli-chunk-UI56KICK.js";
-import "./cli-chunk-RD5RKDNM.js";
+import "./cli-chunk-XG2S527V.js";
 import {
   REPORT,
   RUN_TIMEOUT,
@@ -28,14 +28,14 @@ import {
   VERIFY_REPEAT,
   VERIFY_TIMEOUT,
   readVerifyEnv
-} from "./cli-chunk-CN4HW2DQ.js";
+} from "./cli-chunk-F5I6FBWF.js";
 import {
   checkedRepository,
   opt,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-DPXIG4OC.js";
+} from "./cli-chunk-FXNNXRVE.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-5PMY2OQJ.js";

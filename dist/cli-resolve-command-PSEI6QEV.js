@@ -9,13 +9,13 @@ import {
   formatSplice,
   fragmentsBeside,
   loadGraphFile
-} from "./cli-chunk-CN4HW2DQ.js";
+} from "./cli-chunk-F5I6FBWF.js";
 import {
   onePositional,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-DPXIG4OC.js";
+} from "./cli-chunk-FXNNXRVE.js";
 import "./cli-chunk-5PMY2OQJ.js";
 import {
   EXIT

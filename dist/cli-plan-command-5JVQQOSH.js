@@ -4,7 +4,7 @@ import {
   PLAN_USAGE,
   autoMode,
   parsePlanFlags
-} from "./cli-chunk-2YVQJRLB.js";
+} from "./cli-chunk-WS3HGU6V.js";
 import {
   localModelCli,
   planAuto,
@@ -13,21 +13,21 @@ import {
   promptLines,
   startPlanning,
   withLocalProxy
-} from "./cli-chunk-XNBH7Z22.js";
+} from "./cli-chunk-NBPEMHJF.js";
 import "./cli-chunk-Y5UIWDYJ.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-UI56KICK.js";
-import "./cli-chunk-RD5RKDNM.js";
+import "./cli-chunk-XG2S527V.js";
 import {
   executableFor,
   missingCliProblem
-} from "./cli-chunk-CN4HW2DQ.js";
+} from "./cli-chunk-F5I6FBWF.js";
 import {
   checkedRepository,
   cliSecrets,
   parseOrExit,
   readCliPolicy
-} from "./cli-chunk-DPXIG4OC.js";
+} from "./cli-chunk-FXNNXRVE.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-5PMY2OQJ.js";

@@ -8,7 +8,7 @@ import {
   placeholdersIn,
   templatedFields,
   validateGraph
-} from "./cli-chunk-CN4HW2DQ.js";
+} from "./cli-chunk-F5I6FBWF.js";
 
 // src/graph/lint-arcs.ts
 function feedbackReach(graph) {

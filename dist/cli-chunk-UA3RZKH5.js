@@ -27,15 +27,13 @@ import {
   renderLedgerMarkdown
 } from "./cli-chunk-SEMJAEPS.js";
 import {
+  MODEL_CALLS,
   RedactingRunDirectory,
   RunStateStore,
   SKIPPED_FOLDERS,
-  START_ATTEMPTS,
-  START_BACKOFF_MS,
   acceptVerifyChanges,
   askReadOnly,
   assessorPolicy,
-  codexTokenUsage,
   compareIgnoredFiles,
   concurrencyProblem,
   emptyVerifyCommandProblem,
@@ -49,8 +47,7 @@ import {
   ignoredFilesFingerprint,
   ignoredFilesFromData,
   ignoredFilesToData,
-  invokeClaude,
-  invokeCodex,
+  noReplyWords,
   openFreshRun,
   planAuto,
   planPolicy,
@@ -61,10 +58,9 @@ import {
   startPlanning,
   startRetryNote,
   startRunState,
-  usageSince,
   verifyOnlyDisclosure,
   workingDirectoryProblem
-} from "./cli-chunk-XNBH7Z22.js";
+} from "./cli-chunk-NBPEMHJF.js";
 import {
   RunStateError,
   approvedGateRow,
@@ -86,7 +82,7 @@ import {
 } from "./cli-chunk-UI56KICK.js";
 import {
   engineRunCommandOf
-} from "./cli-chunk-RD5RKDNM.js";
+} from "./cli-chunk-XG2S527V.js";
 import {
   NODE_ID_PATTERN,
   attemptsInAll,
@@ -104,15 +100,15 @@ import {
   runtimeOptionsProblem,
   runtimeWarnings,
   searchPattern
-} from "./cli-chunk-CN4HW2DQ.js";
+} from "./cli-chunk-F5I6FBWF.js";
 import {
   cliSecrets,
-  codexPromptProblem,
+  clip,
   evidenceTree,
   formatDuration,
   gitOptions,
-  isCodexThreadId,
   liesInRepository,
+  oneLine,
   outsideWrites,
   readCliPolicy,
   refuseUsage,
@@ -120,7 +116,7 @@ import {
   startingCommit,
   withWorkingTreeIndex,
   workTreeRoot
-} from "./cli-chunk-DPXIG4OC.js";
+} from "./cli-chunk-FXNNXRVE.js";
 import {
   POLICY_FILE,
   bareToolName,
@@ -3218,6 +3214,7 @@ var LegJournal = class {
     const { store, dir, hooks } = this.o;
     store.addRow(row);
     store.saveSoon();
+    this.o.afterRecord?.();
     if (row.verdict === "PASS")
       dir.event({ type: "node_passed", node: row.nodeId, qualifier: row.qualifier });
     else if (row.verdict === "FAIL" && row.superseded !== true)
@@ -3319,7 +3316,8 @@ var LegMemory = class {
 import { existsSync as existsSync3, readFileSync } from "node:fs";
 
 // src/engine/agent-node.ts
-import { writeFileSync as writeFileSync2 } from "node:fs";
+import { existsSync as existsSync2, statSync, writeFileSync as writeFileSync2 } from "node:fs";
+import { resolve as resolve2 } from "node:path";
 
 // src/evidence/node-claims.ts
 function claimsForRow(reply, verify) {
@@ -3374,7 +3372,7 @@ function readNodeClaims(reply) {
       const m = re.exec(sentence);
       if (m === null) continue;
       if (NEGATION.test(sentence.slice(0, m.index)) || NEGATION.test(m[0])) continue;
-      const quote2 = oneLine(sentence);
+      const quote2 = oneLine2(sentence);
       const claim = kind === "tests-count" ? {
         kind,
         passed: Number(m[1]),
@@ -3423,7 +3421,7 @@ function checkClaims(claims, seen) {
     return { claim, contradiction: null };
   });
 }
-function oneLine(text) {
+function oneLine2(text) {
   const line = text.replace(/\s+/g, " ").trim();
   return line.length > QUOTE_CHARS ? `${line.slice(0, QUOTE_CHARS - 1)}\u2026` : line;
 }
@@ -3441,341 +3439,87 @@ function qualifierFor(input) {
   return "exit-only";
 }
 
-// src/engine/call-report.ts
-var MODEL_CALLS = { claude: invokeClaude, codex: invokeCodex };
-var NO_CALL = {
-  sessionId: null,
-  costUsd: 0,
-  usage: null,
-  numTurns: null,
-  denied: 0,
-  writtenPaths: [],
-  durationMs: 0,
-  reply: ""
-};
-function callFailure(cause, detail, sessionLimit = null) {
-  return { cause, detail, sessionLimit };
-}
-function unfinishedCall(outcome, executable) {
-  switch (outcome.kind) {
-    case "spawn_failed":
-      return callFailure("run_error", `could not start ${executable}: ${outcome.message}`);
-    case "cancelled":
-      return callFailure("cancelled", "cancelled");
-    case "timed_out":
-      return callFailure("timeout", `killed after its timeout of ${Math.round(outcome.timeoutMs / 1e3)}s`);
-    case "no_result":
-      return callFailure("output_error", noResultWords(outcome.reason, outcome.stderrTail));
-    default:
-      return unreachable(outcome);
-  }
-}
-function sessionLostFailure(cli, sessionId, said) {
-  return {
-    cause: "run_error",
-    detail: `session lost: ${cli} no longer finds session ${sessionId} (${oneLine2(said).slice(0, 200)}); it was not replaced by a fresh session`,
-    sessionLimit: null,
-    sessionLost: true
-  };
-}
-function noResultWords(reason, stderrTail) {
-  return `${reason}${stderrTail ? ` \u2014 stderr: ${lastLine(stderrTail)}` : ""}`;
-}
-function oneLine2(text) {
-  return text.replace(/\s+/g, " ").trim();
-}
-function lastLine(text) {
-  const lines = text.trim().split("\n");
-  return oneLine2(lines[lines.length - 1] ?? "");
-}
-
-// src/engine/claude-call-report.ts
-import { randomUUID } from "node:crypto";
-
-// src/engine/completion-progress.ts
-var PLAN_ITEMS_KEPT = 200;
-var PLAN_TEXT_CHARS = 300;
-var REASON_CHARS = 300;
-function declaredPlan(items) {
-  return {
-    items: items.slice(0, PLAN_ITEMS_KEPT).map((item) => ({ text: clip(item.text, PLAN_TEXT_CHARS), done: item.done })),
-    total: items.length,
-    open: items.filter((item) => !item.done).length
-  };
-}
-function planOfClaudeTodos(todos) {
-  return todos === null ? null : declaredPlan(todos.map((todo) => ({ text: todo.text, done: todo.status === "completed" })));
-}
-function planOfCodexTodos(todos) {
-  return todos === null ? null : declaredPlan(todos.map((todo) => ({ text: todo.text, done: todo.completed })));
-}
-function progressRecord(progress, round) {
-  return {
-    round,
-    attempt: progress.attempt,
-    session_id: progress.sessionId,
-    reasons: [...progress.reasons],
-    feedback: progress.feedback,
-    spent_usd: progress.spentUsd,
-    elapsed_ms: progress.elapsedMs,
-    ...progress.plan !== null ? {
-      plan: {
-        items: progress.plan.items.map((i) => ({ ...i })),
-        total: progress.plan.total,
-        open: progress.plan.open
-      }
-    } : {},
-    ...progress.codexHome !== void 0 ? { codex_home: progress.codexHome } : {},
-    ...progress.sessionCostUsd !== void 0 ? { session_cost_usd: progress.sessionCostUsd } : {},
-    ...progress.threadUsage !== void 0 ? { thread_usage: progress.threadUsage } : {}
-  };
-}
-function progressFromRecord(record) {
-  return {
-    attempt: record.attempt,
-    sessionId: record.session_id,
-    reasons: record.reasons,
-    feedback: record.feedback,
-    spentUsd: record.spent_usd,
-    elapsedMs: record.elapsed_ms,
-    plan: record.plan ?? null,
-    ...record.codex_home !== void 0 ? { codexHome: record.codex_home } : {},
-    ...record.session_cost_usd !== void 0 ? { sessionCostUsd: record.session_cost_usd } : {},
-    ...record.thread_usage !== void 0 ? { threadUsage: record.thread_usage } : {}
-  };
-}
-function oneLineClip(text, chars = REASON_CHARS) {
-  return clip(text.replace(/\s+/g, " ").trim(), chars);
-}
-function clip(text, chars) {
-  const points = Array.from(text);
-  return points.length > chars ? `${points.slice(0, chars - 1).join("")}\u2026` : text;
-}
-
-// src/engine/claude-call-report.ts
-async function callClaude(spec, ctx, signal) {
-  const session = spec.session ?? { kind: "fresh" };
-  const sessionId = session.kind === "resume" ? session.sessionId : randomUUID();
-  ctx.onStarted?.(spec.id, sessionId);
-  const budgetUsd = spec.budgetUsd ?? null;
-  const cliBudgetUsd = budgetUsd !== null ? budgetUsd - (spec.completion?.spentUsd ?? 0) : null;
-  const env = spec.permissionMode === "bypassPermissions" ? { ...ctx.modelEnv(spec.id, "claude"), IS_SANDBOX: "1" } : ctx.modelEnv(spec.id, "claude");
-  const outcome = await (ctx.calls ?? MODEL_CALLS).claude({
-    executable: ctx.claudeExecutable,
-    prompt: spec.prompt,
-    permissionMode: spec.permissionMode,
-    policy: spec.policy,
-    session: { kind: session.kind, sessionId },
-    ...cliBudgetUsd !== null && cliBudgetUsd > 0 ? { budgetUsd: cliBudgetUsd } : {},
-    ...ctx.model !== void 0 ? { model: ctx.model } : {},
-    cwd: spec.cwd,
-    // 2.1.332 offers TodoWrite only with both switches (measured; claude-stream.ts): a gate reading todos.
-    env: spec.completion?.planTool === true ? { ...env, CLAUDE_CODE_ENABLE_TASKS: "false", CLAUDE_CODE_ENABLE_TODO_TOOLS: "true" } : env,
-    timeoutMs: spec.timeoutMs,
-    signal,
-    ...ctx.echo ? { echo: ctx.echo } : {}
-  });
-  const facts = claudeFactsOf(outcome, sessionId);
-  const sessionCostUsd = facts.costUsd;
-  if (session.kind === "resume") {
-    const before = session.sessionCostUsd ?? null;
-    facts.costUsd = sessionCostUsd !== null && before !== null ? Math.max(0, sessionCostUsd - before) : null;
-  }
-  const report = (f) => ({ facts, failure: f, sessionCostUsd });
-  if (outcome.kind !== "completed") return report(unfinishedCall(outcome, ctx.claudeExecutable));
-  const lost = spec.completion?.continuing === true ? lostSession(outcome) : null;
-  if (lost !== null) return report(sessionLostFailure("claude", sessionId, lost));
-  return report(completedFailure(outcome, facts, budgetUsd));
-}
-function lostSession(outcome) {
-  const r = outcome.result;
-  if (!r.isError) return null;
-  return r.errors.find((e) => /No conversation found with session ID/i.test(e)) ?? null;
-}
-function completedFailure(outcome, facts, budgetUsd) {
-  const r = outcome.result;
-  if (r.sessionLimit !== null) {
-    const resetsAt = r.sessionLimit.resetsAt ?? null;
-    return callFailure(
-      "run_error",
-      `paused: the model's session limit was reached${resetsAt !== null ? ` (resets ${resetsAt})` : ""}; resume with --retry-failed`,
-      { resetsAt }
-    );
-  }
-  if (r.isError && r.budgetExhausted) {
-    const spent = facts.costUsd !== null ? `$${facts.costUsd.toFixed(4)}` : "an unknown cost";
-    const limit = budgetUsd !== null ? `$${budgetUsd.toFixed(4)}` : "its --max-budget-usd";
-    return callFailure(
-      "budget_exceeded",
-      `exceeded budget_usd: ${spent} vs ${limit} \u2014 claude stopped at --max-budget-usd (${oneLine2(r.failureDetail ?? r.subtype)})`
-    );
-  }
-  if (r.isError) {
-    const why = r.failureDetail ?? r.subtype;
-    return callFailure("run_error", `claude reported is_error (exit ${outcome.exitCode}): ${oneLine2(why)}`);
-  }
-  if (outcome.exitCode !== 0) return callFailure("nonzero_exit", `claude exited ${outcome.exitCode}`);
-  return null;
-}
-function claudeFactsOf(outcome, sessionId) {
-  if (outcome.kind === "completed") {
-    const r = outcome.result;
-    return {
-      sessionId: r.sessionId,
-      costUsd: r.totalCostUsd,
-      usage: r.usage,
-      numTurns: r.numTurns,
-      denied: r.deniedToolCalls,
-      writtenPaths: r.writtenPaths,
-      durationMs: outcome.durationMs,
-      reply: r.result ?? "",
-      plan: planOfClaudeTodos(r.todos)
-    };
-  }
-  const seen = outcome.kind === "timed_out" ? outcome.partial : outcome.kind === "spawn_failed" ? { deniedToolCalls: 0, writtenPaths: [] } : outcome;
-  return {
-    sessionId,
-    costUsd: null,
-    usage: null,
-    numTurns: null,
-    denied: seen.deniedToolCalls,
-    writtenPaths: seen.writtenPaths,
-    durationMs: outcome.durationMs,
-    reply: ""
-  };
-}
-
-// src/engine/codex-call-report.ts
-import { join as join4 } from "node:path";
-function codexHomeOf(env) {
-  if (env.CODEX_HOME !== void 0 && env.CODEX_HOME !== "") return env.CODEX_HOME;
-  return env.HOME !== void 0 && env.HOME !== "" ? join4(env.HOME, ".codex") : null;
-}
-async function callCodex(spec, ctx, signal) {
-  const session = spec.session ?? { kind: "fresh" };
-  const resumed = session.kind === "resume" ? session : null;
-  const nothingRan = (cause, detail) => ({
-    facts: { ...NO_CALL, sessionId: resumed?.sessionId ?? null },
-    failure: callFailure(cause, detail)
-  });
-  const promptProblem = codexPromptProblem(spec.prompt);
-  if (promptProblem !== null)
-    return nothingRan("run_error", `codex cannot run this prompt: ${promptProblem}`);
-  if (resumed !== null && !isCodexThreadId(resumed.sessionId)) {
-    return nothingRan(
-      "run_error",
-      `handoff: session cannot resume "${resumed.sessionId}": it is not a codex thread id (was the parent run on claude?)`
-    );
-  }
-  ctx.onStarted?.(spec.id, resumed?.sessionId ?? null);
-  const executable = ctx.codexExecutable ?? "codex";
-  const baseEnv = ctx.modelEnv(spec.id, "codex");
-  const env = resumed?.codexHome !== void 0 && codexHomeOf(baseEnv) !== resumed.codexHome ? { ...baseEnv, CODEX_HOME: resumed.codexHome } : baseEnv;
-  const home = codexHomeOf(env);
-  const outcome = await (ctx.calls ?? MODEL_CALLS).codex({
-    executable,
-    prompt: spec.prompt,
-    permissionMode: spec.permissionMode,
-    policy: spec.policy,
-    session: resumed !== null ? { kind: "resume", threadId: resumed.sessionId } : { kind: "fresh" },
-    ...ctx.model !== void 0 ? { model: ctx.model } : {},
-    ...ctx.codexConfig !== void 0 ? { config: ctx.codexConfig } : {},
-    cwd: spec.cwd,
-    env,
-    timeoutMs: spec.timeoutMs,
-    signal,
-    ...ctx.echo ? { echo: ctx.echo } : {},
-    ...resumed === null ? { onThreadStarted: (threadId) => ctx.onSession?.(spec.id, threadId) } : {},
-    ...spec.completion?.planTool === true ? { planTool: true } : {}
-  });
-  const facts = codexFactsOf(outcome, resumed?.sessionId ?? null, resumed?.threadUsage ?? null);
-  const report = (f, usage = null) => ({
-    facts,
-    failure: f,
-    ...facts.sessionId !== null ? { codexThread: { usage, home } } : {}
-  });
-  const lost = resumed !== null && spec.completion?.continuing === true ? lostThread(outcome, resumed.sessionId) : null;
-  if (lost !== null) return report(sessionLostFailure("codex", resumed?.sessionId ?? "", lost));
-  if (outcome.kind !== "completed") return report(unfinishedCall(outcome, executable));
-  const r = outcome.result;
-  const cumulative = r.usage !== null ? codexTokenUsage(r.usage) : null;
-  if (r.usageLimit !== null) {
-    const resetsAt = r.usageLimit.resetsAt ?? null;
-    return report(
-      callFailure(
-        "run_error",
-        `paused: the model's usage limit was reached${resetsAt !== null ? ` (resets ${resetsAt})` : ""}; resume with --retry-failed`,
-        { resetsAt }
-      )
-    );
-  }
-  if (r.isError) {
-    const why = r.failureDetail ?? "codex reported turn.failed";
-    return report(
-      callFailure("run_error", `codex reported turn.failed (exit ${outcome.exitCode}): ${oneLine2(why)}`)
-    );
-  }
-  if (outcome.exitCode !== 0)
-    return report(callFailure("nonzero_exit", `codex exited ${outcome.exitCode}`), cumulative);
-  if (r.agentMessages === 0) {
-    return report(
-      callFailure("output_error", "codex completed its turn without an agent message (no reply to judge)"),
-      cumulative
-    );
-  }
-  return report(null, cumulative);
-}
-function lostThread(outcome, threadId) {
-  if (outcome.kind === "no_result" && /no rollout found for thread id/i.test(outcome.stderrTail)) {
-    const line = outcome.stderrTail.split("\n").find((l) => /no rollout found/i.test(l));
-    return line ?? "no rollout found for thread id";
-  }
-  if (outcome.kind === "completed" && outcome.result.threadId !== threadId)
-    return `codex answered in thread ${outcome.result.threadId}`;
-  return null;
-}
-function codexFactsOf(outcome, resumedId, before) {
-  const unknown = { costUsd: null, numTurns: null, denied: 0, durationMs: outcome.durationMs };
-  switch (outcome.kind) {
-    case "completed": {
-      const r = outcome.result;
-      return {
-        ...unknown,
-        sessionId: r.threadId,
-        usage: r.usage !== null ? usageSince(codexTokenUsage(r.usage), before) : null,
-        writtenPaths: r.writtenPaths,
-        reply: r.reply ?? "",
-        plan: planOfCodexTodos(r.todos)
-      };
-    }
-    case "spawn_failed":
-      return { ...unknown, sessionId: resumedId, usage: null, writtenPaths: [], reply: "" };
-    case "timed_out":
-      return {
-        ...unknown,
-        sessionId: outcome.partial.threadId ?? resumedId,
-        usage: null,
-        writtenPaths: outcome.partial.writtenPaths,
-        reply: ""
-      };
-    case "no_result":
-    case "cancelled":
-      return {
-        ...unknown,
-        sessionId: outcome.threadId ?? resumedId,
-        usage: null,
-        writtenPaths: outcome.writtenPaths,
-        reply: ""
-      };
-    default:
-      return unreachable(outcome);
-  }
-}
-
 // src/engine/agent-node.ts
-var AGENT_CALLS = { claude: callClaude, codex: callCodex };
+function nodeFields(node, values, dirs) {
+  const verify = node.success_check.verify;
+  const quoted = shellWords(values);
+  const texts = {
+    prompt: interpolated("prompt", node.prompt, values),
+    cwd: node.cwd === null ? null : interpolated("cwd", node.cwd, values),
+    verifyCommand: verify ? interpolated("success_check.verify.command", verify.command, quoted) : null,
+    verifyCwd: verify?.cwd != null ? interpolated("success_check.verify.cwd", verify.cwd, values) : null,
+    completionCommand: node.completion?.verify.kind === "command" ? interpolated("completion.verify.command", node.completion.verify.command, quoted) : null
+  };
+  const failure = Object.values(texts).find((v) => v !== null && typeof v === "object");
+  if (failure !== void 0) return { ok: false, detail: failure.error };
+  const resolved = texts;
+  const cwd = resolved.cwd === null ? dirs.workDir : resolve2(dirs.workDir, resolved.cwd);
+  const verifyCwd = resolved.verifyCwd === null ? cwd : resolve2(cwd, resolved.verifyCwd);
+  const problem = directoryProblem(cwd, dirs.repoDir, "cwd") ?? (verify ? directoryProblem(verifyCwd, dirs.repoDir, "success_check.verify.cwd") : null);
+  if (problem !== null) return { ok: false, detail: problem };
+  return {
+    ok: true,
+    fields: {
+      prompt: resolved.prompt,
+      cwd,
+      verify: verify && resolved.verifyCommand !== null ? {
+        command: resolved.verifyCommand,
+        cwd: verifyCwd,
+        timeoutMs: verify.timeout_ms,
+        expectExit: verify.expect_exit,
+        outputMatches: verify.output_matches
+      } : null,
+      ...resolved.completionCommand !== null ? { completionCommand: resolved.completionCommand } : {}
+    }
+  };
+}
+function shellQuote(value) {
+  return `'${value.replaceAll("'", "'\\''")}'`;
+}
+function interpolated(what, template, ctx) {
+  const result = interpolate(template, ctx);
+  return result.ok ? result.text : { error: `${what}: ${result.message}` };
+}
+function shellWords(values) {
+  const quote2 = (value) => value === void 0 ? void 0 : shellQuote(value);
+  return {
+    inputs: Object.fromEntries(Object.entries(values.inputs).map(([k, v]) => [k, shellQuote(v)])),
+    artifactPath: (ref) => quote2(values.artifactPath(ref)),
+    readArtifact: (ref) => quote2(values.readArtifact(ref)),
+    feedback: (ref) => quote2(values.feedback(ref))
+  };
+}
+function directoryProblem(dir, repoDir, field) {
+  if (!liesInRepository(dir, { cwd: repoDir, repoRoot: repoDir })) {
+    return `${field} ${dir} is outside the repository ${repoDir}: a node runs inside the repository whose tree is the evidence`;
+  }
+  if (!existsSync2(dir) || !statSync(dir).isDirectory()) return `${field} ${dir} is not a folder`;
+  return null;
+}
+function turnOf(spec, ctx) {
+  const runtime = runtimeFor(ctx.runtime ?? "claude");
+  return {
+    nodeId: spec.id,
+    prompt: spec.prompt,
+    permissionMode: spec.permissionMode,
+    policy: spec.policy,
+    cwd: spec.cwd,
+    timeoutMs: spec.timeoutMs,
+    session: spec.session ?? { kind: "fresh" },
+    budgetUsd: spec.budgetUsd ?? null,
+    ...spec.completion !== void 0 ? { completion: spec.completion } : {},
+    executable: runtime.executable(ctx),
+    ...ctx.codexConfig !== void 0 ? { codexConfig: ctx.codexConfig } : {},
+    ...ctx.model !== void 0 ? { model: ctx.model } : {},
+    modelEnv: () => ctx.modelEnv(spec.id, runtime.name),
+    calls: ctx.calls ?? MODEL_CALLS,
+    ...ctx.echo ? { echo: ctx.echo } : {},
+    ...ctx.onStarted ? { onStarted: (id) => ctx.onStarted?.(spec.id, id) } : {},
+    ...ctx.onSession ? { onSession: (id) => ctx.onSession?.(spec.id, id) } : {}
+  };
+}
 async function runAgentNode(spec, ctx, signal) {
-  const call = await AGENT_CALLS[ctx.runtime ?? "claude"](spec, ctx, signal);
+  const call = await runtimeFor(ctx.runtime ?? "claude").agentTurn(turnOf(spec, ctx), signal);
   const rows = new RowMaker(spec, ctx, call);
   if (call.failure !== null) {
     const f = call.failure;
@@ -3788,7 +3532,7 @@ async function runAgentNode(spec, ctx, signal) {
   if (spec.resultMatches && !searchPattern(spec.resultMatches, reply)) {
     return rows.fail(
       "result_mismatch",
-      `reply does not match /${spec.resultMatches.source}/: ${oneLine2(reply).slice(0, 200)}`,
+      `reply does not match /${spec.resultMatches.source}/: ${oneLine(reply).slice(0, 200)}`,
       { judged: true }
     );
   }
@@ -4107,6 +3851,47 @@ function judgePlan(plan, requirePlan) {
   return { kind: "failed", summary: openItemsSummary(plan), report: openItemsReport(plan) };
 }
 
+// src/engine/completion-progress.ts
+var REASON_CHARS = 300;
+function progressRecord(progress, round) {
+  return {
+    round,
+    attempt: progress.attempt,
+    session_id: progress.sessionId,
+    reasons: [...progress.reasons],
+    feedback: progress.feedback,
+    spent_usd: progress.spentUsd,
+    elapsed_ms: progress.elapsedMs,
+    ...progress.plan !== null ? {
+      plan: {
+        items: progress.plan.items.map((i) => ({ ...i })),
+        total: progress.plan.total,
+        open: progress.plan.open
+      }
+    } : {},
+    ...progress.codexHome !== void 0 ? { codex_home: progress.codexHome } : {},
+    ...progress.sessionCostUsd !== void 0 ? { session_cost_usd: progress.sessionCostUsd } : {},
+    ...progress.threadUsage !== void 0 ? { thread_usage: progress.threadUsage } : {}
+  };
+}
+function progressFromRecord(record) {
+  return {
+    attempt: record.attempt,
+    sessionId: record.session_id,
+    reasons: record.reasons,
+    feedback: record.feedback,
+    spentUsd: record.spent_usd,
+    elapsedMs: record.elapsed_ms,
+    plan: record.plan ?? null,
+    ...record.codex_home !== void 0 ? { codexHome: record.codex_home } : {},
+    ...record.session_cost_usd !== void 0 ? { sessionCostUsd: record.session_cost_usd } : {},
+    ...record.thread_usage !== void 0 ? { threadUsage: record.thread_usage } : {}
+  };
+}
+function oneLineClip(text, chars = REASON_CHARS) {
+  return clip(text.replace(/\s+/g, " ").trim(), chars);
+}
+
 // src/engine/completion-start.ts
 function completionStart(node, input, record) {
   if (input.completion !== void 0) return { kind: "continue", progress: input.completion };
@@ -4393,67 +4178,7 @@ function notRetriedWords(node, input, row) {
   return `not retried: retry.on lists ${node.retry.on.join(", ")}, not ${row.cause}${why}`;
 }
 
-// src/engine/node-fields.ts
-import { existsSync as existsSync2, statSync } from "node:fs";
-import { resolve as resolve2 } from "node:path";
-function nodeFields(node, values, dirs) {
-  const verify = node.success_check.verify;
-  const quoted = shellWords(values);
-  const texts = {
-    prompt: interpolated("prompt", node.prompt, values),
-    cwd: node.cwd === null ? null : interpolated("cwd", node.cwd, values),
-    verifyCommand: verify ? interpolated("success_check.verify.command", verify.command, quoted) : null,
-    verifyCwd: verify?.cwd != null ? interpolated("success_check.verify.cwd", verify.cwd, values) : null,
-    completionCommand: node.completion?.verify.kind === "command" ? interpolated("completion.verify.command", node.completion.verify.command, quoted) : null
-  };
-  const failure = Object.values(texts).find((v) => v !== null && typeof v === "object");
-  if (failure !== void 0) return { ok: false, detail: failure.error };
-  const resolved = texts;
-  const cwd = resolved.cwd === null ? dirs.workDir : resolve2(dirs.workDir, resolved.cwd);
-  const verifyCwd = resolved.verifyCwd === null ? cwd : resolve2(cwd, resolved.verifyCwd);
-  const problem = directoryProblem(cwd, dirs.repoDir, "cwd") ?? (verify ? directoryProblem(verifyCwd, dirs.repoDir, "success_check.verify.cwd") : null);
-  if (problem !== null) return { ok: false, detail: problem };
-  return {
-    ok: true,
-    fields: {
-      prompt: resolved.prompt,
-      cwd,
-      verify: verify && resolved.verifyCommand !== null ? {
-        command: resolved.verifyCommand,
-        cwd: verifyCwd,
-        timeoutMs: verify.timeout_ms,
-        expectExit: verify.expect_exit,
-        outputMatches: verify.output_matches
-      } : null,
-      ...resolved.completionCommand !== null ? { completionCommand: resolved.completionCommand } : {}
-    }
-  };
-}
-function shellQuote(value) {
-  return `'${value.replaceAll("'", "'\\''")}'`;
-}
-function interpolated(what, template, ctx) {
-  const result = interpolate(template, ctx);
-  return result.ok ? result.text : { error: `${what}: ${result.message}` };
-}
-function shellWords(values) {
-  const quote2 = (value) => value === void 0 ? void 0 : shellQuote(value);
-  return {
-    inputs: Object.fromEntries(Object.entries(values.inputs).map(([k, v]) => [k, shellQuote(v)])),
-    artifactPath: (ref) => quote2(values.artifactPath(ref)),
-    readArtifact: (ref) => quote2(values.readArtifact(ref)),
-    feedback: (ref) => quote2(values.feedback(ref))
-  };
-}
-function directoryProblem(dir, repoDir, field) {
-  if (!liesInRepository(dir, { cwd: repoDir, repoRoot: repoDir })) {
-    return `${field} ${dir} is outside the repository ${repoDir}: a node runs inside the repository whose tree is the evidence`;
-  }
-  if (!existsSync2(dir) || !statSync(dir).isDirectory()) return `${field} ${dir} is not a folder`;
-  return null;
-}
-
-// src/engine/node-session.ts
+// src/engine/node-settlement.ts
 function sessionFor(node, attempt, quoting, sources) {
   if (node.handoff !== "session" || attempt > 1 || quoting) return { ok: true, session: { kind: "fresh" } };
   const parent = node.depends_on.find((d) => sources.graph.nodes_by_id.get(d)?.type !== "gate");
@@ -4476,8 +4201,6 @@ function sessionFor(node, attempt, quoting, sources) {
     })
   };
 }
-
-// src/engine/node-worktree.ts
 async function directoriesOf(ctx, node) {
   if (node.worktree === null) return { ok: true, dirs: ctx.dirs };
   if (ctx.worktrees === void 0)
@@ -4504,8 +4227,6 @@ function withWorktree(ctx, node, row) {
   if (node.worktree === null || ctx.worktrees === void 0) return row;
   return { ...row, worktree: { name: node.worktree, branch: ctx.worktrees.branchOf(node.worktree) } };
 }
-
-// src/engine/node-settlement.ts
 var JUDGMENT_CAUSES = /* @__PURE__ */ new Set(["verify_failed", "result_mismatch", "nonzero_exit"]);
 async function settleExecution(ctx, node, input, signal) {
   const gated = node.completion !== null ? completionStart(node, input, ctx.store.node(node.id)) : null;
@@ -4719,7 +4440,7 @@ function runEndOfAbort(signal) {
 
 // src/engine/run-worktrees.ts
 import { existsSync as existsSync4, readdirSync, realpathSync, rmdirSync, rmSync } from "node:fs";
-import { join as join5 } from "node:path";
+import { join as join4 } from "node:path";
 var WORKTREES_FOLDER = "worktrees";
 function worktreeBranch(runId, name) {
   return `evidence-gate/${runId}/${name}`;
@@ -4741,7 +4462,7 @@ var RunWorktrees = class {
   }
   /** The folder holding the checkouts: `<runDir>/worktrees`. */
   get folder() {
-    return join5(this.#o.runDir, WORKTREES_FOLDER);
+    return join4(this.#o.runDir, WORKTREES_FOLDER);
   }
   /**
    * The checkout of worktree `name`, made the first time the leg asks for it (see the module docstring).
@@ -4783,7 +4504,7 @@ var RunWorktrees = class {
     return closed;
   }
   async #create(name) {
-    const path = join5(this.folder, name);
+    const path = join4(this.folder, name);
     const branch = worktreeBranch(this.#o.runId, name);
     try {
       await this.#git(["worktree", "prune"]);
@@ -5083,11 +4804,20 @@ async function executeGraph(o) {
   const { graph, store, dir } = o;
   const memory = new LegMemory();
   const start = legStart(o, memory);
+  let savedBaseline = null;
+  const saveBaseline = () => {
+    const baseline = o.verifyQueue.currentIgnoredBaseline;
+    if (baseline === null || baseline === savedBaseline) return;
+    dir.writeJson(IGNORED_BASELINE_FILE, ignoredFilesToData(baseline));
+    savedBaseline = baseline;
+  };
+  saveBaseline();
   const journal = new LegJournal({
     graph,
     store,
     dir,
     redactor: o.redactor,
+    afterRecord: saveBaseline,
     ...o.hooks !== void 0 ? { hooks: o.hooks } : {}
   });
   const worktrees = worktreesOf(o);
@@ -5129,8 +4859,7 @@ async function executeGraph(o) {
   }
   store.state.paused = schedule.pause;
   store.save();
-  const baseline = o.verifyQueue.currentIgnoredBaseline;
-  if (baseline !== null) dir.writeJson(IGNORED_BASELINE_FILE, ignoredFilesToData(baseline));
+  saveBaseline();
   const end = o.signal?.aborted === true ? runEndOfAbort(o.signal) : schedule.pause !== null ? { kind: "paused", reason: schedule.pause.reason, nodeId: schedule.pause.node } : { kind: "completed" };
   return {
     end,
@@ -5169,7 +4898,8 @@ function agentSettingsOf(o) {
     ...o.codexConfig !== void 0 ? { codexConfig: o.codexConfig } : {},
     ...o.model !== void 0 ? { model: o.model } : {},
     modelEnv: o.modelEnv,
-    ...o.echo ? { echo: o.echo } : {}
+    ...o.echo ? { echo: o.echo } : {},
+    ...o.modelCalls !== void 0 ? { calls: o.modelCalls } : {}
   };
 }
 var LegPort = class {
@@ -5284,6 +5014,7 @@ function legCaller(o) {
     claudeExecutable: o.claudeExecutable,
     ...o.codexExecutable !== void 0 ? { codexExecutable: o.codexExecutable } : {},
     ...o.codexConfig !== void 0 ? { codexConfig: o.codexConfig } : {},
+    ...o.modelCalls !== void 0 ? { modelCalls: o.modelCalls } : {},
     modelEnv: o.modelEnv,
     ...o.echo ? { echo: o.echo } : {},
     ...o.signal ? { signal: o.signal } : {},
@@ -5333,6 +5064,7 @@ async function runLegAndFinish(o) {
     ...o.codexExecutable !== void 0 ? { codexExecutable: o.codexExecutable } : {},
     ...o.codexConfig !== void 0 ? { codexConfig: o.codexConfig } : {},
     ...o.model !== void 0 ? { model: o.model } : {},
+    ...o.modelCalls !== void 0 ? { modelCalls: o.modelCalls } : {},
     modelEnv: o.modelEnv,
     verifyQueue,
     worktrees: {
@@ -5419,7 +5151,8 @@ async function runAuto(o) {
     executable: executableFor(o.runtime, o),
     env: o.modelEnv("planner", o.runtime),
     timeoutMs: o.plannerTimeoutMs,
-    ...o.signal ? { signal: o.signal } : {}
+    ...o.signal ? { signal: o.signal } : {},
+    ...o.modelCalls !== void 0 ? { modelCalls: o.modelCalls } : {}
   });
   const opened = { frame, store };
   if (planned.kind === "rejected") return endRejectedPlan(o, opened, planned);
@@ -5485,7 +5218,7 @@ async function runPlan(o, { frame, store }, run) {
 
 // src/engine/goal-loop.ts
 import { writeFileSync as writeFileSync3 } from "node:fs";
-import { join as join6 } from "node:path";
+import { join as join5 } from "node:path";
 
 // src/plan/assessor-prompt.ts
 var LEDGER_MAX_CHARS = 12e3;
@@ -5537,19 +5270,13 @@ function parseAssessment(text) {
 
 // src/engine/assess-call.ts
 async function assessCycle(o) {
-  const reply = await askReadOnly({
-    runtime: o.runtime,
-    executable: o.executable,
-    ...o.codexConfig !== void 0 ? { codexConfig: o.codexConfig } : {},
-    prompt: o.prompt,
-    policy: assessorPolicy(),
-    cwd: o.cwd,
-    env: o.env,
-    ...o.model !== void 0 ? { model: o.model } : {},
-    timeoutMs: o.timeoutMs,
-    ...o.signal ? { signal: o.signal } : {}
-  });
-  if (!reply.ok) return { kind: "failed", reason: noAssessmentWords(reply), call: reply.call };
+  const reply = await askReadOnly({ ...o, who: "assessor", policy: assessorPolicy() });
+  if (!reply.ok)
+    return {
+      kind: "failed",
+      reason: noReplyWords({ who: "assessor", executable: o.executable }, reply),
+      call: reply.call
+    };
   const parsed = parseAssessment(reply.text);
   if (!parsed.ok) return { kind: "failed", reason: parsed.reason, call: reply.call };
   return {
@@ -5558,23 +5285,6 @@ async function assessCycle(o) {
     call: reply.call,
     failedStarts: reply.failedStarts
   };
-}
-function noAssessmentWords(reply) {
-  switch (reply.ended) {
-    case "timed_out":
-      return "the assessor call timed out";
-    case "cancelled":
-      return "the assessor call was cancelled";
-    case "spawn_failed":
-      return `the assessor CLI could not start (${START_ATTEMPTS} attempts, ${START_BACKOFF_MS} ms apart): ${reply.detail}`;
-    case "no_reply":
-      return `the assessor call ${reply.detail}`;
-    case "no_result":
-    case "failed":
-      return `the assessor call failed: ${reply.detail}`;
-    default:
-      return unreachable(reply.ended);
-  }
 }
 
 // src/engine/goal-loop.ts
@@ -5711,7 +5421,7 @@ function addUsd(spent, total2) {
   return total2.kind === "known" ? { usd: spent.usd + total2.usd, unknown: spent.unknown } : { usd: spent.usd + total2.knownUsd, unknown: true };
 }
 function assess(o, loop, cycle) {
-  const cwd = o.workingDirectory !== void 0 ? join6(o.repoDir, o.workingDirectory) : o.repoDir;
+  const cwd = o.workingDirectory !== void 0 ? join5(o.repoDir, o.workingDirectory) : o.repoDir;
   return assessCycle({
     runtime: o.runtime,
     executable: executableFor(o.runtime, o),
@@ -5721,7 +5431,8 @@ function assess(o, loop, cycle) {
     env: o.modelEnv("assessor", o.runtime),
     ...o.model !== void 0 ? { model: o.model } : {},
     timeoutMs: loop.assessorTimeoutMs ?? o.plannerTimeoutMs,
-    ...o.signal ? { signal: o.signal } : {}
+    ...o.signal ? { signal: o.signal } : {},
+    ...o.modelCalls !== void 0 ? { calls: o.modelCalls } : {}
   });
 }
 
@@ -6102,17 +5813,17 @@ async function runHandWritten(o) {
 
 // src/engine/resume-run.ts
 import { existsSync as existsSync7, readFileSync as readFileSync3 } from "node:fs";
-import { join as join8, relative as relative4, resolve as resolve3 } from "node:path";
+import { join as join7, relative as relative4, resolve as resolve3 } from "node:path";
 
 // src/engine/leg-end-files.ts
 import { existsSync as existsSync6 } from "node:fs";
-import { join as join7 } from "node:path";
+import { join as join6 } from "node:path";
 async function restoreLegEndFiles(state, runDir, gitContext) {
   const expected = state.leg_end_tree;
   if (expected === void 0 || expected === null) return null;
   const now = await evidenceTree(state.repo_dir, gitContext);
   if (now === expected) return null;
-  const patch = join7(runDir, "patch.diff");
+  const patch = join6(runDir, "patch.diff");
   if (now === state.starting_commit.tree && existsSync6(patch)) {
     try {
       await applyPatch(state.repo_dir, patch, gitContext);
@@ -6133,7 +5844,7 @@ function readResumableRun(runsDir, runId) {
       message: `${JSON.stringify(runId)} is not a run id (YYYYMMDD-HHMMSS-xxxxxx): give the id the run printed`
     };
   }
-  const path = join8(runsDir, runId);
+  const path = join7(runsDir, runId);
   if (!existsSync7(path)) {
     return {
       kind: "usage_error",
@@ -6147,7 +5858,7 @@ function readResumableRun(runsDir, runId) {
     if (error instanceof RunStateError) return { kind: "usage_error", message: error.message };
     throw error;
   }
-  const graphPath = join8(path, "graph.json");
+  const graphPath = join7(path, "graph.json");
   if (!existsSync7(graphPath))
     return { kind: "usage_error", message: `${graphPath} does not exist: this run has no graph to resume` };
   let spec;
@@ -6358,7 +6069,7 @@ async function resumeRun(o) {
   const chosen = resumedRuntime(o, run);
   if (chosen.kind !== "runtime") return chosen;
   const { runtime, warnings } = chosen;
-  const ceilingProblem = missingCeilingProblem(run, join8(path, "state.json"));
+  const ceilingProblem = missingCeilingProblem(run, join7(path, "state.json"));
   if (ceilingProblem !== null) return { kind: "usage_error", message: ceilingProblem };
   const concurrencyWrong = concurrencyProblem(o.concurrency);
   if (concurrencyWrong !== null) return { kind: "usage_error", message: concurrencyWrong };
@@ -6457,7 +6168,7 @@ function resumedPlan(state, o) {
   };
 }
 function leftIgnoredBaseline(runDir) {
-  const baselinePath = join8(runDir, IGNORED_BASELINE_FILE);
+  const baselinePath = join7(runDir, IGNORED_BASELINE_FILE);
   return ignoredFilesFromData(
     existsSync7(baselinePath) ? safeJson(readFileSync3(baselinePath, "utf8")) : { kind: "unknown", reason: `${IGNORED_BASELINE_FILE} is missing`, overBound: false }
   );
@@ -6619,6 +6330,7 @@ function engineBase(request, ports) {
     // The operator's pairs, then the run's own (the key proxy's provider: last wins, so it points codex there).
     ...request.codexConfig.length + (modelCli.codexConfig?.length ?? 0) > 0 ? { codexConfig: [...request.codexConfig, ...modelCli.codexConfig ?? []] } : {},
     modelEnv: modelCli.modelEnv,
+    ...modelCli.modelCalls !== void 0 ? { modelCalls: modelCli.modelCalls } : {},
     ...before !== void 0 || install !== void 0 ? {
       // The workspace first (the agent-configuration swap), then the CLI install: a refused run does neither.
       beforeFirstModelCall: async (runtime) => await before?.() ?? await install?.(runtime) ?? null

@@ -14,7 +14,7 @@ import {
   sinkAdvice,
   spendAdvice,
   worktreeAdvice
-} from "./cli-chunk-RD5RKDNM.js";
+} from "./cli-chunk-XG2S527V.js";
 import {
   VERIFY_TIMEOUT,
   formatIssue,
@@ -27,14 +27,14 @@ import {
   readGraphText,
   templatedFields,
   uniqueIssues
-} from "./cli-chunk-CN4HW2DQ.js";
+} from "./cli-chunk-F5I6FBWF.js";
 import {
   inputFlags,
   onePositional,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-DPXIG4OC.js";
+} from "./cli-chunk-FXNNXRVE.js";
 import "./cli-chunk-5PMY2OQJ.js";
 import {
   EXIT

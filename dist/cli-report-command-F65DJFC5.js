@@ -4,7 +4,7 @@ import {
   REPORT_COMMAND_USAGE,
   parseReportFlags,
   readSavedLedger
-} from "./cli-chunk-WZOVGQMT.js";
+} from "./cli-chunk-LLLDLSBO.js";
 import "./cli-chunk-7ODUBR5T.js";
 import {
   CheckRunClient,
@@ -22,7 +22,7 @@ import {
   parseOrExit,
   refuseUsage,
   savedRunsDir
-} from "./cli-chunk-DPXIG4OC.js";
+} from "./cli-chunk-FXNNXRVE.js";
 import "./cli-chunk-5PMY2OQJ.js";
 import {
   EXIT

@@ -33078,6 +33078,173 @@ async function startKeyProxy(options3) {
   };
 }
 
+// src/runtime/claude-turn.ts
+import { randomUUID } from "node:crypto";
+
+// src/runtime/agent-turn.ts
+var NO_CALL = {
+  sessionId: null,
+  costUsd: 0,
+  usage: null,
+  numTurns: null,
+  denied: 0,
+  writtenPaths: [],
+  durationMs: 0,
+  reply: ""
+};
+function callFailure(cause, detail, sessionLimit = null) {
+  return { cause, detail, sessionLimit };
+}
+function limitPause(limit, resetsAt) {
+  return callFailure(
+    "run_error",
+    `paused: the model's ${limit} limit was reached${resetsAt !== null ? ` (resets ${resetsAt})` : ""}; resume with --retry-failed`,
+    { resetsAt }
+  );
+}
+function unfinishedCall(outcome, executable) {
+  switch (outcome.kind) {
+    case "spawn_failed":
+      return callFailure("run_error", `could not start ${executable}: ${outcome.message}`);
+    case "cancelled":
+      return callFailure("cancelled", "cancelled");
+    case "timed_out":
+      return callFailure("timeout", `killed after its timeout of ${Math.round(outcome.timeoutMs / 1e3)}s`);
+    case "no_result":
+      return callFailure("output_error", noResultWords(outcome.reason, outcome.stderrTail));
+    default:
+      return unreachable(outcome);
+  }
+}
+function sessionLostFailure(cli, sessionId, said) {
+  return {
+    cause: "run_error",
+    detail: `session lost: ${cli} no longer finds session ${sessionId} (${oneLine(said).slice(0, 200)}); it was not replaced by a fresh session`,
+    sessionLimit: null,
+    sessionLost: true
+  };
+}
+function noResultWords(reason, stderrTail) {
+  return `${reason}${stderrTail ? ` \u2014 stderr: ${lastLine(stderrTail)}` : ""}`;
+}
+function oneLine(text2) {
+  return text2.replace(/\s+/g, " ").trim();
+}
+function lastLine(text2) {
+  const lines = text2.trim().split("\n");
+  return oneLine(lines[lines.length - 1] ?? "");
+}
+
+// src/runtime/declared-plan.ts
+var PLAN_ITEMS_KEPT = 200;
+var PLAN_TEXT_CHARS = 300;
+function declaredPlan(items) {
+  return {
+    items: items.slice(0, PLAN_ITEMS_KEPT).map((item) => ({ text: clip(item.text, PLAN_TEXT_CHARS), done: item.done })),
+    total: items.length,
+    open: items.filter((item) => !item.done).length
+  };
+}
+function planOfClaudeTodos(todos) {
+  return todos === null ? null : declaredPlan(todos.map((todo) => ({ text: todo.text, done: todo.status === "completed" })));
+}
+function planOfCodexTodos(todos) {
+  return todos === null ? null : declaredPlan(todos.map((todo) => ({ text: todo.text, done: todo.completed })));
+}
+function clip(text2, chars) {
+  const points = Array.from(text2);
+  return points.length > chars ? `${points.slice(0, chars - 1).join("")}\u2026` : text2;
+}
+
+// src/runtime/claude-turn.ts
+async function claudeTurn(turn, signal2) {
+  const session = turn.session;
+  const sessionId = session.kind === "resume" ? session.sessionId : randomUUID();
+  turn.onStarted?.(sessionId);
+  const budgetUsd = turn.budgetUsd;
+  const cliBudgetUsd = budgetUsd !== null ? budgetUsd - (turn.completion?.spentUsd ?? 0) : null;
+  const env = turn.permissionMode === "bypassPermissions" ? { ...turn.modelEnv(), IS_SANDBOX: "1" } : turn.modelEnv();
+  const outcome = await turn.calls.claude({
+    label: turn.nodeId,
+    executable: turn.executable,
+    prompt: turn.prompt,
+    permissionMode: turn.permissionMode,
+    policy: turn.policy,
+    session: { kind: session.kind, sessionId },
+    ...cliBudgetUsd !== null && cliBudgetUsd > 0 ? { budgetUsd: cliBudgetUsd } : {},
+    ...turn.model !== void 0 ? { model: turn.model } : {},
+    cwd: turn.cwd,
+    // 2.1.332 offers TodoWrite only with both switches (measured; claude-stream.ts): a gate reading todos.
+    env: turn.completion?.planTool === true ? { ...env, CLAUDE_CODE_ENABLE_TASKS: "false", CLAUDE_CODE_ENABLE_TODO_TOOLS: "true" } : env,
+    timeoutMs: turn.timeoutMs,
+    signal: signal2,
+    ...turn.echo ? { echo: turn.echo } : {}
+  });
+  const facts = claudeFactsOf(outcome, sessionId);
+  const sessionCostUsd = facts.costUsd;
+  if (session.kind === "resume") {
+    const before = session.sessionCostUsd ?? null;
+    facts.costUsd = sessionCostUsd !== null && before !== null ? Math.max(0, sessionCostUsd - before) : null;
+  }
+  const report = (f) => ({ facts, failure: f, sessionCostUsd });
+  if (outcome.kind !== "completed") return report(unfinishedCall(outcome, turn.executable));
+  const lost = turn.completion?.continuing === true ? lostSession(outcome) : null;
+  if (lost !== null) return report(sessionLostFailure("claude", sessionId, lost));
+  return report(completedFailure(outcome, facts, budgetUsd));
+}
+function lostSession(outcome) {
+  const r = outcome.result;
+  if (!r.isError) return null;
+  return r.errors.find((e) => /No conversation found with session ID/i.test(e)) ?? null;
+}
+function completedFailure(outcome, facts, budgetUsd) {
+  const r = outcome.result;
+  if (r.sessionLimit !== null) {
+    return limitPause("session", r.sessionLimit.resetsAt ?? null);
+  }
+  if (r.isError && r.budgetExhausted) {
+    const spent = facts.costUsd !== null ? `$${facts.costUsd.toFixed(4)}` : "an unknown cost";
+    const limit = budgetUsd !== null ? `$${budgetUsd.toFixed(4)}` : "its --max-budget-usd";
+    return callFailure(
+      "budget_exceeded",
+      `exceeded budget_usd: ${spent} vs ${limit} \u2014 claude stopped at --max-budget-usd (${oneLine(r.failureDetail ?? r.subtype)})`
+    );
+  }
+  if (r.isError) {
+    const why2 = r.failureDetail ?? r.subtype;
+    return callFailure("run_error", `claude reported is_error (exit ${outcome.exitCode}): ${oneLine(why2)}`);
+  }
+  if (outcome.exitCode !== 0) return callFailure("nonzero_exit", `claude exited ${outcome.exitCode}`);
+  return null;
+}
+function claudeFactsOf(outcome, sessionId) {
+  if (outcome.kind === "completed") {
+    const r = outcome.result;
+    return {
+      sessionId: r.sessionId,
+      costUsd: r.totalCostUsd,
+      usage: r.usage,
+      numTurns: r.numTurns,
+      denied: r.deniedToolCalls,
+      writtenPaths: r.writtenPaths,
+      durationMs: outcome.durationMs,
+      reply: r.result ?? "",
+      plan: planOfClaudeTodos(r.todos)
+    };
+  }
+  const seen = outcome.kind === "timed_out" ? outcome.partial : outcome.kind === "spawn_failed" ? { deniedToolCalls: 0, writtenPaths: [] } : outcome;
+  return {
+    sessionId,
+    costUsd: null,
+    usage: null,
+    numTurns: null,
+    denied: seen.deniedToolCalls,
+    writtenPaths: seen.writtenPaths,
+    durationMs: outcome.durationMs,
+    reply: ""
+  };
+}
+
 // src/runtime/claude-runtime.ts
 var CLAUDE_ORDER = [
   "ANTHROPIC_API_KEY",
@@ -33103,6 +33270,7 @@ function proxyPlan(o) {
 }
 var CLAUDE_RUNTIME = {
   name: "claude",
+  agentTurn: claudeTurn,
   cliPackage: { bin: "claude", npmPackage: "@anthropic-ai/claude-code", cacheName: "claude-code" },
   executable: (o) => o.claudeExecutable,
   optionsProblem: (o) => o.codexConfig !== void 0 && o.codexConfig.length > 0 ? "codex-config applies only to the codex runtime: pass --runtime codex (input runtime: codex), or drop codex-config. Nothing was run." : null,
@@ -33138,7 +33306,7 @@ var CLAUDE_RUNTIME = {
 
 // src/runtime/codex-runtime.ts
 import { existsSync as existsSync2, readFileSync as readFileSync4 } from "node:fs";
-import { join as join4 } from "node:path";
+import { join as join5 } from "node:path";
 
 // src/graph/duration.ts
 var DURATION_EXAMPLES = "90s, 45m, 1h30m, 1.5h, 500ms";
@@ -33335,6 +33503,155 @@ function buildCodexArgv(inv) {
   return argv;
 }
 
+// src/runtime/codex-turn.ts
+import { join as join4 } from "node:path";
+
+// src/runtime/codex-usage.ts
+function codexTokenUsage(usage2) {
+  return {
+    inputTokens: Math.max(0, usage2.inputTokens - usage2.cachedInputTokens),
+    outputTokens: usage2.outputTokens,
+    cacheReadInputTokens: usage2.cachedInputTokens,
+    ...usage2.cacheWriteInputTokens !== void 0 ? { cacheCreationInputTokens: usage2.cacheWriteInputTokens } : {}
+  };
+}
+function usageSince(cumulative, before) {
+  if (before === null) return cumulative;
+  const minus = (a, b) => Math.max(0, a - (b ?? 0));
+  return {
+    inputTokens: minus(cumulative.inputTokens, before.inputTokens),
+    outputTokens: minus(cumulative.outputTokens, before.outputTokens),
+    ...cumulative.cacheReadInputTokens !== void 0 ? { cacheReadInputTokens: minus(cumulative.cacheReadInputTokens, before.cacheReadInputTokens) } : {},
+    ...cumulative.cacheCreationInputTokens !== void 0 ? {
+      cacheCreationInputTokens: minus(
+        cumulative.cacheCreationInputTokens,
+        before.cacheCreationInputTokens
+      )
+    } : {}
+  };
+}
+
+// src/runtime/codex-turn.ts
+function codexHomeOf(env) {
+  if (env.CODEX_HOME !== void 0 && env.CODEX_HOME !== "") return env.CODEX_HOME;
+  return env.HOME !== void 0 && env.HOME !== "" ? join4(env.HOME, ".codex") : null;
+}
+async function codexTurn(turn, signal2) {
+  const session = turn.session;
+  const resumed = session.kind === "resume" ? session : null;
+  const nothingRan = (cause, detail) => ({
+    facts: { ...NO_CALL, sessionId: resumed?.sessionId ?? null },
+    failure: callFailure(cause, detail)
+  });
+  const promptProblem = codexPromptProblem(turn.prompt);
+  if (promptProblem !== null)
+    return nothingRan("run_error", `codex cannot run this prompt: ${promptProblem}`);
+  if (resumed !== null && !isCodexThreadId(resumed.sessionId)) {
+    return nothingRan(
+      "run_error",
+      `handoff: session cannot resume "${resumed.sessionId}": it is not a codex thread id (was the parent run on claude?)`
+    );
+  }
+  turn.onStarted?.(resumed?.sessionId ?? null);
+  const executable = turn.executable;
+  const baseEnv = turn.modelEnv();
+  const env = resumed?.codexHome !== void 0 && codexHomeOf(baseEnv) !== resumed.codexHome ? { ...baseEnv, CODEX_HOME: resumed.codexHome } : baseEnv;
+  const home = codexHomeOf(env);
+  const outcome = await turn.calls.codex({
+    label: turn.nodeId,
+    executable,
+    prompt: turn.prompt,
+    permissionMode: turn.permissionMode,
+    policy: turn.policy,
+    session: resumed !== null ? { kind: "resume", threadId: resumed.sessionId } : { kind: "fresh" },
+    ...turn.model !== void 0 ? { model: turn.model } : {},
+    ...turn.codexConfig !== void 0 ? { config: turn.codexConfig } : {},
+    cwd: turn.cwd,
+    env,
+    timeoutMs: turn.timeoutMs,
+    signal: signal2,
+    ...turn.echo ? { echo: turn.echo } : {},
+    ...resumed === null ? { onThreadStarted: (threadId) => turn.onSession?.(threadId) } : {},
+    ...turn.completion?.planTool === true ? { planTool: true } : {}
+  });
+  const facts = codexFactsOf(outcome, resumed?.sessionId ?? null, resumed?.threadUsage ?? null);
+  const report = (f, usage2 = null) => ({
+    facts,
+    failure: f,
+    ...facts.sessionId !== null ? { codexThread: { usage: usage2, home } } : {}
+  });
+  const lost = resumed !== null && turn.completion?.continuing === true ? lostThread(outcome, resumed.sessionId) : null;
+  if (lost !== null) return report(sessionLostFailure("codex", resumed?.sessionId ?? "", lost));
+  if (outcome.kind !== "completed") return report(unfinishedCall(outcome, executable));
+  const r = outcome.result;
+  const cumulative = r.usage !== null ? codexTokenUsage(r.usage) : null;
+  if (r.usageLimit !== null) {
+    const resetsAt = r.usageLimit.resetsAt ?? null;
+    return report(limitPause("usage", resetsAt));
+  }
+  if (r.isError) {
+    const why2 = r.failureDetail ?? "codex reported turn.failed";
+    return report(
+      callFailure("run_error", `codex reported turn.failed (exit ${outcome.exitCode}): ${oneLine(why2)}`)
+    );
+  }
+  if (outcome.exitCode !== 0)
+    return report(callFailure("nonzero_exit", `codex exited ${outcome.exitCode}`), cumulative);
+  if (r.agentMessages === 0) {
+    return report(
+      callFailure("output_error", "codex completed its turn without an agent message (no reply to judge)"),
+      cumulative
+    );
+  }
+  return report(null, cumulative);
+}
+function lostThread(outcome, threadId) {
+  if (outcome.kind === "no_result" && /no rollout found for thread id/i.test(outcome.stderrTail)) {
+    const line2 = outcome.stderrTail.split("\n").find((l) => /no rollout found/i.test(l));
+    return line2 ?? "no rollout found for thread id";
+  }
+  if (outcome.kind === "completed" && outcome.result.threadId !== threadId)
+    return `codex answered in thread ${outcome.result.threadId}`;
+  return null;
+}
+function codexFactsOf(outcome, resumedId, before) {
+  const unknown3 = { costUsd: null, numTurns: null, denied: 0, durationMs: outcome.durationMs };
+  switch (outcome.kind) {
+    case "completed": {
+      const r = outcome.result;
+      return {
+        ...unknown3,
+        sessionId: r.threadId,
+        usage: r.usage !== null ? usageSince(codexTokenUsage(r.usage), before) : null,
+        writtenPaths: r.writtenPaths,
+        reply: r.reply ?? "",
+        plan: planOfCodexTodos(r.todos)
+      };
+    }
+    case "spawn_failed":
+      return { ...unknown3, sessionId: resumedId, usage: null, writtenPaths: [], reply: "" };
+    case "timed_out":
+      return {
+        ...unknown3,
+        sessionId: outcome.partial.threadId ?? resumedId,
+        usage: null,
+        writtenPaths: outcome.partial.writtenPaths,
+        reply: ""
+      };
+    case "no_result":
+    case "cancelled":
+      return {
+        ...unknown3,
+        sessionId: outcome.threadId ?? resumedId,
+        usage: null,
+        writtenPaths: outcome.writtenPaths,
+        reply: ""
+      };
+    default:
+      return unreachable(outcome);
+  }
+}
+
 // src/runtime/codex-runtime.ts
 function codexConfigKeys(pairs) {
   const kept = [...pairs ?? []];
@@ -33368,20 +33685,17 @@ function optionsProblem(o) {
   });
   return issues.length > 0 ? `${issues.join("; ")}. Nothing was run.` : null;
 }
-function codexHomeOf(env) {
-  return env.CODEX_HOME ?? (env.HOME !== void 0 ? join4(env.HOME, ".codex") : void 0);
-}
 function userSelectsProvider(env) {
   const home = codexHomeOf(env);
-  if (home === void 0) return false;
-  const config2 = join4(home, "config.toml");
+  if (home === null) return false;
+  const config2 = join5(home, "config.toml");
   return existsSync2(config2) && /^\s*model_provider\s*=/m.test(readFileSync4(config2, "utf8"));
 }
 function localCredentialProblem(env, codexConfig) {
   if (CREDENTIAL_VARIABLES.codex.some((name) => (env[name] ?? "") !== "")) return null;
   if (codexConfig.some((pair) => /^\s*"?model_provider"?\s*=/.test(pair))) return null;
   const codexHome = codexHomeOf(env);
-  if (codexHome !== void 0 && existsSync2(join4(codexHome, "auth.json"))) return null;
+  if (codexHome !== null && existsSync2(join5(codexHome, "auth.json"))) return null;
   if (userSelectsProvider(env)) return null;
   return "codex has no credential: set OPENAI_API_KEY (or CODEX_API_KEY), run `codex login`, or name a provider with --codex-config model_provider=\u2026; nothing was run";
 }
@@ -33406,6 +33720,7 @@ function proxyPlan2(o) {
 }
 var CODEX_RUNTIME = {
   name: "codex",
+  agentTurn: codexTurn,
   // Its platform binary comes as an optional dependency npm picks.
   cliPackage: { bin: "codex", npmPackage: "@openai/codex", cacheName: "codex" },
   executable: (o) => o.codexExecutable ?? "codex",
@@ -33566,9 +33881,9 @@ import { chownSync } from "node:fs";
 
 // src/proc/which.ts
 import { accessSync, constants } from "node:fs";
-import { delimiter, isAbsolute, join as join5 } from "node:path";
+import { delimiter, isAbsolute, join as join6 } from "node:path";
 function findExecutable(name, pathEnv) {
-  const candidates = name.includes("/") || isAbsolute(name) ? [name] : (pathEnv ?? "").split(delimiter).filter(Boolean).map((d) => join5(d, name));
+  const candidates = name.includes("/") || isAbsolute(name) ? [name] : (pathEnv ?? "").split(delimiter).filter(Boolean).map((d) => join6(d, name));
   for (const candidate of candidates) {
     try {
       accessSync(candidate, constants.X_OK);
@@ -33879,7 +34194,7 @@ function handBackBeforeEngineReads(dirs) {
 
 // src/proc/run-process.ts
 import { spawn as spawn2 } from "node:child_process";
-import { randomUUID } from "node:crypto";
+import { randomUUID as randomUUID2 } from "node:crypto";
 
 // src/proc/child-output.ts
 import { StringDecoder as StringDecoder2 } from "node:string_decoder";
@@ -34446,7 +34761,7 @@ import { spawn } from "node:child_process";
 
 // src/proc/trusted-tools.ts
 import { accessSync as accessSync2, constants as constants2, realpathSync, statSync as statSync2 } from "node:fs";
-import { basename as basename2, delimiter as delimiter2, dirname as dirname2, isAbsolute as isAbsolute2, join as join6, relative as relative2, resolve, sep } from "node:path";
+import { basename as basename2, delimiter as delimiter2, dirname as dirname2, isAbsolute as isAbsolute2, join as join7, relative as relative2, resolve, sep } from "node:path";
 var TOOL_NAMES = ["git", "sh", "npm"];
 var UntrustedToolError = class extends Error {
   constructor(tool, message) {
@@ -34496,7 +34811,7 @@ function checkExecutable(candidate, ctx) {
   const owners = ownersOf(ctx);
   try {
     const dir = realpathSync(dirname2(resolve(candidate)));
-    const path2 = join6(dir, basename2(candidate));
+    const path2 = join7(dir, basename2(candidate));
     const real2 = realpathSync(path2);
     const st = statSync2(real2);
     if (!st.isFile()) return { reason: `${real2} is not a regular file` };
@@ -34517,7 +34832,7 @@ function pathFolderProblem(folder, ctx) {
 }
 function resolveTool(name, ctx, skipped) {
   const searched = ctx.pathEnv ?? "";
-  const candidates = name === "sh" ? ["/bin/sh"] : searched.split(delimiter2).filter((folder) => folder !== "" && isAbsolute2(folder)).map((folder) => join6(folder, name));
+  const candidates = name === "sh" ? ["/bin/sh"] : searched.split(delimiter2).filter((folder) => folder !== "" && isAbsolute2(folder)).map((folder) => join7(folder, name));
   const passed = [];
   for (const candidate of candidates) {
     let executable = false;
@@ -34666,7 +34981,7 @@ function startLine(options3) {
     file: command,
     args: commandArgs
   };
-  const marker = randomUUID();
+  const marker = randomUUID2();
   const env = { ...options3.env, [SPAWN_MARKER]: marker };
   const identity = currentChildIdentity();
   return identity === null ? { file: file2, args, env, marker } : { ...commandAs(identity, file2, args, env), marker };
@@ -34941,7 +35256,7 @@ async function gitStream(args, options3) {
 // src/evidence/evidence-tree.ts
 import { copyFile, mkdtemp, rm, stat as stat2, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { isAbsolute as isAbsolute4, join as join7 } from "node:path";
+import { isAbsolute as isAbsolute4, join as join8 } from "node:path";
 var NotAGitRepositoryError = class extends Error {
   constructor(dir, detail) {
     super(
@@ -35005,11 +35320,11 @@ async function seedFromUserIndex(userIndexPath, indexFile) {
 }
 async function withWorkingTreeIndex(repoDir, context, task2) {
   const root = await workTreeRoot(repoDir, context);
-  const tempDir = await mkdtemp(join7(tmpdir(), "evidence-gate-index-"));
-  const indexFile = join7(tempDir, "index");
+  const tempDir = await mkdtemp(join8(tmpdir(), "evidence-gate-index-"));
+  const indexFile = join8(tempDir, "index");
   try {
     const userIndex = await git(["rev-parse", "--git-path", "index"], gitOptions(root, context));
-    const userIndexPath = isAbsolute4(userIndex) ? userIndex : join7(root, userIndex);
+    const userIndexPath = isAbsolute4(userIndex) ? userIndex : join8(root, userIndex);
     const seeded = await seedFromUserIndex(userIndexPath, indexFile);
     const scoped = (args) => git(args, gitOptions(root, context, { GIT_INDEX_FILE: indexFile }));
     if (!seeded && await headCommit(root, context) !== null) await scoped(["read-tree", "HEAD"]);
@@ -35990,7 +36305,7 @@ function decideReceipt(output2, reports) {
 // src/evidence/test-report-files.ts
 import { constants as constants3 } from "node:fs";
 import { lstat, open as open3, readdir, realpath } from "node:fs/promises";
-import { join as join8, sep as sep3 } from "node:path";
+import { join as join9, sep as sep3 } from "node:path";
 
 // src/evidence/test-reports.ts
 function readTestReport(text2) {
@@ -36206,7 +36521,7 @@ async function readTestReportFiles(cwd, patterns, startedAtMs) {
       if (depth > MAX_DEPTH) return stop(`${relative17} is deeper than ${MAX_DEPTH} folders`);
       let entries;
       try {
-        entries = await readdir(join8(cwd, relative17), { withFileTypes: true });
+        entries = await readdir(join9(cwd, relative17), { withFileTypes: true });
       } catch {
         return;
       }
@@ -36225,14 +36540,14 @@ async function readTestReportFiles(cwd, patterns, startedAtMs) {
         }
       }
     };
-    const from = await realpath(join8(cwd, ...start)).catch(() => null);
+    const from = await realpath(join9(cwd, ...start)).catch(() => null);
     if (root === null || from === null || from !== root && !from.startsWith(`${root}${sep3}`)) continue;
     await walk(start.join("/"), 0);
   }
   const files = [];
   const passedOver = [];
   for (const path2 of [...matched].sort()) {
-    const full = join8(cwd, path2);
+    const full = join9(cwd, path2);
     try {
       const stat3 = await lstat(full);
       if (stat3.isSymbolicLink()) {
@@ -37316,11 +37631,11 @@ function refusalMessage(signals, spell, root) {
 }
 
 // src/evidence/build-signals.ts
-import { basename as basename4, dirname as dirname4, join as join10, relative as relative6, resolve as resolve3, sep as sep4 } from "node:path";
+import { basename as basename4, dirname as dirname4, join as join11, relative as relative6, resolve as resolve3, sep as sep4 } from "node:path";
 
 // src/evidence/directory-names.ts
 import { lstat as lstat3, opendir } from "node:fs/promises";
-import { join as join9 } from "node:path";
+import { join as join10 } from "node:path";
 var MAX_ENTRIES_PER_DIRECTORY = 1e4;
 async function listTopLevelNames(dir, options3 = {}) {
   const limit = options3.limit ?? MAX_ENTRIES_PER_DIRECTORY;
@@ -37355,7 +37670,7 @@ async function namesIn2(dir, exact) {
   const found = /* @__PURE__ */ new Map();
   await Promise.all(
     exact.map(async (name) => {
-      const kind = listing.entries.get(name) ?? (listing.truncated ? await kindOf(join9(dir, name)) : null);
+      const kind = listing.entries.get(name) ?? (listing.truncated ? await kindOf(join10(dir, name)) : null);
       if (kind !== null) found.set(name, kind);
     })
   );
@@ -37421,7 +37736,7 @@ async function scanBuildSignalsAlongPath(path2) {
     return scanBuildSignals([root, workDir]);
   }
   const steps = down === "" ? [] : down.split(sep4);
-  const between = steps.slice(0, -1).map((_, i) => join10(root, ...steps.slice(0, i + 1))).slice(-MAX_PATH_FOLDERS);
+  const between = steps.slice(0, -1).map((_, i) => join11(root, ...steps.slice(0, i + 1))).slice(-MAX_PATH_FOLDERS);
   const dirs = [
     { dir: root, descend: true },
     ...between.map((dir) => ({ dir, descend: false })),
@@ -37447,10 +37762,10 @@ async function scanDirectories(root, dirs, phrase) {
     const { dir, descend } = dirs[i];
     if (!descend) continue;
     const folders = await subfoldersOf(dir, own2[i], seen);
-    for (const folder of folders.keys()) seen.add(join10(dir, ...folder.split("/")));
+    for (const folder of folders.keys()) seen.add(join11(dir, ...folder.split("/")));
     const found = await mapInBatches(
       [...folders.entries()],
-      async ([folder, names]) => signalsOf(dir, join10(dir, ...folder.split("/")), names)
+      async ([folder, names]) => signalsOf(dir, join11(dir, ...folder.split("/")), names)
     );
     nested.set(dir, found.flat());
   }
@@ -37460,9 +37775,9 @@ function relativePath(from, to) {
   return relative6(from, to).split(sep4).join("/");
 }
 function displayPath2(root, dir, name) {
-  const rel = relative6(root, join10(dir, name));
+  const rel = relative6(root, join11(dir, name));
   const inside2 = rel !== "" && !rel.startsWith(`..${sep4}`) && rel !== "..";
-  return (inside2 ? rel : join10(dir, name)).split(sep4).join("/");
+  return (inside2 ? rel : join11(dir, name)).split(sep4).join("/");
 }
 var descendable = (name) => !name.startsWith(".") && !SKIPPED_FOLDERS.has(name);
 async function subfoldersOf(dir, names, exclude) {
@@ -37472,7 +37787,7 @@ async function subfoldersOf(dir, names, exclude) {
     if (parent === "") {
       for (const name of MONOREPO_FOLDERS) if (listed2.has(name, "dir")) found.add(name);
     }
-    return [...found].sort().filter(descendable).map((name) => parent === "" ? name : `${parent}/${name}`).filter((rel) => !exclude.has(join10(dir, ...rel.split("/"))));
+    return [...found].sort().filter(descendable).map((name) => parent === "" ? name : `${parent}/${name}`).filter((rel) => !exclude.has(join11(dir, ...rel.split("/"))));
   };
   const isMonorepoChild = (rel) => MONOREPO_FOLDERS.includes(rel.split("/")[0]);
   let level = childrenOf("", names);
@@ -37480,7 +37795,7 @@ async function subfoldersOf(dir, names, exclude) {
     const ordered = depth === 2 ? [...level.filter(isMonorepoChild), ...level.filter((r) => !isMonorepoChild(r))] : level;
     const taken = ordered.slice(0, MAX_SUBDIRECTORIES - picked.size);
     const listed2 = await mapInBatches(taken, async (rel) => {
-      const listing = await namesIn2(join10(dir, ...rel.split("/")), EXACT_NAMES);
+      const listing = await namesIn2(join11(dir, ...rel.split("/")), EXACT_NAMES);
       return [rel, listing];
     });
     for (const [rel, listing] of listed2) picked.set(rel, listing);
@@ -37508,7 +37823,7 @@ async function mapInBatches(items, f) {
 
 // src/graph/fragment-source.ts
 import { lstat as lstat4, readFile as readFile2, realpath as realpath2 } from "node:fs/promises";
-import { dirname as dirname5, join as join11 } from "node:path";
+import { dirname as dirname5, join as join12 } from "node:path";
 
 // src/graph/graph-text.ts
 var import_yaml2 = __toESM(require_dist(), 1);
@@ -37572,14 +37887,14 @@ function fragmentNameProblem(name) {
   return `${JSON.stringify(name)} is not a fragment name: write a bare file name (letters, digits, ".", "_" or "-", starting with a letter or digit, no ".." and no "/"), which is looked up as fragments/NAME.yaml beside the graph file and nowhere else`;
 }
 function fragmentsBeside(graphPath, shownGraphPath = graphPath) {
-  const folder = join11(dirname5(graphPath), "fragments");
-  const shownFolder = join11(dirname5(shownGraphPath), "fragments");
+  const folder = join12(dirname5(graphPath), "fragments");
+  const shownFolder = join12(dirname5(shownGraphPath), "fragments");
   return {
     async read(name) {
-      const location = join11(shownFolder, `${name}.yaml`);
+      const location = join12(shownFolder, `${name}.yaml`);
       const problem = fragmentNameProblem(name);
       if (problem !== null) return { kind: "unreadable", location, reason: problem };
-      const path2 = join11(folder, `${name}.yaml`);
+      const path2 = join12(folder, `${name}.yaml`);
       try {
         const entry = await lstat4(path2);
         if (entry.isSymbolicLink()) {
@@ -37592,7 +37907,7 @@ function fragmentsBeside(graphPath, shownGraphPath = graphPath) {
         if (entry.isDirectory()) {
           return { kind: "unreadable", location, reason: "it is a directory, not a fragment file" };
         }
-        if (dirname5(await realpath2(path2)) !== join11(await realpath2(dirname5(graphPath)), "fragments")) {
+        if (dirname5(await realpath2(path2)) !== join12(await realpath2(dirname5(graphPath)), "fragments")) {
           return {
             kind: "unreadable",
             location,
@@ -40575,7 +40890,7 @@ import {
   writeFileSync as writeFileSync2
 } from "node:fs";
 import { hostname as hostname3 } from "node:os";
-import { join as join12 } from "node:path";
+import { join as join13 } from "node:path";
 
 // src/graph/file-name.ts
 function nodeFileName(id2) {
@@ -40584,7 +40899,7 @@ function nodeFileName(id2) {
 
 // src/engine/run-dir.ts
 function liveLockHolder(runDir) {
-  const path2 = join12(runDir, "run.lock");
+  const path2 = join13(runDir, "run.lock");
   if (!existsSync3(path2)) return null;
   const holder = (() => {
     try {
@@ -40606,12 +40921,12 @@ var RunDirectory = class {
   /** Creates `<runsDir>/<runId>/` and its `nodes/` and `failed/` folders. */
   constructor(runsDir, runId) {
     this.runId = runId;
-    this.path = join12(runsDir, runId);
-    mkdirSync2(join12(this.path, "nodes"), { recursive: true });
-    const ignore = join12(runsDir, ".gitignore");
+    this.path = join13(runsDir, runId);
+    mkdirSync2(join13(this.path, "nodes"), { recursive: true });
+    const ignore = join13(runsDir, ".gitignore");
     if (!existsSync3(ignore))
       writeFileSync2(ignore, "# written by evidence-gate: run directories stay out of git\n*\n");
-    mkdirSync2(join12(this.path, "failed"), { recursive: true });
+    mkdirSync2(join13(this.path, "failed"), { recursive: true });
   }
   runId;
   path;
@@ -40625,7 +40940,7 @@ var RunDirectory = class {
    * @returns `null` when taken, else why not (which process holds it).
    */
   lock() {
-    const path2 = join12(this.path, "run.lock");
+    const path2 = join13(this.path, "run.lock");
     const mine = `${process.pid}@${hostname3()}`;
     for (let attempt2 = 0; attempt2 < 2; attempt2++) {
       try {
@@ -40644,7 +40959,7 @@ var RunDirectory = class {
   }
   /** Releases the lock taken by {@link lock} (only if this process holds it). */
   unlock() {
-    const path2 = join12(this.path, "run.lock");
+    const path2 = join13(this.path, "run.lock");
     try {
       if (readFileSync6(path2, "utf8").trim() === `${process.pid}@${hostname3()}`) rmSync2(path2, { force: true });
     } catch {
@@ -40653,14 +40968,14 @@ var RunDirectory = class {
   /** Appends one event line with a timestamp. */
   event(event) {
     appendFileSync(
-      join12(this.path, "events.jsonl"),
+      join13(this.path, "events.jsonl"),
       `${JSON.stringify({ at: (/* @__PURE__ */ new Date()).toISOString(), ...event })}
 `
     );
   }
   /** Writes a JSON file atomically (temp file + rename), so a crash never leaves half a file. */
   writeJson(name, value) {
-    const target = join12(this.path, name);
+    const target = join13(this.path, name);
     const temp = `${target}.${process.pid}.tmp`;
     const text2 = `${JSON.stringify(value, null, 2)}
 `;
@@ -40683,23 +40998,23 @@ var RunDirectory = class {
   }
   /** Writes a text file (node output, patch) and returns its path. */
   writeText(name, text2) {
-    const target = join12(this.path, name);
+    const target = join13(this.path, name);
     writeFileSync2(target, text2);
     return target;
   }
   /** Writes a binary file (a patch need not be UTF-8) and returns its path. */
   writeBytes(name, bytes) {
-    const target = join12(this.path, name);
+    const target = join13(this.path, name);
     writeFileSync2(target, bytes);
     return target;
   }
   /** Path of a node's saved output (the `{{ artifacts.ID }}` target). */
   nodeOutputPath(nodeId) {
-    return join12(this.path, "nodes", `${nodeFileName(nodeId)}.out`);
+    return join13(this.path, "nodes", `${nodeFileName(nodeId)}.out`);
   }
   /** Path of a failed node's saved reply. */
   failedOutputPath(nodeId) {
-    return join12(this.path, "failed", `${nodeFileName(nodeId)}.out`);
+    return join13(this.path, "failed", `${nodeFileName(nodeId)}.out`);
   }
 };
 
@@ -40739,7 +41054,7 @@ import { resolve as resolve6 } from "node:path";
 
 // src/engine/outside-writes.ts
 import { lstatSync as lstatSync2, realpathSync as realpathSync4 } from "node:fs";
-import { basename as basename5, dirname as dirname6, isAbsolute as isAbsolute7, join as join13, relative as relative7, resolve as resolve5, sep as sep5 } from "node:path";
+import { basename as basename5, dirname as dirname6, isAbsolute as isAbsolute7, join as join14, relative as relative7, resolve as resolve5, sep as sep5 } from "node:path";
 var OUTSIDE_WRITES_KEPT = 10;
 function outsideWrites(paths, where) {
   const root = realOrSelf(resolve5(where.repoRoot));
@@ -40767,7 +41082,7 @@ function placePath(path2, cwd) {
   for (; ; ) {
     if (exists(current)) {
       try {
-        return rest.length === 0 ? realpathSync4(current) : join13(realpathSync4(current), ...rest);
+        return rest.length === 0 ? realpathSync4(current) : join14(realpathSync4(current), ...rest);
       } catch {
         return null;
       }
@@ -40846,7 +41161,7 @@ function concurrencyProblem(concurrency) {
 
 // src/engine/run-state.ts
 import { existsSync as existsSync6, readFileSync as readFileSync8 } from "node:fs";
-import { join as join14 } from "node:path";
+import { join as join15 } from "node:path";
 var RUN_STATE_SCHEMA_VERSION = 2;
 var usage = external_exports.object({
   inputTokens: external_exports.number(),
@@ -40982,7 +41297,7 @@ var RunStateError = class extends Error {
   name = "RunStateError";
 };
 function readRunState(runDir) {
-  const path2 = join14(runDir, "state.json");
+  const path2 = join15(runDir, "state.json");
   if (!existsSync6(path2)) {
     throw new RunStateError(
       `${path2} does not exist: the run directory holds no state (was the run refused, or is this the wrong run id?)`
@@ -41325,32 +41640,7 @@ ${section}
 }
 
 // src/runtime/read-only-call.ts
-import { randomUUID as randomUUID2 } from "node:crypto";
-
-// src/runtime/codex-usage.ts
-function codexTokenUsage(usage2) {
-  return {
-    inputTokens: Math.max(0, usage2.inputTokens - usage2.cachedInputTokens),
-    outputTokens: usage2.outputTokens,
-    cacheReadInputTokens: usage2.cachedInputTokens,
-    ...usage2.cacheWriteInputTokens !== void 0 ? { cacheCreationInputTokens: usage2.cacheWriteInputTokens } : {}
-  };
-}
-function usageSince(cumulative, before) {
-  if (before === null) return cumulative;
-  const minus = (a, b) => Math.max(0, a - (b ?? 0));
-  return {
-    inputTokens: minus(cumulative.inputTokens, before.inputTokens),
-    outputTokens: minus(cumulative.outputTokens, before.outputTokens),
-    ...cumulative.cacheReadInputTokens !== void 0 ? { cacheReadInputTokens: minus(cumulative.cacheReadInputTokens, before.cacheReadInputTokens) } : {},
-    ...cumulative.cacheCreationInputTokens !== void 0 ? {
-      cacheCreationInputTokens: minus(
-        cumulative.cacheCreationInputTokens,
-        before.cacheCreationInputTokens
-      )
-    } : {}
-  };
-}
+import { randomUUID as randomUUID3 } from "node:crypto";
 
 // src/runtime/claude-argv.ts
 var UUID2 = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -42269,6 +42559,23 @@ function createClaudeStreamParser() {
 }
 
 // src/runtime/cli-call.ts
+async function runModelCli(call, args, env, onStdout) {
+  const fence = call.echo ? childEchoFence(call.echo) : null;
+  const result = await runProcess({
+    command: call.executable,
+    args: [...args],
+    cwd: call.cwd,
+    env,
+    prCode: true,
+    timeoutMs: call.timeoutMs,
+    ...call.signal ? { signal: call.signal } : {},
+    tailBytes: 64 * 1024,
+    onStdoutData: onStdout,
+    ...fence ? { onStderrLine: (line2) => fence.line(line2) } : {}
+  });
+  fence?.close();
+  return result;
+}
 function foldCliCall(cli, result, finish2, soFar) {
   switch (result.kind) {
     case "spawn_failed":
@@ -42328,7 +42635,6 @@ var CLAUDE_ENGINE_ENV = {
 };
 async function invokeClaude(call) {
   const parser2 = createClaudeStreamParser();
-  const fence = call.echo ? childEchoFence(call.echo) : null;
   const args = buildClaudeArgv({
     prompt: call.prompt,
     permissionMode: call.permissionMode,
@@ -42337,21 +42643,12 @@ async function invokeClaude(call) {
     ...call.model !== void 0 ? { model: call.model } : {},
     ...call.budgetUsd !== void 0 ? { budgetUsd: call.budgetUsd } : {}
   });
-  const result = await runProcess({
-    command: call.executable,
+  const result = await runModelCli(
+    call,
     args,
-    cwd: call.cwd,
-    env: { ...call.env, ...CLAUDE_ENGINE_ENV },
-    // PR code (its tools run the PR's files): the separate user when the run has one; nothing outlives it.
-    prCode: true,
-    timeoutMs: call.timeoutMs,
-    ...call.signal ? { signal: call.signal } : {},
-    tailBytes: 64 * 1024,
-    // Raw chunks: the parser splits and bounds the lines itself (runtime/stream-bounds.ts).
-    onStdoutData: (chunk) => parser2.write(chunk),
-    ...fence ? { onStderrLine: (line2) => fence.line(line2) } : {}
-  });
-  fence?.close();
+    { ...call.env, ...CLAUDE_ENGINE_ENV },
+    (chunk) => parser2.write(chunk)
+  );
   const folded = foldCliCall("claude", result, parser2.finish, (parsed) => ({
     deniedToolCalls: parsed.deniedToolCalls,
     writtenPaths: parsed.writtenPaths
@@ -42557,7 +42854,6 @@ function detectCodexUsageLimit(texts) {
 // src/runtime/invoke-codex.ts
 async function invokeCodex(call) {
   const parser2 = createCodexStreamParser();
-  const fence = call.echo ? childEchoFence(call.echo) : null;
   const args = buildCodexArgv({
     prompt: call.prompt,
     permissionMode: call.permissionMode,
@@ -42568,32 +42864,21 @@ async function invokeCodex(call) {
     ...call.planTool === true ? { planTool: true } : {}
   });
   let published = false;
-  const result = await runProcess({
-    command: call.executable,
-    args,
-    cwd: call.cwd,
-    env: call.env,
-    // PR code (its tools run the PR's files): the separate user when the run has one; nothing outlives it.
-    prCode: true,
-    timeoutMs: call.timeoutMs,
-    ...call.signal ? { signal: call.signal } : {},
-    tailBytes: 64 * 1024,
-    // Raw chunks: the parser splits and bounds the lines itself (runtime/stream-bounds.ts).
-    onStdoutData: (chunk) => {
-      parser2.write(chunk);
-      if (!published && parser2.threadId !== null) {
-        published = true;
-        call.onThreadStarted?.(parser2.threadId);
-      }
-    },
-    ...fence ? { onStderrLine: (line2) => fence.line(line2) } : {}
+  const result = await runModelCli(call, args, call.env, (chunk) => {
+    parser2.write(chunk);
+    if (!published && parser2.threadId !== null) {
+      published = true;
+      call.onThreadStarted?.(parser2.threadId);
+    }
   });
-  fence?.close();
   return foldCliCall("codex", result, parser2.finish, (parsed) => ({
     threadId: parsed.threadId,
     writtenPaths: parsed.writtenPaths
   }));
 }
+
+// src/runtime/model-calls.ts
+var MODEL_CALLS = { claude: invokeClaude, codex: invokeCodex };
 
 // src/runtime/read-only-call.ts
 function askReadOnly(options3) {
@@ -42609,8 +42894,26 @@ function unfinished(outcome) {
       return { ended: outcome.kind, detail: outcome.kind === "timed_out" ? "timed out" : "cancelled" };
   }
 }
+function noReplyWords(o, reply) {
+  switch (reply.ended) {
+    case "spawn_failed":
+      return `could not start the ${o.who} CLI ${o.executable} (${START_ATTEMPTS} attempts, ${START_BACKOFF_MS} ms apart): ${reply.detail}`;
+    case "timed_out":
+      return `the ${o.who} call timed out`;
+    case "cancelled":
+      return `the ${o.who} call was cancelled`;
+    case "no_reply":
+      return `the ${o.who} call ${reply.detail}`;
+    case "no_result":
+    case "failed":
+      return `the ${o.who} call failed: ${reply.detail}`;
+    default:
+      return unreachable(reply.ended);
+  }
+}
 function callFields(o) {
   return {
+    label: o.who,
     executable: o.executable,
     prompt: o.prompt,
     permissionMode: "plan",
@@ -42623,9 +42926,9 @@ function callFields(o) {
   };
 }
 async function askClaude(o) {
-  const sessionId = randomUUID2();
+  const sessionId = randomUUID3();
   const { outcome, failedStarts } = await withStartRetry(
-    () => invokeClaude({ ...callFields(o), session: { kind: "fresh", sessionId } }),
+    () => (o.calls ?? MODEL_CALLS).claude({ ...callFields(o), session: { kind: "fresh", sessionId } }),
     o.signal
   );
   if (outcome.kind !== "completed") {
@@ -42647,7 +42950,7 @@ async function askClaude(o) {
 }
 async function askCodex(o) {
   const { outcome, failedStarts } = await withStartRetry(
-    () => invokeCodex({
+    () => (o.calls ?? MODEL_CALLS).codex({
       ...callFields(o),
       session: { kind: "fresh" },
       ...o.codexConfig !== void 0 ? { config: o.codexConfig } : {}
@@ -42686,23 +42989,18 @@ async function askCodex(o) {
 // src/engine/plan-call.ts
 async function attempt(options3, prompt, calls, starts) {
   const reply = await askReadOnly({
+    ...options3,
     runtime: options3.runtime ?? "claude",
-    executable: options3.executable,
-    ...options3.codexConfig !== void 0 ? { codexConfig: options3.codexConfig } : {},
+    who: "planner",
     prompt,
-    policy: plannerPolicy(),
-    cwd: options3.cwd,
-    env: options3.env,
-    ...options3.model !== void 0 ? { model: options3.model } : {},
-    timeoutMs: options3.timeoutMs,
-    ...options3.signal ? { signal: options3.signal } : {}
+    policy: plannerPolicy()
   });
   starts.push(...reply.failedStarts);
   calls.push(reply.call);
   if (!reply.ok) {
     return {
       kind: "refused",
-      refusals: [noPlanWords(options3, reply)],
+      refusals: [noReplyWords({ who: "planner", executable: options3.executable }, reply)],
       rejected: reply.replyText,
       repairable: false
     };
@@ -42715,24 +43013,6 @@ async function attempt(options3, prompt, calls, starts) {
   if (!checked.ok)
     return { kind: "refused", refusals: checked.refusals, rejected: json2.value, repairable: true };
   return { kind: "ok", spec: checked.spec };
-}
-function noPlanWords(options3, reply) {
-  switch (reply.ended) {
-    case "spawn_failed":
-      return `could not start ${options3.executable} (${START_ATTEMPTS} attempts, ${START_BACKOFF_MS} ms apart): ${reply.detail}`;
-    case "no_result":
-      return reply.detail;
-    case "timed_out":
-      return "the planner call timed out";
-    case "cancelled":
-      return "the planner call was cancelled";
-    case "failed":
-      return `the planner call failed: ${reply.detail}`;
-    case "no_reply":
-      return `the planner call ${reply.detail}`;
-    default:
-      return unreachable(reply.ended);
-  }
 }
 async function planWithRepair(options3) {
   const calls = [];
@@ -42857,7 +43137,8 @@ async function planAuto(o, start, call) {
     env: call.env,
     ...o.model !== void 0 ? { model: o.model } : {},
     timeoutMs: call.timeoutMs,
-    ...call.signal ? { signal: call.signal } : {}
+    ...call.signal ? { signal: call.signal } : {},
+    ...call.modelCalls !== void 0 ? { calls: call.modelCalls } : {}
   });
   const ceiling = { loadedUserConfig: o.acceptLoadedUserConfig };
   const slot = (policies2) => plannedRunDisclosure(policies2, { runtime: o.runtime, surface: o.surface });
@@ -44717,7 +44998,7 @@ var LedgerJsonSchema = external_exports.strictObject({
 // src/evidence/patch.ts
 import { mkdtemp as mkdtemp2, readFile as readFile3, rm as rm2 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
-import { join as join15 } from "node:path";
+import { join as join16 } from "node:path";
 var FALLBACK_IDENTITY = {
   name: "evidence-gate",
   email: "evidence-gate@users.noreply.github.com"
@@ -44734,9 +45015,9 @@ function workingTreePatch(repoDir, baseCommit, context = {}) {
   });
 }
 async function wholeDiff(run2, base, tree) {
-  const outDir = await mkdtemp2(join15(tmpdir2(), "evidence-gate-patch-"));
+  const outDir = await mkdtemp2(join16(tmpdir2(), "evidence-gate-patch-"));
   try {
-    const out = join15(outDir, "patch.diff");
+    const out = join16(outDir, "patch.diff");
     await run2(["diff", ...DIFF_FLAGS, "--binary", `--output=${out}`, base, tree]);
     return await readFile3(out);
   } finally {
@@ -45017,7 +45298,7 @@ import { dirname as dirname7 } from "node:path";
 import { existsSync as existsSync7 } from "node:fs";
 import { mkdtemp as mkdtemp3, rm as rm3 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
-import { isAbsolute as isAbsolute9, join as join16, relative as relative10 } from "node:path";
+import { isAbsolute as isAbsolute9, join as join17, relative as relative10 } from "node:path";
 
 // src/evidence/base-comparison.ts
 function compareWithBase(head, base, commit) {
@@ -45083,7 +45364,7 @@ var BaseVerifier = class {
         `the command ran in ${options3.cwd}, outside the repository's main working tree (a managed worktree): only the main working tree is compared with the base`
       );
     }
-    const cwd = join16(checkout.tree, rel);
+    const cwd = join17(checkout.tree, rel);
     if (!existsSync7(cwd)) {
       return notCompared(
         checkout.base.commit,
@@ -45144,8 +45425,8 @@ var BaseVerifier = class {
     }
     let folder = null;
     try {
-      folder = await mkdtemp3(join16(this.o.tempParent ?? tmpdir3(), "evidence-gate-base-"));
-      const tree = join16(folder, "tree");
+      folder = await mkdtemp3(join17(this.o.tempParent ?? tmpdir3(), "evidence-gate-base-"));
+      const tree = join17(folder, "tree");
       await git(["-c", "core.hooksPath=/dev/null", "worktree", "add", "--detach", tree, commit], gitOptions4);
       shareWithIdentity(folder);
       return { ok: true, base: { commit, chosenAs }, folder, tree };
@@ -45242,6 +45523,7 @@ var LegJournal = class {
     const { store, dir, hooks } = this.o;
     store.addRow(row);
     store.saveSoon();
+    this.o.afterRecord?.();
     if (row.verdict === "PASS")
       dir.event({ type: "node_passed", node: row.nodeId, qualifier: row.qualifier });
     else if (row.verdict === "FAIL" && row.superseded !== true)
@@ -45343,7 +45625,8 @@ var LegMemory = class {
 import { existsSync as existsSync9, readFileSync as readFileSync9 } from "node:fs";
 
 // src/engine/agent-node.ts
-import { writeFileSync as writeFileSync4 } from "node:fs";
+import { existsSync as existsSync8, statSync as statSync4, writeFileSync as writeFileSync4 } from "node:fs";
+import { resolve as resolve8 } from "node:path";
 
 // src/evidence/node-claims.ts
 function claimsForRow(reply, verify) {
@@ -45398,7 +45681,7 @@ function readNodeClaims(reply) {
       const m = re.exec(sentence);
       if (m === null) continue;
       if (NEGATION.test(sentence.slice(0, m.index)) || NEGATION.test(m[0])) continue;
-      const quote3 = oneLine(sentence);
+      const quote3 = oneLine2(sentence);
       const claim2 = kind === "tests-count" ? {
         kind,
         passed: Number(m[1]),
@@ -45447,7 +45730,7 @@ function checkClaims(claims, seen) {
     return { claim: claim2, contradiction: null };
   });
 }
-function oneLine(text2) {
+function oneLine2(text2) {
   const line2 = text2.replace(/\s+/g, " ").trim();
   return line2.length > QUOTE_CHARS ? `${line2.slice(0, QUOTE_CHARS - 1)}\u2026` : line2;
 }
@@ -45465,341 +45748,87 @@ function qualifierFor(input2) {
   return "exit-only";
 }
 
-// src/engine/call-report.ts
-var MODEL_CALLS = { claude: invokeClaude, codex: invokeCodex };
-var NO_CALL = {
-  sessionId: null,
-  costUsd: 0,
-  usage: null,
-  numTurns: null,
-  denied: 0,
-  writtenPaths: [],
-  durationMs: 0,
-  reply: ""
-};
-function callFailure(cause, detail, sessionLimit = null) {
-  return { cause, detail, sessionLimit };
-}
-function unfinishedCall(outcome, executable) {
-  switch (outcome.kind) {
-    case "spawn_failed":
-      return callFailure("run_error", `could not start ${executable}: ${outcome.message}`);
-    case "cancelled":
-      return callFailure("cancelled", "cancelled");
-    case "timed_out":
-      return callFailure("timeout", `killed after its timeout of ${Math.round(outcome.timeoutMs / 1e3)}s`);
-    case "no_result":
-      return callFailure("output_error", noResultWords(outcome.reason, outcome.stderrTail));
-    default:
-      return unreachable(outcome);
-  }
-}
-function sessionLostFailure(cli, sessionId, said) {
-  return {
-    cause: "run_error",
-    detail: `session lost: ${cli} no longer finds session ${sessionId} (${oneLine2(said).slice(0, 200)}); it was not replaced by a fresh session`,
-    sessionLimit: null,
-    sessionLost: true
-  };
-}
-function noResultWords(reason, stderrTail) {
-  return `${reason}${stderrTail ? ` \u2014 stderr: ${lastLine(stderrTail)}` : ""}`;
-}
-function oneLine2(text2) {
-  return text2.replace(/\s+/g, " ").trim();
-}
-function lastLine(text2) {
-  const lines = text2.trim().split("\n");
-  return oneLine2(lines[lines.length - 1] ?? "");
-}
-
-// src/engine/claude-call-report.ts
-import { randomUUID as randomUUID3 } from "node:crypto";
-
-// src/engine/completion-progress.ts
-var PLAN_ITEMS_KEPT = 200;
-var PLAN_TEXT_CHARS = 300;
-var REASON_CHARS = 300;
-function declaredPlan(items) {
-  return {
-    items: items.slice(0, PLAN_ITEMS_KEPT).map((item) => ({ text: clip(item.text, PLAN_TEXT_CHARS), done: item.done })),
-    total: items.length,
-    open: items.filter((item) => !item.done).length
-  };
-}
-function planOfClaudeTodos(todos) {
-  return todos === null ? null : declaredPlan(todos.map((todo) => ({ text: todo.text, done: todo.status === "completed" })));
-}
-function planOfCodexTodos(todos) {
-  return todos === null ? null : declaredPlan(todos.map((todo) => ({ text: todo.text, done: todo.completed })));
-}
-function progressRecord(progress, round) {
-  return {
-    round,
-    attempt: progress.attempt,
-    session_id: progress.sessionId,
-    reasons: [...progress.reasons],
-    feedback: progress.feedback,
-    spent_usd: progress.spentUsd,
-    elapsed_ms: progress.elapsedMs,
-    ...progress.plan !== null ? {
-      plan: {
-        items: progress.plan.items.map((i) => ({ ...i })),
-        total: progress.plan.total,
-        open: progress.plan.open
-      }
-    } : {},
-    ...progress.codexHome !== void 0 ? { codex_home: progress.codexHome } : {},
-    ...progress.sessionCostUsd !== void 0 ? { session_cost_usd: progress.sessionCostUsd } : {},
-    ...progress.threadUsage !== void 0 ? { thread_usage: progress.threadUsage } : {}
-  };
-}
-function progressFromRecord(record2) {
-  return {
-    attempt: record2.attempt,
-    sessionId: record2.session_id,
-    reasons: record2.reasons,
-    feedback: record2.feedback,
-    spentUsd: record2.spent_usd,
-    elapsedMs: record2.elapsed_ms,
-    plan: record2.plan ?? null,
-    ...record2.codex_home !== void 0 ? { codexHome: record2.codex_home } : {},
-    ...record2.session_cost_usd !== void 0 ? { sessionCostUsd: record2.session_cost_usd } : {},
-    ...record2.thread_usage !== void 0 ? { threadUsage: record2.thread_usage } : {}
-  };
-}
-function oneLineClip(text2, chars = REASON_CHARS) {
-  return clip(text2.replace(/\s+/g, " ").trim(), chars);
-}
-function clip(text2, chars) {
-  const points = Array.from(text2);
-  return points.length > chars ? `${points.slice(0, chars - 1).join("")}\u2026` : text2;
-}
-
-// src/engine/claude-call-report.ts
-async function callClaude(spec, ctx, signal2) {
-  const session = spec.session ?? { kind: "fresh" };
-  const sessionId = session.kind === "resume" ? session.sessionId : randomUUID3();
-  ctx.onStarted?.(spec.id, sessionId);
-  const budgetUsd = spec.budgetUsd ?? null;
-  const cliBudgetUsd = budgetUsd !== null ? budgetUsd - (spec.completion?.spentUsd ?? 0) : null;
-  const env = spec.permissionMode === "bypassPermissions" ? { ...ctx.modelEnv(spec.id, "claude"), IS_SANDBOX: "1" } : ctx.modelEnv(spec.id, "claude");
-  const outcome = await (ctx.calls ?? MODEL_CALLS).claude({
-    executable: ctx.claudeExecutable,
-    prompt: spec.prompt,
-    permissionMode: spec.permissionMode,
-    policy: spec.policy,
-    session: { kind: session.kind, sessionId },
-    ...cliBudgetUsd !== null && cliBudgetUsd > 0 ? { budgetUsd: cliBudgetUsd } : {},
-    ...ctx.model !== void 0 ? { model: ctx.model } : {},
-    cwd: spec.cwd,
-    // 2.1.332 offers TodoWrite only with both switches (measured; claude-stream.ts): a gate reading todos.
-    env: spec.completion?.planTool === true ? { ...env, CLAUDE_CODE_ENABLE_TASKS: "false", CLAUDE_CODE_ENABLE_TODO_TOOLS: "true" } : env,
-    timeoutMs: spec.timeoutMs,
-    signal: signal2,
-    ...ctx.echo ? { echo: ctx.echo } : {}
-  });
-  const facts = claudeFactsOf(outcome, sessionId);
-  const sessionCostUsd = facts.costUsd;
-  if (session.kind === "resume") {
-    const before = session.sessionCostUsd ?? null;
-    facts.costUsd = sessionCostUsd !== null && before !== null ? Math.max(0, sessionCostUsd - before) : null;
-  }
-  const report = (f) => ({ facts, failure: f, sessionCostUsd });
-  if (outcome.kind !== "completed") return report(unfinishedCall(outcome, ctx.claudeExecutable));
-  const lost = spec.completion?.continuing === true ? lostSession(outcome) : null;
-  if (lost !== null) return report(sessionLostFailure("claude", sessionId, lost));
-  return report(completedFailure(outcome, facts, budgetUsd));
-}
-function lostSession(outcome) {
-  const r = outcome.result;
-  if (!r.isError) return null;
-  return r.errors.find((e) => /No conversation found with session ID/i.test(e)) ?? null;
-}
-function completedFailure(outcome, facts, budgetUsd) {
-  const r = outcome.result;
-  if (r.sessionLimit !== null) {
-    const resetsAt = r.sessionLimit.resetsAt ?? null;
-    return callFailure(
-      "run_error",
-      `paused: the model's session limit was reached${resetsAt !== null ? ` (resets ${resetsAt})` : ""}; resume with --retry-failed`,
-      { resetsAt }
-    );
-  }
-  if (r.isError && r.budgetExhausted) {
-    const spent = facts.costUsd !== null ? `$${facts.costUsd.toFixed(4)}` : "an unknown cost";
-    const limit = budgetUsd !== null ? `$${budgetUsd.toFixed(4)}` : "its --max-budget-usd";
-    return callFailure(
-      "budget_exceeded",
-      `exceeded budget_usd: ${spent} vs ${limit} \u2014 claude stopped at --max-budget-usd (${oneLine2(r.failureDetail ?? r.subtype)})`
-    );
-  }
-  if (r.isError) {
-    const why2 = r.failureDetail ?? r.subtype;
-    return callFailure("run_error", `claude reported is_error (exit ${outcome.exitCode}): ${oneLine2(why2)}`);
-  }
-  if (outcome.exitCode !== 0) return callFailure("nonzero_exit", `claude exited ${outcome.exitCode}`);
-  return null;
-}
-function claudeFactsOf(outcome, sessionId) {
-  if (outcome.kind === "completed") {
-    const r = outcome.result;
-    return {
-      sessionId: r.sessionId,
-      costUsd: r.totalCostUsd,
-      usage: r.usage,
-      numTurns: r.numTurns,
-      denied: r.deniedToolCalls,
-      writtenPaths: r.writtenPaths,
-      durationMs: outcome.durationMs,
-      reply: r.result ?? "",
-      plan: planOfClaudeTodos(r.todos)
-    };
-  }
-  const seen = outcome.kind === "timed_out" ? outcome.partial : outcome.kind === "spawn_failed" ? { deniedToolCalls: 0, writtenPaths: [] } : outcome;
-  return {
-    sessionId,
-    costUsd: null,
-    usage: null,
-    numTurns: null,
-    denied: seen.deniedToolCalls,
-    writtenPaths: seen.writtenPaths,
-    durationMs: outcome.durationMs,
-    reply: ""
-  };
-}
-
-// src/engine/codex-call-report.ts
-import { join as join17 } from "node:path";
-function codexHomeOf2(env) {
-  if (env.CODEX_HOME !== void 0 && env.CODEX_HOME !== "") return env.CODEX_HOME;
-  return env.HOME !== void 0 && env.HOME !== "" ? join17(env.HOME, ".codex") : null;
-}
-async function callCodex(spec, ctx, signal2) {
-  const session = spec.session ?? { kind: "fresh" };
-  const resumed = session.kind === "resume" ? session : null;
-  const nothingRan = (cause, detail) => ({
-    facts: { ...NO_CALL, sessionId: resumed?.sessionId ?? null },
-    failure: callFailure(cause, detail)
-  });
-  const promptProblem = codexPromptProblem(spec.prompt);
-  if (promptProblem !== null)
-    return nothingRan("run_error", `codex cannot run this prompt: ${promptProblem}`);
-  if (resumed !== null && !isCodexThreadId(resumed.sessionId)) {
-    return nothingRan(
-      "run_error",
-      `handoff: session cannot resume "${resumed.sessionId}": it is not a codex thread id (was the parent run on claude?)`
-    );
-  }
-  ctx.onStarted?.(spec.id, resumed?.sessionId ?? null);
-  const executable = ctx.codexExecutable ?? "codex";
-  const baseEnv = ctx.modelEnv(spec.id, "codex");
-  const env = resumed?.codexHome !== void 0 && codexHomeOf2(baseEnv) !== resumed.codexHome ? { ...baseEnv, CODEX_HOME: resumed.codexHome } : baseEnv;
-  const home = codexHomeOf2(env);
-  const outcome = await (ctx.calls ?? MODEL_CALLS).codex({
-    executable,
-    prompt: spec.prompt,
-    permissionMode: spec.permissionMode,
-    policy: spec.policy,
-    session: resumed !== null ? { kind: "resume", threadId: resumed.sessionId } : { kind: "fresh" },
-    ...ctx.model !== void 0 ? { model: ctx.model } : {},
-    ...ctx.codexConfig !== void 0 ? { config: ctx.codexConfig } : {},
-    cwd: spec.cwd,
-    env,
-    timeoutMs: spec.timeoutMs,
-    signal: signal2,
-    ...ctx.echo ? { echo: ctx.echo } : {},
-    ...resumed === null ? { onThreadStarted: (threadId) => ctx.onSession?.(spec.id, threadId) } : {},
-    ...spec.completion?.planTool === true ? { planTool: true } : {}
-  });
-  const facts = codexFactsOf(outcome, resumed?.sessionId ?? null, resumed?.threadUsage ?? null);
-  const report = (f, usage2 = null) => ({
-    facts,
-    failure: f,
-    ...facts.sessionId !== null ? { codexThread: { usage: usage2, home } } : {}
-  });
-  const lost = resumed !== null && spec.completion?.continuing === true ? lostThread(outcome, resumed.sessionId) : null;
-  if (lost !== null) return report(sessionLostFailure("codex", resumed?.sessionId ?? "", lost));
-  if (outcome.kind !== "completed") return report(unfinishedCall(outcome, executable));
-  const r = outcome.result;
-  const cumulative = r.usage !== null ? codexTokenUsage(r.usage) : null;
-  if (r.usageLimit !== null) {
-    const resetsAt = r.usageLimit.resetsAt ?? null;
-    return report(
-      callFailure(
-        "run_error",
-        `paused: the model's usage limit was reached${resetsAt !== null ? ` (resets ${resetsAt})` : ""}; resume with --retry-failed`,
-        { resetsAt }
-      )
-    );
-  }
-  if (r.isError) {
-    const why2 = r.failureDetail ?? "codex reported turn.failed";
-    return report(
-      callFailure("run_error", `codex reported turn.failed (exit ${outcome.exitCode}): ${oneLine2(why2)}`)
-    );
-  }
-  if (outcome.exitCode !== 0)
-    return report(callFailure("nonzero_exit", `codex exited ${outcome.exitCode}`), cumulative);
-  if (r.agentMessages === 0) {
-    return report(
-      callFailure("output_error", "codex completed its turn without an agent message (no reply to judge)"),
-      cumulative
-    );
-  }
-  return report(null, cumulative);
-}
-function lostThread(outcome, threadId) {
-  if (outcome.kind === "no_result" && /no rollout found for thread id/i.test(outcome.stderrTail)) {
-    const line2 = outcome.stderrTail.split("\n").find((l) => /no rollout found/i.test(l));
-    return line2 ?? "no rollout found for thread id";
-  }
-  if (outcome.kind === "completed" && outcome.result.threadId !== threadId)
-    return `codex answered in thread ${outcome.result.threadId}`;
-  return null;
-}
-function codexFactsOf(outcome, resumedId, before) {
-  const unknown3 = { costUsd: null, numTurns: null, denied: 0, durationMs: outcome.durationMs };
-  switch (outcome.kind) {
-    case "completed": {
-      const r = outcome.result;
-      return {
-        ...unknown3,
-        sessionId: r.threadId,
-        usage: r.usage !== null ? usageSince(codexTokenUsage(r.usage), before) : null,
-        writtenPaths: r.writtenPaths,
-        reply: r.reply ?? "",
-        plan: planOfCodexTodos(r.todos)
-      };
-    }
-    case "spawn_failed":
-      return { ...unknown3, sessionId: resumedId, usage: null, writtenPaths: [], reply: "" };
-    case "timed_out":
-      return {
-        ...unknown3,
-        sessionId: outcome.partial.threadId ?? resumedId,
-        usage: null,
-        writtenPaths: outcome.partial.writtenPaths,
-        reply: ""
-      };
-    case "no_result":
-    case "cancelled":
-      return {
-        ...unknown3,
-        sessionId: outcome.threadId ?? resumedId,
-        usage: null,
-        writtenPaths: outcome.writtenPaths,
-        reply: ""
-      };
-    default:
-      return unreachable(outcome);
-  }
-}
-
 // src/engine/agent-node.ts
-var AGENT_CALLS = { claude: callClaude, codex: callCodex };
+function nodeFields(node3, values, dirs) {
+  const verify = node3.success_check.verify;
+  const quoted = shellWords(values);
+  const texts = {
+    prompt: interpolated("prompt", node3.prompt, values),
+    cwd: node3.cwd === null ? null : interpolated("cwd", node3.cwd, values),
+    verifyCommand: verify ? interpolated("success_check.verify.command", verify.command, quoted) : null,
+    verifyCwd: verify?.cwd != null ? interpolated("success_check.verify.cwd", verify.cwd, values) : null,
+    completionCommand: node3.completion?.verify.kind === "command" ? interpolated("completion.verify.command", node3.completion.verify.command, quoted) : null
+  };
+  const failure3 = Object.values(texts).find((v) => v !== null && typeof v === "object");
+  if (failure3 !== void 0) return { ok: false, detail: failure3.error };
+  const resolved = texts;
+  const cwd = resolved.cwd === null ? dirs.workDir : resolve8(dirs.workDir, resolved.cwd);
+  const verifyCwd = resolved.verifyCwd === null ? cwd : resolve8(cwd, resolved.verifyCwd);
+  const problem = directoryProblem(cwd, dirs.repoDir, "cwd") ?? (verify ? directoryProblem(verifyCwd, dirs.repoDir, "success_check.verify.cwd") : null);
+  if (problem !== null) return { ok: false, detail: problem };
+  return {
+    ok: true,
+    fields: {
+      prompt: resolved.prompt,
+      cwd,
+      verify: verify && resolved.verifyCommand !== null ? {
+        command: resolved.verifyCommand,
+        cwd: verifyCwd,
+        timeoutMs: verify.timeout_ms,
+        expectExit: verify.expect_exit,
+        outputMatches: verify.output_matches
+      } : null,
+      ...resolved.completionCommand !== null ? { completionCommand: resolved.completionCommand } : {}
+    }
+  };
+}
+function shellQuote(value) {
+  return `'${value.replaceAll("'", "'\\''")}'`;
+}
+function interpolated(what, template, ctx) {
+  const result = interpolate(template, ctx);
+  return result.ok ? result.text : { error: `${what}: ${result.message}` };
+}
+function shellWords(values) {
+  const quote3 = (value) => value === void 0 ? void 0 : shellQuote(value);
+  return {
+    inputs: Object.fromEntries(Object.entries(values.inputs).map(([k, v]) => [k, shellQuote(v)])),
+    artifactPath: (ref) => quote3(values.artifactPath(ref)),
+    readArtifact: (ref) => quote3(values.readArtifact(ref)),
+    feedback: (ref) => quote3(values.feedback(ref))
+  };
+}
+function directoryProblem(dir, repoDir, field) {
+  if (!liesInRepository(dir, { cwd: repoDir, repoRoot: repoDir })) {
+    return `${field} ${dir} is outside the repository ${repoDir}: a node runs inside the repository whose tree is the evidence`;
+  }
+  if (!existsSync8(dir) || !statSync4(dir).isDirectory()) return `${field} ${dir} is not a folder`;
+  return null;
+}
+function turnOf(spec, ctx) {
+  const runtime = runtimeFor(ctx.runtime ?? "claude");
+  return {
+    nodeId: spec.id,
+    prompt: spec.prompt,
+    permissionMode: spec.permissionMode,
+    policy: spec.policy,
+    cwd: spec.cwd,
+    timeoutMs: spec.timeoutMs,
+    session: spec.session ?? { kind: "fresh" },
+    budgetUsd: spec.budgetUsd ?? null,
+    ...spec.completion !== void 0 ? { completion: spec.completion } : {},
+    executable: runtime.executable(ctx),
+    ...ctx.codexConfig !== void 0 ? { codexConfig: ctx.codexConfig } : {},
+    ...ctx.model !== void 0 ? { model: ctx.model } : {},
+    modelEnv: () => ctx.modelEnv(spec.id, runtime.name),
+    calls: ctx.calls ?? MODEL_CALLS,
+    ...ctx.echo ? { echo: ctx.echo } : {},
+    ...ctx.onStarted ? { onStarted: (id2) => ctx.onStarted?.(spec.id, id2) } : {},
+    ...ctx.onSession ? { onSession: (id2) => ctx.onSession?.(spec.id, id2) } : {}
+  };
+}
 async function runAgentNode(spec, ctx, signal2) {
-  const call = await AGENT_CALLS[ctx.runtime ?? "claude"](spec, ctx, signal2);
+  const call = await runtimeFor(ctx.runtime ?? "claude").agentTurn(turnOf(spec, ctx), signal2);
   const rows = new RowMaker(spec, ctx, call);
   if (call.failure !== null) {
     const f = call.failure;
@@ -45812,7 +45841,7 @@ async function runAgentNode(spec, ctx, signal2) {
   if (spec.resultMatches && !searchPattern(spec.resultMatches, reply)) {
     return rows.fail(
       "result_mismatch",
-      `reply does not match /${spec.resultMatches.source}/: ${oneLine2(reply).slice(0, 200)}`,
+      `reply does not match /${spec.resultMatches.source}/: ${oneLine(reply).slice(0, 200)}`,
       { judged: true }
     );
   }
@@ -46131,6 +46160,47 @@ function judgePlan(plan, requirePlan) {
   return { kind: "failed", summary: openItemsSummary(plan), report: openItemsReport(plan) };
 }
 
+// src/engine/completion-progress.ts
+var REASON_CHARS = 300;
+function progressRecord(progress, round) {
+  return {
+    round,
+    attempt: progress.attempt,
+    session_id: progress.sessionId,
+    reasons: [...progress.reasons],
+    feedback: progress.feedback,
+    spent_usd: progress.spentUsd,
+    elapsed_ms: progress.elapsedMs,
+    ...progress.plan !== null ? {
+      plan: {
+        items: progress.plan.items.map((i) => ({ ...i })),
+        total: progress.plan.total,
+        open: progress.plan.open
+      }
+    } : {},
+    ...progress.codexHome !== void 0 ? { codex_home: progress.codexHome } : {},
+    ...progress.sessionCostUsd !== void 0 ? { session_cost_usd: progress.sessionCostUsd } : {},
+    ...progress.threadUsage !== void 0 ? { thread_usage: progress.threadUsage } : {}
+  };
+}
+function progressFromRecord(record2) {
+  return {
+    attempt: record2.attempt,
+    sessionId: record2.session_id,
+    reasons: record2.reasons,
+    feedback: record2.feedback,
+    spentUsd: record2.spent_usd,
+    elapsedMs: record2.elapsed_ms,
+    plan: record2.plan ?? null,
+    ...record2.codex_home !== void 0 ? { codexHome: record2.codex_home } : {},
+    ...record2.session_cost_usd !== void 0 ? { sessionCostUsd: record2.session_cost_usd } : {},
+    ...record2.thread_usage !== void 0 ? { threadUsage: record2.thread_usage } : {}
+  };
+}
+function oneLineClip(text2, chars = REASON_CHARS) {
+  return clip(text2.replace(/\s+/g, " ").trim(), chars);
+}
+
 // src/engine/completion-start.ts
 function completionStart(node3, input2, record2) {
   if (input2.completion !== void 0) return { kind: "continue", progress: input2.completion };
@@ -46417,67 +46487,7 @@ function notRetriedWords(node3, input2, row) {
   return `not retried: retry.on lists ${node3.retry.on.join(", ")}, not ${row.cause}${why2}`;
 }
 
-// src/engine/node-fields.ts
-import { existsSync as existsSync8, statSync as statSync4 } from "node:fs";
-import { resolve as resolve8 } from "node:path";
-function nodeFields(node3, values, dirs) {
-  const verify = node3.success_check.verify;
-  const quoted = shellWords(values);
-  const texts = {
-    prompt: interpolated("prompt", node3.prompt, values),
-    cwd: node3.cwd === null ? null : interpolated("cwd", node3.cwd, values),
-    verifyCommand: verify ? interpolated("success_check.verify.command", verify.command, quoted) : null,
-    verifyCwd: verify?.cwd != null ? interpolated("success_check.verify.cwd", verify.cwd, values) : null,
-    completionCommand: node3.completion?.verify.kind === "command" ? interpolated("completion.verify.command", node3.completion.verify.command, quoted) : null
-  };
-  const failure3 = Object.values(texts).find((v) => v !== null && typeof v === "object");
-  if (failure3 !== void 0) return { ok: false, detail: failure3.error };
-  const resolved = texts;
-  const cwd = resolved.cwd === null ? dirs.workDir : resolve8(dirs.workDir, resolved.cwd);
-  const verifyCwd = resolved.verifyCwd === null ? cwd : resolve8(cwd, resolved.verifyCwd);
-  const problem = directoryProblem(cwd, dirs.repoDir, "cwd") ?? (verify ? directoryProblem(verifyCwd, dirs.repoDir, "success_check.verify.cwd") : null);
-  if (problem !== null) return { ok: false, detail: problem };
-  return {
-    ok: true,
-    fields: {
-      prompt: resolved.prompt,
-      cwd,
-      verify: verify && resolved.verifyCommand !== null ? {
-        command: resolved.verifyCommand,
-        cwd: verifyCwd,
-        timeoutMs: verify.timeout_ms,
-        expectExit: verify.expect_exit,
-        outputMatches: verify.output_matches
-      } : null,
-      ...resolved.completionCommand !== null ? { completionCommand: resolved.completionCommand } : {}
-    }
-  };
-}
-function shellQuote(value) {
-  return `'${value.replaceAll("'", "'\\''")}'`;
-}
-function interpolated(what, template, ctx) {
-  const result = interpolate(template, ctx);
-  return result.ok ? result.text : { error: `${what}: ${result.message}` };
-}
-function shellWords(values) {
-  const quote3 = (value) => value === void 0 ? void 0 : shellQuote(value);
-  return {
-    inputs: Object.fromEntries(Object.entries(values.inputs).map(([k, v]) => [k, shellQuote(v)])),
-    artifactPath: (ref) => quote3(values.artifactPath(ref)),
-    readArtifact: (ref) => quote3(values.readArtifact(ref)),
-    feedback: (ref) => quote3(values.feedback(ref))
-  };
-}
-function directoryProblem(dir, repoDir, field) {
-  if (!liesInRepository(dir, { cwd: repoDir, repoRoot: repoDir })) {
-    return `${field} ${dir} is outside the repository ${repoDir}: a node runs inside the repository whose tree is the evidence`;
-  }
-  if (!existsSync8(dir) || !statSync4(dir).isDirectory()) return `${field} ${dir} is not a folder`;
-  return null;
-}
-
-// src/engine/node-session.ts
+// src/engine/node-settlement.ts
 function sessionFor(node3, attempt2, quoting, sources) {
   if (node3.handoff !== "session" || attempt2 > 1 || quoting) return { ok: true, session: { kind: "fresh" } };
   const parent = node3.depends_on.find((d) => sources.graph.nodes_by_id.get(d)?.type !== "gate");
@@ -46500,8 +46510,6 @@ function sessionFor(node3, attempt2, quoting, sources) {
     })
   };
 }
-
-// src/engine/node-worktree.ts
 async function directoriesOf(ctx, node3) {
   if (node3.worktree === null) return { ok: true, dirs: ctx.dirs };
   if (ctx.worktrees === void 0)
@@ -46528,8 +46536,6 @@ function withWorktree(ctx, node3, row) {
   if (node3.worktree === null || ctx.worktrees === void 0) return row;
   return { ...row, worktree: { name: node3.worktree, branch: ctx.worktrees.branchOf(node3.worktree) } };
 }
-
-// src/engine/node-settlement.ts
 var JUDGMENT_CAUSES = /* @__PURE__ */ new Set(["verify_failed", "result_mismatch", "nonzero_exit"]);
 async function settleExecution(ctx, node3, input2, signal2) {
   const gated = node3.completion !== null ? completionStart(node3, input2, ctx.store.node(node3.id)) : null;
@@ -47107,11 +47113,20 @@ async function executeGraph(o) {
   const { graph, store, dir } = o;
   const memory = new LegMemory();
   const start = legStart(o, memory);
+  let savedBaseline = null;
+  const saveBaseline = () => {
+    const baseline = o.verifyQueue.currentIgnoredBaseline;
+    if (baseline === null || baseline === savedBaseline) return;
+    dir.writeJson(IGNORED_BASELINE_FILE, ignoredFilesToData(baseline));
+    savedBaseline = baseline;
+  };
+  saveBaseline();
   const journal = new LegJournal({
     graph,
     store,
     dir,
     redactor: o.redactor,
+    afterRecord: saveBaseline,
     ...o.hooks !== void 0 ? { hooks: o.hooks } : {}
   });
   const worktrees = worktreesOf(o);
@@ -47153,8 +47168,7 @@ async function executeGraph(o) {
   }
   store.state.paused = schedule.pause;
   store.save();
-  const baseline = o.verifyQueue.currentIgnoredBaseline;
-  if (baseline !== null) dir.writeJson(IGNORED_BASELINE_FILE, ignoredFilesToData(baseline));
+  saveBaseline();
   const end = o.signal?.aborted === true ? runEndOfAbort(o.signal) : schedule.pause !== null ? { kind: "paused", reason: schedule.pause.reason, nodeId: schedule.pause.node } : { kind: "completed" };
   return {
     end,
@@ -47193,7 +47207,8 @@ function agentSettingsOf(o) {
     ...o.codexConfig !== void 0 ? { codexConfig: o.codexConfig } : {},
     ...o.model !== void 0 ? { model: o.model } : {},
     modelEnv: o.modelEnv,
-    ...o.echo ? { echo: o.echo } : {}
+    ...o.echo ? { echo: o.echo } : {},
+    ...o.modelCalls !== void 0 ? { calls: o.modelCalls } : {}
   };
 }
 var LegPort = class {
@@ -47308,6 +47323,7 @@ function legCaller(o) {
     claudeExecutable: o.claudeExecutable,
     ...o.codexExecutable !== void 0 ? { codexExecutable: o.codexExecutable } : {},
     ...o.codexConfig !== void 0 ? { codexConfig: o.codexConfig } : {},
+    ...o.modelCalls !== void 0 ? { modelCalls: o.modelCalls } : {},
     modelEnv: o.modelEnv,
     ...o.echo ? { echo: o.echo } : {},
     ...o.signal ? { signal: o.signal } : {},
@@ -47357,6 +47373,7 @@ async function runLegAndFinish(o) {
     ...o.codexExecutable !== void 0 ? { codexExecutable: o.codexExecutable } : {},
     ...o.codexConfig !== void 0 ? { codexConfig: o.codexConfig } : {},
     ...o.model !== void 0 ? { model: o.model } : {},
+    ...o.modelCalls !== void 0 ? { modelCalls: o.modelCalls } : {},
     modelEnv: o.modelEnv,
     verifyQueue,
     worktrees: {
@@ -47443,7 +47460,8 @@ async function runAuto(o) {
     executable: executableFor(o.runtime, o),
     env: o.modelEnv("planner", o.runtime),
     timeoutMs: o.plannerTimeoutMs,
-    ...o.signal ? { signal: o.signal } : {}
+    ...o.signal ? { signal: o.signal } : {},
+    ...o.modelCalls !== void 0 ? { modelCalls: o.modelCalls } : {}
   });
   const opened = { frame, store };
   if (planned.kind === "rejected") return endRejectedPlan(o, opened, planned);
@@ -47934,19 +47952,13 @@ function parseAssessment(text2) {
 
 // src/engine/assess-call.ts
 async function assessCycle(o) {
-  const reply = await askReadOnly({
-    runtime: o.runtime,
-    executable: o.executable,
-    ...o.codexConfig !== void 0 ? { codexConfig: o.codexConfig } : {},
-    prompt: o.prompt,
-    policy: assessorPolicy(),
-    cwd: o.cwd,
-    env: o.env,
-    ...o.model !== void 0 ? { model: o.model } : {},
-    timeoutMs: o.timeoutMs,
-    ...o.signal ? { signal: o.signal } : {}
-  });
-  if (!reply.ok) return { kind: "failed", reason: noAssessmentWords(reply), call: reply.call };
+  const reply = await askReadOnly({ ...o, who: "assessor", policy: assessorPolicy() });
+  if (!reply.ok)
+    return {
+      kind: "failed",
+      reason: noReplyWords({ who: "assessor", executable: o.executable }, reply),
+      call: reply.call
+    };
   const parsed = parseAssessment(reply.text);
   if (!parsed.ok) return { kind: "failed", reason: parsed.reason, call: reply.call };
   return {
@@ -47955,23 +47967,6 @@ async function assessCycle(o) {
     call: reply.call,
     failedStarts: reply.failedStarts
   };
-}
-function noAssessmentWords(reply) {
-  switch (reply.ended) {
-    case "timed_out":
-      return "the assessor call timed out";
-    case "cancelled":
-      return "the assessor call was cancelled";
-    case "spawn_failed":
-      return `the assessor CLI could not start (${START_ATTEMPTS} attempts, ${START_BACKOFF_MS} ms apart): ${reply.detail}`;
-    case "no_reply":
-      return `the assessor call ${reply.detail}`;
-    case "no_result":
-    case "failed":
-      return `the assessor call failed: ${reply.detail}`;
-    default:
-      return unreachable(reply.ended);
-  }
 }
 
 // src/engine/goal-loop.ts
@@ -48118,7 +48113,8 @@ function assess(o, loop, cycle) {
     env: o.modelEnv("assessor", o.runtime),
     ...o.model !== void 0 ? { model: o.model } : {},
     timeoutMs: loop.assessorTimeoutMs ?? o.plannerTimeoutMs,
-    ...o.signal ? { signal: o.signal } : {}
+    ...o.signal ? { signal: o.signal } : {},
+    ...o.modelCalls !== void 0 ? { calls: o.modelCalls } : {}
   });
 }
 
@@ -49016,6 +49012,7 @@ function engineBase(request, ports) {
     // The operator's pairs, then the run's own (the key proxy's provider: last wins, so it points codex there).
     ...request.codexConfig.length + (modelCli.codexConfig?.length ?? 0) > 0 ? { codexConfig: [...request.codexConfig, ...modelCli.codexConfig ?? []] } : {},
     modelEnv: modelCli.modelEnv,
+    ...modelCli.modelCalls !== void 0 ? { modelCalls: modelCli.modelCalls } : {},
     ...before !== void 0 || install !== void 0 ? {
       // The workspace first (the agent-configuration swap), then the CLI install: a refused run does neither.
       beforeFirstModelCall: async (runtime) => await before?.() ?? await install?.(runtime) ?? null

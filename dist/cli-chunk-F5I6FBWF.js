@@ -6,7 +6,7 @@ import {
   parseCodexConfig,
   parseDuration,
   runtimeFor
-} from "./cli-chunk-DPXIG4OC.js";
+} from "./cli-chunk-FXNNXRVE.js";
 import {
   MAX_VERIFY_REPEAT,
   external_exports,

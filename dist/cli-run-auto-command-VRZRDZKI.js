@@ -4,11 +4,11 @@ import {
   AUTO_USAGE,
   autoMode,
   parseAutoFlags
-} from "./cli-chunk-2YVQJRLB.js";
+} from "./cli-chunk-WS3HGU6V.js";
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-5IJ3MTXO.js";
+} from "./cli-chunk-UA3RZKH5.js";
 import "./cli-chunk-7ODUBR5T.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-NM5VOJH2.js";
@@ -20,16 +20,16 @@ import {
   planLines,
   planTitle,
   withLocalProxy
-} from "./cli-chunk-XNBH7Z22.js";
+} from "./cli-chunk-NBPEMHJF.js";
 import "./cli-chunk-Y5UIWDYJ.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-UI56KICK.js";
-import "./cli-chunk-RD5RKDNM.js";
-import "./cli-chunk-CN4HW2DQ.js";
+import "./cli-chunk-XG2S527V.js";
+import "./cli-chunk-F5I6FBWF.js";
 import {
   checkedRepository,
   parseOrExit
-} from "./cli-chunk-DPXIG4OC.js";
+} from "./cli-chunk-FXNNXRVE.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-5PMY2OQJ.js";

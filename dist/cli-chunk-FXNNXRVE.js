@@ -422,6 +422,173 @@ async function startKeyProxy(options) {
   };
 }
 
+// src/runtime/claude-turn.ts
+import { randomUUID } from "node:crypto";
+
+// src/runtime/agent-turn.ts
+var NO_CALL = {
+  sessionId: null,
+  costUsd: 0,
+  usage: null,
+  numTurns: null,
+  denied: 0,
+  writtenPaths: [],
+  durationMs: 0,
+  reply: ""
+};
+function callFailure(cause, detail, sessionLimit = null) {
+  return { cause, detail, sessionLimit };
+}
+function limitPause(limit, resetsAt) {
+  return callFailure(
+    "run_error",
+    `paused: the model's ${limit} limit was reached${resetsAt !== null ? ` (resets ${resetsAt})` : ""}; resume with --retry-failed`,
+    { resetsAt }
+  );
+}
+function unfinishedCall(outcome, executable) {
+  switch (outcome.kind) {
+    case "spawn_failed":
+      return callFailure("run_error", `could not start ${executable}: ${outcome.message}`);
+    case "cancelled":
+      return callFailure("cancelled", "cancelled");
+    case "timed_out":
+      return callFailure("timeout", `killed after its timeout of ${Math.round(outcome.timeoutMs / 1e3)}s`);
+    case "no_result":
+      return callFailure("output_error", noResultWords(outcome.reason, outcome.stderrTail));
+    default:
+      return unreachable(outcome);
+  }
+}
+function sessionLostFailure(cli, sessionId, said) {
+  return {
+    cause: "run_error",
+    detail: `session lost: ${cli} no longer finds session ${sessionId} (${oneLine(said).slice(0, 200)}); it was not replaced by a fresh session`,
+    sessionLimit: null,
+    sessionLost: true
+  };
+}
+function noResultWords(reason, stderrTail) {
+  return `${reason}${stderrTail ? ` \u2014 stderr: ${lastLine(stderrTail)}` : ""}`;
+}
+function oneLine(text) {
+  return text.replace(/\s+/g, " ").trim();
+}
+function lastLine(text) {
+  const lines = text.trim().split("\n");
+  return oneLine(lines[lines.length - 1] ?? "");
+}
+
+// src/runtime/declared-plan.ts
+var PLAN_ITEMS_KEPT = 200;
+var PLAN_TEXT_CHARS = 300;
+function declaredPlan(items) {
+  return {
+    items: items.slice(0, PLAN_ITEMS_KEPT).map((item) => ({ text: clip(item.text, PLAN_TEXT_CHARS), done: item.done })),
+    total: items.length,
+    open: items.filter((item) => !item.done).length
+  };
+}
+function planOfClaudeTodos(todos) {
+  return todos === null ? null : declaredPlan(todos.map((todo) => ({ text: todo.text, done: todo.status === "completed" })));
+}
+function planOfCodexTodos(todos) {
+  return todos === null ? null : declaredPlan(todos.map((todo) => ({ text: todo.text, done: todo.completed })));
+}
+function clip(text, chars) {
+  const points = Array.from(text);
+  return points.length > chars ? `${points.slice(0, chars - 1).join("")}\u2026` : text;
+}
+
+// src/runtime/claude-turn.ts
+async function claudeTurn(turn, signal) {
+  const session = turn.session;
+  const sessionId = session.kind === "resume" ? session.sessionId : randomUUID();
+  turn.onStarted?.(sessionId);
+  const budgetUsd = turn.budgetUsd;
+  const cliBudgetUsd = budgetUsd !== null ? budgetUsd - (turn.completion?.spentUsd ?? 0) : null;
+  const env = turn.permissionMode === "bypassPermissions" ? { ...turn.modelEnv(), IS_SANDBOX: "1" } : turn.modelEnv();
+  const outcome = await turn.calls.claude({
+    label: turn.nodeId,
+    executable: turn.executable,
+    prompt: turn.prompt,
+    permissionMode: turn.permissionMode,
+    policy: turn.policy,
+    session: { kind: session.kind, sessionId },
+    ...cliBudgetUsd !== null && cliBudgetUsd > 0 ? { budgetUsd: cliBudgetUsd } : {},
+    ...turn.model !== void 0 ? { model: turn.model } : {},
+    cwd: turn.cwd,
+    // 2.1.332 offers TodoWrite only with both switches (measured; claude-stream.ts): a gate reading todos.
+    env: turn.completion?.planTool === true ? { ...env, CLAUDE_CODE_ENABLE_TASKS: "false", CLAUDE_CODE_ENABLE_TODO_TOOLS: "true" } : env,
+    timeoutMs: turn.timeoutMs,
+    signal,
+    ...turn.echo ? { echo: turn.echo } : {}
+  });
+  const facts = claudeFactsOf(outcome, sessionId);
+  const sessionCostUsd = facts.costUsd;
+  if (session.kind === "resume") {
+    const before = session.sessionCostUsd ?? null;
+    facts.costUsd = sessionCostUsd !== null && before !== null ? Math.max(0, sessionCostUsd - before) : null;
+  }
+  const report = (f) => ({ facts, failure: f, sessionCostUsd });
+  if (outcome.kind !== "completed") return report(unfinishedCall(outcome, turn.executable));
+  const lost = turn.completion?.continuing === true ? lostSession(outcome) : null;
+  if (lost !== null) return report(sessionLostFailure("claude", sessionId, lost));
+  return report(completedFailure(outcome, facts, budgetUsd));
+}
+function lostSession(outcome) {
+  const r = outcome.result;
+  if (!r.isError) return null;
+  return r.errors.find((e) => /No conversation found with session ID/i.test(e)) ?? null;
+}
+function completedFailure(outcome, facts, budgetUsd) {
+  const r = outcome.result;
+  if (r.sessionLimit !== null) {
+    return limitPause("session", r.sessionLimit.resetsAt ?? null);
+  }
+  if (r.isError && r.budgetExhausted) {
+    const spent = facts.costUsd !== null ? `$${facts.costUsd.toFixed(4)}` : "an unknown cost";
+    const limit = budgetUsd !== null ? `$${budgetUsd.toFixed(4)}` : "its --max-budget-usd";
+    return callFailure(
+      "budget_exceeded",
+      `exceeded budget_usd: ${spent} vs ${limit} \u2014 claude stopped at --max-budget-usd (${oneLine(r.failureDetail ?? r.subtype)})`
+    );
+  }
+  if (r.isError) {
+    const why = r.failureDetail ?? r.subtype;
+    return callFailure("run_error", `claude reported is_error (exit ${outcome.exitCode}): ${oneLine(why)}`);
+  }
+  if (outcome.exitCode !== 0) return callFailure("nonzero_exit", `claude exited ${outcome.exitCode}`);
+  return null;
+}
+function claudeFactsOf(outcome, sessionId) {
+  if (outcome.kind === "completed") {
+    const r = outcome.result;
+    return {
+      sessionId: r.sessionId,
+      costUsd: r.totalCostUsd,
+      usage: r.usage,
+      numTurns: r.numTurns,
+      denied: r.deniedToolCalls,
+      writtenPaths: r.writtenPaths,
+      durationMs: outcome.durationMs,
+      reply: r.result ?? "",
+      plan: planOfClaudeTodos(r.todos)
+    };
+  }
+  const seen = outcome.kind === "timed_out" ? outcome.partial : outcome.kind === "spawn_failed" ? { deniedToolCalls: 0, writtenPaths: [] } : outcome;
+  return {
+    sessionId,
+    costUsd: null,
+    usage: null,
+    numTurns: null,
+    denied: seen.deniedToolCalls,
+    writtenPaths: seen.writtenPaths,
+    durationMs: outcome.durationMs,
+    reply: ""
+  };
+}
+
 // src/runtime/claude-runtime.ts
 var CLAUDE_ORDER = [
   "ANTHROPIC_API_KEY",
@@ -447,6 +614,7 @@ function proxyPlan(o) {
 }
 var CLAUDE_RUNTIME = {
   name: "claude",
+  agentTurn: claudeTurn,
   cliPackage: { bin: "claude", npmPackage: "@anthropic-ai/claude-code", cacheName: "claude-code" },
   executable: (o) => o.claudeExecutable,
   optionsProblem: (o) => o.codexConfig !== void 0 && o.codexConfig.length > 0 ? "codex-config applies only to the codex runtime: pass --runtime codex (input runtime: codex), or drop codex-config. Nothing was run." : null,
@@ -482,7 +650,7 @@ var CLAUDE_RUNTIME = {
 
 // src/runtime/codex-runtime.ts
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join as join2 } from "node:path";
 
 // src/graph/duration.ts
 var DURATION_EXAMPLES = "90s, 45m, 1h30m, 1.5h, 500ms";
@@ -679,6 +847,155 @@ function buildCodexArgv(inv) {
   return argv;
 }
 
+// src/runtime/codex-turn.ts
+import { join } from "node:path";
+
+// src/runtime/codex-usage.ts
+function codexTokenUsage(usage) {
+  return {
+    inputTokens: Math.max(0, usage.inputTokens - usage.cachedInputTokens),
+    outputTokens: usage.outputTokens,
+    cacheReadInputTokens: usage.cachedInputTokens,
+    ...usage.cacheWriteInputTokens !== void 0 ? { cacheCreationInputTokens: usage.cacheWriteInputTokens } : {}
+  };
+}
+function usageSince(cumulative, before) {
+  if (before === null) return cumulative;
+  const minus = (a, b) => Math.max(0, a - (b ?? 0));
+  return {
+    inputTokens: minus(cumulative.inputTokens, before.inputTokens),
+    outputTokens: minus(cumulative.outputTokens, before.outputTokens),
+    ...cumulative.cacheReadInputTokens !== void 0 ? { cacheReadInputTokens: minus(cumulative.cacheReadInputTokens, before.cacheReadInputTokens) } : {},
+    ...cumulative.cacheCreationInputTokens !== void 0 ? {
+      cacheCreationInputTokens: minus(
+        cumulative.cacheCreationInputTokens,
+        before.cacheCreationInputTokens
+      )
+    } : {}
+  };
+}
+
+// src/runtime/codex-turn.ts
+function codexHomeOf(env) {
+  if (env.CODEX_HOME !== void 0 && env.CODEX_HOME !== "") return env.CODEX_HOME;
+  return env.HOME !== void 0 && env.HOME !== "" ? join(env.HOME, ".codex") : null;
+}
+async function codexTurn(turn, signal) {
+  const session = turn.session;
+  const resumed = session.kind === "resume" ? session : null;
+  const nothingRan = (cause, detail) => ({
+    facts: { ...NO_CALL, sessionId: resumed?.sessionId ?? null },
+    failure: callFailure(cause, detail)
+  });
+  const promptProblem = codexPromptProblem(turn.prompt);
+  if (promptProblem !== null)
+    return nothingRan("run_error", `codex cannot run this prompt: ${promptProblem}`);
+  if (resumed !== null && !isCodexThreadId(resumed.sessionId)) {
+    return nothingRan(
+      "run_error",
+      `handoff: session cannot resume "${resumed.sessionId}": it is not a codex thread id (was the parent run on claude?)`
+    );
+  }
+  turn.onStarted?.(resumed?.sessionId ?? null);
+  const executable = turn.executable;
+  const baseEnv = turn.modelEnv();
+  const env = resumed?.codexHome !== void 0 && codexHomeOf(baseEnv) !== resumed.codexHome ? { ...baseEnv, CODEX_HOME: resumed.codexHome } : baseEnv;
+  const home = codexHomeOf(env);
+  const outcome = await turn.calls.codex({
+    label: turn.nodeId,
+    executable,
+    prompt: turn.prompt,
+    permissionMode: turn.permissionMode,
+    policy: turn.policy,
+    session: resumed !== null ? { kind: "resume", threadId: resumed.sessionId } : { kind: "fresh" },
+    ...turn.model !== void 0 ? { model: turn.model } : {},
+    ...turn.codexConfig !== void 0 ? { config: turn.codexConfig } : {},
+    cwd: turn.cwd,
+    env,
+    timeoutMs: turn.timeoutMs,
+    signal,
+    ...turn.echo ? { echo: turn.echo } : {},
+    ...resumed === null ? { onThreadStarted: (threadId) => turn.onSession?.(threadId) } : {},
+    ...turn.completion?.planTool === true ? { planTool: true } : {}
+  });
+  const facts = codexFactsOf(outcome, resumed?.sessionId ?? null, resumed?.threadUsage ?? null);
+  const report = (f, usage = null) => ({
+    facts,
+    failure: f,
+    ...facts.sessionId !== null ? { codexThread: { usage, home } } : {}
+  });
+  const lost = resumed !== null && turn.completion?.continuing === true ? lostThread(outcome, resumed.sessionId) : null;
+  if (lost !== null) return report(sessionLostFailure("codex", resumed?.sessionId ?? "", lost));
+  if (outcome.kind !== "completed") return report(unfinishedCall(outcome, executable));
+  const r = outcome.result;
+  const cumulative = r.usage !== null ? codexTokenUsage(r.usage) : null;
+  if (r.usageLimit !== null) {
+    const resetsAt = r.usageLimit.resetsAt ?? null;
+    return report(limitPause("usage", resetsAt));
+  }
+  if (r.isError) {
+    const why = r.failureDetail ?? "codex reported turn.failed";
+    return report(
+      callFailure("run_error", `codex reported turn.failed (exit ${outcome.exitCode}): ${oneLine(why)}`)
+    );
+  }
+  if (outcome.exitCode !== 0)
+    return report(callFailure("nonzero_exit", `codex exited ${outcome.exitCode}`), cumulative);
+  if (r.agentMessages === 0) {
+    return report(
+      callFailure("output_error", "codex completed its turn without an agent message (no reply to judge)"),
+      cumulative
+    );
+  }
+  return report(null, cumulative);
+}
+function lostThread(outcome, threadId) {
+  if (outcome.kind === "no_result" && /no rollout found for thread id/i.test(outcome.stderrTail)) {
+    const line = outcome.stderrTail.split("\n").find((l) => /no rollout found/i.test(l));
+    return line ?? "no rollout found for thread id";
+  }
+  if (outcome.kind === "completed" && outcome.result.threadId !== threadId)
+    return `codex answered in thread ${outcome.result.threadId}`;
+  return null;
+}
+function codexFactsOf(outcome, resumedId, before) {
+  const unknown = { costUsd: null, numTurns: null, denied: 0, durationMs: outcome.durationMs };
+  switch (outcome.kind) {
+    case "completed": {
+      const r = outcome.result;
+      return {
+        ...unknown,
+        sessionId: r.threadId,
+        usage: r.usage !== null ? usageSince(codexTokenUsage(r.usage), before) : null,
+        writtenPaths: r.writtenPaths,
+        reply: r.reply ?? "",
+        plan: planOfCodexTodos(r.todos)
+      };
+    }
+    case "spawn_failed":
+      return { ...unknown, sessionId: resumedId, usage: null, writtenPaths: [], reply: "" };
+    case "timed_out":
+      return {
+        ...unknown,
+        sessionId: outcome.partial.threadId ?? resumedId,
+        usage: null,
+        writtenPaths: outcome.partial.writtenPaths,
+        reply: ""
+      };
+    case "no_result":
+    case "cancelled":
+      return {
+        ...unknown,
+        sessionId: outcome.threadId ?? resumedId,
+        usage: null,
+        writtenPaths: outcome.writtenPaths,
+        reply: ""
+      };
+    default:
+      return unreachable(outcome);
+  }
+}
+
 // src/runtime/codex-runtime.ts
 function codexConfigKeys(pairs) {
   const kept = [...pairs ?? []];
@@ -712,20 +1029,17 @@ function optionsProblem(o) {
   });
   return issues.length > 0 ? `${issues.join("; ")}. Nothing was run.` : null;
 }
-function codexHomeOf(env) {
-  return env.CODEX_HOME ?? (env.HOME !== void 0 ? join(env.HOME, ".codex") : void 0);
-}
 function userSelectsProvider(env) {
   const home = codexHomeOf(env);
-  if (home === void 0) return false;
-  const config = join(home, "config.toml");
+  if (home === null) return false;
+  const config = join2(home, "config.toml");
   return existsSync(config) && /^\s*model_provider\s*=/m.test(readFileSync(config, "utf8"));
 }
 function localCredentialProblem(env, codexConfig) {
   if (CREDENTIAL_VARIABLES.codex.some((name) => (env[name] ?? "") !== "")) return null;
   if (codexConfig.some((pair) => /^\s*"?model_provider"?\s*=/.test(pair))) return null;
   const codexHome = codexHomeOf(env);
-  if (codexHome !== void 0 && existsSync(join(codexHome, "auth.json"))) return null;
+  if (codexHome !== null && existsSync(join2(codexHome, "auth.json"))) return null;
   if (userSelectsProvider(env)) return null;
   return "codex has no credential: set OPENAI_API_KEY (or CODEX_API_KEY), run `codex login`, or name a provider with --codex-config model_provider=\u2026; nothing was run";
 }
@@ -750,6 +1064,7 @@ function proxyPlan2(o) {
 }
 var CODEX_RUNTIME = {
   name: "codex",
+  agentTurn: codexTurn,
   // Its platform binary comes as an optional dependency npm picks.
   cliPackage: { bin: "codex", npmPackage: "@openai/codex", cacheName: "codex" },
   executable: (o) => o.codexExecutable ?? "codex",
@@ -836,7 +1151,7 @@ function cliModelCredentials(env, runtime) {
 }
 
 // src/local-run/local-setup.ts
-import { join as join4, resolve as resolve3 } from "node:path";
+import { join as join5, resolve as resolve3 } from "node:path";
 
 // src/local-run/local-repository.ts
 import { existsSync as existsSync2, realpathSync as realpathSync2, statSync } from "node:fs";
@@ -844,7 +1159,7 @@ import { relative as relative2, resolve as resolve2, sep as sep2 } from "node:pa
 
 // src/engine/outside-writes.ts
 import { lstatSync, realpathSync } from "node:fs";
-import { basename, dirname, isAbsolute, join as join2, relative, resolve, sep } from "node:path";
+import { basename, dirname, isAbsolute, join as join3, relative, resolve, sep } from "node:path";
 var OUTSIDE_WRITES_KEPT = 10;
 function outsideWrites(paths, where) {
   const root = realOrSelf(resolve(where.repoRoot));
@@ -872,7 +1187,7 @@ function placePath(path, cwd) {
   for (; ; ) {
     if (exists(current)) {
       try {
-        return rest.length === 0 ? realpathSync(current) : join2(realpathSync(current), ...rest);
+        return rest.length === 0 ? realpathSync(current) : join3(realpathSync(current), ...rest);
       } catch {
         return null;
       }
@@ -906,7 +1221,7 @@ function inside(root, path) {
 // src/evidence/evidence-tree.ts
 import { copyFile, mkdtemp, rm, stat, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { isAbsolute as isAbsolute2, join as join3 } from "node:path";
+import { isAbsolute as isAbsolute2, join as join4 } from "node:path";
 var NotAGitRepositoryError = class extends Error {
   constructor(dir, detail) {
     super(
@@ -970,11 +1285,11 @@ async function seedFromUserIndex(userIndexPath, indexFile) {
 }
 async function withWorkingTreeIndex(repoDir, context, task) {
   const root = await workTreeRoot(repoDir, context);
-  const tempDir = await mkdtemp(join3(tmpdir(), "evidence-gate-index-"));
-  const indexFile = join3(tempDir, "index");
+  const tempDir = await mkdtemp(join4(tmpdir(), "evidence-gate-index-"));
+  const indexFile = join4(tempDir, "index");
   try {
     const userIndex = await git(["rev-parse", "--git-path", "index"], gitOptions(root, context));
-    const userIndexPath = isAbsolute2(userIndex) ? userIndex : join3(root, userIndex);
+    const userIndexPath = isAbsolute2(userIndex) ? userIndex : join4(root, userIndex);
     const seeded = await seedFromUserIndex(userIndexPath, indexFile);
     const scoped = (args) => git(args, gitOptions(root, context, { GIT_INDEX_FILE: indexFile }));
     if (!seeded && await headCommit(root, context) !== null) await scoped(["read-tree", "HEAD"]);
@@ -1078,7 +1393,7 @@ evidence-gate ${command}: `)}
   return EXIT.usage;
 }
 function runsDirFor(repoDir, runsDir, cwd) {
-  return runsDir !== void 0 ? resolve3(cwd, runsDir) : join4(repoDir, ".evidence-gate", "runs");
+  return runsDir !== void 0 ? resolve3(cwd, runsDir) : join5(repoDir, ".evidence-gate", "runs");
 }
 async function savedRunsDir(io, repo, runsDir) {
   if (runsDir !== void 0) return resolve3(io.cwd, runsDir);
@@ -1290,12 +1605,13 @@ function helpHint(command) {
 export {
   keyProxyUpstream,
   startKeyProxy,
+  oneLine,
+  clip,
   parseDuration,
   formatDuration,
-  isCodexThreadId,
-  codexPromptProblem,
   parseCodexConfig,
   buildCodexArgv,
+  codexTokenUsage,
   runtimeFor,
   cliSecrets,
   cliModelCredentials,
