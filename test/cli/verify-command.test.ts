@@ -239,6 +239,17 @@ describe("evidence-gate verify", () => {
   });
 });
 
+describe("verify --verify-repeat with an empty value", () => {
+  it("is the usage error --verify-repeat 0 is (exit 64, naming the flag and the range), not a silent once", async () => {
+    const repo = await makeFixedSampleRepo();
+    repos.push(repo);
+    const r = await verify(repo, ["--verify-cmd", "true", "--verify-repeat", ""]);
+    expect(r.code, r.stderr + r.stdout).toBe(64);
+    expect(r.stderr).toContain('--verify-repeat "": give a whole number from 1 to 10');
+    expect(r.ledger).toBeNull();
+  });
+});
+
 describe("resume of a verify run", () => {
   it("is refused as a verify run (exit 64, run verify again), not as a run directory without state", async () => {
     const repo = await makeFixedSampleRepo();
