@@ -8,6 +8,7 @@
  * The check run is created only once the engine accepted the resume, so a mistyped gate or run id never
  * replaces the paused run's check run.
  */
+import { existsSync, readFileSync } from "node:fs";
 import { userInfo } from "node:os";
 import { join } from "node:path";
 import { isLocalAccountName, localApprover } from "../core/github-login.js";
@@ -47,6 +48,9 @@ export async function runCliResume(argv: readonly string[], io: CliIo): Promise<
   });
   if ("exit" in where) return where.exit;
   const { repoDir } = where;
+  const runsDir = runsDirFor(repoDir, f.runsDir, io.cwd);
+  const notResumable = verifyRunProblem(join(runsDir, f.runId));
+  if (notResumable !== null) return refuseUsage(io, "resume", [notResumable])!;
   const action = engineAction(f.action, by ?? "");
   const secrets = cliSecrets(io.env);
   const report = RunReport.open({ command: "resume", flags: f, io, secrets });
@@ -58,7 +62,6 @@ export async function runCliResume(argv: readonly string[], io: CliIo): Promise<
     headSha = head.sha;
   }
 
-  const runsDir = runsDirFor(repoDir, f.runsDir, io.cwd);
   return withLocalProxy(
     io,
     {
@@ -166,4 +169,25 @@ function describeAction(action: ResumeAction): string {
     default:
       return unreachable(action);
   }
+}
+
+/**
+ * Why the run in `runDir` cannot be resumed because it is a `verify` run, or `null` when it is not one.
+ * A `verify` run (SPEC §10) writes `ledger.json` (mode `verify`, one "verify (engine)" row) and no
+ * `state.json`, so the engine's own answer ("state.json does not exist … was the run refused?") would
+ * mislead: the fix is to run `evidence-gate verify` again. An unreadable ledger is left to the engine.
+ */
+export function verifyRunProblem(runDir: string): string | null {
+  if (existsSync(join(runDir, "state.json"))) return null;
+  const ledgerPath = join(runDir, "ledger.json");
+  if (!existsSync(ledgerPath)) return null;
+  let ledger: { mode?: unknown; rows?: unknown };
+  try {
+    ledger = JSON.parse(readFileSync(ledgerPath, "utf8")) as { mode?: unknown; rows?: unknown };
+  } catch {
+    return null;
+  }
+  const rows = Array.isArray(ledger.rows) ? (ledger.rows as { label?: unknown }[]) : [];
+  if (ledger.mode !== "verify" && !rows.some((row) => row?.label === "verify (engine)")) return null;
+  return `${runDir} is a \`verify\` run (its ledger has one "verify (engine)" row and no state.json): a verify run has no graph to resume or retry; run \`evidence-gate verify\` again`;
 }

@@ -5,6 +5,9 @@
  */
 import { parseArgs } from "node:util";
 import type { LegFlags, ReportFlags } from "../local-run/local-setup.js";
+import { MAX_VERIFY_REPEAT } from "../policy/policy-file.js";
+import { MAX_CYCLES } from "../run/max-cycles.js";
+import { MAX_REPAIR_ATTEMPTS } from "../run/repair-attempts.js";
 import type { Parsed } from "./parse-command.js";
 
 export type { LegFlags, ReportFlags };
@@ -138,6 +141,20 @@ export function flagReader(line: CommandLine): FlagReader {
 }
 
 /**
+ * Flags whose empty (or blank) value is a usage error rather than "absent": the shared readers treat an
+ * empty value as unset because the action's inputs arrive empty when not given (`INPUT_X=""`), but on the
+ * command line `--verify-repeat ""` is a mistake (a failed variable expansion) that must not silently run
+ * with the default. Each maps to what to give instead. (`--concurrency`, `--timeout` and
+ * `--verify-timeout` already refuse an empty value in their own readers.)
+ */
+const NOT_EMPTY: Readonly<Record<string, string>> = {
+  "verify-repeat": `a whole number from 1 to ${MAX_VERIFY_REPEAT}`,
+  "max-cycles": `a whole number from 1 to ${MAX_CYCLES}`,
+  "repair-attempts": `a whole number from 0 to ${MAX_REPAIR_ATTEMPTS}`,
+  model: "a model name the runtime accepts (e.g. sonnet)",
+};
+
+/**
  * A command's flags: argv parsed strictly ({@link parseCommandLine}), then `read` into the typed flags,
  * pushing every problem onto `errors`.
  *
@@ -152,6 +169,11 @@ export function parseFlags<F>(
   const parsed = parseCommandLine(argv, options, allowPositionals);
   if (!parsed.ok) return parsed;
   const errors: string[] = [];
+  for (const [name, wanted] of Object.entries(NOT_EMPTY)) {
+    const value = parsed.line.values[name];
+    if (name in options && typeof value === "string" && value.trim() === "")
+      errors.push(`--${name} ${JSON.stringify(value)}: give ${wanted}, or leave the flag out`);
+  }
   const flags = read(flagReader(parsed.line), errors);
   return errors.length > 0 || flags === undefined ? { ok: false, errors } : { ok: true, flags };
 }

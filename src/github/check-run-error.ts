@@ -49,7 +49,15 @@ export interface FailedCall {
   readonly body: unknown;
   /** What the Octokit call threw. */
   readonly cause: unknown;
+  /** Who holds the token, so a 403/404 names the fix that works there (default `action`). */
+  readonly surface?: CheckRunSurface;
 }
+
+/**
+ * Where the check-run client runs, for the fix a 403/404 names: the action (the job's `permissions:`), or
+ * the CLI (the token in `GITHUB_TOKEN`/`GH_TOKEN`, which has no workflow `permissions:` to edit).
+ */
+export type CheckRunSurface = "action" | "cli";
 
 interface RequestErrorLike {
   readonly status?: unknown;
@@ -77,7 +85,7 @@ export function checkRunWriteError(call: FailedCall): CheckRunWriteError {
     message:
       notTheApi !== null
         ? `${call.what}: ${originOf(url) ?? "the server"} answered ${status ?? "without a status"} with ${notTheApi}, not the GitHub API's JSON. ${API_ROOT_HINT}`
-        : describeFailure(call.what, status, githubMessage, hasResponse, url),
+        : describeFailure(call, status, githubMessage, hasResponse, url),
     status,
     request: {
       operation: call.operation,
@@ -103,12 +111,13 @@ function githubMessageOf(error: unknown): string | undefined {
 }
 
 function describeFailure(
-  what: string,
+  call: Pick<FailedCall, "what" | "operation" | "surface">,
   status: number | undefined,
   githubMessage: string | undefined,
   hasResponse: boolean,
   url: string | undefined,
 ): string {
+  const { what } = call;
   if (!hasResponse) {
     const origin = originOf(url);
     const where = origin === null ? "" : ` at ${origin}`;
@@ -118,6 +127,16 @@ function describeFailure(
   const answered = `${what}: GitHub answered ${status}${said}.`;
   if ((status === 403 || status === 429) && /rate limit/i.test(githubMessage ?? "")) {
     return `${answered} The API rate limit was hit and the retries ran out; run the job again later.`;
+  }
+  if ((status === 403 || status === 404) && call.surface === "cli") {
+    const reading = call.operation === "find" || call.operation === "get";
+    return (
+      `${answered} ${reading ? "Listing or reading" : "Writing"} check runs there needs the token the CLI uses ` +
+      "(GITHUB_TOKEN, else GH_TOKEN) to have `checks: write` on the repository: a fine-grained token with " +
+      "the Checks permission set to read and write on that repository, or a classic token with the `repo` " +
+      "scope (GitHub docs: REST API endpoints for check runs). A GitHub Actions GITHUB_TOKEN needs " +
+      "`permissions: { checks: write }` on its job; on a pull request from a fork it is read-only."
+    );
   }
   if (status === 403 || status === 404) {
     return (

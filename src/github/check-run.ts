@@ -18,7 +18,12 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { isRunId } from "../core/run-id.js";
 import { redactTokenShapes } from "../core/token-shapes.js";
-import { type CheckRunOperation, CheckRunWriteError, checkRunWriteError } from "./check-run-error.js";
+import {
+  type CheckRunOperation,
+  type CheckRunSurface,
+  CheckRunWriteError,
+  checkRunWriteError,
+} from "./check-run-error.js";
 import {
   type CheckRunConclusion,
   type CheckRunRef,
@@ -92,6 +97,8 @@ export interface CheckRunClientOptions {
    * are redacted after it either way.
    */
   readonly redact?: (text: string) => string;
+  /** Who runs the client, for the fix a refused call names (`check-run-error.ts`; default `action`). */
+  readonly surface?: CheckRunSurface;
   /** Clock for `started_at` / `completed_at`. */
   readonly now?: () => Date;
 }
@@ -109,6 +116,7 @@ export class CheckRunClient {
   readonly #warn: (message: string) => void;
   readonly #redact: (text: string) => string;
   readonly #now: () => Date;
+  readonly #surface: CheckRunSurface;
 
   constructor(options: CheckRunClientOptions) {
     this.#octokit = options.octokit;
@@ -118,6 +126,7 @@ export class CheckRunClient {
     const given = options.redact;
     this.#redact = given === undefined ? redactTokenShapes : (text) => redactTokenShapes(given(text));
     this.#now = options.now ?? (() => new Date());
+    this.#surface = options.surface ?? "action";
   }
 
   /**
@@ -350,7 +359,7 @@ export class CheckRunClient {
     try {
       return await send();
     } catch (cause) {
-      throw checkRunWriteError({ operation, what, route, body, cause });
+      throw checkRunWriteError({ operation, what, route, body, cause, surface: this.#surface });
     }
   }
 

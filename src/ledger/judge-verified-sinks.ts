@@ -98,7 +98,7 @@ export function judgeVerifiedSinks(sinks: VerifiedSinks): Conclusion {
       outcome: "passed",
       rule: "verified-off-commit",
       title: "Verified, but not on this commit",
-      reason: `Every sink was verified, but ${PATCH_NOT_ON_COMMIT}: the tree the verify command ran on differs from this commit's tree (files changed during the run, or uncommitted before it, or sinks that verified different trees). Commit the patch and verify that commit (the CLI's --commit does both; the action's push: true pushes it), or re-run on a commit that contains it.`,
+      reason: `Every sink was verified, but ${PATCH_NOT_ON_COMMIT}: the tree the verify command ran on differs from this commit's tree (files changed during the run, or uncommitted before it, or sinks that verified different trees). ${offCommitAdvice(input.rows)}`,
     };
   }
   const ignoredUnknown = verified.filter((id) => last.get(id)?.verify?.ignoredFiles === "unknown");
@@ -120,6 +120,22 @@ export function judgeVerifiedSinks(sinks: VerifiedSinks): Conclusion {
     title: `Verified: ${countNodes(last.size)} passed, ${verified.length} ${verified.length === 1 ? "sink" : "sinks"} verified on this commit`,
     reason: `Every node passed (${executions} ${executions === 1 ? "execution" : "executions"}) and the engine ran the verify command of every non-gate sink on this commit's tree.`,
   };
+}
+
+/** The label of a `verify` run's one row (`VERIFY_NODE_LABEL` in src/engine/verify-run.ts, SPEC §10). */
+const VERIFY_RUN_LABEL = "verify (engine)";
+
+/**
+ * The fix the `verified-off-commit` reason names, for the run that was judged: a `verify` run (its one row
+ * is labelled "verify (engine)") has no `--commit`, so it is told to commit or stash the uncommitted changes
+ * and verify again; a graph run is told to commit the patch and verify that commit — `run`/`auto --commit`
+ * does both only when HEAD stays put during the run (else it refuses and the patch is left for the user).
+ */
+function offCommitAdvice(rows: ConclusionInput["rows"]): string {
+  if (rows.length > 0 && rows.every((row) => row.label === VERIFY_RUN_LABEL)) {
+    return "Commit (or stash) the uncommitted changes and run `evidence-gate verify` again, so the verify command runs on this commit's tree.";
+  }
+  return "Commit the patch and verify that commit (`evidence-gate run --commit` or `auto --commit` does both when HEAD does not move during the run; the action's push: true pushes it), or re-run on a commit that contains it.";
 }
 
 /** Most flagged changes the reason names (the ledger's changed-files section lists more). */

@@ -84,6 +84,7 @@ export async function reportSavedLedger(o: ReportSavedLedgerOptions): Promise<Re
       repo,
       warn: o.warn,
       redact: o.redact,
+      surface: "cli",
     }),
     name: o.checkName,
     headSha: o.sha,

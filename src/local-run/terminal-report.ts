@@ -304,6 +304,7 @@ export class RunReport {
         repo: this.#repo,
         warn: (m) => io.err.write(`${m}\n`),
         redact: secrets.redactor.text,
+        surface: "cli",
       }),
       name: flags.checkName,
       headSha,

@@ -1,5 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { parseAutoFlags } from "../../src/cli/parse-auto-flags.js";
+import { parseRunFlags } from "../../src/cli/parse-run-flags.js";
+import { parseVerifyFlags } from "../../src/cli/verify-command.js";
 
 const errorsOf = (argv: string[]): readonly string[] => {
   const parsed = parseAutoFlags(argv);
@@ -188,5 +190,42 @@ describe("--max-cycles and --max-cost-usd (SPEC §7, issue 13 item 7)", () => {
     expect(errorsOf(["--goal", "g", "--verify-cmd", "true", "--max-cost-usd", "1"])).toEqual([
       "--max-cost-usd is checked between cycles, and --max-cycles is 1: give --max-cycles 2 or more, or drop it",
     ]);
+  });
+});
+
+describe("an empty value of a numeric flag or of --model is a usage error naming the flag, never the default", () => {
+  test.each([
+    ["--verify-repeat", "1 to 10"],
+    ["--verify-timeout", "--verify-timeout"],
+    ["--timeout", "--timeout"],
+    ["--concurrency", "1 to 10"],
+    ["--max-cycles", "1 to 5"],
+    ["--repair-attempts", "0 to 10"],
+    ["--model", "model name"],
+  ])("auto %s '' is refused", (flag, range) => {
+    const errors = errorsOf(["--goal", "g", flag, ""]).join("\n");
+    expect(errors).toContain(flag);
+    expect(errors).toContain(range);
+  });
+
+  test.each([
+    ["--verify-repeat", "1 to 10"],
+    ["--verify-timeout", "--verify-timeout"],
+    ["--timeout", "--timeout"],
+  ])("verify %s '' is refused", (flag, range) => {
+    const parsed = parseVerifyFlags([flag, ""]);
+    const errors = parsed.ok ? "" : parsed.errors.join("\n");
+    expect(errors).toContain(flag);
+    expect(errors).toContain(range);
+  });
+
+  test.each([
+    ["--concurrency", "1 to 10"],
+    ["--model", "model name"],
+  ])("run %s '' is refused", (flag, range) => {
+    const parsed = parseRunFlags(["g.yml", flag, ""]);
+    const errors = parsed.ok ? "" : parsed.errors.join("\n");
+    expect(errors).toContain(flag);
+    expect(errors).toContain(range);
   });
 });

@@ -184,9 +184,10 @@ describe("evidence-gate report RUN_ID", () => {
     expect(gh.calls).toHaveLength(0);
   });
 
-  it("a refused write (403) is reported with exit 1, the token never printed", async () => {
+  /** `report` of a fresh verify run while the API double answers `failed` with 403 once. */
+  async function reportRefused(failed: { method: string; pathPattern: string }) {
     const gh = await github();
-    gh.failNext({ method: "POST", pathPattern: "/repos/{owner}/{repo}/check-runs", status: 403 });
+    gh.failNext({ ...failed, status: 403 });
     const repo = await makeFixedSampleRepo();
     repos.push(repo);
     const ledger = await verifyRun(repo);
@@ -194,10 +195,33 @@ describe("evidence-gate report RUN_ID", () => {
       GITHUB_TOKEN: TOKEN,
       GITHUB_API_URL: gh.url,
     });
+    gh.assertNoViolations();
+    return r;
+  }
+
+  it("a refused write (403) is reported with exit 1, the token never printed", async () => {
+    const r = await reportRefused({ method: "POST", pathPattern: "/repos/{owner}/{repo}/check-runs" });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("the check run could not be posted");
     expect(r.stderr).toContain("checks: write");
+    // A CLI user is told which token needs the permission, not to edit a job's permissions (a new user's trial).
+    expect(r.stderr).toContain('Could not create check run "evidence-gate"');
+    expect(r.stderr).toContain(
+      "Writing check runs there needs the token the CLI uses (GITHUB_TOKEN, else GH_TOKEN) to have `checks: write` on the repository",
+    );
+    expect(r.stderr).not.toContain("to the job");
     expect(r.stderr + r.stdout).not.toContain(TOKEN);
-    gh.assertNoViolations();
+  });
+
+  it("a refused listing of check runs (403) names the listing, as the API answered it, and the CLI's token", async () => {
+    const r = await reportRefused({
+      method: "GET",
+      pathPattern: "/repos/{owner}/{repo}/commits/{ref}/check-runs",
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('Could not list check runs named "evidence-gate"');
+    expect(r.stderr).toContain("GitHub answered 403");
+    expect(r.stderr).toContain("Listing or reading check runs there needs the token the CLI uses");
+    expect(r.stderr).not.toContain("to the job");
   });
 });

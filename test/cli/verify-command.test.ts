@@ -7,8 +7,14 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { runCliResume } from "../../src/cli/resume-command.js";
 import { cliVerify } from "../support/cli-verify.js";
-import { makeFixedSampleRepo, makeSampleNodeRepo, type TempRepo } from "../support/temp-repo.js";
+import {
+  hermeticGitEnv,
+  makeFixedSampleRepo,
+  makeSampleNodeRepo,
+  type TempRepo,
+} from "../support/temp-repo.js";
 
 const repos: TempRepo[] = [];
 afterEach(async () => {
@@ -58,6 +64,9 @@ describe("evidence-gate verify", () => {
       conclusion: "action_required",
       rule: "verified-off-commit",
     });
+    // verify has no --commit: its advice is to commit or stash and verify again.
+    expect(r.ledger?.conclusion?.reason).toContain("run `evidence-gate verify` again");
+    expect(r.ledger?.conclusion?.reason).not.toContain("--commit");
     // No node ran, so nothing says a node changed files (issue 26): the working tree differs from the commit.
     const summary = readFileSync(summaryPath, "utf8");
     rmSync(summaryPath, { force: true });
@@ -227,5 +236,38 @@ describe("evidence-gate verify", () => {
     const p = await verify(policy, ["--verify-cmd", "npm test"]);
     expect(p.code, p.stdout).toBe(64);
     expect(p.stderr).toContain("verify-repeat may be at most 10 (each run is a full build)");
+  });
+});
+
+describe("verify --verify-repeat with an empty value", () => {
+  it("is the usage error --verify-repeat 0 is (exit 64, naming the flag and the range), not a silent once", async () => {
+    const repo = await makeFixedSampleRepo();
+    repos.push(repo);
+    const r = await verify(repo, ["--verify-cmd", "true", "--verify-repeat", ""]);
+    expect(r.code, r.stderr + r.stdout).toBe(64);
+    expect(r.stderr).toContain('--verify-repeat "": give a whole number from 1 to 10');
+    expect(r.ledger).toBeNull();
+  });
+});
+
+describe("resume of a verify run", () => {
+  it("is refused as a verify run (exit 64, run verify again), not as a run directory without state", async () => {
+    const repo = await makeFixedSampleRepo();
+    repos.push(repo);
+    const ran = await verify(repo, ["--verify-cmd", "true"]);
+    expect(ran.code, ran.stderr + ran.stdout).toBe(0);
+    const runId = ran.ledger?.runId;
+    expect(runId).toBeTypeOf("string");
+    let stderr = "";
+    const code = await runCliResume([String(runId), "--retry-failed", "--repo", repo.dir], {
+      cwd: repo.dir,
+      env: { ...hermeticGitEnv, ANTHROPIC_API_KEY: undefined },
+      out: { write: () => {} },
+      err: { write: (t: string) => (stderr += t) },
+    });
+    expect(code, stderr).toBe(64);
+    expect(stderr).toContain("is a `verify` run");
+    expect(stderr).toContain("run `evidence-gate verify` again");
+    expect(stderr).not.toContain("state.json does not exist");
   });
 });

@@ -118,9 +118,19 @@ describe("decideConclusion — SPEC §6, row by row", () => {
       expect(decided.reason).toContain("the evidence is for a patch that is not on this commit");
       // The fix named is the tool's own (issue 17 item 9), not a bare "Push the patch".
       expect(decided.reason).toContain(
-        "Commit the patch and verify that commit (the CLI's --commit does both; the action's push: true pushes it), or re-run on a commit that contains it.",
+        "Commit the patch and verify that commit (`evidence-gate run --commit` or `auto --commit` does both when HEAD does not move during the run; the action's push: true pushes it), or re-run on a commit that contains it.",
       );
       expect(decided.reason).not.toContain("Push the patch");
+    });
+
+    it("a `verify` run off the commit is told to commit or stash and verify again, not about a --commit it lacks", () => {
+      const row = { ...verifiedSink("verify", { evidenceTree: OTHER_TREE }), label: "verify (engine)" };
+      const decided = decideConclusion(run({ rows: [row], sinks: ["verify"] }));
+      expect(decided.rule).toBe("verified-off-commit");
+      expect(decided.reason).toContain(
+        "Commit (or stash) the uncommitted changes and run `evidence-gate verify` again",
+      );
+      expect(decided.reason).not.toContain("--commit");
     });
 
     it("one sink on the commit's tree and one off it is action_required: the sinks verified different trees, and the reason says the files were not verified as a whole", () => {
