@@ -28545,7 +28545,7 @@ function checkRunWriteError(call) {
   const [method = "", path6 = ""] = call.route.split(" ");
   const url = error2?.request?.url;
   return new CheckRunWriteError({
-    message: notTheApi !== null ? `${call.what}: ${originOf(url) ?? "the server"} answered ${status ?? "without a status"} with ${notTheApi}, not the GitHub API's JSON. ${API_ROOT_HINT}` : describeFailure(call.what, status, githubMessage, hasResponse, url),
+    message: notTheApi !== null ? `${call.what}: ${originOf(url) ?? "the server"} answered ${status ?? "without a status"} with ${notTheApi}, not the GitHub API's JSON. ${API_ROOT_HINT}` : describeFailure(call, status, githubMessage, hasResponse, url),
     status,
     request: {
       operation: call.operation,
@@ -28568,7 +28568,8 @@ function githubMessageOf(error2) {
   );
   return `${message}: ${details.join("; ")}`;
 }
-function describeFailure(what, status, githubMessage, hasResponse, url) {
+function describeFailure(call, status, githubMessage, hasResponse, url) {
+  const { what } = call;
   if (!hasResponse) {
     const origin = originOf(url);
     const where = origin === null ? "" : ` at ${origin}`;
@@ -28578,6 +28579,10 @@ function describeFailure(what, status, githubMessage, hasResponse, url) {
   const answered = `${what}: GitHub answered ${status}${said}.`;
   if ((status === 403 || status === 429) && /rate limit/i.test(githubMessage ?? "")) {
     return `${answered} The API rate limit was hit and the retries ran out; run the job again later.`;
+  }
+  if ((status === 403 || status === 404) && call.surface === "cli") {
+    const reading = call.operation === "find" || call.operation === "get";
+    return `${answered} ${reading ? "Listing or reading" : "Writing"} check runs there needs the token the CLI uses (GITHUB_TOKEN, else GH_TOKEN) to have \`checks: write\` on the repository: a fine-grained token with the Checks permission set to read and write on that repository, or a classic token with the \`repo\` scope (GitHub docs: REST API endpoints for check runs). A GitHub Actions GITHUB_TOKEN needs \`permissions: { checks: write }\` on its job; on a pull request from a fork it is read-only.`;
   }
   if (status === 403 || status === 404) {
     return `${answered} Writing check runs needs the token permission \`checks: write\`: add \`permissions: { checks: write }\` to the job (a GitHub App needs the Checks write permission). On a pull request from a fork the GITHUB_TOKEN is read-only whatever the workflow asks for: use the two-stage mode there (this workflow uploads the ledger artifact, and a \`workflow_run\` workflow on the base repository posts it with \`mode: report\`).`;
@@ -34710,6 +34715,7 @@ var init_check_run = __esm({
       #warn;
       #redact;
       #now;
+      #surface;
       constructor(options) {
         this.#octokit = options.octokit;
         this.#owner = options.owner;
@@ -34718,6 +34724,7 @@ var init_check_run = __esm({
         const given = options.redact;
         this.#redact = given === void 0 ? redactTokenShapes : (text) => redactTokenShapes(given(text));
         this.#now = options.now ?? (() => /* @__PURE__ */ new Date());
+        this.#surface = options.surface ?? "action";
       }
       /**
        * Creates the check run `in_progress` with `started_at` now. A 5xx or a lost answer is retried (at most
@@ -34910,7 +34917,7 @@ var init_check_run = __esm({
         try {
           return await send();
         } catch (cause) {
-          throw checkRunWriteError({ operation, what, route, body, cause });
+          throw checkRunWriteError({ operation, what, route, body, cause, surface: this.#surface });
         }
       }
       #output(input) {
@@ -35247,7 +35254,7 @@ function judgeVerifiedSinks(sinks) {
       outcome: "passed",
       rule: "verified-off-commit",
       title: "Verified, but not on this commit",
-      reason: `Every sink was verified, but ${PATCH_NOT_ON_COMMIT}: the tree the verify command ran on differs from this commit's tree (files changed during the run, or uncommitted before it, or sinks that verified different trees). Commit the patch and verify that commit (the CLI's --commit does both; the action's push: true pushes it), or re-run on a commit that contains it.`
+      reason: `Every sink was verified, but ${PATCH_NOT_ON_COMMIT}: the tree the verify command ran on differs from this commit's tree (files changed during the run, or uncommitted before it, or sinks that verified different trees). ${offCommitAdvice(input.rows)}`
     };
   }
   const ignoredUnknown = verified.filter((id) => last.get(id)?.verify?.ignoredFiles === "unknown");
@@ -35269,6 +35276,12 @@ function judgeVerifiedSinks(sinks) {
     title: `Verified: ${countNodes(last.size)} passed, ${verified.length} ${verified.length === 1 ? "sink" : "sinks"} verified on this commit`,
     reason: `Every node passed (${executions} ${executions === 1 ? "execution" : "executions"}) and the engine ran the verify command of every non-gate sink on this commit's tree.`
   };
+}
+function offCommitAdvice(rows) {
+  if (rows.length > 0 && rows.every((row) => row.label === VERIFY_RUN_LABEL)) {
+    return "Commit (or stash) the uncommitted changes and run `evidence-gate verify` again, so the verify command runs on this commit's tree.";
+  }
+  return "Commit the patch and verify that commit (`evidence-gate run --commit` or `auto --commit` does both when HEAD does not move during the run; the action's push: true pushes it), or re-run on a commit that contains it.";
 }
 function verifyDefinitionChanged(input, offCommit) {
   const record = input.changedFiles;
@@ -35375,13 +35388,14 @@ function judgeReceipts(sinks, which2) {
   }
   return null;
 }
-var FLAGGED_NAMED;
+var VERIFY_RUN_LABEL, FLAGGED_NAMED;
 var init_judge_verified_sinks = __esm({
   "src/ledger/judge-verified-sinks.ts"() {
     "use strict";
     init_cells();
     init_conclusion_words();
     init_require_evidence();
+    VERIFY_RUN_LABEL = "verify (engine)";
     FLAGGED_NAMED = 10;
   }
 });

@@ -5,7 +5,7 @@ import {
   parseLedgerFlags,
   readSavedLedger,
   renderSavedLedger
-} from "./cli-chunk-LLLDLSBO.js";
+} from "./cli-chunk-752XWUIU.js";
 import "./cli-chunk-7ODUBR5T.js";
 import "./cli-chunk-SEMJAEPS.js";
 import "./cli-chunk-Y5UIWDYJ.js";
@@ -14,7 +14,7 @@ import {
   parseOrExit,
   refuseUsage,
   savedRunsDir
-} from "./cli-chunk-FXNNXRVE.js";
+} from "./cli-chunk-J537UVKD.js";
 import "./cli-chunk-5PMY2OQJ.js";
 import {
   EXIT

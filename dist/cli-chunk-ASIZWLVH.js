@@ -127,7 +127,7 @@ function judgeVerifiedSinks(sinks) {
       outcome: "passed",
       rule: "verified-off-commit",
       title: "Verified, but not on this commit",
-      reason: `Every sink was verified, but ${PATCH_NOT_ON_COMMIT}: the tree the verify command ran on differs from this commit's tree (files changed during the run, or uncommitted before it, or sinks that verified different trees). Commit the patch and verify that commit (the CLI's --commit does both; the action's push: true pushes it), or re-run on a commit that contains it.`
+      reason: `Every sink was verified, but ${PATCH_NOT_ON_COMMIT}: the tree the verify command ran on differs from this commit's tree (files changed during the run, or uncommitted before it, or sinks that verified different trees). ${offCommitAdvice(input.rows)}`
     };
   }
   const ignoredUnknown = verified.filter((id) => last.get(id)?.verify?.ignoredFiles === "unknown");
@@ -149,6 +149,13 @@ function judgeVerifiedSinks(sinks) {
     title: `Verified: ${countNodes(last.size)} passed, ${verified.length} ${verified.length === 1 ? "sink" : "sinks"} verified on this commit`,
     reason: `Every node passed (${executions} ${executions === 1 ? "execution" : "executions"}) and the engine ran the verify command of every non-gate sink on this commit's tree.`
   };
+}
+var VERIFY_RUN_LABEL = "verify (engine)";
+function offCommitAdvice(rows) {
+  if (rows.length > 0 && rows.every((row) => row.label === VERIFY_RUN_LABEL)) {
+    return "Commit (or stash) the uncommitted changes and run `evidence-gate verify` again, so the verify command runs on this commit's tree.";
+  }
+  return "Commit the patch and verify that commit (`evidence-gate run --commit` or `auto --commit` does both when HEAD does not move during the run; the action's push: true pushes it), or re-run on a commit that contains it.";
 }
 var FLAGGED_NAMED = 10;
 function verifyDefinitionChanged(input, offCommit) {

@@ -4,7 +4,7 @@ import {
   PLAN_USAGE,
   autoMode,
   parsePlanFlags
-} from "./cli-chunk-WS3HGU6V.js";
+} from "./cli-chunk-AWZ6DYVX.js";
 import {
   localModelCli,
   planAuto,
@@ -13,21 +13,21 @@ import {
   promptLines,
   startPlanning,
   withLocalProxy
-} from "./cli-chunk-NBPEMHJF.js";
+} from "./cli-chunk-CZXQNAPH.js";
 import "./cli-chunk-Y5UIWDYJ.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-UI56KICK.js";
-import "./cli-chunk-XG2S527V.js";
+import "./cli-chunk-2RRCUFQC.js";
 import {
   executableFor,
   missingCliProblem
-} from "./cli-chunk-F5I6FBWF.js";
+} from "./cli-chunk-GT3VMZSQ.js";
 import {
   checkedRepository,
   cliSecrets,
   parseOrExit,
   readCliPolicy
-} from "./cli-chunk-FXNNXRVE.js";
+} from "./cli-chunk-J537UVKD.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-5PMY2OQJ.js";

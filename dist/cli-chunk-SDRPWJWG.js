@@ -49,7 +49,7 @@ function checkRunWriteError(call) {
   const [method = "", path = ""] = call.route.split(" ");
   const url = error?.request?.url;
   return new CheckRunWriteError({
-    message: notTheApi !== null ? `${call.what}: ${originOf(url) ?? "the server"} answered ${status ?? "without a status"} with ${notTheApi}, not the GitHub API's JSON. ${API_ROOT_HINT}` : describeFailure(call.what, status, githubMessage, hasResponse, url),
+    message: notTheApi !== null ? `${call.what}: ${originOf(url) ?? "the server"} answered ${status ?? "without a status"} with ${notTheApi}, not the GitHub API's JSON. ${API_ROOT_HINT}` : describeFailure(call, status, githubMessage, hasResponse, url),
     status,
     request: {
       operation: call.operation,
@@ -72,7 +72,8 @@ function githubMessageOf(error) {
   );
   return `${message}: ${details.join("; ")}`;
 }
-function describeFailure(what, status, githubMessage, hasResponse, url) {
+function describeFailure(call, status, githubMessage, hasResponse, url) {
+  const { what } = call;
   if (!hasResponse) {
     const origin = originOf(url);
     const where = origin === null ? "" : ` at ${origin}`;
@@ -82,6 +83,10 @@ function describeFailure(what, status, githubMessage, hasResponse, url) {
   const answered = `${what}: GitHub answered ${status}${said}.`;
   if ((status === 403 || status === 429) && /rate limit/i.test(githubMessage ?? "")) {
     return `${answered} The API rate limit was hit and the retries ran out; run the job again later.`;
+  }
+  if ((status === 403 || status === 404) && call.surface === "cli") {
+    const reading = call.operation === "find" || call.operation === "get";
+    return `${answered} ${reading ? "Listing or reading" : "Writing"} check runs there needs the token the CLI uses (GITHUB_TOKEN, else GH_TOKEN) to have \`checks: write\` on the repository: a fine-grained token with the Checks permission set to read and write on that repository, or a classic token with the \`repo\` scope (GitHub docs: REST API endpoints for check runs). A GitHub Actions GITHUB_TOKEN needs \`permissions: { checks: write }\` on its job; on a pull request from a fork it is read-only.`;
   }
   if (status === 403 || status === 404) {
     return `${answered} Writing check runs needs the token permission \`checks: write\`: add \`permissions: { checks: write }\` to the job (a GitHub App needs the Checks write permission). On a pull request from a fork the GITHUB_TOKEN is read-only whatever the workflow asks for: use the two-stage mode there (this workflow uploads the ledger artifact, and a \`workflow_run\` workflow on the base repository posts it with \`mode: report\`).`;
@@ -505,6 +510,7 @@ var CheckRunClient = class {
   #warn;
   #redact;
   #now;
+  #surface;
   constructor(options) {
     this.#octokit = options.octokit;
     this.#owner = options.owner;
@@ -513,6 +519,7 @@ var CheckRunClient = class {
     const given = options.redact;
     this.#redact = given === void 0 ? redactTokenShapes : (text) => redactTokenShapes(given(text));
     this.#now = options.now ?? (() => /* @__PURE__ */ new Date());
+    this.#surface = options.surface ?? "action";
   }
   /**
    * Creates the check run `in_progress` with `started_at` now. A 5xx or a lost answer is retried (at most
@@ -705,7 +712,7 @@ var CheckRunClient = class {
     try {
       return await send();
     } catch (cause) {
-      throw checkRunWriteError({ operation, what, route, body, cause });
+      throw checkRunWriteError({ operation, what, route, body, cause, surface: this.#surface });
     }
   }
   #output(input) {

@@ -3,18 +3,18 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   RunReport,
   startRun
-} from "./cli-chunk-UA3RZKH5.js";
+} from "./cli-chunk-SAHU5UVA.js";
 import "./cli-chunk-7ODUBR5T.js";
 import "./cli-chunk-Q7OBBQAX.js";
-import "./cli-chunk-NM5VOJH2.js";
-import "./cli-chunk-QTZZGAOJ.js";
+import "./cli-chunk-ASIZWLVH.js";
+import "./cli-chunk-SDRPWJWG.js";
 import "./cli-chunk-SEMJAEPS.js";
 import "./cli-chunk-NXCD5NAZ.js";
 import {
   CliLeg,
   recordedRuntime,
   withLocalProxy
-} from "./cli-chunk-NBPEMHJF.js";
+} from "./cli-chunk-CZXQNAPH.js";
 import "./cli-chunk-Y5UIWDYJ.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import {
@@ -22,11 +22,11 @@ import {
   isLocalAccountName,
   localApprover
 } from "./cli-chunk-UI56KICK.js";
-import "./cli-chunk-XG2S527V.js";
+import "./cli-chunk-2RRCUFQC.js";
 import {
   LEG,
   REPORT
-} from "./cli-chunk-F5I6FBWF.js";
+} from "./cli-chunk-GT3VMZSQ.js";
 import {
   checkedRepository,
   cliSecrets,
@@ -36,7 +36,7 @@ import {
   parseOrExit,
   refuseUsage,
   runsDirFor
-} from "./cli-chunk-FXNNXRVE.js";
+} from "./cli-chunk-J537UVKD.js";
 import "./cli-chunk-5PMY2OQJ.js";
 import {
   EXIT
@@ -48,6 +48,7 @@ import {
 import "./cli-chunk-VKCPXAXI.js";
 
 // src/cli/resume-command.ts
+import { existsSync, readFileSync } from "node:fs";
 import { userInfo } from "node:os";
 import { join } from "node:path";
 
@@ -149,6 +150,9 @@ async function runCliResume(argv, io) {
   });
   if ("exit" in where) return where.exit;
   const { repoDir } = where;
+  const runsDir = runsDirFor(repoDir, f.runsDir, io.cwd);
+  const notResumable = verifyRunProblem(join(runsDir, f.runId));
+  if (notResumable !== null) return refuseUsage(io, "resume", [notResumable]);
   const action = engineAction(f.action, by ?? "");
   const secrets = cliSecrets(io.env);
   const report = RunReport.open({ command: "resume", flags: f, io, secrets });
@@ -159,7 +163,6 @@ async function runCliResume(argv, io) {
     if ("problem" in head) return refuseUsage(io, "resume", [head.problem]);
     headSha = head.sha;
   }
-  const runsDir = runsDirFor(repoDir, f.runsDir, io.cwd);
   return withLocalProxy(
     io,
     {
@@ -261,7 +264,22 @@ function describeAction(action) {
       return unreachable(action);
   }
 }
+function verifyRunProblem(runDir) {
+  if (existsSync(join(runDir, "state.json"))) return null;
+  const ledgerPath = join(runDir, "ledger.json");
+  if (!existsSync(ledgerPath)) return null;
+  let ledger;
+  try {
+    ledger = JSON.parse(readFileSync(ledgerPath, "utf8"));
+  } catch {
+    return null;
+  }
+  const rows = Array.isArray(ledger.rows) ? ledger.rows : [];
+  if (ledger.mode !== "verify" && !rows.some((row) => row?.label === "verify (engine)")) return null;
+  return `${runDir} is a \`verify\` run (its ledger has one "verify (engine)" row and no state.json): a verify run has no graph to resume or retry; run \`evidence-gate verify\` again`;
+}
 export {
   localUser,
-  runCliResume
+  runCliResume,
+  verifyRunProblem
 };

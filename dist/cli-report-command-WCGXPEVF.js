@@ -4,7 +4,7 @@ import {
   REPORT_COMMAND_USAGE,
   parseReportFlags,
   readSavedLedger
-} from "./cli-chunk-LLLDLSBO.js";
+} from "./cli-chunk-752XWUIU.js";
 import "./cli-chunk-7ODUBR5T.js";
 import {
   CheckRunClient,
@@ -12,7 +12,7 @@ import {
   CheckRunWriteError,
   apiUrlFromEnv,
   octokitFromEnv
-} from "./cli-chunk-QTZZGAOJ.js";
+} from "./cli-chunk-SDRPWJWG.js";
 import "./cli-chunk-SEMJAEPS.js";
 import "./cli-chunk-NXCD5NAZ.js";
 import "./cli-chunk-Y5UIWDYJ.js";
@@ -22,7 +22,7 @@ import {
   parseOrExit,
   refuseUsage,
   savedRunsDir
-} from "./cli-chunk-FXNNXRVE.js";
+} from "./cli-chunk-J537UVKD.js";
 import "./cli-chunk-5PMY2OQJ.js";
 import {
   EXIT
@@ -62,7 +62,8 @@ async function reportSavedLedger(o) {
       owner,
       repo,
       warn: o.warn,
-      redact: o.redact
+      redact: o.redact,
+      surface: "cli"
     }),
     name: o.checkName,
     headSha: o.sha

@@ -4,15 +4,15 @@ import {
   AUTO_USAGE,
   autoMode,
   parseAutoFlags
-} from "./cli-chunk-WS3HGU6V.js";
+} from "./cli-chunk-AWZ6DYVX.js";
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-UA3RZKH5.js";
+} from "./cli-chunk-SAHU5UVA.js";
 import "./cli-chunk-7ODUBR5T.js";
 import "./cli-chunk-Q7OBBQAX.js";
-import "./cli-chunk-NM5VOJH2.js";
-import "./cli-chunk-QTZZGAOJ.js";
+import "./cli-chunk-ASIZWLVH.js";
+import "./cli-chunk-SDRPWJWG.js";
 import "./cli-chunk-SEMJAEPS.js";
 import "./cli-chunk-NXCD5NAZ.js";
 import {
@@ -20,16 +20,16 @@ import {
   planLines,
   planTitle,
   withLocalProxy
-} from "./cli-chunk-NBPEMHJF.js";
+} from "./cli-chunk-CZXQNAPH.js";
 import "./cli-chunk-Y5UIWDYJ.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-UI56KICK.js";
-import "./cli-chunk-XG2S527V.js";
-import "./cli-chunk-F5I6FBWF.js";
+import "./cli-chunk-2RRCUFQC.js";
+import "./cli-chunk-GT3VMZSQ.js";
 import {
   checkedRepository,
   parseOrExit
-} from "./cli-chunk-FXNNXRVE.js";
+} from "./cli-chunk-J537UVKD.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-5PMY2OQJ.js";

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
 import {
+  MAX_VERIFY_REPEAT,
   describePolicySource,
   policySummary,
   readWorkingTreePolicy
@@ -1471,6 +1472,47 @@ async function readCliPolicy(repoDir, say) {
 
 // src/cli/shared-flags.ts
 import { parseArgs } from "node:util";
+
+// src/run/max-cycles.ts
+var MAX_CYCLES = 5;
+function readMaxCycles(text, name, errors) {
+  if (text === void 0 || text.trim() === "") return 1;
+  const t = text.trim();
+  const n = Number(t);
+  if (/^\d+$/.test(t) && n >= 1 && n <= MAX_CYCLES) return n;
+  errors.push(
+    `${name} is ${JSON.stringify(text)}: give a whole number from 1 (one run, the default) to ${MAX_CYCLES}, the runs one goal may take`
+  );
+  return 1;
+}
+function readMaxCostUsd(text, name, errors) {
+  if (text === void 0 || text.trim() === "") return void 0;
+  const t = text.trim();
+  const n = Number(t);
+  if (/^\d+(\.\d+)?$/.test(t) && Number.isFinite(n) && n > 0) return n;
+  errors.push(`${name} is ${JSON.stringify(text)}: give a positive amount of US dollars, e.g. 2.50`);
+  return void 0;
+}
+function readGoalLoop(given, names, errors) {
+  const maxCycles = readMaxCycles(given.maxCycles, names.maxCycles, errors);
+  const maxCostUsd = readMaxCostUsd(given.maxCostUsd, names.maxCostUsd, errors);
+  if (maxCostUsd !== void 0 && maxCycles === 1) errors.push(names.refusal);
+  return { maxCycles, ...maxCostUsd !== void 0 ? { maxCostUsd } : {} };
+}
+
+// src/run/repair-attempts.ts
+function readRepairAttempts(text, name, errors) {
+  if (text === void 0 || text.trim() === "") return 0;
+  const n = Number(text.trim());
+  if (/^\d+$/.test(text.trim()) && n <= MAX_REPAIR_ATTEMPTS) return n;
+  errors.push(
+    `${name} is ${JSON.stringify(text)}: give a whole number from 0 (off) to ${MAX_REPAIR_ATTEMPTS}, the times a failing build is fed back to a sink`
+  );
+  return 0;
+}
+var MAX_REPAIR_ATTEMPTS = 10;
+
+// src/cli/shared-flags.ts
 function parseCommandLine(argv, options, allowPositionals) {
   try {
     const parsed = parseArgs({
@@ -1545,10 +1587,21 @@ function flagReader(line) {
     positionals: line.positionals
   };
 }
+var NOT_EMPTY = {
+  "verify-repeat": `a whole number from 1 to ${MAX_VERIFY_REPEAT}`,
+  "max-cycles": `a whole number from 1 to ${MAX_CYCLES}`,
+  "repair-attempts": `a whole number from 0 to ${MAX_REPAIR_ATTEMPTS}`,
+  model: "a model name the runtime accepts (e.g. sonnet)"
+};
 function parseFlags(argv, options, allowPositionals, read) {
   const parsed = parseCommandLine(argv, options, allowPositionals);
   if (!parsed.ok) return parsed;
   const errors = [];
+  for (const [name, wanted] of Object.entries(NOT_EMPTY)) {
+    const value = parsed.line.values[name];
+    if (name in options && typeof value === "string" && value.trim() === "")
+      errors.push(`--${name} ${JSON.stringify(value)}: give ${wanted}, or leave the flag out`);
+  }
   const flags = read(flagReader(parsed.line), errors);
   return errors.length > 0 || flags === void 0 ? { ok: false, errors } : { ok: true, flags };
 }
@@ -1630,6 +1683,9 @@ export {
   savedRunsDir,
   checkedRepository,
   readCliPolicy,
+  MAX_CYCLES,
+  readGoalLoop,
+  readRepairAttempts,
   parseFlags,
   onePositional,
   opt,

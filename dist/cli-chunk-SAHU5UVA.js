@@ -10,7 +10,7 @@ import {
 import {
   decideConclusion,
   decideEndWithoutRows
-} from "./cli-chunk-NM5VOJH2.js";
+} from "./cli-chunk-ASIZWLVH.js";
 import {
   CheckRunClient,
   CheckRunReporter,
@@ -18,7 +18,7 @@ import {
   GateOctokit,
   apiUrlFromEnv,
   createOctokit
-} from "./cli-chunk-QTZZGAOJ.js";
+} from "./cli-chunk-SDRPWJWG.js";
 import {
   computeTotals,
   fitLedgerText,
@@ -60,7 +60,7 @@ import {
   startRunState,
   verifyOnlyDisclosure,
   workingDirectoryProblem
-} from "./cli-chunk-NBPEMHJF.js";
+} from "./cli-chunk-CZXQNAPH.js";
 import {
   RunStateError,
   approvedGateRow,
@@ -82,7 +82,7 @@ import {
 } from "./cli-chunk-UI56KICK.js";
 import {
   engineRunCommandOf
-} from "./cli-chunk-XG2S527V.js";
+} from "./cli-chunk-2RRCUFQC.js";
 import {
   NODE_ID_PATTERN,
   attemptsInAll,
@@ -100,7 +100,7 @@ import {
   runtimeOptionsProblem,
   runtimeWarnings,
   searchPattern
-} from "./cli-chunk-F5I6FBWF.js";
+} from "./cli-chunk-GT3VMZSQ.js";
 import {
   cliSecrets,
   clip,
@@ -116,7 +116,7 @@ import {
   startingCommit,
   withWorkingTreeIndex,
   workTreeRoot
-} from "./cli-chunk-FXNNXRVE.js";
+} from "./cli-chunk-J537UVKD.js";
 import {
   POLICY_FILE,
   bareToolName,
@@ -413,7 +413,8 @@ ${renderLedgerText(ledger)}
         repo: this.#repo,
         warn: (m) => io.err.write(`${m}
 `),
-        redact: secrets.redactor.text
+        redact: secrets.redactor.text,
+        surface: "cli"
       }),
       name: flags.checkName,
       headSha,

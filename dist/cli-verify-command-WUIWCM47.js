@@ -3,24 +3,24 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-UA3RZKH5.js";
+} from "./cli-chunk-SAHU5UVA.js";
 import "./cli-chunk-7ODUBR5T.js";
 import "./cli-chunk-Q7OBBQAX.js";
-import "./cli-chunk-NM5VOJH2.js";
-import "./cli-chunk-QTZZGAOJ.js";
+import "./cli-chunk-ASIZWLVH.js";
+import "./cli-chunk-SDRPWJWG.js";
 import "./cli-chunk-SEMJAEPS.js";
 import "./cli-chunk-NXCD5NAZ.js";
 import {
   CliLeg,
   chooseVerifyCommand,
   emptyVerifyCommandProblem
-} from "./cli-chunk-NBPEMHJF.js";
+} from "./cli-chunk-CZXQNAPH.js";
 import "./cli-chunk-Y5UIWDYJ.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import {
   shownCommand
 } from "./cli-chunk-UI56KICK.js";
-import "./cli-chunk-XG2S527V.js";
+import "./cli-chunk-2RRCUFQC.js";
 import {
   REPORT,
   RUN_TIMEOUT,
@@ -28,14 +28,14 @@ import {
   VERIFY_REPEAT,
   VERIFY_TIMEOUT,
   readVerifyEnv
-} from "./cli-chunk-F5I6FBWF.js";
+} from "./cli-chunk-GT3VMZSQ.js";
 import {
   checkedRepository,
   opt,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-FXNNXRVE.js";
+} from "./cli-chunk-J537UVKD.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-5PMY2OQJ.js";

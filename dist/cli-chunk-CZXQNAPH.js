@@ -14,7 +14,7 @@ import {
 import {
   arcQuotesItsPayload,
   feedbackReach
-} from "./cli-chunk-XG2S527V.js";
+} from "./cli-chunk-2RRCUFQC.js";
 import {
   RETRY_CAUSES,
   isRecord,
@@ -23,7 +23,7 @@ import {
   runtimeWarnings,
   verifyCommandRunsNothing,
   withoutNulls
-} from "./cli-chunk-F5I6FBWF.js";
+} from "./cli-chunk-GT3VMZSQ.js";
 import {
   NoCommitError,
   NotAGitRepositoryError,
@@ -41,7 +41,7 @@ import {
   startKeyProxy,
   startingCommit,
   workTreeRoot
-} from "./cli-chunk-FXNNXRVE.js";
+} from "./cli-chunk-J537UVKD.js";
 import {
   DEFAULT_PLANNED_ALLOWLIST,
   DENIABLE_TOOLS,

@@ -6,7 +6,7 @@ import {
   parseCodexConfig,
   parseDuration,
   runtimeFor
-} from "./cli-chunk-FXNNXRVE.js";
+} from "./cli-chunk-J537UVKD.js";
 import {
   MAX_VERIFY_REPEAT,
   external_exports,

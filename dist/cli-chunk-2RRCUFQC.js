@@ -8,7 +8,7 @@ import {
   placeholdersIn,
   templatedFields,
   validateGraph
-} from "./cli-chunk-F5I6FBWF.js";
+} from "./cli-chunk-GT3VMZSQ.js";
 
 // src/graph/lint-arcs.ts
 function feedbackReach(graph) {

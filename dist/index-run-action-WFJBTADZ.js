@@ -31368,7 +31368,7 @@ function checkRunWriteError(call) {
   const [method = "", path2 = ""] = call.route.split(" ");
   const url2 = error63?.request?.url;
   return new CheckRunWriteError({
-    message: notTheApi !== null ? `${call.what}: ${originOf(url2) ?? "the server"} answered ${status ?? "without a status"} with ${notTheApi}, not the GitHub API's JSON. ${API_ROOT_HINT}` : describeFailure(call.what, status, githubMessage, hasResponse, url2),
+    message: notTheApi !== null ? `${call.what}: ${originOf(url2) ?? "the server"} answered ${status ?? "without a status"} with ${notTheApi}, not the GitHub API's JSON. ${API_ROOT_HINT}` : describeFailure(call, status, githubMessage, hasResponse, url2),
     status,
     request: {
       operation: call.operation,
@@ -31391,7 +31391,8 @@ function githubMessageOf(error63) {
   );
   return `${message}: ${details.join("; ")}`;
 }
-function describeFailure(what, status, githubMessage, hasResponse, url2) {
+function describeFailure(call, status, githubMessage, hasResponse, url2) {
+  const { what } = call;
   if (!hasResponse) {
     const origin = originOf(url2);
     const where = origin === null ? "" : ` at ${origin}`;
@@ -31401,6 +31402,10 @@ function describeFailure(what, status, githubMessage, hasResponse, url2) {
   const answered = `${what}: GitHub answered ${status}${said}.`;
   if ((status === 403 || status === 429) && /rate limit/i.test(githubMessage ?? "")) {
     return `${answered} The API rate limit was hit and the retries ran out; run the job again later.`;
+  }
+  if ((status === 403 || status === 404) && call.surface === "cli") {
+    const reading = call.operation === "find" || call.operation === "get";
+    return `${answered} ${reading ? "Listing or reading" : "Writing"} check runs there needs the token the CLI uses (GITHUB_TOKEN, else GH_TOKEN) to have \`checks: write\` on the repository: a fine-grained token with the Checks permission set to read and write on that repository, or a classic token with the \`repo\` scope (GitHub docs: REST API endpoints for check runs). A GitHub Actions GITHUB_TOKEN needs \`permissions: { checks: write }\` on its job; on a pull request from a fork it is read-only.`;
   }
   if (status === 403 || status === 404) {
     return `${answered} Writing check runs needs the token permission \`checks: write\`: add \`permissions: { checks: write }\` to the job (a GitHub App needs the Checks write permission). On a pull request from a fork the GITHUB_TOKEN is read-only whatever the workflow asks for: use the two-stage mode there (this workflow uploads the ledger artifact, and a \`workflow_run\` workflow on the base repository posts it with \`mode: report\`).`;
@@ -31884,6 +31889,7 @@ var CheckRunClient = class {
   #warn;
   #redact;
   #now;
+  #surface;
   constructor(options3) {
     this.#octokit = options3.octokit;
     this.#owner = options3.owner;
@@ -31892,6 +31898,7 @@ var CheckRunClient = class {
     const given = options3.redact;
     this.#redact = given === void 0 ? redactTokenShapes : (text2) => redactTokenShapes(given(text2));
     this.#now = options3.now ?? (() => /* @__PURE__ */ new Date());
+    this.#surface = options3.surface ?? "action";
   }
   /**
    * Creates the check run `in_progress` with `started_at` now. A 5xx or a lost answer is retried (at most
@@ -32084,7 +32091,7 @@ var CheckRunClient = class {
     try {
       return await send();
     } catch (cause) {
-      throw checkRunWriteError({ operation, what, route, body, cause });
+      throw checkRunWriteError({ operation, what, route, body, cause, surface: this.#surface });
     }
   }
   #output(input2) {
@@ -44219,7 +44226,7 @@ function judgeVerifiedSinks(sinks) {
       outcome: "passed",
       rule: "verified-off-commit",
       title: "Verified, but not on this commit",
-      reason: `Every sink was verified, but ${PATCH_NOT_ON_COMMIT}: the tree the verify command ran on differs from this commit's tree (files changed during the run, or uncommitted before it, or sinks that verified different trees). Commit the patch and verify that commit (the CLI's --commit does both; the action's push: true pushes it), or re-run on a commit that contains it.`
+      reason: `Every sink was verified, but ${PATCH_NOT_ON_COMMIT}: the tree the verify command ran on differs from this commit's tree (files changed during the run, or uncommitted before it, or sinks that verified different trees). ${offCommitAdvice(input2.rows)}`
     };
   }
   const ignoredUnknown = verified.filter((id2) => last.get(id2)?.verify?.ignoredFiles === "unknown");
@@ -44241,6 +44248,13 @@ function judgeVerifiedSinks(sinks) {
     title: `Verified: ${countNodes(last.size)} passed, ${verified.length} ${verified.length === 1 ? "sink" : "sinks"} verified on this commit`,
     reason: `Every node passed (${executions} ${executions === 1 ? "execution" : "executions"}) and the engine ran the verify command of every non-gate sink on this commit's tree.`
   };
+}
+var VERIFY_RUN_LABEL = "verify (engine)";
+function offCommitAdvice(rows) {
+  if (rows.length > 0 && rows.every((row) => row.label === VERIFY_RUN_LABEL)) {
+    return "Commit (or stash) the uncommitted changes and run `evidence-gate verify` again, so the verify command runs on this commit's tree.";
+  }
+  return "Commit the patch and verify that commit (`evidence-gate run --commit` or `auto --commit` does both when HEAD does not move during the run; the action's push: true pushes it), or re-run on a commit that contains it.";
 }
 var FLAGGED_NAMED = 10;
 function verifyDefinitionChanged(input2, offCommit) {

@@ -9,13 +9,13 @@ import {
   formatSplice,
   fragmentsBeside,
   loadGraphFile
-} from "./cli-chunk-F5I6FBWF.js";
+} from "./cli-chunk-GT3VMZSQ.js";
 import {
   onePositional,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-FXNNXRVE.js";
+} from "./cli-chunk-J537UVKD.js";
 import "./cli-chunk-5PMY2OQJ.js";
 import {
   EXIT

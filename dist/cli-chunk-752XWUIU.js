@@ -18,7 +18,7 @@ import {
   onePositional,
   opt,
   parseFlags
-} from "./cli-chunk-FXNNXRVE.js";
+} from "./cli-chunk-J537UVKD.js";
 
 // src/local-run/saved-ledger.ts
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";

@@ -14,7 +14,7 @@ import {
   sinkAdvice,
   spendAdvice,
   worktreeAdvice
-} from "./cli-chunk-XG2S527V.js";
+} from "./cli-chunk-2RRCUFQC.js";
 import {
   VERIFY_TIMEOUT,
   formatIssue,
@@ -27,14 +27,14 @@ import {
   readGraphText,
   templatedFields,
   uniqueIssues
-} from "./cli-chunk-F5I6FBWF.js";
+} from "./cli-chunk-GT3VMZSQ.js";
 import {
   inputFlags,
   onePositional,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-FXNNXRVE.js";
+} from "./cli-chunk-J537UVKD.js";
 import "./cli-chunk-5PMY2OQJ.js";
 import {
   EXIT

@@ -2,17 +2,20 @@
 import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
 import {
   chooseVerifyCommand
-} from "./cli-chunk-NBPEMHJF.js";
+} from "./cli-chunk-CZXQNAPH.js";
 import {
   FRESH_RUN,
   LEG,
   REPORT,
   verifyCommandRunsNothing
-} from "./cli-chunk-F5I6FBWF.js";
+} from "./cli-chunk-GT3VMZSQ.js";
 import {
+  MAX_CYCLES,
   opt,
-  parseFlags
-} from "./cli-chunk-FXNNXRVE.js";
+  parseFlags,
+  readGoalLoop,
+  readRepairAttempts
+} from "./cli-chunk-J537UVKD.js";
 
 // src/run/request.ts
 var PLANNER_TIMEOUT_MS = 20 * 6e4;
@@ -36,45 +39,6 @@ function autoMode(o) {
     plannerTimeoutMs: PLANNER_TIMEOUT_MS
   };
 }
-
-// src/run/max-cycles.ts
-var MAX_CYCLES = 5;
-function readMaxCycles(text, name, errors) {
-  if (text === void 0 || text.trim() === "") return 1;
-  const t = text.trim();
-  const n = Number(t);
-  if (/^\d+$/.test(t) && n >= 1 && n <= MAX_CYCLES) return n;
-  errors.push(
-    `${name} is ${JSON.stringify(text)}: give a whole number from 1 (one run, the default) to ${MAX_CYCLES}, the runs one goal may take`
-  );
-  return 1;
-}
-function readMaxCostUsd(text, name, errors) {
-  if (text === void 0 || text.trim() === "") return void 0;
-  const t = text.trim();
-  const n = Number(t);
-  if (/^\d+(\.\d+)?$/.test(t) && Number.isFinite(n) && n > 0) return n;
-  errors.push(`${name} is ${JSON.stringify(text)}: give a positive amount of US dollars, e.g. 2.50`);
-  return void 0;
-}
-function readGoalLoop(given, names, errors) {
-  const maxCycles = readMaxCycles(given.maxCycles, names.maxCycles, errors);
-  const maxCostUsd = readMaxCostUsd(given.maxCostUsd, names.maxCostUsd, errors);
-  if (maxCostUsd !== void 0 && maxCycles === 1) errors.push(names.refusal);
-  return { maxCycles, ...maxCostUsd !== void 0 ? { maxCostUsd } : {} };
-}
-
-// src/run/repair-attempts.ts
-function readRepairAttempts(text, name, errors) {
-  if (text === void 0 || text.trim() === "") return 0;
-  const n = Number(text.trim());
-  if (/^\d+$/.test(text.trim()) && n <= MAX_REPAIR_ATTEMPTS) return n;
-  errors.push(
-    `${name} is ${JSON.stringify(text)}: give a whole number from 0 (off) to ${MAX_REPAIR_ATTEMPTS}, the times a failing build is fed back to a sink`
-  );
-  return 0;
-}
-var MAX_REPAIR_ATTEMPTS = 10;
 
 // src/cli/parse-auto-flags.ts
 var LOADED_USER_CONFIG_USAGE = `  --accept-loaded-user-config  accept that planned nodes load YOUR CLI configuration instead of running

@@ -2,7 +2,7 @@
 import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
 import {
   decideConclusion
-} from "./cli-chunk-NM5VOJH2.js";
+} from "./cli-chunk-ASIZWLVH.js";
 import {
   CheckRunClient,
   GateOctokit,
@@ -11,7 +11,7 @@ import {
   ourCheckRun,
   timingFromEnv,
   withAppendix
-} from "./cli-chunk-QTZZGAOJ.js";
+} from "./cli-chunk-SDRPWJWG.js";
 import {
   CHECK_RUN_TEXT_MAX_BYTES,
   codeSpan,
