@@ -66,7 +66,7 @@ export async function runAction(env: Env = process.env, signal?: AbortSignal): P
  * request's run (`auto`, `run`, `verify`: `pull-request/pull-request-run.ts`). Each mode builds its own
  * check-run reporter and completes it on a crash; nothing is handed back up. Rejects on internal errors.
  */
-export async function main(env: Env, signal?: AbortSignal): Promise<void> {
+async function main(env: Env, signal?: AbortSignal): Promise<void> {
   // Before anything else runs: which git, sh and npm the engine runs (never a PATH entry the PR can write).
   trustEngineExecutables(env, coreRunner);
   const parsed = readActionInputs(env);

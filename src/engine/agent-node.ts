@@ -89,7 +89,7 @@ export interface AgentNodeSpec {
   readonly completion?: CompletionCall;
 }
 
-/** The verify runner a node needs: the run-wide queue (`VerifyQueue`), or a scripted one in unit tests. */
+/** What one completion-gate attempt asks of its call (re-exported from `runtime/agent-turn.ts`). */
 export type { CompletionCall };
 
 /** The verify runner a node needs: the run-wide queue (`VerifyQueue`), or a scripted one in unit tests. */

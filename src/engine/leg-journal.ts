@@ -19,7 +19,10 @@ export interface LegJournalOptions {
   readonly dir: RedactingRunDirectory;
   readonly redactor: Redactor;
   readonly hooks?: GraphRunHooks;
-  /** Called after each row is recorded and saved, before the hooks (the leg saves what a crash would lose). */
+  /**
+   * Called after each row is added to the state (whose save is then scheduled, `saveSoon`, not yet done),
+   * before the hooks: the leg writes what a crash would lose (the ignored-files baseline).
+   */
   readonly afterRecord?: () => void;
 }
 

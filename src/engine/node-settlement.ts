@@ -107,17 +107,8 @@ export function sessionFor(
  * adds {@link withWorktree}'s field to every row of the node.
  */
 
-/**
- * What these read of the settlement's context (`SettlementContext` of `node-settlement.ts` has these fields;
- * named here so this module does not import the settlement that calls it).
- */
-export interface NodeWorktreeContext {
-  readonly graph: Graph;
-  readonly store: RunStateStore;
-  readonly dirs: NodeDirectories;
-  /** The leg's managed worktrees; absent when no node declares `worktree`. */
-  readonly worktrees?: Pick<RunWorktrees, "acquire" | "branchOf">;
-}
+/** What these read of the settlement's context. */
+export type NodeWorktreeContext = Pick<SettlementContext, "graph" | "store" | "dirs" | "worktrees">;
 
 /**
  * Where `node` runs: the run's directories, or — for a `worktree` node — its managed checkout, which is

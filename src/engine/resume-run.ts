@@ -352,13 +352,6 @@ export interface LegStartPlace {
   readonly graph: Graph;
 }
 
-/**
- * Starts the leg: appends its record (`approve GATE`, `reject GATE` or `retry-failed`) to `legs`, clears
- * the pause, appends `run_started`, records the action (the decision is bound to `headSha`), and saves
- * `state.json` — all before anything runs.
- *
- * @returns when the leg started (ISO-8601).
- */
 /** ` (dispatched by <login>)` when someone other than the decider started the leg, else nothing. */
 function dispatchedWords(action: { readonly by: string; readonly dispatchedBy?: string }): string {
   return action.dispatchedBy === undefined || action.dispatchedBy === action.by
@@ -366,6 +359,13 @@ function dispatchedWords(action: { readonly by: string; readonly dispatchedBy?: 
     : ` (dispatched by ${action.dispatchedBy})`;
 }
 
+/**
+ * Starts the leg: appends its record (`approve GATE`, `reject GATE` or `retry-failed`) to `legs`, clears
+ * the pause, appends `run_started`, records the action (the decision is bound to `headSha`), and saves
+ * `state.json` — all before anything runs.
+ *
+ * @returns when the leg started (ISO-8601).
+ */
 export function startResumedLeg(place: LegStartPlace, action: ResumeAction, headSha: string): string {
   const { store, dir } = place;
   const legKind = action.kind === "retry-failed" ? "retry-failed" : `${action.kind} ${action.gate}`;

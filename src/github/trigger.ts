@@ -20,7 +20,7 @@
  * command touches no check run (anyone can comment; a refusal must not let them flip a maintainer's check)
  * and gets a `-1` reaction; an accepted one gets `eyes`. In mode `auto` its text, when it has any, is the
  * run's goal (SPEC §9: the operator's instruction — only a writer or an allow-listed bot gets this far);
- * without text, the workflow's `goal` input stands (`run-action.ts`).
+ * without text, the workflow's `goal` input stands (`commentGoal` in `pull-request/pull-request-run.ts`).
  *
  * For comment, dispatch and `pull_request_target` runs the workspace is not the pull request's checkout;
  * the subject says so (`checkoutHead`) and `pr-checkout.ts` checks the head out before anything runs.

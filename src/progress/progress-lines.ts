@@ -222,14 +222,24 @@ export interface ResumeTarget {
 /**
  * `evidence-gate resume RUN_ID [--repo DIR] [--runs-dir DIR] [--claude-path EXE] [--codex-path EXE] ARGS`:
  * the command that continues a run from `cwd`, naming `--repo` when the repository is not `cwd`, and
- * `--runs-dir`, `--claude-path` and `--codex-path` (absolute) when they were given.
+ * `--runs-dir` (absolute), `--claude-path` and `--codex-path` (a path absolute, a bare name as given, looked
+ * up on `PATH`) when they were given.
  */
 export function resumeCommandFor(o: ResumeTarget): (args: string) => string {
   const where = [
     ...(o.repoDir !== o.cwd ? [`--repo ${shellWord(o.repoDir)}`] : []),
     ...(o.runsDir !== undefined ? [`--runs-dir ${shellWord(resolve(o.cwd, o.runsDir))}`] : []),
-    ...(o.claudePath !== undefined ? [`--claude-path ${shellWord(resolve(o.cwd, o.claudePath))}`] : []),
-    ...(o.codexPath !== undefined ? [`--codex-path ${shellWord(resolve(o.cwd, o.codexPath))}`] : []),
+    ...(o.claudePath !== undefined ? [`--claude-path ${shellWord(cliPathFrom(o.cwd, o.claudePath))}`] : []),
+    ...(o.codexPath !== undefined ? [`--codex-path ${shellWord(cliPathFrom(o.cwd, o.codexPath))}`] : []),
   ];
   return (args) => ["evidence-gate resume", o.runId, ...where, args].join(" ");
+}
+
+/**
+ * A `--claude-path` / `--codex-path` value as the resume command must give it from anywhere: a path (it
+ * holds a `/`) made absolute against `cwd`; a bare name as given, since it is looked up on `PATH`
+ * (`proc/which.ts`), not in the current folder.
+ */
+function cliPathFrom(cwd: string, given: string): string {
+  return given.includes("/") ? resolve(cwd, given) : given;
 }

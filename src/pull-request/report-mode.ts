@@ -155,8 +155,10 @@ export async function runReportMode(o: ReportModeOptions): Promise<void> {
       upstream,
       provenance,
     });
-    if (vetted.kind === "refused") return postRefusal(runner, reporter, env, vetted.refusal);
-    return postLedger(o, reporter, vetted.found, { provenance, upstream });
+    // Awaited inside the `try`: a returned promise that rejects would skip `completeAfterCrash`, leaving the
+    // check run these started in progress.
+    if (vetted.kind === "refused") return await postRefusal(runner, reporter, env, vetted.refusal);
+    return await postLedger(o, reporter, vetted.found, { provenance, upstream });
   } catch (error) {
     await completeAfterCrash(runner, reporter, error, env);
   }

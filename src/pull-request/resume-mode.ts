@@ -285,7 +285,7 @@ export async function runResumeMode(o: ResumeModeOptions): Promise<void> {
       name,
       artifactId: artifact.id,
     });
-    if (vouched !== null) return failWithoutCheckRun(runner, env, vouched);
+    if (vouched !== null) return await failWithoutCheckRun(runner, env, vouched);
 
     const refuse = (message: string) =>
       failWithoutCheckRun(runner, env, {
@@ -294,8 +294,10 @@ export async function runResumeMode(o: ResumeModeOptions): Promise<void> {
         message,
       });
     // The leg runs PR code (the verify commands, the model CLIs): as the separate user, as the pull-request
-    // modes do, once the run directory is vouched for and before anything of it runs.
-    return withPrCodeIsolation(
+    // modes do, once the run directory is vouched for and before anything of it runs. Awaited here, inside
+    // the `try`: a returned promise that rejects would skip the `catch`, and the check run `takeOverCheckRun`
+    // restarted would stay in progress without the error.
+    return await withPrCodeIsolation(
       {
         runner,
         setting: inputs.isolateUser,

@@ -28,7 +28,7 @@ export interface CliProcessCall {
 /**
  * Runs one model CLI to its end: `args` and the complete child `env`, as PR code (its tools run the PR's
  * files: the separate user when the run has one; nothing outlives it), raw stdout chunks to `onStdout`
- * (the parser splits and bounds the lines itself, `stream-bounds.ts`), stderr echoed inside a
+ * (the parser splits and bounds the lines itself, `jsonl-reader.ts`), stderr echoed inside a
  * workflow-command fence so the CLI, or a tool it ran, cannot issue commands. Never rejects for the
  * process's own failures (they are the {@link ProcessResult}).
  */

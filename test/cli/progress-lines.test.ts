@@ -203,6 +203,16 @@ describe("the resume command names where the run is", () => {
         "--retry-failed",
       ),
     ).toBe("evidence-gate resume R --codex-path /opt/codex --retry-failed");
+    // A bare name is looked up on PATH, not in the current folder: kept as given.
+    expect(
+      resumeCommandFor({
+        runId: "R",
+        repoDir: "/a",
+        runsDir: undefined,
+        cwd: "/a",
+        claudePath: "claude-canary",
+      })("--retry-failed"),
+    ).toBe("evidence-gate resume R --claude-path claude-canary --retry-failed");
   });
 
   test("shellWord quotes only what needs it, single quotes included", () => {
