@@ -2,7 +2,7 @@
 import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
 import {
   chooseVerifyCommand
-} from "./cli-chunk-CZXQNAPH.js";
+} from "./cli-chunk-OTTDNAW5.js";
 import {
   FRESH_RUN,
   LEG,

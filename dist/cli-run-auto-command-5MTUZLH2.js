@@ -4,11 +4,11 @@ import {
   AUTO_USAGE,
   autoMode,
   parseAutoFlags
-} from "./cli-chunk-AWZ6DYVX.js";
+} from "./cli-chunk-HM22AKC4.js";
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-SAHU5UVA.js";
+} from "./cli-chunk-3Q5VGIJL.js";
 import "./cli-chunk-7ODUBR5T.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-ASIZWLVH.js";
@@ -20,7 +20,7 @@ import {
   planLines,
   planTitle,
   withLocalProxy
-} from "./cli-chunk-CZXQNAPH.js";
+} from "./cli-chunk-OTTDNAW5.js";
 import "./cli-chunk-Y5UIWDYJ.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-UI56KICK.js";

@@ -60,7 +60,7 @@ import {
   startRunState,
   verifyOnlyDisclosure,
   workingDirectoryProblem
-} from "./cli-chunk-CZXQNAPH.js";
+} from "./cli-chunk-OTTDNAW5.js";
 import {
   RunStateError,
   approvedGateRow,

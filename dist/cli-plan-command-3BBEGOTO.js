@@ -4,7 +4,7 @@ import {
   PLAN_USAGE,
   autoMode,
   parsePlanFlags
-} from "./cli-chunk-AWZ6DYVX.js";
+} from "./cli-chunk-HM22AKC4.js";
 import {
   localModelCli,
   planAuto,
@@ -13,7 +13,7 @@ import {
   promptLines,
   startPlanning,
   withLocalProxy
-} from "./cli-chunk-CZXQNAPH.js";
+} from "./cli-chunk-OTTDNAW5.js";
 import "./cli-chunk-Y5UIWDYJ.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-UI56KICK.js";

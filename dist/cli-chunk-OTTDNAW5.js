@@ -2489,10 +2489,13 @@ function resumeCommandFor(o) {
   const where = [
     ...o.repoDir !== o.cwd ? [`--repo ${shellWord(o.repoDir)}`] : [],
     ...o.runsDir !== void 0 ? [`--runs-dir ${shellWord(resolve(o.cwd, o.runsDir))}`] : [],
-    ...o.claudePath !== void 0 ? [`--claude-path ${shellWord(resolve(o.cwd, o.claudePath))}`] : [],
-    ...o.codexPath !== void 0 ? [`--codex-path ${shellWord(resolve(o.cwd, o.codexPath))}`] : []
+    ...o.claudePath !== void 0 ? [`--claude-path ${shellWord(cliPathFrom(o.cwd, o.claudePath))}`] : [],
+    ...o.codexPath !== void 0 ? [`--codex-path ${shellWord(cliPathFrom(o.cwd, o.codexPath))}`] : []
   ];
   return (args) => ["evidence-gate resume", o.runId, ...where, args].join(" ");
+}
+function cliPathFrom(cwd, given) {
+  return given.includes("/") ? resolve(cwd, given) : given;
 }
 
 // node_modules/@actions/tool-cache/lib/manifest.js

@@ -3,7 +3,7 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-SAHU5UVA.js";
+} from "./cli-chunk-3Q5VGIJL.js";
 import "./cli-chunk-7ODUBR5T.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-ASIZWLVH.js";
@@ -14,7 +14,7 @@ import {
   CliLeg,
   planLines,
   withLocalProxy
-} from "./cli-chunk-CZXQNAPH.js";
+} from "./cli-chunk-OTTDNAW5.js";
 import "./cli-chunk-Y5UIWDYJ.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-UI56KICK.js";

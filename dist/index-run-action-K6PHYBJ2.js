@@ -54121,8 +54121,8 @@ async function runReportMode(o) {
       upstream,
       provenance
     });
-    if (vetted.kind === "refused") return postRefusal(runner2, reporter, env, vetted.refusal);
-    return postLedger(o, reporter, vetted.found, { provenance, upstream });
+    if (vetted.kind === "refused") return await postRefusal(runner2, reporter, env, vetted.refusal);
+    return await postLedger(o, reporter, vetted.found, { provenance, upstream });
   } catch (error63) {
     await completeAfterCrash(runner2, reporter, error63, env);
   }
@@ -54373,13 +54373,13 @@ async function runResumeMode(o) {
       name,
       artifactId: artifact.id
     });
-    if (vouched !== null) return failWithoutCheckRun(runner2, env, vouched);
+    if (vouched !== null) return await failWithoutCheckRun(runner2, env, vouched);
     const refuse2 = (message) => failWithoutCheckRun(runner2, env, {
       outcome: "usage-error",
       title: `run ${mode.runId} was not resumed`,
       message
     });
-    return withPrCodeIsolation(
+    return await withPrCodeIsolation(
       {
         runner: runner2,
         setting: inputs.isolateUser,
@@ -55509,6 +55509,5 @@ async function main(env, signal2) {
   return runPullRequest({ ...base, parsed });
 }
 export {
-  main,
   runAction
 };
