@@ -14,7 +14,7 @@ import { cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "vitest";
-import { type CliHarness, cliHarness, rowWords } from "../support/cli-harness.js";
+import { CLAUDE_BIN, type CliHarness, cliHarness, rowWords } from "../support/cli-harness.js";
 import type { ModelScript } from "../support/model-server/index.js";
 import { makeTempRepo, type TempRepo } from "../support/temp-repo.js";
 
@@ -113,7 +113,9 @@ test("release-gate (new): a verify_failed retry, a feedback round, a gate that p
     "tag SKIPPED",
   ]);
   const runId = first.runDir!.split("/").at(-1)!;
-  expect(first.stdout).toContain(`evidence-gate resume ${runId} --repo ${h.repo.dir} --approve sign-off`);
+  expect(first.stdout).toContain(
+    `evidence-gate resume ${runId} --repo ${h.repo.dir} --claude-path ${CLAUDE_BIN} --approve sign-off`,
+  );
 
   const second = await h.resume(runId, ["--approve", "sign-off", "--by", "octocat", "--commit"]);
 

@@ -8,7 +8,14 @@
 import { join } from "node:path";
 import { describe, expect, onTestFinished, test } from "vitest";
 import type { PassRow } from "../../src/core/ledger-row.js";
-import { type CliHarness, type CliRun, checkRunsOf, cliHarness, rowWords } from "../support/cli-harness.js";
+import {
+  CLAUDE_BIN,
+  type CliHarness,
+  type CliRun,
+  checkRunsOf,
+  cliHarness,
+  rowWords,
+} from "../support/cli-harness.js";
 import { claudeEnvFor, type ModelScript, startModelServer } from "../support/model-server/index.js";
 import { FIX_GRAPH, GATED_FIX_GRAPH } from "../support/scenarios/cli-graphs.js";
 import { fixSumScript } from "../support/scenarios/fix-sum.js";
@@ -31,7 +38,8 @@ describe("a gate pauses `run` (exit 2); `resume --approve` / `--reject` decides 
   test("run prints the gate reached and, after the ledger of the paused run, both resume commands; resume --approve runs the dependents: PASS (approved) by the approver, exit by outcome, a check run on HEAD; --retry-failed on the run that passed says there is nothing to retry, exit 0", async () => {
     const h = await cliHarness({ script: (repo) => fixSumScript({ repoDir: repo.dir }) });
     const paused = await pausedAtGate(h);
-    const resume = `evidence-gate resume ${paused.runId} --repo ${h.repo.dir}`;
+    // The first leg's --claude-path rides along: the printed command works as printed.
+    const resume = `evidence-gate resume ${paused.runId} --repo ${h.repo.dir} --claude-path ${CLAUDE_BIN}`;
     const out = lines(paused.stdout);
     expect(out).toContain(
       "⏸ approve  gate reached — waiting for a person's decision (if the run pauses, the resume commands follow the ledger)",
@@ -203,7 +211,7 @@ describe("the model's session limit pauses `run` (exit 2); `resume --retry-faile
       "check PAUSED session_limit, resets 5:20pm (UTC)",
     ]);
     const runId = paused.ledger!.runId;
-    const resume = `evidence-gate resume ${runId} --repo ${h.repo.dir} --retry-failed`;
+    const resume = `evidence-gate resume ${runId} --repo ${h.repo.dir} --claude-path ${CLAUDE_BIN} --retry-failed`;
     expect(lines(paused.stdout)).toContain(
       `⏸ check  session limit reached (resets 5:20pm (UTC)) — resume after the reset with: ${resume}`,
     );
