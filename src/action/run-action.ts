@@ -24,7 +24,7 @@ import { secretForms } from "../core/redact.js";
 import { runPullRequest } from "../pull-request/pull-request-run.js";
 import { runReportMode } from "../pull-request/report-mode.js";
 import { runResumeMode } from "../pull-request/resume-mode.js";
-import { type Env, endEarly, usageFailure } from "../pull-request/step-result.js";
+import { type Env, endOnUntrustedGit } from "../pull-request/step-result.js";
 import { noTrustedGit, trustEngineExecutables } from "../pull-request/trusted-executables.js";
 import { actionSecrets } from "../run/credentials.js";
 import { lintRequested, readActionInputs } from "./inputs.js";
@@ -42,19 +42,9 @@ export async function runAction(env: Env = process.env, signal?: AbortSignal): P
     await main(env, signal);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    if (noTrustedGit(error)) {
-      // Before anything ran (the first engine git call, or the trusted git directory): a usage error
-      // naming the fix, never "an internal error".
-      try {
-        await endEarly(coreRunner, null, { kind: "usage-error", message }, message, env);
-      } catch (writeError) {
-        core.error(
-          `could not write the job summary after the usage error: ${writeError instanceof Error ? writeError.message : String(writeError)}`,
-        );
-        usageFailure(coreRunner, message);
-      }
-      return;
-    }
+    // Before anything ran (the first engine git call, or the trusted git directory): a usage error
+    // naming the fix, never "an internal error".
+    if (noTrustedGit(error)) return endOnUntrustedGit(coreRunner, null, message, env);
     core.setOutput("outcome", "failed");
     core.setFailed(`evidence-gate: ${message}`);
   }

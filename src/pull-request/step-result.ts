@@ -90,6 +90,28 @@ export async function endEarly(
 }
 
 /**
+ * Ends the step on a missing trusted `git` (the job's set-up to fix, never "an internal error"): a usage
+ * error on `reporter`'s check run when it is open, else on the job summary alone. A failed write is
+ * reported and the step still fails as a usage error. Shared by {@link completeAfterCrash} and the action's
+ * last-resort handler (before any check run existed).
+ */
+export async function endOnUntrustedGit(
+  runner: Runner,
+  reporter: CheckRunReporter | null,
+  message: string,
+  env: Env,
+): Promise<void> {
+  try {
+    await endEarly(runner, reporter, { kind: "usage-error", message }, message, env);
+  } catch (writeError) {
+    runner.error(
+      `could not ${reporter !== null ? "complete the check run" : "write the job summary"} after the usage error: ${writeError instanceof Error ? writeError.message : String(writeError)}`,
+    );
+    usageFailure(runner, message);
+  }
+}
+
+/**
  * The crash path of a run that built a check-run reporter (issue 24: the reporter is handed down, never back
  * up to the action's entry). `error` was thrown after `reporter` existed:
  *
@@ -110,17 +132,7 @@ export async function completeAfterCrash(
 ): Promise<void> {
   const message = error instanceof Error ? error.message : String(error);
   const open = reporter.ref !== null && !reporter.completed;
-  if (noTrustedGit(error)) {
-    try {
-      await endEarly(runner, open ? reporter : null, { kind: "usage-error", message }, message, env);
-    } catch (writeError) {
-      runner.error(
-        `could not complete the check run after the usage error: ${writeError instanceof Error ? writeError.message : String(writeError)}`,
-      );
-      usageFailure(runner, message);
-    }
-    return;
-  }
+  if (noTrustedGit(error)) return endOnUntrustedGit(runner, open ? reporter : null, message, env);
   if (open) {
     try {
       await reporter.end(

@@ -159,19 +159,19 @@ async function dispatch(request: RunRequest, ports: RunPorts): Promise<RunOutcom
     ...optional("workingDirectory", request.workingDirectory),
     ...optional("postedHeadSha", request.postedHeadSha),
   };
-  const judged =
+  // What every mode's engine takes of the policy; `auto` adds its planned-tools allowlist.
+  const judgedPolicy =
     policy !== undefined
       ? {
-          policy: {
-            requireEvidence: policy.requireEvidence,
-            ...optional("requireTests", policy.requireTests),
-            ...optional("testReports", policy.testReports),
-            ...optional("verifyRepeat", policy.verifyRepeat),
-            ...optional("verifyBase", policy.verifyBase),
-            ...optional("source", policy.source),
-          },
+          requireEvidence: policy.requireEvidence,
+          ...optional("requireTests", policy.requireTests),
+          ...optional("testReports", policy.testReports),
+          ...optional("verifyRepeat", policy.verifyRepeat),
+          ...optional("verifyBase", policy.verifyBase),
+          ...optional("source", policy.source),
         }
-      : {};
+      : undefined;
+  const judged = judgedPolicy !== undefined ? { policy: judgedPolicy } : {};
   switch (mode.kind) {
     case "auto":
       // An empty verify command (from the input or the policy) is the usage error `decideBuildEvidence`
@@ -187,18 +187,8 @@ async function dispatch(request: RunRequest, ports: RunPorts): Promise<RunOutcom
           acceptNoBuildEvidence: mode.acceptNoBuildEvidence,
           acceptLoadedUserConfig: mode.acceptLoadedUserConfig,
           ...(mode.repairAttempts !== undefined ? { repairAttempts: mode.repairAttempts } : {}),
-          ...(policy !== undefined
-            ? {
-                policy: {
-                  requireEvidence: policy.requireEvidence,
-                  ...optional("requireTests", policy.requireTests),
-                  ...optional("testReports", policy.testReports),
-                  ...optional("plannedTools", policy.plannedTools),
-                  ...optional("verifyRepeat", policy.verifyRepeat),
-                  ...optional("verifyBase", policy.verifyBase),
-                  ...optional("source", policy.source),
-                },
-              }
+          ...(policy !== undefined && judgedPolicy !== undefined
+            ? { policy: { ...judgedPolicy, ...optional("plannedTools", policy.plannedTools) } }
             : {}),
           runtime: mode.runtime,
           ...optional("model", request.model),
