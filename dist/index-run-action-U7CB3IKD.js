@@ -49064,16 +49064,15 @@ async function dispatch(request, ports) {
     ...optional2("workingDirectory", request.workingDirectory),
     ...optional2("postedHeadSha", request.postedHeadSha)
   };
-  const judged = policy !== void 0 ? {
-    policy: {
-      requireEvidence: policy.requireEvidence,
-      ...optional2("requireTests", policy.requireTests),
-      ...optional2("testReports", policy.testReports),
-      ...optional2("verifyRepeat", policy.verifyRepeat),
-      ...optional2("verifyBase", policy.verifyBase),
-      ...optional2("source", policy.source)
-    }
-  } : {};
+  const judgedPolicy = policy !== void 0 ? {
+    requireEvidence: policy.requireEvidence,
+    ...optional2("requireTests", policy.requireTests),
+    ...optional2("testReports", policy.testReports),
+    ...optional2("verifyRepeat", policy.verifyRepeat),
+    ...optional2("verifyBase", policy.verifyBase),
+    ...optional2("source", policy.source)
+  } : void 0;
+  const judged = judgedPolicy !== void 0 ? { policy: judgedPolicy } : {};
   switch (mode.kind) {
     case "auto":
       return autoOrGoalLoop(
@@ -49087,17 +49086,7 @@ async function dispatch(request, ports) {
           acceptNoBuildEvidence: mode.acceptNoBuildEvidence,
           acceptLoadedUserConfig: mode.acceptLoadedUserConfig,
           ...mode.repairAttempts !== void 0 ? { repairAttempts: mode.repairAttempts } : {},
-          ...policy !== void 0 ? {
-            policy: {
-              requireEvidence: policy.requireEvidence,
-              ...optional2("requireTests", policy.requireTests),
-              ...optional2("testReports", policy.testReports),
-              ...optional2("plannedTools", policy.plannedTools),
-              ...optional2("verifyRepeat", policy.verifyRepeat),
-              ...optional2("verifyBase", policy.verifyBase),
-              ...optional2("source", policy.source)
-            }
-          } : {},
+          ...policy !== void 0 && judgedPolicy !== void 0 ? { policy: { ...judgedPolicy, ...optional2("plannedTools", policy.plannedTools) } } : {},
           runtime: mode.runtime,
           ...optional2("model", request.model),
           concurrency: mode.concurrency,
@@ -51391,20 +51380,20 @@ ${notes.map((note) => `
     `${decided.title}: ${message}`
   );
 }
+async function endOnUntrustedGit(runner2, reporter, message, env) {
+  try {
+    await endEarly(runner2, reporter, { kind: "usage-error", message }, message, env);
+  } catch (writeError) {
+    runner2.error(
+      `could not ${reporter !== null ? "complete the check run" : "write the job summary"} after the usage error: ${writeError instanceof Error ? writeError.message : String(writeError)}`
+    );
+    usageFailure(runner2, message);
+  }
+}
 async function completeAfterCrash(runner2, reporter, error63, env) {
   const message = error63 instanceof Error ? error63.message : String(error63);
   const open5 = reporter.ref !== null && !reporter.completed;
-  if (noTrustedGit(error63)) {
-    try {
-      await endEarly(runner2, open5 ? reporter : null, { kind: "usage-error", message }, message, env);
-    } catch (writeError) {
-      runner2.error(
-        `could not complete the check run after the usage error: ${writeError instanceof Error ? writeError.message : String(writeError)}`
-      );
-      usageFailure(runner2, message);
-    }
-    return;
-  }
+  if (noTrustedGit(error63)) return endOnUntrustedGit(runner2, open5 ? reporter : null, message, env);
   if (open5) {
     try {
       await reporter.end(
@@ -55475,17 +55464,7 @@ async function runAction(env = process.env, signal2) {
     await main(env, signal2);
   } catch (error63) {
     const message = error63 instanceof Error ? error63.message : String(error63);
-    if (noTrustedGit(error63)) {
-      try {
-        await endEarly(coreRunner, null, { kind: "usage-error", message }, message, env);
-      } catch (writeError) {
-        error(
-          `could not write the job summary after the usage error: ${writeError instanceof Error ? writeError.message : String(writeError)}`
-        );
-        usageFailure(coreRunner, message);
-      }
-      return;
-    }
+    if (noTrustedGit(error63)) return endOnUntrustedGit(coreRunner, null, message, env);
     setOutput("outcome", "failed");
     setFailed(`evidence-gate: ${message}`);
   }

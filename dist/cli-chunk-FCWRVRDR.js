@@ -6369,16 +6369,15 @@ async function dispatch(request, ports) {
     ...optional("workingDirectory", request.workingDirectory),
     ...optional("postedHeadSha", request.postedHeadSha)
   };
-  const judged = policy !== void 0 ? {
-    policy: {
-      requireEvidence: policy.requireEvidence,
-      ...optional("requireTests", policy.requireTests),
-      ...optional("testReports", policy.testReports),
-      ...optional("verifyRepeat", policy.verifyRepeat),
-      ...optional("verifyBase", policy.verifyBase),
-      ...optional("source", policy.source)
-    }
-  } : {};
+  const judgedPolicy = policy !== void 0 ? {
+    requireEvidence: policy.requireEvidence,
+    ...optional("requireTests", policy.requireTests),
+    ...optional("testReports", policy.testReports),
+    ...optional("verifyRepeat", policy.verifyRepeat),
+    ...optional("verifyBase", policy.verifyBase),
+    ...optional("source", policy.source)
+  } : void 0;
+  const judged = judgedPolicy !== void 0 ? { policy: judgedPolicy } : {};
   switch (mode.kind) {
     case "auto":
       return autoOrGoalLoop(
@@ -6392,17 +6391,7 @@ async function dispatch(request, ports) {
           acceptNoBuildEvidence: mode.acceptNoBuildEvidence,
           acceptLoadedUserConfig: mode.acceptLoadedUserConfig,
           ...mode.repairAttempts !== void 0 ? { repairAttempts: mode.repairAttempts } : {},
-          ...policy !== void 0 ? {
-            policy: {
-              requireEvidence: policy.requireEvidence,
-              ...optional("requireTests", policy.requireTests),
-              ...optional("testReports", policy.testReports),
-              ...optional("plannedTools", policy.plannedTools),
-              ...optional("verifyRepeat", policy.verifyRepeat),
-              ...optional("verifyBase", policy.verifyBase),
-              ...optional("source", policy.source)
-            }
-          } : {},
+          ...policy !== void 0 && judgedPolicy !== void 0 ? { policy: { ...judgedPolicy, ...optional("plannedTools", policy.plannedTools) } } : {},
           runtime: mode.runtime,
           ...optional("model", request.model),
           concurrency: mode.concurrency,

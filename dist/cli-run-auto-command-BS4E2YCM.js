@@ -8,7 +8,7 @@ import {
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-3Q5VGIJL.js";
+} from "./cli-chunk-FCWRVRDR.js";
 import "./cli-chunk-7ODUBR5T.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-ASIZWLVH.js";
