@@ -35,7 +35,7 @@ import type { CheckRunReporter } from "../github/check-run-reporter.js";
 import { readEventContext } from "../github/event-context.js";
 import { isDependabot } from "../github/fork.js";
 import { writeJobSummary } from "../github/job-summary.js";
-import { apiUrlFromEnv, createOctokit, type GateOctokit } from "../github/octokit.js";
+import { type GateOctokit, octokitFromEnv } from "../github/octokit.js";
 import { checkRunProvenance } from "../github/run-provenance.js";
 import { agreedWithRun, needsProvenance, provenanceRefusal } from "../github/run-verdict.js";
 import {
@@ -120,7 +120,8 @@ export async function runReportMode(o: ReportModeOptions): Promise<void> {
     );
   }
 
-  const octokit = createOctokit({ token: inputs.githubToken, baseUrl: apiUrlFromEnv(env) });
+  // As the other modes: `GITHUB_API_URL`, and the retry waits `EVIDENCE_GATE_BACKOFF_SECOND_MS` scales.
+  const octokit = octokitFromEnv(inputs.githubToken, env);
   const { reporter } = checkRunReporter({
     runner: runner,
     octokit,

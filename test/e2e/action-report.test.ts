@@ -13,7 +13,6 @@
  * `pull_requests` list (what GitHub sends for a fork).
  */
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import type { Ledger } from "../../src/ledger/ledger.js";
 import { renderLedgerJson } from "../../src/ledger/render-json.js";
@@ -33,12 +32,9 @@ import { type GitHubServer, startGitHubServer } from "../support/github-server/i
 import { startModelServer } from "../support/model-server/index.js";
 import { GRAPH_PATH, handGraphScript, REVIEW_GRAPH } from "../support/scenarios/hand-graphs.js";
 import { makeFixedSampleRepo, type TempRepo } from "../support/temp-repo.js";
+import { BASE_SHA, FORK, WORKFLOW_RUN_ID, workflowRunPayload } from "../support/workflow-run-payload.js";
 import { buildZip } from "../support/zip-builder.js";
 
-/** `pull_request.base.sha` of the event fixture. */
-const BASE_SHA = "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d";
-const FORK = "forker/widgets";
-const WORKFLOW_RUN_ID = 30_433_642;
 const LEDGER_ARTIFACT = "evidence-gate-ledger";
 const HEAD = "0123456789abcdef0123456789abcdef01234567";
 const RUN_ARTIFACTS = "/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts";
@@ -47,82 +43,6 @@ const open = actionTestResources();
 const { run } = open;
 
 const debugOf = (result: ActionRun): string => stepDebug(result, 5000);
-
-interface WorkflowRunSpec {
-  readonly headSha: string;
-  readonly fork?: boolean;
-  readonly action?: string;
-  readonly event?: string;
-  readonly conclusion?: string;
-  readonly actor?: string;
-}
-
-/** GitHub's `workflow_run` example payload, made the completed run of a (fork's) pull request. */
-function workflowRunPayload(spec: WorkflowRunSpec): Record<string, unknown> {
-  const examples = createRequire(import.meta.url)("@octokit/webhooks-examples") as {
-    name: string;
-    examples: Record<string, unknown>[];
-  }[];
-  const example = examples
-    .find((e) => e.name === "workflow_run")!
-    .examples.find(
-      (e) =>
-        e.action === "completed" &&
-        (e.workflow_run as { status: string; actor?: unknown }).actor !== undefined,
-    )!;
-  const payload = structuredClone(example) as Record<string, unknown> & {
-    workflow_run: Record<string, unknown> & {
-      repository: Record<string, unknown>;
-      head_repository: Record<string, unknown>;
-      actor: Record<string, unknown>;
-      triggering_actor: Record<string, unknown>;
-    };
-    repository: Record<string, unknown>;
-  };
-  const [owner, name] = TEST_REPOSITORY.split("/");
-  const base = { ...payload.workflow_run.repository, id: 7_000_001, name, full_name: TEST_REPOSITORY };
-  const fork = spec.fork ?? true;
-  const [forkOwner, forkName] = FORK.split("/");
-  const wr = payload.workflow_run;
-  Object.assign(wr, {
-    id: WORKFLOW_RUN_ID,
-    name: "evidence-gate (pull request)",
-    path: ".github/workflows/evidence-gate-pr.yml",
-    event: spec.event ?? "pull_request",
-    status: "completed",
-    conclusion: spec.conclusion ?? "success",
-    head_sha: spec.headSha,
-    head_branch: "fix-sum",
-    html_url: `https://github.com/${TEST_REPOSITORY}/actions/runs/${WORKFLOW_RUN_ID}`,
-    repository: base,
-    head_repository: fork
-      ? { ...wr.head_repository, id: 7_000_002, name: forkName, full_name: FORK, owner: { login: forkOwner } }
-      : base,
-    // GitHub links no pull request to a fork's run.
-    pull_requests: fork
-      ? []
-      : [
-          {
-            url: "",
-            id: 1,
-            number: 42,
-            head: { ref: "fix-sum", sha: spec.headSha, repo: { id: 7_000_001, url: "", name } },
-            base: { ref: "main", sha: BASE_SHA, repo: { id: 7_000_001, url: "", name } },
-          },
-        ],
-    actor: { ...wr.actor, login: spec.actor ?? forkOwner },
-    triggering_actor: { ...wr.triggering_actor, login: spec.actor ?? forkOwner },
-  });
-  payload.action = spec.action ?? "completed";
-  payload.repository = {
-    ...payload.repository,
-    id: 7_000_001,
-    name,
-    full_name: TEST_REPOSITORY,
-    owner: { login: owner },
-  };
-  return payload;
-}
 
 function fixedRepo(): Promise<TempRepo> {
   return makeFixedSampleRepo("the pull request").then(open.keep);

@@ -14,9 +14,9 @@ import { CheckRunClient } from "../../src/github/check-run.js";
 import { CheckRunReporter } from "../../src/github/check-run-reporter.js";
 import { createOctokit } from "../../src/github/octokit.js";
 import { UntrustedToolError } from "../../src/proc/trusted-tools.js";
-import type { Runner } from "../../src/pull-request/runner.js";
 import { completeAfterCrash } from "../../src/pull-request/step-result.js";
 import { type GitHubServer, startGitHubServer, TEST_TIMING } from "../support/github-server/index.js";
+import { recordingRunner } from "../support/recording-runner.js";
 
 const HEAD_SHA = "9f3c1e2d4b5a69788766554433221100ffeeddcc";
 const RUN_ID = "20250311-093000-a1b2c3";
@@ -36,32 +36,6 @@ afterEach(async () => {
   await server.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** A runner that records what the step was told. */
-function recordingRunner(): Runner & {
-  readonly outputs: Record<string, string>;
-  readonly failed: string[];
-  readonly errors: string[];
-} {
-  const outputs: Record<string, string> = {};
-  const failed: string[] = [];
-  const errors: string[] = [];
-  return {
-    outputs,
-    failed,
-    errors,
-    info: () => {},
-    notice: () => {},
-    warning: () => {},
-    error: (m) => errors.push(m),
-    setOutput: (name, value) => {
-      outputs[name] = value;
-    },
-    saveState: () => {},
-    setFailed: (m) => failed.push(m),
-    write: () => {},
-  };
-}
 
 function reporter(): CheckRunReporter {
   const octokit = createOctokit({ token: "ghs_test", baseUrl: server.url, timing: TEST_TIMING });

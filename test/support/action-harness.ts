@@ -25,7 +25,7 @@ import {
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { afterEach } from "vitest";
-import { parse as parseYaml } from "yaml";
+import { actionInputDefaults as inputDefaults, inputVariable } from "./action-inputs-env.js";
 import {
   DEFAULT_REPOSITORY,
   type GitHubServer,
@@ -45,7 +45,7 @@ import { REPO_ROOT } from "./repo-root.js";
 import type { TempRepo } from "./temp-repo.js";
 import { activeWorkflowCommands } from "./workflow-commands.js";
 
-export { activeWorkflowCommands, REPO_ROOT };
+export { activeWorkflowCommands, inputVariable, REPO_ROOT };
 export const ACTION_ENTRY = join(REPO_ROOT, "dist", "index.js");
 export const POST_ENTRY = join(REPO_ROOT, "dist", "post.js");
 export const NODE_MODULES_BIN = join(REPO_ROOT, "node_modules", ".bin");
@@ -165,23 +165,9 @@ export interface ActionRun {
   readonly commands: readonly string[];
 }
 
-/** `action.yml`'s inputs with their defaults, as the runner reads them. */
+/** `action.yml`'s inputs with their defaults, as the runner reads them (`github-token`: {@link TEST_GITHUB_TOKEN}). */
 export function actionInputDefaults(): Record<string, string> {
-  const manifest = parseYaml(readFileSync(join(REPO_ROOT, "action.yml"), "utf8")) as {
-    inputs: Record<string, { default?: unknown }>;
-  };
-  const defaults: Record<string, string> = {};
-  for (const [name, spec] of Object.entries(manifest.inputs)) {
-    if (spec.default === undefined) continue;
-    // The runner evaluates `${{ github.token }}` to the job's token.
-    defaults[name] = String(spec.default).replace(/\$\{\{\s*github\.token\s*\}\}/, TEST_GITHUB_TOKEN);
-  }
-  return defaults;
-}
-
-/** The runner's variable name for an input: upper-cased, spaces to `_`, dashes kept. */
-export function inputVariable(name: string): string {
-  return `INPUT_${name.replace(/ /g, "_").toUpperCase()}`;
+  return inputDefaults(TEST_GITHUB_TOKEN);
 }
 
 /**
