@@ -5,11 +5,12 @@
  * `--verify-env`, …), and how the result is reported (`--json`, `--repository`, `--check-run-out`, …). Each
  * problem is a sentence naming the flag and the fix.
  */
+
+import { MAX_VERIFY_REPEAT } from "../core/ledger-row.js";
 import { testReportsPatternProblem } from "../core/test-reports-pattern.js";
 import { type Runtime, runtimeOptionsProblem } from "../engine/runtime-setup.js";
 import { parseDuration } from "../graph/duration.js";
 import type { LegFlags, ReportFlags } from "../local-run/local-setup.js";
-import { MAX_VERIFY_REPEAT } from "../policy/policy-file.js";
 import { readVerifyEnv, readVerifyRepeat } from "../run/request-fields.js";
 import { parseCodexConfig } from "../runtime/codex-argv.js";
 import { type FlagGroup, type FlagReader, type FlagSpec, opt } from "./shared-flags.js";

@@ -4,8 +4,8 @@
  * several commands take are `flag-groups.ts`'s.
  */
 import { parseArgs } from "node:util";
+import { MAX_VERIFY_REPEAT } from "../core/ledger-row.js";
 import type { LegFlags, ReportFlags } from "../local-run/local-setup.js";
-import { MAX_VERIFY_REPEAT } from "../policy/policy-file.js";
 import { MAX_CYCLES } from "../run/max-cycles.js";
 import { MAX_REPAIR_ATTEMPTS } from "../run/repair-attempts.js";
 import type { Parsed } from "./parse-command.js";

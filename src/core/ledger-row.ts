@@ -20,6 +20,12 @@ export type FailCause =
   /** A gate a person rejected (`resume --reject`): its subtree is pruned and the run fails. */
   | "rejected";
 
+/**
+ * The most runs `verify-repeat` may ask for (input, flag, policy key), and so the most a row's
+ * `repeat.runs` can be: ten builds on one tree is already a lot.
+ */
+export const MAX_VERIFY_REPEAT = 10;
+
 /** A verify command the engine ran, with its evidence (SPEC §5, §6). Output tail is bounded (≤ 4 KiB). */
 export interface VerifyEvidence {
   readonly command: string;

@@ -472,6 +472,10 @@ export async function resumeRun(o: ResumeOptions): Promise<ResumeResult> {
   if (ceilingProblem !== null) return { kind: "usage_error", message: ceilingProblem };
   const concurrencyWrong = concurrencyProblem(o.concurrency);
   if (concurrencyWrong !== null) return { kind: "usage_error", message: concurrencyWrong };
+  // What the decision asks of the run is judged before where the repository is: a run with nothing left
+  // to retry says so, even when its own `--commit` moved HEAD since (new user's trial).
+  const unfit = resumeActionProblem({ runId, graph, state: run.state }, o.action);
+  if (unfit !== null) return unfit;
   const gitContext = { baseEnv: o.baseEnv, knownSecrets: o.knownSecrets };
   const located = await resumedRepository(o, run, gitContext);
   if (located.kind !== "located") return located;
@@ -481,8 +485,6 @@ export async function resumeRun(o: ResumeOptions): Promise<ResumeResult> {
   const dir = new RedactingRunDirectory(o.runsDir, runId, redactor);
   dir.noteDigest("graph.json", run.graphText);
   const store = new RunStateStore(dir, state);
-  const unfit = resumeActionProblem({ runId, graph, state }, o.action);
-  if (unfit !== null) return unfit;
   if (graph.nodes.some((n) => n.type !== "gate" && store.node(n.id)?.status !== "passed")) {
     const cliProblem = await modelCliProblem(o, runtime, { findExecutable: true });
     if (cliProblem !== null) return modelCliEnd(cliProblem);

@@ -11,7 +11,13 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import type { BuildEvidenceAnswer } from "../core/build-evidence-answer.js";
-import { type LedgerRow, NOTHING_SPENT, type PassRow, type TokenUsage } from "../core/ledger-row.js";
+import {
+  type LedgerRow,
+  MAX_VERIFY_REPEAT,
+  NOTHING_SPENT,
+  type PassRow,
+  type TokenUsage,
+} from "../core/ledger-row.js";
 import type { PlanningCall, PlanSection } from "../ledger/ledger.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
 
@@ -252,7 +258,7 @@ const stateSchema = z.object({
   verify: z.object({
     timeout_ms: z.number().int().positive(),
     env: z.array(z.string()),
-    repeat: z.number().int().min(1).max(10).optional(),
+    repeat: z.number().int().min(1).max(MAX_VERIFY_REPEAT).optional(),
   }),
   policy: z
     .object({

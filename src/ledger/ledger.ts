@@ -214,6 +214,9 @@ export interface PlanningCall {
   readonly usage: TokenUsage | null;
 }
 
+/** Appended to a goal loop's planning cost, which holds its assessor calls too ({@link loopTotals}). */
+export const PLANNING_WITH_ASSESSOR = " — the planner and assessor calls";
+
 /**
  * Planning, node and overall cost, and token sums. A call with `costUsd: null` makes its total `unknown`
  * (never `$0`), with the known subtotal kept.

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isRecordedApprover } from "../core/github-login.js";
-import { RECEIPT_MAX_NAMES } from "../core/ledger-row.js";
+import { MAX_VERIFY_REPEAT, RECEIPT_MAX_NAMES } from "../core/ledger-row.js";
 import type { Ledger } from "./ledger.js";
 
 /**
@@ -62,8 +62,6 @@ export function fitLedgerText(text: string): string {
   return `${head} … [cut: ${text.length - head.length} more characters]`;
 }
 const MAX_LIST = 10_000;
-/** The most runs `verify-repeat` allows (inputs.ts checks the input against the same bound). */
-const MAX_REPEAT = 10;
 
 const id = z.string().min(1).max(MAX_ID);
 const line = z.string().max(MAX_LINE);
@@ -129,7 +127,7 @@ const VerifyRunSchema = z.strictObject({
     .strictObject({ pattern: text, matched: z.boolean(), truncated: z.literal(true).optional() })
     .optional(),
   repeat: z
-    .strictObject({ runs: count.min(1).max(MAX_REPEAT), passed: count.max(MAX_REPEAT) })
+    .strictObject({ runs: count.min(1).max(MAX_VERIFY_REPEAT), passed: count.max(MAX_VERIFY_REPEAT) })
     .refine((r) => r.passed <= r.runs, { message: "passed cannot exceed runs" })
     .optional(),
   // Issue 25 item 1: absent in ledgers written before receipts existed (they still load).
@@ -268,7 +266,7 @@ const PlanSectionSchema = z.strictObject({
       source: line,
       requireEvidence: z.boolean(),
       requireTests: z.boolean().optional(),
-      verifyRepeat: z.number().int().min(1).max(10).optional(),
+      verifyRepeat: z.number().int().min(1).max(MAX_VERIFY_REPEAT).optional(),
       verifyBase: z.boolean().optional(),
       testReports: z.array(line).max(MAX_LIST).optional(),
     })

@@ -19,7 +19,7 @@ import {
   verdictLabel,
   verifyExitWords,
 } from "./cells.js";
-import { type Ledger, policySettingsWords } from "./ledger.js";
+import { type Ledger, PLANNING_WITH_ASSESSOR, policySettingsWords } from "./ledger.js";
 import { codeSpan, escapeCell, escapeInline, fencedBlock } from "./markdown-syntax.js";
 import {
   answerWords,
@@ -376,7 +376,11 @@ function totalsSection(ledger: Ledger): string {
   return [
     "### Totals",
     "",
-    ...(ledger.mode === "auto" ? [`- planning cost: ${formatUsdTotal(totals.planning)}`] : []),
+    ...(ledger.mode === "auto"
+      ? [
+          `- planning cost: ${formatUsdTotal(totals.planning)}${ledger.goalLoop === undefined ? "" : PLANNING_WITH_ASSESSOR}`,
+        ]
+      : []),
     `- node cost: ${formatUsdTotal(totals.nodes)}`,
     `- **total cost: ${formatUsdTotal(totals.total)}**${ledger.goalLoop === undefined ? "" : ` ${loopTotalsWords(ledger.goalLoop)}`}`,
     `- tokens: ${tokenWords(totals.tokens)}`,

@@ -15,7 +15,7 @@ import {
   verdictLabel,
   verifyExitWords,
 } from "./cells.js";
-import { type Ledger, policySettingsWords } from "./ledger.js";
+import { type Ledger, PLANNING_WITH_ASSESSOR, policySettingsWords } from "./ledger.js";
 import {
   answerWords,
   goalWords,
@@ -143,7 +143,12 @@ function totals(ledger: Ledger): string[] {
   const { totals: t } = ledger;
   return [
     // Only `auto` plans: a hand-written run has no planning line to read as "planning cost nothing".
-    ...(ledger.mode === "auto" ? [`PLANNING COST: ${formatUsdTotal(t.planning)}`] : []),
+    // A goal loop counts its assessor calls as planning (ledger.ts `loopTotals`): the line says so.
+    ...(ledger.mode === "auto"
+      ? [
+          `PLANNING COST: ${formatUsdTotal(t.planning)}${ledger.goalLoop === undefined ? "" : PLANNING_WITH_ASSESSOR}`,
+        ]
+      : []),
     `NODE COST:     ${formatUsdTotal(t.nodes)}`,
     `TOTAL COST:    ${formatUsdTotal(t.total)}${ledger.goalLoop === undefined ? "" : ` ${loopTotalsWords(ledger.goalLoop)}`}`,
     `TOKENS:        ${tokenWords(t.tokens)}`,

@@ -13,6 +13,7 @@ import { open } from "node:fs/promises";
 import { join } from "node:path";
 import { parseDocument } from "yaml";
 import { z } from "zod";
+import { MAX_VERIFY_REPEAT } from "../core/ledger-row.js";
 import { testReportsPatternProblem } from "../core/test-reports-pattern.js";
 import { unreachable } from "../core/unreachable.js";
 import { DEFAULT_PLANNED_ALLOWLIST, extendAllowlist } from "./allowlist.js";
@@ -35,9 +36,6 @@ export const POLICY_KEYS = [
   "test-reports",
   "verify-base",
 ] as const;
-
-/** The most runs `verify-repeat` may ask for (input, flag, policy key): ten builds is already a lot. */
-export const MAX_VERIFY_REPEAT = 10;
 
 /** The policy's values; defaults filled in. */
 export interface Policy {

@@ -3,7 +3,7 @@
  * surfaces cannot drift: each reader takes the raw text and the name to quote in messages (`--verify-env`,
  * ``input `verify-env` ``), and pushes every problem onto `errors`.
  */
-import { MAX_VERIFY_REPEAT } from "../policy/policy-file.js";
+import { MAX_VERIFY_REPEAT } from "../core/ledger-row.js";
 import { verifyEnvProblems } from "../proc/child-env.js";
 
 /**

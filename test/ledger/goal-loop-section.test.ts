@@ -169,6 +169,18 @@ describe("the goal loop's cycles in the text ledger", () => {
   });
 });
 
+describe("the goal loop's planning cost holds its assessor calls, and says so (new user's trial)", () => {
+  it("text and Markdown name the assessor on the planning line of a loop, and not outside one", () => {
+    const inLoop = looped(FAILURE_LEDGER);
+    expect(renderLedgerText(inLoop)).toMatch(/^PLANNING COST: \S.* — the planner and assessor calls$/m);
+    expect(renderLedgerMarkdown(inLoop)).toMatch(/^- planning cost: \S.* — the planner and assessor calls$/m);
+    for (const rendered of [renderLedgerText(FAILURE_LEDGER), renderLedgerMarkdown(FAILURE_LEDGER)]) {
+      expect(rendered).toMatch(/^(PLANNING COST|- planning cost): \S/m);
+      expect(rendered).not.toContain("assessor calls");
+    }
+  });
+});
+
 describe("the goal loop's cycles in the JSON ledger", () => {
   it("round-trip through the strict schema; an unknown key in a cycle is refused", () => {
     const ledger = looped(FAILURE_LEDGER);
