@@ -218,7 +218,7 @@ export async function startPortHarness(options: PortHarnessOptions): Promise<Por
 /**
  * A clean turn that replies `reply`: claude `init` + `result` (cost $0.0123, 2 turns), codex
  * `thread.started` + the agent message + `turn.completed` (100 in / 20 out; no USD). `more` adds the
- * play's other fields (`writes`, `exitCode`, `delayMs`).
+ * play's other fields (`writes`, `exitCode`, `delayMs`, `until`).
  */
 export function replied(
   runtime: Runtime,
@@ -227,6 +227,7 @@ export function replied(
     readonly writes?: Readonly<Record<string, string>>;
     readonly exitCode?: number;
     readonly delayMs?: number;
+    readonly until?: Promise<unknown>;
   } = {},
 ): ScriptedPlay {
   const lines =

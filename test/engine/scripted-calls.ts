@@ -30,10 +30,16 @@ type Line = Readonly<Record<string, unknown>> | string;
 export type ScriptedPlay = Writes &
   /**
    * The lines (an object as one JSON line, a string as it is), then the process exits (default 0),
-   * `delayMs` later when given (the call stays in flight that long; aborted meanwhile, it is cancelled).
+   * `delayMs` later when given (the call stays in flight that long; aborted meanwhile, it is cancelled),
+   * and not before `until` settles when given (a test's moment: a hook of the run resolves it).
    */
   (
-    | { readonly lines: readonly Line[]; readonly exitCode?: number; readonly delayMs?: number }
+    | {
+        readonly lines: readonly Line[];
+        readonly exitCode?: number;
+        readonly delayMs?: number;
+        readonly until?: Promise<unknown>;
+      }
     /** The executable cannot be started. */
     | { readonly spawnFailed: string }
     /**
@@ -159,6 +165,7 @@ async function play(
   }
   if (scripted.delayMs !== undefined && (await aborted(signal, scripted.delayMs)))
     return { ...streams, kind: "cancelled" };
+  if (scripted.until !== undefined) await scripted.until;
   return { ...streams, kind: "exited", exitCode: scripted.exitCode ?? 0 };
 }
 
