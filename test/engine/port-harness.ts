@@ -18,7 +18,7 @@
  * executable is a stand-in name found on that `PATH` (so the engine's "is the CLI there" check passes); it
  * exits 97 if anything ever spawns it.
  */
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach } from "vitest";
@@ -235,6 +235,25 @@ export function replied(
       ? [initEvent(), resultEvent({ result: reply })]
       : [threadStartedEvent(), agentMessageEvent(reply), turnCompletedEvent()];
   return { lines, ...more };
+}
+
+/**
+ * Claude's session limit as claude 2.1.332 reported it when the model API answered 429 with the limit
+ * notice (test/runtime/fixtures/session-limit-429.jsonl: an `is_error` result, exit 1), with the reset
+ * the notice names set to `resetsAt` (as the CLI wrote it, e.g. `5:20pm (UTC)`).
+ */
+export function claudeSessionLimit(resetsAt: string): ScriptedPlay {
+  const captured = readFileSync(
+    new URL("../runtime/fixtures/session-limit-429.jsonl", import.meta.url),
+    "utf8",
+  );
+  return {
+    lines: captured
+      .replaceAll("5:30pm (Europe/Paris)", resetsAt)
+      .split("\n")
+      .filter((line) => line !== ""),
+    exitCode: 1,
+  };
 }
 
 /**

@@ -12,14 +12,13 @@
  * session limit is the stream claude 2.1.332 wrote for the model API's 429
  * (test/runtime/fixtures/session-limit-429.jsonl); the real CLI on it is test/e2e/cli-resume.test.ts.
  */
-import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import {
+  claudeSessionLimit,
   type Plays,
   type PortHarness,
   portHarnessPerTest,
   replied,
-  type ScriptedPlay,
 } from "./port-harness.js";
 import { asFail, asPass, eventIndex, readEvents, readState, rowWords } from "./run-readers.js";
 
@@ -377,14 +376,7 @@ nodes:
     allowed_tools: [Read]
     success_check: { verify: { command: "test -f README.md" } }
 `;
-  /** What claude 2.1.332 wrote and how it exited when the model API answered 429 with the limit notice. */
-  const limited: ScriptedPlay = {
-    lines: readFileSync(new URL("../runtime/fixtures/session-limit-429.jsonl", import.meta.url), "utf8")
-      .replaceAll("5:30pm (Europe/Paris)", "5:20pm (UTC)")
-      .split("\n")
-      .filter((line) => line !== ""),
-    exitCode: 1,
-  };
+  const limited = claudeSessionLimit("5:20pm (UTC)");
 
   test("the limited node pauses the run (not a failure, not retried), passed rows are kept; the resumed leg runs only the unpassed nodes and finishes green", async () => {
     const h = await harness({
