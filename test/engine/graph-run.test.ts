@@ -9,7 +9,7 @@
  * What only a real process shows — a halt, a cancelled run and a timeout killing the CLI's process group,
  * the CLI really running in the node's `cwd`, the real `claude` stopping at `--max-budget-usd`, a session
  * child's share of the session cost the real `claude` reported — is ./graph-run.real-cli.test.ts; the model
- * seeing the parent's conversation after `handoff: session` is two-runtimes.test.ts (both real CLIs), and
+ * seeing the parent's conversation after `handoff: session` is two-runtimes.real-cli.test.ts (both real CLIs), and
  * `--max-budget-usd` in argv is test/runtime/claude-argv.test.ts.
  *
  * Order is proven with the run's own `events.jsonl` (file order is the order), never with wall-clock
@@ -107,7 +107,7 @@ nodes:
       const planSession = ledger.rows[0]!.sessionId!;
       const [resumed, fresh] = h.callsOf("implement") as ClaudeCall[];
       // The first attempt resumes the parent's session (what the model then sees of the parent's turn is
-      // two-runtimes.test.ts, through both real CLIs).
+      // two-runtimes.real-cli.test.ts, through both real CLIs).
       expect(h.callsOf("plan")[0]!.session).toEqual({ kind: "fresh", sessionId: planSession });
       expect(resumed!.session).toEqual({ kind: "resume", sessionId: planSession });
       // The retry is a fresh session: none of the parent's conversation, its reply quoted instead.
