@@ -31,7 +31,8 @@ export type ScriptedPlay = Writes &
   /**
    * The lines (an object as one JSON line, a string as it is), then the process exits (default 0),
    * `delayMs` later when given (the call stays in flight that long; aborted meanwhile, it is cancelled),
-   * and not before `until` settles when given (a test's moment: a hook of the run resolves it).
+   * and not before `until` settles when given (a test's moment: a hook of the run resolves it);
+   * `stderr` is what the process wrote on stderr (its tail, as the spawn would keep it).
    */
   (
     | {
@@ -39,6 +40,7 @@ export type ScriptedPlay = Writes &
         readonly exitCode?: number;
         readonly delayMs?: number;
         readonly until?: Promise<unknown>;
+        readonly stderr?: string;
       }
     /** The executable cannot be started. */
     | { readonly spawnFailed: string }
@@ -157,7 +159,8 @@ async function play(
   }
   for (const line of scripted.lines)
     push((typeof line === "string" ? line : JSON.stringify(line)).replaceAll("$SESSION_ID", sessionId));
-  const streams = { stdoutTail: "", stderrTail: "", durationMs: 42, pid: null };
+  const stderrTail = "stderr" in scripted ? (scripted.stderr ?? "") : "";
+  const streams = { stdoutTail: "", stderrTail, durationMs: 42, pid: null };
   if ("untilAborted" in scripted) {
     return (await aborted(signal, call.timeoutMs))
       ? { ...streams, kind: "cancelled" }
