@@ -1,213 +1,70 @@
 /**
- * The completion gate on hand-written nodes (SPEC §7; seed 002; issue 13 items 1–3), on both runtimes,
- * with the real `claude` / `codex` CLI against the scripted model server, real verify commands in a real
- * repository, and a recording wrapper as the run's executable (so the argv of every attempt is asserted):
+ * The completion gate on hand-written nodes (SPEC §7; seed 002; issue 13 items 1–3), through the model
+ * port (./port-harness.ts) on claude (the engine never branches on the runtime), with real verify commands
+ * in a real repository; each attempt's play writes `step.txt` as the model's shell call did:
  *
- * - a check failing twice then passing: three rows (`attempt k/3`), `PASS (verified)`, the second and
- *   third spawns resume the FIRST session with the same policy flags, the failure's output tail fed back
- *   fenced, and the totals the sum over the attempts;
  * - exhaustion: FAIL `incomplete`, `stoppedBy: "completion.verify failed N×: REASON"`;
  * - rule 2: the check never runs after an attempt that failed on its own (here `result_matches`);
  * - a check that could not run (its own timeout) fails the node at once, with nothing fed back.
+ *
+ * A check failing twice then passing, with every attempt's argv (the resumed session, the same policy
+ * flags) through the real CLIs, is ./completion-gate.real-cli.test.ts.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { expect, test } from "vitest";
-import type { Runtime } from "../../src/engine/runtime-setup.js";
-import { renderLedgerText } from "../../src/ledger/render-text.js";
-import { CLAUDE_BIN } from "../runtime/real-claude.js";
-import { CODEX_BIN } from "../runtime/real-codex.js";
-import type { ModelScript } from "../support/model-server/index.js";
-import { asFail, asPass, graphHarnessPerTest, readState, requestsOf, rowWords } from "./graph-harness.js";
-import { recordedCalls, recordingWrapper } from "./recording-cli.js";
-import { describeEachBehaviourOnce, historyText, shellCall } from "./runtime-harness.js";
+import { describe, expect, test } from "vitest";
+import { gatedGraph, REASON } from "./completion-gate-graph.js";
+import { portHarnessPerTest, replied, type ScriptedPlay } from "./port-harness.js";
+import { asFail, rowWords } from "./run-readers.js";
 
-const start = graphHarnessPerTest();
+const start = portHarnessPerTest();
 
-/** The one-line reason of a failed check of {@link gatedGraph}. */
-const REASON = "`cat step.txt; grep -qx three step.txt` exited 1 (expected 0)";
+/** One attempt: writes `word` to `step.txt` (the model's shell call) and replies `wrote WORD`. */
+const wrote = (word: string): ScriptedPlay =>
+  replied("claude", `wrote ${word}`, { writes: { "step.txt": `${word}\n` } });
 
-/** A node whose completion command passes once `step.txt` says `three`; its output is the file. */
-function gatedGraph(o: { readonly maxAttempts: number; readonly extra?: string }): string {
-  return [
-    "nodes:",
-    "  - id: work",
-    "    prompt: CG-TASK write the step file",
-    "    allowed_tools: [Bash]",
-    ...(o.extra !== undefined ? [`    ${o.extra}`] : []),
-    "    completion:",
-    `      verify: { command: "cat step.txt; grep -qx three step.txt" }`,
-    `      max_attempts: ${o.maxAttempts}`,
-    "",
-  ].join("\n");
-}
-
-/** Attempt 1 writes `one`, attempt k (a feedback turn) writes the k-th word. */
-function stepsScript(runtime: Runtime, max: number, words: readonly string[]): ModelScript {
-  const feedbackTurns = words.slice(1).map((word, i) => ({
-    name: `attempt-${i + 2}`,
-    match: ["COMPLETION CHECK FAILED", `completion attempt ${i + 2} of ${max}`],
-    turns: [
-      { tool_calls: [shellCall(runtime, `printf '${word}\\n' > step.txt`)] },
-      { text: `wrote ${word}` },
-    ],
-  }));
-  return {
-    conversations: [
-      ...feedbackTurns.reverse(),
-      {
-        name: "attempt-1",
-        match: "CG-TASK",
-        turns: [
-          { tool_calls: [shellCall(runtime, `printf '${words[0]}\\n' > step.txt`)] },
-          { text: `wrote ${words[0]}` },
-        ],
-      },
-    ],
-  };
-}
-
-/** The argv without what an attempt may change: the session flag and the prompt. */
-function policyPart(argv: readonly string[], runtime: Runtime): string[] {
-  const dash = argv.indexOf("--");
-  const head = argv.slice(0, dash);
-  if (runtime === "claude") {
-    const at = head.findIndex((a) => a === "--session-id" || a === "--resume");
-    return at < 0 ? head : [...head.slice(0, at), ...head.slice(at + 2)];
-  }
-  const at = head.indexOf("resume");
-  return at < 0 ? head : [...head.slice(0, at), ...head.slice(at + 2)];
-}
-
-/** The session an argv starts or resumes: claude `--session-id`/`--resume ID`, codex `resume ID`. */
-function sessionArg(argv: readonly string[]): { readonly flag: string; readonly id: string } | null {
-  const head = argv.slice(0, argv.indexOf("--"));
-  const at = head.findIndex((a) => a === "--session-id" || a === "--resume" || a === "resume");
-  return at < 0 ? null : { flag: head[at] ?? "", id: head[at + 1] ?? "" };
-}
-
-describeEachBehaviourOnce("a completion gate on %s", (runtime, once) => {
-  test("a check failing twice then passing: three rows, PASS (verified), attempts 2 and 3 resume the first session with the same flags", async () => {
-    const h = await start({ runtime, script: () => stepsScript(runtime, 3, ["one", "two", "three"]) });
-    const executable = recordingWrapper(h.scratch, runtime === "claude" ? CLAUDE_BIN : CODEX_BIN);
-    const run = await h.run(gatedGraph({ maxAttempts: 3 }), { executable });
-
-    const rows = run.ledger.rows;
-    expect(rowWords(rows)).toEqual([
-      "work FAIL incomplete superseded",
-      "work FAIL incomplete superseded",
-      "work PASS (verified)",
-    ]);
-    expect(rows.map((r) => r.completion)).toEqual([
-      { attempt: 1, maxAttempts: 3, check: "failed", reason: REASON },
-      { attempt: 2, maxAttempts: 3, check: "failed", reason: REASON },
-      { attempt: 3, maxAttempts: 3, check: "passed" },
-    ]);
-    rows.forEach((row, i) => {
-      expect(row.detail).toContain(`attempt ${i + 1}/3`);
-    });
-    const pass = asPass(rows[2]);
-    expect(pass.verify?.exitCode).toBe(0);
-    // The completion command is the sink's engine-run evidence, in the plan section too (no NONE line).
-    expect(run.ledger.plan.buildEvidence).toEqual({
-      kind: "graph",
-      verifiedSinks: ["work"],
-      unverifiedSinks: [],
-    });
-    expect(run.ledger.plan.sinkCommands).toEqual([
-      { nodeId: "work", command: "cat step.txt; grep -qx three step.txt" },
-    ]);
-    expect(renderLedgerText(run.ledger)).not.toContain("NONE");
-    expect(pass.verify?.outputTail).toContain("three");
-    expect(asFail(rows[0]).verify?.outputTail).toContain("one");
-
-    // Every attempt is in the same session: the first one's.
-    const first = rows[0]?.sessionId ?? "";
-    expect(first).not.toBe("");
-    expect(rows.map((r) => r.sessionId)).toEqual([first, first, first]);
-    const calls = recordedCalls(h.scratch);
-    expect(calls).toHaveLength(3);
-    const [call1, call2, call3] = calls.map((c) => c.argv);
-    if (call1 === undefined || call2 === undefined || call3 === undefined) throw new Error("three calls");
-    expect(sessionArg(call1)).toEqual(runtime === "claude" ? { flag: "--session-id", id: first } : null);
-    for (const later of [call2, call3]) {
-      expect(sessionArg(later)).toEqual({ flag: runtime === "claude" ? "--resume" : "resume", id: first });
-      // Every policy flag again (the CLI keeps none across a resume).
-      expect(policyPart(later, runtime)).toEqual(policyPart(call1, runtime));
-      expect(later).not.toContain("--last");
-      expect(later).not.toContain("--continue");
-    }
-    if (runtime === "claude") expect(call1).toContain("--allowedTools");
-
-    // The feedback turn carries the failure's output tail inside a nonce fence, in the same conversation.
-    const second = requestsOf(h.server.requests, "attempt-2")[0];
-    if (second === undefined) throw new Error("attempt 2 never reached the model");
-    expect(second.promptText).toMatch(
-      /<<<DATA completion-check-report nonce=[0-9a-f]+>>>\n[\s\S]*exit code: 1 \(expected 0\)[\s\S]*one\n[\s\S]*<<<END DATA/,
-    );
-    expect(historyText(second)).toContain("CG-TASK write the step file");
-
-    // Totals are the sum over the attempts (claude reports USD; codex's is unknown, its tokens still count).
-    const tokens = rows.reduce((n, r) => n + (r.usage?.inputTokens ?? 0), 0);
-    expect(tokens).toBeGreaterThan(0);
-    expect(run.ledger.totals.tokens.inputTokens).toBe(tokens);
-    if (runtime === "claude") {
-      const usd = rows.reduce((n, r) => n + (r.costUsd ?? 0), 0);
-      expect(rows.every((r) => (r.costUsd ?? 0) > 0)).toBe(true);
-      expect(run.ledger.totals.nodes).toEqual({ kind: "known", usd: expect.closeTo(usd, 10) });
-    } else {
-      expect(run.ledger.totals.nodes.kind).toBe("unknown");
-    }
-    // A passed gate leaves no progress behind.
-    expect(readState(run.runDir).nodes.work?.completion).toBeUndefined();
+describe("a completion gate (completion-gate)", () => {
+  test("exhaustion ends the node FAIL incomplete with stoppedBy naming the count and the last reason", async () => {
+    const h = await start({ plays: { work: [wrote("one"), wrote("two")] } });
+    const run = await h.run(gatedGraph({ maxAttempts: 2 }));
+    expect(rowWords(run.ledger.rows)).toEqual(["work FAIL incomplete superseded", "work FAIL incomplete"]);
+    const last = asFail(run.ledger.rows[1]);
+    expect(last.stoppedBy).toBe(`completion.verify failed 2×: ${REASON}`);
+    expect(last.completion).toMatchObject({ attempt: 2, maxAttempts: 2, check: "failed" });
+    expect(last.verify?.outputTail).toContain("two");
+    expect(run.ledger.conclusion?.conclusion).toBe("failure");
+    // Exactly two model calls: no third attempt (a third call would also fail the harness, unscripted).
+    expect(h.spawnsOf("work")).toBe(2);
+    // The reply of a failed attempt is a failed output, not a node output.
+    expect(existsSync(join(run.runDir, "nodes", "work.out"))).toBe(false);
+    expect(readFileSync(join(run.runDir, "failed", "work.out"), "utf8")).toBe("wrote two");
   });
 
-  once(
-    "exhaustion ends the node FAIL incomplete with stoppedBy naming the count and the last reason",
-    async () => {
-      const h = await start({ runtime, script: () => stepsScript(runtime, 2, ["one", "two"]) });
-      const run = await h.run(gatedGraph({ maxAttempts: 2 }));
-      expect(rowWords(run.ledger.rows)).toEqual(["work FAIL incomplete superseded", "work FAIL incomplete"]);
-      const last = asFail(run.ledger.rows[1]);
-      expect(last.stoppedBy).toBe(`completion.verify failed 2×: ${REASON}`);
-      expect(last.completion).toMatchObject({ attempt: 2, maxAttempts: 2, check: "failed" });
-      expect(last.verify?.outputTail).toContain("two");
-      expect(run.ledger.conclusion?.conclusion).toBe("failure");
-      // Exactly two model calls' worth of conversations: no third attempt.
-      expect(requestsOf(h.server.requests, "attempt-3")).toHaveLength(0);
-      // The reply of a failed attempt is a failed output, not a node output.
-      expect(existsSync(join(run.runDir, "nodes", "work.out"))).toBe(false);
-      expect(readFileSync(join(run.runDir, "failed", "work.out"), "utf8")).toBe("wrote two");
-    },
-  );
-
-  once("the check does not run after an attempt that failed on its own (result_matches)", async () => {
-    const h = await start({ runtime, script: () => stepsScript(runtime, 3, ["three"]) });
+  test("the check does not run after an attempt that failed on its own (result_matches)", async () => {
+    const h = await start({ plays: { work: [wrote("three")] } });
     const graph = gatedGraph({
       maxAttempts: 3,
       extra: 'success_check: { result_matches: "^NEVER$" }',
-    }).replace("cat step.txt; grep", "touch ../gate-ran; cat step.txt; grep");
+    }).replace("cat step.txt; grep", `touch ${join(h.scratch, "gate-ran")}; cat step.txt; grep`);
     const run = await h.run(graph);
     expect(rowWords(run.ledger.rows)).toEqual(["work FAIL result_mismatch"]);
     expect(run.ledger.rows[0]?.completion).toEqual({ attempt: 1, maxAttempts: 3, check: "not_run" });
-    expect(existsSync(join(h.repo.dir, "..", "gate-ran"))).toBe(false);
-    expect(requestsOf(h.server.requests, "attempt-1").length).toBeGreaterThan(0);
+    expect(existsSync(join(h.scratch, "gate-ran"))).toBe(false);
+    expect(existsSync(join(h.repo.dir, "step.txt"))).toBe(true);
+    expect(h.spawnsOf("work")).toBe(1);
   });
 
-  once(
-    "a check that could not run (its own timeout) fails the node at once: nothing is fed back",
-    async () => {
-      const h = await start({ runtime, script: () => stepsScript(runtime, 3, ["one", "two"]) });
-      const graph = gatedGraph({ maxAttempts: 3 }).replace(
-        'verify: { command: "cat step.txt; grep -qx three step.txt" }',
-        'verify: { command: "sleep 60", timeout: 1s }',
-      );
-      const run = await h.run(graph);
-      expect(rowWords(run.ledger.rows)).toEqual(["work FAIL verify_failed"]);
-      const row = asFail(run.ledger.rows[0]);
-      expect(row.completion?.check).toBe("could_not_run");
-      expect(row.stoppedBy).toMatch(/^completion\.verify could not run: /);
-      expect(requestsOf(h.server.requests, "attempt-2")).toHaveLength(0);
-    },
-  );
+  test("a check that could not run (its own timeout) fails the node at once: nothing is fed back", async () => {
+    const h = await start({ plays: { work: [wrote("one")] } });
+    const graph = gatedGraph({ maxAttempts: 3 }).replace(
+      'verify: { command: "cat step.txt; grep -qx three step.txt" }',
+      'verify: { command: "sleep 60", timeout: 1s }',
+    );
+    const run = await h.run(graph);
+    expect(rowWords(run.ledger.rows)).toEqual(["work FAIL verify_failed"]);
+    const row = asFail(run.ledger.rows[0]);
+    expect(row.completion?.check).toBe("could_not_run");
+    expect(row.stoppedBy).toMatch(/^completion\.verify could not run: /);
+    expect(h.spawnsOf("work")).toBe(1);
+  });
 });

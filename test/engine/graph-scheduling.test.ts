@@ -1,8 +1,8 @@
 /**
  * Ready-set scheduling at run time (SPEC §4), on BOTH runtimes through the model port (./port-harness.ts):
  * independent branches overlap, `concurrency: 1` runs one node at a time, and `--concurrency` overrides
- * the graph's. Moved from graph-run.test.ts, whose remaining tests need the real process (process groups,
- * a session resumed by the real binary, the real CLI's budget stop).
+ * the graph's. Moved from graph-run.test.ts; what needs the real process (process groups, the CLI in its
+ * cwd, the real CLI's budget stop and session cost) is graph-run.real-cli.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import { portHarnessPerTest, replied } from "./port-harness.js";

@@ -18,7 +18,7 @@
  * executable is a stand-in name found on that `PATH` (so the engine's "is the CLI there" check passes); it
  * exits 97 if anything ever spawns it.
  */
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach } from "vitest";
@@ -218,7 +218,7 @@ export async function startPortHarness(options: PortHarnessOptions): Promise<Por
 /**
  * A clean turn that replies `reply`: claude `init` + `result` (cost $0.0123, 2 turns), codex
  * `thread.started` + the agent message + `turn.completed` (100 in / 20 out; no USD). `more` adds the
- * play's other fields (`writes`, `exitCode`, `delayMs`).
+ * play's other fields (`writes`, `exitCode`, `delayMs`, `until`).
  */
 export function replied(
   runtime: Runtime,
@@ -227,6 +227,7 @@ export function replied(
     readonly writes?: Readonly<Record<string, string>>;
     readonly exitCode?: number;
     readonly delayMs?: number;
+    readonly until?: Promise<unknown>;
   } = {},
 ): ScriptedPlay {
   const lines =
@@ -234,6 +235,25 @@ export function replied(
       ? [initEvent(), resultEvent({ result: reply })]
       : [threadStartedEvent(), agentMessageEvent(reply), turnCompletedEvent()];
   return { lines, ...more };
+}
+
+/**
+ * Claude's session limit as claude 2.1.332 reported it when the model API answered 429 with the limit
+ * notice (test/runtime/fixtures/session-limit-429.jsonl: an `is_error` result, exit 1), with the reset
+ * the notice names set to `resetsAt` (as the CLI wrote it, e.g. `5:20pm (UTC)`).
+ */
+export function claudeSessionLimit(resetsAt: string): ScriptedPlay {
+  const captured = readFileSync(
+    new URL("../runtime/fixtures/session-limit-429.jsonl", import.meta.url),
+    "utf8",
+  );
+  return {
+    lines: captured
+      .replaceAll("5:30pm (Europe/Paris)", resetsAt)
+      .split("\n")
+      .filter((line) => line !== ""),
+    exitCode: 1,
+  };
 }
 
 /**

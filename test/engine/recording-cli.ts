@@ -1,6 +1,6 @@
 /**
  * A recording wrapper around a real model CLI, for tests that assert the exact argv and environment the
- * engine spawned (completion-absent.test.ts, completion-gate.test.ts): the wrapper writes each call's argv
+ * engine spawned (completion-absent.test.ts, completion-gate.real-cli.test.ts): the wrapper writes each call's argv
  * and environment (NUL-separated) into `DIR/calls/`, then `exec`s the real CLI, so the process is the real
  * one.
  */

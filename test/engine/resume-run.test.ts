@@ -5,31 +5,25 @@
  * failed node is re-run by `--retry-failed` with its judged reply quoted. Every leg is checked in
  * `state.json` (`rows`, `nodes`, `gates`, `paused`, `legs`) as well as in the ledger.
  *
- * Gates and `--retry-failed` run on BOTH runtimes; the session-limit pause runs here on claude (codex's
- * usage limit pauses the same way: test/e2e/cli-codex.test.ts). The real `claude` / `codex` CLI against the
- * scripted model server (a new server stands for "the limit reset" or "the model does better now": the
- * server is stateless, so a later leg's replies come from a new script), real repositories and real
- * verify commands.
+ * Through the model port (./port-harness.ts), on claude (the engine never branches on the runtime): each
+ * call's stream goes through the real parser, in real repositories with real verify commands. A later
+ * leg's replies ("the limit reset", "the model does better now") are the label's next plays; a call
+ * nobody scripted fails the test, so "nothing that passed ran again" is also what the plays allow. The
+ * session limit is the stream claude 2.1.332 wrote for the model API's 429
+ * (test/runtime/fixtures/session-limit-429.jsonl); the real CLI on it is test/e2e/cli-resume.test.ts.
  */
-import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { mintRunId } from "../../src/core/run-id.js";
-import { answeredScenario } from "../support/fake-claude/index.js";
-import type { ModelScript } from "../support/model-server/index.js";
 import {
-  asFail,
-  asPass,
-  eventIndex,
-  type GraphHarness,
-  graphHarnessPerTest,
-  readEvents,
-  readState,
-  requestsOf,
-  rowWords,
-} from "./graph-harness.js";
-import { describeEachBehaviourOnce } from "./runtime-harness.js";
+  claudeSessionLimit,
+  type Plays,
+  type PortHarness,
+  portHarnessPerTest,
+  replied,
+} from "./port-harness.js";
+import { asFail, asPass, eventIndex, readEvents, readState, rowWords } from "./run-readers.js";
 
-const harness = graphHarnessPerTest();
+const harness = portHarnessPerTest();
+const reply = (text: string, more: Parameters<typeof replied>[2] = {}) => replied("claude", text, more);
 
 const RELEASE = `
 name: release
@@ -51,17 +45,18 @@ nodes:
     success_check: { verify: { command: "test -f README.md" } }
 `;
 
-const releaseScript: ModelScript = {
-  conversations: [
-    { name: "build", match: "BUILD-MARK", turns: [{ text: "notes ready" }] },
-    { name: "changelog", match: "CHANGELOG-MARK", turns: [{ text: "changelog updated" }] },
-    { name: "publish", match: "PUBLISH-MARK", turns: [{ text: "published" }] },
-  ],
+const releasePlays: Plays = {
+  build: [reply("notes ready")],
+  changelog: [reply("changelog updated")],
+  publish: [reply("published")],
 };
 
-describeEachBehaviourOnce("on %s", (runtime, once) => {
+/** The release's plays without `publish`'s: a run that calls it fails the test. */
+const { publish: _publish, ...unpublishedPlays } = releasePlays;
+
+describe("resume-run", () => {
   describe("a gate pauses the run; a person approves or rejects it (research §7.7)", () => {
-    async function pausedRun(h: GraphHarness) {
+    async function pausedRun(h: PortHarness) {
       const paused = await h.run(RELEASE);
       expect(paused.ledger.conclusion).toMatchObject({
         conclusion: "action_required",
@@ -81,7 +76,6 @@ describeEachBehaviourOnce("on %s", (runtime, once) => {
         reason: 'not run yet: the run is paused at gate "approve-release"',
       });
       expect(h.spawnsOf("publish")).toBe(0);
-      expect(requestsOf(h.server.requests, "publish")).toHaveLength(0);
       const state = readState(paused.runDir);
       expect(state.paused).toEqual({ reason: "gate", node: "approve-release" });
       expect(state.gates).toEqual({ "approve-release": { status: "waiting" } });
@@ -100,101 +94,95 @@ describeEachBehaviourOnce("on %s", (runtime, once) => {
       return paused;
     }
 
-    once(
-      "approve: the gate row is PASS (approved) with who and the head SHA, its dependents run, and the run succeeds",
-      async () => {
-        const h = await harness({ runtime, script: () => releaseScript });
-        const paused = await pausedRun(h);
-        const head = await h.repo.git(["rev-parse", "HEAD"]);
+    test("approve: the gate row is PASS (approved) with who and the head SHA, its dependents run, and the run succeeds", async () => {
+      const h = await harness({ plays: releasePlays });
+      const paused = await pausedRun(h);
+      const head = await h.repo.git(["rev-parse", "HEAD"]);
 
-        const { ledger, runDir } = await h.resume(paused.runId, {
-          kind: "approve",
-          gate: "approve-release",
-          by: "alice",
-        });
+      const { ledger, runDir } = await h.resume(paused.runId, {
+        kind: "approve",
+        gate: "approve-release",
+        by: "alice",
+      });
 
-        expect(rowWords(ledger.rows)).toEqual([
-          "build PASS (verified)",
-          "changelog PASS (exit-only)",
-          "approve-release PASS (approved)",
-          "publish PASS (verified)",
-        ]);
-        expect(asPass(ledger.rows[2]).approvedBy).toEqual({ login: "alice", headSha: head });
-        expect(ledger.conclusion).toMatchObject({ conclusion: "success", outcome: "passed" });
-        // Nothing that passed before the pause ran again.
-        expect(requestsOf(h.server.requests, "build")).toHaveLength(1);
-        expect(requestsOf(h.server.requests, "changelog")).toHaveLength(1);
-        expect(requestsOf(h.server.requests, "publish")).toHaveLength(1);
+      expect(rowWords(ledger.rows)).toEqual([
+        "build PASS (verified)",
+        "changelog PASS (exit-only)",
+        "approve-release PASS (approved)",
+        "publish PASS (verified)",
+      ]);
+      expect(asPass(ledger.rows[2]).approvedBy).toEqual({ login: "alice", headSha: head });
+      expect(ledger.conclusion).toMatchObject({ conclusion: "success", outcome: "passed" });
+      // Nothing that passed before the pause ran again.
+      expect(h.spawnsOf("build")).toBe(1);
+      expect(h.spawnsOf("changelog")).toBe(1);
+      expect(h.spawnsOf("publish")).toBe(1);
 
-        const state = readState(runDir);
-        expect(state.paused).toBeNull();
-        expect(state.gates["approve-release"]).toMatchObject({
-          status: "approved",
-          by: "alice",
-          head_sha: head,
-        });
-        expect(state.nodes).toMatchObject({
-          "approve-release": { status: "passed" },
-          publish: { status: "passed", executions: 1 },
-        });
-        expect(state.rows).toHaveLength(4);
-        expect(state.legs).toEqual([
-          expect.objectContaining({ kind: "fresh", outcome: "paused" }),
-          expect.objectContaining({ kind: "approve approve-release", outcome: "passed" }),
-        ]);
-        const events = readEvents(runDir);
-        expect(eventIndex(events, "gate_approved", "approve-release")).toBeLessThan(
-          eventIndex(events, "node_started", "publish"),
-        );
-      },
-    );
+      const state = readState(runDir);
+      expect(state.paused).toBeNull();
+      expect(state.gates["approve-release"]).toMatchObject({
+        status: "approved",
+        by: "alice",
+        head_sha: head,
+      });
+      expect(state.nodes).toMatchObject({
+        "approve-release": { status: "passed" },
+        publish: { status: "passed", executions: 1 },
+      });
+      expect(state.rows).toHaveLength(4);
+      expect(state.legs).toEqual([
+        expect.objectContaining({ kind: "fresh", outcome: "paused" }),
+        expect.objectContaining({ kind: "approve approve-release", outcome: "passed" }),
+      ]);
+      const events = readEvents(runDir);
+      expect(eventIndex(events, "gate_approved", "approve-release")).toBeLessThan(
+        eventIndex(events, "node_started", "publish"),
+      );
+    });
 
-    once(
-      "reject: the gate row is FAIL rejected, its subtree is SKIPPED and never runs, and the run fails",
-      async () => {
-        const h = await harness({ runtime, script: () => releaseScript });
-        const paused = await pausedRun(h);
+    test("reject: the gate row is FAIL rejected, its subtree is SKIPPED and never runs, and the run fails", async () => {
+      const h = await harness({ plays: unpublishedPlays });
+      const paused = await pausedRun(h);
 
-        const { ledger, runDir } = await h.resume(paused.runId, {
-          kind: "reject",
-          gate: "approve-release",
-          by: "bob",
-        });
+      const { ledger, runDir } = await h.resume(paused.runId, {
+        kind: "reject",
+        gate: "approve-release",
+        by: "bob",
+      });
 
-        expect(rowWords(ledger.rows)).toEqual([
-          "build PASS (verified)",
-          "changelog PASS (exit-only)",
-          "approve-release FAIL rejected",
-          "publish SKIPPED",
-        ]);
-        expect(asFail(ledger.rows[2]).detail).toMatch(/^gate rejected by bob at [0-9a-f]{12}$/);
-        expect(ledger.rows[3]).toMatchObject({ reason: 'dependency "approve-release" was rejected' });
-        expect(h.spawnsOf("publish")).toBe(0);
-        expect(ledger.conclusion).toMatchObject({ conclusion: "failure", outcome: "failed" });
-        const state = readState(runDir);
-        expect(state.gates["approve-release"]).toMatchObject({ status: "rejected", by: "bob" });
-        expect(state.paused).toBeNull();
-        expect(state.nodes).toMatchObject({
-          "approve-release": { status: "failed" },
-          publish: { status: "skipped" },
-        });
-        expect(state.legs.map((l) => [l.kind, l.outcome])).toEqual([
-          ["fresh", "paused"],
-          ["reject approve-release", "failed"],
-        ]);
-        // A rejected gate stays rejected: --retry-failed has nothing it may run.
-        const again = await h.resumeRaw(paused.runId, { kind: "retry-failed" });
-        expect(again).toMatchObject({
-          kind: "nothing_to_retry",
-          failed: true,
-          message: expect.stringContaining('gate "approve-release", which a person rejected'),
-        });
-        expect(readState(paused.runDir).legs).toHaveLength(2);
-      },
-    );
+      expect(rowWords(ledger.rows)).toEqual([
+        "build PASS (verified)",
+        "changelog PASS (exit-only)",
+        "approve-release FAIL rejected",
+        "publish SKIPPED",
+      ]);
+      expect(asFail(ledger.rows[2]).detail).toMatch(/^gate rejected by bob at [0-9a-f]{12}$/);
+      expect(ledger.rows[3]).toMatchObject({ reason: 'dependency "approve-release" was rejected' });
+      expect(h.spawnsOf("publish")).toBe(0);
+      expect(ledger.conclusion).toMatchObject({ conclusion: "failure", outcome: "failed" });
+      const state = readState(runDir);
+      expect(state.gates["approve-release"]).toMatchObject({ status: "rejected", by: "bob" });
+      expect(state.paused).toBeNull();
+      expect(state.nodes).toMatchObject({
+        "approve-release": { status: "failed" },
+        publish: { status: "skipped" },
+      });
+      expect(state.legs.map((l) => [l.kind, l.outcome])).toEqual([
+        ["fresh", "paused"],
+        ["reject approve-release", "failed"],
+      ]);
+      // A rejected gate stays rejected: --retry-failed has nothing it may run.
+      const again = await h.resumeRaw(paused.runId, { kind: "retry-failed" });
+      expect(again).toMatchObject({
+        kind: "nothing_to_retry",
+        failed: true,
+        message: expect.stringContaining('gate "approve-release", which a person rejected'),
+      });
+      expect(readState(paused.runDir).legs).toHaveLength(2);
+    });
 
-    once("a paused gate is decided by approve/reject only, and only the gate the run waits at", async () => {
-      const h = await harness({ runtime, script: () => releaseScript });
+    test("a paused gate is decided by approve/reject only, and only the gate the run waits at", async () => {
+      const h = await harness({ plays: unpublishedPlays });
       const paused = await pausedRun(h);
       const retry = await h.resumeRaw(paused.runId, { kind: "retry-failed" });
       expect(retry).toMatchObject({
@@ -210,19 +198,14 @@ describeEachBehaviourOnce("on %s", (runtime, once) => {
       expect(readState(paused.runDir).legs).toHaveLength(1);
     });
 
-    once(
-      "after an approval the run pauses again at the next undecided gate; a second approval finishes it",
-      async () => {
-        const h = await harness({
-          runtime,
-          script: () => ({
-            conversations: [
-              { name: "stage", match: "STAGE-MARK", turns: [{ text: "deployed to staging" }] },
-              { name: "prod", match: "PROD-MARK", turns: [{ text: "deployed to production" }] },
-            ],
-          }),
-        });
-        const graph = `
+    test("after an approval the run pauses again at the next undecided gate; a second approval finishes it", async () => {
+      const h = await harness({
+        plays: {
+          staging: [reply("deployed to staging")],
+          production: [reply("deployed to production")],
+        },
+      });
+      const graph = `
 name: two-gates
 nodes:
   - id: qa-sign-off
@@ -240,88 +223,79 @@ nodes:
     allowed_tools: [Read]
     success_check: { verify: { command: "test -f README.md" } }
 `;
-        const first = await h.run(graph);
-        expect(readState(first.runDir).paused).toEqual({ reason: "gate", node: "qa-sign-off" });
-        expect(h.server.requests).toHaveLength(0);
+      const first = await h.run(graph);
+      expect(readState(first.runDir).paused).toEqual({ reason: "gate", node: "qa-sign-off" });
+      expect([h.spawnsOf("staging"), h.spawnsOf("production")]).toEqual([0, 0]);
 
-        const second = await h.resume(first.runId, { kind: "approve", gate: "qa-sign-off", by: "qa" });
-        expect(second.ledger.conclusion).toMatchObject({ conclusion: "action_required", outcome: "paused" });
-        expect(rowWords(second.ledger.rows)).toEqual([
-          "qa-sign-off PASS (approved)",
-          "staging PASS (exit-only)",
-          "release-sign-off SKIPPED",
-          "production SKIPPED",
-        ]);
-        const state2 = readState(second.runDir);
-        expect(state2.paused).toEqual({ reason: "gate", node: "release-sign-off" });
-        expect(state2.gates).toMatchObject({
-          "qa-sign-off": { status: "approved", by: "qa" },
-          "release-sign-off": { status: "waiting" },
-        });
+      const second = await h.resume(first.runId, { kind: "approve", gate: "qa-sign-off", by: "qa" });
+      expect(second.ledger.conclusion).toMatchObject({ conclusion: "action_required", outcome: "paused" });
+      expect(rowWords(second.ledger.rows)).toEqual([
+        "qa-sign-off PASS (approved)",
+        "staging PASS (exit-only)",
+        "release-sign-off SKIPPED",
+        "production SKIPPED",
+      ]);
+      const state2 = readState(second.runDir);
+      expect(state2.paused).toEqual({ reason: "gate", node: "release-sign-off" });
+      expect(state2.gates).toMatchObject({
+        "qa-sign-off": { status: "approved", by: "qa" },
+        "release-sign-off": { status: "waiting" },
+      });
 
-        const third = await h.resume(first.runId, { kind: "approve", gate: "release-sign-off", by: "lead" });
-        expect(rowWords(third.ledger.rows)).toEqual([
-          "qa-sign-off PASS (approved)",
-          "staging PASS (exit-only)",
-          "release-sign-off PASS (approved)",
-          "production PASS (verified)",
-        ]);
-        expect(third.ledger.conclusion).toMatchObject({ conclusion: "success", outcome: "passed" });
-        expect(requestsOf(h.server.requests, "stage")).toHaveLength(1);
-        expect(readState(third.runDir).legs.map((l) => [l.kind, l.outcome])).toEqual([
-          ["fresh", "paused"],
-          ["approve qa-sign-off", "paused"],
-          ["approve release-sign-off", "passed"],
-        ]);
-      },
-    );
+      const third = await h.resume(first.runId, { kind: "approve", gate: "release-sign-off", by: "lead" });
+      expect(rowWords(third.ledger.rows)).toEqual([
+        "qa-sign-off PASS (approved)",
+        "staging PASS (exit-only)",
+        "release-sign-off PASS (approved)",
+        "production PASS (verified)",
+      ]);
+      expect(third.ledger.conclusion).toMatchObject({ conclusion: "success", outcome: "passed" });
+      expect(h.spawnsOf("staging")).toBe(1);
+      expect(h.spawnsOf("production")).toBe(1);
+      expect(readState(third.runDir).legs.map((l) => [l.kind, l.outcome])).toEqual([
+        ["fresh", "paused"],
+        ["approve qa-sign-off", "paused"],
+        ["approve release-sign-off", "passed"],
+      ]);
+    });
 
-    once(
-      "a gate pause drains a running sibling (it finishes and passes) instead of cancelling it",
-      async () => {
-        const h = await harness({ runtime, script: () => releaseScript });
-        const runId = mintRunId();
-        // `changelog` answers only once the gate has paused the run: it is running during the pause.
-        const { ledger, runDir } = await h.run(
-          RELEASE.replace("depends_on: [build, changelog]", "depends_on: [build]"),
-          {
-            runId,
-            executions: {
-              changelog: [
-                {
-                  waitFor: { file: join(h.runsDir, runId, "events.jsonl"), pattern: '"type":"gate_paused"' },
-                  ...answeredScenario(runtime, "changelog updated"),
-                },
-              ],
-            },
-          },
-        );
-        const events = readEvents(runDir);
-        expect(eventIndex(events, "gate_paused", "approve-release")).toBeLessThan(
-          eventIndex(events, "node_passed", "changelog"),
-        );
-        expect(rowWords(ledger.rows)).toEqual([
-          "build PASS (verified)",
-          "changelog PASS (exit-only)",
-          "approve-release SKIPPED",
-          "publish SKIPPED",
-        ]);
-        expect(ledger.conclusion).toMatchObject({ conclusion: "action_required", outcome: "paused" });
-      },
-    );
+    test("a gate pause drains a running sibling (it finishes and passes) instead of cancelling it", async () => {
+      // `changelog` answers only once the gate has paused the run: it is running during the pause.
+      let gatePaused: () => void = () => {};
+      const paused = new Promise<void>((resolve) => {
+        gatePaused = resolve;
+      });
+      const h = await harness({
+        plays: { ...unpublishedPlays, changelog: [reply("changelog updated", { until: paused })] },
+      });
+      const { ledger, runDir } = await h.run(
+        RELEASE.replace("depends_on: [build, changelog]", "depends_on: [build]"),
+        { hooks: { onGatePaused: () => gatePaused() } },
+      );
+      const events = readEvents(runDir);
+      expect(eventIndex(events, "gate_paused", "approve-release")).toBeLessThan(
+        eventIndex(events, "node_passed", "changelog"),
+      );
+      expect(rowWords(ledger.rows)).toEqual([
+        "build PASS (verified)",
+        "changelog PASS (exit-only)",
+        "approve-release SKIPPED",
+        "publish SKIPPED",
+      ]);
+      expect(ledger.conclusion).toMatchObject({ conclusion: "action_required", outcome: "paused" });
+    });
   });
 
   describe("--retry-failed after a FAIL (research §7.6)", () => {
     test("keeps every PASS, supersedes the FAIL, re-runs the node with its judged reply quoted and its skipped dependents", async () => {
       const firstReply = "The fix needs a decision on negative numbers.";
       const h = await harness({
-        runtime,
-        script: () => ({
-          conversations: [
-            { name: "plan", match: "PLAN-MARK", turns: [{ text: "plan: handle negatives" }] },
-            { name: "fix", match: "FIX-MARK", turns: [{ text: firstReply }] },
-          ],
-        }),
+        plays: {
+          plan: [reply("plan: handle negatives")],
+          // The model does better on the retry.
+          fix: [reply(firstReply), reply("FIXED: negatives rejected")],
+          notify: [reply("team told")],
+        },
       });
       const graph = `
 name: retry-failed
@@ -348,16 +322,7 @@ nodes:
       expect(failed.ledger.conclusion).toMatchObject({ conclusion: "failure" });
       expect(readState(failed.runDir).nodes.fix).toMatchObject({ status: "failed", judged: true });
 
-      const server = await h.replaceServer({
-        conversations: [
-          {
-            name: "fix",
-            match: ["FIX-MARK", "previous-attempt-reply"],
-            turns: [{ text: "FIXED: negatives rejected" }],
-          },
-          { name: "notify", match: "NOTIFY-MARK", turns: [{ text: "team told" }] },
-        ],
-      });
+      expect(h.spawnsOf("notify")).toBe(0);
       const { ledger, runDir } = await h.resume(failed.runId, { kind: "retry-failed" });
 
       expect(rowWords(ledger.rows)).toEqual([
@@ -366,9 +331,14 @@ nodes:
         "fix PASS (self-reported)",
         "notify PASS (exit-only)",
       ]);
-      const [retried] = requestsOf(server.requests, "fix");
-      expect(retried!.promptText).toContain(`\n${firstReply}\n<<<END DATA nonce=`);
-      expect(requestsOf(server.requests, "plan")).toHaveLength(0);
+      const retried = h.callsOf("fix")[1]!;
+      expect(retried.prompt).toContain("FIX-MARK");
+      expect(retried.prompt).toContain("previous-attempt-reply");
+      expect(retried.prompt).toContain(`\n${firstReply}\n<<<END DATA nonce=`);
+      // A judged retry starts a fresh session, never the failed one's.
+      expect(retried.session.kind).toBe("fresh");
+      expect(retried.session).not.toEqual(h.callsOf("fix")[0]!.session);
+      expect(h.spawnsOf("plan")).toBe(1);
       expect(ledger.conclusion).toMatchObject({ conclusion: "neutral", outcome: "passed" });
       const state = readState(runDir);
       expect(state.nodes).toMatchObject({
@@ -384,7 +354,7 @@ nodes:
   });
 });
 
-describe("on claude, a session limit pauses the run; --retry-failed finishes the rest (SPEC §4; research §5.6)", () => {
+describe("resume-run: a session limit pauses the run; --retry-failed finishes the rest (SPEC §4; research §5.6)", () => {
   const NIGHTLY = `
 name: nightly
 nodes:
@@ -406,20 +376,17 @@ nodes:
     allowed_tools: [Read]
     success_check: { verify: { command: "test -f README.md" } }
 `;
-  const replies = (summarise: ModelScript["conversations"][number]["turns"]): ModelScript => ({
-    conversations: [
-      { name: "fetch", match: "FETCH-MARK", turns: [{ text: "3 pull requests" }] },
-      { name: "summarise", match: "SUMMARISE-MARK", turns: summarise },
-      { name: "changelog", match: "CHANGELOG-MARK", turns: [{ text: "3 entries", delay_ms: 300 }] },
-      { name: "publish", match: "PUBLISH-MARK", turns: [{ text: "published" }] },
-    ],
-  });
-  const LIMIT = "You've hit your session limit · resets 5:20pm (UTC)";
+  const limited = claudeSessionLimit("5:20pm (UTC)");
 
   test("the limited node pauses the run (not a failure, not retried), passed rows are kept; the resumed leg runs only the unpassed nodes and finishes green", async () => {
     const h = await harness({
-      runtime: "claude",
-      script: () => replies([{ error: { status: 429, message: LIMIT } }]),
+      plays: {
+        fetch: [reply("3 pull requests")],
+        // The limit, then (it reset) the same model answers.
+        summarise: [limited, reply("digest: 3 changes")],
+        changelog: [reply("3 entries", { delayMs: 300 })],
+        publish: [reply("published")],
+      },
     });
     const paused = await h.run(NIGHTLY);
 
@@ -429,7 +396,6 @@ nodes:
       rule: "paused",
     });
     // The limit is not the node's failure and is not retried, whatever retry.on says.
-    expect(requestsOf(h.server.requests, "summarise")).toHaveLength(1);
     expect(h.spawnsOf("summarise")).toBe(1);
     expect(h.spawnsOf("publish")).toBe(0);
     const words = rowWords(paused.ledger.rows);
@@ -454,13 +420,12 @@ nodes:
       expect.objectContaining({ node: "summarise", resetsAt: "5:20pm (UTC)" }),
     ]);
 
-    // The limit reset: the same model now answers.
-    const server = await h.replaceServer(replies([{ text: "digest: 3 changes" }]));
     const { ledger, runDir } = await h.resume(paused.runId, { kind: "retry-failed" });
 
-    const perNode = (name: string) => requestsOf(server.requests, name).length;
+    // Over both legs: the resumed leg ran only summarise and publish.
+    const perNode = (name: string) => h.spawnsOf(name);
     expect([perNode("fetch"), perNode("changelog"), perNode("summarise"), perNode("publish")]).toEqual([
-      0, 0, 1, 1,
+      1, 1, 2, 1,
     ]);
     expect(rowWords(ledger.rows)).toEqual([
       "fetch PASS (exit-only)",
@@ -489,6 +454,8 @@ nodes:
     // Nothing is left: a further --retry-failed says so and runs nothing.
     const again = await h.resumeRaw(paused.runId, { kind: "retry-failed" });
     expect(again.kind).toBe("nothing_to_retry");
-    expect(server.requests).toHaveLength(2);
+    expect([perNode("fetch"), perNode("changelog"), perNode("summarise"), perNode("publish")]).toEqual([
+      1, 1, 2, 1,
+    ]);
   });
 });

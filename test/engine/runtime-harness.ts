@@ -27,7 +27,7 @@ export interface OneRuntimeTest {
  * `test` inside `body` still runs on every runtime (for what the runtime changes: the session seam, say). So every behaviour runs once through a real CLI, both
  * CLIs are exercised across the file, and the suite does not pay for each behaviour twice (the brief: the
  * slow real-CLI tests once per behaviour, not once per variant). What does differ per runtime (argv, the
- * session seam, costs) is tested on both in two-runtimes.test.ts and the runtime adapters' tests.
+ * session seam, costs) is tested on both in two-runtimes.real-cli.test.ts and the runtime adapters' tests.
  *
  * `body` must declare the same `once` tests in the same order for every runtime (no runtime-dependent test
  * list): a test declared for one runtime only belongs in a plain `describe` of that runtime. Vitest's test names

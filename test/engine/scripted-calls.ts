@@ -30,10 +30,18 @@ type Line = Readonly<Record<string, unknown>> | string;
 export type ScriptedPlay = Writes &
   /**
    * The lines (an object as one JSON line, a string as it is), then the process exits (default 0),
-   * `delayMs` later when given (the call stays in flight that long; aborted meanwhile, it is cancelled).
+   * `delayMs` later when given (the call stays in flight that long; aborted meanwhile, it is cancelled),
+   * and not before `until` settles when given (a test's moment: a hook of the run resolves it);
+   * `stderr` is what the process wrote on stderr (its tail, as the spawn would keep it).
    */
   (
-    | { readonly lines: readonly Line[]; readonly exitCode?: number; readonly delayMs?: number }
+    | {
+        readonly lines: readonly Line[];
+        readonly exitCode?: number;
+        readonly delayMs?: number;
+        readonly until?: Promise<unknown>;
+        readonly stderr?: string;
+      }
     /** The executable cannot be started. */
     | { readonly spawnFailed: string }
     /**
@@ -151,7 +159,8 @@ async function play(
   }
   for (const line of scripted.lines)
     push((typeof line === "string" ? line : JSON.stringify(line)).replaceAll("$SESSION_ID", sessionId));
-  const streams = { stdoutTail: "", stderrTail: "", durationMs: 42, pid: null };
+  const stderrTail = "stderr" in scripted ? (scripted.stderr ?? "") : "";
+  const streams = { stdoutTail: "", stderrTail, durationMs: 42, pid: null };
   if ("untilAborted" in scripted) {
     return (await aborted(signal, call.timeoutMs))
       ? { ...streams, kind: "cancelled" }
@@ -159,6 +168,7 @@ async function play(
   }
   if (scripted.delayMs !== undefined && (await aborted(signal, scripted.delayMs)))
     return { ...streams, kind: "cancelled" };
+  if (scripted.until !== undefined) await scripted.until;
   return { ...streams, kind: "exited", exitCode: scripted.exitCode ?? 0 };
 }
 
