@@ -55,7 +55,9 @@ export async function makeTempRepo(options: MakeTempRepoOptions = {}): Promise<T
   if (options.noGit) return repo;
   await repo.git(["init", "--quiet", "--initial-branch=main"]);
   // What `git config commit.gpgsign false`, `user.name` and `user.email` write, without three more gits.
-  const config = ["[commit]", "\tgpgsign = false"];
+  // `maintenance.auto false` and `gc.auto 0`: no `git maintenance run --auto` child after each commit,
+  // merge or fetch (git 2.39 starts one per command; a test repository never needs it).
+  const config = ["[commit]", "\tgpgsign = false", "[maintenance]", "\tauto = false", "[gc]", "\tauto = 0"];
   if (options.identity !== false) {
     config.push("[user]", `\tname = ${TEST_IDENTITY.name}`, `\temail = ${TEST_IDENTITY.email}`);
   }
