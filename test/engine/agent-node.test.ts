@@ -35,7 +35,7 @@ import {
   resultEvent,
   startEvent,
 } from "../support/fake-claude/index.js";
-import { hermeticGitEnv, makeTempRepo, type TempRepo } from "../support/temp-repo.js";
+import { hermeticGitEnv, makeHelloRepo, type TempRepo } from "../support/temp-repo.js";
 import { describeEachBehaviourOnce } from "./runtime-harness.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -65,7 +65,7 @@ function pattern(source: string): Pattern {
 }
 
 async function tempRepo(): Promise<TempRepo> {
-  const repo = await makeTempRepo({ commit: true, files: { "README.md": "hello\n" } });
+  const repo = await makeHelloRepo();
   cleanups.push(() => repo.cleanup());
   return repo;
 }
