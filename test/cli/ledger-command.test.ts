@@ -2,8 +2,9 @@
  * `evidence-gate ledger RUN_ID [--json | --markdown]` (SPEC §11, issue 14): a saved run's ledger printed
  * again from its run directory. The runs are real: `verify` over the sample project's real tests, passed
  * and failed (`node --test`, what its `npm test` runs, without npm's start: npm is not what is tested
- * here), and `run` over a graph whose gate pauses it; `--json` prints the ledger artifact's bytes. An unknown id, a run whose lock a live process holds and a state file of another schema version
- * are refused with exit 64.
+ * here), and `run` over a graph whose gate pauses it; `--json` prints the ledger artifact's bytes. An unknown
+ * id, a run whose lock a live process holds and a state file of another schema version are refused with exit
+ * 64.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";

@@ -9,9 +9,9 @@
  * ({@link describeEachBehaviourOnce}): feedback arcs are the engine's alone (it never branches on the
  * runtime: test/architecture/runtime-branches.test.ts), and each play is a plain reply or a CLI that cannot
  * start, whose stream each runtime's parser is tested on in test/runtime/claude-stream.test.ts and
- * codex-stream.test.ts. Each node's calls are scripted plays of its runtime's stream, read by the real parsers, in a real repository with real verify
- * commands; the fix a node makes is the play's `writes`. The fix made by the real CLI's own edit tool is
- * graph-feedback.real-cli.test.ts.
+ * codex-stream.test.ts. Each node's calls are scripted plays of its runtime's stream, read by the real
+ * parsers, in a real repository with real verify commands; the fix a node makes is the play's `writes`. The
+ * fix made by the real CLI's own edit tool is graph-feedback.real-cli.test.ts.
  */
 import { describe, expect } from "vitest";
 import { FIXED_SUM, makeSampleNodeRepo, SAMPLE_TEST_NAME } from "../support/temp-repo.js";

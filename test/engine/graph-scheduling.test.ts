@@ -3,8 +3,9 @@
  * branches overlap, `concurrency: 1` runs one node at a time, and `--concurrency` overrides the graph's.
  * The overlap test runs on BOTH runtimes (it also reads each runtime's cost: claude's USD, codex's none);
  * the two `concurrency` tests run on ONE runtime each ({@link describeEachBehaviourOnce}): scheduling is
- * the engine's alone (test/architecture/runtime-branches.test.ts) and their plays are plain replies. Moved from graph-run.test.ts, whose remaining tests need the real process (process groups,
- * a session resumed by the real binary, the real CLI's budget stop).
+ * the engine's alone (test/architecture/runtime-branches.test.ts) and their plays are plain replies. Moved
+ * from graph-run.test.ts, whose remaining tests need the real process (process groups, a session resumed by
+ * the real binary, the real CLI's budget stop).
  */
 import { describe, expect, it } from "vitest";
 import { portHarnessPerTest, replied } from "./port-harness.js";

@@ -96,10 +96,11 @@ function tempRepoAt(dir: string): TempRepo {
 
 /**
  * The sample repositories as first made in this process (`buggy`: {@link makeSampleNodeRepo}'s; `fixed`:
- * {@link makeFixedSampleRepo}'s with its defaults; `hello`: {@link makeHelloRepo}'s), copied for each test that asks: a copy is the same
- * repository (same commits, same SHAs) for one git (the index refresh), where making one runs six. Each
- * lives in `TMPDIR/evidence-gate-template-PID-…`, removed when the process exits, or — vitest ends its
- * workers without an exit event — by the next process that makes one, once PID is gone.
+ * {@link makeFixedSampleRepo}'s with its defaults; `hello`: {@link makeHelloRepo}'s), copied for each test
+ * that asks: a copy is the same repository (same commits, same SHAs) for one git (the index refresh), where
+ * making one runs three or more. Each lives in `TMPDIR/evidence-gate-template-PID-…`, removed when the process
+ * exits, or — vitest ends its workers without an exit event — by the next process that makes one, once PID is
+ * gone.
  */
 const templates: { buggy?: Promise<string>; fixed?: Promise<string>; hello?: Promise<string> } = {};
 const TEMPLATE = /^evidence-gate-template-(\d+)-/;
