@@ -18,9 +18,9 @@
  * `budget_exceeded` on claude only (claude's `budget_usd`; codex reports no USD, and its documented
  * answer — a warning naming the timeout — is tested in codex-runtime.test.ts). Every other behaviour is
  * the engine's alone (the engine never branches on the runtime: test/architecture/runtime-branches.test.ts)
- * and runs ONCE, on claude or codex in turn ({@link describeEachBehaviourOnce}); its plays are a plain
- * reply, whose stream each runtime's parser is tested on in test/runtime/claude-stream.test.ts and
- * codex-stream.test.ts.
+ * and runs ONCE, on claude or codex in turn ({@link describeEachBehaviourOnce}); its plays are plain
+ * replies (or a CLI that cannot start), whose stream each runtime's parser is tested on in
+ * test/runtime/claude-stream.test.ts and codex-stream.test.ts ("text-only").
  */
 import { describe, expect, it, test } from "vitest";
 import type { Qualifier } from "../../src/core/ledger-row.js";
