@@ -1,9 +1,10 @@
 /**
  * `evidence-gate ledger RUN_ID [--json | --markdown]` (SPEC §11, issue 14): a saved run's ledger printed
- * again from its run directory. The runs are real: `verify` over the sample project's real `npm test`
- * (passed, failed) and `run` over a graph whose gate pauses it; `--json` prints the ledger artifact's
- * bytes. An unknown id, a run whose lock a live process holds and a state file of another schema version
- * are refused with exit 64.
+ * again from its run directory. The runs are real: `verify` over the sample project's real tests, passed
+ * and failed (`node --test`, what its `npm test` runs, without npm's start: npm is not what is tested
+ * here), and `run` over a graph whose gate pauses it; `--json` prints the ledger artifact's bytes. An unknown
+ * id, a run whose lock a live process holds and a state file of another schema version are refused with exit
+ * 64.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
@@ -72,7 +73,7 @@ describe("evidence-gate ledger RUN_ID", () => {
   it("prints a passed run's table, and under --json the ledger artifact byte for byte", async () => {
     const repo = await makeFixedSampleRepo();
     repos.push(repo);
-    const run = await savedRun(repo, ["--verify-cmd", "npm test"]);
+    const run = await savedRun(repo, ["--verify-cmd", "node --test"]);
     expect(run.code).toBe(0);
 
     const text = await ledgerOf(repo, [run.runId]);
@@ -98,7 +99,7 @@ describe("evidence-gate ledger RUN_ID", () => {
   it("prints a failed run's FAIL row and cause; --json equals the artifact", async () => {
     const repo = await makeSampleNodeRepo();
     repos.push(repo);
-    const run = await savedRun(repo, ["--verify-cmd", "npm test"]);
+    const run = await savedRun(repo, ["--verify-cmd", "node --test"]);
     expect(run.code).toBe(1);
 
     const text = await ledgerOf(repo, ["--repo", repo.dir, run.runId]);
@@ -132,7 +133,7 @@ describe("evidence-gate ledger RUN_ID", () => {
   it("refuses an unknown id, a malformed id, a run in progress and a state file of another schema: exit 64", async () => {
     const repo = await makeFixedSampleRepo();
     repos.push(repo);
-    const run = await savedRun(repo, ["--verify-cmd", "npm test"]);
+    const run = await savedRun(repo, ["--verify-cmd", "node --test"]);
     const runDir = join(repo.dir, ".evidence-gate", "runs", run.runId);
 
     const unknown = await ledgerOf(repo, ["20200101-000000-abcdef"]);

@@ -2,7 +2,8 @@
  * `evidence-gate report RUN_ID --repository OWNER/NAME [--sha SHA]` (SPEC §11, issue 14): a saved run's
  * ledger posted as a completed check run through the local GitHub server, which validates every request
  * and response against GitHub's OpenAPI description. The runs are real `verify` runs over the sample
- * project's `npm test`. Posting twice on one head SHA leaves one check run; a SHA the ledger is not about,
+ * project's tests (`node --test`, what its `npm test` runs, without npm's start: npm is not what is tested
+ * here). Posting twice on one head SHA leaves one check run; a SHA the ledger is not about,
  * a missing token and a refused write are errors the user sees (an API that does not answer, through the
  * bundle: test/e2e/cli-report.test.ts).
  */
@@ -47,7 +48,7 @@ async function capture(
 
 /** A finished verify run in `repo` (no check run posted): its ledger. */
 async function verifyRun(repo: TempRepo): Promise<Ledger> {
-  const r = await capture(runCliVerify, ["--repo", repo.dir, "--verify-cmd", "npm test"], repo.dir);
+  const r = await capture(runCliVerify, ["--repo", repo.dir, "--verify-cmd", "node --test"], repo.dir);
   const path = /^ledger: (.+)$/m.exec(r.stdout)?.[1];
   if (path === undefined) throw new Error(`no ledger line:\n${r.stdout}\n${r.stderr}`);
   return JSON.parse(readFileSync(path, "utf8")) as Ledger;

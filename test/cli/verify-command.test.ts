@@ -1,7 +1,10 @@
 /**
  * `evidence-gate verify` (SPEC §10, §11), in-process on real repositories: the engine runs the verify
  * command once (the sample project's real `npm test`), the ledger has one `verify (engine)` row, and the
- * exit code follows the outcome: 0 passed, 1 failed, 64 when there is no command.
+ * exit code follows the outcome: 0 passed, 1 failed, 64 when there is no command. The README's documented
+ * `--verify-cmd "npm test"` runs through npm in the first test; where npm is not what a test is about, the
+ * command is the sample's test runner itself, `node --test` (what its `npm test` script runs: the same
+ * runner and output, without npm's start).
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -57,7 +60,7 @@ describe("evidence-gate verify", () => {
       JSON.stringify({ ...manifest, scripts: { test: "node --test && true" } }, null, 2),
     );
     const summaryPath = join(repo.dir, "..", `${basename(repo.dir)}-summary.md`);
-    const r = await verify(repo, ["--verify-cmd", "npm test", "--summary-out", summaryPath]);
+    const r = await verify(repo, ["--verify-cmd", "node --test", "--summary-out", summaryPath]);
     expect(r.code, r.stderr + r.stdout).toBe(4);
     expect(r.ledger?.changedFiles).toBeUndefined();
     expect(r.ledger?.conclusion).toMatchObject({
@@ -82,9 +85,9 @@ describe("evidence-gate verify", () => {
     repos.push(repo);
     const test = await repo.read("test/sum.test.js");
     const rewrite = "sed -i 's/, 5)/, -1)/' test/sum.test.js";
-    const before = await verify(repo, ["--verify-cmd", "npm test"]);
+    const before = await verify(repo, ["--verify-cmd", "node --test"]);
     expect(before.code, "the build fails as committed").toBe(1);
-    const r = await verify(repo, ["--verify-cmd", `${rewrite} && npm test`]);
+    const r = await verify(repo, ["--verify-cmd", `${rewrite} && node --test`]);
     expect(await repo.read("test/sum.test.js"), "the command did rewrite the test").not.toBe(test);
     expect(r.code, r.stderr + r.stdout).toBe(4);
     expect(r.ledger?.rows[0]?.verify?.changedWhileRunning).toEqual({
@@ -112,7 +115,10 @@ describe("evidence-gate verify", () => {
   it("a command that only adds files (build outputs no .gitignore names) leaves the tree it verified as it was: success", async () => {
     const repo = await makeFixedSampleRepo();
     repos.push(repo);
-    const r = await verify(repo, ["--verify-cmd", "mkdir -p out && echo built > out/bundle.js && npm test"]);
+    const r = await verify(repo, [
+      "--verify-cmd",
+      "mkdir -p out && echo built > out/bundle.js && node --test",
+    ]);
     expect(r.code, r.stderr + r.stdout).toBe(0);
     expect(r.ledger?.rows[0]?.verify?.changedWhileRunning).toBeUndefined();
     expect(r.ledger?.conclusion).toMatchObject({ conclusion: "success" });
@@ -121,7 +127,7 @@ describe("evidence-gate verify", () => {
   it("fails with the one row FAIL (verify_failed), the exit code and output tail kept: exit 1, failure", async () => {
     const repo = await makeSampleNodeRepo();
     repos.push(repo);
-    const r = await verify(repo, ["--verify-cmd", "npm test"]);
+    const r = await verify(repo, ["--verify-cmd", "node --test"]);
     expect(r.code, r.stderr + r.stdout).toBe(1);
     expect(r.ledger?.rows).toHaveLength(1);
     expect(r.ledger?.rows[0]).toMatchObject({ nodeId: "verify", verdict: "FAIL", cause: "verify_failed" });
@@ -130,25 +136,25 @@ describe("evidence-gate verify", () => {
     expect(r.ledger?.conclusion).toMatchObject({ conclusion: "failure", outcome: "failed" });
 
     // A multi-line command (a workflow's `verify-cmd: |`) runs line by line, recorded as given, and every
-    // one-line surface marks its line breaks: never `echo first npm test`, which reads as one command.
-    const lines = await verify(repo, ["--verify-cmd", "echo first-line\nnpm test\n"]);
+    // one-line surface marks its line breaks: never `echo first node --test`, which reads as one command.
+    const lines = await verify(repo, ["--verify-cmd", "echo first-line\nnode --test\n"]);
     expect(lines.code).toBe(1);
-    expect(lines.ledger?.rows[0]?.verify?.command).toBe("echo first-line\nnpm test\n");
+    expect(lines.ledger?.rows[0]?.verify?.command).toBe("echo first-line\nnode --test\n");
     expect(lines.ledger?.rows[0]?.verify?.outputTail).toMatch(/^first-line\n/);
-    expect(lines.stdout).toContain("`echo first-line ⏎ npm test`");
-    expect(lines.stdout).not.toContain("echo first-line npm test");
+    expect(lines.stdout).toContain("`echo first-line ⏎ node --test`");
+    expect(lines.stdout).not.toContain("echo first-line node --test");
   });
 
   it("takes the command from the working tree's policy file when --verify-cmd is not given; with neither, exit 64 and nothing runs", async () => {
     const withPolicy = await makeFixedSampleRepo("fix", {
-      ".github/evidence-gate.yml": "verify-cmd: npm test\n",
+      ".github/evidence-gate.yml": "verify-cmd: node --test\n",
     });
     repos.push(withPolicy);
     const fromPolicy = await verify(withPolicy, []);
     expect(fromPolicy.code, fromPolicy.stderr + fromPolicy.stdout).toBe(0);
     expect(fromPolicy.ledger?.plan.buildEvidence).toEqual({
       kind: "attached",
-      command: "npm test",
+      command: "node --test",
       declaredBy: "policy",
     });
 
@@ -207,14 +213,14 @@ describe("evidence-gate verify", () => {
   it("--verify-repeat 2 on a passing build: success, 'in each of 2 runs'; the policy file's verify-repeat is a floor the flag cannot lower", async () => {
     const repo = await makeFixedSampleRepo();
     repos.push(repo);
-    const r = await verify(repo, ["--verify-cmd", "npm test", "--verify-repeat", "2"]);
+    const r = await verify(repo, ["--verify-cmd", "node --test", "--verify-repeat", "2"]);
     expect(r.code, r.stderr + r.stdout).toBe(0);
     expect(r.ledger?.rows[0]?.verify?.repeat).toEqual({ runs: 2, passed: 2 });
     expect(r.stdout).toContain("in each of 2 runs on the same tree");
 
     const floored = await makeFixedSampleRepo("fix", { ".github/evidence-gate.yml": "verify-repeat: 3\n" });
     repos.push(floored);
-    const f = await verify(floored, ["--verify-cmd", "npm test", "--verify-repeat", "1"]);
+    const f = await verify(floored, ["--verify-cmd", "node --test", "--verify-repeat", "1"]);
     expect(f.code, f.stderr + f.stdout).toBe(0);
     expect(f.ledger?.rows[0]?.verify?.repeat).toEqual({ runs: 3, passed: 3 });
     // The ledger says the file set it (the Policy line named only require-evidence before).

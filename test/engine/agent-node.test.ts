@@ -3,8 +3,11 @@
  * with its qualifier, driven through the real exec seam with a scripted fake `claude` executable
  * (test/support/fake-claude/ says why a fake: the real CLI cannot be made to emit `is_error: true` with
  * exit 0, hang on demand or print garbage; it is exercised in test/runtime/claude-cli.test.ts). What is
- * runtime-neutral (verify gating, cancel during verify, saved replies, stderr fencing) runs on both
- * runtimes (`RUNTIMES`), the fake writing codex's `exec --json` stream in its codex mode. Verify
+ * runtime-neutral runs through the fake in its claude mode or its codex mode (codex's `exec --json`
+ * stream): verify gating (its plays include each runtime's error on exit 0) and stderr fencing run on both
+ * runtimes; cancel during verify and the saved replies (plain replies, whose stream each runtime's parser
+ * is tested on in test/runtime/claude-stream.test.ts and codex-stream.test.ts) run on ONE runtime each,
+ * claude or codex in turn ({@link describeEachBehaviourOnce}). Verify
  * commands are real shell commands in real temp git repositories. Timeouts only bound a broken test;
  * nothing asserts how long anything took.
  */
@@ -32,8 +35,8 @@ import {
   resultEvent,
   startEvent,
 } from "../support/fake-claude/index.js";
-import { hermeticGitEnv, makeTempRepo, type TempRepo } from "../support/temp-repo.js";
-import { RUNTIMES } from "./runtime-harness.js";
+import { hermeticGitEnv, makeHelloRepo, type TempRepo } from "../support/temp-repo.js";
+import { describeEachBehaviourOnce } from "./runtime-harness.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** Bounds a wait in a broken test; never asserted as a duration. */
@@ -62,7 +65,7 @@ function pattern(source: string): Pattern {
 }
 
 async function tempRepo(): Promise<TempRepo> {
-  const repo = await makeTempRepo({ commit: true, files: { "README.md": "hello\n" } });
+  const repo = await makeHelloRepo();
   cleanups.push(() => repo.cleanup());
   return repo;
 }
@@ -492,7 +495,7 @@ function withStderr(runtime: Runtime, lines: readonly string[]): FakeScenario {
   return { runtime, steps: [first!, ...lines.map((stderr) => ({ stderr })), ...answer] };
 }
 
-describe.each(RUNTIMES)("on %s", (runtime) => {
+describeEachBehaviourOnce("on %s", (runtime, once) => {
   const answered = (reply: string, exitCode = 0): FakeScenario => answeredScenario(runtime, reply, exitCode);
 
   describe("the engine's verify command decides `verified`", () => {
@@ -528,34 +531,37 @@ describe.each(RUNTIMES)("on %s", (runtime) => {
       expect(existsSync(marker)).toBe(true);
     });
 
-    it("a node cancelled while its verify runs is FAIL cancelled, never PASS, and the build is stopped", async () => {
-      const repo = await tempRepo();
-      const pidFile = join(scratch, "verify.pid");
-      const controller = new AbortController();
-      const run = startNode(answered("done"), {
-        runtime,
-        signal: controller.signal,
-        spec: {
-          verify: {
-            command: `echo $$ > '${pidFile}.tmp' && mv '${pidFile}.tmp' '${pidFile}' && sleep 100`,
-            cwd: repo.dir,
-            timeoutMs: 60_000,
-            expectExit: 0,
+    once(
+      "a node cancelled while its verify runs is FAIL cancelled, never PASS, and the build is stopped",
+      async () => {
+        const repo = await tempRepo();
+        const pidFile = join(scratch, "verify.pid");
+        const controller = new AbortController();
+        const run = startNode(answered("done"), {
+          runtime,
+          signal: controller.signal,
+          spec: {
+            verify: {
+              command: `echo $$ > '${pidFile}.tmp' && mv '${pidFile}.tmp' '${pidFile}' && sleep 100`,
+              cwd: repo.dir,
+              timeoutMs: 60_000,
+              expectExit: 0,
+            },
           },
-        },
-      });
-      expect(await eventually(() => existsSync(pidFile), BOUND_MS), "the verify never started").toBe(true);
-      const shellPid = Number(readFileSync(pidFile, "utf8").trim());
-      recordedPids.push(shellPid);
-      controller.abort();
-      const row = expectFail((await run.done).row);
-      expect(row.cause).toBe("cancelled");
-      expect(await eventually(() => processIsGone(shellPid), BOUND_MS)).toBe(true);
-    });
+        });
+        expect(await eventually(() => existsSync(pidFile), BOUND_MS), "the verify never started").toBe(true);
+        const shellPid = Number(readFileSync(pidFile, "utf8").trim());
+        recordedPids.push(shellPid);
+        controller.abort();
+        const row = expectFail((await run.done).row);
+        expect(row.cause).toBe("cancelled");
+        expect(await eventually(() => processIsGone(shellPid), BOUND_MS)).toBe(true);
+      },
+    );
   });
 
   describe("replies are saved where the verdict says", () => {
-    it("a PASS reply is saved to nodes/ID.out and nothing to failed/", async () => {
+    once("a PASS reply is saved to nodes/ID.out and nothing to failed/", async () => {
       const { row, reply } = await startNode(answered("the fix\nis in"), { runtime }).done;
       expect(row.verdict).toBe("PASS");
       expect(reply).toBe("the fix\nis in");
@@ -563,7 +569,7 @@ describe.each(RUNTIMES)("on %s", (runtime) => {
       expect(existsSync(runDir.failedOutputPath("fix"))).toBe(false);
     });
 
-    it("a FAIL reply is saved to failed/ID.out and nothing to nodes/", async () => {
+    once("a FAIL reply is saved to failed/ID.out and nothing to nodes/", async () => {
       const row = await runNode(answered("VERDICT: FAIL"), {
         runtime,
         spec: { resultMatches: pattern("VERDICT: PASS") },
@@ -573,7 +579,7 @@ describe.each(RUNTIMES)("on %s", (runtime) => {
       expect(existsSync(runDir.nodeOutputPath("fix"))).toBe(false);
     });
 
-    it("a spliced id with / is saved under a file name with ~", async () => {
+    once("a spliced id with / is saved under a file name with ~", async () => {
       await runNode(answered("ok"), { runtime, spec: { id: "review/fix" } });
       expect(readFileSync(join(runDir.path, "nodes", "review~fix.out"), "utf8")).toBe("ok");
     });

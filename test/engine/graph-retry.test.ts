@@ -3,9 +3,7 @@
  * the closed set is retried exactly when `retry.on` lists it, and a judged retry quotes the previous reply
  * once, nonce-fenced, in a fresh session, while a non-judged one quotes nothing.
  *
- * Everything here runs on BOTH runtimes except `budget_exceeded` (claude's `budget_usd`; codex reports no
- * USD, and its documented answer — a warning naming the timeout — is tested in codex-runtime.test.ts),
- * through the model port (./port-harness.ts): each cause is the runtime's own stream played through the
+ * Through the model port (./port-harness.ts): each cause is the runtime's own stream played through the
  * real parser — a clean result then exit 3 (`nonzero_exit`), the API failure as the CLI reports it
  * (`run_error`: claude `is_error`, codex `turn.failed`), a turn that never ends (`timeout`), garbage on
  * stdout (`output_error`), a reported cost over `budget_usd`, a CLI that cannot start — and real verify
@@ -14,6 +12,15 @@
  *
  * Each "not listed" graph lists every OTHER cause, and its node's second execution would pass: a retry
  * that should not happen shows up as a second row.
+ *
+ * Which runtime: a case whose plays are a runtime-specific stream shape — the API failure (claude
+ * `is_error`, codex `turn.failed`), a turn that hangs, garbage on stdout — runs on BOTH runtimes;
+ * `budget_exceeded` on claude only (claude's `budget_usd`; codex reports no USD, and its documented
+ * answer — a warning naming the timeout — is tested in codex-runtime.test.ts). Every other behaviour is
+ * the engine's alone (the engine never branches on the runtime: test/architecture/runtime-branches.test.ts)
+ * and runs ONCE, on claude or codex in turn ({@link describeEachBehaviourOnce}); its plays are plain
+ * replies (or a CLI that cannot start), whose stream each runtime's parser is tested on in
+ * test/runtime/claude-stream.test.ts and codex-stream.test.ts ("text-only").
  */
 import { describe, expect, it, test } from "vitest";
 import type { Qualifier } from "../../src/core/ledger-row.js";
@@ -23,7 +30,7 @@ import { initEvent, resultEvent, threadStartedEvent } from "../support/fake-clau
 import { FIXED_SUM, makeSampleNodeRepo, type TempRepo } from "../support/temp-repo.js";
 import { portHarnessPerTest, replied, type ScriptedPlay } from "./port-harness.js";
 import { asFail, readEvents, readState, rowWords } from "./run-readers.js";
-import { RUNTIMES } from "./runtime-harness.js";
+import { describeEachBehaviourOnce } from "./runtime-harness.js";
 
 const harness = portHarnessPerTest();
 
@@ -61,8 +68,29 @@ const hangs = (runtime: Runtime): ScriptedPlay => ({
   untilAborted: true,
 });
 
-/** The causes on `runtime` (`budget_exceeded` is claude's: codex has no USD to exceed). */
-function casesFor(runtime: Runtime): readonly CauseCase[] {
+/**
+ * The causes on `runtime` whose first play is the runtime's own stream shape for the fault (an API failure,
+ * a hang, garbage on stdout): run on both runtimes.
+ */
+function streamCasesFor(runtime: Runtime): readonly CauseCase[] {
+  const fixed = replied(runtime, "Fixed sum().");
+  return [
+    { cause: "run_error", extra: "", plays: [apiFailed(runtime), fixed], passes: "exit-only" },
+    { cause: "timeout", extra: "timeout: 2s", plays: [hangs(runtime), fixed], passes: "exit-only" },
+    {
+      cause: "output_error",
+      extra: "",
+      plays: [{ lines: ["Segmentation fault (core dumped)"] }, fixed],
+      passes: "exit-only",
+    },
+  ];
+}
+
+/**
+ * The causes on `runtime` whose plays are plain replies (the engine's judgment alone): run on one runtime.
+ * `budget_exceeded` is claude's ({@link BUDGET_CASE}): codex has no USD to exceed.
+ */
+function engineCasesFor(runtime: Runtime): readonly CauseCase[] {
   const fixed = replied(runtime, "Fixed sum().");
   return [
     {
@@ -70,14 +98,6 @@ function casesFor(runtime: Runtime): readonly CauseCase[] {
       extra: "",
       // A clean result, then exit 3.
       plays: [replied(runtime, "Fixed sum().", { exitCode: 3 }), fixed],
-      passes: "exit-only",
-    },
-    { cause: "run_error", extra: "", plays: [apiFailed(runtime), fixed], passes: "exit-only" },
-    { cause: "timeout", extra: "timeout: 2s", plays: [hangs(runtime), fixed], passes: "exit-only" },
-    {
-      cause: "output_error",
-      extra: "",
-      plays: [{ lines: ["Segmentation fault (core dumped)"] }, fixed],
       passes: "exit-only",
     },
     {
@@ -159,21 +179,30 @@ async function unlistedIsFinal(runtime: Runtime, c: CauseCase): Promise<void> {
   expect(readState(runDir).nodes.fix).toMatchObject({ status: "failed", executions: 1 });
 }
 
-describe.each(RUNTIMES)("on %s", (runtime) => {
+describeEachBehaviourOnce("on %s", (runtime, once) => {
   describe("every cause in the closed set is retried exactly when retry.on lists it", () => {
-    it.each(casesFor(runtime))(
+    it.each(streamCasesFor(runtime))(
+      "$cause listed: the FAIL row is superseded and the next attempt runs and passes",
+      (c) => listedIsRetried(runtime, c),
+    );
+    once.each(engineCasesFor(runtime))(
       "$cause listed: the FAIL row is superseded and the next attempt runs and passes",
       (c) => listedIsRetried(runtime, c),
     );
 
-    it.each(casesFor(runtime))("$cause not listed (every other cause is): one FAIL, no retry", (c) =>
+    it.each(streamCasesFor(runtime))("$cause not listed (every other cause is): one FAIL, no retry", (c) =>
+      unlistedIsFinal(runtime, c),
+    );
+    once.each(engineCasesFor(runtime))("$cause not listed (every other cause is): one FAIL, no retry", (c) =>
       unlistedIsFinal(runtime, c),
     );
 
-    it("retry.max bounds the attempts: a cause that keeps failing gets 1 + max executions, then the last FAIL counts", async () => {
-      const broken = replied(runtime, "Still broken.");
-      const h = await harness({ runtime, plays: { fix: [broken, broken, broken] } });
-      const { ledger } = await h.run(`
+    once(
+      "retry.max bounds the attempts: a cause that keeps failing gets 1 + max executions, then the last FAIL counts",
+      async () => {
+        const broken = replied(runtime, "Still broken.");
+        const h = await harness({ runtime, plays: { fix: [broken, broken, broken] } });
+        const { ledger } = await h.run(`
 name: bounded
 nodes:
   - id: fix
@@ -182,14 +211,15 @@ nodes:
     success_check: { exit_zero: true, result_matches: "^FIXED" }
     retry: { max: 2, on: [result_mismatch] }
 `);
-      expect(rowWords(ledger.rows)).toEqual([
-        "fix FAIL result_mismatch superseded",
-        "fix FAIL result_mismatch superseded",
-        "fix FAIL result_mismatch",
-      ]);
-      expect(asFail(ledger.rows[2]).detail).toContain("attempt 3/3");
-      expect(ledger.conclusion).toMatchObject({ conclusion: "failure" });
-    });
+        expect(rowWords(ledger.rows)).toEqual([
+          "fix FAIL result_mismatch superseded",
+          "fix FAIL result_mismatch superseded",
+          "fix FAIL result_mismatch",
+        ]);
+        expect(asFail(ledger.rows[2]).detail).toContain("attempt 3/3");
+        expect(ledger.conclusion).toMatchObject({ conclusion: "failure" });
+      },
+    );
   });
 
   describe("a judged retry quotes the previous reply; any other retry quotes nothing (research §6.4)", () => {
@@ -205,30 +235,33 @@ nodes:
     const firstReply = "Still broken: the test fails.";
     const FENCE = /<<<DATA previous-attempt-reply nonce=([0-9a-f]+)>>>\n([\s\S]*?)\n<<<END DATA nonce=\1>>>/;
 
-    it("the second prompt is the base prompt plus the first reply inside a nonce fence, and two runs' nonces differ", async () => {
-      const judged = [replied(runtime, firstReply), replied(runtime, "FIXED: sum adds")];
-      const h = await harness({ runtime, plays: { fix: [...judged, ...judged] } });
-      const nonces: string[] = [];
-      for (let run = 0; run < 2; run++) {
-        const { ledger } = await h.run(judgedGraph);
-        expect(rowWords(ledger.rows)).toEqual([
-          "fix FAIL result_mismatch superseded",
-          "fix PASS (self-reported)",
-        ]);
-        const first = h.callsOf("fix")[2 * run]!;
-        const second = h.callsOf("fix")[2 * run + 1]!;
-        expect(first.prompt).toBe(PROMPT);
-        expect(second.prompt.startsWith(`${PROMPT}\n\n`)).toBe(true);
-        const fenced = FENCE.exec(second.prompt);
-        expect(fenced, second.prompt).not.toBeNull();
-        expect(fenced![2]).toBe(firstReply);
-        expect(second.prompt).toContain("attempt 2 of 2");
-        // A fresh session: the retry does not continue the judged one.
-        expect(second.session.kind).toBe("fresh");
-        nonces.push(fenced![1]!);
-      }
-      expect(nonces[0]).not.toBe(nonces[1]);
-    });
+    once(
+      "the second prompt is the base prompt plus the first reply inside a nonce fence, and two runs' nonces differ",
+      async () => {
+        const judged = [replied(runtime, firstReply), replied(runtime, "FIXED: sum adds")];
+        const h = await harness({ runtime, plays: { fix: [...judged, ...judged] } });
+        const nonces: string[] = [];
+        for (let run = 0; run < 2; run++) {
+          const { ledger } = await h.run(judgedGraph);
+          expect(rowWords(ledger.rows)).toEqual([
+            "fix FAIL result_mismatch superseded",
+            "fix PASS (self-reported)",
+          ]);
+          const first = h.callsOf("fix")[2 * run]!;
+          const second = h.callsOf("fix")[2 * run + 1]!;
+          expect(first.prompt).toBe(PROMPT);
+          expect(second.prompt.startsWith(`${PROMPT}\n\n`)).toBe(true);
+          const fenced = FENCE.exec(second.prompt);
+          expect(fenced, second.prompt).not.toBeNull();
+          expect(fenced![2]).toBe(firstReply);
+          expect(second.prompt).toContain("attempt 2 of 2");
+          // A fresh session: the retry does not continue the judged one.
+          expect(second.session.kind).toBe("fresh");
+          nonces.push(fenced![1]!);
+        }
+        expect(nonces[0]).not.toBe(nonces[1]);
+      },
+    );
 
     it("a run_error (the API failed) is retried with the base prompt alone", async () => {
       const h = await harness({
@@ -252,15 +285,17 @@ nodes:
       expect(h.callsOf("fix").map((c) => c.prompt)).toEqual([PROMPT, PROMPT]);
     });
 
-    it("a spawn error (the CLI missing from PATH) is a run_error, retried with the base prompt alone", async () => {
-      const h = await harness({
-        runtime,
-        plays: {
-          fix: [{ spawnFailed: "spawn model-cli-stand-in ENOENT" }, replied(runtime, "Fixed sum().")],
-        },
-      });
-      const { ledger } = await h.run(
-        `
+    once(
+      "a spawn error (the CLI missing from PATH) is a run_error, retried with the base prompt alone",
+      async () => {
+        const h = await harness({
+          runtime,
+          plays: {
+            fix: [{ spawnFailed: "spawn model-cli-stand-in ENOENT" }, replied(runtime, "Fixed sum().")],
+          },
+        });
+        const { ledger } = await h.run(
+          `
 name: spawn-error
 nodes:
   - id: fix
@@ -268,16 +303,19 @@ nodes:
     allowed_tools: [Read, Edit]
     retry: { max: 1, on: [run_error] }
 `,
-      );
-      expect(rowWords(ledger.rows)).toEqual(["fix FAIL run_error superseded", "fix PASS (exit-only)"]);
-      expect(asFail(ledger.rows[0]).detail).toMatch(/^could not start model-cli-stand-in: .*ENOENT/);
-      expect(h.callsOf("fix").map((c) => c.prompt)).toEqual([PROMPT, PROMPT]);
-    });
+        );
+        expect(rowWords(ledger.rows)).toEqual(["fix FAIL run_error superseded", "fix PASS (exit-only)"]);
+        expect(asFail(ledger.rows[0]).detail).toMatch(/^could not start model-cli-stand-in: .*ENOENT/);
+        expect(h.callsOf("fix").map((c) => c.prompt)).toEqual([PROMPT, PROMPT]);
+      },
+    );
 
-    it("a verify that timed out (an infrastructure fault, not a judgment) is retried with the base prompt alone", async () => {
-      const done = replied(runtime, "Done.");
-      const h = await harness({ runtime, plays: { fix: [done, done] } });
-      const { ledger } = await h.run(`
+    once(
+      "a verify that timed out (an infrastructure fault, not a judgment) is retried with the base prompt alone",
+      async () => {
+        const done = replied(runtime, "Done.");
+        const h = await harness({ runtime, plays: { fix: [done, done] } });
+        const { ledger } = await h.run(`
 name: verify-timeout
 nodes:
   - id: fix
@@ -286,12 +324,20 @@ nodes:
     success_check: { verify: { command: "sleep 30", timeout: 1s } }
     retry: { max: 1, on: [verify_failed] }
 `);
-      expect(rowWords(ledger.rows)).toEqual(["fix FAIL verify_failed superseded", "fix FAIL verify_failed"]);
-      expect(asFail(ledger.rows[0]).verify?.outcome).toBe("timed_out");
-      expect(h.callsOf("fix").map((c) => c.prompt)).toEqual([PROMPT, PROMPT]);
-    });
+        expect(rowWords(ledger.rows)).toEqual([
+          "fix FAIL verify_failed superseded",
+          "fix FAIL verify_failed",
+        ]);
+        expect(asFail(ledger.rows[0]).verify?.outcome).toBe("timed_out");
+        expect(h.callsOf("fix").map((c) => c.prompt)).toEqual([PROMPT, PROMPT]);
+      },
+    );
   });
+});
 
+// One engine behaviour, on one runtime (its describe would be empty on the other).
+describe("on claude", () => {
+  const runtime: Runtime = "claude";
   describe("a run stopped between two attempts", () => {
     test("the retry never starts, and the attempt's FAIL stands (not marked superseded by a row that does not exist)", async () => {
       const h = await harness({

@@ -1,20 +1,23 @@
 /**
- * Ready-set scheduling at run time (SPEC §4), on BOTH runtimes through the model port (./port-harness.ts):
- * independent branches overlap, `concurrency: 1` runs one node at a time, and `--concurrency` overrides
- * the graph's. Moved from graph-run.test.ts; what needs the real process (process groups, the CLI in its
- * cwd, the real CLI's budget stop and session cost) is graph-run.real-cli.test.ts.
+ * Ready-set scheduling at run time (SPEC §4), through the model port (./port-harness.ts): independent
+ * branches overlap, `concurrency: 1` runs one node at a time, and `--concurrency` overrides the graph's.
+ * The overlap test runs on BOTH runtimes (it also reads each runtime's cost: claude's USD, codex's none);
+ * the two `concurrency` tests run on ONE runtime each ({@link describeEachBehaviourOnce}): scheduling is
+ * the engine's alone (test/architecture/runtime-branches.test.ts) and their plays are plain replies. Moved
+ * from graph-run.test.ts; what needs the real process (process groups, the CLI in its cwd, the real CLI's
+ * budget stop and session cost) is graph-run.real-cli.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import { portHarnessPerTest, replied } from "./port-harness.js";
 import { eventIndex, readEvents, readState, rowWords } from "./run-readers.js";
-import { RUNTIMES } from "./runtime-harness.js";
+import { describeEachBehaviourOnce } from "./runtime-harness.js";
 
 const harness = portHarnessPerTest();
 
 /** The diamond's rows when every node passes, in node order. */
 const ALL_PASSED = ["a", "b", "c", "d"].map((node) => `${node} PASS (exit-only)`);
 
-describe.each(RUNTIMES)("on %s", (runtime) => {
+describeEachBehaviourOnce("on %s", (runtime, once) => {
   describe("ready-set scheduling (SPEC §4)", () => {
     const diamond = (concurrency: number | null) => `
 name: diamond
@@ -71,7 +74,7 @@ ${concurrency !== null ? `concurrency: ${concurrency}\n` : ""}nodes:
       expect(ledger.totals.nodes.kind).toBe(runtime === "codex" ? "unknown" : "known");
     });
 
-    it("concurrency: 1 runs one node at a time: one branch passes before the other starts", async () => {
+    once("concurrency: 1 runs one node at a time: one branch passes before the other starts", async () => {
       const h = await harness({ runtime, plays });
       const { ledger, runDir } = await h.run(diamond(1));
 
@@ -92,7 +95,7 @@ ${concurrency !== null ? `concurrency: ${concurrency}\n` : ""}nodes:
       expect(readState(runDir).concurrency).toBe(1);
     });
 
-    it("--concurrency overrides the graph's concurrency", async () => {
+    once("--concurrency overrides the graph's concurrency", async () => {
       const h = await harness({ runtime, plays });
       const { runDir } = await h.run(diamond(4), { concurrency: 1 });
       const events = readEvents(runDir);

@@ -30,7 +30,7 @@ import {
   resultEvent,
   turnCompletedEvent,
 } from "../support/fake-claude/index.js";
-import { hermeticGitEnv, makeTempRepo } from "../support/temp-repo.js";
+import { hermeticGitEnv, makeHelloRepo, makeTempRepo } from "../support/temp-repo.js";
 import { type ScriptedCalls, type ScriptedPlay, scriptedCalls } from "./scripted-calls.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -539,7 +539,7 @@ nodes:
   });
 
   test("runs for real through the VerifyQueue: a command exiting 3 in a git repository is FAIL verify_failed with its evidence tree", async () => {
-    const repo = await makeTempRepo({ commit: true, files: { "README.md": "hello\n" } });
+    const repo = await makeHelloRepo();
     try {
       const l = leg(
         `

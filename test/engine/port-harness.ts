@@ -39,7 +39,7 @@ import {
   threadStartedEvent,
   turnCompletedEvent,
 } from "../support/fake-claude/index.js";
-import { makeTempRepo, type TempRepo } from "../support/temp-repo.js";
+import { makeHelloRepo, type TempRepo } from "../support/temp-repo.js";
 import { autoDefaults, type FinishedRun, finishedRun } from "./run-readers.js";
 import { type LabelledCalls, type ScriptedPlay, scriptedCallsByLabel } from "./scripted-calls.js";
 
@@ -115,9 +115,7 @@ export function portHarnessPerTest(): (options: PortHarnessOptions) => Promise<P
 /** Makes the repository and the scripted calls. Call `cleanup()` when done. */
 export async function startPortHarness(options: PortHarnessOptions): Promise<PortHarness> {
   const runtime = options.runtime ?? "claude";
-  const repo = await (
-    options.makeRepo ?? (() => makeTempRepo({ commit: true, files: { "README.md": "hello\n" } }))
-  )();
+  const repo = await (options.makeRepo ?? makeHelloRepo)();
   const scratch = mkdtempSync(join(tmpdir(), `eg-port-${runtime}-`));
   const home = join(scratch, "home");
   const bin = join(scratch, "bin");

@@ -2,9 +2,13 @@
  * A resumed leg continues exactly the files the run left (SPEC §4, §6): an edit made while a gate waited
  * cannot ride along under the approval, nodes' changes that went missing are not reported as verified, a
  * fresh checkout of the starting commit gets the run's patch put back first, and `--commit` is refused for
- * a run that began on uncommitted edits. On BOTH runtimes, through the model port (./port-harness.ts):
- * the implementer's play writes a real file in a real repository (the stand-in for its edit tool);
- * verify commands are real.
+ * a run that began on uncommitted edits. Through the model port (./port-harness.ts): the implementer's
+ * play writes a real file in a real repository (the stand-in for its edit tool); verify commands are real.
+ * Each test runs on ONE runtime, claude or codex in turn ({@link describeEachBehaviourOnce}): what a
+ * resumed leg's files are is the engine's alone (it never branches on the runtime:
+ * test/architecture/runtime-branches.test.ts), the gate's leg resumes no model session, and each play is a
+ * plain reply, whose stream each runtime's parser is tested on in test/runtime/claude-stream.test.ts and
+ * codex-stream.test.ts.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,7 +17,7 @@ import type { Runtime } from "../../src/policy/disclosure.js";
 import { makeTempRepo } from "../support/temp-repo.js";
 import { type PortHarness, portHarnessPerTest, replied } from "./port-harness.js";
 import { readState, rowWords } from "./run-readers.js";
-import { RUNTIMES } from "./runtime-harness.js";
+import { describeEachBehaviourOnce } from "./runtime-harness.js";
 
 const harness = portHarnessPerTest();
 
@@ -48,66 +52,78 @@ async function pausedHarness(runtime: Runtime): Promise<{ h: PortHarness; runId:
   return { h, runId: paused.runId };
 }
 
-describe.each(RUNTIMES)("on %s", (runtime) => {
+describeEachBehaviourOnce("on %s", (runtime, once) => {
   describe("a resumed leg starts only on the files the run left", () => {
-    it("a file edited while the gate waited is refused: nothing runs, the state keeps waiting", async () => {
-      const { h, runId } = await pausedHarness(runtime);
-      writeFileSync(join(h.repo.dir, "README.md"), "edited during the pause\n");
-      const result = await h.resumeRaw(runId, { kind: "approve", gate: "approve", by: "alice" });
-      expect(result.kind).toBe("usage_error");
-      expect(result.kind === "usage_error" ? result.message : "").toMatch(
-        /the files in .* are not the ones run .* left when it paused/,
-      );
-      expect(h.spawnsOf("check")).toBe(0);
-      expect(readState(join(h.runsDir, runId)).gates.approve?.status).toBe("waiting");
-    });
+    once(
+      "a file edited while the gate waited is refused: nothing runs, the state keeps waiting",
+      async () => {
+        const { h, runId } = await pausedHarness(runtime);
+        writeFileSync(join(h.repo.dir, "README.md"), "edited during the pause\n");
+        const result = await h.resumeRaw(runId, { kind: "approve", gate: "approve", by: "alice" });
+        expect(result.kind).toBe("usage_error");
+        expect(result.kind === "usage_error" ? result.message : "").toMatch(
+          /the files in .* are not the ones run .* left when it paused/,
+        );
+        expect(h.spawnsOf("check")).toBe(0);
+        expect(readState(join(h.runsDir, runId)).gates.approve?.status).toBe("waiting");
+      },
+    );
 
-    it("the nodes' changes gone missing (a clean checkout at another commit state) are refused, not verified", async () => {
-      const { h, runId } = await pausedHarness(runtime);
-      // Not the starting commit's tree either: notes.txt reverted AND README.md changed.
-      writeFileSync(join(h.repo.dir, "notes.txt"), "empty\n");
-      writeFileSync(join(h.repo.dir, "README.md"), "other\n");
-      const result = await h.resumeRaw(runId, { kind: "approve", gate: "approve", by: "alice" });
-      expect(result.kind).toBe("usage_error");
-    });
+    once(
+      "the nodes' changes gone missing (a clean checkout at another commit state) are refused, not verified",
+      async () => {
+        const { h, runId } = await pausedHarness(runtime);
+        // Not the starting commit's tree either: notes.txt reverted AND README.md changed.
+        writeFileSync(join(h.repo.dir, "notes.txt"), "empty\n");
+        writeFileSync(join(h.repo.dir, "README.md"), "other\n");
+        const result = await h.resumeRaw(runId, { kind: "approve", gate: "approve", by: "alice" });
+        expect(result.kind).toBe("usage_error");
+      },
+    );
 
-    it("a fresh checkout of the starting commit gets the run's patch.diff applied, then the leg runs and verifies the nodes' edit", async () => {
-      const { h, runId } = await pausedHarness(runtime);
-      // What the action's resume job sees: the starting commit checked out, the nodes' edit not there.
-      writeFileSync(join(h.repo.dir, "notes.txt"), "empty\n");
-      const done = await h.resume(runId, { kind: "approve", gate: "approve", by: "alice" });
-      expect(readFileSync(join(h.repo.dir, "notes.txt"), "utf8")).toBe("the nodes wrote this\n");
-      expect(rowWords(done.ledger.rows)).toEqual([
-        "implement PASS (exit-only)",
-        "approve PASS (approved)",
-        "check PASS (verified)",
-      ]);
-    });
+    once(
+      "a fresh checkout of the starting commit gets the run's patch.diff applied, then the leg runs and verifies the nodes' edit",
+      async () => {
+        const { h, runId } = await pausedHarness(runtime);
+        // What the action's resume job sees: the starting commit checked out, the nodes' edit not there.
+        writeFileSync(join(h.repo.dir, "notes.txt"), "empty\n");
+        const done = await h.resume(runId, { kind: "approve", gate: "approve", by: "alice" });
+        expect(readFileSync(join(h.repo.dir, "notes.txt"), "utf8")).toBe("the nodes wrote this\n");
+        expect(rowWords(done.ledger.rows)).toEqual([
+          "implement PASS (exit-only)",
+          "approve PASS (approved)",
+          "check PASS (verified)",
+        ]);
+      },
+    );
 
-    it("--commit is refused for a run that began on uncommitted edits; allowed for one that began clean", async () => {
-      const { h, runId } = await pausedHarness(runtime);
-      // This run began clean: --commit may commit the nodes' work after the approval.
-      const committed = await h.resume(
-        runId,
-        { kind: "approve", gate: "approve", by: "alice" },
-        { commit: true },
-      );
-      expect(committed.ledger.postedCommit?.sha).toMatch(/^[0-9a-f]{40}$/);
+    once(
+      "--commit is refused for a run that began on uncommitted edits; allowed for one that began clean",
+      async () => {
+        const { h, runId } = await pausedHarness(runtime);
+        // This run began clean: --commit may commit the nodes' work after the approval.
+        const committed = await h.resume(
+          runId,
+          { kind: "approve", gate: "approve", by: "alice" },
+          { commit: true },
+        );
+        expect(committed.ledger.postedCommit?.sha).toMatch(/^[0-9a-f]{40}$/);
 
-      // A second run that begins with an uncommitted edit: its resume --commit is refused.
-      writeFileSync(join(h.repo.dir, "README.md"), "my unrelated WIP\n");
-      const paused = await h.run(GRAPH.replace("IMPLEMENT-MARK", "IMPLEMENT-MARK again"));
-      expect(paused.ledger.conclusion?.outcome).toBe("paused");
-      const refused = await h.resumeRaw(
-        paused.runId,
-        { kind: "approve", gate: "approve", by: "alice" },
-        { commit: true },
-      );
-      expect(refused.kind === "usage_error" ? refused.message : "").toContain(
-        "began on a working tree with uncommitted changes",
-      );
-      expect(readState(join(h.runsDir, paused.runId)).start_clean).toBe(false);
-    });
+        // A second run that begins with an uncommitted edit: its resume --commit is refused.
+        writeFileSync(join(h.repo.dir, "README.md"), "my unrelated WIP\n");
+        const paused = await h.run(GRAPH.replace("IMPLEMENT-MARK", "IMPLEMENT-MARK again"));
+        expect(paused.ledger.conclusion?.outcome).toBe("paused");
+        const refused = await h.resumeRaw(
+          paused.runId,
+          { kind: "approve", gate: "approve", by: "alice" },
+          { commit: true },
+        );
+        expect(refused.kind === "usage_error" ? refused.message : "").toContain(
+          "began on a working tree with uncommitted changes",
+        );
+        expect(readState(join(h.runsDir, paused.runId)).start_clean).toBe(false);
+      },
+    );
   });
 });
 

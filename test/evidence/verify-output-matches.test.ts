@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { BoundedOutput } from "../../src/core/byte-windows.js";
 import { type RunVerifyOptions, runVerify, VerifyQueue } from "../../src/evidence/verify.js";
 import { VerifyCache } from "../../src/evidence/verify-cache.js";
@@ -15,15 +15,18 @@ import { FAILURE_LEDGER, fail, fixtureLedger, verifyEvidence } from "../ledger/f
 import { hermeticGitEnv, makeSampleNodeRepo, type TempRepo } from "../support/temp-repo.js";
 import { verifyOptions } from "../support/verify-outcome.js";
 
+// One repository for the file: no test writes to it (each command's output goes to stdout or `scratch`).
 let repo: TempRepo;
 let scratch: string;
-beforeEach(async () => {
+beforeAll(async () => {
   repo = await makeSampleNodeRepo();
+});
+afterAll(() => repo.cleanup());
+beforeEach(async () => {
   scratch = await mkdtemp(join(tmpdir(), "evidence-gate-output-matches-"));
 });
 afterEach(async () => {
   vi.restoreAllMocks();
-  await repo.cleanup();
   await rm(scratch, { recursive: true, force: true });
 });
 

@@ -60,7 +60,9 @@ function checkout(): { workspace: string; guard: CheckoutGitGuard } {
   git("init", "--quiet", "-b", "main");
   writeFileSync(join(workspace, "a.txt"), "a\n");
   git("add", "a.txt");
-  git("commit", "--quiet", "-m", "one");
+  // `-c maintenance.auto=false` for this commit only: no `git maintenance run --auto` child, and nothing
+  // written to the configuration the guard reads.
+  git("-c", "maintenance.auto=false", "commit", "--quiet", "-m", "one");
   const module = join(workspace, ".git", "modules", "lib");
   mkdirSync(join(workspace, ".git", "modules"), { recursive: true });
   execFileSync("git", ["init", "--quiet", "--bare", module], { env: hermeticGitEnv });

@@ -9,7 +9,7 @@
  * by SHA (`uploadpack.allowReachableSHA1InWant`), as GitHub does.
  */
 import { spawn } from "node:child_process";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { appendFile, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -73,8 +73,11 @@ export async function startGitHttpServer(options: { readonly token: string }): P
       await mkdir(dir, { recursive: true });
       const run = (args: readonly string[]) => git(args, { cwd: dir, baseEnv: hermeticGitEnv });
       await run(["init", "--quiet", "--bare", "--initial-branch=main"]);
-      await run(["config", "uploadpack.allowReachableSHA1InWant", "true"]);
-      await run(["config", "http.receivepack", "true"]);
+      // What `git config` would write for each key, without a git per key; `receive.autoGc false` and
+      // `gc.auto 0`: no `git gc --auto` child after each push received.
+      const config = ["[uploadpack]", "\tallowReachableSHA1InWant = true", "[http]", "\treceivepack = true"];
+      config.push("[receive]", "\tautoGc = false", "[gc]", "\tauto = 0");
+      await appendFile(join(dir, "config"), `${config.join("\n")}\n`);
       return dir;
     },
     gitIn: (fullName, args) => git(args, { cwd: pathOf(fullName), baseEnv: hermeticGitEnv }),

@@ -55,13 +55,27 @@ export async function makeTempRepo(options: MakeTempRepoOptions = {}): Promise<T
   if (options.noGit) return repo;
   await repo.git(["init", "--quiet", "--initial-branch=main"]);
   // What `git config commit.gpgsign false`, `user.name` and `user.email` write, without three more gits.
-  const config = ["[commit]", "\tgpgsign = false"];
+  // `maintenance.auto false` and `gc.auto 0`: no `git maintenance run --auto` child after each commit,
+  // merge or fetch (git 2.39 starts one per command; a test repository never needs it).
+  const config = ["[commit]", "\tgpgsign = false", "[maintenance]", "\tauto = false", "[gc]", "\tauto = 0"];
   if (options.identity !== false) {
     config.push("[user]", `\tname = ${TEST_IDENTITY.name}`, `\temail = ${TEST_IDENTITY.email}`);
   }
   await appendFile(join(repo.dir, ".git", "config"), `${config.join("\n")}\n`);
-  if (options.commit) await commitAll(repo, "initial");
+  if (options.commit) {
+    // commitAll without its `rev-parse`: nothing here needs the SHA.
+    await repo.git(["add", "-A"]);
+    await repo.git(["commit", "--quiet", "--allow-empty", "-m", "initial"]);
+  }
   return repo;
+}
+
+/**
+ * A repository with `README.md` ("hello\n") committed on `main` ("initial"), the engine harnesses' default:
+ * a copy of a template made once per process (the same commit each time), as {@link makeSampleNodeRepo}'s.
+ */
+export function makeHelloRepo(): Promise<TempRepo> {
+  return copyOf("hello", () => makeTempRepo({ commit: true, files: { "README.md": "hello\n" } }));
 }
 
 /** The {@link TempRepo} handle of the repository (or plain folder) at `dir`. */
@@ -82,12 +96,13 @@ function tempRepoAt(dir: string): TempRepo {
 
 /**
  * The sample repositories as first made in this process (`buggy`: {@link makeSampleNodeRepo}'s; `fixed`:
- * {@link makeFixedSampleRepo}'s with its defaults), copied for each test that asks: a copy is the same
- * repository (same commits, same SHAs) for one git (the index refresh), where making one runs six. Each
- * lives in `TMPDIR/evidence-gate-template-PID-…`, removed when the process exits, or — vitest ends its
- * workers without an exit event — by the next process that makes one, once PID is gone.
+ * {@link makeFixedSampleRepo}'s with its defaults; `hello`: {@link makeHelloRepo}'s), copied for each test
+ * that asks: a copy is the same repository (same commits, same SHAs) for one git (the index refresh), where
+ * making one runs three or more. Each lives in `TMPDIR/evidence-gate-template-PID-…`, removed when the process
+ * exits, or — vitest ends its workers without an exit event — by the next process that makes one, once PID is
+ * gone.
  */
-const templates: { buggy?: Promise<string>; fixed?: Promise<string> } = {};
+const templates: { buggy?: Promise<string>; fixed?: Promise<string>; hello?: Promise<string> } = {};
 const TEMPLATE = /^evidence-gate-template-(\d+)-/;
 
 /** Makes a template with `make`, renamed to a folder named for this process; returns its path. */
