@@ -10,7 +10,7 @@
  * The starting commit is `HEAD` when the run begins: the PR head, or GitHub's test merge commit of that
  * head into the base (`refs/pull/N/merge`, whose second parent is the head).
  */
-import { copyFile, mkdtemp, rm, stat, utimes } from "node:fs/promises";
+import { copyFile, mkdtemp, realpath, rm, stat, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { GitError, git } from "../proc/git.js";
@@ -123,23 +123,28 @@ async function revParseTop(
 }
 
 /**
- * The work tree's top directory and the path of its index, from one `git rev-parse --show-toplevel
- * --git-path index` in `dir`. `--git-path` answers relative to the cwd of the call (here `dir`) unless the
- * git directory's path is absolute (a linked worktree's index is under the main repository's
- * `.git/worktrees/`, outside the work tree); the answer is made absolute against `dir`.
+ * The top directory of the work tree containing `dir` and the path of `name` in its git directory (an
+ * absolute path), from one `git rev-parse --show-toplevel --git-path NAME` in `dir`. `--git-path` answers
+ * relative to the cwd of the call (here `dir`) unless the git directory's path is absolute (a linked
+ * worktree's `index` lies under the main repository's `.git/worktrees/`, outside its work tree); a relative
+ * answer is made absolute against `dir`'s real path (git's cwd). (A path holding a newline: two calls, as before.)
  *
+ * @param name a path inside the git directory (`index`, `objects`), as git-rev-parse(1) `--git-path` takes it.
  * @throws NotAGitRepositoryError when `dir` is missing or not inside a work tree.
  */
-async function rootAndIndex(
+export async function workTreeRootAndGitPath(
   dir: string,
-  context: GitContext,
-): Promise<{ readonly root: string; readonly userIndexPath: string }> {
-  const { root, rest } = await revParseTop(dir, context, ["--git-path", "index"], 1);
+  name: string,
+  context: GitContext = {},
+): Promise<{ readonly root: string; readonly path: string }> {
+  const { root, rest } = await revParseTop(dir, context, ["--git-path", name], 1);
   if (rest !== null && rest[0] !== undefined) {
-    return { root, userIndexPath: isAbsolute(rest[0]) ? rest[0] : resolve(dir, rest[0]) };
+    // Relative to git's cwd, a physical path: `dir` with its symbolic links resolved (a link to a sub-folder
+    // would otherwise lead `..` elsewhere).
+    return { root, path: isAbsolute(rest[0]) ? rest[0] : resolve(await realpath(dir), rest[0]) };
   }
-  const userIndex = await git(["rev-parse", "--git-path", "index"], gitOptions(root, context));
-  return { root, userIndexPath: isAbsolute(userIndex) ? userIndex : join(root, userIndex) };
+  const path = await git(["rev-parse", "--git-path", name], gitOptions(root, context));
+  return { root, path: isAbsolute(path) ? path : join(root, path) };
 }
 
 /** `HEAD`'s commit, or `null` when the branch is unborn. */
@@ -185,7 +190,7 @@ export async function withWorkingTreeIndex<T>(
     readonly git: (args: readonly string[]) => Promise<string>;
   }) => Promise<T>,
 ): Promise<T> {
-  const { root, userIndexPath } = await rootAndIndex(repoDir, context);
+  const { root, path: userIndexPath } = await workTreeRootAndGitPath(repoDir, "index", context);
   const tempDir = await mkdtemp(join(tmpdir(), "evidence-gate-index-"));
   const indexFile = join(tempDir, "index");
   try {

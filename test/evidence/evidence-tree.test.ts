@@ -1,4 +1,4 @@
-import { readFile, rm, utimes } from "node:fs/promises";
+import { readFile, rm, symlink, utimes } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -161,6 +161,16 @@ describe("evidenceTree finds the user's index", () => {
     const fromTop = await evidenceTree(r.dir, context);
     expect(await names(r, fromTop)).not.toContain("build/kept.bin");
     expect(await evidenceTree(join(r.dir, "src"), context)).toBe(fromTop);
+  });
+
+  it("from a symbolic link to a sub-folder (git answers relative to the real folder)", async () => {
+    const r = await repoWithStagedIgnoredDeletion();
+    const outside = await repo({ files, noGit: true });
+    const link = join(outside.dir, "link-to-src");
+    await symlink(join(r.dir, "src"), link);
+    const tree = await evidenceTree(link, context);
+    expect(await names(r, tree)).not.toContain("build/kept.bin");
+    expect(tree).toBe(await evidenceTree(r.dir, context));
   });
 
   it("in a linked worktree, whose index is outside its work tree, from a sub-folder", async () => {
