@@ -10,9 +10,9 @@
  * The starting commit is `HEAD` when the run begins: the PR head, or GitHub's test merge commit of that
  * head into the base (`refs/pull/N/merge`, whose second parent is the head).
  */
-import { copyFile, mkdtemp, rm, stat, utimes } from "node:fs/promises";
+import { copyFile, mkdtemp, realpath, rm, stat, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { isAbsolute, join } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import { GitError, git } from "../proc/git.js";
 import { hiddenPaths } from "../proc/trusted-git.js";
 
@@ -82,20 +82,69 @@ export const gitOptions = (cwd: string, context: GitContext, set?: Record<string
  * @throws NotAGitRepositoryError when `dir` is missing or not inside a work tree.
  */
 export async function workTreeRoot(dir: string, context: GitContext = {}): Promise<string> {
+  return (await revParseTop(dir, context)).root;
+}
+
+/**
+ * `git rev-parse --show-toplevel ...more` in `dir`, one git process: the work tree's top directory and
+ * the `answers` lines `more` asked for (in order, as git printed them; `null` when a path held a newline
+ * and the lines cannot be told apart, so the caller asks again on its own).
+ *
+ * @throws NotAGitRepositoryError when `dir` is missing or not inside a work tree.
+ */
+async function revParseTop(
+  dir: string,
+  context: GitContext,
+  more: readonly string[] = [],
+  answers = 0,
+): Promise<{ readonly root: string; readonly rest: readonly string[] | null }> {
   try {
     if (!(await stat(dir)).isDirectory()) throw new NotAGitRepositoryError(dir, "not a directory");
   } catch (error) {
     if (error instanceof NotAGitRepositoryError) throw error;
     throw new NotAGitRepositoryError(dir, "the directory does not exist");
   }
+  let out: string;
   try {
-    return await git(["rev-parse", "--show-toplevel"], gitOptions(dir, context));
+    out = await git(["rev-parse", "--show-toplevel", ...more], gitOptions(dir, context));
   } catch (error) {
     if (error instanceof GitError && /not a git repository|must be run in a work tree/i.test(error.detail)) {
       throw new NotAGitRepositoryError(dir, "git rev-parse --show-toplevel found none");
     }
     throw error;
   }
+  if (answers === 0) return { root: out, rest: [] };
+  const lines = out.split("\n");
+  if (lines.length !== answers + 1) {
+    // A path with a newline in it: ask for the top directory alone (it is the whole output then).
+    return { root: await git(["rev-parse", "--show-toplevel"], gitOptions(dir, context)), rest: null };
+  }
+  return { root: lines[0]!, rest: lines.slice(1) };
+}
+
+/**
+ * The top directory of the work tree containing `dir` and the path of `name` in its git directory (an
+ * absolute path), from one `git rev-parse --show-toplevel --git-path NAME` in `dir`. `--git-path` answers
+ * relative to the cwd of the call (here `dir`) unless the git directory's path is absolute (a linked
+ * worktree's `index` lies under the main repository's `.git/worktrees/`, outside its work tree); a relative
+ * answer is made absolute against `dir`'s real path (git's cwd). (A path holding a newline: two calls, as before.)
+ *
+ * @param name a path inside the git directory (`index`, `objects`), as git-rev-parse(1) `--git-path` takes it.
+ * @throws NotAGitRepositoryError when `dir` is missing or not inside a work tree.
+ */
+export async function workTreeRootAndGitPath(
+  dir: string,
+  name: string,
+  context: GitContext = {},
+): Promise<{ readonly root: string; readonly path: string }> {
+  const { root, rest } = await revParseTop(dir, context, ["--git-path", name], 1);
+  if (rest !== null && rest[0] !== undefined) {
+    // Relative to git's cwd, a physical path: `dir` with its symbolic links resolved (a link to a sub-folder
+    // would otherwise lead `..` elsewhere).
+    return { root, path: isAbsolute(rest[0]) ? rest[0] : resolve(await realpath(dir), rest[0]) };
+  }
+  const path = await git(["rev-parse", "--git-path", name], gitOptions(root, context));
+  return { root, path: isAbsolute(path) ? path : join(root, path) };
 }
 
 /** `HEAD`'s commit, or `null` when the branch is unborn. */
@@ -141,12 +190,10 @@ export async function withWorkingTreeIndex<T>(
     readonly git: (args: readonly string[]) => Promise<string>;
   }) => Promise<T>,
 ): Promise<T> {
-  const root = await workTreeRoot(repoDir, context);
+  const { root, path: userIndexPath } = await workTreeRootAndGitPath(repoDir, "index", context);
   const tempDir = await mkdtemp(join(tmpdir(), "evidence-gate-index-"));
   const indexFile = join(tempDir, "index");
   try {
-    const userIndex = await git(["rev-parse", "--git-path", "index"], gitOptions(root, context));
-    const userIndexPath = isAbsolute(userIndex) ? userIndex : join(root, userIndex);
     const seeded = await seedFromUserIndex(userIndexPath, indexFile);
     const scoped = (args: readonly string[]): Promise<string> =>
       git(args, gitOptions(root, context, { GIT_INDEX_FILE: indexFile }));
@@ -173,8 +220,26 @@ export async function withWorkingTreeIndex<T>(
  *
  * @throws NotAGitRepositoryError when `repoDir` is not in a work tree; GitError when git fails.
  */
-export function evidenceTree(repoDir: string, context: GitContext = {}): Promise<string> {
-  return withWorkingTreeIndex(repoDir, context, (scope) => scope.git(["write-tree"]));
+export async function evidenceTree(repoDir: string, context: GitContext = {}): Promise<string> {
+  return (await evidenceTreeAndRoot(repoDir, context)).tree;
+}
+
+/**
+ * {@link evidenceTree}, with the work tree's top directory it was taken in (what `workTreeRoot(repoDir)`
+ * answered at that moment). A caller that reads more of the same snapshot — before anything else could
+ * have run in the work tree — uses this `root` rather than asking git again, so that every part of the
+ * snapshot describes the repository the tree was made from.
+ *
+ * @throws NotAGitRepositoryError when `repoDir` is not in a work tree; GitError when git fails.
+ */
+export function evidenceTreeAndRoot(
+  repoDir: string,
+  context: GitContext = {},
+): Promise<{ readonly tree: string; readonly root: string }> {
+  return withWorkingTreeIndex(repoDir, context, async (scope) => ({
+    tree: await scope.git(["write-tree"]),
+    root: scope.root,
+  }));
 }
 
 /** The checked-out `HEAD` when the run begins (SPEC §6). */

@@ -59,6 +59,12 @@ export interface IgnoredFilesOptions extends GitContext {
   readonly maxEntries?: number;
   /** git's time limit (default 120 s). */
   readonly timeoutMs?: number;
+  /**
+   * The top directory of `dir`'s work tree when the caller just resolved it for the same snapshot
+   * (`evidenceTreeAndRoot`): the files of that work tree are listed, and git is not asked again.
+   * Absent: resolved here (`workTreeRoot(dir)`).
+   */
+  readonly root?: string;
 }
 
 /**
@@ -74,7 +80,7 @@ export async function ignoredFilesFingerprint(
   const max = options.maxEntries ?? DEFAULT_MAX_IGNORED_FILES;
   let root: string;
   try {
-    root = await workTreeRoot(dir, options);
+    root = options.root ?? (await workTreeRoot(dir, options));
   } catch (error) {
     return unknown(`the git-ignored files could not be listed: ${messageOf(error)}`);
   }

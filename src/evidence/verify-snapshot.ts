@@ -8,7 +8,7 @@ import type { VerifyEvidence } from "../core/ledger-row.js";
 import { unreachable } from "../core/unreachable.js";
 import { git } from "../proc/git.js";
 import { evidenceGaps } from "./evidence-gaps.js";
-import { evidenceTree, type GitContext, gitOptions, workTreeRoot } from "./evidence-tree.js";
+import { evidenceTreeAndRoot, type GitContext, gitOptions } from "./evidence-tree.js";
 import {
   compareIgnoredFiles,
   type IgnoredFiles,
@@ -48,17 +48,23 @@ export async function snapshotBeforeVerify(
   context: GitContext,
   ignoredFiles: IgnoredFilesCheck | undefined,
 ): Promise<VerifySnapshot> {
-  let tree: string | null = null;
+  let taken: { readonly tree: string; readonly root: string } | null = null;
   let treeNote: string | null = null;
   try {
-    tree = await evidenceTree(cwd, context);
+    taken = await evidenceTreeAndRoot(cwd, context);
   } catch (error) {
     treeNote = `[evidence-gate] no evidence tree: ${error instanceof Error ? error.message : String(error)}`;
   }
-  const gaps: Partial<VerifyEvidence> = tree !== null ? await gapFields(cwd, tree, context) : {};
+  const tree = taken?.tree ?? null;
+  // The gap check and the ignored files describe the repository the tree was made from: the top directory
+  // the tree's own git call found a moment ago, before the command. Asking git again could only name another
+  // repository (a `.git` a node planted since in a sub-folder), whose files the tree does not describe.
+  const gaps: Partial<VerifyEvidence> =
+    taken !== null ? await gapFields(taken.root, taken.tree, context) : {};
   if (ignoredFiles === undefined) return { tree, treeNote, gaps, ignored: {}, before: null };
   const before = await ignoredFilesFingerprint(cwd, {
     ...context,
+    ...(taken !== null ? { root: taken.root } : {}),
     ...(ignoredFiles.exclude !== undefined ? { exclude: ignoredFiles.exclude } : {}),
     ...(ignoredFiles.excludeRunDirectoriesUnder !== undefined
       ? { excludeRunDirectoriesUnder: ignoredFiles.excludeRunDirectoriesUnder }
@@ -82,15 +88,11 @@ export function ranOnTheTreeAlone(evidence: Partial<VerifyEvidence>): boolean {
   return ignoredClean && !gaps;
 }
 
-/** The evidence fields for what the evidence tree does not hold; none when it holds everything. */
-async function gapFields(cwd: string, tree: string, context: GitContext): Promise<Partial<VerifyEvidence>> {
-  let root: string;
-  try {
-    root = await workTreeRoot(cwd, context);
-  } catch (error) {
-    const note = `the working tree could not be compared with the evidence tree: ${error instanceof Error ? error.message : String(error)}`;
-    return { unrepresentedFiles: { total: null, examples: [], note } };
-  }
+/**
+ * The evidence fields for what the evidence tree does not hold; none when it holds everything. `root` is
+ * the top directory `tree` was taken in.
+ */
+async function gapFields(root: string, tree: string, context: GitContext): Promise<Partial<VerifyEvidence>> {
   const found = await evidenceGaps(root, tree, context);
   return {
     ...(found.dirtySubmodules.length > 0 ? { dirtySubmodules: found.dirtySubmodules } : {}),
@@ -113,9 +115,9 @@ export async function changedWhileRunning(
   context: GitContext,
 ): Promise<VerifyEvidence["changedWhileRunning"] | null> {
   try {
-    const after = await evidenceTree(cwd, context);
+    // The top directory the after-tree was taken in (after the command): its objects hold `after`.
+    const { tree: after, root } = await evidenceTreeAndRoot(cwd, context);
     if (after === tree) return null;
-    const root = await workTreeRoot(cwd, context);
     const listed = await git(
       ["diff-tree", "-r", "-z", "--no-renames", "--name-only", "--diff-filter=MDT", tree, after],
       gitOptions(root, context),

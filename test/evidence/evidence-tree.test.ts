@@ -1,4 +1,4 @@
-import { readFile, rm, utimes } from "node:fs/promises";
+import { readFile, rm, symlink, utimes } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -8,7 +8,13 @@ import {
   NotAGitRepositoryError,
   startingCommit,
 } from "../../src/evidence/evidence-tree.js";
-import { hermeticGitEnv, makeMergeCheckout, makeTempRepo, type TempRepo } from "../support/temp-repo.js";
+import {
+  hermeticGitEnv,
+  makeMergeCheckout,
+  makeTempRepo,
+  type TempRepo,
+  tempRepoAt,
+} from "../support/temp-repo.js";
 
 const context = { baseEnv: hermeticGitEnv };
 const repos: TempRepo[] = [];
@@ -128,6 +134,95 @@ describe("evidenceTree", () => {
     const error = await evidenceTree(join(r.dir, "missing"), context).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotAGitRepositoryError);
     expect((error as Error).message).toContain("does not exist");
+  });
+});
+
+/**
+ * The evidence tree starts from a copy of the user's index (`git rev-parse --show-toplevel --git-path index`,
+ * one call). What the seed shows: a tracked file that matches `.gitignore` and was `git rm --cached` (a
+ * staged deletion) is no file of the tree when the user's index is read, but would come back from `HEAD`
+ * if the index were not found. `--git-path` answers relative to the call's folder, or absolute (a linked
+ * worktree's index lies under the main repository's `.git/worktrees/`).
+ */
+describe("evidenceTree finds the user's index", () => {
+  async function repoWithStagedIgnoredDeletion(): Promise<TempRepo> {
+    const r = await repo({ files, commit: true });
+    await r.write("build/kept.bin", "committed before it was ignored\n");
+    await r.git(["add", "-f", "build/kept.bin"]);
+    await r.git(["commit", "--quiet", "-m", "keep"]);
+    await r.git(["rm", "--cached", "--quiet", "build/kept.bin"]);
+    return r;
+  }
+  const names = async (r: TempRepo, tree: string) =>
+    (await r.git(["ls-tree", "-r", "--name-only", tree])).split("\n");
+
+  it("from the top folder and from a sub-folder alike", async () => {
+    const r = await repoWithStagedIgnoredDeletion();
+    const fromTop = await evidenceTree(r.dir, context);
+    expect(await names(r, fromTop)).not.toContain("build/kept.bin");
+    expect(await evidenceTree(join(r.dir, "src"), context)).toBe(fromTop);
+  });
+
+  it("from a symbolic link to a sub-folder (git answers relative to the real folder)", async () => {
+    const r = await repoWithStagedIgnoredDeletion();
+    const outside = await repo({ files, noGit: true });
+    const link = join(outside.dir, "link-to-src");
+    await symlink(join(r.dir, "src"), link);
+    const tree = await evidenceTree(link, context);
+    expect(await names(r, tree)).not.toContain("build/kept.bin");
+    expect(tree).toBe(await evidenceTree(r.dir, context));
+  });
+
+  it("in a linked worktree, whose index is outside its work tree, from a sub-folder", async () => {
+    const r = await repo({ files, commit: true });
+    const linked = join(r.dir, ".linked");
+    await r.write(".git/info/exclude", ".linked/\n");
+    await r.git(["worktree", "add", "--quiet", "-b", "side", linked]);
+    const w = tempRepoAt(linked);
+    await w.write("build/kept.bin", "committed before it was ignored\n");
+    await w.git(["add", "-f", "build/kept.bin"]);
+    await w.git(["commit", "--quiet", "-m", "keep"]);
+    await w.git(["rm", "--cached", "--quiet", "build/kept.bin"]);
+    expect(await w.git(["rev-parse", "--git-path", "index"])).toMatch(/^\/.*\/worktrees\/.*index$/);
+    const tree = await evidenceTree(join(linked, "src"), context);
+    expect(await names(w, tree)).not.toContain("build/kept.bin");
+    expect(await names(w, tree)).toContain("src/a.js");
+    expect(tree).toBe(await evidenceTree(linked, context));
+  });
+
+  it("before the first commit, from a sub-folder, with files staged", async () => {
+    const r = await repo({ files });
+    await r.git(["add", "-A"]);
+    await r.write("src/b.js", "untracked\n");
+    const tree = await evidenceTree(join(r.dir, "src"), context);
+    expect((await names(r, tree)).sort()).toEqual([".gitignore", "README.md", "src/a.js", "src/b.js"]);
+  });
+
+  it("in a repository whose folder name holds a newline (git's answer is two lines and more)", async () => {
+    const outer = await repo({ files, noGit: true });
+    const dir = join(outer.dir, "two\nlines");
+    const r = tempRepoAt(dir);
+    await r.write("README.md", "hello\n");
+    await r.write(".gitignore", "build/\n");
+    await r.git(["init", "--quiet", "--initial-branch=main"]);
+    await r.git(["add", "-A"]);
+    await r.git(["-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "--quiet", "-m", "i"]);
+    await r.write("build/kept.bin", "x\n");
+    await r.git(["add", "-f", "build/kept.bin"]);
+    await r.git(["-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "--quiet", "-m", "k"]);
+    await r.git(["rm", "--cached", "--quiet", "build/kept.bin"]);
+    const tree = await evidenceTree(dir, context);
+    expect((await names(r, tree)).sort()).toEqual([".gitignore", "README.md"]);
+  });
+
+  it("a repository's git directory is not a work tree: the same error, worded the same", async () => {
+    const r = await repo({ files, commit: true });
+    const dotGit = join(r.dir, ".git");
+    const error = await evidenceTree(dotGit, context).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotAGitRepositoryError);
+    expect((error as Error).message).toBe(
+      `${dotGit} is not inside a git working tree (git rev-parse --show-toplevel found none); evidence-gate records the evidence tree and the starting commit with git. Run it in a checkout (actions/checkout, or git clone / git init).`,
+    );
   });
 });
 

@@ -78,8 +78,11 @@ export function makeHelloRepo(): Promise<TempRepo> {
   return copyOf("hello", () => makeTempRepo({ commit: true, files: { "README.md": "hello\n" } }));
 }
 
-/** The {@link TempRepo} handle of the repository (or plain folder) at `dir`. */
-function tempRepoAt(dir: string): TempRepo {
+/**
+ * The {@link TempRepo} handle of the repository (or plain folder) at `dir`, which the caller made (it is not
+ * registered anywhere: `cleanup` removes `dir`).
+ */
+export function tempRepoAt(dir: string): TempRepo {
   const repo: TempRepo = {
     dir,
     git: (args) => runGit(args, { cwd: dir, baseEnv: hermeticGitEnv }),
