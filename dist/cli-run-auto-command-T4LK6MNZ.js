@@ -4,37 +4,37 @@ import {
   AUTO_USAGE,
   autoMode,
   parseAutoFlags
-} from "./cli-chunk-HM22AKC4.js";
+} from "./cli-chunk-P4QJBYHR.js";
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-FCWRVRDR.js";
-import "./cli-chunk-7ODUBR5T.js";
+} from "./cli-chunk-Y6MXXQ5Q.js";
+import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
-import "./cli-chunk-ASIZWLVH.js";
-import "./cli-chunk-SDRPWJWG.js";
-import "./cli-chunk-SEMJAEPS.js";
+import "./cli-chunk-XF2NRL7X.js";
+import "./cli-chunk-IXY3KHG2.js";
+import "./cli-chunk-QIRV2OXE.js";
 import "./cli-chunk-NXCD5NAZ.js";
 import {
   CliLeg,
   planLines,
   planTitle,
   withLocalProxy
-} from "./cli-chunk-OTTDNAW5.js";
-import "./cli-chunk-Y5UIWDYJ.js";
+} from "./cli-chunk-7ZHP6SAP.js";
+import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
-import "./cli-chunk-UI56KICK.js";
-import "./cli-chunk-2RRCUFQC.js";
-import "./cli-chunk-GT3VMZSQ.js";
+import "./cli-chunk-65TFX77S.js";
+import "./cli-chunk-HOC3H3WI.js";
+import "./cli-chunk-VUZY3UG2.js";
 import {
   checkedRepository,
   parseOrExit
-} from "./cli-chunk-J537UVKD.js";
+} from "./cli-chunk-R7ACY7FC.js";
 import {
   autoRunPolicy
-} from "./cli-chunk-5PMY2OQJ.js";
+} from "./cli-chunk-NJKI2YPK.js";
 import "./cli-chunk-RGEBZGUA.js";
-import "./cli-chunk-K35N5HEM.js";
+import "./cli-chunk-6VSZNTWC.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

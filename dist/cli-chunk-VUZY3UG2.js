@@ -6,17 +6,17 @@ import {
   parseCodexConfig,
   parseDuration,
   runtimeFor
-} from "./cli-chunk-J537UVKD.js";
+} from "./cli-chunk-R7ACY7FC.js";
 import {
   MAX_VERIFY_REPEAT,
   external_exports,
   require_dist,
   testReportsPatternProblem
-} from "./cli-chunk-5PMY2OQJ.js";
+} from "./cli-chunk-NJKI2YPK.js";
 import {
   findExecutable,
   verifyEnvProblems
-} from "./cli-chunk-K35N5HEM.js";
+} from "./cli-chunk-6VSZNTWC.js";
 import {
   RE2JS
 } from "./cli-chunk-Q4DFSTE5.js";

@@ -5,21 +5,21 @@ import {
   parseLedgerFlags,
   readSavedLedger,
   renderSavedLedger
-} from "./cli-chunk-752XWUIU.js";
-import "./cli-chunk-7ODUBR5T.js";
-import "./cli-chunk-SEMJAEPS.js";
-import "./cli-chunk-Y5UIWDYJ.js";
-import "./cli-chunk-UI56KICK.js";
+} from "./cli-chunk-PIW2YMEF.js";
+import "./cli-chunk-5KWKE5IC.js";
+import "./cli-chunk-QIRV2OXE.js";
+import "./cli-chunk-PWLUMNAY.js";
+import "./cli-chunk-65TFX77S.js";
 import {
   parseOrExit,
   refuseUsage,
   savedRunsDir
-} from "./cli-chunk-J537UVKD.js";
-import "./cli-chunk-5PMY2OQJ.js";
+} from "./cli-chunk-R7ACY7FC.js";
+import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT
 } from "./cli-chunk-RGEBZGUA.js";
-import "./cli-chunk-K35N5HEM.js";
+import "./cli-chunk-6VSZNTWC.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

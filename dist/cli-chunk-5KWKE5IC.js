@@ -3,6 +3,7 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   NO_BUILD_EVIDENCE_WORDS,
   NO_PLAN_LINE,
+  PLANNING_WITH_ASSESSOR,
   answerWords,
   changedFilesText,
   goalLoopText,
@@ -11,7 +12,7 @@ import {
   policySettingsWords,
   sinkEvidence,
   untrustedTextWords
-} from "./cli-chunk-SEMJAEPS.js";
+} from "./cli-chunk-QIRV2OXE.js";
 import {
   conclusionLabel,
   formatDuration,
@@ -26,7 +27,7 @@ import {
   tokenWords,
   verdictLabel,
   verifyExitWords
-} from "./cli-chunk-UI56KICK.js";
+} from "./cli-chunk-65TFX77S.js";
 import {
   unreachable
 } from "./cli-chunk-Q4DFSTE5.js";
@@ -124,7 +125,10 @@ function totals(ledger) {
   const { totals: t } = ledger;
   return [
     // Only `auto` plans: a hand-written run has no planning line to read as "planning cost nothing".
-    ...ledger.mode === "auto" ? [`PLANNING COST: ${formatUsdTotal(t.planning)}`] : [],
+    // A goal loop counts its assessor calls as planning (ledger.ts `loopTotals`): the line says so.
+    ...ledger.mode === "auto" ? [
+      `PLANNING COST: ${formatUsdTotal(t.planning)}${ledger.goalLoop === void 0 ? "" : PLANNING_WITH_ASSESSOR}`
+    ] : [],
     `NODE COST:     ${formatUsdTotal(t.nodes)}`,
     `TOTAL COST:    ${formatUsdTotal(t.total)}${ledger.goalLoop === void 0 ? "" : ` ${loopTotalsWords(ledger.goalLoop)}`}`,
     `TOKENS:        ${tokenWords(t.tokens)}`

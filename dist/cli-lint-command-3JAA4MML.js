@@ -14,7 +14,7 @@ import {
   sinkAdvice,
   spendAdvice,
   worktreeAdvice
-} from "./cli-chunk-2RRCUFQC.js";
+} from "./cli-chunk-HOC3H3WI.js";
 import {
   VERIFY_TIMEOUT,
   formatIssue,
@@ -27,19 +27,19 @@ import {
   readGraphText,
   templatedFields,
   uniqueIssues
-} from "./cli-chunk-GT3VMZSQ.js";
+} from "./cli-chunk-VUZY3UG2.js";
 import {
   inputFlags,
   onePositional,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-J537UVKD.js";
-import "./cli-chunk-5PMY2OQJ.js";
+} from "./cli-chunk-R7ACY7FC.js";
+import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT
 } from "./cli-chunk-RGEBZGUA.js";
-import "./cli-chunk-K35N5HEM.js";
+import "./cli-chunk-6VSZNTWC.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

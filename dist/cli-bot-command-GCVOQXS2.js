@@ -2,7 +2,7 @@
 import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
 import {
   decideConclusion
-} from "./cli-chunk-ASIZWLVH.js";
+} from "./cli-chunk-XF2NRL7X.js";
 import {
   CheckRunClient,
   GateOctokit,
@@ -11,7 +11,7 @@ import {
   ourCheckRun,
   timingFromEnv,
   withAppendix
-} from "./cli-chunk-SDRPWJWG.js";
+} from "./cli-chunk-IXY3KHG2.js";
 import {
   CHECK_RUN_TEXT_MAX_BYTES,
   codeSpan,
@@ -22,7 +22,7 @@ import {
   trimmedNotice,
   truncateUtf8,
   utf8Bytes
-} from "./cli-chunk-SEMJAEPS.js";
+} from "./cli-chunk-QIRV2OXE.js";
 import {
   Octokit,
   RequestError,
@@ -32,12 +32,12 @@ import {
 import {
   isRunId,
   shownCommand
-} from "./cli-chunk-UI56KICK.js";
+} from "./cli-chunk-65TFX77S.js";
 import {
   POLICY_FILE,
   external_exports,
   require_dist
-} from "./cli-chunk-5PMY2OQJ.js";
+} from "./cli-chunk-NJKI2YPK.js";
 import {
   createRedactor,
   redactTokenShapes

@@ -27062,6 +27062,22 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
+// src/core/ledger-row.ts
+var MAX_VERIFY_REPEAT = 10;
+var RECEIPT_MAX_NAMES = 20;
+var NOTHING_SPENT = {
+  sessionId: null,
+  costUsd: 0,
+  durationMs: 0,
+  deniedToolCalls: 0,
+  usage: null,
+  numTurns: null
+};
+var GATE_WAITING_REASON = "waiting for a person to approve or reject this gate";
+function isWaitingGate(row) {
+  return row.verdict === "SKIPPED" && row.reason === GATE_WAITING_REASON;
+}
+
 // src/core/test-reports-pattern.ts
 function testReportsPatternProblem(pattern) {
   const trimmed = pattern.trim();
@@ -27195,7 +27211,6 @@ var POLICY_KEYS = [
   "test-reports",
   "verify-base"
 ];
-var MAX_VERIFY_REPEAT = 10;
 var DEFAULT_POLICY = Object.freeze({
   requireEvidence: false,
   plannedTools: Object.freeze([]),
@@ -27413,6 +27428,11 @@ function isErrno(error62, code) {
 }
 
 export {
+  MAX_VERIFY_REPEAT,
+  RECEIPT_MAX_NAMES,
+  NOTHING_SPENT,
+  GATE_WAITING_REASON,
+  isWaitingGate,
   external_exports,
   require_dist,
   testReportsPatternProblem,
@@ -27422,7 +27442,6 @@ export {
   unscopedGrantReason,
   extendAllowlist,
   POLICY_FILE,
-  MAX_VERIFY_REPEAT,
   describePolicySource,
   readWorkingTreePolicy,
   autoRunPolicy,

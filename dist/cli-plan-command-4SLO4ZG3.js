@@ -4,7 +4,7 @@ import {
   PLAN_USAGE,
   autoMode,
   parsePlanFlags
-} from "./cli-chunk-HM22AKC4.js";
+} from "./cli-chunk-P4QJBYHR.js";
 import {
   localModelCli,
   planAuto,
@@ -13,28 +13,28 @@ import {
   promptLines,
   startPlanning,
   withLocalProxy
-} from "./cli-chunk-OTTDNAW5.js";
-import "./cli-chunk-Y5UIWDYJ.js";
+} from "./cli-chunk-7ZHP6SAP.js";
+import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
-import "./cli-chunk-UI56KICK.js";
-import "./cli-chunk-2RRCUFQC.js";
+import "./cli-chunk-65TFX77S.js";
+import "./cli-chunk-HOC3H3WI.js";
 import {
   executableFor,
   missingCliProblem
-} from "./cli-chunk-GT3VMZSQ.js";
+} from "./cli-chunk-VUZY3UG2.js";
 import {
   checkedRepository,
   cliSecrets,
   parseOrExit,
   readCliPolicy
-} from "./cli-chunk-J537UVKD.js";
+} from "./cli-chunk-R7ACY7FC.js";
 import {
   autoRunPolicy
-} from "./cli-chunk-5PMY2OQJ.js";
+} from "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT
 } from "./cli-chunk-RGEBZGUA.js";
-import "./cli-chunk-K35N5HEM.js";
+import "./cli-chunk-6VSZNTWC.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

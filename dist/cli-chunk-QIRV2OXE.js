@@ -1,8 +1,6 @@
 #!/usr/bin/env node
 import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
 import {
-  NOTHING_SPENT,
-  RECEIPT_MAX_NAMES,
   assessmentWords,
   baseWords,
   conclusionLabel,
@@ -23,10 +21,13 @@ import {
   tokenWords,
   verdictLabel,
   verifyExitWords
-} from "./cli-chunk-UI56KICK.js";
+} from "./cli-chunk-65TFX77S.js";
 import {
+  MAX_VERIFY_REPEAT,
+  NOTHING_SPENT,
+  RECEIPT_MAX_NAMES,
   external_exports
-} from "./cli-chunk-5PMY2OQJ.js";
+} from "./cli-chunk-NJKI2YPK.js";
 import {
   escapeMarkdownChars,
   unreachable
@@ -96,6 +97,7 @@ ${fence.char.repeat(fence.length)}`;
 }
 
 // src/ledger/ledger.ts
+var PLANNING_WITH_ASSESSOR = " \u2014 the planner and assessor calls";
 function computeTotals(rows, planningCalls) {
   const nodeCalls = rows.filter((row) => row.verdict !== "SKIPPED" && !spawnedNothing(row)).map((row) => ({ costUsd: row.costUsd, usage: row.usage }));
   const planning = sumUsd(planningCalls);
@@ -735,7 +737,9 @@ function totalsSection(ledger) {
   return [
     "### Totals",
     "",
-    ...ledger.mode === "auto" ? [`- planning cost: ${formatUsdTotal(totals.planning)}`] : [],
+    ...ledger.mode === "auto" ? [
+      `- planning cost: ${formatUsdTotal(totals.planning)}${ledger.goalLoop === void 0 ? "" : PLANNING_WITH_ASSESSOR}`
+    ] : [],
     `- node cost: ${formatUsdTotal(totals.nodes)}`,
     `- **total cost: ${formatUsdTotal(totals.total)}**${ledger.goalLoop === void 0 ? "" : ` ${loopTotalsWords(ledger.goalLoop)}`}`,
     `- tokens: ${tokenWords(totals.tokens)}`
@@ -804,7 +808,6 @@ function fitLedgerText(text2) {
   return `${head} \u2026 [cut: ${text2.length - head.length} more characters]`;
 }
 var MAX_LIST = 1e4;
-var MAX_REPEAT = 10;
 var id = external_exports.string().min(1).max(MAX_ID);
 var line = external_exports.string().max(MAX_LINE);
 var text = external_exports.string().max(MAX_TEXT);
@@ -853,7 +856,7 @@ var VerifyRunSchema = external_exports.strictObject({
   unrepresentedFiles: external_exports.strictObject({ total: count.nullable(), examples: external_exports.array(line).max(MAX_LIST), note: text.optional() }).optional(),
   changedWhileRunning: external_exports.strictObject({ total: count.nullable(), examples: external_exports.array(line).max(MAX_LIST), note: text.optional() }).optional(),
   outputMatches: external_exports.strictObject({ pattern: text, matched: external_exports.boolean(), truncated: external_exports.literal(true).optional() }).optional(),
-  repeat: external_exports.strictObject({ runs: count.min(1).max(MAX_REPEAT), passed: count.max(MAX_REPEAT) }).refine((r) => r.passed <= r.runs, { message: "passed cannot exceed runs" }).optional(),
+  repeat: external_exports.strictObject({ runs: count.min(1).max(MAX_VERIFY_REPEAT), passed: count.max(MAX_VERIFY_REPEAT) }).refine((r) => r.passed <= r.runs, { message: "passed cannot exceed runs" }).optional(),
   // Issue 25 item 1: absent in ledgers written before receipts existed (they still load).
   receipt: TestReceiptSchema.optional(),
   testsRequired: external_exports.literal(true).optional()
@@ -971,7 +974,7 @@ var PlanSectionSchema = external_exports.strictObject({
     source: line,
     requireEvidence: external_exports.boolean(),
     requireTests: external_exports.boolean().optional(),
-    verifyRepeat: external_exports.number().int().min(1).max(10).optional(),
+    verifyRepeat: external_exports.number().int().min(1).max(MAX_VERIFY_REPEAT).optional(),
     verifyBase: external_exports.boolean().optional(),
     testReports: external_exports.array(line).max(MAX_LIST).optional()
   }).optional(),
@@ -1135,6 +1138,7 @@ export {
   CHECK_RUN_TEXT_MAX_BYTES,
   utf8Bytes,
   truncateUtf8,
+  PLANNING_WITH_ASSESSOR,
   computeTotals,
   loopTotals,
   policySettingsWords,

@@ -2,23 +2,23 @@
 import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
 import {
   renderLedgerText
-} from "./cli-chunk-7ODUBR5T.js";
+} from "./cli-chunk-5KWKE5IC.js";
 import {
   parseLedgerJson,
   renderLedgerMarkdown
-} from "./cli-chunk-SEMJAEPS.js";
+} from "./cli-chunk-QIRV2OXE.js";
 import {
   RUN_STATE_SCHEMA_VERSION,
   liveLockHolder
-} from "./cli-chunk-Y5UIWDYJ.js";
+} from "./cli-chunk-PWLUMNAY.js";
 import {
   isRunId
-} from "./cli-chunk-UI56KICK.js";
+} from "./cli-chunk-65TFX77S.js";
 import {
   onePositional,
   opt,
   parseFlags
-} from "./cli-chunk-J537UVKD.js";
+} from "./cli-chunk-R7ACY7FC.js";
 
 // src/local-run/saved-ledger.ts
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";

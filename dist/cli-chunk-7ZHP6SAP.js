@@ -4,17 +4,17 @@ import {
   RUN_STATE_SCHEMA_VERSION,
   RunDirectory,
   readRunState
-} from "./cli-chunk-Y5UIWDYJ.js";
+} from "./cli-chunk-PWLUMNAY.js";
 import {
   formatUsd,
   mintRunId,
   shownCommand,
   verdictLabel
-} from "./cli-chunk-UI56KICK.js";
+} from "./cli-chunk-65TFX77S.js";
 import {
   arcQuotesItsPayload,
   feedbackReach
-} from "./cli-chunk-2RRCUFQC.js";
+} from "./cli-chunk-HOC3H3WI.js";
 import {
   RETRY_CAUSES,
   isRecord,
@@ -23,7 +23,7 @@ import {
   runtimeWarnings,
   verifyCommandRunsNothing,
   withoutNulls
-} from "./cli-chunk-GT3VMZSQ.js";
+} from "./cli-chunk-VUZY3UG2.js";
 import {
   NoCommitError,
   NotAGitRepositoryError,
@@ -41,7 +41,7 @@ import {
   startKeyProxy,
   startingCommit,
   workTreeRoot
-} from "./cli-chunk-J537UVKD.js";
+} from "./cli-chunk-R7ACY7FC.js";
 import {
   DEFAULT_PLANNED_ALLOWLIST,
   DENIABLE_TOOLS,
@@ -49,7 +49,7 @@ import {
   bareToolName,
   extendAllowlist,
   unscopedGrantReason
-} from "./cli-chunk-5PMY2OQJ.js";
+} from "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT
 } from "./cli-chunk-RGEBZGUA.js";
@@ -59,7 +59,7 @@ import {
   childEchoFence,
   gitStream,
   runProcess
-} from "./cli-chunk-K35N5HEM.js";
+} from "./cli-chunk-6VSZNTWC.js";
 import {
   createRedactor,
   unreachable
@@ -4554,7 +4554,7 @@ async function ignoredFilesFingerprint(dir, options = {}) {
   const max = options.maxEntries ?? DEFAULT_MAX_IGNORED_FILES;
   let root;
   try {
-    root = await workTreeRoot(dir, options);
+    root = options.root ?? await workTreeRoot(dir, options);
   } catch (error) {
     return unknown(`the git-ignored files could not be listed: ${messageOf2(error)}`);
   }

@@ -3,30 +3,30 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   RunReport,
   startRun
-} from "./cli-chunk-FCWRVRDR.js";
-import "./cli-chunk-7ODUBR5T.js";
+} from "./cli-chunk-Y6MXXQ5Q.js";
+import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
-import "./cli-chunk-ASIZWLVH.js";
-import "./cli-chunk-SDRPWJWG.js";
-import "./cli-chunk-SEMJAEPS.js";
+import "./cli-chunk-XF2NRL7X.js";
+import "./cli-chunk-IXY3KHG2.js";
+import "./cli-chunk-QIRV2OXE.js";
 import "./cli-chunk-NXCD5NAZ.js";
 import {
   CliLeg,
   recordedRuntime,
   withLocalProxy
-} from "./cli-chunk-OTTDNAW5.js";
-import "./cli-chunk-Y5UIWDYJ.js";
+} from "./cli-chunk-7ZHP6SAP.js";
+import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import {
   isGitHubLogin,
   isLocalAccountName,
   localApprover
-} from "./cli-chunk-UI56KICK.js";
-import "./cli-chunk-2RRCUFQC.js";
+} from "./cli-chunk-65TFX77S.js";
+import "./cli-chunk-HOC3H3WI.js";
 import {
   LEG,
   REPORT
-} from "./cli-chunk-GT3VMZSQ.js";
+} from "./cli-chunk-VUZY3UG2.js";
 import {
   checkedRepository,
   cliSecrets,
@@ -36,12 +36,12 @@ import {
   parseOrExit,
   refuseUsage,
   runsDirFor
-} from "./cli-chunk-J537UVKD.js";
-import "./cli-chunk-5PMY2OQJ.js";
+} from "./cli-chunk-R7ACY7FC.js";
+import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT
 } from "./cli-chunk-RGEBZGUA.js";
-import "./cli-chunk-K35N5HEM.js";
+import "./cli-chunk-6VSZNTWC.js";
 import {
   unreachable
 } from "./cli-chunk-Q4DFSTE5.js";

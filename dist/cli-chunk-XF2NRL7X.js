@@ -7,7 +7,7 @@ import {
   receiptWords,
   shownCommand,
   verifyExitWords
-} from "./cli-chunk-UI56KICK.js";
+} from "./cli-chunk-65TFX77S.js";
 import {
   unreachable
 } from "./cli-chunk-Q4DFSTE5.js";

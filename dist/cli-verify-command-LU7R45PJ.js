@@ -3,24 +3,24 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-FCWRVRDR.js";
-import "./cli-chunk-7ODUBR5T.js";
+} from "./cli-chunk-Y6MXXQ5Q.js";
+import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
-import "./cli-chunk-ASIZWLVH.js";
-import "./cli-chunk-SDRPWJWG.js";
-import "./cli-chunk-SEMJAEPS.js";
+import "./cli-chunk-XF2NRL7X.js";
+import "./cli-chunk-IXY3KHG2.js";
+import "./cli-chunk-QIRV2OXE.js";
 import "./cli-chunk-NXCD5NAZ.js";
 import {
   CliLeg,
   chooseVerifyCommand,
   emptyVerifyCommandProblem
-} from "./cli-chunk-OTTDNAW5.js";
-import "./cli-chunk-Y5UIWDYJ.js";
+} from "./cli-chunk-7ZHP6SAP.js";
+import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import {
   shownCommand
-} from "./cli-chunk-UI56KICK.js";
-import "./cli-chunk-2RRCUFQC.js";
+} from "./cli-chunk-65TFX77S.js";
+import "./cli-chunk-HOC3H3WI.js";
 import {
   REPORT,
   RUN_TIMEOUT,
@@ -28,19 +28,19 @@ import {
   VERIFY_REPEAT,
   VERIFY_TIMEOUT,
   readVerifyEnv
-} from "./cli-chunk-GT3VMZSQ.js";
+} from "./cli-chunk-VUZY3UG2.js";
 import {
   checkedRepository,
   opt,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-J537UVKD.js";
+} from "./cli-chunk-R7ACY7FC.js";
 import {
   autoRunPolicy
-} from "./cli-chunk-5PMY2OQJ.js";
+} from "./cli-chunk-NJKI2YPK.js";
 import "./cli-chunk-RGEBZGUA.js";
-import "./cli-chunk-K35N5HEM.js";
+import "./cli-chunk-6VSZNTWC.js";
 import "./cli-chunk-Q4DFSTE5.js";
 import "./cli-chunk-VKCPXAXI.js";
 

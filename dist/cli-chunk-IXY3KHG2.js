@@ -6,7 +6,7 @@ import {
   trimmedNotice,
   truncateUtf8,
   utf8Bytes
-} from "./cli-chunk-SEMJAEPS.js";
+} from "./cli-chunk-QIRV2OXE.js";
 import {
   Octokit,
   legacyRestEndpointMethods,
@@ -17,7 +17,7 @@ import {
 } from "./cli-chunk-NXCD5NAZ.js";
 import {
   isRunId
-} from "./cli-chunk-UI56KICK.js";
+} from "./cli-chunk-65TFX77S.js";
 import {
   redactTokenShapes
 } from "./cli-chunk-Q4DFSTE5.js";

@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
 import {
+  isWaitingGate
+} from "./cli-chunk-NJKI2YPK.js";
+import {
   unreachable
 } from "./cli-chunk-Q4DFSTE5.js";
 
@@ -37,21 +40,6 @@ function mintRunId(now = /* @__PURE__ */ new Date()) {
 }
 function isRunId(value) {
   return /^\d{8}-\d{6}-[0-9a-f]{6}$/.test(value);
-}
-
-// src/core/ledger-row.ts
-var RECEIPT_MAX_NAMES = 20;
-var NOTHING_SPENT = {
-  sessionId: null,
-  costUsd: 0,
-  durationMs: 0,
-  deniedToolCalls: 0,
-  usage: null,
-  numTurns: null
-};
-var GATE_WAITING_REASON = "waiting for a person to approve or reject this gate";
-function isWaitingGate(row) {
-  return row.verdict === "SKIPPED" && row.reason === GATE_WAITING_REASON;
 }
 
 // src/ledger/cells.ts
@@ -362,9 +350,6 @@ export {
   isLocalAccountName,
   localApprover,
   isRecordedApprover,
-  RECEIPT_MAX_NAMES,
-  NOTHING_SPENT,
-  GATE_WAITING_REASON,
   verdictLabel,
   nodeLabel,
   shortSession,

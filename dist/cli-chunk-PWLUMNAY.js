@@ -1,11 +1,10 @@
 #!/usr/bin/env node
 import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
 import {
-  NOTHING_SPENT
-} from "./cli-chunk-UI56KICK.js";
-import {
+  MAX_VERIFY_REPEAT,
+  NOTHING_SPENT,
   external_exports
-} from "./cli-chunk-5PMY2OQJ.js";
+} from "./cli-chunk-NJKI2YPK.js";
 
 // src/engine/run-state.ts
 import { existsSync, readFileSync } from "node:fs";
@@ -76,7 +75,7 @@ var stateSchema = external_exports.object({
   verify: external_exports.object({
     timeout_ms: external_exports.number().int().positive(),
     env: external_exports.array(external_exports.string()),
-    repeat: external_exports.number().int().min(1).max(10).optional()
+    repeat: external_exports.number().int().min(1).max(MAX_VERIFY_REPEAT).optional()
   }),
   policy: external_exports.object({
     require_evidence: external_exports.boolean(),

@@ -2,7 +2,7 @@
 import { createRequire as __egCreateRequire } from 'node:module'; const require = __egCreateRequire(import.meta.url);
 import {
   renderLedgerText
-} from "./cli-chunk-7ODUBR5T.js";
+} from "./cli-chunk-5KWKE5IC.js";
 import {
   XMLParser,
   XMLValidator
@@ -10,7 +10,7 @@ import {
 import {
   decideConclusion,
   decideEndWithoutRows
-} from "./cli-chunk-ASIZWLVH.js";
+} from "./cli-chunk-XF2NRL7X.js";
 import {
   CheckRunClient,
   CheckRunReporter,
@@ -18,14 +18,14 @@ import {
   GateOctokit,
   apiUrlFromEnv,
   createOctokit
-} from "./cli-chunk-SDRPWJWG.js";
+} from "./cli-chunk-IXY3KHG2.js";
 import {
   computeTotals,
   fitLedgerText,
   loopTotals,
   renderLedgerJson,
   renderLedgerMarkdown
-} from "./cli-chunk-SEMJAEPS.js";
+} from "./cli-chunk-QIRV2OXE.js";
 import {
   MODEL_CALLS,
   RedactingRunDirectory,
@@ -60,17 +60,14 @@ import {
   startRunState,
   verifyOnlyDisclosure,
   workingDirectoryProblem
-} from "./cli-chunk-OTTDNAW5.js";
+} from "./cli-chunk-7ZHP6SAP.js";
 import {
   RunStateError,
   approvedGateRow,
   closeLeg,
   readRunState
-} from "./cli-chunk-Y5UIWDYJ.js";
+} from "./cli-chunk-PWLUMNAY.js";
 import {
-  GATE_WAITING_REASON,
-  NOTHING_SPENT,
-  RECEIPT_MAX_NAMES,
   ignoredFilesWords,
   isRunId,
   nodeLabel,
@@ -79,10 +76,10 @@ import {
   shownCommand,
   verdictLabel,
   verifyExitWords
-} from "./cli-chunk-UI56KICK.js";
+} from "./cli-chunk-65TFX77S.js";
 import {
   engineRunCommandOf
-} from "./cli-chunk-2RRCUFQC.js";
+} from "./cli-chunk-HOC3H3WI.js";
 import {
   NODE_ID_PATTERN,
   attemptsInAll,
@@ -100,11 +97,12 @@ import {
   runtimeOptionsProblem,
   runtimeWarnings,
   searchPattern
-} from "./cli-chunk-GT3VMZSQ.js";
+} from "./cli-chunk-VUZY3UG2.js";
 import {
   cliSecrets,
   clip,
   evidenceTree,
+  evidenceTreeAndRoot,
   formatDuration,
   gitOptions,
   liesInRepository,
@@ -116,13 +114,16 @@ import {
   startingCommit,
   withWorkingTreeIndex,
   workTreeRoot
-} from "./cli-chunk-J537UVKD.js";
+} from "./cli-chunk-R7ACY7FC.js";
 import {
+  GATE_WAITING_REASON,
+  NOTHING_SPENT,
   POLICY_FILE,
+  RECEIPT_MAX_NAMES,
   bareToolName,
   require_dist,
   testReportsPatternProblem
-} from "./cli-chunk-5PMY2OQJ.js";
+} from "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT,
   exitCodeFor
@@ -143,7 +144,7 @@ import {
   runProcess,
   shareWithIdentity,
   trustedCommand
-} from "./cli-chunk-K35N5HEM.js";
+} from "./cli-chunk-6VSZNTWC.js";
 import {
   createRedactor,
   unreachable
@@ -1741,17 +1742,19 @@ function messageOf(error) {
 
 // src/evidence/verify-snapshot.ts
 async function snapshotBeforeVerify(cwd, context, ignoredFiles) {
-  let tree = null;
+  let taken = null;
   let treeNote = null;
   try {
-    tree = await evidenceTree(cwd, context);
+    taken = await evidenceTreeAndRoot(cwd, context);
   } catch (error) {
     treeNote = `[evidence-gate] no evidence tree: ${error instanceof Error ? error.message : String(error)}`;
   }
-  const gaps = tree !== null ? await gapFields(cwd, tree, context) : {};
+  const tree = taken?.tree ?? null;
+  const gaps = taken !== null ? await gapFields(taken.root, taken.tree, context) : {};
   if (ignoredFiles === void 0) return { tree, treeNote, gaps, ignored: {}, before: null };
   const before = await ignoredFilesFingerprint(cwd, {
     ...context,
+    ...taken !== null ? { root: taken.root } : {},
     ...ignoredFiles.exclude !== void 0 ? { exclude: ignoredFiles.exclude } : {},
     ...ignoredFiles.excludeRunDirectoriesUnder !== void 0 ? { excludeRunDirectoriesUnder: ignoredFiles.excludeRunDirectoriesUnder } : {}
   });
@@ -1763,14 +1766,7 @@ function ranOnTheTreeAlone(evidence) {
   const gaps = (evidence.dirtySubmodules?.length ?? 0) > 0 || evidence.unrepresentedFiles !== void 0 || evidence.changedWhileRunning !== void 0;
   return ignoredClean && !gaps;
 }
-async function gapFields(cwd, tree, context) {
-  let root;
-  try {
-    root = await workTreeRoot(cwd, context);
-  } catch (error) {
-    const note = `the working tree could not be compared with the evidence tree: ${error instanceof Error ? error.message : String(error)}`;
-    return { unrepresentedFiles: { total: null, examples: [], note } };
-  }
+async function gapFields(root, tree, context) {
   const found = await evidenceGaps(root, tree, context);
   return {
     ...found.dirtySubmodules.length > 0 ? { dirtySubmodules: found.dirtySubmodules } : {},
@@ -1780,9 +1776,8 @@ async function gapFields(cwd, tree, context) {
 var CHANGED_EXAMPLES = 10;
 async function changedWhileRunning(cwd, tree, context) {
   try {
-    const after = await evidenceTree(cwd, context);
+    const { tree: after, root } = await evidenceTreeAndRoot(cwd, context);
     if (after === tree) return null;
-    const root = await workTreeRoot(cwd, context);
     const listed = await git(
       ["diff-tree", "-r", "-z", "--no-renames", "--name-only", "--diff-filter=MDT", tree, after],
       gitOptions(root, context)
@@ -6074,6 +6069,8 @@ async function resumeRun(o) {
   if (ceilingProblem !== null) return { kind: "usage_error", message: ceilingProblem };
   const concurrencyWrong = concurrencyProblem(o.concurrency);
   if (concurrencyWrong !== null) return { kind: "usage_error", message: concurrencyWrong };
+  const unfit = resumeActionProblem({ runId, graph, state: run.state }, o.action);
+  if (unfit !== null) return unfit;
   const gitContext = { baseEnv: o.baseEnv, knownSecrets: o.knownSecrets };
   const located = await resumedRepository(o, run, gitContext);
   if (located.kind !== "located") return located;
@@ -6082,8 +6079,6 @@ async function resumeRun(o) {
   const dir = new RedactingRunDirectory(o.runsDir, runId, redactor);
   dir.noteDigest("graph.json", run.graphText);
   const store = new RunStateStore(dir, state);
-  const unfit = resumeActionProblem({ runId, graph, state }, o.action);
-  if (unfit !== null) return unfit;
   if (graph.nodes.some((n) => n.type !== "gate" && store.node(n.id)?.status !== "passed")) {
     const cliProblem = await modelCliProblem(o, runtime, { findExecutable: true });
     if (cliProblem !== null) return modelCliEnd(cliProblem);
