@@ -8,10 +8,10 @@
 // engine's and any the verify command would start — is counted. CPU: the CLI runs 5 more times without
 // the wrapper under /usr/bin/time (`%U %S`: the CLI's and its children's user + system CPU seconds, from
 // the kernel's rusage); the figure is the median. The reference is the same measure of
-// `evidence-gate --version` (the CLI's start alone) in the same run. The count before the issue-24 cut
-// (`git rev-parse --show-toplevel --git-path index|objects` in one process for each evidence tree and for
-// the CLI's repository lookup; a verify's snapshot reusing the top directory its tree was taken in) was
-// 25: this script, and strace -f -e trace=execve, on main 7f09701.
+// `evidence-gate --version` (the CLI's start alone) in the same run. The count before the issue-24 cut (a
+// verify's snapshot reusing the top directory its tree was taken in) was 25: this script, and strace -f -e
+// trace=execve, on main 7f09701. (Asking the top directory and the index path in one call from the verify's
+// folder was withdrawn: README "Performance", B11.)
 // Prints numbers; asserts nothing.
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

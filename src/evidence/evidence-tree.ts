@@ -10,9 +10,9 @@
  * The starting commit is `HEAD` when the run begins: the PR head, or GitHub's test merge commit of that
  * head into the base (`refs/pull/N/merge`, whose second parent is the head).
  */
-import { copyFile, mkdtemp, realpath, rm, stat, utimes } from "node:fs/promises";
+import { copyFile, mkdtemp, rm, stat, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { GitError, git } from "../proc/git.js";
 import { hiddenPaths } from "../proc/trusted-git.js";
 
@@ -82,54 +82,33 @@ export const gitOptions = (cwd: string, context: GitContext, set?: Record<string
  * @throws NotAGitRepositoryError when `dir` is missing or not inside a work tree.
  */
 export async function workTreeRoot(dir: string, context: GitContext = {}): Promise<string> {
-  return (await revParseTop(dir, context)).root;
-}
-
-/**
- * `git rev-parse --show-toplevel ...more` in `dir`, one git process: the work tree's top directory and
- * the `answers` lines `more` asked for (in order, as git printed them; `null` when a path held a newline
- * and the lines cannot be told apart, so the caller asks again on its own).
- *
- * @throws NotAGitRepositoryError when `dir` is missing or not inside a work tree.
- */
-async function revParseTop(
-  dir: string,
-  context: GitContext,
-  more: readonly string[] = [],
-  answers = 0,
-): Promise<{ readonly root: string; readonly rest: readonly string[] | null }> {
   try {
     if (!(await stat(dir)).isDirectory()) throw new NotAGitRepositoryError(dir, "not a directory");
   } catch (error) {
     if (error instanceof NotAGitRepositoryError) throw error;
     throw new NotAGitRepositoryError(dir, "the directory does not exist");
   }
-  let out: string;
   try {
-    out = await git(["rev-parse", "--show-toplevel", ...more], gitOptions(dir, context));
+    return await git(["rev-parse", "--show-toplevel"], gitOptions(dir, context));
   } catch (error) {
     if (error instanceof GitError && /not a git repository|must be run in a work tree/i.test(error.detail)) {
       throw new NotAGitRepositoryError(dir, "git rev-parse --show-toplevel found none");
     }
     throw error;
   }
-  if (answers === 0) return { root: out, rest: [] };
-  const lines = out.split("\n");
-  if (lines.length !== answers + 1) {
-    // A path with a newline in it: ask for the top directory alone (it is the whole output then).
-    return { root: await git(["rev-parse", "--show-toplevel"], gitOptions(dir, context)), rest: null };
-  }
-  return { root: lines[0]!, rest: lines.slice(1) };
 }
 
 /**
- * The top directory of the work tree containing `dir` and the path of `name` in its git directory (an
- * absolute path), from one `git rev-parse --show-toplevel --git-path NAME` in `dir`. `--git-path` answers
- * relative to the cwd of the call (here `dir`) unless the git directory's path is absolute (a linked
- * worktree's `index` lies under the main repository's `.git/worktrees/`, outside its work tree); a relative
- * answer is made absolute against `dir`'s real path (git's cwd). (A path holding a newline: two calls, as before.)
+ * The top directory of the work tree containing `dir`, and the absolute path of `name` (`index`,
+ * `objects`: a path inside the git directory, as git-rev-parse(1) `--git-path` takes it) in the git
+ * directory that git finds FROM THAT TOP DIRECTORY — the one every later git call of the snapshot runs in.
  *
- * @param name a path inside the git directory (`index`, `objects`), as git-rev-parse(1) `--git-path` takes it.
+ * Two git processes, on purpose. Asked in one call from `dir`, `--git-path` answers for the repository git
+ * discovers from `dir`: a `.git` planted in a sub-folder (with `core.worktree` pointing back up, so that
+ * `--show-toplevel` still names the real top directory) then handed over ITS index — one that marks an
+ * edited file assume-unchanged — and the evidence tree named the committed blob while the edited file ran
+ * (found by an attack on this session's merge, before release; test/evidence/evidence-tree.test.ts).
+ *
  * @throws NotAGitRepositoryError when `dir` is missing or not inside a work tree.
  */
 export async function workTreeRootAndGitPath(
@@ -137,12 +116,7 @@ export async function workTreeRootAndGitPath(
   name: string,
   context: GitContext = {},
 ): Promise<{ readonly root: string; readonly path: string }> {
-  const { root, rest } = await revParseTop(dir, context, ["--git-path", name], 1);
-  if (rest !== null && rest[0] !== undefined) {
-    // Relative to git's cwd, a physical path: `dir` with its symbolic links resolved (a link to a sub-folder
-    // would otherwise lead `..` elsewhere).
-    return { root, path: isAbsolute(rest[0]) ? rest[0] : resolve(await realpath(dir), rest[0]) };
-  }
+  const root = await workTreeRoot(dir, context);
   const path = await git(["rev-parse", "--git-path", name], gitOptions(root, context));
   return { root, path: isAbsolute(path) ? path : join(root, path) };
 }

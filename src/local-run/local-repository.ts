@@ -6,9 +6,9 @@
  * resolved from it, is the working directory. So `cd pkg/src && evidence-gate auto` runs as
  * `evidence-gate auto --repo . --working-directory pkg/src` from the root would.
  *
- * The lookup is `git rev-parse --show-toplevel --git-path objects` through the exec seam
- * (`workTreeRootAndGitPath`: the object store, whose writability the run-making commands check, in the same
- * git process); a folder in no
+ * The lookup is `git rev-parse --show-toplevel` through the exec seam, then `--git-path objects` asked in
+ * the top directory (`workTreeRootAndGitPath`: the object store, whose writability the run-making commands
+ * check); a folder in no
  * working tree is a usage error here, before anything is spent (`plan` included: it would otherwise pay
  * for a planner call on a folder `auto` refuses).
  */

@@ -1,4 +1,4 @@
-import { readFile, rm, symlink, utimes } from "node:fs/promises";
+import { readFile, rm, symlink, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -8,6 +8,7 @@ import {
   NotAGitRepositoryError,
   startingCommit,
 } from "../../src/evidence/evidence-tree.js";
+import { git as runGit } from "../../src/proc/git.js";
 import {
   hermeticGitEnv,
   makeMergeCheckout,
@@ -223,6 +224,37 @@ describe("evidenceTree finds the user's index", () => {
     expect((error as Error).message).toBe(
       `${dotGit} is not inside a git working tree (git rev-parse --show-toplevel found none); evidence-gate records the evidence tree and the starting commit with git. Run it in a checkout (actions/checkout, or git clone / git init).`,
     );
+  });
+});
+
+describe("evidenceTree reads the index of the repository its tree is written in (attack on this session's merge)", () => {
+  // A `.git` planted in the verify's sub-folder: a repository whose `core.worktree` points back at the top
+  // folder (so `--show-toplevel` still names it) and whose index marks the edited file assume-unchanged.
+  // Asked from the sub-folder, `--git-path index` named that planted index, `git add -A` kept the committed
+  // blob and the evidence tree said HEAD while the edited file ran. The index must be the top folder's.
+  async function plantedSubRepository(): Promise<TempRepo> {
+    const r = await repo({ files: { "pkg/t.sh": "exit 1\n" }, commit: true });
+    const planted = join(r.dir, "pkg", ".git");
+    await r.git(["init", "--quiet", "--bare", planted]);
+    await r.git(["--git-dir", planted, "config", "core.bare", "false"]);
+    await r.git(["--git-dir", planted, "config", "core.worktree", "../.."]);
+    await writeFile(join(planted, "index"), await readFile(join(r.dir, ".git", "index")));
+    await runGit(["update-index", "--assume-unchanged", "pkg/t.sh"], {
+      cwd: r.dir,
+      baseEnv: hermeticGitEnv,
+      set: { GIT_INDEX_FILE: join(planted, "index") },
+    });
+    await r.write("pkg/t.sh", "exit 0\n");
+    return r;
+  }
+
+  it("from the sub-folder holding the plant: the tree holds the edited file, not the committed one", async () => {
+    const r = await plantedSubRepository();
+    const head = await r.git(["rev-parse", "HEAD^{tree}"]);
+    const tree = await evidenceTree(join(r.dir, "pkg"), context);
+    expect(tree).not.toBe(head);
+    expect(await r.git(["cat-file", "blob", `${tree}:pkg/t.sh`])).toBe("exit 0");
+    expect(tree).toBe(await evidenceTree(r.dir, context));
   });
 });
 
