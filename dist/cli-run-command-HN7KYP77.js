@@ -3,7 +3,7 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-Y6MXXQ5Q.js";
+} from "./cli-chunk-X3QRQX3C.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-XF2NRL7X.js";
@@ -14,27 +14,27 @@ import {
   CliLeg,
   planLines,
   withLocalProxy
-} from "./cli-chunk-7ZHP6SAP.js";
+} from "./cli-chunk-FDVJU256.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-65TFX77S.js";
 import {
   readGraphFile
 } from "./cli-chunk-GQCNBO4X.js";
-import "./cli-chunk-HOC3H3WI.js";
+import "./cli-chunk-5LWM2AFJ.js";
 import {
   FRESH_RUN,
   LEG,
   REPORT,
   fragmentsBeside
-} from "./cli-chunk-VUZY3UG2.js";
+} from "./cli-chunk-IWOTU6E5.js";
 import {
   checkedRepository,
   inputFlags,
   onePositional,
   parseFlags,
   parseOrExit
-} from "./cli-chunk-R7ACY7FC.js";
+} from "./cli-chunk-MLRTJWAB.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-NJKI2YPK.js";

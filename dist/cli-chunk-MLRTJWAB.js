@@ -172,25 +172,25 @@ function sendApiError(response, api, status, message) {
 function readBoundedBody(request, max) {
   const declared = Number(request.headers["content-length"] ?? "0");
   if (Number.isFinite(declared) && declared > max) return Promise.resolve({ kind: "too-large" });
-  return new Promise((resolve5, reject) => {
+  return new Promise((resolve4, reject) => {
     const chunks = [];
     let size = 0;
     const onData = (chunk) => {
       size += chunk.length;
       if (size > max) {
         request.off("data", onData);
-        resolve5({ kind: "too-large" });
+        resolve4({ kind: "too-large" });
         return;
       }
       chunks.push(chunk);
     };
     request.on("data", onData);
-    request.on("end", () => resolve5({ kind: "read", body: Buffer.concat(chunks) }));
+    request.on("end", () => resolve4({ kind: "read", body: Buffer.concat(chunks) }));
     request.on("error", reject);
   });
 }
 function readCapped(stream, max) {
-  return new Promise((resolve5, reject) => {
+  return new Promise((resolve4, reject) => {
     const chunks = [];
     let size = 0;
     stream.on("data", (chunk) => {
@@ -198,7 +198,7 @@ function readCapped(stream, max) {
       chunks.push(chunk.subarray(0, max - size));
       size += chunk.length;
     });
-    stream.on("end", () => resolve5(Buffer.concat(chunks)));
+    stream.on("end", () => resolve4(Buffer.concat(chunks)));
     stream.on("error", reject);
   });
 }
@@ -387,11 +387,11 @@ async function startKeyProxy(options) {
       sendApiError(response, api, 500, `internal error (${message})`);
     });
   });
-  await new Promise((resolve5, reject) => {
+  await new Promise((resolve4, reject) => {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       server.off("error", reject);
-      resolve5();
+      resolve4();
     });
   });
   const { port } = server.address();
@@ -412,11 +412,11 @@ async function startKeyProxy(options) {
       }
       return { ...out, ...env };
     },
-    close: () => new Promise((resolve5) => {
+    close: () => new Promise((resolve4) => {
       LIVE_UPSTREAMS.delete(host);
       for (const outgoing of state.inFlight) outgoing.destroy();
       state.inFlight.clear();
-      server.close(() => resolve5());
+      server.close(() => resolve4());
       server.closeAllConnections();
       state.agent.destroy();
     })
@@ -1152,11 +1152,11 @@ function cliModelCredentials(env, runtime) {
 }
 
 // src/local-run/local-setup.ts
-import { join as join5, resolve as resolve4 } from "node:path";
+import { join as join5, resolve as resolve3 } from "node:path";
 
 // src/local-run/local-repository.ts
 import { existsSync as existsSync2, realpathSync as realpathSync2, statSync } from "node:fs";
-import { relative as relative2, resolve as resolve3, sep as sep2 } from "node:path";
+import { relative as relative2, resolve as resolve2, sep as sep2 } from "node:path";
 
 // src/engine/outside-writes.ts
 import { lstatSync, realpathSync } from "node:fs";
@@ -1220,9 +1220,9 @@ function inside(root, path) {
 }
 
 // src/evidence/evidence-tree.ts
-import { copyFile, mkdtemp, realpath, rm, stat, utimes } from "node:fs/promises";
+import { copyFile, mkdtemp, rm, stat, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { isAbsolute as isAbsolute2, join as join4, resolve as resolve2 } from "node:path";
+import { isAbsolute as isAbsolute2, join as join4 } from "node:path";
 var NotAGitRepositoryError = class extends Error {
   constructor(dir, detail) {
     super(
@@ -1250,36 +1250,23 @@ var gitOptions = (cwd, context, set) => ({
   ...set !== void 0 ? { set } : {}
 });
 async function workTreeRoot(dir, context = {}) {
-  return (await revParseTop(dir, context)).root;
-}
-async function revParseTop(dir, context, more = [], answers = 0) {
   try {
     if (!(await stat(dir)).isDirectory()) throw new NotAGitRepositoryError(dir, "not a directory");
   } catch (error) {
     if (error instanceof NotAGitRepositoryError) throw error;
     throw new NotAGitRepositoryError(dir, "the directory does not exist");
   }
-  let out;
   try {
-    out = await git(["rev-parse", "--show-toplevel", ...more], gitOptions(dir, context));
+    return await git(["rev-parse", "--show-toplevel"], gitOptions(dir, context));
   } catch (error) {
     if (error instanceof GitError && /not a git repository|must be run in a work tree/i.test(error.detail)) {
       throw new NotAGitRepositoryError(dir, "git rev-parse --show-toplevel found none");
     }
     throw error;
   }
-  if (answers === 0) return { root: out, rest: [] };
-  const lines = out.split("\n");
-  if (lines.length !== answers + 1) {
-    return { root: await git(["rev-parse", "--show-toplevel"], gitOptions(dir, context)), rest: null };
-  }
-  return { root: lines[0], rest: lines.slice(1) };
 }
 async function workTreeRootAndGitPath(dir, name, context = {}) {
-  const { root, rest } = await revParseTop(dir, context, ["--git-path", name], 1);
-  if (rest !== null && rest[0] !== void 0) {
-    return { root, path: isAbsolute2(rest[0]) ? rest[0] : resolve2(await realpath(dir), rest[0]) };
-  }
+  const root = await workTreeRoot(dir, context);
   const path = await git(["rev-parse", "--git-path", name], gitOptions(root, context));
   return { root, path: isAbsolute2(path) ? path : join4(root, path) };
 }
@@ -1369,7 +1356,7 @@ var realOrSelf2 = (path) => {
   }
 };
 async function locateRepository(o) {
-  const folder = resolve3(o.cwd, o.repo);
+  const folder = resolve2(o.cwd, o.repo);
   const named = o.repo === "." ? `the current folder ${folder}` : `--repo ${folder}`;
   if (!existsSync2(folder))
     return { ok: false, problems: [`--repo ${folder} does not exist: give the repository's folder`] };
@@ -1391,7 +1378,7 @@ async function locateRepository(o) {
       ]
     };
   }
-  const workDir = resolve3(folder, o.workingDirectory ?? ".");
+  const workDir = resolve2(folder, o.workingDirectory ?? ".");
   const given = o.workingDirectory !== void 0 ? `--working-directory ${o.workingDirectory}` : named;
   if (!liesInRepository(workDir, { cwd: root, repoRoot: root })) {
     return {
@@ -1424,12 +1411,12 @@ evidence-gate ${command}: `)}
   return EXIT.usage;
 }
 function runsDirFor(repoDir, runsDir, cwd) {
-  return runsDir !== void 0 ? resolve4(cwd, runsDir) : join5(repoDir, ".evidence-gate", "runs");
+  return runsDir !== void 0 ? resolve3(cwd, runsDir) : join5(repoDir, ".evidence-gate", "runs");
 }
 async function savedRunsDir(io, repo, runsDir) {
-  if (runsDir !== void 0) return resolve4(io.cwd, runsDir);
+  if (runsDir !== void 0) return resolve3(io.cwd, runsDir);
   const located = await locateRepository({ cwd: io.cwd, repo, env: io.env, knownSecrets: [] });
-  return runsDirFor(located.ok ? located.repo.repoDir : resolve4(io.cwd, repo), void 0, io.cwd);
+  return runsDirFor(located.ok ? located.repo.repoDir : resolve3(io.cwd, repo), void 0, io.cwd);
 }
 function pathProblems(f, cwd) {
   const problems = [];
@@ -1438,7 +1425,7 @@ function pathProblems(f, cwd) {
     ["--summary-out", f.summaryOut]
   ]) {
     if (value === void 0) continue;
-    const problem = outputFileProblem(`${flag} ${value}`, resolve4(cwd, value));
+    const problem = outputFileProblem(`${flag} ${value}`, resolve3(cwd, value));
     if (problem !== null) problems.push(problem);
   }
   return problems;

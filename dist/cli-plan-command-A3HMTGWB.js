@@ -4,7 +4,7 @@ import {
   PLAN_USAGE,
   autoMode,
   parsePlanFlags
-} from "./cli-chunk-P4QJBYHR.js";
+} from "./cli-chunk-ZK3GLSB6.js";
 import {
   localModelCli,
   planAuto,
@@ -13,21 +13,21 @@ import {
   promptLines,
   startPlanning,
   withLocalProxy
-} from "./cli-chunk-7ZHP6SAP.js";
+} from "./cli-chunk-FDVJU256.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-65TFX77S.js";
-import "./cli-chunk-HOC3H3WI.js";
+import "./cli-chunk-5LWM2AFJ.js";
 import {
   executableFor,
   missingCliProblem
-} from "./cli-chunk-VUZY3UG2.js";
+} from "./cli-chunk-IWOTU6E5.js";
 import {
   checkedRepository,
   cliSecrets,
   parseOrExit,
   readCliPolicy
-} from "./cli-chunk-R7ACY7FC.js";
+} from "./cli-chunk-MLRTJWAB.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-NJKI2YPK.js";

@@ -6,7 +6,7 @@ import {
   parseCodexConfig,
   parseDuration,
   runtimeFor
-} from "./cli-chunk-R7ACY7FC.js";
+} from "./cli-chunk-MLRTJWAB.js";
 import {
   MAX_VERIFY_REPEAT,
   external_exports,

@@ -4,11 +4,11 @@ import {
   AUTO_USAGE,
   autoMode,
   parseAutoFlags
-} from "./cli-chunk-P4QJBYHR.js";
+} from "./cli-chunk-ZK3GLSB6.js";
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-Y6MXXQ5Q.js";
+} from "./cli-chunk-X3QRQX3C.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-XF2NRL7X.js";
@@ -20,16 +20,16 @@ import {
   planLines,
   planTitle,
   withLocalProxy
-} from "./cli-chunk-7ZHP6SAP.js";
+} from "./cli-chunk-FDVJU256.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-65TFX77S.js";
-import "./cli-chunk-HOC3H3WI.js";
-import "./cli-chunk-VUZY3UG2.js";
+import "./cli-chunk-5LWM2AFJ.js";
+import "./cli-chunk-IWOTU6E5.js";
 import {
   checkedRepository,
   parseOrExit
-} from "./cli-chunk-R7ACY7FC.js";
+} from "./cli-chunk-MLRTJWAB.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-NJKI2YPK.js";

@@ -60,7 +60,7 @@ import {
   startRunState,
   verifyOnlyDisclosure,
   workingDirectoryProblem
-} from "./cli-chunk-7ZHP6SAP.js";
+} from "./cli-chunk-FDVJU256.js";
 import {
   RunStateError,
   approvedGateRow,
@@ -79,7 +79,7 @@ import {
 } from "./cli-chunk-65TFX77S.js";
 import {
   engineRunCommandOf
-} from "./cli-chunk-HOC3H3WI.js";
+} from "./cli-chunk-5LWM2AFJ.js";
 import {
   NODE_ID_PATTERN,
   attemptsInAll,
@@ -97,7 +97,7 @@ import {
   runtimeOptionsProblem,
   runtimeWarnings,
   searchPattern
-} from "./cli-chunk-VUZY3UG2.js";
+} from "./cli-chunk-IWOTU6E5.js";
 import {
   cliSecrets,
   clip,
@@ -114,7 +114,7 @@ import {
   startingCommit,
   withWorkingTreeIndex,
   workTreeRoot
-} from "./cli-chunk-R7ACY7FC.js";
+} from "./cli-chunk-MLRTJWAB.js";
 import {
   GATE_WAITING_REASON,
   NOTHING_SPENT,

@@ -9,13 +9,13 @@ import {
   formatSplice,
   fragmentsBeside,
   loadGraphFile
-} from "./cli-chunk-VUZY3UG2.js";
+} from "./cli-chunk-IWOTU6E5.js";
 import {
   onePositional,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-R7ACY7FC.js";
+} from "./cli-chunk-MLRTJWAB.js";
 import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT

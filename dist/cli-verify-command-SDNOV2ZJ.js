@@ -3,7 +3,7 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-Y6MXXQ5Q.js";
+} from "./cli-chunk-X3QRQX3C.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-XF2NRL7X.js";
@@ -14,13 +14,13 @@ import {
   CliLeg,
   chooseVerifyCommand,
   emptyVerifyCommandProblem
-} from "./cli-chunk-7ZHP6SAP.js";
+} from "./cli-chunk-FDVJU256.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import {
   shownCommand
 } from "./cli-chunk-65TFX77S.js";
-import "./cli-chunk-HOC3H3WI.js";
+import "./cli-chunk-5LWM2AFJ.js";
 import {
   REPORT,
   RUN_TIMEOUT,
@@ -28,14 +28,14 @@ import {
   VERIFY_REPEAT,
   VERIFY_TIMEOUT,
   readVerifyEnv
-} from "./cli-chunk-VUZY3UG2.js";
+} from "./cli-chunk-IWOTU6E5.js";
 import {
   checkedRepository,
   opt,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-R7ACY7FC.js";
+} from "./cli-chunk-MLRTJWAB.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-NJKI2YPK.js";

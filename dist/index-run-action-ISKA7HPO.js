@@ -10099,34 +10099,34 @@ var require_yauzl = __commonJS({
     exports.LocalFileHeader = LocalFileHeader;
     exports.RandomAccessReader = RandomAccessReader;
     function openPromise(path2, options3) {
-      return new Promise((resolve16, reject) => {
+      return new Promise((resolve15, reject) => {
         open5(path2, { ...options3, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve16(zipfile);
+          resolve15(zipfile);
         });
       });
     }
     function fromFdPromise(fd, options3) {
-      return new Promise((resolve16, reject) => {
+      return new Promise((resolve15, reject) => {
         fromFd(fd, { ...options3, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve16(zipfile);
+          resolve15(zipfile);
         });
       });
     }
     function fromBufferPromise2(buffer, options3) {
-      return new Promise((resolve16, reject) => {
+      return new Promise((resolve15, reject) => {
         fromBuffer(buffer, { ...options3, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve16(zipfile);
+          resolve15(zipfile);
         });
       });
     }
     function fromRandomAccessReaderPromise(reader, totalSize, options3) {
-      return new Promise((resolve16, reject) => {
+      return new Promise((resolve15, reject) => {
         fromRandomAccessReader(reader, totalSize, { ...options3, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve16(zipfile);
+          resolve15(zipfile);
         });
       });
     }
@@ -10410,15 +10410,15 @@ var require_yauzl = __commonJS({
         if (self.autoClose) self.close();
       }
       function onEntry(entry) {
-        let { resolve: resolve16 } = pendingResolveReject;
+        let { resolve: resolve15 } = pendingResolveReject;
         pendingResolveReject = null;
-        resolve16({ value: entry });
+        resolve15({ value: entry });
       }
       function onEnd() {
-        let { resolve: resolve16 } = pendingResolveReject;
+        let { resolve: resolve15 } = pendingResolveReject;
         pendingResolveReject = null;
         cleanup();
-        resolve16({ done: true });
+        resolve15({ done: true });
       }
       function onError(err) {
         let { reject } = pendingResolveReject;
@@ -10431,9 +10431,9 @@ var require_yauzl = __commonJS({
           return this;
         },
         next() {
-          const promise2 = new Promise((resolve16, reject) => {
+          const promise2 = new Promise((resolve15, reject) => {
             if (pendingResolveReject != null) throw new Error("next() called before previous Promise was resolved.");
-            pendingResolveReject = { resolve: resolve16, reject };
+            pendingResolveReject = { resolve: resolve15, reject };
           });
           self.readEntry();
           return promise2;
@@ -10622,26 +10622,26 @@ var require_yauzl = __commonJS({
       });
     };
     ZipFile.prototype.openReadStreamPromise = function(entry, options3) {
-      return new Promise((resolve16, reject) => {
+      return new Promise((resolve15, reject) => {
         this.openReadStream(entry, options3, function(err, readStream) {
           if (err) return reject(err);
-          resolve16(readStream);
+          resolve15(readStream);
         });
       });
     };
     ZipFile.prototype.openReadStreamLowLevelPromise = function(fileDataStart, compressedSize, relativeStart, relativeEnd, decompress, uncompressedSize) {
-      return new Promise((resolve16, reject) => {
+      return new Promise((resolve15, reject) => {
         this.openReadStream(fileDataStart, compressedSize, relativeStart, relativeEnd, decompress, uncompressedSize, function(err, readStream) {
           if (err) return reject(err);
-          resolve16(readStream);
+          resolve15(readStream);
         });
       });
     };
     ZipFile.prototype.readLocalFileHeaderPromise = function(entry, options3) {
-      return new Promise((resolve16, reject) => {
+      return new Promise((resolve15, reject) => {
         this.readLocalFileHeader(entry, options3, function(err, localFileHeader) {
           if (err) return reject(err);
-          resolve16(localFileHeader);
+          resolve15(localFileHeader);
         });
       });
     };
@@ -16025,7 +16025,7 @@ var recursive = /* @__PURE__ */ new WeakMap();
 var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
-function isRecursive(inst, stack, resolve16) {
+function isRecursive(inst, stack, resolve15) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -16035,7 +16035,7 @@ function isRecursive(inst, stack, resolve16) {
   let result = NONE;
   const check2 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve16);
+      const answer = isRecursive(child, stack, resolve15);
       if (answer > result)
         result = answer;
     }
@@ -16046,7 +16046,7 @@ function isRecursive(inst, stack, resolve16) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve16) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve15) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -16110,7 +16110,7 @@ function isRecursive(inst, stack, resolve16) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve16 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve15 ? inst._zod.innerType : void 0);
       merge2(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -32849,25 +32849,25 @@ function sendApiError(response, api, status, message) {
 function readBoundedBody(request, max) {
   const declared = Number(request.headers["content-length"] ?? "0");
   if (Number.isFinite(declared) && declared > max) return Promise.resolve({ kind: "too-large" });
-  return new Promise((resolve16, reject) => {
+  return new Promise((resolve15, reject) => {
     const chunks = [];
     let size = 0;
     const onData = (chunk) => {
       size += chunk.length;
       if (size > max) {
         request.off("data", onData);
-        resolve16({ kind: "too-large" });
+        resolve15({ kind: "too-large" });
         return;
       }
       chunks.push(chunk);
     };
     request.on("data", onData);
-    request.on("end", () => resolve16({ kind: "read", body: Buffer.concat(chunks) }));
+    request.on("end", () => resolve15({ kind: "read", body: Buffer.concat(chunks) }));
     request.on("error", reject);
   });
 }
 function readCapped(stream, max) {
-  return new Promise((resolve16, reject) => {
+  return new Promise((resolve15, reject) => {
     const chunks = [];
     let size = 0;
     stream.on("data", (chunk) => {
@@ -32875,7 +32875,7 @@ function readCapped(stream, max) {
       chunks.push(chunk.subarray(0, max - size));
       size += chunk.length;
     });
-    stream.on("end", () => resolve16(Buffer.concat(chunks)));
+    stream.on("end", () => resolve15(Buffer.concat(chunks)));
     stream.on("error", reject);
   });
 }
@@ -33064,11 +33064,11 @@ async function startKeyProxy(options3) {
       sendApiError(response, api, 500, `internal error (${message})`);
     });
   });
-  await new Promise((resolve16, reject) => {
+  await new Promise((resolve15, reject) => {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       server.off("error", reject);
-      resolve16();
+      resolve15();
     });
   });
   const { port } = server.address();
@@ -33089,11 +33089,11 @@ async function startKeyProxy(options3) {
       }
       return { ...out, ...env };
     },
-    close: () => new Promise((resolve16) => {
+    close: () => new Promise((resolve15) => {
       LIVE_UPSTREAMS.delete(host);
       for (const outgoing of state.inFlight) outgoing.destroy();
       state.inFlight.clear();
-      server.close(() => resolve16());
+      server.close(() => resolve15());
       server.closeAllConnections();
       state.agent.destroy();
     })
@@ -34973,9 +34973,9 @@ function killGroup(pid, signal2, identity) {
 }
 function runProcess(options3) {
   const started2 = Date.now();
-  return new Promise((resolve16) => {
+  return new Promise((resolve15) => {
     if (options3.signal?.aborted) {
-      resolve16({ kind: "cancelled", stdoutTail: "", stderrTail: "", durationMs: 0, pid: null });
+      resolve15({ kind: "cancelled", stdoutTail: "", stderrTail: "", durationMs: 0, pid: null });
       return;
     }
     let start;
@@ -34989,10 +34989,10 @@ function runProcess(options3) {
         detached: true
       });
     } catch (error63) {
-      resolve16({ kind: "spawn_failed", message: String(error63), durationMs: Date.now() - started2 });
+      resolve15({ kind: "spawn_failed", message: String(error63), durationMs: Date.now() - started2 });
       return;
     }
-    superviseChild(child, { ...options3, marker: start.marker, scope: currentChildScope() }, started2, resolve16);
+    superviseChild(child, { ...options3, marker: start.marker, scope: currentChildScope() }, started2, resolve15);
   });
 }
 function startLine(options3) {
@@ -35008,7 +35008,7 @@ function startLine(options3) {
   const identity = currentChildIdentity();
   return identity === null ? { file: file2, args, env, marker } : { ...commandAs(identity, file2, args, env), marker };
 }
-function superviseChild(child, options3, started2, resolve16) {
+function superviseChild(child, options3, started2, resolve15) {
   const output2 = new ChildOutput(options3);
   const pid = child.pid ?? null;
   const identity = options3.marker !== null ? options3.scope?.identity ?? null : null;
@@ -35041,7 +35041,7 @@ function superviseChild(child, options3, started2, resolve16) {
     output2.end();
     child.stdout?.destroy();
     child.stderr?.destroy();
-    resolve16(result);
+    resolve15(result);
   };
   child.on("error", (error63) => {
     finish2({ kind: "spawn_failed", message: error63.message, durationMs: Date.now() - started2 });
@@ -35276,9 +35276,9 @@ async function gitStream(args, options3) {
 }
 
 // src/evidence/evidence-tree.ts
-import { copyFile, mkdtemp, realpath, rm, stat as stat2, utimes } from "node:fs/promises";
+import { copyFile, mkdtemp, rm, stat as stat2, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { isAbsolute as isAbsolute4, join as join8, resolve as resolve3 } from "node:path";
+import { isAbsolute as isAbsolute4, join as join8 } from "node:path";
 var NotAGitRepositoryError = class extends Error {
   constructor(dir, detail) {
     super(
@@ -35306,36 +35306,23 @@ var gitOptions = (cwd, context, set2) => ({
   ...set2 !== void 0 ? { set: set2 } : {}
 });
 async function workTreeRoot(dir, context = {}) {
-  return (await revParseTop(dir, context)).root;
-}
-async function revParseTop(dir, context, more = [], answers = 0) {
   try {
     if (!(await stat2(dir)).isDirectory()) throw new NotAGitRepositoryError(dir, "not a directory");
   } catch (error63) {
     if (error63 instanceof NotAGitRepositoryError) throw error63;
     throw new NotAGitRepositoryError(dir, "the directory does not exist");
   }
-  let out;
   try {
-    out = await git(["rev-parse", "--show-toplevel", ...more], gitOptions(dir, context));
+    return await git(["rev-parse", "--show-toplevel"], gitOptions(dir, context));
   } catch (error63) {
     if (error63 instanceof GitError && /not a git repository|must be run in a work tree/i.test(error63.detail)) {
       throw new NotAGitRepositoryError(dir, "git rev-parse --show-toplevel found none");
     }
     throw error63;
   }
-  if (answers === 0) return { root: out, rest: [] };
-  const lines = out.split("\n");
-  if (lines.length !== answers + 1) {
-    return { root: await git(["rev-parse", "--show-toplevel"], gitOptions(dir, context)), rest: null };
-  }
-  return { root: lines[0], rest: lines.slice(1) };
 }
 async function workTreeRootAndGitPath(dir, name, context = {}) {
-  const { root, rest } = await revParseTop(dir, context, ["--git-path", name], 1);
-  if (rest !== null && rest[0] !== void 0) {
-    return { root, path: isAbsolute4(rest[0]) ? rest[0] : resolve3(await realpath(dir), rest[0]) };
-  }
+  const root = await workTreeRoot(dir, context);
   const path2 = await git(["rev-parse", "--git-path", name], gitOptions(root, context));
   return { root, path: isAbsolute4(path2) ? path2 : join8(root, path2) };
 }
@@ -35649,7 +35636,7 @@ async function statAll(root, paths) {
   const stats = new Float64Array(paths.length * STAT_FIELDS);
   const rootBytes = Buffer.from(`${root}/`, "utf8");
   for (let i = 0; i < paths.length; i++) {
-    if (i > 0 && i % STAT_SLICE === 0) await new Promise((resolve16) => setImmediate(resolve16));
+    if (i > 0 && i % STAT_SLICE === 0) await new Promise((resolve15) => setImmediate(resolve15));
     const rel = paths[i];
     const full = /^[\x20-\x7e]*$/.test(rel) ? `${root}/${rel}` : Buffer.concat([rootBytes, Buffer.from(rel, "latin1")]);
     const at = i * STAT_FIELDS;
@@ -36333,7 +36320,7 @@ function decideReceipt(output2, reports) {
 
 // src/evidence/test-report-files.ts
 import { constants as constants3 } from "node:fs";
-import { lstat, open as open3, readdir, realpath as realpath2 } from "node:fs/promises";
+import { lstat, open as open3, readdir, realpath } from "node:fs/promises";
 import { join as join9, sep as sep3 } from "node:path";
 
 // src/evidence/test-reports.ts
@@ -36536,7 +36523,7 @@ async function readTestReportFiles(cwd, patterns, startedAtMs) {
   const stop = (reason) => {
     truncated ??= reason;
   };
-  const root = await realpath2(cwd).catch(() => null);
+  const root = await realpath(cwd).catch(() => null);
   for (const pattern of patterns) {
     if (testReportsPatternProblem(pattern) !== null) continue;
     const regExp = patternRegExp(pattern.trim());
@@ -36569,7 +36556,7 @@ async function readTestReportFiles(cwd, patterns, startedAtMs) {
         }
       }
     };
-    const from = await realpath2(join9(cwd, ...start)).catch(() => null);
+    const from = await realpath(join9(cwd, ...start)).catch(() => null);
     if (root === null || from === null || from !== root && !from.startsWith(`${root}${sep3}`)) continue;
     await walk(start.join("/"), 0);
   }
@@ -36609,7 +36596,7 @@ async function readTestReportFiles(cwd, patterns, startedAtMs) {
   return { patterns, files, passedOver, ...truncated !== void 0 ? { truncated } : {} };
 }
 async function readBounded2(path2, checked, root) {
-  const real2 = await realpath2(path2);
+  const real2 = await realpath(path2);
   if (root === null || !real2.startsWith(`${root}${sep3}`)) {
     return { refused: "its real path leads outside the command's directory (not read)" };
   }
@@ -37277,7 +37264,7 @@ function isInside2(path2, folder) {
 }
 
 // src/engine/auto-plan.ts
-import { resolve as resolve8 } from "node:path";
+import { resolve as resolve7 } from "node:path";
 
 // src/evidence/build-evidence.ts
 import { posix } from "node:path";
@@ -37654,7 +37641,7 @@ function refusalMessage(signals, spell, root) {
 }
 
 // src/evidence/build-signals.ts
-import { basename as basename4, dirname as dirname4, join as join11, relative as relative6, resolve as resolve4, sep as sep4 } from "node:path";
+import { basename as basename4, dirname as dirname4, join as join11, relative as relative6, resolve as resolve3, sep as sep4 } from "node:path";
 
 // src/evidence/directory-names.ts
 import { lstat as lstat3, opendir } from "node:fs/promises";
@@ -37742,7 +37729,7 @@ var SKIPPED_FOLDERS = /* @__PURE__ */ new Set([
 ]);
 var EXACT_NAMES = [.../* @__PURE__ */ new Set([...SIGNAL_NAMES, ...MONOREPO_FOLDERS])];
 async function scanBuildSignals(dirs) {
-  const unique = [...new Set(dirs.map((d) => resolve4(d)))];
+  const unique = [...new Set(dirs.map((d) => resolve3(d)))];
   const root = unique[0];
   if (root === void 0) return [];
   return scanDirectories(
@@ -37752,10 +37739,10 @@ async function scanBuildSignals(dirs) {
   );
 }
 async function scanBuildSignalsAlongPath(path2) {
-  const root = resolve4(path2.root);
-  const workDir = resolve4(path2.workingDirectory);
+  const root = resolve3(path2.root);
+  const workDir = resolve3(path2.workingDirectory);
   const down = relative6(root, workDir);
-  if (down.startsWith(`..${sep4}`) || down === ".." || resolve4(root, down) !== workDir) {
+  if (down.startsWith(`..${sep4}`) || down === ".." || resolve3(root, down) !== workDir) {
     return scanBuildSignals([root, workDir]);
   }
   const steps = down === "" ? [] : down.split(sep4);
@@ -37845,7 +37832,7 @@ async function mapInBatches(items, f) {
 }
 
 // src/graph/fragment-source.ts
-import { lstat as lstat4, readFile as readFile2, realpath as realpath3 } from "node:fs/promises";
+import { lstat as lstat4, readFile as readFile2, realpath as realpath2 } from "node:fs/promises";
 import { dirname as dirname5, join as join12 } from "node:path";
 
 // src/graph/graph-text.ts
@@ -37930,7 +37917,7 @@ function fragmentsBeside(graphPath, shownGraphPath = graphPath) {
         if (entry.isDirectory()) {
           return { kind: "unreadable", location, reason: "it is a directory, not a fragment file" };
         }
-        if (dirname5(await realpath3(path2)) !== join12(await realpath3(dirname5(graphPath)), "fragments")) {
+        if (dirname5(await realpath2(path2)) !== join12(await realpath2(dirname5(graphPath)), "fragments")) {
           return {
             kind: "unreadable",
             location,
@@ -38287,7 +38274,7 @@ function interpolate(template, ctx) {
   const failures = /* @__PURE__ */ new Map();
   for (const ref of placeholdersIn(template)) {
     if (values.has(ref.token) || failures.has(ref.token)) continue;
-    const resolved = resolve5(ref, ctx);
+    const resolved = resolve4(ref, ctx);
     if (resolved.ok) values.set(ref.token, resolved.value);
     else failures.set(ref.token, resolved.why);
   }
@@ -38302,7 +38289,7 @@ function interpolate(template, ctx) {
   const text2 = template.replace(TOKEN, (token) => values.get(token) ?? token);
   return { ok: true, text: text2 };
 }
-function resolve5(ref, ctx) {
+function resolve4(ref, ctx) {
   if (ref.problem !== null) return { ok: false, why: ref.problem };
   switch (ref.namespace) {
     case "inputs":
@@ -40881,7 +40868,7 @@ async function withStartRetry(call, signal2, backoffMs = START_BACKOFF_MS) {
       return { outcome, failedStarts };
     }
     failedStarts.push(messageOf3(outcome));
-    await new Promise((resolve16) => setTimeout(resolve16, backoffMs));
+    await new Promise((resolve15) => setTimeout(resolve15, backoffMs));
   }
 }
 function startRetryNote(what, failedStarts, started2) {
@@ -41073,14 +41060,14 @@ var RedactingRunDirectory = class extends RunDirectory {
 
 // src/engine/run-setup.ts
 import { existsSync as existsSync5, statSync as statSync3 } from "node:fs";
-import { resolve as resolve7 } from "node:path";
+import { resolve as resolve6 } from "node:path";
 
 // src/engine/outside-writes.ts
 import { lstatSync as lstatSync2, realpathSync as realpathSync4 } from "node:fs";
-import { basename as basename5, dirname as dirname6, isAbsolute as isAbsolute7, join as join14, relative as relative7, resolve as resolve6, sep as sep5 } from "node:path";
+import { basename as basename5, dirname as dirname6, isAbsolute as isAbsolute7, join as join14, relative as relative7, resolve as resolve5, sep as sep5 } from "node:path";
 var OUTSIDE_WRITES_KEPT = 10;
 function outsideWrites(paths, where) {
-  const root = realOrSelf(resolve6(where.repoRoot));
+  const root = realOrSelf(resolve5(where.repoRoot));
   const outside = /* @__PURE__ */ new Set();
   for (const path2 of paths) {
     const placed = placePath(path2, where.cwd);
@@ -41095,11 +41082,11 @@ function outsideWrites(paths, where) {
 }
 function liesInRepository(path2, where) {
   const placed = placePath(path2, where.cwd);
-  return placed !== null && inside(realOrSelf(resolve6(where.repoRoot)), placed);
+  return placed !== null && inside(realOrSelf(resolve5(where.repoRoot)), placed);
 }
 function placePath(path2, cwd) {
   if (path2 === "~" || path2.startsWith("~/") || path2.startsWith(`~${sep5}`)) return null;
-  const absolute = resolve6(cwd, path2);
+  const absolute = resolve5(cwd, path2);
   const rest = [];
   let current = absolute;
   for (; ; ) {
@@ -41147,8 +41134,8 @@ function workingDirectoryProblem(repoDir, workDir) {
   return null;
 }
 async function prepareRepository(o) {
-  const repoDir = resolve7(o.repoDir);
-  const workDir = o.workingDirectory ? resolve7(repoDir, o.workingDirectory) : repoDir;
+  const repoDir = resolve6(o.repoDir);
+  const workDir = o.workingDirectory ? resolve6(repoDir, o.workingDirectory) : repoDir;
   const problem = workingDirectoryProblem(repoDir, workDir);
   if (problem !== null) return { ok: false, message: problem };
   let start;
@@ -43110,8 +43097,8 @@ async function startPlanning(o) {
     return { kind: "usage_error", message: "goal is empty: pass the goal (input `goal`, flag `--goal`)" };
   const runtimeProblem = runtimeOptionsProblem(o.runtime, o);
   if (runtimeProblem !== null) return { kind: "usage_error", message: runtimeProblem };
-  const repoDir = resolve8(o.repoDir);
-  const workDir = o.workingDirectory ? resolve8(repoDir, o.workingDirectory) : repoDir;
+  const repoDir = resolve7(o.repoDir);
+  const workDir = o.workingDirectory ? resolve7(repoDir, o.workingDirectory) : repoDir;
   const wdProblem = workingDirectoryProblem(repoDir, workDir);
   if (wdProblem !== null) return { kind: "usage_error", message: wdProblem };
   const signals = await scanBuildSignalsAlongPath({ root: repoDir, workingDirectory: workDir });
@@ -45656,7 +45643,7 @@ import { existsSync as existsSync9, readFileSync as readFileSync9 } from "node:f
 
 // src/engine/agent-node.ts
 import { existsSync as existsSync8, statSync as statSync4, writeFileSync as writeFileSync4 } from "node:fs";
-import { resolve as resolve9 } from "node:path";
+import { resolve as resolve8 } from "node:path";
 
 // src/evidence/node-claims.ts
 function claimsForRow(reply, verify) {
@@ -45792,8 +45779,8 @@ function nodeFields(node3, values, dirs) {
   const failure3 = Object.values(texts).find((v) => v !== null && typeof v === "object");
   if (failure3 !== void 0) return { ok: false, detail: failure3.error };
   const resolved = texts;
-  const cwd = resolved.cwd === null ? dirs.workDir : resolve9(dirs.workDir, resolved.cwd);
-  const verifyCwd = resolved.verifyCwd === null ? cwd : resolve9(cwd, resolved.verifyCwd);
+  const cwd = resolved.cwd === null ? dirs.workDir : resolve8(dirs.workDir, resolved.cwd);
+  const verifyCwd = resolved.verifyCwd === null ? cwd : resolve8(cwd, resolved.verifyCwd);
   const problem = directoryProblem(cwd, dirs.repoDir, "cwd") ?? (verify ? directoryProblem(verifyCwd, dirs.repoDir, "success_check.verify.cwd") : null);
   if (problem !== null) return { ok: false, detail: problem };
   return {
@@ -46973,8 +46960,8 @@ var Scheduler = class {
         if (!this.#launchable(stopping)) break;
         continue;
       }
-      await new Promise((resolve16) => {
-        this.#wake = resolve16;
+      await new Promise((resolve15) => {
+        this.#wake = resolve15;
       });
       this.#wake = null;
     }
@@ -48528,7 +48515,7 @@ async function runHandWritten(o) {
 
 // src/engine/resume-run.ts
 import { existsSync as existsSync13, readFileSync as readFileSync11 } from "node:fs";
-import { join as join21, relative as relative11, resolve as resolve10 } from "node:path";
+import { join as join21, relative as relative11, resolve as resolve9 } from "node:path";
 
 // src/engine/leg-end-files.ts
 import { existsSync as existsSync12 } from "node:fs";
@@ -48631,8 +48618,8 @@ async function resumedRepository(o, run2, gitContext) {
   const { runId } = run2;
   let state = run2.state;
   if (o.repoDir !== void 0) {
-    const repoDir = resolve10(o.repoDir);
-    const workDir = resolve10(repoDir, relative11(state.repo_dir, state.work_dir));
+    const repoDir = resolve9(o.repoDir);
+    const workDir = resolve9(repoDir, relative11(state.repo_dir, state.work_dir));
     const problem = workingDirectoryProblem(repoDir, workDir);
     if (problem !== null) return { kind: "usage_error", message: problem };
     state = { ...state, repo_dir: repoDir, work_dir: workDir };
@@ -49819,7 +49806,7 @@ async function readText(octokit, target, path2, location, bound2) {
 
 // src/pull-request/running-mode.ts
 import { mkdirSync as mkdirSync5 } from "node:fs";
-import { join as join30, resolve as resolve12 } from "node:path";
+import { join as join30, resolve as resolve11 } from "node:path";
 
 // src/ledger/render-patch.ts
 function patchSection(ledger, detail) {
@@ -50336,11 +50323,11 @@ var semver2 = __toESM(require_semver2(), 1);
 import { ok } from "assert";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve16) {
-      resolve16(value);
+    return value instanceof P ? value : new P(function(resolve15) {
+      resolve15(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve16, reject) {
+  return new (P || (P = Promise))(function(resolve15, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -50356,7 +50343,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve16(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve15(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -50879,7 +50866,7 @@ function progressHooks(runner2, reporter) {
 
 // src/github/check-annotations.ts
 import { statSync as statSync7 } from "node:fs";
-import { isAbsolute as isAbsolute10, relative as relative14, resolve as resolve11, sep as sep9 } from "node:path";
+import { isAbsolute as isAbsolute10, relative as relative14, resolve as resolve10, sep as sep9 } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 var MAX_LOCATIONS_PER_ROW = 10;
 var MAX_ANNOTATIONS = 250;
@@ -50922,7 +50909,7 @@ function workflowFileFromEnv(env) {
 }
 function failureAnnotations(ledger, options3) {
   const isFile = options3.isFile ?? defaultIsFile;
-  const root = resolve11(options3.repoRoot);
+  const root = resolve10(options3.repoRoot);
   const annotations = [];
   ledger.rows.forEach((row, i) => {
     if (!failed(ledger.rows, i)) return;
@@ -50983,7 +50970,7 @@ function failureWords(row) {
   return row.verdict === "FAIL" ? `failed (${row.cause.replace(/_/g, " ")})` : "failed";
 }
 function repositoryPath(written, base, root, isFile) {
-  const absolute = resolve11(base, written);
+  const absolute = resolve10(base, written);
   const rel = relative14(root, absolute);
   if (rel === "" || rel.startsWith("..") || isAbsolute10(rel)) return null;
   const path2 = rel.split(sep9).join("/");
@@ -51577,7 +51564,7 @@ function postingReporter(run2) {
   return run2.noCheckRun === void 0 ? run2.reporter : null;
 }
 function runnerFolders(env) {
-  const workspace = resolve12(env.GITHUB_WORKSPACE ?? process.cwd());
+  const workspace = resolve11(env.GITHUB_WORKSPACE ?? process.cwd());
   const temp = env.RUNNER_TEMP ?? join30(workspace, ".evidence-gate-tmp");
   const runsDir = join30(temp, "evidence-gate", "runs");
   mkdirSync5(runsDir, { recursive: true });
@@ -51785,7 +51772,7 @@ Fix the graph on the base branch (check a fix with mode: lint).`;
 
 // src/pull-request/isolation-scope.ts
 import { existsSync as existsSync17, mkdtempSync as mkdtempSync5, rmSync as rmSync5 } from "node:fs";
-import { join as join34, resolve as resolve14 } from "node:path";
+import { join as join34, resolve as resolve13 } from "node:path";
 
 // src/proc/checkout-git.ts
 import { spawnSync as spawnSync4 } from "node:child_process";
@@ -52020,7 +52007,7 @@ function sameSnapshot(from, gitDir) {
 // src/proc/isolate-user.ts
 import { spawnSync as spawnSync6 } from "node:child_process";
 import { chmodSync as chmodSync3, mkdirSync as mkdirSync8, statSync as statSync9 } from "node:fs";
-import { dirname as dirname11, resolve as resolve13 } from "node:path";
+import { dirname as dirname11, resolve as resolve12 } from "node:path";
 
 // src/proc/run-home.ts
 import { lstatSync as lstatSync4, mkdirSync as mkdirSync7, mkdtempSync as mkdtempSync4 } from "node:fs";
@@ -52230,7 +52217,7 @@ function trySetUp(o) {
   const scheduling = denyScheduledJobs({ via }, user);
   const left = removeScheduledJobs({ via }, user);
   if (scheduling.length + left.problems.length > 0) return [...scheduling, ...left.problems].join("; ");
-  const workspace = resolve13(o.workspace);
+  const workspace = resolve12(o.workspace);
   for (const step of [
     ["chgrp", "-R", String(userGid), workspace],
     ["chmod", "-R", "g+rwX", workspace],
@@ -52311,7 +52298,7 @@ async function withPrCodeIsolation(o, refuse2, body) {
   });
   const guard2 = isolation.kind === "on" ? guardCheckoutGit(
     isolation.identity,
-    resolve14(o.workspace),
+    resolve13(o.workspace),
     mkdtempSync5(join34(o.runsDir, ".checkout-git-"))
   ) : null;
   if (guard2 !== null && typeof guard2 !== "string") runner2.saveState(SAVED_STATE.checkoutGit, guard2.snapshot);
@@ -55054,7 +55041,7 @@ function readTestReports(value, errors) {
 }
 
 // src/action/lint-mode.ts
-import { resolve as resolve15 } from "node:path";
+import { resolve as resolve14 } from "node:path";
 
 // src/graph/cwd-rules.ts
 import { posix as posix8, win32 } from "node:path";
@@ -55415,7 +55402,7 @@ var coreRunner = {
 // src/action/lint-mode.ts
 async function runLintMode(o) {
   const { env, mode } = o;
-  const workspace = resolve15(env.GITHUB_WORKSPACE ?? process.cwd());
+  const workspace = resolve14(env.GITHUB_WORKSPACE ?? process.cwd());
   const read = await readWorkspaceGraph(workspace, mode.graph);
   if (!read.ok)
     return failWithoutCheckRun(coreRunner, env, {

@@ -4,7 +4,7 @@ import {
   REPORT_COMMAND_USAGE,
   parseReportFlags,
   readSavedLedger
-} from "./cli-chunk-PIW2YMEF.js";
+} from "./cli-chunk-GFS7QMWJ.js";
 import "./cli-chunk-5KWKE5IC.js";
 import {
   CheckRunClient,
@@ -22,7 +22,7 @@ import {
   parseOrExit,
   refuseUsage,
   savedRunsDir
-} from "./cli-chunk-R7ACY7FC.js";
+} from "./cli-chunk-MLRTJWAB.js";
 import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT

@@ -14,7 +14,7 @@ import {
   sinkAdvice,
   spendAdvice,
   worktreeAdvice
-} from "./cli-chunk-HOC3H3WI.js";
+} from "./cli-chunk-5LWM2AFJ.js";
 import {
   VERIFY_TIMEOUT,
   formatIssue,
@@ -27,14 +27,14 @@ import {
   readGraphText,
   templatedFields,
   uniqueIssues
-} from "./cli-chunk-VUZY3UG2.js";
+} from "./cli-chunk-IWOTU6E5.js";
 import {
   inputFlags,
   onePositional,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-R7ACY7FC.js";
+} from "./cli-chunk-MLRTJWAB.js";
 import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT
