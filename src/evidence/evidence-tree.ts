@@ -13,7 +13,7 @@
 import { copyFile, mkdtemp, rm, stat, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
-import { GitError, git } from "../proc/git.js";
+import { GitError, git, gitStream } from "../proc/git.js";
 import { hiddenPaths } from "../proc/trusted-git.js";
 
 /** The environment git runs from; scrubbed by the git child-env policy (SPEC §9). */
@@ -152,6 +152,51 @@ async function seedFromUserIndex(userIndexPath: string, indexFile: string): Prom
   }
 }
 
+/** How many paths one `git update-index` call is given (well under any argv limit). */
+const FLAG_PATHS_PER_CALL = 500;
+
+/**
+ * Clears the "assume unchanged" and "skip-worktree" bits (git-update-index(1)) from the temporary index
+ * seeded from the user's: `git add -A` trusts an entry carrying either bit and does not look at its file, so
+ * a bit set on the user's index — by a node's agent, a verify command, an earlier step, a sparse checkout —
+ * made the evidence tree name the committed blob while the edited file was what ran (found by an attack on
+ * this session's merge; it had been so since the seed existed). One `git ls-files -v -z` lists the bits (a
+ * lowercase tag: assume unchanged; `S`/`s`: skip-worktree); the user's own index is never written.
+ */
+async function clearSkipFlags(root: string, context: GitContext, indexFile: string): Promise<void> {
+  const options = gitOptions(root, context, { GIT_INDEX_FILE: indexFile });
+  const assumed: string[] = [];
+  const skipped: string[] = [];
+  let pending = Buffer.alloc(0);
+  const take = (entry: string): void => {
+    const tag = entry[0] ?? "";
+    const path = entry.slice(2);
+    if (tag === "S" || tag === "s") skipped.push(path);
+    if (tag !== tag.toUpperCase()) assumed.push(path);
+  };
+  await gitStream(["ls-files", "-v", "-z"], {
+    ...options,
+    onStdout: (chunk) => {
+      pending = Buffer.concat([pending, chunk]);
+      let end = pending.indexOf(0);
+      while (end !== -1) {
+        take(pending.subarray(0, end).toString("utf8"));
+        pending = pending.subarray(end + 1);
+        end = pending.indexOf(0);
+      }
+    },
+  });
+  // One bit per call: update-index applies only the first of --no-assume-unchanged / --no-skip-worktree.
+  for (const [flag, paths] of [
+    ["--no-assume-unchanged", assumed],
+    ["--no-skip-worktree", skipped],
+  ] as const) {
+    for (let i = 0; i < paths.length; i += FLAG_PATHS_PER_CALL) {
+      await git(["update-index", flag, "--", ...paths.slice(i, i + FLAG_PATHS_PER_CALL)], options);
+    }
+  }
+}
+
 /**
  * Runs `task` with a temporary index that holds the whole working tree (`git add -A`), then removes it.
  * `task` gets git options that use the temporary index.
@@ -172,6 +217,7 @@ export async function withWorkingTreeIndex<T>(
     const scoped = (args: readonly string[]): Promise<string> =>
       git(args, gitOptions(root, context, { GIT_INDEX_FILE: indexFile }));
     if (!seeded && (await headCommit(root, context)) !== null) await scoped(["read-tree", "HEAD"]);
+    if (seeded) await clearSkipFlags(root, context, indexFile);
     // `-A` without a pathspec covers the whole work tree, whatever the cwd (git ≥ 2.0). In the action, a
     // checkout's git directory moved by PR code is no file of the tree: what stands at its path is left
     // out, and what the seeded index had there goes too (`hiddenPaths`).

@@ -258,6 +258,23 @@ describe("evidenceTree reads the index of the repository its tree is written in 
   });
 });
 
+describe("evidenceTree looks at every file, whatever bits the user's index carries (attack on this session's merge)", () => {
+  // `git add -A` trusts an entry marked "assume unchanged" or "skip-worktree" and does not read its file:
+  // seeded from an index carrying either bit, the tree named the committed blob while the edit ran.
+  for (const bit of ["--assume-unchanged", "--skip-worktree"] as const) {
+    it(`an edited file marked ${bit} in the user's index is in the tree as it is on disk; the user's index keeps the bit`, async () => {
+      const r = await repo({ files: { "t.sh": "exit 1\n", "other.txt": "x\n" }, commit: true });
+      await r.git(["update-index", bit, "t.sh"]);
+      await r.write("t.sh", "exit 0\n");
+      const tree = await evidenceTree(r.dir, context);
+      expect(await r.git(["cat-file", "blob", `${tree}:t.sh`])).toBe("exit 0");
+      expect(tree).not.toBe(await r.git(["rev-parse", "HEAD^{tree}"]));
+      const tag = (await r.git(["ls-files", "-v", "t.sh"]))[0];
+      expect(tag).toBe(bit === "--assume-unchanged" ? "h" : "S");
+    });
+  }
+});
+
 describe("startingCommit", () => {
   it("reads HEAD's sha, tree and single parent on a plain checkout", async () => {
     const r = await repo({ files, commit: true });
