@@ -5,7 +5,7 @@ import {
   parseLedgerFlags,
   readSavedLedger,
   renderSavedLedger
-} from "./cli-chunk-GFS7QMWJ.js";
+} from "./cli-chunk-6RGATBEY.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-QIRV2OXE.js";
 import "./cli-chunk-PWLUMNAY.js";
@@ -14,7 +14,7 @@ import {
   parseOrExit,
   refuseUsage,
   savedRunsDir
-} from "./cli-chunk-MLRTJWAB.js";
+} from "./cli-chunk-VWSYOMHT.js";
 import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT

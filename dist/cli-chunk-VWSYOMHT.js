@@ -15,6 +15,7 @@ import {
   folderWriteProblem,
   git,
   gitObjectsProblem,
+  gitStream,
   hiddenPaths,
   outputFileProblem
 } from "./cli-chunk-6VSZNTWC.js";
@@ -1289,6 +1290,39 @@ async function seedFromUserIndex(userIndexPath, indexFile) {
     return false;
   }
 }
+var FLAG_PATHS_PER_CALL = 500;
+async function clearSkipFlags(root, context, indexFile) {
+  const options = gitOptions(root, context, { GIT_INDEX_FILE: indexFile });
+  const assumed = [];
+  const skipped = [];
+  let pending = Buffer.alloc(0);
+  const take = (entry) => {
+    const tag = entry[0] ?? "";
+    const path = entry.slice(2);
+    if (tag === "S" || tag === "s") skipped.push(path);
+    if (tag !== tag.toUpperCase()) assumed.push(path);
+  };
+  await gitStream(["ls-files", "-v", "-z"], {
+    ...options,
+    onStdout: (chunk) => {
+      pending = Buffer.concat([pending, chunk]);
+      let end = pending.indexOf(0);
+      while (end !== -1) {
+        take(pending.subarray(0, end).toString("utf8"));
+        pending = pending.subarray(end + 1);
+        end = pending.indexOf(0);
+      }
+    }
+  });
+  for (const [flag, paths] of [
+    ["--no-assume-unchanged", assumed],
+    ["--no-skip-worktree", skipped]
+  ]) {
+    for (let i = 0; i < paths.length; i += FLAG_PATHS_PER_CALL) {
+      await git(["update-index", flag, "--", ...paths.slice(i, i + FLAG_PATHS_PER_CALL)], options);
+    }
+  }
+}
 async function withWorkingTreeIndex(repoDir, context, task) {
   const { root, path: userIndexPath } = await workTreeRootAndGitPath(repoDir, "index", context);
   const tempDir = await mkdtemp(join4(tmpdir(), "evidence-gate-index-"));
@@ -1297,6 +1331,7 @@ async function withWorkingTreeIndex(repoDir, context, task) {
     const seeded = await seedFromUserIndex(userIndexPath, indexFile);
     const scoped = (args) => git(args, gitOptions(root, context, { GIT_INDEX_FILE: indexFile }));
     if (!seeded && await headCommit(root, context) !== null) await scoped(["read-tree", "HEAD"]);
+    if (seeded) await clearSkipFlags(root, context, indexFile);
     const hidden = hiddenPaths(root).map((rel) => `:(top,literal)${rel}`);
     if (hidden.length > 0) {
       await scoped(["rm", "--cached", "-r", "-q", "--ignore-unmatch", "--", ...hidden]);

@@ -3,7 +3,7 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-X3QRQX3C.js";
+} from "./cli-chunk-RLEAWMFM.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-XF2NRL7X.js";
@@ -14,13 +14,13 @@ import {
   CliLeg,
   chooseVerifyCommand,
   emptyVerifyCommandProblem
-} from "./cli-chunk-FDVJU256.js";
+} from "./cli-chunk-E7KO26GM.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import {
   shownCommand
 } from "./cli-chunk-65TFX77S.js";
-import "./cli-chunk-5LWM2AFJ.js";
+import "./cli-chunk-Q7YQ2OGE.js";
 import {
   REPORT,
   RUN_TIMEOUT,
@@ -28,14 +28,14 @@ import {
   VERIFY_REPEAT,
   VERIFY_TIMEOUT,
   readVerifyEnv
-} from "./cli-chunk-IWOTU6E5.js";
+} from "./cli-chunk-TSEGE3HJ.js";
 import {
   checkedRepository,
   opt,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-MLRTJWAB.js";
+} from "./cli-chunk-VWSYOMHT.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-NJKI2YPK.js";

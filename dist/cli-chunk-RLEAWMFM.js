@@ -60,7 +60,7 @@ import {
   startRunState,
   verifyOnlyDisclosure,
   workingDirectoryProblem
-} from "./cli-chunk-FDVJU256.js";
+} from "./cli-chunk-E7KO26GM.js";
 import {
   RunStateError,
   approvedGateRow,
@@ -79,7 +79,7 @@ import {
 } from "./cli-chunk-65TFX77S.js";
 import {
   engineRunCommandOf
-} from "./cli-chunk-5LWM2AFJ.js";
+} from "./cli-chunk-Q7YQ2OGE.js";
 import {
   NODE_ID_PATTERN,
   attemptsInAll,
@@ -97,7 +97,7 @@ import {
   runtimeOptionsProblem,
   runtimeWarnings,
   searchPattern
-} from "./cli-chunk-IWOTU6E5.js";
+} from "./cli-chunk-TSEGE3HJ.js";
 import {
   cliSecrets,
   clip,
@@ -114,7 +114,7 @@ import {
   startingCommit,
   withWorkingTreeIndex,
   workTreeRoot
-} from "./cli-chunk-MLRTJWAB.js";
+} from "./cli-chunk-VWSYOMHT.js";
 import {
   GATE_WAITING_REASON,
   NOTHING_SPENT,

@@ -9,13 +9,13 @@ import {
   formatSplice,
   fragmentsBeside,
   loadGraphFile
-} from "./cli-chunk-IWOTU6E5.js";
+} from "./cli-chunk-TSEGE3HJ.js";
 import {
   onePositional,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-MLRTJWAB.js";
+} from "./cli-chunk-VWSYOMHT.js";
 import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT

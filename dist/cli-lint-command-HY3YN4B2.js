@@ -14,7 +14,7 @@ import {
   sinkAdvice,
   spendAdvice,
   worktreeAdvice
-} from "./cli-chunk-5LWM2AFJ.js";
+} from "./cli-chunk-Q7YQ2OGE.js";
 import {
   VERIFY_TIMEOUT,
   formatIssue,
@@ -27,14 +27,14 @@ import {
   readGraphText,
   templatedFields,
   uniqueIssues
-} from "./cli-chunk-IWOTU6E5.js";
+} from "./cli-chunk-TSEGE3HJ.js";
 import {
   inputFlags,
   onePositional,
   parseFlags,
   parseOrExit,
   refuseUsage
-} from "./cli-chunk-MLRTJWAB.js";
+} from "./cli-chunk-VWSYOMHT.js";
 import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT

@@ -4,7 +4,7 @@ import {
   PLAN_USAGE,
   autoMode,
   parsePlanFlags
-} from "./cli-chunk-ZK3GLSB6.js";
+} from "./cli-chunk-WOCSFKA6.js";
 import {
   localModelCli,
   planAuto,
@@ -13,21 +13,21 @@ import {
   promptLines,
   startPlanning,
   withLocalProxy
-} from "./cli-chunk-FDVJU256.js";
+} from "./cli-chunk-E7KO26GM.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-65TFX77S.js";
-import "./cli-chunk-5LWM2AFJ.js";
+import "./cli-chunk-Q7YQ2OGE.js";
 import {
   executableFor,
   missingCliProblem
-} from "./cli-chunk-IWOTU6E5.js";
+} from "./cli-chunk-TSEGE3HJ.js";
 import {
   checkedRepository,
   cliSecrets,
   parseOrExit,
   readCliPolicy
-} from "./cli-chunk-MLRTJWAB.js";
+} from "./cli-chunk-VWSYOMHT.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-NJKI2YPK.js";

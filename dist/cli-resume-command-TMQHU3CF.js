@@ -3,7 +3,7 @@ import { createRequire as __egCreateRequire } from 'node:module'; const require 
 import {
   RunReport,
   startRun
-} from "./cli-chunk-X3QRQX3C.js";
+} from "./cli-chunk-RLEAWMFM.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-XF2NRL7X.js";
@@ -14,7 +14,7 @@ import {
   CliLeg,
   recordedRuntime,
   withLocalProxy
-} from "./cli-chunk-FDVJU256.js";
+} from "./cli-chunk-E7KO26GM.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import {
@@ -22,11 +22,11 @@ import {
   isLocalAccountName,
   localApprover
 } from "./cli-chunk-65TFX77S.js";
-import "./cli-chunk-5LWM2AFJ.js";
+import "./cli-chunk-Q7YQ2OGE.js";
 import {
   LEG,
   REPORT
-} from "./cli-chunk-IWOTU6E5.js";
+} from "./cli-chunk-TSEGE3HJ.js";
 import {
   checkedRepository,
   cliSecrets,
@@ -36,7 +36,7 @@ import {
   parseOrExit,
   refuseUsage,
   runsDirFor
-} from "./cli-chunk-MLRTJWAB.js";
+} from "./cli-chunk-VWSYOMHT.js";
 import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT

@@ -35345,6 +35345,39 @@ async function seedFromUserIndex(userIndexPath, indexFile) {
     return false;
   }
 }
+var FLAG_PATHS_PER_CALL = 500;
+async function clearSkipFlags(root, context, indexFile) {
+  const options3 = gitOptions(root, context, { GIT_INDEX_FILE: indexFile });
+  const assumed = [];
+  const skipped = [];
+  let pending = Buffer.alloc(0);
+  const take = (entry) => {
+    const tag = entry[0] ?? "";
+    const path2 = entry.slice(2);
+    if (tag === "S" || tag === "s") skipped.push(path2);
+    if (tag !== tag.toUpperCase()) assumed.push(path2);
+  };
+  await gitStream(["ls-files", "-v", "-z"], {
+    ...options3,
+    onStdout: (chunk) => {
+      pending = Buffer.concat([pending, chunk]);
+      let end = pending.indexOf(0);
+      while (end !== -1) {
+        take(pending.subarray(0, end).toString("utf8"));
+        pending = pending.subarray(end + 1);
+        end = pending.indexOf(0);
+      }
+    }
+  });
+  for (const [flag, paths] of [
+    ["--no-assume-unchanged", assumed],
+    ["--no-skip-worktree", skipped]
+  ]) {
+    for (let i = 0; i < paths.length; i += FLAG_PATHS_PER_CALL) {
+      await git(["update-index", flag, "--", ...paths.slice(i, i + FLAG_PATHS_PER_CALL)], options3);
+    }
+  }
+}
 async function withWorkingTreeIndex(repoDir, context, task2) {
   const { root, path: userIndexPath } = await workTreeRootAndGitPath(repoDir, "index", context);
   const tempDir = await mkdtemp(join8(tmpdir(), "evidence-gate-index-"));
@@ -35353,6 +35386,7 @@ async function withWorkingTreeIndex(repoDir, context, task2) {
     const seeded = await seedFromUserIndex(userIndexPath, indexFile);
     const scoped = (args) => git(args, gitOptions(root, context, { GIT_INDEX_FILE: indexFile }));
     if (!seeded && await headCommit(root, context) !== null) await scoped(["read-tree", "HEAD"]);
+    if (seeded) await clearSkipFlags(root, context, indexFile);
     const hidden = hiddenPaths(root).map((rel) => `:(top,literal)${rel}`);
     if (hidden.length > 0) {
       await scoped(["rm", "--cached", "-r", "-q", "--ignore-unmatch", "--", ...hidden]);

@@ -4,7 +4,7 @@ import {
   REPORT_COMMAND_USAGE,
   parseReportFlags,
   readSavedLedger
-} from "./cli-chunk-GFS7QMWJ.js";
+} from "./cli-chunk-6RGATBEY.js";
 import "./cli-chunk-5KWKE5IC.js";
 import {
   CheckRunClient,
@@ -22,7 +22,7 @@ import {
   parseOrExit,
   refuseUsage,
   savedRunsDir
-} from "./cli-chunk-MLRTJWAB.js";
+} from "./cli-chunk-VWSYOMHT.js";
 import "./cli-chunk-NJKI2YPK.js";
 import {
   EXIT

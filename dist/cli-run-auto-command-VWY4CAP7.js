@@ -4,11 +4,11 @@ import {
   AUTO_USAGE,
   autoMode,
   parseAutoFlags
-} from "./cli-chunk-ZK3GLSB6.js";
+} from "./cli-chunk-WOCSFKA6.js";
 import {
   prepareFreshRun,
   startRun
-} from "./cli-chunk-X3QRQX3C.js";
+} from "./cli-chunk-RLEAWMFM.js";
 import "./cli-chunk-5KWKE5IC.js";
 import "./cli-chunk-Q7OBBQAX.js";
 import "./cli-chunk-XF2NRL7X.js";
@@ -20,16 +20,16 @@ import {
   planLines,
   planTitle,
   withLocalProxy
-} from "./cli-chunk-FDVJU256.js";
+} from "./cli-chunk-E7KO26GM.js";
 import "./cli-chunk-PWLUMNAY.js";
 import "./cli-chunk-7GOMFJEZ.js";
 import "./cli-chunk-65TFX77S.js";
-import "./cli-chunk-5LWM2AFJ.js";
-import "./cli-chunk-IWOTU6E5.js";
+import "./cli-chunk-Q7YQ2OGE.js";
+import "./cli-chunk-TSEGE3HJ.js";
 import {
   checkedRepository,
   parseOrExit
-} from "./cli-chunk-MLRTJWAB.js";
+} from "./cli-chunk-VWSYOMHT.js";
 import {
   autoRunPolicy
 } from "./cli-chunk-NJKI2YPK.js";
