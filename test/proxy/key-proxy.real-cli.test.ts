@@ -75,11 +75,18 @@ function processTree(root: number): number[] {
   return tree;
 }
 
-/** `/proc/<pid>/environ` and `cmdline` of each process, NUL separators turned into newlines. */
+/**
+ * `/proc/<pid>/environ` and `cmdline` of each live process, NUL separators turned into newlines. A process
+ * that has exited and not been reaped yet (state `Z`, a zombie) is left out: it has no memory left, so its
+ * `environ` reads empty (CI caught codex's tree with one such child) and it holds no key to find.
+ */
 function procTexts(pids: readonly number[]): { pid: number; environ: string; cmdline: string }[] {
   return pids.flatMap((pid) => {
     try {
       const read = (file: string) => readFileSync(`/proc/${pid}/${file}`, "latin1").split("\0").join("\n");
+      const stat = read("stat");
+      const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+      if (state === "Z" || state === "X") return [];
       return [{ pid, environ: read("environ"), cmdline: read("cmdline") }];
     } catch {
       return [];
