@@ -20,7 +20,7 @@ import { createHash } from "node:crypto";
 import { lstat, readFile } from "node:fs/promises";
 import { git, gitStream } from "../proc/git.js";
 import { onTrustedGit } from "../proc/trusted-git.js";
-import type { GitContext } from "./evidence-tree.js";
+import { type GitContext, nulFields } from "./evidence-tree.js";
 
 /** At most this many attributed files are compared through `git cat-file --filters`; over it, unknown. */
 export const DEFAULT_MAX_FILTERED_FILES = 2000;
@@ -65,13 +65,6 @@ async function gitBytes(args: readonly string[], cwd: string, context: GitContex
   const chunks: Buffer[] = [];
   await gitStream(args, { ...options(cwd, context), onStdout: (chunk) => chunks.push(chunk) });
   return Buffer.concat(chunks);
-}
-
-/** NUL-separated fields of `-z` output, decoded as UTF-8. */
-function nulFields(bytes: Buffer): string[] {
-  const fields = bytes.toString("utf8").split("\0");
-  if (fields.at(-1) === "") fields.pop();
-  return fields;
 }
 
 /**

@@ -98,29 +98,6 @@ export async function workTreeRoot(dir: string, context: GitContext = {}): Promi
   }
 }
 
-/**
- * The top directory of the work tree containing `dir`, and the absolute path of `name` (`index`,
- * `objects`: a path inside the git directory, as git-rev-parse(1) `--git-path` takes it) in the git
- * directory that git finds FROM THAT TOP DIRECTORY — the one every later git call of the snapshot runs in.
- *
- * Two git processes, on purpose. Asked in one call from `dir`, `--git-path` answers for the repository git
- * discovers from `dir`: a `.git` planted in a sub-folder (with `core.worktree` pointing back up, so that
- * `--show-toplevel` still names the real top directory) then handed over ITS index — one that marks an
- * edited file assume-unchanged — and the evidence tree named the committed blob while the edited file ran
- * (found by an attack on this session's merge, before release; test/evidence/evidence-tree.test.ts).
- *
- * @throws NotAGitRepositoryError when `dir` is missing or not inside a work tree.
- */
-export async function workTreeRootAndGitPath(
-  dir: string,
-  name: string,
-  context: GitContext = {},
-): Promise<{ readonly root: string; readonly path: string }> {
-  const root = await workTreeRoot(dir, context);
-  const path = await git(["rev-parse", "--git-path", name], gitOptions(root, context));
-  return { root, path: isAbsolute(path) ? path : join(root, path) };
-}
-
 /** `HEAD`'s commit, or `null` when the branch is unborn. */
 async function headCommit(root: string, context: GitContext): Promise<string | null> {
   try {
@@ -152,6 +129,13 @@ async function seedFromUserIndex(userIndexPath: string, indexFile: string): Prom
   }
 }
 
+/** NUL-separated fields of a git `-z` listing, decoded as UTF-8 (no empty last field). */
+export function nulFields(bytes: Buffer): string[] {
+  const fields = bytes.toString("utf8").split("\0");
+  if (fields.at(-1) === "") fields.pop();
+  return fields;
+}
+
 /** How many paths one `git update-index` call is given (well under any argv limit). */
 const FLAG_PATHS_PER_CALL = 500;
 
@@ -167,25 +151,14 @@ async function clearSkipFlags(root: string, context: GitContext, indexFile: stri
   const options = gitOptions(root, context, { GIT_INDEX_FILE: indexFile });
   const assumed: string[] = [];
   const skipped: string[] = [];
-  let pending = Buffer.alloc(0);
-  const take = (entry: string): void => {
+  const chunks: Buffer[] = [];
+  await gitStream(["ls-files", "-v", "-z"], { ...options, onStdout: (chunk) => chunks.push(chunk) });
+  for (const entry of nulFields(Buffer.concat(chunks))) {
     const tag = entry[0] ?? "";
     const path = entry.slice(2);
     if (tag === "S" || tag === "s") skipped.push(path);
     if (tag !== tag.toUpperCase()) assumed.push(path);
-  };
-  await gitStream(["ls-files", "-v", "-z"], {
-    ...options,
-    onStdout: (chunk) => {
-      pending = Buffer.concat([pending, chunk]);
-      let end = pending.indexOf(0);
-      while (end !== -1) {
-        take(pending.subarray(0, end).toString("utf8"));
-        pending = pending.subarray(end + 1);
-        end = pending.indexOf(0);
-      }
-    },
-  });
+  }
   // One bit per call: update-index applies only the first of --no-assume-unchanged / --no-skip-worktree.
   for (const [flag, paths] of [
     ["--no-assume-unchanged", assumed],
@@ -209,10 +182,15 @@ export async function withWorkingTreeIndex<T>(
     readonly git: (args: readonly string[]) => Promise<string>;
   }) => Promise<T>,
 ): Promise<T> {
-  const { root, path: userIndexPath } = await workTreeRootAndGitPath(repoDir, "index", context);
+  const root = await workTreeRoot(repoDir, context);
   const tempDir = await mkdtemp(join(tmpdir(), "evidence-gate-index-"));
   const indexFile = join(tempDir, "index");
   try {
+    // Asked in the top directory, where every later git of the tree runs — never together with the top
+    // directory from `repoDir`: from a sub-folder holding a planted `.git` whose `core.worktree` points back
+    // up, that call answers with the planted repository's index (test/evidence/evidence-tree.test.ts).
+    const userIndex = await git(["rev-parse", "--git-path", "index"], gitOptions(root, context));
+    const userIndexPath = isAbsolute(userIndex) ? userIndex : join(root, userIndex);
     const seeded = await seedFromUserIndex(userIndexPath, indexFile);
     const scoped = (args: readonly string[]): Promise<string> =>
       git(args, gitOptions(root, context, { GIT_INDEX_FILE: indexFile }));

@@ -6,16 +6,14 @@
  * resolved from it, is the working directory. So `cd pkg/src && evidence-gate auto` runs as
  * `evidence-gate auto --repo . --working-directory pkg/src` from the root would.
  *
- * The lookup is `git rev-parse --show-toplevel` through the exec seam, then `--git-path objects` asked in
- * the top directory (`workTreeRootAndGitPath`: the object store, whose writability the run-making commands
- * check); a folder in no
+ * The lookup is `git rev-parse --show-toplevel` through the exec seam (`workTreeRoot`); a folder in no
  * working tree is a usage error here, before anything is spent (`plan` included: it would otherwise pay
  * for a planner call on a folder `auto` refuses).
  */
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
 import { liesInRepository } from "../engine/outside-writes.js";
-import { NotAGitRepositoryError, workTreeRootAndGitPath } from "../evidence/evidence-tree.js";
+import { NotAGitRepositoryError, workTreeRoot } from "../evidence/evidence-tree.js";
 
 /** A command's repository: the working tree's root, and where in it the command works. */
 export interface LocalRepository {
@@ -54,14 +52,10 @@ const realOrSelf = (path: string): string => {
  *
  * @returns the repository, or every problem found as usage errors (nothing ran).
  */
-export async function locateRepository(o: LocateOptions): Promise<
-  | {
-      readonly ok: true;
-      readonly repo: LocalRepository;
-      /** git's object store (absolute: `git rev-parse --git-path objects`), read in the same git call. */
-      readonly objectStore: string;
-    }
-  | { readonly ok: false; readonly problems: string[] }
+export async function locateRepository(
+  o: LocateOptions,
+): Promise<
+  { readonly ok: true; readonly repo: LocalRepository } | { readonly ok: false; readonly problems: string[] }
 > {
   const folder = resolve(o.cwd, o.repo);
   const named = o.repo === "." ? `the current folder ${folder}` : `--repo ${folder}`;
@@ -70,12 +64,8 @@ export async function locateRepository(o: LocateOptions): Promise<
   if (!isDir(folder))
     return { ok: false, problems: [`--repo ${folder} is not a folder: give the repository's folder`] };
   let root: string;
-  let objectStore: string;
   try {
-    ({ root, path: objectStore } = await workTreeRootAndGitPath(folder, "objects", {
-      baseEnv: o.env,
-      knownSecrets: o.knownSecrets,
-    }));
+    root = await workTreeRoot(folder, { baseEnv: o.env, knownSecrets: o.knownSecrets });
   } catch (error) {
     if (!(error instanceof NotAGitRepositoryError)) throw error;
     return {
@@ -103,9 +93,5 @@ export async function locateRepository(o: LocateOptions): Promise<
     };
   }
   const down = relative(realOrSelf(root), realOrSelf(workDir)).split(sep).join("/");
-  return {
-    ok: true,
-    repo: { repoDir: root, ...(down !== "" ? { workingDirectory: down } : {}) },
-    objectStore,
-  };
+  return { ok: true, repo: { repoDir: root, ...(down !== "" ? { workingDirectory: down } : {}) } };
 }

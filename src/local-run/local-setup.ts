@@ -176,11 +176,7 @@ export async function checkedRepository(
             "give --runs-dir DIR on a writable disk, or run in a writable clone",
           );
     if (runsProblem !== null) problems.push(runsProblem);
-    const objects = await gitObjectsProblem(located.repo.repoDir, {
-      env: io.env,
-      knownSecrets,
-      objectStore: located.objectStore,
-    });
+    const objects = await gitObjectsProblem(located.repo.repoDir, { env: io.env, knownSecrets });
     if (objects !== null) problems.push(objects);
   }
   if (located.ok && f.baseRef !== undefined) {

@@ -157,27 +157,21 @@ function fileUnwritable(file: string): string | null {
  * Why git cannot write the repository's object store (`git rev-parse --git-path objects`), or `null`.
  * Every evidence tree is `git add -A` into a temporary index, which writes the working tree's blobs there:
  * on a read-only checkout the run would end in a git error once it had started.
- *
- * @param context.objectStore the object store's absolute path when the caller already read it (with the
- *   top directory, `locateRepository`); absent: asked of git here.
  */
 export async function gitObjectsProblem(
   root: string,
   context: {
     readonly env: Readonly<Record<string, string | undefined>>;
     readonly knownSecrets: readonly string[];
-    readonly objectStore?: string;
   },
 ): Promise<string | null> {
   let objects: string;
   try {
-    objects =
-      context.objectStore ??
-      (await git(["rev-parse", "--git-path", "objects"], {
-        cwd: root,
-        baseEnv: context.env,
-        knownSecrets: context.knownSecrets,
-      }));
+    objects = await git(["rev-parse", "--git-path", "objects"], {
+      cwd: root,
+      baseEnv: context.env,
+      knownSecrets: context.knownSecrets,
+    });
   } catch (error) {
     if (error instanceof GitError) return null;
     throw error;
